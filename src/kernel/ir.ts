@@ -1,0 +1,130 @@
+// The protocol-agnostic message IR (SPEC §4). Every adapter maps its vendor's wire format to and
+// from these types; nothing outside src/providers/ knows a vendor's shapes.
+
+/** The four wire protocols hey speaks. */
+export type Protocol = "openai" | "responses" | "anthropic" | "google";
+
+/**
+ * Vendor state that must travel back to the vendor unchanged (a thinking signature, an
+ * encrypted reasoning item, a Gemini thought signature). Only the protocol and model that
+ * produced it may receive it again; `pure/handoff.ts` decides that. `data` is opaque outside
+ * the adapter of `protocol`.
+ */
+export interface Opaque {
+  protocol: Protocol;
+  model: string;
+  data?: unknown;
+}
+
+export interface TextPart {
+  type: "text";
+  text: string;
+}
+
+/** Model reasoning. `text` is what the user may see; `opaque` is what the vendor needs back. */
+export interface ThinkingPart {
+  type: "thinking";
+  text: string;
+  opaque?: Opaque;
+}
+
+export interface ImagePart {
+  type: "image";
+  mediaType: string;
+  /** base64, no data: prefix */
+  data: string;
+}
+
+export type ContentBlock = TextPart | ThinkingPart | ImagePart;
+
+/** A complete tool call: `arguments` is the raw JSON text the model produced. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+  opaque?: Opaque;
+}
+
+export type Role = "system" | "user" | "assistant" | "tool";
+
+/**
+ * One message of a conversation. `id` is stable for the life of the session (sessions, the
+ * compress tool and pruning name messages by it). `toolCalls` only on assistant messages;
+ * `toolCallId`/`toolName`/`isError` only on tool messages.
+ */
+export interface Message {
+  id: string;
+  role: Role;
+  content: ContentBlock[];
+  toolCalls?: ToolCall[];
+  toolCallId?: string;
+  toolName?: string;
+  isError?: boolean;
+}
+
+/**
+ * Token counts of one model response; absent counts are 0. `input` counts every input token of
+ * the request, cached ones included (`cacheRead`/`cacheWrite` are parts of it); `reasoning` is
+ * part of `output`.
+ */
+export interface Usage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  reasoning: number;
+}
+
+/** Why a model response ended. Vendor reasons that fit none of these map to "other". */
+export type StopReason = "stop" | "tool_calls" | "length" | "refusal" | "other";
+
+/** What the model is offered as a tool: a name, a short contract and a JSON Schema. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export const EFFORTS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
+export type Effort = (typeof EFFORTS)[number];
+
+export function emptyUsage(): Usage {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 };
+}
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    reasoning: a.reasoning + b.reasoning,
+  };
+}
+
+let lastStamp = 0;
+let counter = 0;
+
+/**
+ * A new message or session id: sortable by creation time (base36 milliseconds, then a
+ * per-millisecond counter), then random, so ids from two processes never collide.
+ */
+export function newId(now: number = Date.now()): string {
+  if (now === lastStamp) counter++;
+  else {
+    lastStamp = now;
+    counter = 0;
+  }
+  const rand = crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36).padStart(7, "0");
+  return now.toString(36).padStart(9, "0") + counter.toString(36).padStart(3, "0") + rand;
+}
+
+export function textOf(message: Pick<Message, "content">): string {
+  let out = "";
+  for (const part of message.content) if (part.type === "text") out += part.text;
+  return out;
+}
+
+export function userMessage(text: string): Message {
+  return { id: newId(), role: "user", content: [{ type: "text", text }] };
+}

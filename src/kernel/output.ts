@@ -1,0 +1,59 @@
+// Agent events and the Output interface (SPEC §18). Renderers, the JSON stream and the session
+// writer are all Outputs: the loop emits, it never prints or persists.
+
+export interface UsageCounts {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
+}
+
+/** Why a run ended, as reported in `done.stop_reason`. */
+export type RunStop = "end" | "max_turns" | "interrupted" | "error";
+
+/** `error.kind` values: the provider kinds plus those raised by hey itself. */
+export type ErrorKind =
+  | "auth"
+  | "rate_limit"
+  | "overloaded"
+  | "quota_exhausted"
+  | "network"
+  | "bad_request"
+  | "stream_interrupted"
+  | "config"
+  | "tool"
+  | "interrupted";
+
+/** One event per JSON line in `--output json`; field names are the wire format. */
+export type AgentEvent =
+  | { type: "session"; id: string; provider: string; model: string; cwd: string }
+  | { type: "turn_start"; turn: number }
+  | { type: "text_delta"; text: string }
+  | { type: "thinking_delta"; text: string }
+  | { type: "tool_call"; id: string; name: string; arguments: string }
+  | { type: "tool_result"; id: string; name: string; ok: boolean; output: string }
+  | { type: "retry"; attempt: number; delay_ms: number; error: string }
+  | ({ type: "usage" } & UsageCounts)
+  | { type: "error"; kind: ErrorKind; message: string }
+  | { type: "done"; stop_reason: RunStop; turns: number; usage: UsageCounts };
+
+/** Receives every agent event in order. `emit` must not throw and must not block the loop. */
+export interface Output {
+  emit(event: AgentEvent): void;
+}
+
+/** Sends each event to every output, in the given order. */
+export function fanOut(outputs: Output[]): Output {
+  return { emit: (event) => { for (const o of outputs) o.emit(event); } };
+}
+
+export function usageCounts(u: { input: number; output: number; cacheRead: number; cacheWrite: number; reasoning: number }): UsageCounts {
+  return {
+    input_tokens: u.input,
+    output_tokens: u.output,
+    cache_read_tokens: u.cacheRead,
+    cache_write_tokens: u.cacheWrite,
+    reasoning_tokens: u.reasoning,
+  };
+}

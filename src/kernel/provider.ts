@@ -1,0 +1,70 @@
+// The Provider interface and the one typed error every adapter throws (SPEC §4).
+import type { Effort, Message, Protocol, StopReason, ToolCall, ToolSpec, Usage } from "./ir.ts";
+
+/** One model request, protocol-agnostic. The provider knows its own model and limits. */
+export interface ModelRequest {
+  system: string;
+  messages: Message[];
+  tools: ToolSpec[];
+  /** undefined = the provider's configured default; see pure/effort.ts for the mapping */
+  effort?: Effort;
+}
+
+/**
+ * What a provider streams, in order: any number of `text` / `thinking` deltas and complete
+ * `tool_call`s, then exactly one `done` carrying the whole assistant message (with the opaque
+ * vendor data the next request needs), the response's usage and why it stopped.
+ */
+export type StreamEvent =
+  | { type: "text"; delta: string }
+  | { type: "thinking"; delta: string }
+  | { type: "tool_call"; call: ToolCall }
+  | { type: "done"; message: Message; usage: Usage; stop: StopReason };
+
+/**
+ * A model endpoint speaking one protocol.
+ *
+ * `stream` never retries (retry is owned by the loop) and throws only `ProviderError`s, already
+ * classified. When `signal` aborts, iteration stops early by throwing; callers tell an abort
+ * from a failure by `signal.aborted`, not by the error.
+ */
+export interface Provider {
+  readonly protocol: Protocol;
+  readonly model: string;
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
+}
+
+/** The error kinds of SPEC §4; the names are those of the JSON `error` event (§18). */
+export type ProviderErrorKind =
+  | "auth"
+  | "rate_limit"
+  | "overloaded"
+  | "quota_exhausted"
+  | "network"
+  | "bad_request"
+  | "stream_interrupted";
+
+const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(["rate_limit", "overloaded", "network"]);
+
+/**
+ * A classified provider failure. `message` is already fit for the user (it names the key
+ * variable for `auth`, carries the provider's own words for `bad_request`). `retryAfterMs` is the
+ * server-given delay when it sent one.
+ */
+export class ProviderError extends Error {
+  readonly kind: ProviderErrorKind;
+  readonly status: number | undefined;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(kind: ProviderErrorKind, message: string, opts: { status?: number; retryAfterMs?: number } = {}) {
+    super(message);
+    this.name = "ProviderError";
+    this.kind = kind;
+    this.status = opts.status;
+    this.retryAfterMs = opts.retryAfterMs;
+  }
+
+  get retryable(): boolean {
+    return RETRYABLE.has(this.kind);
+  }
+}

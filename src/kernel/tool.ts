@@ -1,0 +1,25 @@
+// The Tool interface (SPEC §7): a plain object the model can call, described by its spec.
+import type { ImagePart, ToolSpec } from "./ir.ts";
+
+export interface ToolContext {
+  /** aborts when the user interrupts the turn; a tool must stop its work and return promptly */
+  signal: AbortSignal;
+  /** the project root (the directory hey started in); relative paths resolve against it */
+  cwd: string;
+}
+
+/** What a tool returns to the model: plain text, optionally images, and whether it failed. */
+export interface ToolResult {
+  output: string;
+  isError?: boolean;
+  images?: ImagePart[];
+}
+
+/**
+ * A tool is its spec (name, description, JSON Schema parameters) plus `run`. `run` receives
+ * arguments already parsed from JSON; it should report failures as `{isError: true}` results.
+ * Anything it throws is turned into an error result by the loop, never a crash.
+ */
+export interface Tool extends ToolSpec {
+  run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
+}
