@@ -9,8 +9,11 @@ export interface UsageCounts {
   reasoning_tokens: number;
 }
 
-/** Why a run ended, as reported in `done.stop_reason`. */
-export type RunStop = "end" | "max_turns" | "interrupted" | "error";
+/**
+ * Why a run ended, as reported in `done.stop_reason`: "length" = the final answer was cut at
+ * the model's output token limit.
+ */
+export type RunStop = "end" | "length" | "max_turns" | "interrupted" | "error";
 
 /** `error.kind` values: the provider kinds plus those raised by hey itself. */
 export type ErrorKind =

@@ -1,0 +1,178 @@
+// Command-line flags (SPEC §2): parsing, validation and the help text. No I/O.
+import { parseArgs } from "node:util";
+import { EFFORTS, type Effort, type Protocol } from "./kernel/ir.ts";
+import pkg from "../package.json" with { type: "json" };
+
+export const VERSION: string = pkg.version;
+
+/** Exit codes (SPEC §18). */
+export const EXIT = { ok: 0, runtime: 1, usage: 2, maxTurns: 3, interrupted: 130 } as const;
+
+const PROTOCOLS: readonly Protocol[] = ["openai", "responses", "anthropic", "google"];
+const OUTPUTS = ["text", "json"] as const;
+
+export interface CliArgs {
+  print: boolean;
+  output: (typeof OUTPUTS)[number];
+  effort?: Effort;
+  model?: string;
+  baseUrl?: string;
+  protocol?: Protocol;
+  apiKey?: string;
+  config?: string;
+  proxy?: string;
+  maxTurns?: number;
+  noMcp: boolean;
+  noSkills: boolean;
+  raw: boolean;
+  approve: boolean;
+  continue: boolean;
+  resume?: string;
+  sessions: boolean;
+  version: boolean;
+  help: boolean;
+  /** whole-argument `@path`s, in order, without the `@`: these must exist */
+  files: string[];
+  /** every positional joined by spaces (the `@path`s stay in it as references); "" when none */
+  message: string;
+}
+
+/** A bad command line. The message names the flag; the caller prints it and exits 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+const OPTIONS = {
+  print: { type: "boolean", short: "p" },
+  output: { type: "string" },
+  effort: { type: "string", short: "t" },
+  model: { type: "string", short: "m" },
+  "base-url": { type: "string" },
+  protocol: { type: "string" },
+  "api-key": { type: "string" },
+  config: { type: "string" },
+  proxy: { type: "string" },
+  "max-turns": { type: "string" },
+  "no-mcp": { type: "boolean" },
+  "no-skills": { type: "boolean" },
+  raw: { type: "boolean" },
+  approve: { type: "boolean" },
+  continue: { type: "boolean", short: "c" },
+  resume: { type: "string" },
+  sessions: { type: "boolean" },
+  version: { type: "boolean", short: "v" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export const HELP = `hey ${VERSION} — a minimal terminal coding agent
+
+Usage: hey [options] [@file ...] [message ...]
+
+  With no message, hey opens an interactive prompt. Piped stdin is appended to the
+  message in a fenced block and implies -p. @path expands to the file's content.
+
+Options:
+  -p, --print              run the message to completion, print the answer, exit
+      --output text|json   json: one JSON event per line on stdout (default text)
+  -m, --model [PROVIDER/]MODEL
+                           model to use; PROVIDER names a [provider.NAME] table
+  -t, --effort LEVEL       reasoning effort: ${EFFORTS.join("|")}
+      --base-url URL       ad-hoc provider at URL (e.g. http://127.0.0.1:11434/v1); needs -m
+      --protocol NAME      protocol of --base-url: ${PROTOCOLS.join("|")} (default openai)
+      --api-key KEY        key for --base-url (default: none)
+      --max-turns N        model requests allowed per run (default 20)
+      --proxy URL          proxy for model requests: http://, socks5://, socks5h://
+      --config FILE        read this config file after the user and project ones
+      --no-mcp             do not start MCP servers
+      --no-skills          do not offer skills
+      --raw                do not filter bash output
+      --approve            trust this project's .hey/ for this run
+  -c, --continue           continue the latest session of this directory
+      --resume ID          continue the session ID (or a unique prefix)
+      --sessions           list sessions
+  -v, --version            print the version
+  -h, --help               print this help
+
+Config: ~/.config/hey/config.toml, then .hey/config.toml (trusted projects), then --config;
+HEY_MODEL, HEY_PROVIDER, HEY_BASE_URL, HEY_API_KEY, HEY_EFFORT, HEY_MAX_TURNS, HEY_PROXY
+override files. With no config, OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or
+DEEPSEEK_API_KEY select a provider; otherwise a local Ollama is used.
+
+Exit codes: 0 done, 1 runtime error, 2 usage or config error, 3 max turns reached, 130 interrupted.
+`;
+
+export function parseCli(argv: string[]): CliArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError(rephrase(e instanceof Error ? e.message : String(e)));
+  }
+  const v = parsed.values;
+  const words = parsed.positionals;
+  const files = words.filter((w) => w.length > 1 && w.startsWith("@")).map((w) => w.slice(1));
+  return {
+    print: v.print ?? false,
+    output: oneOf("--output", v.output ?? "text", OUTPUTS),
+    effort: v.effort === undefined ? undefined : oneOf("-t/--effort", v.effort, EFFORTS),
+    model: nonEmpty("-m/--model", v.model),
+    baseUrl: v["base-url"] === undefined ? undefined : url("--base-url", v["base-url"]),
+    protocol: v.protocol === undefined ? undefined : oneOf("--protocol", v.protocol, PROTOCOLS),
+    apiKey: v["api-key"],
+    config: nonEmpty("--config", v.config),
+    proxy: nonEmpty("--proxy", v.proxy),
+    maxTurns: v["max-turns"] === undefined ? undefined : positiveInt("--max-turns", v["max-turns"]),
+    noMcp: v["no-mcp"] ?? false,
+    noSkills: v["no-skills"] ?? false,
+    raw: v.raw ?? false,
+    approve: v.approve ?? false,
+    continue: v.continue ?? false,
+    resume: nonEmpty("--resume", v.resume),
+    sessions: v.sessions ?? false,
+    version: v.version ?? false,
+    help: v.help ?? false,
+    files,
+    message: words.join(" "),
+  };
+}
+
+/** node:util's messages mention positionals and `--` syntax; say what the user did instead. */
+function rephrase(message: string): string {
+  const unknown = /Unknown option '([^']+)'/.exec(message);
+  if (unknown) return `unknown flag ${unknown[1]} (see hey --help)`;
+  const missing = /Option '([^']+?)(?: <value>)?' argument missing/.exec(message);
+  if (missing) return `${missing[1]!.replace(", ", "/")} needs a value`;
+  const ambiguous = /Option '([^']+?)(?: <value>)?' argument is ambiguous/.exec(message);
+  if (ambiguous) return `${ambiguous[1]!.replace(", ", "/")} needs a value (got a flag; use --flag=VALUE for values starting with -)`;
+  const boolValue = /Option '([^']+)' does not take an argument/.exec(message);
+  if (boolValue) return `${boolValue[1]} takes no value`;
+  return message;
+}
+
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${flag} must be one of ${allowed.join(", ")} (got "${value}")`);
+}
+
+function nonEmpty(flag: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === "") throw new UsageError(`${flag} needs a non-empty value`);
+  return value;
+}
+
+function positiveInt(flag: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} must be a positive integer (got "${value}")`);
+  return Number(value);
+}
+
+function url(flag: string, value: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new UsageError(`${flag} must be a URL such as http://127.0.0.1:11434/v1 (got "${value}")`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw new UsageError(`${flag} must be an http:// or https:// URL (got "${value}")`);
+  return value;
+}

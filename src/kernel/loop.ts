@@ -1,0 +1,135 @@
+// The agent loop (SPEC §6). It reads like its pseudocode:
+//   loop: completion = provider.stream(context(messages)); append it; stop if no tool calls;
+//         run the tool calls; append their results in call order.
+// Every dependency is passed in; the loop prints nothing and persists nothing (Outputs do).
+import { retryDecision, type RetryPolicy } from "../pure/backoff.ts";
+import { addUsage, emptyUsage, newId, userMessage, type Message, type StopReason, type Usage } from "./ir.ts";
+import { usageCounts, type Output, type RunStop } from "./output.ts";
+import { ProviderError, type ModelRequest, type Provider } from "./provider.ts";
+import type { Tool } from "./tool.ts";
+import { runToolCalls, type PermissionCheck } from "./tool-calls.ts";
+
+export interface LoopDeps {
+  provider: Provider;
+  tools: Tool[];
+  output: Output;
+  /** the system prompt, built fresh for every request */
+  system: () => string;
+  signal: AbortSignal;
+  cwd: string;
+  limits: { maxTurns: number; parallelTools: boolean };
+  retry: RetryPolicy;
+  permission: PermissionCheck;
+  /** waits `ms` or rejects when `signal` aborts; and [0,1) randomness for jitter — injected for tests */
+  clock: { sleep(ms: number, signal: AbortSignal): Promise<void>; random(): number };
+}
+
+export interface RunResult {
+  stop: RunStop;
+  turns: number;
+  usage: Usage;
+}
+
+/** Asked, without tools, when the turn limit is reached; the answer goes to .hey/task.md. */
+export const MAX_TURNS_PROMPT =
+  "You have reached the turn limit for this run; no tools are available now. Reply with a short hand-off in exactly two parts:\n" +
+  "Done so far: what is finished (files, decisions, test results).\nRemaining: the concrete next steps.";
+
+/**
+ * Runs the conversation in `messages` (appended to in place) until the model stops calling
+ * tools, the turn limit is reached, the user aborts or a provider error cannot be recovered.
+ * Never throws for provider or tool failures: they end as `error` events and a `done` event.
+ */
+export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunResult> {
+  const { output } = deps;
+  let turns = 0;
+  let usage = emptyUsage();
+  const finish = (stop: RunStop): RunResult => {
+    output.emit({ type: "done", stop_reason: stop, turns, usage: usageCounts(usage) });
+    return { stop, turns, usage };
+  };
+
+  for (;;) {
+    const handOff = turns >= deps.limits.maxTurns; // one extra request, without tools
+    if (handOff) messages.push(userMessage(MAX_TURNS_PROMPT));
+    turns++;
+    output.emit({ type: "turn_start", turn: turns });
+    const request: ModelRequest = { system: deps.system(), messages, tools: handOff ? [] : deps.tools };
+    const reply = await requestWithRetry(request, deps);
+    if (reply.partial) messages.push(reply.partial);
+    if (reply.error) {
+      if (deps.signal.aborted) return interrupted();
+      output.emit({ type: "error", kind: reply.error.kind, message: reply.error.message });
+      return finish("error");
+    }
+    messages.push(reply.message);
+    usage = addUsage(usage, reply.usage);
+    output.emit({ type: "usage", ...usageCounts(reply.usage) });
+    if (handOff) return finish("max_turns");
+    const calls = reply.message.toolCalls ?? [];
+    if (calls.length === 0) return finish(reply.stop === "length" ? "length" : "end");
+    const results = await runToolCalls(calls, { ...deps, parallel: deps.limits.parallelTools });
+    messages.push(...results);
+    if (deps.signal.aborted) return interrupted();
+  }
+
+  function interrupted(): RunResult {
+    output.emit({ type: "error", kind: "interrupted", message: "interrupted by user" });
+    return finish("interrupted");
+  }
+}
+
+type Reply =
+  | { error?: undefined; partial?: undefined; message: Message; usage: Usage; stop: StopReason }
+  | { error: ProviderError; partial?: Message };
+
+/**
+ * One model request with retries (SPEC §6). A failure before any delta is retried like the
+ * request; after partial output it is not (no duplicated text): the partial text is returned
+ * to be kept, with a `stream_interrupted` error.
+ */
+async function requestWithRetry(request: ModelRequest, deps: LoopDeps): Promise<Reply> {
+  for (let attempt = 1; ; attempt++) {
+    const partial = { text: "", thinking: "" };
+    try {
+      return await streamOnce(request, deps, partial);
+    } catch (e) {
+      const error = e instanceof ProviderError ? e : new ProviderError("network", e instanceof Error ? e.message : String(e));
+      const kept = partialMessage(partial);
+      if (deps.signal.aborted) return { error, partial: kept };
+      if (partial.text !== "" || partial.thinking !== "")
+        return { error: new ProviderError("stream_interrupted", `the response broke off after partial output: ${error.message}`), partial: kept };
+      const decision = retryDecision(error, attempt, deps.retry, deps.clock.random);
+      if (!decision.retry) {
+        const hint = error.kind === "quota_exhausted" ? " (switch models with /model or -m)" : "";
+        return { error: decision.why ? new ProviderError(error.kind, `${error.message} — ${decision.why}`) : new ProviderError(error.kind, error.message + hint) };
+      }
+      deps.output.emit({ type: "retry", attempt, delay_ms: decision.delayMs, error: error.message });
+      try {
+        await deps.clock.sleep(decision.delayMs, deps.signal);
+      } catch {
+        return { error };
+      }
+    }
+  }
+}
+
+/** Streams one response, forwarding deltas to the output and collecting them in `partial`. */
+async function streamOnce(request: ModelRequest, deps: LoopDeps, partial: { text: string; thinking: string }): Promise<Reply> {
+  for await (const event of deps.provider.stream(request, deps.signal)) {
+    if (event.type === "text") {
+      partial.text += event.delta;
+      deps.output.emit({ type: "text_delta", text: event.delta });
+    } else if (event.type === "thinking") {
+      partial.thinking += event.delta;
+      deps.output.emit({ type: "thinking_delta", text: event.delta });
+    } else if (event.type === "done") return event;
+  }
+  throw new ProviderError("network", "the model's stream ended without a final message");
+}
+
+/** What survives of a broken response: its visible text (thinking without a signature cannot be replayed). */
+function partialMessage(partial: { text: string }): Message | undefined {
+  if (partial.text === "") return undefined;
+  return { id: newId(), role: "assistant", content: [{ type: "text", text: partial.text }] };
+}

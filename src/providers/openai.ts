@@ -1,0 +1,423 @@
+// OpenAI-compatible Chat Completions (SPEC §5.1, protocol "openai"): api.openai.com, DeepSeek,
+// OpenRouter, Ollama, vLLM, LM Studio and gateways. The only file that loads the `openai` SDK,
+// and only lazily, inside the factory. Fixture names below are under ../shared/fixtures/wire/.
+import type OpenAI from "openai";
+import type {
+  ChatCompletionChunk,
+  ChatCompletionContentPart,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+} from "openai/resources/chat/completions";
+import type { CompletionUsage } from "openai/resources/completions";
+import { emptyUsage, newId } from "../kernel/ir.ts";
+import type { ContentBlock, Effort, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
+import { ProviderError } from "../kernel/provider.ts";
+import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
+import { parseRetryAfter } from "../pure/retry-after.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS, idleError, startIdleWatchdog } from "./idle-watchdog.ts";
+
+export interface RequestOptions {
+  model: string;
+  maxTokens?: number;
+  /** api.openai.com wants `max_completion_tokens`; most compatible servers only know `max_tokens`. */
+  maxTokensField?: "max_tokens" | "max_completion_tokens";
+  /** The provider's default; `ModelRequest.effort` wins when set. */
+  effort?: Effort;
+}
+
+// ---------------------------------------------------------------------------------------------
+// IR → request body
+
+/**
+ * The streaming request body for `req`. Pure. Thinking goes back as DeepSeek's
+ * `reasoning_content` only to the model that produced it (see `reasoningToSend`); images become
+ * data URLs; an empty tool list omits `tools` (some servers reject `tools: []`).
+ */
+export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompletionCreateParamsStreaming {
+  const messages: ChatCompletionMessageParam[] = [];
+  if (req.system) messages.push({ role: "system", content: req.system });
+  const lastUser = req.messages.findLastIndex((m) => m.role === "user");
+
+  req.messages.forEach((m, i) => {
+    switch (m.role) {
+      case "system":
+        messages.push({ role: "system", content: joinText(m.content) });
+        break;
+      case "user":
+        messages.push({ role: "user", content: userContent(m.content) });
+        break;
+      case "tool":
+        // An error result is plain text too: chat completions has no error flag on tool messages.
+        messages.push({ role: "tool", tool_call_id: m.toolCallId ?? "", content: toolContent(m.content) });
+        break;
+      case "assistant": {
+        const calls = m.toolCalls ?? [];
+        const text = joinText(m.content);
+        const out: ChatCompletionMessageParam & { reasoning_content?: string } = {
+          role: "assistant",
+          // null (not "") beside tool calls, as the API itself returns; a bare empty turn needs a string.
+          content: text || (calls.length > 0 ? null : ""),
+        };
+        if (calls.length > 0) out.tool_calls = calls.map(toWireCall);
+        const reasoning = reasoningToSend(m, opts.model, calls.length > 0 || i > lastUser);
+        if (reasoning !== undefined) out.reasoning_content = reasoning;
+        messages.push(out);
+        break;
+      }
+    }
+  });
+
+  const body: ChatCompletionCreateParamsStreaming = {
+    model: opts.model,
+    messages,
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+  if (req.tools.length > 0)
+    body.tools = req.tools.map((t) => ({
+      type: "function",
+      function: { name: t.name, description: t.description, parameters: t.parameters },
+    }));
+  const effort = req.effort ?? opts.effort;
+  // "none" is the official no-reasoning value; "off" would be a 400. Other levels pass verbatim.
+  if (effort !== undefined) body.reasoning_effort = effort === "off" ? "none" : effort;
+  if (opts.maxTokens !== undefined) body[opts.maxTokensField ?? "max_tokens"] = opts.maxTokens;
+  return body;
+}
+
+/**
+ * DeepSeek thinking mode answers 400 "Missing `reasoning_content` field in the assistant message
+ * at message index 2" when a tool-call turn comes back without its reasoning
+ * (deepseek/error-400-*.json); turns before the last user message without tool calls may drop
+ * it. Thinking from another protocol or model is never sent (SPEC §5.6).
+ */
+function reasoningToSend(m: Message, model: string, needed: boolean): string | undefined {
+  if (!needed) return undefined;
+  const mine = m.content.filter(
+    (p): p is ThinkingPart => p.type === "thinking" && p.opaque?.protocol === "openai" && p.opaque.model === model,
+  );
+  return mine.length > 0 ? mine.map((p) => p.text).join("") : undefined;
+}
+
+function toWireCall(c: ToolCall): ChatCompletionMessageToolCall {
+  return { id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } };
+}
+
+function joinText(content: ContentBlock[]): string {
+  return content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
+}
+
+function userContent(content: ContentBlock[]): string | ChatCompletionContentPart[] {
+  if (!content.some((p) => p.type === "image")) return joinText(content);
+  return content.flatMap((p): ChatCompletionContentPart[] => {
+    if (p.type === "text") return [{ type: "text", text: p.text }];
+    if (p.type === "image") return [{ type: "image_url", image_url: { url: `data:${p.mediaType};base64,${p.data}` } }];
+    return [];
+  });
+}
+
+/** Tool messages carry text only on this protocol; an image result is named, not sent. */
+function toolContent(content: ContentBlock[]): string {
+  return content
+    .flatMap((p) => (p.type === "text" ? [p.text] : p.type === "image" ? [`[image ${p.mediaType} omitted]`] : []))
+    .join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stream chunks → IR events
+
+/** What non-OpenAI hosts add to the SDK's delta and usage types. */
+type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null };
+type WireUsage = CompletionUsage & { prompt_cache_hit_tokens?: number };
+
+/**
+ * Maps a chat-completions chunk stream to IR events. Pure apart from iterating `chunks`; errors
+ * from `chunks` propagate unchanged (the factory classifies them). Text and thinking deltas are
+ * yielded as they arrive; tool calls are yielded whole once the stream has ended, then `done`.
+ * Throws ProviderError("network") when the stream ends without any finish_reason (a cut
+ * connection must not look like a finished answer).
+ */
+export async function* mapEvents(
+  chunks: AsyncIterable<ChatCompletionChunk>,
+  ctx: { model: string },
+): AsyncGenerator<StreamEvent> {
+  let text = "";
+  let thinking = "";
+  let refused = false;
+  let finish: string | undefined;
+  let usage: WireUsage | undefined;
+  let ours: number | undefined;
+  // Keyed by the wire `index`, never by id: only the first fragment carries id and name, and the
+  // Anthropic compat endpoint starts at index 1 (openai-compat/anthropic-compat-tool-index-1.sse).
+  const calls = new Map<number, { id: string; name: string; args: string }>();
+  let lastCall = -1;
+
+  for await (const chunk of chunks) {
+    // Usage arrives in a `choices: []` chunk (OpenAI), on the finish chunk (deepseek/reasoning.sse)
+    // or after it (openai-compat/openrouter-comment-lines.sse); every other chunk may say null.
+    if (chunk.usage) usage = chunk.usage;
+    // Our choice is the first one named: 0, whose chunks interleave with others' when n > 1
+    // (openai-chat/multiple-choices-n3.sse); some gateways number a lone choice 1 (BerriAI/litellm#3678).
+    if (ours === undefined && chunk.choices?.length) ours = chunk.choices[0]?.index;
+    const choice = chunk.choices?.find((c) => c.index === ours);
+    if (!choice) continue;
+    const delta = (choice.delta ?? {}) as Delta;
+
+    // DeepSeek/vLLM say reasoning_content, OpenRouter says reasoning; either may be "" or null.
+    const reasoning = delta.reasoning_content || delta.reasoning;
+    if (reasoning) {
+      thinking += reasoning;
+      yield { type: "thinking", delta: reasoning };
+    }
+    if (delta.content) {
+      text += delta.content;
+      yield { type: "text", delta: delta.content };
+    }
+    if (delta.refusal) {
+      refused = true;
+      text += delta.refusal;
+      yield { type: "text", delta: delta.refusal };
+    }
+    for (const tc of delta.tool_calls ?? []) {
+      // Ollama and Gemini's compat endpoint send no `index` (ollama/ollama#7881): then a fragment
+      // with an id starts the next call and one without continues the last.
+      const index =
+        typeof tc.index === "number" ? tc.index : tc.id || lastCall < 0 ? Math.max(-1, ...calls.keys()) + 1 : lastCall;
+      lastCall = index;
+      const slot = calls.get(index) ?? { id: "", name: "", args: "" };
+      calls.set(index, slot);
+      slot.id ||= tc.id ?? "";
+      slot.name ||= tc.function?.name ?? "";
+      if (tc.function?.arguments) slot.args += tc.function.arguments;
+    }
+    // OpenRouter repeats finish_reason: null on its usage chunk after the real one.
+    if (choice.finish_reason) finish = choice.finish_reason;
+  }
+
+  if (finish === undefined)
+    throw new ProviderError("network", "the connection closed before the model finished its answer");
+
+  const toolCalls: ToolCall[] = [...calls.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, c]) => ({ id: c.id || `call_${newId()}`, name: c.name, arguments: c.args || "{}" }));
+  for (const call of toolCalls) yield { type: "tool_call", call };
+
+  const content: ContentBlock[] = [];
+  if (thinking) content.push({ type: "thinking", text: thinking, opaque: { protocol: "openai", model: ctx.model } });
+  if (text) content.push({ type: "text", text });
+  const message: Message = { id: newId(), role: "assistant", content };
+  if (toolCalls.length > 0) message.toolCalls = toolCalls;
+  // Gemini's compat endpoint streams tool calls with finish_reason "stop" (googleapis/python-genai#2868).
+  const stop = refused ? "refusal" : toolCalls.length > 0 && finish === "stop" ? "tool_calls" : toStop(finish);
+  yield { type: "done", message, usage: toUsage(usage), stop };
+}
+
+function toUsage(u: WireUsage | undefined): Usage {
+  if (!u) return emptyUsage();
+  return {
+    input: u.prompt_tokens ?? 0,
+    output: u.completion_tokens ?? 0,
+    // DeepSeek also sends prompt_cache_hit_tokens (deepseek/reasoning-tool-call.sse has both).
+    cacheRead: u.prompt_tokens_details?.cached_tokens ?? u.prompt_cache_hit_tokens ?? 0,
+    cacheWrite: 0,
+    reasoning: u.completion_tokens_details?.reasoning_tokens ?? 0,
+  };
+}
+
+function toStop(finish: string): StopReason {
+  switch (finish) {
+    case "stop":
+      return "stop";
+    case "tool_calls":
+    case "function_call":
+      return "tool_calls";
+    case "length":
+      return "length";
+    case "content_filter":
+      return "refusal";
+    default:
+      return "other";
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+/** The fields of the SDK's APIError we read, duck-typed: class names do not survive --minify. */
+interface ErrorShape {
+  status?: unknown;
+  headers?: unknown;
+  error?: unknown;
+  code?: unknown;
+  type?: unknown;
+  message?: unknown;
+  cause?: unknown;
+}
+
+export interface ErrorContext {
+  /** The environment variable the key came from, named in auth errors. */
+  keyVar?: string;
+  /** false when no key was configured (so none was sent). Default true. */
+  hasKey?: boolean;
+  baseUrl: string;
+  /** For HTTP-date Retry-After values; default Date.now(). */
+  now?: number;
+}
+
+/**
+ * Classifies any failure of a request or stream into a ProviderError, once, from the status, the
+ * headers and the body. Pure; never throws. An error without a status and without a body
+ * (APIConnectionError, APIConnectionTimeoutError, a socket error while reading) is "network".
+ */
+export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
+  if (e instanceof ProviderError) return e;
+  const err: ErrorShape = typeof e === "object" && e !== null ? e : { message: String(e) };
+  const body = typeof err.error === "object" && err.error !== null ? (err.error as ErrorShape) : {};
+  const said = providerMessage(err, body);
+  let status = typeof err.status === "number" ? err.status : undefined;
+
+  if (status === undefined) {
+    if (err.error === undefined) {
+      const cause = err.cause instanceof Error && err.cause.message ? ` (${err.cause.message})` : "";
+      return new ProviderError("network", `network error talking to ${ctx.baseUrl}: ${said}${cause}`);
+    }
+    // An SSE `data: {"error": …}` chunk mid-stream: no HTTP status. A numeric code is one (OpenRouter
+    // sends {"code": 502}); else, as a documented last resort, the code/type/message words decide.
+    const code = Number(body.code);
+    if (code >= 400 && code < 600) status = code;
+    else if (isQuota(body, said)) return new ProviderError("quota_exhausted", `quota exhausted: ${said}`);
+    else if (/rate.?limit|overload|server_error|internal|unavailable|capacity|timeout/i.test(wordsOf(body, said)))
+      return new ProviderError("overloaded", `the model failed mid-stream: ${said}`);
+    else return new ProviderError("bad_request", `the model failed mid-stream: ${said}`);
+  }
+
+  const headers = err.headers;
+  const get = (name: string): string | null | undefined => {
+    if (headers instanceof Headers) return headers.get(name);
+    if (typeof headers === "object" && headers !== null) {
+      const v = (headers as Record<string, unknown>)[name];
+      return typeof v === "string" ? v : undefined;
+    }
+    return undefined;
+  };
+  const retryAfterMs = parseRetryAfter(get, ctx.now ?? Date.now());
+  const opts = { status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+
+  if (status === 401 || status === 403) return new ProviderError("auth", authMessage(status, said, ctx), { status });
+  if (status === 402) return new ProviderError("quota_exhausted", `quota exhausted (402): ${said}`, { status });
+  if (status === 429) {
+    if (isQuota(body, said)) return new ProviderError("quota_exhausted", `quota exhausted (429): ${said}`, { status });
+    return new ProviderError("rate_limit", `rate limited (429): ${said}`, opts);
+  }
+  if (status === 408) return new ProviderError("network", `request timed out (408): ${said}`, opts);
+  if (status >= 500) return new ProviderError("overloaded", `the provider is failing (${status}): ${said}`, opts);
+  const hint = status === 404 ? ` — check the model name and base URL ${ctx.baseUrl}` : "";
+  return new ProviderError("bad_request", `request rejected (${status}): ${said}${hint}`, { status });
+}
+
+function authMessage(status: number, said: string, ctx: ErrorContext): string {
+  const head = `authentication failed (${status}): ${said}`;
+  if (ctx.hasKey === false)
+    return `${head} — no API key was sent to ${ctx.baseUrl}; set ${ctx.keyVar ?? "one"} (api_key in the provider's config, or --api-key)`;
+  return `${head} — check ${ctx.keyVar ?? "the provider's api_key"}`;
+}
+
+/** The provider's own words: the body's message, else the SDK's message minus its status prefix. */
+function providerMessage(err: ErrorShape, body: ErrorShape): string {
+  if (typeof body.message === "string" && body.message) return body.message;
+  const msg = typeof err.message === "string" ? err.message : "";
+  return msg.replace(/^\d{3}\s+/, "") || "(no message)";
+}
+
+function wordsOf(body: ErrorShape, said: string): string {
+  return [body.code, body.type, said].filter((w) => typeof w === "string").join(" ");
+}
+
+/** `insufficient_quota` (OpenAI), or billing/credit wording from gateways: retrying cannot help. */
+function isQuota(body: ErrorShape, said: string): boolean {
+  return /insufficient_quota|quota|billing|credit/i.test(wordsOf(body, said));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Factory: the only code that touches the SDK client
+
+export interface OpenAIProviderOptions {
+  model: string;
+  baseUrl: string;
+  /** undefined or "" = send no Authorization header (Ollama, vLLM, keyless gateways). */
+  apiKey?: string;
+  /** The variable the key came from, for auth error messages. */
+  apiKeyVar?: string;
+  headers?: Record<string, string>;
+  maxTokens?: number;
+  effort?: Effort;
+  fetch?: typeof fetch;
+  /** Abort when no chunk arrives for this long; default DEFAULT_IDLE_TIMEOUT_MS. */
+  idleTimeoutMs?: number;
+}
+
+/**
+ * A Provider over one OpenAI-compatible endpoint. The SDK is configured from these options only,
+ * never from OPENAI_* environment variables, and never retries (`maxRetries: 0`).
+ */
+export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise<Provider> {
+  const { default: OpenAIClient } = await import("openai");
+  const idleMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const apiKey = opts.apiKey || undefined; // "" (an unset ${VAR}) means no key too
+  const client: OpenAI = new OpenAIClient({
+    baseURL: opts.baseUrl,
+    // The constructor throws without a key; the placeholder is never sent: a null header below
+    // removes the Authorization header the SDK would build from it.
+    apiKey: apiKey ?? "no-key",
+    // Explicit nulls, or the SDK reads OPENAI_ADMIN_KEY / OPENAI_ORG_ID / OPENAI_PROJECT_ID.
+    adminAPIKey: null,
+    organization: null,
+    project: null,
+    maxRetries: 0,
+    logLevel: "off",
+    // Configured headers come last, so a gateway's own Authorization scheme survives.
+    defaultHeaders: { ...(apiKey === undefined ? { Authorization: null } : {}), ...opts.headers },
+    // Bun's own 5-minute socket idle timeout would fire under ours; the watchdog owns idleness.
+    fetchOptions: { timeout: false },
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+  });
+  const host = URL.canParse(opts.baseUrl) ? new URL(opts.baseUrl).hostname : "";
+  const requestOptions: RequestOptions = {
+    model: opts.model,
+    maxTokensField: host === "api.openai.com" ? "max_completion_tokens" : "max_tokens",
+    ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
+    ...(opts.effort !== undefined ? { effort: opts.effort } : {}),
+  };
+  const errorContext: ErrorContext = {
+    baseUrl: opts.baseUrl,
+    hasKey: apiKey !== undefined,
+    ...(opts.apiKeyVar !== undefined ? { keyVar: opts.apiKeyVar } : {}),
+  };
+
+  return {
+    protocol: "openai",
+    model: opts.model,
+    async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
+      const watchdog = startIdleWatchdog(signal, idleMs);
+      try {
+        const chunks = await client.chat.completions.create(toRequest(request, requestOptions), {
+          signal: watchdog.signal,
+        });
+        yield* mapEvents(endOnAbort(watchdog.watch(chunks), watchdog.signal), { model: opts.model });
+      } catch (e) {
+        signal.throwIfAborted();
+        if (watchdog.fired) throw idleError(idleMs);
+        throw toProviderError(e, errorContext);
+      } finally {
+        watchdog.dispose();
+      }
+    },
+  };
+}
+
+/** The SDK ends its `for await` silently when aborted mid-stream (sdk-facts §1.5): make that a throw. */
+async function* endOnAbort<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  yield* source;
+  signal.throwIfAborted();
+}

@@ -1,0 +1,57 @@
+// Request-level retry policy (SPEC §6): which failures are retried and how long to wait.
+
+export interface RetryPolicy {
+  enabled: boolean;
+  maxRetries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  jitter: boolean;
+  respectRetryAfter: boolean;
+}
+
+/** The part of a classified provider error the policy looks at. */
+export interface RetryableFailure {
+  kind: string;
+  retryAfterMs?: number;
+}
+
+export type RetryDecision = { retry: true; delayMs: number } | { retry: false; why?: string };
+
+const RETRYABLE_KINDS = new Set(["rate_limit", "overloaded", "network"]);
+
+/**
+ * Jitter added to a server-given delay, at most this fraction of it: the server's wait is
+ * honoured in full, jitter only spreads clients that were told the same instant.
+ */
+const SERVER_DELAY_JITTER = 0.1;
+
+/**
+ * Whether to retry after `failure`, which happened on try number `attempt` (1 = the first
+ * request), and how long to wait first. `random` returns [0, 1); inject it for tests.
+ *
+ * Exponential delay: base × 2^(attempt-1), capped at maxDelayMs; with jitter it is drawn
+ * from [delay/2, delay] ("equal jitter": spread out, never much shorter). A server-given
+ * delay (Retry-After) is waited in full, lengthened by at most 10 % jitter; one longer than
+ * maxDelayMs is not waited at all — the caller fails and says when the server allows a retry.
+ */
+export function retryDecision(failure: RetryableFailure, attempt: number, policy: RetryPolicy, random: () => number = Math.random): RetryDecision {
+  if (!RETRYABLE_KINDS.has(failure.kind)) return { retry: false };
+  if (!policy.enabled || policy.maxRetries <= 0) return { retry: false };
+  if (attempt > policy.maxRetries) return { retry: false, why: `gave up after ${policy.maxRetries} ${policy.maxRetries === 1 ? "retry" : "retries"}` };
+  const server = policy.respectRetryAfter ? failure.retryAfterMs : undefined;
+  if (server !== undefined) {
+    if (server > policy.maxDelayMs) return { retry: false, why: `the server allows the next try in ${formatWait(server)}` };
+    return { retry: true, delayMs: Math.round(server * (1 + (policy.jitter ? random() * SERVER_DELAY_JITTER : 0))) };
+  }
+  const capped = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return { retry: true, delayMs: Math.round(policy.jitter ? capped / 2 + (random() * capped) / 2 : capped) };
+}
+
+/** "45 s", "12 min", "3 h 20 min" */
+export function formatWait(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  if (s < 120) return `${s} s`;
+  const min = Math.ceil(s / 60);
+  if (min < 120) return `${min} min`;
+  return `${Math.floor(min / 60)} h ${min % 60} min`;
+}
