@@ -3,6 +3,7 @@
 //         run the tool calls; append their results in call order.
 // Every dependency is passed in; the loop prints nothing and persists nothing (Outputs do).
 import { retryDecision, type RetryPolicy } from "../pure/backoff.ts";
+import { adaptHistory } from "../pure/handoff.ts";
 import { addUsage, emptyUsage, newId, userMessage, type Message, type StopReason, type Usage } from "./ir.ts";
 import { usageCounts, type Output, type RunStop } from "./output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "./provider.ts";
@@ -54,7 +55,7 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     if (handOff) messages.push(userMessage(MAX_TURNS_PROMPT));
     turns++;
     output.emit({ type: "turn_start", turn: turns });
-    const request: ModelRequest = { system: deps.system(), messages, tools: handOff ? [] : deps.tools };
+    const request: ModelRequest = { system: deps.system(), messages: adaptHistory(messages, deps.provider), tools: handOff ? [] : deps.tools };
     const reply = await requestWithRetry(request, deps);
     if (reply.partial) messages.push(reply.partial);
     if (reply.error) {

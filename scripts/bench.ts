@@ -1,0 +1,98 @@
+// bun run bench — the performance budgets of SPEC §22, measured in one run on this machine.
+// Numbers, not pass/fail: timed assertions flake on shared machines; the closing notes carry them.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ensureBinary } from "../test/helpers/e2e.ts";
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const WARMUP = 5;
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+
+async function timeRun(cmd: string[], env: Record<string, string>): Promise<number> {
+  const t0 = performance.now();
+  const p = Bun.spawn(cmd, { env, stdout: "ignore", stderr: "ignore", stdin: "ignore" });
+  await p.exited;
+  return performance.now() - t0;
+}
+
+async function buildHello(dir: string): Promise<string> {
+  const src = join(dir, "hello.ts");
+  writeFileSync(src, 'console.log("hello");\n');
+  const out = join(dir, "hello");
+  const p = Bun.spawn([process.execPath, "build", "--compile", "--minify", src, "--outfile", out], { stdout: "ignore", stderr: "pipe" });
+  if ((await p.exited) !== 0) throw new Error(await p.stderr.text());
+  return out;
+}
+
+/** `hey --version` vs a compiled hello-world, interleaved so machine load hits both alike. */
+async function startup(hey: string, hello: string, env: Record<string, string>) {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < WARMUP; i++) await Promise.all([timeRun([hey, "--version"], env), timeRun([hello], env)]);
+  for (let i = 0; i < RUNS; i++) {
+    a.push(await timeRun([hey, "--version"], env));
+    b.push(await timeRun([hello], env));
+  }
+  return { hey: median(a), hello: median(b) };
+}
+
+const SSE_ANSWER =
+  'data: {"id":"b","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"hi"},"finish_reason":null}]}\n\n' +
+  'data: {"id":"b","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n' +
+  'data: {"id":"b","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}\n\n' +
+  "data: [DONE]\n\n";
+
+/** Process start → the first model request arriving at a local mock server; and that request's size. */
+async function firstRequest(hey: string, env: Record<string, string>) {
+  let arrived: (t: number, bytes: number) => void = () => {};
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(req) {
+      const t = performance.now();
+      const body = await req.text();
+      arrived(t, new TextEncoder().encode(body).length);
+      return new Response(SSE_ANSWER, { headers: { "content-type": "text/event-stream" } });
+    },
+  });
+  const times: number[] = [];
+  let size = 0;
+  const cmd = [hey, "--base-url", `http://127.0.0.1:${server.port}/v1`, "-m", "bench-model", "-p", "say hi"];
+  try {
+    for (let i = 0; i < WARMUP + RUNS; i++) {
+      const got = new Promise<[number, number]>((resolve) => (arrived = (t, n) => resolve([t, n])));
+      const t0 = performance.now();
+      const p = Bun.spawn(cmd, { env, stdout: "ignore", stderr: "ignore", stdin: "ignore" });
+      const [t, n] = await got;
+      await p.exited;
+      if (i >= WARMUP) times.push(t - t0);
+      size = n;
+    }
+  } finally {
+    server.stop(true);
+  }
+  return { median: median(times), size };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "hey-bench-"));
+try {
+  const home = join(dir, "home");
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, NO_COLOR: "1" };
+  const hey = await ensureBinary();
+  const hello = await buildHello(dir);
+  console.log(`hey bench — ${RUNS} runs each (medians), ${new Date().toISOString()}`);
+  const s = await startup(hey, hello, env);
+  console.log(`startup   hey --version ${fmt(s.hey)}   hello-world ${fmt(s.hello)}   ratio ${(s.hey / s.hello).toFixed(2)}×   (targets ≤ 20 ms, ≤ 3×)`);
+  const r = await firstRequest(hey, env);
+  console.log(`request   start → first request byte ${fmt(r.median)}   (target ≤ 50 ms)`);
+  console.log(`request   first request body for "say hi": ${r.size} B   (target ≤ 4500 B)`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

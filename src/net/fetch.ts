@@ -1,0 +1,65 @@
+// The one fetch every provider SDK and HTTP MCP transport is given: hey's own proxy choice
+// (src/pure/proxy.ts) applied per request, SOCKS5 through a loopback bridge, no idle timer.
+import { redactProxyUrl, resolveProxy, type ProxyRoute, type ProxySources, type SocksRoute } from "../pure/proxy.ts";
+import { startSocksBridge, type SocksBridge, type SocksBridgeOptions } from "./socks-bridge.ts";
+
+type FetchInput = string | URL | Request;
+type FetchInit = BunFetchRequestInit;
+
+/**
+ * A fetch that routes each request as resolveProxy decides. Throws ProxyConfigError (before any I/O)
+ * for an unusable proxy setting; other errors are the base fetch's, with any credentials in their
+ * message replaced by `***`. SOCKS bridges start on first use, one per route, and never keep the
+ * process alive. `init.timeout` defaults to false: Bun's 5-minute socket idle timer would cut a slow
+ * model's stream, and hey runs its own watchdog.
+ */
+export function proxiedFetch(sources: ProxySources, base: typeof fetch = fetch, bridgeOptions: SocksBridgeOptions = {}): typeof fetch {
+  const bridges = new Map<string, Promise<SocksBridge>>();
+  const bridgeFor = (route: SocksRoute): Promise<SocksBridge> => {
+    const key = JSON.stringify(route);
+    let bridge = bridges.get(key);
+    if (!bridge) {
+      bridge = startSocksBridge(route, bridgeOptions);
+      bridge.catch(() => bridges.delete(key));
+      bridges.set(key, bridge);
+    }
+    return bridge;
+  };
+
+  async function routedFetch(input: FetchInput, init?: FetchInit): Promise<Response> {
+    const route = resolveProxy(new URL(requestUrl(input)), sources);
+    const proxy = route.kind === "socks5" ? (await bridgeFor(route)).url : proxyOption(route);
+    try {
+      return await base(input, { ...init, timeout: init?.timeout ?? false, proxy });
+    } catch (e) {
+      throw redactError(e);
+    }
+  }
+  return Object.assign(routedFetch, { preconnect: base.preconnect });
+}
+
+/**
+ * Bun's `proxy` option for a direct or HTTP route. `false` and `respectNoProxy: false` keep Bun's
+ * own env handling (HTTP_PROXY, NO_PROXY) out of it: hey has already decided.
+ */
+function proxyOption(route: Exclude<ProxyRoute, SocksRoute>): FetchInit["proxy"] {
+  if (route.kind === "direct") return false;
+  const headers = route.authorization ? { "Proxy-Authorization": route.authorization } : undefined;
+  return { url: route.url, headers, respectNoProxy: false };
+}
+
+function requestUrl(input: FetchInput): string {
+  return typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+}
+
+/** The same error with `scheme://user:pass@` in its message and stack shown as `scheme://***@`. */
+function redactError(e: unknown): unknown {
+  if (!(e instanceof Error)) return e;
+  const redact = (text: string) => text.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, redactProxyUrl);
+  const message = redact(e.message);
+  if (message !== e.message) {
+    e.message = message;
+    if (e.stack) e.stack = redact(e.stack);
+  }
+  return e;
+}

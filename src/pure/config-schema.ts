@@ -1,0 +1,273 @@
+// The keys hey's config files may hold and the check of one file against them (SPEC §3). Pure.
+// A checked layer holds only known keys of the right type; unknown keys become warnings, wrong
+// types a ConfigError. Merging, `${VAR}` expansion and defaults belong to pure/config.ts.
+import { EFFORTS, type Effort, type Protocol } from "../kernel/ir.ts";
+
+/**
+ * A configuration mistake the user has to fix. `message` is the complete text to show (it names
+ * the file or variable and the key); exiting with code 2 is the caller's job.
+ */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export const PROTOCOLS: readonly Protocol[] = ["openai", "responses", "anthropic", "google"];
+
+export type Table = Record<string, unknown>;
+
+/** What a key holds: one accept rule and one phrase for messages per kind. */
+export type Kind = "string" | "boolean" | "positive" | "count" | "fraction" | "effort" | "protocol" | "strings" | "stringTable";
+
+/** A provider table as written in a file (after checking). */
+export interface FileProvider {
+  protocol?: Protocol;
+  base_url?: string;
+  api_key?: string;
+  models?: string[];
+  effort?: Effort;
+  max_tokens?: number;
+  legacy_thinking?: boolean;
+  headers?: Record<string, string>;
+  api_version?: string;
+}
+
+/** An MCP server as written in a file; the array form `[mcp] servers` is folded into `servers` by name. */
+export interface FileMcpServer {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  enabled?: boolean;
+  timeout_ms?: number;
+}
+
+/** The shape a checked (and merged) layer is guaranteed to have. */
+export interface ConfigFile {
+  default?: { provider?: string; model?: string };
+  provider?: Record<string, FileProvider>;
+  proxy?: { url?: string };
+  agent?: { max_turns?: number; budget_tokens?: number; parallel_tools?: boolean };
+  retry?: {
+    enabled?: boolean;
+    max_retries?: number;
+    base_delay_ms?: number;
+    max_delay_ms?: number;
+    jitter?: boolean;
+    respect_retry_after?: boolean;
+  };
+  compaction?: { dedup?: boolean; purge_errors_after?: number; nudge_threshold?: number; compress_tool?: boolean };
+  permission?: { allow?: string[]; deny?: string[] };
+  tools?: { shell?: string; bash_filter?: string; bash_timeout_ms?: number };
+  mcp?: { startup_wait_ms?: number; servers?: Record<string, FileMcpServer> };
+}
+
+const SECTIONS: Record<string, Record<string, Kind>> = {
+  default: { provider: "string", model: "string" },
+  proxy: { url: "string" },
+  agent: { max_turns: "positive", budget_tokens: "positive", parallel_tools: "boolean" },
+  retry: {
+    enabled: "boolean",
+    max_retries: "count",
+    base_delay_ms: "count",
+    max_delay_ms: "count",
+    jitter: "boolean",
+    respect_retry_after: "boolean",
+  },
+  compaction: { dedup: "boolean", purge_errors_after: "count", nudge_threshold: "fraction", compress_tool: "boolean" },
+  permission: { allow: "strings", deny: "strings" },
+  tools: { shell: "string", bash_filter: "string", bash_timeout_ms: "positive" },
+};
+
+const PROVIDER_KEYS: Record<string, Kind> = {
+  protocol: "protocol",
+  base_url: "string",
+  api_key: "string",
+  models: "strings",
+  effort: "effort",
+  max_tokens: "positive",
+  legacy_thinking: "boolean",
+  headers: "stringTable",
+  api_version: "string",
+};
+
+const MCP_SERVER_KEYS: Record<string, Kind> = {
+  command: "string",
+  args: "strings",
+  env: "stringTable",
+  cwd: "string",
+  url: "string",
+  headers: "stringTable",
+  enabled: "boolean",
+  timeout_ms: "positive",
+};
+
+const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
+
+const SCALARS: Record<Exclude<Kind, "strings" | "stringTable">, [accepts: (v: unknown) => boolean, phrase: string]> = {
+  string: [(v) => typeof v === "string", "a string"],
+  boolean: [(v) => typeof v === "boolean", "true or false"],
+  positive: [(v) => isInt(v) && v > 0, "a positive integer"],
+  count: [(v) => isInt(v) && v >= 0, "a non-negative integer"],
+  fraction: [(v) => typeof v === "number" && v > 0 && v <= 1, "a number greater than 0 and at most 1"],
+  effort: [(v) => (EFFORTS as readonly unknown[]).includes(v), `one of ${EFFORTS.join(", ")}`],
+  protocol: [(v) => (PROTOCOLS as readonly unknown[]).includes(v), `one of ${PROTOCOLS.join(", ")}`],
+};
+
+export function isTable(v: unknown): v is Table {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
+}
+
+/** A value as a message shows it: strings quoted, containers and dates by what they are. */
+function show(v: unknown): string {
+  if (typeof v === "string") return JSON.stringify(v);
+  if (v instanceof Date) return "a date/time";
+  if (Array.isArray(v)) return "an array";
+  if (isTable(v)) return "a table";
+  return String(v);
+}
+
+const mustBe = (where: string, expected: string, got: unknown) => `${where} must be ${expected}, got ${show(got)}`;
+
+/** A key as TOML would need it written: bare when it can be, quoted otherwise. */
+const bare = (key: string) => (/^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key));
+
+/**
+ * How messages name a key: `[agent] max_turns`, `[provider.openai] api_key`,
+ * `[mcp.github] headers.Authorization` (MCP servers live under `mcp.servers` once checked).
+ */
+export function where(path: readonly string[]): string {
+  const depth = path[0] === "provider" ? 2 : path[0] === "mcp" && path[1] === "servers" && path.length > 2 ? 3 : 1;
+  const header = path.slice(0, depth).filter((_, i) => !(depth === 3 && i === 1));
+  const rest = path.slice(depth);
+  return `[${header.map(bare).join(".")}]${rest.length ? " " + rest.map(bare).join(".") : ""}`;
+}
+
+/**
+ * Checks one value against its kind; returns the full "X must be Y, got Z" message (without a
+ * file name) when it does not fit, else undefined. `label` names the key, variable or flag.
+ */
+export function checkValue(kind: Kind, v: unknown, label: string): string | undefined {
+  if (kind === "strings") {
+    if (!Array.isArray(v)) return mustBe(label, "an array of strings", v);
+    const i = v.findIndex((x) => typeof x !== "string");
+    return i < 0 ? undefined : mustBe(`${label}[${i}]`, "a string", v[i]);
+  }
+  if (kind === "stringTable") {
+    if (!isTable(v)) return mustBe(label, "a table of strings", v);
+    const bad = Object.entries(v).find(([, x]) => typeof x !== "string");
+    return bad ? mustBe(`${label}.${bare(bad[0])}`, "a string", bad[1]) : undefined;
+  }
+  const [accepts, phrase] = SCALARS[kind];
+  return accepts(v) ? undefined : mustBe(label, phrase, v);
+}
+
+/**
+ * Checks one parsed file. Returns a copy holding only known keys, with `[mcp] servers = [...]`
+ * folded into `mcp.servers.NAME`, plus one warning per unknown key. Throws ConfigError, prefixed
+ * with `source`, on the first wrong type.
+ */
+export function checkLayer(source: string, data: Table): { data: Table; warnings: string[] } {
+  const warnings: string[] = [];
+  const fail = (message: string): never => {
+    throw new ConfigError(`${source}: ${message}`);
+  };
+  const unknown = (what: string) => warnings.push(`${source}: unknown ${what} (ignored)`);
+
+  const section = (value: unknown, keys: Record<string, Kind>, path: string[]): Table => {
+    if (!isTable(value)) return fail(mustBe(where(path), "a table", value));
+    const out: Table = {};
+    for (const [key, v] of Object.entries(value)) {
+      const kind = Object.hasOwn(keys, key) ? keys[key] : undefined;
+      if (!kind) {
+        unknown(`key ${where([...path, key])}`);
+        continue;
+      }
+      const bad = checkValue(kind, v, where([...path, key]));
+      if (bad) fail(bad);
+      out[key] = v;
+    }
+    return out;
+  };
+
+  const providers = (value: unknown): Table => {
+    if (!isTable(value)) return fail(mustBe("provider", "a table", value));
+    const out: Table = {};
+    for (const [name, v] of Object.entries(value)) {
+      // `-m provider/model` splits at the first "/", so a name containing one could never be chosen
+      if (!name || name.includes("/")) fail(`[provider.${bare(name)}]: a provider name must be non-empty and contain no "/"`);
+      out[name] = section(v, PROVIDER_KEYS, ["provider", name]);
+    }
+    return out;
+  };
+
+  const mcp = (value: unknown): Table => {
+    if (!isTable(value)) return fail(mustBe("mcp", "a table", value));
+    const out: Table = {};
+    const servers: Table = {};
+    const add = (name: string, v: unknown) => {
+      if (Object.hasOwn(servers, name)) fail(`MCP server ${JSON.stringify(name)} is defined twice`);
+      servers[name] = section(v, MCP_SERVER_KEYS, ["mcp", "servers", name]);
+    };
+    for (const [key, v] of Object.entries(value)) {
+      if (key === "startup_wait_ms") {
+        const bad = checkValue("count", v, "[mcp] startup_wait_ms");
+        if (bad) fail(bad);
+        out[key] = v;
+      } else if (key === "servers") {
+        if (!Array.isArray(v)) fail(mustBe("[mcp] servers", "an array of tables", v));
+        (v as unknown[]).forEach((entry, i) => {
+          if (!isTable(entry)) return fail(mustBe(`[mcp] servers[${i}]`, "a table", entry));
+          const { name, ...rest } = entry;
+          if (typeof name !== "string" || !name) return fail(mustBe(`[mcp] servers[${i}] name`, "a non-empty string", name));
+          add(name, rest);
+        });
+      } else if (isTable(v)) add(key, v);
+      else unknown(`key [mcp] ${bare(key)}`);
+    }
+    if (Object.keys(servers).length) out.servers = servers;
+    return out;
+  };
+
+  const out: Table = {};
+  for (const [name, value] of Object.entries(data)) {
+    const keys = Object.hasOwn(SECTIONS, name) ? SECTIONS[name] : undefined;
+    if (keys) out[name] = section(value, keys, [name]);
+    else if (name === "provider") out.provider = providers(value);
+    else if (name === "mcp") out.mcp = mcp(value);
+    else unknown(isTable(value) ? `table [${bare(name)}]` : `key ${bare(name)}`);
+  }
+  return { data: out, warnings };
+}
+
+/**
+ * `${NAME}` inside a string value. There is deliberately no escape (`$${` or `\${`): no value hey
+ * reads needs a literal `${`, and one rule is easier to predict than two.
+ */
+const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** A value that is exactly one `${NAME}`, e.g. `api_key = "${OPENAI_API_KEY}"`. */
+export const WHOLE_VAR = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+/** One `${NAME}` that had no value: `unset` when the variable is missing, false when it is empty. */
+export interface Miss {
+  path: string[];
+  name: string;
+  unset: boolean;
+}
+
+/**
+ * Expands `${NAME}` in every string of `v` (arrays and nested tables included) and returns a
+ * copy; each variable without a value becomes "" and is recorded in `misses` with its key path.
+ */
+export function expandVars(v: unknown, path: string[], env: Record<string, string | undefined>, misses: Miss[]): unknown {
+  if (typeof v === "string")
+    return v.replace(VAR, (_, name: string) => {
+      const value = env[name];
+      if (!value) misses.push({ path, name, unset: value === undefined });
+      return value ?? "";
+    });
+  if (Array.isArray(v)) return v.map((x) => expandVars(x, path, env, misses));
+  if (isTable(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, expandVars(x, [...path, k], env, misses)]));
+  return v;
+}

@@ -1,0 +1,85 @@
+// Reasoning effort (SPEC §5.5): one table, seven levels × every protocol, each mapped to its
+// protocol's native meaning. Adapters read the row for their protocol and nothing else.
+import type { Effort } from "../kernel/ir.ts";
+
+interface EffortRow {
+  /** chat `reasoning_effort` / Responses `reasoning.effort`; "none" is OpenAI's official off */
+  openai: string;
+  /** Anthropic `output_config.effort` with adaptive thinking; undefined = thinking disabled */
+  anthropic: string | undefined;
+  /** thinking tokens for budget-based APIs: Anthropic legacy_thinking, Gemini 2.5 */
+  budget: number;
+  /** Gemini 3+ `thinkingLevel`; gemini 3 cannot switch thinking off, so off is the minimum */
+  geminiLevel: "MINIMAL" | "LOW" | "MEDIUM" | "HIGH";
+}
+
+export const EFFORT_TABLE: Record<Effort, EffortRow> = {
+  off: { openai: "none", anthropic: undefined, budget: 0, geminiLevel: "MINIMAL" },
+  minimal: { openai: "minimal", anthropic: "low", budget: 1024, geminiLevel: "MINIMAL" },
+  low: { openai: "low", anthropic: "low", budget: 2048, geminiLevel: "LOW" },
+  medium: { openai: "medium", anthropic: "medium", budget: 8192, geminiLevel: "MEDIUM" },
+  high: { openai: "high", anthropic: "high", budget: 16384, geminiLevel: "HIGH" },
+  xhigh: { openai: "xhigh", anthropic: "xhigh", budget: 24576, geminiLevel: "HIGH" },
+  max: { openai: "max", anthropic: "max", budget: 32000, geminiLevel: "HIGH" },
+};
+
+/** OpenAI chat and Responses: the level verbatim, off → "none". */
+export function openaiEffort(effort: Effort): string {
+  return EFFORT_TABLE[effort].openai;
+}
+
+/** Anthropic output budget when the config sets none: enough for adaptive thinking plus an answer. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 32000;
+/** Room for the answer above a legacy thinking budget: budget_tokens must be < max_tokens. */
+const ANSWER_ROOM_TOKENS = 4096;
+
+export interface AnthropicThinking {
+  thinking?: { type: "adaptive" } | { type: "enabled"; budget_tokens: number } | { type: "disabled" };
+  output_config?: { effort: string };
+  max_tokens: number;
+}
+
+/**
+ * Anthropic parameters for `effort` (undefined = the model's default thinking). Adaptive thinking
+ * with `output_config.effort` by default; with `legacyThinking`, `thinking.enabled` with a budget
+ * from the table and `max_tokens` raised above the budget whatever the config says.
+ */
+export function anthropicEffort(effort: Effort | undefined, opts: { legacyThinking: boolean; maxTokens?: number }): AnthropicThinking {
+  const maxTokens = opts.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS;
+  if (effort === undefined) return { max_tokens: maxTokens };
+  const row = EFFORT_TABLE[effort];
+  if (row.anthropic === undefined) return { thinking: { type: "disabled" }, max_tokens: maxTokens };
+  if (!opts.legacyThinking) return { thinking: { type: "adaptive" }, output_config: { effort: row.anthropic }, max_tokens: maxTokens };
+  return {
+    thinking: { type: "enabled", budget_tokens: row.budget },
+    max_tokens: Math.max(maxTokens, row.budget + ANSWER_ROOM_TOKENS),
+  };
+}
+
+export interface GeminiThinking {
+  includeThoughts: boolean;
+  thinkingLevel?: EffortRow["geminiLevel"];
+  thinkingBudget?: number;
+}
+
+/** Smallest budget of models that cannot turn thinking off (gemini-2.5-pro). */
+const GEMINI_PRO_MIN_BUDGET = 128;
+
+/**
+ * Gemini thinking config. Gemini 3 and later (`gemini-N…`, N ≥ 3) take `thinkingLevel`
+ * (xhigh/max → HIGH; off → MINIMAL, it cannot be turned off); 2.5 and other names take
+ * `thinkingBudget` from the same table (off → 0, or the minimum where a pro model forbids 0).
+ */
+export function geminiEffort(model: string, effort: Effort | undefined): GeminiThinking {
+  if (effort === undefined) return { includeThoughts: true };
+  const row = EFFORT_TABLE[effort];
+  if (geminiGeneration(model) >= 3) return { includeThoughts: true, thinkingLevel: row.geminiLevel };
+  if (effort !== "off") return { includeThoughts: true, thinkingBudget: row.budget };
+  return /-pro\b/.test(model) ? { includeThoughts: true, thinkingBudget: GEMINI_PRO_MIN_BUDGET } : { includeThoughts: false, thinkingBudget: 0 };
+}
+
+/** 3 for "gemini-3-pro-preview", 2.5 for "models/gemini-2.5-flash", 0 for anything else. */
+export function geminiGeneration(model: string): number {
+  const m = /(?:^|\/)gemini-(\d+(?:\.\d+)?)/.exec(model);
+  return m ? Number(m[1]) : 0;
+}

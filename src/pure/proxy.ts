@@ -1,0 +1,281 @@
+// Proxy choice (SPEC §16): which proxy, if any, a request to a URL goes through. hey decides this
+// itself instead of leaving it to the runtime, whose own env handling ignores `*.domain` entries,
+// compares case-sensitively, has no loopback exemption and silently ignores socks5:// values.
+
+/** Where proxy settings come from. Values are raw strings as the user wrote them; "" means unset. */
+export interface ProxySources {
+  /** `--proxy` */
+  cli?: string;
+  /** `[proxy] url` in the config file */
+  config?: string;
+  /** The process environment (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY, any case as curl reads them). */
+  env: Record<string, string | undefined>;
+}
+
+/** How one request travels. Credentials never stay inside `url`. */
+export type ProxyRoute =
+  | { kind: "direct" }
+  | {
+      kind: "http";
+      /** `http(s)://host:port`, with no credentials */
+      url: string;
+      /** `Basic base64(user:pass)`, when the proxy URL carried credentials */
+      authorization?: string;
+    }
+  | {
+      kind: "socks5";
+      host: string;
+      port: number;
+      /** socks5h: the proxy resolves the target's name; socks5: hey resolves it locally */
+      remoteDns: boolean;
+      username?: string;
+      password?: string;
+    };
+
+export type ProxiedRoute = Exclude<ProxyRoute, { kind: "direct" }>;
+export type HttpRoute = Extract<ProxyRoute, { kind: "http" }>;
+export type SocksRoute = Extract<ProxyRoute, { kind: "socks5" }>;
+
+/** A proxy setting hey cannot use. The message names the value with its credentials redacted. */
+export class ProxyConfigError extends Error {
+  override name = "ProxyConfigError";
+}
+
+const DEFAULT_PORTS: Record<string, number> = { "http:": 80, "https:": 443, "socks5:": 1080, "socks5h:": 1080 };
+const SUPPORTED_SCHEMES = "http://, https://, socks5:// or socks5h://";
+/** RFC 1929 carries each of username and password in a single length byte. */
+const SOCKS_MAX_CREDENTIAL_BYTES = 255;
+/** The env variable (lowercase spelling) for each target scheme; ALL_PROXY is the fallback for all. */
+const SCHEME_PROXY_VARS: Record<string, string> = { "http:": "http_proxy", "ws:": "http_proxy", "https:": "https_proxy", "wss:": "https_proxy" };
+const LOOPBACK_NAMES = ["localhost"];
+const LOOPBACK_RANGES = ["127.0.0.0/8", "::1/128", "::ffff:127.0.0.0/104"];
+
+/**
+ * The route for a request to `target`: `--proxy` > `[proxy] url` > env (scheme-specific, then ALL_PROXY).
+ * Loopback targets and NO_PROXY matches are direct, whatever the source. Throws ProxyConfigError when
+ * the chosen proxy value is malformed or names an unsupported scheme (only when it would be used).
+ */
+export function resolveProxy(target: URL, sources: ProxySources): ProxyRoute {
+  if (isLoopback(target.hostname)) return { kind: "direct" };
+  const raw = present(sources.cli) ?? present(sources.config) ?? envProxyFor(target.protocol, sources.env);
+  if (raw === undefined) return { kind: "direct" };
+  const noProxy = envValue(sources.env, "no_proxy") ?? "";
+  if (matchesNoProxy(target.hostname, targetPort(target), noProxy)) return { kind: "direct" };
+  return parseProxyUrl(raw);
+}
+
+/**
+ * Whether NO_PROXY (comma- or whitespace-separated) sends host:port direct. Entries: `*`; a name,
+ * which also covers its subdomains, with an optional leading `.` or `*.`; an IPv4 or IPv6 address
+ * (IPv6 with or without brackets) or CIDR range, compared as addresses with no DNS; any of them with
+ * an optional `:port`. Case and a trailing dot are ignored. Malformed entries match nothing.
+ */
+export function matchesNoProxy(host: string, port: number, noProxy: string): boolean {
+  const name = normalizeHost(host);
+  const ip = parseIp(name);
+  return noProxy
+    .split(/[\s,]+/)
+    .filter((entry) => entry !== "")
+    .some((entry) => matchesEntry(name, ip, port, entry));
+}
+
+/** `url` with everything between the scheme and the last `@` replaced by `***`; safe to print. */
+export function redactProxyUrl(url: string): string {
+  const schemeEnd = url.indexOf("://");
+  const authorityStart = schemeEnd === -1 ? 0 : schemeEnd + 3;
+  const at = url.lastIndexOf("@");
+  if (at < authorityStart) return url;
+  return `${url.slice(0, authorityStart)}***@${url.slice(at + 1)}`;
+}
+
+/** Parses one proxy URL (`host:port` means `http://host:port`). Throws ProxyConfigError. */
+export function parseProxyUrl(raw: string): ProxiedRoute {
+  const value = raw.trim();
+  const shown = JSON.stringify(redactProxyUrl(value));
+  const url = tryParseUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+  if (!url) throw new ProxyConfigError(`invalid proxy URL ${shown}`);
+  const scheme = url.protocol;
+  const defaultPort = DEFAULT_PORTS[scheme];
+  if (defaultPort === undefined) {
+    throw new ProxyConfigError(`unsupported proxy scheme "${scheme.slice(0, -1)}" in ${shown}; use ${SUPPORTED_SCHEMES}`);
+  }
+  const port = url.port === "" ? defaultPort : Number(url.port);
+  const hostname = url.hostname.toLowerCase();
+  if (hostname === "") throw new ProxyConfigError(`proxy URL ${shown} has no host`);
+  const username = decodeCredential(url.username, shown);
+  const password = decodeCredential(url.password, shown);
+  const hasCredentials = url.username !== "" || url.password !== "";
+
+  if (scheme === "http:" || scheme === "https:") {
+    const route: HttpRoute = { kind: "http", url: `${scheme}//${hostname}:${port}` };
+    return hasCredentials ? { ...route, authorization: basicAuthorization(username, password) } : route;
+  }
+  const route: SocksRoute = { kind: "socks5", host: unbracket(hostname), port, remoteDns: scheme === "socks5h:" };
+  if (!hasCredentials) return route;
+  if (utf8Length(username) > SOCKS_MAX_CREDENTIAL_BYTES || utf8Length(password) > SOCKS_MAX_CREDENTIAL_BYTES) {
+    throw new ProxyConfigError(`SOCKS5 username and password in ${shown} must each be at most 255 bytes`);
+  }
+  return { ...route, username, password };
+}
+
+/** Whether the host (a URL hostname, brackets allowed) is this machine: localhost names, 127/8, ::1. */
+export function isLoopback(host: string): boolean {
+  const name = normalizeHost(host);
+  if (LOOPBACK_NAMES.some((loopback) => name === loopback || name.endsWith(`.${loopback}`))) return true;
+  const ip = parseIp(name);
+  return ip !== null && LOOPBACK_RANGES.some((range) => inRange(ip, parseCidr(range)));
+}
+
+// ---- env ----
+
+function envProxyFor(protocol: string, env: ProxySources["env"]): string | undefined {
+  const name = SCHEME_PROXY_VARS[protocol];
+  return (name === undefined ? undefined : envValue(env, name)) ?? envValue(env, "all_proxy");
+}
+
+/** The lowercase variable wins over the uppercase one when both are set, as in curl. */
+function envValue(env: ProxySources["env"], lowercaseName: string): string | undefined {
+  return present(env[lowercaseName]) ?? present(env[lowercaseName.toUpperCase()]);
+}
+
+function present(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value;
+}
+
+function targetPort(target: URL): number {
+  return target.port === "" ? (DEFAULT_PORTS[target.protocol] ?? 0) : Number(target.port);
+}
+
+// ---- NO_PROXY entries ----
+
+function matchesEntry(host: string, hostIp: Uint8Array | null, port: number, rawEntry: string): boolean {
+  if (rawEntry === "*") return true;
+  const entry = splitEntryPort(rawEntry.toLowerCase());
+  if (entry === null || (entry.port !== undefined && entry.port !== port)) return false;
+  const range = entry.host.includes("/") ? parseCidr(entry.host) : null;
+  if (range) return hostIp !== null && inRange(hostIp, range);
+  const entryIp = parseIp(entry.host);
+  if (entryIp) return hostIp !== null && sameBytes(hostIp, entryIp);
+  if (hostIp !== null) return false; // a name entry never matches an address
+  const domain = stripTrailingDot(entry.host.replace(/^\*?\./, ""));
+  return domain !== "" && (host === domain || host.endsWith(`.${domain}`));
+}
+
+/** Splits `host:port`, `[v6]:port`, `[v6]` and bare `v6` (many colons, no port). Null when malformed. */
+function splitEntryPort(entry: string): { host: string; port?: number } | null {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?(\/\d+)?$/.exec(entry);
+  if (bracketed) return withPort(`${bracketed[1]}${bracketed[3] ?? ""}`, bracketed[2]);
+  const colons = entry.split(":").length - 1;
+  if (colons !== 1) return { host: entry };
+  const [host = "", port = ""] = entry.split(":");
+  return /^\d+$/.test(port) ? withPort(host, port) : null;
+}
+
+function withPort(host: string, port: string | undefined): { host: string; port?: number } {
+  return port === undefined ? { host } : { host, port: Number(port) };
+}
+
+function normalizeHost(host: string): string {
+  return stripTrailingDot(unbracket(host.toLowerCase()));
+}
+
+function unbracket(host: string): string {
+  return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+}
+
+function stripTrailingDot(host: string): string {
+  return host.endsWith(".") ? host.slice(0, -1) : host;
+}
+
+// ---- IP addresses ----
+
+/** An IPv4 (4 bytes) or IPv6 (16 bytes) literal, or null. IPv4 must be a dotted quad; IPv6 has no zone. */
+export function parseIp(text: string): Uint8Array | null {
+  return parseIPv4(text) ?? parseIPv6(text);
+}
+
+function parseIPv4(text: string): Uint8Array | null {
+  const parts = text.split(".");
+  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return null;
+  return Uint8Array.from(parts.map(Number));
+}
+
+function parseIPv6(text: string): Uint8Array | null {
+  const halves = text.split("::");
+  if (halves.length > 2 || (halves.length === 2 && halves[0]!.includes("."))) return null;
+  const head = hextets(halves[0] ?? "");
+  const tail = halves.length === 2 ? hextets(halves[1] ?? "") : [];
+  if (!head || !tail) return null;
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 2 ? missing < 1 : missing !== 0) return null;
+  const words = [...head, ...new Array<number>(missing).fill(0), ...tail];
+  return Uint8Array.from(words.flatMap((w) => [w >> 8, w & 0xff]));
+}
+
+/** Colon-separated 16-bit groups; a trailing dotted quad counts as two groups. */
+function hextets(text: string): number[] | null {
+  if (text === "") return [];
+  const groups = text.split(":");
+  const last = groups.at(-1) ?? "";
+  const v4 = last.includes(".") ? parseIPv4(last) : null;
+  if (last.includes(".") && !v4) return null;
+  const hex = v4 ? groups.slice(0, -1) : groups;
+  if (!hex.every((g) => /^[0-9a-f]{1,4}$/i.test(g))) return null;
+  const words = hex.map((g) => parseInt(g, 16));
+  return v4 ? [...words, (v4[0]! << 8) | v4[1]!, (v4[2]! << 8) | v4[3]!] : words;
+}
+
+interface IpRange {
+  base: Uint8Array;
+  prefixBits: number;
+}
+
+/** `addr/bits` (a bare address is a single-address range). Null when malformed. */
+export function parseCidr(text: string): IpRange | null {
+  const [addr = "", bits, extra] = text.split("/");
+  const base = parseIp(addr);
+  if (!base || extra !== undefined) return null;
+  if (bits === undefined) return { base, prefixBits: base.length * 8 };
+  const prefixBits = /^\d{1,3}$/.test(bits) ? Number(bits) : -1;
+  return prefixBits >= 0 && prefixBits <= base.length * 8 ? { base, prefixBits } : null;
+}
+
+function inRange(ip: Uint8Array, range: IpRange | null): boolean {
+  if (!range || ip.length !== range.base.length) return false;
+  for (let bit = 0; bit < range.prefixBits; bit += 8) {
+    const mask = (0xff << (8 - Math.min(8, range.prefixBits - bit))) & 0xff;
+    if (((ip[bit / 8]! ^ range.base[bit / 8]!) & mask) !== 0) return false;
+  }
+  return true;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+}
+
+// ---- URL pieces ----
+
+function tryParseUrl(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
+function decodeCredential(encoded: string, shown: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    throw new ProxyConfigError(`proxy URL ${shown} has a malformed percent-escape in its credentials`);
+  }
+}
+
+function basicAuthorization(username: string, password: string): string {
+  const bytes = new TextEncoder().encode(`${username}:${password}`);
+  return `Basic ${btoa(String.fromCharCode(...bytes))}`;
+}
+
+function utf8Length(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
