@@ -357,15 +357,21 @@ export interface OpenAIProviderOptions {
   idleTimeoutMs?: number;
 }
 
+/** The SDK's client type, whose namespace the Responses adapter takes its wire types from. */
+export type { OpenAI };
+
+/** What the SDK client is built from; shared by both OpenAI protocols. */
+export type ClientOptions = Pick<OpenAIProviderOptions, "baseUrl" | "apiKey" | "headers" | "fetch">;
+
 /**
- * A Provider over one OpenAI-compatible endpoint. The SDK is configured from these options only,
- * never from OPENAI_* environment variables, and never retries (`maxRetries: 0`).
+ * The SDK client, configured from `opts` only, never from OPENAI_* environment variables, and
+ * never retrying (`maxRetries: 0`). Exported for the Responses adapter (providers/responses.ts):
+ * this file is the only one that loads the `openai` SDK.
  */
-export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise<Provider> {
+export async function openaiClient(opts: ClientOptions): Promise<OpenAI> {
   const { default: OpenAIClient } = await import("openai");
-  const idleMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const apiKey = opts.apiKey || undefined; // "" (an unset ${VAR}) means no key too
-  const client: OpenAI = new OpenAIClient({
+  return new OpenAIClient({
     baseURL: opts.baseUrl,
     // The constructor throws without a key; the placeholder is never sent: a null header below
     // removes the Authorization header the SDK would build from it.
@@ -382,6 +388,13 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     fetchOptions: { timeout: false },
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
+}
+
+/** A Provider over one OpenAI-compatible chat-completions endpoint (client: `openaiClient`). */
+export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise<Provider> {
+  const client = await openaiClient(opts);
+  const idleMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const apiKey = opts.apiKey || undefined;
   const host = URL.canParse(opts.baseUrl) ? new URL(opts.baseUrl).hostname : "";
   const requestOptions: RequestOptions = {
     model: opts.model,
@@ -417,7 +430,7 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
 }
 
 /** The SDK ends its `for await` silently when aborted mid-stream (sdk-facts §1.5): make that a throw. */
-async function* endOnAbort<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+export async function* endOnAbort<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
   yield* source;
   signal.throwIfAborted();
 }

@@ -1,0 +1,345 @@
+// OpenAI Responses (SPEC §5.2, protocol "responses"), stateless: `store: false` and never a
+// `previous_response_id`, so every request replays the turn's output items itself (reasoning with
+// its encrypted_content, messages, function calls). The SDK client and the HTTP error
+// classification come from openai.ts, the only file that loads the `openai` SDK. Fixture names
+// below are under ../shared/fixtures/wire/openai-responses/.
+import { emptyUsage, newId } from "../kernel/ir.ts";
+import type { ContentBlock, Effort, ImagePart, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
+import { ProviderError } from "../kernel/provider.ts";
+import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
+import { openaiEffort } from "../pure/effort.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS, idleError, startIdleWatchdog } from "./idle-watchdog.ts";
+import { endOnAbort, openaiClient, toProviderError } from "./openai.ts";
+import type { ErrorContext, OpenAI, OpenAIProviderOptions } from "./openai.ts";
+
+type CreateParams = OpenAI.Responses.ResponseCreateParamsStreaming;
+type InputItem = OpenAI.Responses.ResponseInputItem;
+type ReasoningItem = OpenAI.Responses.ResponseReasoningItem;
+type OutputItem = OpenAI.Responses.ResponseOutputItem;
+type WireEvent = OpenAI.Responses.ResponseStreamEvent;
+type WireResponse = OpenAI.Responses.Response;
+type WireEffort = NonNullable<NonNullable<CreateParams["reasoning"]>["effort"]>;
+
+export interface RequestOptions {
+  model: string;
+  /** sent as `max_output_tokens` */
+  maxTokens?: number;
+  /** The provider's default; `ModelRequest.effort` wins when set. */
+  effort?: Effort;
+}
+
+/** A ToolCall's opaque data: its output item id (`fc_…`), which is not its call_id (`call_…`). */
+interface CallData {
+  id: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// IR → request body
+
+/**
+ * The streaming request body for `req`. Pure. The system prompt is `instructions`; reasoning
+ * summaries are asked for whenever an effort is set (except off), and the encrypted reasoning is
+ * always included so that it can be sent back (sdk-facts §1.3).
+ */
+export function toRequest(req: ModelRequest, opts: RequestOptions): CreateParams {
+  const input: InputItem[] = [];
+  for (const m of req.messages) {
+    switch (m.role) {
+      case "system":
+        input.push({ role: "system", content: [{ type: "input_text", text: joinText(m.content) }] });
+        break;
+      case "user":
+        input.push({ role: "user", content: userContent(m.content) });
+        break;
+      case "tool":
+        // No error flag on this protocol: an error result is plain text too.
+        input.push({ type: "function_call_output", call_id: m.toolCallId ?? "", output: toolOutput(m.content) });
+        break;
+      case "assistant":
+        input.push(...assistantItems(m, opts.model));
+        break;
+    }
+  }
+
+  const body: CreateParams = {
+    model: opts.model,
+    input,
+    stream: true,
+    store: false,
+    include: ["reasoning.encrypted_content"],
+  };
+  if (req.system) body.instructions = req.system;
+  if (req.tools.length > 0)
+    body.tools = req.tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+  const effort = req.effort ?? opts.effort;
+  if (effort !== undefined) {
+    // "none" is the official no-reasoning value; there is no summary of no reasoning.
+    const wire = openaiEffort(effort) as WireEffort;
+    body.reasoning = effort === "off" ? { effort: wire } : { effort: wire, summary: "auto" };
+  }
+  if (opts.maxTokens !== undefined) body.max_output_tokens = opts.maxTokens;
+  return body;
+}
+
+/**
+ * An assistant turn as the output items it came from, in their order: reasoning, messages, then
+ * function calls. Thinking is sent only as this model's own reasoning items that carry their
+ * encrypted_content: with store:false the server keeps nothing, so an item without it would be
+ * answered 404 "Item with id 'rs_…' not found" (vercel/ai#7543).
+ */
+function assistantItems(m: Message, model: string): InputItem[] {
+  const items: InputItem[] = [];
+  let reasoning = 0;
+  for (const p of m.content) {
+    if (p.type === "text" && p.text) items.push(assistantText(p.text));
+    else if (p.type === "thinking") {
+      const item = replayable(p, model);
+      if (item) {
+        items.push(item);
+        reasoning++;
+      }
+    }
+  }
+  const calls = m.toolCalls ?? [];
+  // A reasoning item with nothing after it is a 400: "… was provided without its required following item".
+  if (reasoning > 0 && reasoning === items.length && calls.length === 0) return [];
+  for (const c of calls) {
+    // A call's `fc_` id ties it to the reasoning item before it: sent without that item it is a 400
+    // "Item 'fc_…' of type 'function_call' was provided without its required 'reasoning' item"
+    // (mastra-ai/mastra#8738). call_id alone pairs the output, so the id goes only beside its reasoning.
+    const id = reasoning > 0 ? callItemId(c, model) : undefined;
+    items.push({ type: "function_call", call_id: c.id, name: c.name, arguments: c.arguments, ...(id !== undefined ? { id } : {}) });
+  }
+  return items;
+}
+
+/** Assistant text as codex replays it: an output_text message without the item id. */
+function assistantText(text: string): InputItem {
+  return { type: "message", role: "assistant", content: [{ type: "output_text", text }] } as unknown as InputItem;
+}
+
+/** The reasoning item to send back for `p`, or undefined when it may not or cannot be. */
+function replayable(p: ThinkingPart, model: string): ReasoningItem | undefined {
+  if (p.opaque?.protocol !== "responses" || p.opaque.model !== model) return undefined;
+  const data = p.opaque.data as Partial<ReasoningItem> | undefined;
+  if (typeof data?.id !== "string" || !data.encrypted_content) return undefined;
+  return { type: "reasoning", id: data.id, summary: data.summary ?? [], encrypted_content: data.encrypted_content };
+}
+
+function callItemId(c: ToolCall, model: string): string | undefined {
+  if (c.opaque?.protocol !== "responses" || c.opaque.model !== model) return undefined;
+  const id = (c.opaque.data as Partial<CallData> | undefined)?.id;
+  return typeof id === "string" ? id : undefined;
+}
+
+function joinText(content: ContentBlock[]): string {
+  return content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
+}
+
+const dataUrl = (p: ImagePart) => `data:${p.mediaType};base64,${p.data}`;
+
+function userContent(content: ContentBlock[]): OpenAI.Responses.ResponseInputMessageContentList {
+  return content.flatMap((p): OpenAI.Responses.ResponseInputMessageContentList => {
+    if (p.type === "text") return [{ type: "input_text", text: p.text }];
+    if (p.type === "image") return [{ type: "input_image", image_url: dataUrl(p), detail: "auto" }];
+    return [];
+  });
+}
+
+/** Plain text, or text and images as a list when the result carries images (a screenshot tool). */
+function toolOutput(content: ContentBlock[]): string | OpenAI.Responses.ResponseFunctionCallOutputItemList {
+  if (!content.some((p) => p.type === "image")) return joinText(content);
+  return content.flatMap((p): OpenAI.Responses.ResponseFunctionCallOutputItemList => {
+    if (p.type === "text") return [{ type: "input_text", text: p.text }];
+    if (p.type === "image") return [{ type: "input_image", image_url: dataUrl(p), detail: "auto" }];
+    return [];
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stream events → IR events
+
+/** One output item of the response, as its events arrive. */
+interface Slot {
+  kind: "reasoning" | "message" | "function_call" | "other";
+  /** streamed text, thinking, or function-call arguments */
+  text: string;
+  /** from `output_item.done`: the `.added` item may be incomplete (the SDK's type comment) */
+  item?: OutputItem;
+}
+
+/**
+ * Maps a Responses event stream to IR events. Pure apart from iterating `events`; errors from
+ * `events` propagate unchanged (the factory classifies them). Text and thinking deltas are yielded
+ * as they arrive, with a blank line between reasoning summary parts; function calls are yielded
+ * whole after the response has completed, then `done`, whose message keeps the output items'
+ * order. A failed response (`response.failed`, or an `error` event the SDK let through) throws
+ * its error body in the SDK's APIError shape; a stream that ends without completed/incomplete
+ * throws ProviderError("network").
+ */
+export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model: string }): AsyncGenerator<StreamEvent> {
+  // Keyed by item id, never by call_id: argument deltas name only `item_id`. Insertion order is
+  // output order (`output_item.added` comes first for each item).
+  const slots = new Map<string, Slot>();
+  const slot = (id: string, kind: Slot["kind"]): Slot => {
+    let s = slots.get(id);
+    if (!s) slots.set(id, (s = { kind, text: "" }));
+    return s;
+  };
+  let part = ""; // the reasoning part being streamed
+  let thought = false;
+  let refused = false;
+  let end: WireResponse | undefined;
+
+  for await (const e of events) {
+    switch (e.type) {
+      case "response.output_text.delta":
+      case "response.refusal.delta": // a refusal is shown as the answer
+        if (e.type === "response.refusal.delta") refused = true;
+        slot(e.item_id, "message").text += e.delta;
+        yield { type: "text", delta: e.delta };
+        break;
+      case "response.reasoning_summary_text.delta":
+      case "response.reasoning_text.delta": {
+        const s = slot(e.item_id, "reasoning");
+        const key = `${e.item_id} ${e.type} ${"summary_index" in e ? e.summary_index : e.content_index}`;
+        const fresh = key !== part;
+        part = key;
+        if (fresh && s.text) s.text += "\n\n";
+        s.text += e.delta;
+        yield { type: "thinking", delta: fresh && thought ? `\n\n${e.delta}` : e.delta };
+        thought = true;
+        break;
+      }
+      case "response.function_call_arguments.delta":
+        slot(e.item_id, "function_call").text += e.delta;
+        break;
+      case "response.output_item.added":
+      case "response.output_item.done": {
+        const s = slot(e.item.id ?? `#${e.output_index}`, kindOf(e.item));
+        if (e.type === "response.output_item.done") s.item = e.item;
+        break;
+      }
+      case "response.completed":
+      case "response.incomplete":
+        end = e.response;
+        break;
+      case "response.failed":
+        // A failure the server does not explain is taken as the server's own (retryable).
+        throw streamFailure(e.response.error ?? { code: "server_error", message: "the response failed without an error message" });
+      case "error":
+        throw streamFailure(e);
+    }
+  }
+  if (!end) throw new ProviderError("network", "the connection closed before the model finished its answer");
+
+  const content: ContentBlock[] = [];
+  const toolCalls: ToolCall[] = [];
+  for (const s of slots.values()) {
+    const item = s.item;
+    if (s.kind === "reasoning" && (item || s.text)) {
+      // Kept whole, even with an empty summary: its encrypted_content must still go back.
+      const text = s.text || (item?.type === "reasoning" ? reasoningText(item) : "");
+      content.push({ type: "thinking", text, opaque: { protocol: "responses", model: ctx.model, ...(item ? { data: item } : {}) } });
+    } else if (s.kind === "message") {
+      if (item?.type === "message" && item.content.some((c) => c.type === "refusal")) refused = true;
+      const text = s.text || (item?.type === "message" ? item.content.map((c) => (c.type === "refusal" ? c.refusal : c.text)).join("") : "");
+      if (text) content.push({ type: "text", text });
+    } else if (item?.type === "function_call") {
+      // Only a call whose item completed: one cut off mid-arguments (response.incomplete) is not run.
+      const data: CallData | undefined = item.id ? { id: item.id } : undefined;
+      toolCalls.push({
+        id: item.call_id,
+        name: item.name,
+        arguments: item.arguments || s.text || "{}",
+        opaque: { protocol: "responses", model: ctx.model, ...(data ? { data } : {}) },
+      });
+    }
+  }
+  for (const call of toolCalls) yield { type: "tool_call", call };
+
+  const message: Message = { id: newId(), role: "assistant", content };
+  if (toolCalls.length > 0) message.toolCalls = toolCalls;
+  yield { type: "done", message, usage: toUsage(end.usage), stop: toStop(end, refused, toolCalls.length) };
+}
+
+function kindOf(item: OutputItem): Slot["kind"] {
+  return item.type === "reasoning" || item.type === "message" || item.type === "function_call" ? item.type : "other";
+}
+
+/** Summary parts joined by a blank line, as they were streamed; raw reasoning text when there is no summary. */
+function reasoningText(item: ReasoningItem): string {
+  if (item.summary.length > 0) return item.summary.map((s) => s.text).join("\n\n");
+  return (item.content ?? []).map((c) => c.text).join("\n\n");
+}
+
+/**
+ * A failure reported inside the stream, shaped like the SDK's status-less APIError for an `error`
+ * event (`error` = the body), so toProviderError classifies both the same way, from the code.
+ */
+function streamFailure(body: { code?: unknown; message?: unknown }): Error {
+  const message = typeof body.message === "string" ? body.message : "the response failed";
+  return Object.assign(new Error(message), { error: body });
+}
+
+function toUsage(u: WireResponse["usage"]): Usage {
+  if (!u) return emptyUsage();
+  return {
+    input: u.input_tokens ?? 0, // cached tokens included
+    output: u.output_tokens ?? 0,
+    cacheRead: u.input_tokens_details?.cached_tokens ?? 0,
+    cacheWrite: u.input_tokens_details?.cache_write_tokens ?? 0,
+    reasoning: u.output_tokens_details?.reasoning_tokens ?? 0,
+  };
+}
+
+function toStop(r: WireResponse, refused: boolean, calls: number): StopReason {
+  if (r.status === "incomplete") {
+    const reason = r.incomplete_details?.reason;
+    return reason === "max_output_tokens" ? "length" : reason === "content_filter" ? "refusal" : "other";
+  }
+  if (refused) return "refusal";
+  if (calls > 0) return "tool_calls";
+  return r.status === "completed" ? "stop" : "other";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Factory: the only code here that touches the SDK client
+
+/**
+ * A Provider over one Responses endpoint (base URL as configured, e.g. https://api.openai.com/v1;
+ * the SDK posts to `<base>/responses`). Same options, client and error classification as the chat
+ * adapter; never retries.
+ */
+export async function createResponsesProvider(opts: OpenAIProviderOptions): Promise<Provider> {
+  const client = await openaiClient(opts);
+  const idleMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const requestOptions: RequestOptions = {
+    model: opts.model,
+    ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
+    ...(opts.effort !== undefined ? { effort: opts.effort } : {}),
+  };
+  const errorContext: ErrorContext = {
+    baseUrl: opts.baseUrl,
+    hasKey: Boolean(opts.apiKey),
+    ...(opts.apiKeyVar !== undefined ? { keyVar: opts.apiKeyVar } : {}),
+  };
+
+  return {
+    protocol: "responses",
+    model: opts.model,
+    async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
+      const watchdog = startIdleWatchdog(signal, idleMs);
+      try {
+        const events = await client.responses.create(toRequest(request, requestOptions), { signal: watchdog.signal });
+        yield* mapEvents(endOnAbort(watchdog.watch(events), watchdog.signal), { model: opts.model });
+      } catch (e) {
+        signal.throwIfAborted();
+        if (watchdog.fired) throw idleError(idleMs);
+        throw toProviderError(e, errorContext);
+      } finally {
+        watchdog.dispose();
+      }
+    },
+  };
+}

@@ -1,0 +1,194 @@
+// The edit tool (SPEC §7): exact string replacement in a file, answered with a short diff.
+// old_string must be non-empty: new files and whole rewrites are write_file's job, so a stray
+// empty old_string can never clobber a file.
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { writeFileAtomic } from "../fs-atomic.ts";
+import type { Tool, ToolResult } from "../kernel/tool.ts";
+
+export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
+const DIFF_CONTEXT = 3; // unchanged lines around each change
+const DIFF_LINE_CHARS = 300; // a diff line is cut after this many characters
+const HINT_MAX_CHARS = 5000; // longer old_strings get no whitespace-insensitive search
+
+const fail = (output: string): ToolResult => ({ output, isError: true });
+
+export function createEditTool(): Tool {
+  return {
+    name: "edit",
+    description:
+      "Replace old_string with new_string in a file. old_string must match exactly (whitespace included) and only once, " +
+      "unless replace_all. Returns a diff. Use write_file for new files.",
+    parameters: {
+      type: "object",
+      properties: {
+        path: { type: "string" },
+        old_string: { type: "string" },
+        new_string: { type: "string" },
+        replace_all: { type: "boolean" },
+      },
+      required: ["path", "old_string", "new_string"],
+    },
+    run: async (args, ctx) => {
+      const { path, old_string: oldArg, new_string: newArg } = args;
+      if (typeof path !== "string" || path === "") return fail("edit: `path` must be a non-empty string");
+      if (typeof oldArg !== "string") return fail("edit: `old_string` must be a string");
+      if (typeof newArg !== "string") return fail("edit: `new_string` must be a string");
+      const replaceAll = args.replace_all ?? false;
+      if (typeof replaceAll !== "boolean" && replaceAll !== "true" && replaceAll !== "false")
+        return fail(`edit: \`replace_all\` must be true or false, got ${JSON.stringify(replaceAll)}`);
+      if (oldArg === "") return fail("edit: `old_string` is empty; use write_file to create a file or replace all of it");
+      if (oldArg === newArg) return fail("edit: old_string and new_string are identical; nothing to change");
+
+      const abs = resolve(ctx.cwd, path);
+      const info = await stat(abs).catch((e: NodeJS.ErrnoException) => e);
+      if (info instanceof Error) return fail(info.code === "ENOENT" ? `file not found: ${path}; use write_file to create it` : `cannot read ${path}: ${info.message}`);
+      if (!info.isFile()) return fail(`${path} is not a regular file`);
+      const bytes = await Bun.file(abs).bytes();
+      if (bytes.subarray(0, 8192).includes(0)) return fail(`${path} is a binary file; edit only changes text files`);
+      let text: string;
+      try {
+        text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+      } catch {
+        return fail(`${path} is not valid UTF-8; edit would corrupt it (use bash instead)`);
+      }
+
+      // The model writes "\n"; a CRLF file must stay CRLF. Mixed files fall back to the raw text.
+      const eol = text.includes("\r\n") ? "\r\n" : "\n";
+      let oldString = oldArg.replace(/\r?\n/g, eol);
+      let newString = newArg.replace(/\r?\n/g, eol);
+      let at = indexesOf(text, oldString);
+      if (at.length === 0 && oldString !== oldArg) {
+        [oldString, newString] = [oldArg, newArg];
+        at = indexesOf(text, oldString);
+      }
+      if (oldString === newString) return fail("edit: old_string and new_string differ only in line endings; nothing to change");
+      if (at.length === 0) return fail(notFound(text, oldArg, path));
+      if (at.length > 1 && replaceAll !== true && replaceAll !== "true") {
+        const lines = lineNumbers(text, at);
+        const list = lines.slice(0, 20).join(", ") + (lines.length > 20 ? ", …" : "");
+        return fail(`old_string matches ${at.length} times in ${path} (lines ${list}); include more surrounding lines to pick one, or set replace_all to change every one`);
+      }
+
+      let updated = "";
+      let from = 0;
+      const spans: Span[] = [];
+      for (const index of at) {
+        updated += text.slice(from, index);
+        spans.push({ old: index, new: updated.length });
+        updated += newString;
+        from = index + oldString.length;
+      }
+      updated += text.slice(from);
+      try {
+        await writeFileAtomic(abs, new TextEncoder().encode(updated));
+      } catch (e) {
+        return fail(`cannot write ${path}: ${(e as Error).message}`);
+      }
+      const count = at.length === 1 ? "1 replacement" : `${at.length} replacements`;
+      return { output: `edited ${path}: ${count}\n${diff(text, updated, spans, oldString.length, newString.length)}` };
+    },
+  };
+}
+
+function indexesOf(text: string, needle: string): number[] {
+  const out: number[] = [];
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) out.push(i);
+  return out;
+}
+
+/** 1-based line numbers of ascending character offsets. */
+function lineNumbers(text: string, offsets: number[]): number[] {
+  const out: number[] = [];
+  let line = 1;
+  let pos = 0;
+  for (const offset of offsets) {
+    for (let nl = text.indexOf("\n", pos); nl !== -1 && nl < offset; nl = text.indexOf("\n", nl + 1)) line++;
+    pos = offset;
+    out.push(line);
+  }
+  return out;
+}
+
+function notFound(text: string, oldString: string, path: string): string {
+  const plain = `old_string not found in ${path}; read the file again and copy the exact text`;
+  const chars = [...oldString.replace(/\s+/g, "")];
+  if (chars.length === 0 || chars.length > HINT_MAX_CHARS) return plain;
+  const loose = new RegExp(chars.map((c) => c.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&")).join("\\s*"), "u");
+  const match = loose.exec(text);
+  if (!match) return plain;
+  const first = lineNumbers(text, [match.index])[0]!;
+  const end = text.indexOf("\n", match.index + match[0].length);
+  const shown = text.slice(text.lastIndexOf("\n", match.index) + 1, end === -1 ? undefined : end).split("\n").slice(0, 10);
+  const numbered = shown.map((line, i) => `${first + i}\t${cut(line.replace(/\r$/, ""))}`).join("\n");
+  return `old_string not found in ${path}, but it matches when whitespace is ignored, at line ${first}:\n${numbered}\ncopy the exact text (indentation, tabs, line breaks) into old_string`;
+}
+
+const cut = (line: string) => (line.length > DIFF_LINE_CHARS ? line.slice(0, DIFF_LINE_CHARS) + "…" : line);
+
+/** Where one replacement starts in the old and in the new text. */
+interface Span {
+  old: number;
+  new: number;
+}
+
+/** A changed block: old lines [a, b) became new lines [a2, b2) (0-based). */
+interface Change {
+  a: number;
+  b: number;
+  a2: number;
+  b2: number;
+}
+
+/**
+ * A unified diff of the replacements, with DIFF_CONTEXT lines of context, capped at
+ * EDIT_DIFF_LINES lines. Each replacement touches the lines from its start to the character just
+ * after it, in both texts; everything outside those lines is unchanged and aligned.
+ */
+function diff(before: string, after: string, spans: Span[], oldLength: number, newLength: number): string {
+  const lines = (text: string) => text.replace(/\n$/, "").split("\n").map((l) => l.replace(/\r$/, ""));
+  const oldLines = lines(before);
+  const newLines = lines(after);
+  const oldAt = lineNumbers(before, spans.flatMap((s) => [s.old, s.old + oldLength]));
+  const newAt = lineNumbers(after, spans.flatMap((s) => [s.new, s.new + newLength]));
+
+  const changes: Change[] = [];
+  spans.forEach((_, i) => {
+    // the end of a replacement that removes a final newline lies past the last line
+    const b = Math.min(oldAt[2 * i + 1]!, oldLines.length);
+    const b2 = Math.min(newAt[2 * i + 1]!, newLines.length);
+    const c = { a: oldAt[2 * i]! - 1, b, a2: newAt[2 * i]! - 1, b2 };
+    const prev = changes[changes.length - 1];
+    if (prev && c.a <= prev.b) [prev.b, prev.b2] = [c.b, c.b2]; // on the same or the next line: one block
+    else changes.push(c);
+  });
+  for (const c of changes) {
+    while (c.a < c.b && c.a2 < c.b2 && oldLines[c.a] === newLines[c.a2]) [c.a, c.a2] = [c.a + 1, c.a2 + 1];
+    while (c.a < c.b && c.a2 < c.b2 && oldLines[c.b - 1] === newLines[c.b2 - 1]) [c.b, c.b2] = [c.b - 1, c.b2 - 1];
+  }
+
+  const out: string[] = [];
+  for (let i = 0; i < changes.length; ) {
+    let j = i;
+    while (j + 1 < changes.length && changes[j + 1]!.a - changes[j]!.b <= 2 * DIFF_CONTEXT) j++;
+    const first = changes[i]!;
+    const last = changes[j]!;
+    const start = Math.max(0, first.a - DIFF_CONTEXT);
+    const end = Math.min(oldLines.length, last.b + DIFF_CONTEXT);
+    const start2 = first.a2 - (first.a - start);
+    const end2 = last.b2 + (end - last.b);
+    out.push(`@@ -${start + 1},${end - start} +${start2 + 1},${end2 - start2} @@`);
+    let pos = start;
+    for (const c of changes.slice(i, j + 1)) {
+      for (; pos < c.a; pos++) out.push(" " + oldLines[pos]);
+      for (let l = c.a; l < c.b; l++) out.push("-" + oldLines[l]);
+      for (let l = c.a2; l < c.b2; l++) out.push("+" + newLines[l]);
+      pos = c.b;
+    }
+    for (; pos < end; pos++) out.push(" " + oldLines[pos]);
+    i = j + 1;
+  }
+  const shown = out.slice(0, EDIT_DIFF_LINES).map(cut);
+  if (out.length > EDIT_DIFF_LINES) shown.push(`… ${out.length - EDIT_DIFF_LINES} more diff lines`);
+  return shown.join("\n");
+}

@@ -1,0 +1,343 @@
+// The grep tool (SPEC §7): regex search over the project's files. ripgrep does the work when it is
+// installed; otherwise a built-in walker (walk.ts) does. Both feed the same collector and
+// formatter, and ripgrep runs with flags that make it see the same files, so the model gets the
+// same text either way:
+//   --hidden                  dotfiles are searched (.github/, .env.example…); ALWAYS_SKIP is not
+//   --no-ignore-dot/-exclude/-global   only .gitignore files count (no .ignore, info/exclude,
+//                             core.excludesFile), which is what walk.ts reads
+//   --crlf --encoding none    `$` matches before CRLF; bytes are searched as they are (BOM kept)
+//   binary files              any file with a NUL byte is dropped (ripgrep reports binary_offset)
+//   context                   taken from ripgrep's context lines, cut to the shown matches here
+// Patterns are compiled as JS regexes first (so a bad pattern fails the same way in both); one
+// ripgrep's Rust dialect rejects (look-around, backreferences) runs on the built-in path.
+import { stat } from "node:fs/promises";
+import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import type { Tool, ToolContext, ToolResult } from "../kernel/tool.ts";
+import { globToRegExp } from "../pure/gitignore.ts";
+import { ALWAYS_SKIP, walkFiles } from "./walk.ts";
+
+export const GREP_MAX_RESULTS = 100; // matching lines shown unless max_results says otherwise
+const GREP_MAX_RESULTS_LIMIT = 1000; // the most max_results may ask for
+const GREP_MAX_CONTEXT = 10; // context lines either side, at most
+const GREP_LINE_CHARS = 300; // a result line is cut after this many characters (minified code)
+const GREP_MAX_FILE_BYTES = 50 * 1024 * 1024; // bigger files are skipped: logs, dumps, datasets
+
+export interface GrepToolOptions {
+  /** the ripgrep binary; null forces the built-in walker; default: `rg` on PATH */
+  rg?: string | null;
+}
+
+const fail = (output: string): ToolResult => ({ output, isError: true });
+
+export function createGrepTool(options: GrepToolOptions = {}): Tool {
+  const rg = options.rg === undefined ? Bun.which("rg") : options.rg;
+  return {
+    name: "grep",
+    description:
+      `Regex search (JS/Rust common syntax, per line) in files under path; skips .gitignored, binary, .git and node_modules files. ` +
+      `Returns path:line: text sorted by path, at most max_results (default ${GREP_MAX_RESULTS}) with a note if more.`,
+    parameters: {
+      type: "object",
+      properties: {
+        pattern: { type: "string" },
+        path: { type: "string", description: "file or dir, default ." },
+        glob: { type: "string", description: "e.g. *.ts or src/**/*.ts" },
+        ignore_case: { type: "boolean" },
+        context: { type: "integer", description: "lines around each match" },
+        max_results: { type: "integer" },
+      },
+      required: ["pattern"],
+    },
+    run: async (args, ctx) => {
+      const query = parseArgs(args);
+      if (typeof query === "string") return fail(query);
+      const { pattern, glob, ignoreCase, context, cap } = query;
+      const where = query.path ?? ".";
+
+      let regex: RegExp;
+      try {
+        regex = compile(pattern, ignoreCase);
+      } catch (e) {
+        return fail(`grep: invalid regex ${JSON.stringify(pattern)}: ${(e as Error).message}`);
+      }
+      const globRe = glob === undefined ? undefined : globToRegExp(glob);
+      if (glob !== undefined && !globRe) return fail(`grep: invalid glob ${JSON.stringify(glob)}`);
+      const show = (abs: string) => display(abs, ctx.cwd);
+      const keep = (path: string) => !globRe || globRe.test(glob!.includes("/") ? path : basename(path));
+
+      const root = resolve(ctx.cwd, where);
+      const info = await stat(root).catch(() => undefined);
+      if (!info) return fail(`path not found: ${where}`);
+      if (info.isFile()) {
+        if (info.size > GREP_MAX_FILE_BYTES) return fail(`${where} is over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB; search it with bash`);
+        if ((await Bun.file(root).bytes()).includes(0)) return fail(`${where} is a binary file`);
+      }
+
+      const search = { root, isFile: info.isFile(), regex, pattern, ignoreCase, context, glob, cap, keep, show };
+      let found = rg ? await searchWithRg(rg, search, ctx) : undefined;
+      if (!found && !ctx.signal.aborted) found = await searchBuiltin(search, ctx.signal);
+      if (!found || ctx.signal.aborted) return fail("grep interrupted");
+      return { output: format(found, cap, context) || `no matches for ${JSON.stringify(pattern)} in ${where}${glob ? ` (glob ${glob})` : ""}` };
+    },
+  };
+}
+
+interface Query {
+  pattern: string;
+  path?: string;
+  glob?: string;
+  ignoreCase: boolean;
+  context: number;
+  cap: number;
+}
+
+function parseArgs(args: Record<string, unknown>): Query | string {
+  const { pattern, path, glob } = args;
+  if (typeof pattern !== "string" || pattern === "") return "grep: `pattern` must be a non-empty string";
+  if (path != null && typeof path !== "string") return "grep: `path` must be a string";
+  if (glob != null && (typeof glob !== "string" || glob === "")) return "grep: `glob` must be a non-empty string";
+  const ignoreCase = args.ignore_case ?? false;
+  if (typeof ignoreCase !== "boolean" && ignoreCase !== "true" && ignoreCase !== "false") return "grep: `ignore_case` must be true or false";
+  const context = count(args.context, "context", 0, 0, GREP_MAX_CONTEXT);
+  if (typeof context === "string") return context;
+  const cap = count(args.max_results, "max_results", GREP_MAX_RESULTS, 1, GREP_MAX_RESULTS_LIMIT);
+  if (typeof cap === "string") return cap;
+  return {
+    pattern,
+    ...(path ? { path } : {}),
+    ...(glob ? { glob: glob.replace(/^\.\//, "") } : {}),
+    ignoreCase: ignoreCase === true || ignoreCase === "true",
+    context,
+    cap,
+  };
+}
+
+function count(value: unknown, name: string, fallback: number, min: number, max: number): number | string {
+  if (value === undefined || value === null || value === "") return fallback;
+  const n = typeof value === "string" ? Number(value.trim()) : value;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < min) return `grep: \`${name}\` must be an integer ≥ ${min}, got ${JSON.stringify(value)}`;
+  return Math.min(n, max);
+}
+
+/** JS regex with Unicode semantics when the pattern allows it (`\p{L}`), else legacy syntax (`\-`). */
+function compile(pattern: string, ignoreCase: boolean): RegExp {
+  const flags = ignoreCase ? "i" : "";
+  try {
+    return new RegExp(pattern, flags + "u");
+  } catch {
+    return new RegExp(pattern, flags);
+  }
+}
+
+/** Paths in results: relative to the project root when inside it, `/`-separated. */
+function display(abs: string, cwd: string): string {
+  const rel = relative(cwd, abs);
+  const path = rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? abs : rel;
+  return sep === "/" ? path : path.replaceAll(sep, "/");
+}
+
+interface Search {
+  root: string;
+  isFile: boolean;
+  regex: RegExp;
+  pattern: string;
+  ignoreCase: boolean;
+  context: number;
+  glob: string | undefined;
+  cap: number;
+  /** whether a file (by its shown path) passes the glob */
+  keep: (path: string) => boolean;
+  show: (abs: string) => string;
+}
+
+/** Long lines (minified code) are cut once, when they are stored. */
+const clip = (text: string) => (text.length > GREP_LINE_CHARS ? text.slice(0, GREP_LINE_CHARS) + "…" : text);
+
+interface Line {
+  text: string;
+  match: boolean;
+}
+
+/** The hits of one file: how many lines matched, and the lines needed to show the first `cap`. */
+interface FileHits {
+  path: string;
+  count: number;
+  lines: Map<number, Line>;
+}
+
+interface Collector {
+  files: FileHits[];
+  total: number;
+  add(hits: FileHits): void;
+}
+
+/**
+ * Keeps the files (sorted by path, component by component) that can still be shown under the
+ * cap, and counts every match. Memory stays bounded by the cap, not by the number of matches.
+ */
+function createCollector(cap: number): Collector {
+  const files: FileHits[] = [];
+  const collector: Collector = {
+    files,
+    total: 0,
+    add(hits) {
+      if (hits.count === 0) return;
+      collector.total += hits.count;
+      let at = files.findIndex((f) => comparePaths(hits.path, f.path) < 0);
+      if (at === -1) at = files.length;
+      files.splice(at, 0, hits);
+      let kept = 0;
+      const full = files.findIndex((f) => (kept += Math.min(f.count, cap)) >= cap);
+      if (full !== -1) files.length = full + 1;
+    },
+  };
+  return collector;
+}
+
+function comparePaths(a: string, b: string): number {
+  const x = a.split("/");
+  const y = b.split("/");
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+  }
+  return x.length - y.length;
+}
+
+/** Hits of one file from its lines: all matches counted, the first `cap` kept with context. */
+function hitsOf(path: string, lines: string[], regex: RegExp, cap: number, context: number): FileHits {
+  const hits: FileHits = { path, count: 0, lines: new Map() };
+  for (let i = 0; i < lines.length; i++) {
+    if (!regex.test(lines[i]!)) continue;
+    hits.count++;
+    if (hits.count > cap) continue;
+    for (let n = Math.max(1, i + 1 - context); n <= Math.min(lines.length, i + 1 + context); n++) {
+      if (!hits.lines.has(n)) hits.lines.set(n, { text: clip(lines[n - 1]!), match: n === i + 1 || regex.test(lines[n - 1]!) });
+    }
+  }
+  return hits;
+}
+
+async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Collector> {
+  const found = createCollector(search.cap);
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  const files = search.isFile ? [search.root] : walkFiles(search.root, signal);
+  for await (const abs of files) {
+    if (signal.aborted) break;
+    const path = search.show(abs);
+    if (!search.keep(path)) continue;
+    const file = Bun.file(abs);
+    if (file.size > GREP_MAX_FILE_BYTES) continue;
+    const bytes = await file.bytes().catch(() => undefined);
+    if (!bytes || bytes.includes(0)) continue;
+    const text = decoder.decode(bytes);
+    const lines = text === "" ? [] : text.replace(/\n$/, "").split("\n").map((l) => l.replace(/\r$/, ""));
+    found.add(hitsOf(path, lines, search.regex, search.cap, search.context));
+  }
+  return found;
+}
+
+/** ripgrep's --json records, as far as they are read here. */
+interface RgData {
+  path?: { text?: string; bytes?: string };
+  lines?: { text?: string; bytes?: string };
+  line_number?: number;
+  binary_offset?: number | null;
+}
+
+/**
+ * The hits ripgrep finds, or undefined when it could not run or did not finish a search (no
+ * summary record: it rejected the pattern, failed to start or was killed by an abort), so the
+ * caller falls back to the built-in search.
+ */
+async function searchWithRg(rg: string, search: Search, ctx: ToolContext): Promise<Collector | undefined> {
+  const argv = [rg, "--json", "--no-config", "--hidden", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global"];
+  argv.push("--crlf", "--encoding", "none", "--max-filesize", String(GREP_MAX_FILE_BYTES));
+  for (const name of ALWAYS_SKIP) argv.push("--glob", `!${name}`);
+  if (search.ignoreCase) argv.push("--ignore-case");
+  if (search.context > 0) argv.push("--context", String(search.context));
+  // A plain file-name glob narrows ripgrep's walk as a file type (types, unlike --glob, still
+  // respect .gitignore); every glob is applied to the results again below in any case.
+  if (search.glob && /^[\w.*-]*(?:\{[\w.*,-]*\}[\w.*-]*)?$/.test(search.glob)) argv.push("--type-add", `hey:${search.glob}`, "--type", "hey");
+  argv.push("--regexp", search.pattern, "--", search.root);
+
+  let proc: Bun.Subprocess<"ignore", "pipe", "ignore">;
+  try {
+    proc = Bun.spawn(argv, { cwd: ctx.cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+  } catch {
+    return undefined;
+  }
+  const kill = () => proc.kill();
+  ctx.signal.addEventListener("abort", kill, { once: true });
+  const decode = (v: { text?: string; bytes?: string } | undefined) => v?.text ?? (v?.bytes ? Buffer.from(v.bytes, "base64").toString("utf8") : "");
+
+  const found = createCollector(search.cap);
+  let current: FileHits | undefined;
+  let capLine = Infinity; // line of the cap-th match in the current file: later lines are not needed
+  let finished = false;
+  const onRecord = (type: string, data: RgData) => {
+    if (type === "begin") {
+      const path = search.show(resolve(ctx.cwd, decode(data.path)));
+      current = search.keep(path) ? { path, count: 0, lines: new Map() } : undefined;
+      capLine = Infinity;
+    } else if ((type === "match" || type === "context") && current && data.line_number !== undefined) {
+      const n = data.line_number;
+      if (type === "match" && ++current.count === search.cap) capLine = n;
+      const text = decode(data.lines).replace(/\n$/, "").replace(/\r$/, "");
+      if (n <= capLine + search.context) current.lines.set(n, { text: clip(text), match: type === "match" });
+    } else if (type === "end" && current) {
+      if (data.binary_offset == null) found.add(current);
+      current = undefined;
+    } else if (type === "summary") finished = true;
+  };
+
+  let buffer = "";
+  const decoder = new TextDecoder();
+  try {
+    for await (const chunk of proc.stdout) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let start = 0;
+      for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n", start)) {
+        const line = buffer.slice(start, nl);
+        start = nl + 1;
+        if (line === "") continue;
+        const record = JSON.parse(line) as { type: string; data: RgData };
+        onRecord(record.type, record.data);
+      }
+      buffer = buffer.slice(start);
+    }
+    await proc.exited;
+  } catch {
+    proc.kill(); // unreadable output: do not leave it blocked on a full pipe
+    return undefined;
+  } finally {
+    ctx.signal.removeEventListener("abort", kill);
+  }
+  return finished ? found : undefined;
+}
+
+/** The result text: matches as `path:line: text`, context as `path-line- text`, and the cap note. */
+function format(found: Collector, cap: number, context: number): string {
+  const out: string[] = [];
+  let budget = cap;
+  let shown = 0;
+  for (const file of found.files) {
+    if (budget <= 0) break;
+    const matches = [...file.lines].filter(([, line]) => line.match).map(([n]) => n).sort((a, b) => a - b);
+    const print = new Set<number>();
+    for (const m of matches.slice(0, budget)) {
+      for (let n = m - context; n <= m + context; n++) if (file.lines.has(n)) print.add(n);
+    }
+    for (const n of [...print].sort((a, b) => a - b)) {
+      const line = file.lines.get(n)!;
+      const mark = line.match ? ":" : "-";
+      out.push(`${file.path}${mark}${n}${mark} ${line.text}`);
+      if (line.match) {
+        shown++;
+        budget--;
+      }
+    }
+  }
+  const more = found.total - shown;
+  if (more > 0) out.push(`… ${more} more matches not shown (${found.total} in all); narrow with path, glob or a more specific pattern, or raise max_results`);
+  return out.join("\n");
+}

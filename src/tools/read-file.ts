@@ -1,0 +1,130 @@
+// The read_file tool (SPEC §7): a window of a text file as numbered lines.
+import { open, stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import type { Tool, ToolResult } from "../kernel/tool.ts";
+
+export const READ_LIMIT = 2000; // lines per call unless `limit` says otherwise
+export const READ_LINE_MAX = 2000; // characters kept of one line; the rest is cut
+export const READ_OUTPUT_MAX = 100_000; // characters per call, whatever the limit: ~25k tokens
+const BINARY_PROBE = 8192; // a NUL byte in the first 8 KB means binary (git's heuristic)
+
+const fail = (output: string): ToolResult => ({ output, isError: true });
+
+export function createReadFileTool(): Tool {
+  return {
+    name: "read_file",
+    description:
+      `Read a text file as numbered lines: up to ${READ_LIMIT} lines (${READ_OUTPUT_MAX / 1000}k chars) from offset; ` +
+      `lines over ${READ_LINE_MAX} chars are cut. A note says how to read on. Binary files are refused.`,
+    parameters: {
+      type: "object",
+      properties: {
+        path: { type: "string" },
+        offset: { type: "integer", description: "first line, 1-based" },
+        limit: { type: "integer", description: "max lines" },
+      },
+      required: ["path"],
+    },
+    run: async (args, ctx) => {
+      const { path } = args;
+      if (typeof path !== "string" || path === "") return fail("read_file: `path` must be a non-empty string");
+      const offset = lineCount(args.offset, "offset", 1);
+      if (typeof offset === "string") return fail(offset);
+      const limit = lineCount(args.limit, "limit", READ_LIMIT);
+      if (typeof limit === "string") return fail(limit);
+
+      const abs = resolve(ctx.cwd, path);
+      const info = await stat(abs).catch((e: NodeJS.ErrnoException) => e);
+      if (info instanceof Error) return fail(info.code === "ENOENT" ? `file not found: ${path}` : `cannot read ${path}: ${info.message}`);
+      if (info.isDirectory()) return fail(`${path} is a directory; list it with bash (ls) or search it with grep`);
+      if (!info.isFile()) return fail(`${path} is not a regular file`);
+      if (info.size === 0) return { output: `${path} is empty` };
+      if (await isBinary(abs)) return fail(`${path} is a binary file (NUL byte in the first 8 KB); not shown`);
+
+      const window = await readWindow(Bun.file(abs).stream(), offset, limit, ctx.signal);
+      if (ctx.signal.aborted) return fail(`read_file interrupted: ${path}`);
+      if (window.lines.length === 0) return fail(`${path} has ${window.total} lines; offset ${offset} is past the end`);
+      const last = offset + window.lines.length - 1;
+      const width = String(last).length;
+      let output = window.lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line}`).join("\n");
+      const more = window.total - last;
+      if (more > 0) output += `\n… ${more} more lines; use offset=${last + 1}`;
+      return { output };
+    },
+  };
+}
+
+/** A 1-based count from the model (numbers or numeric strings); an error message when invalid. */
+function lineCount(value: unknown, name: string, fallback: number): number | string {
+  if (value === undefined || value === null || value === "") return fallback;
+  const n = typeof value === "string" ? Number(value.trim()) : value;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 0) return `read_file: \`${name}\` must be a positive integer, got ${JSON.stringify(value)}`;
+  if (n === 0 && name === "limit") return "read_file: `limit` must be at least 1";
+  return Math.max(n, 1); // offset 0 is read as "from the start"
+}
+
+async function isBinary(path: string): Promise<boolean> {
+  const handle = await open(path, "r");
+  try {
+    const probe = new Uint8Array(BINARY_PROBE);
+    const { bytesRead } = await handle.read(probe, 0, BINARY_PROBE, 0);
+    return probe.subarray(0, bytesRead).includes(0);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Lines `first`.. of a byte stream (at most `limit` lines and READ_OUTPUT_MAX characters, each
+ * cut at READ_LINE_MAX, CR of CRLF removed) and the total line count. Streams: memory stays
+ * bounded by the window however large the file is; past the window only newlines are counted.
+ */
+async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limit: number, signal: AbortSignal) {
+  const decoder = new TextDecoder();
+  const lines: string[] = [];
+  let size = 0; // characters in `lines`
+  let lineNo = 0; // lines completed so far
+  let carry = ""; // start of the current line, never longer than READ_LINE_MAX + 1
+  let full = false; // the window is complete; only count from here on
+  let newlines = 0;
+  let lastByte = -1;
+
+  const take = (piece: string) => {
+    if (carry.length <= READ_LINE_MAX) carry += piece.slice(0, READ_LINE_MAX + 1 - carry.length);
+  };
+  const finishLine = () => {
+    lineNo++;
+    const line = carry;
+    carry = "";
+    if (lineNo < first || full) return;
+    const shown = line.length > READ_LINE_MAX ? `${line.slice(0, READ_LINE_MAX)}… [line cut at ${READ_LINE_MAX} chars]` : line.replace(/\r$/, "");
+    if (lines.length > 0 && size + shown.length > READ_OUTPUT_MAX) full = true;
+    else {
+      lines.push(shown);
+      size += shown.length + 8;
+      full = lines.length >= limit;
+    }
+  };
+
+  for await (const chunk of chunks) {
+    if (signal.aborted) break;
+    if (chunk.length === 0) continue;
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) newlines++;
+    lastByte = chunk[chunk.length - 1]!;
+    if (full) continue;
+    const text = decoder.decode(chunk, { stream: true });
+    let start = 0;
+    for (let nl = text.indexOf("\n"); nl !== -1 && !full; nl = text.indexOf("\n", start)) {
+      take(text.slice(start, Math.min(nl, start + READ_LINE_MAX + 1)));
+      start = nl + 1;
+      finishLine();
+    }
+    if (!full) take(text.slice(start, start + READ_LINE_MAX + 1));
+  }
+  if (!full) {
+    take(decoder.decode());
+    if (lastByte !== 10) finishLine();
+  }
+  const total = newlines + (lastByte !== 10 ? 1 : 0);
+  return { lines, total };
+}

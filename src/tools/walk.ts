@@ -1,0 +1,62 @@
+// The built-in directory walk behind grep when ripgrep is not installed. It leaves in exactly the
+// files `rg --hidden` with ripgrep's default ignore handling would search (see grep.ts for the
+// flags that make the two agree); the .gitignore semantics live in pure/gitignore.ts.
+import { readdir, realpath, stat } from "node:fs/promises";
+import { dirname, join, sep } from "node:path";
+import { compileIgnore, isIgnored, type IgnoreLevel } from "../pure/gitignore.ts";
+
+/**
+ * Names never searched, even without a .gitignore: version-control data and dependency or cache
+ * trees, which are huge and never the project's own source. Matched against every entry's name
+ * below the search root (the root itself may be one of them).
+ */
+export const ALWAYS_SKIP: readonly string[] = [
+  ".git", ".hg", ".svn", ".jj", "node_modules", "__pycache__", ".venv", ".tox", ".mypy_cache", ".pytest_cache", ".next",
+];
+
+const exists = (path: string) => stat(path).then(() => true, () => false);
+const toSlash = (path: string) => (sep === "/" ? path : path.replaceAll(sep, "/"));
+
+/**
+ * The files below directory `root` that a search should read, in path order (a directory's
+ * entries sorted by name, depth first). Skips ALWAYS_SKIP names, symlinks, special files and what
+ * the .gitignore files of the walked directories and of root's ancestors ignore, up to the
+ * repository root (pure/gitignore.ts `isIgnored`). Unreadable directories are skipped. Stops
+ * when `signal` aborts. Never throws.
+ */
+export async function* walkFiles(root: string, signal: AbortSignal): AsyncGenerator<string> {
+  // Ancestors are found from the real path (as ripgrep does); entries are matched in the same
+  // coordinates but reported under `root` as given.
+  const realRoot = await realpath(root).catch(() => root);
+  const above: IgnoreLevel[] = [];
+  for (let dir = dirname(realRoot); ; dir = dirname(dir)) {
+    const hasGit = (await exists(join(dir, ".git"))) || (await exists(join(dir, ".jj")));
+    above.push(await levelOf(dir, hasGit, true));
+    if (dirname(dir) === dir) break;
+  }
+  yield* visit(root, toSlash(realRoot), above, signal);
+}
+
+/** A directory's .gitignore and whether it is a repository root (`.git`, or `.jj` as ripgrep 15 counts it). */
+async function levelOf(dir: string, hasGit: boolean, hasIgnoreFile: boolean): Promise<IgnoreLevel> {
+  const text = hasIgnoreFile ? await Bun.file(join(dir, ".gitignore")).text().catch(() => undefined) : undefined;
+  return { dir: toSlash(dir), hasGit, ...(text === undefined ? {} : { rules: compileIgnore(text.split("\n")) }) };
+}
+
+async function* visit(dir: string, matchDir: string, above: IgnoreLevel[], signal: AbortSignal): AsyncGenerator<string> {
+  if (signal.aborted) return;
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const names = new Set(entries.map((e) => e.name));
+  const levels = [await levelOf(dir, names.has(".git") || names.has(".jj"), names.has(".gitignore")), ...above];
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (signal.aborted) return;
+    if (ALWAYS_SKIP.includes(entry.name) || entry.isSymbolicLink()) continue;
+    const isDir = entry.isDirectory();
+    if (!isDir && !entry.isFile()) continue;
+    const matchPath = (matchDir.endsWith("/") ? matchDir : matchDir + "/") + entry.name;
+    if (isIgnored(levels, matchPath, isDir)) continue;
+    if (isDir) yield* visit(join(dir, entry.name), matchPath, levels, signal);
+    else yield join(dir, entry.name);
+  }
+}

@@ -1,0 +1,37 @@
+// The write_file tool (SPEC §7): create or replace a whole file, atomically.
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { writeFileAtomic } from "../fs-atomic.ts";
+import type { Tool, ToolResult } from "../kernel/tool.ts";
+
+const fail = (output: string): ToolResult => ({ output, isError: true });
+
+export function createWriteFileTool(): Tool {
+  return {
+    name: "write_file",
+    description:
+      "Create or overwrite a file. Creates parent directories; atomic; keeps an existing file's mode. To change part of a file, use edit.",
+    parameters: {
+      type: "object",
+      properties: { path: { type: "string" }, content: { type: "string" } },
+      required: ["path", "content"],
+    },
+    run: async (args, ctx) => {
+      const { path, content } = args;
+      if (typeof path !== "string" || path === "") return fail("write_file: `path` must be a non-empty string");
+      if (typeof content !== "string") return fail(`write_file: \`content\` must be a string, got ${content === undefined ? "nothing" : typeof content}`);
+
+      const abs = resolve(ctx.cwd, path);
+      const before = await stat(abs).catch(() => undefined);
+      if (before?.isDirectory()) return fail(`${path} is a directory; give a file path`);
+      const bytes = new TextEncoder().encode(content);
+      try {
+        await writeFileAtomic(abs, bytes);
+      } catch (e) {
+        return fail(`cannot write ${path}: ${(e as Error).message}`);
+      }
+      const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
+      return { output: `${before ? "overwrote" : "created"} ${path} (${lines} lines, ${bytes.length} bytes)` };
+    },
+  };
+}
