@@ -1,94 +1,126 @@
-// One run of hey after the flags are parsed: configuration, the prompt, the provider and the
-// outputs are put together here, then the loop runs once (`-p`) or the REPL starts.
+// One run of hey after the flags are parsed: configuration, the prompt, the provider, the tools
+// and the outputs are put together here, then the loop runs once (`-p`) or the REPL starts.
+import { existsSync, readFileSync } from "node:fs";
 import { homedir, platform } from "node:os";
+import { join } from "node:path";
+import { createAgent, type Agent } from "./agent.ts";
 import { EXIT, UsageError, type CliArgs } from "./cli.ts";
+import { runCommand, completions } from "./commands.ts";
 import { loadConfig } from "./config.ts";
-import { newId, userMessage } from "./kernel/ir.ts";
-import { runLoop, type RunResult } from "./kernel/loop.ts";
+import { writeFileAtomic } from "./fs-atomic.ts";
+import { newId, textOf } from "./kernel/ir.ts";
+import type { RunResult } from "./kernel/loop.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
 import { proxiedFetch } from "./net/fetch.ts";
-import { ConfigError, SETUP_HINT, type Settings } from "./pure/config.ts";
+import { ConfigError, SETUP_HINT, type ConfigFlags } from "./pure/config.ts";
+import { chooseShell } from "./pure/shell.ts";
 import { buildSystemPrompt } from "./pure/system-prompt.ts";
 import { expandPrompt, MentionError } from "./prompt-input.ts";
 import corePrompt from "./prompts/system.md" with { type: "text" };
 import { createJsonOutput } from "./ui/json.ts";
-import { createTerminalOutput } from "./ui/terminal.ts";
-import { createProvider } from "./wire.ts";
+import { runRepl } from "./ui/repl.ts";
+import { createTerminalOutput, type TerminalOutput } from "./ui/terminal.ts";
+import { createProvider, createTools } from "./wire.ts";
 
 export async function run(args: CliArgs): Promise<number> {
   const env = process.env;
   const cwd = process.cwd();
+  const home = env.HOME || homedir();
   const stdinIsTty = Boolean(process.stdin.isTTY);
   const stdin = stdinIsTty ? undefined : await Bun.stdin.text();
   const oneShot = args.print || !stdinIsTty;
+  const flags: ConfigFlags = { model: args.model, baseUrl: args.baseUrl, protocol: args.protocol, apiKey: args.apiKey, effort: args.effort, maxTurns: args.maxTurns, proxy: args.proxy };
+  const load = (model = flags.model) => loadConfig({ env, cwd, configFile: args.config, trustProject: args.approve, flags: { ...flags, model } });
 
-  let settings: Settings;
+  let loaded;
   let prompt: string;
   try {
     if (oneShot && args.message.trim() === "" && (stdin ?? "").trim() === "")
-      throw new UsageError("no message: give it as arguments (hey -p \"…\") or on stdin");
-    const loaded = loadConfig({
-      env,
-      cwd,
-      configFile: args.config,
-      trustProject: args.approve,
-      flags: { model: args.model, baseUrl: args.baseUrl, protocol: args.protocol, apiKey: args.apiKey, effort: args.effort, maxTurns: args.maxTurns, proxy: args.proxy },
-    });
-    settings = loaded.settings;
-    for (const w of loaded.warnings) warn(w);
-    if (loaded.skipped) warn(`${loaded.skipped} not loaded: this project is not trusted (use --approve)`);
-    prompt = expandPrompt(args.message, { cwd, home: env.HOME ?? homedir(), required: args.files, stdin });
+      throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
+    loaded = load();
+    prompt = expandPrompt(args.message, { cwd, home, required: args.files, stdin });
   } catch (e) {
     if (e instanceof UsageError || e instanceof ConfigError || e instanceof MentionError) return fail(e.message, EXIT.usage);
     throw e;
   }
+  for (const w of loaded.warnings) warn(w);
+  if (loaded.skipped) warn(`${loaded.skipped} not loaded: this project is not trusted (use --approve)`);
+  const { settings } = loaded;
 
-  if (!oneShot) return fail("the interactive prompt is not available yet; use -p \"message\"", EXIT.usage);
-
-  const output = createOutput(args.output, env);
-  const sessionId = newId();
-  output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd });
+  const terminal = args.output === "text" ? terminalOutput(oneShot, env) : undefined;
+  const output = terminal ?? fanOut([createJsonOutput((t) => void process.stdout.write(t)), errorsTo(process.stderr)]);
+  output.emit({ type: "session", id: newId(), provider: settings.provider.name, model: settings.model, cwd });
 
   const fetchImpl = proxiedFetch({ cli: args.proxy, config: settings.proxy, env });
-  let provider;
+  const shell = chooseShell({ configured: settings.tools.shell, platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined });
+  const date = new Date().toISOString().slice(0, 10);
+  const system = buildSystemPrompt({ core: corePrompt, cwd, date, os: platform(), shell: shell.name });
+  let agent: Agent;
   try {
-    provider = await createProvider(settings.provider, settings.model, settings.effort, fetchImpl);
+    agent = createAgent({
+      settings,
+      provider: await createProvider(settings.provider, settings.model, settings.effort, fetchImpl),
+      tools: createTools(settings, { shell, raw: args.raw }),
+      output,
+      cwd,
+      system: () => system,
+      permission: () => undefined,
+    });
   } catch (e) {
-    if (e instanceof ConfigError) {
-      output.emit({ type: "error", kind: "config", message: e.message });
-      return EXIT.usage;
-    }
-    throw e;
+    if (!(e instanceof ConfigError)) throw e;
+    output.emit({ type: "error", kind: "config", message: e.message });
+    return EXIT.usage;
+  }
+
+  if (!oneShot) {
+    const switchModel = async (spec: string) => {
+      const next = load(spec).settings;
+      agent.provider = await createProvider(next.provider, next.model, agent.effort, fetchImpl);
+      agent.settings = next;
+    };
+    return runRepl(
+      {
+        prompt: "› ",
+        historyFile: join(env.XDG_STATE_HOME || join(home, ".local", "state"), "hey", "history"),
+        complete: (line) => completions(line, agent, cwd),
+        onLine: (line, signal) => (line.startsWith("/") ? runCommand(line, { agent, terminal, switchModel }) : agent.send(expandPrompt(line, { cwd, home }), signal).then(() => undefined)),
+      },
+      prompt,
+    );
   }
 
   const abort = new AbortController();
   const onSigint = () => {
-    if (abort.signal.aborted) process.exit(EXIT.interrupted); // second Ctrl-C: leave now
+    if (abort.signal.aborted) process.exit(EXIT.interrupted); // a second Ctrl-C: leave now
     abort.abort();
   };
   process.on("SIGINT", onSigint);
-
-  const messages = [userMessage(prompt)];
-  const system = buildSystemPrompt({ core: corePrompt, cwd, date: new Date().toISOString().slice(0, 10), os: platform(), shell: "sh" });
   let result: RunResult;
   try {
-    result = await runLoop(messages, {
-      provider,
-      tools: [],
-      output,
-      system: () => system,
-      signal: abort.signal,
-      cwd,
-      limits: { maxTurns: settings.agent.maxTurns, parallelTools: settings.agent.parallelTools },
-      retry: settings.retry,
-      permission: () => undefined,
-      clock: { sleep, random: Math.random },
-    });
+    result = await agent.send(prompt, abort.signal);
   } finally {
     process.off("SIGINT", onSigint);
   }
+  if (result.stop === "max_turns") await saveHandOff(cwd, agent);
   if (result.stop === "error" && settings.provider.preset && settings.provider.name === "ollama") warn(SETUP_HINT);
   return exitCode(result);
+}
+
+/**
+ * The max-turns hand-off (SPEC §6) goes into .hey/task.md, after whatever the agent kept there,
+ * so `hey -c` or a reply of "continue" resumes exactly there.
+ */
+async function saveHandOff(cwd: string, agent: Agent): Promise<void> {
+  const last = agent.messages.findLast((m) => m.role === "assistant");
+  const task = agent.messages.find((m) => m.role === "user");
+  if (!last || !task) return;
+  const file = join(cwd, ".hey", "task.md");
+  const before = existsSync(file) ? readFileSync(file, "utf8").trimEnd() + "\n\n" : `# Task\n\n${textOf(task).slice(0, 4000)}\n\n`;
+  try {
+    await writeFileAtomic(file, `${before}## Stopped at the turn limit (${new Date().toISOString()})\n\n${textOf(last).trim()}\n`);
+  } catch (e) {
+    warn(`could not write ${file}: ${(e as Error).message}`);
+  }
 }
 
 function exitCode(result: RunResult): number {
@@ -105,21 +137,12 @@ function exitCode(result: RunResult): number {
   }
 }
 
-/** Waits `ms`; rejects at once when `signal` aborts (a Ctrl-C during a retry wait). */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
-}
-
-function createOutput(kind: "text" | "json", env: NodeJS.ProcessEnv): Output {
-  const write = (s: NodeJS.WriteStream) => (text: string) => void s.write(text);
-  if (kind === "json") return fanOut([createJsonOutput(write(process.stdout)), errorsTo(process.stderr)]);
+/** -p: only the answer on stdout, the rest on stderr; REPL: everything on stdout. */
+function terminalOutput(oneShot: boolean, env: NodeJS.ProcessEnv): TerminalOutput {
   const noColor = Boolean(env.NO_COLOR);
-  const stream = (s: NodeJS.WriteStream) => ({ write: write(s), color: Boolean(s.isTTY) && !noColor });
-  return createTerminalOutput(stream(process.stdout), stream(process.stderr));
+  const stream = (s: NodeJS.WriteStream) => ({ write: (t: string) => void s.write(t), color: Boolean(s.isTTY) && !noColor });
+  const out = stream(process.stdout);
+  return createTerminalOutput(out, oneShot ? stream(process.stderr) : out);
 }
 
 /** In JSON mode a one-line human-readable error also goes to stderr (SPEC §18). */
@@ -132,6 +155,6 @@ function warn(message: string): void {
 }
 
 function fail(message: string, code: number): number {
-  process.stderr.write(`hey: ${message}\n`);
+  warn(message);
   return code;
 }

@@ -1,8 +1,14 @@
 // The composition root: the only file that names concrete providers, tools and outputs.
 import type { Effort } from "./kernel/ir.ts";
 import type { Provider } from "./kernel/provider.ts";
-import type { ProviderSettings } from "./pure/config.ts";
-import { ConfigError } from "./pure/config.ts";
+import type { Tool } from "./kernel/tool.ts";
+import type { ProviderSettings, Settings } from "./pure/config.ts";
+import type { ShellChoice } from "./pure/shell.ts";
+import { createBashTool } from "./tools/bash.ts";
+import { createEditTool } from "./tools/edit.ts";
+import { createGrepTool } from "./tools/grep.ts";
+import { createReadFileTool } from "./tools/read-file.ts";
+import { createWriteFileTool } from "./tools/write-file.ts";
 
 /** Per-chunk silence after which a stream is treated as dead (SDK timeouts only cover headers). */
 const IDLE_TIMEOUT_MS = 300_000;
@@ -28,7 +34,28 @@ export async function createProvider(settings: ProviderSettings, model: string, 
       const { createOpenAIProvider } = await import("./providers/openai.ts");
       return createOpenAIProvider(common);
     }
-    default:
-      throw new ConfigError(`provider "${settings.name}": protocol "${settings.protocol}" is not supported by this build of hey`);
+    case "responses": {
+      const { createResponsesProvider } = await import("./providers/responses.ts");
+      return createResponsesProvider(common);
+    }
+    case "google": {
+      const { createGoogleProvider } = await import("./providers/google.ts");
+      return createGoogleProvider({ ...common, ...(settings.apiVersion !== undefined ? { apiVersion: settings.apiVersion } : {}) });
+    }
+    case "anthropic": {
+      const { createAnthropicProvider } = await import("./providers/anthropic.ts");
+      return createAnthropicProvider({ ...common, legacyThinking: settings.legacyThinking });
+    }
   }
+}
+
+/** The five built-in tools (SPEC §7), configured from settings and flags. */
+export function createTools(settings: Settings, opts: { shell: ShellChoice; raw: boolean }): Tool[] {
+  return [
+    createBashTool({ shell: opts.shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw: opts.raw }),
+    createReadFileTool(),
+    createWriteFileTool(),
+    createEditTool(),
+    createGrepTool(),
+  ];
 }

@@ -51,6 +51,8 @@ test.each([
   ["gemini-2.5-pro", "max", { includeThoughts: true, thinkingBudget: 32000 }],
   ["gemma-3-27b-it", "high", { includeThoughts: true, thinkingBudget: 16384 }],
   ["gemini-3-pro-preview", undefined, { includeThoughts: true }],
+  ["gemini-2.5-flash", undefined, { includeThoughts: true }],
+  ["gemini-2.0-flash", undefined, {}],
 ] as const)("gemini %s %s", (model, effort, params) => expect(geminiEffort(model, effort)).toEqual(params));
 
 test.each([["gemini-3-pro-preview", 3], ["gemini-2.5-flash", 2.5], ["models/gemini-10-ultra", 10], ["gemma-3", 0]] as const)("geminiGeneration(%s) = %d", (m, n) => expect(geminiGeneration(m)).toBe(n));

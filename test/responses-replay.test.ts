@@ -11,11 +11,11 @@ import { ProviderError } from "../src/kernel/provider.ts";
 import type { Provider, StreamEvent } from "../src/kernel/provider.ts";
 import { createResponsesProvider } from "../src/providers/responses.ts";
 import { responsesToolPairs } from "./helpers/invariants-responses.ts";
-import { INVARIANTS, WIRE_DIR, cutAfter, fixture, jsonReply, sseReply, startReplayServer } from "./helpers/replay-server.ts";
+import { WIRE_DIR, cutAfter, fixture, jsonReply, sseReply, startReplayServer } from "./helpers/replay-server.ts";
 import type { Reply } from "./helpers/replay-server.ts";
 
 const MODEL = "gpt-test";
-const server = startReplayServer([...INVARIANTS, responsesToolPairs]);
+const server = startReplayServer();
 afterAll(() => server.stop());
 afterEach(() => expect(server.violations).toEqual([]));
 

@@ -7,11 +7,11 @@ import { MISSING_RESULT, adaptHistory } from "../src/pure/handoff.ts";
 import type { OpenAIProviderOptions } from "../src/providers/openai.ts";
 import { createResponsesProvider } from "../src/providers/responses.ts";
 import { responsesToolPairs } from "./helpers/invariants-responses.ts";
-import { INVARIANTS, fixture, sseReply, startReplayServer } from "./helpers/replay-server.ts";
+import { fixture, sseReply, startReplayServer } from "./helpers/replay-server.ts";
 import type { RecordedRequest, Reply } from "./helpers/replay-server.ts";
 
 const MODEL = "gpt-test";
-const server = startReplayServer([...INVARIANTS, responsesToolPairs]);
+const server = startReplayServer();
 afterAll(() => server.stop());
 afterEach(() => expect(server.violations).toEqual([]));
 

@@ -4,7 +4,7 @@
 // Every dependency is passed in; the loop prints nothing and persists nothing (Outputs do).
 import { retryDecision, type RetryPolicy } from "../pure/backoff.ts";
 import { adaptHistory } from "../pure/handoff.ts";
-import { addUsage, emptyUsage, newId, userMessage, type Message, type StopReason, type Usage } from "./ir.ts";
+import { addUsage, emptyUsage, newId, userMessage, type Effort, type Message, type StopReason, type Usage } from "./ir.ts";
 import { usageCounts, type Output, type RunStop } from "./output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "./provider.ts";
 import type { Tool } from "./tool.ts";
@@ -21,6 +21,8 @@ export interface LoopDeps {
   limits: { maxTurns: number; parallelTools: boolean };
   retry: RetryPolicy;
   permission: PermissionCheck;
+  /** sent with every request; undefined = the provider's configured default */
+  effort: Effort | undefined;
   /** waits `ms` or rejects when `signal` aborts; and [0,1) randomness for jitter — injected for tests */
   clock: { sleep(ms: number, signal: AbortSignal): Promise<void>; random(): number };
 }
@@ -55,7 +57,12 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     if (handOff) messages.push(userMessage(MAX_TURNS_PROMPT));
     turns++;
     output.emit({ type: "turn_start", turn: turns });
-    const request: ModelRequest = { system: deps.system(), messages: adaptHistory(messages, deps.provider), tools: handOff ? [] : deps.tools };
+    const request: ModelRequest = {
+      system: deps.system(),
+      messages: adaptHistory(messages, deps.provider),
+      tools: handOff ? [] : deps.tools,
+      ...(deps.effort !== undefined ? { effort: deps.effort } : {}),
+    };
     const reply = await requestWithRetry(request, deps);
     if (reply.partial) messages.push(reply.partial);
     if (reply.error) {

@@ -57,7 +57,7 @@ export function anthropicEffort(effort: Effort | undefined, opts: { legacyThinki
 }
 
 export interface GeminiThinking {
-  includeThoughts: boolean;
+  includeThoughts?: boolean;
   thinkingLevel?: EffortRow["geminiLevel"];
   thinkingBudget?: number;
 }
@@ -69,9 +69,11 @@ const GEMINI_PRO_MIN_BUDGET = 128;
  * Gemini thinking config. Gemini 3 and later (`gemini-N…`, N ≥ 3) take `thinkingLevel`
  * (xhigh/max → HIGH; off → MINIMAL, it cannot be turned off); 2.5 and other names take
  * `thinkingBudget` from the same table (off → 0, or the minimum where a pro model forbids 0).
+ * With no effort configured, thoughts are asked for only from models that can think (≥ 2.5).
  */
 export function geminiEffort(model: string, effort: Effort | undefined): GeminiThinking {
-  if (effort === undefined) return { includeThoughts: true };
+  // Models before 2.5 cannot think and answer 400 to includeThoughts (lobehub/lobehub#7985).
+  if (effort === undefined) return geminiGeneration(model) >= 2.5 ? { includeThoughts: true } : {};
   const row = EFFORT_TABLE[effort];
   if (geminiGeneration(model) >= 3) return { includeThoughts: true, thinkingLevel: row.geminiLevel };
   if (effort !== "off") return { includeThoughts: true, thinkingBudget: row.budget };

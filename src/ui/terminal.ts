@@ -24,7 +24,13 @@ const LINE_WIDTH = 100;
  * `answer` receives the assistant's text; `info` thinking, tool lines, retries and errors.
  * In the REPL both are stdout; in `-p` mode `info` is stderr.
  */
-export function createTerminalOutput(answer: Stream, info: Stream): Output & { stopSpinner(): void } {
+export interface TerminalOutput extends Output {
+  stopSpinner(): void;
+  /** flips whether thinking is shown (display only; what is sent never changes); returns the new state */
+  toggleThinking(): boolean;
+}
+
+export function createTerminalOutput(answer: Stream, info: Stream): TerminalOutput {
   // whether each stream's cursor sits at the start of a line (answer and info may be one stream)
   const atLineStart = new Map<Stream, boolean>([[answer, true], [info, true]]);
   const write = (s: Stream, text: string, color?: string) => {
@@ -37,6 +43,7 @@ export function createTerminalOutput(answer: Stream, info: Stream): Output & { s
   };
   let spinner: ReturnType<typeof setInterval> | undefined;
   let thinking = false; // the last thing shown was thinking
+  let showThinking = true;
 
   const stopSpinner = () => {
     if (!spinner) return;
@@ -62,12 +69,14 @@ export function createTerminalOutput(answer: Stream, info: Stream): Output & { s
 
   return {
     stopSpinner,
+    toggleThinking: () => (showThinking = !showThinking),
     emit(event: AgentEvent) {
       switch (event.type) {
         case "turn_start":
           startSpinner();
           break;
         case "thinking_delta":
+          if (!showThinking) break;
           stopSpinner();
           if (!thinking) endLine(answer);
           thinking = true;

@@ -39,6 +39,7 @@ export function loopDeps(provider: Provider, overrides: Partial<LoopDeps> & { to
     limits: { maxTurns: 20, parallelTools: true },
     retry: TEST_RETRY,
     permission: () => undefined,
+    effort: undefined,
     clock: testClock(),
     ...overrides,
   } as LoopDeps & { output: RecordingOutput; clock: TestClock };

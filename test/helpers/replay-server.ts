@@ -4,6 +4,9 @@
 // tool-call invariant (each call answered exactly once), like codex's mock server.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { anthropicToolPairs } from "./invariants-anthropic.ts";
+import { googleToolPairs } from "./invariants-google.ts";
+import { responsesToolPairs } from "./invariants-responses.ts";
 
 /** /work/main/test/helpers → /work/shared/fixtures/wire */
 export const WIRE_DIR = join(import.meta.dir, "..", "..", "..", "shared", "fixtures", "wire");
@@ -42,7 +45,7 @@ export interface ReplayServer {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Tool-call invariants, one per protocol; add Anthropic / Gemini / Responses checks here.
+// Tool-call invariants, one per protocol (the others live in invariants-*.ts).
 
 export interface InvariantCheck {
   name: string;
@@ -82,7 +85,8 @@ export const openaiChatToolPairs: InvariantCheck = {
   },
 };
 
-export const INVARIANTS: InvariantCheck[] = [openaiChatToolPairs];
+/** Checked on every request by default: each protocol's check applies to its own request paths. */
+export const INVARIANTS: InvariantCheck[] = [openaiChatToolPairs, responsesToolPairs, anthropicToolPairs, googleToolPairs];
 
 // ---------------------------------------------------------------------------------------------
 // Replies

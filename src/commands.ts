@@ -1,0 +1,88 @@
+// Slash commands (SPEC §17) and tab completion for the REPL.
+import { readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Agent } from "./agent.ts";
+import { EFFORTS, type Effort } from "./kernel/ir.ts";
+import { ConfigError } from "./pure/config.ts";
+import type { TerminalOutput } from "./ui/terminal.ts";
+
+export interface CommandContext {
+  agent: Agent;
+  terminal: TerminalOutput | undefined;
+  /** re-resolves configuration for `-m spec` and swaps the provider; throws ConfigError */
+  switchModel(spec: string): Promise<void>;
+}
+
+const HELP = `/help                     this list
+/model [provider/model]   show or switch the model (the conversation is kept)
+/effort LEVEL             reasoning effort: ${EFFORTS.join(" ")}
+/thinking                 show or hide thinking (what is sent does not change)
+/quit                     leave (also Ctrl-D, or Ctrl-C at an empty prompt)`;
+
+export const COMMANDS = ["/help", "/model", "/effort", "/thinking", "/quit", "/exit"];
+
+/** Runs one slash command line; returns "quit" to leave the REPL. Prints its own results. */
+export async function runCommand(line: string, ctx: CommandContext): Promise<"quit" | void> {
+  const [name = "", ...rest] = line.trim().split(/\s+/);
+  const arg = rest.join(" ");
+  const say = (text: string) => void process.stdout.write(text + "\n");
+  switch (name) {
+    case "/help":
+      return say(HELP);
+    case "/quit":
+    case "/exit":
+      return "quit";
+    case "/model": {
+      if (!arg) {
+        const models = ctx.agent.settings.providers.flatMap((p) => p.models.map((m) => `${p.name}/${m}`));
+        return say(`model: ${ctx.agent.settings.provider.name}/${ctx.agent.settings.model}\nconfigured: ${models.join(", ") || "(none)"}`);
+      }
+      try {
+        await ctx.switchModel(arg);
+        return say(`model: ${ctx.agent.settings.provider.name}/${ctx.agent.settings.model}`);
+      } catch (e) {
+        if (e instanceof ConfigError) return say(`hey: ${e.message}`);
+        throw e;
+      }
+    }
+    case "/effort": {
+      if (!arg) return say(`effort: ${ctx.agent.effort ?? "(provider default)"}`);
+      if (!(EFFORTS as readonly string[]).includes(arg)) return say(`hey: /effort takes one of ${EFFORTS.join(", ")}`);
+      ctx.agent.effort = arg as Effort;
+      return say(`effort: ${arg}`);
+    }
+    case "/thinking": {
+      if (!ctx.terminal) return;
+      const shown = ctx.terminal.toggleThinking();
+      return say(`thinking ${shown ? "shown" : "hidden"}`);
+    }
+    default:
+      return say(`hey: unknown command ${name} (see /help)`);
+  }
+}
+
+/** Tab completions for the last word of `line`: slash commands, model names, @paths. */
+export function completions(line: string, agent: Agent, cwd: string): string[] {
+  const word = line.slice(line.lastIndexOf(" ") + 1);
+  if (line === word && word.startsWith("/")) return COMMANDS.filter((c) => c.startsWith(word));
+  if (line.startsWith("/model ")) {
+    const all = agent.settings.providers.flatMap((p) => p.models.map((m) => `${p.name}/${m}`));
+    return all.filter((m) => m.startsWith(word));
+  }
+  if (line.startsWith("/effort ")) return EFFORTS.filter((e) => e.startsWith(word));
+  if (word.startsWith("@")) return pathCompletions(word.slice(1), cwd).map((p) => "@" + p);
+  return [];
+}
+
+function pathCompletions(partial: string, cwd: string): string[] {
+  const dir = partial.endsWith("/") ? partial : dirname(partial) === "." && !partial.startsWith("./") ? "" : dirname(partial) + "/";
+  try {
+    return readdirSync(join(cwd, dir || "."), { withFileTypes: true })
+      .filter((e) => !e.name.startsWith(".") || partial.slice(dir.length).startsWith("."))
+      .map((e) => dir + e.name + (e.isDirectory() ? "/" : ""))
+      .filter((p) => p.startsWith(partial))
+      .sort();
+  } catch {
+    return [];
+  }
+}

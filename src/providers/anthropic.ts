@@ -1,0 +1,499 @@
+// Anthropic Messages (SPEC §5.3, protocol "anthropic"): api.anthropic.com and Anthropic-compatible
+// gateways. The only file that loads `@anthropic-ai/sdk`, and only lazily, inside the factory.
+// Fixture names below are under ../shared/fixtures/wire/anthropic/.
+import type { ClientOptions } from "@anthropic-ai/sdk";
+import type {
+  Base64ImageSource,
+  ContentBlockParam,
+  ImageBlockParam,
+  MessageCreateParamsStreaming,
+  MessageDeltaUsage,
+  MessageParam,
+  RawMessageStreamEvent,
+  TextBlockParam,
+  Tool,
+  Usage as WireUsage,
+} from "@anthropic-ai/sdk/resources/messages";
+import { emptyUsage, newId } from "../kernel/ir.ts";
+import type { ContentBlock, Effort, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
+import { ProviderError } from "../kernel/provider.ts";
+import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
+import { anthropicEffort } from "../pure/effort.ts";
+import { parseRetryAfter } from "../pure/retry-after.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS, idleError, startIdleWatchdog } from "./idle-watchdog.ts";
+
+export interface RequestOptions {
+  model: string;
+  /** `[provider.X] max_tokens`; default and legacy-thinking floor come from pure/effort.ts. */
+  maxTokens?: number;
+  /** The provider's default; `ModelRequest.effort` wins when set. */
+  effort?: Effort;
+  /** `thinking: {type: "enabled", budget_tokens}` instead of adaptive thinking. */
+  legacyThinking?: boolean;
+}
+
+/** What rides in `Opaque.data` of an Anthropic thinking part: a signature, or a redacted block's data. */
+type ThinkingData = { signature: string } | { redacted: string };
+
+// ---------------------------------------------------------------------------------------------
+// IR → request body
+
+type Turn = { role: "user" | "assistant"; content: ContentBlockParam[] };
+
+/**
+ * The streaming request body for `req`. Pure. Consecutive same-role messages are merged (tool
+ * results become `tool_result` blocks of one user turn, in the order given); assistant content
+ * is replayed in its block order, then its `tool_use` blocks. Thinking goes back only with its
+ * signature and only to the model that signed it. `system` messages inside the history join
+ * the top-level system prompt (the wire has no other place every gateway accepts).
+ */
+export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreateParamsStreaming {
+  const turns: Turn[] = [];
+  const push = (role: Turn["role"], blocks: ContentBlockParam[]) => {
+    if (blocks.length === 0) return;
+    const last = turns.at(-1);
+    if (last?.role === role) last.content.push(...blocks);
+    else turns.push({ role, content: blocks });
+  };
+  const system = [req.system];
+
+  for (const m of req.messages) {
+    switch (m.role) {
+      case "system":
+        system.push(joinText(m.content));
+        break;
+      case "user":
+        push("user", m.content.flatMap(userBlock));
+        break;
+      case "tool": {
+        const result: ContentBlockParam = { type: "tool_result", tool_use_id: m.toolCallId ?? "", content: toolContent(m.content) };
+        if (m.isError) result.is_error = true;
+        push("user", [result]);
+        break;
+      }
+      case "assistant":
+        push("assistant", [
+          ...m.content.flatMap((p) => (p.type === "thinking" ? thinkingBlock(p, opts.model) : userBlock(p))),
+          ...(m.toolCalls ?? []).map((c): ContentBlockParam => ({ type: "tool_use", id: c.id, name: c.name, input: toolInput(c.arguments) })),
+        ]);
+        break;
+    }
+  }
+
+  const { thinking, output_config, max_tokens } = anthropicEffort(req.effort ?? opts.effort, {
+    legacyThinking: opts.legacyThinking ?? false,
+    ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
+  });
+  const body: MessageCreateParamsStreaming = { model: opts.model, max_tokens, messages: turns as MessageParam[], stream: true };
+  const prompt = system.filter((s) => s.trim() !== "").join("\n\n");
+  if (prompt) body.system = prompt;
+  if (req.tools.length > 0)
+    body.tools = req.tools.map((t): Tool => ({ name: t.name, description: t.description, input_schema: t.parameters as Tool.InputSchema }));
+  if (thinking) body.thinking = thinking;
+  if (output_config) body.output_config = output_config as MessageCreateParamsStreaming["output_config"];
+  return body;
+}
+
+/**
+ * A thinking block exactly as it was received, or nothing: the API rejects a thinking block
+ * without its signature, and a signature is valid only for the model that made it (SPEC §5.6).
+ */
+function thinkingBlock(p: ThinkingPart, model: string): ContentBlockParam[] {
+  if (p.opaque?.protocol !== "anthropic" || p.opaque.model !== model) return [];
+  const data = p.opaque.data as Partial<Record<"signature" | "redacted", unknown>> | undefined;
+  if (typeof data?.redacted === "string") return [{ type: "redacted_thinking", data: data.redacted }];
+  if (typeof data?.signature === "string" && data.signature) return [{ type: "thinking", thinking: p.text, signature: data.signature }];
+  return [];
+}
+
+const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
+
+/**
+ * Text and images. Whitespace-only text is left out: the API answers 400 "text content blocks
+ * must contain non-whitespace text", and adaptive thinking itself can produce a "\n\n" block
+ * (adaptive-thinking-leading-text.sse; nick1udwig/kibitz#78).
+ */
+function userBlock(p: ContentBlock): (TextBlockParam | ImageBlockParam)[] {
+  if (p.type === "text") return p.text.trim() === "" ? [] : [{ type: "text", text: p.text }];
+  if (p.type !== "image") return [];
+  if (!IMAGE_TYPES.has(p.mediaType)) return [{ type: "text", text: `[image ${p.mediaType} omitted: unsupported type]` }];
+  return [{ type: "image", source: { type: "base64", media_type: p.mediaType as Base64ImageSource["media_type"], data: p.data } }];
+}
+
+/** A plain string unless the result holds an image; never blank (the API rejects blank text). */
+function toolContent(content: ContentBlock[]): string | (TextBlockParam | ImageBlockParam)[] {
+  if (content.some((p) => p.type === "image")) return content.flatMap(userBlock);
+  const text = joinText(content);
+  return text.trim() === "" ? "(no output)" : text;
+}
+
+/** `input` must be an object; a call cut off by max_tokens left invalid JSON (its result says so). */
+function toolInput(args: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(args);
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function joinText(content: ContentBlock[]): string {
+  return content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
+}
+
+/**
+ * The base URL the SDK wants. Users write the documented API root with its version
+ * (`https://api.anthropic.com/v1`) or without it; the SDK appends `/v1/messages` itself, so one
+ * trailing `/v1` and any trailing slashes are removed. Pure.
+ */
+export function anthropicBaseUrl(url: string): string {
+  return url.replace(/\/+$/, "").replace(/\/v1$/, "").replace(/\/+$/, "");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Raw stream events → IR events
+
+type Block =
+  | { type: "text"; text: string }
+  | { type: "thinking"; text: string; signature: string }
+  | { type: "redacted"; data: string }
+  | { type: "tool"; id: string; name: string; json: string; startInput: unknown };
+
+/**
+ * Maps the SDK's raw stream events to IR events. Pure apart from iterating `events`; errors from
+ * `events` (an `event: error`, a cut connection) propagate unchanged for the factory to classify.
+ * Text and thinking deltas are yielded as they arrive; tool calls whole once the response is
+ * complete, then `done`, whose message keeps one part per content block in block order.
+ * Complete means a stop reason arrived: `message_stop` adds nothing, and the SDK drops a final
+ * event that lacks its blank line (max-tokens-truncated-tool-input.sse, parallel-tool-use.sse).
+ * Throws ProviderError("network") when the stream ends without one.
+ */
+export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, ctx: { model: string }): AsyncGenerator<StreamEvent> {
+  const blocks = new Map<number, Block>();
+  let usage: Partial<WireUsage> = {};
+  let stop: string | undefined;
+
+  for await (const ev of events) {
+    switch (ev.type) {
+      case "message_start":
+        usage = { ...ev.message.usage };
+        break;
+      case "content_block_start": {
+        const b = ev.content_block;
+        if (b.type === "text") blocks.set(ev.index, { type: "text", text: "" });
+        else if (b.type === "thinking") blocks.set(ev.index, { type: "thinking", text: "", signature: b.signature ?? "" });
+        // Whole in the start event, with no deltas (redacted-thinking.sse).
+        else if (b.type === "redacted_thinking") blocks.set(ev.index, { type: "redacted", data: b.data });
+        else if (b.type === "tool_use") blocks.set(ev.index, { type: "tool", id: b.id, name: b.name, json: "", startInput: b.input });
+        // Server-tool blocks (web search …) are never offered, so never answered; skip them.
+        const first = b.type === "text" ? b.text : b.type === "thinking" ? b.thinking : "";
+        if (first) yield* appendText(blocks.get(ev.index), first);
+        break;
+      }
+      case "content_block_delta": {
+        const block = blocks.get(ev.index);
+        const d = ev.delta;
+        if (d.type === "text_delta" || d.type === "thinking_delta") yield* appendText(block, d.type === "text_delta" ? d.text : d.thinking);
+        // One signature_delta just before the block's stop (thinking-signature.sse).
+        else if (d.type === "signature_delta" && block?.type === "thinking") block.signature += d.signature;
+        else if (d.type === "input_json_delta" && block?.type === "tool") block.json += d.partial_json;
+        break;
+      }
+      case "message_delta":
+        stop = ev.delta.stop_reason ?? stop;
+        usage = mergeUsage(usage, ev.usage);
+        break;
+    }
+  }
+
+  if (stop === undefined) throw new ProviderError("network", "the connection closed before the model finished its answer");
+
+  const content: ContentBlock[] = [];
+  const toolCalls: ToolCall[] = [];
+  for (const [, b] of [...blocks.entries()].sort(([a], [c]) => a - c)) {
+    if (b.type === "text" && b.text) content.push({ type: "text", text: b.text });
+    else if (b.type === "thinking") content.push(thinkingPart(b.text, ctx.model, b.signature ? { signature: b.signature } : undefined));
+    else if (b.type === "redacted") content.push(thinkingPart("", ctx.model, { redacted: b.data }));
+    // A block cut off by max_tokens keeps its partial JSON: the tool pipeline then tells the model
+    // its arguments were incomplete (max-tokens-truncated-tool-input.sse has no content_block_stop).
+    else if (b.type === "tool") toolCalls.push({ id: b.id, name: b.name, arguments: b.json || inputText(b.startInput) });
+  }
+  for (const call of toolCalls) yield { type: "tool_call", call };
+
+  const message: Message = { id: newId(), role: "assistant", content };
+  if (toolCalls.length > 0) message.toolCalls = toolCalls;
+  yield { type: "done", message, usage: toUsage(usage), stop: toStop(stop) };
+}
+
+function* appendText(block: Block | undefined, delta: string): Generator<StreamEvent> {
+  // The last thinking_delta before the signature is usually empty (thinking-signature.sse).
+  if (!delta || (block?.type !== "text" && block?.type !== "thinking")) return;
+  block.text += delta;
+  yield { type: block.type, delta };
+}
+
+function thinkingPart(text: string, model: string, data: ThinkingData | undefined): ThinkingPart {
+  return { type: "thinking", text, opaque: { protocol: "anthropic", model, ...(data ? { data } : {}) } };
+}
+
+/** A tool_use whose input came whole in its start event (no deltas); `{}` otherwise. */
+function inputText(input: unknown): string {
+  return typeof input === "object" && input !== null && Object.keys(input).length > 0 ? JSON.stringify(input) : "{}";
+}
+
+/** `message_delta.usage` is cumulative; its input counts may be null or absent (text-then-tool-use.sse). */
+function mergeUsage(start: Partial<WireUsage>, delta: Partial<MessageDeltaUsage> | undefined): Partial<WireUsage> {
+  const out = { ...start };
+  for (const [k, v] of Object.entries(delta ?? {})) if (v !== null && v !== undefined) (out as Record<string, unknown>)[k] = v;
+  return out;
+}
+
+function toUsage(u: Partial<WireUsage>): Usage {
+  const cacheRead = u.cache_read_input_tokens ?? 0;
+  const cacheWrite = u.cache_creation_input_tokens ?? 0;
+  if (u.input_tokens === undefined && u.output_tokens === undefined) return emptyUsage();
+  return {
+    input: (u.input_tokens ?? 0) + cacheRead + cacheWrite,
+    output: u.output_tokens ?? 0,
+    cacheRead,
+    cacheWrite,
+    reasoning: u.output_tokens_details?.thinking_tokens ?? 0,
+  };
+}
+
+function toStop(reason: string): StopReason {
+  switch (reason) {
+    case "end_turn":
+    case "stop_sequence":
+      return "stop";
+    case "tool_use":
+      return "tool_calls";
+    case "max_tokens":
+    case "model_context_window_exceeded":
+      return "length";
+    case "refusal":
+      return "refusal";
+    default:
+      return "other"; // pause_turn, and whatever comes next
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+/** The fields of the SDK's APIError we read, duck-typed: class names do not survive --minify. */
+interface ErrorShape {
+  status?: unknown;
+  headers?: unknown;
+  error?: unknown;
+  message?: unknown;
+  cause?: unknown;
+}
+
+export interface ErrorContext {
+  /** The environment variable the key came from, named in auth errors. */
+  keyVar?: string;
+  /** false when no key was configured (so none was sent). Default true. */
+  hasKey?: boolean;
+  baseUrl: string;
+  /** For HTTP-date Retry-After values; default Date.now(). */
+  now?: number;
+}
+
+/** The HTTP status each Anthropic error type stands for, to classify an in-stream `event: error` like a response. */
+const TYPE_STATUS: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  billing_error: 402,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  timeout_error: 504,
+  overloaded_error: 529,
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+
+/**
+ * Classifies any failure of a request or stream into a ProviderError, once, from the status, the
+ * headers and the body `{type: "error", error: {type, message}}`. Pure; never throws.
+ * - No status and no body (APIConnectionError, a reset while reading) → network.
+ * - An `event: error` inside a 200 stream has a body but no status: its error type stands for
+ *   one (overloaded_error and api_error → overloaded, rate_limit_error → rate_limit, …).
+ * - A 5xx with `x-should-retry: false` is not retried: the server says it would fail again. The
+ *   header is not trusted the other way (a 4xx stays unretried whatever it says).
+ */
+export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
+  if (e instanceof ProviderError) return e;
+  const err: ErrorShape = isObject(e) ? e : { message: String(e) };
+  const inStream = typeof err.status !== "number";
+  if (inStream && err.error === undefined) {
+    const said = typeof err.message === "string" ? err.message : "";
+    const cause = err.cause instanceof Error && err.cause.message ? ` (${err.cause.message})` : "";
+    return new ProviderError("network", `network error talking to ${ctx.baseUrl}: ${said}${cause}`);
+  }
+  const { type, said } = errorBody(err);
+  const status = typeof err.status === "number" ? err.status : (TYPE_STATUS[type ?? ""] ?? 500);
+  const where = inStream ? `mid-stream (${type ?? "unknown error"})` : `(${status})`;
+  const get = (name: string): string | null | undefined => {
+    if (err.headers instanceof Headers) return err.headers.get(name);
+    const v = isObject(err.headers) ? err.headers[name] : undefined;
+    return typeof v === "string" ? v : undefined;
+  };
+  const retryAfterMs = parseRetryAfter(get, ctx.now ?? Date.now());
+  const plain = inStream ? {} : { status };
+  const opts = { ...plain, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+
+  if (status === 401 || status === 403) return new ProviderError("auth", authMessage(where, said, ctx), plain);
+  if (status === 402 || type === "billing_error" || isQuota(status, said))
+    return new ProviderError("quota_exhausted", `quota exhausted ${where}: ${said}`, plain);
+  if (status === 429) return new ProviderError("rate_limit", `rate limited ${where}: ${said}`, opts);
+  if (status === 408) return new ProviderError("network", `request timed out ${where}: ${said}`, opts);
+  if (status >= 500 && !inStream && get("x-should-retry") === "false")
+    return new ProviderError("bad_request", `the provider failed ${where} and says retrying will not help: ${said}`, plain);
+  if (status >= 500) return new ProviderError("overloaded", `the provider is failing ${where}: ${said}`, opts);
+  const hint = status === 404 ? ` — check the model name and base URL ${ctx.baseUrl}` : "";
+  return new ProviderError("bad_request", `request rejected ${where}: ${said}${hint}`, plain);
+}
+
+/** The error type and the provider's own words: Anthropic nests them in `error`; some gateways do not. */
+function errorBody(err: ErrorShape): { type: string | undefined; said: string } {
+  const body = isObject(err.error) ? err.error : {};
+  const inner = isObject(body.error) ? body.error : body;
+  const type = typeof inner.type === "string" ? inner.type : undefined;
+  if (typeof inner.message === "string" && inner.message) return { type, said: inner.message };
+  const msg = typeof err.message === "string" ? err.message : "";
+  return { type, said: msg.replace(/^\d{3}\s+/, "") || "(no message)" };
+}
+
+/**
+ * Retrying cannot help: billing/credit/quota wording on a 429, or Anthropic's 400 "Your credit
+ * balance is too low to access the Anthropic API" (anthropics/claude-code#4684). Text matching
+ * is the documented last resort here: neither carries a distinct type or code.
+ */
+function isQuota(status: number, said: string): boolean {
+  if (status === 429) return /quota|billing|credit/i.test(said);
+  return status === 400 && /credit balance/i.test(said);
+}
+
+function authMessage(where: string, said: string, ctx: ErrorContext): string {
+  const head = `authentication failed ${where}: ${said}`;
+  if (ctx.hasKey === false)
+    return `${head} — no API key was sent to ${ctx.baseUrl}; set ${ctx.keyVar ?? "one"} (api_key in the provider's config, or --api-key)`;
+  return `${head} — check ${ctx.keyVar ?? "the provider's api_key"}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Factory: the only code that touches the SDK client
+
+export interface AnthropicProviderOptions {
+  model: string;
+  /** With or without the trailing `/v1` (see anthropicBaseUrl). */
+  baseUrl: string;
+  /** undefined or "" = send no authentication header (local servers, keyless gateways). */
+  apiKey?: string;
+  /** The variable the key came from, for auth error messages. */
+  apiKeyVar?: string;
+  /** Sent on every request; they win over hey's own (e.g. another `anthropic-version`). */
+  headers?: Record<string, string>;
+  maxTokens?: number;
+  effort?: Effort;
+  legacyThinking?: boolean;
+  fetch?: typeof fetch;
+  /** Abort when no event arrives for this long; default DEFAULT_IDLE_TIMEOUT_MS. */
+  idleTimeoutMs?: number;
+}
+
+/**
+ * A Provider over one Anthropic Messages endpoint. The SDK is configured from these options only
+ * — never from ANTHROPIC_* variables or on-disk profiles — and never retries (`maxRetries: 0`).
+ *
+ * Authentication: SDK 1.x sends the key as `Authorization: Bearer`; hey also sends it as
+ * `x-api-key`, the header Anthropic documented for years and the only one some gateways read
+ * (QwenLM/qwen-code#4323, pydantic/pydantic-ai-gateway#75), while others read only Bearer
+ * (NousResearch/hermes-agent#4028). Both carry the same key, so neither can conflict.
+ */
+export async function createAnthropicProvider(opts: AnthropicProviderOptions): Promise<Provider> {
+  const { default: Anthropic } = await import("@anthropic-ai/sdk");
+  // With no credential the SDK resolves one itself on the first request (ANTHROPIC_PROFILE,
+  // workload-identity variables, <config_dir>/configs/<profile>.json), which can add headers, swap
+  // in a token or fail the request. This override is its documented opt-out for clients that
+  // bring their own authentication.
+  class Client extends Anthropic {
+    protected override _shouldResolveDefaultCredentials(): boolean {
+      return false;
+    }
+  }
+  const idleMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const apiKey = opts.apiKey || undefined; // "" (an unset ${VAR}) means no key too
+  const options: ClientOptions = {
+    baseURL: anthropicBaseUrl(opts.baseUrl),
+    // Explicit nulls: `undefined` would make the SDK read ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN.
+    apiKey: apiKey ?? null,
+    authToken: null,
+    webhookKey: null,
+    maxRetries: 0,
+    logLevel: "off",
+    openTelemetry: false,
+    defaultHeaders: {
+      ...envHeaderNulls(),
+      // Without a key, a null removes the header, or the SDK refuses to send the request.
+      ...(apiKey === undefined ? { Authorization: null } : { "x-api-key": apiKey }),
+      ...opts.headers,
+    },
+    // Bun's own 5-minute socket idle timeout would fire under ours; the watchdog owns idleness.
+    fetchOptions: { timeout: false },
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+  };
+  const client = new Client(options);
+  const requestOptions: RequestOptions = {
+    model: opts.model,
+    ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
+    ...(opts.effort !== undefined ? { effort: opts.effort } : {}),
+    ...(opts.legacyThinking !== undefined ? { legacyThinking: opts.legacyThinking } : {}),
+  };
+  const errorContext: ErrorContext = {
+    baseUrl: opts.baseUrl,
+    hasKey: apiKey !== undefined,
+    ...(opts.apiKeyVar !== undefined ? { keyVar: opts.apiKeyVar } : {}),
+  };
+
+  return {
+    protocol: "anthropic",
+    model: opts.model,
+    async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
+      const watchdog = startIdleWatchdog(signal, idleMs);
+      try {
+        const events = await client.messages.create(toRequest(request, requestOptions), { signal: watchdog.signal });
+        yield* mapEvents(endOnAbort(watchdog.watch(events), watchdog.signal), { model: opts.model });
+      } catch (e) {
+        signal.throwIfAborted();
+        if (watchdog.fired) throw idleError(idleMs);
+        throw toProviderError(e, errorContext);
+      } finally {
+        watchdog.dispose();
+      }
+    },
+  };
+}
+
+/**
+ * The SDK's constructor merges the `Name: value` lines of ANTHROPIC_CUSTOM_HEADERS (a Claude Code
+ * setting, often a gateway's secret) into every request; a null per name keeps them off this
+ * endpoint. Configured headers of the same name still win, as they come later.
+ */
+function envHeaderNulls(): Record<string, null> {
+  const names = (process.env.ANTHROPIC_CUSTOM_HEADERS ?? "").split("\n").flatMap((line) => {
+    const colon = line.indexOf(":");
+    return colon > 0 ? [line.slice(0, colon).trim()] : [];
+  });
+  return Object.fromEntries(names.filter(Boolean).map((n) => [n, null]));
+}
+
+/** The SDK ends its `for await` silently when aborted mid-stream (sdk-facts §2.4): make that a throw. */
+async function* endOnAbort<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  yield* source;
+  signal.throwIfAborted();
+}

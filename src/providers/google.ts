@@ -1,0 +1,560 @@
+// Google Gemini (SPEC §5.4, protocol "google"): generativelanguage.googleapis.com and gateways
+// that speak its API. The only file that loads `@google/genai`, and only lazily, inside the
+// factory. Fixture names below are under ../shared/fixtures/wire/gemini/.
+import type {
+  Content,
+  FunctionCall,
+  GenerateContentConfig,
+  GenerateContentParameters,
+  GenerateContentResponse,
+  GenerateContentResponseUsageMetadata,
+  GoogleGenAI,
+  HttpOptions,
+  PartialArg,
+  Part,
+  ThinkingLevel,
+} from "@google/genai";
+import { emptyUsage, newId } from "../kernel/ir.ts";
+import type { ContentBlock, Effort, Message, StopReason, ToolCall, Usage } from "../kernel/ir.ts";
+import { ProviderError } from "../kernel/provider.ts";
+import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
+import { geminiEffort } from "../pure/effort.ts";
+import { parseRetryAfter } from "../pure/retry-after.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS, idleError, startIdleWatchdog } from "./idle-watchdog.ts";
+
+/** What hey uses unless `[provider.X] api_version` or the base URL says otherwise (the SDK's own default is v1). */
+export const DEFAULT_API_VERSION = "v1beta";
+
+/**
+ * The SDK's base URL and API version for a base URL as the user wrote it (SPEC §2). The SDK
+ * appends the version itself, so a trailing `/v1`, `/v1beta`, `/v1alpha`, `/v1beta1`… is cut off
+ * and becomes the version, unless `apiVersion` is given. Pure.
+ */
+export function splitBaseUrl(baseUrl: string, apiVersion?: string): { baseUrl: string; apiVersion: string } {
+  const trimmed = baseUrl.replace(/\/+$/, "");
+  const m = /^(.*)\/(v\d+(?:(?:alpha|beta)\d*)?)$/.exec(trimmed);
+  return { baseUrl: m ? m[1]! : trimmed, apiVersion: apiVersion || m?.[2] || DEFAULT_API_VERSION };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Opaque data: what a Gemini turn needs back on the next request
+
+/** On the done message's thinking part: the model's parts as streamed, signatures in place. */
+interface TurnData {
+  parts: Part[];
+}
+
+/** On a tool call. `id` only when the API gave one: ids we made up are never sent to it. */
+interface CallData {
+  thoughtSignature?: string;
+  id?: string;
+}
+
+const asObject = (v: unknown): Record<string, unknown> | undefined =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+
+// ---------------------------------------------------------------------------------------------
+// IR → request
+
+export interface RequestOptions {
+  model: string;
+  maxTokens?: number;
+  /** The provider's default; `ModelRequest.effort` wins when set. */
+  effort?: Effort;
+  /** Passed to the SDK as `config.abortSignal`. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The `generateContentStream` parameters for `req`. Pure. An assistant turn of this model goes
+ * back as the parts it streamed (thought signatures included); any other turn is rebuilt from
+ * text and tool calls without signatures. A turn's tool results become one user content of
+ * `functionResponse` parts in call order.
+ */
+export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateContentParameters {
+  const contents: Content[] = [];
+  let calls: ToolCall[] = []; // of the latest assistant message, whose results follow it
+  let results: Message[] = [];
+  const flush = () => {
+    if (results.length === 0) return;
+    const order = (r: Message) => calls.findIndex((c) => c.id === r.toolCallId);
+    results.sort((a, b) => order(a) - order(b));
+    contents.push({ role: "user", parts: results.map((r) => functionResponse(r, calls, opts.model)) });
+    results = [];
+  };
+  for (const m of req.messages) {
+    if (m.role === "tool") {
+      results.push(m);
+      continue;
+    }
+    flush();
+    if (m.role === "assistant") {
+      calls = m.toolCalls ?? [];
+      const parts = replayParts(m, opts.model) ?? rebuildParts(m, opts.model);
+      if (parts.length > 0) contents.push({ role: "model", parts });
+    } else {
+      // Gemini has no system role inside `contents`: a mid-conversation system note is user text.
+      contents.push({ role: "user", parts: userParts(m.content) });
+    }
+  }
+  flush();
+
+  const { thinkingLevel, ...thinking } = geminiEffort(opts.model, req.effort ?? opts.effort);
+  const config: GenerateContentConfig = {
+    // The SDK's string enum has the same values as the effort table's strings.
+    ...(thinkingLevel || Object.keys(thinking).length > 0
+      ? { thinkingConfig: { ...thinking, ...(thinkingLevel ? { thinkingLevel: thinkingLevel as ThinkingLevel } : {}) } }
+      : {}),
+    // On by default: a stream without a finishReason would be re-requested behind our back.
+    automaticContinuation: false,
+  };
+  if (req.system) config.systemInstruction = { parts: [{ text: req.system }] };
+  if (req.tools.length > 0)
+    config.tools = [
+      { functionDeclarations: req.tools.map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: t.parameters })) },
+    ];
+  if (opts.maxTokens !== undefined) config.maxOutputTokens = opts.maxTokens;
+  if (opts.signal) config.abortSignal = opts.signal;
+  return { model: opts.model, contents, config };
+}
+
+function userParts(content: ContentBlock[]): Part[] {
+  const parts = content.flatMap((p): Part[] => {
+    if (p.type === "text") return [{ text: p.text }];
+    if (p.type === "image") return [{ inlineData: { mimeType: p.mediaType, data: p.data } }];
+    return [];
+  });
+  return parts.length > 0 ? parts : [{ text: "" }];
+}
+
+/** The parts this model streamed for `m`, when its thinking part still carries them. */
+function replayParts(m: Message, model: string): Part[] | undefined {
+  for (const p of m.content) {
+    if (p.type !== "thinking" || p.opaque?.protocol !== "google" || p.opaque.model !== model) continue;
+    const parts = asObject(p.opaque.data)?.parts;
+    if (Array.isArray(parts)) return parts as Part[];
+  }
+  return undefined;
+}
+
+/** Text and calls without the turn's thought parts; a call of this model keeps its signature and id. */
+function rebuildParts(m: Message, model: string): Part[] {
+  const parts: Part[] = m.content.flatMap((p): Part[] => (p.type === "text" && p.text ? [{ text: p.text }] : []));
+  for (const c of m.toolCalls ?? []) {
+    const data = callData(c, model);
+    const call: FunctionCall = { name: c.name, args: parseArgs(c.arguments) };
+    if (data.id) call.id = data.id;
+    parts.push({ functionCall: call, ...(data.thoughtSignature ? { thoughtSignature: data.thoughtSignature } : {}) });
+  }
+  return parts;
+}
+
+function callData(c: ToolCall | undefined, model: string): CallData {
+  if (c?.opaque?.protocol !== "google" || c.opaque.model !== model) return {};
+  const data = asObject(c.opaque.data) ?? {};
+  return {
+    ...(typeof data.thoughtSignature === "string" ? { thoughtSignature: data.thoughtSignature } : {}),
+    ...(typeof data.id === "string" ? { id: data.id } : {}),
+  };
+}
+
+/** Gemini wants an object; arguments from another protocol may be cut short (a `length` stop). */
+function parseArgs(json: string): Record<string, unknown> {
+  try {
+    return asObject(JSON.parse(json)) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+function functionResponse(r: Message, calls: ToolCall[], model: string): Part {
+  const call = calls.find((c) => c.id === r.toolCallId);
+  const text = r.content
+    .flatMap((p) => (p.type === "text" ? [p.text] : p.type === "image" ? [`[image ${p.mediaType} omitted]`] : []))
+    .join("\n");
+  const id = callData(call, model).id;
+  return {
+    functionResponse: {
+      ...(id ? { id } : {}),
+      name: r.toolName ?? call?.name ?? "",
+      response: r.isError ? { error: text } : { output: text },
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stream chunks → IR events
+
+/** The fields of a streamed chunk we read (the SDK's class adds getters we must not use). */
+export type Chunk = Pick<GenerateContentResponse, "candidates" | "usageMetadata" | "promptFeedback">;
+
+/** A call being assembled: whole on the Gemini API, from `partialArgs` fragments on Vertex. */
+interface OpenCall {
+  part: Part;
+  name: string;
+  id?: string;
+  args: Record<string, unknown>;
+  signature?: string;
+}
+
+/**
+ * Maps Gemini chunks to IR events. Pure apart from iterating `chunks`; errors from `chunks`
+ * propagate unchanged. Text and thought deltas are yielded as they arrive; tool calls whole once
+ * the stream has ended, then `done`. Throws ProviderError("network") when the stream ends with no
+ * finishReason and no promptFeedback (a cut connection must not look like a finished answer).
+ */
+export async function* mapEvents(chunks: AsyncIterable<Chunk>, ctx: { model: string }): AsyncGenerator<StreamEvent> {
+  const parts: Part[] = []; // what the next request sends back (see keepPart)
+  const calls: OpenCall[] = [];
+  let open: OpenCall | undefined;
+  let thinking = "";
+  let text = "";
+  let finish: string | undefined;
+  let blocked: string | undefined;
+  let usage: GenerateContentResponseUsageMetadata | undefined;
+
+  for await (const chunk of chunks) {
+    // Every chunk repeats usage and the counts change (text.sse): the last one is the total.
+    if (chunk.usageMetadata) usage = chunk.usageMetadata;
+    const feedback = chunk.promptFeedback;
+    if (feedback?.blockReason) blocked = `the prompt was blocked (${feedback.blockReason})${feedback.blockReasonMessage ? `: ${feedback.blockReasonMessage}` : ""}`;
+    const candidate = chunk.candidates?.[0];
+    for (const part of candidate?.content?.parts ?? []) {
+      if (part.functionCall) {
+        open = addCallPart(part, part.functionCall, open, parts, calls);
+        continue;
+      }
+      keepPart(parts, part);
+      if (!part.text) continue;
+      if (part.thought) thinking += part.text;
+      else text += part.text;
+      yield { type: part.thought ? "thinking" : "text", delta: part.text };
+    }
+    if (candidate?.finishReason) finish = candidate.finishReason;
+  }
+  if (finish === undefined && blocked === undefined)
+    throw new ProviderError("network", "the connection closed before the model finished its answer");
+
+  if (blocked) {
+    text += blocked;
+    yield { type: "text", delta: blocked };
+  }
+  const toolCalls = calls.map(toToolCall(ctx.model));
+  for (const call of toolCalls) yield { type: "tool_call", call };
+
+  const content: ContentBlock[] = [];
+  // The parts ride along only when a rebuilt turn would lose something: thoughts or a signature.
+  if (thinking || parts.some((p) => p.thoughtSignature)) {
+    const data: TurnData = { parts };
+    content.push({ type: "thinking", text: thinking, opaque: { protocol: "google", model: ctx.model, data } });
+  }
+  if (text) content.push({ type: "text", text });
+  const message: Message = { id: newId(), role: "assistant", content };
+  if (toolCalls.length > 0) message.toolCalls = toolCalls;
+  const stop = blocked ? "refusal" : toStop(finish ?? "", toolCalls.length > 0);
+  yield { type: "done", message, usage: toUsage(usage), stop };
+}
+
+/**
+ * Keeps a non-call part for the next request. Signed parts are never merged (Gemini's
+ * thought-signature rules) and an empty text that carries a signature is kept
+ * (text-trailing-signature-chunk.sse); adjacent unsigned text of the same kind is joined (one
+ * part per streamed chunk would bloat the session), and empty unsigned text is dropped (Vertex
+ * rejects empty text parameters).
+ */
+function keepPart(parts: Part[], part: Part): void {
+  const plain = (p: Part) => typeof p.text === "string" && Object.keys(p).every((k) => k === "text" || k === "thought");
+  if (plain(part) && !part.text) return;
+  const prev = parts.at(-1);
+  if (prev && plain(prev) && plain(part) && Boolean(prev.thought) === Boolean(part.thought)) prev.text += part.text ?? "";
+  else parts.push({ ...part });
+}
+
+/**
+ * One `functionCall` part. The Gemini API sends each call whole; Vertex with streamed arguments
+ * (vertex-parallel-calls-partial-args.sse) sends `{name, willContinue}`, then `partialArgs`
+ * fragments, then an empty `functionCall: {}`. A call is done when a part does not say
+ * `willContinue`. The assembled call takes the place of its first fragment among the parts.
+ * Returns the call still open.
+ */
+function addCallPart(part: Part, fc: FunctionCall, open: OpenCall | undefined, parts: Part[], calls: OpenCall[]): OpenCall | undefined {
+  if (fc.name) {
+    const { functionCall: _, thoughtSignature: __, ...rest } = part;
+    open = { part: { ...rest }, name: fc.name, args: { ...fc.args }, ...(fc.id ? { id: fc.id } : {}) };
+    parts.push(open.part);
+    calls.push(open);
+  }
+  if (!open) return undefined;
+  open.signature ??= part.thoughtSignature;
+  for (const arg of fc.partialArgs ?? []) setPartialArg(open.args, arg);
+  // Written on every fragment, so a call cut short by MAX_TOKENS still has a well-formed part.
+  open.part.functionCall = { name: open.name, args: open.args, ...(open.id ? { id: open.id } : {}) };
+  if (open.signature) open.part.thoughtSignature = open.signature;
+  return fc.willContinue ? open : undefined;
+}
+
+/** Applies one `{jsonPath: "$.a.b[0]", stringValue|numberValue|boolValue|nullValue}`; strings continue across fragments. */
+function setPartialArg(args: Record<string, unknown>, arg: PartialArg): void {
+  const keys = [...(arg.jsonPath ?? "").matchAll(/\.([^.[\]]+)|\[(\d+)\]|\['([^']*)'\]|\["([^"]*)"\]/g)].map(
+    (m) => (m[2] !== undefined ? Number(m[2]) : (m[1] ?? m[3] ?? m[4])!),
+  );
+  const last = keys.pop();
+  if (last === undefined) return;
+  let node: Record<string | number, unknown> = args;
+  for (const [i, key] of keys.entries()) {
+    const next = node[key];
+    if (typeof next !== "object" || next === null) node[key] = typeof (keys[i + 1] ?? last) === "number" ? [] : {};
+    node = node[key] as Record<string | number, unknown>;
+  }
+  if (arg.stringValue !== undefined) node[last] = (typeof node[last] === "string" ? node[last] : "") + arg.stringValue;
+  else if (arg.numberValue !== undefined) node[last] = arg.numberValue;
+  else if (arg.boolValue !== undefined) node[last] = arg.boolValue;
+  else if (arg.nullValue !== undefined) node[last] = null;
+}
+
+function toToolCall(model: string): (c: OpenCall) => ToolCall {
+  return (c) => {
+    const data: CallData = { ...(c.signature ? { thoughtSignature: c.signature } : {}), ...(c.id ? { id: c.id } : {}) };
+    // The Gemini API gives no ids (function-call-thought-signature.sse): results are matched by name and order.
+    const call: ToolCall = { id: c.id ?? `call_${newId()}`, name: c.name, arguments: JSON.stringify(c.args) };
+    if (data.thoughtSignature || data.id) call.opaque = { protocol: "google", model, data };
+    return call;
+  };
+}
+
+function toUsage(u: GenerateContentResponseUsageMetadata | undefined): Usage {
+  if (!u) return emptyUsage();
+  const thoughts = u.thoughtsTokenCount ?? 0;
+  return {
+    input: (u.promptTokenCount ?? 0) + (u.toolUsePromptTokenCount ?? 0),
+    output: (u.candidatesTokenCount ?? 0) + thoughts,
+    cacheRead: u.cachedContentTokenCount ?? 0,
+    cacheWrite: 0,
+    reasoning: thoughts,
+  };
+}
+
+function toStop(finish: string, calledTools: boolean): StopReason {
+  switch (finish) {
+    case "STOP":
+      return calledTools ? "tool_calls" : "stop";
+    case "MAX_TOKENS":
+      return "length";
+    case "SAFETY":
+    case "RECITATION":
+    case "PROHIBITED_CONTENT":
+    case "BLOCKLIST":
+    case "SPII":
+      return "refusal";
+    default:
+      return "other";
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+export interface ErrorContext {
+  /** The environment variable the key came from, named in auth errors. */
+  keyVar?: string;
+  /** false when no key was configured (so none was sent). Default true. */
+  hasKey?: boolean;
+  baseUrl: string;
+  /** The failed response's headers, when one arrived: a gateway may send Retry-After. */
+  headers?: Headers;
+  /** For HTTP-date Retry-After values; default Date.now(). */
+  now?: number;
+}
+
+/** `{error: {code, message, status, details}}`, Google's error body. */
+interface GoogleError {
+  code?: unknown;
+  message?: unknown;
+  status?: unknown;
+  details?: unknown;
+}
+
+/**
+ * Classifies any failure into a ProviderError, once. Pure; never throws. The SDK's ApiError has
+ * only `status` and a `message` holding the JSON body (prefixed with "got status: X. " for an
+ * error chunk mid-stream); it has no headers. An error without a status is "network": a refused
+ * connection, a reset, or a stream whose last bytes were no SSE event ("Incomplete JSON segment
+ * at the end": midstream-503-unframed-error.fragment.sse read in one piece).
+ */
+export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
+  if (e instanceof ProviderError) return e;
+  const err = asObject(e) ?? { message: String(e) };
+  const raw = typeof err.message === "string" ? err.message : String(e);
+  const body = parseErrorBody(raw);
+  const said = typeof body?.message === "string" && body.message ? body.message.trim() : raw || "(no message)";
+  const status = typeof err.status === "number" ? err.status : undefined;
+  if (status === undefined) {
+    const cause = err.cause instanceof Error && err.cause.message ? ` (${err.cause.message})` : "";
+    return new ProviderError("network", `network error talking to ${ctx.baseUrl}: ${said}${cause}`);
+  }
+
+  const details = Array.isArray(body?.details) ? body.details.map(asObject) : [];
+  const detail = (type: string) =>
+    details.filter((d): d is Record<string, unknown> => d?.["@type"] === `type.googleapis.com/google.rpc.${type}`);
+  const delay = detail("RetryInfo").map((d) => parseRetryDelay(d.retryDelay)).find((ms) => ms !== undefined);
+  const retryAfterMs = delay ?? (ctx.headers ? parseRetryAfter((h) => ctx.headers?.get(h), ctx.now ?? Date.now()) : undefined);
+  const opts = { status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+
+  // A bad key is a 400 INVALID_ARGUMENT with reason API_KEY_INVALID on the Gemini API.
+  const badKey = detail("ErrorInfo").some((d) => d.reason === "API_KEY_INVALID");
+  if (status === 401 || status === 403 || badKey) return new ProviderError("auth", authMessage(status, said, ctx), { status });
+  if (status === 429) {
+    if (isQuotaExhausted(said, detail("QuotaFailure"), delay !== undefined))
+      return new ProviderError("quota_exhausted", `quota exhausted (429): ${said}`, { status });
+    return new ProviderError("rate_limit", `rate limited (429): ${said}`, opts);
+  }
+  if (status === 408) return new ProviderError("network", `request timed out (408): ${said}`, opts);
+  if (status >= 500) return new ProviderError("overloaded", `the provider is failing (${status}): ${said}`, opts);
+  const hint = status === 404 ? ` — check the model name and base URL ${ctx.baseUrl}` : "";
+  return new ProviderError("bad_request", `request rejected (${status}): ${said}${hint}`, { status });
+}
+
+/** The `error` object of the JSON in an ApiError message, if any. */
+function parseErrorBody(message: string): GoogleError | undefined {
+  const start = message.indexOf("{");
+  if (start < 0) return undefined;
+  try {
+    return asObject(asObject(JSON.parse(message.slice(start)))?.error);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Gemini says "You exceeded your current quota" for per-minute limits too, so those words alone
+ * decide nothing. A per-minute limit comes with RetryInfo (error-429-retry-info.json: quotaId
+ * …PerMinute…, retryDelay "34.4s") and is a rate limit. It is exhausted when a QuotaFailure names
+ * a daily window (quotaId/quotaMetric "…PerDay…"), when the plan has none for this model
+ * ("limit: 0"), or when the quota wording comes without any retry delay: that is the daily quota,
+ * which "is sticky and only resets midnight" (error-429-resource-exhausted.json, from
+ * gke-labs/gemini-for-kubernetes-development#1215). Vertex's "Resource has been exhausted (e.g.
+ * check quota)" is its shared-capacity limit: a rate limit.
+ */
+function isQuotaExhausted(said: string, failures: Record<string, unknown>[], hasDelay: boolean): boolean {
+  const windows = failures.flatMap((f) => (Array.isArray(f.violations) ? f.violations : [])).map((v) => JSON.stringify(v));
+  if (windows.some((w) => /PerDay/i.test(w))) return true;
+  if (/\blimit: 0\b/.test(said)) return true;
+  return /exceeded your current quota/i.test(said) && !hasDelay;
+}
+
+/** google.protobuf.Duration in JSON: "34.4s" → 34400. */
+function parseRetryDelay(value: unknown): number | undefined {
+  const m = typeof value === "string" ? /^\s*(\d+(?:\.\d+)?)s\s*$/.exec(value) : null;
+  return m ? Math.ceil(Number(m[1]) * 1000) : undefined;
+}
+
+function authMessage(status: number, said: string, ctx: ErrorContext): string {
+  const head = `authentication failed (${status}): ${said}`;
+  if (ctx.hasKey === false)
+    return `${head} — no API key was sent to ${ctx.baseUrl}; set ${ctx.keyVar ?? "one"} (api_key in the provider's config, or --api-key)`;
+  return `${head} — check ${ctx.keyVar ?? "the provider's api_key"}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Factory: the only code that touches the SDK client
+
+export interface GoogleProviderOptions {
+  model: string;
+  /** As the user wrote it, with or without the version segment (SPEC §2). */
+  baseUrl: string;
+  /** undefined or "" = send no key header (a gateway that authenticates by other means). */
+  apiKey?: string;
+  /** The variable the key came from, for auth error messages. */
+  apiKeyVar?: string;
+  headers?: Record<string, string>;
+  /** `[provider.X] api_version`; wins over a version in `baseUrl`. */
+  apiVersion?: string;
+  maxTokens?: number;
+  effort?: Effort;
+  fetch?: typeof fetch;
+  /** Abort when no chunk arrives for this long; default DEFAULT_IDLE_TIMEOUT_MS. */
+  idleTimeoutMs?: number;
+}
+
+type Fetch = NonNullable<HttpOptions["fetch"]>;
+const KEY_HEADER = "x-goog-api-key";
+
+/**
+ * A Provider over the Gemini API. The SDK is configured from these options only: never from
+ * GOOGLE_API_KEY / GEMINI_API_KEY / GOOGLE_GEMINI_BASE_URL / GOOGLE_GENAI_* (sdk-facts §0), never
+ * retries (no `retryOptions`), never continues a stream by itself, and has no `timeout` (it would
+ * cut long streams, sdk-facts §3.1): the idle watchdog owns idleness.
+ */
+export async function createGoogleProvider(opts: GoogleProviderOptions): Promise<Provider> {
+  const { GoogleGenAI: Client } = await import("@google/genai");
+  const idleMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const apiKey = opts.apiKey || undefined;
+  const target = splitBaseUrl(opts.baseUrl, opts.apiVersion);
+  const send = opts.fetch ?? fetch;
+
+  /** Our fetch, recording the response headers into `seen` (ApiError carries none). */
+  const wrap =
+    (seen: { headers?: Headers }): Fetch =>
+    async (input, init) => {
+      const headers = new Headers(init?.headers);
+      // Without a key the SDK sends an empty one (an undefined key would load google-auth-library).
+      if (apiKey === undefined && headers.get(KEY_HEADER) === "") headers.delete(KEY_HEADER);
+      const response = await send(input, { ...init, headers });
+      seen.headers = response.headers;
+      return response;
+    };
+
+  // The constructor warns about a missing key (twice) and about GOOGLE_API_KEY + GEMINI_API_KEY
+  // both being set, though neither is used: we pass the key explicitly.
+  const warn = console.warn;
+  console.warn = () => {};
+  let client: GoogleGenAI;
+  try {
+    client = new Client({
+      apiKey: apiKey ?? "",
+      vertexai: false, // else GOOGLE_GENAI_USE_VERTEXAI / _ENTERPRISE decide
+      httpOptions: { baseUrl: target.baseUrl, apiVersion: target.apiVersion, headers: { ...opts.headers }, fetch: wrap({}) },
+    });
+  } finally {
+    console.warn = warn;
+  }
+
+  const requestOptions: RequestOptions = {
+    model: opts.model,
+    ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
+    ...(opts.effort !== undefined ? { effort: opts.effort } : {}),
+  };
+  const errorContext: ErrorContext = {
+    baseUrl: opts.baseUrl,
+    hasKey: apiKey !== undefined,
+    ...(opts.apiKeyVar !== undefined ? { keyVar: opts.apiKeyVar } : {}),
+  };
+
+  return {
+    protocol: "google",
+    model: opts.model,
+    async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
+      const watchdog = startIdleWatchdog(signal, idleMs);
+      const seen: { headers?: Headers } = {};
+      try {
+        const params = toRequest(request, { ...requestOptions, signal: watchdog.signal });
+        params.config = { ...params.config, httpOptions: { fetch: wrap(seen) } };
+        const chunks = await client.models.generateContentStream(params);
+        yield* mapEvents(endOnAbort(watchdog.watch(chunks), watchdog.signal), { model: opts.model });
+      } catch (e) {
+        // genai throws AbortError on abort, even mid-stream (sdk-facts §3.3): say why instead.
+        signal.throwIfAborted();
+        if (watchdog.fired) throw idleError(idleMs);
+        throw toProviderError(e, { ...errorContext, ...(seen.headers ? { headers: seen.headers } : {}) });
+      } finally {
+        watchdog.dispose();
+      }
+    },
+  };
+}
+
+/** A body already read to its end is still yielded after an abort: stop there too. */
+async function* endOnAbort<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  yield* source;
+  signal.throwIfAborted();
+}
