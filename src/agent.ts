@@ -32,7 +32,9 @@ export function createAgent(parts: AgentParts): Agent {
     messages: [],
     effort: parts.settings.effort,
     send(text, signal) {
-      agent.messages.push(userMessage(text));
+      const message = userMessage(text);
+      agent.messages.push(message);
+      agent.output.emit({ type: "message", message });
       return runLoop(agent.messages, {
         provider: agent.provider,
         tools: agent.tools,

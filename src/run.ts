@@ -13,6 +13,8 @@ import type { RunResult } from "./kernel/loop.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
 import { proxiedFetch } from "./net/fetch.ts";
 import { ConfigError, SETUP_HINT, type ConfigFlags } from "./pure/config.ts";
+import { decide, validateRules, type PermissionRules } from "./pure/permission.ts";
+import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { chooseShell } from "./pure/shell.ts";
 import { buildSystemPrompt } from "./pure/system-prompt.ts";
 import { expandPrompt, MentionError } from "./prompt-input.ts";
@@ -43,7 +45,7 @@ export async function run(args: CliArgs): Promise<number> {
     if (e instanceof UsageError || e instanceof ConfigError || e instanceof MentionError) return fail(e.message, EXIT.usage);
     throw e;
   }
-  for (const w of loaded.warnings) warn(w);
+  for (const w of [...loaded.warnings, ...validateRules(loaded.settings.permission)]) warn(w);
   if (loaded.skipped) warn(`${loaded.skipped} not loaded: this project is not trusted (use --approve)`);
   const { settings } = loaded;
 
@@ -64,7 +66,7 @@ export async function run(args: CliArgs): Promise<number> {
       output,
       cwd,
       system: () => system,
-      permission: () => undefined,
+      permission: permissionCheck(settings.permission),
     });
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
@@ -104,6 +106,14 @@ export async function run(args: CliArgs): Promise<number> {
   if (result.stop === "max_turns") await saveHandOff(cwd, agent);
   if (result.stop === "error" && settings.provider.preset && settings.provider.name === "ollama") warn(SETUP_HINT);
   return exitCode(result);
+}
+
+/** SPEC §8: deny first, every segment checked; a refusal is the error result the model sees. */
+function permissionCheck(rules: PermissionRules): PermissionCheck {
+  return (tool, args) => {
+    const decision = decide(tool, args, rules);
+    return decision.allowed ? undefined : decision.reason;
+  };
 }
 
 /**

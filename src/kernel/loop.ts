@@ -39,7 +39,8 @@ export const MAX_TURNS_PROMPT =
   "Done so far: what is finished (files, decisions, test results).\nRemaining: the concrete next steps.";
 
 /**
- * Runs the conversation in `messages` (appended to in place) until the model stops calling
+ * Runs the conversation in `messages` (appended to in place, each addition also emitted as a
+ * `message` event for the session writer) until the model stops calling
  * tools, the turn limit is reached, the user aborts or a provider error cannot be recovered.
  * Never throws for provider or tool failures: they end as `error` events and a `done` event.
  */
@@ -47,6 +48,12 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
   const { output } = deps;
   let turns = 0;
   let usage = emptyUsage();
+  const append = (...added: Message[]) => {
+    for (const m of added) {
+      messages.push(m);
+      output.emit({ type: "message", message: m });
+    }
+  };
   const finish = (stop: RunStop): RunResult => {
     output.emit({ type: "done", stop_reason: stop, turns, usage: usageCounts(usage) });
     return { stop, turns, usage };
@@ -54,7 +61,7 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
 
   for (;;) {
     const handOff = turns >= deps.limits.maxTurns; // one extra request, without tools
-    if (handOff) messages.push(userMessage(MAX_TURNS_PROMPT));
+    if (handOff) append(userMessage(MAX_TURNS_PROMPT));
     turns++;
     output.emit({ type: "turn_start", turn: turns });
     const request: ModelRequest = {
@@ -64,20 +71,20 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
       ...(deps.effort !== undefined ? { effort: deps.effort } : {}),
     };
     const reply = await requestWithRetry(request, deps);
-    if (reply.partial) messages.push(reply.partial);
+    if (reply.partial) append(reply.partial);
     if (reply.error) {
       if (deps.signal.aborted) return interrupted();
       output.emit({ type: "error", kind: reply.error.kind, message: reply.error.message });
       return finish("error");
     }
-    messages.push(reply.message);
+    append(reply.message);
     usage = addUsage(usage, reply.usage);
     output.emit({ type: "usage", ...usageCounts(reply.usage) });
     if (handOff) return finish("max_turns");
     const calls = reply.message.toolCalls ?? [];
     if (calls.length === 0) return finish(reply.stop === "length" ? "length" : "end");
     const results = await runToolCalls(calls, { ...deps, parallel: deps.limits.parallelTools });
-    messages.push(...results);
+    append(...results);
     if (deps.signal.aborted) return interrupted();
   }
 

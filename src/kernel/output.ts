@@ -1,6 +1,8 @@
 // Agent events and the Output interface (SPEC §18). Renderers, the JSON stream and the session
 // writer are all Outputs: the loop emits, it never prints or persists.
 
+import type { Message } from "./ir.ts";
+
 export interface UsageCounts {
   input_tokens: number;
   output_tokens: number;
@@ -28,8 +30,13 @@ export type ErrorKind =
   | "tool"
   | "interrupted";
 
-/** One event per JSON line in `--output json`; field names are the wire format. */
+/**
+ * Everything the loop reports, in order. All but `message` are the JSON events of SPEC §18
+ * (field names are the wire format); `message` carries each message appended to the history,
+ * for the session writer, and is not part of the JSON stream.
+ */
 export type AgentEvent =
+  | { type: "message"; message: Message }
   | { type: "session"; id: string; provider: string; model: string; cwd: string }
   | { type: "turn_start"; turn: number }
   | { type: "text_delta"; text: string }

@@ -2,5 +2,9 @@
 import type { AgentEvent, Output } from "../kernel/output.ts";
 
 export function createJsonOutput(write: (line: string) => void): Output {
-  return { emit: (event: AgentEvent) => write(JSON.stringify(event) + "\n") };
+  return {
+    emit: (event: AgentEvent) => {
+      if (event.type !== "message") write(JSON.stringify(event) + "\n");
+    },
+  };
 }
