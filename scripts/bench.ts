@@ -81,6 +81,63 @@ async function firstRequest(hey: string, env: Record<string, string>) {
   return { median: median(times), size };
 }
 
+/**
+ * The agent's own cost per turn at 200 messages of context: the loop, history adaptation, the
+ * request body of the chat adapter and event emission, with a provider and tools that take no time.
+ */
+async function turnOverhead() {
+  const { runLoop } = await import("../src/kernel/loop.ts");
+  const { toRequest } = await import("../src/providers/openai.ts");
+  const { newId } = await import("../src/kernel/ir.ts");
+  const { createTools } = await import("../src/wire.ts");
+  const { defaultSettingsForTest } = await import("../test/helpers/settings.ts");
+  const { chooseShell } = await import("../src/pure/shell.ts");
+  type Message = import("../src/kernel/ir.ts").Message;
+  const settings = defaultSettingsForTest();
+  const tools = createTools(settings, { shell: chooseShell({ platform: process.platform, findOnPath: () => "/bin/sh" }), raw: false });
+  const history: Message[] = [{ id: newId(), role: "user", content: [{ type: "text", text: "fix the failing tests in src/" }] }];
+  for (let i = 0; history.length < 200; i++) {
+    const id = `call_${i}`;
+    history.push({ id: newId(), role: "assistant", content: [{ type: "text", text: "Checking the next file." }], toolCalls: [{ id, name: "echo", arguments: JSON.stringify({ path: `src/file${i}.ts` }) }] });
+    history.push({ id: newId(), role: "tool", toolCallId: id, toolName: "echo", content: [{ type: "text", text: "x".repeat(1500) + "\n".repeat(40) }] });
+  }
+  const TURNS = 200;
+  let served = 0;
+  let bodyBytes = 0;
+  const provider = {
+    protocol: "openai" as const,
+    model: "m",
+    async *stream(request: import("../src/kernel/provider.ts").ModelRequest) {
+      bodyBytes = JSON.stringify(toRequest(request, { model: "m" })).length;
+      const last = ++served >= TURNS;
+      const id = `call_x${served}`;
+      const message: Message = last
+        ? { id: newId(), role: "assistant", content: [{ type: "text", text: "done" }] }
+        : { id: newId(), role: "assistant", content: [], toolCalls: [{ id, name: "echo", arguments: '{"path":"a"}' }] };
+      yield { type: "text" as const, delta: "ok" };
+      yield { type: "done" as const, message, usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, stop: "stop" as const };
+    },
+  };
+  const echo = { name: "echo", description: "", parameters: {}, run: async () => ({ output: "y".repeat(1500) }) };
+  const messages = [...history];
+  const trimmed = () => messages.splice(1, messages.length - 200); // keep the context at ~200 messages
+  const t0 = performance.now();
+  await runLoop(messages, {
+    provider,
+    tools: [...tools, echo],
+    output: { emit: () => trimmed() },
+    system: () => "system prompt",
+    signal: new AbortController().signal,
+    cwd: process.cwd(),
+    limits: { maxTurns: TURNS + 5, parallelTools: true },
+    retry: settings.retry,
+    permission: () => undefined,
+    effort: undefined,
+    clock: { sleep: async () => {}, random: Math.random },
+  });
+  return { perTurn: (performance.now() - t0) / TURNS, bodyBytes };
+}
+
 const dir = mkdtempSync(join(tmpdir(), "hey-bench-"));
 try {
   const home = join(dir, "home");
@@ -92,7 +149,9 @@ try {
   console.log(`startup   hey --version ${fmt(s.hey)}   hello-world ${fmt(s.hello)}   ratio ${(s.hey / s.hello).toFixed(2)}×   (targets ≤ 20 ms, ≤ 3×)`);
   const r = await firstRequest(hey, env);
   console.log(`request   start → first request byte ${fmt(r.median)}   (target ≤ 50 ms)`);
-  console.log(`request   first request body for "say hi": ${r.size} B   (target ≤ 4500 B)`);
+  console.log(`request   first request body for "say hi" (system prompt + 5 tools): ${r.size} B   (target ≤ 4500 B)`);
+  const o = await turnOverhead();
+  console.log(`loop      agent overhead per turn at 200 messages: ${o.perTurn.toFixed(2)} ms (request body ${(o.bodyBytes / 1024).toFixed(0)} KB)   (target ≤ 5 ms)`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,6 +1,7 @@
 // Entry point: argv → config → wire → one-shot run (or the REPL). Only the flag parser is loaded
 // eagerly, so `hey --version` and `hey --help` start as fast as a hello-world binary.
 import { EXIT, HELP, parseCli, UsageError, VERSION, type CliArgs } from "./cli.ts";
+import { drainAll, writer } from "./term.ts";
 
 async function main(argv: string[]): Promise<number> {
   let args: CliArgs;
@@ -10,29 +11,29 @@ async function main(argv: string[]): Promise<number> {
     if (e instanceof UsageError) return fail(e.message, EXIT.usage);
     throw e;
   }
-  if (args.help) return print(process.stdout, HELP, EXIT.ok);
-  if (args.version) return print(process.stdout, `hey ${VERSION}\n`, EXIT.ok);
+  if (args.help) return print(HELP, EXIT.ok);
+  if (args.version) return print(`hey ${VERSION}\n`, EXIT.ok);
   const { run } = await import("./run.ts");
   return run(args);
 }
 
-function print(stream: NodeJS.WriteStream, text: string, code: number): number {
-  stream.write(text);
+function print(text: string, code: number): number {
+  writer(1).write(text);
   return code;
 }
 
 function fail(message: string, code: number): number {
-  process.stderr.write(`hey: ${message}\n`);
+  writer(2).write(`hey: ${message}\n`);
   return code;
 }
 
 /** Exits once stdout and stderr have drained, so piped output is never cut short. */
 async function exit(code: number): Promise<never> {
-  await Promise.all([process.stdout, process.stderr].map((s) => new Promise<void>((resolve) => s.write("", () => resolve()))));
+  await drainAll();
   process.exit(code);
 }
 
 main(process.argv.slice(2)).then(exit, async (e: unknown) => {
-  process.stderr.write(`hey: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  writer(2).write(`hey: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   await exit(EXIT.runtime);
 });

@@ -5,7 +5,6 @@ import { homedir, platform } from "node:os";
 import { join } from "node:path";
 import { createAgent, type Agent } from "./agent.ts";
 import { EXIT, UsageError, type CliArgs } from "./cli.ts";
-import { runCommand, completions } from "./commands.ts";
 import { loadConfig } from "./config.ts";
 import { writeFileAtomic } from "./fs-atomic.ts";
 import { newId, textOf } from "./kernel/ir.ts";
@@ -20,15 +19,15 @@ import { buildSystemPrompt } from "./pure/system-prompt.ts";
 import { expandPrompt, MentionError } from "./prompt-input.ts";
 import corePrompt from "./prompts/system.md" with { type: "text" };
 import { createJsonOutput } from "./ui/json.ts";
-import { runRepl } from "./ui/repl.ts";
 import { createTerminalOutput, type TerminalOutput } from "./ui/terminal.ts";
+import { isTty, writer, type Writer } from "./term.ts";
 import { createProvider, createTools } from "./wire.ts";
 
 export async function run(args: CliArgs): Promise<number> {
   const env = process.env;
   const cwd = process.cwd();
   const home = env.HOME || homedir();
-  const stdinIsTty = Boolean(process.stdin.isTTY);
+  const stdinIsTty = isTty(0);
   const stdin = stdinIsTty ? undefined : await Bun.stdin.text();
   const oneShot = args.print || !stdinIsTty;
   const flags: ConfigFlags = { model: args.model, baseUrl: args.baseUrl, protocol: args.protocol, apiKey: args.apiKey, effort: args.effort, maxTurns: args.maxTurns, proxy: args.proxy };
@@ -50,7 +49,7 @@ export async function run(args: CliArgs): Promise<number> {
   const { settings } = loaded;
 
   const terminal = args.output === "text" ? terminalOutput(oneShot, env) : undefined;
-  const output = terminal ?? fanOut([createJsonOutput((t) => void process.stdout.write(t)), errorsTo(process.stderr)]);
+  const output = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2))]);
   output.emit({ type: "session", id: newId(), provider: settings.provider.name, model: settings.model, cwd });
 
   const fetchImpl = proxiedFetch({ cli: args.proxy, config: settings.proxy, env });
@@ -75,6 +74,8 @@ export async function run(args: CliArgs): Promise<number> {
   }
 
   if (!oneShot) {
+    // loaded only here: node:readline alone adds ~8 ms to every start
+    const [{ runRepl }, { runCommand, completions }] = await Promise.all([import("./ui/repl.ts"), import("./commands.ts")]);
     const switchModel = async (spec: string) => {
       const next = load(spec).settings;
       agent.provider = await createProvider(next.provider, next.model, agent.effort, fetchImpl);
@@ -147,21 +148,26 @@ function exitCode(result: RunResult): number {
   }
 }
 
-/** -p: only the answer on stdout, the rest on stderr; REPL: everything on stdout. */
+/**
+ * -p: only the answer on stdout, the rest on stderr; REPL: everything on stdout, through Node's
+ * stream so it interleaves correctly with readline's prompt.
+ */
 function terminalOutput(oneShot: boolean, env: NodeJS.ProcessEnv): TerminalOutput {
   const noColor = Boolean(env.NO_COLOR);
-  const stream = (s: NodeJS.WriteStream) => ({ write: (t: string) => void s.write(t), color: Boolean(s.isTTY) && !noColor });
-  const out = stream(process.stdout);
-  return createTerminalOutput(out, oneShot ? stream(process.stderr) : out);
+  if (!oneShot) {
+    const out = { write: (t: string) => void process.stdout.write(t), color: isTty(1) && !noColor };
+    return createTerminalOutput(out, out);
+  }
+  return createTerminalOutput({ write: writer(1).write, color: isTty(1) && !noColor }, { write: writer(2).write, color: isTty(2) && !noColor });
 }
 
 /** In JSON mode a one-line human-readable error also goes to stderr (SPEC §18). */
-function errorsTo(stream: NodeJS.WriteStream): Output {
+function errorsTo(stream: Writer): Output {
   return { emit: (e) => void (e.type === "error" && stream.write(`hey: ${e.message}\n`)) };
 }
 
 function warn(message: string): void {
-  process.stderr.write(`hey: ${message}\n`);
+  writer(2).write(`hey: ${message}\n`);
 }
 
 function fail(message: string, code: number): number {

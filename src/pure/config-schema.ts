@@ -115,16 +115,19 @@ const SCALARS: Record<Exclude<Kind, "strings" | "stringTable">, [accepts: (v: un
   protocol: [(v) => (PROTOCOLS as readonly unknown[]).includes(v), `one of ${PROTOCOLS.join(", ")}`],
 };
 
+/** A plain object: TOML tables. Dates and times (Date, Temporal objects) are not tables. */
 export function isTable(v: unknown): v is Table {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }
 
 /** A value as a message shows it: strings quoted, containers and dates by what they are. */
 function show(v: unknown): string {
   if (typeof v === "string") return JSON.stringify(v);
-  if (v instanceof Date) return "a date/time";
   if (Array.isArray(v)) return "an array";
   if (isTable(v)) return "a table";
+  if (typeof v === "object" && v !== null) return "a date/time";
   return String(v);
 }
 

@@ -1,0 +1,45 @@
+// Flag parsing (SPEC §2): forms, values, positionals and the usage errors that name the flag.
+import { expect, test } from "bun:test";
+import { parseCli, UsageError } from "../src/cli.ts";
+
+test.each([
+  [["-p", "hi"], { print: true, message: "hi" }],
+  [["--print", "fix", "the", "bug"], { print: true, message: "fix the bug" }],
+  [["-m", "deepseek/deepseek-chat", "-p", "x"], { model: "deepseek/deepseek-chat" }],
+  [["--model=gpt-5.5", "x"], { model: "gpt-5.5", message: "x" }],
+  [["-mgpt-5.5", "x"], { model: "gpt-5.5" }],
+  [["-t", "high"], { effort: "high" }],
+  [["--effort=off"], { effort: "off" }],
+  [["-pc", "go"], { print: true, continue: true, message: "go" }],
+  [["-pt", "low", "go"], { print: true, effort: "low", message: "go" }],
+  [["--output", "json"], { output: "json" }],
+  [["--max-turns", "7"], { maxTurns: 7 }],
+  [["--base-url", "http://127.0.0.1:11434/v1", "--protocol", "anthropic", "--api-key", "k"], { baseUrl: "http://127.0.0.1:11434/v1", protocol: "anthropic", apiKey: "k" }],
+  [["@a.ts", "explain", "@b/c.md"], { files: ["a.ts", "b/c.md"], message: "@a.ts explain @b/c.md" }],
+  [["-p", "--", "-v", "is a flag"], { print: true, version: false, message: "-v is a flag" }],
+  [["-"], { message: "-" }],
+  [["--no-mcp", "--no-skills", "--raw", "--approve", "--sessions"], { noMcp: true, noSkills: true, raw: true, approve: true, sessions: true }],
+  [["--resume", "0mx6"], { resume: "0mx6" }],
+  [[], { print: false, output: "text", message: "", files: [] }],
+] as const)("%p", (argv, expected) => {
+  expect(parseCli([...argv])).toMatchObject(expected);
+});
+
+test.each([
+  [["--frobnicate"], "unknown flag --frobnicate (see hey --help)"],
+  [["-x"], "unknown flag -x (see hey --help)"],
+  [["-m"], "-m/--model needs a value"],
+  [["-m", "-p"], "-m/--model needs a value"],
+  [["--output"], "--output needs a value"],
+  [["--print=yes"], "--print takes no value"],
+  [["-t", "loud"], '-t/--effort must be one of off, minimal, low, medium, high, xhigh, max (got "loud")'],
+  [["--output", "xml"], '--output must be one of text, json (got "xml")'],
+  [["--protocol", "grpc"], '--protocol must be one of openai, responses, anthropic, google (got "grpc")'],
+  [["--max-turns", "0"], '--max-turns must be a positive integer (got "0")'],
+  [["--max-turns", "2.5"], '--max-turns must be a positive integer (got "2.5")'],
+  [["--base-url", "localhost:11434"], '--base-url must be an http:// or https:// URL (got "localhost:11434")'],
+  [["--base-url", "not a url"], '--base-url must be a URL such as http://127.0.0.1:11434/v1 (got "not a url")'],
+  [["--config", " "], "--config needs a non-empty value"],
+])("%p → %s", (argv, message) => {
+  expect(() => parseCli([...argv])).toThrow(new UsageError(message));
+});
