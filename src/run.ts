@@ -28,50 +28,61 @@ export async function run(args: CliArgs): Promise<number> {
   const cwd = process.cwd();
   const home = env.HOME || homedir();
   const stdinIsTty = isTty(0);
-  const stdin = stdinIsTty ? undefined : await Bun.stdin.text();
+  const stdinText = stdinIsTty ? undefined : Bun.stdin.text();
   const oneShot = args.print || !stdinIsTty;
   const flags: ConfigFlags = { model: args.model, baseUrl: args.baseUrl, protocol: args.protocol, apiKey: args.apiKey, effort: args.effort, maxTurns: args.maxTurns, proxy: args.proxy };
   const load = (model = flags.model) => loadConfig({ env, cwd, configFile: args.config, trustProject: args.approve, flags: { ...flags, model } });
 
   let loaded;
+  try {
+    loaded = load();
+  } catch (e) {
+    if (e instanceof ConfigError) return fail(e.message, EXIT.usage);
+    throw e;
+  }
+  const { settings } = loaded;
+  const fetchImpl = proxiedFetch({ cli: args.proxy, config: settings.proxy, env });
+  // The SDK module evaluates (~12 ms) while stdin is still being read.
+  const providerReady = createProvider(settings.provider, settings.model, settings.effort, fetchImpl).then(
+    (provider) => ({ provider }),
+    (error: unknown) => ({ error }),
+  );
+
+  const stdin = await stdinText;
   let prompt: string;
   try {
     if (oneShot && args.message.trim() === "" && (stdin ?? "").trim() === "")
       throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
-    loaded = load();
     prompt = expandPrompt(args.message, { cwd, home, required: args.files, stdin });
   } catch (e) {
-    if (e instanceof UsageError || e instanceof ConfigError || e instanceof MentionError) return fail(e.message, EXIT.usage);
+    if (e instanceof UsageError || e instanceof MentionError) return fail(e.message, EXIT.usage);
     throw e;
   }
-  for (const w of [...loaded.warnings, ...validateRules(loaded.settings.permission)]) warn(w);
+  for (const w of [...loaded.warnings, ...validateRules(settings.permission)]) warn(w);
   if (loaded.skipped) warn(`${loaded.skipped} not loaded: this project is not trusted (use --approve)`);
-  const { settings } = loaded;
 
   const terminal = args.output === "text" ? terminalOutput(oneShot, env) : undefined;
   const output = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2))]);
   output.emit({ type: "session", id: newId(), provider: settings.provider.name, model: settings.model, cwd });
 
-  const fetchImpl = proxiedFetch({ cli: args.proxy, config: settings.proxy, env });
   const shell = chooseShell({ configured: settings.tools.shell, platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined });
   const date = new Date().toISOString().slice(0, 10);
   const system = buildSystemPrompt({ core: corePrompt, cwd, date, os: platform(), shell: shell.name });
-  let agent: Agent;
-  try {
-    agent = createAgent({
-      settings,
-      provider: await createProvider(settings.provider, settings.model, settings.effort, fetchImpl),
-      tools: createTools(settings, { shell, raw: args.raw }),
-      output,
-      cwd,
-      system: () => system,
-      permission: permissionCheck(settings.permission),
-    });
-  } catch (e) {
-    if (!(e instanceof ConfigError)) throw e;
-    output.emit({ type: "error", kind: "config", message: e.message });
+  const ready = await providerReady;
+  if ("error" in ready) {
+    if (!(ready.error instanceof ConfigError)) throw ready.error;
+    output.emit({ type: "error", kind: "config", message: ready.error.message });
     return EXIT.usage;
   }
+  const agent: Agent = createAgent({
+    settings,
+    provider: ready.provider,
+    tools: createTools(settings, { shell, raw: args.raw }),
+    output,
+    cwd,
+    system: () => system,
+    permission: permissionCheck(settings.permission),
+  });
 
   if (!oneShot) {
     // loaded only here: node:readline alone adds ~8 ms to every start
