@@ -1,6 +1,6 @@
 // One conversation: its messages, the current provider and the loop's dependencies. The one-shot
 // run and the REPL both drive it; slash commands change its model and effort.
-import { userMessage, type Effort, type Message } from "./kernel/ir.ts";
+import { userMessage, type ContentBlock, type Effort, type Message } from "./kernel/ir.ts";
 import { runLoop, type RunResult } from "./kernel/loop.ts";
 import type { Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
@@ -22,8 +22,8 @@ export interface Agent extends AgentParts {
   messages: Message[];
   /** the effort sent with each request; undefined = the provider's configured default */
   effort: Effort | undefined;
-  /** appends `text` as a user message and runs the loop until it stops */
-  send(text: string, signal: AbortSignal): Promise<RunResult>;
+  /** appends a user message and runs the loop until it stops */
+  send(content: string | ContentBlock[], signal: AbortSignal): Promise<RunResult>;
 }
 
 export function createAgent(parts: AgentParts): Agent {
@@ -31,8 +31,8 @@ export function createAgent(parts: AgentParts): Agent {
     ...parts,
     messages: [],
     effort: parts.settings.effort,
-    send(text, signal) {
-      const message = userMessage(text);
+    send(content, signal) {
+      const message = userMessage(content);
       agent.messages.push(message);
       agent.output.emit({ type: "message", message });
       return runLoop(agent.messages, {

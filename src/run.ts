@@ -7,7 +7,7 @@ import { createAgent, type Agent } from "./agent.ts";
 import { EXIT, UsageError, type CliArgs } from "./cli.ts";
 import { loadConfig } from "./config.ts";
 import { writeFileAtomic } from "./fs-atomic.ts";
-import { newId, textOf } from "./kernel/ir.ts";
+import { newId, textOf, type ContentBlock } from "./kernel/ir.ts";
 import type { RunResult } from "./kernel/loop.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
 import { proxiedFetch } from "./net/fetch.ts";
@@ -49,7 +49,7 @@ export async function run(args: CliArgs): Promise<number> {
   );
 
   const stdin = await stdinText;
-  let prompt: string;
+  let prompt: ContentBlock[];
   try {
     if (oneShot && args.message.trim() === "" && (stdin ?? "").trim() === "")
       throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
@@ -99,7 +99,7 @@ export async function run(args: CliArgs): Promise<number> {
         complete: (line) => completions(line, agent, cwd),
         onLine: (line, signal) => (line.startsWith("/") ? runCommand(line, { agent, terminal, switchModel }) : agent.send(expandPrompt(line, { cwd, home }), signal).then(() => undefined)),
       },
-      prompt,
+      args.message, // already checked by expandPrompt above; onLine expands it again
     );
   }
 

@@ -20,7 +20,7 @@ beforeAll(() => {
   writeFileSync(join(dir, "long.txt"), "a".repeat(2500) + "\nshort\n");
   writeFileSync(join(dir, "wide.txt"), Array.from({ length: 2000 }, () => "w".repeat(99)).join("\n"));
   writeFileSync(join(dir, "empty.txt"), "");
-  writeFileSync(join(dir, "image.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
+  writeFileSync(join(dir, "data.bin"), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 13]));
   writeFileSync(join(dir, "huge.txt"), numbered(1, 300_000).join("\n")); // ~3.5 MB, many stream chunks
   mkdirSync(join(dir, "sub"));
 });
@@ -78,7 +78,7 @@ test("absolute paths work", async () => {
 });
 
 test.each([
-  ["binary file", { path: "image.png" }, "image.png is a binary file (NUL byte in the first 8 KB); not shown"],
+  ["binary file", { path: "data.bin" }, "data.bin is a binary file (NUL byte in the first 8 KB); not shown"],
   ["missing file", { path: "nope/missing.txt" }, "file not found: nope/missing.txt"],
   ["directory", { path: "sub" }, "sub is a directory; list it with bash (ls) or search it with grep"],
   ["offset past the end", { path: "twelve.txt", offset: 13 }, "twelve.txt has 12 lines; offset 13 is past the end"],

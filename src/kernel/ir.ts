@@ -125,6 +125,6 @@ export function textOf(message: Pick<Message, "content">): string {
   return out;
 }
 
-export function userMessage(text: string): Message {
-  return { id: newId(), role: "user", content: [{ type: "text", text }] };
+export function userMessage(content: string | ContentBlock[]): Message {
+  return { id: newId(), role: "user", content: typeof content === "string" ? [{ type: "text", text: content }] : content };
 }

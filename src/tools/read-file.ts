@@ -2,6 +2,7 @@
 import { open, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
+import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../pure/image.ts";
 
 export const READ_LIMIT = 2000; // lines per call unless `limit` says otherwise
 export const READ_LINE_MAX = 2000; // characters kept of one line; the rest is cut
@@ -15,7 +16,7 @@ export function createReadFileTool(): Tool {
     name: "read_file",
     description:
       `Read a text file as numbered lines: up to ${READ_LIMIT} lines (${READ_OUTPUT_MAX / 1000}k chars) from offset; ` +
-      `lines over ${READ_LINE_MAX} chars are cut. A note says how to read on. Binary files are refused.`,
+      `lines over ${READ_LINE_MAX} chars are cut. A note says how to read on. Images (png/jpeg/gif/webp) are shown; other binary files are refused.`,
     parameters: {
       type: "object",
       properties: {
@@ -39,6 +40,8 @@ export function createReadFileTool(): Tool {
       if (info.isDirectory()) return fail(`${path} is a directory; list it with bash (ls) or search it with grep`);
       if (!info.isFile()) return fail(`${path} is not a regular file`);
       if (info.size === 0) return { output: `${path} is empty` };
+      const image = await readImage(abs, info.size);
+      if (image) return image.data ? { output: `${path}: ${image.mediaType}, ${Math.ceil(info.size / 1024)} KB`, images: [{ type: "image", mediaType: image.mediaType, data: image.data }] } : fail(`${path}: image of ${(info.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
       if (await isBinary(abs)) return fail(`${path} is a binary file (NUL byte in the first 8 KB); not shown`);
 
       const window = await readWindow(Bun.file(abs).stream(), offset, limit, ctx.signal);
@@ -61,6 +64,15 @@ function lineCount(value: unknown, name: string, fallback: number): number | str
   if (typeof n !== "number" || !Number.isInteger(n) || n < 0) return `read_file: \`${name}\` must be a positive integer, got ${JSON.stringify(value)}`;
   if (n === 0 && name === "limit") return "read_file: `limit` must be at least 1";
   return Math.max(n, 1); // offset 0 is read as "from the start"
+}
+
+/** An image file's media type, and its base64 data when it is small enough to send. */
+async function readImage(path: string, size: number): Promise<{ mediaType: string; data?: string } | undefined> {
+  const head = new Uint8Array(await Bun.file(path).slice(0, 16).arrayBuffer());
+  const mediaType = sniffImage(head);
+  if (!mediaType) return undefined;
+  if (size > IMAGE_MAX_BYTES) return { mediaType };
+  return { mediaType, data: toBase64(new Uint8Array(await Bun.file(path).arrayBuffer())) };
 }
 
 async function isBinary(path: string): Promise<boolean> {
