@@ -61,7 +61,7 @@ export async function run(args: CliArgs): Promise<number> {
   for (const w of [...loaded.warnings, ...validateRules(settings.permission)]) warn(w);
   if (loaded.skipped) warn(`${loaded.skipped} not loaded: this project is not trusted (use --approve)`);
 
-  const terminal = args.output === "text" ? terminalOutput(oneShot, env) : undefined;
+  const terminal = args.output === "text" ? terminalOutput(oneShot, env, settings.retry.maxRetries) : undefined;
   const output = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2))]);
   output.emit({ type: "session", id: newId(), provider: settings.provider.name, model: settings.model, cwd });
 
@@ -163,13 +163,14 @@ function exitCode(result: RunResult): number {
  * -p: only the answer on stdout, the rest on stderr; REPL: everything on stdout, through Node's
  * stream so it interleaves correctly with readline's prompt.
  */
-function terminalOutput(oneShot: boolean, env: NodeJS.ProcessEnv): TerminalOutput {
+function terminalOutput(oneShot: boolean, env: NodeJS.ProcessEnv, maxRetries: number): TerminalOutput {
   const noColor = Boolean(env.NO_COLOR);
   if (!oneShot) {
     const out = { write: (t: string) => void process.stdout.write(t), color: isTty(1) && !noColor };
-    return createTerminalOutput(out, out);
+    return createTerminalOutput(out, out, { maxRetries });
   }
-  return createTerminalOutput({ write: writer(1).write, color: isTty(1) && !noColor }, { write: writer(2).write, color: isTty(2) && !noColor });
+  const stream = (fd: 1 | 2) => ({ write: writer(fd).write, color: isTty(fd) && !noColor });
+  return createTerminalOutput(stream(1), stream(2), { maxRetries });
 }
 
 /** In JSON mode a one-line human-readable error also goes to stderr (SPEC §18). */

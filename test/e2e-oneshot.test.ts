@@ -156,6 +156,15 @@ describe("errors a new user meets", () => {
   });
 });
 
+test("a 429 with Retry-After is waited out and announced, then the answer arrives", async () => {
+  server.enqueue(jsonReply(429, { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } }, { "retry-after": "1" }), answer("after the wait"));
+  const t0 = performance.now();
+  const run = await runHey([...adHoc(), "-p", "hi"], { cwd: work.path });
+  expect(run).toMatchObject({ code: 0, stdout: "after the wait\n" });
+  expect(run.stderr).toMatch(/^retrying in 1(\.\d)? s \(1\/5\): rate limited \(429\): Rate limit reached\n$/);
+  expect(performance.now() - t0).toBeGreaterThan(1000);
+});
+
 test("--version and --help", async () => {
   const v = await runHey(["--version"]);
   expect(v.stdout).toMatch(/^hey \d+\.\d+\.\d+\n$/);

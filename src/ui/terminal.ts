@@ -30,7 +30,7 @@ export interface TerminalOutput extends Output {
   toggleThinking(): boolean;
 }
 
-export function createTerminalOutput(answer: Stream, info: Stream): TerminalOutput {
+export function createTerminalOutput(answer: Stream, info: Stream, opts: { maxRetries?: number } = {}): TerminalOutput {
   // whether each stream's cursor sits at the start of a line (answer and info may be one stream)
   const atLineStart = new Map<Stream, boolean>([[answer, true], [info, true]]);
   const write = (s: Stream, text: string, color?: string) => {
@@ -98,7 +98,7 @@ export function createTerminalOutput(answer: Stream, info: Stream): TerminalOutp
           infoLine(oneLine(event.output), event.ok ? GREEN : RED, event.ok ? "✓ " : "✗ ");
           break;
         case "retry":
-          infoLine(`retrying in ${formatDelay(event.delay_ms)} (attempt ${event.attempt}): ${event.error}`, YELLOW);
+          infoLine(`retrying in ${formatDelay(event.delay_ms)} (${event.attempt}/${opts.maxRetries ?? "?"}): ${event.error}`, YELLOW);
           break;
         case "error":
           infoLine(`error: ${event.message}`, RED);

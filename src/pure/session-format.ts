@@ -1,0 +1,235 @@
+// The session file format (SPEC §19) as pure functions: one JSON object per line, a header first.
+// Parsing never throws: a bad line is reported so the reader can skip it with a warning. The
+// window a resume starts from, and the synthetic results for calls a crash left open, are
+// decided here; src/sessions.ts only moves bytes.
+import type { Message, ToolCall } from "../kernel/ir.ts";
+import type { UsageCounts } from "../kernel/output.ts";
+
+export interface SessionHeader {
+  type: "header";
+  id: string;
+  cwd: string;
+  /** ISO 8601 */
+  created: string;
+  /** the hey version that created the file */
+  version: string;
+}
+
+/**
+ * One line after the header. Every entry has a stable id: a message entry uses the message's
+ * own id. Only these fields are ever written: no system prompt, no settings, no secrets.
+ */
+export type SessionEntry =
+  | { type: "message"; message: Message }
+  | ({ type: "usage"; id: string } & UsageCounts)
+  | { type: "model"; id: string; provider: string; model: string }
+  | { type: "compaction"; id: string; from_id: string; to_id: string; summary: string };
+
+export type ParsedLine = { ok: true; entry: SessionEntry } | { ok: false; reason: string };
+
+/** A compaction summary that replaces the messages with ids from `fromId` to `toId`. */
+export interface SessionSummary {
+  fromId: string;
+  toId: string;
+  text: string;
+}
+
+/** What `--sessions` shows of one session file. */
+export interface SessionInfo {
+  id: string;
+  /** ISO 8601, from the header */
+  created: string;
+  /** last write, ms since the epoch: "latest" and pruning by age use this */
+  modified: number;
+  cwd: string;
+  /** the first user message, on one line, cut to FIRST_PROMPT_CHARS */
+  firstPrompt: string;
+  /** bytes */
+  size: number;
+  path: string;
+}
+
+/** Text of the synthetic result for a call that a crash or kill left without one. */
+export const INTERRUPTED_RESULT = "interrupted: hey stopped before this call finished";
+
+/** Line prefixes the writer produces (type is always the first key), for skipping lines unread. */
+export const ENTRY_PREFIX = { model: '{"type":"model"', compaction: '{"type":"compaction"' } as const;
+
+const FIRST_PROMPT_CHARS = 80;
+const ROLES = new Set(["user", "assistant", "tool", "system"]);
+const USAGE_FIELDS = ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens"] as const;
+
+/** The line (newline included) for an entry or the header. May throw only on data JSON cannot hold. */
+export function toLine(entry: SessionEntry | SessionHeader): string {
+  return JSON.stringify(entry) + "\n";
+}
+
+/** The header, or undefined when `line` is not a hey session header. */
+export function parseHeader(line: string): SessionHeader | undefined {
+  const v = parseObject(line);
+  if (!v || v.type !== "header" || !isStr(v.id) || !isStr(v.cwd) || !isStr(v.created) || !isStr(v.version)) return undefined;
+  return { type: "header", id: v.id, cwd: v.cwd, created: v.created, version: v.version };
+}
+
+/**
+ * One entry line. Unknown `type`s (written by a newer hey) come back as `{ok: false, reason: ""}`
+ * so readers skip them without a warning; anything else unusable carries the reason.
+ */
+export function parseEntry(line: string): ParsedLine {
+  const v = parseObject(line);
+  if (!v) return { ok: false, reason: "not valid JSON" };
+  const bad = (what: string): ParsedLine => ({ ok: false, reason: `not a valid ${what} entry` });
+  switch (v.type) {
+    case "message":
+      return isMessage(v.message) ? { ok: true, entry: { type: "message", message: v.message } } : bad("message");
+    case "usage": {
+      if (!isStr(v.id) || !USAGE_FIELDS.every((f) => typeof v[f] === "number")) return bad("usage");
+      const counts = Object.fromEntries(USAGE_FIELDS.map((f) => [f, v[f]])) as unknown as UsageCounts;
+      return { ok: true, entry: { type: "usage", id: v.id, ...counts } };
+    }
+    case "model":
+      return isStr(v.id) && isStr(v.provider) && isStr(v.model) ? { ok: true, entry: { type: "model", id: v.id, provider: v.provider, model: v.model } } : bad("model");
+    case "compaction":
+      return isStr(v.id) && isStr(v.from_id) && isStr(v.to_id) && isStr(v.summary)
+        ? { ok: true, entry: { type: "compaction", id: v.id, from_id: v.from_id, to_id: v.to_id, summary: v.summary } }
+        : bad("compaction");
+    case "header":
+      return bad("entry: a second header is");
+    default:
+      return typeof v.type === "string" ? { ok: false, reason: "" } : bad("session");
+  }
+}
+
+/**
+ * Where the resume window starts in `messages` (oldest first) so that it holds about the last
+ * `window` messages and no tool result without its call: a start on a tool result moves forward
+ * past the results whose call lies before the window. Only when that would leave nothing (one
+ * call group larger than the window) does it move back to the group's assistant message.
+ */
+export function alignWindow(messages: Message[], window: number): number {
+  const raw = Math.max(0, messages.length - Math.max(1, window));
+  let start = raw;
+  while (start < messages.length && messages[start]!.role === "tool") start++;
+  if (start < messages.length) return start;
+  start = raw;
+  while (start > 0 && messages[start]!.role === "tool") start--;
+  return messages[start]?.role === "assistant" ? start : messages.length;
+}
+
+/**
+ * Puts every tool result right after the assistant message that made its call, in call order;
+ * drops results whose call is not in `messages` and repeated message ids; and gives each call
+ * without a result a synthetic error result (`INTERRUPTED_RESULT`), returned in `appended` too
+ * so the caller can persist it. `makeId` names the synthetic messages.
+ */
+export function closeToolCalls(messages: Message[], makeId: () => string): { messages: Message[]; appended: Message[] } {
+  const results = new Map<string, Message>();
+  for (const m of messages) if (m.role === "tool" && m.toolCallId !== undefined && !results.has(m.toolCallId)) results.set(m.toolCallId, m);
+  const out: Message[] = [];
+  const appended: Message[] = [];
+  const seen = new Set<string>();
+  for (const m of messages) {
+    if (m.role === "tool" || seen.has(m.id)) continue;
+    seen.add(m.id);
+    out.push(m);
+    for (const call of m.role === "assistant" ? (m.toolCalls ?? []) : []) {
+      const result = results.get(call.id);
+      if (result && !seen.has(result.id)) {
+        seen.add(result.id);
+        out.push(result);
+      } else if (!result) {
+        const synthetic = interruptedResult(call, makeId());
+        appended.push(synthetic);
+        out.push(synthetic);
+      }
+    }
+  }
+  return { messages: out, appended };
+}
+
+export function interruptedResult(call: ToolCall, id: string): Message {
+  return { id, role: "tool", toolCallId: call.id, toolName: call.name, isError: true, content: [{ type: "text", text: INTERRUPTED_RESULT }] };
+}
+
+/** `text` on one line (whitespace runs become one space), cut to about 80 characters. */
+export function oneLine(text: string, max = FIRST_PROMPT_CHARS): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : flat.slice(0, max - 1).trimEnd() + "…";
+}
+
+/**
+ * The text at the start of a user message line cut short (a first prompt bigger than the part of
+ * the file `--sessions` reads), or undefined when the cut line is not a user message.
+ */
+export function promptOfCutLine(cut: string): string | undefined {
+  const m = /^\{"type":"message","message":\{"id":"[^"]*","role":"user","content":\[\{"type":"text","text":"((?:[^"\\]|\\.)*)/.exec(cut);
+  if (!m) return undefined;
+  const escaped = m[1]!.replace(/\\(u[0-9a-fA-F]{0,3})?$/, ""); // an escape the cut split in two
+  try {
+    return (JSON.parse(`"${escaped}"`) as string).replace(/\uFFFD$/, ""); // a character the cut split
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `--sessions` listing: aligned columns, then how to resume. `home` is shown as `~`. */
+export function formatSessionList(infos: SessionInfo[], home?: string): string {
+  if (infos.length === 0) return "No sessions yet.\n";
+  const rows = infos.map((s) => [s.id, localDate(s.modified), formatSize(s.size), shortDir(s.cwd, home), s.firstPrompt || "(no prompt)"]);
+  const head = ["ID", "LAST USED", "SIZE", "DIRECTORY", "FIRST PROMPT"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 2 ? c.padStart(widths[i]!) : i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  const resume = "Resume one with `hey --resume ID` (a unique prefix of the id is enough); `hey -c` continues the latest one of the current directory.";
+  return [line(head), ...rows.map(line), "", resume].join("\n") + "\n";
+}
+
+const MAX_DIR_CHARS = 40;
+
+function shortDir(cwd: string, home: string | undefined): string {
+  const dir = home && (cwd === home || cwd.startsWith(home + "/")) ? "~" + cwd.slice(home.length) : cwd;
+  return dir.length <= MAX_DIR_CHARS ? dir : "…" + dir.slice(dir.length - MAX_DIR_CHARS + 1);
+}
+
+function localDate(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function parseObject(line: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(line);
+    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isStr(v: unknown): v is string {
+  return typeof v === "string";
+}
+
+function isMessage(v: unknown): v is Message {
+  if (v === null || typeof v !== "object") return false;
+  const m = v as Record<string, unknown>;
+  if (!isStr(m.id) || !isStr(m.role) || !ROLES.has(m.role) || !Array.isArray(m.content)) return false;
+  if (!m.content.every((p: unknown) => p !== null && typeof p === "object" && isStr((p as Record<string, unknown>).type))) return false;
+  if (m.toolCalls !== undefined && !(Array.isArray(m.toolCalls) && m.toolCalls.every(isToolCall))) return false;
+  return m.role !== "tool" || isStr(m.toolCallId);
+}
+
+function isToolCall(v: unknown): boolean {
+  if (v === null || typeof v !== "object") return false;
+  const c = v as Record<string, unknown>;
+  return isStr(c.id) && isStr(c.name) && isStr(c.arguments);
+}
