@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import type { Agent } from "./agent.ts";
 import { EFFORTS, type Effort } from "./kernel/ir.ts";
 import { ConfigError } from "./pure/config.ts";
+import { formatSessionList, listSessions, pruneSessions, sessionsDir } from "./sessions.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
 
 export interface CommandContext {
@@ -17,9 +18,10 @@ const HELP = `/help                     this list
 /model [provider/model]   show or switch the model (the conversation is kept)
 /effort LEVEL             reasoning effort: ${EFFORTS.join(" ")}
 /thinking                 show or hide thinking (what is sent does not change)
+/sessions                 list sessions; /sessions prune 30d | /sessions prune keep 20
 /quit                     leave (also Ctrl-D, or Ctrl-C at an empty prompt)`;
 
-export const COMMANDS = ["/help", "/model", "/effort", "/thinking", "/quit", "/exit"];
+export const COMMANDS = ["/help", "/model", "/effort", "/thinking", "/sessions", "/quit", "/exit"];
 
 /** Runs one slash command line; returns "quit" to leave the REPL. Prints its own results. */
 export async function runCommand(line: string, ctx: CommandContext): Promise<"quit" | void> {
@@ -56,6 +58,8 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<"qu
       const shown = ctx.terminal.toggleThinking();
       return say(`thinking ${shown ? "shown" : "hidden"}`);
     }
+    case "/sessions":
+      return say(sessionsCommand(rest));
     default:
       return say(`hey: unknown command ${name} (see /help)`);
   }
@@ -85,4 +89,17 @@ function pathCompletions(partial: string, cwd: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** `/sessions`, `/sessions prune 30d` (older than 30 days), `/sessions prune keep 20` (all but the newest 20). */
+function sessionsCommand(words: string[]): string {
+  const dir = sessionsDir(process.env);
+  if (words.length === 0) return formatSessionList(listSessions(dir), process.env.HOME);
+  const [verb, a, b] = words;
+  let opts: { olderThanDays?: number; keep?: number } | undefined;
+  if (verb === "prune" && a && /^\d+d$/.test(a) && b === undefined) opts = { olderThanDays: Number(a.slice(0, -1)) };
+  if (verb === "prune" && a === "keep" && b && /^\d+$/.test(b)) opts = { keep: Number(b) };
+  if (!opts) return "hey: use /sessions, /sessions prune 30d (older than 30 days) or /sessions prune keep 20 (keep the newest 20)";
+  const { deleted } = pruneSessions(dir, opts);
+  return deleted.length === 0 ? "no sessions to prune" : `deleted ${deleted.length} session${deleted.length === 1 ? "" : "s"}`;
 }

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir, platform } from "node:os";
 import { join } from "node:path";
 import { createAgent, type Agent } from "./agent.ts";
-import { EXIT, UsageError, type CliArgs } from "./cli.ts";
+import { EXIT, UsageError, VERSION, type CliArgs } from "./cli.ts";
 import { loadConfig } from "./config.ts";
 import { writeFileAtomic } from "./fs-atomic.ts";
 import { newId, textOf, type ContentBlock } from "./kernel/ir.ts";
@@ -22,11 +22,23 @@ import { createJsonOutput } from "./ui/json.ts";
 import { createTerminalOutput, type TerminalOutput } from "./ui/terminal.ts";
 import { isTty, writer, type Writer } from "./term.ts";
 import { createProvider, createTools } from "./wire.ts";
+import { createSessionWriter, findSession, formatSessionList, latestSession, listSessions, loadSession, sessionsDir, type LoadedSession } from "./sessions.ts";
 
 export async function run(args: CliArgs): Promise<number> {
   const env = process.env;
   const cwd = process.cwd();
   const home = env.HOME || homedir();
+  const dir = sessionsDir(env);
+  if (args.sessions) {
+    writer(1).write(formatSessionList(listSessions(dir), home));
+    return EXIT.ok;
+  }
+  let resumed: LoadedSession | undefined;
+  try {
+    resumed = openSession(args, dir, cwd);
+  } catch (e) {
+    return fail((e as Error).message, EXIT.usage);
+  }
   const stdinIsTty = isTty(0);
   const stdinText = stdinIsTty ? undefined : Bun.stdin.text();
   const oneShot = args.print || !stdinIsTty;
@@ -53,7 +65,7 @@ export async function run(args: CliArgs): Promise<number> {
   try {
     if (oneShot && args.message.trim() === "" && (stdin ?? "").trim() === "")
       throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
-    prompt = expandPrompt(args.message, { cwd, home, required: args.files, stdin });
+    prompt = isCommand(args.message) ? [] : expandPrompt(args.message, { cwd, home, required: args.files, stdin });
   } catch (e) {
     if (e instanceof UsageError || e instanceof MentionError) return fail(e.message, EXIT.usage);
     throw e;
@@ -61,9 +73,18 @@ export async function run(args: CliArgs): Promise<number> {
   for (const w of [...loaded.warnings, ...validateRules(settings.permission)]) warn(w);
   if (loaded.skipped) warn(`${loaded.skipped} not loaded: this project is not trusted (use --approve)`);
 
+  const sessionId = resumed?.header.id ?? newId();
+  const session = createSessionWriter({ dir, id: sessionId, cwd, version: VERSION, warn });
+  session.model(settings.provider.name, settings.model);
   const terminal = args.output === "text" ? terminalOutput(oneShot, env, settings.retry.maxRetries) : undefined;
-  const output = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2))]);
-  output.emit({ type: "session", id: newId(), provider: settings.provider.name, model: settings.model, cwd });
+  const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2))]);
+  const output = fanOut([display, session]);
+  output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd });
+  if (resumed) {
+    for (const w of resumed.warnings) warn(w);
+    for (const message of resumed.appended) session.emit({ type: "message", message });
+    if (terminal) warn(`resumed session ${sessionId} (${resumed.messages.length} messages)`);
+  }
 
   const shell = chooseShell({ configured: settings.tools.shell, platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined });
   const date = new Date().toISOString().slice(0, 10);
@@ -83,16 +104,18 @@ export async function run(args: CliArgs): Promise<number> {
     system: () => system,
     permission: permissionCheck(settings.permission),
   });
+  if (resumed) agent.messages.push(...resumed.messages);
 
+  const switchModel = async (spec: string) => {
+    const next = load(spec).settings;
+    agent.provider = await createProvider(next.provider, next.model, agent.effort, fetchImpl);
+    agent.settings = next;
+    session.model(next.provider.name, next.model);
+  };
   if (!oneShot) {
     // loaded only here: node:readline alone adds ~8 ms to every start
     const [{ runRepl }, { runCommand, completions }] = await Promise.all([import("./ui/repl.ts"), import("./commands.ts")]);
-    const switchModel = async (spec: string) => {
-      const next = load(spec).settings;
-      agent.provider = await createProvider(next.provider, next.model, agent.effort, fetchImpl);
-      agent.settings = next;
-    };
-    return runRepl(
+    const code = await runRepl(
       {
         prompt: "› ",
         historyFile: join(env.XDG_STATE_HOME || join(home, ".local", "state"), "hey", "history"),
@@ -101,6 +124,14 @@ export async function run(args: CliArgs): Promise<number> {
       },
       args.message, // already checked by expandPrompt above; onLine expands it again
     );
+    session.close();
+    return code;
+  }
+  if (isCommand(args.message)) {
+    const { runCommand } = await import("./commands.ts");
+    await runCommand(args.message, { agent, terminal, switchModel });
+    session.close();
+    return EXIT.ok;
   }
 
   const abort = new AbortController();
@@ -115,9 +146,20 @@ export async function run(args: CliArgs): Promise<number> {
   } finally {
     process.off("SIGINT", onSigint);
   }
+  session.close();
   if (result.stop === "max_turns") await saveHandOff(cwd, agent);
   if (result.stop === "error" && settings.provider.preset && settings.provider.name === "ollama") warn(SETUP_HINT);
   return exitCode(result);
+}
+
+const isCommand = (message: string) => message.trimStart().startsWith("/");
+
+/** `--resume ID` (id or unique prefix) or `-c` (the latest session of this directory, if any). */
+function openSession(args: CliArgs, dir: string, cwd: string): LoadedSession | undefined {
+  if (args.resume) return loadSession(findSession(dir, args.resume).path);
+  if (!args.continue) return undefined;
+  const latest = latestSession(dir, cwd);
+  return latest ? loadSession(latest.path) : undefined;
 }
 
 /** SPEC §8: deny first, every segment checked; a refusal is the error result the model sees. */
