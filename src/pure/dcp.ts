@@ -1,0 +1,342 @@
+// Dynamic context pruning (SPEC §10): the deterministic passes that `buildContext` (context.ts)
+// runs over the full history to derive what one model request sends. Each pass is pure, returns
+// new messages without touching its input, and keeps every tool call with all its results: it
+// rewrites or drops whole units only (a unit is an assistant message with the results after it,
+// or a lone user message).
+import type { Message } from "../kernel/ir.ts";
+
+export const DEFAULT_TOKENS_PER_CHAR = 0.25; // SPEC §10: characters/4 until the provider reports better
+export const PROTECT_TURNS = 3;
+const MESSAGE_CHARS = 16; // role, ids and framing of a message or a tool call on the wire (~4 tokens)
+const IMAGE_CHARS = 6_000; // an image costs ~1,500 tokens on the major APIs, whatever its base64 size
+export const HANDLE_LENGTH = 5; // last characters of a message id shown as its handle: 36^5 ≈ 60M values
+const TRIM_STEP = 0.25; // trim in steps of a quarter budget, see trimToBudget
+
+/** Tools whose results the dedup and purge passes never touch: they record what the model changed. */
+const KEEP_RESULTS = new Set(["write_file", "edit", "compress"]);
+
+/** A summary that replaces the history from fromId to toId inclusive (a compaction by the provider). */
+export interface Summary {
+  fromId: string;
+  toId: string;
+  text: string;
+}
+
+export const SUMMARY_PREFIX = "[summary of earlier work]\n";
+export const DUPLICATE_NOTE = "[pruned: duplicate call — the latest identical call's output is below]";
+export const PURGED_PREFIX = "[arguments purged] ";
+export const TASK_NOTE_PREFIX = "[task notes from .hey/task.md]\n";
+export const TASK_NOTE_ID = "task-note";
+const SUMMARY_ID = "summary-";
+export const omittedNote = (n: number) => `[${n} earlier messages omitted to fit the context budget; they are kept in the session file]`;
+
+const textMessage = (id: string, text: string): Message => ({ id, role: "user", content: [{ type: "text", text }] });
+export const summaryMessage = (s: Summary): Message => textMessage(SUMMARY_ID + s.fromId, SUMMARY_PREFIX + s.text);
+
+/** Characters a message weighs on the wire (text, thinking, tool calls, a flat rate per image). */
+export function messageChars(m: Message): number {
+  let n = MESSAGE_CHARS;
+  for (const p of m.content) n += p.type === "image" ? IMAGE_CHARS : p.text.length;
+  if (m.toolCalls) for (const c of m.toolCalls) n += MESSAGE_CHARS + c.name.length + c.arguments.length;
+  return n;
+}
+
+/** Estimated tokens of `messages`: their characters times `tokensPerChar`, rounded up. */
+export function estimateTokens(messages: Message[], tokensPerChar: number): number {
+  let chars = 0;
+  for (const m of messages) chars += messageChars(m);
+  return Math.ceil(chars * tokensPerChar);
+}
+
+/**
+ * Index where the protected tail starts: the `turns`-th last assistant message (a turn is one
+ * assistant message and its results, one model request). With fewer turns, the first assistant
+ * message; with none or `turns` ≤ 0, `history.length` (no tail).
+ */
+export function protectedFrom(history: Message[], turns: number): number {
+  return tailStart(history, turns, history.length);
+}
+
+/** protectedFrom over the first `length` messages only. */
+export function tailStart(history: Message[], turns: number, length: number): number {
+  let at = length;
+  let seen = 0;
+  for (let i = length - 1; i >= 0 && seen < turns; i--) {
+    if (history[i]!.role === "assistant") {
+      at = i;
+      seen++;
+    }
+  }
+  return at;
+}
+
+/** What the passes need to know about the full history; computed once per request. */
+export interface HistoryFacts {
+  /** never pruned or dropped: the first and the last user message and the protected tail */
+  protect: ReadonlySet<string>;
+  /** per assistant message id: how many turns came after it */
+  turnsAfter: ReadonlyMap<string, number>;
+  /** per tool message id: the handle shown to the model (its id's last HANDLE_LENGTH characters, or the whole id when another id ends alike) */
+  handles: ReadonlyMap<string, string>;
+  /** per message id: characters of the history up to and including it (stable while the history grows) */
+  offsets: ReadonlyMap<string, number>;
+}
+
+export function historyFacts(history: Message[], protectTurns: number): HistoryFacts {
+  const protect = new Set<string>();
+  for (let i = protectedFrom(history, protectTurns); i < history.length; i++) protect.add(history[i]!.id);
+  const firstUser = history.find((m) => m.role === "user");
+  const lastUser = history.findLast((m) => m.role === "user");
+  if (firstUser) protect.add(firstUser.id);
+  if (lastUser) protect.add(lastUser.id);
+
+  const turnsAfter = new Map<string, number>();
+  for (let i = history.length - 1, n = 0; i >= 0; i--) if (history[i]!.role === "assistant") turnsAfter.set(history[i]!.id, n++);
+
+  const suffixes = new Map<string, number>();
+  for (const m of history) {
+    const s = m.id.slice(-HANDLE_LENGTH);
+    suffixes.set(s, (suffixes.get(s) ?? 0) + 1);
+  }
+  const handles = new Map<string, string>();
+  const offsets = new Map<string, number>();
+  let chars = 0;
+  for (const m of history) {
+    chars += messageChars(m);
+    offsets.set(m.id, chars);
+    if (m.role !== "tool") continue;
+    const s = m.id.slice(-HANDLE_LENGTH);
+    handles.set(m.id, suffixes.get(s) === 1 ? s : m.id);
+  }
+  return { protect, turnsAfter, handles, offsets };
+}
+
+/** End (exclusive) of the unit starting at `i`: an assistant message or a run of orphaned results takes the results after it. */
+export function unitEnd(messages: Message[], i: number): number {
+  if (messages[i]!.role !== "assistant" && messages[i]!.role !== "tool") return i + 1;
+  let j = i + 1;
+  while (j < messages.length && messages[j]!.role === "tool") j++;
+  return j;
+}
+
+/**
+ * Replaces each summary's range by one user message `[summary of earlier work]\n<text>` with id
+ * `summary-<fromId>`. Later summaries win: one is ignored when its range is not found, is
+ * reversed, overlaps a later one, would split a call from its results or holds a protected
+ * message. Never throws.
+ */
+export function applySummaries(history: Message[], summaries: Summary[], protect: ReadonlySet<string>): { messages: Message[]; applied: Summary[]; replaced: number } {
+  if (summaries.length === 0) return { messages: history, applied: [], replaced: 0 };
+  const index = new Map(history.map((m, i) => [m.id, i]));
+  const taken: { from: number; to: number; summary: Summary }[] = [];
+  for (const s of summaries.toReversed()) {
+    const from = index.get(s.fromId);
+    const to = index.get(s.toId);
+    if (from === undefined || to === undefined || from > to) continue;
+    if (history[from]!.role === "tool" || history[to + 1]?.role === "tool") continue;
+    if (taken.some((t) => from <= t.to && t.from <= to)) continue;
+    if (history.slice(from, to + 1).some((m) => protect.has(m.id))) continue;
+    taken.push({ from, to, summary: s });
+  }
+  if (taken.length === 0) return { messages: history, applied: [], replaced: 0 };
+  taken.sort((a, b) => a.from - b.from);
+  const messages: Message[] = [];
+  let at = 0;
+  let replaced = 0;
+  for (const t of taken) {
+    messages.push(...history.slice(at, t.from), summaryMessage(t.summary));
+    replaced += t.to - t.from + 1;
+    at = t.to + 1;
+  }
+  messages.push(...history.slice(at));
+  return { messages, applied: taken.map((t) => t.summary), replaced };
+}
+
+/** Argument text as a canonical key: parsed JSON with sorted keys, or the raw text when it is not JSON. */
+export function canonicalArguments(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === "") return "{}";
+  try {
+    return canonical(JSON.parse(trimmed));
+  } catch {
+    return trimmed;
+  }
+}
+
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (v === null || typeof v !== "object") return JSON.stringify(v);
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(",")}}`;
+}
+
+/**
+ * Dedup: when a later call has the same tool name and canonically equal arguments, an older
+ * result's content becomes DUPLICATE_NOTE. The later call may sit anywhere after it, in the
+ * protected tail too; its result may be an error (the older output is stale either way: a
+ * read_file before and after an edit is the same call). Untouched: results of write_file, edit
+ * and compress, protected results, and outputs no longer than the note itself.
+ */
+export function dedup(messages: Message[], protect: ReadonlySet<string>): { messages: Message[]; count: number } {
+  const seen = new Set<string>();
+  const older = new Set<string>(); // call ids with an identical later call
+  const canon = new Map<string, string>(); // raw arguments → canonical: repeated calls are parsed once
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const calls = messages[i]!.toolCalls;
+    if (!calls) continue;
+    for (let k = calls.length - 1; k >= 0; k--) {
+      const c = calls[k]!;
+      if (KEEP_RESULTS.has(c.name)) continue;
+      let args = canon.get(c.arguments);
+      if (args === undefined) canon.set(c.arguments, (args = canonicalArguments(c.arguments)));
+      const key = `${c.name}\0${args}`;
+      if (seen.has(key)) older.add(c.id);
+      else seen.add(key);
+    }
+  }
+  if (older.size === 0) return { messages, count: 0 };
+  let count = 0;
+  const out = messages.map((m) => {
+    if (m.role !== "tool" || !older.has(m.toolCallId ?? "") || protect.has(m.id)) return m;
+    if (messageChars(m) <= DUPLICATE_NOTE.length + MESSAGE_CHARS) return m;
+    count++;
+    return { ...m, content: [{ type: "text" as const, text: DUPLICATE_NOTE }] };
+  });
+  return { messages: out, count };
+}
+
+/**
+ * Error purge: a failed call made `after` or more turns ago keeps its error text, prefixed with
+ * PURGED_PREFIX, and loses its arguments (`{}`, valid for every protocol). `after` = 0 turns the
+ * pass off. Protected turns and write_file/edit/compress calls are untouched.
+ */
+export function purgeErrors(messages: Message[], after: number, facts: HistoryFacts): { messages: Message[]; count: number } {
+  if (after <= 0) return { messages, count: 0 };
+  const purge = new Set<string>();
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (!m.toolCalls || protect(m) || (facts.turnsAfter.get(m.id) ?? 0) < after) continue;
+    for (let j = i + 1; j < messages.length && messages[j]!.role === "tool"; j++) {
+      const r = messages[j]!;
+      const call = m.toolCalls.find((c) => c.id === r.toolCallId);
+      if (!r.isError || !call || KEEP_RESULTS.has(call.name) || protect(r) || canonicalArguments(call.arguments) === "{}") continue;
+      purge.add(call.id);
+    }
+  }
+  if (purge.size === 0) return { messages, count: 0 };
+  const out = messages.map((m): Message => {
+    if (m.role === "tool") return purge.has(m.toolCallId ?? "") ? prefixText(m, PURGED_PREFIX) : m;
+    if (!m.toolCalls?.some((c) => purge.has(c.id))) return m;
+    return { ...m, toolCalls: m.toolCalls.map((c) => (purge.has(c.id) ? { ...c, arguments: "{}" } : c)) };
+  });
+  return { messages: out, count: purge.size };
+
+  function protect(m: Message): boolean {
+    return facts.protect.has(m.id);
+  }
+}
+
+/**
+ * Prefixes every tool result with its handle, `[#k3f9a] `, so the model can name ranges for the
+ * compress tool. Costs ~3 tokens per result; every result gets one (write_file and edit results
+ * too: they may end a range).
+ */
+export function addHandles(messages: Message[], handles: ReadonlyMap<string, string>): Message[] {
+  return messages.map((m) => (m.role === "tool" ? prefixText(m, `[#${handles.get(m.id) ?? m.id.slice(-HANDLE_LENGTH)}] `) : m));
+}
+
+/** `prefix` before the first text part; a message without one (images only) gets one. */
+function prefixText(m: Message, prefix: string): Message {
+  let done = false;
+  const content = m.content.map((p) => {
+    if (done || p.type !== "text") return p;
+    done = true;
+    return { ...p, text: prefix + p.text };
+  });
+  return { ...m, content: done ? content : [{ type: "text", text: prefix.trimEnd() }, ...m.content] };
+}
+
+/** What trimToBudget fits the messages into. */
+export interface Budget {
+  budgetTokens: number;
+  /** system prompt and tool schemas */
+  fixedTokens: number;
+  tokensPerChar: number;
+  /** .hey/task.md, inserted after the first user message when anything was summarized or dropped */
+  taskNote?: string;
+}
+
+/**
+ * Fits `messages` into the budget by dropping whole unprotected units, oldest first, replaced by
+ * one note `[N earlier messages omitted …]` where the first of them was. Once something must go,
+ * it drops on to the next step boundary (a quarter budget of the history's own character
+ * offsets): the boundaries do not move as the history grows, so the request prefix — and the
+ * provider's prompt cache — stays the same for several turns instead of changing every turn.
+ * `overBudget` when even dropping every unprotected unit is not enough (those are then dropped).
+ */
+export function trimToBudget(messages: Message[], facts: HistoryFacts, budget: Budget): { messages: Message[]; trimmed: number; overBudget: boolean } {
+  const units: { start: number; end: number; chars: number; offset: number; droppable: boolean }[] = [];
+  let total = 0;
+  let offset = 0;
+  for (let i = 0; i < messages.length; ) {
+    const end = unitEnd(messages, i);
+    let chars = 0;
+    let droppable = true;
+    for (let j = i; j < end; j++) {
+      const m = messages[j]!;
+      chars += messageChars(m);
+      if (facts.protect.has(m.id)) droppable = false;
+      offset = Math.max(offset, facts.offsets.get(m.id) ?? 0); // a summary takes the offset before it
+    }
+    units.push({ start: i, end, chars, offset, droppable });
+    total += chars;
+    i = end;
+  }
+  const summarized = messages.some((m) => m.id.startsWith(SUMMARY_ID));
+  const task = budget.taskNote === undefined ? undefined : textMessage(TASK_NOTE_ID, TASK_NOTE_PREFIX + budget.taskNote);
+  const limit = budget.budgetTokens - budget.fixedTokens;
+  const fits = (chars: number, dropped: number) => {
+    if (dropped > 0) chars += messageChars(textMessage("", omittedNote(dropped)));
+    if (task && (summarized || dropped > 0)) chars += messageChars(task);
+    return Math.ceil(chars * budget.tokensPerChar) <= limit;
+  };
+
+  const drop = new Set<number>(); // unit indexes
+  let kept = total;
+  let dropped = 0;
+  const dropUnit = (u: number) => {
+    drop.add(u);
+    kept -= units[u]!.chars;
+    dropped += units[u]!.end - units[u]!.start;
+  };
+  let u = 0;
+  for (; u < units.length && !fits(kept, dropped); u++) if (units[u]!.droppable) dropUnit(u);
+  const overBudget = !fits(kept, dropped);
+  if (dropped > 0 && !overBudget) {
+    const step = (budget.budgetTokens / DEFAULT_TOKENS_PER_CHAR) * TRIM_STEP;
+    const boundary = Math.ceil(units[u - 1]!.offset / step) * step;
+    for (; u < units.length && units[u]!.offset <= boundary; u++) if (units[u]!.droppable) dropUnit(u);
+  }
+
+  let tasked = !(task && (summarized || dropped > 0));
+  if (dropped === 0 && tasked) return { messages, trimmed: 0, overBudget };
+  const out: Message[] = [];
+  let noted = false;
+  for (const [k, unit] of units.entries()) {
+    if (drop.has(k)) {
+      if (!noted) out.push(textMessage(`omitted-${messages[unit.start]!.id}`, omittedNote(dropped)));
+      noted = true;
+      continue;
+    }
+    for (let j = unit.start; j < unit.end; j++) {
+      const m = messages[j]!;
+      out.push(m);
+      if (!tasked && m.role === "user" && facts.protect.has(m.id)) {
+        out.push(task!);
+        tasked = true;
+      }
+    }
+  }
+  if (!tasked) out.unshift(task!);
+  return { messages: out, trimmed: dropped, overBudget };
+}

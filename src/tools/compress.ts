@@ -1,0 +1,35 @@
+// The compress tool (SPEC §10): the model replaces a finished stretch of its own context with a
+// summary. The tool only validates and answers; the replacement itself is derived from the call
+// in the history by buildContext (pure/context.ts), so the session file alone reproduces it.
+import type { Message } from "../kernel/ir.ts";
+import type { Tool, ToolResult } from "../kernel/tool.ts";
+import { checkCompressRange, compressArgs, DEFAULT_TOKENS_PER_CHAR, estimateTokens, PROTECT_TURNS, summaryMessage } from "../pure/context.ts";
+
+const fail = (output: string): ToolResult => ({ output, isError: true });
+
+/** `history` returns the conversation as it is when the call runs (its own assistant message last). */
+export function createCompressTool(history: () => Message[], protectTurns = PROTECT_TURNS): Tool {
+  return {
+    name: "compress",
+    description:
+      "Replace messages start..end (the [#xxxxx] on tool results) in your context with your summary; the originals stay in the session. " +
+      `Keep paths, line numbers, decisions, errors, open tasks. Refused: split turns, first/latest user message, last ${protectTurns} turns.`,
+    parameters: {
+      type: "object",
+      properties: { start: { type: "string" }, end: { type: "string" }, summary: { type: "string" } },
+      required: ["start", "end", "summary"],
+    },
+    run: async (args) => {
+      const parsed = compressArgs(args);
+      if ("error" in parsed) return fail(`compress: ${parsed.error}`);
+      const messages = history();
+      const range = checkCompressRange(messages, parsed.start, parsed.end, protectTurns);
+      if ("error" in range) return fail(`compress: ${range.error}`);
+      const from = messages.findIndex((m) => m.id === range.fromId);
+      const to = messages.findIndex((m) => m.id === range.toId);
+      const before = estimateTokens(messages.slice(from, to + 1), DEFAULT_TOKENS_PER_CHAR);
+      const after = estimateTokens([summaryMessage({ ...range, text: parsed.summary })], DEFAULT_TOKENS_PER_CHAR);
+      return { output: `compressed ${to - from + 1} messages (~${before} tokens → ~${after} tokens)` };
+    },
+  };
+}
