@@ -82,8 +82,9 @@ async function firstRequest(hey: string, env: Record<string, string>) {
 }
 
 /**
- * The agent's own cost per turn at 200 messages of context: the loop, history adaptation, the
- * request body of the chat adapter and event emission, with a provider and tools that take no time.
+ * The agent's own cost per turn at 200 messages of context: the loop, the context passes (dedup,
+ * purge, handles, budget), history adaptation, the request body of the chat adapter and event
+ * emission, with a provider and tools that take no time.
  */
 async function turnOverhead() {
   const { runLoop } = await import("../src/kernel/loop.ts");
@@ -92,6 +93,9 @@ async function turnOverhead() {
   const { createTools } = await import("../src/wire.ts");
   const { defaultSettingsForTest } = await import("../test/helpers/settings.ts");
   const { chooseShell } = await import("../src/pure/shell.ts");
+  const { prepare, newCompactionState } = await import("../src/compaction.ts");
+  const state = newCompactionState();
+  const policy = { budgetTokens: 1_000_000, dedup: true, purgeErrorsAfter: 4, compressTool: true };
   type Message = import("../src/kernel/ir.ts").Message;
   const settings = defaultSettingsForTest();
   const tools = createTools(settings, { shell: chooseShell({ platform: process.platform, findOnPath: () => "/bin/sh" }), raw: false });
@@ -126,7 +130,7 @@ async function turnOverhead() {
     provider,
     tools: [...tools, echo],
     output: { emit: () => trimmed() },
-    system: () => "system prompt",
+    context: (history: Message[], signal: AbortSignal) => prepare(history, { state, policy, nudgeThreshold: 0.7, provider, output: { emit: () => {} }, tools: [...tools, echo], cwd: process.cwd(), system: "system prompt" }, signal),
     signal: new AbortController().signal,
     cwd: process.cwd(),
     limits: { maxTurns: TURNS + 5, parallelTools: true },

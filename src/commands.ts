@@ -4,11 +4,13 @@ import { dirname, join } from "node:path";
 import type { Agent } from "./agent.ts";
 import { EFFORTS, type Effort } from "./kernel/ir.ts";
 import { ConfigError } from "./pure/config.ts";
+import { buildContext } from "./pure/context.ts";
 import { formatSessionList, listSessions, pruneSessions, sessionsDir } from "./sessions.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
 
 export interface CommandContext {
   agent: Agent;
+  signal: AbortSignal;
   terminal: TerminalOutput | undefined;
   /** re-resolves configuration for `-m spec` and swaps the provider; throws ConfigError */
   switchModel(spec: string): Promise<void>;
@@ -18,10 +20,12 @@ const HELP = `/help                     this list
 /model [provider/model]   show or switch the model (the conversation is kept)
 /effort LEVEL             reasoning effort: ${EFFORTS.join(" ")}
 /thinking                 show or hide thinking (what is sent does not change)
+/usage                    tokens used, context size and what was pruned
+/compact [instructions]   summarize older work now
 /sessions                 list sessions; /sessions prune 30d | /sessions prune keep 20
 /quit                     leave (also Ctrl-D, or Ctrl-C at an empty prompt)`;
 
-export const COMMANDS = ["/help", "/model", "/effort", "/thinking", "/sessions", "/quit", "/exit"];
+export const COMMANDS = ["/help", "/model", "/effort", "/thinking", "/usage", "/compact", "/sessions", "/quit", "/exit"];
 
 /** Runs one slash command line; returns "quit" to leave the REPL. Prints its own results. */
 export async function runCommand(line: string, ctx: CommandContext): Promise<"quit" | void> {
@@ -60,6 +64,12 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<"qu
     }
     case "/sessions":
       return say(sessionsCommand(rest));
+    case "/usage":
+      return say(usageReport(ctx.agent));
+    case "/compact": {
+      const done = await ctx.agent.compact(arg || undefined, ctx.signal);
+      return say(done ? "older work summarized; the next request sends the summary instead" : "nothing to summarize yet: everything is in the last turns");
+    }
     default:
       return say(`hey: unknown command ${name} (see /help)`);
   }
@@ -102,4 +112,29 @@ function sessionsCommand(words: string[]): string {
   if (!opts) return "hey: use /sessions, /sessions prune 30d (older than 30 days) or /sessions prune keep 20 (keep the newest 20)";
   const { deleted } = pruneSessions(dir, opts);
   return deleted.length === 0 ? "no sessions to prune" : `deleted ${deleted.length} session${deleted.length === 1 ? "" : "s"}`;
+}
+
+/** `/usage` (SPEC §10): tokens for the session and the last request, the context against the budget, and pruning counts. */
+export function usageReport(agent: Agent): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  const { total, last, requests } = agent.usage;
+  const c = agent.settings.compaction;
+  // before the first request of this run (e.g. `hey -c /usage`) the view is computed here
+  const view =
+    agent.compaction.last ??
+    (agent.messages.length > 0
+      ? buildContext({ history: agent.messages, summaries: agent.compaction.summaries, policy: { budgetTokens: agent.settings.agent.budgetTokens, dedup: c.dedup, purgeErrorsAfter: c.purgeErrorsAfter, compressTool: false }, fixedTokens: 0, tokensPerChar: agent.compaction.tokensPerChar })
+      : undefined);
+  const budget = agent.settings.agent.budgetTokens;
+  const lines = [
+    `session: ${n(total.input)} in (${n(total.cacheRead)} cached, ${n(total.cacheWrite)} cache writes) · ${n(total.output)} out (${n(total.reasoning)} reasoning) · ${requests} request${requests === 1 ? "" : "s"}`,
+    last ? `last request: ${n(last.input)} in (${n(last.cacheRead)} cached) · ${n(last.output)} out` : "last request: none yet",
+    view
+      ? `context: ~${n(view.estimate)} of ${n(budget)} tokens (${Math.round((view.estimate / budget) * 100)}%) · ${agent.messages.length} messages in the session`
+      : `context: budget ${n(budget)} tokens · ${agent.messages.length} messages in the session`,
+    view
+      ? `pruned: ${view.stats.deduped} duplicate outputs · ${view.stats.purged} failed-call arguments · ${view.stats.compressed} compressed ranges · ${view.stats.trimmed} messages left out · ${agent.compaction.summaries.length} summaries`
+      : `pruned: nothing yet · ${agent.compaction.summaries.length} summaries`,
+  ];
+  return lines.join("\n");
 }

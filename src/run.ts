@@ -22,6 +22,7 @@ import { createJsonOutput } from "./ui/json.ts";
 import { createTerminalOutput, type TerminalOutput } from "./ui/terminal.ts";
 import { isTty, writer, type Writer } from "./term.ts";
 import { createProvider, createTools } from "./wire.ts";
+import { createCompressTool } from "./tools/compress.ts";
 import { createSessionWriter, findSession, formatSessionList, latestSession, listSessions, loadSession, sessionsDir, type LoadedSession } from "./sessions.ts";
 
 export async function run(args: CliArgs): Promise<number> {
@@ -101,10 +102,12 @@ export async function run(args: CliArgs): Promise<number> {
     tools: createTools(settings, { shell, raw: args.raw }),
     output,
     cwd,
-    system: () => system,
+    system,
     permission: permissionCheck(settings.permission),
+    summaries: resumed?.summaries ?? [],
   });
   if (resumed) agent.messages.push(...resumed.messages);
+  if (settings.compaction.compressTool) agent.tools.push(createCompressTool(() => agent.messages));
 
   const switchModel = async (spec: string) => {
     const next = load(spec).settings;
@@ -120,7 +123,7 @@ export async function run(args: CliArgs): Promise<number> {
         prompt: "› ",
         historyFile: join(env.XDG_STATE_HOME || join(home, ".local", "state"), "hey", "history"),
         complete: (line) => completions(line, agent, cwd),
-        onLine: (line, signal) => (line.startsWith("/") ? runCommand(line, { agent, terminal, switchModel }) : agent.send(expandPrompt(line, { cwd, home }), signal).then(() => undefined)),
+        onLine: (line, signal) => (line.startsWith("/") ? runCommand(line, { agent, signal, terminal, switchModel }) : agent.send(expandPrompt(line, { cwd, home }), signal).then(() => undefined)),
       },
       args.message, // already checked by expandPrompt above; onLine expands it again
     );
@@ -129,7 +132,7 @@ export async function run(args: CliArgs): Promise<number> {
   }
   if (isCommand(args.message)) {
     const { runCommand } = await import("./commands.ts");
-    await runCommand(args.message, { agent, terminal, switchModel });
+    await runCommand(args.message, { agent, signal: new AbortController().signal, terminal, switchModel });
     session.close();
     return EXIT.ok;
   }

@@ -34,7 +34,7 @@ const SUMMARY = "a.ts:1 holds the bug (const a = 1); bun test fails 10 times";
 
 describe("refusals", () => {
   test.each([
-    ["an unknown handle", { start: "#zzzzz", end: "#res03" }, "compress: unknown handle #zzzzz; use a handle shown at the start of a tool result, e.g. [#k3f9a]"],
+    ["an unknown handle", { start: "#zzzzz", end: "#res03" }, "compress: unknown handle #zzzzz; use a handle shown at the end of a tool result, e.g. [#k3f9a]"],
     ["an end before the start", { start: "#res03", end: "#res01" }, "compress: end #res01 comes before start #res03; the range runs from the older handle to the newer"],
     ["a start that splits a turn", { start: "#res02", end: "#res03" }, "compress: start #res02 would split a turn: its call and earlier results come before it; start at #res01, the turn's first result"],
     ["an end that splits a turn", { start: "#res01", end: "#res01" }, "compress: end #res01 would split a turn: more results of its calls follow; end at #res02, the turn's last result"],
@@ -86,7 +86,7 @@ describe("a successful compress", () => {
     const view = buildContext(input(after));
     expect(view.messages.map((m) => m.id)).toEqual(["id-user1", "summary-id-ast01", "id-user2", "id-ast03", "id-res04", "id-ast04", "id-res05", "id-ast05", "id-res06", "id-ast06", "id-res07", "id-ast08", "id-res08"]);
     expect(view.messages[1]!.content).toEqual([{ type: "text", text: `[summary of earlier work]\n${SUMMARY}` }]);
-    expect(view.messages[4]!.content).toEqual([{ type: "text", text: "[#res04] docs" }]);
+    expect(view.messages[4]!.content).toEqual([{ type: "text", text: "docs\n[#res04]" }]);
     expect(view.stats.compressed).toBe(5);
   });
 

@@ -129,8 +129,8 @@ describe("addHandles", () => {
     const image: Message = { id: "img-k3f9a", role: "tool", toolCallId: "c2", toolName: "read_file", content: [{ type: "image", mediaType: "image/png", data: "AA" }] };
     const history = [user("u1"), ask("a1", c, call("c2"), call("c3")), result("0012xyabcde", c, "out"), image, result("9999zzabcde", call("c3"), "out")];
     const out = addHandles(history, facts(history).handles);
-    expect(out.map(textOf)).toEqual(["q", undefined, "[#0012xyabcde] out", "[#k3f9a]", "[#9999zzabcde] out"]);
-    expect(out[3]!.content[1]).toEqual(image.content[0]!);
+    expect(out.map((m) => (m.content.at(-1)?.type === "text" ? (m.content.at(-1) as { text: string }).text : undefined))).toEqual(["q", undefined, "out\n[#0012xyabcde]", "[#k3f9a]", "out\n[#9999zzabcde]"]);
+    expect(out[3]!.content[0]).toEqual(image.content[0]!);
     expect(out[0]).toBe(history[0]!);
   });
 });
@@ -206,8 +206,8 @@ describe("buildContext", () => {
   test("runs every pass and reports what each did", () => {
     const view = buildContext(input({ summaries: [{ fromId: "a3", toId: "r3", text: "looked at f3" }], taskNote: "goal" }));
     expect(ids(view.messages)).toEqual(["u1", "task-note", "a1", "r1", "a2", "r2", "summary-a3", "a8", "r8", "a4", "r4", "a5", "r5", "a6", "r6", "a7", "r7"]);
-    expect(view.messages.map(textOf)[3]).toBe(`[#r1] ${DUPLICATE_NOTE}`);
-    expect(view.messages.map(textOf)[5]).toBe("[#r2] [arguments purged] boom");
+    expect(view.messages.map(textOf)[3]).toBe(`${DUPLICATE_NOTE}\n[#r1]`);
+    expect(view.messages.map(textOf)[5]).toBe("[arguments purged] boom\n[#r2]");
     expect(view.stats).toEqual({ deduped: 1, purged: 1, compressed: 2, trimmed: 0 });
     expect(view.estimate).toBe(1000 + estimateTokens(view.messages, 0.25));
     expect(view.overBudget).toBe(false);

@@ -134,7 +134,7 @@ function protectedIds(history: Message[], turns: number): Set<string> {
   return ids;
 }
 
-const unhandled = (m: Message) => JSON.stringify({ ...m, content: m.content.map((p) => (p.type === "text" ? { ...p, text: p.text.replace(/^\[#[^\]]+\] ?/, "") } : p)) });
+const unhandled = (m: Message) => JSON.stringify({ ...m, content: m.content.map((p) => (p.type === "text" ? { ...p, text: p.text.replace(/\n?\[#[^\]]+\]$/, "") } : p)) });
 
 function check(input: ContextInput): void {
   const before = JSON.stringify(input);

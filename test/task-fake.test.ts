@@ -49,7 +49,7 @@ test("read the failing test, run it, fix the code, run it again", async () => {
     tools: createTools(settings, { shell: chooseShell({ platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined }), raw: false }),
     output,
     cwd: repo.path,
-    system: () => "test",
+    system: "test",
     permission: () => undefined,
   });
   const result = await agent.send("the test fails, fix it", new AbortController().signal);

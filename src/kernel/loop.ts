@@ -14,8 +14,11 @@ export interface LoopDeps {
   provider: Provider;
   tools: Tool[];
   output: Output;
-  /** the system prompt, built fresh for every request */
-  system: () => string;
+  /**
+   * The system prompt and the messages of the next request, built fresh each time from the
+   * full history (pruning, compaction and the context-usage line live there). Throws only on abort.
+   */
+  context(history: Message[], signal: AbortSignal): Promise<{ system: string; messages: Message[] }>;
   signal: AbortSignal;
   cwd: string;
   limits: { maxTurns: number; parallelTools: boolean };
@@ -64,9 +67,16 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     if (handOff) append(userMessage(MAX_TURNS_PROMPT));
     turns++;
     output.emit({ type: "turn_start", turn: turns });
+    let context;
+    try {
+      context = await deps.context(messages, deps.signal);
+    } catch (e) {
+      if (deps.signal.aborted) return interrupted();
+      throw e;
+    }
     const request: ModelRequest = {
-      system: deps.system(),
-      messages: adaptHistory(messages, deps.provider),
+      system: context.system,
+      messages: adaptHistory(context.messages, deps.provider),
       tools: handOff ? [] : deps.tools,
       ...(deps.effort !== undefined ? { effort: deps.effort } : {}),
     };

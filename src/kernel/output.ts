@@ -45,6 +45,18 @@ export type AgentEvent =
   | { type: "tool_result"; id: string; name: string; ok: boolean; output: string }
   | { type: "retry"; attempt: number; delay_ms: number; error: string }
   | ({ type: "usage" } & UsageCounts)
+  | {
+      type: "compaction";
+      /** summary: a stretch summarized by the provider; trim: older messages dropped to fit the budget */
+      kind: "summary" | "trim";
+      from_id?: string;
+      to_id?: string;
+      summary?: string;
+      tokens_before: number;
+      tokens_after: number;
+      /** why a summary could not be made (the trim stood in for it) */
+      error?: string;
+    }
   | { type: "error"; kind: ErrorKind; message: string }
   | { type: "done"; stop_reason: RunStop; turns: number; usage: UsageCounts };
 

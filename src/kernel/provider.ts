@@ -8,6 +8,8 @@ export interface ModelRequest {
   tools: ToolSpec[];
   /** undefined = the provider's configured default; see pure/effort.ts for the mapping */
   effort?: Effort;
+  /** output token limit for this request only (a summary's own budget); undefined = the provider's */
+  maxTokens?: number;
 }
 
 /**

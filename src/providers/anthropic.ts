@@ -82,7 +82,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
 
   const { thinking, output_config, max_tokens } = anthropicEffort(req.effort ?? opts.effort, {
     legacyThinking: opts.legacyThinking ?? false,
-    ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
+    ...((req.maxTokens ?? opts.maxTokens) !== undefined ? { maxTokens: req.maxTokens ?? opts.maxTokens } : {}),
   });
   const body: MessageCreateParamsStreaming = { model: opts.model, max_tokens, messages: turns as MessageParam[], stream: true };
   const prompt = system.filter((s) => s.trim() !== "").join("\n\n");

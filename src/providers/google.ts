@@ -113,7 +113,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateCont
     config.tools = [
       { functionDeclarations: req.tools.map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: t.parameters })) },
     ];
-  if (opts.maxTokens !== undefined) config.maxOutputTokens = opts.maxTokens;
+  const maxTokens = req.maxTokens ?? opts.maxTokens;
+  if (maxTokens !== undefined) config.maxOutputTokens = maxTokens;
   if (opts.signal) config.abortSignal = opts.signal;
   return { model: opts.model, contents, config };
 }

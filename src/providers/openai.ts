@@ -82,7 +82,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
   const effort = req.effort ?? opts.effort;
   // "none" is the official no-reasoning value; "off" would be a 400. Other levels pass verbatim.
   if (effort !== undefined) body.reasoning_effort = effort === "off" ? "none" : effort;
-  if (opts.maxTokens !== undefined) body[opts.maxTokensField ?? "max_tokens"] = opts.maxTokens;
+  const maxTokens = req.maxTokens ?? opts.maxTokens;
+  if (maxTokens !== undefined) body[opts.maxTokensField ?? "max_tokens"] = maxTokens;
   return body;
 }
 

@@ -77,7 +77,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): CreateParams
     const wire = openaiEffort(effort) as WireEffort;
     body.reasoning = effort === "off" ? { effort: wire } : { effort: wire, summary: "auto" };
   }
-  if (opts.maxTokens !== undefined) body.max_output_tokens = opts.maxTokens;
+  const maxTokens = req.maxTokens ?? opts.maxTokens;
+  if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
   return body;
 }
 

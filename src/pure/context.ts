@@ -11,7 +11,7 @@
 // - Summaries: the caller's compactions and the model's successful compress calls. Later ones win
 //   over earlier ones they overlap; the caller's count as later than any compress call. Compress
 //   calls already in the history apply even when the compress tool is now off.
-// - Handles (compress tool on): every tool result starts with `[#k3f9a] `, the last 5 characters
+// - Handles (compress tool on): every tool result ends with a line `[#k3f9a]`, the last 5 characters
 //   of its message id (the whole id when two ids end alike): ~3 tokens per result.
 import type { Message } from "../kernel/ir.ts";
 import {
@@ -225,7 +225,7 @@ function resolveHandle(history: Message[], length: number, raw: string): number 
   }
   if (matches.length === 1) return matches[0]!;
   if (matches.length > 1) return `handle #${h} matches ${matches.length} messages; use the full handle shown on the result`;
-  return `unknown handle #${h}; use a handle shown at the start of a tool result, e.g. [#k3f9a]`;
+  return `unknown handle #${h}; use a handle shown at the end of a tool result, e.g. [#k3f9a]`;
 }
 
 /** The handle shown for message `i`: as HistoryFacts.handles computes it, for the first `length` messages. */

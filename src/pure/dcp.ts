@@ -237,12 +237,12 @@ export function purgeErrors(messages: Message[], after: number, facts: HistoryFa
 }
 
 /**
- * Prefixes every tool result with its handle, `[#k3f9a] `, so the model can name ranges for the
+ * Ends every tool result with its handle, `[#k3f9a]`, so the model can name ranges for the
  * compress tool. Costs ~3 tokens per result; every result gets one (write_file and edit results
  * too: they may end a range).
  */
 export function addHandles(messages: Message[], handles: ReadonlyMap<string, string>): Message[] {
-  return messages.map((m) => (m.role === "tool" ? prefixText(m, `[#${handles.get(m.id) ?? m.id.slice(-HANDLE_LENGTH)}] `) : m));
+  return messages.map((m) => (m.role === "tool" ? suffixText(m, `[#${handles.get(m.id) ?? m.id.slice(-HANDLE_LENGTH)}]`) : m));
 }
 
 /** `prefix` before the first text part; a message without one (images only) gets one. */
@@ -254,6 +254,17 @@ function prefixText(m: Message, prefix: string): Message {
     return { ...p, text: prefix + p.text };
   });
   return { ...m, content: done ? content : [{ type: "text", text: prefix.trimEnd() }, ...m.content] };
+}
+
+/**
+ * `handle` on a line of its own after the last text part (a message without one gets one). At
+ * the end, not the start, so a result keeps its own first words (`blocked by permission rules:`).
+ */
+function suffixText(m: Message, handle: string): Message {
+  const last = m.content.findLastIndex((p) => p.type === "text");
+  if (last < 0) return { ...m, content: [...m.content, { type: "text", text: handle }] };
+  const content = m.content.map((p, i) => (i === last && p.type === "text" ? { ...p, text: p.text === "" ? handle : `${p.text}\n${handle}` } : p));
+  return { ...m, content };
 }
 
 /** What trimToBudget fits the messages into. */

@@ -12,7 +12,7 @@ export function createCompressTool(history: () => Message[], protectTurns = PROT
   return {
     name: "compress",
     description:
-      "Replace messages start..end (the [#xxxxx] on tool results) in your context with your summary; the originals stay in the session. " +
+      "Replace messages start..end ([#xxxxx] under tool results when context is large) with your summary; originals stay in the session. " +
       `Keep paths, line numbers, decisions, errors, open tasks. Refused: split turns, first/latest user message, last ${protectTurns} turns.`,
     parameters: {
       type: "object",

@@ -100,6 +100,14 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: { maxRe
         case "retry":
           infoLine(`retrying in ${formatDelay(event.delay_ms)} (${event.attempt}/${opts.maxRetries ?? "?"}): ${event.error}`, YELLOW);
           break;
+        case "compaction":
+          infoLine(
+            event.kind === "summary"
+              ? `context: summarized older work (~${event.tokens_before} → ~${event.tokens_after} tokens)`
+              : `context: older messages left out to fit the budget${event.error ? ` (${event.error})` : ""}`,
+            DIM,
+          );
+          break;
         case "error":
           infoLine(`error: ${event.message}`, RED);
           break;

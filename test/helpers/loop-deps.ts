@@ -33,7 +33,7 @@ export function loopDeps(provider: Provider, overrides: Partial<LoopDeps> & { to
     provider,
     tools: [],
     output: recordingOutput(),
-    system: () => "test system prompt",
+    context: async (history) => ({ system: "test system prompt", messages: history }),
     signal: new AbortController().signal,
     cwd: process.cwd(),
     limits: { maxTurns: 20, parallelTools: true },
