@@ -47,10 +47,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     let lastInterrupted = false;
     let lastCtrlC = 0;
 
-    const finish = () => {
-      rl.close();
-      resolve(lastInterrupted ? 130 : 0);
-    };
+    const finish = () => rl.close();
 
     rl.on("SIGINT", () => {
       // at the prompt (readline owns raw mode, so Ctrl-C arrives here, not as a signal)
@@ -65,6 +62,8 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
       rl.prompt();
     });
     rl.on("close", () => {
+      // Ctrl-D, /quit or Ctrl-C at the prompt: leave the shell's prompt on a line of its own
+      process.stdout.write("\n");
       if (!busy) resolve(lastInterrupted ? 130 : 0);
     });
     rl.on("line", (line) => {
@@ -97,12 +96,17 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
         process.stderr.write(`hey: ${e instanceof Error ? e.message : String(e)}\n`);
       } finally {
         process.off("SIGINT", onSigint);
-        lastInterrupted = abort.signal.aborted;
+        // a slash command after a cancelled turn does not make the exit a clean one
+        if (abort.signal.aborted) lastInterrupted = true;
+        else if (!text.startsWith("/")) lastInterrupted = false;
         setRawMode(true); // must come before resume, or the terminal stays in cooked mode
         rl.resume();
         busy = false;
       }
-      if (quit) return finish();
+      if (quit) {
+        rl.close();
+        return resolve(lastInterrupted ? 130 : 0);
+      }
       rl.prompt();
     }
 
