@@ -1,6 +1,7 @@
 // The composition root: the only file that names concrete providers, tools and outputs.
 import type { Effort } from "./kernel/ir.ts";
-import type { Provider } from "./kernel/provider.ts";
+import { ProviderError, type Provider } from "./kernel/provider.ts";
+import { isLoopback } from "./pure/proxy.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { ProviderSettings, Settings } from "./pure/config.ts";
 import type { ShellChoice } from "./pure/shell.ts";
@@ -18,6 +19,10 @@ const IDLE_TIMEOUT_MS = 300_000;
  * here and only when its protocol is used, so start-up never parses the others (SPEC §1).
  */
 export async function createProvider(settings: ProviderSettings, model: string, effort: Effort | undefined, fetchImpl: typeof fetch): Promise<Provider> {
+  return failFastWhenRefusedLocally(await adapter(settings, model, effort, fetchImpl), settings.baseUrl);
+}
+
+async function adapter(settings: ProviderSettings, model: string, effort: Effort | undefined, fetchImpl: typeof fetch): Promise<Provider> {
   const common = {
     model,
     baseUrl: settings.baseUrl,
@@ -47,6 +52,28 @@ export async function createProvider(settings: ProviderSettings, model: string, 
       return createAnthropicProvider({ ...common, legacyThinking: settings.legacyThinking });
     }
   }
+}
+
+const REFUSED = /ECONNREFUSED|Unable to connect|connection refused/i;
+
+/**
+ * A refused connection to this machine means nothing listens there (Ollama not started, wrong
+ * port): retrying for a minute only delays the answer, so it fails at once, saying what to check.
+ */
+function failFastWhenRefusedLocally(provider: Provider, baseUrl: string): Provider {
+  if (!URL.canParse(baseUrl) || !isLoopback(new URL(baseUrl).hostname)) return provider;
+  return {
+    protocol: provider.protocol,
+    model: provider.model,
+    async *stream(request, signal) {
+      try {
+        yield* provider.stream(request, signal);
+      } catch (e) {
+        if (!(e instanceof ProviderError) || e.kind !== "network" || !REFUSED.test(e.message)) throw e;
+        throw new ProviderError("network", `cannot connect to ${baseUrl}: connection refused (is the server running?)`, { final: true });
+      }
+    },
+  };
 }
 
 /** The five built-in tools (SPEC §7), configured from settings and flags. */

@@ -37,3 +37,7 @@ test.each([
   [600_000, "10 min"],
   [12_000_000, "3 h 20 min"],
 ])("formatWait(%d) = %s", (ms, text) => expect(formatWait(ms)).toBe(text));
+
+test("a failure marked final is never retried, whatever its kind", () => {
+  expect(retryDecision({ kind: "network", final: true }, 1, policy)).toEqual({ retry: false });
+});

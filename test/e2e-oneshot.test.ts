@@ -136,12 +136,13 @@ describe("errors a new user meets", () => {
     }
   });
 
-  test("an unreachable endpoint: a clear error, exit 1, no stack trace", async () => {
-    const run = await runHey(["--base-url", "http://127.0.0.1:9/v1", "-m", "m", "-p", "hi", "--output", "json"], { cwd: work.path, env: { HEY_MAX_RETRIES: "0" } });
+  test("an unreachable local endpoint: a clear error at once (no minute of retries), exit 1, no stack trace", async () => {
+    const run = await runHey(["--base-url", "http://127.0.0.1:9/v1", "-m", "m", "-p", "hi", "--output", "json"], { cwd: work.path });
     expect(run.code).toBe(1);
-    const error = jsonEvents(run.stdout).find((e) => e.type === "error")!;
-    expect(error.kind).toBe("network");
-    expect(String(error.message)).toContain("http://127.0.0.1:9/v1");
+    const events = jsonEvents(run.stdout);
+    expect(events.filter((e) => e.type === "retry")).toEqual([]);
+    const error = events.find((e) => e.type === "error")!;
+    expect(error).toEqual({ type: "error", kind: "network", message: "cannot connect to http://127.0.0.1:9/v1: connection refused (is the server running?)" });
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(jsonEvents(run.stdout).at(-1)).toMatchObject({ type: "done", stop_reason: "error" });
   });

@@ -57,16 +57,19 @@ export class ProviderError extends Error {
   readonly kind: ProviderErrorKind;
   readonly status: number | undefined;
   readonly retryAfterMs: number | undefined;
+  /** retrying cannot help although the kind usually can (nothing listens on a local port) */
+  readonly final: boolean;
 
-  constructor(kind: ProviderErrorKind, message: string, opts: { status?: number; retryAfterMs?: number } = {}) {
+  constructor(kind: ProviderErrorKind, message: string, opts: { status?: number; retryAfterMs?: number; final?: boolean } = {}) {
     super(message);
     this.name = "ProviderError";
     this.kind = kind;
     this.status = opts.status;
     this.retryAfterMs = opts.retryAfterMs;
+    this.final = opts.final ?? false;
   }
 
   get retryable(): boolean {
-    return RETRYABLE.has(this.kind);
+    return RETRYABLE.has(this.kind) && !this.final;
   }
 }

@@ -13,6 +13,8 @@ export interface RetryPolicy {
 export interface RetryableFailure {
   kind: string;
   retryAfterMs?: number;
+  /** retrying cannot help whatever the kind says */
+  final?: boolean;
 }
 
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; why?: string };
@@ -35,7 +37,7 @@ const SERVER_DELAY_JITTER = 0.1;
  * maxDelayMs is not waited at all — the caller fails and says when the server allows a retry.
  */
 export function retryDecision(failure: RetryableFailure, attempt: number, policy: RetryPolicy, random: () => number = Math.random): RetryDecision {
-  if (!RETRYABLE_KINDS.has(failure.kind)) return { retry: false };
+  if (!RETRYABLE_KINDS.has(failure.kind) || failure.final) return { retry: false };
   if (!policy.enabled || policy.maxRetries <= 0) return { retry: false };
   if (attempt > policy.maxRetries) return { retry: false, why: `gave up after ${policy.maxRetries} ${policy.maxRetries === 1 ? "retry" : "retries"}` };
   const server = policy.respectRetryAfter ? failure.retryAfterMs : undefined;
