@@ -20,7 +20,7 @@ import { ProviderError } from "../kernel/provider.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { anthropicEffort } from "../pure/effort.ts";
 import { parseRetryAfter } from "../pure/retry-after.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS, idleError, startIdleWatchdog } from "./idle-watchdog.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS, guardedStream } from "./idle-watchdog.ts";
 
 export interface RequestOptions {
   model: string;
@@ -463,19 +463,14 @@ export async function createAnthropicProvider(opts: AnthropicProviderOptions): P
   return {
     protocol: "anthropic",
     model: opts.model,
-    async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
-      const watchdog = startIdleWatchdog(signal, idleMs);
-      try {
-        const events = await client.messages.create(toRequest(request, requestOptions), { signal: watchdog.signal });
-        yield* mapEvents(endOnAbort(watchdog.watch(events), watchdog.signal), { model: opts.model });
-      } catch (e) {
-        signal.throwIfAborted();
-        if (watchdog.fired) throw idleError(idleMs);
-        throw toProviderError(e, errorContext);
-      } finally {
-        watchdog.dispose();
-      }
-    },
+    stream: (request: ModelRequest, signal: AbortSignal) =>
+      guardedStream(
+        signal,
+        idleMs,
+        (s) => client.messages.create(toRequest(request, requestOptions), { signal: s }),
+        (events) => mapEvents(events, { model: opts.model }),
+        (e) => toProviderError(e, errorContext),
+      ),
   };
 }
 
@@ -492,8 +487,3 @@ function envHeaderNulls(): Record<string, null> {
   return Object.fromEntries(names.filter(Boolean).map((n) => [n, null]));
 }
 
-/** The SDK ends its `for await` silently when aborted mid-stream (sdk-facts §2.4): make that a throw. */
-async function* endOnAbort<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
-  yield* source;
-  signal.throwIfAborted();
-}

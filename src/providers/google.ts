@@ -20,7 +20,7 @@ import { ProviderError } from "../kernel/provider.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { geminiEffort } from "../pure/effort.ts";
 import { parseRetryAfter } from "../pure/retry-after.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS, idleError, startIdleWatchdog } from "./idle-watchdog.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS, guardedStream } from "./idle-watchdog.ts";
 
 /** What hey uses unless `[provider.X] api_version` or the base URL says otherwise (the SDK's own default is v1). */
 export const DEFAULT_API_VERSION = "v1beta";
@@ -534,28 +534,20 @@ export async function createGoogleProvider(opts: GoogleProviderOptions): Promise
   return {
     protocol: "google",
     model: opts.model,
-    async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
-      const watchdog = startIdleWatchdog(signal, idleMs);
-      const seen: { headers?: Headers } = {};
-      try {
-        const params = toRequest(request, { ...requestOptions, signal: watchdog.signal });
-        params.config = { ...params.config, httpOptions: { fetch: wrap(seen) } };
-        const chunks = await client.models.generateContentStream(params);
-        yield* mapEvents(endOnAbort(watchdog.watch(chunks), watchdog.signal), { model: opts.model });
-      } catch (e) {
-        // genai throws AbortError on abort, even mid-stream (sdk-facts §3.3): say why instead.
-        signal.throwIfAborted();
-        if (watchdog.fired) throw idleError(idleMs);
-        throw toProviderError(e, { ...errorContext, ...(seen.headers ? { headers: seen.headers } : {}) });
-      } finally {
-        watchdog.dispose();
-      }
+    stream(request: ModelRequest, signal: AbortSignal) {
+      const seen: { headers?: Headers } = {}; // ApiError carries no headers: the fetch wrapper keeps them
+      return guardedStream(
+        signal,
+        idleMs,
+        (s) => {
+          const params = toRequest(request, { ...requestOptions, signal: s });
+          params.config = { ...params.config, httpOptions: { fetch: wrap(seen) } };
+          return client.models.generateContentStream(params);
+        },
+        (chunks) => mapEvents(chunks, { model: opts.model }),
+        (e) => toProviderError(e, { ...errorContext, ...(seen.headers ? { headers: seen.headers } : {}) }),
+      );
     },
   };
 }
 
-/** A body already read to its end is still yielded after an abort: stop there too. */
-async function* endOnAbort<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
-  yield* source;
-  signal.throwIfAborted();
-}

@@ -2,7 +2,7 @@
 //
 // Why: the SDKs' `timeout` covers only the wait for response headers, so a stream that stalls
 // after the headers would hang until Bun's socket idle timeout (sdk-facts §1.1, §5.3).
-import { ProviderError } from "../kernel/provider.ts";
+import { ProviderError, type StreamEvent } from "../kernel/provider.ts";
 
 /** Default: as long as Bun's own socket idle timeout, which it replaces (we turn Bun's off). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
@@ -65,4 +65,37 @@ export function startIdleWatchdog(parent: AbortSignal, idleMs: number): IdleWatc
 /** The error a stalled stream ends with: retryable, like any other network failure. */
 export function idleError(idleMs: number): ProviderError {
   return new ProviderError("network", `no data from the model for ${idleMs / 1000} s`);
+}
+
+/**
+ * One streaming request as every adapter runs it: `open` starts it with the watchdog's signal and
+ * returns the vendor's event stream, `map` turns that into IR events. The caller's abort always
+ * ends as a throw of its reason (the SDKs differ: openai and anthropic end their loop silently,
+ * genai throws AbortError); a stall becomes `idleError`; any other failure goes through
+ * `classify`, the adapter's pure `toProviderError`.
+ */
+export async function* guardedStream<E>(
+  signal: AbortSignal,
+  idleMs: number,
+  open: (signal: AbortSignal) => Promise<AsyncIterable<E>>,
+  map: (events: AsyncIterable<E>) => AsyncGenerator<StreamEvent>,
+  classify: (e: unknown) => ProviderError,
+): AsyncGenerator<StreamEvent> {
+  const watchdog = startIdleWatchdog(signal, idleMs);
+  try {
+    const events = await open(watchdog.signal);
+    yield* map(endOnAbort(watchdog.watch(events), watchdog.signal));
+  } catch (e) {
+    signal.throwIfAborted();
+    if (watchdog.fired) throw idleError(idleMs);
+    throw classify(e);
+  } finally {
+    watchdog.dispose();
+  }
+}
+
+/** A stream that ended because of an abort (silently, or with its body already read) throws instead. */
+async function* endOnAbort<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  yield* source;
+  signal.throwIfAborted();
 }

@@ -15,7 +15,7 @@ import type { ContentBlock, Effort, Message, StopReason, ThinkingPart, ToolCall,
 import { ProviderError } from "../kernel/provider.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { parseRetryAfter } from "../pure/retry-after.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS, idleError, startIdleWatchdog } from "./idle-watchdog.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS, guardedStream } from "./idle-watchdog.ts";
 
 export interface RequestOptions {
   model: string;
@@ -412,26 +412,14 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
   return {
     protocol: "openai",
     model: opts.model,
-    async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
-      const watchdog = startIdleWatchdog(signal, idleMs);
-      try {
-        const chunks = await client.chat.completions.create(toRequest(request, requestOptions), {
-          signal: watchdog.signal,
-        });
-        yield* mapEvents(endOnAbort(watchdog.watch(chunks), watchdog.signal), { model: opts.model });
-      } catch (e) {
-        signal.throwIfAborted();
-        if (watchdog.fired) throw idleError(idleMs);
-        throw toProviderError(e, errorContext);
-      } finally {
-        watchdog.dispose();
-      }
-    },
+    stream: (request: ModelRequest, signal: AbortSignal) =>
+      guardedStream(
+        signal,
+        idleMs,
+        (s) => client.chat.completions.create(toRequest(request, requestOptions), { signal: s }),
+        (chunks) => mapEvents(chunks, { model: opts.model }),
+        (e) => toProviderError(e, errorContext),
+      ),
   };
 }
 
-/** The SDK ends its `for await` silently when aborted mid-stream (sdk-facts §1.5): make that a throw. */
-export async function* endOnAbort<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
-  yield* source;
-  signal.throwIfAborted();
-}

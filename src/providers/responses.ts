@@ -8,8 +8,8 @@ import type { ContentBlock, Effort, ImagePart, Message, StopReason, ThinkingPart
 import { ProviderError } from "../kernel/provider.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { openaiEffort } from "../pure/effort.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS, idleError, startIdleWatchdog } from "./idle-watchdog.ts";
-import { endOnAbort, openaiClient, toProviderError } from "./openai.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS, guardedStream } from "./idle-watchdog.ts";
+import { openaiClient, toProviderError } from "./openai.ts";
 import type { ErrorContext, OpenAI, OpenAIProviderOptions } from "./openai.ts";
 
 type CreateParams = OpenAI.Responses.ResponseCreateParamsStreaming;
@@ -329,18 +329,13 @@ export async function createResponsesProvider(opts: OpenAIProviderOptions): Prom
   return {
     protocol: "responses",
     model: opts.model,
-    async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
-      const watchdog = startIdleWatchdog(signal, idleMs);
-      try {
-        const events = await client.responses.create(toRequest(request, requestOptions), { signal: watchdog.signal });
-        yield* mapEvents(endOnAbort(watchdog.watch(events), watchdog.signal), { model: opts.model });
-      } catch (e) {
-        signal.throwIfAborted();
-        if (watchdog.fired) throw idleError(idleMs);
-        throw toProviderError(e, errorContext);
-      } finally {
-        watchdog.dispose();
-      }
-    },
+    stream: (request: ModelRequest, signal: AbortSignal) =>
+      guardedStream(
+        signal,
+        idleMs,
+        (s) => client.responses.create(toRequest(request, requestOptions), { signal: s }),
+        (events) => mapEvents(events, { model: opts.model }),
+        (e) => toProviderError(e, errorContext),
+      ),
   };
 }
