@@ -1,4 +1,4 @@
-// Every recorded Messages stream (../shared/fixtures/wire/anthropic) replayed through the real
+// Every recorded Messages stream (test/fixtures/wire/anthropic) replayed through the real
 // @anthropic-ai/sdk into the IR, the two recorded mid-stream error tails, and the recorded error
 // bodies. Expected text, ids, arguments and counts were read from the fixtures by eye; the long
 // opaque values (signatures, redacted data) are taken from the fixture's own data lines.

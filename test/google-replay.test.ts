@@ -1,4 +1,4 @@
-// Every recorded Gemini stream (../shared/fixtures/wire/gemini) replayed through the real
+// Every recorded Gemini stream (test/fixtures/wire/gemini) replayed through the real
 // @google/genai SDK into the IR; the recorded error bodies; mid-stream failures, abort, the idle
 // watchdog and the SDK's console noise. Expected texts and signatures are read from the fixture
 // files here, independently of the adapter.

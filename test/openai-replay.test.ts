@@ -1,4 +1,4 @@
-// Every recorded Chat Completions stream (../shared/fixtures/wire/{openai-chat,openai-compat,deepseek})
+// Every recorded Chat Completions stream (test/fixtures/wire/{openai-chat,openai-compat,deepseek})
 // replayed through the real openai SDK into the IR, plus the recorded and typical error responses.
 // Expected values were read from the fixtures by eye.
 import { afterAll, afterEach, describe, expect, test } from "bun:test";

@@ -1,4 +1,4 @@
-// Every recorded Responses stream (../shared/fixtures/wire/openai-responses) replayed through the
+// Every recorded Responses stream (test/fixtures/wire/openai-responses) replayed through the
 // real openai SDK into the IR, hand-made streams for what no recording shows, and HTTP errors.
 // Short expected values were read from the fixtures by eye; long texts are checked against the
 // recording's own `.done` events (the server's full text, not our concatenation of its deltas).

@@ -1,5 +1,5 @@
 // Hand-made streaming replies in each protocol's wire format, shaped like the real recordings in
-// ../shared/fixtures/wire/: a turn that calls tools, and a turn that answers with text.
+// test/fixtures/wire/: a turn that calls tools, and a turn that answers with text.
 import type { Protocol } from "../../src/kernel/ir.ts";
 import { sseReply, type Reply } from "./replay-server.ts";
 import { chatChunk, sse } from "./sse.ts";

@@ -8,8 +8,8 @@ import { anthropicToolPairs } from "./invariants-anthropic.ts";
 import { googleToolPairs } from "./invariants-google.ts";
 import { responsesToolPairs } from "./invariants-responses.ts";
 
-/** /work/main/test/helpers → /work/shared/fixtures/wire */
-export const WIRE_DIR = join(import.meta.dir, "..", "..", "..", "shared", "fixtures", "wire");
+/** Recorded vendor responses, copied from test/fixtures/wire (see its README for provenance). */
+export const WIRE_DIR = join(import.meta.dir, "..", "fixtures", "wire");
 
 export interface RecordedRequest {
   method: string;
