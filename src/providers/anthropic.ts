@@ -1,6 +1,6 @@
 // Anthropic Messages (SPEC §5.3, protocol "anthropic"): api.anthropic.com and Anthropic-compatible
 // gateways. The only file that loads `@anthropic-ai/sdk`, and only lazily, inside the factory.
-// Fixture names below are under ../shared/fixtures/wire/anthropic/.
+// Fixture names below are under test/fixtures/wire/anthropic/.
 import type { ClientOptions } from "@anthropic-ai/sdk";
 import type {
   Base64ImageSource,

@@ -1,6 +1,6 @@
 // Google Gemini (SPEC §5.4, protocol "google"): generativelanguage.googleapis.com and gateways
 // that speak its API. The only file that loads `@google/genai`, and only lazily, inside the
-// factory. Fixture names below are under ../shared/fixtures/wire/gemini/.
+// factory. Fixture names below are under test/fixtures/wire/gemini/.
 import type {
   Content,
   FunctionCall,

@@ -1,6 +1,6 @@
 // OpenAI-compatible Chat Completions (SPEC §5.1, protocol "openai"): api.openai.com, DeepSeek,
 // OpenRouter, Ollama, vLLM, LM Studio and gateways. The only file that loads the `openai` SDK,
-// and only lazily, inside the factory. Fixture names below are under ../shared/fixtures/wire/.
+// and only lazily, inside the factory. Fixture names below are under test/fixtures/wire/.
 import type OpenAI from "openai";
 import type {
   ChatCompletionChunk,

@@ -2,7 +2,7 @@
 // `previous_response_id`, so every request replays the turn's output items itself (reasoning with
 // its encrypted_content, messages, function calls). The SDK client and the HTTP error
 // classification come from openai.ts, the only file that loads the `openai` SDK. Fixture names
-// below are under ../shared/fixtures/wire/openai-responses/.
+// below are under test/fixtures/wire/openai-responses/.
 import { emptyUsage, newId } from "../kernel/ir.ts";
 import type { ContentBlock, Effort, ImagePart, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import { ProviderError } from "../kernel/provider.ts";
