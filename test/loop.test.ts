@@ -179,3 +179,27 @@ describe("retries", () => {
     expect(deps.clock.slept).toEqual([2000]);
   });
 });
+
+describe("retries through the real chat adapter", () => {
+  test("429 with an HTTP-date Retry-After waits until that date", async () => {
+    const { startReplayServer, jsonReply, sseReply } = await import("./helpers/replay-server.ts");
+    const { chatChunk, sse } = await import("./helpers/sse.ts");
+    const { createOpenAIProvider } = await import("../src/providers/openai.ts");
+    const server = startReplayServer();
+    try {
+      const at = new Date(Math.ceil((Date.now() + 20_000) / 1000) * 1000); // HTTP dates have whole seconds
+      server.enqueue(jsonReply(429, { error: { message: "slow down", type: "requests" } }, { "retry-after": at.toUTCString() }), sseReply(sse([chatChunk({ content: "ok" }), chatChunk({ finish: "stop" })])));
+      const provider = await createOpenAIProvider({ model: "m", baseUrl: `${server.url}/v1` });
+      const deps = loopDeps(provider);
+      const before = Date.now();
+      const result = await runLoop([userMessage("q")], deps);
+      expect(result.stop).toBe("end");
+      expect(deps.clock.slept).toHaveLength(1);
+      const expected = at.getTime() - before;
+      expect(deps.clock.slept[0]!).toBeGreaterThan(expected - 1500);
+      expect(deps.clock.slept[0]!).toBeLessThanOrEqual(expected);
+    } finally {
+      server.stop();
+    }
+  });
+});
