@@ -1,12 +1,17 @@
 // bun run bench — the performance budgets of SPEC §22, measured in one run on this machine.
 // Numbers, not pass/fail: timed assertions flake on shared machines; the closing notes carry them.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureBinary } from "../test/helpers/e2e.ts";
+import { longSession, shortTask } from "./bench-memory.ts";
+import { resumeBench } from "./bench-resume.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const WARMUP = 5;
+/** Each resume run reads a 120 MB file and each task run takes ~0.5 s: fewer runs suffice. */
+const RESUME_RUNS = 10;
+const TASK_RUNS = 3;
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -14,6 +19,10 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const num = (n: number) => n.toLocaleString("en-US");
+const fewer = (on: number, off: number) => `${((1 - on / off) * 100).toFixed(1)} % fewer`;
 
 async function timeRun(cmd: string[], env: Record<string, string>): Promise<number> {
   const t0 = performance.now();
@@ -142,10 +151,13 @@ async function turnOverhead() {
   return { perTurn: (performance.now() - t0) / TURNS, bodyBytes };
 }
 
-const dir = mkdtempSync(join(tmpdir(), "hey-bench-"));
+const dir = realpathSync(mkdtempSync(join(tmpdir(), "hey-bench-")));
 try {
   const home = join(dir, "home");
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, NO_COLOR: "1" };
+  // the runs below that use tools: bash keeps full outputs in TMPDIR, removed with `dir`
+  mkdirSync(join(dir, "tmp"));
+  const toolEnv = { ...env, TMPDIR: join(dir, "tmp") };
   const hey = await ensureBinary();
   const hello = await buildHello(dir);
   console.log(`hey bench — ${RUNS} runs each (medians), ${new Date().toISOString()}`);
@@ -156,6 +168,27 @@ try {
   console.log(`request   first request body for "say hi" (system prompt + 5 tools): ${r.size} B   (target ≤ 4500 B)`);
   const o = await turnOverhead();
   console.log(`loop      agent overhead per turn at 200 messages: ${o.perTurn.toFixed(2)} ms (request body ${(o.bodyBytes / 1024).toFixed(0)} KB)   (target ≤ 5 ms)`);
+
+  mkdirSync(join(dir, "resume"));
+  const rs = await resumeBench(hey, join(dir, "resume"), toolEnv, { runs: RESUME_RUNS, warmup: 1 });
+  const describe = (r: (typeof rs.requests)[number]) =>
+    r.summary ? `compaction summary ${kb(r.bytes)} (${r.messages} messages, a transcript of ${r.transcribed} session messages)` : `agent request ${kb(r.bytes)} (${r.messages} messages)`;
+  console.log(`resume    hey -c on ${num(rs.count)} messages (${mb(rs.fileBytes)}): start → first request byte ${fmt(median(rs.firsts))}, → first agent request ${fmt(median(rs.chats))}   (${RESUME_RUNS} runs; target ≤ 300 ms)`);
+  console.log(`resume    requests of one resume: ${rs.requests.map(describe).join("; then ")}`);
+
+  mkdirSync(join(dir, "memory"));
+  const long = await longSession(hey, join(dir, "memory"), toolEnv);
+  const how = long.fromProc ? "VmHWM" : "ru_maxrss, counts the bench's own RSS";
+  console.log(`memory    500-turn session: peak RSS ${mb(long.peakRss)} (${how}), ${(long.ms / 1000).toFixed(1)} s, ${long.agentRequests} requests + ${long.summaries} summaries, largest request ${kb(long.maxBody)}   (target ≤ 150 MB)`);
+  const tasks = await shortTask(hey, join(dir, "memory"), toolEnv, TASK_RUNS);
+  const rss = tasks.map((t) => t.peakRss);
+  console.log(`memory    short task (read, run, edit, run, answer): peak RSS ${mb(median(rss))} (max ${mb(Math.max(...rss))}; ${TASK_RUNS} runs of ${fmt(median(tasks.map((t) => t.ms)))})   (target ≤ 60 MB)`);
+
+  const { economyBench } = await import("./bench-economy.ts");
+  mkdirSync(join(dir, "economy"));
+  const e = await economyBench(join(dir, "economy"));
+  console.log(`tokens    ${e.turns}-request noisy session, Σ request tokens (chat body bytes / 4): on ${num(e.on.wire)}, off ${num(e.off.wire)}: ${fewer(e.on.wire, e.off.wire)}   (target ≥ 40 % fewer; task completed in all 4 runs)`);
+  console.log(`tokens    filter only ${fewer(e.filter.wire, e.off.wire)}, dedup + error purge only ${fewer(e.dcp.wire, e.off.wire)}; hey's own estimate on ${num(e.on.estimate)} vs off ${num(e.off.estimate)}: ${fewer(e.on.estimate, e.off.estimate)}; largest request on ${num(e.on.maxWire)}, off ${num(e.off.maxWire)}; ${e.on.summaries} summaries`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -75,7 +75,7 @@ export function createAgent(parts: AgentParts): Agent {
       const deps = prepareDeps(agent, agent.output);
       const view = buildContext({ history: agent.messages, summaries: agent.compaction.summaries, policy: deps.policy, fixedTokens: 0, tokensPerChar: agent.compaction.tokensPerChar });
       if (!view.summarizable) return false;
-      await compactRange(agent.messages, view.summarizable, deps, signal, instructions);
+      await compactRange(agent.messages, view.summarizable, { ...deps, budgetTokens: deps.policy.budgetTokens }, signal, instructions);
       return true;
     },
   };

@@ -15,6 +15,13 @@ const SUMMARY_MAX_TOKENS = 4096;
 const SUMMARY_MESSAGE_CHARS = 2000;
 /** The correction factor moves at most this far per response, so one odd count cannot swing it. */
 const MAX_CORRECTION_STEP = 2;
+/**
+ * Bounds of tokens per character across tokenizers and languages; a gateway that reports a
+ * constant or made-up count must not talk the estimate down until the budget never applies.
+ */
+const TOKENS_PER_CHAR_RANGE = [0.1, 1] as const;
+/** The summarizer sees at most this many budgets' worth of the stretch (its latest part). */
+const SUMMARY_INPUT_BUDGETS = 2;
 
 const SUMMARY_SYSTEM =
   "You compress a coding agent's working history for the agent itself. Write a summary that lets it continue without the original: " +
@@ -74,7 +81,7 @@ export async function prepare(history: Message[], deps: PrepareDeps, signal: Abo
   if ((view.stats.trimmed > 0 || view.overBudget) && view.summarizable) {
     const before = view.estimate;
     try {
-      await compactRange(history, view.summarizable, deps, signal);
+      await compactRange(history, view.summarizable, { ...deps, budgetTokens: policy.budgetTokens }, signal);
       view = build();
     } catch (e) {
       if (signal.aborted) throw e;
@@ -96,14 +103,19 @@ export async function prepare(history: Message[], deps: PrepareDeps, signal: Abo
 export async function compactRange(
   history: Message[],
   range: { fromId: string; toId: string },
-  deps: Pick<PrepareDeps, "state" | "provider" | "output">,
+  deps: Pick<PrepareDeps, "state" | "provider" | "output"> & { budgetTokens: number },
   signal: AbortSignal,
   instructions?: string,
 ): Promise<Summary> {
   const from = history.findIndex((m) => m.id === range.fromId);
   const to = history.findIndex((m) => m.id === range.toId);
   if (from < 0 || to < from) throw new Error("the range to summarize is not in the history");
-  const transcript = history.slice(from, to + 1).map(describe).join("\n\n");
+  // the latest part of a very long stretch (a resumed session far over budget): the summarizer's
+  // own context is bounded, and older work there is usually covered by an earlier summary
+  const maxChars = Math.ceil((SUMMARY_INPUT_BUDGETS * deps.budgetTokens) / deps.state.tokensPerChar);
+  const parts = history.slice(from, to + 1).map(describe);
+  let transcript = parts.join("\n\n");
+  if (transcript.length > maxChars) transcript = `[earlier part of this stretch left out]\n\n${transcript.slice(transcript.length - maxChars)}`;
   const ask = `Summarize this part of the work${instructions ? ` (${instructions})` : ""}:\n\n${transcript}`;
   let text = "";
   let usage: Usage | undefined;
@@ -132,7 +144,8 @@ export function correctEstimate(state: CompactionState, reportedInput: number): 
   const estimated = state.last?.estimate;
   if (!estimated || reportedInput <= 0) return;
   const ratio = Math.min(MAX_CORRECTION_STEP, Math.max(1 / MAX_CORRECTION_STEP, reportedInput / estimated));
-  state.tokensPerChar *= ratio;
+  const [low, high] = TOKENS_PER_CHAR_RANGE;
+  state.tokensPerChar = Math.min(high, Math.max(low, state.tokensPerChar * ratio));
 }
 
 function describe(m: Message): string {

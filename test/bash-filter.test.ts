@@ -245,3 +245,21 @@ describe("truncateHeadTail", () => {
     expect(r.text.startsWith("日本語")).toBe(true);
   });
 });
+
+test("stack frames under jest's console.log blocks do not crowd out the failure", () => {
+  const block = (i: number) => [`  console.log`, `    debug value ${i}`, ``, `      at Object.<anonymous> (test/noisy.test.mjs:${i}:11)`, ``];
+  const lines = [
+    ...Array.from({ length: 200 }, (_, i) => block(i + 1)).flat(),
+    "  ● parser › parses nested arrays",
+    "    Expected: [1, [2, 3]]",
+    "    Received: [1, [2]]",
+    "      at Object.<anonymous> (src/parser.test.ts:41:19)",
+    ...Array.from({ length: 50 }, (_, i) => `  ✓ passes ${i}`),
+    "Tests: 1 failed, 50 passed, 51 total",
+  ];
+  const { text, filtered } = filterOutput({ stdout: lines.join("\n"), stderr: "", exitCode: 1, command: "npx jest" });
+  expect(filtered).toBe(true);
+  expect(text).toContain("(src/parser.test.ts:41:19)");
+  expect(text).toContain("Received: [1, [2]]");
+  expect(text).not.toContain("test/noisy.test.mjs:7:11");
+});

@@ -25,6 +25,14 @@ const SIGNALS = [
 ];
 /** Lines that match a signal by accident: a passing test named "handles errors", framework frames. */
 const NOISE = /^\s*(✓|✔|√|PASS\b|ok\b|\(pass\)|--- PASS|=== (RUN|PAUSE|CONT))|\bPASSED\b|^\s*at .*(node_modules|node:internal)/;
+/**
+ * jest prints a stack frame under every console.log (`console.log` / message / `at f (x.ts:3:5)`);
+ * dozens of those frames would crowd out the failures, so a frame this close below such a header
+ * is not a signal.
+ */
+const CONSOLE_HEADER = /^\s*console\.(log|info|warn|error|debug|trace)\s*$/;
+const CONSOLE_FRAME_WINDOW = 6;
+const FRAME = /^\s*at\s/;
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
 
 export interface CommandOutput {
@@ -88,8 +96,10 @@ function filterLines(lines: string[], budget: number): { lines: string[]; shown:
   const signal = new Uint8Array(n);
   const repeats = new Map<number, number>(); // first occurrence → how many times the line occurs
   const seen = new Map<string, number>();
+  let consoleHeader = -Infinity;
   for (let i = 0; i < tailStart; i++) {
-    if (!isSignal(lines[i]!)) continue;
+    if (CONSOLE_HEADER.test(lines[i]!)) consoleHeader = i;
+    if (!isSignal(lines[i]!) || (FRAME.test(lines[i]!) && i - consoleHeader <= CONSOLE_FRAME_WINDOW)) continue;
     const first = seen.get(lines[i]!);
     if (first !== undefined) {
       repeats.set(first, (repeats.get(first) ?? 1) + 1);
