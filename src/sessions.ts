@@ -114,6 +114,9 @@ export function createSessionWriter(opts: { dir: string; id: string; cwd: string
             if (event.kind !== "summary" || event.from_id === undefined || event.to_id === undefined || event.summary === undefined) return;
             return append({ type: "compaction", id: newId(), from_id: event.from_id, to_id: event.to_id, summary: event.summary });
           case "turn_start":
+            // the end of the previous turn; before the first there is nothing worth the fsync's
+            // milliseconds on the way to the first request
+            return event.turn > 1 ? sync() : undefined;
           case "done":
             return sync();
         }
