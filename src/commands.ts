@@ -20,7 +20,7 @@ const HELP = `/help                     this list
 /model [provider/model]   show or switch the model (the conversation is kept)
 /effort LEVEL             reasoning effort: ${EFFORTS.join(" ")}
 /thinking                 show or hide thinking (what is sent does not change)
-/usage                    tokens used, context size and what was pruned
+/usage                    tokens used in this run, context size and what was pruned
 /compact [instructions]   summarize older work now
 /sessions                 list sessions; /sessions prune 30d | /sessions prune keep 20
 /quit                     leave (also Ctrl-D, or Ctrl-C at an empty prompt)`;
@@ -127,7 +127,7 @@ export function usageReport(agent: Agent): string {
       : undefined);
   const budget = agent.settings.agent.budgetTokens;
   const lines = [
-    `session: ${n(total.input)} in (${n(total.cacheRead)} cached, ${n(total.cacheWrite)} cache writes) · ${n(total.output)} out (${n(total.reasoning)} reasoning) · ${requests} request${requests === 1 ? "" : "s"}`,
+    `this run: ${n(total.input)} in (${n(total.cacheRead)} cached, ${n(total.cacheWrite)} cache writes) · ${n(total.output)} out (${n(total.reasoning)} reasoning) · ${requests} request${requests === 1 ? "" : "s"}`,
     last ? `last request: ${n(last.input)} in (${n(last.cacheRead)} cached) · ${n(last.output)} out` : "last request: none yet",
     view
       ? `context: ~${n(view.estimate)} of ${n(budget)} tokens (${Math.round((view.estimate / budget) * 100)}%) · ${agent.messages.length} messages in the session`
