@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { textOf, type Message, type Usage } from "./kernel/ir.ts";
 import type { Output } from "./kernel/output.ts";
-import type { Provider } from "./kernel/provider.ts";
+import { ProviderError, type ModelRequest, type Provider } from "./kernel/provider.ts";
 import type { ToolSpec } from "./kernel/ir.ts";
 import { buildContext, DEFAULT_TOKENS_PER_CHAR, nudgeLine, type ContextPolicy, type ContextView, type Summary } from "./pure/context.ts";
 
@@ -87,7 +87,8 @@ export async function prepare(history: Message[], deps: PrepareDeps, signal: Abo
       if (signal.aborted) throw e;
       deps.output.emit({ type: "compaction", kind: "trim", tokens_before: before, tokens_after: view.estimate, error: `summary failed, older messages dropped instead: ${(e as Error).message}` });
     }
-  } else if (view.stats.trimmed > 0) {
+  } else if (view.stats.trimmed > 0 && view.stats.trimmed !== state.last?.stats.trimmed) {
+    // said when what is left out changes (it does in steps), not again on every request
     deps.output.emit({ type: "compaction", kind: "trim", tokens_before: view.estimate, tokens_after: view.estimate });
   }
   state.last = view;
@@ -117,23 +118,33 @@ export async function compactRange(
   let transcript = parts.join("\n\n");
   if (transcript.length > maxChars) transcript = `[earlier part of this stretch left out]\n\n${transcript.slice(transcript.length - maxChars)}`;
   const ask = `Summarize this part of the work${instructions ? ` (${instructions})` : ""}:\n\n${transcript}`;
-  let text = "";
-  let usage: Usage | undefined;
-  for await (const event of deps.provider.stream(
-    { system: SUMMARY_SYSTEM, messages: [{ id: "summary-request", role: "user", content: [{ type: "text", text: ask }] }], tools: [], effort: "off", maxTokens: SUMMARY_MAX_TOKENS },
-    signal,
-  )) {
-    if (event.type === "done") {
-      text = textOf(event.message).trim();
-      usage = event.usage;
-    }
+  const request = (effort?: "off"): ModelRequest => ({
+    system: SUMMARY_SYSTEM,
+    messages: [{ id: "summary-request", role: "user", content: [{ type: "text", text: ask }] }],
+    tools: [],
+    ...(effort ? { effort } : {}),
+    maxTokens: SUMMARY_MAX_TOKENS,
+  });
+  let reply: { text: string; usage: Usage | undefined };
+  try {
+    reply = await collect(deps.provider, request("off"), signal);
+  } catch (e) {
+    // models without reasoning reject any reasoning setting (gpt-4o: reasoning_effort): once more without it
+    if (!(e instanceof ProviderError) || e.kind !== "bad_request") throw e;
+    reply = await collect(deps.provider, request(), signal);
   }
+  const { text, usage } = reply;
   if (text === "") throw new Error("the model returned an empty summary");
   const summary: Summary = { ...range, text };
   deps.state.summaries.push(summary);
   const before = Math.ceil(transcript.length * deps.state.tokensPerChar);
   deps.output.emit({ type: "compaction", kind: "summary", from_id: range.fromId, to_id: range.toId, summary: text, tokens_before: before, tokens_after: usage?.output ?? Math.ceil(text.length / 4) });
   return summary;
+}
+
+async function collect(provider: Provider, request: ModelRequest, signal: AbortSignal): Promise<{ text: string; usage: Usage | undefined }> {
+  for await (const event of provider.stream(request, signal)) if (event.type === "done") return { text: textOf(event.message).trim(), usage: event.usage };
+  return { text: "", usage: undefined };
 }
 
 /**

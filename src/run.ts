@@ -13,6 +13,7 @@ import { fanOut, type Output } from "./kernel/output.ts";
 import { proxiedFetch } from "./net/fetch.ts";
 import { ConfigError, SETUP_HINT, type ConfigFlags } from "./pure/config.ts";
 import { decide, validateRules, type PermissionRules } from "./pure/permission.ts";
+import { parseProxyUrl, ProxyConfigError, resolveProxy } from "./pure/proxy.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { chooseShell } from "./pure/shell.ts";
 import { buildSystemPrompt } from "./pure/system-prompt.ts";
@@ -47,14 +48,24 @@ export async function run(args: CliArgs): Promise<number> {
   const load = (model = flags.model) => loadConfig({ env, cwd, configFile: args.config, trustProject: args.approve, flags: { ...flags, model } });
 
   let loaded;
+  const proxySources = { cli: args.proxy, env };
   try {
     loaded = load();
+    // a resumed session goes on with the model it last used, unless this run names one
+    const last = resumed?.model;
+    if (last && !flags.model && !args.baseUrl && !env.HEY_MODEL && !env.HEY_BASE_URL && loaded.settings.providers.some((p) => p.name === last.provider))
+      loaded = load(`${last.provider}/${last.model}`);
+    // a bad proxy value is a configuration error now, not a minute of "network" retries later:
+    // hey's own settings always, the environment's as far as this endpoint uses it
+    for (const value of [args.proxy, loaded.settings.proxy]) if (value) parseProxyUrl(value);
+    resolveProxy(new URL(loaded.settings.provider.baseUrl), { ...proxySources, config: loaded.settings.proxy });
   } catch (e) {
-    if (e instanceof ConfigError) return fail(e.message, EXIT.usage);
-    throw e;
+    if (!(e instanceof ConfigError) && !(e instanceof ProxyConfigError)) throw e;
+    if (args.output === "json") writer(1).write(JSON.stringify({ type: "error", kind: "config", message: e.message }) + "\n");
+    return fail(e.message, EXIT.usage);
   }
   const { settings } = loaded;
-  const fetchImpl = proxiedFetch({ cli: args.proxy, config: settings.proxy, env });
+  const fetchImpl = proxiedFetch({ ...proxySources, config: settings.proxy });
   // The SDK module evaluates (~12 ms) while stdin is still being read.
   const providerReady = createProvider(settings.provider, settings.model, settings.effort, fetchImpl).then(
     (provider) => ({ provider }),
@@ -72,6 +83,8 @@ export async function run(args: CliArgs): Promise<number> {
     throw e;
   }
   for (const w of [...loaded.warnings, ...validateRules(settings.permission)]) warn(w);
+  const mcp = settings.mcp.servers.filter((s) => s.enabled).map((s) => s.name);
+  if (mcp.length > 0 && !args.noMcp) warn(`MCP servers are configured (${mcp.join(", ")}) but this version of hey does not start MCP servers yet`);
   if (loaded.skipped) warn(`${loaded.skipped} not loaded: this project is not trusted (use --approve)`);
 
   const sessionId = resumed?.header.id ?? newId();
@@ -111,24 +124,31 @@ export async function run(args: CliArgs): Promise<number> {
 
   const switchModel = async (spec: string) => {
     const next = load(spec).settings;
-    agent.provider = await createProvider(next.provider, next.model, agent.effort, fetchImpl);
+    agent.provider = await createProvider(next.provider, next.model, next.effort, fetchImpl);
     agent.settings = next;
+    agent.effort = next.effort;
     session.model(next.provider.name, next.model);
   };
   if (!oneShot) {
     // loaded only here: node:readline alone adds ~8 ms to every start
     const [{ runRepl }, { runCommand, completions }] = await Promise.all([import("./ui/repl.ts"), import("./commands.ts")]);
-    const code = await runRepl(
+    try {
+      return await runRepl(
       {
         prompt: "› ",
         historyFile: join(env.XDG_STATE_HOME || join(home, ".local", "state"), "hey", "history"),
         complete: (line) => completions(line, agent, cwd),
-        onLine: (line, signal) => (line.startsWith("/") ? runCommand(line, { agent, signal, terminal, switchModel }) : agent.send(expandPrompt(line, { cwd, home }), signal).then(() => undefined)),
+        onLine: async (line, signal) => {
+          if (line.startsWith("/")) return runCommand(line, { agent, signal, terminal, switchModel });
+          const result = await agent.send(expandPrompt(line, { cwd, home }), signal);
+          if (result.stop === "max_turns") await saveHandOff(cwd, agent);
+        },
       },
-      args.message, // already checked by expandPrompt above; onLine expands it again
-    );
-    session.close();
-    return code;
+        args.message, // already checked by expandPrompt above; onLine expands it again
+      );
+    } finally {
+      session.close();
+    }
   }
   if (isCommand(args.message)) {
     const { runCommand } = await import("./commands.ts");
@@ -148,8 +168,8 @@ export async function run(args: CliArgs): Promise<number> {
     result = await agent.send(prompt, abort.signal);
   } finally {
     process.off("SIGINT", onSigint);
+    session.close();
   }
-  session.close();
   if (result.stop === "max_turns") await saveHandOff(cwd, agent);
   if (result.stop === "error" && settings.provider.preset && settings.provider.name === "ollama") warn(SETUP_HINT);
   return exitCode(result);
@@ -182,9 +202,10 @@ async function saveHandOff(cwd: string, agent: Agent): Promise<void> {
   const task = agent.messages.find((m) => m.role === "user");
   if (!last || !task) return;
   const file = join(cwd, ".hey", "task.md");
-  const before = existsSync(file) ? readFileSync(file, "utf8").trimEnd() + "\n\n" : `# Task\n\n${textOf(task).slice(0, 4000)}\n\n`;
   try {
+    const before = existsSync(file) ? readFileSync(file, "utf8").trimEnd() + "\n\n" : `# Task\n\n${textOf(task).slice(0, 4000)}\n\n`;
     await writeFileAtomic(file, `${before}## Stopped at the turn limit (${new Date().toISOString()})\n\n${textOf(last).trim()}\n`);
+    warn(`the hand-off is saved in ${file}; \`hey -c\` continues from there`);
   } catch (e) {
     warn(`could not write ${file}: ${(e as Error).message}`);
   }

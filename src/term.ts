@@ -35,16 +35,26 @@ export function writer(fd: 1 | 2): Writer {
   if (w) return w;
   const sink = (fd === 1 ? Bun.stdout : Bun.stderr).writer();
   let pending: Promise<unknown> = Promise.resolve();
+  let closed = false; // the reader went away (`hey … | head`): drop the rest quietly
   w = {
     write(text) {
-      if (text === "") return;
-      sink.write(text);
-      const flushed = sink.flush();
-      if (flushed instanceof Promise) pending = pending.then(() => flushed);
+      if (text === "" || closed) return;
+      try {
+        sink.write(text);
+        const flushed = sink.flush();
+        if (flushed instanceof Promise) pending = pending.then(() => flushed).catch(() => (closed = true));
+      } catch {
+        closed = true;
+      }
     },
     drain: async () => {
-      await pending;
-      await sink.flush();
+      if (closed) return;
+      try {
+        await pending;
+        await sink.flush();
+      } catch {
+        closed = true;
+      }
     },
   };
   sinks.set(fd, w);

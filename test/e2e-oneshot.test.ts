@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { jsonEvents, runHey, tempDir } from "./helpers/e2e.ts";
+import { ensureBinary, jsonEvents, runHey, tempDir } from "./helpers/e2e.ts";
 import { jsonReply, sseReply, startReplayServer, type ReplayServer } from "./helpers/replay-server.ts";
 import { chatChunk, sse } from "./helpers/sse.ts";
 
@@ -113,6 +113,23 @@ describe("errors a new user meets", () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toStartWith(message);
+  });
+
+  test("a bad proxy value is a configuration error at once (exit 2), also as a JSON event", async () => {
+    const run = await runHey([...adHoc(), "-p", "hi", "--proxy", "ftp://proxy.example:21", "--output", "json"], { cwd: work.path, env: { NO_PROXY: "" } });
+    expect(run.code).toBe(2);
+    expect(jsonEvents(run.stdout)).toEqual([{ type: "error", kind: "config", message: expect.stringContaining("ftp") }]);
+    expect(run.stderr).toContain("ftp");
+  });
+
+  test("a reader that goes away (| head) ends the output quietly, without a stack trace", async () => {
+    server.enqueue(answer("x ".repeat(2000)));
+    const bin = await ensureBinary();
+    const pipe = Bun.spawn(["sh", "-c", `"${bin}" --base-url ${server.url}/v1 -m m -p hi --output json | head -c 10`], { cwd: work.path, env: { PATH: process.env.PATH ?? "", HOME: work.path }, stdout: "pipe", stderr: "pipe" });
+    const [out, err] = await Promise.all([pipe.stdout.text(), pipe.stderr.text(), pipe.exited]);
+    expect(out).toHaveLength(10);
+    expect(err).not.toContain("internal error");
+    expect(err).not.toMatch(/\n\s+at /);
   });
 
   test("a malformed config file names path:line:column, exit 2", async () => {

@@ -122,3 +122,19 @@ test("--resume by id prefix, --sessions lists, a bad id is a usage error", async
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain("zzzz");
 });
+
+test("`-c` goes on with the model the session last used; -m still wins", async () => {
+  const cfg = join(work.path, "two.toml");
+  writeFileSync(cfg, `[default]\nprovider = "a"\n\n[provider.a]\nbase_url = "${server.url}/v1"\nmodels = ["model-a"]\n\n[provider.b]\nbase_url = "${server.url}/v1"\nmodels = ["model-b"]\n`);
+  const run = (args: string[]) => runHey(["--config", cfg, "--output", "json", ...args], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  const model = () => (server.requests.at(-1)!.body as { model: string }).model;
+  server.enqueue(textReply("openai", "one"));
+  await run(["-m", "b/model-b", "-p", "first"]);
+  expect(model()).toBe("model-b");
+  server.enqueue(textReply("openai", "two"));
+  await run(["-c", "-p", "second"]);
+  expect(model()).toBe("model-b");
+  server.enqueue(textReply("openai", "three"));
+  await run(["-c", "-m", "a/model-a", "-p", "third"]);
+  expect(model()).toBe("model-a");
+});

@@ -31,7 +31,7 @@ describe("termination", () => {
     const messages = [userMessage("work")];
     const result = await runLoop(messages, deps);
     expect(result).toMatchObject({ stop: "max_turns", turns: 3 });
-    expect(provider.requests.map((r) => r.tools.length)).toEqual([1, 1, 0]);
+    expect(provider.requests.map((r) => [r.tools.length, r.toolChoice])).toEqual([[1, undefined], [1, undefined], [1, "none"]]);
     const last = provider.requests[2]!.messages;
     expect(textOf(last[last.length - 1]!)).toBe(MAX_TURNS_PROMPT);
     expect(last.filter((m) => m.role === "tool")).toHaveLength(2); // no call left without its result
@@ -202,4 +202,23 @@ describe("retries through the real chat adapter", () => {
       server.stop();
     }
   });
+});
+
+test("one file named two ways (a.txt, ./a.txt, absolute) is edited in call order, not at the same time", async () => {
+  const order: string[] = [];
+  const slowEdit = {
+    name: "edit",
+    description: "",
+    parameters: {},
+    run: async (args: Record<string, unknown>) => {
+      order.push(`start ${args.path}`);
+      await Bun.sleep(30);
+      order.push(`end ${args.path}`);
+      return { output: "ok" };
+    },
+  };
+  const cwd = process.cwd();
+  const provider = fakeProvider([{ toolCalls: [{ name: "edit", arguments: { path: "a.txt" } }, { name: "edit", arguments: { path: "./a.txt" } }, { name: "edit", arguments: { path: `${cwd}/a.txt` } }] }, { text: "ok" }]);
+  await runLoop([userMessage("go")], loopDeps(provider, { tools: [slowEdit], cwd }));
+  expect(order).toEqual(["start a.txt", "end a.txt", "start ./a.txt", "end ./a.txt", `start ${cwd}/a.txt`, `end ${cwd}/a.txt`]);
 });

@@ -77,7 +77,10 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     const request: ModelRequest = {
       system: context.system,
       messages: adaptHistory(context.messages, deps.provider),
-      tools: handOff ? [] : deps.tools,
+      tools: deps.tools,
+      // the hand-off must be text, but the tools stay described: some APIs reject a history with
+      // tool calls when no tools are defined
+      ...(handOff ? { toolChoice: "none" as const } : {}),
       ...(deps.effort !== undefined ? { effort: deps.effort } : {}),
     };
     const reply = await requestWithRetry(request, deps);
@@ -87,6 +90,8 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
       output.emit({ type: "error", kind: reply.error.kind, message: reply.error.message });
       return finish("error");
     }
+    // a model that calls tools anyway in the hand-off: those calls will never run
+    if (handOff && reply.message.toolCalls) delete reply.message.toolCalls;
     append(reply.message);
     usage = addUsage(usage, reply.usage);
     output.emit({ type: "usage", ...usageCounts(reply.usage) });

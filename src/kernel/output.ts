@@ -65,9 +65,22 @@ export interface Output {
   emit(event: AgentEvent): void;
 }
 
-/** Sends each event to every output, in the given order. */
+/**
+ * Sends each event to every output, in the given order. One output that throws (a closed pipe)
+ * does not keep the event from the others (the session writer) nor break the loop.
+ */
 export function fanOut(outputs: Output[]): Output {
-  return { emit: (event) => { for (const o of outputs) o.emit(event); } };
+  return {
+    emit: (event) => {
+      for (const o of outputs) {
+        try {
+          o.emit(event);
+        } catch {
+          // an Output must not throw; if one does anyway, the others still get the event
+        }
+      }
+    },
+  };
 }
 
 export function usageCounts(u: { input: number; output: number; cacheRead: number; cacheWrite: number; reasoning: number }): UsageCounts {

@@ -10,6 +10,11 @@ export interface ModelRequest {
   effort?: Effort;
   /** output token limit for this request only (a summary's own budget); undefined = the provider's */
   maxTokens?: number;
+  /**
+   * "none": the tools are described (a history with tool calls needs them on some APIs) but
+   * the model must answer in text. undefined = the model chooses.
+   */
+  toolChoice?: "none";
 }
 
 /**

@@ -1,6 +1,7 @@
 // The one pipeline every tool call goes through (SPEC §9, STYLE "One pipeline"):
 // find → parse arguments → permission → run. Unknown tools, bad arguments, refusals and thrown
 // errors all become error results for the model; only an abort ends the turn early.
+import { resolve as resolvePath } from "node:path";
 import { newId, type Message, type ToolCall } from "./ir.ts";
 import type { Output } from "./output.ts";
 import type { Tool, ToolResult } from "./tool.ts";
@@ -36,7 +37,8 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
   let barrier: Promise<unknown> = Promise.resolve();
   for (const call of calls) {
     const args = parseArguments(call.arguments);
-    const path = typeof args?.path === "string" ? args.path : undefined;
+    // one file named two ways (`a.txt`, `./a.txt`, absolute) is one file: order by where it is
+    const path = typeof args?.path === "string" ? resolvePath(deps.cwd, args.path) : undefined;
     let before: Promise<unknown> = barrier;
     if (!deps.parallel) before = Promise.allSettled(started);
     else if (RUNS_ALONE.has(call.name)) before = Promise.allSettled(started);
@@ -53,11 +55,6 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
     messages.push(toolMessage(call, result));
   }
   return messages;
-}
-
-/** Result messages for calls that will never run (interrupted turn, crash on resume). */
-export function interruptedResults(calls: ToolCall[]): Message[] {
-  return calls.map((c) => toolMessage(c, { output: INTERRUPTED, isError: true }));
 }
 
 function toolMessage(call: ToolCall, result: ToolResult): Message {

@@ -89,6 +89,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
   if (prompt) body.system = prompt;
   if (req.tools.length > 0)
     body.tools = req.tools.map((t): Tool => ({ name: t.name, description: t.description, input_schema: t.parameters as Tool.InputSchema }));
+  if (req.tools.length > 0 && req.toolChoice === "none") body.tool_choice = { type: "none" };
   if (thinking) body.thinking = thinking;
   if (output_config) body.output_config = output_config as MessageCreateParamsStreaming["output_config"];
   return body;

@@ -3,6 +3,7 @@
 // factory. Fixture names below are under test/fixtures/wire/gemini/.
 import type {
   Content,
+  FunctionCallingConfigMode,
   FunctionCall,
   GenerateContentConfig,
   GenerateContentParameters,
@@ -113,6 +114,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateCont
     config.tools = [
       { functionDeclarations: req.tools.map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: t.parameters })) },
     ];
+  if (req.tools.length > 0 && req.toolChoice === "none") config.toolConfig = { functionCallingConfig: { mode: "NONE" as FunctionCallingConfigMode } };
   const maxTokens = req.maxTokens ?? opts.maxTokens;
   if (maxTokens !== undefined) config.maxOutputTokens = maxTokens;
   if (opts.signal) config.abortSignal = opts.signal;

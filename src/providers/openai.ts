@@ -79,6 +79,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
       type: "function",
       function: { name: t.name, description: t.description, parameters: t.parameters },
     }));
+  if (req.tools.length > 0 && req.toolChoice === "none") body.tool_choice = "none";
   const effort = req.effort ?? opts.effort;
   // "none" is the official no-reasoning value; "off" would be a 400. Other levels pass verbatim.
   if (effort !== undefined) body.reasoning_effort = effort === "off" ? "none" : effort;

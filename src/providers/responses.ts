@@ -71,6 +71,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): CreateParams
   if (req.system) body.instructions = req.system;
   if (req.tools.length > 0)
     body.tools = req.tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+  if (req.tools.length > 0 && req.toolChoice === "none") body.tool_choice = "none";
   const effort = req.effort ?? opts.effort;
   if (effort !== undefined) {
     // "none" is the official no-reasoning value; there is no summary of no reasoning.

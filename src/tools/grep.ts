@@ -30,7 +30,8 @@ export interface GrepToolOptions {
 const fail = (output: string): ToolResult => ({ output, isError: true });
 
 export function createGrepTool(options: GrepToolOptions = {}): Tool {
-  const rg = options.rg === undefined ? Bun.which("rg") : options.rg;
+  // looked up on the first search, not at start-up (a PATH scan on every run otherwise)
+  let rg: string | null | undefined = options.rg;
   return {
     name: "grep",
     description:
@@ -74,6 +75,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       }
 
       const search = { root, isFile: info.isFile(), regex, pattern, ignoreCase, context, glob, cap, keep, show };
+      if (rg === undefined) rg = Bun.which("rg");
       let found = rg ? await searchWithRg(rg, search, ctx) : undefined;
       if (!found && !ctx.signal.aborted) found = await searchBuiltin(search, ctx.signal);
       if (!found || ctx.signal.aborted) return fail("grep interrupted");

@@ -44,6 +44,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   return new Promise((resolve) => {
     let pending: string[] = []; // lines of a multi-line message (each ended with "\")
     let busy = false;
+    const queued: string[] = []; // complete lines not yet sent
     let lastInterrupted = false;
     let lastCtrlC = 0;
 
@@ -76,10 +77,21 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
       const text = [...pending, line].join("\n");
       pending = [];
       rl.setPrompt(opts.prompt);
-      if (text.trim() === "") return rl.prompt();
+      if (text.trim() === "" && queued.length === 0) return rl.prompt();
+      // A paste delivers all its lines at once, and lines typed during a turn still arrive
+      // (pause() does not hold back buffered ones): gather them into one message, sent when free.
+      queued.push(text);
+      if (!busy) setImmediate(next);
+    });
+
+    /** Sends what was queued, as one message, if nothing is running. */
+    function next(): void {
+      if (busy || queued.length === 0) return;
+      const text = queued.splice(0).join("\n").trim();
+      if (text === "") return rl.prompt();
       appendHistory(opts.historyFile, text);
       void runLine(text);
-    });
+    }
 
     async function runLine(text: string): Promise<void> {
       busy = true;
@@ -107,12 +119,13 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
         rl.close();
         return resolve(lastInterrupted ? 130 : 0);
       }
+      if (queued.length > 0) return next();
       rl.prompt();
     }
 
     if (initial && initial.trim() !== "") {
-      appendHistory(opts.historyFile, initial);
-      void runLine(initial);
+      queued.push(initial);
+      next();
     } else rl.prompt();
   });
 }

@@ -114,7 +114,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: { maxRe
         case "done":
           stopSpinner();
           if (event.stop_reason === "length") infoLine("the answer was cut off: the model reached its output token limit (raise max_tokens)", YELLOW);
-          if (event.stop_reason === "max_turns") infoLine("stopped at the turn limit (--max-turns); the hand-off above is saved in .hey/task.md", YELLOW);
+          if (event.stop_reason === "max_turns") infoLine("stopped at the turn limit (--max-turns)", YELLOW);
           endLine(info);
           endLine(answer);
           thinking = false;
