@@ -144,8 +144,8 @@ Options:
       --max-turns N        model requests allowed per run (default 20)
       --proxy URL          proxy for model requests: http://, socks5://, socks5h://
       --config FILE        read this config file after the user and project ones
-      --no-mcp             do not start MCP servers
-      --no-skills          do not offer skills
+      --no-mcp             do not start MCP servers (this version starts none yet)
+      --no-skills          do not offer skills (this version has none yet)
       --raw                do not filter bash output
       --approve            trust this project's .hey/ for this run
   -c, --continue           continue the latest session of this directory
