@@ -9,6 +9,7 @@ import { ProviderError } from "../src/kernel/provider.ts";
 import type { StreamEvent } from "../src/kernel/provider.ts";
 import { createAnthropicProvider } from "../src/providers/anthropic.ts";
 import { WIRE_DIR, fixture, sseReply, startReplayServer } from "./helpers/replay-server.ts";
+import { drain } from "./helpers/drain.ts";
 
 const server = startReplayServer();
 afterAll(() => server.stop());
@@ -24,16 +25,9 @@ test("aborting mid-stream ends the iteration by throwing, with no done", async (
   server.enqueue(fixture("anthropic/redacted-thinking", { delayMs: 20 }));
   const p = await provider();
   const controller = new AbortController();
-  const events: StreamEvent[] = [];
-  let thrown: unknown;
-  try {
-    for await (const e of p.stream(request, controller.signal)) {
-      events.push(e);
-      if (events.length === 3) controller.abort();
-    }
-  } catch (e) {
-    thrown = e;
-  }
+  const { events, error: thrown } = await drain(p.stream(request, controller.signal), (events) => {
+    if (events.length === 3) controller.abort();
+  });
   expect(thrown).toBeInstanceOf(Error);
   expect((thrown as Error).name).toBe("AbortError");
   expect(events.map((e) => e.type)).toEqual(["text", "text", "text"]);

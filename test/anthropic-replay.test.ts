@@ -13,6 +13,7 @@ import { createAnthropicProvider } from "../src/providers/anthropic.ts";
 import { anthropicToolPairs } from "./helpers/invariants-anthropic.ts";
 import { WIRE_DIR, cutAfter, fixture, jsonReply, sseReply, startReplayServer } from "./helpers/replay-server.ts";
 import type { Reply } from "./helpers/replay-server.ts";
+import { drain } from "./helpers/drain.ts";
 
 const MODEL = "claude-test";
 const server = startReplayServer();
@@ -24,14 +25,7 @@ const provider = (opts: { apiKey?: string; apiKeyVar?: string } = {}): Promise<P
 
 async function replay(reply: Reply, p?: Provider): Promise<{ events: StreamEvent[]; error?: unknown }> {
   server.enqueue(reply);
-  const events: StreamEvent[] = [];
-  try {
-    for await (const e of (p ?? (await provider())).stream({ system: "", messages: [userMessage("hi")], tools: [] }, new AbortController().signal))
-      events.push(e);
-    return { events };
-  } catch (error) {
-    return { events, error };
-  }
+  return drain((p ?? (await provider())).stream({ system: "", messages: [userMessage("hi")], tools: [] }, new AbortController().signal));
 }
 
 /** The JSON of every `data:` line of a fixture, parsed here independently of the SDK. */

@@ -14,6 +14,7 @@ import type { Chunk, GoogleProviderOptions } from "../src/providers/google.ts";
 import { googleToolPairs } from "./helpers/invariants-google.ts";
 import { WIRE_DIR, cutAfter, fixture, jsonReply, sseReply, startReplayServer } from "./helpers/replay-server.ts";
 import type { Reply } from "./helpers/replay-server.ts";
+import { drain } from "./helpers/drain.ts";
 
 const MODEL = "gemini-test";
 const STREAM_PATH = `/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`;
@@ -27,14 +28,7 @@ const provider = (opts: Partial<GoogleProviderOptions> = {}): Promise<Provider> 
 /** Replays one reply (none: nothing is queued) and returns the events, and the error if the stream threw. */
 async function replay(reply: Reply | undefined, p?: Provider): Promise<{ events: StreamEvent[]; error?: unknown }> {
   if (reply) server.enqueue(reply);
-  const events: StreamEvent[] = [];
-  try {
-    for await (const e of (p ?? (await provider())).stream({ system: "", messages: [userMessage("hi")], tools: [] }, new AbortController().signal))
-      events.push(e);
-    return { events };
-  } catch (error) {
-    return { events, error };
-  }
+  return drain((p ?? (await provider())).stream({ system: "", messages: [userMessage("hi")], tools: [] }, new AbortController().signal));
 }
 
 /** The parts of every `data:` event of a recording, read without the SDK. */
@@ -363,16 +357,9 @@ describe("abort and idleness", () => {
     server.enqueue(fixture(`${G}/thoughts-then-text-signature`, { delayMs: 20 }));
     const p = await provider();
     const controller = new AbortController();
-    const events: StreamEvent[] = [];
-    let thrown: unknown;
-    try {
-      for await (const e of p.stream(request, controller.signal)) {
-        events.push(e);
-        if (events.length === 3) controller.abort();
-      }
-    } catch (e) {
-      thrown = e;
-    }
+    const { events, error: thrown } = await drain(p.stream(request, controller.signal), (events) => {
+      if (events.length === 3) controller.abort();
+    });
     expect((thrown as Error).name).toBe("AbortError");
     expect(thrown).not.toBeInstanceOf(ProviderError);
     expect(events.map((e) => e.type)).toEqual(["thinking", "thinking", "thinking"]);

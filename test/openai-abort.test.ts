@@ -5,6 +5,7 @@ import { userMessage } from "../src/kernel/ir.ts";
 import type { StreamEvent } from "../src/kernel/provider.ts";
 import { createOpenAIProvider } from "../src/providers/openai.ts";
 import { fixture, startReplayServer } from "./helpers/replay-server.ts";
+import { drain } from "./helpers/drain.ts";
 
 const server = startReplayServer();
 afterAll(() => server.stop());
@@ -15,16 +16,9 @@ test("aborting mid-stream ends the iteration by throwing, with no done", async (
   server.enqueue(fixture("openai-chat/text-usage", { delayMs: 20 }));
   const provider = await createOpenAIProvider({ model: "m", baseUrl: `${server.url}/v1` });
   const controller = new AbortController();
-  const events: StreamEvent[] = [];
-  let thrown: unknown;
-  try {
-    for await (const e of provider.stream(request, controller.signal)) {
-      events.push(e);
-      if (events.length === 3) controller.abort();
-    }
-  } catch (e) {
-    thrown = e;
-  }
+  const { events, error: thrown } = await drain(provider.stream(request, controller.signal), (events) => {
+    if (events.length === 3) controller.abort();
+  });
   expect(thrown).toBeInstanceOf(Error);
   expect((thrown as Error).name).toBe("AbortError");
   expect(events.map((e) => e.type)).toEqual(["text", "text", "text"]);

@@ -12,6 +12,7 @@ import { createOpenAIProvider } from "../src/providers/openai.ts";
 import { WIRE_DIR, cutAfter, fixture, jsonReply, sseReply, startReplayServer } from "./helpers/replay-server.ts";
 import type { Reply } from "./helpers/replay-server.ts";
 import { chatChunk, sse } from "./helpers/sse.ts";
+import { drain } from "./helpers/drain.ts";
 
 const MODEL = "test-model";
 const server = startReplayServer();
@@ -24,14 +25,7 @@ const provider = (opts: { apiKey?: string; apiKeyVar?: string; baseUrl?: string 
 /** Replays one reply (none: nothing is queued) and returns the events, and the error if the stream threw. */
 async function replay(reply: Reply | undefined, p?: Provider): Promise<{ events: StreamEvent[]; error?: unknown }> {
   if (reply) server.enqueue(reply);
-  const events: StreamEvent[] = [];
-  try {
-    for await (const e of (p ?? (await provider())).stream({ system: "", messages: [userMessage("hi")], tools: [] }, new AbortController().signal))
-      events.push(e);
-    return { events };
-  } catch (error) {
-    return { events, error };
-  }
+  return drain((p ?? (await provider())).stream({ system: "", messages: [userMessage("hi")], tools: [] }, new AbortController().signal));
 }
 
 const usage = (input: number, output: number, cacheRead = 0, reasoning = 0): Usage => ({ input, output, cacheRead, cacheWrite: 0, reasoning });

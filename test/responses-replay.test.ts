@@ -13,6 +13,7 @@ import { createResponsesProvider } from "../src/providers/responses.ts";
 import { responsesToolPairs } from "./helpers/invariants-responses.ts";
 import { WIRE_DIR, cutAfter, fixture, jsonReply, sseReply, startReplayServer } from "./helpers/replay-server.ts";
 import type { Reply } from "./helpers/replay-server.ts";
+import { drain } from "./helpers/drain.ts";
 
 const MODEL = "gpt-test";
 const server = startReplayServer();
@@ -25,14 +26,7 @@ const provider = (opts: { apiKey?: string; apiKeyVar?: string; baseUrl?: string 
 /** Replays one reply (none: nothing is queued) and returns the events, and the error if the stream threw. */
 async function replay(reply: Reply | undefined, p?: Provider): Promise<{ events: StreamEvent[]; error?: unknown }> {
   if (reply) server.enqueue(reply);
-  const events: StreamEvent[] = [];
-  try {
-    for await (const e of (p ?? (await provider())).stream({ system: "", messages: [userMessage("hi")], tools: [] }, new AbortController().signal))
-      events.push(e);
-    return { events };
-  } catch (error) {
-    return { events, error };
-  }
+  return drain((p ?? (await provider())).stream({ system: "", messages: [userMessage("hi")], tools: [] }, new AbortController().signal));
 }
 
 type Loose = Record<string, unknown>;
