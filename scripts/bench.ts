@@ -101,8 +101,8 @@ async function turnOverhead() {
   const { newId } = await import("../src/kernel/ir.ts");
   const { createTools } = await import("../src/wire.ts");
   const { defaultSettingsForTest } = await import("../test/helpers/settings.ts");
-  const { chooseShell } = await import("../src/pure/shell.ts");
-  const { prepare, newCompactionState } = await import("../src/compaction.ts");
+  const { chooseShell } = await import("../src/tools/shell.ts");
+  const { prepare, newCompactionState } = await import("../src/context/compaction.ts");
   const state = newCompactionState();
   const policy = { budgetTokens: 1_000_000, dedup: true, purgeErrorsAfter: 4, compressTool: true };
   type Message = import("../src/kernel/ir.ts").Message;

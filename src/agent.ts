@@ -1,15 +1,15 @@
 // One conversation: its messages, the current provider, the context state and the loop's
 // dependencies. The one-shot run and the REPL both drive it; slash commands change its model and
 // effort and read its usage.
-import { compactRange, correctEstimate, newCompactionState, prepare, type CompactionState } from "./compaction.ts";
+import { compactRange, correctEstimate, newCompactionState, prepare, type CompactionState } from "./context/compaction.ts";
 import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type Usage } from "./kernel/ir.ts";
 import { runLoop, type RunResult } from "./kernel/loop.ts";
 import type { Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
-import type { Settings } from "./pure/config.ts";
-import { buildContext, type Summary } from "./pure/context.ts";
+import type { Settings } from "./config/resolve.ts";
+import { buildContext, type Summary } from "./context/view.ts";
 
 export interface AgentParts {
   settings: Settings;

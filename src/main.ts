@@ -1,7 +1,7 @@
 // Entry point: argv → config → wire → one-shot run (or the REPL). Only the flag parser is loaded
 // eagerly, so `hey --version` and `hey --help` start as fast as a hello-world binary.
 import { EXIT, HELP, parseCli, UsageError, VERSION, type CliArgs } from "./cli.ts";
-import { drainAll, writer } from "./term.ts";
+import { drainAll, writer } from "./ui/term.ts";
 
 async function main(argv: string[]): Promise<number> {
   let args: CliArgs;

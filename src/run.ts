@@ -5,26 +5,26 @@ import { homedir, platform } from "node:os";
 import { join } from "node:path";
 import { createAgent, type Agent } from "./agent.ts";
 import { EXIT, UsageError, VERSION, type CliArgs } from "./cli.ts";
-import { loadConfig } from "./config.ts";
-import { writeFileAtomic } from "./fs-atomic.ts";
+import { loadConfig } from "./config/load.ts";
+import { writeFileAtomic } from "./fs/atomic.ts";
 import { newId, textOf, type ContentBlock } from "./kernel/ir.ts";
 import type { RunResult } from "./kernel/loop.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
 import { proxiedFetch } from "./net/fetch.ts";
-import { ConfigError, SETUP_HINT, type ConfigFlags } from "./pure/config.ts";
-import { decide, validateRules, type PermissionRules } from "./pure/permission.ts";
-import { parseProxyUrl, ProxyConfigError, resolveProxy } from "./pure/proxy.ts";
+import { ConfigError, SETUP_HINT, type ConfigFlags } from "./config/resolve.ts";
+import { decide, validateRules, type PermissionRules } from "./permission/rules.ts";
+import { parseProxyUrl, ProxyConfigError, resolveProxy } from "./net/proxy.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
-import { chooseShell } from "./pure/shell.ts";
-import { buildSystemPrompt } from "./pure/system-prompt.ts";
-import { expandPrompt, MentionError } from "./prompt-input.ts";
-import corePrompt from "./prompts/system.md" with { type: "text" };
+import { chooseShell } from "./tools/shell.ts";
+import { buildSystemPrompt } from "./prompt/system.ts";
+import { expandPrompt, MentionError } from "./prompt/input.ts";
+import corePrompt from "./prompt/system.md" with { type: "text" };
 import { createJsonOutput } from "./ui/json.ts";
 import { createTerminalOutput, type TerminalOutput } from "./ui/terminal.ts";
-import { isTty, writer, type Writer } from "./term.ts";
+import { isTty, writer, type Writer } from "./ui/term.ts";
 import { createProvider, createTools } from "./wire.ts";
 import { createCompressTool } from "./tools/compress.ts";
-import { createSessionWriter, findSession, formatSessionList, latestSession, listSessions, loadSession, sessionsDir, type LoadedSession } from "./sessions.ts";
+import { createSessionWriter, findSession, formatSessionList, latestSession, listSessions, loadSession, sessionsDir, type LoadedSession } from "./sessions/store.ts";
 
 export async function run(args: CliArgs): Promise<number> {
   const env = process.env;
@@ -131,7 +131,7 @@ export async function run(args: CliArgs): Promise<number> {
   };
   if (!oneShot) {
     // loaded only here: node:readline alone adds ~8 ms to every start
-    const [{ runRepl }, { runCommand, completions }] = await Promise.all([import("./ui/repl.ts"), import("./commands.ts")]);
+    const [{ runRepl }, { runCommand, completions }] = await Promise.all([import("./ui/repl.ts"), import("./ui/commands.ts")]);
     try {
       return await runRepl(
       {
@@ -151,7 +151,7 @@ export async function run(args: CliArgs): Promise<number> {
     }
   }
   if (isCommand(args.message)) {
-    const { runCommand } = await import("./commands.ts");
+    const { runCommand } = await import("./ui/commands.ts");
     await runCommand(args.message, { agent, signal: new AbortController().signal, terminal, switchModel });
     session.close();
     return EXIT.ok;

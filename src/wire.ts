@@ -1,10 +1,10 @@
 // The composition root: the only file that names concrete providers, tools and outputs.
 import type { Effort } from "./kernel/ir.ts";
 import { ProviderError, type Provider } from "./kernel/provider.ts";
-import { isLoopback } from "./pure/proxy.ts";
+import { isLoopback } from "./net/proxy.ts";
 import type { Tool } from "./kernel/tool.ts";
-import type { ProviderSettings, Settings } from "./pure/config.ts";
-import type { ShellChoice } from "./pure/shell.ts";
+import type { ProviderSettings, Settings } from "./config/resolve.ts";
+import type { ShellChoice } from "./tools/shell.ts";
 import { createBashTool } from "./tools/bash.ts";
 import { createEditTool } from "./tools/edit.ts";
 import { createGrepTool } from "./tools/grep.ts";

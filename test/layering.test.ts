@@ -1,5 +1,7 @@
-// The architecture as a test (STYLE.md "Shape"): the kernel and the pure modules import no vendor
-// SDK and do no I/O, and each SDK is imported by exactly one file, lazily.
+// The architecture as a test (STYLE.md "Shape"): every file under src/ is pure unless it is listed
+// below as an edge; a pure file imports an edge file only for types; the kernel imports nothing
+// outside kernel/; there is no import cycle, not even a type-only one; each SDK is imported by
+// exactly one file, lazily.
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -7,17 +9,54 @@ import { dirname, join, relative, resolve } from "node:path";
 const ROOT = join(import.meta.dir, "..");
 const SRC = join(ROOT, "src");
 
+/**
+ * The files allowed to do I/O or load an SDK: giving another file I/O is a visible one-line change
+ * here. Everything else is pure.
+ */
+const EDGES = new Set([
+  "main.ts",
+  "run.ts",
+  "wire.ts",
+  "config/load.ts",
+  "context/task-note.ts",
+  "fs/atomic.ts",
+  "net/fetch.ts",
+  "net/socks-bridge.ts",
+  "prompt/input.ts",
+  "providers/anthropic.ts",
+  "providers/google.ts",
+  "providers/openai.ts",
+  "sessions/reader.ts",
+  "sessions/writer.ts",
+  "tools/bash.ts",
+  "tools/edit.ts",
+  "tools/grep.ts",
+  "tools/read-file.ts",
+  "tools/walk.ts",
+  "tools/write-file.ts",
+  "ui/commands.ts",
+  "ui/repl.ts",
+  "ui/term.ts",
+]);
+
+const SDKS = ["openai", "@anthropic-ai/sdk", "@google/genai", "@modelcontextprotocol/sdk"];
+const IO_MODULES = /^(node:)?(fs|fs\/promises|child_process|net|http|https|tls|dns|os|readline|tty)$/;
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && e.name.endsWith(".ts"))
+    .filter((e) => e.isFile() && e.name.endsWith(".ts") && !e.name.endsWith(".d.ts"))
     .map((e) => join(e.parentPath, e.name));
 }
 
-const SDKS = ["openai", "@anthropic-ai/sdk", "@google/genai", "@modelcontextprotocol/sdk"];
+interface Import {
+  spec: string;
+  typeOnly: boolean;
+  dynamic: boolean;
+}
 
-/** Module specifiers a file imports, statically or dynamically, with whether the import is type-only. */
-function imports(code: string): { spec: string; typeOnly: boolean; dynamic: boolean }[] {
-  const out: { spec: string; typeOnly: boolean; dynamic: boolean }[] = [];
+/** Module specifiers a file imports or re-exports, statically or dynamically, with whether the import is type-only. */
+function imports(code: string): Import[] {
+  const out: Import[] = [];
   for (const m of code.matchAll(/^\s*(import|export)\s+(type\s+)?[^;]*?\bfrom\s+["']([^"']+)["']/gms))
     out.push({ spec: m[3]!, typeOnly: Boolean(m[2]), dynamic: false });
   for (const m of code.matchAll(/^\s*import\s+["']([^"']+)["']/gm)) out.push({ spec: m[1]!, typeOnly: false, dynamic: false });
@@ -26,42 +65,86 @@ function imports(code: string): { spec: string; typeOnly: boolean; dynamic: bool
 }
 
 const isSdk = (spec: string) => SDKS.some((s) => spec === s || spec.startsWith(s + "/"));
+const files = sourceFiles(SRC);
+const rel = (file: string) => relative(SRC, file);
+const code = new Map(files.map((f) => [rel(f), readFileSync(f, "utf8")]));
+/** src-relative targets of each file's relative .ts imports */
+const graph = new Map(
+  files.map((f) => [
+    rel(f),
+    imports(code.get(rel(f))!)
+      .filter((i) => i.spec.startsWith(".") && i.spec.endsWith(".ts"))
+      .map((i) => ({ ...i, target: relative(SRC, resolve(dirname(f), i.spec)) })),
+  ]),
+);
 
-describe("kernel and pure modules", () => {
-  const files = [...sourceFiles(join(SRC, "kernel")), ...sourceFiles(join(SRC, "pure"))];
-
-  test("exist", () => {
-    expect(files.length).toBeGreaterThan(3);
+describe("purity", () => {
+  test("every edge file exists", () => {
+    expect([...EDGES].filter((e) => !code.has(e))).toEqual([]);
   });
 
-  test.each(files.map((f) => [relative(ROOT, f), f]))("%s imports no SDK and does no I/O", (_name, file) => {
-    const code = readFileSync(file, "utf8");
+  const pure = [...code.keys()].filter((f) => !EDGES.has(f)).sort();
+  test.each(pure)("%s is pure: no SDK, no I/O, edge files for types only", (name) => {
+    const text = code.get(name)!;
     const bad: string[] = [];
-    for (const { spec } of imports(code)) {
-      if (isSdk(spec)) bad.push(`imports ${spec}`);
-      if (/^(node:)?(fs|fs\/promises|child_process|net|http|https|tls|dns|os)$/.test(spec)) bad.push(`imports ${spec}`);
-      if (spec.startsWith(".")) {
-        const target = relative(SRC, resolve(dirname(file), spec));
-        const allowed = /^(kernel|pure)\//; // the two pure layers may use each other, nothing else
-        if (!allowed.test(target)) bad.push(`imports ${target}, outside its layer`);
-      } else if (!spec.startsWith("node:") && !isSdk(spec)) bad.push(`imports package ${spec}`);
+    for (const { spec, typeOnly } of imports(text)) {
+      if (isSdk(spec) && !typeOnly) bad.push(`imports ${spec}`);
+      if (IO_MODULES.test(spec)) bad.push(`imports ${spec}`);
     }
-    if (/\bBun\./.test(code)) bad.push("uses Bun.*");
-    if (/\bprocess\.env\b/.test(code)) bad.push("reads process.env");
-    if (/\bprocess\.(stdout|stderr|stdin|exit)\b/.test(code)) bad.push("touches process streams");
-    if (/\bfetch\(/.test(code)) bad.push("calls fetch");
+    for (const { target, typeOnly } of graph.get(name)!) if (EDGES.has(target) && !typeOnly) bad.push(`imports the edge file ${target} for more than types`);
+    if (/\bBun\./.test(text)) bad.push("uses Bun.*");
+    if (/\bprocess\.env\b/.test(text)) bad.push("reads process.env");
+    if (/\bprocess\.(stdout|stderr|stdin|exit|on|off)\b/.test(text)) bad.push("touches the process");
+    if (/\bfetch\(/.test(text)) bad.push("calls fetch");
     expect(bad).toEqual([]);
   });
 });
 
+describe("the kernel", () => {
+  const kernel = [...code.keys()].filter((f) => f.startsWith("kernel/")).sort();
+  test.each(kernel)("%s imports nothing outside kernel/ and no package", (name) => {
+    const outside = imports(code.get(name)!).flatMap((i) => {
+      if (!i.spec.startsWith(".")) return i.spec === "node:path" ? [] : [i.spec];
+      const target = relative(SRC, resolve(dirname(join(SRC, name)), i.spec));
+      return target.startsWith("kernel/") ? [] : [target];
+    });
+    expect(outside).toEqual([]);
+  });
+});
+
+describe("imports", () => {
+  test("there is no import cycle, type-only imports included", () => {
+    const cycles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const stack: string[] = [];
+    const visit = (node: string) => {
+      state.set(node, "open");
+      stack.push(node);
+      for (const { target } of graph.get(node) ?? []) {
+        if (state.get(target) === "open") cycles.push([...stack.slice(stack.indexOf(target)), target].join(" → "));
+        else if (!state.has(target) && graph.has(target)) visit(target);
+      }
+      stack.pop();
+      state.set(node, "done");
+    };
+    for (const node of graph.keys()) if (!state.has(node)) visit(node);
+    expect(cycles).toEqual([]);
+  });
+
+  test("every relative import names an existing file", () => {
+    const missing = [...graph].flatMap(([from, list]) => list.filter((i) => !code.has(i.target)).map((i) => `${from} → ${i.target}`));
+    expect(missing).toEqual([]);
+  });
+});
+
 describe("vendor SDKs", () => {
-  const all = sourceFiles(SRC);
-  test.each(SDKS.map((s) => [s]))("%s is imported by at most one file, and only lazily", (sdk) => {
-    const users = all.filter((f) => imports(readFileSync(f, "utf8")).some((i) => i.spec === sdk || i.spec.startsWith(sdk + "/")));
+  test.each(SDKS)("%s is imported by at most one file, and only lazily", (sdk) => {
+    const named = (i: Import) => i.spec === sdk || i.spec.startsWith(sdk + "/");
+    const users = [...code].filter(([, text]) => imports(text).some(named)).map(([name]) => name);
     expect(users.length).toBeLessThanOrEqual(1);
-    for (const f of users) {
-      const eager = imports(readFileSync(f, "utf8")).filter((i) => (i.spec === sdk || i.spec.startsWith(sdk + "/")) && !i.typeOnly && !i.dynamic);
-      expect({ file: relative(ROOT, f), eager: eager.map((e) => e.spec) }).toEqual({ file: relative(ROOT, f), eager: [] });
+    for (const name of users) {
+      const eager = imports(code.get(name)!).filter((i) => named(i) && !i.typeOnly && !i.dynamic);
+      expect({ file: name, eager: eager.map((e) => e.spec) }).toEqual({ file: name, eager: [] });
     }
   });
 });

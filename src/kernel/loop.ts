@@ -2,8 +2,8 @@
 //   loop: completion = provider.stream(context(messages)); append it; stop if no tool calls;
 //         run the tool calls; append their results in call order.
 // Every dependency is passed in; the loop prints nothing and persists nothing (Outputs do).
-import { retryDecision, type RetryPolicy } from "../pure/backoff.ts";
-import { adaptHistory } from "../pure/handoff.ts";
+import { retryDecision, type RetryPolicy } from "./retry.ts";
+import { adaptHistory } from "./adapt-history.ts";
 import { addUsage, emptyUsage, newId, userMessage, type Effort, type Message, type StopReason, type Usage } from "./ir.ts";
 import { usageCounts, type Output, type RunStop } from "./output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "./provider.ts";

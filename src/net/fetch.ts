@@ -1,6 +1,6 @@
 // The one fetch every provider SDK and HTTP MCP transport is given: hey's own proxy choice
 // (src/pure/proxy.ts) applied per request, SOCKS5 through a loopback bridge, no idle timer.
-import { redactProxyUrl, resolveProxy, type ProxyRoute, type ProxySources, type SocksRoute } from "../pure/proxy.ts";
+import { redactProxyUrl, resolveProxy, type ProxyRoute, type ProxySources, type SocksRoute } from "./proxy.ts";
 import { startSocksBridge, type SocksBridge, type SocksBridgeOptions } from "./socks-bridge.ts";
 
 type FetchInput = string | URL | Request;

@@ -2,7 +2,7 @@
 // SOCKS: an explicit socks5:// proxy throws UnsupportedProxyProtocol and ALL_PROXY=socks5:// is
 // silently ignored (oven-sh/bun#16812). fetch is pointed at this bridge as a plain HTTP proxy.
 import type { Socket } from "bun";
-import { parseIp, type SocksRoute } from "../pure/proxy.ts";
+import { parseIp, type SocksRoute } from "./proxy.ts";
 
 export interface SocksBridgeOptions {
   /** Resolves a name to one IP address, for socks5:// (local DNS). Rejects when it cannot. Default: Bun.dns. */

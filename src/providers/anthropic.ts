@@ -18,9 +18,9 @@ import { emptyUsage, newId } from "../kernel/ir.ts";
 import type { ContentBlock, Effort, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import { ProviderError } from "../kernel/provider.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
-import { anthropicEffort } from "../pure/effort.ts";
-import { parseRetryAfter } from "../pure/retry-after.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS, guardedStream } from "./idle-watchdog.ts";
+import { anthropicEffort } from "./effort.ts";
+import { parseRetryAfter } from "./retry-after.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS, guardedStream } from "./stream-guard.ts";
 
 export interface RequestOptions {
   model: string;

@@ -19,9 +19,9 @@ import { emptyUsage, newId } from "../kernel/ir.ts";
 import type { ContentBlock, Effort, Message, StopReason, ToolCall, Usage } from "../kernel/ir.ts";
 import { ProviderError } from "../kernel/provider.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
-import { geminiEffort } from "../pure/effort.ts";
-import { parseRetryAfter } from "../pure/retry-after.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS, guardedStream } from "./idle-watchdog.ts";
+import { geminiEffort } from "./effort.ts";
+import { parseRetryAfter } from "./retry-after.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS, guardedStream } from "./stream-guard.ts";
 
 /** What hey uses unless `[provider.X] api_version` or the base URL says otherwise (the SDK's own default is v1). */
 export const DEFAULT_API_VERSION = "v1beta";

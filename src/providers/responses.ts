@@ -7,8 +7,8 @@ import { emptyUsage, newId } from "../kernel/ir.ts";
 import type { ContentBlock, Effort, ImagePart, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import { ProviderError } from "../kernel/provider.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
-import { openaiEffort } from "../pure/effort.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS, guardedStream } from "./idle-watchdog.ts";
+import { openaiEffort } from "./effort.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS, guardedStream } from "./stream-guard.ts";
 import { openaiClient, toProviderError } from "./openai.ts";
 import type { ErrorContext, OpenAI, OpenAIProviderOptions } from "./openai.ts";
 

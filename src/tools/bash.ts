@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId } from "../kernel/ir.ts";
 import type { Tool, ToolContext, ToolResult } from "../kernel/tool.ts";
-import { filterOutput, formatOutput, isVerbatimCommand, truncateHeadTail } from "../pure/bash-filter.ts";
-import type { ShellChoice } from "../pure/shell.ts";
+import { filterOutput, formatOutput, isVerbatimCommand, truncateHeadTail } from "./bash-output.ts";
+import type { ShellChoice } from "./shell.ts";
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;

@@ -3,7 +3,7 @@
 // in the history by buildContext (pure/context.ts), so the session file alone reproduces it.
 import type { Message } from "../kernel/ir.ts";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
-import { checkCompressRange, compressArgs, DEFAULT_TOKENS_PER_CHAR, estimateTokens, PROTECT_TURNS, summaryMessage } from "../pure/context.ts";
+import { checkCompressRange, compressArgs, DEFAULT_TOKENS_PER_CHAR, estimateTokens, PROTECT_TURNS, summaryMessage } from "../context/view.ts";
 
 const fail = (output: string): ToolResult => ({ output, isError: true });
 

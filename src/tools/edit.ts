@@ -3,7 +3,7 @@
 // empty old_string can never clobber a file.
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { writeFileAtomic } from "../fs-atomic.ts";
+import { writeFileAtomic } from "../fs/atomic.ts";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized

@@ -13,7 +13,7 @@
 import { stat } from "node:fs/promises";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import type { Tool, ToolContext, ToolResult } from "../kernel/tool.ts";
-import { globToRegExp } from "../pure/gitignore.ts";
+import { globToRegExp } from "./gitignore.ts";
 import { ALWAYS_SKIP, walkFiles } from "./walk.ts";
 
 export const GREP_MAX_RESULTS = 100; // matching lines shown unless max_results says otherwise

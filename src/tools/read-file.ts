@@ -2,7 +2,7 @@
 import { open, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
-import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../pure/image.ts";
+import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../prompt/image.ts";
 
 export const READ_LIMIT = 2000; // lines per call unless `limit` says otherwise
 export const READ_LINE_MAX = 2000; // characters kept of one line; the rest is cut

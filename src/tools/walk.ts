@@ -3,7 +3,7 @@
 // flags that make the two agree); the .gitignore semantics live in pure/gitignore.ts.
 import { readdir, realpath, stat } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
-import { compileIgnore, isIgnored, type IgnoreLevel } from "../pure/gitignore.ts";
+import { compileIgnore, isIgnored, type IgnoreLevel } from "./gitignore.ts";
 
 /**
  * Names never searched, even without a .gitignore: version-control data and dependency or cache

@@ -1,7 +1,7 @@
 // The write_file tool (SPEC §7): create or replace a whole file, atomically.
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { writeFileAtomic } from "../fs-atomic.ts";
+import { writeFileAtomic } from "../fs/atomic.ts";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
 
 const fail = (output: string): ToolResult => ({ output, isError: true });

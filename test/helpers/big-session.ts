@@ -4,7 +4,7 @@
 // (pure/session-format.ts `toLine`), written in big batches.
 import { closeSync, openSync, writeSync } from "node:fs";
 import { newId, type Message } from "../../src/kernel/ir.ts";
-import { toLine, type SessionEntry } from "../../src/pure/session-format.ts";
+import { toLine, type SessionEntry } from "../../src/sessions/format.ts";
 
 export interface BigSession {
   path: string;

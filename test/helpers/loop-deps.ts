@@ -3,7 +3,7 @@
 import type { LoopDeps } from "../../src/kernel/loop.ts";
 import type { Provider } from "../../src/kernel/provider.ts";
 import type { Tool } from "../../src/kernel/tool.ts";
-import type { RetryPolicy } from "../../src/pure/backoff.ts";
+import type { RetryPolicy } from "../../src/kernel/retry.ts";
 import { recordingOutput, type RecordingOutput } from "./recording-output.ts";
 
 export const TEST_RETRY: RetryPolicy = { enabled: true, maxRetries: 5, baseDelayMs: 2000, maxDelayMs: 60000, jitter: false, respectRetryAfter: true };

@@ -1,5 +1,5 @@
 // Settings as resolveConfig produces them with no config at all and an ad-hoc provider.
-import { resolveConfig, type Settings } from "../../src/pure/config.ts";
+import { resolveConfig, type Settings } from "../../src/config/resolve.ts";
 
 export function defaultSettingsForTest(): Settings {
   return resolveConfig([], {}, { baseUrl: "http://127.0.0.1:9/v1", model: "test-model" }).settings;

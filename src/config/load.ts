@@ -1,0 +1,95 @@
+// Reading configuration (SPEC §3): where the files are, reading and parsing them. Everything
+// after parsing — merging, checking, precedence, messages — is pure/config.ts.
+import type TOMLModule from "@iarna/toml";
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import { type ConfigFlags, ConfigError, type ConfigLayer, resolveConfig, type Settings } from "./resolve.ts";
+
+type Env = Record<string, string | undefined>;
+
+/** The user file (`$XDG_CONFIG_HOME/hey/config.toml`, else `~/.config/hey/config.toml`) and the project file of `cwd`. */
+export function configPaths(env: Env, cwd: string): { user: string; project: string } {
+  // the XDG spec says a relative XDG_CONFIG_HOME is invalid and must be ignored
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : undefined;
+  const base = xdg ?? join(env.HOME || homedir(), ".config");
+  return { user: join(base, "hey", "config.toml"), project: join(cwd, ".hey", "config.toml") };
+}
+
+/** @iarna/toml's TomlError: `line`/`col` are 0-based; `message` ends with " at row N, col M, pos P:" and a code excerpt. */
+interface TomlError extends Error {
+  fromTOML: true;
+  line: number;
+  col: number;
+}
+
+const isTomlError = (e: unknown): e is TomlError => e instanceof Error && (e as Partial<TomlError>).fromTOML === true;
+
+/** The short reason of a TomlError: its excerpt cut off, and a character code shown as the character. */
+function reason(e: TomlError): string {
+  return e.message
+    .replace(/ at row \d+, col \d+, pos \d+:[\s\S]*$/, "")
+    .replace(/Unknown character "(\d+)"/, (_, code: string) => `Unknown character ${JSON.stringify(String.fromCodePoint(Number(code)))}`);
+}
+
+/**
+ * Reads and parses one config file. A missing file is undefined, or a ConfigError when
+ * `required` (the `--config` file). Throws ConfigError `PATH:LINE:COL: reason` (1-based) on a
+ * syntax error and `PATH: ...` when the file cannot be read.
+ */
+export function loadLayer(path: string, opts: { required: boolean }): ConfigLayer | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && !opts.required) return undefined;
+    if (code === "ENOENT") throw new ConfigError(`--config ${path}: no such file`);
+    throw new ConfigError(`${path}: cannot read (${code ?? (e as Error).message})`);
+  }
+  return { source: path, data: parseToml(path, text) };
+}
+
+/**
+ * Bun's native parser for the common case; @iarna/toml only to locate an error, because
+ * Bun.TOML's errors carry no line or column and @iarna/toml costs ~14 ms of start-up to load.
+ */
+function parseToml(path: string, text: string): Record<string, unknown> {
+  const clean = text.replace(/^\uFEFF/, ""); // editors on Windows may write a byte-order mark
+  try {
+    return Bun.TOML.parse(clean) as Record<string, unknown>;
+  } catch (fast) {
+    const TOML = require("@iarna/toml") as typeof TOMLModule;
+    try {
+      TOML.parse(clean);
+    } catch (e) {
+      if (isTomlError(e)) throw new ConfigError(`${path}:${e.line + 1}:${e.col + 1}: ${reason(e)}`);
+      throw e;
+    }
+    // the two parsers disagree (e.g. an integer beyond 2^53): Bun's reason, without a position
+    throw new ConfigError(`${path}: ${(fast as Error).message.replace(/^TOML Parse error: /, "")}`);
+  }
+}
+
+/**
+ * Loads the user file, the project file when `trustProject`, and `configFile` (relative to
+ * `cwd`), then resolves them with `env` and `flags`. `skipped` is the project file's path when it
+ * exists but was not loaded for lack of trust; the caller prints a notice. Throws ConfigError.
+ */
+export function loadConfig(opts: {
+  env: Env;
+  cwd: string;
+  configFile?: string;
+  trustProject: boolean;
+  flags: ConfigFlags;
+}): { settings: Settings; warnings: string[]; skipped?: string } {
+  const paths = configPaths(opts.env, opts.cwd);
+  const project = opts.trustProject ? loadLayer(paths.project, { required: false }) : undefined;
+  const layers = [
+    loadLayer(paths.user, { required: false }),
+    project,
+    opts.configFile === undefined ? undefined : loadLayer(resolve(opts.cwd, opts.configFile), { required: true }),
+  ].filter((l): l is ConfigLayer => l !== undefined);
+  const skipped = !opts.trustProject && existsSync(paths.project) ? paths.project : undefined;
+  return { ...resolveConfig(layers, opts.env, opts.flags), ...(skipped ? { skipped } : {}) };
+}

@@ -1,0 +1,215 @@
+// Which providers exist and which one, with which model, this run uses (SPEC §2, §3): the
+// `[provider.NAME]` tables or else the zero-config presets, the ad-hoc provider of `--base-url` /
+// `HEY_BASE_URL`, and the choice -m > HEY_MODEL/HEY_PROVIDER > [default] > first provider. Pure.
+import type { Protocol } from "../kernel/ir.ts";
+import type { ConfigFlags, ProviderSettings } from "./resolve.ts";
+import { checkValue, ConfigError, type ConfigFile, type FileProvider, where, WHOLE_VAR } from "./schema.ts";
+
+type Env = Record<string, string | undefined>;
+
+/** What provider selection needs from the merged files. */
+export interface ProviderInput {
+  /** merged and `${VAR}`-expanded */
+  file: ConfigFile;
+  /** merged, before expansion: tells `api_key = "${VAR}"` from a literal key */
+  raw: ConfigFile;
+  /** the file that last set a key (or the table holding it) */
+  sourceOf: (path: string[]) => string;
+  /** the variables that had no value while expanding the key at `path` */
+  missing: (path: string[]) => string[];
+  env: Env;
+  flags: ConfigFlags;
+}
+
+export interface ProviderChoice {
+  providers: ProviderSettings[];
+  provider: ProviderSettings;
+  model: string;
+  warnings: string[];
+}
+
+interface Preset {
+  name: string;
+  protocol: Protocol;
+  baseUrl: string;
+  model: string;
+  /** the variables that hold its key, first found wins */
+  keyVars: string[];
+}
+
+/** Used only when no file defines a provider. The first one whose key is set is the default; else ollama. */
+const PRESETS: Preset[] = [
+  { name: "openai", protocol: "openai", baseUrl: "https://api.openai.com/v1", model: "gpt-5.5", keyVars: ["OPENAI_API_KEY"] },
+  {
+    name: "anthropic",
+    protocol: "anthropic",
+    baseUrl: "https://api.anthropic.com/v1",
+    model: "claude-sonnet-4-5",
+    keyVars: ["ANTHROPIC_API_KEY"],
+  },
+  {
+    name: "google",
+    protocol: "google",
+    baseUrl: "https://generativelanguage.googleapis.com/v1beta",
+    model: "gemini-3-flash-preview",
+    keyVars: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
+  },
+  { name: "deepseek", protocol: "openai", baseUrl: "https://api.deepseek.com/v1", model: "deepseek-chat", keyVars: ["DEEPSEEK_API_KEY"] },
+  { name: "ollama", protocol: "openai", baseUrl: "http://127.0.0.1:11434/v1", model: "qwen3", keyVars: [] },
+];
+
+const fail = (message: string): never => {
+  throw new ConfigError(message);
+};
+
+/** Environment values count only when non-empty: `HEY_MODEL=` is the same as no HEY_MODEL. */
+export const envValue = (env: Env, name: string): string | undefined => env[name] || undefined;
+
+function presets(env: Env): { providers: ProviderSettings[]; first: string } {
+  const providers = PRESETS.map((p): ProviderSettings => {
+    const apiKeyVar = p.keyVars.find((v) => env[v]) ?? p.keyVars[0];
+    const apiKey = apiKeyVar ? envValue(env, apiKeyVar) : undefined;
+    const { name, protocol, baseUrl } = p;
+    return { name, protocol, baseUrl, apiKey, apiKeyVar, models: [p.model], legacyThinking: false, headers: {}, preset: true };
+  });
+  return { providers, first: providers.find((p) => p.apiKey)?.name ?? "ollama" };
+}
+
+function checkUrl(url: string, label: string): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {}
+  if (parsed?.protocol !== "http:" && parsed?.protocol !== "https:")
+    fail(`${label} must be an http:// or https:// URL, got ${JSON.stringify(url)}`);
+}
+
+function fromFile(name: string, p: FileProvider, input: ProviderInput): ProviderSettings {
+  const path = ["provider", name];
+  const keyPath = [...path, "api_key"];
+  if (p.base_url === undefined)
+    fail(`${input.sourceOf(path)}: ${where(path)} base_url is missing (the API root, e.g. "https://api.openai.com/v1")`);
+  const baseUrl = p.base_url!;
+  // a URL built from an unset variable is only an error if this run uses the provider (chooseProvider)
+  if (!input.missing([...path, "base_url"]).length) checkUrl(baseUrl, `${input.sourceOf([...path, "base_url"])}: ${where([...path, "base_url"])}`);
+  const rawKey = input.raw.provider?.[name]?.api_key;
+  const apiKeyVar =
+    rawKey === undefined ? undefined : (WHOLE_VAR.exec(rawKey)?.[1] ?? `api_key in ${input.sourceOf(keyPath)} ${where(path)}`);
+  // any variable of the key without a value means no key at all: half a key only earns a 401
+  const apiKey = input.missing(keyPath).length ? undefined : p.api_key || undefined;
+  return {
+    name,
+    protocol: p.protocol ?? "openai",
+    baseUrl,
+    apiKey,
+    apiKeyVar,
+    models: p.models ?? [],
+    effort: p.effort,
+    maxTokens: p.max_tokens,
+    legacyThinking: p.legacy_thinking ?? false,
+    headers: p.headers ?? {},
+    apiVersion: p.api_version || undefined,
+  };
+}
+
+/**
+ * Picks the providers, the one in use and its model. Throws ConfigError for an unknown provider
+ * name, a provider with no model to use, an ad-hoc provider without a model, a bad base URL or
+ * protocol.
+ */
+export function chooseProvider(input: ProviderInput): ProviderChoice {
+  const { file, env, flags } = input;
+  const names = Object.keys(file.provider ?? {});
+  const listed = names.length
+    ? { providers: names.map((n) => fromFile(n, file.provider![n]!, input)), first: names[0]! }
+    : presets(env);
+
+  const heyProtocol = envValue(env, "HEY_PROTOCOL");
+  for (const [value, label] of [[flags.protocol, "--protocol"], [heyProtocol, "HEY_PROTOCOL"]] as const) {
+    const bad = value === undefined ? undefined : checkValue("protocol", value, label);
+    if (bad) fail(bad);
+  }
+
+  const baseUrl = flags.baseUrl || envValue(env, "HEY_BASE_URL");
+  if (baseUrl) return adHoc(baseUrl, heyProtocol, listed.providers, input);
+  if (flags.protocol) fail("--protocol needs --base-url URL");
+  if (heyProtocol) fail("HEY_PROTOCOL needs HEY_BASE_URL");
+
+  const { providers, first } = listed;
+  const byName = (name: string) => providers.find((p) => p.name === name);
+  const known = (name: string, label: string): string =>
+    byName(name)?.name ?? fail(`${label}: unknown provider ${JSON.stringify(name)}; known providers: ${providers.map((p) => p.name).join(", ")}`);
+
+  /** `-m` syntax: "provider/model", else a model some `models` list holds, else a provider name, else a model of `fallback`. */
+  const parse = (spec: string, label: string, fallback: string): { provider: string; model?: string } => {
+    const slash = spec.indexOf("/");
+    if (slash > 0) {
+      const name = spec.slice(0, slash);
+      const model = spec.slice(slash + 1);
+      if (byName(name)) return { provider: name, model: model || undefined };
+      if (!model) known(name, label);
+    }
+    const holder = [byName(fallback), ...providers].find((p) => p?.models.includes(spec));
+    if (holder) return { provider: holder.name, model: spec };
+    if (byName(spec)) return { provider: spec };
+    return { provider: fallback, model: spec };
+  };
+
+  let choice: { provider: string; model?: string } = { provider: first };
+  const d = file.default;
+  const defaultLabel = (key: string) => `${input.sourceOf(["default", key])}: [default] ${key}`;
+  if (d?.provider !== undefined) choice = { provider: known(d.provider, defaultLabel("provider")), model: d.model || undefined };
+  else if (d?.model) choice = parse(d.model, defaultLabel("model"), first);
+
+  const heyProvider = envValue(env, "HEY_PROVIDER");
+  if (heyProvider && heyProvider !== choice.provider) choice = { provider: known(heyProvider, "HEY_PROVIDER") };
+
+  const spec = flags.model || envValue(env, "HEY_MODEL");
+  if (spec) choice = parse(spec, flags.model ? `-m ${spec}` : `HEY_MODEL=${spec}`, choice.provider);
+
+  const provider = byName(choice.provider)!;
+  const path = ["provider", provider.name];
+  const model =
+    choice.model ??
+    provider.models[0] ??
+    fail(`${input.sourceOf(path)}: ${where(path)} lists no models; pass -m ${provider.name}/MODEL or add models = ["MODEL"]`);
+
+  const urlVars = provider.preset ? [] : input.missing([...path, "base_url"]);
+  if (urlVars.length)
+    fail(`${input.sourceOf([...path, "base_url"])}: ${where(path)} base_url needs ${urlVars.map((v) => `\${${v}}`).join(", ")}, which ${urlVars.length > 1 ? "have" : "has"} no value`);
+
+  const warnings: string[] = [];
+  const key = flags.apiKey ? { apiKey: flags.apiKey, apiKeyVar: "--api-key" } : keyFromEnv(env);
+  const missing = provider.preset ? [] : input.missing([...path, "api_key"]);
+  if (!key && missing.length)
+    warnings.push(
+      `${input.sourceOf([...path, "api_key"])}: ${where(path)} api_key: ${missing.map((v) => `\${${v}}`).join(", ")} ` +
+        `${missing.length > 1 ? "have" : "has"} no value, so provider ${provider.name} sends no API key`,
+    );
+  const chosen = key ? { ...provider, ...key } : provider;
+  return { providers: providers.map((p) => (p === provider ? chosen : p)), provider: chosen, model, warnings };
+}
+
+const keyFromEnv = (env: Env) => {
+  const apiKey = envValue(env, "HEY_API_KEY");
+  return apiKey ? { apiKey, apiKeyVar: "HEY_API_KEY" } : undefined;
+};
+
+/** The provider named `cli` that `--base-url` / `HEY_BASE_URL` define; flags win over HEY_* field by field. */
+function adHoc(baseUrl: string, heyProtocol: string | undefined, others: ProviderSettings[], input: ProviderInput): ProviderChoice {
+  const { flags, env } = input;
+  const fromFlag = Boolean(flags.baseUrl);
+  checkUrl(baseUrl, fromFlag ? "--base-url" : "HEY_BASE_URL");
+  const model = flags.model || envValue(env, "HEY_MODEL") || fail(fromFlag ? "--base-url needs -m MODEL" : "HEY_BASE_URL needs HEY_MODEL or -m MODEL");
+  const key = flags.apiKey ? { apiKey: flags.apiKey, apiKeyVar: "--api-key" } : keyFromEnv(env);
+  const cli: ProviderSettings = {
+    name: "cli",
+    protocol: flags.protocol ?? (heyProtocol as Protocol | undefined) ?? "openai",
+    baseUrl,
+    ...key,
+    models: [model],
+    legacyThinking: false,
+    headers: {},
+  };
+  return { providers: [cli, ...others.filter((p) => p.name !== "cli")], provider: cli, model, warnings: [] };
+}

@@ -1,0 +1,273 @@
+// Configuration resolution (SPEC §3): the parsed files, the environment and the flags in, the
+// settings hey runs with out. Pure: reading the files is src/config.ts's job.
+//
+// Precedence, later wins, key by key: defaults < user file < project file < --config file <
+// HEY_* variables < flags. Tables merge into tables; arrays and scalars replace.
+import type { Effort, Protocol } from "../kernel/ir.ts";
+import { chooseProvider, envValue } from "./providers.ts";
+import {
+  checkLayer,
+  checkValue,
+  ConfigError,
+  type ConfigFile,
+  expandVars,
+  isTable,
+  type Kind,
+  type Miss,
+  type Table,
+  where,
+} from "./schema.ts";
+
+export { ConfigError };
+
+/** One parsed config file. `source` is its path, used in every message about it. */
+export interface ConfigLayer {
+  source: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The flags that take part in configuration, already parsed by the CLI (values are still
+ * checked here). `proxy` is not resolved here: pure/proxy.ts weighs it against `Settings.proxy`.
+ */
+export interface ConfigFlags {
+  model?: string;
+  baseUrl?: string;
+  protocol?: Protocol;
+  apiKey?: string;
+  effort?: Effort;
+  maxTurns?: number;
+  proxy?: string;
+}
+
+export interface ProviderSettings {
+  name: string;
+  protocol: Protocol;
+  /** the API root as the vendor documents it, version segment included */
+  baseUrl: string;
+  /** undefined = no authentication (local servers) */
+  apiKey?: string;
+  /** what an auth error tells the user to fix: "OPENAI_API_KEY", "--api-key", "HEY_API_KEY" or "api_key in <path> [provider.NAME]" */
+  apiKeyVar?: string;
+  models: string[];
+  /** the provider's default effort */
+  effort?: Effort;
+  maxTokens?: number;
+  legacyThinking: boolean;
+  headers: Record<string, string>;
+  apiVersion?: string;
+  /** true when it came from the zero-config presets (no config file named it) */
+  preset?: boolean;
+}
+
+/** One MCP server: exactly one of `command` (stdio) and `url` (HTTP) is set. */
+export interface McpServerSettings {
+  name: string;
+  command?: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers: Record<string, string>;
+  enabled: boolean;
+  timeoutMs: number;
+}
+
+export interface Settings {
+  provider: ProviderSettings;
+  model: string;
+  /** every provider the run can switch to (`/model`), the chosen one included */
+  providers: ProviderSettings[];
+  /** the effective effort: -t / HEY_EFFORT, else the chosen provider's `effort` */
+  effort?: Effort;
+  /** HEY_PROXY or [proxy] url (the --proxy flag is resolved separately, by pure/proxy.ts) */
+  proxy?: string;
+  agent: { maxTurns: number; budgetTokens: number; parallelTools: boolean };
+  retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number; jitter: boolean; respectRetryAfter: boolean };
+  compaction: { dedup: boolean; purgeErrorsAfter: number; nudgeThreshold: number; compressTool: boolean };
+  permission: { allow: string[]; deny: string[] };
+  tools: { shell?: string; bashFilter: string; bashTimeoutMs: number };
+  mcp: { servers: McpServerSettings[]; startupWaitMs: number };
+}
+
+/** Three lines for a user with no usable provider. */
+export const SETUP_HINT = [
+  "Set a key for a hosted model: export OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or DEEPSEEK_API_KEY,",
+  'or add a provider to ~/.config/hey/config.toml: [provider.NAME] base_url = "https://.../v1", models = ["MODEL"],',
+  "or use any endpoint once: hey --base-url http://127.0.0.1:11434/v1 -m MODEL",
+].join("\n");
+
+/** `HEY_*` variables that set one file key; they sit above every file and below the flags. */
+const ENV_KEYS: [variable: string, path: string[], kind: Kind][] = [
+  ["HEY_MAX_TURNS", ["agent", "max_turns"], "positive"],
+  ["HEY_BUDGET_TOKENS", ["agent", "budget_tokens"], "positive"],
+  ["HEY_MAX_RETRIES", ["retry", "max_retries"], "count"],
+  ["HEY_PROXY", ["proxy", "url"], "string"],
+  ["HEY_SHELL", ["tools", "shell"], "string"],
+  ["HEY_BASH_FILTER", ["tools", "bash_filter"], "string"],
+  ["HEY_BASH_TIMEOUT_MS", ["tools", "bash_timeout_ms"], "positive"],
+];
+
+const pathKey = (path: readonly string[]) => path.join("\u0000");
+
+/**
+ * Resolves the layers (user file, trusted project file, --config file, in that order), the
+ * environment and the flags into settings. Throws ConfigError (the whole user-facing message) on
+ * a wrong type, a missing base_url, a bad MCP server, an unknown provider or a missing model;
+ * unknown keys and unset variables only produce warnings (one line each, no prefix).
+ */
+export function resolveConfig(
+  layers: ConfigLayer[],
+  env: Record<string, string | undefined>,
+  flags: ConfigFlags,
+): { settings: Settings; warnings: string[] } {
+  const warnings: string[] = [];
+  const merged: Table = {};
+  const sources = new Map<string, string>();
+  for (const layer of layers) {
+    const checked = checkLayer(layer.source, layer.data);
+    warnings.push(...checked.warnings);
+    mergeInto(merged, checked.data, layer.source, [], sources);
+  }
+  const sourceOf = (path: string[]) => {
+    for (let n = path.length; n > 0; n--) {
+      const source = sources.get(pathKey(path.slice(0, n)));
+      if (source) return source;
+    }
+    return "config";
+  };
+
+  const misses: Miss[] = [];
+  const file = expandVars(merged, [], env, misses) as ConfigFile;
+  const overridden = applyOverrides(file as Table, env, flags);
+  const effort = checkedEffort(env, flags);
+  const missing = (path: string[]) => misses.filter((m) => pathKey(m.path) === pathKey(path)).map((m) => m.name);
+  const choice = chooseProvider({ file, raw: merged as ConfigFile, sourceOf, missing, env, flags });
+  const servers = mcpServers(file, sourceOf, warnings);
+  warnings.push(...choice.warnings);
+
+  // Unset variables are worth a warning only where this run uses them: not in providers it does
+  // not talk to, not in disabled MCP servers, not in keys an override replaced.
+  const disabled = new Set(servers.filter((s) => !s.enabled).map((s) => s.name));
+  for (const m of misses) {
+    const [top, name, key] = m.path;
+    if (!m.unset || overridden.has(pathKey(m.path))) continue;
+    if (top === "provider" && (name !== choice.provider.name || key === "api_key")) continue;
+    if (top === "mcp" && name === "servers" && key !== undefined && disabled.has(key)) continue;
+    warnings.push(`${sourceOf(m.path)}: ${where(m.path)}: \${${m.name}} is not set (using "")`);
+  }
+
+  const f = file;
+  const settings: Settings = {
+    provider: choice.provider,
+    model: choice.model,
+    providers: choice.providers,
+    effort: effort ?? choice.provider.effort,
+    proxy: f.proxy?.url || undefined,
+    agent: {
+      maxTurns: f.agent?.max_turns ?? 20,
+      budgetTokens: f.agent?.budget_tokens ?? 40_000,
+      parallelTools: f.agent?.parallel_tools ?? true,
+    },
+    retry: {
+      enabled: f.retry?.enabled ?? true,
+      maxRetries: f.retry?.max_retries ?? 5,
+      baseDelayMs: f.retry?.base_delay_ms ?? 2_000,
+      maxDelayMs: f.retry?.max_delay_ms ?? 60_000,
+      jitter: f.retry?.jitter ?? true,
+      respectRetryAfter: f.retry?.respect_retry_after ?? true,
+    },
+    compaction: {
+      dedup: f.compaction?.dedup ?? true,
+      purgeErrorsAfter: f.compaction?.purge_errors_after ?? 4,
+      nudgeThreshold: f.compaction?.nudge_threshold ?? 0.7,
+      compressTool: f.compaction?.compress_tool ?? true,
+    },
+    permission: { allow: f.permission?.allow ?? [], deny: f.permission?.deny ?? [] },
+    tools: {
+      shell: f.tools?.shell || undefined,
+      bashFilter: f.tools?.bash_filter ?? "builtin",
+      bashTimeoutMs: f.tools?.bash_timeout_ms ?? 120_000,
+    },
+    mcp: { servers, startupWaitMs: f.mcp?.startup_wait_ms ?? 3_000 },
+  };
+  return { settings, warnings: [...new Set(warnings)] };
+}
+
+/** Merges one checked layer into `target`, recording which source set each key and table. */
+function mergeInto(target: Table, layer: Table, source: string, path: string[], sources: Map<string, string>): void {
+  for (const [key, value] of Object.entries(layer)) {
+    if (key === "__proto__") continue;
+    const at = [...path, key];
+    sources.set(pathKey(at), source);
+    if (!isTable(value)) {
+      target[key] = value;
+      continue;
+    }
+    // An MCP server that names its transport replaces the earlier definition: a command from
+    // one file and a url (or args) from another never make a working server.
+    const replaces = path.length === 2 && path[0] === "mcp" && path[1] === "servers" && ("command" in value || "url" in value);
+    const current = target[key];
+    const into: Table = isTable(current) && !replaces ? current : (target[key] = {});
+    mergeInto(into, value, source, at, sources);
+  }
+}
+
+/** Writes the HEY_* variables and the flags that set file keys into `file`; returns the keys they set. */
+function applyOverrides(file: Table, env: Record<string, string | undefined>, flags: ConfigFlags): Set<string> {
+  const set = new Set<string>();
+  const put = (path: string[], value: unknown) => {
+    let table = file;
+    for (const key of path.slice(0, -1)) {
+      const next = table[key];
+      table = isTable(next) ? next : (table[key] = {});
+    }
+    table[path.at(-1)!] = value;
+    set.add(pathKey(path));
+  };
+  for (const [variable, path, kind] of ENV_KEYS) {
+    const text = envValue(env, variable);
+    if (text === undefined) continue;
+    const value = (kind === "positive" || kind === "count") && /^\d+$/.test(text) ? Number(text) : text;
+    const bad = checkValue(kind, value, variable);
+    if (bad) throw new ConfigError(bad);
+    put(path, value);
+  }
+  if (flags.maxTurns !== undefined) {
+    const bad = checkValue("positive", flags.maxTurns, "--max-turns");
+    if (bad) throw new ConfigError(bad);
+    put(["agent", "max_turns"], flags.maxTurns);
+  }
+  return set;
+}
+
+/** -t / HEY_EFFORT, checked; undefined when neither is given. */
+function checkedEffort(env: Record<string, string | undefined>, flags: ConfigFlags): Effort | undefined {
+  const [value, label] = flags.effort !== undefined ? [flags.effort, "--effort"] : [envValue(env, "HEY_EFFORT"), "HEY_EFFORT"];
+  if (value === undefined) return undefined;
+  const bad = checkValue("effort", value, label);
+  if (bad) throw new ConfigError(bad);
+  return value as Effort;
+}
+
+function mcpServers(file: ConfigFile, sourceOf: (path: string[]) => string, warnings: string[]): McpServerSettings[] {
+  return Object.entries(file.mcp?.servers ?? {}).map(([name, s]) => {
+    const path = ["mcp", "servers", name];
+    const at = `${sourceOf(path)}: ${where(path)}`;
+    if (s.command === undefined && s.url === undefined) throw new ConfigError(`${at} needs command (a local server) or url (a remote one)`);
+    if (s.command !== undefined && s.url !== undefined) throw new ConfigError(`${at} has both command and url; keep one`);
+    const unused = s.url !== undefined ? (["args", "env", "cwd"] as const) : (["headers"] as const);
+    for (const key of unused) if (s[key] !== undefined) warnings.push(`${at} ${key} is only used with ${s.url !== undefined ? "command" : "url"} (ignored)`);
+    return {
+      name,
+      command: s.command,
+      args: s.args ?? [],
+      env: s.env ?? {},
+      cwd: s.cwd || undefined,
+      url: s.url,
+      headers: s.headers ?? {},
+      enabled: s.enabled ?? true,
+      timeoutMs: s.timeout_ms ?? 60_000,
+    };
+  });
+}

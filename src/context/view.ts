@@ -1,0 +1,257 @@
+// What one model request sends (SPEC §10). The history is append-only and never changed; before
+// every request `buildContext` derives the request's view of it with the passes of dcp.ts:
+// summaries → dedup → error purge → handles → budget trim. The view is a pure function of its
+// input, so the session file alone reproduces every request.
+//
+// Rules:
+// - A TURN is one assistant message plus its tool results (one model request).
+// - Protected — never pruned, summarized or dropped — are the first user message, the last user
+//   message (the current request) and the last `protectTurns` turns with everything after the
+//   first of them. Dedup and purge also leave write_file, edit and compress results alone.
+// - Summaries: the caller's compactions and the model's successful compress calls. Later ones win
+//   over earlier ones they overlap; the caller's count as later than any compress call. Compress
+//   calls already in the history apply even when the compress tool is now off.
+// - Handles (compress tool on): every tool result ends with a line `[#k3f9a]`, the last 5 characters
+//   of its message id (the whole id when two ids end alike): ~3 tokens per result.
+import type { Message } from "../kernel/ir.ts";
+import {
+  addHandles,
+  applySummaries,
+  dedup,
+  estimateTokens,
+  HANDLE_LENGTH,
+  historyFacts,
+  messageChars,
+  PROTECT_TURNS,
+  purgeErrors,
+  summaryMessage,
+  tailStart,
+  trimToBudget,
+  unitEnd,
+  type HistoryFacts,
+  type Summary,
+} from "./passes.ts";
+
+export { DEFAULT_TOKENS_PER_CHAR, estimateTokens, PROTECT_TURNS, protectedFrom, summaryMessage, type Summary } from "./passes.ts";
+
+export interface ContextPolicy {
+  budgetTokens: number;
+  dedup: boolean;
+  /** failed calls lose their arguments after this many turns; 0 = never */
+  purgeErrorsAfter: number;
+  /** show handles on tool results for the compress tool */
+  compressTool: boolean;
+  /** turns kept verbatim at the end; default PROTECT_TURNS */
+  protectTurns?: number;
+}
+
+export interface ContextInput {
+  /** the full, append-only history; not modified */
+  history: Message[];
+  /** compactions by the provider, oldest first; the model's compress calls are read from `history` */
+  summaries: Summary[];
+  policy: ContextPolicy;
+  /** system prompt + tool schemas, already estimated by the caller */
+  fixedTokens: number;
+  /** DEFAULT_TOKENS_PER_CHAR, corrected by the caller with the provider's reported input tokens */
+  tokensPerChar: number;
+  /** .hey/task.md, re-injected verbatim after the first user message whenever anything was summarized or trimmed */
+  taskNote?: string;
+}
+
+export interface ContextView {
+  /** what is sent; every tool call with exactly one result, as in the history */
+  messages: Message[];
+  /** tokens of fixedTokens + messages */
+  estimate: number;
+  /** still over budget with everything unprotected dropped: the caller should summarize (see summarizable) */
+  overBudget: boolean;
+  /**
+   * The largest stretch a summary may replace (unprotected, whole units, in history ids; two
+   * messages or more), computed before the trim. When `stats.trimmed > 0` or `overBudget`, a
+   * caller that can summarize should summarize this stretch (as the view shows it: earlier
+   * summaries inside it are replaced too) and call buildContext again with the new Summary
+   * appended; when summarizing fails it sends this view (the deterministic trim). `/compact`
+   * uses it at any time.
+   */
+  summarizable: { fromId: string; toId: string } | undefined;
+  /** results pruned as duplicates, calls purged, messages replaced by summaries, messages trimmed */
+  stats: { deduped: number; purged: number; compressed: number; trimmed: number };
+}
+
+/** The request's view of the history. Pure and deterministic; never throws for any history. */
+export function buildContext(input: ContextInput): ContextView {
+  const { history, policy } = input;
+  const turns = policy.protectTurns ?? PROTECT_TURNS;
+  const facts = historyFacts(history, turns);
+  const summaries = [...compressSummaries(history, turns), ...input.summaries];
+  const summarized = applySummaries(history, summaries, facts.protect);
+  const deduped = policy.dedup ? dedup(summarized.messages, facts.protect) : { messages: summarized.messages, count: 0 };
+  const purged = purgeErrors(deduped.messages, policy.purgeErrorsAfter, facts);
+  const handled = policy.compressTool ? addHandles(purged.messages, facts.handles) : purged.messages;
+  const budget = { budgetTokens: policy.budgetTokens, fixedTokens: input.fixedTokens, tokensPerChar: input.tokensPerChar };
+  const trimmed = trimToBudget(handled, facts, input.taskNote === undefined ? budget : { ...budget, taskNote: input.taskNote });
+  return {
+    messages: trimmed.messages,
+    estimate: input.fixedTokens + estimateTokens(trimmed.messages, input.tokensPerChar),
+    overBudget: trimmed.overBudget,
+    summarizable: summarizableRange(handled, facts, summarized.applied),
+    stats: { deduped: deduped.count, purged: purged.count, compressed: summarized.replaced, trimmed: trimmed.trimmed },
+  };
+}
+
+/** The heaviest run (of two messages or more) of consecutive unprotected units in `view`, as a history range. */
+function summarizableRange(view: Message[], facts: HistoryFacts, applied: Summary[]): { fromId: string; toId: string } | undefined {
+  const runs: { start: number; end: number; chars: number }[] = [];
+  let run: { start: number; end: number; chars: number } | undefined;
+  for (let i = 0; i < view.length; ) {
+    const end = unitEnd(view, i);
+    const unit = view.slice(i, end);
+    if (unit.some((m) => facts.protect.has(m.id))) run = undefined;
+    else {
+      if (!run) runs.push((run = { start: i, end, chars: 0 }));
+      run.end = end;
+      for (const m of unit) run.chars += messageChars(m);
+    }
+    i = end;
+  }
+  const best = runs.filter((r) => r.end - r.start >= 2).reduce<(typeof runs)[number] | undefined>((a, r) => (a && a.chars >= r.chars ? a : r), undefined);
+  if (!best) return undefined;
+  const bySummary = new Map(applied.map((s) => [summaryMessage(s).id, s]));
+  const first = view[best.start]!.id;
+  const last = view[best.end - 1]!.id;
+  return { fromId: bySummary.get(first)?.fromId ?? first, toId: bySummary.get(last)?.toId ?? last };
+}
+
+/**
+ * The summaries of the model's successful compress calls, in call order. Each call is checked
+ * again against the history exactly as the tool saw it when it ran: everything up to and
+ * including the assistant message that made the call.
+ */
+export function compressSummaries(history: Message[], protectTurns: number): Summary[] {
+  const out: Summary[] = [];
+  for (let i = 0; i < history.length; i++) {
+    const calls = history[i]!.toolCalls;
+    if (!calls?.some((c) => c.name === "compress")) continue;
+    for (const call of calls) {
+      if (call.name !== "compress") continue;
+      let ok = false;
+      for (let j = i + 1; j < history.length && history[j]!.role === "tool"; j++) if (history[j]!.toolCallId === call.id) ok = !history[j]!.isError;
+      if (!ok) continue;
+      const args = compressArgs(parseObject(call.arguments));
+      if ("error" in args) continue;
+      const range = checkRange(history, i + 1, args.start, args.end, protectTurns);
+      if (!("error" in range)) out.push({ ...range, text: args.summary });
+    }
+  }
+  return out;
+}
+
+function parseObject(text: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(text.trim() === "" ? "{}" : text);
+    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The compress tool's arguments, validated: handles as text and a non-empty summary. */
+export function compressArgs(args: Record<string, unknown>): { start: string; end: string; summary: string } | { error: string } {
+  const handle = (v: unknown) => (typeof v === "string" || typeof v === "number" ? String(v) : undefined);
+  const start = handle(args.start);
+  const end = handle(args.end);
+  if (start === undefined || end === undefined) return { error: "start and end must be handles as shown at the start of tool results, e.g. #k3f9a" };
+  const summary = typeof args.summary === "string" ? args.summary.trim() : "";
+  if (summary === "") return { error: "the summary is empty; write what the range holds that still matters: paths, line numbers, decisions, errors, open tasks" };
+  return { start, end, summary };
+}
+
+/**
+ * The history range the compress tool may replace, from the handles `start` and `end` (with or
+ * without `#` and brackets; a full message id works too), or why not. A tool result's handle
+ * stands for its whole turn at `start` (the assistant message that made the call is included),
+ * so `start` must be the first result of its turn and `end` the last. Refused: unknown or
+ * ambiguous handles, end before start, a range that splits a turn, a range holding the first or
+ * the last user message or reaching into the last `protectTurns` turns (at least the calling one).
+ */
+export function checkCompressRange(history: Message[], start: string, end: string, protectTurns = PROTECT_TURNS): { fromId: string; toId: string } | { error: string } {
+  return checkRange(history, history.length, start, end, protectTurns);
+}
+
+function checkRange(history: Message[], length: number, start: string, end: string, protectTurns: number): { fromId: string; toId: string } | { error: string } {
+  const show = (i: number) => `#${handleAt(history, length, i)}`;
+  const s = resolveHandle(history, length, start);
+  if (typeof s === "string") return { error: s };
+  const e = resolveHandle(history, length, end);
+  if (typeof e === "string") return { error: e };
+  if (e < s) return { error: `end ${show(e)} comes before start ${show(s)}; the range runs from the older handle to the newer` };
+
+  let from = s;
+  if (history[s]!.role === "tool") {
+    let first = s;
+    while (first > 0 && history[first - 1]!.role === "tool") first--;
+    if (first !== s) return { error: `start ${show(s)} would split a turn: its call and earlier results come before it; start at ${show(first)}, the turn's first result` };
+    if (first > 0 && history[first - 1]!.role === "assistant") from = first - 1;
+  }
+  const to = e;
+  if (to + 1 < length && history[to + 1]!.role === "tool") {
+    const last = unitEnd(history.slice(0, length), to) - 1;
+    return { error: `end ${show(e)} would split a turn: more results of its calls follow; end at ${show(last)}, the turn's last result` };
+  }
+
+  const firstUser = history.findIndex((m, i) => i < length && m.role === "user");
+  const lastUser = history.findLastIndex((m, i) => i < length && m.role === "user");
+  if (firstUser !== -1 && from <= firstUser && firstUser <= to) return { error: "the range holds the first user message, which is always kept; start after it" };
+  if (lastUser !== -1 && from <= lastUser && lastUser <= to) return { error: "the range holds the latest user message, which is always kept; compress before or after it" };
+  const turns = Math.max(1, protectTurns);
+  const tail = tailStart(history, turns, length);
+  if (to >= tail) {
+    const latest = tail > 0 && history[tail - 1]!.role === "tool" ? `; end at ${show(tail - 1)} at the latest` : "";
+    return { error: `the range reaches into the last ${turns} turns, which are always kept${latest}` };
+  }
+  return { fromId: history[from]!.id, toId: history[to]!.id };
+}
+
+/** Index of the message `raw` names among the first `length`, or an error. */
+function resolveHandle(history: Message[], length: number, raw: string): number | string {
+  const h = raw.replace(/[\s[\]#]/g, "");
+  if (h === "") return `empty handle ${JSON.stringify(raw)}; use a handle shown at the start of a tool result, e.g. #k3f9a`;
+  const matches: number[] = [];
+  for (let i = 0; i < length; i++) {
+    const id = history[i]!.id;
+    if (id === h) return i;
+    if (h.length >= HANDLE_LENGTH && id.endsWith(h)) matches.push(i);
+  }
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length > 1) return `handle #${h} matches ${matches.length} messages; use the full handle shown on the result`;
+  return `unknown handle #${h}; use a handle shown at the end of a tool result, e.g. [#k3f9a]`;
+}
+
+/** The handle shown for message `i`: as HistoryFacts.handles computes it, for the first `length` messages. */
+function handleAt(history: Message[], length: number, i: number): string {
+  const id = history[i]!.id;
+  const suffix = id.slice(-HANDLE_LENGTH);
+  for (let k = 0; k < length; k++) if (k !== i && history[k]!.id.slice(-HANDLE_LENGTH) === suffix) return id;
+  return suffix;
+}
+
+/**
+ * One line for the system prompt with the context use, in 10 % steps (an exact count would change
+ * the system prompt, and so miss the provider's prompt cache, on every request). Above
+ * `threshold` (a fraction of the budget) it adds a sentence suggesting compress; pass Infinity
+ * when the compress tool is off. Undefined only for a budget ≤ 0.
+ */
+export function nudgeLine(estimate: number, budget: number, threshold: number): string | undefined {
+  if (!(budget > 0)) return undefined;
+  const ratio = estimate / budget;
+  const step = Math.floor(ratio * 10) * 10;
+  const use = step === 0 ? "under 10% of" : `${step}-${step + 10}% of`;
+  const line = ratio >= 1 ? `Context: over the ${tokens(budget)}-token budget.` : `Context: ${use} the ${tokens(budget)}-token budget used.`;
+  if (!(ratio > threshold)) return line;
+  return `${line} Use compress on finished stretches of work (tool results show their [#handle]) before older messages are dropped.`;
+}
+
+function tokens(n: number): string {
+  return n < 1000 ? String(Math.round(n)) : `${Number((n / 1000).toFixed(1))}k`;
+}

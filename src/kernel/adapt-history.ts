@@ -1,0 +1,96 @@
+// What of a conversation may be sent to a given protocol and model (SPEC §5.6). The one place
+// that decides: adapters then send everything they are given, the way their protocol wants it.
+import type { Message, Protocol, ToolCall } from "./ir.ts";
+
+export interface Target {
+  protocol: Protocol;
+  model: string;
+}
+
+/** Result text for a call that never got one (crash, interrupted run, foreign history). */
+export const MISSING_RESULT = "no result: the call was interrupted before it finished";
+
+/**
+ * The history adapted for `target`, without changing `messages`:
+ * - thinking is kept only where the model that produced it will read it: same protocol and
+ *   model, and only in the current turn (after the last user message) — except on chat
+ *   completions tool-call turns, which DeepSeek requires in every later request;
+ * - opaque data on tool calls (Gemini thought signatures) survives only for its own model;
+ * - tool-call ids are made acceptable to every protocol (`[A-Za-z0-9_-]`, ≤ 40 characters),
+ *   the same way on the call and on its result;
+ * - every tool call gets exactly one result (a synthetic error result when it has none) and
+ *   results without a call are dropped, so no request is ever rejected for a broken pair.
+ * Returns `messages` itself when nothing had to change (the common case, every turn).
+ */
+export function adaptHistory(messages: Message[], target: Target): Message[] {
+  const lastUser = messages.findLastIndex((m) => m.role === "user");
+  let changed = false;
+  const out: Message[] = [];
+  const open = new Map<string, ToolCall>(); // calls of the latest assistant message still waiting for a result
+  for (const [i, m] of messages.entries()) {
+    if (m.role === "tool") {
+      if (!m.toolCallId || !open.has(m.toolCallId)) {
+        changed = true; // an orphaned or duplicate result
+        continue;
+      }
+      open.delete(m.toolCallId);
+      const id = safeId(m.toolCallId);
+      if (id !== m.toolCallId) changed = true;
+      out.push(id === m.toolCallId ? m : { ...m, toolCallId: id });
+      continue;
+    }
+    closeOpen();
+    if (m.role !== "assistant") {
+      out.push(m);
+      continue;
+    }
+    const adapted = adaptAssistant(m, target, i > lastUser);
+    if (adapted !== m) changed = true;
+    out.push(adapted);
+    for (const c of m.toolCalls ?? []) open.set(c.id, c);
+  }
+  closeOpen();
+  return changed ? out : messages;
+
+  function closeOpen(): void {
+    for (const call of open.values()) {
+      changed = true;
+      const id = safeId(call.id);
+      out.push({ id: `${id}-result`, role: "tool", toolCallId: id, toolName: call.name, isError: true, content: [{ type: "text", text: MISSING_RESULT }] });
+    }
+    open.clear();
+  }
+}
+
+function adaptAssistant(m: Message, target: Target, currentTurn: boolean): Message {
+  const mine = (o: { protocol: Protocol; model: string } | undefined) => o !== undefined && o.protocol === target.protocol && o.model === target.model;
+  const keepThinking = currentTurn || (target.protocol === "openai" && (m.toolCalls?.length ?? 0) > 0);
+  const content = m.content.filter((p) => p.type !== "thinking" || (keepThinking && mine(p.opaque)));
+  let calls = m.toolCalls;
+  if (calls?.some((c) => safeId(c.id) !== c.id || (c.opaque && !mine(c.opaque)))) {
+    calls = calls.map((c): ToolCall => {
+      const { opaque, ...rest } = c;
+      return { ...rest, id: safeId(c.id), ...(opaque && mine(opaque) ? { opaque } : {}) };
+    });
+  }
+  if (content.length === m.content.length && calls === m.toolCalls) return m;
+  return { ...m, content, ...(calls ? { toolCalls: calls } : {}) };
+}
+
+/** Longest tool-call id every protocol accepts (OpenAI chat rejects ids over 40 characters). */
+const MAX_ID = 40;
+
+/** An id every protocol accepts; deterministic, so a call and its result map to the same id. */
+export function safeId(id: string): string {
+  if (/^[A-Za-z0-9_-]{1,40}$/.test(id)) return id;
+  const clean = id.replace(/[^A-Za-z0-9_-]/g, "_");
+  if (clean.length > 0 && clean.length <= MAX_ID) return clean;
+  return `${clean.slice(0, MAX_ID - 9)}_${hash(id)}`;
+}
+
+/** 8 base36 characters of FNV-1a: enough to keep two long ids apart within one conversation. */
+function hash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(36).padStart(8, "0").slice(-8);
+}

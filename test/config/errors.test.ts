@@ -1,0 +1,161 @@
+// The exact messages of configuration mistakes (SPEC §3): each names the file or variable, the
+// key, and what was expected.
+import TOML from "@iarna/toml";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig, loadLayer } from "../../src/config/load.ts";
+import { type ConfigFlags, ConfigError, resolveConfig } from "../../src/config/resolve.ts";
+
+type Env = Record<string, string | undefined>;
+
+const U = "/home/u/.config/hey/config.toml";
+
+// @iarna/toml reports some positions one character past the offending one (e.g. the character
+// after an unclosed string's line end); its own "at row N, col M" text agrees with these numbers.
+
+/** The message resolveConfig throws for one file at U, or "no error". */
+function errorOf(toml: string, env: Env = {}, flags: ConfigFlags = {}): string {
+  try {
+    resolveConfig([{ source: U, data: TOML.parse(toml) }], env, flags);
+    return "no error";
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as Error).message;
+  }
+}
+
+describe("a malformed file names PATH:LINE:COL (1-based)", () => {
+  let dir = "";
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "hey-config-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const cases: [string, string, string][] = [
+    [
+      "a value missing",
+      "[agent]\nmax_turns = \n",
+      "2:13: Unexpected character, expecting string, number, datetime, boolean, inline array or inline table",
+    ],
+    ["an unclosed string", '[provider.x]\nbase_url = "http://h/v1\nmodels = []\n', "2:24: Unterminated string"],
+    ["an unclosed table header", "[agent\nmax_turns = 3\n", "1:8: Unexpected character, expected whitespace, . or ]"],
+    ["a key defined twice", "[agent]\nmax_turns = 1\nmax_turns = 2\n", "3:14: Can't redefine existing key"],
+    ["a stray character, shown as itself", "= 3\n", '1:2: Unknown character "="'],
+  ];
+  test.each(cases)("%s", (_name, text, expected) => {
+    const path = join(dir, "config.toml");
+    writeFileSync(path, text);
+    expect(() => loadLayer(path, { required: false })).toThrow(new ConfigError(`${path}:${expected}`));
+  });
+
+  test("a byte-order mark is not an error", () => {
+    const path = join(dir, "config.toml");
+    writeFileSync(path, "\uFEFF[agent]\nmax_turns = 3\n");
+    expect(loadLayer(path, { required: false })).toEqual({ source: path, data: { agent: { max_turns: 3 } } });
+  });
+
+  test("a missing --config file", () => {
+    const missing = join(dir, "nope.toml");
+    expect(() => loadConfig({ env: { HOME: dir }, cwd: dir, configFile: "nope.toml", trustProject: false, flags: {} })).toThrow(
+      new ConfigError(`--config ${missing}: no such file`),
+    );
+    expect(loadLayer(missing, { required: false })).toBeUndefined();
+  });
+
+  test("a config path that is a directory", () => {
+    expect(() => loadLayer(dir, { required: true })).toThrow(new ConfigError(`${dir}: cannot read (EISDIR)`));
+  });
+});
+
+describe("wrong types name the file, the key and what was expected", () => {
+  const cases: [string, string][] = [
+    ['[agent]\nmax_turns = "twenty"', `${U}: [agent] max_turns must be a positive integer, got "twenty"`],
+    ["[agent]\nmax_turns = 0", `${U}: [agent] max_turns must be a positive integer, got 0`],
+    ["[agent]\nbudget_tokens = 1.5", `${U}: [agent] budget_tokens must be a positive integer, got 1.5`],
+    ["[retry]\nmax_retries = -1", `${U}: [retry] max_retries must be a non-negative integer, got -1`],
+    ['[retry]\njitter = "yes"', `${U}: [retry] jitter must be true or false, got "yes"`],
+    ["[compaction]\nnudge_threshold = 1.5", `${U}: [compaction] nudge_threshold must be a number greater than 0 and at most 1, got 1.5`],
+    ["[compaction]\nnudge_threshold = 0", `${U}: [compaction] nudge_threshold must be a number greater than 0 and at most 1, got 0`],
+    ["[tools]\nshell = 5", `${U}: [tools] shell must be a string, got 5`],
+    ["[default]\nmodel = 4", `${U}: [default] model must be a string, got 4`],
+    ["[proxy]\nurl = 1979-05-27T07:32:00Z", `${U}: [proxy] url must be a string, got a date/time`],
+    ['[permission]\nallow = "bash: ls"', `${U}: [permission] allow must be an array of strings, got "bash: ls"`],
+    ['[permission]\nallow = ["bash: ls", 3]', `${U}: [permission] allow[1] must be a string, got 3`],
+    ["agent = 5", `${U}: [agent] must be a table, got 5`],
+    [
+      '[provider.x]\nbase_url = "http://h/v1"\neffort = "hgih"',
+      `${U}: [provider.x] effort must be one of off, minimal, low, medium, high, xhigh, max, got "hgih"`,
+    ],
+    ['[provider.x]\nbase_url = "http://h/v1"\nprotocol = "claude"', `${U}: [provider.x] protocol must be one of openai, responses, anthropic, google, got "claude"`],
+    ['[provider.x]\nbase_url = "http://h/v1"\nmodels = "m"', `${U}: [provider.x] models must be an array of strings, got "m"`],
+    ['[provider.x]\nbase_url = "http://h/v1"\nheaders = { X-Id = 1 }', `${U}: [provider.x] headers.X-Id must be a string, got 1`],
+    ['[provider.x]\nbase_url = "http://h/v1"\nmax_tokens = "lots"', `${U}: [provider.x] max_tokens must be a positive integer, got "lots"`],
+    ['[provider]\nx = "http://h/v1"', `${U}: [provider.x] must be a table, got "http://h/v1"`],
+    ['[mcp.fs]\ncommand = ["npx", "fs"]', `${U}: [mcp.fs] command must be a string, got an array`],
+    ['[mcp.fs]\ncommand = "npx"\nenv = { PORT = 8080 }', `${U}: [mcp.fs] env.PORT must be a string, got 8080`],
+    ['[mcp]\nservers = { name = "fs" }', `${U}: [mcp] servers must be an array of tables, got a table`],
+    ['[mcp]\nservers = [{ command = "fs" }]', `${U}: [mcp] servers[0] name must be a non-empty string, got undefined`],
+    ["[mcp]\nstartup_wait_ms = -5", `${U}: [mcp] startup_wait_ms must be a non-negative integer, got -5`],
+  ];
+  test.each(cases.map(([toml, message]) => [message, toml]))("%s", (message, toml) => {
+    expect(errorOf(toml)).toBe(message);
+  });
+});
+
+describe("providers, MCP servers and the choice of model", () => {
+  const P = '[provider.openai]\nbase_url = "https://api.openai.com/v1"\nmodels = ["gpt-4o"]\n';
+  const cases: [string, string, Env, ConfigFlags, string][] = [
+    ["a provider without base_url", '[provider.local]\nmodels = ["qwen3"]', {}, {}, `${U}: [provider.local] base_url is missing (the API root, e.g. "https://api.openai.com/v1")`],
+    ["a base_url that is no URL", '[provider.x]\nbase_url = "api.x.com/v1"', {}, {}, `${U}: [provider.x] base_url must be an http:// or https:// URL, got "api.x.com/v1"`],
+    [
+      "the chosen provider's base_url variable unset",
+      '[provider.corp]\nbase_url = "${CORP_GATEWAY}"\nmodels = ["c"]',
+      {},
+      {},
+      `${U}: [provider.corp] base_url needs \${CORP_GATEWAY}, which has no value`,
+    ],
+    ["a provider name with a slash", '[provider."a/b"]\nbase_url = "http://h/v1"', {}, {}, `${U}: [provider."a/b"]: a provider name must be non-empty and contain no "/"`],
+    ["an MCP server with command and url", '[mcp.gh]\ncommand = "gh-mcp"\nurl = "https://h/mcp"', {}, {}, `${U}: [mcp.gh] has both command and url; keep one`],
+    ["an MCP server with neither", '[mcp.gh]\nargs = ["x"]', {}, {}, `${U}: [mcp.gh] needs command (a local server) or url (a remote one)`],
+    ["an MCP server defined twice", '[mcp]\nservers = [{ name = "fs", command = "a" }]\n[mcp.fs]\ncommand = "b"', {}, {}, `${U}: MCP server "fs" is defined twice`],
+    ["an unknown provider in -m", P, {}, { model: "nope/" }, '-m nope/: unknown provider "nope"; known providers: openai'],
+    ["an unknown HEY_PROVIDER", P, { HEY_PROVIDER: "nope" }, {}, 'HEY_PROVIDER: unknown provider "nope"; known providers: openai'],
+    ["an unknown [default] provider", P + '[default]\nprovider = "nope"', {}, {}, `${U}: [default] provider: unknown provider "nope"; known providers: openai`],
+    [
+      "an unknown preset",
+      "",
+      { HEY_PROVIDER: "azure" },
+      {},
+      'HEY_PROVIDER: unknown provider "azure"; known providers: openai, anthropic, google, deepseek, ollama',
+    ],
+    ["a provider with no model", '[provider.local]\nbase_url = "http://h/v1"', {}, {}, `${U}: [provider.local] lists no models; pass -m local/MODEL or add models = ["MODEL"]`],
+    ["--base-url without -m", P, {}, { baseUrl: "http://h/v1" }, "--base-url needs -m MODEL"],
+    ["HEY_BASE_URL without a model", P, { HEY_BASE_URL: "http://h/v1" }, {}, "HEY_BASE_URL needs HEY_MODEL or -m MODEL"],
+    ["--base-url that is no URL", P, {}, { baseUrl: "localhost:8080", model: "m" }, '--base-url must be an http:// or https:// URL, got "localhost:8080"'],
+    ["--protocol without --base-url", P, {}, { protocol: "anthropic" }, "--protocol needs --base-url URL"],
+    ["HEY_PROTOCOL without HEY_BASE_URL", P, { HEY_PROTOCOL: "anthropic" }, {}, "HEY_PROTOCOL needs HEY_BASE_URL"],
+  ];
+  test.each(cases)("%s", (_name, toml, env, flags, message) => {
+    expect(errorOf(toml, env, flags)).toBe(message);
+  });
+});
+
+describe("bad flag and HEY_* values list what is allowed", () => {
+  const EFFORT = "one of off, minimal, low, medium, high, xhigh, max";
+  const PROTOCOL = "one of openai, responses, anthropic, google";
+  const cases: [Env, ConfigFlags, string][] = [
+    [{}, { effort: "hgih" as never }, `--effort must be ${EFFORT}, got "hgih"`],
+    [{ HEY_EFFORT: "turbo" }, {}, `HEY_EFFORT must be ${EFFORT}, got "turbo"`],
+    [{}, { protocol: "grpc" as never, baseUrl: "http://h/v1", model: "m" }, `--protocol must be ${PROTOCOL}, got "grpc"`],
+    [{ HEY_PROTOCOL: "grpc", HEY_BASE_URL: "http://h/v1", HEY_MODEL: "m" }, {}, `HEY_PROTOCOL must be ${PROTOCOL}, got "grpc"`],
+    [{}, { maxTurns: 0 }, "--max-turns must be a positive integer, got 0"],
+    [{ HEY_MAX_TURNS: "twenty" }, {}, 'HEY_MAX_TURNS must be a positive integer, got "twenty"'],
+    [{ HEY_BUDGET_TOKENS: "-1" }, {}, 'HEY_BUDGET_TOKENS must be a positive integer, got "-1"'],
+    [{ HEY_MAX_RETRIES: "many" }, {}, 'HEY_MAX_RETRIES must be a non-negative integer, got "many"'],
+  ];
+  test.each(cases.map(([env, flags, message]) => [message, env, flags] as const))("%s", (message, env, flags) => {
+    expect(errorOf("", env, flags)).toBe(message);
+  });
+});

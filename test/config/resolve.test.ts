@@ -1,0 +1,462 @@
+// How configuration resolves (SPEC §3): precedence of files, HEY_* and flags; provider and model
+// choice; `${VAR}` expansion; zero-config presets; unknown keys; effort.
+import TOML from "@iarna/toml";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config/load.ts";
+import { type ConfigFlags, type ConfigLayer, resolveConfig, SETUP_HINT } from "../../src/config/resolve.ts";
+
+type Env = Record<string, string | undefined>;
+
+const layer = (source: string, toml: string): ConfigLayer => ({ source, data: TOML.parse(toml) });
+const resolve = (toml: string | string[], env: Env = {}, flags: ConfigFlags = {}) =>
+  resolveConfig(
+    [toml].flat().map((t, i) => layer(`/l${i}.toml`, t)),
+    env,
+    flags,
+  );
+
+describe("precedence: user < project < --config < HEY_* < flags, key by key", () => {
+  let dir = "";
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "hey-config-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const write = (path: string, text: string) => {
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeFileSync(path, text);
+  };
+
+  interface Case {
+    user?: string;
+    project?: string;
+    config?: string;
+    env?: Env;
+    flags?: ConfigFlags;
+    trust?: boolean;
+    agent: { maxTurns: number; budgetTokens: number; parallelTools: boolean };
+  }
+  const cases: [string, Case][] = [
+    ["defaults", { agent: { maxTurns: 20, budgetTokens: 40000, parallelTools: true } }],
+    ["user file", { user: "[agent]\nmax_turns = 5", agent: { maxTurns: 5, budgetTokens: 40000, parallelTools: true } }],
+    [
+      "project over user, other keys of [agent] kept",
+      {
+        user: "[agent]\nmax_turns = 5\nbudget_tokens = 8000",
+        project: "[agent]\nmax_turns = 7",
+        agent: { maxTurns: 7, budgetTokens: 8000, parallelTools: true },
+      },
+    ],
+    [
+      "untrusted project ignored",
+      { user: "[agent]\nmax_turns = 5", project: "[agent]\nmax_turns = 7", trust: false, agent: { maxTurns: 5, budgetTokens: 40000, parallelTools: true } },
+    ],
+    [
+      "--config over project",
+      {
+        user: "[agent]\nparallel_tools = false",
+        project: "[agent]\nmax_turns = 7\nbudget_tokens = 9000",
+        config: "[agent]\nmax_turns = 9",
+        agent: { maxTurns: 9, budgetTokens: 9000, parallelTools: false },
+      },
+    ],
+    [
+      "HEY_* over --config",
+      {
+        config: "[agent]\nmax_turns = 9\nbudget_tokens = 9000",
+        env: { HEY_MAX_TURNS: "11" },
+        agent: { maxTurns: 11, budgetTokens: 9000, parallelTools: true },
+      },
+    ],
+    [
+      "flags over HEY_*",
+      {
+        config: "[agent]\nbudget_tokens = 9000",
+        env: { HEY_MAX_TURNS: "11", HEY_BUDGET_TOKENS: "12000" },
+        flags: { maxTurns: 3 },
+        agent: { maxTurns: 3, budgetTokens: 12000, parallelTools: true },
+      },
+    ],
+  ];
+
+  test.each(cases)("%s", (_name, c) => {
+    const home = join(dir, "home");
+    const cwd = join(dir, "work");
+    mkdirSync(cwd, { recursive: true });
+    if (c.user) write(join(home, ".config", "hey", "config.toml"), c.user);
+    if (c.project) write(join(cwd, ".hey", "config.toml"), c.project);
+    if (c.config) write(join(dir, "extra.toml"), c.config);
+    const r = loadConfig({
+      env: { HOME: home, ...c.env },
+      cwd,
+      configFile: c.config ? "../extra.toml" : undefined,
+      trustProject: c.trust ?? true,
+      flags: c.flags ?? {},
+    });
+    expect(r.settings.agent).toEqual(c.agent);
+    expect(r.skipped).toBe(c.project && c.trust === false ? join(cwd, ".hey", "config.toml") : undefined);
+  });
+
+  test("XDG_CONFIG_HOME holds the user file", () => {
+    write(join(dir, "xdg", "hey", "config.toml"), "[retry]\nmax_retries = 1");
+    const r = loadConfig({ env: { HOME: join(dir, "home"), XDG_CONFIG_HOME: join(dir, "xdg") }, cwd: dir, trustProject: false, flags: {} });
+    expect(r.settings.retry.maxRetries).toBe(1);
+  });
+
+  test("later tables merge into earlier ones; arrays replace", () => {
+    const r = resolve([
+      '[permission]\nallow = ["bash: ls *", "bash: git *"]\n[provider.gw]\nbase_url = "https://gw/v1"\nmodels = ["a"]\nheaders = { X-A = "1", X-B = "2" }',
+      '[permission]\nallow = ["bash: cargo *"]\n[provider.gw]\nheaders = { X-B = "3" }',
+    ]);
+    expect(r.settings.permission).toEqual({ allow: ["bash: cargo *"], deny: [] });
+    expect(r.settings.provider.headers).toEqual({ "X-A": "1", "X-B": "3" });
+    expect(r.settings.provider.models).toEqual(["a"]);
+  });
+
+  test("an MCP server that names its transport in a later file replaces the earlier one", () => {
+    const r = resolve([
+      '[mcp.gh]\ncommand = "docker"\nargs = ["run", "gh"]\ntimeout_ms = 5000\n[mcp.fs]\ncommand = "fs-server"',
+      '[mcp.gh]\nurl = "https://api.example/mcp"\n[mcp.fs]\nenabled = false',
+    ]);
+    expect(r.settings.mcp.servers).toEqual([
+      { name: "gh", url: "https://api.example/mcp", args: [], env: {}, headers: {}, enabled: true, timeoutMs: 60000 },
+      { name: "fs", command: "fs-server", args: [], env: {}, headers: {}, enabled: false, timeoutMs: 60000 },
+    ]);
+    expect(r.warnings).toEqual([]);
+  });
+});
+
+test("defaults, with no file and no key", () => {
+  const { settings, warnings } = resolve([]);
+  expect(warnings).toEqual([]);
+  expect({ ...settings, provider: undefined, providers: undefined }).toEqual({
+    provider: undefined,
+    providers: undefined,
+    model: "qwen3",
+    agent: { maxTurns: 20, budgetTokens: 40000, parallelTools: true },
+    retry: { enabled: true, maxRetries: 5, baseDelayMs: 2000, maxDelayMs: 60000, jitter: true, respectRetryAfter: true },
+    compaction: { dedup: true, purgeErrorsAfter: 4, nudgeThreshold: 0.7, compressTool: true },
+    permission: { allow: [], deny: [] },
+    tools: { bashFilter: "builtin", bashTimeoutMs: 120000 },
+    mcp: { servers: [], startupWaitMs: 3000 },
+  });
+});
+
+test("every key of the seed's example is read", () => {
+  const { settings, warnings } = resolve(`
+[default]
+provider = "anthropic"
+model = "claude-sonnet-4-5"
+[provider.anthropic]
+protocol = "anthropic"
+base_url = "https://api.anthropic.com/v1"
+api_key = "\${ANTHROPIC_API_KEY}"
+models = ["claude-sonnet-4-5"]
+effort = "high"
+legacy_thinking = true
+max_tokens = 64000
+headers = { anthropic-beta = "x" }
+api_version = "2023-06-01"
+[proxy]
+url = "http://127.0.0.1:7890"
+[agent]
+max_turns = 30
+budget_tokens = 100000
+parallel_tools = false
+[retry]
+enabled = false
+max_retries = 2
+base_delay_ms = 100
+max_delay_ms = 1000
+jitter = false
+respect_retry_after = false
+[compaction]
+dedup = false
+purge_errors_after = 0
+nudge_threshold = 1
+compress_tool = false
+[permission]
+allow = ["bash: cargo *"]
+deny = ["bash: rm *"]
+[tools]
+shell = "/bin/zsh"
+bash_filter = "none"
+bash_timeout_ms = 5000
+[mcp]
+startup_wait_ms = 0
+servers = [{ name = "fs", command = "npx", args = ["-y", "@modelcontextprotocol/server-filesystem"] }]
+[mcp.remote]
+url = "https://mcp.example/mcp"
+headers = { Authorization = "Bearer t" }
+timeout_ms = 1000
+`, { ANTHROPIC_API_KEY: "sk-ant" });
+  expect(warnings).toEqual([]);
+  expect(settings).toEqual({
+    provider: {
+      name: "anthropic",
+      protocol: "anthropic",
+      baseUrl: "https://api.anthropic.com/v1",
+      apiKey: "sk-ant",
+      apiKeyVar: "ANTHROPIC_API_KEY",
+      models: ["claude-sonnet-4-5"],
+      effort: "high",
+      maxTokens: 64000,
+      legacyThinking: true,
+      headers: { "anthropic-beta": "x" },
+      apiVersion: "2023-06-01",
+    },
+    model: "claude-sonnet-4-5",
+    providers: [settings.provider],
+    effort: "high",
+    proxy: "http://127.0.0.1:7890",
+    agent: { maxTurns: 30, budgetTokens: 100000, parallelTools: false },
+    retry: { enabled: false, maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1000, jitter: false, respectRetryAfter: false },
+    compaction: { dedup: false, purgeErrorsAfter: 0, nudgeThreshold: 1, compressTool: false },
+    permission: { allow: ["bash: cargo *"], deny: ["bash: rm *"] },
+    tools: { shell: "/bin/zsh", bashFilter: "none", bashTimeoutMs: 5000 },
+    mcp: {
+      startupWaitMs: 0,
+      servers: [
+        { name: "fs", command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem"], env: {}, headers: {}, enabled: true, timeoutMs: 60000 },
+        { name: "remote", url: "https://mcp.example/mcp", args: [], env: {}, headers: { Authorization: "Bearer t" }, enabled: true, timeoutMs: 1000 },
+      ],
+    },
+  });
+});
+
+const PROVIDERS = `
+[provider.openai]
+base_url = "https://api.openai.com/v1"
+api_key = "\${OPENAI_API_KEY}"
+models = ["gpt-4o", "o3-mini"]
+effort = "medium"
+
+[provider.openrouter]
+base_url = "https://openrouter.ai/api/v1"
+models = ["z-ai/glm-4.5v", "qwen/qwen3-coder"]
+
+[provider.local]
+base_url = "http://localhost:11434/v1"
+models = ["qwen3:14b"]
+`;
+
+describe("provider and model choice", () => {
+  const cases: [string, string, Env, ConfigFlags, string][] = [
+    ["first provider in file order", "", {}, {}, "openai/gpt-4o"],
+    ["[default] provider, its first model", '[default]\nprovider = "local"', {}, {}, "local/qwen3:14b"],
+    ["[default] provider and model", '[default]\nprovider = "openai"\nmodel = "o3-mini"', {}, {}, "openai/o3-mini"],
+    ["[default] model found in a models list", '[default]\nmodel = "qwen/qwen3-coder"', {}, {}, "openrouter/qwen/qwen3-coder"],
+    ["[default] model as provider/model", '[default]\nmodel = "local/llama3"', {}, {}, "local/llama3"],
+    ["HEY_PROVIDER over [default]", '[default]\nprovider = "openai"\nmodel = "o3-mini"', { HEY_PROVIDER: "local" }, {}, "local/qwen3:14b"],
+    ["HEY_PROVIDER naming the default keeps its model", '[default]\nprovider = "openai"\nmodel = "o3-mini"', { HEY_PROVIDER: "openai" }, {}, "openai/o3-mini"],
+    ["HEY_MODEL over [default]", '[default]\nprovider = "local"', { HEY_MODEL: "o3-mini" }, {}, "openai/o3-mini"],
+    ["HEY_MODEL not listed is a model of HEY_PROVIDER", "", { HEY_PROVIDER: "local", HEY_MODEL: "qwen3:32b" }, {}, "local/qwen3:32b"],
+    ["empty HEY_MODEL counts as unset", "", { HEY_MODEL: "" }, {}, "openai/gpt-4o"],
+    ["-m over HEY_MODEL", "", { HEY_MODEL: "o3-mini" }, { model: "qwen3:14b" }, "local/qwen3:14b"],
+    ["-m provider/model", "", {}, { model: "local/llama3" }, "local/llama3"],
+    ["-m provider/model with a slash in the model", "", {}, { model: "openrouter/meta/llama-4" }, "openrouter/meta/llama-4"],
+    ["-m slash model name found in a models list", "", {}, { model: "z-ai/glm-4.5v" }, "openrouter/z-ai/glm-4.5v"],
+    ["-m slash model name listed nowhere goes to the default provider", '[default]\nprovider = "openrouter"', {}, { model: "x-ai/grok-4" }, "openrouter/x-ai/grok-4"],
+    ["-m plain model listed nowhere goes to the default provider", "", {}, { model: "gpt-5" }, "openai/gpt-5"],
+    ["-m a provider name alone: its first model", "", {}, { model: "openrouter" }, "openrouter/z-ai/glm-4.5v"],
+    ["-m provider/: its first model", "", {}, { model: "local/" }, "local/qwen3:14b"],
+    ["-m over HEY_PROVIDER", "", { HEY_PROVIDER: "local" }, { model: "openai/o3-mini" }, "openai/o3-mini"],
+    ["--base-url: ad-hoc provider cli with -m verbatim", "", {}, { baseUrl: "http://10.0.0.5:8000/v1", model: "local/x" }, "cli/local/x"],
+    ["HEY_BASE_URL with HEY_MODEL", "", { HEY_BASE_URL: "http://10.0.0.5:8000/v1", HEY_MODEL: "m1" }, {}, "cli/m1"],
+    ["HEY_BASE_URL with -m over HEY_MODEL", "", { HEY_BASE_URL: "http://10.0.0.5:8000/v1", HEY_MODEL: "m1" }, { model: "m2" }, "cli/m2"],
+  ];
+  test.each(cases)("%s", (_name, extra, env, flags, expected) => {
+    const { settings } = resolve(PROVIDERS + extra, env, flags);
+    expect(`${settings.provider.name}/${settings.model}`).toBe(expected);
+    expect(settings.providers).toContain(settings.provider);
+  });
+
+  test("--base-url defines cli: protocol from --protocol (default openai), key from --api-key, else none", () => {
+    const plain = resolve(PROVIDERS, {}, { baseUrl: "http://127.0.0.1:8080/v1", model: "m" }).settings;
+    expect(plain.provider).toEqual({ name: "cli", protocol: "openai", baseUrl: "http://127.0.0.1:8080/v1", models: ["m"], legacyThinking: false, headers: {} });
+    expect(plain.providers.map((p) => p.name)).toEqual(["cli", "openai", "openrouter", "local"]);
+    const full = resolve("", {}, { baseUrl: "https://api.anthropic.com", protocol: "anthropic", apiKey: "k", model: "claude-x" }).settings;
+    expect(full.provider).toMatchObject({ name: "cli", protocol: "anthropic", apiKey: "k", apiKeyVar: "--api-key" });
+  });
+
+  test("HEY_BASE_URL, HEY_PROTOCOL and HEY_API_KEY define cli; flags win field by field", () => {
+    const env = { HEY_BASE_URL: "https://gw.example/v1", HEY_PROTOCOL: "responses", HEY_API_KEY: "hk", HEY_MODEL: "m" };
+    expect(resolve("", env).settings.provider).toMatchObject({ name: "cli", protocol: "responses", baseUrl: "https://gw.example/v1", apiKey: "hk", apiKeyVar: "HEY_API_KEY" });
+    expect(resolve("", env, { protocol: "google", apiKey: "fk" }).settings.provider).toMatchObject({ protocol: "google", apiKey: "fk", apiKeyVar: "--api-key" });
+  });
+
+  test.each([
+    ["HEY_API_KEY", { HEY_API_KEY: "hk", OPENAI_API_KEY: "ok" }, {}, "hk"],
+    ["--api-key", { HEY_API_KEY: "hk", OPENAI_API_KEY: "ok" }, { apiKey: "fk" }, "fk"],
+  ] as [string, Env, ConfigFlags, string][])("%s without a base URL replaces the chosen provider's key", (apiKeyVar, env, flags, apiKey) => {
+    const { settings } = resolve(PROVIDERS, env, flags);
+    expect(settings.provider).toMatchObject({ name: "openai", apiKey, apiKeyVar });
+    expect(settings.providers[0]).toBe(settings.provider);
+    expect(settings.providers[1]?.apiKey).toBeUndefined();
+  });
+});
+
+describe("${VAR} expansion", () => {
+  test("a set variable in api_key is the key, and names the variable", () => {
+    const { settings, warnings } = resolve(PROVIDERS, { OPENAI_API_KEY: "sk-1" });
+    expect(settings.provider).toMatchObject({ apiKey: "sk-1", apiKeyVar: "OPENAI_API_KEY" });
+    expect(warnings).toEqual([]);
+  });
+
+  test.each([
+    ["unset", {}],
+    ["empty", { OPENAI_API_KEY: "" }],
+  ] as [string, Env][])("an %s variable in api_key means no authentication, with a warning", (_name, env) => {
+    const { settings, warnings } = resolve(PROVIDERS, env);
+    expect(settings.provider.apiKey).toBeUndefined();
+    expect(settings.provider.apiKeyVar).toBe("OPENAI_API_KEY");
+    expect(warnings).toEqual(["/l0.toml: [provider.openai] api_key: ${OPENAI_API_KEY} has no value, so provider openai sends no API key"]);
+  });
+
+  test("a literal api_key is named by its file and table", () => {
+    const { settings } = resolve('[provider.gw]\nbase_url = "https://gw/v1"\napi_key = "sk-lit"\nmodels = ["m"]');
+    expect(settings.provider).toMatchObject({ apiKey: "sk-lit", apiKeyVar: "api_key in /l0.toml [provider.gw]" });
+  });
+
+  test("providers this run does not use and disabled servers do not warn", () => {
+    const toml = PROVIDERS + '[provider.local.headers]\nX-Token = "${LOCAL_TOKEN}"\n[mcp.off]\nenabled = false\ncommand = "${OFF_CMD}"';
+    expect(resolve(toml, { OPENAI_API_KEY: "k" }).warnings).toEqual([]);
+  });
+
+  test("an unset variable elsewhere is an empty string plus a warning naming it and the key", () => {
+    const { settings, warnings } = resolve('[mcp.github]\nurl = "https://api.githubcopilot.com/mcp/"\nheaders = { Authorization = "Bearer ${GITHUB_TOKEN}" }');
+    expect(settings.mcp.servers[0]?.headers).toEqual({ Authorization: "Bearer " });
+    expect(warnings).toEqual(['/l0.toml: [mcp.github] headers.Authorization: ${GITHUB_TOKEN} is not set (using "")']);
+  });
+
+  test("variables expand inside arrays and nested tables", () => {
+    const { settings, warnings } = resolve(
+      '[mcp]\nservers = [{ name = "fs", command = "${TOOLS}/fs", args = ["--root", "${HOME}/src"], env = { TOKEN = "${T}", PLAIN = "$T" } }]\n' +
+        '[permission]\nallow = ["bash: ${TOOLS}/bin/*"]',
+      { TOOLS: "/opt/t", HOME: "/home/u", T: "tok" },
+    );
+    expect(settings.mcp.servers[0]).toMatchObject({ command: "/opt/t/fs", args: ["--root", "/home/u/src"], env: { TOKEN: "tok", PLAIN: "$T" } });
+    expect(settings.permission.allow).toEqual(["bash: /opt/t/bin/*"]);
+    expect(warnings).toEqual([]);
+  });
+
+  test("an unused provider whose base_url variable is unset is no error", () => {
+    const toml = PROVIDERS + '[provider.corp]\nbase_url = "${CORP_GATEWAY}"\nmodels = ["c"]';
+    const { settings, warnings } = resolve(toml, { OPENAI_API_KEY: "k" });
+    expect(settings.provider.name).toBe("openai");
+    expect(settings.providers.find((p) => p.name === "corp")?.baseUrl).toBe("");
+    expect(warnings).toEqual([]);
+  });
+
+  test("a key replaced by HEY_* does not warn about its variable", () => {
+    const { settings, warnings } = resolve('[proxy]\nurl = "${CORP_PROXY}"', { HEY_PROXY: "http://p:3128" });
+    expect(settings.proxy).toBe("http://p:3128");
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe("zero-config presets", () => {
+  const cases: [string, Env, string, string | undefined][] = [
+    ["no key: local ollama", {}, "ollama/qwen3", undefined],
+    ["OPENAI_API_KEY", { OPENAI_API_KEY: "k" }, "openai/gpt-5.5", "OPENAI_API_KEY"],
+    ["ANTHROPIC_API_KEY", { ANTHROPIC_API_KEY: "k" }, "anthropic/claude-sonnet-4-5", "ANTHROPIC_API_KEY"],
+    ["GEMINI_API_KEY", { GEMINI_API_KEY: "k" }, "google/gemini-3-flash-preview", "GEMINI_API_KEY"],
+    ["GOOGLE_API_KEY", { GOOGLE_API_KEY: "k" }, "google/gemini-3-flash-preview", "GOOGLE_API_KEY"],
+    ["DEEPSEEK_API_KEY", { DEEPSEEK_API_KEY: "k" }, "deepseek/deepseek-chat", "DEEPSEEK_API_KEY"],
+    ["openai before anthropic", { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "k" }, "openai/gpt-5.5", "OPENAI_API_KEY"],
+    ["anthropic before google", { GEMINI_API_KEY: "k", ANTHROPIC_API_KEY: "k" }, "anthropic/claude-sonnet-4-5", "ANTHROPIC_API_KEY"],
+    ["google before deepseek", { DEEPSEEK_API_KEY: "k", GOOGLE_API_KEY: "k" }, "google/gemini-3-flash-preview", "GOOGLE_API_KEY"],
+    ["an empty key is no key", { OPENAI_API_KEY: "" }, "ollama/qwen3", undefined],
+  ];
+  test.each(cases)("%s", (_name, env, expected, apiKeyVar) => {
+    const { settings, warnings } = resolve([], env);
+    expect(`${settings.provider.name}/${settings.model}`).toBe(expected);
+    expect(settings.provider.apiKeyVar).toBe(apiKeyVar);
+    expect(settings.provider.apiKey).toBe(apiKeyVar ? "k" : undefined);
+    expect(settings.providers.map((p) => [p.name, p.protocol, p.baseUrl, p.preset])).toEqual([
+      ["openai", "openai", "https://api.openai.com/v1", true],
+      ["anthropic", "anthropic", "https://api.anthropic.com/v1", true],
+      ["google", "google", "https://generativelanguage.googleapis.com/v1beta", true],
+      ["deepseek", "openai", "https://api.deepseek.com/v1", true],
+      ["ollama", "openai", "http://127.0.0.1:11434/v1", true],
+    ]);
+    expect(warnings).toEqual([]);
+  });
+
+  test("-m picks a preset by name, key or not", () => {
+    const { settings } = resolve([], {}, { model: "anthropic/claude-opus-4-6" });
+    expect(settings.provider).toMatchObject({ name: "anthropic", apiKeyVar: "ANTHROPIC_API_KEY", preset: true });
+    expect(settings.provider.apiKey).toBeUndefined();
+    expect(settings.model).toBe("claude-opus-4-6");
+  });
+
+  test("[default] applies to presets when no file defines a provider", () => {
+    expect(resolve('[default]\nprovider = "deepseek"').settings.provider.name).toBe("deepseek");
+  });
+
+  test("the setup hint is three lines: key variables, the config file, --base-url", () => {
+    const lines = SETUP_HINT.split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toContain("OPENAI_API_KEY");
+    expect(lines[1]).toContain("~/.config/hey/config.toml");
+    expect(lines[2]).toContain("--base-url");
+  });
+
+  test("presets are not used once a file defines a provider", () => {
+    const { settings } = resolve('[provider.local]\nbase_url = "http://localhost:11434/v1"\nmodels = ["qwen3:14b"]', { OPENAI_API_KEY: "k" });
+    expect(settings.providers.map((p) => p.name)).toEqual(["local"]);
+    expect(settings.provider.preset).toBeUndefined();
+  });
+});
+
+describe("unknown keys warn and are ignored", () => {
+  const cases: [string, string][] = [
+    ["[agent]\nmax_turn = 3", "/l0.toml: unknown key [agent] max_turn (ignored)"],
+    ["[agnet]\nmax_turns = 3", "/l0.toml: unknown table [agnet] (ignored)"],
+    ["model = 3", "/l0.toml: unknown key model (ignored)"],
+    ['[provider.local]\nbase_url = "http://h/v1"\nmodel = "m"', "/l0.toml: unknown key [provider.local] model (ignored)"],
+    ['[mcp.fs]\ncommand = "x"\nargz = []', "/l0.toml: unknown key [mcp.fs] argz (ignored)"],
+    ['[mcp]\nservers = [{ name = "fs", command = "x", enable = true }]', "/l0.toml: unknown key [mcp.fs] enable (ignored)"],
+    ["[mcp]\nstartup_wait = 1", "/l0.toml: unknown key [mcp] startup_wait (ignored)"],
+    ['[provider."my gw"]\nbase_url = "http://h/v1"\nmodelz = []', '/l0.toml: unknown key [provider."my gw"] modelz (ignored)'],
+  ];
+  test.each(cases.map(([toml, warning]) => [warning, toml]))("%s", (warning, toml) => {
+    const { settings, warnings } = resolve(toml + '\n[default]\nmodel = "m"');
+    expect(warnings).toEqual([warning]);
+    expect(settings.agent.maxTurns).toBe(20);
+  });
+
+  test("keys that one transport does not use warn", () => {
+    const { warnings } = resolve('[mcp.a]\nurl = "http://h/mcp"\nargs = ["x"]\n[mcp.b]\ncommand = "b"\nheaders = { A = "1" }');
+    expect(warnings).toEqual(["/l0.toml: [mcp.a] args is only used with command (ignored)", "/l0.toml: [mcp.b] headers is only used with url (ignored)"]);
+  });
+});
+
+describe("effort", () => {
+  const cases: [string, string, Env, ConfigFlags, string | undefined][] = [
+    ["the provider's effort", PROVIDERS, {}, {}, "medium"],
+    ["none set", PROVIDERS, {}, { model: "local/x" }, undefined],
+    ["HEY_EFFORT over the provider's", PROVIDERS, { HEY_EFFORT: "low" }, {}, "low"],
+    ["-t over HEY_EFFORT", PROVIDERS, { HEY_EFFORT: "low" }, { effort: "off" }, "off"],
+    ["-t over the provider's", PROVIDERS, {}, { effort: "max" }, "max"],
+  ];
+  test.each(cases)("%s", (_name, toml, env, flags, effort) => {
+    const { settings } = resolve(toml, env, flags);
+    expect(settings.effort).toBe(effort as never);
+  });
+});
+
+describe("other HEY_* variables", () => {
+  test.each([
+    ["HEY_MAX_RETRIES", "0", (s: ReturnType<typeof resolve>["settings"]) => s.retry.maxRetries, 0],
+    ["HEY_SHELL", "/bin/fish", (s: ReturnType<typeof resolve>["settings"]) => s.tools.shell, "/bin/fish"],
+    ["HEY_BASH_FILTER", "none", (s: ReturnType<typeof resolve>["settings"]) => s.tools.bashFilter, "none"],
+    ["HEY_BASH_TIMEOUT_MS", "1000", (s: ReturnType<typeof resolve>["settings"]) => s.tools.bashTimeoutMs, 1000],
+    ["HEY_PROXY", "http://p:1", (s: ReturnType<typeof resolve>["settings"]) => s.proxy, "http://p:1"],
+  ] as const)("%s", (name, value, get, expected) => {
+    expect(get(resolve("[tools]\nshell = \"/bin/sh\"\n[retry]\nmax_retries = 9", { [name]: value }).settings)).toBe(expected);
+  });
+});

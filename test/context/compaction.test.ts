@@ -1,0 +1,97 @@
+// Context management through the agent (SPEC §10): over budget, the provider summarizes older
+// work; when that fails the deterministic trim carries the turn; .hey/task.md survives both.
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createAgent, type Agent } from "../../src/agent.ts";
+import { textOf, type Message } from "../../src/kernel/ir.ts";
+import type { ModelRequest, Provider, StreamEvent } from "../../src/kernel/provider.ts";
+import { ProviderError } from "../../src/kernel/provider.ts";
+import { usageReport } from "../../src/ui/commands.ts";
+import { tempDir } from "../helpers/e2e.ts";
+import { fakeProvider, type Turn } from "../helpers/fake-provider.ts";
+import { recordingOutput, type RecordingOutput } from "../helpers/recording-output.ts";
+import { defaultSettingsForTest } from "../helpers/settings.ts";
+
+let dir: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  dir = tempDir();
+  mkdirSync(join(dir.path, ".hey"));
+  writeFileSync(join(dir.path, ".hey", "task.md"), "# Task\nGOAL: make the parser accept trailing commas\nREMAINING: tests for nested arrays\n");
+});
+afterEach(() => dir.remove());
+
+const isSummaryRequest = (r: ModelRequest) => r.tools.length === 0 && r.effort === "off";
+
+/** Work turns from a script; summary requests answered by `summarize` (throw to fail them). */
+function provider(script: Turn[], summarize: (r: ModelRequest) => string) {
+  const work = fakeProvider(script);
+  const summaries: ModelRequest[] = [];
+  const p: Provider & { work: typeof work; summaries: ModelRequest[] } = {
+    protocol: "openai",
+    model: "fake-model",
+    work,
+    summaries,
+    async *stream(request, signal): AsyncGenerator<StreamEvent> {
+      if (!isSummaryRequest(request)) return yield* work.stream(request, signal);
+      summaries.push(request);
+      const text = summarize(request);
+      yield { type: "done", message: { id: "s", role: "assistant", content: [{ type: "text", text }] }, usage: { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, stop: "stop" };
+    },
+  };
+  return p;
+}
+
+/** Six turns each reading a ~2 KB file, then an answer; budget far below what that adds up to. */
+function longTask(p: Provider, output: RecordingOutput): Agent {
+  const settings = defaultSettingsForTest();
+  settings.agent.budgetTokens = 2500;
+  const readBig = { name: "read_big", description: "reads", parameters: {}, run: async (args: Record<string, unknown>) => ({ output: `file ${args.n}: ` + "lorem ipsum dolor ".repeat(120) }) };
+  return createAgent({ settings, provider: p, tools: [readBig], output, cwd: dir.path, system: "system", permission: () => undefined });
+}
+const readTurns = (n: number): Turn[] => Array.from({ length: n }, (_, i) => ({ toolCalls: [{ name: "read_big", arguments: { n: i + 1 } }] }));
+const sent = (r: ModelRequest) => r.messages.map((m: Message) => textOf(m)).join("\n");
+
+test("over budget, older work is summarized by the provider and the summary is sent instead", async () => {
+  const p = provider([...readTurns(6), { text: "done" }], () => "Read files 1-3; nothing wrong in them.");
+  const output = recordingOutput();
+  const agent = longTask(p, output);
+  const result = await agent.send("fix the parser", new AbortController().signal);
+  expect(result.stop).toBe("end");
+  expect(p.summaries.length).toBeGreaterThan(0);
+  expect(p.summaries[0]!.maxTokens).toBe(4096); // its own output budget, reasoning off
+  const compaction = output.of("compaction").find((e) => e.kind === "summary")!;
+  expect(compaction).toMatchObject({ summary: "Read files 1-3; nothing wrong in them." });
+  const last = p.work.requests.at(-1)!;
+  expect(sent(last)).toContain("[summary of earlier work]");
+  expect(sent(last)).toContain("GOAL: make the parser accept trailing commas"); // task.md re-injected
+  expect(textOf(last.messages[0]!)).toBe("fix the parser"); // the first user message is kept
+  expect(agent.messages.filter((m) => m.role === "tool")).toHaveLength(6); // the history itself is whole
+});
+
+test("when the summary request fails the turn proceeds on the deterministic trim, and task.md is still sent", async () => {
+  const p = provider([...readTurns(6), { text: "done" }], () => {
+    throw new ProviderError("overloaded", "summarizer overloaded (503)");
+  });
+  const output = recordingOutput();
+  const agent = longTask(p, output);
+  const result = await agent.send("fix the parser", new AbortController().signal);
+  expect(result.stop).toBe("end");
+  expect(p.summaries.length).toBeGreaterThan(0);
+  const trims = output.of("compaction").filter((e) => e.kind === "trim");
+  expect(trims[0]!.error).toContain("summarizer overloaded (503)");
+  const later = p.work.requests.at(-1)!;
+  expect(sent(later)).toContain("earlier messages omitted to fit the context budget");
+  expect(sent(later)).toContain("GOAL: make the parser accept trailing commas");
+  expect(output.of("error")).toEqual([]); // the run itself did not fail
+});
+
+test("/usage reports tokens, context against the budget and what was pruned", async () => {
+  const p = provider([...readTurns(3), { text: "done", usage: { input: 900, output: 12 } }], () => "s");
+  const agent = longTask(p, recordingOutput());
+  await agent.send("go", new AbortController().signal);
+  const report = usageReport(agent);
+  expect(report).toContain("· 4 requests");
+  expect(report).toMatch(/^last request: 900 in \(0 cached\) · 12 out$/m);
+  expect(report).toMatch(/^context: ~[\d,]+ of 2,500 tokens \(\d+%\) · 8 messages in the session$/m);
+});

@@ -1,0 +1,272 @@
+// Each context pass on small hand-made histories (SPEC §10): summaries, dedup, error purge,
+// handles, the budget trim and the task note; then nudgeLine, estimateTokens and protectedFrom.
+import { describe, expect, test } from "bun:test";
+import type { Message, ToolCall } from "../../src/kernel/ir.ts";
+import { buildContext, estimateTokens, nudgeLine, protectedFrom, type ContextInput } from "../../src/context/view.ts";
+import { addHandles, applySummaries, dedup, DUPLICATE_NOTE, historyFacts, omittedNote, purgeErrors, trimToBudget } from "../../src/context/passes.ts";
+
+const user = (id: string, text = "q"): Message => ({ id, role: "user", content: [{ type: "text", text }] });
+const say = (id: string, text = "a"): Message => ({ id, role: "assistant", content: [{ type: "text", text }] });
+const call = (id: string, name = "read_file", args = '{"path":"a.ts"}'): ToolCall => ({ id, name, arguments: args });
+const ask = (id: string, ...calls: ToolCall[]): Message => ({ id, role: "assistant", content: [], toolCalls: calls });
+const result = (id: string, c: ToolCall, text = "x".repeat(200), isError = false): Message => ({
+  id,
+  role: "tool",
+  toolCallId: c.id,
+  toolName: c.name,
+  isError,
+  content: [{ type: "text", text }],
+});
+/** One turn: an assistant message with one call and its result. */
+const turn = (n: number, name = "read_file", args = `{"path":"f${n}"}`, text = "x".repeat(200), isError = false): Message[] => {
+  const c = call(`c${n}`, name, args);
+  return [ask(`a${n}`, c), result(`r${n}`, c, text, isError)];
+};
+const ids = (messages: Message[]) => messages.map((m) => m.id);
+const textOf = (m: Message | undefined) => (m?.content[0]?.type === "text" ? m.content[0].text : undefined);
+const facts = (history: Message[], turns = 3) => historyFacts(history, turns);
+
+describe("applySummaries", () => {
+  const history = [user("u1"), ...turn(1), ...turn(2), user("u2"), ...turn(3), ...turn(4), ...turn(5), ...turn(6)];
+  const protect = facts(history).protect; // u1, u2 and a4…r6
+
+  test("replaces a range of whole turns by one user message with a stable id", () => {
+    const out = applySummaries(history, [{ fromId: "a1", toId: "r2", text: "read f1 and f2" }], protect);
+    expect(ids(out.messages)).toEqual(["u1", "summary-a1", "u2", "a3", "r3", "a4", "r4", "a5", "r5", "a6", "r6"]);
+    expect(out.messages[1]).toEqual({ id: "summary-a1", role: "user", content: [{ type: "text", text: "[summary of earlier work]\nread f1 and f2" }] });
+    expect(out.replaced).toBe(4);
+  });
+
+  test.each([
+    ["an unknown id", { fromId: "nope", toId: "r2" }],
+    ["a reversed range", { fromId: "a2", toId: "r1" }],
+    ["a range starting on a result", { fromId: "r1", toId: "r2" }],
+    ["a range ending between a call and its result", { fromId: "a1", toId: "a2" }],
+    ["a range holding the first user message", { fromId: "u1", toId: "r1" }],
+    ["a range holding the last user message", { fromId: "a2", toId: "r3" }],
+    ["a range reaching into the last 3 turns", { fromId: "a3", toId: "r4" }],
+  ])("ignores %s", (_name, range) => {
+    const out = applySummaries(history, [{ ...range, text: "s" }], protect);
+    expect(out.messages).toBe(history);
+    expect(out.applied).toEqual([]);
+  });
+
+  test("a later summary wins over an earlier one it overlaps; disjoint ones both apply in order", () => {
+    const early = { fromId: "a1", toId: "r1", text: "early" };
+    const late = { fromId: "a1", toId: "r2", text: "late" };
+    expect(ids(applySummaries(history, [early, late], protect).messages).slice(0, 3)).toEqual(["u1", "summary-a1", "u2"]);
+    expect(textOf(applySummaries(history, [early, late], protect).messages[1])).toEndWith("late");
+    const out = applySummaries(history, [{ fromId: "a3", toId: "r3", text: "b" }, early], protect);
+    expect(ids(out.messages).slice(0, 6)).toEqual(["u1", "summary-a1", "a2", "r2", "u2", "summary-a3"]);
+  });
+});
+
+describe("dedup", () => {
+  const run = (history: Message[]) => dedup(history, facts(history, 0).protect);
+
+  test("same tool and canonically equal arguments (key order, spacing): older results pruned, the latest kept", () => {
+    const history = [user("u1"), ...turn(1, "read_file", '{"path":"a.ts","limit":5}'), ...turn(2, "edit", '{"path":"a.ts"}'), ...turn(3, "read_file", '{ "limit": 5, "path": "a.ts" }')];
+    const out = run(history);
+    expect(textOf(out.messages[2])).toBe(DUPLICATE_NOTE); // read before the edit: stale, pruned
+    expect(out.messages[6]).toBe(history[6]!);
+    expect(out.count).toBe(1);
+  });
+
+  test.each([
+    ["different arguments", turn(2, "read_file", '{"path":"b.ts"}')],
+    ["another tool", turn(2, "grep", '{"path":"a.ts"}')],
+    ["a nested difference", turn(2, "read_file", '{"path":"a.ts","x":[1,{"b":2}]}')],
+  ])("%s are not duplicates", (_name, later) => {
+    const history = [user("u1"), ...turn(1, "read_file", '{"path":"a.ts","x":[1,{"b":3}]}'), ...later];
+    expect(run(history)).toEqual({ messages: history, count: 0 });
+  });
+
+  test.each([["write_file"], ["edit"], ["compress"]])("%s results are never pruned", (name) => {
+    const history = [user("u1"), ...turn(1, name, '{"path":"a.ts"}'), ...turn(2, name, '{"path":"a.ts"}')];
+    expect(run(history).count).toBe(0);
+  });
+
+  test("protected results stay, even with a later duplicate; an unprotected one is pruned by a duplicate in the tail", () => {
+    const history = [user("u1"), ...turn(1), ...turn(2), ...turn(3), ...turn(4)].map((m) => (m.toolCalls ? { ...m, toolCalls: [{ ...m.toolCalls[0]!, arguments: "{}" }] } : m));
+    const out = dedup(history, facts(history, 3).protect); // a2…r4 protected
+    expect(ids(out.messages.filter((m) => textOf(m) === DUPLICATE_NOTE))).toEqual(["r1"]);
+  });
+
+  test("arguments that are not JSON compare as text; short outputs are left alone", () => {
+    const history = [user("u1"), ...turn(1, "bash", "ls -l"), ...turn(2, "bash", "ls -l"), ...turn(3, "bash", "pwd", "/"), ...turn(4, "bash", "pwd", "/")];
+    expect(ids(run(history).messages.filter((m) => textOf(m) === DUPLICATE_NOTE))).toEqual(["r1"]);
+  });
+});
+
+describe("purgeErrors", () => {
+  // u1, a1 (failed), then `later` more turns
+  const history = (later: number, name = "bash") => [user("u1"), ...turn(1, name, '{"command":"make"}', "make: *** no rule", true), ...Array.from({ length: later }, (_, i) => turn(i + 2)).flat()];
+
+  test.each([
+    [1, 2, false],
+    [2, 2, true],
+    [5, 2, true],
+    [5, 0, false], // 0 turns the pass off
+  ])("%i turns after the failure, purge after %i: purged %p", (later, after, purged) => {
+    const h = history(later);
+    const out = purgeErrors(h, after, facts(h, 0));
+    expect(out.count).toBe(purged ? 1 : 0);
+    expect(out.messages[1]!.toolCalls![0]!.arguments).toBe(purged ? "{}" : '{"command":"make"}');
+    expect(textOf(out.messages[2])).toBe(purged ? "[arguments purged] make: *** no rule" : "make: *** no rule");
+  });
+
+  test("successful calls, write_file/edit failures and protected turns keep their arguments", () => {
+    const ok = [user("u1"), ...turn(1, "bash", '{"command":"make"}'), ...turn(2), ...turn(3)];
+    expect(purgeErrors(ok, 1, facts(ok, 0)).count).toBe(0);
+    for (const name of ["write_file", "edit"]) expect(purgeErrors(history(3, name), 1, facts(history(3, name), 0)).count).toBe(0);
+    expect(purgeErrors(history(2), 1, facts(history(2), 3)).count).toBe(0); // a1 is one of the last 3 turns
+  });
+});
+
+describe("addHandles", () => {
+  test("each result gets the last 5 characters of its id; the whole id where two ids end alike; images get a text part", () => {
+    const c = call("c1");
+    const image: Message = { id: "img-k3f9a", role: "tool", toolCallId: "c2", toolName: "read_file", content: [{ type: "image", mediaType: "image/png", data: "AA" }] };
+    const history = [user("u1"), ask("a1", c, call("c2"), call("c3")), result("0012xyabcde", c, "out"), image, result("9999zzabcde", call("c3"), "out")];
+    const out = addHandles(history, facts(history).handles);
+    expect(out.map((m) => (m.content.at(-1)?.type === "text" ? (m.content.at(-1) as { text: string }).text : undefined))).toEqual(["q", undefined, "out\n[#0012xyabcde]", "[#k3f9a]", "out\n[#9999zzabcde]"]);
+    expect(out[3]!.content[0]).toEqual(image.content[0]!);
+    expect(out[0]).toBe(history[0]!);
+  });
+});
+
+describe("trimToBudget", () => {
+  // u1 and 6 turns of ~2,072 characters; the last 3 turns are protected
+  const history = [user("u1", "task"), ...Array.from({ length: 6 }, (_, i) => turn(i + 1, "read_file", `{"path":"f${i + 1}"}`, "x".repeat(2000))).flat()];
+  const fit = (budgetTokens: number, h = history, taskNote?: string) =>
+    trimToBudget(h, facts(h), { budgetTokens, fixedTokens: 0, tokensPerChar: 0.25, ...(taskNote !== undefined ? { taskNote } : {}) });
+
+  test("within budget: unchanged", () => {
+    expect(fit(10_000)).toEqual({ messages: history, trimmed: 0, overBudget: false });
+  });
+
+  test("drops whole turns from the oldest end and says so where they were", () => {
+    const out = fit(2200);
+    expect(ids(out.messages)).toEqual(["u1", "omitted-a1", "a3", "r3", "a4", "r4", "a5", "r5", "a6", "r6"]);
+    expect(textOf(out.messages[1])).toBe(omittedNote(4));
+    expect(out).toMatchObject({ trimmed: 4, overBudget: false });
+    expect(estimateTokens(out.messages, 0.25)).toBeLessThanOrEqual(2200);
+  });
+
+  test("keeps the last user message wherever it is, with one note for everything dropped", () => {
+    const h = [...history.slice(0, 5), user("u2"), ...history.slice(5)];
+    const out = fit(1700, h);
+    expect(out.overBudget).toBe(false);
+    expect(ids(out.messages)).toEqual(["u1", "omitted-a1", "u2", "a4", "r4", "a5", "r5", "a6", "r6"]);
+    expect(textOf(out.messages[1])).toBe(omittedNote(6));
+  });
+
+  test("over budget with only protected messages left: everything unprotected dropped", () => {
+    const out = fit(1000);
+    expect(ids(out.messages)).toEqual(["u1", "omitted-a1", "a4", "r4", "a5", "r5", "a6", "r6"]);
+    expect(out).toMatchObject({ trimmed: 6, overBudget: true });
+  });
+
+  test("the task note follows the first user message when anything is dropped, and is counted", () => {
+    const out = fit(2200, history, "goal: X");
+    expect(ids(out.messages).slice(0, 3)).toEqual(["u1", "task-note", "omitted-a1"]);
+    expect(textOf(out.messages[1])).toBe("[task notes from .hey/task.md]\ngoal: X");
+    expect(estimateTokens(out.messages, 0.25)).toBeLessThanOrEqual(2200);
+    expect(fit(10_000, history, "goal: X").messages).toBe(history); // nothing dropped or summarized: no note
+  });
+
+  test("drops in steps, so the request prefix stays the same for several turns as the history grows", () => {
+    const small = (n: number) => turn(n, "bash", `{"command":"step ${n}"}`, "y".repeat(250));
+    let h = [user("u1"), ...small(1), ...small(2), ...small(3), ...small(4)];
+    const trimmed: number[] = [];
+    for (let n = 5; n < 25; n++) {
+      h = [...h, ...small(n)];
+      const out = trimToBudget(h, facts(h), { budgetTokens: 1000, fixedTokens: 0, tokensPerChar: 0.25 });
+      expect(out.overBudget).toBe(false);
+      expect(estimateTokens(out.messages, 0.25)).toBeLessThanOrEqual(1000);
+      trimmed.push(out.trimmed);
+    }
+    const changes = trimmed.filter((t, i) => i > 0 && t !== trimmed[i - 1]).length;
+    expect(changes).toBeGreaterThan(0);
+    expect(changes).toBeLessThanOrEqual(trimmed.length / 3); // one turn per request would change it every time
+  });
+});
+
+describe("buildContext", () => {
+  const history = [user("u1", "task"), ...turn(1), ...turn(2, "bash", '{"command":"make"}', "boom", true), ...turn(3), ...turn(8, "read_file", '{"path":"f1"}'), ...turn(4), ...turn(5), ...turn(6), ...turn(7)];
+  const input = (over: Partial<ContextInput> = {}): ContextInput => ({
+    history,
+    summaries: [],
+    policy: { budgetTokens: 100_000, dedup: true, purgeErrorsAfter: 2, compressTool: true },
+    fixedTokens: 1000,
+    tokensPerChar: 0.25,
+    ...over,
+  });
+
+  test("runs every pass and reports what each did", () => {
+    const view = buildContext(input({ summaries: [{ fromId: "a3", toId: "r3", text: "looked at f3" }], taskNote: "goal" }));
+    expect(ids(view.messages)).toEqual(["u1", "task-note", "a1", "r1", "a2", "r2", "summary-a3", "a8", "r8", "a4", "r4", "a5", "r5", "a6", "r6", "a7", "r7"]);
+    expect(view.messages.map(textOf)[3]).toBe(`${DUPLICATE_NOTE}\n[#r1]`);
+    expect(view.messages.map(textOf)[5]).toBe("[arguments purged] boom\n[#r2]");
+    expect(view.stats).toEqual({ deduped: 1, purged: 1, compressed: 2, trimmed: 0 });
+    expect(view.estimate).toBe(1000 + estimateTokens(view.messages, 0.25));
+    expect(view.overBudget).toBe(false);
+  });
+
+  test("summarizable: the largest unprotected stretch in history ids, through summaries; feeding it back replaces it", () => {
+    const view = buildContext(input({ summaries: [{ fromId: "a1", toId: "r1", text: "s" }] }));
+    expect(view.summarizable).toEqual({ fromId: "a1", toId: "r4" });
+    const again = buildContext(input({ summaries: [{ fromId: "a1", toId: "r1", text: "s" }, { ...view.summarizable!, text: "all of it" }] }));
+    expect(ids(again.messages)).toEqual(["u1", "summary-a1", "a5", "r5", "a6", "r6", "a7", "r7"]);
+    expect(again.summarizable).toBeUndefined(); // one message left to summarize: nothing worth it
+  });
+
+  test("without the compress tool, results carry no handles", () => {
+    expect(buildContext(input({ policy: { budgetTokens: 100_000, dedup: false, purgeErrorsAfter: 0, compressTool: false } })).messages).toEqual(history);
+  });
+});
+
+describe("nudgeLine", () => {
+  test.each([
+    [500, 40_000, 0.7, "Context: under 10% of the 40k-token budget used."],
+    [12_300, 40_000, 0.7, "Context: 30-40% of the 40k-token budget used."],
+    [30_000, 40_000, 0.7, "Context: 70-80% of the 40k-token budget used. Use compress on finished stretches of work (tool results show their [#handle]) before older messages are dropped."],
+    [30_000, 40_000, Infinity, "Context: 70-80% of the 40k-token budget used."],
+    [28_000, 40_000, 0.7, "Context: 70-80% of the 40k-token budget used."], // at the threshold, not above it
+    [50_000, 128_500, 0.7, "Context: 30-40% of the 128.5k-token budget used."],
+    [900, 800, 0.7, "Context: over the 800-token budget. Use compress on finished stretches of work (tool results show their [#handle]) before older messages are dropped."],
+    [10, 0, 0.7, undefined],
+  ])("%i of %i (threshold %d)", (estimate, budget, threshold, line) => {
+    expect(nudgeLine(estimate, budget, threshold)).toBe(line);
+    if (line) expect(line.length).toBeLessThan(200);
+  });
+});
+
+describe("estimateTokens", () => {
+  const c = call("c1", "bash", '{"a":1}');
+  test.each([
+    ["nothing", [], 0.25, 0],
+    ["text: 16 characters per message plus the text", [user("u", "abcd")], 0.25, 5],
+    ["thinking, text and calls", [{ ...ask("a", c), content: [{ type: "thinking" as const, text: "xx" }, { type: "text" as const, text: "yy" }] }], 0.25, 12],
+    ["an image at a flat rate", [{ id: "i", role: "user" as const, content: [{ type: "image" as const, mediaType: "image/png", data: "A".repeat(100_000) }] }], 0.25, 1504],
+    ["a corrected ratio, rounded up", [user("u", "abcd")], 0.3, 6],
+  ])("%s", (_name, messages, tokensPerChar, tokens) => {
+    expect(estimateTokens(messages as Message[], tokensPerChar)).toBe(tokens);
+  });
+});
+
+describe("protectedFrom", () => {
+  const h = [user("u1"), ...turn(1), say("s2"), user("u2"), ...turn(3), ...turn(4)];
+  test.each([
+    [3, 3], // s2, a3, a4: from s2
+    [1, 7],
+    [2, 5],
+    [9, 1], // fewer turns than asked: from the first assistant message
+    [0, 9],
+  ])("the last %i turns start at %i", (turns, index) => {
+    expect(protectedFrom(h, turns)).toBe(index);
+  });
+  test("no assistant message: no tail", () => {
+    expect(protectedFrom([user("u1"), user("u2")], 3)).toBe(2);
+  });
+});

@@ -1,0 +1,109 @@
+// dist/hey behind proxies (SPEC §16): the model endpoint is http://model.test:PORT, a name only the
+// loopback proxies resolve, so an answer proves the request went through the proxy.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { startHttpProxy, startSocks5Server } from "../helpers/proxies.ts";
+import { sseReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
+import { chatChunk, sse } from "../helpers/sse.ts";
+
+let server: ReplayServer;
+let port: number;
+let work: ReturnType<typeof tempDir>;
+const closers: (() => void)[] = [];
+beforeAll(() => {
+  server = startReplayServer();
+  port = Number(new URL(server.url).port);
+  work = tempDir();
+});
+afterEach(() => {
+  for (const close of closers.splice(0)) close();
+});
+afterAll(() => {
+  server.stop();
+  work.remove();
+});
+
+const answer = () => sseReply(sse([chatChunk({ content: "via proxy" }), chatChunk({ finish: "stop" })]));
+const viaModelTest = () => ["--base-url", `http://model.test:${port}/v1`, "-m", "m", "-p", "hi"];
+const hosts = { "model.test": "127.0.0.1" };
+
+async function httpProxy(credentials?: { username: string; password: string }) {
+  const p = await startHttpProxy({ hosts, ...(credentials ? { credentials } : {}) });
+  closers.push(p.close);
+  return p;
+}
+async function socksProxy() {
+  const p = await startSocks5Server({ hosts });
+  closers.push(p.close);
+  return p;
+}
+
+describe("through an HTTP proxy", () => {
+  test.each([
+    ["HTTP_PROXY", (url: string) => ({ env: { HTTP_PROXY: url }, args: [] as string[] })],
+    ["http_proxy", (url: string) => ({ env: { http_proxy: url }, args: [] as string[] })],
+    ["ALL_PROXY", (url: string) => ({ env: { ALL_PROXY: url }, args: [] as string[] })],
+    ["--proxy", (url: string) => ({ env: {}, args: ["--proxy", url] })],
+    ["--proxy host:port without a scheme", (url: string) => ({ env: {}, args: ["--proxy", url.replace("http://", "")] })],
+    ["HEY_PROXY", (url: string) => ({ env: { HEY_PROXY: url }, args: [] as string[] })],
+  ])("%s", async (_name, how) => {
+    const proxy = await httpProxy();
+    server.enqueue(answer());
+    const { env, args } = how(proxy.url);
+    const run = await runHey([...viaModelTest(), ...args], { cwd: work.path, env });
+    expect(run).toMatchObject({ code: 0, stdout: "via proxy\n" });
+    expect(proxy.log.map((r) => `${r.method} ${r.target}`)).toEqual([`POST http://model.test:${port}/v1/chat/completions`]);
+  });
+
+  test("[proxy] url in the config file, with credentials that are sent but never printed", async () => {
+    const proxy = await httpProxy({ username: "alice", password: "s3cret-pw" });
+    const cfg = join(work.path, "proxy.toml");
+    writeFileSync(cfg, `[proxy]\nurl = "http://alice:s3cret-pw@127.0.0.1:${proxy.port}"\n`);
+    server.enqueue(answer());
+    const run = await runHey([...viaModelTest(), "--config", cfg, "--output", "json"], { cwd: work.path });
+    expect(run.code).toBe(0);
+    expect(proxy.log[0]!.proxyAuthorization).toBe(`Basic ${btoa("alice:s3cret-pw")}`);
+    expect(run.stdout + run.stderr).not.toContain("s3cret-pw");
+  });
+
+  test("a proxy that refuses the credentials: clear error, password not shown", async () => {
+    const proxy = await httpProxy({ username: "alice", password: "right" });
+    const run = await runHey([...viaModelTest(), "--proxy", `http://alice:wrong-pw@127.0.0.1:${proxy.port}`, "--output", "json"], { cwd: work.path, env: { HEY_MAX_RETRIES: "0" } });
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).not.toContain("wrong-pw");
+  });
+});
+
+describe("through a SOCKS5 proxy", () => {
+  test.each([
+    ["ALL_PROXY=socks5h://", (url: string) => ({ env: { ALL_PROXY: url.replace("socks5://", "socks5h://") }, args: [] as string[] })],
+    ["--proxy socks5h://", (url: string) => ({ env: {}, args: ["--proxy", url.replace("socks5://", "socks5h://")] })],
+  ])("%s sends the host name to the proxy", async (_name, how) => {
+    const socks = await socksProxy();
+    server.enqueue(answer());
+    const { env, args } = how(socks.url);
+    const run = await runHey([...viaModelTest(), ...args], { cwd: work.path, env });
+    expect(run).toMatchObject({ code: 0, stdout: "via proxy\n" });
+    expect(socks.log).toEqual([{ atyp: 3, host: "model.test", port }]);
+  });
+});
+
+describe("direct connections", () => {
+  test("NO_PROXY matches go straight to the server (which cannot resolve model.test)", async () => {
+    const proxy = await httpProxy();
+    const run = await runHey([...viaModelTest(), "--output", "json"], { cwd: work.path, env: { HTTP_PROXY: proxy.url, NO_PROXY: "localhost,*.TEST", HEY_MAX_RETRIES: "0" } });
+    expect(run.code).toBe(1);
+    expect(proxy.log).toEqual([]);
+    expect(jsonEvents(run.stdout).find((e) => e.type === "error")).toMatchObject({ kind: "network" });
+  });
+
+  test("loopback is always direct, whatever the proxy settings", async () => {
+    const proxy = await httpProxy();
+    server.enqueue(answer());
+    const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "hi"], { cwd: work.path, env: { HTTP_PROXY: proxy.url, ALL_PROXY: proxy.url } });
+    expect(run).toMatchObject({ code: 0, stdout: "via proxy\n" });
+    expect(proxy.log).toEqual([]);
+  });
+});

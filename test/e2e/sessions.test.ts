@@ -1,0 +1,140 @@
+// Sessions through dist/hey (SPEC §19): crash mid-tool then `-c`, a torn last line, an unwritable
+// sessions directory, `-c` with nothing to continue, --resume and --sessions.
+import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:test";
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
+import { startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
+
+let server: ReplayServer;
+let state: ReturnType<typeof tempDir>;
+let work: ReturnType<typeof tempDir>;
+beforeAll(() => {
+  server = startReplayServer();
+});
+afterAll(() => server.stop());
+beforeEach(() => {
+  state = tempDir("hey-state-");
+  work = tempDir("hey-work-");
+});
+afterEach(() => {
+  state.remove();
+  work.remove();
+});
+
+const sessionsDir = () => join(state.path, "hey", "sessions");
+const sessionFiles = () => readdirSync(sessionsDir()).filter((f) => f.endsWith(".jsonl"));
+const hey = (args: string[], extra: Record<string, string> = {}) =>
+  runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--output", "json", ...args], { cwd: work.path, env: { XDG_STATE_HOME: state.path, ...extra } });
+type Body = { messages: { role: string; content: string | null; tool_call_id?: string }[] };
+const lastBody = () => server.requests.at(-1)!.body as Body;
+
+test("a conversation is saved and `-c` continues it with the history sent again", async () => {
+  server.enqueue(textReply("openai", "The capital is Paris."));
+  expect((await hey(["-p", "capital of France?"])).code).toBe(0);
+  expect(sessionFiles()).toHaveLength(1);
+  server.enqueue(textReply("openai", "About 2.1 million."));
+  const run = await hey(["-c", "-p", "and its population?"]);
+  expect(run.code).toBe(0);
+  expect(lastBody().messages.map((m) => [m.role, m.content])).toEqual([
+    ["system", expect.any(String)],
+    ["user", "capital of France?"],
+    ["assistant", "The capital is Paris."],
+    ["user", "and its population?"],
+  ]);
+  expect(sessionFiles()).toHaveLength(1); // appended to the same file
+  const session = jsonEvents(run.stdout)[0]!;
+  expect(sessionFiles()[0]).toBe(`${session.id}.jsonl`);
+});
+
+test("killed mid-tool (SIGKILL): `-c` closes the call with an interrupted result and continues", async () => {
+  const marker = 500 + Math.floor(Math.random() * 400);
+  server.enqueue(toolCallsReply("openai", [{ id: "call_long", name: "bash", args: { command: `sleep ${marker}` } }]));
+  const bin = await ensureBinary();
+  const proc = Bun.spawn([bin, "--base-url", `${server.url}/v1`, "-m", "m", "-p", "run the long job"], {
+    cwd: work.path,
+    env: { PATH: process.env.PATH ?? "", HOME: work.path, XDG_STATE_HOME: state.path },
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  const sleepers = () =>
+    Bun.spawnSync(["ps", "-eo", "pid=,stat=,args="]).stdout.toString().split("\n").map((l) => l.trim().split(/\s+/)).filter((f) => f[2] === "sleep" && f[3] === String(marker) && !f[1]!.startsWith("Z"));
+  try {
+    for (let i = 0; i < 100 && sleepers().length === 0; i++) await Bun.sleep(50);
+    expect(sleepers()).toHaveLength(1);
+    proc.kill("SIGKILL");
+    await proc.exited;
+  } finally {
+    for (const [pid] of sleepers()) process.kill(Number(pid), "SIGKILL"); // the detached tool outlives hey
+  }
+  server.enqueue(textReply("openai", "The job was interrupted; rerun it with a timeout."));
+  const run = await hey(["-c", "-p", "what happened?"]);
+  expect(run.code).toBe(0);
+  const tool = lastBody().messages.find((m) => m.role === "tool")!;
+  expect(tool).toMatchObject({ tool_call_id: "call_long", content: "interrupted: hey stopped before this call finished" });
+  const lines = readFileSync(join(sessionsDir(), sessionFiles()[0]!), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string; message?: { role: string } });
+  expect(lines.filter((l) => l.message?.role === "tool")).toHaveLength(1); // persisted once
+  expect(server.violations).toEqual([]);
+});
+
+test("a torn last line is skipped with a warning and the conversation goes on", async () => {
+  server.enqueue(textReply("openai", "first answer"));
+  await hey(["-p", "first"]);
+  appendFileSync(join(sessionsDir(), sessionFiles()[0]!), '{"type":"message","message":{"id":"x","role":"assis');
+  server.enqueue(textReply("openai", "second answer"));
+  const run = await hey(["-c", "-p", "second"]);
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain("torn");
+  expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "first", "first answer", "second"]);
+});
+
+test("an unwritable sessions directory warns once and the answer is still printed", async () => {
+  writeFileSync(join(state.path, "hey"), "a file where the directory should be");
+  server.enqueue(toolCallsReply("openai", [{ id: "c1", name: "bash", args: { command: "echo hi" } }]), textReply("openai", "still answered"));
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "hi"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe("still answered\n");
+  expect(run.stderr.match(/hey: .*session/g)).toHaveLength(1);
+});
+
+test("`-c` with no earlier session here starts a fresh one", async () => {
+  server.enqueue(textReply("openai", "fresh"));
+  const run = await hey(["-c", "-p", "hello"]);
+  expect(run.code).toBe(0);
+  expect(lastBody().messages.map((m) => m.role)).toEqual(["system", "user"]);
+});
+
+test("--resume by id prefix, --sessions lists, a bad id is a usage error", async () => {
+  server.enqueue(textReply("openai", "one"));
+  const first = jsonEvents((await hey(["-p", "remember the word apple"])).stdout)[0]!;
+  const id = String(first.id);
+  const list = await runHey(["--sessions"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  expect(list.code).toBe(0);
+  expect(list.stdout).toContain(id);
+  expect(list.stdout).toContain("remember the word apple");
+  server.enqueue(textReply("openai", "apple"));
+  const resumed = await hey(["--resume", id.slice(0, 10), "-p", "which word?"]);
+  expect(resumed.code).toBe(0);
+  expect(lastBody().messages[1]!.content).toBe("remember the word apple");
+  const bad = await hey(["--resume", "zzzz", "-p", "x"]);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain("zzzz");
+});
+
+test("`-c` goes on with the model the session last used; -m still wins", async () => {
+  const cfg = join(work.path, "two.toml");
+  writeFileSync(cfg, `[default]\nprovider = "a"\n\n[provider.a]\nbase_url = "${server.url}/v1"\nmodels = ["model-a"]\n\n[provider.b]\nbase_url = "${server.url}/v1"\nmodels = ["model-b"]\n`);
+  const run = (args: string[]) => runHey(["--config", cfg, "--output", "json", ...args], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  const model = () => (server.requests.at(-1)!.body as { model: string }).model;
+  server.enqueue(textReply("openai", "one"));
+  await run(["-m", "b/model-b", "-p", "first"]);
+  expect(model()).toBe("model-b");
+  server.enqueue(textReply("openai", "two"));
+  await run(["-c", "-p", "second"]);
+  expect(model()).toBe("model-b");
+  server.enqueue(textReply("openai", "three"));
+  await run(["-c", "-m", "a/model-a", "-p", "third"]);
+  expect(model()).toBe("model-a");
+});

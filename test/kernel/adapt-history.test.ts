@@ -1,0 +1,105 @@
+// What survives a switch of protocol or model (SPEC §5.6), and the tool-call pairing invariant.
+import { describe, expect, test } from "bun:test";
+import type { Message, Protocol } from "../../src/kernel/ir.ts";
+import { adaptHistory, MISSING_RESULT, safeId } from "../../src/kernel/adapt-history.ts";
+
+const think = (protocol: Protocol, model: string, text = "hmm") => ({ type: "thinking" as const, text, opaque: { protocol, model, data: { sig: "s" } } });
+const user = (id: string, text = "q"): Message => ({ id, role: "user", content: [{ type: "text", text }] });
+const result = (id: string, callId: string): Message => ({ id, role: "tool", toolCallId: callId, toolName: "t", content: [{ type: "text", text: "r" }] });
+
+describe("thinking", () => {
+  const history: Message[] = [
+    user("u1"),
+    { id: "a1", role: "assistant", content: [think("anthropic", "claude"), { type: "text", text: "old answer" }] },
+    user("u2"),
+    { id: "a2", role: "assistant", content: [think("anthropic", "claude", "now")], toolCalls: [{ id: "toolu_1", name: "t", arguments: "{}" }] },
+    result("r1", "toolu_1"),
+  ];
+
+  test("kept for the model that made it, in the current turn only", () => {
+    const out = adaptHistory(history, { protocol: "anthropic", model: "claude" });
+    expect(out[1]!.content).toEqual([{ type: "text", text: "old answer" }]);
+    expect(out[3]!.content).toEqual([think("anthropic", "claude", "now")]);
+  });
+
+  test.each([
+    ["another protocol", { protocol: "google" as const, model: "claude" }],
+    ["another model", { protocol: "anthropic" as const, model: "claude-other" }],
+  ])("dropped for %s, never sent with a foreign signature", (_name, target) => {
+    const out = adaptHistory(history, target);
+    expect(out.flatMap((m) => m.content).filter((p) => p.type === "thinking")).toEqual([]);
+    expect(history[3]!.content).toHaveLength(1); // the input is not modified
+  });
+
+  test("chat-completions tool-call turns keep their reasoning in every later request (DeepSeek)", () => {
+    const ds: Message[] = [
+      user("u1"),
+      { id: "a1", role: "assistant", content: [think("openai", "deepseek-reasoner")], toolCalls: [{ id: "call_1", name: "t", arguments: "{}" }] },
+      result("r1", "call_1"),
+      { id: "a2", role: "assistant", content: [think("openai", "deepseek-reasoner"), { type: "text", text: "done" }] },
+      user("u2"),
+    ];
+    const out = adaptHistory(ds, { protocol: "openai", model: "deepseek-reasoner" });
+    expect(out[1]!.content).toHaveLength(1);
+    expect(out[3]!.content).toEqual([{ type: "text", text: "done" }]);
+  });
+
+  test("returns the same array when nothing changes", () => {
+    const plain: Message[] = [user("u1"), { id: "a", role: "assistant", content: [{ type: "text", text: "hi" }] }];
+    expect(adaptHistory(plain, { protocol: "openai", model: "m" })).toBe(plain);
+  });
+});
+
+describe("tool calls", () => {
+  test("a call without a result gets a synthetic error result right after its turn", () => {
+    const h: Message[] = [
+      user("u1"),
+      { id: "a1", role: "assistant", content: [], toolCalls: [{ id: "c1", name: "bash", arguments: "{}" }, { id: "c2", name: "grep", arguments: "{}" }] },
+      result("r1", "c1"),
+      user("u2"),
+    ];
+    const out = adaptHistory(h, { protocol: "openai", model: "m" });
+    expect(out.map((m) => `${m.role}:${m.toolCallId ?? ""}`)).toEqual(["user:", "assistant:", "tool:c1", "tool:c2", "user:"]);
+    expect(out[3]).toMatchObject({ isError: true, toolName: "grep", content: [{ type: "text", text: MISSING_RESULT }] });
+  });
+
+  test("orphaned and duplicate results are dropped", () => {
+    const h: Message[] = [
+      user("u1"),
+      result("r0", "ghost"),
+      { id: "a1", role: "assistant", content: [], toolCalls: [{ id: "c1", name: "t", arguments: "{}" }] },
+      result("r1", "c1"),
+      result("r2", "c1"),
+    ];
+    expect(adaptHistory(h, { protocol: "anthropic", model: "m" }).map((m) => m.id)).toEqual(["u1", "a1", "r1"]);
+  });
+
+  test("ids are normalized the same way on the call and on its result; foreign call signatures dropped", () => {
+    const long = "functions.read_file:0/" + "x".repeat(60);
+    const h: Message[] = [
+      user("u1"),
+      { id: "a1", role: "assistant", content: [], toolCalls: [{ id: long, name: "read_file", arguments: "{}", opaque: { protocol: "google", model: "gemini-3-pro", data: "sig" } }] },
+      result("r1", long),
+    ];
+    const out = adaptHistory(h, { protocol: "anthropic", model: "claude" });
+    const id = out[1]!.toolCalls![0]!.id;
+    expect(id).toMatch(/^[A-Za-z0-9_-]{1,40}$/);
+    expect(out[2]!.toolCallId).toBe(id);
+    expect(out[1]!.toolCalls![0]!.opaque).toBeUndefined();
+    const same = adaptHistory(h, { protocol: "google", model: "gemini-3-pro" });
+    expect(same[1]!.toolCalls![0]!.opaque).toEqual({ protocol: "google", model: "gemini-3-pro", data: "sig" });
+  });
+
+  test.each([
+    ["call_abc123", "call_abc123"],
+    ["toolu_01A09q90qw90lq917835lq9", "toolu_01A09q90qw90lq917835lq9"],
+    ["a.b c", "a_b_c"],
+  ])("safeId(%s) = %s", (id, expected) => expect(safeId(id)).toBe(expected));
+
+  test("safeId keeps long distinct ids distinct", () => {
+    const a = safeId("p".repeat(50) + "1");
+    const b = safeId("p".repeat(50) + "2");
+    expect(a).not.toBe(b);
+    expect(a.length).toBeLessThanOrEqual(40);
+  });
+});

@@ -1,0 +1,224 @@
+// The loop driven by a scripted provider: termination, event order, parallel tools, retries.
+import { describe, expect, test } from "bun:test";
+import { runLoop, MAX_TURNS_PROMPT } from "../../src/kernel/loop.ts";
+import { textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
+import { ProviderError } from "../../src/kernel/provider.ts";
+import { fakeProvider } from "../helpers/fake-provider.ts";
+import { loopDeps, sleepTool } from "../helpers/loop-deps.ts";
+
+describe("termination", () => {
+  test("a reply without tool calls ends the run", async () => {
+    const provider = fakeProvider([{ thinking: "Let me think.", text: "Hello there.", usage: { input: 10, output: 3 } }]);
+    const deps = loopDeps(provider);
+    const messages = [userMessage("hi")];
+    const result = await runLoop(messages, deps);
+    expect(result).toMatchObject({ stop: "end", turns: 1 });
+    expect(deps.output.sequence()).toEqual(["turn_start", "thinking_delta", "text_delta", "usage", "done"]);
+    expect(deps.output.text()).toBe("Hello there.");
+    expect(deps.output.of("done")[0]).toEqual({ type: "done", stop_reason: "end", turns: 1, usage: { input_tokens: 10, output_tokens: 3, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 } });
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+  });
+
+  test("a final answer cut at the token limit ends with stop_reason length", async () => {
+    const deps = loopDeps(fakeProvider([{ text: "The answer is", stop: "length" }]));
+    expect((await runLoop([userMessage("q")], deps)).stop).toBe("length");
+  });
+
+  test("at max_turns the pending calls run, then one request without tools asks for the hand-off", async () => {
+    const call = { name: "t", arguments: {} };
+    const provider = fakeProvider([{ toolCalls: [call] }, { toolCalls: [call] }, { text: "Done so far: a. Remaining: b." }]);
+    const deps = loopDeps(provider, { tools: [sleepTool("t", 1)], limits: { maxTurns: 2, parallelTools: true } });
+    const messages = [userMessage("work")];
+    const result = await runLoop(messages, deps);
+    expect(result).toMatchObject({ stop: "max_turns", turns: 3 });
+    expect(provider.requests.map((r) => [r.tools.length, r.toolChoice])).toEqual([[1, undefined], [1, undefined], [1, "none"]]);
+    const last = provider.requests[2]!.messages;
+    expect(textOf(last[last.length - 1]!)).toBe(MAX_TURNS_PROMPT);
+    expect(last.filter((m) => m.role === "tool")).toHaveLength(2); // no call left without its result
+    expect(textOf(messages[messages.length - 1]!)).toBe("Done so far: a. Remaining: b.");
+  });
+});
+
+describe("tool calls", () => {
+  test("three 150 ms tools run in parallel; events and results keep call order", async () => {
+    const provider = fakeProvider([
+      { toolCalls: [{ name: "slow", arguments: { n: 1 } }, { name: "fast", arguments: { n: 2 } }, { name: "slow", arguments: { n: 3 } }] },
+      { text: "all done" },
+    ]);
+    const tools = [sleepTool("slow", 150), { ...sleepTool("fast", 150), name: "fast" }];
+    const deps = loopDeps(provider, { tools });
+    const messages: Message[] = [userMessage("go")];
+    const t0 = performance.now();
+    await runLoop(messages, deps);
+    const elapsed = performance.now() - t0;
+    expect(elapsed).toBeLessThan(380);
+    expect(deps.output.sequence()).toEqual(["turn_start", "usage", "tool_call", "tool_call", "tool_call", "tool_result", "tool_result", "tool_result", "turn_start", "text_delta", "usage", "done"]);
+    const calls = deps.output.of("tool_call").map((e) => e.id);
+    expect(deps.output.of("tool_result").map((e) => e.id)).toEqual(calls);
+    expect(messages.filter((m) => m.role === "tool").map((m) => m.toolCallId)).toEqual(calls);
+    expect(messages.filter((m) => m.role === "tool").map((m) => textOf(m))).toEqual(['slow done {"n":1}', 'fast done {"n":2}', 'slow done {"n":3}']);
+  });
+
+  test("calls on the same path run in call order even in parallel mode", async () => {
+    const order: string[] = [];
+    const writer = (name: string, ms: number) => ({
+      name,
+      description: "",
+      parameters: {},
+      run: async (args: Record<string, unknown>) => {
+        order.push(`start ${name} ${args.path}`);
+        await Bun.sleep(ms);
+        order.push(`end ${name} ${args.path}`);
+        return { output: "ok" };
+      },
+    });
+    const provider = fakeProvider([
+      { toolCalls: [{ name: "write_file", arguments: { path: "a" } }, { name: "edit", arguments: { path: "a" } }, { name: "write_file", arguments: { path: "b" } }] },
+      { text: "ok" },
+    ]);
+    await runLoop([userMessage("go")], loopDeps(provider, { tools: [writer("write_file", 60), writer("edit", 10)] }));
+    expect(order.indexOf("end write_file a")).toBeLessThan(order.indexOf("start edit a"));
+    expect(order.indexOf("start write_file b")).toBeLessThan(order.indexOf("end write_file a")); // b did not wait
+  });
+
+  test("unknown tools, bad arguments, refusals and thrown errors become error results", async () => {
+    const boom = { name: "boom", description: "", parameters: {}, run: async () => { throw new Error("kaput"); } };
+    const provider = fakeProvider([
+      { toolCalls: [{ name: "nope", arguments: {} }, { name: "boom", arguments: "{not json" }, { name: "boom", arguments: { x: 1 } }, { name: "guarded", arguments: {} }] },
+      { text: "understood" },
+    ]);
+    const guarded = sleepTool("guarded", 1);
+    const deps = loopDeps(provider, { tools: [boom, guarded], permission: (name) => (name === "guarded" ? "blocked by permission rules: `guarded` matches no allow entry" : undefined) });
+    const result = await runLoop([userMessage("go")], deps);
+    expect(result.stop).toBe("end");
+    const results = deps.output.of("tool_result");
+    expect(results.map((r) => r.ok)).toEqual([false, false, false, false]);
+    expect(results[0]!.output).toBe('unknown tool "nope"; available: boom, guarded');
+    expect(results[1]!.output).toStartWith("invalid arguments for boom: expected a JSON object");
+    expect(results[2]!.output).toBe("boom failed: kaput");
+    expect(results[3]!.output).toBe("blocked by permission rules: `guarded` matches no allow entry");
+  });
+
+  test("an abort while tools run records interrupted results and ends the run", async () => {
+    const abort = new AbortController();
+    const provider = fakeProvider([{ toolCalls: [{ name: "slow", arguments: {} }, { name: "slow", arguments: {} }] }]);
+    const deps = loopDeps(provider, { tools: [sleepTool("slow", 5000)], signal: abort.signal });
+    const messages = [userMessage("go")];
+    setTimeout(() => abort.abort(), 50);
+    const result = await runLoop(messages, deps);
+    expect(result.stop).toBe("interrupted");
+    const tools = messages.filter((m) => m.role === "tool");
+    expect(tools).toHaveLength(2);
+    expect(tools.every((m) => m.isError)).toBe(true);
+    expect(deps.output.of("error").map((e) => e.kind)).toEqual(["interrupted"]);
+  });
+});
+
+describe("retries", () => {
+  const rate = (ms?: number) => new ProviderError("rate_limit", "rate limited (429)", { status: 429, retryAfterMs: ms });
+
+  test("429 with Retry-After: 3 waits exactly 3 s, then succeeds", async () => {
+    const deps = loopDeps(fakeProvider([{ error: rate(3000) }, { text: "ok" }]));
+    const result = await runLoop([userMessage("q")], deps);
+    expect(result.stop).toBe("end");
+    expect(deps.clock.slept).toEqual([3000]);
+    expect(deps.output.of("retry")).toEqual([{ type: "retry", attempt: 1, delay_ms: 3000, error: "rate limited (429)" }]);
+  });
+
+  test("a server delay longer than max_delay_ms is not waited: it fails at once saying when", async () => {
+    const deps = loopDeps(fakeProvider([{ error: rate(3 * 3600_000) }]));
+    const result = await runLoop([userMessage("q")], deps);
+    expect(result.stop).toBe("error");
+    expect(deps.clock.slept).toEqual([]);
+    expect(deps.output.of("error")[0]!.message).toBe("rate limited (429) — the server allows the next try in 3 h 0 min");
+  });
+
+  test("503s back off exponentially within the jitter bounds, then give up after max_retries", async () => {
+    const overloaded = () => ({ error: new ProviderError("overloaded", "overloaded (503)", { status: 503 }) });
+    const deps = loopDeps(fakeProvider(Array.from({ length: 6 }, overloaded)), { retry: { enabled: true, maxRetries: 5, baseDelayMs: 2000, maxDelayMs: 10000, jitter: true, respectRetryAfter: true } });
+    const result = await runLoop([userMessage("q")], deps);
+    expect(result.stop).toBe("error");
+    const caps = [2000, 4000, 8000, 10000, 10000];
+    expect(deps.clock.slept).toHaveLength(5);
+    deps.clock.slept.forEach((ms, i) => {
+      expect(ms).toBeGreaterThanOrEqual(caps[i]! / 2);
+      expect(ms).toBeLessThanOrEqual(caps[i]!);
+    });
+    expect(deps.output.of("error")[0]!.message).toBe("overloaded (503) — gave up after 5 retries");
+  });
+
+  test.each([
+    ["auth", "authentication failed (401) — check OPENAI_API_KEY"],
+    ["bad_request", "Invalid 'tools[0].function.name'"],
+    ["quota_exhausted", "You exceeded your current quota"],
+  ] as const)("%s fails at once with its message", async (kind, message) => {
+    const deps = loopDeps(fakeProvider([{ error: new ProviderError(kind, message) }]));
+    const result = await runLoop([userMessage("q")], deps);
+    expect(result.stop).toBe("error");
+    expect(deps.clock.slept).toEqual([]);
+    const err = deps.output.of("error")[0]!;
+    expect(err.kind).toBe(kind);
+    expect(err.message).toStartWith(message);
+  });
+
+  test("a stream cut after partial text is not retried and keeps the text", async () => {
+    const provider = fakeProvider([{ text: "Half an ans", error: new ProviderError("network", "connection reset") }, { text: "never sent" }]);
+    const deps = loopDeps(provider);
+    const messages = [userMessage("q")];
+    const result = await runLoop(messages, deps);
+    expect(result.stop).toBe("error");
+    expect(provider.remaining()).toBe(1);
+    expect(deps.output.of("error")).toEqual([{ type: "error", kind: "stream_interrupted", message: "the response broke off after partial output: connection reset" }]);
+    expect(messages.map((m) => [m.role, textOf(m)])).toEqual([["user", "q"], ["assistant", "Half an ans"]]);
+  });
+
+  test("a stream that fails before any delta is retried", async () => {
+    const provider = fakeProvider([{ error: new ProviderError("network", "ECONNRESET") }, { text: "fine" }]);
+    const deps = loopDeps(provider);
+    expect((await runLoop([userMessage("q")], deps)).stop).toBe("end");
+    expect(deps.clock.slept).toEqual([2000]);
+  });
+});
+
+describe("retries through the real chat adapter", () => {
+  test("429 with an HTTP-date Retry-After waits until that date", async () => {
+    const { startReplayServer, jsonReply, sseReply } = await import("../helpers/replay-server.ts");
+    const { chatChunk, sse } = await import("../helpers/sse.ts");
+    const { createOpenAIProvider } = await import("../../src/providers/openai.ts");
+    const server = startReplayServer();
+    try {
+      const at = new Date(Math.ceil((Date.now() + 20_000) / 1000) * 1000); // HTTP dates have whole seconds
+      server.enqueue(jsonReply(429, { error: { message: "slow down", type: "requests" } }, { "retry-after": at.toUTCString() }), sseReply(sse([chatChunk({ content: "ok" }), chatChunk({ finish: "stop" })])));
+      const provider = await createOpenAIProvider({ model: "m", baseUrl: `${server.url}/v1` });
+      const deps = loopDeps(provider);
+      const before = Date.now();
+      const result = await runLoop([userMessage("q")], deps);
+      expect(result.stop).toBe("end");
+      expect(deps.clock.slept).toHaveLength(1);
+      const expected = at.getTime() - before;
+      expect(deps.clock.slept[0]!).toBeGreaterThan(expected - 1500);
+      expect(deps.clock.slept[0]!).toBeLessThanOrEqual(expected);
+    } finally {
+      server.stop();
+    }
+  });
+});
+
+test("one file named two ways (a.txt, ./a.txt, absolute) is edited in call order, not at the same time", async () => {
+  const order: string[] = [];
+  const slowEdit = {
+    name: "edit",
+    description: "",
+    parameters: {},
+    run: async (args: Record<string, unknown>) => {
+      order.push(`start ${args.path}`);
+      await Bun.sleep(30);
+      order.push(`end ${args.path}`);
+      return { output: "ok" };
+    },
+  };
+  const cwd = process.cwd();
+  const provider = fakeProvider([{ toolCalls: [{ name: "edit", arguments: { path: "a.txt" } }, { name: "edit", arguments: { path: "./a.txt" } }, { name: "edit", arguments: { path: `${cwd}/a.txt` } }] }, { text: "ok" }]);
+  await runLoop([userMessage("go")], loopDeps(provider, { tools: [slowEdit], cwd }));
+  expect(order).toEqual(["start a.txt", "end a.txt", "start ./a.txt", "end ./a.txt", `start ${cwd}/a.txt`, `end ${cwd}/a.txt`]);
+});

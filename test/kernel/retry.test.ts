@@ -1,0 +1,43 @@
+import { expect, test } from "bun:test";
+import { formatWait, retryDecision, type RetryPolicy } from "../../src/kernel/retry.ts";
+
+const policy: RetryPolicy = { enabled: true, maxRetries: 5, baseDelayMs: 2000, maxDelayMs: 60000, jitter: false, respectRetryAfter: true };
+
+test.each([
+  // kind, retryAfterMs, attempt, policy change, random, expected
+  ["rate_limit", undefined, 1, {}, 0, { retry: true, delayMs: 2000 }],
+  ["rate_limit", undefined, 2, {}, 0, { retry: true, delayMs: 4000 }],
+  ["overloaded", undefined, 5, {}, 0, { retry: true, delayMs: 32000 }],
+  ["overloaded", undefined, 6, {}, 0, { retry: false, why: "gave up after 5 retries" }],
+  ["network", undefined, 1, { maxRetries: 1 }, 0, { retry: true, delayMs: 2000 }],
+  ["network", undefined, 2, { maxRetries: 1 }, 0, { retry: false, why: "gave up after 1 retry" }],
+  ["network", undefined, 6, { maxRetries: 10 }, 0, { retry: true, delayMs: 60000 }], // capped
+  ["overloaded", undefined, 3, { jitter: true }, 0, { retry: true, delayMs: 4000 }], // jitter floor: half
+  ["overloaded", undefined, 3, { jitter: true }, 0.999999, { retry: true, delayMs: 8000 }], // jitter ceiling: full
+  ["rate_limit", 3000, 1, {}, 0, { retry: true, delayMs: 3000 }],
+  ["rate_limit", 3000, 1, { jitter: true }, 0.5, { retry: true, delayMs: 3150 }], // only ever longer
+  ["rate_limit", 3000, 1, { respectRetryAfter: false }, 0, { retry: true, delayMs: 2000 }],
+  ["rate_limit", 61000, 1, {}, 0, { retry: false, why: "the server allows the next try in 61 s" }],
+  ["rate_limit", 7_200_000, 1, {}, 0, { retry: false, why: "the server allows the next try in 2 h 0 min" }],
+  ["overloaded", 500, 1, {}, 0, { retry: true, delayMs: 500 }],
+  ["auth", undefined, 1, {}, 0, { retry: false }],
+  ["bad_request", undefined, 1, {}, 0, { retry: false }],
+  ["quota_exhausted", 1000, 1, {}, 0, { retry: false }],
+  ["stream_interrupted", undefined, 1, {}, 0, { retry: false }],
+  ["rate_limit", undefined, 1, { enabled: false }, 0, { retry: false }],
+  ["rate_limit", undefined, 1, { maxRetries: 0 }, 0, { retry: false }],
+] as const)("%s retryAfter=%p attempt %d %o random=%d → %o", (kind, retryAfterMs, attempt, change, random, expected) => {
+  expect(retryDecision({ kind, retryAfterMs }, attempt, { ...policy, ...change }, () => random)).toEqual(expected);
+});
+
+test.each([
+  [1, "1 s"],
+  [45_000, "45 s"],
+  [119_000, "119 s"],
+  [600_000, "10 min"],
+  [12_000_000, "3 h 20 min"],
+])("formatWait(%d) = %s", (ms, text) => expect(formatWait(ms)).toBe(text));
+
+test("a failure marked final is never retried, whatever its kind", () => {
+  expect(retryDecision({ kind: "network", final: true }, 1, policy)).toEqual({ retry: false });
+});

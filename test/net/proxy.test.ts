@@ -1,0 +1,207 @@
+import { describe, expect, test } from "bun:test";
+import { isLoopback, matchesNoProxy, parseIp, parseProxyUrl, ProxyConfigError, redactProxyUrl, resolveProxy, type ProxySources } from "../../src/net/proxy.ts";
+
+const HTTPS = new URL("https://api.example.com/v1/chat");
+const HTTP = new URL("http://api.example.com/v1/chat");
+const httpVia = (url: string) => ({ kind: "http", url });
+
+describe("resolveProxy precedence", () => {
+  test.each<[string, URL, Omit<ProxySources, "env"> & { env?: ProxySources["env"] }, unknown]>([
+    ["nothing set: direct", HTTPS, {}, { kind: "direct" }],
+    ["cli beats config and env", HTTPS, { cli: "http://cli:1", config: "http://cfg:2", env: { HTTPS_PROXY: "http://env:3" } }, httpVia("http://cli:1")],
+    ["config beats env", HTTPS, { config: "http://cfg:2", env: { HTTPS_PROXY: "http://env:3" } }, httpVia("http://cfg:2")],
+    ["empty cli and config are unset", HTTPS, { cli: "", config: " ", env: { HTTPS_PROXY: "http://env:3" } }, httpVia("http://env:3")],
+    ["HTTPS_PROXY for https", HTTPS, { env: { HTTPS_PROXY: "http://s:1", HTTP_PROXY: "http://p:2" } }, httpVia("http://s:1")],
+    ["HTTP_PROXY for http", HTTP, { env: { HTTPS_PROXY: "http://s:1", HTTP_PROXY: "http://p:2" } }, httpVia("http://p:2")],
+    ["HTTP_PROXY alone does not cover https", HTTPS, { env: { HTTP_PROXY: "http://p:2" } }, { kind: "direct" }],
+    ["lowercase wins over uppercase", HTTPS, { env: { HTTPS_PROXY: "http://upper:1", https_proxy: "http://lower:2" } }, httpVia("http://lower:2")],
+    ["empty lowercase falls back to uppercase", HTTPS, { env: { HTTPS_PROXY: "http://upper:1", https_proxy: "" } }, httpVia("http://upper:1")],
+    ["ALL_PROXY as fallback for https", HTTPS, { env: { ALL_PROXY: "http://all:1" } }, httpVia("http://all:1")],
+    ["ALL_PROXY as fallback for http", HTTP, { env: { all_proxy: "http://all:1" } }, httpVia("http://all:1")],
+    ["scheme-specific beats ALL_PROXY", HTTPS, { env: { ALL_PROXY: "http://all:1", HTTPS_PROXY: "http://s:2" } }, httpVia("http://s:2")],
+    ["host:port means http://", HTTPS, { cli: "proxy.corp:3128", env: {} }, httpVia("http://proxy.corp:3128")],
+    ["https proxy keeps its scheme, default port", HTTPS, { cli: "https://proxy.corp", env: {} }, httpVia("https://proxy.corp:443")],
+    ["socks5 resolves locally", HTTPS, { cli: "socks5://s:1080", env: {} }, { kind: "socks5", host: "s", port: 1080, remoteDns: false }],
+    ["socks5h resolves remotely, default port 1080", HTTPS, { env: { ALL_PROXY: "socks5h://S" } }, { kind: "socks5", host: "s", port: 1080, remoteDns: true }],
+    ["socks5 over IPv6", HTTPS, { cli: "socks5://[::1]:9050", env: {} }, { kind: "socks5", host: "::1", port: 9050, remoteDns: false }],
+  ])("%s", (_name, target, sources, expected) => {
+    expect(resolveProxy(target, { env: {}, ...sources })).toEqual(expected as never);
+  });
+
+  test.each([
+    ["socks4://proxy:1080", /unsupported proxy scheme "socks4".*socks5h:\/\//],
+    ["ftp://proxy:21", /unsupported proxy scheme "ftp"/],
+    ["http://", /invalid proxy URL "http:\/\/"/],
+    ["http://proxy:99999", /invalid proxy URL/],
+    ["http://u:%zz@proxy:1", /malformed percent-escape/],
+  ])("%s is a ProxyConfigError", (value, message) => {
+    expect(() => resolveProxy(HTTPS, { cli: value, env: {} })).toThrow(ProxyConfigError);
+    expect(() => resolveProxy(HTTPS, { cli: value, env: {} })).toThrow(message);
+  });
+
+  test("a bad value's credentials are not in the error", () => {
+    expect(() => parseProxyUrl("socks4://alice:hunter2@proxy:1080")).toThrow(/"socks4:\/\/\*\*\*@proxy:1080"/);
+    expect(() => parseProxyUrl("socks4://alice:hunter2@proxy:1080")).not.toThrow(/hunter2/);
+  });
+});
+
+describe("loopback and NO_PROXY in resolveProxy", () => {
+  const everything = { cli: "http://cli:1", config: "http://cfg:2", env: { HTTPS_PROXY: "http://env:3", HTTP_PROXY: "http://env:3" } };
+
+  test.each(["http://localhost:11434/", "http://LOCALHOST./", "http://ollama.localhost/", "http://127.0.0.1:8080/", "http://127.8.9.1/", "http://[::1]:8080/", "https://[0:0::1]/", "http://[::ffff:127.0.0.1]/"])(
+    "%s is always direct",
+    (url) => {
+      expect(resolveProxy(new URL(url), everything)).toEqual({ kind: "direct" });
+      expect(resolveProxy(new URL(url), { ...everything, cli: "socks5h://s:1" })).toEqual({ kind: "direct" });
+    },
+  );
+
+  test.each(["http://128.0.0.1/", "http://localhost.example.com/", "http://[::2]/", "http://mylocalhost/"])("%s is not loopback", (url) => {
+    expect(resolveProxy(new URL(url), everything).kind).toBe("http");
+  });
+
+  test.each<[string, Omit<ProxySources, "env">]>([
+    ["cli", { cli: "http://cli:1" }],
+    ["config", { config: "http://cfg:2" }],
+    ["env", {}],
+  ])("NO_PROXY applies to a proxy from %s", (_name, sources) => {
+    const env = { HTTPS_PROXY: "http://env:3", NO_PROXY: "example.com" };
+    expect(resolveProxy(HTTPS, { ...sources, env })).toEqual({ kind: "direct" });
+    expect(resolveProxy(new URL("https://other.org/"), { ...sources, env }).kind).toBe("http");
+  });
+
+  test("no_proxy wins over NO_PROXY, and port-restricted entries use the target's default port", () => {
+    const env = { HTTPS_PROXY: "http://env:3", NO_PROXY: "other.org", no_proxy: "example.com:443" };
+    expect(resolveProxy(HTTPS, { env })).toEqual({ kind: "direct" });
+    expect(resolveProxy(new URL("https://api.example.com:8443/"), { env }).kind).toBe("http");
+    expect(resolveProxy(new URL("https://other.org/"), { env }).kind).toBe("http");
+  });
+
+  test("isLoopback", () => {
+    expect([isLoopback("127.0.0.1"), isLoopback("[::1]"), isLoopback("a.localhost"), isLoopback("10.0.0.1")]).toEqual([true, true, true, false]);
+  });
+});
+
+describe("matchesNoProxy", () => {
+  test.each<[string, string, number, boolean]>([
+    // [NO_PROXY, host, port, direct?]
+    ["*", "anything.example", 443, true],
+    [" * ", "anything.example", 443, true],
+    ["example.com", "example.com", 443, true],
+    ["example.com", "api.example.com", 443, true],
+    ["example.com", "a.b.example.com", 443, true],
+    ["example.com", "notexample.com", 443, false],
+    ["example.com", "example.com.evil.org", 443, false],
+    [".example.com", "api.example.com", 443, true],
+    [".example.com", "example.com", 443, true],
+    [".example.com", "notexample.com", 443, false],
+    ["*.example.com", "api.example.com", 443, true],
+    ["*.example.com", "example.com", 443, true],
+    ["*.example.com", "xexample.com", 443, false],
+    ["EXAMPLE.com", "Api.Example.COM", 443, true],
+    ["example.com.", "api.example.com", 443, true],
+    ["example.com", "api.example.com.", 443, true],
+    ["example.com:8080", "example.com", 8080, true],
+    ["example.com:8080", "example.com", 443, false],
+    ["other.org,  example.com", "example.com", 443, true],
+    ["other.org example.com", "example.com", 443, true],
+    ["other.org,,\texample.com,", "example.com", 443, true],
+    ["", "example.com", 443, false],
+    [" , ", "example.com", 443, false],
+    ["10.1.2.3", "10.1.2.3", 80, true],
+    ["10.1.2.3", "10.1.2.4", 80, false],
+    ["10.1.2.3:8080", "10.1.2.3", 8080, true],
+    ["10.1.2.3:8080", "10.1.2.3", 80, false],
+    ["10.0.0.0/8", "10.200.3.4", 80, true],
+    ["10.0.0.0/8", "11.0.0.1", 80, false],
+    ["192.168.1.0/25", "192.168.1.127", 80, true],
+    ["192.168.1.0/25", "192.168.1.128", 80, false],
+    ["0.0.0.0/0", "8.8.8.8", 80, true],
+    ["10.0.0.0/33", "10.0.0.1", 80, false],
+    ["fe80::1", "[fe80::1]", 80, true],
+    ["fe80::1", "fe80:0:0:0:0:0:0:1", 80, true],
+    ["[fe80::1]", "[fe80::1]", 80, true],
+    ["[::1]:8080", "[::1]", 8080, true],
+    ["[::1]:8080", "[::1]", 80, false],
+    ["fd00::/8", "[fd12:3456::1]", 443, true],
+    ["fd00::/8", "[fe80::1]", 443, false],
+    ["[fd00::]/8", "[fd12::1]", 443, true],
+    ["2001:db8::/32", "[2001:db8:ffff::1]", 443, true],
+    ["2001:db8::/32", "[2001:db9::1]", 443, false],
+    ["10.0.0.0/8", "[::ffff:10.0.0.1]", 443, false], // IPv4 ranges match IPv4 addresses only
+    ["0.1", "10.0.0.1", 80, false], // a name entry never suffix-matches an address
+    ["example.com", "10.0.0.1", 80, false],
+    ["10.0.0.0/8", "ten.example.com", 80, false], // no DNS
+    ["example.com:notaport", "example.com", 80, false],
+  ])("NO_PROXY=%j host %s:%d → %p", (noProxy, host, port, direct) => {
+    expect(matchesNoProxy(host, port, noProxy)).toBe(direct);
+  });
+});
+
+describe("parseIp", () => {
+  test.each<[string, number[] | null]>([
+    ["1.2.3.4", [1, 2, 3, 4]],
+    ["255.255.255.255", [255, 255, 255, 255]],
+    ["256.1.1.1", null],
+    ["1.2.3", null],
+    ["1.2.3.4.5", null],
+    ["1.2.3.-4", null],
+    ["a.b.c.d", null],
+    ["::", Array(16).fill(0)],
+    ["::1", [...Array(15).fill(0), 1]],
+    ["1::", [0, 1, ...Array(14).fill(0)]],
+    ["2001:db8::ff00:42:8329", [0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0xff, 0x00, 0, 0x42, 0x83, 0x29]],
+    ["1:2:3:4:5:6:7:8", [0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8]],
+    ["::ffff:1.2.3.4", [...Array(10).fill(0), 0xff, 0xff, 1, 2, 3, 4]],
+    ["1:2:3:4:5:6:7:8:9", null],
+    ["1:2:3:4:5:6:7", null],
+    ["1::2::3", null],
+    ["1:2:3:4:5:6:7::8", null],
+    ["12345::", null],
+    ["g::1", null],
+    [":1::", null],
+    ["1.2.3.4::", null],
+    ["example.com", null],
+    ["", null],
+  ])("%s", (text, bytes) => {
+    const ip = parseIp(text);
+    expect(ip ? [...ip] : null).toEqual(bytes);
+  });
+});
+
+describe("credentials", () => {
+  test.each([
+    ["http://alice:s3cret@proxy:8080", { kind: "http", url: "http://proxy:8080", authorization: `Basic ${btoa("alice:s3cret")}` }],
+    ["alice:s3cret@proxy:8080", { kind: "http", url: "http://proxy:8080", authorization: `Basic ${btoa("alice:s3cret")}` }],
+    ["http://al%40ce:p%3Ass%2Fw@proxy:8080", { kind: "http", url: "http://proxy:8080", authorization: `Basic ${btoa("al@ce:p:ss/w")}` }],
+    ["http://token@proxy:8080", { kind: "http", url: "http://proxy:8080", authorization: `Basic ${btoa("token:")}` }],
+    ["socks5h://alice:p%40ss@proxy", { kind: "socks5", host: "proxy", port: 1080, remoteDns: true, username: "alice", password: "p@ss" }],
+  ])("%s", (value, expected) => {
+    const route = parseProxyUrl(value);
+    expect(route).toEqual(expected as never);
+    if (route.kind === "http") expect(route.url).not.toContain("@");
+  });
+
+  test("non-ASCII credentials are UTF-8 in the Basic header", () => {
+    const route = parseProxyUrl("http://j%C3%BCrgen:%E2%82%AC@proxy:1");
+    expect(route.kind === "http" && Buffer.from(route.authorization!.slice(6), "base64").toString("utf8")).toBe("jürgen:€");
+  });
+
+  test("SOCKS5 credentials longer than RFC 1929 allows are refused", () => {
+    expect(() => parseProxyUrl(`socks5://${"u".repeat(256)}:p@proxy`)).toThrow(/at most 255 bytes/);
+  });
+});
+
+describe("redactProxyUrl", () => {
+  test.each([
+    ["http://alice:s3cret@proxy:8080", "http://***@proxy:8080"],
+    ["socks5h://alice:s3cret@proxy", "socks5h://***@proxy"],
+    ["alice:s3cret@proxy:8080", "***@proxy:8080"],
+    ["http://token@proxy", "http://***@proxy"],
+    ["http://alice:pa@ss/w#rd@proxy:1", "http://***@proxy:1"],
+    ["http://proxy:8080", "http://proxy:8080"],
+    ["proxy:8080", "proxy:8080"],
+  ])("%s → %s", (url, shown) => {
+    expect(redactProxyUrl(url)).toBe(shown);
+  });
+});

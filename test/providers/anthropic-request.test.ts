@@ -1,0 +1,466 @@
+// The exact JSON body and headers the Anthropic adapter sends, as recorded by the replay server on
+// the far side of the real @anthropic-ai/sdk.
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import Anthropic from "@anthropic-ai/sdk";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ContentBlock, Effort, Message, ToolSpec } from "../../src/kernel/ir.ts";
+import type { ModelRequest } from "../../src/kernel/provider.ts";
+import { adaptHistory, MISSING_RESULT } from "../../src/kernel/adapt-history.ts";
+import { anthropicBaseUrl, createAnthropicProvider } from "../../src/providers/anthropic.ts";
+import type { AnthropicProviderOptions } from "../../src/providers/anthropic.ts";
+import { anthropicToolPairs } from "../helpers/invariants-anthropic.ts";
+import { fixture, startReplayServer } from "../helpers/replay-server.ts";
+import type { RecordedRequest } from "../helpers/replay-server.ts";
+
+const MODEL = "claude-test";
+const server = startReplayServer();
+afterAll(() => server.stop());
+afterEach(() => expect(server.violations).toEqual([]));
+
+/** Sends `request` and returns what the server received. */
+async function send(request: Partial<ModelRequest>, opts: Partial<AnthropicProviderOptions> = {}): Promise<RecordedRequest> {
+  server.enqueue(fixture("anthropic/text"));
+  const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", ...opts });
+  const full: ModelRequest = { system: "", messages: [], tools: [], ...request };
+  for await (const _ of provider.stream(full, new AbortController().signal));
+  const recorded = server.requests.at(-1);
+  if (!recorded) throw new Error("no request recorded");
+  return recorded;
+}
+const bodyOf = async (request: Partial<ModelRequest>, opts: Partial<AnthropicProviderOptions> = {}) =>
+  (await send(request, opts)).body as Record<string, unknown>;
+const messagesOf = async (messages: Message[], opts: Partial<AnthropicProviderOptions> = {}) => (await bodyOf({ messages }, opts)).messages;
+
+const user = (text: string): Message => ({ id: `u-${text}`, role: "user", content: [{ type: "text", text }] });
+const result = (id: string, text: string, isError = false): Message => ({
+  id: `r-${id}`,
+  role: "tool",
+  toolCallId: id,
+  toolName: "read",
+  content: [{ type: "text", text }],
+  ...(isError ? { isError } : {}),
+});
+const signed = (text: string, signature: string, model = MODEL): ContentBlock => ({
+  type: "thinking",
+  text,
+  opaque: { protocol: "anthropic", model, data: { signature } },
+});
+const READ: ToolSpec = {
+  name: "read",
+  description: "Read a file.",
+  parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+};
+
+describe("request body", () => {
+  test("a plain prompt: top-level system, one user turn, stream, the default max_tokens, no thinking keys", async () => {
+    const req = await send({ system: "You are terse.", messages: [user("hi")] });
+    expect(req.method).toBe("POST");
+    expect(req.path).toBe("/v1/messages");
+    expect(req.body).toEqual({
+      model: MODEL,
+      max_tokens: 32000,
+      system: "You are terse.",
+      messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
+      stream: true,
+    });
+  });
+
+  test("tools are sent with input_schema", async () => {
+    expect((await bodyOf({ messages: [user("hi")], tools: [READ] })).tools).toEqual([
+      { name: "read", description: "Read a file.", input_schema: READ.parameters },
+    ]);
+  });
+
+  test("a tool result after thinking: thinking with its signature, then text, then tool_use; then one user turn with the result", async () => {
+    const messages: Message[] = [
+      user("what version?"),
+      {
+        id: "a1",
+        role: "assistant",
+        content: [signed("I should call fixed_version.", "EoQDsig"), { type: "text", text: "Let me check." }],
+        toolCalls: [{ id: "toolu_01", name: "fixed_version", arguments: "{}" }],
+      },
+      result("toolu_01", "0.32a0"),
+    ];
+    expect(await messagesOf(messages)).toEqual([
+      { role: "user", content: [{ type: "text", text: "what version?" }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "I should call fixed_version.", signature: "EoQDsig" },
+          { type: "text", text: "Let me check." },
+          { type: "tool_use", id: "toolu_01", name: "fixed_version", input: {} },
+        ],
+      },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_01", content: "0.32a0" }] },
+    ]);
+  });
+
+  test("redacted_thinking goes back with its data, in block order", async () => {
+    const redacted = (data: string): ContentBlock => ({ type: "thinking", text: "", opaque: { protocol: "anthropic", model: MODEL, data: { redacted: data } } });
+    const messages: Message[] = [
+      user("q"),
+      { id: "a", role: "assistant", content: [redacted("EqkE1"), redacted("EtgB2"), { type: "text", text: "Reading." }], toolCalls: [{ id: "toolu_r", name: "read", arguments: '{"path":"a"}' }] },
+      result("toolu_r", "A"),
+    ];
+    const [, assistant] = (await messagesOf(messages)) as { content: unknown[] }[];
+    expect(assistant?.content).toEqual([
+      { type: "redacted_thinking", data: "EqkE1" },
+      { type: "redacted_thinking", data: "EtgB2" },
+      { type: "text", text: "Reading." },
+      { type: "tool_use", id: "toolu_r", name: "read", input: { path: "a" } },
+    ]);
+  });
+
+  test("parallel calls: their results in ONE user turn, in call order, an error result flagged, a later prompt after them", async () => {
+    const messages: Message[] = [
+      user("look"),
+      {
+        id: "a",
+        role: "assistant",
+        content: [{ type: "text", text: "Reading both." }],
+        toolCalls: [
+          { id: "toolu_a", name: "read", arguments: '{"path":"a.txt"}' },
+          { id: "toolu_b", name: "read", arguments: '{"path":"b.txt"}' },
+          { id: "toolu_c", name: "read", arguments: '{"path":"c.png"}' },
+        ],
+      },
+      result("toolu_a", "A"),
+      result("toolu_b", "error: no such file", true),
+      { id: "r-c", role: "tool", toolCallId: "toolu_c", content: [{ type: "text", text: "c.png" }, { type: "image", mediaType: "image/png", data: "iVBORw0K" }] },
+      user("and now?"),
+    ];
+    expect(await messagesOf(messages)).toEqual([
+      { role: "user", content: [{ type: "text", text: "look" }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Reading both." },
+          { type: "tool_use", id: "toolu_a", name: "read", input: { path: "a.txt" } },
+          { type: "tool_use", id: "toolu_b", name: "read", input: { path: "b.txt" } },
+          { type: "tool_use", id: "toolu_c", name: "read", input: { path: "c.png" } },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "toolu_a", content: "A" },
+          { type: "tool_result", tool_use_id: "toolu_b", content: "error: no such file", is_error: true },
+          {
+            type: "tool_result",
+            tool_use_id: "toolu_c",
+            content: [
+              { type: "text", text: "c.png" },
+              { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0K" } },
+            ],
+          },
+          { type: "text", text: "and now?" },
+        ],
+      },
+    ]);
+  });
+
+  test("user images are base64 image blocks; an unsupported type is named, not sent; consecutive user messages merge", async () => {
+    const messages: Message[] = [
+      { id: "1", role: "user", content: [{ type: "text", text: "see" }, { type: "image", mediaType: "image/jpeg", data: "/9j/4AAQ" }] },
+      { id: "2", role: "user", content: [{ type: "image", mediaType: "image/bmp", data: "Qk0=" }] },
+    ];
+    expect(await messagesOf(messages)).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "see" },
+          { type: "image", source: { type: "base64", media_type: "image/jpeg", data: "/9j/4AAQ" } },
+          { type: "text", text: "[image image/bmp omitted: unsupported type]" },
+        ],
+      },
+    ]);
+  });
+
+  test("the adaptive-thinking answer replayed: the whitespace-only text block is left out, the rest kept in order", async () => {
+    // As mapEvents returns adaptive-thinking-leading-text.sse; the API rejects whitespace-only text blocks.
+    const messages: Message[] = [
+      user("two pelican names"),
+      { id: "a", role: "assistant", content: [{ type: "text", text: "\n\n" }, signed("Brief answer.", "EtAB"), { type: "text", text: "1. Scoop" }] },
+      user("more"),
+    ];
+    expect(await messagesOf(messages)).toEqual([
+      { role: "user", content: [{ type: "text", text: "two pelican names" }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "Brief answer.", signature: "EtAB" },
+          { type: "text", text: "1. Scoop" },
+        ],
+      },
+      { role: "user", content: [{ type: "text", text: "more" }] },
+    ]);
+  });
+
+  test.each([
+    ["without a signature", { type: "thinking", text: "unsigned", opaque: { protocol: "anthropic", model: MODEL } }],
+    ["with an empty signature", signed("empty", "")],
+    ["from another model", signed("theirs", "sig", "claude-other")],
+    ["from another protocol", { type: "thinking", text: "deepseek", opaque: { protocol: "openai", model: MODEL } }],
+    ["with no origin", { type: "thinking", text: "unknown" }],
+  ] as [string, ContentBlock][])("thinking %s is never sent", async (_name, thinking) => {
+    const messages: Message[] = [user("q"), { id: "a", role: "assistant", content: [thinking, { type: "text", text: "A" }] }, user("q2")];
+    const [, assistant] = (await messagesOf(messages)) as { content: unknown[] }[];
+    expect(assistant?.content).toEqual([{ type: "text", text: "A" }]);
+  });
+
+  test("a call whose arguments were cut off (invalid JSON) goes back with input {}", async () => {
+    const messages: Message[] = [
+      user("write"),
+      { id: "a", role: "assistant", content: [], toolCalls: [{ id: "toolu_cut", name: "make_file", arguments: '{"filename": "taxes.txt", "lines' }] },
+      result("toolu_cut", "invalid arguments for make_file", true),
+    ];
+    const [, assistant] = (await messagesOf(messages)) as { content: unknown[] }[];
+    expect(assistant?.content).toEqual([{ type: "tool_use", id: "toolu_cut", name: "make_file", input: {} }]);
+  });
+
+  test("system messages inside the history join the top-level system prompt", async () => {
+    const body = await bodyOf({ system: "Base.", messages: [{ id: "s", role: "system", content: [{ type: "text", text: "Extra." }] }, user("hi")] });
+    expect(body.system).toBe("Base.\n\nExtra.");
+    expect(body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "hi" }] }]);
+  });
+
+  test("a history from another protocol, adapted as the loop does: no foreign thinking, safe ids, missing results closed", async () => {
+    const foreign: Message[] = [
+      user("list files"),
+      {
+        id: "a",
+        role: "assistant",
+        content: [{ type: "thinking", text: "DeepSeek thoughts", opaque: { protocol: "openai", model: "deepseek-reasoner" } }, { type: "text", text: "Listing." }],
+        toolCalls: [
+          { id: "call_00.ls:1", name: "read", arguments: '{"path":"."}' },
+          { id: "fc_gemini", name: "read", arguments: "{}", opaque: { protocol: "google", model: "gemini-3-pro", data: "sig" } },
+        ],
+      },
+      result("call_00.ls:1", "a.txt"),
+      user("go on"),
+    ];
+    const messages = adaptHistory(foreign, { protocol: "anthropic", model: MODEL });
+    expect(await messagesOf(messages)).toEqual([
+      { role: "user", content: [{ type: "text", text: "list files" }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Listing." },
+          { type: "tool_use", id: "call_00_ls_1", name: "read", input: { path: "." } },
+          { type: "tool_use", id: "fc_gemini", name: "read", input: {} },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "call_00_ls_1", content: "a.txt" },
+          { type: "tool_result", tool_use_id: "fc_gemini", content: MISSING_RESULT, is_error: true },
+          { type: "text", text: "go on" },
+        ],
+      },
+    ]);
+  });
+});
+
+describe("effort (SPEC §5.5)", () => {
+  const ADAPTIVE = { type: "adaptive" };
+  // [effort, adaptive: thinking + output_config, legacy: thinking + max_tokens] with no max_tokens configured (default 32000).
+  const TABLE: [Effort, Record<string, unknown>, Record<string, unknown>][] = [
+    ["off", { thinking: { type: "disabled" }, max_tokens: 32000 }, { thinking: { type: "disabled" }, max_tokens: 32000 }],
+    ["minimal", { thinking: ADAPTIVE, output_config: { effort: "low" }, max_tokens: 32000 }, { thinking: { type: "enabled", budget_tokens: 1024 }, max_tokens: 32000 }],
+    ["low", { thinking: ADAPTIVE, output_config: { effort: "low" }, max_tokens: 32000 }, { thinking: { type: "enabled", budget_tokens: 2048 }, max_tokens: 32000 }],
+    ["medium", { thinking: ADAPTIVE, output_config: { effort: "medium" }, max_tokens: 32000 }, { thinking: { type: "enabled", budget_tokens: 8192 }, max_tokens: 32000 }],
+    ["high", { thinking: ADAPTIVE, output_config: { effort: "high" }, max_tokens: 32000 }, { thinking: { type: "enabled", budget_tokens: 16384 }, max_tokens: 32000 }],
+    ["xhigh", { thinking: ADAPTIVE, output_config: { effort: "xhigh" }, max_tokens: 32000 }, { thinking: { type: "enabled", budget_tokens: 24576 }, max_tokens: 32000 }],
+    // 32000 + 4096 of room for the answer: budget_tokens must stay below max_tokens.
+    ["max", { thinking: ADAPTIVE, output_config: { effort: "max" }, max_tokens: 32000 }, { thinking: { type: "enabled", budget_tokens: 32000 }, max_tokens: 36096 }],
+  ];
+  const effortKeys = (body: Record<string, unknown>): Record<string, unknown> => {
+    const { thinking, output_config, max_tokens } = body;
+    return { ...(thinking ? { thinking } : {}), ...(output_config ? { output_config } : {}), max_tokens };
+  };
+
+  test.each(TABLE)("%s, adaptive", async (effort, adaptive) => {
+    expect(effortKeys(await bodyOf({ messages: [user("hi")], effort }))).toEqual(adaptive);
+  });
+
+  test.each(TABLE)("%s, legacy_thinking", async (effort, _adaptive, legacy) => {
+    expect(effortKeys(await bodyOf({ messages: [user("hi")], effort }, { legacyThinking: true }))).toEqual(legacy);
+  });
+
+  test("a configured max_tokens is sent as is, and raised above a legacy budget", async () => {
+    expect(effortKeys(await bodyOf({ messages: [user("hi")], effort: "high" }, { maxTokens: 8192 }))).toEqual({
+      thinking: ADAPTIVE,
+      output_config: { effort: "high" },
+      max_tokens: 8192,
+    });
+    expect(effortKeys(await bodyOf({ messages: [user("hi")], effort: "high" }, { maxTokens: 8192, legacyThinking: true }))).toEqual({
+      thinking: { type: "enabled", budget_tokens: 16384 },
+      max_tokens: 20480,
+    });
+    expect(effortKeys(await bodyOf({ messages: [user("hi")] }, { maxTokens: 1000 }))).toEqual({ max_tokens: 1000 });
+  });
+
+  test("no effort anywhere leaves thinking to the model; the request's effort wins over the provider's default", async () => {
+    expect(effortKeys(await bodyOf({ messages: [user("hi")] }))).toEqual({ max_tokens: 32000 });
+    expect(effortKeys(await bodyOf({ messages: [user("hi")] }, { effort: "medium" }))).toMatchObject({ output_config: { effort: "medium" } });
+    expect(effortKeys(await bodyOf({ messages: [user("hi")], effort: "off" }, { effort: "medium" }))).toEqual({ thinking: { type: "disabled" }, max_tokens: 32000 });
+  });
+});
+
+describe("base URL", () => {
+  test.each([
+    ["https://api.anthropic.com/v1", "https://api.anthropic.com"],
+    ["https://api.anthropic.com/v1/", "https://api.anthropic.com"],
+    ["https://api.anthropic.com", "https://api.anthropic.com"],
+    ["https://api.anthropic.com/", "https://api.anthropic.com"],
+    ["https://gateway.example/anthropic/v1", "https://gateway.example/anthropic"],
+    ["http://localhost:8080/v1beta", "http://localhost:8080/v1beta"],
+    ["http://localhost:8080/v1/v1", "http://localhost:8080/v1"],
+  ])("%s → %s", (given, sdk) => {
+    expect(anthropicBaseUrl(given)).toBe(sdk);
+  });
+
+  test.each([[""], ["/v1"], ["/v1/"]])("the request goes to /v1/messages with base URL suffix %j", async (suffix) => {
+    server.enqueue(fixture("anthropic/text"));
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}${suffix}` });
+    for await (const _ of provider.stream({ system: "", messages: [user("hi")], tools: [] }, new AbortController().signal));
+    expect(server.requests.at(-1)?.path).toBe("/v1/messages");
+  });
+});
+
+/** Sets variables for one test and restores them after it. */
+async function withEnv<T>(vars: Record<string, string>, run: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  try {
+    return await run();
+  } finally {
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+  }
+}
+
+describe("request headers", () => {
+  test("a key is sent both as x-api-key and as Bearer, with anthropic-version and the configured headers", async () => {
+    const req = await send({ messages: [user("hi")] }, { apiKey: "KEY", headers: { "X-Title": "hey" } });
+    expect(req.headers["x-api-key"]).toBe("KEY");
+    expect(req.headers.authorization).toBe("Bearer KEY");
+    expect(req.headers["anthropic-version"]).toBe("2026-10-21");
+    expect(req.headers["x-title"]).toBe("hey");
+  });
+
+  test("a configured header wins over hey's own (a gateway that wants an older anthropic-version)", async () => {
+    const req = await send({ messages: [user("hi")] }, { headers: { "anthropic-version": "2023-06-01" } });
+    expect(req.headers["anthropic-version"]).toBe("2023-06-01");
+  });
+
+  test.each([["no", undefined], ["an empty", ""]])("%s key: no authentication header at all, whatever the environment says", async (_name, apiKey) => {
+    const env = { ANTHROPIC_API_KEY: "sk-from-env", ANTHROPIC_AUTH_TOKEN: "tok-from-env", ANTHROPIC_BASE_URL: "http://127.0.0.1:9/never" };
+    const req = await withEnv(env, () => send({ messages: [user("hi")] }, { apiKey }));
+    expect(req.path).toBe("/v1/messages");
+    expect(req.headers).not.toHaveProperty("authorization");
+    expect(req.headers).not.toHaveProperty("x-api-key");
+  });
+
+  test("with a key, the environment's key and base URL are ignored", async () => {
+    const env = { ANTHROPIC_API_KEY: "sk-from-env", ANTHROPIC_AUTH_TOKEN: "tok-from-env", ANTHROPIC_BASE_URL: "http://127.0.0.1:9/never" };
+    const req = await withEnv(env, () => send({ messages: [user("hi")] }, { apiKey: "KEY" }));
+    expect(req.headers.authorization).toBe("Bearer KEY");
+    expect(req.headers["x-api-key"]).toBe("KEY");
+  });
+
+  test("ANTHROPIC_CUSTOM_HEADERS is not sent; a configured header of the same name is", async () => {
+    const env = { ANTHROPIC_CUSTOM_HEADERS: "X-Gateway-Secret: s3cret\nX-Team: a" };
+    const req = await withEnv(env, () => send({ messages: [user("hi")] }, { headers: { "x-team": "hey" } }));
+    expect(req.headers).not.toHaveProperty("x-gateway-secret");
+    expect(req.headers["x-team"]).toBe("hey");
+  });
+
+  test("without a key, a configured Authorization header is sent as given", async () => {
+    const req = await send({ messages: [user("hi")] }, { apiKey: undefined, headers: { authorization: "Token gateway-secret" } });
+    expect(req.headers.authorization).toBe("Token gateway-secret");
+    expect(req.headers).not.toHaveProperty("x-api-key");
+  });
+
+  describe("on-disk Anthropic profiles are never read", () => {
+    const dirs: string[] = [];
+    /** A user_oauth profile with a token and a workspace, as `ant` would leave it. */
+    const profileEnv = () => {
+      const dir = mkdtempSync(join(tmpdir(), "hey-anthropic-profile-"));
+      dirs.push(dir);
+      mkdirSync(join(dir, "configs"));
+      mkdirSync(join(dir, "credentials"), { mode: 0o700 });
+      writeFileSync(join(dir, "configs", "default.json"), JSON.stringify({ authentication: { type: "user_oauth" }, workspace_id: "wrk_disk" }));
+      writeFileSync(join(dir, "credentials", "default.json"), JSON.stringify({ type: "oauth_token", access_token: "tok-from-disk" }), { mode: 0o600 });
+      return { ANTHROPIC_CONFIG_DIR: dir, HOME: dir };
+    };
+    afterEach(() => {
+      for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    });
+
+    test("a profile on disk adds no header to a keyless request", async () => {
+      const req = await withEnv(profileEnv(), () => send({ messages: [user("hi")] }, { apiKey: undefined }));
+      expect(req.headers).not.toHaveProperty("authorization");
+      expect(req.headers).not.toHaveProperty("anthropic-workspace-id");
+      expect(req.headers).not.toHaveProperty("anthropic-beta");
+    });
+
+    test("ANTHROPIC_PROFILE naming a missing profile does not break a keyless request", async () => {
+      const req = await withEnv({ ...profileEnv(), ANTHROPIC_PROFILE: "missing" }, () => send({ messages: [user("hi")] }, { apiKey: undefined }));
+      expect(req.path).toBe("/v1/messages");
+    });
+
+    test("control: the stock SDK client, keyless as sdk-facts §2.1 suggests, does read them", async () => {
+      const stock = () => new Anthropic({ baseURL: server.url, apiKey: null, defaultHeaders: { Authorization: null }, maxRetries: 0 });
+      const req = await withEnv(profileEnv(), async () => {
+        server.enqueue(fixture("anthropic/text"));
+        for await (const _ of await stock().messages.create({ model: MODEL, max_tokens: 8, messages: [{ role: "user", content: "hi" }], stream: true }));
+        return server.requests.at(-1);
+      });
+      expect(req?.headers["anthropic-workspace-id"]).toBe("wrk_disk");
+      const missing = withEnv({ ...profileEnv(), ANTHROPIC_PROFILE: "missing" }, () =>
+        stock().messages.create({ model: MODEL, max_tokens: 8, messages: [{ role: "user", content: "hi" }], stream: true }),
+      );
+      await expect(missing).rejects.toThrow('ANTHROPIC_PROFILE names the profile "missing"');
+    });
+  });
+});
+
+describe("the Anthropic tool-pairing invariant", () => {
+  test("a tool_use without its result is refused with a 400 naming the id, and recorded", async () => {
+    const messages: Message[] = [user("q"), { id: "a", role: "assistant", content: [], toolCalls: [{ id: "toolu_lost", name: "read", arguments: "{}" }] }, user("next")];
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: server.url });
+    const run = async () => {
+      for await (const _ of provider.stream({ system: "", messages, tools: [] }, new AbortController().signal));
+    };
+    await expect(run()).rejects.toMatchObject({ kind: "bad_request", message: expect.stringContaining("toolu_lost") });
+    expect(server.violations).toEqual(["tool_use toolu_lost has 0 tool_result blocks in the next user message, expected exactly 1"]);
+    server.violations.length = 0;
+  });
+
+  const use = (...ids: string[]) => ({ role: "assistant", content: ids.map((id) => ({ type: "tool_use", id, name: "t", input: {} })) });
+  const results = (...ids: string[]) => ({ role: "user", content: ids.map((id) => ({ type: "tool_result", tool_use_id: id })) });
+  test.each([
+    ["answered once", [use("a", "b"), results("a", "b")], []],
+    ["answered twice", [use("a"), results("a", "a")], ["tool_use a has 2 tool_result blocks in the next user message, expected exactly 1"]],
+    [
+      "answered two turns later",
+      [use("a"), { role: "user", content: [{ type: "text", text: "hm" }] }, results("a")],
+      ["tool_use a has 0 tool_result blocks in the next user message, expected exactly 1", "tool_result a answers no tool_use of the previous assistant message"],
+    ],
+    ["a result after text in its user message", [use("a"), { role: "user", content: [{ type: "text", text: "x" }, { type: "tool_result", tool_use_id: "a" }] }], ["tool_result a comes after other content in its user message"]],
+    ["a reused id", [use("a"), results("a"), use("a"), results("a")], ["tool_use id a is used twice"]],
+    ["the recorded 400: a result for an unknown id", [{ role: "user", content: [{ type: "text", text: "q" }] }, use("a"), results("a", "toolu_01GHndag5wQmbzNihYmV2UBj")], ["tool_result toolu_01GHndag5wQmbzNihYmV2UBj answers no tool_use of the previous assistant message"]],
+  ])("%s", (_name, messages, problems) => {
+    expect(anthropicToolPairs.check({ messages })).toEqual(problems);
+  });
+
+  test("applies to the Messages endpoint only", () => {
+    expect(["/v1/messages", "/anthropic/v1/messages", "/v1/chat/completions", "/v1/messages/count_tokens"].map(anthropicToolPairs.applies)).toEqual([true, true, false, false]);
+  });
+});

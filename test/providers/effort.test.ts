@@ -1,0 +1,60 @@
+// The effort table (SPEC §5.5): every level × every protocol.
+import { expect, test } from "bun:test";
+import { EFFORTS } from "../../src/kernel/ir.ts";
+import { anthropicEffort, EFFORT_TABLE, geminiEffort, geminiGeneration, openaiEffort } from "../../src/providers/effort.ts";
+
+test.each([
+  ["off", "none"], ["minimal", "minimal"], ["low", "low"], ["medium", "medium"], ["high", "high"], ["xhigh", "xhigh"], ["max", "max"],
+] as const)("openai %s → %s", (effort, wire) => expect(openaiEffort(effort)).toBe(wire));
+
+test.each([
+  ["off", { thinking: { type: "disabled" }, max_tokens: 32000 }],
+  ["minimal", { thinking: { type: "adaptive" }, output_config: { effort: "low" }, max_tokens: 32000 }],
+  ["low", { thinking: { type: "adaptive" }, output_config: { effort: "low" }, max_tokens: 32000 }],
+  ["medium", { thinking: { type: "adaptive" }, output_config: { effort: "medium" }, max_tokens: 32000 }],
+  ["high", { thinking: { type: "adaptive" }, output_config: { effort: "high" }, max_tokens: 32000 }],
+  ["xhigh", { thinking: { type: "adaptive" }, output_config: { effort: "xhigh" }, max_tokens: 32000 }],
+  ["max", { thinking: { type: "adaptive" }, output_config: { effort: "max" }, max_tokens: 32000 }],
+] as const)("anthropic adaptive %s", (effort, params) => expect(anthropicEffort(effort, { legacyThinking: false })).toEqual(params));
+
+test.each([
+  ["off", { thinking: { type: "disabled" }, max_tokens: 8000 }],
+  ["minimal", { thinking: { type: "enabled", budget_tokens: 1024 }, max_tokens: 8000 }],
+  ["low", { thinking: { type: "enabled", budget_tokens: 2048 }, max_tokens: 8000 }],
+  ["medium", { thinking: { type: "enabled", budget_tokens: 8192 }, max_tokens: 12288 }],
+  ["high", { thinking: { type: "enabled", budget_tokens: 16384 }, max_tokens: 20480 }],
+  ["xhigh", { thinking: { type: "enabled", budget_tokens: 24576 }, max_tokens: 28672 }],
+  ["max", { thinking: { type: "enabled", budget_tokens: 32000 }, max_tokens: 36096 }],
+] as const)("anthropic legacy %s with max_tokens 8000 raises max_tokens above the budget", (effort, params) => {
+  expect(anthropicEffort(effort, { legacyThinking: true, maxTokens: 8000 })).toEqual(params);
+});
+
+test("anthropic without an effort sends only max_tokens (the model's default thinking)", () => {
+  expect(anthropicEffort(undefined, { legacyThinking: false, maxTokens: 1000 })).toEqual({ max_tokens: 1000 });
+});
+
+test.each([
+  ["gemini-3-pro-preview", "off", { includeThoughts: true, thinkingLevel: "MINIMAL" }],
+  ["gemini-3-pro-preview", "minimal", { includeThoughts: true, thinkingLevel: "MINIMAL" }],
+  ["gemini-3-flash-preview", "low", { includeThoughts: true, thinkingLevel: "LOW" }],
+  ["gemini-3-flash-preview", "medium", { includeThoughts: true, thinkingLevel: "MEDIUM" }],
+  ["gemini-3-pro-preview", "high", { includeThoughts: true, thinkingLevel: "HIGH" }],
+  ["gemini-3-pro-preview", "xhigh", { includeThoughts: true, thinkingLevel: "HIGH" }],
+  ["models/gemini-3.1-pro", "max", { includeThoughts: true, thinkingLevel: "HIGH" }],
+  ["gemini-2.5-flash", "off", { includeThoughts: false, thinkingBudget: 0 }],
+  ["gemini-2.5-pro", "off", { includeThoughts: true, thinkingBudget: 128 }],
+  ["gemini-2.5-flash", "minimal", { includeThoughts: true, thinkingBudget: 1024 }],
+  ["gemini-2.5-flash", "low", { includeThoughts: true, thinkingBudget: 2048 }],
+  ["gemini-2.5-pro", "medium", { includeThoughts: true, thinkingBudget: 8192 }],
+  ["gemini-2.5-pro", "high", { includeThoughts: true, thinkingBudget: 16384 }],
+  ["gemini-2.5-pro", "xhigh", { includeThoughts: true, thinkingBudget: 24576 }],
+  ["gemini-2.5-pro", "max", { includeThoughts: true, thinkingBudget: 32000 }],
+  ["gemma-3-27b-it", "high", { includeThoughts: true, thinkingBudget: 16384 }],
+  ["gemini-3-pro-preview", undefined, { includeThoughts: true }],
+  ["gemini-2.5-flash", undefined, { includeThoughts: true }],
+  ["gemini-2.0-flash", undefined, {}],
+] as const)("gemini %s %s", (model, effort, params) => expect(geminiEffort(model, effort)).toEqual(params));
+
+test.each([["gemini-3-pro-preview", 3], ["gemini-2.5-flash", 2.5], ["models/gemini-10-ultra", 10], ["gemma-3", 0]] as const)("geminiGeneration(%s) = %d", (m, n) => expect(geminiGeneration(m)).toBe(n));
+
+test("the table covers every level", () => expect(Object.keys(EFFORT_TABLE).sort()).toEqual([...EFFORTS].sort()));

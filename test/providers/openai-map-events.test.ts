@@ -1,0 +1,136 @@
+// mapEvents on hand-made chunk sequences: the chat-completions quirks no recording here shows.
+import { describe, expect, test } from "bun:test";
+import type { StreamEvent } from "../../src/kernel/provider.ts";
+import { ProviderError } from "../../src/kernel/provider.ts";
+import { mapEvents } from "../../src/providers/openai.ts";
+import { chatChunk } from "../helpers/sse.ts";
+
+async function run(chunks: unknown[]): Promise<StreamEvent[]> {
+  async function* source() {
+    yield* chunks;
+  }
+  const events: StreamEvent[] = [];
+  for await (const e of mapEvents(source() as never, { model: "m" })) events.push(e);
+  return events;
+}
+const done = (events: StreamEvent[]) => {
+  const last = events.at(-1);
+  if (last?.type !== "done") throw new Error("no done");
+  return last;
+};
+const calls = (events: StreamEvent[]) => events.flatMap((e) => (e.type === "tool_call" ? [e.call] : []));
+/** A raw chunk whose tool calls are given verbatim (e.g. without `index`). */
+const raw = (delta: Record<string, unknown>, finish: string | null = null, index = 0) => ({
+  id: "x",
+  object: "chat.completion.chunk",
+  created: 0,
+  model: "m",
+  choices: [{ index, delta, finish_reason: finish }],
+});
+
+describe("tool calls", () => {
+  test("interleaved fragments are assembled by index and emitted whole, in index order", async () => {
+    const events = await run([
+      chatChunk({ toolCall: { index: 0, id: "call_a", name: "read", arguments: "" } }),
+      chatChunk({ toolCall: { index: 1, id: "call_b", name: "ls", arguments: '{"pa' } }),
+      chatChunk({ toolCall: { index: 0, arguments: '{"path":' } }),
+      chatChunk({ toolCall: { index: 1, arguments: 'th":"."}' } }),
+      chatChunk({ toolCall: { index: 0, arguments: '"a.txt"}' } }),
+      chatChunk({ finish: "tool_calls" }),
+    ]);
+    expect(events.map((e) => e.type)).toEqual(["tool_call", "tool_call", "done"]);
+    expect(calls(events)).toEqual([
+      { id: "call_a", name: "read", arguments: '{"path":"a.txt"}' },
+      { id: "call_b", name: "ls", arguments: '{"path":"."}' },
+    ]);
+    expect(done(events).message.toolCalls).toEqual(calls(events));
+    expect(done(events).stop).toBe("tool_calls");
+  });
+
+  test("without `index` (Ollama, Gemini compat) each fragment with an id is a new call", async () => {
+    const events = await run([
+      raw({ tool_calls: [{ id: "c1", type: "function", function: { name: "read", arguments: '{"path":"a"}' } }] }),
+      raw({ tool_calls: [{ id: "c2", type: "function", function: { name: "read", arguments: '{"path":' } }] }),
+      raw({ tool_calls: [{ function: { arguments: '"b"}' } }] }),
+      raw({}, "tool_calls"),
+    ]);
+    expect(calls(events)).toEqual([
+      { id: "c1", name: "read", arguments: '{"path":"a"}' },
+      { id: "c2", name: "read", arguments: '{"path":"b"}' },
+    ]);
+  });
+
+  test("a call without an id gets one; empty arguments become {}; a repeated name is not doubled", async () => {
+    const events = await run([
+      raw({ tool_calls: [{ index: 0, type: "function", function: { name: "now", arguments: "" } }] }),
+      raw({ tool_calls: [{ index: 0, function: { name: "now" } }] }),
+      raw({}, "tool_calls"),
+    ]);
+    const [call] = calls(events);
+    expect(call?.id).toMatch(/^call_[0-9a-z]+$/);
+    expect(call).toMatchObject({ name: "now", arguments: "{}" });
+  });
+
+  test('tool calls finishing with "stop" (Gemini compat streaming) still stop for tool calls', async () => {
+    const events = await run([chatChunk({ toolCall: { index: 0, id: "c", name: "ls", arguments: "{}" } }), chatChunk({ finish: "stop" })]);
+    expect(done(events).stop).toBe("tool_calls");
+  });
+});
+
+describe("choices, thinking, usage, stop", () => {
+  test("a lone choice numbered 1 is still read", async () => {
+    const events = await run([chatChunk({ content: "hi", choice: 1 }), chatChunk({ finish: "stop", choice: 1 })]);
+    expect(done(events).message.content).toEqual([{ type: "text", text: "hi" }]);
+  });
+
+  test("OpenRouter's delta.reasoning is thinking, tagged with the protocol and model", async () => {
+    const events = await run([raw({ reasoning: "hmm", content: "" }), raw({ content: "ok" }), raw({}, "stop")]);
+    expect(events.slice(0, 2)).toEqual([
+      { type: "thinking", delta: "hmm" },
+      { type: "text", delta: "ok" },
+    ]);
+    expect(done(events).message.content).toEqual([
+      { type: "thinking", text: "hmm", opaque: { protocol: "openai", model: "m" } },
+      { type: "text", text: "ok" },
+    ]);
+  });
+
+  test("the last usage wins; DeepSeek's prompt_cache_hit_tokens counts as cache read", async () => {
+    const events = await run([
+      chatChunk({ content: "a", usage: { prompt_tokens: 1, completion_tokens: 1 } }),
+      chatChunk({ finish: "stop" }),
+      chatChunk({ usage: { prompt_tokens: 100, completion_tokens: 7, prompt_cache_hit_tokens: 60, completion_tokens_details: { reasoning_tokens: 3 } } }),
+    ]);
+    expect(done(events).usage).toEqual({ input: 100, output: 7, cacheRead: 60, cacheWrite: 0, reasoning: 3 });
+  });
+
+  test.each([
+    ["stop", "stop"],
+    ["length", "length"],
+    ["tool_calls", "tool_calls"],
+    ["function_call", "tool_calls"],
+    ["content_filter", "refusal"],
+    ["eos_token", "other"],
+  ])("finish_reason %s is stop %s", async (finish, stop) => {
+    expect(done(await run([chatChunk({ content: "x" }), chatChunk({ finish })])).stop).toBe(stop as never);
+  });
+});
+
+describe("an unfinished stream", () => {
+  test.each([
+    ["after deltas", [chatChunk({ content: "Hel" })], 1],
+    ["with nothing at all", [], 0],
+    ["with usage but no finish_reason", [chatChunk({ content: "a" }), chatChunk({ usage: { prompt_tokens: 1, completion_tokens: 1 } })], 1],
+  ])("throws a network error %s", async (_name, chunks, deltas) => {
+    const events: StreamEvent[] = [];
+    let thrown: unknown;
+    try {
+      for await (const e of mapEvents((async function* () { yield* chunks; })() as never, { model: "m" })) events.push(e);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(ProviderError);
+    expect(thrown).toMatchObject({ kind: "network" });
+    expect(events.map((e) => e.type)).toEqual(Array(deltas).fill("text"));
+  });
+});

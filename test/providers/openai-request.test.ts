@@ -1,0 +1,245 @@
+// The exact JSON body and headers the chat-completions adapter sends, as recorded by the replay
+// server on the far side of the real openai SDK.
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import type { Effort, Message, ToolSpec } from "../../src/kernel/ir.ts";
+import type { ModelRequest, Provider } from "../../src/kernel/provider.ts";
+import { createOpenAIProvider } from "../../src/providers/openai.ts";
+import type { OpenAIProviderOptions } from "../../src/providers/openai.ts";
+import { openaiChatToolPairs, sseReply, startReplayServer } from "../helpers/replay-server.ts";
+import type { RecordedRequest } from "../helpers/replay-server.ts";
+import { chatChunk, sse } from "../helpers/sse.ts";
+
+const server = startReplayServer();
+afterAll(() => server.stop());
+afterEach(() => expect(server.violations).toEqual([]));
+
+const OK = sse([chatChunk({ content: "ok" }), chatChunk({ finish: "stop" })]);
+
+/** Sends `request` and returns what the server received. */
+async function send(request: Partial<ModelRequest>, opts: Partial<OpenAIProviderOptions> = {}): Promise<RecordedRequest> {
+  server.enqueue(sseReply(OK));
+  const provider: Provider = await createOpenAIProvider({ model: "gpt-test", baseUrl: `${server.url}/v1`, ...opts });
+  const full: ModelRequest = { system: "", messages: [], tools: [], ...request };
+  for await (const _ of provider.stream(full, new AbortController().signal));
+  const recorded = server.requests.at(-1);
+  if (!recorded) throw new Error("no request recorded");
+  return recorded;
+}
+const bodyOf = async (request: Partial<ModelRequest>, opts: Partial<OpenAIProviderOptions> = {}) =>
+  (await send(request, opts)).body as Record<string, unknown>;
+
+const user = (text: string): Message => ({ id: `u-${text}`, role: "user", content: [{ type: "text", text }] });
+const READ: ToolSpec = {
+  name: "read",
+  description: "Read a file.",
+  parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+};
+
+describe("request body", () => {
+  test("a plain prompt: system + user, stream with usage, no tools key, no reasoning_effort, no max tokens", async () => {
+    const req = await send({ system: "You are terse.", messages: [user("hi")] });
+    expect(req.method).toBe("POST");
+    expect(req.path).toBe("/v1/chat/completions");
+    expect(req.body).toEqual({
+      model: "gpt-test",
+      messages: [
+        { role: "system", content: "You are terse." },
+        { role: "user", content: "hi" },
+      ],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+  });
+
+  test("tools are sent as function tools", async () => {
+    const body = await bodyOf({ messages: [user("hi")], tools: [READ] });
+    expect(body.tools).toEqual([{ type: "function", function: READ }]);
+  });
+
+  test("a parallel tool-call turn and its results, an error result as plain text, an image as a data URL", async () => {
+    const messages: Message[] = [
+      { id: "1", role: "user", content: [{ type: "text", text: "look" }, { type: "image", mediaType: "image/png", data: "iVBORw0K" }] },
+      {
+        id: "2",
+        role: "assistant",
+        content: [{ type: "text", text: "Reading both." }],
+        toolCalls: [
+          { id: "call_a", name: "read", arguments: '{"path":"a.txt"}' },
+          { id: "call_b", name: "read", arguments: '{"path":"b.txt"}' },
+        ],
+      },
+      { id: "3", role: "tool", toolCallId: "call_a", toolName: "read", content: [{ type: "text", text: "A" }] },
+      { id: "4", role: "tool", toolCallId: "call_b", toolName: "read", isError: true, content: [{ type: "text", text: "error: no such file" }] },
+      { id: "5", role: "assistant", content: [], toolCalls: [{ id: "call_c", name: "read", arguments: "{}" }] },
+      { id: "6", role: "tool", toolCallId: "call_c", content: [{ type: "text", text: "C" }] },
+    ];
+    const body = await bodyOf({ system: "sys", messages, tools: [READ] });
+    expect(body.messages).toEqual([
+      { role: "system", content: "sys" },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0K" } },
+        ],
+      },
+      {
+        role: "assistant",
+        content: "Reading both.",
+        tool_calls: [
+          { id: "call_a", type: "function", function: { name: "read", arguments: '{"path":"a.txt"}' } },
+          { id: "call_b", type: "function", function: { name: "read", arguments: '{"path":"b.txt"}' } },
+        ],
+      },
+      { role: "tool", tool_call_id: "call_a", content: "A" },
+      { role: "tool", tool_call_id: "call_b", content: "error: no such file" },
+      { role: "assistant", content: null, tool_calls: [{ id: "call_c", type: "function", function: { name: "read", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "call_c", content: "C" },
+    ]);
+  });
+
+  describe("DeepSeek reasoning_content round-trip", () => {
+    const MODEL = "deepseek-reasoner";
+    const thought = (text: string, protocol: "openai" | "anthropic" = "openai", model = MODEL) => ({
+      type: "thinking" as const,
+      text,
+      opaque: { protocol, model },
+    });
+    const callTurn = (id: string, thinking: Message["content"]): Message[] => [
+      { id: `a-${id}`, role: "assistant", content: thinking, toolCalls: [{ id, name: "read", arguments: "{}" }] },
+      { id: `t-${id}`, role: "tool", toolCallId: id, content: [{ type: "text", text: "done" }] },
+    ];
+    const assistants = async (messages: Message[]) =>
+      ((await bodyOf({ messages }, { model: MODEL })).messages as Record<string, unknown>[]).filter((m) => m.role === "assistant");
+
+    test("is sent on a tool-call turn of the same model, even before the last user message", async () => {
+      const sent = await assistants([user("q1"), ...callTurn("call_1", [thought("I should read.")]), user("q2")]);
+      expect(sent).toEqual([
+        {
+          role: "assistant",
+          content: null,
+          reasoning_content: "I should read.",
+          tool_calls: [{ id: "call_1", type: "function", function: { name: "read", arguments: "{}" } }],
+        },
+      ]);
+    });
+
+    test("is sent on a turn after the last user message, and dropped from older turns without tool calls", async () => {
+      const sent = await assistants([
+        user("q1"),
+        { id: "a1", role: "assistant", content: [thought("old"), { type: "text", text: "A1" }] },
+        user("q2"),
+        { id: "a2", role: "assistant", content: [thought("new"), { type: "text", text: "A2" }] },
+      ]);
+      expect(sent).toEqual([
+        { role: "assistant", content: "A1" },
+        { role: "assistant", content: "A2", reasoning_content: "new" },
+      ]);
+    });
+
+    test.each([
+      ["another model", [thought("theirs", "openai", "deepseek-chat")]],
+      ["another protocol", [thought("signed elsewhere", "anthropic")]],
+      ["no origin at all", [{ type: "thinking" as const, text: "unknown" }]],
+    ])("is never sent when the thinking came from %s", async (_name, thinking) => {
+      const [sent] = await assistants([user("q"), ...callTurn("call_x", thinking)]);
+      expect(sent).toBeDefined();
+      expect(sent).not.toHaveProperty("reasoning_content");
+    });
+  });
+
+  test.each([
+    ["off", "none"],
+    ["minimal", "minimal"],
+    ["high", "high"],
+    ["xhigh", "xhigh"],
+    ["max", "max"],
+  ] as [Effort, string][])("effort %s is sent as reasoning_effort %s", async (effort, wire) => {
+    expect((await bodyOf({ messages: [user("hi")], effort })).reasoning_effort).toBe(wire);
+  });
+
+  test("the request's effort wins over the provider's default", async () => {
+    expect((await bodyOf({ messages: [user("hi")] }, { effort: "low" })).reasoning_effort).toBe("low");
+    expect((await bodyOf({ messages: [user("hi")], effort: "off" }, { effort: "low" })).reasoning_effort).toBe("none");
+  });
+
+  /** A fetch that sends every request to the replay server, whatever host the SDK aimed at. */
+  const redirect = (async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    return fetch(`${server.url}${url.pathname}`, init);
+  }) as typeof fetch;
+
+  test.each([
+    ["https://api.openai.com/v1", "max_completion_tokens", "max_tokens"],
+    ["https://api.deepseek.com", "max_tokens", "max_completion_tokens"],
+    ["http://localhost:11434/v1", "max_tokens", "max_completion_tokens"],
+  ])("max tokens for %s is sent as %s", async (baseUrl, field, other) => {
+    const body = await bodyOf({ messages: [user("hi")] }, { baseUrl, maxTokens: 4096, fetch: redirect });
+    expect(body[field]).toBe(4096);
+    expect(body).not.toHaveProperty(other);
+  });
+});
+
+describe("request headers", () => {
+  test.each([["no", undefined], ["an empty", ""]])("%s API key: no Authorization header at all, even with OPENAI_API_KEY in the environment", async (_name, apiKey) => {
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = "sk-from-env";
+    try {
+      const req = await send({ messages: [user("hi")] }, apiKey === undefined ? {} : { apiKey });
+      expect(req.headers).not.toHaveProperty("authorization");
+      expect(req.headers).not.toHaveProperty("api-key");
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
+    }
+  });
+
+  test("an API key is sent as Bearer, with the configured extra headers", async () => {
+    const req = await send({ messages: [user("hi")] }, { apiKey: "KEY", headers: { "X-Title": "hey", "HTTP-Referer": "https://example.test" } });
+    expect(req.headers.authorization).toBe("Bearer KEY");
+    expect(req.headers["x-title"]).toBe("hey");
+    expect(req.headers["http-referer"]).toBe("https://example.test");
+  });
+
+  test("without a key, a configured Authorization header is sent as given", async () => {
+    const req = await send({ messages: [user("hi")] }, { headers: { authorization: "Token gateway-secret" } });
+    expect(req.headers.authorization).toBe("Token gateway-secret");
+  });
+
+  test("OPENAI_BASE_URL and OPENAI_ORG_ID in the environment are ignored", async () => {
+    const saved = { base: process.env.OPENAI_BASE_URL, org: process.env.OPENAI_ORG_ID };
+    process.env.OPENAI_BASE_URL = "http://127.0.0.1:9/never";
+    process.env.OPENAI_ORG_ID = "org-from-env";
+    try {
+      const req = await send({ messages: [user("hi")] }, { apiKey: "KEY" });
+      expect(req.path).toBe("/v1/chat/completions");
+      expect(req.headers).not.toHaveProperty("openai-organization");
+    } finally {
+      for (const [k, v] of [["OPENAI_BASE_URL", saved.base], ["OPENAI_ORG_ID", saved.org]] as const)
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
+  });
+});
+
+describe("the replay server's tool-call invariant", () => {
+  test("a tool call without its result is refused with a 400 naming the id, and recorded", async () => {
+    const messages: Message[] = [user("q"), { id: "a", role: "assistant", content: [], toolCalls: [{ id: "call_lost", name: "read", arguments: "{}" }] }];
+    const provider = await createOpenAIProvider({ model: "gpt-test", baseUrl: `${server.url}/v1` });
+    const run = async () => {
+      for await (const _ of provider.stream({ system: "", messages, tools: [] }, new AbortController().signal));
+    };
+    await expect(run()).rejects.toMatchObject({ kind: "bad_request", message: expect.stringContaining("call_lost") });
+    expect(server.violations).toEqual(["tool call call_lost has 0 results, expected exactly 1"]);
+    server.violations.length = 0;
+  });
+});
+
+test.each([
+  ["answered once", [{ role: "assistant", tool_calls: [{ id: "a" }] }, { role: "tool", tool_call_id: "a" }], []],
+  ["answered twice", [{ role: "assistant", tool_calls: [{ id: "a" }] }, { role: "tool", tool_call_id: "a" }, { role: "tool", tool_call_id: "a" }], ["tool call a has 2 results, expected exactly 1"]],
+  ["a result before its call", [{ role: "tool", tool_call_id: "a" }, { role: "assistant", tool_calls: [{ id: "a" }] }], ["tool message a answers no earlier tool call", "tool call a has 0 results, expected exactly 1"]],
+  ["a reused call id", [{ role: "assistant", tool_calls: [{ id: "a" }, { id: "a" }] }, { role: "tool", tool_call_id: "a" }], ["tool call id a is used by two calls"]],
+])("openai-chat invariant: %s", (_name, messages, problems) => {
+  expect(openaiChatToolPairs.check({ messages })).toEqual(problems);
+});

@@ -1,0 +1,236 @@
+// Resuming a session (SPEC §19): what the writer wrote comes back; torn and corrupt lines are
+// skipped with a warning; calls a crash left open get a synthetic result; big files are read
+// from the tail with a window that never starts on an orphaned tool result.
+import { afterAll, describe, expect, test } from "bun:test";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { newId, userMessage, type Message, type ToolCall } from "../../src/kernel/ir.ts";
+import type { AgentEvent } from "../../src/kernel/output.ts";
+import { alignWindow, closeToolCalls, INTERRUPTED_RESULT } from "../../src/sessions/format.ts";
+import { createSessionWriter, loadSession } from "../../src/sessions/store.ts";
+import { writeBigSession } from "../helpers/big-session.ts";
+
+const root = mkdtempSync(join(tmpdir(), "hey-resume-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+const tempDir = () => mkdtempSync(join(root, `t${n++}-`));
+
+const usage = { type: "usage" as const, input_tokens: 1, output_tokens: 2, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 };
+const call = (id: string, name = "bash"): ToolCall => ({ id, name, arguments: `{"command":"echo ${id}"}` });
+const asks = (text: string, ...calls: ToolCall[]): Message => ({ id: newId(), role: "assistant", content: [{ type: "text", text }], ...(calls.length ? { toolCalls: calls } : {}) });
+const result = (c: ToolCall, text = `out ${c.id}`): Message => ({ id: newId(), role: "tool", toolCallId: c.id, toolName: c.name, isError: false, content: [{ type: "text", text }] });
+
+/** Writes `messages` (and a usage entry after each assistant message) with the real writer. */
+function written(messages: Message[], extra: (w: ReturnType<typeof createSessionWriter>) => void = () => {}): string {
+  const w = createSessionWriter({ dir: tempDir(), id: newId(), cwd: "/work/p", version: "9.9.9", warn: (m) => { throw new Error(m); } });
+  w.model("openai", "gpt-test");
+  for (const m of messages) {
+    w.emit({ type: "message", message: m });
+    if (m.role === "assistant") w.emit(usage);
+  }
+  extra(w);
+  w.close();
+  return w.path;
+}
+
+describe("round trip", () => {
+  test("what the writer wrote loads back equal, with the header, the model and the summary", () => {
+    const c1 = call("call_1");
+    const c2 = call("call_2", "read_file");
+    const history: Message[] = [
+      userMessage("fix the bug"),
+      { ...asks("looking", c1, c2), content: [{ type: "thinking", text: "hmm", opaque: { protocol: "anthropic", model: "claude", data: { signature: "sig" } } }] },
+      result(c1),
+      { ...result(c2, "boom"), isError: true },
+      asks("fixed it"),
+      userMessage("thanks\nbye 👋"),
+    ];
+    const path = written(history, (w) => {
+      w.emit({ type: "compaction", kind: "summary", from_id: history[0]!.id, to_id: history[2]!.id, summary: "fixed a bug" } as unknown as AgentEvent);
+      w.model("anthropic", "claude");
+      w.emit({ type: "message", message: asks("switched") });
+    });
+    const loaded = loadSession(path);
+    expect(loaded.header).toEqual({ type: "header", id: expect.any(String), cwd: "/work/p", created: expect.any(String), version: "9.9.9" });
+    expect(loaded.messages).toEqual([...history, expect.objectContaining({ role: "assistant" })]);
+    expect(loaded.summaries).toEqual([{ fromId: history[0]!.id, toId: history[2]!.id, text: "fixed a bug" }]);
+    expect(loaded.model).toEqual({ provider: "anthropic", model: "claude" });
+    expect(loaded.warnings).toEqual([]);
+    expect(loaded.appended).toEqual([]);
+  });
+
+  test("a header with nothing after it is an empty session", () => {
+    const path = join(tempDir(), "s.jsonl");
+    writeFileSync(path, JSON.stringify({ type: "header", id: "s", cwd: "/", created: "2025-01-01T00:00:00.000Z", version: "1" }) + "\n");
+    expect(loadSession(path)).toEqual({ header: { type: "header", id: "s", cwd: "/", created: "2025-01-01T00:00:00.000Z", version: "1" }, messages: [], summaries: [], warnings: [], appended: [] });
+  });
+
+  test.each([
+    ["not JSON", "hello\n"],
+    ["another kind of JSONL", '{"type":"message","message":{"id":"x","role":"user","content":[]}}\n'],
+    ["empty", ""],
+  ])("a file that is not a hey session (%s) is an error naming it", (_name, text) => {
+    const path = join(tempDir(), "other.jsonl");
+    writeFileSync(path, text);
+    expect(() => loadSession(path)).toThrow(`${path} is not a hey session`);
+  });
+
+  test("a missing file is an error naming it", () => {
+    const path = join(tempDir(), "gone.jsonl");
+    expect(() => loadSession(path)).toThrow(`cannot read session ${path}`);
+  });
+});
+
+describe("crash damage", () => {
+  const history = () => [userMessage("one"), asks("two"), userMessage("three")];
+
+  test("a torn last line is skipped with a warning", () => {
+    const h = history();
+    const path = written(h);
+    appendFileSync(path, '{"type":"message","message":{"id":"x","role":"assi');
+    const loaded = loadSession(path);
+    expect(loaded.messages).toEqual(h);
+    expect(loaded.warnings).toHaveLength(1);
+    expect(loaded.warnings[0]).toMatch(/torn last line \(line 7\)/);
+  });
+
+  test("a corrupt line in the middle is skipped with a warning naming its line", () => {
+    const h = history();
+    const lines = readFileSync(written(h), "utf8").split("\n");
+    lines.splice(3, 0, '{"type":"message", garbage', '{"type":"message","message":{"id":1}}', '{"type":"from-the-future"}', "");
+    const path = join(tempDir(), "s.jsonl");
+    writeFileSync(path, lines.join("\n"));
+    const loaded = loadSession(path);
+    expect(loaded.messages).toEqual(h);
+    expect(loaded.warnings).toEqual([`${path}: skipped line 4: not valid JSON`, `${path}: skipped line 5: not a valid message entry`]);
+  });
+
+  test("corrupt lines far from the start are named by byte offset", () => {
+    const big = writeBigSession(join(tempDir(), "big.jsonl"), { messages: 3000, keepTail: 0 });
+    appendFileSync(big.path, "garbage\n");
+    const [warning] = loadSession(big.path, { window: 10 }).warnings;
+    expect(warning).toBe(`${big.path}: skipped the line at byte ${big.bytes}: not valid JSON`);
+  });
+
+  test("tool calls without a result get a synthetic interrupted result, persisted once", () => {
+    const c1 = call("c1");
+    const c2 = call("c2");
+    const h = [userMessage("go"), asks("running two", c1, c2), result(c1)]; // killed while c2 ran
+    const dir = tempDir();
+    const id = newId();
+    const w = createSessionWriter({ dir, id, cwd: "/", version: "1", warn: () => {} });
+    for (const m of h) w.emit({ type: "message", message: m });
+    w.close();
+
+    const loaded = loadSession(w.path);
+    expect(loaded.appended).toEqual([{ id: expect.any(String), role: "tool", toolCallId: "c2", toolName: "bash", isError: true, content: [{ type: "text", text: INTERRUPTED_RESULT }] }]);
+    expect(loaded.messages).toEqual([...h, loaded.appended[0]!]);
+
+    const resumed = createSessionWriter({ dir, id, cwd: "/", version: "1", warn: () => {} });
+    for (const m of loaded.appended) resumed.emit({ type: "message", message: m });
+    resumed.close();
+    const again = loadSession(w.path);
+    expect(again.appended).toEqual([]);
+    expect(again.messages).toEqual(loaded.messages);
+  });
+});
+
+describe("pure rules", () => {
+  const u = (id: string): Message => ({ id, role: "user", content: [] });
+  const a = (id: string, ...calls: string[]): Message => ({ id, role: "assistant", content: [], ...(calls.length ? { toolCalls: calls.map((c) => call(c)) } : {}) });
+  const t = (id: string, callId: string): Message => ({ id, role: "tool", toolCallId: callId, toolName: "bash", content: [] });
+  const seq = [u("u1"), a("a1", "c1", "c2"), t("t1", "c1"), t("t2", "c2"), a("a2"), u("u2"), a("a3", "c3"), t("t3", "c3")];
+
+  test.each([
+    [8, 0],
+    [7, 1], // starts on the assistant message: its results come along
+    [6, 4], // would start on a result: moves forward past the results of a call before the window
+    [5, 4],
+    [4, 4],
+    [3, 5],
+    [1, 6], // only a result left: back to its call rather than nothing
+    [100, 0],
+  ])("a window of %i starts at %i", (window, start) => {
+    expect(alignWindow(seq, window)).toBe(start);
+  });
+
+  test("results are moved next to their call, orphans and repeats dropped, open calls closed", () => {
+    const messages = [t("orphan", "c0"), a("a1", "c1", "c2"), t("t2", "c2"), u("u2"), a("a1", "c9"), t("t1", "c1"), t("t1", "c1")];
+    let k = 0;
+    const out = closeToolCalls(messages, () => `synthetic${k++}`);
+    expect(out.messages.map((m) => m.id)).toEqual(["a1", "t1", "t2", "u2"]);
+    expect(out.appended).toEqual([]);
+    const open = closeToolCalls([u("u"), a("a", "x", "y")], () => `s${k++}`);
+    expect(open.messages.map((m) => [m.id, m.toolCallId, m.isError])).toEqual([["u", undefined, undefined], ["a", undefined, undefined], ["s0", "x", true], ["s1", "y", true]]);
+    expect(open.appended.map((m) => m.id)).toEqual(["s0", "s1"]);
+  });
+});
+
+/** The invariants of a resumed window: first prompt first, no orphan, each call answered. */
+function expectWellFormed(messages: Message[], firstUser: Message): void {
+  expect(messages[0]).toEqual(firstUser);
+  expect(messages.filter((m) => m.id === firstUser.id)).toHaveLength(1);
+  expect(messages[1]?.role).not.toBe("tool");
+  for (const [i, m] of messages.entries()) {
+    if (m.role !== "assistant" || !m.toolCalls) continue;
+    expect(messages.slice(i + 1, i + 1 + m.toolCalls.length).map((r) => r.toolCallId)).toEqual(m.toolCalls.map((c) => c.id));
+  }
+  const calls = new Set(messages.flatMap((m) => m.toolCalls ?? []).map((c) => c.id));
+  expect(messages.filter((m) => m.role === "tool" && !calls.has(m.toolCallId!))).toEqual([]);
+}
+
+describe("big sessions are read from the tail", () => {
+  const big = writeBigSession(join(root, "big.jsonl"), { messages: 6000, keepTail: 6000 });
+  const roles = big.tail.map((m) => m.role);
+  // windows whose raw start lands on each kind of message, including the middle of a call group
+  const onTool = [...roles.keys()].filter((i) => roles[i] === "tool" && roles[i - 1] === "tool").map((i) => big.count - i).filter((w) => w < 600).slice(0, 3);
+  const onOther = [...roles.keys()].filter((i) => roles[i] !== "tool").map((i) => big.count - i).filter((w) => w < 600).slice(0, 3);
+
+  test.each([...onTool, ...onOther, 500])("window %i: aligned, first prompt kept, the last messages exact", (window) => {
+    const loaded = loadSession(big.path, { window });
+    const raw = big.tail.length - window;
+    let start = raw;
+    while (big.tail[start]!.role === "tool") start++;
+    expect(loaded.messages.length).toBe(1 + big.tail.length - start + loaded.appended.length);
+    expect(loaded.messages.slice(1, 1 + big.tail.length - start)).toEqual(big.tail.slice(start));
+    expectWellFormed(loaded.messages, big.firstUser);
+    expect(loaded.warnings).toEqual([]);
+    expect(loaded.model).toEqual({ provider: "fake", model: "fake-1" });
+  });
+
+  test("the window tests cover starts on a tool result", () => {
+    expect(onTool.length).toBeGreaterThan(0);
+  });
+
+  test("the latest summary is picked up, also when it lies before the window", () => {
+    const nearby = writeBigSession(join(tempDir(), "s.jsonl"), { messages: 3000, summaryEvery: 1000, keepTail: 0 });
+    expect(loadSession(nearby.path, { window: 1200 }).summaries).toEqual(nearby.summaries.slice(1)); // 2000 and 3000 are in the window
+    expect(loadSession(nearby.path, { window: 10 }).summaries).toEqual(nearby.summaries.slice(2));
+    const far = writeBigSession(join(tempDir(), "s.jsonl"), { messages: 5000, summaryEvery: 1700, keepTail: 0 });
+    expect(loadSession(far.path, { window: 100 }).summaries).toEqual([far.summaries.at(-1)!]); // at 3400, long before the window
+    expect(loadSession(big.path, { window: 100 }).summaries).toEqual([]); // none anywhere
+  });
+
+  test("100,000 messages (~120 MB) load correctly, timed", () => {
+    // the only summary lies ~48 MB before the window: further back than resume looks
+    const huge = writeBigSession(join(tempDir(), "huge.jsonl"), { messages: 100_000, keepTail: 600, summaryEvery: 60_000 });
+    const times: number[] = [];
+    let loaded = loadSession(huge.path);
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      loaded = loadSession(huge.path);
+      times.push(performance.now() - t0);
+    }
+    expectWellFormed(loaded.messages, huge.firstUser);
+    const kept = loaded.messages.length - 1 - loaded.appended.length;
+    expect(kept).toBeGreaterThanOrEqual(497); // a start on a result moves past at most 3 results
+    expect(kept).toBeLessThanOrEqual(500);
+    expect(loaded.messages.slice(1, 1 + kept)).toEqual(huge.tail.slice(-kept));
+    expect(loaded.model).toEqual({ provider: "fake", model: "fake-1" }); // from the head
+    expect(huge.summaries).toHaveLength(1);
+    expect(loaded.summaries).toEqual([]);
+    times.sort((x, y) => x - y);
+    console.log(`loadSession: ${huge.count} messages, ${(huge.bytes / 1e6).toFixed(0)} MB: median ${times[2]!.toFixed(1)} ms (min ${times[0]!.toFixed(1)}, max ${times[4]!.toFixed(1)}), 32 MB searched for a summary`);
+  }, 60_000);
+});

@@ -1,0 +1,306 @@
+// The session writer, listing, lookup and pruning (SPEC §19), against real temp directories.
+import { afterEach, describe, expect, test } from "bun:test";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { newId, userMessage, type Message } from "../../src/kernel/ir.ts";
+import type { AgentEvent } from "../../src/kernel/output.ts";
+import { createSessionWriter, findSession, formatSessionList, latestSession, listSessions, pruneSessions, sessionsDir, type SessionInfo } from "../../src/sessions/store.ts";
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) {
+    chmodSync(dir, 0o755);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "hey-sessions-"));
+  temps.push(dir);
+  return dir;
+}
+
+const usage = { type: "usage" as const, input_tokens: 10, output_tokens: 5, cache_read_tokens: 2, cache_write_tokens: 1, reasoning_tokens: 3 };
+const assistant = (text: string): Message => ({ id: newId(), role: "assistant", content: [{ type: "text", text }] });
+const lines = (path: string) => readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+
+function writer(dir: string, id = newId(), warn: (m: string) => void = () => {}) {
+  return createSessionWriter({ dir: join(dir, "sessions"), id, cwd: "/home/u/project", version: "1.2.3", warn });
+}
+
+/** A session written by the writer, its mtime set to `ageDays` ago. */
+function session(dir: string, cwd: string, prompt: string, ageDays = 0): string {
+  const id = newId();
+  const w = createSessionWriter({ dir, id, cwd, version: "1.2.3", warn: () => {} });
+  w.emit({ type: "message", message: userMessage(prompt) });
+  w.close();
+  const t = (Date.now() - ageDays * 86_400_000) / 1000;
+  utimesSync(w.path, t, t);
+  return id;
+}
+
+test("sessionsDir follows XDG_STATE_HOME, else ~/.local/state", () => {
+  expect(sessionsDir({ XDG_STATE_HOME: "/x/state", HOME: "/h" })).toBe("/x/state/hey/sessions");
+  expect(sessionsDir({ HOME: "/h" })).toBe("/h/.local/state/hey/sessions");
+  expect(sessionsDir({ XDG_STATE_HOME: "", HOME: "/h" })).toBe("/h/.local/state/hey/sessions");
+});
+
+describe("writer", () => {
+  test("creates nothing until the first message", () => {
+    const dir = tempDir();
+    const w = writer(dir);
+    w.model("openai", "gpt-x");
+    for (const e of [{ type: "session", id: "s", provider: "p", model: "m", cwd: "/" }, { type: "turn_start", turn: 1 }, usage, { type: "done", stop_reason: "end", turns: 1, usage }] as AgentEvent[]) w.emit(e);
+    w.sync();
+    w.close();
+    expect(existsSync(w.path)).toBe(false);
+    expect(existsSync(join(dir, "sessions"))).toBe(false);
+  });
+
+  test("writes the header, the model, then one entry per message, usage and summary, each with an id", () => {
+    const dir = tempDir();
+    const id = newId();
+    const w = writer(dir, id);
+    w.model("anthropic", "claude-x");
+    const user = userMessage("hello");
+    const reply = assistant("hi");
+    w.emit({ type: "turn_start", turn: 1 });
+    w.emit({ type: "message", message: user });
+    w.emit({ type: "text_delta", text: "hi" });
+    w.emit({ type: "message", message: reply });
+    w.emit(usage);
+    const compaction = (kind: string) => ({ type: "compaction", kind, from_id: user.id, to_id: reply.id, summary: "they said hello" }) as unknown as AgentEvent;
+    w.emit(compaction("summary"));
+    w.emit(compaction("prune")); // only summaries are persisted
+    w.model("anthropic", "claude-x"); // unchanged: no entry
+    w.model("openai", "gpt-x");
+    w.emit({ type: "done", stop_reason: "end", turns: 1, usage });
+    w.close();
+
+    expect(w.path).toBe(join(dir, "sessions", `${id}.jsonl`));
+    const [header, ...entries] = lines(w.path);
+    expect(header).toEqual({ type: "header", id, cwd: "/home/u/project", created: expect.any(String), version: "1.2.3" });
+    expect(new Date(header!.created as string).toISOString()).toBe(header!.created as string);
+    expect(entries.map((e) => e.type)).toEqual(["model", "message", "message", "usage", "compaction", "model"]);
+    expect(entries[0]).toEqual({ type: "model", id: expect.any(String), provider: "anthropic", model: "claude-x" });
+    expect(entries[1]).toEqual({ type: "message", message: user });
+    expect(entries[3]).toEqual({ type: "usage", id: expect.any(String), input_tokens: 10, output_tokens: 5, cache_read_tokens: 2, cache_write_tokens: 1, reasoning_tokens: 3 });
+    expect(entries[4]).toEqual({ type: "compaction", id: expect.any(String), from_id: user.id, to_id: reply.id, summary: "they said hello" });
+    const ids = entries.map((e) => (e.type === "message" ? (e.message as Message).id : e.id));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.every((i) => typeof i === "string" && i.length > 0)).toBe(true);
+  });
+
+  test("each entry is in the file as soon as it is emitted", () => {
+    const w = writer(tempDir());
+    for (let i = 1; i <= 3; i++) {
+      w.emit({ type: "message", message: userMessage(`m${i}`) });
+      expect(lines(w.path)).toHaveLength(1 + i); // read while the writer is still open
+    }
+    w.emit(usage);
+    expect(lines(w.path)).toHaveLength(5);
+    w.close();
+  });
+
+  test("resuming appends to the existing file without a second header", () => {
+    const dir = tempDir();
+    const id = newId();
+    const first = writer(dir, id);
+    first.emit({ type: "message", message: userMessage("one") });
+    first.close();
+    appendFileSync(first.path, '{"type":"message","mess'); // a crash mid-write
+    const again = writer(dir, id);
+    again.emit({ type: "message", message: userMessage("two") });
+    again.close();
+    again.emit({ type: "message", message: userMessage("three") }); // after close: opens again
+    again.close();
+    const text = readFileSync(again.path, "utf8").split("\n");
+    expect(text.filter((l) => l.includes('"type":"header"'))).toHaveLength(1);
+    expect(text[2]).toBe('{"type":"message","mess'); // the torn line stays alone on its line
+    expect(text.filter((l) => l.includes('"role":"user"')).map((l) => JSON.parse(l).message.content[0].text)).toEqual(["one", "two", "three"]);
+  });
+
+  test("files are private to the user", () => {
+    const w = writer(tempDir());
+    w.emit({ type: "message", message: userMessage("x") });
+    w.close();
+    expect(statSync(w.path).mode & 0o777).toBe(0o600);
+  });
+
+  test("nothing but the entry fields is written: secrets in other events never reach the file", () => {
+    const secret = "sk-live-0123456789abcdef";
+    const w = writer(tempDir());
+    const events: AgentEvent[] = [
+      { type: "session", id: "s", provider: "openai", model: `m ${secret}`, cwd: "/" },
+      { type: "message", message: userMessage("hi") },
+      { type: "retry", attempt: 1, delay_ms: 10, error: `401 from server, request headers {"authorization":"Bearer ${secret}"}` },
+      { type: "error", kind: "auth", message: `x-api-key: ${secret}` },
+      { type: "text_delta", text: secret },
+      { type: "thinking_delta", text: secret },
+      { type: "tool_call", id: "c", name: "bash", arguments: secret },
+      { type: "tool_result", id: "c", name: "bash", ok: true, output: secret },
+      { ...usage, api_key: secret } as AgentEvent,
+      { type: "compaction", kind: "summary", from_id: "a", to_id: "b", summary: "s", headers: { authorization: secret } } as unknown as AgentEvent,
+      { type: "done", stop_reason: "end", turns: 1, usage },
+    ];
+    for (const e of events) w.emit(e);
+    w.close();
+    const text = readFileSync(w.path, "utf8");
+    expect(text).not.toContain(secret);
+    expect(lines(w.path).map((e) => e.type)).toEqual(["header", "message", "usage", "compaction"]);
+  });
+});
+
+describe("writer failures warn once and the conversation goes on", () => {
+  const asRoot = process.getuid?.() === 0; // root writes into a 0555 directory anyway
+
+  function expectQuietFailure(dir: string, id: string, reason: RegExp) {
+    const warnings: string[] = [];
+    const w = createSessionWriter({ dir, id, cwd: "/", version: "1", warn: (m) => warnings.push(m) });
+    w.model("p", "m");
+    expect(() => {
+      for (let i = 0; i < 5; i++) {
+        w.emit({ type: "turn_start", turn: i });
+        w.emit({ type: "message", message: userMessage(`m${i}`) });
+        w.emit(usage);
+        w.emit({ type: "done", stop_reason: "end", turns: i, usage });
+      }
+      w.model("p", "other");
+      w.sync();
+      w.close();
+    }).not.toThrow();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(w.path);
+    expect(warnings[0]).toMatch(reason);
+  }
+
+  test(asRoot ? "a session path that cannot be opened (a directory: running as root)" : "a read-only directory", () => {
+    const dir = tempDir();
+    const id = newId();
+    if (asRoot) mkdirSync(join(dir, `${id}.jsonl`));
+    else chmodSync(dir, 0o555);
+    expectQuietFailure(dir, id, asRoot ? /EISDIR|directory/i : /EACCES|permission/i);
+  });
+
+  test.skipIf(!existsSync("/dev/full"))("a full disk (/dev/full)", () => {
+    const dir = tempDir();
+    const id = newId();
+    symlinkSync("/dev/full", join(dir, `${id}.jsonl`));
+    expectQuietFailure(dir, id, /ENOSPC|no space/i);
+  });
+});
+
+describe("listing", () => {
+  test("newest first, with the header's fields, the first prompt on one line, size and path", () => {
+    const dir = tempDir();
+    const old = session(dir, "/a", "old one", 3);
+    const long = "please   fix\nthe failing test in src/parser.ts and then " + "x".repeat(200);
+    const recent = session(dir, "/b", long);
+    writeFileSync(join(dir, "notes.txt"), "not a session");
+    writeFileSync(join(dir, "broken.jsonl"), "{not json\n");
+    mkdirSync(join(dir, "dir.jsonl"));
+
+    const list = listSessions(dir);
+    expect(list.map((s) => s.id)).toEqual([recent, old]);
+    expect(list[0]).toMatchObject({ id: recent, cwd: "/b", path: join(dir, `${recent}.jsonl`), size: statSync(join(dir, `${recent}.jsonl`)).size });
+    expect(list[0]!.firstPrompt.startsWith("please fix the failing test in src/parser.ts")).toBe(true);
+    expect(list[0]!.firstPrompt.length).toBeLessThanOrEqual(80);
+    expect(list[0]!.firstPrompt.endsWith("…")).toBe(true);
+    expect(new Date(list[1]!.created).getTime()).toBeGreaterThan(0);
+  });
+
+  test("a first prompt bigger than the part of the file read is still shown", () => {
+    const dir = tempDir();
+    session(dir, "/a", `explain "this" ${"é".repeat(5000)}`);
+    expect(listSessions(dir)[0]!.firstPrompt).toBe(`explain "this" ${"é".repeat(64)}…`);
+  });
+
+  test("no directory yet: no sessions", () => {
+    expect(listSessions(join(tempDir(), "missing"))).toEqual([]);
+    expect(latestSession(join(tempDir(), "missing"), "/a")).toBeUndefined();
+  });
+
+  test("latest of a directory is the most recently used one started there", () => {
+    const dir = tempDir();
+    const a1 = session(dir, "/a", "first", 2);
+    session(dir, "/b", "elsewhere", 0);
+    const a2 = session(dir, "/a", "second", 1);
+    expect(latestSession(dir, "/a")?.id).toBe(a2);
+    utimesSync(join(dir, `${a1}.jsonl`), new Date(), new Date()); // resumed just now
+    expect(latestSession(dir, "/a")?.id).toBe(a1);
+    expect(latestSession(dir, "/c")).toBeUndefined();
+  });
+});
+
+describe("findSession", () => {
+  const dir = () => {
+    const d = tempDir();
+    for (const id of ["abc111", "abc222", "abd333", "abc"]) writeFileSync(join(d, `${id}.jsonl`), JSON.stringify({ type: "header", id, cwd: "/", created: new Date().toISOString(), version: "1" }) + "\n");
+    return d;
+  };
+
+  test.each([
+    ["abc111", "abc111"],
+    ["abc2", "abc222"],
+    ["abd", "abd333"],
+    ["abc", "abc"], // an exact id wins over being a prefix of others
+  ])("%s finds %s", (query, id) => {
+    expect(findSession(dir(), query).id).toBe(id);
+  });
+
+  test("an ambiguous prefix lists the candidates", () => {
+    expect(() => findSession(dir(), "ab")).toThrow(/"ab" matches 4 sessions: abc, abc111, abc222, abd333/);
+  });
+
+  test("no match says so", () => {
+    expect(() => findSession(dir(), "zz")).toThrow(/no session "zz"/);
+    expect(() => findSession(dir(), "")).toThrow(/no session/);
+  });
+});
+
+describe("pruneSessions", () => {
+  test("by age", () => {
+    const dir = tempDir();
+    const old = session(dir, "/a", "old", 40);
+    const older = session(dir, "/a", "older", 90);
+    const fresh = session(dir, "/a", "fresh", 1);
+    expect(pruneSessions(dir, { olderThanDays: 30 }).deleted.sort()).toEqual([old, older].sort());
+    expect(listSessions(dir).map((s) => s.id)).toEqual([fresh]);
+  });
+
+  test("by count, keeping the newest", () => {
+    const dir = tempDir();
+    const ids = [3, 2, 1, 0].map((age) => session(dir, "/a", `s${age}`, age));
+    expect(pruneSessions(dir, { keep: 2 }).deleted.sort()).toEqual(ids.slice(0, 2).sort());
+    expect(listSessions(dir).map((s) => s.id)).toEqual([ids[3]!, ids[2]!]);
+  });
+
+  test("both, against a given now; nothing asked, nothing deleted", () => {
+    const dir = tempDir();
+    const ids = [10, 5, 0].map((age) => session(dir, "/a", `s${age}`, age));
+    expect(pruneSessions(dir, {}).deleted).toEqual([]);
+    expect(pruneSessions(dir, { olderThanDays: 7, keep: 3, now: Date.now() + 86_400_000 }).deleted).toEqual([ids[0]!]);
+    expect(pruneSessions(dir, { olderThanDays: 100, keep: 1 }).deleted).toEqual([ids[1]!]);
+  });
+});
+
+describe("formatSessionList", () => {
+  const info = (id: string, cwd: string, prompt: string, size: number, modified: number): SessionInfo => ({ id, created: new Date(modified).toISOString(), modified, cwd, firstPrompt: prompt, size, path: `/s/${id}.jsonl` });
+
+  test("aligned columns, home as ~, and how to resume", () => {
+    const t = new Date(2025, 2, 4, 9, 5).getTime(); // local time, like the listing
+    const out = formatSessionList([info("id-one", "/home/u/src/hey", "fix the test", 2300, t), info("id-number-two", "/srv/x", "", 512, t - 86_400_000)], "/home/u");
+    expect(out.split("\n").slice(0, 4)).toEqual([
+      "ID             LAST USED           SIZE  DIRECTORY  FIRST PROMPT",
+      "id-one         2025-03-04 09:05  2.2 KB  ~/src/hey  fix the test",
+      "id-number-two  2025-03-03 09:05   512 B  /srv/x     (no prompt)",
+      "",
+    ]);
+    expect(out).toContain("hey --resume ID");
+    expect(out).toContain("hey -c");
+  });
+
+  test("no sessions", () => {
+    expect(formatSessionList([])).toBe("No sessions yet.\n");
+  });
+});

@@ -1,0 +1,265 @@
+import { describe, expect, test } from "bun:test";
+import { FILTER_MIN_LINES, filterOutput, formatOutput, isVerbatimCommand, TAIL_LINES, truncateHeadTail } from "../../src/tools/bash-output.ts";
+
+const FAILURES = [
+  { file: "src/parser.test.ts", name: "parser › parses nested arrays", expected: "[1, [2, 3]]", received: "[1, [2]]", line: 41 },
+  { file: "src/auth.test.ts", name: "auth › rejects an expired token", expected: "401", received: "200", line: 88 },
+  { file: "src/cache.test.ts", name: "cache › evicts the oldest entry", expected: '"b"', received: "undefined", line: 17 },
+];
+
+/** A jest-style run: 5,000 lines of passing tests and noise, 3 failures in the middle, a summary at the end. */
+function noisyTestRun(): string {
+  const lines = ["", "> app@1.0.0 test", "> jest --verbose", ""];
+  let test = 0;
+  let warned = false;
+  const failAt = new Map([[1500, FAILURES[0]!], [2500, FAILURES[1]!], [3500, FAILURES[2]!]]);
+  while (lines.length < 4990) {
+    const n = lines.length;
+    const failure = [...failAt.entries()].find(([at]) => n >= at)?.[1];
+    if (failure) {
+      failAt.delete([...failAt.entries()].find(([, f]) => f === failure)![0]);
+      lines.push(
+        ` FAIL  ${failure.file}`,
+        `  ✕ ${failure.name.split(" › ")[1]} (12 ms)`,
+        "",
+        `  ● ${failure.name}`,
+        "",
+        "    expect(received).toEqual(expected) // deep equality",
+        "",
+        `    Expected: ${failure.expected}`,
+        `    Received: ${failure.received}`,
+        "",
+        `      ${failure.line - 1} |   test("${failure.name}", () => {`,
+        `    > ${failure.line} |     expect(run()).toEqual(${failure.expected});`,
+        "         |                   ^",
+        `      ${failure.line + 1} |   });`,
+        "",
+        `      at Object.<anonymous> (${failure.file}:${failure.line}:19)`,
+        "      at Promise.then.completed (node_modules/jest-circus/build/utils.js:298:28)",
+        "      at new Promise (<anonymous>)",
+        "      at callAsyncCircusFn (node_modules/jest-circus/build/utils.js:231:10)",
+        "",
+      );
+      continue;
+    }
+    if (n % 100 === 0) lines.push(` PASS  src/module${n}.test.ts (${(n % 7) + 1}.${n % 10} s)`);
+    else if (n % 250 === 1) lines.push("  console.warn", "    DeprecationWarning: Buffer() is deprecated due to security and usability issues.", "");
+    else if (n >= 3000 && !warned && (warned = true)) for (let k = 0; k < 40; k++) lines.push("(node:4242) Warning: Accessing non-existent property 'padLevels' of module exports inside circular dependency");
+    else lines.push(`  ✓ module ${Math.floor(n / 100)} handles error case ${test++} gracefully (${n % 9} ms)`);
+  }
+  lines.push(
+    "",
+    "Summary of all failing tests",
+    ...FAILURES.map((f) => ` FAIL  ${f.file}\n  ● ${f.name}`).join("\n").split("\n"),
+    "",
+    "Test Suites: 3 failed, 97 passed, 100 total",
+    "Tests:       3 failed, 4997 passed, 5000 total",
+    "Snapshots:   0 total",
+    "Time:        48.221 s",
+    "Ran all test suites.",
+  );
+  return lines.join("\n") + "\n";
+}
+
+describe("filterOutput", () => {
+  const stderr = noisyTestRun();
+  const result = filterOutput({ stdout: "", stderr, exitCode: 1, command: "npm test" });
+
+  test("the generated run is realistic in size", () => {
+    expect(stderr.split("\n").length).toBeGreaterThan(4990);
+  });
+
+  test("a noisy 5,000-line test run is cut to its failures and summary", () => {
+    expect(result.filtered).toBe(true);
+    for (const f of FAILURES) {
+      expect(result.text).toContain(`● ${f.name}`);
+      expect(result.text).toContain(`Expected: ${f.expected}`);
+      expect(result.text).toContain(`Received: ${f.received}`);
+      expect(result.text).toContain(`(${f.file}:${f.line}:19)`);
+    }
+    expect(result.text).toContain("Tests:       3 failed, 4997 passed, 5000 total");
+    expect(result.text).toContain("Test Suites: 3 failed, 97 passed, 100 total");
+    expect(result.text).not.toContain("handles error case 17 gracefully");
+    expect(result.text).not.toContain("node_modules/jest-circus");
+  });
+
+  test("says it was filtered and how many lines were dropped, and ends with the exit code", () => {
+    const total = stderr.split("\n").length - 1;
+    const header = result.text.split("\n")[0]!;
+    expect(header).toMatch(new RegExp(`^\\[output filtered: \\d+ of ${total} lines dropped`));
+    expect(Number(header.match(/(\d+) of/)![1])).toBeGreaterThan(4800);
+    expect(result.text.endsWith("[exit code 1]")).toBe(true);
+    expect(result.text).toMatch(/… \d+ lines omitted …/);
+  });
+
+  test("keeps the last lines (passing-test noise among them collapsed)", () => {
+    const last = stderr.trimEnd().split("\n").slice(-TAIL_LINES).filter((l) => l !== "" && !l.includes("✓"));
+    for (const line of last) expect(result.text).toContain(line);
+    expect(result.text).toMatch(/✓ module 49 handles error case \d+ gracefully \(\d ms\) \(×\d similar\)\n/);
+  });
+
+  test("collapses repeats with ×N", () => {
+    expect(result.text).toContain("Warning: Accessing non-existent property 'padLevels' of module exports inside circular dependency (×40)");
+    expect(result.text).toMatch(/DeprecationWarning: Buffer\(\) is deprecated due to security and usability issues\. \(×\d+\)/);
+    expect(result.text.match(/DeprecationWarning/g)).toHaveLength(1);
+  });
+
+  test("is small", () => {
+    expect(result.text.length).toBeLessThan(8 * 1024);
+  });
+
+  test("puts stderr first, then stdout, each with its last lines", () => {
+    const stdout = Array.from({ length: 300 }, (_, i) => `built chunk ${i}`).join("\n");
+    const err = Array.from({ length: 300 }, (_, i) => `step ${i}`).join("\n") + "\nerror: link failed";
+    const { text } = filterOutput({ stdout, stderr: err, exitCode: 2, command: "make" });
+    expect(text.indexOf("[stderr]")).toBeLessThan(text.indexOf("[stdout]"));
+    expect(text.indexOf("error: link failed")).toBeLessThan(text.indexOf("[stdout]"));
+    expect(text).toContain("built chunk 299");
+  });
+
+  test("collapses near-identical lines (numbers masked) and says they differ", () => {
+    const out = Array.from({ length: 500 }, (_, i) => `Downloading ${i}/500`).join("\n");
+    const { text } = filterOutput({ stdout: out, stderr: "", exitCode: 0, command: "./fetch.sh" });
+    expect(text).toContain(`Downloading 499/500 (×${TAIL_LINES} similar)`);
+  });
+
+  test("caps long lines", () => {
+    const long = "error: " + "x".repeat(5000);
+    const out = [...Array.from({ length: 200 }, (_, i) => `noise ${i}`), long].join("\n");
+    const { text } = filterOutput({ stdout: out, stderr: "", exitCode: 1, command: "build" });
+    expect(text).toContain("… (+4707 chars)");
+    expect(text.length).toBeLessThan(1500);
+  });
+
+  test("short output is untouched", () => {
+    const out = { stdout: "error: one\nok\n", stderr: "warning: two\n", exitCode: 1, command: "make" };
+    expect(filterOutput(out)).toEqual({ text: "error: one\nok\n[stderr]\nwarning: two\n[exit code 1]", filtered: false });
+    expect(formatOutput({ stdout: "", stderr: "", exitCode: 0, command: "true" })).toBe("(no output)\n[exit code 0]");
+  });
+
+  test("output just over the line limit with nothing to drop stays whole", () => {
+    const out = Array.from({ length: FILTER_MIN_LINES + 5 }, (_, i) => `error ${i}: thing ${i} broke`).join("\n");
+    expect(filterOutput({ stdout: out, stderr: "", exitCode: 1, command: "lint" }).filtered).toBe(false);
+  });
+
+  const diffLike = Array.from({ length: 3000 }, (_, i) => `+error line ${i} FAILED`).join("\n");
+  test.each([
+    ["git diff"],
+    ["git status"],
+    ["git log -p"],
+    ["git show HEAD~2"],
+    ["cd repo && git diff --stat"],
+    ["GIT_PAGER=cat git --no-pager diff"],
+    ["git -C ../other diff HEAD~1"],
+    ["git -c color.ui=never log --oneline"],
+    ["env LC_ALL=C git status --short"],
+  ])("`%s` output is never filtered", (command) => {
+    const out = { stdout: diffLike, stderr: "", exitCode: 0, command };
+    expect(filterOutput(out)).toEqual({ text: formatOutput(out), filtered: false });
+  });
+
+  const pad = (n: number) => Array.from({ length: n }, (_, i) => `   Compiling dep-${i} v0.${i}.0 (building module ${i})`);
+  test.each([
+    ["tsc", ["src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'."]],
+    ["cargo", ["error[E0308]: mismatched types", "  --> src/main.rs:4:18"]],
+    ["pytest", ["FAILED tests/x.py::test_y - assert 1 == 2", "E       assert 1 == 2"]],
+    ["go", ["--- FAIL: TestParse (0.00s)", "    parse_test.go:12: got 1, want 2"]],
+    ["jest", ["  ● Parser › parses numbers"]],
+    ["python", ["Traceback (most recent call last):", '  File "app.py", line 3, in <module>', "ValueError: bad value"]],
+    ["npm", ["npm ERR! code ELIFECYCLE"]],
+    ["rust panic", ["thread 'main' panicked at src/main.rs:2:5:"]],
+    ["gcc", ["main.c:10:3: warning: implicit declaration of function 'foo'"]],
+    ["bun test", ["(fail) math > adds [0.12ms]", " 1 fail"]],
+  ])("%s keeps its error lines", (_tool, errors) => {
+    const stdout = [...pad(400), ...errors, ...pad(400)].join("\n");
+    const { text, filtered } = filterOutput({ stdout, stderr: "", exitCode: 1, command: "make test" });
+    expect(filtered).toBe(true);
+    for (const e of errors) expect(text).toContain(e);
+    expect(text.length).toBeLessThan(4096);
+  });
+
+  test("a flood of distinct errors is capped", () => {
+    const stdout = Array.from({ length: 5000 }, (_, i) => `src/f${i}.ts(1,1): error TS1005: ';' expected.`).join("\n");
+    const { text } = filterOutput({ stdout, stderr: "", exitCode: 2, command: "tsc" });
+    expect(text.split("\n").length).toBeLessThan(200);
+    expect(text).toContain("src/f0.ts(1,1)");
+    expect(text).toContain("src/f4999.ts(1,1)");
+  });
+});
+
+describe("isVerbatimCommand", () => {
+  test.each([
+    ["git diff", true],
+    ["cd x && git diff", true],
+    ["git --no-pager log -5", true],
+    ["/usr/bin/git show", true],
+    ["npm test; git status", true],
+    ["cat src/a.ts", true],
+    ["sed -n 1,300p src/errors.ts", true],
+    ["make 2>&1 | tail -50", true],
+    ["npm test", false],
+    ["git commit -m 'git diff'", false],
+    ["echo 'git diff'", false],
+    ["git add . && npm test", false],
+    ["cargo build --release", false],
+  ])("%s → %s", (command, expected) => {
+    expect(isVerbatimCommand(command)).toBe(expected);
+  });
+});
+
+describe("truncateHeadTail", () => {
+  test("short text is untouched", () => {
+    expect(truncateHeadTail("a\nb\nc", 10, 100)).toEqual({ text: "a\nb\nc", truncated: false });
+  });
+
+  test("keeps the head and the tail by lines", () => {
+    const text = Array.from({ length: 5000 }, (_, i) => `line ${i}`).join("\n");
+    const r = truncateHeadTail(text, 100, 1 << 20);
+    expect(r.truncated).toBe(true);
+    const lines = r.text.split("\n");
+    expect(lines).toHaveLength(101);
+    expect(lines[0]).toBe("line 0");
+    expect(lines[49]).toBe("line 49");
+    expect(lines[50]).toMatch(/^… 4900 lines \(\d+ bytes\) omitted …$/);
+    expect(lines.at(-1)).toBe("line 4999");
+  });
+
+  test("keeps the head and the tail by bytes", () => {
+    const text = Array.from({ length: 100 }, (_, i) => `${i}:${"é".repeat(100)}`).join("\n");
+    const r = truncateHeadTail(text, 1000, 2000);
+    expect(r.truncated).toBe(true);
+    expect(Buffer.byteLength(r.text)).toBeLessThan(2100);
+    expect(r.text.startsWith("0:é")).toBe(true);
+    expect(r.text).toContain("\n99:é");
+  });
+
+  test("a single huge line keeps its start and end", () => {
+    const text = "a".repeat(10_000) + "b".repeat(10_000);
+    const r = truncateHeadTail(text, 10, 1000);
+    expect(r.text).toMatch(/^a{500}\n… 1 line \(19000 bytes\) omitted …\nb{500}$/);
+  });
+
+  test("never cuts a multi-byte character in half", () => {
+    const r = truncateHeadTail("日本語".repeat(1000), 10, 101);
+    expect(r.text).not.toContain("\uFFFD");
+    expect(r.text.startsWith("日本語")).toBe(true);
+  });
+});
+
+test("stack frames under jest's console.log blocks do not crowd out the failure", () => {
+  const block = (i: number) => [`  console.log`, `    debug value ${i}`, ``, `      at Object.<anonymous> (test/noisy.test.mjs:${i}:11)`, ``];
+  const lines = [
+    ...Array.from({ length: 200 }, (_, i) => block(i + 1)).flat(),
+    "  ● parser › parses nested arrays",
+    "    Expected: [1, [2, 3]]",
+    "    Received: [1, [2]]",
+    "      at Object.<anonymous> (src/parser.test.ts:41:19)",
+    ...Array.from({ length: 50 }, (_, i) => `  ✓ passes ${i}`),
+    "Tests: 1 failed, 50 passed, 51 total",
+  ];
+  const { text, filtered } = filterOutput({ stdout: lines.join("\n"), stderr: "", exitCode: 1, command: "npx jest" });
+  expect(filtered).toBe(true);
+  expect(text).toContain("(src/parser.test.ts:41:19)");
+  expect(text).toContain("Received: [1, [2]]");
+  expect(text).not.toContain("test/noisy.test.mjs:7:11");
+});

@@ -1,0 +1,242 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ToolContext } from "../../src/kernel/tool.ts";
+import { chooseShell } from "../../src/tools/shell.ts";
+import { type BashToolOptions, createBashTool, MAX_RESULT_LINES } from "../../src/tools/bash.ts";
+
+const shell = chooseShell({ platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined });
+let dir: string; // the project root the commands run in
+let temp: string; // where the tool writes full outputs
+
+beforeAll(() => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), "hey-bash-test-")));
+  temp = join(dir, ".out");
+  mkdirSync(temp);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const tool = (opts: Partial<BashToolOptions> = {}) =>
+  createBashTool({ shell, timeoutMs: 10_000, filter: "builtin", raw: false, tempDir: temp, ...opts });
+const ctx = (signal = new AbortController().signal): ToolContext => ({ signal, cwd: dir });
+const fullOutputPath = (output: string) => output.match(/\[full output: (.+)\]$/m)?.[1];
+
+/** Live (non-zombie) processes: pid, process group and command line. */
+function processes(): { pid: number; pgid: number; args: string }[] {
+  const ps = Bun.spawnSync(["ps", "-eo", "pid=,pgid=,stat=,args="]).stdout.toString();
+  return ps
+    .split("\n")
+    .map((l) => l.trim().match(/^(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/))
+    .filter((m): m is RegExpMatchArray => m !== null && !m[3]!.startsWith("Z"))
+    .map((m) => ({ pid: Number(m[1]), pgid: Number(m[2]), args: m[4]! }));
+}
+
+/** A unique `sleep` duration, so a test finds only its own processes. */
+const marker = () => `${100 + Math.floor(Math.random() * 800)}.${Math.floor(Math.random() * 1e6)}`;
+const withMarker = (m: string) => processes().filter((p) => p.args.includes(m));
+
+async function waitForGroup(m: string): Promise<number> {
+  for (let i = 0; i < 200; i++) {
+    const found = withMarker(m).find((p) => p.args.startsWith("sleep"));
+    if (found) return found.pgid;
+    await Bun.sleep(10);
+  }
+  throw new Error(`no process with ${m} appeared`);
+}
+
+const leftovers: string[] = [];
+afterEach(() => {
+  for (const m of leftovers.splice(0)) for (const p of withMarker(m)) process.kill(p.pid, "SIGKILL");
+});
+
+describe("bash tool", () => {
+  test("runs a command and reports its output and exit code", async () => {
+    const r = await tool().run({ command: "echo hello" }, ctx());
+    expect(r).toEqual({ output: "hello\n[exit code 0]" });
+  });
+
+  test("a non-zero exit is information, not a tool error", async () => {
+    const r = await tool().run({ command: "echo out; echo oops >&2; exit 3" }, ctx());
+    expect(r.output).toBe("out\n[stderr]\noops\n[exit code 3]");
+    expect(r.isError).toBeUndefined();
+  });
+
+  test("runs in the project root with the parent's environment", async () => {
+    process.env.HEY_BASH_TEST_VAR = "from-parent";
+    const r = await tool().run({ command: "pwd; echo $HEY_BASH_TEST_VAR" }, ctx());
+    delete process.env.HEY_BASH_TEST_VAR;
+    expect(r.output).toBe(`${dir}\nfrom-parent\n[exit code 0]`);
+  });
+
+  test("a shell killed by a signal says so", async () => {
+    const r = await tool().run({ command: "echo before; kill -SEGV $$" }, ctx());
+    expect(r.output).toBe("before\n[exit code 139]\n[the shell was killed by SIGSEGV]");
+  });
+
+  test("timeout_ms sent as a string is honoured", async () => {
+    const r = await tool().run({ command: "sleep 5", timeout_ms: "300" }, ctx());
+    expect(r.output).toContain("timed out after 0.3 s");
+  });
+
+  test("stdin is closed", async () => {
+    const r = await tool().run({ command: "cat; echo after" }, ctx());
+    expect(r.output).toBe("after\n[exit code 0]");
+  });
+
+  test("bad arguments and a shell that cannot start are error results", async () => {
+    expect((await tool().run({}, ctx())).isError).toBe(true);
+    const broken = createBashTool({ shell: { program: "/nonexistent/sh", name: "sh", args: (c) => ["-c", c] }, timeoutMs: 1000, filter: "builtin", raw: false });
+    const r = await broken.run({ command: "echo hi" }, ctx());
+    expect(r.isError).toBe(true);
+    expect(r.output).toContain("could not start /nonexistent/sh");
+  });
+
+  test("on timeout the whole process group is killed and the exit code is 124", async () => {
+    const m = marker();
+    leftovers.push(m);
+    const started = performance.now();
+    const running = tool().run({ command: `sh -c 'sleep ${m} & sleep ${m}'`, timeout_ms: 1000 }, ctx());
+    const pgid = await waitForGroup(m);
+    expect(processes().filter((p) => p.pgid === pgid).length).toBeGreaterThanOrEqual(3);
+    const r = await running;
+    const elapsed = performance.now() - started;
+    expect(r.isError).toBe(true);
+    expect(r.output).toContain("[exit code 124]");
+    expect(r.output).toContain("timed out after 1 s; the process group was killed");
+    expect(elapsed).toBeLessThan(3000);
+    expect(processes().filter((p) => p.pgid === pgid)).toEqual([]);
+  });
+
+  test("a group that ignores SIGTERM is killed with SIGKILL", async () => {
+    const m = marker();
+    leftovers.push(m);
+    const started = performance.now();
+    const running = tool().run({ command: `trap '' TERM; sleep ${m} & sleep ${m}`, timeout_ms: 500 }, ctx());
+    const pgid = await waitForGroup(m);
+    const r = await running;
+    expect(r.output).toContain("[exit code 124]");
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(processes().filter((p) => p.pgid === pgid)).toEqual([]);
+  });
+
+  test("an abort kills the whole process group and says it was interrupted", async () => {
+    const m = marker();
+    leftovers.push(m);
+    const abort = new AbortController();
+    const running = tool().run({ command: `echo started; sleep ${m} & sleep ${m}` }, ctx(abort.signal));
+    const pgid = await waitForGroup(m);
+    const abortedAt = performance.now();
+    abort.abort();
+    const r = await running;
+    expect(performance.now() - abortedAt).toBeLessThan(2000);
+    expect(r.isError).toBe(true);
+    expect(r.output).toContain("started");
+    expect(r.output).toContain("interrupted by the user; the process group was killed");
+    expect(processes().filter((p) => p.pgid === pgid)).toEqual([]);
+  });
+
+  test("an already aborted call does not start the command", async () => {
+    const abort = new AbortController();
+    abort.abort();
+    const r = await tool().run({ command: "touch should-not-exist" }, ctx(abort.signal));
+    expect(r.isError).toBe(true);
+    expect(readdirSync(dir)).not.toContain("should-not-exist");
+  });
+
+  test("a grandchild holding stdout open does not hang the tool past the drain", async () => {
+    const m = marker();
+    leftovers.push(m);
+    const started = performance.now();
+    const r = await tool().run({ command: `(sleep ${m} &) ; echo done` }, ctx());
+    const elapsed = performance.now() - started;
+    expect(r).toEqual({ output: "done\n[exit code 0]" });
+    expect(elapsed).toBeLessThan(1500);
+    // the background process is the command's business: it was not killed, only no longer read
+    expect(withMarker(m).length).toBe(1);
+  });
+
+  test("large output is truncated and the full output is saved to the named file", async () => {
+    const r = await tool({ raw: true }).run({ command: "seq 1 100000" }, ctx());
+    expect(r.output.split("\n").length).toBeLessThanOrEqual(MAX_RESULT_LINES + 3);
+    expect(r.output).toMatch(/… \d+ lines \(\d+ bytes\) omitted …/);
+    expect(r.output).toContain("\n100000\n[exit code 0]");
+    const path = fullOutputPath(r.output)!;
+    expect(path.startsWith(temp)).toBe(true);
+    const full = readFileSync(path, "utf8");
+    expect(full).toBe(`${Array.from({ length: 100000 }, (_, i) => i + 1).join("\n")}\n\n[exit code 0]\n`);
+  });
+
+  test("output beyond the memory cap spills to disk and is saved whole", async () => {
+    const r = await tool({ raw: true }).run({ command: "head -c 20000000 /dev/zero | tr '\\0' a; echo; echo tail-line" }, ctx());
+    const path = fullOutputPath(r.output)!;
+    expect(Bun.file(path).size).toBe(20_000_000 + "\ntail-line\n\n[exit code 0]\n".length);
+    expect(r.output).toContain("tail-line\n[exit code 0]");
+    expect(readdirSync(temp).filter((f) => f.endsWith(".stdout") || f.endsWith(".stderr"))).toEqual([]);
+  }, 20_000);
+
+  const noisy = `for i in $(seq 1 1500); do echo "ok $i - passes"; done; echo "FAILED tests/x.py::test_y - assert 1 == 2" >&2; echo "1 failed, 1500 passed"; exit 1`;
+
+  test("long noisy output is filtered, and the full output is named", async () => {
+    const r = await tool().run({ command: noisy }, ctx());
+    expect(r.output).toStartWith("[output filtered: ");
+    expect(r.output).toContain("FAILED tests/x.py::test_y - assert 1 == 2");
+    expect(r.output).toContain("1 failed, 1500 passed");
+    expect(r.output).toContain("[exit code 1]");
+    expect(r.output.length).toBeLessThan(2000);
+    expect(readFileSync(fullOutputPath(r.output)!, "utf8")).toContain("ok 777 - passes");
+  });
+
+  test("raw output is not filtered", async () => {
+    const r = await tool({ raw: true }).run({ command: noisy }, ctx());
+    expect(r.output.includes("[output filtered")).toBe(false);
+    expect(r.output.includes("ok 777 - passes")).toBe(true);
+    expect(fullOutputPath(r.output)).toBeUndefined();
+  });
+
+  test('bash_filter = "none" does not filter either', async () => {
+    const r = await tool({ filter: "none" }).run({ command: noisy }, ctx());
+    expect(r.output.includes("ok 777 - passes")).toBe(true);
+  });
+
+  test("git diff output is not filtered, only truncated", async () => {
+    const repo = join(dir, "repo");
+    const git = (...args: string[]) => {
+      const p = Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: repo });
+      if (p.exitCode !== 0) throw new Error(p.stderr.toString());
+    };
+    mkdirSync(repo);
+    git("init", "-q");
+    writeFileSync(join(repo, "big.txt"), Array.from({ length: 5000 }, (_, i) => `line ${i} error`).join("\n") + "\n");
+    git("add", ".");
+    git("commit", "-qm", "init");
+    writeFileSync(join(repo, "big.txt"), Array.from({ length: 5000 }, (_, i) => `line ${i} FAILED`).join("\n") + "\n");
+    const r = await tool().run({ command: "cd repo && git --no-pager diff" }, ctx());
+    expect(r.output.includes("[output filtered")).toBe(false);
+    expect(r.output).toStartWith("diff --git a/big.txt b/big.txt");
+    expect(r.output).toContain("-line 0 error\n");
+    expect(r.output).toMatch(/… \d+ lines \(\d+ bytes\) omitted …/);
+    const full = readFileSync(fullOutputPath(r.output)!, "utf8");
+    expect(full.match(/^\+line \d+ FAILED$/gm)).toHaveLength(5000);
+  });
+
+  test("an external filter command is applied", async () => {
+    const r = await tool({ filter: "head -n 3" }).run({ command: "seq 1 10; echo warn >&2" }, ctx());
+    expect(r.output).toStartWith("[output filtered by `head -n 3`]\nwarn\n1\n2\n[exit code 0]\n[full output: ");
+    expect(readFileSync(fullOutputPath(r.output)!, "utf8")).toBe("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n\n[stderr]\nwarn\n\n[exit code 0]\n");
+  });
+
+  test("a failing external filter falls back to the built-in one and says so", async () => {
+    const r = await tool({ filter: "echo broken >&2; exit 7" }).run({ command: noisy }, ctx());
+    expect(r.output).toStartWith("[external filter `echo broken >&2; exit 7` failed (exit code 7: broken); built-in filter used]\n[output filtered: ");
+    expect(r.output).toContain("FAILED tests/x.py::test_y");
+  });
+
+  test("the description states the real limits", () => {
+    const t = tool({ timeoutMs: 120_000 });
+    expect(t.description).toContain("timeout_ms defaults to 120000, max 600000");
+    expect(t.description).toContain(`${MAX_RESULT_LINES} lines/50 KB`);
+    expect(t.description.length).toBeLessThan(300);
+    expect(tool({ raw: true }).description).not.toContain("filtered");
+  });
+});

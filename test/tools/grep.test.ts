@@ -1,0 +1,218 @@
+// grep against a real tree: .gitignore handling, always-skipped and binary files, output format,
+// and the same text from ripgrep and from the built-in walker.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { ToolContext } from "../../src/kernel/tool.ts";
+import { createGrepTool } from "../../src/tools/grep.ts";
+
+let root: string;
+let ctx: ToolContext;
+
+const TREE: Record<string, string> = {
+  ".git/HEAD": "needle in .git\n",
+  ".gitignore": "*.log\nbuild/\n/dist\n!keep.log\nsecret*.txt\n",
+  "a.ts": "const x = 1;\n// needle one\nconst y = 2;\nconst z = 3;\nlet needle = 'two';\n",
+  "a-b.ts": "needle in a-b\n",
+  "a/b.ts": "needle in a/b\n",
+  "b.js": "function f() {\n  return needle;\n}\n",
+  "keep.log": "needle kept by negation\n",
+  "debug.log": "needle ignored\n",
+  "secret1.txt": "needle ignored\n",
+  "build/out.js": "needle ignored (build/)\n",
+  "dist/x.js": "needle ignored (/dist)\n",
+  "sub/dist/y.js": "needle not ignored: /dist is anchored\n",
+  "sub/.gitignore": "*.gen.ts\n!important.gen.ts\n",
+  "sub/c.gen.ts": "needle ignored by sub/.gitignore\n",
+  "sub/important.gen.ts": "needle re-included\n",
+  "sub/deep/d.ts": "NEEDLE upper\nneedle lower\n",
+  "sub/node_modules/x.js": "needle in nested node_modules\n",
+  "node_modules/pkg/index.js": "needle in node_modules\n",
+  "vendor/.git": "gitdir: ../.git/modules/vendor\n",
+  "vendor/v.log": "needle: the root .gitignore stops at a nested repository\n",
+  ".hidden/h.ts": "needle in a hidden dir\n",
+  ".env.example": "NEEDLE=1\n",
+  "crlf.txt": "needle\r\nfoo needle\r\nbar\r\n",
+  "bom.txt": "\uFEFFneedle after a BOM\n",
+  "unicode/ünï.txt": "naïve needle ✓\n",
+  "empty.txt": "",
+  "long.txt": "x".repeat(400) + " needle\n",
+  "many.txt": Array.from({ length: 150 }, (_, i) => `needle ${i + 1}`).join("\n") + "\n",
+};
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), "hey-grep-"));
+  for (const [path, text] of Object.entries(TREE)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  writeFileSync(join(root, "bin.dat"), Buffer.from("needle\0binary\n"));
+  writeFileSync(join(root, "late-binary.txt"), "needle early\n" + "y".repeat(200_000) + "\n\0needle late\n");
+  symlinkSync(join(root, "a.ts"), join(root, "link.ts"));
+  ctx = { cwd: root, signal: new AbortController().signal };
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const builtin = createGrepTool({ rg: null });
+const grep = async (args: Record<string, unknown>, tool = builtin) => tool.run(args, ctx);
+const paths = (output: string) => [...new Set(output.split("\n").map((l) => l.match(/^(.+?)[:-]\d+[:-] /)?.[1]).filter(Boolean))];
+
+describe("grep (built-in walker)", () => {
+  test("respects .gitignore (nested, negation, anchored, dir-only), skips .git, node_modules, binaries and symlinks", async () => {
+    const { output, isError } = await grep({ pattern: "needle", max_results: 1000 });
+    expect(isError).toBeUndefined();
+    expect(paths(output)).toEqual([
+      ".hidden/h.ts",
+      "a/b.ts",
+      "a-b.ts",
+      "a.ts",
+      "b.js",
+      "bom.txt",
+      "crlf.txt",
+      "keep.log",
+      "long.txt",
+      "many.txt",
+      "sub/deep/d.ts",
+      "sub/dist/y.js",
+      "sub/important.gen.ts",
+      "unicode/ünï.txt",
+      "vendor/v.log",
+    ]);
+  });
+
+  test("formats matches as path:line: text, sorted by path then line, CR removed, long lines cut", async () => {
+    const { output } = await grep({ pattern: "needle", glob: "*.{ts,txt}", max_results: 9 });
+    expect(output.split("\n").slice(0, 10)).toEqual([
+      ".hidden/h.ts:1: needle in a hidden dir",
+      "a/b.ts:1: needle in a/b",
+      "a-b.ts:1: needle in a-b",
+      "a.ts:2: // needle one",
+      "a.ts:5: let needle = 'two';",
+      "bom.txt:1: \uFEFFneedle after a BOM",
+      "crlf.txt:1: needle",
+      "crlf.txt:2: foo needle",
+      `long.txt:1: ${"x".repeat(300)}…`,
+      "… 153 more matches not shown (162 in all); narrow with path, glob or a more specific pattern, or raise max_results",
+    ]);
+  });
+
+  test("context lines use path-line- text", async () => {
+    const { output } = await grep({ pattern: "needle", path: "a.ts", context: 1 });
+    expect(output).toBe(["a.ts-1- const x = 1;", "a.ts:2: // needle one", "a.ts-3- const y = 2;", "a.ts-4- const z = 3;", "a.ts:5: let needle = 'two';"].join("\n"));
+  });
+
+  test("max_results caps the shown matches and says how many more there are", async () => {
+    const { output } = await grep({ pattern: "needle \\d+", path: "many.txt", max_results: 3 });
+    expect(output).toBe(
+      "many.txt:1: needle 1\nmany.txt:2: needle 2\nmany.txt:3: needle 3\n" +
+        "… 147 more matches not shown (150 in all); narrow with path, glob or a more specific pattern, or raise max_results",
+    );
+    const def = await grep({ pattern: "needle \\d+" });
+    expect(def.output.split("\n").filter((l) => l.startsWith("many.txt:"))).toHaveLength(100);
+    expect(def.output).toContain("… 50 more matches not shown (150 in all)");
+  });
+
+  test("ignore_case, anchors and CRLF", async () => {
+    expect((await grep({ pattern: "^needle", path: "sub/deep", ignore_case: true })).output).toBe(
+      "sub/deep/d.ts:1: NEEDLE upper\nsub/deep/d.ts:2: needle lower",
+    );
+    expect((await grep({ pattern: "needle$", path: "crlf.txt" })).output).toBe("crlf.txt:1: needle\ncrlf.txt:2: foo needle");
+  });
+
+  test("glob filters by file name, or by path when it has a slash", async () => {
+    expect(paths((await grep({ pattern: "needle", glob: "*.js" })).output)).toEqual(["b.js", "sub/dist/y.js"]);
+    expect(paths((await grep({ pattern: "needle", glob: "sub/**/*.ts" })).output)).toEqual(["sub/deep/d.ts", "sub/important.gen.ts"]);
+  });
+
+  test("a file path searches that file, even when it is ignored", async () => {
+    expect((await grep({ pattern: "needle", path: "debug.log" })).output).toBe("debug.log:1: needle ignored");
+    expect((await grep({ pattern: "needle", path: "node_modules" })).output).toBe("node_modules/pkg/index.js:1: needle in node_modules");
+  });
+
+  test("no match, bad arguments and missing paths", async () => {
+    expect(await grep({ pattern: "zzz_nothing" })).toEqual({ output: 'no matches for "zzz_nothing" in .' });
+    expect(await grep({ pattern: "(" })).toMatchObject({ isError: true, output: expect.stringContaining('invalid regex "("') });
+    expect(await grep({ pattern: "x", path: "nope" })).toEqual({ output: "path not found: nope", isError: true });
+    expect(await grep({ pattern: "needle", path: "bin.dat" })).toEqual({ output: "bin.dat is a binary file", isError: true });
+    expect(await grep({})).toMatchObject({ isError: true, output: expect.stringContaining("`pattern`") });
+    expect(await grep({ pattern: "x", context: "lots" })).toMatchObject({ isError: true, output: expect.stringContaining("`context`") });
+    expect(await grep({ pattern: "x", glob: "{a" })).toMatchObject({ isError: true, output: expect.stringContaining("invalid glob") });
+  });
+
+  test("numbers sent as strings are accepted", async () => {
+    expect((await grep({ pattern: "needle", path: "a.ts", context: "0", max_results: "1" })).output).toStartWith("a.ts:2: // needle one\n… 1 more");
+  });
+});
+
+// ripgrep: HEY_TEST_RG, else `rg` on PATH, else the devDependency @vscode/ripgrep (its rg ships
+// inside the npm package @vscode/ripgrep-<platform>, no download at install time).
+const NO_RG =
+  "ripgrep not found: add the devDependency @vscode/ripgrep (>= 1.18: rg ships inside its platform package, no download), " +
+  "install rg (apt-get install ripgrep, brew install ripgrep) or set HEY_TEST_RG=/path/to/rg";
+
+async function findRg(): Promise<string | undefined> {
+  if (process.env.HEY_TEST_RG) return process.env.HEY_TEST_RG;
+  const onPath = Bun.which("rg");
+  if (onPath) return onPath;
+  const pkg = "@vscode/ripgrep";
+  const mod = (await import(pkg).catch(() => undefined)) as { rgPath?: string } | undefined;
+  return mod?.rgPath;
+}
+
+describe("grep: ripgrep and the built-in walker give the same text", () => {
+  let rgTool: ReturnType<typeof createGrepTool>;
+  let log: string;
+  const rgRuns = () => readFileSync(log, "utf8").trim().split("\n").filter(Boolean);
+
+  beforeAll(async () => {
+    const rg = await findRg();
+    if (!rg) return;
+    // A wrapper records each run's exit status, to prove ripgrep (not the fallback) answered.
+    log = join(root, "..", `${root.split("/").pop()}-rg.log`);
+    const wrapper = join(root, "..", `${root.split("/").pop()}-rg.sh`);
+    writeFileSync(log, "");
+    writeFileSync(wrapper, `#!/bin/sh\n'${rg}' "$@"\ncode=$?\necho $code >> '${log}'\nexit $code\n`);
+    chmodSync(wrapper, 0o755);
+    rgTool = createGrepTool({ rg: wrapper });
+  });
+  afterAll(() => {
+    if (log) rmSync(log, { force: true });
+    if (log) rmSync(log.replace(/\.log$/, ".sh"), { force: true });
+  });
+
+  const queries: [string, Record<string, unknown>][] = [
+    ["whole tree", { pattern: "needle", max_results: 1000 }],
+    ["default cap", { pattern: "needle" }],
+    ["context", { pattern: "needle", context: 2, max_results: 40 }],
+    ["ignore_case", { pattern: "NEEDLE", ignore_case: true, max_results: 1000 }],
+    ["anchors and CRLF", { pattern: "^(foo )?needle$" }],
+    ["classes", { pattern: "needle \\d{2,3}\\b", max_results: 5 }],
+    ["file-name glob", { pattern: "needle", glob: "*.{ts,js}" }],
+    ["path glob", { pattern: "needle", glob: "sub/**/*.ts" }],
+    ["sub directory", { pattern: "needle", path: "sub" }],
+    ["ignored directory given as path", { pattern: "needle", path: "build" }],
+    ["single file", { pattern: "needle \\d+", path: "many.txt", context: 1, max_results: 4 }],
+    ["unicode", { pattern: "naïve|✓" }],
+    ["no match", { pattern: "zzz_nothing" }],
+  ];
+
+  test.each(queries)("%s", async (_name, args) => {
+    if (!rgTool) throw new Error(NO_RG);
+    const before = rgRuns().length;
+    const viaRg = await grep(args, rgTool);
+    expect(rgRuns().slice(before)).toEqual([args.pattern === "zzz_nothing" ? "1" : "0"]); // ripgrep answered
+    expect(viaRg).toEqual(await grep(args));
+  });
+
+  test("a pattern ripgrep rejects (look-behind) falls back to the built-in search", async () => {
+    if (!rgTool) throw new Error(NO_RG);
+    const before = rgRuns().length;
+    const args = { pattern: "(?<=foo )needle" };
+    const viaRg = await grep(args, rgTool);
+    expect(rgRuns().slice(before)).toEqual(["2"]);
+    expect(viaRg).toEqual({ output: "crlf.txt:2: foo needle" });
+    expect(viaRg).toEqual(await grep(args));
+  });
+});

@@ -1,0 +1,96 @@
+// read_file against real files: numbering, windows, notes and refusals.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ToolContext } from "../../src/kernel/tool.ts";
+import { createReadFileTool } from "../../src/tools/read-file.ts";
+
+let dir: string;
+let ctx: ToolContext;
+const read = (args: Record<string, unknown>) => createReadFileTool().run(args, ctx);
+const numbered = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}`);
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "hey-read-"));
+  ctx = { cwd: dir, signal: new AbortController().signal };
+  writeFileSync(join(dir, "twelve.txt"), numbered(1, 12).join("\n") + "\n");
+  writeFileSync(join(dir, "big.txt"), numbered(1, 2500).join("\n") + "\n");
+  writeFileSync(join(dir, "crlf.txt"), "one\r\ntwo\r\nthree");
+  writeFileSync(join(dir, "long.txt"), "a".repeat(2500) + "\nshort\n");
+  writeFileSync(join(dir, "wide.txt"), Array.from({ length: 2000 }, () => "w".repeat(99)).join("\n"));
+  writeFileSync(join(dir, "empty.txt"), "");
+  writeFileSync(join(dir, "data.bin"), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 13]));
+  writeFileSync(join(dir, "huge.txt"), numbered(1, 300_000).join("\n")); // ~3.5 MB, many stream chunks
+  mkdirSync(join(dir, "sub"));
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+test("numbers lines from 1, padded to the widest number shown", async () => {
+  const { output, isError } = await read({ path: "twelve.txt" });
+  expect(isError).toBeUndefined();
+  expect(output.split("\n").slice(0, 2)).toEqual([" 1\tline 1", " 2\tline 2"]);
+  expect(output.split("\n").at(-1)).toBe("12\tline 12");
+  expect(output.split("\n")).toHaveLength(12);
+});
+
+test("offset and limit choose a window; the note says how to continue", async () => {
+  expect((await read({ path: "twelve.txt", offset: 3, limit: 2 })).output).toBe("3\tline 3\n4\tline 4\n… 8 more lines; use offset=5");
+  expect((await read({ path: "twelve.txt", offset: 11 })).output).toBe("11\tline 11\n12\tline 12");
+});
+
+test("shows 2000 lines by default, then a continuation note", async () => {
+  const lines = (await read({ path: "big.txt" })).output.split("\n");
+  expect(lines).toHaveLength(2001);
+  expect(lines[1999]).toBe("2000\tline 2000");
+  expect(lines[2000]).toBe("… 500 more lines; use offset=2001");
+  expect((await read({ path: "big.txt", offset: 2001 })).output.split("\n")).toHaveLength(500);
+});
+
+test("stops at ~100k characters whatever the limit, with the same note", async () => {
+  const lines = (await read({ path: "wide.txt" })).output.split("\n");
+  expect(lines.length).toBeLessThan(1000);
+  expect(lines.at(-1)).toMatch(/^… \d+ more lines; use offset=\d+$/);
+});
+
+test("streams large files and counts every line", async () => {
+  expect((await read({ path: "huge.txt", offset: 299_999 })).output).toBe("299999\tline 299999\n300000\tline 300000");
+  expect((await read({ path: "huge.txt", offset: 150_000, limit: 1 })).output).toBe("150000\tline 150000\n… 150000 more lines; use offset=150001");
+});
+
+test("cuts very long lines with a marker", async () => {
+  const [first, second] = (await read({ path: "long.txt" })).output.split("\n");
+  expect(first).toBe(`1\t${"a".repeat(2000)}… [line cut at 2000 chars]`);
+  expect(second).toBe("2\tshort");
+});
+
+test("hides the CR of CRLF line endings; a last line without newline is shown", async () => {
+  expect((await read({ path: "crlf.txt" })).output).toBe("1\tone\n2\ttwo\n3\tthree");
+});
+
+test("an empty file says so", async () => {
+  expect(await read({ path: "empty.txt" })).toEqual({ output: "empty.txt is empty" });
+});
+
+test("absolute paths work", async () => {
+  expect((await read({ path: join(dir, "crlf.txt"), limit: 1 })).output).toBe("1\tone\n… 2 more lines; use offset=2");
+});
+
+test.each([
+  ["binary file", { path: "data.bin" }, "data.bin is a binary file (NUL byte in the first 8 KB); not shown"],
+  ["missing file", { path: "nope/missing.txt" }, "file not found: nope/missing.txt"],
+  ["directory", { path: "sub" }, "sub is a directory; list it with bash (ls) or search it with grep"],
+  ["offset past the end", { path: "twelve.txt", offset: 13 }, "twelve.txt has 12 lines; offset 13 is past the end"],
+  ["missing path", {}, "read_file: `path` must be a non-empty string"],
+  ["path not a string", { path: 7 }, "read_file: `path` must be a non-empty string"],
+  ["offset not a number", { path: "twelve.txt", offset: "ten" }, 'read_file: `offset` must be a positive integer, got "ten"'],
+  ["negative limit", { path: "twelve.txt", limit: -5 }, "read_file: `limit` must be a positive integer, got -5"],
+  ["zero limit", { path: "twelve.txt", limit: 0 }, "read_file: `limit` must be at least 1"],
+] as const)("%s → error", async (_name, args, message) => {
+  expect(await read(args)).toEqual({ output: message, isError: true });
+});
+
+test("numbers sent as strings are accepted", async () => {
+  expect((await read({ path: "twelve.txt", offset: "12", limit: "1" })).output).toBe("12\tline 12");
+});
