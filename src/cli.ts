@@ -1,5 +1,5 @@
 // Command-line flags (SPEC §2): parsing, validation and the help text. No I/O.
-import { EFFORTS, type Effort, type Protocol } from "./kernel/ir.ts";
+import { EFFORTS, PROTOCOLS, type Effort, type Protocol } from "./kernel/ir.ts";
 import pkg from "../package.json" with { type: "json" };
 
 export const VERSION: string = pkg.version;
@@ -7,7 +7,6 @@ export const VERSION: string = pkg.version;
 /** Exit codes (SPEC §18). */
 export const EXIT = { ok: 0, runtime: 1, usage: 2, maxTurns: 3, interrupted: 130 } as const;
 
-const PROTOCOLS: readonly Protocol[] = ["openai", "responses", "anthropic", "google"];
 const OUTPUTS = ["text", "json"] as const;
 
 export interface CliArgs {

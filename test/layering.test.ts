@@ -26,6 +26,7 @@ const EDGES = new Set([
   "providers/anthropic.ts",
   "providers/google.ts",
   "providers/openai.ts",
+  "providers/responses.ts",
   "sessions/reader.ts",
   "sessions/writer.ts",
   "tools/bash.ts",

@@ -1,7 +1,7 @@
 // The keys hey's config files may hold and the check of one file against them (SPEC §3). Pure.
 // A checked layer holds only known keys of the right type; unknown keys become warnings, wrong
 // types a ConfigError. Merging, `${VAR}` expansion and defaults belong to pure/config.ts.
-import { EFFORTS, type Effort, type Protocol } from "../kernel/ir.ts";
+import { EFFORTS, PROTOCOLS, type Effort, type Protocol } from "../kernel/ir.ts";
 
 /**
  * A configuration mistake the user has to fix. `message` is the complete text to show (it names
@@ -11,7 +11,6 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-export const PROTOCOLS: readonly Protocol[] = ["openai", "responses", "anthropic", "google"];
 
 export type Table = Record<string, unknown>;
 

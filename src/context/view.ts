@@ -13,7 +13,7 @@
 //   calls already in the history apply even when the compress tool is now off.
 // - Handles (compress tool on): every tool result ends with a line `[#k3f9a]`, the last 5 characters
 //   of its message id (the whole id when two ids end alike): ~3 tokens per result.
-import type { Message } from "../kernel/ir.ts";
+import { parseArguments, type Message } from "../kernel/ir.ts";
 import {
   addHandles,
   applySummaries,
@@ -138,22 +138,13 @@ export function compressSummaries(history: Message[], protectTurns: number): Sum
       let ok = false;
       for (let j = i + 1; j < history.length && history[j]!.role === "tool"; j++) if (history[j]!.toolCallId === call.id) ok = !history[j]!.isError;
       if (!ok) continue;
-      const args = compressArgs(parseObject(call.arguments));
+      const args = compressArgs(parseArguments(call.arguments) ?? {});
       if ("error" in args) continue;
       const range = checkRange(history, i + 1, args.start, args.end, protectTurns);
       if (!("error" in range)) out.push({ ...range, text: args.summary });
     }
   }
   return out;
-}
-
-function parseObject(text: string): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(text.trim() === "" ? "{}" : text);
-    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
 
 /** The compress tool's arguments, validated: handles as text and a non-empty summary. */

@@ -1,14 +1,13 @@
 // What of a conversation may be sent to a given protocol and model (SPEC §5.6). The one place
 // that decides: adapters then send everything they are given, the way their protocol wants it.
 import type { Message, Protocol, ToolCall } from "./ir.ts";
+import { syntheticResult } from "./tool-calls.ts";
 
 export interface Target {
   protocol: Protocol;
   model: string;
 }
 
-/** Result text for a call that never got one (crash, interrupted run, foreign history). */
-export const MISSING_RESULT = "no result: the call was interrupted before it finished";
 
 /**
  * The history adapted for `target`, without changing `messages`:
@@ -56,7 +55,7 @@ export function adaptHistory(messages: Message[], target: Target): Message[] {
     for (const call of open.values()) {
       changed = true;
       const id = safeId(call.id);
-      out.push({ id: `${id}-result`, role: "tool", toolCallId: id, toolName: call.name, isError: true, content: [{ type: "text", text: MISSING_RESULT }] });
+      out.push(syntheticResult({ id, name: call.name }, `${id}-result`));
     }
     open.clear();
   }

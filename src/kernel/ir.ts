@@ -2,12 +2,13 @@
 // from these types; nothing outside src/providers/ knows a vendor's shapes.
 
 /** The four wire protocols hey speaks. */
-export type Protocol = "openai" | "responses" | "anthropic" | "google";
+export const PROTOCOLS = ["openai", "responses", "anthropic", "google"] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
 
 /**
  * Vendor state that must travel back to the vendor unchanged (a thinking signature, an
  * encrypted reasoning item, a Gemini thought signature). Only the protocol and model that
- * produced it may receive it again; `pure/handoff.ts` decides that. `data` is opaque outside
+ * produced it may receive it again; `kernel/adapt-history.ts` decides that. `data` is opaque outside
  * the adapter of `protocol`.
  */
 export interface Opaque {
@@ -127,4 +128,17 @@ export function textOf(message: Pick<Message, "content">): string {
 
 export function userMessage(content: string | ContentBlock[]): Message {
   return { id: newId(), role: "user", content: typeof content === "string" ? [{ type: "text", text: content }] : content };
+}
+
+/**
+ * A tool call's `arguments` as an object: "" counts as `{}`; undefined when the text is not JSON
+ * or not an object. Never throws.
+ */
+export function parseArguments(text: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(text.trim() === "" ? "{}" : text);
+    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }

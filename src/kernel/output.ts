@@ -2,6 +2,7 @@
 // writer are all Outputs: the loop emits, it never prints or persists.
 
 import type { Message } from "./ir.ts";
+import type { ProviderErrorKind } from "./provider.ts";
 
 export interface UsageCounts {
   input_tokens: number;
@@ -18,17 +19,7 @@ export interface UsageCounts {
 export type RunStop = "end" | "length" | "max_turns" | "interrupted" | "error";
 
 /** `error.kind` values: the provider kinds plus those raised by hey itself. */
-export type ErrorKind =
-  | "auth"
-  | "rate_limit"
-  | "overloaded"
-  | "quota_exhausted"
-  | "network"
-  | "bad_request"
-  | "stream_interrupted"
-  | "config"
-  | "tool"
-  | "interrupted";
+export type ErrorKind = ProviderErrorKind | "config" | "tool" | "interrupted";
 
 /**
  * Everything the loop reports, in order. All but `message` are the JSON events of SPEC §18

@@ -51,7 +51,8 @@ export type ProviderErrorKind =
   | "bad_request"
   | "stream_interrupted";
 
-const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(["rate_limit", "overloaded", "network"]);
+/** The kinds a retry can help with (SPEC §6); the others fail at once. */
+export const RETRYABLE_KINDS: ReadonlySet<string> = new Set<ProviderErrorKind>(["rate_limit", "overloaded", "network"]);
 
 /**
  * A classified provider failure. `message` is already fit for the user (it names the key
@@ -75,6 +76,6 @@ export class ProviderError extends Error {
   }
 
   get retryable(): boolean {
-    return RETRYABLE.has(this.kind) && !this.final;
+    return RETRYABLE_KINDS.has(this.kind) && !this.final;
   }
 }

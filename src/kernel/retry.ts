@@ -1,4 +1,5 @@
 // Request-level retry policy (SPEC §6): which failures are retried and how long to wait.
+import { RETRYABLE_KINDS } from "./provider.ts";
 
 export interface RetryPolicy {
   enabled: boolean;
@@ -19,7 +20,6 @@ export interface RetryableFailure {
 
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; why?: string };
 
-const RETRYABLE_KINDS = new Set(["rate_limit", "overloaded", "network"]);
 
 /**
  * Jitter added to a server-given delay, at most this fraction of it: the server's wait is

@@ -2,7 +2,7 @@
 // find → parse arguments → permission → run. Unknown tools, bad arguments, refusals and thrown
 // errors all become error results for the model; only an abort ends the turn early.
 import { resolve as resolvePath } from "node:path";
-import { newId, type Message, type ToolCall } from "./ir.ts";
+import { newId, parseArguments, type Message, type ToolCall } from "./ir.ts";
 import type { Output } from "./output.ts";
 import type { Tool, ToolResult } from "./tool.ts";
 
@@ -18,7 +18,15 @@ export interface ToolRunDeps {
   parallel: boolean;
 }
 
+/** The result of a call the user interrupted (Ctrl-C) before it finished. */
 export const INTERRUPTED = "interrupted by user";
+/** The result of a call that never got one: hey stopped (crash, kill) or the history came from elsewhere. */
+export const NO_RESULT = "interrupted: hey stopped before this call finished";
+
+/** A synthetic error result for `call` (a call must never go to a model without one). */
+export function syntheticResult(call: Pick<ToolCall, "id" | "name">, id: string, text = NO_RESULT): Message {
+  return { id, role: "tool", toolCallId: call.id, toolName: call.name, isError: true, content: [{ type: "text", text }] };
+}
 
 /** Tools that must not run concurrently with anything else (they rewrite the context). */
 const RUNS_ALONE = new Set(["compress"]);
@@ -66,15 +74,6 @@ function toolMessage(call: ToolCall, result: ToolResult): Message {
     isError: Boolean(result.isError),
     content: [{ type: "text", text: result.output }, ...(result.images ?? [])],
   };
-}
-
-function parseArguments(text: string): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(text.trim() === "" ? "{}" : text);
-    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 async function runOne(call: ToolCall, args: Record<string, unknown> | undefined, deps: ToolRunDeps): Promise<ToolResult> {

@@ -14,7 +14,7 @@ import type {
   Tool,
   Usage as WireUsage,
 } from "@anthropic-ai/sdk/resources/messages";
-import { emptyUsage, newId } from "../kernel/ir.ts";
+import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
 import type { ContentBlock, Effort, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import { ProviderError } from "../kernel/provider.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
@@ -74,7 +74,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
       case "assistant":
         push("assistant", [
           ...m.content.flatMap((p) => (p.type === "thinking" ? thinkingBlock(p, opts.model) : userBlock(p))),
-          ...(m.toolCalls ?? []).map((c): ContentBlockParam => ({ type: "tool_use", id: c.id, name: c.name, input: toolInput(c.arguments) })),
+          ...(m.toolCalls ?? []).map((c): ContentBlockParam => ({ type: "tool_use", id: c.id, name: c.name, input: parseArguments(c.arguments) ?? {} })),
         ]);
         break;
     }
@@ -126,16 +126,6 @@ function toolContent(content: ContentBlock[]): string | (TextBlockParam | ImageB
   if (content.some((p) => p.type === "image")) return content.flatMap(userBlock);
   const text = joinText(content);
   return text.trim() === "" ? "(no output)" : text;
-}
-
-/** `input` must be an object; a call cut off by max_tokens left invalid JSON (its result says so). */
-function toolInput(args: string): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(args);
-    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
 
 function joinText(content: ContentBlock[]): string {

@@ -15,7 +15,7 @@ import type {
   Part,
   ThinkingLevel,
 } from "@google/genai";
-import { emptyUsage, newId } from "../kernel/ir.ts";
+import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
 import type { ContentBlock, Effort, Message, StopReason, ToolCall, Usage } from "../kernel/ir.ts";
 import { ProviderError } from "../kernel/provider.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
@@ -145,7 +145,7 @@ function rebuildParts(m: Message, model: string): Part[] {
   const parts: Part[] = m.content.flatMap((p): Part[] => (p.type === "text" && p.text ? [{ text: p.text }] : []));
   for (const c of m.toolCalls ?? []) {
     const data = callData(c, model);
-    const call: FunctionCall = { name: c.name, args: parseArgs(c.arguments) };
+    const call: FunctionCall = { name: c.name, args: parseArguments(c.arguments) ?? {} };
     if (data.id) call.id = data.id;
     parts.push({ functionCall: call, ...(data.thoughtSignature ? { thoughtSignature: data.thoughtSignature } : {}) });
   }
@@ -159,15 +159,6 @@ function callData(c: ToolCall | undefined, model: string): CallData {
     ...(typeof data.thoughtSignature === "string" ? { thoughtSignature: data.thoughtSignature } : {}),
     ...(typeof data.id === "string" ? { id: data.id } : {}),
   };
-}
-
-/** Gemini wants an object; arguments from another protocol may be cut short (a `length` stop). */
-function parseArgs(json: string): Record<string, unknown> {
-  try {
-    return asObject(JSON.parse(json)) ?? {};
-  } catch {
-    return {};
-  }
 }
 
 function functionResponse(r: Message, calls: ToolCall[], model: string): Part {

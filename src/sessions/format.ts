@@ -2,7 +2,8 @@
 // Parsing never throws: a bad line is reported so the reader can skip it with a warning. The
 // window a resume starts from, and the synthetic results for calls a crash left open, are
 // decided here; src/sessions.ts only moves bytes.
-import type { Message, ToolCall } from "../kernel/ir.ts";
+import type { Message } from "../kernel/ir.ts";
+import { syntheticResult } from "../kernel/tool-calls.ts";
 import type { UsageCounts } from "../kernel/output.ts";
 
 export interface SessionHeader {
@@ -49,8 +50,6 @@ export interface SessionInfo {
   path: string;
 }
 
-/** Text of the synthetic result for a call that a crash or kill left without one. */
-export const INTERRUPTED_RESULT = "interrupted: hey stopped before this call finished";
 
 /** Line prefixes the writer produces (type is always the first key), for skipping lines unread. */
 export const ENTRY_PREFIX = { model: '{"type":"model"', compaction: '{"type":"compaction"' } as const;
@@ -119,7 +118,7 @@ export function alignWindow(messages: Message[], window: number): number {
 /**
  * Puts every tool result right after the assistant message that made its call, in call order;
  * drops results whose call is not in `messages` and repeated message ids; and gives each call
- * without a result a synthetic error result (`INTERRUPTED_RESULT`), returned in `appended` too
+ * without a result a synthetic error result (`NO_RESULT`), returned in `appended` too
  * so the caller can persist it. `makeId` names the synthetic messages.
  */
 export function closeToolCalls(messages: Message[], makeId: () => string): { messages: Message[]; appended: Message[] } {
@@ -138,7 +137,7 @@ export function closeToolCalls(messages: Message[], makeId: () => string): { mes
         seen.add(result.id);
         out.push(result);
       } else if (!result) {
-        const synthetic = interruptedResult(call, makeId());
+        const synthetic = syntheticResult(call, makeId());
         appended.push(synthetic);
         out.push(synthetic);
       }
@@ -147,9 +146,6 @@ export function closeToolCalls(messages: Message[], makeId: () => string): { mes
   return { messages: out, appended };
 }
 
-export function interruptedResult(call: ToolCall, id: string): Message {
-  return { id, role: "tool", toolCallId: call.id, toolName: call.name, isError: true, content: [{ type: "text", text: INTERRUPTED_RESULT }] };
-}
 
 /** `text` on one line (whitespace runs become one space), cut to about 80 characters. */
 export function oneLine(text: string, max = FIRST_PROMPT_CHARS): string {

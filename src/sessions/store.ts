@@ -9,7 +9,7 @@ import type { AgentEvent, Output } from "../kernel/output.ts";
 import { alignWindow, closeToolCalls, ENTRY_PREFIX, oneLine, parseEntry, parseHeader, promptOfCutLine, toLine } from "./format.ts";
 import type { SessionEntry, SessionHeader, SessionInfo, SessionSummary } from "./format.ts";
 
-export { formatSessionList, INTERRUPTED_RESULT, type SessionHeader, type SessionInfo, type SessionSummary } from "./format.ts";
+export { formatSessionList, type SessionHeader, type SessionInfo, type SessionSummary } from "./format.ts";
 
 /** SPEC §19: resume keeps about the last 500 messages; older context comes from the summary. */
 export const DEFAULT_WINDOW = 500;

@@ -1,7 +1,8 @@
 // What survives a switch of protocol or model (SPEC §5.6), and the tool-call pairing invariant.
 import { describe, expect, test } from "bun:test";
 import type { Message, Protocol } from "../../src/kernel/ir.ts";
-import { adaptHistory, MISSING_RESULT, safeId } from "../../src/kernel/adapt-history.ts";
+import { adaptHistory, safeId } from "../../src/kernel/adapt-history.ts";
+import { NO_RESULT as MISSING_RESULT } from "../../src/kernel/tool-calls.ts";
 
 const think = (protocol: Protocol, model: string, text = "hmm") => ({ type: "thinking" as const, text, opaque: { protocol, model, data: { sig: "s" } } });
 const user = (id: string, text = "q"): Message => ({ id, role: "user", content: [{ type: "text", text }] });

@@ -199,7 +199,7 @@ describe("request body", () => {
     const { body } = await send({ messages: [user("q"), turn, user("never mind")] });
     expect(body.contents[2]).toEqual({
       role: "user",
-      parts: [{ functionResponse: { name: "get_country", response: { error: "no result: the call was interrupted before it finished" } } }],
+      parts: [{ functionResponse: { name: "get_country", response: { error: "interrupted: hey stopped before this call finished" } } }],
     });
   });
 

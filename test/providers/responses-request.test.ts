@@ -3,7 +3,8 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import type { Effort, Message, ToolSpec } from "../../src/kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../../src/kernel/provider.ts";
-import { MISSING_RESULT, adaptHistory } from "../../src/kernel/adapt-history.ts";
+import { adaptHistory } from "../../src/kernel/adapt-history.ts";
+import { NO_RESULT as MISSING_RESULT } from "../../src/kernel/tool-calls.ts";
 import type { OpenAIProviderOptions } from "../../src/providers/openai.ts";
 import { createResponsesProvider } from "../../src/providers/responses.ts";
 import { responsesToolPairs } from "../helpers/invariants-responses.ts";

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, userMessage, type Message, type ToolCall } from "../../src/kernel/ir.ts";
 import type { AgentEvent } from "../../src/kernel/output.ts";
-import { alignWindow, closeToolCalls, INTERRUPTED_RESULT } from "../../src/sessions/format.ts";
+import { alignWindow, closeToolCalls } from "../../src/sessions/format.ts";
+import { NO_RESULT as INTERRUPTED_RESULT } from "../../src/kernel/tool-calls.ts";
 import { createSessionWriter, loadSession } from "../../src/sessions/store.ts";
 import { writeBigSession } from "../helpers/big-session.ts";
 
