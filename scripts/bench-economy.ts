@@ -7,10 +7,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { platform } from "node:os";
 import { join } from "node:path";
-import { createAgent } from "../src/agent.ts";
+import { createAgent, type Agent } from "../src/agent.ts";
 import { emptyUsage, newId, textOf, type Message } from "../src/kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../src/kernel/provider.ts";
-import { resolveConfig, type Settings } from "../src/config/resolve.ts";
+import { resolveConfig } from "../src/config/resolve.ts";
+import type { Settings } from "../src/config/settings.ts";
 import { estimateTokens } from "../src/context/view.ts";
 import { chooseShell } from "../src/tools/shell.ts";
 import { buildSystemPrompt } from "../src/prompt/system.ts";
@@ -332,16 +333,17 @@ async function session(dir: string, m: Mechanisms): Promise<Count & { toolChars:
   };
   const shell = chooseShell({ platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined });
   const count: Count = { requests: 0, summaries: 0, wire: 0, estimate: 0, maxWire: 0 };
-  const agent = createAgent({
+  const tools = createTools(settings, { shell, raw: !m.filter });
+  const agent: Agent = createAgent({
     settings,
     provider: scriptedProvider(count),
-    tools: createTools(settings, { shell, raw: !m.filter }),
+    tools: settings.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools,
     output: { emit: () => {} },
     cwd: dir,
     system: buildSystemPrompt({ core: corePrompt, cwd: dir, date: "2026-01-01", os: platform(), shell: shell.name }),
     permission: () => undefined,
+    taskNote: () => undefined,
   });
-  if (settings.compaction.compressTool) agent.tools.push(createCompressTool(() => agent.messages));
   const result = await agent.send("The tests fail. Fix the bugs in src/, keep the build clean, and note the fixes in CHANGELOG.md and README.md.", new AbortController().signal);
 
   // completed: the answer given, the files as intended, the calls that should fail failed, the last test run passed

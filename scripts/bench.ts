@@ -139,7 +139,7 @@ async function turnOverhead() {
     provider,
     tools: [...tools, echo],
     output: { emit: () => trimmed() },
-    context: (history: Message[], signal: AbortSignal) => prepare(history, { state, policy, nudgeThreshold: 0.7, provider, output: { emit: () => {} }, tools: [...tools, echo], cwd: process.cwd(), system: "system prompt" }, signal),
+    context: (history: Message[], signal: AbortSignal) => prepare(history, { state, policy, nudgeThreshold: 0.7, provider, output: { emit: () => {} }, tools: [...tools, echo], system: "system prompt", taskNote: () => undefined }, signal),
     signal: new AbortController().signal,
     cwd: process.cwd(),
     limits: { maxTurns: TURNS + 5, parallelTools: true },

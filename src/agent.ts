@@ -1,15 +1,16 @@
-// One conversation: its messages, the current provider, the context state and the loop's
-// dependencies. The one-shot run and the REPL both drive it; slash commands change its model and
-// effort and read its usage.
-import { compactRange, correctEstimate, newCompactionState, prepare, type CompactionState } from "./context/compaction.ts";
+// One conversation: its messages, the current provider and settings, the context state and the
+// loop's dependencies. The one-shot run and the REPL drive it through `send`; slash commands change
+// its model and effort through `switchModel` and `setEffort`. Nothing outside this file writes it:
+// the rest of hey sees read-only views.
+import { compactRange, correctEstimate, newCompactionState, prepare, type CompactionState, type PrepareDeps } from "./context/compaction.ts";
+import { buildContext, type Summary } from "./context/view.ts";
+import type { Settings } from "./config/settings.ts";
 import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type Usage } from "./kernel/ir.ts";
 import { runLoop, type RunResult } from "./kernel/loop.ts";
 import type { Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
-import type { Settings } from "./config/resolve.ts";
-import { buildContext, type Summary } from "./context/view.ts";
 
 export interface AgentParts {
   settings: Settings;
@@ -20,79 +21,119 @@ export interface AgentParts {
   /** the system prompt without the per-request context line */
   system: string;
   permission: PermissionCheck;
-  /** compactions of a resumed session */
+  /** `.hey/task.md` as it is now, re-read before every request (context/task-note.ts) */
+  taskNote(): string | undefined;
+  /** the conversation so far, when a session is resumed, and its compactions */
+  history?: Message[];
   summaries?: Summary[];
 }
 
-export interface Agent extends AgentParts {
-  messages: Message[];
+export interface AgentUsage {
+  total: Usage;
+  last: Usage | undefined;
+  requests: number;
+}
+
+export interface Agent {
+  readonly messages: readonly Message[];
+  readonly settings: Settings;
+  readonly provider: Provider;
   /** the effort sent with each request; undefined = the provider's configured default */
-  effort: Effort | undefined;
-  compaction: CompactionState;
-  usage: { total: Usage; last: Usage | undefined; requests: number };
-  /** appends a user message and runs the loop until it stops */
+  readonly effort: Effort | undefined;
+  readonly usage: Readonly<AgentUsage>;
+  readonly context: Readonly<CompactionState>;
+  /** appends a user message and runs the loop until it stops; never throws for provider or tool failures */
   send(content: string | ContentBlock[], signal: AbortSignal): Promise<RunResult>;
   /** summarizes everything that may be summarized now (`/compact`); false when there is nothing to */
   compact(instructions: string | undefined, signal: AbortSignal): Promise<boolean>;
+  /** goes on with another provider and model (`/model`), keeping the conversation; emits a `model` event */
+  switchModel(settings: Settings, provider: Provider): void;
+  setEffort(effort: Effort | undefined): void;
 }
 
 export function createAgent(parts: AgentParts): Agent {
-  const agent: Agent = {
-    ...parts,
-    messages: [],
-    effort: parts.settings.effort,
-    compaction: newCompactionState(parts.summaries),
-    usage: { total: emptyUsage(), last: undefined, requests: 0 },
+  const messages: Message[] = [...(parts.history ?? [])];
+  const compaction = newCompactionState(parts.summaries);
+  let { settings, provider } = parts;
+  let effort = settings.effort;
+  let usage: AgentUsage = { total: emptyUsage(), last: undefined, requests: 0 };
+
+  /** The loop's output: counts usage and corrects the context estimate, then passes everything on. */
+  const counted: Output = {
+    emit(event) {
+      if (event.type === "usage") {
+        const u = { input: event.input_tokens, output: event.output_tokens, cacheRead: event.cache_read_tokens, cacheWrite: event.cache_write_tokens, reasoning: event.reasoning_tokens };
+        usage = { total: addUsage(usage.total, u), last: u, requests: usage.requests + 1 };
+        correctEstimate(compaction, u.input);
+      }
+      parts.output.emit(event);
+    },
+  };
+  const prepareDeps = (output: Output): PrepareDeps => {
+    const c = settings.compaction;
+    return {
+      state: compaction,
+      policy: { budgetTokens: settings.agent.budgetTokens, dedup: c.dedup, purgeErrorsAfter: c.purgeErrorsAfter, compressTool: c.compressTool },
+      nudgeThreshold: c.nudgeThreshold,
+      provider,
+      output,
+      tools: parts.tools,
+      system: parts.system,
+      taskNote: parts.taskNote,
+    };
+  };
+
+  return {
+    get messages() {
+      return messages;
+    },
+    get settings() {
+      return settings;
+    },
+    get provider() {
+      return provider;
+    },
+    get effort() {
+      return effort;
+    },
+    get usage() {
+      return usage;
+    },
+    context: compaction,
     send(content, signal) {
       const message = userMessage(content);
-      agent.messages.push(message);
-      agent.output.emit({ type: "message", message });
-      const output: Output = {
-        emit(event) {
-          if (event.type === "usage") {
-            const u = { input: event.input_tokens, output: event.output_tokens, cacheRead: event.cache_read_tokens, cacheWrite: event.cache_write_tokens, reasoning: event.reasoning_tokens };
-            agent.usage = { total: addUsage(agent.usage.total, u), last: u, requests: agent.usage.requests + 1 };
-            correctEstimate(agent.compaction, u.input);
-          }
-          agent.output.emit(event);
-        },
-      };
-      return runLoop(agent.messages, {
-        provider: agent.provider,
-        tools: agent.tools,
-        output,
-        context: (history, s) => prepare(history, prepareDeps(agent, output), s),
+      messages.push(message);
+      parts.output.emit({ type: "message", message });
+      return runLoop(messages, {
+        provider,
+        tools: parts.tools,
+        output: counted,
+        context: (history, s) => prepare(history, prepareDeps(counted), s),
         signal,
-        cwd: agent.cwd,
-        limits: { maxTurns: agent.settings.agent.maxTurns, parallelTools: agent.settings.agent.parallelTools },
-        retry: agent.settings.retry,
-        permission: agent.permission,
-        effort: agent.effort,
+        cwd: parts.cwd,
+        limits: { maxTurns: settings.agent.maxTurns, parallelTools: settings.agent.parallelTools },
+        retry: settings.retry,
+        permission: parts.permission,
+        effort,
         clock: { sleep, random: Math.random },
       });
     },
     async compact(instructions, signal) {
-      const deps = prepareDeps(agent, agent.output);
-      const view = buildContext({ history: agent.messages, summaries: agent.compaction.summaries, policy: deps.policy, fixedTokens: 0, tokensPerChar: agent.compaction.tokensPerChar });
+      const deps = prepareDeps(parts.output);
+      const view = buildContext({ history: messages, summaries: compaction.summaries, policy: deps.policy, fixedTokens: 0, tokensPerChar: compaction.tokensPerChar });
       if (!view.summarizable) return false;
-      await compactRange(agent.messages, view.summarizable, { ...deps, budgetTokens: deps.policy.budgetTokens }, signal, instructions);
+      await compactRange(messages, view.summarizable, { ...deps, budgetTokens: deps.policy.budgetTokens }, signal, instructions);
       return true;
     },
-  };
-  return agent;
-}
-
-function prepareDeps(agent: Agent, output: Output) {
-  const c = agent.settings.compaction;
-  return {
-    state: agent.compaction,
-    policy: { budgetTokens: agent.settings.agent.budgetTokens, dedup: c.dedup, purgeErrorsAfter: c.purgeErrorsAfter, compressTool: c.compressTool },
-    nudgeThreshold: c.nudgeThreshold,
-    provider: agent.provider,
-    output,
-    tools: agent.tools,
-    cwd: agent.cwd,
-    system: agent.system,
+    switchModel(next, nextProvider) {
+      settings = next;
+      provider = nextProvider;
+      effort = next.effort;
+      parts.output.emit({ type: "model", provider: next.provider.name, model: next.model });
+    },
+    setEffort(next) {
+      effort = next;
+    },
   };
 }
 

@@ -1,162 +1,110 @@
-// One run of hey after the flags are parsed: configuration, the prompt, the provider, the tools
-// and the outputs are put together here, then the loop runs once (`-p`) or the REPL starts.
-import { existsSync, readFileSync } from "node:fs";
-import { homedir, platform } from "node:os";
-import { join } from "node:path";
-import { createAgent, type Agent } from "./agent.ts";
-import { EXIT, UsageError, VERSION, type CliArgs } from "./cli.ts";
+// One run of hey after the flags are parsed: the flow only. Configuration is read, the prompt is
+// built, wire.ts assembles the pieces, then the loop runs once (`-p`), a slash command runs, or
+// the REPL starts; the result becomes the exit code.
+import { homedir } from "node:os";
+import type { Assembled } from "./wire.ts";
+import { EXIT, UsageError, type CliArgs } from "./cli.ts";
 import { loadConfig } from "./config/load.ts";
-import { writeFileAtomic } from "./fs/atomic.ts";
-import { newId, textOf, type ContentBlock } from "./kernel/ir.ts";
+import { SETUP_HINT } from "./config/resolve.ts";
+import { ConfigError } from "./config/settings.ts";
+import { saveHandOff } from "./context/task-note.ts";
+import { textOf, type ContentBlock } from "./kernel/ir.ts";
 import type { RunResult } from "./kernel/loop.ts";
-import { fanOut, type Output } from "./kernel/output.ts";
-import { proxiedFetch } from "./net/fetch.ts";
-import { ConfigError, SETUP_HINT, type ConfigFlags } from "./config/resolve.ts";
-import { decide, validateRules, type PermissionRules } from "./permission/rules.ts";
-import { parseProxyUrl, ProxyConfigError, resolveProxy } from "./net/proxy.ts";
-import type { PermissionCheck } from "./kernel/tool-calls.ts";
-import { chooseShell } from "./tools/shell.ts";
-import { buildSystemPrompt } from "./prompt/system.ts";
+import { ProxyConfigError } from "./net/proxy.ts";
+import { validateRules } from "./permission/rules.ts";
 import { expandPrompt, MentionError } from "./prompt/input.ts";
-import corePrompt from "./prompt/system.md" with { type: "text" };
-import { createJsonOutput } from "./ui/json.ts";
-import { createTerminalOutput, type TerminalOutput } from "./ui/terminal.ts";
-import { isTty, writer, type Writer } from "./ui/term.ts";
-import { createProvider, createTools } from "./wire.ts";
-import { createCompressTool } from "./tools/compress.ts";
-import { createSessionWriter, findSession, formatSessionList, latestSession, listSessions, loadSession, sessionsDir, type LoadedSession } from "./sessions/store.ts";
+import { formatSessionList, sessionsDir } from "./sessions/format.ts";
+import { findSession, latestSession, listSessions, loadSession, type LoadedSession } from "./sessions/reader.ts";
+import { isTty, writer } from "./ui/term.ts";
+import { assemble, configFlags, startProvider } from "./wire.ts";
+
+interface Place {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  home: string;
+  sessions: string;
+}
 
 export async function run(args: CliArgs): Promise<number> {
   const env = process.env;
-  const cwd = process.cwd();
   const home = env.HOME || homedir();
-  const dir = sessionsDir(env);
-  if (args.sessions) {
-    writer(1).write(formatSessionList(listSessions(dir), home));
-    return EXIT.ok;
-  }
-  let resumed: LoadedSession | undefined;
-  try {
-    resumed = openSession(args, dir, cwd);
-  } catch (e) {
-    return fail((e as Error).message, EXIT.usage);
-  }
-  const stdinIsTty = isTty(0);
-  const stdinText = stdinIsTty ? undefined : Bun.stdin.text();
-  const oneShot = args.print || !stdinIsTty;
-  const flags: ConfigFlags = { model: args.model, baseUrl: args.baseUrl, protocol: args.protocol, apiKey: args.apiKey, effort: args.effort, maxTurns: args.maxTurns, proxy: args.proxy };
-  const load = (model = flags.model) => loadConfig({ env, cwd, configFile: args.config, trustProject: args.approve, flags: { ...flags, model } });
-
-  let loaded;
-  const proxySources = { cli: args.proxy, env };
-  try {
-    loaded = load();
-    // a resumed session goes on with the model it last used, unless this run names one
-    const last = resumed?.model;
-    if (last && !flags.model && !args.baseUrl && !env.HEY_MODEL && !env.HEY_BASE_URL && loaded.settings.providers.some((p) => p.name === last.provider))
-      loaded = load(`${last.provider}/${last.model}`);
-    // a bad proxy value is a configuration error now, not a minute of "network" retries later:
-    // hey's own settings always, the environment's as far as this endpoint uses it
-    for (const value of [args.proxy, loaded.settings.proxy]) if (value) parseProxyUrl(value);
-    resolveProxy(new URL(loaded.settings.provider.baseUrl), { ...proxySources, config: loaded.settings.proxy });
-  } catch (e) {
-    if (!(e instanceof ConfigError) && !(e instanceof ProxyConfigError)) throw e;
-    if (args.output === "json") writer(1).write(JSON.stringify({ type: "error", kind: "config", message: e.message }) + "\n");
-    return fail(e.message, EXIT.usage);
-  }
-  const { settings } = loaded;
-  const fetchImpl = proxiedFetch({ ...proxySources, config: settings.proxy });
-  // The SDK module evaluates (~12 ms) while stdin is still being read.
-  const providerReady = createProvider(settings.provider, settings.model, settings.effort, fetchImpl).then(
-    (provider) => ({ provider }),
-    (error: unknown) => ({ error }),
-  );
-
-  const stdin = await stdinText;
+  const place: Place = { env, cwd: process.cwd(), home, sessions: sessionsDir(env, home) };
+  if (args.sessions) return print(formatSessionList(listSessions(place.sessions), home));
+  const oneShot = args.print || !isTty(0);
+  const stdin = isTty(0) ? undefined : Bun.stdin.text();
+  let parts: Assembled;
   let prompt: ContentBlock[];
   try {
-    if (oneShot && args.message.trim() === "" && (stdin ?? "").trim() === "")
-      throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
-    prompt = isCommand(args.message) ? [] : expandPrompt(args.message, { cwd, home, required: args.files, stdin });
+    const resumed = openSession(args, place);
+    const config = loadConfig({ env, cwd: place.cwd, configFile: args.config, trustProject: args.approve, flags: { ...configFlags(args), ...(resumed?.model ? { session: resumed.model } : {}) } });
+    const started = startProvider(config.settings, args.proxy, env); // the SDK loads while stdin is read
+    prompt = await readPrompt(args, place, await stdin, oneShot);
+    for (const w of config.warnings) warn(w);
+    for (const w of [...validateRules(config.settings.permission), ...notices(args, config.settings.mcp.servers, config.skipped)]) warn(w);
+    parts = await assemble({ args, env, cwd: place.cwd, config, started, resumed, sessionsDir: place.sessions, oneShot, warn });
   } catch (e) {
-    if (e instanceof UsageError || e instanceof MentionError) return fail(e.message, EXIT.usage);
-    throw e;
+    return preflightFailure(e, args);
   }
-  for (const w of [...loaded.warnings, ...validateRules(settings.permission)]) warn(w);
-  const mcp = settings.mcp.servers.filter((s) => s.enabled).map((s) => s.name);
-  if (mcp.length > 0 && !args.noMcp) warn(`MCP servers are configured (${mcp.join(", ")}) but this version of hey does not start MCP servers yet`);
-  if (loaded.skipped) warn(`${loaded.skipped} not loaded: this project is not trusted (use --approve)`);
-
-  const sessionId = resumed?.header.id ?? newId();
-  const session = createSessionWriter({ dir, id: sessionId, cwd, version: VERSION, warn });
-  session.model(settings.provider.name, settings.model);
-  const terminal = args.output === "text" ? terminalOutput(oneShot, env, settings.retry.maxRetries) : undefined;
-  const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2))]);
-  const output = fanOut([display, session]);
-  output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd });
-  if (resumed) {
-    for (const w of resumed.warnings) warn(w);
-    for (const message of resumed.appended) session.emit({ type: "message", message });
-    if (terminal) warn(`resumed session ${sessionId} (${resumed.messages.length} messages)`);
+  try {
+    if (!oneShot) return await repl(parts, args, place);
+    if (isCommand(args.message)) return await oneCommand(parts, args.message);
+    return await oneShotRun(parts, prompt, place.cwd);
+  } finally {
+    parts.session.close();
   }
+}
 
-  const shell = chooseShell({ configured: settings.tools.shell, platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined });
-  const date = new Date().toISOString().slice(0, 10);
-  const system = buildSystemPrompt({ core: corePrompt, cwd, date, os: platform(), shell: shell.name });
-  const ready = await providerReady;
-  if ("error" in ready) {
-    if (!(ready.error instanceof ConfigError)) throw ready.error;
-    output.emit({ type: "error", kind: "config", message: ready.error.message });
-    return EXIT.usage;
-  }
-  const agent: Agent = createAgent({
-    settings,
-    provider: ready.provider,
-    tools: createTools(settings, { shell, raw: args.raw }),
-    output,
-    cwd,
-    system,
-    permission: permissionCheck(settings.permission),
-    summaries: resumed?.summaries ?? [],
-  });
-  if (resumed) agent.messages.push(...resumed.messages);
-  if (settings.compaction.compressTool) agent.tools.push(createCompressTool(() => agent.messages));
+/** The prompt of a one-shot run (or the REPL's first message): the message, its @files and stdin. */
+async function readPrompt(args: CliArgs, place: Place, stdin: string | undefined, oneShot: boolean): Promise<ContentBlock[]> {
+  if (oneShot && args.message.trim() === "" && (stdin ?? "").trim() === "") throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
+  return isCommand(args.message) ? [] : expandPrompt(args.message, { cwd: place.cwd, home: place.home, required: args.files, stdin });
+}
 
-  const switchModel = async (spec: string) => {
-    const next = load(spec).settings;
-    agent.provider = await createProvider(next.provider, next.model, next.effort, fetchImpl);
-    agent.settings = next;
-    agent.effort = next.effort;
-    session.model(next.provider.name, next.model);
-  };
-  if (!oneShot) {
-    // loaded only here: node:readline alone adds ~8 ms to every start
-    const [{ runRepl }, { runCommand, completions }] = await Promise.all([import("./ui/repl.ts"), import("./ui/commands.ts")]);
-    try {
-      return await runRepl(
-      {
-        prompt: "› ",
-        historyFile: join(env.XDG_STATE_HOME || join(home, ".local", "state"), "hey", "history"),
-        complete: (line) => completions(line, agent, cwd),
-        onLine: async (line, signal) => {
-          if (line.startsWith("/")) return runCommand(line, { agent, signal, terminal, switchModel });
-          const result = await agent.send(expandPrompt(line, { cwd, home }), signal);
-          if (result.stop === "max_turns") await saveHandOff(cwd, agent);
-        },
+/** One-line notices about what this run leaves out. */
+function notices(args: CliArgs, servers: { name: string; enabled: boolean }[], skipped: string | undefined): string[] {
+  const out: string[] = [];
+  const mcp = servers.filter((s) => s.enabled).map((s) => s.name);
+  if (mcp.length > 0 && !args.noMcp) out.push(`MCP servers are configured (${mcp.join(", ")}) but this version of hey does not start MCP servers yet`);
+  if (skipped) out.push(`${skipped} not loaded: this project is not trusted (use --approve)`);
+  return out;
+}
+
+/** A mistake found before anything ran: a usage or configuration error, exit 2. */
+function preflightFailure(e: unknown, args: CliArgs): number {
+  if (e instanceof ConfigError || e instanceof ProxyConfigError) {
+    if (args.output === "json") writer(1).write(JSON.stringify({ type: "error", kind: "config", message: e.message }) + "\n");
+  } else if (!(e instanceof UsageError || e instanceof MentionError || e instanceof SessionError)) throw e;
+  warn((e as Error).message);
+  return EXIT.usage;
+}
+
+async function repl(parts: Assembled, args: CliArgs, place: Place): Promise<number> {
+  // loaded only here: node:readline alone adds ~8 ms to every start
+  const [{ runRepl }, { runCommand, completions }] = await Promise.all([import("./ui/repl.ts"), import("./ui/commands.ts")]);
+  const { agent, terminal, switchModel } = parts;
+  const state = place.env.XDG_STATE_HOME || `${place.home}/.local/state`;
+  return runRepl(
+    {
+      prompt: "› ",
+      historyFile: `${state}/hey/history`,
+      complete: (line) => completions(line, agent, place.cwd),
+      onLine: async (line, signal) => {
+        if (line.startsWith("/")) return runCommand(line, { agent, signal, terminal, switchModel });
+        const result = await agent.send(expandPrompt(line, { cwd: place.cwd, home: place.home }), signal);
+        if (result.stop === "max_turns") await handOff(parts, place.cwd);
       },
-        args.message, // already checked by expandPrompt above; onLine expands it again
-      );
-    } finally {
-      session.close();
-    }
-  }
-  if (isCommand(args.message)) {
-    const { runCommand } = await import("./ui/commands.ts");
-    await runCommand(args.message, { agent, signal: new AbortController().signal, terminal, switchModel });
-    session.close();
-    return EXIT.ok;
-  }
+    },
+    args.message, // already checked by readPrompt; onLine expands it again
+  );
+}
 
+async function oneCommand(parts: Assembled, line: string): Promise<number> {
+  const { runCommand } = await import("./ui/commands.ts");
+  await runCommand(line, { agent: parts.agent, signal: new AbortController().signal, terminal: parts.terminal, switchModel: parts.switchModel });
+  return EXIT.ok;
+}
+
+async function oneShotRun(parts: Assembled, prompt: ContentBlock[], cwd: string): Promise<number> {
   const abort = new AbortController();
   const onSigint = () => {
     if (abort.signal.aborted) process.exit(EXIT.interrupted); // a second Ctrl-C: leave now
@@ -165,49 +113,44 @@ export async function run(args: CliArgs): Promise<number> {
   process.on("SIGINT", onSigint);
   let result: RunResult;
   try {
-    result = await agent.send(prompt, abort.signal);
+    result = await parts.agent.send(prompt, abort.signal);
   } finally {
     process.off("SIGINT", onSigint);
-    session.close();
   }
-  if (result.stop === "max_turns") await saveHandOff(cwd, agent);
-  if (result.stop === "error" && settings.provider.preset && settings.provider.name === "ollama") warn(SETUP_HINT);
+  if (result.stop === "max_turns") await handOff(parts, cwd);
+  const { provider } = parts.agent.settings;
+  if (result.stop === "error" && provider.preset && provider.name === "ollama") warn(SETUP_HINT);
   return exitCode(result);
 }
 
 const isCommand = (message: string) => message.trimStart().startsWith("/");
 
+/** A `--resume` or `-c` that cannot be followed: a usage error. */
+class SessionError extends Error {}
+
 /** `--resume ID` (id or unique prefix) or `-c` (the latest session of this directory, if any). */
-function openSession(args: CliArgs, dir: string, cwd: string): LoadedSession | undefined {
-  if (args.resume) return loadSession(findSession(dir, args.resume).path);
-  if (!args.continue) return undefined;
-  const latest = latestSession(dir, cwd);
-  return latest ? loadSession(latest.path) : undefined;
-}
-
-/** SPEC §8: deny first, every segment checked; a refusal is the error result the model sees. */
-function permissionCheck(rules: PermissionRules): PermissionCheck {
-  return (tool, args) => {
-    const decision = decide(tool, args, rules);
-    return decision.allowed ? undefined : decision.reason;
-  };
-}
-
-/**
- * The max-turns hand-off (SPEC §6) goes into .hey/task.md, after whatever the agent kept there,
- * so `hey -c` or a reply of "continue" resumes exactly there.
- */
-async function saveHandOff(cwd: string, agent: Agent): Promise<void> {
-  const last = agent.messages.findLast((m) => m.role === "assistant");
-  const task = agent.messages.find((m) => m.role === "user");
-  if (!last || !task) return;
-  const file = join(cwd, ".hey", "task.md");
+function openSession(args: CliArgs, place: Place): LoadedSession | undefined {
   try {
-    const before = existsSync(file) ? readFileSync(file, "utf8").trimEnd() + "\n\n" : `# Task\n\n${textOf(task).slice(0, 4000)}\n\n`;
-    await writeFileAtomic(file, `${before}## Stopped at the turn limit (${new Date().toISOString()})\n\n${textOf(last).trim()}\n`);
+    if (args.resume) return loadSession(findSession(place.sessions, args.resume).path);
+    if (!args.continue) return undefined;
+    const latest = latestSession(place.sessions, place.cwd);
+    return latest ? loadSession(latest.path) : undefined;
+  } catch (e) {
+    throw new SessionError((e as Error).message);
+  }
+}
+
+/** The max-turns hand-off (SPEC §6) goes into .hey/task.md, so `hey -c` or "continue" resumes there. */
+async function handOff(parts: Assembled, cwd: string): Promise<void> {
+  const { messages } = parts.agent;
+  const last = messages.findLast((m) => m.role === "assistant");
+  const task = messages.find((m) => m.role === "user");
+  if (!last || !task) return;
+  try {
+    const file = await saveHandOff(cwd, textOf(task), textOf(last));
     warn(`the hand-off is saved in ${file}; \`hey -c\` continues from there`);
   } catch (e) {
-    warn(`could not write ${file}: ${(e as Error).message}`);
+    warn(`could not save the hand-off in .hey/task.md: ${(e as Error).message}`);
   }
 }
 
@@ -225,30 +168,11 @@ function exitCode(result: RunResult): number {
   }
 }
 
-/**
- * -p: only the answer on stdout, the rest on stderr; REPL: everything on stdout, through Node's
- * stream so it interleaves correctly with readline's prompt.
- */
-function terminalOutput(oneShot: boolean, env: NodeJS.ProcessEnv, maxRetries: number): TerminalOutput {
-  const noColor = Boolean(env.NO_COLOR);
-  if (!oneShot) {
-    const out = { write: (t: string) => void process.stdout.write(t), color: isTty(1) && !noColor };
-    return createTerminalOutput(out, out, { maxRetries });
-  }
-  const stream = (fd: 1 | 2) => ({ write: writer(fd).write, color: isTty(fd) && !noColor });
-  return createTerminalOutput(stream(1), stream(2), { maxRetries });
-}
-
-/** In JSON mode a one-line human-readable error also goes to stderr (SPEC §18). */
-function errorsTo(stream: Writer): Output {
-  return { emit: (e) => void (e.type === "error" && stream.write(`hey: ${e.message}\n`)) };
+function print(text: string): number {
+  writer(1).write(text);
+  return EXIT.ok;
 }
 
 function warn(message: string): void {
   writer(2).write(`hey: ${message}\n`);
-}
-
-function fail(message: string, code: number): number {
-  warn(message);
-  return code;
 }

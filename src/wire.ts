@@ -1,18 +1,59 @@
-// The composition root: the only file that names concrete providers, tools and outputs.
-import type { Effort } from "./kernel/ir.ts";
+// The composition root: the only file that names concrete providers, tools, outputs and stores.
+// `startProvider` begins the provider's (lazy) SDK import as early as possible; `assemble` builds
+// the rest — outputs, the session writer, the whole tool array, the permission check compiled
+// once, the system prompt — and the agent, then hands them to run.ts's flow.
+import { platform } from "node:os";
+import { createAgent, type Agent } from "./agent.ts";
+import { VERSION, type CliArgs } from "./cli.ts";
+import type { LoadedConfig } from "./config/load.ts";
+import type { ProviderSettings, Settings } from "./config/settings.ts";
+import { readTaskNote } from "./context/task-note.ts";
+import { newId, type Effort } from "./kernel/ir.ts";
+import { fanOut, type Output } from "./kernel/output.ts";
 import { ProviderError, type Provider } from "./kernel/provider.ts";
-import { isLoopback } from "./net/proxy.ts";
 import type { Tool } from "./kernel/tool.ts";
-import type { ProviderSettings, Settings } from "./config/resolve.ts";
-import type { ShellChoice } from "./tools/shell.ts";
+import type { PermissionCheck } from "./kernel/tool-calls.ts";
+import { proxiedFetch } from "./net/fetch.ts";
+import { isLoopback, parseProxyUrl, resolveProxy } from "./net/proxy.ts";
+import { decide, type PermissionRules } from "./permission/rules.ts";
+import corePrompt from "./prompt/system.md" with { type: "text" };
+import { buildSystemPrompt } from "./prompt/system.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS } from "./providers/stream-guard.ts";
+import type { LoadedSession } from "./sessions/reader.ts";
+import { createSessionWriter, type SessionWriter } from "./sessions/writer.ts";
 import { createBashTool } from "./tools/bash.ts";
+import { createCompressTool } from "./tools/compress.ts";
 import { createEditTool } from "./tools/edit.ts";
 import { createGrepTool } from "./tools/grep.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
+import { chooseShell, type ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
+import { createJsonOutput } from "./ui/json.ts";
+import { isTty, writer, type Writer } from "./ui/term.ts";
+import { createTerminalOutput, type TerminalOutput } from "./ui/terminal.ts";
 
-/** Per-chunk silence after which a stream is treated as dead (SDK timeouts only cover headers). */
-const IDLE_TIMEOUT_MS = 300_000;
+type Env = Record<string, string | undefined>;
+
+/** The model endpoint of a run: the proxied fetch every request goes through, and the provider being loaded. */
+export interface Started {
+  fetch: typeof fetch;
+  provider: Promise<Provider>;
+}
+
+/**
+ * Checks the proxy settings (a bad value is a configuration error now, not a minute of "network"
+ * retries later) and starts loading the provider's adapter, whose SDK module takes ~12 ms to
+ * evaluate: the caller reads stdin meanwhile. Throws ConfigError or ProxyConfigError.
+ */
+export function startProvider(settings: Settings, cliProxy: string | undefined, env: Env): Started {
+  for (const value of [cliProxy, settings.proxy]) if (value) parseProxyUrl(value);
+  const sources = { cli: cliProxy, config: settings.proxy, env };
+  resolveProxy(new URL(settings.provider.baseUrl), sources);
+  const fetchImpl = proxiedFetch(sources);
+  const provider = createProvider(settings.provider, settings.model, settings.effort, fetchImpl);
+  provider.catch(() => {}); // awaited by assemble; a run that fails before that never awaits it
+  return { fetch: fetchImpl, provider };
+}
 
 /**
  * The provider for `settings` and `model`. Each adapter module (and its SDK) is imported only
@@ -32,7 +73,7 @@ async function adapter(settings: ProviderSettings, model: string, effort: Effort
     maxTokens: settings.maxTokens,
     effort,
     fetch: fetchImpl,
-    idleTimeoutMs: IDLE_TIMEOUT_MS,
+    idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS,
   };
   switch (settings.protocol) {
     case "openai": {
@@ -85,4 +126,108 @@ export function createTools(settings: Settings, opts: { shell: ShellChoice; raw:
     createEditTool(),
     createGrepTool(),
   ];
+}
+
+/** SPEC §8: deny first, every segment checked; a refusal is the error result the model sees. */
+export function permissionCheck(rules: PermissionRules): PermissionCheck {
+  return (tool, args) => {
+    const decision = decide(tool, args, rules);
+    return decision.allowed ? undefined : decision.reason;
+  };
+}
+
+export interface AssembleInput {
+  args: CliArgs;
+  env: Env;
+  cwd: string;
+  config: LoadedConfig;
+  started: Started;
+  /** the session to continue (`-c`, `--resume`) */
+  resumed: LoadedSession | undefined;
+  sessionsDir: string;
+  oneShot: boolean;
+  warn(message: string): void;
+}
+
+export interface Assembled {
+  agent: Agent;
+  /** the human-readable output (text mode) */
+  terminal: TerminalOutput | undefined;
+  /** every subscriber: the display and the session writer */
+  output: Output;
+  session: SessionWriter;
+  /** re-resolves the configuration already read with `-m spec` and swaps the provider; throws ConfigError */
+  switchModel(spec: string): Promise<void>;
+}
+
+/**
+ * Everything a run needs, built once. Emits the `session` event. Throws ConfigError when the
+ * provider cannot be created from the settings.
+ */
+export async function assemble(input: AssembleInput): Promise<Assembled> {
+  const { args, env, cwd, config, resumed } = input;
+  const { settings } = config;
+  const sessionId = resumed?.header.id ?? newId(); // ids sort by time
+  const session = createSessionWriter({ dir: input.sessionsDir, id: sessionId, cwd, version: VERSION, warn: input.warn });
+  const terminal = args.output === "text" ? terminalOutput(input.oneShot, env, settings.retry.maxRetries) : undefined;
+  const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2))]);
+  const output = fanOut([display, session]);
+  session.model(settings.provider.name, settings.model);
+  output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd });
+  if (resumed) {
+    for (const w of resumed.warnings) input.warn(w);
+    for (const message of resumed.appended) session.emit({ type: "message", message });
+    if (terminal) input.warn(`resumed session ${sessionId} (${resumed.messages.length} messages)`);
+  }
+
+  const shell = chooseShell({ configured: settings.tools.shell, platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined });
+  const system = buildSystemPrompt({ core: corePrompt, cwd, date: new Date().toISOString().slice(0, 10), os: platform(), shell: shell.name });
+  const tools = createTools(settings, { shell, raw: args.raw });
+  const provider = await input.started.provider;
+  const agent: Agent = createAgent({
+    settings,
+    provider,
+    tools: settings.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools,
+    output,
+    cwd,
+    system,
+    permission: permissionCheck(settings.permission),
+    taskNote: () => readTaskNote(cwd),
+    ...(resumed ? { history: resumed.messages, summaries: resumed.summaries } : {}),
+  });
+  const flags = configFlags(args);
+  return {
+    agent,
+    terminal,
+    output,
+    session,
+    async switchModel(spec) {
+      const next = config.resolve({ ...flags, model: spec });
+      agent.switchModel(next, await createProvider(next.provider, next.model, next.effort, input.started.fetch));
+    },
+  };
+}
+
+/** The flags that take part in configuration (SPEC §3). */
+export function configFlags(args: CliArgs) {
+  return { model: args.model, baseUrl: args.baseUrl, protocol: args.protocol, apiKey: args.apiKey, effort: args.effort, maxTurns: args.maxTurns, proxy: args.proxy };
+}
+
+/**
+ * -p: only the answer on stdout, the rest on stderr; REPL: everything on stdout, through Node's
+ * stream so it interleaves correctly with readline's prompt.
+ */
+function terminalOutput(oneShot: boolean, env: Env, maxRetries: number): TerminalOutput {
+  const noColor = Boolean(env.NO_COLOR);
+  if (!oneShot) {
+    const out = { write: (t: string) => void process.stdout.write(t), color: isTty(1) && !noColor };
+    return createTerminalOutput(out, out, { maxRetries });
+  }
+  const stream = (fd: 1 | 2) => ({ write: writer(fd).write, color: isTty(fd) && !noColor });
+  return createTerminalOutput(stream(1), stream(2), { maxRetries });
+}
+
+/** In JSON mode a one-line human-readable error also goes to stderr (SPEC §18). */
+function errorsTo(stream: Writer): Output {
+  return { emit: (e) => void (e.type === "error" && stream.write(`hey: ${e.message}\n`)) };
 }

@@ -51,6 +51,7 @@ test("read the failing test, run it, fix the code, run it again", async () => {
     cwd: repo.path,
     system: "test",
     permission: () => undefined,
+    taskNote: () => undefined,
   });
   const result = await agent.send("the test fails, fix it", new AbortController().signal);
 

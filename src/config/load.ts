@@ -4,7 +4,8 @@ import type TOMLModule from "@iarna/toml";
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { type ConfigFlags, ConfigError, type ConfigLayer, resolveConfig, type Settings } from "./resolve.ts";
+import { resolveConfig } from "./resolve.ts";
+import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings } from "./settings.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -71,18 +72,21 @@ function parseToml(path: string, text: string): Record<string, unknown> {
   }
 }
 
+/** What loading configuration gives: the settings, and the same files resolved again with other flags. */
+export interface LoadedConfig {
+  settings: Settings;
+  warnings: string[];
+  /** the project file's path when it exists but was not loaded for lack of trust */
+  skipped?: string;
+  /** the files already read, resolved with `flags` instead (`/model`); throws ConfigError */
+  resolve(flags: ConfigFlags): Settings;
+}
+
 /**
  * Loads the user file, the project file when `trustProject`, and `configFile` (relative to
- * `cwd`), then resolves them with `env` and `flags`. `skipped` is the project file's path when it
- * exists but was not loaded for lack of trust; the caller prints a notice. Throws ConfigError.
+ * `cwd`), then resolves them with `env` and `flags`. Throws ConfigError.
  */
-export function loadConfig(opts: {
-  env: Env;
-  cwd: string;
-  configFile?: string;
-  trustProject: boolean;
-  flags: ConfigFlags;
-}): { settings: Settings; warnings: string[]; skipped?: string } {
+export function loadConfig(opts: { env: Env; cwd: string; configFile?: string; trustProject: boolean; flags: ConfigFlags }): LoadedConfig {
   const paths = configPaths(opts.env, opts.cwd);
   const project = opts.trustProject ? loadLayer(paths.project, { required: false }) : undefined;
   const layers = [
@@ -91,5 +95,9 @@ export function loadConfig(opts: {
     opts.configFile === undefined ? undefined : loadLayer(resolve(opts.cwd, opts.configFile), { required: true }),
   ].filter((l): l is ConfigLayer => l !== undefined);
   const skipped = !opts.trustProject && existsSync(paths.project) ? paths.project : undefined;
-  return { ...resolveConfig(layers, opts.env, opts.flags), ...(skipped ? { skipped } : {}) };
+  return {
+    ...resolveConfig(layers, opts.env, opts.flags),
+    ...(skipped ? { skipped } : {}),
+    resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
+  };
 }

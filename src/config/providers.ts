@@ -1,9 +1,10 @@
 // Which providers exist and which one, with which model, this run uses (SPEC §2, §3): the
 // `[provider.NAME]` tables or else the zero-config presets, the ad-hoc provider of `--base-url` /
-// `HEY_BASE_URL`, and the choice -m > HEY_MODEL/HEY_PROVIDER > [default] > first provider. Pure.
+// `HEY_BASE_URL`, and the choice -m > HEY_MODEL/HEY_PROVIDER > a resumed session's model > [default] >
+// first provider. Pure.
 import type { Protocol } from "../kernel/ir.ts";
-import type { ConfigFlags, ProviderSettings } from "./resolve.ts";
-import { checkValue, ConfigError, type ConfigFile, type FileProvider, where, WHOLE_VAR } from "./schema.ts";
+import { checkValue, type ConfigFile, type FileProvider, where, WHOLE_VAR } from "./schema.ts";
+import { ConfigError, type ConfigFlags, type ProviderSettings } from "./settings.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -160,6 +161,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const defaultLabel = (key: string) => `${input.sourceOf(["default", key])}: [default] ${key}`;
   if (d?.provider !== undefined) choice = { provider: known(d.provider, defaultLabel("provider")), model: d.model || undefined };
   else if (d?.model) choice = parse(d.model, defaultLabel("model"), first);
+  if (flags.session && byName(flags.session.provider)) choice = { ...flags.session };
 
   const heyProvider = envValue(env, "HEY_PROVIDER");
   if (heyProvider && heyProvider !== choice.provider) choice = { provider: known(heyProvider, "HEY_PROVIDER") };

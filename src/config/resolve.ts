@@ -1,14 +1,14 @@
 // Configuration resolution (SPEC §3): the parsed files, the environment and the flags in, the
-// settings hey runs with out. Pure: reading the files is src/config.ts's job.
+// settings hey runs with out. Pure: reading the files is config/load.ts's job; the types are
+// config/settings.ts's.
 //
 // Precedence, later wins, key by key: defaults < user file < project file < --config file <
 // HEY_* variables < flags. Tables merge into tables; arrays and scalars replace.
-import type { Effort, Protocol } from "../kernel/ir.ts";
+import type { Effort } from "../kernel/ir.ts";
 import { chooseProvider, envValue } from "./providers.ts";
 import {
   checkLayer,
   checkValue,
-  ConfigError,
   type ConfigFile,
   expandVars,
   isTable,
@@ -18,77 +18,7 @@ import {
   where,
 } from "./schema.ts";
 
-export { ConfigError };
-
-/** One parsed config file. `source` is its path, used in every message about it. */
-export interface ConfigLayer {
-  source: string;
-  data: Record<string, unknown>;
-}
-
-/**
- * The flags that take part in configuration, already parsed by the CLI (values are still
- * checked here). `proxy` is not resolved here: pure/proxy.ts weighs it against `Settings.proxy`.
- */
-export interface ConfigFlags {
-  model?: string;
-  baseUrl?: string;
-  protocol?: Protocol;
-  apiKey?: string;
-  effort?: Effort;
-  maxTurns?: number;
-  proxy?: string;
-}
-
-export interface ProviderSettings {
-  name: string;
-  protocol: Protocol;
-  /** the API root as the vendor documents it, version segment included */
-  baseUrl: string;
-  /** undefined = no authentication (local servers) */
-  apiKey?: string;
-  /** what an auth error tells the user to fix: "OPENAI_API_KEY", "--api-key", "HEY_API_KEY" or "api_key in <path> [provider.NAME]" */
-  apiKeyVar?: string;
-  models: string[];
-  /** the provider's default effort */
-  effort?: Effort;
-  maxTokens?: number;
-  legacyThinking: boolean;
-  headers: Record<string, string>;
-  apiVersion?: string;
-  /** true when it came from the zero-config presets (no config file named it) */
-  preset?: boolean;
-}
-
-/** One MCP server: exactly one of `command` (stdio) and `url` (HTTP) is set. */
-export interface McpServerSettings {
-  name: string;
-  command?: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd?: string;
-  url?: string;
-  headers: Record<string, string>;
-  enabled: boolean;
-  timeoutMs: number;
-}
-
-export interface Settings {
-  provider: ProviderSettings;
-  model: string;
-  /** every provider the run can switch to (`/model`), the chosen one included */
-  providers: ProviderSettings[];
-  /** the effective effort: -t / HEY_EFFORT, else the chosen provider's `effort` */
-  effort?: Effort;
-  /** HEY_PROXY or [proxy] url (the --proxy flag is resolved separately, by pure/proxy.ts) */
-  proxy?: string;
-  agent: { maxTurns: number; budgetTokens: number; parallelTools: boolean };
-  retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number; jitter: boolean; respectRetryAfter: boolean };
-  compaction: { dedup: boolean; purgeErrorsAfter: number; nudgeThreshold: number; compressTool: boolean };
-  permission: { allow: string[]; deny: string[] };
-  tools: { shell?: string; bashFilter: string; bashTimeoutMs: number };
-  mcp: { servers: McpServerSettings[]; startupWaitMs: number };
-}
+import { ConfigError, type ConfigFlags, type ConfigLayer, type McpServerSettings, type Settings } from "./settings.ts";
 
 /** Three lines for a user with no usable provider. */
 export const SETUP_HINT = [

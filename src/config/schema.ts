@@ -1,16 +1,8 @@
 // The keys hey's config files may hold and the check of one file against them (SPEC §3). Pure.
 // A checked layer holds only known keys of the right type; unknown keys become warnings, wrong
-// types a ConfigError. Merging, `${VAR}` expansion and defaults belong to pure/config.ts.
+// types a ConfigError. Merging, `${VAR}` expansion and defaults belong to config/resolve.ts.
 import { EFFORTS, PROTOCOLS, type Effort, type Protocol } from "../kernel/ir.ts";
-
-/**
- * A configuration mistake the user has to fix. `message` is the complete text to show (it names
- * the file or variable and the key); exiting with code 2 is the caller's job.
- */
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
-
+import { ConfigError } from "./settings.ts";
 
 export type Table = Record<string, unknown>;
 

@@ -1,8 +1,6 @@
-// The context of each request (SPEC §10): the pure view of pure/context.ts, the token estimate
+// The context of each request (SPEC §10): the pure view of view.ts, the token estimate
 // corrected by what the provider reports, and summary compaction through the provider with a
 // deterministic fallback. The agent calls `prepare` before every model request.
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { textOf, type Message, type Usage } from "../kernel/ir.ts";
 import type { Output } from "../kernel/output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
@@ -48,9 +46,10 @@ export interface PrepareDeps {
   provider: Provider;
   output: Output;
   tools: ToolSpec[];
-  cwd: string;
   /** the system prompt without the context line */
   system: string;
+  /** `.hey/task.md` as it is now (context/task-note.ts), or undefined when there is none */
+  taskNote(): string | undefined;
 }
 
 /**
@@ -58,10 +57,10 @@ export interface PrepareDeps {
  * the droppable stretch is summarized by the provider first; if that fails the deterministic
  * trim stands and the turn goes on. `.hey/task.md` is re-injected after any compaction.
  */
-export async function prepare(history: Message[], deps: PrepareDeps, signal: AbortSignal): Promise<{ system: string; messages: Message[] }> {
+export async function prepare(history: readonly Message[], deps: PrepareDeps, signal: AbortSignal): Promise<{ system: string; messages: readonly Message[] }> {
   const { state, policy } = deps;
   const fixedChars = deps.system.length + JSON.stringify(deps.tools).length;
-  const taskNote = readTaskNote(deps.cwd);
+  const taskNote = deps.taskNote();
   const once = (handles: boolean) =>
     buildContext({
       history,
@@ -102,7 +101,7 @@ export async function prepare(history: Message[], deps: PrepareDeps, signal: Abo
  * provider fails or returns nothing.
  */
 export async function compactRange(
-  history: Message[],
+  history: readonly Message[],
   range: { fromId: string; toId: string },
   deps: Pick<PrepareDeps, "state" | "provider" | "output"> & { budgetTokens: number },
   signal: AbortSignal,
@@ -164,16 +163,4 @@ function describe(m: Message): string {
   if (m.role === "tool") return `[${m.toolName ?? "tool"} result${m.isError ? ", failed" : ""}] ${cut(textOf(m))}`;
   const calls = (m.toolCalls ?? []).map((c) => `[calls ${c.name} ${cut(c.arguments)}]`).join("\n");
   return `[${m.role}] ${cut(textOf(m))}${calls ? `\n${calls}` : ""}`;
-}
-
-/** .hey/task.md when the agent keeps one (SPEC §10); undefined otherwise. */
-function readTaskNote(cwd: string): string | undefined {
-  const file = join(cwd, ".hey", "task.md");
-  if (!existsSync(file)) return undefined;
-  try {
-    const text = readFileSync(file, "utf8").trim();
-    return text === "" ? undefined : text;
-  } catch {
-    return undefined;
-  }
 }

@@ -42,7 +42,7 @@ export function messageChars(m: Message): number {
 }
 
 /** Estimated tokens of `messages`: their characters times `tokensPerChar`, rounded up. */
-export function estimateTokens(messages: Message[], tokensPerChar: number): number {
+export function estimateTokens(messages: readonly Message[], tokensPerChar: number): number {
   let chars = 0;
   for (const m of messages) chars += messageChars(m);
   return Math.ceil(chars * tokensPerChar);
@@ -53,12 +53,12 @@ export function estimateTokens(messages: Message[], tokensPerChar: number): numb
  * assistant message and its results, one model request). With fewer turns, the first assistant
  * message; with none or `turns` ≤ 0, `history.length` (no tail).
  */
-export function protectedFrom(history: Message[], turns: number): number {
+export function protectedFrom(history: readonly Message[], turns: number): number {
   return tailStart(history, turns, history.length);
 }
 
 /** protectedFrom over the first `length` messages only. */
-export function tailStart(history: Message[], turns: number, length: number): number {
+export function tailStart(history: readonly Message[], turns: number, length: number): number {
   let at = length;
   let seen = 0;
   for (let i = length - 1; i >= 0 && seen < turns; i--) {
@@ -82,7 +82,7 @@ export interface HistoryFacts {
   offsets: ReadonlyMap<string, number>;
 }
 
-export function historyFacts(history: Message[], protectTurns: number): HistoryFacts {
+export function historyFacts(history: readonly Message[], protectTurns: number): HistoryFacts {
   const protect = new Set<string>();
   for (let i = protectedFrom(history, protectTurns); i < history.length; i++) protect.add(history[i]!.id);
   const firstUser = history.find((m) => m.role === "user");
@@ -112,7 +112,7 @@ export function historyFacts(history: Message[], protectTurns: number): HistoryF
 }
 
 /** End (exclusive) of the unit starting at `i`: an assistant message or a run of orphaned results takes the results after it. */
-export function unitEnd(messages: Message[], i: number): number {
+export function unitEnd(messages: readonly Message[], i: number): number {
   if (messages[i]!.role !== "assistant" && messages[i]!.role !== "tool") return i + 1;
   let j = i + 1;
   while (j < messages.length && messages[j]!.role === "tool") j++;
@@ -125,7 +125,7 @@ export function unitEnd(messages: Message[], i: number): number {
  * reversed, overlaps a later one, would split a call from its results or holds a protected
  * message. Never throws.
  */
-export function applySummaries(history: Message[], summaries: Summary[], protect: ReadonlySet<string>): { messages: Message[]; applied: Summary[]; replaced: number } {
+export function applySummaries(history: readonly Message[], summaries: Summary[], protect: ReadonlySet<string>): { messages: readonly Message[]; applied: Summary[]; replaced: number } {
   if (summaries.length === 0) return { messages: history, applied: [], replaced: 0 };
   const index = new Map(history.map((m, i) => [m.id, i]));
   const taken: { from: number; to: number; summary: Summary }[] = [];
@@ -177,7 +177,7 @@ function canonical(v: unknown): string {
  * read_file before and after an edit is the same call). Untouched: results of write_file, edit
  * and compress, protected results, and outputs no longer than the note itself.
  */
-export function dedup(messages: Message[], protect: ReadonlySet<string>): { messages: Message[]; count: number } {
+export function dedup(messages: readonly Message[], protect: ReadonlySet<string>): { messages: readonly Message[]; count: number } {
   const seen = new Set<string>();
   const older = new Set<string>(); // call ids with an identical later call
   const canon = new Map<string, string>(); // raw arguments → canonical: repeated calls are parsed once
@@ -210,7 +210,7 @@ export function dedup(messages: Message[], protect: ReadonlySet<string>): { mess
  * PURGED_PREFIX, and loses its arguments (`{}`, valid for every protocol). `after` = 0 turns the
  * pass off. Protected turns and write_file/edit/compress calls are untouched.
  */
-export function purgeErrors(messages: Message[], after: number, facts: HistoryFacts): { messages: Message[]; count: number } {
+export function purgeErrors(messages: readonly Message[], after: number, facts: HistoryFacts): { messages: readonly Message[]; count: number } {
   if (after <= 0) return { messages, count: 0 };
   const purge = new Set<string>();
   for (let i = 0; i < messages.length; i++) {
@@ -241,7 +241,7 @@ export function purgeErrors(messages: Message[], after: number, facts: HistoryFa
  * compress tool. Costs ~3 tokens per result; every result gets one (write_file and edit results
  * too: they may end a range).
  */
-export function addHandles(messages: Message[], handles: ReadonlyMap<string, string>): Message[] {
+export function addHandles(messages: readonly Message[], handles: ReadonlyMap<string, string>): readonly Message[] {
   return messages.map((m) => (m.role === "tool" ? suffixText(m, `[#${handles.get(m.id) ?? m.id.slice(-HANDLE_LENGTH)}]`) : m));
 }
 
@@ -285,7 +285,7 @@ export interface Budget {
  * provider's prompt cache — stays the same for several turns instead of changing every turn.
  * `overBudget` when even dropping every unprotected unit is not enough (those are then dropped).
  */
-export function trimToBudget(messages: Message[], facts: HistoryFacts, budget: Budget): { messages: Message[]; trimmed: number; overBudget: boolean } {
+export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, budget: Budget): { messages: readonly Message[]; trimmed: number; overBudget: boolean } {
   const units: { start: number; end: number; chars: number; offset: number; droppable: boolean }[] = [];
   let total = 0;
   let offset = 0;

@@ -47,7 +47,7 @@ export interface ContextPolicy {
 
 export interface ContextInput {
   /** the full, append-only history; not modified */
-  history: Message[];
+  history: readonly Message[];
   /** compactions by the provider, oldest first; the model's compress calls are read from `history` */
   summaries: Summary[];
   policy: ContextPolicy;
@@ -61,7 +61,7 @@ export interface ContextInput {
 
 export interface ContextView {
   /** what is sent; every tool call with exactly one result, as in the history */
-  messages: Message[];
+  messages: readonly Message[];
   /** tokens of fixedTokens + messages */
   estimate: number;
   /** still over budget with everything unprotected dropped: the caller should summarize (see summarizable) */
@@ -101,7 +101,7 @@ export function buildContext(input: ContextInput): ContextView {
 }
 
 /** The heaviest run (of two messages or more) of consecutive unprotected units in `view`, as a history range. */
-function summarizableRange(view: Message[], facts: HistoryFacts, applied: Summary[]): { fromId: string; toId: string } | undefined {
+function summarizableRange(view: readonly Message[], facts: HistoryFacts, applied: Summary[]): { fromId: string; toId: string } | undefined {
   const runs: { start: number; end: number; chars: number }[] = [];
   let run: { start: number; end: number; chars: number } | undefined;
   for (let i = 0; i < view.length; ) {
@@ -128,7 +128,7 @@ function summarizableRange(view: Message[], facts: HistoryFacts, applied: Summar
  * again against the history exactly as the tool saw it when it ran: everything up to and
  * including the assistant message that made the call.
  */
-export function compressSummaries(history: Message[], protectTurns: number): Summary[] {
+export function compressSummaries(history: readonly Message[], protectTurns: number): Summary[] {
   const out: Summary[] = [];
   for (let i = 0; i < history.length; i++) {
     const calls = history[i]!.toolCalls;
@@ -166,11 +166,11 @@ export function compressArgs(args: Record<string, unknown>): { start: string; en
  * ambiguous handles, end before start, a range that splits a turn, a range holding the first or
  * the last user message or reaching into the last `protectTurns` turns (at least the calling one).
  */
-export function checkCompressRange(history: Message[], start: string, end: string, protectTurns = PROTECT_TURNS): { fromId: string; toId: string } | { error: string } {
+export function checkCompressRange(history: readonly Message[], start: string, end: string, protectTurns = PROTECT_TURNS): { fromId: string; toId: string } | { error: string } {
   return checkRange(history, history.length, start, end, protectTurns);
 }
 
-function checkRange(history: Message[], length: number, start: string, end: string, protectTurns: number): { fromId: string; toId: string } | { error: string } {
+function checkRange(history: readonly Message[], length: number, start: string, end: string, protectTurns: number): { fromId: string; toId: string } | { error: string } {
   const show = (i: number) => `#${handleAt(history, length, i)}`;
   const s = resolveHandle(history, length, start);
   if (typeof s === "string") return { error: s };
@@ -205,7 +205,7 @@ function checkRange(history: Message[], length: number, start: string, end: stri
 }
 
 /** Index of the message `raw` names among the first `length`, or an error. */
-function resolveHandle(history: Message[], length: number, raw: string): number | string {
+function resolveHandle(history: readonly Message[], length: number, raw: string): number | string {
   const h = raw.replace(/[\s[\]#]/g, "");
   if (h === "") return `empty handle ${JSON.stringify(raw)}; use a handle shown at the start of a tool result, e.g. #k3f9a`;
   const matches: number[] = [];
@@ -220,7 +220,7 @@ function resolveHandle(history: Message[], length: number, raw: string): number 
 }
 
 /** The handle shown for message `i`: as HistoryFacts.handles computes it, for the first `length` messages. */
-function handleAt(history: Message[], length: number, i: number): string {
+function handleAt(history: readonly Message[], length: number, i: number): string {
   const id = history[i]!.id;
   const suffix = id.slice(-HANDLE_LENGTH);
   for (let k = 0; k < length; k++) if (k !== i && history[k]!.id.slice(-HANDLE_LENGTH) === suffix) return id;

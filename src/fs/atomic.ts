@@ -3,15 +3,19 @@
 // never a half-written one, and a crash leaves at worst a stray temporary file.
 import { chmod, mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { checkOwnFile } from "./own-files.ts";
 
 /**
  * Replaces `path` with `data`, creating missing parent directories. An existing file keeps its
  * mode; a symlink is followed and its target replaced, so the link survives. The temporary file
  * lives in the target's directory (rename is only atomic within one filesystem) and is removed
  * on failure. Throws the underlying error (ENOTDIR, EACCES, EISDIR…) after cleaning up.
+ * `own`: a file of hey's own (own-files.ts): a link at `path` or its directory is refused
+ * (OwnFileError), never followed.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const target = await realpath(path).catch(() => path);
+export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: { own?: boolean } = {}): Promise<void> {
+  if (opts.own) checkOwnFile(path);
+  const target = opts.own ? path : await realpath(path).catch(() => path);
   const dir = dirname(target);
   await mkdir(dir, { recursive: true });
   const existing = await stat(target).catch(() => undefined);

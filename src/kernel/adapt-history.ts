@@ -21,7 +21,7 @@ export interface Target {
  *   results without a call are dropped, so no request is ever rejected for a broken pair.
  * Returns `messages` itself when nothing had to change (the common case, every turn).
  */
-export function adaptHistory(messages: Message[], target: Target): Message[] {
+export function adaptHistory(messages: readonly Message[], target: Target): readonly Message[] {
   const lastUser = messages.findLastIndex((m) => m.role === "user");
   let changed = false;
   const out: Message[] = [];

@@ -18,7 +18,7 @@ export interface LoopDeps {
    * The system prompt and the messages of the next request, built fresh each time from the
    * full history (pruning, compaction and the context-usage line live there). Throws only on abort.
    */
-  context(history: Message[], signal: AbortSignal): Promise<{ system: string; messages: Message[] }>;
+  context(history: Message[], signal: AbortSignal): Promise<{ system: string; messages: readonly Message[] }>;
   signal: AbortSignal;
   cwd: string;
   limits: { maxTurns: number; parallelTools: boolean };

@@ -22,12 +22,14 @@ export type RunStop = "end" | "length" | "max_turns" | "interrupted" | "error";
 export type ErrorKind = ProviderErrorKind | "config" | "tool" | "interrupted";
 
 /**
- * Everything the loop reports, in order. All but `message` are the JSON events of SPEC §18
- * (field names are the wire format); `message` carries each message appended to the history,
- * for the session writer, and is not part of the JSON stream.
+ * Everything the loop and the agent report, in order. All but `message` and `model` are the JSON
+ * events of SPEC §18 (field names are the wire format); `message` carries each message appended
+ * to the history and `model` each switch of model (`/model`), for the session writer; they are
+ * not part of the JSON stream.
  */
 export type AgentEvent =
   | { type: "message"; message: Message }
+  | { type: "model"; provider: string; model: string }
   | { type: "session"; id: string; provider: string; model: string; cwd: string }
   | { type: "turn_start"; turn: number }
   | { type: "text_delta"; text: string }

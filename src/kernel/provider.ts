@@ -4,7 +4,7 @@ import type { Effort, Message, Protocol, StopReason, ToolCall, ToolSpec, Usage }
 /** One model request, protocol-agnostic. The provider knows its own model and limits. */
 export interface ModelRequest {
   system: string;
-  messages: Message[];
+  messages: readonly Message[];
   tools: ToolSpec[];
   /** undefined = the provider's configured default; see pure/effort.ts for the mapping */
   effort?: Effort;

@@ -1,10 +1,11 @@
 // The one pipeline every tool call goes through (SPEC §9, STYLE "One pipeline"):
-// find → parse arguments → permission → run. Unknown tools, bad arguments, refusals and thrown
+// find → parse and check arguments → permission → run. Unknown tools, bad arguments, refusals and thrown
 // errors all become error results for the model; only an abort ends the turn early.
 import { resolve as resolvePath } from "node:path";
 import { newId, parseArguments, type Message, type ToolCall } from "./ir.ts";
 import type { Output } from "./output.ts";
 import type { Tool, ToolResult } from "./tool.ts";
+import { checkArguments } from "./tool-args.ts";
 
 /** A refusal reason, or undefined when the call may run. */
 export type PermissionCheck = (tool: string, args: Record<string, unknown>) => string | undefined;
@@ -28,15 +29,12 @@ export function syntheticResult(call: Pick<ToolCall, "id" | "name">, id: string,
   return { id, role: "tool", toolCallId: call.id, toolName: call.name, isError: true, content: [{ type: "text", text }] };
 }
 
-/** Tools that must not run concurrently with anything else (they rewrite the context). */
-const RUNS_ALONE = new Set(["compress"]);
-
 /**
  * Runs one turn's calls and returns their result messages in call order. All `tool_call`
  * events are emitted first, in call order; `tool_result` events follow in call order, each as
  * soon as it and every earlier call are done. With `parallel`, calls run concurrently, except
- * that calls naming the same `path` run one after another in call order and a RUNS_ALONE tool
- * waits for everything before it.
+ * that calls naming the same `path` run one after another in call order and an `exclusive` tool
+ * runs alone.
  */
 export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promise<Message[]> {
   for (const c of calls) deps.output.emit({ type: "tool_call", id: c.id, name: c.name, arguments: c.arguments });
@@ -47,14 +45,14 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
     const args = parseArguments(call.arguments);
     // one file named two ways (`a.txt`, `./a.txt`, absolute) is one file: order by where it is
     const path = typeof args?.path === "string" ? resolvePath(deps.cwd, args.path) : undefined;
+    const exclusive = deps.tools.find((t) => t.name === call.name)?.exclusive === true;
     let before: Promise<unknown> = barrier;
-    if (!deps.parallel) before = Promise.allSettled(started);
-    else if (RUNS_ALONE.has(call.name)) before = Promise.allSettled(started);
+    if (!deps.parallel || exclusive) before = Promise.allSettled(started);
     else if (path !== undefined && lastOnPath.has(path)) before = Promise.allSettled([barrier, lastOnPath.get(path)]);
     const task = before.then(() => runOne(call, args, deps));
     started.push(task);
     if (path !== undefined) lastOnPath.set(path, task);
-    if (RUNS_ALONE.has(call.name)) barrier = task.catch(() => {});
+    if (exclusive) barrier = task.catch(() => {});
   }
   const messages: Message[] = [];
   for (const [i, call] of calls.entries()) {
@@ -81,11 +79,12 @@ async function runOne(call: ToolCall, args: Record<string, unknown> | undefined,
   const tool = deps.tools.find((t) => t.name === call.name);
   if (!tool) return { output: `unknown tool "${call.name}"; available: ${deps.tools.map((t) => t.name).join(", ")}`, isError: true };
   if (!args) return { output: `invalid arguments for ${call.name}: expected a JSON object, got ${JSON.stringify(call.arguments.slice(0, 200))}`, isError: true };
-  const refusal = deps.permission(call.name, args);
+  const checked = checkArguments(call.name, args, tool.parameters);
+  if ("error" in checked) return { output: checked.error, isError: true };
+  const refusal = deps.permission(call.name, checked.args);
   if (refusal !== undefined) return { output: refusal, isError: true };
   try {
-    const result = await tool.run(args, { signal: deps.signal, cwd: deps.cwd });
-    return result;
+    return await tool.run(checked.args, { signal: deps.signal, cwd: deps.cwd });
   } catch (e) {
     if (deps.signal.aborted) return { output: INTERRUPTED, isError: true };
     return { output: `${call.name} failed: ${e instanceof Error ? e.message : String(e)}`, isError: true };

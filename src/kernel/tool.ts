@@ -17,9 +17,11 @@ export interface ToolResult {
 
 /**
  * A tool is its spec (name, description, JSON Schema parameters) plus `run`. `run` receives
- * arguments already parsed from JSON; it should report failures as `{isError: true}` results.
+ * arguments already parsed from JSON and checked against `parameters` (kernel/tool-args.ts); it should report failures as `{isError: true}` results.
  * Anything it throws is turned into an error result by the loop, never a crash.
  */
 export interface Tool extends ToolSpec {
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
+  /** the tool must not run beside any other call of its turn (it rewrites the context, as compress does) */
+  exclusive?: boolean;
 }

@@ -1,7 +1,7 @@
 // The session file format (SPEC §19) as pure functions: one JSON object per line, a header first.
 // Parsing never throws: a bad line is reported so the reader can skip it with a warning. The
 // window a resume starts from, and the synthetic results for calls a crash left open, are
-// decided here; src/sessions.ts only moves bytes.
+// decided here; reader.ts and writer.ts only move bytes.
 import type { Message } from "../kernel/ir.ts";
 import { syntheticResult } from "../kernel/tool-calls.ts";
 import type { UsageCounts } from "../kernel/output.ts";
@@ -28,11 +28,10 @@ export type SessionEntry =
 
 export type ParsedLine = { ok: true; entry: SessionEntry } | { ok: false; reason: string };
 
-/** A compaction summary that replaces the messages with ids from `fromId` to `toId`. */
-export interface SessionSummary {
-  fromId: string;
-  toId: string;
-  text: string;
+/** `$XDG_STATE_HOME/hey/sessions`, else `HOME/.local/state/hey/sessions`. */
+export function sessionsDir(env: Record<string, string | undefined>, home: string): string {
+  const state = env.XDG_STATE_HOME || `${home}/.local/state`;
+  return `${state}/hey/sessions`;
 }
 
 /** What `--sessions` shows of one session file. */

@@ -61,11 +61,9 @@ export function createBashTool(opts: BashToolOptions): Tool {
 }
 
 async function runBash(opts: BashToolOptions, maxTimeoutMs: number, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const command = args.command;
-  if (typeof command !== "string" || command.trim() === "") return { output: "bash: `command` must be a non-empty string", isError: true };
-  const raw = args.timeout_ms;
-  const asked = typeof raw === "number" || typeof raw === "string" ? Number(raw) : Number.NaN; // models sometimes send "5000"
-  const timeoutMs = asked > 0 ? Math.min(asked, maxTimeoutMs) : opts.timeoutMs;
+  const { command, timeout_ms: asked } = args as { command: string; timeout_ms?: number }; // types checked by the pipeline
+  if (command.trim() === "") return { output: "bash: `command` must be a non-empty string", isError: true };
+  const timeoutMs = asked !== undefined && asked > 0 ? Math.min(asked, maxTimeoutMs) : opts.timeoutMs;
   if (ctx.signal.aborted) return { output: "[interrupted by the user before the command started]", isError: true };
   const base = join(opts.tempDir ?? tmpdir(), `hey-bash-${newId()}`);
 

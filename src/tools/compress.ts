@@ -8,7 +8,7 @@ import { checkCompressRange, compressArgs, DEFAULT_TOKENS_PER_CHAR, estimateToke
 const fail = (output: string): ToolResult => ({ output, isError: true });
 
 /** `history` returns the conversation as it is when the call runs (its own assistant message last). */
-export function createCompressTool(history: () => Message[], protectTurns = PROTECT_TURNS): Tool {
+export function createCompressTool(history: () => readonly Message[], protectTurns = PROTECT_TURNS): Tool {
   return {
     name: "compress",
     description:

@@ -30,13 +30,9 @@ export function createEditTool(): Tool {
       required: ["path", "old_string", "new_string"],
     },
     run: async (args, ctx) => {
-      const { path, old_string: oldArg, new_string: newArg } = args;
-      if (typeof path !== "string" || path === "") return fail("edit: `path` must be a non-empty string");
-      if (typeof oldArg !== "string") return fail("edit: `old_string` must be a string");
-      if (typeof newArg !== "string") return fail("edit: `new_string` must be a string");
-      const replaceAll = args.replace_all ?? false;
-      if (typeof replaceAll !== "boolean" && replaceAll !== "true" && replaceAll !== "false")
-        return fail(`edit: \`replace_all\` must be true or false, got ${JSON.stringify(replaceAll)}`);
+      // types checked by the pipeline (kernel/tool-args.ts)
+      const { path, old_string: oldArg, new_string: newArg, replace_all: replaceAll = false } = args as { path: string; old_string: string; new_string: string; replace_all?: boolean };
+      if (path === "") return fail("edit: `path` must be a non-empty string");
       if (oldArg === "") return fail("edit: `old_string` is empty; use write_file to create a file or replace all of it");
       if (oldArg === newArg) return fail("edit: old_string and new_string are identical; nothing to change");
 
@@ -64,7 +60,7 @@ export function createEditTool(): Tool {
       }
       if (oldString === newString) return fail("edit: old_string and new_string differ only in line endings; nothing to change");
       if (at.length === 0) return fail(notFound(text, oldArg, path));
-      if (at.length > 1 && replaceAll !== true && replaceAll !== "true") {
+      if (at.length > 1 && !replaceAll) {
         const lines = lineNumbers(text, at);
         const list = lines.slice(0, 20).join(", ") + (lines.length > 20 ? ", …" : "");
         return fail(`old_string matches ${at.length} times in ${path} (lines ${list}); include more surrounding lines to pick one, or set replace_all to change every one`);

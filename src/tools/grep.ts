@@ -94,12 +94,10 @@ interface Query {
 }
 
 function parseArgs(args: Record<string, unknown>): Query | string {
-  const { pattern, path, glob } = args;
-  if (typeof pattern !== "string" || pattern === "") return "grep: `pattern` must be a non-empty string";
-  if (path != null && typeof path !== "string") return "grep: `path` must be a string";
-  if (glob != null && (typeof glob !== "string" || glob === "")) return "grep: `glob` must be a non-empty string";
-  const ignoreCase = args.ignore_case ?? false;
-  if (typeof ignoreCase !== "boolean" && ignoreCase !== "true" && ignoreCase !== "false") return "grep: `ignore_case` must be true or false";
+  // types checked by the pipeline (kernel/tool-args.ts); ranges here
+  const { pattern, path, glob, ignore_case: ignoreCase = false } = args as { pattern: string; path?: string; glob?: string; ignore_case?: boolean };
+  if (pattern === "") return "grep: `pattern` must be a non-empty string";
+  if (glob === "") return "grep: `glob` must be a non-empty string";
   const context = count(args.context, "context", 0, 0, GREP_MAX_CONTEXT);
   if (typeof context === "string") return context;
   const cap = count(args.max_results, "max_results", GREP_MAX_RESULTS, 1, GREP_MAX_RESULTS_LIMIT);
@@ -108,16 +106,16 @@ function parseArgs(args: Record<string, unknown>): Query | string {
     pattern,
     ...(path ? { path } : {}),
     ...(glob ? { glob: glob.replace(/^\.\//, "") } : {}),
-    ignoreCase: ignoreCase === true || ignoreCase === "true",
+    ignoreCase,
     context,
     cap,
   };
 }
 
 function count(value: unknown, name: string, fallback: number, min: number, max: number): number | string {
-  if (value === undefined || value === null || value === "") return fallback;
-  const n = typeof value === "string" ? Number(value.trim()) : value;
-  if (typeof n !== "number" || !Number.isInteger(n) || n < min) return `grep: \`${name}\` must be an integer ≥ ${min}, got ${JSON.stringify(value)}`;
+  if (typeof value !== "number") return fallback;
+  const n = value;
+  if (n < min) return `grep: \`${name}\` must be an integer ≥ ${min}, got ${n}`;
   return Math.min(n, max);
 }
 

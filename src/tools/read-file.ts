@@ -27,8 +27,8 @@ export function createReadFileTool(): Tool {
       required: ["path"],
     },
     run: async (args, ctx) => {
-      const { path } = args;
-      if (typeof path !== "string" || path === "") return fail("read_file: `path` must be a non-empty string");
+      const { path } = args as { path: string }; // types checked by the pipeline
+      if (path === "") return fail("read_file: `path` must be a non-empty string");
       const offset = lineCount(args.offset, "offset", 1);
       if (typeof offset === "string") return fail(offset);
       const limit = lineCount(args.limit, "limit", READ_LIMIT);
@@ -57,11 +57,11 @@ export function createReadFileTool(): Tool {
   };
 }
 
-/** A 1-based count from the model (numbers or numeric strings); an error message when invalid. */
+/** A 1-based count from the model (an integer, checked by the pipeline); an error message when out of range. */
 function lineCount(value: unknown, name: string, fallback: number): number | string {
-  if (value === undefined || value === null || value === "") return fallback;
-  const n = typeof value === "string" ? Number(value.trim()) : value;
-  if (typeof n !== "number" || !Number.isInteger(n) || n < 0) return `read_file: \`${name}\` must be a positive integer, got ${JSON.stringify(value)}`;
+  if (typeof value !== "number") return fallback;
+  const n = value;
+  if (n < 0) return `read_file: \`${name}\` must be a positive integer, got ${n}`;
   if (n === 0 && name === "limit") return "read_file: `limit` must be at least 1";
   return Math.max(n, 1); // offset 0 is read as "from the start"
 }

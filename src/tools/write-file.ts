@@ -17,9 +17,8 @@ export function createWriteFileTool(): Tool {
       required: ["path", "content"],
     },
     run: async (args, ctx) => {
-      const { path, content } = args;
-      if (typeof path !== "string" || path === "") return fail("write_file: `path` must be a non-empty string");
-      if (typeof content !== "string") return fail(`write_file: \`content\` must be a string, got ${content === undefined ? "nothing" : typeof content}`);
+      const { path, content } = args as { path: string; content: string }; // types checked by the pipeline
+      if (path === "") return fail("write_file: `path` must be a non-empty string");
 
       const abs = resolve(ctx.cwd, path);
       const before = await stat(abs).catch(() => undefined);

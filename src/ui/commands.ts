@@ -1,11 +1,13 @@
 // Slash commands (SPEC §17) and tab completion for the REPL.
 import { readdirSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Agent } from "../agent.ts";
 import { EFFORTS, type Effort } from "../kernel/ir.ts";
-import { ConfigError } from "../config/resolve.ts";
+import { ConfigError } from "../config/settings.ts";
 import { buildContext } from "../context/view.ts";
-import { formatSessionList, listSessions, pruneSessions, sessionsDir } from "../sessions/store.ts";
+import { formatSessionList, sessionsDir } from "../sessions/format.ts";
+import { listSessions, pruneSessions } from "../sessions/reader.ts";
 import type { TerminalOutput } from "./terminal.ts";
 
 export interface CommandContext {
@@ -54,7 +56,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<"qu
     case "/effort": {
       if (!arg) return say(`effort: ${ctx.agent.effort ?? "(provider default)"}`);
       if (!(EFFORTS as readonly string[]).includes(arg)) return say(`hey: /effort takes one of ${EFFORTS.join(", ")}`);
-      ctx.agent.effort = arg as Effort;
+      ctx.agent.setEffort(arg as Effort);
       return say(`effort: ${arg}`);
     }
     case "/thinking": {
@@ -103,8 +105,9 @@ function pathCompletions(partial: string, cwd: string): string[] {
 
 /** `/sessions`, `/sessions prune 30d` (older than 30 days), `/sessions prune keep 20` (all but the newest 20). */
 function sessionsCommand(words: string[]): string {
-  const dir = sessionsDir(process.env);
-  if (words.length === 0) return formatSessionList(listSessions(dir), process.env.HOME);
+  const home = process.env.HOME || homedir();
+  const dir = sessionsDir(process.env, home);
+  if (words.length === 0) return formatSessionList(listSessions(dir), home);
   const [verb, a, b] = words;
   let opts: { olderThanDays?: number; keep?: number } | undefined;
   if (verb === "prune" && a && /^\d+d$/.test(a) && b === undefined) opts = { olderThanDays: Number(a.slice(0, -1)) };
@@ -121,9 +124,9 @@ export function usageReport(agent: Agent): string {
   const c = agent.settings.compaction;
   // before the first request of this run (e.g. `hey -c /usage`) the view is computed here
   const view =
-    agent.compaction.last ??
+    agent.context.last ??
     (agent.messages.length > 0
-      ? buildContext({ history: agent.messages, summaries: agent.compaction.summaries, policy: { budgetTokens: agent.settings.agent.budgetTokens, dedup: c.dedup, purgeErrorsAfter: c.purgeErrorsAfter, compressTool: false }, fixedTokens: 0, tokensPerChar: agent.compaction.tokensPerChar })
+      ? buildContext({ history: agent.messages, summaries: agent.context.summaries, policy: { budgetTokens: agent.settings.agent.budgetTokens, dedup: c.dedup, purgeErrorsAfter: c.purgeErrorsAfter, compressTool: false }, fixedTokens: 0, tokensPerChar: agent.context.tokensPerChar })
       : undefined);
   const budget = agent.settings.agent.budgetTokens;
   const lines = [
@@ -133,8 +136,8 @@ export function usageReport(agent: Agent): string {
       ? `context: ~${n(view.estimate)} of ${n(budget)} tokens (${Math.round((view.estimate / budget) * 100)}%) · ${agent.messages.length} messages in the session`
       : `context: budget ${n(budget)} tokens · ${agent.messages.length} messages in the session`,
     view
-      ? `pruned: ${view.stats.deduped} duplicate outputs · ${view.stats.purged} failed-call arguments · ${view.stats.compressed} compressed ranges · ${view.stats.trimmed} messages left out · ${agent.compaction.summaries.length} summaries`
-      : `pruned: nothing yet · ${agent.compaction.summaries.length} summaries`,
+      ? `pruned: ${view.stats.deduped} duplicate outputs · ${view.stats.purged} failed-call arguments · ${view.stats.compressed} compressed ranges · ${view.stats.trimmed} messages left out · ${agent.context.summaries.length} summaries`
+      : `pruned: nothing yet · ${agent.context.summaries.length} summaries`,
   ];
   return lines.join("\n");
 }

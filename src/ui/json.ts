@@ -4,7 +4,7 @@ import type { AgentEvent, Output } from "../kernel/output.ts";
 export function createJsonOutput(write: (line: string) => void): Output {
   return {
     emit: (event: AgentEvent) => {
-      if (event.type !== "message") write(JSON.stringify(event) + "\n");
+      if (event.type !== "message" && event.type !== "model") write(JSON.stringify(event) + "\n");
     },
   };
 }

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig, loadLayer } from "../../src/config/load.ts";
-import { type ConfigFlags, ConfigError, resolveConfig } from "../../src/config/resolve.ts";
+import { resolveConfig } from "../../src/config/resolve.ts";
+import { type ConfigFlags, ConfigError } from "../../src/config/settings.ts";
 
 type Env = Record<string, string | undefined>;
 

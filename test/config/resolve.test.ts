@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
-import { type ConfigFlags, type ConfigLayer, resolveConfig, SETUP_HINT } from "../../src/config/resolve.ts";
+import { resolveConfig, SETUP_HINT } from "../../src/config/resolve.ts";
+import type { ConfigFlags, ConfigLayer } from "../../src/config/settings.ts";
 
 type Env = Record<string, string | undefined>;
 

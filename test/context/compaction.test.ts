@@ -4,6 +4,7 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createAgent, type Agent } from "../../src/agent.ts";
+import { readTaskNote } from "../../src/context/task-note.ts";
 import { textOf, type Message } from "../../src/kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../../src/kernel/provider.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
@@ -47,7 +48,7 @@ function longTask(p: Provider, output: RecordingOutput): Agent {
   const settings = defaultSettingsForTest();
   settings.agent.budgetTokens = 2500;
   const readBig = { name: "read_big", description: "reads", parameters: {}, run: async (args: Record<string, unknown>) => ({ output: `file ${args.n}: ` + "lorem ipsum dolor ".repeat(120) }) };
-  return createAgent({ settings, provider: p, tools: [readBig], output, cwd: dir.path, system: "system", permission: () => undefined });
+  return createAgent({ settings, provider: p, tools: [readBig], output, cwd: dir.path, system: "system", permission: () => undefined, taskNote: () => readTaskNote(dir.path) });
 }
 const readTurns = (n: number): Turn[] => Array.from({ length: n }, (_, i) => ({ toolCalls: [{ name: "read_big", arguments: { n: i + 1 } }] }));
 const sent = (r: ModelRequest) => r.messages.map((m: Message) => textOf(m)).join("\n");

@@ -22,7 +22,7 @@ const turn = (n: number, name = "read_file", args = `{"path":"f${n}"}`, text = "
   const c = call(`c${n}`, name, args);
   return [ask(`a${n}`, c), result(`r${n}`, c, text, isError)];
 };
-const ids = (messages: Message[]) => messages.map((m) => m.id);
+const ids = (messages: readonly Message[]) => messages.map((m) => m.id);
 const textOf = (m: Message | undefined) => (m?.content[0]?.type === "text" ? m.content[0].text : undefined);
 const facts = (history: Message[], turns = 3) => historyFacts(history, turns);
 

@@ -108,7 +108,7 @@ function randomInput(seed: number): ContextInput {
 }
 
 /** Every assistant call followed by exactly its results; no tool message anywhere else. */
-function pairingErrors(messages: Message[]): string[] {
+function pairingErrors(messages: readonly Message[]): string[] {
   const errors: string[] = [];
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
@@ -124,7 +124,7 @@ function pairingErrors(messages: Message[]): string[] {
   return errors;
 }
 
-function protectedIds(history: Message[], turns: number): Set<string> {
+function protectedIds(history: readonly Message[], turns: number): Set<string> {
   const ids = new Set<string>();
   let tail = history.length;
   for (let i = history.length - 1, seen = 0; i >= 0 && seen < turns; i--) if (history[i]!.role === "assistant" && ++seen) tail = i;

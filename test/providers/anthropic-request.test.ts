@@ -32,7 +32,7 @@ async function send(request: Partial<ModelRequest>, opts: Partial<AnthropicProvi
 }
 const bodyOf = async (request: Partial<ModelRequest>, opts: Partial<AnthropicProviderOptions> = {}) =>
   (await send(request, opts)).body as Record<string, unknown>;
-const messagesOf = async (messages: Message[], opts: Partial<AnthropicProviderOptions> = {}) => (await bodyOf({ messages }, opts)).messages;
+const messagesOf = async (messages: readonly Message[], opts: Partial<AnthropicProviderOptions> = {}) => (await bodyOf({ messages }, opts)).messages;
 
 const user = (text: string): Message => ({ id: `u-${text}`, role: "user", content: [{ type: "text", text }] });
 const result = (id: string, text: string, isError = false): Message => ({

@@ -36,7 +36,7 @@ async function exchange(request: Partial<ModelRequest>, opts: Partial<OpenAIProv
 const send = async (request: Partial<ModelRequest>, opts: Partial<OpenAIProviderOptions> = {}) => (await exchange(request, opts)).recorded;
 const bodyOf = async (request: Partial<ModelRequest>, opts: Partial<OpenAIProviderOptions> = {}) =>
   (await send(request, opts)).body as Record<string, unknown>;
-const inputOf = async (messages: Message[]) => (await bodyOf({ messages })).input;
+const inputOf = async (messages: readonly Message[]) => (await bodyOf({ messages })).input;
 /** What the loop sends: the history adapted for this provider first (SPEC §5.6). */
 const loopInputOf = (messages: Message[]) => inputOf(adaptHistory(messages, { protocol: "responses", model: MODEL }));
 

@@ -9,7 +9,8 @@ import { newId, userMessage, type Message, type ToolCall } from "../../src/kerne
 import type { AgentEvent } from "../../src/kernel/output.ts";
 import { alignWindow, closeToolCalls } from "../../src/sessions/format.ts";
 import { NO_RESULT as INTERRUPTED_RESULT } from "../../src/kernel/tool-calls.ts";
-import { createSessionWriter, loadSession } from "../../src/sessions/store.ts";
+import { loadSession } from "../../src/sessions/reader.ts";
+import { createSessionWriter } from "../../src/sessions/writer.ts";
 import { writeBigSession } from "../helpers/big-session.ts";
 
 const root = mkdtempSync(join(tmpdir(), "hey-resume-"));

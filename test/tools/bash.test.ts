@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
 import { chooseShell } from "../../src/tools/shell.ts";
 import { type BashToolOptions, createBashTool, MAX_RESULT_LINES } from "../../src/tools/bash.ts";
+import { callTool } from "../helpers/call-tool.ts";
 
 const shell = chooseShell({ platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined });
 let dir: string; // the project root the commands run in
@@ -85,7 +86,8 @@ describe("bash tool", () => {
   });
 
   test("bad arguments and a shell that cannot start are error results", async () => {
-    expect((await tool().run({}, ctx())).isError).toBe(true);
+    expect(await callTool(tool(), {}, ctx())).toEqual({ output: "bash: `command` must be a string, got nothing", isError: true });
+    expect(await callTool(tool(), { command: "  " }, ctx())).toEqual({ output: "bash: `command` must be a non-empty string", isError: true });
     const broken = createBashTool({ shell: { program: "/nonexistent/sh", name: "sh", args: (c) => ["-c", c] }, timeoutMs: 1000, filter: "builtin", raw: false });
     const r = await broken.run({ command: "echo hi" }, ctx());
     expect(r.isError).toBe(true);

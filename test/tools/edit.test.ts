@@ -5,11 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
 import { createEditTool } from "../../src/tools/edit.ts";
+import { callTool } from "../helpers/call-tool.ts";
 
 let dir: string;
 let ctx: ToolContext;
 const dirs: string[] = [];
-const edit = (args: Record<string, unknown>) => createEditTool().run(args, ctx);
+const edit = (args: Record<string, unknown>) => callTool(createEditTool(), args, ctx);
 const file = (name: string) => readFileSync(join(dir, name), "utf8");
 const SOURCE = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
 
@@ -127,8 +128,8 @@ test.each([
   ["empty old_string", { path: "a.txt", old_string: "", new_string: "x" }, "edit: `old_string` is empty; use write_file to create a file or replace all of it"],
   ["identical strings", { path: "a.txt", old_string: "line 1", new_string: "line 1" }, "edit: old_string and new_string are identical; nothing to change"],
   ["missing file", { path: "new.txt", old_string: "a", new_string: "b" }, "file not found: new.txt; use write_file to create it"],
-  ["missing old_string", { path: "a.txt", new_string: "b" }, "edit: `old_string` must be a string"],
-  ["new_string not a string", { path: "a.txt", old_string: "a", new_string: 3 }, "edit: `new_string` must be a string"],
+  ["missing old_string", { path: "a.txt", new_string: "b" }, "edit: `old_string` must be a string, got nothing"],
+  ["new_string not a string", { path: "a.txt", old_string: "a", new_string: 3 }, "edit: `new_string` must be a string, got 3"],
   ["bad replace_all", { path: "a.txt", old_string: "a", new_string: "b", replace_all: "yes" }, 'edit: `replace_all` must be true or false, got "yes"'],
   ["a directory", { path: ".", old_string: "a", new_string: "b" }, ". is not a regular file"],
 ] as const)("%s → error", async (_name, args, message) => {

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
 import { createGrepTool } from "../../src/tools/grep.ts";
+import { callTool } from "../helpers/call-tool.ts";
 
 let root: string;
 let ctx: ToolContext;
@@ -56,7 +57,7 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const builtin = createGrepTool({ rg: null });
-const grep = async (args: Record<string, unknown>, tool = builtin) => tool.run(args, ctx);
+const grep = async (args: Record<string, unknown>, tool = builtin) => callTool(tool, args, ctx);
 const paths = (output: string) => [...new Set(output.split("\n").map((l) => l.match(/^(.+?)[:-]\d+[:-] /)?.[1]).filter(Boolean))];
 
 describe("grep (built-in walker)", () => {

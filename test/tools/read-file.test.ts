@@ -5,10 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
 import { createReadFileTool } from "../../src/tools/read-file.ts";
+import { callTool } from "../helpers/call-tool.ts";
 
 let dir: string;
 let ctx: ToolContext;
-const read = (args: Record<string, unknown>) => createReadFileTool().run(args, ctx);
+const read = (args: Record<string, unknown>) => callTool(createReadFileTool(), args, ctx);
 const numbered = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}`);
 
 beforeAll(() => {
@@ -82,9 +83,10 @@ test.each([
   ["missing file", { path: "nope/missing.txt" }, "file not found: nope/missing.txt"],
   ["directory", { path: "sub" }, "sub is a directory; list it with bash (ls) or search it with grep"],
   ["offset past the end", { path: "twelve.txt", offset: 13 }, "twelve.txt has 12 lines; offset 13 is past the end"],
-  ["missing path", {}, "read_file: `path` must be a non-empty string"],
-  ["path not a string", { path: 7 }, "read_file: `path` must be a non-empty string"],
-  ["offset not a number", { path: "twelve.txt", offset: "ten" }, 'read_file: `offset` must be a positive integer, got "ten"'],
+  ["missing path", {}, "read_file: `path` must be a string, got nothing"],
+  ["empty path", { path: "" }, "read_file: `path` must be a non-empty string"],
+  ["path not a string", { path: 7 }, "read_file: `path` must be a string, got 7"],
+  ["offset not a number", { path: "twelve.txt", offset: "ten" }, 'read_file: `offset` must be an integer, got "ten"'],
   ["negative limit", { path: "twelve.txt", limit: -5 }, "read_file: `limit` must be a positive integer, got -5"],
   ["zero limit", { path: "twelve.txt", limit: 0 }, "read_file: `limit` must be at least 1"],
 ] as const)("%s → error", async (_name, args, message) => {

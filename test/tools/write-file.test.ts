@@ -6,10 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
 import { createWriteFileTool } from "../../src/tools/write-file.ts";
+import { callTool } from "../helpers/call-tool.ts";
 
 let dir: string;
 let ctx: ToolContext;
-const write = (args: Record<string, unknown>) => createWriteFileTool().run(args, ctx);
+const write = (args: Record<string, unknown>) => callTool(createWriteFileTool(), args, ctx);
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "hey-write-"));
@@ -55,8 +56,9 @@ test("absolute paths work", async () => {
 
 test.each([
   ["missing content", { path: "x.txt" }, "write_file: `content` must be a string, got nothing"],
-  ["content not a string", { path: "x.txt", content: 42 }, "write_file: `content` must be a string, got number"],
-  ["missing path", { content: "x" }, "write_file: `path` must be a non-empty string"],
+  ["content not a string", { path: "x.txt", content: 42 }, "write_file: `content` must be a string, got 42"],
+  ["missing path", { content: "x" }, "write_file: `path` must be a string, got nothing"],
+  ["empty path", { path: "", content: "x" }, "write_file: `path` must be a non-empty string"],
   ["a directory", { path: "a", content: "x" }, "a is a directory; give a file path"],
 ] as const)("%s → error", async (_name, args, message) => {
   expect(await write(args)).toEqual({ output: message, isError: true });

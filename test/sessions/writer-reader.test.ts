@@ -5,7 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, userMessage, type Message } from "../../src/kernel/ir.ts";
 import type { AgentEvent } from "../../src/kernel/output.ts";
-import { createSessionWriter, findSession, formatSessionList, latestSession, listSessions, pruneSessions, sessionsDir, type SessionInfo } from "../../src/sessions/store.ts";
+import { formatSessionList, sessionsDir, type SessionInfo } from "../../src/sessions/format.ts";
+import { findSession, latestSession, listSessions, pruneSessions } from "../../src/sessions/reader.ts";
+import { createSessionWriter } from "../../src/sessions/writer.ts";
 
 const temps: string[] = [];
 afterEach(() => {
@@ -40,9 +42,9 @@ function session(dir: string, cwd: string, prompt: string, ageDays = 0): string 
 }
 
 test("sessionsDir follows XDG_STATE_HOME, else ~/.local/state", () => {
-  expect(sessionsDir({ XDG_STATE_HOME: "/x/state", HOME: "/h" })).toBe("/x/state/hey/sessions");
-  expect(sessionsDir({ HOME: "/h" })).toBe("/h/.local/state/hey/sessions");
-  expect(sessionsDir({ XDG_STATE_HOME: "", HOME: "/h" })).toBe("/h/.local/state/hey/sessions");
+  expect(sessionsDir({ XDG_STATE_HOME: "/x/state" }, "/h")).toBe("/x/state/hey/sessions");
+  expect(sessionsDir({}, "/h")).toBe("/h/.local/state/hey/sessions");
+  expect(sessionsDir({ XDG_STATE_HOME: "" }, "/h")).toBe("/h/.local/state/hey/sessions");
 });
 
 describe("writer", () => {

@@ -1,0 +1,88 @@
+// What configuration resolves to (SPEC §3): the settings hey runs with, the inputs of resolution
+// and its one error type. Types only (and the error class), so every part of config/ and every
+// consumer can name them without importing the resolver.
+import type { Effort, Protocol } from "../kernel/ir.ts";
+
+/**
+ * A configuration mistake the user has to fix. `message` is the complete text to show (it names
+ * the file or variable and the key); exiting with code 2 is the caller's job.
+ */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** One parsed config file. `source` is its path, used in every message about it. */
+export interface ConfigLayer {
+  source: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The flags that take part in configuration, already parsed by the CLI (values are still
+ * checked by the resolver). `proxy` is not resolved there: net/proxy.ts weighs it against `Settings.proxy`.
+ */
+export interface ConfigFlags {
+  model?: string;
+  baseUrl?: string;
+  protocol?: Protocol;
+  apiKey?: string;
+  effort?: Effort;
+  maxTurns?: number;
+  proxy?: string;
+  /**
+   * The model a resumed session last used: one more layer of the choice, above `[default]` and
+   * below HEY_PROVIDER / HEY_MODEL / -m; ignored when no provider of that name is configured.
+   */
+  session?: { provider: string; model: string };
+}
+
+export interface ProviderSettings {
+  name: string;
+  protocol: Protocol;
+  /** the API root as the vendor documents it, version segment included */
+  baseUrl: string;
+  /** undefined = no authentication (local servers) */
+  apiKey?: string;
+  /** what an auth error tells the user to fix: "OPENAI_API_KEY", "--api-key", "HEY_API_KEY" or "api_key in <path> [provider.NAME]" */
+  apiKeyVar?: string;
+  models: string[];
+  /** the provider's default effort */
+  effort?: Effort;
+  maxTokens?: number;
+  legacyThinking: boolean;
+  headers: Record<string, string>;
+  apiVersion?: string;
+  /** true when it came from the zero-config presets (no config file named it) */
+  preset?: boolean;
+}
+
+/** One MCP server: exactly one of `command` (stdio) and `url` (HTTP) is set. */
+export interface McpServerSettings {
+  name: string;
+  command?: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers: Record<string, string>;
+  enabled: boolean;
+  timeoutMs: number;
+}
+
+export interface Settings {
+  provider: ProviderSettings;
+  model: string;
+  /** every provider the run can switch to (`/model`), the chosen one included */
+  providers: ProviderSettings[];
+  /** the effective effort: -t / HEY_EFFORT, else the chosen provider's `effort` */
+  effort?: Effort;
+  /** HEY_PROXY or [proxy] url (the --proxy flag is resolved separately, by net/proxy.ts) */
+  proxy?: string;
+  agent: { maxTurns: number; budgetTokens: number; parallelTools: boolean };
+  retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number; jitter: boolean; respectRetryAfter: boolean };
+  compaction: { dedup: boolean; purgeErrorsAfter: number; nudgeThreshold: number; compressTool: boolean };
+  permission: { allow: string[]; deny: string[] };
+  tools: { shell?: string; bashFilter: string; bashTimeoutMs: number };
+  mcp: { servers: McpServerSettings[]; startupWaitMs: number };
+}
+

@@ -1,0 +1,42 @@
+// `.hey/task.md` (SPEC §6, §10): the agent's own notes on a long task, re-injected after any
+// compaction, and where the max-turns hand-off is appended. The one file that knows its path.
+// It is a project file hey writes into, so it is never followed through a link (SPEC §24).
+import { join } from "node:path";
+import { writeFileAtomic } from "../fs/atomic.ts";
+import { readOwnFile } from "../fs/own-files.ts";
+
+/** Where the note lives, relative to the project root. */
+export const TASK_NOTE_PATH = join(".hey", "task.md");
+/** A note bigger than this is cut when injected: it is resent with every request after a compaction. */
+const TASK_NOTE_MAX_BYTES = 32 * 1024;
+/** The task as the hand-off's heading quotes it, when the agent kept no note. */
+const TASK_QUOTE_CHARS = 4000;
+
+/** The note when the project has a usable one; undefined when it has none, or it is a link or unreadable. */
+export function readTaskNote(cwd: string): string | undefined {
+  try {
+    const read = readOwnFile(join(cwd, TASK_NOTE_PATH), TASK_NOTE_MAX_BYTES);
+    const text = read?.text.trim();
+    if (!text) return undefined;
+    return read!.truncated ? `${text}\n[… cut at ${TASK_NOTE_MAX_BYTES / 1024} KB]` : text;
+  } catch {
+    return undefined; // a link, a directory, unreadable: as if there were none
+  }
+}
+
+/** The note with the hand-off appended: after what the agent kept, else under the task it was given. Pure. */
+export function withHandOff(existing: string | undefined, task: string, handOff: string, now: Date): string {
+  const before = existing !== undefined ? existing.trimEnd() + "\n\n" : `# Task\n\n${task.slice(0, TASK_QUOTE_CHARS)}\n\n`;
+  return `${before}## Stopped at the turn limit (${now.toISOString()})\n\n${handOff.trim()}\n`;
+}
+
+/**
+ * Appends the max-turns hand-off to the project's note, atomically, never through a link.
+ * Returns the file's path; throws (with a message naming it) when it cannot be written.
+ */
+export async function saveHandOff(cwd: string, task: string, handOff: string, now = new Date()): Promise<string> {
+  const file = join(cwd, TASK_NOTE_PATH);
+  const existing = readOwnFile(file, Number.MAX_SAFE_INTEGER)?.text;
+  await writeFileAtomic(file, withHandOff(existing, task, handOff, now), { own: true });
+  return file;
+}

@@ -1,0 +1,65 @@
+// Files hey owns inside a project or the user's directories (SPEC §24: `.hey/task.md`, sessions,
+// full-output files, trust.json, history) are never read or written through a symbolic link: a
+// repository that ships `.hey/task.md → ~/.bashrc` must not get hey's hand-off appended to the
+// user's shell profile, nor a link to a private key read into a request.
+import { constants, closeSync, fstatSync, lstatSync, openSync, readSync } from "node:fs";
+import { dirname } from "node:path";
+
+/** A file of hey's that is a link, a directory or a device: refused, never followed. */
+export class OwnFileError extends Error {
+  override name = "OwnFileError";
+}
+
+/**
+ * Throws OwnFileError when `path` or its directory is a symbolic link, or `path` exists and is not
+ * a regular file. A missing file (or directory) is fine: hey creates it.
+ */
+export function checkOwnFile(path: string): void {
+  for (const [p, want] of [
+    [dirname(path), "directory"],
+    [path, "file"],
+  ] as const) {
+    let st;
+    try {
+      st = lstatSync(p);
+    } catch {
+      continue; // missing: nothing to follow
+    }
+    if (st.isSymbolicLink()) throw new OwnFileError(`${p} is a symbolic link; hey does not follow links for its own files`);
+    if (want === "file" ? !st.isFile() : !st.isDirectory()) throw new OwnFileError(`${p} is not a regular ${want}`);
+  }
+}
+
+/**
+ * The text of `path` read without following a link (O_NOFOLLOW, then a regular-file check on the
+ * open descriptor), at most `maxBytes` of it (`truncated` says whether there was more); undefined
+ * when the file does not exist. Throws OwnFileError for a link or a non-regular file, the system
+ * error otherwise.
+ */
+export function readOwnFile(path: string, maxBytes: number): { text: string; truncated: boolean } | undefined {
+  checkOwnFile(path);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    if (code === "ELOOP") throw new OwnFileError(`${path} is a symbolic link; hey does not follow links for its own files`);
+    throw e;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new OwnFileError(`${path} is not a regular file`);
+    const want = Math.min(st.size, maxBytes);
+    const buf = Buffer.alloc(want);
+    let got = 0;
+    while (got < want) {
+      const n = readSync(fd, buf, got, want - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return { text: buf.toString("utf8", 0, got), truncated: st.size > got };
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,124 @@
+// Writing sessions (SPEC §19): one append-only JSONL file per conversation. The writer is an
+// Output subscriber, so the loop never persists anything itself. The format lives in format.ts.
+import { fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { newId } from "../kernel/ir.ts";
+import type { AgentEvent, Output } from "../kernel/output.ts";
+import { toLine, type SessionEntry } from "./format.ts";
+import { closeQuietly } from "./lines.ts";
+
+/**
+ * The session writer: persists `message`, `usage` and summary `compaction` events, and a
+ * `model` entry per `model()` call or `model` event (`/model`) that names a different model than
+ * the previous one.
+ * Nothing is created until the first `message` event; an existing file is appended to (resume).
+ * Each entry is written with one write; the file is fsynced at every turn boundary and on close.
+ * Never throws: the first failure is passed to `warn` once and the writer stops writing.
+ */
+export interface SessionWriter extends Output {
+  readonly path: string;
+  model(provider: string, model: string): void;
+  /** fsyncs what was written since the last sync */
+  sync(): void;
+  /** syncs and closes the file; a later `message` event opens it again */
+  close(): void;
+}
+
+/** A `compaction` event as the writer reads it (the union in kernel/output.ts may grow it). */
+type CompactionEvent = { type: "compaction"; kind: string; from_id?: string; to_id?: string; summary?: string };
+
+export function createSessionWriter(opts: { dir: string; id: string; cwd: string; version: string; warn: (message: string) => void }): SessionWriter {
+  const path = join(opts.dir, `${opts.id}.jsonl`);
+  let fd: number | undefined;
+  let failed = false;
+  let dirty = false;
+  let pendingModel: SessionEntry | undefined;
+  let lastModel = "";
+
+  const guard = (action: () => void) => {
+    if (failed) return;
+    try {
+      action();
+    } catch (e) {
+      failed = true;
+      if (fd !== undefined) closeQuietly(fd);
+      fd = undefined;
+      opts.warn(`session not saved: cannot write ${path}: ${e instanceof Error ? e.message : String(e)}; the conversation continues without it`);
+    }
+  };
+  const write = (text: string) => {
+    const bytes = Buffer.from(text);
+    for (let done = 0; done < bytes.length; ) done += writeSync(fd!, bytes, done, bytes.length - done);
+    dirty = true;
+  };
+  const open = () => {
+    mkdirSync(opts.dir, { recursive: true, mode: 0o700 }); // conversations are private
+    fd = openSync(path, "a+", 0o600); // + so a resume can check the last byte
+    const size = fstatSync(fd).size;
+    if (size === 0) write(toLine({ type: "header", id: opts.id, cwd: opts.cwd, created: new Date().toISOString(), version: opts.version }));
+    else if (!endsWithNewline(fd, size)) write("\n"); // a torn last line stays alone on its line
+  };
+  const flushModel = () => {
+    if (fd === undefined || !pendingModel) return;
+    const entry = pendingModel;
+    pendingModel = undefined;
+    write(toLine(entry));
+  };
+  const append = (entry: SessionEntry) => {
+    if (fd === undefined) return; // nothing but a message opens the file
+    flushModel();
+    write(toLine(entry));
+  };
+  const sync = () => {
+    if (fd !== undefined && dirty) fsyncSync(fd);
+    dirty = false;
+  };
+
+  function model(provider: string, name: string): void {
+    const key = `${provider}\u0000${name}`;
+    if (key === lastModel) return;
+    lastModel = key;
+    pendingModel = { type: "model", id: newId(), provider, model: name };
+    guard(flushModel);
+  }
+
+  return {
+    path,
+    emit(event: AgentEvent | CompactionEvent) {
+      guard(() => {
+        switch (event.type) {
+          case "model":
+            return model(event.provider, event.model);
+          case "message":
+            if (fd === undefined) open();
+            return append({ type: "message", message: event.message });
+          case "usage": {
+            const { input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens } = event;
+            return append({ type: "usage", id: newId(), input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens });
+          }
+          case "compaction":
+            if (event.kind !== "summary" || event.from_id === undefined || event.to_id === undefined || event.summary === undefined) return;
+            return append({ type: "compaction", id: newId(), from_id: event.from_id, to_id: event.to_id, summary: event.summary });
+          case "turn_start":
+            // the end of the previous turn; before the first there is nothing worth the fsync's
+            // milliseconds on the way to the first request
+            return event.turn > 1 ? sync() : undefined;
+          case "done":
+            return sync();
+        }
+      });
+    },
+    model,
+    sync: () => guard(sync),
+    close() {
+      guard(sync);
+      if (fd !== undefined) closeQuietly(fd);
+      fd = undefined;
+    },
+  };
+}
+
+function endsWithNewline(fd: number, size: number): boolean {
+  const b = Buffer.alloc(1);
+  return readSync(fd, b, 0, 1, size - 1) === 1 && b[0] === 10;
+}
