@@ -19,6 +19,7 @@ export function createCompressTool(history: () => readonly Message[], protectTur
       properties: { start: { type: "string" }, end: { type: "string" }, summary: { type: "string" } },
       required: ["start", "end", "summary"],
     },
+    exclusive: true, // it rewrites the context the other calls of its turn were made in
     run: async (args) => {
       const parsed = compressArgs(args);
       if ("error" in parsed) return fail(`compress: ${parsed.error}`);

@@ -5,6 +5,7 @@ import { textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import { fakeProvider } from "../helpers/fake-provider.ts";
 import { loopDeps, sleepTool } from "../helpers/loop-deps.ts";
+import { createCompressTool } from "../../src/tools/compress.ts";
 
 describe("termination", () => {
   test("a reply without tool calls ends the run", async () => {
@@ -79,6 +80,29 @@ describe("tool calls", () => {
     await runLoop([userMessage("go")], loopDeps(provider, { tools: [writer("write_file", 60), writer("edit", 10)] }));
     expect(order.indexOf("end write_file a")).toBeLessThan(order.indexOf("start edit a"));
     expect(order.indexOf("start write_file b")).toBeLessThan(order.indexOf("end write_file a")); // b did not wait
+  });
+
+  test("an exclusive tool (compress) runs alone: after the calls before it, before the calls after it", async () => {
+    const order: string[] = [];
+    const timed = (name: string, ms: number, exclusive = false) => ({
+      name,
+      description: "",
+      parameters: {},
+      ...(exclusive ? { exclusive } : {}),
+      run: async () => {
+        order.push(`start ${name}`);
+        await Bun.sleep(ms);
+        order.push(`end ${name}`);
+        return { output: "ok" };
+      },
+    });
+    const provider = fakeProvider([{ toolCalls: [{ name: "slow", arguments: {} }, { name: "compress", arguments: {} }, { name: "fast", arguments: {} }] }, { text: "ok" }]);
+    await runLoop([userMessage("go")], loopDeps(provider, { tools: [timed("slow", 60), timed("compress", 20, true), timed("fast", 1)] }));
+    expect(order).toEqual(["start slow", "end slow", "start compress", "end compress", "start fast", "end fast"]);
+  });
+
+  test("the compress tool says it must run alone", () => {
+    expect(createCompressTool(() => []).exclusive).toBe(true);
   });
 
   test("unknown tools, bad arguments, refusals and thrown errors become error results", async () => {
