@@ -202,7 +202,7 @@ describe("isVerbatimCommand", () => {
     ["echo 'git diff'", false],
     ["git add . && npm test", false],
     ["cargo build --release", false],
-  ])("%s → %s", (command, expected) => {
+  ])("%s → %p", (command, expected) => {
     expect(isVerbatimCommand(command)).toBe(expected);
   });
 });

@@ -77,7 +77,7 @@ describe("compileIgnore", () => {
     ["*.[ch]", "main.o", false, undefined],
     ["{a,b", "a", false, undefined], // unbalanced brace: the rule is skipped
     ["trailing\\", "trailing", false, undefined], // dangling escape: skipped
-  ] as const)("%j on %s (dir: %s) → %s", (gitignore, path, isDir, expected) => {
+  ] as const)("%j on %s (dir: %p) → %p", (gitignore, path, isDir, expected) => {
     expect(verdict(gitignore, path, isDir)).toBe(expected);
   });
 });
@@ -95,7 +95,7 @@ describe("globToRegExp", () => {
     ["*.{js,ts}", "x.tsx", false],
     ["foo**bar", "fooxbar", true],
     ["foo**bar", "foo/bar", false],
-  ] as const)("%s ~ %s → %s", (glob, path, expected) => {
+  ] as const)("%s ~ %s → %p", (glob, path, expected) => {
     expect(globToRegExp(glob)!.test(path)).toBe(expected);
   });
 });
