@@ -10,15 +10,15 @@ import type { ProviderSettings, Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
 import { newId, type Effort } from "./kernel/ir.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
-import { ProviderError, type Provider } from "./kernel/provider.ts";
+import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { proxiedFetch } from "./net/fetch.ts";
-import { isLoopback, parseProxyUrl, resolveProxy } from "./net/proxy.ts";
+import { parseProxyUrl, resolveProxy } from "./net/proxy.ts";
 import { decide, type PermissionRules } from "./permission/rules.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { buildSystemPrompt } from "./prompt/system.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS } from "./providers/stream-guard.ts";
+import { createProvider } from "./providers/create.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
 import { createSessionWriter, type SessionWriter } from "./sessions/writer.ts";
 import { createBashTool } from "./tools/bash.ts";
@@ -50,71 +50,15 @@ export function startProvider(settings: Settings, cliProxy: string | undefined, 
   const sources = { cli: cliProxy, config: settings.proxy, env };
   resolveProxy(new URL(settings.provider.baseUrl), sources);
   const fetchImpl = proxiedFetch(sources);
-  const provider = createProvider(settings.provider, settings.model, settings.effort, fetchImpl);
+  const provider = providerFor(settings.provider, settings.model, settings.effort, fetchImpl);
   provider.catch(() => {}); // awaited by assemble; a run that fails before that never awaits it
   return { fetch: fetchImpl, provider };
 }
 
-/**
- * The provider for `settings` and `model`. Each adapter module (and its SDK) is imported only
- * here and only when its protocol is used, so start-up never parses the others (SPEC §1).
- */
-export async function createProvider(settings: ProviderSettings, model: string, effort: Effort | undefined, fetchImpl: typeof fetch): Promise<Provider> {
-  return failFastWhenRefusedLocally(await adapter(settings, model, effort, fetchImpl), settings.baseUrl);
-}
-
-async function adapter(settings: ProviderSettings, model: string, effort: Effort | undefined, fetchImpl: typeof fetch): Promise<Provider> {
-  const common = {
-    model,
-    baseUrl: settings.baseUrl,
-    apiKey: settings.apiKey,
-    apiKeyVar: settings.apiKeyVar,
-    headers: settings.headers,
-    maxTokens: settings.maxTokens,
-    effort,
-    fetch: fetchImpl,
-    idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS,
-  };
-  switch (settings.protocol) {
-    case "openai": {
-      const { createOpenAIProvider } = await import("./providers/openai.ts");
-      return createOpenAIProvider(common);
-    }
-    case "responses": {
-      const { createResponsesProvider } = await import("./providers/responses.ts");
-      return createResponsesProvider(common);
-    }
-    case "google": {
-      const { createGoogleProvider } = await import("./providers/google.ts");
-      return createGoogleProvider({ ...common, ...(settings.apiVersion !== undefined ? { apiVersion: settings.apiVersion } : {}) });
-    }
-    case "anthropic": {
-      const { createAnthropicProvider } = await import("./providers/anthropic.ts");
-      return createAnthropicProvider({ ...common, legacyThinking: settings.legacyThinking });
-    }
-  }
-}
-
-const REFUSED = /ECONNREFUSED|Unable to connect|connection refused/i;
-
-/**
- * A refused connection to this machine means nothing listens there (Ollama not started, wrong
- * port): retrying for a minute only delays the answer, so it fails at once, saying what to check.
- */
-function failFastWhenRefusedLocally(provider: Provider, baseUrl: string): Provider {
-  if (!URL.canParse(baseUrl) || !isLoopback(new URL(baseUrl).hostname)) return provider;
-  return {
-    protocol: provider.protocol,
-    model: provider.model,
-    async *stream(request, signal) {
-      try {
-        yield* provider.stream(request, signal);
-      } catch (e) {
-        if (!(e instanceof ProviderError) || e.kind !== "network" || !REFUSED.test(e.message)) throw e;
-        throw new ProviderError("network", `cannot connect to ${baseUrl}: connection refused (is the server running?)`, { final: true });
-      }
-    },
-  };
+/** The provider for `settings` and `model`, through `fetchImpl`. */
+export function providerFor(settings: ProviderSettings, model: string, effort: Effort | undefined, fetchImpl: typeof fetch): Promise<Provider> {
+  const { protocol, baseUrl, apiKey, apiKeyVar, headers, maxTokens, legacyThinking, apiVersion } = settings;
+  return createProvider({ protocol, baseUrl, model, apiKey, apiKeyVar, headers, maxTokens, effort, legacyThinking, apiVersion, fetch: fetchImpl });
 }
 
 /** The five built-in tools (SPEC §7), configured from settings and flags. */
@@ -203,7 +147,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     session,
     async switchModel(spec) {
       const next = config.resolve({ ...flags, model: spec });
-      agent.switchModel(next, await createProvider(next.provider, next.model, next.effort, input.started.fetch));
+      agent.switchModel(next, await providerFor(next.provider, next.model, next.effort, input.started.fetch));
     },
   };
 }

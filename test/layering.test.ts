@@ -14,6 +14,7 @@ const SRC = join(ROOT, "src");
  * here. Everything else is pure.
  */
 const EDGES = new Set([
+  "lib.ts",
   "main.ts",
   "run.ts",
   "wire.ts",
@@ -25,6 +26,7 @@ const EDGES = new Set([
   "net/socks-bridge.ts",
   "prompt/input.ts",
   "providers/anthropic.ts",
+  "providers/create.ts",
   "providers/google.ts",
   "providers/openai.ts",
   "providers/responses.ts",
@@ -137,6 +139,20 @@ describe("imports", () => {
   test("every relative import names an existing file", () => {
     const missing = [...graph].flatMap(([from, list]) => list.filter((i) => !code.has(i.target)).map((i) => `${from} → ${i.target}`));
     expect(missing).toEqual([]);
+  });
+});
+
+describe("the embedding API", () => {
+  test("lib.ts reaches nothing of the CLI: no config, sessions, terminal or flow", () => {
+    const seen = new Set<string>();
+    const walk = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const { target } of graph.get(file) ?? []) walk(target);
+    };
+    walk("lib.ts");
+    const cli = [...seen].filter((f) => /^(ui|config|sessions|context|permission)\/|^(run|wire|cli|main|agent)\.ts$/.test(f));
+    expect(cli).toEqual([]);
   });
 });
 

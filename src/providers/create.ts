@@ -1,0 +1,80 @@
+// A Provider for one endpoint, by protocol (SPEC §1, §4). Each adapter module — and with it its
+// vendor SDK — is imported only here and only when its protocol is used, so start-up never parses
+// the others. Used by the composition root (wire.ts) and by embedders (lib.ts).
+import type { Effort, Protocol } from "../kernel/ir.ts";
+import { ProviderError, type Provider } from "../kernel/provider.ts";
+import { isLoopback } from "../net/proxy.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS } from "./stream-guard.ts";
+
+export interface ProviderOptions {
+  protocol: Protocol;
+  /** the API root as the vendor documents it, version segment included */
+  baseUrl: string;
+  model: string;
+  /** undefined or "" = no authentication (local servers, keyless gateways) */
+  apiKey?: string;
+  /** where the key came from, named in authentication errors ("OPENAI_API_KEY") */
+  apiKeyVar?: string;
+  headers?: Record<string, string>;
+  maxTokens?: number;
+  /** the default reasoning effort; a request's own effort wins */
+  effort?: Effort;
+  /** Anthropic: budget_tokens thinking instead of adaptive */
+  legacyThinking?: boolean;
+  /** Gemini API version (default v1beta) */
+  apiVersion?: string;
+  /** every request goes through it (hey passes its proxied fetch) */
+  fetch?: typeof fetch;
+  /** a stream silent this long fails as a retryable network error */
+  idleTimeoutMs?: number;
+}
+
+/**
+ * The adapter for `opts.protocol`. A refused connection to this machine fails at once instead of
+ * being retried: nothing listens there (Ollama not started, a wrong port). Throws only what the
+ * adapter's factory throws.
+ */
+export async function createProvider(opts: ProviderOptions): Promise<Provider> {
+  return failFastWhenRefusedLocally(await adapter(opts), opts.baseUrl);
+}
+
+async function adapter(opts: ProviderOptions): Promise<Provider> {
+  const { protocol, legacyThinking, apiVersion, ...rest } = opts;
+  const common = { ...rest, idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS };
+  switch (protocol) {
+    case "openai": {
+      const { createOpenAIProvider } = await import("./openai.ts");
+      return createOpenAIProvider(common);
+    }
+    case "responses": {
+      const { createResponsesProvider } = await import("./responses.ts");
+      return createResponsesProvider(common);
+    }
+    case "google": {
+      const { createGoogleProvider } = await import("./google.ts");
+      return createGoogleProvider({ ...common, ...(apiVersion !== undefined ? { apiVersion } : {}) });
+    }
+    case "anthropic": {
+      const { createAnthropicProvider } = await import("./anthropic.ts");
+      return createAnthropicProvider({ ...common, legacyThinking: legacyThinking ?? false });
+    }
+  }
+}
+
+const REFUSED = /ECONNREFUSED|Unable to connect|connection refused/i;
+
+function failFastWhenRefusedLocally(provider: Provider, baseUrl: string): Provider {
+  if (!URL.canParse(baseUrl) || !isLoopback(new URL(baseUrl).hostname)) return provider;
+  return {
+    protocol: provider.protocol,
+    model: provider.model,
+    async *stream(request, signal) {
+      try {
+        yield* provider.stream(request, signal);
+      } catch (e) {
+        if (!(e instanceof ProviderError) || e.kind !== "network" || !REFUSED.test(e.message)) throw e;
+        throw new ProviderError("network", `cannot connect to ${baseUrl}: connection refused (is the server running?)`, { final: true });
+      }
+    },
+  };
+}

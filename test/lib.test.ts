@@ -1,0 +1,66 @@
+// Embedding hey's kernel without the CLI (src/lib.ts): a real adapter against a loopback model,
+// a custom tool beside a built-in one, and a custom Output — nothing read from config or the
+// environment.
+import { afterAll, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createProvider, createReadFileTool, runLoop, textOf, userMessage, type AgentEvent, type Message, type Output, type Tool } from "../src/lib.ts";
+import { tempDir } from "./helpers/e2e.ts";
+import { sseReply, startReplayServer } from "./helpers/replay-server.ts";
+import { chatChunk, sse } from "./helpers/sse.ts";
+
+const server = startReplayServer();
+const dir = tempDir("hey-lib-");
+afterAll(() => {
+  server.stop();
+  dir.remove();
+});
+
+test("a program embeds the loop with its own tool and its own output", async () => {
+  writeFileSync(join(dir.path, "city.txt"), "Lisbon\n");
+  server.enqueue(
+    sseReply(sse([chatChunk({ toolCall: { index: 0, id: "c1", name: "read_file", arguments: '{"path":"city.txt"}' } }), chatChunk({ toolCall: { index: 1, id: "c2", name: "weather", arguments: '{"city":"Lisbon"}' } }), chatChunk({ finish: "tool_calls" })])),
+    sseReply(sse([chatChunk({ content: "Sunny in Lisbon, 21 °C." }), chatChunk({ finish: "stop", usage: { prompt_tokens: 50, completion_tokens: 7 } })])),
+  );
+  const asked: unknown[] = [];
+  const weather: Tool = {
+    name: "weather",
+    description: "Current weather for a city.",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+    run: async (args) => {
+      asked.push(args);
+      return { output: `${String(args.city)}: sunny, 21 °C` };
+    },
+  };
+  const events: AgentEvent[] = [];
+  const output: Output = { emit: (e) => void events.push(e) };
+  const provider = await createProvider({ protocol: "openai", baseUrl: `${server.url}/v1`, model: "m" });
+  const messages: Message[] = [userMessage("What is the weather in the city named in city.txt?")];
+
+  const result = await runLoop(messages, {
+    provider,
+    tools: [createReadFileTool(), weather],
+    output,
+    context: async (history) => ({ system: "You are a weather bot.", messages: history }),
+    signal: new AbortController().signal,
+    cwd: dir.path,
+    limits: { maxTurns: 5, parallelTools: true },
+    retry: { enabled: false, maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0, jitter: false, respectRetryAfter: true },
+    permission: () => undefined,
+    effort: undefined,
+    clock: { sleep: async () => {}, random: () => 0 },
+  });
+
+  expect(result).toMatchObject({ stop: "end", turns: 2, usage: { input: 50, output: 7 } });
+  expect(asked).toEqual([{ city: "Lisbon" }]);
+  expect(textOf(messages.at(-1)!)).toBe("Sunny in Lisbon, 21 °C.");
+  expect(messages.filter((m) => m.role === "tool").map((m) => textOf(m))).toEqual(["1\tLisbon", "Lisbon: sunny, 21 °C"]);
+  expect(events.filter((e) => e.type === "tool_result").map((e) => e.type === "tool_result" && e.ok)).toEqual([true, true]);
+  expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "end", turns: 2 });
+  // what the model was sent: the system prompt, both tool specs, and the results in call order
+  const second = server.requests[1]!.body as { messages: { role: string; content: string }[]; tools: { function: { name: string } }[] };
+  expect(second.messages[0]).toEqual({ role: "system", content: "You are a weather bot." });
+  expect(second.tools.map((t) => t.function.name)).toEqual(["read_file", "weather"]);
+  expect(second.messages.filter((m) => m.role === "tool").map((m) => m.content)).toEqual(["1\tLisbon", "Lisbon: sunny, 21 °C"]);
+  expect(server.violations).toEqual([]);
+});
