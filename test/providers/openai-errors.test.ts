@@ -1,7 +1,7 @@
 // toProviderError as a table: what each failure shape of the openai SDK is classified as.
 import { expect, test } from "bun:test";
 import type { ProviderErrorKind } from "../../src/kernel/provider.ts";
-import { toProviderError } from "../../src/providers/openai.ts";
+import { toProviderError } from "../../src/providers/openai-errors.ts";
 
 const NOW = Date.parse("Wed, 02 Dec 2026 12:00:00 GMT");
 const ctx = { baseUrl: "https://api.example.test/v1", keyVar: "EXAMPLE_API_KEY", now: NOW };
