@@ -1,7 +1,7 @@
 // Every recorded Gemini stream (test/fixtures/wire/gemini) replayed through the real
-// @google/genai SDK into the IR; the recorded error bodies; mid-stream failures, abort, the idle
-// watchdog and the SDK's console noise. Expected texts and signatures are read from the fixture
-// files here, independently of the adapter.
+// @google/genai SDK into the IR; the recorded error bodies; mid-stream failures and the SDK's
+// console noise (abort and idleness: contract.test.ts). Expected texts and signatures are read
+// from the fixture files here, independently of the adapter.
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -348,68 +348,6 @@ describe("streams that fail after partial output", () => {
     const { error, events } = await failure(cutAfter(fixture(`${G}/text`), text.indexOf("\r\n\r\n") + 4 + 10));
     expect(error.kind).toBe("network");
     expect(deltasOf(events)).toEqual(["The"]);
-  });
-});
-
-describe("abort and idleness", () => {
-  const request = { system: "", messages: [userMessage("hi")], tools: [] };
-
-  test("aborting mid-stream throws AbortError (genai throws it even mid-stream), with no done", async () => {
-    server.enqueue(fixture(`${G}/thoughts-then-text-signature`, { delayMs: 20 }));
-    const p = await provider();
-    const controller = new AbortController();
-    const { events, error: thrown } = await drain(p.stream(request, controller.signal), (events) => {
-      if (events.length === 3) controller.abort();
-    });
-    expect((thrown as Error).name).toBe("AbortError");
-    expect(thrown).not.toBeInstanceOf(ProviderError);
-    expect(events.map((e) => e.type)).toEqual(["thinking", "thinking", "thinking"]);
-  });
-
-  test("an abort reason given by the caller is what is thrown", async () => {
-    server.enqueue(fixture(`${G}/thoughts-then-text-signature`, { delayMs: 20 }));
-    const p = await provider();
-    const controller = new AbortController();
-    const reason = new Error("user pressed Ctrl-C");
-    const run = async () => {
-      for await (const e of p.stream(request, controller.signal)) if (e.type === "thinking") controller.abort(reason);
-    };
-    await expect(run()).rejects.toBe(reason);
-  });
-
-  test("an already-aborted signal throws before anything is sent or yielded", async () => {
-    const p = await provider();
-    const before = server.requests.length;
-    const events: StreamEvent[] = [];
-    const run = async () => {
-      for await (const e of p.stream(request, AbortSignal.abort())) events.push(e);
-    };
-    await expect(run()).rejects.toMatchObject({ name: "AbortError" });
-    expect(events).toEqual([]);
-    expect(server.requests.length).toBe(before);
-  });
-
-  test("a stream that goes silent trips the idle watchdog: a network error after the partial text", async () => {
-    const first = `data: {"candidates": [{"content": {"parts": [{"text": "Hel"}],"role": "model"}}]}\r\n\r\n`;
-    const p = await provider({ idleTimeoutMs: 150 });
-    const started = Date.now();
-    const { error, events } = await failure(sseReply([first], { hang: true }), p);
-    expect(error.kind).toBe("network");
-    expect(error.message).toBe("no data from the model for 0.15 s");
-    expect(deltasOf(events)).toEqual(["Hel"]);
-    expect(Date.now() - started).toBeLessThan(5000);
-  });
-
-  test("a server that sends headers and then nothing trips the idle watchdog too", async () => {
-    const slow = startReplayServer([]);
-    const p = await createGoogleProvider({ model: MODEL, baseUrl: slow.url, idleTimeoutMs: 150 });
-    slow.enqueue({ status: 200, headers: { "content-type": "text/event-stream" }, chunks: [], hang: true });
-    try {
-      const { error } = await failure(undefined, p);
-      expect(error.message).toBe("no data from the model for 0.15 s");
-    } finally {
-      slow.stop();
-    }
   });
 });
 
