@@ -15,19 +15,17 @@ import type {
   Usage as WireUsage,
 } from "@anthropic-ai/sdk/resources/messages";
 import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
-import type { ContentBlock, Effort, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
-import { ProviderError } from "../kernel/provider.ts";
+import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
+import { toProviderError } from "./anthropic-errors.ts";
+import { errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
+import type { ProviderOptions, RequestBasics } from "./common.ts";
 import { anthropicEffort } from "./effort.ts";
-import { parseRetryAfter } from "./retry-after.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS, guardedStream } from "./stream-guard.ts";
+import { guardedStream } from "./stream-guard.ts";
 
-export interface RequestOptions {
-  model: string;
-  /** `[provider.X] max_tokens`; default and legacy-thinking floor come from pure/effort.ts. */
+export interface RequestOptions extends RequestBasics {
+  /** `[provider.X] max_tokens`; default and legacy-thinking floor come from effort.ts. */
   maxTokens?: number;
-  /** The provider's default; `ModelRequest.effort` wins when set. */
-  effort?: Effort;
   /** `thinking: {type: "enabled", budget_tokens}` instead of adaptive thinking. */
   legacyThinking?: boolean;
 }
@@ -128,10 +126,6 @@ function toolContent(content: ContentBlock[]): string | (TextBlockParam | ImageB
   return text.trim() === "" ? "(no output)" : text;
 }
 
-function joinText(content: ContentBlock[]): string {
-  return content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
-}
-
 /**
  * The base URL the SDK wants. Users write the documented API root with its version
  * (`https://api.anthropic.com/v1`) or without it; the SDK appends `/v1/messages` itself, so one
@@ -197,7 +191,7 @@ export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, c
     }
   }
 
-  if (stop === undefined) throw new ProviderError("network", "the connection closed before the model finished its answer");
+  if (stop === undefined) throw unfinishedError();
 
   const content: ContentBlock[] = [];
   const toolCalls: ToolCall[] = [];
@@ -270,131 +264,13 @@ function toStop(reason: string): StopReason {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Errors
-
-/** The fields of the SDK's APIError we read, duck-typed: class names do not survive --minify. */
-interface ErrorShape {
-  status?: unknown;
-  headers?: unknown;
-  error?: unknown;
-  message?: unknown;
-  cause?: unknown;
-}
-
-export interface ErrorContext {
-  /** The environment variable the key came from, named in auth errors. */
-  keyVar?: string;
-  /** false when no key was configured (so none was sent). Default true. */
-  hasKey?: boolean;
-  baseUrl: string;
-  /** For HTTP-date Retry-After values; default Date.now(). */
-  now?: number;
-}
-
-/** The HTTP status each Anthropic error type stands for, to classify an in-stream `event: error` like a response. */
-const TYPE_STATUS: Record<string, number> = {
-  invalid_request_error: 400,
-  authentication_error: 401,
-  billing_error: 402,
-  permission_error: 403,
-  not_found_error: 404,
-  request_too_large: 413,
-  rate_limit_error: 429,
-  api_error: 500,
-  timeout_error: 504,
-  overloaded_error: 529,
-};
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
-
-/**
- * Classifies any failure of a request or stream into a ProviderError, once, from the status, the
- * headers and the body `{type: "error", error: {type, message}}`. Pure; never throws.
- * - No status and no body (APIConnectionError, a reset while reading) → network.
- * - An `event: error` inside a 200 stream has a body but no status: its error type stands for
- *   one (overloaded_error and api_error → overloaded, rate_limit_error → rate_limit, …).
- * - A 5xx with `x-should-retry: false` is not retried: the server says it would fail again. The
- *   header is not trusted the other way (a 4xx stays unretried whatever it says).
- */
-export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
-  if (e instanceof ProviderError) return e;
-  const err: ErrorShape = isObject(e) ? e : { message: String(e) };
-  const inStream = typeof err.status !== "number";
-  if (inStream && err.error === undefined) {
-    const said = typeof err.message === "string" ? err.message : "";
-    const cause = err.cause instanceof Error && err.cause.message ? ` (${err.cause.message})` : "";
-    return new ProviderError("network", `network error talking to ${ctx.baseUrl}: ${said}${cause}`);
-  }
-  const { type, said } = errorBody(err);
-  const status = typeof err.status === "number" ? err.status : (TYPE_STATUS[type ?? ""] ?? 500);
-  const where = inStream ? `mid-stream (${type ?? "unknown error"})` : `(${status})`;
-  const get = (name: string): string | null | undefined => {
-    if (err.headers instanceof Headers) return err.headers.get(name);
-    const v = isObject(err.headers) ? err.headers[name] : undefined;
-    return typeof v === "string" ? v : undefined;
-  };
-  const retryAfterMs = parseRetryAfter(get, ctx.now ?? Date.now());
-  const plain = inStream ? {} : { status };
-  const opts = { ...plain, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
-
-  if (status === 401 || status === 403) return new ProviderError("auth", authMessage(where, said, ctx), plain);
-  if (status === 402 || type === "billing_error" || isQuota(status, said))
-    return new ProviderError("quota_exhausted", `quota exhausted ${where}: ${said}`, plain);
-  if (status === 429) return new ProviderError("rate_limit", `rate limited ${where}: ${said}`, opts);
-  if (status === 408) return new ProviderError("network", `request timed out ${where}: ${said}`, opts);
-  if (status >= 500 && !inStream && get("x-should-retry") === "false")
-    return new ProviderError("bad_request", `the provider failed ${where} and says retrying will not help: ${said}`, plain);
-  if (status >= 500) return new ProviderError("overloaded", `the provider is failing ${where}: ${said}`, opts);
-  const hint = status === 404 ? ` — check the model name and base URL ${ctx.baseUrl}` : "";
-  return new ProviderError("bad_request", `request rejected ${where}: ${said}${hint}`, plain);
-}
-
-/** The error type and the provider's own words: Anthropic nests them in `error`; some gateways do not. */
-function errorBody(err: ErrorShape): { type: string | undefined; said: string } {
-  const body = isObject(err.error) ? err.error : {};
-  const inner = isObject(body.error) ? body.error : body;
-  const type = typeof inner.type === "string" ? inner.type : undefined;
-  if (typeof inner.message === "string" && inner.message) return { type, said: inner.message };
-  const msg = typeof err.message === "string" ? err.message : "";
-  return { type, said: msg.replace(/^\d{3}\s+/, "") || "(no message)" };
-}
-
-/**
- * Retrying cannot help: billing/credit/quota wording on a 429, or Anthropic's 400 "Your credit
- * balance is too low to access the Anthropic API" (anthropics/claude-code#4684). Text matching
- * is the documented last resort here: neither carries a distinct type or code.
- */
-function isQuota(status: number, said: string): boolean {
-  if (status === 429) return /quota|billing|credit/i.test(said);
-  return status === 400 && /credit balance/i.test(said);
-}
-
-function authMessage(where: string, said: string, ctx: ErrorContext): string {
-  const head = `authentication failed ${where}: ${said}`;
-  if (ctx.hasKey === false)
-    return `${head} — no API key was sent to ${ctx.baseUrl}; set ${ctx.keyVar ?? "one"} (api_key in the provider's config, or --api-key)`;
-  return `${head} — check ${ctx.keyVar ?? "the provider's api_key"}`;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Factory: the only code that touches the SDK client
 
-export interface AnthropicProviderOptions {
-  model: string;
+export interface AnthropicProviderOptions extends ProviderOptions {
   /** With or without the trailing `/v1` (see anthropicBaseUrl). */
   baseUrl: string;
-  /** undefined or "" = send no authentication header (local servers, keyless gateways). */
-  apiKey?: string;
-  /** The variable the key came from, for auth error messages. */
-  apiKeyVar?: string;
-  /** Sent on every request; they win over hey's own (e.g. another `anthropic-version`). */
-  headers?: Record<string, string>;
-  maxTokens?: number;
-  effort?: Effort;
+  /** `thinking: {type: "enabled", budget_tokens}` instead of adaptive thinking. */
   legacyThinking?: boolean;
-  fetch?: typeof fetch;
-  /** Abort when no event arrives for this long; default DEFAULT_IDLE_TIMEOUT_MS. */
-  idleTimeoutMs?: number;
 }
 
 /**
@@ -417,7 +293,6 @@ export async function createAnthropicProvider(opts: AnthropicProviderOptions): P
       return false;
     }
   }
-  const idleMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const apiKey = opts.apiKey || undefined; // "" (an unset ${VAR}) means no key too
   const options: ClientOptions = {
     baseURL: anthropicBaseUrl(opts.baseUrl),
@@ -440,16 +315,10 @@ export async function createAnthropicProvider(opts: AnthropicProviderOptions): P
   };
   const client = new Client(options);
   const requestOptions: RequestOptions = {
-    model: opts.model,
-    ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
-    ...(opts.effort !== undefined ? { effort: opts.effort } : {}),
+    ...requestBasics(opts),
     ...(opts.legacyThinking !== undefined ? { legacyThinking: opts.legacyThinking } : {}),
   };
-  const errorContext: ErrorContext = {
-    baseUrl: opts.baseUrl,
-    hasKey: apiKey !== undefined,
-    ...(opts.apiKeyVar !== undefined ? { keyVar: opts.apiKeyVar } : {}),
-  };
+  const errorContext = errorContextOf(opts);
 
   return {
     protocol: "anthropic",
@@ -457,7 +326,7 @@ export async function createAnthropicProvider(opts: AnthropicProviderOptions): P
     stream: (request: ModelRequest, signal: AbortSignal) =>
       guardedStream(
         signal,
-        idleMs,
+        opts.idleTimeoutMs,
         (s) => client.messages.create(toRequest(request, requestOptions), { signal: s }),
         (events) => mapEvents(events, { model: opts.model }),
         (e) => toProviderError(e, errorContext),

@@ -16,12 +16,13 @@ import type {
   ThinkingLevel,
 } from "@google/genai";
 import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
-import type { ContentBlock, Effort, Message, StopReason, ToolCall, Usage } from "../kernel/ir.ts";
-import { ProviderError } from "../kernel/provider.ts";
+import type { ContentBlock, Message, StopReason, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
+import { asObject, errorContextOf, requestBasics, toolText, unfinishedError } from "./common.ts";
+import type { ProviderOptions, RequestBasics } from "./common.ts";
 import { geminiEffort } from "./effort.ts";
-import { parseRetryAfter } from "./retry-after.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS, guardedStream } from "./stream-guard.ts";
+import { toProviderError } from "./google-errors.ts";
+import { guardedStream } from "./stream-guard.ts";
 
 /** What hey uses unless `[provider.X] api_version` or the base URL says otherwise (the SDK's own default is v1). */
 export const DEFAULT_API_VERSION = "v1beta";
@@ -51,17 +52,10 @@ interface CallData {
   id?: string;
 }
 
-const asObject = (v: unknown): Record<string, unknown> | undefined =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-
 // ---------------------------------------------------------------------------------------------
 // IR → request
 
-export interface RequestOptions {
-  model: string;
-  maxTokens?: number;
-  /** The provider's default; `ModelRequest.effort` wins when set. */
-  effort?: Effort;
+export interface RequestOptions extends RequestBasics {
   /** Passed to the SDK as `config.abortSignal`. */
   signal?: AbortSignal;
 }
@@ -163,9 +157,7 @@ function callData(c: ToolCall | undefined, model: string): CallData {
 
 function functionResponse(r: Message, calls: ToolCall[], model: string): Part {
   const call = calls.find((c) => c.id === r.toolCallId);
-  const text = r.content
-    .flatMap((p) => (p.type === "text" ? [p.text] : p.type === "image" ? [`[image ${p.mediaType} omitted]`] : []))
-    .join("\n");
+  const text = toolText(r.content);
   const id = callData(call, model).id;
   return {
     functionResponse: {
@@ -226,8 +218,7 @@ export async function* mapEvents(chunks: AsyncIterable<Chunk>, ctx: { model: str
     }
     if (candidate?.finishReason) finish = candidate.finishReason;
   }
-  if (finish === undefined && blocked === undefined)
-    throw new ProviderError("network", "the connection closed before the model finished its answer");
+  if (finish === undefined && blocked === undefined) throw unfinishedError();
 
   if (blocked) {
     text += blocked;
@@ -346,128 +337,13 @@ function toStop(finish: string, calledTools: boolean): StopReason {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Errors
-
-export interface ErrorContext {
-  /** The environment variable the key came from, named in auth errors. */
-  keyVar?: string;
-  /** false when no key was configured (so none was sent). Default true. */
-  hasKey?: boolean;
-  baseUrl: string;
-  /** The failed response's headers, when one arrived: a gateway may send Retry-After. */
-  headers?: Headers;
-  /** For HTTP-date Retry-After values; default Date.now(). */
-  now?: number;
-}
-
-/** `{error: {code, message, status, details}}`, Google's error body. */
-interface GoogleError {
-  code?: unknown;
-  message?: unknown;
-  status?: unknown;
-  details?: unknown;
-}
-
-/**
- * Classifies any failure into a ProviderError, once. Pure; never throws. The SDK's ApiError has
- * only `status` and a `message` holding the JSON body (prefixed with "got status: X. " for an
- * error chunk mid-stream); it has no headers. An error without a status is "network": a refused
- * connection, a reset, or a stream whose last bytes were no SSE event ("Incomplete JSON segment
- * at the end": midstream-503-unframed-error.fragment.sse read in one piece).
- */
-export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
-  if (e instanceof ProviderError) return e;
-  const err = asObject(e) ?? { message: String(e) };
-  const raw = typeof err.message === "string" ? err.message : String(e);
-  const body = parseErrorBody(raw);
-  const said = typeof body?.message === "string" && body.message ? body.message.trim() : raw || "(no message)";
-  const status = typeof err.status === "number" ? err.status : undefined;
-  if (status === undefined) {
-    const cause = err.cause instanceof Error && err.cause.message ? ` (${err.cause.message})` : "";
-    return new ProviderError("network", `network error talking to ${ctx.baseUrl}: ${said}${cause}`);
-  }
-
-  const details = Array.isArray(body?.details) ? body.details.map(asObject) : [];
-  const detail = (type: string) =>
-    details.filter((d): d is Record<string, unknown> => d?.["@type"] === `type.googleapis.com/google.rpc.${type}`);
-  const delay = detail("RetryInfo").map((d) => parseRetryDelay(d.retryDelay)).find((ms) => ms !== undefined);
-  const retryAfterMs = delay ?? (ctx.headers ? parseRetryAfter((h) => ctx.headers?.get(h), ctx.now ?? Date.now()) : undefined);
-  const opts = { status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
-
-  // A bad key is a 400 INVALID_ARGUMENT with reason API_KEY_INVALID on the Gemini API.
-  const badKey = detail("ErrorInfo").some((d) => d.reason === "API_KEY_INVALID");
-  if (status === 401 || status === 403 || badKey) return new ProviderError("auth", authMessage(status, said, ctx), { status });
-  if (status === 429) {
-    if (isQuotaExhausted(said, detail("QuotaFailure"), delay !== undefined))
-      return new ProviderError("quota_exhausted", `quota exhausted (429): ${said}`, { status });
-    return new ProviderError("rate_limit", `rate limited (429): ${said}`, opts);
-  }
-  if (status === 408) return new ProviderError("network", `request timed out (408): ${said}`, opts);
-  if (status >= 500) return new ProviderError("overloaded", `the provider is failing (${status}): ${said}`, opts);
-  const hint = status === 404 ? ` — check the model name and base URL ${ctx.baseUrl}` : "";
-  return new ProviderError("bad_request", `request rejected (${status}): ${said}${hint}`, { status });
-}
-
-/** The `error` object of the JSON in an ApiError message, if any. */
-function parseErrorBody(message: string): GoogleError | undefined {
-  const start = message.indexOf("{");
-  if (start < 0) return undefined;
-  try {
-    return asObject(asObject(JSON.parse(message.slice(start)))?.error);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Gemini says "You exceeded your current quota" for per-minute limits too, so those words alone
- * decide nothing. A per-minute limit comes with RetryInfo (error-429-retry-info.json: quotaId
- * …PerMinute…, retryDelay "34.4s") and is a rate limit. It is exhausted when a QuotaFailure names
- * a daily window (quotaId/quotaMetric "…PerDay…"), when the plan has none for this model
- * ("limit: 0"), or when the quota wording comes without any retry delay: that is the daily quota,
- * which "is sticky and only resets midnight" (error-429-resource-exhausted.json, from
- * gke-labs/gemini-for-kubernetes-development#1215). Vertex's "Resource has been exhausted (e.g.
- * check quota)" is its shared-capacity limit: a rate limit.
- */
-function isQuotaExhausted(said: string, failures: Record<string, unknown>[], hasDelay: boolean): boolean {
-  const windows = failures.flatMap((f) => (Array.isArray(f.violations) ? f.violations : [])).map((v) => JSON.stringify(v));
-  if (windows.some((w) => /PerDay/i.test(w))) return true;
-  if (/\blimit: 0\b/.test(said)) return true;
-  return /exceeded your current quota/i.test(said) && !hasDelay;
-}
-
-/** google.protobuf.Duration in JSON: "34.4s" → 34400. */
-function parseRetryDelay(value: unknown): number | undefined {
-  const m = typeof value === "string" ? /^\s*(\d+(?:\.\d+)?)s\s*$/.exec(value) : null;
-  return m ? Math.ceil(Number(m[1]) * 1000) : undefined;
-}
-
-function authMessage(status: number, said: string, ctx: ErrorContext): string {
-  const head = `authentication failed (${status}): ${said}`;
-  if (ctx.hasKey === false)
-    return `${head} — no API key was sent to ${ctx.baseUrl}; set ${ctx.keyVar ?? "one"} (api_key in the provider's config, or --api-key)`;
-  return `${head} — check ${ctx.keyVar ?? "the provider's api_key"}`;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Factory: the only code that touches the SDK client
 
-export interface GoogleProviderOptions {
-  model: string;
+export interface GoogleProviderOptions extends ProviderOptions {
   /** As the user wrote it, with or without the version segment (SPEC §2). */
   baseUrl: string;
-  /** undefined or "" = send no key header (a gateway that authenticates by other means). */
-  apiKey?: string;
-  /** The variable the key came from, for auth error messages. */
-  apiKeyVar?: string;
-  headers?: Record<string, string>;
   /** `[provider.X] api_version`; wins over a version in `baseUrl`. */
   apiVersion?: string;
-  maxTokens?: number;
-  effort?: Effort;
-  fetch?: typeof fetch;
-  /** Abort when no chunk arrives for this long; default DEFAULT_IDLE_TIMEOUT_MS. */
-  idleTimeoutMs?: number;
 }
 
 type Fetch = NonNullable<HttpOptions["fetch"]>;
@@ -481,7 +357,6 @@ const KEY_HEADER = "x-goog-api-key";
  */
 export async function createGoogleProvider(opts: GoogleProviderOptions): Promise<Provider> {
   const { GoogleGenAI: Client } = await import("@google/genai");
-  const idleMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const apiKey = opts.apiKey || undefined;
   const target = splitBaseUrl(opts.baseUrl, opts.apiVersion);
   const send = opts.fetch ?? fetch;
@@ -513,16 +388,8 @@ export async function createGoogleProvider(opts: GoogleProviderOptions): Promise
     console.warn = warn;
   }
 
-  const requestOptions: RequestOptions = {
-    model: opts.model,
-    ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
-    ...(opts.effort !== undefined ? { effort: opts.effort } : {}),
-  };
-  const errorContext: ErrorContext = {
-    baseUrl: opts.baseUrl,
-    hasKey: apiKey !== undefined,
-    ...(opts.apiKeyVar !== undefined ? { keyVar: opts.apiKeyVar } : {}),
-  };
+  const requestOptions: RequestOptions = requestBasics(opts);
+  const errorContext = errorContextOf(opts);
 
   return {
     protocol: "google",
@@ -531,7 +398,7 @@ export async function createGoogleProvider(opts: GoogleProviderOptions): Promise
       const seen: { headers?: Headers } = {}; // ApiError carries no headers: the fetch wrapper keeps them
       return guardedStream(
         signal,
-        idleMs,
+        opts.idleTimeoutMs,
         (s) => {
           const params = toRequest(request, { ...requestOptions, signal: s });
           params.config = { ...params.config, httpOptions: { fetch: wrap(seen) } };

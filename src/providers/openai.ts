@@ -11,19 +11,16 @@ import type {
 } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
 import { emptyUsage, newId } from "../kernel/ir.ts";
-import type { ContentBlock, Effort, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
-import { ProviderError } from "../kernel/provider.ts";
+import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
-import { parseRetryAfter } from "./retry-after.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS, guardedStream } from "./stream-guard.ts";
+import { dataUrl, errorContextOf, joinText, requestBasics, toolText, unfinishedError } from "./common.ts";
+import type { ProviderOptions, RequestBasics } from "./common.ts";
+import { toProviderError } from "./openai-errors.ts";
+import { guardedStream } from "./stream-guard.ts";
 
-export interface RequestOptions {
-  model: string;
-  maxTokens?: number;
+export interface RequestOptions extends RequestBasics {
   /** api.openai.com wants `max_completion_tokens`; most compatible servers only know `max_tokens`. */
   maxTokensField?: "max_tokens" | "max_completion_tokens";
-  /** The provider's default; `ModelRequest.effort` wins when set. */
-  effort?: Effort;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -48,8 +45,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
         messages.push({ role: "user", content: userContent(m.content) });
         break;
       case "tool":
-        // An error result is plain text too: chat completions has no error flag on tool messages.
-        messages.push({ role: "tool", tool_call_id: m.toolCallId ?? "", content: toolContent(m.content) });
+        // Text only, and an error result is plain text too: tool messages have no images and no error flag.
+        messages.push({ role: "tool", tool_call_id: m.toolCallId ?? "", content: toolText(m.content) });
         break;
       case "assistant": {
         const calls = m.toolCalls ?? [];
@@ -106,25 +103,15 @@ function toWireCall(c: ToolCall): ChatCompletionMessageToolCall {
   return { id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } };
 }
 
-function joinText(content: ContentBlock[]): string {
-  return content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
-}
-
 function userContent(content: ContentBlock[]): string | ChatCompletionContentPart[] {
   if (!content.some((p) => p.type === "image")) return joinText(content);
   return content.flatMap((p): ChatCompletionContentPart[] => {
     if (p.type === "text") return [{ type: "text", text: p.text }];
-    if (p.type === "image") return [{ type: "image_url", image_url: { url: `data:${p.mediaType};base64,${p.data}` } }];
+    if (p.type === "image") return [{ type: "image_url", image_url: { url: dataUrl(p) } }];
     return [];
   });
 }
 
-/** Tool messages carry text only on this protocol; an image result is named, not sent. */
-function toolContent(content: ContentBlock[]): string {
-  return content
-    .flatMap((p) => (p.type === "text" ? [p.text] : p.type === "image" ? [`[image ${p.mediaType} omitted]`] : []))
-    .join("\n");
-}
 
 // ---------------------------------------------------------------------------------------------
 // Stream chunks → IR events
@@ -197,8 +184,7 @@ export async function* mapEvents(
     if (choice.finish_reason) finish = choice.finish_reason;
   }
 
-  if (finish === undefined)
-    throw new ProviderError("network", "the connection closed before the model finished its answer");
+  if (finish === undefined) throw unfinishedError();
 
   const toolCalls: ToolCall[] = [...calls.entries()]
     .sort(([a], [b]) => a - b)
@@ -244,120 +230,10 @@ function toStop(finish: string): StopReason {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Errors
-
-/** The fields of the SDK's APIError we read, duck-typed: class names do not survive --minify. */
-interface ErrorShape {
-  status?: unknown;
-  headers?: unknown;
-  error?: unknown;
-  code?: unknown;
-  type?: unknown;
-  message?: unknown;
-  cause?: unknown;
-}
-
-export interface ErrorContext {
-  /** The environment variable the key came from, named in auth errors. */
-  keyVar?: string;
-  /** false when no key was configured (so none was sent). Default true. */
-  hasKey?: boolean;
-  baseUrl: string;
-  /** For HTTP-date Retry-After values; default Date.now(). */
-  now?: number;
-}
-
-/**
- * Classifies any failure of a request or stream into a ProviderError, once, from the status, the
- * headers and the body. Pure; never throws. An error without a status and without a body
- * (APIConnectionError, APIConnectionTimeoutError, a socket error while reading) is "network".
- */
-export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
-  if (e instanceof ProviderError) return e;
-  const err: ErrorShape = typeof e === "object" && e !== null ? e : { message: String(e) };
-  const body = typeof err.error === "object" && err.error !== null ? (err.error as ErrorShape) : {};
-  const said = providerMessage(err, body);
-  let status = typeof err.status === "number" ? err.status : undefined;
-
-  if (status === undefined) {
-    if (err.error === undefined) {
-      const cause = err.cause instanceof Error && err.cause.message ? ` (${err.cause.message})` : "";
-      return new ProviderError("network", `network error talking to ${ctx.baseUrl}: ${said}${cause}`);
-    }
-    // An SSE `data: {"error": …}` chunk mid-stream: no HTTP status. A numeric code is one (OpenRouter
-    // sends {"code": 502}); else, as a documented last resort, the code/type/message words decide.
-    const code = Number(body.code);
-    if (code >= 400 && code < 600) status = code;
-    else if (isQuota(body, said)) return new ProviderError("quota_exhausted", `quota exhausted: ${said}`);
-    else if (/rate.?limit|overload|server_error|internal|unavailable|capacity|timeout/i.test(wordsOf(body, said)))
-      return new ProviderError("overloaded", `the model failed mid-stream: ${said}`);
-    else return new ProviderError("bad_request", `the model failed mid-stream: ${said}`);
-  }
-
-  const headers = err.headers;
-  const get = (name: string): string | null | undefined => {
-    if (headers instanceof Headers) return headers.get(name);
-    if (typeof headers === "object" && headers !== null) {
-      const v = (headers as Record<string, unknown>)[name];
-      return typeof v === "string" ? v : undefined;
-    }
-    return undefined;
-  };
-  const retryAfterMs = parseRetryAfter(get, ctx.now ?? Date.now());
-  const opts = { status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
-
-  if (status === 401 || status === 403) return new ProviderError("auth", authMessage(status, said, ctx), { status });
-  if (status === 402) return new ProviderError("quota_exhausted", `quota exhausted (402): ${said}`, { status });
-  if (status === 429) {
-    if (isQuota(body, said)) return new ProviderError("quota_exhausted", `quota exhausted (429): ${said}`, { status });
-    return new ProviderError("rate_limit", `rate limited (429): ${said}`, opts);
-  }
-  if (status === 408) return new ProviderError("network", `request timed out (408): ${said}`, opts);
-  if (status >= 500) return new ProviderError("overloaded", `the provider is failing (${status}): ${said}`, opts);
-  const hint = status === 404 ? ` — check the model name and base URL ${ctx.baseUrl}` : "";
-  return new ProviderError("bad_request", `request rejected (${status}): ${said}${hint}`, { status });
-}
-
-function authMessage(status: number, said: string, ctx: ErrorContext): string {
-  const head = `authentication failed (${status}): ${said}`;
-  if (ctx.hasKey === false)
-    return `${head} — no API key was sent to ${ctx.baseUrl}; set ${ctx.keyVar ?? "one"} (api_key in the provider's config, or --api-key)`;
-  return `${head} — check ${ctx.keyVar ?? "the provider's api_key"}`;
-}
-
-/** The provider's own words: the body's message, else the SDK's message minus its status prefix. */
-function providerMessage(err: ErrorShape, body: ErrorShape): string {
-  if (typeof body.message === "string" && body.message) return body.message;
-  const msg = typeof err.message === "string" ? err.message : "";
-  return msg.replace(/^\d{3}\s+/, "") || "(no message)";
-}
-
-function wordsOf(body: ErrorShape, said: string): string {
-  return [body.code, body.type, said].filter((w) => typeof w === "string").join(" ");
-}
-
-/** `insufficient_quota` (OpenAI), or billing/credit wording from gateways: retrying cannot help. */
-function isQuota(body: ErrorShape, said: string): boolean {
-  return /insufficient_quota|quota|billing|credit/i.test(wordsOf(body, said));
-}
-
-// ---------------------------------------------------------------------------------------------
 // Factory: the only code that touches the SDK client
 
-export interface OpenAIProviderOptions {
-  model: string;
-  baseUrl: string;
-  /** undefined or "" = send no Authorization header (Ollama, vLLM, keyless gateways). */
-  apiKey?: string;
-  /** The variable the key came from, for auth error messages. */
-  apiKeyVar?: string;
-  headers?: Record<string, string>;
-  maxTokens?: number;
-  effort?: Effort;
-  fetch?: typeof fetch;
-  /** Abort when no chunk arrives for this long; default DEFAULT_IDLE_TIMEOUT_MS. */
-  idleTimeoutMs?: number;
-}
+/** Nothing beyond what every adapter takes; an empty `apiKey` sends no Authorization header (Ollama, vLLM). */
+export type OpenAIProviderOptions = ProviderOptions;
 
 /** The SDK's client type, whose namespace the Responses adapter takes its wire types from. */
 export type { OpenAI };
@@ -395,20 +271,12 @@ export async function openaiClient(opts: ClientOptions): Promise<OpenAI> {
 /** A Provider over one OpenAI-compatible chat-completions endpoint (client: `openaiClient`). */
 export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise<Provider> {
   const client = await openaiClient(opts);
-  const idleMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  const apiKey = opts.apiKey || undefined;
   const host = URL.canParse(opts.baseUrl) ? new URL(opts.baseUrl).hostname : "";
   const requestOptions: RequestOptions = {
-    model: opts.model,
+    ...requestBasics(opts),
     maxTokensField: host === "api.openai.com" ? "max_completion_tokens" : "max_tokens",
-    ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
-    ...(opts.effort !== undefined ? { effort: opts.effort } : {}),
   };
-  const errorContext: ErrorContext = {
-    baseUrl: opts.baseUrl,
-    hasKey: apiKey !== undefined,
-    ...(opts.apiKeyVar !== undefined ? { keyVar: opts.apiKeyVar } : {}),
-  };
+  const errorContext = errorContextOf(opts);
 
   return {
     protocol: "openai",
@@ -416,7 +284,7 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     stream: (request: ModelRequest, signal: AbortSignal) =>
       guardedStream(
         signal,
-        idleMs,
+        opts.idleTimeoutMs,
         (s) => client.chat.completions.create(toRequest(request, requestOptions), { signal: s }),
         (chunks) => mapEvents(chunks, { model: opts.model }),
         (e) => toProviderError(e, errorContext),

@@ -1,16 +1,18 @@
 // OpenAI Responses (SPEC §5.2, protocol "responses"), stateless: `store: false` and never a
 // `previous_response_id`, so every request replays the turn's output items itself (reasoning with
-// its encrypted_content, messages, function calls). The SDK client and the HTTP error
-// classification come from openai.ts, the only file that loads the `openai` SDK. Fixture names
-// below are under test/fixtures/wire/openai-responses/.
+// its encrypted_content, messages, function calls). The SDK client comes from openai.ts, the only
+// file that loads the `openai` SDK, and the error classification from openai-errors.ts. Fixture
+// names below are under test/fixtures/wire/openai-responses/.
 import { emptyUsage, newId } from "../kernel/ir.ts";
-import type { ContentBlock, Effort, ImagePart, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
-import { ProviderError } from "../kernel/provider.ts";
+import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
+import { dataUrl, errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
+import type { RequestBasics } from "./common.ts";
 import { openaiEffort } from "./effort.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS, guardedStream } from "./stream-guard.ts";
-import { openaiClient, toProviderError } from "./openai.ts";
-import type { ErrorContext, OpenAI, OpenAIProviderOptions } from "./openai.ts";
+import { toProviderError } from "./openai-errors.ts";
+import { guardedStream } from "./stream-guard.ts";
+import { openaiClient } from "./openai.ts";
+import type { OpenAI, OpenAIProviderOptions } from "./openai.ts";
 
 type CreateParams = OpenAI.Responses.ResponseCreateParamsStreaming;
 type InputItem = OpenAI.Responses.ResponseInputItem;
@@ -20,13 +22,8 @@ type WireEvent = OpenAI.Responses.ResponseStreamEvent;
 type WireResponse = OpenAI.Responses.Response;
 type WireEffort = NonNullable<NonNullable<CreateParams["reasoning"]>["effort"]>;
 
-export interface RequestOptions {
-  model: string;
-  /** sent as `max_output_tokens` */
-  maxTokens?: number;
-  /** The provider's default; `ModelRequest.effort` wins when set. */
-  effort?: Effort;
-}
+/** `maxTokens` is sent as `max_output_tokens`. */
+export type RequestOptions = RequestBasics;
 
 /** A ToolCall's opaque data: its output item id (`fc_…`), which is not its call_id (`call_…`). */
 interface CallData {
@@ -134,12 +131,6 @@ function callItemId(c: ToolCall, model: string): string | undefined {
   return typeof id === "string" ? id : undefined;
 }
 
-function joinText(content: ContentBlock[]): string {
-  return content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
-}
-
-const dataUrl = (p: ImagePart) => `data:${p.mediaType};base64,${p.data}`;
-
 function userContent(content: ContentBlock[]): OpenAI.Responses.ResponseInputMessageContentList {
   return content.flatMap((p): OpenAI.Responses.ResponseInputMessageContentList => {
     if (p.type === "text") return [{ type: "input_text", text: p.text }];
@@ -233,7 +224,7 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
         throw streamFailure(e);
     }
   }
-  if (!end) throw new ProviderError("network", "the connection closed before the model finished its answer");
+  if (!end) throw unfinishedError();
 
   const content: ContentBlock[] = [];
   const toolCalls: ToolCall[] = [];
@@ -315,17 +306,8 @@ function toStop(r: WireResponse, refused: boolean, calls: number): StopReason {
  */
 export async function createResponsesProvider(opts: OpenAIProviderOptions): Promise<Provider> {
   const client = await openaiClient(opts);
-  const idleMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  const requestOptions: RequestOptions = {
-    model: opts.model,
-    ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
-    ...(opts.effort !== undefined ? { effort: opts.effort } : {}),
-  };
-  const errorContext: ErrorContext = {
-    baseUrl: opts.baseUrl,
-    hasKey: Boolean(opts.apiKey),
-    ...(opts.apiKeyVar !== undefined ? { keyVar: opts.apiKeyVar } : {}),
-  };
+  const requestOptions: RequestOptions = requestBasics(opts);
+  const errorContext = errorContextOf(opts);
 
   return {
     protocol: "responses",
@@ -333,7 +315,7 @@ export async function createResponsesProvider(opts: OpenAIProviderOptions): Prom
     stream: (request: ModelRequest, signal: AbortSignal) =>
       guardedStream(
         signal,
-        idleMs,
+        opts.idleTimeoutMs,
         (s) => client.responses.create(toRequest(request, requestOptions), { signal: s }),
         (events) => mapEvents(events, { model: opts.model }),
         (e) => toProviderError(e, errorContext),

@@ -69,18 +69,20 @@ export function idleError(idleMs: number): ProviderError {
 
 /**
  * One streaming request as every adapter runs it: `open` starts it with the watchdog's signal and
- * returns the vendor's event stream, `map` turns that into IR events. The caller's abort always
- * ends as a throw of its reason (the SDKs differ: openai and anthropic end their loop silently,
- * genai throws AbortError); a stall becomes `idleError`; any other failure goes through
- * `classify`, the adapter's pure `toProviderError`.
+ * returns the vendor's event stream, `map` turns that into IR events. `idleTimeoutMs` undefined
+ * means DEFAULT_IDLE_TIMEOUT_MS. The caller's abort always ends as a throw of its reason (the
+ * SDKs differ: openai and anthropic end their loop silently, genai throws AbortError); a stall
+ * becomes `idleError`; any other failure goes through `classify`, the adapter's pure
+ * `toProviderError`.
  */
 export async function* guardedStream<E>(
   signal: AbortSignal,
-  idleMs: number,
+  idleTimeoutMs: number | undefined,
   open: (signal: AbortSignal) => Promise<AsyncIterable<E>>,
   map: (events: AsyncIterable<E>) => AsyncGenerator<StreamEvent>,
   classify: (e: unknown) => ProviderError,
 ): AsyncGenerator<StreamEvent> {
+  const idleMs = idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const watchdog = startIdleWatchdog(signal, idleMs);
   try {
     const events = await open(watchdog.signal);

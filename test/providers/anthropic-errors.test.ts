@@ -1,7 +1,7 @@
 // toProviderError as a table: what each failure shape of @anthropic-ai/sdk is classified as.
 import { expect, test } from "bun:test";
 import type { ProviderErrorKind } from "../../src/kernel/provider.ts";
-import { toProviderError } from "../../src/providers/anthropic.ts";
+import { toProviderError } from "../../src/providers/anthropic-errors.ts";
 
 const NOW = Date.parse("Wed, 02 Dec 2026 12:00:00 GMT");
 const ctx = { baseUrl: "https://api.anthropic.com/v1", keyVar: "ANTHROPIC_API_KEY", now: NOW };
@@ -14,7 +14,8 @@ const apiError = (status: number | undefined, type: string | undefined, message:
     error: type === undefined ? undefined : { type: "error", error: { type, message }, request_id: "req_1" },
   });
 
-test.each([
+/** [what fails, the error, the kind it is classified as, the Retry-After delay it carries] */
+const CASES: [string, unknown, ProviderErrorKind, number | undefined][] = [
   ["401", apiError(401, "authentication_error", "invalid x-api-key"), "auth", undefined],
   ["403", apiError(403, "permission_error", "not allowed"), "auth", undefined],
   ["402 billing_error", apiError(402, "billing_error", "payment required"), "quota_exhausted", undefined],
@@ -44,8 +45,16 @@ test.each([
   ["in-stream billing_error", apiError(undefined, "billing_error", "no credit"), "quota_exhausted", undefined],
   ["in-stream unknown type", apiError(undefined, "brand_new_error", "?"), "overloaded", undefined],
   ["a thrown string", "weird", "network", undefined],
-] as [string, unknown, ProviderErrorKind, number | undefined][])("%s → %s", (_name, e, kind, retryAfterMs) => {
-  const err = toProviderError(e, ctx);
+];
+const titled = CASES.map(([name, error, kind, retryAfterMs]) => ({
+  title: `${name} → ${kind}${retryAfterMs === undefined ? "" : ` after ${retryAfterMs} ms`}`,
+  error,
+  kind,
+  retryAfterMs,
+}));
+
+test.each(titled)("$title", ({ error, kind, retryAfterMs }) => {
+  const err = toProviderError(error, ctx);
   expect(err.kind).toBe(kind);
   expect(err.retryAfterMs).toBe(retryAfterMs);
 });
@@ -68,8 +77,12 @@ test("a gateway's OpenAI-style body {error: {message}} is read too", () => {
 });
 
 test.each([
-  [{ ...ctx }, "authentication failed (401): invalid x-api-key — check ANTHROPIC_API_KEY"],
-  [{ ...ctx, hasKey: false }, "authentication failed (401): invalid x-api-key — no API key was sent to https://api.anthropic.com/v1; set ANTHROPIC_API_KEY (api_key in the provider's config, or --api-key)"],
-])("auth messages say what to fix (%j)", (context, message) => {
+  { name: "a key was sent", context: { ...ctx }, message: "authentication failed (401): invalid x-api-key — check ANTHROPIC_API_KEY" },
+  {
+    name: "no key",
+    context: { ...ctx, hasKey: false },
+    message: "authentication failed (401): invalid x-api-key — no API key was sent to https://api.anthropic.com/v1; set ANTHROPIC_API_KEY (api_key in the provider's config, or --api-key)",
+  },
+])("auth messages say what to fix: $name → $message", ({ context, message }) => {
   expect(toProviderError(apiError(401, "authentication_error", "invalid x-api-key"), context).message).toBe(message);
 });

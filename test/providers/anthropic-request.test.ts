@@ -284,11 +284,11 @@ describe("effort (SPEC §5.5)", () => {
     return { ...(thinking ? { thinking } : {}), ...(output_config ? { output_config } : {}), max_tokens };
   };
 
-  test.each(TABLE)("%s, adaptive", async (effort, adaptive) => {
+  test.each(TABLE)("%s, adaptive: %j", async (effort, adaptive) => {
     expect(effortKeys(await bodyOf({ messages: [user("hi")], effort }))).toEqual(adaptive);
   });
 
-  test.each(TABLE)("%s, legacy_thinking", async (effort, _adaptive, legacy) => {
+  test.each(TABLE.map(([effort, , legacy]) => [effort, legacy] as const))("%s, legacy_thinking: %j", async (effort, legacy) => {
     expect(effortKeys(await bodyOf({ messages: [user("hi")], effort }, { legacyThinking: true }))).toEqual(legacy);
   });
 
@@ -446,7 +446,7 @@ describe("the Anthropic tool-pairing invariant", () => {
 
   const use = (...ids: string[]) => ({ role: "assistant", content: ids.map((id) => ({ type: "tool_use", id, name: "t", input: {} })) });
   const results = (...ids: string[]) => ({ role: "user", content: ids.map((id) => ({ type: "tool_result", tool_use_id: id })) });
-  test.each([
+  const CASES: [string, unknown[], string[]][] = [
     ["answered once", [use("a", "b"), results("a", "b")], []],
     ["answered twice", [use("a"), results("a", "a")], ["tool_use a has 2 tool_result blocks in the next user message, expected exactly 1"]],
     [
@@ -457,7 +457,8 @@ describe("the Anthropic tool-pairing invariant", () => {
     ["a result after text in its user message", [use("a"), { role: "user", content: [{ type: "text", text: "x" }, { type: "tool_result", tool_use_id: "a" }] }], ["tool_result a comes after other content in its user message"]],
     ["a reused id", [use("a"), results("a"), use("a"), results("a")], ["tool_use id a is used twice"]],
     ["the recorded 400: a result for an unknown id", [{ role: "user", content: [{ type: "text", text: "q" }] }, use("a"), results("a", "toolu_01GHndag5wQmbzNihYmV2UBj")], ["tool_result toolu_01GHndag5wQmbzNihYmV2UBj answers no tool_use of the previous assistant message"]],
-  ])("%s", (_name, messages, problems) => {
+  ];
+  test.each(CASES.map(([name, messages, problems]) => ({ title: `${name} → ${problems.length === 0 ? "no problems" : problems.join("; ")}`, messages, problems })))("$title", ({ messages, problems }) => {
     expect(anthropicToolPairs.check({ messages })).toEqual(problems);
   });
 

@@ -1,7 +1,9 @@
 // The effort table (SPEC §5.5): every level × every protocol.
 import { expect, test } from "bun:test";
 import { EFFORTS } from "../../src/kernel/ir.ts";
+import type { Effort } from "../../src/kernel/ir.ts";
 import { anthropicEffort, EFFORT_TABLE, geminiEffort, geminiGeneration, openaiEffort } from "../../src/providers/effort.ts";
+import type { GeminiThinking } from "../../src/providers/effort.ts";
 
 test.each([
   ["off", "none"], ["minimal", "minimal"], ["low", "low"], ["medium", "medium"], ["high", "high"], ["xhigh", "xhigh"], ["max", "max"],
@@ -15,7 +17,7 @@ test.each([
   ["high", { thinking: { type: "adaptive" }, output_config: { effort: "high" }, max_tokens: 32000 }],
   ["xhigh", { thinking: { type: "adaptive" }, output_config: { effort: "xhigh" }, max_tokens: 32000 }],
   ["max", { thinking: { type: "adaptive" }, output_config: { effort: "max" }, max_tokens: 32000 }],
-] as const)("anthropic adaptive %s", (effort, params) => expect(anthropicEffort(effort, { legacyThinking: false })).toEqual(params));
+] as const)("anthropic adaptive %s → %j", (effort, params) => expect(anthropicEffort(effort, { legacyThinking: false })).toEqual(params));
 
 test.each([
   ["off", { thinking: { type: "disabled" }, max_tokens: 8000 }],
@@ -25,7 +27,7 @@ test.each([
   ["high", { thinking: { type: "enabled", budget_tokens: 16384 }, max_tokens: 20480 }],
   ["xhigh", { thinking: { type: "enabled", budget_tokens: 24576 }, max_tokens: 28672 }],
   ["max", { thinking: { type: "enabled", budget_tokens: 32000 }, max_tokens: 36096 }],
-] as const)("anthropic legacy %s with max_tokens 8000 raises max_tokens above the budget", (effort, params) => {
+] as const)("anthropic legacy %s with max_tokens 8000 raises max_tokens above the budget: %j", (effort, params) => {
   expect(anthropicEffort(effort, { legacyThinking: true, maxTokens: 8000 })).toEqual(params);
 });
 
@@ -33,7 +35,7 @@ test("anthropic without an effort sends only max_tokens (the model's default thi
   expect(anthropicEffort(undefined, { legacyThinking: false, maxTokens: 1000 })).toEqual({ max_tokens: 1000 });
 });
 
-test.each([
+const GEMINI: [string, Effort | undefined, GeminiThinking][] = [
   ["gemini-3-pro-preview", "off", { includeThoughts: true, thinkingLevel: "MINIMAL" }],
   ["gemini-3-pro-preview", "minimal", { includeThoughts: true, thinkingLevel: "MINIMAL" }],
   ["gemini-3-flash-preview", "low", { includeThoughts: true, thinkingLevel: "LOW" }],
@@ -53,7 +55,11 @@ test.each([
   ["gemini-3-pro-preview", undefined, { includeThoughts: true }],
   ["gemini-2.5-flash", undefined, { includeThoughts: true }],
   ["gemini-2.0-flash", undefined, {}],
-] as const)("gemini %s %s", (model, effort, params) => expect(geminiEffort(model, effort)).toEqual(params));
+];
+test.each(GEMINI.map(([model, effort, params]) => ({ model, effort, params, title: `gemini ${model} at ${effort ?? "no effort"} → ${JSON.stringify(params)}` })))(
+  "$title",
+  ({ model, effort, params }) => expect(geminiEffort(model, effort)).toEqual(params),
+);
 
 test.each([["gemini-3-pro-preview", 3], ["gemini-2.5-flash", 2.5], ["models/gemini-10-ultra", 10], ["gemma-3", 0]] as const)("geminiGeneration(%s) = %d", (m, n) => expect(geminiGeneration(m)).toBe(n));
 

@@ -1,15 +1,15 @@
 // Every recorded Gemini stream (test/fixtures/wire/gemini) replayed through the real
-// @google/genai SDK into the IR; the recorded error bodies; mid-stream failures, abort, the idle
-// watchdog and the SDK's console noise. Expected texts and signatures are read from the fixture
-// files here, independently of the adapter.
+// @google/genai SDK into the IR; the recorded error bodies; mid-stream failures and the SDK's
+// console noise (abort and idleness: contract.test.ts). Expected texts and signatures are read
+// from the fixture files here, independently of the adapter.
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { userMessage } from "../../src/kernel/ir.ts";
 import type { Usage } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
-import type { ProviderErrorKind, Provider, StreamEvent } from "../../src/kernel/provider.ts";
-import { createGoogleProvider, mapEvents, toProviderError } from "../../src/providers/google.ts";
+import type { Provider, StreamEvent } from "../../src/kernel/provider.ts";
+import { createGoogleProvider, mapEvents } from "../../src/providers/google.ts";
 import type { Chunk, GoogleProviderOptions } from "../../src/providers/google.ts";
 import { googleToolPairs } from "../helpers/invariants-google.ts";
 import { WIRE_DIR, cutAfter, fixture, jsonReply, sseReply, startReplayServer } from "../helpers/replay-server.ts";
@@ -350,68 +350,6 @@ describe("streams that fail after partial output", () => {
   });
 });
 
-describe("abort and idleness", () => {
-  const request = { system: "", messages: [userMessage("hi")], tools: [] };
-
-  test("aborting mid-stream throws AbortError (genai throws it even mid-stream), with no done", async () => {
-    server.enqueue(fixture(`${G}/thoughts-then-text-signature`, { delayMs: 20 }));
-    const p = await provider();
-    const controller = new AbortController();
-    const { events, error: thrown } = await drain(p.stream(request, controller.signal), (events) => {
-      if (events.length === 3) controller.abort();
-    });
-    expect((thrown as Error).name).toBe("AbortError");
-    expect(thrown).not.toBeInstanceOf(ProviderError);
-    expect(events.map((e) => e.type)).toEqual(["thinking", "thinking", "thinking"]);
-  });
-
-  test("an abort reason given by the caller is what is thrown", async () => {
-    server.enqueue(fixture(`${G}/thoughts-then-text-signature`, { delayMs: 20 }));
-    const p = await provider();
-    const controller = new AbortController();
-    const reason = new Error("user pressed Ctrl-C");
-    const run = async () => {
-      for await (const e of p.stream(request, controller.signal)) if (e.type === "thinking") controller.abort(reason);
-    };
-    await expect(run()).rejects.toBe(reason);
-  });
-
-  test("an already-aborted signal throws before anything is sent or yielded", async () => {
-    const p = await provider();
-    const before = server.requests.length;
-    const events: StreamEvent[] = [];
-    const run = async () => {
-      for await (const e of p.stream(request, AbortSignal.abort())) events.push(e);
-    };
-    await expect(run()).rejects.toMatchObject({ name: "AbortError" });
-    expect(events).toEqual([]);
-    expect(server.requests.length).toBe(before);
-  });
-
-  test("a stream that goes silent trips the idle watchdog: a network error after the partial text", async () => {
-    const first = `data: {"candidates": [{"content": {"parts": [{"text": "Hel"}],"role": "model"}}]}\r\n\r\n`;
-    const p = await provider({ idleTimeoutMs: 150 });
-    const started = Date.now();
-    const { error, events } = await failure(sseReply([first], { hang: true }), p);
-    expect(error.kind).toBe("network");
-    expect(error.message).toBe("no data from the model for 0.15 s");
-    expect(deltasOf(events)).toEqual(["Hel"]);
-    expect(Date.now() - started).toBeLessThan(5000);
-  });
-
-  test("a server that sends headers and then nothing trips the idle watchdog too", async () => {
-    const slow = startReplayServer([]);
-    const p = await createGoogleProvider({ model: MODEL, baseUrl: slow.url, idleTimeoutMs: 150 });
-    slow.enqueue({ status: 200, headers: { "content-type": "text/event-stream" }, chunks: [], hang: true });
-    try {
-      const { error } = await failure(undefined, p);
-      expect(error.message).toBe("no data from the model for 0.15 s");
-    } finally {
-      slow.stop();
-    }
-  });
-});
-
 describe("console noise", () => {
   test("a keyless client and a tool-call stream print no console.warn (the SDK warns about both otherwise)", async () => {
     const warned: unknown[][] = [];
@@ -504,21 +442,4 @@ describe("mapEvents on hand-made chunks", () => {
     expect(call.call.opaque).toEqual({ protocol: "google", model: MODEL, data: { id: "fc-1" } });
     expect(last(events).stop).toBe("tool_calls");
   });
-});
-
-test.each([
-  ["ApiError 401", "auth", { name: "ApiError", status: 401, message: '{"error":{"code":401,"message":"bad","status":"UNAUTHENTICATED"}}' }, undefined],
-  ["ApiError 408", "network", { name: "ApiError", status: 408, message: '{"error":{"code":408,"message":"timeout"}}' }, undefined],
-  ["ApiError 429 PerDay QuotaFailure with a RetryInfo", "quota_exhausted", { name: "ApiError", status: 429, message: JSON.stringify({ error: { code: 429, message: "You exceeded your current quota", details: [{ "@type": "type.googleapis.com/google.rpc.QuotaFailure", violations: [{ quotaId: "GenerateRequestsPerDayPerProjectPerModel-FreeTier" }] }, { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "40s" }] } }) }, undefined],
-  ["ApiError 429 limit: 0", "quota_exhausted", { name: "ApiError", status: 429, message: JSON.stringify({ error: { code: 429, message: "Quota exceeded for metric: x, limit: 0, model: gemini-2.5-pro\nPlease retry in 1.5s.", details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "1.5s" }] } }) }, undefined],
-  ["ApiError 429 Vertex shared capacity", "rate_limit", { name: "ApiError", status: 429, message: '{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}' }, undefined],
-  ["ApiError 503 with RetryInfo 0.5s", "overloaded", { name: "ApiError", status: 503, message: JSON.stringify({ error: { code: 503, message: "busy", details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "0.5s" }] } }) }, 500],
-  ["ApiError 502 from a gateway with a text body", "overloaded", { name: "ApiError", status: 502, message: '{"error":{"message":"Bad Gateway","code":502,"status":"Bad Gateway"}}' }, undefined],
-  ["ApiError 400", "bad_request", { name: "ApiError", status: 400, message: '{"error":{"code":400,"message":"bad","status":"INVALID_ARGUMENT"}}' }, undefined],
-  ["a fetch failure", "network", new TypeError("fetch failed"), undefined],
-  ["a thrown string", "network", "weird", undefined],
-] as [string, ProviderErrorKind, unknown, number | undefined][])("toProviderError: %s → %s", (_name, kind, e, retryAfterMs) => {
-  const err = toProviderError(e, { baseUrl: "https://gemini.example.test/v1beta", keyVar: "GEMINI_API_KEY" });
-  expect(err.kind).toBe(kind);
-  expect(err.retryAfterMs).toBe(retryAfterMs);
 });

@@ -212,9 +212,10 @@ describe("request body", () => {
     // 2.5 pro cannot turn thinking off: its minimum budget instead.
     "gemini-2.5-pro": { off: budget(128), minimal: budget(1024), low: budget(2048), medium: budget(8192), high: budget(16384), xhigh: budget(24576), max: budget(32000) },
   };
-  test.each(Object.keys(TABLE).flatMap((model) => EFFORTS.map((effort) => [model, effort] as const)))("%s at effort %s", async (model, effort) => {
+  const rows = Object.entries(TABLE).flatMap(([model, byEffort]) => EFFORTS.map((effort) => [model, effort, byEffort[effort]] as const));
+  test.each(rows)("%s at effort %s sends thinkingConfig %j", async (model, effort, thinkingConfig) => {
     const { body } = await send({ messages: [user("hi")], effort }, { model });
-    expect(body.generationConfig).toEqual({ thinkingConfig: TABLE[model]![effort] as Record<string, unknown> });
+    expect(body.generationConfig).toEqual({ thinkingConfig: thinkingConfig as Record<string, unknown> });
   });
 
   test("the request's effort wins over the provider's default", async () => {
@@ -297,7 +298,7 @@ describe("the Gemini tool-call invariant", () => {
   const response = (name: string, id?: string) => ({ functionResponse: { name, response: {}, ...(id ? { id } : {}) } });
   const model = (...parts: unknown[]) => ({ role: "model", parts });
   const userC = (...parts: unknown[]) => ({ role: "user", parts });
-  test.each([
+  const CASES: [string, unknown[], string[]][] = [
     ["answered in order", [model(call("a"), call("b")), userC(response("a"), response("b"))], []],
     ["answered with matching ids", [model(call("a", "1")), userC(response("a", "1"))], []],
     ["not answered", [model(call("a")), userC({ text: "next" })], ["model content 0 calls [a] but content 1 answers []"]],
@@ -306,7 +307,8 @@ describe("the Gemini tool-call invariant", () => {
     ["a wrong id", [model(call("a", "1")), userC(response("a", "2"))], ["function call 1 is answered by id 2"]],
     ["a made-up id", [model(call("a")), userC(response("a", "call_x"))], ["function response call_x answers a call that has no id"]],
     ["a response with no call", [userC({ text: "q" }), userC(response("a"))], ["content 1 has function responses but follows no function call turn"]],
-  ])("%s", (_name, contents, problems) => {
+  ];
+  test.each(CASES.map(([name, contents, problems]) => ({ title: `${name} → ${problems.length === 0 ? "no problems" : problems.join("; ")}`, contents, problems })))("$title", ({ contents, problems }) => {
     expect(googleToolPairs.check({ contents })).toEqual(problems);
   });
 

@@ -14,13 +14,22 @@ const request: ModelRequest = {
   toolChoice: "none",
 };
 
-test.each([
-  ["openai", () => openai(request, { model: "m" }), (b: Record<string, unknown>) => b.tool_choice, "none"],
-  ["responses", () => responses(request, { model: "m" }), (b: Record<string, unknown>) => b.tool_choice, "none"],
-  ["anthropic", () => anthropic(request, { model: "m" }), (b: Record<string, unknown>) => b.tool_choice, { type: "none" }],
-  ["google", () => google(request, { model: "gemini-3-pro-preview" }), (b: Record<string, unknown>) => (b.config as Record<string, unknown>).toolConfig, { functionCallingConfig: { mode: "NONE" } }],
-] as const)("%s: tools described, tool use switched off", (_name, build, choice, expected) => {
-  const body = build() as unknown as Record<string, unknown>;
+type Body = Record<string, unknown>;
+/** Each protocol's request body, where it says how tools may be used, and what it must say there. */
+const ROWS: { name: string; build: () => unknown; choice: (b: Body) => unknown; expected: unknown }[] = [
+  { name: "openai", build: () => openai(request, { model: "m" }), choice: (b) => b.tool_choice, expected: "none" },
+  { name: "responses", build: () => responses(request, { model: "m" }), choice: (b) => b.tool_choice, expected: "none" },
+  { name: "anthropic", build: () => anthropic(request, { model: "m" }), choice: (b) => b.tool_choice, expected: { type: "none" } },
+  {
+    name: "google",
+    build: () => google(request, { model: "gemini-3-pro-preview" }),
+    choice: (b) => (b.config as Body).toolConfig,
+    expected: { functionCallingConfig: { mode: "NONE" } },
+  },
+];
+
+test.each(ROWS.map((row) => ({ ...row, shown: JSON.stringify(row.expected) })))("$name: tools described, tool use switched off ($shown)", ({ build, choice, expected }) => {
+  const body = build() as Body;
   expect(choice(body)).toEqual(expected);
   expect(JSON.stringify(body)).toContain('"bash"');
 });

@@ -1,7 +1,7 @@
 // toProviderError as a table: what each failure shape of the openai SDK is classified as.
 import { expect, test } from "bun:test";
 import type { ProviderErrorKind } from "../../src/kernel/provider.ts";
-import { toProviderError } from "../../src/providers/openai.ts";
+import { toProviderError } from "../../src/providers/openai-errors.ts";
 
 const NOW = Date.parse("Wed, 02 Dec 2026 12:00:00 GMT");
 const ctx = { baseUrl: "https://api.example.test/v1", keyVar: "EXAMPLE_API_KEY", now: NOW };
@@ -16,7 +16,8 @@ const apiError = (status: number | undefined, body?: Record<string, unknown>, he
     type: body?.type,
   });
 
-test.each([
+/** [what fails, the error, the kind it is classified as, the Retry-After delay it carries] */
+const CASES: [string, unknown, ProviderErrorKind, number | undefined][] = [
   ["401", apiError(401, { message: "bad key" }), "auth", undefined],
   ["403", apiError(403, { message: "forbidden" }), "auth", undefined],
   ["402 payment required", apiError(402, { message: "Insufficient credits" }), "quota_exhausted", undefined],
@@ -38,8 +39,16 @@ test.each([
   ["a mid-stream error chunk, insufficient_quota", apiError(undefined, { message: "no", code: "insufficient_quota" }), "quota_exhausted", undefined],
   ["a mid-stream error chunk, unknown words", apiError(undefined, { message: "nope", type: "invalid_request_error" }), "bad_request", undefined],
   ["a thrown string", "weird", "network", undefined],
-] as [string, unknown, ProviderErrorKind, number | undefined][])("%s → %s", (_name, e, kind, retryAfterMs) => {
-  const err = toProviderError(e, ctx);
+];
+const titled = CASES.map(([name, error, kind, retryAfterMs]) => ({
+  title: `${name} → ${kind}${retryAfterMs === undefined ? "" : ` after ${retryAfterMs} ms`}`,
+  error,
+  kind,
+  retryAfterMs,
+}));
+
+test.each(titled)("$title", ({ error, kind, retryAfterMs }) => {
+  const err = toProviderError(error, ctx);
   expect(err.kind).toBe(kind);
   expect(err.retryAfterMs).toBe(retryAfterMs);
 });
@@ -55,9 +64,13 @@ test("a body without a message falls back to the SDK's text, minus its status pr
 });
 
 test.each([
-  [{ ...ctx }, "authentication failed (401): bad key — check EXAMPLE_API_KEY"],
-  [{ baseUrl: ctx.baseUrl }, "authentication failed (401): bad key — check the provider's api_key"],
-  [{ ...ctx, hasKey: false }, "authentication failed (401): bad key — no API key was sent to https://api.example.test/v1; set EXAMPLE_API_KEY (api_key in the provider's config, or --api-key)"],
-])("auth messages say what to fix (%j)", (context, message) => {
+  { name: "a key from a known variable", context: { ...ctx }, message: "authentication failed (401): bad key — check EXAMPLE_API_KEY" },
+  { name: "a key from no known variable", context: { baseUrl: ctx.baseUrl }, message: "authentication failed (401): bad key — check the provider's api_key" },
+  {
+    name: "no key",
+    context: { ...ctx, hasKey: false },
+    message: "authentication failed (401): bad key — no API key was sent to https://api.example.test/v1; set EXAMPLE_API_KEY (api_key in the provider's config, or --api-key)",
+  },
+])("auth messages say what to fix: $name → $message", ({ context, message }) => {
   expect(toProviderError(apiError(401, { message: "bad key" }), context).message).toBe(message);
 });

@@ -118,10 +118,10 @@ describe("choices, thinking, usage, stop", () => {
 
 describe("an unfinished stream", () => {
   test.each([
-    ["after deltas", [chatChunk({ content: "Hel" })], 1],
-    ["with nothing at all", [], 0],
-    ["with usage but no finish_reason", [chatChunk({ content: "a" }), chatChunk({ usage: { prompt_tokens: 1, completion_tokens: 1 } })], 1],
-  ])("throws a network error %s", async (_name, chunks, deltas) => {
+    { name: "after deltas", chunks: [chatChunk({ content: "Hel" })], deltas: 1 },
+    { name: "with nothing at all", chunks: [], deltas: 0 },
+    { name: "with usage but no finish_reason", chunks: [chatChunk({ content: "a" }), chatChunk({ usage: { prompt_tokens: 1, completion_tokens: 1 } })], deltas: 1 },
+  ])("throws a network error $name; text deltas before it: $deltas", async ({ chunks, deltas }) => {
     const events: StreamEvent[] = [];
     let thrown: unknown;
     try {

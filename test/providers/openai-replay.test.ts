@@ -219,7 +219,7 @@ describe("error responses are classified once", () => {
   test.each([
     ["deepseek/error-400-missing-reasoning-content", "Missing `reasoning_content` field in the assistant message at message index 2."],
     ["deepseek/error-400-reasoning-content-passback", "The reasoning_content in the thinking mode must be passed back to the API."],
-  ])("%s is a bad request carrying DeepSeek's message", async (name, words) => {
+  ])("%s is a bad request carrying DeepSeek's message: %s", async (name, words) => {
     const { error } = await failure(fixture(name));
     expect(error.kind).toBe("bad_request");
     expect(error.message).toContain(words);

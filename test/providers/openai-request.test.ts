@@ -235,11 +235,12 @@ describe("the replay server's tool-call invariant", () => {
   });
 });
 
-test.each([
+const CASES: [string, unknown[], string[]][] = [
   ["answered once", [{ role: "assistant", tool_calls: [{ id: "a" }] }, { role: "tool", tool_call_id: "a" }], []],
   ["answered twice", [{ role: "assistant", tool_calls: [{ id: "a" }] }, { role: "tool", tool_call_id: "a" }, { role: "tool", tool_call_id: "a" }], ["tool call a has 2 results, expected exactly 1"]],
   ["a result before its call", [{ role: "tool", tool_call_id: "a" }, { role: "assistant", tool_calls: [{ id: "a" }] }], ["tool message a answers no earlier tool call", "tool call a has 0 results, expected exactly 1"]],
   ["a reused call id", [{ role: "assistant", tool_calls: [{ id: "a" }, { id: "a" }] }, { role: "tool", tool_call_id: "a" }], ["tool call id a is used by two calls"]],
-])("openai-chat invariant: %s", (_name, messages, problems) => {
+];
+test.each(CASES.map(([name, messages, problems]) => ({ title: `${name} → ${problems.length === 0 ? "no problems" : problems.join("; ")}`, messages, problems })))("openai-chat invariant: $title", ({ messages, problems }) => {
   expect(openaiChatToolPairs.check({ messages })).toEqual(problems);
 });

@@ -289,13 +289,14 @@ describe("the Responses tool-call invariant", () => {
 
   const call = (id: string) => ({ type: "function_call", call_id: id, name: "f", arguments: "{}" });
   const output = (id: string) => ({ type: "function_call_output", call_id: id, output: "" });
-  test.each([
+  const CASES: [string, unknown[], string[]][] = [
     ["answered once", [call("a"), output("a")], []],
     ["parallel calls answered in order", [call("a"), call("b"), output("a"), output("b")], []],
     ["answered twice", [call("a"), output("a"), output("a")], ["function call a has 2 outputs, expected exactly 1"]],
     ["an output before its call", [output("a"), call("a")], ["function_call_output a answers no earlier function call", "function call a has 0 outputs, expected exactly 1"]],
     ["a reused call_id", [call("a"), call("a"), output("a")], ["call_id a is used by two function calls"]],
-  ])("%s", (_name, input, problems) => {
+  ];
+  test.each(CASES.map(([name, input, problems]) => ({ title: `${name} → ${problems.length === 0 ? "no problems" : problems.join("; ")}`, input, problems })))("$title", ({ input, problems }) => {
     expect(responsesToolPairs.check({ input })).toEqual(problems);
     expect(responsesToolPairs.applies("/v1/responses")).toBe(true);
     expect(responsesToolPairs.applies("/v1/chat/completions")).toBe(false);

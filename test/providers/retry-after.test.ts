@@ -3,7 +3,8 @@ import { parseRetryAfter } from "../../src/providers/retry-after.ts";
 
 const NOW = Date.parse("Wed, 02 Dec 2026 12:00:00 GMT");
 
-test.each([
+/** [what the response says, its headers, the delay in ms (undefined: none)] */
+const CASES: [string, Record<string, string>, number | undefined][] = [
   ["no headers", {}, undefined],
   ["whole seconds", { "retry-after": "3" }, 3000],
   ["zero seconds", { "retry-after": "0" }, 0],
@@ -18,7 +19,10 @@ test.each([
   ["negative seconds are garbage", { "retry-after": "-5" }, undefined],
   ["garbage", { "retry-after": "later please" }, undefined],
   ["empty value", { "retry-after": "" }, undefined],
-] as const)("%s", (_name, headers, expected) => {
-  const h = new Headers(headers as Record<string, string>);
+];
+const titled = CASES.map(([name, headers, expected]) => ({ title: `${name} → ${expected === undefined ? "no delay" : `${expected} ms`}`, headers, expected }));
+
+test.each(titled)("$title", ({ headers, expected }) => {
+  const h = new Headers(headers);
   expect(parseRetryAfter((name) => h.get(name), NOW)).toBe(expected);
 });

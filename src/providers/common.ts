@@ -1,0 +1,180 @@
+// What every adapter does the same way, whatever its vendor: the options a factory takes, the
+// wording and the status rules of the errors it classifies, and the flattening of IR content its
+// wire has no richer place for. Pure; no SDK, not even its types: vendor words stay in the
+// vendor's files.
+import type { ContentBlock, Effort, ImagePart } from "../kernel/ir.ts";
+import { ProviderError } from "../kernel/provider.ts";
+import { parseRetryAfter } from "./retry-after.ts";
+
+// ---------------------------------------------------------------------------------------------
+// Factory options
+
+/** What every factory is built from; an adapter adds its vendor's own few. */
+export interface ProviderOptions {
+  model: string;
+  /** As the user wrote it; each adapter says which forms it accepts. */
+  baseUrl: string;
+  /** undefined or "" = send no key at all (local servers, keyless gateways). */
+  apiKey?: string;
+  /** The variable the key came from, for auth error messages. */
+  apiKeyVar?: string;
+  /** Sent on every request; they win over the adapter's own. */
+  headers?: Record<string, string>;
+  maxTokens?: number;
+  /** The provider's default; `ModelRequest.effort` wins when set. */
+  effort?: Effort;
+  fetch?: typeof fetch;
+  /** Abort when nothing arrives for this long; default DEFAULT_IDLE_TIMEOUT_MS (stream-guard.ts). */
+  idleTimeoutMs?: number;
+}
+
+/** What every adapter's pure `toRequest` is given besides the request; an adapter adds its own few. */
+export interface RequestBasics {
+  model: string;
+  /** The provider's output limit; `ModelRequest.maxTokens` wins when set. */
+  maxTokens?: number;
+  /** The provider's default; `ModelRequest.effort` wins when set. */
+  effort?: Effort;
+}
+
+/** The RequestBasics of a factory's options. */
+export function requestBasics(opts: ProviderOptions): RequestBasics {
+  return {
+    model: opts.model,
+    ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
+    ...(opts.effort !== undefined ? { effort: opts.effort } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+/** What an adapter's `toProviderError` needs besides the error: the words of its messages. */
+export interface ErrorContext {
+  /** The environment variable the key came from, named in auth errors. */
+  keyVar?: string;
+  /** false when no key was configured (so none was sent). Default true. */
+  hasKey?: boolean;
+  baseUrl: string;
+  /** For HTTP-date Retry-After values; default Date.now(). */
+  now?: number;
+}
+
+/** The ErrorContext of a factory: an empty key counts as none, as the factories send none. */
+export function errorContextOf(opts: ProviderOptions): ErrorContext {
+  return {
+    baseUrl: opts.baseUrl,
+    hasKey: Boolean(opts.apiKey),
+    ...(opts.apiKeyVar !== undefined ? { keyVar: opts.apiKeyVar } : {}),
+  };
+}
+
+/** What an adapter read from a failed response, for the rules every adapter applies to it. */
+export interface Failure {
+  status: number;
+  /** The provider's own words. */
+  said: string;
+  /** How the message names the failure: `(429)` by default; Anthropic's in-stream errors say `mid-stream (type)`. */
+  where?: string;
+  /** The vendor's own sign of a bad key on a status other than 401/403 (Gemini's 400 API_KEY_INVALID). */
+  badKey?: boolean;
+  /** The vendor's sign that the quota or credit is spent: retrying cannot help. */
+  quota?: boolean;
+  /** The server says a retry of this 5xx would fail again (Anthropic's `x-should-retry: false`). */
+  final?: boolean;
+  retryAfterMs?: number;
+  /** The status was read from an in-stream error, not from the HTTP response: the ProviderError carries none. */
+  noStatus?: boolean;
+}
+
+/**
+ * The status rules every adapter shares, applied once its vendor's own reading is done: 401/403
+ * (or a vendor's bad-key sign) → auth; a spent quota → quota_exhausted; 429 → rate_limit; 408 →
+ * network; 5xx → overloaded; anything else → bad_request, naming the base URL on a 404. Only the
+ * retryable kinds carry `retryAfterMs`. Pure; never throws.
+ */
+export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
+  const { status, said } = f;
+  const where = f.where ?? `(${status})`;
+  const plain = f.noStatus ? {} : { status };
+  const opts = { ...plain, ...(f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : {}) };
+  if (status === 401 || status === 403 || f.badKey) return new ProviderError("auth", authMessage(where, said, ctx), plain);
+  if (f.quota) return new ProviderError("quota_exhausted", `quota exhausted ${where}: ${said}`, plain);
+  if (status === 429) return new ProviderError("rate_limit", `rate limited ${where}: ${said}`, opts);
+  if (status === 408) return new ProviderError("network", `request timed out ${where}: ${said}`, opts);
+  if (status >= 500 && f.final)
+    return new ProviderError("bad_request", `the provider failed ${where} and says retrying will not help: ${said}`, plain);
+  if (status >= 500) return new ProviderError("overloaded", `the provider is failing ${where}: ${said}`, opts);
+  const hint = status === 404 ? ` — check the model name and base URL ${ctx.baseUrl}` : "";
+  return new ProviderError("bad_request", `request rejected ${where}: ${said}${hint}`, plain);
+}
+
+/** An auth failure's message, saying what to fix: the key that was sent, or that none was. */
+export function authMessage(where: string, said: string, ctx: ErrorContext): string {
+  const head = `authentication failed ${where}: ${said}`;
+  if (ctx.hasKey === false)
+    return `${head} — no API key was sent to ${ctx.baseUrl}; set ${ctx.keyVar ?? "one"} (api_key in the provider's config, or --api-key)`;
+  return `${head} — check ${ctx.keyVar ?? "the provider's api_key"}`;
+}
+
+/**
+ * A failure with no status and no body: the request never got an answer (connection refused or
+ * reset, DNS, TLS). Names the base URL and, when there is one, the underlying cause.
+ */
+export function networkError(said: string, cause: unknown, baseUrl: string): ProviderError {
+  const because = cause instanceof Error && cause.message ? ` (${cause.message})` : "";
+  return new ProviderError("network", `network error talking to ${baseUrl}: ${said}${because}`);
+}
+
+/** A stream that ended without the vendor's sign of a finished answer: a cut connection, retryable. */
+export function unfinishedError(): ProviderError {
+  return new ProviderError("network", "the connection closed before the model finished its answer");
+}
+
+/** The SDK's own message minus the status prefix its HTTP errors start with ("502 Bad Gateway" → "Bad Gateway"). */
+export function sdkWords(message: unknown): string {
+  const msg = typeof message === "string" ? message : "";
+  return msg.replace(/^\d{3}\s+/, "") || "(no message)";
+}
+
+/**
+ * A reader of the response headers an SDK error carries: a `Headers`, or a plain record of
+ * strings (as some SDK versions build them); anything else has none.
+ */
+export function headerReader(headers: unknown): (name: string) => string | null | undefined {
+  return (name) => {
+    if (headers instanceof Headers) return headers.get(name);
+    const v = typeof headers === "object" && headers !== null ? (headers as Record<string, unknown>)[name] : undefined;
+    return typeof v === "string" ? v : undefined;
+  };
+}
+
+/** The delay the response's Retry-After headers ask for (see parseRetryAfter), or undefined. */
+export function retryAfterOf(headers: unknown, now: number | undefined): number | undefined {
+  return parseRetryAfter(headerReader(headers), now ?? Date.now());
+}
+
+// ---------------------------------------------------------------------------------------------
+// IR content
+
+/** The text parts, one per line; images and thinking are left out. */
+export function joinText(content: ContentBlock[]): string {
+  return content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
+}
+
+/** A tool result for a wire whose tool results carry text only: each image is named, not sent. */
+export function toolText(content: ContentBlock[]): string {
+  return content
+    .flatMap((p) => (p.type === "text" ? [p.text] : p.type === "image" ? [`[image ${p.mediaType} omitted]`] : []))
+    .join("\n");
+}
+
+/** An image as a `data:` URL, the form the OpenAI wires take images in. */
+export function dataUrl(p: ImagePart): string {
+  return `data:${p.mediaType};base64,${p.data}`;
+}
+
+/** A plain object (not an array, not null), or undefined: for reading vendor JSON of unknown shape. */
+export function asObject(v: unknown): Record<string, unknown> | undefined {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}

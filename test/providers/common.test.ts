@@ -1,0 +1,72 @@
+// The plumbing every adapter shares: the status rules and words of its errors, the header reader,
+// and the flattening of IR content. Each vendor's own reading of its errors: <vendor>-errors.test.ts.
+import { expect, test } from "bun:test";
+import type { ContentBlock } from "../../src/kernel/ir.ts";
+import type { ProviderErrorKind } from "../../src/kernel/provider.ts";
+import { classifyFailure, errorContextOf, headerReader, joinText, networkError, requestBasics, sdkWords, toolText } from "../../src/providers/common.ts";
+import type { Failure } from "../../src/providers/common.ts";
+
+const ctx = { baseUrl: "https://api.example.test/v1", keyVar: "EXAMPLE_API_KEY" };
+
+/** [what failed, the kind, the message, the status and delay the error carries] */
+const CASES: [Failure, ProviderErrorKind, string, { status?: number; retryAfterMs?: number }][] = [
+  [{ status: 401, said: "bad key", retryAfterMs: 5 }, "auth", "authentication failed (401): bad key — check EXAMPLE_API_KEY", { status: 401 }],
+  [{ status: 400, said: "bad key", badKey: true }, "auth", "authentication failed (400): bad key — check EXAMPLE_API_KEY", { status: 400 }],
+  [{ status: 429, said: "spent", quota: true, retryAfterMs: 5 }, "quota_exhausted", "quota exhausted (429): spent", { status: 429 }],
+  [{ status: 429, said: "slow down", retryAfterMs: 5 }, "rate_limit", "rate limited (429): slow down", { status: 429, retryAfterMs: 5 }],
+  [{ status: 408, said: "timeout" }, "network", "request timed out (408): timeout", { status: 408 }],
+  [{ status: 503, said: "busy", retryAfterMs: 5 }, "overloaded", "the provider is failing (503): busy", { status: 503, retryAfterMs: 5 }],
+  [{ status: 500, said: "always", final: true, retryAfterMs: 5 }, "bad_request", "the provider failed (500) and says retrying will not help: always", { status: 500 }],
+  [{ status: 400, said: "bad", final: true }, "bad_request", "request rejected (400): bad", { status: 400 }],
+  [{ status: 404, said: "no model" }, "bad_request", "request rejected (404): no model — check the model name and base URL https://api.example.test/v1", { status: 404 }],
+  [{ status: 529, said: "busy", where: "mid-stream (overloaded_error)", noStatus: true, retryAfterMs: 5 }, "overloaded", "the provider is failing mid-stream (overloaded_error): busy", { retryAfterMs: 5 }],
+];
+const titled = CASES.map(([failure, kind, message, carried]) => ({ title: `${JSON.stringify(failure)} → ${kind}: ${message}`, failure, kind, message, carried }));
+
+test.each(titled)("classifyFailure $title", ({ failure, kind, message, carried }) => {
+  const e = classifyFailure(failure, ctx);
+  expect(e.kind).toBe(kind);
+  expect(e.message).toBe(message);
+  expect({ status: e.status, retryAfterMs: e.retryAfterMs }).toEqual({ status: undefined, retryAfterMs: undefined, ...carried });
+});
+
+test("a network error names the base URL and the cause, when there is one", () => {
+  expect(networkError("Connection error.", new Error("ECONNREFUSED"), ctx.baseUrl).message).toBe(
+    "network error talking to https://api.example.test/v1: Connection error. (ECONNREFUSED)",
+  );
+  expect(networkError("", "not an Error", ctx.baseUrl)).toMatchObject({ kind: "network", message: "network error talking to https://api.example.test/v1: " });
+});
+
+test.each([
+  { title: "Headers → 3", headers: new Headers({ "Retry-After": "3" }) as unknown, expected: "3" },
+  { title: "a plain record → 3", headers: { "retry-after": "3" }, expected: "3" },
+  { title: "a record with a non-string value → nothing", headers: { "retry-after": 3 }, expected: undefined },
+  { title: "no headers → nothing", headers: undefined, expected: undefined },
+])("headerReader, retry-after in $title", ({ headers, expected }) => {
+  expect(headerReader(headers)("retry-after") ?? undefined).toBe(expected);
+});
+
+test.each([
+  { said: "502 Bad Gateway", expected: "Bad Gateway" },
+  { said: "Connection error.", expected: "Connection error." },
+  { said: "", expected: "(no message)" },
+])("sdkWords: '$said' → '$expected'", ({ said, expected }) => expect(sdkWords(said)).toBe(expected));
+test("sdkWords of no message at all is '(no message)'", () => expect(sdkWords(undefined)).toBe("(no message)"));
+
+test("text is joined by lines; a tool's text names each image instead of sending it", () => {
+  const content: ContentBlock[] = [
+    { type: "text", text: "a" },
+    { type: "thinking", text: "hidden" },
+    { type: "image", mediaType: "image/png", data: "AAAA" },
+    { type: "text", text: "b" },
+  ];
+  expect(joinText(content)).toBe("a\nb");
+  expect(toolText(content)).toBe("a\n[image image/png omitted]\nb");
+});
+
+test("the factories' options: an empty key counts as none, unset options stay unset", () => {
+  expect(errorContextOf({ model: "m", baseUrl: "u", apiKey: "", apiKeyVar: "K" })).toEqual({ baseUrl: "u", hasKey: false, keyVar: "K" });
+  expect(errorContextOf({ model: "m", baseUrl: "u", apiKey: "k" })).toEqual({ baseUrl: "u", hasKey: true });
+  expect(requestBasics({ model: "m", baseUrl: "u" })).toEqual({ model: "m" });
+  expect(requestBasics({ model: "m", baseUrl: "u", maxTokens: 9, effort: "low" })).toEqual({ model: "m", maxTokens: 9, effort: "low" });
+});

@@ -1,0 +1,189 @@
+// What every adapter promises about ending a stream (SPEC §4, the Provider interface), checked the
+// same way for the four factories through their real SDKs, which differ here: openai and
+// anthropic end their loop silently when aborted mid-stream (sdk-facts §1.5, §2.4), genai throws
+// AbortError. The caller's abort ends the stream by throwing (its own reason when it gave one),
+// never with `done`, and sends nothing when the signal is aborted already; a stream that goes
+// silent, after some events or right after its headers, fails as a retryable network error
+// naming the idle time instead of hanging; a slow stream whose events keep coming is never cut.
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { userMessage } from "../../src/kernel/ir.ts";
+import type { Protocol } from "../../src/kernel/ir.ts";
+import { ProviderError } from "../../src/kernel/provider.ts";
+import type { Provider, StreamEvent } from "../../src/kernel/provider.ts";
+import { createAnthropicProvider } from "../../src/providers/anthropic.ts";
+import { createGoogleProvider } from "../../src/providers/google.ts";
+import { createOpenAIProvider } from "../../src/providers/openai.ts";
+import { createResponsesProvider } from "../../src/providers/responses.ts";
+import { drain } from "../helpers/drain.ts";
+import { WIRE_DIR, fixture, sseReply, startReplayServer } from "../helpers/replay-server.ts";
+import { chatChunk, sseEvents } from "../helpers/sse.ts";
+
+const server = startReplayServer();
+afterAll(() => server.stop());
+afterEach(() => expect(server.violations).toEqual([]));
+
+const request = { system: "", messages: [userMessage("hi")], tools: [] };
+
+/** Recordings are replayed one event this far apart, so that an abort lands mid-stream. */
+const EVENT_GAP_MS = 20;
+/** The idle timeout of the stall tests: 0.2 s in the message. */
+const STALL_IDLE_MS = 200;
+/** The slow stream's events are this far apart: well inside SLOW_IDLE_MS, but all of them together are not. */
+const SLOW_GAP_MS = 60;
+const SLOW_IDLE_MS = 240;
+
+interface Adapter {
+  name: Protocol;
+  /** A provider talking to the replay server at `url`. */
+  create(url: string, idleTimeoutMs?: number): Promise<Provider>;
+  /** A recording whose first three events are deltas of the kind `firstThree`. */
+  recording: string;
+  firstThree: "text" | "thinking";
+  /** A recording the caller aborts with its own reason at the first delta. */
+  reasonRecording: string;
+  /** The start of a stream, up to a first text delta, after which the server goes silent. */
+  stall: string[];
+  stallDelta: string;
+  /** A whole stream of the texts "a" … "f", as separate events, SLOW_GAP_MS apart. */
+  slow: string[];
+  /** What the slow stream's `done` must show. */
+  slowDone: Record<string, unknown>;
+}
+
+const idle = (ms: number | undefined) => (ms !== undefined ? { idleTimeoutMs: ms } : {});
+const ABCDEF = [..."abcdef"];
+const FINISHED_ABCDEF = { stop: "stop", message: { content: [{ type: "text", text: "abcdef" }] } };
+
+/** A recording's events, one string each, so that they can be sent apart. */
+const eventsOf = (name: string) => readFileSync(join(WIRE_DIR, `${name}.sse`), "utf8").split(/(?<=\n\n)/);
+
+const responsesDelta = (d: string, n: number) =>
+  `event: response.output_text.delta\ndata: ${JSON.stringify({ type: "response.output_text.delta", item_id: "msg_1", output_index: 0, content_index: 0, delta: d, sequence_number: n })}\n\n`;
+const RESPONSES_COMPLETED =
+  'event: response.completed\ndata: {"type":"response.completed","response":{"id":"resp_1","object":"response","status":"completed","output":[],"usage":null},"sequence_number":99}\n\n';
+
+const geminiChunk = (text: string, finishReason?: string) =>
+  `data: ${JSON.stringify({ candidates: [{ content: { parts: [{ text }], role: "model" }, ...(finishReason ? { finishReason } : {}) }] })}\r\n\r\n`;
+
+const ADAPTERS: Adapter[] = [
+  {
+    name: "openai",
+    create: (url, ms) => createOpenAIProvider({ model: "m", baseUrl: `${url}/v1`, ...idle(ms) }),
+    recording: "openai-chat/text-usage",
+    firstThree: "text",
+    reasonRecording: "openai-chat/text-usage",
+    stall: sseEvents([chatChunk({ content: "Hel" })], { done: false }),
+    stallDelta: "Hel",
+    slow: sseEvents([...ABCDEF.map((c) => chatChunk({ content: c })), chatChunk({ finish: "stop" })]),
+    slowDone: FINISHED_ABCDEF,
+  },
+  {
+    name: "responses",
+    create: (url, ms) => createResponsesProvider({ model: "m", baseUrl: `${url}/v1`, ...idle(ms) }),
+    recording: "openai-responses/text-after-function-call", // 14 text deltas
+    firstThree: "text",
+    reasonRecording: "openai-responses/text-after-function-call",
+    stall: [responsesDelta("Hel", 0)],
+    stallDelta: "Hel",
+    slow: [...ABCDEF.map(responsesDelta), RESPONSES_COMPLETED],
+    slowDone: FINISHED_ABCDEF,
+  },
+  {
+    name: "anthropic",
+    create: (url, ms) => createAnthropicProvider({ model: "m", baseUrl: url, ...idle(ms) }),
+    recording: "anthropic/redacted-thinking",
+    firstThree: "text",
+    reasonRecording: "anthropic/thinking-signature", // aborted at its first thinking delta
+    // message_start, the first text block and its delta; then nothing, the connection open.
+    stall: eventsOf("anthropic/text").slice(0, 4),
+    stallDelta: "Hello",
+    slow: eventsOf("anthropic/thinking-signature"),
+    slowDone: { stop: "stop" },
+  },
+  {
+    name: "google",
+    create: (url, ms) => createGoogleProvider({ model: "gemini-test", baseUrl: `${url}/v1beta`, apiKey: "KEY", ...idle(ms) }),
+    recording: "gemini/thoughts-then-text-signature", // genai throws AbortError even mid-stream
+    firstThree: "thinking",
+    reasonRecording: "gemini/thoughts-then-text-signature",
+    stall: [geminiChunk("Hel")],
+    stallDelta: "Hel",
+    slow: [...ABCDEF.map((c) => geminiChunk(c)), geminiChunk("", "STOP")],
+    slowDone: FINISHED_ABCDEF,
+  },
+];
+
+describe.each(ADAPTERS)("$name", (adapter) => {
+  test("aborting mid-stream ends the iteration by throwing AbortError, with no done", async () => {
+    server.enqueue(fixture(adapter.recording, { delayMs: EVENT_GAP_MS }));
+    const p = await adapter.create(server.url);
+    const controller = new AbortController();
+    const { events, error: thrown } = await drain(p.stream(request, controller.signal), (events) => {
+      if (events.length === 3) controller.abort();
+    });
+    expect(thrown).toBeInstanceOf(Error);
+    expect((thrown as Error).name).toBe("AbortError");
+    expect(thrown).not.toBeInstanceOf(ProviderError);
+    expect(events.map((e) => e.type)).toEqual([adapter.firstThree, adapter.firstThree, adapter.firstThree]);
+    expect(events.some((e) => e.type === "done")).toBe(false);
+  });
+
+  test("an abort reason given by the caller is what is thrown", async () => {
+    server.enqueue(fixture(adapter.reasonRecording, { delayMs: EVENT_GAP_MS }));
+    const p = await adapter.create(server.url);
+    const controller = new AbortController();
+    const reason = new Error("user pressed Ctrl-C");
+    const run = async () => {
+      for await (const e of p.stream(request, controller.signal)) if (e.type === "text" || e.type === "thinking") controller.abort(reason);
+    };
+    await expect(run()).rejects.toBe(reason);
+  });
+
+  test("an already-aborted signal throws before anything is sent or yielded", async () => {
+    const p = await adapter.create(server.url);
+    const before = server.requests.length;
+    const events: StreamEvent[] = [];
+    const run = async () => {
+      for await (const e of p.stream(request, AbortSignal.abort())) events.push(e);
+    };
+    await expect(run()).rejects.toMatchObject({ name: "AbortError" });
+    expect(events).toEqual([]);
+    expect(server.requests.length).toBe(before);
+  });
+
+  test("a stream that stalls is aborted after idleTimeoutMs with a retryable network error, after the partial text", async () => {
+    server.enqueue(sseReply(adapter.stall, { hang: true }));
+    const p = await adapter.create(server.url, STALL_IDLE_MS);
+    const started = performance.now();
+    const { events, error: thrown } = await drain(p.stream(request, new AbortController().signal));
+    expect(thrown).toBeInstanceOf(ProviderError);
+    expect(thrown).toMatchObject({ kind: "network", message: "no data from the model for 0.2 s" });
+    expect((thrown as ProviderError).retryable).toBe(true);
+    expect(events).toEqual([{ type: "text", delta: adapter.stallDelta }]);
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  test("a server that sends headers and then nothing trips the idle watchdog too", async () => {
+    server.enqueue(sseReply([], { hang: true }));
+    const p = await adapter.create(server.url, 150);
+    const started = performance.now();
+    const { events, error: thrown } = await drain(p.stream(request, new AbortController().signal));
+    expect(thrown).toBeInstanceOf(ProviderError);
+    expect(thrown).toMatchObject({ kind: "network", message: "no data from the model for 0.15 s" });
+    expect((thrown as ProviderError).retryable).toBe(true);
+    expect(events).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  test("a slow stream whose events keep coming is not cut, however long it takes in total", async () => {
+    server.enqueue(sseReply(adapter.slow, { delayMs: SLOW_GAP_MS }));
+    const p = await adapter.create(server.url, SLOW_IDLE_MS);
+    const started = performance.now();
+    const { events, error } = await drain(p.stream(request, new AbortController().signal));
+    expect(error).toBeUndefined();
+    expect(performance.now() - started).toBeGreaterThan(SLOW_IDLE_MS); // longer in total than the idle timeout
+    expect(events.at(-1)).toMatchObject({ type: "done", ...adapter.slowDone });
+  });
+});
