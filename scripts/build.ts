@@ -35,11 +35,13 @@ export async function build(outfile = join(DIST, "hey")): Promise<void> {
   const host = hostTarget(process.platform, process.arch, Boolean(report.header?.glibcVersionRuntime));
   const rg = host && (await ripgrepBinary(host.ripgrep, { fetch: false }));
   if (!rg) console.warn(`note: no @vscode/ripgrep package for ${process.platform}-${process.arch} in node_modules: dist/hey has no ripgrep inside`);
-  await compile({ outfile, targetId: host?.id, rg: rg && { name: ripgrepName(host.id), bytes: rg }, info: await buildInfo() });
+  await compile({ outfile, stage: "host", targetId: host?.id, rg: rg && { name: ripgrepName(host.id), bytes: rg }, info: await buildInfo() });
 }
 
 interface CompileJob {
   outfile: string;
+  /** names the stage dir: "host", or the target (several builds may run at once) */
+  stage: string;
   /** the release target; undefined: this machine, which hey has no release for */
   targetId?: string;
   /** `--target` for a cross-compile; undefined: this machine */
@@ -53,7 +55,7 @@ interface CompileJob {
  * ripgrep stay there and are removed), then the binary is moved to `outfile`.
  */
 async function compile(job: CompileJob): Promise<void> {
-  const stage = join(DIST, `.stage-${job.targetId ?? "host"}`);
+  const stage = join(DIST, `.stage-${job.stage}`);
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(stage, { recursive: true });
   try {
@@ -110,7 +112,7 @@ export async function buildAll(): Promise<Asset[]> {
 async function compileTarget(target: Target, outfile: string, info: CompileJob["info"]): Promise<void> {
   const rg = await ripgrepBinary(target.ripgrep, { fetch: true });
   if (!rg) throw new Error(`no ripgrep for ${target.id}`); // fetch: true returns one or throws
-  await compile({ outfile, targetId: target.id, bunTarget: target.bun, rg: { name: ripgrepName(target.id), bytes: rg }, info });
+  await compile({ outfile, stage: target.id, targetId: target.id, bunTarget: target.bun, rg: { name: ripgrepName(target.id), bytes: rg }, info });
 }
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1).padStart(6)} MB`;

@@ -3,8 +3,9 @@
 // bytes out (node:zlib compresses, no file is touched).
 //
 // Written by hand because the output must be exact and reproducible: the binary's mode 0755 must
-// survive `tar -x` and `unzip` (Bun.Archive writes every entry 0644), and owner, times and gzip
-// header are fixed so the same inputs give the same bytes, hence the same SHA256SUMS.
+// survive `tar -x` and `unzip` (Bun's own Archive class writes every entry 0644), and owner,
+// times and gzip header are fixed so the same inputs give the same bytes, hence the same
+// SHA256SUMS.
 //   tar: POSIX ustar, one 512-byte header per file, data padded to 512, two zero blocks at the end.
 //   zip: PKWARE APPNOTE 6.3 without zip64 (entries < 4 GiB), deflate, "made by Unix" so the mode
 //        in the external attributes is honoured by unzip and ignored by Windows.
