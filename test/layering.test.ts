@@ -33,6 +33,7 @@ const EDGES = new Set([
   "tools/edit.ts",
   "tools/grep.ts",
   "tools/read-file.ts",
+  "tools/ripgrep.ts",
   "tools/walk.ts",
   "tools/write-file.ts",
   "ui/commands.ts",

@@ -86,7 +86,8 @@ export interface Settings {
   retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number; jitter: boolean; respectRetryAfter: boolean };
   compaction: { dedup: boolean; purgeErrorsAfter: number; nudgeThreshold: number; compressTool: boolean };
   permission: { allow: string[]; deny: string[] };
-  tools: { shell?: string; bashFilter: string; bashTimeoutMs: number };
+  /** rg: `[tools] rg`, the ripgrep grep runs instead of the one on PATH or embedded */
+  tools: { shell?: string; bashFilter: string; bashTimeoutMs: number; rg?: string };
   mcp: { servers: McpServerSettings[]; startupWaitMs: number };
 }
 
@@ -188,6 +189,7 @@ export function resolveConfig(
       shell: f.tools?.shell || undefined,
       bashFilter: f.tools?.bash_filter ?? "builtin",
       bashTimeoutMs: f.tools?.bash_timeout_ms ?? 120_000,
+      rg: f.tools?.rg || undefined,
     },
     mcp: { servers, startupWaitMs: f.mcp?.startup_wait_ms ?? 3_000 },
   };
