@@ -5,6 +5,10 @@ import { drainAll, writer } from "./ui/term.ts";
 import { versionLine } from "./upgrade/build-info.ts";
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "upgrade") {
+    const { upgradeCommand } = await import("./upgrade/command.ts");
+    return upgradeCommand(argv.slice(1));
+  }
   let args: CliArgs;
   try {
     args = parseCli(argv);

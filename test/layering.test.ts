@@ -39,6 +39,7 @@ const EDGES = new Set([
   "ui/commands.ts",
   "ui/repl.ts",
   "ui/term.ts",
+  "upgrade/command.ts",
 ]);
 
 const SDKS = ["openai", "@anthropic-ai/sdk", "@google/genai", "@modelcontextprotocol/sdk"];
