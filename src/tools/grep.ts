@@ -1,7 +1,7 @@
 // The grep tool (SPEC §7): regex search over the project's files. ripgrep does the work when it is
-// installed or embedded in the binary (ripgrep.ts); otherwise a built-in walker (walk.ts) does. Both feed the same collector and
-// formatter, and ripgrep runs with flags that make it see the same files, so the model gets the
-// same text either way:
+// installed or inside the binary (ripgrep.ts); otherwise a built-in walker (walk.ts) does. Both
+// feed the same collector and formatter, and ripgrep runs with flags that make it see the same
+// files, so the model gets the same text either way:
 //   --hidden                  dotfiles are searched (.github/, .env.example…); ALWAYS_SKIP is not
 //   --no-ignore-dot/-exclude/-global   only .gitignore files count (no .ignore, info/exclude,
 //                             core.excludesFile), which is what walk.ts reads
