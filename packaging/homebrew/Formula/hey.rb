@@ -11,22 +11,22 @@ class Hey < Formula
   on_macos do
     on_arm do
       url "https://github.com/hey-cli/hey/releases/download/v0.1.0/hey-darwin-arm64.tar.gz"
-      sha256 "9b922204300bbb327087db860704887dd9f0f7438487f0d155ba238631a02735"
+      sha256 "29012bc4e4f362f9ac7941decc18af7d5dfe737deac41debc518c07720b3be5d"
     end
     on_intel do
       url "https://github.com/hey-cli/hey/releases/download/v0.1.0/hey-darwin-x64.tar.gz"
-      sha256 "60584b9e60602d5f33909dd7ce10eb64def9cb7c2350d0a94e0e77c76863be19"
+      sha256 "bc86d88cdf208b556de0846243297a4ea392383658e74105522a8478284c6303"
     end
   end
 
   on_linux do
     on_arm do
       url "https://github.com/hey-cli/hey/releases/download/v0.1.0/hey-linux-arm64.tar.gz"
-      sha256 "0604b2544786cb58daf05fe8c97f66ba9242a136ec59817d06019f33d58442ae"
+      sha256 "3c79e197967ccd3e9b06026cf3abe5f681c4d6a626b6184f5f4b4202d14d16b7"
     end
     on_intel do
       url "https://github.com/hey-cli/hey/releases/download/v0.1.0/hey-linux-x64.tar.gz"
-      sha256 "09a1d45379674b19c762ec9cf38bba2d41e8e444b2b0b799d06938e704abe5f3"
+      sha256 "2f87f67450f5764b3d3205971df82d0f3d5e8c13e183e78715622e7941a79fc6"
     end
   end
 
