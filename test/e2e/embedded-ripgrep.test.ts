@@ -1,11 +1,14 @@
 // grep in the compiled binary (SPEC §7, §24): with no rg on PATH the ripgrep embedded in dist/hey
 // is written once to the cache dir and searches; rg on PATH or `[tools] rg` take precedence.
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, test, setDefaultTimeout } from "bun:test";
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, runHey, tempDir } from "../helpers/e2e.ts";
 import { sseReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
+
+// each test runs dist/hey or a shell several times: seconds on a loaded 2-core machine
+setDefaultTimeout(30_000);
 
 let server: ReplayServer;
 let work: ReturnType<typeof tempDir>;

@@ -2,7 +2,7 @@
 // dash and bash, against a release directory on a loopback server: the platform it picks, the
 // checksum it enforces, what it leaves behind on failure (nothing), upgrades, HEY_VERSION and the
 // PATH hint. Platforms this machine is not are simulated with stand-in uname/ldd/sysctl on PATH.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { packAsset, sha256, writeRelease } from "../../scripts/pack.ts";
@@ -10,6 +10,9 @@ import { REPO } from "../../src/upgrade/release.ts";
 import { assetName, hostTarget, TARGETS } from "../../src/upgrade/targets.ts";
 import { ensureBinary, tempDir } from "../helpers/e2e.ts";
 import { serveRelease, type ReleaseServer } from "../helpers/release-server.ts";
+
+// each test runs dist/hey or a shell several times: seconds on a loaded 2-core machine
+setDefaultTimeout(30_000);
 
 const SCRIPT = join(import.meta.dir, "..", "..", "scripts", "install.sh");
 const glibc = Boolean((process.report?.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);

@@ -2,7 +2,7 @@
 // on a loopback server: it replaces itself atomically when the published binary differs, and on
 // every failure (bad checksum, broken download, a binary that does not run, an older release)
 // leaves the old binary in place and working.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, beforeEach, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { packAsset, sha256, writeRelease } from "../../scripts/pack.ts";
@@ -10,6 +10,9 @@ import { ensureBinary, tempDir } from "../helpers/e2e.ts";
 import { serveRelease, type ReleaseServer } from "../helpers/release-server.ts";
 import { hostTarget, assetName } from "../../src/upgrade/targets.ts";
 import pkg from "../../package.json" with { type: "json" };
+
+// each test runs dist/hey or a shell several times: seconds on a loaded 2-core machine
+setDefaultTimeout(30_000);
 
 const glibc = Boolean((process.report?.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
 const target = hostTarget(process.platform, process.arch, glibc)!.id;
