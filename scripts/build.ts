@@ -1,14 +1,23 @@
-// bun run build        → dist/hey for this machine
-// bun run build --all  → every release target (SPEC §20), later
+// bun run build        → dist/hey for this machine, with this machine's ripgrep inside when npm
+//                        installed it (no download: the tests build this)
+// bun run build --all  → every release target (SPEC §20): dist/hey-<target>[.exe] and
+//                        dist/release/hey-<target>.tar.gz (.zip for Windows) + SHA256SUMS
 //
 // --splitting keeps each SDK in its own chunk, loaded by import() only when its protocol is used;
 // --bytecode needs --format=esm for top-level await (oven-sh/bun#40968); the two
 // --no-compile-autoload flags stop a repository's .env/bunfig.toml from reaching the binary
 // (a .env with OPENAI_BASE_URL could otherwise redirect the user's key). See notes/sdk-facts.md §5.
-import { rmSync } from "node:fs";
+// --asset puts the target's ripgrep in the binary (src/tools/ripgrep.ts extracts it); --define
+// gives `hey --version` its commit, date and target (src/upgrade/build-info.ts).
+// SOURCE_DATE_EPOCH (seconds) fixes the build date, as reproducible-build tools expect.
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { builtName, hostTarget, ripgrepName, TARGETS, type Target } from "../src/upgrade/targets.ts";
+import { packAsset, writeRelease, type Asset } from "./pack.ts";
+import { ripgrepBinary } from "./ripgrep-packages.ts";
 
 const ROOT = join(import.meta.dir, "..");
+const DIST = join(ROOT, "dist");
 const FLAGS = [
   "--compile",
   "--minify",
@@ -20,16 +29,102 @@ const FLAGS = [
   "--no-compile-autoload-bunfig",
 ];
 
-export async function build(outfile = join(ROOT, "dist", "hey"), target?: string): Promise<void> {
-  rmSync(join(ROOT, "dist"), { recursive: true, force: true });
-  const cmd = [process.execPath, "build", ...FLAGS, ...(target ? [`--target=${target}`] : []), join(ROOT, "src", "main.ts"), "--outfile", outfile];
-  const proc = Bun.spawn(cmd, { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([proc.stdout.text(), proc.stderr.text(), proc.exited]);
-  if (code !== 0) throw new Error(`bun build failed (exit ${code}):\n${out}${err}`);
+/** Builds dist/hey (or `outfile`) for this machine. */
+export async function build(outfile = join(DIST, "hey")): Promise<void> {
+  const report = (process.report?.getReport() ?? {}) as { header?: { glibcVersionRuntime?: string } };
+  const host = hostTarget(process.platform, process.arch, Boolean(report.header?.glibcVersionRuntime));
+  const rg = host && (await ripgrepBinary(host.ripgrep, { fetch: false }));
+  if (!rg) console.warn(`note: no @vscode/ripgrep package for ${process.platform}-${process.arch} in node_modules: dist/hey has no ripgrep inside`);
+  await compile({ outfile, stage: "host", targetId: host?.id, rg: rg && { name: ripgrepName(host.id), bytes: rg }, info: await buildInfo() });
 }
+
+interface CompileJob {
+  outfile: string;
+  /** names the stage dir: "host", or the target (several builds may run at once) */
+  stage: string;
+  /** the release target; undefined: this machine, which hey has no release for */
+  targetId?: string;
+  /** `--target` for a cross-compile; undefined: this machine */
+  bunTarget?: string;
+  rg?: { name: string; bytes: Uint8Array };
+  info: { commit: string; date: Date };
+}
+
+/**
+ * One `bun build --compile`, in a stage dir of its own (the per-chunk .map files and the staged
+ * ripgrep stay there and are removed), then the binary is moved to `outfile`.
+ */
+async function compile(job: CompileJob): Promise<void> {
+  const stage = join(DIST, `.stage-${job.stage}`);
+  rmSync(stage, { recursive: true, force: true });
+  mkdirSync(stage, { recursive: true });
+  try {
+    const defines = { HEY_COMMIT: job.info.commit, HEY_BUILD_DATE: job.info.date.toISOString().slice(0, 10), ...(job.targetId ? { HEY_TARGET: job.targetId } : {}) };
+    const cmd = [process.execPath, "build", ...FLAGS, ...(job.bunTarget ? [`--target=${job.bunTarget}`] : [])];
+    for (const [name, value] of Object.entries(defines)) cmd.push("--define", `${name}=${JSON.stringify(value)}`);
+    if (job.rg) {
+      writeFileSync(join(stage, job.rg.name), job.rg.bytes, { mode: 0o755 });
+      cmd.push("--asset", join(stage, job.rg.name));
+    }
+    cmd.push(join(ROOT, "src", "main.ts"), "--outfile", join(stage, "hey"));
+    const proc = Bun.spawn(cmd, { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    const [out, err, code] = await Promise.all([proc.stdout.text(), proc.stderr.text(), proc.exited]);
+    if (code !== 0) throw new Error(`bun build failed (exit ${code}):\n${out}${err}`);
+    const built = [join(stage, "hey.exe"), join(stage, "hey")].find((p) => existsSync(p))!;
+    rmSync(job.outfile, { force: true });
+    renameSync(built, job.outfile);
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+}
+
+/** The short commit (`-dirty` with uncommitted changes to tracked files) and the build date. */
+async function buildInfo(): Promise<CompileJob["info"]> {
+  const git = async (...args: string[]) => {
+    const proc = Bun.spawn(["git", ...args], { cwd: ROOT, stdout: "pipe", stderr: "ignore" });
+    const [out, code] = await Promise.all([proc.stdout.text(), proc.exited]);
+    return code === 0 ? out.trim() : undefined;
+  };
+  const hash = await git("rev-parse", "--short=12", "HEAD").catch(() => undefined);
+  const dirty = hash && (await git("status", "--porcelain", "--untracked-files=no"));
+  const epoch = Number(process.env.SOURCE_DATE_EPOCH);
+  return { commit: hash ? hash + (dirty ? "-dirty" : "") : "unknown", date: Number.isFinite(epoch) && epoch > 0 ? new Date(epoch * 1000) : new Date() };
+}
+
+/** Builds and packs every target into dist/release/; returns the assets. */
+export async function buildAll(): Promise<Asset[]> {
+  const info = await buildInfo();
+  const release = join(DIST, "release");
+  rmSync(release, { recursive: true, force: true });
+  const assets: Asset[] = [];
+  for (const target of TARGETS) {
+    const started = performance.now();
+    const outfile = join(DIST, builtName(target.id));
+    await compileTarget(target, outfile, info);
+    const asset = packAsset(target.id, new Uint8Array(await Bun.file(outfile).arrayBuffer()), info.date);
+    assets.push(asset);
+    console.log(`${target.id.padEnd(15)} ${mb(statSync(outfile).size)} binary, ${mb(asset.bytes.length)} ${asset.name}  (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  }
+  writeRelease(release, assets);
+  return assets;
+}
+
+async function compileTarget(target: Target, outfile: string, info: CompileJob["info"]): Promise<void> {
+  const rg = await ripgrepBinary(target.ripgrep, { fetch: true });
+  if (!rg) throw new Error(`no ripgrep for ${target.id}`); // fetch: true returns one or throws
+  await compile({ outfile, stage: target.id, targetId: target.id, bunTarget: target.bun, rg: { name: ripgrepName(target.id), bytes: rg }, info });
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1).padStart(6)} MB`;
 
 if (import.meta.main) {
   const started = performance.now();
-  await build();
-  console.log(`built dist/hey in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
+  if (process.argv.includes("--all")) {
+    await buildAll();
+    console.log(`built ${TARGETS.length} targets into dist/ and dist/release/ (archives + SHA256SUMS) in ${seconds()} s`);
+  } else {
+    await build();
+    console.log(`built dist/hey in ${seconds()} s`);
+  }
 }

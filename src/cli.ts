@@ -127,6 +127,7 @@ function flagName(name: OptionName): string {
 export const HELP = `hey ${VERSION} — a minimal terminal coding agent
 
 Usage: hey [options] [@file ...] [message ...]
+       hey upgrade [--check]   replace this binary with the latest release
 
   With no message, hey opens an interactive prompt. Piped stdin is appended to the
   message in a fenced block and implies -p. @path expands to the file's content.

@@ -1,9 +1,14 @@
 // Entry point: argv → config → wire → one-shot run (or the REPL). Only the flag parser is loaded
 // eagerly, so `hey --version` and `hey --help` start as fast as a hello-world binary.
-import { EXIT, HELP, parseCli, UsageError, VERSION, type CliArgs } from "./cli.ts";
+import { EXIT, HELP, parseCli, UsageError, type CliArgs } from "./cli.ts";
 import { drainAll, writer } from "./ui/term.ts";
+import { versionLine } from "./upgrade/build-info.ts";
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "upgrade") {
+    const { upgradeCommand } = await import("./upgrade/command.ts");
+    return upgradeCommand(argv.slice(1));
+  }
   let args: CliArgs;
   try {
     args = parseCli(argv);
@@ -12,7 +17,7 @@ async function main(argv: string[]): Promise<number> {
     throw e;
   }
   if (args.help) return print(HELP, EXIT.ok);
-  if (args.version) return print(`hey ${VERSION}\n`, EXIT.ok);
+  if (args.version) return print(versionLine() + "\n", EXIT.ok);
   const { run } = await import("./run.ts");
   return run(args);
 }

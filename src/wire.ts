@@ -68,7 +68,7 @@ export function createTools(settings: Settings, opts: { shell: ShellChoice; raw:
     createReadFileTool(),
     createWriteFileTool(),
     createEditTool(),
-    createGrepTool(),
+    createGrepTool({ rg: settings.tools.rg }),
   ];
 }
 

@@ -37,11 +37,13 @@ const EDGES = new Set([
   "tools/edit.ts",
   "tools/grep.ts",
   "tools/read-file.ts",
+  "tools/ripgrep.ts",
   "tools/walk.ts",
   "tools/write-file.ts",
   "ui/commands.ts",
   "ui/repl.ts",
   "ui/term.ts",
+  "upgrade/command.ts",
 ]);
 
 const SDKS = ["openai", "@anthropic-ai/sdk", "@google/genai", "@modelcontextprotocol/sdk"];

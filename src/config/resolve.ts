@@ -118,6 +118,7 @@ export function resolveConfig(
       shell: f.tools?.shell || undefined,
       bashFilter: f.tools?.bash_filter ?? "builtin",
       bashTimeoutMs: f.tools?.bash_timeout_ms ?? 120_000,
+      rg: f.tools?.rg || undefined,
     },
     mcp: { servers, startupWaitMs: f.mcp?.startup_wait_ms ?? 3_000 },
   };

@@ -50,7 +50,7 @@ export interface ConfigFile {
   };
   compaction?: { dedup?: boolean; purge_errors_after?: number; nudge_threshold?: number; compress_tool?: boolean };
   permission?: { allow?: string[]; deny?: string[] };
-  tools?: { shell?: string; bash_filter?: string; bash_timeout_ms?: number };
+  tools?: { shell?: string; bash_filter?: string; bash_timeout_ms?: number; rg?: string };
   mcp?: { startup_wait_ms?: number; servers?: Record<string, FileMcpServer> };
 }
 
@@ -68,7 +68,7 @@ const SECTIONS: Record<string, Record<string, Kind>> = {
   },
   compaction: { dedup: "boolean", purge_errors_after: "count", nudge_threshold: "fraction", compress_tool: "boolean" },
   permission: { allow: "strings", deny: "strings" },
-  tools: { shell: "string", bash_filter: "string", bash_timeout_ms: "positive" },
+  tools: { shell: "string", bash_filter: "string", bash_timeout_ms: "positive", rg: "string" },
 };
 
 const PROVIDER_KEYS: Record<string, Kind> = {

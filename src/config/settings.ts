@@ -82,7 +82,8 @@ export interface Settings {
   retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number; jitter: boolean; respectRetryAfter: boolean };
   compaction: { dedup: boolean; purgeErrorsAfter: number; nudgeThreshold: number; compressTool: boolean };
   permission: { allow: string[]; deny: string[] };
-  tools: { shell?: string; bashFilter: string; bashTimeoutMs: number };
+  /** `rg`: the ripgrep grep runs, overriding rg on PATH and the embedded one */
+  tools: { shell?: string; bashFilter: string; bashTimeoutMs: number; rg?: string };
   mcp: { servers: McpServerSettings[]; startupWaitMs: number };
 }
 

@@ -1,7 +1,7 @@
 // The grep tool (SPEC §7): regex search over the project's files. ripgrep does the work when it is
-// installed; otherwise a built-in walker (walk.ts) does. Both feed the same collector and
-// formatter, and ripgrep runs with flags that make it see the same files, so the model gets the
-// same text either way:
+// installed or inside the binary (ripgrep.ts); otherwise a built-in walker (walk.ts) does. Both
+// feed the same collector and formatter, and ripgrep runs with flags that make it see the same
+// files, so the model gets the same text either way:
 //   --hidden                  dotfiles are searched (.github/, .env.example…); ALWAYS_SKIP is not
 //   --no-ignore-dot/-exclude/-global   only .gitignore files count (no .ignore, info/exclude,
 //                             core.excludesFile), which is what walk.ts reads
@@ -14,6 +14,7 @@ import { stat } from "node:fs/promises";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import type { Tool, ToolContext, ToolResult } from "../kernel/tool.ts";
 import { globToRegExp } from "./gitignore.ts";
+import { locateRipgrep } from "./ripgrep.ts";
 import { ALWAYS_SKIP, walkFiles } from "./walk.ts";
 
 export const GREP_MAX_RESULTS = 100; // matching lines shown unless max_results says otherwise
@@ -23,7 +24,7 @@ const GREP_LINE_CHARS = 300; // a result line is cut after this many characters 
 const GREP_MAX_FILE_BYTES = 50 * 1024 * 1024; // bigger files are skipped: logs, dumps, datasets
 
 export interface GrepToolOptions {
-  /** the ripgrep binary; null forces the built-in walker; default: `rg` on PATH */
+  /** the ripgrep binary; null forces the built-in walker; default: `rg` on PATH, else the embedded one */
   rg?: string | null;
 }
 
@@ -75,7 +76,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       }
 
       const search = { root, isFile: info.isFile(), regex, pattern, ignoreCase, context, glob, cap, keep, show };
-      if (rg === undefined) rg = Bun.which("rg");
+      if (rg === undefined) rg = await locateRipgrep();
       let found = rg ? await searchWithRg(rg, search, ctx) : undefined;
       if (!found && !ctx.signal.aborted) found = await searchBuiltin(search, ctx.signal);
       if (!found || ctx.signal.aborted) return fail("grep interrupted");

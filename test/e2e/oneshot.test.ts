@@ -185,7 +185,8 @@ test("a 429 with Retry-After is waited out and announced, then the answer arrive
 
 test("--version and --help", async () => {
   const v = await runHey(["--version"]);
-  expect(v.stdout).toMatch(/^hey \d+\.\d+\.\d+\n$/);
+  // version, commit, build date and release target (scripts/build.ts defines them)
+  expect(v.stdout).toMatch(/^hey \d+\.\d+\.\d+ \([0-9a-f]{12}(-dirty)?, built \d{4}-\d\d-\d\d, (linux|darwin|windows)-(x64|arm64)(-musl)?\)\n$/);
   const h = await runHey(["--help"]);
   expect(h.code).toBe(0);
   for (const flag of ["-p, --print", "--output", "--base-url", "--protocol", "-t, --effort", "--proxy", "--config", "--max-turns"]) expect(h.stdout).toContain(flag);

@@ -1,0 +1,72 @@
+// The embedded ripgrep written to the cache dir: once, content-addressed, executable, verified,
+// replaced when damaged, and no error (grep then walks the tree itself) when it cannot be written.
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cacheDir, installRipgrep } from "../../src/tools/ripgrep.ts";
+
+const root = mkdtempSync(join(tmpdir(), "hey-rg-cache-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+// a real ripgrep, so "verified and usable" means it runs (the devDependency's, as in grep.test.ts)
+const rgPath = (await import("@vscode/ripgrep")).rgPath as string;
+const rg = new Uint8Array(readFileSync(rgPath));
+const hash = new Bun.CryptoHasher("sha256").update(rg).digest("hex");
+
+describe("installRipgrep", () => {
+  test("writes rg-<sha256 prefix>, mode 0755, that runs; leaves no temporary file", async () => {
+    const dir = join(root, "a", "hey");
+    const path = await installRipgrep(rg, dir, false);
+    expect(path).toBe(join(dir, `rg-${hash.slice(0, 16)}`));
+    expect(statSync(path!).mode & 0o777).toBe(0o755);
+    expect(Bun.spawnSync([path!, "--version"]).stdout.toString()).toStartWith("ripgrep ");
+    expect(readdirSync(dir)).toEqual([`rg-${hash.slice(0, 16)}`]);
+  });
+
+  test("a second call reuses the verified file without rewriting it", async () => {
+    const dir = join(root, "b");
+    const path = (await installRipgrep(rg, dir, false))!;
+    const before = statSync(path);
+    expect(await installRipgrep(rg, dir, false)).toBe(path);
+    expect(statSync(path).ino).toBe(before.ino);
+  });
+
+  test("a damaged or non-executable copy is replaced", async () => {
+    const dir = join(root, "c");
+    const path = (await installRipgrep(rg, dir, false))!;
+    writeFileSync(path, rg.subarray(0, 1000));
+    expect(await installRipgrep(rg, dir, false)).toBe(path);
+    expect(new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex")).toBe(hash);
+    chmodSync(path, 0o644);
+    await installRipgrep(rg, dir, false);
+    expect(statSync(path).mode & 0o777).toBe(0o755);
+  });
+
+  test("a Windows copy is named .exe", async () => {
+    expect(await installRipgrep(rg, join(root, "w"), true)).toEndWith(`rg-${hash.slice(0, 16)}.exe`);
+  });
+
+  test("concurrent first searches of several hey processes all get a whole file", async () => {
+    const dir = join(root, "d");
+    const paths = await Promise.all(Array.from({ length: 4 }, () => installRipgrep(rg, dir, false)));
+    expect(new Set(paths).size).toBe(1);
+    expect(readdirSync(dir)).toHaveLength(1);
+  });
+
+  test("an unwritable cache dir gives undefined, not an error", async () => {
+    const file = join(root, "not-a-dir");
+    writeFileSync(file, "");
+    expect(await installRipgrep(rg, join(file, "hey"), false)).toBeUndefined();
+  });
+});
+
+test.each([
+  ["XDG_CACHE_HOME wins", { XDG_CACHE_HOME: "/x/cache" }, "linux", "/x/cache/hey"],
+  ["a relative XDG_CACHE_HOME is ignored (XDG spec)", { XDG_CACHE_HOME: "rel" }, "linux", "/home/u/.cache/hey"],
+  ["linux", {}, "linux", "/home/u/.cache/hey"],
+  ["macOS", {}, "darwin", "/home/u/Library/Caches/hey"],
+  ["Windows", { LOCALAPPDATA: "/appdata" }, "win32", "/appdata/hey/cache"],
+])("cacheDir: %s", (_name, env, platform, dir) => {
+  expect(cacheDir(env, platform, "/home/u")).toBe(dir);
+});
