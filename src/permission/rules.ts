@@ -24,7 +24,8 @@
 // basename (`/bin/rm` is `rm`), redirections and assignments are ignored unless the pattern names
 // them, and a word known only at run time could be anything, so it matches.
 
-import { parseCommand, parseSyntax, type Redirect, type Segment, type Word } from "./shell-words.ts";
+import { parseCommand } from "./shell-commands.ts";
+import { parseSyntax, type Redirect, type Segment, type Word } from "./shell-words.ts";
 
 export interface PermissionRules {
   allow: string[];

@@ -1,13 +1,23 @@
 // Seeing through commands that run other commands (SPEC §8): wrappers (`env`, `timeout 5`,
 // `sudo -u x`, `xargs` …), shells given a script (`sh -c STR`), `eval`, `trap`, `find -exec`,
-// aliases. Pure; used by shell-words.ts, whose parser it receives to parse the inner scripts.
-import type { Redirect, Segment, Word } from "./shell-words.ts";
+// aliases. Pure; built on the syntax reader of shell-words.ts.
+import { ASSIGN, attempt, fail, MAX_DEPTH, syntax, type Parsed, type Redirect, type Segment, type Word } from "./shell-words.ts";
 
-/** A leading `NAME=value` (or `NAME+=value`) word: an assignment, not a command. */
-export const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
+/**
+ * What a command line runs: parseSyntax, then each command seen through — a wrapper (`env`,
+ * `timeout 5`, `sudo -u x`, `xargs`, …) becomes a segment of its own words plus a nested segment
+ * for the command it runs; `sh -c STR`, `eval …`, `trap STR` and `find -exec` expose their
+ * commands as nested segments. A script that cannot be known (built from an expansion, or read
+ * from stdin as in `curl … | sh`) becomes a nested segment whose only word is unknown.
+ */
+export function parseCommand(src: string): Parsed {
+  return attempt(() => commands(src, 0, false));
+}
 
-/** Parses a script string found inside a command, one nesting level deeper. */
-export type ParseCommands = (src: string, depth: number, nested: boolean) => Segment[];
+function commands(src: string, depth: number, nested: boolean): Segment[] {
+  if (depth > MAX_DEPTH) fail("nested too deeply");
+  return syntax(src, depth, nested).flatMap((s) => seeThrough(s, depth));
+}
 
 interface Wrapper {
   /** short options without an argument */
@@ -58,27 +68,24 @@ const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash
 const SHELL: Wrapper = { flags: "abcefhklmnprstuvxBCEHPTi", withArg: "oO", long: ["norc", "noprofile", "posix", "login", "noediting", "restricted", "verbose", "debugger", "rcfile=", "init-file="] };
 const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 
-/**
- * What `seg` runs, seen through (see parseCommand in shell-words.ts). `parse` parses a script
- * string one level deeper (it is shell-words' own parser, passed in to keep the modules acyclic).
- */
-export function seeThrough(seg: Segment, depth: number, parse: ParseCommands): Segment[] {
+/** What `seg` runs, seen through (see parseCommand). */
+function seeThrough(seg: Segment, depth: number): Segment[] {
   const first = seg.words[0];
   if (!first || first.unknown || first.glob) return [seg];
   const name = first.text.slice(first.text.lastIndexOf("/") + 1);
   const args = seg.words[1]?.text === "--" ? seg.words.slice(2) : seg.words.slice(1);
-  if (name === "eval") return [part(seg, [first], true), ...script(args, seg, depth, parse)];
-  if (name === "trap" && args.length >= 2) return [part(seg, [first, ...args.slice(1)], true), ...script(args.slice(0, 1), seg, depth, parse)];
-  if (name === "find") return find(seg, depth, parse);
+  if (name === "eval") return [part(seg, [first], true), ...script(args, seg, depth)];
+  if (name === "trap" && args.length >= 2) return [part(seg, [first, ...args.slice(1)], true), ...script(args.slice(0, 1), seg, depth)];
+  if (name === "find") return find(seg, depth);
   if (name === "alias") {
     // dash expands aliases even in scripts: `alias x='rm -rf ~'` then `x`
     const bodies = args.filter((w) => w.text.includes("=")).map((w) => ({ ...w, text: w.text.slice(w.text.indexOf("=") + 1) }));
-    return [seg, ...bodies.flatMap((body) => script([body], seg, depth, parse))];
+    return [seg, ...bodies.flatMap((body) => script([body], seg, depth))];
   }
-  if (SHELLS.has(name)) return shell(seg, depth, parse);
+  if (SHELLS.has(name)) return shell(seg, depth);
   if ((name === "." || name === "source") && (args[0]?.unknown || args[0]?.glob)) return [seg, unknownCommand(seg.raw)]; // `. <(curl …)`
   const spec = WRAPPERS[name];
-  return spec ? wrapper(seg, name, spec, depth, parse) : [seg];
+  return spec ? wrapper(seg, name, spec, depth) : [seg];
 }
 
 /** The wrapper's own part of `seg`: its words, with the segment's assignments (and redirections). */
@@ -91,14 +98,14 @@ function unknownCommand(raw: string): Segment {
 }
 
 /** Words joined into a script, as eval does; built from an expansion (or absent) → unknown. */
-function script(words: Word[], seg: Segment, depth: number, parse: ParseCommands): Segment[] {
+function script(words: Word[], seg: Segment, depth: number): Segment[] {
   if (!words.length || words.some((w) => w.unknown || w.glob)) return [unknownCommand(seg.raw)];
-  return parse(words.map((w) => w.text).join(" "), depth + 1, true);
+  return commands(words.map((w) => w.text).join(" "), depth + 1, true);
 }
 
-function run(seg: Segment, words: Word[], env: Word[], redirects: Redirect[], depth: number, parse: ParseCommands): Segment[] {
+function run(seg: Segment, words: Word[], env: Word[], redirects: Redirect[], depth: number): Segment[] {
   const raw = words.map((w) => w.raw).join(" ");
-  return seeThrough({ raw, assigns: [...seg.assigns, ...env], words, redirects, nested: true }, depth + 1, parse);
+  return seeThrough({ raw, assigns: [...seg.assigns, ...env], words, redirects, nested: true }, depth + 1);
 }
 
 /** Stands for the arguments xargs appends from its input. */
@@ -116,7 +123,7 @@ function fill(words: Word[], placeholder: string): Word[] {
   });
 }
 
-function wrapper(seg: Segment, name: string, spec: Wrapper, depth: number, parse: ParseCommands): Segment[] {
+function wrapper(seg: Segment, name: string, spec: Wrapper, depth: number): Segment[] {
   const parsed = options(seg.words, spec, false);
   if (!parsed) return [part(seg, seg.words, true), unknownCommand(seg.raw)];
   const { seen } = parsed;
@@ -130,11 +137,11 @@ function wrapper(seg: Segment, name: string, spec: Wrapper, depth: number, parse
   const shellKey = has(spec.shell);
   if (shellKey !== undefined) {
     const value = seen.get(shellKey);
-    return [part(seg, own, true), ...script(value ? [value, ...cmd] : cmd, seg, depth, parse)];
+    return [part(seg, own, true), ...script(value ? [value, ...cmd] : cmd, seg, depth)];
   }
   if (!cmd.length) return [part(seg, seg.words, true)];
   const ownRaw = [...seg.assigns, ...own].map((w) => w.raw).join(" ");
-  return [part(seg, own, false, ownRaw), ...run(seg, name === "xargs" ? xargsCommand(cmd, seen) : cmd, env, seg.redirects, depth, parse)];
+  return [part(seg, own, false, ownRaw), ...run(seg, name === "xargs" ? xargsCommand(cmd, seen) : cmd, env, seg.redirects, depth)];
 }
 
 /** xargs fills its `-I` placeholder, or else appends what it reads: `xargs env` runs `env rm -rf /` given that input. */
@@ -143,17 +150,17 @@ function xargsCommand(cmd: Word[], seen: Map<string, Word | null>): Word[] {
   return placeholder ? fill(cmd, placeholder) : [...cmd, INPUT];
 }
 
-function shell(seg: Segment, depth: number, parse: ParseCommands): Segment[] {
+function shell(seg: Segment, depth: number): Segment[] {
   const parsed = options(seg.words, SHELL, true);
   if (!parsed) return [part(seg, seg.words, true), unknownCommand(seg.raw)];
   const [first, ...rest] = seg.words.slice(parsed.k);
-  if (parsed.seen.has("c")) return [part(seg, [...seg.words.slice(0, parsed.k), ...rest], true), ...script(first ? [first] : [], seg, depth, parse)];
+  if (parsed.seen.has("c")) return [part(seg, [...seg.words.slice(0, parsed.k), ...rest], true), ...script(first ? [first] : [], seg, depth)];
   // no operand (or -s): commands come from stdin, as in `curl … | sh`
   if (!first || parsed.seen.has("s")) return [part(seg, seg.words, true), unknownCommand(seg.raw)];
   return [seg]; // runs a script file: opaque, like any program
 }
 
-function find(seg: Segment, depth: number, parse: ParseCommands): Segment[] {
+function find(seg: Segment, depth: number): Segment[] {
   const own: Word[] = [];
   const inner: Segment[] = [];
   const w = seg.words;
@@ -165,7 +172,7 @@ function find(seg: Segment, depth: number, parse: ParseCommands): Segment[] {
     let end = k + 1;
     while (end < w.length && w[end]!.text !== ";" && !(w[end]!.text === "+" && w[end - 1]!.text === "{}")) end++;
     if (end >= w.length) return [part(seg, w, true), unknownCommand(seg.raw)];
-    inner.push(...run(seg, fill(w.slice(k + 1, end), "{}"), [], [], depth, parse));
+    inner.push(...run(seg, fill(w.slice(k + 1, end), "{}"), [], [], depth));
     k = end;
   }
   return inner.length ? [part(seg, own, true), ...inner] : [seg];

@@ -2,8 +2,6 @@
 // line can run, without expanding or running anything. It is not an interpreter and not a full
 // parser: whatever it cannot read with confidence is a failure, which callers refuse.
 
-import { ASSIGN, seeThrough } from "./shell-commands.ts";
-
 export interface Word {
   /** the value with quotes removed and backslash escapes resolved; expansions stay as written */
   text: string;
@@ -43,18 +41,10 @@ export function parseSyntax(src: string): Parsed {
   return attempt(() => syntax(src, 0, false));
 }
 
-/**
- * What a command line runs: parseSyntax, then each command seen through — a wrapper (`env`,
- * `timeout 5`, `sudo -u x`, `xargs`, …) becomes a segment of its own words plus a nested segment
- * for the command it runs; `sh -c STR`, `eval …`, `trap STR` and `find -exec` expose their
- * commands as nested segments. A script that cannot be known (built from an expansion, or read
- * from stdin as in `curl … | sh`) becomes a nested segment whose only word is unknown.
- */
-export function parseCommand(src: string): Parsed {
-  return attempt(() => commands(src, 0, false));
-}
+/** A leading `NAME=value` (or `NAME+=value`) word: an assignment, not a command. */
+export const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 
-const MAX_DEPTH = 8; // deeper than any real command line; bounds pathological input
+export const MAX_DEPTH = 8; // deeper than any real command line; bounds pathological input
 const META = " \t\n;&|()<>";
 const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
 const RESERVED = /(?:if|then|else|elif|fi|do|done|while|until|for|select|case|esac|function|coproc|in|\{|\}|!|\[\[|\]\])(?=[\s;&|()<>]|$)/y;
@@ -63,12 +53,14 @@ const OPERATOR = /&&|\|\||\|&|;;|;&|[;&|]/y;
 const REDIRECT = /(?:(\d+)(?=[<>]))?(&>>|&>|>>|>\||>&|<<<|<<-|<<|<&|<>|>|<)/y;
 
 class ParseError extends Error {}
-const fail = (reason: string): never => {
+/** Throws the error `attempt` turns into `{ ok: false, reason }`. */
+export const fail = (reason: string): never => {
   throw new ParseError(reason);
 };
 const unterminated = (delim: string) => `unterminated heredoc (no \`${delim}\` line)`;
 
-function attempt(run: () => Segment[]): Parsed {
+/** Runs a parse; a ParseError thrown by `fail` becomes `{ ok: false, reason }`. */
+export function attempt(run: () => Segment[]): Parsed {
   try {
     return { ok: true, segments: run() };
   } catch (e) {
@@ -77,17 +69,13 @@ function attempt(run: () => Segment[]): Parsed {
   }
 }
 
-function syntax(src: string, depth: number, nested: boolean): Segment[] {
+/** The simple commands of `src` at nesting `depth`; throws ParseError (see `attempt`). */
+export function syntax(src: string, depth: number, nested: boolean): Segment[] {
   // \r, NUL, escape sequences…: not separators to sh, but they hide what the text says
   if (/[\x00-\x08\x0b-\x1f\x7f]/.test(src)) fail("control character in the command");
   const out: Segment[] = [];
   new Reader(src, depth, out).list("", nested);
   return out;
-}
-
-function commands(src: string, depth: number, nested: boolean): Segment[] {
-  if (depth > MAX_DEPTH) fail("nested too deeply");
-  return syntax(src, depth, nested).flatMap((s) => seeThrough(s, depth, commands));
 }
 
 interface WordState {

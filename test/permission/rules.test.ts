@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { BLOCKED_PREFIX, decide, validateRules, type PermissionRules } from "../../src/permission/rules.ts";
-import { parseCommand, parseSyntax, type Segment } from "../../src/permission/shell-words.ts";
+import { parseCommand } from "../../src/permission/shell-commands.ts";
+import { parseSyntax, type Segment } from "../../src/permission/shell-words.ts";
 
 const bash = (command: string, rules: PermissionRules) => decide("bash", { command }, rules).allowed;
 
