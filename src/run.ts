@@ -12,7 +12,7 @@ import type { RunResult } from "./kernel/loop.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
 import { proxiedFetch } from "./net/fetch.ts";
 import { ConfigError, SETUP_HINT, type ConfigFlags } from "./config/resolve.ts";
-import { decide, validateRules, type PermissionRules } from "./permission/rules.ts";
+import { compileRules, decide, validateRules, type PermissionRules } from "./permission/rules.ts";
 import { parseProxyUrl, ProxyConfigError, resolveProxy } from "./net/proxy.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { chooseShell } from "./tools/shell.ts";
@@ -116,7 +116,7 @@ export async function run(args: CliArgs): Promise<number> {
     output,
     cwd,
     system,
-    permission: permissionCheck(settings.permission),
+    permission: permissionCheck(settings.permission, shell.name),
     summaries: resumed?.summaries ?? [],
   });
   if (resumed) agent.messages.push(...resumed.messages);
@@ -185,8 +185,9 @@ function openSession(args: CliArgs, dir: string, cwd: string): LoadedSession | u
   return latest ? loadSession(latest.path) : undefined;
 }
 
-/** SPEC §8: deny first, every segment checked; a refusal is the error result the model sees. */
-function permissionCheck(rules: PermissionRules): PermissionCheck {
+/** SPEC §8: deny first, every segment checked, as `shell` reads it; a refusal is the error result the model sees. */
+function permissionCheck(lists: PermissionRules, shell: string): PermissionCheck {
+  const { rules } = compileRules(lists, shell);
   return (tool, args) => {
     const decision = decide(tool, args, rules);
     return decision.allowed ? undefined : decision.reason;
