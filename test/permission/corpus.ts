@@ -170,6 +170,7 @@ const TEMPLATES: Record<string, string[]> = {
     "ls 2>&1 3>/dev/null a",
     "cat <<EOF\n$(ls a)\nEOF",
     "ls `ls \\`ls b\\``",
+    "ls `ls 'a\\\nb'` \"`ls 'c\\\nd'`\"",
   ],
   usable: [
     "git status && git diff",

@@ -28,10 +28,10 @@ const RUNNERS = new Set([...Object.keys(WRAPPERS), "sh", "bash", "dash", "find",
 
 /**
  * Commands run for real only when they cannot reach a real program or file outside the test's
- * directories: no absolute path but /dev/null and /dev/stdin, no `..`, nothing that resets PATH
+ * directories: no absolute path but /dev/null and /dev/stdin (`~` is the test's HOME), no `..`, nothing that resets PATH
  * (`env -i`, `PATH=`, `command -p`). The others are still checked by the unit tables.
  */
-const UNSAFE = /(^|[^\w./-])\/(?!dev\/(null|stdin)\b)|\.\.|env -[i-]|\bPATH=|command -p|-u PATH/;
+const UNSAFE = /(^|[^\w./~-])\/(?!dev\/(null|stdin)\b)|\.\.|env -[i-]|\bPATH=|command -p|-u PATH/;
 
 const compiled = Object.fromEntries(
   Object.entries(POLICIES).map(([name, lists]) => {
