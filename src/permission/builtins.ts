@@ -4,7 +4,7 @@
 // in a value read at run time. `.`/`source`, `alias` and `hash -p` change or hide what runs in
 // both dialects. Each is judged on its known words; a name that is not a plain literal could be
 // anything. Pure.
-import { NAME, type Dialect, type Segment, type Word } from "./shell-words.ts";
+import { ASSIGN, NAME, type Dialect, type Segment, type Word } from "./shell-words.ts";
 import { readOptions, type Wrapper } from "./wrappers.ts";
 
 /** Variables whose value a shell later runs as code: prompts (PS4 with `set -x`), startup files, exported functions. */
@@ -40,14 +40,14 @@ function declaration(evaluates: string): Check {
   return (args) => {
     let options = "";
     for (const w of args) {
-      if (!known(w)) return SUBSCRIPT;
+      if (!known(w) && !ASSIGN.test(w.raw)) return SUBSCRIPT; // `n=$x`: a literal name, a value known later
       if (w.text === "--") continue;
       if (/^[-+][A-Za-z]+$/.test(w.text)) {
         options += w.text.slice(1);
         continue;
       }
       const eq = w.text.search(/\+?=/);
-      const risk = nameRisk({ ...w, text: eq < 0 ? w.text : w.text.slice(0, eq) });
+      const risk = nameRisk({ text: eq < 0 ? w.text : w.text.slice(0, eq), raw: w.raw, unknown: false, glob: false });
       if (risk) return risk;
       if (eq >= 0 && /[aA]/.test(options)) return "bash evaluates a quoted array value as an assignment, subscripts included";
     }

@@ -75,7 +75,7 @@ function misspelled(e: string): string {
   if (spaced) return `misses the colon; write "bash: ${spaced[1]}"`;
   if (/^[A-Za-z0-9_*-]+$/.test(e)) {
     const tool = heyName(e);
-    return `names no tool (tool names are lowercase)${tool ? `; write "${tool}"` : `: ${BUILTIN_TOOLS.join(", ")} or an MCP tool's name`}`;
+    return tool ? `names no tool (tool names are lowercase); write "${tool}"` : `names no tool (tool names are lowercase: ${BUILTIN_TOOLS.join(", ")} or an MCP tool's name)`;
   }
   return 'is neither a tool name nor "bash: PATTERN"';
 }

@@ -78,12 +78,14 @@ function word(src: string, i: number): Word {
     } else if (BARE.test(c)) {
       text += c;
       j++;
-    } else fail(`PowerShell syntax \`${c}\` the checker does not model`);
+    } else unmodelled(c);
   }
   const raw = src.slice(i, j);
-  if (!raw) fail(`PowerShell syntax \`${src[i]}\` the checker does not model`);
+  if (!raw) unmodelled(src[i]!);
   return { text, raw, unknown: false, glob: /[*?]/.test(raw.replace(/'[^']*'/g, "")) };
 }
+
+const unmodelled = (c: string): never => fail(`PowerShell syntax ${c === "`" ? "`` ` ``" : `\`${c}\``} the checker does not model`);
 
 function command(words: Word[], raw: string): Segment {
   const first = words[0]!;
