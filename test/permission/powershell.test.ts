@@ -1,12 +1,12 @@
 // PowerShell (Windows without sh): a small subset is read, the rest is "cannot verify", and other
 // shells hey does not model refuse every command once bash patterns are configured.
 import { expect, test } from "bun:test";
-import { compileRules, decide, readingOf } from "../../src/permission/rules.ts";
+import { compileRules, decide, readingOf, type Decision, type PermissionRules } from "../../src/permission/rules.ts";
 
-const allow = { allow: ["bash: git *", "bash: ls *", "bash: Select-Object *"], deny: [] };
+const allow: PermissionRules = { allow: ["bash: git *", "bash: ls *", "bash: Select-Object *"], deny: [] };
 const ps = (command: string, lists = allow) => decide("bash", { command }, compileRules(lists, "powershell").rules);
 
-test.each([
+test.each<[string, Decision]>([
   ["git status; ls -la | Select-Object -First 3", { allowed: true }],
   ["git log --format='%H %s'", { allowed: true }],
   ["git commit -m 'it''s done'", { allowed: true }],
@@ -58,7 +58,7 @@ test("a shell the checker does not model refuses every bash command under bash p
   }
 });
 
-test.each([
+test.each<[string, string | undefined]>([
   ["sh", "sh"],
   ["bash", "bash"],
   ["BASH.EXE", "bash"],
@@ -68,5 +68,5 @@ test.each([
   ["zsh", undefined],
   ["cmd", undefined],
 ])("readingOf(%s) is %s", (name, reading) => {
-  expect(readingOf(name)).toBe(reading);
+  expect(readingOf(name) as string | undefined).toBe(reading);
 });
