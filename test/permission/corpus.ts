@@ -194,6 +194,11 @@ const TEMPLATES: Record<string, string[]> = {
 
 /** Ways to spell the payload: a plain call, with an argument, with quoting the shell removes. */
 const PAYLOADS = [PAYLOAD, `${PAYLOAD} 1`, `p'w'ned`];
+/**
+ * A payload every policy allows: the same structures then run, so the differential test checks
+ * that the checker saw exactly the program and words the shell ran, not only that it refused.
+ */
+export const HARMLESS = "ls hidden";
 
 /** A continuation inserted at `at` (a fraction of the length), where it splits no `\`-escape. */
 function continuation(command: string, at: number): string {
@@ -202,7 +207,7 @@ function continuation(command: string, at: number): string {
   return command.slice(0, i) + "\\\n" + command.slice(i);
 }
 
-/** The generated corpus: every template with each payload, then two mutations of the first spelling. */
+/** The generated corpus: every template with each payload and two mutations, and with the harmless payload and one. */
 export function generateCorpus(): Case[] {
   const out: Case[] = [];
   const seen = new Set<string>();
@@ -217,6 +222,9 @@ export function generateCorpus(): Case[] {
       const base = template.replaceAll("{P}", PAYLOAD);
       add(cls, continuation(base, 0.5));
       add(cls, base.includes("; ") ? base.replace("; ", "\n") : continuation(base, 0.25));
+      const harmless = template.replaceAll("{P}", HARMLESS);
+      add(cls, harmless);
+      add(cls, continuation(harmless, 0.5));
     }
   }
   for (const [, command] of bypasses) add("bypass", command);
