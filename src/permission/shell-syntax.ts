@@ -176,7 +176,10 @@ class Reader extends WordReader {
     for (;;) {
       const c = this.at();
       if (c === " " || c === "\t") this.i++;
-      else if (c === "#") while (this.i < this.s.length && this.s[this.i] !== "\n") this.i++;
+      else if (c === "#") {
+        if (this.substitutions) fail("a comment inside `$(…)` (bash 3.2 ends the substitution elsewhere)");
+        while (this.i < this.s.length && this.s[this.i] !== "\n") this.i++;
+      }
       else return;
     }
   }
@@ -203,6 +206,7 @@ class Reader extends WordReader {
     const fd = this.span((c) => c >= "0" && c <= "9");
     const op = REDIRECTS[this.dialect].find((o) => (!fd || o[0] !== "&") && [...o].every((ch, k) => this.at(fd.length + k) === ch));
     if (!op) return false;
+    if (op === "&>>") fail("`&>>` (bash before 4.0, macOS's /bin/bash, reads `&` then `>>`)");
     this.i += fd.length + op.length;
     this.blanks();
     if (this.at() === "" || (META.includes(this.at()) && !this.procSub())) fail(`missing target after \`${fd + op}\``);

@@ -94,6 +94,8 @@ const SPECIAL_PARAMETER = /^[0-9@*#?$!-]$/;
  */
 export abstract class WordReader {
   protected i = 0;
+  /** open `$(…)` and `<(…)`: bash 3.2 (macOS) finds their end by scanning, comments and all */
+  protected substitutions = 0;
 
   constructor(
     protected s: string,
@@ -151,7 +153,7 @@ export abstract class WordReader {
         if (this.dialect === "dash") fail("process substitution `<(…)` is bash syntax");
         const from = this.i;
         this.i += 2;
-        this.sub(")");
+        this.substitution();
         this.expanded(w, from);
       } else if (c === "\\") {
         const n = this.s[this.i + 1];
@@ -177,6 +179,12 @@ export abstract class WordReader {
     }
     if (this.i === start) fail(`unexpected \`${this.at() || "end"}\``);
     return { ...w, raw: this.s.slice(start, this.i) };
+  }
+
+  private substitution(): void {
+    this.substitutions++;
+    this.sub(")");
+    this.substitutions--;
   }
 
   /** The source from `from` to here was an expansion: the word's value is known only at run time. */
@@ -235,7 +243,7 @@ export abstract class WordReader {
     if (n === "(" && this.at(2) === "(") this.arithmetic();
     else if (n === "(" || n === "{") {
       this.i += 2;
-      if (n === "(") this.sub(")");
+      if (n === "(") this.substitution();
       else this.parameter(bare);
     } else if (bare && (n === "'" || n === '"') && this.dialect === "dash") {
       // dash reads $"…" as a literal $ and a quoted string; newer dash versions read $'…' as bash does
