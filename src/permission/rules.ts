@@ -81,6 +81,13 @@ export function validateRules(lists: PermissionRules): string[] {
   return compileRules(lists).errors;
 }
 
+/** The tools among `names` that an allow list leaves no way to run (SPEC §24: hey warns about them at start-up). */
+export function blockedTools(rules: CompiledRules, names: string[]): string[] {
+  const allow = rules.allow;
+  if (!allow) return [];
+  return names.filter((name) => !allow.tools.some((glob) => globMatch(glob, name)) && !(name === BASH_TOOL && allow.patterns.length));
+}
+
 /** Decide one tool call. Pure and total: never throws, whatever the arguments. */
 export function decide(tool: string, args: Record<string, unknown>, rules: CompiledRules): Decision {
   const deniedBy = rules.deny.tools.find((glob) => globMatch(glob, tool));

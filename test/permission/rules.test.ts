@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { BLOCKED_PREFIX, compileRules, decide as decideCompiled, validateRules, type PermissionRules } from "../../src/permission/rules.ts";
+import { BLOCKED_PREFIX, blockedTools, compileRules, decide as decideCompiled, validateRules, type PermissionRules } from "../../src/permission/rules.ts";
 import { parseCommand } from "../../src/permission/shell-commands.ts";
 import { parseSyntax } from "../../src/permission/shell-syntax.ts";
 import type { Segment } from "../../src/permission/shell-words.ts";
@@ -166,6 +166,13 @@ describe("decide", () => {
     expect(errors[5]).toContain("[permission] deny:");
     expect(validateRules({ allow: ["bash: git *", "github_*", "*"], deny: ["bash: rm *"] })).toEqual([]);
   });
+});
+
+test("blockedTools names the built-in tools an allow list leaves no way to run", () => {
+  const names = ["bash", "read_file", "write_file", "edit", "grep"];
+  expect(blockedTools(compileRules({ allow: ["read_file", "bash: git *"], deny: [] }).rules, names)).toEqual(["write_file", "edit", "grep"]);
+  expect(blockedTools(compileRules({ allow: ["*_file"], deny: [] }).rules, names)).toEqual(["bash", "edit", "grep"]);
+  expect(blockedTools(compileRules({ allow: [], deny: ["bash: rm *"] }).rules, names)).toEqual([]);
 });
 
 /** Each segment as "words" with markers: ^ nested, ? unknown, * glob; redirections appended. */
