@@ -124,7 +124,7 @@ class Reader extends WordReader {
         if (compound) fail("unexpected word after a compound command");
         const w = this.word();
         this.noNewline(w);
-        if (this.dialect === "bash" && NAMED_FD.test(w.raw) && "<>".includes(this.at())) fail("bash's `{name}>` fd redirection");
+        if (this.dialect === "bash" && NAMED_FD.test(w.raw) && (this.at() === "<" || this.at() === ">")) fail("bash's `{name}>` fd redirection");
         const command = !seg.words.length;
         if (command && this.dialect === "bash" && ARRAY_ASSIGN.test(w.raw)) seg.opaque = "bash evaluates an array subscript as code";
         (command && (ASSIGN.test(w.raw) || seg.opaque) ? seg.assigns : seg.words).push(w);

@@ -37,6 +37,7 @@ const rows: Row[] = [
   ["dialect", "cat <<$'EOF'\nEOF\npwned\n$EOF", "bash", "narrow", "heredoc delimiter `$'EOF'` is not a plain word"],
   ["dialect", 'cat <<$"EOF"\nEOF\npwned\n$EOF', "sh dash bash", "narrow", 'heredoc delimiter `$"EOF"` is not a plain word'],
   ["dialect", "ls {fd}>/dev/null", "bash", "deny", "bash's `{name}>` fd redirection"],
+  ["dialect", "ls {fd} >/dev/null; ls {a}", "sh", "deny", "allowed"],
   ["dialect", "ls >& out", "dash", "deny", "`>&out`: not an fd number"],
   ["dialect", "echo $[1+1]", "bash", "deny", "bash's `$[…]` arithmetic"],
   // grammar the old reader got wrong, and grammar outside the subset
