@@ -24,14 +24,14 @@ function nameRisk(w: Word | null | undefined): string | undefined {
   return undefined;
 }
 
-/** Options per `spec`, then every operand a variable name. */
-function names(spec: Wrapper, valueNames: string[] = []): Check {
+/** Options per `spec`: the values of `nameOptions` are variable names, and so are the operands when `operands`. */
+function names(spec: Wrapper, nameOptions: string[], operands: boolean): Check {
   return (args) => {
     const words = [{ text: "", raw: "", unknown: false, glob: false }, ...args];
     const parsed = readOptions(words, spec, 1, false);
     if (!parsed) return SUBSCRIPT;
-    for (const key of valueNames) if (parsed.seen.has(key)) return nameRisk(parsed.seen.get(key));
-    return words.slice(parsed.k).map(nameRisk).find(Boolean);
+    const named = nameOptions.filter((key) => parsed.seen.has(key)).map((key) => parsed.seen.get(key));
+    return [...named, ...(operands ? words.slice(parsed.k) : [])].map(nameRisk).find(Boolean);
   };
 }
 
@@ -73,12 +73,12 @@ const always =
 
 /** Builtins whose arguments run code in bash (by command word, not path: `/bin/read` is no builtin). */
 const BASH: Record<string, Check> = {
-  printf: names({ flags: "", withArg: "v" }, ["v"]),
-  read: names({ flags: "ers", withArg: "adinNptu" }),
-  mapfile: (args) => (args.some((w) => !known(w) || /^-[a-zA-Z]*C/.test(w.text)) ? "`mapfile -C` runs a command" : names({ flags: "t", withArg: "dnOsuc" })(args)),
+  printf: names({ flags: "", withArg: "v" }, ["v"], false),
+  read: names({ flags: "ers", withArg: "adinNptu" }, ["a"], true),
+  mapfile: (args) => (args.some((w) => !known(w) || /^-[a-zA-Z]*C/.test(w.text)) ? "`mapfile -C` runs a command" : names({ flags: "t", withArg: "dnOsuc" }, [], true)(args)),
   getopts: (args) => nameRisk(args[1]),
-  wait: names({ flags: "fn", withArg: "p" }, ["p"]),
-  unset: names({ flags: "fvn" }),
+  wait: names({ flags: "fn", withArg: "p" }, ["p"], false),
+  unset: names({ flags: "fvn" }, [], true),
   declare: declaration("inI"),
   typeset: declaration("inI"),
   local: declaration("inI"),

@@ -54,6 +54,10 @@ const rows: Row[] = [
   // bash builtins that evaluate a subscript or a variable's value as code
   ["subscript", "printf -v 'a[$(pwned)]' x", "sh bash", "deny", "cannot verify `printf -v 'a[$(pwned)]' x`: bash evaluates a subscript"],
   ["subscript", "printf -v 'a[$(pwned)]' x", "dash", "deny", "allowed"],
+  ["subscript", "printf '%s\\n' \"$x\" && printf -v out %s y && wait 12 && read -r -a arr line <<EOF\nx\nEOF", "bash", "deny", "allowed"],
+  ["subscript", "getopts ab opt && unset -v x && mapfile -t lines <<EOF\nx\nEOF", "bash", "deny", "allowed"],
+  ["subscript", "read -a 'a[$(pwned)]' <<EOF\nx\nEOF", "bash", "deny", "cannot verify `read -a 'a[$(pwned)]' <<EOF`"],
+  ["subscript", "wait -p 'a[$(pwned)]'", "bash", "deny", "cannot verify `wait -p 'a[$(pwned)]'`"],
   ["subscript", "test -v 'a[$(pwned)]'", "bash", "deny", "cannot verify `test -v 'a[$(pwned)]'`"],
   ["subscript", "[ -v \"$x\" ]", "bash", "deny", "cannot verify `[ -v \"$x\" ]`"],
   ["subscript", "[ -n \"$x\" ] && [ \"$a\" = \"$b\" ]", "bash", "deny", "allowed"],
