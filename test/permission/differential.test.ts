@@ -37,10 +37,10 @@ const UNSAFE = /(^|[^\w./~-])\/(?!dev\/(null|stdin)\b)|\.\.|env -[i-]|\bPATH=|co
 
 const compiled = Object.fromEntries(
   Object.entries(POLICIES).map(([name, lists]) => {
-    const { rules, errors } = compileRules(lists);
+    const { errors } = compileRules(lists);
     if (errors.length) throw new Error(errors.join("\n"));
     const per = (shell: string) => compileRules(lists, shell).rules;
-    return [name, { sh: per("sh"), dash: per("dash"), bash: per("bash"), lists: rules }] as const;
+    return [name, { sh: per("sh"), dash: per("dash"), bash: per("bash") }] as const;
   }),
 );
 
@@ -98,14 +98,14 @@ test("every program dash and bash run for a command the checker allows was seen 
   try {
     const runs = await Promise.all(jobs.map(async ({ c, shell }) => ({ c, shell, execs: await stubs.run(shell, c.command) })));
     const violations: string[] = [];
-    const live = new Map<string, number>(); // class → refused commands that did run the payload
+    const live = new Map<string, Set<string>>(); // class → refused commands that did run the payload
     let checked = 0;
     for (const { c, shell, execs } of runs) {
       for (const reading of [shell, "sh"] as Reading[]) {
         const parsed = parseCommand(c.command, reading);
         for (const [name, rules] of Object.entries(compiled)) {
           if (!decide("bash", { command: c.command }, rules[reading]).allowed) {
-            if (execs.some((e) => e[0] === PAYLOAD)) live.set(c.cls, (live.get(c.cls) ?? 0) + 1);
+            if (execs.some((e) => e[0] === PAYLOAD)) live.set(c.cls, (live.get(c.cls) ?? new Set()).add(c.command));
             continue;
           }
           checked++;
@@ -118,7 +118,7 @@ test("every program dash and bash run for a command the checker allows was seen 
     }
     expect(violations).toEqual([]);
     expect(checked).toBeGreaterThanOrEqual(300);
-    for (const cls of ["continuation", "dialect", "grammar", "subscript", "deny", "wrappers"]) expect({ cls, live: (live.get(cls) ?? 0) > 0 }).toEqual({ cls, live: true });
+    for (const cls of ["continuation", "dialect", "grammar", "subscript", "deny", "wrappers"]) expect({ cls, live: (live.get(cls)?.size ?? 0) > 0 }).toEqual({ cls, live: true });
   } finally {
     stubs.cleanup();
   }
