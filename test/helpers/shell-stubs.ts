@@ -97,7 +97,7 @@ export function createStubs(workers: number, realPath: (name: string) => string 
       );
     } finally {
       slot.busy = false;
-      waiting.shift()?.();
+      for (const wake of waiting.splice(0)) wake(); // each looks for a free slot of its own shell again
     }
   };
 
