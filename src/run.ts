@@ -11,7 +11,6 @@ import { saveHandOff } from "./context/task-note.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
 import type { RunResult } from "./kernel/loop.ts";
 import { ProxyConfigError } from "./net/proxy.ts";
-import { validateRules } from "./permission/rules.ts";
 import { expandPrompt, MentionError } from "./prompt/input.ts";
 import { formatSessionList, sessionsDir } from "./sessions/format.ts";
 import { findSession, latestSession, listSessions, loadSession, type LoadedSession } from "./sessions/reader.ts";
@@ -40,7 +39,7 @@ export async function run(args: CliArgs): Promise<number> {
     const started = startProvider(config.settings, args.proxy, env); // the SDK loads while stdin is read
     prompt = await readPrompt(args, place, await stdin, oneShot);
     for (const w of config.warnings) warn(w);
-    for (const w of [...validateRules(config.settings.permission), ...notices(args, config.settings.mcp.servers, config.skipped)]) warn(w);
+    for (const w of notices(args, config.settings.mcp.servers, config.skipped)) warn(w);
     parts = await assemble({ args, env, cwd: place.cwd, config, started, resumed, sessionsDir: place.sessions, oneShot, warn });
   } catch (e) {
     return preflightFailure(e, args);

@@ -15,7 +15,7 @@ import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { proxiedFetch } from "./net/fetch.ts";
 import { parseProxyUrl, resolveProxy } from "./net/proxy.ts";
-import { decide, type PermissionRules } from "./permission/rules.ts";
+import { compileRules, decide, type PermissionRules } from "./permission/rules.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { buildSystemPrompt } from "./prompt/system.ts";
 import { createProvider } from "./providers/create.ts";
@@ -72,8 +72,13 @@ export function createTools(settings: Settings, opts: { shell: ShellChoice; raw:
   ];
 }
 
-/** SPEC §8: deny first, every segment checked; a refusal is the error result the model sees. */
-export function permissionCheck(rules: PermissionRules): PermissionCheck {
+/**
+ * SPEC §8: the rules compiled once for the shell that will run the commands; deny first, every
+ * segment checked; a refusal is the error result the model sees. (Config resolution has already
+ * refused rules that do not compile.)
+ */
+export function permissionCheck(lists: PermissionRules, shell: string): PermissionCheck {
+  const { rules } = compileRules(lists, shell);
   return (tool, args) => {
     const decision = decide(tool, args, rules);
     return decision.allowed ? undefined : decision.reason;
@@ -135,7 +140,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     output,
     cwd,
     system,
-    permission: permissionCheck(settings.permission),
+    permission: permissionCheck(settings.permission, shell.name),
     taskNote: () => readTaskNote(cwd),
     ...(resumed ? { history: resumed.messages, summaries: resumed.summaries } : {}),
   });

@@ -5,6 +5,7 @@
 // Precedence, later wins, key by key: defaults < user file < project file < --config file <
 // HEY_* variables < flags. Tables merge into tables; arrays and scalars replace.
 import type { Effort } from "../kernel/ir.ts";
+import { validateRules } from "../permission/rules.ts";
 import { chooseProvider, envValue } from "./providers.ts";
 import {
   checkLayer,
@@ -68,7 +69,9 @@ export function resolveConfig(
   };
 
   const misses: Miss[] = [];
-  const file = expandVars(merged, [], env, misses) as ConfigFile;
+  // never inside [permission] (SPEC §24): an unset variable would widen a rule to "everything"
+  const { permission, ...expandable } = merged;
+  const file = { ...(expandVars(expandable, [], env, misses) as Table), ...(permission === undefined ? {} : { permission }) } as ConfigFile;
   const overridden = applyOverrides(file as Table, env, flags);
   const effort = checkedEffort(env, flags);
   const missing = (path: string[]) => misses.filter((m) => pathKey(m.path) === pathKey(path)).map((m) => m.name);
@@ -122,7 +125,16 @@ export function resolveConfig(
     },
     mcp: { servers, startupWaitMs: f.mcp?.startup_wait_ms ?? 3_000 },
   };
+  checkPermission(settings.permission, sourceOf);
   return { settings, warnings: [...new Set(warnings)] };
+}
+
+/** An entry that is no rule is a ConfigError naming it (SPEC §24): it would silently allow or deny nothing. */
+function checkPermission(lists: { allow: string[]; deny: string[] }, sourceOf: (path: string[]) => string): void {
+  const errors = (["allow", "deny"] as const).flatMap((list) =>
+    validateRules({ allow: [], deny: [], [list]: lists[list] }).map((e) => `${sourceOf(["permission", list])}: ${e}`),
+  );
+  if (errors.length) throw new ConfigError(errors.join("\n"));
 }
 
 /** Merges one checked layer into `target`, recording which source set each key and table. */

@@ -1,6 +1,7 @@
 // The keys hey's config files may hold and the check of one file against them (SPEC §3). Pure.
 // A checked layer holds only known keys of the right type; unknown keys become warnings, wrong
-// types a ConfigError. Merging, `${VAR}` expansion and defaults belong to config/resolve.ts.
+// types a ConfigError — and so do unknown keys in [permission] and near-misses of its name, which
+// would otherwise leave no rules at all. Merging, `${VAR}` expansion and defaults belong to config/resolve.ts.
 import { EFFORTS, PROTOCOLS, type Effort, type Protocol } from "../kernel/ir.ts";
 import { ConfigError } from "./settings.ts";
 
@@ -175,6 +176,8 @@ export function checkLayer(source: string, data: Table): { data: Table; warnings
     for (const [key, v] of Object.entries(value)) {
       const kind = Object.hasOwn(keys, key) ? keys[key] : undefined;
       if (!kind) {
+        // a misspelled permission key would leave the rules silently out (SPEC §24)
+        if (path[0] === "permission") fail(`unknown key ${where([...path, key])}${suggest(key, Object.keys(keys))}`);
         unknown(`key ${where([...path, key])}`);
         continue;
       }
@@ -230,10 +233,29 @@ export function checkLayer(source: string, data: Table): { data: Table; warnings
     if (keys) out[name] = section(value, keys, [name]);
     else if (name === "provider") out.provider = providers(value);
     else if (name === "mcp") out.mcp = mcp(value);
+    else if (isTable(value) && nearMiss(name, "permission")) fail(`unknown table [${bare(name)}]; permission rules belong in [permission]`);
+    else if (name === "allow" || name === "deny") fail(`${name} must be inside [permission]`);
     else unknown(isTable(value) ? `table [${bare(name)}]` : `key ${bare(name)}`);
   }
   return { data: out, warnings };
 }
+
+/** `name` looks like a misspelling of `target`: equal ignoring case, or at most two edits away. */
+function nearMiss(name: string, target: string): boolean {
+  const [a, b] = [name.toLowerCase(), target];
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]! <= 2;
+}
+
+const suggest = (key: string, known: string[]) => {
+  const close = known.find((k) => nearMiss(key, k));
+  return close ? `; did you mean ${close}?` : ` (known: ${known.join(", ")})`;
+};
 
 /**
  * `${NAME}` inside a string value. There is deliberately no escape (`$${` or `\${`): no value hey

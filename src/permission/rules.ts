@@ -1,31 +1,19 @@
 // Permission rules (SPEC §8, pi's stance: no lists → no checks, never a confirmation prompt).
 //
-// Entries: "TOOLNAME" (a glob on tool names: "read_file", "github_*", "*"; "bash" covers every
-// bash command) and "bash: PATTERN" (for the bash tool's `command`). Deny is checked first and
-// always wins; with an allow list a call runs only if it matches. A bash command is judged on
-// what the shell will run (shell-words.ts): every segment — chained, piped, substituted, in a
-// subshell, behind a wrapper, inside `sh -c`/eval — is matched on its own.
-//
-// Matching a segment against an allow pattern, both reduced to words:
-// - A pattern word `*` matches any number of words (none included) whose values are known
-//   before the command runs; `*` inside a word (`*.ts`, `--out=*`) matches within that one word.
-//   So `git *` trusts git's own options and arguments, `git -c core.sshCommand=…` included:
-//   whoever allows `git *` allows what git can do.
-// - A pattern without any `*` matches the segment's leading words, then anything `*` would match:
-//   `git` allows `git diff` but not `gitk`.
-// - Never matched by `*`, so a pattern has to spell them out (same text) to allow them: an
-//   expansion or substitution (`$X`, `$(…)`), a glob in the command name, a leading `VAR=value`
-//   (`PATH=. ls` is not `ls`), and a redirection to or from a file (`bash: make * > build.log`).
-//   Redirections that touch no file pass: fd duplication (`2>&1`), `/dev/null`, heredocs.
-// - A wrapper (`env`, `timeout 5`, `sudo -u x`, `xargs -0`, …) and the command it runs are two
-//   segments; both must be allowed. A shell glob in an argument (`git add *.ts`), or what xargs
-//   and `find -exec` fill in from their input, is an argument like any other.
-// Deny patterns match the same way but err towards refusing: the command name is compared by
-// basename (`/bin/rm` is `rm`), redirections and assignments are ignored unless the pattern names
-// them, and a word known only at run time could be anything, so it matches.
+// Entries (entries.ts): "TOOLNAME" (a glob on tool names: "read_file", "github_*", "*"; "bash"
+// covers every bash command) and "bash: PATTERN" (for the bash tool's `command`, matched as
+// match.ts describes). Deny is checked first and always wins; with an allow list a call runs only
+// if it matches. A bash command is judged on what the shell that runs it will run: every segment —
+// chained, piped, substituted, in a subshell, behind a wrapper, inside `sh -c`/eval — is matched
+// on its own, and whatever the checker cannot model exactly for that shell is refused as "cannot
+// verify" (fail closed). The rules are read once (compileRules) and then decide every call.
+import { readEntry } from "./entries.ts";
+import { allowMatch, denyMatch, globMatch, harmless, hint, type Pattern } from "./match.ts";
+import { parsePowerShell } from "./powershell.ts";
+import { parseCommand, type Reading } from "./shell-commands.ts";
+import type { Parsed } from "./shell-words.ts";
 
-import { parseCommand, parseSyntax, type Redirect, type Segment, type Word } from "./shell-words.ts";
-
+/** The `[permission]` lists as configured. */
 export interface PermissionRules {
   allow: string[];
   deny: string[];
@@ -34,55 +22,91 @@ export interface PermissionRules {
 /** A refusal's reason is one short line for the model; it starts with BLOCKED_PREFIX and names what was refused. */
 export type Decision = { allowed: true } | { allowed: false; reason: string };
 
+/** Rules read once by compileRules; only `decide` looks inside. */
+export interface CompiledRules {
+  /** undefined: no allow list, so every call the deny list lets through runs */
+  readonly allow?: RuleList;
+  readonly deny: RuleList;
+  /** how the bash tool's commands are read; `reading` undefined: a shell the checker does not model */
+  readonly shell: { name: string; reading?: Reading | "powershell" };
+}
+
+interface RuleList {
+  tools: string[];
+  patterns: Pattern[];
+}
+
 export const BLOCKED_PREFIX = "blocked by permission rules:";
 
 const BASH_TOOL = "bash";
 const ALLOWED: Decision = { allowed: true };
 const SHOWN_ENTRIES = 6; // entries listed in a refusal; more would not fit on one line
 const SHOWN_CHARS = 100; // longer commands are cut in messages
-const TOOL_NAME = /^[\w.*:-]+$/;
-const STAR: Word = { text: "*", raw: "*", unknown: false, glob: true };
 
-interface Pattern {
-  entry: string;
-  /** leading assignments, then the command words */
-  words: Word[];
-  assigns: boolean;
-  redirects: Redirect[];
+/**
+ * How the checker reads commands for the shell named `shell` (ShellChoice.name from
+ * tools/shell.ts): "sh" is dash or bash (Debian's /bin/sh is dash, macOS's is bash), so both
+ * readings must allow a command; zsh, fish, cmd and others are not modelled.
+ */
+export function readingOf(shell: string): Reading | "powershell" | undefined {
+  const name = shell.toLowerCase().replace(/\.exe$/, "");
+  if (name === "sh" || name === "bash" || name === "dash") return name;
+  return name === "powershell" || name === "pwsh" ? "powershell" : undefined;
 }
 
-type Entry = { tool: string } | { pattern: Pattern } | { malformed: string };
-
-/** Decide one tool call. Pure and total: never throws, whatever the rules or arguments. */
-export function decide(tool: string, args: Record<string, unknown>, rules: PermissionRules): Decision {
-  const deny = compile(rules.deny);
-  const deniedBy = deny.tools.find((glob) => globMatch(glob, tool));
-  if (deniedBy !== undefined) return block(`tool \`${tool}\` matches deny entry \`${deniedBy}\``);
-  const allow = compile(rules.allow);
-  const open = rules.allow.length === 0 || allow.tools.some((glob) => globMatch(glob, tool));
-  if (tool !== BASH_TOOL) return open ? ALLOWED : block(`tool \`${tool}\` matches no allow entry (allowed: ${listed(allow.tools)})`);
-  if (open && !deny.patterns.length) return ALLOWED;
-  return decideCommand(args.command, deny.patterns, open ? undefined : allow.patterns);
-}
-
-/** Warnings for entries that match nothing (malformed), for the config layer to print. */
-export function validateRules(rules: PermissionRules): string[] {
-  const warnings: string[] = [];
-  for (const [list, entries] of [["allow", rules.allow], ["deny", rules.deny]] as const) {
+/**
+ * Reads the lists once for the shell named `shell` (default "sh"). Pure; never throws. `errors`
+ * holds one complete line per entry that is not a rule (`[permission] allow: "Bash" names no
+ * tool …`); such entries are left out of `rules`, and the configuration layer refuses to start.
+ */
+export function compileRules(lists: PermissionRules, shell = "sh"): { rules: CompiledRules; errors: string[] } {
+  const errors: string[] = [];
+  const read = (list: "allow" | "deny", entries: string[]): RuleList => {
+    const out: RuleList = { tools: [], patterns: [] };
     for (const entry of entries) {
-      const read = readEntry(entry);
-      if ("malformed" in read) warnings.push(`[permission] ${list}: "${entry}" ${read.malformed}; it matches nothing`);
+      const e = readEntry(entry);
+      if ("error" in e) errors.push(`[permission] ${list}: ${JSON.stringify(entry)} ${e.error}`);
+      else if ("tool" in e) out.tools.push(e.tool);
+      else out.patterns.push(e.pattern);
     }
-  }
-  return warnings;
+    return out;
+  };
+  const allow = lists.allow.length ? read("allow", lists.allow) : undefined;
+  const rules: CompiledRules = { allow, deny: read("deny", lists.deny), shell: { name: shell, reading: readingOf(shell) } };
+  return { rules, errors };
 }
 
-function decideCommand(command: unknown, deny: Pattern[], allow: Pattern[] | undefined): Decision {
+/** The configuration errors of `lists` (see compileRules). */
+export function validateRules(lists: PermissionRules): string[] {
+  return compileRules(lists).errors;
+}
+
+/** The tools among `names` that an allow list leaves no way to run (SPEC §24: hey warns about them at start-up). */
+export function blockedTools(rules: CompiledRules, names: string[]): string[] {
+  const allow = rules.allow;
+  if (!allow) return [];
+  return names.filter((name) => !allow.tools.some((glob) => globMatch(glob, name)) && !(name === BASH_TOOL && allow.patterns.length));
+}
+
+/** Decide one tool call. Pure and total: never throws, whatever the arguments. */
+export function decide(tool: string, args: Record<string, unknown>, rules: CompiledRules): Decision {
+  const deniedBy = rules.deny.tools.find((glob) => globMatch(glob, tool));
+  if (deniedBy !== undefined) return block(`tool \`${tool}\` matches deny entry \`${deniedBy}\``);
+  const open = !rules.allow || rules.allow.tools.some((glob) => globMatch(glob, tool));
+  if (tool !== BASH_TOOL) return open ? ALLOWED : block(`tool \`${tool}\` matches no allow entry (allowed: ${listed(rules.allow!.tools)})`);
+  if (open && !rules.deny.patterns.length) return ALLOWED;
+  return decideCommand(args.command, rules, open ? undefined : rules.allow!.patterns);
+}
+
+function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] | undefined): Decision {
   if (typeof command !== "string") return block("the bash call has no `command` string");
-  const parsed = parseCommand(command);
-  if (!parsed.ok) return block(`\`${show(command)}\` could not be parsed: ${parsed.reason}`);
+  const { name, reading } = rules.shell;
+  if (!reading) return block(`cannot verify \`${show(command)}\`: commands for the shell \`${name}\` are not modelled`);
+  const parsed: Parsed = reading === "powershell" ? parsePowerShell(command) : parseCommand(command, reading);
+  if (!parsed.ok) return block(`cannot verify \`${show(command)}\`: ${parsed.reason}`);
   for (const seg of parsed.segments) {
-    for (const p of deny) {
+    if (seg.opaque) return block(`cannot verify \`${show(seg.raw)}\`: ${seg.opaque}`);
+    for (const p of rules.deny.patterns) {
       const hit = denyMatch(seg, p);
       if (hit === "yes") return block(`\`${show(seg.raw)}\` matches deny entry \`${p.entry}\``);
       if (hit === "maybe") return block(`\`${show(seg.raw)}\` is known only at run time and could match deny entry \`${p.entry}\``);
@@ -90,140 +114,10 @@ function decideCommand(command: unknown, deny: Pattern[], allow: Pattern[] | und
   }
   if (!allow) return ALLOWED;
   for (const seg of parsed.segments) {
-    if (!allow.some((p) => allowMatch(seg, p))) return block(`\`${show(seg.raw)}\` matches no allow entry${hint(seg, allow)} (allowed: ${listed(allow.map((p) => p.entry))})`);
+    if (!seg.assigns.length && !seg.words.length && seg.redirects.every(harmless)) continue; // runs nothing: dash's `ls &>/dev/null`
+    if (!allow.some((p) => allowMatch(seg, p))) return block(`\`${show(seg.raw)}\` matches no allow entry${hint(seg, allow, show)} (allowed: ${listed(allow.map((p) => p.entry))})`);
   }
   return ALLOWED;
-}
-
-function compile(entries: string[]): { tools: string[]; patterns: Pattern[] } {
-  const tools: string[] = [];
-  const patterns: Pattern[] = [];
-  for (const entry of entries) {
-    const read = readEntry(entry);
-    if ("tool" in read) tools.push(read.tool);
-    else if ("pattern" in read) patterns.push(read.pattern);
-  }
-  return { tools, patterns };
-}
-
-function readEntry(entry: string): Entry {
-  const e = entry.trim();
-  const bash = /^bash\s*:(.*)$/s.exec(e);
-  if (!bash) {
-    if (TOOL_NAME.test(e)) return { tool: e };
-    return { malformed: /^bash\s*\(/i.test(e) ? 'uses another tool\'s syntax; write "bash: git *"' : 'is neither a tool name nor "bash: PATTERN"' };
-  }
-  const text = bash[1]!.trim();
-  if (!text) return { malformed: "has an empty pattern" };
-  const parsed = parseSyntax(text);
-  if (!parsed.ok) return { malformed: `cannot be parsed (${parsed.reason})` };
-  const top = parsed.segments.filter((s) => !s.nested);
-  if (top.length !== 1) return { malformed: "is not one simple command; write one entry per command" };
-  const seg = top[0]!;
-  const words = [...seg.assigns, ...seg.words];
-  const redirects = seg.redirects.filter((r) => !harmless(r));
-  const star = (w: Word) => w.glob && w.text.includes("*");
-  if (!words.some(star) && !redirects.some((r) => star(r.target))) words.push(STAR);
-  return { pattern: { entry: e, words, assigns: seg.assigns.length > 0, redirects } };
-}
-
-/** Redirections that touch no file: fd duplication or closing, /dev/null, data given on stdin. */
-function harmless(r: Redirect): boolean {
-  const op = r.op.replace(/^\d+/, "");
-  if (op === "<<" || op === "<<-" || op === "<<<") return true; // substitutions inside are segments of their own
-  if (r.target.unknown || r.target.glob) return false;
-  if ((op === ">&" || op === "<&") && /^(\d+|-)$/.test(r.target.text)) return true;
-  return r.target.text === "/dev/null";
-}
-
-const isStar = (w: Word) => w.glob && w.raw === "*";
-
-/** Does `w` match pattern word `t`? `fixed`: the segment word's value is known before the command runs. */
-function wordMatches(t: Word, w: Word, fixed: boolean): boolean {
-  if (t.unknown || w.unknown || !fixed) return t.raw === w.raw; // spelled out, or nothing
-  return t.glob && t.text.includes("*") ? globMatch(t.text, w.text) : t.text === w.text;
-}
-
-/**
- * Do the pattern's words match the segment's? Filled from the end: `next[si]` says whether the
- * rest of the pattern matches the segment's words from `si` on (linear in each, no recursion).
- */
-function allowWords(seg: Segment, p: Pattern): boolean {
-  const words = [...seg.assigns, ...seg.words];
-  const n = words.length;
-  const fixed = (i: number) => !words[i]!.unknown && !(words[i]!.glob && i === seg.assigns.length);
-  let next = words.map(() => false).concat(true);
-  for (let pi = p.words.length - 1; pi >= 0; pi--) {
-    const t = p.words[pi]!;
-    const cur: boolean[] = [];
-    cur[n] = isStar(t) && next[n]!;
-    for (let si = n - 1; si >= 0; si--) {
-      cur[si] = isStar(t) ? next[si]! || (fixed(si) && cur[si + 1]!) : wordMatches(t, words[si]!, fixed(si)) && next[si + 1]!;
-    }
-    next = cur;
-  }
-  return next[0]!;
-}
-
-function allowMatch(seg: Segment, p: Pattern): boolean {
-  if (!allowWords(seg, p)) return false;
-  const files = seg.redirects.filter((r) => !harmless(r));
-  return (
-    files.length === p.redirects.length &&
-    files.every((r, i) => r.op === p.redirects[i]!.op && wordMatches(p.redirects[i]!.target, r.target, !r.target.unknown && !r.target.glob))
-  );
-}
-
-type DenyHit = "yes" | "maybe" | undefined;
-
-/** Like allowWords, with three answers: a word known only at run time matches "maybe". */
-function denyMatch(seg: Segment, p: Pattern): DenyHit {
-  // assignments count only when the pattern names some (`FOO=1 *`)
-  const words = p.assigns ? [...seg.assigns, ...seg.words] : seg.words;
-  const n = words.length;
-  const cmd = n - seg.words.length;
-  const wild = (i: number) => words[i]!.unknown || words[i]!.glob;
-  // the command by basename and case-insensitively: `/bin/rm` and, on macOS, `RM` are rm
-  const name = (s: string, i: number) => (i === cmd ? s.slice(s.lastIndexOf("/") + 1).toLowerCase() : s);
-  const same = (t: Word, i: number) => {
-    const [a, b] = [name(t.text, i), name(words[i]!.text, i)];
-    return t.unknown ? t.raw === words[i]!.raw : t.glob && t.text.includes("*") ? globMatch(a, b) : a === b;
-  };
-  const either = (x: DenyHit, y: DenyHit): DenyHit => (x === "yes" || y === "yes" ? "yes" : (x ?? y));
-  let next: DenyHit[] = words.map((_, i): DenyHit => (wild(i) ? "maybe" : undefined)).concat("yes");
-  for (let pi = p.words.length - 1; pi >= 0; pi--) {
-    const t = p.words[pi]!;
-    const cur: DenyHit[] = [];
-    cur[n] = isStar(t) ? next[n] : undefined;
-    for (let si = n - 1; si >= 0; si--) {
-      if (isStar(t)) cur[si] = either(next[si], cur[si + 1]);
-      else cur[si] = wild(si) ? "maybe" : same(t, si) ? next[si + 1] : undefined;
-    }
-    next = cur;
-  }
-  const hit = next[0];
-  return hit && denyRedirects(seg, p, hit);
-}
-
-/** A deny pattern that names redirections matches only segments that have them. */
-function denyRedirects(seg: Segment, p: Pattern, hit: "yes" | "maybe"): DenyHit {
-  for (const want of p.redirects) {
-    const found = seg.redirects.filter((r) => r.op === want.op);
-    if (found.some((r) => !r.target.unknown && !r.target.glob && wordMatches(want.target, r.target, true))) continue;
-    if (!found.some((r) => r.target.unknown || r.target.glob)) return undefined;
-    hit = "maybe";
-  }
-  return hit;
-}
-
-/** Why a segment failed, when it is not just its command: a run-time value, or a file redirection. */
-function hint(seg: Segment, allow: Pattern[]): string {
-  const cmd = seg.assigns.length;
-  const wild = [...seg.assigns, ...seg.words].find((w, i) => w.unknown || (w.glob && i === cmd));
-  if (wild) return `; \`${show(wild.raw)}\` is known only at run time`;
-  const file = seg.redirects.find((r) => !harmless(r));
-  if (file && allow.some((p) => allowWords(seg, p))) return `; redirection \`${show(file.op + " " + file.target.raw)}\` is not in a pattern`;
-  return "";
 }
 
 function block(what: string): Decision {
@@ -240,12 +134,4 @@ function show(text: string): string {
   const escapes: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
   const line = text.replace(/[\x00-\x1f\x7f]/g, (c) => escapes[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
   return line.length > SHOWN_CHARS ? line.slice(0, SHOWN_CHARS - 1) + "…" : line;
-}
-
-function globMatch(glob: string, text: string): boolean {
-  const body = glob
-    .split("*")
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-    .join(".*");
-  return new RegExp(`^${body}$`, "s").test(text);
 }

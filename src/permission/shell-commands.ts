@@ -1,84 +1,65 @@
 // Seeing through commands that run other commands (SPEC §8): wrappers (`env`, `timeout 5`,
-// `sudo -u x`, `xargs` …), shells given a script (`sh -c STR`), `eval`, `trap`, `find -exec`,
-// aliases. Pure; used by shell-words.ts, whose parser it receives to parse the inner scripts.
-import type { Redirect, Segment, Word } from "./shell-words.ts";
+// `sudo -u x`, `xargs`, the util-linux set…), shells given a script (`sh -c STR`), `eval`, `trap`,
+// `find -exec`, and builtins that run code no rule can see. Pure; built on shell-syntax.ts.
+import { builtinRisk } from "./builtins.ts";
+import { syntax } from "./shell-syntax.ts";
+import { attempt, fail, MAX_DEPTH, opaque, type Dialect, type Parsed, type Redirect, type Segment, type Word } from "./shell-words.ts";
+import { readOptions, WRAPPERS, type Wrapper } from "./wrappers.ts";
 
-/** A leading `NAME=value` (or `NAME+=value`) word: an assignment, not a command. */
-export const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
-
-/** Parses a script string found inside a command, one nesting level deeper. */
-export type ParseCommands = (src: string, depth: number, nested: boolean) => Segment[];
-
-interface Wrapper {
-  /** short options without an argument */
-  flags: string;
-  /** short options taking an argument, attached (`-n5`) or next */
-  withArg?: string;
-  /** long options; a trailing "=" marks one taking an argument */
-  long?: string[];
-  /** operands before the command: timeout's duration, taskset's mask */
-  operands?: number;
-  /** NAME=value operands before the command are its environment (env, sudo) */
-  env?: boolean;
-  /** options after which no command follows (`command -v`, `sudo -l`) */
-  noCommand?: string[];
-  /** options after which the command words are a shell script (`sudo -s`, `env -S`) */
-  shell?: string[];
-}
-
-const XARGS_LONG = ["null", "arg-file=", "delimiter=", "eof=", "replace", "max-lines=", "max-args=", "max-procs=", "max-chars="];
-const NS_LONG = ["mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "root", "wd", "fork"];
-const WRAPPERS: Record<string, Wrapper> = {
-  env: { flags: "-i0v", withArg: "uCS", long: ["ignore-environment", "null", "debug", "unset=", "chdir=", "split-string="], env: true, shell: ["S", "split-string"] },
-  timeout: { flags: "v", withArg: "sk", long: ["signal=", "kill-after=", "preserve-status", "foreground", "verbose"], operands: 1 },
-  nice: { flags: "0123456789", withArg: "n", long: ["adjustment="] }, // `nice -10 cmd`
-  nohup: { flags: "" },
-  command: { flags: "pvV", noCommand: ["v", "V"] },
-  builtin: { flags: "" },
-  exec: { flags: "cl", withArg: "a" },
-  time: { flags: "pvqa", withArg: "fo", long: ["format=", "output=", "append", "verbose", "portability", "quiet"] },
-  stdbuf: { flags: "", withArg: "ioe", long: ["input=", "output=", "error="] },
-  xargs: { flags: "0prtxie", withArg: "IaEdLnPs", long: [...XARGS_LONG, "interactive", "no-run-if-empty", "verbose", "exit", "open-tty", "process-slot-var="] },
-  sudo: {
-    ...{ flags: "AbEHiKklnPSsVve", withArg: "CDghpRrTtUu", env: true, shell: ["s", "i", "shell", "login"] },
-    long: ["user=", "group=", "chdir=", "host=", "prompt=", "role=", "type=", "other-user=", "close-from=", "command-timeout=", "preserve-env", "login", "shell", "non-interactive", "background", "stdin", "set-home", "edit", "list", "validate", "version", "remove-timestamp", "reset-timestamp"],
-    noCommand: ["e", "l", "v", "V", "K", "edit", "list", "validate", "version", "remove-timestamp"],
-  },
-  doas: { flags: "nsL", withArg: "uC", noCommand: ["L", "C"], shell: ["s"] },
-  ionice: { flags: "t", withArg: "cnpPu", long: ["class=", "classdata=", "pid=", "pgid=", "uid=", "ignore"] },
-  chrt: { flags: "abdefiormRv", withArg: "TPD", operands: 1 },
-  taskset: { flags: "acp", long: ["all-tasks", "cpu-list", "pid"], operands: 1 },
-  setsid: { flags: "cfw", long: ["ctty", "fork", "wait"] },
-  nsenter: { flags: "amuinpUCTFZrw", withArg: "tSG", long: [...NS_LONG, "target=", "setuid=", "setgid=", "all", "preserve-credentials", "no-fork", "follow-context"] },
-  unshare: { flags: "muinpUCTrcf", withArg: "RwSG", long: [...NS_LONG, "map-root-user", "map-current-user", "kill-child", "mount-proc", "propagation=", "setgroups=", "setuid=", "setgid="] },
-  busybox: { flags: "" },
-};
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash"]);
-// `-c` only switches mode: the script is the first operand (`bash -c -x 'cmd'` is legal)
-const SHELL: Wrapper = { flags: "abcefhklmnprstuvxBCEHPTi", withArg: "oO", long: ["norc", "noprofile", "posix", "login", "noediting", "restricted", "verbose", "debugger", "rcfile=", "init-file="] };
-const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+/** How a command line is read: by dash, by bash, or "sh" — /bin/sh is one of the two, so both readings count. */
+export type Reading = Dialect | "sh";
 
 /**
- * What `seg` runs, seen through (see parseCommand in shell-words.ts). `parse` parses a script
- * string one level deeper (it is shell-words' own parser, passed in to keep the modules acyclic).
+ * What a command line runs, read as `shell` reads it: the syntax, then each command seen through —
+ * a wrapper becomes a segment of its own words plus a nested segment for the command it runs;
+ * `sh -c STR`, `eval …`, `trap STR` and `find -exec` expose their commands as nested segments.
+ * Code no rule can see (a script read from stdin or built at run time, a bash subscript, `source`)
+ * is a segment marked `opaque`. With "sh" the segments of both readings are returned, and either
+ * reading failing is a failure.
  */
-export function seeThrough(seg: Segment, depth: number, parse: ParseCommands): Segment[] {
+export function parseCommand(src: string, shell: Reading): Parsed {
+  return attempt(() => commands(src, 0, false, shell));
+}
+
+function commands(src: string, depth: number, nested: boolean, shell: Reading): Segment[] {
+  if (depth > MAX_DEPTH) fail("nested too deeply");
+  if (shell !== "sh") return syntax(src, depth, nested, shell).flatMap((s) => seeThrough(s, depth, shell));
+  const both = [...commands(src, depth, nested, "dash"), ...commands(src, depth, nested, "bash")];
+  const seen = new Set<string>();
+  return both.filter((s) => {
+    const key = JSON.stringify(s);
+    return !seen.has(key) && seen.add(key);
+  });
+}
+
+/** Shells by program name, with how each reads `-c STR`; null: a dialect the checker does not model. */
+const SHELLS: Record<string, Reading | null> = { sh: "sh", bash: "bash", dash: "dash", zsh: null, ksh: null, mksh: null, ash: null, yash: null, fish: null, csh: null, tcsh: null };
+// `-c` only switches mode: the script is the first operand (`bash -c -x 'cmd'` is legal)
+const SHELL: Wrapper = { flags: "abcefhklmnprstuvxBCEHPTi", withArg: "oO", long: ["norc", "noprofile", "posix", "login", "noediting", "restricted", "verbose", "debugger", "rcfile=", "init-file="] };
+/** A script operand that is the shell's own stdin. */
+const STDIN_FILE = /(^|\/)(stdin|tty)$|(^|\/)fd\/\d+$/;
+/** Programs that run a command through the target user's shell, or one read from a terminal or log. */
+const SHELL_RUNNERS = new Set(["su", "runuser", "sg", "newgrp", "scriptlive", "coresched", "pkexec"]);
+const WATCH: Wrapper = { flags: "bcegtwpx", withArg: "nq", optional: "d", long: ["beep", "color", "no-color", "differences", "errexit", "chgexit", "equexit=", "interval=", "precise", "no-title", "no-wrap", "exec", "no-linewrap"] };
+const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+
+/** What `seg` runs, seen through (see parseCommand). */
+function seeThrough(seg: Segment, depth: number, dialect: Dialect): Segment[] {
+  if (seg.opaque) return [seg];
+  const risk = builtinRisk(seg, dialect);
+  if (risk) return [{ ...seg, opaque: risk }];
   const first = seg.words[0];
   if (!first || first.unknown || first.glob) return [seg];
   const name = first.text.slice(first.text.lastIndexOf("/") + 1);
   const args = seg.words[1]?.text === "--" ? seg.words.slice(2) : seg.words.slice(1);
-  if (name === "eval") return [part(seg, [first], true), ...script(args, seg, depth, parse)];
-  if (name === "trap" && args.length >= 2) return [part(seg, [first, ...args.slice(1)], true), ...script(args.slice(0, 1), seg, depth, parse)];
-  if (name === "find") return find(seg, depth, parse);
-  if (name === "alias") {
-    // dash expands aliases even in scripts: `alias x='rm -rf ~'` then `x`
-    const bodies = args.filter((w) => w.text.includes("=")).map((w) => ({ ...w, text: w.text.slice(w.text.indexOf("=") + 1) }));
-    return [seg, ...bodies.flatMap((body) => script([body], seg, depth, parse))];
-  }
-  if (SHELLS.has(name)) return shell(seg, depth, parse);
-  if ((name === "." || name === "source") && (args[0]?.unknown || args[0]?.glob)) return [seg, unknownCommand(seg.raw)]; // `. <(curl …)`
-  const spec = WRAPPERS[name];
-  return spec ? wrapper(seg, name, spec, depth, parse) : [seg];
+  if (name === "eval") return [part(seg, [first], true), ...script(args, seg, depth, dialect)];
+  if (name === "trap" && args.length >= 2) return [part(seg, [first, ...args.slice(1)], true), ...script(args.slice(0, 1), seg, depth, dialect)];
+  if (name === "find") return find(seg, depth, dialect);
+  if (Object.hasOwn(SHELLS, name)) return shell(seg, depth, name, SHELLS[name]!);
+  if (SHELL_RUNNERS.has(name)) return [{ ...seg, opaque: `\`${name}\` runs its command through a shell hey cannot see` }];
+  if (name === "watch") return wrapper(seg, name, WATCH, depth, dialect);
+  const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
+  return spec ? wrapper(seg, name, spec, depth, dialect) : [seg];
 }
 
 /** The wrapper's own part of `seg`: its words, with the segment's assignments (and redirections). */
@@ -86,19 +67,16 @@ function part(seg: Segment, words: Word[], redirects: boolean, raw = seg.raw): S
   return { raw, assigns: seg.assigns, words, redirects: redirects ? seg.redirects : [], nested: seg.nested };
 }
 
-function unknownCommand(raw: string): Segment {
-  return { raw, assigns: [], words: [{ text: raw, raw, unknown: true, glob: false }], redirects: [], nested: true };
+/** Words joined into a script, as eval does, read as `reading`; built from an expansion (or absent) → opaque. */
+function script(words: Word[], seg: Segment, depth: number, reading: Reading): Segment[] {
+  if (!words.length) return [opaque(seg.raw, "a shell reading its script from stdin")];
+  if (words.some((w) => w.unknown || w.glob)) return [opaque(seg.raw, "a script known only at run time")];
+  return commands(words.map((w) => w.text).join(" "), depth + 1, true, reading);
 }
 
-/** Words joined into a script, as eval does; built from an expansion (or absent) → unknown. */
-function script(words: Word[], seg: Segment, depth: number, parse: ParseCommands): Segment[] {
-  if (!words.length || words.some((w) => w.unknown || w.glob)) return [unknownCommand(seg.raw)];
-  return parse(words.map((w) => w.text).join(" "), depth + 1, true);
-}
-
-function run(seg: Segment, words: Word[], env: Word[], redirects: Redirect[], depth: number, parse: ParseCommands): Segment[] {
+function run(seg: Segment, words: Word[], env: Word[], redirects: Redirect[], depth: number, dialect: Dialect): Segment[] {
   const raw = words.map((w) => w.raw).join(" ");
-  return seeThrough({ raw, assigns: [...seg.assigns, ...env], words, redirects, nested: true }, depth + 1, parse);
+  return seeThrough({ raw, assigns: [...seg.assigns, ...env], words, redirects, nested: true }, depth + 1, dialect);
 }
 
 /** Stands for the arguments xargs appends from its input. */
@@ -116,25 +94,34 @@ function fill(words: Word[], placeholder: string): Word[] {
   });
 }
 
-function wrapper(seg: Segment, name: string, spec: Wrapper, depth: number, parse: ParseCommands): Segment[] {
-  const parsed = options(seg.words, spec, false);
-  if (!parsed) return [part(seg, seg.words, true), unknownCommand(seg.raw)];
+/** Is `w` a NAME=value operand of `env` or `sudo`? Anything with `=` after a name counts (env sets `BASH_FUNC_x%%=…` too); undefined: known only at run time. */
+function envAssign(w: Word): boolean | undefined {
+  if (!w.unknown && !w.glob) return /^[^=]+=/.test(w.text);
+  return /^[^=$`'"\\*?[]+=/.test(w.raw) ? true : undefined;
+}
+
+function wrapper(seg: Segment, name: string, spec: Wrapper, depth: number, dialect: Dialect): Segment[] {
+  const whole = [part(seg, seg.words, true)];
+  const parsed = readOptions(seg.words, spec, 1 + (spec.leading ?? 0), false);
+  if (!parsed) return [...whole, opaque(seg.raw, `\`${name}\` with options the checker does not model`)];
   const { seen } = parsed;
+  const has = (keys?: string[]) => keys?.some((key) => seen.has(key));
+  if (has(spec.noCommand)) return whole;
   let k = Math.min(parsed.k + (spec.operands ?? 0), seg.words.length);
   const own = seg.words.slice(0, k);
   const env: Word[] = [];
-  while (spec.env && k < seg.words.length && ASSIGN.test(seg.words[k]!.raw)) env.push(seg.words[k++]!);
-  const cmd = seg.words.slice(k);
-  const has = (keys?: string[]) => keys?.find((key) => seen.has(key));
-  if (has(spec.noCommand)) return [part(seg, seg.words, true)];
-  const shellKey = has(spec.shell);
-  if (shellKey !== undefined) {
-    const value = seen.get(shellKey);
-    return [part(seg, own, true), ...script(value ? [value, ...cmd] : cmd, seg, depth, parse)];
+  for (; spec.env && k < seg.words.length; k++) {
+    const assign = envAssign(seg.words[k]!);
+    if (assign === undefined) return [...whole, opaque(seg.raw, `\`${name}\` with an operand known only at run time`)];
+    if (!assign) break;
+    env.push(seg.words[k]!);
   }
-  if (!cmd.length) return [part(seg, seg.words, true)];
+  const cmd = seg.words.slice(k);
+  if (has(spec.opaque) || (cmd[0] && spec.shellWords?.includes(cmd[0].text))) return [part(seg, own, true), opaque(seg.raw, `\`${name}\` runs a string through $SHELL or its own splitter`)];
+  if (!cmd.length) return spec.bareShell ? [...whole, opaque(seg.raw, `\`${name}\` without a command starts a shell reading stdin`)] : whole;
+  if (name === "watch" && !has(["x", "exec"])) return [part(seg, own, true), ...script(cmd, seg, depth, "sh")]; // `sh -c` of the joined words
   const ownRaw = [...seg.assigns, ...own].map((w) => w.raw).join(" ");
-  return [part(seg, own, false, ownRaw), ...run(seg, name === "xargs" ? xargsCommand(cmd, seen) : cmd, env, seg.redirects, depth, parse)];
+  return [part(seg, own, false, ownRaw), ...run(seg, name === "xargs" ? xargsCommand(cmd, seen) : cmd, env, seg.redirects, depth, dialect)];
 }
 
 /** xargs fills its `-I` placeholder, or else appends what it reads: `xargs env` runs `env rm -rf /` given that input. */
@@ -143,17 +130,22 @@ function xargsCommand(cmd: Word[], seen: Map<string, Word | null>): Word[] {
   return placeholder ? fill(cmd, placeholder) : [...cmd, INPUT];
 }
 
-function shell(seg: Segment, depth: number, parse: ParseCommands): Segment[] {
-  const parsed = options(seg.words, SHELL, true);
-  if (!parsed) return [part(seg, seg.words, true), unknownCommand(seg.raw)];
+function shell(seg: Segment, depth: number, name: string, reading: Reading | null): Segment[] {
+  const whole = [part(seg, seg.words, true)];
+  const parsed = readOptions(seg.words, SHELL, 1, true);
+  if (!parsed) return [...whole, opaque(seg.raw, `\`${name}\` with options the checker does not model`)];
   const [first, ...rest] = seg.words.slice(parsed.k);
-  if (parsed.seen.has("c")) return [part(seg, [...seg.words.slice(0, parsed.k), ...rest], true), ...script(first ? [first] : [], seg, depth, parse)];
-  // no operand (or -s): commands come from stdin, as in `curl … | sh`
-  if (!first || parsed.seen.has("s")) return [part(seg, seg.words, true), unknownCommand(seg.raw)];
+  if (parsed.seen.has("c")) {
+    const own = part(seg, [...seg.words.slice(0, parsed.k), ...rest], true);
+    if (!reading) return [own, opaque(seg.raw, `\`${name}\` reads its script in a dialect the checker does not model`)];
+    return [own, ...script(first ? [first] : [], seg, depth, reading)];
+  }
+  // no operand, `-s`, `-` or a stdin file: commands come from stdin, as in `curl … | sh`
+  if (!first || parsed.seen.has("s") || first.text === "-" || first.unknown || first.glob || STDIN_FILE.test(first.text)) return [...whole, opaque(seg.raw, "a shell reading a script the rules cannot see")];
   return [seg]; // runs a script file: opaque, like any program
 }
 
-function find(seg: Segment, depth: number, parse: ParseCommands): Segment[] {
+function find(seg: Segment, depth: number, dialect: Dialect): Segment[] {
   const own: Word[] = [];
   const inner: Segment[] = [];
   const w = seg.words;
@@ -164,50 +156,9 @@ function find(seg: Segment, depth: number, parse: ParseCommands): Segment[] {
     }
     let end = k + 1;
     while (end < w.length && w[end]!.text !== ";" && !(w[end]!.text === "+" && w[end - 1]!.text === "{}")) end++;
-    if (end >= w.length) return [part(seg, w, true), unknownCommand(seg.raw)];
-    inner.push(...run(seg, fill(w.slice(k + 1, end), "{}"), [], [], depth, parse));
+    if (end >= w.length) return [part(seg, w, true), opaque(seg.raw, "`find -exec` without its `;` or `+`")];
+    inner.push(...run(seg, fill(w.slice(k + 1, end), "{}"), [], [], depth, dialect));
     k = end;
   }
   return inner.length ? [part(seg, own, true), ...inner] : [seg];
-}
-
-const literal = (text: string): Word => ({ text, raw: text, unknown: false, glob: false });
-
-/** Leading options per `spec`: where the operands start, and the options seen (with their values). Undefined when unsure. */
-function options(words: Word[], spec: Wrapper, plus: boolean): { k: number; seen: Map<string, Word | null> } | undefined {
-  const seen = new Map<string, Word | null>();
-  let k = 1;
-  for (; k < words.length; k++) {
-    const w = words[k]!;
-    const t = w.text;
-    if (w.unknown || w.glob) return undefined; // might be an option, might be the command
-    if (t === "--") return { k: k + 1, seen };
-    if (t.startsWith("--")) {
-      const eq = t.indexOf("=");
-      const name = t.slice(2, eq < 0 ? undefined : eq);
-      if (spec.long?.includes(name)) seen.set(name, eq < 0 ? null : literal(t.slice(eq + 1)));
-      else if (spec.long?.includes(name + "=")) {
-        const value = eq < 0 ? words[++k] : literal(t.slice(eq + 1));
-        if (!value) return undefined;
-        seen.set(name, value);
-      } else return undefined;
-      continue;
-    }
-    if (t === "-" && spec.flags.includes("-")) {
-      seen.set("-", null);
-      continue;
-    }
-    if (t.length < 2 || !(t.startsWith("-") || (plus && t.startsWith("+")))) break;
-    for (let j = 1; j < t.length; j++) {
-      const ch = t[j]!;
-      if (spec.flags.includes(ch)) seen.set(ch, null);
-      else if (spec.withArg?.includes(ch)) {
-        const value = j + 1 < t.length ? literal(t.slice(j + 1)) : words[++k];
-        if (!value) return undefined;
-        seen.set(ch, value);
-        break;
-      } else return undefined;
-    }
-  }
-  return { k, seen };
 }

@@ -1,13 +1,15 @@
-// A POSIX-sh reader for permission decisions (SPEC §8): it finds every simple command a command
-// line can run, without expanding or running anything. It is not an interpreter and not a full
-// parser: whatever it cannot read with confidence is a failure, which callers refuse.
+// Words as dash and bash read them, for permission decisions (SPEC §8): quoting, escapes, line
+// continuations and expansions, without expanding or running anything. The grammar around the
+// words (lists, compound commands, redirections, heredocs) is shell-syntax.ts. A construct the
+// reader does not model exactly for the dialect is a failure (`fail`), which callers refuse.
 
-import { ASSIGN, seeThrough } from "./shell-commands.ts";
+/** The shell that reads a command line: dash (Debian's and Ubuntu's /bin/sh) or bash. */
+export type Dialect = "dash" | "bash";
 
 export interface Word {
   /** the value with quotes removed and backslash escapes resolved; expansions stay as written */
   text: string;
-  /** the source text */
+  /** the source text, line continuations removed */
   raw: string;
   /** holds an expansion ($VAR, ${…}, $(…), `…`, $((…)), $'…', <(…)): the value is known only at run time */
   unknown: boolean;
@@ -34,41 +36,28 @@ export interface Segment {
   redirects: Redirect[];
   /** found inside another command: substitution, subshell, group, `sh -c`/eval string, wrapped command */
   nested: boolean;
+  /** set when the segment runs code no rule can see (a script read from stdin, a subscript bash evaluates…): why */
+  opaque?: string;
 }
 
 export type Parsed = { ok: true; segments: Segment[] } | { ok: false; reason: string };
 
-/** Syntax only: every simple command, including those in substitutions, subshells and groups. */
-export function parseSyntax(src: string): Parsed {
-  return attempt(() => syntax(src, 0, false));
-}
+/** A leading `NAME=value` (or `NAME+=value`) word: an assignment, not a command. */
+export const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
+/** A shell variable name. */
+export const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/**
- * What a command line runs: parseSyntax, then each command seen through — a wrapper (`env`,
- * `timeout 5`, `sudo -u x`, `xargs`, …) becomes a segment of its own words plus a nested segment
- * for the command it runs; `sh -c STR`, `eval …`, `trap STR` and `find -exec` expose their
- * commands as nested segments. A script that cannot be known (built from an expansion, or read
- * from stdin as in `curl … | sh`) becomes a nested segment whose only word is unknown.
- */
-export function parseCommand(src: string): Parsed {
-  return attempt(() => commands(src, 0, false));
-}
-
-const MAX_DEPTH = 8; // deeper than any real command line; bounds pathological input
-const META = " \t\n;&|()<>";
-const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
-const RESERVED = /(?:if|then|else|elif|fi|do|done|while|until|for|select|case|esac|function|coproc|in|\{|\}|!|\[\[|\]\])(?=[\s;&|()<>]|$)/y;
-const STRIPPED = new Set(["!", "if", "then", "else", "elif", "do", "while", "until"]); // they only precede a command
-const OPERATOR = /&&|\|\||\|&|;;|;&|[;&|]/y;
-const REDIRECT = /(?:(\d+)(?=[<>]))?(&>>|&>|>>|>\||>&|<<<|<<-|<<|<&|<>|>|<)/y;
+export const MAX_DEPTH = 8; // deeper than any real command line; bounds pathological input
 
 class ParseError extends Error {}
-const fail = (reason: string): never => {
+
+/** Throws the error `attempt` turns into `{ ok: false, reason }`. */
+export const fail = (reason: string): never => {
   throw new ParseError(reason);
 };
-const unterminated = (delim: string) => `unterminated heredoc (no \`${delim}\` line)`;
 
-function attempt(run: () => Segment[]): Parsed {
+/** Runs a parse; a ParseError thrown by `fail` becomes `{ ok: false, reason }`. */
+export function attempt(run: () => Segment[]): Parsed {
   try {
     return { ok: true, segments: run() };
   } catch (e) {
@@ -77,181 +66,99 @@ function attempt(run: () => Segment[]): Parsed {
   }
 }
 
-function syntax(src: string, depth: number, nested: boolean): Segment[] {
-  // \r, NUL, escape sequences…: not separators to sh, but they hide what the text says
-  if (/[\x00-\x08\x0b-\x1f\x7f]/.test(src)) fail("control character in the command");
-  const out: Segment[] = [];
-  new Reader(src, depth, out).list("", nested);
-  return out;
+/** A segment that runs code no rule can see; `raw` names it in messages. */
+export function opaque(raw: string, why: string): Segment {
+  return { raw, assigns: [], words: [{ text: raw, raw, unknown: true, glob: false }], redirects: [], nested: true, opaque: why };
 }
 
-function commands(src: string, depth: number, nested: boolean): Segment[] {
-  if (depth > MAX_DEPTH) fail("nested too deeply");
-  return syntax(src, depth, nested).flatMap((s) => seeThrough(s, depth, commands));
-}
-
-interface WordState {
+export interface WordState {
   text: string;
   unknown: boolean;
   glob: boolean;
 }
-const scratch = (): WordState => ({ text: "", unknown: false, glob: false });
+export const scratch = (): WordState => ({ text: "", unknown: false, glob: false });
 
-/** Reads `s`, pushing every simple command found (nested ones first) to `out`; throws ParseError. */
-class Reader {
-  private i = 0;
-  private heredocs: { delim: string; strip: boolean; expand: boolean }[] = [];
+/** Blanks and operators end an unquoted word. */
+export const META = " \t\n;&|()<>";
+// Characters after which `at` looks no further: what follows is read raw (quoted, escaped, a
+// comment, a heredoc body), where a backslash-newline is not a line continuation.
+const OPENERS = "'\\#\n`";
+/** What `at` returns beyond an opener; the text never holds NUL (control characters are refused). */
+const OPAQUE = "\0";
+const SPECIAL_PARAMETER = /^[0-9@*#?$!-]$/;
+
+/**
+ * Reads words from `s`, pushing the commands found inside them (substitutions) to `out`. Line
+ * continuations are removed as the shell does, while reading: before each character read outside
+ * single quotes, comments and heredoc bodies (so `$\⏎(` is `$(`, and `'a\⏎b'` keeps both).
+ */
+export abstract class WordReader {
+  protected i = 0;
+  /** open `$(…)` and `<(…)`: bash 3.2 (macOS) finds their end by scanning, comments and all */
+  protected substitutions = 0;
 
   constructor(
-    private readonly s: string,
-    private level: number,
-    private readonly out: Segment[],
+    protected s: string,
+    protected level: number,
+    protected readonly out: Segment[],
+    protected readonly dialect: Dialect,
   ) {
     if (level > MAX_DEPTH) fail("nested too deeply");
   }
 
-  private at(k = 0): string {
-    return this.s[this.i + k] ?? "";
+  /** Commands up to `close` (consumed), one level deeper: `$(…)`, `<(…)`, `(…)`, `{…}`. */
+  protected abstract sub(close: ")" | "}"): void;
+  /** The commands of `src` (a backtick substitution's text), one level deeper. */
+  protected abstract script(src: string): void;
+
+  /** The character `k` places ahead, continuations removed up to it; OPAQUE past an opener. */
+  protected at(k = 0): string {
+    let p = this.i;
+    for (let j = 0; ; j++) {
+      this.join(p);
+      const c = this.s[p] ?? "";
+      if (j === k) return c;
+      if (c === "" || OPENERS.includes(c)) return OPAQUE;
+      p++;
+    }
   }
 
-  private match(re: RegExp): string {
-    re.lastIndex = this.i;
-    return re.exec(this.s)?.[0] ?? "";
+  /** The characters from here while `ok` accepts them, continuations removed; stops at an opener. */
+  protected span(ok: (c: string) => boolean): string {
+    let text = "";
+    for (let p = this.i; ; p++) {
+      this.join(p);
+      const c = this.s[p] ?? "";
+      if (c === "" || OPENERS.includes(c) || !ok(c)) return text;
+      text += c;
+    }
   }
 
-  private procSub(): boolean {
+  /** Removes the line continuations at `p` (only ever where the shell reads with continuations removed). */
+  private join(p: number): void {
+    while (this.s[p] === "\\" && this.s[p + 1] === "\n") this.s = this.s.slice(0, p) + this.s.slice(p + 2);
+  }
+
+  protected procSub(): boolean {
     return (this.at() === "<" || this.at() === ">") && this.at(1) === "(";
   }
 
-  /** Commands up to `close` (")" or "}", consumed) or the end of the text. */
-  list(close: "" | ")" | "}", nested: boolean): void {
-    let pending = ""; // an operator still waiting for its command
-    for (;;) {
-      this.blanks();
-      const c = this.at();
-      const closing = close === ")" ? c === ")" : close === "}" && this.match(RESERVED) === "}";
-      if (c === "\n") {
-        this.i++;
-        this.readHeredocs();
-      } else if (c === "" || closing) {
-        if (pending) fail(`nothing after \`${pending}\``);
-        if (close && !closing) fail(`missing \`${close}\``);
-        if (this.heredocs[0]) fail(unterminated(this.heredocs[0].delim));
-        this.i += close.length;
-        return;
-      } else {
-        this.command(nested);
-        this.blanks();
-        const op = this.match(OPERATOR);
-        if (op === ";;" || op === ";&") fail("unsupported shell syntax `;;`");
-        if (!op && !["", "\n", ")"].includes(this.at())) fail(`unexpected \`${this.at()}\``);
-        this.i += op.length;
-        pending = ["&&", "||", "|", "|&"].includes(op) ? op : "";
-      }
-    }
-  }
-
-  /** One simple command; a subshell, group or keyword yields its inner commands instead. */
-  private command(nested: boolean): void {
-    const start = this.i;
-    let from = start; // the raw text starts after keywords that only precede the command
-    const seg: Segment = { raw: "", assigns: [], words: [], redirects: [], nested };
-    let compound = false; // after `)`, `}`, `fi`, `done`: only redirections may follow
-    let header = false; // `for NAME in WORDS` runs nothing itself
-    for (;;) {
-      this.blanks();
-      const c = this.at();
-      if (c === "" || "\n;)|".includes(c) || (c === "&" && this.at(1) !== ">")) break;
-      const first: boolean = !seg.assigns.length && !seg.words.length && !seg.redirects.length && !compound && !header;
-      const kw: string = first ? this.match(RESERVED) : "";
-      if (first && c === "(") {
-        if (this.at(1) === "(") fail("unsupported shell syntax `((`");
-        this.i++;
-        this.sub(")");
-        compound = true;
-      } else if (kw) {
-        this.i += kw.length;
-        if (kw === "{") this.sub("}");
-        else if (kw === "for" || kw === "select") header = true;
-        else if (!STRIPPED.has(kw) && kw !== "fi" && kw !== "done") fail(`unsupported shell syntax \`${kw}\``);
-        compound = kw === "{" || kw === "fi" || kw === "done";
-        from = this.i;
-      } else if (c === "(") fail("unexpected `(`");
-      else if (!this.redirect(seg)) {
-        if (compound) fail("unexpected word after a compound command");
-        const w = this.word();
-        (!seg.words.length && ASSIGN.test(w.raw) ? seg.assigns : seg.words).push(w);
-      }
-    }
-    if (this.i === start) fail(`unexpected \`${this.at()}\``);
-    if (header) seg.assigns = seg.words = [];
-    seg.raw = this.s.slice(from, this.i).trim();
-    if (seg.assigns.length || seg.words.length || seg.redirects.length) this.out.push(seg);
-  }
-
-  private sub(close: ")" | "}"): void {
-    if (++this.level > MAX_DEPTH) fail("nested too deeply");
-    this.list(close, true);
-    this.level--;
-  }
-
-  /** Spaces, tabs, line continuations and comments (only ever called where a token may start). */
-  private blanks(): void {
-    for (;;) {
-      const c = this.at();
-      if (c === " " || c === "\t") this.i++;
-      else if (c === "\\" && this.at(1) === "\n") this.i += 2;
-      else if (c === "#") while (this.at() !== "" && this.at() !== "\n") this.i++;
-      else return;
-    }
-  }
-
-  private redirect(seg: Segment): boolean {
-    if (this.procSub()) return false;
-    REDIRECT.lastIndex = this.i;
-    const m = REDIRECT.exec(this.s);
-    if (!m) return false;
-    const [all, fd = "", op = ""] = m;
-    this.i += all.length;
-    this.blanks();
-    if (this.at() === "" || (META.includes(this.at()) && !this.procSub())) fail(`missing target after \`${all}\``);
-    const target = this.word();
-    seg.redirects.push({ op: (fd === (op.startsWith("<") ? "0" : "1") ? "" : fd) + op, target });
-    if (op === "<<" || op === "<<-") this.heredocs.push({ delim: target.text, strip: op === "<<-", expand: !/['"\\]/.test(target.raw) });
-    return true;
-  }
-
-  /** Bodies of pending heredocs, which start after the newline that ends their command. */
-  private readHeredocs(): void {
-    for (const h of this.heredocs.splice(0)) {
-      let body = "";
-      for (;;) {
-        if (this.i >= this.s.length) fail(unterminated(h.delim));
-        const nl = this.s.indexOf("\n", this.i);
-        const line = this.s.slice(this.i, nl < 0 ? undefined : nl);
-        this.i = nl < 0 ? this.s.length : nl + 1;
-        if ((h.strip ? line.replace(/^\t+/, "") : line) === h.delim) break;
-        body += line + "\n";
-      }
-      // an unquoted delimiter: the body expands like a double-quoted string, $(…) included
-      if (h.expand) new Reader(body, this.level + 1, this.out).quoted(scratch(), true);
-    }
-  }
-
-  private word(): Word {
+  protected word(): Word {
     const start = this.i;
     const w = scratch();
     let bracket = false; // an unquoted [ seen: a later ] makes a glob
     let brace = 0; // 1: unquoted { seen, 2: then , or .. — a later } makes a brace expansion
     for (let c = this.at(); c !== "" && (!META.includes(c) || this.procSub()); c = this.at()) {
       if (this.procSub()) {
+        if (this.dialect === "dash") fail("process substitution `<(…)` is bash syntax");
         const from = this.i;
         this.i += 2;
-        this.sub(")");
+        this.substitution();
         this.expanded(w, from);
       } else if (c === "\\") {
-        if (this.at(1) === "") fail("trailing backslash");
-        if (this.at(1) !== "\n") w.text += this.at(1);
+        const n = this.s[this.i + 1];
+        if (n === undefined) fail("trailing backslash");
+        w.text += n;
         this.i += 2;
       } else if (c === "'") w.text += this.single();
       else if (c === '"') {
@@ -261,6 +168,8 @@ class Reader {
       else if (c === "$") this.dollar(w, true);
       else {
         if (c === "*" || c === "?" || (c === "]" && bracket) || (c === "}" && brace === 2)) w.glob = true;
+        // bash expands `~` after `=` or `:` in any word (`make prefix=~/x`); dash only at the start
+        if (c === "~" && this.dialect === "bash" && /[=:]$/.test(w.text) && !w.unknown && this.s[this.i - 1] === w.text.at(-1)) w.unknown = true;
         bracket ||= c === "[";
         if (c === "{" && !brace) brace = 1;
         if (brace === 1 && (c === "," || (c === "." && this.at(1) === "."))) brace = 2;
@@ -272,13 +181,19 @@ class Reader {
     return { ...w, raw: this.s.slice(start, this.i) };
   }
 
+  private substitution(): void {
+    this.substitutions++;
+    this.sub(")");
+    this.substitutions--;
+  }
+
   /** The source from `from` to here was an expansion: the word's value is known only at run time. */
-  private expanded(w: WordState, from: number): void {
+  protected expanded(w: WordState, from: number): void {
     w.text += this.s.slice(from, this.i);
     w.unknown = true;
   }
 
-  /** '…' at the current position; returns its content. */
+  /** '…' at the current position, read raw; returns its content. */
   private single(): string {
     const end = this.s.indexOf("'", this.i + 1);
     if (end < 0) fail("unbalanced quote");
@@ -288,12 +203,11 @@ class Reader {
   }
 
   /** Inside "…" (the opening quote consumed), or a heredoc body up to the end of the text. */
-  quoted(w: WordState, heredoc: boolean): void {
+  protected quoted(w: WordState, heredoc: boolean): void {
     for (let c = this.at(); heredoc || c !== '"'; c = this.at()) {
-      const n = this.at(1);
+      const n = this.s[this.i + 1] ?? "";
       if (c === "") return heredoc ? undefined : fail("unbalanced quote");
-      if (c === "\\" && n === "\n") this.i += 2;
-      else if (c === "\\" && n !== "" && ("$`\\".includes(n) || (n === '"' && !heredoc))) {
+      if (c === "\\" && n !== "" && ("$`\\".includes(n) || (n === '"' && !heredoc))) {
         w.text += n;
         this.i += 2;
       } else if (c === "`") this.backtick(w, !heredoc);
@@ -306,36 +220,46 @@ class Reader {
     this.i++;
   }
 
+  /** `…`: its text is read with continuations removed (even inside quotes), unescaped, then parsed. */
   private backtick(w: WordState, inDoubleQuotes: boolean): void {
     const start = this.i++;
     let inner = "";
     for (let c = this.at(); c !== "`"; c = this.at()) {
-      const n = this.at(1);
+      const n = this.s[this.i + 1] ?? "";
       if (c === "") fail("unterminated backtick");
       const escaped = c === "\\" && (n === "$" || n === "`" || n === "\\" || (inDoubleQuotes && n === '"'));
       inner += escaped ? n : c;
       this.i += escaped ? 2 : 1;
     }
     this.i++;
-    new Reader(inner, this.level + 1, this.out).list("", true);
+    this.script(inner);
     this.expanded(w, start);
   }
 
-  /** At a `$`: an expansion or a literal dollar. */
+  /** At a `$`: an expansion or a literal dollar. `bare`: not inside double quotes or a heredoc body. */
   private dollar(w: WordState, bare: boolean): void {
     const start = this.i;
     const n = this.at(1);
     if (n === "(" && this.at(2) === "(") this.arithmetic();
-    else if (n === "(" || n === "{" || (n === '"' && bare)) {
+    else if (n === "(" || n === "{") {
       this.i += 2;
-      if (n === "(") this.sub(")");
-      else if (n === "{") this.parameter(bare);
-      else this.quoted(scratch(), false); // $"…": translated by bash
-    } else if (n === "'" && bare) this.ansiC();
-    else if (/^[0-9@*#?$!-]$/.test(n)) this.i += 2;
+      if (n === "(") this.substitution();
+      else this.parameter(bare);
+    } else if (bare && (n === "'" || n === '"') && this.dialect === "dash") {
+      // dash reads $"…" as a literal $ and a quoted string; newer dash versions read $'…' as bash does
+      if (n === "'") fail("`$'…'` reads differently across dash versions");
+      w.text += "$";
+      this.i++;
+      return;
+    } else if (bare && n === "'") this.ansiC();
+    else if (bare && n === '"') {
+      this.i += 2;
+      this.quoted(scratch(), false); // $"…": translated by bash
+    } else if (n === "[" && this.dialect === "bash") fail("bash's `$[…]` arithmetic");
+    else if (SPECIAL_PARAMETER.test(n)) this.i += 2;
     else if (/^[A-Za-z_]$/.test(n)) {
       this.i++;
-      this.i += this.match(NAME).length;
+      this.i += this.span((c) => /[A-Za-z0-9_]/.test(c)).length;
     } else {
       w.text += "$";
       this.i++;
@@ -359,13 +283,19 @@ class Reader {
       else if (c === "$") this.dollar(scratch(), bare);
       else this.i++;
     }
-    // bash's ${x@P} expands a value like a prompt, running any $(…) stored in it
-    if (this.s.slice(start, this.i).endsWith("@P")) fail("unsupported expansion `${…@P}`");
+    const body = this.s.slice(start, this.i);
     this.i++;
+    const risk = parameterRisk(body);
+    if (risk) this.out.push(opaque("${" + body + "}", risk));
   }
 
-  /** $((…)). bash reads `$((a) && b)` as a command substitution, so anything but a clean `))` fails. */
+  /**
+   * $((…)). bash reads `$((a) && b)` as a command substitution, so anything but a clean `))` fails.
+   * bash evaluates a variable's value in arithmetic as an expression, array subscripts and their
+   * `$(…)` included, so arithmetic naming a variable runs unknown code there.
+   */
   private arithmetic(): void {
+    const start = this.i;
     this.i += 3;
     for (let depth = 2; depth > 1; ) {
       const c = this.at();
@@ -376,14 +306,36 @@ class Reader {
     }
     if (this.at() !== ")") fail("ambiguous `$((`; write `$( (…) )` for a subshell");
     this.i++;
+    const text = this.s.slice(start, this.i);
+    if (this.dialect === "bash" && /[A-Za-z_$[]/.test(text.slice(3, -2))) this.out.push(opaque(text, "bash evaluates a variable in arithmetic as code"));
   }
 
-  /** $'…' (bash; dash reads it differently, so its value is unknown; `\'` would even move the end). */
+  /** $'…' (bash): read raw, up to the first unescaped quote; its value is left unknown. */
   private ansiC(): void {
-    for (this.i += 2; this.at() !== "'"; this.i += this.at() === "\\" ? 2 : 1) {
-      if (this.at() === "") fail("unbalanced quote");
-      if (this.at() === "\\" && this.at(1) === "'") fail("ambiguous `$'…'` quoting");
+    for (this.i += 2; this.s[this.i] !== "'"; this.i += this.s[this.i] === "\\" ? 2 : 1) {
+      if (this.i >= this.s.length) fail("unbalanced quote");
+      if (this.s[this.i] === "\\" && this.s[this.i + 1] === "'") fail("ambiguous `$'…'` quoting");
     }
     this.i++;
   }
+}
+
+/**
+ * Why a `${…}` runs unknown code, or undefined for the POSIX forms (`${X}`, `${#X}`, `${X:-w}`,
+ * `${X#p}` …) and bash's pattern and case forms. bash evaluates an array subscript, a substring
+ * offset and an indirect name as arithmetic or as a name (`${!x}`), running `$(…)` found in a
+ * variable's value; `${X@P}` expands a value like a prompt. dash stops with an error on them.
+ */
+export function parameterRisk(body: string): string | undefined {
+  const m = /^(#?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?([^]*)$/.exec(body);
+  if (body.startsWith("!") && body.length > 1) return "bash expands `${!…}` indirectly, evaluating a name it finds at run time";
+  if (!m) return "an expansion outside the forms the checker models";
+  const [, , , subscript, rest = ""] = m;
+  if (subscript && !/^\[(@|\*|[0-9]+)\]$/.test(subscript)) return "bash evaluates an array subscript as code";
+  if (rest === "" || /^(:?[-=?+]|##?|%%?|\/[/#%]?|\^\^?|,,?)/.test(rest)) return undefined;
+  if (/^:[\s0-9+-]*(:[\s0-9+-]*)?$/.test(rest)) return undefined; // a substring with literal offsets
+  if (rest.startsWith(":")) return "bash evaluates a substring offset as code";
+  if (/^@[QEAaUuLKk]$/.test(rest)) return undefined;
+  if (rest === "@P") return "bash expands `${…@P}` like a prompt, running `$(…)` found in the value";
+  return "an expansion outside the forms the checker models";
 }

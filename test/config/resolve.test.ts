@@ -333,14 +333,14 @@ describe("${VAR} expansion", () => {
     expect(warnings).toEqual(['/l0.toml: [mcp.github] headers.Authorization: ${GITHUB_TOKEN} is not set (using "")']);
   });
 
-  test("variables expand inside arrays and nested tables", () => {
+  test("variables expand inside arrays and nested tables, never inside [permission]", () => {
     const { settings, warnings } = resolve(
       '[mcp]\nservers = [{ name = "fs", command = "${TOOLS}/fs", args = ["--root", "${HOME}/src"], env = { TOKEN = "${T}", PLAIN = "$T" } }]\n' +
         '[permission]\nallow = ["bash: ${TOOLS}/bin/*"]',
       { TOOLS: "/opt/t", HOME: "/home/u", T: "tok" },
     );
     expect(settings.mcp.servers[0]).toMatchObject({ command: "/opt/t/fs", args: ["--root", "/home/u/src"], env: { TOKEN: "tok", PLAIN: "$T" } });
-    expect(settings.permission.allow).toEqual(["bash: /opt/t/bin/*"]);
+    expect(settings.permission.allow).toEqual(["bash: ${TOOLS}/bin/*"]);
     expect(warnings).toEqual([]);
   });
 

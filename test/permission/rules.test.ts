@@ -1,7 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { BLOCKED_PREFIX, decide, validateRules, type PermissionRules } from "../../src/permission/rules.ts";
-import { parseCommand, parseSyntax, type Segment } from "../../src/permission/shell-words.ts";
+import { BLOCKED_PREFIX, blockedTools, compileRules, decide as decideCompiled, validateRules, type PermissionRules } from "../../src/permission/rules.ts";
+import { parseCommand } from "../../src/permission/shell-commands.ts";
+import { parseSyntax } from "../../src/permission/shell-syntax.ts";
+import type { Segment } from "../../src/permission/shell-words.ts";
 
+/** Decides with `lists` compiled for /bin/sh (both dash's and bash's reading). */
+const decide = (tool: string, args: Record<string, unknown>, lists: PermissionRules) => decideCompiled(tool, args, compileRules(lists).rules);
 const bash = (command: string, rules: PermissionRules) => decide("bash", { command }, rules).allowed;
 
 describe("decide", () => {
@@ -30,7 +34,11 @@ describe("decide", () => {
     const rules = { allow: [], deny: ["bash: rm *"] };
     const refused = ['echo "', "$X -rf /", "curl x | sh", "eval $CMD", "r? x", "RM -rf x", "echo / | xargs env", "xargs -I{} sh -c {}", "find . -exec sh -c {} \\;", "alias x='rm -rf ~'\nx", "echo ${x@P}", ". <(echo rm -rf ~)"];
     for (const c of refused) expect(bash(c, rules)).toBe(false);
-    for (const c of ["ls $HOME", "git log $(date +%s)", "command -v rm", "ls *.ts", "bash build.sh", "while read l; do echo $l; done < <(git log)"]) expect(bash(c, rules)).toBe(true);
+    for (const c of ["ls $HOME", "git log $(date +%s)", "command -v rm", "ls *.ts", "bash build.sh"]) expect(bash(c, rules)).toBe(true);
+    // process substitution is bash syntax: allowed when bash runs the command, "cannot verify" for /bin/sh
+    const loop = { command: "while read l; do echo $l; done < <(git log)" };
+    expect(decideCompiled("bash", loop, compileRules(rules, "bash").rules)).toEqual({ allowed: true });
+    expect(decide("bash", loop, rules).allowed).toBe(false);
     expect(decide("write_file", {}, rules)).toEqual({ allowed: true });
   });
 
@@ -134,7 +142,7 @@ describe("decide", () => {
     };
     expect(reason("bash", { command: "git status && rm -rf x" })).toBe("blocked by permission rules: `rm -rf x` matches deny entry `bash: rm *`");
     expect(reason("bash", { command: "curl evil.sh" })).toBe("blocked by permission rules: `curl evil.sh` matches no allow entry (allowed: bash: git *, bash: ls)");
-    expect(reason("bash", { command: 'git log "' })).toBe("blocked by permission rules: `git log \"` could not be parsed: unbalanced quote");
+    expect(reason("bash", { command: 'git log "' })).toBe("blocked by permission rules: cannot verify `git log \"`: unbalanced quote");
     expect(reason("bash", { command: "$X y" })).toContain("`$X y` is known only at run time and could match deny entry `bash: rm *`");
     expect(reason("bash", { command: "ls > out" })).toContain("redirection `> out` is not in a pattern");
     expect(reason("bash", { command: "ls\n".repeat(40) + "curl x" })).toContain("`curl x`");
@@ -144,23 +152,31 @@ describe("decide", () => {
     expect(reason("grep", {})).toBe("blocked by permission rules: tool `grep` matches no allow entry (allowed: read_file)");
   });
 
-  test("malformed entries match nothing, and validateRules says so", () => {
+  test("entries that are no rule are left out, and compileRules and validateRules name each one", () => {
     const rules = { allow: ["bash:", "bash: ls &&", "bash: a; b", "Bash(git:*)", "read file", "bash: git *", "grep"], deny: ["bash:   "] };
     expect(bash("ls", rules)).toBe(false);
     expect(bash("git status", rules)).toBe(true);
-    const warnings = validateRules(rules);
-    expect(warnings).toHaveLength(6);
-    expect(warnings[0]).toBe('[permission] allow: "bash:" has an empty pattern; it matches nothing');
-    expect(warnings.join("\n")).toContain("nothing after `&&`");
-    expect(warnings.join("\n")).toContain("one entry per command");
-    expect(warnings.join("\n")).toContain('write "bash: git *"');
-    expect(warnings[5]).toContain("[permission] deny:");
+    const errors = compileRules(rules).errors;
+    expect(validateRules(rules)).toEqual(errors);
+    expect(errors).toHaveLength(6);
+    expect(errors[0]).toBe('[permission] allow: "bash:" has an empty pattern; "bash" alone covers every command');
+    expect(errors.join("\n")).toContain("nothing after `&&`");
+    expect(errors.join("\n")).toContain("one entry per command");
+    expect(errors.join("\n")).toContain('write "bash: git *"');
+    expect(errors[5]).toContain("[permission] deny:");
     expect(validateRules({ allow: ["bash: git *", "github_*", "*"], deny: ["bash: rm *"] })).toEqual([]);
   });
 });
 
+test("blockedTools names the built-in tools an allow list leaves no way to run", () => {
+  const names = ["bash", "read_file", "write_file", "edit", "grep"];
+  expect(blockedTools(compileRules({ allow: ["read_file", "bash: git *"], deny: [] }).rules, names)).toEqual(["write_file", "edit", "grep"]);
+  expect(blockedTools(compileRules({ allow: ["*_file"], deny: [] }).rules, names)).toEqual(["bash", "edit", "grep"]);
+  expect(blockedTools(compileRules({ allow: [], deny: ["bash: rm *"] }).rules, names)).toEqual([]);
+});
+
 /** Each segment as "words" with markers: ^ nested, ? unknown, * glob; redirections appended. */
-function summary(src: string, parse = parseCommand): string[] | string {
+function summary(src: string, parse = (text: string) => parseCommand(text, "bash")): string[] | string {
   const p = parse(src);
   if (!p.ok) return p.reason;
   const word = (w: { text: string; unknown: boolean; glob: boolean }) => w.text + (w.unknown ? "?" : "") + (w.glob ? "*" : "");
@@ -206,7 +222,7 @@ describe("shell-words", () => {
   });
 
   test("parseSyntax does not see through wrappers", () => {
-    expect(summary("timeout 5 sh -c 'rm x'", parseSyntax)).toEqual(["timeout 5 sh -c rm x"]);
+    expect(summary("timeout 5 sh -c 'rm x'", (text) => parseSyntax(text, "bash"))).toEqual(["timeout 5 sh -c rm x"]);
   });
 
   test.each([

@@ -1,0 +1,81 @@
+// Reading one `[permission]` entry (SPEC §8, §24): "TOOLNAME" — a lowercase glob on tool names,
+// built-in or MCP ("read_file", "github_*", "*") — or "bash: PATTERN". Anything else is a
+// configuration error, never a rule that silently matches nothing; where an entry looks like
+// another agent's spelling ("Bash(git:*)", "Write", "write_file:*.env") the message gives hey's. Pure.
+import { harmless, type Pattern } from "./match.ts";
+import { parseSyntax } from "./shell-syntax.ts";
+import type { Word } from "./shell-words.ts";
+
+export type Entry = { tool: string } | { pattern: Pattern };
+
+/** hey's built-in tools (compress when `[compaction] compress_tool` is on). */
+export const BUILTIN_TOOLS = ["bash", "read_file", "write_file", "edit", "grep", "compress"];
+
+// A tool name as MCP tools keep them (sanitized to [A-Za-z0-9_-]), lowercase, `*` as a glob.
+const TOOL_GLOB = /^[a-z0-9_*-]+$/;
+const STAR: Word = { text: "*", raw: "*", unknown: false, glob: true };
+
+/** Other agents' tool names (lowercased) and the hey tool that does the same. */
+const SPELLINGS: Record<string, string> = {
+  bash: "bash",
+  shell: "bash",
+  shelltool: "bash",
+  run_shell_command: "bash",
+  read: "read_file",
+  readfile: "read_file",
+  write: "write_file",
+  writefile: "write_file",
+  edit: "edit",
+  multiedit: "edit",
+  replace: "edit",
+  grep: "grep",
+  search_file_content: "grep",
+};
+
+const heyName = (name: string) => (Object.hasOwn(SPELLINGS, name.toLowerCase()) ? SPELLINGS[name.toLowerCase()] : undefined);
+
+/** One entry, or why it is none: a phrase that follows the quoted entry in a message. */
+export function readEntry(entry: string): Entry | { error: string } {
+  const e = entry.trim();
+  if (!e) return { error: "is empty" };
+  const bash = /^(bash)\s*:(.*)$/is.exec(e);
+  if (bash) return bash[1] === "bash" ? readPattern(e, bash[2]!.trim()) : { error: `names no tool (tool names are lowercase); write "bash:${bash[2]}"` };
+  if (TOOL_GLOB.test(e)) return { tool: e };
+  return { error: misspelled(e) };
+}
+
+function readPattern(entry: string, text: string): Entry | { error: string } {
+  if (!text) return { error: 'has an empty pattern; "bash" alone covers every command' };
+  const parsed = parseSyntax(text, "bash");
+  if (!parsed.ok) return { error: `cannot be parsed: ${parsed.reason}` };
+  const hidden = parsed.segments.find((s) => s.opaque);
+  if (hidden) return { error: `can never match: ${hidden.opaque}` };
+  const top = parsed.segments.filter((s) => !s.nested);
+  if (top.length !== 1) return { error: "is not one simple command; write one entry per command" };
+  const seg = top[0]!;
+  const words = [...seg.assigns, ...seg.words];
+  const redirects = seg.redirects.filter((r) => !harmless(r));
+  const star = (w: Word) => w.glob && w.text.includes("*");
+  if (!words.some(star) && !redirects.some((r) => star(r.target))) words.push(STAR);
+  return { pattern: { entry, words, assigns: seg.assigns.length > 0, redirects } };
+}
+
+/** What is wrong with an entry that is neither a tool glob nor "bash: PATTERN", and what to write instead. */
+function misspelled(e: string): string {
+  const call = /^([A-Za-z_][\w-]*)\s*\((.*)\)$/s.exec(e); // Claude Code's Bash(git:*), Gemini CLI's run_shell_command(git)
+  if (call) {
+    const tool = heyName(call[1]!);
+    if (tool === "bash") return `is another agent's syntax; write "bash: ${call[2]!.trim().replace(/:\*$/, " *")}"`;
+    if (tool) return `is another agent's syntax; hey's rules name whole tools: write "${tool}"`;
+    return 'is another agent\'s syntax; write a tool name or "bash: PATTERN"';
+  }
+  const scoped = /^([a-z0-9_-]+)\s*:/.exec(e);
+  if (scoped) return `gives \`${scoped[1]}\` a pattern, which only bash takes ("bash: PATTERN"); write "${scoped[1]}" for the whole tool`;
+  const spaced = /^bash\s+(\S.*)$/is.exec(e);
+  if (spaced) return `misses the colon; write "bash: ${spaced[1]}"`;
+  if (/^[A-Za-z0-9_*-]+$/.test(e)) {
+    const tool = heyName(e);
+    return tool ? `names no tool (tool names are lowercase); write "${tool}"` : `names no tool (tool names are lowercase: ${BUILTIN_TOOLS.join(", ")} or an MCP tool's name)`;
+  }
+  return 'is neither a tool name nor "bash: PATTERN"';
+}

@@ -1,0 +1,133 @@
+// Matching one simple command against one bash pattern (SPEC §8), both reduced to words.
+//
+// - A pattern word `*` matches any number of words (none included) whose values are known
+//   before the command runs; `*` inside a word (`*.ts`, `--out=*`) matches within that one word.
+//   So `git *` trusts git's own options and arguments, `git -c core.sshCommand=…` included:
+//   whoever allows `git *` allows what git can do.
+// - A pattern without any `*` matches the segment's leading words, then anything `*` would match:
+//   `git` allows `git diff` but not `gitk`.
+// - Never matched by `*`, so a pattern has to spell them out (same text) to allow them: an
+//   expansion or substitution (`$X`, `$(…)`), a glob in the command name, a leading `VAR=value`
+//   (`PATH=. ls` is not `ls`), and a redirection to or from a file (`bash: make * > build.log`).
+//   Redirections that touch no file pass: fd duplication (`2>&1`), `/dev/null`, heredocs.
+// Deny patterns match the same way but err towards refusing: the command name is compared by
+// basename (`/bin/rm` is `rm`) and case-insensitively, redirections and assignments are ignored
+// unless the pattern names them, and a word known only at run time could be anything, so it matches.
+import type { Redirect, Segment, Word } from "./shell-words.ts";
+
+/** A compiled `bash: PATTERN` entry. */
+export interface Pattern {
+  entry: string;
+  /** leading assignments, then the command words */
+  words: Word[];
+  assigns: boolean;
+  redirects: Redirect[];
+}
+
+export type DenyHit = "yes" | "maybe" | undefined;
+
+/** Redirections that touch no file: fd duplication or closing, /dev/null, data given on stdin. */
+export function harmless(r: Redirect): boolean {
+  const op = r.op.replace(/^\d+/, "");
+  if (op === "<<" || op === "<<-" || op === "<<<") return true; // substitutions inside are segments of their own
+  if (r.target.unknown || r.target.glob) return false;
+  if ((op === ">&" || op === "<&") && /^(\d+|-)$/.test(r.target.text)) return true;
+  return r.target.text === "/dev/null";
+}
+
+const isStar = (w: Word) => w.glob && w.raw === "*";
+
+/** Does `w` match pattern word `t`? `fixed`: the segment word's value is known before the command runs. */
+function wordMatches(t: Word, w: Word, fixed: boolean): boolean {
+  if (t.unknown || w.unknown || !fixed) return t.raw === w.raw; // spelled out, or nothing
+  return t.glob && t.text.includes("*") ? globMatch(t.text, w.text) : t.text === w.text;
+}
+
+/**
+ * Do the pattern's words match the segment's? Filled from the end: `next[si]` says whether the
+ * rest of the pattern matches the segment's words from `si` on (linear in each, no recursion).
+ */
+export function allowWords(seg: Segment, p: Pattern): boolean {
+  const words = [...seg.assigns, ...seg.words];
+  const n = words.length;
+  const fixed = (i: number) => !words[i]!.unknown && !(words[i]!.glob && i === seg.assigns.length);
+  let next = words.map(() => false).concat(true);
+  for (let pi = p.words.length - 1; pi >= 0; pi--) {
+    const t = p.words[pi]!;
+    const cur: boolean[] = [];
+    cur[n] = isStar(t) && next[n]!;
+    for (let si = n - 1; si >= 0; si--) {
+      cur[si] = isStar(t) ? next[si]! || (fixed(si) && cur[si + 1]!) : wordMatches(t, words[si]!, fixed(si)) && next[si + 1]!;
+    }
+    next = cur;
+  }
+  return next[0]!;
+}
+
+export function allowMatch(seg: Segment, p: Pattern): boolean {
+  if (!allowWords(seg, p)) return false;
+  const files = seg.redirects.filter((r) => !harmless(r));
+  return (
+    files.length === p.redirects.length &&
+    files.every((r, i) => r.op === p.redirects[i]!.op && wordMatches(p.redirects[i]!.target, r.target, !r.target.unknown && !r.target.glob))
+  );
+}
+
+/** Like allowWords, with three answers: a word known only at run time matches "maybe". */
+export function denyMatch(seg: Segment, p: Pattern): DenyHit {
+  // assignments count only when the pattern names some (`FOO=1 *`)
+  const words = p.assigns ? [...seg.assigns, ...seg.words] : seg.words;
+  const n = words.length;
+  const cmd = n - seg.words.length;
+  const wild = (i: number) => words[i]!.unknown || words[i]!.glob;
+  // the command by basename and case-insensitively: `/bin/rm` and, on macOS, `RM` are rm
+  const name = (s: string, i: number) => (i === cmd ? s.slice(s.lastIndexOf("/") + 1).toLowerCase() : s);
+  const same = (t: Word, i: number) => {
+    const [a, b] = [name(t.text, i), name(words[i]!.text, i)];
+    return t.unknown ? t.raw === words[i]!.raw : t.glob && t.text.includes("*") ? globMatch(a, b) : a === b;
+  };
+  const either = (x: DenyHit, y: DenyHit): DenyHit => (x === "yes" || y === "yes" ? "yes" : (x ?? y));
+  let next: DenyHit[] = words.map((_, i): DenyHit => (wild(i) ? "maybe" : undefined)).concat("yes");
+  for (let pi = p.words.length - 1; pi >= 0; pi--) {
+    const t = p.words[pi]!;
+    const cur: DenyHit[] = [];
+    cur[n] = isStar(t) ? next[n] : undefined;
+    for (let si = n - 1; si >= 0; si--) {
+      if (isStar(t)) cur[si] = either(next[si], cur[si + 1]);
+      else cur[si] = wild(si) ? "maybe" : same(t, si) ? next[si + 1] : undefined;
+    }
+    next = cur;
+  }
+  const hit = next[0];
+  return hit && denyRedirects(seg, p, hit);
+}
+
+/** A deny pattern that names redirections matches only segments that have them. */
+function denyRedirects(seg: Segment, p: Pattern, hit: "yes" | "maybe"): DenyHit {
+  for (const want of p.redirects) {
+    const found = seg.redirects.filter((r) => r.op === want.op);
+    if (found.some((r) => !r.target.unknown && !r.target.glob && wordMatches(want.target, r.target, true))) continue;
+    if (!found.some((r) => r.target.unknown || r.target.glob)) return undefined;
+    hit = "maybe";
+  }
+  return hit;
+}
+
+/** Why a segment failed, when it is not just its command: a run-time value, or a file redirection. */
+export function hint(seg: Segment, allow: Pattern[], show: (text: string) => string): string {
+  const cmd = seg.assigns.length;
+  const wild = [...seg.assigns, ...seg.words].find((w, i) => w.unknown || (w.glob && i === cmd));
+  if (wild) return `; \`${show(wild.raw)}\` is known only at run time`;
+  const file = seg.redirects.find((r) => !harmless(r));
+  if (file && allow.some((p) => allowWords(seg, p))) return `; redirection \`${show(file.op + " " + file.target.raw)}\` is not in a pattern`;
+  return "";
+}
+
+/** `*` matches any run of characters; everything else is literal. */
+export function globMatch(glob: string, text: string): boolean {
+  const body = glob
+    .split("*")
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+    .join(".*");
+  return new RegExp(`^${body}$`, "s").test(text);
+}

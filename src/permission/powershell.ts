@@ -1,0 +1,97 @@
+// PowerShell, the bash tool's shell on Windows without sh (SPEC §7.1, §8): only a small subset is
+// read, and everything else is "cannot verify". The subset: commands of bare words made of
+// [A-Za-z0-9_./\\:=+*?-] or single-quoted text ('it''s'), separated by blanks and joined by `;`,
+// `|`, `&&`, `||` or newlines. No variables, subexpressions, script blocks, double quotes,
+// backticks, redirections, `@`, `,`, `#`, `%` or non-ASCII (PowerShell reads typographic quotes
+// and dashes as quotes and dashes). Commands that run strings, define names or load code are
+// opaque. Names are case-insensitive in PowerShell, so those are compared lowercased. Pure.
+import { attempt, fail, opaque, type Parsed, type Segment, type Word } from "./shell-words.ts";
+
+const BARE = /[A-Za-z0-9_./\\:=+*?-]/;
+/** First words that start something other than a command call. */
+const NOT_A_CALL = /^(using|function|filter|workflow|class|enum|configuration|data|param|dynamicparam|begin|process|end|if|elseif|else|foreach|for|while|do|until|switch|try|catch|finally|trap)$/i;
+/** Cmdlets and aliases that run a string or a file as code, define names, or start other programs. */
+const RUNS_CODE = new Set(
+  [
+    ...["invoke-expression", "iex", "invoke-command", "icm", "start-process", "saps", "start", "start-job", "sajb", "invoke-item", "ii"],
+    ...["set-alias", "sal", "new-alias", "nal", "import-alias", "ipal", "set-item", "si", "new-item", "ni", "import-module", "ipmo", "add-type"],
+    ...["powershell", "pwsh", "cmd", "sh", "bash", "wsl", "foreach-object", "%", "where-object", "invoke-restmethod", "irm"],
+  ].map((n) => n.toLowerCase()),
+);
+
+/** The commands of a PowerShell command line, in the subset above; anything else fails. */
+export function parsePowerShell(src: string): Parsed {
+  return attempt(() => read(src));
+}
+
+function read(src: string): Segment[] {
+  if (/[^\x20-\x7e\t\n]/.test(src)) fail("a character outside printable ASCII (PowerShell reads some as quotes or dashes)");
+  const out: Segment[] = [];
+  let i = 0;
+  let pending = "";
+  let words: Word[] = [];
+  let start = 0;
+  const end = () => {
+    if (!words.length) {
+      if (pending) fail(`nothing after \`${pending}\``);
+      return;
+    }
+    out.push(command(words, src.slice(start, i).trim()));
+    words = [];
+  };
+  while (i < src.length) {
+    const c = src[i]!;
+    const two = src.slice(i, i + 2);
+    if (c === " " || c === "\t") i++;
+    else if (two === "&&" || two === "||" || c === "|" || c === ";" || c === "\n") {
+      end();
+      pending = c === ";" || c === "\n" ? "" : two === "&&" || two === "||" ? two : c;
+      i += two === "&&" || two === "||" ? 2 : 1;
+      start = i;
+    } else {
+      if (!words.length) start = i;
+      const w = word(src, i);
+      words.push(w);
+      i += w.raw.length;
+      pending = "";
+    }
+  }
+  end();
+  if (pending) fail(`nothing after \`${pending}\``);
+  return out;
+}
+
+function word(src: string, i: number): Word {
+  let j = i;
+  let text = "";
+  while (j < src.length && !" \t\n;|&".includes(src[j]!)) {
+    const c = src[j]!;
+    if (c === "'") {
+      let k = j + 1;
+      for (; ; k++) {
+        if (k >= src.length) fail("unbalanced quote");
+        if (src[k] === "'" && src[k + 1] === "'") k++;
+        else if (src[k] === "'") break;
+      }
+      text += src.slice(j + 1, k).replaceAll("''", "'");
+      j = k + 1;
+    } else if (BARE.test(c)) {
+      text += c;
+      j++;
+    } else unmodelled(c);
+  }
+  const raw = src.slice(i, j);
+  if (!raw) unmodelled(src[i]!);
+  return { text, raw, unknown: false, glob: /[*?]/.test(raw.replace(/'[^']*'/g, "")) };
+}
+
+const unmodelled = (c: string): never => fail(`PowerShell syntax ${c === "`" ? "`` ` ``" : `\`${c}\``} the checker does not model`);
+
+function command(words: Word[], raw: string): Segment {
+  const first = words[0]!;
+  const name = first.text.slice(Math.max(first.text.lastIndexOf("/"), first.text.lastIndexOf("\\")) + 1).toLowerCase();
+  // a quoted first word, a number or an operator is an expression; a keyword starts a statement
+  if (first.raw.startsWith("'") || !/^([A-Za-z_]|\.{1,2}[\\/]|[\\/])/.test(first.raw) || NOT_A_CALL.test(first.text)) fail(`\`${raw}\` is not a plain PowerShell command`);
+  if (RUNS_CODE.has(name) || RUNS_CODE.has(name.replace(/\.exe$/, ""))) return opaque(raw, `\`${first.text}\` runs code the rules cannot see`);
+  return { raw, assigns: [], words, redirects: [], nested: false };
+}

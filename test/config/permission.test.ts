@@ -1,0 +1,62 @@
+// [permission] fails closed (SPEC §24): `${VAR}` is never expanded inside it, an entry that is no
+// rule is a ConfigError naming it, and so are unknown keys in it and near-misses of its name.
+import TOML from "@iarna/toml";
+import { expect, test } from "bun:test";
+import { resolveConfig } from "../../src/config/resolve.ts";
+import { ConfigError } from "../../src/config/settings.ts";
+import { compileRules, decide } from "../../src/permission/rules.ts";
+
+const U = "/home/u/.config/hey/config.toml";
+const P = "/work/app/.hey/config.toml";
+const OK = '[provider.local]\nbase_url = "http://127.0.0.1:11434/v1"\nmodels = ["m"]\n';
+
+/** resolveConfig over the user file and, when given, the project file; "no error" or the ConfigError's message. */
+function errorOf(user: string, project?: string): string {
+  const layers = [{ source: U, data: TOML.parse(user + "\n" + OK) }, ...(project === undefined ? [] : [{ source: P, data: TOML.parse(project) }])];
+  try {
+    resolveConfig(layers, {}, {});
+    return "no error";
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as Error).message;
+  }
+}
+
+test.each([
+  ['[permissions]\nallow = ["bash: ls"]', `${U}: unknown table [permissions]; permission rules belong in [permission]`],
+  ['[permision]\ndeny = ["bash: rm *"]', `${U}: unknown table [permision]; permission rules belong in [permission]`],
+  ['[Permission]\ndeny = ["bash: rm *"]', `${U}: unknown table [Permission]; permission rules belong in [permission]`],
+  ['[permission]\ndenny = ["bash: rm *"]', `${U}: unknown key [permission] denny; did you mean deny?`],
+  ['[permission]\nallowed = ["bash: ls"]', `${U}: unknown key [permission] allowed; did you mean allow?`],
+  ['[permission]\nask = ["bash"]', `${U}: unknown key [permission] ask (known: allow, deny)`],
+  ['deny = ["bash: rm *"]', `${U}: deny must be inside [permission]`],
+  ['[permission]\nallow = ["Bash"]', `${U}: [permission] allow: "Bash" names no tool (tool names are lowercase); write "bash"`],
+  ['[permission]\ndeny = ["Write"]', `${U}: [permission] deny: "Write" names no tool (tool names are lowercase); write "write_file"`],
+  [
+    '[permission]\nallow = ["Bash(git:*)", "write_file:*.env", "read_file"]',
+    `${U}: [permission] allow: "Bash(git:*)" is another agent's syntax; write "bash: git *"\n` +
+      `${U}: [permission] allow: "write_file:*.env" gives \`write_file\` a pattern, which only bash takes ("bash: PATTERN"); write "write_file" for the whole tool`,
+  ],
+  ['[permission]\nallow = ["bash: ls &&"]', `${U}: [permission] allow: "bash: ls &&" cannot be parsed: nothing after \`&&\``],
+])("%s → %s", (toml, message) => {
+  expect(errorOf(toml)).toBe(message);
+});
+
+test("the message names the file the bad list came from", () => {
+  expect(errorOf('[permission]\nallow = ["bash: git *"]', '[permission]\ndeny = ["Bash(rm:*)"]')).toBe(`${P}: [permission] deny: "Bash(rm:*)" is another agent's syntax; write "bash: rm *"`);
+  expect(errorOf('[permission]\nallow = ["bash: git *"]\ndeny = ["bash: rm *"]')).toBe("no error");
+});
+
+test("other near-miss tables stay warnings", () => {
+  expect(errorOf("[agnet]\nmax_turns = 3")).toBe("no error");
+});
+
+test("${VAR} is never expanded inside [permission], so an unset variable does not widen a rule", () => {
+  const { settings, warnings } = resolveConfig([{ source: U, data: TOML.parse(OK + '[permission]\nallow = ["bash: ${UNSET} *", "bash: ${HOME}/bin/tool *"]') }], { HOME: "/home/u" }, {});
+  expect(settings.permission.allow).toEqual(["bash: ${UNSET} *", "bash: ${HOME}/bin/tool *"]);
+  expect(warnings).toEqual([]);
+  const rules = compileRules(settings.permission).rules;
+  expect(decide("bash", { command: "rm -rf x" }, rules).allowed).toBe(false);
+  expect(decide("bash", { command: "/home/u/bin/tool x" }, rules).allowed).toBe(false);
+  expect(decide("bash", { command: "${HOME}/bin/tool x" }, rules).allowed).toBe(true); // spelled out, as the rule says
+});

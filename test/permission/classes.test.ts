@@ -1,0 +1,133 @@
+// Issue 9's classes, one row each: the command, the shells (as tools/shell.ts names them) it is
+// decided for, the list, and what the refusal must name — the segment or construct refused — or
+// "allowed". The differential test proves the same rows against real shells; these pin the reasons.
+import { describe, expect, test } from "bun:test";
+import { BLOCKED_PREFIX, compileRules, decide, type PermissionRules } from "../../src/permission/rules.ts";
+
+const LISTS: Record<string, PermissionRules> = {
+  narrow: { allow: ["bash: ls", "bash: cat *", "bash: echo *"], deny: [] },
+  deny: { allow: [], deny: ["bash: pwned *", "bash: rm *"] },
+  usable: { allow: ["bash: git *", "bash: ls", "bash: head *", "bash: echo *", "bash: cat *", "bash: grep *", "bash: find *", "bash: timeout *", "bash: xargs *"], deny: [] },
+};
+
+type Row = [cls: string, command: string, shells: string, list: string, names: string];
+
+const rows: Row[] = [
+  // line continuations are removed first, as the shell removes them
+  ["continuation", 'echo "$\\\n(pwned)"', "sh dash bash", "narrow", "`pwned` matches no allow entry"],
+  ["continuation", "echo \\\\\npwned", "sh", "narrow", "`pwned` matches no allow entry"],
+  ["continuation", "fo\\\nr x in a; do pwned; done", "sh", "deny", "`pwned` matches deny entry"],
+  ["continuation", "echo ${x:-\\\n$(pwned)}", "sh", "deny", "`pwned` matches deny entry"],
+  ["continuation", "cat <<E\\\nOF\nbody\nEOF\npwned", "sh", "narrow", "`pwned` matches no allow entry"],
+  ["continuation", "cat <<EOF\nEO\\\nF\npwned\nEOF", "sh dash bash", "narrow", "a line continuation inside a heredoc body"],
+  ["continuation", "# note \\\npwned", "sh", "narrow", "`pwned` matches no allow entry"],
+  ["continuation", "l\\\ns \\\n-la", "sh", "narrow", "allowed"],
+  // dialect tokens, read as the shell that runs the command reads them
+  ["dialect", "ls &>/dev/null pwned", "sh dash", "narrow", "`>/dev/null pwned` matches no allow entry"],
+  ["dialect", "ls &>/dev/null pwned", "bash", "narrow", "allowed"],
+  ["dialect", "ls &>> out pwned", "dash", "deny", "`>> out pwned` matches deny entry"],
+  ["dialect", "ls &>> out", "bash", "deny", "`&>>` (bash before 4.0, macOS's /bin/bash, reads `&` then `>>`)"],
+  ["dialect", "echo $(ls # )\n)", "sh bash", "deny", "a comment inside `$(…)`"],
+  ["dialect", "echo `ls # )`", "sh bash", "deny", "allowed"],
+  ["dialect", "ls |& pwned", "dash", "narrow", "cannot verify `ls |& pwned`: unexpected `&`"],
+  ["dialect", "cat <<< x", "sh dash", "narrow", "missing target after `<<`"],
+  ["dialect", "cat <<< x", "bash", "narrow", "allowed"],
+  ["dialect", "cat <(ls)", "sh dash", "narrow", "process substitution `<(…)` is bash syntax"],
+  ["dialect", "echo $'\\x41'", "dash", "deny", "`$'…'` reads differently across dash versions"],
+  ["dialect", "cat <<$'EOF'\nEOF\npwned\n$EOF", "bash", "narrow", "heredoc delimiter `$'EOF'` is not a plain word"],
+  ["dialect", 'cat <<$"EOF"\nEOF\npwned\n$EOF', "sh dash bash", "narrow", 'heredoc delimiter `$"EOF"` is not a plain word'],
+  ["dialect", "ls {fd}>/dev/null", "bash", "deny", "bash's `{name}>` fd redirection"],
+  ["dialect", "ls {fd} >/dev/null; ls {a}", "sh", "deny", "allowed"],
+  ["dialect", "ls >& out", "dash", "deny", "`>&out`: not an fd number"],
+  ["dialect", "echo $[1+1]", "bash", "deny", "bash's `$[…]` arithmetic"],
+  // grammar the old reader got wrong, and grammar outside the subset
+  ["grammar", "for x do pwned; done", "sh", "narrow", "`pwned` matches no allow entry"],
+  ["grammar", "for x\ndo pwned; done", "sh", "narrow", "`pwned` matches no allow entry"],
+  ["grammar", "for x in a do pwned; do ls; done", "sh", "deny", "allowed"],
+  ["grammar", "cat <<EOF; for x in $(\npwned\nEOF\n); do :; done\nEOF", "sh", "deny", "a newline inside a nested command while a heredoc is pending"],
+  ["grammar", "echo $(cat <<EOF\nEOF)\npwned\nEOF\n)", "sh", "deny", "a heredoc line starts with its delimiter `EOF` but does not end it"],
+  ["grammar", "cat <<EOF\n$(\nEOF\npwned\n)\nEOF", "sh", "deny", "missing `)`"],
+  ["grammar", "case x in x) pwned;; esac", "sh", "deny", "unsupported shell syntax `case`"],
+  ["grammar", "f() { pwned; }; f", "sh", "deny", "unexpected `(`"],
+  ["grammar", "select x in a; do pwned; done", "sh", "deny", "unsupported shell syntax `select`"],
+  ["grammar", "if (ls) then cat x; fi", "sh", "narrow", "allowed"],
+  // bash builtins that evaluate a subscript or a variable's value as code
+  ["subscript", "printf -v 'a[$(pwned)]' x", "sh bash", "deny", "cannot verify `printf -v 'a[$(pwned)]' x`: bash evaluates a subscript"],
+  ["subscript", "printf -v 'a[$(pwned)]' x", "dash", "deny", "allowed"],
+  ["subscript", "printf '%s\\n' \"$x\" && printf -v out %s y && wait 12 && read -r -a arr line <<EOF\nx\nEOF", "bash", "deny", "allowed"],
+  ["subscript", "getopts ab opt && unset -v x && mapfile -t lines <<EOF\nx\nEOF", "bash", "deny", "allowed"],
+  ["subscript", "read -a 'a[$(pwned)]' <<EOF\nx\nEOF", "bash", "deny", "cannot verify `read -a 'a[$(pwned)]' <<EOF`"],
+  ["subscript", "wait -p 'a[$(pwned)]'", "bash", "deny", "cannot verify `wait -p 'a[$(pwned)]'`"],
+  ["subscript", "test -v 'a[$(pwned)]'", "bash", "deny", "cannot verify `test -v 'a[$(pwned)]'`"],
+  ["subscript", "[ -v \"$x\" ]", "bash", "deny", "cannot verify `[ -v \"$x\" ]`"],
+  ["subscript", "[ -n \"$x\" ] && [ \"$a\" = \"$b\" ]", "bash", "deny", "allowed"],
+  ["subscript", "read 'a[$(pwned)]' <<EOF\n1\nEOF", "bash", "deny", "cannot verify `read 'a[$(pwned)]' <<EOF`"],
+  ["subscript", "declare 'a[$(pwned)]=1'", "bash", "deny", "cannot verify `declare 'a[$(pwned)]=1'`"],
+  ["subscript", "declare -i n=$x", "bash", "deny", "bash evaluates values assigned with `-i` as code"],
+  ["subscript", "declare -n r=x", "bash", "deny", "bash evaluates values assigned with `-n` as code"],
+  ["subscript", "let x", "bash", "deny", "cannot verify `let x`: bash evaluates a variable in arithmetic"],
+  ["subscript", "echo $((x + 1))", "bash", "deny", "cannot verify `$((x + 1))`: bash evaluates a variable in arithmetic"],
+  ["subscript", "echo $((1 + 2))", "bash", "deny", "allowed"],
+  ["subscript", "unset 'a[$(pwned)]'", "bash", "deny", "cannot verify `unset 'a[$(pwned)]'`"],
+  ["subscript", "echo ${a[x]}", "bash", "deny", "cannot verify `${a[x]}`: bash evaluates an array subscript"],
+  ["subscript", 'echo "${a[@]}" ${a[0]}', "bash", "deny", "allowed"],
+  ["subscript", "echo ${y:x}", "bash", "deny", "cannot verify `${y:x}`: bash evaluates a substring offset"],
+  ["subscript", "echo ${!x}", "bash", "deny", "cannot verify `${!x}`"],
+  ["subscript", "mapfile -C pwned -c 1", "bash", "deny", "cannot verify `mapfile -C pwned -c 1`: `mapfile -C` runs a command"],
+  ["subscript", "a[x]=1", "bash", "deny", "cannot verify `a[x]=1`: bash evaluates an array subscript"],
+  ["subscript", "hash -p ./x ls; ls", "sh", "deny", "cannot verify `hash -p ./x ls`"],
+  ["subscript", "PS4='$(pwned)'; set -x; ls", "sh", "deny", "cannot verify `PS4='$(pwned)'`: `PS4` is run as code later"],
+  // deny lists: code fed to a shell, sourced files, aliases, wrappers
+  ["deny", "echo pwned | sh", "sh", "deny", "cannot verify `sh`: a shell reading a script the rules cannot see"],
+  ["deny", "echo pwned | sh -", "sh", "deny", "cannot verify `sh -`"],
+  ["deny", "echo pwned | sh /dev/stdin", "sh", "deny", "cannot verify `sh /dev/stdin`"],
+  ["deny", "echo pwned | bash -s", "sh", "deny", "cannot verify `bash -s`"],
+  ["deny", "echo pwned | . /dev/stdin", "sh", "deny", "cannot verify `. /dev/stdin`: runs a script the rules cannot see"],
+  ["deny", "source ./setup.sh", "sh", "deny", "cannot verify `source ./setup.sh`"],
+  ["deny", "alias e=env\ne pwned", "sh", "deny", "cannot verify `alias e=env`: an alias changes what later commands run"],
+  ["deny", "BASH_ENV=./s bash -c ls", "sh", "deny", "`BASH_ENV` is run as code later"],
+  ["deny", "env 'BASH_FUNC_ls%%=() { pwned; }' bash -c ls", "sh", "deny", "`BASH_FUNC_ls%%` is run as code later"],
+  ["deny", "bash build.sh", "sh", "deny", "allowed"],
+  ["wrappers", "flock /tmp/lk pwned", "sh", "deny", "`pwned` matches deny entry"],
+  ["wrappers", "flock -n /tmp/lk -c 'ls'", "sh", "deny", "cannot verify `flock -n /tmp/lk -c 'ls'`: `flock` runs a string through $SHELL"],
+  ["wrappers", "script -qc 'ls' /dev/null", "sh", "deny", "cannot verify `script -qc 'ls' /dev/null`"],
+  ["wrappers", "prlimit -n1024 --cpu=10 pwned", "sh", "deny", "`pwned` matches deny entry"],
+  ["wrappers", "setpriv --nnp --reuid=1000 pwned", "sh", "deny", "`pwned` matches deny entry"],
+  ["wrappers", "setarch x86_64 -R pwned", "sh", "deny", "`pwned` matches deny entry"],
+  ["wrappers", "linux64 pwned", "sh", "deny", "`pwned` matches deny entry"],
+  ["wrappers", "unshare -r", "sh", "deny", "cannot verify `unshare -r`: `unshare` without a command starts a shell reading stdin"],
+  ["wrappers", "su -c 'ls' nobody", "sh", "deny", "`su` runs its command through a shell"],
+  ["wrappers", "watch -n 1 'pwned x'", "sh", "deny", "`pwned x` matches deny entry"],
+  ["wrappers", "chrt -o 0 ionice -c 3 nice -n 5 taskset 1 pwned", "sh", "deny", "`pwned` matches deny entry"],
+  ["wrappers", "timeout --frobnicate 5 ls", "sh", "deny", "cannot verify `timeout --frobnicate 5 ls`: `timeout` with options the checker does not model"],
+  // what the previous corpus allowed on purpose still runs
+  ["usable", "git status && git diff", "sh dash bash", "usable", "allowed"],
+  ["usable", 'git commit -m "a && b; c | d"', "sh dash bash", "usable", "allowed"],
+  ["usable", "ls -la | head -5", "sh dash bash", "usable", "allowed"],
+  ["usable", "git log --oneline -3 2>/dev/null | grep fix", "sh dash bash", "usable", "allowed"],
+  ["usable", "git commit -F - <<'EOF'\nfix: $(not run)\nEOF", "sh dash bash", "usable", "allowed"],
+  ["usable", "find . -name '*.ts' -exec grep -l x {} +", "sh dash bash", "usable", "allowed"],
+  ["usable", "git ls-files | xargs grep -l TODO", "sh dash bash", "usable", "allowed"],
+  ["usable", "timeout 60 git fetch && git status", "sh dash bash", "usable", "allowed"],
+  ["usable", "for f in a b; do git add $f; done", "sh dash bash", "usable", "`git add $f` matches no allow entry; `$f` is known only at run time"],
+  ["usable", "for f in a b; do git add x; done", "sh dash bash", "usable", "allowed"],
+];
+
+describe.each([...new Set(rows.map((r) => r[0]))])("%s", (cls) => {
+  test.each(rows.filter((r) => r[0] === cls).map(([, command, shells, list, names]) => [JSON.stringify(command), shells, list, names, command]))(
+    "%s (%s, %s list): %s",
+    (_title, shells, list, names, command) => {
+      for (const shell of shells.split(" ")) {
+        const d = decide("bash", { command }, compileRules(LISTS[list]!, shell).rules);
+        if (names === "allowed") expect({ shell, d }).toEqual({ shell, d: { allowed: true } });
+        else {
+          expect({ shell, allowed: d.allowed }).toEqual({ shell, allowed: false });
+          if (!d.allowed) {
+            expect(d.reason.startsWith(BLOCKED_PREFIX)).toBe(true);
+            expect(d.reason).toContain(names);
+          }
+        }
+      }
+    },
+  );
+});

@@ -1,0 +1,43 @@
+// A `[permission]` entry is a tool glob or "bash: PATTERN"; anything else is a configuration error
+// naming the entry and, for other agents' spellings, hey's.
+import { expect, test } from "bun:test";
+import { compileRules } from "../../src/permission/rules.ts";
+
+const errorOf = (entry: string, list: "allow" | "deny" = "allow") => compileRules(list === "allow" ? { allow: [entry], deny: [] } : { allow: [], deny: [entry] }).errors;
+
+test.each([
+  ["Bash", 'names no tool (tool names are lowercase); write "bash"'],
+  ["Write", 'names no tool (tool names are lowercase); write "write_file"'],
+  ["Read", 'names no tool (tool names are lowercase); write "read_file"'],
+  ["MultiEdit", 'names no tool (tool names are lowercase); write "edit"'],
+  ["WebFetch", "names no tool (tool names are lowercase: bash, read_file, write_file, edit, grep, compress or an MCP tool's name)"],
+  ["Bash(git:*)", 'is another agent\'s syntax; write "bash: git *"'],
+  ["Bash(npm run test:*)", 'is another agent\'s syntax; write "bash: npm run test *"'],
+  ["run_shell_command(git status)", 'is another agent\'s syntax; write "bash: git status"'],
+  ["Read(./.env)", 'is another agent\'s syntax; hey\'s rules name whole tools: write "read_file"'],
+  ["WebFetch(domain:example.com)", 'is another agent\'s syntax; write a tool name or "bash: PATTERN"'],
+  ["write_file:*.env", 'gives `write_file` a pattern, which only bash takes ("bash: PATTERN"); write "write_file" for the whole tool'],
+  ["Bash: git *", 'names no tool (tool names are lowercase); write "bash: git *"'],
+  ["bash git *", 'misses the colon; write "bash: git *"'],
+  ["read file", 'is neither a tool name nor "bash: PATTERN"'],
+  ["", "is empty"],
+  ["bash:", 'has an empty pattern; "bash" alone covers every command'],
+  ["bash: ls &&", "cannot be parsed: nothing after `&&`"],
+  ["bash: git status; rm x", "is not one simple command; write one entry per command"],
+  ["bash: echo 'x", "cannot be parsed: unbalanced quote"],
+  ["bash: echo ${!x}", "can never match: bash expands `${!…}` indirectly, evaluating a name it finds at run time"],
+])("%j is an error: %s", (entry, message) => {
+  expect(errorOf(entry)).toEqual([`[permission] allow: ${JSON.stringify(entry)} ${message}`]);
+});
+
+test("deny entries are checked the same way and named as such", () => {
+  expect(errorOf("Bash(rm:*)", "deny")).toEqual(['[permission] deny: "Bash(rm:*)" is another agent\'s syntax; write "bash: rm *"']);
+});
+
+test.each(["bash", "read_file", "write_file", "edit", "grep", "compress", "*", "github_*", "fs_read-file", "mcp__github__create_issue", "bash: git *", "bash:git status", "bash: make * > build.log", "bash: FOO=1 make *", "bash: ${TOOLS}/bin/*"])(
+  "%j is a rule",
+  (entry) => {
+    expect(errorOf(entry)).toEqual([]);
+    expect(errorOf(entry, "deny")).toEqual([]);
+  },
+);
