@@ -1,0 +1,83 @@
+// .hey/task.md is hey's own file inside a project it may not trust (SPEC §24): it is never read
+// or written through a symbolic link, and the hand-off is appended atomically.
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { readTaskNote, saveHandOff, withHandOff } from "../../src/context/task-note.ts";
+import { tempDir } from "../helpers/e2e.ts";
+
+let project: ReturnType<typeof tempDir>;
+let outside: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  project = tempDir("hey-task-note-");
+  outside = tempDir("hey-outside-");
+});
+afterEach(() => {
+  project.remove();
+  outside.remove();
+});
+
+const NOW = new Date("2026-12-02T12:00:00Z");
+
+test("the note is read trimmed; none, or an empty one, is undefined", () => {
+  expect(readTaskNote(project.path)).toBeUndefined();
+  mkdirSync(join(project.path, ".hey"));
+  writeFileSync(join(project.path, ".hey", "task.md"), "  \n");
+  expect(readTaskNote(project.path)).toBeUndefined();
+  writeFileSync(join(project.path, ".hey", "task.md"), "# Goal\nship it\n\n");
+  expect(readTaskNote(project.path)).toBe("# Goal\nship it");
+});
+
+test("a note over 32 KB is cut, and says so", () => {
+  mkdirSync(join(project.path, ".hey"));
+  writeFileSync(join(project.path, ".hey", "task.md"), "x".repeat(40_000));
+  const note = readTaskNote(project.path)!;
+  expect(note.length).toBeLessThan(33_000);
+  expect(note).toEndWith("[… cut at 32 KB]");
+});
+
+test("the hand-off goes after the agent's note, or under the task when there is none", () => {
+  expect(withHandOff("# Goal\nX\n\n", "task", "Done so far: a\nRemaining: b", NOW)).toBe("# Goal\nX\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nDone so far: a\nRemaining: b\n");
+  expect(withHandOff(undefined, "fix the tests", "Remaining: b", NOW)).toBe("# Task\n\nfix the tests\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nRemaining: b\n");
+});
+
+test("saveHandOff creates .hey/task.md and appends to it", async () => {
+  const file = await saveHandOff(project.path, "fix it", "Remaining: one", NOW);
+  expect(file).toBe(join(project.path, ".hey", "task.md"));
+  await saveHandOff(project.path, "fix it", "Remaining: two", NOW);
+  const text = readFileSync(file, "utf8");
+  expect(text).toStartWith("# Task\n\nfix it\n\n## Stopped");
+  expect(text).toContain("Remaining: one\n\n## Stopped at the turn limit");
+  expect(text).toEndWith("Remaining: two\n");
+});
+
+test("a task.md that links outside the project is neither read nor written; its target is unchanged", async () => {
+  const profile = join(outside.path, ".bashrc");
+  const before = "export PATH=$HOME/bin:$PATH\n";
+  writeFileSync(profile, before);
+  mkdirSync(join(project.path, ".hey"));
+  symlinkSync(profile, join(project.path, ".hey", "task.md"));
+  expect(readTaskNote(project.path)).toBeUndefined();
+  await expect(saveHandOff(project.path, "task", "Remaining: x", NOW)).rejects.toThrow("is a symbolic link");
+  expect(readFileSync(profile, "utf8")).toBe(before);
+  expect(lstatSync(join(project.path, ".hey", "task.md")).isSymbolicLink()).toBe(true);
+});
+
+test("a .hey directory that links elsewhere is not followed either", async () => {
+  const secret = join(outside.path, "task.md");
+  writeFileSync(secret, "-----BEGIN PRIVATE KEY-----\n");
+  symlinkSync(outside.path, join(project.path, ".hey"));
+  expect(readTaskNote(project.path)).toBeUndefined();
+  await expect(saveHandOff(project.path, "task", "Remaining: x", NOW)).rejects.toThrow("is a symbolic link");
+  expect(readFileSync(secret, "utf8")).toBe("-----BEGIN PRIVATE KEY-----\n");
+});
+
+test("a task.md that is a directory or a FIFO is refused, not read (a FIFO would block forever)", async () => {
+  mkdirSync(join(project.path, ".hey", "task.md"), { recursive: true });
+  expect(readTaskNote(project.path)).toBeUndefined();
+  const fifoProject = join(project.path, "p");
+  mkdirSync(join(fifoProject, ".hey"), { recursive: true });
+  expect(Bun.spawnSync(["mkfifo", join(fifoProject, ".hey", "task.md")]).exitCode).toBe(0);
+  expect(readTaskNote(fifoProject)).toBeUndefined();
+  await expect(saveHandOff(fifoProject, "task", "Remaining: x", NOW)).rejects.toThrow("is not a regular file");
+});
