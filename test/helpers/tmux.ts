@@ -20,15 +20,20 @@ export interface Term {
   type(text: string): Promise<void>;
   /** text pasted as the terminal pastes it (bracketed when the program enabled it) */
   paste(text: string): Promise<void>;
-  /** the visible screen; with `colors`, SGR escapes included */
-  screen(opts?: { colors?: boolean }): Promise<string>;
+  /** the visible screen; with `colors`, SGR escapes included; with `joined`, lines the terminal wrapped joined again */
+  screen(opts?: ScreenOptions): Promise<string>;
   /** polls the screen until `want` is on it (a string, a pattern or a test); returns that screen */
-  waitFor(want: string | RegExp | ((screen: string) => boolean), opts?: { colors?: boolean; timeoutMs?: number }): Promise<string>;
+  waitFor(want: string | RegExp | ((screen: string) => boolean), opts?: ScreenOptions & { timeoutMs?: number }): Promise<string>;
   resize(cols: number, rows: number): Promise<void>;
   /** hey's process id (the child of the pane's shell) */
   heyPid(): Promise<number>;
   /** kills the tmux server and removes the temp directories */
   close(): Promise<void>;
+}
+
+export interface ScreenOptions {
+  colors?: boolean;
+  joined?: boolean;
 }
 
 export interface TermOptions {
@@ -69,7 +74,8 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
   await tmux("set-option", "-g", "status", "off");
   const target = ["-t", "t:0.0"];
 
-  const screen = async (o: { colors?: boolean } = {}) => (await tmux("capture-pane", "-p", ...(o.colors ? ["-e"] : []), ...target)).replace(/\n+$/, "\n");
+  const screen = async (o: ScreenOptions = {}) =>
+    (await tmux("capture-pane", "-p", ...(o.colors ? ["-e"] : []), ...(o.joined ? ["-J"] : []), ...target)).replace(/ +$/gm, "").replace(/\n+$/, "\n");
   const term: Term = {
     home: home.path,
     cwd,
