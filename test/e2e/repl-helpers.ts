@@ -10,11 +10,13 @@ export function answer(text: string, delayMs = 0): Reply {
   return sseReply(sseEvents([...words, chatChunk({ finish: "stop" }), USAGE]), { delayMs });
 }
 
+let callCount = 0; // call ids stay unique across a conversation
+
 /** One turn that calls tools (with optional text before), each call `[name, args]`. */
 export function toolCalls(calls: [string, Record<string, unknown>][], said = ""): Reply {
   const chunks = [
     ...(said ? [chatChunk({ content: said })] : []),
-    ...calls.map(([name, args], index) => chatChunk({ toolCall: { index, id: `call_${index}_${name}`, name, arguments: JSON.stringify(args) } })),
+    ...calls.map(([name, args], index) => chatChunk({ toolCall: { index, id: `call_${++callCount}_${name}`, name, arguments: JSON.stringify(args) } })),
     chatChunk({ finish: "tool_calls" }),
     USAGE,
   ];
