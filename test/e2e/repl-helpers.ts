@@ -1,4 +1,8 @@
-// Scripted model replies for the REPL tests: answers streamed word by word, tool calls.
+// Scripted model replies for the REPL tests (answers streamed word by word, tool calls) and sessions on disk.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { newId, userMessage, type Message } from "../../src/kernel/ir.ts";
+import { toLine } from "../../src/sessions/format.ts";
 import { sseReply, type Reply } from "../helpers/replay-server.ts";
 import { chatChunk, sseEvents } from "../helpers/sse.ts";
 
@@ -21,4 +25,15 @@ export function toolCalls(calls: [string, Record<string, unknown>][], said = "")
     USAGE,
   ];
   return sseReply(sseEvents(chunks));
+}
+
+/** A session of `cwd` under `stateHome`/hey/sessions, written as hey writes one: a question and its answer. */
+export function writeSession(stateHome: string, cwd: string, question: string, reply: string): string {
+  const dir = join(stateHome, "hey", "sessions");
+  mkdirSync(dir, { recursive: true });
+  const id = newId();
+  const said: Message = { id: newId(), role: "assistant", content: [{ type: "text", text: reply }] };
+  const lines = [{ type: "header" as const, id, cwd, created: new Date().toISOString(), version: "0.1.0" }, { type: "message" as const, message: userMessage(question) }, { type: "message" as const, message: said }];
+  writeFileSync(join(dir, `${id}.jsonl`), lines.map((l) => toLine(l)).join(""));
+  return id;
 }

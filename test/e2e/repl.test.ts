@@ -1,13 +1,11 @@
 // The REPL in a real terminal (issue 14), against a local mock model: what a person sees and the
 // keys they press. Each test types keys into tmux and asserts on the captured screen.
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { newId, userMessage, type Message } from "../../src/kernel/ir.ts";
-import { toLine } from "../../src/sessions/format.ts";
 import { jsonReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 import { startTerm, type Term, type TermOptions } from "../helpers/tmux.ts";
-import { answer, toolCalls } from "./repl-helpers.ts";
+import { answer, toolCalls, writeSession } from "./repl-helpers.ts";
 
 let server: ReplayServer;
 let term: Term | undefined;
@@ -198,20 +196,9 @@ test("a spinner with elapsed seconds runs during a 3 s tool call", async () => {
   expect(screen).not.toMatch(/running…/); // the spinner's line is cleared once the tool is done
 }, E2E_TIMEOUT);
 
-/** A session of `cwd` written as hey writes one: a question and its answer. */
-function writeSession(home: string, cwd: string, question: string, reply: string): string {
-  const dir = join(home, ".local", "state", "hey", "sessions");
-  mkdirSync(dir, { recursive: true });
-  const id = newId();
-  const said: Message = { id: newId(), role: "assistant", content: [{ type: "text", text: reply }] };
-  const lines = [{ type: "header" as const, id, cwd, created: new Date().toISOString(), version: "0.1.0" }, { type: "message" as const, message: userMessage(question) }, { type: "message" as const, message: said }];
-  writeFileSync(join(dir, `${id}.jsonl`), lines.map((l) => toLine(l)).join(""));
-  return id;
-}
-
 test("/resume picks a session of this directory from a numbered list and shows its last exchange, dim", async () => {
   const t = await open();
-  writeSession(t.home, t.cwd, "what is the capital of France?", "Paris.");
+  writeSession(join(t.home, ".local", "state"), t.cwd, "what is the capital of France?", "Paris.");
   await t.type("/resume");
   await t.keys("Enter");
   await t.waitFor("resume which? (1-1, Enter to cancel)");
@@ -251,4 +238,15 @@ test("a local server without the model suggests ollama pull MODEL", async () => 
   const screen = await t.waitFor("ollama pull mock-model", { joined: true });
   expect(screen).toContain("(404)");
   expect(screen).not.toContain("OPENAI_API_KEY");
+}, E2E_TIMEOUT);
+
+test("/model lists the usable models and marks the current one", async () => {
+  const t = await open({ env: { OPENAI_API_KEY: "sk-test" } });
+  await t.type("/model");
+  await t.keys("Enter");
+  const screen = await t.waitFor("switch with /model");
+  expect(screen).toContain("* cli/mock-model");
+  expect(screen).toContain("  openai/gpt-5.5");
+  expect(screen).toContain("  ollama/qwen3");
+  expect(screen).not.toContain("anthropic/");
 }, E2E_TIMEOUT);
