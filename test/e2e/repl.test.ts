@@ -156,7 +156,7 @@ test("streamed text wraps at word boundaries to 40 columns", async () => {
 test("a resize mid-stream keeps what was written, wraps the rest to the new width, and draws no stray prompt", async () => {
   const t = await open({ cols: 80 });
   const words = Array.from({ length: 40 }, (_, i) => `word${i}`);
-  server.enqueue(answer(words.join(" "), 80));
+  server.enqueue(answer(words.join(" "), 150));
   await t.type("stream");
   await t.keys("Enter");
   await t.waitFor("word5 ");
