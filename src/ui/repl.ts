@@ -250,7 +250,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     try {
       quit = (await opts.onLine(text, turn.signal, io)) === "quit";
     } catch (e) {
-      out(`hey: ${e instanceof Error ? e.message : String(e)}\n`);
+      out(`hey: ${visible(e instanceof Error ? e.message : String(e))}\n`);
     }
     // a slash command after a cancelled turn does not make the exit a clean one
     if (turn.signal.aborted && signalled === undefined) lastInterrupted = true;
@@ -276,6 +276,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   };
   const onSignal = (name: keyof typeof SIGNAL_EXIT) => () => {
     signalled = SIGNAL_EXIT[name];
+    if (mode === "prompt") moveBelow(); // the shell's prompt goes on a line of its own
     if (mode !== "busy" && mode !== "ask") return leave();
     turn?.abort(); // the turn ends (tools killed, session flushed), then leave()
     if (mode === "ask") answer(undefined);
