@@ -166,6 +166,10 @@ try {
   const r = await firstRequest(hey, env);
   console.log(`request   start → first request byte ${fmt(r.median)}   (target ≤ 50 ms)`);
   console.log(`request   first request body for "say hi" (system prompt + 5 tools): ${r.size} B   (target ≤ 4500 B)`);
+  const { idleCpu } = await import("./bench-idle.ts");
+  const idle = await idleCpu();
+  const own = await idleCpu({ BUN_GC_TIMER_DISABLE: "1" });
+  console.log(`idle      REPL at an empty prompt: ${idle.cpuMs.toFixed(0)} ms of CPU in ${(idle.idleMs / 1000).toFixed(1)} s (Bun's 1 Hz GC timer); ${own.cpuMs.toFixed(0)} ms with it off   (target 0; a clock tick is 10 ms)`);
   const o = await turnOverhead();
   console.log(`loop      agent overhead per turn at 200 messages: ${o.perTurn.toFixed(2)} ms (request body ${(o.bodyBytes / 1024).toFixed(0)} KB)   (target ≤ 5 ms)`);
 

@@ -27,6 +27,8 @@ export interface CliArgs {
   continue: boolean;
   resume?: string;
   sessions: boolean;
+  /** with --sessions: every directory's sessions, not only this one's */
+  all: boolean;
   version: boolean;
   help: boolean;
   /** whole-argument `@path`s, in order, without the `@`: these must exist */
@@ -60,6 +62,7 @@ const OPTIONS = {
   continue: { type: "boolean", short: "c" },
   resume: { type: "string" },
   sessions: { type: "boolean" },
+  all: { type: "boolean" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const satisfies Record<string, OptionSpec>;
@@ -150,7 +153,7 @@ Options:
       --approve            trust this project's .hey/ for this run
   -c, --continue           continue the latest session of this directory
       --resume ID          continue the session ID (or a unique prefix)
-      --sessions           list sessions
+      --sessions [--all]   list this directory's sessions (--all: every directory's)
   -v, --version            print the version
   -h, --help               print this help
 
@@ -165,6 +168,7 @@ Exit codes: 0 done, 1 runtime error, 2 usage or config error, 3 max turns reache
 export function parseCli(argv: string[]): CliArgs {
   const parsed = splitArgs(argv);
   const v = parsed.values;
+  if (v.all && !v.sessions) throw new UsageError("--all goes with --sessions (hey --sessions --all)");
   const words = parsed.positionals;
   const files = words.filter((w) => w.length > 1 && w.startsWith("@")).map((w) => w.slice(1));
   return {
@@ -185,6 +189,7 @@ export function parseCli(argv: string[]): CliArgs {
     continue: v.continue ?? false,
     resume: nonEmpty("--resume", v.resume),
     sessions: v.sessions ?? false,
+    all: v.all ?? false,
     version: v.version ?? false,
     help: v.help ?? false,
     files,

@@ -3,18 +3,18 @@
 // the REPL starts; the result becomes the exit code.
 import { homedir } from "node:os";
 import type { Assembled } from "./wire.ts";
-import { EXIT, UsageError, type CliArgs } from "./cli.ts";
+import { EXIT, UsageError, VERSION, type CliArgs } from "./cli.ts";
 import { loadConfig } from "./config/load.ts";
-import { SETUP_HINT } from "./config/resolve.ts";
 import { ConfigError } from "./config/settings.ts";
 import { saveHandOff } from "./context/task-note.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
 import type { RunResult } from "./kernel/loop.ts";
 import { ProxyConfigError } from "./net/proxy.ts";
 import { expandPrompt, MentionError } from "./prompt/input.ts";
-import { formatSessionList, sessionsDir } from "./sessions/format.ts";
+import { formatSessionList, sessionsDir, type SessionInfo } from "./sessions/format.ts";
 import { findSession, latestSession, listSessions, loadSession, type LoadedSession } from "./sessions/reader.ts";
 import { isTty, writer } from "./ui/term.ts";
+import { visible } from "./ui/visible.ts";
 import { assemble, configFlags, startProvider } from "./wire.ts";
 
 interface Place {
@@ -28,11 +28,12 @@ export async function run(args: CliArgs): Promise<number> {
   const env = process.env;
   const home = env.HOME || homedir();
   const place: Place = { env, cwd: process.cwd(), home, sessions: sessionsDir(env, home) };
-  if (args.sessions) return print(formatSessionList(listSessions(place.sessions), home));
+  if (args.sessions) return print(sessionList(listSessions(place.sessions), args.all, place));
   const oneShot = args.print || !isTty(0);
   const stdin = isTty(0) ? undefined : Bun.stdin.text();
   let parts: Assembled;
   let prompt: ContentBlock[];
+  let reopen: Reopen;
   try {
     const resumed = openSession(args, place);
     const config = loadConfig({ env, cwd: place.cwd, configFile: args.config, trustProject: args.approve, flags: { ...configFlags(args), ...(resumed?.model ? { session: resumed.model } : {}) } });
@@ -41,11 +42,17 @@ export async function run(args: CliArgs): Promise<number> {
     for (const w of config.warnings) warn(w);
     for (const w of notices(args, config.settings.mcp.servers, config.skipped)) warn(w);
     parts = await assemble({ args, env, cwd: place.cwd, config, started, resumed, sessionsDir: place.sessions, oneShot, warn });
+    // `/resume` in the REPL: the same pieces around another session, with the model it last used
+    reopen = (session) => {
+      const settings = config.resolve({ ...configFlags(args), ...(session.model ? { session: session.model } : {}) });
+      const restarted = startProvider(settings, args.proxy, env);
+      return assemble({ args, env, cwd: place.cwd, config: { ...config, settings }, started: restarted, resumed: session, sessionsDir: place.sessions, oneShot, warn });
+    };
   } catch (e) {
     return preflightFailure(e, args);
   }
   try {
-    if (!oneShot) return await repl(parts, args, place);
+    if (!oneShot) return await repl(parts, args, place, reopen);
     if (isCommand(args.message)) return await oneCommand(parts, args.message);
     return await oneShotRun(parts, prompt, place.cwd);
   } finally {
@@ -77,24 +84,59 @@ function preflightFailure(e: unknown, args: CliArgs): number {
   return EXIT.usage;
 }
 
-async function repl(parts: Assembled, args: CliArgs, place: Place): Promise<number> {
-  // loaded only here: node:readline alone adds ~8 ms to every start
-  const [{ runRepl }, { runCommand, completions }] = await Promise.all([import("./ui/repl.ts"), import("./ui/commands.ts")]);
-  const { agent, terminal, switchModel } = parts;
+/** Assembles the run again around a session to resume. Throws ConfigError. */
+type Reopen = (session: LoadedSession) => Promise<Assembled>;
+
+async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reopen): Promise<number> {
+  // loaded only here: the REPL's modules are not on the way to a one-shot run's first request
+  const [{ runRepl }, { runCommand, completions }, { banner, lastExchange }, { resumeCommand }] = await Promise.all([
+    import("./ui/repl.ts"),
+    import("./ui/commands.ts"),
+    import("./ui/intro.ts"),
+    import("./ui/resume.ts"),
+  ]);
+  let parts = first; // `/resume` swaps it
+  const color = isTty(1) && !place.env.NO_COLOR;
+  const say = (text: string) => void process.stdout.write(text);
+  const { settings } = parts.agent;
+  say(banner({ version: VERSION, provider: settings.provider.name, model: settings.model, cwd: place.cwd, home: place.home, color }));
+  say(lastExchange(parts.agent.messages, "› ", color));
   const state = place.env.XDG_STATE_HOME || `${place.home}/.local/state`;
-  return runRepl(
-    {
-      prompt: "› ",
-      historyFile: `${state}/hey/history`,
-      complete: (line) => completions(line, agent, place.cwd),
-      onLine: async (line, signal) => {
-        if (line.startsWith("/")) return runCommand(line, { agent, signal, terminal, switchModel });
-        const result = await agent.send(expandPrompt(line, { cwd: place.cwd, home: place.home }), signal);
-        if (result.stop === "max_turns") await handOff(parts, place.cwd);
+  try {
+    return await runRepl(
+      {
+        prompt: "› ",
+        color,
+        historyFile: `${state}/hey/history`,
+        complete: (line) => completions(line, parts.agent, place.cwd),
+        onLine: async (line, signal, io) => {
+          const { agent, terminal, switchModel } = parts;
+          if (/^\/resume(\s|$)/.test(line.trim())) {
+            const session = await resumeCommand(line.trim().slice("/resume".length).trim(), { dir: place.sessions, cwd: place.cwd, current: parts.session.path, ask: io.ask, say });
+            if (!session) return;
+            const next = await reopen(session);
+            parts.session.close();
+            parts = next;
+            say(lastExchange(parts.agent.messages, "› ", color));
+            return;
+          }
+          if (line.startsWith("/")) return runCommand(line, { agent, signal, terminal, switchModel });
+          const result = await agent.send(expandPrompt(line, { cwd: place.cwd, home: place.home }), signal);
+          if (result.stop === "max_turns") await handOff(parts, place.cwd);
+        },
       },
-    },
-    args.message, // already checked by readPrompt; onLine expands it again
-  );
+      args.message, // already checked by readPrompt; onLine expands it again
+    );
+  } finally {
+    parts.session.close();
+  }
+}
+
+/** `--sessions`: this directory's, or with `--all` every directory's; foreign text made visible. */
+function sessionList(all: SessionInfo[], everywhere: boolean, place: Place): string {
+  const here = everywhere ? all : all.filter((s) => s.cwd === place.cwd);
+  if (here.length === 0 && all.length > 0) return `No sessions in this directory; hey --sessions --all lists all ${all.length}.\n`;
+  return visible(formatSessionList(here, place.home));
 }
 
 async function oneCommand(parts: Assembled, line: string): Promise<number> {
@@ -117,8 +159,6 @@ async function oneShotRun(parts: Assembled, prompt: ContentBlock[], cwd: string)
     process.off("SIGINT", onSigint);
   }
   if (result.stop === "max_turns") await handOff(parts, cwd);
-  const { provider } = parts.agent.settings;
-  if (result.stop === "error" && provider.preset && provider.name === "ollama") warn(SETUP_HINT);
   return exitCode(result);
 }
 

@@ -2,10 +2,13 @@
 // `startProvider` begins the provider's (lazy) SDK import as early as possible; `assemble` builds
 // the rest — outputs, the session writer, the whole tool array, the permission check compiled
 // once, the system prompt — and the agent, then hands them to run.ts's flow.
+import { readFileSync, statSync } from "node:fs";
 import { platform } from "node:os";
+import { resolve } from "node:path";
 import { createAgent, type Agent } from "./agent.ts";
 import { VERSION, type CliArgs } from "./cli.ts";
 import type { LoadedConfig } from "./config/load.ts";
+import { setupHint } from "./config/resolve.ts";
 import type { ProviderSettings, Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
 import { newId, type Effort } from "./kernel/ir.ts";
@@ -30,7 +33,7 @@ import { chooseShell, type ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
 import { createJsonOutput } from "./ui/json.ts";
 import { isTty, writer, type Writer } from "./ui/term.ts";
-import { createTerminalOutput, type TerminalOutput } from "./ui/terminal.ts";
+import { createTerminalOutput, type TerminalOptions, type TerminalOutput } from "./ui/terminal.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -117,9 +120,11 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   const { args, env, cwd, config, resumed } = input;
   const { settings } = config;
   const sessionId = resumed?.header.id ?? newId(); // ids sort by time
-  const session = createSessionWriter({ dir: input.sessionsDir, id: sessionId, cwd, version: VERSION, warn: input.warn });
-  const terminal = args.output === "text" ? terminalOutput(input.oneShot, env, settings.retry.maxRetries) : undefined;
-  const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2))]);
+  // a run that never got an answer leaves no session (issue 14)
+  const session = createSessionWriter({ dir: input.sessionsDir, id: sessionId, cwd, version: VERSION, warn: input.warn, untilAnswer: true });
+  const hint = (e: { kind: string; message: string }) => setupHint(agent.settings.provider, agent.settings.model, e);
+  const terminal = args.output === "text" ? terminalOutput(input.oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, hint }) : undefined;
+  const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
   const output = fanOut([display, session]);
   session.model(settings.provider.name, settings.model);
   output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd });
@@ -164,19 +169,43 @@ export function configFlags(args: CliArgs) {
 
 /**
  * -p: only the answer on stdout, the rest on stderr; REPL: everything on stdout, through Node's
- * stream so it interleaves correctly with readline's prompt.
+ * stream so it interleaves correctly with the prompt.
  */
-function terminalOutput(oneShot: boolean, env: Env, maxRetries: number): TerminalOutput {
+function terminalOutput(oneShot: boolean, env: Env, opts: { maxRetries: number; cwd: string; hint: TerminalOptions["hint"] }): TerminalOutput {
   const noColor = Boolean(env.NO_COLOR);
+  const options: TerminalOptions = { maxRetries: opts.maxRetries, stringWidth: Bun.stringWidth, readBefore: (path) => readBefore(opts.cwd, path), hint: opts.hint };
+  // the width is read only once text streams: touching process.stdout costs start-up time
+  const columns = (fd: 1 | 2) => () => (fd === 1 ? process.stdout : process.stderr).columns ?? 0;
   if (!oneShot) {
-    const out = { write: (t: string) => void process.stdout.write(t), color: isTty(1) && !noColor };
-    return createTerminalOutput(out, out, { maxRetries });
+    const tty = isTty(1);
+    const out = { write: (t: string) => void process.stdout.write(t), color: tty && !noColor, tty, columns: columns(1) };
+    return createTerminalOutput(out, out, options);
   }
-  const stream = (fd: 1 | 2) => ({ write: writer(fd).write, color: isTty(fd) && !noColor });
-  return createTerminalOutput(stream(1), stream(2), { maxRetries });
+  const stream = (fd: 1 | 2) => ({ write: writer(fd).write, color: isTty(fd) && !noColor, tty: isTty(fd), columns: columns(fd) });
+  return createTerminalOutput(stream(1), stream(2), options);
 }
 
-/** In JSON mode a one-line human-readable error also goes to stderr (SPEC §18). */
-function errorsTo(stream: Writer): Output {
-  return { emit: (e) => void (e.type === "error" && stream.write(`hey: ${e.message}\n`)) };
+/** Files larger than this get no diff when write_file replaces them. */
+const DIFF_READ_MAX_BYTES = 512 * 1024;
+
+/** A file's text before write_file replaces it (for the diff on the terminal); undefined when new, big or unreadable. */
+function readBefore(cwd: string, path: string): string | undefined {
+  try {
+    const abs = resolve(cwd, path);
+    if (statSync(abs).size > DIFF_READ_MAX_BYTES) return undefined;
+    return readFileSync(abs, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** In JSON mode a one-line human-readable error also goes to stderr (SPEC §18), with its hint. */
+function errorsTo(stream: Writer, hint: (e: { kind: string; message: string }) => string | undefined): Output {
+  return {
+    emit: (e) => {
+      if (e.type !== "error") return;
+      const more = hint(e);
+      stream.write(`hey: ${e.message}\n${more ? more + "\n" : ""}`);
+    },
+  };
 }

@@ -42,6 +42,7 @@ const EDGES = new Set([
   "tools/write-file.ts",
   "ui/commands.ts",
   "ui/repl.ts",
+  "ui/resume.ts",
   "ui/term.ts",
   "upgrade/command.ts",
 ]);

@@ -38,7 +38,14 @@ interface Preset {
   keyVars: string[];
 }
 
-/** Used only when no file defines a provider. The first one whose key is set is the default; else ollama. */
+/** The zero-config default: a local Ollama and this model. */
+export const OLLAMA_URL = "http://127.0.0.1:11434/v1";
+export const OLLAMA_MODEL = "qwen3";
+
+/**
+ * With no provider in any file, all of these; the first one whose key is set is the default, else
+ * ollama. When files define providers, those whose key variable is set stay available too.
+ */
 const PRESETS: Preset[] = [
   { name: "openai", protocol: "openai", baseUrl: "https://api.openai.com/v1", model: "gpt-5.5", keyVars: ["OPENAI_API_KEY"] },
   {
@@ -56,7 +63,7 @@ const PRESETS: Preset[] = [
     keyVars: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
   },
   { name: "deepseek", protocol: "openai", baseUrl: "https://api.deepseek.com/v1", model: "deepseek-chat", keyVars: ["DEEPSEEK_API_KEY"] },
-  { name: "ollama", protocol: "openai", baseUrl: "http://127.0.0.1:11434/v1", model: "qwen3", keyVars: [] },
+  { name: "ollama", protocol: "openai", baseUrl: OLLAMA_URL, model: OLLAMA_MODEL, keyVars: [] },
 ];
 
 const fail = (message: string): never => {
@@ -121,8 +128,9 @@ function fromFile(name: string, p: FileProvider, input: ProviderInput): Provider
 export function chooseProvider(input: ProviderInput): ProviderChoice {
   const { file, env, flags } = input;
   const names = Object.keys(file.provider ?? {});
+  const keyed = presets(env).providers.filter((p) => p.apiKey && !names.includes(p.name));
   const listed = names.length
-    ? { providers: names.map((n) => fromFile(n, file.provider![n]!, input)), first: names[0]! }
+    ? { providers: [...names.map((n) => fromFile(n, file.provider![n]!, input)), ...keyed], first: names[0]! }
     : presets(env);
 
   const heyProtocol = envValue(env, "HEY_PROTOCOL");
@@ -149,6 +157,13 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
       const model = spec.slice(slash + 1);
       if (byName(name)) return { provider: name, model: model || undefined };
       if (!model) known(name, label);
+      const holder = providers.find((p) => p.models.includes(spec));
+      if (holder) return { provider: holder.name, model: spec };
+      // not a model any provider lists: "PROVIDER/MODEL" with a provider that does not exist
+      fail(
+        `${label}: unknown provider ${JSON.stringify(name)}; known providers: ${providers.map((p) => p.name).join(", ")}` +
+          ` (a model whose name has a slash goes after its provider: -m ${fallback}/${spec})`,
+      );
     }
     const holder = [byName(fallback), ...providers].find((p) => p?.models.includes(spec));
     if (holder) return { provider: holder.name, model: spec };
@@ -190,6 +205,11 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
     );
   const chosen = key ? { ...provider, ...key } : provider;
   return { providers: providers.map((p) => (p === provider ? chosen : p)), provider: chosen, model, warnings };
+}
+
+/** Whether a provider can be used as it is: it has a key, or it was configured without one (a local server). */
+export function isUsable(p: ProviderSettings): boolean {
+  return p.apiKey !== undefined || p.apiKeyVar === undefined;
 }
 
 const keyFromEnv = (env: Env) => {

@@ -6,7 +6,7 @@
 // HEY_* variables < flags. Tables merge into tables; arrays and scalars replace.
 import type { Effort } from "../kernel/ir.ts";
 import { validateRules } from "../permission/rules.ts";
-import { chooseProvider, envValue } from "./providers.ts";
+import { chooseProvider, envValue, OLLAMA_MODEL, OLLAMA_URL } from "./providers.ts";
 import {
   checkLayer,
   checkValue,
@@ -19,14 +19,36 @@ import {
   where,
 } from "./schema.ts";
 
-import { ConfigError, type ConfigFlags, type ConfigLayer, type McpServerSettings, type Settings } from "./settings.ts";
+import { ConfigError, type ConfigFlags, type ConfigLayer, type McpServerSettings, type ProviderSettings, type Settings } from "./settings.ts";
 
-/** Three lines for a user with no usable provider. */
+/** What a new user with no configuration and no model server reads: the default, then three ways to configure one. */
 export const SETUP_HINT = [
-  "Set a key for a hosted model: export OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or DEEPSEEK_API_KEY,",
+  `With no configuration hey talks to a local Ollama (${OLLAMA_URL}) with the model ${OLLAMA_MODEL}: start it with \`ollama serve\` and \`ollama pull ${OLLAMA_MODEL}\`,`,
+  "or set a key for a hosted model: export OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or DEEPSEEK_API_KEY,",
   'or add a provider to ~/.config/hey/config.toml: [provider.NAME] base_url = "https://.../v1", models = ["MODEL"],',
   "or use any endpoint once: hey --base-url http://127.0.0.1:11434/v1 -m MODEL",
 ].join("\n");
+
+/**
+ * Help after a failed request, when there is some (issue 14): the setup hint when the default
+ * local Ollama does not answer; `ollama pull MODEL` when a local server says the model is not
+ * there (a 404, told by the status in the message as a documented last resort).
+ */
+export function setupHint(provider: ProviderSettings, model: string, error: { kind: string; message: string }): string | undefined {
+  if (provider.preset && provider.name === "ollama" && error.kind === "network") return SETUP_HINT;
+  if (error.kind === "bad_request" && /\(404\)/.test(error.message) && isLoopback(provider.baseUrl))
+    return `the local server has no model "${model}": with Ollama, run \`ollama pull ${model}\` (or pick another model with /model or -m)`;
+  return undefined;
+}
+
+function isLoopback(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === "localhost" || host === "[::1]" || /^127\./.test(host);
+  } catch {
+    return false;
+  }
+}
 
 /** `HEY_*` variables that set one file key; they sit above every file and below the flags. */
 const ENV_KEYS: [variable: string, path: string[], kind: Kind][] = [

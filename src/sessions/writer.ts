@@ -11,7 +11,10 @@ import { closeQuietly } from "./lines.ts";
  * The session writer: persists `message`, `usage` and summary `compaction` events, and a
  * `model` entry per `model()` call or `model` event (`/model`) that names a different model than
  * the previous one.
- * Nothing is created until the first `message` event; an existing file is appended to (resume).
+ * Nothing is created until the first `message` event, or with `untilAnswer` until the first
+ * assistant message: then a run that never got an answer (no server, a bad key, Ctrl-C before the
+ * first word) leaves no session, and what came before the answer is held in memory and written
+ * with it. An existing file is appended to (resume).
  * Each entry is written with one write; the file is fsynced at every turn boundary and on close.
  * Never throws: the first failure is passed to `warn` once and the writer stops writing.
  */
@@ -27,13 +30,14 @@ export interface SessionWriter extends Output {
 /** A `compaction` event as the writer reads it (the union in kernel/output.ts may grow it). */
 type CompactionEvent = { type: "compaction"; kind: string; from_id?: string; to_id?: string; summary?: string };
 
-export function createSessionWriter(opts: { dir: string; id: string; cwd: string; version: string; warn: (message: string) => void }): SessionWriter {
+export function createSessionWriter(opts: { dir: string; id: string; cwd: string; version: string; warn: (message: string) => void; untilAnswer?: boolean }): SessionWriter {
   const path = join(opts.dir, `${opts.id}.jsonl`);
   let fd: number | undefined;
   let failed = false;
   let dirty = false;
   let pendingModel: SessionEntry | undefined;
   let lastModel = "";
+  let held: SessionEntry[] | undefined = opts.untilAnswer ? [] : undefined; // untilAnswer: the entries before the first answer
 
   const guard = (action: () => void) => {
     if (failed) return;
@@ -65,7 +69,8 @@ export function createSessionWriter(opts: { dir: string; id: string; cwd: string
     write(toLine(entry));
   };
   const append = (entry: SessionEntry) => {
-    if (fd === undefined) return; // nothing but a message opens the file
+    if (held) return void held.push(entry);
+    if (fd === undefined && entry.type !== "message") return; // nothing but a message opens the file
     flushModel();
     write(toLine(entry));
   };
@@ -89,9 +94,18 @@ export function createSessionWriter(opts: { dir: string; id: string; cwd: string
         switch (event.type) {
           case "model":
             return model(event.provider, event.model);
-          case "message":
-            if (fd === undefined) open();
-            return append({ type: "message", message: event.message });
+          case "message": {
+            const entry: SessionEntry = { type: "message", message: event.message };
+            if (held && event.message.role === "assistant") {
+              const before = held;
+              held = undefined;
+              if (fd === undefined) open();
+              for (const e of [...before, entry]) append(e);
+              return;
+            }
+            if (fd === undefined && !held) open();
+            return append(entry);
+          }
           case "usage": {
             const { input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens } = event;
             return append({ type: "usage", id: newId(), input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens });

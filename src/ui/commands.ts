@@ -4,11 +4,13 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Agent } from "../agent.ts";
 import { EFFORTS, type Effort } from "../kernel/ir.ts";
+import { isUsable } from "../config/providers.ts";
 import { ConfigError } from "../config/settings.ts";
 import { buildContext } from "../context/view.ts";
 import { formatSessionList, sessionsDir } from "../sessions/format.ts";
 import { listSessions, pruneSessions } from "../sessions/reader.ts";
 import type { TerminalOutput } from "./terminal.ts";
+import { visible } from "./visible.ts";
 
 export interface CommandContext {
   agent: Agent;
@@ -24,10 +26,16 @@ const HELP = `/help                     this list
 /thinking                 show or hide thinking (what is sent does not change)
 /usage                    tokens used in this run, context size and what was pruned
 /compact [instructions]   summarize older work now
-/sessions                 list sessions; /sessions prune 30d | /sessions prune keep 20
-/quit                     leave (also Ctrl-D, or Ctrl-C at an empty prompt)`;
+/sessions [all]           list this directory's sessions (all: every directory's)
+/sessions prune 30d       delete sessions older than 30 days (prune keep 20: all but the newest 20)
+/resume [N|ID]            continue another session of this directory, picked from a list
+/quit                     leave (also Ctrl-D, or Ctrl-C twice at an empty prompt)
 
-export const COMMANDS = ["/help", "/model", "/effort", "/thinking", "/usage", "/compact", "/sessions", "/quit", "/exit"];
+Keys: Esc or Ctrl-C cancels a running turn; text typed meanwhile waits at the next prompt.
+Enter sends; a trailing \\ or Ctrl-J starts a new line; a paste is one message; ↑/↓ history;
+Tab completes /commands, @paths and model names.`;
+
+export const COMMANDS = ["/help", "/model", "/effort", "/thinking", "/usage", "/compact", "/sessions", "/resume", "/quit", "/exit"];
 
 /** Runs one slash command line; returns "quit" to leave the REPL. Prints its own results. */
 export async function runCommand(line: string, ctx: CommandContext): Promise<"quit" | void> {
@@ -41,10 +49,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<"qu
     case "/exit":
       return "quit";
     case "/model": {
-      if (!arg) {
-        const models = ctx.agent.settings.providers.flatMap((p) => p.models.map((m) => `${p.name}/${m}`));
-        return say(`model: ${ctx.agent.settings.provider.name}/${ctx.agent.settings.model}\nconfigured: ${models.join(", ") || "(none)"}`);
-      }
+      if (!arg) return say(modelList(ctx.agent));
       try {
         await ctx.switchModel(arg);
         return say(`model: ${ctx.agent.settings.provider.name}/${ctx.agent.settings.model}`);
@@ -81,13 +86,24 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<"qu
 export function completions(line: string, agent: Agent, cwd: string): string[] {
   const word = line.slice(line.lastIndexOf(" ") + 1);
   if (line === word && word.startsWith("/")) return COMMANDS.filter((c) => c.startsWith(word));
-  if (line.startsWith("/model ")) {
-    const all = agent.settings.providers.flatMap((p) => p.models.map((m) => `${p.name}/${m}`));
-    return all.filter((m) => m.startsWith(word));
-  }
+  if (line.startsWith("/model ")) return usableModels(agent).filter((m) => m.startsWith(word));
   if (line.startsWith("/effort ")) return EFFORTS.filter((e) => e.startsWith(word));
   if (word.startsWith("@")) return pathCompletions(word.slice(1), cwd).map((p) => "@" + p);
   return [];
+}
+
+/** The models of the providers that can be used now (a key present, or a keyless local server). */
+function usableModels(agent: Agent): string[] {
+  return agent.settings.providers.filter(isUsable).flatMap((p) => p.models.map((m) => `${p.name}/${m}`));
+}
+
+/** `/model`: the usable models, the current one marked; how to switch; what is missing a key. */
+function modelList(agent: Agent): string {
+  const current = `${agent.settings.provider.name}/${agent.settings.model}`;
+  const models = usableModels(agent);
+  const lines = (models.includes(current) ? models : [current, ...models]).map((m) => (m === current ? `* ${m}` : `  ${m}`));
+  const locked = agent.settings.providers.filter((p) => !isUsable(p)).map((p) => `${p.name} (${p.apiKeyVar})`);
+  return [...lines, "switch with /model PROVIDER/MODEL", ...(locked.length ? [`without a key: ${locked.join(", ")}`] : [])].join("\n");
 }
 
 function pathCompletions(partial: string, cwd: string): string[] {
@@ -107,7 +123,8 @@ function pathCompletions(partial: string, cwd: string): string[] {
 function sessionsCommand(words: string[]): string {
   const home = process.env.HOME || homedir();
   const dir = sessionsDir(process.env, home);
-  if (words.length === 0) return formatSessionList(listSessions(dir), home);
+  if (words.length === 0) return visible(formatSessionList(listSessions(dir).filter((s) => s.cwd === process.cwd()), home));
+  if (words.length === 1 && words[0] === "all") return visible(formatSessionList(listSessions(dir), home));
   const [verb, a, b] = words;
   let opts: { olderThanDays?: number; keep?: number } | undefined;
   if (verb === "prune" && a && /^\d+d$/.test(a) && b === undefined) opts = { olderThanDays: Number(a.slice(0, -1)) };

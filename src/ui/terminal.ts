@@ -1,70 +1,149 @@
-// Human-readable output (SPEC §17): streamed answer text, dim thinking, a spinner until the first
-// token, one line per tool call and per result. In `-p` mode stdout carries only the answer;
-// everything else goes to stderr so `hey -p … > answer.txt` captures just the answer.
+// Human-readable output (SPEC §17, issue 14): the streamed answer (light markdown and word wrap on
+// a terminal), dim thinking, one readable line per tool call and a short status per result with
+// the diff of an edit or a write, and a spinner with elapsed seconds whenever hey waits. Text hey
+// did not write is passed through visible() first. In `-p` mode `info` is stderr; when stdout is
+// not a terminal it gets only the final answer, and the text of turns that called tools goes to
+// stderr as narration (issue 10 item 4).
 import type { AgentEvent, Output } from "../kernel/output.ts";
+import { createTextStream, type TextStream } from "./markdown.ts";
+import { resultStatus, toolLine } from "./tool-lines.ts";
+import { visible } from "./visible.ts";
 
 export interface Stream {
   write(text: string): void;
-  /** colors and the spinner only where a person is watching (a TTY, and NO_COLOR unset) */
+  /** ANSI colours and styles: a terminal, and NO_COLOR unset */
   color: boolean;
+  /** a person is watching (a terminal): the spinner, markdown (with colour) and word wrap */
+  tty: boolean;
+  /** the terminal's width now; absent or 0 = no wrapping */
+  columns?(): number;
 }
 
-const DIM = "\x1b[2m";
-const RED = "\x1b[31m";
-const GREEN = "\x1b[32m";
-const YELLOW = "\x1b[33m";
-const RESET = "\x1b[0m";
-const CLEAR_LINE = "\r\x1b[K";
-const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
-const SPINNER_INTERVAL_MS = 80;
-/** tool arguments and results are shown on one line, cut to this many characters */
-const LINE_WIDTH = 100;
+export interface TerminalOptions {
+  maxRetries?: number;
+  /** display columns of a string (wide characters take two); default: one per code point */
+  stringWidth?(text: string): number;
+  /** the text of a file before a write_file call replaces it, for the diff; undefined = none */
+  readBefore?(path: string): string | undefined;
+  /** what to tell the user after an error (a setup hint), if anything */
+  hint?(error: { kind: string; message: string }): string | undefined;
+  /** ms clock for the spinner's elapsed seconds */
+  now?(): number;
+}
 
 /**
  * `answer` receives the assistant's text; `info` thinking, tool lines, retries and errors.
  * In the REPL both are stdout; in `-p` mode `info` is stderr.
  */
 export interface TerminalOutput extends Output {
+  /** stops the spinner and clears its line (the caller is about to write) */
   stopSpinner(): void;
   /** flips whether thinking is shown (display only; what is sent never changes); returns the new state */
   toggleThinking(): boolean;
 }
 
-export function createTerminalOutput(answer: Stream, info: Stream, opts: { maxRetries?: number } = {}): TerminalOutput {
-  // whether each stream's cursor sits at the start of a line (answer and info may be one stream)
+const DIM = "\x1b[2m";
+const BOLD = "\x1b[1m";
+const RED = "\x1b[31m";
+const GREEN = "\x1b[32m";
+const YELLOW = "\x1b[33m";
+const CYAN = "\x1b[36m";
+const RESET = "\x1b[0m";
+const CLEAR_LINE = "\r\x1b[K";
+const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+/** fast enough to look alive, slow enough to cost nothing measurable */
+const SPINNER_INTERVAL_MS = 100;
+const RESULT_INDENT = "  ";
+const DIFF_INDENT = "    ";
+
+export function createTerminalOutput(answer: Stream, info: Stream, opts: TerminalOptions = {}): TerminalOutput {
+  const width = opts.stringWidth ?? ((t: string) => [...t].length);
+  const now = opts.now ?? Date.now;
+  // -p with stdout not a terminal: stdout gets the final answer only
+  const finalOnly = answer !== info && !answer.tty;
+  const textStream = (s: Stream, markdown: boolean): TextStream =>
+    s.tty ? createTextStream({ width: () => s.columns?.() ?? 0, stringWidth: width, markdown: markdown && s.color }) : rawStream();
+  const text = textStream(answer, true);
+  const thought = textStream(info, false);
   const atLineStart = new Map<Stream, boolean>([[answer, true], [info, true]]);
-  const write = (s: Stream, text: string, color?: string) => {
-    if (text === "") return;
-    s.write(color && s.color ? color + text + RESET : text);
-    atLineStart.set(s, text.endsWith("\n"));
+  const write = (s: Stream, t: string, color?: string) => {
+    if (t === "") return;
+    // the reset goes before a final newline, so a style never leaks into the next line's start
+    const styled = color && s.color ? (t.endsWith("\n") ? color + t.slice(0, -1) + RESET + "\n" : color + t + RESET) : t;
+    s.write(styled);
+    atLineStart.set(s, t.endsWith("\n"));
   };
   const endLine = (s: Stream) => {
     if (!atLineStart.get(s)) write(s, "\n");
   };
-  let spinner: ReturnType<typeof setInterval> | undefined;
-  let thinking = false; // the last thing shown was thinking
-  let showThinking = true;
 
+  let section: "text" | "thinking" | undefined; // what the last streamed text was
+  let showThinking = true;
+  let turnText = ""; // finalOnly: this turn's text, until it turns out to be narration or the answer
+  const calls = new Map<string, { name: string; args: string; before?: string; label: string }>();
+  let batch = 0; // calls announced in the current turn
+
+  /** ends the streamed text or thinking, so other lines start on a line of their own */
+  const closeSection = () => {
+    if (section === "text") write(answer, text.finish());
+    if (section === "thinking") write(info, thought.finish(), DIM);
+    section = undefined;
+  };
+
+  let spinner: ReturnType<typeof setInterval> | undefined;
+  let spinLabel = "";
+  let spinStart = 0;
   const stopSpinner = () => {
     if (!spinner) return;
     clearInterval(spinner);
     spinner = undefined;
     info.write(CLEAR_LINE);
   };
-  const startSpinner = () => {
-    if (!info.color || spinner || !atLineStart.get(info)) return;
+  const spin = (label: string) => {
+    if (!info.tty) return;
+    if (spinner && label === spinLabel) return;
+    stopSpinner();
+    closeSection();
+    endLine(answer);
+    endLine(info);
+    spinLabel = label;
+    spinStart = now();
     let frame = 0;
-    const draw = () => info.write(`${CLEAR_LINE}${DIM}${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} working…${RESET}`);
+    const draw = () => {
+      const secs = Math.floor((now() - spinStart) / 1000);
+      const line = `${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} ${label} ${secs}s`;
+      info.write(CLEAR_LINE + (info.color ? DIM + line + RESET : line));
+    };
     draw();
     spinner = setInterval(draw, SPINNER_INTERVAL_MS);
   };
-  const infoLine = (text: string, color: string, mark = "") => {
+
+  /** a line of hey's own on `info`, after whatever was streaming */
+  const infoLine = (line: string, color?: string) => {
     stopSpinner();
+    closeSection();
     endLine(answer);
     endLine(info);
-    thinking = false;
-    write(info, mark, color);
-    write(info, text + "\n", mark ? undefined : color);
+    write(info, line + "\n", color);
+  };
+  /** finalOnly: the turn's text so far goes to stderr (narration) or, at the end, to stdout */
+  const flushTurn = (to: Stream) => {
+    if (turnText.trim() !== "") {
+      endLine(to);
+      write(to, turnText.endsWith("\n") ? turnText : turnText + "\n");
+    }
+    turnText = "";
+  };
+
+  const showResult = (event: Extract<AgentEvent, { type: "tool_result" }>) => {
+    const call = calls.get(event.id);
+    calls.delete(event.id);
+    const status = resultStatus(event.name, event.ok, visible(event.output), call?.args, call?.before);
+    const prefix = batch > 1 && call ? `${call.label}: ` : "";
+    const mark = status.ok ? "✓" : "✗";
+    if (info.color) write(info, `${RESULT_INDENT}${status.ok ? GREEN : RED}${mark}${RESET} ${status.ok ? DIM : RED}${prefix}${status.text}${RESET}\n`);
+    else write(info, `${RESULT_INDENT}${mark} ${prefix}${status.text}\n`);
+    for (const line of status.diff) write(info, DIFF_INDENT + line + "\n", diffColor(line));
   };
 
   return {
@@ -73,63 +152,109 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: { maxRe
     emit(event: AgentEvent) {
       switch (event.type) {
         case "turn_start":
-          startSpinner();
+          batch = 0;
+          spin("working…");
           break;
         case "thinking_delta":
           if (!showThinking) break;
           stopSpinner();
-          if (!thinking) endLine(answer);
-          thinking = true;
-          write(info, event.text, DIM);
+          if (section === "text") closeSection();
+          section = "thinking";
+          write(info, thought.push(visible(event.text)), DIM);
           break;
         case "text_delta":
           stopSpinner();
-          if (thinking) {
-            endLine(info);
+          if (section === "thinking") {
+            closeSection();
             if (info === answer) write(info, "\n"); // a blank line between thinking and answer
-            thinking = false;
           }
-          write(answer, event.text);
+          section = "text";
+          if (finalOnly) turnText += visible(event.text);
+          else write(answer, text.push(visible(event.text)));
           break;
-        case "tool_call":
-          infoLine(`→ ${event.name} ${oneLine(event.arguments)}`, DIM);
+        case "tool_call": {
+          if (finalOnly) {
+            closeSection();
+            flushTurn(info);
+          }
+          const label = visible(toolLine(event.name, event.arguments));
+          calls.set(event.id, { name: event.name, args: event.arguments, label, before: event.name === "write_file" ? before(event.arguments) : undefined });
+          batch++;
+          infoLine(label, BOLD);
+          spin("running…");
           break;
+        }
         case "tool_result":
-          infoLine(oneLine(event.output), event.ok ? GREEN : RED, event.ok ? "✓ " : "✗ ");
+          stopSpinner();
+          showResult(event);
+          spin(calls.size > 0 ? "running…" : "working…");
           break;
         case "retry":
-          infoLine(`retrying in ${formatDelay(event.delay_ms)} (${event.attempt}/${opts.maxRetries ?? "?"}): ${event.error}`, YELLOW);
+          infoLine(`retrying in ${formatDelay(event.delay_ms)} (${event.attempt}/${opts.maxRetries ?? "?"}): ${visible(event.error)}`, YELLOW);
+          spin("waiting to retry…");
           break;
         case "compaction":
           infoLine(
             event.kind === "summary"
               ? `context: summarized older work (~${event.tokens_before} → ~${event.tokens_after} tokens)`
-              : `context: older messages left out to fit the budget${event.error ? ` (${event.error})` : ""}`,
+              : `context: older messages left out to fit the budget${event.error ? ` (${visible(event.error)})` : ""}`,
             DIM,
           );
           break;
-        case "error":
-          infoLine(`error: ${event.message}`, RED);
+        case "error": {
+          infoLine(`error: ${visible(event.message)}`, RED);
+          const hint = opts.hint?.(event);
+          if (hint) write(info, hint + "\n");
           break;
+        }
         case "done":
           stopSpinner();
+          closeSection();
+          if (finalOnly) flushTurn(answer);
           if (event.stop_reason === "length") infoLine("the answer was cut off: the model reached its output token limit (raise max_tokens)", YELLOW);
           if (event.stop_reason === "max_turns") infoLine("stopped at the turn limit (--max-turns)", YELLOW);
           endLine(info);
           endLine(answer);
-          thinking = false;
+          calls.clear();
           break;
         default:
           break;
       }
     },
   };
+
+  function before(argsJson: string): string | undefined {
+    try {
+      const path: unknown = (JSON.parse(argsJson) as { path?: unknown }).path;
+      return typeof path === "string" && path !== "" ? opts.readBefore?.(path) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
 }
 
-/** the first line of `text`, cut to LINE_WIDTH characters, for one-line tool status */
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > LINE_WIDTH ? flat.slice(0, LINE_WIDTH - 1) + "…" : flat;
+/** Text as it comes: no wrapping, no markdown (stdout is a file or a pipe). */
+function rawStream(): TextStream {
+  let last = "\n";
+  return {
+    push(t) {
+      if (t !== "") last = t;
+      return t;
+    },
+    finish() {
+      const out = last.endsWith("\n") ? "" : "\n";
+      last = "\n";
+      return out;
+    },
+    atLineStart: () => last.endsWith("\n"),
+  };
+}
+
+function diffColor(line: string): string {
+  if (line.startsWith("+")) return GREEN;
+  if (line.startsWith("-")) return RED;
+  if (line.startsWith("@@")) return CYAN;
+  return DIM;
 }
 
 function formatDelay(ms: number): string {

@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
-import { resolveConfig, SETUP_HINT } from "../../src/config/resolve.ts";
+import { isUsable } from "../../src/config/providers.ts";
+import { resolveConfig, SETUP_HINT, setupHint } from "../../src/config/resolve.ts";
 import type { ConfigFlags, ConfigLayer } from "../../src/config/settings.ts";
 
 type Env = Record<string, string | undefined>;
@@ -260,7 +261,7 @@ describe("provider and model choice", () => {
     ["-m provider/model", "", {}, { model: "local/llama3" }, "local/llama3"],
     ["-m provider/model with a slash in the model", "", {}, { model: "openrouter/meta/llama-4" }, "openrouter/meta/llama-4"],
     ["-m slash model name found in a models list", "", {}, { model: "z-ai/glm-4.5v" }, "openrouter/z-ai/glm-4.5v"],
-    ["-m slash model name listed nowhere goes to the default provider", '[default]\nprovider = "openrouter"', {}, { model: "x-ai/grok-4" }, "openrouter/x-ai/grok-4"],
+    ["-m PROVIDER/slash/model goes to that provider", '[default]\nprovider = "openrouter"', {}, { model: "openrouter/x-ai/grok-4" }, "openrouter/x-ai/grok-4"],
     ["-m plain model listed nowhere goes to the default provider", "", {}, { model: "gpt-5" }, "openai/gpt-5"],
     ["-m a provider name alone: its first model", "", {}, { model: "openrouter" }, "openrouter/z-ai/glm-4.5v"],
     ["-m provider/: its first model", "", {}, { model: "local/" }, "local/qwen3:14b"],
@@ -398,18 +399,39 @@ describe("zero-config presets", () => {
     expect(resolve('[default]\nprovider = "deepseek"').settings.provider.name).toBe("deepseek");
   });
 
-  test("the setup hint is three lines: key variables, the config file, --base-url", () => {
+  test("the setup hint names the default (a local Ollama, qwen3), then key variables, the config file, --base-url", () => {
     const lines = SETUP_HINT.split("\n");
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toContain("OPENAI_API_KEY");
-    expect(lines[1]).toContain("~/.config/hey/config.toml");
-    expect(lines[2]).toContain("--base-url");
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toContain("local Ollama (http://127.0.0.1:11434/v1) with the model qwen3");
+    expect(lines[0]).toContain("ollama pull qwen3");
+    expect(lines[1]).toContain("OPENAI_API_KEY");
+    expect(lines[2]).toContain("~/.config/hey/config.toml");
+    expect(lines[3]).toContain("--base-url");
   });
 
-  test("presets are not used once a file defines a provider", () => {
+  test("once a file defines a provider, presets stay available only when their key variable is set", () => {
     const { settings } = resolve('[provider.local]\nbase_url = "http://localhost:11434/v1"\nmodels = ["qwen3:14b"]', { OPENAI_API_KEY: "k" });
-    expect(settings.providers.map((p) => p.name)).toEqual(["local"]);
-    expect(settings.provider.preset).toBeUndefined();
+    expect(settings.providers.map((p) => p.name)).toEqual(["local", "openai"]);
+    expect(settings.provider.name).toBe("local");
+    expect(resolve('[provider.local]\nbase_url = "http://localhost:11434/v1"\nmodels = ["m"]', { OPENAI_API_KEY: "k" }, { model: "openai/gpt-5.5" }).settings.provider.apiKey).toBe("k");
+  });
+
+  test("/model lists the usable providers: a key present, or none configured (a local server)", () => {
+    const { settings } = resolve("", { ANTHROPIC_API_KEY: "k" });
+    expect(settings.providers.filter(isUsable).map((p) => p.name)).toEqual(["anthropic", "ollama"]);
+    const file = resolve('[provider.a]\nbase_url = "https://a/v1"\napi_key = "${A_KEY}"\nmodels = ["m"]\n[provider.b]\nbase_url = "http://127.0.0.1:8000/v1"\nmodels = ["m"]');
+    expect(file.settings.providers.filter(isUsable).map((p) => p.name)).toEqual(["b"]);
+  });
+
+  test.each([
+    ["no server at the default Ollama", "ollama", "network", "connect ECONNREFUSED", "With no configuration hey talks to a local Ollama"],
+    ["the model is not pulled", "ollama", "bad_request", 'request rejected (404): model "qwen3" not found', "run `ollama pull qwen3`"],
+    ["a hosted provider: no hint", "openai", "network", "connect ECONNREFUSED", undefined],
+  ])("setup hint: %s", (_name, provider, kind, message, hint) => {
+    const { settings } = resolve("", provider === "openai" ? { OPENAI_API_KEY: "k" } : {});
+    const got = setupHint(settings.provider, settings.model, { kind, message });
+    if (hint === undefined) expect(got).toBeUndefined();
+    else expect(got).toContain(hint);
   });
 });
 

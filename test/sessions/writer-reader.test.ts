@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { newId, userMessage, type Message } from "../../src/kernel/ir.ts";
+import { newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import type { AgentEvent } from "../../src/kernel/output.ts";
 import { formatSessionList, sessionsDir, type SessionInfo } from "../../src/sessions/format.ts";
 import { findSession, latestSession, listSessions, pruneSessions } from "../../src/sessions/reader.ts";
@@ -304,5 +304,31 @@ describe("formatSessionList", () => {
 
   test("no sessions", () => {
     expect(formatSessionList([])).toBe("No sessions yet.\n");
+  });
+});
+
+describe("a run that never got an answer leaves no session (untilAnswer)", () => {
+  const held = (dir: string, id = newId()) => createSessionWriter({ dir: join(dir, "sessions"), id, cwd: "/p", version: "1", warn: () => {}, untilAnswer: true });
+
+  test("a user message alone creates nothing", () => {
+    const w = held(tempDir());
+    w.model("ollama", "qwen3");
+    w.emit({ type: "message", message: userMessage("hi") });
+    w.emit({ type: "error", kind: "network", message: "connection refused" });
+    w.close();
+    expect(existsSync(w.path)).toBe(false);
+  });
+
+  test("the first answer writes what came before it, in order", () => {
+    const w = held(tempDir());
+    w.model("ollama", "qwen3");
+    const first = userMessage("first, interrupted");
+    const second = userMessage("second");
+    w.emit({ type: "message", message: first });
+    w.emit({ type: "message", message: second });
+    w.emit({ type: "message", message: assistant("answer") });
+    w.emit({ type: "message", message: userMessage("third") });
+    w.close();
+    expect(lines(w.path).map((e) => (e.type === "message" ? textOf(e.message as Message) : e.type))).toEqual(["header", "model", "first, interrupted", "second", "answer", "third"]);
   });
 });

@@ -1,21 +1,31 @@
-// What a person sees (SPEC §17): the answer alone on one stream, thinking dim, one line per tool
-// call and result, retries announced, colors only where the stream is a terminal.
+// What a person sees (SPEC §17, issue 14): the answer alone on one stream, thinking dim, one
+// readable line per tool call and a status per result, diffs, retries announced, colours only
+// where the stream is a terminal, foreign control characters made visible.
 import { expect, test } from "bun:test";
 import type { AgentEvent } from "../../src/kernel/output.ts";
-import { createTerminalOutput } from "../../src/ui/terminal.ts";
+import { createTerminalOutput, type TerminalOptions } from "../../src/ui/terminal.ts";
 
-function render(events: AgentEvent[], color = false, same = false) {
+interface Opts extends TerminalOptions {
+  color?: boolean;
+  tty?: boolean;
+  same?: boolean;
+  columns?: number;
+}
+
+function render(events: AgentEvent[], o: Opts = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  const answer = { write: (t: string) => void out.push(t), color };
-  const info = same ? answer : { write: (t: string) => void err.push(t), color };
-  const terminal = createTerminalOutput(answer, info, { maxRetries: 5 });
+  const tty = o.tty ?? o.color ?? false;
+  const answer = { write: (t: string) => void out.push(t), color: o.color ?? false, tty, columns: () => o.columns ?? 0 };
+  const info = o.same ? answer : { write: (t: string) => void err.push(t), color: o.color ?? false, tty, columns: () => o.columns ?? 0 };
+  const terminal = createTerminalOutput(answer, info, { maxRetries: 5, ...o });
   for (const e of events) terminal.emit(e);
   terminal.stopSpinner();
   return { out: out.join(""), err: err.join("") };
 }
 
 const usage = { input_tokens: 1, output_tokens: 1, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 };
+const done: AgentEvent = { type: "done", stop_reason: "end", turns: 2, usage };
 const run: AgentEvent[] = [
   { type: "turn_start", turn: 1 },
   { type: "thinking_delta", text: "Let me check" },
@@ -26,38 +36,109 @@ const run: AgentEvent[] = [
   { type: "retry", attempt: 2, delay_ms: 4000, error: "rate limited (429): slow down" },
   { type: "turn_start", turn: 2 },
   { type: "text_delta", text: "Done." },
-  { type: "done", stop_reason: "end", turns: 2, usage },
+  done,
 ];
 
-test("-p: stdout carries only the answer; everything else is on stderr, plain without a TTY", () => {
+test("-p to a pipe: stdout carries only the final answer; narration, tools and thinking go to stderr", () => {
   const { out, err } = render(run);
+  expect(out).toBe("Done.\n");
+  expect(err).toBe("Let me check the file.\nLooking\nread a.ts\n  ✓ 2 lines\nretrying in 4 s (2/5): rate limited (429): slow down\n");
+});
+
+test("-p to a pipe: successive turns' narration never runs together", () => {
+  const turn = (n: number, said: string): AgentEvent[] => [
+    { type: "turn_start", turn: n },
+    { type: "text_delta", text: said },
+    { type: "tool_call", id: `c${n}`, name: "bash", arguments: '{"command":"ls"}' },
+    { type: "tool_result", id: `c${n}`, name: "bash", ok: true, output: "a\n[exit code 0]" },
+  ];
+  const { out, err } = render([...turn(1, "First."), ...turn(2, "Second."), { type: "turn_start", turn: 3 }, { type: "text_delta", text: "Answer." }, done]);
+  expect(out).toBe("Answer.\n");
+  expect(err).toBe("First.\n$ ls\n  ✓ 1 line of output\nSecond.\n$ ls\n  ✓ 1 line of output\n");
+});
+
+test("-p on a terminal: the answer streams to stdout as it comes", () => {
+  const { out } = render(run, { tty: true });
   expect(out).toBe("Looking\nDone.\n");
-  expect(err).toBe(
-    "Let me check the file.\n" +
-      '→ read_file {"path":"a.ts"}\n' +
-      "✓ 1 const a = 1; 2 const b = 2;\n" +
-      "retrying in 4 s (2/5): rate limited (429): slow down\n",
-  );
 });
 
 test("REPL: one stream, thinking separated from the answer by a blank line", () => {
-  const { out } = render(run, false, true);
-  expect(out).toBe(
-    "Let me check the file.\n\nLooking\n" + '→ read_file {"path":"a.ts"}\n' + "✓ 1 const a = 1; 2 const b = 2;\n" + "retrying in 4 s (2/5): rate limited (429): slow down\n" + "Done.\n",
+  const { out } = render(run, { same: true });
+  expect(out).toBe("Let me check the file.\n\nLooking\nread a.ts\n  ✓ 2 lines\nretrying in 4 s (2/5): rate limited (429): slow down\nDone.\n");
+});
+
+test("on a terminal thinking is dim, a failed command red with its first error line", () => {
+  const { out, err } = render(
+    [
+      { type: "turn_start", turn: 1 },
+      { type: "thinking_delta", text: "hmm" },
+      { type: "tool_call", id: "c", name: "bash", arguments: '{"command":"ls nope"}' },
+      { type: "tool_result", id: "c", name: "bash", ok: true, output: "[stderr]\nls: nope: No such file\n[exit code 1]" },
+      { type: "text_delta", text: "x" },
+    ],
+    { color: true },
   );
-});
-
-test("on a terminal thinking is dim, failures red, and a spinner runs until the first token", () => {
-  const { out, err } = render([{ type: "turn_start", turn: 1 }, { type: "thinking_delta", text: "hmm" }, { type: "tool_call", id: "c", name: "bash", arguments: "{}" }, { type: "tool_result", id: "c", name: "bash", ok: false, output: "boom" }, { type: "text_delta", text: "x" }], true);
-  expect(err).toContain("⠋ working…"); // the spinner's first frame
   expect(err).toContain("\x1b[2mhmm\x1b[0m");
-  expect(err).toContain("\x1b[31m✗ \x1b[0mboom\n");
-  expect(out).toBe("x");
+  expect(err).toContain("\x1b[1m$ ls nope\x1b[0m\n");
+  expect(err).toContain("\x1b[31m✗\x1b[0m \x1b[31mexit 1: ls: nope: No such file\x1b[0m\n");
 });
 
-test("long tool output is cut to one line", () => {
-  const { err } = render([{ type: "tool_result", id: "c", name: "bash", ok: true, output: "y".repeat(500) }]);
-  expect(err).toBe(`✓ ${"y".repeat(99)}…\n`);
+test("a spinner with elapsed seconds runs while the model or a tool is awaited, plain under NO_COLOR", () => {
+  let t = 0;
+  const { err } = render(
+    [{ type: "turn_start", turn: 1 }, { type: "tool_call", id: "c", name: "bash", arguments: '{"command":"sleep 3"}' }],
+    { tty: true, color: false, now: () => (t += 1500) },
+  );
+  expect(err).toContain("⠋ working… ");
+  expect(err).toMatch(/⠋ running… \ds/);
+  expect(err).not.toContain("\x1b[2m");
+});
+
+test("no spinner where nobody watches", () => {
+  expect(render([{ type: "turn_start", turn: 1 }, { type: "text_delta", text: "a" }, done]).err).toBe("");
+});
+
+test("an edit shows its diff in colour; a write its diff against the file before", () => {
+  const { err } = render(
+    [
+      { type: "tool_call", id: "e", name: "edit", arguments: '{"path":"a.py","old_string":"a - b","new_string":"a + b"}' },
+      { type: "tool_result", id: "e", name: "edit", ok: true, output: "edited a.py: 1 replacement\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b" },
+    ],
+    { color: true },
+  );
+  expect(err).toContain("\x1b[1medit a.py\x1b[0m");
+  expect(err).toContain("\x1b[31m    -    return a - b\x1b[0m\n");
+  expect(err).toContain("\x1b[32m    +    return a + b\x1b[0m\n");
+  const w = render(
+    [
+      { type: "tool_call", id: "w", name: "write_file", arguments: '{"path":"n.md","content":"one\\nTWO\\n"}' },
+      { type: "tool_result", id: "w", name: "write_file", ok: true, output: "overwrote n.md (2 lines, 8 bytes)" },
+    ],
+    { readBefore: (p) => (p === "n.md" ? "one\ntwo\n" : undefined) },
+  );
+  expect(w.err).toBe("write n.md (2 lines)\n  ✓ overwrote\n    @@ -1,2 +1,2 @@\n     one\n    -two\n    +TWO\n");
+});
+
+test("control characters from the model and from tools are made visible; hey's own styles stay", () => {
+  const { out, err } = render(
+    [
+      { type: "text_delta", text: "hi\x1b]0;owned\x07" },
+      { type: "tool_call", id: "c", name: "bash", arguments: '{"command":"printf \\"\\u001b[2J\\""}' },
+      { type: "tool_result", id: "c", name: "bash", ok: true, output: "\x1b[8mhidden\n[exit code 1]" },
+      done,
+    ],
+    { same: true },
+  );
+  expect(out).not.toContain("\x1b");
+  expect(out).toContain("hi^[]0;owned^G");
+  expect(out).toContain('$ printf "^[[2J"');
+  expect(out).toContain("✗ exit 1: ^[[8mhidden");
+  expect(err).toBe("");
+});
+
+test("an error is followed by the hint for it", () => {
+  const { err } = render([{ type: "error", kind: "network", message: "connection refused" }], { hint: (e) => (e.kind === "network" ? "start Ollama" : undefined) });
+  expect(err).toBe("error: connection refused\nstart Ollama\n");
 });
 
 test("an answer cut at the token limit and a max-turns stop are said", () => {

@@ -1,0 +1,155 @@
+// Terminal input in raw mode, turned into keys (issue 14): text, a bracketed paste as one piece,
+// and the editing keys of xterm-like terminals (CSI and SS3 sequences, Alt as an ESC prefix).
+// Pure: the caller feeds what it read and keeps `rest` (an unfinished sequence) for next time.
+
+export type KeyName =
+  | "enter"
+  | "newline"
+  | "backspace"
+  | "delete"
+  | "left"
+  | "right"
+  | "up"
+  | "down"
+  | "home"
+  | "end"
+  | "wordLeft"
+  | "wordRight"
+  | "deleteWordLeft"
+  | "deleteWordRight"
+  | "killToEnd"
+  | "killToStart"
+  | "clearScreen"
+  | "tab"
+  | "escape"
+  | "interrupt"
+  | "eof";
+
+export type Key = { type: "text"; text: string } | { type: "paste"; text: string } | { type: "key"; name: KeyName };
+
+const PASTE_START = "\x1b[200~";
+const PASTE_END = "\x1b[201~";
+
+/** Control characters that are keys of their own. */
+const CONTROL: Record<string, KeyName> = {
+  "\r": "enter",
+  "\n": "newline",
+  "\t": "tab",
+  "\x7f": "backspace",
+  "\b": "backspace",
+  "\x01": "home",
+  "\x05": "end",
+  "\x02": "left",
+  "\x06": "right",
+  "\x10": "up",
+  "\x0e": "down",
+  "\x17": "deleteWordLeft",
+  "\x0b": "killToEnd",
+  "\x15": "killToStart",
+  "\x0c": "clearScreen",
+  "\x03": "interrupt",
+  "\x04": "eof",
+};
+
+/** CSI sequences by their parameters and final byte. */
+const CSI: Record<string, KeyName> = {
+  A: "up",
+  B: "down",
+  C: "right",
+  D: "left",
+  H: "home",
+  F: "end",
+  "1~": "home",
+  "7~": "home",
+  "4~": "end",
+  "8~": "end",
+  "3~": "delete",
+  "1;5C": "wordRight",
+  "1;3C": "wordRight",
+  "1;5D": "wordLeft",
+  "1;3D": "wordLeft",
+};
+
+/** Alt+key (ESC then the key). */
+const ALT: Record<string, KeyName> = { b: "wordLeft", f: "wordRight", d: "deleteWordRight", "\x7f": "deleteWordLeft", "\r": "newline" };
+
+/**
+ * The keys in `input`. An escape sequence cut off at the end is returned in `rest` to be fed
+ * again with the next input; with `final` (nothing more came for a moment) a lone ESC is the
+ * Escape key. A paste whose end marker has not arrived yet stays in `rest` whole. Unknown
+ * sequences are dropped.
+ */
+export function parseKeys(input: string, final = false): { keys: Key[]; rest: string } {
+  const keys: Key[] = [];
+  const text = (t: string) => {
+    const last = keys[keys.length - 1];
+    if (last?.type === "text") last.text += t;
+    else keys.push({ type: "text", text: t });
+  };
+  let i = 0;
+  while (i < input.length) {
+    const c = input[i]!;
+    if (c === "\x1b") {
+      if (input.startsWith(PASTE_START, i)) {
+        const end = input.indexOf(PASTE_END, i + PASTE_START.length);
+        if (end < 0) return { keys, rest: input.slice(i) };
+        keys.push({ type: "paste", text: input.slice(i + PASTE_START.length, end).replace(/\r\n?/g, "\n") });
+        i = end + PASTE_END.length;
+        continue;
+      }
+      const next = input[i + 1];
+      if (next === undefined) {
+        if (final) keys.push({ type: "key", name: "escape" });
+        return { keys, rest: final ? "" : "\x1b" };
+      }
+      if (next === "[") {
+        const m = /^[0-9;?]*[@-~]/.exec(input.slice(i + 2));
+        if (!m) {
+          if (/^[0-9;?]*$/.test(input.slice(i + 2)) && !final) return { keys, rest: input.slice(i) };
+          i += 2; // malformed: drop the introducer
+          continue;
+        }
+        const name = CSI[m[0]];
+        if (name) keys.push({ type: "key", name });
+        i += 2 + m[0].length;
+        continue;
+      }
+      if (next === "O") {
+        const f = input[i + 2];
+        if (f === undefined) {
+          if (!final) return { keys, rest: input.slice(i) };
+          keys.push({ type: "key", name: "escape" });
+          i += 2;
+          continue;
+        }
+        const name = CSI[f];
+        if (name) keys.push({ type: "key", name });
+        i += 3;
+        continue;
+      }
+      if (next === "\x1b") {
+        keys.push({ type: "key", name: "escape" });
+        i += 1;
+        continue;
+      }
+      const alt = ALT[next];
+      if (alt) keys.push({ type: "key", name: alt });
+      i += 2;
+      continue;
+    }
+    const control = CONTROL[c];
+    if (control) {
+      keys.push({ type: "key", name: control });
+      i++;
+      continue;
+    }
+    const code = c.charCodeAt(0);
+    if (code < 0x20 || (code >= 0x80 && code < 0xa0)) {
+      i++; // other control characters do nothing
+      continue;
+    }
+    text(c);
+    i++;
+  }
+  return { keys, rest: "" };
+}

@@ -1,0 +1,189 @@
+// Streamed answer text for a terminal (issue 14): light markdown (headings, bold, inline code,
+// fenced code, lists, quotes) and word wrap at the terminal's width, applied as the text arrives.
+// A word is written once it is complete (the next space or newline arrives); a line that may open
+// or close a code fence is held until its end. Pure: the width comes from the caller, read at each
+// word, so a resize applies from the next word on.
+
+export interface TextFormat {
+  /** columns available now; 0 = do not wrap */
+  width(): number;
+  /** display columns of a string without escape codes (wide characters take two) */
+  stringWidth(text: string): number;
+  /** render markdown with ANSI styles; false = the text as written (still wrapped) */
+  markdown: boolean;
+}
+
+export interface TextStream {
+  /** takes the next piece of text; returns what to write now */
+  push(text: string): string;
+  /** writes out whatever is held and ends the line if anything is on it; the next text starts a fresh block */
+  finish(): string;
+  /** true when nothing is on the current line and nothing is held */
+  atLineStart(): boolean;
+}
+
+const BOLD = "\x1b[1m";
+const NORMAL = "\x1b[22m";
+const CODE = "\x1b[36m";
+const DEFAULT_FG = "\x1b[39m";
+const HEADING = "\x1b[1;35m";
+const DIM = "\x1b[2m";
+const RESET = "\x1b[0m";
+const TAB = "    ";
+
+const FENCE = /^ {0,3}(```|~~~)/;
+/** text at a line start that may still turn into a fence */
+const FENCE_PREFIX = /^ {0,3}([`~]{0,2})$/;
+
+export function createTextStream(fmt: TextFormat): TextStream {
+  let held = "";
+  let space = ""; // whitespace after the last word, written only if the next word fits on the line
+  let col = 0;
+  let indent = 0; // continuation indent of the current line (a list item's text)
+  let lineStart = true; // no word yet on this line
+  let fence: string | undefined; // the open fence's marker
+  let bold = false;
+  let code = false;
+  let styled = false; // a style is open on this line
+
+  const endOfLine = (): string => {
+    const out = (styled ? RESET : "") + "\n";
+    col = 0;
+    indent = 0;
+    space = "";
+    lineStart = true;
+    bold = code = styled = false;
+    return out;
+  };
+
+  /** a word with its inline markdown turned into styles */
+  const inline = (word: string): string => {
+    if (!fmt.markdown) return word;
+    let out = "";
+    for (let i = 0; i < word.length; i++) {
+      const c = word[i]!;
+      if (c === "`") {
+        code = !code;
+        out += code ? CODE : DEFAULT_FG;
+        styled = true;
+      } else if (!code && c === "*" && word[i + 1] === "*") {
+        bold = !bold;
+        out += bold ? BOLD : NORMAL;
+        styled = true;
+        i++;
+      } else out += c;
+    }
+    return out;
+  };
+  const plainWidth = (styledText: string) => fmt.stringWidth(styledText.replace(/\x1b\[[0-9;]*m/g, ""));
+
+  const word = (w: string): string => {
+    const text = inline(w);
+    const width = fmt.width();
+    const wordWidth = plainWidth(text);
+    let gap = space;
+    space = "";
+    let out = "";
+    if (width > 0 && col > indent && col + fmt.stringWidth(gap) + wordWidth > width) {
+      out += "\n" + " ".repeat(indent);
+      col = indent;
+      gap = "";
+    }
+    out += gap + text;
+    col += fmt.stringWidth(gap) + wordWidth;
+    if (width > 0 && col > width) col %= width; // the terminal wrapped a word wider than the line
+    return out;
+  };
+
+  /** the first word of a line: a heading, list or quote marker, or an ordinary word */
+  const lineMarker = (w: string, follows: string): string | undefined => {
+    if (!fmt.markdown || !/^[ \t]$/.test(follows)) return undefined;
+    let shown: string;
+    if (/^#{1,6}$/.test(w)) {
+      styled = true;
+      return HEADING;
+    }
+    if (/^[-*+]$/.test(w)) shown = "• ";
+    else if (/^\d{1,9}[.)]$/.test(w)) shown = w + " ";
+    else if (w === ">") shown = DIM + "│" + RESET + " ";
+    else return undefined;
+    col += plainWidth(shown);
+    indent = col;
+    return shown;
+  };
+
+  /** a whole line inside a fence, or a fence line itself */
+  const codeLine = (line: string): string => {
+    const isFence = FENCE.test(line);
+    if (fence === undefined && isFence) fence = FENCE.exec(line)![1];
+    else if (fence !== undefined && isFence && line.trim().startsWith(fence) && line.trim().slice(3).trim() === "") fence = undefined;
+    const out = !fmt.markdown ? line : isFence ? DIM + line + RESET : CODE + line + DEFAULT_FG;
+    col = 0;
+    return out;
+  };
+
+  /** processes `held` as far as it can; at the end (`flush`) everything held is written */
+  const drain = (flush: boolean): string => {
+    let out = "";
+    while (held !== "") {
+      const fresh = lineStart && col === 0 && space === "";
+      if (fresh && (fence !== undefined || FENCE.test(held) || FENCE_PREFIX.test(held))) {
+        const nl = held.indexOf("\n");
+        if (nl < 0 && !flush) break; // wait for the whole line
+        if (fence !== undefined || FENCE.test(held)) {
+          const line = nl < 0 ? held : held.slice(0, nl);
+          held = nl < 0 ? "" : held.slice(nl + 1);
+          out += codeLine(line) + (nl < 0 ? "" : "\n");
+          continue;
+        }
+      }
+      const c = held[0]!;
+      if (c === "\n") {
+        held = held.slice(1);
+        out += endOfLine();
+        continue;
+      }
+      if (c === " " || c === "\t") {
+        held = held.slice(1);
+        if (lineStart && col === indent) {
+          // leading indentation is kept (nested lists, indented text)
+          out += c === "\t" ? TAB : c;
+          col += c === "\t" ? TAB.length : 1;
+          indent = col;
+        } else space += c === "\t" ? TAB : c;
+        continue;
+      }
+      const end = held.search(/[ \t\n]/);
+      if (end < 0 && !flush) break;
+      const w = end < 0 ? held : held.slice(0, end);
+      held = end < 0 ? "" : held.slice(end);
+      if (lineStart) {
+        lineStart = false;
+        const marker = lineMarker(w, held[0] ?? "");
+        if (marker !== undefined) {
+          out += marker;
+          held = held.slice(1); // the one space after the marker is part of it
+          continue;
+        }
+      }
+      out += word(w);
+    }
+    return out;
+  };
+
+  return {
+    push(text) {
+      held += text;
+      return drain(false);
+    },
+    finish() {
+      let out = drain(true);
+      if (col > 0 || styled) out += endOfLine();
+      fence = undefined;
+      space = "";
+      lineStart = true;
+      return out;
+    },
+    atLineStart: () => held === "" && col === 0,
+  };
+}

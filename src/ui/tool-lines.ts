@@ -1,0 +1,171 @@
+// How a tool call and its result read on the terminal (SPEC §17, issue 14): one line per call in
+// the words people use (`$ git status`, `read src/cli.ts:1-200`, `edit src/cli.ts`,
+// `write notes.md (12 lines)`, `grep "TODO" src/`; any other tool, MCP ones included, as
+// `name key=value …`), one short status per result (`✓ 3 matches`, `✗ exit 1: …`), and the
+// unified diff of an edit or a write, capped. Pure: the colours and the I/O are terminal.ts's.
+import { structuredPatch } from "diff";
+
+/** A call line or a status is cut to this many characters (the terminal wraps what is left). */
+const LINE_MAX = 160;
+/** A generic call shows each argument value cut to this many characters. */
+const VALUE_MAX = 40;
+/** Diff lines shown for an edit or a write; the rest is counted in "… N more lines". */
+export const DIFF_SHOWN_LINES = 40;
+/** Context lines around each change of a write's diff (edit's diff comes from the tool itself). */
+const DIFF_CONTEXT = 3;
+/** A write's diff is skipped past this size: diffing megabytes would stall the display. */
+const DIFF_MAX_CHARS = 1_000_000;
+/** Give up on a write's diff after this long; the status line still says what happened. */
+const DIFF_TIMEOUT_MS = 200;
+
+/** The one line that announces a call, from the tool name and its JSON arguments. */
+export function toolLine(name: string, argsJson: string): string {
+  const args = parseArgs(argsJson);
+  if (!args) return cut(`${name} ${oneLine(argsJson)}`.trim());
+  const str = (k: string) => (typeof args[k] === "string" ? (args[k] as string) : undefined);
+  const num = (k: string) => (typeof args[k] === "number" ? (args[k] as number) : undefined);
+  const path = str("path");
+  switch (name) {
+    case "bash":
+      if (str("command") !== undefined) return cut(`$ ${firstLine(str("command")!)}`);
+      break;
+    case "read_file":
+      if (path !== undefined) return cut(`read ${path}${lineRange(num("offset"), num("limit"))}`);
+      break;
+    case "edit":
+      if (path !== undefined) return cut(`edit ${path}${args.replace_all === true ? " (every match)" : ""}`);
+      break;
+    case "write_file":
+      if (path !== undefined) return cut(`write ${path} (${plural(countLines(str("content") ?? ""), "line")})`);
+      break;
+    case "grep":
+      if (str("pattern") !== undefined)
+        return cut(`grep ${JSON.stringify(str("pattern"))}${path ? ` ${path}` : ""}${str("glob") ? ` (${str("glob")})` : ""}`);
+      break;
+  }
+  const shown = Object.entries(args).map(([k, v]) => `${k}=${shortValue(v)}`);
+  return cut([name, ...shown].join(" "));
+}
+
+/** `:1-200` for offset 1 and limit 200; `:50-` for an offset alone; "" for neither. */
+function lineRange(offset: number | undefined, limit: number | undefined): string {
+  if (offset === undefined && limit === undefined) return "";
+  const first = Math.max(1, offset ?? 1);
+  return limit === undefined ? `:${first}-` : `:${first}-${first + limit - 1}`;
+}
+
+export interface ResultStatus {
+  ok: boolean;
+  /** the status text without its mark (✓ or ✗) */
+  text: string;
+  /** the diff lines to show under the status, already capped */
+  diff: string[];
+}
+
+/**
+ * The status of one result. `argsJson` are the call's arguments; `before` is the file's text
+ * before a write_file call (undefined: a new file or unknown) for the write's diff.
+ */
+export function resultStatus(name: string, ok: boolean, output: string, argsJson = "{}", before?: string): ResultStatus {
+  const bad = (text: string): ResultStatus => ({ ok: false, text: cut(text), diff: [] });
+  const good = (text: string, diff: string[] = []): ResultStatus => ({ ok: true, text: cut(text), diff });
+  if (name === "bash") return bashStatus(ok, output);
+  if (!ok) return bad(firstLine(output) || "failed");
+  switch (name) {
+    case "read_file": {
+      const numbered = output.split("\n").filter((l) => /^\s*\d+\t/.test(l)).length;
+      const more = /^… (\d+) more lines/m.exec(output);
+      return numbered > 0 ? good(`${plural(numbered, "line")}${more ? ` (${more[1]} more)` : ""}`) : good(firstLine(output));
+    }
+    case "grep": {
+      if (output.startsWith("no matches")) return good("no matches");
+      const all = /\((\d+) in all\)/.exec(output);
+      const matches = all ? Number(all[1]) : output.split("\n").filter((l) => /^.+?:\d+: /.test(l)).length;
+      const files = new Set(output.split("\n").flatMap((l) => /^(.+?):\d+: /.exec(l)?.[1] ?? []));
+      return good(`${plural(matches, "match", "matches")}${files.size > 1 ? ` in ${files.size} files` : ""}`);
+    }
+    case "edit": {
+      const [head = "", ...rest] = output.split("\n");
+      return good(head.replace(/^edited .*?: /, ""), capDiff(rest));
+    }
+    case "write_file": {
+      const args = parseArgs(argsJson);
+      const content = typeof args?.content === "string" ? args.content : undefined;
+      const what = /^(created|overwrote)\b/.exec(output)?.[1] ?? firstLine(output);
+      return good(what, content === undefined ? [] : writeDiff(before ?? "", content));
+    }
+    default:
+      return good(firstLine(output) || "done");
+  }
+}
+
+/** bash: the exit code from its `[exit code N]` line; a failure shows the first error line. */
+function bashStatus(ok: boolean, output: string): ResultStatus {
+  const lines = output.split("\n");
+  const code = lines.findLast((l) => EXIT_LINE.test(l))?.match(EXIT_LINE)?.[1];
+  const note = lines.map((l) => /^\[(timed out after [^;\]]*)|^\[(interrupted) by the user/.exec(l)).find(Boolean);
+  const text = (l: string) => !MARKER.test(l) && !OMITTED.test(l) && l.trim() !== "" && l !== "(no output)";
+  if (ok && code === "0" && !note) {
+    const n = lines.filter(text).length;
+    return { ok: true, text: n === 0 ? "no output" : `${plural(n, "line")} of output`, diff: [] };
+  }
+  // the error is on stderr when there is one: after the [stderr] label, before the next label
+  const at = lines.indexOf("[stderr]");
+  const end = lines.findIndex((l, i) => i > at && MARKER.test(l));
+  const stderr = at < 0 ? [] : lines.slice(at + 1, end < 0 ? undefined : end);
+  const first = [...stderr, ...lines].find(text)?.trim();
+  const head = note ? (note[1] ?? note[2]!) : code !== undefined ? `exit ${code}` : "failed";
+  return { ok: false, text: cut(first ? `${head}: ${first}` : head), diff: [] };
+}
+
+const EXIT_LINE = /^\[exit code (-?\d+)\]$/;
+/** the bash tool's own lines: labels, the exit code, notes about filtering, saving and stopping */
+const MARKER = /^\[(exit code -?\d+|stderr|stdout|full output: .*|could not save .*|output filtered.*|external filter .*|timed out .*|interrupted .*|the shell was killed .*)\]$/;
+const OMITTED = /^… .* omitted …$/;
+
+/** The unified diff of a write (`@@` hunks, no file headers), capped; [] when it cannot be made. */
+export function writeDiff(before: string, after: string): string[] {
+  if (before.length + after.length > DIFF_MAX_CHARS) return [];
+  const patch = structuredPatch("a", "b", before, after, undefined, undefined, { context: DIFF_CONTEXT, timeout: DIFF_TIMEOUT_MS, stripTrailingCr: true });
+  if (!patch) return []; // timed out
+  const lines = patch.hunks.flatMap((h) => [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, ...h.lines.filter((l) => !l.startsWith("\\"))]);
+  return capDiff(lines);
+}
+
+/** At most DIFF_SHOWN_LINES lines; a tool's own "… N more diff lines" note is folded into ours. */
+export function capDiff(lines: string[]): string[] {
+  let more = 0;
+  const body = lines.filter((l) => {
+    const note = /^… (\d+) more diff lines$/.exec(l);
+    if (note) more += Number(note[1]);
+    return !note && l !== "";
+  });
+  more += Math.max(0, body.length - DIFF_SHOWN_LINES);
+  const shown = body.slice(0, DIFF_SHOWN_LINES).map((l) => (l.length > LINE_MAX ? l.slice(0, LINE_MAX - 1) + "…" : l));
+  return more > 0 ? [...shown, `… ${more} more lines`] : shown;
+}
+
+function parseArgs(json: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(json);
+    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function shortValue(v: unknown): string {
+  const text = typeof v === "string" ? (/^[\w./:@-]+$/.test(v) ? v : JSON.stringify(oneLine(v))) : oneLine(JSON.stringify(v) ?? String(v));
+  return text.length > VALUE_MAX ? text.slice(0, VALUE_MAX - 1) + "…" : text;
+}
+
+/** The first line; " …" marks that more lines follow. */
+function firstLine(text: string): string {
+  const lines = text.trim().split("\n");
+  return lines.length > 1 ? `${lines[0]!.trimEnd()} …` : (lines[0] ?? "");
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+const cut = (text: string) => (text.length > LINE_MAX ? text.slice(0, LINE_MAX - 1) + "…" : text);
+const countLines = (text: string) => (text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0));
+const plural = (n: number, word: string, many = word + "s") => `${n} ${n === 1 ? word : many}`;

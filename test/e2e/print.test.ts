@@ -1,0 +1,67 @@
+// `hey -p … > answer.md` (issue 10 item 4): with stdout not a terminal it holds the final answer
+// only; what the model said in turns that called tools goes to stderr, each turn on its own line.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { runHey, tempDir } from "../helpers/e2e.ts";
+import { startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
+import { answer, toolCalls, writeSession } from "./repl-helpers.ts";
+
+let server: ReplayServer;
+let work: ReturnType<typeof tempDir>;
+beforeAll(() => {
+  server = startReplayServer();
+  work = tempDir();
+});
+afterAll(() => {
+  server.stop();
+  work.remove();
+});
+
+test("-p to a pipe: the final answer alone on stdout, narration on stderr", async () => {
+  server.enqueue(
+    toolCalls([["bash", { command: "echo one" }]], "Let me check the directory first."),
+    toolCalls([["bash", { command: "echo two" }]], "Now the second thing."),
+    answer("The answer is 42."),
+  );
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "what is it?"], { cwd: work.path });
+  expect(run).toMatchObject({ code: 0 });
+  expect(run.stdout).toBe("The answer is 42.\n");
+  expect(run.stderr).toContain("Let me check the directory first.\n$ echo one\n");
+  expect(run.stderr).toContain("Now the second thing.\n$ echo two\n");
+  expect(run.stderr).not.toContain("42");
+}, 60_000);
+
+test("model text cannot reach the terminal's control sequences through -p either", async () => {
+  server.enqueue(answer("title\x1b]0;owned\x07 done"));
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "hi"], { cwd: work.path });
+  expect(run.stdout).toBe("title^[]0;owned^G done\n");
+}, 60_000);
+
+test("a run that never got an answer leaves no session; one that did leaves one", async () => {
+  const state = join(work.path, "state-none");
+  const failed = await runHey(["--base-url", "http://127.0.0.1:9/v1", "-m", "m", "-p", "hi"], { cwd: work.path, env: { XDG_STATE_HOME: state, HEY_MAX_RETRIES: "0" } });
+  expect(failed.code).toBe(1);
+  expect(existsSync(join(state, "hey", "sessions")) ? readdirSync(join(state, "hey", "sessions")) : []).toEqual([]);
+  server.enqueue(answer("hello"));
+  expect((await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "hi"], { cwd: work.path, env: { XDG_STATE_HOME: state } })).code).toBe(0);
+  expect(readdirSync(join(state, "hey", "sessions"))).toHaveLength(1);
+}, 60_000);
+
+test("--sessions lists this directory's sessions; --all every directory's", async () => {
+  const state = join(work.path, "state-list");
+  writeSession(state, work.path, "question from here", "a");
+  writeSession(state, "/somewhere/else", "question from elsewhere", "b");
+  const here = await runHey(["--sessions"], { cwd: work.path, env: { XDG_STATE_HOME: state } });
+  expect(here.stdout).toContain("question from here");
+  expect(here.stdout).not.toContain("question from elsewhere");
+  const all = await runHey(["--sessions", "--all"], { cwd: work.path, env: { XDG_STATE_HOME: state } });
+  expect(all.stdout).toContain("question from here");
+  expect(all.stdout).toContain("question from elsewhere");
+}, 60_000);
+
+test("-m PROVIDER/MODEL with an unknown provider is a usage error listing the known ones", async () => {
+  const run = await runHey(["-m", "nope/some-model", "-p", "hi"], { cwd: work.path });
+  expect(run.code).toBe(2);
+  expect(run.stderr).toStartWith('hey: -m nope/some-model: unknown provider "nope"; known providers: openai, anthropic, google, deepseek, ollama');
+}, 60_000);

@@ -1,0 +1,39 @@
+// Scripted model replies for the REPL tests (answers streamed word by word, tool calls) and sessions on disk.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { newId, userMessage, type Message } from "../../src/kernel/ir.ts";
+import { toLine } from "../../src/sessions/format.ts";
+import { sseReply, type Reply } from "../helpers/replay-server.ts";
+import { chatChunk, sseEvents } from "../helpers/sse.ts";
+
+const USAGE = chatChunk({ usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+
+/** An answer streamed a word at a time, `delayMs` apart. */
+export function answer(text: string, delayMs = 0): Reply {
+  const words = text.split(/(?<=\s)/).map((w) => chatChunk({ content: w }));
+  return sseReply(sseEvents([...words, chatChunk({ finish: "stop" }), USAGE]), { delayMs });
+}
+
+let callCount = 0; // call ids stay unique across a conversation
+
+/** One turn that calls tools (with optional text before), each call `[name, args]`. */
+export function toolCalls(calls: [string, Record<string, unknown>][], said = ""): Reply {
+  const chunks = [
+    ...(said ? [chatChunk({ content: said })] : []),
+    ...calls.map(([name, args], index) => chatChunk({ toolCall: { index, id: `call_${++callCount}_${name}`, name, arguments: JSON.stringify(args) } })),
+    chatChunk({ finish: "tool_calls" }),
+    USAGE,
+  ];
+  return sseReply(sseEvents(chunks));
+}
+
+/** A session of `cwd` under `stateHome`/hey/sessions, written as hey writes one: a question and its answer. */
+export function writeSession(stateHome: string, cwd: string, question: string, reply: string): string {
+  const dir = join(stateHome, "hey", "sessions");
+  mkdirSync(dir, { recursive: true });
+  const id = newId();
+  const said: Message = { id: newId(), role: "assistant", content: [{ type: "text", text: reply }] };
+  const lines = [{ type: "header" as const, id, cwd, created: new Date().toISOString(), version: "0.1.0" }, { type: "message" as const, message: userMessage(question) }, { type: "message" as const, message: said }];
+  writeFileSync(join(dir, `${id}.jsonl`), lines.map((l) => toLine(l)).join(""));
+  return id;
+}

@@ -1,0 +1,130 @@
+// Drives dist/hey in a real terminal (issue 14): a tmux server on its own socket (`tmux -L`), a
+// clean HOME, keys typed with send-keys, pastes through tmux's buffer (bracketed when hey asks for
+// it), and the screen read back with capture-pane. Waits poll the screen with generous timeouts:
+// a loaded 2-core machine must not make a test flaky, and no sleep is ever an assertion.
+import { readdirSync, readFileSync } from "node:fs";
+import { ensureBinary, tempDir } from "./e2e.ts";
+
+/** How long a wait for screen content may take before the test fails, showing the screen. */
+export const SCREEN_TIMEOUT_MS = 20_000;
+const POLL_MS = 50;
+
+export interface Term {
+  /** the temporary HOME (also the working directory unless another was given) */
+  home: string;
+  /** where hey runs */
+  cwd: string;
+  /** tmux key names: "Enter", "C-c", "Escape", "C-d", "Up" … */
+  keys(...names: string[]): Promise<void>;
+  /** literal text, as typed */
+  type(text: string): Promise<void>;
+  /** text pasted as the terminal pastes it (bracketed when the program enabled it) */
+  paste(text: string): Promise<void>;
+  /** the visible screen; with `colors`, SGR escapes included; with `joined`, lines the terminal wrapped joined again */
+  screen(opts?: ScreenOptions): Promise<string>;
+  /** polls the screen until `want` is on it (a string, a pattern or a test); returns that screen */
+  waitFor(want: string | RegExp | ((screen: string) => boolean), opts?: ScreenOptions & { timeoutMs?: number }): Promise<string>;
+  resize(cols: number, rows: number): Promise<void>;
+  /** hey's process id (the child of the pane's shell) */
+  heyPid(): Promise<number>;
+  /** kills the tmux server and removes the temp directories */
+  close(): Promise<void>;
+}
+
+export interface ScreenOptions {
+  colors?: boolean;
+  joined?: boolean;
+}
+
+export interface TermOptions {
+  args?: string[];
+  env?: Record<string, string>;
+  cols?: number;
+  rows?: number;
+  /** a working directory other than HOME */
+  cwd?: string;
+  /** shell commands run in the pane before hey (e.g. `stty -a > before`) */
+  before?: string;
+  /** shell commands run in the pane after hey exits; `$code` holds its exit code */
+  after?: string;
+}
+
+let servers = 0;
+
+/**
+ * Starts `dist/hey ARGS` in a fresh tmux server. After hey exits the pane shows `[exit N]` and
+ * stays open, so the screen can still be read.
+ */
+export async function startTerm(opts: TermOptions = {}): Promise<Term> {
+  const bin = await ensureBinary();
+  const home = tempDir("hey-tmux-");
+  const cwd = opts.cwd ?? home.path;
+  const socket = `hey-test-${process.pid}-${++servers}`;
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home.path, LANG: "C.UTF-8", TERM: "xterm-256color", ...opts.env };
+  const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+  const hey = [bin, ...(opts.args ?? [])].map(quote).join(" ");
+  const script = `${opts.before ?? ""}\n${hey}\ncode=$?\n${opts.after ?? ""}\necho "[exit $code]"\nexec sleep 3600`;
+  const tmux = async (...args: string[]): Promise<string> => {
+    const p = Bun.spawn(["tmux", "-u", "-L", socket, "-f", "/dev/null", ...args], { env, stdout: "pipe", stderr: "pipe" });
+    const [out, err, code] = await Promise.all([p.stdout.text(), p.stderr.text(), p.exited]);
+    if (code !== 0) throw new Error(`tmux ${args[0]} failed (${code}): ${err}`);
+    return out;
+  };
+  await tmux("new-session", "-d", "-s", "t", "-x", String(opts.cols ?? 80), "-y", String(opts.rows ?? 24), "-c", cwd, "sh", "-c", script);
+  await tmux("set-option", "-g", "status", "off");
+  const target = ["-t", "t:0.0"];
+
+  const screen = async (o: ScreenOptions = {}) =>
+    (await tmux("capture-pane", "-p", ...(o.colors ? ["-e"] : []), ...(o.joined ? ["-J"] : []), ...target)).replace(/ +$/gm, "").replace(/\n+$/, "\n");
+  const term: Term = {
+    home: home.path,
+    cwd,
+    keys: async (...names) => void (await tmux("send-keys", ...target, ...names)),
+    type: async (text) => void (await tmux("send-keys", ...target, "-l", text)),
+    paste: async (text) => {
+      await tmux("set-buffer", "-b", "paste", text);
+      await tmux("paste-buffer", "-p", "-d", "-b", "paste", ...target);
+    },
+    screen,
+    async waitFor(want, o = {}) {
+      const test = typeof want === "string" ? (s: string) => s.includes(want) : want instanceof RegExp ? (s: string) => want.test(s) : want;
+      const deadline = Date.now() + (o.timeoutMs ?? SCREEN_TIMEOUT_MS);
+      let last = "";
+      for (;;) {
+        last = await screen(o);
+        if (test(last)) return last;
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(want)}; the screen:\n${last}`);
+        await Bun.sleep(POLL_MS);
+      }
+    },
+    resize: async (cols, rows) => void (await tmux("resize-window", ...target.slice(0, 1), "t:0", "-x", String(cols), "-y", String(rows))),
+    async heyPid() {
+      const shell = Number((await tmux("display-message", "-p", ...target, "#{pane_pid}")).trim());
+      const deadline = Date.now() + SCREEN_TIMEOUT_MS;
+      for (;;) {
+        const child = childOf(shell, bin);
+        if (child) return child;
+        if (Date.now() > deadline) throw new Error("hey did not start in the pane");
+        await Bun.sleep(POLL_MS);
+      }
+    },
+    async close() {
+      await tmux("kill-server").catch(() => {});
+      home.remove();
+    },
+  };
+  return term;
+}
+
+/** The process whose parent is `parent` and whose executable is `exe`, from /proc. */
+function childOf(parent: number, exe: string): number | undefined {
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === parent && readFileSync(`/proc/${name}/cmdline`, "utf8").startsWith(exe)) return Number(name);
+    } catch {} // gone meanwhile
+  }
+  return undefined;
+}

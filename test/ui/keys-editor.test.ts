@@ -1,0 +1,72 @@
+// The prompt's keys and editing (issue 14): raw terminal input to keys, a bracketed paste as one
+// piece, Esc told from a sequence by the caller's timeout, editing, history, completion, layout.
+import { expect, test } from "bun:test";
+import { parseKeys } from "../../src/ui/keys.ts";
+import { complete, editKey, emptyEditor, insert, layout } from "../../src/ui/line-editor.ts";
+
+test.each([
+  ["plain text", "héllo 你好", [{ type: "text", text: "héllo 你好" }], ""],
+  ["Enter and Ctrl-J", "a\rb\n", [{ type: "text", text: "a" }, { type: "key", name: "enter" }, { type: "text", text: "b" }, { type: "key", name: "newline" }], ""],
+  ["arrows, CSI and SS3", "\x1b[A\x1bOB\x1b[C\x1b[D", ["up", "down", "right", "left"].map((name) => ({ type: "key", name })), ""],
+  ["home, end, delete", "\x1b[H\x1b[4~\x1b[3~", ["home", "end", "delete"].map((name) => ({ type: "key", name })), ""],
+  ["ctrl and alt words", "\x1b[1;5D\x1bf\x1b\x7f\x17", ["wordLeft", "wordRight", "deleteWordLeft", "deleteWordLeft"].map((name) => ({ type: "key", name })), ""],
+  ["Ctrl-C, Ctrl-D, Tab", "\x03\x04\t", ["interrupt", "eof", "tab"].map((name) => ({ type: "key", name })), ""],
+  ["a bracketed paste is one piece, CRLF as newlines", "\x1b[200~one\r\ntwo\rthree\x1b[201~x", [{ type: "paste", text: "one\ntwo\nthree" }, { type: "text", text: "x" }], ""],
+  ["an unfinished paste waits", "a\x1b[200~one\ntw", [{ type: "text", text: "a" }], "\x1b[200~one\ntw"],
+  ["an unfinished sequence waits", "a\x1b[1;5", [{ type: "text", text: "a" }], "\x1b[1;5"],
+  ["a lone ESC waits for the timeout", "\x1b", [], "\x1b"],
+  ["ESC ESC is an Escape then the rest", "\x1b\x1b[A", [{ type: "key", name: "escape" }, { type: "key", name: "up" }], ""],
+  ["unknown sequences and controls are dropped", "\x1b[99Z\x07a", [{ type: "text", text: "a" }], ""],
+])("%s", (_name, input, keys, rest) => {
+  expect(parseKeys(input)).toEqual({ keys: keys as never, rest });
+});
+
+test("after the timeout a lone ESC is the Escape key", () => {
+  expect(parseKeys("\x1b", true)).toEqual({ keys: [{ type: "key", name: "escape" }], rest: "" });
+});
+
+test("editing keys", () => {
+  let s = insert(emptyEditor([]), "hello big world");
+  s = editKey(s, "wordLeft", []);
+  expect(s.cursor).toBe(10);
+  s = editKey(s, "deleteWordLeft", []);
+  expect(s.text).toBe("hello world");
+  s = editKey(s, "home", []);
+  s = editKey(s, "delete", []);
+  expect(s).toMatchObject({ text: "ello world", cursor: 0 });
+  s = editKey(s, "killToEnd", []);
+  expect(s.text).toBe("");
+  s = editKey(insert(s, "a🙂"), "backspace", []);
+  expect(s).toMatchObject({ text: "a", cursor: 1 });
+});
+
+test("up and down move between lines of a multi-line text, then through history, keeping the draft", () => {
+  const history = ["first", "second"];
+  let s = insert(emptyEditor(history), "line one\nline two");
+  s = editKey(s, "up", history);
+  expect(s).toMatchObject({ text: "line one\nline two", cursor: 8 });
+  s = editKey(s, "up", history);
+  expect(s).toMatchObject({ text: "second", historyIndex: 1 });
+  s = editKey(editKey(s, "up", history), "up", history);
+  expect(s.text).toBe("first");
+  s = editKey(editKey(s, "down", history), "down", history);
+  expect(s).toMatchObject({ text: "line one\nline two", historyIndex: 2 });
+});
+
+test("completion fills the common prefix; a unique one gets a space", () => {
+  const s = insert(emptyEditor([]), "/mo");
+  expect(complete(s, ["/model"]).state.text).toBe("/model ");
+  expect(complete(insert(emptyEditor([]), "/s"), ["/sessions", "/skill:a"]).state.text).toBe("/s");
+  expect(complete(insert(emptyEditor([]), "see @sr"), ["@src/"]).state.text).toBe("see @src/");
+});
+
+test.each([
+  ["short", "abc", 3, { cursorRow: 0, cursorCol: 5, endRow: 0, endCol: 5 }],
+  ["wraps at the width", "abcdefghij", 10, { cursorRow: 1, cursorCol: 2, endRow: 1, endCol: 2 }],
+  ["exactly full: the cursor goes to the next row", "abcdefgh", 8, { cursorRow: 1, cursorCol: 0, endRow: 0, endCol: 10 }],
+  ["a second line after the continuation prompt", "ab\ncd", 1, { cursorRow: 0, cursorCol: 3, endRow: 1, endCol: 4 }],
+  ["wide characters take two columns", "你好你好你", 5, { cursorRow: 1, cursorCol: 2, endRow: 1, endCol: 2 }],
+])("layout: %s", (_name, text, cursor, expected) => {
+  const width = (c: string) => (/[\u4e00-\u9fff]/.test(c) ? 2 : 1);
+  expect(layout(2, 2, text, cursor, 10, width)).toEqual(expected);
+});

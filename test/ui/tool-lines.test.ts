@@ -1,0 +1,65 @@
+// Tool calls and results as people read them (issue 14): the call in the words of a shell or an
+// editor, a short status, a capped diff.
+import { expect, test } from "bun:test";
+import { capDiff, DIFF_SHOWN_LINES, resultStatus, toolLine, writeDiff } from "../../src/ui/tool-lines.ts";
+
+test.each([
+  ["bash", { command: "git status" }, "$ git status"],
+  ["bash", { command: "cd src &&\n  make" }, "$ cd src && …"],
+  ["read_file", { path: "src/cli.ts" }, "read src/cli.ts"],
+  ["read_file", { path: "src/cli.ts", offset: 1, limit: 200 }, "read src/cli.ts:1-200"],
+  ["read_file", { path: "a.ts", offset: 50 }, "read a.ts:50-"],
+  ["edit", { path: "src/cli.ts", old_string: "a", new_string: "b" }, "edit src/cli.ts"],
+  ["edit", { path: "x.ts", old_string: "a", new_string: "b", replace_all: true }, "edit x.ts (every match)"],
+  ["write_file", { path: "notes.md", content: "a\n".repeat(12) }, "write notes.md (12 lines)"],
+  ["write_file", { path: "one.txt", content: "x" }, "write one.txt (1 line)"],
+  ["grep", { pattern: "TODO", path: "src/" }, 'grep "TODO" src/'],
+  ["grep", { pattern: "a b", glob: "*.ts" }, 'grep "a b" (*.ts)'],
+  ["github_search", { query: "open bugs", limit: 5 }, 'github_search query="open bugs" limit=5'],
+  ["mcp_tool", { path: "a/b.txt", deep: { x: 1 } }, 'mcp_tool path=a/b.txt deep={"x":1}'],
+])("%s %p → %s", (name, args, line) => {
+  expect(toolLine(name, JSON.stringify(args))).toBe(line);
+});
+
+test("arguments that are not JSON are shown as they came, on one line", () => {
+  expect(toolLine("bash", '{"command": "ls')).toBe('bash {"command": "ls');
+});
+
+test.each([
+  ["bash ok", "bash", true, "a\nb\n[exit code 0]", "✓ 2 lines of output"],
+  ["bash silent", "bash", true, "(no output)\n[exit code 0]", "✓ no output"],
+  ["bash exit 1, stderr first", "bash", true, "partial\n[stderr]\nls: cannot access 'nope': No such file\nmore\n[exit code 1]", "✗ exit 1: ls: cannot access 'nope': No such file"],
+  ["bash exit 2, stdout only", "bash", true, "FAIL src/a.test.ts\n[exit code 2]", "✗ exit 2: FAIL src/a.test.ts"],
+  ["bash filtered", "bash", true, "[output filtered: 9 of 10 lines dropped; …]\n[stderr]\nerror: boom\n[exit code 1]\n[full output: /tmp/x.log]", "✗ exit 1: error: boom"],
+  ["bash timeout", "bash", false, "(no output)\n[exit code 124]\n[timed out after 2 s; the process group was killed]", "✗ timed out after 2 s"],
+  ["bash interrupted", "bash", false, "x\n[exit code 130]\n[interrupted by the user; the process group was killed]", "✗ interrupted: x"],
+  ["read_file", "read_file", true, "1\ta\n2\tb\n3\tc", "✓ 3 lines"],
+  ["read_file partial", "read_file", true, "1\ta\n2\tb\n… 98 more lines; use offset=3", "✓ 2 lines (98 more)"],
+  ["grep", "grep", true, "a.ts:1: TODO x\na.ts:9: TODO y\nb.ts:3: TODO z", "✓ 3 matches in 2 files"],
+  ["grep capped", "grep", true, "a.ts:1: x\n… 41 more matches not shown (42 in all); narrow …", "✓ 42 matches"],
+  ["grep none", "grep", true, 'no matches for "x" in .', "✓ no matches"],
+  ["edit", "edit", true, "edited a.ts: 1 replacement\n@@ -1,1 +1,1 @@\n-a\n+b", "✓ 1 replacement"],
+  ["an error", "edit", false, "old_string not found in a.ts\nmore", "✗ old_string not found in a.ts …"],
+  ["generic", "mcp_x", true, "fine", "✓ fine"],
+])("%s → %s", (_label, name, ok, output, shown) => {
+  const s = resultStatus(name, ok, output);
+  expect(`${s.ok ? "✓" : "✗"} ${s.text}`).toBe(shown);
+});
+
+test("an edit's diff comes from the tool's result; a write's is made from the file before and the content", () => {
+  expect(resultStatus("edit", true, "edited a.ts: 1 replacement\n@@ -1,2 +1,2 @@\n-a\n+b\n c").diff).toEqual(["@@ -1,2 +1,2 @@", "-a", "+b", " c"]);
+  const args = JSON.stringify({ path: "n.md", content: "one\nTWO\nthree\n" });
+  expect(resultStatus("write_file", true, "overwrote n.md (3 lines, 14 bytes)", args, "one\ntwo\nthree\n")).toEqual({
+    ok: true,
+    text: "overwrote",
+    diff: ["@@ -1,3 +1,3 @@", " one", "-two", "+TWO", " three"],
+  });
+  expect(resultStatus("write_file", true, "created n.md (1 lines, 2 bytes)", JSON.stringify({ path: "n.md", content: "hi\n" })).diff).toEqual(["@@ -1,0 +1,1 @@", "+hi"]);
+});
+
+test("diffs are capped with '… N more lines', counting what the tool already left out", () => {
+  const long = writeDiff("", Array.from({ length: 100 }, (_, i) => `line ${i}`).join("\n"));
+  expect(long).toHaveLength(DIFF_SHOWN_LINES + 1);
+  expect(long.at(-1)).toBe(`… ${101 - DIFF_SHOWN_LINES} more lines`);
+  expect(capDiff(["-a", "+b", "… 7 more diff lines"])).toEqual(["-a", "+b", "… 7 more lines"]);
+});
