@@ -2,7 +2,7 @@
 // full-output files, trust.json, history) are never read or written through a symbolic link: a
 // repository that ships `.hey/task.md → ~/.bashrc` must not get hey's hand-off appended to the
 // user's shell profile, nor a link to a private key read into a request.
-import { constants, closeSync, fstatSync, lstatSync, openSync, readSync } from "node:fs";
+import { constants, closeSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 
 /** A file of hey's that is a link, a directory or a device: refused, never followed. */
@@ -32,11 +32,11 @@ export function checkOwnFile(path: string): void {
 
 /**
  * The text of `path` read without following a link (O_NOFOLLOW, then a regular-file check on the
- * open descriptor), at most `maxBytes` of it (`truncated` says whether there was more); undefined
- * when the file does not exist. Throws OwnFileError for a link or a non-regular file, the system
- * error otherwise.
+ * open descriptor), at most `maxBytes` of it — its start, or its end with `tail` — (`truncated`
+ * says whether there was more); undefined when the file does not exist. Throws OwnFileError for a
+ * link or a non-regular file, the system error otherwise.
  */
-export function readOwnFile(path: string, maxBytes: number): { text: string; truncated: boolean } | undefined {
+export function readOwnFile(path: string, maxBytes: number, opts: { tail?: boolean } = {}): { text: string; truncated: boolean } | undefined {
   checkOwnFile(path);
   let fd: number;
   try {
@@ -51,14 +51,38 @@ export function readOwnFile(path: string, maxBytes: number): { text: string; tru
     const st = fstatSync(fd);
     if (!st.isFile()) throw new OwnFileError(`${path} is not a regular file`);
     const want = Math.min(st.size, maxBytes);
+    const start = opts.tail ? st.size - want : 0;
     const buf = Buffer.alloc(want);
     let got = 0;
     while (got < want) {
-      const n = readSync(fd, buf, got, want - got, got);
+      const n = readSync(fd, buf, got, want - got, start + got);
       if (n === 0) break;
       got += n;
     }
     return { text: buf.toString("utf8", 0, got), truncated: st.size > got };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Appends `text` to `path` (created 0600, its directory 0700 when missing), never through a link.
+ * Throws OwnFileError for a link or a non-regular file, the system error otherwise.
+ */
+export function appendOwnFile(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  checkOwnFile(path);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ELOOP") throw new OwnFileError(`${path} is a symbolic link; hey does not follow links for its own files`);
+    throw e;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new OwnFileError(`${path} is not a regular file`);
+    const bytes = Buffer.from(text);
+    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
   } finally {
     closeSync(fd);
   }

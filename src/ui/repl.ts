@@ -4,8 +4,8 @@
 // themselves) and shown at the next prompt; a bracketed paste is one message; a resize redraws.
 // History persists; Tab completes. The terminal is restored on every way out (Ctrl-D, Ctrl-C,
 // /quit, SIGTERM, SIGHUP, process exit). What a line means is the caller's business (`onLine`).
-import { appendFileSync, mkdirSync, readFileSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { writeSync } from "node:fs";
+import { appendOwnFile, readOwnFile } from "../fs/own-files.ts";
 import { parseKeys, type Key, type KeyName } from "./keys.ts";
 import { complete, editKey, emptyEditor, insert, layout, type EditorState } from "./line-editor.ts";
 import { visible } from "./visible.ts";
@@ -31,6 +31,8 @@ export interface ReplOptions {
 
 /** Keep this many history entries on disk and in memory. */
 const HISTORY_SIZE = 1000;
+/** The end of the history file read at start: far more than HISTORY_SIZE typical entries. */
+const HISTORY_READ_BYTES = 1024 * 1024;
 /** A second Ctrl-C at an empty prompt within this window exits. */
 const EXIT_CTRL_C_MS = 2000;
 /** An ESC with nothing after it for this long is the Escape key, not the start of a sequence. */
@@ -332,11 +334,14 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   });
 }
 
-/** Oldest first. Multi-line entries are stored with escaped newlines. */
+/** Oldest first. Multi-line entries are stored with escaped newlines. Never through a link. */
 function loadHistory(file: string): string[] {
   try {
-    return readFileSync(file, "utf8")
-      .split("\n")
+    const read = readOwnFile(file, HISTORY_READ_BYTES, { tail: true });
+    if (!read) return [];
+    const lines = read.text.split("\n");
+    if (read.truncated) lines.shift(); // the cut first line
+    return lines
       .filter((l) => l !== "")
       .map((l) => l.replace(/\\n/g, "\n"))
       .slice(-HISTORY_SIZE);
@@ -349,8 +354,7 @@ let historyWarned = false;
 
 function appendHistory(file: string, entry: string): void {
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    appendFileSync(file, entry.replace(/\n/g, "\\n") + "\n", { mode: 0o600 });
+    appendOwnFile(file, entry.replace(/\n/g, "\\n") + "\n");
   } catch (e) {
     if (!historyWarned) process.stderr.write(`hey: cannot save history to ${file}: ${(e as Error).message}\n`);
     historyWarned = true;
