@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Agent } from "../agent.ts";
 import { EFFORTS, type Effort } from "../kernel/ir.ts";
+import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError } from "../config/settings.ts";
 import { buildContext } from "../context/view.ts";
 import { formatSessionList, sessionsDir } from "../sessions/format.ts";
@@ -16,6 +17,8 @@ export interface CommandContext {
   terminal: TerminalOutput | undefined;
   /** re-resolves configuration for `-m spec` and swaps the provider; throws ConfigError */
   switchModel(spec: string): Promise<void>;
+  /** re-reads configuration, skills and AGENTS.md, validated first; switches all or nothing */
+  reload(): Promise<ReloadReport>;
 }
 
 const HELP = `/help                     this list
@@ -24,10 +27,12 @@ const HELP = `/help                     this list
 /thinking                 show or hide thinking (what is sent does not change)
 /usage                    tokens used in this run, context size and what was pruned
 /compact [instructions]   summarize older work now
+/reload                   re-read config, skills and AGENTS.md (checked first; the conversation is kept)
+/skill:NAME [args]        send the skill's instructions, then args
 /sessions                 list sessions; /sessions prune 30d | /sessions prune keep 20
 /quit                     leave (also Ctrl-D, or Ctrl-C at an empty prompt)`;
 
-export const COMMANDS = ["/help", "/model", "/effort", "/thinking", "/usage", "/compact", "/sessions", "/quit", "/exit"];
+export const COMMANDS = ["/help", "/model", "/effort", "/thinking", "/usage", "/compact", "/reload", "/skill:", "/sessions", "/quit", "/exit"];
 
 /** Runs one slash command line; returns "quit" to leave the REPL. Prints its own results. */
 export async function runCommand(line: string, ctx: CommandContext): Promise<"quit" | void> {
@@ -68,6 +73,11 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<"qu
       return say(sessionsCommand(rest));
     case "/usage":
       return say(usageReport(ctx.agent));
+    case "/reload": {
+      const report = await ctx.reload();
+      if (ctx.terminal) say(formatReload(report)); // JSON mode: the reload event says it
+      return;
+    }
     case "/compact": {
       const done = await ctx.agent.compact(arg || undefined, ctx.signal);
       return say(done ? "older work summarized; the next request sends the summary instead" : "nothing to summarize yet: everything is in the last turns");
@@ -77,9 +87,10 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<"qu
   }
 }
 
-/** Tab completions for the last word of `line`: slash commands, model names, @paths. */
-export function completions(line: string, agent: Agent, cwd: string): string[] {
+/** Tab completions for the last word of `line`: slash commands, skill names, model names, @paths. */
+export function completions(line: string, agent: Agent, cwd: string, skills: readonly string[]): string[] {
   const word = line.slice(line.lastIndexOf(" ") + 1);
+  if (line === word && word.startsWith("/skill:")) return skills.map((n) => `/skill:${n}`).filter((c) => c.startsWith(word));
   if (line === word && word.startsWith("/")) return COMMANDS.filter((c) => c.startsWith(word));
   if (line.startsWith("/model ")) {
     const all = agent.settings.providers.flatMap((p) => p.models.map((m) => `${p.name}/${m}`));
