@@ -54,7 +54,7 @@ export async function run(args: CliArgs): Promise<number> {
     prompt = await readPrompt(args, place, await stdin, oneShot);
     for (const w of config.warnings) warn(w);
     for (const w of [...validateRules(config.settings.permission), ...notices(args, config.settings.mcp.servers)]) warn(w);
-    if (!trust.trusted && trust.resources.length > 0) warn(untrustedNotice(trust.resources, trust.stored));
+    if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file));
     parts = await assemble({ args, env, cwd: place.cwd, home: place.home, configDir: place.configDir, config, flags, trusted: trust.trusted, started, resumed, sessionsDir: place.sessions, oneShot, warn });
     if (isSkillLine(args.message)) prompt = withSkill(skillText(args.message, parts, args.noSkills), prompt);
   } catch (e) {

@@ -61,8 +61,8 @@ export function trustQuestion(project: string, resources: readonly string[]): st
   return `${project} has ${list(resources)}: project settings and skills can send your keys elsewhere and tell the agent what to run.\nTrust this project? (y/N) `;
 }
 
-/** The one stderr line of a run that leaves the project's resources out. */
-export function untrustedNotice(resources: readonly string[], stored: boolean | undefined): string {
-  const why = stored === false ? "you answered no to trusting this project" : "this project is not trusted";
-  return `not loaded: ${list(resources)} (${why}; --approve trusts it for one run, the interactive prompt asks and remembers)`;
+/** The one stderr line of a run that leaves the project's resources out; `trustFile` holds a recorded "no". */
+export function untrustedNotice(resources: readonly string[], stored: boolean | undefined, trustFile: string): string {
+  const how = stored === false ? `you said no in ${trustFile}; --approve trusts it for one run` : "this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers";
+  return `not loaded: ${list(resources)} (${how})`;
 }

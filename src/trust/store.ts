@@ -52,6 +52,10 @@ export interface TrustOutcome {
   resources: string[];
   /** the recorded answer, if any */
   stored: boolean | undefined;
+  /** the user was just asked (and needs no notice about the answer) */
+  asked: boolean;
+  /** trust.json */
+  file: string;
 }
 
 /**
@@ -79,7 +83,7 @@ export async function settleTrust(opts: {
     }
   }
   const decision = decideTrust({ approve: opts.approve, stored, interactive: opts.interactive, resources });
-  if (decision !== "ask") return { trusted: decision, resources, stored };
+  if (decision !== "ask") return { trusted: decision, resources, stored, asked: false, file };
   const answer = await opts.ask(trustQuestion(project, resources));
   if (answer === undefined) return "cancelled";
   try {
@@ -87,5 +91,5 @@ export async function settleTrust(opts: {
   } catch (e) {
     opts.warn(`could not record the answer in ${file}: ${(e as Error).message}`);
   }
-  return { trusted: answer, resources, stored: answer };
+  return { trusted: answer, resources, stored: answer, asked: true, file };
 }

@@ -1,12 +1,14 @@
 // Self-evolution through dist/hey in one-shot mode (SPEC §0, §11, §12, §15): a skill the model
 // writes in one run is listed in the next, read and followed; `/skill:NAME`; AGENTS.md in the
 // prompt; `--no-skills`; a hostile project's config and skills stay out unless approved.
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { startModelServer, systemOf, textOf, type ModelServer } from "../helpers/model-server.ts";
 import { PLAIN_ANSWER, SKILL_ANSWER, SKILL_FILE, SKILL_NAME, SKILL_PATH, skillModel } from "../helpers/skill-model.ts";
+
+setDefaultTimeout(60_000); // the first test may build dist/hey
 
 let home: ReturnType<typeof tempDir>;
 let project: ReturnType<typeof tempDir>;

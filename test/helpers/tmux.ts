@@ -9,8 +9,8 @@ export interface Terminal {
   type(text: string, enter?: boolean): void;
   /** the visible screen and scrollback, lines joined */
   screen(): string;
-  /** waits until the screen matches; throws with the screen when it does not in time */
-  waitFor(pattern: RegExp | string, timeoutMs?: number): Promise<string>;
+  /** waits until the screen matches (or `pattern()` holds); throws with the screen when it does not in time */
+  waitFor(pattern: RegExp | string | (() => boolean), timeoutMs?: number): Promise<string>;
   /** whether the program has exited (the pane stays, for its last output) */
   exited(): boolean;
   stop(): void;
@@ -43,7 +43,7 @@ export function startTerminal(argv: string[], opts: { cwd: string; env: Record<s
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const text = screen();
-        if (typeof pattern === "string" ? text.includes(pattern) : pattern.test(text)) return text;
+        if (typeof pattern === "string" ? text.includes(pattern) : typeof pattern === "function" ? pattern() : pattern.test(text)) return text;
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(pattern)}; the screen:\n${text}`);
         await Bun.sleep(50);
       }
