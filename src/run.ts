@@ -18,7 +18,6 @@ import { formatSessionList, sessionsDir } from "./sessions/format.ts";
 import { findSession, latestSession, listSessions, loadSession, type LoadedSession } from "./sessions/reader.ts";
 import { parseSkillCommand, skillMessage, unknownSkill } from "./skills/catalog.ts";
 import { readSkillText } from "./skills/load.ts";
-import { askYesNo } from "./trust/ask.ts";
 import { untrustedNotice } from "./trust/policy.ts";
 import { settleTrust } from "./trust/store.ts";
 import { isTty, writer } from "./ui/term.ts";
@@ -46,7 +45,9 @@ export async function run(args: CliArgs): Promise<number> {
   try {
     const resumed = openSession(args, place);
     // the REPL asks before anything loads; the question must not wait behind a stdin read
-    const trust = await settleTrust({ cwd: place.cwd, configDir: place.configDir, approve: args.approve, interactive: !oneShot, ask: askYesNo, warn });
+    // node:readline (the question) costs ~8 ms to load: only when asking
+    const ask = async (question: string) => (await import("./trust/ask.ts")).askYesNo(question);
+    const trust = await settleTrust({ cwd: place.cwd, configDir: place.configDir, approve: args.approve, interactive: !oneShot, ask, warn });
     if (trust === "cancelled") return EXIT.interrupted;
     const flags = { ...configFlags(args), ...(resumed?.model ? { session: resumed.model } : {}) };
     const config = loadConfig({ env, cwd: place.cwd, configFile: args.config, trustProject: trust.trusted, flags });

@@ -86,7 +86,7 @@ export interface LoadedConfig {
    * instead of the first thrown: syntax (`path:line:col`), wrong types (one per file), variables
    * that resolve to nothing, resolution errors. Never throws ConfigError.
    */
-  reload(flags: ConfigFlags): { config: LoadedConfig; errors?: undefined } | { errors: string[] };
+  reload(flags: ConfigFlags): { config: LoadedConfig; errors?: undefined } | { config?: undefined; errors: string[] };
 }
 
 interface LoadOptions {
@@ -140,7 +140,7 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions): { config: LoadedConfi
   return { config, unresolved };
 }
 
-function reloadConfig(opts: LoadOptions): { config: LoadedConfig } | { errors: string[] } {
+function reloadConfig(opts: LoadOptions): ReturnType<LoadedConfig["reload"]> {
   const errors: string[] = [];
   const layers = readLayers(opts, (e) => errors.push(e.message));
   for (const layer of layers) {
