@@ -337,10 +337,10 @@ async function session(dir: string, m: Mechanisms): Promise<Count & { toolChars:
   const agent: Agent = createAgent({
     settings,
     provider: scriptedProvider(count),
-    tools: settings.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools,
+    tools: () => (settings.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools),
     output: { emit: () => {} },
     cwd: dir,
-    system: buildSystemPrompt({ core: corePrompt, cwd: dir, date: "2026-01-01", os: platform(), shell: shell.name }),
+    system: () => buildSystemPrompt({ core: corePrompt, cwd: dir, date: "2026-01-01", os: platform(), shell: shell.name, agentsMd: [], skills: [] }),
     permission: () => undefined,
     taskNote: () => undefined,
   });

@@ -15,11 +15,12 @@ import type { PermissionCheck } from "./kernel/tool-calls.ts";
 export interface AgentParts {
   settings: Settings;
   provider: Provider;
-  tools: Tool[];
+  /** the tools of the next run of the loop, asked once per `send` (`/reload` may change them between) */
+  tools(): Tool[];
   output: Output;
   cwd: string;
-  /** the system prompt without the per-request context line */
-  system: string;
+  /** the system prompt without the per-request context line, asked before every request */
+  system(): string;
   permission: PermissionCheck;
   /** `.hey/task.md` as it is now, re-read before every request (context/task-note.ts) */
   taskNote(): string | undefined;
@@ -46,7 +47,10 @@ export interface Agent {
   send(content: string | ContentBlock[], signal: AbortSignal): Promise<RunResult>;
   /** summarizes everything that may be summarized now (`/compact`); false when there is nothing to */
   compact(instructions: string | undefined, signal: AbortSignal): Promise<boolean>;
-  /** goes on with another provider and model (`/model`), keeping the conversation; emits a `model` event */
+  /**
+   * goes on with these settings and provider (`/model`, `/reload`), keeping the conversation; emits
+   * a `model` event when the provider or model changed
+   */
   switchModel(settings: Settings, provider: Provider): void;
   setEffort(effort: Effort | undefined): void;
 }
@@ -69,7 +73,7 @@ export function createAgent(parts: AgentParts): Agent {
       parts.output.emit(event);
     },
   };
-  const prepareDeps = (output: Output): PrepareDeps => {
+  const prepareDeps = (output: Output, tools: Tool[]): PrepareDeps => {
     const c = settings.compaction;
     return {
       state: compaction,
@@ -77,8 +81,8 @@ export function createAgent(parts: AgentParts): Agent {
       nudgeThreshold: c.nudgeThreshold,
       provider,
       output,
-      tools: parts.tools,
-      system: parts.system,
+      tools,
+      system: parts.system(),
       taskNote: parts.taskNote,
     };
   };
@@ -104,11 +108,12 @@ export function createAgent(parts: AgentParts): Agent {
       const message = userMessage(content);
       messages.push(message);
       parts.output.emit({ type: "message", message });
+      const tools = parts.tools();
       return runLoop(messages, {
         provider,
-        tools: parts.tools,
+        tools,
         output: counted,
-        context: (history, s) => prepare(history, prepareDeps(counted), s),
+        context: (history, s) => prepare(history, prepareDeps(counted, tools), s),
         signal,
         cwd: parts.cwd,
         limits: { maxTurns: settings.agent.maxTurns, parallelTools: settings.agent.parallelTools },
@@ -119,17 +124,18 @@ export function createAgent(parts: AgentParts): Agent {
       });
     },
     async compact(instructions, signal) {
-      const deps = prepareDeps(parts.output);
+      const deps = prepareDeps(parts.output, parts.tools());
       const view = buildContext({ history: messages, summaries: compaction.summaries, policy: deps.policy, fixedTokens: 0, tokensPerChar: compaction.tokensPerChar });
       if (!view.summarizable) return false;
       await compactRange(messages, view.summarizable, { ...deps, budgetTokens: deps.policy.budgetTokens }, signal, instructions);
       return true;
     },
     switchModel(next, nextProvider) {
+      const changed = next.provider.name !== settings.provider.name || next.model !== settings.model;
       settings = next;
       provider = nextProvider;
       effort = next.effort;
-      parts.output.emit({ type: "model", provider: next.provider.name, model: next.model });
+      if (changed) parts.output.emit({ type: "model", provider: next.provider.name, model: next.model });
     },
     setEffort(next) {
       effort = next;

@@ -148,9 +148,9 @@ Options:
       --proxy URL          proxy for model requests: http://, socks5://, socks5h://
       --config FILE        read this config file after the user and project ones
       --no-mcp             do not start MCP servers (this version starts none yet)
-      --no-skills          do not offer skills (this version has none yet)
+      --no-skills          no skills: neither the list nor the skill guide in the prompt
       --raw                do not filter bash output
-      --approve            trust this project's .hey/ for this run
+      --approve            trust this project's .hey/config.toml and skills for this run
   -c, --continue           continue the latest session of this directory
       --resume ID          continue the session ID (or a unique prefix)
       --sessions [--all]   list this directory's sessions (--all: every directory's)
@@ -161,6 +161,10 @@ Config: ~/.config/hey/config.toml, then .hey/config.toml (trusted projects), the
 HEY_MODEL, HEY_PROVIDER, HEY_BASE_URL, HEY_API_KEY, HEY_EFFORT, HEY_MAX_TURNS, HEY_PROXY
 override files. With no config, OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or
 DEEPSEEK_API_KEY select a provider; otherwise a local Ollama is used.
+
+Prompt: ~/.config/hey/AGENTS.md, then AGENTS.md (or CLAUDE.md) from the git root down to here.
+Skills: ~/.agents/skills, ~/.config/hey/skills, then .agents/skills and .hey/skills (trusted
+projects); /reload re-reads config, skills and AGENTS.md without losing the conversation.
 
 Exit codes: 0 done, 1 runtime error, 2 usage or config error, 3 max turns reached, 130 interrupted.
 `;

@@ -2,9 +2,10 @@
 // built, wire.ts assembles the pieces, then the loop runs once (`-p`), a slash command runs, or
 // the REPL starts; the result becomes the exit code.
 import { homedir } from "node:os";
+import { dirname } from "node:path";
 import type { Assembled } from "./wire.ts";
 import { EXIT, UsageError, VERSION, type CliArgs } from "./cli.ts";
-import { loadConfig } from "./config/load.ts";
+import { configPaths, loadConfig } from "./config/load.ts";
 import { ConfigError } from "./config/settings.ts";
 import { saveHandOff } from "./context/task-note.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
@@ -13,6 +14,10 @@ import { ProxyConfigError } from "./net/proxy.ts";
 import { expandPrompt, MentionError } from "./prompt/input.ts";
 import { formatSessionList, sessionsDir, type SessionInfo } from "./sessions/format.ts";
 import { findSession, latestSession, listSessions, loadSession, type LoadedSession } from "./sessions/reader.ts";
+import { parseSkillCommand, skillMessage, unknownSkill } from "./skills/catalog.ts";
+import { readSkillText } from "./skills/load.ts";
+import { untrustedNotice } from "./trust/policy.ts";
+import { settleTrust } from "./trust/store.ts";
 import { isTty, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
 import { assemble, configFlags, startProvider } from "./wire.ts";
@@ -22,12 +27,15 @@ interface Place {
   cwd: string;
   home: string;
   sessions: string;
+  /** ~/.config/hey or $XDG_CONFIG_HOME/hey: config, AGENTS.md, skills, trust.json */
+  configDir: string;
 }
 
 export async function run(args: CliArgs): Promise<number> {
   const env = process.env;
   const home = env.HOME || homedir();
-  const place: Place = { env, cwd: process.cwd(), home, sessions: sessionsDir(env, home) };
+  const cwd = process.cwd();
+  const place: Place = { env, cwd, home, sessions: sessionsDir(env, home), configDir: dirname(configPaths(env, cwd).user) };
   if (args.sessions) return print(sessionList(listSessions(place.sessions), args.all, place));
   const oneShot = args.print || !isTty(0);
   const stdin = isTty(0) ? undefined : Bun.stdin.text();
@@ -36,17 +44,24 @@ export async function run(args: CliArgs): Promise<number> {
   let reopen: Reopen;
   try {
     const resumed = openSession(args, place);
-    const config = loadConfig({ env, cwd: place.cwd, configFile: args.config, trustProject: args.approve, flags: { ...configFlags(args), ...(resumed?.model ? { session: resumed.model } : {}) } });
+    // the REPL asks before anything loads; node:readline (the question) is loaded only to ask
+    const ask = async (question: string) => (await import("./trust/ask.ts")).askYesNo(question);
+    const trust = await settleTrust({ cwd: place.cwd, configDir: place.configDir, approve: args.approve, interactive: !oneShot, ask, warn });
+    if (trust === "cancelled") return EXIT.interrupted;
+    const flags = { ...configFlags(args), ...(resumed?.model ? { session: resumed.model } : {}) };
+    const config = loadConfig({ env, cwd: place.cwd, configFile: args.config, trustProject: trust.trusted, flags });
     const started = startProvider(config.settings, args.proxy, env); // the SDK loads while stdin is read
     prompt = await readPrompt(args, place, await stdin, oneShot);
-    for (const w of config.warnings) warn(w);
-    for (const w of notices(args, config.settings.mcp.servers, config.skipped)) warn(w);
-    parts = await assemble({ args, env, cwd: place.cwd, config, started, resumed, sessionsDir: place.sessions, oneShot, warn });
+    for (const w of [...config.warnings, ...notices(args, config.settings.mcp.servers)]) warn(w);
+    if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file));
+    const common = { args, env, cwd: place.cwd, home: place.home, configDir: place.configDir, trusted: trust.trusted, sessionsDir: place.sessions, oneShot, warn };
+    parts = await assemble({ ...common, config, flags, started, resumed });
+    if (isSkillLine(args.message)) prompt = withSkill(skillText(args.message, parts, args.noSkills), prompt);
     // `/resume` in the REPL: the same pieces around another session, with the model it last used
     reopen = (session) => {
-      const settings = config.resolve({ ...configFlags(args), ...(session.model ? { session: session.model } : {}) });
-      const restarted = startProvider(settings, args.proxy, env);
-      return assemble({ args, env, cwd: place.cwd, config: { ...config, settings }, started: restarted, resumed: session, sessionsDir: place.sessions, oneShot, warn });
+      const again = { ...configFlags(args), ...(session.model ? { session: session.model } : {}) };
+      const settings = config.resolve(again);
+      return assemble({ ...common, config: { ...config, settings }, flags: again, started: startProvider(settings, args.proxy, env), resumed: session });
     };
   } catch (e) {
     return preflightFailure(e, args);
@@ -63,16 +78,43 @@ export async function run(args: CliArgs): Promise<number> {
 /** The prompt of a one-shot run (or the REPL's first message): the message, its @files and stdin. */
 async function readPrompt(args: CliArgs, place: Place, stdin: string | undefined, oneShot: boolean): Promise<ContentBlock[]> {
   if (oneShot && args.message.trim() === "" && (stdin ?? "").trim() === "") throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
-  return isCommand(args.message) ? [] : expandPrompt(args.message, { cwd: place.cwd, home: place.home, required: args.files, stdin });
+  if (isCommand(args.message)) return [];
+  return userContent(isSkillLine(args.message) ? parseSkillCommand(args.message)!.args : args.message, { cwd: place.cwd, home: place.home, required: args.files, stdin });
+}
+
+/** The message's blocks, none for an empty message (a `/skill:NAME` without args). */
+function userContent(message: string, opts: Parameters<typeof expandPrompt>[1]): ContentBlock[] {
+  return expandPrompt(message, opts).filter((b) => b.type !== "text" || b.text !== "");
+}
+
+/** `/skill:NAME args` is a message, not a command: the skill's text, then the args. */
+const isSkillLine = (line: string) => parseSkillCommand(line) !== undefined;
+
+/** The skill's text for a `/skill:NAME` line. Throws UsageError for an unknown or unreadable skill. */
+function skillText(line: string, parts: Assembled, noSkills: boolean): string {
+  const { name } = parseSkillCommand(line)!;
+  const skills = parts.skills();
+  const skill = skills.find((s) => s.name === name);
+  if (!skill) throw new UsageError(noSkills ? "skills are off in this run (--no-skills)" : unknownSkill(name, skills));
+  try {
+    const read = readSkillText(skill);
+    return skillMessage(skill, read.text, read.truncated);
+  } catch (e) {
+    throw new UsageError(`${skill.path}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+}
+
+/** The skill's text and, after a blank line, the message's. */
+function withSkill(skill: string, content: ContentBlock[]): ContentBlock[] {
+  const [first, ...rest] = content;
+  if (first?.type === "text") return [{ type: "text", text: `${skill}\n\n${first.text}` }, ...rest];
+  return [{ type: "text", text: skill }, ...content];
 }
 
 /** One-line notices about what this run leaves out. */
-function notices(args: CliArgs, servers: { name: string; enabled: boolean }[], skipped: string | undefined): string[] {
-  const out: string[] = [];
+function notices(args: CliArgs, servers: { name: string; enabled: boolean }[]): string[] {
   const mcp = servers.filter((s) => s.enabled).map((s) => s.name);
-  if (mcp.length > 0 && !args.noMcp) out.push(`MCP servers are configured (${mcp.join(", ")}) but this version of hey does not start MCP servers yet`);
-  if (skipped) out.push(`${skipped} not loaded: this project is not trusted (use --approve)`);
-  return out;
+  return mcp.length > 0 && !args.noMcp ? [`MCP servers are configured (${mcp.join(", ")}) but this version of hey does not start MCP servers yet`] : [];
 }
 
 /** A mistake found before anything ran: a usage or configuration error, exit 2. */
@@ -108,9 +150,9 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
         prompt: "› ",
         color,
         historyFile: `${state}/hey/history`,
-        complete: (line) => completions(line, parts.agent, place.cwd),
+        complete: (line) => completions(line, parts.agent, place.cwd, parts.skills().map((s) => s.name)),
         onLine: async (line, signal, io) => {
-          const { agent, terminal, switchModel } = parts;
+          const { agent } = parts;
           if (/^\/resume(\s|$)/.test(line.trim())) {
             const session = await resumeCommand(line.trim().slice("/resume".length).trim(), { dir: place.sessions, cwd: place.cwd, current: parts.session.path, ask: io.ask, say });
             if (!session) return;
@@ -120,8 +162,12 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
             say(lastExchange(parts.agent.messages, "› ", color));
             return;
           }
-          if (line.startsWith("/")) return runCommand(line, { agent, signal, terminal, switchModel });
-          const result = await agent.send(expandPrompt(line, { cwd: place.cwd, home: place.home }), signal);
+          if (isCommand(line)) return runCommand(line, commandContext(parts, signal));
+          // a bad @file or an unknown skill is printed by the REPL, and nothing is sent
+          const content = isSkillLine(line)
+            ? withSkill(skillText(line, parts, args.noSkills), userContent(parseSkillCommand(line)!.args, { cwd: place.cwd, home: place.home }))
+            : expandPrompt(line, { cwd: place.cwd, home: place.home });
+          const result = await agent.send(content, signal);
           if (result.stop === "max_turns") await handOff(parts, place.cwd);
         },
       },
@@ -141,7 +187,7 @@ function sessionList(all: SessionInfo[], everywhere: boolean, place: Place): str
 
 async function oneCommand(parts: Assembled, line: string): Promise<number> {
   const { runCommand } = await import("./ui/commands.ts");
-  await runCommand(line, { agent: parts.agent, signal: new AbortController().signal, terminal: parts.terminal, switchModel: parts.switchModel });
+  await runCommand(line, commandContext(parts, new AbortController().signal));
   return EXIT.ok;
 }
 
@@ -162,7 +208,11 @@ async function oneShotRun(parts: Assembled, prompt: ContentBlock[], cwd: string)
   return exitCode(result);
 }
 
-const isCommand = (message: string) => message.trimStart().startsWith("/");
+function commandContext(parts: Assembled, signal: AbortSignal) {
+  return { agent: parts.agent, signal, terminal: parts.terminal, switchModel: parts.switchModel, reload: parts.reload };
+}
+
+const isCommand = (message: string) => message.trimStart().startsWith("/") && !isSkillLine(message);
 
 /** A `--resume` or `-c` that cannot be followed: a usage error. */
 class SessionError extends Error {}

@@ -1,15 +1,17 @@
 // The composition root: the only file that names concrete providers, tools, outputs and stores.
 // `startProvider` begins the provider's (lazy) SDK import as early as possible; `assemble` builds
 // the rest — outputs, the session writer, the whole tool array, the permission check compiled
-// once, the system prompt — and the agent, then hands them to run.ts's flow.
+// once, the system prompt source — and the agent, then hands them to run.ts's flow; `/reload`
+// re-reads the configuration, skills and AGENTS.md into the same pieces.
 import { readFileSync, statSync } from "node:fs";
 import { platform } from "node:os";
 import { resolve } from "node:path";
 import { createAgent, type Agent } from "./agent.ts";
 import { VERSION, type CliArgs } from "./cli.ts";
 import type { LoadedConfig } from "./config/load.ts";
+import { reloadAll, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig } from "./config/reload.ts";
 import { setupHint } from "./config/resolve.ts";
-import type { ProviderSettings, Settings } from "./config/settings.ts";
+import type { ConfigFlags, ProviderSettings, Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
 import { newId, type Effort } from "./kernel/ir.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
@@ -19,10 +21,11 @@ import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { proxiedFetch } from "./net/fetch.ts";
 import { parseProxyUrl, resolveProxy } from "./net/proxy.ts";
 import { compileRules, decide, type PermissionRules } from "./permission/rules.ts";
+import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
-import { buildSystemPrompt } from "./prompt/system.ts";
 import { createProvider } from "./providers/create.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
+import type { Skill } from "./skills/frontmatter.ts";
 import { createSessionWriter, type SessionWriter } from "./sessions/writer.ts";
 import { createBashTool } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
@@ -49,13 +52,18 @@ export interface Started {
  * evaluate: the caller reads stdin meanwhile. Throws ConfigError or ProxyConfigError.
  */
 export function startProvider(settings: Settings, cliProxy: string | undefined, env: Env): Started {
-  for (const value of [cliProxy, settings.proxy]) if (value) parseProxyUrl(value);
-  const sources = { cli: cliProxy, config: settings.proxy, env };
-  resolveProxy(new URL(settings.provider.baseUrl), sources);
-  const fetchImpl = proxiedFetch(sources);
+  const fetchImpl = fetchFor(settings, cliProxy, env);
   const provider = providerFor(settings.provider, settings.model, settings.effort, fetchImpl);
   provider.catch(() => {}); // awaited by assemble; a run that fails before that never awaits it
   return { fetch: fetchImpl, provider };
+}
+
+/** The proxied fetch of `settings`, checked now. Throws ConfigError or ProxyConfigError. */
+function fetchFor(settings: Settings, cliProxy: string | undefined, env: Env): typeof fetch {
+  for (const value of [cliProxy, settings.proxy]) if (value) parseProxyUrl(value);
+  const sources = { cli: cliProxy, config: settings.proxy, env };
+  resolveProxy(new URL(settings.provider.baseUrl), sources);
+  return proxiedFetch(sources);
 }
 
 /** The provider for `settings` and `model`, through `fetchImpl`. */
@@ -92,7 +100,14 @@ export interface AssembleInput {
   args: CliArgs;
   env: Env;
   cwd: string;
+  home: string;
+  /** ~/.config/hey (or $XDG_CONFIG_HOME/hey) */
+  configDir: string;
   config: LoadedConfig;
+  /** the flags `config` was resolved with */
+  flags: ConfigFlags;
+  /** whether the project's skills load (its config file was loaded, or not, by the caller) */
+  trusted: boolean;
   started: Started;
   /** the session to continue (`-c`, `--resume`) */
   resumed: LoadedSession | undefined;
@@ -110,6 +125,10 @@ export interface Assembled {
   session: SessionWriter;
   /** re-resolves the configuration already read with `-m spec` and swaps the provider; throws ConfigError */
   switchModel(spec: string): Promise<void>;
+  /** `/reload`: re-reads and validates everything, then switches all or nothing; emits a `reload` event */
+  reload(): Promise<ReloadReport>;
+  /** the skills loaded now (`/skill:NAME`, Tab completion) */
+  skills(): readonly Skill[];
 }
 
 /**
@@ -117,8 +136,8 @@ export interface Assembled {
  * provider cannot be created from the settings.
  */
 export async function assemble(input: AssembleInput): Promise<Assembled> {
-  const { args, env, cwd, config, resumed } = input;
-  const { settings } = config;
+  const { args, env, cwd, resumed } = input;
+  const { settings } = input.config;
   const sessionId = resumed?.header.id ?? newId(); // ids sort by time
   // a run that never got an answer leaves no session (issue 14)
   const session = createSessionWriter({ dir: input.sessionsDir, id: sessionId, cwd, version: VERSION, warn: input.warn, untilAnswer: true });
@@ -134,22 +153,77 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     if (terminal) input.warn(`resumed session ${sessionId} (${resumed.messages.length} messages)`);
   }
 
-  const shell = chooseShell({ configured: settings.tools.shell, platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined });
-  const system = buildSystemPrompt({ core: corePrompt, cwd, date: new Date().toISOString().slice(0, 10), os: platform(), shell: shell.name });
-  const tools = createTools(settings, { shell, raw: args.raw });
+  // the live state: what `/reload` and `/model` switch
+  let config = input.config;
+  let flags = input.flags;
+  let fetchImpl = input.started.fetch;
+  let shell = shellFor(settings);
+  let rules = permissionCheck(settings.permission, shell.name);
+  const toolsFor = (s: Settings): Tool[] => {
+    const tools = createTools(s, { shell, raw: args.raw });
+    return s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools;
+  };
+  let tools = toolsFor(settings);
+  const prompt = createPromptSource({
+    core: corePrompt,
+    cwd,
+    home: input.home,
+    configDir: input.configDir,
+    os: platform(),
+    shell: () => shell.name,
+    skills: args.noSkills ? undefined : { project: input.trusted },
+    warn: input.warn,
+  });
   const provider = await input.started.provider;
   const agent: Agent = createAgent({
     settings,
     provider,
-    tools: settings.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools,
+    tools: () => tools,
     output,
     cwd,
-    system,
-    permission: permissionCheck(settings.permission, shell.name),
+    system: prompt.system,
+    permission: (tool, a) => rules(tool, a),
     taskNote: () => readTaskNote(cwd),
     ...(resumed ? { history: resumed.messages, summaries: resumed.summaries } : {}),
   });
-  const flags = configFlags(args);
+
+  /** The configuration part of `/reload`: the files read again with the flags of this run (and `/model`). */
+  const checkConfig = async (): Promise<StagedConfig> => {
+    const current = agent.settings;
+    const nothing = { warnings: [], changes: [], settings: current, apply() {} };
+    const next = config.reload(flags);
+    if (next.errors) return { ...nothing, errors: next.errors };
+    const s = next.config.settings;
+    let nextFetch = fetchImpl;
+    let nextProvider = agent.provider;
+    try {
+      if (s.proxy !== current.proxy) nextFetch = fetchFor(s, args.proxy, env);
+      if (nextFetch !== fetchImpl || s.model !== current.model || JSON.stringify(s.provider) !== JSON.stringify(current.provider))
+        nextProvider = await providerFor(s.provider, s.model, s.effort, nextFetch);
+    } catch (e) {
+      return { ...nothing, errors: [(e as Error).message] };
+    }
+    const known = new Set(config.warnings);
+    return {
+      errors: [],
+      warnings: next.config.warnings.filter((w) => !known.has(w)),
+      changes: settingsChanges(current, s),
+      settings: s,
+      apply() {
+        const effort = agent.effort;
+        config = next.config;
+        fetchImpl = nextFetch;
+        shell = shellFor(s);
+        rules = permissionCheck(s.permission, shell.name);
+        tools = toolsFor(s);
+        agent.switchModel(s, nextProvider);
+        if (s.effort === current.effort) agent.setEffort(effort); // an /effort choice outlives a reload that leaves effort alone
+      },
+    };
+  };
+  // MCP servers (issue 12) join this list: each re-reads and validates in check(), switches in apply()
+  const reloadables: Reloadable[] = [...prompt.reloadables];
+
   return {
     agent,
     terminal,
@@ -157,9 +231,21 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     session,
     async switchModel(spec) {
       const next = config.resolve({ ...flags, model: spec });
-      agent.switchModel(next, await providerFor(next.provider, next.model, next.effort, input.started.fetch));
+      agent.switchModel(next, await providerFor(next.provider, next.model, next.effort, fetchImpl));
+      flags = { ...flags, model: spec }; // a later /reload keeps this choice, as it keeps -m
     },
+    async reload() {
+      const report = await reloadAll(checkConfig, reloadables);
+      output.emit({ type: "reload", ...report });
+      return report;
+    },
+    skills: prompt.skills,
   };
+}
+
+/** The shell bash runs (SPEC §7): `[tools] shell`, else found on PATH. */
+function shellFor(settings: Settings): ShellChoice {
+  return chooseShell({ configured: settings.tools.shell, platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined });
 }
 
 /** The flags that take part in configuration (SPEC §3). */

@@ -46,10 +46,10 @@ test("read the failing test, run it, fix the code, run it again", async () => {
   const agent = createAgent({
     settings,
     provider,
-    tools: createTools(settings, { shell: chooseShell({ platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined }), raw: false }),
+    tools: () => createTools(settings, { shell: chooseShell({ platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined }), raw: false }),
     output,
     cwd: repo.path,
-    system: "test",
+    system: () => "test",
     permission: () => undefined,
     taskNote: () => undefined,
   });

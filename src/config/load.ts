@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { resolveConfig } from "./resolve.ts";
+import { checkLayer } from "./schema.ts";
 import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings } from "./settings.ts";
 
 type Env = Record<string, string | undefined>;
@@ -80,24 +81,82 @@ export interface LoadedConfig {
   skipped?: string;
   /** the files already read, resolved with `flags` instead (`/model`); throws ConfigError */
   resolve(flags: ConfigFlags): Settings;
+  /**
+   * The same files read again and resolved with `flags` (`/reload`), every problem collected
+   * instead of the first thrown: syntax (`path:line:col`), wrong types (one per file), variables
+   * that resolve to nothing, resolution errors. Never throws ConfigError.
+   */
+  reload(flags: ConfigFlags): { config: LoadedConfig; errors?: undefined } | { config?: undefined; errors: string[] };
+}
+
+interface LoadOptions {
+  env: Env;
+  cwd: string;
+  configFile?: string;
+  trustProject: boolean;
+  flags: ConfigFlags;
 }
 
 /**
  * Loads the user file, the project file when `trustProject`, and `configFile` (relative to
  * `cwd`), then resolves them with `env` and `flags`. Throws ConfigError.
  */
-export function loadConfig(opts: { env: Env; cwd: string; configFile?: string; trustProject: boolean; flags: ConfigFlags }): LoadedConfig {
+export function loadConfig(opts: LoadOptions): LoadedConfig {
+  const layers = readLayers(opts, (e) => {
+    throw e;
+  });
+  return loaded(layers, opts).config;
+}
+
+function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void): ConfigLayer[] {
   const paths = configPaths(opts.env, opts.cwd);
-  const project = opts.trustProject ? loadLayer(paths.project, { required: false }) : undefined;
-  const layers = [
-    loadLayer(paths.user, { required: false }),
-    project,
-    opts.configFile === undefined ? undefined : loadLayer(resolve(opts.cwd, opts.configFile), { required: true }),
-  ].filter((l): l is ConfigLayer => l !== undefined);
+  const files: [string, boolean][] = [[paths.user, false]];
+  if (opts.trustProject) files.push([paths.project, false]);
+  if (opts.configFile !== undefined) files.push([resolve(opts.cwd, opts.configFile), true]);
+  const layers: ConfigLayer[] = [];
+  for (const [path, required] of files) {
+    try {
+      const layer = loadLayer(path, { required });
+      if (layer) layers.push(layer);
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e;
+      onError(e);
+    }
+  }
+  return layers;
+}
+
+function loaded(layers: ConfigLayer[], opts: LoadOptions): { config: LoadedConfig; unresolved: string[] } {
+  const paths = configPaths(opts.env, opts.cwd);
   const skipped = !opts.trustProject && existsSync(paths.project) ? paths.project : undefined;
-  return {
-    ...resolveConfig(layers, opts.env, opts.flags),
+  const { settings, warnings, unresolved } = resolveConfig(layers, opts.env, opts.flags);
+  const config: LoadedConfig = {
+    settings,
+    warnings,
     ...(skipped ? { skipped } : {}),
     resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
+    reload: (flags) => reloadConfig({ ...opts, flags }),
   };
+  return { config, unresolved };
+}
+
+function reloadConfig(opts: LoadOptions): ReturnType<LoadedConfig["reload"]> {
+  const errors: string[] = [];
+  const layers = readLayers(opts, (e) => errors.push(e.message));
+  for (const layer of layers) {
+    try {
+      checkLayer(layer.source, layer.data);
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e;
+      errors.push(e.message);
+    }
+  }
+  if (errors.length > 0) return { errors };
+  try {
+    const { config, unresolved } = loaded(layers, opts);
+    return unresolved.length > 0 ? { errors: unresolved.map((w) => w.replace(/ \(using ""\)$/, "")) } : { config };
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    return { errors: [e.message] };
+  }
 }

@@ -67,13 +67,14 @@ const pathKey = (path: readonly string[]) => path.join("\u0000");
  * Resolves the layers (user file, trusted project file, --config file, in that order), the
  * environment and the flags into settings. Throws ConfigError (the whole user-facing message) on
  * a wrong type, a missing base_url, a bad MCP server, an unknown provider or a missing model;
- * unknown keys and unset variables only produce warnings (one line each, no prefix).
+ * unknown keys and unset variables only produce warnings (one line each, no prefix); those about
+ * unset variables are also in `unresolved` (`/reload` refuses them).
  */
 export function resolveConfig(
   layers: ConfigLayer[],
   env: Record<string, string | undefined>,
   flags: ConfigFlags,
-): { settings: Settings; warnings: string[] } {
+): { settings: Settings; warnings: string[]; unresolved: string[] } {
   const warnings: string[] = [];
   const merged: Table = {};
   const sources = new Map<string, string>();
@@ -100,6 +101,7 @@ export function resolveConfig(
   const choice = chooseProvider({ file, raw: merged as ConfigFile, sourceOf, missing, env, flags });
   const servers = mcpServers(file, sourceOf, warnings);
   warnings.push(...choice.warnings);
+  const unresolved = [...choice.warnings]; // the provider's only warning: an api_key variable without a value
 
   // Unset variables are worth a warning only where this run uses them: not in providers it does
   // not talk to, not in disabled MCP servers, not in keys an override replaced.
@@ -109,7 +111,9 @@ export function resolveConfig(
     if (!m.unset || overridden.has(pathKey(m.path))) continue;
     if (top === "provider" && (name !== choice.provider.name || key === "api_key")) continue;
     if (top === "mcp" && name === "servers" && key !== undefined && disabled.has(key)) continue;
-    warnings.push(`${sourceOf(m.path)}: ${where(m.path)}: \${${m.name}} is not set (using "")`);
+    const warning = `${sourceOf(m.path)}: ${where(m.path)}: \${${m.name}} is not set (using "")`;
+    warnings.push(warning);
+    unresolved.push(warning);
   }
 
   const f = file;
@@ -148,7 +152,7 @@ export function resolveConfig(
     mcp: { servers, startupWaitMs: f.mcp?.startup_wait_ms ?? 3_000 },
   };
   checkPermission(settings.permission, sourceOf);
-  return { settings, warnings: [...new Set(warnings)] };
+  return { settings, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)] };
 }
 
 /** An entry that is no rule is a ConfigError naming it (SPEC §24): it would silently allow or deny nothing. */

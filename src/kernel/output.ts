@@ -50,6 +50,8 @@ export type AgentEvent =
       /** why a summary could not be made (the trim stood in for it) */
       error?: string;
     }
+  /** `/reload`: ok with what changed, or the errors (each naming file and line) and nothing changed */
+  | { type: "reload"; ok: boolean; changes: string[]; errors: string[]; warnings: string[] }
   | { type: "error"; kind: ErrorKind; message: string }
   | { type: "done"; stop_reason: RunStop; turns: number; usage: UsageCounts };
 

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import type { Agent } from "../agent.ts";
 import { EFFORTS, type Effort } from "../kernel/ir.ts";
 import { isUsable } from "../config/providers.ts";
+import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError } from "../config/settings.ts";
 import { buildContext } from "../context/view.ts";
 import { formatSessionList, sessionsDir } from "../sessions/format.ts";
@@ -18,6 +19,8 @@ export interface CommandContext {
   terminal: TerminalOutput | undefined;
   /** re-resolves configuration for `-m spec` and swaps the provider; throws ConfigError */
   switchModel(spec: string): Promise<void>;
+  /** re-reads configuration, skills and AGENTS.md, validated first; switches all or nothing */
+  reload(): Promise<ReloadReport>;
 }
 
 const HELP = `/help                     this list
@@ -26,6 +29,8 @@ const HELP = `/help                     this list
 /thinking                 show or hide thinking (what is sent does not change)
 /usage                    tokens used in this run, context size and what was pruned
 /compact [instructions]   summarize older work now
+/reload                   re-read config, skills and AGENTS.md (checked first; the conversation is kept)
+/skill:NAME [args]        send the skill's instructions, then args
 /sessions [all]           list this directory's sessions (all: every directory's)
 /sessions prune 30d       delete sessions older than 30 days (prune keep 20: all but the newest 20)
 /resume [N|ID]            continue another session of this directory, picked from a list
@@ -33,9 +38,9 @@ const HELP = `/help                     this list
 
 Keys: Esc or Ctrl-C cancels a running turn; text typed meanwhile waits at the next prompt.
 Enter sends; a trailing \\ or Ctrl-J starts a new line; a paste is one message; ↑/↓ history;
-Tab completes /commands, @paths and model names.`;
+Tab completes /commands, /skill: names, @paths and model names.`;
 
-export const COMMANDS = ["/help", "/model", "/effort", "/thinking", "/usage", "/compact", "/sessions", "/resume", "/quit", "/exit"];
+export const COMMANDS = ["/help", "/model", "/effort", "/thinking", "/usage", "/compact", "/reload", "/skill:", "/sessions", "/resume", "/quit", "/exit"];
 
 /** Runs one slash command line; returns "quit" to leave the REPL. Prints its own results. */
 export async function runCommand(line: string, ctx: CommandContext): Promise<"quit" | void> {
@@ -73,6 +78,11 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<"qu
       return say(sessionsCommand(rest));
     case "/usage":
       return say(usageReport(ctx.agent));
+    case "/reload": {
+      const report = await ctx.reload();
+      if (ctx.terminal) say(formatReload(report)); // JSON mode: the reload event says it
+      return;
+    }
     case "/compact": {
       const done = await ctx.agent.compact(arg || undefined, ctx.signal);
       return say(done ? "older work summarized; the next request sends the summary instead" : "nothing to summarize yet: everything is in the last turns");
@@ -82,9 +92,10 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<"qu
   }
 }
 
-/** Tab completions for the last word of `line`: slash commands, model names, @paths. */
-export function completions(line: string, agent: Agent, cwd: string): string[] {
+/** Tab completions for the last word of `line`: slash commands, skill names, model names, @paths. */
+export function completions(line: string, agent: Agent, cwd: string, skills: readonly string[]): string[] {
   const word = line.slice(line.lastIndexOf(" ") + 1);
+  if (line === word && word.startsWith("/skill:")) return skills.map((n) => `/skill:${n}`).filter((c) => c.startsWith(word));
   if (line === word && word.startsWith("/")) return COMMANDS.filter((c) => c.startsWith(word));
   if (line.startsWith("/model ")) return usableModels(agent).filter((m) => m.startsWith(word));
   if (line.startsWith("/effort ")) return EFFORTS.filter((e) => e.startsWith(word));

@@ -48,7 +48,7 @@ function longTask(p: Provider, output: RecordingOutput): Agent {
   const settings = defaultSettingsForTest();
   settings.agent.budgetTokens = 2500;
   const readBig = { name: "read_big", description: "reads", parameters: {}, run: async (args: Record<string, unknown>) => ({ output: `file ${args.n}: ` + "lorem ipsum dolor ".repeat(120) }) };
-  return createAgent({ settings, provider: p, tools: [readBig], output, cwd: dir.path, system: "system", permission: () => undefined, taskNote: () => readTaskNote(dir.path) });
+  return createAgent({ settings, provider: p, tools: () => [readBig], output, cwd: dir.path, system: () => "system", permission: () => undefined, taskNote: () => readTaskNote(dir.path) });
 }
 const readTurns = (n: number): Turn[] => Array.from({ length: n }, (_, i) => ({ toolCalls: [{ name: "read_big", arguments: { n: i + 1 } }] }));
 const sent = (r: ModelRequest) => r.messages.map((m: Message) => textOf(m)).join("\n");

@@ -1,0 +1,153 @@
+// One skill file in the Agent Skills format (SPEC §12, §24; agentskills.io): YAML frontmatter
+// between `---` lines with `name` and `description` (optional `license`, `compatibility`,
+// `metadata`, `allowed-tools`, kept but not enforced), then markdown instructions. Pure: the
+// YAML parser is passed in (Bun's, by skills/load.ts). Validation never blocks: every
+// problem is reported, and only a file that cannot be understood at all is left out.
+
+export interface Skill {
+  name: string;
+  description: string;
+  /** the SKILL.md, or the `.md` file at the root of a skills folder */
+  path: string;
+  license?: string;
+  compatibility?: string;
+  metadata?: Record<string, unknown>;
+  /** kept for skills written for other agents; hey does not restrict tools by it */
+  allowedTools?: string | string[];
+}
+
+/**
+ * `error`: the file cannot be used (broken YAML, an unclosed frontmatter, unreadable): left out
+ * at start-up, and `/reload` keeps the previous state. `warning`: used anyway. `message` is one
+ * line that starts with the file (and line, when known).
+ */
+export interface SkillProblem {
+  level: "error" | "warning";
+  message: string;
+}
+
+export type YamlParse = (text: string) => unknown;
+
+/** Agent Skills limits. */
+export const NAME_MAX = 64;
+export const DESCRIPTION_MAX = 1024;
+/** A description taken from the body's first paragraph (no description in the frontmatter) is cut here. */
+const FALLBACK_DESCRIPTION_MAX = 200;
+const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** The frontmatter block of `text` (already without BOM and CRs), or undefined when the file has none. */
+export function splitFrontmatter(text: string): { yaml: string; body: string; closed: boolean } | undefined {
+  const lines = text.split("\n");
+  if (lines[0]?.trimEnd() !== "---") return undefined;
+  const end = lines.findIndex((l, i) => i > 0 && (l.trimEnd() === "---" || l.trimEnd() === "..."));
+  if (end < 0) return { yaml: lines.slice(1).join("\n"), body: "", closed: false };
+  return { yaml: lines.slice(1, end).join("\n"), body: lines.slice(end + 1).join("\n"), closed: true };
+}
+
+/**
+ * The 1-based line of `yaml` where parsing breaks: one past the longest prefix of whole lines
+ * that still parses. Bun's YAML errors carry no position, and an unterminated quote or a bad
+ * indent is reported by the parser only at the end of the text.
+ */
+export function yamlErrorLine(yaml: string, parse: YamlParse): number {
+  const lines = yaml.split("\n");
+  let good = 0;
+  for (let n = 1; n <= lines.length; n++) {
+    try {
+      parse(lines.slice(0, n).join("\n"));
+      good = n;
+    } catch {
+      // keep looking: a later line may close what this one opened
+    }
+  }
+  return Math.min(good + 1, lines.length);
+}
+
+/** Where a skill file sits: its folder name for a SKILL.md, undefined for a root `.md` file (then `stem`). */
+export interface SkillPlace {
+  path: string;
+  folder?: string;
+  stem: string;
+}
+
+/**
+ * Reads one skill file's text. Returns the skill (unless it is left out) and every problem:
+ * missing or empty name (the folder's name is used) or description (the body's first paragraph
+ * is used), a name that is not 1–64 lowercase letters, digits and single hyphens or differs from
+ * its folder, a description over 1,024 characters, broken YAML (with the file's line). A BOM and
+ * CRLF line ends are accepted.
+ */
+export function parseSkill(raw: string, at: SkillPlace, parse: YamlParse): { skill?: Skill; problems: SkillProblem[] } {
+  const problems: SkillProblem[] = [];
+  const warn = (message: string, line?: number) => problems.push({ level: "warning", message: `${at.path}${line ? `:${line}` : ""}: ${message}` });
+  const fail = (message: string, line?: number) => {
+    problems.push({ level: "error", message: `${at.path}${line ? `:${line}` : ""}: ${message}; left out` });
+    return { problems };
+  };
+  const text = raw.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  const split = splitFrontmatter(text);
+  let data: Record<string, unknown> = {};
+  let body = text;
+  if (!split) warn("no frontmatter (a `---` line first, then name: and description:)");
+  else {
+    if (!split.closed) return fail("the frontmatter opened on line 1 is never closed with a `---` line", 1);
+    body = split.body;
+    let parsed: unknown;
+    try {
+      parsed = parse(split.yaml);
+    } catch (e) {
+      const reason = (e as Error).message.replace(/^YAML Parse error: /, "");
+      return fail(`broken YAML frontmatter: ${reason}`, yamlErrorLine(split.yaml, parse) + 1);
+    }
+    if (parsed !== null && parsed !== undefined) {
+      if (typeof parsed !== "object" || Array.isArray(parsed)) return fail("the frontmatter must be `key: value` lines", 2);
+      data = parsed as Record<string, unknown>;
+    }
+  }
+
+  const fallbackName = at.folder ?? at.stem;
+  let name = text1(data.name);
+  if (name === undefined) {
+    warn(`no name in the frontmatter; using "${fallbackName}"`);
+    name = fallbackName;
+  } else {
+    if (name.length > NAME_MAX || !NAME_PATTERN.test(name)) warn(`name "${name}" is not 1–${NAME_MAX} lowercase letters, digits and single hyphens`);
+    if (at.folder !== undefined && name !== at.folder) warn(`name "${name}" differs from its folder "${at.folder}"`);
+  }
+  let description = text1(data.description);
+  if (description === undefined) {
+    description = firstParagraph(body);
+    if (description === undefined) {
+      warn("no description in the frontmatter and no text to take one from; left out");
+      return { problems };
+    }
+    warn("no description in the frontmatter; using the first paragraph");
+  } else if (description.length > DESCRIPTION_MAX)
+    warn(`description is ${description.length.toLocaleString("en-US")} characters, over ${DESCRIPTION_MAX.toLocaleString("en-US")}; the list shows the first ${DESCRIPTION_MAX.toLocaleString("en-US")}`);
+
+  const skill: Skill = { name, description, path: at.path };
+  const license = text1(data.license);
+  const compatibility = text1(data.compatibility);
+  const tools = data["allowed-tools"];
+  if (license) skill.license = license;
+  if (compatibility) skill.compatibility = compatibility;
+  if (typeof data.metadata === "object" && data.metadata !== null && !Array.isArray(data.metadata)) skill.metadata = data.metadata as Record<string, unknown>;
+  if (typeof tools === "string" || (Array.isArray(tools) && tools.every((t) => typeof t === "string"))) skill.allowedTools = tools;
+  return { skill, problems };
+}
+
+/** A non-empty trimmed string, or undefined (missing, empty, or not text). */
+function text1(v: unknown): string | undefined {
+  if (typeof v === "number") return String(v);
+  return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
+}
+
+/** The first paragraph of markdown prose (headings skipped), cut to a list line's worth. */
+function firstParagraph(body: string): string | undefined {
+  for (const block of body.split(/\n\s*\n/)) {
+    const lines = block.split("\n").filter((l) => l.trim() !== "" && !/^\s*#/.test(l) && !/^\s*```/.test(l));
+    const text = lines.join(" ").replace(/\s+/g, " ").trim();
+    if (text) return text.length > FALLBACK_DESCRIPTION_MAX ? text.slice(0, FALLBACK_DESCRIPTION_MAX - 1) + "…" : text;
+  }
+  return undefined;
+}

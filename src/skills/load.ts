@@ -1,0 +1,86 @@
+// Finding and reading skills (SPEC §12, §24). Four folders, later winning by name:
+// `~/.agents/skills/`, `~/.config/hey/skills/`, then — trusted projects only — `.agents/skills/`
+// and `.hey/skills/` of the working directory, so skills written for other agents work unchanged.
+// In each folder a skill is a subfolder with a SKILL.md, or a `.md` file with frontmatter at the
+// folder's root. Parsing and validation are skills/frontmatter.ts's; this file only reads.
+import { readdirSync, statSync, type Dirent } from "node:fs";
+import { basename, join } from "node:path";
+import { readHead } from "../fs/read-head.ts";
+import { byPrecedence } from "./catalog.ts";
+import { parseSkill, splitFrontmatter, type Skill, type SkillProblem } from "./frontmatter.ts";
+
+/** Only the head of a skill is read to list it: the frontmatter is at the top. */
+const SKILL_HEAD_BYTES = 64 * 1024;
+/** `/skill:NAME` sends at most this much of the file (as much as an @file mention). */
+const SKILL_TEXT_MAX_BYTES = 100 * 1024;
+
+/** The skill folders in precedence order, lowest first; the project's two only when `project`. */
+export function skillFolders(opts: { home: string; configDir: string; cwd: string; project: boolean }): string[] {
+  const user = [join(opts.home, ".agents", "skills"), join(opts.configDir, "skills")];
+  return opts.project ? [...user, join(opts.cwd, ".agents", "skills"), join(opts.cwd, ".hey", "skills")] : user;
+}
+
+export interface LoadedSkills {
+  /** sorted by name, one per name */
+  skills: Skill[];
+  problems: SkillProblem[];
+}
+
+/** Every skill in `folders` (missing folders are fine); never throws for what it finds. */
+export function loadSkills(folders: readonly string[]): LoadedSkills {
+  const found: Skill[] = [];
+  const problems: SkillProblem[] = [];
+  for (const folder of folders) {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") problems.push({ level: "warning", message: `${folder}: cannot list the skills folder (${code})` });
+      continue;
+    }
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (entry.name.startsWith(".")) continue;
+      const path = join(folder, entry.name);
+      const kind = kindOf(entry, path);
+      if (kind === "dir") {
+        const file = join(path, "SKILL.md");
+        if (kindOf(undefined, file) === "file") read(file, entry.name);
+      } else if (kind === "file" && entry.name.endsWith(".md")) read(path, undefined);
+    }
+  }
+  const merged = byPrecedence(found);
+  return { skills: merged.skills, problems: [...problems, ...merged.problems] };
+
+  function read(path: string, folder: string | undefined): void {
+    let text: string;
+    try {
+      text = readHead(path, SKILL_HEAD_BYTES).text;
+    } catch (e) {
+      problems.push({ level: "error", message: `${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); left out` });
+      return;
+    }
+    // a loose .md file without frontmatter (a README) is not a skill
+    if (folder === undefined && !splitFrontmatter(text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n"))) return;
+    const parsed = parseSkill(text, { path, ...(folder !== undefined ? { folder } : {}), stem: basename(path, ".md") }, Bun.YAML.parse);
+    problems.push(...parsed.problems);
+    if (parsed.skill) found.push(parsed.skill);
+  }
+}
+
+/** The whole text `/skill:NAME` sends (up to a cap). Throws the system error when it cannot be read. */
+export function readSkillText(skill: Skill): { text: string; truncated: boolean } {
+  return readHead(skill.path, SKILL_TEXT_MAX_BYTES);
+}
+
+/** A directory entry's kind, links followed (a linked skill folder is common in dotfiles). */
+function kindOf(entry: Dirent | undefined, path: string): "dir" | "file" | "other" {
+  if (entry?.isDirectory()) return "dir";
+  if (entry?.isFile()) return "file";
+  try {
+    const st = statSync(path);
+    return st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
+  } catch {
+    return "other";
+  }
+}

@@ -1,0 +1,68 @@
+// Project trust (SPEC §15): a project's `.hey/config.toml`, its skills and (later) its MCP servers
+// can redirect the user's keys or tell the agent what to run, so they load only in a trusted
+// project. AGENTS.md is plain text and is read everywhere. The answers live in trust.json, keyed
+// by the project's real path. Pure: the decision, the file's format and the messages.
+
+/** trust.json: one decision per project directory (its real path). */
+export interface TrustFile {
+  version: 1;
+  projects: Record<string, { trusted: boolean; decided: string }>;
+}
+
+/** trust.json that is not what hey writes: the message says what is wrong with it. */
+export class TrustFileError extends Error {
+  override name = "TrustFileError";
+}
+
+export const emptyTrust = (): TrustFile => ({ version: 1, projects: {} });
+
+/** Parses trust.json. Throws TrustFileError when it is not JSON or not its shape. */
+export function parseTrust(text: string): TrustFile {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new TrustFileError(`not valid JSON (${(e as Error).message})`);
+  }
+  const projects = (data as { projects?: unknown } | null)?.projects;
+  if (typeof data !== "object" || data === null || typeof projects !== "object" || projects === null || Array.isArray(projects))
+    throw new TrustFileError('expected {"version": 1, "projects": {...}}');
+  const out = emptyTrust();
+  for (const [key, entry] of Object.entries(projects)) {
+    const trusted = (entry as { trusted?: unknown } | null)?.trusted;
+    if (typeof trusted !== "boolean") throw new TrustFileError(`projects["${key}"].trusted must be true or false`);
+    const decided = (entry as { decided?: unknown }).decided;
+    out.projects[key] = { trusted, decided: typeof decided === "string" ? decided : "" };
+  }
+  return out;
+}
+
+/** A copy of `file` with the decision for `project` recorded. */
+export function withDecision(file: TrustFile, project: string, trusted: boolean, now: Date): TrustFile {
+  return { version: 1, projects: { ...file.projects, [project]: { trusted, decided: now.toISOString() } } };
+}
+
+/**
+ * Whether this run loads the project's resources, or "ask" (the REPL asks once, before the first
+ * turn). `--approve` trusts for this run; a recorded answer stands; a project with nothing to
+ * guard is trusted in the REPL — what appears during the session (a skill the agent wrote) was
+ * made in it — and not asked about; a run without a terminal never asks and loads nothing.
+ */
+export function decideTrust(i: { approve: boolean; stored: boolean | undefined; interactive: boolean; resources: readonly string[] }): boolean | "ask" {
+  if (i.approve) return true;
+  if (i.stored !== undefined) return i.stored;
+  if (!i.interactive) return false;
+  return i.resources.length === 0 ? true : "ask";
+}
+
+const list = (items: readonly string[]) => (items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+
+export function trustQuestion(project: string, resources: readonly string[]): string {
+  return `${project} has ${list(resources)}: project settings and skills can send your keys elsewhere and tell the agent what to run.\nTrust this project? (y/N) `;
+}
+
+/** The one stderr line of a run that leaves the project's resources out; `trustFile` holds a recorded "no". */
+export function untrustedNotice(resources: readonly string[], stored: boolean | undefined, trustFile: string): string {
+  const how = stored === false ? `you said no in ${trustFile}; --approve trusts it for one run` : "this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers";
+  return `not loaded: ${list(resources)} (${how})`;
+}

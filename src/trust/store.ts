@@ -1,0 +1,95 @@
+// trust.json (SPEC §15, §24): read and written by hey alone, atomically, never through a link;
+// plus what in a project needs trust, and the flow that settles it for a run.
+import { readdirSync, realpathSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../fs/atomic.ts";
+import { readOwnFile } from "../fs/own-files.ts";
+import { decideTrust, emptyTrust, parseTrust, trustQuestion, withDecision, type TrustFile } from "./policy.ts";
+
+/** trust.json holds one short line per project; anything bigger is not hey's. */
+const TRUST_FILE_MAX_BYTES = 4 * 1024 * 1024;
+
+export const trustFilePath = (configDir: string) => join(configDir, "trust.json");
+
+/** The key of a project: its real path, so a link to it or `..` in the path name the same project. */
+export function projectKey(cwd: string): string {
+  try {
+    return realpathSync(cwd);
+  } catch {
+    return cwd;
+  }
+}
+
+/** What of the project at `cwd` loads only when trusted, as the user would name it. */
+export function gatedResources(cwd: string): string[] {
+  const out: string[] = [];
+  try {
+    if (statSync(join(cwd, ".hey", "config.toml")).isFile()) out.push(".hey/config.toml");
+  } catch {}
+  for (const dir of [".agents/skills", ".hey/skills"]) {
+    try {
+      if (readdirSync(join(cwd, dir)).some((n) => !n.startsWith("."))) out.push(`${dir}/`);
+    } catch {}
+  }
+  return out;
+}
+
+/** The file's decisions. Throws TrustFileError or OwnFileError (a link), or the system error. */
+export function readTrust(file: string): TrustFile {
+  const read = readOwnFile(file, TRUST_FILE_MAX_BYTES);
+  return read ? parseTrust(read.text) : emptyTrust();
+}
+
+/** Records one answer: re-reads the file (another hey may have written it) and replaces it atomically. */
+export async function recordTrust(file: string, project: string, trusted: boolean, now = new Date()): Promise<void> {
+  const next = withDecision(readTrust(file), project, trusted, now);
+  await writeFileAtomic(file, JSON.stringify(next, null, 2) + "\n", { own: true });
+}
+
+export interface TrustOutcome {
+  trusted: boolean;
+  /** the project's resources that need trust (empty: nothing to guard) */
+  resources: string[];
+  /** the recorded answer, if any */
+  stored: boolean | undefined;
+  /** the user was just asked (and needs no notice about the answer) */
+  asked: boolean;
+  /** trust.json */
+  file: string;
+}
+
+/**
+ * Settles trust for this run: `--approve`, a recorded answer, or — in the REPL, for a project
+ * with something to guard — `ask`, whose answer is recorded. Problems with trust.json are
+ * warnings (the project is then not trusted unless approved). "cancelled": Ctrl-C at the question.
+ */
+export async function settleTrust(opts: {
+  cwd: string;
+  configDir: string;
+  approve: boolean;
+  interactive: boolean;
+  ask(question: string): Promise<boolean | undefined>;
+  warn(message: string): void;
+}): Promise<TrustOutcome | "cancelled"> {
+  const file = trustFilePath(opts.configDir);
+  const project = projectKey(opts.cwd);
+  const resources = gatedResources(opts.cwd);
+  let stored: boolean | undefined;
+  if ((resources.length > 0 || opts.interactive) && !opts.approve) {
+    try {
+      stored = readTrust(file).projects[project]?.trusted;
+    } catch (e) {
+      opts.warn(`${file}: ${(e as Error).message}; projects count as not trusted`);
+    }
+  }
+  const decision = decideTrust({ approve: opts.approve, stored, interactive: opts.interactive, resources });
+  if (decision !== "ask") return { trusted: decision, resources, stored, asked: false, file };
+  const answer = await opts.ask(trustQuestion(project, resources));
+  if (answer === undefined) return "cancelled";
+  try {
+    await recordTrust(file, project, answer);
+  } catch (e) {
+    opts.warn(`could not record the answer in ${file}: ${(e as Error).message}`);
+  }
+  return { trusted: answer, resources, stored: answer, asked: true, file };
+}

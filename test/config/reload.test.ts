@@ -1,0 +1,119 @@
+// `/reload` (SPEC §14, §23): every part checked before anything switches; the configuration read
+// again with every problem collected (syntax with path:line:col, types per file, unset ${VAR});
+// the one-line summaries of what changed.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config/load.ts";
+import { formatReload, reloadAll, settingsChanges, type Reloadable, type StagedConfig } from "../../src/config/reload.ts";
+import { resolveConfig } from "../../src/config/resolve.ts";
+import type { Settings } from "../../src/config/settings.ts";
+import { tempDir } from "../helpers/e2e.ts";
+import { defaultSettingsForTest } from "../helpers/settings.ts";
+
+describe("reloadAll: all or nothing", () => {
+  const applied: string[] = [];
+  const part = (name: string, errors: string[] = [], changes: string[] = [`+ ${name}`]): Reloadable => ({
+    name,
+    check: async (settings) => ({ errors, warnings: [`${name} saw ${settings.model}`], changes, apply: () => void applied.push(name) }),
+  });
+  const config = (errors: string[] = [], model = "next-model"): (() => Promise<StagedConfig>) => async () => ({
+    errors,
+    warnings: [],
+    changes: ["~ model"],
+    settings: { ...defaultSettingsForTest(), model },
+    apply: () => void applied.push("config"),
+  });
+  beforeEach(() => void (applied.length = 0));
+
+  test("no errors: every part applies, config first, and the changes are listed in that order", async () => {
+    const report = await reloadAll(config(), [part("skills"), part("agents")]);
+    expect(report).toEqual({ ok: true, changes: ["~ model", "+ skills", "+ agents"], errors: [], warnings: ["skills saw next-model", "agents saw next-model"] });
+    expect(applied).toEqual(["config", "skills", "agents"]);
+  });
+
+  test("one part with an error: nothing applies anywhere, and every error is reported", async () => {
+    const report = await reloadAll(config(["c.toml:1:2: bad"], "current-model"), [part("skills", ["a/SKILL.md:3: broken"]), part("agents")]);
+    expect(report).toEqual({ ok: false, changes: [], errors: ["c.toml:1:2: bad", "a/SKILL.md:3: broken"], warnings: ["skills saw current-model", "agents saw current-model"] });
+    expect(applied).toEqual([]);
+  });
+
+  test("formatReload", () => {
+    expect(formatReload({ ok: true, changes: [], errors: [], warnings: [] })).toBe("reloaded: nothing changed");
+    expect(formatReload({ ok: true, changes: ["+ skill a", "~ model x → y"], errors: [], warnings: ["w"] })).toBe("hey: w\nreloaded:\n  + skill a\n  ~ model x → y");
+    expect(formatReload({ ok: false, changes: [], errors: ["f:1: e", "g:2:3: e"], warnings: [] })).toBe("hey: /reload changed nothing; fix these and /reload again:\n  f:1: e\n  g:2:3: e");
+  });
+});
+
+describe("settingsChanges", () => {
+  const base = defaultSettingsForTest();
+  const resolved = (toml: Record<string, unknown>) => resolveConfig([{ source: "/c.toml", data: toml }], {}, {}).settings;
+  const two = { provider: { a: { base_url: "http://127.0.0.1:1/v1", models: ["x", "y"], api_key: "k1" } } };
+
+  test.each<[string, Settings, Settings, string[]]>([
+    ["nothing", base, base, []],
+    ["the model", resolved(two), resolved({ ...two, default: { model: "y" } }), ["~ model a/x → a/y"]],
+    ["a key (no values shown)", resolved(two), resolved({ provider: { a: { ...two.provider.a, api_key: "k2" } } }), ["~ provider a"]],
+    ["a provider added and the proxy (no URL shown)", resolved(two), resolved({ ...two, provider: { ...two.provider, b: { base_url: "http://h/v1", models: ["z"] } }, proxy: { url: "http://u:p@proxy:1" } }), ["+ provider b", "~ [proxy] url"]],
+    ["numbers and booleans with values", base, { ...base, agent: { ...base.agent, maxTurns: 40 }, retry: { ...base.retry, jitter: false } }, ["~ [agent] max_turns 20 → 40", "~ [retry] jitter true → false"]],
+    ["effort", base, { ...base, effort: "high" }, ["~ effort (default) → high"]],
+    ["permission lists and the shell", base, { ...base, permission: { allow: ["read_file"], deny: [] }, tools: { ...base.tools, shell: "bash" } }, ['~ [tools] shell (default) → "bash"', "~ [permission] allow"]],
+    ["an MCP server", base, { ...base, mcp: { ...base.mcp, servers: [{ name: "gh", args: [], env: {}, headers: {}, enabled: true, timeoutMs: 1, command: "gh-mcp" }] } }, ["+ mcp server gh"]],
+  ])("%s", (_, before, after, want) => {
+    expect(settingsChanges(before, after)).toEqual(want);
+  });
+});
+
+describe("LoadedConfig.reload reads the files again and collects every problem", () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let user: string;
+  let project: string;
+  beforeEach(() => {
+    tmp = tempDir("hey-reload-");
+    user = join(tmp.path, "xdg", "hey", "config.toml");
+    project = join(tmp.path, "p");
+    mkdirSync(join(project, ".hey"), { recursive: true });
+    mkdirSync(join(user, ".."), { recursive: true });
+  });
+  afterEach(() => tmp.remove());
+
+  const GOOD = '[default]\nprovider = "a"\n\n[provider.a]\nbase_url = "http://127.0.0.1:1/v1"\nmodels = ["m1", "m2"]\n';
+  const load = (env: Record<string, string> = {}) =>
+    loadConfig({ env: { XDG_CONFIG_HOME: join(tmp.path, "xdg"), ...env }, cwd: project, trustProject: true, flags: {} });
+
+  test("fixed files give the new settings", () => {
+    writeFileSync(user, GOOD);
+    const config = load();
+    writeFileSync(user, GOOD.replace('provider = "a"', 'provider = "a"\nmodel = "m2"'));
+    const next = config.reload({});
+    expect(next.errors).toBeUndefined();
+    expect(next.config?.settings.model).toBe("m2");
+    expect(config.settings.model).toBe("m1"); // the old one is untouched
+  });
+
+  test("a syntax error in one file and a wrong type in another: both, each with its file", () => {
+    writeFileSync(user, GOOD);
+    const config = load();
+    writeFileSync(user, GOOD.replace("[default]", "[default\n"));
+    writeFileSync(join(project, ".hey", "config.toml"), "[agent]\nmax_turns = -1\n");
+    expect(config.reload({}).errors).toEqual([
+      `${user}:1:10: Unexpected character, expected whitespace, . or ]`,
+      `${join(project, ".hey", "config.toml")}: [agent] max_turns must be a positive integer, got -1`,
+    ]);
+  });
+
+  test("a ${VAR} without a value is an error at /reload (at start-up it is a warning)", () => {
+    writeFileSync(user, GOOD + 'headers = { "X-Team" = "${TEAM}" }\napi_key = "${KEY}"\n');
+    const config = load();
+    expect(config.warnings).toEqual([`${user}: [provider.a] api_key: \${KEY} has no value, so provider a sends no API key`, `${user}: [provider.a] headers.X-Team: \${TEAM} is not set (using "")`]);
+    expect(config.reload({}).errors).toEqual([`${user}: [provider.a] api_key: \${KEY} has no value, so provider a sends no API key`, `${user}: [provider.a] headers.X-Team: \${TEAM} is not set`]);
+  });
+
+  test("resolution errors (an unknown provider) are reported, not thrown", () => {
+    writeFileSync(user, GOOD);
+    const config = load();
+    writeFileSync(user, GOOD.replace('provider = "a"', 'provider = "nope"'));
+    expect(config.reload({}).errors).toHaveLength(1);
+    expect(config.reload({}).errors![0]).toContain("nope");
+  });
+});

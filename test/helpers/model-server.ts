@@ -1,0 +1,75 @@
+// A loopback OpenAI-compatible chat server whose "model" is a function of the request, for tests
+// where the answer must depend on what hey sent (the system prompt, a tool result) rather than
+// on a queue of canned replies. Records every request body.
+import { chatChunk, sse } from "./sse.ts";
+
+export interface ChatMessage {
+  role: string;
+  content: string | null | { type: string; text?: string }[];
+  tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  tools?: { function: { name: string } }[];
+}
+
+/** What the model does next: answer, or call tools. */
+export type Turn = { text: string } | { calls: [name: string, args: unknown][] };
+
+export interface ModelServer {
+  /** http://127.0.0.1:PORT/v1 */
+  baseUrl: string;
+  requests: ChatRequest[];
+  /** request bodies in bytes, in order */
+  sizes: number[];
+  stop(): void;
+}
+
+let callNo = 0;
+
+export function startModelServer(decide: (req: ChatRequest) => Turn): ModelServer {
+  const requests: ChatRequest[] = [];
+  const sizes: number[] = [];
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(req) {
+      const text = await req.text();
+      sizes.push(new TextEncoder().encode(text).length);
+      const body = JSON.parse(text) as ChatRequest;
+      requests.push(body);
+      let turn: Turn;
+      try {
+        turn = decide(body);
+      } catch (e) {
+        return Response.json({ error: { message: `test model: ${(e as Error).message}` } }, { status: 400 });
+      }
+      const usage = chatChunk({ usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+      const chunks =
+        "text" in turn
+          ? [chatChunk({ content: turn.text }), chatChunk({ finish: "stop" }), usage]
+          : [
+              ...turn.calls.map(([name, args], index) => chatChunk({ toolCall: { index, id: `call_${++callNo}`, name, arguments: JSON.stringify(args) } })),
+              chatChunk({ finish: "tool_calls" }),
+              usage,
+            ];
+      return new Response(sse(chunks), { headers: { "content-type": "text/event-stream" } });
+    },
+  });
+  return { baseUrl: `http://127.0.0.1:${server.port}/v1`, requests, sizes, stop: () => server.stop(true) };
+}
+
+/** The text of a message's content. */
+export function textOf(m: ChatMessage | undefined): string {
+  if (!m || m.content === null) return "";
+  return typeof m.content === "string" ? m.content : m.content.map((p) => p.text ?? "").join("");
+}
+
+/** The system prompt of a request ("" when there is none). */
+export const systemOf = (req: ChatRequest): string => (req.messages[0]?.role === "system" ? textOf(req.messages[0]) : "");
+
+/** The last user message's text. */
+export const lastUserText = (req: ChatRequest): string => textOf(req.messages.findLast((m) => m.role === "user"));

@@ -1,0 +1,155 @@
+// AGENTS.md discovery (SPEC §11, §24) against real directories: the git root above the working
+// directory, nested files in order, no git, a symlinked directory, the CLAUDE.md fallback, the
+// size cap, unreadable files, and re-reading only what changed.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { readHead } from "../../src/fs/read-head.ts";
+import { agentsChanges, agentsMdSource, agentsPlaces, readAgentsFiles } from "../../src/prompt/agents-md.ts";
+import { AGENTS_MD_MAX_BYTES } from "../../src/prompt/system.ts";
+import { tempDir } from "../helpers/e2e.ts";
+
+let tmp: ReturnType<typeof tempDir>;
+let root: string; // real path: the temp dir may sit behind a link (macOS /tmp)
+let user: string;
+beforeEach(() => {
+  tmp = tempDir("hey-agents-");
+  root = realpathSync(tmp.path);
+  user = join(root, "home", ".config", "hey");
+  mkdirSync(user, { recursive: true });
+});
+afterEach(() => tmp.remove());
+
+function put(path: string, text: string): void {
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, text);
+}
+/** path → first line of every file read for `cwd` */
+const read = (cwd: string) => readAgentsFiles(agentsPlaces(cwd, user));
+const summary = (cwd: string) => read(cwd).files.map((f) => [f.path.slice(root.length), f.text]);
+
+describe("discovery", () => {
+  test("the user's file first, then every AGENTS.md from the git root down to the working directory", () => {
+    put(join(user, "AGENTS.md"), "mine");
+    mkdirSync(join(root, "repo", ".git"), { recursive: true });
+    put(join(root, "AGENTS.md"), "above the repository: not read");
+    put(join(root, "repo", "AGENTS.md"), "repo");
+    put(join(root, "repo", "a", "AGENTS.md"), "a");
+    mkdirSync(join(root, "repo", "a", "b", "c"), { recursive: true }); // b has none
+    put(join(root, "repo", "a", "b", "c", "AGENTS.md"), "c");
+    expect(summary(join(root, "repo", "a", "b", "c"))).toEqual([
+      ["/home/.config/hey/AGENTS.md", "mine"],
+      ["/repo/AGENTS.md", "repo"],
+      ["/repo/a/AGENTS.md", "a"],
+      ["/repo/a/b/c/AGENTS.md", "c"],
+    ]);
+  });
+
+  test("a .git file (a worktree or submodule) marks the root too", () => {
+    put(join(root, "wt", ".git"), "gitdir: /elsewhere\n");
+    put(join(root, "wt", "AGENTS.md"), "worktree");
+    mkdirSync(join(root, "wt", "src"));
+    expect(summary(join(root, "wt", "src"))).toEqual([["/wt/AGENTS.md", "worktree"]]);
+  });
+
+  test("without git only the working directory's file is read", () => {
+    put(join(root, "AGENTS.md"), "parent");
+    put(join(root, "dir", "AGENTS.md"), "here");
+    expect(summary(join(root, "dir"))).toEqual([["/dir/AGENTS.md", "here"]]);
+  });
+
+  test("a working directory reached through a symlink finds the repository it really is in", () => {
+    mkdirSync(join(root, "repo", ".git"), { recursive: true });
+    put(join(root, "repo", "AGENTS.md"), "repo");
+    put(join(root, "repo", "sub", "AGENTS.md"), "sub");
+    symlinkSync(join(root, "repo", "sub"), join(root, "link"));
+    expect(summary(join(root, "link"))).toEqual([
+      ["/repo/AGENTS.md", "repo"],
+      ["/repo/sub/AGENTS.md", "sub"],
+    ]);
+  });
+
+  test("an AGENTS.md linking inside the project is followed; one linking outside it is left out with a warning", () => {
+    mkdirSync(join(root, "repo", ".git"), { recursive: true });
+    put(join(root, "repo", "docs", "agents.md"), "shared rules");
+    symlinkSync(join(root, "repo", "docs", "agents.md"), join(root, "repo", "AGENTS.md"));
+    put(join(root, "secret"), "a private key");
+    mkdirSync(join(root, "repo", "sub"));
+    symlinkSync(join(root, "secret"), join(root, "repo", "sub", "AGENTS.md"));
+    const got = read(join(root, "repo", "sub"));
+    expect(got.files.map((f) => f.text)).toEqual(["shared rules"]);
+    expect(got.warnings).toEqual([`${join(root, "repo", "sub", "AGENTS.md")} is a link to ${join(root, "secret")}, outside the project; left out of the prompt`]);
+  });
+
+  test.each([
+    ["CLAUDE.md only", ["CLAUDE.md"], "CLAUDE.md"],
+    ["both: AGENTS.md wins", ["AGENTS.md", "CLAUDE.md"], "AGENTS.md"],
+    ["AGENTS.md only", ["AGENTS.md"], "AGENTS.md"],
+  ])("a directory with %s", (_, names, used) => {
+    for (const name of names) put(join(root, "p", name), name);
+    expect(summary(join(root, "p"))).toEqual([[`/p/${used}`, used]]);
+  });
+
+  test("the user's directory holds AGENTS.md only (its CLAUDE.md belongs to another tool)", () => {
+    put(join(user, "CLAUDE.md"), "not hey's");
+    mkdirSync(join(root, "p"));
+    expect(summary(join(root, "p"))).toEqual([]);
+  });
+});
+
+describe("content", () => {
+  test("a file over 32 KB is cut at its last whole line, marked truncated; BOM and CRLF are cleaned", () => {
+    const line = "x".repeat(99) + "\r\n";
+    put(join(root, "p", "AGENTS.md"), "\uFEFF" + line.repeat(400)); // 40,000 bytes
+    const [file] = read(join(root, "p")).files;
+    expect(file!.truncated).toBe(true);
+    expect(file!.text.length).toBeLessThanOrEqual(AGENTS_MD_MAX_BYTES);
+    expect(file!.text).toBe(("x".repeat(99) + "\n").repeat(Math.floor(AGENTS_MD_MAX_BYTES / 101) - 1) + "x".repeat(99));
+  });
+
+  test("an unreadable file is a one-line warning, the others are still read; an empty one is skipped", () => {
+    mkdirSync(join(root, "repo", ".git"), { recursive: true });
+    mkdirSync(join(root, "repo", "AGENTS.md")); // a directory: cannot be read as a file
+    put(join(root, "repo", "sub", "AGENTS.md"), "  \n");
+    put(join(user, "AGENTS.md"), "mine");
+    const got = read(join(root, "repo", "sub"));
+    expect(got.files.map((f) => f.text)).toEqual(["mine"]);
+    expect(got.warnings).toEqual([`${join(root, "repo", "AGENTS.md")}: cannot read (EISDIR); left out of the prompt`]);
+  });
+});
+
+describe("the source re-reads only what changed", () => {
+  test("unchanged files are not read again; an edit, a new file and a removal are", () => {
+    put(join(root, "p", "AGENTS.md"), "one");
+    let reads = 0;
+    const warnings: string[] = [];
+    const source = agentsMdSource(agentsPlaces(join(root, "p"), user), (w) => warnings.push(w), {
+      read: (path, max) => (reads++, readHead(path, max)),
+    });
+    expect(source.current().files.map((f) => f.text)).toEqual(["one"]);
+    for (let i = 0; i < 5; i++) source.current();
+    expect(reads).toBe(1);
+    put(join(root, "p", "AGENTS.md"), "two, longer");
+    expect(source.current().files.map((f) => f.text)).toEqual(["two, longer"]);
+    put(join(user, "AGENTS.md"), "mine");
+    expect(source.current().files.map((f) => f.text)).toEqual(["mine", "two, longer"]);
+    expect(reads).toBe(4); // each change re-reads what is there
+    expect(warnings).toEqual([]);
+  });
+
+  test("a warning is given once, not on every request", () => {
+    mkdirSync(join(root, "p", "AGENTS.md"), { recursive: true });
+    const warnings: string[] = [];
+    const source = agentsMdSource(agentsPlaces(join(root, "p"), user), (w) => warnings.push(w));
+    source.current();
+    put(join(user, "AGENTS.md"), "mine"); // a change elsewhere: read again, same warning
+    source.current();
+    expect(warnings).toEqual([`${join(root, "p", "AGENTS.md")}: cannot read (EISDIR); left out of the prompt`]);
+  });
+});
+
+test("changes between two readings", () => {
+  const f = (path: string, text: string) => ({ path, text, truncated: false });
+  expect(agentsChanges([f("/a", "1"), f("/b", "1")], [f("/b", "2"), f("/c", "1")])).toEqual(["~ AGENTS.md /b", "+ AGENTS.md /c", "- AGENTS.md /a"]);
+  expect(agentsChanges([f("/a", "1")], [f("/a", "1")])).toEqual([]);
+});

@@ -1,0 +1,58 @@
+// The system prompt's layout (SPEC §11, §12): the guide and the list only with skills on, each
+// skill as one line (relative path inside the project), AGENTS.md under its path with the cut noted.
+import { describe, expect, test } from "bun:test";
+import { buildSystemPrompt, LISTED_DESCRIPTION_MAX, SKILL_GUIDE, type PromptFacts } from "../../src/prompt/system.ts";
+
+const facts = (over: Partial<PromptFacts>): PromptFacts => ({ core: "CORE\n", cwd: "/p", date: "2026-01-02", os: "linux", shell: "bash", agentsMd: [], skills: [], ...over });
+const tail = "Working directory: /p\nDate: 2026-01-02\nOS: linux; shell: bash";
+
+describe("buildSystemPrompt", () => {
+  test("no skills found: the core prompt, the guide, the facts", () => {
+    expect(buildSystemPrompt(facts({}))).toBe(`CORE\n\n${SKILL_GUIDE}\n\n${tail}`);
+  });
+
+  test("--no-skills: neither guide nor list", () => {
+    expect(buildSystemPrompt(facts({ skills: undefined }))).toBe(`CORE\n\n${tail}`);
+  });
+
+  test("skills: one line each, project paths relative, others absolute, whitespace folded", () => {
+    const text = buildSystemPrompt(
+      facts({
+        skills: [
+          { name: "deploy", description: "Ship it.\n  Use when asked to deploy.", path: "/p/.hey/skills/deploy/SKILL.md" },
+          { name: "notes", description: "Notes.", path: "/home/u/.agents/skills/notes.md" },
+        ],
+      }),
+    );
+    expect(text).toBe(
+      `CORE\n\n${SKILL_GUIDE}\n\n` +
+        "Skills — when a task matches a description, read that file with read_file before acting:\n" +
+        "- deploy: Ship it. Use when asked to deploy. (.hey/skills/deploy/SKILL.md)\n" +
+        "- notes: Notes. (/home/u/.agents/skills/notes.md)\n\n" +
+        tail,
+    );
+  });
+
+  test(`a description over ${LISTED_DESCRIPTION_MAX} characters is cut in the list`, () => {
+    const text = buildSystemPrompt(facts({ skills: [{ name: "long", description: "d".repeat(3000), path: "/p/long.md" }] }));
+    const line = text.split("\n").find((l) => l.startsWith("- long:"))!;
+    expect(line).toBe(`- long: ${"d".repeat(LISTED_DESCRIPTION_MAX - 1)}… (long.md)`);
+  });
+
+  test("AGENTS.md files in order, each under its path; a cut file says so and names itself", () => {
+    const text = buildSystemPrompt(
+      facts({
+        skills: undefined,
+        agentsMd: [
+          { path: "/home/u/.config/hey/AGENTS.md", text: "be terse", truncated: false },
+          { path: "/p/AGENTS.md", text: "use bun", truncated: true },
+        ],
+      }),
+    );
+    expect(text).toBe(
+      "CORE\n\nInstructions from /home/u/.config/hey/AGENTS.md:\nbe terse\n\n" +
+        "Instructions from /p/AGENTS.md:\nuse bun\n[/p/AGENTS.md is cut here, at 32 KB; read the file for the rest]\n\n" +
+        tail,
+    );
+  });
+});

@@ -1,0 +1,132 @@
+// Finding skills on disk (SPEC §12, §24): the four folders and their precedence, project folders
+// only when trusted, folder skills and root .md files, what is not a skill, problems collected.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { byPrecedence, parseSkillCommand, skillChanges, skillMessage, unknownSkill } from "../../src/skills/catalog.ts";
+import type { Skill } from "../../src/skills/frontmatter.ts";
+import { loadSkills, skillFolders } from "../../src/skills/load.ts";
+import { tempDir } from "../helpers/e2e.ts";
+
+let tmp: ReturnType<typeof tempDir>;
+let home: string;
+let cwd: string;
+beforeEach(() => {
+  tmp = tempDir("hey-skills-");
+  home = join(tmp.path, "home");
+  cwd = join(tmp.path, "project");
+  mkdirSync(cwd, { recursive: true });
+});
+afterEach(() => tmp.remove());
+
+const configDir = () => join(home, ".config", "hey");
+const skill = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\nSteps.\n`;
+function put(path: string, text: string): void {
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, text);
+}
+const folders = (project: boolean) => skillFolders({ home, configDir: configDir(), cwd, project });
+
+describe("the four folders", () => {
+  test("in precedence order, the project's two only when trusted", () => {
+    expect(folders(true)).toEqual([join(home, ".agents", "skills"), join(configDir(), "skills"), join(cwd, ".agents", "skills"), join(cwd, ".hey", "skills")]);
+    expect(folders(false)).toEqual(folders(true).slice(0, 2));
+  });
+
+  test("a later folder wins a name, with a warning naming both files; other skills from every folder stay", () => {
+    const [agentsUser, heyUser, agentsProject, heyProject] = folders(true);
+    put(join(agentsUser!, "tidy", "SKILL.md"), skill("tidy", "from ~/.agents"));
+    put(join(heyUser!, "tidy", "SKILL.md"), skill("tidy", "from ~/.config/hey"));
+    put(join(agentsProject!, "tidy", "SKILL.md"), skill("tidy", "from .agents"));
+    put(join(heyProject!, "tidy", "SKILL.md"), skill("tidy", "from .hey"));
+    put(join(agentsUser!, "only-user", "SKILL.md"), skill("only-user", "u"));
+    put(join(agentsProject!, "only-project", "SKILL.md"), skill("only-project", "p"));
+    const got = loadSkills(folders(true));
+    expect(got.skills.map((s) => [s.name, s.description])).toEqual([
+      ["only-project", "p"],
+      ["only-user", "u"],
+      ["tidy", "from .hey"],
+    ]);
+    const file = (dir: string) => join(dir, "tidy", "SKILL.md");
+    expect(got.problems).toEqual([
+      { level: "warning", message: `${file(heyUser!)}: skill "tidy" replaces the one in ${file(agentsUser!)}` },
+      { level: "warning", message: `${file(agentsProject!)}: skill "tidy" replaces the one in ${file(heyUser!)}` },
+      { level: "warning", message: `${file(heyProject!)}: skill "tidy" replaces the one in ${file(agentsProject!)}` },
+    ]);
+    // untrusted: the user's own win, the project's are not even read
+    expect(loadSkills(folders(false)).skills.map((s) => [s.name, s.description])).toEqual([
+      ["only-user", "u"],
+      ["tidy", "from ~/.config/hey"],
+    ]);
+  });
+});
+
+describe("what a skills folder holds", () => {
+  test("folder skills, root .md files with frontmatter, linked folders; not READMEs, dotfiles or folders without SKILL.md", () => {
+    const dir = join(cwd, ".hey", "skills");
+    put(join(dir, "a-folder", "SKILL.md"), skill("a-folder", "folder"));
+    put(join(dir, "loose.md"), skill("loose", "root file"));
+    put(join(dir, "README.md"), "# My skills\n\nNotes about them.\n");
+    put(join(dir, ".hidden", "SKILL.md"), skill("hidden", "no"));
+    put(join(dir, "no-skill", "notes.txt"), "nothing here");
+    put(join(tmp.path, "elsewhere", "linked", "SKILL.md"), skill("linked", "through a link"));
+    symlinkSync(join(tmp.path, "elsewhere", "linked"), join(dir, "linked"));
+    const got = loadSkills([dir]);
+    expect(got.skills.map((s) => [s.name, s.description, s.path])).toEqual([
+      ["a-folder", "folder", join(dir, "a-folder", "SKILL.md")],
+      ["linked", "through a link", join(dir, "linked", "SKILL.md")],
+      ["loose", "root file", join(dir, "loose.md")],
+    ]);
+    expect(got.problems).toEqual([]);
+  });
+
+  test("missing folders are fine; broken skills are errors, odd ones warnings, and the rest still load", () => {
+    const dir = join(configDir(), "skills");
+    put(join(dir, "ok", "SKILL.md"), skill("ok", "fine"));
+    put(join(dir, "broken", "SKILL.md"), "---\nname: broken\ndescription: a: b\n---\n");
+    put(join(dir, "odd", "SKILL.md"), skill("Odd", "upper case"));
+    mkdirSync(join(dir, "unreadable", "SKILL.md"), { recursive: true }); // a directory named SKILL.md is not a file: ignored
+    const got = loadSkills([join(tmp.path, "missing"), dir]);
+    expect(got.skills.map((s) => s.name)).toEqual(["Odd", "ok"]);
+    expect(got.problems.map((p) => [p.level, p.message])).toEqual([
+      ["error", `${join(dir, "broken", "SKILL.md")}:3: broken YAML frontmatter: Unexpected token; left out`],
+      ["warning", `${join(dir, "odd", "SKILL.md")}: name "Odd" is not 1–64 lowercase letters, digits and single hyphens`],
+      ["warning", `${join(dir, "odd", "SKILL.md")}: name "Odd" differs from its folder "odd"`],
+    ]);
+  });
+});
+
+describe("catalog", () => {
+  const s = (name: string, description = "d", path = `/s/${name}.md`): Skill => ({ name, description, path });
+
+  test("byPrecedence sorts by name", () => {
+    expect(byPrecedence([s("b"), s("a"), s("c")]).skills.map((x) => x.name)).toEqual(["a", "b", "c"]);
+  });
+
+  test("skillChanges: added, changed (description or file), removed", () => {
+    expect(skillChanges([s("a"), s("b"), s("c")], [s("a"), s("b", "new"), s("c", "d", "/t/c.md"), s("d")])).toEqual(["~ skill b", "~ skill c", "+ skill d"]);
+    expect(skillChanges([s("a")], [])).toEqual(["- skill a"]);
+  });
+
+  test.each([
+    ["/skill:deploy", { name: "deploy", args: "" }],
+    ["/skill:deploy  to staging\nnow", { name: "deploy", args: "to staging\nnow" }],
+    ["  /skill:x y", { name: "x", args: "y" }],
+    ["/skill:", { name: "", args: "" }],
+    ["/skills", undefined],
+    ["deploy /skill:x", undefined],
+  ])("parseSkillCommand(%p)", (line, want) => {
+    expect(parseSkillCommand(line)).toEqual(want);
+  });
+
+  test("unknownSkill names the known ones", () => {
+    expect(unknownSkill("x", [s("a"), s("b")])).toBe('no skill named "x"; skills: a, b');
+    expect(unknownSkill("x", [])).toBe('no skill named "x"; none are loaded');
+    expect(unknownSkill("", [s("a")])).toBe("/skill:NAME needs a skill name (a)");
+  });
+
+  test("skillMessage: the file with its path, CRLF cleaned, a cut noted", () => {
+    expect(skillMessage(s("a", "d", "/s/a/SKILL.md"), "\uFEFFline 1\r\nline 2\r\n", false)).toBe('Use the skill "a" (/s/a/SKILL.md):\n\nline 1\nline 2');
+    expect(skillMessage(s("a", "d", "/s/a/SKILL.md"), "part", true)).toBe('Use the skill "a" (/s/a/SKILL.md):\n\npart\n[cut here; read /s/a/SKILL.md for the rest]');
+  });
+});

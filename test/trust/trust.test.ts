@@ -1,0 +1,145 @@
+// Project trust (SPEC §15, §24): the decision, trust.json (keyed by real path, atomic, never
+// through a link, other entries kept), what needs trust, and the flow of one run.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { decideTrust, parseTrust, TrustFileError, untrustedNotice, withDecision } from "../../src/trust/policy.ts";
+import { gatedResources, projectKey, readTrust, recordTrust, settleTrust, trustFilePath } from "../../src/trust/store.ts";
+import { tempDir } from "../helpers/e2e.ts";
+
+describe("decideTrust", () => {
+  test.each([
+    ["--approve wins over a recorded no", { approve: true, stored: false, interactive: false, resources: [".hey/config.toml"] }, true],
+    ["a recorded yes, without a terminal", { approve: false, stored: true, interactive: false, resources: [".hey/config.toml"] }, true],
+    ["a recorded no, in the REPL", { approve: false, stored: false, interactive: true, resources: [".hey/config.toml"] }, false],
+    ["nothing recorded, without a terminal", { approve: false, stored: undefined, interactive: false, resources: [".hey/skills/"] }, false],
+    ["nothing recorded, in the REPL: ask", { approve: false, stored: undefined, interactive: true, resources: [".hey/skills/"] }, "ask"],
+    ["nothing to guard, in the REPL: trusted for the session, not asked", { approve: false, stored: undefined, interactive: true, resources: [] }, true],
+    ["nothing to guard, without a terminal", { approve: false, stored: undefined, interactive: false, resources: [] }, false],
+  ])("%s", (_, input, want) => {
+    expect(decideTrust(input)).toBe(want as boolean | "ask");
+  });
+});
+
+describe("trust.json format", () => {
+  test("parse, then record a decision next to the others", () => {
+    const file = parseTrust('{"version":1,"projects":{"/a":{"trusted":true,"decided":"2026-01-01T00:00:00.000Z"}}}');
+    expect(withDecision(file, "/b", false, new Date("2026-02-03T00:00:00Z"))).toEqual({
+      version: 1,
+      projects: { "/a": { trusted: true, decided: "2026-01-01T00:00:00.000Z" }, "/b": { trusted: false, decided: "2026-02-03T00:00:00.000Z" } },
+    });
+  });
+
+  test.each([
+    ["not JSON", "{", "not valid JSON"],
+    ["no projects", "{}", 'expected {"version": 1, "projects": {...}}'],
+    ["projects is a list", '{"projects":[]}', 'expected {"version": 1, "projects": {...}}'],
+    ["trusted is not a boolean", '{"projects":{"/a":{"trusted":"yes"}}}', 'projects["/a"].trusted must be true or false'],
+  ])("%s is a TrustFileError", (_, text, message) => {
+    expect(() => parseTrust(text)).toThrow(TrustFileError);
+    expect(() => parseTrust(text)).toThrow(message);
+  });
+
+  test("the notice names what was skipped and how to trust", () => {
+    expect(untrustedNotice([".hey/config.toml"], undefined, "/t.json")).toBe("not loaded: .hey/config.toml (this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers)");
+    expect(untrustedNotice([".hey/config.toml", ".agents/skills/", ".hey/skills/"], false, "/t.json")).toBe("not loaded: .hey/config.toml, .agents/skills/ and .hey/skills/ (you said no in /t.json; --approve trusts it for one run)");
+  });
+});
+
+describe("on disk", () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let config: string;
+  let project: string;
+  beforeEach(() => {
+    tmp = tempDir("hey-trust-");
+    config = join(tmp.path, "config", "hey");
+    project = join(tmp.path, "project");
+    mkdirSync(project, { recursive: true });
+  });
+  afterEach(() => tmp.remove());
+
+  test("gatedResources: the project config and non-empty skill folders; AGENTS.md and task.md need no trust", () => {
+    writeFileSync(join(project, "AGENTS.md"), "x");
+    mkdirSync(join(project, ".hey", "skills"), { recursive: true });
+    writeFileSync(join(project, ".hey", "task.md"), "x");
+    expect(gatedResources(project)).toEqual([]);
+    writeFileSync(join(project, ".hey", "config.toml"), "");
+    mkdirSync(join(project, ".hey", "skills", "x"));
+    mkdirSync(join(project, ".agents", "skills", "y"), { recursive: true });
+    expect(gatedResources(project)).toEqual([".hey/config.toml", ".agents/skills/", ".hey/skills/"]);
+  });
+
+  test("recordTrust keeps other projects, writes atomically (no temp file left) and keys by real path", async () => {
+    const file = trustFilePath(config);
+    symlinkSync(project, join(tmp.path, "link"));
+    await recordTrust(file, projectKey(join(tmp.path, "link")), true, new Date("2026-01-01T00:00:00Z"));
+    await recordTrust(file, "/other", false, new Date("2026-01-02T00:00:00Z"));
+    expect(readTrust(file).projects).toEqual({
+      [realpathSync(project)]: { trusted: true, decided: "2026-01-01T00:00:00.000Z" },
+      "/other": { trusted: false, decided: "2026-01-02T00:00:00.000Z" },
+    });
+    expect(readdirSync(config)).toEqual(["trust.json"]);
+  });
+
+  test("a trust.json that is a symbolic link is neither read nor written through", async () => {
+    mkdirSync(config, { recursive: true });
+    const target = join(tmp.path, "target.json");
+    writeFileSync(target, '{"version":1,"projects":{}}');
+    symlinkSync(target, trustFilePath(config));
+    expect(() => readTrust(trustFilePath(config))).toThrow("symbolic link");
+    await expect(recordTrust(trustFilePath(config), "/p", true)).rejects.toThrow("symbolic link");
+    expect(readFileSync(target, "utf8")).toBe('{"version":1,"projects":{}}');
+  });
+
+  describe("settleTrust", () => {
+    const asked: string[] = [];
+    const warnings: string[] = [];
+    const settle = (o: { approve?: boolean; interactive: boolean; answer?: boolean | undefined }) =>
+      settleTrust({
+        cwd: project,
+        configDir: config,
+        approve: o.approve ?? false,
+        interactive: o.interactive,
+        ask: async (q) => (asked.push(q), o.answer),
+        warn: (w) => warnings.push(w),
+      });
+    beforeEach(() => {
+      asked.length = 0;
+      warnings.length = 0;
+      mkdirSync(join(project, ".hey"));
+      writeFileSync(join(project, ".hey", "config.toml"), "");
+    });
+
+    test("the REPL asks once; the answer is recorded and holds for later runs, interactive or not", async () => {
+      expect(await settle({ interactive: true, answer: true })).toMatchObject({ trusted: true, asked: true, resources: [".hey/config.toml"] });
+      expect(asked).toEqual([`${realpathSync(project)} has .hey/config.toml: project settings and skills can send your keys elsewhere and tell the agent what to run.\nTrust this project? (y/N) `]);
+      expect(await settle({ interactive: true, answer: false })).toMatchObject({ trusted: true, asked: false, stored: true });
+      expect(await settle({ interactive: false })).toMatchObject({ trusted: true, asked: false });
+      expect(asked.length).toBe(1);
+    });
+
+    test("no is remembered too; --approve overrides it for one run without changing it", async () => {
+      expect(await settle({ interactive: true, answer: false })).toMatchObject({ trusted: false, asked: true });
+      expect(await settle({ interactive: true, answer: true })).toMatchObject({ trusted: false, stored: false, asked: false });
+      expect(await settle({ interactive: false, approve: true })).toMatchObject({ trusted: true });
+      expect(readTrust(trustFilePath(config)).projects[realpathSync(project)]?.trusted).toBe(false);
+    });
+
+    test("without a terminal nothing is asked or recorded; Ctrl-C at the question cancels", async () => {
+      expect(await settle({ interactive: false, answer: true })).toMatchObject({ trusted: false, asked: false, stored: undefined });
+      expect(await settle({ interactive: true, answer: undefined })).toBe("cancelled");
+      expect(asked.length).toBe(1);
+      expect(readdirSync(tmp.path)).not.toContain("config");
+    });
+
+    test("a corrupt trust.json is a warning: the project is not trusted, and the file is left alone", async () => {
+      mkdirSync(config, { recursive: true });
+      writeFileSync(trustFilePath(config), "{oops");
+      expect(await settle({ interactive: false })).toMatchObject({ trusted: false });
+      expect(await settle({ interactive: true, answer: true })).toMatchObject({ trusted: true, asked: true });
+      expect(warnings[0]).toStartWith(`${trustFilePath(config)}: not valid JSON`);
+      expect(warnings.at(-1)).toStartWith(`could not record the answer in ${trustFilePath(config)}: not valid JSON`);
+      expect(readFileSync(trustFilePath(config), "utf8")).toBe("{oops");
+    });
+  });
+});
