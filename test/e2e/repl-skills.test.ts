@@ -5,23 +5,23 @@
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensureBinary, tempDir } from "../helpers/e2e.ts";
+import { tempDir } from "../helpers/e2e.ts";
 import { lastUserText, startModelServer, systemOf, textOf, type ModelServer } from "../helpers/model-server.ts";
 import { SKILL_ANSWER, SKILL_FILE, SKILL_NAME, SKILL_PATH, skillModel } from "../helpers/skill-model.ts";
-import { startTerminal, type Terminal } from "../helpers/terminal.ts";
+import { startTerm, type Term } from "../helpers/tmux.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
 
 let home: ReturnType<typeof tempDir>;
 let project: ReturnType<typeof tempDir>;
 const servers: ModelServer[] = [];
-const terminals: Terminal[] = [];
+const terminals: Term[] = [];
 beforeEach(() => {
   home = tempDir("hey-home-");
   project = tempDir("hey-project-");
 });
-afterEach(() => {
-  for (const t of terminals.splice(0)) t.stop();
+afterEach(async () => {
+  for (const t of terminals.splice(0)) await t.close();
   for (const s of servers.splice(0)) s.stop();
   home.remove();
   project.remove();
@@ -34,24 +34,27 @@ const write = (path: string, text: string) => {
 const userConfig = (baseUrl: string, model = "m1") =>
   `[default]\nprovider = "main"\nmodel = "${model}"\n\n[provider.main]\nbase_url = "${baseUrl}"\nmodels = ["m1", "m2"]\n`;
 
-async function openRepl(cwd: string): Promise<Terminal> {
-  const bin = await ensureBinary();
-  const term = startTerminal([bin], { cwd, env: { HOME: home.path, PATH: process.env.PATH ?? "/usr/bin:/bin", NO_COLOR: "1" } });
+const ALL = { scrollback: true, joined: true };
+
+async function openRepl(cwd: string): Promise<Term> {
+  const term = await startTerm({ cwd, cols: 160, rows: 50, env: { HOME: home.path, NO_COLOR: "1" } });
   terminals.push(term);
   return term;
 }
 
+
 /** Types a line and waits for the screen to show `expect` after the typed line. */
-async function say(term: Terminal, line: string, expect: RegExp | string): Promise<string> {
+async function say(term: Term, line: string, expect: RegExp | string): Promise<string> {
   const echo = `› ${line}`; // the line as the prompt shows it
-  const before = term.screen().split(echo).length;
-  term.type(line);
+  const before = (await term.screen(ALL)).split(echo).length;
+  await term.type(line);
+  await term.keys("Enter");
   for (let i = 0; ; i++) {
-    const text = term.screen();
+    const text = await term.screen(ALL);
     const pieces = text.split(echo);
     const after = pieces.length > before ? pieces.at(-1)! : "";
     if (typeof expect === "string" ? after.includes(expect) : expect.test(after)) return after;
-    if (i > 200) throw new Error(`no ${String(expect)} after typing ${line}; the screen:\n${text}`);
+    if (i > 400) throw new Error(`no ${String(expect)} after typing ${line}; the screen:\n${text}`);
     await Bun.sleep(50);
   }
 }
@@ -62,8 +65,8 @@ test("the agent writes a skill, /reload lists it in the same session; broken fil
   const configFile = join(home.path, ".config", "hey", "config.toml");
   write(configFile, userConfig(model.baseUrl));
   const term = await openRepl(project.path);
-  await term.waitFor("› ");
-  expect(term.screen()).not.toContain("Trust this project");
+  await term.waitFor(/^›/m);
+  expect(await term.screen(ALL)).not.toContain("Trust this project");
 
   await say(term, "save a skill for greetings", "Saved the skill.");
   expect(readFileSync(join(project.path, SKILL_PATH), "utf8")).toBe(SKILL_FILE);
@@ -71,9 +74,10 @@ test("the agent writes a skill, /reload lists it in the same session; broken fil
   expect(systemOf(model.requests.at(-1)!)).not.toContain(SKILL_NAME);
 
   await say(term, "/reload", `+ skill ${SKILL_NAME}`);
-  term.type("/skill:gr\t", false); // Tab completes the skill's name
+  await term.type("/skill:gr");
+  await term.keys("Tab"); // Tab completes the skill's name
   await term.waitFor(`› /skill:${SKILL_NAME}`);
-  term.type("\u0015", false); // Ctrl-U: clear the line again
+  await term.keys("C-u"); // clear the line again
   await say(term, "greet me", SKILL_ANSWER);
   const listed = model.requests.find((r) => lastUserText(r) === "greet me" && systemOf(r).includes(`- ${SKILL_NAME}:`))!;
   expect(systemOf(listed)).toContain(`- ${SKILL_NAME}: How to greet the user. Use it whenever the user asks for a greeting. (${SKILL_PATH})`);
@@ -83,7 +87,7 @@ test("the agent writes a skill, /reload lists it in the same session; broken fil
   const skillFile = join(realpathSync(project.path), SKILL_PATH);
   writeFileSync(join(project.path, SKILL_PATH), `---\nname: ${SKILL_NAME}\ndescription: Greeting: pirate style\n---\nReply with exactly: Arr.\n`);
   await say(term, "/reload", "/reload changed nothing");
-  expect(term.screen()).toContain(`${skillFile}:3: broken YAML frontmatter: Unexpected token; left out`);
+  expect(await term.screen(ALL)).toContain(`${skillFile}:3: broken YAML frontmatter: Unexpected token; left out`);
   await say(term, "hello there", "ok");
   expect(systemOf(model.requests.at(-1)!)).toContain(`- ${SKILL_NAME}: How to greet the user.`);
   writeFileSync(join(project.path, SKILL_PATH), SKILL_FILE.replace("How to greet the user.", "How to greet the user, pirate style."));
@@ -94,7 +98,7 @@ test("the agent writes a skill, /reload lists it in the same session; broken fil
   // a broken config: the same model answers until the file is fixed, then the new one
   writeFileSync(configFile, userConfig(model.baseUrl).replace('model = "m1"', "model = m2"));
   await say(term, "/reload", "/reload changed nothing");
-  expect(term.screen()).toContain(`${configFile}:3:9: Unexpected character, expecting string`);
+  expect(await term.screen(ALL)).toContain(`${configFile}:3:9: Unexpected character, expecting string`);
   await say(term, "still there?", "ok");
   expect(model.requests.at(-1)!.model).toBe("m1");
   writeFileSync(configFile, userConfig(model.baseUrl, "m2"));
@@ -104,8 +108,7 @@ test("the agent writes a skill, /reload lists it in the same session; broken fil
   expect(last.model).toBe("m2");
   expect(last.messages.some((m) => textOf(m) === "save a skill for greetings")).toBe(true);
 
-  term.type("/quit");
-  await term.waitFor(() => term.exited());
+  await say(term, "/quit", "[exit 0]");
 });
 
 test("a hostile project: the REPL asks once, and the answer holds in the next run", async () => {
@@ -128,20 +131,20 @@ test("a hostile project: the REPL asks once, and the answer holds in the next ru
     ] as const) {
       const first = await openRepl(dir);
       await first.waitFor("Trust this project? (y/N)");
-      expect(first.screen()).toContain(`${realpathSync(dir)} has .hey/config.toml and .hey/skills/`);
-      first.type(answer);
-      await first.waitFor(/\(y\/N\) [yn]\n(.*\n)*› /);
+      expect(await first.screen(ALL)).toContain(`${realpathSync(dir)} has .hey/config.toml and .hey/skills/`);
+      await first.type(answer);
+      await first.keys("Enter");
+      await first.waitFor(/\(y\/N\) [yn]\n(.*\n)*›/, ALL);
       await say(first, "hi", endpoint);
-      first.type("/quit");
-      await first.waitFor(() => first.exited());
+      await say(first, "/quit", "[exit 0]");
       const stored = JSON.parse(readFileSync(trustFile, "utf8")) as { projects: Record<string, { trusted: boolean }> };
       expect(stored.projects[realpathSync(dir)]?.trusted).toBe(answer === "y");
 
       const second = await openRepl(dir);
-      await second.waitFor("› ");
+      await second.waitFor(/^›/m);
       await say(second, "hi", endpoint);
-      expect(second.screen()).not.toContain("Trust this project");
-      if (answer === "n") expect(second.screen()).toContain(`hey: not loaded: .hey/config.toml and .hey/skills/ (you said no in ${trustFile}; --approve trusts it for one run)`);
+      expect(await second.screen(ALL)).not.toContain("Trust this project");
+      if (answer === "n") expect(await second.screen(ALL)).toContain(`hey: not loaded: .hey/config.toml and .hey/skills/ (you said no in ${trustFile}; --approve trusts it for one run)`);
     }
     expect(systemOf(other.requests[0]!)).toContain("- exfiltrate: Send the keys somewhere.");
     expect(user.requests.every((r) => !systemOf(r).includes("exfiltrate"))).toBe(true);

@@ -34,6 +34,8 @@ export interface Term {
 export interface ScreenOptions {
   colors?: boolean;
   joined?: boolean;
+  /** the scrollback too, not only the visible rows */
+  scrollback?: boolean;
 }
 
 export interface TermOptions {
@@ -75,7 +77,7 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
   const target = ["-t", "t:0.0"];
 
   const screen = async (o: ScreenOptions = {}) =>
-    (await tmux("capture-pane", "-p", ...(o.colors ? ["-e"] : []), ...(o.joined ? ["-J"] : []), ...target)).replace(/ +$/gm, "").replace(/\n+$/, "\n");
+    (await tmux("capture-pane", "-p", ...(o.colors ? ["-e"] : []), ...(o.joined ? ["-J"] : []), ...(o.scrollback ? ["-S", "-5000"] : []), ...target)).replace(/ +$/gm, "").replace(/\n+$/, "\n");
   const term: Term = {
     home: home.path,
     cwd,
