@@ -137,9 +137,11 @@ async function turnOverhead() {
   const t0 = performance.now();
   await runLoop(messages, {
     provider,
-    tools: [...tools, echo],
     output: { emit: () => trimmed() },
-    context: (history: Message[], signal: AbortSignal) => prepare(history, { state, policy, nudgeThreshold: 0.7, provider, output: { emit: () => {} }, tools: [...tools, echo], system: "system prompt", taskNote: () => undefined }, signal),
+    context: async (history: Message[], signal: AbortSignal) => ({
+      ...(await prepare(history, { state, policy, nudgeThreshold: 0.7, provider, output: { emit: () => {} }, tools: [...tools, echo], system: "system prompt", taskNote: () => undefined }, signal)),
+      tools: [...tools, echo],
+    }),
     signal: new AbortController().signal,
     cwd: process.cwd(),
     limits: { maxTurns: TURNS + 5, parallelTools: true },
