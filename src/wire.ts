@@ -265,7 +265,7 @@ function mcpManager(input: AssembleInput, settings: Settings, fetchNow: () => ty
   return createMcpManager(
     { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: input.args.noMcp },
     {
-      connect: async (s, hooks) => (await import("./mcp/client.ts")).connectServer(s, hooks, { version: VERSION, env, fetch: fetchNow() }),
+      connect: async (s, hooks, signal) => (await import("./mcp/client.ts")).connectServer(s, hooks, { version: VERSION, env, fetch: fetchNow() }, signal),
       store: createToolStore(cacheDir(env, process.platform, input.home)),
       findCommand: (s) => Bun.which(s.command ?? "", { PATH: s.env.PATH ?? env.PATH ?? "", cwd: resolve(cwd, s.cwd ?? ".") }) !== null,
       report: (e) => {

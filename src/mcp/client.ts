@@ -41,8 +41,9 @@ const sdk = () => (loading ??= loadSdk());
 type SdkClient = InstanceType<Sdk["Client"]>;
 
 /** Connects to one server and lists its tools. Rejects with a ConnectError. */
-export async function connectServer(settings: McpServerSettings, hooks: ConnectHooks, ctx: ClientContext): Promise<Connection> {
+export async function connectServer(settings: McpServerSettings, hooks: ConnectHooks, ctx: ClientContext, signal: AbortSignal): Promise<Connection> {
   const lib = await sdk();
+  if (signal.aborted) throw new ConnectError("closed before it started");
   let live = false;
   let closing = false;
   let stderr = () => "";
@@ -53,10 +54,14 @@ export async function connectServer(settings: McpServerSettings, hooks: ConnectH
       { listChanged: { tools: { onChanged: (error, tools) => (error || !tools ? undefined : hooks.onTools(tools.map(toolOf))) } } },
     );
   let client = newClient();
-  const opts = { timeout: settings.timeoutMs };
+  const opts = { timeout: settings.timeoutMs, signal };
+  let stop = () => {};
+  const onAbort = () => stop();
+  signal.addEventListener("abort", onAbort, { once: true });
   try {
     if (settings.command !== undefined) {
       const transport = new StdioTransport({ command: settings.command, args: settings.args, env: settings.env, cwd: settings.cwd }, childEnv(ctx.env, settings.env));
+      stop = () => void transport.close();
       stderr = () => transport.stderrTail();
       exitReason = () => transport.exitReason ?? "the connection closed";
       let noise: (e: Error) => void = () => {};
@@ -80,7 +85,7 @@ export async function connectServer(settings: McpServerSettings, hooks: ConnectH
       }
     }
     live = true;
-    const tools = await listTools(client, settings.timeoutMs);
+    const tools = await listTools(client, settings.timeoutMs, signal);
     client.onclose = () => {
       if (!closing) hooks.onClose(exitReason(), stderr());
     };
@@ -88,16 +93,18 @@ export async function connectServer(settings: McpServerSettings, hooks: ConnectH
   } catch (e) {
     closing = true;
     await client.close().catch(() => {});
-    throw new ConnectError(connectMessage(e, lib, exitReason()), stderr());
+    throw new ConnectError(signal.aborted ? "closed while starting" : connectMessage(e, lib, exitReason()), stderr());
+  } finally {
+    signal.removeEventListener("abort", onAbort);
   }
 }
 
 /** Every page of tools/list. */
-async function listTools(client: SdkClient, timeoutMs: number): Promise<McpTool[]> {
+async function listTools(client: SdkClient, timeoutMs: number, signal: AbortSignal): Promise<McpTool[]> {
   const tools: McpTool[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const r = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+    const r = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs, signal });
     tools.push(...r.tools.map(toolOf));
     cursor = r.nextCursor;
     if (!cursor) break;

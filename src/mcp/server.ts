@@ -27,8 +27,11 @@ export interface ConnectHooks {
   onTools(tools: McpTool[]): void;
 }
 
-/** Starts a server and lists its tools. Rejects with a ConnectError. */
-export type Connect = (settings: McpServerSettings, hooks: ConnectHooks) => Promise<Connection>;
+/**
+ * Starts a server and lists its tools. Rejects with a ConnectError. `signal` aborts the attempt
+ * (the server is being closed): a process already started is stopped.
+ */
+export type Connect = (settings: McpServerSettings, hooks: ConnectHooks, signal: AbortSignal) => Promise<Connection>;
 
 /** Why a server could not be connected; `stderr` is the tail of what it wrote there ("" for none). */
 export class ConnectError extends Error {
@@ -100,6 +103,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
   let error: string | undefined;
   let stderr: string | undefined;
   let restarts = 0;
+  const closing = new AbortController();
 
   const status = (): ServerStatus => ({ name, state, tools, cached, ...(error !== undefined ? { error } : {}), ...(stderr ? { stderr } : {}) });
   const set = (next: ServerState, why?: { error: string; stderr: string }) => {
@@ -126,7 +130,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
         deps.events.listed(list);
       },
     };
-    attempt = deps.connect(settings, hooks).then(
+    attempt = deps.connect(settings, hooks, closing.signal).then(
       (c) => {
         if (state === "closed") return void c.close();
         mine = c;
@@ -189,7 +193,8 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
       const c = connection;
       connection = undefined;
       state = "closed";
-      await c?.close();
+      closing.abort();
+      await Promise.all([c?.close(), attempt]);
     },
   };
 }

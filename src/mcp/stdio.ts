@@ -59,6 +59,7 @@ export class StdioTransport {
 
   /** Spawns the server. Throws when the command cannot be found or started. */
   async start(): Promise<void> {
+    if (this.closed) throw new Error("closed before it started");
     const { command, args, cwd } = this.spec;
     const exe = Bun.which(command, { PATH: this.env.PATH ?? "", cwd: cwd ?? process.cwd() });
     if (!exe) throw new Error(`command ${JSON.stringify(command)} not found${command.includes("/") ? "" : " on PATH"}`);

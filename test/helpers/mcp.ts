@@ -38,7 +38,7 @@ export function testManager(servers: McpServerSettings[], opts: { cacheDir: stri
   const manager = createMcpManager(
     { servers, startupWaitMs: opts.startupWaitMs ?? 20_000, off: false },
     {
-      connect: (s, hooks) => connectServer(s, hooks, { version: "test", env, fetch: opts.fetch ?? fetch }),
+      connect: (s, hooks, signal) => connectServer(s, hooks, { version: "test", env, fetch: opts.fetch ?? fetch }, signal),
       store: createToolStore(opts.cacheDir),
       findCommand: (s) => Bun.which(s.command ?? "", { PATH: env.PATH ?? "" }) !== null,
       report: (e) => void events.push(e),
@@ -56,6 +56,49 @@ export function testManager(servers: McpServerSettings[], opts: { cacheDir: stri
       const tool = (await tools()).find((t) => t.name === name);
       if (!tool) throw new Error(`no tool ${name}`);
       return tool.run(args, { signal, cwd: process.cwd() });
+    },
+  };
+}
+
+export interface HttpServer {
+  /** the MCP endpoint */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** A free loopback port (bound, then released). */
+export function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = probe.port!;
+  probe.stop(true);
+  return port;
+}
+
+/**
+ * server-everything's HTTP mode on a free port: `streamableHttp` (endpoint /mcp) or the legacy
+ * `sse` (endpoint /sse). Resolves once it listens.
+ */
+export async function startEverythingHttp(mode: "streamableHttp" | "sse"): Promise<HttpServer> {
+  const port = freePort();
+  const proc = Bun.spawn(["node", EVERYTHING_SERVER, mode], { env: { PATH: process.env.PATH ?? "", PORT: String(port) }, stdout: "ignore", stderr: "pipe" });
+  const reader = proc.stderr.getReader();
+  let seen = "";
+  const deadline = Date.now() + 20_000;
+  while (!/running on port|listening on port/i.test(seen)) {
+    const { value, done } = await Promise.race([reader.read(), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => ({ value: undefined, done: true }))]);
+    if (done) {
+      proc.kill("SIGKILL");
+      throw new Error(`server-everything ${mode} did not start: ${seen}`);
+    }
+    seen += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  void proc.stderr.pipeTo(new WritableStream()).catch(() => {}); // keep draining
+  return {
+    url: `http://127.0.0.1:${port}/${mode === "sse" ? "sse" : "mcp"}`,
+    async stop() {
+      proc.kill("SIGKILL");
+      await proc.exited;
     },
   };
 }
