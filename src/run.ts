@@ -225,7 +225,10 @@ function commandContext(parts: Assembled, signal: AbortSignal) {
     terminal: parts.terminal,
     switchModel: parts.switchModel,
     reload: parts.reload,
-    mcpStatus: () => formatStatus(parts.mcp.status(), parts.mcpOff),
+    mcpStatus: async (s: AbortSignal) => {
+      await parts.mcp.tools([], s); // servers starting without a cached list: up to startup_wait_ms
+      return formatStatus(parts.mcp.status(), parts.mcpOff);
+    },
   };
 }
 

@@ -21,8 +21,8 @@ export interface CommandContext {
   switchModel(spec: string): Promise<void>;
   /** re-reads configuration, skills and AGENTS.md, validated first; switches all or nothing */
   reload(): Promise<ReloadReport>;
-  /** `/mcp`: every MCP server, its state and its tools */
-  mcpStatus(): string;
+  /** `/mcp`: every MCP server, its state and its tools (after waiting, bounded, for those just starting) */
+  mcpStatus(signal: AbortSignal): Promise<string>;
 }
 
 const HELP = `/help                     this list
@@ -82,7 +82,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<"qu
     case "/usage":
       return say(usageReport(ctx.agent));
     case "/mcp":
-      return say(visible(ctx.mcpStatus()));
+      return say(visible(await ctx.mcpStatus(ctx.signal)));
     case "/reload": {
       const report = await ctx.reload();
       if (ctx.terminal) say(formatReload(report)); // JSON mode: the reload event says it

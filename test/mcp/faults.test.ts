@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER, serverSettings, testManager, type TestManager } from "../helpers/mcp.ts";
+import { defaultSettingsForTest } from "../helpers/settings.ts";
 
 setDefaultTimeout(60_000);
 
@@ -110,3 +111,29 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+
+test("/reload brings a server that stopped twice back (apply closes every server and starts the new set)", async () => {
+  const flaky = fake("flaky", ["crash-after-call", "flaky"]);
+  const m = open([flaky]);
+  for (const text of ["one", "two"]) {
+    expect((await m.call("echo", { text })).output).toBe(`flaky: ${text}`);
+    await until(() => m.manager.status()[0]!.state === "stopped", "the crash");
+  }
+  expect((await m.call("echo", { text: "three" })).output).toContain("/reload restarts it");
+  const settings = { ...defaultSettingsForTest(), mcp: { servers: [flaky], startupWaitMs: 20_000 } };
+  const staged = await m.manager.reloadable.check(settings);
+  expect(staged.errors).toEqual([]);
+  await staged.apply();
+  expect((await m.call("echo", { text: "four" })).output).toBe("flaky: four");
+  expect(starts("flaky")).toBe(3);
+});
+
+test("/reload refuses a server whose command is not found, naming where it is defined; nothing is closed", async () => {
+  const good = fake("good", ["ok", "good", "echo"]);
+  const m = open([good]);
+  expect((await m.call("echo", { text: "x" })).output).toBe("good: x");
+  const ghost = serverSettings("ghost", { command: "no-such-mcp-server-x" });
+  const staged = await m.manager.reloadable.check({ ...defaultSettingsForTest(), mcp: { servers: [good, ghost], startupWaitMs: 0 } });
+  expect(staged.errors).toEqual(['/test/config.toml: [mcp.ghost] command "no-such-mcp-server-x" is not found on PATH']);
+  expect(m.manager.status().map((s) => [s.name, s.state])).toEqual([["good", "connected"]]);
+});
