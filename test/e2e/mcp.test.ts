@@ -90,10 +90,11 @@ test("two servers with the same tool name: both reach the model prefixed, with a
   expect(run.stderr).toContain("connected: beta (2 tools)\n");
 });
 
-test("--output json reports each server in an mcp event; --no-mcp starts none", async () => {
+test("--output json reports each server in an mcp event (the array form of [mcp] works like tables); --no-mcp starts none", async () => {
   const m = model(() => ({ text: "ok" }));
   const log = join(home.path, "starts.log");
-  writeConfig(provider(m.baseUrl) + fake("alpha", "ok", "alpha", "echo") + `env = { FAKE_LOG = ${toml(log)} }\n` + fake("broken", "exit-on-init"));
+  const alpha = `{ name = "alpha", command = ${toml(BUN)}, args = ${JSON.stringify([FAKE_SERVER, "ok", "alpha", "echo"])}, env = { FAKE_LOG = ${toml(log)} } }`;
+  writeConfig(provider(m.baseUrl) + `\n[mcp]\nservers = [${alpha}]\n` + fake("broken", "exit-on-init"));
   const json = await hey(["-p", "hi", "--output", "json"]);
   const events = jsonEvents(json.stdout).filter((e) => e.type === "mcp");
   expect(events).toContainEqual({ type: "mcp", server: "alpha", state: "connected", tools: 1 });
