@@ -95,7 +95,7 @@ export function createMcpManager(config: { servers: McpServerSettings[]; startup
   const startDeferred = (gen: Generation) => {
     clearTimeout(gen.deferred);
     gen.deferred = undefined;
-    for (const s of gen.servers) s.start();
+    for (const s of gen.servers) if (!s.started) s.start(); // a server that failed meanwhile stays failed
   };
   let current = begin(enabled(config.servers), config.startupWaitMs);
 

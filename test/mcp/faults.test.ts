@@ -137,3 +137,20 @@ test("/reload refuses a server whose command is not found, naming where it is de
   expect(staged.errors).toEqual(['/test/config.toml: [mcp.ghost] command "no-such-mcp-server-x" is not found on PATH']);
   expect(m.manager.status().map((s) => [s.name, s.state])).toEqual([["good", "connected"]]);
 });
+
+test("a failure is reported once, also when servers with a cached list start after it", async () => {
+  const good = fake("good", ["ok", "good", "echo"]);
+  const first = open([good]);
+  await first.tools();
+  await first.manager.close(); // its list is now cached
+
+  const m = open([fake("broken", ["exit-on-init"]), good], 0);
+  await until(() => m.events.some((e) => e.state === "failed"), "the failure");
+  expect((await m.call("echo", { text: "x" })).output).toBe("good: x"); // the cached server starts
+  await Bun.sleep(300); // past the cached servers' delayed start
+  expect(m.events.map((e) => [e.server, e.state])).toEqual([
+    ["broken", "failed"],
+    ["good", "connected"],
+  ]);
+  expect(starts("broken")).toBe(1);
+});
