@@ -94,7 +94,7 @@ export class StdioTransport {
     const proc = this.proc;
     if (proc && proc.exitCode === null && proc.signalCode === null) {
       try {
-        void proc.stdin.end();
+        Promise.resolve(proc.stdin.end()).catch(() => {}); // EPIPE: already gone
       } catch {} // already gone
       signalGroup(proc, "SIGTERM");
       const gone = await Promise.race([proc.exited.then(() => true), Bun.sleep(CLOSE_GRACE_MS).then(() => false)]);
