@@ -137,9 +137,11 @@ async function turnOverhead() {
   const t0 = performance.now();
   await runLoop(messages, {
     provider,
-    tools: [...tools, echo],
     output: { emit: () => trimmed() },
-    context: (history: Message[], signal: AbortSignal) => prepare(history, { state, policy, nudgeThreshold: 0.7, provider, output: { emit: () => {} }, tools: [...tools, echo], system: "system prompt", taskNote: () => undefined }, signal),
+    context: async (history: Message[], signal: AbortSignal) => ({
+      ...(await prepare(history, { state, policy, nudgeThreshold: 0.7, provider, output: { emit: () => {} }, tools: [...tools, echo], system: "system prompt", taskNote: () => undefined }, signal)),
+      tools: [...tools, echo],
+    }),
     signal: new AbortController().signal,
     cwd: process.cwd(),
     limits: { maxTurns: TURNS + 5, parallelTools: true },
@@ -166,6 +168,10 @@ try {
   const r = await firstRequest(hey, env);
   console.log(`request   start → first request byte ${fmt(r.median)}   (target ≤ 50 ms)`);
   console.log(`request   first request body for "say hi" (system prompt + 5 tools): ${r.size} B   (target ≤ 4500 B)`);
+  const { mcpBench } = await import("./bench-mcp.ts");
+  mkdirSync(join(dir, "mcp"));
+  const mc = await mcpBench(hey, join(dir, "mcp"), env, { runs: RUNS, warmup: WARMUP });
+  console.log(`mcp       start → first request, 3 servers with a warm cache: ${fmt(mc.on)} (${mc.tools.on} tools) vs --no-mcp ${fmt(mc.off)} (${mc.tools.off} tools): +${fmt(mc.on - mc.off)}   (target ≤ 10 ms)`);
   const { idleCpu } = await import("./bench-idle.ts");
   const idle = await idleCpu();
   const own = await idleCpu({ BUN_GC_TIMER_DISABLE: "1" });

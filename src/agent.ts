@@ -15,8 +15,11 @@ import type { PermissionCheck } from "./kernel/tool-calls.ts";
 export interface AgentParts {
   settings: Settings;
   provider: Provider;
-  /** the tools of the next run of the loop, asked once per `send` (`/reload` may change them between) */
-  tools(): Tool[];
+  /**
+   * the tools of the next request, asked before each one: `/reload` and MCP servers that connect
+   * meanwhile change them; may wait (abortably, bounded) for MCP servers still starting
+   */
+  tools(signal: AbortSignal): Tool[] | Promise<Tool[]>;
   output: Output;
   cwd: string;
   /** the system prompt without the per-request context line, asked before every request */
@@ -108,12 +111,13 @@ export function createAgent(parts: AgentParts): Agent {
       const message = userMessage(content);
       messages.push(message);
       parts.output.emit({ type: "message", message });
-      const tools = parts.tools();
       return runLoop(messages, {
         provider,
-        tools,
         output: counted,
-        context: (history, s) => prepare(history, prepareDeps(counted, tools), s),
+        context: async (history, s) => {
+          const tools = await parts.tools(s);
+          return { ...(await prepare(history, prepareDeps(counted, tools), s)), tools };
+        },
         signal,
         cwd: parts.cwd,
         limits: { maxTurns: settings.agent.maxTurns, parallelTools: settings.agent.parallelTools },
@@ -124,7 +128,7 @@ export function createAgent(parts: AgentParts): Agent {
       });
     },
     async compact(instructions, signal) {
-      const deps = prepareDeps(parts.output, parts.tools());
+      const deps = prepareDeps(parts.output, await parts.tools(signal));
       const view = buildContext({ history: messages, summaries: compaction.summaries, policy: deps.policy, fixedTokens: 0, tokensPerChar: compaction.tokensPerChar });
       if (!view.summarizable) return false;
       await compactRange(messages, view.summarizable, { ...deps, budgetTokens: deps.policy.budgetTokens }, signal, instructions);

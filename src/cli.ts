@@ -147,7 +147,7 @@ Options:
       --max-turns N        model requests allowed per run (default 20)
       --proxy URL          proxy for model requests: http://, socks5://, socks5h://
       --config FILE        read this config file after the user and project ones
-      --no-mcp             do not start MCP servers (this version starts none yet)
+      --no-mcp             do not start the configured MCP servers (no MCP tools)
       --no-skills          no skills: neither the list nor the skill guide in the prompt
       --raw                do not filter bash output
       --approve            trust this project's .hey/config.toml and skills for this run
@@ -165,6 +165,8 @@ DEEPSEEK_API_KEY select a provider; otherwise a local Ollama is used.
 Prompt: ~/.config/hey/AGENTS.md, then AGENTS.md (or CLAUDE.md) from the git root down to here.
 Skills: ~/.agents/skills, ~/.config/hey/skills, then .agents/skills and .hey/skills (trusted
 projects); /reload re-reads config, skills and AGENTS.md without losing the conversation.
+MCP: [mcp.NAME] tables start servers (command = local, url = remote) in the background;
+their tools join the model's; /mcp lists them, /reload restarts them.
 
 Exit codes: 0 done, 1 runtime error, 2 usage or config error, 3 max turns reached, 130 interrupted.
 `;

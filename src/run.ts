@@ -11,6 +11,7 @@ import { saveHandOff } from "./context/task-note.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
 import type { RunResult } from "./kernel/loop.ts";
 import { ProxyConfigError } from "./net/proxy.ts";
+import { formatStatus } from "./mcp/status.ts";
 import { expandPrompt, MentionError } from "./prompt/input.ts";
 import { formatSessionList, sessionsDir, type SessionInfo } from "./sessions/format.ts";
 import { findSession, latestSession, listSessions, loadSession, type LoadedSession } from "./sessions/reader.ts";
@@ -52,9 +53,10 @@ export async function run(args: CliArgs): Promise<number> {
     const config = loadConfig({ env, cwd: place.cwd, configFile: args.config, trustProject: trust.trusted, flags });
     const started = startProvider(config.settings, args.proxy, env); // the SDK loads while stdin is read
     prompt = await readPrompt(args, place, await stdin, oneShot);
-    for (const w of [...config.warnings, ...notices(args, config.settings.mcp.servers)]) warn(w);
+    for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file));
-    const common = { args, env, cwd: place.cwd, home: place.home, configDir: place.configDir, trusted: trust.trusted, sessionsDir: place.sessions, oneShot, warn };
+    const notice = (line: string) => notices.print(line);
+    const common = { args, env, cwd: place.cwd, home: place.home, configDir: place.configDir, trusted: trust.trusted, sessionsDir: place.sessions, oneShot, warn, notice };
     parts = await assemble({ ...common, config, flags, started, resumed });
     if (isSkillLine(args.message)) prompt = withSkill(skillText(args.message, parts, args.noSkills), prompt);
     // `/resume` in the REPL: the same pieces around another session, with the model it last used
@@ -72,8 +74,19 @@ export async function run(args: CliArgs): Promise<number> {
     return await oneShotRun(parts, prompt, place.cwd);
   } finally {
     parts.session.close();
+    await parts.mcp.close();
   }
 }
+
+/**
+ * Where lines about background work go (an MCP server connected or failed): stderr in a one-shot
+ * run; stdout in the REPL, above the prompt once it is drawn (the REPL takes `print` over).
+ */
+const notices = {
+  print(line: string): void {
+    writer(2).write(visible(line) + "\n");
+  },
+};
 
 /** The prompt of a one-shot run (or the REPL's first message): the message, its @files and stdin. */
 async function readPrompt(args: CliArgs, place: Place, stdin: string | undefined, oneShot: boolean): Promise<ContentBlock[]> {
@@ -111,12 +124,6 @@ function withSkill(skill: string, content: ContentBlock[]): ContentBlock[] {
   return [{ type: "text", text: skill }, ...content];
 }
 
-/** One-line notices about what this run leaves out. */
-function notices(args: CliArgs, servers: { name: string; enabled: boolean }[]): string[] {
-  const mcp = servers.filter((s) => s.enabled).map((s) => s.name);
-  return mcp.length > 0 && !args.noMcp ? [`MCP servers are configured (${mcp.join(", ")}) but this version of hey does not start MCP servers yet`] : [];
-}
-
 /** A mistake found before anything ran: a usage or configuration error, exit 2. */
 function preflightFailure(e: unknown, args: CliArgs): number {
   if (e instanceof ConfigError || e instanceof ProxyConfigError) {
@@ -150,6 +157,7 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
         prompt: "› ",
         color,
         historyFile: `${state}/hey/history`,
+        aside: (print) => (notices.print = print),
         complete: (line) => completions(line, parts.agent, place.cwd, parts.skills().map((s) => s.name)),
         onLine: async (line, signal, io) => {
           const { agent } = parts;
@@ -158,6 +166,7 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
             if (!session) return;
             const next = await reopen(session);
             parts.session.close();
+            void parts.mcp.close();
             parts = next;
             say(lastExchange(parts.agent.messages, "› ", color));
             return;
@@ -175,6 +184,7 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
     );
   } finally {
     parts.session.close();
+    await parts.mcp.close();
   }
 }
 
@@ -209,7 +219,17 @@ async function oneShotRun(parts: Assembled, prompt: ContentBlock[], cwd: string)
 }
 
 function commandContext(parts: Assembled, signal: AbortSignal) {
-  return { agent: parts.agent, signal, terminal: parts.terminal, switchModel: parts.switchModel, reload: parts.reload };
+  return {
+    agent: parts.agent,
+    signal,
+    terminal: parts.terminal,
+    switchModel: parts.switchModel,
+    reload: parts.reload,
+    mcpStatus: async (s: AbortSignal) => {
+      await parts.mcp.tools([], s); // servers starting without a cached list: up to startup_wait_ms
+      return formatStatus(parts.mcp.status(), parts.mcpOff);
+    },
+  };
 }
 
 const isCommand = (message: string) => message.trimStart().startsWith("/") && !isSkillLine(message);

@@ -14,6 +14,9 @@ import { setupHint } from "./config/resolve.ts";
 import type { ConfigFlags, ProviderSettings, Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
 import { newId, type Effort } from "./kernel/ir.ts";
+import { createMcpManager, type McpManager } from "./mcp/manager.ts";
+import { eventLine } from "./mcp/status.ts";
+import { createToolStore } from "./mcp/store.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
@@ -31,6 +34,7 @@ import { createBashTool } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
 import { createEditTool } from "./tools/edit.ts";
 import { createGrepTool } from "./tools/grep.ts";
+import { cacheDir } from "./tools/ripgrep.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
 import { chooseShell, type ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
@@ -114,6 +118,8 @@ export interface AssembleInput {
   sessionsDir: string;
   oneShot: boolean;
   warn(message: string): void;
+  /** a line about something that happened in the background (an MCP server connected or failed) */
+  notice(line: string): void;
 }
 
 export interface Assembled {
@@ -129,6 +135,10 @@ export interface Assembled {
   reload(): Promise<ReloadReport>;
   /** the skills loaded now (`/skill:NAME`, Tab completion) */
   skills(): readonly Skill[];
+  /** the MCP servers: `/mcp`, and closing them when the run ends */
+  mcp: McpManager;
+  /** --no-mcp */
+  mcpOff: boolean;
 }
 
 /**
@@ -174,11 +184,12 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     skills: args.noSkills ? undefined : { project: input.trusted },
     warn: input.warn,
   });
+  const mcp = mcpManager(input, settings, () => fetchImpl, (e) => output.emit(e));
   const provider = await input.started.provider;
   const agent: Agent = createAgent({
     settings,
     provider,
-    tools: () => tools,
+    tools: (signal) => mcp.tools(tools, signal),
     output,
     cwd,
     system: prompt.system,
@@ -221,8 +232,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
       },
     };
   };
-  // MCP servers (issue 12) join this list: each re-reads and validates in check(), switches in apply()
-  const reloadables: Reloadable[] = [...prompt.reloadables];
+  const reloadables: Reloadable[] = [...prompt.reloadables, mcp.reloadable];
 
   return {
     agent,
@@ -240,7 +250,32 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
       return report;
     },
     skills: prompt.skills,
+    mcp,
+    mcpOff: args.noMcp,
   };
+}
+
+/**
+ * The MCP servers of the run (SPEC §14), connecting in the background. The SDK's client is loaded
+ * only when a server is started; remote servers go through the run's (proxied) fetch.
+ */
+function mcpManager(input: AssembleInput, settings: Settings, fetchNow: () => typeof fetch, emit: Output["emit"]): McpManager {
+  const { env, cwd } = input;
+  const text = input.args.output === "text";
+  return createMcpManager(
+    { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: input.args.noMcp },
+    {
+      connect: async (s, hooks, signal) => (await import("./mcp/client.ts")).connectServer(s, hooks, { version: VERSION, env, fetch: fetchNow() }, signal),
+      store: createToolStore(cacheDir(env, process.platform, input.home)),
+      findCommand: (s) => Bun.which(s.command ?? "", { PATH: s.env.PATH ?? env.PATH ?? "", cwd: resolve(cwd, s.cwd ?? ".") }) !== null,
+      report: (e) => {
+        emit(e);
+        if (text || e.state !== "connected") input.notice(eventLine(e)); // JSON mode: failures on stderr too
+      },
+      warn: (m) => input.notice(`hey: ${m}`),
+      now: Date.now,
+    },
+  );
 }
 
 /** The shell bash runs (SPEC §7): `[tools] shell`, else found on PATH. */

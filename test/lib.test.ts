@@ -39,9 +39,8 @@ test("a program embeds the loop with its own tool and its own output", async () 
 
   const result = await runLoop(messages, {
     provider,
-    tools: [createReadFileTool(), weather],
     output,
-    context: async (history) => ({ system: "You are a weather bot.", messages: history }),
+    context: async (history) => ({ system: "You are a weather bot.", messages: history, tools: [createReadFileTool(), weather] }),
     signal: new AbortController().signal,
     cwd: dir.path,
     limits: { maxTurns: 5, parallelTools: true },

@@ -100,7 +100,11 @@ function named(what: string, before: readonly { name: string }[], after: readonl
   return out;
 }
 
-/** Key order does not make a change. */
+/** Key order does not make a change, nor does a definition that only moved (`at`). */
 function comparable(v: object): unknown {
-  return Object.fromEntries(Object.entries(v as ProviderSettings).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return Object.fromEntries(
+    Object.entries(v as ProviderSettings)
+      .filter(([k]) => k !== "at")
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
 }

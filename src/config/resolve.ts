@@ -229,6 +229,7 @@ function mcpServers(file: ConfigFile, sourceOf: (path: string[]) => string, warn
     for (const key of unused) if (s[key] !== undefined) warnings.push(`${at} ${key} is only used with ${s.url !== undefined ? "command" : "url"} (ignored)`);
     return {
       name,
+      at,
       command: s.command,
       args: s.args ?? [],
       env: s.env ?? {},

@@ -59,6 +59,8 @@ export interface ProviderSettings {
 /** One MCP server: exactly one of `command` (stdio) and `url` (HTTP) is set. */
 export interface McpServerSettings {
   name: string;
+  /** where it is defined, for messages: `/home/me/.config/hey/config.toml: [mcp.fs]` */
+  at: string;
   command?: string;
   args: string[];
   env: Record<string, string>;

@@ -12,13 +12,13 @@ import { runToolCalls, type PermissionCheck } from "./tool-calls.ts";
 
 export interface LoopDeps {
   provider: Provider;
-  tools: Tool[];
   output: Output;
   /**
-   * The system prompt and the messages of the next request, built fresh each time from the
-   * full history (pruning, compaction and the context-usage line live there). Throws only on abort.
+   * The system prompt, the messages and the tools of the next request, built fresh each time from
+   * the full history (pruning, compaction and the context-usage line live there; tools of MCP
+   * servers that connected meanwhile join). Throws only on abort.
    */
-  context(history: Message[], signal: AbortSignal): Promise<{ system: string; messages: readonly Message[] }>;
+  context(history: Message[], signal: AbortSignal): Promise<RequestContext>;
   signal: AbortSignal;
   cwd: string;
   limits: { maxTurns: number; parallelTools: boolean };
@@ -28,6 +28,13 @@ export interface LoopDeps {
   effort: Effort | undefined;
   /** waits `ms` or rejects when `signal` aborts; and [0,1) randomness for jitter — injected for tests */
   clock: { sleep(ms: number, signal: AbortSignal): Promise<void>; random(): number };
+}
+
+/** What one request is built from; its tools are also the ones its calls run against. */
+export interface RequestContext {
+  system: string;
+  messages: readonly Message[];
+  tools: Tool[];
 }
 
 export interface RunResult {
@@ -77,7 +84,7 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     const request: ModelRequest = {
       system: context.system,
       messages: adaptHistory(context.messages, deps.provider),
-      tools: deps.tools,
+      tools: context.tools,
       // the hand-off must be text, but the tools stay described: some APIs reject a history with
       // tool calls when no tools are defined
       ...(handOff ? { toolChoice: "none" as const } : {}),
@@ -98,7 +105,7 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     if (handOff) return finish("max_turns");
     const calls = reply.message.toolCalls ?? [];
     if (calls.length === 0) return finish(reply.stop === "length" ? "length" : "end");
-    const results = await runToolCalls(calls, { ...deps, parallel: deps.limits.parallelTools });
+    const results = await runToolCalls(calls, { ...deps, tools: context.tools, parallel: deps.limits.parallelTools });
     append(...results);
     if (deps.signal.aborted) return interrupted();
   }

@@ -50,6 +50,11 @@ export type AgentEvent =
       /** why a summary could not be made (the trim stood in for it) */
       error?: string;
     }
+  /**
+   * an MCP server connected (with its tool count), failed to start or stopped (with why); each is
+   * reported once, as it happens, in the background
+   */
+  | { type: "mcp"; server: string; state: "connected" | "failed" | "stopped"; tools?: number; error?: string }
   /** `/reload`: ok with what changed, or the errors (each naming file and line) and nothing changed */
   | { type: "reload"; ok: boolean; changes: string[]; errors: string[]; warnings: string[] }
   | { type: "error"; kind: ErrorKind; message: string }

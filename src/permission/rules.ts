@@ -90,9 +90,11 @@ export function blockedTools(rules: CompiledRules, names: string[]): string[] {
 
 /** Decide one tool call. Pure and total: never throws, whatever the arguments. */
 export function decide(tool: string, args: Record<string, unknown>, rules: CompiledRules): Decision {
-  const deniedBy = rules.deny.tools.find((glob) => globMatch(glob, tool));
+  // entries are lowercase; an MCP tool may not be (`getTinyImage`): names match whatever their case
+  const name = tool.toLowerCase();
+  const deniedBy = rules.deny.tools.find((glob) => globMatch(glob, name));
   if (deniedBy !== undefined) return block(`tool \`${tool}\` matches deny entry \`${deniedBy}\``);
-  const open = !rules.allow || rules.allow.tools.some((glob) => globMatch(glob, tool));
+  const open = !rules.allow || rules.allow.tools.some((glob) => globMatch(glob, name));
   if (tool !== BASH_TOOL) return open ? ALLOWED : block(`tool \`${tool}\` matches no allow entry (allowed: ${listed(rules.allow!.tools)})`);
   if (open && !rules.deny.patterns.length) return ALLOWED;
   return decideCommand(args.command, rules, open ? undefined : rules.allow!.patterns);

@@ -1,4 +1,4 @@
-// Project trust (SPEC §15): a project's `.hey/config.toml`, its skills and (later) its MCP servers
+// Project trust (SPEC §15): a project's `.hey/config.toml` (with any MCP servers it starts) and its skills
 // can redirect the user's keys or tell the agent what to run, so they load only in a trusted
 // project. AGENTS.md is plain text and is read everywhere. The answers live in trust.json, keyed
 // by the project's real path. Pure: the decision, the file's format and the messages.

@@ -21,6 +21,8 @@ export interface CommandContext {
   switchModel(spec: string): Promise<void>;
   /** re-reads configuration, skills and AGENTS.md, validated first; switches all or nothing */
   reload(): Promise<ReloadReport>;
+  /** `/mcp`: every MCP server, its state and its tools (after waiting, bounded, for those just starting) */
+  mcpStatus(signal: AbortSignal): Promise<string>;
 }
 
 const HELP = `/help                     this list
@@ -29,7 +31,8 @@ const HELP = `/help                     this list
 /thinking                 show or hide thinking (what is sent does not change)
 /usage                    tokens used in this run, context size and what was pruned
 /compact [instructions]   summarize older work now
-/reload                   re-read config, skills and AGENTS.md (checked first; the conversation is kept)
+/reload                   re-read config, skills and AGENTS.md, restart MCP servers (checked first; the conversation is kept)
+/mcp                      MCP servers: connecting, connected or failed (and why), their tools
 /skill:NAME [args]        send the skill's instructions, then args
 /sessions [all]           list this directory's sessions (all: every directory's)
 /sessions prune 30d       delete sessions older than 30 days (prune keep 20: all but the newest 20)
@@ -40,7 +43,7 @@ Keys: Esc or Ctrl-C cancels a running turn; text typed meanwhile waits at the ne
 Enter sends; a trailing \\ or Ctrl-J starts a new line; a paste is one message; ↑/↓ history;
 Tab completes /commands, /skill: names, @paths and model names.`;
 
-export const COMMANDS = ["/help", "/model", "/effort", "/thinking", "/usage", "/compact", "/reload", "/skill:", "/sessions", "/resume", "/quit", "/exit"];
+export const COMMANDS = ["/help", "/model", "/effort", "/thinking", "/usage", "/compact", "/reload", "/mcp", "/skill:", "/sessions", "/resume", "/quit", "/exit"];
 
 /** Runs one slash command line; returns "quit" to leave the REPL. Prints its own results. */
 export async function runCommand(line: string, ctx: CommandContext): Promise<"quit" | void> {
@@ -78,6 +81,8 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<"qu
       return say(sessionsCommand(rest));
     case "/usage":
       return say(usageReport(ctx.agent));
+    case "/mcp":
+      return say(visible(await ctx.mcpStatus(ctx.signal)));
     case "/reload": {
       const report = await ctx.reload();
       if (ctx.terminal) say(formatReload(report)); // JSON mode: the reload event says it

@@ -27,6 +27,11 @@ export interface ReplOptions {
    * leave the REPL. May throw: the message is shown and the REPL goes on.
    */
   onLine(line: string, signal: AbortSignal, io: ReplIo): Promise<"quit" | void>;
+  /**
+   * Called once at start with the REPL's way to show a line that did not come from a turn (an MCP
+   * server connected): above the prompt while it is drawn, after the turn while one runs.
+   */
+  aside?(print: (line: string) => void): void;
 }
 
 /** Keep this many history entries on disk and in memory. */
@@ -112,6 +117,19 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     drawnRow = 0;
   }
   const exitCode = () => signalled ?? (lastInterrupted ? 130 : 0);
+
+  let later: string[] = []; // aside lines that arrived during a turn
+  function aside(line: string): void {
+    if (mode === "busy") return void later.push(line);
+    if (mode === "done") return out(visible(line) + "\n");
+    out((drawnRow > 0 ? `\x1b[${drawnRow}A` : "") + "\r\x1b[J" + visible(line) + "\r\n");
+    drawnRow = 0;
+    draw();
+  }
+  const flushAside = () => {
+    for (const line of later) out(visible(line) + "\r\n");
+    later = [];
+  };
 
   function leave(): void {
     if (mode === "done") return;
@@ -258,6 +276,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     if (turn.signal.aborted && signalled === undefined) lastInterrupted = true;
     else if (!text.startsWith("/")) lastInterrupted = false;
     turn = undefined;
+    flushAside();
     if (quit || signalled !== undefined) return leave();
     mode = "prompt";
     drawnRow = 0;
@@ -326,6 +345,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     stdin.on("end", onEnd);
     stdin.resume();
     out(PASTE_ON);
+    opts.aside?.(aside);
     if (initial && initial.trim() !== "") {
       out(style(opts.prompt, PROMPT_STYLE) + visible(initial) + "\r\n");
       addHistory(initial);

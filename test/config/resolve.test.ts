@@ -124,8 +124,8 @@ describe("precedence: user < project < --config < HEY_* < flags, key by key", ()
       '[mcp.gh]\nurl = "https://api.example/mcp"\n[mcp.fs]\nenabled = false',
     ]);
     expect(r.settings.mcp.servers).toEqual([
-      { name: "gh", url: "https://api.example/mcp", args: [], env: {}, headers: {}, enabled: true, timeoutMs: 60000 },
-      { name: "fs", command: "fs-server", args: [], env: {}, headers: {}, enabled: false, timeoutMs: 60000 },
+      { name: "gh", at: "/l1.toml: [mcp.gh]", url: "https://api.example/mcp", args: [], env: {}, headers: {}, enabled: true, timeoutMs: 60000 },
+      { name: "fs", at: "/l1.toml: [mcp.fs]", command: "fs-server", args: [], env: {}, headers: {}, enabled: false, timeoutMs: 60000 },
     ]);
     expect(r.warnings).toEqual([]);
   });
@@ -222,8 +222,8 @@ timeout_ms = 1000
     mcp: {
       startupWaitMs: 0,
       servers: [
-        { name: "fs", command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem"], env: {}, headers: {}, enabled: true, timeoutMs: 60000 },
-        { name: "remote", url: "https://mcp.example/mcp", args: [], env: {}, headers: { Authorization: "Bearer t" }, enabled: true, timeoutMs: 1000 },
+        { name: "fs", at: "/l0.toml: [mcp.fs]", command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem"], env: {}, headers: {}, enabled: true, timeoutMs: 60000 },
+        { name: "remote", at: "/l0.toml: [mcp.remote]", url: "https://mcp.example/mcp", args: [], env: {}, headers: { Authorization: "Bearer t" }, enabled: true, timeoutMs: 1000 },
       ],
     },
   });

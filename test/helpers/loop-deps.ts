@@ -29,11 +29,11 @@ export function testClock(random = 0.5): TestClock {
 }
 
 export function loopDeps(provider: Provider, overrides: Partial<LoopDeps> & { tools?: Tool[] } = {}): LoopDeps & { output: RecordingOutput; clock: TestClock } {
+  const { tools = [], ...rest } = overrides;
   return {
     provider,
-    tools: [],
     output: recordingOutput(),
-    context: async (history) => ({ system: "test system prompt", messages: history }),
+    context: async (history) => ({ system: "test system prompt", messages: history, tools }),
     signal: new AbortController().signal,
     cwd: process.cwd(),
     limits: { maxTurns: 20, parallelTools: true },
@@ -41,7 +41,7 @@ export function loopDeps(provider: Provider, overrides: Partial<LoopDeps> & { to
     permission: () => undefined,
     effort: undefined,
     clock: testClock(),
-    ...overrides,
+    ...rest,
   } as LoopDeps & { output: RecordingOutput; clock: TestClock };
 }
 

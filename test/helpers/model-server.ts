@@ -25,6 +25,8 @@ export interface ModelServer {
   requests: ChatRequest[];
   /** request bodies in bytes, in order */
   sizes: number[];
+  /** when each request arrived (performance.now() of the test process), in order */
+  times: number[];
   stop(): void;
 }
 
@@ -33,10 +35,12 @@ let callNo = 0;
 export function startModelServer(decide: (req: ChatRequest) => Turn): ModelServer {
   const requests: ChatRequest[] = [];
   const sizes: number[] = [];
+  const times: number[] = [];
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
     async fetch(req) {
+      times.push(performance.now());
       const text = await req.text();
       sizes.push(new TextEncoder().encode(text).length);
       const body = JSON.parse(text) as ChatRequest;
@@ -59,7 +63,7 @@ export function startModelServer(decide: (req: ChatRequest) => Turn): ModelServe
       return new Response(sse(chunks), { headers: { "content-type": "text/event-stream" } });
     },
   });
-  return { baseUrl: `http://127.0.0.1:${server.port}/v1`, requests, sizes, stop: () => server.stop(true) };
+  return { baseUrl: `http://127.0.0.1:${server.port}/v1`, requests, sizes, times, stop: () => server.stop(true) };
 }
 
 /** The text of a message's content. */

@@ -246,3 +246,33 @@ test("one file named two ways (a.txt, ./a.txt, absolute) is edited in call order
   await runLoop([userMessage("go")], loopDeps(provider, { tools: [slowEdit], cwd }));
   expect(order).toEqual(["start a.txt", "end a.txt", "start ./a.txt", "end ./a.txt", `start ${cwd}/a.txt`, `end ${cwd}/a.txt`]);
 });
+
+describe("tools per request", () => {
+  test("context() gives each request its tools: one that joins after the first request is offered by the next, and its call runs", async () => {
+    const provider = fakeProvider([{ toolCalls: [{ name: "early", arguments: {} }] }, { toolCalls: [{ name: "late", arguments: {} }] }, { text: "done" }]);
+    const tools = [sleepTool("early", 1)];
+    const deps = loopDeps(provider, {
+      context: async (history) => {
+        const offered = [...tools];
+        tools.push(sleepTool("late", 1)); // a server connected while this request ran
+        return { system: "s", messages: history, tools: offered };
+      },
+    });
+    const messages = [userMessage("go")];
+    expect((await runLoop(messages, deps)).stop).toBe("end");
+    expect(provider.requests.map((r) => r.tools.map((t) => t.name))).toEqual([["early"], ["early", "late"], ["early", "late", "late"]]);
+    expect(messages.filter((m) => m.role === "tool").map((m) => [m.toolName, m.isError])).toEqual([
+      ["early", false],
+      ["late", false],
+    ]);
+  });
+
+  test("a call to a tool its request did not offer is an unknown tool, even if it exists by now", async () => {
+    const provider = fakeProvider([{ toolCalls: [{ name: "late", arguments: {} }] }, { text: "ok" }]);
+    let n = 0;
+    const deps = loopDeps(provider, { context: async (history) => ({ system: "s", messages: history, tools: n++ === 0 ? [] : [sleepTool("late", 1)] }) });
+    const messages = [userMessage("go")];
+    await runLoop(messages, deps);
+    expect(textOf(messages.find((m) => m.role === "tool")!)).toBe('unknown tool "late"; available: ');
+  });
+});

@@ -9,6 +9,15 @@ const decide = (tool: string, args: Record<string, unknown>, lists: PermissionRu
 const bash = (command: string, rules: PermissionRules) => decide("bash", { command }, rules).allowed;
 
 describe("decide", () => {
+  test("MCP tools by the names the model sees them under, whatever their case (SPEC §8, §14)", () => {
+    const fs = { allow: ["fs_*", "read_file"], deny: ["fs_write_file", "gettinyimage"] };
+    expect(decide("fs_read_text_file", {}, fs)).toEqual({ allowed: true });
+    expect(decide("fs_write_file", {}, fs).allowed).toBe(false);
+    expect(decide("list_directory", {}, fs).allowed).toBe(false);
+    expect(decide("getTinyImage", {}, { allow: [], deny: ["gettinyimage"] })).toEqual({ allowed: false, reason: expect.stringContaining("tool `getTinyImage` matches deny entry `gettinyimage`") });
+    expect(decide("Fs_Search", {}, fs)).toEqual({ allowed: true });
+  });
+
   test("no lists: every tool and every command runs, unparseable ones included", () => {
     const none = { allow: [], deny: [] };
     expect(decide("write_file", { path: "x" }, none)).toEqual({ allowed: true });

@@ -1,0 +1,198 @@
+// Every configured MCP server of a run (SPEC §14): never blocking. Servers connect in the
+// background, concurrently. A server with a cached tool list is offered at once and started just
+// after the first request has gone out (or a moment after start-up), so its start costs that
+// request nothing; a server without one may hold the first request back until `startup_wait_ms`
+// after it started, no longer; late tools join the next request. A call to a tool of a server still
+// connecting waits for that server only. `/reload` validates the new set, then closes every server
+// and starts the new set. Pure: connecting, the cache and the output are given.
+import type { Reloadable } from "../config/reload.ts";
+import type { McpServerSettings, Settings } from "../config/settings.ts";
+import type { AgentEvent } from "../kernel/output.ts";
+import type { Tool, ToolResult } from "../kernel/tool.ts";
+import { exposeTools, mergeTools, shortDescription, type ExposedTool, type McpTool } from "./names.ts";
+import { cutText, needsCut, shapeResult } from "./results.ts";
+import { createServer, type Connect, type McpServer, type ServerStatus } from "./server.ts";
+import type { ToolStore } from "./store.ts";
+
+/** Servers with a cached list start this long after start-up at the latest (the REPL sends no request for a while). */
+export const CACHED_START_DELAY_MS = 200;
+
+export type McpEvent = Extract<AgentEvent, { type: "mcp" }>;
+
+export interface ManagerDeps {
+  connect: Connect;
+  store: ToolStore;
+  /** whether a stdio server's command can be found (its PATH, its cwd) */
+  findCommand(settings: McpServerSettings): boolean;
+  /** a server connected, failed or stopped: reported once each time it happens */
+  report(event: McpEvent): void;
+  /** a warning about names; each distinct one is passed once */
+  warn(message: string): void;
+  now(): number;
+}
+
+/** An MCP tool as the loop sees it: a plain Tool that knows its server. */
+export type McpToolEntry = Tool & { server: string };
+
+export interface McpManager {
+  /**
+   * `builtins` with every offered MCP tool added (an MCP tool named like a built-in replaces it).
+   * Waits, abortably, only for servers without a tool list yet whose start-up wait is not over.
+   */
+  tools(builtins: Tool[], signal: AbortSignal): Promise<Tool[]>;
+  /** every server, in configuration order (`/mcp`) */
+  status(): ServerStatus[];
+  /** `/reload`: a command not found is an error (the current servers are kept); apply closes all and starts the new set */
+  reloadable: Reloadable;
+  /** closes every server; never throws */
+  close(): Promise<void>;
+}
+
+interface Generation {
+  servers: McpServer[];
+  startedAt: number;
+  waitMs: number;
+  /** when the servers with a cached list start (undefined once they have) */
+  deferred: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** `servers`: the enabled servers to run (none with --no-mcp; `off` keeps it so across /reload). */
+export function createMcpManager(config: { servers: McpServerSettings[]; startupWaitMs: number; off: boolean }, deps: ManagerDeps): McpManager {
+  const warned = new Set<string>();
+  const warnOnce = (messages: string[]) => {
+    for (const m of messages) if (!warned.has(m)) (warned.add(m), deps.warn(m));
+  };
+  const enabled = (servers: McpServerSettings[]) => (config.off ? [] : servers.filter((s) => s.enabled));
+  const saving = new Set<Promise<void>>(); // cache writes, awaited by close so a short run still leaves its cache
+  const save = (settings: McpServerSettings, tools: McpTool[]) => {
+    const p = deps.store.save(settings, tools).finally(() => saving.delete(p));
+    saving.add(p);
+  };
+
+  const begin = (servers: McpServerSettings[], waitMs: number): Generation => {
+    const gen: Generation = { servers: [], startedAt: deps.now(), waitMs, deferred: undefined };
+    gen.servers = servers.map((settings) =>
+      createServer(settings, {
+        connect: deps.connect,
+        cached: deps.store.load(settings),
+        events: {
+          changed: (s) => {
+            if (current !== gen) return;
+            if (s.state === "connected") deps.report({ type: "mcp", server: s.name, state: "connected", tools: s.tools?.length ?? 0 });
+            if (s.state === "failed" || s.state === "stopped") deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });
+          },
+          listed: (tools) => save(settings, tools),
+        },
+      }),
+    );
+    for (const s of gen.servers) if (!s.status().cached) s.start();
+    if (gen.servers.some((s) => !s.started)) {
+      gen.deferred = setTimeout(() => startDeferred(gen), CACHED_START_DELAY_MS);
+      (gen.deferred as { unref?: () => void }).unref?.();
+    }
+    return gen;
+  };
+  const startDeferred = (gen: Generation) => {
+    clearTimeout(gen.deferred);
+    gen.deferred = undefined;
+    for (const s of gen.servers) if (!s.started) s.start(); // a server that failed meanwhile stays failed
+  };
+  let current = begin(enabled(config.servers), config.startupWaitMs);
+
+  /** Servers the next request waits for: no list yet, still connecting, start-up wait not over. */
+  async function waitForStarting(gen: Generation, signal: AbortSignal): Promise<void> {
+    const left = gen.startedAt + gen.waitMs - deps.now();
+    const pending = gen.servers.filter((s) => s.status().state === "connecting" && s.status().tools === undefined);
+    if (left <= 0 || pending.length === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort = () => {};
+    await Promise.race([
+      Promise.all(pending.map((s) => s.settled())),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, left))),
+      new Promise<void>((_, reject) => {
+        onAbort = () => reject(signal.reason);
+        if (signal.aborted) onAbort();
+        else signal.addEventListener("abort", onAbort, { once: true });
+      }),
+    ]).finally(() => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+    });
+  }
+
+  function toTool(gen: Generation, e: ExposedTool): McpToolEntry {
+    const server = gen.servers.find((s) => s.settings.name === e.server)!;
+    return {
+      name: e.name,
+      server: e.server,
+      description: shortDescription(e.tool.description) || `${e.tool.name} (MCP server ${e.server})`,
+      parameters: e.tool.inputSchema,
+      run: async (args, ctx) => {
+        const r = await server.call(e.tool.name, args, ctx.signal);
+        if ("error" in r) return { output: r.error, isError: true };
+        return finish(e.server, shapeResult(r.result));
+      },
+    };
+  }
+
+  async function finish(server: string, shaped: ReturnType<typeof shapeResult>): Promise<ToolResult> {
+    let text = shaped.text;
+    if (needsCut(text)) {
+      const saved = await deps.store.saveFull(server, text).then(
+        (path) => ({ path }),
+        (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
+      );
+      text = cutText(text, saved);
+    }
+    return { output: text === "" ? "(no output)" : text, ...(shaped.isError ? { isError: true } : {}), ...(shaped.images.length ? { images: shaped.images } : {}) };
+  }
+
+  return {
+    async tools(builtins, signal) {
+      const gen = current;
+      if (gen.servers.length === 0) return builtins;
+      await waitForStarting(gen, signal);
+      // the first request is on its way: the servers it did not wait for start now
+      if (gen.deferred !== undefined) setTimeout(() => current === gen && gen.deferred !== undefined && startDeferred(gen), 0);
+      const lists = gen.servers.flatMap((s) => {
+        const st = s.status();
+        return st.tools && st.state !== "failed" && st.state !== "closed" ? [{ server: st.name, tools: st.tools }] : [];
+      });
+      const exposed = exposeTools(lists);
+      const merged = mergeTools(builtins, exposed.tools.map((e) => toTool(gen, e)));
+      warnOnce([...exposed.warnings, ...merged.warnings]);
+      return merged.tools;
+    },
+    status: () => current.servers.map((s) => s.status()),
+    reloadable: {
+      name: "mcp",
+      async check(settings: Settings) {
+        const next = enabled(settings.mcp.servers);
+        const errors = next
+          .filter((s) => s.command !== undefined && !deps.findCommand(s))
+          .map((s) => `${s.at} command ${JSON.stringify(s.command)} is not found${s.command!.includes("/") ? "" : " on PATH"}`);
+        return {
+          errors,
+          warnings: [],
+          changes: [],
+          apply: async () => {
+            const old = current;
+            clearTimeout(old.deferred);
+            current = begin(next, settings.mcp.startupWaitMs);
+            await Promise.all(old.servers.map((s) => s.close()));
+          },
+        };
+      },
+    },
+    async close() {
+      clearTimeout(current.deferred);
+      await Promise.all([...current.servers.map((s) => s.close()), ...saving]);
+    },
+  };
+}
+
+/** The error with the last lines of the server's stderr under it. */
+function withTail(s: ServerStatus): string {
+  const lines = (s.stderr ?? "").split("\n").filter((l) => l.trim() !== "").slice(-5);
+  return lines.length ? `${s.error}\n${lines.map((l) => `  ${l}`).join("\n")}` : (s.error ?? "");
+}

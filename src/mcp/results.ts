@@ -1,0 +1,65 @@
+// An MCP tool result as the model gets it (SPEC §14). Pure. Text parts are joined; images become
+// IR images (an adapter whose wire takes none names them instead); other parts are named by what
+// they are; `structuredContent` is the JSON text when the server sent no text; `isError` makes an
+// error result. Long output is cut, and the caller keeps the full text in a file named in the result.
+import type { ImagePart } from "../kernel/ir.ts";
+
+/** One MCP result sends at most this much text to the model (seed M10b); the rest goes to a file. */
+export const MAX_RESULT_CHARS = 8_000;
+
+/** The parts of a `tools/call` result hey reads; anything else in it is ignored. */
+export interface CallResult {
+  content?: unknown;
+  structuredContent?: unknown;
+  isError?: boolean;
+}
+
+export interface Shaped {
+  text: string;
+  isError: boolean;
+  images: ImagePart[];
+}
+
+type Part = { type?: unknown; text?: unknown; data?: unknown; mimeType?: unknown; uri?: unknown; name?: unknown; resource?: unknown };
+
+/** The result's text, images and error flag. */
+export function shapeResult(result: CallResult): Shaped {
+  const texts: string[] = [];
+  const images: ImagePart[] = [];
+  const parts = Array.isArray(result.content) ? (result.content as Part[]) : [];
+  for (const p of parts) {
+    if (typeof p !== "object" || p === null) continue;
+    const mime = typeof p.mimeType === "string" ? p.mimeType : "unknown type";
+    if (p.type === "text" && typeof p.text === "string") texts.push(p.text);
+    else if (p.type === "image" && typeof p.data === "string") images.push({ type: "image", mediaType: mime, data: p.data });
+    else if (p.type === "audio") texts.push(`[audio ${mime} omitted]`);
+    else if (p.type === "resource_link") texts.push(`[resource ${String(p.uri ?? "")}${typeof p.name === "string" ? ` (${p.name})` : ""}]`);
+    else if (p.type === "resource") texts.push(resourceText(p.resource));
+    else texts.push(`[${String(p.type ?? "unknown")} content omitted]`);
+  }
+  let text = texts.join("\n");
+  if (text === "" && result.structuredContent !== undefined) text = JSON.stringify(result.structuredContent, null, 2);
+  if (text === "" && images.length > 0) text = images.map((i) => `[image ${i.mediaType}]`).join("\n");
+  return { text, isError: result.isError === true, images };
+}
+
+/** An embedded resource: its text, or what it is when it is binary. */
+function resourceText(resource: unknown): string {
+  if (typeof resource !== "object" || resource === null) return "[resource]";
+  const r = resource as { uri?: unknown; text?: unknown; blob?: unknown; mimeType?: unknown };
+  if (typeof r.text === "string") return r.text;
+  return `[resource ${String(r.uri ?? "")} (${typeof r.mimeType === "string" ? r.mimeType : "binary"}) omitted]`;
+}
+
+/** Whether `text` is over the limit and must be cut (the caller saves it first). */
+export const needsCut = (text: string) => text.length > MAX_RESULT_CHARS;
+
+/**
+ * The first MAX_RESULT_CHARS characters and a note saying how much was cut and where the rest is
+ * (`saved`: the file's path, or why it could not be written).
+ */
+export function cutText(text: string, saved: { path: string } | { error: string }): string {
+  const total = text.length.toLocaleString("en-US");
+  const where = "path" in saved ? `the full text is in ${saved.path} (read it with read_file offset/limit or grep)` : `the full text could not be saved: ${saved.error}`;
+  return `${text.slice(0, MAX_RESULT_CHARS)}\n[cut at ${MAX_RESULT_CHARS.toLocaleString("en-US")} of ${total} characters; ${where}]`;
+}

@@ -1,0 +1,210 @@
+// One MCP server's life (SPEC §14): connecting → connected, or failed (left out, with why); a
+// connected server that stops (a crash, an exit) is restarted lazily, once, on its next call, and
+// after that a call tells the model and the user to /reload. A call that times out is an error
+// result and the server is kept. Pure: the connection is made by the `connect` it is given
+// (client.ts, over stdio.ts or HTTP).
+import type { McpServerSettings } from "../config/settings.ts";
+import type { McpTool } from "./names.ts";
+import type { CallResult } from "./results.ts";
+
+/** A stopped server is restarted this many times (per /reload) before calls say to /reload. */
+export const MAX_RESTARTS = 1;
+
+/** A live session with one server. */
+export interface Connection {
+  /** the tools listed when it connected */
+  tools: McpTool[];
+  /** one `tools/call`; rejects with a CallError (never anything else) */
+  call(name: string, args: Record<string, unknown>, opts: { timeoutMs: number; signal: AbortSignal }): Promise<CallResult>;
+  /** ends the session (and the process of a local server); never throws */
+  close(): Promise<void>;
+}
+
+export interface ConnectHooks {
+  /** the session ended without close(): the process exited or the remote dropped it; `stderr` is its tail */
+  onClose(why: string, stderr: string): void;
+  /** the server announced a new tool list, already fetched */
+  onTools(tools: McpTool[]): void;
+}
+
+/**
+ * Starts a server and lists its tools. Rejects with a ConnectError. `signal` aborts the attempt
+ * (the server is being closed): a process already started is stopped.
+ */
+export type Connect = (settings: McpServerSettings, hooks: ConnectHooks, signal: AbortSignal) => Promise<Connection>;
+
+/** Why a server could not be connected; `stderr` is the tail of what it wrote there ("" for none). */
+export class ConnectError extends Error {
+  override name = "ConnectError";
+  constructor(
+    message: string,
+    readonly stderr = "",
+  ) {
+    super(message);
+  }
+}
+
+/** A failed call: it timed out (the server is kept), the session closed under it, or anything else. */
+export class CallError extends Error {
+  override name = "CallError";
+  constructor(
+    readonly kind: "timeout" | "closed" | "failed",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type ServerState = "connecting" | "connected" | "failed" | "stopped" | "closed";
+
+export interface ServerStatus {
+  name: string;
+  state: ServerState;
+  /** the live list once connected, else the cached one; undefined when there is neither */
+  tools: McpTool[] | undefined;
+  /** `tools` comes from the cache (the server has not answered yet in this run) */
+  cached: boolean;
+  /** why it failed or stopped */
+  error?: string;
+  /** the tail of its stderr when it failed or stopped */
+  stderr?: string;
+}
+
+/** What a server reports to the manager; must not throw. */
+export interface ServerEvents {
+  changed(status: ServerStatus): void;
+  /** a fresh list from the server (at connect or after a change notice): worth caching */
+  listed(tools: McpTool[]): void;
+}
+
+export interface McpServer {
+  readonly settings: McpServerSettings;
+  status(): ServerStatus;
+  /** starts connecting; a no-op unless it is failed, stopped or not started */
+  start(): void;
+  /** whether start() has been called (a server with a cached list may start later) */
+  readonly started: boolean;
+  /** settles when the current attempt has connected or failed; at once when none is running */
+  settled(): Promise<void>;
+  /** one tool call: the result, or the error text for the model; rejects only when `signal` aborts */
+  call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<{ result: CallResult } | { error: string }>;
+  /** ends it for good; never throws */
+  close(): Promise<void>;
+}
+
+export function createServer(settings: McpServerSettings, deps: { connect: Connect; cached: McpTool[] | undefined; events: ServerEvents }): McpServer {
+  const { name } = settings;
+  let state: ServerState = "connecting";
+  let started = false;
+  let tools = deps.cached;
+  let cached = tools !== undefined;
+  let connection: Connection | undefined;
+  let attempt: Promise<void> = Promise.resolve();
+  let error: string | undefined;
+  let stderr: string | undefined;
+  let restarts = 0;
+  const closing = new AbortController();
+
+  const status = (): ServerStatus => ({ name, state, tools, cached, ...(error !== undefined ? { error } : {}), ...(stderr ? { stderr } : {}) });
+  const set = (next: ServerState, why?: { error: string; stderr: string }) => {
+    state = next;
+    error = why?.error;
+    stderr = why?.stderr;
+    deps.events.changed(status());
+  };
+
+  function start(): void {
+    if (state === "closed" || (started && (state === "connecting" || state === "connected"))) return;
+    started = true;
+    state = "connecting";
+    let mine: Connection | undefined;
+    const hooks: ConnectHooks = {
+      onClose(why, tail) {
+        if (!mine || connection !== mine || state === "closed") return; // a failure while connecting rejects connect instead
+        connection = undefined;
+        set("stopped", { error: why, stderr: tail });
+      },
+      onTools(list) {
+        if (!mine || connection !== mine || state === "closed") return;
+        tools = list;
+        deps.events.listed(list);
+      },
+    };
+    attempt = deps.connect(settings, hooks, closing.signal).then(
+      (c) => {
+        if (state === "closed") return void c.close();
+        mine = c;
+        connection = c;
+        tools = c.tools;
+        cached = false;
+        set("connected");
+        deps.events.listed(c.tools);
+      },
+      (e: unknown) => {
+        if (state === "closed") return;
+        set("failed", { error: e instanceof Error ? e.message : String(e), stderr: e instanceof ConnectError ? e.stderr : "" });
+      },
+    );
+  }
+
+  /** A connection to call through, or the error text for the model. */
+  async function ready(signal: AbortSignal): Promise<Connection | string> {
+    if (!started) start();
+    if (state === "stopped") {
+      if (restarts >= MAX_RESTARTS) return `MCP server ${name} stopped again (${error}); it is not restarted twice: /reload restarts it`;
+      restarts++;
+      start();
+    }
+    if (state === "connecting") await abortable(attempt, signal);
+    if (state === "connected" && connection) return connection;
+    if (state === "closed") return `MCP server ${name} was closed (/reload replaced it)`;
+    const tail = stderr ? `\n${stderr}` : "";
+    if (restarts > 0) return `MCP server ${name} stopped and could not be restarted: ${error}; fix it, then /reload${tail}`;
+    return `MCP server ${name} is not available: ${error}; fix its configuration, then /reload${tail}`;
+  }
+
+  return {
+    settings,
+    status,
+    start,
+    get started() {
+      return started;
+    },
+    settled: () => attempt,
+    async call(tool, args, signal) {
+      const c = await ready(signal);
+      if (typeof c === "string") return { error: c };
+      try {
+        return { result: await c.call(tool, args, { timeoutMs: settings.timeoutMs, signal }) };
+      } catch (e) {
+        if (signal.aborted) throw e;
+        const err = e instanceof CallError ? e : new CallError("failed", String(e));
+        if (err.kind === "timeout")
+          return { error: `${tool} timed out after ${settings.timeoutMs / 1000} s ([mcp.${name}] timeout_ms); the server is still running and may finish it in the background` };
+        if (err.kind === "closed") {
+          const next = restarts < MAX_RESTARTS ? "it is restarted on the next call" : "/reload restarts it";
+          return { error: `MCP server ${name} stopped during the call (${error ?? err.message}); ${next}` };
+        }
+        return { error: `${tool} failed: ${err.message}` };
+      }
+    },
+    async close() {
+      if (state === "closed") return;
+      const c = connection;
+      connection = undefined;
+      state = "closed";
+      closing.abort();
+      await Promise.all([c?.close(), attempt]);
+    },
+  };
+}
+
+/** `p`, or a rejection as soon as `signal` aborts. */
+function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}

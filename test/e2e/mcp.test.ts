@@ -1,0 +1,139 @@
+// MCP through the compiled binary (SPEC §14): a server that takes 10 s to start never delays the
+// first request when its tool list is cached, and delays it at most startup_wait_ms when not
+// (timed from the mock model's log); two servers with one tool name both reach the model,
+// prefixed, and permission rules name them so; the JSON `mcp` event; --no-mcp; and the evolution
+// loop across runs: the model adds the filesystem server to the config, the next `hey -c` uses it.
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { BUN, FAKE_SERVER, FS_SERVER } from "../helpers/mcp.ts";
+import { startModelServer, textOf, type ChatRequest, type ModelServer, type Turn } from "../helpers/model-server.ts";
+
+setDefaultTimeout(120_000);
+
+let home: ReturnType<typeof tempDir>;
+const servers: ModelServer[] = [];
+beforeEach(() => {
+  home = tempDir("hey-mcp-home-");
+});
+afterEach(() => {
+  for (const s of servers.splice(0)) s.stop();
+  home.remove();
+});
+
+const model = (decide: (req: ChatRequest) => Turn) => {
+  const s = startModelServer(decide);
+  servers.push(s);
+  return s;
+};
+const configFile = () => join(home.path, ".config", "hey", "config.toml");
+const writeConfig = (text: string) => {
+  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
+  writeFileSync(configFile(), text);
+};
+const provider = (baseUrl: string) => `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n`;
+const toml = (s: string) => JSON.stringify(s);
+const fake = (name: string, ...args: string[]) => `\n[mcp.${name}]\ncommand = ${toml(BUN)}\nargs = ${JSON.stringify([FAKE_SERVER, ...args])}\n`;
+const toolNames = (req: ChatRequest) => (req.tools ?? []).map((t) => t.function.name);
+/** the tool result the model is answering, when the request ends with one */
+const lastTool = (req: ChatRequest) => (req.messages.at(-1)?.role === "tool" ? req.messages.at(-1) : undefined);
+const hey = (args: string[], env: Record<string, string> = {}) => runHey(args, { env: { HOME: home.path, ...env }, cwd: home.path, timeoutMs: 60_000 });
+
+test("a server that takes 10 s to start: with a cached tool list the first request is not delayed; without, it waits startup_wait_ms (3 s) and no longer", async () => {
+  await ensureBinary();
+  const delay = join(home.path, "delay");
+  const m = model((req) => (lastTool(req) ? { text: `got ${textOf(lastTool(req))}` } : toolNames(req).includes("echo") ? { calls: [["echo", { text: "hi" }]] } : { text: "no echo tool" }));
+  writeConfig(provider(m.baseUrl) + fake("slow", "slow-start", delay)); // startup_wait_ms: the default, 3000
+
+  // no cache yet, the server needs 10 s: the request waits 3 s, then goes without its tools
+  writeFileSync(delay, "10000");
+  let t0 = performance.now();
+  const first = await hey(["-p", "hello"]);
+  const waited = m.times[0]! - t0;
+  expect(first.code).toBe(0);
+  expect(first.stdout).toBe("no echo tool\n");
+  expect(waited).toBeGreaterThanOrEqual(3_000);
+  expect(waited).toBeLessThan(6_000); // start-up of hey on a loaded machine, not the server's 10 s
+  expect(performance.now() - t0).toBeLessThan(9_000); // and hey does not wait for it to exit
+
+  // a run where it starts at once leaves its tool list in the cache
+  writeFileSync(delay, "0");
+  expect((await hey(["-p", "hello"])).stdout).toBe("got slow: hi\n");
+  expect(existsSync(join(home.path, ".cache", "hey", "mcp"))).toBe(true);
+
+  // cached, and 10 s to start again: the first request offers its tool at once; the call waits for it
+  writeFileSync(delay, "10000");
+  const before = m.times.length;
+  t0 = performance.now();
+  const cached = await hey(["-p", "hello"]);
+  expect(m.times[before]! - t0).toBeLessThan(2_500);
+  expect(toolNames(m.requests[before]!)).toContain("echo");
+  expect(cached.stdout).toBe("got slow: hi\n");
+  expect(m.times[before + 1]! - t0).toBeGreaterThanOrEqual(10_000); // the answer came once the server was up
+});
+
+test("two servers with the same tool name: both reach the model prefixed, with a warning; permission rules name them so", async () => {
+  const m = model((req) => {
+    if (lastTool(req)) return { text: req.messages.filter((x) => x.role === "tool").map(textOf).join(" | ") };
+    return { calls: [["alpha_echo", { text: "a" }], ["beta_echo", { text: "b" }]] };
+  });
+  writeConfig(provider(m.baseUrl) + fake("alpha", "ok", "alpha", "echo") + fake("beta", "ok", "beta", "echo,beta_only") + '\n[permission]\ndeny = ["alpha_*"]\n');
+  const run = await hey(["-p", "echo twice"]);
+  expect(run.code).toBe(0);
+  const offered = toolNames(m.requests[0]!);
+  expect(offered).toEqual(expect.arrayContaining(["alpha_echo", "beta_echo", "beta_only"]));
+  expect(offered).not.toContain("echo");
+  expect(run.stdout).toBe("blocked by permission rules: tool `alpha_echo` matches deny entry `alpha_*` | beta: b\n");
+  expect(run.stderr).toContain("hey: MCP servers alpha and beta both offer a tool named echo; the model sees alpha_echo and beta_echo\n");
+  expect(run.stderr).toContain("connected: alpha (1 tool)\n");
+  expect(run.stderr).toContain("connected: beta (2 tools)\n");
+});
+
+test("--output json reports each server in an mcp event (the array form of [mcp] works like tables); --no-mcp starts none", async () => {
+  const m = model(() => ({ text: "ok" }));
+  const log = join(home.path, "starts.log");
+  const alpha = `{ name = "alpha", command = ${toml(BUN)}, args = ${JSON.stringify([FAKE_SERVER, "ok", "alpha", "echo"])}, env = { FAKE_LOG = ${toml(log)} } }`;
+  writeConfig(provider(m.baseUrl) + `\n[mcp]\nservers = [${alpha}]\n` + fake("broken", "exit-on-init"));
+  const json = await hey(["-p", "hi", "--output", "json"]);
+  const events = jsonEvents(json.stdout).filter((e) => e.type === "mcp");
+  expect(events).toContainEqual({ type: "mcp", server: "alpha", state: "connected", tools: 1 });
+  expect(events).toContainEqual({ type: "mcp", server: "broken", state: "failed", error: "it exited with code 3 before it was ready\n  fatal: cannot open the database at /nope" });
+  expect(json.stderr).toContain("hey: MCP server broken failed, its tools are left out: it exited with code 3 before it was ready\n  fatal: cannot open the database at /nope\n");
+  expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toHaveLength(1);
+
+  const off = await hey(["-p", "hi", "--no-mcp"]);
+  expect(off.code).toBe(0);
+  expect(off.stderr).toBe("");
+  expect(toolNames(m.requests.at(-1)!)).not.toContain("echo");
+  expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toHaveLength(1); // not started again
+});
+
+test("the evolution loop across runs: the model adds [mcp.fs] with write_file; the next `hey -c` offers its tools and a call returns real content", async () => {
+  const notes = join(home.path, "notes");
+  mkdirSync(notes);
+  writeFileSync(join(notes, "todo.md"), "- water the plants\n");
+  const root = realpathSync(notes);
+  let baseUrl = "";
+  const m = model((req) => {
+    const tool = lastTool(req);
+    if (tool) return { text: `done: ${textOf(tool)}` };
+    if (toolNames(req).includes("list_directory")) return { calls: [["list_directory", { path: root }]] };
+    const table = `\n[mcp.fs]\ncommand = "node"\nargs = [${toml(FS_SERVER)}, ${toml(root)}]\n`;
+    return { calls: [["write_file", { path: configFile(), content: provider(baseUrl) + table }]] };
+  });
+  baseUrl = m.baseUrl;
+  writeConfig(provider(m.baseUrl));
+
+  const add = await hey(["-p", "connect the filesystem server for my notes"]);
+  expect(add.code).toBe(0);
+  expect(toolNames(m.requests[0]!)).not.toContain("list_directory");
+  expect(readFileSync(configFile(), "utf8")).toContain("[mcp.fs]");
+
+  const use = await hey(["-c", "-p", "what is in my notes?"]);
+  expect(use.code).toBe(0);
+  const offered = m.requests.find((r) => textOf(r.messages.findLast((x) => x.role === "user")) === "what is in my notes?")!;
+  expect(toolNames(offered)).toEqual(expect.arrayContaining(["list_directory", "read_text_file", "search_files"]));
+  expect(use.stdout).toBe("done: [FILE] todo.md\n");
+  expect(use.stderr).toContain("connected: fs (");
+});

@@ -1,0 +1,104 @@
+// MCP servers for tests: the real ones from npm (devDependencies, run from node_modules with
+// `node`, never from the network), our own small fake servers (test/fixtures/mcp/), and a manager
+// wired as wire.ts wires it, recording what it reports.
+import { join } from "node:path";
+import type { McpServerSettings } from "../../src/config/settings.ts";
+import { connectServer } from "../../src/mcp/client.ts";
+import { createMcpManager, type McpEvent, type McpManager } from "../../src/mcp/manager.ts";
+import { createToolStore } from "../../src/mcp/store.ts";
+import type { Tool } from "../../src/kernel/tool.ts";
+import { ROOT } from "./e2e.ts";
+
+export const FS_SERVER = join(ROOT, "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js");
+export const EVERYTHING_SERVER = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
+/** Our fake servers: `bun FAKE_SERVER MODE` (see the file for the modes). */
+export const FAKE_SERVER = join(ROOT, "test", "fixtures", "mcp", "fake-server.ts");
+export const BUN = join(ROOT, "node_modules", ".bin", "bun");
+
+/** A server's settings as config resolution makes them. */
+export function serverSettings(name: string, s: Partial<McpServerSettings>): McpServerSettings {
+  return { name, at: `/test/config.toml: [mcp.${name}]`, args: [], env: {}, headers: {}, enabled: true, timeoutMs: 20_000, ...s };
+}
+
+export interface TestManager {
+  manager: McpManager;
+  events: McpEvent[];
+  warnings: string[];
+  /** the tools of the next request (no built-ins unless given) */
+  tools(builtins?: Tool[]): Promise<Tool[]>;
+  /** runs the tool `name` of the next request's list */
+  call(name: string, args?: Record<string, unknown>, signal?: AbortSignal): Promise<{ output: string; isError?: boolean; images?: unknown[] }>;
+}
+
+/** A manager over real connections, caching under `cacheDir`. */
+export function testManager(servers: McpServerSettings[], opts: { cacheDir: string; startupWaitMs?: number; fetch?: typeof fetch; env?: Record<string, string | undefined> }): TestManager {
+  const events: McpEvent[] = [];
+  const warnings: string[] = [];
+  const env = opts.env ?? { PATH: process.env.PATH, HOME: process.env.HOME };
+  const manager = createMcpManager(
+    { servers, startupWaitMs: opts.startupWaitMs ?? 20_000, off: false },
+    {
+      connect: (s, hooks, signal) => connectServer(s, hooks, { version: "test", env, fetch: opts.fetch ?? fetch }, signal),
+      store: createToolStore(opts.cacheDir),
+      findCommand: (s) => Bun.which(s.command ?? "", { PATH: env.PATH ?? "" }) !== null,
+      report: (e) => void events.push(e),
+      warn: (m) => void warnings.push(m),
+      now: Date.now,
+    },
+  );
+  const tools = (builtins: Tool[] = []) => manager.tools(builtins, new AbortController().signal);
+  return {
+    manager,
+    events,
+    warnings,
+    tools,
+    async call(name, args = {}, signal = new AbortController().signal) {
+      const tool = (await tools()).find((t) => t.name === name);
+      if (!tool) throw new Error(`no tool ${name}`);
+      return tool.run(args, { signal, cwd: process.cwd() });
+    },
+  };
+}
+
+export interface HttpServer {
+  /** the MCP endpoint */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** A free loopback port (bound, then released). */
+export function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = probe.port!;
+  probe.stop(true);
+  return port;
+}
+
+/**
+ * server-everything's HTTP mode on a free port: `streamableHttp` (endpoint /mcp) or the legacy
+ * `sse` (endpoint /sse). Resolves once it listens.
+ */
+export async function startEverythingHttp(mode: "streamableHttp" | "sse"): Promise<HttpServer> {
+  const port = freePort();
+  const proc = Bun.spawn(["node", EVERYTHING_SERVER, mode], { env: { PATH: process.env.PATH ?? "", PORT: String(port) }, stdout: "ignore", stderr: "pipe" });
+  const reader = proc.stderr.getReader();
+  let seen = "";
+  const deadline = Date.now() + 20_000;
+  while (!/running on port|listening on port/i.test(seen)) {
+    const { value, done } = await Promise.race([reader.read(), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => ({ value: undefined, done: true }))]);
+    if (done) {
+      proc.kill("SIGKILL");
+      throw new Error(`server-everything ${mode} did not start: ${seen}`);
+    }
+    seen += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  void proc.stderr.pipeTo(new WritableStream()).catch(() => {}); // keep draining
+  return {
+    url: `http://127.0.0.1:${port}/${mode === "sse" ? "sse" : "mcp"}`,
+    async stop() {
+      proc.kill("SIGKILL");
+      await proc.exited;
+    },
+  };
+}

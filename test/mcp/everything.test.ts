@@ -1,0 +1,60 @@
+// The real "everything" server from npm (@modelcontextprotocol/server-everything) over stdio and
+// over Streamable HTTP: text, image, structured and error results reach the model as they should,
+// and a long-running tool that outlives timeout_ms is an error while the server stays usable.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { tempDir } from "../helpers/e2e.ts";
+import { EVERYTHING_SERVER, serverSettings, startEverythingHttp, testManager, type HttpServer, type TestManager } from "../helpers/mcp.ts";
+
+setDefaultTimeout(60_000);
+
+describe.each(["stdio", "Streamable HTTP"] as const)("server-everything over %s", (transport) => {
+  let cache: ReturnType<typeof tempDir>;
+  let http: HttpServer | undefined;
+  let m: TestManager;
+  beforeAll(async () => {
+    cache = tempDir("hey-mcp-cache-");
+    if (transport !== "stdio") http = await startEverythingHttp("streamableHttp");
+    const where = http ? { url: http.url } : { command: "node", args: [EVERYTHING_SERVER, "stdio"] };
+    m = testManager([serverSettings("ev", { ...where, timeoutMs: 1_500 })], { cacheDir: cache.path });
+  });
+  afterAll(async () => {
+    await m.manager.close();
+    await http?.stop();
+    cache.remove();
+  });
+
+  test("it connects and its tools are offered under their own names", async () => {
+    const names = (await m.tools()).map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["echo", "get-tiny-image", "get-structured-content", "get-sum", "trigger-long-running-operation"]));
+    expect(m.events[0]).toMatchObject({ type: "mcp", server: "ev", state: "connected" });
+  });
+
+  test("text", async () => {
+    expect(await m.call("echo", { message: "hello" })).toEqual({ output: "Echo: hello" });
+  });
+
+  test("an image becomes an IR image beside the text", async () => {
+    const r = await m.call("get-tiny-image");
+    expect(r.output).toContain("Here's the image you requested:");
+    expect(r.images).toEqual([{ type: "image", mediaType: "image/png", data: expect.stringMatching(/^iVBOR/) }]);
+  });
+
+  test("structured content (validated by the SDK against its output schema)", async () => {
+    const r = await m.call("get-structured-content", { location: "Chicago" });
+    expect(JSON.parse(r.output)).toEqual({ temperature: 36, conditions: "Light rain / drizzle", humidity: 82 });
+    expect(r.isError).toBeUndefined();
+  });
+
+  test("an error result is a tool error", async () => {
+    const r = await m.call("get-sum", { a: "one", b: 2 });
+    expect(r.isError).toBe(true);
+    expect(r.output).toMatch(/Input validation error.*expected number/);
+  });
+
+  test("a long-running tool past timeout_ms is an error text; the server is kept", async () => {
+    const r = await m.call("trigger-long-running-operation", { duration: 5, steps: 5 });
+    expect(r).toEqual({ output: "trigger-long-running-operation timed out after 1.5 s ([mcp.ev] timeout_ms); the server is still running and may finish it in the background", isError: true });
+    expect(await m.call("echo", { message: "still here" })).toEqual({ output: "Echo: still here" });
+    expect(m.manager.status()[0]!.state).toBe("connected");
+  });
+});

@@ -1,0 +1,156 @@
+// Servers that misbehave, made by us (test/fixtures/mcp/fake-server.ts): none of them blocks the
+// first request past startup_wait_ms or hangs a call; each failure is reported once with why (and
+// the tail of the server's stderr); a crash is restarted once, then calls say to /reload.
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../helpers/e2e.ts";
+import { BUN, FAKE_SERVER, serverSettings, testManager, type TestManager } from "../helpers/mcp.ts";
+import { defaultSettingsForTest } from "../helpers/settings.ts";
+
+setDefaultTimeout(60_000);
+
+let dir: ReturnType<typeof tempDir>;
+const managers: TestManager[] = [];
+beforeEach(() => {
+  dir = tempDir("hey-mcp-faults-");
+});
+afterEach(async () => {
+  for (const m of managers.splice(0)) await m.manager.close();
+  dir.remove();
+});
+
+const fake = (name: string, mode: string[], more: Parameters<typeof serverSettings>[1] = {}) =>
+  serverSettings(name, { command: BUN, args: [FAKE_SERVER, ...mode], env: { FAKE_LOG: join(dir.path, `${name}.log`) }, ...more });
+function open(servers: ReturnType<typeof fake>[], startupWaitMs = 20_000): TestManager {
+  const m = testManager(servers, { cacheDir: join(dir.path, "cache"), startupWaitMs });
+  managers.push(m);
+  return m;
+}
+const starts = (name: string) => readFileSync(join(dir.path, `${name}.log`), "utf8").trim().split("\n").length;
+async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
+  for (const end = Date.now() + ms; !check(); await Bun.sleep(20)) if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+}
+
+test("a server that exits during initialize fails with its exit code and stderr; the others' tools are offered", async () => {
+  const m = open([fake("broken", ["exit-on-init"]), fake("good", ["ok", "good", "echo"])]);
+  const names = (await m.tools()).map((t) => t.name);
+  expect(names).toEqual(["echo"]);
+  const failed = m.events.find((e) => e.server === "broken")!;
+  expect(failed).toMatchObject({ type: "mcp", state: "failed" });
+  expect(failed.error).toBe("it exited with code 3 before it was ready\n  fatal: cannot open the database at /nope");
+  expect(m.events.filter((e) => e.state === "failed")).toHaveLength(1); // once
+  expect(m.manager.status().find((s) => s.name === "broken")).toMatchObject({ state: "failed", stderr: "fatal: cannot open the database at /nope" });
+});
+
+test("a server that never answers holds the first request back no longer than startup_wait_ms, then times out and is left out", async () => {
+  const m = open([fake("mute", ["silent"], { timeoutMs: 4_000 }), fake("good", ["ok", "good", "echo"])], 600);
+  const t0 = performance.now();
+  expect((await m.tools()).map((t) => t.name)).toEqual(["echo"]);
+  const waited = performance.now() - t0;
+  expect(waited).toBeGreaterThanOrEqual(400);
+  expect(waited).toBeLessThan(3_000); // bounded by startup_wait_ms, not by the server's 4 s timeout
+  await until(() => m.events.some((e) => e.server === "mute" && e.state === "failed"), "the timeout");
+  expect(m.events.find((e) => e.server === "mute")!.error).toBe("it did not answer initialize in time (timeout_ms)");
+  // the next request does not wait again
+  const t1 = performance.now();
+  await m.tools();
+  expect(performance.now() - t1).toBeLessThan(100);
+});
+
+test("a server that writes garbage on stdout fails at once, naming what it wrote", async () => {
+  const m = open([fake("noisy", ["garbage"])]);
+  const t0 = performance.now();
+  expect(await m.tools()).toEqual([]);
+  expect(performance.now() - t0).toBeLessThan(5_000);
+  expect(m.events).toEqual([{ type: "mcp", server: "noisy", state: "failed", error: 'it wrote something that is not JSON-RPC on stdout: "Welcome to the garbage server!"' }]);
+});
+
+test("a server that crashes after a call is restarted once, on the next call; after the second crash calls say to /reload", async () => {
+  const m = open([fake("flaky", ["crash-after-call", "flaky"])]);
+  expect(await m.call("echo", { text: "one" })).toEqual({ output: "flaky: one" });
+  await until(() => m.events.some((e) => e.state === "stopped"), "the crash");
+  expect(m.events.find((e) => e.state === "stopped")!.error).toBe("exited with code 1\n  segfault (pretend)");
+  expect(await m.call("echo", { text: "two" })).toEqual({ output: "flaky: two" }); // restarted
+  expect(starts("flaky")).toBe(2);
+  await until(() => m.events.filter((e) => e.state === "stopped").length === 2, "the second crash");
+  const third = await m.call("echo", { text: "three" });
+  expect(third.isError).toBe(true);
+  expect(third.output).toBe("MCP server flaky stopped again (exited with code 1); it is not restarted twice: /reload restarts it");
+  expect(starts("flaky")).toBe(2);
+});
+
+test("a call that outlives timeout_ms is an error result and the server is kept", async () => {
+  const m = open([fake("sleepy", ["sleepy"], { timeoutMs: 300 })]);
+  const slow = await m.call("nap", { ms: 3_000 });
+  expect(slow).toEqual({ output: "nap timed out after 0.3 s ([mcp.sleepy] timeout_ms); the server is still running and may finish it in the background", isError: true });
+  expect(await m.call("nap", { ms: 1 })).toEqual({ output: "rested" });
+  expect(starts("sleepy")).toBe(1);
+});
+
+test("closing while a server is still starting stops its process", async () => {
+  const m = open([fake("slow", ["slow-start", "30000"])], 0);
+  await until(() => existsLog("slow"), "the start");
+  const pid = Number(readFileSync(join(dir.path, "slow.log"), "utf8").trim().split(" ").at(-1));
+  await m.manager.close();
+  await until(() => !alive(pid), "the process to end", 5_000);
+});
+
+const existsLog = (name: string) => {
+  try {
+    return readFileSync(join(dir.path, `${name}.log`), "utf8").length > 0;
+  } catch {
+    return false;
+  }
+};
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test("/reload brings a server that stopped twice back (apply closes every server and starts the new set)", async () => {
+  const flaky = fake("flaky", ["crash-after-call", "flaky"]);
+  const m = open([flaky]);
+  for (const text of ["one", "two"]) {
+    expect((await m.call("echo", { text })).output).toBe(`flaky: ${text}`);
+    await until(() => m.manager.status()[0]!.state === "stopped", "the crash");
+  }
+  expect((await m.call("echo", { text: "three" })).output).toContain("/reload restarts it");
+  const settings = { ...defaultSettingsForTest(), mcp: { servers: [flaky], startupWaitMs: 20_000 } };
+  const staged = await m.manager.reloadable.check(settings);
+  expect(staged.errors).toEqual([]);
+  await staged.apply();
+  expect((await m.call("echo", { text: "four" })).output).toBe("flaky: four");
+  expect(starts("flaky")).toBe(3);
+});
+
+test("/reload refuses a server whose command is not found, naming where it is defined; nothing is closed", async () => {
+  const good = fake("good", ["ok", "good", "echo"]);
+  const m = open([good]);
+  expect((await m.call("echo", { text: "x" })).output).toBe("good: x");
+  const ghost = serverSettings("ghost", { command: "no-such-mcp-server-x" });
+  const staged = await m.manager.reloadable.check({ ...defaultSettingsForTest(), mcp: { servers: [good, ghost], startupWaitMs: 0 } });
+  expect(staged.errors).toEqual(['/test/config.toml: [mcp.ghost] command "no-such-mcp-server-x" is not found on PATH']);
+  expect(m.manager.status().map((s) => [s.name, s.state])).toEqual([["good", "connected"]]);
+});
+
+test("a failure is reported once, also when servers with a cached list start after it", async () => {
+  const good = fake("good", ["ok", "good", "echo"]);
+  const first = open([good]);
+  await first.tools();
+  await first.manager.close(); // its list is now cached
+
+  const m = open([fake("broken", ["exit-on-init"]), good], 0);
+  await until(() => m.events.some((e) => e.state === "failed"), "the failure");
+  expect((await m.call("echo", { text: "x" })).output).toBe("good: x"); // the cached server starts
+  await Bun.sleep(300); // past the cached servers' delayed start
+  expect(m.events.map((e) => [e.server, e.state])).toEqual([
+    ["broken", "failed"],
+    ["good", "connected"],
+  ]);
+  expect(starts("broken")).toBe(1);
+});

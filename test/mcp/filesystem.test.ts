@@ -1,0 +1,94 @@
+// The real filesystem server from npm (@modelcontextprotocol/server-filesystem) over our stdio
+// transport: its tools are listed and cached, reads and writes inside its root work, a path
+// outside the root is refused by the server and that reaches the model as an error result.
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../helpers/e2e.ts";
+import { FS_SERVER, serverSettings, testManager, type TestManager } from "../helpers/mcp.ts";
+import { createReadFileTool } from "../../src/tools/read-file.ts";
+
+setDefaultTimeout(60_000);
+
+let root: ReturnType<typeof tempDir>;
+let cache: ReturnType<typeof tempDir>;
+const managers: TestManager[] = [];
+beforeEach(() => {
+  root = tempDir("hey-fs-root-");
+  cache = tempDir("hey-mcp-cache-");
+  writeFileSync(join(root.path, "notes.txt"), "first line\nsecond line\n");
+});
+afterEach(async () => {
+  for (const m of managers.splice(0)) await m.manager.close();
+  root.remove();
+  cache.remove();
+});
+
+const fsServer = () => serverSettings("fs", { command: "node", args: [FS_SERVER, realpathSync(root.path)] });
+function open(startupWaitMs?: number): TestManager {
+  const m = testManager([fsServer()], { cacheDir: cache.path, ...(startupWaitMs !== undefined ? { startupWaitMs } : {}) });
+  managers.push(m);
+  return m;
+}
+
+test("the first request waits for the server and offers its tools; list, read and write inside the root work", async () => {
+  const m = open();
+  const names = (await m.tools()).map((t) => t.name);
+  expect(names).toEqual(expect.arrayContaining(["list_directory", "read_text_file", "write_file", "edit_file"]));
+  expect(m.events).toEqual([{ type: "mcp", server: "fs", state: "connected", tools: names.length }]);
+
+  const listing = await m.call("list_directory", { path: realpathSync(root.path) });
+  expect(listing).toEqual({ output: "[FILE] notes.txt" });
+  expect(await m.call("read_text_file", { path: join(realpathSync(root.path), "notes.txt") })).toEqual({ output: "first line\nsecond line\n" });
+
+  const written = await m.call("write_file", { path: join(realpathSync(root.path), "new.txt"), content: "made by MCP\n" });
+  expect(written.isError).toBeUndefined();
+  expect(written.output).toContain("Successfully wrote");
+  expect(readFileSync(join(root.path, "new.txt"), "utf8")).toBe("made by MCP\n");
+});
+
+test("a path outside the root is refused by the server: an error result for the model", async () => {
+  const m = open();
+  const outside = await m.call("read_text_file", { path: "/etc/hostname" });
+  expect(outside.isError).toBe(true);
+  expect(outside.output).toMatch(/Access denied - path outside allowed directories/);
+  const write = await m.call("write_file", { path: join(cache.path, "escape.txt"), content: "no" });
+  expect(write.isError).toBe(true);
+  expect(() => readFileSync(join(cache.path, "escape.txt"))).toThrow();
+});
+
+test("descriptions are cut to ~300 characters and schemas are passed through", async () => {
+  const m = open();
+  const tools = await m.tools();
+  for (const t of tools) expect(t.description.length).toBeLessThanOrEqual(300);
+  const read = tools.find((t) => t.name === "read_text_file")!;
+  expect(read.parameters).toMatchObject({ type: "object", properties: { path: { type: "string" } }, required: ["path"] });
+});
+
+test("its read_file and write_file replace the built-ins of those names, with a warning each", async () => {
+  const m = open();
+  const builtin = createReadFileTool();
+  const tools = await m.tools([builtin]);
+  const readFile = tools.filter((t) => t.name === "read_file");
+  expect(readFile).toHaveLength(1);
+  expect(readFile[0]).not.toBe(builtin);
+  expect(m.warnings).toEqual(["MCP server fs's tool read_file replaces the built-in read_file"]);
+  await m.tools([builtin]);
+  expect(m.warnings).toHaveLength(1); // once
+});
+
+test("the tool list is cached: the next run offers it before the server has answered", async () => {
+  const first = open();
+  const listed = (await first.tools()).map((t) => t.name);
+  await first.manager.close(); // waits for the cache write
+
+  const second = open(0);
+  const t0 = performance.now();
+  const offered = (await second.tools()).map((t) => t.name);
+  expect(performance.now() - t0).toBeLessThan(100);
+  expect(offered).toEqual(listed);
+  expect(second.events).toEqual([]); // not connected yet
+  // a call waits for that server, then runs
+  expect((await second.call("read_text_file", { path: join(realpathSync(root.path), "notes.txt") })).output).toBe("first line\nsecond line\n");
+  expect(second.events.map((e) => e.state)).toEqual(["connected"]);
+});

@@ -1,0 +1,79 @@
+// Remote servers (SPEC §14, §16): requests go through hey's proxied fetch, configured headers are
+// sent, a server that answers 503 for a moment is retried with backoff, and a server that rejects
+// Streamable HTTP is reached over the legacy SSE transport.
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { proxiedFetch } from "../../src/net/fetch.ts";
+import { tempDir } from "../helpers/e2e.ts";
+import { serverSettings, startEverythingHttp, testManager, type HttpServer, type TestManager } from "../helpers/mcp.ts";
+import { startHttpProxy } from "../helpers/proxies.ts";
+
+setDefaultTimeout(60_000);
+
+let streamable: HttpServer;
+let sse: HttpServer;
+let cache: ReturnType<typeof tempDir>;
+const managers: TestManager[] = [];
+beforeAll(async () => {
+  [streamable, sse] = await Promise.all([startEverythingHttp("streamableHttp"), startEverythingHttp("sse")]);
+  cache = tempDir("hey-mcp-cache-");
+});
+afterAll(async () => {
+  for (const m of managers) await m.manager.close();
+  await Promise.all([streamable.stop(), sse.stop()]);
+  cache.remove();
+});
+const open = (...args: Parameters<typeof testManager>) => {
+  const m = testManager(...args);
+  managers.push(m);
+  return m;
+};
+
+test("a server that rejects Streamable HTTP is reached over the legacy SSE transport", async () => {
+  const m = open([serverSettings("old", { url: sse.url })], { cacheDir: cache.path });
+  expect((await m.tools()).map((t) => t.name)).toContain("echo");
+  expect(await m.call("echo", { message: "over SSE" })).toEqual({ output: "Echo: over SSE" });
+});
+
+test("503s are retried with backoff; configured headers are sent with every request", async () => {
+  let unavailable = 2;
+  const seen: { method: string; auth: string | null }[] = [];
+  const front = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(req) {
+      seen.push({ method: req.method, auth: req.headers.get("authorization") });
+      if (req.method === "POST" && unavailable > 0) {
+        unavailable--;
+        return new Response("deploying", { status: 503, headers: { "retry-after": "0" } });
+      }
+      const target = new URL(new URL(req.url).pathname, streamable.url);
+      const headers = new Headers(req.headers);
+      headers.delete("host");
+      return fetch(target, { method: req.method, headers, body: req.method === "GET" || req.method === "HEAD" ? undefined : await req.arrayBuffer() });
+    },
+  });
+  try {
+    const m = open([serverSettings("busy", { url: `http://127.0.0.1:${front.port}/mcp`, headers: { Authorization: "Bearer s3cret" } })], { cacheDir: cache.path });
+    expect(await m.call("echo", { message: "after 503s" })).toEqual({ output: "Echo: after 503s" });
+    expect(unavailable).toBe(0);
+    expect(seen.slice(0, 3).map((s) => s.method)).toEqual(["POST", "POST", "POST"]); // initialize, twice refused, then answered
+    expect(seen.every((s) => s.auth === "Bearer s3cret")).toBe(true);
+    await m.manager.close();
+  } finally {
+    front.stop(true);
+  }
+});
+
+test("requests go through the configured proxy ([proxy] url), as model requests do", async () => {
+  const port = new URL(streamable.url).port;
+  const proxy = await startHttpProxy({ hosts: { "mcp.test": "127.0.0.1" } });
+  try {
+    const viaProxy = proxiedFetch({ config: proxy.url, env: {} });
+    const m = open([serverSettings("far", { url: `http://mcp.test:${port}/mcp` })], { cacheDir: cache.path, fetch: viaProxy });
+    expect(await m.call("echo", { message: "proxied" })).toEqual({ output: "Echo: proxied" });
+    expect(proxy.log.some((r) => r.target.startsWith(`http://mcp.test:${port}/mcp`))).toBe(true);
+    await m.manager.close();
+  } finally {
+    proxy.close();
+  }
+});

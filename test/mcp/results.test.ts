@@ -1,0 +1,44 @@
+// MCP results as the model gets them (SPEC §14): every kind of content, structured content,
+// error results, and long text cut with a note naming where the whole is.
+import { expect, test } from "bun:test";
+import { cutText, MAX_RESULT_CHARS, needsCut, shapeResult } from "../../src/mcp/results.ts";
+
+test.each<[string, Parameters<typeof shapeResult>[0], ReturnType<typeof shapeResult>]>([
+  ["text parts joined", { content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] }, { text: "a\nb", isError: false, images: [] }],
+  ["an error result", { content: [{ type: "text", text: "locked" }], isError: true }, { text: "locked", isError: true, images: [] }],
+  [
+    "an image beside text",
+    { content: [{ type: "text", text: "see" }, { type: "image", data: "AAAA", mimeType: "image/png" }] },
+    { text: "see", isError: false, images: [{ type: "image", mediaType: "image/png", data: "AAAA" }] },
+  ],
+  ["an image alone is named in the text", { content: [{ type: "image", data: "AAAA", mimeType: "image/gif" }] }, { text: "[image image/gif]", isError: false, images: [{ type: "image", mediaType: "image/gif", data: "AAAA" }] }],
+  ["structured content without text", { content: [], structuredContent: { a: 1 } }, { text: '{\n  "a": 1\n}', isError: false, images: [] }],
+  ["text wins over structured content", { content: [{ type: "text", text: "t" }], structuredContent: { a: 1 } }, { text: "t", isError: false, images: [] }],
+  [
+    "audio, links and resources",
+    {
+      content: [
+        { type: "audio", data: "x", mimeType: "audio/wav" },
+        { type: "resource_link", uri: "file:///a", name: "a" },
+        { type: "resource", resource: { uri: "file:///b", text: "inline text" } },
+        { type: "resource", resource: { uri: "file:///c", blob: "eA==", mimeType: "application/zip" } },
+        { type: "hologram" },
+      ],
+    },
+    { text: "[audio audio/wav omitted]\n[resource file:///a (a)]\ninline text\n[resource file:///c (application/zip) omitted]\n[hologram content omitted]", isError: false, images: [] },
+  ],
+  ["nothing at all", {}, { text: "", isError: false, images: [] }],
+  ["junk content", { content: "not a list" }, { text: "", isError: false, images: [] }],
+])("%s", (_, result, want) => {
+  expect(shapeResult(result)).toEqual(want);
+});
+
+test("over 8,000 characters: the head and a note naming the file with the whole", () => {
+  const long = "x".repeat(MAX_RESULT_CHARS + 5);
+  expect(needsCut(long)).toBe(true);
+  expect(needsCut("x".repeat(MAX_RESULT_CHARS))).toBe(false);
+  expect(cutText(long, { path: "/c/full.txt" })).toBe(
+    `${"x".repeat(MAX_RESULT_CHARS)}\n[cut at 8,000 of 8,005 characters; the full text is in /c/full.txt (read it with read_file offset/limit or grep)]`,
+  );
+  expect(cutText(long, { error: "EACCES" })).toEndWith("[cut at 8,000 of 8,005 characters; the full text could not be saved: EACCES]");
+});
