@@ -134,10 +134,13 @@ Usage: hey [options] [@file ...] [message ...]
 
   With no message, hey opens an interactive prompt. Piped stdin is appended to the
   message in a fenced block and implies -p. @path expands to the file's content.
+  A message whose first word is a slash command runs it (hey -c /usage); an unknown
+  /word alone exits 2; other text starting with / is a prompt.
 
 Options:
   -p, --print              run the message to completion, print the answer, exit
-      --output text|json   json: one JSON event per line on stdout (default text)
+      --output text|json   json: one JSON event per line on stdout, always one-shot
+                           (default text)
   -m, --model [PROVIDER/]MODEL
                            model to use; PROVIDER names a [provider.NAME] table
   -t, --effort LEVEL       reasoning effort: ${EFFORTS.join("|")}

@@ -18,6 +18,8 @@ import { parseSkillCommand, skillMessage, unknownSkill } from "./skills/catalog.
 import { readSkillText } from "./skills/load.ts";
 import { untrustedNotice } from "./trust/policy.ts";
 import { settleTrust } from "./trust/store.ts";
+import { doneEvent, failureLines } from "./ui/json.ts";
+import { lineKind, unknownCommand } from "./ui/slash.ts";
 import { isTty, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
 import { assemble, configFlags, startProvider } from "./wire.ts";
@@ -36,8 +38,12 @@ export async function run(args: CliArgs): Promise<number> {
   const home = env.HOME || homedir();
   const cwd = process.cwd();
   const place: Place = { env, cwd, home, sessions: sessionsDir(env, home), configDir: dirname(configPaths(env, cwd).user) };
-  if (args.sessions) return print(sessionList(listSessions(place.sessions), args.all, place));
-  const oneShot = args.print || !isTty(0);
+  if (args.sessions) {
+    const list = sessionList(listSessions(place.sessions), args.all, place);
+    if (args.output !== "json") return print(list);
+    return print(JSON.stringify({ type: "command", name: "--sessions", ok: true, output: list.trimEnd() }) + "\n" + JSON.stringify(doneEvent("end")) + "\n");
+  }
+  const oneShot = args.print || !isTty(0) || args.output === "json"; // JSON never opens the REPL
   const stdin = isTty(0) ? undefined : Bun.stdin.text();
   let parts: Assembled;
   let prompt: ContentBlock[];
@@ -68,7 +74,7 @@ export async function run(args: CliArgs): Promise<number> {
   }
   try {
     if (!oneShot) return await repl(parts, args, place, reopen);
-    if (isCommand(args.message)) return await oneCommand(parts, args.message);
+    if (lineKind(args.message) === "command") return await oneCommand(parts, args.message, args.output);
     return await oneShotRun(parts, prompt, place.cwd);
   } finally {
     parts.session.close();
@@ -78,7 +84,9 @@ export async function run(args: CliArgs): Promise<number> {
 /** The prompt of a one-shot run (or the REPL's first message): the message, its @files and stdin. */
 async function readPrompt(args: CliArgs, place: Place, stdin: string | undefined, oneShot: boolean): Promise<ContentBlock[]> {
   if (oneShot && args.message.trim() === "" && (stdin ?? "").trim() === "") throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
-  if (isCommand(args.message)) return [];
+  const kind = lineKind(args.message);
+  if (kind === "command") return [];
+  if (kind === "unknown") throw new UsageError(unknownCommand(args.message));
   return userContent(isSkillLine(args.message) ? parseSkillCommand(args.message)!.args : args.message, { cwd: place.cwd, home: place.home, required: args.files, stdin });
 }
 
@@ -117,11 +125,11 @@ function notices(args: CliArgs, servers: { name: string; enabled: boolean }[]): 
   return mcp.length > 0 && !args.noMcp ? [`MCP servers are configured (${mcp.join(", ")}) but this version of hey does not start MCP servers yet`] : [];
 }
 
-/** A mistake found before anything ran: a usage or configuration error, exit 2. */
+/** A mistake found before anything ran: a usage or configuration error, exit 2 (in JSON: `error`, then `done`). */
 function preflightFailure(e: unknown, args: CliArgs): number {
-  if (e instanceof ConfigError || e instanceof ProxyConfigError) {
-    if (args.output === "json") writer(1).write(JSON.stringify({ type: "error", kind: "config", message: e.message }) + "\n");
-  } else if (!(e instanceof UsageError || e instanceof MentionError || e instanceof SessionError)) throw e;
+  const config = e instanceof ConfigError || e instanceof ProxyConfigError;
+  if (!config && !(e instanceof UsageError || e instanceof MentionError || e instanceof SessionError)) throw e;
+  if (args.output === "json") writer(1).write(failureLines(config ? "config" : "usage", (e as Error).message));
   warn((e as Error).message);
   return EXIT.usage;
 }
@@ -162,9 +170,15 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
             say(lastExchange(parts.agent.messages, "› ", color));
             return;
           }
-          if (isCommand(line)) return runCommand(line, commandContext(parts, signal));
+          const kind = lineKind(line);
+          if (kind === "unknown") return void say(`hey: ${unknownCommand(line)}\n`);
+          if (kind === "command") {
+            const result = await runCommand(line, commandContext(parts, signal));
+            if (result.text) say(result.text + "\n");
+            return result.quit ? "quit" : undefined;
+          }
           // a bad @file or an unknown skill is printed by the REPL, and nothing is sent
-          const content = isSkillLine(line)
+          const content = kind === "skill"
             ? withSkill(skillText(line, parts, args.noSkills), userContent(parseSkillCommand(line)!.args, { cwd: place.cwd, home: place.home }))
             : expandPrompt(line, { cwd: place.cwd, home: place.home });
           const result = await agent.send(content, signal);
@@ -185,10 +199,15 @@ function sessionList(all: SessionInfo[], everywhere: boolean, place: Place): str
   return visible(formatSessionList(here, place.home));
 }
 
-async function oneCommand(parts: Assembled, line: string): Promise<number> {
+/** `hey -p /usage`: the command's text on stdout (an error on stderr, exit 2); in JSON a `command` event, then `done`. */
+async function oneCommand(parts: Assembled, line: string, output: CliArgs["output"]): Promise<number> {
   const { runCommand } = await import("./ui/commands.ts");
-  await runCommand(line, commandContext(parts, new AbortController().signal));
-  return EXIT.ok;
+  const result = await runCommand(line, commandContext(parts, new AbortController().signal));
+  if (output === "json") {
+    parts.output.emit({ type: "command", name: line.trim().split(/\s/, 1)[0]!, ok: result.ok, output: result.text });
+    parts.output.emit(doneEvent(result.ok ? "end" : "error"));
+  } else if (result.text) writer(result.ok ? 1 : 2).write(result.text + "\n");
+  return result.ok ? EXIT.ok : EXIT.usage;
 }
 
 async function oneShotRun(parts: Assembled, prompt: ContentBlock[], cwd: string): Promise<number> {
@@ -211,8 +230,6 @@ async function oneShotRun(parts: Assembled, prompt: ContentBlock[], cwd: string)
 function commandContext(parts: Assembled, signal: AbortSignal) {
   return { agent: parts.agent, signal, terminal: parts.terminal, switchModel: parts.switchModel, reload: parts.reload };
 }
-
-const isCommand = (message: string) => message.trimStart().startsWith("/") && !isSkillLine(message);
 
 /** A `--resume` or `-c` that cannot be followed: a usage error. */
 class SessionError extends Error {}

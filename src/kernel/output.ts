@@ -19,7 +19,7 @@ export interface UsageCounts {
 export type RunStop = "end" | "length" | "max_turns" | "interrupted" | "error";
 
 /** `error.kind` values: the provider kinds plus those raised by hey itself. */
-export type ErrorKind = ProviderErrorKind | "config" | "tool" | "interrupted";
+export type ErrorKind = ProviderErrorKind | "config" | "usage" | "tool" | "interrupted" | "internal";
 
 /**
  * Everything the loop and the agent report, in order. All but `message` and `model` are the JSON
@@ -52,6 +52,8 @@ export type AgentEvent =
     }
   /** `/reload`: ok with what changed, or the errors (each naming file and line) and nothing changed */
   | { type: "reload"; ok: boolean; changes: string[]; errors: string[]; warnings: string[] }
+  /** a slash command's outcome (`hey -p /usage`): `ok` false for a refused or unknown one */
+  | { type: "command"; name: string; ok: boolean; output: string }
   | { type: "error"; kind: ErrorKind; message: string }
   | { type: "done"; stop_reason: RunStop; turns: number; usage: UsageCounts };
 

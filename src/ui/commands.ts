@@ -11,6 +11,7 @@ import { buildContext } from "../context/view.ts";
 import { formatSessionList, sessionsDir } from "../sessions/format.ts";
 import { listSessions, pruneSessions } from "../sessions/reader.ts";
 import type { TerminalOutput } from "./terminal.ts";
+import { COMMANDS, unknownCommand } from "./slash.ts";
 import { visible } from "./visible.ts";
 
 export interface CommandContext {
@@ -40,55 +41,63 @@ Keys: Esc or Ctrl-C cancels a running turn; text typed meanwhile waits at the ne
 Enter sends; a trailing \\ or Ctrl-J starts a new line; a paste is one message; ↑/↓ history;
 Tab completes /commands, /skill: names, @paths and model names.`;
 
-export const COMMANDS = ["/help", "/model", "/effort", "/thinking", "/usage", "/compact", "/reload", "/skill:", "/sessions", "/resume", "/quit", "/exit"];
+/** What a command did: its text (shown as is), whether it worked, and whether to leave the REPL. */
+export interface CommandResult {
+  text: string;
+  ok: boolean;
+  quit?: true;
+}
 
-/** Runs one slash command line; returns "quit" to leave the REPL. Prints its own results. */
-export async function runCommand(line: string, ctx: CommandContext): Promise<"quit" | void> {
+const said = (text: string): CommandResult => ({ text, ok: true });
+const refused = (text: string): CommandResult => ({ text: `hey: ${text}`, ok: false });
+
+/** Runs one slash command line (SPEC §17). Prints nothing: the caller shows the result. */
+export async function runCommand(line: string, ctx: CommandContext): Promise<CommandResult> {
   const [name = "", ...rest] = line.trim().split(/\s+/);
   const arg = rest.join(" ");
-  const say = (text: string) => void process.stdout.write(text + "\n");
   switch (name) {
     case "/help":
-      return say(HELP);
+      return said(HELP);
     case "/quit":
     case "/exit":
-      return "quit";
+      return { text: "", ok: true, quit: true };
     case "/model": {
-      if (!arg) return say(modelList(ctx.agent));
+      if (!arg) return said(modelList(ctx.agent));
       try {
         await ctx.switchModel(arg);
-        return say(`model: ${ctx.agent.settings.provider.name}/${ctx.agent.settings.model}`);
+        return said(`model: ${ctx.agent.settings.provider.name}/${ctx.agent.settings.model}`);
       } catch (e) {
-        if (e instanceof ConfigError) return say(`hey: ${e.message}`);
+        if (e instanceof ConfigError) return refused(e.message);
         throw e;
       }
     }
     case "/effort": {
-      if (!arg) return say(`effort: ${ctx.agent.effort ?? "(provider default)"}`);
-      if (!(EFFORTS as readonly string[]).includes(arg)) return say(`hey: /effort takes one of ${EFFORTS.join(", ")}`);
+      if (!arg) return said(`effort: ${ctx.agent.effort ?? "(provider default)"}`);
+      if (!(EFFORTS as readonly string[]).includes(arg)) return refused(`/effort takes one of ${EFFORTS.join(", ")}`);
       ctx.agent.setEffort(arg as Effort);
-      return say(`effort: ${arg}`);
+      return said(`effort: ${arg}`);
     }
     case "/thinking": {
-      if (!ctx.terminal) return;
+      if (!ctx.terminal) return said("thinking is always in the JSON events (thinking_delta)");
       const shown = ctx.terminal.toggleThinking();
-      return say(`thinking ${shown ? "shown" : "hidden"}`);
+      return said(`thinking ${shown ? "shown" : "hidden"}`);
     }
     case "/sessions":
-      return say(sessionsCommand(rest));
+      return sessionsCommand(rest);
     case "/usage":
-      return say(usageReport(ctx.agent));
+      return said(usageReport(ctx.agent));
     case "/reload": {
       const report = await ctx.reload();
-      if (ctx.terminal) say(formatReload(report)); // JSON mode: the reload event says it
-      return;
+      return { text: formatReload(report), ok: report.ok };
     }
     case "/compact": {
       const done = await ctx.agent.compact(arg || undefined, ctx.signal);
-      return say(done ? "older work summarized; the next request sends the summary instead" : "nothing to summarize yet: everything is in the last turns");
+      return said(done ? "older work summarized; the next request sends the summary instead" : "nothing to summarize yet: everything is in the last turns");
     }
+    case "/resume":
+      return refused("/resume works at the interactive prompt; from the command line use hey --resume ID or hey -c");
     default:
-      return say(`hey: unknown command ${name} (see /help)`);
+      return refused(unknownCommand(name));
   }
 }
 
@@ -131,18 +140,18 @@ function pathCompletions(partial: string, cwd: string): string[] {
 }
 
 /** `/sessions`, `/sessions prune 30d` (older than 30 days), `/sessions prune keep 20` (all but the newest 20). */
-function sessionsCommand(words: string[]): string {
+function sessionsCommand(words: string[]): CommandResult {
   const home = process.env.HOME || homedir();
   const dir = sessionsDir(process.env, home);
-  if (words.length === 0) return visible(formatSessionList(listSessions(dir).filter((s) => s.cwd === process.cwd()), home));
-  if (words.length === 1 && words[0] === "all") return visible(formatSessionList(listSessions(dir), home));
+  if (words.length === 0) return said(visible(formatSessionList(listSessions(dir).filter((s) => s.cwd === process.cwd()), home)).trimEnd());
+  if (words.length === 1 && words[0] === "all") return said(visible(formatSessionList(listSessions(dir), home)).trimEnd());
   const [verb, a, b] = words;
   let opts: { olderThanDays?: number; keep?: number } | undefined;
   if (verb === "prune" && a && /^\d+d$/.test(a) && b === undefined) opts = { olderThanDays: Number(a.slice(0, -1)) };
   if (verb === "prune" && a === "keep" && b && /^\d+$/.test(b)) opts = { keep: Number(b) };
-  if (!opts) return "hey: use /sessions, /sessions prune 30d (older than 30 days) or /sessions prune keep 20 (keep the newest 20)";
+  if (!opts) return refused("use /sessions, /sessions prune 30d (older than 30 days) or /sessions prune keep 20 (keep the newest 20)");
   const { deleted } = pruneSessions(dir, opts);
-  return deleted.length === 0 ? "no sessions to prune" : `deleted ${deleted.length} session${deleted.length === 1 ? "" : "s"}`;
+  return said(deleted.length === 0 ? "no sessions to prune" : `deleted ${deleted.length} session${deleted.length === 1 ? "" : "s"}`);
 }
 
 /** `/usage` (SPEC §10): tokens for the session and the last request, the context against the budget, and pruning counts. */

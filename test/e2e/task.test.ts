@@ -53,7 +53,7 @@ test("a failing test is read, run, fixed and run again; checked through --output
     "turn_start", "call bash", "result bash true",
     "turn_start", "call edit", "result edit true",
     "turn_start", "call bash", "result bash true",
-    "turn_start", "done",
+    "turn_start", "result", "done",
   ]);
   expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "end", turns: 5 });
   expect(readFileSync(join(repo.path, "math.mjs"), "utf8")).toBe(FIXED);
