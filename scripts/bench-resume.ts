@@ -1,5 +1,6 @@
-// SPEC §22: `hey -c` on a session of 100,000 messages, from process start to the first request
-// at a local mock server. Every run resumes the same file: each run appends to it, so it is cut
+// SPEC §22: `hey -c` on a session of 100,000 messages whose latest summary covers all but the
+// last ~150, from process start to the first request at a local mock server, and that request's
+// size (issue 10: the summary + the recent window, no re-summary). Every run resumes the same file: each run appends to it, so it is cut
 // back to its original length afterwards (the writer only appends).
 import { closeSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, statSync, truncateSync } from "node:fs";
 import { join } from "node:path";
@@ -25,7 +26,8 @@ export async function resumeBench(hey: string, dir: string, env: Record<string, 
   const work = realpathSync(join(dir, "project")); // hey compares the header's cwd with process.cwd()
   mkdirSync(sessions, { recursive: true });
   const tmp = join(sessions, "writing.tmp");
-  const big = writeBigSession(tmp, { messages: MESSAGES, keepTail: 0, cwd: work });
+  // as hey leaves a long session: its latest summary covers all but the last ~150 messages
+  const big = writeBigSession(tmp, { messages: MESSAGES, keepTail: 0, cwd: work, summary: { from: 2, to: MESSAGES - 150, after: MESSAGES - 140 } });
   const path = join(sessions, `${headerId(tmp)}.jsonl`); // the writer appends to <header id>.jsonl
   renameSync(tmp, path);
 

@@ -178,7 +178,7 @@ try {
   const describe = (r: (typeof rs.requests)[number]) =>
     r.summary ? `compaction summary ${kb(r.bytes)} (${r.messages} messages, a transcript of ${r.transcribed} session messages)` : `agent request ${kb(r.bytes)} (${r.messages} messages)`;
   console.log(`resume    hey -c on ${num(rs.count)} messages (${mb(rs.fileBytes)}): start → first request byte ${fmt(median(rs.firsts))}, → first agent request ${fmt(median(rs.chats))}   (${RESUME_RUNS} runs; target ≤ 300 ms)`);
-  console.log(`resume    requests of one resume: ${rs.requests.map(describe).join("; then ")}`);
+  console.log(`resume    first request ${kb(rs.requests[0]!.bytes)} (${rs.requests[0]!.summary ? "a compaction summary" : "the agent request"}); requests of one resume: ${rs.requests.map(describe).join("; then ")}`);
 
   mkdirSync(join(dir, "memory"));
   const long = await longSession(hey, join(dir, "memory"), toolEnv);

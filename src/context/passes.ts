@@ -27,7 +27,7 @@ export const DUPLICATE_NOTE = "[pruned: duplicate call — the latest identical 
 export const PURGED_PREFIX = "[arguments purged] ";
 export const TASK_NOTE_PREFIX = "[task notes from .hey/task.md]\n";
 export const TASK_NOTE_ID = "task-note";
-const SUMMARY_ID = "summary-";
+export const SUMMARY_ID = "summary-";
 export const omittedNote = (n: number) => `[${n} earlier messages omitted to fit the context budget; they are kept in the session file]`;
 
 const textMessage = (id: string, text: string): Message => ({ id, role: "user", content: [{ type: "text", text }] });

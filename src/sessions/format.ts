@@ -2,6 +2,7 @@
 // Parsing never throws: a bad line is reported so the reader can skip it with a warning. The
 // window a resume starts from, and the synthetic results for calls a crash left open, are
 // decided here; reader.ts and writer.ts only move bytes.
+import { summaryMessage, type Summary } from "../context/passes.ts";
 import type { Message } from "../kernel/ir.ts";
 import { syntheticResult } from "../kernel/tool-calls.ts";
 import type { UsageCounts } from "../kernel/output.ts";
@@ -143,6 +144,28 @@ export function closeToolCalls(messages: Message[], makeId: () => string): { mes
     }
   }
   return { messages: out, appended };
+}
+
+
+/**
+ * Resume's "latest summary + recent window" (SPEC §19). The latest summary usually starts before
+ * the loaded messages (resume reads only the tail), or at the first prompt, which the request view
+ * never lets a summary replace: then its summary message goes right after the first user message
+ * and stands for everything before the rest of the window — the messages it covers that the
+ * window holds are left out, and so is the gap before the window (`gap`: the file has messages
+ * that were not loaded). A summary that starts inside the loaded messages is left to the view.
+ * The summaries list is not changed; the folded one no longer matches the messages and the view
+ * skips it.
+ */
+export function foldSummary(messages: Message[], summaries: readonly Summary[], gap: boolean): Message[] {
+  const latest = summaries.at(-1);
+  const first = messages[0];
+  if (!latest || first?.role !== "user") return messages;
+  const from = messages.findIndex((m) => m.id === latest.fromId);
+  const to = messages.findIndex((m) => m.id === latest.toId);
+  if (from > 0) return messages;
+  if (to > 0) return messages[to + 1]?.role === "tool" ? messages : [first, summaryMessage(latest), ...messages.slice(to + 1)];
+  return gap && to < 0 ? [first, summaryMessage(latest), ...messages.slice(1)] : messages;
 }
 
 

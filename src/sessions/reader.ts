@@ -4,7 +4,7 @@ import { closeSync, fstatSync, openSync, readdirSync, readSync, unlinkSync } fro
 import { join } from "node:path";
 import { newId, textOf, type Message } from "../kernel/ir.ts";
 import type { Summary } from "../context/passes.ts";
-import { alignWindow, closeToolCalls, ENTRY_PREFIX, oneLine, parseEntry, parseHeader, promptOfCutLine } from "./format.ts";
+import { alignWindow, closeToolCalls, ENTRY_PREFIX, foldSummary, oneLine, parseEntry, parseHeader, promptOfCutLine } from "./format.ts";
 import type { SessionEntry, SessionHeader, SessionInfo } from "./format.ts";
 import { closeQuietly, linesBackward, linesForward, TAIL_CHUNK } from "./lines.ts";
 
@@ -64,7 +64,11 @@ export function pruneSessions(dir: string, opts: { olderThanDays?: number; keep?
 
 export interface LoadedSession {
   header: SessionHeader;
-  /** first user message, then the aligned window; every tool call has exactly one result */
+  /**
+   * first user message, then the aligned window; every tool call has exactly one result. When the
+   * latest summary starts before the window, its summary message follows the first user message
+   * in place of what it covers (foldSummary).
+   */
   messages: Message[];
   /**
    * the summaries among the window's lines, oldest first, else the latest one within SCAN_LIMIT
@@ -135,10 +139,11 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
     const chronological = found.reverse();
     const recent = chronological.slice(alignWindow(chronological, window));
     const withFirst = firstUser && !recent.some((m) => m.id === firstUser.id) ? [firstUser, ...recent] : recent;
-    const { messages, appended } = closeToolCalls(withFirst, () => newId());
+    const closed = closeToolCalls(withFirst, () => newId());
+    const { appended } = closed;
     return {
       header,
-      messages,
+      messages: foldSummary(closed.messages, summaries, before > 0),
       summaries,
       ...(model ? { model } : {}),
       warnings: warnings.reverse().map((w) => {
