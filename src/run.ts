@@ -13,7 +13,7 @@ import type { RunResult } from "./kernel/loop.ts";
 import { ProxyConfigError } from "./net/proxy.ts";
 import { expandPrompt, MentionError } from "./prompt/input.ts";
 import { formatSessionList, sessionsDir, type SessionInfo } from "./sessions/format.ts";
-import { findSession, latestSession, listSessions, loadSession, type LoadedSession } from "./sessions/reader.ts";
+import { findSession, resumeSession, scanSessions, unreadableNote, type LoadedSession } from "./sessions/reader.ts";
 import { parseSkillCommand, skillMessage, unknownSkill } from "./skills/catalog.ts";
 import { readSkillText } from "./skills/load.ts";
 import { untrustedNotice } from "./trust/policy.ts";
@@ -39,7 +39,9 @@ export async function run(args: CliArgs): Promise<number> {
   const cwd = process.cwd();
   const place: Place = { env, cwd, home, sessions: sessionsDir(env, home), configDir: dirname(configPaths(env, cwd).user) };
   if (args.sessions) {
-    const list = sessionList(listSessions(place.sessions), args.all, place);
+    const { sessions, unreadable } = scanSessions(place.sessions);
+    const note = unreadableNote(unreadable);
+    const list = sessionList(sessions, args.all, place) + (note ? `\nhey: ${note}\n` : "");
     if (args.output !== "json") return print(list);
     return print(JSON.stringify({ type: "command", name: "--sessions", ok: true, output: list.trimEnd() }) + "\n" + JSON.stringify(doneEvent("end")) + "\n");
   }
@@ -234,13 +236,20 @@ function commandContext(parts: Assembled, signal: AbortSignal) {
 /** A `--resume` or `-c` that cannot be followed: a usage error. */
 class SessionError extends Error {}
 
-/** `--resume ID` (id or unique prefix) or `-c` (the latest session of this directory, if any). */
+/**
+ * `--resume ID` (id or unique prefix) or `-c` (the latest session of this directory, if any),
+ * locked for this process (a second writer is refused). `-c` mentions session files too damaged
+ * to tell their directory when one is newer than the session it picks.
+ */
 function openSession(args: CliArgs, place: Place): LoadedSession | undefined {
   try {
-    if (args.resume) return loadSession(findSession(place.sessions, args.resume).path);
+    if (args.resume) return resumeSession(findSession(place.sessions, args.resume).path, place.cwd);
     if (!args.continue) return undefined;
-    const latest = latestSession(place.sessions, place.cwd);
-    return latest ? loadSession(latest.path) : undefined;
+    const { sessions, unreadable } = scanSessions(place.sessions);
+    const latest = sessions.find((s) => s.cwd === place.cwd);
+    const note = unreadableNote(unreadable.filter((u) => !latest || u.modified > latest.modified));
+    if (note) warn(note);
+    return latest ? resumeSession(latest.path, place.cwd) : undefined;
   } catch (e) {
     throw new SessionError((e as Error).message);
   }

@@ -48,6 +48,8 @@ export interface SessionInfo {
   /** bytes */
   size: number;
   path: string;
+  /** the header is damaged: id, directory and date were read from what is left of it */
+  damaged?: true;
 }
 
 
@@ -68,6 +70,24 @@ export function parseHeader(line: string): SessionHeader | undefined {
   const v = parseObject(line);
   if (!v || v.type !== "header" || !isStr(v.id) || !isStr(v.cwd) || !isStr(v.created) || !isStr(v.version)) return undefined;
   return { type: "header", id: v.id, cwd: v.cwd, created: v.created, version: v.version };
+}
+
+/**
+ * The header of a file whose first line is damaged (a crash or a disk fault mid-write, an editor),
+ * rebuilt from what is still readable in that line and the id in the file's name; undefined when
+ * the directory cannot be read from it (the caller may then take the current one).
+ */
+export function salvageHeader(line: string, id: string): SessionHeader | undefined {
+  const field = (name: string) => {
+    const m = new RegExp(`"${name}":"((?:[^"\\\\]|\\\\.)*)"`).exec(line);
+    try {
+      return m ? (JSON.parse(`"${m[1]}"`) as string) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const cwd = field("cwd");
+  return cwd ? { type: "header", id, cwd, created: field("created") ?? "", version: field("version") ?? "unknown" } : undefined;
 }
 
 /**

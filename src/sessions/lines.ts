@@ -1,6 +1,7 @@
 // Reading a session file by lines without loading it whole: forward from an offset (the head, a
-// found entry) and backward from the end (resume's window). Shared by the reader and the writer.
-import { closeSync, readSync } from "node:fs";
+// found entry) and backward from the end (resume's window); opening one without following a link.
+// Shared by the reader and the writer.
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 
 /** Resume reads backwards this much at a time: a few hundred typical messages per read. */
 export const TAIL_CHUNK = 256 * 1024;
@@ -68,6 +69,25 @@ export function* linesBackward(fd: number, size: number): Generator<TailLine> {
     carry = buf.subarray(0, end);
     pos = from;
   }
+}
+
+/**
+ * Opens a session file with `flags`, never through a symbolic link (SPEC §24), and only a regular
+ * file. Throws the system error, or one that says the path is a link or not a file.
+ */
+export function openSessionFile(path: string, flags: number): number {
+  let fd: number;
+  try {
+    fd = openSync(path, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ELOOP") throw new Error(`${path} is a symbolic link; hey does not follow links for its own files`);
+    throw e;
+  }
+  if (!fstatSync(fd).isFile()) {
+    closeQuietly(fd);
+    throw new Error(`${path} is not a regular file`);
+  }
+  return fd;
 }
 
 /** Closes `fd`, ignoring errors: there is nothing left to save. */

@@ -9,7 +9,7 @@ import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError } from "../config/settings.ts";
 import { buildContext } from "../context/view.ts";
 import { formatSessionList, sessionsDir } from "../sessions/format.ts";
-import { listSessions, pruneSessions } from "../sessions/reader.ts";
+import { pruneSessions, scanSessions, unreadableNote } from "../sessions/reader.ts";
 import type { TerminalOutput } from "./terminal.ts";
 import { COMMANDS, unknownCommand } from "./slash.ts";
 import { visible } from "./visible.ts";
@@ -143,8 +143,12 @@ function pathCompletions(partial: string, cwd: string): string[] {
 function sessionsCommand(words: string[]): CommandResult {
   const home = process.env.HOME || homedir();
   const dir = sessionsDir(process.env, home);
-  if (words.length === 0) return said(visible(formatSessionList(listSessions(dir).filter((s) => s.cwd === process.cwd()), home)).trimEnd());
-  if (words.length === 1 && words[0] === "all") return said(visible(formatSessionList(listSessions(dir), home)).trimEnd());
+  if (words.length === 0 || (words.length === 1 && words[0] === "all")) {
+    const { sessions, unreadable } = scanSessions(dir);
+    const note = unreadableNote(unreadable);
+    const shown = words.length === 0 ? sessions.filter((s) => s.cwd === process.cwd()) : sessions;
+    return said(visible(formatSessionList(shown, home)).trimEnd() + (note ? `\nhey: ${note}` : ""));
+  }
   const [verb, a, b] = words;
   let opts: { olderThanDays?: number; keep?: number } | undefined;
   if (verb === "prune" && a && /^\d+d$/.test(a) && b === undefined) opts = { olderThanDays: Number(a.slice(0, -1)) };
