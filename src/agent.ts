@@ -116,7 +116,7 @@ export function createAgent(parts: AgentParts): Agent {
         context: (history, s) => prepare(history, prepareDeps(counted, tools), s),
         signal,
         cwd: parts.cwd,
-        limits: { maxTurns: settings.agent.maxTurns, parallelTools: settings.agent.parallelTools },
+        limits: { maxTurns: settings.agent.maxTurns, parallelTools: settings.agent.parallelTools, maxRunTokens: settings.agent.maxRunTokens },
         retry: settings.retry,
         permission: parts.permission,
         effort,

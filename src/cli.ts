@@ -20,6 +20,7 @@ export interface CliArgs {
   config?: string;
   proxy?: string;
   maxTurns?: number;
+  maxRunTokens?: number;
   noMcp: boolean;
   noSkills: boolean;
   raw: boolean;
@@ -55,6 +56,7 @@ const OPTIONS = {
   config: { type: "string" },
   proxy: { type: "string" },
   "max-turns": { type: "string" },
+  "max-run-tokens": { type: "string" },
   "no-mcp": { type: "boolean" },
   "no-skills": { type: "boolean" },
   raw: { type: "boolean" },
@@ -148,6 +150,7 @@ Options:
       --protocol NAME      protocol of --base-url: ${PROTOCOLS.join("|")} (default openai)
       --api-key KEY        key for --base-url (default: none)
       --max-turns N        model requests allowed per run (default 20)
+      --max-run-tokens N   stop like --max-turns once the run's input + output tokens pass N
       --proxy URL          proxy for model requests: http://, socks5://, socks5h://
       --config FILE        read this config file after the user and project ones
       --no-mcp             do not start MCP servers (this version starts none yet)
@@ -169,7 +172,8 @@ Prompt: ~/.config/hey/AGENTS.md, then AGENTS.md (or CLAUDE.md) from the git root
 Skills: ~/.agents/skills, ~/.config/hey/skills, then .agents/skills and .hey/skills (trusted
 projects); /reload re-reads config, skills and AGENTS.md without losing the conversation.
 
-Exit codes: 0 done, 1 runtime error, 2 usage or config error, 3 max turns reached, 130 interrupted.
+Exit codes: 0 done, 1 runtime error, 2 usage or config error, 3 max turns or run tokens
+reached (the hand-off is in .hey/task.md), 130 interrupted.
 `;
 
 export function parseCli(argv: string[]): CliArgs {
@@ -189,6 +193,7 @@ export function parseCli(argv: string[]): CliArgs {
     config: nonEmpty("--config", v.config),
     proxy: nonEmpty("--proxy", v.proxy),
     maxTurns: v["max-turns"] === undefined ? undefined : positiveInt("--max-turns", v["max-turns"]),
+    maxRunTokens: v["max-run-tokens"] === undefined ? undefined : positiveInt("--max-run-tokens", v["max-run-tokens"]),
     noMcp: v["no-mcp"] ?? false,
     noSkills: v["no-skills"] ?? false,
     raw: v.raw ?? false,

@@ -184,7 +184,7 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
             ? withSkill(skillText(line, parts, args.noSkills), userContent(parseSkillCommand(line)!.args, { cwd: place.cwd, home: place.home }))
             : expandPrompt(line, { cwd: place.cwd, home: place.home });
           const result = await agent.send(content, signal);
-          if (result.stop === "max_turns") await handOff(parts, place.cwd);
+          if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(parts, place.cwd);
         },
       },
       args.message, // already checked by readPrompt; onLine expands it again
@@ -225,12 +225,12 @@ async function oneShotRun(parts: Assembled, prompt: ContentBlock[], cwd: string)
   } finally {
     process.off("SIGINT", onSigint);
   }
-  if (result.stop === "max_turns") await handOff(parts, cwd);
+  if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(parts, cwd);
   return exitCode(result);
 }
 
 function commandContext(parts: Assembled, signal: AbortSignal) {
-  return { agent: parts.agent, signal, terminal: parts.terminal, switchModel: parts.switchModel, reload: parts.reload };
+  return { agent: parts.agent, signal, terminal: parts.terminal, switchModel: parts.switchModel, reload: parts.reload, earlierRuns: parts.earlierRuns };
 }
 
 /** A `--resume` or `-c` that cannot be followed: a usage error. */
@@ -255,7 +255,7 @@ function openSession(args: CliArgs, place: Place): LoadedSession | undefined {
   }
 }
 
-/** The max-turns hand-off (SPEC §6) goes into .hey/task.md, so `hey -c` or "continue" resumes there. */
+/** The max-turns (and max-run-tokens) hand-off (SPEC §6) goes into .hey/task.md, so `hey -c` or "continue" resumes there. */
 async function handOff(parts: Assembled, cwd: string): Promise<void> {
   const { messages } = parts.agent;
   const last = messages.findLast((m) => m.role === "assistant");
@@ -274,6 +274,7 @@ function exitCode(result: RunResult): number {
     case "end":
       return EXIT.ok;
     case "max_turns":
+    case "max_run_tokens":
       return EXIT.maxTurns;
     case "interrupted":
       return EXIT.interrupted;

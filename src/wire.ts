@@ -13,7 +13,7 @@ import { reloadAll, settingsChanges, type Reloadable, type ReloadReport, type St
 import { setupHint } from "./config/resolve.ts";
 import type { ConfigFlags, ProviderSettings, Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
-import { newId, type Effort } from "./kernel/ir.ts";
+import { newId, type Effort, type Usage } from "./kernel/ir.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
@@ -24,7 +24,7 @@ import { compileRules, decide, type PermissionRules } from "./permission/rules.t
 import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { createProvider } from "./providers/create.ts";
-import type { LoadedSession } from "./sessions/reader.ts";
+import { usageIn, type LoadedSession } from "./sessions/reader.ts";
 import type { Skill } from "./skills/frontmatter.ts";
 import { createSessionWriter, type SessionWriter } from "./sessions/writer.ts";
 import { createBashTool } from "./tools/bash.ts";
@@ -129,6 +129,8 @@ export interface Assembled {
   reload(): Promise<ReloadReport>;
   /** the skills loaded now (`/skill:NAME`, Tab completion) */
   skills(): readonly Skill[];
+  /** the tokens a resumed session's earlier runs used (`/usage`), read from its file when asked */
+  earlierRuns(): { usage: Usage; requests: number } | undefined;
 }
 
 /**
@@ -240,6 +242,14 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
       return report;
     },
     skills: prompt.skills,
+    earlierRuns() {
+      if (!resumed) return undefined;
+      try {
+        return usageIn(resumed.path, resumed.bytes);
+      } catch {
+        return undefined; // the file went away: this run's counts are all there is
+      }
+    },
   };
 }
 
@@ -250,7 +260,7 @@ function shellFor(settings: Settings): ShellChoice {
 
 /** The flags that take part in configuration (SPEC §3). */
 export function configFlags(args: CliArgs) {
-  return { model: args.model, baseUrl: args.baseUrl, protocol: args.protocol, apiKey: args.apiKey, effort: args.effort, maxTurns: args.maxTurns, proxy: args.proxy };
+  return { model: args.model, baseUrl: args.baseUrl, protocol: args.protocol, apiKey: args.apiKey, effort: args.effort, maxTurns: args.maxTurns, maxRunTokens: args.maxRunTokens, proxy: args.proxy };
 }
 
 /**

@@ -21,7 +21,8 @@ export interface LoopDeps {
   context(history: Message[], signal: AbortSignal): Promise<{ system: string; messages: readonly Message[] }>;
   signal: AbortSignal;
   cwd: string;
-  limits: { maxTurns: number; parallelTools: boolean };
+  /** maxRunTokens: input + output tokens of the run's model responses after which it hands off; undefined = no cap */
+  limits: { maxTurns: number; parallelTools: boolean; maxRunTokens?: number };
   retry: RetryPolicy;
   permission: PermissionCheck;
   /** sent with every request; undefined = the provider's configured default */
@@ -36,15 +37,18 @@ export interface RunResult {
   usage: Usage;
 }
 
-/** Asked, without tools, when the turn limit is reached; the answer goes to .hey/task.md. */
-export const MAX_TURNS_PROMPT =
-  "You have reached the turn limit for this run; no tools are available now. Reply with a short hand-off in exactly two parts:\n" +
+const HAND_OFF_PARTS =
+  "no tools are available now. Reply with a short hand-off in exactly two parts:\n" +
   "Done so far: what is finished (files, decisions, test results).\nRemaining: the concrete next steps.";
+/** Asked, without tools, when the turn limit is reached; the answer goes to .hey/task.md. */
+export const MAX_TURNS_PROMPT = `You have reached the turn limit for this run; ${HAND_OFF_PARTS}`;
+/** Asked, without tools, when the run's token limit is passed; the answer goes to .hey/task.md. */
+export const MAX_RUN_TOKENS_PROMPT = `You have used up the token budget for this run; ${HAND_OFF_PARTS}`;
 
 /**
  * Runs the conversation in `messages` (appended to in place, each addition also emitted as a
  * `message` event for the session writer) until the model stops calling
- * tools, the turn limit is reached, the user aborts or a provider error cannot be recovered.
+ * tools, the turn or token limit is reached, the user aborts or a provider error cannot be recovered.
  * Never throws for provider or tool failures: they end as `error` events and a `done` event.
  */
 export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunResult> {
@@ -63,8 +67,10 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
   };
 
   for (;;) {
-    const handOff = turns >= deps.limits.maxTurns; // one extra request, without tools
-    if (handOff) append(userMessage(MAX_TURNS_PROMPT));
+    // one extra request, without tools
+    const spent = deps.limits.maxRunTokens !== undefined && usage.input + usage.output > deps.limits.maxRunTokens;
+    const handOff = turns >= deps.limits.maxTurns ? "max_turns" : spent ? "max_run_tokens" : undefined;
+    if (handOff) append(userMessage(handOff === "max_turns" ? MAX_TURNS_PROMPT : MAX_RUN_TOKENS_PROMPT));
     turns++;
     output.emit({ type: "turn_start", turn: turns });
     let context;
@@ -95,7 +101,7 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     append(reply.message);
     usage = addUsage(usage, reply.usage);
     output.emit({ type: "usage", ...usageCounts(reply.usage) });
-    if (handOff) return finish("max_turns");
+    if (handOff) return finish(handOff);
     const calls = reply.message.toolCalls ?? [];
     if (calls.length === 0) return finish(reply.stop === "length" ? "length" : "end");
     const results = await runToolCalls(calls, { ...deps, parallel: deps.limits.parallelTools });

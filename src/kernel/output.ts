@@ -14,9 +14,9 @@ export interface UsageCounts {
 
 /**
  * Why a run ended, as reported in `done.stop_reason`: "length" = the final answer was cut at
- * the model's output token limit.
+ * the model's output token limit; "max_run_tokens" = the run passed `--max-run-tokens`.
  */
-export type RunStop = "end" | "length" | "max_turns" | "interrupted" | "error";
+export type RunStop = "end" | "length" | "max_turns" | "max_run_tokens" | "interrupted" | "error";
 
 /** `error.kind` values: the provider kinds plus those raised by hey itself. */
 export type ErrorKind = ProviderErrorKind | "config" | "usage" | "tool" | "interrupted" | "internal";

@@ -54,7 +54,7 @@ export interface SessionInfo {
 
 
 /** Line prefixes the writer produces (type is always the first key), for skipping lines unread. */
-export const ENTRY_PREFIX = { model: '{"type":"model"', compaction: '{"type":"compaction"' } as const;
+export const ENTRY_PREFIX = { model: '{"type":"model"', compaction: '{"type":"compaction"', usage: '{"type":"usage"' } as const;
 
 const FIRST_PROMPT_CHARS = 80;
 const ROLES = new Set(["user", "assistant", "tool", "system"]);

@@ -2,7 +2,7 @@
 // which reads big files from the tail. The format and the window rules live in format.ts.
 import { closeSync, constants, fstatSync, readdirSync, readSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
-import { newId, textOf, type Message } from "../kernel/ir.ts";
+import { addUsage, emptyUsage, newId, textOf, type Message, type Usage } from "../kernel/ir.ts";
 import type { Summary } from "../context/passes.ts";
 import { alignWindow, closeToolCalls, ENTRY_PREFIX, foldSummary, oneLine, parseEntry, parseHeader, promptOfCutLine, salvageHeader } from "./format.ts";
 import type { SessionEntry, SessionHeader, SessionInfo } from "./format.ts";
@@ -22,6 +22,8 @@ const HEAD_MAX_LINES = 64;
  * search must stay cheap when a session has none (120 MB took ~50 ms warm, ~250 ms cold).
  */
 const SCAN_LIMIT = 32 * 1024 * 1024;
+/** A usage entry's line is ~170 bytes; more is not one of hey's. */
+const USAGE_LINE_MAX = 1024;
 
 /** A session file whose header is damaged beyond reading its directory: listed nowhere, so reported. */
 export interface UnreadableSession {
@@ -157,6 +159,9 @@ export interface LoadedSession {
   warnings: string[];
   /** synthetic results for calls a crash left open: in `messages`, not yet in the file */
   appended: Message[];
+  /** the file and its size when it was read: what earlier runs wrote (`/usage` sums their usage) */
+  path: string;
+  bytes: number;
 }
 
 /**
@@ -227,10 +232,44 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
         return w.torn ? `${path}: skipped a torn last line (${where}): hey stopped while writing it` : `${path}: skipped ${where}: ${w.reason}`;
       }),
       appended,
+      path,
+      bytes: size,
     };
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The token counts of every `usage` entry in the first `bytes` of the session at `path` (the runs
+ * before this one), and how many there are: found by a byte search for the entry's line prefix,
+ * so no other line is decoded, however long.
+ */
+export function usageIn(path: string, bytes: number): { usage: Usage; requests: number } {
+  const fd = openSessionFile(path, constants.O_RDONLY);
+  let usage = emptyUsage();
+  let requests = 0;
+  const marker = Buffer.from("\n" + ENTRY_PREFIX.usage);
+  const buf = Buffer.allocUnsafe(TAIL_CHUNK + USAGE_LINE_MAX);
+  try {
+    for (let from = 0; from < bytes; from += TAIL_CHUNK) {
+      const got = readSync(fd, buf, 0, Math.min(buf.length, bytes - from), from);
+      const view = buf.subarray(0, got);
+      // a marker is counted in the chunk where it starts; the extra bytes complete its line
+      for (let at = view.indexOf(marker); at >= 0 && at < TAIL_CHUNK; at = view.indexOf(marker, at + 1)) {
+        const end = view.indexOf(10, at + 1);
+        const parsed = end < 0 ? undefined : parseEntry(view.toString("utf8", at + 1, end));
+        if (parsed?.ok && parsed.entry.type === "usage") {
+          const e = parsed.entry;
+          usage = addUsage(usage, { input: e.input_tokens, output: e.output_tokens, cacheRead: e.cache_read_tokens, cacheWrite: e.cache_write_tokens, reasoning: e.reasoning_tokens });
+          requests++;
+        }
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { usage, requests };
 }
 
 /** The header, the first user message (the first message, when it is a user's) and the model before it. */

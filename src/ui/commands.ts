@@ -3,7 +3,7 @@ import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Agent } from "../agent.ts";
-import { EFFORTS, type Effort } from "../kernel/ir.ts";
+import { addUsage, EFFORTS, emptyUsage, type Effort, type Usage } from "../kernel/ir.ts";
 import { isUsable } from "../config/providers.ts";
 import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError } from "../config/settings.ts";
@@ -22,13 +22,15 @@ export interface CommandContext {
   switchModel(spec: string): Promise<void>;
   /** re-reads configuration, skills and AGENTS.md, validated first; switches all or nothing */
   reload(): Promise<ReloadReport>;
+  /** the tokens of the session's earlier runs (a resumed session's file), if any */
+  earlierRuns?(): { usage: Usage; requests: number } | undefined;
 }
 
 const HELP = `/help                     this list
 /model [provider/model]   show or switch the model (the conversation is kept)
 /effort LEVEL             reasoning effort: ${EFFORTS.join(" ")}
 /thinking                 show or hide thinking (what is sent does not change)
-/usage                    tokens used in this run, context size and what was pruned
+/usage                    tokens of the session and of this run, context size, what was pruned
 /compact [instructions]   summarize older work now
 /reload                   re-read config, skills and AGENTS.md (checked first; the conversation is kept)
 /skill:NAME [args]        send the skill's instructions, then args
@@ -85,7 +87,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/sessions":
       return sessionsCommand(rest);
     case "/usage":
-      return said(usageReport(ctx.agent));
+      return said(usageReport(ctx.agent, ctx.earlierRuns?.()));
     case "/reload": {
       const report = await ctx.reload();
       return { text: formatReload(report), ok: report.ok };
@@ -158,10 +160,15 @@ function sessionsCommand(words: string[]): CommandResult {
   return said(deleted.length === 0 ? "no sessions to prune" : `deleted ${deleted.length} session${deleted.length === 1 ? "" : "s"}`);
 }
 
-/** `/usage` (SPEC §10): tokens for the session and the last request, the context against the budget, and pruning counts. */
-export function usageReport(agent: Agent): string {
+/**
+ * `/usage` (SPEC §10): tokens of the whole session (`earlier` runs and this one), of this run and
+ * of the last request, the context against the budget, and pruning counts.
+ */
+export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: number }): string {
   const n = (x: number) => x.toLocaleString("en-US");
   const { total, last, requests } = agent.usage;
+  const tokens = (u: Usage, count: number) =>
+    `${n(u.input)} in (${n(u.cacheRead)} cached, ${n(u.cacheWrite)} cache writes) · ${n(u.output)} out (${n(u.reasoning)} reasoning) · ${count} request${count === 1 ? "" : "s"}`;
   const c = agent.settings.compaction;
   // before the first request of this run (e.g. `hey -c /usage`) the view is computed here
   const view =
@@ -171,7 +178,8 @@ export function usageReport(agent: Agent): string {
       : undefined);
   const budget = agent.settings.agent.budgetTokens;
   const lines = [
-    `this run: ${n(total.input)} in (${n(total.cacheRead)} cached, ${n(total.cacheWrite)} cache writes) · ${n(total.output)} out (${n(total.reasoning)} reasoning) · ${requests} request${requests === 1 ? "" : "s"}`,
+    `session: ${tokens(addUsage(earlier?.usage ?? emptyUsage(), total), (earlier?.requests ?? 0) + requests)}`,
+    `this run: ${tokens(total, requests)}`,
     last ? `last request: ${n(last.input)} in (${n(last.cacheRead)} cached) · ${n(last.output)} out` : "last request: none yet",
     view
       ? `context: ~${n(view.estimate)} of ${n(budget)} tokens (${Math.round((view.estimate / budget) * 100)}%) · ${agent.messages.length} messages in the session`

@@ -1,6 +1,6 @@
 // The loop driven by a scripted provider: termination, event order, parallel tools, retries.
 import { describe, expect, test } from "bun:test";
-import { runLoop, MAX_TURNS_PROMPT } from "../../src/kernel/loop.ts";
+import { runLoop, MAX_RUN_TOKENS_PROMPT, MAX_TURNS_PROMPT } from "../../src/kernel/loop.ts";
 import { textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import { fakeProvider } from "../helpers/fake-provider.ts";
@@ -37,6 +37,26 @@ describe("termination", () => {
     expect(textOf(last[last.length - 1]!)).toBe(MAX_TURNS_PROMPT);
     expect(last.filter((m) => m.role === "tool")).toHaveLength(2); // no call left without its result
     expect(textOf(messages[messages.length - 1]!)).toBe("Done so far: a. Remaining: b.");
+  });
+});
+
+describe("max run tokens", () => {
+  test("once the run's input + output tokens pass the cap, the calls run, then a tool-less hand-off", async () => {
+    const call = { name: "t", arguments: {} };
+    const usage = { input: 50, output: 10 };
+    const provider = fakeProvider([{ toolCalls: [call], usage }, { toolCalls: [call], usage }, { text: "Done so far: a. Remaining: b.", usage }]);
+    const deps = loopDeps(provider, { tools: [sleepTool("t", 1)], limits: { maxTurns: 20, parallelTools: true, maxRunTokens: 100 } });
+    const result = await runLoop([userMessage("work")], deps);
+    expect(result).toMatchObject({ stop: "max_run_tokens", turns: 3, usage: { input: 150, output: 30 } }); // 60, then 120 > 100
+    expect(provider.requests.map((r) => r.toolChoice)).toEqual([undefined, undefined, "none"]);
+    expect(textOf(provider.requests[2]!.messages.at(-1)!)).toBe(MAX_RUN_TOKENS_PROMPT);
+    expect(deps.output.of("done")[0]).toMatchObject({ stop_reason: "max_run_tokens" });
+  });
+
+  test("a run that ends under the cap, or answers once over it, ends normally", async () => {
+    const usage = { input: 500, output: 10 };
+    const deps = loopDeps(fakeProvider([{ text: "hi", usage }]), { limits: { maxTurns: 20, parallelTools: true, maxRunTokens: 100 } });
+    expect((await runLoop([userMessage("q")], deps)).stop).toBe("end");
   });
 });
 

@@ -66,7 +66,8 @@ describe("round trip", () => {
   test("a header with nothing after it is an empty session", () => {
     const path = join(tempDir(), "s.jsonl");
     writeFileSync(path, JSON.stringify({ type: "header", id: "s", cwd: "/", created: "2025-01-01T00:00:00.000Z", version: "1" }) + "\n");
-    expect(loadSession(path)).toEqual({ header: { type: "header", id: "s", cwd: "/", created: "2025-01-01T00:00:00.000Z", version: "1" }, messages: [], summaries: [], warnings: [], appended: [] });
+    const header = { type: "header" as const, id: "s", cwd: "/", created: "2025-01-01T00:00:00.000Z", version: "1" };
+    expect(loadSession(path)).toEqual({ header, messages: [], summaries: [], warnings: [], appended: [], path, bytes: JSON.stringify(header).length + 1 });
   });
 
   test.each([
