@@ -20,7 +20,7 @@ import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { proxiedFetch } from "./net/fetch.ts";
 import { parseProxyUrl, resolveProxy } from "./net/proxy.ts";
-import { compileRules, decide, type PermissionRules } from "./permission/rules.ts";
+import { blockedTools, blockedWarning, compileRules, decide, type PermissionRules } from "./permission/rules.ts";
 import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { createProvider } from "./providers/create.ts";
@@ -166,6 +166,8 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     return s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools;
   };
   let tools = toolsFor(settings);
+  const blocked = blockedTools(compileRules(settings.permission, shell.name).rules, tools.map((t) => t.name));
+  if (blocked.length > 0) input.warn(blockedWarning(settings.permission.allow, blocked));
   const prompt = createPromptSource({
     core: corePrompt,
     cwd,

@@ -83,6 +83,16 @@ test("permission rules block a command and tell the model why", async () => {
   expect(String(result.output)).toContain("rm -rf .");
   expect(toolMessages(start + 1)[0]!.content).toStartWith("blocked by permission rules:");
   expect(readFileSync(join(repo.path, "math.mjs"), "utf8")).toContain("a - b"); // nothing was deleted
+  // at start-up, one line names the built-in tools the allow list leaves blocked
+  expect(run.stderr).toBe('hey: [permission] allow leaves read_file, write_file, edit, grep, compress blocked; to let the agent use them, add their names: allow = ["bash: git *", "bash: ls", "read_file", "write_file", "edit", "grep", "compress"]\n');
+});
+
+test("an allow list that names every built-in tool draws no warning", async () => {
+  server.enqueue(say("ok"));
+  const cfg = join(repo.path, "all.toml");
+  await Bun.write(cfg, '[permission]\nallow = ["bash: git *", "read_file", "write_file", "edit", "grep", "compress"]\n');
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "hi", "--config", cfg], { cwd: repo.path });
+  expect(run).toMatchObject({ code: 0, stderr: "" });
 });
 
 test("Ctrl-C while a long bash tool runs: the tool's process group is gone, exit 130", async () => {
