@@ -8,7 +8,7 @@ import { addUsage, emptyUsage, newId, userMessage, type Effort, type Message, ty
 import { usageCounts, type Output, type RunStop } from "./output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "./provider.ts";
 import type { Tool } from "./tool.ts";
-import { runToolCalls, type PermissionCheck } from "./tool-calls.ts";
+import { runToolCalls, withUniqueCallIds, type PermissionCheck } from "./tool-calls.ts";
 
 export interface LoopDeps {
   provider: Provider;
@@ -98,11 +98,12 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     }
     // a model that calls tools anyway in the hand-off: those calls will never run
     if (handOff && reply.message.toolCalls) delete reply.message.toolCalls;
-    append(reply.message);
+    const message = withUniqueCallIds(reply.message, messages); // two calls with one id keep both results
+    append(message);
     usage = addUsage(usage, reply.usage);
     output.emit({ type: "usage", ...usageCounts(reply.usage) });
     if (handOff) return finish(handOff);
-    const calls = reply.message.toolCalls ?? [];
+    const calls = message.toolCalls ?? [];
     if (calls.length === 0) return finish(reply.stop === "length" ? "length" : "end");
     const results = await runToolCalls(calls, { ...deps, parallel: deps.limits.parallelTools });
     append(...results);

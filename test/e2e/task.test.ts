@@ -123,3 +123,18 @@ test("Ctrl-C while a long bash tool runs: the tool's process group is gone, exit
     proc.kill("SIGKILL");
   }
 });
+
+test("two tool calls with the same id in one turn (a replayed stream): both run, both results are sent", async () => {
+  const start = server.requests.length;
+  const dup = (index: number, path: string) => chatChunk({ toolCall: { index, id: "call_same", name: "read_file", arguments: JSON.stringify({ path }) } });
+  server.enqueue(sseReply(sse([dup(0, "math.mjs"), dup(1, "math.test.mjs"), chatChunk({ finish: "tool_calls" })])), say("Read both."));
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "read both", "--output", "json"], { cwd: repo.path });
+  expect(run.code).toBe(0);
+  const events = jsonEvents(run.stdout);
+  expect(events.filter((e) => e.type === "tool_result").map((e) => [e.id, e.ok])).toEqual([["call_same", true], ["call_same_2", true]]);
+  const results = toolMessages(start + 1);
+  expect(results.map((m) => m.tool_call_id)).toEqual(["call_same", "call_same_2"]);
+  expect(results[0]!.content).toContain("export function add");
+  expect(results[1]!.content).toContain("assert");
+  expect(server.violations).toEqual([]);
+});

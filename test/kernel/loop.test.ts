@@ -6,6 +6,7 @@ import { ProviderError } from "../../src/kernel/provider.ts";
 import { fakeProvider } from "../helpers/fake-provider.ts";
 import { loopDeps, sleepTool } from "../helpers/loop-deps.ts";
 import { createCompressTool } from "../../src/tools/compress.ts";
+import { withUniqueCallIds } from "../../src/kernel/tool-calls.ts";
 
 describe("termination", () => {
   test("a reply without tool calls ends the run", async () => {
@@ -265,4 +266,27 @@ test("one file named two ways (a.txt, ./a.txt, absolute) is edited in call order
   const provider = fakeProvider([{ toolCalls: [{ name: "edit", arguments: { path: "a.txt" } }, { name: "edit", arguments: { path: "./a.txt" } }, { name: "edit", arguments: { path: `${cwd}/a.txt` } }] }, { text: "ok" }]);
   await runLoop([userMessage("go")], loopDeps(provider, { tools: [slowEdit], cwd }));
   expect(order).toEqual(["start a.txt", "end a.txt", "start ./a.txt", "end ./a.txt", `start ${cwd}/a.txt`, `end ${cwd}/a.txt`]);
+});
+
+describe("duplicate tool-call ids (issue 13 row 12)", () => {
+  const asks = (...ids: string[]): Message => ({ id: "a", role: "assistant", content: [], toolCalls: ids.map((id, i) => ({ id, name: "t", arguments: `{"n":${i}}` })) });
+  const ids = (m: Message) => m.toolCalls!.map((c) => c.id);
+
+  test("withUniqueCallIds: repeats in the turn and ids used earlier get a suffix; new ids stay", () => {
+    expect(ids(withUniqueCallIds(asks("c1", "c1", "c1", "c2"), []))).toEqual(["c1", "c1_2", "c1_3", "c2"]);
+    expect(ids(withUniqueCallIds(asks("c1", "c1_2"), [asks("c1")]))).toEqual(["c1_2", "c1_2_2"]);
+    const fresh = asks("x", "y");
+    expect(withUniqueCallIds(fresh, [asks("a", "b")])).toBe(fresh);
+    expect(withUniqueCallIds(asks("c1", "c1"), []).toolCalls!.map((c) => c.arguments)).toEqual(['{"n":0}', '{"n":1}']);
+  });
+
+  test("two calls with one id both run and both results reach the next request", async () => {
+    const provider = fakeProvider([{ toolCalls: [{ name: "t", arguments: { n: 1 }, id: "dup" }, { name: "t", arguments: { n: 2 }, id: "dup" }] }, { text: "done" }]);
+    const deps = loopDeps(provider, { tools: [sleepTool("t", 1)] });
+    await runLoop([userMessage("go")], deps);
+    const sent = provider.requests[1]!.messages;
+    expect(sent.flatMap((m) => m.toolCalls ?? []).map((c) => c.id)).toEqual(["dup", "dup_2"]);
+    expect(sent.filter((m) => m.role === "tool").map((m) => [m.toolCallId, textOf(m)])).toEqual([["dup", 't done {"n":1}'], ["dup_2", 't done {"n":2}']]);
+    expect(deps.output.of("tool_result").map((e) => e.id)).toEqual(["dup", "dup_2"]);
+  });
 });
