@@ -4,8 +4,8 @@
 // back to its original length afterwards (the writer only appends).
 import { closeSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, statSync, truncateSync } from "node:fs";
 import { join } from "node:path";
-import { writeBigSession } from "../test/helpers/big-session.ts";
-import { isSummaryRequest, startMock, textSse, type MockRequest } from "./bench-mock.ts";
+import { writeBigSession, writeHugePromptSession } from "../test/helpers/big-session.ts";
+import { isSummaryRequest, runMeasured, startMock, textSse, type MockRequest } from "./bench-mock.ts";
 
 const MESSAGES = 100_000;
 
@@ -77,5 +77,23 @@ function headerId(path: string): string {
     return (JSON.parse(buf.toString("utf8", 0, n).split("\n")[0]!) as { id: string }).id;
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Issue 13 row 4: `hey -c` on a session whose first prompt is one 200 MB line: wall time and peak RSS. */
+export async function hugePromptResume(hey: string, dir: string, env: Record<string, string>) {
+  const state = join(dir, "state");
+  const sessions = join(state, "hey", "sessions");
+  mkdirSync(sessions, { recursive: true });
+  mkdirSync(join(dir, "project"));
+  const work = realpathSync(join(dir, "project"));
+  writeHugePromptSession(sessions, work, 200);
+  const server = startMock(() => textSse("Continuing."));
+  try {
+    const run = await runMeasured([hey, "--base-url", server.url, "-m", "m", "-c", "-p", "next"], { cwd: work, env: { ...env, XDG_STATE_HOME: state }, timeoutMs: 60_000 });
+    if (run.code !== 0) throw new Error(`huge-prompt resume exited ${run.code}: ${run.stderr}`);
+    return run;
+  } finally {
+    server.stop();
   }
 }

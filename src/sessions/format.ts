@@ -119,6 +119,50 @@ export function parseEntry(line: string): ParsedLine {
   }
 }
 
+/** Characters of an oversized message's text kept in its placeholder. */
+const OVERSIZED_TEXT_CHARS = 2000;
+
+/**
+ * An entry for a line too long to load (lines.ts `Oversized`): a message keeps its id, role, the
+ * start of its text and — when its start or end shows them — its tool calls (arguments left out)
+ * or the call it answers, with a note that the file keeps it whole. Anything else is skipped.
+ */
+export function oversizedEntry(line: { head: string; tail: string; bytes: number }): ParsedLine {
+  const m = /^\{"type":"message","message":\{"id":"((?:[^"\\]|\\.)*)","role":"(user|assistant|tool)"/.exec(line.head);
+  if (!m) return { ok: false, reason: `a line of ${formatSize(line.bytes)} (more than hey loads) that is not a message` };
+  const both = line.head + line.tail;
+  const str = (re: RegExp, text = both) => {
+    const v = re.exec(text)?.[1];
+    return v === undefined ? undefined : decodeCut(v);
+  };
+  const start = str(/"content":\[\{"type":"text","text":"((?:[^"\\]|\\.)*)/, line.head) ?? "";
+  const cut = start.length > OVERSIZED_TEXT_CHARS ? start.slice(0, OVERSIZED_TEXT_CHARS) : start;
+  const note = `[… cut: this message is ${formatSize(line.bytes)}, more than hey loads from a session; the session file keeps it whole]`;
+  const message: Message = { id: decodeCut(m[1]!), role: m[2] as Message["role"], content: [{ type: "text", text: cut ? `${cut}\n${note}` : note }] };
+  if (message.role === "tool") {
+    const callId = str(/"toolCallId":"((?:[^"\\]|\\.)*)"/);
+    if (callId === undefined) return { ok: false, reason: `a tool result of ${formatSize(line.bytes)} whose call cannot be told` };
+    message.toolCallId = callId;
+    message.toolName = str(/"toolName":"((?:[^"\\]|\\.)*)"/) ?? "tool";
+    message.isError = /"isError":true/.test(both);
+  }
+  if (message.role === "assistant") {
+    const calls = new Map<string, string>();
+    for (const c of both.matchAll(/\{"id":"((?:[^"\\]|\\.)*)","name":"((?:[^"\\]|\\.)*)","arguments":"/g)) calls.set(decodeCut(c[1]!), decodeCut(c[2]!));
+    if (calls.size > 0) message.toolCalls = [...calls].map(([id, name]) => ({ id, name, arguments: "{}" }));
+  }
+  return { ok: true, entry: { type: "message", message } };
+}
+
+/** A JSON string's body, possibly cut in the middle of an escape or a character, decoded. */
+function decodeCut(body: string): string {
+  try {
+    return (JSON.parse(`"${body.replace(/\\(u[0-9a-fA-F]{0,3})?$/, "")}"`) as string).replace(/\uFFFD$/, "");
+  } catch {
+    return body;
+  }
+}
+
 /**
  * Where the resume window starts in `messages` (oldest first) so that it holds about the last
  * `window` messages and no tool result without its call: a start on a tool result moves forward

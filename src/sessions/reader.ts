@@ -4,9 +4,9 @@ import { closeSync, constants, fstatSync, readdirSync, readSync, unlinkSync } fr
 import { basename, join } from "node:path";
 import { addUsage, emptyUsage, newId, textOf, type Message, type Usage } from "../kernel/ir.ts";
 import type { Summary } from "../context/passes.ts";
-import { alignWindow, closeToolCalls, ENTRY_PREFIX, foldSummary, oneLine, parseEntry, parseHeader, promptOfCutLine, salvageHeader } from "./format.ts";
+import { alignWindow, closeToolCalls, ENTRY_PREFIX, foldSummary, formatSize, oneLine, oversizedEntry, parseEntry, parseHeader, promptOfCutLine, salvageHeader } from "./format.ts";
 import type { SessionEntry, SessionHeader, SessionInfo } from "./format.ts";
-import { closeQuietly, linesBackward, linesForward, openSessionFile, TAIL_CHUNK } from "./lines.ts";
+import { closeQuietly, linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK } from "./lines.ts";
 import { lockedByOther, lockSession, unlockSession } from "./lock.ts";
 import { repairHeader } from "./writer.ts";
 
@@ -182,10 +182,11 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
   }
   try {
     const size = fstatSync(fd).size;
-    const { header, firstUser, firstModel } = readHead(fd, size);
+    const { header, firstUser, firstModel, firstCut } = readHead(fd, size);
     if (!header) throw new Error(`${path} is not a hey session: its first line is not a session header`);
     const warnings: { offset: number; fromEnd: number; reason: string; torn: boolean }[] = [];
     const found: Message[] = []; // newest first
+    const cut = new Set<string>(); // messages too long to load, loaded as their start
     const summaries: Summary[] = [];
     let model: LoadedSession["model"];
     let fromEnd = 0;
@@ -196,16 +197,17 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
       // ...and on while the oldest is a tool result, to reach its call (orphans: not forever)
       const collecting = found.length < window || (found[found.length - 1]!.role === "tool" && found.length < 2 * window);
       if (!collecting) {
-        before = line.offset + (line.end - line.start);
+        before = line.offset + (line.oversized ? line.oversized.bytes : line.end - line.start);
         break;
       }
-      if (line.start === line.end) continue;
-      const parsed = parseEntry(line.buf.toString("utf8", line.start, line.end));
+      if (line.start === line.end && !line.oversized) continue;
+      const parsed = line.oversized ? oversizedEntry(line.oversized) : parseEntry(line.buf.toString("utf8", line.start, line.end));
       if (!parsed.ok) {
         if (parsed.reason) warnings.push({ offset: line.offset, fromEnd, reason: parsed.reason, torn: !line.terminated });
         continue;
       }
       const e = parsed.entry;
+      if (e.type === "message" && line.oversized) cut.add(e.message.id);
       if (e.type === "message") found.push(e.message);
       else if (e.type === "model") model ??= { provider: e.provider, model: e.model };
       else if (e.type === "compaction") summaries.unshift({ fromId: e.from_id, toId: e.to_id, text: e.summary });
@@ -222,15 +224,20 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
     const withFirst = firstUser && !recent.some((m) => m.id === firstUser.id) ? [firstUser, ...recent] : recent;
     const closed = closeToolCalls(withFirst, () => newId());
     const { appended } = closed;
+    if (firstCut && firstUser) cut.add(firstUser.id);
+    const cutNote = cut.size === 0 ? [] : [`${path}: ${cut.size === 1 ? "a message" : `${cut.size} messages`} over ${formatSize(MAX_LINE_BYTES)} loaded as ${cut.size === 1 ? "its" : "their"} start only (the file keeps ${cut.size === 1 ? "it" : "them"} whole)`];
     return {
       header,
       messages: foldSummary(closed.messages, summaries, before > 0),
       summaries,
       ...(model ? { model } : {}),
-      warnings: warnings.reverse().map((w) => {
-        const where = before === 0 ? `line ${fromEnd - w.fromEnd + 1}` : `the line at byte ${w.offset}`;
-        return w.torn ? `${path}: skipped a torn last line (${where}): hey stopped while writing it` : `${path}: skipped ${where}: ${w.reason}`;
-      }),
+      warnings: [
+        ...cutNote,
+        ...warnings.reverse().map((w) => {
+          const where = before === 0 ? `line ${fromEnd - w.fromEnd + 1}` : `the line at byte ${w.offset}`;
+          return w.torn ? `${path}: skipped a torn last line (${where}): hey stopped while writing it` : `${path}: skipped ${where}: ${w.reason}`;
+        }),
+      ],
       appended,
       path,
       bytes: size,
@@ -273,7 +280,7 @@ export function usageIn(path: string, bytes: number): { usage: Usage; requests: 
 }
 
 /** The header, the first user message (the first message, when it is a user's) and the model before it. */
-function readHead(fd: number, size: number): { header?: SessionHeader; firstUser?: Message; firstModel?: LoadedSession["model"] } {
+function readHead(fd: number, size: number): { header?: SessionHeader; firstUser?: Message; firstModel?: LoadedSession["model"]; firstCut?: boolean } {
   const lines = linesForward(fd, size);
   const first = lines.next();
   const header = first.done ? undefined : parseHeader(first.value.text);
@@ -281,10 +288,10 @@ function readHead(fd: number, size: number): { header?: SessionHeader; firstUser
   for (let n = 0; header && n < HEAD_MAX_LINES; n++) {
     const line = lines.next();
     if (line.done) break;
-    const parsed = parseEntry(line.value.text);
+    const parsed = line.value.oversized ? oversizedEntry(line.value.oversized) : parseEntry(line.value.text);
     if (parsed.ok && parsed.entry.type === "model") firstModel = { provider: parsed.entry.provider, model: parsed.entry.model };
     if (!parsed.ok || parsed.entry.type !== "message") continue;
-    return { header, firstModel, ...(parsed.entry.message.role === "user" ? { firstUser: parsed.entry.message } : {}) };
+    return { header, firstModel, firstCut: Boolean(line.value.oversized), ...(parsed.entry.message.role === "user" ? { firstUser: parsed.entry.message } : {}) };
   }
   return { header, firstModel };
 }

@@ -102,3 +102,26 @@ export function writeBigSession(path: string, opts: { messages: number; keepTail
   closeSync(fd);
   return { path, bytes, count, firstUser, tail, summaries };
 }
+
+/**
+ * A session of `cwd` in `dir` whose first prompt is one line of `mb` megabytes ("summarize this
+ * log:\n" then `A`s), then a short answer: the file `hey -c` must resume without loading the line.
+ */
+export function writeHugePromptSession(dir: string, cwd: string, mb: number): { path: string; answer: string } {
+  const id = newId();
+  const path = `${dir}/${id}.jsonl`;
+  const fd = openSync(path, "w");
+  const put = (data: string | Buffer) => {
+    const bytes = typeof data === "string" ? Buffer.from(data) : data;
+    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+  };
+  put(toLine({ type: "header", id, cwd, created: new Date().toISOString(), version: "0.0.0-test" }));
+  put(`{"type":"message","message":{"id":"${newId()}","role":"user","content":[{"type":"text","text":"summarize this log:\\n`);
+  const block = Buffer.alloc(1024 * 1024, "A");
+  for (let i = 0; i < mb; i++) put(block);
+  put('"}]}}\n');
+  const answer = `It is ${mb} MB of A.`;
+  put(toLine({ type: "message", message: { id: newId(), role: "assistant", content: [{ type: "text", text: answer }] } }));
+  closeSync(fd);
+  return { path, answer };
+}
