@@ -39,7 +39,7 @@ test("an unknown /word alone exits 2 with 'unknown command' and sends nothing", 
 test("a known command runs: its text on stdout, exit 0; refused, on stderr with exit 2", async () => {
   const usage = await hey(["-p", "/usage"]);
   expect(usage.code).toBe(0);
-  expect(usage.stdout).toStartWith("this run: 0 in");
+  expect(usage.stdout).toStartWith("session: 0 in");
   const bad = await hey(["-p", "/effort", "loud"]);
   expect(bad).toMatchObject({ code: 2, stdout: "" });
   expect(bad.stderr).toBe("hey: /effort takes one of off, minimal, low, medium, high, xhigh, max\n");
@@ -53,7 +53,7 @@ test("in JSON a command's output is a command event, and the run ends with done"
   expect(run.code).toBe(0);
   const events = jsonEvents(run.stdout);
   expect(events.map((e) => e.type)).toEqual(["session", "command", "done"]);
-  expect(events[1]).toMatchObject({ type: "command", name: "/usage", ok: true, output: expect.stringMatching(/^this run: 0 in/) });
+  expect(events[1]).toMatchObject({ type: "command", name: "/usage", ok: true, output: expect.stringMatching(/^session: 0 in/) });
   expect(events[2]).toMatchObject({ type: "done", stop_reason: "end", turns: 0 });
   const bad = await hey(["--output", "json", "/effort", "loud"]);
   expect(bad.code).toBe(2);
@@ -72,4 +72,13 @@ test("lineKind: known first word, skill, unknown /word alone, else a prompt", ()
   expect(lineKind("/frobnicate the parser")).toBe("prompt");
   expect(lineKind("/usage2")).toBe("unknown");
   expect(lineKind("fix /usage")).toBe("prompt");
+});
+
+test("--sessions in JSON: a command event with the listing, then done", async () => {
+  const run = await hey(["--sessions", "--output", "json"]);
+  expect(run.code).toBe(0);
+  expect(jsonEvents(run.stdout)).toEqual([
+    { type: "command", name: "--sessions", ok: true, output: "No sessions yet." },
+    { type: "done", stop_reason: "end", turns: 0, usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 } },
+  ]);
 });
