@@ -1,10 +1,11 @@
-// SPEC §22: `hey -c` on a session of 100,000 messages, from process start to the first request
-// at a local mock server. Every run resumes the same file: each run appends to it, so it is cut
+// SPEC §22: `hey -c` on a session of 100,000 messages whose latest summary covers all but the
+// last ~150, from process start to the first request at a local mock server, and that request's
+// size (issue 10: the summary + the recent window, no re-summary). Every run resumes the same file: each run appends to it, so it is cut
 // back to its original length afterwards (the writer only appends).
 import { closeSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, statSync, truncateSync } from "node:fs";
 import { join } from "node:path";
-import { writeBigSession } from "../test/helpers/big-session.ts";
-import { isSummaryRequest, startMock, textSse, type MockRequest } from "./bench-mock.ts";
+import { writeBigSession, writeHugePromptSession } from "../test/helpers/big-session.ts";
+import { isSummaryRequest, runMeasured, startMock, textSse, type MockRequest } from "./bench-mock.ts";
 
 const MESSAGES = 100_000;
 
@@ -25,7 +26,8 @@ export async function resumeBench(hey: string, dir: string, env: Record<string, 
   const work = realpathSync(join(dir, "project")); // hey compares the header's cwd with process.cwd()
   mkdirSync(sessions, { recursive: true });
   const tmp = join(sessions, "writing.tmp");
-  const big = writeBigSession(tmp, { messages: MESSAGES, keepTail: 0, cwd: work });
+  // as hey leaves a long session: its latest summary covers all but the last ~150 messages
+  const big = writeBigSession(tmp, { messages: MESSAGES, keepTail: 0, cwd: work, summary: { from: 2, to: MESSAGES - 150, after: MESSAGES - 140 } });
   const path = join(sessions, `${headerId(tmp)}.jsonl`); // the writer appends to <header id>.jsonl
   renameSync(tmp, path);
 
@@ -75,5 +77,23 @@ function headerId(path: string): string {
     return (JSON.parse(buf.toString("utf8", 0, n).split("\n")[0]!) as { id: string }).id;
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Issue 13 row 4: `hey -c` on a session whose first prompt is one 200 MB line: wall time and peak RSS. */
+export async function hugePromptResume(hey: string, dir: string, env: Record<string, string>) {
+  const state = join(dir, "state");
+  const sessions = join(state, "hey", "sessions");
+  mkdirSync(sessions, { recursive: true });
+  mkdirSync(join(dir, "project"));
+  const work = realpathSync(join(dir, "project"));
+  writeHugePromptSession(sessions, work, 200);
+  const server = startMock(() => textSse("Continuing."));
+  try {
+    const run = await runMeasured([hey, "--base-url", server.url, "-m", "m", "-c", "-p", "next"], { cwd: work, env: { ...env, XDG_STATE_HOME: state }, timeoutMs: 60_000 });
+    if (run.code !== 0) throw new Error(`huge-prompt resume exited ${run.code}: ${run.stderr}`);
+    return run;
+  } finally {
+    server.stop();
   }
 }

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureBinary } from "../test/helpers/e2e.ts";
 import { longSession, shortTask } from "./bench-memory.ts";
-import { resumeBench } from "./bench-resume.ts";
+import { hugePromptResume, resumeBench } from "./bench-resume.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const WARMUP = 5;
@@ -184,7 +184,11 @@ try {
   const describe = (r: (typeof rs.requests)[number]) =>
     r.summary ? `compaction summary ${kb(r.bytes)} (${r.messages} messages, a transcript of ${r.transcribed} session messages)` : `agent request ${kb(r.bytes)} (${r.messages} messages)`;
   console.log(`resume    hey -c on ${num(rs.count)} messages (${mb(rs.fileBytes)}): start → first request byte ${fmt(median(rs.firsts))}, → first agent request ${fmt(median(rs.chats))}   (${RESUME_RUNS} runs; target ≤ 300 ms)`);
-  console.log(`resume    requests of one resume: ${rs.requests.map(describe).join("; then ")}`);
+  console.log(`resume    first request ${kb(rs.requests[0]!.bytes)} (${rs.requests[0]!.summary ? "a compaction summary" : "the agent request"}); requests of one resume: ${rs.requests.map(describe).join("; then ")}`);
+
+  mkdirSync(join(dir, "huge"));
+  const huge = await hugePromptResume(hey, join(dir, "huge"), toolEnv);
+  console.log(`resume    hey -c on a session whose first prompt is one 200 MB line: ${fmt(huge.ms)}, peak RSS ${mb(huge.peakRss)}   (target: under 100 MB)`);
 
   mkdirSync(join(dir, "memory"));
   const long = await longSession(hey, join(dir, "memory"), toolEnv);

@@ -120,7 +120,7 @@ export function createAgent(parts: AgentParts): Agent {
         },
         signal,
         cwd: parts.cwd,
-        limits: { maxTurns: settings.agent.maxTurns, parallelTools: settings.agent.parallelTools },
+        limits: { maxTurns: settings.agent.maxTurns, parallelTools: settings.agent.parallelTools, maxRunTokens: settings.agent.maxRunTokens },
         retry: settings.retry,
         permission: parts.permission,
         effort,

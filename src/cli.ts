@@ -20,6 +20,7 @@ export interface CliArgs {
   config?: string;
   proxy?: string;
   maxTurns?: number;
+  maxRunTokens?: number;
   noMcp: boolean;
   noSkills: boolean;
   raw: boolean;
@@ -55,6 +56,7 @@ const OPTIONS = {
   config: { type: "string" },
   proxy: { type: "string" },
   "max-turns": { type: "string" },
+  "max-run-tokens": { type: "string" },
   "no-mcp": { type: "boolean" },
   "no-skills": { type: "boolean" },
   raw: { type: "boolean" },
@@ -134,10 +136,13 @@ Usage: hey [options] [@file ...] [message ...]
 
   With no message, hey opens an interactive prompt. Piped stdin is appended to the
   message in a fenced block and implies -p. @path expands to the file's content.
+  A message whose first word is a slash command runs it (hey -c /usage); an unknown
+  /word alone exits 2; other text starting with / is a prompt.
 
 Options:
   -p, --print              run the message to completion, print the answer, exit
-      --output text|json   json: one JSON event per line on stdout (default text)
+      --output text|json   json: one JSON event per line on stdout, always one-shot
+                           (default text)
   -m, --model [PROVIDER/]MODEL
                            model to use; PROVIDER names a [provider.NAME] table
   -t, --effort LEVEL       reasoning effort: ${EFFORTS.join("|")}
@@ -145,6 +150,7 @@ Options:
       --protocol NAME      protocol of --base-url: ${PROTOCOLS.join("|")} (default openai)
       --api-key KEY        key for --base-url (default: none)
       --max-turns N        model requests allowed per run (default 20)
+      --max-run-tokens N   stop like --max-turns once the run's input + output tokens pass N
       --proxy URL          proxy for model requests: http://, socks5://, socks5h://
       --config FILE        read this config file after the user and project ones
       --no-mcp             do not start the configured MCP servers (no MCP tools)
@@ -168,7 +174,8 @@ projects); /reload re-reads config, skills and AGENTS.md without losing the conv
 MCP: [mcp.NAME] tables start servers (command = local, url = remote) in the background;
 their tools join the model's; /mcp lists them, /reload restarts them.
 
-Exit codes: 0 done, 1 runtime error, 2 usage or config error, 3 max turns reached, 130 interrupted.
+Exit codes: 0 done, 1 runtime error, 2 usage or config error, 3 max turns or run tokens
+reached (the hand-off is in .hey/task.md), 130 interrupted.
 `;
 
 export function parseCli(argv: string[]): CliArgs {
@@ -188,6 +195,7 @@ export function parseCli(argv: string[]): CliArgs {
     config: nonEmpty("--config", v.config),
     proxy: nonEmpty("--proxy", v.proxy),
     maxTurns: v["max-turns"] === undefined ? undefined : positiveInt("--max-turns", v["max-turns"]),
+    maxRunTokens: v["max-run-tokens"] === undefined ? undefined : positiveInt("--max-run-tokens", v["max-run-tokens"]),
     noMcp: v["no-mcp"] ?? false,
     noSkills: v["no-skills"] ?? false,
     raw: v.raw ?? false,

@@ -13,7 +13,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     args = parseCli(argv);
   } catch (e) {
-    if (e instanceof UsageError) return fail(e.message, EXIT.usage);
+    if (e instanceof UsageError) return fail(e.message, EXIT.usage, argv, "usage");
     throw e;
   }
   if (args.help) return print(HELP, EXIT.ok);
@@ -27,8 +27,13 @@ function print(text: string, code: number): number {
   return code;
 }
 
-function fail(message: string, code: number): number {
+/** The message on stderr; with `--output json` also an `error` and a `done` event on stdout. */
+async function fail(message: string, code: number, argv: string[], kind: "usage" | "internal"): Promise<number> {
   writer(2).write(`hey: ${message}\n`);
+  if (argv.some((a, i) => a === "--output=json" || (a === "--output" && argv[i + 1] === "json"))) {
+    const { failureLines } = await import("./ui/json.ts"); // not on the way of a normal start
+    writer(1).write(failureLines(kind, message));
+  }
   return code;
 }
 
@@ -38,7 +43,7 @@ async function exit(code: number): Promise<never> {
   process.exit(code);
 }
 
-main(process.argv.slice(2)).then(exit, async (e: unknown) => {
-  writer(2).write(`hey: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-  await exit(EXIT.runtime);
+const argv = process.argv.slice(2);
+main(argv).then(exit, async (e: unknown) => {
+  await exit(await fail(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`, EXIT.runtime, argv, "internal"));
 });

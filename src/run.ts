@@ -14,11 +14,13 @@ import { ProxyConfigError } from "./net/proxy.ts";
 import { formatStatus } from "./mcp/status.ts";
 import { expandPrompt, MentionError } from "./prompt/input.ts";
 import { formatSessionList, sessionsDir, type SessionInfo } from "./sessions/format.ts";
-import { findSession, latestSession, listSessions, loadSession, type LoadedSession } from "./sessions/reader.ts";
+import { findSession, resumeSession, scanSessions, unreadableNote, type LoadedSession } from "./sessions/reader.ts";
 import { parseSkillCommand, skillMessage, unknownSkill } from "./skills/catalog.ts";
 import { readSkillText } from "./skills/load.ts";
 import { untrustedNotice } from "./trust/policy.ts";
 import { settleTrust } from "./trust/store.ts";
+import { doneEvent, failureLines } from "./ui/json.ts";
+import { lineKind, unknownCommand } from "./ui/slash.ts";
 import { isTty, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
 import { assemble, configFlags, startProvider } from "./wire.ts";
@@ -37,8 +39,14 @@ export async function run(args: CliArgs): Promise<number> {
   const home = env.HOME || homedir();
   const cwd = process.cwd();
   const place: Place = { env, cwd, home, sessions: sessionsDir(env, home), configDir: dirname(configPaths(env, cwd).user) };
-  if (args.sessions) return print(sessionList(listSessions(place.sessions), args.all, place));
-  const oneShot = args.print || !isTty(0);
+  if (args.sessions) {
+    const { sessions, unreadable } = scanSessions(place.sessions);
+    const note = unreadableNote(unreadable);
+    const list = sessionList(sessions, args.all, place) + (note ? `\nhey: ${note}\n` : "");
+    if (args.output !== "json") return print(list);
+    return print(JSON.stringify({ type: "command", name: "--sessions", ok: true, output: list.trimEnd() }) + "\n" + JSON.stringify(doneEvent("end")) + "\n");
+  }
+  const oneShot = args.print || !isTty(0) || args.output === "json"; // JSON never opens the REPL
   const stdin = isTty(0) ? undefined : Bun.stdin.text();
   let parts: Assembled;
   let prompt: ContentBlock[];
@@ -70,7 +78,7 @@ export async function run(args: CliArgs): Promise<number> {
   }
   try {
     if (!oneShot) return await repl(parts, args, place, reopen);
-    if (isCommand(args.message)) return await oneCommand(parts, args.message);
+    if (lineKind(args.message) === "command") return await oneCommand(parts, args.message, args.output);
     return await oneShotRun(parts, prompt, place.cwd);
   } finally {
     parts.session.close();
@@ -91,7 +99,9 @@ const notices = {
 /** The prompt of a one-shot run (or the REPL's first message): the message, its @files and stdin. */
 async function readPrompt(args: CliArgs, place: Place, stdin: string | undefined, oneShot: boolean): Promise<ContentBlock[]> {
   if (oneShot && args.message.trim() === "" && (stdin ?? "").trim() === "") throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
-  if (isCommand(args.message)) return [];
+  const kind = lineKind(args.message);
+  if (kind === "command") return [];
+  if (kind === "unknown") throw new UsageError(unknownCommand(args.message));
   return userContent(isSkillLine(args.message) ? parseSkillCommand(args.message)!.args : args.message, { cwd: place.cwd, home: place.home, required: args.files, stdin });
 }
 
@@ -124,11 +134,11 @@ function withSkill(skill: string, content: ContentBlock[]): ContentBlock[] {
   return [{ type: "text", text: skill }, ...content];
 }
 
-/** A mistake found before anything ran: a usage or configuration error, exit 2. */
+/** A mistake found before anything ran: a usage or configuration error, exit 2 (in JSON: `error`, then `done`). */
 function preflightFailure(e: unknown, args: CliArgs): number {
-  if (e instanceof ConfigError || e instanceof ProxyConfigError) {
-    if (args.output === "json") writer(1).write(JSON.stringify({ type: "error", kind: "config", message: e.message }) + "\n");
-  } else if (!(e instanceof UsageError || e instanceof MentionError || e instanceof SessionError)) throw e;
+  const config = e instanceof ConfigError || e instanceof ProxyConfigError;
+  if (!config && !(e instanceof UsageError || e instanceof MentionError || e instanceof SessionError)) throw e;
+  if (args.output === "json") writer(1).write(failureLines(config ? "config" : "usage", (e as Error).message));
   warn((e as Error).message);
   return EXIT.usage;
 }
@@ -171,13 +181,19 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
             say(lastExchange(parts.agent.messages, "› ", color));
             return;
           }
-          if (isCommand(line)) return runCommand(line, commandContext(parts, signal));
+          const kind = lineKind(line);
+          if (kind === "unknown") return void say(`hey: ${unknownCommand(line)}\n`);
+          if (kind === "command") {
+            const result = await runCommand(line, commandContext(parts, signal));
+            if (result.text) say(result.text + "\n");
+            return result.quit ? "quit" : undefined;
+          }
           // a bad @file or an unknown skill is printed by the REPL, and nothing is sent
-          const content = isSkillLine(line)
+          const content = kind === "skill"
             ? withSkill(skillText(line, parts, args.noSkills), userContent(parseSkillCommand(line)!.args, { cwd: place.cwd, home: place.home }))
             : expandPrompt(line, { cwd: place.cwd, home: place.home });
           const result = await agent.send(content, signal);
-          if (result.stop === "max_turns") await handOff(parts, place.cwd);
+          if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(parts, place.cwd);
         },
       },
       args.message, // already checked by readPrompt; onLine expands it again
@@ -195,10 +211,15 @@ function sessionList(all: SessionInfo[], everywhere: boolean, place: Place): str
   return visible(formatSessionList(here, place.home));
 }
 
-async function oneCommand(parts: Assembled, line: string): Promise<number> {
+/** `hey -p /usage`: the command's text on stdout (an error on stderr, exit 2); in JSON a `command` event, then `done`. */
+async function oneCommand(parts: Assembled, line: string, output: CliArgs["output"]): Promise<number> {
   const { runCommand } = await import("./ui/commands.ts");
-  await runCommand(line, commandContext(parts, new AbortController().signal));
-  return EXIT.ok;
+  const result = await runCommand(line, commandContext(parts, new AbortController().signal));
+  if (output === "json") {
+    parts.output.emit({ type: "command", name: line.trim().split(/\s/, 1)[0]!, ok: result.ok, output: result.text });
+    parts.output.emit(doneEvent(result.ok ? "end" : "error"));
+  } else if (result.text) writer(result.ok ? 1 : 2).write(result.text + "\n");
+  return result.ok ? EXIT.ok : EXIT.usage;
 }
 
 async function oneShotRun(parts: Assembled, prompt: ContentBlock[], cwd: string): Promise<number> {
@@ -214,7 +235,7 @@ async function oneShotRun(parts: Assembled, prompt: ContentBlock[], cwd: string)
   } finally {
     process.off("SIGINT", onSigint);
   }
-  if (result.stop === "max_turns") await handOff(parts, cwd);
+  if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(parts, cwd);
   return exitCode(result);
 }
 
@@ -225,6 +246,7 @@ function commandContext(parts: Assembled, signal: AbortSignal) {
     terminal: parts.terminal,
     switchModel: parts.switchModel,
     reload: parts.reload,
+    earlierRuns: parts.earlierRuns,
     mcpStatus: async (s: AbortSignal) => {
       await parts.mcp.tools([], s); // servers starting without a cached list: up to startup_wait_ms
       return formatStatus(parts.mcp.status(), parts.mcpOff);
@@ -232,24 +254,29 @@ function commandContext(parts: Assembled, signal: AbortSignal) {
   };
 }
 
-const isCommand = (message: string) => message.trimStart().startsWith("/") && !isSkillLine(message);
-
 /** A `--resume` or `-c` that cannot be followed: a usage error. */
 class SessionError extends Error {}
 
-/** `--resume ID` (id or unique prefix) or `-c` (the latest session of this directory, if any). */
+/**
+ * `--resume ID` (id or unique prefix) or `-c` (the latest session of this directory, if any),
+ * locked for this process (a second writer is refused). `-c` mentions session files too damaged
+ * to tell their directory when one is newer than the session it picks.
+ */
 function openSession(args: CliArgs, place: Place): LoadedSession | undefined {
   try {
-    if (args.resume) return loadSession(findSession(place.sessions, args.resume).path);
+    if (args.resume) return resumeSession(findSession(place.sessions, args.resume).path, place.cwd);
     if (!args.continue) return undefined;
-    const latest = latestSession(place.sessions, place.cwd);
-    return latest ? loadSession(latest.path) : undefined;
+    const { sessions, unreadable } = scanSessions(place.sessions);
+    const latest = sessions.find((s) => s.cwd === place.cwd);
+    const note = unreadableNote(unreadable.filter((u) => !latest || u.modified > latest.modified));
+    if (note) warn(note);
+    return latest ? resumeSession(latest.path, place.cwd) : undefined;
   } catch (e) {
     throw new SessionError((e as Error).message);
   }
 }
 
-/** The max-turns hand-off (SPEC §6) goes into .hey/task.md, so `hey -c` or "continue" resumes there. */
+/** The max-turns (and max-run-tokens) hand-off (SPEC §6) goes into .hey/task.md, so `hey -c` or "continue" resumes there. */
 async function handOff(parts: Assembled, cwd: string): Promise<void> {
   const { messages } = parts.agent;
   const last = messages.findLast((m) => m.role === "assistant");
@@ -268,6 +295,7 @@ function exitCode(result: RunResult): number {
     case "end":
       return EXIT.ok;
     case "max_turns":
+    case "max_run_tokens":
       return EXIT.maxTurns;
     case "interrupted":
       return EXIT.interrupted;

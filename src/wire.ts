@@ -13,7 +13,7 @@ import { reloadAll, settingsChanges, type Reloadable, type ReloadReport, type St
 import { setupHint } from "./config/resolve.ts";
 import type { ConfigFlags, ProviderSettings, Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
-import { newId, type Effort } from "./kernel/ir.ts";
+import { newId, type Effort, type Usage } from "./kernel/ir.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
 import { eventLine } from "./mcp/status.ts";
 import { createToolStore } from "./mcp/store.ts";
@@ -23,11 +23,11 @@ import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { proxiedFetch } from "./net/fetch.ts";
 import { parseProxyUrl, resolveProxy } from "./net/proxy.ts";
-import { compileRules, decide, type PermissionRules } from "./permission/rules.ts";
+import { blockedTools, blockedWarning, compileRules, decide, type PermissionRules } from "./permission/rules.ts";
 import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { createProvider } from "./providers/create.ts";
-import type { LoadedSession } from "./sessions/reader.ts";
+import { usageIn, type LoadedSession } from "./sessions/reader.ts";
 import type { Skill } from "./skills/frontmatter.ts";
 import { createSessionWriter, type SessionWriter } from "./sessions/writer.ts";
 import { createBashTool } from "./tools/bash.ts";
@@ -139,6 +139,8 @@ export interface Assembled {
   mcp: McpManager;
   /** --no-mcp */
   mcpOff: boolean;
+  /** the tokens a resumed session's earlier runs used (`/usage`), read from its file when asked */
+  earlierRuns(): { usage: Usage; requests: number } | undefined;
 }
 
 /**
@@ -174,6 +176,8 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     return s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools;
   };
   let tools = toolsFor(settings);
+  const blocked = blockedTools(compileRules(settings.permission, shell.name).rules, tools.map((t) => t.name));
+  if (blocked.length > 0) input.warn(blockedWarning(settings.permission.allow, blocked));
   const prompt = createPromptSource({
     core: corePrompt,
     cwd,
@@ -252,6 +256,14 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     skills: prompt.skills,
     mcp,
     mcpOff: args.noMcp,
+    earlierRuns() {
+      if (!resumed) return undefined;
+      try {
+        return usageIn(resumed.path, resumed.bytes);
+      } catch {
+        return undefined; // the file went away: this run's counts are all there is
+      }
+    },
   };
 }
 
@@ -285,7 +297,7 @@ function shellFor(settings: Settings): ShellChoice {
 
 /** The flags that take part in configuration (SPEC §3). */
 export function configFlags(args: CliArgs) {
-  return { model: args.model, baseUrl: args.baseUrl, protocol: args.protocol, apiKey: args.apiKey, effort: args.effort, maxTurns: args.maxTurns, proxy: args.proxy };
+  return { model: args.model, baseUrl: args.baseUrl, protocol: args.protocol, apiKey: args.apiKey, effort: args.effort, maxTurns: args.maxTurns, maxRunTokens: args.maxRunTokens, proxy: args.proxy };
 }
 
 /**

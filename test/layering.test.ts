@@ -37,6 +37,7 @@ const EDGES = new Set([
   "providers/openai.ts",
   "providers/responses.ts",
   "sessions/lines.ts",
+  "sessions/lock.ts",
   "sessions/reader.ts",
   "sessions/writer.ts",
   "skills/load.ts",

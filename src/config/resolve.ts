@@ -127,6 +127,7 @@ export function resolveConfig(
       maxTurns: f.agent?.max_turns ?? 20,
       budgetTokens: f.agent?.budget_tokens ?? 40_000,
       parallelTools: f.agent?.parallel_tools ?? true,
+      ...(f.agent?.max_run_tokens !== undefined ? { maxRunTokens: f.agent.max_run_tokens } : {}),
     },
     retry: {
       enabled: f.retry?.enabled ?? true,
@@ -206,6 +207,11 @@ function applyOverrides(file: Table, env: Record<string, string | undefined>, fl
     const bad = checkValue("positive", flags.maxTurns, "--max-turns");
     if (bad) throw new ConfigError(bad);
     put(["agent", "max_turns"], flags.maxTurns);
+  }
+  if (flags.maxRunTokens !== undefined) {
+    const bad = checkValue("positive", flags.maxRunTokens, "--max-run-tokens");
+    if (bad) throw new ConfigError(bad);
+    put(["agent", "max_run_tokens"], flags.maxRunTokens);
   }
   return set;
 }

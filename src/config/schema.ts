@@ -40,7 +40,7 @@ export interface ConfigFile {
   default?: { provider?: string; model?: string };
   provider?: Record<string, FileProvider>;
   proxy?: { url?: string };
-  agent?: { max_turns?: number; budget_tokens?: number; parallel_tools?: boolean };
+  agent?: { max_turns?: number; budget_tokens?: number; parallel_tools?: boolean; max_run_tokens?: number };
   retry?: {
     enabled?: boolean;
     max_retries?: number;
@@ -58,7 +58,7 @@ export interface ConfigFile {
 const SECTIONS: Record<string, Record<string, Kind>> = {
   default: { provider: "string", model: "string" },
   proxy: { url: "string" },
-  agent: { max_turns: "positive", budget_tokens: "positive", parallel_tools: "boolean" },
+  agent: { max_turns: "positive", budget_tokens: "positive", parallel_tools: "boolean", max_run_tokens: "positive" },
   retry: {
     enabled: "boolean",
     max_retries: "count",

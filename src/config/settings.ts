@@ -28,6 +28,7 @@ export interface ConfigFlags {
   apiKey?: string;
   effort?: Effort;
   maxTurns?: number;
+  maxRunTokens?: number;
   proxy?: string;
   /**
    * The model a resumed session last used: one more layer of the choice, above `[default]` and
@@ -80,7 +81,8 @@ export interface Settings {
   effort?: Effort;
   /** HEY_PROXY or [proxy] url (the --proxy flag is resolved separately, by net/proxy.ts) */
   proxy?: string;
-  agent: { maxTurns: number; budgetTokens: number; parallelTools: boolean };
+  /** maxRunTokens: input + output tokens a run may use before it hands off (undefined: no cap) */
+  agent: { maxTurns: number; budgetTokens: number; parallelTools: boolean; maxRunTokens?: number };
   retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number; jitter: boolean; respectRetryAfter: boolean };
   compaction: { dedup: boolean; purgeErrorsAfter: number; nudgeThreshold: number; compressTool: boolean };
   permission: { allow: string[]; deny: string[] };

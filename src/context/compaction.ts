@@ -5,6 +5,7 @@ import { textOf, type Message, type Usage } from "../kernel/ir.ts";
 import type { Output } from "../kernel/output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
 import type { ToolSpec } from "../kernel/ir.ts";
+import { SUMMARY_ID } from "./passes.ts";
 import { buildContext, DEFAULT_TOKENS_PER_CHAR, nudgeLine, type ContextPolicy, type ContextView, type Summary } from "./view.ts";
 
 /** Output budget of a summary request: it must be short to be worth anything. */
@@ -114,8 +115,11 @@ export async function compactRange(
   // own context is bounded, and older work there is usually covered by an earlier summary
   const maxChars = Math.ceil((SUMMARY_INPUT_BUDGETS * deps.budgetTokens) / deps.state.tokensPerChar);
   const parts = history.slice(from, to + 1).map(describe);
+  // an earlier summary at the start (a resumed session's) is kept whole: it is all that is left of older work
+  const kept = history[from]!.id.startsWith(SUMMARY_ID) ? `${parts.shift()!}\n\n` : "";
   let transcript = parts.join("\n\n");
-  if (transcript.length > maxChars) transcript = `[earlier part of this stretch left out]\n\n${transcript.slice(transcript.length - maxChars)}`;
+  if (kept.length + transcript.length > maxChars) transcript = `[earlier part of this stretch left out]\n\n${transcript.slice(transcript.length - Math.max(0, maxChars - kept.length))}`;
+  transcript = kept + transcript;
   const ask = `Summarize this part of the work${instructions ? ` (${instructions})` : ""}:\n\n${transcript}`;
   const request = (effort?: "off"): ModelRequest => ({
     system: SUMMARY_SYSTEM,

@@ -3,7 +3,7 @@
 // new messages without touching its input, and keeps every tool call with all its results: it
 // rewrites or drops whole units only (a unit is an assistant message with the results after it,
 // or a lone user message).
-import type { Message } from "../kernel/ir.ts";
+import { textOf, type Message } from "../kernel/ir.ts";
 
 export const DEFAULT_TOKENS_PER_CHAR = 0.25; // SPEC §10: characters/4 until the provider reports better
 export const PROTECT_TURNS = 3;
@@ -27,7 +27,7 @@ export const DUPLICATE_NOTE = "[pruned: duplicate call — the latest identical 
 export const PURGED_PREFIX = "[arguments purged] ";
 export const TASK_NOTE_PREFIX = "[task notes from .hey/task.md]\n";
 export const TASK_NOTE_ID = "task-note";
-const SUMMARY_ID = "summary-";
+export const SUMMARY_ID = "summary-";
 export const omittedNote = (n: number) => `[${n} earlier messages omitted to fit the context budget; they are kept in the session file]`;
 
 const textMessage = (id: string, text: string): Message => ({ id, role: "user", content: [{ type: "text", text }] });
@@ -150,6 +150,29 @@ export function applySummaries(history: readonly Message[], summaries: Summary[]
   }
   messages.push(...history.slice(at));
   return { messages, applied: taken.map((t) => t.summary), replaced };
+}
+
+/** Once answered, the first prompt takes at most this share of the budget in a request (issue 13 row 2). */
+export const FIRST_PROMPT_SHARE = 0.5;
+export const cutNote = (n: number) => `[… ${n} characters of this message left out to fit the context budget; the session file keeps it whole …]`;
+
+/**
+ * A first prompt far over the budget (a 40 MB paste) is sent whole once; in every request after
+ * an answer to it, its text keeps only its start (¾) and end (¼) — FIRST_PROMPT_SHARE of the
+ * budget in all — around a note. Its images and every other message are left alone.
+ */
+export function trimFirstPrompt(messages: readonly Message[], budgetTokens: number, tokensPerChar: number): readonly Message[] {
+  const i = messages.findIndex((m) => m.role === "user");
+  if (i < 0 || messages.findIndex((m) => m.role === "assistant") < i) return messages;
+  const first = messages[i]!;
+  const text = textOf(first);
+  const keep = Math.floor((budgetTokens * FIRST_PROMPT_SHARE) / tokensPerChar);
+  if (text.length <= keep) return messages;
+  const head = Math.floor(keep * 0.75);
+  const cut = `${text.slice(0, head)}\n${cutNote(text.length - keep)}\n${text.slice(text.length - (keep - head))}`;
+  const out = [...messages];
+  out[i] = { ...first, content: [{ type: "text", text: cut }, ...first.content.filter((p) => p.type !== "text")] };
+  return out;
 }
 
 /** Argument text as a canonical key: parsed JSON with sorted keys, or the raw text when it is not JSON. */

@@ -7,7 +7,8 @@
 // - A TURN is one assistant message plus its tool results (one model request).
 // - Protected — never pruned, summarized or dropped — are the first user message, the last user
 //   message (the current request) and the last `protectTurns` turns with everything after the
-//   first of them. Dedup and purge also leave write_file, edit and compress results alone.
+//   first of them. Dedup and purge also leave write_file, edit and compress results alone. A
+//   first user message over half the budget keeps only its start and end once it is answered.
 // - Summaries: the caller's compactions and the model's successful compress calls. Later ones win
 //   over earlier ones they overlap; the caller's count as later than any compress call. Compress
 //   calls already in the history apply even when the compress tool is now off.
@@ -26,6 +27,7 @@ import {
   purgeErrors,
   summaryMessage,
   tailStart,
+  trimFirstPrompt,
   trimToBudget,
   unitEnd,
   type HistoryFacts,
@@ -86,7 +88,8 @@ export function buildContext(input: ContextInput): ContextView {
   const facts = historyFacts(history, turns);
   const summaries = [...compressSummaries(history, turns), ...input.summaries];
   const summarized = applySummaries(history, summaries, facts.protect);
-  const deduped = policy.dedup ? dedup(summarized.messages, facts.protect) : { messages: summarized.messages, count: 0 };
+  const fitted = trimFirstPrompt(summarized.messages, policy.budgetTokens, input.tokensPerChar);
+  const deduped = policy.dedup ? dedup(fitted, facts.protect) : { messages: fitted, count: 0 };
   const purged = purgeErrors(deduped.messages, policy.purgeErrorsAfter, facts);
   const handled = policy.compressTool ? addHandles(purged.messages, facts.handles) : purged.messages;
   const budget = { budgetTokens: policy.budgetTokens, fixedTokens: input.fixedTokens, tokensPerChar: input.tokensPerChar };

@@ -8,7 +8,7 @@ import { addUsage, emptyUsage, newId, userMessage, type Effort, type Message, ty
 import { usageCounts, type Output, type RunStop } from "./output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "./provider.ts";
 import type { Tool } from "./tool.ts";
-import { runToolCalls, type PermissionCheck } from "./tool-calls.ts";
+import { runToolCalls, withUniqueCallIds, type PermissionCheck } from "./tool-calls.ts";
 
 export interface LoopDeps {
   provider: Provider;
@@ -21,7 +21,8 @@ export interface LoopDeps {
   context(history: Message[], signal: AbortSignal): Promise<RequestContext>;
   signal: AbortSignal;
   cwd: string;
-  limits: { maxTurns: number; parallelTools: boolean };
+  /** maxRunTokens: input + output tokens of the run's model responses after which it hands off; undefined = no cap */
+  limits: { maxTurns: number; parallelTools: boolean; maxRunTokens?: number };
   retry: RetryPolicy;
   permission: PermissionCheck;
   /** sent with every request; undefined = the provider's configured default */
@@ -43,15 +44,18 @@ export interface RunResult {
   usage: Usage;
 }
 
-/** Asked, without tools, when the turn limit is reached; the answer goes to .hey/task.md. */
-export const MAX_TURNS_PROMPT =
-  "You have reached the turn limit for this run; no tools are available now. Reply with a short hand-off in exactly two parts:\n" +
+const HAND_OFF_PARTS =
+  "no tools are available now. Reply with a short hand-off in exactly two parts:\n" +
   "Done so far: what is finished (files, decisions, test results).\nRemaining: the concrete next steps.";
+/** Asked, without tools, when the turn limit is reached; the answer goes to .hey/task.md. */
+export const MAX_TURNS_PROMPT = `You have reached the turn limit for this run; ${HAND_OFF_PARTS}`;
+/** Asked, without tools, when the run's token limit is passed; the answer goes to .hey/task.md. */
+export const MAX_RUN_TOKENS_PROMPT = `You have used up the token budget for this run; ${HAND_OFF_PARTS}`;
 
 /**
  * Runs the conversation in `messages` (appended to in place, each addition also emitted as a
  * `message` event for the session writer) until the model stops calling
- * tools, the turn limit is reached, the user aborts or a provider error cannot be recovered.
+ * tools, the turn or token limit is reached, the user aborts or a provider error cannot be recovered.
  * Never throws for provider or tool failures: they end as `error` events and a `done` event.
  */
 export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunResult> {
@@ -70,8 +74,10 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
   };
 
   for (;;) {
-    const handOff = turns >= deps.limits.maxTurns; // one extra request, without tools
-    if (handOff) append(userMessage(MAX_TURNS_PROMPT));
+    // one extra request, without tools
+    const spent = deps.limits.maxRunTokens !== undefined && usage.input + usage.output > deps.limits.maxRunTokens;
+    const handOff = turns >= deps.limits.maxTurns ? "max_turns" : spent ? "max_run_tokens" : undefined;
+    if (handOff) append(userMessage(handOff === "max_turns" ? MAX_TURNS_PROMPT : MAX_RUN_TOKENS_PROMPT));
     turns++;
     output.emit({ type: "turn_start", turn: turns });
     let context;
@@ -99,11 +105,12 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     }
     // a model that calls tools anyway in the hand-off: those calls will never run
     if (handOff && reply.message.toolCalls) delete reply.message.toolCalls;
-    append(reply.message);
+    const message = withUniqueCallIds(reply.message, messages); // two calls with one id keep both results
+    append(message);
     usage = addUsage(usage, reply.usage);
     output.emit({ type: "usage", ...usageCounts(reply.usage) });
-    if (handOff) return finish("max_turns");
-    const calls = reply.message.toolCalls ?? [];
+    if (handOff) return finish(handOff);
+    const calls = message.toolCalls ?? [];
     if (calls.length === 0) return finish(reply.stop === "length" ? "length" : "end");
     const results = await runToolCalls(calls, { ...deps, tools: context.tools, parallel: deps.limits.parallelTools });
     append(...results);

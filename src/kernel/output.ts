@@ -14,12 +14,12 @@ export interface UsageCounts {
 
 /**
  * Why a run ended, as reported in `done.stop_reason`: "length" = the final answer was cut at
- * the model's output token limit.
+ * the model's output token limit; "max_run_tokens" = the run passed `--max-run-tokens`.
  */
-export type RunStop = "end" | "length" | "max_turns" | "interrupted" | "error";
+export type RunStop = "end" | "length" | "max_turns" | "max_run_tokens" | "interrupted" | "error";
 
 /** `error.kind` values: the provider kinds plus those raised by hey itself. */
-export type ErrorKind = ProviderErrorKind | "config" | "tool" | "interrupted";
+export type ErrorKind = ProviderErrorKind | "config" | "usage" | "tool" | "interrupted" | "internal";
 
 /**
  * Everything the loop and the agent report, in order. All but `message` and `model` are the JSON
@@ -57,6 +57,8 @@ export type AgentEvent =
   | { type: "mcp"; server: string; state: "connected" | "failed" | "stopped"; tools?: number; error?: string }
   /** `/reload`: ok with what changed, or the errors (each naming file and line) and nothing changed */
   | { type: "reload"; ok: boolean; changes: string[]; errors: string[]; warnings: string[] }
+  /** a slash command's outcome (`hey -p /usage`): `ok` false for a refused or unknown one */
+  | { type: "command"; name: string; ok: boolean; output: string }
   | { type: "error"; kind: ErrorKind; message: string }
   | { type: "done"; stop_reason: RunStop; turns: number; usage: UsageCounts };
 

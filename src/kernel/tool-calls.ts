@@ -24,6 +24,28 @@ export const INTERRUPTED = "interrupted by user";
 /** The result of a call that never got one: hey stopped (crash, kill) or the history came from elsewhere. */
 export const NO_RESULT = "interrupted: hey stopped before this call finished";
 
+/**
+ * The assistant message as the history keeps it (issue 13 row 12): a tool-call id that another
+ * call of the same turn or an earlier call in `history` already uses gets a suffix (`call_1` →
+ * `call_1_2`), so every call keeps its own result. Returns `message` itself when all ids are new.
+ */
+export function withUniqueCallIds(message: Message, history: readonly Message[]): Message {
+  const calls = message.toolCalls;
+  if (!calls?.length) return message;
+  const taken = new Set<string>();
+  for (const m of history) for (const c of m.toolCalls ?? []) taken.add(c.id);
+  let changed = false;
+  const unique = calls.map((c) => {
+    let id = c.id;
+    for (let n = 2; taken.has(id); n++) id = `${c.id}_${n}`;
+    taken.add(id);
+    if (id === c.id) return c;
+    changed = true;
+    return { ...c, id };
+  });
+  return changed ? { ...message, toolCalls: unique } : message;
+}
+
 /** A synthetic error result for `call` (a call must never go to a model without one). */
 export function syntheticResult(call: Pick<ToolCall, "id" | "name">, id: string, text = NO_RESULT): Message {
   return { id, role: "tool", toolCallId: call.id, toolName: call.name, isError: true, content: [{ type: "text", text }] };

@@ -88,6 +88,16 @@ export function blockedTools(rules: CompiledRules, names: string[]): string[] {
   return names.filter((name) => !allow.tools.some((glob) => globMatch(glob, name)) && !(name === BASH_TOOL && allow.patterns.length));
 }
 
+/**
+ * The start-up warning for tools an allow list blocks (SPEC §24): one line naming them and the
+ * list that would allow them, e.g. `allow = ["bash: cargo *", "read_file", "grep"]`.
+ */
+export function blockedWarning(allow: string[], blocked: string[]): string {
+  const kept = allow.length > 3 ? [...allow.slice(0, 3).map((e) => JSON.stringify(e)), "…"] : allow.map((e) => JSON.stringify(e));
+  const list = [...kept, ...blocked.map((t) => JSON.stringify(t))].join(", ");
+  return `[permission] allow leaves ${blocked.join(", ")} blocked; to let the agent use ${blocked.length === 1 ? "it" : "them"}, add ${blocked.length === 1 ? "its name" : "their names"}: allow = [${list}]`;
+}
+
 /** Decide one tool call. Pure and total: never throws, whatever the arguments. */
 export function decide(tool: string, args: Record<string, unknown>, rules: CompiledRules): Decision {
   // entries are lowercase; an MCP tool may not be (`getTinyImage`): names match whatever their case

@@ -2,6 +2,7 @@
 // Parsing never throws: a bad line is reported so the reader can skip it with a warning. The
 // window a resume starts from, and the synthetic results for calls a crash left open, are
 // decided here; reader.ts and writer.ts only move bytes.
+import { summaryMessage, type Summary } from "../context/passes.ts";
 import type { Message } from "../kernel/ir.ts";
 import { syntheticResult } from "../kernel/tool-calls.ts";
 import type { UsageCounts } from "../kernel/output.ts";
@@ -47,11 +48,13 @@ export interface SessionInfo {
   /** bytes */
   size: number;
   path: string;
+  /** the header is damaged: id, directory and date were read from what is left of it */
+  damaged?: true;
 }
 
 
 /** Line prefixes the writer produces (type is always the first key), for skipping lines unread. */
-export const ENTRY_PREFIX = { model: '{"type":"model"', compaction: '{"type":"compaction"' } as const;
+export const ENTRY_PREFIX = { model: '{"type":"model"', compaction: '{"type":"compaction"', usage: '{"type":"usage"' } as const;
 
 const FIRST_PROMPT_CHARS = 80;
 const ROLES = new Set(["user", "assistant", "tool", "system"]);
@@ -67,6 +70,24 @@ export function parseHeader(line: string): SessionHeader | undefined {
   const v = parseObject(line);
   if (!v || v.type !== "header" || !isStr(v.id) || !isStr(v.cwd) || !isStr(v.created) || !isStr(v.version)) return undefined;
   return { type: "header", id: v.id, cwd: v.cwd, created: v.created, version: v.version };
+}
+
+/**
+ * The header of a file whose first line is damaged (a crash or a disk fault mid-write, an editor),
+ * rebuilt from what is still readable in that line and the id in the file's name; undefined when
+ * the directory cannot be read from it (the caller may then take the current one).
+ */
+export function salvageHeader(line: string, id: string): SessionHeader | undefined {
+  const field = (name: string) => {
+    const m = new RegExp(`"${name}":"((?:[^"\\\\]|\\\\.)*)"`).exec(line);
+    try {
+      return m ? (JSON.parse(`"${m[1]}"`) as string) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const cwd = field("cwd");
+  return cwd ? { type: "header", id, cwd, created: field("created") ?? "", version: field("version") ?? "unknown" } : undefined;
 }
 
 /**
@@ -95,6 +116,50 @@ export function parseEntry(line: string): ParsedLine {
       return bad("entry: a second header is");
     default:
       return typeof v.type === "string" ? { ok: false, reason: "" } : bad("session");
+  }
+}
+
+/** Characters of an oversized message's text kept in its placeholder. */
+const OVERSIZED_TEXT_CHARS = 2000;
+
+/**
+ * An entry for a line too long to load (lines.ts `Oversized`): a message keeps its id, role, the
+ * start of its text and — when its start or end shows them — its tool calls (arguments left out)
+ * or the call it answers, with a note that the file keeps it whole. Anything else is skipped.
+ */
+export function oversizedEntry(line: { head: string; tail: string; bytes: number }): ParsedLine {
+  const m = /^\{"type":"message","message":\{"id":"((?:[^"\\]|\\.)*)","role":"(user|assistant|tool)"/.exec(line.head);
+  if (!m) return { ok: false, reason: `a line of ${formatSize(line.bytes)} (more than hey loads) that is not a message` };
+  const both = line.head + line.tail;
+  const str = (re: RegExp, text = both) => {
+    const v = re.exec(text)?.[1];
+    return v === undefined ? undefined : decodeCut(v);
+  };
+  const start = str(/"content":\[\{"type":"text","text":"((?:[^"\\]|\\.)*)/, line.head) ?? "";
+  const cut = start.length > OVERSIZED_TEXT_CHARS ? start.slice(0, OVERSIZED_TEXT_CHARS) : start;
+  const note = `[… cut: this message is ${formatSize(line.bytes)}, more than hey loads from a session; the session file keeps it whole]`;
+  const message: Message = { id: decodeCut(m[1]!), role: m[2] as Message["role"], content: [{ type: "text", text: cut ? `${cut}\n${note}` : note }] };
+  if (message.role === "tool") {
+    const callId = str(/"toolCallId":"((?:[^"\\]|\\.)*)"/);
+    if (callId === undefined) return { ok: false, reason: `a tool result of ${formatSize(line.bytes)} whose call cannot be told` };
+    message.toolCallId = callId;
+    message.toolName = str(/"toolName":"((?:[^"\\]|\\.)*)"/) ?? "tool";
+    message.isError = /"isError":true/.test(both);
+  }
+  if (message.role === "assistant") {
+    const calls = new Map<string, string>();
+    for (const c of both.matchAll(/\{"id":"((?:[^"\\]|\\.)*)","name":"((?:[^"\\]|\\.)*)","arguments":"/g)) calls.set(decodeCut(c[1]!), decodeCut(c[2]!));
+    if (calls.size > 0) message.toolCalls = [...calls].map(([id, name]) => ({ id, name, arguments: "{}" }));
+  }
+  return { ok: true, entry: { type: "message", message } };
+}
+
+/** A JSON string's body, possibly cut in the middle of an escape or a character, decoded. */
+function decodeCut(body: string): string {
+  try {
+    return (JSON.parse(`"${body.replace(/\\(u[0-9a-fA-F]{0,3})?$/, "")}"`) as string).replace(/\uFFFD$/, "");
+  } catch {
+    return body;
   }
 }
 
@@ -143,6 +208,28 @@ export function closeToolCalls(messages: Message[], makeId: () => string): { mes
     }
   }
   return { messages: out, appended };
+}
+
+
+/**
+ * Resume's "latest summary + recent window" (SPEC §19). The latest summary usually starts before
+ * the loaded messages (resume reads only the tail), or at the first prompt, which the request view
+ * never lets a summary replace: then its summary message goes right after the first user message
+ * and stands for everything before the rest of the window — the messages it covers that the
+ * window holds are left out, and so is the gap before the window (`gap`: the file has messages
+ * that were not loaded). A summary that starts inside the loaded messages is left to the view.
+ * The summaries list is not changed; the folded one no longer matches the messages and the view
+ * skips it.
+ */
+export function foldSummary(messages: Message[], summaries: readonly Summary[], gap: boolean): Message[] {
+  const latest = summaries.at(-1);
+  const first = messages[0];
+  if (!latest || first?.role !== "user") return messages;
+  const from = messages.findIndex((m) => m.id === latest.fromId);
+  const to = messages.findIndex((m) => m.id === latest.toId);
+  if (from > 0) return messages;
+  if (to > 0) return messages[to + 1]?.role === "tool" ? messages : [first, summaryMessage(latest), ...messages.slice(to + 1)];
+  return gap && to < 0 ? [first, summaryMessage(latest), ...messages.slice(1)] : messages;
 }
 
 

@@ -1,12 +1,14 @@
 // Finding and reading sessions (SPEC §19): listing, lookup by id or prefix, pruning, and resume,
 // which reads big files from the tail. The format and the window rules live in format.ts.
-import { closeSync, fstatSync, openSync, readdirSync, readSync, unlinkSync } from "node:fs";
-import { join } from "node:path";
-import { newId, textOf, type Message } from "../kernel/ir.ts";
+import { closeSync, constants, fstatSync, readdirSync, readSync, unlinkSync } from "node:fs";
+import { basename, join } from "node:path";
+import { addUsage, emptyUsage, newId, textOf, type Message, type Usage } from "../kernel/ir.ts";
 import type { Summary } from "../context/passes.ts";
-import { alignWindow, closeToolCalls, ENTRY_PREFIX, oneLine, parseEntry, parseHeader, promptOfCutLine } from "./format.ts";
+import { alignWindow, closeToolCalls, ENTRY_PREFIX, foldSummary, formatSize, oneLine, oversizedEntry, parseEntry, parseHeader, promptOfCutLine, salvageHeader } from "./format.ts";
 import type { SessionEntry, SessionHeader, SessionInfo } from "./format.ts";
-import { closeQuietly, linesBackward, linesForward, TAIL_CHUNK } from "./lines.ts";
+import { closeQuietly, linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK } from "./lines.ts";
+import { lockedByOther, lockSession, unlockSession } from "./lock.ts";
+import { repairHeader } from "./writer.ts";
 
 /** SPEC §19: resume keeps about the last 500 messages; older context comes from the summary. */
 export const DEFAULT_WINDOW = 500;
@@ -20,11 +22,38 @@ const HEAD_MAX_LINES = 64;
  * search must stay cheap when a session has none (120 MB took ~50 ms warm, ~250 ms cold).
  */
 const SCAN_LIMIT = 32 * 1024 * 1024;
+/** A usage entry's line is ~170 bytes; more is not one of hey's. */
+const USAGE_LINE_MAX = 1024;
+
+/** A session file whose header is damaged beyond reading its directory: listed nowhere, so reported. */
+export interface UnreadableSession {
+  id: string;
+  path: string;
+  modified: number;
+}
 
 /** Every session in `dir`, most recently used first. Reads only the head of each file. */
 export function listSessions(dir: string): SessionInfo[] {
-  const infos = sessionIds(dir).flatMap((id) => readInfo(join(dir, `${id}.jsonl`)) ?? []);
-  return infos.sort((a, b) => b.modified - a.modified || (a.id < b.id ? 1 : -1));
+  return scanSessions(dir).sessions;
+}
+
+/** listSessions, and the files whose header is too damaged to say which directory they belong to. */
+export function scanSessions(dir: string): { sessions: SessionInfo[]; unreadable: UnreadableSession[] } {
+  const sessions: SessionInfo[] = [];
+  const unreadable: UnreadableSession[] = [];
+  for (const id of sessionIds(dir)) {
+    const info = readInfo(join(dir, `${id}.jsonl`));
+    if (info && "cwd" in info) sessions.push(info);
+    else if (info) unreadable.push(info);
+  }
+  return { sessions: sessions.sort((a, b) => b.modified - a.modified || (a.id < b.id ? 1 : -1)), unreadable: unreadable.sort((a, b) => b.modified - a.modified) };
+}
+
+/** What `-c`, `--sessions` and `/sessions` say about unreadable session files (none: nothing). */
+export function unreadableNote(files: readonly UnreadableSession[]): string | undefined {
+  if (files.length === 0) return undefined;
+  const shown = files.slice(0, 3).map((f) => f.path).join(", ") + (files.length > 3 ? `, and ${files.length - 3} more` : "");
+  return `${files.length === 1 ? "a session file has" : `${files.length} session files have`} a damaged header and cannot be listed: ${shown}; \`hey --resume ID\` opens one in this directory and repairs it`;
 }
 
 /** The most recently used session started in `cwd`, if any. */
@@ -32,16 +61,64 @@ export function latestSession(dir: string, cwd: string): SessionInfo | undefined
   return listSessions(dir).find((s) => s.cwd === cwd);
 }
 
-/** The session with id `idOrPrefix`, or the only one whose id starts with it. Throws otherwise. */
-export function findSession(dir: string, idOrPrefix: string): SessionInfo {
+/** The session with id `idOrPrefix`, or the only one whose id starts with it (its header may be damaged). Throws otherwise. */
+export function findSession(dir: string, idOrPrefix: string): { id: string; path: string } {
   const ids = sessionIds(dir);
   const matches = ids.includes(idOrPrefix) ? [idOrPrefix] : idOrPrefix === "" ? [] : ids.filter((id) => id.startsWith(idOrPrefix)).sort();
   if (matches.length === 0) throw new Error(`no session "${idOrPrefix}" in ${dir} (hey --sessions lists them)`);
   if (matches.length > 1) throw new Error(`"${idOrPrefix}" matches ${matches.length} sessions: ${matches.join(", ")}; give more of the id`);
   const path = join(dir, `${matches[0]}.jsonl`);
-  const info = readInfo(path);
-  if (!info) throw new Error(`${path} is not a hey session (no valid header)`);
-  return info;
+  closeSync(openSessionFile(path, constants.O_RDONLY)); // a link or not a file: says so
+  if (!readInfo(path)) throw new Error(`${path} is not a hey session: it is empty`);
+  return { id: matches[0]!, path };
+}
+
+/**
+ * Opens the session at `path` to continue it: makes this process its one writer (lock.ts; throws
+ * SessionLockedError when another hey is writing it), repairs a damaged header — from what is left
+ * of it, else with `cwd` as its directory, and only when the lines after it are hey's — then loads
+ * it. The caller's writer releases the lock when it closes.
+ */
+export function resumeSession(path: string, cwd: string): LoadedSession {
+  lockSession(path);
+  try {
+    const repaired = repairIfDamaged(path, cwd);
+    const loaded = loadSession(path);
+    return repaired ? { ...loaded, warnings: [repaired, ...loaded.warnings] } : loaded;
+  } catch (e) {
+    unlockSession(path);
+    throw e;
+  }
+}
+
+/** Rewrites a damaged header (see resumeSession); the warning that says so, or undefined when the header was fine. */
+function repairIfDamaged(path: string, cwd: string): string | undefined {
+  const fd = openSessionFile(path, constants.O_RDONLY);
+  let header: SessionHeader;
+  let firstIsEntry: boolean;
+  try {
+    const size = fstatSync(fd).size;
+    const lines = linesForward(fd, Math.min(size, LIST_HEAD_BYTES * 16));
+    const first = lines.next();
+    if (first.done || parseHeader(first.value.text)) return undefined;
+    const rest = [...take(lines, HEAD_MAX_LINES)].filter((l) => l.terminated);
+    firstIsEntry = parseEntry(first.value.text).ok;
+    if (!firstIsEntry && !rest.some((l) => parseEntry(l.text).ok)) return undefined; // not hey's: loadSession says so
+    const id = basename(path, ".jsonl");
+    header = (!firstIsEntry && salvageHeader(first.value.text, id)) || { type: "header", id, cwd, created: new Date(fstatSync(fd).mtimeMs).toISOString(), version: "unknown" };
+  } finally {
+    closeSync(fd);
+  }
+  repairHeader(path, header, firstIsEntry);
+  return `${path}: the session's header was damaged; repaired (directory ${header.cwd})`;
+}
+
+function* take<T>(items: Iterator<T>, n: number): Generator<T> {
+  for (let i = 0; i < n; i++) {
+    const next = items.next();
+    if (next.done) return;
+    yield next.value;
+  }
 }
 
 /** Deletes the sessions last used more than `olderThanDays` ago and all but the newest `keep`. */
@@ -49,6 +126,7 @@ export function pruneSessions(dir: string, opts: { olderThanDays?: number; keep?
   const now = opts.now ?? Date.now();
   const deleted: string[] = [];
   for (const [i, s] of listSessions(dir).entries()) {
+    if (lockedByOther(s.path)) continue; // another hey is writing it
     const old = opts.olderThanDays !== undefined && now - s.modified > opts.olderThanDays * 86_400_000;
     const extra = opts.keep !== undefined && i >= opts.keep;
     if (!old && !extra) continue;
@@ -64,7 +142,11 @@ export function pruneSessions(dir: string, opts: { olderThanDays?: number; keep?
 
 export interface LoadedSession {
   header: SessionHeader;
-  /** first user message, then the aligned window; every tool call has exactly one result */
+  /**
+   * first user message, then the aligned window; every tool call has exactly one result. When the
+   * latest summary starts before the window, its summary message follows the first user message
+   * in place of what it covers (foldSummary).
+   */
   messages: Message[];
   /**
    * the summaries among the window's lines, oldest first, else the latest one within SCAN_LIMIT
@@ -77,6 +159,9 @@ export interface LoadedSession {
   warnings: string[];
   /** synthetic results for calls a crash left open: in `messages`, not yet in the file */
   appended: Message[];
+  /** the file and its size when it was read: what earlier runs wrote (`/usage` sums their usage) */
+  path: string;
+  bytes: number;
 }
 
 /**
@@ -91,16 +176,17 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
   const window = opts.window ?? DEFAULT_WINDOW;
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    fd = openSessionFile(path, constants.O_RDONLY);
   } catch (e) {
     throw new Error(`cannot read session ${path}: ${e instanceof Error ? e.message : String(e)}`);
   }
   try {
     const size = fstatSync(fd).size;
-    const { header, firstUser, firstModel } = readHead(fd, size);
+    const { header, firstUser, firstModel, firstCut } = readHead(fd, size);
     if (!header) throw new Error(`${path} is not a hey session: its first line is not a session header`);
     const warnings: { offset: number; fromEnd: number; reason: string; torn: boolean }[] = [];
     const found: Message[] = []; // newest first
+    const cut = new Set<string>(); // messages too long to load, loaded as their start
     const summaries: Summary[] = [];
     let model: LoadedSession["model"];
     let fromEnd = 0;
@@ -111,16 +197,17 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
       // ...and on while the oldest is a tool result, to reach its call (orphans: not forever)
       const collecting = found.length < window || (found[found.length - 1]!.role === "tool" && found.length < 2 * window);
       if (!collecting) {
-        before = line.offset + (line.end - line.start);
+        before = line.offset + (line.oversized ? line.oversized.bytes : line.end - line.start);
         break;
       }
-      if (line.start === line.end) continue;
-      const parsed = parseEntry(line.buf.toString("utf8", line.start, line.end));
+      if (line.start === line.end && !line.oversized) continue;
+      const parsed = line.oversized ? oversizedEntry(line.oversized) : parseEntry(line.buf.toString("utf8", line.start, line.end));
       if (!parsed.ok) {
         if (parsed.reason) warnings.push({ offset: line.offset, fromEnd, reason: parsed.reason, torn: !line.terminated });
         continue;
       }
       const e = parsed.entry;
+      if (e.type === "message" && line.oversized) cut.add(e.message.id);
       if (e.type === "message") found.push(e.message);
       else if (e.type === "model") model ??= { provider: e.provider, model: e.model };
       else if (e.type === "compaction") summaries.unshift({ fromId: e.from_id, toId: e.to_id, text: e.summary });
@@ -135,25 +222,65 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
     const chronological = found.reverse();
     const recent = chronological.slice(alignWindow(chronological, window));
     const withFirst = firstUser && !recent.some((m) => m.id === firstUser.id) ? [firstUser, ...recent] : recent;
-    const { messages, appended } = closeToolCalls(withFirst, () => newId());
+    const closed = closeToolCalls(withFirst, () => newId());
+    const { appended } = closed;
+    if (firstCut && firstUser) cut.add(firstUser.id);
+    const cutNote = cut.size === 0 ? [] : [`${path}: ${cut.size === 1 ? "a message" : `${cut.size} messages`} over ${formatSize(MAX_LINE_BYTES)} loaded as ${cut.size === 1 ? "its" : "their"} start only (the file keeps ${cut.size === 1 ? "it" : "them"} whole)`];
     return {
       header,
-      messages,
+      messages: foldSummary(closed.messages, summaries, before > 0),
       summaries,
       ...(model ? { model } : {}),
-      warnings: warnings.reverse().map((w) => {
-        const where = before === 0 ? `line ${fromEnd - w.fromEnd + 1}` : `the line at byte ${w.offset}`;
-        return w.torn ? `${path}: skipped a torn last line (${where}): hey stopped while writing it` : `${path}: skipped ${where}: ${w.reason}`;
-      }),
+      warnings: [
+        ...cutNote,
+        ...warnings.reverse().map((w) => {
+          const where = before === 0 ? `line ${fromEnd - w.fromEnd + 1}` : `the line at byte ${w.offset}`;
+          return w.torn ? `${path}: skipped a torn last line (${where}): hey stopped while writing it` : `${path}: skipped ${where}: ${w.reason}`;
+        }),
+      ],
       appended,
+      path,
+      bytes: size,
     };
   } finally {
     closeSync(fd);
   }
 }
 
+/**
+ * The token counts of every `usage` entry in the first `bytes` of the session at `path` (the runs
+ * before this one), and how many there are: found by a byte search for the entry's line prefix,
+ * so no other line is decoded, however long.
+ */
+export function usageIn(path: string, bytes: number): { usage: Usage; requests: number } {
+  const fd = openSessionFile(path, constants.O_RDONLY);
+  let usage = emptyUsage();
+  let requests = 0;
+  const marker = Buffer.from("\n" + ENTRY_PREFIX.usage);
+  const buf = Buffer.allocUnsafe(TAIL_CHUNK + USAGE_LINE_MAX);
+  try {
+    for (let from = 0; from < bytes; from += TAIL_CHUNK) {
+      const got = readSync(fd, buf, 0, Math.min(buf.length, bytes - from), from);
+      const view = buf.subarray(0, got);
+      // a marker is counted in the chunk where it starts; the extra bytes complete its line
+      for (let at = view.indexOf(marker); at >= 0 && at < TAIL_CHUNK; at = view.indexOf(marker, at + 1)) {
+        const end = view.indexOf(10, at + 1);
+        const parsed = end < 0 ? undefined : parseEntry(view.toString("utf8", at + 1, end));
+        if (parsed?.ok && parsed.entry.type === "usage") {
+          const e = parsed.entry;
+          usage = addUsage(usage, { input: e.input_tokens, output: e.output_tokens, cacheRead: e.cache_read_tokens, cacheWrite: e.cache_write_tokens, reasoning: e.reasoning_tokens });
+          requests++;
+        }
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { usage, requests };
+}
+
 /** The header, the first user message (the first message, when it is a user's) and the model before it. */
-function readHead(fd: number, size: number): { header?: SessionHeader; firstUser?: Message; firstModel?: LoadedSession["model"] } {
+function readHead(fd: number, size: number): { header?: SessionHeader; firstUser?: Message; firstModel?: LoadedSession["model"]; firstCut?: boolean } {
   const lines = linesForward(fd, size);
   const first = lines.next();
   const header = first.done ? undefined : parseHeader(first.value.text);
@@ -161,10 +288,10 @@ function readHead(fd: number, size: number): { header?: SessionHeader; firstUser
   for (let n = 0; header && n < HEAD_MAX_LINES; n++) {
     const line = lines.next();
     if (line.done) break;
-    const parsed = parseEntry(line.value.text);
+    const parsed = line.value.oversized ? oversizedEntry(line.value.oversized) : parseEntry(line.value.text);
     if (parsed.ok && parsed.entry.type === "model") firstModel = { provider: parsed.entry.provider, model: parsed.entry.model };
     if (!parsed.ok || parsed.entry.type !== "message") continue;
-    return { header, firstModel, ...(parsed.entry.message.role === "user" ? { firstUser: parsed.entry.message } : {}) };
+    return { header, firstModel, firstCut: Boolean(line.value.oversized), ...(parsed.entry.message.role === "user" ? { firstUser: parsed.entry.message } : {}) };
   }
   return { header, firstModel };
 }
@@ -177,16 +304,19 @@ function sessionIds(dir: string): string[] {
   }
 }
 
-function readInfo(path: string): SessionInfo | undefined {
+/** What the listing shows of a file; its id, path and time when its header is beyond repair; undefined for an empty file or no file. */
+function readInfo(path: string): SessionInfo | UnreadableSession | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(path, "r");
+    fd = openSessionFile(path, constants.O_RDONLY);
     const stat = fstatSync(fd);
-    if (!stat.isFile()) return undefined;
     const lines = linesForward(fd, Math.min(stat.size, LIST_HEAD_BYTES));
     const first = lines.next();
-    const header = first.done ? undefined : parseHeader(first.value.text);
-    if (!header) return undefined;
+    if (first.done) return undefined;
+    const id = basename(path, ".jsonl");
+    const parsed = parseHeader(first.value.text);
+    const header = parsed ?? salvageHeader(first.value.text, id);
+    if (!header) return { id, path, modified: stat.mtimeMs };
     let prompt = "";
     for (const line of lines) {
       if (!line.terminated && line.end < stat.size) {
@@ -198,7 +328,7 @@ function readInfo(path: string): SessionInfo | undefined {
       if (parsed.entry.message.role === "user") prompt = textOf(parsed.entry.message);
       break;
     }
-    return { id: header.id, created: header.created, modified: stat.mtimeMs, cwd: header.cwd, firstPrompt: oneLine(prompt), size: stat.size, path };
+    return { id: header.id, created: header.created, modified: stat.mtimeMs, cwd: header.cwd, firstPrompt: oneLine(prompt), size: stat.size, path, ...(parsed ? {} : { damaged: true as const }) };
   } catch {
     return undefined;
   } finally {

@@ -1,11 +1,12 @@
 // Writing sessions (SPEC §19): one append-only JSONL file per conversation. The writer is an
 // Output subscriber, so the loop never persists anything itself. The format lives in format.ts.
-import { fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { newId } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
-import { toLine, type SessionEntry } from "./format.ts";
-import { closeQuietly } from "./lines.ts";
+import { toLine, type SessionEntry, type SessionHeader } from "./format.ts";
+import { closeQuietly, openSessionFile } from "./lines.ts";
+import { lockSession, unlockSession } from "./lock.ts";
 
 /**
  * The session writer: persists `message`, `usage` and summary `compaction` events, and a
@@ -57,7 +58,8 @@ export function createSessionWriter(opts: { dir: string; id: string; cwd: string
   };
   const open = () => {
     mkdirSync(opts.dir, { recursive: true, mode: 0o700 }); // conversations are private
-    fd = openSync(path, "a+", 0o600); // + so a resume can check the last byte
+    lockSession(path); // one writer per session: a second hey is refused, never interleaved
+    fd = openSessionFile(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT); // read too: a resume checks the last byte
     const size = fstatSync(fd).size;
     if (size === 0) write(toLine({ type: "header", id: opts.id, cwd: opts.cwd, created: new Date().toISOString(), version: opts.version }));
     else if (!endsWithNewline(fd, size)) write("\n"); // a torn last line stays alone on its line
@@ -128,6 +130,7 @@ export function createSessionWriter(opts: { dir: string; id: string; cwd: string
       guard(sync);
       if (fd !== undefined) closeQuietly(fd);
       fd = undefined;
+      unlockSession(path);
     },
   };
 }
@@ -136,3 +139,53 @@ function endsWithNewline(fd: number, size: number): boolean {
   const b = Buffer.alloc(1);
   return readSync(fd, b, 0, 1, size - 1) === 1 && b[0] === 10;
 }
+
+/**
+ * Writes `header` as the first line of the session at `path` (the caller holds its lock): over the
+ * damaged first line when it fits (padded with spaces, which JSON allows), else by copying the file
+ * behind it into a temporary file renamed over the old one. `keepFirst`: the first line is an
+ * entry (the header is missing, not damaged) and stays, after the header.
+ */
+export function repairHeader(path: string, header: SessionHeader, keepFirst: boolean): void {
+  const line = Buffer.from(JSON.stringify(header));
+  const fd = openSessionFile(path, constants.O_RDWR);
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.allocUnsafe(COPY_CHUNK);
+    let firstEnd = 0; // the first newline, or the end of the file
+    for (let n; firstEnd < size && (n = readSync(fd, buf, 0, Math.min(COPY_CHUNK, size - firstEnd), firstEnd)) > 0; ) {
+      const nl = buf.subarray(0, n).indexOf(10);
+      if (nl >= 0) {
+        firstEnd += nl;
+        break;
+      }
+      firstEnd += n;
+    }
+    if (!keepFirst && line.length <= firstEnd) {
+      const padded = Buffer.alloc(firstEnd, 0x20);
+      line.copy(padded);
+      for (let done = 0; done < padded.length; ) done += writeSync(fd, padded, done, padded.length - done, done);
+      fsyncSync(fd);
+      return;
+    }
+    const tmp = `${path}.repair-${process.pid}`;
+    const out = openSessionFile(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
+    try {
+      const head = Buffer.concat([line, Buffer.from("\n")]);
+      for (let done = 0; done < head.length; ) done += writeSync(out, head, done, head.length - done);
+      for (let at = keepFirst ? 0 : Math.min(size, firstEnd + 1), n; at < size && (n = readSync(fd, buf, 0, Math.min(COPY_CHUNK, size - at), at)) > 0; at += n)
+        for (let done = 0; done < n; ) done += writeSync(out, buf, done, n - done);
+      fsyncSync(out);
+    } catch (e) {
+      closeQuietly(out);
+      unlinkSync(tmp);
+      throw e;
+    }
+    closeSync(out);
+    renameSync(tmp, path);
+  } finally {
+    closeQuietly(fd);
+  }
+}
+
+const COPY_CHUNK = 1024 * 1024;

@@ -3,14 +3,15 @@ import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Agent } from "../agent.ts";
-import { EFFORTS, type Effort } from "../kernel/ir.ts";
+import { addUsage, EFFORTS, emptyUsage, type Effort, type Usage } from "../kernel/ir.ts";
 import { isUsable } from "../config/providers.ts";
 import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError } from "../config/settings.ts";
 import { buildContext } from "../context/view.ts";
 import { formatSessionList, sessionsDir } from "../sessions/format.ts";
-import { listSessions, pruneSessions } from "../sessions/reader.ts";
+import { pruneSessions, scanSessions, unreadableNote } from "../sessions/reader.ts";
 import type { TerminalOutput } from "./terminal.ts";
+import { COMMANDS, unknownCommand } from "./slash.ts";
 import { visible } from "./visible.ts";
 
 export interface CommandContext {
@@ -23,13 +24,15 @@ export interface CommandContext {
   reload(): Promise<ReloadReport>;
   /** `/mcp`: every MCP server, its state and its tools (after waiting, bounded, for those just starting) */
   mcpStatus(signal: AbortSignal): Promise<string>;
+  /** the tokens of the session's earlier runs (a resumed session's file), if any */
+  earlierRuns?(): { usage: Usage; requests: number } | undefined;
 }
 
 const HELP = `/help                     this list
 /model [provider/model]   show or switch the model (the conversation is kept)
 /effort LEVEL             reasoning effort: ${EFFORTS.join(" ")}
 /thinking                 show or hide thinking (what is sent does not change)
-/usage                    tokens used in this run, context size and what was pruned
+/usage                    tokens of the session and of this run, context size, what was pruned
 /compact [instructions]   summarize older work now
 /reload                   re-read config, skills and AGENTS.md, restart MCP servers (checked first; the conversation is kept)
 /mcp                      MCP servers: connecting, connected or failed (and why), their tools
@@ -43,57 +46,65 @@ Keys: Esc or Ctrl-C cancels a running turn; text typed meanwhile waits at the ne
 Enter sends; a trailing \\ or Ctrl-J starts a new line; a paste is one message; ↑/↓ history;
 Tab completes /commands, /skill: names, @paths and model names.`;
 
-export const COMMANDS = ["/help", "/model", "/effort", "/thinking", "/usage", "/compact", "/reload", "/mcp", "/skill:", "/sessions", "/resume", "/quit", "/exit"];
+/** What a command did: its text (shown as is), whether it worked, and whether to leave the REPL. */
+export interface CommandResult {
+  text: string;
+  ok: boolean;
+  quit?: true;
+}
 
-/** Runs one slash command line; returns "quit" to leave the REPL. Prints its own results. */
-export async function runCommand(line: string, ctx: CommandContext): Promise<"quit" | void> {
+const said = (text: string): CommandResult => ({ text, ok: true });
+const refused = (text: string): CommandResult => ({ text: `hey: ${text}`, ok: false });
+
+/** Runs one slash command line (SPEC §17). Prints nothing: the caller shows the result. */
+export async function runCommand(line: string, ctx: CommandContext): Promise<CommandResult> {
   const [name = "", ...rest] = line.trim().split(/\s+/);
   const arg = rest.join(" ");
-  const say = (text: string) => void process.stdout.write(text + "\n");
   switch (name) {
     case "/help":
-      return say(HELP);
+      return said(HELP);
     case "/quit":
     case "/exit":
-      return "quit";
+      return { text: "", ok: true, quit: true };
     case "/model": {
-      if (!arg) return say(modelList(ctx.agent));
+      if (!arg) return said(modelList(ctx.agent));
       try {
         await ctx.switchModel(arg);
-        return say(`model: ${ctx.agent.settings.provider.name}/${ctx.agent.settings.model}`);
+        return said(`model: ${ctx.agent.settings.provider.name}/${ctx.agent.settings.model}`);
       } catch (e) {
-        if (e instanceof ConfigError) return say(`hey: ${e.message}`);
+        if (e instanceof ConfigError) return refused(e.message);
         throw e;
       }
     }
     case "/effort": {
-      if (!arg) return say(`effort: ${ctx.agent.effort ?? "(provider default)"}`);
-      if (!(EFFORTS as readonly string[]).includes(arg)) return say(`hey: /effort takes one of ${EFFORTS.join(", ")}`);
+      if (!arg) return said(`effort: ${ctx.agent.effort ?? "(provider default)"}`);
+      if (!(EFFORTS as readonly string[]).includes(arg)) return refused(`/effort takes one of ${EFFORTS.join(", ")}`);
       ctx.agent.setEffort(arg as Effort);
-      return say(`effort: ${arg}`);
+      return said(`effort: ${arg}`);
     }
     case "/thinking": {
-      if (!ctx.terminal) return;
+      if (!ctx.terminal) return said("thinking is always in the JSON events (thinking_delta)");
       const shown = ctx.terminal.toggleThinking();
-      return say(`thinking ${shown ? "shown" : "hidden"}`);
+      return said(`thinking ${shown ? "shown" : "hidden"}`);
     }
     case "/sessions":
-      return say(sessionsCommand(rest));
+      return sessionsCommand(rest);
     case "/usage":
-      return say(usageReport(ctx.agent));
+      return said(usageReport(ctx.agent, ctx.earlierRuns?.()));
     case "/mcp":
-      return say(visible(await ctx.mcpStatus(ctx.signal)));
+      return said(visible(await ctx.mcpStatus(ctx.signal)));
     case "/reload": {
       const report = await ctx.reload();
-      if (ctx.terminal) say(formatReload(report)); // JSON mode: the reload event says it
-      return;
+      return { text: formatReload(report), ok: report.ok };
     }
     case "/compact": {
       const done = await ctx.agent.compact(arg || undefined, ctx.signal);
-      return say(done ? "older work summarized; the next request sends the summary instead" : "nothing to summarize yet: everything is in the last turns");
+      return said(done ? "older work summarized; the next request sends the summary instead" : "nothing to summarize yet: everything is in the last turns");
     }
+    case "/resume":
+      return refused("/resume works at the interactive prompt; from the command line use hey --resume ID or hey -c");
     default:
-      return say(`hey: unknown command ${name} (see /help)`);
+      return refused(unknownCommand(name));
   }
 }
 
@@ -136,24 +147,33 @@ function pathCompletions(partial: string, cwd: string): string[] {
 }
 
 /** `/sessions`, `/sessions prune 30d` (older than 30 days), `/sessions prune keep 20` (all but the newest 20). */
-function sessionsCommand(words: string[]): string {
+function sessionsCommand(words: string[]): CommandResult {
   const home = process.env.HOME || homedir();
   const dir = sessionsDir(process.env, home);
-  if (words.length === 0) return visible(formatSessionList(listSessions(dir).filter((s) => s.cwd === process.cwd()), home));
-  if (words.length === 1 && words[0] === "all") return visible(formatSessionList(listSessions(dir), home));
+  if (words.length === 0 || (words.length === 1 && words[0] === "all")) {
+    const { sessions, unreadable } = scanSessions(dir);
+    const note = unreadableNote(unreadable);
+    const shown = words.length === 0 ? sessions.filter((s) => s.cwd === process.cwd()) : sessions;
+    return said(visible(formatSessionList(shown, home)).trimEnd() + (note ? `\nhey: ${note}` : ""));
+  }
   const [verb, a, b] = words;
   let opts: { olderThanDays?: number; keep?: number } | undefined;
   if (verb === "prune" && a && /^\d+d$/.test(a) && b === undefined) opts = { olderThanDays: Number(a.slice(0, -1)) };
   if (verb === "prune" && a === "keep" && b && /^\d+$/.test(b)) opts = { keep: Number(b) };
-  if (!opts) return "hey: use /sessions, /sessions prune 30d (older than 30 days) or /sessions prune keep 20 (keep the newest 20)";
+  if (!opts) return refused("use /sessions, /sessions prune 30d (older than 30 days) or /sessions prune keep 20 (keep the newest 20)");
   const { deleted } = pruneSessions(dir, opts);
-  return deleted.length === 0 ? "no sessions to prune" : `deleted ${deleted.length} session${deleted.length === 1 ? "" : "s"}`;
+  return said(deleted.length === 0 ? "no sessions to prune" : `deleted ${deleted.length} session${deleted.length === 1 ? "" : "s"}`);
 }
 
-/** `/usage` (SPEC §10): tokens for the session and the last request, the context against the budget, and pruning counts. */
-export function usageReport(agent: Agent): string {
+/**
+ * `/usage` (SPEC §10): tokens of the whole session (`earlier` runs and this one), of this run and
+ * of the last request, the context against the budget, and pruning counts.
+ */
+export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: number }): string {
   const n = (x: number) => x.toLocaleString("en-US");
   const { total, last, requests } = agent.usage;
+  const tokens = (u: Usage, count: number) =>
+    `${n(u.input)} in (${n(u.cacheRead)} cached, ${n(u.cacheWrite)} cache writes) · ${n(u.output)} out (${n(u.reasoning)} reasoning) · ${count} request${count === 1 ? "" : "s"}`;
   const c = agent.settings.compaction;
   // before the first request of this run (e.g. `hey -c /usage`) the view is computed here
   const view =
@@ -163,7 +183,8 @@ export function usageReport(agent: Agent): string {
       : undefined);
   const budget = agent.settings.agent.budgetTokens;
   const lines = [
-    `this run: ${n(total.input)} in (${n(total.cacheRead)} cached, ${n(total.cacheWrite)} cache writes) · ${n(total.output)} out (${n(total.reasoning)} reasoning) · ${requests} request${requests === 1 ? "" : "s"}`,
+    `session: ${tokens(addUsage(earlier?.usage ?? emptyUsage(), total), (earlier?.requests ?? 0) + requests)}`,
+    `this run: ${tokens(total, requests)}`,
     last ? `last request: ${n(last.input)} in (${n(last.cacheRead)} cached) · ${n(last.output)} out` : "last request: none yet",
     view
       ? `context: ~${n(view.estimate)} of ${n(budget)} tokens (${Math.round((view.estimate / budget) * 100)}%) · ${agent.messages.length} messages in the session`

@@ -1,10 +1,52 @@
-// `--output json`: one JSON object per line on stdout, nothing else there (SPEC §18).
-import type { AgentEvent, Output } from "../kernel/output.ts";
+// `--output json`: one JSON object per line on stdout, nothing else there (SPEC §18, §24). The
+// wire format is decided here, from the agent's events: `tool_call.arguments` as an object, the
+// schema version on `session`, and a `result` with the final answer before every `done` of a run
+// that asked the model. docs/json-events.md documents it; a test checks the two agree.
+import { parseArguments, textOf } from "../kernel/ir.ts";
+import type { AgentEvent, ErrorKind, Output, UsageCounts } from "../kernel/output.ts";
+
+/** Bumped when an event loses a field or a field changes meaning; new fields and events do not bump it. */
+export const JSON_SCHEMA = 1;
+
+const NO_USAGE: UsageCounts = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 };
 
 export function createJsonOutput(write: (line: string) => void): Output {
+  const line = (event: object) => write(JSON.stringify(event) + "\n");
+  let answer = ""; // the text of the last assistant message of the run so far
   return {
     emit: (event: AgentEvent) => {
-      if (event.type !== "message" && event.type !== "model") write(JSON.stringify(event) + "\n");
+      switch (event.type) {
+        case "message":
+          if (event.message.role === "assistant") answer = textOf(event.message);
+          return;
+        case "model":
+          return;
+        case "session": {
+          const { type, ...rest } = event;
+          return line({ type, schema: JSON_SCHEMA, ...rest });
+        }
+        case "tool_call": {
+          const args = parseArguments(event.arguments);
+          // text that is not a JSON object stays visible, as the model wrote it
+          return line({ ...event, arguments: args ?? {}, ...(args ? {} : { arguments_text: event.arguments }) });
+        }
+        case "done":
+          if (event.turns > 0) line({ type: "result", text: answer, stop_reason: event.stop_reason, turns: event.turns, usage: event.usage });
+          answer = "";
+          return line(event);
+        default:
+          return line(event);
+      }
     },
   };
+}
+
+/** The lines of a run that failed before it started (a bad flag, `@missing`, a bad `--resume`): `error`, then `done`. */
+export function failureLines(kind: ErrorKind, message: string): string {
+  return JSON.stringify({ type: "error", kind, message }) + "\n" + JSON.stringify(doneEvent("error")) + "\n";
+}
+
+/** The `done` of a run that made no model request (a slash command, a failure before the first). */
+export function doneEvent(stop: "end" | "error"): Extract<AgentEvent, { type: "done" }> {
+  return { type: "done", stop_reason: stop, turns: 0, usage: { ...NO_USAGE } };
 }

@@ -1,7 +1,6 @@
 // `/resume` in the REPL (issue 14): pick one of this directory's sessions from a numbered list
 // (or name it: `/resume 2`, `/resume ID-PREFIX`) and load it. The caller swaps the conversation.
-import type { SessionInfo } from "../sessions/format.ts";
-import { findSession, listSessions, loadSession, type LoadedSession } from "../sessions/reader.ts";
+import { findSession, listSessions, resumeSession, type LoadedSession } from "../sessions/reader.ts";
 import { RESUME_CHOICES, resumeChoices } from "./intro.ts";
 
 export interface ResumeContext {
@@ -16,7 +15,8 @@ export interface ResumeContext {
 
 /**
  * The session to switch to, or undefined when there is none or the user cancelled (said why).
- * Throws with a message naming the problem when a named session cannot be found or read.
+ * Throws with a message naming the problem when a named session cannot be found or read, or
+ * another hey is writing it.
  */
 export async function resumeCommand(arg: string, ctx: ResumeContext): Promise<LoadedSession | undefined> {
   const here = listSessions(ctx.dir)
@@ -32,10 +32,10 @@ export async function resumeCommand(arg: string, ctx: ResumeContext): Promise<Lo
     choice = (await ctx.ask(`resume which? (1-${here.length}, Enter to cancel) `)) ?? "";
     if (choice === "") return undefined;
   }
-  const pick: SessionInfo | undefined = /^\d+$/.test(choice) ? here[Number(choice) - 1] : findSession(ctx.dir, choice);
+  const pick: { path: string } | undefined = /^\d+$/.test(choice) ? here[Number(choice) - 1] : findSession(ctx.dir, choice);
   if (!pick) {
     ctx.say(`No session ${choice} in the list (1-${here.length}).\n`);
     return undefined;
   }
-  return loadSession(pick.path);
+  return resumeSession(pick.path, ctx.cwd); // throws when another hey is writing it
 }

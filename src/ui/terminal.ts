@@ -213,6 +213,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           if (finalOnly) flushTurn(answer);
           if (event.stop_reason === "length") infoLine("the answer was cut off: the model reached its output token limit (raise max_tokens)", YELLOW);
           if (event.stop_reason === "max_turns") infoLine("stopped at the turn limit (--max-turns)", YELLOW);
+          if (event.stop_reason === "max_run_tokens") infoLine("stopped at the run's token limit (--max-run-tokens)", YELLOW);
           endLine(info);
           endLine(answer);
           calls.clear();

@@ -2,7 +2,8 @@
 // every call paired with exactly one result, never loses a protected message, meets the budget
 // whenever the protected part fits, is deterministic and leaves its input alone.
 import { expect, test } from "bun:test";
-import type { Message, ToolCall } from "../../src/kernel/ir.ts";
+import { textOf, type Message, type ToolCall } from "../../src/kernel/ir.ts";
+import { cutNote, FIRST_PROMPT_SHARE } from "../../src/context/passes.ts";
 import { buildContext, checkCompressRange, estimateTokens, type ContextInput, type Summary } from "../../src/context/view.ts";
 
 const RUNS = 3000;
@@ -45,7 +46,10 @@ function randomInput(seed: number): ContextInput {
   const history: Message[] = [];
   const user = () => history.push({ id: id(), role: "user", content: [{ type: "text", text: `ask ${text(int(200))}` }] });
 
-  if (rnd() < 0.9) user();
+  if (rnd() < 0.9) {
+    user();
+    if (rnd() < 0.1) history[0]!.content = [{ type: "text", text: `paste ${text(5000 + int(60000))}` }]; // a first prompt over its share
+  }
   const steps = int(45);
   for (let s = 0; s < steps; s++) {
     const r = rnd();
@@ -146,7 +150,21 @@ function check(input: ContextInput): void {
 
   const protect = protectedIds(input.history, input.policy.protectTurns ?? 3);
   const byId = new Map(view.messages.map((m) => [m.id, m]));
-  for (const m of input.history) if (protect.has(m.id)) expect(byId.has(m.id) ? unhandled(byId.get(m.id)!) : `missing ${m.id}`).toBe(unhandled(m));
+  // a first prompt over its share of the budget keeps its start and end once answered (issue 13 row 2)
+  const first = input.history.find((m) => m.role === "user");
+  const keep = Math.floor((input.policy.budgetTokens * FIRST_PROMPT_SHARE) / input.tokensPerChar);
+  const answered = first !== undefined && input.history.findIndex((m) => m.role === "assistant") > input.history.indexOf(first);
+  const cutFirst = answered && textOf(first).length > keep ? first : undefined;
+  for (const m of input.history) {
+    if (!protect.has(m.id)) continue;
+    const shown = byId.has(m.id) ? unhandled(byId.get(m.id)!) : `missing ${m.id}`;
+    if (m !== cutFirst) expect(shown).toBe(unhandled(m));
+    else {
+      const text = textOf(byId.get(m.id)!);
+      expect(text).toStartWith(textOf(m).slice(0, Math.floor(keep * 0.75)));
+      expect(text).toContain(cutNote(textOf(m).length - keep));
+    }
+  }
 
   // history messages keep their order; the rest are summaries and notes
   const order = new Map(input.history.map((m, i) => [m.id, i]));
@@ -168,7 +186,7 @@ function check(input: ContextInput): void {
 }
 
 test(`${RUNS} random histories: paired, protected, within budget, deterministic, input untouched`, () => {
-  const seen = { trimmed: 0, overBudget: 0, compressed: 0, deduped: 0, purged: 0, summarizable: 0 };
+  const seen = { trimmed: 0, overBudget: 0, compressed: 0, deduped: 0, purged: 0, summarizable: 0, firstPromptCut: 0 };
   for (let run = 0; run < RUNS; run++) {
     const seed = BASE_SEED + run;
     const input = randomInput(seed);
@@ -185,6 +203,7 @@ test(`${RUNS} random histories: paired, protected, within budget, deterministic,
     if (view.stats.deduped > 0) seen.deduped++;
     if (view.stats.purged > 0) seen.purged++;
     if (view.summarizable) seen.summarizable++;
+    if (view.messages.some((m) => m.role === "user" && textOf(m).includes("of this message left out to fit the context budget"))) seen.firstPromptCut++;
   }
   // the generator reaches every branch often enough to mean something
   for (const [k, n] of Object.entries(seen)) expect(`${k}: ${n > RUNS / 50}`).toBe(`${k}: true`);

@@ -45,7 +45,7 @@ describe("answers", () => {
     const run = await runHey([...adHoc(), "-p", "hi", "--output", "json"], { cwd: work.path });
     expect(run.code).toBe(0);
     const events = jsonEvents(run.stdout);
-    expect(events.map((e) => e.type)).toEqual(["session", "turn_start", "thinking_delta", "text_delta", "text_delta", "usage", "done"]);
+    expect(events.map((e) => e.type)).toEqual(["session", "turn_start", "thinking_delta", "text_delta", "text_delta", "usage", "result", "done"]);
     expect(events[0]).toMatchObject({ type: "session", provider: "cli", model: "some-model", cwd: work.path });
     expect(events.filter((e) => e.type === "text_delta").map((e) => e.text)).toEqual(["Hi ", "there."]);
     expect(events.at(-1)).toEqual({
@@ -118,7 +118,7 @@ describe("errors a new user meets", () => {
   test("a bad proxy value is a configuration error at once (exit 2), also as a JSON event", async () => {
     const run = await runHey([...adHoc(), "-p", "hi", "--proxy", "ftp://proxy.example:21", "--output", "json"], { cwd: work.path, env: { NO_PROXY: "" } });
     expect(run.code).toBe(2);
-    expect(jsonEvents(run.stdout)).toEqual([{ type: "error", kind: "config", message: expect.stringContaining("ftp") }]);
+    expect(jsonEvents(run.stdout)).toEqual([{ type: "error", kind: "config", message: expect.stringContaining("ftp") }, expect.objectContaining({ type: "done", stop_reason: "error" })]);
     expect(run.stderr).toContain("ftp");
   });
 

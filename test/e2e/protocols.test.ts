@@ -42,7 +42,7 @@ describe.each(["openai", "responses", "anthropic", "google"] as const)("%s", (pr
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const events = jsonEvents(run.stdout);
-    expect(events.map((e) => e.type)).toEqual(["session", "turn_start", "usage", "tool_call", "tool_call", "tool_result", "tool_result", "turn_start", "text_delta", "usage", "done"]);
+    expect(events.map((e) => e.type)).toEqual(["session", "turn_start", "usage", "tool_call", "tool_call", "tool_result", "tool_result", "turn_start", "text_delta", "usage", "result", "done"]);
     const results = events.filter((e) => e.type === "tool_result");
     expect(results.map((r) => [r.name, r.ok])).toEqual([["read_file", true], ["bash", true]]);
     expect(String(results[0]!.output)).toContain("the answer is 42");

@@ -250,3 +250,16 @@ test("/model lists the usable models and marks the current one", async () => {
   expect(screen).toContain("  ollama/qwen3");
   expect(screen).not.toContain("anthropic/");
 }, E2E_TIMEOUT);
+
+test("at the prompt, an unknown /word is refused and a line that starts with a path is a message", async () => {
+  const t = await open();
+  await t.type("/frobnicate");
+  await t.keys("Enter");
+  await t.waitFor("hey: unknown command /frobnicate (/help lists the commands)");
+  await prompt(t);
+  server.enqueue(answer("It maps names to addresses."));
+  await t.type("/etc/hosts is weird, why?");
+  await t.keys("Enter");
+  await t.waitFor("It maps names to addresses.");
+  expect(userTexts().at(-1)).toBe("/etc/hosts is weird, why?");
+}, E2E_TIMEOUT);

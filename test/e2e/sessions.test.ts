@@ -5,7 +5,8 @@ import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:f
 import { join } from "node:path";
 import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
-import { startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
+import { sseReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
+import { chatChunk, sseEvents } from "../helpers/sse.ts";
 
 let server: ReplayServer;
 let state: ReturnType<typeof tempDir>;
@@ -69,6 +70,7 @@ test("killed mid-tool (SIGKILL): `-c` closes the call with an interrupted result
   } finally {
     for (const [pid] of sleepers()) process.kill(Number(pid), "SIGKILL"); // the detached tool outlives hey
   }
+  expect(readdirSync(sessionsDir()).filter((f) => f.endsWith(".lock"))).toHaveLength(1); // stale: its hey is gone
   server.enqueue(textReply("openai", "The job was interrupted; rerun it with a timeout."));
   const run = await hey(["-c", "-p", "what happened?"]);
   expect(run.code).toBe(0);
@@ -137,4 +139,67 @@ test("`-c` goes on with the model the session last used; -m still wins", async (
   server.enqueue(textReply("openai", "three"));
   await run(["-c", "-m", "a/model-a", "-p", "third"]);
   expect(model()).toBe("model-a");
+});
+
+test("two `hey -c` at once: the second is refused with a message, nothing is interleaved", async () => {
+  server.enqueue(textReply("openai", "first answer"));
+  await hey(["-p", "first"]);
+  const words = ["a ", "slow ", "answer"].map((w) => chatChunk({ content: w }));
+  server.enqueue(sseReply(sseEvents([...words, chatChunk({ finish: "stop" }), chatChunk({ usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 } })]), { delayMs: 400 }));
+  const bin = await ensureBinary();
+  const slow = Bun.spawn([bin, "--base-url", `${server.url}/v1`, "-m", "m", "-c", "-p", "slow one"], {
+    cwd: work.path,
+    env: { PATH: process.env.PATH ?? "", HOME: work.path, XDG_STATE_HOME: state.path },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const locks = () => readdirSync(sessionsDir()).filter((f) => f.endsWith(".lock"));
+  for (let i = 0; i < 200 && locks().length === 0; i++) await Bun.sleep(25);
+  expect(locks()).toHaveLength(1);
+  const second = await hey(["-c", "-p", "second one"]);
+  expect(second.code).toBe(2);
+  expect(second.stderr).toMatch(new RegExp(`^hey: session \\S+ is in use by another hey \\(pid ${slow.pid}\\); wait for it to finish or start a new session`));
+  expect(jsonEvents(second.stdout).map((e) => e.type)).toEqual(["error", "done"]);
+  expect(await slow.exited).toBe(0);
+  expect(await new Response(slow.stdout).text()).toBe("a slow answer\n");
+  const text = readFileSync(join(sessionsDir(), sessionFiles()[0]!), "utf8");
+  expect(text).not.toContain("second one");
+  expect(text.trim().split("\n").map((l) => (JSON.parse(l) as { type: string }).type)).toEqual(["header", "model", "message", "message", "usage", "model", "message", "message", "usage"]);
+  expect(locks()).toEqual([]); // released on exit
+  server.enqueue(textReply("openai", "now it is free"));
+  expect((await hey(["-c", "-p", "third"])).code).toBe(0);
+});
+
+test("a damaged header: listed, and `-c` repairs it and goes on", async () => {
+  server.enqueue(textReply("openai", "blue"));
+  await hey(["-p", "my favourite colour is blue"]);
+  const file = join(sessionsDir(), sessionFiles()[0]!);
+  writeFileSync(file, readFileSync(file, "utf8").replace('"type":"header"', '"type":"he?der"'));
+  const list = await runHey(["--sessions"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  expect(list.stdout).toContain("my favourite colour is blue");
+  server.enqueue(textReply("openai", "Blue."));
+  const run = await hey(["-c", "-p", "which colour?"]);
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain("the session's header was damaged; repaired");
+  expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "my favourite colour is blue", "blue", "which colour?"]);
+  expect(JSON.parse(readFileSync(file, "utf8").split("\n")[0]!)).toMatchObject({ type: "header", cwd: work.path });
+});
+
+test("a header damaged beyond reading its directory: reported by --sessions and -c; --resume ID repairs it here", async () => {
+  server.enqueue(textReply("openai", "noted"));
+  const id = String(jsonEvents((await hey(["-p", "remember 42"])).stdout)[0]!.id);
+  const file = join(sessionsDir(), `${id}.jsonl`);
+  const text = readFileSync(file, "utf8");
+  writeFileSync(file, '{"type":"hea' + text.slice(text.indexOf("\n")));
+  const list = await runHey(["--sessions"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  expect(list.stdout).toContain(`hey: a session file has a damaged header and cannot be listed: ${file}`);
+  server.enqueue(textReply("openai", "fresh start"));
+  const fresh = await hey(["-c", "-p", "hello"]);
+  expect(fresh.stderr).toContain(`a session file has a damaged header and cannot be listed: ${file}`);
+  expect(lastBody().messages.map((m) => m.role)).toEqual(["system", "user"]);
+  server.enqueue(textReply("openai", "42"));
+  const resumed = await hey(["--resume", id, "-p", "which number?"]);
+  expect(resumed.code).toBe(0);
+  expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "remember 42", "noted", "which number?"]);
 });

@@ -103,7 +103,7 @@ test("`--output json /reload` emits one reload event: the errors, each naming it
   const file = join(home.path, ".config", "hey", "skills", "notes.md");
   write(file, "---\nname: notes\ndescription: Taking notes: always.\n---\nWrite them down.\n");
   const run = await runHey(["--base-url", model.baseUrl, "-m", "m", "--output", "json", "/reload"], { cwd: project.path, env: { HOME: home.path } });
-  expect(run.code).toBe(0);
+  expect(run.code).toBe(2); // a /reload that changed nothing is a configuration error
   expect(run.stderr).toBe(`hey: ${file}:3: broken YAML frontmatter: Unexpected token; left out\n`); // at start-up: a warning
   expect(jsonEvents(run.stdout).filter((e) => e.type === "reload")).toEqual([
     { type: "reload", ok: false, changes: [], errors: [`${file}:3: broken YAML frontmatter: Unexpected token; left out`], warnings: [] },

@@ -53,7 +53,7 @@ test("a failing test is read, run, fixed and run again; checked through --output
     "turn_start", "call bash", "result bash true",
     "turn_start", "call edit", "result edit true",
     "turn_start", "call bash", "result bash true",
-    "turn_start", "done",
+    "turn_start", "result", "done",
   ]);
   expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "end", turns: 5 });
   expect(readFileSync(join(repo.path, "math.mjs"), "utf8")).toBe(FIXED);
@@ -83,6 +83,16 @@ test("permission rules block a command and tell the model why", async () => {
   expect(String(result.output)).toContain("rm -rf .");
   expect(toolMessages(start + 1)[0]!.content).toStartWith("blocked by permission rules:");
   expect(readFileSync(join(repo.path, "math.mjs"), "utf8")).toContain("a - b"); // nothing was deleted
+  // at start-up, one line names the built-in tools the allow list leaves blocked
+  expect(run.stderr).toBe('hey: [permission] allow leaves read_file, write_file, edit, grep, compress blocked; to let the agent use them, add their names: allow = ["bash: git *", "bash: ls", "read_file", "write_file", "edit", "grep", "compress"]\n');
+});
+
+test("an allow list that names every built-in tool draws no warning", async () => {
+  server.enqueue(say("ok"));
+  const cfg = join(repo.path, "all.toml");
+  await Bun.write(cfg, '[permission]\nallow = ["bash: git *", "read_file", "write_file", "edit", "grep", "compress"]\n');
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "hi", "--config", cfg], { cwd: repo.path });
+  expect(run).toMatchObject({ code: 0, stderr: "" });
 });
 
 test("Ctrl-C while a long bash tool runs: the tool's process group is gone, exit 130", async () => {
@@ -112,4 +122,19 @@ test("Ctrl-C while a long bash tool runs: the tool's process group is gone, exit
   } finally {
     proc.kill("SIGKILL");
   }
+});
+
+test("two tool calls with the same id in one turn (a replayed stream): both run, both results are sent", async () => {
+  const start = server.requests.length;
+  const dup = (index: number, path: string) => chatChunk({ toolCall: { index, id: "call_same", name: "read_file", arguments: JSON.stringify({ path }) } });
+  server.enqueue(sseReply(sse([dup(0, "math.mjs"), dup(1, "math.test.mjs"), chatChunk({ finish: "tool_calls" })])), say("Read both."));
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "read both", "--output", "json"], { cwd: repo.path });
+  expect(run.code).toBe(0);
+  const events = jsonEvents(run.stdout);
+  expect(events.filter((e) => e.type === "tool_result").map((e) => [e.id, e.ok])).toEqual([["call_same", true], ["call_same_2", true]]);
+  const results = toolMessages(start + 1);
+  expect(results.map((m) => m.tool_call_id)).toEqual(["call_same", "call_same_2"]);
+  expect(results[0]!.content).toContain("export function add");
+  expect(results[1]!.content).toContain("assert");
+  expect(server.violations).toEqual([]);
 });

@@ -1,11 +1,12 @@
 // The loop driven by a scripted provider: termination, event order, parallel tools, retries.
 import { describe, expect, test } from "bun:test";
-import { runLoop, MAX_TURNS_PROMPT } from "../../src/kernel/loop.ts";
+import { runLoop, MAX_RUN_TOKENS_PROMPT, MAX_TURNS_PROMPT } from "../../src/kernel/loop.ts";
 import { textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import { fakeProvider } from "../helpers/fake-provider.ts";
 import { loopDeps, sleepTool } from "../helpers/loop-deps.ts";
 import { createCompressTool } from "../../src/tools/compress.ts";
+import { withUniqueCallIds } from "../../src/kernel/tool-calls.ts";
 
 describe("termination", () => {
   test("a reply without tool calls ends the run", async () => {
@@ -37,6 +38,26 @@ describe("termination", () => {
     expect(textOf(last[last.length - 1]!)).toBe(MAX_TURNS_PROMPT);
     expect(last.filter((m) => m.role === "tool")).toHaveLength(2); // no call left without its result
     expect(textOf(messages[messages.length - 1]!)).toBe("Done so far: a. Remaining: b.");
+  });
+});
+
+describe("max run tokens", () => {
+  test("once the run's input + output tokens pass the cap, the calls run, then a tool-less hand-off", async () => {
+    const call = { name: "t", arguments: {} };
+    const usage = { input: 50, output: 10 };
+    const provider = fakeProvider([{ toolCalls: [call], usage }, { toolCalls: [call], usage }, { text: "Done so far: a. Remaining: b.", usage }]);
+    const deps = loopDeps(provider, { tools: [sleepTool("t", 1)], limits: { maxTurns: 20, parallelTools: true, maxRunTokens: 100 } });
+    const result = await runLoop([userMessage("work")], deps);
+    expect(result).toMatchObject({ stop: "max_run_tokens", turns: 3, usage: { input: 150, output: 30 } }); // 60, then 120 > 100
+    expect(provider.requests.map((r) => r.toolChoice)).toEqual([undefined, undefined, "none"]);
+    expect(textOf(provider.requests[2]!.messages.at(-1)!)).toBe(MAX_RUN_TOKENS_PROMPT);
+    expect(deps.output.of("done")[0]).toMatchObject({ stop_reason: "max_run_tokens" });
+  });
+
+  test("a run that ends under the cap, or answers once over it, ends normally", async () => {
+    const usage = { input: 500, output: 10 };
+    const deps = loopDeps(fakeProvider([{ text: "hi", usage }]), { limits: { maxTurns: 20, parallelTools: true, maxRunTokens: 100 } });
+    expect((await runLoop([userMessage("q")], deps)).stop).toBe("end");
   });
 });
 
@@ -274,5 +295,28 @@ describe("tools per request", () => {
     const messages = [userMessage("go")];
     await runLoop(messages, deps);
     expect(textOf(messages.find((m) => m.role === "tool")!)).toBe('unknown tool "late"; available: ');
+  });
+});
+
+describe("duplicate tool-call ids (issue 13 row 12)", () => {
+  const asks = (...ids: string[]): Message => ({ id: "a", role: "assistant", content: [], toolCalls: ids.map((id, i) => ({ id, name: "t", arguments: `{"n":${i}}` })) });
+  const ids = (m: Message) => m.toolCalls!.map((c) => c.id);
+
+  test("withUniqueCallIds: repeats in the turn and ids used earlier get a suffix; new ids stay", () => {
+    expect(ids(withUniqueCallIds(asks("c1", "c1", "c1", "c2"), []))).toEqual(["c1", "c1_2", "c1_3", "c2"]);
+    expect(ids(withUniqueCallIds(asks("c1", "c1_2"), [asks("c1")]))).toEqual(["c1_2", "c1_2_2"]);
+    const fresh = asks("x", "y");
+    expect(withUniqueCallIds(fresh, [asks("a", "b")])).toBe(fresh);
+    expect(withUniqueCallIds(asks("c1", "c1"), []).toolCalls!.map((c) => c.arguments)).toEqual(['{"n":0}', '{"n":1}']);
+  });
+
+  test("two calls with one id both run and both results reach the next request", async () => {
+    const provider = fakeProvider([{ toolCalls: [{ name: "t", arguments: { n: 1 }, id: "dup" }, { name: "t", arguments: { n: 2 }, id: "dup" }] }, { text: "done" }]);
+    const deps = loopDeps(provider, { tools: [sleepTool("t", 1)] });
+    await runLoop([userMessage("go")], deps);
+    const sent = provider.requests[1]!.messages;
+    expect(sent.flatMap((m) => m.toolCalls ?? []).map((c) => c.id)).toEqual(["dup", "dup_2"]);
+    expect(sent.filter((m) => m.role === "tool").map((m) => [m.toolCallId, textOf(m)])).toEqual([["dup", 't done {"n":1}'], ["dup_2", 't done {"n":2}']]);
+    expect(deps.output.of("tool_result").map((e) => e.id)).toEqual(["dup", "dup_2"]);
   });
 });

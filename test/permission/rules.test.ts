@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { BLOCKED_PREFIX, blockedTools, compileRules, decide as decideCompiled, validateRules, type PermissionRules } from "../../src/permission/rules.ts";
+import { BLOCKED_PREFIX, blockedTools, blockedWarning, compileRules, decide as decideCompiled, validateRules, type PermissionRules } from "../../src/permission/rules.ts";
 import { parseCommand } from "../../src/permission/shell-commands.ts";
 import { parseSyntax } from "../../src/permission/shell-syntax.ts";
 import type { Segment } from "../../src/permission/shell-words.ts";
@@ -263,4 +263,9 @@ describe("shell-words", () => {
   ])("fails on %j", (src, reason) => {
     expect(summary(src)).toBe(reason);
   });
+});
+
+test("blockedWarning names the blocked tools and the allow list that would let them run", () => {
+  expect(blockedWarning(["bash: cargo *"], ["read_file", "grep"])).toBe('[permission] allow leaves read_file, grep blocked; to let the agent use them, add their names: allow = ["bash: cargo *", "read_file", "grep"]');
+  expect(blockedWarning(["a", "b", "c", "d"], ["edit"])).toBe('[permission] allow leaves edit blocked; to let the agent use it, add its name: allow = ["a", "b", "c", …, "edit"]');
 });

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, userMessage, type Message, type ToolCall } from "../../src/kernel/ir.ts";
 import type { AgentEvent } from "../../src/kernel/output.ts";
-import { alignWindow, closeToolCalls } from "../../src/sessions/format.ts";
+import { alignWindow, closeToolCalls, foldSummary } from "../../src/sessions/format.ts";
+import { SUMMARY_PREFIX } from "../../src/context/passes.ts";
 import { NO_RESULT as INTERRUPTED_RESULT } from "../../src/kernel/tool-calls.ts";
 import { loadSession } from "../../src/sessions/reader.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
@@ -65,7 +66,8 @@ describe("round trip", () => {
   test("a header with nothing after it is an empty session", () => {
     const path = join(tempDir(), "s.jsonl");
     writeFileSync(path, JSON.stringify({ type: "header", id: "s", cwd: "/", created: "2025-01-01T00:00:00.000Z", version: "1" }) + "\n");
-    expect(loadSession(path)).toEqual({ header: { type: "header", id: "s", cwd: "/", created: "2025-01-01T00:00:00.000Z", version: "1" }, messages: [], summaries: [], warnings: [], appended: [] });
+    const header = { type: "header" as const, id: "s", cwd: "/", created: "2025-01-01T00:00:00.000Z", version: "1" };
+    expect(loadSession(path)).toEqual({ header, messages: [], summaries: [], warnings: [], appended: [], path, bytes: JSON.stringify(header).length + 1 });
   });
 
   test.each([
@@ -235,4 +237,57 @@ describe("big sessions are read from the tail", () => {
     times.sort((x, y) => x - y);
     console.log(`loadSession: ${huge.count} messages, ${(huge.bytes / 1e6).toFixed(0)} MB: median ${times[2]!.toFixed(1)} ms (min ${times[0]!.toFixed(1)}, max ${times[4]!.toFixed(1)}), 32 MB searched for a summary`);
   }, 60_000);
+});
+
+describe("resume keeps the latest summary (issue 10 item 1)", () => {
+  const user = userMessage("refactor the parser");
+  const c = [call("c1"), call("c2"), call("c3")];
+  const history: Message[] = [user, asks("a", c[0]!), result(c[0]!), asks("b", c[1]!), result(c[1]!), asks("c", c[2]!), result(c[2]!), asks("done")];
+  const summary = (from: number | string, to: number | string) => ({ fromId: typeof from === "string" ? from : history[from]!.id, toId: typeof to === "string" ? to : history[to]!.id, text: "S" });
+  const folded = (s: ReturnType<typeof summary>): Message => ({ id: `summary-${s.fromId}`, role: "user", content: [{ type: "text", text: `${SUMMARY_PREFIX}S` }] });
+
+  test("a summary that starts before the loaded messages stands for everything up to its end", () => {
+    const s = summary("before-the-window", 4);
+    expect(foldSummary(history, [s], true)).toEqual([user, folded(s), ...history.slice(5)]);
+    const fromFirst = summary(0, 2); // starts at the first prompt, which the view never replaces
+    expect(foldSummary(history, [fromFirst], false)).toEqual([user, folded(fromFirst), ...history.slice(3)]);
+  });
+
+  test("a summary that ends before the loaded messages goes into the gap after the first prompt", () => {
+    const s = summary("gone-1", "gone-2");
+    expect(foldSummary(history, [s], true)).toEqual([user, folded(s), ...history.slice(1)]);
+    expect(foldSummary(history, [s], false)).toBe(history); // no gap: ids that name nothing
+  });
+
+  test("left to the view: a summary inside the messages, one that would split a call from its result, none", () => {
+    expect(foldSummary(history, [summary(1, 4)], true)).toBe(history);
+    expect(foldSummary(history, [summary("before", 3)], true)).toBe(history);
+    expect(foldSummary(history, [], true)).toBe(history);
+    expect(foldSummary(history, [summary(1, 2), summary("gone", 6)], true)).toEqual([user, folded(summary("gone", 6)), history[7]!]); // the latest counts
+  });
+
+  /** The loaded messages after the first prompt and the summary message, without the synthetic results of a turn the file cuts short. */
+  const afterSummary = (loaded: ReturnType<typeof loadSession>) => loaded.messages.slice(2, loaded.messages.length - loaded.appended.length);
+  const summaryText = (s: { text: string }) => ({ role: "user", content: [{ type: "text", text: SUMMARY_PREFIX + s.text }] });
+
+  test("701 messages, a summary of 2–400 written inside the window's lines: first prompt + summary + what follows it", () => {
+    const s = writeBigSession(join(tempDir(), "s.jsonl"), { messages: 701, keepTail: 701, summary: { from: 2, to: 400, after: 410 } });
+    const loaded = loadSession(s.path);
+    const end = s.tail.findIndex((m) => m.id === s.summaries[0]!.toId);
+    expect(end).toBeGreaterThanOrEqual(399);
+    expect(loaded.messages[0]).toEqual(s.firstUser);
+    expect(loaded.messages[1]).toMatchObject(summaryText(s.summaries[0]!));
+    expect(afterSummary(loaded)).toEqual(s.tail.slice(end + 1)); // 201–400 were in the window: left out
+  });
+
+  test("a summary of 2–150 written long before the window: first prompt + summary + the window", () => {
+    const s = writeBigSession(join(tempDir(), "s.jsonl"), { messages: 701, keepTail: 701, summary: { from: 2, to: 150, after: 160 } });
+    const loaded = loadSession(s.path);
+    expect(loaded.summaries).toEqual(s.summaries);
+    expect(loaded.messages[0]).toEqual(s.firstUser);
+    expect(loaded.messages[1]).toMatchObject(summaryText(s.summaries[0]!));
+    const window = afterSummary(loaded);
+    expect(window).toEqual(s.tail.slice(-window.length));
+    expect(window.length).toBeGreaterThanOrEqual(497);
+  });
 });

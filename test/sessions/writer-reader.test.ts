@@ -184,11 +184,14 @@ describe("writer failures warn once and the conversation goes on", () => {
     expectQuietFailure(dir, id, asRoot ? /EISDIR|directory/i : /EACCES|permission/i);
   });
 
-  test.skipIf(!existsSync("/dev/full"))("a full disk (/dev/full)", () => {
+  test("a session file that is a symbolic link is refused, never written through", () => {
     const dir = tempDir();
     const id = newId();
-    symlinkSync("/dev/full", join(dir, `${id}.jsonl`));
-    expectQuietFailure(dir, id, /ENOSPC|no space/i);
+    const target = join(dir, "elsewhere");
+    writeFileSync(target, "precious\n");
+    symlinkSync(target, join(dir, `${id}.jsonl`));
+    expectQuietFailure(dir, id, /symbolic link/);
+    expect(readFileSync(target, "utf8")).toBe("precious\n");
   });
 });
 

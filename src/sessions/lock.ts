@@ -1,0 +1,92 @@
+// One writer per session (issue 13 row 14): `<id>.jsonl.lock` beside the session file holds the
+// writing hey's pid and host. A second hey that wants to write the same session (two `hey -c` in
+// one directory) is refused with a message instead of interleaving lines. A lock whose process is
+// gone (a crash, a kill -9) is stale and taken over. Locks are removed when the session is closed
+// and, at the latest, when the process exits.
+import { closeSync, constants, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
+import { basename } from "node:path";
+
+/** The session is being written by another hey that is still running. */
+export class SessionLockedError extends Error {
+  override name = "SessionLockedError";
+}
+
+const held = new Set<string>();
+let hooked = false;
+
+/**
+ * Makes this process the session's one writer; does nothing when it already is. Throws
+ * SessionLockedError when another live hey holds it, the system error when the lock cannot be made.
+ */
+export function lockSession(sessionPath: string): void {
+  const lock = `${sessionPath}.lock`;
+  if (held.has(lock)) return;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = openSync(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+      try {
+        writeSync(fd, `${process.pid} ${hostname()}\n`);
+      } finally {
+        closeSync(fd);
+      }
+      held.add(lock);
+      if (!hooked) process.on("exit", () => held.forEach(removeQuietly));
+      hooked = true;
+      return;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw e;
+      const owner = lockOwner(lock);
+      if (owner) {
+        const id = basename(sessionPath, ".jsonl");
+        throw new SessionLockedError(`session ${id} is in use by another hey (${owner}); wait for it to finish or start a new session — if no other hey is running, delete ${lock}`);
+      }
+      removeQuietly(lock); // stale: its process is gone
+    }
+  }
+}
+
+/** Gives the session up (its writer closed). */
+export function unlockSession(sessionPath: string): void {
+  const lock = `${sessionPath}.lock`;
+  if (held.delete(lock)) removeQuietly(lock);
+}
+
+/** Whether another live process holds the session (pruning leaves it alone). */
+export function lockedByOther(sessionPath: string): boolean {
+  const lock = `${sessionPath}.lock`;
+  return !held.has(lock) && lockOwner(lock) !== undefined;
+}
+
+/**
+ * "pid N" when the lock's process is alive (or on another host, where it cannot be checked);
+ * undefined for no lock or a stale one. An unreadable lock counts as held: better refused than
+ * interleaved.
+ */
+function lockOwner(lock: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(lock, "utf8");
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ENOENT" ? undefined : `its lock ${lock} cannot be read`;
+  }
+  const [pidText = "", host = ""] = text.trim().split(/\s+/);
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0) return undefined; // a torn lock: its writer died while making it
+  if (host !== "" && host !== hostname()) return `pid ${pid} on ${host}`;
+  if (pid === process.pid) return undefined; // an earlier process had our pid
+  try {
+    process.kill(pid, 0);
+    return `pid ${pid}`;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM" ? `pid ${pid}` : undefined;
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}

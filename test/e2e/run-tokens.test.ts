@@ -1,0 +1,58 @@
+// A spend ceiling and session-wide usage (issue 10 item 7): `--max-run-tokens N` / `[agent]
+// max_run_tokens` stop a run like `--max-turns` — a tool-less hand-off saved in .hey/task.md,
+// exit 3 — and `/usage` sums every run of a resumed session, this run shown apart.
+import { afterAll, beforeEach, afterEach, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { startModelServer, type ChatRequest } from "../helpers/model-server.ts";
+
+// every response counts 10 input + 5 output tokens; the model keeps calling tools until it may not
+const handOff = (req: ChatRequest) => (req as ChatRequest & { tool_choice?: string }).tool_choice === "none";
+const model = startModelServer((req) => (handOff(req) ? { text: "Done so far: listed files.\nRemaining: read them." } : { calls: [["bash", { command: "ls" }]] }));
+afterAll(() => model.stop());
+let work: ReturnType<typeof tempDir>;
+let state: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  work = tempDir();
+  state = tempDir();
+  model.requests.length = 0;
+});
+afterEach(() => {
+  work.remove();
+  state.remove();
+});
+const hey = (args: string[]) => runHey(["--base-url", model.baseUrl, "-m", "m", ...args], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+
+test("--max-run-tokens: past the cap the run hands off without tools, saves .hey/task.md and exits 3", async () => {
+  const run = await hey(["--max-run-tokens", "40", "-p", "explore the repo"]);
+  expect(run.code).toBe(3);
+  // 15, 30, 45 > 40: three requests with tools, then the hand-off
+  expect(model.requests.map(handOff)).toEqual([false, false, false, true]);
+  expect(run.stdout).toBe("Done so far: listed files.\nRemaining: read them.\n");
+  expect(run.stderr).toContain("stopped at the run's token limit (--max-run-tokens)");
+  expect(readFileSync(join(work.path, ".hey", "task.md"), "utf8")).toContain("Remaining: read them.");
+});
+
+test("[agent] max_run_tokens in a config file; JSON says max_run_tokens", async () => {
+  const cfg = join(work.path, "hey.toml");
+  writeFileSync(cfg, "[agent]\nmax_run_tokens = 20\n");
+  const run = await hey(["--config", cfg, "--output", "json", "-p", "explore"]);
+  expect(run.code).toBe(3);
+  expect(jsonEvents(run.stdout).at(-1)).toMatchObject({ type: "done", stop_reason: "max_run_tokens", turns: 3, usage: { input_tokens: 30, output_tokens: 15 } });
+});
+
+test("a bad --max-run-tokens is a usage error naming the flag", async () => {
+  const run = await hey(["--max-run-tokens", "lots", "-p", "x"]);
+  expect(run).toMatchObject({ code: 2, stderr: 'hey: --max-run-tokens must be a positive integer (got "lots")\n' });
+});
+
+test("/usage after -c: the whole session's tokens, and this run's apart", async () => {
+  expect((await hey(["--max-turns", "1", "-p", "one"])).code).toBe(3); // 2 requests: 20 in, 10 out
+  expect((await hey(["-c", "--max-turns", "1", "-p", "two"])).code).toBe(3); // 2 more
+  const run = await hey(["-c", "-p", "/usage"]);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toStartWith(
+    "session: 40 in (0 cached, 0 cache writes) · 20 out (0 reasoning) · 4 requests\n" + "this run: 0 in (0 cached, 0 cache writes) · 0 out (0 reasoning) · 0 requests\n",
+  );
+});

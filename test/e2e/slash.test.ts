@@ -1,0 +1,84 @@
+// Slash commands from the command line (issue 10 item 5, SPEC §24): a line is a command only when
+// its first word is a known command; an unknown `/word` alone exits 2 and sends nothing; any other
+// text that starts with `/` is a prompt. A refused command exits 2; in JSON its output is an event.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { lastUserText, startModelServer, type ModelServer } from "../helpers/model-server.ts";
+import { lineKind } from "../../src/ui/slash.ts";
+
+let model: ModelServer;
+let work: ReturnType<typeof tempDir>;
+beforeAll(() => {
+  model = startModelServer((req) => ({ text: `you said: ${lastUserText(req)}` }));
+  work = tempDir();
+});
+afterAll(() => {
+  model.stop();
+  work.remove();
+});
+const hey = (args: string[]) => runHey(["--base-url", model.baseUrl, "-m", "m", ...args], { cwd: work.path });
+
+test("a message that starts with a path is a prompt, sent to the model", async () => {
+  const run = await hey(["-p", "/etc/hosts is weird, why?"]);
+  expect(run).toMatchObject({ code: 0, stdout: "you said: /etc/hosts is weird, why?\n" });
+  const alone = await hey(["-p", "/etc/hosts"]);
+  expect(alone).toMatchObject({ code: 0, stdout: "you said: /etc/hosts\n" });
+});
+
+test("an unknown /word alone exits 2 with 'unknown command' and sends nothing", async () => {
+  const before = model.requests.length;
+  const run = await hey(["-p", "/frobnicate"]);
+  expect(run).toMatchObject({ code: 2, stdout: "" });
+  expect(run.stderr).toBe("hey: unknown command /frobnicate (/help lists the commands)\n");
+  const json = await hey(["--output", "json", "/frobnicate"]);
+  expect(json.code).toBe(2);
+  expect(jsonEvents(json.stdout).map((e) => [e.type, e.kind ?? e.stop_reason])).toEqual([["error", "usage"], ["done", "error"]]);
+  expect(model.requests.length).toBe(before);
+});
+
+test("a known command runs: its text on stdout, exit 0; refused, on stderr with exit 2", async () => {
+  const usage = await hey(["-p", "/usage"]);
+  expect(usage.code).toBe(0);
+  expect(usage.stdout).toStartWith("session: 0 in");
+  const bad = await hey(["-p", "/effort", "loud"]);
+  expect(bad).toMatchObject({ code: 2, stdout: "" });
+  expect(bad.stderr).toBe("hey: /effort takes one of off, minimal, low, medium, high, xhigh, max\n");
+  const resume = await hey(["-p", "/resume"]);
+  expect(resume.code).toBe(2);
+  expect(resume.stderr).toContain("hey --resume ID");
+});
+
+test("in JSON a command's output is a command event, and the run ends with done", async () => {
+  const run = await hey(["--output", "json", "/usage"]);
+  expect(run.code).toBe(0);
+  const events = jsonEvents(run.stdout);
+  expect(events.map((e) => e.type)).toEqual(["session", "command", "done"]);
+  expect(events[1]).toMatchObject({ type: "command", name: "/usage", ok: true, output: expect.stringMatching(/^session: 0 in/) });
+  expect(events[2]).toMatchObject({ type: "done", stop_reason: "end", turns: 0 });
+  const bad = await hey(["--output", "json", "/effort", "loud"]);
+  expect(bad.code).toBe(2);
+  expect(jsonEvents(bad.stdout).slice(1).map((e) => [e.type, e.ok ?? e.stop_reason])).toEqual([["command", false], ["done", "error"]]);
+});
+
+test("lineKind: known first word, skill, unknown /word alone, else a prompt", () => {
+  expect(lineKind("/usage")).toBe("command");
+  expect(lineKind("  /model openai/gpt-5 ")).toBe("command");
+  expect(lineKind("/help me with this")).toBe("command");
+  expect(lineKind("/skill:notes write it down")).toBe("skill");
+  expect(lineKind("/frobnicate")).toBe("unknown");
+  expect(lineKind("/use")).toBe("unknown");
+  expect(lineKind("/etc/hosts is weird, why?")).toBe("prompt");
+  expect(lineKind("/etc/hosts")).toBe("prompt");
+  expect(lineKind("/frobnicate the parser")).toBe("prompt");
+  expect(lineKind("/usage2")).toBe("unknown");
+  expect(lineKind("fix /usage")).toBe("prompt");
+});
+
+test("--sessions in JSON: a command event with the listing, then done", async () => {
+  const run = await hey(["--sessions", "--output", "json"]);
+  expect(run.code).toBe(0);
+  expect(jsonEvents(run.stdout)).toEqual([
+    { type: "command", name: "--sessions", ok: true, output: "No sessions yet." },
+    { type: "done", stop_reason: "end", turns: 0, usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 } },
+  ]);
+});

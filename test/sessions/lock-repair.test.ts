@@ -1,0 +1,147 @@
+// One writer per session, and damaged headers (issue 13 row 14): a live lock refuses a second
+// writer, a stale one is taken over; a damaged header is listed from what is left of it or
+// reported, and repaired when the session is resumed.
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { newId, userMessage, type Message } from "../../src/kernel/ir.ts";
+import { toLine } from "../../src/sessions/format.ts";
+import { lockedByOther, lockSession, SessionLockedError, unlockSession } from "../../src/sessions/lock.ts";
+import { findSession, loadSession, resumeSession, scanSessions, unreadableNote } from "../../src/sessions/reader.ts";
+import { createSessionWriter } from "../../src/sessions/writer.ts";
+
+const root = mkdtempSync(join(tmpdir(), "hey-lock-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+const dir = () => mkdtempSync(join(root, `d${n++}-`));
+
+/** A live process that is not this one, for a lock held by "another hey". */
+function otherProcess() {
+  const p = Bun.spawn(["sleep", "30"]);
+  return { pid: p.pid, stop: () => p.kill() };
+}
+
+describe("the lock", () => {
+  test("a second writer is refused while the first one lives; its lock names its pid", () => {
+    const path = join(dir(), "s.jsonl");
+    const other = otherProcess();
+    try {
+      writeFileSync(`${path}.lock`, `${other.pid} ${hostname()}\n`);
+      expect(() => lockSession(path)).toThrow(SessionLockedError);
+      expect(() => lockSession(path)).toThrow(`session s is in use by another hey (pid ${other.pid}); wait for it to finish or start a new session — if no other hey is running, delete ${path}.lock`);
+      expect(lockedByOther(path)).toBe(true);
+    } finally {
+      other.stop();
+    }
+  });
+
+  test("a stale lock (its process is gone) or a torn one is taken over", async () => {
+    for (const text of ["999999999 " + hostname() + "\n", "", "12"]) {
+      const path = join(dir(), "s.jsonl");
+      const gone = Bun.spawn(["true"]);
+      await gone.exited;
+      writeFileSync(`${path}.lock`, text === "12" ? `${gone.pid} ${hostname()}\n` : text);
+      expect(lockedByOther(path)).toBe(false);
+      lockSession(path);
+      expect(readFileSync(`${path}.lock`, "utf8")).toBe(`${process.pid} ${hostname()}\n`);
+      unlockSession(path);
+      expect(existsSync(`${path}.lock`)).toBe(false);
+    }
+  });
+
+  test("a lock held by this process is not a second writer; another host's is respected", () => {
+    const path = join(dir(), "s.jsonl");
+    lockSession(path);
+    lockSession(path);
+    expect(lockedByOther(path)).toBe(false);
+    unlockSession(path);
+    writeFileSync(`${path}.lock`, `${process.pid} build-box-7\n`);
+    expect(() => lockSession(path)).toThrow(`(pid ${process.pid} on build-box-7)`);
+  });
+
+  test("the writer takes the lock when it opens the file and gives it up on close", () => {
+    const d = dir();
+    const w = createSessionWriter({ dir: d, id: "s1", cwd: "/", version: "1", warn: (m) => { throw new Error(m); } });
+    w.emit({ type: "message", message: userMessage("hi") });
+    expect(readFileSync(join(d, "s1.jsonl.lock"), "utf8")).toStartWith(`${process.pid} `);
+    w.close();
+    expect(existsSync(join(d, "s1.jsonl.lock"))).toBe(false);
+  });
+
+  test("a link as the lock file is never written through", () => {
+    const path = join(dir(), "s.jsonl");
+    const target = join(root, `target-${n++}`);
+    symlinkSync(target, `${path}.lock`);
+    lockSession(path); // a dangling link holds no pid: stale, replaced by a real lock
+    expect(existsSync(target)).toBe(false);
+    expect(lstatSync(`${path}.lock`).isFile()).toBe(true);
+    unlockSession(path);
+  });
+});
+
+describe("damaged headers", () => {
+  const header = (id: string, cwd: string) => toLine({ type: "header", id, cwd, created: "2026-01-02T03:04:05.000Z", version: "0.1.0" });
+  const message = (m: Message) => toLine({ type: "message", message: m });
+  const first = userMessage("fix the parser");
+  const answer: Message = { id: newId(), role: "assistant", content: [{ type: "text", text: "Fixed." }] };
+
+  test("listed from what is left of the header; resuming rewrites it in place", () => {
+    const d = dir();
+    const path = join(d, "abc.jsonl");
+    const good = header("abc", "/work/app");
+    const damaged = good.replace('"type":"header"', '"type":"he\u0000der"'); // one byte flipped
+    writeFileSync(path, damaged + message(first) + message(answer));
+    expect(() => loadSession(path)).toThrow("is not a hey session");
+    const { sessions, unreadable } = scanSessions(d);
+    expect(unreadable).toEqual([]);
+    expect(sessions).toEqual([expect.objectContaining({ id: "abc", cwd: "/work/app", firstPrompt: "fix the parser", damaged: true })]);
+
+    const resumed = resumeSession(path, "/elsewhere");
+    expect(resumed.warnings[0]).toBe(`${path}: the session's header was damaged; repaired (directory /work/app)`);
+    expect(resumed.messages).toEqual([first, answer]);
+    const text = readFileSync(path, "utf8");
+    expect(text.length).toBe((damaged + message(first) + message(answer)).length); // in place: nothing moved
+    expect(JSON.parse(text.split("\n")[0]!)).toMatchObject({ type: "header", id: "abc", cwd: "/work/app" });
+    expect(loadSession(path).warnings).toEqual([]);
+    unlockSession(path);
+  });
+
+  test("a header with no directory left is reported, and --resume repairs it with the current one", () => {
+    const d = dir();
+    const path = join(d, "xyz.jsonl");
+    writeFileSync(path, '{"type":"hea\n' + message(first) + message(answer)); // torn: shorter than any header
+    const { sessions, unreadable } = scanSessions(d);
+    expect(sessions).toEqual([]);
+    expect(unreadable).toEqual([{ id: "xyz", path, modified: expect.any(Number) }]);
+    expect(unreadableNote(unreadable)).toBe(`a session file has a damaged header and cannot be listed: ${path}; \`hey --resume ID\` opens one in this directory and repairs it`);
+    expect(findSession(d, "xy").path).toBe(path);
+
+    const resumed = resumeSession(path, "/work/here");
+    expect(resumed.header).toMatchObject({ id: "xyz", cwd: "/work/here", version: "unknown" });
+    expect(resumed.messages).toEqual([first, answer]);
+    expect(scanSessions(d).sessions.map((s) => s.cwd)).toEqual(["/work/here"]);
+    unlockSession(path);
+  });
+
+  test("a missing header (the file starts with an entry) gets one in front; other JSONL is not touched", () => {
+    const d = dir();
+    const path = join(d, "m.jsonl");
+    writeFileSync(path, message(first) + message(answer));
+    expect(resumeSession(path, "/w").messages).toEqual([first, answer]);
+    unlockSession(path);
+    const foreign = join(d, "other.jsonl");
+    writeFileSync(foreign, '{"event":"click"}\n{"event":"scroll"}\n');
+    expect(() => resumeSession(foreign, "/w")).toThrow("is not a hey session");
+    expect(readFileSync(foreign, "utf8")).toBe('{"event":"click"}\n{"event":"scroll"}\n');
+    expect(existsSync(`${foreign}.lock`)).toBe(false);
+  });
+
+  test("a session file that is a link is refused by name", () => {
+    const d = dir();
+    writeFileSync(join(d, "real"), header("lnk", "/w"));
+    symlinkSync(join(d, "real"), join(d, "lnk.jsonl"));
+    expect(() => findSession(d, "lnk")).toThrow("lnk.jsonl is a symbolic link; hey does not follow links for its own files");
+    expect(() => loadSession(join(d, "lnk.jsonl"))).toThrow("symbolic link");
+  });
+});
