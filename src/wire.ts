@@ -61,7 +61,7 @@ export function startProvider(settings: Settings, cliProxy: string | undefined, 
 /** The proxied fetch of `settings`, checked now. Throws ConfigError or ProxyConfigError. */
 function fetchFor(settings: Settings, cliProxy: string | undefined, env: Env): typeof fetch {
   for (const value of [cliProxy, settings.proxy]) if (value) parseProxyUrl(value);
-  const sources = { cli: cliProxy, config: settings.proxy, env };
+  const sources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env };
   resolveProxy(new URL(settings.provider.baseUrl), sources);
   return proxiedFetch(sources);
 }

@@ -123,6 +123,7 @@ export function resolveConfig(
     providers: choice.providers,
     effort: effort ?? choice.provider.effort,
     proxy: f.proxy?.url || undefined,
+    ...(f.proxy?.url ? { proxySource: overridden.has(pathKey(["proxy", "url"])) ? "HEY_PROXY" : `[proxy] url in ${sourceOf(["proxy", "url"])}` } : {}),
     agent: {
       maxTurns: f.agent?.max_turns ?? 20,
       budgetTokens: f.agent?.budget_tokens ?? 40_000,

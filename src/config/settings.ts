@@ -78,6 +78,8 @@ export interface Settings {
   effort?: Effort;
   /** HEY_PROXY or [proxy] url (the --proxy flag is resolved separately, by net/proxy.ts) */
   proxy?: string;
+  /** where `proxy` came from, for messages: "HEY_PROXY" or "[proxy] url in PATH" */
+  proxySource?: string;
   agent: { maxTurns: number; budgetTokens: number; parallelTools: boolean };
   retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number; jitter: boolean; respectRetryAfter: boolean };
   compaction: { dedup: boolean; purgeErrorsAfter: number; nudgeThreshold: number; compressTool: boolean };

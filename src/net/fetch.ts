@@ -1,5 +1,6 @@
 // The one fetch every provider SDK and HTTP MCP transport is given: hey's own proxy choice
 // (src/pure/proxy.ts) applied per request, SOCKS5 through a loopback bridge, no idle timer.
+import { classifyFetchError, classifyProxyResponse } from "./errors.ts";
 import { redactProxyUrl, resolveProxy, type ProxyRoute, type ProxySources, type SocksRoute } from "./proxy.ts";
 import { startSocksBridge, type SocksBridge, type SocksBridgeOptions } from "./socks-bridge.ts";
 
@@ -8,8 +9,10 @@ type FetchInit = BunFetchRequestInit;
 
 /**
  * A fetch that routes each request as resolveProxy decides. Throws ProxyConfigError (before any I/O)
- * for an unusable proxy setting; other errors are the base fetch's, with any credentials in their
- * message replaced by `***`. SOCKS bridges start on first use, one per route, and never keep the
+ * for an unusable proxy setting; a NetError (errors.ts) for a certificate that fails verification
+ * and for a proxy that refuses, wants credentials or cannot be reached — also when the proxy's
+ * refusal came as a response in the server's place; other errors are the base fetch's, with any
+ * credentials in their message replaced by `***`. SOCKS bridges start on first use, one per route, and never keep the
  * process alive. `init.timeout` defaults to false: Bun's 5-minute socket idle timer would cut a slow
  * model's stream, and hey runs its own watchdog.
  */
@@ -27,13 +30,19 @@ export function proxiedFetch(sources: ProxySources, base: typeof fetch = fetch, 
   };
 
   async function routedFetch(input: FetchInput, init?: FetchInit): Promise<Response> {
-    const route = resolveProxy(new URL(requestUrl(input)), sources);
+    const target = new URL(requestUrl(input));
+    const route = resolveProxy(target, sources);
     const proxy = route.kind === "socks5" ? (await bridgeFor(route)).url : proxyOption(route);
+    let res: Response;
     try {
-      return await base(input, { ...init, timeout: init?.timeout ?? false, proxy });
+      res = await base(input, { ...init, timeout: init?.timeout ?? false, proxy });
     } catch (e) {
-      throw redactError(e);
+      throw classifyFetchError(e, target, route) ?? redactError(e);
     }
+    const refused = classifyProxyResponse(res, target, route);
+    if (!refused) return res;
+    await res.body?.cancel();
+    throw refused;
   }
   return Object.assign(routedFetch, { preconnect: base.preconnect });
 }

@@ -4,6 +4,7 @@
 // vendor's files.
 import type { ContentBlock, Effort, ImagePart } from "../kernel/ir.ts";
 import { ProviderError } from "../kernel/provider.ts";
+import { NetError } from "../net/errors.ts";
 import { parseRetryAfter } from "./retry-after.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -124,6 +125,19 @@ export function authMessage(where: string, said: string, ctx: ErrorContext): str
 export function networkError(said: string, cause: unknown, baseUrl: string): ProviderError {
   const because = cause instanceof Error && cause.message ? ` (${cause.message})` : "";
   return new ProviderError("network", `network error talking to ${baseUrl}: ${said}${because}`);
+}
+
+/**
+ * The ProviderError for a NetError (net/errors.ts) thrown by hey's fetch, found in `e` or its cause
+ * chain (the SDKs wrap what fetch throws): a proxy's demand for credentials is `auth`, the rest
+ * `network`, and a permanent one is final — retrying cannot help. Undefined when there is none.
+ */
+export function netFailure(e: unknown): ProviderError | undefined {
+  for (let cause = e, depth = 0; typeof cause === "object" && cause !== null && depth < 4; depth++) {
+    if (cause instanceof NetError) return new ProviderError(cause.kind === "proxy_auth" ? "auth" : "network", cause.message, { final: cause.permanent });
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 /** A stream that ended without the vendor's sign of a finished answer: a cut connection, retryable. */

@@ -214,6 +214,7 @@ timeout_ms = 1000
     providers: [settings.provider],
     effort: "high",
     proxy: "http://127.0.0.1:7890",
+    proxySource: "[proxy] url in /l0.toml",
     agent: { maxTurns: 30, budgetTokens: 100000, parallelTools: false },
     retry: { enabled: false, maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1000, jitter: false, respectRetryAfter: false },
     compaction: { dedup: false, purgeErrorsAfter: 0, nudgeThreshold: 1, compressTool: false },
@@ -356,6 +357,7 @@ describe("${VAR} expansion", () => {
   test("a key replaced by HEY_* does not warn about its variable", () => {
     const { settings, warnings } = resolve('[proxy]\nurl = "${CORP_PROXY}"', { HEY_PROXY: "http://p:3128" });
     expect(settings.proxy).toBe("http://p:3128");
+    expect(settings.proxySource).toBe("HEY_PROXY"); // named in proxy errors
     expect(warnings).toEqual([]);
   });
 });
