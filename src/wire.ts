@@ -18,6 +18,7 @@ import { fanOut, type Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
+import { trustedCas } from "./net/ca.ts";
 import { proxiedFetch } from "./net/fetch.ts";
 import { parseProxyUrl, resolveProxy } from "./net/proxy.ts";
 import { compileRules, decide, type PermissionRules } from "./permission/rules.ts";
@@ -58,18 +59,29 @@ export function startProvider(settings: Settings, cliProxy: string | undefined, 
   return { fetch: fetchImpl, provider };
 }
 
-/** The proxied fetch of `settings`, checked now. Throws ConfigError or ProxyConfigError. */
-function fetchFor(settings: Settings, cliProxy: string | undefined, env: Env): typeof fetch {
+/**
+ * The fetch of every model request and remote MCP server: the proxy of `settings` and the CAs of
+ * `[network] ca_file` / SSL_CERT_FILE, checked now. Throws ConfigError or ProxyConfigError.
+ */
+export function fetchFor(settings: Settings, cliProxy: string | undefined, env: Env): typeof fetch {
   for (const value of [cliProxy, settings.proxy]) if (value) parseProxyUrl(value);
   const sources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env };
   resolveProxy(new URL(settings.provider.baseUrl), sources);
-  return proxiedFetch(sources);
+  const ca = trustedCas({ ...settings.network, env });
+  return proxiedFetch(sources, ca ? { ca } : {});
 }
 
-/** The provider for `settings` and `model`, through `fetchImpl`. */
+/** The provider for `settings` and `model`, through `fetchImpl` (its certificates unchecked when the provider says `insecure`). */
 export function providerFor(settings: ProviderSettings, model: string, effort: Effort | undefined, fetchImpl: typeof fetch): Promise<Provider> {
   const { protocol, baseUrl, apiKey, apiKeyVar, headers, maxTokens, legacyThinking, apiVersion } = settings;
-  return createProvider({ protocol, baseUrl, model, apiKey, apiKeyVar, headers, maxTokens, effort, legacyThinking, apiVersion, fetch: fetchImpl });
+  const through = settings.insecure ? unverified(fetchImpl) : fetchImpl;
+  return createProvider({ protocol, baseUrl, model, apiKey, apiKeyVar, headers, maxTokens, effort, legacyThinking, apiVersion, fetch: through });
+}
+
+/** `fetchImpl` without TLS certificate verification (a provider's `insecure = true`, warned about on every run). */
+function unverified(fetchImpl: typeof fetch): typeof fetch {
+  const insecure = (input: string | URL | Request, init?: BunFetchRequestInit) => fetchImpl(input, { ...init, tls: { ...init?.tls, rejectUnauthorized: false } });
+  return Object.assign(insecure, { preconnect: fetchImpl.preconnect });
 }
 
 /** The five built-in tools (SPEC §7), configured from settings and flags. */
@@ -197,7 +209,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     let nextFetch = fetchImpl;
     let nextProvider = agent.provider;
     try {
-      if (s.proxy !== current.proxy) nextFetch = fetchFor(s, args.proxy, env);
+      if (s.proxy !== current.proxy || JSON.stringify(s.network) !== JSON.stringify(current.network)) nextFetch = fetchFor(s, args.proxy, env);
       if (nextFetch !== fetchImpl || s.model !== current.model || JSON.stringify(s.provider) !== JSON.stringify(current.provider))
         nextProvider = await providerFor(s.provider, s.model, s.effort, nextFetch);
     } catch (e) {

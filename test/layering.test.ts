@@ -23,6 +23,7 @@ const EDGES = new Set([
   "fs/atomic.ts",
   "fs/own-files.ts",
   "fs/read-head.ts",
+  "net/ca.ts",
   "net/fetch.ts",
   "net/socks-bridge.ts",
   "prompt/agents-md.ts",

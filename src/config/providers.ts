@@ -117,6 +117,7 @@ function fromFile(name: string, p: FileProvider, input: ProviderInput): Provider
     legacyThinking: p.legacy_thinking ?? false,
     headers: p.headers ?? {},
     apiVersion: p.api_version || undefined,
+    ...(p.insecure ? { insecure: true } : {}),
   };
 }
 

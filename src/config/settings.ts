@@ -15,6 +15,8 @@ export class ConfigError extends Error {
 export interface ConfigLayer {
   source: string;
   data: Record<string, unknown>;
+  /** the project's `.hey/config.toml`: some keys (a provider's `insecure`) are refused there */
+  project?: boolean;
 }
 
 /**
@@ -54,6 +56,8 @@ export interface ProviderSettings {
   apiVersion?: string;
   /** true when it came from the zero-config presets (no config file named it) */
   preset?: boolean;
+  /** TLS certificates of this endpoint are not verified (`insecure = true`; never from a project's config) */
+  insecure?: boolean;
 }
 
 /** One MCP server: exactly one of `command` (stdio) and `url` (HTTP) is set. */
@@ -80,6 +84,8 @@ export interface Settings {
   proxy?: string;
   /** where `proxy` came from, for messages: "HEY_PROXY" or "[proxy] url in PATH" */
   proxySource?: string;
+  /** `[network] ca_file` as an absolute path, and where it was set (for messages) */
+  network: { caFile?: string; caFileSource?: string };
   agent: { maxTurns: number; budgetTokens: number; parallelTools: boolean };
   retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number; jitter: boolean; respectRetryAfter: boolean };
   compaction: { dedup: boolean; purgeErrorsAfter: number; nudgeThreshold: number; compressTool: boolean };

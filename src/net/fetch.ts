@@ -7,6 +7,13 @@ import { startSocksBridge, type SocksBridge, type SocksBridgeOptions } from "./s
 type FetchInput = string | URL | Request;
 type FetchInit = BunFetchRequestInit;
 
+export interface NetOptions extends SocksBridgeOptions {
+  /** the fetch that does the work; default the global one */
+  base?: typeof fetch;
+  /** trusted CAs for every request (net/ca.ts trustedCas); undefined keeps fetch's default store */
+  ca?: string[];
+}
+
 /**
  * A fetch that routes each request as resolveProxy decides. Throws ProxyConfigError (before any I/O)
  * for an unusable proxy setting; a NetError (errors.ts) for a certificate that fails verification
@@ -14,9 +21,11 @@ type FetchInit = BunFetchRequestInit;
  * refusal came as a response in the server's place; other errors are the base fetch's, with any
  * credentials in their message replaced by `***`. SOCKS bridges start on first use, one per route, and never keep the
  * process alive. `init.timeout` defaults to false: Bun's 5-minute socket idle timer would cut a slow
- * model's stream, and hey runs its own watchdog.
+ * model's stream, and hey runs its own watchdog. `opts.ca` is the `tls.ca` of every request; a
+ * caller's own `init.tls` keys win.
  */
-export function proxiedFetch(sources: ProxySources, base: typeof fetch = fetch, bridgeOptions: SocksBridgeOptions = {}): typeof fetch {
+export function proxiedFetch(sources: ProxySources, opts: NetOptions = {}): typeof fetch {
+  const { base = fetch, ca, ...bridgeOptions } = opts;
   const bridges = new Map<string, Promise<SocksBridge>>();
   const bridgeFor = (route: SocksRoute): Promise<SocksBridge> => {
     const key = JSON.stringify(route);
@@ -35,7 +44,8 @@ export function proxiedFetch(sources: ProxySources, base: typeof fetch = fetch, 
     const proxy = route.kind === "socks5" ? (await bridgeFor(route)).url : proxyOption(route);
     let res: Response;
     try {
-      res = await base(input, { ...init, timeout: init?.timeout ?? false, proxy });
+      const tls = ca ? { tls: { ca, ...init?.tls } } : {};
+      res = await base(input, { ...init, ...tls, timeout: init?.timeout ?? false, proxy });
     } catch (e) {
       throw classifyFetchError(e, target, route) ?? redactError(e);
     }

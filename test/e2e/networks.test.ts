@@ -3,7 +3,7 @@
 // table must fail at once — no retries, well under 2 s — naming the host or the proxy (masked,
 // with where its setting came from), on all four protocols.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Protocol } from "../../src/kernel/ir.ts";
 import { ensureBinary, jsonEvents, runHey, tempDir, type HeyRun } from "../helpers/e2e.ts";
@@ -163,5 +163,54 @@ describe.each(PROTOCOLS)("%s: happy paths", (protocol) => {
 
   test("the private CA through NODE_EXTRA_CA_CERTS", async () => {
     await answered([], { NODE_EXTRA_CA_CERTS: ca.caFile }, good, directUrl(good, protocol));
+  });
+
+  test("the private CA through [network] ca_file (a bundle of two, path relative to the config file) and SSL_CERT_FILE", async () => {
+    const dir = join(work.path, `ca-${protocol}`);
+    mkdirSync(join(dir, "certs"), { recursive: true });
+    writeFileSync(join(dir, "certs", "bundle.pem"), `# corporate bundle\n${ca.otherCaPem}${readFileSync(ca.caFile, "utf8")}`);
+    writeFileSync(join(dir, "hey.toml"), '[network]\nca_file = "certs/bundle.pem"\n');
+    await answered(["--config", join(dir, "hey.toml")], {}, good, directUrl(good, protocol));
+    await answered([], { SSL_CERT_FILE: ca.caFile }, good, directUrl(good, protocol));
+    // through a proxy too: TLS runs end to end, inside the tunnel
+    await answered([], { SSL_CERT_FILE: ca.caFile, HTTPS_PROXY: proxies.plain.url });
+  });
+
+  test("insecure = true on the provider: answers from an untrusted server, with a warning on every run", async () => {
+    const config = join(work.path, `insecure-${protocol}.toml`);
+    writeFileSync(config, `[provider.lab]\nprotocol = "${protocol}"\nbase_url = "${directUrl(misnamed, protocol)}"\nmodels = ["some-model"]\ninsecure = true\n`);
+    misnamed.enqueue(textReply(protocol, "unverified hello"));
+    const run = await runHey(["--config", config, "-p", "hi"], { cwd: work.path });
+    expect(run).toMatchObject({ code: 0, stdout: "unverified hello\n" });
+    expect(run.stderr).toContain(`[provider.lab] insecure = true: TLS certificates of ${directUrl(misnamed, protocol)} are NOT verified`);
+  });
+});
+
+describe("CA and insecure settings that cannot be used", () => {
+  test("a ca_file that does not exist, or holds no certificate, is a configuration error naming it (exit 2)", async () => {
+    const config = join(work.path, "missing-ca.toml");
+    writeFileSync(config, '[network]\nca_file = "/nonexistent/ca.pem"\n');
+    const missing = await runHey(["--config", config, "--base-url", directUrl(good, "openai"), "-m", "m", "-p", "hi"], { cwd: work.path });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`[network] ca_file in ${config}: cannot read /nonexistent/ca.pem (ENOENT)`);
+    const empty = join(work.path, "empty.pem");
+    writeFileSync(empty, "not a certificate\n");
+    const none = await runHey(["--base-url", directUrl(good, "openai"), "-m", "m", "-p", "hi"], { cwd: work.path, env: { SSL_CERT_FILE: empty } });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(`SSL_CERT_FILE: ${empty} holds no PEM certificate`);
+  });
+
+  test("insecure in a trusted project's config is refused; [network] insecure is not a setting", async () => {
+    const project = join(work.path, "project");
+    mkdirSync(join(project, ".hey"), { recursive: true });
+    writeFileSync(join(project, ".hey", "config.toml"), `[provider.lab]\nbase_url = "${directUrl(misnamed, "openai")}"\nmodels = ["m"]\ninsecure = true\n`);
+    const refused = await runHey(["--approve", "-p", "hi"], { cwd: project });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${join(project, ".hey", "config.toml")}: [provider.lab] insecure is not accepted in a project's config`);
+    const global = join(work.path, "global-insecure.toml");
+    writeFileSync(global, "[network]\ninsecure = true\n");
+    const run = await runHey(["--config", global, "--base-url", directUrl(good, "openai"), "-m", "m", "-p", "hi"], { cwd: work.path });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("[network] insecure is not a setting: certificate checks can be skipped per provider only, with [provider.NAME] insecure = true");
   });
 });

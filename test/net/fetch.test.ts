@@ -167,7 +167,7 @@ describe("direct", () => {
     const failing = (async () => {
       throw new TypeError("could not reach http://alice:s3cret@proxy.corp:8080 for you");
     }) as unknown as typeof fetch;
-    const error = await rejectionOf(proxiedFetch({ env: {} }, failing)("https://api.example.com/"));
+    const error = await rejectionOf(proxiedFetch({ env: {} }, { base: failing })("https://api.example.com/"));
     expect(error.name).toBe("TypeError");
     expect(error.message).toBe("could not reach http://***@proxy.corp:8080 for you");
     expect(String(error.stack)).not.toContain("s3cret");
@@ -186,7 +186,7 @@ describe("through a SOCKS5 server", () => {
     const socks = await socksServer();
     const asked: string[] = [];
     const lookup = async (host: string) => (asked.push(host), LOCAL_ONLY_IP);
-    const res = await proxiedFetch({ cli: socksUrl(socks, "socks5"), env: {} }, fetch, { lookup })(`${MODEL}/v1/echo`);
+    const res = await proxiedFetch({ cli: socksUrl(socks, "socks5"), env: {} }, { lookup })(`${MODEL}/v1/echo`);
     expect(res.status).toBe(200);
     expect(asked).toEqual(["model.test"]);
     expect(socks.log).toEqual([{ atyp: 1, host: LOCAL_ONLY_IP, port: modelPort }]);
@@ -195,7 +195,7 @@ describe("through a SOCKS5 server", () => {
   test("socks5:// with a name that does not resolve locally is a retryable NetError suggesting socks5h://", async () => {
     const socks = await socksServer();
     const lookup = () => Promise.reject(new Error("ENOTFOUND"));
-    const error = await rejectionOf(proxiedFetch({ cli: socksUrl(socks, "socks5"), env: {} }, fetch, { lookup })(`${MODEL}/v1/echo`));
+    const error = await rejectionOf(proxiedFetch({ cli: socksUrl(socks, "socks5"), env: {} }, { lookup })(`${MODEL}/v1/echo`));
     expect(error).toMatchObject({ kind: "upstream", permanent: false });
     expect(error.message).toContain("socks5h://");
     expect(socks.log).toEqual([]);

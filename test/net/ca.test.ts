@@ -1,0 +1,78 @@
+// The CAs model requests trust: Bun's store plus the bundles of [network] ca_file and SSL_CERT_FILE.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { getCACertificates } from "node:tls";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError } from "../../src/config/settings.ts";
+import { resolveConfig } from "../../src/config/resolve.ts";
+import { splitPem, trustedCas } from "../../src/net/ca.ts";
+import { tempDir } from "../helpers/e2e.ts";
+
+const cert = (body: string) => `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----`;
+
+let dir: ReturnType<typeof tempDir>;
+beforeAll(() => (dir = tempDir()));
+afterAll(() => dir.remove());
+
+describe("splitPem", () => {
+  test("every certificate of a bundle, in order; CRLF, comments and keys left out", () => {
+    const text = `# corp\r\n${cert("AAA")}\r\n-----BEGIN PRIVATE KEY-----\nKKK\n-----END PRIVATE KEY-----\nsubject=x\n${cert("BBB")}\n`;
+    expect(splitPem(text)).toEqual([`${cert("AAA")}\n`, `${cert("BBB")}\n`]);
+    expect(splitPem("nothing here")).toEqual([]);
+  });
+});
+
+describe("trustedCas", () => {
+  test("nothing set: undefined, so fetch keeps its default store", () => {
+    expect(trustedCas({ env: {} })).toBeUndefined();
+  });
+
+  test("ca_file and SSL_CERT_FILE are added to the default store, not put in its place", () => {
+    const a = join(dir.path, "a.pem");
+    const b = join(dir.path, "b.pem");
+    writeFileSync(a, cert("AAA") + "\n" + cert("AAB"));
+    writeFileSync(b, cert("BBB"));
+    const cas = trustedCas({ caFile: a, env: { SSL_CERT_FILE: b } })!;
+    const defaults = getCACertificates("default");
+    expect(cas.length).toBe(defaults.length + 3);
+    expect(cas.slice(-3)).toEqual([`${cert("AAA")}\n`, `${cert("AAB")}\n`, `${cert("BBB")}\n`]);
+  });
+
+  test("an unreadable file or one without a certificate is a ConfigError naming the setting", () => {
+    expect(() => trustedCas({ caFile: "/nonexistent.pem", caFileSource: "[network] ca_file in /c.toml", env: {} })).toThrow(
+      new ConfigError("[network] ca_file in /c.toml: cannot read /nonexistent.pem (ENOENT)"),
+    );
+    const empty = join(dir.path, "empty.pem");
+    writeFileSync(empty, "");
+    expect(() => trustedCas({ env: { SSL_CERT_FILE: empty } })).toThrow(`SSL_CERT_FILE: ${empty} holds no PEM certificate`);
+  });
+});
+
+describe("[network] ca_file and a provider's insecure in the config", () => {
+  const resolve = (toml: string, env = {}, project = false) =>
+    resolveConfig([{ source: "/home/a/.config/hey/config.toml", data: Bun.TOML.parse(toml) as Record<string, unknown>, project }], env, {});
+
+  test.each([
+    ["/etc/ssl/corp.pem", "/etc/ssl/corp.pem"],
+    ["corp.pem", "/home/a/.config/hey/corp.pem"],
+    ["~/certs/corp.pem", "/home/a/certs/corp.pem"],
+  ])("ca_file %s is %s", (value, path) => {
+    expect(resolve(`[network]\nca_file = "${value}"`, { HOME: "/home/a" }).settings.network).toEqual({
+      caFile: path,
+      caFileSource: "[network] ca_file in /home/a/.config/hey/config.toml",
+    });
+  });
+
+  test("insecure is read per provider and warned about when that provider is used", () => {
+    const { settings, warnings } = resolve('[provider.lab]\nbase_url = "https://lab:8443/v1"\nmodels = ["m"]\ninsecure = true');
+    expect(settings.provider.insecure).toBe(true);
+    expect(warnings).toEqual([
+      "/home/a/.config/hey/config.toml: [provider.lab] insecure = true: TLS certificates of https://lab:8443/v1 are NOT verified; anyone on the network path can read and change what hey sends and receives",
+    ]);
+  });
+
+  test("insecure in a project's config, and [network] insecure, are errors", () => {
+    expect(() => resolve('[provider.lab]\nbase_url = "https://lab/v1"\nmodels = ["m"]\ninsecure = false', {}, true)).toThrow("insecure is not accepted in a project's config");
+    expect(() => resolve("[network]\ninsecure = true")).toThrow("certificate checks can be skipped per provider only");
+  });
+});
