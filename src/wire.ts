@@ -73,9 +73,9 @@ export function fetchFor(settings: Settings, cliProxy: string | undefined, env: 
 
 /** The provider for `settings` and `model`, through `fetchImpl` (its certificates unchecked when the provider says `insecure`). */
 export function providerFor(settings: ProviderSettings, model: string, effort: Effort | undefined, fetchImpl: typeof fetch): Promise<Provider> {
-  const { protocol, baseUrl, apiKey, apiKeyVar, headers, maxTokens, legacyThinking, apiVersion } = settings;
+  const { protocol, baseUrl, apiKey, apiKeyVar, headers, maxTokens, legacyThinking, apiVersion, compat } = settings;
   const through = settings.insecure ? unverified(fetchImpl) : fetchImpl;
-  return createProvider({ protocol, baseUrl, model, apiKey, apiKeyVar, headers, maxTokens, effort, legacyThinking, apiVersion, fetch: through });
+  return createProvider({ protocol, baseUrl, model, apiKey, apiKeyVar, headers, maxTokens, effort, legacyThinking, apiVersion, compat, fetch: through });
 }
 
 /** `fetchImpl` without TLS certificate verification (a provider's `insecure = true`, warned about on every run). */

@@ -22,6 +22,10 @@ export interface FileProvider {
   headers?: Record<string, string>;
   api_version?: string;
   insecure?: boolean;
+  max_tokens_field?: string;
+  system_role?: string;
+  reasoning_replay?: boolean;
+  parallel_tool_calls?: boolean;
 }
 
 /** An MCP server as written in a file; the array form `[mcp] servers` is folded into `servers` by name. */
@@ -86,6 +90,11 @@ const PROVIDER_KEYS: Record<string, Kind> = {
   headers: "stringTable",
   api_version: "string",
   insecure: "boolean",
+  // compatibility flags, written by `hey doctor --write`; values checked in providers.ts
+  max_tokens_field: "string",
+  system_role: "string",
+  reasoning_replay: "boolean",
+  parallel_tool_calls: "boolean",
 };
 
 const MCP_SERVER_KEYS: Record<string, Kind> = {

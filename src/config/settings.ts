@@ -2,6 +2,7 @@
 // and its one error type. Types only (and the error class), so every part of config/ and every
 // consumer can name them without importing the resolver.
 import type { Effort, Protocol } from "../kernel/ir.ts";
+import type { Compat } from "../providers/common.ts";
 
 /**
  * A configuration mistake the user has to fix. `message` is the complete text to show (it names
@@ -58,6 +59,10 @@ export interface ProviderSettings {
   preset?: boolean;
   /** TLS certificates of this endpoint are not verified (`insecure = true`; never from a project's config) */
   insecure?: boolean;
+  /** compatibility flags (max_tokens_field, system_role, reasoning_replay, parallel_tool_calls), when any is set */
+  compat?: Compat;
+  /** the config file that defined this provider (its base_url); undefined for presets and --base-url */
+  source?: string;
 }
 
 /** One MCP server: exactly one of `command` (stdio) and `url` (HTTP) is set. */

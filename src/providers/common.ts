@@ -10,6 +10,22 @@ import { parseRetryAfter } from "./retry-after.ts";
 // ---------------------------------------------------------------------------------------------
 // Factory options
 
+/**
+ * What an endpoint needs that its protocol's defaults do not give: `[provider.NAME]` keys, found
+ * and written by `hey doctor --write`. undefined = the adapter's default. Only the adapters named
+ * read each flag.
+ */
+export interface Compat {
+  /** openai: which field carries the output limit; default max_completion_tokens on api.openai.com, else max_tokens */
+  maxTokensField?: "max_tokens" | "max_completion_tokens";
+  /** openai: the role of the system prompt; default "system" */
+  systemRole?: "system" | "developer";
+  /** openai: send the model's reasoning_content back with its tool-call turns (DeepSeek needs it); default true */
+  reasoningReplay?: boolean;
+  /** openai, responses: false sends `parallel_tool_calls: false` (one call per turn); default: not sent */
+  parallelToolCalls?: boolean;
+}
+
 /** What every factory is built from; an adapter adds its vendor's own few. */
 export interface ProviderOptions {
   model: string;
@@ -27,6 +43,7 @@ export interface ProviderOptions {
   fetch?: typeof fetch;
   /** Abort when nothing arrives for this long; default DEFAULT_IDLE_TIMEOUT_MS (stream-guard.ts). */
   idleTimeoutMs?: number;
+  compat?: Compat;
 }
 
 /** What every adapter's pure `toRequest` is given besides the request; an adapter adds its own few. */

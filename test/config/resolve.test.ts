@@ -210,6 +210,7 @@ timeout_ms = 1000
       legacyThinking: true,
       headers: { "anthropic-beta": "x" },
       apiVersion: "2023-06-01",
+      source: "/l0.toml",
     },
     model: "claude-sonnet-4-5",
     providers: [settings.provider],

@@ -48,7 +48,7 @@ describe("trustedCas", () => {
   });
 });
 
-describe("[network] ca_file and a provider's insecure in the config", () => {
+describe("[network] ca_file, a provider's insecure and compatibility flags in the config", () => {
   const resolve = (toml: string, env = {}, project = false) =>
     resolveConfig([{ source: "/home/a/.config/hey/config.toml", data: Bun.TOML.parse(toml) as Record<string, unknown>, project }], env, {});
 
@@ -69,6 +69,14 @@ describe("[network] ca_file and a provider's insecure in the config", () => {
     expect(warnings).toEqual([
       "/home/a/.config/hey/config.toml: [provider.lab] insecure = true: TLS certificates of https://lab:8443/v1 are NOT verified; anyone on the network path can read and change what hey sends and receives",
     ]);
+  });
+
+  test("compatibility flags are read per provider and their values checked", () => {
+    const table = '[provider.lab]\nbase_url = "https://lab/v1"\nmodels = ["m"]\n';
+    const flags = 'max_tokens_field = "max_completion_tokens"\nsystem_role = "developer"\nreasoning_replay = false\nparallel_tool_calls = false';
+    expect(resolve(table + flags).settings.provider.compat).toEqual({ maxTokensField: "max_completion_tokens", systemRole: "developer", reasoningReplay: false, parallelToolCalls: false });
+    expect(resolve(table).settings.provider.compat).toBeUndefined();
+    expect(() => resolve(table + 'system_role = "admin"')).toThrow('/home/a/.config/hey/config.toml: [provider.lab] system_role must be "system" or "developer", got "admin"');
   });
 
   test("insecure in a project's config, and [network] insecure, are errors", () => {
