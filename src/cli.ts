@@ -131,6 +131,9 @@ export const HELP = `hey ${VERSION} — a minimal terminal coding agent
 
 Usage: hey [options] [@file ...] [message ...]
        hey upgrade [--check]   replace this binary with the latest release
+       hey doctor [PROVIDER] [--write]
+                               probe the endpoint: network, TLS, auth, streaming, tool
+                               calls, quirks; --write records the flags it needs
 
   With no message, hey opens an interactive prompt. Piped stdin is appended to the
   message in a fenced block and implies -p. @path expands to the file's content.

@@ -123,7 +123,8 @@ function proxyAnswer(status: number, statusText: string, headers: Headers, targe
   }
 }
 
-function tlsError(code: string, said: string, target: URL, route: ProxyRoute): NetError {
+/** The NetError for a failed certificate check (an OpenSSL verify code such as CERT_HAS_EXPIRED); a code that is no verify error is treated as "untrusted". */
+export function tlsError(code: string, said: string, target: URL, route: ProxyRoute): NetError {
   const host = target.hostname;
   // Bun's message for a name mismatch is a long "fetching URL … pass verbose: true" sentence
   const words = said && !said.includes("fetching") ? `${said}, ${code}` : code;

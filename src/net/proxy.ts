@@ -74,6 +74,21 @@ export function resolveProxy(target: URL, sources: ProxySources): ProxyRoute {
   return parseProxyUrl(chosen.value, chosen.source);
 }
 
+/**
+ * Why a request to `target` goes the way resolveProxy sends it, in words (`hey doctor`): which proxy
+ * and where it was set, or what makes it direct. Throws ProxyConfigError as resolveProxy does.
+ */
+export function describeRoute(target: URL, sources: ProxySources): string {
+  if (isLoopback(target.hostname)) return "direct: loopback addresses never use a proxy";
+  const chosen = proxySetting(target.protocol, sources);
+  if (chosen === undefined) return "direct: no proxy is set (--proxy, HEY_PROXY, [proxy] url, HTTPS_PROXY/HTTP_PROXY, ALL_PROXY)";
+  const noProxy = envValue(sources.env, "no_proxy");
+  if (noProxy && matchesNoProxy(target.hostname, targetPort(target), noProxy.value))
+    return `direct: ${noProxy.source} matches ${target.hostname} (the proxy of ${chosen.source} is not used)`;
+  const route = parseProxyUrl(chosen.value, chosen.source);
+  return `through ${route.kind === "socks5" ? "the SOCKS5 proxy" : "the proxy"} ${route.shown} (from ${route.source})`;
+}
+
 /** The proxy setting that applies to a request of `protocol` ("https:"), before NO_PROXY, and where it came from. */
 function proxySetting(protocol: string, sources: ProxySources): { value: string; source: string } | undefined {
   const cli = present(sources.cli);
