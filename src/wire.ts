@@ -19,6 +19,7 @@ import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { trustedCas } from "./net/ca.ts";
+import type { DebugLog } from "./net/debug-log.ts";
 import { proxiedFetch } from "./net/fetch.ts";
 import { parseProxyUrl, resolveProxy } from "./net/proxy.ts";
 import { compileRules, decide, type PermissionRules } from "./permission/rules.ts";
@@ -52,8 +53,8 @@ export interface Started {
  * retries later) and starts loading the provider's adapter, whose SDK module takes ~12 ms to
  * evaluate: the caller reads stdin meanwhile. Throws ConfigError or ProxyConfigError.
  */
-export function startProvider(settings: Settings, cliProxy: string | undefined, env: Env): Started {
-  const fetchImpl = fetchFor(settings, cliProxy, env);
+export function startProvider(settings: Settings, cliProxy: string | undefined, env: Env, debug?: DebugLog): Started {
+  const fetchImpl = fetchFor(settings, cliProxy, env, debug);
   const provider = providerFor(settings.provider, settings.model, settings.effort, fetchImpl);
   provider.catch(() => {}); // awaited by assemble; a run that fails before that never awaits it
   return { fetch: fetchImpl, provider };
@@ -61,14 +62,15 @@ export function startProvider(settings: Settings, cliProxy: string | undefined, 
 
 /**
  * The fetch of every model request and remote MCP server: the proxy of `settings` and the CAs of
- * `[network] ca_file` / SSL_CERT_FILE, checked now. Throws ConfigError or ProxyConfigError.
+ * `[network] ca_file` / SSL_CERT_FILE, checked now; every request logged when `debug` is given
+ * (`--verbose`). Throws ConfigError or ProxyConfigError.
  */
-export function fetchFor(settings: Settings, cliProxy: string | undefined, env: Env): typeof fetch {
+export function fetchFor(settings: Settings, cliProxy: string | undefined, env: Env, debug?: DebugLog): typeof fetch {
   for (const value of [cliProxy, settings.proxy]) if (value) parseProxyUrl(value);
   const sources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env };
   resolveProxy(new URL(settings.provider.baseUrl), sources);
   const ca = trustedCas({ ...settings.network, env });
-  return proxiedFetch(sources, ca ? { ca } : {});
+  return proxiedFetch(sources, { ...(ca ? { ca } : {}), ...(debug ? { base: debug.wrap(fetch) } : {}) });
 }
 
 /** The provider for `settings` and `model`, through `fetchImpl` (its certificates unchecked when the provider says `insecure`). */
@@ -123,6 +125,8 @@ export interface AssembleInput {
   started: Started;
   /** the session to continue (`-c`, `--resume`) */
   resumed: LoadedSession | undefined;
+  /** `--verbose` / HEY_LOG=debug: requests (through `started.fetch`) and retry decisions go to it */
+  debug?: DebugLog;
   sessionsDir: string;
   oneShot: boolean;
   warn(message: string): void;
@@ -156,7 +160,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   const hint = (e: { kind: string; message: string }) => setupHint(agent.settings.provider, agent.settings.model, e);
   const terminal = args.output === "text" ? terminalOutput(input.oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, hint }) : undefined;
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
-  const output = fanOut([display, session]);
+  const output = fanOut(input.debug ? [display, session, input.debug.output] : [display, session]);
   session.model(settings.provider.name, settings.model);
   output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd });
   if (resumed) {
@@ -209,7 +213,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     let nextFetch = fetchImpl;
     let nextProvider = agent.provider;
     try {
-      if (s.proxy !== current.proxy || JSON.stringify(s.network) !== JSON.stringify(current.network)) nextFetch = fetchFor(s, args.proxy, env);
+      if (s.proxy !== current.proxy || JSON.stringify(s.network) !== JSON.stringify(current.network)) nextFetch = fetchFor(s, args.proxy, env, input.debug);
       if (nextFetch !== fetchImpl || s.model !== current.model || JSON.stringify(s.provider) !== JSON.stringify(current.provider))
         nextProvider = await providerFor(s.provider, s.model, s.effort, nextFetch);
     } catch (e) {

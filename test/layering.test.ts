@@ -27,6 +27,7 @@ const EDGES = new Set([
   "fs/own-files.ts",
   "fs/read-head.ts",
   "net/ca.ts",
+  "net/debug-log.ts",
   "net/fetch.ts",
   "net/socks-bridge.ts",
   "prompt/agents-md.ts",

@@ -3,12 +3,14 @@
 // check, and with --write record the flags it found in the config file that defines the provider
 // (backed up first, replaced atomically). Exit 0 only when the endpoint is usable as configured.
 import { copyFile, readFile } from "node:fs/promises";
+import { homedir } from "node:os";
 import { dirname } from "node:path";
 import { EXIT, parseCli, UsageError, type CliArgs } from "../cli.ts";
 import { configPaths, loadConfig } from "../config/load.ts";
 import { ConfigError, type ProviderSettings, type Settings } from "../config/settings.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { trustedCas } from "../net/ca.ts";
+import type { DebugLog } from "../net/debug-log.ts";
 import { describeRoute, ProxyConfigError, resolveProxy, type ProxySources } from "../net/proxy.ts";
 import { settleTrust } from "../trust/store.ts";
 import { writer } from "../ui/term.ts";
@@ -62,7 +64,12 @@ async function doctor(args: CliArgs, write: boolean): Promise<number> {
   const provider = settings.provider;
   const subject: Subject = { provider: provider.name, protocol: provider.protocol, baseUrl: provider.baseUrl, model: settings.model };
 
-  const probes = await runProbes(settings, args.proxy, env);
+  let debug: DebugLog | undefined;
+  if (args.verbose || env.HEY_LOG === "debug") {
+    debug = (await import("../net/debug-log.ts")).openDebugLog(`${env.XDG_STATE_HOME || `${env.HOME || homedir()}/.local/state`}/hey/logs`);
+    warn(`debug log: ${debug.path}`);
+  }
+  const probes = await runProbes(settings, args.proxy, env, debug);
   const verdict = judge(probes, provider.apiKeyVar);
   const missing = missingFlags(verdict.flags, effectiveFlags(provider));
   const written = write && Object.keys(verdict.flags).length > 0 ? await writeFlags(provider, verdict.flags) : undefined;
@@ -73,7 +80,7 @@ async function doctor(args: CliArgs, write: boolean): Promise<number> {
 }
 
 /** Every probe, in order: the route, the network, then the model requests when the network works. */
-async function runProbes(settings: Settings, cliProxy: string | undefined, env: Record<string, string | undefined>): Promise<Probes> {
+async function runProbes(settings: Settings, cliProxy: string | undefined, env: Record<string, string | undefined>, debug?: DebugLog): Promise<Probes> {
   const provider = settings.provider;
   const target = new URL(provider.baseUrl);
   const sources: ProxySources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env };
@@ -85,7 +92,7 @@ async function runProbes(settings: Settings, cliProxy: string | undefined, env: 
     const network = await probeNetwork(target, route, { ca: trustedCas({ ...settings.network, env }), insecure: provider.insecure ?? false });
     const probes: Probes = { ...base, route: { ok: true, text, proxied: route.kind !== "direct" }, ...network };
     if ([network.dns, network.tcp, network.tls].some((o) => o && !o.ok)) return probes;
-    return { ...probes, ...(await probeEndpoint({ settings: provider, model: settings.model, effort: settings.effort, fetch: fetchFor(settings, cliProxy, env) })) };
+    return { ...probes, ...(await probeEndpoint({ settings: provider, model: settings.model, effort: settings.effort, fetch: fetchFor(settings, cliProxy, env, debug) })) };
   } catch (e) {
     if (!(e instanceof ProxyConfigError)) throw e;
     return { ...base, route: { ok: false, kind: "network", message: e.message } };

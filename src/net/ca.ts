@@ -1,7 +1,8 @@
-// The certificate authorities model requests trust (SPEC §24 §3): Bun's own store (Mozilla's CAs,
-// plus NODE_EXTRA_CA_CERTS, which Bun reads at start-up) and, added to it, the PEM bundles named by
-// `[network] ca_file` and SSL_CERT_FILE. Added rather than replacing: a corporate CA file must not
-// make public endpoints untrusted. Read once per run, only when one of them is set.
+// The certificate authorities model requests trust (SPEC §24 §3). Bun's default store already holds
+// Mozilla's CAs, NODE_EXTRA_CA_CERTS and what OpenSSL's default paths hold — $SSL_CERT_FILE (else
+// /etc/ssl/cert.pem) and $SSL_CERT_DIR — read by the runtime itself (oven-sh/bun#42970), at no cost
+// to hey. `[network] ca_file` is hey's: its PEM bundle is added to that store, never put in its
+// place, so a corporate CA does not make public endpoints untrusted. Read once per run, only when set.
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../config/settings.ts";
 
@@ -16,20 +17,25 @@ export interface CaSources {
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
 /**
- * The CA list to pass as fetch's `tls.ca`, or undefined when neither `[network] ca_file` nor
- * SSL_CERT_FILE is set (then fetch keeps its default store, and nothing is read). Throws
- * ConfigError naming the setting when a file cannot be read or holds no PEM certificate.
+ * The CA list to pass as fetch's `tls.ca`, or undefined without `[network] ca_file` (then fetch
+ * keeps its default store, and nothing is read). A `tls.ca` replaces the default store, so the list
+ * holds that store's certificates and SSL_CERT_FILE's too (read here for that reason only, and
+ * skipped when unreadable, as the runtime skips it). Throws ConfigError naming the setting when
+ * ca_file cannot be read or holds no PEM certificate.
  */
 export function trustedCas(sources: CaSources): string[] | undefined {
-  const files: [path: string, label: string][] = [];
-  if (sources.caFile) files.push([sources.caFile, sources.caFileSource ?? "[network] ca_file"]);
+  if (!sources.caFile) return undefined;
+  const added = readPemBundle(sources.caFile, sources.caFileSource ?? "[network] ca_file");
   const sslCertFile = sources.env.SSL_CERT_FILE;
-  if (sslCertFile) files.push([sslCertFile, "SSL_CERT_FILE"]);
-  if (files.length === 0) return undefined;
-  const added = files.flatMap(([path, label]) => readPemBundle(path, label));
+  let system: string[] = [];
+  if (sslCertFile) {
+    try {
+      system = splitPem(readFileSync(sslCertFile, "utf8"));
+    } catch {}
+  }
   // node:tls only now: loading it costs start-up time every other run would pay for nothing
   const { getCACertificates } = require("node:tls") as typeof import("node:tls");
-  return [...getCACertificates("default"), ...added];
+  return [...new Set([...getCACertificates("default"), ...system, ...added])];
 }
 
 /** The certificates of a PEM bundle. Throws ConfigError naming `label` and the path. */

@@ -195,9 +195,10 @@ describe("CA and insecure settings that cannot be used", () => {
     expect(missing.stderr).toContain(`[network] ca_file in ${config}: cannot read /nonexistent/ca.pem (ENOENT)`);
     const empty = join(work.path, "empty.pem");
     writeFileSync(empty, "not a certificate\n");
-    const none = await runHey(["--base-url", directUrl(good, "openai"), "-m", "m", "-p", "hi"], { cwd: work.path, env: { SSL_CERT_FILE: empty } });
+    writeFileSync(config, `[network]\nca_file = "${empty}"\n`);
+    const none = await runHey(["--config", config, "--base-url", directUrl(good, "openai"), "-m", "m", "-p", "hi"], { cwd: work.path });
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain(`SSL_CERT_FILE: ${empty} holds no PEM certificate`);
+    expect(none.stderr).toContain(`[network] ca_file in ${config}: ${empty} holds no PEM certificate`);
   });
 
   test("insecure in a trusted project's config is refused; [network] insecure is not a setting", async () => {

@@ -1,4 +1,4 @@
-// The CAs model requests trust: Bun's store plus the bundles of [network] ca_file and SSL_CERT_FILE.
+// The CAs model requests trust: Bun's store (which reads SSL_CERT_FILE itself) plus [network] ca_file.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { getCACertificates } from "node:tls";
 import { writeFileSync } from "node:fs";
@@ -23,11 +23,12 @@ describe("splitPem", () => {
 });
 
 describe("trustedCas", () => {
-  test("nothing set: undefined, so fetch keeps its default store", () => {
+  test("no ca_file: undefined, so fetch keeps its default store (SSL_CERT_FILE is the runtime's, read by it)", () => {
     expect(trustedCas({ env: {} })).toBeUndefined();
+    expect(trustedCas({ env: { SSL_CERT_FILE: "/etc/ssl/certs/ca-certificates.crt" } })).toBeUndefined();
   });
 
-  test("ca_file and SSL_CERT_FILE are added to the default store, not put in its place", () => {
+  test("ca_file is added to the default store and SSL_CERT_FILE's, not put in their place", () => {
     const a = join(dir.path, "a.pem");
     const b = join(dir.path, "b.pem");
     writeFileSync(a, cert("AAA") + "\n" + cert("AAB"));
@@ -35,16 +36,17 @@ describe("trustedCas", () => {
     const cas = trustedCas({ caFile: a, env: { SSL_CERT_FILE: b } })!;
     const defaults = getCACertificates("default");
     expect(cas.length).toBe(defaults.length + 3);
-    expect(cas.slice(-3)).toEqual([`${cert("AAA")}\n`, `${cert("AAB")}\n`, `${cert("BBB")}\n`]);
+    expect(cas.slice(-3)).toEqual([`${cert("BBB")}\n`, `${cert("AAA")}\n`, `${cert("AAB")}\n`]);
+    expect(trustedCas({ caFile: a, env: { SSL_CERT_FILE: "/nonexistent" } })!.length).toBe(defaults.length + 2);
   });
 
-  test("an unreadable file or one without a certificate is a ConfigError naming the setting", () => {
+  test("an unreadable ca_file or one without a certificate is a ConfigError naming the setting", () => {
     expect(() => trustedCas({ caFile: "/nonexistent.pem", caFileSource: "[network] ca_file in /c.toml", env: {} })).toThrow(
       new ConfigError("[network] ca_file in /c.toml: cannot read /nonexistent.pem (ENOENT)"),
     );
     const empty = join(dir.path, "empty.pem");
     writeFileSync(empty, "");
-    expect(() => trustedCas({ env: { SSL_CERT_FILE: empty } })).toThrow(`SSL_CERT_FILE: ${empty} holds no PEM certificate`);
+    expect(() => trustedCas({ caFile: empty, env: {} })).toThrow(`[network] ca_file: ${empty} holds no PEM certificate`);
   });
 });
 
