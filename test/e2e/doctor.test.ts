@@ -42,6 +42,15 @@ describe.each(["openai", "responses", "anthropic", "google"] as const)("%s mock"
   });
 });
 
+test.each(["anthropic", "google"] as const)("%s with signed reasoning: the tool result goes back with its signature (Anthropic thinking, Gemini thought signature)", async (protocol) => {
+  const mock = track(startProtocolMock(protocol, "thinker", { signedReasoning: true }));
+  const run = await runHey(["doctor", "--base-url", baseUrlFor(protocol, mock.url), "--protocol", protocol, "-m", "thinker"], { cwd: work.path });
+  expect(run.code).toBe(0);
+  expect(line(run.stdout, "tool result after reasoning")).toBe("✓ tool result after reasoning  the answer continues with the reasoning replayed");
+  const followUp = mock.requests.filter((r) => r.method === "POST" && JSON.stringify(r.body).includes("sig-made-by-the-mock"));
+  expect(followUp.length).toBeGreaterThan(0);
+});
+
 test("--output json: the same checks as data", async () => {
   const mock = track(startProtocolMock("anthropic", "claude-x"));
   const run = await runHey(["doctor", "--base-url", `${mock.url}/v1`, "--protocol", "anthropic", "-m", "claude-x", "--output", "json"], { cwd: work.path });

@@ -43,14 +43,53 @@ function lastIsToolResult(protocol: Protocol, body: Body): boolean {
   }
 }
 
-function decide(protocol: Protocol, body: Body): Reply {
+function decide(protocol: Protocol, body: Body, signed: boolean): Reply {
   if (lastIsToolResult(protocol, body)) return textReply(protocol, "done");
-  if (hasTools(body)) return toolCallsReply(protocol, wantedCalls(body, JSON.stringify(body).includes("twice") ? 2 : 1));
+  const calls = wantedCalls(body, JSON.stringify(body).includes("twice") ? 2 : 1);
+  if (hasTools(body)) return signed ? signedCallsReply(protocol, calls) : toolCallsReply(protocol, calls);
   return textReply(protocol, "ready");
 }
 
-/** A well-behaved endpoint of `protocol` serving `model` (GET …/models lists it). */
-export function startProtocolMock(protocol: Protocol, model: string, opts: { tls?: { cert: string; key: string } } = {}): MockServer {
+const SIGNATURE = "sig-made-by-the-mock";
+const event = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** A tool-call turn with reasoning the API signs: Anthropic's thinking block, Gemini's thought signature on the call. */
+function signedCallsReply(protocol: Protocol, calls: Call[]): Reply {
+  const headers = { "content-type": "text/event-stream" };
+  const enc = (s: string) => [new TextEncoder().encode(s)];
+  if (protocol === "google") {
+    const parts = [{ text: "Thinking about the call.", thought: true }, ...calls.map((c, i) => ({ functionCall: { name: c.name, args: c.args }, ...(i === 0 ? { thoughtSignature: SIGNATURE } : {}) }))];
+    const chunk = { candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 9, totalTokenCount: 18 } };
+    return { status: 200, headers, chunks: enc(`data: ${JSON.stringify(chunk)}\r\n\r\n`) };
+  }
+  const blocks = [
+    event("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "", signature: "" } }),
+    event("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "Thinking about the call." } }),
+    event("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: SIGNATURE } }),
+    event("content_block_stop", { type: "content_block_stop", index: 0 }),
+    ...calls.flatMap((c, i) => [
+      event("content_block_start", { type: "content_block_start", index: i + 1, content_block: { type: "tool_use", id: c.id, name: c.name, input: {} } }),
+      event("content_block_delta", { type: "content_block_delta", index: i + 1, delta: { type: "input_json_delta", partial_json: JSON.stringify(c.args) } }),
+      event("content_block_stop", { type: "content_block_stop", index: i + 1 }),
+    ]),
+  ];
+  const start = event("message_start", { type: "message_start", message: { id: "msg_s", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, usage: { input_tokens: 9, output_tokens: 1 } } });
+  const end = [event("message_delta", { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 9 } }), event("message_stop", { type: "message_stop" })];
+  return { status: 200, headers, chunks: enc([start, ...blocks, ...end].join("")) };
+}
+
+/** Whether a follow-up after a signed turn sends the signature back, as these APIs require. */
+function replaysSignature(protocol: Protocol, body: Body): boolean {
+  const turns = protocol === "google" ? arr(body.contents).filter((c) => c.role === "model") : arr(body.messages).filter((m) => m.role === "assistant");
+  return turns.length > 0 && JSON.stringify(turns).includes(SIGNATURE);
+}
+
+/**
+ * A well-behaved endpoint of `protocol` serving `model` (GET …/models lists it). `signedReasoning`
+ * (anthropic, google): tool-call turns carry signed reasoning, and a tool result sent back without
+ * the signature is a 400, as the real APIs answer.
+ */
+export function startProtocolMock(protocol: Protocol, model: string, opts: { tls?: { cert: string; key: string }; signedReasoning?: boolean } = {}): MockServer {
   const requests: MockServer["requests"] = [];
   const server = Bun.serve({
     port: 0,
@@ -64,7 +103,9 @@ export function startProtocolMock(protocol: Protocol, model: string, opts: { tls
       if (req.method === "GET" && url.pathname.endsWith("/models"))
         return Response.json(protocol === "google" ? { models: [{ name: `models/${model}` }] } : { data: [{ id: model }] });
       if (url.pathname.endsWith(":generateContent") || (protocol !== "google" && body.stream !== true)) return Response.json({ ok: true });
-      return send(decide(protocol, body));
+      if (opts.signedReasoning && lastIsToolResult(protocol, body) && !replaysSignature(protocol, body))
+        return Response.json({ error: { message: "the thinking signature of the previous turn is missing", type: "invalid_request_error" } }, { status: 400 });
+      return send(decide(protocol, body, opts.signedReasoning ?? false));
     },
   });
   return { url: `${opts.tls ? "https" : "http"}://127.0.0.1:${server.port}`, requests, stop: () => server.stop(true) };
