@@ -2,7 +2,7 @@
 // or the error type of an `event: error` inside a stream. Pure; the SDK's error classes are
 // duck-typed, never imported.
 import { ProviderError } from "../kernel/provider.ts";
-import { classifyFailure, netFailure, headerReader, networkError, retryAfterOf, sdkWords } from "./common.ts";
+import { classifyFailure, headerReader, netFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
 import type { ErrorContext } from "./common.ts";
 
 /** The fields of the SDK's APIError we read, duck-typed: class names do not survive --minify. */
