@@ -28,6 +28,8 @@ export interface CliArgs {
   continue: boolean;
   resume?: string;
   sessions: boolean;
+  /** log every HTTP request and response to a file (HEY_LOG=debug does the same) */
+  verbose: boolean;
   /** with --sessions: every directory's sessions, not only this one's */
   all: boolean;
   version: boolean;
@@ -65,6 +67,7 @@ const OPTIONS = {
   resume: { type: "string" },
   sessions: { type: "boolean" },
   all: { type: "boolean" },
+  verbose: { type: "boolean" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const satisfies Record<string, OptionSpec>;
@@ -133,6 +136,9 @@ export const HELP = `hey ${VERSION} — a minimal terminal coding agent
 
 Usage: hey [options] [@file ...] [message ...]
        hey upgrade [--check]   replace this binary with the latest release
+       hey doctor [PROVIDER] [--write]
+                               probe the endpoint: network, TLS, auth, streaming, tool
+                               calls, quirks; --write records the flags it needs
 
   With no message, hey opens an interactive prompt. Piped stdin is appended to the
   message in a fenced block and implies -p. @path expands to the file's content.
@@ -160,6 +166,8 @@ Options:
   -c, --continue           continue the latest session of this directory
       --resume ID          continue the session ID (or a unique prefix)
       --sessions [--all]   list this directory's sessions (--all: every directory's)
+      --verbose            log every request, response and retry to a file in
+                           ~/.local/state/hey/logs (also HEY_LOG=debug)
   -v, --version            print the version
   -h, --help               print this help
 
@@ -204,6 +212,7 @@ export function parseCli(argv: string[]): CliArgs {
     resume: nonEmpty("--resume", v.resume),
     sessions: v.sessions ?? false,
     all: v.all ?? false,
+    verbose: v.verbose ?? false,
     version: v.version ?? false,
     help: v.help ?? false,
     files,

@@ -9,6 +9,10 @@ async function main(argv: string[]): Promise<number> {
     const { upgradeCommand } = await import("./upgrade/command.ts");
     return upgradeCommand(argv.slice(1));
   }
+  if (argv[0] === "doctor") {
+    const { doctorCommand } = await import("./doctor/command.ts");
+    return doctorCommand(argv.slice(1));
+  }
   let args: CliArgs;
   try {
     args = parseCli(argv);

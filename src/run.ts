@@ -10,6 +10,7 @@ import { ConfigError } from "./config/settings.ts";
 import { saveHandOff } from "./context/task-note.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
 import type { RunResult } from "./kernel/loop.ts";
+import type { DebugLog } from "./net/debug-log.ts";
 import { ProxyConfigError } from "./net/proxy.ts";
 import { formatStatus } from "./mcp/status.ts";
 import { expandPrompt, MentionError } from "./prompt/input.ts";
@@ -59,19 +60,20 @@ export async function run(args: CliArgs): Promise<number> {
     if (trust === "cancelled") return EXIT.interrupted;
     const flags = { ...configFlags(args), ...(resumed?.model ? { session: resumed.model } : {}) };
     const config = loadConfig({ env, cwd: place.cwd, configFile: args.config, trustProject: trust.trusted, flags });
-    const started = startProvider(config.settings, args.proxy, env); // the SDK loads while stdin is read
+    const debug = await debugLog(args, place);
+    const started = startProvider(config.settings, args.proxy, env, debug); // the SDK loads while stdin is read
     prompt = await readPrompt(args, place, await stdin, oneShot);
     for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file));
     const notice = (line: string) => notices.print(line);
-    const common = { args, env, cwd: place.cwd, home: place.home, configDir: place.configDir, trusted: trust.trusted, sessionsDir: place.sessions, oneShot, warn, notice };
+    const common = { args, env, cwd: place.cwd, home: place.home, configDir: place.configDir, trusted: trust.trusted, sessionsDir: place.sessions, oneShot, warn, notice, ...(debug ? { debug } : {}) };
     parts = await assemble({ ...common, config, flags, started, resumed });
     if (isSkillLine(args.message)) prompt = withSkill(skillText(args.message, parts, args.noSkills), prompt);
     // `/resume` in the REPL: the same pieces around another session, with the model it last used
     reopen = (session) => {
       const again = { ...configFlags(args), ...(session.model ? { session: session.model } : {}) };
       const settings = config.resolve(again);
-      return assemble({ ...common, config: { ...config, settings }, flags: again, started: startProvider(settings, args.proxy, env), resumed: session });
+      return assemble({ ...common, config: { ...config, settings }, flags: again, started: startProvider(settings, args.proxy, env, debug), resumed: session });
     };
   } catch (e) {
     return preflightFailure(e, args);
@@ -95,6 +97,22 @@ const notices = {
     writer(2).write(visible(line) + "\n");
   },
 };
+
+/**
+ * `--verbose` or HEY_LOG=debug: the request log, its path said once. Its module is imported only
+ * then, so a normal run pays nothing for it.
+ */
+async function debugLog(args: CliArgs, place: Place): Promise<DebugLog | undefined> {
+  const level = place.env.HEY_LOG ?? "";
+  if (!args.verbose && level !== "debug") {
+    if (level !== "" && level !== "off") warn(`HEY_LOG=${level} is not a level hey knows (debug or off); no log is written`);
+    return undefined;
+  }
+  const { openDebugLog } = await import("./net/debug-log.ts");
+  const log = openDebugLog(`${place.env.XDG_STATE_HOME || `${place.home}/.local/state`}/hey/logs`);
+  warn(`debug log: ${log.path}`);
+  return log;
+}
 
 /** The prompt of a one-shot run (or the REPL's first message): the message, its @files and stdin. */
 async function readPrompt(args: CliArgs, place: Place, stdin: string | undefined, oneShot: boolean): Promise<ContentBlock[]> {

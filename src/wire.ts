@@ -21,6 +21,8 @@ import { fanOut, type Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
+import { trustedCas } from "./net/ca.ts";
+import type { DebugLog } from "./net/debug-log.ts";
 import { proxiedFetch } from "./net/fetch.ts";
 import { parseProxyUrl, resolveProxy } from "./net/proxy.ts";
 import { blockedTools, blockedWarning, compileRules, decide, type PermissionRules } from "./permission/rules.ts";
@@ -55,25 +57,37 @@ export interface Started {
  * retries later) and starts loading the provider's adapter, whose SDK module takes ~12 ms to
  * evaluate: the caller reads stdin meanwhile. Throws ConfigError or ProxyConfigError.
  */
-export function startProvider(settings: Settings, cliProxy: string | undefined, env: Env): Started {
-  const fetchImpl = fetchFor(settings, cliProxy, env);
+export function startProvider(settings: Settings, cliProxy: string | undefined, env: Env, debug?: DebugLog): Started {
+  const fetchImpl = fetchFor(settings, cliProxy, env, debug);
   const provider = providerFor(settings.provider, settings.model, settings.effort, fetchImpl);
   provider.catch(() => {}); // awaited by assemble; a run that fails before that never awaits it
   return { fetch: fetchImpl, provider };
 }
 
-/** The proxied fetch of `settings`, checked now. Throws ConfigError or ProxyConfigError. */
-function fetchFor(settings: Settings, cliProxy: string | undefined, env: Env): typeof fetch {
+/**
+ * The fetch of every model request and remote MCP server: the proxy of `settings` and the CAs of
+ * `[network] ca_file` / SSL_CERT_FILE, checked now; every request logged when `debug` is given
+ * (`--verbose`). Throws ConfigError or ProxyConfigError.
+ */
+export function fetchFor(settings: Settings, cliProxy: string | undefined, env: Env, debug?: DebugLog): typeof fetch {
   for (const value of [cliProxy, settings.proxy]) if (value) parseProxyUrl(value);
-  const sources = { cli: cliProxy, config: settings.proxy, env };
+  const sources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env };
   resolveProxy(new URL(settings.provider.baseUrl), sources);
-  return proxiedFetch(sources);
+  const ca = trustedCas({ ...settings.network, env });
+  return proxiedFetch(sources, { ...(ca ? { ca } : {}), ...(debug ? { base: debug.wrap(fetch) } : {}) });
 }
 
-/** The provider for `settings` and `model`, through `fetchImpl`. */
+/** The provider for `settings` and `model`, through `fetchImpl` (its certificates unchecked when the provider says `insecure`). */
 export function providerFor(settings: ProviderSettings, model: string, effort: Effort | undefined, fetchImpl: typeof fetch): Promise<Provider> {
-  const { protocol, baseUrl, apiKey, apiKeyVar, headers, maxTokens, legacyThinking, apiVersion } = settings;
-  return createProvider({ protocol, baseUrl, model, apiKey, apiKeyVar, headers, maxTokens, effort, legacyThinking, apiVersion, fetch: fetchImpl });
+  const { protocol, baseUrl, apiKey, apiKeyVar, headers, maxTokens, legacyThinking, apiVersion, compat } = settings;
+  const through = settings.insecure ? unverified(fetchImpl) : fetchImpl;
+  return createProvider({ protocol, baseUrl, model, apiKey, apiKeyVar, headers, maxTokens, effort, legacyThinking, apiVersion, compat, fetch: through });
+}
+
+/** `fetchImpl` without TLS certificate verification (a provider's `insecure = true`, warned about on every run). */
+function unverified(fetchImpl: typeof fetch): typeof fetch {
+  const insecure = (input: string | URL | Request, init?: BunFetchRequestInit) => fetchImpl(input, { ...init, tls: { ...init?.tls, rejectUnauthorized: false } });
+  return Object.assign(insecure, { preconnect: fetchImpl.preconnect });
 }
 
 /** The five built-in tools (SPEC §7), configured from settings and flags. */
@@ -115,6 +129,8 @@ export interface AssembleInput {
   started: Started;
   /** the session to continue (`-c`, `--resume`) */
   resumed: LoadedSession | undefined;
+  /** `--verbose` / HEY_LOG=debug: requests (through `started.fetch`) and retry decisions go to it */
+  debug?: DebugLog;
   sessionsDir: string;
   oneShot: boolean;
   warn(message: string): void;
@@ -156,7 +172,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   const hint = (e: { kind: string; message: string }) => setupHint(agent.settings.provider, agent.settings.model, e);
   const terminal = args.output === "text" ? terminalOutput(input.oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, hint }) : undefined;
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
-  const output = fanOut([display, session]);
+  const output = fanOut(input.debug ? [display, session, input.debug.output] : [display, session]);
   session.model(settings.provider.name, settings.model);
   output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd });
   if (resumed) {
@@ -212,7 +228,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     let nextFetch = fetchImpl;
     let nextProvider = agent.provider;
     try {
-      if (s.proxy !== current.proxy) nextFetch = fetchFor(s, args.proxy, env);
+      if (s.proxy !== current.proxy || JSON.stringify(s.network) !== JSON.stringify(current.network)) nextFetch = fetchFor(s, args.proxy, env, input.debug);
       if (nextFetch !== fetchImpl || s.model !== current.model || JSON.stringify(s.provider) !== JSON.stringify(current.provider))
         nextProvider = await providerFor(s.provider, s.model, s.effort, nextFetch);
     } catch (e) {

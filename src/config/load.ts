@@ -117,7 +117,7 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void): Confi
   for (const [path, required] of files) {
     try {
       const layer = loadLayer(path, { required });
-      if (layer) layers.push(layer);
+      if (layer) layers.push(path === paths.project ? { ...layer, project: true } : layer);
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e;
       onError(e);

@@ -3,6 +3,7 @@
 // `HEY_BASE_URL`, and the choice -m > HEY_MODEL/HEY_PROVIDER > a resumed session's model > [default] >
 // first provider. Pure.
 import type { Protocol } from "../kernel/ir.ts";
+import type { Compat } from "../providers/common.ts";
 import { checkValue, type ConfigFile, type FileProvider, where, WHOLE_VAR } from "./schema.ts";
 import { ConfigError, type ConfigFlags, type ProviderSettings } from "./settings.ts";
 
@@ -117,7 +118,27 @@ function fromFile(name: string, p: FileProvider, input: ProviderInput): Provider
     legacyThinking: p.legacy_thinking ?? false,
     headers: p.headers ?? {},
     apiVersion: p.api_version || undefined,
+    ...(p.insecure ? { insecure: true } : {}),
+    ...compatOf(p, (key) => `${input.sourceOf([...path, key])}: ${where([...path, key])}`),
+    source: input.sourceOf([...path, "base_url"]),
   };
+}
+
+/** The compatibility flags of a provider table, checked; `{}` when it sets none. */
+function compatOf(p: FileProvider, label: (key: string) => string): { compat?: Compat } {
+  const oneOf = <T extends string>(key: "max_tokens_field" | "system_role", allowed: readonly T[]): T | undefined => {
+    const v = p[key];
+    if (v === undefined || (allowed as readonly string[]).includes(v)) return v as T | undefined;
+    return fail(`${label(key)} must be ${allowed.map((a) => JSON.stringify(a)).join(" or ")}, got ${JSON.stringify(v)}`);
+  };
+  const compat: Compat = {};
+  const maxTokensField = oneOf("max_tokens_field", ["max_tokens", "max_completion_tokens"] as const);
+  const systemRole = oneOf("system_role", ["system", "developer"] as const);
+  if (maxTokensField) compat.maxTokensField = maxTokensField;
+  if (systemRole) compat.systemRole = systemRole;
+  if (p.reasoning_replay !== undefined) compat.reasoningReplay = p.reasoning_replay;
+  if (p.parallel_tool_calls !== undefined) compat.parallelToolCalls = p.parallel_tool_calls;
+  return Object.keys(compat).length > 0 ? { compat } : {};
 }
 
 /**

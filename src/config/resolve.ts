@@ -4,6 +4,7 @@
 //
 // Precedence, later wins, key by key: defaults < user file < project file < --config file <
 // HEY_* variables < flags. Tables merge into tables; arrays and scalars replace.
+import { dirname, isAbsolute, join } from "node:path";
 import type { Effort } from "../kernel/ir.ts";
 import { validateRules } from "../permission/rules.ts";
 import { chooseProvider, envValue, OLLAMA_MODEL, OLLAMA_URL } from "./providers.ts";
@@ -80,6 +81,7 @@ export function resolveConfig(
   const sources = new Map<string, string>();
   for (const layer of layers) {
     const checked = checkLayer(layer.source, layer.data);
+    if (layer.project) refuseInProject(layer.source, checked.data);
     warnings.push(...checked.warnings);
     mergeInto(merged, checked.data, layer.source, [], sources);
   }
@@ -101,6 +103,8 @@ export function resolveConfig(
   const choice = chooseProvider({ file, raw: merged as ConfigFile, sourceOf, missing, env, flags });
   const servers = mcpServers(file, sourceOf, warnings);
   warnings.push(...choice.warnings);
+  if (choice.provider.insecure)
+    warnings.push(`${sourceOf(["provider", choice.provider.name, "insecure"])}: [provider.${choice.provider.name}] insecure = true: TLS certificates of ${choice.provider.baseUrl} are NOT verified; anyone on the network path can read and change what hey sends and receives`);
   const unresolved = [...choice.warnings]; // the provider's only warning: an api_key variable without a value
 
   // Unset variables are worth a warning only where this run uses them: not in providers it does
@@ -122,7 +126,9 @@ export function resolveConfig(
     model: choice.model,
     providers: choice.providers,
     effort: effort ?? choice.provider.effort,
+    network: caFile(f.network?.ca_file, sourceOf(["network", "ca_file"]), env),
     proxy: f.proxy?.url || undefined,
+    ...(f.proxy?.url ? { proxySource: overridden.has(pathKey(["proxy", "url"])) ? "HEY_PROXY" : `[proxy] url in ${sourceOf(["proxy", "url"])}` } : {}),
     agent: {
       maxTurns: f.agent?.max_turns ?? 20,
       budgetTokens: f.agent?.budget_tokens ?? 40_000,
@@ -154,6 +160,25 @@ export function resolveConfig(
   };
   checkPermission(settings.permission, sourceOf);
   return { settings, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)] };
+}
+
+/**
+ * A project's config may not turn certificate checks off: a repository would then decide that hey
+ * talks to a model endpoint without verifying who answers (SPEC §24).
+ */
+function refuseInProject(source: string, data: Table): void {
+  const providers = isTable(data.provider) ? data.provider : {};
+  for (const [name, p] of Object.entries(providers))
+    if (isTable(p) && p.insecure !== undefined)
+      throw new ConfigError(`${source}: ${where(["provider", name])} insecure is not accepted in a project's config; set it in your user config or a --config file`);
+}
+
+/** `[network] ca_file`: `~/` is the home directory, a relative path is relative to the file that set it. */
+function caFile(value: string | undefined, source: string, env: Record<string, string | undefined>): Settings["network"] {
+  if (!value) return {};
+  const home = env.HOME ?? "";
+  const path = value.startsWith("~/") && home ? join(home, value.slice(2)) : isAbsolute(value) ? value : join(dirname(source), value);
+  return { caFile: path, caFileSource: `[network] ca_file in ${source}` };
 }
 
 /** An entry that is no rule is a ConfigError naming it (SPEC §24): it would silently allow or deny nothing. */

@@ -21,6 +21,11 @@ export interface FileProvider {
   legacy_thinking?: boolean;
   headers?: Record<string, string>;
   api_version?: string;
+  insecure?: boolean;
+  max_tokens_field?: string;
+  system_role?: string;
+  reasoning_replay?: boolean;
+  parallel_tool_calls?: boolean;
 }
 
 /** An MCP server as written in a file; the array form `[mcp] servers` is folded into `servers` by name. */
@@ -40,6 +45,7 @@ export interface ConfigFile {
   default?: { provider?: string; model?: string };
   provider?: Record<string, FileProvider>;
   proxy?: { url?: string };
+  network?: { ca_file?: string };
   agent?: { max_turns?: number; budget_tokens?: number; parallel_tools?: boolean; max_run_tokens?: number };
   retry?: {
     enabled?: boolean;
@@ -58,6 +64,7 @@ export interface ConfigFile {
 const SECTIONS: Record<string, Record<string, Kind>> = {
   default: { provider: "string", model: "string" },
   proxy: { url: "string" },
+  network: { ca_file: "string" },
   agent: { max_turns: "positive", budget_tokens: "positive", parallel_tools: "boolean", max_run_tokens: "positive" },
   retry: {
     enabled: "boolean",
@@ -82,6 +89,12 @@ const PROVIDER_KEYS: Record<string, Kind> = {
   legacy_thinking: "boolean",
   headers: "stringTable",
   api_version: "string",
+  insecure: "boolean",
+  // compatibility flags, written by `hey doctor --write`; values checked in providers.ts
+  max_tokens_field: "string",
+  system_role: "string",
+  reasoning_replay: "boolean",
+  parallel_tool_calls: "boolean",
 };
 
 const MCP_SERVER_KEYS: Record<string, Kind> = {
@@ -178,6 +191,8 @@ export function checkLayer(source: string, data: Table): { data: Table; warnings
       if (!kind) {
         // a misspelled permission key would leave the rules silently out (SPEC §24)
         if (path[0] === "permission") fail(`unknown key ${where([...path, key])}${suggest(key, Object.keys(keys))}`);
+        // skipping certificate checks for every endpoint at once is not offered (SPEC §24)
+        if (path[0] === "network" && key === "insecure") fail("[network] insecure is not a setting: certificate checks can be skipped per provider only, with [provider.NAME] insecure = true");
         unknown(`key ${where([...path, key])}`);
         continue;
       }

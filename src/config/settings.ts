@@ -2,6 +2,7 @@
 // and its one error type. Types only (and the error class), so every part of config/ and every
 // consumer can name them without importing the resolver.
 import type { Effort, Protocol } from "../kernel/ir.ts";
+import type { Compat } from "../providers/common.ts";
 
 /**
  * A configuration mistake the user has to fix. `message` is the complete text to show (it names
@@ -15,6 +16,8 @@ export class ConfigError extends Error {
 export interface ConfigLayer {
   source: string;
   data: Record<string, unknown>;
+  /** the project's `.hey/config.toml`: some keys (a provider's `insecure`) are refused there */
+  project?: boolean;
 }
 
 /**
@@ -55,6 +58,12 @@ export interface ProviderSettings {
   apiVersion?: string;
   /** true when it came from the zero-config presets (no config file named it) */
   preset?: boolean;
+  /** TLS certificates of this endpoint are not verified (`insecure = true`; never from a project's config) */
+  insecure?: boolean;
+  /** compatibility flags (max_tokens_field, system_role, reasoning_replay, parallel_tool_calls), when any is set */
+  compat?: Compat;
+  /** the config file that defined this provider (its base_url); undefined for presets and --base-url */
+  source?: string;
 }
 
 /** One MCP server: exactly one of `command` (stdio) and `url` (HTTP) is set. */
@@ -81,6 +90,10 @@ export interface Settings {
   effort?: Effort;
   /** HEY_PROXY or [proxy] url (the --proxy flag is resolved separately, by net/proxy.ts) */
   proxy?: string;
+  /** where `proxy` came from, for messages: "HEY_PROXY" or "[proxy] url in PATH" */
+  proxySource?: string;
+  /** `[network] ca_file` as an absolute path, and where it was set (for messages) */
+  network: { caFile?: string; caFileSource?: string };
   /** maxRunTokens: input + output tokens a run may use before it hands off (undefined: no cap) */
   agent: { maxTurns: number; budgetTokens: number; parallelTools: boolean; maxRunTokens?: number };
   retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number; jitter: boolean; respectRetryAfter: boolean };

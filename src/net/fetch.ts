@@ -1,19 +1,31 @@
 // The one fetch every provider SDK and HTTP MCP transport is given: hey's own proxy choice
 // (src/pure/proxy.ts) applied per request, SOCKS5 through a loopback bridge, no idle timer.
+import { classifyFetchError, classifyProxyResponse } from "./errors.ts";
 import { redactProxyUrl, resolveProxy, type ProxyRoute, type ProxySources, type SocksRoute } from "./proxy.ts";
 import { startSocksBridge, type SocksBridge, type SocksBridgeOptions } from "./socks-bridge.ts";
 
 type FetchInput = string | URL | Request;
 type FetchInit = BunFetchRequestInit;
 
+export interface NetOptions extends SocksBridgeOptions {
+  /** the fetch that does the work; default the global one */
+  base?: typeof fetch;
+  /** trusted CAs for every request (net/ca.ts trustedCas); undefined keeps fetch's default store */
+  ca?: string[];
+}
+
 /**
  * A fetch that routes each request as resolveProxy decides. Throws ProxyConfigError (before any I/O)
- * for an unusable proxy setting; other errors are the base fetch's, with any credentials in their
- * message replaced by `***`. SOCKS bridges start on first use, one per route, and never keep the
+ * for an unusable proxy setting; a NetError (errors.ts) for a certificate that fails verification
+ * and for a proxy that refuses, wants credentials or cannot be reached — also when the proxy's
+ * refusal came as a response in the server's place; other errors are the base fetch's, with any
+ * credentials in their message replaced by `***`. SOCKS bridges start on first use, one per route, and never keep the
  * process alive. `init.timeout` defaults to false: Bun's 5-minute socket idle timer would cut a slow
- * model's stream, and hey runs its own watchdog.
+ * model's stream, and hey runs its own watchdog. `opts.ca` is the `tls.ca` of every request; a
+ * caller's own `init.tls` keys win.
  */
-export function proxiedFetch(sources: ProxySources, base: typeof fetch = fetch, bridgeOptions: SocksBridgeOptions = {}): typeof fetch {
+export function proxiedFetch(sources: ProxySources, opts: NetOptions = {}): typeof fetch {
+  const { base = fetch, ca, ...bridgeOptions } = opts;
   const bridges = new Map<string, Promise<SocksBridge>>();
   const bridgeFor = (route: SocksRoute): Promise<SocksBridge> => {
     const key = JSON.stringify(route);
@@ -27,13 +39,20 @@ export function proxiedFetch(sources: ProxySources, base: typeof fetch = fetch, 
   };
 
   async function routedFetch(input: FetchInput, init?: FetchInit): Promise<Response> {
-    const route = resolveProxy(new URL(requestUrl(input)), sources);
+    const target = new URL(requestUrl(input));
+    const route = resolveProxy(target, sources);
     const proxy = route.kind === "socks5" ? (await bridgeFor(route)).url : proxyOption(route);
+    let res: Response;
     try {
-      return await base(input, { ...init, timeout: init?.timeout ?? false, proxy });
+      const tls = ca ? { tls: { ca, ...init?.tls } } : {};
+      res = await base(input, { ...init, ...tls, timeout: init?.timeout ?? false, proxy });
     } catch (e) {
-      throw redactError(e);
+      throw classifyFetchError(e, target, route) ?? redactError(e);
     }
+    const refused = classifyProxyResponse(res, target, route);
+    if (!refused) return res;
+    await res.body?.cancel();
+    throw refused;
   }
   return Object.assign(routedFetch, { preconnect: base.preconnect });
 }

@@ -6,23 +6,33 @@
 export interface ProxySources {
   /** `--proxy` */
   cli?: string;
-  /** `[proxy] url` in the config file */
+  /** `[proxy] url` in the config file, or HEY_PROXY */
   config?: string;
+  /** Where `config` came from, for messages: "HEY_PROXY" or "[proxy] url in PATH". Default "[proxy] url". */
+  configSource?: string;
   /** The process environment (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY, any case as curl reads them). */
   env: Record<string, string | undefined>;
+}
+
+/** Which proxy a route goes through, for messages: never holds credentials. */
+export interface ProxyOrigin {
+  /** the proxy URL as written, credentials replaced by `***` */
+  shown: string;
+  /** where the setting came from: "--proxy", "HEY_PROXY", "[proxy] url in PATH", "HTTPS_PROXY", "all_proxy"… */
+  source: string;
 }
 
 /** How one request travels. Credentials never stay inside `url`. */
 export type ProxyRoute =
   | { kind: "direct" }
-  | {
+  | (ProxyOrigin & {
       kind: "http";
       /** `http(s)://host:port`, with no credentials */
       url: string;
       /** `Basic base64(user:pass)`, when the proxy URL carried credentials */
       authorization?: string;
-    }
-  | {
+    })
+  | (ProxyOrigin & {
       kind: "socks5";
       host: string;
       port: number;
@@ -30,7 +40,7 @@ export type ProxyRoute =
       remoteDns: boolean;
       username?: string;
       password?: string;
-    };
+    });
 
 export type ProxiedRoute = Exclude<ProxyRoute, { kind: "direct" }>;
 export type HttpRoute = Extract<ProxyRoute, { kind: "http" }>;
@@ -57,11 +67,35 @@ const LOOPBACK_RANGES = ["127.0.0.0/8", "::1/128", "::ffff:127.0.0.0/104"];
  */
 export function resolveProxy(target: URL, sources: ProxySources): ProxyRoute {
   if (isLoopback(target.hostname)) return { kind: "direct" };
-  const raw = present(sources.cli) ?? present(sources.config) ?? envProxyFor(target.protocol, sources.env);
-  if (raw === undefined) return { kind: "direct" };
-  const noProxy = envValue(sources.env, "no_proxy") ?? "";
+  const chosen = proxySetting(target.protocol, sources);
+  if (chosen === undefined) return { kind: "direct" };
+  const noProxy = envValue(sources.env, "no_proxy")?.value ?? "";
   if (matchesNoProxy(target.hostname, targetPort(target), noProxy)) return { kind: "direct" };
-  return parseProxyUrl(raw);
+  return parseProxyUrl(chosen.value, chosen.source);
+}
+
+/**
+ * Why a request to `target` goes the way resolveProxy sends it, in words (`hey doctor`): which proxy
+ * and where it was set, or what makes it direct. Throws ProxyConfigError as resolveProxy does.
+ */
+export function describeRoute(target: URL, sources: ProxySources): string {
+  if (isLoopback(target.hostname)) return "direct: loopback addresses never use a proxy";
+  const chosen = proxySetting(target.protocol, sources);
+  if (chosen === undefined) return "direct: no proxy is set (--proxy, HEY_PROXY, [proxy] url, HTTPS_PROXY/HTTP_PROXY, ALL_PROXY)";
+  const noProxy = envValue(sources.env, "no_proxy");
+  if (noProxy && matchesNoProxy(target.hostname, targetPort(target), noProxy.value))
+    return `direct: ${noProxy.source} matches ${target.hostname} (the proxy of ${chosen.source} is not used)`;
+  const route = parseProxyUrl(chosen.value, chosen.source);
+  return `through ${route.kind === "socks5" ? "the SOCKS5 proxy" : "the proxy"} ${route.shown} (from ${route.source})`;
+}
+
+/** The proxy setting that applies to a request of `protocol` ("https:"), before NO_PROXY, and where it came from. */
+function proxySetting(protocol: string, sources: ProxySources): { value: string; source: string } | undefined {
+  const cli = present(sources.cli);
+  if (cli !== undefined) return { value: cli, source: "--proxy" };
+  const config = present(sources.config);
+  if (config !== undefined) return { value: config, source: sources.configSource ?? "[proxy] url" };
+  return envProxyFor(protocol, sources.env);
 }
 
 /**
@@ -88,10 +122,14 @@ export function redactProxyUrl(url: string): string {
   return `${url.slice(0, authorityStart)}***@${url.slice(at + 1)}`;
 }
 
-/** Parses one proxy URL (`host:port` means `http://host:port`). Throws ProxyConfigError. */
-export function parseProxyUrl(raw: string): ProxiedRoute {
+/**
+ * Parses one proxy URL (`host:port` means `http://host:port`); `source` says where it was set, for
+ * messages. Throws ProxyConfigError.
+ */
+export function parseProxyUrl(raw: string, source = "the proxy setting"): ProxiedRoute {
   const value = raw.trim();
-  const shown = JSON.stringify(redactProxyUrl(value));
+  const origin: ProxyOrigin = { shown: redactProxyUrl(value), source };
+  const shown = JSON.stringify(origin.shown);
   const url = tryParseUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
   if (!url) throw new ProxyConfigError(`invalid proxy URL ${shown}`);
   const scheme = url.protocol;
@@ -107,10 +145,10 @@ export function parseProxyUrl(raw: string): ProxiedRoute {
   const hasCredentials = url.username !== "" || url.password !== "";
 
   if (scheme === "http:" || scheme === "https:") {
-    const route: HttpRoute = { kind: "http", url: `${scheme}//${hostname}:${port}` };
+    const route: HttpRoute = { kind: "http", ...origin, url: `${scheme}//${hostname}:${port}` };
     return hasCredentials ? { ...route, authorization: basicAuthorization(username, password) } : route;
   }
-  const route: SocksRoute = { kind: "socks5", host: unbracket(hostname), port, remoteDns: scheme === "socks5h:" };
+  const route: SocksRoute = { kind: "socks5", ...origin, host: unbracket(hostname), port, remoteDns: scheme === "socks5h:" };
   if (!hasCredentials) return route;
   if (utf8Length(username) > SOCKS_MAX_CREDENTIAL_BYTES || utf8Length(password) > SOCKS_MAX_CREDENTIAL_BYTES) {
     throw new ProxyConfigError(`SOCKS5 username and password in ${shown} must each be at most 255 bytes`);
@@ -128,14 +166,18 @@ export function isLoopback(host: string): boolean {
 
 // ---- env ----
 
-function envProxyFor(protocol: string, env: ProxySources["env"]): string | undefined {
+function envProxyFor(protocol: string, env: ProxySources["env"]): { value: string; source: string } | undefined {
   const name = SCHEME_PROXY_VARS[protocol];
   return (name === undefined ? undefined : envValue(env, name)) ?? envValue(env, "all_proxy");
 }
 
-/** The lowercase variable wins over the uppercase one when both are set, as in curl. */
-function envValue(env: ProxySources["env"], lowercaseName: string): string | undefined {
-  return present(env[lowercaseName]) ?? present(env[lowercaseName.toUpperCase()]);
+/** The lowercase variable wins over the uppercase one when both are set, as in curl; `source` is the one used. */
+function envValue(env: ProxySources["env"], lowercaseName: string): { value: string; source: string } | undefined {
+  for (const source of [lowercaseName, lowercaseName.toUpperCase()]) {
+    const value = present(env[source]);
+    if (value !== undefined) return { value, source };
+  }
+  return undefined;
 }
 
 function present(value: string | undefined): string | undefined {

@@ -2,6 +2,7 @@
 // SOCKS: an explicit socks5:// proxy throws UnsupportedProxyProtocol and ALL_PROXY=socks5:// is
 // silently ignored (oven-sh/bun#16812). fetch is pointed at this bridge as a plain HTTP proxy.
 import type { Socket } from "bun";
+import { BRIDGE_DETAIL_HEADER, BRIDGE_KIND_HEADER, type NetErrorKind } from "./errors.ts";
 import { parseIp, type SocksRoute } from "./proxy.ts";
 
 export interface SocksBridgeOptions {
@@ -18,13 +19,15 @@ export interface SocksBridge {
 const MAX_HEAD_BYTES = 64 * 1024; // a message head this large is not from an HTTP peer we serve
 const SOCKS_TIMEOUT_MS = 30_000; // a SOCKS server that accepts but never answers must not hang the request
 const HEAD_END = Buffer.from("\r\n\r\n");
-const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 431: "Request Header Fields Too Large", 502: "Bad Gateway" };
+const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 407: "Proxy Authentication Required", 431: "Request Header Fields Too Large", 502: "Bad Gateway" };
 const SOCKS_VERSION = 5;
 const AUTH = { none: 0x00, userPass: 0x02, noneAcceptable: 0xff } as const;
 const ATYP = { ipv4: 1, domain: 3, ipv6: 4 } as const;
 /** RFC 1928 §6 reply codes, by number */
 const SOCKS_REPLIES = ["succeeded", "general failure", "connection not allowed by ruleset", "network unreachable",
   "host unreachable", "connection refused", "TTL expired", "command not supported", "address type not supported"];
+/** The reply codes that say the server could not be reached (retryable, as a refused direct connection); the others are the proxy's refusal. */
+const SOCKS_UPSTREAM_REPLIES = new Set([3, 4, 5, 6]);
 
 type Lookup = (host: string) => Promise<string>;
 type Destination = { host: string; port: number; path: string };
@@ -57,7 +60,15 @@ interface Upstream {
   onClose(): void;
 }
 
-class BridgeError extends Error {}
+/** A failure of the SOCKS side, with the kind fetch's caller is told (errors.ts) and its words. */
+class BridgeError extends Error {
+  constructor(
+    readonly kind: NetErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /** Starts the bridge for one SOCKS5 route. The listener does not keep the process alive. */
 export async function startSocksBridge(route: SocksRoute, opts: SocksBridgeOptions = {}): Promise<SocksBridge> {
@@ -76,7 +87,7 @@ export async function startSocksBridge(route: SocksRoute, opts: SocksBridgeOptio
         state.buffered = Buffer.concat([state.buffered, bytes]);
         if (state.opening) return;
         const headEnd = state.buffered.indexOf(HEAD_END);
-        if (headEnd === -1 && state.buffered.length > MAX_HEAD_BYTES) return reject(client, 431, "request head too large");
+        if (headEnd === -1 && state.buffered.length > MAX_HEAD_BYTES) return reject(client, 431, new BridgeError("proxy_refused", "request head too large"));
         if (headEnd === -1) return;
         state.opening = true;
         void serve(client, headEnd + HEAD_END.length, route, lookup, upstreams);
@@ -106,13 +117,14 @@ async function serve(client: Socket<Client>, headLength: number, route: SocksRou
   const request = parseHead(client.data.buffered.toString("latin1", 0, headLength));
   const isConnect = request?.method === "CONNECT";
   const destination = request && (isConnect ? parseAuthority(request.target) : parseAbsoluteUrl(request.target));
-  if (!request || !destination) return reject(client, 400, "expected CONNECT host:port or an absolute http:// URL");
+  if (!request || !destination) return reject(client, 400, new BridgeError("proxy_refused", "expected CONNECT host:port or an absolute http:// URL"));
 
   let upstream: Socket<Upstream>;
   try {
     upstream = await openSocksTunnel(route, destination, lookup);
   } catch (e) {
-    return reject(client, 502, e instanceof BridgeError ? e.message : `SOCKS5 proxy failed: ${String(e)}`);
+    const failure = e instanceof BridgeError ? e : new BridgeError("upstream", `SOCKS5 failed: ${String(e)}`);
+    return reject(client, failure.kind === "proxy_auth" ? 407 : 502, failure);
   }
   if (client.data.closed) return void upstream.end();
 
@@ -140,11 +152,11 @@ async function serve(client: Socket<Client>, headLength: number, route: SocksRou
 async function openSocksTunnel(route: SocksRoute, to: Destination, lookup: Lookup): Promise<Socket<Upstream>> {
   const address = await socksAddress(route, to.host, lookup);
   const reader = makeReader();
-  const timer = setTimeout(() => reader.fail(`SOCKS5 proxy did not answer within ${SOCKS_TIMEOUT_MS / 1000}s`), SOCKS_TIMEOUT_MS);
+  const timer = setTimeout(() => reader.fail(`no answer from the SOCKS5 server within ${SOCKS_TIMEOUT_MS / 1000} s`), SOCKS_TIMEOUT_MS);
   const socket = await Bun.connect<Upstream>({
     hostname: route.host,
     port: route.port,
-    data: { onData: reader.push, onDrain() {}, onClose: () => reader.fail("SOCKS5 proxy closed the connection") },
+    data: { onData: reader.push, onDrain() {}, onClose: () => reader.fail("the SOCKS5 server closed the connection") },
     socket: {
       data: (s, bytes) => s.data.onData(bytes),
       drain: (s) => s.data.onDrain(),
@@ -154,13 +166,14 @@ async function openSocksTunnel(route: SocksRoute, to: Destination, lookup: Looku
     },
   }).catch((e: unknown) => {
     clearTimeout(timer);
-    throw new BridgeError(`cannot reach SOCKS5 proxy ${route.host}:${route.port} (${errorCode(e)})`);
+    throw new BridgeError("proxy_unreachable", connectFailure(e));
   });
   try {
     await authenticate(socket, reader, route);
     socket.write(Uint8Array.of(SOCKS_VERSION, 1 /* CONNECT */, 0, ...address, to.port >> 8, to.port & 0xff));
     const [, reply = 1, , atyp] = await reader.read(4);
-    if (reply !== 0) throw new BridgeError(`SOCKS5 proxy could not connect to ${to.host}:${to.port}: ${SOCKS_REPLIES[reply] ?? `error ${reply}`}`);
+    if (reply !== 0)
+      throw new BridgeError(SOCKS_UPSTREAM_REPLIES.has(reply) ? "upstream" : "proxy_refused", `SOCKS5 reply ${reply}: ${SOCKS_REPLIES[reply] ?? "unknown error"}`);
     const boundLength = atyp === ATYP.ipv4 ? 4 : atyp === ATYP.ipv6 ? 16 : (await reader.read(1))[0]!;
     await reader.read(boundLength + 2);
     return socket;
@@ -176,21 +189,18 @@ async function authenticate(socket: Socket<Upstream>, reader: Reader, route: Soc
   const hasCredentials = route.username !== undefined;
   socket.write(Uint8Array.of(SOCKS_VERSION, ...(hasCredentials ? [2, AUTH.none, AUTH.userPass] : [1, AUTH.none])));
   const [version, method] = await reader.read(2);
-  if (version !== SOCKS_VERSION) throw new BridgeError(`${route.host}:${route.port} is not a SOCKS5 proxy`);
+  if (version !== SOCKS_VERSION) throw new BridgeError("proxy_refused", `${route.host}:${route.port} does not speak SOCKS5`);
   if (method === AUTH.none) return;
   if (method === AUTH.userPass && hasCredentials) {
     const user = Buffer.from(route.username ?? "");
     const pass = Buffer.from(route.password ?? "");
     socket.write(Uint8Array.of(1, user.length, ...user, pass.length, ...pass));
     const [, status] = await reader.read(2);
-    if (status !== 0) throw new BridgeError("SOCKS5 proxy rejected the username/password");
+    if (status !== 0) throw new BridgeError("proxy_auth", "SOCKS5 username/password rejected");
     return;
   }
-  throw new BridgeError(
-    method === AUTH.noneAcceptable && !hasCredentials
-      ? "SOCKS5 proxy requires authentication; put user:password in the proxy URL"
-      : "SOCKS5 proxy accepts none of the offered authentication methods",
-  );
+  if (method === AUTH.noneAcceptable && !hasCredentials) throw new BridgeError("proxy_auth", "SOCKS5 server requires a username and password");
+  throw new BridgeError("proxy_refused", "the SOCKS5 server accepts none of the offered authentication methods");
 }
 
 /** ATYP and address bytes: IP literals as IPs; names sent as-is (socks5h) or resolved here (socks5). */
@@ -199,11 +209,11 @@ async function socksAddress(route: SocksRoute, host: string, lookup: Lookup): Pr
   if (literal) return ipAddress(literal);
   if (route.remoteDns) {
     const name = Buffer.from(host);
-    if (name.length > 255) throw new BridgeError(`host name too long for SOCKS5: ${host.slice(0, 40)}…`);
+    if (name.length > 255) throw new BridgeError("proxy_refused", `host name too long for SOCKS5: ${host.slice(0, 40)}…`);
     return [ATYP.domain, name.length, ...name];
   }
   const resolved = await lookup(host).then(parseIp, () => null);
-  if (!resolved) throw new BridgeError(`cannot resolve ${host} locally; use socks5h:// to let the proxy resolve names`);
+  if (!resolved) throw new BridgeError("upstream", `cannot resolve ${host} locally; use socks5h:// to let the proxy resolve names`);
   return ipAddress(resolved);
 }
 
@@ -245,7 +255,7 @@ function makeReader(): Reader {
       settle();
     },
     fail(reason) {
-      failure ??= new BridgeError(reason);
+      failure ??= new BridgeError("upstream", reason);
       settle();
     },
     read: (n) =>
@@ -313,14 +323,21 @@ function withConnectionClose(forward: (bytes: Buffer) => void): (bytes: Buffer) 
 }
 
 /**
- * Answers with an error and closes. The reason also goes in the status line because, for CONNECT,
- * Bun's fetch drops the body and reports only "Proxy refused to open a tunnel: <status line>".
+ * Answers with an error and closes. The kind and the words go in headers, which fetch keeps on its
+ * ERR_PROXY_TUNNEL error for CONNECT (it drops the body), for proxiedFetch to tell the user.
  */
-function reject(client: Socket<Client>, status: number, message: string): void {
-  const body = Buffer.from(`hey socks bridge: ${message}\n`);
-  const reason = `${STATUS_TEXT[status] ?? "Error"} (${message.replace(/[^\x20-\x7e]/g, "?")})`;
-  const head = `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
-  client.end(Buffer.concat([Buffer.from(head, "latin1"), body]));
+function reject(client: Socket<Client>, status: number, failure: BridgeError): void {
+  const detail = failure.message.replace(/[^\x20-\x7e]/g, "?");
+  const body = Buffer.from(`hey socks bridge: ${failure.message}\n`);
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? "Error"}`,
+    "Content-Type: text/plain; charset=utf-8",
+    `${BRIDGE_KIND_HEADER}: ${failure.kind}`,
+    `${BRIDGE_DETAIL_HEADER}: ${detail}`,
+    `Content-Length: ${body.length}`,
+    "Connection: close",
+  ];
+  client.end(Buffer.concat([Buffer.from(head.join("\r\n") + "\r\n\r\n", "latin1"), body]));
 }
 
 // ---- plumbing ----
@@ -362,7 +379,10 @@ function unbracket(host: string): string {
   return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
 }
 
-function errorCode(e: unknown): string {
+/** "connection refused (ECONNREFUSED)" for a failed dial of the SOCKS server. */
+function connectFailure(e: unknown): string {
   const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : e instanceof Error ? e.message : String(e);
+  if (typeof code !== "string") return e instanceof Error ? e.message : String(e);
+  const words: Record<string, string> = { ECONNREFUSED: "connection refused", ENOTFOUND: "no such host", EHOSTUNREACH: "host unreachable", ENETUNREACH: "network unreachable" };
+  return words[code] ? `${words[code]} (${code})` : code;
 }

@@ -2,7 +2,7 @@
 // or the error type of an `event: error` inside a stream. Pure; the SDK's error classes are
 // duck-typed, never imported.
 import { ProviderError } from "../kernel/provider.ts";
-import { classifyFailure, headerReader, networkError, retryAfterOf, sdkWords } from "./common.ts";
+import { classifyFailure, headerReader, netFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
 import type { ErrorContext } from "./common.ts";
 
 /** The fields of the SDK's APIError we read, duck-typed: class names do not survive --minify. */
@@ -41,6 +41,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  */
 export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
   if (e instanceof ProviderError) return e;
+  const net = netFailure(e);
+  if (net) return net;
   const err: ErrorShape = isObject(e) ? e : { message: String(e) };
   const inStream = typeof err.status !== "number";
   if (inStream && err.error === undefined) return networkError(typeof err.message === "string" ? err.message : "", err.cause, ctx.baseUrl);

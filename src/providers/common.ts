@@ -4,10 +4,27 @@
 // vendor's files.
 import type { ContentBlock, Effort, ImagePart } from "../kernel/ir.ts";
 import { ProviderError } from "../kernel/provider.ts";
+import { NetError } from "../net/errors.ts";
 import { parseRetryAfter } from "./retry-after.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Factory options
+
+/**
+ * What an endpoint needs that its protocol's defaults do not give: `[provider.NAME]` keys, found
+ * and written by `hey doctor --write`. undefined = the adapter's default. Only the adapters named
+ * read each flag.
+ */
+export interface Compat {
+  /** openai: which field carries the output limit; default max_completion_tokens on api.openai.com, else max_tokens */
+  maxTokensField?: "max_tokens" | "max_completion_tokens";
+  /** openai: the role of the system prompt; default "system" */
+  systemRole?: "system" | "developer";
+  /** openai: send the model's reasoning_content back with its tool-call turns (DeepSeek needs it); default true */
+  reasoningReplay?: boolean;
+  /** openai, responses: false sends `parallel_tool_calls: false` (one call per turn); default: not sent */
+  parallelToolCalls?: boolean;
+}
 
 /** What every factory is built from; an adapter adds its vendor's own few. */
 export interface ProviderOptions {
@@ -26,6 +43,7 @@ export interface ProviderOptions {
   fetch?: typeof fetch;
   /** Abort when nothing arrives for this long; default DEFAULT_IDLE_TIMEOUT_MS (stream-guard.ts). */
   idleTimeoutMs?: number;
+  compat?: Compat;
 }
 
 /** What every adapter's pure `toRequest` is given besides the request; an adapter adds its own few. */
@@ -124,6 +142,19 @@ export function authMessage(where: string, said: string, ctx: ErrorContext): str
 export function networkError(said: string, cause: unknown, baseUrl: string): ProviderError {
   const because = cause instanceof Error && cause.message ? ` (${cause.message})` : "";
   return new ProviderError("network", `network error talking to ${baseUrl}: ${said}${because}`);
+}
+
+/**
+ * The ProviderError for a NetError (net/errors.ts) thrown by hey's fetch, found in `e` or its cause
+ * chain (the SDKs wrap what fetch throws): a proxy's demand for credentials is `auth`, the rest
+ * `network`, and a permanent one is final — retrying cannot help. Undefined when there is none.
+ */
+export function netFailure(e: unknown): ProviderError | undefined {
+  for (let cause = e, depth = 0; typeof cause === "object" && cause !== null && depth < 4; depth++) {
+    if (cause instanceof NetError) return new ProviderError(cause.kind === "proxy_auth" ? "auth" : "network", cause.message, { final: cause.permanent });
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 /** A stream that ended without the vendor's sign of a finished answer: a cut connection, retryable. */

@@ -2,6 +2,7 @@
 // vendor SDK — is imported only here and only when its protocol is used, so start-up never parses
 // the others. Used by the composition root (wire.ts) and by embedders (lib.ts).
 import type { Effort, Protocol } from "../kernel/ir.ts";
+import type { Compat } from "./common.ts";
 import { ProviderError, type Provider } from "../kernel/provider.ts";
 import { isLoopback } from "../net/proxy.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS } from "./stream-guard.ts";
@@ -27,6 +28,8 @@ export interface ProviderOptions {
   fetch?: typeof fetch;
   /** a stream silent this long fails as a retryable network error */
   idleTimeoutMs?: number;
+  /** what this endpoint needs beyond its protocol's defaults (`hey doctor`) */
+  compat?: Compat;
 }
 
 /**

@@ -3,7 +3,7 @@
 // the headers come from the factory's fetch wrapper. Pure; the SDK's error class is duck-typed,
 // never imported.
 import { ProviderError } from "../kernel/provider.ts";
-import { asObject, classifyFailure, networkError, retryAfterOf } from "./common.ts";
+import { asObject, classifyFailure, netFailure, networkError, retryAfterOf } from "./common.ts";
 import type { ErrorContext as CommonErrorContext } from "./common.ts";
 
 export interface ErrorContext extends CommonErrorContext {
@@ -28,6 +28,8 @@ interface GoogleError {
  */
 export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
   if (e instanceof ProviderError) return e;
+  const net = netFailure(e);
+  if (net) return net;
   const err = asObject(e) ?? { message: String(e) };
   const raw = typeof err.message === "string" ? err.message : String(e);
   const body = parseErrorBody(raw);

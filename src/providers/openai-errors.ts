@@ -2,7 +2,7 @@
 // Responses): the HTTP status and headers of its APIError, else the error chunk a stream carried.
 // Pure; the SDK's error classes are duck-typed, never imported.
 import { ProviderError } from "../kernel/provider.ts";
-import { classifyFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
+import { classifyFailure, netFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
 import type { ErrorContext } from "./common.ts";
 
 /** The fields of the SDK's APIError we read, duck-typed: class names do not survive --minify. */
@@ -23,6 +23,8 @@ interface ErrorShape {
  */
 export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
   if (e instanceof ProviderError) return e;
+  const net = netFailure(e);
+  if (net) return net;
   const err: ErrorShape = typeof e === "object" && e !== null ? e : { message: String(e) };
   const body = typeof err.error === "object" && err.error !== null ? (err.error as ErrorShape) : {};
   const said = providerMessage(err, body);

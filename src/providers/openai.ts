@@ -21,6 +21,12 @@ import { guardedStream } from "./stream-guard.ts";
 export interface RequestOptions extends RequestBasics {
   /** api.openai.com wants `max_completion_tokens`; most compatible servers only know `max_tokens`. */
   maxTokensField?: "max_tokens" | "max_completion_tokens";
+  /** the role of the system prompt (default "system"); some servers reject the other one */
+  systemRole?: "system" | "developer";
+  /** false: never send reasoning_content back (a strict server rejects the unknown field); default true */
+  reasoningReplay?: boolean;
+  /** false: `parallel_tool_calls: false` (a server that loses all but one of parallel calls) */
+  parallelToolCalls?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -33,13 +39,14 @@ export interface RequestOptions extends RequestBasics {
  */
 export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompletionCreateParamsStreaming {
   const messages: ChatCompletionMessageParam[] = [];
-  if (req.system) messages.push({ role: "system", content: req.system });
+  const systemRole = opts.systemRole ?? "system";
+  if (req.system) messages.push({ role: systemRole, content: req.system });
   const lastUser = req.messages.findLastIndex((m) => m.role === "user");
 
   req.messages.forEach((m, i) => {
     switch (m.role) {
       case "system":
-        messages.push({ role: "system", content: joinText(m.content) });
+        messages.push({ role: systemRole, content: joinText(m.content) });
         break;
       case "user":
         messages.push({ role: "user", content: userContent(m.content) });
@@ -57,7 +64,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
           content: text || (calls.length > 0 ? null : ""),
         };
         if (calls.length > 0) out.tool_calls = calls.map(toWireCall);
-        const reasoning = reasoningToSend(m, opts.model, calls.length > 0 || i > lastUser);
+        const reasoning = opts.reasoningReplay === false ? undefined : reasoningToSend(m, opts.model, calls.length > 0 || i > lastUser);
         if (reasoning !== undefined) out.reasoning_content = reasoning;
         messages.push(out);
         break;
@@ -77,6 +84,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
       function: { name: t.name, description: t.description, parameters: t.parameters },
     }));
   if (req.tools.length > 0 && req.toolChoice === "none") body.tool_choice = "none";
+  if (req.tools.length > 0 && opts.parallelToolCalls === false) body.parallel_tool_calls = false;
   const effort = req.effort ?? opts.effort;
   // "none" is the official no-reasoning value; "off" would be a 400. Other levels pass verbatim.
   if (effort !== undefined) body.reasoning_effort = effort === "off" ? "none" : effort;
@@ -272,9 +280,13 @@ export async function openaiClient(opts: ClientOptions): Promise<OpenAI> {
 export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise<Provider> {
   const client = await openaiClient(opts);
   const host = URL.canParse(opts.baseUrl) ? new URL(opts.baseUrl).hostname : "";
+  const { maxTokensField, systemRole, reasoningReplay, parallelToolCalls } = opts.compat ?? {};
   const requestOptions: RequestOptions = {
     ...requestBasics(opts),
-    maxTokensField: host === "api.openai.com" ? "max_completion_tokens" : "max_tokens",
+    maxTokensField: maxTokensField ?? (host === "api.openai.com" ? "max_completion_tokens" : "max_tokens"),
+    ...(systemRole ? { systemRole } : {}),
+    ...(reasoningReplay !== undefined ? { reasoningReplay } : {}),
+    ...(parallelToolCalls !== undefined ? { parallelToolCalls } : {}),
   };
   const errorContext = errorContextOf(opts);
 

@@ -22,8 +22,10 @@ type WireEvent = OpenAI.Responses.ResponseStreamEvent;
 type WireResponse = OpenAI.Responses.Response;
 type WireEffort = NonNullable<NonNullable<CreateParams["reasoning"]>["effort"]>;
 
-/** `maxTokens` is sent as `max_output_tokens`. */
-export type RequestOptions = RequestBasics;
+/** `maxTokens` is sent as `max_output_tokens`; `parallelToolCalls: false` as `parallel_tool_calls: false`. */
+export interface RequestOptions extends RequestBasics {
+  parallelToolCalls?: boolean;
+}
 
 /** A ToolCall's opaque data: its output item id (`fc_…`), which is not its call_id (`call_…`). */
 interface CallData {
@@ -69,6 +71,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): CreateParams
   if (req.tools.length > 0)
     body.tools = req.tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: false }));
   if (req.tools.length > 0 && req.toolChoice === "none") body.tool_choice = "none";
+  if (req.tools.length > 0 && opts.parallelToolCalls === false) body.parallel_tool_calls = false;
   const effort = req.effort ?? opts.effort;
   if (effort !== undefined) {
     // "none" is the official no-reasoning value; there is no summary of no reasoning.
@@ -306,7 +309,8 @@ function toStop(r: WireResponse, refused: boolean, calls: number): StopReason {
  */
 export async function createResponsesProvider(opts: OpenAIProviderOptions): Promise<Provider> {
   const client = await openaiClient(opts);
-  const requestOptions: RequestOptions = requestBasics(opts);
+  const parallelToolCalls = opts.compat?.parallelToolCalls;
+  const requestOptions: RequestOptions = { ...requestBasics(opts), ...(parallelToolCalls !== undefined ? { parallelToolCalls } : {}) };
   const errorContext = errorContextOf(opts);
 
   return {

@@ -138,6 +138,7 @@ test("defaults, with no file and no key", () => {
     provider: undefined,
     providers: undefined,
     model: "qwen3",
+    network: {},
     agent: { maxTurns: 20, budgetTokens: 40000, parallelTools: true },
     retry: { enabled: true, maxRetries: 5, baseDelayMs: 2000, maxDelayMs: 60000, jitter: true, respectRetryAfter: true },
     compaction: { dedup: true, purgeErrorsAfter: 4, nudgeThreshold: 0.7, compressTool: true },
@@ -209,11 +210,14 @@ timeout_ms = 1000
       legacyThinking: true,
       headers: { "anthropic-beta": "x" },
       apiVersion: "2023-06-01",
+      source: "/l0.toml",
     },
     model: "claude-sonnet-4-5",
     providers: [settings.provider],
     effort: "high",
     proxy: "http://127.0.0.1:7890",
+    proxySource: "[proxy] url in /l0.toml",
+    network: {},
     agent: { maxTurns: 30, budgetTokens: 100000, parallelTools: false },
     retry: { enabled: false, maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1000, jitter: false, respectRetryAfter: false },
     compaction: { dedup: false, purgeErrorsAfter: 0, nudgeThreshold: 1, compressTool: false },
@@ -356,6 +360,7 @@ describe("${VAR} expansion", () => {
   test("a key replaced by HEY_* does not warn about its variable", () => {
     const { settings, warnings } = resolve('[proxy]\nurl = "${CORP_PROXY}"', { HEY_PROXY: "http://p:3128" });
     expect(settings.proxy).toBe("http://p:3128");
+    expect(settings.proxySource).toBe("HEY_PROXY"); // named in proxy errors
     expect(warnings).toEqual([]);
   });
 });

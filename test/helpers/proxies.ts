@@ -67,10 +67,14 @@ export async function startHttpProxy(opts: {
   return serve(server, "http", log);
 }
 
-/** A SOCKS5 server (CONNECT only). With `users`, only username/password auth is accepted. */
+/**
+ * A SOCKS5 server (CONNECT only). With `users`, only username/password auth is accepted; with
+ * `reply`, every CONNECT is answered with that reply code (2: not allowed by ruleset, …).
+ */
 export async function startSocks5Server(opts: {
   hosts: Record<string, string>;
   users?: Record<string, string>;
+  reply?: number;
 }): Promise<TestProxy<SocksConnect>> {
   const log: SocksConnect[] = [];
   const server = createServer((client) => {
@@ -98,6 +102,7 @@ export async function startSocks5Server(opts: {
       log.push({ atyp, host, port, ...credentials });
       stop();
       const reply = (code: number) => Buffer.from([5, code, 0, 1, 0, 0, 0, 0, 0, 0]);
+      if (opts.reply !== undefined) return void client.end(reply(opts.reply));
       tunnel(client, opts.hosts[host], port, { open: () => client.write(reply(0)), fail: () => client.end(reply(4)) });
     })().catch(() => client.destroy());
   });

@@ -152,7 +152,8 @@ export function cutAfter(reply: Reply, bytes: number): Reply {
 // ---------------------------------------------------------------------------------------------
 // Server
 
-export function startReplayServer(checks: InvariantCheck[] = INVARIANTS): ReplayServer {
+/** With `tls` the server speaks HTTPS: its `url` is https://127.0.0.1:PORT. */
+export function startReplayServer(checks: InvariantCheck[] = INVARIANTS, opts: { tls?: { cert: string; key: string } } = {}): ReplayServer {
   const queue: Reply[] = [];
   const requests: RecordedRequest[] = [];
   const violations: string[] = [];
@@ -163,6 +164,7 @@ export function startReplayServer(checks: InvariantCheck[] = INVARIANTS): Replay
     hostname: "127.0.0.1",
     // Bun.serve cuts a quiet streaming response after 10 s by default (sdk-facts §5.7).
     idleTimeout: 0,
+    ...(opts.tls ? { tls: opts.tls } : {}),
     async fetch(req) {
       const url = new URL(req.url);
       const text = await req.text();
@@ -187,7 +189,7 @@ export function startReplayServer(checks: InvariantCheck[] = INVARIANTS): Replay
   });
 
   return {
-    url: `http://127.0.0.1:${server.port}`,
+    url: `${opts.tls ? "https" : "http"}://127.0.0.1:${server.port}`,
     requests,
     violations,
     enqueue: (...replies) => void queue.push(...replies),

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import OpenAI from "openai";
+import { NetError } from "../../src/net/errors.ts";
 import { proxiedFetch } from "../../src/net/fetch.ts";
 import { startSocksBridge } from "../../src/net/socks-bridge.ts";
 import type { ProxySources } from "../../src/net/proxy.ts";
@@ -94,19 +95,24 @@ describe("through an HTTP proxy", () => {
     expect(proxy.log[0]?.proxyAuthorization).toBe(`Basic ${btoa("alice:s3cr@t")}`);
   });
 
-  test("a refused CONNECT rejects without the password in the message", async () => {
+  test("a refused CONNECT is a permanent NetError naming the proxy and its variable, without the password", async () => {
     const proxy = await httpProxy({ username: "alice", password: "right" });
     const fetchVia = proxiedFetch({ env: { HTTPS_PROXY: withCredentials(proxy.url, "alice:wrong-pass") } });
     const error = await rejectionOf(fetchVia(`https://model.test:${modelPort}/`));
-    expect(error.message).toContain("407");
+    expect(error).toBeInstanceOf(NetError);
+    expect(error).toMatchObject({ kind: "proxy_auth", permanent: true });
+    expect(error.message).toBe(
+      `the proxy http://***@127.0.0.1:${proxy.port} (from HTTPS_PROXY) rejected the credentials in its URL (407 Proxy Authentication Required) — check the user and password in HTTPS_PROXY`,
+    );
     expect(`${error.message} ${String(error.stack)} ${JSON.stringify(error)}`).not.toContain("wrong-pass");
     expect(proxy.log.map((r) => r.method)).toEqual(["CONNECT"]);
   });
 
-  test("a refused http request is the proxy's 407", async () => {
+  test("a plain-http request the proxy answers with 407 is the same NetError, not the server's answer", async () => {
     const proxy = await httpProxy({ username: "alice", password: "right" });
-    const res = await proxiedFetch({ cli: withCredentials(proxy.url, "alice:wrong-pass"), env: {} })(`${MODEL}/v1/echo`);
-    expect(res.status).toBe(407);
+    const error = await rejectionOf(proxiedFetch({ cli: withCredentials(proxy.url, "alice:wrong-pass"), env: {} })(`${MODEL}/v1/echo`));
+    expect(error).toMatchObject({ kind: "proxy_auth", permanent: true });
+    expect(error.message).toContain("(from --proxy)");
   });
 
   test("a POST with a JSON body and a streamed SSE response come through intact", async () => {
@@ -161,7 +167,7 @@ describe("direct", () => {
     const failing = (async () => {
       throw new TypeError("could not reach http://alice:s3cret@proxy.corp:8080 for you");
     }) as unknown as typeof fetch;
-    const error = await rejectionOf(proxiedFetch({ env: {} }, failing)("https://api.example.com/"));
+    const error = await rejectionOf(proxiedFetch({ env: {} }, { base: failing })("https://api.example.com/"));
     expect(error.name).toBe("TypeError");
     expect(error.message).toBe("could not reach http://***@proxy.corp:8080 for you");
     expect(String(error.stack)).not.toContain("s3cret");
@@ -180,18 +186,18 @@ describe("through a SOCKS5 server", () => {
     const socks = await socksServer();
     const asked: string[] = [];
     const lookup = async (host: string) => (asked.push(host), LOCAL_ONLY_IP);
-    const res = await proxiedFetch({ cli: socksUrl(socks, "socks5"), env: {} }, fetch, { lookup })(`${MODEL}/v1/echo`);
+    const res = await proxiedFetch({ cli: socksUrl(socks, "socks5"), env: {} }, { lookup })(`${MODEL}/v1/echo`);
     expect(res.status).toBe(200);
     expect(asked).toEqual(["model.test"]);
     expect(socks.log).toEqual([{ atyp: 1, host: LOCAL_ONLY_IP, port: modelPort }]);
   });
 
-  test("socks5:// with a name that does not resolve locally is a 502 suggesting socks5h://", async () => {
+  test("socks5:// with a name that does not resolve locally is a retryable NetError suggesting socks5h://", async () => {
     const socks = await socksServer();
     const lookup = () => Promise.reject(new Error("ENOTFOUND"));
-    const res = await proxiedFetch({ cli: socksUrl(socks, "socks5"), env: {} }, fetch, { lookup })(`${MODEL}/v1/echo`);
-    expect(res.status).toBe(502);
-    expect(await res.text()).toContain("socks5h://");
+    const error = await rejectionOf(proxiedFetch({ cli: socksUrl(socks, "socks5"), env: {} }, { lookup })(`${MODEL}/v1/echo`));
+    expect(error).toMatchObject({ kind: "upstream", permanent: false });
+    expect(error.message).toContain("socks5h://");
     expect(socks.log).toEqual([]);
   });
 
@@ -202,35 +208,42 @@ describe("through a SOCKS5 server", () => {
     expect(socks.log).toEqual([{ atyp: 3, host: "model.test", port: modelPort, username: "alice", password: "s3cr@t" }]);
   });
 
-  test("rejected credentials are a 502 (http) or a rejection (https) that do not name the password", async () => {
+  test("rejected credentials are the same permanent NetError for http and https targets, without the password", async () => {
     const socks = await socksServer({ alice: "right" });
     const fetchVia = proxiedFetch({ cli: socksUrl(socks, "socks5h", "alice:wrong-pass@"), env: {} });
-    const res = await fetchVia(`${MODEL}/v1/echo`);
-    const body = await res.text();
-    expect([res.status, body]).toEqual([502, "hey socks bridge: SOCKS5 proxy rejected the username/password\n"]);
-    const error = await rejectionOf(fetchVia(`https://model.test:${modelPort}/`));
-    expect(error.message).toBe("Proxy refused to open a tunnel: 502 Bad Gateway (SOCKS5 proxy rejected the username/password)");
-    expect(String(error.stack)).not.toContain("wrong-pass");
+    const expected = `the proxy socks5h://***@127.0.0.1:${socks.port} (from --proxy) rejected the credentials in its URL (SOCKS5 username/password rejected) — check the user and password in --proxy`;
+    for (const url of [`${MODEL}/v1/echo`, `https://model.test:${modelPort}/`]) {
+      const error = await rejectionOf(fetchVia(url));
+      expect(error).toMatchObject({ kind: "proxy_auth", permanent: true, message: expected });
+      expect(String(error.stack)).not.toContain("wrong-pass");
+    }
   });
 
-  test("credentials the server requires but the URL lacks are a 502 saying so", async () => {
+  test("credentials the server requires but the URL lacks: a NetError saying where to put them", async () => {
     const socks = await socksServer({ alice: "right" });
-    const res = await proxiedFetch({ cli: socksUrl(socks, "socks5h"), env: {} })(`${MODEL}/v1/echo`);
-    expect([res.status, await res.text()]).toEqual([502, expect.stringContaining("requires authentication")]);
+    const error = await rejectionOf(proxiedFetch({ cli: socksUrl(socks, "socks5h"), env: {} })(`${MODEL}/v1/echo`));
+    expect(error).toMatchObject({ kind: "proxy_auth", permanent: true });
+    expect(error.message).toContain("requires a username and password) — put them in --proxy as socks5h://USER:PASSWORD@HOST:PORT");
   });
 
-  test("a SOCKS server that is not listening is a 502, not a hang", async () => {
+  test("a SOCKS server that is not listening is a permanent NetError naming it, not a hang", async () => {
     const socks = await socksServer();
     const deadPort = socks.port;
     socks.close();
-    const res = await proxiedFetch({ cli: `socks5h://127.0.0.1:${deadPort}`, env: {} })(`${MODEL}/v1/echo`);
-    expect([res.status, await res.text()]).toEqual([502, expect.stringContaining(`cannot reach SOCKS5 proxy 127.0.0.1:${deadPort}`)]);
+    const error = await rejectionOf(proxiedFetch({ cli: `socks5h://127.0.0.1:${deadPort}`, env: {} })(`${MODEL}/v1/echo`));
+    expect(error).toMatchObject({ kind: "proxy_unreachable", permanent: true });
+    expect(error.message).toBe(`cannot reach the proxy socks5h://127.0.0.1:${deadPort} (from --proxy): connection refused (ECONNREFUSED) — is it running, and is --proxy right?`);
   });
 
-  test("a SOCKS reply code other than success is a 502 with its meaning", async () => {
+  test("SOCKS reply codes in words: the server's refusal is permanent, an unreachable host retryable", async () => {
+    const refusing = await track(startSocks5Server({ hosts: HOSTS, reply: 2 }));
+    const refused = await rejectionOf(proxiedFetch({ cli: socksUrl(refusing, "socks5h"), env: {} })(`https://model.test:${modelPort}/`));
+    expect(refused).toMatchObject({ kind: "proxy_refused", permanent: true });
+    expect(refused.message).toContain(`refused to connect to model.test:${modelPort} (SOCKS5 reply 2: connection not allowed by ruleset)`);
     const socks = await socksServer();
-    const res = await proxiedFetch({ cli: socksUrl(socks, "socks5h"), env: {} })(`http://unknown.test:${modelPort}/`);
-    expect([res.status, await res.text()]).toEqual([502, expect.stringContaining("could not connect to unknown.test")]);
+    const unreachable = await rejectionOf(proxiedFetch({ cli: socksUrl(socks, "socks5h"), env: {} })(`http://unknown.test:${modelPort}/`));
+    expect(unreachable).toMatchObject({ kind: "upstream", permanent: false });
+    expect(unreachable.message).toContain(`could not connect to unknown.test:${modelPort} (SOCKS5 reply 4: host unreachable)`);
   });
 
   test("a POST with a JSON body and a streamed SSE response come through intact", async () => {
@@ -241,7 +254,7 @@ describe("through a SOCKS5 server", () => {
 
   test("a started bridge does not keep the process alive", async () => {
     const script = `import { startSocksBridge } from ${JSON.stringify(join(import.meta.dir, "../../src/net/socks-bridge.ts"))};
-      const bridge = await startSocksBridge({ kind: "socks5", host: "127.0.0.1", port: 1, remoteDns: true });
+      const bridge = await startSocksBridge({ kind: "socks5", shown: "socks5h://127.0.0.1:1", source: "--proxy", host: "127.0.0.1", port: 1, remoteDns: true });
       console.log(bridge.url);`;
     const child = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", stderr: "pipe" });
     const timer = setTimeout(() => child.kill(), 5000);
@@ -251,7 +264,7 @@ describe("through a SOCKS5 server", () => {
   });
 
   test("close() drops the bridge's listener", async () => {
-    const bridge = await startSocksBridge({ kind: "socks5", host: "127.0.0.1", port: 1, remoteDns: true });
+    const bridge = await startSocksBridge({ kind: "socks5", shown: "socks5h://127.0.0.1:1", source: "--proxy", host: "127.0.0.1", port: 1, remoteDns: true });
     bridge.close();
     const error = await rejectionOf(fetch(`${MODEL}/`, { proxy: bridge.url }));
     expect(error.code).toBe("ECONNREFUSED");

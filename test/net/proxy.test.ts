@@ -3,27 +3,30 @@ import { isLoopback, matchesNoProxy, parseIp, parseProxyUrl, ProxyConfigError, r
 
 const HTTPS = new URL("https://api.example.com/v1/chat");
 const HTTP = new URL("http://api.example.com/v1/chat");
-const httpVia = (url: string) => ({ kind: "http", url });
+/** The expected route through an HTTP proxy: `shown` defaults to the URL as written (= `url` here). */
+const httpVia = (url: string, source: string, shown = url) => ({ kind: "http", shown, source, url });
+const socksVia = (host: string, port: number, remoteDns: boolean, source: string, shown: string) => ({ kind: "socks5", shown, source, host, port, remoteDns });
 
 describe("resolveProxy precedence", () => {
   test.each<[string, URL, Omit<ProxySources, "env"> & { env?: ProxySources["env"] }, unknown]>([
     ["nothing set: direct", HTTPS, {}, { kind: "direct" }],
-    ["cli beats config and env", HTTPS, { cli: "http://cli:1", config: "http://cfg:2", env: { HTTPS_PROXY: "http://env:3" } }, httpVia("http://cli:1")],
-    ["config beats env", HTTPS, { config: "http://cfg:2", env: { HTTPS_PROXY: "http://env:3" } }, httpVia("http://cfg:2")],
-    ["empty cli and config are unset", HTTPS, { cli: "", config: " ", env: { HTTPS_PROXY: "http://env:3" } }, httpVia("http://env:3")],
-    ["HTTPS_PROXY for https", HTTPS, { env: { HTTPS_PROXY: "http://s:1", HTTP_PROXY: "http://p:2" } }, httpVia("http://s:1")],
-    ["HTTP_PROXY for http", HTTP, { env: { HTTPS_PROXY: "http://s:1", HTTP_PROXY: "http://p:2" } }, httpVia("http://p:2")],
+    ["cli beats config and env", HTTPS, { cli: "http://cli:1", config: "http://cfg:2", env: { HTTPS_PROXY: "http://env:3" } }, httpVia("http://cli:1", "--proxy")],
+    ["config beats env", HTTPS, { config: "http://cfg:2", env: { HTTPS_PROXY: "http://env:3" } }, httpVia("http://cfg:2", "[proxy] url")],
+    ["config names its source", HTTPS, { config: "http://cfg:2", configSource: "HEY_PROXY", env: {} }, httpVia("http://cfg:2", "HEY_PROXY")],
+    ["empty cli and config are unset", HTTPS, { cli: "", config: " ", env: { HTTPS_PROXY: "http://env:3" } }, httpVia("http://env:3", "HTTPS_PROXY")],
+    ["HTTPS_PROXY for https", HTTPS, { env: { HTTPS_PROXY: "http://s:1", HTTP_PROXY: "http://p:2" } }, httpVia("http://s:1", "HTTPS_PROXY")],
+    ["HTTP_PROXY for http", HTTP, { env: { HTTPS_PROXY: "http://s:1", HTTP_PROXY: "http://p:2" } }, httpVia("http://p:2", "HTTP_PROXY")],
     ["HTTP_PROXY alone does not cover https", HTTPS, { env: { HTTP_PROXY: "http://p:2" } }, { kind: "direct" }],
-    ["lowercase wins over uppercase", HTTPS, { env: { HTTPS_PROXY: "http://upper:1", https_proxy: "http://lower:2" } }, httpVia("http://lower:2")],
-    ["empty lowercase falls back to uppercase", HTTPS, { env: { HTTPS_PROXY: "http://upper:1", https_proxy: "" } }, httpVia("http://upper:1")],
-    ["ALL_PROXY as fallback for https", HTTPS, { env: { ALL_PROXY: "http://all:1" } }, httpVia("http://all:1")],
-    ["ALL_PROXY as fallback for http", HTTP, { env: { all_proxy: "http://all:1" } }, httpVia("http://all:1")],
-    ["scheme-specific beats ALL_PROXY", HTTPS, { env: { ALL_PROXY: "http://all:1", HTTPS_PROXY: "http://s:2" } }, httpVia("http://s:2")],
-    ["host:port means http://", HTTPS, { cli: "proxy.corp:3128", env: {} }, httpVia("http://proxy.corp:3128")],
-    ["https proxy keeps its scheme, default port", HTTPS, { cli: "https://proxy.corp", env: {} }, httpVia("https://proxy.corp:443")],
-    ["socks5 resolves locally", HTTPS, { cli: "socks5://s:1080", env: {} }, { kind: "socks5", host: "s", port: 1080, remoteDns: false }],
-    ["socks5h resolves remotely, default port 1080", HTTPS, { env: { ALL_PROXY: "socks5h://S" } }, { kind: "socks5", host: "s", port: 1080, remoteDns: true }],
-    ["socks5 over IPv6", HTTPS, { cli: "socks5://[::1]:9050", env: {} }, { kind: "socks5", host: "::1", port: 9050, remoteDns: false }],
+    ["lowercase wins over uppercase", HTTPS, { env: { HTTPS_PROXY: "http://upper:1", https_proxy: "http://lower:2" } }, httpVia("http://lower:2", "https_proxy")],
+    ["empty lowercase falls back to uppercase", HTTPS, { env: { HTTPS_PROXY: "http://upper:1", https_proxy: "" } }, httpVia("http://upper:1", "HTTPS_PROXY")],
+    ["ALL_PROXY as fallback for https", HTTPS, { env: { ALL_PROXY: "http://all:1" } }, httpVia("http://all:1", "ALL_PROXY")],
+    ["ALL_PROXY as fallback for http", HTTP, { env: { all_proxy: "http://all:1" } }, httpVia("http://all:1", "all_proxy")],
+    ["scheme-specific beats ALL_PROXY", HTTPS, { env: { ALL_PROXY: "http://all:1", HTTPS_PROXY: "http://s:2" } }, httpVia("http://s:2", "HTTPS_PROXY")],
+    ["host:port means http://", HTTPS, { cli: "proxy.corp:3128", env: {} }, httpVia("http://proxy.corp:3128", "--proxy", "proxy.corp:3128")],
+    ["https proxy keeps its scheme, default port", HTTPS, { cli: "https://proxy.corp", env: {} }, httpVia("https://proxy.corp:443", "--proxy", "https://proxy.corp")],
+    ["socks5 resolves locally", HTTPS, { cli: "socks5://s:1080", env: {} }, socksVia("s", 1080, false, "--proxy", "socks5://s:1080")],
+    ["socks5h resolves remotely, default port 1080", HTTPS, { env: { ALL_PROXY: "socks5h://S" } }, socksVia("s", 1080, true, "ALL_PROXY", "socks5h://S")],
+    ["socks5 over IPv6", HTTPS, { cli: "socks5://[::1]:9050", env: {} }, socksVia("::1", 9050, false, "--proxy", "socks5://[::1]:9050")],
   ])("%s", (_name, target, sources, expected) => {
     expect(resolveProxy(target, { env: {}, ...sources })).toEqual(expected as never);
   });
@@ -177,8 +180,9 @@ describe("credentials", () => {
     ["http://token@proxy:8080", { kind: "http", url: "http://proxy:8080", authorization: `Basic ${btoa("token:")}` }],
     ["socks5h://alice:p%40ss@proxy", { kind: "socks5", host: "proxy", port: 1080, remoteDns: true, username: "alice", password: "p@ss" }],
   ])("%s", (value, expected) => {
-    const route = parseProxyUrl(value);
-    expect(route).toEqual(expected as never);
+    const route = parseProxyUrl(value, "HTTPS_PROXY");
+    expect(route).toEqual({ ...expected, shown: redactProxyUrl(value), source: "HTTPS_PROXY" } as never);
+    expect(route.shown).toContain("***@");
     if (route.kind === "http") expect(route.url).not.toContain("@");
   });
 

@@ -222,6 +222,36 @@ describe("request headers", () => {
   });
 });
 
+describe("compatibility flags ([provider.NAME] keys that hey doctor writes)", () => {
+  const callTurn: Message[] = [
+    user("q"),
+    { id: "a", role: "assistant", content: [{ type: "thinking", text: "I should read.", opaque: { protocol: "openai", model: "gpt-test" } }], toolCalls: [{ id: "c1", name: "read", arguments: "{}" }] },
+    { id: "t", role: "tool", toolCallId: "c1", content: [{ type: "text", text: "done" }] },
+  ];
+
+  test("defaults: system role, reasoning_content replayed, no parallel_tool_calls, max_tokens off api.openai.com", async () => {
+    const body = await bodyOf({ system: "S", messages: callTurn, tools: [READ], maxTokens: 99 });
+    expect((body.messages as unknown[])[0]).toEqual({ role: "system", content: "S" });
+    expect(JSON.stringify(body.messages)).toContain('"reasoning_content":"I should read."');
+    expect(body).not.toHaveProperty("parallel_tool_calls");
+    expect(body.max_tokens).toBe(99);
+  });
+
+  test("system_role, reasoning_replay, parallel_tool_calls and max_tokens_field change the body", async () => {
+    const compat = { systemRole: "developer", reasoningReplay: false, parallelToolCalls: false, maxTokensField: "max_completion_tokens" } as const;
+    const body = await bodyOf({ system: "S", messages: callTurn, tools: [READ], maxTokens: 99 }, { compat });
+    expect((body.messages as unknown[])[0]).toEqual({ role: "developer", content: "S" });
+    expect(JSON.stringify(body.messages)).not.toContain("reasoning_content");
+    expect(body.parallel_tool_calls).toBe(false);
+    expect(body).toMatchObject({ max_completion_tokens: 99 });
+    expect(body).not.toHaveProperty("max_tokens");
+  });
+
+  test("parallel_tool_calls is not sent without tools", async () => {
+    expect(await bodyOf({ messages: [user("hi")] }, { compat: { parallelToolCalls: false } })).not.toHaveProperty("parallel_tool_calls");
+  });
+});
+
 describe("the replay server's tool-call invariant", () => {
   test("a tool call without its result is refused with a 400 naming the id, and recorded", async () => {
     const messages: Message[] = [user("q"), { id: "a", role: "assistant", content: [], toolCalls: [{ id: "call_lost", name: "read", arguments: "{}" }] }];

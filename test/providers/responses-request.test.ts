@@ -255,6 +255,12 @@ describe("request body", () => {
   });
 });
 
+test("parallel_tool_calls = false ([provider.NAME] parallel_tool_calls) is sent with tools only", async () => {
+  expect(await bodyOf({ messages: [user("hi")], tools: [READ] })).not.toHaveProperty("parallel_tool_calls");
+  expect((await bodyOf({ messages: [user("hi")], tools: [READ] }, { compat: { parallelToolCalls: false } })).parallel_tool_calls).toBe(false);
+  expect(await bodyOf({ messages: [user("hi")] }, { compat: { parallelToolCalls: false } })).not.toHaveProperty("parallel_tool_calls");
+});
+
 describe("request headers", () => {
   test.each([["no", undefined], ["an empty", ""]])("%s API key: no Authorization header, even with OPENAI_API_KEY in the environment", async (_name, apiKey) => {
     const saved = process.env.OPENAI_API_KEY;

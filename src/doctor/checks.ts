@@ -1,0 +1,248 @@
+// `hey doctor` (SPEC §23): what the probes of an endpoint found, judged into one check per line —
+// passed, a quirk hey handles with a compatibility flag, a failure, or nothing to check — and the
+// flags to record. Pure: probe.ts and network.ts gather the outcomes, report.ts renders them.
+import type { Protocol } from "../kernel/ir.ts";
+
+/** What one probe came back with. `kind` is a ProviderError kind (or "network" for a socket check). */
+export type Outcome<T = object> = ({ ok: true } & T) | { ok: false; kind: string; status?: number; message: string };
+
+/** A streamed model answer: its text, its tool calls (names only), and whether it reasoned. */
+export interface Streamed {
+  text: string;
+  calls: number;
+  thinking: boolean;
+}
+
+/** Everything the probes found; an undefined field was not probed (an earlier failure, or not this protocol). */
+export interface Probes {
+  protocol: Protocol;
+  /** `direct: …` or `through the proxy …` (net/proxy.ts describeRoute), or the proxy setting's error */
+  route: Outcome<{ text: string; proxied: boolean }>;
+  /** the addresses of the host, or why it was not looked up here */
+  dns?: Outcome<{ addresses: string[] }> | { ok: true; skipped: string };
+  /** the first hop: the server, or the proxy */
+  tcp?: Outcome<{ to: string; ms: number }>;
+  /** https only; `insecure` when the provider skips verification */
+  tls?: Outcome<{ issuer: string; validTo: string; daysLeft: number; insecure: boolean }>;
+  /** GET <base>/models; `listed` undefined when the endpoint has no list (404) */
+  models?: Outcome<{ listed?: string[] }>;
+  model: string;
+  /** a plain answer with the system prompt in the `system` role, and (openai) in `developer` */
+  answer?: Outcome<Streamed>;
+  developer?: Outcome<Streamed>;
+  /** (openai) an answer with an output limit in each of the two fields */
+  maxTokens?: Outcome<Streamed>;
+  maxCompletionTokens?: Outcome<Streamed>;
+  /** one tool call asked for */
+  toolCall?: Outcome<Streamed>;
+  /** two calls asked for in one turn */
+  parallel?: Outcome<Streamed>;
+  /** the tool result sent back after the tool-call turn, its reasoning replayed, and (openai, when it reasoned) not */
+  afterTool?: Outcome<Streamed>;
+  afterToolNoReplay?: Outcome<Streamed>;
+  /** a request with `tools: []` */
+  emptyTools?: Outcome;
+  /** every 429 seen during the probes, with its Retry-After header (null when it had none) */
+  rateLimits: (string | null)[];
+}
+
+/** `[provider.NAME]` keys, as TOML would hold them. */
+export interface Flags {
+  max_tokens_field?: "max_tokens" | "max_completion_tokens";
+  system_role?: "system" | "developer";
+  reasoning_replay?: boolean;
+  parallel_tool_calls?: boolean;
+}
+
+export type Status = "pass" | "quirk" | "fail" | "skip";
+
+export interface Check {
+  id: string;
+  /** a short name, the report's left column */
+  title: string;
+  status: Status;
+  /** what was found */
+  detail: string;
+  /** what to do, when something is to be done */
+  fix?: string;
+}
+
+export interface Verdict {
+  checks: Check[];
+  /** what this endpoint needs, where only one choice works */
+  flags: Flags;
+  /** the endpoint answers, streams and calls tools (with `flags`) */
+  usable: boolean;
+}
+
+/** The checks whose failure makes the endpoint unusable for hey. */
+const ESSENTIAL = new Set(["dns", "tcp", "proxy", "tls", "auth", "answer", "tool_call"]);
+
+const pass = (id: string, title: string, detail: string): Check => ({ id, title, status: "pass", detail });
+const skip = (id: string, title: string, detail: string): Check => ({ id, title, status: "skip", detail });
+const fail = (id: string, title: string, detail: string, fix?: string): Check => ({ id, title, status: "fail", detail, ...(fix ? { fix } : {}) });
+const quirk = (id: string, title: string, detail: string, fix: string): Check => ({ id, title, status: "quirk", detail, fix });
+
+/** The checks and flags of `p`. `keyVar` names the key for auth advice. */
+export function judge(p: Probes, keyVar: string | undefined): Verdict {
+  const flags: Flags = {};
+  const checks: Check[] = [...networkChecks(p), ...endpointChecks(p, keyVar)];
+  const role = judgeRole(p, flags);
+  if (role) checks.push(role);
+  const limit = judgeMaxTokens(p, flags);
+  if (limit) checks.push(limit);
+  checks.push(...toolChecks(p, flags), judgeEmptyTools(p), judgeRetryAfter(p.rateLimits));
+  const usable = checks.every((c) => c.status !== "fail" || !ESSENTIAL.has(c.id));
+  return { checks, flags, usable };
+}
+
+function networkChecks(p: Probes): Check[] {
+  const out: Check[] = [];
+  out.push(p.route.ok ? pass("proxy", "proxy", p.route.text) : fail("proxy", "proxy", p.route.message, "fix the proxy setting it names"));
+  if (p.dns) {
+    if (!p.dns.ok) out.push(fail("dns", "DNS", p.dns.message, "check the host name in base_url, or this machine's DNS"));
+    else out.push("skipped" in p.dns ? skip("dns", "DNS", p.dns.skipped) : pass("dns", "DNS", `resolves to ${p.dns.addresses.join(", ")}`));
+  }
+  if (p.tcp) out.push(p.tcp.ok ? pass("tcp", "TCP", `connected to ${p.tcp.to} in ${p.tcp.ms} ms`) : fail("tcp", "TCP", p.tcp.message, "check the host, the port and any firewall"));
+  if (p.tls) {
+    if (!p.tls.ok) out.push(fail("tls", "TLS", p.tls.message));
+    else if (p.tls.insecure) out.push(quirk("tls", "TLS", `certificate from ${p.tls.issuer} NOT verified (insecure = true)`, "trust the server's CA with [network] ca_file and remove insecure"));
+    else if (p.tls.daysLeft < 14) out.push(quirk("tls", "TLS", `issued by ${p.tls.issuer}, expires ${p.tls.validTo} (in ${p.tls.daysLeft} days)`, "the server's operator must renew the certificate soon"));
+    else out.push(pass("tls", "TLS", `issued by ${p.tls.issuer}, valid until ${p.tls.validTo}`));
+  }
+  return out;
+}
+
+function endpointChecks(p: Probes, keyVar: string | undefined): Check[] {
+  const out: Check[] = [];
+  const authFix = `check ${keyVar ?? "the provider's api_key"}`;
+  const answerAuthFailed = p.answer && !p.answer.ok && p.answer.kind === "auth";
+  if (p.models && !p.models.ok && p.models.kind === "auth") out.push(fail("auth", "auth", p.models.message, authFix));
+  else if (answerAuthFailed) out.push(fail("auth", "auth", (p.answer as { message: string }).message, authFix));
+  else if (p.answer?.ok || p.models?.ok) out.push(pass("auth", "auth", keyVar ? `${keyVar} is accepted` : "no key needed"));
+
+  if (p.models?.ok && p.models.listed === undefined) out.push(skip("model", "model listed", "the endpoint has no model list"));
+  else if (p.models?.ok && p.models.listed!.includes(p.model)) out.push(pass("model", "model listed", `${p.model} is in the endpoint's list`));
+  else if (p.models?.ok) {
+    const some = p.models.listed!.slice(0, 5).join(", ");
+    out.push(quirk("model", "model listed", `${p.model} is not in the list of ${p.models.listed!.length} models${some ? ` (${some}…)` : ""}`, "check the model name (-m, models = [...])"));
+  } else if (p.models && p.models.kind !== "auth") out.push(skip("model", "model listed", `no model list: ${p.models.message}`));
+
+  if (p.answer) {
+    const ok = p.answer.ok || p.developer?.ok;
+    const streamed = p.answer.ok ? p.answer : p.developer;
+    if (ok && streamed?.ok) out.push(pass("answer", "streamed answer", streamed.text ? `"${clip(streamed.text)}"` : "an empty answer, streamed"));
+    else out.push(fail("answer", "streamed answer", failure(p.answer), "see the message; a 404 means the base URL or the model name is wrong"));
+  }
+  return out;
+}
+
+/** system vs developer (openai chat): the role that works, when only one does. */
+function judgeRole(p: Probes, flags: Flags): Check | undefined {
+  if (!p.answer || !p.developer) return undefined;
+  const title = "system role";
+  if (p.answer.ok && p.developer.ok) return pass("system_role", title, "both system and developer are accepted");
+  if (p.answer.ok && isRejection(p.developer)) {
+    flags.system_role = "system";
+    return quirk("system_role", title, `the developer role is rejected (${failure(p.developer)})`, 'system_role = "system"');
+  }
+  if (p.developer.ok && isRejection(p.answer)) {
+    flags.system_role = "developer";
+    return quirk("system_role", title, `the system role is rejected (${failure(p.answer)})`, 'system_role = "developer"');
+  }
+  return skip("system_role", title, "no answer with either role");
+}
+
+/** max_tokens vs max_completion_tokens (openai chat). */
+function judgeMaxTokens(p: Probes, flags: Flags): Check | undefined {
+  const [a, b] = [p.maxTokens, p.maxCompletionTokens];
+  if (!a || !b) return undefined;
+  const title = "output limit";
+  if (a.ok && b.ok) return pass("max_tokens", title, "max_tokens and max_completion_tokens are both accepted");
+  if (b.ok && isRejection(a)) {
+    flags.max_tokens_field = "max_completion_tokens";
+    return quirk("max_tokens", title, `max_tokens is rejected (${failure(a)})`, 'max_tokens_field = "max_completion_tokens"');
+  }
+  if (a.ok && isRejection(b)) {
+    flags.max_tokens_field = "max_tokens";
+    return quirk("max_tokens", title, `max_completion_tokens is rejected (${failure(b)})`, 'max_tokens_field = "max_tokens"');
+  }
+  return skip("max_tokens", title, "no answer with either field");
+}
+
+function toolChecks(p: Probes, flags: Flags): Check[] {
+  const out: Check[] = [];
+  const call = p.toolCall;
+  if (!call) return out;
+  if (!call.ok) out.push(fail("tool_call", "tool call", failure(call), "hey needs a model that calls tools; pick another model"));
+  else if (call.calls === 0) out.push(fail("tool_call", "tool call", `the model answered in text instead of calling the tool ("${clip(call.text)}")`, "hey needs a model that calls tools; pick another model"));
+  else out.push(pass("tool_call", "tool call", "a tool call streamed and parsed"));
+
+  const par = p.parallel;
+  if (par && !par.ok) out.push(fail("parallel_calls", "parallel calls", failure(par)));
+  else if (par?.ok && par.calls >= 2) out.push(pass("parallel_calls", "parallel calls", `${par.calls} calls in one turn`));
+  else if (par?.ok && par.calls === 1) {
+    flags.parallel_tool_calls = false;
+    out.push(quirk("parallel_calls", "parallel calls", "two calls were asked for, one arrived: the endpoint drops parallel calls", "parallel_tool_calls = false (one call per turn)"));
+  } else if (par?.ok) out.push(skip("parallel_calls", "parallel calls", "the model made no call"));
+
+  out.push(judgeAfterTool(p, flags));
+  return out;
+}
+
+/** A tool result sent back after the tool-call turn, with the turn's reasoning replayed or not. */
+function judgeAfterTool(p: Probes, flags: Flags): Check {
+  const id = "reasoning_replay";
+  const title = "tool result after reasoning";
+  const after = p.afterTool;
+  if (!after) return skip(id, title, "no tool call to answer");
+  const reasoned = p.toolCall?.ok && p.toolCall.thinking;
+  const without = p.afterToolNoReplay;
+  if (after.ok && without && !without.ok) {
+    flags.reasoning_replay = true;
+    return quirk(id, title, `requires its reasoning replayed with the tool-call turn (without it: ${failure(without)})`, "reasoning_replay = true (hey's default)");
+  }
+  if (!after.ok && without?.ok) {
+    flags.reasoning_replay = false;
+    return quirk(id, title, `rejects reasoning sent back (${failure(after)})`, "reasoning_replay = false");
+  }
+  if (!after.ok) return fail(id, title, failure(after), "the conversation cannot continue after a tool call");
+  return pass(id, title, reasoned ? "the answer continues with the reasoning replayed" : "the answer continues (the model showed no reasoning to replay)");
+}
+
+function judgeEmptyTools(p: Probes): Check {
+  const title = "empty tools list";
+  if (!p.emptyTools) return skip("empty_tools", title, "not probed");
+  if (p.emptyTools.ok) return pass("empty_tools", title, "tools: [] is accepted");
+  if (isRejection(p.emptyTools)) return quirk("empty_tools", title, `tools: [] is rejected (${failure(p.emptyTools)})`, "none: hey never sends an empty tools list");
+  return skip("empty_tools", title, failure(p.emptyTools));
+}
+
+function judgeRetryAfter(seen: (string | null)[]): Check {
+  const title = "Retry-After on 429";
+  if (seen.length === 0) return skip("retry_after", title, "no 429 during the probes");
+  const given = seen.filter((v): v is string => v !== null);
+  if (given.length === seen.length) return pass("retry_after", title, `429 came with Retry-After: ${given[0]} (hey waits that long)`);
+  return quirk("retry_after", title, "a 429 came without Retry-After", "none: hey backs off exponentially ([retry] base_delay_ms)");
+}
+
+/** A flag's value differs from what hey would do without it: it must be recorded for hey to work. */
+export function missingFlags(found: Flags, current: Flags): Flags {
+  const out: Flags = {};
+  for (const key of Object.keys(found) as (keyof Flags)[]) if (found[key] !== current[key]) Object.assign(out, { [key]: found[key] });
+  return out;
+}
+
+/** A 400/404/422: the server refused this request's shape, not the network or the key. */
+function isRejection(o: Outcome<object>): boolean {
+  return !o.ok && o.kind === "bad_request";
+}
+
+function failure(o: Outcome<object>): string {
+  return o.ok ? "" : o.message;
+}
+
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line;
+}

@@ -1,0 +1,169 @@
+// `hey doctor [provider] [--write]` (SPEC §23): probe the configured endpoint — network, TLS,
+// authentication, streaming, tool calls and the quirks hey has flags for — print one line per
+// check, and with --write record the flags it found in the config file that defines the provider
+// (backed up first, replaced atomically). Exit 0 only when the endpoint is usable as configured.
+import { copyFile, readFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname } from "node:path";
+import { EXIT, parseCli, UsageError, type CliArgs } from "../cli.ts";
+import { configPaths, loadConfig } from "../config/load.ts";
+import { ConfigError, type ProviderSettings, type Settings } from "../config/settings.ts";
+import { writeFileAtomic } from "../fs/atomic.ts";
+import { trustedCas } from "../net/ca.ts";
+import type { DebugLog } from "../net/debug-log.ts";
+import { describeRoute, ProxyConfigError, resolveProxy, type ProxySources } from "../net/proxy.ts";
+import { settleTrust } from "../trust/store.ts";
+import { writer } from "../ui/term.ts";
+import { configFlags, fetchFor } from "../wire.ts";
+import { judge, missingFlags, type Flags, type Probes } from "./checks.ts";
+import { probeNetwork } from "./network.ts";
+import { probeEndpoint } from "./probe.ts";
+import { renderJson, renderText, tomlLines, type Subject, type Written } from "./report.ts";
+import { setProviderKeys, TomlEditError } from "./toml-edit.ts";
+
+export const DOCTOR_USAGE = "usage: hey doctor [PROVIDER] [--write] [--output json] [-m PROVIDER/MODEL] [--config FILE] [--proxy URL] [--base-url URL --protocol P --api-key K]\n";
+
+/** Runs the subcommand; the exit code: 0 usable, 1 not usable (or flags to record), 2 bad arguments or config. */
+export async function doctorCommand(argv: string[]): Promise<number> {
+  const err = writer(2);
+  let args: CliArgs;
+  let write = false;
+  try {
+    write = argv.includes("--write");
+    args = parseCli(argv.filter((a) => a !== "--write"));
+    if (args.help) {
+      writer(1).write(DOCTOR_USAGE);
+      return EXIT.ok;
+    }
+    const words = args.message.split(/\s+/).filter(Boolean);
+    if (words.length > 1) throw new UsageError(`hey doctor takes one provider name, got "${args.message}"`);
+    if (words[0]) args = { ...args, model: args.model ?? words[0] };
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err.write(`hey doctor: ${e.message}\n${DOCTOR_USAGE}`);
+    return EXIT.usage;
+  }
+  try {
+    return await doctor(args, write);
+  } catch (e) {
+    if (!(e instanceof ConfigError || e instanceof ProxyConfigError)) throw e;
+    err.write(`hey doctor: ${e.message}\n`);
+    return EXIT.usage;
+  }
+}
+
+async function doctor(args: CliArgs, write: boolean): Promise<number> {
+  const env = process.env;
+  const cwd = process.cwd();
+  const configDir = dirname(configPaths(env, cwd).user);
+  const warn = (m: string) => writer(2).write(`hey doctor: ${m}\n`);
+  const trust = await settleTrust({ cwd, configDir, approve: args.approve, interactive: false, ask: async () => false, warn });
+  const config = loadConfig({ env, cwd, configFile: args.config, trustProject: trust !== "cancelled" && trust.trusted, flags: configFlags(args) });
+  const { settings } = config;
+  for (const w of config.warnings) warn(w);
+  const provider = settings.provider;
+  const subject: Subject = { provider: provider.name, protocol: provider.protocol, baseUrl: provider.baseUrl, model: settings.model };
+
+  let debug: DebugLog | undefined;
+  if (args.verbose || env.HEY_LOG === "debug") {
+    debug = (await import("../net/debug-log.ts")).openDebugLog(`${env.XDG_STATE_HOME || `${env.HOME || homedir()}/.local/state`}/hey/logs`);
+    warn(`debug log: ${debug.path}`);
+  }
+  const probes = await runProbes(settings, args.proxy, env, debug);
+  const verdict = judge(probes, provider.apiKeyVar);
+  const missing = missingFlags(verdict.flags, effectiveFlags(provider));
+  const written = write && Object.keys(verdict.flags).length > 0 ? await writeFlags(provider, verdict.flags) : undefined;
+  const out = writer(1);
+  out.write(args.output === "json" ? renderJson(subject, verdict, missing, written) : renderText(subject, verdict, missing, written, provider.name));
+  const recorded = Object.keys(missing).length === 0 || (written !== undefined && !("error" in written));
+  return verdict.usable && recorded ? EXIT.ok : EXIT.runtime;
+}
+
+/** Every probe, in order: the route, the network, then the model requests when the network works. */
+async function runProbes(settings: Settings, cliProxy: string | undefined, env: Record<string, string | undefined>, debug?: DebugLog): Promise<Probes> {
+  const provider = settings.provider;
+  const target = new URL(provider.baseUrl);
+  const sources: ProxySources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env };
+  const base = { protocol: provider.protocol, model: settings.model, rateLimits: [] };
+  let route;
+  try {
+    route = resolveProxy(target, sources);
+    const text = describeRoute(target, sources);
+    const network = await probeNetwork(target, route, { ca: trustedCas({ ...settings.network, env }), insecure: provider.insecure ?? false });
+    const probes: Probes = { ...base, route: { ok: true, text, proxied: route.kind !== "direct" }, ...network };
+    if ([network.dns, network.tcp, network.tls].some((o) => o && !o.ok)) return probes;
+    return { ...probes, ...(await probeEndpoint({ settings: provider, model: settings.model, effort: settings.effort, fetch: fetchFor(settings, cliProxy, env, debug) })) };
+  } catch (e) {
+    if (!(e instanceof ProxyConfigError)) throw e;
+    return { ...base, route: { ok: false, kind: "network", message: e.message } };
+  }
+}
+
+/** What the adapters do today without new flags (the openai adapter's defaults included). */
+function effectiveFlags(p: ProviderSettings): Flags {
+  const c = p.compat ?? {};
+  const host = URL.canParse(p.baseUrl) ? new URL(p.baseUrl).hostname : "";
+  return {
+    max_tokens_field: c.maxTokensField ?? (host === "api.openai.com" ? "max_completion_tokens" : "max_tokens"),
+    system_role: c.systemRole ?? "system",
+    reasoning_replay: c.reasoningReplay ?? true,
+    ...(c.parallelToolCalls !== undefined ? { parallel_tool_calls: c.parallelToolCalls } : {}),
+  };
+}
+
+/**
+ * Records `flags` in the `[provider.NAME]` table of the file that defines the provider: a copy of
+ * the file goes to FILE.bak first, the new text is checked to parse to the same settings plus the
+ * flags, then replaces the file atomically. Presets and --base-url have no such table: the lines
+ * to add are returned as the error.
+ */
+async function writeFlags(p: ProviderSettings, flags: Flags): Promise<Written> {
+  const lines = tomlLines(flags);
+  const by = (why: string) => ({ error: `not written: ${why}; add to [provider.${p.name}] yourself:\n  ${lines.join("\n  ")}` });
+  if (!p.source) return by(p.name === "cli" ? "--base-url names no config table" : `${p.name} is a built-in provider with no table in a config file (add [provider.${p.name}] with its base_url first)`);
+  const file = p.source;
+  let before: string;
+  try {
+    before = await readFile(file, "utf8");
+  } catch (e) {
+    return by(`cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  let after: string;
+  try {
+    after = setProviderKeys(before, p.name, flags);
+    checkEdit(before, after, p.name, flags);
+  } catch (e) {
+    if (!(e instanceof TomlEditError)) throw e;
+    return by(`${file}: ${e.message}`);
+  }
+  const backup = `${file}.bak`;
+  try {
+    await copyFile(file, backup);
+    await writeFileAtomic(file, after);
+  } catch (e) {
+    return by(`cannot write ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  return { file, backup, flags };
+}
+
+/** The edited text parses, and to the old data with only the flags changed. Throws TomlEditError. */
+function checkEdit(before: string, after: string, name: string, flags: Flags): void {
+  let old: Record<string, unknown>;
+  let next: Record<string, unknown>;
+  try {
+    old = Bun.TOML.parse(before) as Record<string, unknown>;
+    next = Bun.TOML.parse(after) as Record<string, unknown>;
+  } catch (e) {
+    throw new TomlEditError(`the edited file would not parse (${(e as Error).message})`);
+  }
+  const table = (data: Record<string, unknown>) => ((data.provider as Record<string, Record<string, unknown>> | undefined) ?? {})[name] ?? {};
+  const expected = { ...old, provider: { ...(old.provider as object), [name]: { ...table(old), ...flags } } };
+  if (JSON.stringify(sorted(expected)) !== JSON.stringify(sorted(next))) throw new TomlEditError(`[provider.${name}] is written in a form this edit cannot follow`);
+}
+
+/** A copy with every table's keys in order, for comparing parsed files. */
+function sorted(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sorted);
+  if (typeof v !== "object" || v === null || v instanceof Date) return v;
+  return Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sorted(x)]));
+}

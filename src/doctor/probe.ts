@@ -1,0 +1,200 @@
+// `hey doctor`'s model probes: small requests through hey's own adapters (so a probe sees what a
+// run would send, compatibility flags included) and two raw ones the adapters never make (the
+// model list, an empty tools list). Each outcome goes to checks.ts to be judged.
+import type { ProviderSettings } from "../config/settings.ts";
+import type { Effort, Message, ToolSpec } from "../kernel/ir.ts";
+import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
+import type { Compat } from "../providers/common.ts";
+import { anthropicBaseUrl } from "../providers/anthropic.ts";
+import { splitBaseUrl } from "../providers/google.ts";
+import { providerFor } from "../wire.ts";
+import type { Outcome, Probes, Streamed } from "./checks.ts";
+
+const PROBE_TIMEOUT_MS = 90_000; // a reasoning model may think a while even about "say ready"
+const MAX_RETRY_AFTER_MS = 10_000; // a 429 asking for longer is reported, not waited out
+const PROBE_LIMIT_TOKENS = 256; // the output limit of the max_tokens probes: room for a short reasoning
+
+const SYSTEM = "You are a connectivity probe run by `hey doctor`. Follow the user's instruction exactly.";
+const ECHO: ToolSpec = {
+  name: "echo",
+  description: "Echo the given text back.",
+  parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+};
+const ASK = {
+  answer: "Reply with the single word: ready",
+  call: 'Call the echo tool once with text "ping". Do not reply in text.',
+  parallel: 'Call the echo tool twice in this one turn, in parallel: once with text "a" and once with text "b". Do not reply in text.',
+};
+
+export interface EndpointOptions {
+  settings: ProviderSettings;
+  model: string;
+  effort?: Effort;
+  /** the run's fetch (net/fetch.ts: proxy and CAs) */
+  fetch: typeof fetch;
+}
+
+type ModelProbes = Omit<Probes, "protocol" | "route" | "dns" | "tcp" | "tls">;
+
+/** Runs every model probe in order; a failed answer stops the ones that build on it. Never throws. */
+export async function probeEndpoint(opts: EndpointOptions): Promise<ModelProbes> {
+  const rateLimits: (string | null)[] = [];
+  const recording = recordRateLimits(opts.fetch, rateLimits);
+  const openai = opts.settings.protocol === "openai";
+  const current = opts.settings.compat ?? {};
+  const provider = (compat: Compat, maxTokens?: number) =>
+    providerFor({ ...opts.settings, compat: { ...current, ...compat }, maxTokens }, opts.model, opts.effort, recording);
+  const out: ModelProbes = { model: opts.model, rateLimits };
+
+  out.models = await listModels(opts.settings, recording);
+  out.answer = await stream(provider(openai ? { systemRole: "system" } : {}), request(ASK.answer));
+  if (openai) out.developer = await stream(provider({ systemRole: "developer" }), request(ASK.answer));
+  if (!out.answer.ok && !out.developer?.ok) return out;
+  const role: Compat = openai ? { systemRole: out.answer.ok ? "system" : "developer" } : {};
+  if (openai) {
+    out.maxTokens = await stream(provider({ ...role, maxTokensField: "max_tokens" }, PROBE_LIMIT_TOKENS), request(ASK.answer));
+    out.maxCompletionTokens = await stream(provider({ ...role, maxTokensField: "max_completion_tokens" }, PROBE_LIMIT_TOKENS), request(ASK.answer));
+  }
+
+  const called = await streamTurn(provider(role), request(ASK.call, [ECHO]));
+  out.toolCall = called.outcome;
+  out.parallel = (await streamTurn(provider(role), request(ASK.parallel, [ECHO]))).outcome;
+  if (called.message?.toolCalls?.length) {
+    const history = [user(ASK.call), called.message, ...called.message.toolCalls.map((c): Message => toolResult(c.id, c.name))];
+    const followUp: ModelRequest = { system: SYSTEM, messages: history, tools: [ECHO] };
+    out.afterTool = await stream(provider({ ...role, reasoningReplay: true }), followUp);
+    if (openai && called.outcome.ok && called.outcome.thinking) out.afterToolNoReplay = await stream(provider({ ...role, reasoningReplay: false }), followUp);
+  }
+  out.emptyTools = await postEmptyTools(opts.settings, opts.model, recording);
+  return out;
+}
+
+function request(text: string, tools: ToolSpec[] = []): ModelRequest {
+  return { system: SYSTEM, messages: [user(text)], tools };
+}
+
+function user(text: string): Message {
+  return { id: `probe-${text.length}`, role: "user", content: [{ type: "text", text }] };
+}
+
+function toolResult(id: string, name: string): Message {
+  return { id: `probe-result-${id}`, role: "tool", toolCallId: id, toolName: name, content: [{ type: "text", text: "ping" }] };
+}
+
+async function stream(provider: Promise<Provider>, req: ModelRequest): Promise<Outcome<Streamed>> {
+  return (await streamTurn(provider, req)).outcome;
+}
+
+/** One streamed turn, retried once after a short Retry-After; the outcome and the assistant message. */
+async function streamTurn(provider: Promise<Provider>, req: ModelRequest): Promise<{ outcome: Outcome<Streamed>; message?: Message }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
+      let message: Message | undefined;
+      let text = "";
+      let thinking = false;
+      for await (const event of (await provider).stream(req, signal)) {
+        if (event.type === "text") text += event.delta;
+        else if (event.type === "thinking") thinking = true;
+        else if (event.type === "done") message = event.message;
+      }
+      const calls = message?.toolCalls?.length ?? 0;
+      thinking ||= message?.content.some((p) => p.type === "thinking") ?? false;
+      return { outcome: { ok: true, text, calls, thinking }, ...(message ? { message } : {}) };
+    } catch (e) {
+      const err = e instanceof ProviderError ? e : new ProviderError("network", e instanceof Error ? e.message : String(e));
+      const wait = err.retryAfterMs ?? (err.kind === "rate_limit" ? 2_000 : undefined);
+      if (attempt === 1 && err.kind === "rate_limit" && wait !== undefined && wait <= MAX_RETRY_AFTER_MS) {
+        await Bun.sleep(wait);
+        continue;
+      }
+      return { outcome: { ok: false, kind: err.kind, ...(err.status !== undefined ? { status: err.status } : {}), message: err.message } };
+    }
+  }
+}
+
+/** `fetch` that notes each 429's Retry-After (null when absent) in `seen`. */
+function recordRateLimits(base: typeof fetch, seen: (string | null)[]): typeof fetch {
+  const recording = async (input: string | URL | Request, init?: BunFetchRequestInit) => {
+    const res = await base(input, init);
+    if (res.status === 429) seen.push(res.headers.get("retry-after"));
+    return res;
+  };
+  return Object.assign(recording, { preconnect: base.preconnect });
+}
+
+// ---- raw requests ----
+
+/** The URL of `path` under the endpoint's API root, and the headers that authenticate like the adapter does. */
+function rawTarget(s: ProviderSettings, path: string): { url: string; headers: Record<string, string> } {
+  const key = s.apiKey || undefined;
+  const base = s.baseUrl.replace(/\/+$/, "");
+  switch (s.protocol) {
+    case "anthropic":
+      return {
+        url: `${anthropicBaseUrl(base)}/v1/${path}`,
+        headers: { "anthropic-version": "2023-06-01", ...(key ? { "x-api-key": key, authorization: `Bearer ${key}` } : {}), ...s.headers },
+      };
+    case "google": {
+      const split = splitBaseUrl(base, s.apiVersion);
+      return { url: `${split.baseUrl}/${split.apiVersion}/${path}`, headers: { ...(key ? { "x-goog-api-key": key } : {}), ...s.headers } };
+    }
+    default:
+      return { url: `${base}/${path}`, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...s.headers } };
+  }
+}
+
+/** GET the model list: the ids, or `listed` undefined when the endpoint has none (404, 405). */
+async function listModels(s: ProviderSettings, fetchImpl: typeof fetch): Promise<Outcome<{ listed?: string[] }>> {
+  const { url, headers } = rawTarget(s, "models");
+  try {
+    const res = await fetchImpl(url, { headers, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    const text = await res.text();
+    if (res.status === 404 || res.status === 405) return { ok: true };
+    if (res.status === 401 || res.status === 403) return { ok: false, kind: "auth", status: res.status, message: `GET ${url}: ${res.status} ${shortBody(text)}` };
+    if (!res.ok) return { ok: false, kind: "bad_request", status: res.status, message: `GET ${url}: ${res.status} ${shortBody(text)}` };
+    const body = JSON.parse(text) as { data?: { id?: string }[]; models?: { name?: string }[] };
+    const ids = [...(body.data ?? []).map((m) => m.id ?? ""), ...(body.models ?? []).map((m) => (m.name ?? "").replace(/^models\//, ""))];
+    return { ok: true, listed: ids.filter(Boolean) };
+  } catch (e) {
+    return { ok: false, kind: "network", message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** A non-streaming request with `tools: []` in the protocol's shape. */
+async function postEmptyTools(s: ProviderSettings, model: string, fetchImpl: typeof fetch): Promise<Outcome> {
+  const prompt = ASK.answer;
+  const [path, body] = ((): [string, unknown] => {
+    switch (s.protocol) {
+      case "openai":
+        return ["chat/completions", { model, messages: [{ role: "user", content: prompt }], tools: [] }];
+      case "responses":
+        return ["responses", { model, input: prompt, tools: [], store: false }];
+      case "anthropic":
+        return ["messages", { model, max_tokens: 64, messages: [{ role: "user", content: prompt }], tools: [] }];
+      case "google":
+        return [`models/${model}:generateContent`, { contents: [{ role: "user", parts: [{ text: prompt }] }], tools: [] }];
+    }
+  })();
+  const { url, headers } = rawTarget(s, path);
+  try {
+    const res = await fetchImpl(url, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body), signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    const text = await res.text();
+    if (res.ok) return { ok: true };
+    const kind = res.status === 429 ? "rate_limit" : res.status >= 500 ? "overloaded" : res.status === 401 || res.status === 403 ? "auth" : "bad_request";
+    return { ok: false, kind, status: res.status, message: `${res.status} ${shortBody(text)}` };
+  } catch (e) {
+    return { ok: false, kind: "network", message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** The server's own words from an error body, kept short. */
+function shortBody(text: string): string {
+  let said = text;
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: string } | string; message?: string };
+    said = (typeof parsed.error === "object" ? parsed.error?.message : parsed.error) ?? parsed.message ?? text;
+  } catch {}
+  const line = said.replace(/\s+/g, " ").trim();
+  return line.length > 160 ? `${line.slice(0, 157)}…` : line;
+}

@@ -1,0 +1,63 @@
+// `hey doctor`'s report: one line per check with its mark, what was found and what to do, then
+// the verdict; or the same as one JSON object. Pure.
+import type { Check, Flags, Status, Verdict } from "./checks.ts";
+
+/** What the report is about. */
+export interface Subject {
+  provider: string;
+  protocol: string;
+  baseUrl: string;
+  model: string;
+}
+
+/** What `--write` did: the file written and its backup; or why it could not. */
+export type Written = { file: string; backup?: string; flags: Flags } | { error: string };
+
+const MARKS: Record<Status, string> = { pass: "✓", quirk: "!", fail: "✗", skip: "–" };
+
+/**
+ * The report as lines of text. `missing`: flags hey needs and the config does not hold yet;
+ * `written`: what --write did (undefined without --write).
+ */
+export function renderText(subject: Subject, verdict: Verdict, missing: Flags, written: Written | undefined, command: string): string {
+  const width = Math.max(...verdict.checks.map((c) => c.title.length));
+  const lines = [`hey doctor: ${subject.provider} (${subject.protocol}) ${subject.baseUrl}, model ${subject.model}`];
+  for (const c of verdict.checks) lines.push(`${MARKS[c.status]} ${c.title.padEnd(width)}  ${c.detail}${c.fix ? ` → ${c.fix}` : ""}`);
+  lines.push("", verdictLine(verdict, missing, written, command));
+  if (written && "error" in written) lines.push(written.error);
+  else if (written && Object.keys(written.flags).length > 0)
+    lines.push(`wrote ${tomlLines(written.flags).join(", ")} to ${written.file}${written.backup ? ` (the previous file is ${written.backup})` : ""}`);
+  return lines.join("\n") + "\n";
+}
+
+function verdictLine(verdict: Verdict, missing: Flags, written: Written | undefined, command: string): string {
+  if (!verdict.usable) return `✗ not usable: ${verdict.checks.filter((c) => c.status === "fail").map((c) => c.title).join(", ")} failed`;
+  const needed = tomlLines(missing);
+  if (needed.length === 0) return "✓ usable";
+  if (written && !("error" in written)) return "✓ usable with the flags written below";
+  const how = command === "cli" ? "add them to a [provider.NAME] table for this endpoint" : `run hey doctor ${command} --write`;
+  return `! usable once these are in the provider's table: ${needed.join(", ")} — ${how}`;
+}
+
+/** The report as data: the same checks, flags and verdict. */
+export function renderJson(subject: Subject, verdict: Verdict, missing: Flags, written: Written | undefined): string {
+  const usable = verdict.usable && (Object.keys(missing).length === 0 || (written !== undefined && !("error" in written)));
+  const data = {
+    type: "doctor",
+    provider: subject.provider,
+    protocol: subject.protocol,
+    base_url: subject.baseUrl,
+    model: subject.model,
+    usable,
+    checks: verdict.checks.map((c: Check) => ({ id: c.id, title: c.title, status: c.status, detail: c.detail, ...(c.fix ? { fix: c.fix } : {}) })),
+    flags: verdict.flags,
+    missing_flags: missing,
+    ...(written ? { written } : {}),
+  };
+  return JSON.stringify(data) + "\n";
+}
+
+/** `key = value` lines for flags, as they go into a config file. */
+export function tomlLines(flags: Flags): string[] {
+  return Object.entries(flags).map(([k, v]) => `${k} = ${typeof v === "string" ? JSON.stringify(v) : String(v)}`);
+}

@@ -1,0 +1,165 @@
+// Why a request never reached its server, told from what Bun's fetch threw (SPEC §16, §24): an
+// untrusted, expired or misnamed TLS certificate, a proxy that refuses, wants credentials or cannot
+// be reached. Each becomes a NetError whose message names the host or the proxy (credentials
+// masked, and where the setting came from) and says what to do; `permanent` tells a retry it cannot
+// help. Pure.
+import type { ProxyRoute } from "./proxy.ts";
+
+/**
+ * - `tls`: the server's certificate failed verification (untrusted, expired, another name)
+ * - `proxy_auth`: the proxy wants credentials, or rejected those in its URL
+ * - `proxy_refused`: the proxy answered but will not open the tunnel (4xx, a SOCKS ruleset)
+ * - `proxy_unreachable`: nothing answers at the proxy's address
+ * - `upstream`: the proxy could not reach the server (5xx, SOCKS host unreachable): retryable, like
+ *   a refused direct connection
+ */
+export type NetErrorKind = "tls" | "proxy_auth" | "proxy_refused" | "proxy_unreachable" | "upstream";
+
+/** A classified network failure. `message` is complete and safe to print (no credentials). */
+export class NetError extends Error {
+  override name = "NetError";
+  readonly kind: NetErrorKind;
+  /** a retry cannot help */
+  readonly permanent: boolean;
+
+  constructor(kind: NetErrorKind, message: string) {
+    super(message);
+    this.kind = kind;
+    this.permanent = kind !== "upstream";
+  }
+}
+
+/** The header hey's SOCKS bridge (socks-bridge.ts) names its failure's kind in, and the one with its words. */
+export const BRIDGE_KIND_HEADER = "x-hey-bridge-failure";
+export const BRIDGE_DETAIL_HEADER = "x-hey-bridge-detail";
+
+/** The CA variables and key a user can point at their network's CA, in every TLS message. */
+export const CA_SETTINGS = "[network] ca_file, SSL_CERT_FILE or NODE_EXTRA_CA_CERTS";
+
+const UNTRUSTED = new Set([
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "UNABLE_TO_DECRYPT_CERT_SIGNATURE",
+  "CERT_SIGNATURE_FAILURE",
+  "CERT_UNTRUSTED",
+  "CERT_REJECTED",
+  "INVALID_CA",
+  "CERT_CHAIN_TOO_LONG",
+  "PATH_LENGTH_EXCEEDED",
+  "INVALID_PURPOSE",
+  "CERT_REVOKED",
+]);
+const EXPIRED = new Set(["CERT_HAS_EXPIRED", "CERT_NOT_YET_VALID"]);
+const MISNAMED = new Set(["ERR_TLS_CERT_ALTNAME_INVALID", "HOSTNAME_MISMATCH"]);
+/** Connection errors that, through a proxy, can only be about the proxy: the client never dials the server itself. */
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ConnectionRefused: "connection refused",
+  ENOTFOUND: "no such host",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+};
+
+type Proxied = Exclude<ProxyRoute, { kind: "direct" }>;
+
+/**
+ * The NetError for what Bun's fetch threw for a request to `target` on `route`, or undefined when it is none of the
+ * failures above (a reset, a timeout, a refused direct connection: the caller's own kind).
+ */
+export function classifyFetchError(e: unknown, target: URL, route: ProxyRoute): NetError | undefined {
+  if (e instanceof NetError) return e;
+  const err = typeof e === "object" && e !== null ? (e as { code?: unknown; status?: unknown; statusText?: unknown; headers?: unknown; message?: unknown }) : {};
+  const code = typeof err.code === "string" ? err.code : "";
+  const said = typeof err.message === "string" ? err.message : "";
+  if (UNTRUSTED.has(code) || EXPIRED.has(code) || MISNAMED.has(code)) return tlsError(code, said, target, route);
+  if (route.kind === "direct") return undefined;
+  if (code === "ERR_PROXY_TUNNEL" && typeof err.status === "number") {
+    const headers = err.headers instanceof Headers ? err.headers : new Headers();
+    const statusText = typeof err.statusText === "string" ? err.statusText : "";
+    return proxyAnswer(err.status, statusText, headers, target, route);
+  }
+  const unreachable = UNREACHABLE[code];
+  if (unreachable) return new NetError("proxy_unreachable", `cannot reach the proxy ${nameOf(route)}: ${unreachable} — is it running, and is ${route.source} right?`);
+  return undefined;
+}
+
+/**
+ * The NetError for a response a proxy sent in the server's place (a plain-http target, forwarded
+ * by the proxy): a 407, or hey's SOCKS bridge reporting a failure. Undefined for a server's own answer.
+ */
+export function classifyProxyResponse(res: { status: number; statusText: string; headers: Headers }, target: URL, route: ProxyRoute): NetError | undefined {
+  if (route.kind === "direct") return undefined;
+  if (res.status !== 407 && !res.headers.has(BRIDGE_KIND_HEADER)) return undefined;
+  return proxyAnswer(res.status, res.statusText, res.headers, target, route);
+}
+
+/** A proxy's non-2xx answer (to CONNECT, or in place of the server's). */
+function proxyAnswer(status: number, statusText: string, headers: Headers, target: URL, route: Proxied): NetError {
+  const bridged = headers.get(BRIDGE_KIND_HEADER);
+  const detail = headers.get(BRIDGE_DETAIL_HEADER) ?? `${status}${statusText ? ` ${statusText}` : ""}`;
+  const kind: NetErrorKind = isKind(bridged) ? bridged : status === 407 || status === 401 ? "proxy_auth" : status >= 500 ? "upstream" : "proxy_refused";
+  const proxy = nameOf(route);
+  const hostPort = `${target.hostname}:${portOf(target)}`;
+  switch (kind) {
+    case "proxy_auth":
+      return new NetError(
+        kind,
+        hasCredentials(route)
+          ? `the proxy ${proxy} rejected the credentials in its URL (${detail}) — check the user and password in ${route.source}`
+          : `the proxy ${proxy} wants credentials (${detail}) — put them in ${route.source} as ${scheme(route)}://USER:PASSWORD@HOST:PORT`,
+      );
+    case "proxy_unreachable":
+      return new NetError(kind, `cannot reach the proxy ${proxy}: ${detail} — is it running, and is ${route.source} right?`);
+    case "upstream":
+      return new NetError(kind, `the proxy ${proxy} could not connect to ${hostPort} (${detail})`);
+    default:
+      return new NetError(
+        "proxy_refused",
+        `the proxy ${proxy} refused to connect to ${hostPort} (${detail}) — its rules do not allow this host or port: ask its administrator, or list hosts that are reachable directly in NO_PROXY`,
+      );
+  }
+}
+
+/** The NetError for a failed certificate check (an OpenSSL verify code such as CERT_HAS_EXPIRED); a code that is no verify error is treated as "untrusted". */
+export function tlsError(code: string, said: string, target: URL, route: ProxyRoute): NetError {
+  const host = target.hostname;
+  // Bun's message for a name mismatch is a long "fetching URL … pass verbose: true" sentence
+  const words = said && !said.includes("fetching") ? `${said}, ${code}` : code;
+  const via = route.kind === "direct" ? "" : ` through the proxy ${nameOf(route)}`;
+  if (EXPIRED.has(code))
+    return new NetError(
+      "tls",
+      `the TLS certificate of ${host} is ${code === "CERT_HAS_EXPIRED" ? "expired" : "not valid yet"} (${words})${via} — the server must renew it; if it is current, check this machine's clock`,
+    );
+  if (MISNAMED.has(code))
+    return new NetError(
+      "tls",
+      `the TLS certificate presented for ${host} is for another host name (${words})${via} — check the host in the base URL${route.kind === "direct" ? "" : ", and whether the proxy intercepts TLS (then give its CA in " + CA_SETTINGS + ")"}`,
+    );
+  return new NetError(
+    "tls",
+    `the TLS certificate of ${host} is not signed by a CA hey trusts (${words})${via} — if your network uses its own CA (a TLS-inspecting proxy, a private endpoint), give its PEM file in ${CA_SETTINGS}`,
+  );
+}
+
+const isKind = (v: string | null): v is NetErrorKind => v === "tls" || v === "proxy_auth" || v === "proxy_refused" || v === "proxy_unreachable" || v === "upstream";
+
+/** `http://***@proxy:8080 (from HTTPS_PROXY)` */
+function nameOf(route: Proxied): string {
+  return `${route.shown} (from ${route.source})`;
+}
+
+function hasCredentials(route: Proxied): boolean {
+  return route.kind === "http" ? route.authorization !== undefined : route.username !== undefined;
+}
+
+function scheme(route: Proxied): string {
+  return route.kind === "http" ? route.url.slice(0, route.url.indexOf(":")) : route.remoteDns ? "socks5h" : "socks5";
+}
+
+function portOf(url: URL): string {
+  return url.port || (url.protocol === "https:" ? "443" : "80");
+}

@@ -1,0 +1,100 @@
+// The doctor's judgement of probe outcomes: which checks pass, which quirk needs which flag, and
+// when the endpoint is usable. Pure.
+import { describe, expect, test } from "bun:test";
+import { judge, missingFlags, type Outcome, type Probes, type Streamed } from "../../src/doctor/checks.ts";
+import { renderJson, renderText } from "../../src/doctor/report.ts";
+
+const answer = (text = "ready", calls = 0, thinking = false): Outcome<Streamed> => ({ ok: true, text, calls, thinking });
+const rejected = (message: string): Outcome<Streamed> => ({ ok: false, kind: "bad_request", status: 400, message });
+const healthy = (): Probes => ({
+  protocol: "openai",
+  model: "m",
+  route: { ok: true, text: "direct: no proxy is set", proxied: false },
+  dns: { ok: true, addresses: ["10.0.0.1"] },
+  tcp: { ok: true, to: "llm:443", ms: 3 },
+  tls: { ok: true, issuer: "Corp CA", validTo: "2027-06-01", daysLeft: 180, insecure: false },
+  models: { ok: true, listed: ["m", "n"] },
+  answer: answer(),
+  developer: answer(),
+  maxTokens: answer(),
+  maxCompletionTokens: answer(),
+  toolCall: answer("", 1, true),
+  parallel: answer("", 2),
+  afterTool: answer("done"),
+  afterToolNoReplay: answer("done"),
+  emptyTools: { ok: true },
+  rateLimits: [],
+});
+const status = (p: Probes, id: string) => judge(p, "KEY").checks.find((c) => c.id === id);
+
+describe("judge", () => {
+  test("a healthy endpoint: everything passes, no flags, usable", () => {
+    const v = judge(healthy(), "OPENAI_API_KEY");
+    expect(v.checks.map((c) => [c.id, c.status])).toEqual([
+      ["proxy", "pass"], ["dns", "pass"], ["tcp", "pass"], ["tls", "pass"], ["auth", "pass"], ["model", "pass"], ["answer", "pass"],
+      ["system_role", "pass"], ["max_tokens", "pass"], ["tool_call", "pass"], ["parallel_calls", "pass"], ["reasoning_replay", "pass"],
+      ["empty_tools", "pass"], ["retry_after", "skip"],
+    ]);
+    expect(v).toMatchObject({ flags: {}, usable: true });
+  });
+
+  test.each<[string, Partial<Probes>, string, Record<string, unknown>]>([
+    ["developer rejected", { developer: rejected("Invalid value: 'developer'") }, "system_role", { system_role: "system" }],
+    ["system rejected", { answer: rejected("system role unsupported") }, "system_role", { system_role: "developer" }],
+    ["max_tokens rejected", { maxTokens: rejected("Use 'max_completion_tokens'") }, "max_tokens", { max_tokens_field: "max_completion_tokens" }],
+    ["max_completion_tokens rejected", { maxCompletionTokens: rejected("unknown field") }, "max_tokens", { max_tokens_field: "max_tokens" }],
+    ["one of two parallel calls", { parallel: answer("", 1) }, "parallel_calls", { parallel_tool_calls: false }],
+    ["reasoning must be replayed", { afterToolNoReplay: rejected("Missing `reasoning_content`") }, "reasoning_replay", { reasoning_replay: true }],
+    ["reasoning must not be sent", { afterTool: rejected("unknown field reasoning_content") }, "reasoning_replay", { reasoning_replay: false }],
+  ])("%s: a quirk with its flag, still usable", (_name, change, id, flags) => {
+    const v = judge({ ...healthy(), ...change }, "KEY");
+    expect(v.checks.find((c) => c.id === id)).toMatchObject({ status: "quirk", fix: expect.any(String) });
+    expect(v.flags).toEqual(flags as never);
+    expect(v.usable).toBe(true);
+  });
+
+  test("failures that make it unusable: auth, no tool call, the network", () => {
+    const auth = judge({ ...healthy(), models: { ok: false, kind: "auth", status: 401, message: "GET /models: 401 bad key" } }, "OPENAI_API_KEY");
+    expect(auth.checks.find((c) => c.id === "auth")).toMatchObject({ status: "fail", fix: "check OPENAI_API_KEY" });
+    expect(auth.usable).toBe(false);
+    expect(judge({ ...healthy(), toolCall: answer("I cannot call tools", 0) }, "K").usable).toBe(false);
+    expect(status({ ...healthy(), toolCall: answer("I cannot call tools", 0) }, "tool_call")?.detail).toContain("answered in text instead");
+    const tcp: Probes = { ...healthy(), tcp: { ok: false, kind: "network", message: "cannot connect to llm:443: ECONNREFUSED" } };
+    expect(judge(tcp, "K").usable).toBe(false);
+  });
+
+  test("not essential: a model missing from the list, an empty tools list rejected, a 429 without Retry-After", () => {
+    const v = judge({ ...healthy(), models: { ok: true, listed: ["other"] }, emptyTools: { ok: false, kind: "bad_request", message: "400 too short" }, rateLimits: [null] }, "K");
+    expect(v.checks.filter((c) => c.status === "quirk").map((c) => c.id)).toEqual(["model", "empty_tools", "retry_after"]);
+    expect(v.usable).toBe(true);
+    expect(v.flags).toEqual({});
+  });
+
+  test("TLS soon to expire, or not verified, is a quirk saying what to do", () => {
+    expect(status({ ...healthy(), tls: { ok: true, issuer: "X", validTo: "2026-12-10", daysLeft: 3, insecure: false } }, "tls")).toMatchObject({ status: "quirk", fix: expect.stringContaining("renew") });
+    expect(status({ ...healthy(), tls: { ok: true, issuer: "X", validTo: "2027-12-10", daysLeft: 300, insecure: true } }, "tls")).toMatchObject({ status: "quirk", fix: expect.stringContaining("ca_file") });
+  });
+
+  test("no reasoning shown: the tool result after it passes without a replay check", () => {
+    const v = judge({ ...healthy(), toolCall: answer("", 1, false), afterToolNoReplay: undefined }, "K");
+    expect(v.checks.find((c) => c.id === "reasoning_replay")).toMatchObject({ status: "pass", detail: expect.stringContaining("no reasoning") });
+  });
+});
+
+describe("missingFlags and the verdict line", () => {
+  test("only flags whose value differs from what hey does now are missing", () => {
+    expect(missingFlags({ system_role: "system", max_tokens_field: "max_completion_tokens" }, { system_role: "system", max_tokens_field: "max_tokens" })).toEqual({ max_tokens_field: "max_completion_tokens" });
+  });
+
+  test("text and JSON say the same", () => {
+    const v = judge({ ...healthy(), parallel: answer("", 1) }, "K");
+    const subject = { provider: "lab", protocol: "openai", baseUrl: "https://llm/v1", model: "m" };
+    const text = renderText(subject, v, v.flags, undefined, "lab");
+    expect(text).toContain("! parallel calls");
+    expect(text).toContain("! usable once these are in the provider's table: parallel_tool_calls = false — run hey doctor lab --write");
+    const json = JSON.parse(renderJson(subject, v, v.flags, undefined));
+    expect(json).toMatchObject({ usable: false, missing_flags: { parallel_tool_calls: false } });
+    const written = JSON.parse(renderJson(subject, v, v.flags, { file: "/c.toml", backup: "/c.toml.bak", flags: v.flags }));
+    expect(written.usable).toBe(true);
+  });
+});

@@ -1,0 +1,88 @@
+// The CAs model requests trust: Bun's store (which reads SSL_CERT_FILE itself) plus [network] ca_file.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { getCACertificates } from "node:tls";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError } from "../../src/config/settings.ts";
+import { resolveConfig } from "../../src/config/resolve.ts";
+import { splitPem, trustedCas } from "../../src/net/ca.ts";
+import { tempDir } from "../helpers/e2e.ts";
+
+const cert = (body: string) => `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----`;
+
+let dir: ReturnType<typeof tempDir>;
+beforeAll(() => (dir = tempDir()));
+afterAll(() => dir.remove());
+
+describe("splitPem", () => {
+  test("every certificate of a bundle, in order; CRLF, comments and keys left out", () => {
+    const text = `# corp\r\n${cert("AAA")}\r\n-----BEGIN PRIVATE KEY-----\nKKK\n-----END PRIVATE KEY-----\nsubject=x\n${cert("BBB")}\n`;
+    expect(splitPem(text)).toEqual([`${cert("AAA")}\n`, `${cert("BBB")}\n`]);
+    expect(splitPem("nothing here")).toEqual([]);
+  });
+});
+
+describe("trustedCas", () => {
+  test("no ca_file: undefined, so fetch keeps its default store (SSL_CERT_FILE is the runtime's, read by it)", () => {
+    expect(trustedCas({ env: {} })).toBeUndefined();
+    expect(trustedCas({ env: { SSL_CERT_FILE: "/etc/ssl/certs/ca-certificates.crt" } })).toBeUndefined();
+  });
+
+  test("ca_file is added to the default store and SSL_CERT_FILE's, not put in their place", () => {
+    const a = join(dir.path, "a.pem");
+    const b = join(dir.path, "b.pem");
+    writeFileSync(a, cert("AAA") + "\n" + cert("AAB"));
+    writeFileSync(b, cert("BBB"));
+    const cas = trustedCas({ caFile: a, env: { SSL_CERT_FILE: b } })!;
+    const defaults = getCACertificates("default");
+    expect(cas.length).toBe(defaults.length + 3);
+    expect(cas.slice(-3)).toEqual([`${cert("BBB")}\n`, `${cert("AAA")}\n`, `${cert("AAB")}\n`]);
+    expect(trustedCas({ caFile: a, env: { SSL_CERT_FILE: "/nonexistent" } })!.length).toBe(defaults.length + 2);
+  });
+
+  test("an unreadable ca_file or one without a certificate is a ConfigError naming the setting", () => {
+    expect(() => trustedCas({ caFile: "/nonexistent.pem", caFileSource: "[network] ca_file in /c.toml", env: {} })).toThrow(
+      new ConfigError("[network] ca_file in /c.toml: cannot read /nonexistent.pem (ENOENT)"),
+    );
+    const empty = join(dir.path, "empty.pem");
+    writeFileSync(empty, "");
+    expect(() => trustedCas({ caFile: empty, env: {} })).toThrow(`[network] ca_file: ${empty} holds no PEM certificate`);
+  });
+});
+
+describe("[network] ca_file, a provider's insecure and compatibility flags in the config", () => {
+  const resolve = (toml: string, env = {}, project = false) =>
+    resolveConfig([{ source: "/home/a/.config/hey/config.toml", data: Bun.TOML.parse(toml) as Record<string, unknown>, project }], env, {});
+
+  test.each([
+    ["/etc/ssl/corp.pem", "/etc/ssl/corp.pem"],
+    ["corp.pem", "/home/a/.config/hey/corp.pem"],
+    ["~/certs/corp.pem", "/home/a/certs/corp.pem"],
+  ])("ca_file %s is %s", (value, path) => {
+    expect(resolve(`[network]\nca_file = "${value}"`, { HOME: "/home/a" }).settings.network).toEqual({
+      caFile: path,
+      caFileSource: "[network] ca_file in /home/a/.config/hey/config.toml",
+    });
+  });
+
+  test("insecure is read per provider and warned about when that provider is used", () => {
+    const { settings, warnings } = resolve('[provider.lab]\nbase_url = "https://lab:8443/v1"\nmodels = ["m"]\ninsecure = true');
+    expect(settings.provider.insecure).toBe(true);
+    expect(warnings).toEqual([
+      "/home/a/.config/hey/config.toml: [provider.lab] insecure = true: TLS certificates of https://lab:8443/v1 are NOT verified; anyone on the network path can read and change what hey sends and receives",
+    ]);
+  });
+
+  test("compatibility flags are read per provider and their values checked", () => {
+    const table = '[provider.lab]\nbase_url = "https://lab/v1"\nmodels = ["m"]\n';
+    const flags = 'max_tokens_field = "max_completion_tokens"\nsystem_role = "developer"\nreasoning_replay = false\nparallel_tool_calls = false';
+    expect(resolve(table + flags).settings.provider.compat).toEqual({ maxTokensField: "max_completion_tokens", systemRole: "developer", reasoningReplay: false, parallelToolCalls: false });
+    expect(resolve(table).settings.provider.compat).toBeUndefined();
+    expect(() => resolve(table + 'system_role = "admin"')).toThrow('/home/a/.config/hey/config.toml: [provider.lab] system_role must be "system" or "developer", got "admin"');
+  });
+
+  test("insecure in a project's config, and [network] insecure, are errors", () => {
+    expect(() => resolve('[provider.lab]\nbase_url = "https://lab/v1"\nmodels = ["m"]\ninsecure = false', {}, true)).toThrow("insecure is not accepted in a project's config");
+    expect(() => resolve("[network]\ninsecure = true")).toThrow("certificate checks can be skipped per provider only");
+  });
+});

@@ -1,0 +1,55 @@
+// The request log's masking, and that a run without it never loads it.
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { maskHeaders, maskUrl, openDebugLog } from "../../src/net/debug-log.ts";
+import { tempDir } from "../helpers/e2e.ts";
+
+describe("masking", () => {
+  test("secret headers are ***, others as sent", () => {
+    const headers = { Authorization: "Bearer sk-1", "x-api-key": "k", "x-goog-api-key": "g", "Proxy-Authorization": "Basic YQ==", Cookie: "c=1", "X-Auth-Token": "t", "content-type": "application/json", "x-team": "core" };
+    expect(JSON.parse(maskHeaders(headers))).toEqual({
+      authorization: "***",
+      "x-api-key": "***",
+      "x-goog-api-key": "***",
+      "proxy-authorization": "***",
+      cookie: "***",
+      "x-auth-token": "***",
+      "content-type": "application/json",
+      "x-team": "core",
+    });
+  });
+
+  test("URL credentials and key-like query values are ***", () => {
+    expect(maskUrl("https://gen.example/v1beta/models/m:streamGenerateContent?alt=sse&key=AIza-secret")).toBe("https://gen.example/v1beta/models/m:streamGenerateContent?alt=sse&key=***");
+    expect(maskUrl("http://alice:pw@proxy:3128/")).toBe("http://***@proxy:3128/");
+  });
+});
+
+test("a streamed body passes through whole; only its first 4 KB go to the log", async () => {
+  const dir = tempDir();
+  try {
+    const big = "x".repeat(10_000);
+    const base = (async () => new Response(big, { status: 200, statusText: "OK" })) as unknown as typeof fetch;
+    const log = openDebugLog(dir.path);
+    const res = await log.wrap(base)("https://h.example/v1/x", { method: "POST", body: "{}" });
+    expect(await res.text()).toBe(big);
+    const text = readFileSync(join(dir.path, readdirSync(dir.path)[0]!), "utf8");
+    expect(text).toContain("#1 → POST https://h.example/v1/x");
+    expect(text).toContain("body complete, 10000 bytes (first 4096):");
+    expect(text).not.toContain("x".repeat(4097));
+  } finally {
+    dir.remove();
+  }
+});
+
+test("zero cost when off: only type imports of debug-log.ts, and one dynamic import each in run.ts and the doctor", () => {
+  const src = join(import.meta.dir, "..", "..", "src");
+  const files = readdirSync(src, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".ts"));
+  for (const f of files) {
+    const code = readFileSync(join(f.parentPath, f.name), "utf8");
+    for (const m of code.matchAll(/^import (type )?[^;]*from "[^"]*debug-log\.ts";$/gm)) expect(`${f.name}: ${m[0]}`).toContain("import type");
+  }
+  const dynamic = files.filter((f) => /import\("[^"]*debug-log\.ts"\)/.test(readFileSync(join(f.parentPath, f.name), "utf8"))).map((f) => f.name);
+  expect(dynamic.sort()).toEqual(["command.ts", "run.ts"]);
+});

@@ -1,0 +1,117 @@
+// What fetch threw, told in words that name the host or the proxy and say what to do (SPEC §16, §24).
+import { describe, expect, test } from "bun:test";
+import { classifyFetchError, classifyProxyResponse, NetError } from "../../src/net/errors.ts";
+import { parseProxyUrl, type ProxyRoute } from "../../src/net/proxy.ts";
+import { ProviderError } from "../../src/kernel/provider.ts";
+import { netFailure } from "../../src/providers/common.ts";
+
+const TARGET = new URL("https://llm.corp.example/v1/chat/completions");
+const DIRECT: ProxyRoute = { kind: "direct" };
+const HTTP = parseProxyUrl("http://proxy.corp:3128", "HTTPS_PROXY");
+const HTTP_WITH_CREDENTIALS = parseProxyUrl("http://alice:hunter2@proxy.corp:3128", "[proxy] url in /home/a/.config/hey/config.toml");
+const SOCKS = parseProxyUrl("socks5h://proxy.corp", "--proxy");
+
+/** What Bun's fetch throws: a TypeError with a `code`, or an ERR_PROXY_TUNNEL error with the proxy's status. */
+const bunError = (code: string, message: string) => Object.assign(new TypeError(message), { code });
+const tunnelError = (status: number, statusText: string, headers: Record<string, string> = {}) =>
+  Object.assign(new Error(`Proxy refused to open a tunnel: ${status} ${statusText}`), { code: "ERR_PROXY_TUNNEL", status, statusText, headers: new Headers(headers) });
+
+describe("TLS failures are permanent and name the host", () => {
+  test.each([
+    ["UNABLE_TO_VERIFY_LEAF_SIGNATURE", "unable to verify the first certificate", /^the TLS certificate of llm\.corp\.example is not signed by a CA hey trusts \(unable to verify the first certificate, UNABLE_TO_VERIFY_LEAF_SIGNATURE\) — .*\[network\] ca_file, SSL_CERT_FILE or NODE_EXTRA_CA_CERTS$/],
+    ["SELF_SIGNED_CERT_IN_CHAIN", "self signed certificate in certificate chain", /not signed by a CA hey trusts/],
+    ["DEPTH_ZERO_SELF_SIGNED_CERT", "self signed certificate", /not signed by a CA hey trusts/],
+    ["CERT_HAS_EXPIRED", "certificate has expired", /^the TLS certificate of llm\.corp\.example is expired \(certificate has expired, CERT_HAS_EXPIRED\) — the server must renew it; .*clock$/],
+    ["CERT_NOT_YET_VALID", "certificate is not yet valid", /is not valid yet .*clock$/],
+    ["ERR_TLS_CERT_ALTNAME_INVALID", 'ERR_TLS_CERT_ALTNAME_INVALID fetching "https://llm.corp.example/". For more information, pass `verbose: true`', /^the TLS certificate presented for llm\.corp\.example is for another host name \(ERR_TLS_CERT_ALTNAME_INVALID\) — check the host in the base URL$/],
+  ])("%s", (code, message, expected) => {
+    const error = classifyFetchError(bunError(code, message), TARGET, DIRECT);
+    expect(error).toBeInstanceOf(NetError);
+    expect(error).toMatchObject({ kind: "tls", permanent: true });
+    expect(error!.message).toMatch(expected);
+  });
+
+  test("through a proxy the message names it, masked, and suspects TLS inspection on a name mismatch", () => {
+    const error = classifyFetchError(bunError("ERR_TLS_CERT_ALTNAME_INVALID", "x"), TARGET, HTTP_WITH_CREDENTIALS)!;
+    expect(error.message).toContain("through the proxy http://***@proxy.corp:3128 (from [proxy] url in /home/a/.config/hey/config.toml)");
+    expect(error.message).toContain("whether the proxy intercepts TLS");
+    expect(error.message).not.toContain("hunter2");
+  });
+});
+
+describe("a proxy's answer to CONNECT", () => {
+  test("407 without credentials in the URL: say where to put them", () => {
+    const error = classifyFetchError(tunnelError(407, "Proxy Authentication Required"), TARGET, HTTP)!;
+    expect(error).toMatchObject({ kind: "proxy_auth", permanent: true });
+    expect(error.message).toBe(
+      "the proxy http://proxy.corp:3128 (from HTTPS_PROXY) wants credentials (407 Proxy Authentication Required) — put them in HTTPS_PROXY as http://USER:PASSWORD@HOST:PORT",
+    );
+  });
+
+  test.each([407, 401])("%d with credentials: they were rejected (tinyproxy answers 401 to wrong ones)", (status) => {
+    const error = classifyFetchError(tunnelError(status, "Unauthorized"), TARGET, HTTP_WITH_CREDENTIALS)!;
+    expect(error).toMatchObject({ kind: "proxy_auth", permanent: true });
+    expect(error.message).toStartWith("the proxy http://***@proxy.corp:3128 (from [proxy] url in /home/a/.config/hey/config.toml) rejected the credentials in its URL");
+  });
+
+  test.each([403, 400, 405])("%d: the proxy refuses, permanently, naming host and port", (status) => {
+    const error = classifyFetchError(tunnelError(status, "Access violation"), TARGET, HTTP)!;
+    expect(error).toMatchObject({ kind: "proxy_refused", permanent: true });
+    expect(error.message).toStartWith(`the proxy http://proxy.corp:3128 (from HTTPS_PROXY) refused to connect to llm.corp.example:443 (${status} Access violation) — its rules`);
+  });
+
+  test.each([500, 502, 503, 504])("%d: the proxy could not reach the server — retryable, like a refused direct connection", (status) => {
+    const error = classifyFetchError(tunnelError(status, "Unable to connect"), TARGET, HTTP)!;
+    expect(error).toMatchObject({ kind: "upstream", permanent: false });
+    expect(error.message).toBe(`the proxy http://proxy.corp:3128 (from HTTPS_PROXY) could not connect to llm.corp.example:443 (${status} Unable to connect)`);
+  });
+
+  test("hey's SOCKS bridge names the kind and the words in headers", () => {
+    const error = classifyFetchError(tunnelError(502, "Bad Gateway", { "x-hey-bridge-failure": "proxy_refused", "x-hey-bridge-detail": "SOCKS5 reply 2: connection not allowed by ruleset" }), TARGET, SOCKS)!;
+    expect(error).toMatchObject({ kind: "proxy_refused", permanent: true });
+    expect(error.message).toContain("the proxy socks5h://proxy.corp (from --proxy) refused to connect to llm.corp.example:443 (SOCKS5 reply 2: connection not allowed by ruleset)");
+  });
+});
+
+describe("connection errors", () => {
+  test.each(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH"])("%s through a proxy is the proxy's: permanent, the proxy named", (code) => {
+    const error = classifyFetchError(bunError(code, "Unable to connect"), TARGET, HTTP)!;
+    expect(error).toMatchObject({ kind: "proxy_unreachable", permanent: true });
+    expect(error.message).toStartWith("cannot reach the proxy http://proxy.corp:3128 (from HTTPS_PROXY): ");
+    expect(error.message).not.toContain("llm.corp.example");
+  });
+
+  test("a refused direct connection, a reset or a timeout are not classified here (they stay retryable network errors)", () => {
+    expect(classifyFetchError(bunError("ECONNREFUSED", "Unable to connect"), TARGET, DIRECT)).toBeUndefined();
+    expect(classifyFetchError(bunError("ECONNRESET", "socket hang up"), TARGET, HTTP)).toBeUndefined();
+    expect(classifyFetchError(bunError("ETIMEDOUT", "timed out"), TARGET, HTTP)).toBeUndefined();
+    expect(classifyFetchError("weird", TARGET, HTTP)).toBeUndefined();
+  });
+});
+
+describe("responses a proxy sent in the server's place", () => {
+  const response = (status: number, headers: Record<string, string> = {}) => ({ status, statusText: "", headers: new Headers(headers) });
+  const PLAIN = new URL("http://llm.corp.example:8080/v1");
+
+  test("a 407 through a proxy is the proxy's", () => {
+    expect(classifyProxyResponse(response(407), PLAIN, HTTP)).toMatchObject({ kind: "proxy_auth", permanent: true });
+  });
+
+  test("a server's own 401/403/407 is left to the adapter: a 401 is the API key's, and direct there is no proxy", () => {
+    expect(classifyProxyResponse(response(401), PLAIN, HTTP)).toBeUndefined();
+    expect(classifyProxyResponse(response(403), PLAIN, HTTP)).toBeUndefined();
+    expect(classifyProxyResponse(response(407), PLAIN, DIRECT)).toBeUndefined();
+  });
+});
+
+describe("netFailure: what the adapters make of a NetError", () => {
+  test("found under the SDK's wrapping; credentials demands are auth; permanent ones are final", () => {
+    const wrapped = Object.assign(new Error("Connection error."), { cause: new NetError("proxy_auth", "the proxy wants credentials") });
+    const auth = netFailure(wrapped)!;
+    expect(auth).toBeInstanceOf(ProviderError);
+    expect(auth).toMatchObject({ kind: "auth", final: true, retryable: false, message: "the proxy wants credentials" });
+    expect(netFailure(new NetError("tls", "bad cert"))).toMatchObject({ kind: "network", final: true, retryable: false });
+    expect(netFailure(new NetError("upstream", "proxy could not connect"))).toMatchObject({ kind: "network", final: false, retryable: true });
+    expect(netFailure(new TypeError("fetch failed"))).toBeUndefined();
+  });
+});
