@@ -5,7 +5,7 @@
 // re-reads the configuration, skills and AGENTS.md into the same pieces.
 import { readFileSync, statSync } from "node:fs";
 import { platform } from "node:os";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { createAgent, type Agent } from "./agent.ts";
 import { VERSION, type CliArgs } from "./cli.ts";
 import type { LoadedConfig } from "./config/load.ts";
@@ -31,6 +31,7 @@ import { createBashTool } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
 import { createEditTool } from "./tools/edit.ts";
 import { createGrepTool } from "./tools/grep.ts";
+import { outputsRoot, pruneOutputs } from "./tools/outputs.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
 import { chooseShell, type ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
@@ -72,10 +73,10 @@ export function providerFor(settings: ProviderSettings, model: string, effort: E
   return createProvider({ protocol, baseUrl, model, apiKey, apiKeyVar, headers, maxTokens, effort, legacyThinking, apiVersion, fetch: fetchImpl });
 }
 
-/** The five built-in tools (SPEC §7), configured from settings and flags. */
-export function createTools(settings: Settings, opts: { shell: ShellChoice; raw: boolean }): Tool[] {
+/** The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash keeps full outputs. */
+export function createTools(settings: Settings, opts: { shell: ShellChoice; raw: boolean; outputDir?: string }): Tool[] {
   return [
-    createBashTool({ shell: opts.shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw: opts.raw }),
+    createBashTool({ shell: opts.shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw: opts.raw, outputDir: opts.outputDir }),
     createReadFileTool(),
     createWriteFileTool(),
     createEditTool(),
@@ -159,8 +160,11 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   let fetchImpl = input.started.fetch;
   let shell = shellFor(settings);
   let rules = permissionCheck(settings.permission, shell.name);
+  // bash's full outputs live with the session; older ones are pruned in the background
+  const outputs = outputsRoot(env, process.platform, input.home);
+  void pruneOutputs(outputs, { current: sessionId });
   const toolsFor = (s: Settings): Tool[] => {
-    const tools = createTools(s, { shell, raw: args.raw });
+    const tools = createTools(s, { shell, raw: args.raw, outputDir: join(outputs, sessionId) });
     return s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools;
   };
   let tools = toolsFor(settings);
