@@ -5,7 +5,7 @@ import pkg from "../package.json" with { type: "json" };
 export const VERSION: string = pkg.version;
 
 /** Exit codes (SPEC §18). */
-export const EXIT = { ok: 0, runtime: 1, usage: 2, maxTurns: 3, interrupted: 130 } as const;
+export const EXIT = { ok: 0, runtime: 1, usage: 2, maxTurns: 3, interrupted: 130, hangup: 129, terminated: 143 } as const;
 
 const OUTPUTS = ["text", "json"] as const;
 
@@ -166,7 +166,8 @@ Prompt: ~/.config/hey/AGENTS.md, then AGENTS.md (or CLAUDE.md) from the git root
 Skills: ~/.agents/skills, ~/.config/hey/skills, then .agents/skills and .hey/skills (trusted
 projects); /reload re-reads config, skills and AGENTS.md without losing the conversation.
 
-Exit codes: 0 done, 1 runtime error, 2 usage or config error, 3 max turns reached, 130 interrupted.
+Exit codes: 0 done, 1 runtime error, 2 usage or config error, 3 max turns reached, 130 interrupted,
+143 SIGTERM, 129 SIGHUP.
 `;
 
 export function parseCli(argv: string[]): CliArgs {

@@ -191,19 +191,32 @@ async function oneCommand(parts: Assembled, line: string): Promise<number> {
   return EXIT.ok;
 }
 
+/** SIGTERM and SIGHUP end a run as Ctrl-C does (tools' process groups killed, session flushed), then exit 128 + signal. */
+const SIGNAL_EXIT = { SIGTERM: EXIT.terminated, SIGHUP: EXIT.hangup } as const;
+/** After SIGTERM or SIGHUP, how long the cancelled turn gets to end before hey leaves anyway. */
+const SIGNAL_GRACE_MS = 5000;
+
 async function oneShotRun(parts: Assembled, prompt: ContentBlock[], cwd: string): Promise<number> {
   const abort = new AbortController();
+  let signalled: number | undefined;
   const onSigint = () => {
-    if (abort.signal.aborted) process.exit(EXIT.interrupted); // a second Ctrl-C: leave now
+    if (abort.signal.aborted) process.exit(signalled ?? EXIT.interrupted); // a second Ctrl-C: leave now
     abort.abort();
   };
-  process.on("SIGINT", onSigint);
+  const onSignal = (name: keyof typeof SIGNAL_EXIT) => () => {
+    signalled ??= SIGNAL_EXIT[name];
+    abort.abort();
+    setTimeout(() => process.exit(signalled), SIGNAL_GRACE_MS).unref();
+  };
+  const handlers = [["SIGINT", onSigint], ["SIGTERM", onSignal("SIGTERM")], ["SIGHUP", onSignal("SIGHUP")]] as const;
+  for (const [name, handler] of handlers) process.on(name, handler);
   let result: RunResult;
   try {
     result = await parts.agent.send(prompt, abort.signal);
   } finally {
-    process.off("SIGINT", onSigint);
+    for (const [name, handler] of handlers) process.off(name, handler);
   }
+  if (signalled !== undefined) return signalled;
   if (result.stop === "max_turns") await handOff(parts, cwd);
   return exitCode(result);
 }

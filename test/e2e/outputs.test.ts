@@ -23,9 +23,9 @@ afterAll(() => {
 });
 
 test("a cut output is saved under $XDG_CACHE_HOME/hey/outputs/<session>/, private; $TMPDIR stays empty; old outputs are pruned", async () => {
-  const [tmp, cache, state, work] = ["tmp", "cache", "state", "work"].map((d) => join(root.path, d));
+  const [tmp, cache, state, work] = ["tmp", "cache", "state", "work"].map((d) => join(root.path, d)) as [string, string, string, string];
   for (const d of [tmp, work]) mkdirSync(d, { recursive: true });
-  const outputs = join(cache!, "hey", "outputs");
+  const outputs = join(cache, "hey", "outputs");
   // an output from another session, 8 days old, and one from yesterday
   const old = join(outputs, "0oldsession", "x.log");
   const recent = join(outputs, "0recentsession", "y.log");
@@ -47,13 +47,13 @@ test("a cut output is saved under $XDG_CACHE_HOME/hey/outputs/<session>/, privat
   expect(readFileSync(path, "utf8")).toStartWith("1\n2\n3\n");
   expect(statSync(path).mode & 0o777).toBe(0o600);
   expect(statSync(join(outputs, session)).mode & 0o777).toBe(0o700);
-  expect(readdirSync(tmp!)).toEqual([]);
+  expect(readdirSync(tmp)).toEqual([]);
   expect(existsSync(old)).toBe(false);
   expect(existsSync(join(outputs, "0oldsession"))).toBe(false);
   expect(existsSync(recent)).toBe(true);
 
   // `/sessions prune` removes the session and its outputs
-  const sessions = join(state!, "hey", "sessions");
+  const sessions = join(state, "hey", "sessions");
   const file = readdirSync(sessions).find((f) => f.startsWith(session))!;
   const t = (Date.now() - 40 * 86_400_000) / 1000;
   utimesSync(join(sessions, file), t, t);

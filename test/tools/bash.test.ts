@@ -6,6 +6,7 @@ import type { ToolContext } from "../../src/kernel/tool.ts";
 import { chooseShell } from "../../src/tools/shell.ts";
 import { type BashToolOptions, createBashTool, MAX_RESULT_LINES } from "../../src/tools/bash.ts";
 import { callTool } from "../helpers/call-tool.ts";
+import { killMarked, marker, processes, waitForGroup, withMarker } from "../helpers/processes.ts";
 
 const shell = chooseShell({ platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined });
 let dir: string; // the project root the commands run in
@@ -23,33 +24,8 @@ const tool = (opts: Partial<BashToolOptions> = {}) =>
 const ctx = (signal = new AbortController().signal): ToolContext => ({ signal, cwd: dir });
 const fullOutputPath = (output: string) => output.match(/\[full output: (.+)\]$/m)?.[1];
 
-/** Live (non-zombie) processes: pid, process group and command line. */
-function processes(): { pid: number; pgid: number; args: string }[] {
-  const ps = Bun.spawnSync(["ps", "-eo", "pid=,pgid=,stat=,args="]).stdout.toString();
-  return ps
-    .split("\n")
-    .map((l) => l.trim().match(/^(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/))
-    .filter((m): m is RegExpMatchArray => m !== null && !m[3]!.startsWith("Z"))
-    .map((m) => ({ pid: Number(m[1]), pgid: Number(m[2]), args: m[4]! }));
-}
-
-/** A unique `sleep` duration, so a test finds only its own processes. */
-const marker = () => `${100 + Math.floor(Math.random() * 800)}.${Math.floor(Math.random() * 1e6)}`;
-const withMarker = (m: string) => processes().filter((p) => p.args.includes(m));
-
-async function waitForGroup(m: string): Promise<number> {
-  for (let i = 0; i < 200; i++) {
-    const found = withMarker(m).find((p) => p.args.startsWith("sleep"));
-    if (found) return found.pgid;
-    await Bun.sleep(10);
-  }
-  throw new Error(`no process with ${m} appeared`);
-}
-
 const leftovers: string[] = [];
-afterEach(() => {
-  for (const m of leftovers.splice(0)) for (const p of withMarker(m)) process.kill(p.pid, "SIGKILL");
-});
+afterEach(() => killMarked(leftovers.splice(0)));
 
 describe("bash tool", () => {
   test("runs a command and reports its output and exit code", async () => {
