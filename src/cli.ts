@@ -133,7 +133,8 @@ Usage: hey [options] [@file ...] [message ...]
        hey upgrade [--check]   replace this binary with the latest release
 
   With no message, hey opens an interactive prompt. Piped stdin is appended to the
-  message in a fenced block and implies -p. @path expands to the file's content.
+  message in a fenced block and implies -p. @path expands to the file's content (an @word
+  that names no file stays as written). Each is cut at [input] max_bytes (256 KB).
 
 Options:
   -p, --print              run the message to completion, print the answer, exit

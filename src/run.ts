@@ -11,7 +11,7 @@ import { saveHandOff } from "./context/task-note.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
 import type { RunResult } from "./kernel/loop.ts";
 import { ProxyConfigError } from "./net/proxy.ts";
-import { expandPrompt, MentionError } from "./prompt/input.ts";
+import { expandPrompt, isBlank, MentionError, readStdin } from "./prompt/input.ts";
 import { formatSessionList, sessionsDir, type SessionInfo } from "./sessions/format.ts";
 import { findSession, latestSession, listSessions, loadSession, type LoadedSession } from "./sessions/reader.ts";
 import { parseSkillCommand, skillMessage, unknownSkill } from "./skills/catalog.ts";
@@ -38,7 +38,6 @@ export async function run(args: CliArgs): Promise<number> {
   const place: Place = { env, cwd, home, sessions: sessionsDir(env, home), configDir: dirname(configPaths(env, cwd).user) };
   if (args.sessions) return print(sessionList(listSessions(place.sessions), args.all, place));
   const oneShot = args.print || !isTty(0);
-  const stdin = isTty(0) ? undefined : Bun.stdin.text();
   let parts: Assembled;
   let prompt: ContentBlock[];
   let reopen: Reopen;
@@ -51,7 +50,8 @@ export async function run(args: CliArgs): Promise<number> {
     const flags = { ...configFlags(args), ...(resumed?.model ? { session: resumed.model } : {}) };
     const config = loadConfig({ env, cwd: place.cwd, configFile: args.config, trustProject: trust.trusted, flags });
     const started = startProvider(config.settings, args.proxy, env); // the SDK loads while stdin is read
-    prompt = await readPrompt(args, place, await stdin, oneShot);
+    const maxBytes = config.settings.input.maxBytes;
+    prompt = await readPrompt(args, place, isTty(0) ? undefined : await readStdin(maxBytes), oneShot, maxBytes);
     for (const w of [...config.warnings, ...notices(args, config.settings.mcp.servers)]) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file));
     const common = { args, env, cwd: place.cwd, home: place.home, configDir: place.configDir, trusted: trust.trusted, sessionsDir: place.sessions, oneShot, warn };
@@ -76,10 +76,10 @@ export async function run(args: CliArgs): Promise<number> {
 }
 
 /** The prompt of a one-shot run (or the REPL's first message): the message, its @files and stdin. */
-async function readPrompt(args: CliArgs, place: Place, stdin: string | undefined, oneShot: boolean): Promise<ContentBlock[]> {
-  if (oneShot && args.message.trim() === "" && (stdin ?? "").trim() === "") throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
+async function readPrompt(args: CliArgs, place: Place, stdin: Uint8Array | undefined, oneShot: boolean, maxBytes: number): Promise<ContentBlock[]> {
+  if (oneShot && args.message.trim() === "" && isBlank(stdin)) throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
   if (isCommand(args.message)) return [];
-  return userContent(isSkillLine(args.message) ? parseSkillCommand(args.message)!.args : args.message, { cwd: place.cwd, home: place.home, required: args.files, stdin });
+  return userContent(isSkillLine(args.message) ? parseSkillCommand(args.message)!.args : args.message, { cwd: place.cwd, home: place.home, required: args.files, stdin, maxBytes, warn: oneShot ? warn : () => {} }); // the REPL expands it again
 }
 
 /** The message's blocks, none for an empty message (a `/skill:NAME` without args). */
@@ -164,9 +164,10 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
           }
           if (isCommand(line)) return runCommand(line, commandContext(parts, signal));
           // a bad @file or an unknown skill is printed by the REPL, and nothing is sent
+          const input = { cwd: place.cwd, home: place.home, maxBytes: agent.settings.input.maxBytes, warn };
           const content = isSkillLine(line)
-            ? withSkill(skillText(line, parts, args.noSkills), userContent(parseSkillCommand(line)!.args, { cwd: place.cwd, home: place.home }))
-            : expandPrompt(line, { cwd: place.cwd, home: place.home });
+            ? withSkill(skillText(line, parts, args.noSkills), userContent(parseSkillCommand(line)!.args, input))
+            : expandPrompt(line, input);
           const result = await agent.send(content, signal);
           if (result.stop === "max_turns") await handOff(parts, place.cwd);
         },

@@ -51,6 +51,12 @@ function isLoopback(url: string): boolean {
 }
 
 /** `HEY_*` variables that set one file key; they sit above every file and below the flags. */
+/**
+ * 256 KiB (~64k tokens): room for a long log or a big diff, yet a prompt that every later request
+ * of the session pays for stays well inside today's context windows.
+ */
+export const INPUT_MAX_BYTES = 256 * 1024;
+
 const ENV_KEYS: [variable: string, path: string[], kind: Kind][] = [
   ["HEY_MAX_TURNS", ["agent", "max_turns"], "positive"],
   ["HEY_BUDGET_TOKENS", ["agent", "budget_tokens"], "positive"],
@@ -150,6 +156,7 @@ export function resolveConfig(
       rg: f.tools?.rg || undefined,
     },
     mcp: { servers, startupWaitMs: f.mcp?.startup_wait_ms ?? 3_000 },
+    input: { maxBytes: f.input?.max_bytes ?? INPUT_MAX_BYTES },
   };
   checkPermission(settings.permission, sourceOf);
   return { settings, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)] };

@@ -53,6 +53,7 @@ export interface ConfigFile {
   permission?: { allow?: string[]; deny?: string[] };
   tools?: { shell?: string; bash_filter?: string; bash_timeout_ms?: number; rg?: string };
   mcp?: { startup_wait_ms?: number; servers?: Record<string, FileMcpServer> };
+  input?: { max_bytes?: number };
 }
 
 const SECTIONS: Record<string, Record<string, Kind>> = {
@@ -70,6 +71,7 @@ const SECTIONS: Record<string, Record<string, Kind>> = {
   compaction: { dedup: "boolean", purge_errors_after: "count", nudge_threshold: "fraction", compress_tool: "boolean" },
   permission: { allow: "strings", deny: "strings" },
   tools: { shell: "string", bash_filter: "string", bash_timeout_ms: "positive", rg: "string" },
+  input: { max_bytes: "positive" },
 };
 
 const PROVIDER_KEYS: Record<string, Kind> = {

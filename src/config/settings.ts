@@ -85,5 +85,7 @@ export interface Settings {
   /** `rg`: the ripgrep grep runs, overriding rg on PATH and the embedded one */
   tools: { shell?: string; bashFilter: string; bashTimeoutMs: number; rg?: string };
   mcp: { servers: McpServerSettings[]; startupWaitMs: number };
+  /** `maxBytes`: the most of stdin and of each `@file` read into a prompt; the rest is cut (and said so) */
+  input: { maxBytes: number };
 }
 

@@ -144,6 +144,7 @@ test("defaults, with no file and no key", () => {
     permission: { allow: [], deny: [] },
     tools: { bashFilter: "builtin", bashTimeoutMs: 120000 },
     mcp: { servers: [], startupWaitMs: 3000 },
+    input: { maxBytes: 262144 },
   });
 });
 
@@ -194,6 +195,8 @@ servers = [{ name = "fs", command = "npx", args = ["-y", "@modelcontextprotocol/
 url = "https://mcp.example/mcp"
 headers = { Authorization = "Bearer t" }
 timeout_ms = 1000
+[input]
+max_bytes = 1000
 `, { ANTHROPIC_API_KEY: "sk-ant" });
   expect(warnings).toEqual([]);
   expect(settings).toEqual({
@@ -226,6 +229,7 @@ timeout_ms = 1000
         { name: "remote", url: "https://mcp.example/mcp", args: [], env: {}, headers: { Authorization: "Bearer t" }, enabled: true, timeoutMs: 1000 },
       ],
     },
+    input: { maxBytes: 1000 },
   });
 });
 
