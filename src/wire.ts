@@ -11,6 +11,7 @@ import { VERSION, type CliArgs } from "./cli.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { reloadAll, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig } from "./config/reload.ts";
 import { setupHint } from "./config/resolve.ts";
+import { knownSecrets, redactingOutput, redactingTool, toolEnvironment } from "./config/secrets.ts";
 import type { ConfigFlags, ProviderSettings, Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
 import { newId, type Effort } from "./kernel/ir.ts";
@@ -73,10 +74,14 @@ export function providerFor(settings: ProviderSettings, model: string, effort: E
   return createProvider({ protocol, baseUrl, model, apiKey, apiKeyVar, headers, maxTokens, effort, legacyThinking, apiVersion, fetch: fetchImpl });
 }
 
-/** The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash keeps full outputs. */
-export function createTools(settings: Settings, opts: { shell: ShellChoice; raw: boolean; outputDir?: string }): Tool[] {
+/**
+ * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash
+ * keeps full outputs; `env`: the commands' environment (process.env by default).
+ */
+export function createTools(settings: Settings, opts: { shell: ShellChoice; raw: boolean; outputDir?: string; env?: Env }): Tool[] {
+  const { shell, raw, outputDir, env } = opts;
   return [
-    createBashTool({ shell: opts.shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw: opts.raw, outputDir: opts.outputDir }),
+    createBashTool({ shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw, outputDir, env }),
     createReadFileTool(),
     createWriteFileTool(),
     createEditTool(),
@@ -145,7 +150,9 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   const hint = (e: { kind: string; message: string }) => setupHint(agent.settings.provider, agent.settings.model, e);
   const terminal = args.output === "text" ? terminalOutput(input.oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, hint }) : undefined;
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
-  const output = fanOut([display, session]);
+  // nothing hey prints or saves, and no tool result the model reads, holds a secret it knows
+  let secrets = knownSecrets(settings, env, args.proxy);
+  const output = redactingOutput(fanOut([display, session]), () => secrets);
   session.model(settings.provider.name, settings.model);
   output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd });
   if (resumed) {
@@ -164,8 +171,8 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   const outputs = outputsRoot(env, process.platform, input.home);
   void pruneOutputs(outputs, { current: sessionId });
   const toolsFor = (s: Settings): Tool[] => {
-    const tools = createTools(s, { shell, raw: args.raw, outputDir: join(outputs, sessionId) });
-    return s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools;
+    const tools = createTools(s, { shell, raw: args.raw, outputDir: join(outputs, sessionId), env: toolEnvironment(env, s, s.tools.keepEnv) });
+    return (s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools).map((t) => redactingTool(t, () => secrets));
   };
   let tools = toolsFor(settings);
   const prompt = createPromptSource({
@@ -219,6 +226,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
         fetchImpl = nextFetch;
         shell = shellFor(s);
         rules = permissionCheck(s.permission, shell.name);
+        secrets = knownSecrets(s, env, args.proxy);
         tools = toolsFor(s);
         agent.switchModel(s, nextProvider);
         if (s.effort === current.effort) agent.setEffort(effort); // an /effort choice outlives a reload that leaves effort alone
@@ -236,6 +244,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     async switchModel(spec) {
       const next = config.resolve({ ...flags, model: spec });
       agent.switchModel(next, await providerFor(next.provider, next.model, next.effort, fetchImpl));
+      secrets = knownSecrets(next, env, args.proxy);
       flags = { ...flags, model: spec }; // a later /reload keeps this choice, as it keeps -m
     },
     async reload() {

@@ -154,6 +154,7 @@ export function resolveConfig(
       bashFilter: f.tools?.bash_filter ?? "builtin",
       bashTimeoutMs: f.tools?.bash_timeout_ms ?? 120_000,
       rg: f.tools?.rg || undefined,
+      keepEnv: f.tools?.keep_env ?? [],
     },
     mcp: { servers, startupWaitMs: f.mcp?.startup_wait_ms ?? 3_000 },
     input: { maxBytes: f.input?.max_bytes ?? INPUT_MAX_BYTES },

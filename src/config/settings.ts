@@ -83,7 +83,8 @@ export interface Settings {
   compaction: { dedup: boolean; purgeErrorsAfter: number; nudgeThreshold: number; compressTool: boolean };
   permission: { allow: string[]; deny: string[] };
   /** `rg`: the ripgrep grep runs, overriding rg on PATH and the embedded one */
-  tools: { shell?: string; bashFilter: string; bashTimeoutMs: number; rg?: string };
+  /** `keepEnv`: API key variables the commands the model runs may still see (they are removed otherwise) */
+  tools: { shell?: string; bashFilter: string; bashTimeoutMs: number; rg?: string; keepEnv: string[] };
   mcp: { servers: McpServerSettings[]; startupWaitMs: number };
   /** `maxBytes`: the most of stdin and of each `@file` read into a prompt; the rest is cut (and said so) */
   input: { maxBytes: number };

@@ -39,6 +39,8 @@ export interface BashToolOptions {
   raw: boolean;
   /** where full outputs go, created 0700 when first needed: the session's folder under outputs.ts's root by default */
   outputDir?: string;
+  /** the commands' environment; process.env by default */
+  env?: Record<string, string | undefined>;
 }
 
 /** The bash tool. `run` never throws: spawn failures, timeouts and aborts are error results. */
@@ -75,7 +77,7 @@ async function runBash(opts: BashToolOptions & { outputDir: string }, maxTimeout
     return join(opts.outputDir, `${id}.${stream}`);
   };
 
-  const run = await runProcess([opts.shell.program, ...opts.shell.args(command)], { cwd: ctx.cwd, timeoutMs, signal: ctx.signal, spill });
+  const run = await runProcess([opts.shell.program, ...opts.shell.args(command)], { cwd: ctx.cwd, env: opts.env, timeoutMs, signal: ctx.signal, spill });
   if ("error" in run) return { output: `bash: could not start ${opts.shell.program}: ${run.error}`, isError: true };
   const exitCode = run.ended === "timeout" ? TIMEOUT_EXIT_CODE : run.exitCode;
   const out = { stdout: joined(run.stdout), stderr: joined(run.stderr), exitCode, command };
@@ -119,7 +121,7 @@ async function runFilter(opts: BashToolOptions, run: Finished, ctx: ToolContext)
       if (last && !last.endsWith("\n")) yield "\n";
     }
   });
-  const filter = await runProcess(argv, { cwd: ctx.cwd, timeoutMs: FILTER_TIMEOUT_MS, signal: ctx.signal, input });
+  const filter = await runProcess(argv, { cwd: ctx.cwd, env: opts.env, timeoutMs: FILTER_TIMEOUT_MS, signal: ctx.signal, input });
   if ("error" in filter) return { failure: filter.error };
   if (filter.ended !== "exit") return { failure: filter.ended === "timeout" ? `timed out after ${seconds(FILTER_TIMEOUT_MS)} s` : "interrupted" };
   if (filter.exitCode !== 0) return { failure: `exit code ${filter.exitCode}${filter.stderr.bytes ? `: ${joined(filter.stderr).trim().slice(0, 200)}` : ""}` };
@@ -203,6 +205,7 @@ interface Finished {
 
 interface RunOptions {
   cwd: string;
+  env: Record<string, string | undefined> | undefined;
   timeoutMs: number;
   signal: AbortSignal;
   input?: ReadableStream<Uint8Array>;
@@ -219,7 +222,7 @@ async function runProcess(argv: string[], opts: RunOptions): Promise<Finished | 
   try {
     proc = Bun.spawn(argv, {
       cwd: opts.cwd,
-      env: process.env,
+      env: opts.env ?? process.env,
       // Bun does the writing, and a filter that stops reading early (head -n 3) is fine
       stdin: opts.input ?? "ignore",
       stdout: "pipe",

@@ -142,7 +142,7 @@ test("defaults, with no file and no key", () => {
     retry: { enabled: true, maxRetries: 5, baseDelayMs: 2000, maxDelayMs: 60000, jitter: true, respectRetryAfter: true },
     compaction: { dedup: true, purgeErrorsAfter: 4, nudgeThreshold: 0.7, compressTool: true },
     permission: { allow: [], deny: [] },
-    tools: { bashFilter: "builtin", bashTimeoutMs: 120000 },
+    tools: { bashFilter: "builtin", bashTimeoutMs: 120000, keepEnv: [] },
     mcp: { servers: [], startupWaitMs: 3000 },
     input: { maxBytes: 262144 },
   });
@@ -188,6 +188,7 @@ deny = ["bash: rm *"]
 shell = "/bin/zsh"
 bash_filter = "none"
 bash_timeout_ms = 5000
+keep_env = ["OPENAI_API_KEY"]
 [mcp]
 startup_wait_ms = 0
 servers = [{ name = "fs", command = "npx", args = ["-y", "@modelcontextprotocol/server-filesystem"] }]
@@ -221,7 +222,7 @@ max_bytes = 1000
     retry: { enabled: false, maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1000, jitter: false, respectRetryAfter: false },
     compaction: { dedup: false, purgeErrorsAfter: 0, nudgeThreshold: 1, compressTool: false },
     permission: { allow: ["bash: cargo *"], deny: ["bash: rm *"] },
-    tools: { shell: "/bin/zsh", bashFilter: "none", bashTimeoutMs: 5000 },
+    tools: { shell: "/bin/zsh", bashFilter: "none", bashTimeoutMs: 5000, keepEnv: ["OPENAI_API_KEY"] },
     mcp: {
       startupWaitMs: 0,
       servers: [
