@@ -90,10 +90,21 @@ export async function* guardedStream<E>(
   } catch (e) {
     signal.throwIfAborted();
     if (watchdog.fired) throw idleError(idleMs);
-    throw classify(e);
+    throw providerErrorIn(e) ?? (e instanceof SyntaxError ? malformedError(e) : classify(e));
   } finally {
     watchdog.dispose();
   }
+}
+
+/** A ProviderError an SDK wrapped (thrown by hey's own fetch: see create.ts), found along the `cause` chain. */
+function providerErrorIn(e: unknown): ProviderError | undefined {
+  for (let depth = 0; depth < 5 && typeof e === "object" && e !== null; depth++, e = (e as { cause?: unknown }).cause) if (e instanceof ProviderError) return e;
+  return undefined;
+}
+
+/** The SDKs' event parsers throw SyntaxError on an event that is not JSON: the server does not speak the protocol, retrying cannot help. */
+function malformedError(e: SyntaxError): ProviderError {
+  return new ProviderError("protocol", `the model's answer is malformed (${e.message}); the server at base_url does not speak this protocol as expected`);
 }
 
 /** A stream that ended because of an abort (silently, or with its body already read) throws instead. */
