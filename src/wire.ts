@@ -55,7 +55,7 @@ export interface Started {
  */
 export function startProvider(settings: Settings, cliProxy: string | undefined, env: Env): Started {
   const fetchImpl = fetchFor(settings, cliProxy, env);
-  const provider = providerFor(settings.provider, settings.model, settings.effort, fetchImpl);
+  const provider = providerFor(settings, fetchImpl);
   provider.catch(() => {}); // awaited by assemble; a run that fails before that never awaits it
   return { fetch: fetchImpl, provider };
 }
@@ -68,10 +68,11 @@ function fetchFor(settings: Settings, cliProxy: string | undefined, env: Env): t
   return proxiedFetch(sources);
 }
 
-/** The provider for `settings` and `model`, through `fetchImpl`. */
-export function providerFor(settings: ProviderSettings, model: string, effort: Effort | undefined, fetchImpl: typeof fetch): Promise<Provider> {
-  const { protocol, baseUrl, apiKey, apiKeyVar, headers, maxTokens, legacyThinking, apiVersion } = settings;
-  return createProvider({ protocol, baseUrl, model, apiKey, apiKeyVar, headers, maxTokens, effort, legacyThinking, apiVersion, fetch: fetchImpl });
+/** The provider `settings` choose (provider, model, effort, idle timeout), through `fetchImpl`. */
+export function providerFor(settings: Settings, fetchImpl: typeof fetch): Promise<Provider> {
+  const { protocol, baseUrl, apiKey, apiKeyVar, headers, maxTokens, legacyThinking, apiVersion } = settings.provider;
+  const { model, effort } = settings;
+  return createProvider({ protocol, baseUrl, model, apiKey, apiKeyVar, headers, maxTokens, effort, legacyThinking, apiVersion, fetch: fetchImpl, idleTimeoutMs: settings.retry.idleTimeoutMs });
 }
 
 /**
@@ -209,8 +210,8 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     let nextProvider = agent.provider;
     try {
       if (s.proxy !== current.proxy) nextFetch = fetchFor(s, args.proxy, env);
-      if (nextFetch !== fetchImpl || s.model !== current.model || JSON.stringify(s.provider) !== JSON.stringify(current.provider))
-        nextProvider = await providerFor(s.provider, s.model, s.effort, nextFetch);
+      if (nextFetch !== fetchImpl || s.model !== current.model || JSON.stringify(s.provider) !== JSON.stringify(current.provider) || s.retry.idleTimeoutMs !== current.retry.idleTimeoutMs)
+        nextProvider = await providerFor(s, nextFetch);
     } catch (e) {
       return { ...nothing, errors: [(e as Error).message] };
     }
@@ -243,7 +244,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     session,
     async switchModel(spec) {
       const next = config.resolve({ ...flags, model: spec });
-      agent.switchModel(next, await providerFor(next.provider, next.model, next.effort, fetchImpl));
+      agent.switchModel(next, await providerFor(next, fetchImpl));
       secrets = knownSecrets(next, env, args.proxy);
       flags = { ...flags, model: spec }; // a later /reload keeps this choice, as it keeps -m
     },

@@ -6,6 +6,7 @@
 // HEY_* variables < flags. Tables merge into tables; arrays and scalars replace.
 import type { Effort } from "../kernel/ir.ts";
 import { validateRules } from "../permission/rules.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS } from "../providers/stream-guard.ts";
 import { chooseProvider, envValue, OLLAMA_MODEL, OLLAMA_URL } from "./providers.ts";
 import {
   checkLayer,
@@ -141,6 +142,7 @@ export function resolveConfig(
       maxDelayMs: f.retry?.max_delay_ms ?? 60_000,
       jitter: f.retry?.jitter ?? true,
       respectRetryAfter: f.retry?.respect_retry_after ?? true,
+      idleTimeoutMs: f.retry?.idle_timeout_ms ?? DEFAULT_IDLE_TIMEOUT_MS,
     },
     compaction: {
       dedup: f.compaction?.dedup ?? true,

@@ -48,6 +48,7 @@ export interface ConfigFile {
     max_delay_ms?: number;
     jitter?: boolean;
     respect_retry_after?: boolean;
+    idle_timeout_ms?: number;
   };
   compaction?: { dedup?: boolean; purge_errors_after?: number; nudge_threshold?: number; compress_tool?: boolean };
   permission?: { allow?: string[]; deny?: string[] };
@@ -67,6 +68,7 @@ const SECTIONS: Record<string, Record<string, Kind>> = {
     max_delay_ms: "count",
     jitter: "boolean",
     respect_retry_after: "boolean",
+    idle_timeout_ms: "positive",
   },
   compaction: { dedup: "boolean", purge_errors_after: "count", nudge_threshold: "fraction", compress_tool: "boolean" },
   permission: { allow: "strings", deny: "strings" },

@@ -79,7 +79,8 @@ export interface Settings {
   /** HEY_PROXY or [proxy] url (the --proxy flag is resolved separately, by net/proxy.ts) */
   proxy?: string;
   agent: { maxTurns: number; budgetTokens: number; parallelTools: boolean };
-  retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number; jitter: boolean; respectRetryAfter: boolean };
+  /** `idleTimeoutMs`: a model stream silent this long (before its first byte or between chunks) fails as a retryable network error */
+  retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number; jitter: boolean; respectRetryAfter: boolean; idleTimeoutMs: number };
   compaction: { dedup: boolean; purgeErrorsAfter: number; nudgeThreshold: number; compressTool: boolean };
   permission: { allow: string[]; deny: string[] };
   /** `rg`: the ripgrep grep runs, overriding rg on PATH and the embedded one */

@@ -4,8 +4,18 @@
 // after the headers would hang until Bun's socket idle timeout (sdk-facts §1.1, §5.3).
 import { ProviderError, type StreamEvent } from "../kernel/provider.ts";
 
-/** Default: as long as Bun's own socket idle timeout, which it replaces (we turn Bun's off). */
-export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+/**
+ * Default `[retry] idle_timeout_ms` (it replaces Bun's 5-minute socket idle timeout, which the
+ * adapters turn off): 120 s. While a model reasons, every API hey speaks sends something — Anthropic
+ * thinking deltas, Responses reasoning summaries (hey always asks for them), Gemini thought parts,
+ * DeepSeek reasoning_content — so a healthy stream's gaps are seconds. The silent case is OpenAI
+ * reasoning models over Chat Completions, which stream nothing until the answer: gaps of ~32 s at
+ * default effort and over 60 s at high effort on 10k–50k-token contexts are reported
+ * (NousResearch/hermes-agent#90449, 2389-research/tracker#577); 120 s is twice that. Today's 300 s
+ * made a dead server cost 30 minutes over six attempts; xhigh/max effort on Chat Completions may
+ * need more (raise the key, or use protocol "responses").
+ */
+export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 
 export interface IdleWatchdog {
   /** Aborts when the caller's signal aborts or when `watch` has waited `idleMs` for an item. Pass it to the SDK. */
@@ -62,7 +72,7 @@ export function startIdleWatchdog(parent: AbortSignal, idleMs: number): IdleWatc
   };
 }
 
-/** The error a stalled stream ends with: retryable, like any other network failure. */
+/** The error a stalled stream ends with: retryable like any network failure, so stalls use the retry budget and its backoff. */
 export function idleError(idleMs: number): ProviderError {
   return new ProviderError("network", `no data from the model for ${idleMs / 1000} s`);
 }

@@ -139,7 +139,7 @@ test("defaults, with no file and no key", () => {
     providers: undefined,
     model: "qwen3",
     agent: { maxTurns: 20, budgetTokens: 40000, parallelTools: true },
-    retry: { enabled: true, maxRetries: 5, baseDelayMs: 2000, maxDelayMs: 60000, jitter: true, respectRetryAfter: true },
+    retry: { enabled: true, maxRetries: 5, baseDelayMs: 2000, maxDelayMs: 60000, jitter: true, respectRetryAfter: true, idleTimeoutMs: 120000 },
     compaction: { dedup: true, purgeErrorsAfter: 4, nudgeThreshold: 0.7, compressTool: true },
     permission: { allow: [], deny: [] },
     tools: { bashFilter: "builtin", bashTimeoutMs: 120000, keepEnv: [] },
@@ -176,6 +176,7 @@ base_delay_ms = 100
 max_delay_ms = 1000
 jitter = false
 respect_retry_after = false
+idle_timeout_ms = 90000
 [compaction]
 dedup = false
 purge_errors_after = 0
@@ -219,7 +220,7 @@ max_bytes = 1000
     effort: "high",
     proxy: "http://127.0.0.1:7890",
     agent: { maxTurns: 30, budgetTokens: 100000, parallelTools: false },
-    retry: { enabled: false, maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1000, jitter: false, respectRetryAfter: false },
+    retry: { enabled: false, maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1000, jitter: false, respectRetryAfter: false, idleTimeoutMs: 90000 },
     compaction: { dedup: false, purgeErrorsAfter: 0, nudgeThreshold: 1, compressTool: false },
     permission: { allow: ["bash: cargo *"], deny: ["bash: rm *"] },
     tools: { shell: "/bin/zsh", bashFilter: "none", bashTimeoutMs: 5000, keepEnv: ["OPENAI_API_KEY"] },

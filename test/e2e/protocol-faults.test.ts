@@ -1,8 +1,11 @@
-// Issue 13 row 15 (the parts that are not the proxy's 407): retries keep a floor however short the
-// server's Retry-After, and an answer that is not the protocol — an HTML page, JSON instead of a
-// stream, malformed events — fails at once as a protocol error instead of five "network" retries.
-// Through the compiled binary against a local replay server.
+// Issue 13 rows 7 and 15 (not the proxy's 407): a server that goes silent is given up on after
+// `[retry] idle_timeout_ms`, each stall counting against the retry budget with its backoff;
+// retries keep a floor however short the server's Retry-After; an answer that is not the protocol
+// — an HTML page, JSON instead of a stream, malformed events — fails at once as a protocol error
+// instead of five "network" retries. Through the compiled binary against a local replay server.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { jsonReply, sseReply, startReplayServer, type Reply, type ReplayServer } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
@@ -46,4 +49,26 @@ test.each([
   expect(error.kind).toBe("protocol");
   expect(String(error.message)).toContain(said);
   expect(run.stderr).not.toContain("retrying");
+});
+
+test("headers, then nothing: each attempt ends after [retry] idle_timeout_ms and the stalls use the retry budget with backoff", async () => {
+  const config = join(work.path, "stall.toml");
+  writeFileSync(config, "[retry]\nidle_timeout_ms = 400\nmax_retries = 2\nbase_delay_ms = 100\njitter = false\n");
+  const silent = () => sseReply([], { hang: true });
+  const before = server.requests.length;
+  server.enqueue(silent(), silent(), silent());
+  const t0 = performance.now();
+  const run = await runHey([...adHoc(), "--config", config, "-p", "hi"], { cwd: work.path });
+  const elapsed = performance.now() - t0;
+  expect(run.code).toBe(1);
+  expect(server.requests.length - before).toBe(3);
+  expect(run.stderr).toMatch(/^retrying in 500 ms \(1\/2\): no data from the model for 0\.4 s\nretrying in 1 s \(2\/2\): no data from the model for 0\.4 s\n/);
+  expect(run.stderr).toContain("no data from the model for 0.4 s");
+  expect(elapsed).toBeGreaterThan(3 * 400 + 500 + 1000);
+  expect(elapsed).toBeLessThan(10_000);
+});
+
+test("the default idle timeout is 120 s", async () => {
+  const { defaultSettingsForTest } = await import("../helpers/settings.ts");
+  expect(defaultSettingsForTest().retry.idleTimeoutMs).toBe(120_000);
 });
