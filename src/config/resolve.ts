@@ -10,6 +10,7 @@ import { DEFAULT_IDLE_TIMEOUT_MS } from "../providers/stream-guard.ts";
 import { chooseProvider, envValue, OLLAMA_MODEL, OLLAMA_URL } from "./providers.ts";
 import {
   checkLayer,
+  checkRange,
   checkValue,
   type ConfigFile,
   expandVars,
@@ -86,7 +87,7 @@ export function resolveConfig(
   const merged: Table = {};
   const sources = new Map<string, string>();
   for (const layer of layers) {
-    const checked = checkLayer(layer.source, layer.data);
+    const checked = checkLayer(layer.source, layer.data, layer.text);
     warnings.push(...checked.warnings);
     mergeInto(merged, checked.data, layer.source, [], sources);
   }
@@ -208,12 +209,12 @@ function applyOverrides(file: Table, env: Record<string, string | undefined>, fl
     const text = envValue(env, variable);
     if (text === undefined) continue;
     const value = (kind === "positive" || kind === "count") && /^\d+$/.test(text) ? Number(text) : text;
-    const bad = checkValue(kind, value, variable);
+    const bad = checkValue(kind, value, variable) ?? checkRange(path, value, variable);
     if (bad) throw new ConfigError(bad);
     put(path, value);
   }
   if (flags.maxTurns !== undefined) {
-    const bad = checkValue("positive", flags.maxTurns, "--max-turns");
+    const bad = checkValue("positive", flags.maxTurns, "--max-turns") ?? checkRange(["agent", "max_turns"], flags.maxTurns, "--max-turns");
     if (bad) throw new ConfigError(bad);
     put(["agent", "max_turns"], flags.maxTurns);
   }

@@ -15,6 +15,8 @@ export class ConfigError extends Error {
 export interface ConfigLayer {
   source: string;
   data: Record<string, unknown>;
+  /** the file's text, when it came from a file: messages about a key name its line */
+  text?: string;
 }
 
 /**

@@ -67,19 +67,24 @@ export function expandPrompt(message: string, opts: PromptInput): ContentBlock[]
  * (`< somedir`).
  */
 export async function readStdin(maxBytes: number): Promise<Uint8Array> {
-  const buf = new Uint8Array(maxBytes + 1);
+  const chunks: Uint8Array[] = [];
   let got = 0;
   try {
-    while (got < buf.length) {
-      const n = await new Promise<number>((done, fail) => read(0, buf, got, buf.length - got, null, (e, k) => (e ? fail(e) : done(k))));
+    while (got <= maxBytes) {
+      const buf = new Uint8Array(Math.min(STDIN_CHUNK_BYTES, maxBytes + 1 - got));
+      const n = await new Promise<number>((done, fail) => read(0, buf, 0, buf.length, null, (e, k) => (e ? fail(e) : done(k))));
       if (n === 0) break;
+      chunks.push(buf.subarray(0, n));
       got += n;
     }
   } catch (e) {
     throw new MentionError(`stdin: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }
-  return buf.subarray(0, got);
+  return Buffer.concat(chunks);
 }
+
+/** Reads of stdin are this big at most: memory grows with what arrives, not with the cap. */
+const STDIN_CHUNK_BYTES = 256 * 1024;
 
 function absolute(path: string, cwd: string, home: string | undefined): string {
   if (home && (path === "~" || path.startsWith("~/"))) return resolve(home, path.slice(2));

@@ -198,7 +198,7 @@ url = "https://mcp.example/mcp"
 headers = { Authorization = "Bearer t" }
 timeout_ms = 1000
 [input]
-max_bytes = 1000
+max_bytes = 2000
 `, { ANTHROPIC_API_KEY: "sk-ant" });
   expect(warnings).toEqual([]);
   expect(settings).toEqual({
@@ -231,7 +231,7 @@ max_bytes = 1000
         { name: "remote", url: "https://mcp.example/mcp", args: [], env: {}, headers: { Authorization: "Bearer t" }, enabled: true, timeoutMs: 1000 },
       ],
     },
-    input: { maxBytes: 1000 },
+    input: { maxBytes: 2000 },
   });
 });
 

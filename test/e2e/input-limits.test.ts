@@ -63,11 +63,11 @@ describe("stdin", () => {
 
   test("[input] max_bytes sets the cap", async () => {
     const config = join(work.path, "small.toml");
-    writeFileSync(config, "[input]\nmax_bytes = 1000\n");
+    writeFileSync(config, "[input]\nmax_bytes = 1024\n");
     const run = await runHey([...adHoc(), "--config", config, "-p", "summarize"], { cwd: work.path, stdin: "x".repeat(5000) });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("stdin: only the first 1000 bytes went into the prompt");
-    expect(lastPrompt()).toContain("```stdin\n" + "x".repeat(1000) + "\n```");
+    expect(run.stderr).toContain("stdin: only the first 1 KB went into the prompt");
+    expect(lastPrompt()).toContain("```stdin\n" + "x".repeat(1024) + "\n```");
   });
 
   test("a directory on stdin is a clear error", async () => {
@@ -127,4 +127,14 @@ describe("@words that name no file stay literal (row 13)", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toStartWith("hey: @types/node: no such file (");
   });
+});
+
+test("`[tools] bash_timeout_ms = 3000000000` is refused before anything runs: exit 2, path:line and the key (row 11)", async () => {
+  const config = join(work.path, "huge-timeout.toml");
+  writeFileSync(config, "[tools]\nbash_timeout_ms = 3000000000\n");
+  const before = server.requests.length;
+  const run = await runHey([...adHoc(), "--config", config, "-p", "hi"], { cwd: work.path });
+  expect(run.code).toBe(2);
+  expect(run.stderr).toBe(`hey: ${config}:2: [tools] bash_timeout_ms must be between 100 and 86400000, got 3000000000\n`);
+  expect(server.requests.length).toBe(before);
 });
