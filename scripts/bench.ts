@@ -188,6 +188,10 @@ try {
   const rss = tasks.map((t) => t.peakRss);
   console.log(`memory    short task (read, run, edit, run, answer): peak RSS ${mb(median(rss))} (max ${mb(Math.max(...rss))}; ${TASK_RUNS} runs of ${fmt(median(tasks.map((t) => t.ms)))})   (target ≤ 60 MB)`);
 
+  const { faultsBench } = await import("./bench-faults.ts");
+  for (const f of await faultsBench(hey, join(dir, "memory"), toolEnv))
+    console.log(`faults    ${f.name}: peak RSS ${mb(f.peakRss)}, ${fmt(f.ms)}, exit ${f.code}${f.ok ? "" : " (UNEXPECTED)"}   (target ≤ 100 MB)`);
+
   const { economyBench } = await import("./bench-economy.ts");
   mkdirSync(join(dir, "economy"));
   const e = await economyBench(join(dir, "economy"));
