@@ -83,10 +83,10 @@ async function runBash(opts: BashToolOptions & { outputDir: string }, maxTimeout
   const out = { stdout: joined(run.stdout), stderr: joined(run.stderr), exitCode, command };
   const plain: Body = { text: formatOutput(out), hidden: sum(run.stdout.hidden, run.stderr.hidden) };
 
-  let body = plain;
-  let filtered = false;
   // reading the pipes left tens of MB of chunks for the collector; free them before the filter reads the spill file
   if (plain.hidden.bytes > 0) Bun.gc(true);
+  let body = plain;
+  let filtered = false;
   if (!opts.raw && opts.filter !== "none" && !isVerbatimCommand(command)) {
     // after an abort the filter would be interrupted too: the built-in one is instant
     const builtin = async (): Promise<Body | undefined> => {
