@@ -155,7 +155,7 @@ const dir = realpathSync(mkdtempSync(join(tmpdir(), "hey-bench-")));
 try {
   const home = join(dir, "home");
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, NO_COLOR: "1" };
-  // the runs below that use tools: bash keeps full outputs in TMPDIR, removed with `dir`
+  // the runs below that use tools: bash keeps full outputs under HOME/.cache/hey, and TMPDIR stays inside `dir` too
   mkdirSync(join(dir, "tmp"));
   const toolEnv = { ...env, TMPDIR: join(dir, "tmp") };
   const hey = await ensureBinary();
