@@ -157,7 +157,7 @@ const dir = realpathSync(mkdtempSync(join(tmpdir(), "hey-bench-")));
 try {
   const home = join(dir, "home");
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, NO_COLOR: "1" };
-  // the runs below that use tools: bash keeps full outputs in TMPDIR, removed with `dir`
+  // the runs below that use tools: bash keeps full outputs under HOME/.cache/hey, and TMPDIR stays inside `dir` too
   mkdirSync(join(dir, "tmp"));
   const toolEnv = { ...env, TMPDIR: join(dir, "tmp") };
   const hey = await ensureBinary();
@@ -197,6 +197,10 @@ try {
   const tasks = await shortTask(hey, join(dir, "memory"), toolEnv, TASK_RUNS);
   const rss = tasks.map((t) => t.peakRss);
   console.log(`memory    short task (read, run, edit, run, answer): peak RSS ${mb(median(rss))} (max ${mb(Math.max(...rss))}; ${TASK_RUNS} runs of ${fmt(median(tasks.map((t) => t.ms)))})   (target ≤ 60 MB)`);
+
+  const { faultsBench } = await import("./bench-faults.ts");
+  for (const f of await faultsBench(hey, join(dir, "memory"), toolEnv))
+    console.log(`faults    ${f.name}: peak RSS ${mb(f.peakRss)}, ${fmt(f.ms)}, exit ${f.code}${f.ok ? "" : " (UNEXPECTED)"}   (target ≤ 100 MB)`);
 
   const { economyBench } = await import("./bench-economy.ts");
   mkdirSync(join(dir, "economy"));

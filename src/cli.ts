@@ -5,7 +5,7 @@ import pkg from "../package.json" with { type: "json" };
 export const VERSION: string = pkg.version;
 
 /** Exit codes (SPEC §18). */
-export const EXIT = { ok: 0, runtime: 1, usage: 2, maxTurns: 3, interrupted: 130 } as const;
+export const EXIT = { ok: 0, runtime: 1, usage: 2, maxTurns: 3, interrupted: 130, hangup: 129, terminated: 143 } as const;
 
 const OUTPUTS = ["text", "json"] as const;
 
@@ -141,7 +141,8 @@ Usage: hey [options] [@file ...] [message ...]
                                calls, quirks; --write records the flags it needs
 
   With no message, hey opens an interactive prompt. Piped stdin is appended to the
-  message in a fenced block and implies -p. @path expands to the file's content.
+  message in a fenced block and implies -p. @path expands to the file's content (an @word
+  that names no file stays as written). Each is cut at [input] max_bytes (256 KB).
   A message whose first word is a slash command runs it (hey -c /usage); an unknown
   /word alone exits 2; other text starting with / is a prompt.
 
@@ -183,7 +184,7 @@ MCP: [mcp.NAME] tables start servers (command = local, url = remote) in the back
 their tools join the model's; /mcp lists them, /reload restarts them.
 
 Exit codes: 0 done, 1 runtime error, 2 usage or config error, 3 max turns or run tokens
-reached (the hand-off is in .hey/task.md), 130 interrupted.
+reached (the hand-off is in .hey/task.md), 130 interrupted, 143 SIGTERM, 129 SIGHUP.
 `;
 
 export function parseCli(argv: string[]): CliArgs {

@@ -13,7 +13,7 @@ import type { RunResult } from "./kernel/loop.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { ProxyConfigError } from "./net/proxy.ts";
 import { formatStatus } from "./mcp/status.ts";
-import { expandPrompt, MentionError } from "./prompt/input.ts";
+import { expandPrompt, isBlank, MentionError, readStdin } from "./prompt/input.ts";
 import { formatSessionList, sessionsDir, type SessionInfo } from "./sessions/format.ts";
 import { findSession, resumeSession, scanSessions, unreadableNote, type LoadedSession } from "./sessions/reader.ts";
 import { parseSkillCommand, skillMessage, unknownSkill } from "./skills/catalog.ts";
@@ -48,7 +48,6 @@ export async function run(args: CliArgs): Promise<number> {
     return print(JSON.stringify({ type: "command", name: "--sessions", ok: true, output: list.trimEnd() }) + "\n" + JSON.stringify(doneEvent("end")) + "\n");
   }
   const oneShot = args.print || !isTty(0) || args.output === "json"; // JSON never opens the REPL
-  const stdin = isTty(0) ? undefined : Bun.stdin.text();
   let parts: Assembled;
   let prompt: ContentBlock[];
   let reopen: Reopen;
@@ -62,7 +61,8 @@ export async function run(args: CliArgs): Promise<number> {
     const config = loadConfig({ env, cwd: place.cwd, configFile: args.config, trustProject: trust.trusted, flags });
     const debug = await debugLog(args, place);
     const started = startProvider(config.settings, args.proxy, env, debug); // the SDK loads while stdin is read
-    prompt = await readPrompt(args, place, await stdin, oneShot);
+    const maxBytes = config.settings.input.maxBytes;
+    prompt = await readPrompt(args, place, isTty(0) ? undefined : await readStdin(maxBytes), oneShot, maxBytes);
     for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file));
     const notice = (line: string) => notices.print(line);
@@ -115,12 +115,12 @@ async function debugLog(args: CliArgs, place: Place): Promise<DebugLog | undefin
 }
 
 /** The prompt of a one-shot run (or the REPL's first message): the message, its @files and stdin. */
-async function readPrompt(args: CliArgs, place: Place, stdin: string | undefined, oneShot: boolean): Promise<ContentBlock[]> {
-  if (oneShot && args.message.trim() === "" && (stdin ?? "").trim() === "") throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
+async function readPrompt(args: CliArgs, place: Place, stdin: Uint8Array | undefined, oneShot: boolean, maxBytes: number): Promise<ContentBlock[]> {
+  if (oneShot && args.message.trim() === "" && isBlank(stdin)) throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
   const kind = lineKind(args.message);
   if (kind === "command") return [];
   if (kind === "unknown") throw new UsageError(unknownCommand(args.message));
-  return userContent(isSkillLine(args.message) ? parseSkillCommand(args.message)!.args : args.message, { cwd: place.cwd, home: place.home, required: args.files, stdin });
+  return userContent(isSkillLine(args.message) ? parseSkillCommand(args.message)!.args : args.message, { cwd: place.cwd, home: place.home, required: args.files, stdin, maxBytes, warn: oneShot ? warn : () => {} }); // the REPL expands it again
 }
 
 /** The message's blocks, none for an empty message (a `/skill:NAME` without args). */
@@ -207,9 +207,10 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
             return result.quit ? "quit" : undefined;
           }
           // a bad @file or an unknown skill is printed by the REPL, and nothing is sent
+          const input = { cwd: place.cwd, home: place.home, maxBytes: agent.settings.input.maxBytes, warn };
           const content = kind === "skill"
-            ? withSkill(skillText(line, parts, args.noSkills), userContent(parseSkillCommand(line)!.args, { cwd: place.cwd, home: place.home }))
-            : expandPrompt(line, { cwd: place.cwd, home: place.home });
+            ? withSkill(skillText(line, parts, args.noSkills), userContent(parseSkillCommand(line)!.args, input))
+            : expandPrompt(line, input);
           const result = await agent.send(content, signal);
           if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(parts, place.cwd);
         },
@@ -240,19 +241,32 @@ async function oneCommand(parts: Assembled, line: string, output: CliArgs["outpu
   return result.ok ? EXIT.ok : EXIT.usage;
 }
 
+/** SIGTERM and SIGHUP end a run as Ctrl-C does (tools' process groups killed, session flushed), then exit 128 + signal. */
+const SIGNAL_EXIT = { SIGTERM: EXIT.terminated, SIGHUP: EXIT.hangup } as const;
+/** After SIGTERM or SIGHUP, how long the cancelled turn gets to end before hey leaves anyway. */
+const SIGNAL_GRACE_MS = 5000;
+
 async function oneShotRun(parts: Assembled, prompt: ContentBlock[], cwd: string): Promise<number> {
   const abort = new AbortController();
+  let signalled: number | undefined;
   const onSigint = () => {
-    if (abort.signal.aborted) process.exit(EXIT.interrupted); // a second Ctrl-C: leave now
+    if (abort.signal.aborted) process.exit(signalled ?? EXIT.interrupted); // a second Ctrl-C: leave now
     abort.abort();
   };
-  process.on("SIGINT", onSigint);
+  const onSignal = (name: keyof typeof SIGNAL_EXIT) => () => {
+    signalled ??= SIGNAL_EXIT[name];
+    abort.abort();
+    setTimeout(() => process.exit(signalled), SIGNAL_GRACE_MS).unref();
+  };
+  const handlers = [["SIGINT", onSigint], ["SIGTERM", onSignal("SIGTERM")], ["SIGHUP", onSignal("SIGHUP")]] as const;
+  for (const [name, handler] of handlers) process.on(name, handler);
   let result: RunResult;
   try {
     result = await parts.agent.send(prompt, abort.signal);
   } finally {
-    process.off("SIGINT", onSigint);
+    for (const [name, handler] of handlers) process.off(name, handler);
   }
+  if (signalled !== undefined) return signalled;
   if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(parts, cwd);
   return exitCode(result);
 }

@@ -5,12 +5,13 @@
 // re-reads the configuration, skills and AGENTS.md into the same pieces.
 import { readFileSync, statSync } from "node:fs";
 import { platform } from "node:os";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { createAgent, type Agent } from "./agent.ts";
 import { VERSION, type CliArgs } from "./cli.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { reloadAll, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig } from "./config/reload.ts";
 import { setupHint } from "./config/resolve.ts";
+import { knownSecrets, redactingOutput, redactingTool, toolEnvironment } from "./config/secrets.ts";
 import type { ConfigFlags, ProviderSettings, Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
 import { newId, type Effort, type Usage } from "./kernel/ir.ts";
@@ -37,6 +38,7 @@ import { createCompressTool } from "./tools/compress.ts";
 import { createEditTool } from "./tools/edit.ts";
 import { createGrepTool } from "./tools/grep.ts";
 import { cacheDir } from "./tools/ripgrep.ts";
+import { outputsRoot, pruneOutputs } from "./tools/outputs.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
 import { chooseShell, type ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
@@ -59,7 +61,7 @@ export interface Started {
  */
 export function startProvider(settings: Settings, cliProxy: string | undefined, env: Env, debug?: DebugLog): Started {
   const fetchImpl = fetchFor(settings, cliProxy, env, debug);
-  const provider = providerFor(settings.provider, settings.model, settings.effort, fetchImpl);
+  const provider = providerFor(settings.provider, settings.model, settings.effort, fetchImpl, settings.retry.idleTimeoutMs);
   provider.catch(() => {}); // awaited by assemble; a run that fails before that never awaits it
   return { fetch: fetchImpl, provider };
 }
@@ -77,11 +79,11 @@ export function fetchFor(settings: Settings, cliProxy: string | undefined, env: 
   return proxiedFetch(sources, { ...(ca ? { ca } : {}), ...(debug ? { base: debug.wrap(fetch) } : {}) });
 }
 
-/** The provider for `settings` and `model`, through `fetchImpl` (its certificates unchecked when the provider says `insecure`). */
-export function providerFor(settings: ProviderSettings, model: string, effort: Effort | undefined, fetchImpl: typeof fetch): Promise<Provider> {
+/** The provider for `settings`, `model` and the stream's idle timeout, through `fetchImpl` (its certificates unchecked when the provider says `insecure`). */
+export function providerFor(settings: ProviderSettings, model: string, effort: Effort | undefined, fetchImpl: typeof fetch, idleTimeoutMs?: number): Promise<Provider> {
   const { protocol, baseUrl, apiKey, apiKeyVar, headers, maxTokens, legacyThinking, apiVersion, compat } = settings;
   const through = settings.insecure ? unverified(fetchImpl) : fetchImpl;
-  return createProvider({ protocol, baseUrl, model, apiKey, apiKeyVar, headers, maxTokens, effort, legacyThinking, apiVersion, compat, fetch: through });
+  return createProvider({ protocol, baseUrl, model, apiKey, apiKeyVar, headers, maxTokens, effort, legacyThinking, apiVersion, compat, fetch: through, idleTimeoutMs });
 }
 
 /** `fetchImpl` without TLS certificate verification (a provider's `insecure = true`, warned about on every run). */
@@ -90,10 +92,14 @@ function unverified(fetchImpl: typeof fetch): typeof fetch {
   return Object.assign(insecure, { preconnect: fetchImpl.preconnect });
 }
 
-/** The five built-in tools (SPEC §7), configured from settings and flags. */
-export function createTools(settings: Settings, opts: { shell: ShellChoice; raw: boolean }): Tool[] {
+/**
+ * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash
+ * keeps full outputs; `env`: the commands' environment (process.env by default).
+ */
+export function createTools(settings: Settings, opts: { shell: ShellChoice; raw: boolean; outputDir?: string; env?: Env }): Tool[] {
+  const { shell, raw, outputDir, env } = opts;
   return [
-    createBashTool({ shell: opts.shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw: opts.raw }),
+    createBashTool({ shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw, outputDir, env }),
     createReadFileTool(),
     createWriteFileTool(),
     createEditTool(),
@@ -172,7 +178,9 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   const hint = (e: { kind: string; message: string }) => setupHint(agent.settings.provider, agent.settings.model, e);
   const terminal = args.output === "text" ? terminalOutput(input.oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, hint }) : undefined;
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
-  const output = fanOut(input.debug ? [display, session, input.debug.output] : [display, session]);
+  // nothing hey prints or saves, and no tool result the model reads, holds a secret it knows
+  let secrets = knownSecrets(settings, env, args.proxy);
+  const output = redactingOutput(fanOut(input.debug ? [display, session, input.debug.output] : [display, session]), () => secrets);
   session.model(settings.provider.name, settings.model);
   output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd });
   if (resumed) {
@@ -187,9 +195,12 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   let fetchImpl = input.started.fetch;
   let shell = shellFor(settings);
   let rules = permissionCheck(settings.permission, shell.name);
+  // bash's full outputs live with the session; older ones are pruned in the background
+  const outputs = outputsRoot(env, process.platform, input.home);
+  void pruneOutputs(outputs, { current: sessionId });
   const toolsFor = (s: Settings): Tool[] => {
-    const tools = createTools(s, { shell, raw: args.raw });
-    return s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools;
+    const tools = createTools(s, { shell, raw: args.raw, outputDir: join(outputs, sessionId), env: toolEnvironment(env, s, s.tools.keepEnv) });
+    return (s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools).map((t) => redactingTool(t, () => secrets));
   };
   let tools = toolsFor(settings);
   const blocked = blockedTools(compileRules(settings.permission, shell.name).rules, tools.map((t) => t.name));
@@ -229,8 +240,8 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     let nextProvider = agent.provider;
     try {
       if (s.proxy !== current.proxy || JSON.stringify(s.network) !== JSON.stringify(current.network)) nextFetch = fetchFor(s, args.proxy, env, input.debug);
-      if (nextFetch !== fetchImpl || s.model !== current.model || JSON.stringify(s.provider) !== JSON.stringify(current.provider))
-        nextProvider = await providerFor(s.provider, s.model, s.effort, nextFetch);
+      if (nextFetch !== fetchImpl || s.model !== current.model || JSON.stringify(s.provider) !== JSON.stringify(current.provider) || s.retry.idleTimeoutMs !== current.retry.idleTimeoutMs)
+        nextProvider = await providerFor(s.provider, s.model, s.effort, nextFetch, s.retry.idleTimeoutMs);
     } catch (e) {
       return { ...nothing, errors: [(e as Error).message] };
     }
@@ -246,6 +257,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
         fetchImpl = nextFetch;
         shell = shellFor(s);
         rules = permissionCheck(s.permission, shell.name);
+        secrets = knownSecrets(s, env, args.proxy);
         tools = toolsFor(s);
         agent.switchModel(s, nextProvider);
         if (s.effort === current.effort) agent.setEffort(effort); // an /effort choice outlives a reload that leaves effort alone
@@ -261,7 +273,8 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     session,
     async switchModel(spec) {
       const next = config.resolve({ ...flags, model: spec });
-      agent.switchModel(next, await providerFor(next.provider, next.model, next.effort, fetchImpl));
+      agent.switchModel(next, await providerFor(next.provider, next.model, next.effort, fetchImpl, next.retry.idleTimeoutMs));
+      secrets = knownSecrets(next, env, args.proxy);
       flags = { ...flags, model: spec }; // a later /reload keeps this choice, as it keeps -m
     },
     async reload() {

@@ -49,7 +49,7 @@ export function loadLayer(path: string, opts: { required: boolean }): ConfigLaye
     if (code === "ENOENT") throw new ConfigError(`--config ${path}: no such file`);
     throw new ConfigError(`${path}: cannot read (${code ?? (e as Error).message})`);
   }
-  return { source: path, data: parseToml(path, text) };
+  return { source: path, data: parseToml(path, text), text };
 }
 
 /**
@@ -145,7 +145,7 @@ function reloadConfig(opts: LoadOptions): ReturnType<LoadedConfig["reload"]> {
   const layers = readLayers(opts, (e) => errors.push(e.message));
   for (const layer of layers) {
     try {
-      checkLayer(layer.source, layer.data);
+      checkLayer(layer.source, layer.data, layer.text);
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e;
       errors.push(e.message);

@@ -7,9 +7,11 @@
 import { dirname, isAbsolute, join } from "node:path";
 import type { Effort } from "../kernel/ir.ts";
 import { validateRules } from "../permission/rules.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS } from "../providers/stream-guard.ts";
 import { chooseProvider, envValue, OLLAMA_MODEL, OLLAMA_URL } from "./providers.ts";
 import {
   checkLayer,
+  checkRange,
   checkValue,
   type ConfigFile,
   expandVars,
@@ -52,6 +54,12 @@ function isLoopback(url: string): boolean {
 }
 
 /** `HEY_*` variables that set one file key; they sit above every file and below the flags. */
+/**
+ * 256 KiB (~64k tokens): room for a long log or a big diff, yet a prompt that every later request
+ * of the session pays for stays well inside today's context windows.
+ */
+export const INPUT_MAX_BYTES = 256 * 1024;
+
 const ENV_KEYS: [variable: string, path: string[], kind: Kind][] = [
   ["HEY_MAX_TURNS", ["agent", "max_turns"], "positive"],
   ["HEY_BUDGET_TOKENS", ["agent", "budget_tokens"], "positive"],
@@ -80,7 +88,7 @@ export function resolveConfig(
   const merged: Table = {};
   const sources = new Map<string, string>();
   for (const layer of layers) {
-    const checked = checkLayer(layer.source, layer.data);
+    const checked = checkLayer(layer.source, layer.data, layer.text);
     if (layer.project) refuseInProject(layer.source, checked.data);
     warnings.push(...checked.warnings);
     mergeInto(merged, checked.data, layer.source, [], sources);
@@ -142,6 +150,7 @@ export function resolveConfig(
       maxDelayMs: f.retry?.max_delay_ms ?? 60_000,
       jitter: f.retry?.jitter ?? true,
       respectRetryAfter: f.retry?.respect_retry_after ?? true,
+      idleTimeoutMs: f.retry?.idle_timeout_ms ?? DEFAULT_IDLE_TIMEOUT_MS,
     },
     compaction: {
       dedup: f.compaction?.dedup ?? true,
@@ -155,8 +164,10 @@ export function resolveConfig(
       bashFilter: f.tools?.bash_filter ?? "builtin",
       bashTimeoutMs: f.tools?.bash_timeout_ms ?? 120_000,
       rg: f.tools?.rg || undefined,
+      keepEnv: f.tools?.keep_env ?? [],
     },
     mcp: { servers, startupWaitMs: f.mcp?.startup_wait_ms ?? 3_000 },
+    input: { maxBytes: f.input?.max_bytes ?? INPUT_MAX_BYTES },
   };
   checkPermission(settings.permission, sourceOf);
   return { settings, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)] };
@@ -224,12 +235,12 @@ function applyOverrides(file: Table, env: Record<string, string | undefined>, fl
     const text = envValue(env, variable);
     if (text === undefined) continue;
     const value = (kind === "positive" || kind === "count") && /^\d+$/.test(text) ? Number(text) : text;
-    const bad = checkValue(kind, value, variable);
+    const bad = checkValue(kind, value, variable) ?? checkRange(path, value, variable);
     if (bad) throw new ConfigError(bad);
     put(path, value);
   }
   if (flags.maxTurns !== undefined) {
-    const bad = checkValue("positive", flags.maxTurns, "--max-turns");
+    const bad = checkValue("positive", flags.maxTurns, "--max-turns") ?? checkRange(["agent", "max_turns"], flags.maxTurns, "--max-turns");
     if (bad) throw new ConfigError(bad);
     put(["agent", "max_turns"], flags.maxTurns);
   }

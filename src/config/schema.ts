@@ -54,11 +54,13 @@ export interface ConfigFile {
     max_delay_ms?: number;
     jitter?: boolean;
     respect_retry_after?: boolean;
+    idle_timeout_ms?: number;
   };
   compaction?: { dedup?: boolean; purge_errors_after?: number; nudge_threshold?: number; compress_tool?: boolean };
   permission?: { allow?: string[]; deny?: string[] };
-  tools?: { shell?: string; bash_filter?: string; bash_timeout_ms?: number; rg?: string };
+  tools?: { shell?: string; bash_filter?: string; bash_timeout_ms?: number; rg?: string; keep_env?: string[] };
   mcp?: { startup_wait_ms?: number; servers?: Record<string, FileMcpServer> };
+  input?: { max_bytes?: number };
 }
 
 const SECTIONS: Record<string, Record<string, Kind>> = {
@@ -73,10 +75,12 @@ const SECTIONS: Record<string, Record<string, Kind>> = {
     max_delay_ms: "count",
     jitter: "boolean",
     respect_retry_after: "boolean",
+    idle_timeout_ms: "positive",
   },
   compaction: { dedup: "boolean", purge_errors_after: "count", nudge_threshold: "fraction", compress_tool: "boolean" },
   permission: { allow: "strings", deny: "strings" },
-  tools: { shell: "string", bash_filter: "string", bash_timeout_ms: "positive", rg: "string" },
+  tools: { shell: "string", bash_filter: "string", bash_timeout_ms: "positive", rg: "string", keep_env: "strings" },
+  input: { max_bytes: "positive" },
 };
 
 const PROVIDER_KEYS: Record<string, Kind> = {
@@ -107,6 +111,58 @@ const MCP_SERVER_KEYS: Record<string, Kind> = {
   enabled: "boolean",
   timeout_ms: "positive",
 };
+
+/**
+ * The values a number may take, by key (`*` is any provider or server name). A value out of range
+ * is a ConfigError like a wrong type: `bash_timeout_ms = 3000000000` overflowed the timer and
+ * timed every command out at once; a cap far above any sane use catches such typos. Times are
+ * capped at a day (timers overflow at 24.8 days), counts well past what a run could use.
+ */
+const RANGES: Record<string, [min: number, max: number]> = {
+  "agent.max_turns": [1, 10_000],
+  "agent.budget_tokens": [1_000, 10_000_000],
+  "retry.max_retries": [0, 100],
+  "retry.base_delay_ms": [0, 3_600_000],
+  "retry.max_delay_ms": [0, 3_600_000],
+  "retry.idle_timeout_ms": [100, 3_600_000],
+  "compaction.purge_errors_after": [0, 1_000],
+  "tools.bash_timeout_ms": [100, 86_400_000],
+  "input.max_bytes": [1_024, 100 * 1024 * 1024],
+  "mcp.startup_wait_ms": [0, 600_000],
+  "mcp.servers.*.timeout_ms": [100, 86_400_000],
+  "provider.*.max_tokens": [1, 10_000_000],
+};
+
+/** "X must be between MIN and MAX, got V" when `path` has a range and `v` is outside it; else undefined. */
+export function checkRange(path: readonly string[], v: unknown, label: string): string | undefined {
+  const key = path.map((p, i) => (path[0] === "provider" && i === 1) || (path[0] === "mcp" && path[1] === "servers" && i === 2) ? "*" : p).join(".");
+  const range = RANGES[key];
+  if (!range || typeof v !== "number" || (v >= range[0] && v <= range[1])) return undefined;
+  return `${label} must be between ${range[0]} and ${range[1]}, got ${v}`;
+}
+
+/**
+ * The 1-based line of the file `text` that sets the key at `path` (`[tools]` then
+ * `bash_timeout_ms = …`, or `tools.bash_timeout_ms = …`, or a `[provider.x]` key); undefined when
+ * it cannot be told (a key inside an inline table or array). A heuristic over lines: good enough
+ * to point at, never used to decide anything.
+ */
+export function keyLine(text: string, path: readonly string[]): number | undefined {
+  const split = (dotted: string) => dotted.split(".").map((k) => k.trim().replace(/^["']|["']$/g, ""));
+  const want = path.join("\u0000");
+  let table: string[] = [];
+  const lines = text.split("\n");
+  for (const [i, raw] of lines.entries()) {
+    const line = raw.trim();
+    const header = /^\[\[?\s*([^\]]+?)\s*\]\]?/.exec(line);
+    if (header) table = split(header[1]!);
+    else {
+      const assign = /^((?:"[^"]*"|'[^']*'|[A-Za-z0-9_.\s-])+?)\s*=/.exec(line);
+      if (assign && [...table, ...split(assign[1]!)].join("\u0000") === want) return i + 1;
+    }
+  }
+  return undefined;
+}
 
 const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
 
@@ -174,12 +230,16 @@ export function checkValue(kind: Kind, v: unknown, label: string): string | unde
 /**
  * Checks one parsed file. Returns a copy holding only known keys, with `[mcp] servers = [...]`
  * folded into `mcp.servers.NAME`, plus one warning per unknown key. Throws ConfigError, prefixed
- * with `source`, on the first wrong type.
+ * with `source` (and `:LINE` when `text` shows where the key is), on the first wrong type or
+ * number out of range.
  */
-export function checkLayer(source: string, data: Table): { data: Table; warnings: string[] } {
+export function checkLayer(source: string, data: Table, text?: string): { data: Table; warnings: string[] } {
   const warnings: string[] = [];
-  const fail = (message: string): never => {
-    throw new ConfigError(`${source}: ${message}`);
+  const fail = (message: string, path?: string[]): never => {
+    // an MCP server checked as mcp.servers.NAME is written [mcp.NAME]
+    const written = path?.[0] === "mcp" && path[1] === "servers" ? ["mcp", ...path.slice(2)] : path;
+    const line = text !== undefined && written ? keyLine(text, written) : undefined;
+    throw new ConfigError(`${source}${line ? `:${line}` : ""}: ${message}`);
   };
   const unknown = (what: string) => warnings.push(`${source}: unknown ${what} (ignored)`);
 
@@ -196,8 +256,8 @@ export function checkLayer(source: string, data: Table): { data: Table; warnings
         unknown(`key ${where([...path, key])}`);
         continue;
       }
-      const bad = checkValue(kind, v, where([...path, key]));
-      if (bad) fail(bad);
+      const bad = checkValue(kind, v, where([...path, key])) ?? checkRange([...path, key], v, where([...path, key]));
+      if (bad) fail(bad, [...path, key]);
       out[key] = v;
     }
     return out;
@@ -224,8 +284,8 @@ export function checkLayer(source: string, data: Table): { data: Table; warnings
     };
     for (const [key, v] of Object.entries(value)) {
       if (key === "startup_wait_ms") {
-        const bad = checkValue("count", v, "[mcp] startup_wait_ms");
-        if (bad) fail(bad);
+        const bad = checkValue("count", v, "[mcp] startup_wait_ms") ?? checkRange(["mcp", key], v, "[mcp] startup_wait_ms");
+        if (bad) fail(bad, ["mcp", key]);
         out[key] = v;
       } else if (key === "servers") {
         if (!Array.isArray(v)) fail(mustBe("[mcp] servers", "an array of tables", v));

@@ -18,6 +18,8 @@ export interface ConfigLayer {
   data: Record<string, unknown>;
   /** the project's `.hey/config.toml`: some keys (a provider's `insecure`) are refused there */
   project?: boolean;
+  /** the file's text, when it came from a file: messages about a key name its line */
+  text?: string;
 }
 
 /**
@@ -96,11 +98,15 @@ export interface Settings {
   network: { caFile?: string; caFileSource?: string };
   /** maxRunTokens: input + output tokens a run may use before it hands off (undefined: no cap) */
   agent: { maxTurns: number; budgetTokens: number; parallelTools: boolean; maxRunTokens?: number };
-  retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number; jitter: boolean; respectRetryAfter: boolean };
+  /** `idleTimeoutMs`: a model stream silent this long (before its first byte or between chunks) fails as a retryable network error */
+  retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number; jitter: boolean; respectRetryAfter: boolean; idleTimeoutMs: number };
   compaction: { dedup: boolean; purgeErrorsAfter: number; nudgeThreshold: number; compressTool: boolean };
   permission: { allow: string[]; deny: string[] };
   /** `rg`: the ripgrep grep runs, overriding rg on PATH and the embedded one */
-  tools: { shell?: string; bashFilter: string; bashTimeoutMs: number; rg?: string };
+  /** `keepEnv`: API key variables the commands the model runs may still see (they are removed otherwise) */
+  tools: { shell?: string; bashFilter: string; bashTimeoutMs: number; rg?: string; keepEnv: string[] };
   mcp: { servers: McpServerSettings[]; startupWaitMs: number };
+  /** `maxBytes`: the most of stdin and of each `@file` read into a prompt; the rest is cut (and said so) */
+  input: { maxBytes: number };
 }
 

@@ -5,11 +5,19 @@ import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 
 /**
  * The first `maxBytes` of `path` as UTF-8 (a character cut at the limit becomes U+FFFD);
- * `truncated` says whether the file is longer. Throws the system error (ENOENT, EACCES…), or
- * an error with code EISDIR / EINVAL when `path` is a directory or not a regular file (a FIFO
- * is opened non-blocking, so it cannot hang the read).
+ * `truncated` says whether the file is longer. Throws as readHeadBytes does.
  */
 export function readHead(path: string, maxBytes: number): { text: string; truncated: boolean } {
+  const { bytes, size } = readHeadBytes(path, maxBytes);
+  return { text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"), truncated: size > bytes.length };
+}
+
+/**
+ * The first `maxBytes` bytes of the regular file `path` and its size; never reads more. Throws
+ * the system error (ENOENT, EACCES…), or an error with code EISDIR / EINVAL when `path` is a
+ * directory or not a regular file (a FIFO is opened non-blocking, so it cannot hang the read).
+ */
+export function readHeadBytes(path: string, maxBytes: number): { bytes: Uint8Array; size: number } {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const st = fstatSync(fd);
@@ -23,7 +31,7 @@ export function readHead(path: string, maxBytes: number): { text: string; trunca
       if (n === 0) break;
       got += n;
     }
-    return { text: buf.toString("utf8", 0, got), truncated: st.size > got };
+    return { bytes: buf.subarray(0, got), size: st.size };
   } finally {
     closeSync(fd);
   }

@@ -49,7 +49,9 @@ export type ProviderErrorKind =
   | "quota_exhausted"
   | "network"
   | "bad_request"
-  | "stream_interrupted";
+  | "stream_interrupted"
+  /** the server answered, but not in the protocol (an HTML page, JSON instead of a stream, malformed events) */
+  | "protocol";
 
 /** The kinds a retry can help with (SPEC §6); the others fail at once. */
 export const RETRYABLE_KINDS: ReadonlySet<string> = new Set<ProviderErrorKind>(["rate_limit", "overloaded", "network"]);

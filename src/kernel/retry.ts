@@ -28,6 +28,14 @@ export type RetryDecision = { retry: true; delayMs: number } | { retry: false; w
 const SERVER_DELAY_JITTER = 0.1;
 
 /**
+ * The least wait before retry number n, whatever the server or the settings say: 0.5 s × 2^(n-1)
+ * (0.5, 1, 2, 4, 8 s), capped at maxDelayMs. Without it `Retry-After: 0` (or base_delay_ms = 0)
+ * spent five retries in 50 ms: no overloaded server recovers that fast, and a rate limiter counts
+ * every try.
+ */
+const MIN_DELAY_MS = 500;
+
+/**
  * Whether to retry after `failure`, which happened on try number `attempt` (1 = the first
  * request), and how long to wait first. `random` returns [0, 1); inject it for tests.
  *
@@ -35,18 +43,20 @@ const SERVER_DELAY_JITTER = 0.1;
  * from [delay/2, delay] ("equal jitter": spread out, never much shorter). A server-given
  * delay (Retry-After) is waited in full, lengthened by at most 10 % jitter; one longer than
  * maxDelayMs is not waited at all — the caller fails and says when the server allows a retry.
+ * No delay is shorter than MIN_DELAY_MS × 2^(attempt-1).
  */
 export function retryDecision(failure: RetryableFailure, attempt: number, policy: RetryPolicy, random: () => number = Math.random): RetryDecision {
   if (!RETRYABLE_KINDS.has(failure.kind) || failure.final) return { retry: false };
   if (!policy.enabled || policy.maxRetries <= 0) return { retry: false };
   if (attempt > policy.maxRetries) return { retry: false, why: `gave up after ${policy.maxRetries} ${policy.maxRetries === 1 ? "retry" : "retries"}` };
+  const floor = Math.min(policy.maxDelayMs, MIN_DELAY_MS * 2 ** (attempt - 1));
   const server = policy.respectRetryAfter ? failure.retryAfterMs : undefined;
   if (server !== undefined) {
     if (server > policy.maxDelayMs) return { retry: false, why: `the server allows the next try in ${formatWait(server)}` };
-    return { retry: true, delayMs: Math.round(server * (1 + (policy.jitter ? random() * SERVER_DELAY_JITTER : 0))) };
+    return { retry: true, delayMs: Math.max(floor, Math.round(server * (1 + (policy.jitter ? random() * SERVER_DELAY_JITTER : 0)))) };
   }
   const capped = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  return { retry: true, delayMs: Math.round(policy.jitter ? capped / 2 + (random() * capped) / 2 : capped) };
+  return { retry: true, delayMs: Math.max(floor, Math.round(policy.jitter ? capped / 2 + (random() * capped) / 2 : capped)) };
 }
 
 /** "45 s", "12 min", "3 h 20 min" */

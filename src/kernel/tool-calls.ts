@@ -19,6 +19,14 @@ export interface ToolRunDeps {
   parallel: boolean;
 }
 
+/**
+ * At most this many calls of one turn run at once. A model can ask for hundreds in one turn; each
+ * bash call holds several file descriptors (three pipes, a spill file), and 1000 at once ran out
+ * of them (EMFILE) under a 1024 limit, 100 under macOS' 256. Eight keeps a turn's I/O-bound calls
+ * overlapping while staying far below any descriptor limit.
+ */
+export const MAX_CONCURRENT_CALLS = 8;
+
 /** The result of a call the user interrupted (Ctrl-C) before it finished. */
 export const INTERRUPTED = "interrupted by user";
 /** The result of a call that never got one: hey stopped (crash, kill) or the history came from elsewhere. */
@@ -54,13 +62,14 @@ export function syntheticResult(call: Pick<ToolCall, "id" | "name">, id: string,
 /**
  * Runs one turn's calls and returns their result messages in call order. All `tool_call`
  * events are emitted first, in call order; `tool_result` events follow in call order, each as
- * soon as it and every earlier call are done. With `parallel`, calls run concurrently, except
- * that calls naming the same `path` run one after another in call order and an `exclusive` tool
- * runs alone.
+ * soon as it and every earlier call are done. With `parallel`, up to MAX_CONCURRENT_CALLS calls
+ * run at once (started in call order), except that calls naming the same `path` run one after
+ * another in call order and an `exclusive` tool runs alone.
  */
 export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promise<Message[]> {
   for (const c of calls) deps.output.emit({ type: "tool_call", id: c.id, name: c.name, arguments: c.arguments });
   const started: Promise<ToolResult>[] = [];
+  const slot = limitConcurrency(MAX_CONCURRENT_CALLS);
   const lastOnPath = new Map<string, Promise<unknown>>();
   let barrier: Promise<unknown> = Promise.resolve();
   for (const call of calls) {
@@ -71,7 +80,7 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
     let before: Promise<unknown> = barrier;
     if (!deps.parallel || exclusive) before = Promise.allSettled(started);
     else if (path !== undefined && lastOnPath.has(path)) before = Promise.allSettled([barrier, lastOnPath.get(path)]);
-    const task = before.then(() => runOne(call, args, deps));
+    const task = before.then(() => slot(() => runOne(call, args, deps)));
     started.push(task);
     if (path !== undefined) lastOnPath.set(path, task);
     if (exclusive) barrier = task.catch(() => {});
@@ -83,6 +92,26 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
     messages.push(toolMessage(call, result));
   }
   return messages;
+}
+
+/**
+ * A gate that lets at most `n` of the functions passed to it run at once; the others wait, and
+ * start in the order they were passed. A function only holds its place while it runs.
+ */
+export function limitConcurrency(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (fn) => {
+    if (running >= n) await new Promise<void>((start) => waiting.push(start));
+    else running++;
+    try {
+      return await fn();
+    } finally {
+      const next = waiting.shift();
+      if (next) next(); // the place passes on: `running` stays the same
+      else running--;
+    }
+  };
 }
 
 function toolMessage(call: ToolCall, result: ToolResult): Message {

@@ -1,61 +1,133 @@
 // Reads the files a message mentions and builds the user prompt (SPEC §2). The rules live in
 // pure/mentions.ts; this file only does the reading.
-import { readFileSync, statSync } from "node:fs";
+import { read, statSync, type Stats } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
+import { readHeadBytes } from "../fs/read-head.ts";
 import type { ContentBlock, ImagePart } from "../kernel/ir.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "./image.ts";
-import { buildPrompt, decodeForPrompt, findMentions, type MentionedFile } from "./mentions.ts";
+import { buildPrompt, cutNotice, decodeForPrompt, findMentions, type MentionedFile } from "./mentions.ts";
 
-/** A mentioned file that cannot be used; the message names the path. */
+/** A mentioned file (or stdin) that cannot be used; the message names it. */
 export class MentionError extends Error {
   override name = "MentionError";
 }
 
+export interface PromptInput {
+  cwd: string;
+  /** expands a leading `~/` */
+  home?: string;
+  /** whole `@path` arguments: these must name a file */
+  required?: string[];
+  /** what readStdin read */
+  stdin?: Uint8Array;
+  /** `[input] max_bytes`: the most of stdin and of each file that goes into the prompt */
+  maxBytes: number;
+  /** told what was cut, and about a path-like `@word` that is no file */
+  warn(message: string): void;
+}
+
 /**
- * The user message content for `message` (+ `stdin`): `@path` tokens expanded to fenced file
- * contents, images (`@shot.png`) attached as image parts after the text. `required` paths
- * (whole `@path` arguments) must exist; a path-like mention that does not exist is an error
- * too, a word like `@john` stays literal. `home` expands a leading `~/`.
+ * The user message content for `message` (+ stdin): `@path` tokens that name files expanded to
+ * fenced file contents (each cut at `maxBytes`, reading at most one byte more), images
+ * (`@shot.png`) attached as image parts after the text. Any other `@word` stays literal
+ * (`@types/node`, `@app.route`), except a `required` one: that is a MentionError, as are
+ * directories, special files (FIFOs, devices: refused without being opened), binary files and
+ * binary stdin.
  */
-export function expandPrompt(message: string, opts: { cwd: string; home?: string; required?: string[]; stdin?: string }): ContentBlock[] {
+/** True when `bytes` is empty or only whitespace (stdin that says nothing). */
+export const isBlank = (bytes: Uint8Array | undefined) => !bytes || bytes.every((b) => b === 32 || (b >= 9 && b <= 13));
+
+export function expandPrompt(message: string, opts: PromptInput): ContentBlock[] {
   const required = new Set(opts.required ?? []);
   const files: MentionedFile[] = [];
   const images: ImagePart[] = [];
   for (const { path, looksLikePath } of findMentions(message)) {
     const full = absolute(path, opts.cwd, opts.home);
-    const file = readMention(path, full);
+    const file = readMention(path, full, opts.maxBytes);
     if (file && "mediaType" in file) images.push(file);
-    else if (file) files.push(file);
-    else if (required.has(path) || looksLikePath) throw new MentionError(`@${path}: no such file (${full})`);
+    else if (file) {
+      files.push(file);
+      if (file.cut) opts.warn(cutNotice(`@${path}`, file.cut));
+    } else if (required.has(path)) throw new MentionError(`@${path}: no such file (${full})`);
+    else if (looksLikePath) opts.warn(`@${path} is not a file here; it is sent as written`);
   }
-  return [{ type: "text", text: buildPrompt(message, files, opts.stdin) }, ...images];
+  let stdin: { text: string; cut?: { shown: number } } | undefined;
+  if (opts.stdin) {
+    const decoded = decodeForPrompt(opts.stdin, opts.maxBytes);
+    if ("binary" in decoded) throw new MentionError("stdin: binary data (a NUL byte near its start); hey takes text on stdin");
+    if (decoded.cut) opts.warn(cutNotice("stdin", decoded.cut));
+    stdin = decoded;
+  }
+  return [{ type: "text", text: buildPrompt(message, files, stdin) }, ...images];
 }
+
+/**
+ * Reads at most `maxBytes` + 1 bytes of stdin (one more than fits says there is more; the rest
+ * is never read, so `< /dev/zero` costs nothing). Throws MentionError when stdin cannot be read
+ * (`< somedir`).
+ */
+export async function readStdin(maxBytes: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let got = 0;
+  try {
+    while (got <= maxBytes) {
+      const buf = new Uint8Array(Math.min(STDIN_CHUNK_BYTES, maxBytes + 1 - got));
+      const n = await new Promise<number>((done, fail) => read(0, buf, 0, buf.length, null, (e, k) => (e ? fail(e) : done(k))));
+      if (n === 0) break;
+      chunks.push(buf.subarray(0, n));
+      got += n;
+    }
+  } catch (e) {
+    throw new MentionError(`stdin: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Reads of stdin are this big at most: memory grows with what arrives, not with the cap. */
+const STDIN_CHUNK_BYTES = 256 * 1024;
 
 function absolute(path: string, cwd: string, home: string | undefined): string {
   if (home && (path === "~" || path.startsWith("~/"))) return resolve(home, path.slice(2));
   return isAbsolute(path) ? path : resolve(cwd, path);
 }
 
-function readMention(path: string, full: string): MentionedFile | ImagePart | undefined {
-  let stat;
+/** Bytes enough to recognise an image (WebP's mark ends at byte 12). */
+const IMAGE_SNIFF_BYTES = 16;
+
+function readMention(path: string, full: string, maxBytes: number): MentionedFile | ImagePart | undefined {
+  let stat: Stats;
   try {
     stat = statSync(full);
   } catch {
     return undefined;
   }
   if (stat.isDirectory()) throw new MentionError(`@${path}: is a directory; mention files, or ask hey to look inside it`);
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(full);
-  } catch (e) {
-    throw new MentionError(`@${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-  }
-  const mediaType = sniffImage(bytes);
+  if (!stat.isFile()) throw new MentionError(`@${path}: ${special(stat)}, not a regular file; only files can be mentioned`);
+  let head: { bytes: Uint8Array; size: number };
+  const readUpTo = (n: number) => {
+    try {
+      return readHeadBytes(full, n);
+    } catch (e) {
+      throw new MentionError(`@${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    }
+  };
+  head = readUpTo(Math.max(maxBytes, IMAGE_SNIFF_BYTES) + 1);
+  const mediaType = sniffImage(head.bytes);
   if (mediaType) {
-    if (bytes.length > IMAGE_MAX_BYTES) throw new MentionError(`@${path}: image of ${(bytes.length / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
-    return { type: "image", mediaType, data: toBase64(bytes) };
+    if (head.size > IMAGE_MAX_BYTES) throw new MentionError(`@${path}: image of ${(head.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
+    if (head.size > head.bytes.length) head = readUpTo(IMAGE_MAX_BYTES);
+    return { type: "image", mediaType, data: toBase64(head.bytes) };
   }
-  const decoded = decodeForPrompt(bytes);
+  const decoded = decodeForPrompt(head.bytes, maxBytes, head.size);
   if ("binary" in decoded) throw new MentionError(`@${path}: binary file, cannot be included as text`);
   return { path, ...decoded };
+}
+
+/** What a file that is not a regular file is, for a message. */
+function special(stat: Stats): string {
+  if (stat.isFIFO()) return "a named pipe (FIFO)";
+  if (stat.isCharacterDevice()) return "a character device";
+  if (stat.isBlockDevice()) return "a block device";
+  if (stat.isSocket()) return "a socket";
+  return "a special file";
 }

@@ -1,14 +1,14 @@
 // `@path` mentions and stdin merged into a prompt (SPEC §2). Pure: the caller reads the files.
 
-/** Files over this size are cut; a prompt is paid for on every later request of the session. */
-export const MENTION_MAX_BYTES = 100 * 1024;
+/** Binary data is told by a NUL byte in its first this many bytes; nothing further is looked at. */
+const BINARY_SNIFF_BYTES = 8192;
 
 const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"]+$/;
 
 /**
  * The `@path` tokens of a message, in order of first appearance, trailing punctuation removed.
- * `looksLikePath` tells a file reference (`@src/a.ts`, `@README.md`) from a word (`@john`):
- * a missing path is an error, a missing word stays literal.
+ * `looksLikePath` tells a file reference (`@src/a.ts`, `@README.md`) from a word (`@john`); either
+ * is expanded only when it names a file, else it stays literal text.
  */
 export function findMentions(text: string): { path: string; looksLikePath: boolean }[] {
   const seen = new Set<string>();
@@ -29,33 +29,52 @@ export function fence(label: string, body: string): string {
   return `${bar}${label}\n${body}${body.endsWith("\n") ? "" : "\n"}${bar}`;
 }
 
+/** What a read cut: `shown` bytes kept, of `of` (a file's size; unknown for stdin, whose rest is not read). */
+export interface Cut {
+  shown: number;
+  of?: number;
+}
+
 export interface MentionedFile {
   path: string;
   text: string;
-  /** original size in bytes when the text was cut at MENTION_MAX_BYTES */
-  truncatedFrom?: number;
+  cut?: Cut;
 }
 
-/** message, then each mentioned file, then stdin, separated by blank lines (SPEC §2). */
-export function buildPrompt(message: string, files: MentionedFile[], stdin?: string): string {
+/** message, then each mentioned file, then stdin, separated by blank lines (SPEC §2); a cut says so. */
+export function buildPrompt(message: string, files: MentionedFile[], stdin?: { text: string; cut?: Cut }): string {
   const parts: string[] = [];
   if (message.trim() !== "") parts.push(message.trim());
   for (const f of files) {
-    const note = f.truncatedFrom === undefined ? "" : `\n(truncated: showing the first ${MENTION_MAX_BYTES} of ${f.truncatedFrom} bytes; read_file can read the rest)`;
+    const note = f.cut ? `\n(truncated: showing the first ${f.cut.shown} of ${f.cut.of} bytes; read_file can read the rest)` : "";
     parts.push(fence(f.path, f.text) + note);
   }
-  if (stdin !== undefined && stdin.trim() !== "") parts.push(fence("stdin", stdin));
+  if (stdin !== undefined && stdin.text.trim() !== "") {
+    const note = stdin.cut ? `\n(truncated: showing the first ${stdin.cut.shown} bytes of stdin; the rest was not read)` : "";
+    parts.push(fence("stdin", stdin.text) + note);
+  }
   return parts.join("\n\n");
 }
 
-/** Decodes a file for a prompt, or says why it cannot be shown as text. */
-export function decodeForPrompt(bytes: Uint8Array): { text: string; truncatedFrom?: number } | { binary: true } {
-  const head = bytes.subarray(0, 8192);
-  if (head.includes(0)) return { binary: true };
-  if (bytes.length <= MENTION_MAX_BYTES) return { text: new TextDecoder().decode(bytes) };
+/** The stderr line for a cut input: `@big.log` or `stdin`, what was kept, the key that sets it. */
+export function cutNotice(what: string, cut: Cut): string {
+  if (cut.of === undefined) return `${what}: only the first ${size(cut.shown)} went into the prompt ([input] max_bytes); the rest was not read`;
+  return `${what}: only the first ${size(cut.shown)} of ${size(cut.of)} went into the prompt ([input] max_bytes)`;
+}
+
+const size = (bytes: number) => (bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes`);
+
+/**
+ * Decodes input for a prompt, or says why it cannot be shown as text. `bytes` is what was read:
+ * up to `maxBytes` + 1 (one more than fits says there is more); `size`, when known, is the whole.
+ * Binary is told from the first BINARY_SNIFF_BYTES only.
+ */
+export function decodeForPrompt(bytes: Uint8Array, maxBytes: number, size?: number): { text: string; cut?: Cut } | { binary: true } {
+  if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { binary: true };
+  if (bytes.length <= maxBytes && (size === undefined || size <= maxBytes)) return { text: new TextDecoder().decode(bytes) };
   // cut on a line boundary near the cap so the model never sees half a line
-  const cut = bytes.subarray(0, MENTION_MAX_BYTES);
-  const lastNewline = cut.lastIndexOf(10);
-  const end = lastNewline > MENTION_MAX_BYTES / 2 ? lastNewline + 1 : MENTION_MAX_BYTES;
-  return { text: new TextDecoder().decode(bytes.subarray(0, end)), truncatedFrom: bytes.length };
+  const head = bytes.subarray(0, maxBytes);
+  const lastNewline = head.lastIndexOf(10);
+  const end = lastNewline > maxBytes / 2 ? lastNewline + 1 : maxBytes;
+  return { text: new TextDecoder().decode(bytes.subarray(0, end)), cut: { shown: end, ...(size !== undefined ? { of: size } : {}) } };
 }

@@ -38,7 +38,38 @@ export interface ProviderOptions {
  * adapter's factory throws.
  */
 export async function createProvider(opts: ProviderOptions): Promise<Provider> {
-  return failFastWhenRefusedLocally(await adapter(opts), opts.baseUrl);
+  const fetchImpl = streamsOnly(opts.fetch ?? fetch, opts.baseUrl);
+  return failFastWhenRefusedLocally(await adapter({ ...opts, fetch: fetchImpl }), opts.baseUrl);
+}
+
+/** Content types that are certainly not an event stream: a login page, a non-streaming JSON answer. */
+const NOT_A_STREAM = /text\/html|application\/(json|xml)|text\/xml/i;
+/** How much of such a body the error quotes. */
+const QUOTED_CHARS = 160;
+
+/**
+ * `base`, except that a successful answer to a streaming request (`"stream":true` in the body,
+ * Gemini's `alt=sse`) that is plainly not an event stream fails as a `protocol` error quoting its
+ * start — a captive portal's page or a proxy's JSON is not a network failure to retry. The SDKs
+ * wrap what fetch throws; guardedStream finds it again.
+ */
+function streamsOnly(base: typeof fetch, baseUrl: string): typeof fetch {
+  const checked = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+    const response = await base(input, init);
+    const type = response.headers.get("content-type") ?? "";
+    if (!response.ok || !NOT_A_STREAM.test(type) || !isStreaming(input, init)) return response;
+    const reader = response.body?.getReader();
+    const first = reader ? await reader.read().catch(() => undefined) : undefined;
+    await reader?.cancel().catch(() => {});
+    const start = first?.value ? new TextDecoder().decode(first.value).replace(/\s+/g, " ").trim().slice(0, QUOTED_CHARS) : "";
+    throw new ProviderError("protocol", `${baseUrl} answered with ${type.split(";")[0]} instead of a stream of events${start ? `: ${JSON.stringify(start)}` : ""}; check base_url and protocol`);
+  };
+  return Object.assign(checked, { preconnect: base.preconnect }) as typeof fetch;
+}
+
+function isStreaming(input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): boolean {
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  return /[?&]alt=sse\b/.test(url) || (typeof init?.body === "string" && /"stream"\s*:\s*true/.test(init.body));
 }
 
 async function adapter(opts: ProviderOptions): Promise<Provider> {

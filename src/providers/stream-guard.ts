@@ -4,8 +4,18 @@
 // after the headers would hang until Bun's socket idle timeout (sdk-facts §1.1, §5.3).
 import { ProviderError, type StreamEvent } from "../kernel/provider.ts";
 
-/** Default: as long as Bun's own socket idle timeout, which it replaces (we turn Bun's off). */
-export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+/**
+ * Default `[retry] idle_timeout_ms` (it replaces Bun's 5-minute socket idle timeout, which the
+ * adapters turn off): 120 s. While a model reasons, every API hey speaks sends something — Anthropic
+ * thinking deltas, Responses reasoning summaries (hey always asks for them), Gemini thought parts,
+ * DeepSeek reasoning_content — so a healthy stream's gaps are seconds. The silent case is OpenAI
+ * reasoning models over Chat Completions, which stream nothing until the answer: gaps of ~32 s at
+ * default effort and over 60 s at high effort on 10k–50k-token contexts are reported
+ * (NousResearch/hermes-agent#90449, 2389-research/tracker#577); 120 s is twice that. Today's 300 s
+ * made a dead server cost 30 minutes over six attempts; xhigh/max effort on Chat Completions may
+ * need more (raise the key, or use protocol "responses").
+ */
+export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 
 export interface IdleWatchdog {
   /** Aborts when the caller's signal aborts or when `watch` has waited `idleMs` for an item. Pass it to the SDK. */
@@ -62,7 +72,7 @@ export function startIdleWatchdog(parent: AbortSignal, idleMs: number): IdleWatc
   };
 }
 
-/** The error a stalled stream ends with: retryable, like any other network failure. */
+/** The error a stalled stream ends with: retryable like any network failure, so stalls use the retry budget and its backoff. */
 export function idleError(idleMs: number): ProviderError {
   return new ProviderError("network", `no data from the model for ${idleMs / 1000} s`);
 }
@@ -90,10 +100,21 @@ export async function* guardedStream<E>(
   } catch (e) {
     signal.throwIfAborted();
     if (watchdog.fired) throw idleError(idleMs);
-    throw classify(e);
+    throw providerErrorIn(e) ?? (e instanceof SyntaxError ? malformedError(e) : classify(e));
   } finally {
     watchdog.dispose();
   }
+}
+
+/** A ProviderError an SDK wrapped (thrown by hey's own fetch: see create.ts), found along the `cause` chain. */
+function providerErrorIn(e: unknown): ProviderError | undefined {
+  for (let depth = 0; depth < 5 && typeof e === "object" && e !== null; depth++, e = (e as { cause?: unknown }).cause) if (e instanceof ProviderError) return e;
+  return undefined;
+}
+
+/** The SDKs' event parsers throw SyntaxError on an event that is not JSON: the server does not speak the protocol, retrying cannot help. */
+function malformedError(e: SyntaxError): ProviderError {
+  return new ProviderError("protocol", `the model's answer is malformed (${e.message}); the server at base_url does not speak this protocol as expected`);
 }
 
 /** A stream that ended because of an abort (silently, or with its body already read) throws instead. */

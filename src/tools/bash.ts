@@ -1,17 +1,20 @@
 // The bash tool (SPEC §7, §13.1): one shell command in a fresh process group, its output
-// captured, filtered and truncated, the full output kept in a temp file when anything was cut.
-import { closeSync, openSync, writeSync } from "node:fs";
-import { open, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+// captured, filtered and truncated, the full output kept in the user's cache (outputs.ts) when
+// anything was cut.
+import { open, rename, rm } from "node:fs/promises";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { newId } from "../kernel/ir.ts";
 import type { Tool, ToolContext, ToolResult } from "../kernel/tool.ts";
-import { filterOutput, formatOutput, isVerbatimCommand, truncateHeadTail } from "./bash-output.ts";
+import { filterOutput, filterStreams, type Chunks } from "./bash-filter.ts";
+import { formatOutput, isVerbatimCommand, truncateHeadTail, type Hidden } from "./bash-output.ts";
+import { capture, type Captured } from "./capture.ts";
+import { ensurePrivateDir, outputsRoot } from "./outputs.ts";
 import type { ShellChoice } from "./shell.ts";
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
-/** What the model sees at most, after filtering; the rest is in the temp file. */
+/** What the model sees at most, after filtering; the rest is in the full-output file. */
 export const MAX_RESULT_LINES = 2000;
 export const MAX_RESULT_BYTES = 50 * 1024;
 /** Grandchildren (`server &`) can hold the pipes open long after the shell exited or was killed. */
@@ -19,9 +22,6 @@ const IO_DRAIN_MS = 200;
 /** SIGTERM first so test runners can clean up; the group gets SIGKILL after this. */
 const KILL_GRACE_MS = 200;
 const KILL_POLL_MS = 20;
-/** Per stream: beyond this the output spills to a file, and only the last TAIL_KEEP_BYTES stay in memory. */
-const MEMORY_CAP_BYTES = 16 << 20;
-const TAIL_KEEP_BYTES = 1 << 20;
 /** An external filter gets this long before hey falls back to the built-in one. */
 const FILTER_TIMEOUT_MS = 30_000;
 /** Exit code reported on timeout, as timeout(1) does. */
@@ -37,13 +37,16 @@ export interface BashToolOptions {
   filter: string;
   /** `--raw`: no filtering at all (truncation still applies) */
   raw: boolean;
-  /** where full outputs go; os.tmpdir() by default */
-  tempDir?: string;
+  /** where full outputs go, created 0700 when first needed: the session's folder under outputs.ts's root by default */
+  outputDir?: string;
+  /** the commands' environment; process.env by default */
+  env?: Record<string, string | undefined>;
 }
 
 /** The bash tool. `run` never throws: spawn failures, timeouts and aborts are error results. */
 export function createBashTool(opts: BashToolOptions): Tool {
   const maxTimeoutMs = Math.max(opts.maxTimeoutMs ?? MAX_TIMEOUT_MS, opts.timeoutMs);
+  const outputDir = opts.outputDir ?? join(outputsRoot(process.env, process.platform, homedir()), newId());
   const cut = `cut to ${MAX_RESULT_LINES} lines/${MAX_RESULT_BYTES >> 10} KB; the full output is saved to a file named in the result.`;
   const description =
     `Run a shell command in the project root (stdin closed). timeout_ms defaults to ${opts.timeoutMs}, max ${maxTimeoutMs}. ` +
@@ -56,72 +59,97 @@ export function createBashTool(opts: BashToolOptions): Tool {
       properties: { command: { type: "string" }, timeout_ms: { type: "integer" } },
       required: ["command"],
     },
-    run: (args, ctx) => runBash(opts, maxTimeoutMs, args, ctx),
+    run: (args, ctx) => runBash({ ...opts, outputDir }, maxTimeoutMs, args, ctx),
   };
 }
 
-async function runBash(opts: BashToolOptions, maxTimeoutMs: number, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+/** A result body and what its text lacks from the middle (a spilled stream's hidden part). */
+type Body = { text: string; hidden: Hidden };
+
+async function runBash(opts: BashToolOptions & { outputDir: string }, maxTimeoutMs: number, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
   const { command, timeout_ms: asked } = args as { command: string; timeout_ms?: number }; // types checked by the pipeline
   if (command.trim() === "") return { output: "bash: `command` must be a non-empty string", isError: true };
   const timeoutMs = asked !== undefined && asked > 0 ? Math.min(asked, maxTimeoutMs) : opts.timeoutMs;
   if (ctx.signal.aborted) return { output: "[interrupted by the user before the command started]", isError: true };
-  const base = join(opts.tempDir ?? tmpdir(), `hey-bash-${newId()}`);
+  const id = newId();
+  const spill = (stream: string) => () => {
+    ensurePrivateDir(opts.outputDir);
+    return join(opts.outputDir, `${id}.${stream}`);
+  };
 
-  const run = await runProcess([opts.shell.program, ...opts.shell.args(command)], { cwd: ctx.cwd, timeoutMs, signal: ctx.signal, spillBase: base });
+  const run = await runProcess([opts.shell.program, ...opts.shell.args(command)], { cwd: ctx.cwd, env: opts.env, timeoutMs, signal: ctx.signal, spill });
   if ("error" in run) return { output: `bash: could not start ${opts.shell.program}: ${run.error}`, isError: true };
-  const out = { stdout: run.stdout.text, stderr: run.stderr.text, exitCode: run.ended === "timeout" ? TIMEOUT_EXIT_CODE : run.exitCode, command };
+  const exitCode = run.ended === "timeout" ? TIMEOUT_EXIT_CODE : run.exitCode;
+  const out = { stdout: joined(run.stdout), stderr: joined(run.stderr), exitCode, command };
+  const plain: Body = { text: formatOutput(out), hidden: sum(run.stdout.hidden, run.stderr.hidden) };
 
-  let body = formatOutput(out);
+  // reading the pipes left tens of MB of chunks for the collector; free them before the filter reads the spill file
+  if (plain.hidden.bytes > 0) Bun.gc(true);
+  let body = plain;
   let filtered = false;
   if (!opts.raw && opts.filter !== "none" && !isVerbatimCommand(command)) {
     // after an abort the filter would be interrupted too: the built-in one is instant
-    if (opts.filter === "builtin" || ctx.signal.aborted) ({ text: body, filtered } = filterOutput(out));
+    const builtin = async (): Promise<Body | undefined> => {
+      const text = plain.hidden.bytes === 0 ? await filterOutput(out).then((r) => (r.filtered ? r.text : undefined)) : await filterStreams({ stdout: chunksOf(run.stdout), stderr: chunksOf(run.stderr), exitCode });
+      return text === undefined ? undefined : { text, hidden: { lines: 0, bytes: 0 } };
+    };
+    if (opts.filter === "builtin" || ctx.signal.aborted) body = (await builtin()) ?? plain;
     else {
-      const external = await runFilter(opts, out, ctx);
-      if (typeof external === "string") {
-        body = `[output filtered by \`${opts.filter}\`]\n${external.replace(/\n$/, "")}\n[exit code ${out.exitCode}]`;
-        filtered = true;
-      } else {
-        ({ text: body, filtered } = filterOutput(out));
-        body = `[external filter \`${opts.filter}\` failed (${external.failure}); built-in filter used]\n${body}`;
+      const external = await runFilter(opts, run, ctx);
+      if ("text" in external) body = external;
+      else {
+        const fallback = (await builtin()) ?? plain;
+        body = { ...fallback, text: `[external filter \`${opts.filter}\` failed (${external.failure}); built-in filter used]\n${fallback.text}` };
       }
     }
+    filtered = body !== plain;
   }
-  const cut = truncateHeadTail(body, MAX_RESULT_LINES, MAX_RESULT_BYTES);
+  const cut = truncateHeadTail(body.text, MAX_RESULT_LINES, MAX_RESULT_BYTES, body.hidden);
   let output = cut.text;
   if (run.ended === "timeout") output += `\n[timed out after ${seconds(timeoutMs)} s; the process group was killed]`;
   if (run.ended === "abort") output += "\n[interrupted by the user; the process group was killed]";
   if (run.ended === "exit" && run.signal) output += `\n[the shell was killed by ${run.signal}]`;
-  if (filtered || cut.truncated || run.stdout.spill || run.stderr.spill) output += `\n${await saveFullOutput(base, run, out.exitCode)}`;
+  if (filtered || cut.truncated || plain.hidden.bytes > 0) output += `\n${await saveFullOutput(join(opts.outputDir, `${id}.log`), run, exitCode)}`;
   return run.ended === "exit" ? { output } : { output, isError: true };
 }
 
-/** The external filter's stdout, or why it failed. It reads stderr then stdout on stdin. */
-async function runFilter(opts: BashToolOptions, out: { stdout: string; stderr: string }, ctx: ToolContext): Promise<string | { failure: string }> {
+/** The external filter's output, or why it failed. It reads stderr then stdout on stdin. */
+async function runFilter(opts: BashToolOptions, run: Finished, ctx: ToolContext): Promise<Body | { failure: string }> {
   const argv = [opts.shell.program, ...opts.shell.args(opts.filter)];
-  const input = [out.stderr, out.stdout].map((s) => (s && !s.endsWith("\n") ? `${s}\n` : s)).join("");
-  const run = await runProcess(argv, { cwd: ctx.cwd, timeoutMs: FILTER_TIMEOUT_MS, signal: ctx.signal, input });
-  if ("error" in run) return { failure: run.error };
-  if (run.ended !== "exit") return { failure: run.ended === "timeout" ? `timed out after ${seconds(FILTER_TIMEOUT_MS)} s` : "interrupted" };
-  if (run.exitCode !== 0) return { failure: `exit code ${run.exitCode}${run.stderr.text ? `: ${run.stderr.text.trim().slice(0, 200)}` : ""}` };
-  return run.stdout.text;
+  const input = readable(async function* () {
+    for (const c of [run.stderr, run.stdout]) {
+      let last = "";
+      for await (const chunk of chunksOf(c)) if (chunk) yield (last = chunk);
+      if (last && !last.endsWith("\n")) yield "\n";
+    }
+  });
+  const filter = await runProcess(argv, { cwd: ctx.cwd, env: opts.env, timeoutMs: FILTER_TIMEOUT_MS, signal: ctx.signal, input });
+  if ("error" in filter) return { failure: filter.error };
+  if (filter.ended !== "exit") return { failure: filter.ended === "timeout" ? `timed out after ${seconds(FILTER_TIMEOUT_MS)} s` : "interrupted" };
+  if (filter.exitCode !== 0) return { failure: `exit code ${filter.exitCode}${filter.stderr.bytes ? `: ${joined(filter.stderr).trim().slice(0, 200)}` : ""}` };
+  const text = `[output filtered by \`${opts.filter}\`]\n${joined(filter.stdout).replace(/\n$/, "")}\n[exit code ${run.ended === "timeout" ? TIMEOUT_EXIT_CODE : run.exitCode}]`;
+  return { text, hidden: filter.stdout.hidden };
 }
 
-/** Writes stdout, `[stderr]` + stderr and the exit code to `<base>.log`; says where, or why not. */
-async function saveFullOutput(base: string, run: Finished, exitCode: number): Promise<string> {
-  const path = `${base}.log`;
+/**
+ * Writes stdout, `[stderr]` + stderr and the exit code to `path` (a spilled stdout is moved
+ * there, not copied); says where, or why not. Spill files never outlive the call.
+ */
+async function saveFullOutput(path: string, run: Finished, exitCode: number): Promise<string> {
+  const { stdout, stderr } = run;
   try {
-    // 0600 and O_EXCL: output can hold secrets, and the temp dir is shared
-    const file = await open(path, "wx", 0o600);
+    const lost = [stdout, stderr].find((c) => c.hidden.bytes > 0 && !c.spill);
+    if (lost) throw new Error(lost.spillError ?? "not kept");
+    ensurePrivateDir(join(path, ".."));
+    if (stdout.spill) await rename(stdout.spill, path);
+    // 0600 and O_EXCL: output can hold secrets
+    const file = await open(path, stdout.spill ? "a" : "wx", 0o600);
     try {
-      const copy = async (c: Captured) => {
-        if (!c.spill) await file.write(c.text);
-        else for await (const chunk of Bun.file(c.spill).stream()) await file.write(chunk);
-      };
-      await copy(run.stdout);
-      if (run.stderr.bytes > 0) {
-        await file.write(run.stdout.bytes > 0 ? "\n[stderr]\n" : "[stderr]\n");
-        await copy(run.stderr);
+      if (!stdout.spill) await file.write(stdout.head);
+      if (stderr.bytes > 0) {
+        await file.write(stdout.bytes > 0 ? "\n[stderr]\n" : "[stderr]\n");
+        if (!stderr.spill) await file.write(stderr.head);
+        else for await (const chunk of Bun.file(stderr.spill).stream()) await file.write(chunk);
       }
       await file.write(`\n[exit code ${exitCode}]\n`);
     } finally {
@@ -131,17 +159,51 @@ async function saveFullOutput(base: string, run: Finished, exitCode: number): Pr
   } catch (e) {
     return `[could not save the full output: ${message(e)}]`;
   } finally {
-    for (const c of [run.stdout, run.stderr]) if (c.spill) await rm(c.spill, { force: true }).catch(() => {});
+    for (const c of [stdout, stderr]) if (c.spill) await rm(c.spill, { force: true }).catch(() => {});
   }
 }
 
-interface Captured {
-  /** all of it, or (when spilled) the first MEMORY_CAP_BYTES and the last TAIL_KEEP_BYTES around a marker */
-  text: string;
-  bytes: number;
-  /** the file holding all of it, when it outgrew memory */
-  spill?: string;
+/** A stream's text in memory: all of it, or its head and tail (the caller accounts for `hidden`). */
+const joined = (c: Captured) => c.head + c.tail;
+
+/** A stream's text as the filter reads it: from its spill file when it has one, else from memory. */
+async function* chunksOf(c: Captured): AsyncGenerator<string> {
+  if (!c.spill) {
+    yield c.head;
+    if (c.hidden.bytes > 0) yield `\n… ${c.hidden.bytes} bytes could not be kept (${c.spillError}) …\n${c.tail}`;
+    return;
+  }
+  // one buffer, reused: reading 50 MB through fresh chunks left ~15 MB more garbage at the peak
+  const file = await open(c.spill, "r");
+  const buffer = new Uint8Array(READ_CHUNK_BYTES);
+  const decoder = new TextDecoder();
+  try {
+    for (let n; (n = (await file.read(buffer, 0, buffer.length, null)).bytesRead) > 0; ) yield decoder.decode(buffer.subarray(0, n), { stream: true });
+    yield decoder.decode();
+  } finally {
+    await file.close();
+  }
 }
+
+const READ_CHUNK_BYTES = 64 * 1024;
+
+/** Text from an async generator as a byte stream, pulled as the reader wants it (a filter that stops reading early stops it). */
+function readable(chunks: () => AsyncGenerator<string>): ReadableStream<Uint8Array> {
+  const it = chunks();
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    async pull(controller) {
+      const { done, value } = await it.next();
+      if (done) controller.close();
+      else controller.enqueue(encoder.encode(value));
+    },
+    async cancel() {
+      await it.return(undefined);
+    },
+  });
+}
+
+const sum = (a: Hidden, b: Hidden): Hidden => ({ lines: a.lines + b.lines, bytes: a.bytes + b.bytes });
 
 interface Finished {
   stdout: Captured;
@@ -154,10 +216,12 @@ interface Finished {
 
 interface RunOptions {
   cwd: string;
+  env: Record<string, string | undefined> | undefined;
   timeoutMs: number;
   signal: AbortSignal;
-  input?: string;
-  spillBase?: string;
+  input?: ReadableStream<Uint8Array>;
+  /** the file a stream ("stdout", "stderr") spills to when it outgrows memory */
+  spill?: (stream: "stdout" | "stderr") => () => string;
 }
 
 /**
@@ -165,13 +229,13 @@ interface RunOptions {
  * closed or fed `input`. Returns `{error}` only when it could not start. Never throws.
  */
 async function runProcess(argv: string[], opts: RunOptions): Promise<Finished | { error: string }> {
-  let proc: Bun.Subprocess<"ignore" | Blob, "pipe", "pipe">;
+  let proc: Bun.Subprocess<"ignore" | ReadableStream<Uint8Array>, "pipe", "pipe">;
   try {
     proc = Bun.spawn(argv, {
       cwd: opts.cwd,
-      env: process.env,
-      // a Blob lets Bun do the writing, and a filter that stops reading early (head -n 3) is fine
-      stdin: opts.input === undefined ? "ignore" : new Blob([opts.input]),
+      env: opts.env ?? process.env,
+      // Bun does the writing, and a filter that stops reading early (head -n 3) is fine
+      stdin: opts.input ?? "ignore",
       stdout: "pipe",
       stderr: "pipe",
       // POSIX: setsid(), so the group can be killed. On Windows it would give the child its own
@@ -182,8 +246,8 @@ async function runProcess(argv: string[], opts: RunOptions): Promise<Finished | 
   } catch (e) {
     return { error: message(e) };
   }
-  const stdout = capture(proc.stdout, opts.spillBase && `${opts.spillBase}.stdout`);
-  const stderr = capture(proc.stderr, opts.spillBase && `${opts.spillBase}.stderr`);
+  const stdout = capture(proc.stdout, opts.spill?.("stdout"));
+  const stderr = capture(proc.stderr, opts.spill?.("stderr"));
 
   let ended: Finished["ended"] = "exit";
   let stopping: Promise<void> | undefined;
@@ -224,88 +288,6 @@ async function killGroup(proc: Bun.Subprocess): Promise<void> {
   signal("SIGTERM");
   for (let waited = 0; waited < KILL_GRACE_MS && signal(0); waited += KILL_POLL_MS) await Bun.sleep(KILL_POLL_MS);
   signal("SIGKILL");
-}
-
-/** Reads a stream to the end (or until `finish`), keeping memory bounded by spilling to a file. */
-function capture(stream: ReadableStream<Uint8Array>, spillPath: string | undefined) {
-  const reader = stream.getReader();
-  const head: Uint8Array[] = [];
-  const tail: Uint8Array[] = [];
-  let headBytes = 0;
-  let tailBytes = 0;
-  let bytes = 0;
-  let spilled = false;
-  let fd: number | undefined;
-
-  const spill = (chunk: Uint8Array) => {
-    if (fd === undefined) return;
-    try {
-      writeSync(fd, chunk);
-    } catch {
-      closeSync(fd); // disk full: the full-output file will be short, memory still holds head and tail
-      fd = undefined;
-    }
-  };
-  const keep = (chunk: Uint8Array) => {
-    bytes += chunk.length;
-    if (headBytes < MEMORY_CAP_BYTES) {
-      const room = MEMORY_CAP_BYTES - headBytes;
-      if (chunk.length <= room) {
-        head.push(chunk);
-        headBytes += chunk.length;
-        return;
-      }
-      head.push(chunk.subarray(0, room));
-      headBytes = MEMORY_CAP_BYTES;
-      chunk = chunk.subarray(room);
-      if (spillPath) {
-        try {
-          fd = openSync(spillPath, "wx", 0o600);
-          spilled = true;
-          for (const c of head) spill(c);
-        } catch {}
-      }
-    }
-    spill(chunk);
-    tail.push(chunk);
-    tailBytes += chunk.length;
-    while (tail.length > 1 && tailBytes - tail[0]!.length >= TAIL_KEEP_BYTES) tailBytes -= tail.shift()!.length;
-  };
-  const done = (async () => {
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        keep(value);
-      }
-    } catch {} // a cancelled or broken pipe ends the output; what was read is kept
-  })();
-
-  const finish = async (): Promise<Captured> => {
-    await reader.cancel().catch(() => {});
-    await done;
-    const decoder = new TextDecoder();
-    let text = decoder.decode(concat(head));
-    if (bytes > headBytes) {
-      const dropped = bytes - headBytes - tailBytes;
-      text += `${dropped > 0 ? `\n… ${dropped} bytes not kept in memory …\n` : ""}${decoder.decode(concat(tail))}`;
-    }
-    if (fd !== undefined) closeSync(fd);
-    fd = undefined;
-    return { text, bytes, spill: spilled ? spillPath : undefined };
-  };
-  return { done, finish };
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
-  return all;
 }
 
 const seconds = (ms: number) => String(Math.round(ms / 100) / 10);

@@ -10,6 +10,7 @@ import { ConfigError } from "../config/settings.ts";
 import { buildContext } from "../context/view.ts";
 import { formatSessionList, sessionsDir } from "../sessions/format.ts";
 import { pruneSessions, scanSessions, unreadableNote } from "../sessions/reader.ts";
+import { outputsRoot, removeSessionOutputs } from "../tools/outputs.ts";
 import type { TerminalOutput } from "./terminal.ts";
 import { COMMANDS, unknownCommand } from "./slash.ts";
 import { visible } from "./visible.ts";
@@ -162,6 +163,8 @@ function sessionsCommand(words: string[]): CommandResult {
   if (verb === "prune" && a === "keep" && b && /^\d+$/.test(b)) opts = { keep: Number(b) };
   if (!opts) return refused("use /sessions, /sessions prune 30d (older than 30 days) or /sessions prune keep 20 (keep the newest 20)");
   const { deleted } = pruneSessions(dir, opts);
+  const outputs = outputsRoot(process.env, process.platform, home);
+  for (const id of deleted) removeSessionOutputs(outputs, id); // bash's full outputs go with their session
   return said(deleted.length === 0 ? "no sessions to prune" : `deleted ${deleted.length} session${deleted.length === 1 ? "" : "s"}`);
 }
 

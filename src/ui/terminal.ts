@@ -143,7 +143,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     const mark = status.ok ? "✓" : "✗";
     if (info.color) write(info, `${RESULT_INDENT}${status.ok ? GREEN : RED}${mark}${RESET} ${status.ok ? DIM : RED}${prefix}${status.text}${RESET}\n`);
     else write(info, `${RESULT_INDENT}${mark} ${prefix}${status.text}\n`);
-    for (const line of status.diff) write(info, DIFF_INDENT + line + "\n", diffColor(line));
+    for (const line of status.diff) write(info, DIFF_INDENT + visible(line) + "\n", diffColor(line)); // a write's diff holds file text
   };
 
   return {

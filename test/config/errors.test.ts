@@ -54,7 +54,7 @@ describe("a malformed file names PATH:LINE:COL (1-based)", () => {
   test("a byte-order mark is not an error", () => {
     const path = join(dir, "config.toml");
     writeFileSync(path, "\uFEFF[agent]\nmax_turns = 3\n");
-    expect(loadLayer(path, { required: false })).toEqual({ source: path, data: { agent: { max_turns: 3 } } });
+    expect(loadLayer(path, { required: false })).toEqual({ source: path, data: { agent: { max_turns: 3 } }, text: "\uFEFF[agent]\nmax_turns = 3\n" });
   });
 
   test("a missing --config file", () => {
@@ -102,6 +102,44 @@ describe("wrong types name the file, the key and what was expected", () => {
   ];
   test.each(cases.map(([toml, message]) => [message, toml]))("%s", (message, toml) => {
     expect(errorOf(toml)).toBe(message);
+  });
+});
+
+describe("numbers out of range name the file, its line and the key (issue 13 row 11)", () => {
+  let dir = "";
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "hey-range-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const fileError = (text: string) => {
+    const path = join(dir, "config.toml");
+    writeFileSync(path, text);
+    try {
+      loadConfig({ env: { HOME: dir }, cwd: dir, configFile: path, trustProject: false, flags: {} });
+      return "no error";
+    } catch (e) {
+      return (e as Error).message.replace(path, "PATH");
+    }
+  };
+  test.each([
+    ["# timeouts\n[tools]\nshell = \"/bin/sh\"\nbash_timeout_ms = 3000000000\n", "PATH:4: [tools] bash_timeout_ms must be between 100 and 86400000, got 3000000000"],
+    ["tools.bash_timeout_ms = 50\n", "PATH:1: [tools] bash_timeout_ms must be between 100 and 86400000, got 50"],
+    ["[agent]\nmax_turns = 1000000\n", "PATH:2: [agent] max_turns must be between 1 and 10000, got 1000000"],
+    ["[agent]\nbudget_tokens = 10\n", "PATH:2: [agent] budget_tokens must be between 1000 and 10000000, got 10"],
+    ["[retry]\nmax_retries = 1000\n", "PATH:2: [retry] max_retries must be between 0 and 100, got 1000"],
+    ["[retry]\n\nidle_timeout_ms = 99999999\n", "PATH:3: [retry] idle_timeout_ms must be between 100 and 3600000, got 99999999"],
+    ["[input]\nmax_bytes = 5\n", "PATH:2: [input] max_bytes must be between 1024 and 104857600, got 5"],
+    ['[provider.x]\nbase_url = "http://h/v1"\nmax_tokens = 99999999999\n', "PATH:3: [provider.x] max_tokens must be between 1 and 10000000, got 99999999999"],
+    ['[mcp.fs]\ncommand = "npx"\ntimeout_ms = 99999999999\n', "PATH:3: [mcp.fs] timeout_ms must be between 100 and 86400000, got 99999999999"],
+    ["[mcp]\nstartup_wait_ms = 9999999\n", "PATH:2: [mcp] startup_wait_ms must be between 0 and 600000, got 9999999"],
+    ["[agent]\nmax_turns = 0\n", "PATH:2: [agent] max_turns must be a positive integer, got 0"], // wrong types get the line too
+  ])("%p", (text, message) => {
+    expect(fileError(text)).toBe(message);
+  });
+
+  test("variables and flags are range-checked too, named as such", () => {
+    expect(errorOf("", { HEY_BASH_TIMEOUT_MS: "3000000000" })).toBe("HEY_BASH_TIMEOUT_MS must be between 100 and 86400000, got 3000000000");
+    expect(errorOf("", {}, { maxTurns: 20000 })).toBe("--max-turns must be between 1 and 10000, got 20000");
   });
 });
 

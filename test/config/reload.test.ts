@@ -98,7 +98,7 @@ describe("LoadedConfig.reload reads the files again and collects every problem",
     writeFileSync(join(project, ".hey", "config.toml"), "[agent]\nmax_turns = -1\n");
     expect(config.reload({}).errors).toEqual([
       `${user}:1:10: Unexpected character, expected whitespace, . or ]`,
-      `${join(project, ".hey", "config.toml")}: [agent] max_turns must be a positive integer, got -1`,
+      `${join(project, ".hey", "config.toml")}:2: [agent] max_turns must be a positive integer, got -1`,
     ]);
   });
 

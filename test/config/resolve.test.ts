@@ -140,11 +140,12 @@ test("defaults, with no file and no key", () => {
     model: "qwen3",
     network: {},
     agent: { maxTurns: 20, budgetTokens: 40000, parallelTools: true },
-    retry: { enabled: true, maxRetries: 5, baseDelayMs: 2000, maxDelayMs: 60000, jitter: true, respectRetryAfter: true },
+    retry: { enabled: true, maxRetries: 5, baseDelayMs: 2000, maxDelayMs: 60000, jitter: true, respectRetryAfter: true, idleTimeoutMs: 120000 },
     compaction: { dedup: true, purgeErrorsAfter: 4, nudgeThreshold: 0.7, compressTool: true },
     permission: { allow: [], deny: [] },
-    tools: { bashFilter: "builtin", bashTimeoutMs: 120000 },
+    tools: { bashFilter: "builtin", bashTimeoutMs: 120000, keepEnv: [] },
     mcp: { servers: [], startupWaitMs: 3000 },
+    input: { maxBytes: 262144 },
   });
 });
 
@@ -176,6 +177,7 @@ base_delay_ms = 100
 max_delay_ms = 1000
 jitter = false
 respect_retry_after = false
+idle_timeout_ms = 90000
 [compaction]
 dedup = false
 purge_errors_after = 0
@@ -188,6 +190,7 @@ deny = ["bash: rm *"]
 shell = "/bin/zsh"
 bash_filter = "none"
 bash_timeout_ms = 5000
+keep_env = ["OPENAI_API_KEY"]
 [mcp]
 startup_wait_ms = 0
 servers = [{ name = "fs", command = "npx", args = ["-y", "@modelcontextprotocol/server-filesystem"] }]
@@ -195,6 +198,8 @@ servers = [{ name = "fs", command = "npx", args = ["-y", "@modelcontextprotocol/
 url = "https://mcp.example/mcp"
 headers = { Authorization = "Bearer t" }
 timeout_ms = 1000
+[input]
+max_bytes = 2000
 `, { ANTHROPIC_API_KEY: "sk-ant" });
   expect(warnings).toEqual([]);
   expect(settings).toEqual({
@@ -219,10 +224,10 @@ timeout_ms = 1000
     proxySource: "[proxy] url in /l0.toml",
     network: {},
     agent: { maxTurns: 30, budgetTokens: 100000, parallelTools: false },
-    retry: { enabled: false, maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1000, jitter: false, respectRetryAfter: false },
+    retry: { enabled: false, maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1000, jitter: false, respectRetryAfter: false, idleTimeoutMs: 90000 },
     compaction: { dedup: false, purgeErrorsAfter: 0, nudgeThreshold: 1, compressTool: false },
     permission: { allow: ["bash: cargo *"], deny: ["bash: rm *"] },
-    tools: { shell: "/bin/zsh", bashFilter: "none", bashTimeoutMs: 5000 },
+    tools: { shell: "/bin/zsh", bashFilter: "none", bashTimeoutMs: 5000, keepEnv: ["OPENAI_API_KEY"] },
     mcp: {
       startupWaitMs: 0,
       servers: [
@@ -230,6 +235,7 @@ timeout_ms = 1000
         { name: "remote", at: "/l0.toml: [mcp.remote]", url: "https://mcp.example/mcp", args: [], env: {}, headers: { Authorization: "Bearer t" }, enabled: true, timeoutMs: 1000 },
       ],
     },
+    input: { maxBytes: 2000 },
   });
 });
 

@@ -147,7 +147,7 @@ describe("errors a new user meets", () => {
       writeFileSync(join(home.path, ".config", "hey", "config.toml"), '[agent]\nmax_turns = "twenty"\n');
       const run = await runHey([...adHoc(), "-p", "x"], { cwd: work.path, env: { HOME: home.path } });
       expect(run.code).toBe(2);
-      expect(run.stderr).toBe(`hey: ${join(home.path, ".config", "hey", "config.toml")}: [agent] max_turns must be a positive integer, got "twenty"\n`);
+      expect(run.stderr).toBe(`hey: ${join(home.path, ".config", "hey", "config.toml")}:2: [agent] max_turns must be a positive integer, got "twenty"\n`);
     } finally {
       home.remove();
     }

@@ -20,6 +20,15 @@ test.each([
   ["rate_limit", 61000, 1, {}, 0, { retry: false, why: "the server allows the next try in 61 s" }],
   ["rate_limit", 7_200_000, 1, {}, 0, { retry: false, why: "the server allows the next try in 2 h 0 min" }],
   ["overloaded", 500, 1, {}, 0, { retry: true, delayMs: 500 }],
+  // the floor: Retry-After: 0 and base_delay_ms = 0 still wait 0.5, 1, 2, 4, 8 s
+  ["rate_limit", 0, 1, {}, 0, { retry: true, delayMs: 500 }],
+  ["rate_limit", 0, 2, {}, 0, { retry: true, delayMs: 1000 }],
+  ["rate_limit", 0, 5, {}, 0, { retry: true, delayMs: 8000 }],
+  ["rate_limit", 100, 3, {}, 0, { retry: true, delayMs: 2000 }],
+  ["rate_limit", 3000, 3, {}, 0, { retry: true, delayMs: 3000 }], // a longer server delay stands
+  ["network", undefined, 1, { baseDelayMs: 0 }, 0, { retry: true, delayMs: 500 }],
+  ["network", undefined, 4, { baseDelayMs: 0, jitter: true }, 0.3, { retry: true, delayMs: 4000 }],
+  ["network", 0, 3, { maxDelayMs: 700 }, 0, { retry: true, delayMs: 700 }], // never past max_delay_ms
   ["auth", undefined, 1, {}, 0, { retry: false }],
   ["bad_request", undefined, 1, {}, 0, { retry: false }],
   ["quota_exhausted", 1000, 1, {}, 0, { retry: false }],
@@ -40,4 +49,9 @@ test.each([
 
 test("a failure marked final is never retried, whatever its kind", () => {
   expect(retryDecision({ kind: "network", final: true }, 1, policy)).toEqual({ retry: false });
+});
+
+test("Retry-After: 0 five times: the retries wait at least 15.5 s in all, not 50 ms", () => {
+  const waits = [1, 2, 3, 4, 5].map((attempt) => retryDecision({ kind: "rate_limit", retryAfterMs: 0 }, attempt, { ...policy, jitter: true }, Math.random));
+  expect(waits.reduce((sum, d) => sum + (d.retry ? d.delayMs : 0), 0)).toBeGreaterThanOrEqual(15_500);
 });

@@ -1,5 +1,6 @@
-import { describe, expect, test } from "bun:test";
-import { FILTER_MIN_LINES, filterOutput, formatOutput, isVerbatimCommand, TAIL_LINES, truncateHeadTail } from "../../src/tools/bash-output.ts";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { FILTER_MIN_LINES, filterOutput, TAIL_LINES } from "../../src/tools/bash-filter.ts";
+import { formatOutput, isVerbatimCommand, truncateHeadTail } from "../../src/tools/bash-output.ts";
 
 const FAILURES = [
   { file: "src/parser.test.ts", name: "parser › parses nested arrays", expected: "[1, [2, 3]]", received: "[1, [2]]", line: 41 },
@@ -63,13 +64,16 @@ function noisyTestRun(): string {
 
 describe("filterOutput", () => {
   const stderr = noisyTestRun();
-  const result = filterOutput({ stdout: "", stderr, exitCode: 1, command: "npm test" });
+  let result: { text: string; filtered: boolean };
+  beforeAll(async () => {
+    result = await filterOutput({ stdout: "", stderr, exitCode: 1, command: "npm test" });
+  });
 
-  test("the generated run is realistic in size", () => {
+  test("the generated run is realistic in size", async () => {
     expect(stderr.split("\n").length).toBeGreaterThan(4990);
   });
 
-  test("a noisy 5,000-line test run is cut to its failures and summary", () => {
+  test("a noisy 5,000-line test run is cut to its failures and summary", async () => {
     expect(result.filtered).toBe(true);
     for (const f of FAILURES) {
       expect(result.text).toContain(`● ${f.name}`);
@@ -83,7 +87,7 @@ describe("filterOutput", () => {
     expect(result.text).not.toContain("node_modules/jest-circus");
   });
 
-  test("says it was filtered and how many lines were dropped, and ends with the exit code", () => {
+  test("says it was filtered and how many lines were dropped, and ends with the exit code", async () => {
     const total = stderr.split("\n").length - 1;
     const header = result.text.split("\n")[0]!;
     expect(header).toMatch(new RegExp(`^\\[output filtered: \\d+ of ${total} lines dropped`));
@@ -92,54 +96,54 @@ describe("filterOutput", () => {
     expect(result.text).toMatch(/… \d+ lines omitted …/);
   });
 
-  test("keeps the last lines (passing-test noise among them collapsed)", () => {
+  test("keeps the last lines (passing-test noise among them collapsed)", async () => {
     const last = stderr.trimEnd().split("\n").slice(-TAIL_LINES).filter((l) => l !== "" && !l.includes("✓"));
     for (const line of last) expect(result.text).toContain(line);
     expect(result.text).toMatch(/✓ module 49 handles error case \d+ gracefully \(\d ms\) \(×\d similar\)\n/);
   });
 
-  test("collapses repeats with ×N", () => {
+  test("collapses repeats with ×N", async () => {
     expect(result.text).toContain("Warning: Accessing non-existent property 'padLevels' of module exports inside circular dependency (×40)");
     expect(result.text).toMatch(/DeprecationWarning: Buffer\(\) is deprecated due to security and usability issues\. \(×\d+\)/);
     expect(result.text.match(/DeprecationWarning/g)).toHaveLength(1);
   });
 
-  test("is small", () => {
+  test("is small", async () => {
     expect(result.text.length).toBeLessThan(8 * 1024);
   });
 
-  test("puts stderr first, then stdout, each with its last lines", () => {
+  test("puts stderr first, then stdout, each with its last lines", async () => {
     const stdout = Array.from({ length: 300 }, (_, i) => `built chunk ${i}`).join("\n");
     const err = Array.from({ length: 300 }, (_, i) => `step ${i}`).join("\n") + "\nerror: link failed";
-    const { text } = filterOutput({ stdout, stderr: err, exitCode: 2, command: "make" });
+    const { text } = await filterOutput({ stdout, stderr: err, exitCode: 2, command: "make" });
     expect(text.indexOf("[stderr]")).toBeLessThan(text.indexOf("[stdout]"));
     expect(text.indexOf("error: link failed")).toBeLessThan(text.indexOf("[stdout]"));
     expect(text).toContain("built chunk 299");
   });
 
-  test("collapses near-identical lines (numbers masked) and says they differ", () => {
+  test("collapses near-identical lines (numbers masked) and says they differ", async () => {
     const out = Array.from({ length: 500 }, (_, i) => `Downloading ${i}/500`).join("\n");
-    const { text } = filterOutput({ stdout: out, stderr: "", exitCode: 0, command: "./fetch.sh" });
+    const { text } = await filterOutput({ stdout: out, stderr: "", exitCode: 0, command: "./fetch.sh" });
     expect(text).toContain(`Downloading 499/500 (×${TAIL_LINES} similar)`);
   });
 
-  test("caps long lines", () => {
+  test("caps long lines", async () => {
     const long = "error: " + "x".repeat(5000);
     const out = [...Array.from({ length: 200 }, (_, i) => `noise ${i}`), long].join("\n");
-    const { text } = filterOutput({ stdout: out, stderr: "", exitCode: 1, command: "build" });
+    const { text } = await filterOutput({ stdout: out, stderr: "", exitCode: 1, command: "build" });
     expect(text).toContain("… (+4707 chars)");
     expect(text.length).toBeLessThan(1500);
   });
 
-  test("short output is untouched", () => {
+  test("short output is untouched", async () => {
     const out = { stdout: "error: one\nok\n", stderr: "warning: two\n", exitCode: 1, command: "make" };
-    expect(filterOutput(out)).toEqual({ text: "error: one\nok\n[stderr]\nwarning: two\n[exit code 1]", filtered: false });
+    expect(await filterOutput(out)).toEqual({ text: "error: one\nok\n[stderr]\nwarning: two\n[exit code 1]", filtered: false });
     expect(formatOutput({ stdout: "", stderr: "", exitCode: 0, command: "true" })).toBe("(no output)\n[exit code 0]");
   });
 
-  test("output just over the line limit with nothing to drop stays whole", () => {
+  test("output just over the line limit with nothing to drop stays whole", async () => {
     const out = Array.from({ length: FILTER_MIN_LINES + 5 }, (_, i) => `error ${i}: thing ${i} broke`).join("\n");
-    expect(filterOutput({ stdout: out, stderr: "", exitCode: 1, command: "lint" }).filtered).toBe(false);
+    expect((await filterOutput({ stdout: out, stderr: "", exitCode: 1, command: "lint" })).filtered).toBe(false);
   });
 
   const diffLike = Array.from({ length: 3000 }, (_, i) => `+error line ${i} FAILED`).join("\n");
@@ -153,9 +157,9 @@ describe("filterOutput", () => {
     ["git -C ../other diff HEAD~1"],
     ["git -c color.ui=never log --oneline"],
     ["env LC_ALL=C git status --short"],
-  ])("`%s` output is never filtered", (command) => {
+  ])("`%s` output is never filtered", async (command) => {
     const out = { stdout: diffLike, stderr: "", exitCode: 0, command };
-    expect(filterOutput(out)).toEqual({ text: formatOutput(out), filtered: false });
+    expect(await filterOutput(out)).toEqual({ text: formatOutput(out), filtered: false });
   });
 
   const pad = (n: number) => Array.from({ length: n }, (_, i) => `   Compiling dep-${i} v0.${i}.0 (building module ${i})`);
@@ -170,17 +174,17 @@ describe("filterOutput", () => {
     ["rust panic", ["thread 'main' panicked at src/main.rs:2:5:"]],
     ["gcc", ["main.c:10:3: warning: implicit declaration of function 'foo'"]],
     ["bun test", ["(fail) math > adds [0.12ms]", " 1 fail"]],
-  ])("%s keeps its error lines", (_tool, errors) => {
+  ])("%s keeps its error lines", async (_tool, errors) => {
     const stdout = [...pad(400), ...errors, ...pad(400)].join("\n");
-    const { text, filtered } = filterOutput({ stdout, stderr: "", exitCode: 1, command: "make test" });
+    const { text, filtered } = await filterOutput({ stdout, stderr: "", exitCode: 1, command: "make test" });
     expect(filtered).toBe(true);
     for (const e of errors) expect(text).toContain(e);
     expect(text.length).toBeLessThan(4096);
   });
 
-  test("a flood of distinct errors is capped", () => {
+  test("a flood of distinct errors is capped", async () => {
     const stdout = Array.from({ length: 5000 }, (_, i) => `src/f${i}.ts(1,1): error TS1005: ';' expected.`).join("\n");
-    const { text } = filterOutput({ stdout, stderr: "", exitCode: 2, command: "tsc" });
+    const { text } = await filterOutput({ stdout, stderr: "", exitCode: 2, command: "tsc" });
     expect(text.split("\n").length).toBeLessThan(200);
     expect(text).toContain("src/f0.ts(1,1)");
     expect(text).toContain("src/f4999.ts(1,1)");
@@ -208,11 +212,11 @@ describe("isVerbatimCommand", () => {
 });
 
 describe("truncateHeadTail", () => {
-  test("short text is untouched", () => {
+  test("short text is untouched", async () => {
     expect(truncateHeadTail("a\nb\nc", 10, 100)).toEqual({ text: "a\nb\nc", truncated: false });
   });
 
-  test("keeps the head and the tail by lines", () => {
+  test("keeps the head and the tail by lines", async () => {
     const text = Array.from({ length: 5000 }, (_, i) => `line ${i}`).join("\n");
     const r = truncateHeadTail(text, 100, 1 << 20);
     expect(r.truncated).toBe(true);
@@ -224,7 +228,7 @@ describe("truncateHeadTail", () => {
     expect(lines.at(-1)).toBe("line 4999");
   });
 
-  test("keeps the head and the tail by bytes", () => {
+  test("keeps the head and the tail by bytes", async () => {
     const text = Array.from({ length: 100 }, (_, i) => `${i}:${"é".repeat(100)}`).join("\n");
     const r = truncateHeadTail(text, 1000, 2000);
     expect(r.truncated).toBe(true);
@@ -233,20 +237,20 @@ describe("truncateHeadTail", () => {
     expect(r.text).toContain("\n99:é");
   });
 
-  test("a single huge line keeps its start and end", () => {
+  test("a single huge line keeps its start and end", async () => {
     const text = "a".repeat(10_000) + "b".repeat(10_000);
     const r = truncateHeadTail(text, 10, 1000);
     expect(r.text).toMatch(/^a{500}\n… 1 line \(19000 bytes\) omitted …\nb{500}$/);
   });
 
-  test("never cuts a multi-byte character in half", () => {
+  test("never cuts a multi-byte character in half", async () => {
     const r = truncateHeadTail("日本語".repeat(1000), 10, 101);
     expect(r.text).not.toContain("\uFFFD");
     expect(r.text.startsWith("日本語")).toBe(true);
   });
 });
 
-test("stack frames under jest's console.log blocks do not crowd out the failure", () => {
+test("stack frames under jest's console.log blocks do not crowd out the failure", async () => {
   const block = (i: number) => [`  console.log`, `    debug value ${i}`, ``, `      at Object.<anonymous> (test/noisy.test.mjs:${i}:11)`, ``];
   const lines = [
     ...Array.from({ length: 200 }, (_, i) => block(i + 1)).flat(),
@@ -257,7 +261,7 @@ test("stack frames under jest's console.log blocks do not crowd out the failure"
     ...Array.from({ length: 50 }, (_, i) => `  ✓ passes ${i}`),
     "Tests: 1 failed, 50 passed, 51 total",
   ];
-  const { text, filtered } = filterOutput({ stdout: lines.join("\n"), stderr: "", exitCode: 1, command: "npx jest" });
+  const { text, filtered } = await filterOutput({ stdout: lines.join("\n"), stderr: "", exitCode: 1, command: "npx jest" });
   expect(filtered).toBe(true);
   expect(text).toContain("(src/parser.test.ts:41:19)");
   expect(text).toContain("Received: [1, [2]]");

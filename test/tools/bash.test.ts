@@ -1,11 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
 import { chooseShell } from "../../src/tools/shell.ts";
 import { type BashToolOptions, createBashTool, MAX_RESULT_LINES } from "../../src/tools/bash.ts";
 import { callTool } from "../helpers/call-tool.ts";
+import { killMarked, marker, processes, waitForGroup, withMarker } from "../helpers/processes.ts";
 
 const shell = chooseShell({ platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined });
 let dir: string; // the project root the commands run in
@@ -19,37 +20,12 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const tool = (opts: Partial<BashToolOptions> = {}) =>
-  createBashTool({ shell, timeoutMs: 10_000, filter: "builtin", raw: false, tempDir: temp, ...opts });
+  createBashTool({ shell, timeoutMs: 10_000, filter: "builtin", raw: false, outputDir: temp, ...opts });
 const ctx = (signal = new AbortController().signal): ToolContext => ({ signal, cwd: dir });
 const fullOutputPath = (output: string) => output.match(/\[full output: (.+)\]$/m)?.[1];
 
-/** Live (non-zombie) processes: pid, process group and command line. */
-function processes(): { pid: number; pgid: number; args: string }[] {
-  const ps = Bun.spawnSync(["ps", "-eo", "pid=,pgid=,stat=,args="]).stdout.toString();
-  return ps
-    .split("\n")
-    .map((l) => l.trim().match(/^(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/))
-    .filter((m): m is RegExpMatchArray => m !== null && !m[3]!.startsWith("Z"))
-    .map((m) => ({ pid: Number(m[1]), pgid: Number(m[2]), args: m[4]! }));
-}
-
-/** A unique `sleep` duration, so a test finds only its own processes. */
-const marker = () => `${100 + Math.floor(Math.random() * 800)}.${Math.floor(Math.random() * 1e6)}`;
-const withMarker = (m: string) => processes().filter((p) => p.args.includes(m));
-
-async function waitForGroup(m: string): Promise<number> {
-  for (let i = 0; i < 200; i++) {
-    const found = withMarker(m).find((p) => p.args.startsWith("sleep"));
-    if (found) return found.pgid;
-    await Bun.sleep(10);
-  }
-  throw new Error(`no process with ${m} appeared`);
-}
-
 const leftovers: string[] = [];
-afterEach(() => {
-  for (const m of leftovers.splice(0)) for (const p of withMarker(m)) process.kill(p.pid, "SIGKILL");
-});
+afterEach(() => killMarked(leftovers.splice(0)));
 
 describe("bash tool", () => {
   test("runs a command and reports its output and exit code", async () => {
@@ -176,6 +152,48 @@ describe("bash tool", () => {
     expect(r.output).toContain("tail-line\n[exit code 0]");
     expect(readdirSync(temp).filter((f) => f.endsWith(".stdout") || f.endsWith(".stderr"))).toEqual([]);
   }, 20_000);
+
+  test("50 MB of output is filtered as a whole: an error in its middle is found, every line is counted, the file is whole", async () => {
+    const lines = 2_300_000;
+    const command = `awk 'BEGIN{for(i=1;i<=${lines};i++){ if(i==${lines / 2}) print "error: the middle broke"; else print "compiling unit " i } }'`;
+    const r = await tool().run({ command }, ctx());
+    const header = r.output.split("\n")[0]!;
+    const [, dropped, total] = header.match(/^\[output filtered: (\d+) of (\d+) lines dropped/)!;
+    expect(Number(total)).toBe(lines);
+    // what is shown: the error, its context (folded into two "similar" lines) and the tail (one line)
+    expect(r.output).toContain("\nerror: the middle broke\n");
+    expect(lines - Number(dropped)).toBe(r.output.split("\n").filter((l) => l.startsWith("compiling unit") || l.startsWith("error:")).length);
+    const omitted = [...r.output.matchAll(/… (\d+) lines omitted …/g)].reduce((n, m) => n + Number(m[1]), 0);
+    const folded = [...r.output.matchAll(/\(×(\d+) similar\)/g)].reduce((n, m) => n + Number(m[1]) - 1, 0);
+    expect(omitted + folded + (lines - Number(dropped))).toBe(lines);
+    const path = fullOutputPath(r.output)!;
+    const expected = new Bun.CryptoHasher("sha256");
+    for (let i = 1; i <= lines; i++) expected.update(i === lines / 2 ? "error: the middle broke\n" : `compiling unit ${i}\n`);
+    expected.update("\n[exit code 0]\n");
+    expect(new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex")).toBe(expected.digest("hex"));
+    expect(readdirSync(temp).filter((f) => !f.endsWith(".log"))).toEqual([]);
+  }, 30_000);
+
+  test("spilled output that is not filtered says exactly how much was left out", async () => {
+    const r = await tool({ raw: true }).run({ command: "seq 1 3000000" }, ctx());
+    const m = r.output.match(/\n… (\d+) lines \((\d+) bytes\) omitted …\n/)!;
+    const full = readFileSync(fullOutputPath(r.output)!, "utf8");
+    const body = full.replace(/\n\n\[exit code 0\]\n$/, "\n[exit code 0]"); // the result's untruncated form
+    const [head, tail] = r.output.replace(/\n\[full output: .+\]$/, "").split(m[0]);
+    expect(Number(m[1])).toBe(body.split("\n").length - head!.split("\n").length - tail!.split("\n").length);
+    expect(Number(m[2])).toBe(Buffer.byteLength(body) - Buffer.byteLength(head!) - Buffer.byteLength(tail!));
+    expect(head).toStartWith("1\n2\n");
+    expect(tail).toEndWith("2999999\n3000000\n[exit code 0]");
+  }, 20_000);
+
+  test("full outputs are private: folder 0700, file 0600", async () => {
+    const outputDir = join(dir, "private", "session-x");
+    const r = await tool({ raw: true, outputDir }).run({ command: "seq 1 100000" }, ctx());
+    const path = fullOutputPath(r.output)!;
+    expect(path.startsWith(outputDir + "/")).toBe(true);
+    expect(statSync(outputDir).mode & 0o777).toBe(0o700);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
 
   const noisy = `for i in $(seq 1 1500); do echo "ok $i - passes"; done; echo "FAILED tests/x.py::test_y - assert 1 == 2" >&2; echo "1 failed, 1500 passed"; exit 1`;
 

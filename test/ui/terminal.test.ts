@@ -136,6 +136,19 @@ test("control characters from the model and from tools are made visible; hey's o
   expect(err).toBe("");
 });
 
+test("a write's diff shows the model's content and the file's old text with controls made visible", () => {
+  const { err } = render(
+    [
+      { type: "tool_call", id: "w", name: "write_file", arguments: JSON.stringify({ path: "t.txt", content: "\x1b]52;c;cGF5bG9hZA==\x07new\n" }) },
+      { type: "tool_result", id: "w", name: "write_file", ok: true, output: "overwrote t.txt (1 line, 20 bytes)" },
+    ],
+    { readBefore: () => "\x1b[2Jold\n" },
+  );
+  expect(err).not.toContain("\x1b");
+  expect(err).toContain("-^[[2Jold");
+  expect(err).toContain("+^[]52;c;cGF5bG9hZA==^Gnew");
+});
+
 test("an error is followed by the hint for it", () => {
   const { err } = render([{ type: "error", kind: "network", message: "connection refused" }], { hint: (e) => (e.kind === "network" ? "start Ollama" : undefined) });
   expect(err).toBe("error: connection refused\nstart Ollama\n");

@@ -1,0 +1,247 @@
+// The built-in bash output filter (SPEC §13.1). Deterministic and pure: the same output always
+// gives the same text, so results stay cacheable and testable. It reads each stream once, line by
+// line, holding only a few dozen lines and the kept ones: 50 MB of output spilled to a file is
+// filtered as a whole in bounded memory, and the counts it reports are of the whole output.
+import { formatOutput, isVerbatimCommand, type CommandOutput } from "./bash-output.ts";
+
+/** Output at or under both limits is shown whole: filtering it would save little and hide context. */
+export const FILTER_MIN_LINES = 100;
+export const FILTER_MIN_CHARS = 8 * 1024;
+/** The last lines of each stream are always kept: summaries and the final state come last. */
+export const TAIL_LINES = 20;
+/** Lines kept around an error line: the test name above an assertion, the expected/received below. */
+const CONTEXT_BEFORE = 2;
+const CONTEXT_AFTER = 3;
+/** A line is decided once the lines that can still change it have been read: its after-context and the one-line-gap rule's. */
+const LOOKAHEAD = CONTEXT_BEFORE + 2;
+/** Lines a filtered result may show (tails included); a flood of errors is shown from its start. */
+const MAX_KEPT_LINES = 150;
+/** A kept line longer than this is cut: minified code and base64 blobs cost tokens and say little. */
+const MAX_LINE_CHARS = 300;
+/** Of a longer line only this much is read for signals and kept (its length is still counted): a 50 MB line is not held. */
+export const LINE_READ_CHARS = 4096;
+/**
+ * Distinct error lines remembered to fold their repeats into `(×N)`. Past this many, later
+ * distinct errors are not remembered (their repeats count as omitted lines): the shown lines are
+ * among the first ones anyway, and memory stays bounded (≤ this × LINE_READ_CHARS).
+ */
+const MAX_REMEMBERED = 2000;
+
+/** Errors, warnings, failures, positions and summaries of common compilers and test runners. */
+const SIGNALS = [
+  /error|exception|traceback|panic|fatal|fail|abort|assert|warn|denied|not found|cannot|unable|\bERR!/i,
+  /[✗✘×✕●]|^\s*E\s{2,}\S|^\s*not ok\b/, // mocha/jest/vitest marks, pytest `E   `, TAP
+  /\S\.[A-Za-z]\w*:\d+(:\d+)?\b|\S\.[A-Za-z]\w*\(\d+,\d+\)|^\s*File ".+", line \d+|^\s*--> /, // file:line:col, tsc, Python, rustc
+  /^\s*(expected|received|actual|left|right)\b/i, // assertion diffs
+  /(?<![\d.])\d+ (passed|passing|failed|failing|pass|fail|errors?|warnings?|skipped|pending|todo|tests?|suites?)\b/i,
+  /^\s*(Tests?|Test Suites|Snapshots|Time|Duration|test result)\s*:|^\s*Ran \d+ tests?|^=+ .+ =+$|^\s*(OK|FAILED|BUILD \w+)\b/,
+];
+/** Lines that match a signal by accident: a passing test named "handles errors", framework frames. */
+const NOISE = /^\s*(✓|✔|√|PASS\b|ok\b|\(pass\)|--- PASS|=== (RUN|PAUSE|CONT))|\bPASSED\b|^\s*at .*(node_modules|node:internal)/;
+/**
+ * jest prints a stack frame under every console.log (`console.log` / message / `at f (x.ts:3:5)`);
+ * dozens of those frames would crowd out the failures, so a frame this close below such a header
+ * is not a signal.
+ */
+const CONSOLE_HEADER = /^\s*console\.(log|info|warn|error|debug|trace)\s*$/;
+const CONSOLE_FRAME_WINDOW = 6;
+const FRAME = /^\s*at\s/;
+const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
+
+const isSignal = (line: string) => !NOISE.test(line) && SIGNALS.some((re) => re.test(line));
+
+/** A stream's text in order, in pieces of any size (one string, or a file decoded as it is read). */
+export type Chunks = Iterable<string> | AsyncIterable<string>;
+
+/**
+ * Long output cut down to its errors, warnings, failures and summaries (with context), repeated
+ * lines collapsed to one with `(×N)`, and the last lines of each stream; stderr comes first.
+ * Short output, and output of commands that show content (git diff, cat, grep…), is returned
+ * as `formatOutput` gives it with `filtered: false`. A filtered text says how many lines were
+ * dropped; the caller adds where the full output is. Never throws.
+ */
+export async function filterOutput(out: CommandOutput): Promise<{ text: string; filtered: boolean }> {
+  const plain = { text: formatOutput(out), filtered: false };
+  const size = out.stdout.length + out.stderr.length;
+  const count = lineCount(out.stdout) + lineCount(out.stderr);
+  if ((count <= FILTER_MIN_LINES && size <= FILTER_MIN_CHARS) || isVerbatimCommand(out.command)) return plain;
+  const text = await filterStreams({ stdout: [out.stdout], stderr: [out.stderr], exitCode: out.exitCode });
+  return text === undefined ? plain : { text, filtered: true };
+}
+
+/**
+ * The filtered form of output of any size, read once in order (stderr, then stdout); undefined
+ * when filtering would drop nothing. The caller decides whether output is worth filtering.
+ */
+export async function filterStreams(out: { stdout: Chunks; stderr: Chunks; exitCode: number }): Promise<string | undefined> {
+  const body: string[] = [];
+  let budget = MAX_KEPT_LINES;
+  let total = 0;
+  let shown = 0;
+  let hadStderr = false;
+  for (const [label, chunks] of [["[stderr]", out.stderr], ["[stdout]", out.stdout]] as const) {
+    const filter = createLineFilter(Math.max(budget, TAIL_LINES));
+    const split = createLineSplitter(filter.push);
+    for await (const chunk of chunks) split.push(chunk);
+    split.end();
+    const kept = filter.end();
+    if (kept.total === 0) continue;
+    if (label === "[stderr]") hadStderr = true;
+    if (hadStderr) body.push(label);
+    body.push(...kept.lines);
+    budget -= kept.shown;
+    total += kept.total;
+    shown += kept.shown;
+  }
+  if (shown >= total) return undefined;
+  const header = `[output filtered: ${total - shown} of ${total} lines dropped; errors, warnings, summaries and the last ${TAIL_LINES} lines kept]`;
+  return [header, ...body, `[exit code ${out.exitCode}]`].join("\n");
+}
+
+/**
+ * Turns text pushed in pieces into the lines a terminal would show: ANSI colours removed, a
+ * carriage return redraws its line (progress bars keep their last state), a final newline ends
+ * the last line. Each line is passed on with its length; at most LINE_READ_CHARS of it are kept.
+ */
+export function createLineSplitter(onLine: (text: string, length: number) => void): { push(piece: string): void; end(): void } {
+  let text = "";
+  let length = 0;
+  let open = false; // something of the current line was read
+  let pendingCr = false; // a `\r` ended the last piece: a redraw, unless a newline follows
+
+  const reset = () => {
+    text = "";
+    length = 0;
+  };
+  const add = (piece: string) => {
+    if (piece === "") return;
+    open = true;
+    if (pendingCr) reset();
+    pendingCr = piece.endsWith("\r");
+    if (pendingCr) piece = piece.slice(0, -1);
+    const cr = piece.lastIndexOf("\r");
+    if (cr >= 0) {
+      reset();
+      piece = piece.slice(cr + 1);
+    }
+    if (text.length < LINE_READ_CHARS) text += piece.slice(0, LINE_READ_CHARS - text.length);
+    length += piece.length;
+  };
+  const finish = () => {
+    const plain = text.replace(ANSI, "");
+    onLine(plain, length - (text.length - plain.length));
+    reset();
+    open = pendingCr = false;
+  };
+  return {
+    push(piece) {
+      for (let at = 0; ; ) {
+        const nl = piece.indexOf("\n", at);
+        add(piece.slice(at, nl < 0 ? piece.length : nl));
+        if (nl < 0) return;
+        finish();
+        at = nl + 1;
+      }
+    },
+    end: () => void (open && finish()),
+  };
+}
+
+interface Line {
+  text: string;
+  length: number;
+  /** 1: shown (a signal or its context); 2: a repeat of an earlier signal, never shown */
+  keep: 0 | 1 | 2;
+  signal: boolean;
+  /** on the first occurrence of a remembered signal: how often it occurs */
+  occurrences?: { n: number };
+}
+
+type Item = { text: string; length: number; count: number; signal: boolean; similar?: boolean; occurrences?: { n: number } } | { omitted: number };
+
+/**
+ * The kept lines of one stream, fed one at a time: `end()` gives them with omission markers,
+ * how many distinct lines are shown and how many lines the stream had. Memory: the last
+ * TAIL_LINES + LOOKAHEAD lines, the kept ones and the remembered signals.
+ */
+export function createLineFilter(budget: number): { push(text: string, length: number): void; end(): { lines: string[]; shown: number; total: number } } {
+  const window: Line[] = []; // lines rendered..n-1
+  let n = 0; // lines pushed
+  let detected = 0; // lines known not to be in the tail, and scanned for signals
+  let rendered = 0;
+  let consoleHeader = -Infinity;
+  let previousKeep = 0; // keep of line rendered-1, after the gap rule
+  const seen = new Map<string, { n: number }>();
+  const items: Item[] = [];
+  let shown = 0;
+  const at = (i: number) => window[i - rendered];
+
+  const detect = (i: number) => {
+    const line = at(i)!;
+    if (CONSOLE_HEADER.test(line.text)) consoleHeader = i;
+    if (!isSignal(line.text) || (FRAME.test(line.text) && i - consoleHeader <= CONSOLE_FRAME_WINDOW)) return;
+    const first = seen.get(line.text);
+    if (first) {
+      first.n++;
+      line.keep = 2; // a repeat: counted on its first occurrence, never shown
+      return;
+    }
+    if (seen.size < MAX_REMEMBERED) seen.set(line.text, (line.occurrences = { n: 1 }));
+    line.signal = true;
+    for (let j = Math.max(rendered, i - CONTEXT_BEFORE); j <= i + CONTEXT_AFTER; j++) {
+      const near = at(j)!;
+      if (near.keep !== 2 && !NOISE.test(near.text)) near.keep = 1;
+    }
+  };
+
+  const render = (line: Line, show: boolean) => {
+    if (line.keep === 2) return;
+    const last = items.at(-1);
+    if (!show) {
+      if (last && "omitted" in last) last.omitted++;
+      else items.push({ omitted: 1 });
+    } else if (last && "text" in last && (last.text === line.text || (!last.signal && !line.signal && mask(last.text) === mask(line.text)))) {
+      last.count++;
+      if (last.text !== line.text) last.similar = true;
+      last.text = line.text; // of near-identical lines (progress), the latest is the most useful
+      last.length = line.length;
+    } else {
+      items.push({ text: line.text, length: line.length, count: 1, signal: line.signal, occurrences: line.occurrences });
+      shown++;
+    }
+  };
+
+  /** Renders the oldest line of the window, known not to be in the tail. */
+  const renderNext = () => {
+    const line = window.shift()!;
+    const next = window[0];
+    // a one-line gap costs as much as its "omitted" marker: show the line instead
+    if (rendered > 0 && line.keep === 0 && previousKeep === 1 && next?.keep === 1 && !NOISE.test(line.text)) line.keep = 1;
+    render(line, line.keep === 1 && shown < budget - TAIL_LINES);
+    previousKeep = line.keep;
+    rendered++;
+  };
+
+  return {
+    push(text, length) {
+      window.push({ text, length, keep: 0, signal: false });
+      n++;
+      while (n - detected > TAIL_LINES) detect(detected++);
+      while (detected - rendered >= LOOKAHEAD) renderNext();
+    },
+    end() {
+      while (rendered < detected) renderNext();
+      for (const line of window) render({ ...line, signal: isSignal(line.text) }, true);
+      const lines = items.map((it) => {
+        if ("omitted" in it) return `… ${it.omitted} line${it.omitted === 1 ? "" : "s"} omitted …`;
+        const count = it.count + (it.occurrences ? it.occurrences.n - 1 : 0);
+        return cut(it.text, it.length) + (count > 1 ? ` (×${count}${it.similar ? " similar" : ""})` : "");
+      });
+      return { lines, shown, total: n };
+    },
+  };
+}
+
+const lineCount = (s: string) => (s ? s.split("\n").length - (s.endsWith("\n") ? 1 : 0) : 0);
+const mask = (line: string) => line.replace(/\d+/g, "#");
+const cut = (line: string, length: number) => (length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… (+${length - MAX_LINE_CHARS} chars)` : line);

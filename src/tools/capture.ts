@@ -1,0 +1,145 @@
+// Reading a child's stdout or stderr to the end in bounded memory (SPEC §7): small output stays in
+// memory; past MEMORY_CAP_BYTES all of it goes to a spill file (the full output, byte for byte)
+// and memory keeps only its first and last KEEP_BYTES, with counts of what lies between.
+import { closeSync, openSync, writeSync } from "node:fs";
+import type { Hidden } from "./bash-output.ts";
+
+export interface CaptureLimits {
+  /** beyond this many bytes the stream spills to a file */
+  memoryBytes: number;
+  /** of a spilled stream, memory keeps this many bytes from its start and at least this many from its end */
+  keepBytes: number;
+}
+
+/**
+ * 1 MB: output up to this is filtered straight from memory. Kept (head + tail) ≥ half the result's
+ * 50 KB byte budget at each end, so the cut that truncation makes never reaches the hidden middle.
+ */
+export const CAPTURE_LIMITS: CaptureLimits = { memoryBytes: 1 << 20, keepBytes: 64 << 10 };
+
+export interface Captured {
+  /** all of it, or (when `hidden` is not zero) its first bytes */
+  head: string;
+  /** "" or, when the middle is hidden, its last bytes */
+  tail: string;
+  /** what lies between `head` and `tail`; zero when `head` is all of it */
+  hidden: Hidden;
+  bytes: number;
+  /** the file holding all of it, when it outgrew memory and the file could be written */
+  spill?: string;
+  /** why a stream that outgrew memory could not be kept whole */
+  spillError?: string;
+}
+
+export interface Capture {
+  /** settles when the stream ends (or breaks) */
+  done: Promise<void>;
+  /** stops reading (a grandchild may hold the pipe open) and returns what was read. Never throws. */
+  finish(): Promise<Captured>;
+}
+
+/**
+ * Reads `stream` until it ends or `finish` is called. `spillPath` (opened 0600, exclusively) holds
+ * all of the output once it exceeds `limits.memoryBytes`; without it, or when it cannot be
+ * written, only the head and tail are kept and `spillError` says why.
+ */
+export function capture(stream: ReadableStream<Uint8Array>, spillPath: (() => string) | undefined, limits: CaptureLimits = CAPTURE_LIMITS): Capture {
+  const reader = stream.getReader();
+  let memory: Uint8Array[] = []; // all of it, until it outgrows memory
+  let memoryBytes = 0;
+  let head: Uint8Array | undefined; // once spilled
+  const tail: Uint8Array[] = [];
+  let tailBytes = 0;
+  let bytes = 0;
+  let newlines = 0;
+  let fd: number | undefined;
+  let spill: string | undefined;
+  let spillError: string | undefined;
+
+  const write = (chunk: Uint8Array) => {
+    if (fd === undefined) return;
+    try {
+      for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at);
+    } catch (e) {
+      closeSync(fd); // disk full: memory still holds head and tail
+      fd = undefined;
+      spill = undefined;
+      spillError = message(e);
+    }
+  };
+  const keepTail = (chunk: Uint8Array) => {
+    tail.push(chunk);
+    tailBytes += chunk.length;
+    while (tail.length > 1 && tailBytes - tail[0]!.length >= limits.keepBytes) tailBytes -= tail.shift()!.length;
+  };
+  /** The stream just outgrew memory: everything so far goes to the file, memory keeps both ends. */
+  const overflow = () => {
+    const all = concat(memory);
+    memory = [];
+    head = all.slice(0, limits.keepBytes);
+    keepTail(all.slice(Math.max(limits.keepBytes, all.length - limits.keepBytes)));
+    if (!spillPath) return void (spillError = "no file to keep it in");
+    try {
+      const path = spillPath();
+      fd = openSync(path, "wx", 0o600);
+      spill = path;
+    } catch (e) {
+      spillError = message(e);
+      return;
+    }
+    write(all);
+  };
+  const keep = (chunk: Uint8Array) => {
+    bytes += chunk.length;
+    newlines += countNewlines(chunk);
+    if (head === undefined) {
+      memory.push(chunk);
+      memoryBytes += chunk.length;
+      if (memoryBytes > limits.memoryBytes) overflow();
+      return;
+    }
+    write(chunk);
+    keepTail(chunk);
+  };
+  const done = (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        keep(value);
+      }
+    } catch {} // a cancelled or broken pipe ends the output; what was read is kept
+  })();
+
+  const finish = async (): Promise<Captured> => {
+    await reader.cancel().catch(() => {});
+    await done;
+    if (fd !== undefined) closeSync(fd);
+    fd = undefined;
+    const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+    if (head === undefined) return { head: decode(concat(memory)), tail: "", hidden: { lines: 0, bytes: 0 }, bytes };
+    const end = concat(tail);
+    const hidden = { lines: newlines - countNewlines(head) - countNewlines(end), bytes: bytes - head.length - end.length };
+    return { head: decode(head), tail: decode(end), hidden, bytes, ...(spill ? { spill } : { spillError }) };
+  };
+  return { done, finish };
+}
+
+function countNewlines(chunk: Uint8Array): number {
+  let n = 0;
+  for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) n++;
+  return n;
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return all;
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));

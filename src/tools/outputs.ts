@@ -1,0 +1,65 @@
+// Where the bash tool keeps the full output of a call whose result was cut (SPEC §7, issue 10):
+// `<cache>/hey/outputs/<session>/<call>.log`, directories 0700 and files 0600 (output can hold
+// secrets). hey may delete them any time: at start-up, in the background, files older than
+// OUTPUTS_MAX_AGE_MS go, then the oldest until all of them fit in OUTPUTS_MAX_BYTES;
+// `/sessions prune` removes a deleted session's folder with it.
+import { mkdirSync, rmSync } from "node:fs";
+import { readdir, rm, rmdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { cacheDir } from "./ripgrep.ts";
+
+export const OUTPUTS_MAX_AGE_MS = 7 * 86_400_000;
+export const OUTPUTS_MAX_BYTES = 500 * 1024 * 1024;
+
+/** `$XDG_CACHE_HOME/hey/outputs` (or the platform's cache dir). */
+export function outputsRoot(env: Record<string, string | undefined>, platform: string, home: string): string {
+  return join(cacheDir(env, platform, home), "outputs");
+}
+
+/** Creates `dir` (and its parents) private to the user. Throws what mkdir throws. */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+/** Removes one session's outputs (`/sessions prune`). Never throws. */
+export function removeSessionOutputs(root: string, session: string): void {
+  if (!/^[\w-]+$/.test(session)) return; // an id, never a path
+  try {
+    rmSync(join(root, session), { recursive: true, force: true });
+  } catch {}
+}
+
+/**
+ * Deletes files under `root/<session>/` older than `maxAgeMs`, then the oldest until the rest fit
+ * in `maxBytes`, then emptied session folders; the running session's folder is left alone. Only
+ * asynchronous calls: meant to run in the background while hey starts. Never throws.
+ */
+export async function pruneOutputs(root: string, opts: { current: string; now?: number; maxAgeMs?: number; maxBytes?: number }): Promise<{ deleted: number }> {
+  const now = opts.now ?? Date.now();
+  const maxAge = opts.maxAgeMs ?? OUTPUTS_MAX_AGE_MS;
+  const maxBytes = opts.maxBytes ?? OUTPUTS_MAX_BYTES;
+  const files: { path: string; mtime: number; size: number }[] = [];
+  const sessions = (await readdir(root).catch(() => [] as string[])).filter((s) => s !== opts.current);
+  for (const session of sessions) {
+    const dir = join(root, session);
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
+      const path = join(dir, name);
+      const s = await stat(path).catch(() => undefined);
+      if (s?.isFile()) files.push({ path, mtime: s.mtimeMs, size: s.size });
+    }
+  }
+  files.sort((a, b) => b.mtime - a.mtime); // newest first
+  let kept = 0;
+  let full = false; // from the first file that does not fit on, everything older goes
+  let deleted = 0;
+  for (const f of files) {
+    full ||= kept + f.size > maxBytes;
+    if (!full && now - f.mtime <= maxAge) {
+      kept += f.size;
+      continue;
+    }
+    await rm(f.path, { force: true }).then(() => deleted++, () => {});
+  }
+  for (const session of sessions) await rmdir(join(root, session)).catch(() => {}); // only empty ones go
+  return { deleted };
+}

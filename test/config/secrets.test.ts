@@ -1,0 +1,51 @@
+// The secrets hey knows, their redaction, and the environment of the commands the model runs.
+import { describe, expect, test } from "bun:test";
+import { resolveConfig } from "../../src/config/resolve.ts";
+import { knownSecrets, redact, redactDeep, REDACTED, toolEnvironment } from "../../src/config/secrets.ts";
+
+const KEY = "sk-test-0123456789abcdef";
+const settingsWith = (data: Record<string, unknown>, env: Record<string, string>) => resolveConfig([{ source: "/c.toml", data }], env, {}).settings;
+
+describe("knownSecrets", () => {
+  const env = { OPENAI_API_KEY: KEY, HTTPS_PROXY: "http://ana:pr0xy-pa%24%24@proxy:8080" };
+  const settings = settingsWith(
+    {
+      provider: { gw: { base_url: "http://127.0.0.1:9/v1", api_key: "${OPENAI_API_KEY}", headers: { Authorization: "Bearer gw-token-99999", "X-Team": "core-platform" }, models: ["m"] } },
+      mcp: { gh: { command: "gh-mcp", env: { GITHUB_TOKEN: "ghp_abcdefghijkl", LOG_LEVEL: "debug-verbose" } } },
+    },
+    env,
+  );
+  const secrets = knownSecrets(settings, env, "socks5://u:cli-secret-pass@h:1080");
+
+  test("API keys, credential headers (with and without their scheme), MCP env credentials, proxy passwords", () => {
+    for (const s of [KEY, "Bearer gw-token-99999", "gw-token-99999", "ghp_abcdefghijkl", "pr0xy-pa$$", "pr0xy-pa%24%24", "cli-secret-pass"]) expect(secrets).toContain(s);
+    expect(secrets).not.toContain("core-platform");
+    expect(secrets).not.toContain("debug-verbose");
+  });
+
+  test("longest first, so a secret inside another is never half-replaced", () => {
+    expect(secrets.indexOf("Bearer gw-token-99999")).toBeLessThan(secrets.indexOf("gw-token-99999"));
+    expect(redact("auth: Bearer gw-token-99999.", secrets)).toBe(`auth: ${REDACTED}.`);
+  });
+
+  test("values shorter than 8 characters are not secrets", () => {
+    const s = settingsWith({ provider: { x: { base_url: "http://h/v1", api_key: "short", models: ["m"] } } }, {});
+    expect(knownSecrets(s, {})).toEqual([]);
+  });
+});
+
+test("redactDeep copies only what changed and leaves other values alone", () => {
+  const event = { type: "tool_result", id: "c1", ok: true, output: `the key is ${KEY}`, n: 3, nested: [{ text: "clean" }] };
+  const out = redactDeep(event, [KEY]);
+  expect(out).toEqual({ ...event, output: `the key is ${REDACTED}` });
+  expect(out.nested).toBe(event.nested);
+  const clean = { type: "text_delta", text: "hello" };
+  expect(redactDeep(clean, [KEY])).toBe(clean);
+});
+
+test("the commands' environment loses the variables that hold an API key, unless kept", () => {
+  const env = { OPENAI_API_KEY: KEY, HEY_API_KEY: KEY, PATH: "/bin", HOME: "/h", OTHER: "x" };
+  const settings = settingsWith({ provider: { p: { base_url: "http://h/v1", api_key: "${OPENAI_API_KEY}", models: ["m"] } } }, env);
+  expect(toolEnvironment(env, settings, [])).toEqual({ PATH: "/bin", HOME: "/h", OTHER: "x" });
+  expect(toolEnvironment(env, settings, ["OPENAI_API_KEY"])).toEqual({ OPENAI_API_KEY: KEY, PATH: "/bin", HOME: "/h", OTHER: "x" });
+});

@@ -1,0 +1,74 @@
+// Issue 13 rows 7 and 15 (not the proxy's 407): a server that goes silent is given up on after
+// `[retry] idle_timeout_ms`, each stall counting against the retry budget with its backoff;
+// retries keep a floor however short the server's Retry-After; an answer that is not the protocol
+// — an HTML page, JSON instead of a stream, malformed events — fails at once as a protocol error
+// instead of five "network" retries. Through the compiled binary against a local replay server.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { jsonReply, sseReply, startReplayServer, type Reply, type ReplayServer } from "../helpers/replay-server.ts";
+import { chatChunk, sse } from "../helpers/sse.ts";
+
+let server: ReplayServer;
+let work: ReturnType<typeof tempDir>;
+beforeAll(() => {
+  server = startReplayServer();
+  work = tempDir("hey-protocol-");
+});
+afterAll(() => {
+  server.stop();
+  work.remove();
+});
+
+const adHoc = () => ["--base-url", `${server.url}/v1`, "-m", "m"];
+const answer = (text: string) => sseReply(sse([chatChunk({ content: text }), chatChunk({ finish: "stop" })]));
+const raw = (type: string, body: string): Reply => ({ status: 200, headers: { "content-type": type }, chunks: [new TextEncoder().encode(body)] });
+
+test("429 with Retry-After: 0, twice: the retries still wait 0.5 s and 1 s", async () => {
+  const limited = () => jsonReply(429, { error: { message: "Rate limit reached", type: "requests" } }, { "retry-after": "0" });
+  server.enqueue(limited(), limited(), answer("finally"));
+  const t0 = performance.now();
+  const run = await runHey([...adHoc(), "-p", "hi"], { cwd: work.path });
+  expect(run).toMatchObject({ code: 0, stdout: "finally\n" });
+  expect(run.stderr).toMatch(/^retrying in 500 ms \(1\/5\): .*\nretrying in 1 s \(2\/5\): /);
+  expect(performance.now() - t0).toBeGreaterThan(1500);
+});
+
+test.each([
+  ["an HTML page (a captive portal)", raw("text/html; charset=utf-8", "<html><body><h1>Sign in to the hotel Wi-Fi</h1></body></html>"), 'answered with text/html instead of a stream of events: "<html><body><h1>Sign in to the hotel Wi-Fi'],
+  ["a non-streaming JSON answer", raw("application/json", JSON.stringify({ id: "x", object: "chat.completion", choices: [] })), "answered with application/json instead of a stream of events"],
+  ["malformed events", raw("text/event-stream", "data: {this is not json\n\n"), "the model's answer is malformed"],
+])("%s: one request, no retry, a protocol error (exit 1)", async (_name, reply, said) => {
+  const before = server.requests.length;
+  server.enqueue(reply); // a retry would find no reply queued and count as a second request
+  const run = await runHey([...adHoc(), "--output", "json", "-p", "hi"], { cwd: work.path });
+  expect(run.code).toBe(1);
+  expect(server.requests.length - before).toBe(1);
+  const error = jsonEvents(run.stdout).find((e) => e.type === "error")!;
+  expect(error.kind).toBe("protocol");
+  expect(String(error.message)).toContain(said);
+  expect(run.stderr).not.toContain("retrying");
+});
+
+test("headers, then nothing: each attempt ends after [retry] idle_timeout_ms and the stalls use the retry budget with backoff", async () => {
+  const config = join(work.path, "stall.toml");
+  writeFileSync(config, "[retry]\nidle_timeout_ms = 400\nmax_retries = 2\nbase_delay_ms = 100\njitter = false\n");
+  const silent = () => sseReply([], { hang: true });
+  const before = server.requests.length;
+  server.enqueue(silent(), silent(), silent());
+  const t0 = performance.now();
+  const run = await runHey([...adHoc(), "--config", config, "-p", "hi"], { cwd: work.path });
+  const elapsed = performance.now() - t0;
+  expect(run.code).toBe(1);
+  expect(server.requests.length - before).toBe(3);
+  expect(run.stderr).toMatch(/^retrying in 500 ms \(1\/2\): no data from the model for 0\.4 s\nretrying in 1 s \(2\/2\): no data from the model for 0\.4 s\n/);
+  expect(run.stderr).toContain("no data from the model for 0.4 s");
+  expect(elapsed).toBeGreaterThan(3 * 400 + 500 + 1000);
+  expect(elapsed).toBeLessThan(10_000);
+});
+
+test("the default idle timeout is 120 s", async () => {
+  const { defaultSettingsForTest } = await import("../helpers/settings.ts");
+  expect(defaultSettingsForTest().retry.idleTimeoutMs).toBe(120_000);
+});

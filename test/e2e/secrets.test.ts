@@ -1,0 +1,80 @@
+// Issue 13 rows 9–10: an API key hey uses is never printed or saved, and the commands the model
+// runs do not see the variable that holds it (unless `[tools] keep_env` says so). Through the
+// compiled binary against local mock servers.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { startModelServer, textOf, type ModelServer } from "../helpers/model-server.ts";
+
+const KEY = "sk-proj-e2e-secret-0123456789";
+let root: ReturnType<typeof tempDir>;
+let model: ModelServer;
+let echoing: ReturnType<typeof Bun.serve>;
+beforeAll(() => {
+  root = tempDir("hey-secrets-");
+  // a command that prints the key variable, then an answer that quotes the tool result
+  model = startModelServer((req) => {
+    const last = req.messages.at(-1)!;
+    if (last.role === "tool") return { text: `the command said: ${textOf(last)}` };
+    return { calls: [["bash", { command: 'echo "key=[$OPENAI_API_KEY]"; echo "hey=[$HEY_API_KEY]"' }]] };
+  });
+  // a gateway whose 401 body echoes the credentials it was sent
+  echoing = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: (req) => Response.json({ error: { message: `invalid api key: ${req.headers.get("authorization")}`, type: "invalid_request_error" } }, { status: 401 }),
+  });
+});
+afterAll(() => {
+  model.stop();
+  echoing.stop(true);
+  root.remove();
+});
+
+function config(name: string, baseUrl: string, extra = ""): string {
+  const path = join(root.path, `${name}.toml`);
+  writeFileSync(path, `[default]\nprovider = "gw"\nmodel = "m"\n[provider.gw]\nbase_url = "${baseUrl}"\napi_key = "\${OPENAI_API_KEY}"\nmodels = ["m"]\n${extra}`);
+  return path;
+}
+
+const sessionText = (state: string) => {
+  const dir = join(state, "hey", "sessions");
+  return readdirSync(dir).map((f) => readFileSync(join(dir, f), "utf8")).join("");
+};
+
+test("a 401 body that echoes the key: not on stderr, not in the JSON error event", async () => {
+  const cfg = config("echo", `http://127.0.0.1:${echoing.port}/v1`);
+  for (const output of ["text", "json"]) {
+    const run = await runHey(["--config", cfg, "--output", output, "-p", "hi"], { cwd: root.path, env: { OPENAI_API_KEY: KEY } });
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).not.toContain(KEY);
+    expect(run.stderr).toContain("invalid api key: Bearer [redacted]");
+    if (output === "json") expect(jsonEvents(run.stdout).find((e) => e.type === "error")!.message).toContain("[redacted]");
+  }
+});
+
+test("`echo $OPENAI_API_KEY` through bash: the variable is gone; the model, the output and the session never hold the key", async () => {
+  const state = join(root.path, "state1");
+  const run = await runHey(["--config", config("plain", model.baseUrl), "--output", "json", "-p", "print the key"], {
+    cwd: root.path,
+    env: { OPENAI_API_KEY: KEY, HEY_API_KEY: KEY, XDG_STATE_HOME: state },
+  });
+  expect(run.code).toBe(0);
+  const result = textOf(model.requests.at(-1)!.messages.at(-1));
+  expect(result).toBe("key=[]\nhey=[]\n[exit code 0]");
+  expect(run.stdout).not.toContain(KEY);
+  expect(sessionText(state)).not.toContain(KEY);
+});
+
+test("[tools] keep_env keeps the variable; what it prints is still redacted everywhere", async () => {
+  const state = join(root.path, "state2");
+  const cfg = config("keep", model.baseUrl, '[tools]\nkeep_env = ["OPENAI_API_KEY"]\n');
+  const run = await runHey(["--config", cfg, "--output", "json", "-p", "print the key"], { cwd: root.path, env: { OPENAI_API_KEY: KEY, XDG_STATE_HOME: state } });
+  expect(run.code).toBe(0);
+  expect(textOf(model.requests.at(-1)!.messages.at(-1))).toBe("key=[[redacted]]\nhey=[]\n[exit code 0]");
+  expect(JSON.stringify(model.requests.at(-1))).not.toContain(KEY);
+  expect(run.stdout).toContain("key=[[redacted]]");
+  expect(run.stdout).not.toContain(KEY);
+  expect(sessionText(state)).not.toContain(KEY);
+});

@@ -1,0 +1,31 @@
+// Finding the processes a test started, by a unique marker in their command line (`sleep 123.456`),
+// to check that hey killed them and to clean up any it did not.
+
+/** Live (non-zombie) processes: pid, process group and command line. */
+export function processes(): { pid: number; pgid: number; args: string }[] {
+  const ps = Bun.spawnSync(["ps", "-eo", "pid=,pgid=,stat=,args="]).stdout.toString();
+  return ps
+    .split("\n")
+    .map((l) => l.trim().match(/^(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/))
+    .filter((m): m is RegExpMatchArray => m !== null && !m[3]!.startsWith("Z"))
+    .map((m) => ({ pid: Number(m[1]), pgid: Number(m[2]), args: m[4]! }));
+}
+
+/** A unique `sleep` duration, so a test finds only its own processes. */
+export const marker = () => `${100 + Math.floor(Math.random() * 800)}.${Math.floor(Math.random() * 1e6)}`;
+export const withMarker = (m: string) => processes().filter((p) => p.args.includes(m));
+
+/** The process group of the first `sleep <m>` to appear (waits up to 2 s, or `timeoutMs`). */
+export async function waitForGroup(m: string, timeoutMs = 2000): Promise<number> {
+  for (const end = Date.now() + timeoutMs; Date.now() < end; ) {
+    const found = withMarker(m).find((p) => p.args.startsWith("sleep"));
+    if (found) return found.pgid;
+    await Bun.sleep(10);
+  }
+  throw new Error(`no process with ${m} appeared`);
+}
+
+/** SIGKILLs whatever still carries one of `markers`. */
+export function killMarked(markers: string[]): void {
+  for (const m of markers) for (const p of withMarker(m)) process.kill(p.pid, "SIGKILL");
+}

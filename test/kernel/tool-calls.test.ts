@@ -1,0 +1,51 @@
+// The tool pipeline's concurrency bound (issue 13 row 8): many calls in one turn run at most
+// MAX_CONCURRENT_CALLS at a time, start in call order, and their results keep call order.
+import { expect, test } from "bun:test";
+import { limitConcurrency, MAX_CONCURRENT_CALLS, runToolCalls } from "../../src/kernel/tool-calls.ts";
+import type { Tool } from "../../src/kernel/tool.ts";
+import { textOf } from "../../src/kernel/ir.ts";
+
+test("limitConcurrency runs at most n at once, in the order given, and passes results and errors through", async () => {
+  const gate = limitConcurrency(3);
+  let running = 0;
+  let peak = 0;
+  const order: number[] = [];
+  const tasks = Array.from({ length: 20 }, (_, i) =>
+    gate(async () => {
+      order.push(i);
+      peak = Math.max(peak, ++running);
+      await Bun.sleep(1 + ((i * 7) % 5));
+      running--;
+      if (i === 5) throw new Error("five");
+      return i * 2;
+    }),
+  );
+  const settled = await Promise.allSettled(tasks);
+  expect(peak).toBe(3);
+  expect(order).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  expect(settled[5]).toMatchObject({ status: "rejected" });
+  expect(settled.filter((s) => s.status === "fulfilled").map((s) => (s as PromiseFulfilledResult<number>).value)).toEqual(
+    Array.from({ length: 20 }, (_, i) => i * 2).filter((_, i) => i !== 5),
+  );
+});
+
+test("1000 parallel calls: at most MAX_CONCURRENT_CALLS run at once; every result, in call order", async () => {
+  let running = 0;
+  let peak = 0;
+  const tool: Tool = {
+    name: "probe",
+    description: "",
+    parameters: { type: "object", properties: { n: { type: "integer" } } },
+    run: async (args) => {
+      peak = Math.max(peak, ++running);
+      await Bun.sleep((Number(args.n) * 13) % 3);
+      running--;
+      return { output: `result ${args.n}` };
+    },
+  };
+  const calls = Array.from({ length: 1000 }, (_, n) => ({ id: `c${n}`, name: "probe", arguments: JSON.stringify({ n }) }));
+  const results = await runToolCalls(calls, { tools: [tool], output: { emit: () => {} }, permission: () => undefined, signal: new AbortController().signal, cwd: "/", parallel: true });
+  expect(peak).toBe(MAX_CONCURRENT_CALLS);
+  expect(results.map((m) => m.toolCallId)).toEqual(calls.map((c) => c.id));
+  expect(results.map((m) => textOf(m))).toEqual(calls.map((_, n) => `result ${n}`));
+});

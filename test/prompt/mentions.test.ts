@@ -1,0 +1,38 @@
+// The pure half of @files and stdin: where a cut falls, how it is told, what counts as binary.
+import { describe, expect, test } from "bun:test";
+import { buildPrompt, cutNotice, decodeForPrompt, findMentions } from "../../src/prompt/mentions.ts";
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+describe("decodeForPrompt", () => {
+  test("exactly max bytes is whole; one more is cut at the last line end", () => {
+    expect(decodeForPrompt(bytes("ab\ncd\n"), 6)).toEqual({ text: "ab\ncd\n" });
+    expect(decodeForPrompt(bytes("ab\ncd\ne"), 6)).toEqual({ text: "ab\ncd\n", cut: { shown: 6 } });
+    expect(decodeForPrompt(bytes("abcdefg"), 6)).toEqual({ text: "abcdef", cut: { shown: 6 } }); // no line end in the second half
+  });
+
+  test("a known size larger than what was read is a cut of that size", () => {
+    expect(decodeForPrompt(bytes("ab\ncd\ne"), 6, 1 << 30)).toEqual({ text: "ab\ncd\n", cut: { shown: 6, of: 1 << 30 } });
+  });
+
+  test("binary is told from the first 8 KB only", () => {
+    expect(decodeForPrompt(new Uint8Array([97, 0, 98]), 10)).toEqual({ binary: true });
+    const late = new Uint8Array(9000).fill(97);
+    late[8500] = 0;
+    expect("text" in decodeForPrompt(late, 20_000)).toBe(true);
+  });
+});
+
+test("cut notices name the input, what was kept and the key", () => {
+  expect(cutNotice("stdin", { shown: 262144 })).toBe("stdin: only the first 256 KB went into the prompt ([input] max_bytes); the rest was not read");
+  expect(cutNotice("@big.log", { shown: 1000, of: 3 << 20 })).toBe("@big.log: only the first 1000 bytes of 3.0 MB went into the prompt ([input] max_bytes)");
+  expect(buildPrompt("hi", [], { text: "abc\n", cut: { shown: 4 } })).toBe("hi\n\n```stdin\nabc\n```\n(truncated: showing the first 4 bytes of stdin; the rest was not read)");
+});
+
+test("mentions: trailing punctuation dropped, path-likeness noted", () => {
+  expect(findMentions("see @a.ts, @john and @types/node.")).toEqual([
+    { path: "a.ts", looksLikePath: true },
+    { path: "john", looksLikePath: false },
+    { path: "types/node", looksLikePath: true },
+  ]);
+});

@@ -1,0 +1,56 @@
+// pruneOutputs: by age, then oldest first down to the size cap; the running session untouched.
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { outputsRoot, pruneOutputs, removeSessionOutputs } from "../../src/tools/outputs.ts";
+import { tempDir } from "../helpers/e2e.ts";
+
+let root: ReturnType<typeof tempDir>;
+beforeEach(() => (root = tempDir("hey-prune-")));
+afterEach(() => root.remove());
+const now = Date.now();
+
+function put(session: string, name: string, bytes: number, ageHours: number): string {
+  const path = join(root.path, session, name);
+  mkdirSync(join(root.path, session), { recursive: true });
+  writeFileSync(path, "x".repeat(bytes));
+  const t = (now - ageHours * 3_600_000) / 1000;
+  utimesSync(path, t, t);
+  return path;
+}
+
+test("files older than the age limit go, and folders they leave empty", async () => {
+  const old = put("s1", "a.log", 10, 24 * 8);
+  const young = put("s2", "b.log", 10, 24 * 6);
+  expect(await pruneOutputs(root.path, { current: "now", now })).toEqual({ deleted: 1 });
+  expect(existsSync(old)).toBe(false);
+  expect(existsSync(join(root.path, "s1"))).toBe(false);
+  expect(existsSync(young)).toBe(true);
+});
+
+test("over the size cap the oldest go first, until the rest fit", async () => {
+  const files = [1, 2, 3, 4, 5].map((h) => put(`s${h}`, "o.log", 400, h)); // s1 newest
+  await pruneOutputs(root.path, { current: "now", now, maxBytes: 1000 });
+  expect(files.map((f) => existsSync(f))).toEqual([true, true, false, false, false]);
+});
+
+test("the running session's outputs are never pruned", async () => {
+  const mine = put("current", "big.log", 5000, 24 * 30);
+  await pruneOutputs(root.path, { current: "current", now, maxBytes: 100 });
+  expect(existsSync(mine)).toBe(true);
+});
+
+test("a missing root is nothing to prune; removeSessionOutputs takes ids, never paths", async () => {
+  expect(await pruneOutputs(join(root.path, "none"), { current: "x" })).toEqual({ deleted: 0 });
+  const kept = put("s1", "a.log", 1, 0);
+  removeSessionOutputs(root.path, "../" + root.path.split("/").at(-1));
+  expect(existsSync(kept)).toBe(true);
+  removeSessionOutputs(root.path, "s1");
+  expect(existsSync(kept)).toBe(false);
+});
+
+test("the root is the user's cache dir", () => {
+  expect(outputsRoot({ XDG_CACHE_HOME: "/c" }, "linux", "/h")).toBe("/c/hey/outputs");
+  expect(outputsRoot({}, "linux", "/h")).toBe("/h/.cache/hey/outputs");
+  expect(outputsRoot({}, "darwin", "/h")).toBe("/h/Library/Caches/hey/outputs");
+});
