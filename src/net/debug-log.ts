@@ -79,12 +79,18 @@ function watchBody(res: Response, done: (end: string) => void): Response {
   let kept = 0;
   let total = 0;
   const summary = (how: string) => `${how}, ${total} bytes${total > kept ? ` (first ${kept})` : ""}:\n  ${indent(new TextDecoder().decode(Buffer.concat(head)))}`;
+  let ended = false; // the first of complete, failed and cancelled is the one logged
+  const end = (how: string) => {
+    if (!ended) done(summary(how));
+    ended = true;
+  };
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const { done: finished, value } = await reader.read();
+        if (ended) return; // cancelled while this read was pending: the controller is closed
         if (finished) {
-          done(summary("complete"));
+          end("complete");
           return controller.close();
         }
         total += value.length;
@@ -95,12 +101,13 @@ function watchBody(res: Response, done: (end: string) => void): Response {
         }
         controller.enqueue(value);
       } catch (e) {
-        done(summary(`failed (${maskText((e as Error).message ?? String(e))})`));
+        if (ended) return;
+        end(`failed (${maskText((e as Error).message ?? String(e))})`);
         controller.error(e);
       }
     },
     cancel(reason) {
-      done(summary("cancelled by the reader"));
+      end("cancelled by the reader");
       return reader.cancel(reason);
     },
   });

@@ -49,7 +49,7 @@ test("--verbose: request, proxy, status, timings, retry and bodies; key and prox
     expect(text).toMatch(/"authorization":"\*\*\*"/);
     expect(text).toMatch(/#1 ← 503 Service Unavailable in \d+ ms/);
     expect(text).toContain('"overloaded, try again"');
-    expect(text).toMatch(/retry 1 in 10 ms after: the provider is failing \(503\)/);
+    expect(text).toMatch(/retry 1 in 500 ms after: the provider is failing \(503\)/);
     expect(text).toMatch(/#2 ← 200 OK in \d+ ms/);
     expect(text).toMatch(/#2 ← body complete, \d+ bytes:\n  data: /);
     expect(text).toMatch(/body, \d+ bytes \(first 4096 characters\):\n  \{"model":"m","messages":\[/); // hey's first request is over 4 KB
