@@ -1,6 +1,7 @@
 // The bash tool (SPEC §7, §13.1): one shell command in a fresh process group, its output
 // captured, filtered and truncated, the full output kept in the user's cache (outputs.ts) when
 // anything was cut.
+import { readdirSync, readFileSync } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -22,6 +23,11 @@ const IO_DRAIN_MS = 200;
 /** SIGTERM first so test runners can clean up; the group gets SIGKILL after this. */
 const KILL_GRACE_MS = 200;
 const KILL_POLL_MS = 20;
+/**
+ * After SIGKILL the group's processes take a moment to be gone (a 1-in-20 test run still saw a
+ * dying `sleep`); the call waits up to this long so that when it returns nothing of the group runs.
+ */
+const KILL_WAIT_MS = 1000;
 /** An external filter gets this long before hey falls back to the built-in one. */
 const FILTER_TIMEOUT_MS = 30_000;
 /** Exit code reported on timeout, as timeout(1) does. */
@@ -271,7 +277,7 @@ async function runProcess(argv: string[], opts: RunOptions): Promise<Finished | 
   return { stdout: out, stderr: err, exitCode, signal: typeof proc.signalCode === "string" ? proc.signalCode : undefined, ended };
 }
 
-/** SIGTERM to the whole group, then SIGKILL to it once it is empty or KILL_GRACE_MS have passed. */
+/** SIGTERM to the whole group, then SIGKILL to it once it is empty or KILL_GRACE_MS have passed; returns once it is gone (or KILL_WAIT_MS). */
 async function killGroup(proc: Bun.Subprocess): Promise<void> {
   const signal = (sig: NodeJS.Signals | 0): boolean => {
     try {
@@ -287,7 +293,28 @@ async function killGroup(proc: Bun.Subprocess): Promise<void> {
   };
   signal("SIGTERM");
   for (let waited = 0; waited < KILL_GRACE_MS && signal(0); waited += KILL_POLL_MS) await Bun.sleep(KILL_POLL_MS);
-  signal("SIGKILL");
+  if (!signal("SIGKILL")) return;
+  const running = () => signal(0) && (process.platform !== "linux" || runsOnLinux(proc.pid));
+  for (let waited = 0; waited < KILL_WAIT_MS && running(); waited += KILL_POLL_MS) await Bun.sleep(KILL_POLL_MS);
+}
+
+/**
+ * Whether a process of group `pgid` still runs, zombies aside: where no init reaps orphans (some
+ * containers), a killed grandchild stays a zombie and `kill(-pgid, 0)` keeps succeeding.
+ */
+function runsOnLinux(pgid: number): boolean {
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    } catch {
+      continue; // gone meanwhile
+    }
+    const [state, , group] = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // "pid (comm) state ppid pgrp …"
+    if (Number(group) === pgid && state !== "Z" && state !== "X") return true;
+  }
+  return false;
 }
 
 const seconds = (ms: number) => String(Math.round(ms / 100) / 10);
