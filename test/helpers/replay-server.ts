@@ -213,8 +213,10 @@ function replayBody(reply: Reply, hanging: Set<() => void>): ReadableStream<Uint
         if (piece.length > 0) controller.enqueue(piece);
         budget -= piece.length;
         if (budget <= 0) {
-          // Erroring with no reason makes Bun reset the connection without logging (ECONNRESET on the client).
-          await Bun.sleep(5);
+          // Erroring with no reason makes Bun reset the connection without logging (ECONNRESET on the
+          // client). A reset discards what the client's kernel holds unread, so the client gets time
+          // to read what was sent first: 5 ms lost the deltas on a loaded machine (CI saw it once).
+          await Bun.sleep(100);
           return controller.error(undefined);
         }
       }
