@@ -11,7 +11,7 @@ import { saveHandOff } from "./context/task-note.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
 import type { RunResult } from "./kernel/loop.ts";
 import type { DebugLog } from "./net/debug-log.ts";
-import { ProxyConfigError } from "./net/proxy.ts";
+import { NetConfigError } from "./net/proxy.ts";
 import { formatStatus } from "./mcp/status.ts";
 import { expandPrompt, isBlank, MentionError, readStdin } from "./prompt/input.ts";
 import { formatSessionList, sessionsDir, type SessionInfo } from "./sessions/format.ts";
@@ -154,7 +154,7 @@ function withSkill(skill: string, content: ContentBlock[]): ContentBlock[] {
 
 /** A mistake found before anything ran: a usage or configuration error, exit 2 (in JSON: `error`, then `done`). */
 function preflightFailure(e: unknown, args: CliArgs): number {
-  const config = e instanceof ConfigError || e instanceof ProxyConfigError;
+  const config = e instanceof ConfigError || e instanceof NetConfigError;
   if (!config && !(e instanceof UsageError || e instanceof MentionError || e instanceof SessionError)) throw e;
   if (args.output === "json") writer(1).write(failureLines(config ? "config" : "usage", (e as Error).message));
   warn((e as Error).message);

@@ -57,7 +57,7 @@ export interface Started {
 /**
  * Checks the proxy settings (a bad value is a configuration error now, not a minute of "network"
  * retries later) and starts loading the provider's adapter, whose SDK module takes ~12 ms to
- * evaluate: the caller reads stdin meanwhile. Throws ConfigError or ProxyConfigError.
+ * evaluate: the caller reads stdin meanwhile. Throws ConfigError or NetConfigError.
  */
 export function startProvider(settings: Settings, cliProxy: string | undefined, env: Env, debug?: DebugLog): Started {
   const fetchImpl = fetchFor(settings, cliProxy, env, debug);
@@ -69,7 +69,7 @@ export function startProvider(settings: Settings, cliProxy: string | undefined, 
 /**
  * The fetch of every model request and remote MCP server: the proxy of `settings` and the CAs of
  * `[network] ca_file` / SSL_CERT_FILE, checked now; every request logged when `debug` is given
- * (`--verbose`). Throws ConfigError or ProxyConfigError.
+ * (`--verbose`). Throws ConfigError or NetConfigError.
  */
 export function fetchFor(settings: Settings, cliProxy: string | undefined, env: Env, debug?: DebugLog): typeof fetch {
   for (const value of [cliProxy, settings.proxy]) if (value) parseProxyUrl(value);

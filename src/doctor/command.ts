@@ -11,7 +11,7 @@ import { ConfigError, type ProviderSettings, type Settings } from "../config/set
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { trustedCas } from "../net/ca.ts";
 import type { DebugLog } from "../net/debug-log.ts";
-import { describeRoute, ProxyConfigError, resolveProxy, type ProxySources } from "../net/proxy.ts";
+import { describeRoute, NetConfigError, resolveProxy, type ProxySources } from "../net/proxy.ts";
 import { settleTrust } from "../trust/store.ts";
 import { writer } from "../ui/term.ts";
 import { configFlags, fetchFor } from "../wire.ts";
@@ -46,7 +46,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   try {
     return await doctor(args, write);
   } catch (e) {
-    if (!(e instanceof ConfigError || e instanceof ProxyConfigError)) throw e;
+    if (!(e instanceof ConfigError || e instanceof NetConfigError)) throw e;
     err.write(`hey doctor: ${e.message}\n`);
     return EXIT.usage;
   }
@@ -94,7 +94,7 @@ async function runProbes(settings: Settings, cliProxy: string | undefined, env: 
     if ([network.dns, network.tcp, network.tls].some((o) => o && !o.ok)) return probes;
     return { ...probes, ...(await probeEndpoint({ settings: provider, model: settings.model, effort: settings.effort, fetch: fetchFor(settings, cliProxy, env, debug) })) };
   } catch (e) {
-    if (!(e instanceof ProxyConfigError)) throw e;
+    if (!(e instanceof NetConfigError)) throw e;
     return { ...base, route: { ok: false, kind: "network", message: e.message } };
   }
 }

@@ -4,7 +4,7 @@
 // to hey. `[network] ca_file` is hey's: its PEM bundle is added to that store, never put in its
 // place, so a corporate CA does not make public endpoints untrusted. Read once per run, only when set.
 import { readFileSync } from "node:fs";
-import { ConfigError } from "../config/settings.ts";
+import { NetConfigError } from "./proxy.ts";
 
 export interface CaSources {
   /** an absolute path (config/resolve.ts makes it so) */
@@ -20,7 +20,7 @@ const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE
  * The CA list to pass as fetch's `tls.ca`, or undefined without `[network] ca_file` (then fetch
  * keeps its default store, and nothing is read). A `tls.ca` replaces the default store, so the list
  * holds that store's certificates and SSL_CERT_FILE's too (read here for that reason only, and
- * skipped when unreadable, as the runtime skips it). Throws ConfigError naming the setting when
+ * skipped when unreadable, as the runtime skips it). Throws NetConfigError naming the setting when
  * ca_file cannot be read or holds no PEM certificate.
  */
 export function trustedCas(sources: CaSources): string[] | undefined {
@@ -38,16 +38,16 @@ export function trustedCas(sources: CaSources): string[] | undefined {
   return [...new Set([...getCACertificates("default"), ...system, ...added])];
 }
 
-/** The certificates of a PEM bundle. Throws ConfigError naming `label` and the path. */
+/** The certificates of a PEM bundle. Throws NetConfigError naming `label` and the path. */
 function readPemBundle(path: string, label: string): string[] {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    throw new ConfigError(`${label}: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new NetConfigError(`${label}: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   const certificates = splitPem(text);
-  if (certificates.length === 0) throw new ConfigError(`${label}: ${path} holds no PEM certificate (-----BEGIN CERTIFICATE----- …)`);
+  if (certificates.length === 0) throw new NetConfigError(`${label}: ${path} holds no PEM certificate (-----BEGIN CERTIFICATE----- …)`);
   return certificates;
 }
 

@@ -15,7 +15,7 @@ export interface NetOptions extends SocksBridgeOptions {
 }
 
 /**
- * A fetch that routes each request as resolveProxy decides. Throws ProxyConfigError (before any I/O)
+ * A fetch that routes each request as resolveProxy decides. Throws NetConfigError (before any I/O)
  * for an unusable proxy setting; a NetError (errors.ts) for a certificate that fails verification
  * and for a proxy that refuses, wants credentials or cannot be reached — also when the proxy's
  * refusal came as a response in the server's place; other errors are the base fetch's, with any

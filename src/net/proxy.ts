@@ -46,9 +46,12 @@ export type ProxiedRoute = Exclude<ProxyRoute, { kind: "direct" }>;
 export type HttpRoute = Extract<ProxyRoute, { kind: "http" }>;
 export type SocksRoute = Extract<ProxyRoute, { kind: "socks5" }>;
 
-/** A proxy setting hey cannot use. The message names the value with its credentials redacted. */
-export class ProxyConfigError extends Error {
-  override name = "ProxyConfigError";
+/**
+ * A network setting hey cannot use (a proxy, a CA file): a configuration error, exit 2. A proxy's
+ * value is named with its credentials redacted.
+ */
+export class NetConfigError extends Error {
+  override name = "NetConfigError";
 }
 
 const DEFAULT_PORTS: Record<string, number> = { "http:": 80, "https:": 443, "socks5:": 1080, "socks5h:": 1080 };
@@ -62,7 +65,7 @@ const LOOPBACK_RANGES = ["127.0.0.0/8", "::1/128", "::ffff:127.0.0.0/104"];
 
 /**
  * The route for a request to `target`: `--proxy` > `[proxy] url` > env (scheme-specific, then ALL_PROXY).
- * Loopback targets and NO_PROXY matches are direct, whatever the source. Throws ProxyConfigError when
+ * Loopback targets and NO_PROXY matches are direct, whatever the source. Throws NetConfigError when
  * the chosen proxy value is malformed or names an unsupported scheme (only when it would be used).
  */
 export function resolveProxy(target: URL, sources: ProxySources): ProxyRoute {
@@ -76,7 +79,7 @@ export function resolveProxy(target: URL, sources: ProxySources): ProxyRoute {
 
 /**
  * Why a request to `target` goes the way resolveProxy sends it, in words (`hey doctor`): which proxy
- * and where it was set, or what makes it direct. Throws ProxyConfigError as resolveProxy does.
+ * and where it was set, or what makes it direct. Throws NetConfigError as resolveProxy does.
  */
 export function describeRoute(target: URL, sources: ProxySources): string {
   if (isLoopback(target.hostname)) return "direct: loopback addresses never use a proxy";
@@ -124,22 +127,22 @@ export function redactProxyUrl(url: string): string {
 
 /**
  * Parses one proxy URL (`host:port` means `http://host:port`); `source` says where it was set, for
- * messages. Throws ProxyConfigError.
+ * messages. Throws NetConfigError.
  */
 export function parseProxyUrl(raw: string, source = "the proxy setting"): ProxiedRoute {
   const value = raw.trim();
   const origin: ProxyOrigin = { shown: redactProxyUrl(value), source };
   const shown = JSON.stringify(origin.shown);
   const url = tryParseUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
-  if (!url) throw new ProxyConfigError(`invalid proxy URL ${shown}`);
+  if (!url) throw new NetConfigError(`invalid proxy URL ${shown}`);
   const scheme = url.protocol;
   const defaultPort = DEFAULT_PORTS[scheme];
   if (defaultPort === undefined) {
-    throw new ProxyConfigError(`unsupported proxy scheme "${scheme.slice(0, -1)}" in ${shown}; use ${SUPPORTED_SCHEMES}`);
+    throw new NetConfigError(`unsupported proxy scheme "${scheme.slice(0, -1)}" in ${shown}; use ${SUPPORTED_SCHEMES}`);
   }
   const port = url.port === "" ? defaultPort : Number(url.port);
   const hostname = url.hostname.toLowerCase();
-  if (hostname === "") throw new ProxyConfigError(`proxy URL ${shown} has no host`);
+  if (hostname === "") throw new NetConfigError(`proxy URL ${shown} has no host`);
   const username = decodeCredential(url.username, shown);
   const password = decodeCredential(url.password, shown);
   const hasCredentials = url.username !== "" || url.password !== "";
@@ -151,7 +154,7 @@ export function parseProxyUrl(raw: string, source = "the proxy setting"): Proxie
   const route: SocksRoute = { kind: "socks5", ...origin, host: unbracket(hostname), port, remoteDns: scheme === "socks5h:" };
   if (!hasCredentials) return route;
   if (utf8Length(username) > SOCKS_MAX_CREDENTIAL_BYTES || utf8Length(password) > SOCKS_MAX_CREDENTIAL_BYTES) {
-    throw new ProxyConfigError(`SOCKS5 username and password in ${shown} must each be at most 255 bytes`);
+    throw new NetConfigError(`SOCKS5 username and password in ${shown} must each be at most 255 bytes`);
   }
   return { ...route, username, password };
 }
@@ -309,7 +312,7 @@ function decodeCredential(encoded: string, shown: string): string {
   try {
     return decodeURIComponent(encoded);
   } catch {
-    throw new ProxyConfigError(`proxy URL ${shown} has a malformed percent-escape in its credentials`);
+    throw new NetConfigError(`proxy URL ${shown} has a malformed percent-escape in its credentials`);
   }
 }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { getCACertificates } from "node:tls";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../../src/config/settings.ts";
+import { NetConfigError } from "../../src/net/proxy.ts";
 import { resolveConfig } from "../../src/config/resolve.ts";
 import { splitPem, trustedCas } from "../../src/net/ca.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -40,9 +40,9 @@ describe("trustedCas", () => {
     expect(trustedCas({ caFile: a, env: { SSL_CERT_FILE: "/nonexistent" } })!.length).toBe(defaults.length + 2);
   });
 
-  test("an unreadable ca_file or one without a certificate is a ConfigError naming the setting", () => {
+  test("an unreadable ca_file or one without a certificate is a configuration error naming the setting", () => {
     expect(() => trustedCas({ caFile: "/nonexistent.pem", caFileSource: "[network] ca_file in /c.toml", env: {} })).toThrow(
-      new ConfigError("[network] ca_file in /c.toml: cannot read /nonexistent.pem (ENOENT)"),
+      new NetConfigError("[network] ca_file in /c.toml: cannot read /nonexistent.pem (ENOENT)"),
     );
     const empty = join(dir.path, "empty.pem");
     writeFileSync(empty, "");

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { isLoopback, matchesNoProxy, parseIp, parseProxyUrl, ProxyConfigError, redactProxyUrl, resolveProxy, type ProxySources } from "../../src/net/proxy.ts";
+import { isLoopback, matchesNoProxy, parseIp, parseProxyUrl, NetConfigError, redactProxyUrl, resolveProxy, type ProxySources } from "../../src/net/proxy.ts";
 
 const HTTPS = new URL("https://api.example.com/v1/chat");
 const HTTP = new URL("http://api.example.com/v1/chat");
@@ -37,8 +37,8 @@ describe("resolveProxy precedence", () => {
     ["http://", /invalid proxy URL "http:\/\/"/],
     ["http://proxy:99999", /invalid proxy URL/],
     ["http://u:%zz@proxy:1", /malformed percent-escape/],
-  ])("%s is a ProxyConfigError", (value, message) => {
-    expect(() => resolveProxy(HTTPS, { cli: value, env: {} })).toThrow(ProxyConfigError);
+  ])("%s is a NetConfigError", (value, message) => {
+    expect(() => resolveProxy(HTTPS, { cli: value, env: {} })).toThrow(NetConfigError);
     expect(() => resolveProxy(HTTPS, { cli: value, env: {} })).toThrow(message);
   });
 
