@@ -40,13 +40,7 @@ export async function run(args: CliArgs): Promise<number> {
   const home = env.HOME || homedir();
   const cwd = process.cwd();
   const place: Place = { env, cwd, home, sessions: sessionsDir(env, home), configDir: dirname(configPaths(env, cwd).user) };
-  if (args.sessions) {
-    const { sessions, unreadable } = scanSessions(place.sessions);
-    const note = unreadableNote(unreadable);
-    const list = sessionList(sessions, args.all, place) + (note ? `\nhey: ${note}\n` : "");
-    if (args.output !== "json") return print(list);
-    return print(JSON.stringify({ type: "command", name: "--sessions", ok: true, output: list.trimEnd() }) + "\n" + JSON.stringify(doneEvent("end")) + "\n");
-  }
+  if (args.sessions) return sessionsFlag(args, place);
   const oneShot = args.print || !isTty(0) || args.output === "json"; // JSON never opens the REPL
   let parts: Assembled;
   let prompt: ContentBlock[];
@@ -221,6 +215,15 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
     parts.session.close();
     await parts.mcp.close();
   }
+}
+
+/** `hey --sessions [--all]`: the list (and any unreadable session named); in JSON a `command` event, then `done`. */
+function sessionsFlag(args: CliArgs, place: Place): number {
+  const { sessions, unreadable } = scanSessions(place.sessions);
+  const note = unreadableNote(unreadable);
+  const list = sessionList(sessions, args.all, place) + (note ? `\nhey: ${note}\n` : "");
+  if (args.output !== "json") return print(list);
+  return print(JSON.stringify({ type: "command", name: "--sessions", ok: true, output: list.trimEnd() }) + "\n" + JSON.stringify(doneEvent("end")) + "\n");
 }
 
 /** `--sessions`: this directory's, or with `--all` every directory's; foreign text made visible. */
