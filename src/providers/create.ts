@@ -5,7 +5,7 @@ import type { Effort, Protocol } from "../kernel/ir.ts";
 import type { Compat } from "./common.ts";
 import { ProviderError, type Provider } from "../kernel/provider.ts";
 import { isLoopback } from "../net/proxy.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS } from "./stream-guard.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS, watchedResponse } from "./stream-guard.ts";
 
 export interface ProviderOptions {
   protocol: Protocol;
@@ -51,13 +51,15 @@ const QUOTED_CHARS = 160;
  * `base`, except that a successful answer to a streaming request (`"stream":true` in the body,
  * Gemini's `alt=sse`) that is plainly not an event stream fails as a `protocol` error quoting its
  * start — a captive portal's page or a proxy's JSON is not a network failure to retry. The SDKs
- * wrap what fetch throws; guardedStream finds it again.
+ * wrap what fetch throws; guardedStream finds it again. A real stream's bytes feed the idle
+ * watchdog (watchedResponse), keep-alives included.
  */
 function streamsOnly(base: typeof fetch, baseUrl: string): typeof fetch {
   const checked = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
     const response = await base(input, init);
     const type = response.headers.get("content-type") ?? "";
-    if (!response.ok || !NOT_A_STREAM.test(type) || !isStreaming(input, init)) return response;
+    if (!response.ok || !isStreaming(input, init)) return response;
+    if (!NOT_A_STREAM.test(type)) return watchedResponse(response);
     const reader = response.body?.getReader();
     const first = reader ? await reader.read().catch(() => undefined) : undefined;
     await reader?.cancel().catch(() => {});

@@ -2,6 +2,7 @@
 //
 // Why: the SDKs' `timeout` covers only the wait for response headers, so a stream that stalls
 // after the headers would hang until Bun's socket idle timeout (sdk-facts §1.1, §5.3).
+import { AsyncLocalStorage } from "node:async_hooks";
 import { ProviderError, type StreamEvent } from "../kernel/provider.ts";
 
 /**
@@ -27,6 +28,8 @@ export interface IdleWatchdog {
    * time the consumer spends holding one (rendering, a slow subscriber) does not count as silence.
    */
   watch<T>(source: AsyncIterable<T>): AsyncGenerator<T>;
+  /** Bytes arrived that the SDK parses away (an SSE comment, Anthropic's `ping`): while waiting, the silence starts again. */
+  touch(): void;
   /** Stop the timer and unlink from the caller's signal; call in `finally`. */
   dispose(): void;
 }
@@ -39,6 +42,8 @@ export function startIdleWatchdog(parent: AbortSignal, idleMs: number): IdleWatc
   const controller = new AbortController();
   let fired = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** false while the consumer holds an item */
+  let waiting = true;
   const onParentAbort = () => controller.abort(parent.reason);
   const arm = () => {
     clearTimeout(timer);
@@ -60,10 +65,15 @@ export function startIdleWatchdog(parent: AbortSignal, idleMs: number): IdleWatc
     },
     async *watch(source) {
       for await (const item of source) {
+        waiting = false;
         clearTimeout(timer);
         yield item;
+        waiting = true;
         if (!controller.signal.aborted) arm();
       }
+    },
+    touch: () => {
+      if (waiting && !controller.signal.aborted) arm();
     },
     dispose: () => {
       clearTimeout(timer);
@@ -95,7 +105,7 @@ export async function* guardedStream<E>(
   const idleMs = idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const watchdog = startIdleWatchdog(signal, idleMs);
   try {
-    const events = await open(watchdog.signal);
+    const events = await requestsOf.run(watchdog, () => open(watchdog.signal));
     yield* map(endOnAbort(watchdog.watch(events), watchdog.signal));
   } catch (e) {
     signal.throwIfAborted();
@@ -104,6 +114,30 @@ export async function* guardedStream<E>(
   } finally {
     watchdog.dispose();
   }
+}
+
+/** The watchdog of the stream whose request is being made: the SDKs call fetch inside `open`. */
+const requestsOf = new AsyncLocalStorage<IdleWatchdog>();
+
+/**
+ * `response` with every chunk of its body counting as activity for the watchdog of the stream
+ * that asked for it (unchanged outside guardedStream). The SDKs drop SSE comments (OpenRouter's
+ * `: OPENROUTER PROCESSING`, a gateway's `: keep-alive`) and Anthropic's `ping` events, which
+ * servers send precisely while a model thinks in silence; such a stream is alive, not stalled.
+ * Called by the one fetch every adapter is given (create.ts).
+ */
+export function watchedResponse(response: Response): Response {
+  const watchdog = requestsOf.getStore();
+  if (!watchdog || !response.body) return response;
+  const body = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, out) {
+        watchdog.touch();
+        out.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** A ProviderError an SDK wrapped (thrown by hey's own fetch: see create.ts), found along the `cause` chain. */

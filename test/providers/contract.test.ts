@@ -4,7 +4,9 @@
 // AbortError. The caller's abort ends the stream by throwing (its own reason when it gave one),
 // never with `done`, and sends nothing when the signal is aborted already; a stream that goes
 // silent, after some events or right after its headers, fails as a retryable network error
-// naming the idle time instead of hanging; a slow stream whose events keep coming is never cut.
+// naming the idle time instead of hanging; a slow stream whose events keep coming is never cut,
+// nor one kept alive by bytes the SDK parses away (SSE comments, Anthropic pings). Providers are
+// made by createProvider, as hey makes them, so its fetch wrapper is part of what is checked.
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,10 +14,7 @@ import { userMessage } from "../../src/kernel/ir.ts";
 import type { Protocol } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import type { Provider, StreamEvent } from "../../src/kernel/provider.ts";
-import { createAnthropicProvider } from "../../src/providers/anthropic.ts";
-import { createGoogleProvider } from "../../src/providers/google.ts";
-import { createOpenAIProvider } from "../../src/providers/openai.ts";
-import { createResponsesProvider } from "../../src/providers/responses.ts";
+import { createProvider } from "../../src/providers/create.ts";
 import { drain } from "../helpers/drain.ts";
 import { WIRE_DIR, fixture, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import { chatChunk, sseEvents } from "../helpers/sse.ts";
@@ -50,9 +49,13 @@ interface Adapter {
   slow: string[];
   /** What the slow stream's `done` must show. */
   slowDone: Record<string, unknown>;
+  /** What a server sends to keep a silent stream open, which the SDK drops. */
+  keepAlive: string;
 }
 
 const idle = (ms: number | undefined) => (ms !== undefined ? { idleTimeoutMs: ms } : {});
+/** OpenRouter's form of the SSE comment it sends while a model thinks. */
+const SSE_COMMENT = ": OPENROUTER PROCESSING\n\n";
 const ABCDEF = [..."abcdef"];
 const FINISHED_ABCDEF = { stop: "stop", message: { content: [{ type: "text", text: "abcdef" }] } };
 
@@ -70,7 +73,7 @@ const geminiChunk = (text: string, finishReason?: string) =>
 const ADAPTERS: Adapter[] = [
   {
     name: "openai",
-    create: (url, ms) => createOpenAIProvider({ model: "m", baseUrl: `${url}/v1`, ...idle(ms) }),
+    create: (url, ms) => createProvider({ protocol: "openai", model: "m", baseUrl: `${url}/v1`, ...idle(ms) }),
     recording: "openai-chat/text-usage",
     firstThree: "text",
     reasonRecording: "openai-chat/text-usage",
@@ -78,10 +81,11 @@ const ADAPTERS: Adapter[] = [
     stallDelta: "Hel",
     slow: sseEvents([...ABCDEF.map((c) => chatChunk({ content: c })), chatChunk({ finish: "stop" })]),
     slowDone: FINISHED_ABCDEF,
+    keepAlive: SSE_COMMENT,
   },
   {
     name: "responses",
-    create: (url, ms) => createResponsesProvider({ model: "m", baseUrl: `${url}/v1`, ...idle(ms) }),
+    create: (url, ms) => createProvider({ protocol: "responses", model: "m", baseUrl: `${url}/v1`, ...idle(ms) }),
     recording: "openai-responses/text-after-function-call", // 14 text deltas
     firstThree: "text",
     reasonRecording: "openai-responses/text-after-function-call",
@@ -89,10 +93,11 @@ const ADAPTERS: Adapter[] = [
     stallDelta: "Hel",
     slow: [...ABCDEF.map(responsesDelta), RESPONSES_COMPLETED],
     slowDone: FINISHED_ABCDEF,
+    keepAlive: SSE_COMMENT,
   },
   {
     name: "anthropic",
-    create: (url, ms) => createAnthropicProvider({ model: "m", baseUrl: url, ...idle(ms) }),
+    create: (url, ms) => createProvider({ protocol: "anthropic", model: "m", baseUrl: url, ...idle(ms) }),
     recording: "anthropic/redacted-thinking",
     firstThree: "text",
     reasonRecording: "anthropic/thinking-signature", // aborted at its first thinking delta
@@ -101,10 +106,11 @@ const ADAPTERS: Adapter[] = [
     stallDelta: "Hello",
     slow: eventsOf("anthropic/thinking-signature"),
     slowDone: { stop: "stop" },
+    keepAlive: 'event: ping\ndata: {"type": "ping"}\n\n',
   },
   {
     name: "google",
-    create: (url, ms) => createGoogleProvider({ model: "gemini-test", baseUrl: `${url}/v1beta`, apiKey: "KEY", ...idle(ms) }),
+    create: (url, ms) => createProvider({ protocol: "google", model: "gemini-test", baseUrl: `${url}/v1beta`, apiKey: "KEY", ...idle(ms) }),
     recording: "gemini/thoughts-then-text-signature", // genai throws AbortError even mid-stream
     firstThree: "thinking",
     reasonRecording: "gemini/thoughts-then-text-signature",
@@ -112,6 +118,7 @@ const ADAPTERS: Adapter[] = [
     stallDelta: "Hel",
     slow: [...ABCDEF.map((c) => geminiChunk(c)), geminiChunk("", "STOP")],
     slowDone: FINISHED_ABCDEF,
+    keepAlive: ": keep-alive\r\n\r\n",
   },
 ];
 
@@ -184,6 +191,17 @@ describe.each(ADAPTERS)("$name", (adapter) => {
     const { events, error } = await drain(p.stream(request, new AbortController().signal));
     expect(error).toBeUndefined();
     expect(performance.now() - started).toBeGreaterThan(SLOW_IDLE_MS); // longer in total than the idle timeout
+    expect(events.at(-1)).toMatchObject({ type: "done", ...adapter.slowDone });
+  });
+
+  test("keep-alives the SDK drops count as data: a model thinking in silence for longer than the idle time is not cut", async () => {
+    const keepAlives = Array.from({ length: 8 }, () => adapter.keepAlive);
+    server.enqueue(sseReply([...keepAlives, ...adapter.slow], { delayMs: SLOW_GAP_MS }));
+    const p = await adapter.create(server.url, SLOW_IDLE_MS);
+    const started = performance.now();
+    const { events, error } = await drain(p.stream(request, new AbortController().signal));
+    expect(error).toBeUndefined();
+    expect(performance.now() - started).toBeGreaterThan(8 * SLOW_GAP_MS); // the silence before the first event outlasted the idle time
     expect(events.at(-1)).toMatchObject({ type: "done", ...adapter.slowDone });
   });
 });

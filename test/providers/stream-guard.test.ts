@@ -31,6 +31,29 @@ describe("startIdleWatchdog", () => {
     dog.dispose();
   });
 
+  test("touch (bytes the SDK drops) restarts the silence while waiting for an item", async () => {
+    const dog = startIdleWatchdog(new AbortController().signal, 60);
+    const keepAlive = setInterval(() => dog.touch(), 20);
+    const seen: number[] = [];
+    for await (const gap of dog.watch(ticks([150, 150]))) seen.push(gap);
+    clearInterval(keepAlive);
+    expect(seen).toEqual([150, 150]);
+    expect(dog.fired).toBe(false);
+    await Bun.sleep(100);
+    expect(dog.fired).toBe(true);
+    dog.dispose();
+  });
+
+  test("a touch while the consumer holds an item does not start the timer", async () => {
+    const dog = startIdleWatchdog(new AbortController().signal, 60);
+    for await (const _ of dog.watch(ticks([10, 10]))) {
+      dog.touch();
+      await Bun.sleep(120);
+    }
+    expect(dog.fired).toBe(false);
+    dog.dispose();
+  });
+
   test("a caller abort passes through with its reason and is not a firing", () => {
     const parent = new AbortController();
     const dog = startIdleWatchdog(parent.signal, 10_000);
