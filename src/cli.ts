@@ -6,6 +6,8 @@ export const VERSION: string = pkg.version;
 
 /** Exit codes (SPEC §18). */
 export const EXIT = { ok: 0, runtime: 1, usage: 2, maxTurns: 3, interrupted: 130, hangup: 129, terminated: 143 } as const;
+/** What a run cancelled by a signal says happened (its error, the results of the calls it cut short); Ctrl-C says "interrupted by user". */
+export const SIGNAL_REASON = { SIGTERM: "terminated (SIGTERM)", SIGHUP: "the terminal hung up (SIGHUP)" } as const;
 
 const OUTPUTS = ["text", "json"] as const;
 

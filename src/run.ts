@@ -4,7 +4,7 @@
 import { homedir } from "node:os";
 import { dirname } from "node:path";
 import type { Assembled } from "./wire.ts";
-import { EXIT, UsageError, VERSION, type CliArgs } from "./cli.ts";
+import { EXIT, SIGNAL_REASON, UsageError, VERSION, type CliArgs } from "./cli.ts";
 import { configPaths, loadConfig } from "./config/load.ts";
 import { ConfigError } from "./config/settings.ts";
 import { saveHandOff } from "./context/task-note.ts";
@@ -258,7 +258,7 @@ async function oneShotRun(parts: Assembled, prompt: ContentBlock[], cwd: string)
   };
   const onSignal = (name: keyof typeof SIGNAL_EXIT) => () => {
     signalled ??= SIGNAL_EXIT[name];
-    abort.abort();
+    abort.abort(SIGNAL_REASON[name]);
     setTimeout(() => process.exit(signalled), SIGNAL_GRACE_MS).unref();
   };
   const handlers = [["SIGINT", onSigint], ["SIGTERM", onSignal("SIGTERM")], ["SIGHUP", onSignal("SIGHUP")]] as const;

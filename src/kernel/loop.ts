@@ -7,7 +7,7 @@ import { adaptHistory } from "./adapt-history.ts";
 import { addUsage, emptyUsage, newId, userMessage, type Effort, type Message, type StopReason, type Usage } from "./ir.ts";
 import { usageCounts, type Output, type RunStop } from "./output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "./provider.ts";
-import type { Tool } from "./tool.ts";
+import { abortReason, type Tool } from "./tool.ts";
 import { runToolCalls, withUniqueCallIds, type PermissionCheck } from "./tool-calls.ts";
 
 export interface LoopDeps {
@@ -118,7 +118,7 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
   }
 
   function interrupted(): RunResult {
-    output.emit({ type: "error", kind: "interrupted", message: "interrupted by user" });
+    output.emit({ type: "error", kind: "interrupted", message: abortReason(deps.signal) });
     return finish("interrupted");
   }
 }

@@ -4,7 +4,7 @@
 import { resolve as resolvePath } from "node:path";
 import { newId, parseArguments, type Message, type ToolCall } from "./ir.ts";
 import type { Output } from "./output.ts";
-import type { Tool, ToolResult } from "./tool.ts";
+import { abortReason, type Tool, type ToolResult } from "./tool.ts";
 import { checkArguments } from "./tool-args.ts";
 
 /** A refusal reason, or undefined when the call may run. */
@@ -27,8 +27,6 @@ export interface ToolRunDeps {
  */
 export const MAX_CONCURRENT_CALLS = 8;
 
-/** The result of a call the user interrupted (Ctrl-C) before it finished. */
-export const INTERRUPTED = "interrupted by user";
 /** The result of a call that never got one: hey stopped (crash, kill) or the history came from elsewhere. */
 export const NO_RESULT = "interrupted: hey stopped before this call finished";
 
@@ -126,7 +124,7 @@ function toolMessage(call: ToolCall, result: ToolResult): Message {
 }
 
 async function runOne(call: ToolCall, args: Record<string, unknown> | undefined, deps: ToolRunDeps): Promise<ToolResult> {
-  if (deps.signal.aborted) return { output: INTERRUPTED, isError: true };
+  if (deps.signal.aborted) return { output: abortReason(deps.signal), isError: true };
   const tool = deps.tools.find((t) => t.name === call.name);
   if (!tool) return { output: `unknown tool "${call.name}"; available: ${deps.tools.map((t) => t.name).join(", ")}`, isError: true };
   if (!args) return { output: `invalid arguments for ${call.name}: expected a JSON object, got ${JSON.stringify(call.arguments.slice(0, 200))}`, isError: true };
@@ -137,7 +135,7 @@ async function runOne(call: ToolCall, args: Record<string, unknown> | undefined,
   try {
     return await tool.run(checked.args, { signal: deps.signal, cwd: deps.cwd });
   } catch (e) {
-    if (deps.signal.aborted) return { output: INTERRUPTED, isError: true };
+    if (deps.signal.aborted) return { output: abortReason(deps.signal), isError: true };
     return { output: `${call.name} failed: ${e instanceof Error ? e.message : String(e)}`, isError: true };
   }
 }

@@ -2,12 +2,22 @@
 import type { ImagePart, ToolSpec } from "./ir.ts";
 
 export interface ToolContext {
-  /** aborts when the user interrupts the turn; a tool must stop its work and return promptly */
+  /** aborts when the user interrupts the turn; a tool must stop its work and return promptly (abortReason says why) */
   signal: AbortSignal;
   /** the project root (the directory hey started in); relative paths resolve against it */
   cwd: string;
 }
 
+/** What an abort without a reason of its own was (Ctrl-C, Esc, an embedder's `abort()`). */
+export const INTERRUPTED = "interrupted by user";
+
+/**
+ * What happened when `signal` aborted, in words for the user and the model: the reason its aborter
+ * gave as a string (`abort("terminated (SIGTERM)")`), else INTERRUPTED. The kernel never guesses.
+ */
+export function abortReason(signal: AbortSignal): string {
+  return typeof signal.reason === "string" && signal.reason !== "" ? signal.reason : INTERRUPTED;
+}
 /** What a tool returns to the model: plain text, optionally images, and whether it failed. */
 export interface ToolResult {
   output: string;

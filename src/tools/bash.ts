@@ -6,7 +6,7 @@ import { open, rename, rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { newId } from "../kernel/ir.ts";
-import type { Tool, ToolContext, ToolResult } from "../kernel/tool.ts";
+import { abortReason, type Tool, type ToolContext, type ToolResult } from "../kernel/tool.ts";
 import { filterOutput, filterStreams, type Chunks } from "./bash-filter.ts";
 import { formatOutput, isVerbatimCommand, truncateHeadTail, type Hidden } from "./bash-output.ts";
 import { capture, type Captured } from "./capture.ts";
@@ -76,7 +76,7 @@ async function runBash(opts: BashToolOptions & { outputDir: string }, maxTimeout
   const { command, timeout_ms: asked } = args as { command: string; timeout_ms?: number }; // types checked by the pipeline
   if (command.trim() === "") return { output: "bash: `command` must be a non-empty string", isError: true };
   const timeoutMs = asked !== undefined && asked > 0 ? Math.min(asked, maxTimeoutMs) : opts.timeoutMs;
-  if (ctx.signal.aborted) return { output: "[interrupted by the user before the command started]", isError: true };
+  if (ctx.signal.aborted) return { output: `[${abortReason(ctx.signal)} before the command started]`, isError: true };
   const id = newId();
   const spill = (stream: string) => () => {
     ensurePrivateDir(opts.outputDir);
@@ -113,7 +113,7 @@ async function runBash(opts: BashToolOptions & { outputDir: string }, maxTimeout
   const cut = truncateHeadTail(body.text, MAX_RESULT_LINES, MAX_RESULT_BYTES, body.hidden);
   let output = cut.text;
   if (run.ended === "timeout") output += `\n[timed out after ${seconds(timeoutMs)} s; the process group was killed]`;
-  if (run.ended === "abort") output += "\n[interrupted by the user; the process group was killed]";
+  if (run.ended === "abort") output += `\n[${abortReason(ctx.signal)}; the process group was killed]`;
   if (run.ended === "exit" && run.signal) output += `\n[the shell was killed by ${run.signal}]`;
   if (filtered || cut.truncated || plain.hidden.bytes > 0) output += `\n${await saveFullOutput(join(opts.outputDir, `${id}.log`), run, exitCode)}`;
   return run.ended === "exit" ? { output } : { output, isError: true };

@@ -5,6 +5,7 @@
 // History persists; Tab completes. The terminal is restored on every way out (Ctrl-D, Ctrl-C,
 // /quit, SIGTERM, SIGHUP, process exit). What a line means is the caller's business (`onLine`).
 import { writeSync } from "node:fs";
+import { EXIT, SIGNAL_REASON } from "../cli.ts";
 import { appendOwnFile, readOwnFile } from "../fs/own-files.ts";
 import { parseKeys, type Key, type KeyName } from "./keys.ts";
 import { complete, editKey, emptyEditor, insert, layout, type EditorState } from "./line-editor.ts";
@@ -47,7 +48,9 @@ const FORCE_QUIT_PRESSES = 3;
 /** After SIGTERM or SIGHUP, how long the cancelled turn gets to end (tools killed, session flushed). */
 const SIGNAL_GRACE_MS = 5000;
 /** Exit codes after a signal: 128 + its number. */
-const SIGNAL_EXIT = { SIGTERM: 143, SIGHUP: 129 } as const;
+const SIGNAL_EXIT = { SIGTERM: EXIT.terminated, SIGHUP: EXIT.hangup } as const;
+/** The terminal went away without a SIGHUP first: its input ended (read 0) or failed (EIO). */
+const CLOSED = "the terminal closed";
 
 const PASTE_ON = "\x1b[?2004h";
 const PASTE_OFF = "\x1b[?2004l";
@@ -57,8 +60,9 @@ const PROMPT_STYLE = "\x1b[1;36m";
 const RESET = "\x1b[0m";
 
 /**
- * Runs until /quit, Ctrl-D at an empty prompt, a second Ctrl-C at an empty prompt, SIGTERM or
- * SIGHUP. Resolves to 143 / 129 after a signal, 130 when the last turn was interrupted, else 0.
+ * Runs until /quit, Ctrl-D at an empty prompt, a second Ctrl-C at an empty prompt, SIGTERM,
+ * SIGHUP or the terminal closing (a hang-up too). Resolves to 143 / 129 after a signal or a
+ * hang-up, 130 when the last turn was interrupted, else 0.
  */
 export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   const history = loadHistory(opts.historyFile);
@@ -295,21 +299,24 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     drawnRow = place().cursorRow; // where the terminal's reflow put the cursor, near enough
     redraw();
   };
-  const onSignal = (name: keyof typeof SIGNAL_EXIT) => () => {
-    signalled = SIGNAL_EXIT[name];
+  /** SIGTERM, SIGHUP or the terminal gone: a running turn is cancelled saying why (its tools killed, session flushed), then leave() */
+  const stop = (code: number, why: string) => {
+    if (signalled !== undefined || mode === "done") return; // the first one says what happened
+    signalled = code;
     if (mode === "prompt") moveBelow(); // the shell's prompt goes on a line of its own
     if (mode !== "busy" && mode !== "ask") return leave();
-    turn?.abort(); // the turn ends (tools killed, session flushed), then leave()
+    turn?.abort(why);
     if (mode === "ask") answer(undefined);
     setTimeout(() => {
       restore();
       process.exit(signalled);
     }, SIGNAL_GRACE_MS).unref();
   };
-  const onTerm = onSignal("SIGTERM");
-  const onHup = onSignal("SIGHUP");
+  const onTerm = () => stop(SIGNAL_EXIT.SIGTERM, SIGNAL_REASON.SIGTERM);
+  const onHup = () => stop(SIGNAL_EXIT.SIGHUP, SIGNAL_REASON.SIGHUP);
   const onInt = () => onCtrlC(); // `kill -INT`: raw mode keeps Ctrl-C from being a signal
-  const onEnd = () => leave(); // the terminal went away
+  // closing a terminal window ends its input (often just before the SIGHUP): a hang-up, not a /quit
+  const onEnd = () => stop(SIGNAL_EXIT.SIGHUP, CLOSED);
   const ignore = () => {};
   let restored = false;
   function restore(): void {
@@ -324,10 +331,12 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     } catch {}
     stdin.off("data", onData);
     stdin.off("end", onEnd);
+    stdin.off("error", onEnd);
     stdin.pause();
     stdout.off("resize", onResize);
     process.off("SIGTERM", onTerm);
-    process.off("SIGHUP", onHup);
+    // after a hang-up the SIGHUP that follows must not kill hey (by default) before the session is closed and unlocked
+    if (signalled !== SIGNAL_EXIT.SIGHUP) process.off("SIGHUP", onHup);
     process.off("SIGINT", onInt);
   }
 
@@ -343,6 +352,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     stdin.setEncoding("utf8");
     stdin.on("data", onData);
     stdin.on("end", onEnd);
+    stdin.on("error", onEnd); // EIO: the terminal is gone
     stdin.resume();
     out(PASTE_ON);
     opts.aside?.(aside);

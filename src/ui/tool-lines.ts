@@ -103,7 +103,7 @@ export function resultStatus(name: string, ok: boolean, output: string, argsJson
 function bashStatus(ok: boolean, output: string): ResultStatus {
   const lines = output.split("\n");
   const code = lines.findLast((l) => EXIT_LINE.test(l))?.match(EXIT_LINE)?.[1];
-  const note = lines.map((l) => /^\[(timed out after [^;\]]*)|^\[(interrupted) by the user/.exec(l)).find(Boolean);
+  const note = lines.map((l) => STOPPED.exec(l)).find(Boolean);
   const text = (l: string) => !MARKER.test(l) && !OMITTED.test(l) && l.trim() !== "" && l !== "(no output)";
   if (ok && code === "0" && !note) {
     const n = lines.filter(text).length;
@@ -114,13 +114,15 @@ function bashStatus(ok: boolean, output: string): ResultStatus {
   const end = lines.findIndex((l, i) => i > at && MARKER.test(l));
   const stderr = at < 0 ? [] : lines.slice(at + 1, end < 0 ? undefined : end);
   const first = [...stderr, ...lines].find(text)?.trim();
-  const head = note ? (note[1] ?? note[2]!) : code !== undefined ? `exit ${code}` : "failed";
+  const head = note ? note[1]! : code !== undefined ? `exit ${code}` : "failed";
   return { ok: false, text: cut(first ? `${head}: ${first}` : head), diff: [] };
 }
 
 const EXIT_LINE = /^\[exit code (-?\d+)\]$/;
 /** the bash tool's own lines: labels, the exit code, notes about filtering, saving and stopping */
-const MARKER = /^\[(exit code -?\d+|stderr|stdout|full output: .*|could not save .*|output filtered.*|external filter .*|timed out .*|interrupted .*|the shell was killed .*)\]$/;
+const MARKER = /^\[(exit code -?\d+|stderr|stdout|full output: .*|could not save .*|output filtered.*|external filter .*|.*; the process group was killed|.* before the command started|the shell was killed .*)\]$/;
+/** why bash stopped the command: `[timed out after 2 s; …]`, `[interrupted by user; …]`, `[terminated (SIGTERM); …]` */
+const STOPPED = /^\[([^;\]]*); the process group was killed\]$/;
 const OMITTED = /^… .* omitted …$/;
 
 /** The unified diff of a write (`@@` hunks, no file headers), capped; [] when it cannot be made. */

@@ -4,6 +4,7 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { SIGNAL_REASON } from "../../src/cli.ts";
 import { ensureBinary, tempDir } from "../helpers/e2e.ts";
 import { startModelServer, type ModelServer } from "../helpers/model-server.ts";
 import { killMarked, marker, processes, waitForGroup } from "../helpers/processes.ts";
@@ -43,10 +44,12 @@ test.each([
   const sent = performance.now();
   hey.kill(signal);
   expect(await hey.exited).toBe(code);
+  expect(await hey.stderr.text()).toContain(`error: ${SIGNAL_REASON[signal]}`);
   expect(performance.now() - sent).toBeLessThan(3000);
   expect(processes().filter((p) => p.pgid === pgid)).toEqual([]);
   const dir = join(state, "hey", "sessions");
   const session = readFileSync(join(dir, readdirSync(dir)[0]!), "utf8");
   expect(session).toContain('"role":"tool"');
-  expect(session).toContain("interrupted by the user; the process group was killed");
+  expect(session).toContain(`[${SIGNAL_REASON[signal]}; the process group was killed]`); // not "interrupted by user"
+  expect(session).not.toContain("interrupted by user");
 }, 30_000);

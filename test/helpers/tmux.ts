@@ -27,6 +27,8 @@ export interface Term {
   resize(cols: number, rows: number): Promise<void>;
   /** hey's process id (the child of the pane's shell) */
   heyPid(): Promise<number>;
+  /** closes the terminal as closing its window does (tmux kill-session); the temp HOME stays until close() */
+  kill(): Promise<void>;
   /** kills the tmux server and removes the temp directories */
   close(): Promise<void>;
 }
@@ -110,6 +112,7 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
         await Bun.sleep(POLL_MS);
       }
     },
+    kill: async () => void (await tmux("kill-session", "-t", "t")),
     async close() {
       await tmux("kill-server").catch(() => {});
       home.remove();

@@ -157,6 +157,18 @@ describe("tool calls", () => {
     expect(tools.every((m) => m.isError)).toBe(true);
     expect(deps.output.of("error").map((e) => e.kind)).toEqual(["interrupted"]);
   });
+
+  test("the abort's reason is what the error and the cut-short results say; no reason = interrupted by user", async () => {
+    for (const [reason, said] of [["terminated (SIGTERM)", "terminated (SIGTERM)"], [undefined, "interrupted by user"]] as const) {
+      const abort = new AbortController();
+      const provider = fakeProvider([{ toolCalls: [{ name: "slow", arguments: {} }, { name: "slow", arguments: {} }] }]);
+      const deps = loopDeps(provider, { tools: [sleepTool("slow", 5000)], signal: abort.signal, limits: { maxTurns: 10, parallelTools: false } });
+      setTimeout(() => abort.abort(reason), 50);
+      await runLoop([userMessage("go")], deps);
+      expect(deps.output.of("error")).toEqual([{ type: "error", kind: "interrupted", message: said }]);
+      expect(deps.output.of("tool_result").map((r) => r.output)).toEqual(["interrupted", said]); // the running call's own words, and the call never started
+    }
+  });
 });
 
 describe("retries", () => {

@@ -110,7 +110,7 @@ describe("bash tool", () => {
     expect(performance.now() - abortedAt).toBeLessThan(2000);
     expect(r.isError).toBe(true);
     expect(r.output).toContain("started");
-    expect(r.output).toContain("interrupted by the user; the process group was killed");
+    expect(r.output).toContain("[interrupted by user; the process group was killed]");
     expect(processes().filter((p) => p.pgid === pgid)).toEqual([]);
   });
 
