@@ -7,6 +7,7 @@
 import { writeSync } from "node:fs";
 import { EXIT, SIGNAL_REASON } from "../cli.ts";
 import { appendOwnFile, readOwnFile } from "../fs/own-files.ts";
+import { decodeHistoryLine, encodeHistoryEntry } from "./history-line.ts";
 import { parseKeys, type Key, type KeyName } from "./keys.ts";
 import { complete, editKey, emptyEditor, insert, layout, type EditorState } from "./line-editor.ts";
 import { visible } from "./visible.ts";
@@ -364,7 +365,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   });
 }
 
-/** Oldest first. Multi-line entries are stored with escaped newlines. Never through a link. */
+/** Oldest first; one entry a line (history-line.ts). Never through a link. */
 function loadHistory(file: string): string[] {
   try {
     const read = readOwnFile(file, HISTORY_READ_BYTES, { tail: true });
@@ -373,7 +374,7 @@ function loadHistory(file: string): string[] {
     if (read.truncated) lines.shift(); // the cut first line
     return lines
       .filter((l) => l !== "")
-      .map((l) => l.replace(/\\n/g, "\n"))
+      .map(decodeHistoryLine)
       .slice(-HISTORY_SIZE);
   } catch {
     return [];
@@ -384,7 +385,7 @@ let historyWarned = false;
 
 function appendHistory(file: string, entry: string): void {
   try {
-    appendOwnFile(file, entry.replace(/\n/g, "\\n") + "\n");
+    appendOwnFile(file, encodeHistoryEntry(entry) + "\n");
   } catch (e) {
     if (!historyWarned) process.stderr.write(`hey: cannot save history to ${file}: ${(e as Error).message}\n`);
     historyWarned = true;
