@@ -49,7 +49,7 @@ export interface BashToolOptions {
   env?: Record<string, string | undefined>;
 }
 
-/** The bash tool. `run` never throws: spawn failures, timeouts and aborts are error results. */
+/** The bash tool. `run` never throws: spawn failures, non-zero exits, timeouts and aborts are error results. */
 export function createBashTool(opts: BashToolOptions): Tool {
   const maxTimeoutMs = Math.max(opts.maxTimeoutMs ?? MAX_TIMEOUT_MS, opts.timeoutMs);
   const outputDir = opts.outputDir ?? join(outputsRoot(process.env, process.platform, homedir()), newId());
@@ -116,7 +116,8 @@ async function runBash(opts: BashToolOptions & { outputDir: string }, maxTimeout
   if (run.ended === "abort") output += `\n[${abortReason(ctx.signal)}; the process group was killed]`;
   if (run.ended === "exit" && run.signal) output += `\n[the shell was killed by ${run.signal}]`;
   if (filtered || cut.truncated || plain.hidden.bytes > 0) output += `\n${await saveFullOutput(join(opts.outputDir, `${id}.log`), run, exitCode)}`;
-  return run.ended === "exit" ? { output } : { output, isError: true };
+  // a command that failed (non-zero exit, killed, timed out, interrupted) is a failed call: for the model, the terminal and JSON alike
+  return run.ended === "exit" && exitCode === 0 && !run.signal ? { output } : { output, isError: true };
 }
 
 /** The external filter's output, or why it failed. It reads stderr then stdout on stdin. */

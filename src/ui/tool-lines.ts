@@ -99,13 +99,16 @@ export function resultStatus(name: string, ok: boolean, output: string, argsJson
   }
 }
 
-/** bash: the exit code from its `[exit code N]` line; a failure shows the first error line. */
+/**
+ * bash: whether it failed is the result's (`ok`, as JSON says it); a failure is labelled with why
+ * (exit code, timeout, interrupt) and shows the first error line.
+ */
 function bashStatus(ok: boolean, output: string): ResultStatus {
   const lines = output.split("\n");
   const code = lines.findLast((l) => EXIT_LINE.test(l))?.match(EXIT_LINE)?.[1];
   const note = lines.map((l) => STOPPED.exec(l)).find(Boolean);
   const text = (l: string) => !MARKER.test(l) && !OMITTED.test(l) && l.trim() !== "" && l !== "(no output)";
-  if (ok && code === "0" && !note) {
+  if (ok) {
     const n = lines.filter(text).length;
     return { ok: true, text: n === 0 ? "no output" : `${plural(n, "line")} of output`, diff: [] };
   }

@@ -33,10 +33,9 @@ describe("bash tool", () => {
     expect(r).toEqual({ output: "hello\n[exit code 0]" });
   });
 
-  test("a non-zero exit is information, not a tool error", async () => {
+  test("a non-zero exit is a failed call, its output and exit code reported", async () => {
     const r = await tool().run({ command: "echo out; echo oops >&2; exit 3" }, ctx());
-    expect(r.output).toBe("out\n[stderr]\noops\n[exit code 3]");
-    expect(r.isError).toBeUndefined();
+    expect(r).toEqual({ output: "out\n[stderr]\noops\n[exit code 3]", isError: true });
   });
 
   test("runs in the project root with the parent's environment", async () => {
@@ -48,7 +47,7 @@ describe("bash tool", () => {
 
   test("a shell killed by a signal says so", async () => {
     const r = await tool().run({ command: "echo before; kill -SEGV $$" }, ctx());
-    expect(r.output).toBe("before\n[exit code 139]\n[the shell was killed by SIGSEGV]");
+    expect(r).toEqual({ output: "before\n[exit code 139]\n[the shell was killed by SIGSEGV]", isError: true });
   });
 
   test("timeout_ms sent as a string is honoured", async () => {

@@ -28,9 +28,9 @@ test("arguments that are not JSON are shown as they came, on one line", () => {
 test.each([
   ["bash ok", "bash", true, "a\nb\n[exit code 0]", "✓ 2 lines of output"],
   ["bash silent", "bash", true, "(no output)\n[exit code 0]", "✓ no output"],
-  ["bash exit 1, stderr first", "bash", true, "partial\n[stderr]\nls: cannot access 'nope': No such file\nmore\n[exit code 1]", "✗ exit 1: ls: cannot access 'nope': No such file"],
-  ["bash exit 2, stdout only", "bash", true, "FAIL src/a.test.ts\n[exit code 2]", "✗ exit 2: FAIL src/a.test.ts"],
-  ["bash filtered", "bash", true, "[output filtered: 9 of 10 lines dropped; …]\n[stderr]\nerror: boom\n[exit code 1]\n[full output: /tmp/x.log]", "✗ exit 1: error: boom"],
+  ["bash exit 1, stderr first", "bash", false, "partial\n[stderr]\nls: cannot access 'nope': No such file\nmore\n[exit code 1]", "✗ exit 1: ls: cannot access 'nope': No such file"],
+  ["bash exit 2, stdout only", "bash", false, "FAIL src/a.test.ts\n[exit code 2]", "✗ exit 2: FAIL src/a.test.ts"],
+  ["bash filtered", "bash", false, "[output filtered: 9 of 10 lines dropped; …]\n[stderr]\nerror: boom\n[exit code 1]\n[full output: /tmp/x.log]", "✗ exit 1: error: boom"],
   ["bash timeout", "bash", false, "(no output)\n[exit code 124]\n[timed out after 2 s; the process group was killed]", "✗ timed out after 2 s"],
   ["bash interrupted", "bash", false, "x\n[exit code 130]\n[interrupted by user; the process group was killed]", "✗ interrupted by user: x"],
   ["bash terminated", "bash", false, "(no output)\n[exit code 143]\n[terminated (SIGTERM); the process group was killed]", "✗ terminated (SIGTERM)"],
