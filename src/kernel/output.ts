@@ -22,10 +22,12 @@ export type RunStop = "end" | "length" | "max_turns" | "max_run_tokens" | "inter
 export type ErrorKind = ProviderErrorKind | "config" | "usage" | "tool" | "interrupted" | "internal";
 
 /**
- * Everything the loop and the agent report, in order. All but `message` and `model` are the JSON
- * events of SPEC §18 (field names are the wire format); `message` carries each message appended
- * to the history and `model` each switch of model (`/model`), for the session writer; they are
- * not part of the JSON stream.
+ * Everything the loop and the agent report, in order. All but `message`, `model` and `tool_start`
+ * are the JSON events of SPEC §18 (field names are the wire format); `message` carries each
+ * message appended to the history and `model` each switch of model (`/model`), for the session
+ * writer; `tool_start` marks the moment a call's tool begins to run (its arguments checked and
+ * permitted), for the terminal's write diff against the file as it was then. They are not part
+ * of the JSON stream.
  */
 export type AgentEvent =
   | { type: "message"; message: Message }
@@ -35,6 +37,7 @@ export type AgentEvent =
   | { type: "text_delta"; text: string }
   | { type: "thinking_delta"; text: string }
   | { type: "tool_call"; id: string; name: string; arguments: string }
+  | { type: "tool_start"; id: string }
   | { type: "tool_result"; id: string; name: string; ok: boolean; output: string }
   | { type: "retry"; attempt: number; delay_ms: number; error: string }
   | ({ type: "usage" } & UsageCounts)

@@ -132,6 +132,7 @@ async function runOne(call: ToolCall, args: Record<string, unknown> | undefined,
   if ("error" in checked) return { output: checked.error, isError: true };
   const refusal = deps.permission(call.name, checked.args);
   if (refusal !== undefined) return { output: refusal, isError: true };
+  deps.output.emit({ type: "tool_start", id: call.id });
   try {
     return await tool.run(checked.args, { signal: deps.signal, cwd: deps.cwd });
   } catch (e) {

@@ -20,6 +20,7 @@ export function createJsonOutput(write: (line: string) => void): Output {
           if (event.message.role === "assistant") answer = textOf(event.message);
           return;
         case "model":
+        case "tool_start":
           return;
         case "session": {
           const { type, ...rest } = event;

@@ -178,10 +178,16 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
             flushTurn(info);
           }
           const label = visible(toolLine(event.name, event.arguments));
-          calls.set(event.id, { name: event.name, args: event.arguments, label, before: event.name === "write_file" ? before(event.arguments) : undefined });
+          calls.set(event.id, { name: event.name, args: event.arguments, label });
           batch++;
           infoLine(label, BOLD);
           spin("running…");
+          break;
+        }
+        case "tool_start": {
+          // the file as this call finds it: an earlier call of the batch may have written it
+          const call = calls.get(event.id);
+          if (call?.name === "write_file") call.before = before(call.args);
           break;
         }
         case "tool_result":

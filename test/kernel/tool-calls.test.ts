@@ -49,3 +49,26 @@ test("1000 parallel calls: at most MAX_CONCURRENT_CALLS run at once; every resul
   expect(results.map((m) => m.toolCallId)).toEqual(calls.map((c) => c.id));
   expect(results.map((m) => textOf(m))).toEqual(calls.map((_, n) => `result ${n}`));
 });
+
+test("tool_start comes when a call's tool begins to run, after the calls before it on the same path; never for a refused call", async () => {
+  const seen: string[] = [];
+  const tool: Tool = {
+    name: "write",
+    description: "",
+    parameters: { type: "object", properties: { path: { type: "string" } } },
+    run: async (args) => {
+      seen.push(`run ${args.path}`);
+      await Bun.sleep(5);
+      seen.push(`end ${args.path}`);
+      return { output: "ok" };
+    },
+  };
+  const calls = [
+    { id: "a1", name: "write", arguments: '{"path":"a"}' },
+    { id: "no", name: "write", arguments: '{"path":"refused"}' },
+    { id: "a2", name: "write", arguments: '{"path":"./a"}' },
+  ];
+  const output = { emit: (e: { type: string; id?: string }) => void (e.type === "tool_start" || e.type === "tool_call" ? seen.push(`${e.type} ${e.id}`) : undefined) };
+  await runToolCalls(calls, { tools: [tool], output, permission: (_, args) => (args.path === "refused" ? "no" : undefined), signal: new AbortController().signal, cwd: "/", parallel: true });
+  expect(seen).toEqual(["tool_call a1", "tool_call no", "tool_call a2", "tool_start a1", "run a", "end a", "tool_start a2", "run ./a", "end ./a"]);
+});

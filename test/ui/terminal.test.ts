@@ -73,7 +73,7 @@ test("on a terminal thinking is dim, a failed command red with its first error l
       { type: "turn_start", turn: 1 },
       { type: "thinking_delta", text: "hmm" },
       { type: "tool_call", id: "c", name: "bash", arguments: '{"command":"ls nope"}' },
-      { type: "tool_result", id: "c", name: "bash", ok: true, output: "[stderr]\nls: nope: No such file\n[exit code 1]" },
+      { type: "tool_result", id: "c", name: "bash", ok: false, output: "[stderr]\nls: nope: No such file\n[exit code 1]" },
       { type: "text_delta", text: "x" },
     ],
     { color: true },
@@ -112,6 +112,7 @@ test("an edit shows its diff in colour; a write its diff against the file before
   const w = render(
     [
       { type: "tool_call", id: "w", name: "write_file", arguments: '{"path":"n.md","content":"one\\nTWO\\n"}' },
+      { type: "tool_start", id: "w" },
       { type: "tool_result", id: "w", name: "write_file", ok: true, output: "overwrote n.md (2 lines, 8 bytes)" },
     ],
     { readBefore: (p) => (p === "n.md" ? "one\ntwo\n" : undefined) },
@@ -124,7 +125,7 @@ test("control characters from the model and from tools are made visible; hey's o
     [
       { type: "text_delta", text: "hi\x1b]0;owned\x07" },
       { type: "tool_call", id: "c", name: "bash", arguments: '{"command":"printf \\"\\u001b[2J\\""}' },
-      { type: "tool_result", id: "c", name: "bash", ok: true, output: "\x1b[8mhidden\n[exit code 1]" },
+      { type: "tool_result", id: "c", name: "bash", ok: false, output: "\x1b[8mhidden\n[exit code 1]" },
       done,
     ],
     { same: true },
@@ -140,6 +141,7 @@ test("a write's diff shows the model's content and the file's old text with cont
   const { err } = render(
     [
       { type: "tool_call", id: "w", name: "write_file", arguments: JSON.stringify({ path: "t.txt", content: "\x1b]52;c;cGF5bG9hZA==\x07new\n" }) },
+      { type: "tool_start", id: "w" },
       { type: "tool_result", id: "w", name: "write_file", ok: true, output: "overwrote t.txt (1 line, 20 bytes)" },
     ],
     { readBefore: () => "\x1b[2Jold\n" },
@@ -156,4 +158,32 @@ test("an error is followed by the hint for it", () => {
 
 test("an answer cut at the token limit and a max-turns stop are said", () => {
   expect(render([{ type: "text_delta", text: "The ans" }, { type: "done", stop_reason: "length", turns: 1, usage }]).err).toBe("the answer was cut off: the model reached its output token limit (raise max_tokens)\n");
+});
+
+test("a file written twice in one batch: each write's diff is against the file as that call found it", () => {
+  const disk = new Map<string, string>(); // same.txt as the calls leave it
+  const ran = (text: string) => () => void disk.set("same.txt", text);
+  const result = (id: string, name: string, output: string): AgentEvent => ({ type: "tool_result", id, name, ok: true, output });
+  const steps: (AgentEvent | (() => void))[] = [
+    // all calls are announced before any runs; then they run in call order (one path)
+    { type: "tool_call", id: "w1", name: "write_file", arguments: '{"path":"same.txt","content":"first\\n"}' },
+    { type: "tool_call", id: "e", name: "edit", arguments: '{"path":"same.txt","old_string":"first","new_string":"second"}' },
+    { type: "tool_call", id: "w2", name: "write_file", arguments: '{"path":"./same.txt","content":"third\\n"}' },
+    { type: "tool_start", id: "w1" },
+    ran("first\n"),
+    { type: "tool_start", id: "e" },
+    ran("second\n"),
+    { type: "tool_start", id: "w2" },
+    ran("third\n"),
+    result("w1", "write_file", "created same.txt"),
+    result("e", "edit", "edited same.txt: 1 replacement"),
+    result("w2", "write_file", "overwrote same.txt"),
+  ];
+  const err: string[] = [];
+  const info = { write: (t: string) => void err.push(t), color: false, tty: false };
+  const terminal = createTerminalOutput(info, info, { readBefore: (p) => disk.get(p.replace(/^\.\//, "")) });
+  for (const step of steps) typeof step === "function" ? step() : terminal.emit(step);
+  const shown = err.join("");
+  expect(shown).toContain("  ✓ write same.txt (1 line): created\n    @@ -1,0 +1,1 @@\n    +first\n");
+  expect(shown).toContain("  ✓ write ./same.txt (1 line): overwrote\n    @@ -1,1 +1,1 @@\n    -second\n    +third\n"); // not +third against an empty file
 });
