@@ -169,9 +169,10 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
   let parts = first; // `/resume` swaps it
   const color = isTty(1) && !place.env.NO_COLOR;
   const say = (text: string) => void process.stdout.write(text);
+  const answerFormat = { color, stringWidth: Bun.stringWidth, get columns() { return process.stdout.columns || 0; } };
   const { settings } = parts.agent;
   say(banner({ version: VERSION, provider: settings.provider.name, model: settings.model, cwd: place.cwd, home: place.home, color }));
-  say(lastExchange(parts.agent.messages, "› ", color));
+  say(lastExchange(parts.agent.messages, "› ", answerFormat));
   const state = place.env.XDG_STATE_HOME || `${place.home}/.local/state`;
   try {
     return await runRepl(
@@ -190,13 +191,13 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
             parts.session.close();
             void parts.mcp.close();
             parts = next;
-            say(lastExchange(parts.agent.messages, "› ", color));
+            say(lastExchange(parts.agent.messages, "› ", answerFormat));
             return;
           }
           const kind = lineKind(line);
           if (kind === "unknown") return void say(`hey: ${unknownCommand(line)}\n`);
           if (kind === "command") {
-            const result = await runCommand(line, commandContext(parts, signal));
+            const result = await runCommand(line, { ...commandContext(parts, signal), interactive: true });
             if (result.text) say(result.text + "\n");
             return result.quit ? "quit" : undefined;
           }

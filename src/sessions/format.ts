@@ -254,8 +254,11 @@ export function promptOfCutLine(cut: string): string | undefined {
   }
 }
 
-/** The `--sessions` listing: aligned columns, then how to resume. `home` is shown as `~`. */
-export function formatSessionList(infos: SessionInfo[], home?: string): string {
+/** How to resume one of the listed sessions from the command line. */
+export const RESUME_FROM_CLI = "Resume one with `hey --resume ID` (a unique prefix of the id is enough); `hey -c` continues the latest one of the current directory.";
+
+/** The `--sessions` listing: aligned columns, then `how` to resume. `home` is shown as `~`. */
+export function formatSessionList(infos: SessionInfo[], home?: string, how = RESUME_FROM_CLI): string {
   if (infos.length === 0) return "No sessions yet.\n";
   const rows = infos.map((s) => [s.id, localDate(s.modified), formatSize(s.size), shortDir(s.cwd, home), s.firstPrompt || "(no prompt)"]);
   const head = ["ID", "LAST USED", "SIZE", "DIRECTORY", "FIRST PROMPT"];
@@ -265,8 +268,7 @@ export function formatSessionList(infos: SessionInfo[], home?: string): string {
       .map((c, i) => (i === 2 ? c.padStart(widths[i]!) : i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
       .join("  ")
       .trimEnd();
-  const resume = "Resume one with `hey --resume ID` (a unique prefix of the id is enough); `hey -c` continues the latest one of the current directory.";
-  return [line(head), ...rows.map(line), "", resume].join("\n") + "\n";
+  return [line(head), ...rows.map(line), "", how].join("\n") + "\n";
 }
 
 const MAX_DIR_CHARS = 40;

@@ -61,11 +61,14 @@ export function latestSession(dir: string, cwd: string): SessionInfo | undefined
   return listSessions(dir).find((s) => s.cwd === cwd);
 }
 
-/** The session with id `idOrPrefix`, or the only one whose id starts with it (its header may be damaged). Throws otherwise. */
-export function findSession(dir: string, idOrPrefix: string): { id: string; path: string } {
+/**
+ * The session with id `idOrPrefix`, or the only one whose id starts with it (its header may be
+ * damaged). Throws otherwise, naming `lister`, the command that lists the sessions where it runs.
+ */
+export function findSession(dir: string, idOrPrefix: string, lister = "hey --sessions"): { id: string; path: string } {
   const ids = sessionIds(dir);
   const matches = ids.includes(idOrPrefix) ? [idOrPrefix] : idOrPrefix === "" ? [] : ids.filter((id) => id.startsWith(idOrPrefix)).sort();
-  if (matches.length === 0) throw new Error(`no session "${idOrPrefix}" in ${dir} (hey --sessions lists them)`);
+  if (matches.length === 0) throw new Error(`no session "${idOrPrefix}" in ${dir} (${lister} lists them)`);
   if (matches.length > 1) throw new Error(`"${idOrPrefix}" matches ${matches.length} sessions: ${matches.join(", ")}; give more of the id`);
   const path = join(dir, `${matches[0]}.jsonl`);
   closeSync(openSessionFile(path, constants.O_RDONLY)); // a link or not a file: says so

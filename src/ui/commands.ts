@@ -19,6 +19,8 @@ export interface CommandContext {
   agent: Agent;
   signal: AbortSignal;
   terminal: TerminalOutput | undefined;
+  /** typed at the interactive prompt (hints name slash commands), not run one-shot (hints name flags) */
+  interactive?: boolean;
   /** re-resolves configuration for `-m spec` and swaps the provider; throws ConfigError */
   switchModel(spec: string): Promise<void>;
   /** re-reads configuration, skills and AGENTS.md, validated first; switches all or nothing */
@@ -53,6 +55,9 @@ export interface CommandResult {
   ok: boolean;
   quit?: true;
 }
+
+/** `/sessions` at the interactive prompt: how to resume one there. */
+const RESUME_IN_REPL = "Resume one with /resume ID (a unique prefix of the id is enough), or pick from this directory's with /resume.";
 
 const said = (text: string): CommandResult => ({ text, ok: true });
 const refused = (text: string): CommandResult => ({ text: `hey: ${text}`, ok: false });
@@ -89,7 +94,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       return said(`thinking ${shown ? "shown" : "hidden"}`);
     }
     case "/sessions":
-      return sessionsCommand(rest);
+      return sessionsCommand(rest, ctx.interactive === true);
     case "/usage":
       return said(usageReport(ctx.agent, ctx.earlierRuns?.()));
     case "/mcp":
@@ -100,7 +105,9 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     }
     case "/compact": {
       const done = await ctx.agent.compact(arg || undefined, ctx.signal);
-      return said(done ? "older work summarized; the next request sends the summary instead" : "nothing to summarize yet: everything is in the last turns");
+      // on a terminal the compaction's own line ("context: summarized older work (~N → ~M tokens)") already said it
+      if (done) return said(ctx.terminal ? "" : "older work summarized; the next request sends the summary instead");
+      return said("nothing to summarize yet: everything is in the last turns");
     }
     case "/resume":
       return refused("/resume works at the interactive prompt; from the command line use hey --resume ID or hey -c");
@@ -148,14 +155,14 @@ function pathCompletions(partial: string, cwd: string): string[] {
 }
 
 /** `/sessions`, `/sessions prune 30d` (older than 30 days), `/sessions prune keep 20` (all but the newest 20). */
-function sessionsCommand(words: string[]): CommandResult {
+function sessionsCommand(words: string[], interactive: boolean): CommandResult {
   const home = process.env.HOME || homedir();
   const dir = sessionsDir(process.env, home);
   if (words.length === 0 || (words.length === 1 && words[0] === "all")) {
     const { sessions, unreadable } = scanSessions(dir);
     const note = unreadableNote(unreadable);
     const shown = words.length === 0 ? sessions.filter((s) => s.cwd === process.cwd()) : sessions;
-    return said(visible(formatSessionList(shown, home)).trimEnd() + (note ? `\nhey: ${note}` : ""));
+    return said(visible(formatSessionList(shown, home, interactive ? RESUME_IN_REPL : undefined)).trimEnd() + (note ? `\nhey: ${note}` : ""));
   }
   const [verb, a, b] = words;
   let opts: { olderThanDays?: number; keep?: number } | undefined;

@@ -2,6 +2,7 @@
 // exchange of a resumed session, and the numbered list `/resume` picks from. Pure.
 import { textOf, type Message } from "../kernel/ir.ts";
 import { formatSize, oneLine, type SessionInfo } from "../sessions/format.ts";
+import { createTextStream } from "./markdown.ts";
 import { visible } from "./visible.ts";
 
 const DIM = "\x1b[2m";
@@ -12,7 +13,7 @@ const PAST_ANSWER_LINES = 12;
 /** `/resume` offers this many of the directory's latest sessions. */
 export const RESUME_CHOICES = 10;
 
-const dim = (text: string, color: boolean) => (color ? DIM + text + RESET : text);
+const dim = (text: string, color: boolean): string => (color ? DIM + text + RESET : text);
 
 /** `~/…` for paths under `home`. */
 export function shortPath(path: string, home: string | undefined): string {
@@ -24,18 +25,31 @@ export function banner(o: { version: string; provider: string; model: string; cw
   return dim(`hey ${o.version} · ${o.provider}/${o.model} · ${visible(shortPath(o.cwd, o.home))} · /help for commands`, o.color) + "\n";
 }
 
-/** The last question and its answer, dim, for a resumed session; "" when there is none. */
-export function lastExchange(messages: readonly Message[], prompt: string, color: boolean): string {
+/** How the terminal shows an answer: its width (0 = no wrapping), display widths, and whether it takes styles. */
+export interface AnswerFormat {
+  color: boolean;
+  columns: number;
+  stringWidth(text: string): number;
+}
+
+/**
+ * The last question (dim, after the prompt) and its answer rendered as a live answer is (markdown,
+ * word wrap), for a resumed session; "" when there is none. Long ones show their start and end.
+ */
+export function lastExchange(messages: readonly Message[], prompt: string, format: AnswerFormat): string {
   const asked = messages.findLastIndex((m) => m.role === "user" && textOf(m).trim() !== "");
   if (asked < 0) return "";
   const answer = messages.slice(asked + 1).findLast((m) => m.role === "assistant" && textOf(m).trim() !== "");
-  const cap = (text: string, max: number, fromEnd: boolean) => {
-    const lines = visible(text.trim()).split("\n");
+  const cap = (lines: string[], max: number, fromEnd: boolean) => {
     if (lines.length <= max) return lines;
-    return fromEnd ? ["…", ...lines.slice(-max)] : [...lines.slice(0, max), "…"];
+    return fromEnd ? [dim("…", format.color), ...lines.slice(-max)] : [...lines.slice(0, max), "…"];
   };
-  const shown = [...cap(textOf(messages[asked]!), PAST_QUESTION_LINES, false).map((l, i) => (i === 0 ? prompt : "  ") + l), ...(answer ? cap(textOf(answer), PAST_ANSWER_LINES, true) : [])];
-  return shown.map((l) => dim(l, color)).join("\n") + "\n";
+  const question = cap(visible(textOf(messages[asked]!).trim()).split("\n"), PAST_QUESTION_LINES, false).map((l, i) => dim((i === 0 ? prompt : "  ") + l, format.color));
+  if (!answer) return question.join("\n") + "\n";
+  // rendered whole, then cut: a fence or a list cut off at its start would render wrong; every rendered line closes its styles
+  const stream = createTextStream({ width: () => format.columns, stringWidth: format.stringWidth, markdown: format.color });
+  const rendered = (stream.push(visible(textOf(answer).trim())) + stream.finish()).replace(/\n$/, "");
+  return [...question, ...cap(rendered.split("\n"), PAST_ANSWER_LINES, true)].join("\n") + "\n";
 }
 
 /** `/resume`'s choices: number, when, size, first prompt. */

@@ -14,9 +14,9 @@ export interface ResumeContext {
 }
 
 /**
- * The session to switch to, or undefined when there is none or the user cancelled (said why).
- * Throws with a message naming the problem when a named session cannot be found or read, or
- * another hey is writing it.
+ * The session to switch to, or undefined when there is none to offer (said so) or the user
+ * cancelled. Throws with a message naming the problem when the named or numbered session cannot
+ * be found or read, or another hey is writing it.
  */
 export async function resumeCommand(arg: string, ctx: ResumeContext): Promise<LoadedSession | undefined> {
   const here = listSessions(ctx.dir)
@@ -25,17 +25,15 @@ export async function resumeCommand(arg: string, ctx: ResumeContext): Promise<Lo
   let choice = arg;
   if (choice === "") {
     if (here.length === 0) {
-      ctx.say("No other sessions in this directory (hey --sessions --all lists every directory's).\n");
+      ctx.say("No other sessions in this directory (/sessions all lists every directory's).\n");
       return undefined;
     }
     ctx.say(resumeChoices(here));
     choice = (await ctx.ask(`resume which? (1-${here.length}, Enter to cancel) `)) ?? "";
     if (choice === "") return undefined;
   }
-  const pick: { path: string } | undefined = /^\d+$/.test(choice) ? here[Number(choice) - 1] : findSession(ctx.dir, choice);
-  if (!pick) {
-    ctx.say(`No session ${choice} in the list (1-${here.length}).\n`);
-    return undefined;
-  }
+  const pick: { path: string } | undefined = /^\d+$/.test(choice) ? here[Number(choice) - 1] : findSession(ctx.dir, choice, "/sessions");
+  // shown as the REPL shows every failed line: `hey: …`
+  if (!pick) throw new Error(here.length === 0 ? `no session ${choice}: there are no other sessions in this directory` : `no session ${choice} in the list (1-${here.length})`);
   return resumeSession(pick.path, ctx.cwd); // throws when another hey is writing it
 }

@@ -197,9 +197,9 @@ test("a spinner with elapsed seconds runs during a 3 s tool call", async () => {
   expect(screen).not.toMatch(/running…/); // the spinner's line is cleared once the tool is done
 }, E2E_TIMEOUT);
 
-test("/resume picks a session of this directory from a numbered list and shows its last exchange, dim", async () => {
+test("/resume picks a session of this directory from a numbered list and shows its last exchange: the question dim, the answer rendered as live ones are", async () => {
   const t = await open();
-  writeSession(join(t.home, ".local", "state"), t.cwd, "what is the capital of France?", "Paris.");
+  writeSession(join(t.home, ".local", "state"), t.cwd, "what is the capital of France?", "It is **Paris**.");
   await t.type("/resume");
   await t.keys("Enter");
   await t.waitFor("resume which? (1-1, Enter to cancel)");
@@ -207,15 +207,37 @@ test("/resume picks a session of this directory from a numbered list and shows i
   await t.type("1");
   await t.keys("Enter");
   const screen = await prompt(t);
-  expect(screen).toContain("› what is the capital of France?\nParis.\n");
-  // dim from the question through the answer (tmux repeats an attribute only where it changes)
-  expect(await t.screen({ colors: true })).toContain("\x1b[2m› what is the capital of France?\nParis.");
+  expect(screen).toContain("› what is the capital of France?\nIt is Paris.\n"); // no ** left
+  const colors = await t.screen({ colors: true });
+  expect(colors).toContain("\x1b[2m› what is the capital of France?\n");
+  expect(colors).toMatch(/\n\x1b\[0m(\x1b\[\d+m)*It is \x1b\[1mParis\x1b\[0m/); // bold, and not dim (the dim ends before the answer)
+  expect(colors).not.toMatch(/\x1b\[2m[^\x1b]*It is/);
   server.enqueue(answer("And Berlin for Germany."));
   await t.type("and Germany?");
   await t.keys("Enter");
   await t.waitFor("And Berlin for Germany.");
   const sent = (server.requests.at(-1)!.body as { messages: { role: string; content: string }[] }).messages.map((m) => m.content);
-  expect(sent.slice(-3)).toEqual(["what is the capital of France?", "Paris.", "and Germany?"]);
+  expect(sent.slice(-3)).toEqual(["what is the capital of France?", "It is **Paris**.", "and Germany?"]);
+}, E2E_TIMEOUT);
+
+test("at the prompt, /sessions and /resume point to slash commands, and a bad pick reads like every refusal (hey: …)", async () => {
+  const t = await open();
+  writeSession(join(t.home, ".local", "state"), t.cwd, "an older question", "an older answer");
+  await t.type("/sessions");
+  await t.keys("Enter");
+  let screen = await t.waitFor("Resume one with /resume ID", { joined: true });
+  expect(screen).toContain("an older question");
+  expect(screen).not.toContain("hey --resume");
+  await prompt(t);
+  await t.type("/resume zz");
+  await t.keys("Enter");
+  screen = await t.waitFor('hey: no session "zz"', { joined: true });
+  expect(screen).toContain("(/sessions lists them)");
+  await prompt(t);
+  await t.type("/resume 99");
+  await t.keys("Enter");
+  await t.waitFor("hey: no session 99 in the list (1-1)");
+  await prompt(t);
 }, E2E_TIMEOUT);
 
 test("first run: with no configuration and no Ollama the REPL shows the setup hint naming Ollama and qwen3", async () => {
