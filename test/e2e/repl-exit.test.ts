@@ -54,6 +54,7 @@ test("after SIGTERM during a turn: exit 143, the terminal as it was", async () =
   await t.keys("Enter");
   await t.waitFor("w1 ");
   process.kill(await t.heyPid(), "SIGTERM");
+  await t.waitFor("error: terminated (SIGTERM)"); // not "interrupted by user": nobody pressed a key
   await sttyKept(t, 143);
 }, E2E_TIMEOUT);
 
