@@ -50,7 +50,7 @@ test("a failing test is read, run, fixed and run again; checked through --output
   expect(summary).toEqual([
     "session",
     "turn_start", "call read_file", "call read_file", "result read_file true", "result read_file true",
-    "turn_start", "call bash", "result bash true",
+    "turn_start", "call bash", "result bash false", // the test fails (exit 1): a failed call
     "turn_start", "call edit", "result edit true",
     "turn_start", "call bash", "result bash true",
     "turn_start", "result", "done",
