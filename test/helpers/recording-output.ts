@@ -3,7 +3,7 @@ import type { AgentEvent, Output } from "../../src/kernel/output.ts";
 
 export interface RecordingOutput extends Output {
   events: AgentEvent[];
-  /** event types in order, deltas of the same type merged into one entry, `message` events left out */
+  /** event types in order, deltas of the same type merged into one entry, `message` and `tool_start` events left out */
   sequence(): string[];
   /** all text_delta text joined */
   text(): string;
@@ -23,7 +23,7 @@ export function recordingOutput(): RecordingOutput {
     sequence() {
       const out: string[] = [];
       for (const e of events) {
-        if (e.type === "message") continue;
+        if (e.type === "message" || e.type === "tool_start") continue;
         const merged = e.type === "text_delta" || e.type === "thinking_delta";
         if (merged && out[out.length - 1] === e.type) continue;
         out.push(e.type);
