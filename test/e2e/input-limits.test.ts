@@ -122,6 +122,29 @@ describe("@words that name no file stay literal (row 13)", () => {
     expect(lastPrompt()).toBe("compare @app/main.py with @types/node\n\n```app/main.py\nprint('hi')\n```");
   });
 
+  test("an inline @dir stays as written (noted on stderr); a whole-argument @dir is refused (exit 2)", async () => {
+    mkdirSync(join(work.path, "src"), { recursive: true });
+    const message = "move the helpers from @src into lib";
+    const run = await runHey([...adHoc(), "-p", message], { cwd: work.path });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("hey: @src is a directory, not a file; it is sent as written\n");
+    expect(lastPrompt()).toBe(message);
+    const before = server.requests.length;
+    const alone = await runHey([...adHoc(), "-p", "@src"], { cwd: work.path });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toBe("hey: @src: is a directory; mention files, or ask hey to look inside it\n");
+    expect(server.requests.length).toBe(before);
+  });
+
+  test("@~/file is the file in $HOME", async () => {
+    const home = join(work.path, "home");
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, "todo.md"), "- ship it\n");
+    const run = await runHey([...adHoc(), "-p", "do @~/todo.md"], { cwd: work.path, env: { HOME: home } });
+    expect(run.code).toBe(0);
+    expect(lastPrompt()).toBe("do @~/todo.md\n\n```~/todo.md\n- ship it\n```");
+  });
+
   test("an @path given as its own argument must exist (exit 2)", async () => {
     const run = await runHey([...adHoc(), "-p", "explain", "@types/node"], { cwd: work.path });
     expect(run.code).toBe(2);
