@@ -69,24 +69,34 @@ export function expandPrompt(message: string, opts: PromptInput): ContentBlock[]
 /**
  * Reads at most `maxBytes` + 1 bytes of stdin (one more than fits says there is more; the rest
  * is never read, so `< /dev/zero` costs nothing). Throws MentionError when stdin cannot be read
- * (`< somedir`).
+ * (`< somedir`). When nothing at all has arrived after STDIN_WAIT_NOTICE_MS (an open pipe that
+ * sends nothing: `tail -f x | hey`, CI runners, ssh), `warn` is told once, and the wait goes on:
+ * a slow producer's input still counts.
  */
-export async function readStdin(maxBytes: number): Promise<Uint8Array> {
+export async function readStdin(maxBytes: number, warn?: (message: string) => void): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let got = 0;
+  const notice = warn && setTimeout(() => warn(STDIN_WAIT_NOTICE), STDIN_WAIT_NOTICE_MS);
   try {
     while (got <= maxBytes) {
       const buf = new Uint8Array(Math.min(STDIN_CHUNK_BYTES, maxBytes + 1 - got));
       const n = await new Promise<number>((done, fail) => read(0, buf, 0, buf.length, null, (e, k) => (e ? fail(e) : done(k))));
+      clearTimeout(notice);
       if (n === 0) break;
       chunks.push(buf.subarray(0, n));
       got += n;
     }
   } catch (e) {
     throw new MentionError(`stdin: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  } finally {
+    clearTimeout(notice);
   }
   return Buffer.concat(chunks);
 }
+
+/** How long stdin may stay silent before hey says it is waiting for it. */
+const STDIN_WAIT_NOTICE_MS = 3000;
+const STDIN_WAIT_NOTICE = "waiting for stdin (it is an open pipe); pass </dev/null to skip it";
 
 /** Reads of stdin are this big at most: memory grows with what arrives, not with the cap. */
 const STDIN_CHUNK_BYTES = 256 * 1024;
