@@ -56,7 +56,7 @@ export async function run(args: CliArgs): Promise<number> {
     const debug = await debugLog(args, place);
     const started = startProvider(config.settings, args.proxy, env, debug); // the SDK loads while stdin is read
     const maxBytes = config.settings.input.maxBytes;
-    prompt = await readPrompt(args, place, isTty(0) ? undefined : await readStdin(maxBytes), oneShot, maxBytes);
+    prompt = await readPrompt(args, place, isTty(0) ? undefined : await readStdin(maxBytes, warn), oneShot, maxBytes);
     for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file));
     const notice = (line: string) => notices.print(line);
