@@ -36,6 +36,8 @@ export interface RequestContext {
   system: string;
   messages: readonly Message[];
   tools: Tool[];
+  /** what building it cost (a summary request): part of the run's tokens, for its cap and its total */
+  usage?: Usage;
 }
 
 export interface RunResult {
@@ -95,6 +97,7 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
       if (deps.signal.aborted) return interrupted();
       throw e;
     }
+    if (context.usage) usage = addUsage(usage, context.usage);
     const request: ModelRequest = {
       system: context.system,
       messages: adaptHistory(context.messages, deps.provider),
