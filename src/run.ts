@@ -305,6 +305,7 @@ function openSession(args: CliArgs, place: Place): LoadedSession | undefined {
     const latest = sessions.find((s) => s.cwd === place.cwd);
     const note = unreadableNote(unreadable.filter((u) => !latest || u.modified > latest.modified));
     if (note) warn(note);
+    if (!latest) warn("no earlier session in this directory; starting a new one");
     return latest ? resumeSession(latest.path, place.cwd) : undefined;
   } catch (e) {
     throw new SessionError((e as Error).message);

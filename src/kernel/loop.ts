@@ -114,23 +114,20 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
       output.emit({ type: "error", kind: reply.error.kind, message: reply.error.message });
       return finish("error");
     }
+    const answered = textOf(reply.message).trim() !== "";
+    // a model that calls tools anyway in the hand-off: those calls will never run; with no text
+    // besides, it is asked once more, plainly (the empty reply is not kept)
+    if (handOff) delete reply.message.toolCalls;
+    const message = withUniqueCallIds(reply.message, messages); // two calls with one id keep both results
+    if (!handOff || answered) append(message);
     usage = addUsage(usage, reply.usage);
     output.emit({ type: "usage", ...usageCounts(reply.usage) });
-    const answered = textOf(reply.message).trim() !== "";
-    if (handOff) {
-      // a model that calls tools anyway in the hand-off: those calls will never run; with no text
-      // besides, it is asked once more, plainly (the empty reply is not kept)
-      delete reply.message.toolCalls;
-      if (!answered && !askedPlainly) {
-        askedPlainly = true;
-        append(userMessage(PLAIN_HAND_OFF_PROMPT));
-        continue;
-      }
-      if (answered) append(reply.message);
-      return finish(handOff);
+    if (handOff && !answered && !askedPlainly) {
+      askedPlainly = true;
+      append(userMessage(PLAIN_HAND_OFF_PROMPT));
+      continue;
     }
-    const message = withUniqueCallIds(reply.message, messages); // two calls with one id keep both results
-    append(message);
+    if (handOff) return finish(handOff);
     const calls = message.toolCalls ?? [];
     if (calls.length === 0 && reply.stop !== "length" && !answered) {
       output.emit({ type: "error", kind: "empty_answer", message: EMPTY_ANSWER });
