@@ -112,7 +112,7 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     if (reply.error) {
       if (deps.signal.aborted) return interrupted();
       output.emit({ type: "error", kind: reply.error.kind, message: reply.error.message });
-      return finish("error");
+      return finish(handOff ?? "error"); // past the limit the run still ends there (the caller writes a hand-off of its own)
     }
     const answered = textOf(reply.message).trim() !== "";
     // a model that calls tools anyway in the hand-off: those calls will never run; with no text

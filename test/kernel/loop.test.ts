@@ -63,6 +63,13 @@ describe("a hand-off or an answer without text", () => {
     expect(deps.output.of("error")).toEqual([]);
   });
 
+  test("a hand-off request that fails: the error is shown and the run still ends at the limit", async () => {
+    const provider = fakeProvider([{ toolCalls: [call] }, { toolCalls: [call] }, { error: new ProviderError("auth", "key revoked") }]);
+    const deps = loopDeps(provider, { tools: [sleepTool("t", 1)], limits: { maxTurns: 1, parallelTools: true } });
+    expect(await runLoop([userMessage("work")], deps)).toMatchObject({ stop: "max_turns", turns: 3 });
+    expect(deps.output.of("error")).toEqual([{ type: "error", kind: "auth", message: "key revoked" }]);
+  });
+
   for (const [what, turn] of [["an empty text", { text: "" }], ["thinking only", { thinking: "Hmm." }]] as const)
     test(`a final answer with ${what}: an empty_answer error, then done with stop_reason error`, async () => {
       const deps = loopDeps(fakeProvider([turn]));
