@@ -7,7 +7,7 @@ import type { Assembled } from "./wire.ts";
 import { EXIT, UsageError, VERSION, type CliArgs } from "./cli.ts";
 import { configPaths, loadConfig } from "./config/load.ts";
 import { ConfigError } from "./config/settings.ts";
-import { saveHandOff } from "./context/task-note.ts";
+import { fallbackHandOff, saveHandOff } from "./context/task-note.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
 import type { RunResult } from "./kernel/loop.ts";
 import type { DebugLog } from "./net/debug-log.ts";
@@ -305,6 +305,7 @@ function openSession(args: CliArgs, place: Place): LoadedSession | undefined {
     const latest = sessions.find((s) => s.cwd === place.cwd);
     const note = unreadableNote(unreadable.filter((u) => !latest || u.modified > latest.modified));
     if (note) warn(note);
+    if (!latest) warn("no earlier session in this directory; starting a new one");
     return latest ? resumeSession(latest.path, place.cwd) : undefined;
   } catch (e) {
     throw new SessionError((e as Error).message);
@@ -314,11 +315,17 @@ function openSession(args: CliArgs, place: Place): LoadedSession | undefined {
 /** The max-turns (and max-run-tokens) hand-off (SPEC §6) goes into .hey/task.md, so `hey -c` or "continue" resumes there. */
 async function handOff(parts: Assembled, cwd: string): Promise<void> {
   const { messages } = parts.agent;
-  const last = messages.findLast((m) => m.role === "assistant");
   const task = messages.find((m) => m.role === "user");
-  if (!last || !task) return;
+  if (!task) return;
+  // the loop keeps the hand-off only when it has text: else the last message is its request
+  const last = messages.at(-1)!;
+  let text = last.role === "assistant" ? textOf(last).trim() : "";
+  if (text === "") {
+    text = fallbackHandOff(messages.findLast((m) => m.toolCalls?.length)?.toolCalls ?? []);
+    warn("the model gave no hand-off (it called tools instead of answering); hey wrote what it knows");
+  }
   try {
-    const file = await saveHandOff(cwd, textOf(task), textOf(last));
+    const file = await saveHandOff(cwd, textOf(task), text);
     warn(`the hand-off is saved in ${file}; \`hey -c\` continues from there`);
   } catch (e) {
     warn(`could not save the hand-off in .hey/task.md: ${(e as Error).message}`);

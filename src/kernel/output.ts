@@ -19,7 +19,7 @@ export interface UsageCounts {
 export type RunStop = "end" | "length" | "max_turns" | "max_run_tokens" | "interrupted" | "error";
 
 /** `error.kind` values: the provider kinds plus those raised by hey itself. */
-export type ErrorKind = ProviderErrorKind | "config" | "usage" | "tool" | "interrupted" | "internal";
+export type ErrorKind = ProviderErrorKind | "config" | "usage" | "tool" | "interrupted" | "internal" | "empty_answer";
 
 /**
  * Everything the loop and the agent report, in order. All but `message` and `model` are the JSON

@@ -185,6 +185,9 @@ export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: nu
       ? buildContext({ history: agent.messages, summaries: agent.context.summaries, policy: { budgetTokens: agent.settings.agent.budgetTokens, dedup: c.dedup, purgeErrorsAfter: c.purgeErrorsAfter, compressTool: false }, fixedTokens: 0, tokensPerChar: agent.context.tokensPerChar })
       : undefined);
   const budget = agent.settings.agent.budgetTokens;
+  const count = (k: number, what: string) => `${n(k)} ${what}${k === 1 ? "" : "s"}`;
+  const made = agent.context.summaries.length;
+  const summaries = `${n(made)} summar${made === 1 ? "y" : "ies"}`;
   const lines = [
     `session: ${tokens(addUsage(earlier?.usage ?? emptyUsage(), total), (earlier?.requests ?? 0) + requests)}`,
     `this run: ${tokens(total, requests)}`,
@@ -193,8 +196,8 @@ export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: nu
       ? `context: ~${n(view.estimate)} of ${n(budget)} tokens (${Math.round((view.estimate / budget) * 100)}%) · ${agent.messages.length} messages in the session`
       : `context: budget ${n(budget)} tokens · ${agent.messages.length} messages in the session`,
     view
-      ? `pruned: ${view.stats.deduped} duplicate outputs · ${view.stats.purged} failed-call arguments · ${view.stats.compressed} compressed ranges · ${view.stats.trimmed} messages left out · ${agent.context.summaries.length} summaries`
-      : `pruned: nothing yet · ${agent.context.summaries.length} summaries`,
+      ? `pruned: ${count(view.stats.deduped, "duplicate output")} · ${count(view.stats.purged, "failed-call argument")} · ${count(view.stats.summarized, "message")} summarized · ${count(view.stats.compressed, "compressed range")} · ${count(view.stats.trimmed, "message")} left out · ${summaries}`
+      : `pruned: nothing yet · ${summaries}`,
   ];
   return lines.join("\n");
 }

@@ -101,11 +101,14 @@ test("an unwritable sessions directory warns once and the answer is still printe
   expect(run.stderr.match(/hey: .*session/g)).toHaveLength(1);
 });
 
-test("`-c` with no earlier session here starts a fresh one", async () => {
+test("`-c` with no earlier session here starts a fresh one, and says so on stderr", async () => {
   server.enqueue(textReply("openai", "fresh"));
   const run = await hey(["-c", "-p", "hello"]);
   expect(run.code).toBe(0);
   expect(lastBody().messages.map((m) => m.role)).toEqual(["system", "user"]);
+  expect(run.stderr).toBe("hey: no earlier session in this directory; starting a new one\n");
+  server.enqueue(textReply("openai", "again"));
+  expect((await hey(["-c", "-p", "hello again"])).stderr).toBe(""); // now there is one
 });
 
 test("--resume by id prefix, --sessions lists, a bad id is a usage error", async () => {
