@@ -8,7 +8,7 @@ import { platform } from "node:os";
 import { join, resolve } from "node:path";
 import { createAgent, type Agent } from "./agent.ts";
 import { VERSION, type CliArgs } from "./cli.ts";
-import type { LoadedConfig } from "./config/load.ts";
+import { configPaths, type LoadedConfig } from "./config/load.ts";
 import { reloadAll, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig } from "./config/reload.ts";
 import { setupHint } from "./config/resolve.ts";
 import { knownSecrets, redactingOutput, redactingTool, toolEnvironment } from "./config/secrets.ts";
@@ -175,7 +175,8 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   const sessionId = resumed?.header.id ?? newId(); // ids sort by time
   // a run that never got an answer leaves no session (issue 14)
   const session = createSessionWriter({ dir: input.sessionsDir, id: sessionId, cwd, version: VERSION, warn: input.warn, untilAnswer: true });
-  const hint = (e: { kind: string; message: string }) => setupHint(agent.settings.provider, agent.settings.model, e);
+  const where = { userFile: configPaths(env, cwd).user, home: input.home };
+  const hint = (e: { kind: string; message: string }) => setupHint(agent.settings.provider, agent.settings.model, e, where);
   const terminal = args.output === "text" ? terminalOutput(input.oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, hint }) : undefined;
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
   // nothing hey prints or saves, and no tool result the model reads, holds a secret it knows
