@@ -216,7 +216,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     skills: args.noSkills ? undefined : { project: input.trusted },
     warn: input.warn,
   });
-  const mcp = mcpManager(input, settings, () => fetchImpl, (e) => output.emit(e));
+  const mcp = mcpManager(input, settings, tools.map((t) => t.name), () => fetchImpl, (e) => output.emit(e));
   const provider = await input.started.provider;
   const agent: Agent = createAgent({
     settings,
@@ -301,15 +301,14 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
  * The MCP servers of the run (SPEC §14), connecting in the background. The SDK's client is loaded
  * only when a server is started; remote servers go through the run's (proxied) fetch.
  */
-function mcpManager(input: AssembleInput, settings: Settings, fetchNow: () => typeof fetch, emit: Output["emit"]): McpManager {
-  const { env, cwd } = input;
+function mcpManager(input: AssembleInput, settings: Settings, builtins: string[], fetchNow: () => typeof fetch, emit: Output["emit"]): McpManager {
+  const { env } = input;
   const text = input.args.output === "text";
   return createMcpManager(
-    { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: input.args.noMcp },
+    { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: input.args.noMcp, builtins },
     {
       connect: async (s, hooks, signal) => (await import("./mcp/client.ts")).connectServer(s, hooks, { version: VERSION, env, fetch: fetchNow() }, signal),
       store: createToolStore(cacheDir(env, process.platform, input.home)),
-      findCommand: (s) => Bun.which(s.command ?? "", { PATH: s.env.PATH ?? env.PATH ?? "", cwd: resolve(cwd, s.cwd ?? ".") }) !== null,
       report: (e) => {
         emit(e);
         if (text || e.state !== "connected") input.notice(eventLine(e)); // JSON mode: failures on stderr too

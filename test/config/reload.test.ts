@@ -58,7 +58,7 @@ describe("settingsChanges", () => {
     ["numbers and booleans with values", base, { ...base, agent: { ...base.agent, maxTurns: 40 }, retry: { ...base.retry, jitter: false } }, ["~ [agent] max_turns 20 → 40", "~ [retry] jitter true → false"]],
     ["effort", base, { ...base, effort: "high" }, ["~ effort (default) → high"]],
     ["permission lists and the shell", base, { ...base, permission: { allow: ["read_file"], deny: [] }, tools: { ...base.tools, shell: "bash" } }, ['~ [tools] shell (default) → "bash"', "~ [permission] allow"]],
-    ["an MCP server", base, { ...base, mcp: { ...base.mcp, servers: [{ name: "gh", at: "/c.toml: [mcp.gh]", args: [], env: {}, headers: {}, enabled: true, timeoutMs: 1, command: "gh-mcp" }] } }, ["+ mcp server gh"]],
+    ["an MCP server: not told here", base, { ...base, mcp: { ...base.mcp, servers: [{ name: "gh", at: "/c.toml: [mcp.gh]", args: [], env: {}, headers: {}, enabled: true, timeoutMs: 1, command: "gh-mcp" }] } }, []], // the MCP part tells of servers: only it knows which ones will run (not with --no-mcp)
   ])("%s", (_, before, after, want) => {
     expect(settingsChanges(before, after)).toEqual(want);
   });
