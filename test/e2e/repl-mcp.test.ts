@@ -65,7 +65,12 @@ test("the model adds the filesystem server; /reload starts it; its tools answer 
   await t.type("what is in my notes?");
   await t.keys("Enter");
   const answered = await t.waitFor("Your notes: [FILE] todo.md");
-  expect(answered).toContain("list_directory path=");
+  expect(answered).toContain(`list_directory (fs) ${root}`); // an MCP tool's line names its server
+  // its read_file and write_file replace hey's: said when it connected, before any question, once
+  const said = answered.indexOf("hey: MCP server fs's tool read_file replaces the built-in read_file");
+  expect(said).toBeGreaterThan(answered.indexOf("connected: fs"));
+  expect(said).toBeLessThan(answered.indexOf("› what is in my notes?"));
+  expect(answered.split("replaces the built-in read_file")).toHaveLength(2);
   const asked = model.requests.find((r) => textOf(r.messages.findLast((m) => m.role === "user")) === "what is in my notes?")!;
   expect(toolNames(asked)).toEqual(expect.arrayContaining(["list_directory", "read_text_file"]));
   expect(asked.messages.some((m) => textOf(m) === "connect the filesystem server for my notes")).toBe(true); // the same conversation
