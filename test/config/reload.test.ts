@@ -102,6 +102,25 @@ describe("LoadedConfig.reload reads the files again and collects every problem",
     ]);
   });
 
+  test("every wrong value of every file, each with its line; and the MCP structure errors, all of them", () => {
+    writeFileSync(user, GOOD);
+    const config = load();
+    const projectFile = join(project, ".hey", "config.toml");
+    writeFileSync(user, GOOD + "\n[retry]\nbase_delay_ms = -1\nmax_retries = 1000\n");
+    writeFileSync(projectFile, "[agent]\nmax_turns = 0\n");
+    expect(config.reload({}).errors).toEqual([
+      `${user}:9: [retry] base_delay_ms must be a non-negative integer, got -1`,
+      `${user}:10: [retry] max_retries must be between 0 and 100, got 1000`,
+      `${projectFile}:2: [agent] max_turns must be a positive integer, got 0`,
+    ]);
+    writeFileSync(user, GOOD);
+    writeFileSync(projectFile, '[mcp.a]\nargs = []\n[mcp.b]\ncommand = "x"\nurl = "http://h/mcp"\n');
+    expect(config.reload({}).errors).toEqual([
+      `${projectFile}:1: [mcp.a] needs command (a local server) or url (a remote one)`,
+      `${projectFile}:5: [mcp.b] has both command and url; keep one`,
+    ]);
+  });
+
   test("a ${VAR} without a value is an error at /reload (at start-up it is a warning)", () => {
     writeFileSync(user, GOOD + 'headers = { "X-Team" = "${TEAM}" }\napi_key = "${KEY}"\n');
     const config = load();
