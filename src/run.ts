@@ -236,7 +236,7 @@ function sessionList(all: SessionInfo[], everywhere: boolean, place: Place): str
 /** `hey -p /usage`: the command's text on stdout (an error on stderr, exit 2); in JSON a `command` event, then `done`. */
 async function oneCommand(parts: Assembled, line: string, output: CliArgs["output"]): Promise<number> {
   const { runCommand } = await import("./ui/commands.ts");
-  const result = await runCommand(line, commandContext(parts, new AbortController().signal));
+  const result = await runCommand(line, { ...commandContext(parts, new AbortController().signal), oneShot: true });
   if (output === "json") {
     parts.output.emit({ type: "command", name: line.trim().split(/\s/, 1)[0]!, ok: result.ok, output: result.text });
     parts.output.emit(doneEvent(result.ok ? "end" : "error"));

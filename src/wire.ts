@@ -8,7 +8,7 @@ import { platform } from "node:os";
 import { join, resolve } from "node:path";
 import { createAgent, type Agent } from "./agent.ts";
 import { VERSION, type CliArgs } from "./cli.ts";
-import type { LoadedConfig } from "./config/load.ts";
+import { configPaths, type LoadedConfig } from "./config/load.ts";
 import { reloadAll, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig } from "./config/reload.ts";
 import { setupHint } from "./config/resolve.ts";
 import { knownSecrets, redactingOutput, redactingTool, toolEnvironment } from "./config/secrets.ts";
@@ -176,7 +176,8 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   const sessionId = resumed?.header.id ?? newId(); // ids sort by time
   // a run that never got an answer leaves no session (issue 14)
   const session = createSessionWriter({ dir: input.sessionsDir, id: sessionId, cwd, version: VERSION, warn: input.warn, untilAnswer: true });
-  const hint = (e: { kind: string; message: string }) => setupHint(agent.settings.provider, agent.settings.model, e);
+  const where = { userFile: configPaths(env, cwd).user, home: input.home };
+  const hint = (e: { kind: string; message: string }) => setupHint(agent.settings.provider, agent.settings.model, e, where);
   const terminal = args.output === "text" ? terminalOutput(input.oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home: input.home, hint }) : undefined;
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
   // nothing hey prints or saves, and no tool result the model reads, holds a secret it knows
@@ -216,7 +217,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     skills: args.noSkills ? undefined : { project: input.trusted },
     warn: input.warn,
   });
-  const mcp = mcpManager(input, settings, () => fetchImpl, (e) => output.emit(e));
+  const mcp = mcpManager(input, settings, tools.map((t) => t.name), () => fetchImpl, (e) => output.emit(e));
   const provider = await input.started.provider;
   const agent: Agent = createAgent({
     settings,
@@ -301,15 +302,14 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
  * The MCP servers of the run (SPEC §14), connecting in the background. The SDK's client is loaded
  * only when a server is started; remote servers go through the run's (proxied) fetch.
  */
-function mcpManager(input: AssembleInput, settings: Settings, fetchNow: () => typeof fetch, emit: Output["emit"]): McpManager {
-  const { env, cwd } = input;
+function mcpManager(input: AssembleInput, settings: Settings, builtins: string[], fetchNow: () => typeof fetch, emit: Output["emit"]): McpManager {
+  const { env } = input;
   const text = input.args.output === "text";
   return createMcpManager(
-    { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: input.args.noMcp },
+    { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: input.args.noMcp, builtins },
     {
       connect: async (s, hooks, signal) => (await import("./mcp/client.ts")).connectServer(s, hooks, { version: VERSION, env, fetch: fetchNow() }, signal),
       store: createToolStore(cacheDir(env, process.platform, input.home)),
-      findCommand: (s) => Bun.which(s.command ?? "", { PATH: s.env.PATH ?? env.PATH ?? "", cwd: resolve(cwd, s.cwd ?? ".") }) !== null,
       report: (e) => {
         emit(e);
         if (text || e.state !== "connected") input.notice(eventLine(e)); // JSON mode: failures on stderr too

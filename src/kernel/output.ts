@@ -34,7 +34,8 @@ export type AgentEvent =
   | { type: "turn_start"; turn: number }
   | { type: "text_delta"; text: string }
   | { type: "thinking_delta"; text: string }
-  | { type: "tool_call"; id: string; name: string; arguments: string }
+  /** `server`: the MCP server whose tool this is (absent for hey's own tools) */
+  | { type: "tool_call"; id: string; name: string; arguments: string; server?: string }
   | { type: "tool_result"; id: string; name: string; ok: boolean; output: string }
   | { type: "retry"; attempt: number; delay_ms: number; error: string }
   | ({ type: "usage" } & UsageCounts)

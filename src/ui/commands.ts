@@ -27,6 +27,8 @@ export interface CommandContext {
   mcpStatus(signal: AbortSignal): Promise<string>;
   /** the tokens of the session's earlier runs (a resumed session's file), if any */
   earlierRuns?(): { usage: Usage; requests: number } | undefined;
+  /** a command run on its own (`hey -p /usage`): nothing follows it in this run */
+  oneShot?: boolean;
 }
 
 const HELP = `/help                     this list
@@ -69,6 +71,10 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       return { text: "", ok: true, quit: true };
     case "/model": {
       if (!arg) return said(modelList(ctx.agent));
+      // the first word made it a command (SPEC §24); a model name has no spaces, so this is no model
+      if (rest.length > 1) return refused(`/model takes one model name, as /model [provider/]model; got "${visible(arg)}" (a message whose first word is a command is that command: reword it to send it to the model)`);
+      // a run that ends here would switch nothing: -m is the one-run choice, and -c -m keeps it in the session
+      if (ctx.oneShot) return refused(`/model ${visible(arg)} switches the model of an interactive session only; for one run use -m ${visible(arg)} (hey -c -m ${visible(arg)} continues the last session with it)`);
       try {
         await ctx.switchModel(arg);
         return said(`model: ${ctx.agent.settings.provider.name}/${ctx.agent.settings.model}`);

@@ -49,3 +49,17 @@ test("1000 parallel calls: at most MAX_CONCURRENT_CALLS run at once; every resul
   expect(results.map((m) => m.toolCallId)).toEqual(calls.map((c) => c.id));
   expect(results.map((m) => textOf(m))).toEqual(calls.map((_, n) => `result ${n}`));
 });
+
+test("the tool_call event names the MCP server of a server's tool, and nothing for hey's own", async () => {
+  const events: unknown[] = [];
+  const tool = (name: string, server?: string): Tool => ({ name, description: "", parameters: { type: "object" }, run: async () => ({ output: "ok" }), ...(server ? { server } : {}) });
+  const calls = [
+    { id: "a", name: "read_file", arguments: "{}" },
+    { id: "b", name: "bash", arguments: "{}" },
+  ];
+  await runToolCalls(calls, { tools: [tool("read_file", "fs"), tool("bash")], output: { emit: (e) => void events.push(e) }, permission: () => undefined, signal: new AbortController().signal, cwd: "/", parallel: true });
+  expect(events.filter((e) => (e as { type: string }).type === "tool_call")).toEqual([
+    { type: "tool_call", id: "a", name: "read_file", arguments: "{}", server: "fs" },
+    { type: "tool_call", id: "b", name: "bash", arguments: "{}" },
+  ]);
+});
