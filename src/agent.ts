@@ -7,7 +7,7 @@ import { buildContext, type Summary } from "./context/view.ts";
 import type { Settings } from "./config/settings.ts";
 import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type Usage } from "./kernel/ir.ts";
 import { runLoop, type RunResult } from "./kernel/loop.ts";
-import type { Output } from "./kernel/output.ts";
+import { usageCounts, type Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
@@ -76,6 +76,11 @@ export function createAgent(parts: AgentParts): Agent {
       parts.output.emit(event);
     },
   };
+  /** A summary request's tokens: counted like any request's (and saved), but not used to correct the estimate. */
+  const spent = (u: Usage) => {
+    usage = { ...usage, total: addUsage(usage.total, u), requests: usage.requests + 1 };
+    parts.output.emit({ type: "usage", ...usageCounts(u) });
+  };
   const prepareDeps = (output: Output, tools: Tool[]): PrepareDeps => {
     const c = settings.compaction;
     return {
@@ -116,7 +121,9 @@ export function createAgent(parts: AgentParts): Agent {
         output: counted,
         context: async (history, s) => {
           const tools = await parts.tools(s);
-          return { ...(await prepare(history, prepareDeps(counted, tools), s)), tools };
+          const prepared = await prepare(history, prepareDeps(counted, tools), s);
+          if (prepared.usage) spent(prepared.usage);
+          return { ...prepared, tools };
         },
         signal,
         cwd: parts.cwd,
@@ -131,7 +138,13 @@ export function createAgent(parts: AgentParts): Agent {
       const deps = prepareDeps(parts.output, await parts.tools(signal));
       const view = buildContext({ history: messages, summaries: compaction.summaries, policy: deps.policy, fixedTokens: 0, tokensPerChar: compaction.tokensPerChar });
       if (!view.summarizable) return false;
-      await compactRange(messages, view.summarizable, { ...deps, budgetTokens: deps.policy.budgetTokens }, signal, instructions);
+      try {
+        spent((await compactRange(messages, view.summarizable, { ...deps, budgetTokens: deps.policy.budgetTokens }, signal, instructions)).usage);
+      } catch (e) {
+        const cost = (e as { usage?: Usage }).usage;
+        if (cost) spent(cost); // an empty summary still cost its tokens
+        throw e;
+      }
       return true;
     },
     switchModel(next, nextProvider) {

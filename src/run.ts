@@ -7,7 +7,7 @@ import type { Assembled } from "./wire.ts";
 import { EXIT, SIGNAL_REASON, UsageError, VERSION, type CliArgs } from "./cli.ts";
 import { configPaths, loadConfig } from "./config/load.ts";
 import { ConfigError } from "./config/settings.ts";
-import { saveHandOff } from "./context/task-note.ts";
+import { fallbackHandOff, saveHandOff } from "./context/task-note.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
 import type { RunResult } from "./kernel/loop.ts";
 import type { DebugLog } from "./net/debug-log.ts";
@@ -56,7 +56,7 @@ export async function run(args: CliArgs): Promise<number> {
     const debug = await debugLog(args, place);
     const started = startProvider(config.settings, args.proxy, env, debug); // the SDK loads while stdin is read
     const maxBytes = config.settings.input.maxBytes;
-    prompt = await readPrompt(args, place, isTty(0) ? undefined : await readStdin(maxBytes), oneShot, maxBytes);
+    prompt = await readPrompt(args, place, isTty(0) ? undefined : await readStdin(maxBytes, warn), oneShot, maxBytes);
     for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file));
     const notice = (line: string) => notices.print(line);
@@ -197,7 +197,7 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
           const kind = lineKind(line);
           if (kind === "unknown") return void say(`hey: ${unknownCommand(line)}\n`);
           if (kind === "command") {
-            const result = await runCommand(line, { ...commandContext(parts, signal), interactive: true });
+            const result = await runCommand(line, commandContext(parts, signal));
             if (result.text) say(result.text + "\n");
             return result.quit ? "quit" : undefined;
           }
@@ -237,7 +237,7 @@ function sessionList(all: SessionInfo[], everywhere: boolean, place: Place): str
 /** `hey -p /usage`: the command's text on stdout (an error on stderr, exit 2); in JSON a `command` event, then `done`. */
 async function oneCommand(parts: Assembled, line: string, output: CliArgs["output"]): Promise<number> {
   const { runCommand } = await import("./ui/commands.ts");
-  const result = await runCommand(line, commandContext(parts, new AbortController().signal));
+  const result = await runCommand(line, { ...commandContext(parts, new AbortController().signal), oneShot: true });
   if (output === "json") {
     parts.output.emit({ type: "command", name: line.trim().split(/\s/, 1)[0]!, ok: result.ok, output: result.text });
     parts.output.emit(doneEvent(result.ok ? "end" : "error"));
@@ -306,6 +306,7 @@ function openSession(args: CliArgs, place: Place): LoadedSession | undefined {
     const latest = sessions.find((s) => s.cwd === place.cwd);
     const note = unreadableNote(unreadable.filter((u) => !latest || u.modified > latest.modified));
     if (note) warn(note);
+    if (!latest) warn("no earlier session in this directory; starting a new one");
     return latest ? resumeSession(latest.path, place.cwd) : undefined;
   } catch (e) {
     throw new SessionError((e as Error).message);
@@ -315,11 +316,17 @@ function openSession(args: CliArgs, place: Place): LoadedSession | undefined {
 /** The max-turns (and max-run-tokens) hand-off (SPEC §6) goes into .hey/task.md, so `hey -c` or "continue" resumes there. */
 async function handOff(parts: Assembled, cwd: string): Promise<void> {
   const { messages } = parts.agent;
-  const last = messages.findLast((m) => m.role === "assistant");
   const task = messages.find((m) => m.role === "user");
-  if (!last || !task) return;
+  if (!task) return;
+  // the loop keeps the hand-off only when it has text: else the last message is its request
+  const last = messages.at(-1)!;
+  let text = last.role === "assistant" ? textOf(last).trim() : "";
+  if (text === "") {
+    text = fallbackHandOff(messages.findLast((m) => m.toolCalls?.length)?.toolCalls ?? []);
+    warn("the model gave no hand-off (it called tools instead of answering); hey wrote what it knows");
+  }
   try {
-    const file = await saveHandOff(cwd, textOf(task), textOf(last));
+    const file = await saveHandOff(cwd, textOf(task), text);
     warn(`the hand-off is saved in ${file}; \`hey -c\` continues from there`);
   } catch (e) {
     warn(`could not save the hand-off in .hey/task.md: ${(e as Error).message}`);

@@ -8,12 +8,13 @@ import { platform } from "node:os";
 import { join, resolve } from "node:path";
 import { createAgent, type Agent } from "./agent.ts";
 import { VERSION, type CliArgs } from "./cli.ts";
-import type { LoadedConfig } from "./config/load.ts";
+import { configPaths, type LoadedConfig } from "./config/load.ts";
 import { reloadAll, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig } from "./config/reload.ts";
 import { setupHint } from "./config/resolve.ts";
 import { knownSecrets, redactingOutput, redactingTool, toolEnvironment } from "./config/secrets.ts";
 import type { ConfigFlags, ProviderSettings, Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
+import { resolveUserPath } from "./fs/user-path.ts";
 import { newId, type Effort, type Usage } from "./kernel/ir.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
 import { eventLine } from "./mcp/status.ts";
@@ -96,14 +97,14 @@ function unverified(fetchImpl: typeof fetch): typeof fetch {
  * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash
  * keeps full outputs; `env`: the commands' environment (process.env by default).
  */
-export function createTools(settings: Settings, opts: { shell: ShellChoice; raw: boolean; outputDir?: string; env?: Env }): Tool[] {
-  const { shell, raw, outputDir, env } = opts;
+export function createTools(settings: Settings, opts: { shell: ShellChoice; raw: boolean; outputDir?: string; env?: Env; home?: string }): Tool[] {
+  const { shell, raw, outputDir, env, home } = opts;
   return [
     createBashTool({ shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw, outputDir, env }),
-    createReadFileTool(),
-    createWriteFileTool(),
-    createEditTool(),
-    createGrepTool({ rg: settings.tools.rg }),
+    createReadFileTool({ home }),
+    createWriteFileTool({ home }),
+    createEditTool({ home }),
+    createGrepTool({ rg: settings.tools.rg, home }),
   ];
 }
 
@@ -175,8 +176,9 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   const sessionId = resumed?.header.id ?? newId(); // ids sort by time
   // a run that never got an answer leaves no session (issue 14)
   const session = createSessionWriter({ dir: input.sessionsDir, id: sessionId, cwd, version: VERSION, warn: input.warn, untilAnswer: true });
-  const hint = (e: { kind: string; message: string }) => setupHint(agent.settings.provider, agent.settings.model, e);
-  const terminal = args.output === "text" ? terminalOutput(input.oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, hint }) : undefined;
+  const where = { userFile: configPaths(env, cwd).user, home: input.home };
+  const hint = (e: { kind: string; message: string }) => setupHint(agent.settings.provider, agent.settings.model, e, where);
+  const terminal = args.output === "text" ? terminalOutput(input.oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home: input.home, hint }) : undefined;
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
   // nothing hey prints or saves, and no tool result the model reads, holds a secret it knows
   let secrets = knownSecrets(settings, env, args.proxy);
@@ -199,7 +201,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   const outputs = outputsRoot(env, process.platform, input.home);
   void pruneOutputs(outputs, { current: sessionId });
   const toolsFor = (s: Settings): Tool[] => {
-    const tools = createTools(s, { shell, raw: args.raw, outputDir: join(outputs, sessionId), env: toolEnvironment(env, s, s.tools.keepEnv) });
+    const tools = createTools(s, { shell, raw: args.raw, outputDir: join(outputs, sessionId), env: toolEnvironment(env, s, s.tools.keepEnv), home: input.home });
     return (s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools).map((t) => redactingTool(t, () => secrets));
   };
   let tools = toolsFor(settings);
@@ -215,7 +217,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     skills: args.noSkills ? undefined : { project: input.trusted },
     warn: input.warn,
   });
-  const mcp = mcpManager(input, settings, () => fetchImpl, (e) => output.emit(e));
+  const mcp = mcpManager(input, settings, tools.map((t) => t.name), () => fetchImpl, (e) => output.emit(e));
   const provider = await input.started.provider;
   const agent: Agent = createAgent({
     settings,
@@ -300,15 +302,14 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
  * The MCP servers of the run (SPEC §14), connecting in the background. The SDK's client is loaded
  * only when a server is started; remote servers go through the run's (proxied) fetch.
  */
-function mcpManager(input: AssembleInput, settings: Settings, fetchNow: () => typeof fetch, emit: Output["emit"]): McpManager {
-  const { env, cwd } = input;
+function mcpManager(input: AssembleInput, settings: Settings, builtins: string[], fetchNow: () => typeof fetch, emit: Output["emit"]): McpManager {
+  const { env } = input;
   const text = input.args.output === "text";
   return createMcpManager(
-    { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: input.args.noMcp },
+    { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: input.args.noMcp, builtins },
     {
       connect: async (s, hooks, signal) => (await import("./mcp/client.ts")).connectServer(s, hooks, { version: VERSION, env, fetch: fetchNow() }, signal),
       store: createToolStore(cacheDir(env, process.platform, input.home)),
-      findCommand: (s) => Bun.which(s.command ?? "", { PATH: s.env.PATH ?? env.PATH ?? "", cwd: resolve(cwd, s.cwd ?? ".") }) !== null,
       report: (e) => {
         emit(e);
         if (text || e.state !== "connected") input.notice(eventLine(e)); // JSON mode: failures on stderr too
@@ -333,9 +334,9 @@ export function configFlags(args: CliArgs) {
  * -p: only the answer on stdout, the rest on stderr; REPL: everything on stdout, through Node's
  * stream so it interleaves correctly with the prompt.
  */
-function terminalOutput(oneShot: boolean, env: Env, opts: { maxRetries: number; cwd: string; hint: TerminalOptions["hint"] }): TerminalOutput {
+function terminalOutput(oneShot: boolean, env: Env, opts: { maxRetries: number; cwd: string; home: string; hint: TerminalOptions["hint"] }): TerminalOutput {
   const noColor = Boolean(env.NO_COLOR);
-  const options: TerminalOptions = { maxRetries: opts.maxRetries, stringWidth: Bun.stringWidth, readBefore: (path) => readBefore(opts.cwd, path), hint: opts.hint };
+  const options: TerminalOptions = { maxRetries: opts.maxRetries, stringWidth: Bun.stringWidth, readBefore: (path) => readBefore(opts.cwd, opts.home, path), hint: opts.hint };
   // the width is read only once text streams: touching process.stdout costs start-up time
   const columns = (fd: 1 | 2) => () => (fd === 1 ? process.stdout : process.stderr).columns ?? 0;
   if (!oneShot) {
@@ -351,9 +352,11 @@ function terminalOutput(oneShot: boolean, env: Env, opts: { maxRetries: number; 
 const DIFF_READ_MAX_BYTES = 512 * 1024;
 
 /** A file's text before write_file replaces it (for the diff on the terminal); undefined when new, big or unreadable. */
-function readBefore(cwd: string, path: string): string | undefined {
+function readBefore(cwd: string, home: string, path: string): string | undefined {
+  const where = resolveUserPath(path, cwd, home);
+  if ("error" in where) return undefined;
   try {
-    const abs = resolve(cwd, path);
+    const abs = where.abs;
     if (statSync(abs).size > DIFF_READ_MAX_BYTES) return undefined;
     return readFileSync(abs, "utf8");
   } catch {

@@ -83,7 +83,7 @@ export interface LoadedConfig {
   resolve(flags: ConfigFlags): Settings;
   /**
    * The same files read again and resolved with `flags` (`/reload`), every problem collected
-   * instead of the first thrown: syntax (`path:line:col`), wrong types (one per file), variables
+   * instead of the first thrown: syntax (`path:line:col`), wrong types and values (every one), variables
    * that resolve to nothing, resolution errors. Never throws ConfigError.
    */
   reload(flags: ConfigFlags): { config: LoadedConfig; errors?: undefined } | { config?: undefined; errors: string[] };
@@ -143,20 +143,13 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions): { config: LoadedConfi
 function reloadConfig(opts: LoadOptions): ReturnType<LoadedConfig["reload"]> {
   const errors: string[] = [];
   const layers = readLayers(opts, (e) => errors.push(e.message));
-  for (const layer of layers) {
-    try {
-      checkLayer(layer.source, layer.data, layer.text);
-    } catch (e) {
-      if (!(e instanceof ConfigError)) throw e;
-      errors.push(e.message);
-    }
-  }
+  for (const layer of layers) errors.push(...checkLayer(layer.source, layer.data, layer.text).errors);
   if (errors.length > 0) return { errors };
   try {
     const { config, unresolved } = loaded(layers, opts);
     return unresolved.length > 0 ? { errors: unresolved.map((w) => w.replace(/ \(using ""\)$/, "")) } : { config };
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
-    return { errors: [e.message] };
+    return { errors: e.message.split("\n") };
   }
 }

@@ -5,6 +5,7 @@
 import type { Protocol } from "../kernel/ir.ts";
 import type { Compat } from "../providers/common.ts";
 import { checkValue, type ConfigFile, type FileProvider, where, WHOLE_VAR } from "./schema.ts";
+import { didYouMean } from "./suggest.ts";
 import { ConfigError, type ConfigFlags, type ProviderSettings } from "./settings.ts";
 
 type Env = Record<string, string | undefined>;
@@ -17,6 +18,8 @@ export interface ProviderInput {
   raw: ConfigFile;
   /** the file that last set a key (or the table holding it) */
   sourceOf: (path: string[]) => string;
+  /** `FILE:LINE` of the key at `path` (`FILE` when the line cannot be told) */
+  lineOf?: (path: string[]) => string;
   /** the variables that had no value while expanding the key at `path` */
   missing: (path: string[]) => string[];
   env: Env;
@@ -27,7 +30,10 @@ export interface ProviderChoice {
   providers: ProviderSettings[];
   provider: ProviderSettings;
   model: string;
+  /** an api_key variable without a value (`/reload` refuses it) */
   warnings: string[];
+  /** a resumed session's model that this run cannot use */
+  notice?: string;
 }
 
 interface Preset {
@@ -167,8 +173,9 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
 
   const { providers, first } = listed;
   const byName = (name: string) => providers.find((p) => p.name === name);
+  const names_ = providers.map((p) => p.name);
   const known = (name: string, label: string): string =>
-    byName(name)?.name ?? fail(`${label}: unknown provider ${JSON.stringify(name)}; known providers: ${providers.map((p) => p.name).join(", ")}`);
+    byName(name)?.name ?? fail(`${label}: unknown provider ${JSON.stringify(name)}${didYouMean(name, names_)}; known providers: ${names_.join(", ")}`);
 
   /** `-m` syntax: "provider/model", else a model some `models` list holds, else a provider name, else a model of `fallback`. */
   const parse = (spec: string, label: string, fallback: string): { provider: string; model?: string } => {
@@ -194,10 +201,20 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
 
   let choice: { provider: string; model?: string } = { provider: first };
   const d = file.default;
-  const defaultLabel = (key: string) => `${input.sourceOf(["default", key])}: [default] ${key}`;
+  const defaultLabel = (key: string) => `${(input.lineOf ?? input.sourceOf)(["default", key])}: [default] ${key}`;
   if (d?.provider !== undefined) choice = { provider: known(d.provider, defaultLabel("provider")), model: d.model || undefined };
   else if (d?.model) choice = parse(d.model, defaultLabel("model"), first);
+  let notice: string | undefined;
   if (flags.session && byName(flags.session.provider)) choice = { ...flags.session };
+  else if (flags.session && !flags.model && !envValue(env, "HEY_MODEL") && !envValue(env, "HEY_PROVIDER")) {
+    // say so rather than quietly talk to another model than the session did
+    const { provider: p, model: m } = flags.session;
+    const using = choice.model ?? byName(choice.provider)?.models[0];
+    notice = (
+      `the session used ${p}/${m}, which is not configured in this run; using ${choice.provider}${using ? `/${using}` : ""}` +
+        (p === "cli" ? ` — pass --base-url URL -m ${m} to continue with it` : ` — pass -m PROVIDER/MODEL to choose`)
+    );
+  }
 
   const heyProvider = envValue(env, "HEY_PROVIDER");
   if (heyProvider && heyProvider !== choice.provider) choice = { provider: known(heyProvider, "HEY_PROVIDER") };
@@ -225,7 +242,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
         `${missing.length > 1 ? "have" : "has"} no value, so provider ${provider.name} sends no API key`,
     );
   const chosen = key ? { ...provider, ...key } : provider;
-  return { providers: providers.map((p) => (p === provider ? chosen : p)), provider: chosen, model, warnings };
+  return { providers: providers.map((p) => (p === provider ? chosen : p)), provider: chosen, model, warnings, ...(notice ? { notice } : {}) };
 }
 
 /** Whether a provider can be used as it is: it has a key, or it was configured without one (a local server). */

@@ -69,7 +69,7 @@ export function settingsChanges(before: Settings, after: Settings): string[] {
   const out: string[] = [];
   if (modelOf(before) !== modelOf(after)) out.push(`~ model ${modelOf(before)} → ${modelOf(after)}`);
   if (before.effort !== after.effort) out.push(`~ effort ${before.effort ?? "(default)"} → ${after.effort ?? "(default)"}`);
-  out.push(...named("provider", before.providers, after.providers));
+  out.push(...namedChanges("provider", before.providers, after.providers));
   if (before.proxy !== after.proxy) out.push("~ [proxy] url");
   for (const section of ["agent", "retry", "compaction", "tools"] as const) {
     const a = before[section] as Record<string, unknown>;
@@ -81,13 +81,12 @@ export function settingsChanges(before: Settings, after: Settings): string[] {
     }
   }
   for (const key of ["allow", "deny"] as const) if (!same(before.permission[key], after.permission[key])) out.push(`~ [permission] ${key}`);
-  if (before.mcp.startupWaitMs !== after.mcp.startupWaitMs) out.push(`~ [mcp] startup_wait_ms ${before.mcp.startupWaitMs} → ${after.mcp.startupWaitMs}`);
-  out.push(...named("mcp server", before.mcp.servers, after.mcp.servers));
+  // MCP servers are the MCP part's to tell (mcp/manager.ts): only it knows which ones run
   return out;
 }
 
 /** `+ provider x`, `- provider x`, `~ provider x` for lists of named settings. */
-function named(what: string, before: readonly { name: string }[], after: readonly { name: string }[]): string[] {
+export function namedChanges(what: string, before: readonly { name: string }[], after: readonly { name: string }[]): string[] {
   const old = new Map(before.map((p) => [p.name, p]));
   const now = new Map(after.map((p) => [p.name, p]));
   const out: string[] = [];

@@ -16,6 +16,7 @@ import {
   type ConfigFile,
   expandVars,
   isTable,
+  keyLine,
   type Kind,
   type Miss,
   type Table,
@@ -24,21 +25,34 @@ import {
 
 import { ConfigError, type ConfigFlags, type ConfigLayer, type McpServerSettings, type ProviderSettings, type Settings } from "./settings.ts";
 
-/** What a new user with no configuration and no model server reads: the default, then three ways to configure one. */
-export const SETUP_HINT = [
-  `With no configuration hey talks to a local Ollama (${OLLAMA_URL}) with the model ${OLLAMA_MODEL}: start it with \`ollama serve\` and \`ollama pull ${OLLAMA_MODEL}\`,`,
-  "or set a key for a hosted model: export OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or DEEPSEEK_API_KEY,",
-  'or add a provider to ~/.config/hey/config.toml: [provider.NAME] base_url = "https://.../v1", models = ["MODEL"],',
-  "or use any endpoint once: hey --base-url http://127.0.0.1:11434/v1 -m MODEL",
-].join("\n");
+/**
+ * What a new user with no configuration and no model server reads: the default, then three ways
+ * to configure one. `userFile` is the user config file this run reads (XDG_CONFIG_HOME counts),
+ * `~/`-shortened under `home`.
+ */
+export function setupText(userFile = "~/.config/hey/config.toml", home?: string): string {
+  const shown = home && userFile.startsWith(`${home}/`) ? `~/${userFile.slice(home.length + 1)}` : userFile;
+  return [
+    `With no configuration hey talks to a local Ollama (${OLLAMA_URL}) with the model ${OLLAMA_MODEL}: start it with \`ollama serve\` and \`ollama pull ${OLLAMA_MODEL}\`,`,
+    "or set a key for a hosted model: export OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or DEEPSEEK_API_KEY,",
+    `or add a provider to ${shown}: [provider.NAME] base_url = "https://.../v1", models = ["MODEL"],`,
+    "or use any endpoint once: hey --base-url http://127.0.0.1:11434/v1 -m MODEL",
+  ].join("\n");
+}
 
 /**
  * Help after a failed request, when there is some (issue 14): the setup hint when the default
  * local Ollama does not answer; `ollama pull MODEL` when a local server says the model is not
- * there (a 404, told by the status in the message as a documented last resort).
+ * there (a 404, told by the status in the message as a documented last resort). `where` is the
+ * user config file and the home directory, for the hint to name the file this run reads.
  */
-export function setupHint(provider: ProviderSettings, model: string, error: { kind: string; message: string }): string | undefined {
-  if (provider.preset && provider.name === "ollama" && error.kind === "network") return SETUP_HINT;
+export function setupHint(
+  provider: ProviderSettings,
+  model: string,
+  error: { kind: string; message: string },
+  where: { userFile?: string; home?: string } = {},
+): string | undefined {
+  if (provider.preset && provider.name === "ollama" && error.kind === "network") return setupText(where.userFile, where.home);
   if (error.kind === "bad_request" && /\(404\)/.test(error.message) && isLoopback(provider.baseUrl))
     return `the local server has no model "${model}": with Ollama, run \`ollama pull ${model}\` (or pick another model with /model or -m)`;
   return undefined;
@@ -85,20 +99,33 @@ export function resolveConfig(
   flags: ConfigFlags,
 ): { settings: Settings; warnings: string[]; unresolved: string[] } {
   const warnings: string[] = [];
+  const errors: string[] = [];
   const merged: Table = {};
   const sources = new Map<string, string>();
   for (const layer of layers) {
     const checked = checkLayer(layer.source, layer.data, layer.text);
-    if (layer.project) refuseInProject(layer.source, checked.data);
+    errors.push(...checked.errors);
+    if (layer.project) errors.push(...refuseInProject(layer, checked.data));
     warnings.push(...checked.warnings);
     mergeInto(merged, checked.data, layer.source, [], sources);
   }
+  // every problem of every file at once: fixing one should not reveal the next
+  if (errors.length) throw new ConfigError(errors.join("\n"));
   const sourceOf = (path: string[]) => {
     for (let n = path.length; n > 0; n--) {
       const source = sources.get(pathKey(path.slice(0, n)));
       if (source) return source;
     }
     return "config";
+  };
+  const texts = new Map(layers.map((l) => [l.source, l.text]));
+  /** `FILE:LINE` of the key (or table) at `path`, for messages; `FILE` when the line cannot be told. */
+  const lineOf = (path: string[]) => {
+    const source = sourceOf(path);
+    const text = texts.get(source);
+    const written = path[0] === "mcp" && path[1] === "servers" ? ["mcp", ...path.slice(2)] : path;
+    const line = text === undefined ? undefined : keyLine(text, written);
+    return line ? `${source}:${line}` : source;
   };
 
   const misses: Miss[] = [];
@@ -108,9 +135,9 @@ export function resolveConfig(
   const overridden = applyOverrides(file as Table, env, flags);
   const effort = checkedEffort(env, flags);
   const missing = (path: string[]) => misses.filter((m) => pathKey(m.path) === pathKey(path)).map((m) => m.name);
-  const choice = chooseProvider({ file, raw: merged as ConfigFile, sourceOf, missing, env, flags });
-  const servers = mcpServers(file, sourceOf, warnings);
-  warnings.push(...choice.warnings);
+  const choice = chooseProvider({ file, raw: merged as ConfigFile, sourceOf, lineOf, missing, env, flags });
+  const servers = mcpServers(file, lineOf, warnings);
+  warnings.push(...choice.warnings, ...(choice.notice ? [choice.notice] : []));
   if (choice.provider.insecure)
     warnings.push(`${sourceOf(["provider", choice.provider.name, "insecure"])}: [provider.${choice.provider.name}] insecure = true: TLS certificates of ${choice.provider.baseUrl} are NOT verified; anyone on the network path can read and change what hey sends and receives`);
   const unresolved = [...choice.warnings]; // the provider's only warning: an api_key variable without a value
@@ -177,11 +204,14 @@ export function resolveConfig(
  * A project's config may not turn certificate checks off: a repository would then decide that hey
  * talks to a model endpoint without verifying who answers (SPEC §24).
  */
-function refuseInProject(source: string, data: Table): void {
+function refuseInProject(layer: ConfigLayer, data: Table): string[] {
   const providers = isTable(data.provider) ? data.provider : {};
-  for (const [name, p] of Object.entries(providers))
-    if (isTable(p) && p.insecure !== undefined)
-      throw new ConfigError(`${source}: ${where(["provider", name])} insecure is not accepted in a project's config; set it in your user config or a --config file`);
+  return Object.entries(providers)
+    .filter(([, p]) => isTable(p) && p.insecure !== undefined)
+    .map(([name]) => {
+      const line = layer.text === undefined ? undefined : keyLine(layer.text, ["provider", name, "insecure"]);
+      return `${layer.source}${line ? `:${line}` : ""}: ${where(["provider", name])} insecure is not accepted in a project's config; set it in your user config or a --config file`;
+    });
 }
 
 /** `[network] ca_file`: `~/` is the home directory, a relative path is relative to the file that set it. */
@@ -261,14 +291,17 @@ function checkedEffort(env: Record<string, string | undefined>, flags: ConfigFla
   return value as Effort;
 }
 
-function mcpServers(file: ConfigFile, sourceOf: (path: string[]) => string, warnings: string[]): McpServerSettings[] {
-  return Object.entries(file.mcp?.servers ?? {}).map(([name, s]) => {
+/** The MCP servers of the merged files. Throws ConfigError listing every server that is neither local nor remote. */
+function mcpServers(file: ConfigFile, lineOf: (path: string[]) => string, warnings: string[]): McpServerSettings[] {
+  const errors: string[] = [];
+  const servers = Object.entries(file.mcp?.servers ?? {}).map(([name, s]): McpServerSettings => {
     const path = ["mcp", "servers", name];
-    const at = `${sourceOf(path)}: ${where(path)}`;
-    if (s.command === undefined && s.url === undefined) throw new ConfigError(`${at} needs command (a local server) or url (a remote one)`);
-    if (s.command !== undefined && s.url !== undefined) throw new ConfigError(`${at} has both command and url; keep one`);
+    const at = `${lineOf(path)}: ${where(path)}`;
+    const atLine = (key?: string) => `${lineOf(key ? [...path, key] : path)}: ${where(path)}`;
+    if (s.command === undefined && s.url === undefined) errors.push(`${atLine()} needs command (a local server) or url (a remote one)`);
+    if (s.command !== undefined && s.url !== undefined) errors.push(`${atLine("url")} has both command and url; keep one`);
     const unused = s.url !== undefined ? (["args", "env", "cwd"] as const) : (["headers"] as const);
-    for (const key of unused) if (s[key] !== undefined) warnings.push(`${at} ${key} is only used with ${s.url !== undefined ? "command" : "url"} (ignored)`);
+    for (const key of unused) if (s[key] !== undefined) warnings.push(`${atLine(key)} ${key} is only used with ${s.url !== undefined ? "command" : "url"} (ignored)`);
     return {
       name,
       at,
@@ -282,4 +315,6 @@ function mcpServers(file: ConfigFile, sourceOf: (path: string[]) => string, warn
       timeoutMs: s.timeout_ms ?? 60_000,
     };
   });
+  if (errors.length) throw new ConfigError(errors.join("\n"));
+  return servers;
 }

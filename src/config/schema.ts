@@ -1,9 +1,9 @@
 // The keys hey's config files may hold and the check of one file against them (SPEC §3). Pure.
 // A checked layer holds only known keys of the right type; unknown keys become warnings, wrong
-// types a ConfigError — and so do unknown keys in [permission] and near-misses of its name, which
-// would otherwise leave no rules at all. Merging, `${VAR}` expansion and defaults belong to config/resolve.ts.
+// types errors (all of them, each with its line) — and so do unknown keys in [permission] and
+// near-misses of its name, which would otherwise leave no rules at all. Merging, `${VAR}` expansion and defaults belong to config/resolve.ts.
 import { EFFORTS, PROTOCOLS, type Effort, type Protocol } from "../kernel/ir.ts";
-import { ConfigError } from "./settings.ts";
+import { didYouMean, editDistance } from "./suggest.ts";
 
 export type Table = Record<string, unknown>;
 
@@ -143,7 +143,8 @@ export function checkRange(path: readonly string[], v: unknown, label: string): 
 
 /**
  * The 1-based line of the file `text` that sets the key at `path` (`[tools]` then
- * `bash_timeout_ms = …`, or `tools.bash_timeout_ms = …`, or a `[provider.x]` key); undefined when
+ * `bash_timeout_ms = …`, or `tools.bash_timeout_ms = …`, or a `[provider.x]` key), or the header
+ * of the table at `path` (`[mcp.fs]`); undefined when
  * it cannot be told (a key inside an inline table or array). A heuristic over lines: good enough
  * to point at, never used to decide anything.
  */
@@ -155,8 +156,10 @@ export function keyLine(text: string, path: readonly string[]): number | undefin
   for (const [i, raw] of lines.entries()) {
     const line = raw.trim();
     const header = /^\[\[?\s*([^\]]+?)\s*\]\]?/.exec(line);
-    if (header) table = split(header[1]!);
-    else {
+    if (header) {
+      table = split(header[1]!);
+      if (table.join("\u0000") === want) return i + 1;
+    } else {
       const assign = /^((?:"[^"]*"|'[^']*'|[A-Za-z0-9_.\s-])+?)\s*=/.exec(line);
       if (assign && [...table, ...split(assign[1]!)].join("\u0000") === want) return i + 1;
     }
@@ -229,102 +232,107 @@ export function checkValue(kind: Kind, v: unknown, label: string): string | unde
 
 /**
  * Checks one parsed file. Returns a copy holding only known keys, with `[mcp] servers = [...]`
- * folded into `mcp.servers.NAME`, plus one warning per unknown key. Throws ConfigError, prefixed
- * with `source` (and `:LINE` when `text` shows where the key is), on the first wrong type or
- * number out of range.
+ * folded into `mcp.servers.NAME`, one warning per unknown key and one error per wrong type or
+ * number out of range — every one of them, not only the first. Each message starts with `source`
+ * (and `:LINE` when `text` shows where the key is); a key with an error is left out of `data`.
  */
-export function checkLayer(source: string, data: Table, text?: string): { data: Table; warnings: string[] } {
+export function checkLayer(source: string, data: Table, text?: string): { data: Table; warnings: string[]; errors: string[] } {
   const warnings: string[] = [];
-  const fail = (message: string, path?: string[]): never => {
+  const errors: string[] = [];
+  const at = (path?: readonly string[]) => {
     // an MCP server checked as mcp.servers.NAME is written [mcp.NAME]
     const written = path?.[0] === "mcp" && path[1] === "servers" ? ["mcp", ...path.slice(2)] : path;
     const line = text !== undefined && written ? keyLine(text, written) : undefined;
-    throw new ConfigError(`${source}${line ? `:${line}` : ""}: ${message}`);
+    return `${source}${line ? `:${line}` : ""}`;
   };
-  const unknown = (what: string) => warnings.push(`${source}: unknown ${what} (ignored)`);
+  /** Records an error; the caller leaves the key out. */
+  const fail = (message: string, path?: string[]): Table => {
+    errors.push(`${at(path)}: ${message}`);
+    return {};
+  };
+  const unknown = (what: string, path: string[], hint = "") => warnings.push(`${at(path)}: unknown ${what} (ignored)${hint}`);
 
   const section = (value: unknown, keys: Record<string, Kind>, path: string[]): Table => {
-    if (!isTable(value)) return fail(mustBe(where(path), "a table", value));
+    if (!isTable(value)) return fail(mustBe(where(path), "a table", value), path);
     const out: Table = {};
     for (const [key, v] of Object.entries(value)) {
       const kind = Object.hasOwn(keys, key) ? keys[key] : undefined;
       if (!kind) {
         // a misspelled permission key would leave the rules silently out (SPEC §24)
-        if (path[0] === "permission") fail(`unknown key ${where([...path, key])}${suggest(key, Object.keys(keys))}`);
+        if (path[0] === "permission") fail(`unknown key ${where([...path, key])}${suggest(key, Object.keys(keys))}`, [...path, key]);
         // skipping certificate checks for every endpoint at once is not offered (SPEC §24)
-        if (path[0] === "network" && key === "insecure") fail("[network] insecure is not a setting: certificate checks can be skipped per provider only, with [provider.NAME] insecure = true");
-        unknown(`key ${where([...path, key])}`);
+        else if (path[0] === "network" && key === "insecure")
+          fail("[network] insecure is not a setting: certificate checks can be skipped per provider only, with [provider.NAME] insecure = true", [...path, key]);
+        else unknown(`key ${where([...path, key])}`, [...path, key], didYouMean(key, Object.keys(keys)));
         continue;
       }
       const bad = checkValue(kind, v, where([...path, key])) ?? checkRange([...path, key], v, where([...path, key]));
       if (bad) fail(bad, [...path, key]);
-      out[key] = v;
+      else out[key] = v;
     }
     return out;
   };
 
   const providers = (value: unknown): Table => {
-    if (!isTable(value)) return fail(mustBe("provider", "a table", value));
+    if (!isTable(value)) return fail(mustBe("provider", "a table", value), ["provider"]);
     const out: Table = {};
     for (const [name, v] of Object.entries(value)) {
       // `-m provider/model` splits at the first "/", so a name containing one could never be chosen
-      if (!name || name.includes("/")) fail(`[provider.${bare(name)}]: a provider name must be non-empty and contain no "/"`);
-      out[name] = section(v, PROVIDER_KEYS, ["provider", name]);
+      if (!name || name.includes("/")) fail(`[provider.${bare(name)}]: a provider name must be non-empty and contain no "/"`, ["provider", name]);
+      else out[name] = section(v, PROVIDER_KEYS, ["provider", name]);
     }
     return out;
   };
 
   const mcp = (value: unknown): Table => {
-    if (!isTable(value)) return fail(mustBe("mcp", "a table", value));
+    if (!isTable(value)) return fail(mustBe("mcp", "a table", value), ["mcp"]);
     const out: Table = {};
     const servers: Table = {};
     const add = (name: string, v: unknown) => {
-      if (Object.hasOwn(servers, name)) fail(`MCP server ${JSON.stringify(name)} is defined twice`);
-      servers[name] = section(v, MCP_SERVER_KEYS, ["mcp", "servers", name]);
+      if (Object.hasOwn(servers, name)) fail(`MCP server ${JSON.stringify(name)} is defined twice`, ["mcp", "servers", name]);
+      else servers[name] = section(v, MCP_SERVER_KEYS, ["mcp", "servers", name]);
     };
     for (const [key, v] of Object.entries(value)) {
       if (key === "startup_wait_ms") {
         const bad = checkValue("count", v, "[mcp] startup_wait_ms") ?? checkRange(["mcp", key], v, "[mcp] startup_wait_ms");
         if (bad) fail(bad, ["mcp", key]);
-        out[key] = v;
+        else out[key] = v;
       } else if (key === "servers") {
-        if (!Array.isArray(v)) fail(mustBe("[mcp] servers", "an array of tables", v));
-        (v as unknown[]).forEach((entry, i) => {
-          if (!isTable(entry)) return fail(mustBe(`[mcp] servers[${i}]`, "a table", entry));
+        if (!Array.isArray(v)) {
+          fail(mustBe("[mcp] servers", "an array of tables", v), ["mcp", key]);
+          continue;
+        }
+        v.forEach((entry: unknown, i) => {
+          if (!isTable(entry)) return fail(mustBe(`[mcp] servers[${i}]`, "a table", entry), ["mcp", key]);
           const { name, ...rest } = entry;
-          if (typeof name !== "string" || !name) return fail(mustBe(`[mcp] servers[${i}] name`, "a non-empty string", name));
+          if (typeof name !== "string" || !name) return fail(mustBe(`[mcp] servers[${i}] name`, "a non-empty string", name), ["mcp", key]);
           add(name, rest);
         });
       } else if (isTable(v)) add(key, v);
-      else unknown(`key [mcp] ${bare(key)}`);
+      else unknown(`key [mcp] ${bare(key)}`, ["mcp", key], didYouMean(key, ["startup_wait_ms", "servers"]));
     }
     if (Object.keys(servers).length) out.servers = servers;
     return out;
   };
 
   const out: Table = {};
+  const tables = [...Object.keys(SECTIONS), "provider", "mcp"];
   for (const [name, value] of Object.entries(data)) {
     const keys = Object.hasOwn(SECTIONS, name) ? SECTIONS[name] : undefined;
     if (keys) out[name] = section(value, keys, [name]);
     else if (name === "provider") out.provider = providers(value);
     else if (name === "mcp") out.mcp = mcp(value);
-    else if (isTable(value) && nearMiss(name, "permission")) fail(`unknown table [${bare(name)}]; permission rules belong in [permission]`);
-    else if (name === "allow" || name === "deny") fail(`${name} must be inside [permission]`);
-    else unknown(isTable(value) ? `table [${bare(name)}]` : `key ${bare(name)}`);
+    else if (isTable(value) && nearMiss(name, "permission")) fail(`unknown table [${bare(name)}]; permission rules belong in [permission]`, [name]);
+    else if (name === "allow" || name === "deny") fail(`${name} must be inside [permission]`, [name]);
+    else if (isTable(value)) unknown(`table [${bare(name)}]`, [name], didYouMean(name, tables));
+    else unknown(`key ${bare(name)}`, [name]);
   }
-  return { data: out, warnings };
+  return { data: out, warnings, errors };
 }
 
 /** `name` looks like a misspelling of `target`: equal ignoring case, or at most two edits away. */
 function nearMiss(name: string, target: string): boolean {
-  const [a, b] = [name.toLowerCase(), target];
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]! <= 2;
+  return editDistance(name, target) <= 2;
 }
 
 const suggest = (key: string, known: string[]) => {

@@ -90,9 +90,73 @@ export function toolEnvironment(env: Record<string, string | undefined>, setting
   return out;
 }
 
-/** `output` seeing every event with the current secrets redacted (display, JSON stream, session file). */
+/**
+ * Redacts text that arrives in pieces (a streamed answer): `push` returns what can be shown now,
+ * holding back the longest tail that could be the start of a secret (at most the longest secret's
+ * length − 1 characters) until the next piece decides it; `flush` returns what is held, at the
+ * end of the block. So a secret split across pieces is never shown, and ordinary text passes at once.
+ */
+export interface StreamRedactor {
+  push(piece: string): string;
+  flush(): string;
+}
+
+export function streamRedactor(secrets: () => readonly string[]): StreamRedactor {
+  let held = "";
+  return {
+    push(piece) {
+      const known = secrets();
+      const text = redact(held + piece, known);
+      const keep = secretStartAtEnd(text, known);
+      held = text.slice(text.length - keep);
+      return text.slice(0, text.length - keep);
+    },
+    flush() {
+      const out = held;
+      held = "";
+      return out;
+    },
+  };
+}
+
+/** The length of the longest end of `text` that is a proper beginning of one of `secrets`. */
+function secretStartAtEnd(text: string, secrets: readonly string[]): number {
+  let longest = 0;
+  for (const s of secrets)
+    for (let n = Math.min(s.length - 1, text.length); n > longest; n--)
+      if (s.startsWith(text.slice(text.length - n))) {
+        longest = n;
+        break;
+      }
+  return longest;
+}
+
+/**
+ * `output` seeing every event with the current secrets redacted (display, JSON stream, session
+ * file). Text and thinking deltas go through a StreamRedactor, flushed when the block changes or
+ * any other event comes (a tool call, the message, done, an error).
+ */
 export function redactingOutput(output: Output, secrets: () => readonly string[]): Output {
-  return { emit: (event) => output.emit(redactDeep(event, secrets())) };
+  const stream = streamRedactor(secrets);
+  let streaming: "text_delta" | "thinking_delta" | undefined;
+  const flush = () => {
+    const rest = stream.flush();
+    if (streaming && rest !== "") output.emit({ type: streaming, text: rest });
+    streaming = undefined;
+  };
+  return {
+    emit: (event) => {
+      if (event.type !== "text_delta" && event.type !== "thinking_delta") {
+        flush();
+        output.emit(redactDeep(event, secrets()));
+        return;
+      }
+      if (streaming !== event.type) flush();
+      streaming = event.type;
+      const shown = stream.push(event.text);
+      if (shown !== "") output.emit({ type: event.type, text: shown });
+    },
+  };
 }
 
 /** `tool` whose results reach the model (and everything after it) with the current secrets redacted. */

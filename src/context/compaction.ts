@@ -1,7 +1,7 @@
 // The context of each request (SPEC §10): the pure view of view.ts, the token estimate
 // corrected by what the provider reports, and summary compaction through the provider with a
 // deterministic fallback. The agent calls `prepare` before every model request.
-import { textOf, type Message, type Usage } from "../kernel/ir.ts";
+import { emptyUsage, textOf, type Message, type Usage } from "../kernel/ir.ts";
 import type { Output } from "../kernel/output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
 import type { ToolSpec } from "../kernel/ir.ts";
@@ -58,7 +58,11 @@ export interface PrepareDeps {
  * the droppable stretch is summarized by the provider first; if that fails the deterministic
  * trim stands and the turn goes on. `.hey/task.md` is re-injected after any compaction.
  */
-export async function prepare(history: readonly Message[], deps: PrepareDeps, signal: AbortSignal): Promise<{ system: string; messages: readonly Message[] }> {
+export async function prepare(
+  history: readonly Message[],
+  deps: PrepareDeps,
+  signal: AbortSignal,
+): Promise<{ system: string; messages: readonly Message[]; /** what a summary request spent, when one was made */ usage?: Usage }> {
   const { state, policy } = deps;
   const fixedChars = deps.system.length + JSON.stringify(deps.tools).length;
   const taskNote = deps.taskNote();
@@ -78,28 +82,33 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
     return policy.compressTool && plain.estimate > deps.nudgeThreshold * policy.budgetTokens ? once(true) : plain;
   };
   let view = build();
+  let usage: Usage | undefined;
   if ((view.stats.trimmed > 0 || view.overBudget) && view.summarizable) {
-    const before = view.estimate;
     try {
-      await compactRange(history, view.summarizable, { ...deps, budgetTokens: policy.budgetTokens }, signal);
+      usage = (await compactRange(history, view.summarizable, { ...deps, budgetTokens: policy.budgetTokens }, signal)).usage;
       view = build();
     } catch (e) {
       if (signal.aborted) throw e;
-      deps.output.emit({ type: "compaction", kind: "trim", tokens_before: before, tokens_after: view.estimate, error: `summary failed, older messages dropped instead: ${(e as Error).message}` });
+      usage = (e as { usage?: Usage }).usage;
+      deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view), error: `summary failed, older messages dropped instead: ${(e as Error).message}` });
     }
   } else if (view.stats.trimmed > 0 && view.stats.trimmed !== state.last?.stats.trimmed) {
     // said when what is left out changes (it does in steps), not again on every request
-    deps.output.emit({ type: "compaction", kind: "trim", tokens_before: view.estimate, tokens_after: view.estimate });
+    deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view) });
   }
   state.last = view;
   const line = nudgeLine(view.estimate, policy.budgetTokens, policy.compressTool ? deps.nudgeThreshold : Number.POSITIVE_INFINITY);
-  return { system: line ? `${deps.system}\n${line}` : deps.system, messages: view.messages };
+  return { system: line ? `${deps.system}\n${line}` : deps.system, messages: view.messages, ...(usage ? { usage } : {}) };
 }
+
+/** A trim event's tokens: the view's estimate before and after the trim. */
+const trimmedTokens = (view: ContextView) => ({ tokens_before: view.untrimmedEstimate, tokens_after: view.estimate });
 
 /**
  * Summarizes `range` of `history` with the provider (reasoning off, its own output budget) and
- * records the summary; emits a `compaction` event the session writer persists. Throws when the
- * provider fails or returns nothing.
+ * records the summary; emits a `compaction` event the session writer persists. Returns it with
+ * the tokens the summary request cost (they count like any request's). Throws when the provider
+ * fails or returns nothing (an empty summary: with the `usage` it cost on the error).
  */
 export async function compactRange(
   history: readonly Message[],
@@ -107,7 +116,7 @@ export async function compactRange(
   deps: Pick<PrepareDeps, "state" | "provider" | "output"> & { budgetTokens: number },
   signal: AbortSignal,
   instructions?: string,
-): Promise<Summary> {
+): Promise<{ summary: Summary; usage: Usage }> {
   const from = history.findIndex((m) => m.id === range.fromId);
   const to = history.findIndex((m) => m.id === range.toId);
   if (from < 0 || to < from) throw new Error("the range to summarize is not in the history");
@@ -136,13 +145,14 @@ export async function compactRange(
     if (!(e instanceof ProviderError) || e.kind !== "bad_request") throw e;
     reply = await collect(deps.provider, request(), signal);
   }
-  const { text, usage } = reply;
-  if (text === "") throw new Error("the model returned an empty summary");
+  const { text } = reply;
+  const usage = reply.usage ?? emptyUsage();
+  if (text === "") throw Object.assign(new Error("the model returned an empty summary"), { usage });
   const summary: Summary = { ...range, text };
   deps.state.summaries.push(summary);
   const before = Math.ceil(transcript.length * deps.state.tokensPerChar);
-  deps.output.emit({ type: "compaction", kind: "summary", from_id: range.fromId, to_id: range.toId, summary: text, tokens_before: before, tokens_after: usage?.output ?? Math.ceil(text.length / 4) });
-  return summary;
+  deps.output.emit({ type: "compaction", kind: "summary", from_id: range.fromId, to_id: range.toId, summary: text, tokens_before: before, tokens_after: reply.usage?.output ?? Math.ceil(text.length / 4) });
+  return { summary, usage };
 }
 
 async function collect(provider: Provider, request: ModelRequest, signal: AbortSignal): Promise<{ text: string; usage: Usage | undefined }> {

@@ -24,10 +24,31 @@ export function readTaskNote(cwd: string): string | undefined {
   }
 }
 
-/** The note with the hand-off appended: after what the agent kept, else under the task it was given. Pure. */
+/** How much of the task a hand-off appended to a note about another task quotes. */
+const TASK_LINE_CHARS = 300;
+/** How much of each tool call's arguments the fallback hand-off quotes. */
+const CALL_ARGS_CHARS = 300;
+
+/**
+ * The note with the hand-off appended: after what the agent kept, else under the task it was
+ * given. A note that does not mention this run's task (an earlier task's) gets the task quoted in
+ * the section, so the hand-off is not read as the earlier one's. Pure.
+ */
 export function withHandOff(existing: string | undefined, task: string, handOff: string, now: Date): string {
   const before = existing !== undefined ? existing.trimEnd() + "\n\n" : `# Task\n\n${task.slice(0, TASK_QUOTE_CHARS)}\n\n`;
-  return `${before}## Stopped at the turn limit (${now.toISOString()})\n\n${handOff.trim()}\n`;
+  const line = task.trim().replace(/\s+/g, " ").slice(0, TASK_LINE_CHARS);
+  const quoted = existing !== undefined && line !== "" && !existing.replace(/\s+/g, " ").includes(line) ? `Task: ${line}\n\n` : "";
+  return `${before}## Stopped at the turn limit (${now.toISOString()})\n\n${quoted}${handOff.trim()}\n`;
+}
+
+/** The hand-off hey writes when the model gave none: what it knows, the last tool calls made. Pure. */
+export function fallbackHandOff(lastCalls: readonly { name: string; arguments: string }[]): string {
+  const calls = lastCalls.map((c) => `- ${c.name} ${c.arguments.length > CALL_ARGS_CHARS ? c.arguments.slice(0, CALL_ARGS_CHARS) + "…" : c.arguments}`);
+  return [
+    "(The model gave no hand-off; hey wrote this from what it knows.)",
+    ...(calls.length > 0 ? ["Last tool calls:", ...calls] : []),
+    "Remaining: check what those calls changed, then continue the task.",
+  ].join("\n");
 }
 
 /**

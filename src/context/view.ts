@@ -66,6 +66,8 @@ export interface ContextView {
   messages: readonly Message[];
   /** tokens of fixedTokens + messages */
   estimate: number;
+  /** the same before the trim to the budget (what `compaction` trim events report as tokens_before) */
+  untrimmedEstimate: number;
   /** still over budget with everything unprotected dropped: the caller should summarize (see summarizable) */
   overBudget: boolean;
   /**
@@ -77,8 +79,11 @@ export interface ContextView {
    * uses it at any time.
    */
   summarizable: { fromId: string; toId: string } | undefined;
-  /** results pruned as duplicates, calls purged, messages replaced by summaries, messages trimmed */
-  stats: { deduped: number; purged: number; compressed: number; trimmed: number };
+  /**
+   * results pruned as duplicates, calls purged, messages replaced by compaction summaries (`/compact`,
+   * the budget), ranges replaced by the compress tool, messages trimmed
+   */
+  stats: { deduped: number; purged: number; summarized: number; compressed: number; trimmed: number };
 }
 
 /** The request's view of the history. Pure and deterministic; never throws for any history. */
@@ -86,8 +91,9 @@ export function buildContext(input: ContextInput): ContextView {
   const { history, policy } = input;
   const turns = policy.protectTurns ?? PROTECT_TURNS;
   const facts = historyFacts(history, turns);
-  const summaries = [...compressSummaries(history, turns), ...input.summaries];
-  const summarized = applySummaries(history, summaries, facts.protect);
+  const compressed = compressSummaries(history, turns);
+  const summarized = applySummaries(history, [...compressed, ...input.summaries], facts.protect);
+  const ranges = summarized.applied.filter((s) => compressed.includes(s)).length;
   const fitted = trimFirstPrompt(summarized.messages, policy.budgetTokens, input.tokensPerChar);
   const deduped = policy.dedup ? dedup(fitted, facts.protect) : { messages: fitted, count: 0 };
   const purged = purgeErrors(deduped.messages, policy.purgeErrorsAfter, facts);
@@ -97,10 +103,18 @@ export function buildContext(input: ContextInput): ContextView {
   return {
     messages: trimmed.messages,
     estimate: input.fixedTokens + estimateTokens(trimmed.messages, input.tokensPerChar),
+    untrimmedEstimate: input.fixedTokens + (trimmed.trimmed > 0 ? estimateTokens(handled, input.tokensPerChar) : estimateTokens(trimmed.messages, input.tokensPerChar)),
     overBudget: trimmed.overBudget,
     summarizable: summarizableRange(handled, facts, summarized.applied),
-    stats: { deduped: deduped.count, purged: purged.count, compressed: summarized.replaced, trimmed: trimmed.trimmed },
+    stats: { deduped: deduped.count, purged: purged.count, summarized: summarized.replaced - replacedBy(history, summarized.applied.filter((s) => compressed.includes(s))), compressed: ranges, trimmed: trimmed.trimmed },
   };
+}
+
+/** How many messages of `history` these (applied, non-overlapping) summaries replace. */
+function replacedBy(history: readonly Message[], summaries: readonly Summary[]): number {
+  if (summaries.length === 0) return 0;
+  const index = new Map(history.map((m, i) => [m.id, i]));
+  return summaries.reduce((n, s) => n + index.get(s.toId)! - index.get(s.fromId)! + 1, 0);
 }
 
 /** The heaviest run (of two messages or more) of consecutive unprotected units in `view`, as a history range. */

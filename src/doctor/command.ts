@@ -8,6 +8,7 @@ import { dirname } from "node:path";
 import { EXIT, parseCli, UsageError, type CliArgs } from "../cli.ts";
 import { configPaths, loadConfig } from "../config/load.ts";
 import { ConfigError, type ProviderSettings, type Settings } from "../config/settings.ts";
+import { didYouMean } from "../config/suggest.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { trustedCas } from "../net/ca.ts";
 import type { DebugLog } from "../net/debug-log.ts";
@@ -28,6 +29,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   const err = writer(2);
   let args: CliArgs;
   let write = false;
+  let named: string | undefined; // the PROVIDER word
   try {
     write = argv.includes("--write");
     args = parseCli(argv.filter((a) => a !== "--write"));
@@ -37,14 +39,14 @@ export async function doctorCommand(argv: string[]): Promise<number> {
     }
     const words = args.message.split(/\s+/).filter(Boolean);
     if (words.length > 1) throw new UsageError(`hey doctor takes one provider name, got "${args.message}"`);
-    if (words[0]) args = { ...args, model: args.model ?? words[0] };
+    if (words[0] && args.model === undefined) (named = words[0]), (args = { ...args, model: words[0] });
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     err.write(`hey doctor: ${e.message}\n${DOCTOR_USAGE}`);
     return EXIT.usage;
   }
   try {
-    return await doctor(args, write);
+    return await doctor(args, write, named);
   } catch (e) {
     if (!(e instanceof ConfigError || e instanceof NetConfigError)) throw e;
     err.write(`hey doctor: ${e.message}\n`);
@@ -52,7 +54,8 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   }
 }
 
-async function doctor(args: CliArgs, write: boolean): Promise<number> {
+/** `named`: the PROVIDER word, which must name a provider (`-m` syntax would take it for a model). */
+async function doctor(args: CliArgs, write: boolean, named: string | undefined): Promise<number> {
   const env = process.env;
   const cwd = process.cwd();
   const configDir = dirname(configPaths(env, cwd).user);
@@ -60,6 +63,10 @@ async function doctor(args: CliArgs, write: boolean): Promise<number> {
   const trust = await settleTrust({ cwd, configDir, approve: args.approve, interactive: false, ask: async () => false, warn });
   const config = loadConfig({ env, cwd, configFile: args.config, trustProject: trust !== "cancelled" && trust.trusted, flags: configFlags(args) });
   const { settings } = config;
+  if (named !== undefined && settings.provider.name !== named) {
+    const known = settings.providers.map((p) => p.name);
+    throw new ConfigError(`unknown provider ${JSON.stringify(named)}${didYouMean(named, known)}; known: ${known.join(", ")}`);
+  }
   for (const w of config.warnings) warn(w);
   const provider = settings.provider;
   const subject: Subject = { provider: provider.name, protocol: provider.protocol, baseUrl: provider.baseUrl, model: settings.model };

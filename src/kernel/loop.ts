@@ -4,7 +4,7 @@
 // Every dependency is passed in; the loop prints nothing and persists nothing (Outputs do).
 import { retryDecision, type RetryPolicy } from "./retry.ts";
 import { adaptHistory } from "./adapt-history.ts";
-import { addUsage, emptyUsage, newId, userMessage, type Effort, type Message, type StopReason, type Usage } from "./ir.ts";
+import { addUsage, emptyUsage, newId, textOf, userMessage, type Effort, type Message, type StopReason, type Usage } from "./ir.ts";
 import { usageCounts, type Output, type RunStop } from "./output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "./provider.ts";
 import { abortReason, type Tool } from "./tool.ts";
@@ -36,6 +36,8 @@ export interface RequestContext {
   system: string;
   messages: readonly Message[];
   tools: Tool[];
+  /** what building it cost (a summary request): part of the run's tokens, for its cap and its total */
+  usage?: Usage;
 }
 
 export interface RunResult {
@@ -51,6 +53,10 @@ const HAND_OFF_PARTS =
 export const MAX_TURNS_PROMPT = `You have reached the turn limit for this run; ${HAND_OFF_PARTS}`;
 /** Asked, without tools, when the run's token limit is passed; the answer goes to .hey/task.md. */
 export const MAX_RUN_TOKENS_PROMPT = `You have used up the token budget for this run; ${HAND_OFF_PARTS}`;
+/** Asked once more when the hand-off came back without text (a model that called tools anyway, ignoring tool_choice "none"). */
+export const PLAIN_HAND_OFF_PROMPT = `Tool calls cannot run any more and are ignored. Answer in plain text only; ${HAND_OFF_PARTS}`;
+/** The `error` event of a run whose final answer was empty (no text: nothing, or only thinking). */
+export const EMPTY_ANSWER = "the model's answer was empty";
 
 /**
  * Runs the conversation in `messages` (appended to in place, each addition also emitted as a
@@ -73,11 +79,15 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     return { stop, turns, usage };
   };
 
+  let handOff: "max_turns" | "max_run_tokens" | undefined;
+  let askedPlainly = false;
   for (;;) {
     // one extra request, without tools
-    const spent = deps.limits.maxRunTokens !== undefined && usage.input + usage.output > deps.limits.maxRunTokens;
-    const handOff = turns >= deps.limits.maxTurns ? "max_turns" : spent ? "max_run_tokens" : undefined;
-    if (handOff) append(userMessage(handOff === "max_turns" ? MAX_TURNS_PROMPT : MAX_RUN_TOKENS_PROMPT));
+    if (!handOff) {
+      const spent = deps.limits.maxRunTokens !== undefined && usage.input + usage.output > deps.limits.maxRunTokens;
+      handOff = turns >= deps.limits.maxTurns ? "max_turns" : spent ? "max_run_tokens" : undefined;
+      if (handOff) append(userMessage(handOff === "max_turns" ? MAX_TURNS_PROMPT : MAX_RUN_TOKENS_PROMPT));
+    }
     turns++;
     output.emit({ type: "turn_start", turn: turns });
     let context;
@@ -87,6 +97,7 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
       if (deps.signal.aborted) return interrupted();
       throw e;
     }
+    if (context.usage) usage = addUsage(usage, context.usage);
     const request: ModelRequest = {
       system: context.system,
       messages: adaptHistory(context.messages, deps.provider),
@@ -101,16 +112,27 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     if (reply.error) {
       if (deps.signal.aborted) return interrupted();
       output.emit({ type: "error", kind: reply.error.kind, message: reply.error.message });
-      return finish("error");
+      return finish(handOff ?? "error"); // past the limit the run still ends there (the caller writes a hand-off of its own)
     }
-    // a model that calls tools anyway in the hand-off: those calls will never run
-    if (handOff && reply.message.toolCalls) delete reply.message.toolCalls;
+    const answered = textOf(reply.message).trim() !== "";
+    // a model that calls tools anyway in the hand-off: those calls will never run; with no text
+    // besides, it is asked once more, plainly (the empty reply is not kept)
+    if (handOff) delete reply.message.toolCalls;
     const message = withUniqueCallIds(reply.message, messages); // two calls with one id keep both results
-    append(message);
+    if (!handOff || answered) append(message);
     usage = addUsage(usage, reply.usage);
     output.emit({ type: "usage", ...usageCounts(reply.usage) });
+    if (handOff && !answered && !askedPlainly) {
+      askedPlainly = true;
+      append(userMessage(PLAIN_HAND_OFF_PROMPT));
+      continue;
+    }
     if (handOff) return finish(handOff);
     const calls = message.toolCalls ?? [];
+    if (calls.length === 0 && reply.stop !== "length" && !answered) {
+      output.emit({ type: "error", kind: "empty_answer", message: EMPTY_ANSWER });
+      return finish("error");
+    }
     if (calls.length === 0) return finish(reply.stop === "length" ? "length" : "end");
     const results = await runToolCalls(calls, { ...deps, tools: context.tools, parallel: deps.limits.parallelTools });
     append(...results);

@@ -19,7 +19,7 @@ export interface UsageCounts {
 export type RunStop = "end" | "length" | "max_turns" | "max_run_tokens" | "interrupted" | "error";
 
 /** `error.kind` values: the provider kinds plus those raised by hey itself. */
-export type ErrorKind = ProviderErrorKind | "config" | "usage" | "tool" | "interrupted" | "internal";
+export type ErrorKind = ProviderErrorKind | "config" | "usage" | "tool" | "interrupted" | "internal" | "empty_answer";
 
 /**
  * Everything the loop and the agent report, in order. All but `message`, `model` and `tool_start`
@@ -36,7 +36,8 @@ export type AgentEvent =
   | { type: "turn_start"; turn: number }
   | { type: "text_delta"; text: string }
   | { type: "thinking_delta"; text: string }
-  | { type: "tool_call"; id: string; name: string; arguments: string }
+  /** `server`: the MCP server whose tool this is (absent for hey's own tools) */
+  | { type: "tool_call"; id: string; name: string; arguments: string; server?: string }
   | { type: "tool_start"; id: string }
   | { type: "tool_result"; id: string; name: string; ok: boolean; output: string }
   | { type: "retry"; attempt: number; delay_ms: number; error: string }

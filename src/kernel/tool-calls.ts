@@ -65,7 +65,10 @@ export function syntheticResult(call: Pick<ToolCall, "id" | "name">, id: string,
  * another in call order and an `exclusive` tool runs alone.
  */
 export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promise<Message[]> {
-  for (const c of calls) deps.output.emit({ type: "tool_call", id: c.id, name: c.name, arguments: c.arguments });
+  for (const c of calls) {
+    const server = deps.tools.find((t) => t.name === c.name)?.server;
+    deps.output.emit({ type: "tool_call", id: c.id, name: c.name, arguments: c.arguments, ...(server ? { server } : {}) });
+  }
   const started: Promise<ToolResult>[] = [];
   const slot = limitConcurrency(MAX_CONCURRENT_CALLS);
   const lastOnPath = new Map<string, Promise<unknown>>();

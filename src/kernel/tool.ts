@@ -34,4 +34,6 @@ export interface Tool extends ToolSpec {
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
   /** the tool must not run beside any other call of its turn (it rewrites the context, as compress does) */
   exclusive?: boolean;
+  /** the MCP server that supplies the tool; undefined for hey's own */
+  server?: string;
 }

@@ -5,7 +5,7 @@
 // after it started, no longer; late tools join the next request. A call to a tool of a server still
 // connecting waits for that server only. `/reload` validates the new set, then closes every server
 // and starts the new set. Pure: connecting, the cache and the output are given.
-import type { Reloadable } from "../config/reload.ts";
+import { namedChanges, type Reloadable } from "../config/reload.ts";
 import type { McpServerSettings, Settings } from "../config/settings.ts";
 import type { AgentEvent } from "../kernel/output.ts";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
@@ -22,8 +22,6 @@ export type McpEvent = Extract<AgentEvent, { type: "mcp" }>;
 export interface ManagerDeps {
   connect: Connect;
   store: ToolStore;
-  /** whether a stdio server's command can be found (its PATH, its cwd) */
-  findCommand(settings: McpServerSettings): boolean;
   /** a server connected, failed or stopped: reported once each time it happens */
   report(event: McpEvent): void;
   /** a warning about names; each distinct one is passed once */
@@ -42,7 +40,10 @@ export interface McpManager {
   tools(builtins: Tool[], signal: AbortSignal): Promise<Tool[]>;
   /** every server, in configuration order (`/mcp`) */
   status(): ServerStatus[];
-  /** `/reload`: a command not found is an error (the current servers are kept); apply closes all and starts the new set */
+  /**
+   * `/reload`: apply closes all and starts the new set; a server that cannot start (its command is
+   * not found) fails as it does at start-up, with a report, and the rest of the reload applies
+   */
   reloadable: Reloadable;
   /** closes every server; never throws */
   close(): Promise<void>;
@@ -56,8 +57,14 @@ interface Generation {
   deferred: ReturnType<typeof setTimeout> | undefined;
 }
 
-/** `servers`: the enabled servers to run (none with --no-mcp; `off` keeps it so across /reload). */
-export function createMcpManager(config: { servers: McpServerSettings[]; startupWaitMs: number; off: boolean }, deps: ManagerDeps): McpManager {
+/**
+ * `servers`: the enabled servers to run (none with --no-mcp; `off` keeps it so across /reload).
+ * `builtins`: the names of hey's own tools, to warn as soon as a server's tool replaces one.
+ */
+export function createMcpManager(
+  config: { servers: McpServerSettings[]; startupWaitMs: number; off: boolean; builtins?: readonly string[] },
+  deps: ManagerDeps,
+): McpManager {
   const warned = new Set<string>();
   const warnOnce = (messages: string[]) => {
     for (const m of messages) if (!warned.has(m)) (warned.add(m), deps.warn(m));
@@ -78,7 +85,10 @@ export function createMcpManager(config: { servers: McpServerSettings[]; startup
         events: {
           changed: (s) => {
             if (current !== gen) return;
-            if (s.state === "connected") deps.report({ type: "mcp", server: s.name, state: "connected", tools: s.tools?.length ?? 0 });
+            if (s.state === "connected") {
+              deps.report({ type: "mcp", server: s.name, state: "connected", tools: s.tools?.length ?? 0 });
+              warnOnce(replacements(gen));
+            }
             if (s.state === "failed" || s.state === "stopped") deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });
           },
           listed: (tools) => save(settings, tools),
@@ -86,6 +96,7 @@ export function createMcpManager(config: { servers: McpServerSettings[]; startup
       }),
     );
     for (const s of gen.servers) if (!s.status().cached) s.start();
+    warnOnce(replacements(gen)); // a cached list is offered at once: say so now, not after an answer
     if (gen.servers.some((s) => !s.started)) {
       gen.deferred = setTimeout(() => startDeferred(gen), CACHED_START_DELAY_MS);
       (gen.deferred as { unref?: () => void }).unref?.();
@@ -97,6 +108,20 @@ export function createMcpManager(config: { servers: McpServerSettings[]; startup
     gen.deferred = undefined;
     for (const s of gen.servers) if (!s.started) s.start(); // a server that failed meanwhile stays failed
   };
+  /** The tools offered now, by server, with the names the model sees. */
+  const offered = (gen: Generation) => {
+    const lists = gen.servers.flatMap((s) => {
+      const st = s.status();
+      return st.tools && st.state !== "failed" && st.state !== "closed" ? [{ server: st.name, tools: st.tools }] : [];
+    });
+    return exposeTools(lists);
+  };
+  /** The warnings about built-ins that the offered tools replace (SPEC §14: deliberate, but never silent). */
+  const replacements = (gen: Generation) =>
+    mergeTools(
+      (config.builtins ?? []).map((name) => ({ name })),
+      offered(gen).tools.map((e) => ({ name: e.name, server: e.server })),
+    ).warnings;
   let current = begin(enabled(config.servers), config.startupWaitMs);
 
   /** Servers the next request waits for: no list yet, still connecting, start-up wait not over. */
@@ -154,11 +179,7 @@ export function createMcpManager(config: { servers: McpServerSettings[]; startup
       await waitForStarting(gen, signal);
       // the first request is on its way: the servers it did not wait for start now
       if (gen.deferred !== undefined) setTimeout(() => current === gen && gen.deferred !== undefined && startDeferred(gen), 0);
-      const lists = gen.servers.flatMap((s) => {
-        const st = s.status();
-        return st.tools && st.state !== "failed" && st.state !== "closed" ? [{ server: st.name, tools: st.tools }] : [];
-      });
-      const exposed = exposeTools(lists);
+      const exposed = offered(gen);
       const merged = mergeTools(builtins, exposed.tools.map((e) => toTool(gen, e)));
       warnOnce([...exposed.warnings, ...merged.warnings]);
       return merged.tools;
@@ -168,13 +189,13 @@ export function createMcpManager(config: { servers: McpServerSettings[]; startup
       name: "mcp",
       async check(settings: Settings) {
         const next = enabled(settings.mcp.servers);
-        const errors = next
-          .filter((s) => s.command !== undefined && !deps.findCommand(s))
-          .map((s) => `${s.at} command ${JSON.stringify(s.command)} is not found${s.command!.includes("/") ? "" : " on PATH"}`);
+        // only servers that run count: with --no-mcp, or `enabled = false`, nothing starts or stops
+        const changes = namedChanges("mcp server", current.servers.map((s) => s.settings), next);
+        const waitChanged = !config.off && next.length > 0 && settings.mcp.startupWaitMs !== current.waitMs;
         return {
-          errors,
+          errors: [],
           warnings: [],
-          changes: [],
+          changes: waitChanged ? [...changes, `~ [mcp] startup_wait_ms ${current.waitMs} → ${settings.mcp.startupWaitMs}`] : changes,
           apply: async () => {
             const old = current;
             clearTimeout(old.deferred);

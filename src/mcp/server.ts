@@ -7,6 +7,9 @@ import type { McpServerSettings } from "../config/settings.ts";
 import type { McpTool } from "./names.ts";
 import type { CallResult } from "./results.ts";
 
+/** How long a failed call waits for the server's exit to be seen, to tell a crash from a failure. */
+const CLOSE_SETTLE_MS = 300;
+
 /** A stopped server is restarted this many times (per /reload) before calls say to /reload. */
 export const MAX_RESTARTS = 1;
 
@@ -104,14 +107,24 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
   let stderr: string | undefined;
   let restarts = 0;
   const closing = new AbortController();
+  let waiters: (() => void)[] = []; // calls waiting for the next change of state
 
   const status = (): ServerStatus => ({ name, state, tools, cached, ...(error !== undefined ? { error } : {}), ...(stderr ? { stderr } : {}) });
   const set = (next: ServerState, why?: { error: string; stderr: string }) => {
     state = next;
     error = why?.error;
     stderr = why?.stderr;
+    for (const w of waiters.splice(0)) w();
     deps.events.changed(status());
   };
+  /** Settles when `c` is no longer the connection (its close was reported), or after `ms`. */
+  const gone = (c: Connection, ms: number) =>
+    connection !== c
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, ms);
+          waiters.push(() => (clearTimeout(timer), resolve()));
+        });
 
   function start(): void {
     if (state === "closed" || (started && (state === "connecting" || state === "connected"))) return;
@@ -181,9 +194,12 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
         const err = e instanceof CallError ? e : new CallError("failed", String(e));
         if (err.kind === "timeout")
           return { error: `${tool} timed out after ${settings.timeoutMs / 1000} s ([mcp.${name}] timeout_ms); the server is still running and may finish it in the background` };
-        if (err.kind === "closed") {
+        // A call that hits a server as it dies may fail on the write (EPIPE) a moment before the
+        // exit is seen: wait briefly for it, so the model reads the same message either way.
+        if (err.kind === "closed") await gone(c, CLOSE_SETTLE_MS);
+        if (err.kind === "closed" || connection !== c) {
           const next = restarts < MAX_RESTARTS ? "it is restarted on the next call" : "/reload restarts it";
-          return { error: `MCP server ${name} stopped during the call (${error ?? err.message}); ${next}` };
+          return { error: `MCP server ${name} stopped during the call (${connection !== c && error ? error : "the connection closed"}); ${next}` };
         }
         return { error: `${tool} failed: ${err.message}` };
       }

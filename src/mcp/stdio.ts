@@ -85,8 +85,13 @@ export class StdioTransport {
   async send(message: unknown): Promise<void> {
     const proc = this.proc;
     if (!proc || this.closed) throw new Error("not connected");
-    proc.stdin.write(JSON.stringify(message) + "\n");
-    await proc.stdin.flush();
+    try {
+      proc.stdin.write(JSON.stringify(message) + "\n");
+      await proc.stdin.flush();
+    } catch (e) {
+      // EPIPE and the like: the process is gone (its exit is reported a moment later)
+      throw new Error(`not connected: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   /** Ends the server: stdin closed, SIGTERM to its group, SIGKILL after a short grace. Never throws. */

@@ -1,8 +1,8 @@
 // Reads the files a message mentions and builds the user prompt (SPEC §2). The rules live in
 // pure/mentions.ts; this file only does the reading.
 import { read, statSync, type Stats } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
 import { readHeadBytes } from "../fs/read-head.ts";
+import { resolveUserPath } from "../fs/user-path.ts";
 import type { ContentBlock, ImagePart } from "../kernel/ir.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "./image.ts";
 import { buildPrompt, cutNotice, decodeForPrompt, findMentions, type MentionedFile } from "./mentions.ts";
@@ -14,8 +14,8 @@ export class MentionError extends Error {
 
 export interface PromptInput {
   cwd: string;
-  /** expands a leading `~/` */
-  home?: string;
+  /** what a leading `~` means */
+  home: string;
   /** whole `@path` arguments: these must name a file */
   required?: string[];
   /** what readStdin read */
@@ -30,9 +30,9 @@ export interface PromptInput {
  * The user message content for `message` (+ stdin): `@path` tokens that name files expanded to
  * fenced file contents (each cut at `maxBytes`, reading at most one byte more), images
  * (`@shot.png`) attached as image parts after the text. Any other `@word` stays literal
- * (`@types/node`, `@app.route`), except a `required` one: that is a MentionError, as are
- * directories, special files (FIFOs, devices: refused without being opened), binary files and
- * binary stdin.
+ * (`@types/node`, `@app.route`, an inline `@src` that is a directory), except a `required` one:
+ * that is a MentionError, as are special files (FIFOs, devices: refused without being opened),
+ * binary files and binary stdin. A leading `~` is the home directory.
  */
 /** True when `bytes` is empty or only whitespace (stdin that says nothing). */
 export const isBlank = (bytes: Uint8Array | undefined) => !bytes || bytes.every((b) => b === 32 || (b >= 9 && b <= 13));
@@ -42,9 +42,14 @@ export function expandPrompt(message: string, opts: PromptInput): ContentBlock[]
   const files: MentionedFile[] = [];
   const images: ImagePart[] = [];
   for (const { path, looksLikePath } of findMentions(message)) {
-    const full = absolute(path, opts.cwd, opts.home);
-    const file = readMention(path, full, opts.maxBytes);
-    if (file && "mediaType" in file) images.push(file);
+    const where = resolveUserPath(path, opts.cwd, opts.home);
+    if ("error" in where && required.has(path)) throw new MentionError(`@${where.error}`);
+    const full = "abs" in where ? where.abs : undefined;
+    const file = full === undefined ? undefined : readMention(path, full, opts.maxBytes);
+    if (file === DIRECTORY) {
+      if (required.has(path)) throw new MentionError(`@${path}: is a directory; mention files, or ask hey to look inside it`);
+      opts.warn(`@${path} is a directory, not a file; it is sent as written`);
+    } else if (file && "mediaType" in file) images.push(file);
     else if (file) {
       files.push(file);
       if (file.cut) opts.warn(cutNotice(`@${path}`, file.cut));
@@ -64,44 +69,52 @@ export function expandPrompt(message: string, opts: PromptInput): ContentBlock[]
 /**
  * Reads at most `maxBytes` + 1 bytes of stdin (one more than fits says there is more; the rest
  * is never read, so `< /dev/zero` costs nothing). Throws MentionError when stdin cannot be read
- * (`< somedir`).
+ * (`< somedir`). When nothing at all has arrived after STDIN_WAIT_NOTICE_MS (an open pipe that
+ * sends nothing: `tail -f x | hey`, CI runners, ssh), `warn` is told once, and the wait goes on:
+ * a slow producer's input still counts.
  */
-export async function readStdin(maxBytes: number): Promise<Uint8Array> {
+export async function readStdin(maxBytes: number, warn?: (message: string) => void): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let got = 0;
+  const notice = warn && setTimeout(() => warn(STDIN_WAIT_NOTICE), STDIN_WAIT_NOTICE_MS);
   try {
     while (got <= maxBytes) {
       const buf = new Uint8Array(Math.min(STDIN_CHUNK_BYTES, maxBytes + 1 - got));
       const n = await new Promise<number>((done, fail) => read(0, buf, 0, buf.length, null, (e, k) => (e ? fail(e) : done(k))));
+      clearTimeout(notice);
       if (n === 0) break;
       chunks.push(buf.subarray(0, n));
       got += n;
     }
   } catch (e) {
     throw new MentionError(`stdin: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  } finally {
+    clearTimeout(notice);
   }
   return Buffer.concat(chunks);
 }
 
+/** How long stdin may stay silent before hey says it is waiting for it. */
+const STDIN_WAIT_NOTICE_MS = 3000;
+const STDIN_WAIT_NOTICE = "waiting for stdin (it is an open pipe); pass </dev/null to skip it";
+
 /** Reads of stdin are this big at most: memory grows with what arrives, not with the cap. */
 const STDIN_CHUNK_BYTES = 256 * 1024;
-
-function absolute(path: string, cwd: string, home: string | undefined): string {
-  if (home && (path === "~" || path.startsWith("~/"))) return resolve(home, path.slice(2));
-  return isAbsolute(path) ? path : resolve(cwd, path);
-}
 
 /** Bytes enough to recognise an image (WebP's mark ends at byte 12). */
 const IMAGE_SNIFF_BYTES = 16;
 
-function readMention(path: string, full: string, maxBytes: number): MentionedFile | ImagePart | undefined {
+/** What readMention says of a directory: an inline `@dir` stays text, a whole-argument one is an error. */
+const DIRECTORY = "directory";
+
+function readMention(path: string, full: string, maxBytes: number): MentionedFile | ImagePart | typeof DIRECTORY | undefined {
   let stat: Stats;
   try {
     stat = statSync(full);
   } catch {
     return undefined;
   }
-  if (stat.isDirectory()) throw new MentionError(`@${path}: is a directory; mention files, or ask hey to look inside it`);
+  if (stat.isDirectory()) return DIRECTORY;
   if (!stat.isFile()) throw new MentionError(`@${path}: ${special(stat)}, not a regular file; only files can be mentioned`);
   let head: { bytes: Uint8Array; size: number };
   const readUpTo = (n: number) => {

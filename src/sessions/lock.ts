@@ -52,10 +52,21 @@ export function unlockSession(sessionPath: string): void {
   if (held.delete(lock)) removeQuietly(lock);
 }
 
-/** Whether another live process holds the session (pruning leaves it alone). */
+/** Whether another live process holds the session. */
 export function lockedByOther(sessionPath: string): boolean {
   const lock = `${sessionPath}.lock`;
   return !held.has(lock) && lockOwner(lock) !== undefined;
+}
+
+/**
+ * For pruning: false, after removing its stale lock, when no live hey (this one included) holds
+ * the session; true, touching nothing, when one does.
+ */
+export function releaseIfUnheld(sessionPath: string): boolean {
+  const lock = `${sessionPath}.lock`;
+  if (held.has(lock) || lockOwner(lock) !== undefined) return true;
+  removeQuietly(lock);
+  return false;
 }
 
 /**

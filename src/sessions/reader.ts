@@ -7,7 +7,7 @@ import type { Summary } from "../context/passes.ts";
 import { alignWindow, closeToolCalls, ENTRY_PREFIX, foldSummary, formatSize, oneLine, oversizedEntry, parseEntry, parseHeader, promptOfCutLine, salvageHeader } from "./format.ts";
 import type { SessionEntry, SessionHeader, SessionInfo } from "./format.ts";
 import { closeQuietly, linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK } from "./lines.ts";
-import { lockedByOther, lockSession, unlockSession } from "./lock.ts";
+import { lockSession, releaseIfUnheld, unlockSession } from "./lock.ts";
 import { repairHeader } from "./writer.ts";
 
 /** SPEC §19: resume keeps about the last 500 messages; older context comes from the summary. */
@@ -129,10 +129,10 @@ export function pruneSessions(dir: string, opts: { olderThanDays?: number; keep?
   const now = opts.now ?? Date.now();
   const deleted: string[] = [];
   for (const [i, s] of listSessions(dir).entries()) {
-    if (lockedByOther(s.path)) continue; // another hey is writing it
     const old = opts.olderThanDays !== undefined && now - s.modified > opts.olderThanDays * 86_400_000;
     const extra = opts.keep !== undefined && i >= opts.keep;
     if (!old && !extra) continue;
+    if (releaseIfUnheld(s.path)) continue; // a hey is writing it (this one, or another); else its stale lock goes first
     try {
       unlinkSync(s.path);
     } catch (e) {

@@ -7,7 +7,8 @@ import { formatOutput, isVerbatimCommand, type CommandOutput } from "./bash-outp
 /** Output at or under both limits is shown whole: filtering it would save little and hide context. */
 export const FILTER_MIN_LINES = 100;
 export const FILTER_MIN_CHARS = 8 * 1024;
-/** The last lines of each stream are always kept: summaries and the final state come last. */
+/** The first and last lines of each stream are always kept as they are: what ran, and the summaries and final state, which come last. */
+export const HEAD_LINES = 5;
 export const TAIL_LINES = 20;
 /** Lines kept around an error line: the test name above an assertion, the expected/received below. */
 const CONTEXT_BEFORE = 2;
@@ -94,7 +95,7 @@ export async function filterStreams(out: { stdout: Chunks; stderr: Chunks; exitC
     shown += kept.shown;
   }
   if (shown >= total) return undefined;
-  const header = `[output filtered: ${total - shown} of ${total} lines dropped; errors, warnings, summaries and the last ${TAIL_LINES} lines kept]`;
+  const header = `[output filtered: ${total - shown} of ${total} lines dropped; errors, warnings, summaries, the first ${HEAD_LINES} and the last ${TAIL_LINES} lines kept]`;
   return [header, ...body, `[exit code ${out.exitCode}]`].join("\n");
 }
 
@@ -157,7 +158,21 @@ interface Line {
   occurrences?: { n: number };
 }
 
-type Item = { text: string; length: number; count: number; signal: boolean; similar?: boolean; occurrences?: { n: number } } | { omitted: number };
+interface Shown {
+  text: string;
+  length: number;
+}
+/**
+ * A shown line, or a run of shown lines folded into it: identical ones (`count`), or near-identical
+ * ones (`similar`: only digits differ) of which `run` holds the first three and `latest` the last.
+ * `verbatim` (a head or tail line): nothing folds into it.
+ */
+type Item = (Shown & { count: number; signal: boolean; verbatim: boolean; similar?: boolean; run: Shown[]; latest: Shown; occurrences?: { n: number } }) | { omitted: number };
+
+/** A similar run of up to this many lines is shown whole: a marker would save nothing. */
+const SIMILAR_SHOWN_WHOLE = 3;
+/** Lines an item puts on screen. */
+const displayed = (it: Item) => ("omitted" in it ? 0 : !it.similar ? 1 : it.count <= SIMILAR_SHOWN_WHOLE ? it.count : 2);
 
 /**
  * The kept lines of one stream, fed one at a time: `end()` gives them with omission markers,
@@ -180,13 +195,13 @@ export function createLineFilter(budget: number): { push(text: string, length: n
     const line = at(i)!;
     if (CONSOLE_HEADER.test(line.text)) consoleHeader = i;
     if (!isSignal(line.text) || (FRAME.test(line.text) && i - consoleHeader <= CONSOLE_FRAME_WINDOW)) return;
-    const first = seen.get(line.text);
+    const first = i < HEAD_LINES ? undefined : seen.get(line.text); // head lines are all shown
     if (first) {
       first.n++;
       line.keep = 2; // a repeat: counted on its first occurrence, never shown
       return;
     }
-    if (seen.size < MAX_REMEMBERED) seen.set(line.text, (line.occurrences = { n: 1 }));
+    if (!seen.has(line.text) && seen.size < MAX_REMEMBERED) seen.set(line.text, (line.occurrences = { n: 1 }));
     line.signal = true;
     for (let j = Math.max(rendered, i - CONTEXT_BEFORE); j <= i + CONTEXT_AFTER; j++) {
       const near = at(j)!;
@@ -194,19 +209,23 @@ export function createLineFilter(budget: number): { push(text: string, length: n
     }
   };
 
-  const render = (line: Line, show: boolean) => {
+  /** `verbatim`: a head or tail line, shown as it is and never folded with its neighbours. */
+  const render = (line: Line, show: boolean, verbatim = false) => {
     if (line.keep === 2) return;
     const last = items.at(-1);
+    const shownLine = { text: line.text, length: line.length };
     if (!show) {
       if (last && "omitted" in last) last.omitted++;
       else items.push({ omitted: 1 });
-    } else if (last && "text" in last && (last.text === line.text || (!last.signal && !line.signal && mask(last.text) === mask(line.text)))) {
+    } else if (!verbatim && last && "text" in last && !last.verbatim && (last.latest.text === line.text || (!last.signal && !line.signal && mask(last.text) === mask(line.text)))) {
+      const before = displayed(last);
       last.count++;
-      if (last.text !== line.text) last.similar = true;
-      last.text = line.text; // of near-identical lines (progress), the latest is the most useful
-      last.length = line.length;
+      if (last.latest.text !== line.text) last.similar = true;
+      if (last.run.length < SIMILAR_SHOWN_WHOLE) last.run.push(shownLine);
+      last.latest = shownLine;
+      shown += displayed(last) - before;
     } else {
-      items.push({ text: line.text, length: line.length, count: 1, signal: line.signal, occurrences: line.occurrences });
+      items.push({ ...shownLine, count: 1, signal: line.signal, verbatim, run: [shownLine], latest: shownLine, occurrences: line.occurrences });
       shown++;
     }
   };
@@ -217,7 +236,8 @@ export function createLineFilter(budget: number): { push(text: string, length: n
     const next = window[0];
     // a one-line gap costs as much as its "omitted" marker: show the line instead
     if (rendered > 0 && line.keep === 0 && previousKeep === 1 && next?.keep === 1 && !NOISE.test(line.text)) line.keep = 1;
-    render(line, line.keep === 1 && shown < budget - TAIL_LINES);
+    if (rendered < HEAD_LINES) render(line, true, true);
+    else render(line, line.keep === 1 && shown < budget - TAIL_LINES);
     previousKeep = line.keep;
     rendered++;
   };
@@ -231,11 +251,14 @@ export function createLineFilter(budget: number): { push(text: string, length: n
     },
     end() {
       while (rendered < detected) renderNext();
-      for (const line of window) render({ ...line, signal: isSignal(line.text) }, true);
-      const lines = items.map((it) => {
+      for (const line of window) render({ ...line, keep: 1 }, true, true);
+      const lines = items.flatMap((it) => {
         if ("omitted" in it) return `… ${it.omitted} line${it.omitted === 1 ? "" : "s"} omitted …`;
+        // near-identical lines (an epoch counter, a progress count): the first and the last, so the values stay visible
+        if (it.similar && it.count <= SIMILAR_SHOWN_WHOLE) return it.run.map((l) => cut(l.text, l.length));
+        if (it.similar) return [cut(it.text, it.length), `… ${it.count - 2} similar lines omitted …`, cut(it.latest.text, it.latest.length)];
         const count = it.count + (it.occurrences ? it.occurrences.n - 1 : 0);
-        return cut(it.text, it.length) + (count > 1 ? ` (×${count}${it.similar ? " similar" : ""})` : "");
+        return cut(it.text, it.length) + (count > 1 ? ` (×${count})` : "");
       });
       return { lines, shown, total: n };
     },

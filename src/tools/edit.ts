@@ -2,8 +2,9 @@
 // old_string must be non-empty: new files and whole rewrites are write_file's job, so a stray
 // empty old_string can never clobber a file.
 import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { homedir } from "node:os";
 import { writeFileAtomic } from "../fs/atomic.ts";
+import { resolveUserPath } from "../fs/user-path.ts";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
@@ -13,7 +14,9 @@ const HINT_MAX_CHARS = 5000; // longer old_strings get no whitespace-insensitive
 
 const fail = (output: string): ToolResult => ({ output, isError: true });
 
-export function createEditTool(): Tool {
+/** `home`: what a leading `~` in a path means (default: the user's home). */
+export function createEditTool(options: { home?: string } = {}): Tool {
+  const home = options.home ?? homedir();
   return {
     name: "edit",
     description:
@@ -36,7 +39,9 @@ export function createEditTool(): Tool {
       if (oldArg === "") return fail("edit: `old_string` is empty; use write_file to create a file or replace all of it");
       if (oldArg === newArg) return fail("edit: old_string and new_string are identical; nothing to change");
 
-      const abs = resolve(ctx.cwd, path);
+      const where = resolveUserPath(path, ctx.cwd, home);
+      if ("error" in where) return fail(`edit: ${where.error}`);
+      const { abs } = where;
       const info = await stat(abs).catch((e: NodeJS.ErrnoException) => e);
       if (info instanceof Error) return fail(info.code === "ENOENT" ? `file not found: ${path}; use write_file to create it` : `cannot read ${path}: ${info.message}`);
       if (!info.isFile()) return fail(`${path} is not a regular file`);

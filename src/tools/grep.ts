@@ -11,7 +11,9 @@
 // Patterns are compiled as JS regexes first (so a bad pattern fails the same way in both); one
 // ripgrep's Rust dialect rejects (look-around, backreferences) runs on the built-in path.
 import { stat } from "node:fs/promises";
+import { homedir } from "node:os";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import { resolveUserPath } from "../fs/user-path.ts";
 import type { Tool, ToolContext, ToolResult } from "../kernel/tool.ts";
 import { globToRegExp } from "./gitignore.ts";
 import { locateRipgrep } from "./ripgrep.ts";
@@ -26,6 +28,8 @@ const GREP_MAX_FILE_BYTES = 50 * 1024 * 1024; // bigger files are skipped: logs,
 export interface GrepToolOptions {
   /** the ripgrep binary; null forces the built-in walker; default: `rg` on PATH, else the embedded one */
   rg?: string | null;
+  /** what a leading `~` in `path` means (default: the user's home) */
+  home?: string;
 }
 
 const fail = (output: string): ToolResult => ({ output, isError: true });
@@ -33,6 +37,7 @@ const fail = (output: string): ToolResult => ({ output, isError: true });
 export function createGrepTool(options: GrepToolOptions = {}): Tool {
   // looked up on the first search, not at start-up (a PATH scan on every run otherwise)
   let rg: string | null | undefined = options.rg;
+  const home = options.home ?? homedir();
   return {
     name: "grep",
     description:
@@ -67,7 +72,9 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       const show = (abs: string) => display(abs, ctx.cwd);
       const keep = (path: string) => !globRe || globRe.test(glob!.includes("/") ? path : basename(path));
 
-      const root = resolve(ctx.cwd, where);
+      const at = resolveUserPath(where, ctx.cwd, home);
+      if ("error" in at) return fail(`grep: ${at.error}`);
+      const root = at.abs;
       const info = await stat(root).catch(() => undefined);
       if (!info) return fail(`path not found: ${where}`);
       if (info.isFile()) {

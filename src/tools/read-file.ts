@@ -1,6 +1,7 @@
 // The read_file tool (SPEC §7): a window of a text file as numbered lines.
 import { open, stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { homedir } from "node:os";
+import { resolveUserPath } from "../fs/user-path.ts";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../prompt/image.ts";
 
@@ -11,7 +12,9 @@ const BINARY_PROBE = 8192; // a NUL byte in the first 8 KB means binary (git's h
 
 const fail = (output: string): ToolResult => ({ output, isError: true });
 
-export function createReadFileTool(): Tool {
+/** `home`: what a leading `~` in a path means (default: the user's home). */
+export function createReadFileTool(options: { home?: string } = {}): Tool {
+  const home = options.home ?? homedir();
   return {
     name: "read_file",
     description:
@@ -34,7 +37,9 @@ export function createReadFileTool(): Tool {
       const limit = lineCount(args.limit, "limit", READ_LIMIT);
       if (typeof limit === "string") return fail(limit);
 
-      const abs = resolve(ctx.cwd, path);
+      const where = resolveUserPath(path, ctx.cwd, home);
+      if ("error" in where) return fail(`read_file: ${where.error}`);
+      const { abs } = where;
       const info = await stat(abs).catch((e: NodeJS.ErrnoException) => e);
       if (info instanceof Error) return fail(info.code === "ENOENT" ? `file not found: ${path}` : `cannot read ${path}: ${info.message}`);
       if (info.isDirectory()) return fail(`${path} is a directory; list it with bash (ls) or search it with grep`);

@@ -1,12 +1,15 @@
 // The write_file tool (SPEC §7): create or replace a whole file, atomically.
 import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { homedir } from "node:os";
 import { writeFileAtomic } from "../fs/atomic.ts";
+import { resolveUserPath } from "../fs/user-path.ts";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
 
 const fail = (output: string): ToolResult => ({ output, isError: true });
 
-export function createWriteFileTool(): Tool {
+/** `home`: what a leading `~` in a path means (default: the user's home). */
+export function createWriteFileTool(options: { home?: string } = {}): Tool {
+  const home = options.home ?? homedir();
   return {
     name: "write_file",
     description:
@@ -20,7 +23,9 @@ export function createWriteFileTool(): Tool {
       const { path, content } = args as { path: string; content: string }; // types checked by the pipeline
       if (path === "") return fail("write_file: `path` must be a non-empty string");
 
-      const abs = resolve(ctx.cwd, path);
+      const where = resolveUserPath(path, ctx.cwd, home);
+      if ("error" in where) return fail(`write_file: ${where.error}`);
+      const { abs } = where;
       const before = await stat(abs).catch(() => undefined);
       if (before?.isDirectory()) return fail(`${path} is a directory; give a file path`);
       const bytes = new TextEncoder().encode(content);

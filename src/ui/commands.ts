@@ -19,8 +19,6 @@ export interface CommandContext {
   agent: Agent;
   signal: AbortSignal;
   terminal: TerminalOutput | undefined;
-  /** typed at the interactive prompt (hints name slash commands), not run one-shot (hints name flags) */
-  interactive?: boolean;
   /** re-resolves configuration for `-m spec` and swaps the provider; throws ConfigError */
   switchModel(spec: string): Promise<void>;
   /** re-reads configuration, skills and AGENTS.md, validated first; switches all or nothing */
@@ -29,6 +27,8 @@ export interface CommandContext {
   mcpStatus(signal: AbortSignal): Promise<string>;
   /** the tokens of the session's earlier runs (a resumed session's file), if any */
   earlierRuns?(): { usage: Usage; requests: number } | undefined;
+  /** a command run on its own (`hey -p /usage`): nothing follows it in this run */
+  oneShot?: boolean;
 }
 
 const HELP = `/help                     this list
@@ -74,6 +74,10 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       return { text: "", ok: true, quit: true };
     case "/model": {
       if (!arg) return said(modelList(ctx.agent));
+      // the first word made it a command (SPEC §24); a model name has no spaces, so this is no model
+      if (rest.length > 1) return refused(`/model takes one model name, as /model [provider/]model; got "${visible(arg)}" (a message whose first word is a command is that command: reword it to send it to the model)`);
+      // a run that ends here would switch nothing: -m is the one-run choice, and -c -m keeps it in the session
+      if (ctx.oneShot) return refused(`/model ${visible(arg)} switches the model of an interactive session only; for one run use -m ${visible(arg)} (hey -c -m ${visible(arg)} continues the last session with it)`);
       try {
         await ctx.switchModel(arg);
         return said(`model: ${ctx.agent.settings.provider.name}/${ctx.agent.settings.model}`);
@@ -94,7 +98,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       return said(`thinking ${shown ? "shown" : "hidden"}`);
     }
     case "/sessions":
-      return sessionsCommand(rest, ctx.interactive === true);
+      return sessionsCommand(rest, ctx.oneShot !== true);
     case "/usage":
       return said(usageReport(ctx.agent, ctx.earlierRuns?.()));
     case "/mcp":
@@ -192,6 +196,9 @@ export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: nu
       ? buildContext({ history: agent.messages, summaries: agent.context.summaries, policy: { budgetTokens: agent.settings.agent.budgetTokens, dedup: c.dedup, purgeErrorsAfter: c.purgeErrorsAfter, compressTool: false }, fixedTokens: 0, tokensPerChar: agent.context.tokensPerChar })
       : undefined);
   const budget = agent.settings.agent.budgetTokens;
+  const count = (k: number, what: string) => `${n(k)} ${what}${k === 1 ? "" : "s"}`;
+  const made = agent.context.summaries.length;
+  const summaries = `${n(made)} summar${made === 1 ? "y" : "ies"}`;
   const lines = [
     `session: ${tokens(addUsage(earlier?.usage ?? emptyUsage(), total), (earlier?.requests ?? 0) + requests)}`,
     `this run: ${tokens(total, requests)}`,
@@ -200,8 +207,8 @@ export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: nu
       ? `context: ~${n(view.estimate)} of ${n(budget)} tokens (${Math.round((view.estimate / budget) * 100)}%) · ${agent.messages.length} messages in the session`
       : `context: budget ${n(budget)} tokens · ${agent.messages.length} messages in the session`,
     view
-      ? `pruned: ${view.stats.deduped} duplicate outputs · ${view.stats.purged} failed-call arguments · ${view.stats.compressed} compressed ranges · ${view.stats.trimmed} messages left out · ${agent.context.summaries.length} summaries`
-      : `pruned: nothing yet · ${agent.context.summaries.length} summaries`,
+      ? `pruned: ${count(view.stats.deduped, "duplicate output")} · ${count(view.stats.purged, "failed-call argument")} · ${count(view.stats.summarized, "message")} summarized · ${count(view.stats.compressed, "compressed range")} · ${count(view.stats.trimmed, "message")} left out · ${summaries}`
+      : `pruned: nothing yet · ${summaries}`,
   ];
   return lines.join("\n");
 }

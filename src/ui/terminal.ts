@@ -177,7 +177,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
             closeSection();
             flushTurn(info);
           }
-          const label = visible(toolLine(event.name, event.arguments));
+          const label = visible(toolLine(event.name, event.arguments, event.server));
           calls.set(event.id, { name: event.name, args: event.arguments, label });
           batch++;
           infoLine(label, BOLD);

@@ -1,7 +1,7 @@
 // How a tool call and its result read on the terminal (SPEC §17, issue 14): one line per call in
 // the words people use (`$ git status`, `read src/cli.ts:1-200`, `edit src/cli.ts`,
-// `write notes.md (12 lines)`, `grep "TODO" src/`; any other tool, MCP ones included, as
-// `name key=value …`), one short status per result (`✓ 3 matches`, `✗ exit 1: …`), and the
+// `write notes.md (12 lines)`, `grep "TODO" src/`; any other tool as `name key=value …`, an MCP
+// tool with its server, `read_file (fs) notes/todo.md`, so it never passes for a built-in), one short status per result (`✓ 3 matches`, `✗ exit 1: …`), and the
 // unified diff of an edit or a write, capped. Pure: the colours and the I/O are terminal.ts's.
 import { structuredPatch } from "diff";
 
@@ -18,9 +18,20 @@ const DIFF_MAX_CHARS = 1_000_000;
 /** Give up on a write's diff after this long; the status line still says what happened. */
 const DIFF_TIMEOUT_MS = 200;
 
-/** The one line that announces a call, from the tool name and its JSON arguments. */
-export function toolLine(name: string, argsJson: string): string {
+/**
+ * The one line that announces a call, from the tool name and its JSON arguments; `server` names
+ * the MCP server of an MCP tool (whose `read_file` is not hey's, even when it replaced it).
+ */
+export function toolLine(name: string, argsJson: string, server?: string): string {
   const args = parseArgs(argsJson);
+  if (server !== undefined) {
+    const head = `${name} (${server})`;
+    if (!args) return cut(`${head} ${oneLine(argsJson)}`.trim());
+    const entries = Object.entries(args);
+    // a lone path reads best bare: `read_file (fs) notes/todo.md`
+    if (entries.length === 1 && entries[0]![0] === "path" && typeof entries[0]![1] === "string") return cut(`${head} ${entries[0]![1]}`);
+    return cut([head, ...entries.map(([k, v]) => `${k}=${shortValue(v)}`)].join(" "));
+  }
   if (!args) return cut(`${name} ${oneLine(argsJson)}`.trim());
   const str = (k: string) => (typeof args[k] === "string" ? (args[k] as string) : undefined);
   const num = (k: string) => (typeof args[k] === "number" ? (args[k] as number) : undefined);

@@ -118,7 +118,7 @@ describe("numbers out of range name the file, its line and the key (issue 13 row
       loadConfig({ env: { HOME: dir }, cwd: dir, configFile: path, trustProject: false, flags: {} });
       return "no error";
     } catch (e) {
-      return (e as Error).message.replace(path, "PATH");
+      return (e as Error).message.replaceAll(path, "PATH");
     }
   };
   test.each([
@@ -135,6 +135,58 @@ describe("numbers out of range name the file, its line and the key (issue 13 row
     ["[agent]\nmax_turns = 0\n", "PATH:2: [agent] max_turns must be a positive integer, got 0"], // wrong types get the line too
   ])("%p", (text, message) => {
     expect(fileError(text)).toBe(message);
+  });
+
+  test("every problem of every file is listed at once, each with its line", () => {
+    const text = "[agent]\nmax_turns = 0\n[retry]\nbase_delay_ms = -1\nmax_retries = 1000\n";
+    expect(fileError(text).split("\n")).toEqual([
+      "PATH:2: [agent] max_turns must be a positive integer, got 0",
+      "PATH:4: [retry] base_delay_ms must be a non-negative integer, got -1",
+      "PATH:5: [retry] max_retries must be between 0 and 100, got 1000",
+    ]);
+    // and the user file's problems come with the --config file's
+    const user = join(dir, "hey", "config.toml");
+    require("node:fs").mkdirSync(join(dir, "hey"));
+    writeFileSync(user, "[tools]\nbash_timeout_ms = 1\n");
+    const config = join(dir, "config.toml");
+    writeFileSync(config, "[agent]\nmax_turns = 0\n");
+    let message = "no error";
+    try {
+      loadConfig({ env: { HOME: dir, XDG_CONFIG_HOME: dir }, cwd: dir, configFile: config, trustProject: false, flags: {} });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message.split("\n")).toEqual([
+      `${user}:2: [tools] bash_timeout_ms must be between 100 and 86400000, got 1`,
+      `${config}:2: [agent] max_turns must be a positive integer, got 0`,
+    ]);
+  });
+
+  test("a misspelled [permission] table is named with its line, next to the other problems", () => {
+    expect(fileError('[agent]\nmax_turns = 0\n\n[permissions]\nallow = ["bash(ls)"]\n').split("\n")).toEqual([
+      "PATH:2: [agent] max_turns must be a positive integer, got 0",
+      "PATH:4: unknown table [permissions]; permission rules belong in [permission]",
+    ]);
+  });
+
+  test("unknown keys warn with their line and the key meant", () => {
+    const path = join(dir, "config.toml");
+    writeFileSync(path, '[agent]\nmax_turn = 3\n[mcp.fs]\ncommand = "x"\nenable = true\n');
+    const { warnings } = loadConfig({ env: { HOME: dir }, cwd: dir, configFile: path, trustProject: false, flags: {} });
+    expect(warnings).toEqual([
+      `${path}:2: unknown key [agent] max_turn (ignored); did you mean max_turns?`,
+      `${path}:5: unknown key [mcp.fs] enable (ignored); did you mean enabled?`,
+    ]);
+  });
+
+  test("structural MCP errors and an unknown [default] provider name their line", () => {
+    expect(fileError('[mcp.gh]\nargs = ["x"]\n\n[mcp.fs]\ncommand = "a"\nurl = "http://h/mcp"\n').split("\n")).toEqual([
+      "PATH:1: [mcp.gh] needs command (a local server) or url (a remote one)",
+      "PATH:6: [mcp.fs] has both command and url; keep one",
+    ]);
+    expect(fileError('[provider.mock]\nbase_url = "http://h/v1"\nmodels = ["m"]\n[default]\nprovider = "mokc"\n')).toBe(
+      'PATH:5: [default] provider: unknown provider "mokc"; did you mean mock?; known providers: mock',
+    );
   });
 
   test("variables and flags are range-checked too, named as such", () => {

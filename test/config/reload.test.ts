@@ -58,7 +58,7 @@ describe("settingsChanges", () => {
     ["numbers and booleans with values", base, { ...base, agent: { ...base.agent, maxTurns: 40 }, retry: { ...base.retry, jitter: false } }, ["~ [agent] max_turns 20 → 40", "~ [retry] jitter true → false"]],
     ["effort", base, { ...base, effort: "high" }, ["~ effort (default) → high"]],
     ["permission lists and the shell", base, { ...base, permission: { allow: ["read_file"], deny: [] }, tools: { ...base.tools, shell: "bash" } }, ['~ [tools] shell (default) → "bash"', "~ [permission] allow"]],
-    ["an MCP server", base, { ...base, mcp: { ...base.mcp, servers: [{ name: "gh", at: "/c.toml: [mcp.gh]", args: [], env: {}, headers: {}, enabled: true, timeoutMs: 1, command: "gh-mcp" }] } }, ["+ mcp server gh"]],
+    ["an MCP server: not told here", base, { ...base, mcp: { ...base.mcp, servers: [{ name: "gh", at: "/c.toml: [mcp.gh]", args: [], env: {}, headers: {}, enabled: true, timeoutMs: 1, command: "gh-mcp" }] } }, []], // the MCP part tells of servers: only it knows which ones will run (not with --no-mcp)
   ])("%s", (_, before, after, want) => {
     expect(settingsChanges(before, after)).toEqual(want);
   });
@@ -99,6 +99,25 @@ describe("LoadedConfig.reload reads the files again and collects every problem",
     expect(config.reload({}).errors).toEqual([
       `${user}:1:10: Unexpected character, expected whitespace, . or ]`,
       `${join(project, ".hey", "config.toml")}:2: [agent] max_turns must be a positive integer, got -1`,
+    ]);
+  });
+
+  test("every wrong value of every file, each with its line; and the MCP structure errors, all of them", () => {
+    writeFileSync(user, GOOD);
+    const config = load();
+    const projectFile = join(project, ".hey", "config.toml");
+    writeFileSync(user, GOOD + "\n[retry]\nbase_delay_ms = -1\nmax_retries = 1000\n");
+    writeFileSync(projectFile, "[agent]\nmax_turns = 0\n");
+    expect(config.reload({}).errors).toEqual([
+      `${user}:9: [retry] base_delay_ms must be a non-negative integer, got -1`,
+      `${user}:10: [retry] max_retries must be between 0 and 100, got 1000`,
+      `${projectFile}:2: [agent] max_turns must be a positive integer, got 0`,
+    ]);
+    writeFileSync(user, GOOD);
+    writeFileSync(projectFile, '[mcp.a]\nargs = []\n[mcp.b]\ncommand = "x"\nurl = "http://h/mcp"\n');
+    expect(config.reload({}).errors).toEqual([
+      `${projectFile}:1: [mcp.a] needs command (a local server) or url (a remote one)`,
+      `${projectFile}:5: [mcp.b] has both command and url; keep one`,
     ]);
   });
 

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
 import { isUsable } from "../../src/config/providers.ts";
-import { resolveConfig, SETUP_HINT, setupHint } from "../../src/config/resolve.ts";
+import { resolveConfig, setupHint, setupText } from "../../src/config/resolve.ts";
 import type { ConfigFlags, ConfigLayer } from "../../src/config/settings.ts";
 
 type Env = Record<string, string | undefined>;
@@ -411,13 +411,20 @@ describe("zero-config presets", () => {
   });
 
   test("the setup hint names the default (a local Ollama, qwen3), then key variables, the config file, --base-url", () => {
-    const lines = SETUP_HINT.split("\n");
+    const lines = setupText().split("\n");
     expect(lines).toHaveLength(4);
     expect(lines[0]).toContain("local Ollama (http://127.0.0.1:11434/v1) with the model qwen3");
     expect(lines[0]).toContain("ollama pull qwen3");
     expect(lines[1]).toContain("OPENAI_API_KEY");
     expect(lines[2]).toContain("~/.config/hey/config.toml");
     expect(lines[3]).toContain("--base-url");
+  });
+
+  test("the setup hint names the user file this run reads (XDG_CONFIG_HOME counts)", () => {
+    const ollama = resolve("").settings;
+    const hint = (where: { userFile?: string; home?: string }) => setupHint(ollama.provider, ollama.model, { kind: "network", message: "x" }, where);
+    expect(hint({ userFile: "/srv/xdg/hey/config.toml", home: "/home/u" })).toContain("or add a provider to /srv/xdg/hey/config.toml:");
+    expect(hint({ userFile: "/home/u/.cfg/hey/config.toml", home: "/home/u" })).toContain("or add a provider to ~/.cfg/hey/config.toml:");
   });
 
   test("once a file defines a provider, presets stay available only when their key variable is set", () => {
@@ -448,14 +455,14 @@ describe("zero-config presets", () => {
 
 describe("unknown keys warn and are ignored", () => {
   const cases: [string, string][] = [
-    ["[agent]\nmax_turn = 3", "/l0.toml: unknown key [agent] max_turn (ignored)"],
-    ["[agnet]\nmax_turns = 3", "/l0.toml: unknown table [agnet] (ignored)"],
+    ["[agent]\nmax_turn = 3", "/l0.toml: unknown key [agent] max_turn (ignored); did you mean max_turns?"],
+    ["[agnet]\nmax_turns = 3", "/l0.toml: unknown table [agnet] (ignored); did you mean agent?"],
     ["model = 3", "/l0.toml: unknown key model (ignored)"],
-    ['[provider.local]\nbase_url = "http://h/v1"\nmodel = "m"', "/l0.toml: unknown key [provider.local] model (ignored)"],
-    ['[mcp.fs]\ncommand = "x"\nargz = []', "/l0.toml: unknown key [mcp.fs] argz (ignored)"],
-    ['[mcp]\nservers = [{ name = "fs", command = "x", enable = true }]', "/l0.toml: unknown key [mcp.fs] enable (ignored)"],
-    ["[mcp]\nstartup_wait = 1", "/l0.toml: unknown key [mcp] startup_wait (ignored)"],
-    ['[provider."my gw"]\nbase_url = "http://h/v1"\nmodelz = []', '/l0.toml: unknown key [provider."my gw"] modelz (ignored)'],
+    ['[provider.local]\nbase_url = "http://h/v1"\nmodel = "m"', "/l0.toml: unknown key [provider.local] model (ignored); did you mean models?"],
+    ['[mcp.fs]\ncommand = "x"\nargz = []', "/l0.toml: unknown key [mcp.fs] argz (ignored); did you mean args?"],
+    ['[mcp]\nservers = [{ name = "fs", command = "x", enable = true }]', "/l0.toml: unknown key [mcp.fs] enable (ignored); did you mean enabled?"],
+    ["[mcp]\nstartup_wait = 1", "/l0.toml: unknown key [mcp] startup_wait (ignored); did you mean startup_wait_ms?"],
+    ['[provider."my gw"]\nbase_url = "http://h/v1"\nmodelz = []', '/l0.toml: unknown key [provider."my gw"] modelz (ignored); did you mean models?'],
   ];
   test.each(cases.map(([toml, warning]) => [warning, toml]))("%s", (warning, toml) => {
     const { settings, warnings } = resolve(toml + '\n[default]\nmodel = "m"');
@@ -492,5 +499,23 @@ describe("other HEY_* variables", () => {
     ["HEY_PROXY", "http://p:1", (s: ReturnType<typeof resolve>["settings"]) => s.proxy, "http://p:1"],
   ] as const)("%s", (name, value, get, expected) => {
     expect(get(resolve("[tools]\nshell = \"/bin/sh\"\n[retry]\nmax_retries = 9", { [name]: value }).settings)).toBe(expected);
+  });
+});
+
+describe("a resumed session's model", () => {
+  const P = '[provider.mock]\nbase_url = "http://h/v1"\nmodels = ["m"]';
+  test("is used when its provider is configured", () => {
+    const { settings, warnings } = resolve(P + '\n[provider.other]\nbase_url = "http://o/v1"\nmodels = ["o"]', {}, { session: { provider: "other", model: "o2" } });
+    expect(`${settings.provider.name}/${settings.model}`).toBe("other/o2");
+    expect(warnings).toEqual([]);
+  });
+  test("that this run cannot use is said on one line, not silently replaced", () => {
+    const { settings, warnings, unresolved } = resolve(P, {}, { session: { provider: "cli", model: "claude-x" } });
+    expect(`${settings.provider.name}/${settings.model}`).toBe("mock/m");
+    expect(warnings).toEqual(["the session used cli/claude-x, which is not configured in this run; using mock/m — pass --base-url URL -m claude-x to continue with it"]);
+    expect(unresolved).toEqual([]); // /reload does not refuse it
+  });
+  test("needs no word when -m chooses anyway", () => {
+    expect(resolve(P, {}, { session: { provider: "cli", model: "claude-x" }, model: "mock/m" }).warnings).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 // The secrets hey knows, their redaction, and the environment of the commands the model runs.
 import { describe, expect, test } from "bun:test";
 import { resolveConfig } from "../../src/config/resolve.ts";
-import { knownSecrets, redact, redactDeep, REDACTED, toolEnvironment } from "../../src/config/secrets.ts";
+import { knownSecrets, redact, redactDeep, REDACTED, redactingOutput, streamRedactor, toolEnvironment } from "../../src/config/secrets.ts";
+import { recordingOutput } from "../helpers/recording-output.ts";
 
 const KEY = "sk-test-0123456789abcdef";
 const settingsWith = (data: Record<string, unknown>, env: Record<string, string>) => resolveConfig([{ source: "/c.toml", data }], env, {}).settings;
@@ -48,4 +49,57 @@ test("the commands' environment loses the variables that hold an API key, unless
   const settings = settingsWith({ provider: { p: { base_url: "http://h/v1", api_key: "${OPENAI_API_KEY}", models: ["m"] } } }, env);
   expect(toolEnvironment(env, settings, [])).toEqual({ PATH: "/bin", HOME: "/h", OTHER: "x" });
   expect(toolEnvironment(env, settings, ["OPENAI_API_KEY"])).toEqual({ OPENAI_API_KEY: KEY, PATH: "/bin", HOME: "/h", OTHER: "x" });
+});
+
+describe("streamed text (SPEC §24: no secret shown in pieces)", () => {
+  const SECRETS = [KEY, "Bearer gw-token-99999", "gw-token-99999"];
+  const TEXT = `your key ${KEY} looks fine; token gw-token-99999 too`;
+  const WANT = `your key ${REDACTED} looks fine; token ${REDACTED} too`;
+
+  /** What the redactor shows for these pieces, joined: a piece that showed part of a secret would leave it unredacted. */
+  const stream = (pieces: string[]) => {
+    const r = streamRedactor(() => SECRETS);
+    return pieces.map((p) => r.push(p)).join("") + r.flush();
+  };
+
+  test("a secret split at every point across two deltas is never shown", () => {
+    for (let i = 0; i <= TEXT.length; i++) {
+      expect(stream([TEXT.slice(0, i), TEXT.slice(i)])).toBe(WANT);
+    }
+  });
+
+  test("…and across three deltas", () => {
+    for (let i = 0; i <= TEXT.length; i++)
+      for (let j = i; j <= TEXT.length; j++) {
+        expect(stream([TEXT.slice(0, i), TEXT.slice(i, j), TEXT.slice(j)])).toBe(WANT);
+      }
+  });
+
+  test("one character at a time", () => {
+    expect(stream([...TEXT])).toBe(WANT);
+  });
+
+  test("ordinary text is not held back; a possible secret start only as long as it can be one", () => {
+    const r = streamRedactor(() => SECRETS);
+    expect(r.push("hello world")).toBe("hello world");
+    expect(r.push(" and sk-te")).toBe(" and ");
+    expect(r.push("a")).toBe("sk-tea"); // no secret starts "sk-tea"
+    expect(r.push(" Bear")).toBe(" "); // "Bearer gw-token-99999"?
+    expect(r.push("d")).toBe("Beard");
+    expect(r.push(" gw")).toBe(" ");
+    expect(r.flush()).toBe("gw"); // the block ended: what was held is shown
+  });
+
+  test("redactingOutput: deltas of one block are held back until the next event, and the held tail is flushed then", () => {
+    const rec = recordingOutput();
+    const out = redactingOutput(rec, () => SECRETS);
+    out.emit({ type: "thinking_delta", text: "thinking about sk-test-" });
+    out.emit({ type: "text_delta", text: "your key sk-test-0123" });
+    out.emit({ type: "text_delta", text: "456789abcdef is fine, sk-" });
+    out.emit({ type: "done", stop_reason: "end", turns: 1, usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 } });
+    expect(rec.thinking()).toBe("thinking about sk-test-");
+    expect(rec.text()).toBe(`your key ${REDACTED} is fine, sk-`);
+    expect(rec.sequence()).toEqual(["thinking_delta", "text_delta", "done"]);
+    for (const e of rec.of("text_delta")) expect(e.text).not.toContain("sk-test-0123");
+  });
 });

@@ -96,3 +96,41 @@ test("/usage reports tokens, context against the budget and what was pruned", as
   expect(report).toMatch(/^last request: 900 in \(0 cached\) · 12 out$/m);
   expect(report).toMatch(/^context: ~[\d,]+ of 2,500 tokens \(\d+%\) · 8 messages in the session$/m);
 });
+
+test("summary requests count: in the run's usage (its cap, done), in /usage's requests, as usage events", async () => {
+  const p = provider([...readTurns(6), { text: "done" }], () => "Read files 1-3; nothing wrong in them.");
+  const output = recordingOutput();
+  const agent = longTask(p, output);
+  const result = await agent.send("fix the parser", new AbortController().signal);
+  const summaries = p.summaries.length;
+  expect(summaries).toBeGreaterThan(0);
+  expect(agent.usage.requests).toBe(p.work.requests.length + summaries);
+  expect(output.of("usage")).toHaveLength(p.work.requests.length + summaries);
+  // the fake work turns report no usage: what the run counted is the summaries' 10 + 10 each
+  expect(result.usage).toMatchObject({ input: 10 * summaries, output: 10 * summaries });
+  expect(output.of("done")[0]!.usage).toMatchObject({ input_tokens: 10 * summaries, output_tokens: 10 * summaries });
+});
+
+test("/compact: its request is counted; /usage tells messages summarized from compressed ranges, in the right plural", async () => {
+  const p = provider([...readTurns(8), { text: "done" }], () => "s");
+  const agent = longTask(p, recordingOutput());
+  agent.settings.agent.budgetTokens = 100_000; // nothing compacted on the way
+  await agent.send("go", new AbortController().signal);
+  const before = agent.usage.requests;
+  expect(await agent.compact(undefined, new AbortController().signal)).toBe(true);
+  expect(agent.usage.requests).toBe(before + 1);
+  const report = usageReport(agent);
+  expect(report).toContain(`· ${before + 1} requests`);
+  expect(report).toMatch(/^pruned: 0 duplicate outputs · 0 failed-call arguments · \d+ messages summarized · 0 compressed ranges · 0 messages left out · 1 summary$/m);
+});
+
+test("a trim event reports the tokens before the trim and after it", async () => {
+  const p = provider([...readTurns(6), { text: "done" }], () => {
+    throw new ProviderError("overloaded", "summarizer overloaded (503)");
+  });
+  const output = recordingOutput();
+  await longTask(p, output).send("fix the parser", new AbortController().signal);
+  const trims = output.of("compaction").filter((e) => e.kind === "trim");
+  expect(trims.length).toBeGreaterThan(0);
+  for (const t of trims) expect(t.tokens_before).toBeGreaterThan(t.tokens_after);
+});

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readTaskNote, saveHandOff, withHandOff } from "../../src/context/task-note.ts";
+import { fallbackHandOff, readTaskNote, saveHandOff, withHandOff } from "../../src/context/task-note.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 let project: ReturnType<typeof tempDir>;
@@ -37,8 +37,18 @@ test("a note over 32 KB is cut, and says so", () => {
 });
 
 test("the hand-off goes after the agent's note, or under the task when there is none", () => {
-  expect(withHandOff("# Goal\nX\n\n", "task", "Done so far: a\nRemaining: b", NOW)).toBe("# Goal\nX\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nDone so far: a\nRemaining: b\n");
+  expect(withHandOff("# Goal\nfix the\n  tests\n\n", "fix the tests", "Done so far: a\nRemaining: b", NOW)).toBe("# Goal\nfix the\n  tests\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nDone so far: a\nRemaining: b\n");
   expect(withHandOff(undefined, "fix the tests", "Remaining: b", NOW)).toBe("# Task\n\nfix the tests\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nRemaining: b\n");
+});
+
+test("a note about another task (an earlier run's): the hand-off quotes this run's task", () => {
+  expect(withHandOff("# Task\n\nan older task\n", "count\nto ten", "Remaining: b", NOW)).toBe("# Task\n\nan older task\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nTask: count to ten\n\nRemaining: b\n");
+});
+
+test("the fallback hand-off names the last tool calls, their arguments cut", () => {
+  const text = fallbackHandOff([{ name: "bash", arguments: '{"command":"echo 2"}' }, { name: "write_file", arguments: "x".repeat(400) }]);
+  expect(text).toContain('Last tool calls:\n- bash {"command":"echo 2"}\n- write_file ' + "x".repeat(300) + "…\n");
+  expect(fallbackHandOff([])).not.toContain("Last tool calls");
 });
 
 test("saveHandOff creates .hey/task.md and appends to it", async () => {

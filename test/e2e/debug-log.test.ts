@@ -51,7 +51,9 @@ test("--verbose: request, proxy, status, timings, retry and bodies; key and prox
     expect(text).toContain('"overloaded, try again"');
     expect(text).toMatch(/retry 1 in 500 ms after: the provider is failing \(503\)/);
     expect(text).toMatch(/#2 ← 200 OK in \d+ ms/);
-    expect(text).toMatch(/#2 ← body complete, \d+ bytes:\n  data: /);
+    // The SDK may cancel the body once it has read `data: [DONE]`, before the end of the stream is
+    // seen (1 run in 9 here): the log then says so, with the same bytes.
+    expect(text).toMatch(/#2 ← body (complete|cancelled by the reader), \d+ bytes:\n  data: .*"logged hello"[^]*data: \[DONE\]/);
     expect(text).toMatch(/body, \d+ bytes \(first 4096 characters\):\n  \{"model":"m","messages":\[/); // hey's first request is over 4 KB
     expect(text).not.toContain("sk-secret-123");
     expect(text).not.toContain("proxy-pw-9");

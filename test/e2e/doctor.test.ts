@@ -212,3 +212,19 @@ test("--write for a provider without a config table prints the lines to add inst
   expect(run.code).toBe(1);
   expect(run.stdout).toContain("not written: --base-url names no config table; add to [provider.cli] yourself:\n  parallel_tool_calls = false");
 });
+
+test("hey doctor WORD: a word that names no provider is refused (exit 2), with the known ones and a guess — never probed as a model", async () => {
+  const mock = track(startProtocolMock("openai", "m"));
+  const xdg = join(work.path, "xdg-word");
+  mkdirSync(join(xdg, "hey"), { recursive: true });
+  writeFileSync(join(xdg, "hey", "config.toml"), `[provider.mock]\nbase_url = "${mock.url}/v1"\nmodels = ["m"]\n`);
+  const env = { XDG_CONFIG_HOME: xdg };
+  const nope = await runHey(["doctor", "nope"], { cwd: work.path, env });
+  expect(nope.code).toBe(2);
+  expect(nope.stderr).toBe('hey doctor: unknown provider "nope"; known: mock\n');
+  const close = await runHey(["doctor", "mokc"], { cwd: work.path, env });
+  expect(close.stderr).toBe('hey doctor: unknown provider "mokc"; did you mean mock?; known: mock\n');
+  expect(mock.requests.filter((r) => r.method === "POST")).toHaveLength(0); // nothing was probed
+  const named = await runHey(["doctor", "mock"], { cwd: work.path, env });
+  expect(named.stdout).toContain("✓ usable");
+});

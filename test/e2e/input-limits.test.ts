@@ -70,6 +70,50 @@ describe("stdin", () => {
     expect(lastPrompt()).toContain("```stdin\n" + "x".repeat(1024) + "\n```");
   });
 
+  test("stdin that is an open pipe sending nothing: after 3 s hey says it is waiting, once, and input that comes late still counts", async () => {
+    const proc = Bun.spawn([await ensureBinary(), ...adHoc(), "-p", "summarize"], {
+      cwd: work.path,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: work.path, NO_COLOR: "1" },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      timeout: 20_000,
+      killSignal: "SIGKILL",
+    });
+    try {
+      const started = performance.now();
+      const stderr = proc.stderr.getReader();
+      let said = "";
+      while (!said.includes("\n")) {
+        const { value, done } = await stderr.read();
+        if (done) break;
+        said += new TextDecoder().decode(value);
+      }
+      expect(said).toBe("hey: waiting for stdin (it is an open pipe); pass </dev/null to skip it\n");
+      expect(performance.now() - started).toBeGreaterThan(2900);
+      const before = server.requests.length;
+      proc.stdin.write("the late log line\n");
+      await proc.stdin.end();
+      expect(await proc.exited).toBe(0);
+      let rest = "";
+      for (let r = await stderr.read(); !r.done; r = await stderr.read()) rest += new TextDecoder().decode(r.value);
+      expect(rest).toBe(""); // said once
+      expect(server.requests.length).toBe(before + 1);
+      expect(lastPrompt()).toBe("summarize\n\n```stdin\nthe late log line\n```");
+    } finally {
+      proc.kill("SIGKILL");
+    }
+  });
+
+  test("stdin that arrives within 3 s gets no waiting notice", async () => {
+    const run = await heyWithStdin([...adHoc(), "-p", "summarize"], "< /dev/null");
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("");
+    const piped = await runHey([...adHoc(), "-p", "summarize"], { cwd: work.path, stdin: "quick\n" });
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).toBe("");
+  });
+
   test("a directory on stdin is a clear error", async () => {
     const run = await heyWithStdin([...adHoc(), "-p", "hi"], "< .");
     expect(run.code).toBe(2);
@@ -120,6 +164,29 @@ describe("@words that name no file stay literal (row 13)", () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("hey: @types/node is not a file here; it is sent as written");
     expect(lastPrompt()).toBe("compare @app/main.py with @types/node\n\n```app/main.py\nprint('hi')\n```");
+  });
+
+  test("an inline @dir stays as written (noted on stderr); a whole-argument @dir is refused (exit 2)", async () => {
+    mkdirSync(join(work.path, "src"), { recursive: true });
+    const message = "move the helpers from @src into lib";
+    const run = await runHey([...adHoc(), "-p", message], { cwd: work.path });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("hey: @src is a directory, not a file; it is sent as written\n");
+    expect(lastPrompt()).toBe(message);
+    const before = server.requests.length;
+    const alone = await runHey([...adHoc(), "-p", "@src"], { cwd: work.path });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toBe("hey: @src: is a directory; mention files, or ask hey to look inside it\n");
+    expect(server.requests.length).toBe(before);
+  });
+
+  test("@~/file is the file in $HOME", async () => {
+    const home = join(work.path, "home");
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, "todo.md"), "- ship it\n");
+    const run = await runHey([...adHoc(), "-p", "do @~/todo.md"], { cwd: work.path, env: { HOME: home } });
+    expect(run.code).toBe(0);
+    expect(lastPrompt()).toBe("do @~/todo.md\n\n```~/todo.md\n- ship it\n```");
   });
 
   test("an @path given as its own argument must exist (exit 2)", async () => {

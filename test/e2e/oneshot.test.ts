@@ -98,6 +98,23 @@ describe("answers", () => {
   });
 });
 
+test("an empty answer (no text, or thinking only) is not a silent success: a warning, exit 1, in JSON an empty_answer error before done", async () => {
+  server.enqueue(answer(""), answer("", "only thinking"));
+  for (const _ of [1, 2]) {
+    const run = await runHey([...adHoc(), "-p", "go"], { cwd: work.path });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("the model's answer was empty");
+  }
+  server.enqueue(answer(""));
+  const run = await runHey([...adHoc(), "-p", "go", "--output", "json"], { cwd: work.path });
+  expect(run.code).toBe(1);
+  const events = jsonEvents(run.stdout);
+  expect(events.map((e) => e.type).slice(-3)).toEqual(["error", "result", "done"]);
+  expect(events.at(-3)).toEqual({ type: "error", kind: "empty_answer", message: "the model's answer was empty" });
+  expect(events.at(-1)).toMatchObject({ stop_reason: "error" });
+});
+
 describe("errors a new user meets", () => {
   test.each([
     [["--frobnicate"], "hey: unknown flag --frobnicate (see hey --help)\n"],

@@ -1,7 +1,7 @@
 // `hey -p … > answer.md` (issue 10 item 4): with stdout not a terminal it holds the final answer
 // only; what the model said in turns that called tools goes to stderr, each turn on its own line.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey, tempDir } from "../helpers/e2e.ts";
 import { startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
@@ -64,4 +64,22 @@ test("-m PROVIDER/MODEL with an unknown provider is a usage error listing the kn
   const run = await runHey(["-m", "nope/some-model", "-p", "hi"], { cwd: work.path });
   expect(run.code).toBe(2);
   expect(run.stderr).toStartWith('hey: -m nope/some-model: unknown provider "nope"; known providers: openai, anthropic, google, deepseek, ollama');
+}, 60_000);
+
+test("a config with several mistakes lists every one at start-up, each with its line, and exits 2", async () => {
+  const xdg = join(work.path, "xdg-many");
+  mkdirSync(join(xdg, "hey"), { recursive: true });
+  const file = join(xdg, "hey", "config.toml");
+  writeFileSync(file, "[agent]\nmax_turns = 0\n\n[retry]\nbase_delay_ms = -1\nmax_retries = 1000\n\n[permissions]\nallow = []\n");
+  const run = await runHey(["-p", "hi"], { cwd: work.path, env: { XDG_CONFIG_HOME: xdg } });
+  expect(run.code).toBe(2);
+  expect(run.stderr).toBe(
+    [
+      `hey: ${file}:2: [agent] max_turns must be a positive integer, got 0`,
+      `${file}:5: [retry] base_delay_ms must be a non-negative integer, got -1`,
+      `${file}:6: [retry] max_retries must be between 0 and 100, got 1000`,
+      `${file}:8: unknown table [permissions]; permission rules belong in [permission]`,
+      "",
+    ].join("\n"),
+  );
 }, 60_000);

@@ -286,3 +286,16 @@ test("at the prompt, an unknown /word is refused and a line that starts with a p
   await t.waitFor("It maps names to addresses.");
   expect(userTexts().at(-1)).toBe("/etc/hosts is weird, why?");
 }, E2E_TIMEOUT);
+
+test("an empty answer is one visible line, and the REPL goes on", async () => {
+  const t = await open();
+  server.enqueue(answer(""), answer("Now with words."));
+  await t.type("go");
+  await t.keys("Enter");
+  const screen = await t.waitFor("the model's answer was empty");
+  expect(screen.split("\n").filter((l) => l.includes("the model's answer was empty"))).toHaveLength(1);
+  await prompt(t);
+  await t.type("again");
+  await t.keys("Enter");
+  await t.waitFor("Now with words.");
+}, E2E_TIMEOUT);

@@ -56,3 +56,36 @@ test("/usage after -c: the whole session's tokens, and this run's apart", async 
     "session: 40 in (0 cached, 0 cache writes) · 20 out (0 reasoning) · 4 requests\n" + "this run: 0 in (0 cached, 0 cache writes) · 0 out (0 reasoning) · 0 requests\n",
   );
 });
+
+test("--max-turns with a model that calls tools even on the tool-less hand-off: asked once more plainly, else hey writes a hand-off itself", async () => {
+  // a gateway that ignores tool_choice "none"; with `plain` it answers when asked plainly
+  const stubborn = (plain: boolean) =>
+    startModelServer((req) => {
+      const last = req.messages.at(-1)!;
+      if (plain && typeof last.content === "string" && last.content.startsWith("Tool calls cannot run")) return { text: "Done so far: echoed 1.\nRemaining: echo 2." };
+      return { calls: [["bash", { command: `echo ${req.messages.length}` }]] };
+    });
+  const note = join(work.path, ".hey", "task.md");
+  for (const plain of [true, false]) {
+    const server = stubborn(plain);
+    try {
+      await Bun.write(note, "# Task\n\nan older task\n");
+      const run = await runHey(["--base-url", server.baseUrl, "-m", "m", "--max-turns", "1", "-p", "count"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+      expect(run.code).toBe(3);
+      expect(server.requests).toHaveLength(3); // the turn, the hand-off, the plain ask
+      const text = readFileSync(note, "utf8");
+      expect(text).toStartWith("# Task\n\nan older task\n\n## Stopped at the turn limit (");
+      expect(text).toContain("\n\nTask: count\n\n"); // not the older task's hand-off
+      if (plain) {
+        expect(run.stdout).toBe("Done so far: echoed 1.\nRemaining: echo 2.\n");
+        expect(text).toEndWith("Task: count\n\nDone so far: echoed 1.\nRemaining: echo 2.\n");
+      } else {
+        expect(run.stderr).toContain("hey: the model gave no hand-off");
+        expect(text).toContain('Last tool calls:\n- bash {"command":"echo 2"}\n'); // system, user: the first call
+        expect(text).toContain("Remaining: ");
+      }
+    } finally {
+      server.stop();
+    }
+  }
+});

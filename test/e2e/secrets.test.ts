@@ -6,6 +6,8 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { startModelServer, textOf, type ModelServer } from "../helpers/model-server.ts";
+import { sseReply, startReplayServer } from "../helpers/replay-server.ts";
+import { chatChunk, sse } from "../helpers/sse.ts";
 
 const KEY = "sk-proj-e2e-secret-0123456789";
 let root: ReturnType<typeof tempDir>;
@@ -77,4 +79,25 @@ test("[tools] keep_env keeps the variable; what it prints is still redacted ever
   expect(run.stdout).toContain("key=[[redacted]]");
   expect(run.stdout).not.toContain(KEY);
   expect(sessionText(state)).not.toContain(KEY);
+});
+
+test("a key the model streams in two pieces is redacted on the terminal and in the JSON text_delta events", async () => {
+  const replay = startReplayServer();
+  try {
+    const cfg = config("split", `${replay.url}/v1`);
+    const split = KEY.length - 20; // "sk-proj-e" | "2e-secret-0123456789 …"
+    const answer = () =>
+      sseReply(sse([chatChunk({ content: `your key ${KEY.slice(0, split)}` }), chatChunk({ content: `${KEY.slice(split)} looks fine` }), chatChunk({ finish: "stop" })]), { delayMs: 20 });
+    replay.enqueue(answer(), answer());
+    const text = await runHey(["--config", cfg, "-p", `is my key ${KEY} valid?`], { cwd: root.path, env: { OPENAI_API_KEY: KEY } });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe("your key [redacted] looks fine\n");
+    const json = await runHey(["--config", cfg, "--output", "json", "-p", `is my key ${KEY} valid?`], { cwd: root.path, env: { OPENAI_API_KEY: KEY } });
+    expect(json.code).toBe(0);
+    const deltas = jsonEvents(json.stdout).filter((e) => e.type === "text_delta").map((e) => e.text as string);
+    expect(deltas.join("")).toBe("your key [redacted] looks fine");
+    expect(json.stdout).not.toContain(KEY.slice(0, split));
+  } finally {
+    replay.stop();
+  }
 });

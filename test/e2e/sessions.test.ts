@@ -101,11 +101,14 @@ test("an unwritable sessions directory warns once and the answer is still printe
   expect(run.stderr.match(/hey: .*session/g)).toHaveLength(1);
 });
 
-test("`-c` with no earlier session here starts a fresh one", async () => {
+test("`-c` with no earlier session here starts a fresh one, and says so on stderr", async () => {
   server.enqueue(textReply("openai", "fresh"));
   const run = await hey(["-c", "-p", "hello"]);
   expect(run.code).toBe(0);
   expect(lastBody().messages.map((m) => m.role)).toEqual(["system", "user"]);
+  expect(run.stderr).toBe("hey: no earlier session in this directory; starting a new one\n");
+  server.enqueue(textReply("openai", "again"));
+  expect((await hey(["-c", "-p", "hello again"])).stderr).toBe(""); // now there is one
 });
 
 test("--resume by id prefix, --sessions lists, a bad id is a usage error", async () => {
@@ -139,6 +142,20 @@ test("`-c` goes on with the model the session last used; -m still wins", async (
   server.enqueue(textReply("openai", "three"));
   await run(["-c", "-m", "a/model-a", "-p", "third"]);
   expect(model()).toBe("model-a");
+});
+
+test("`-c` after an ad-hoc --base-url session says, on one line, that its model is not configured now and which one is used", async () => {
+  const cfg = join(work.path, "one.toml");
+  writeFileSync(cfg, `[provider.a]\nbase_url = "${server.url}/v1"\nmodels = ["model-a"]\n`);
+  server.enqueue(textReply("openai", "one"));
+  expect((await hey(["-m", "claude-x", "-p", "first"])).code).toBe(0); // cli/claude-x
+  server.enqueue(textReply("openai", "two"));
+  const run = await runHey(["--config", cfg, "--output", "json", "-c", "-p", "second"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  expect(run.code).toBe(0);
+  expect((server.requests.at(-1)!.body as { model: string }).model).toBe("model-a");
+  expect(run.stderr).toContain(
+    "hey: the session used cli/claude-x, which is not configured in this run; using a/model-a — pass --base-url URL -m claude-x to continue with it\n",
+  );
 });
 
 test("two `hey -c` at once: the second is refused with a message, nothing is interleaved", async () => {

@@ -82,3 +82,19 @@ test("--sessions in JSON: a command event with the listing, then done", async ()
     { type: "done", stop_reason: "end", turns: 0, usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 } },
   ]);
 });
+
+test("/model with words after it is that command, refused: a model name has no spaces; in one-shot /model NAME points at -m", async () => {
+  const before = model.requests.length;
+  const prose = await hey(["-p", "/model selection is broken, fix it"]);
+  expect(prose).toMatchObject({ code: 2, stdout: "" });
+  expect(prose.stderr).toStartWith('hey: /model takes one model name, as /model [provider/]model; got "selection is broken, fix it"');
+  expect((await hey(["-p", "/model gpt 4o"])).code).toBe(2);
+  // one-shot: a switch nothing would follow (and no session would keep) is refused, naming -m
+  const one = await hey(["-p", "/model m/zzz"]);
+  expect(one).toMatchObject({ code: 2, stdout: "" });
+  expect(one.stderr).toBe("hey: /model m/zzz switches the model of an interactive session only; for one run use -m m/zzz (hey -c -m m/zzz continues the last session with it)\n");
+  const list = await hey(["-p", "/model"]);
+  expect(list.code).toBe(0);
+  expect(list.stdout).toContain("* cli/m");
+  expect(model.requests.length).toBe(before);
+});

@@ -31,16 +31,15 @@ export interface TestManager {
 }
 
 /** A manager over real connections, caching under `cacheDir`. */
-export function testManager(servers: McpServerSettings[], opts: { cacheDir: string; startupWaitMs?: number; fetch?: typeof fetch; env?: Record<string, string | undefined> }): TestManager {
+export function testManager(servers: McpServerSettings[], opts: { cacheDir: string; startupWaitMs?: number; fetch?: typeof fetch; env?: Record<string, string | undefined>; builtins?: string[] }): TestManager {
   const events: McpEvent[] = [];
   const warnings: string[] = [];
   const env = opts.env ?? { PATH: process.env.PATH, HOME: process.env.HOME };
   const manager = createMcpManager(
-    { servers, startupWaitMs: opts.startupWaitMs ?? 20_000, off: false },
+    { servers, startupWaitMs: opts.startupWaitMs ?? 20_000, off: false, ...(opts.builtins ? { builtins: opts.builtins } : {}) },
     {
       connect: (s, hooks, signal) => connectServer(s, hooks, { version: "test", env, fetch: opts.fetch ?? fetch }, signal),
       store: createToolStore(opts.cacheDir),
-      findCommand: (s) => Bun.which(s.command ?? "", { PATH: env.PATH ?? "" }) !== null,
       report: (e) => void events.push(e),
       warn: (m) => void warnings.push(m),
       now: Date.now,

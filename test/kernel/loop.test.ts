@@ -1,6 +1,6 @@
 // The loop driven by a scripted provider: termination, event order, parallel tools, retries.
 import { describe, expect, test } from "bun:test";
-import { runLoop, MAX_RUN_TOKENS_PROMPT, MAX_TURNS_PROMPT } from "../../src/kernel/loop.ts";
+import { runLoop, EMPTY_ANSWER, MAX_RUN_TOKENS_PROMPT, MAX_TURNS_PROMPT, PLAIN_HAND_OFF_PROMPT } from "../../src/kernel/loop.ts";
 import { textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import { fakeProvider } from "../helpers/fake-provider.ts";
@@ -39,6 +39,44 @@ describe("termination", () => {
     expect(last.filter((m) => m.role === "tool")).toHaveLength(2); // no call left without its result
     expect(textOf(messages[messages.length - 1]!)).toBe("Done so far: a. Remaining: b.");
   });
+});
+
+describe("a hand-off or an answer without text", () => {
+  const call = { name: "t", arguments: {} };
+  test("tool calls instead of the hand-off: asked once more plainly; the empty reply is not kept", async () => {
+    const provider = fakeProvider([{ toolCalls: [call] }, { toolCalls: [call] }, { text: "Remaining: b." }]);
+    const deps = loopDeps(provider, { tools: [sleepTool("t", 1)], limits: { maxTurns: 1, parallelTools: true } });
+    const messages = [userMessage("work")];
+    expect(await runLoop(messages, deps)).toMatchObject({ stop: "max_turns", turns: 3 });
+    expect(provider.requests.map((r) => r.toolChoice)).toEqual([undefined, "none", "none"]);
+    expect(textOf(provider.requests[2]!.messages.at(-1)!)).toBe(PLAIN_HAND_OFF_PROMPT);
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "user", "user", "assistant"]);
+    expect(textOf(messages.at(-1)!)).toBe("Remaining: b.");
+  });
+
+  test("…and still none: the run ends at the limit with no hand-off message kept, after one extra request only", async () => {
+    const provider = fakeProvider([{ toolCalls: [call] }, { toolCalls: [call] }, { toolCalls: [call] }]);
+    const deps = loopDeps(provider, { tools: [sleepTool("t", 1)], limits: { maxTurns: 1, parallelTools: true } });
+    const messages = [userMessage("work")];
+    expect(await runLoop(messages, deps)).toMatchObject({ stop: "max_turns", turns: 3 });
+    expect(messages.at(-1)!.role).toBe("user");
+    expect(deps.output.of("error")).toEqual([]);
+  });
+
+  test("a hand-off request that fails: the error is shown and the run still ends at the limit", async () => {
+    const provider = fakeProvider([{ toolCalls: [call] }, { toolCalls: [call] }, { error: new ProviderError("auth", "key revoked") }]);
+    const deps = loopDeps(provider, { tools: [sleepTool("t", 1)], limits: { maxTurns: 1, parallelTools: true } });
+    expect(await runLoop([userMessage("work")], deps)).toMatchObject({ stop: "max_turns", turns: 3 });
+    expect(deps.output.of("error")).toEqual([{ type: "error", kind: "auth", message: "key revoked" }]);
+  });
+
+  for (const [what, turn] of [["an empty text", { text: "" }], ["thinking only", { thinking: "Hmm." }]] as const)
+    test(`a final answer with ${what}: an empty_answer error, then done with stop_reason error`, async () => {
+      const deps = loopDeps(fakeProvider([turn]));
+      expect((await runLoop([userMessage("go")], deps)).stop).toBe("error");
+      expect(deps.output.of("error")).toEqual([{ type: "error", kind: "empty_answer", message: EMPTY_ANSWER }]);
+      expect(deps.output.sequence().slice(-2)).toEqual(["error", "done"]);
+    });
 });
 
 describe("max run tokens", () => {

@@ -27,7 +27,7 @@ test.each([
 ])("sniffImage %p → %p", (bytes, type) => expect(sniffImage(new Uint8Array(bytes))).toBe(type));
 
 test("@image.png becomes an image part after the text; text files stay fenced", () => {
-  const content = expandPrompt("what is in @dot.png and @notes.md?", { cwd: dir.path, maxBytes: 1000, warn: () => {} });
+  const content = expandPrompt("what is in @dot.png and @notes.md?", { cwd: dir.path, home: dir.path, maxBytes: 1000, warn: () => {} });
   expect(content).toEqual([
     { type: "text", text: "what is in @dot.png and @notes.md?\n\n```notes.md\n# notes\n```" },
     { type: "image", mediaType: "image/png", data: PNG.toString("base64") },

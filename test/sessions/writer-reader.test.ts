@@ -1,12 +1,13 @@
 // The session writer, listing, lookup and pruning (SPEC §19), against real temp directories.
 import { afterEach, describe, expect, test } from "bun:test";
-import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import type { AgentEvent } from "../../src/kernel/output.ts";
 import { formatSessionList, sessionsDir, type SessionInfo } from "../../src/sessions/format.ts";
 import { findSession, latestSession, listSessions, pruneSessions } from "../../src/sessions/reader.ts";
+import { lockSession, unlockSession } from "../../src/sessions/lock.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 
 const temps: string[] = [];
@@ -287,6 +288,23 @@ describe("pruneSessions", () => {
     expect(pruneSessions(dir, { olderThanDays: 7, keep: 3, now: Date.now() + 86_400_000 }).deleted).toEqual([ids[0]!]);
     expect(pruneSessions(dir, { olderThanDays: 100, keep: 1 }).deleted).toEqual([ids[1]!]);
   });
+});
+
+test("pruneSessions removes a deleted session's stale lock; a session a live hey holds (this one, or another) stays, lock and all", () => {
+  const dir = tempDir();
+  const [stale, mine, theirs] = ["stale", "mine", "theirs"].map((p) => session(dir, "/a", p, 40));
+  const path = (id: string) => join(dir, `${id}.jsonl`);
+  writeFileSync(`${path(stale!)}.lock`, `999999999 ${hostname()}\n`); // its hey was killed
+  lockSession(path(mine!));
+  const other = Bun.spawn(["sleep", "30"]);
+  try {
+    writeFileSync(`${path(theirs!)}.lock`, `${other.pid} ${hostname()}\n`);
+    expect(pruneSessions(dir, { olderThanDays: 30 }).deleted).toEqual([stale!]);
+    expect(readdirSync(dir).sort()).toEqual([`${mine}.jsonl`, `${mine}.jsonl.lock`, `${theirs}.jsonl`, `${theirs}.jsonl.lock`].sort());
+  } finally {
+    other.kill();
+    unlockSession(path(mine!));
+  }
 });
 
 describe("formatSessionList", () => {

@@ -159,11 +159,11 @@ describe("bash tool", () => {
     const header = r.output.split("\n")[0]!;
     const [, dropped, total] = header.match(/^\[output filtered: (\d+) of (\d+) lines dropped/)!;
     expect(Number(total)).toBe(lines);
-    // what is shown: the error, its context (folded into two "similar" lines) and the tail (one line)
+    // what is shown: the first lines, the error with its context, the last lines; the rest is counted as omitted
     expect(r.output).toContain("\nerror: the middle broke\n");
     expect(lines - Number(dropped)).toBe(r.output.split("\n").filter((l) => l.startsWith("compiling unit") || l.startsWith("error:")).length);
     const omitted = [...r.output.matchAll(/… (\d+) lines omitted …/g)].reduce((n, m) => n + Number(m[1]), 0);
-    const folded = [...r.output.matchAll(/\(×(\d+) similar\)/g)].reduce((n, m) => n + Number(m[1]) - 1, 0);
+    const folded = [...r.output.matchAll(/… (\d+) similar lines omitted …/g)].reduce((n, m) => n + Number(m[1]), 0);
     expect(omitted + folded + (lines - Number(dropped))).toBe(lines);
     const path = fullOutputPath(r.output)!;
     const expected = new Bun.CryptoHasher("sha256");

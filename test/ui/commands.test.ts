@@ -1,10 +1,43 @@
-// Slash commands' own words (reviewer trial): /compact says it once.
+// /model at the prompt: a model name is one word; anything else is refused and switches nothing.
+// /compact says it once.
 import { expect, test } from "bun:test";
 import type { Agent } from "../../src/agent.ts";
 import { runCommand, type CommandContext } from "../../src/ui/commands.ts";
 import { createTerminalOutput, type TerminalOutput } from "../../src/ui/terminal.ts";
 
-function context(terminal: TerminalOutput | undefined, compacted: boolean): CommandContext {
+function context(): { ctx: CommandContext; switched: string[] } {
+  const switched: string[] = [];
+  const settings = { provider: { name: "mock" }, model: "m" };
+  const ctx = {
+    agent: { settings } as unknown as Agent,
+    signal: new AbortController().signal,
+    terminal: undefined,
+    switchModel: async (spec: string) => void switched.push(spec),
+    reload: async () => ({ ok: true, changes: [], errors: [], warnings: [] }),
+    mcpStatus: async () => "",
+  };
+  return { ctx, switched };
+}
+
+test.each(["/model gpt 4o", "/model selection is broken, fix it", "/model  a\tb"])("%p is refused, naming the form", async (line) => {
+  const { ctx, switched } = context();
+  const r = await runCommand(line, ctx);
+  expect(r.ok).toBe(false);
+  expect(r.text).toStartWith("hey: /model takes one model name, as /model [provider/]model; got ");
+  expect(switched).toEqual([]);
+});
+
+test("one word switches at the prompt; on its own (one-shot) it is refused, naming -m", async () => {
+  const { ctx, switched } = context();
+  expect(await runCommand("/model other/x ", ctx)).toEqual({ text: "model: mock/m", ok: true });
+  expect(switched).toEqual(["other/x"]);
+  const one = await runCommand("/model other/x", { ...ctx, oneShot: true });
+  expect(one.ok).toBe(false);
+  expect(one.text).toContain("for one run use -m other/x");
+  expect(switched).toEqual(["other/x"]);
+});
+
+function compactContext(terminal: TerminalOutput | undefined, compacted: boolean): CommandContext {
   const agent = {
     compact: async () => {
       // what compaction reports as it happens: the terminal shows this line
@@ -20,12 +53,12 @@ test("/compact on a terminal: one line, the compaction's own (no second line say
   const shown: string[] = [];
   const stream = { write: (t: string) => void shown.push(t), color: false, tty: false };
   const terminal = createTerminalOutput(stream, stream);
-  const result = await runCommand("/compact", context(terminal, true));
+  const result = await runCommand("/compact", compactContext(terminal, true));
   const lines = (shown.join("") + (result.text ? result.text + "\n" : "")).trimEnd().split("\n");
   expect(lines).toEqual(["context: summarized older work (~5200 → ~310 tokens)"]);
 });
 
 test("/compact without a terminal (JSON) says it in the command's output; nothing to do is said either way", async () => {
-  expect(await runCommand("/compact", context(undefined, true))).toEqual({ text: "older work summarized; the next request sends the summary instead", ok: true });
-  expect((await runCommand("/compact", context(undefined, false))).text).toBe("nothing to summarize yet: everything is in the last turns");
+  expect(await runCommand("/compact", compactContext(undefined, true))).toEqual({ text: "older work summarized; the next request sends the summary instead", ok: true });
+  expect((await runCommand("/compact", compactContext(undefined, false))).text).toBe("nothing to summarize yet: everything is in the last turns");
 });

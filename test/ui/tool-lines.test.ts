@@ -21,6 +21,12 @@ test.each([
   expect(toolLine(name, JSON.stringify(args))).toBe(line);
 });
 
+test("an MCP tool names its server, so a server's read_file never passes for hey's own", () => {
+  expect(toolLine("read_file", JSON.stringify({ path: "hello.txt" }), "fs")).toBe("read_file (fs) hello.txt");
+  expect(toolLine("read_file", JSON.stringify({ path: "hello.txt" }))).toBe("read hello.txt");
+  expect(toolLine("search", JSON.stringify({ q: "x", n: 3 }), "web")).toBe("search (web) q=x n=3");
+});
+
 test("arguments that are not JSON are shown as they came, on one line", () => {
   expect(toolLine("bash", '{"command": "ls')).toBe('bash {"command": "ls');
 });

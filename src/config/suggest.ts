@@ -1,0 +1,35 @@
+// "Did you mean …?" for a name that is not known: a key of a config file, a provider. Pure.
+
+/** Edit distance between `a` and `b` (insertions, deletions, substitutions), ignoring case. */
+export function editDistance(a: string, b: string): number {
+  [a, b] = [a.toLowerCase(), b.toLowerCase()];
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/**
+ * The known name `name` is probably a misspelling of: the closest one at most two edits away (one
+ * for names of three letters or fewer, where two edits make anything look alike), else one that
+ * starts with `name` (`startup_wait` for `startup_wait_ms`); undefined when none is.
+ */
+export function closest(name: string, known: readonly string[]): string | undefined {
+  const limit = name.length <= 3 ? 1 : 2;
+  let best: [string, number] | undefined;
+  for (const k of known) {
+    const d = editDistance(name, k);
+    if (d <= limit && k !== name && (!best || d < best[1])) best = [k, d];
+  }
+  return best?.[0] ?? (name.length >= 4 ? known.find((k) => k.length > name.length && k.toLowerCase().startsWith(name.toLowerCase())) : undefined);
+}
+
+/** `; did you mean X?` after a message about `name`, or "" when no known name is close. */
+export const didYouMean = (name: string, known: readonly string[]): string => {
+  const close = closest(name, known);
+  return close ? `; did you mean ${close}?` : "";
+};
+

@@ -1,0 +1,23 @@
+import { expect, test } from "bun:test";
+import { resolveUserPath } from "../../src/fs/user-path.ts";
+
+const at = (path: string) => resolveUserPath(path, "/work/project", "/home/me");
+
+test("a leading ~ or ~/ is the home directory, as in a shell", () => {
+  expect(at("~")).toEqual({ abs: "/home/me" });
+  expect(at("~/")).toEqual({ abs: "/home/me" });
+  expect(at("~/notes/hf.txt")).toEqual({ abs: "/home/me/notes/hf.txt" });
+  expect(at("~/../other/x")).toEqual({ abs: "/home/other/x" });
+});
+
+test("relative paths are under the project, absolute ones stay; a ~ elsewhere is an ordinary character", () => {
+  expect(at("src/a.ts")).toEqual({ abs: "/work/project/src/a.ts" });
+  expect(at("./~/x")).toEqual({ abs: "/work/project/~/x" });
+  expect(at("a/~/b")).toEqual({ abs: "/work/project/a/~/b" });
+  expect(at("/etc/hosts")).toEqual({ abs: "/etc/hosts" });
+});
+
+test("~user is refused with a message that names it and says how to mean a project file", () => {
+  expect(at("~bob/x.txt")).toEqual({ error: '~bob/x.txt: "~bob" paths (another user\'s home) are not supported; give the full path, or ./~bob/x.txt for a file in the project' });
+  expect("error" in at("~root")).toBe(true);
+});
