@@ -56,7 +56,7 @@ export function createBashTool(opts: BashToolOptions): Tool {
   const cut = `cut to ${MAX_RESULT_LINES} lines/${MAX_RESULT_BYTES >> 10} KB; the full output is saved to a file named in the result.`;
   const description =
     `Run a shell command in the project root (stdin closed). timeout_ms defaults to ${opts.timeoutMs}, max ${maxTimeoutMs}. ` +
-    (opts.raw || opts.filter === "none" ? `Long output is ${cut}` : `Long output (never git diff/status/log/show) is filtered to errors, warnings, summaries and the first and last lines, then ${cut}`);
+    (opts.raw || opts.filter === "none" ? `Long output is ${cut}` : `Long output (never git diff/status/log/show) is filtered to errors, warnings, summaries, first and last lines, then ${cut}`);
   return {
     name: "bash",
     description,
