@@ -207,7 +207,7 @@ describe("CA and insecure settings that cannot be used", () => {
     writeFileSync(join(project, ".hey", "config.toml"), `[provider.lab]\nbase_url = "${directUrl(misnamed, "openai")}"\nmodels = ["m"]\ninsecure = true\n`);
     const refused = await runHey(["--approve", "-p", "hi"], { cwd: project });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`${join(project, ".hey", "config.toml")}: [provider.lab] insecure is not accepted in a project's config`);
+    expect(refused.stderr).toContain(`${join(project, ".hey", "config.toml")}:4: [provider.lab] insecure is not accepted in a project's config`);
     const global = join(work.path, "global-insecure.toml");
     writeFileSync(global, "[network]\ninsecure = true\n");
     const run = await runHey(["--config", global, "--base-url", directUrl(good, "openai"), "-m", "m", "-p", "hi"], { cwd: work.path });
