@@ -59,6 +59,9 @@ export interface CommandResult {
 /** `/sessions` at the interactive prompt: how to resume one there. */
 const RESUME_IN_REPL = "Resume one with /resume ID, where a unique start or end of the id is enough (SHORT shows the shortest), or pick from this directory's with /resume.";
 
+/** Commands that take nothing after their name: extra words are refused, not ignored. */
+const NO_ARGUMENT = new Set(["/help", "/quit", "/exit", "/thinking", "/usage", "/mcp", "/reload"]);
+
 const said = (text: string): CommandResult => ({ text, ok: true });
 const refused = (text: string): CommandResult => ({ text: `hey: ${text}`, ok: false });
 
@@ -66,6 +69,7 @@ const refused = (text: string): CommandResult => ({ text: `hey: ${text}`, ok: fa
 export async function runCommand(line: string, ctx: CommandContext): Promise<CommandResult> {
   const [name = "", ...rest] = line.trim().split(/\s+/);
   const arg = rest.join(" ");
+  if (NO_ARGUMENT.has(name) && arg !== "") return refused(`${name} takes no argument; got "${visible(arg)}" (a message whose first word is a command is that command: reword it to send it to the model)`);
   switch (name) {
     case "/help":
       return said(HELP);
