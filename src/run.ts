@@ -151,6 +151,7 @@ function preflightFailure(e: unknown, args: CliArgs): number {
   const config = e instanceof ConfigError || e instanceof NetConfigError;
   if (!config && !(e instanceof UsageError || e instanceof MentionError || e instanceof SessionError)) throw e;
   if (args.output === "json") writer(1).write(failureLines(config ? "config" : "usage", (e as Error).message));
+  if (e instanceof ConfigError) for (const w of e.warnings) warn(w);
   warn((e as Error).message);
   return EXIT.usage;
 }
