@@ -167,7 +167,7 @@ Options:
       --raw                do not filter bash output
       --approve            trust this project's .hey/config.toml and skills for this run
   -c, --continue           continue the latest session of this directory
-      --resume ID          continue the session ID (or a unique prefix)
+      --resume ID          continue the session ID (or a unique start or end of it)
       --sessions [--all]   list this directory's sessions (--all: every directory's)
       --verbose            log every request, response and retry to a file in
                            ~/.local/state/hey/logs (also HEY_LOG=debug)

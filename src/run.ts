@@ -15,7 +15,7 @@ import { NetConfigError } from "./net/proxy.ts";
 import { formatStatus } from "./mcp/status.ts";
 import { expandPrompt, isBlank, MentionError, readStdin } from "./prompt/input.ts";
 import { formatSessionList, sessionsDir, type SessionInfo } from "./sessions/format.ts";
-import { findSession, resumeSession, scanSessions, unreadableNote, type LoadedSession } from "./sessions/reader.ts";
+import { findSession, resumeSession, scanSessions, sessionShortIds, unreadableNote, type LoadedSession } from "./sessions/reader.ts";
 import { parseSkillCommand, skillMessage, unknownSkill } from "./skills/catalog.ts";
 import { readSkillText } from "./skills/load.ts";
 import { untrustedNotice } from "./trust/policy.ts";
@@ -151,6 +151,7 @@ function preflightFailure(e: unknown, args: CliArgs): number {
   const config = e instanceof ConfigError || e instanceof NetConfigError;
   if (!config && !(e instanceof UsageError || e instanceof MentionError || e instanceof SessionError)) throw e;
   if (args.output === "json") writer(1).write(failureLines(config ? "config" : "usage", (e as Error).message));
+  if (e instanceof ConfigError) for (const w of e.warnings) warn(w);
   warn((e as Error).message);
   return EXIT.usage;
 }
@@ -231,7 +232,7 @@ function sessionsFlag(args: CliArgs, place: Place): number {
 function sessionList(all: SessionInfo[], everywhere: boolean, place: Place): string {
   const here = everywhere ? all : all.filter((s) => s.cwd === place.cwd);
   if (here.length === 0 && all.length > 0) return `No sessions in this directory; hey --sessions --all lists all ${all.length}.\n`;
-  return visible(formatSessionList(here, place.home));
+  return visible(formatSessionList(here, place.home, undefined, sessionShortIds(place.sessions)));
 }
 
 /** `hey -p /usage`: the command's text on stdout (an error on stderr, exit 2); in JSON a `command` event, then `done`. */
@@ -294,7 +295,7 @@ function commandContext(parts: Assembled, signal: AbortSignal) {
 class SessionError extends Error {}
 
 /**
- * `--resume ID` (id or unique prefix) or `-c` (the latest session of this directory, if any),
+ * `--resume ID` (id, or a unique start or end of it) or `-c` (the latest session of this directory, if any),
  * locked for this process (a second writer is refused). `-c` mentions session files too damaged
  * to tell their directory when one is newer than the session it picks.
  */

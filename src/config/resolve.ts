@@ -99,6 +99,21 @@ export function resolveConfig(
   flags: ConfigFlags,
 ): { settings: Settings; warnings: string[]; unresolved: string[] } {
   const warnings: string[] = [];
+  try {
+    return resolveInto(layers, env, flags, warnings);
+  } catch (e) {
+    // the warnings found before the error travel with it: printed first, one run tells everything
+    if (e instanceof ConfigError) throw new ConfigError(e.message, [...new Set(warnings)]);
+    throw e;
+  }
+}
+
+function resolveInto(
+  layers: ConfigLayer[],
+  env: Record<string, string | undefined>,
+  flags: ConfigFlags,
+  warnings: string[],
+): { settings: Settings; warnings: string[]; unresolved: string[] } {
   const errors: string[] = [];
   const merged: Table = {};
   const sources = new Map<string, string>();

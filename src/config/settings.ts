@@ -10,6 +10,13 @@ import type { Compat } from "../providers/common.ts";
  */
 export class ConfigError extends Error {
   override name = "ConfigError";
+  /** the same files' warnings (unknown keys…), shown before the errors so one run tells everything */
+  constructor(
+    message: string,
+    readonly warnings: readonly string[] = [],
+  ) {
+    super(message);
+  }
 }
 
 /** One parsed config file. `source` is its path, used in every message about it. */

@@ -2,6 +2,7 @@
 // Parsing never throws: a bad line is reported so the reader can skip it with a warning. The
 // window a resume starts from, and the synthetic results for calls a crash left open, are
 // decided here; reader.ts and writer.ts only move bytes.
+import { basename } from "node:path";
 import { summaryMessage, type Summary } from "../context/passes.ts";
 import type { Message } from "../kernel/ir.ts";
 import { syntheticResult } from "../kernel/tool-calls.ts";
@@ -255,17 +256,22 @@ export function promptOfCutLine(cut: string): string | undefined {
 }
 
 /** How to resume one of the listed sessions from the command line. */
-export const RESUME_FROM_CLI = "Resume one with `hey --resume ID` (a unique prefix of the id is enough); `hey -c` continues the latest one of the current directory.";
+export const RESUME_FROM_CLI = "Resume one with `hey --resume ID`, where a unique start or end of the id is enough (SHORT shows the shortest); `hey -c` continues the latest one of the current directory.";
 
-/** The `--sessions` listing: aligned columns, then `how` to resume. `home` is shown as `~`. */
-export function formatSessionList(infos: SessionInfo[], home?: string, how = RESUME_FROM_CLI): string {
+/**
+ * The `--sessions` listing: aligned columns, then `how` to resume. `home` is shown as `~`. `short`
+ * (ids/shortIds of every session file, by the file's id) adds the SHORT column after the id.
+ */
+export function formatSessionList(infos: SessionInfo[], home?: string, how = RESUME_FROM_CLI, short?: ReadonlyMap<string, string>): string {
   if (infos.length === 0) return "No sessions yet.\n";
-  const rows = infos.map((s) => [s.id, localDate(s.modified), formatSize(s.size), shortDir(s.cwd, home), s.firstPrompt || "(no prompt)"]);
-  const head = ["ID", "LAST USED", "SIZE", "DIRECTORY", "FIRST PROMPT"];
+  const shortOf = (s: SessionInfo) => [short?.get(basename(s.path, ".jsonl")) ?? s.id];
+  const rows = infos.map((s) => [s.id, ...(short ? shortOf(s) : []), localDate(s.modified), formatSize(s.size), shortDir(s.cwd, home), s.firstPrompt || "(no prompt)"]);
+  const head = ["ID", ...(short ? ["SHORT"] : []), "LAST USED", "SIZE", "DIRECTORY", "FIRST PROMPT"];
+  const sizeAt = head.indexOf("SIZE");
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     cells
-      .map((c, i) => (i === 2 ? c.padStart(widths[i]!) : i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .map((c, i) => (i === sizeAt ? c.padStart(widths[i]!) : i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
       .join("  ")
       .trimEnd();
   return [line(head), ...rows.map(line), "", how].join("\n") + "\n";

@@ -4,6 +4,7 @@ import { closeSync, constants, fstatSync, readdirSync, readSync, unlinkSync } fr
 import { basename, join } from "node:path";
 import { addUsage, emptyUsage, newId, textOf, type Message, type Usage } from "../kernel/ir.ts";
 import type { Summary } from "../context/passes.ts";
+import { matchIds, shortIds } from "./ids.ts";
 import { alignWindow, closeToolCalls, ENTRY_PREFIX, foldSummary, formatSize, oneLine, oversizedEntry, parseEntry, parseHeader, promptOfCutLine, salvageHeader } from "./format.ts";
 import type { SessionEntry, SessionHeader, SessionInfo } from "./format.ts";
 import { closeQuietly, linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK } from "./lines.ts";
@@ -62,18 +63,28 @@ export function latestSession(dir: string, cwd: string): SessionInfo | undefined
 }
 
 /**
- * The session with id `idOrPrefix`, or the only one whose id starts with it (its header may be
- * damaged). Throws otherwise, naming `lister`, the command that lists the sessions where it runs.
+ * The session with id `idOrPart`, or the only one whose id starts or ends with it (ids.ts; its
+ * header may be damaged). Throws otherwise, naming `lister`, the command that lists the sessions
+ * where it runs; several matches are named with their short forms.
  */
-export function findSession(dir: string, idOrPrefix: string, lister = "hey --sessions"): { id: string; path: string } {
+export function findSession(dir: string, idOrPart: string, lister = "hey --sessions"): { id: string; path: string } {
   const ids = sessionIds(dir);
-  const matches = ids.includes(idOrPrefix) ? [idOrPrefix] : idOrPrefix === "" ? [] : ids.filter((id) => id.startsWith(idOrPrefix)).sort();
-  if (matches.length === 0) throw new Error(`no session "${idOrPrefix}" in ${dir} (${lister} lists them)`);
-  if (matches.length > 1) throw new Error(`"${idOrPrefix}" matches ${matches.length} sessions: ${matches.join(", ")}; give more of the id`);
+  const matches = matchIds(ids, idOrPart);
+  if (matches.length === 0) throw new Error(`no session "${idOrPart}" in ${dir} (${lister} lists them)`);
+  if (matches.length > 1) {
+    const short = shortIds(ids);
+    const named = matches.map((id) => (short.get(id) === id ? id : `${id} (${short.get(id)})`));
+    throw new Error(`"${idOrPart}" matches ${matches.length} sessions: ${named.join(", ")}; give the short form in brackets, or more of the id`);
+  }
   const path = join(dir, `${matches[0]}.jsonl`);
   closeSync(openSessionFile(path, constants.O_RDONLY)); // a link or not a file: says so
   if (!readInfo(path)) throw new Error(`${path} is not a hey session: it is empty`);
   return { id: matches[0]!, path };
+}
+
+/** ids.ts shortIds of every session file in `dir`, by the file's id: the listings' SHORT column. */
+export function sessionShortIds(dir: string): Map<string, string> {
+  return shortIds(sessionIds(dir));
 }
 
 /**

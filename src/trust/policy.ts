@@ -66,3 +66,8 @@ export function untrustedNotice(resources: readonly string[], stored: boolean | 
   const how = stored === false ? `you said no in ${trustFile}; --approve trusts it for one run` : "this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers";
   return `not loaded: ${list(resources)} (${how})`;
 }
+
+/** The REPL's line right after a "no" to trustQuestion: what was left out, where the answer is, how to change it. */
+export function declinedNotice(resources: readonly string[], trustFile: string): string {
+  return `not loaded: ${list(resources)} (your no is recorded in ${trustFile}: remove this project's entry there to be asked again; --approve trusts it for one run)`;
+}

@@ -4,7 +4,7 @@ import { readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { readOwnFile } from "../fs/own-files.ts";
-import { decideTrust, emptyTrust, parseTrust, trustQuestion, withDecision, type TrustFile } from "./policy.ts";
+import { declinedNotice, decideTrust, emptyTrust, parseTrust, trustQuestion, withDecision, type TrustFile } from "./policy.ts";
 
 /** trust.json holds one short line per project; anything bigger is not hey's. */
 const TRUST_FILE_MAX_BYTES = 4 * 1024 * 1024;
@@ -91,5 +91,6 @@ export async function settleTrust(opts: {
   } catch (e) {
     opts.warn(`could not record the answer in ${file}: ${(e as Error).message}`);
   }
+  if (!answer) opts.warn(declinedNotice(resources, file));
   return { trusted: answer, resources, stored: answer, asked: true, file };
 }

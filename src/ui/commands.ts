@@ -9,7 +9,7 @@ import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError } from "../config/settings.ts";
 import { buildContext } from "../context/view.ts";
 import { formatSessionList, sessionsDir } from "../sessions/format.ts";
-import { pruneSessions, scanSessions, unreadableNote } from "../sessions/reader.ts";
+import { pruneSessions, scanSessions, sessionShortIds, unreadableNote } from "../sessions/reader.ts";
 import { outputsRoot, removeSessionOutputs } from "../tools/outputs.ts";
 import type { TerminalOutput } from "./terminal.ts";
 import { COMMANDS, unknownCommand } from "./slash.ts";
@@ -57,7 +57,10 @@ export interface CommandResult {
 }
 
 /** `/sessions` at the interactive prompt: how to resume one there. */
-const RESUME_IN_REPL = "Resume one with /resume ID (a unique prefix of the id is enough), or pick from this directory's with /resume.";
+const RESUME_IN_REPL = "Resume one with /resume ID, where a unique start or end of the id is enough (SHORT shows the shortest), or pick from this directory's with /resume.";
+
+/** Commands that take nothing after their name: extra words are refused, not ignored. */
+const NO_ARGUMENT = new Set(["/help", "/quit", "/exit", "/thinking", "/usage", "/mcp", "/reload"]);
 
 const said = (text: string): CommandResult => ({ text, ok: true });
 const refused = (text: string): CommandResult => ({ text: `hey: ${text}`, ok: false });
@@ -66,6 +69,7 @@ const refused = (text: string): CommandResult => ({ text: `hey: ${text}`, ok: fa
 export async function runCommand(line: string, ctx: CommandContext): Promise<CommandResult> {
   const [name = "", ...rest] = line.trim().split(/\s+/);
   const arg = rest.join(" ");
+  if (NO_ARGUMENT.has(name) && arg !== "") return refused(`${name} takes no argument; got "${visible(arg)}" (a message whose first word is a command is that command: reword it to send it to the model)`);
   switch (name) {
     case "/help":
       return said(HELP);
@@ -166,7 +170,7 @@ function sessionsCommand(words: string[], interactive: boolean): CommandResult {
     const { sessions, unreadable } = scanSessions(dir);
     const note = unreadableNote(unreadable);
     const shown = words.length === 0 ? sessions.filter((s) => s.cwd === process.cwd()) : sessions;
-    return said(visible(formatSessionList(shown, home, interactive ? RESUME_IN_REPL : undefined)).trimEnd() + (note ? `\nhey: ${note}` : ""));
+    return said(visible(formatSessionList(shown, home, interactive ? RESUME_IN_REPL : undefined, sessionShortIds(dir))).trimEnd() + (note ? `\nhey: ${note}` : ""));
   }
   const [verb, a, b] = words;
   let opts: { olderThanDays?: number; keep?: number } | undefined;

@@ -251,3 +251,17 @@ describe("bad flag and HEY_* values list what is allowed", () => {
     expect(errorOf("", env, flags)).toBe(message);
   });
 });
+
+test("a config with errors keeps its unknown-key warnings: they travel with the error, to be shown first", () => {
+  const toml = '[agent]\nmax_turn = 3\nmax_turns = 0\n[default]\nprovider = "nope"\n';
+  for (const bad of [toml, '[agent]\nmax_turn = 3\n[default]\nprovider = "nope"\n']) {
+    let error: unknown;
+    try {
+      resolveConfig([{ source: U, data: TOML.parse(bad), text: bad }], {}, {});
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).warnings).toEqual([`${U}:2: unknown key [agent] max_turn (ignored); did you mean max_turns?`]);
+  }
+});

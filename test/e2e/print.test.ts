@@ -60,6 +60,16 @@ test("--sessions lists this directory's sessions; --all every directory's", asyn
   expect(all.stdout).toContain("question from elsewhere");
 }, 60_000);
 
+test("a config with errors also shows its unknown-key warnings, first, in the same run", async () => {
+  const xdg = join(work.path, "xdg-warn");
+  mkdirSync(join(xdg, "hey"), { recursive: true });
+  const file = join(xdg, "hey", "config.toml");
+  writeFileSync(file, "[agent]\nmax_turn = 3\nmax_turns = 0\n");
+  const run = await runHey(["-p", "hi"], { cwd: work.path, env: { XDG_CONFIG_HOME: xdg } });
+  expect(run.code).toBe(2);
+  expect(run.stderr).toBe(`hey: ${file}:2: unknown key [agent] max_turn (ignored); did you mean max_turns?\nhey: ${file}:3: [agent] max_turns must be a positive integer, got 0\n`);
+}, 60_000);
+
 test("-m PROVIDER/MODEL with an unknown provider is a usage error listing the known ones", async () => {
   const run = await runHey(["-m", "nope/some-model", "-p", "hi"], { cwd: work.path });
   expect(run.code).toBe(2);

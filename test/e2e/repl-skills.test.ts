@@ -135,6 +135,7 @@ test("a hostile project: the REPL asks once, and the answer holds in the next ru
       await first.type(answer);
       await first.keys("Enter");
       await first.waitFor(/\(y\/N\) [yn]\n(.*\n)*›/, ALL);
+      if (answer === "n") expect(await first.screen(ALL)).toContain(`hey: not loaded: .hey/config.toml and .hey/skills/ (your no is recorded in ${trustFile}`);
       await say(first, "hi", endpoint);
       await say(first, "/quit", "[exit 0]");
       const stored = JSON.parse(readFileSync(trustFile, "utf8")) as { projects: Record<string, { trusted: boolean }> };

@@ -111,7 +111,7 @@ test("`-c` with no earlier session here starts a fresh one, and says so on stder
   expect((await hey(["-c", "-p", "hello again"])).stderr).toBe(""); // now there is one
 });
 
-test("--resume by id prefix, --sessions lists, a bad id is a usage error", async () => {
+test("--resume by id prefix or end, --sessions lists with short forms, a bad id is a usage error", async () => {
   server.enqueue(textReply("openai", "one"));
   const first = jsonEvents((await hey(["-p", "remember the word apple"])).stdout)[0]!;
   const id = String(first.id);
@@ -122,6 +122,10 @@ test("--resume by id prefix, --sessions lists, a bad id is a usage error", async
   server.enqueue(textReply("openai", "apple"));
   const resumed = await hey(["--resume", id.slice(0, 10), "-p", "which word?"]);
   expect(resumed.code).toBe(0);
+  expect(lastBody().messages[1]!.content).toBe("remember the word apple");
+  expect(list.stdout).toMatch(new RegExp(`^${id}  ${id.slice(0, 4)} `, "m")); // the only session: its first four characters
+  server.enqueue(textReply("openai", "still apple"));
+  expect((await hey(["--resume", id.slice(-6), "-p", "and now?"])).code).toBe(0); // the random end of the id
   expect(lastBody().messages[1]!.content).toBe("remember the word apple");
   const bad = await hey(["--resume", "zzzz", "-p", "x"]);
   expect(bad.code).toBe(2);

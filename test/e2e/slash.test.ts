@@ -43,6 +43,9 @@ test("a known command runs: its text on stdout, exit 0; refused, on stderr with 
   const bad = await hey(["-p", "/effort", "loud"]);
   expect(bad).toMatchObject({ code: 2, stdout: "" });
   expect(bad.stderr).toBe("hey: /effort takes one of off, minimal, low, medium, high, xhigh, max\n");
+  const extra = await hey(["-p", "/usage extra"]);
+  expect(extra).toMatchObject({ code: 2, stdout: "" });
+  expect(extra.stderr).toStartWith('hey: /usage takes no argument; got "extra"');
   const resume = await hey(["-p", "/resume"]);
   expect(resume.code).toBe(2);
   expect(resume.stderr).toContain("hey --resume ID");

@@ -250,12 +250,14 @@ describe("findSession", () => {
     ["abc2", "abc222"],
     ["abd", "abd333"],
     ["abc", "abc"], // an exact id wins over being a prefix of others
+    ["c222", "abc222"], // the end of an id
+    ["d333", "abd333"],
   ])("%s finds %s", (query, id) => {
     expect(findSession(dir(), query).id).toBe(id);
   });
 
   test("an ambiguous prefix lists the candidates", () => {
-    expect(() => findSession(dir(), "ab")).toThrow(/"ab" matches 4 sessions: abc, abc111, abc222, abd333/);
+    expect(() => findSession(dir(), "ab")).toThrow('"ab" matches 4 sessions: abc, abc111 (abc1), abc222 (abc2), abd333 (abd3); give the short form in brackets, or more of the id');
   });
 
   test("no match says so", () => {
@@ -312,7 +314,8 @@ describe("formatSessionList", () => {
 
   test("aligned columns, home as ~, and how to resume", () => {
     const t = new Date(2025, 2, 4, 9, 5).getTime(); // local time, like the listing
-    const out = formatSessionList([info("id-one", "/home/u/src/hey", "fix the test", 2300, t), info("id-number-two", "/srv/x", "", 512, t - 86_400_000)], "/home/u");
+    const sessions = [info("id-one", "/home/u/src/hey", "fix the test", 2300, t), info("id-number-two", "/srv/x", "", 512, t - 86_400_000)];
+    const out = formatSessionList(sessions, "/home/u");
     expect(out.split("\n").slice(0, 4)).toEqual([
       "ID             LAST USED           SIZE  DIRECTORY  FIRST PROMPT",
       "id-one         2025-03-04 09:05  2.2 KB  ~/src/hey  fix the test",
@@ -321,6 +324,13 @@ describe("formatSessionList", () => {
     ]);
     expect(out).toContain("hey --resume ID");
     expect(out).toContain("hey -c");
+    const withShort = formatSessionList(sessions, "/home/u", undefined, new Map([["id-one", "-one"], ["id-number-two", "id-n"]]));
+    expect(withShort.split("\n").slice(0, 3)).toEqual([
+      "ID             SHORT  LAST USED           SIZE  DIRECTORY  FIRST PROMPT",
+      "id-one         -one   2025-03-04 09:05  2.2 KB  ~/src/hey  fix the test",
+      "id-number-two  id-n   2025-03-03 09:05   512 B  /srv/x     (no prompt)",
+    ]);
+    expect(withShort).toContain("a unique start or end of the id is enough (SHORT shows the shortest)");
   });
 
   test("no sessions", () => {

@@ -120,6 +120,8 @@ describe("on disk", () => {
 
     test("no is remembered too; --approve overrides it for one run without changing it", async () => {
       expect(await settle({ interactive: true, answer: false })).toMatchObject({ trusted: false, asked: true });
+      // said at once, in the session that asked: what was left out and how to change the answer
+      expect(warnings).toEqual([`not loaded: .hey/config.toml (your no is recorded in ${trustFilePath(config)}: remove this project's entry there to be asked again; --approve trusts it for one run)`]);
       expect(await settle({ interactive: true, answer: true })).toMatchObject({ trusted: false, stored: false, asked: false });
       expect(await settle({ interactive: false, approve: true })).toMatchObject({ trusted: true });
       expect(readTrust(trustFilePath(config)).projects[realpathSync(project)]?.trusted).toBe(false);

@@ -62,3 +62,9 @@ test("/compact without a terminal (JSON) says it in the command's output; nothin
   expect(await runCommand("/compact", compactContext(undefined, true))).toEqual({ text: "older work summarized; the next request sends the summary instead", ok: true });
   expect((await runCommand("/compact", compactContext(undefined, false))).text).toBe("nothing to summarize yet: everything is in the last turns");
 });
+
+test.each(["/usage extra", "/mcp list", "/thinking on", "/help me", "/quit now", "/exit please", "/reload all"])("%p: a command that takes no argument refuses one, in one line", async (line) => {
+  const { ctx } = context();
+  const r = await runCommand(line, ctx);
+  expect(r).toEqual({ ok: false, text: `hey: ${line.split(" ")[0]} takes no argument; got "${line.split(" ")[1]}" (a message whose first word is a command is that command: reword it to send it to the model)` });
+});
