@@ -18,6 +18,7 @@ import { resolveUserPath } from "./fs/user-path.ts";
 import { newId, type Effort, type Usage } from "./kernel/ir.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
 import { eventLine } from "./mcp/status.ts";
+import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
@@ -310,6 +311,7 @@ function mcpManager(input: AssembleInput, settings: Settings, builtins: string[]
     {
       connect: async (s, hooks, signal) => (await import("./mcp/client.ts")).connectServer(s, hooks, { version: VERSION, env, fetch: fetchNow() }, signal),
       store: createToolStore(cacheDir(env, process.platform, input.home)),
+      missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => {
         emit(e);
         if (text || e.state !== "connected") input.notice(eventLine(e)); // JSON mode: failures on stderr too

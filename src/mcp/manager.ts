@@ -22,6 +22,8 @@ export type McpEvent = Extract<AgentEvent, { type: "mcp" }>;
 export interface ManagerDeps {
   connect: Connect;
   store: ToolStore;
+  /** `/reload`: why a stdio server's command cannot be started (not found with its PATH and cwd), or undefined */
+  missingCommand(command: string, settings: McpServerSettings): string | undefined;
   /** a server connected, failed or stopped: reported once each time it happens */
   report(event: McpEvent): void;
   /** a warning about names; each distinct one is passed once */
@@ -41,8 +43,8 @@ export interface McpManager {
   /** every server, in configuration order (`/mcp`) */
   status(): ServerStatus[];
   /**
-   * `/reload`: apply closes all and starts the new set; a server that cannot start (its command is
-   * not found) fails as it does at start-up, with a report, and the rest of the reload applies
+   * `/reload`: a server to run whose command is not found is an error (SPEC §23: nothing switches,
+   * the current servers are kept); apply closes all and starts the new set
    */
   reloadable: Reloadable;
   /** closes every server; never throws */
@@ -192,8 +194,12 @@ export function createMcpManager(
         // only servers that run count: with --no-mcp, or `enabled = false`, nothing starts or stops
         const changes = namedChanges("mcp server", current.servers.map((s) => s.settings), next);
         const waitChanged = !config.off && next.length > 0 && settings.mcp.startupWaitMs !== current.waitMs;
+        const errors = next.flatMap((s) => {
+          const why = s.command === undefined ? undefined : deps.missingCommand(s.command, s);
+          return why ? [`${s.at} ${why}`] : [];
+        });
         return {
-          errors: [],
+          errors,
           warnings: [],
           changes: waitChanged ? [...changes, `~ [mcp] startup_wait_ms ${current.waitMs} → ${settings.mcp.startupWaitMs}`] : changes,
           apply: async () => {

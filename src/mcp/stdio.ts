@@ -32,6 +32,14 @@ export function childEnv(parent: Record<string, string | undefined>, configured:
   return { ...env, ...configured };
 }
 
+/** Where a server's `command` is, as its start looks for it (its own PATH, its cwd), or null. */
+export function findCommand(command: string, env: Record<string, string>, cwd: string | undefined): string | null {
+  return Bun.which(command, { PATH: env.PATH ?? "", cwd: cwd ?? process.cwd() });
+}
+
+/** `command "x" not found on PATH` (a path: just not found). */
+export const commandNotFound = (command: string) => `command ${JSON.stringify(command)} not found${command.includes("/") ? "" : " on PATH"}`;
+
 /** A stdout line that is not JSON: the server broke the protocol (a banner, a log line). */
 export class NoiseError extends Error {
   override name = "NoiseError";
@@ -61,8 +69,8 @@ export class StdioTransport {
   async start(): Promise<void> {
     if (this.closed) throw new Error("closed before it started");
     const { command, args, cwd } = this.spec;
-    const exe = Bun.which(command, { PATH: this.env.PATH ?? "", cwd: cwd ?? process.cwd() });
-    if (!exe) throw new Error(`command ${JSON.stringify(command)} not found${command.includes("/") ? "" : " on PATH"}`);
+    const exe = findCommand(command, this.env, cwd);
+    if (!exe) throw new Error(commandNotFound(command));
     const proc = Bun.spawn([exe, ...args], {
       cwd,
       env: this.env,

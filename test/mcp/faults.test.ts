@@ -128,29 +128,35 @@ test("/reload brings a server that stopped twice back (apply closes every server
   expect(starts("flaky")).toBe(3);
 });
 
-test("/reload with a server whose command is not found: it fails as at start-up, the rest applies", async () => {
+test("/reload refuses a server whose command is not found, naming where it is defined; the current servers are kept", async () => {
   const good = fake("good", ["ok", "good", "echo"]);
   const m = open([good]);
   expect((await m.call("echo", { text: "x" })).output).toBe("good: x");
   const ghost = serverSettings("ghost", { command: "no-such-mcp-server-x" });
+  const byPath = serverSettings("bypath", { command: "/nonexistent/mcp-server" });
+  const staged = await m.manager.reloadable.check({ ...defaultSettingsForTest(), mcp: { servers: [good, ghost, byPath], startupWaitMs: 20_000 } });
+  expect(staged.errors).toEqual([
+    '/test/config.toml: [mcp.ghost] command "no-such-mcp-server-x" not found on PATH',
+    '/test/config.toml: [mcp.bypath] command "/nonexistent/mcp-server" not found',
+  ]);
+  // reloadAll applies nothing when any part has errors: the server still answers
+  expect((await m.call("echo", { text: "y" })).output).toBe("good: y");
+  expect(m.manager.status().map((s) => [s.name, s.state])).toEqual([["good", "connected"]]);
+});
+
+test("a disabled server's missing command is no error at /reload: it will not start", async () => {
+  const good = fake("good", ["ok", "good", "echo"]);
+  const m = open([good]);
+  const ghost = { ...serverSettings("ghost", { command: "no-such-mcp-server-x" }), enabled: false };
   const staged = await m.manager.reloadable.check({ ...defaultSettingsForTest(), mcp: { servers: [good, ghost], startupWaitMs: 20_000 } });
   expect(staged.errors).toEqual([]);
-  expect(staged.changes).toEqual(["+ mcp server ghost"]);
-  await staged.apply();
-  await until(() => m.events.some((e) => e.server === "ghost" && e.state === "failed"), "the failure");
-  expect(m.events.find((e) => e.server === "ghost")!.error).toContain('command "no-such-mcp-server-x" not found on PATH');
-  expect((await m.call("echo", { text: "y" })).output).toBe("good: y");
-  expect(m.manager.status().map((s) => [s.name, s.state])).toEqual([
-    ["good", "connected"],
-    ["ghost", "failed"],
-  ]);
 });
 
 test("/reload with MCP off (--no-mcp) tells of no server: none will start", async () => {
   const { createMcpManager } = await import("../../src/mcp/manager.ts");
   const manager = createMcpManager(
     { servers: [], startupWaitMs: 0, off: true },
-    { connect: () => Promise.reject(new Error("never")), store: { load: () => undefined } as never, report: () => {}, warn: () => {}, now: Date.now },
+    { connect: () => Promise.reject(new Error("never")), store: { load: () => undefined } as never, missingCommand: () => "not found", report: () => {}, warn: () => {}, now: Date.now },
   );
   const staged = await manager.reloadable.check({ ...defaultSettingsForTest(), mcp: { servers: [serverSettings("broken", { command: "/nonexistent/mcp-server" })], startupWaitMs: 0 } });
   expect(staged).toMatchObject({ errors: [], changes: [] });
