@@ -164,20 +164,24 @@ export function compressSummaries(history: readonly Message[], protectTurns: num
   return out;
 }
 
-/** The compress tool's arguments, validated: handles as text and a non-empty summary. */
+/**
+ * The compress tool's arguments (`start_id`, `end_id`, `summary`; SPEC §7), validated: handles as
+ * text and a non-empty summary. `start`/`end` are read too: sessions recorded before the rename
+ * hold calls with those names, and their summaries are derived from the calls.
+ */
 export function compressArgs(args: Record<string, unknown>): { start: string; end: string; summary: string } | { error: string } {
   const handle = (v: unknown) => (typeof v === "string" || typeof v === "number" ? String(v) : undefined);
-  const start = handle(args.start);
-  const end = handle(args.end);
-  if (start === undefined || end === undefined) return { error: "start and end must be handles as shown at the start of tool results, e.g. #k3f9a" };
+  const start = handle(args.start_id ?? args.start);
+  const end = handle(args.end_id ?? args.end);
+  if (start === undefined || end === undefined) return { error: "start_id and end_id must be handles as shown at the end of tool results, e.g. #k3f9a" };
   const summary = typeof args.summary === "string" ? args.summary.trim() : "";
   if (summary === "") return { error: "the summary is empty; write what the range holds that still matters: paths, line numbers, decisions, errors, open tasks" };
   return { start, end, summary };
 }
 
 /**
- * The history range the compress tool may replace, from the handles `start` and `end` (with or
- * without `#` and brackets; a full message id works too), or why not. A tool result's handle
+ * The history range the compress tool may replace, from the handles `start` and `end` (the call's
+ * `start_id` and `end_id`; with or without `#` and brackets; a full message id works too), or why not. A tool result's handle
  * stands for its whole turn at `start` (the assistant message that made the call is included),
  * so `start` must be the first result of its turn and `end` the last. Refused: unknown or
  * ambiguous handles, end before start, a range that splits a turn, a range holding the first or

@@ -12,12 +12,12 @@ export function createCompressTool(history: () => readonly Message[], protectTur
   return {
     name: "compress",
     description:
-      "Replace messages start..end ([#xxxxx] under tool results when context is large) with your summary; originals stay in the session. " +
+      "Replace messages start_id..end_id ([#xxxxx] under tool results when context is large) with your summary; originals are kept. " +
       `Keep paths, line numbers, decisions, errors, open tasks. Refused: split turns, first/latest user message, last ${protectTurns} turns.`,
     parameters: {
       type: "object",
-      properties: { start: { type: "string" }, end: { type: "string" }, summary: { type: "string" } },
-      required: ["start", "end", "summary"],
+      properties: { start_id: { type: "string" }, end_id: { type: "string" }, summary: { type: "string" } },
+      required: ["start_id", "end_id", "summary"],
     },
     exclusive: true, // it rewrites the context the other calls of its turn were made in
     run: async (args) => {

@@ -65,11 +65,11 @@ function randomInput(seed: number): ContextInput {
       const results = history.filter((m, i) => m.role === "tool" && (rnd() < 0.5 || (history[i - 1]!.role !== "tool" && history[i + 1]?.role !== "tool")));
       const [a, b] = [pick(results), pick(results)].sort((x, y) => history.indexOf(x) - history.indexOf(y));
       const handle = (m: Message | undefined) => (m ? m.id.slice(-5) : "zzzzz");
-      const args = { start: `#${handle(a)}`, end: `[#${handle(b)}]`, summary: rnd() < 0.1 ? "" : `summary ${text(int(100))}` };
+      const args = { start_id: `#${handle(a)}`, end_id: `[#${handle(b)}]`, summary: rnd() < 0.1 ? "" : `summary ${text(int(100))}` };
       const call: ToolCall = { id: `c${serial}`, name: "compress", arguments: JSON.stringify(args) };
       const message: Message = { id: id(), role: "assistant", content: [], toolCalls: [call] };
       history.push(message);
-      const ok = args.summary !== "" && !("error" in checkCompressRange(history, args.start, args.end));
+      const ok = args.summary !== "" && !("error" in checkCompressRange(history, args.start_id, args.end_id));
       history.push({ id: id(), role: "tool", toolCallId: call.id, toolName: "compress", isError: !ok, content: [{ type: "text", text: ok ? "compressed" : "refused" }] });
     } else {
       const calls: ToolCall[] = Array.from({ length: 1 + int(3) }, () => {

@@ -34,22 +34,22 @@ const SUMMARY = "a.ts:1 holds the bug (const a = 1); bun test fails 10 times";
 
 describe("refusals", () => {
   test.each([
-    ["an unknown handle", { start: "#zzzzz", end: "#res03" }, "compress: unknown handle #zzzzz; use a handle shown at the end of a tool result, e.g. [#k3f9a]"],
-    ["an end before the start", { start: "#res03", end: "#res01" }, "compress: end #res01 comes before start #res03; the range runs from the older handle to the newer"],
-    ["a start that splits a turn", { start: "#res02", end: "#res03" }, "compress: start #res02 would split a turn: its call and earlier results come before it; start at #res01, the turn's first result"],
-    ["an end that splits a turn", { start: "#res01", end: "#res01" }, "compress: end #res01 would split a turn: more results of its calls follow; end at #res02, the turn's last result"],
-    ["an end on a call whose results follow", { start: "#res01", end: "id-ast02" }, "compress: end #ast02 would split a turn: more results of its calls follow; end at #res03, the turn's last result"],
-    ["the latest user message", { start: "#res01", end: "#res04" }, "compress: the range holds the latest user message, which is always kept; compress before or after it"],
-    ["the protected tail", { start: "#res05", end: "#res06" }, "compress: the range reaches into the last 3 turns, which are always kept; end at #res04 at the latest"],
-    ["an empty summary", { start: "#res01", end: "#res03", summary: " \n" }, "compress: the summary is empty; write what the range holds that still matters: paths, line numbers, decisions, errors, open tasks"],
-    ["missing handles", { end: "#res03" }, "compress: start and end must be handles as shown at the start of tool results, e.g. #k3f9a"],
+    ["an unknown handle", { start_id: "#zzzzz", end_id: "#res03" }, "compress: unknown handle #zzzzz; use a handle shown at the end of a tool result, e.g. [#k3f9a]"],
+    ["an end before the start", { start_id: "#res03", end_id: "#res01" }, "compress: end #res01 comes before start #res03; the range runs from the older handle to the newer"],
+    ["a start that splits a turn", { start_id: "#res02", end_id: "#res03" }, "compress: start #res02 would split a turn: its call and earlier results come before it; start at #res01, the turn's first result"],
+    ["an end that splits a turn", { start_id: "#res01", end_id: "#res01" }, "compress: end #res01 would split a turn: more results of its calls follow; end at #res02, the turn's last result"],
+    ["an end on a call whose results follow", { start_id: "#res01", end_id: "id-ast02" }, "compress: end #ast02 would split a turn: more results of its calls follow; end at #res03, the turn's last result"],
+    ["the latest user message", { start_id: "#res01", end_id: "#res04" }, "compress: the range holds the latest user message, which is always kept; compress before or after it"],
+    ["the protected tail", { start_id: "#res05", end_id: "#res06" }, "compress: the range reaches into the last 3 turns, which are always kept; end at #res04 at the latest"],
+    ["an empty summary", { start_id: "#res01", end_id: "#res03", summary: " \n" }, "compress: the summary is empty; write what the range holds that still matters: paths, line numbers, decisions, errors, open tasks"],
+    ["missing handles", { end: "#res03" }, "compress: start_id and end_id must be handles as shown at the end of tool results, e.g. #k3f9a"],
   ])("%s", async (_name, args, message) => {
     expect(await compress({ summary: SUMMARY, ...args })).toEqual({ output: message, isError: true });
   });
 
   test("the first user message", async () => {
     const history = [ask("id-ast00", call("c0")), result("id-res00", "c0", "old"), ...running({})];
-    expect(await compress({ start: "#res00", end: "#res02", summary: SUMMARY }, history)).toEqual({
+    expect(await compress({ start_id: "#res00", end_id: "#res02", summary: SUMMARY }, history)).toEqual({
       output: "compress: the range holds the first user message, which is always kept; start after it",
       isError: true,
     });
@@ -57,13 +57,13 @@ describe("refusals", () => {
 
   test("a handle two ids end with: the whole id, as the view shows it, is needed", async () => {
     const history = running({}).map((m) => (m.id === "id-res03" ? { ...m, id: "x-res01" } : m));
-    expect((await compress({ start: "#res01", end: "#res01", summary: SUMMARY }, history)).output).toBe("compress: handle #res01 matches 2 messages; use the full handle shown on the result");
+    expect((await compress({ start_id: "#res01", end_id: "#res01", summary: SUMMARY }, history)).output).toBe("compress: handle #res01 matches 2 messages; use the full handle shown on the result");
     expect(checkCompressRange(history, "#id-res01", "[#x-res01]")).toEqual({ fromId: "id-ast01", toId: "x-res01" });
   });
 });
 
 describe("a successful compress", () => {
-  const args = { start: "#res01", end: "[#res03]", summary: SUMMARY };
+  const args = { start_id: "#res01", end_id: "[#res03]", summary: SUMMARY };
 
   test.each([["res01"], ["#res01"], ["[#res01]"], [" [ #res01 ] "], ["id-res01"]])("accepts the handle written as %p", (start) => {
     expect(checkCompressRange(running(args), start, "res03")).toEqual({ fromId: "id-ast01", toId: "id-res03" });
@@ -90,12 +90,19 @@ describe("a successful compress", () => {
     expect(view.stats).toMatchObject({ compressed: 1, summarized: 0 }); // one range (of 5 messages), no compaction summary
   });
 
+  test("a session recorded with the old argument names (start, end) keeps its compressed range", () => {
+    const recorded = (a: Record<string, unknown>) => [...running(a), result("id-res07", "c7", "compressed"), ask("id-ast08", call("c8")), result("id-res08", "c8", "x")];
+    const ids = (a: Record<string, unknown>) => buildContext(input(recorded(a))).messages.map((m) => m.id);
+    expect(ids({ start: "#res01", end: "[#res03]", summary: SUMMARY })).toEqual(ids(args));
+    expect(ids(args)).toContain("summary-id-ast01");
+  });
+
   test("a refused call, or one the history as it was then would refuse, changes nothing", () => {
     const failed = [...running(args), result("id-res07", "c7", "compress: …", true)];
     expect(buildContext(input(failed)).stats.compressed).toBe(0);
     // the tail at that call started at a4: recorded as a success by mistake, it is still not applied,
     // even though the same range would be allowed at the end of the longer history
-    const tailArgs = { start: "#res04", end: "#res05", summary: SUMMARY };
+    const tailArgs = { start_id: "#res04", end_id: "#res05", summary: SUMMARY };
     const later = [...running(tailArgs), result("id-res07", "c7", "compressed"), ...[8, 9, 10].flatMap((n) => [ask(`id-ast${n}`, call(`c${n}`)), result(`id-res${n}`, `c${n}`, "x")])];
     expect(checkCompressRange(later, "#res04", "#res05")).toEqual({ fromId: "id-ast03", toId: "id-res05" });
     expect(buildContext(input(later)).stats.compressed).toBe(0);
@@ -106,5 +113,5 @@ test("the description states the contract in at most 250 characters", () => {
   const tool = createCompressTool(() => []);
   expect(tool.description.length).toBeLessThanOrEqual(250);
   expect(tool.description).toContain("paths, line numbers, decisions, errors, open tasks");
-  expect(tool.parameters).toEqual({ type: "object", properties: { start: { type: "string" }, end: { type: "string" }, summary: { type: "string" } }, required: ["start", "end", "summary"] });
+  expect(tool.parameters).toEqual({ type: "object", properties: { start_id: { type: "string" }, end_id: { type: "string" }, summary: { type: "string" } }, required: ["start_id", "end_id", "summary"] });
 });
