@@ -152,7 +152,8 @@ function preflightFailure(e: unknown, args: CliArgs): number {
   if (!config && !(e instanceof UsageError || e instanceof MentionError || e instanceof SessionError)) throw e;
   if (args.output === "json") writer(1).write(failureLines(config ? "config" : "usage", (e as Error).message));
   if (e instanceof ConfigError) for (const w of e.warnings) warn(w);
-  warn((e as Error).message);
+  // a ConfigError's lines are one mistake each (as /reload lists them): each gets its `hey:`
+  for (const line of config ? (e as Error).message.split("\n") : [(e as Error).message]) warn(line);
   return EXIT.usage;
 }
 

@@ -76,7 +76,7 @@ test("-m PROVIDER/MODEL with an unknown provider is a usage error listing the kn
   expect(run.stderr).toStartWith('hey: -m nope/some-model: unknown provider "nope"; known providers: openai, anthropic, google, deepseek, ollama');
 }, 60_000);
 
-test("a config with several mistakes lists every one at start-up, each with its line, and exits 2", async () => {
+test("a config with several mistakes lists every one at start-up, each on its own hey: line with its line number, and exits 2", async () => {
   const xdg = join(work.path, "xdg-many");
   mkdirSync(join(xdg, "hey"), { recursive: true });
   const file = join(xdg, "hey", "config.toml");
@@ -86,9 +86,9 @@ test("a config with several mistakes lists every one at start-up, each with its 
   expect(run.stderr).toBe(
     [
       `hey: ${file}:2: [agent] max_turns must be a positive integer, got 0`,
-      `${file}:5: [retry] base_delay_ms must be a non-negative integer, got -1`,
-      `${file}:6: [retry] max_retries must be between 0 and 100, got 1000`,
-      `${file}:8: unknown table [permissions]; permission rules belong in [permission]`,
+      `hey: ${file}:5: [retry] base_delay_ms must be a non-negative integer, got -1`,
+      `hey: ${file}:6: [retry] max_retries must be between 0 and 100, got 1000`,
+      `hey: ${file}:8: unknown table [permissions]; permission rules belong in [permission]`,
       "",
     ].join("\n"),
   );
