@@ -24,6 +24,7 @@ import { doneEvent, failureLines } from "./ui/json.ts";
 import { lineKind, unknownCommand } from "./ui/slash.ts";
 import { isTty, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
+import { wrapColumns } from "./ui/wrap.ts";
 import { assemble, configFlags, startProvider } from "./wire.ts";
 
 interface Place {
@@ -200,7 +201,7 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
           if (kind === "unknown") return void say(`hey: ${unknownCommand(line)}\n`);
           if (kind === "command") {
             const result = await runCommand(line, commandContext(parts, signal));
-            if (result.text) say(result.text + "\n");
+            if (result.text) say(wrapColumns(result.text, answerFormat.columns, Bun.stringWidth) + "\n");
             return result.quit ? "quit" : undefined;
           }
           // a bad @file or an unknown skill is printed by the REPL, and nothing is sent

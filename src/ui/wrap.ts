@@ -1,0 +1,45 @@
+// Command output at the interactive prompt (/help, /sessions, /mcp, /usage…) word-wrapped to the
+// terminal, so a narrow window does not break words and lose the columns. Pure.
+
+/** A line's last column is used as the hanging indent only when at least this much room is left. */
+const MIN_ROOM = 24;
+
+/**
+ * `text` with every line wider than `columns` broken at spaces. The continuation lines start
+ * under the line's last column (after its last run of two or more spaces, as in `/help` and the
+ * session table), or under the line's own indentation when that column leaves too little room.
+ * A word wider than the room is left whole (the terminal breaks it). `columns` 0: unchanged.
+ */
+export function wrapColumns(text: string, columns: number, width: (s: string) => number): string {
+  if (columns <= 0) return text;
+  return text
+    .split("\n")
+    .map((line) => (width(line) <= columns ? line : wrapLine(line, columns, width)))
+    .join("\n");
+}
+
+function wrapLine(line: string, columns: number, width: (s: string) => number): string {
+  const lead = line.length - line.trimStart().length;
+  let cut = lead;
+  for (const m of line.matchAll(/\S( {2,})(?=\S)/g)) cut = m.index + 1 + m[1]!.length;
+  if (width(line.slice(0, cut)) > columns - MIN_ROOM) cut = lead;
+  const indent = " ".repeat(width(line.slice(0, cut)));
+  const out: string[] = [];
+  let current = line.slice(0, cut);
+  let used = indent.length;
+  let first = true; // no word on `current` yet
+  for (const word of line.slice(cut).split(" ").filter((w) => w !== "")) {
+    const w = width(word);
+    if (!first && used + 1 + w > columns) {
+      out.push(current);
+      current = indent + word;
+      used = indent.length + w;
+      continue;
+    }
+    current += (first ? "" : " ") + word;
+    used += (first ? 0 : 1) + w;
+    first = false;
+  }
+  out.push(current);
+  return out.join("\n");
+}

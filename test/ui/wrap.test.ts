@@ -1,0 +1,46 @@
+// Command output word-wrapped at the interactive prompt: narrow terminals keep words and columns.
+import { expect, test } from "bun:test";
+import { wrapColumns } from "../../src/ui/wrap.ts";
+
+const width = Bun.stringWidth;
+
+test("a /help line breaks between words and goes on under its description column", () => {
+  const line = "/reload                   re-read config, skills and AGENTS.md, restart MCP servers (checked first; the conversation is kept)";
+  const wrapped = wrapColumns(line, 60, width);
+  expect(wrapped).toBe(
+    [
+      "/reload                   re-read config, skills and",
+      "                          AGENTS.md, restart MCP servers",
+      "                          (checked first; the conversation",
+      "                          is kept)",
+    ].join("\n"),
+  );
+  for (const l of wrapped.split("\n")) expect(width(l)).toBeLessThanOrEqual(60);
+  expect(wrapped.replace(/\s+/g, " ")).toBe(line.replace(/\s+/g, " ")); // nothing lost
+});
+
+test("a session table row goes on under its last column; lines that fit are untouched", () => {
+  const text = "ID  LAST USED  FIRST PROMPT\nk3f9a  2026-12-04 09:00  fix the failing test in the parser and then update the docs\nshort  x  y";
+  expect(wrapColumns(text, 50, width)).toBe(
+    ["ID  LAST USED  FIRST PROMPT", "k3f9a  2026-12-04 09:00  fix the failing test in", "                         the parser and then", "                         update the docs", "short  x  y"].join("\n"),
+  );
+});
+
+test("prose breaks under its own indentation, and so does a line whose last column leaves too little room", () => {
+  expect(wrapColumns("Keys: Esc or Ctrl-C cancels a running turn; text typed meanwhile waits", 30, width)).toBe(
+    ["Keys: Esc or Ctrl-C cancels a", "running turn; text typed", "meanwhile waits"].join("\n"),
+  );
+  expect(wrapColumns("  fs: connected · 14 tools  read_file, read_text_file, write_file", 30, width)).toBe(
+    ["  fs: connected · 14 tools", "  read_file, read_text_file,", "  write_file"].join("\n"),
+  );
+});
+
+test("a word wider than the room is left whole; width 0 (not a terminal) changes nothing", () => {
+  const url = "see https://example.com/a/very/long/path/that/does/not/fit";
+  expect(wrapColumns(url, 20, width)).toBe("see\nhttps://example.com/a/very/long/path/that/does/not/fit");
+  expect(wrapColumns(url, 0, width)).toBe(url);
+});
+
+test("wide characters count by their display width", () => {
+  expect(wrapColumns("修复 解析器 的 测试", 10, width)).toBe("修复\n解析器 的\n测试") // 4 + 1 + 6 columns would be 11;
+});
