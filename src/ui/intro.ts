@@ -14,6 +14,9 @@ const PAST_ANSWER_LINES = 12;
 export const RESUME_CHOICES = 10;
 
 const dim = (text: string, color: boolean): string => (color ? DIM + text + RESET : text);
+/** A rendered line dim throughout: its styles' ends (`0m`, and `22m` after bold) would end the dim too, so it is set again after each. */
+const dimRendered = (line: string, color: boolean): string =>
+  color ? (DIM + line.replace(/\x1b\[(?:0|22)m(?!$)/g, (end) => end + DIM)).replace(/(?:\x1b\[0m)?$/, RESET) : line;
 
 /** `~/…` for paths under `home`. */
 export function shortPath(path: string, home: string | undefined): string {
@@ -33,8 +36,9 @@ export interface AnswerFormat {
 }
 
 /**
- * The last question (dim, after the prompt) and its answer rendered as a live answer is (markdown,
- * word wrap), for a resumed session; "" when there is none. Long ones show their start and end.
+ * The last exchange of a resumed session, dim (issue 14): the question after the prompt, and the
+ * answer rendered as a live answer is (markdown, word wrap); "" when there is none. Long ones show
+ * their start and end.
  */
 export function lastExchange(messages: readonly Message[], prompt: string, format: AnswerFormat): string {
   const asked = messages.findLastIndex((m) => m.role === "user" && textOf(m).trim() !== "");
@@ -49,7 +53,8 @@ export function lastExchange(messages: readonly Message[], prompt: string, forma
   // rendered whole, then cut: a fence or a list cut off at its start would render wrong; every rendered line closes its styles
   const stream = createTextStream({ width: () => format.columns, stringWidth: format.stringWidth, markdown: format.color });
   const rendered = (stream.push(visible(textOf(answer).trim())) + stream.finish()).replace(/\n$/, "");
-  return [...question, ...cap(rendered.split("\n"), PAST_ANSWER_LINES, true)].join("\n") + "\n";
+  const shown = cap(rendered.split("\n"), PAST_ANSWER_LINES, true).map((l) => (l.startsWith(DIM) ? l : dimRendered(l, format.color)));
+  return [...question, ...shown].join("\n") + "\n";
 }
 
 /** `/resume`'s choices: number, when, size, first prompt. */

@@ -1,5 +1,5 @@
-// The last exchange a resumed session shows: the question dim after the prompt, the answer as a
-// live answer is rendered (markdown, wrap), a long answer cut to its end without losing its styles.
+// The last exchange a resumed session shows, dim (issue 14): the question after the prompt, the
+// answer rendered as a live answer is (markdown, wrap), a long answer cut to its end without losing its styles.
 import { expect, test } from "bun:test";
 import { userMessage, type Message } from "../../src/kernel/ir.ts";
 import { lastExchange } from "../../src/ui/intro.ts";
@@ -7,9 +7,9 @@ import { lastExchange } from "../../src/ui/intro.ts";
 const said = (text: string): Message => ({ id: "a", role: "assistant", content: [{ type: "text", text }] });
 const format = (color: boolean, columns = 0) => ({ color, columns, stringWidth: (t: string) => [...t].length });
 
-test("the answer's markdown is rendered, the question dim", () => {
+test("the answer's markdown is rendered, and the whole exchange is dim: the dim is set again after each style that ends it", () => {
   const shown = lastExchange([userMessage("what is it?"), said("It is **Paris**, see `map.txt`.")], "› ", format(true));
-  expect(shown).toBe("\x1b[2m› what is it?\x1b[0m\nIt is \x1b[1mParis\x1b[22m, see \x1b[36mmap.txt\x1b[39m.\x1b[0m\n");
+  expect(shown).toBe("\x1b[2m› what is it?\x1b[0m\n\x1b[2mIt is \x1b[1mParis\x1b[22m\x1b[2m, see \x1b[36mmap.txt\x1b[39m.\x1b[0m\n");
 });
 
 test("without colour the answer is as written, wrapped at the terminal's width", () => {
@@ -20,7 +20,7 @@ test("a long answer shows its last lines; lines inside a code fence opened befor
   const code = "Here:\n```\n" + Array.from({ length: 20 }, (_, i) => `line ${i}`).join("\n") + "\n```\nDone.";
   const lines = lastExchange([userMessage("show me"), said(code)], "› ", format(true)).split("\n");
   expect(lines[1]).toBe("\x1b[2m…\x1b[0m");
-  expect(lines[2]).toBe("\x1b[36mline 10\x1b[39m"); // styled as code, no ``` shown as text
-  expect(lines.at(-2)).toBe("Done.");
+  expect(lines[2]).toBe("\x1b[2m\x1b[36mline 10\x1b[39m\x1b[0m"); // styled as code (and dim), no ``` shown as text
+  expect(lines.at(-2)).toBe("\x1b[2mDone.\x1b[0m");
   expect(lines).toHaveLength(1 + 1 + 12 + 1);
 });
