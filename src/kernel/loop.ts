@@ -55,7 +55,7 @@ export const MAX_TURNS_PROMPT = `You have reached the turn limit for this run; $
 export const MAX_RUN_TOKENS_PROMPT = `You have used up the token budget for this run; ${HAND_OFF_PARTS}`;
 /** Asked once more when the hand-off came back without text (a model that called tools anyway, ignoring tool_choice "none"). */
 export const PLAIN_HAND_OFF_PROMPT = `Tool calls cannot run any more and are ignored. Answer in plain text only; ${HAND_OFF_PARTS}`;
-/** The `error` event of a run whose final answer was empty (no text: nothing, or only thinking). */
+/** The `error` event of a run whose first reply was empty (no tool calls, no text: nothing, or only thinking). */
 export const EMPTY_ANSWER = "the model's answer was empty";
 
 /**
@@ -129,7 +129,9 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     }
     if (handOff) return finish(handOff);
     const calls = message.toolCalls ?? [];
-    if (calls.length === 0 && reply.stop !== "length" && !answered) {
+    // nothing at all for the request: a failure (exit 1), not a silent success; an answer without
+    // text after the model worked with tools ends the run normally (its work is the result)
+    if (calls.length === 0 && reply.stop !== "length" && !answered && turns === 1) {
       output.emit({ type: "error", kind: "empty_answer", message: EMPTY_ANSWER });
       return finish("error");
     }

@@ -80,6 +80,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   let section: "text" | "thinking" | undefined; // what the last streamed text was
   let showThinking = true;
   let turnText = ""; // finalOnly: this turn's text, until it turns out to be narration or the answer
+  let turnAnswered = false; // this turn has written text
   const calls = new Map<string, { name: string; args: string; before?: string; label: string }>();
   let batch = 0; // calls announced in the current turn
 
@@ -153,6 +154,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
       switch (event.type) {
         case "turn_start":
           batch = 0;
+          turnAnswered = false;
           spin("working…");
           break;
         case "thinking_delta":
@@ -169,6 +171,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
             if (info === answer) write(info, "\n"); // a blank line between thinking and answer
           }
           section = "text";
+          if (event.text.trim() !== "") turnAnswered = true;
           if (finalOnly) turnText += visible(event.text);
           else write(answer, text.push(visible(event.text)));
           break;
@@ -217,6 +220,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           stopSpinner();
           closeSection();
           if (finalOnly) flushTurn(answer);
+          if (event.stop_reason === "end" && !turnAnswered && event.turns > 0) infoLine("the model ended without a final answer; its work is above", YELLOW);
           if (event.stop_reason === "length") infoLine("the answer was cut off: the model reached its output token limit (raise max_tokens)", YELLOW);
           if (event.stop_reason === "max_turns") infoLine("stopped at the turn limit (--max-turns)", YELLOW);
           if (event.stop_reason === "max_run_tokens") infoLine("stopped at the run's token limit (--max-run-tokens)", YELLOW);

@@ -98,7 +98,7 @@ describe("answers", () => {
   });
 });
 
-test("an empty answer (no text, or thinking only) is not a silent success: a warning, exit 1, in JSON an empty_answer error before done", async () => {
+test("an empty first reply (no text, or thinking only, no calls) is not a silent success: a warning, exit 1, in JSON an empty_answer error before done", async () => {
   server.enqueue(answer(""), answer("", "only thinking"));
   for (const _ of [1, 2]) {
     const run = await runHey([...adHoc(), "-p", "go"], { cwd: work.path });
@@ -113,6 +113,17 @@ test("an empty answer (no text, or thinking only) is not a silent success: a war
   expect(events.map((e) => e.type).slice(-3)).toEqual(["error", "result", "done"]);
   expect(events.at(-3)).toEqual({ type: "error", kind: "empty_answer", message: "the model's answer was empty" });
   expect(events.at(-1)).toMatchObject({ stop_reason: "error" });
+});
+
+test("a final answer without text after the model worked with tools: the run ends normally (exit 0) and says there was no final answer", async () => {
+  const read = sseReply(sse([chatChunk({ toolCall: { index: 0, id: "c1", name: "read_file", arguments: '{"path":"notes.txt"}' } }), chatChunk({ finish: "tool_calls" })]));
+  writeFileSync(join(work.path, "notes.txt"), "hello\n");
+  server.enqueue(read, answer(""));
+  const run = await runHey([...adHoc(), "-p", "read my notes"], { cwd: work.path });
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe("");
+  expect(run.stderr).toContain("the model ended without a final answer; its work is above");
+  expect(run.stderr).not.toContain("the model's answer was empty");
 });
 
 describe("errors a new user meets", () => {

@@ -71,12 +71,18 @@ describe("a hand-off or an answer without text", () => {
   });
 
   for (const [what, turn] of [["an empty text", { text: "" }], ["thinking only", { thinking: "Hmm." }]] as const)
-    test(`a final answer with ${what}: an empty_answer error, then done with stop_reason error`, async () => {
+    test(`a first reply with ${what} and no calls: an empty_answer error, then done with stop_reason error`, async () => {
       const deps = loopDeps(fakeProvider([turn]));
       expect((await runLoop([userMessage("go")], deps)).stop).toBe("error");
       expect(deps.output.of("error")).toEqual([{ type: "error", kind: "empty_answer", message: EMPTY_ANSWER }]);
       expect(deps.output.sequence().slice(-2)).toEqual(["error", "done"]);
     });
+
+  test("a final answer without text after the model worked with tools ends the run normally (SPEC §6: it stopped calling tools)", async () => {
+    const deps = loopDeps(fakeProvider([{ toolCalls: [{ name: "t", arguments: {} }] }, { text: "" }]), { tools: [sleepTool("t", 1)] });
+    expect(await runLoop([userMessage("go")], deps)).toMatchObject({ stop: "end", turns: 2 });
+    expect(deps.output.of("error")).toEqual([]);
+  });
 });
 
 describe("max run tokens", () => {

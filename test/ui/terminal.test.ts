@@ -187,3 +187,17 @@ test("a file written twice in one batch: each write's diff is against the file a
   expect(shown).toContain("  ✓ write same.txt (1 line): created\n    @@ -1,0 +1,1 @@\n    +first\n");
   expect(shown).toContain("  ✓ write ./same.txt (1 line): overwrote\n    @@ -1,1 +1,1 @@\n    -second\n    +third\n"); // not +third against an empty file
 });
+
+test("a run that ends without a final answer after working with tools says so in one line; an answered one does not", () => {
+  const worked: AgentEvent[] = [
+    { type: "turn_start", turn: 1 },
+    { type: "text_delta", text: "Fixing it." },
+    { type: "tool_call", id: "c1", name: "bash", arguments: '{"command":"true"}' },
+    { type: "tool_result", id: "c1", name: "bash", ok: true, output: "" },
+    { type: "turn_start", turn: 2 },
+    { type: "thinking_delta", text: "done" },
+    done,
+  ];
+  expect(render(worked).err).toEndWith("the model ended without a final answer; its work is above\n");
+  expect(render(run).err).not.toContain("without a final answer");
+});
