@@ -22,6 +22,8 @@ export interface AgentParts {
   tools(signal: AbortSignal): Tool[] | Promise<Tool[]>;
   output: Output;
   cwd: string;
+  /** where a tool call's `path` points (`~` is the home directory), to run calls on one file in order */
+  pathOf?(path: string): string;
   /** the system prompt without the per-request context line, asked before every request */
   system(): string;
   permission: PermissionCheck;
@@ -127,6 +129,7 @@ export function createAgent(parts: AgentParts): Agent {
         },
         signal,
         cwd: parts.cwd,
+        ...(parts.pathOf ? { pathOf: parts.pathOf } : {}),
         limits: { maxTurns: settings.agent.maxTurns, parallelTools: settings.agent.parallelTools, maxRunTokens: settings.agent.maxRunTokens },
         retry: settings.retry,
         permission: parts.permission,

@@ -226,6 +226,10 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     tools: (signal) => mcp.tools(tools, signal),
     output,
     cwd,
+    pathOf: (path) => {
+      const where = resolveUserPath(path, cwd, input.home);
+      return "abs" in where ? where.abs : resolve(cwd, path);
+    },
     system: prompt.system,
     permission: (tool, a) => rules(tool, a),
     taskNote: () => readTaskNote(cwd),

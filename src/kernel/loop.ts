@@ -21,6 +21,8 @@ export interface LoopDeps {
   context(history: Message[], signal: AbortSignal): Promise<RequestContext>;
   signal: AbortSignal;
   cwd: string;
+  /** where a tool call's `path` points (ToolRunDeps.pathOf) */
+  pathOf?(path: string): string;
   /** maxRunTokens: input + output tokens of the run's model responses after which it hands off; undefined = no cap */
   limits: { maxTurns: number; parallelTools: boolean; maxRunTokens?: number };
   retry: RetryPolicy;

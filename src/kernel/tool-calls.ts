@@ -16,6 +16,8 @@ export interface ToolRunDeps {
   permission: PermissionCheck;
   signal: AbortSignal;
   cwd: string;
+  /** the absolute path a call's `path` names, where the tools resolve it (`~` too); default: against `cwd` */
+  pathOf?(path: string): string;
   parallel: boolean;
 }
 
@@ -75,8 +77,8 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
   let barrier: Promise<unknown> = Promise.resolve();
   for (const call of calls) {
     const args = parseArguments(call.arguments);
-    // one file named two ways (`a.txt`, `./a.txt`, absolute) is one file: order by where it is
-    const path = typeof args?.path === "string" ? resolvePath(deps.cwd, args.path) : undefined;
+    // one file named two ways (`a.txt`, `./a.txt`, `~/…`, absolute) is one file: order by where it is
+    const path = typeof args?.path === "string" ? (deps.pathOf?.(args.path) ?? resolvePath(deps.cwd, args.path)) : undefined;
     const exclusive = deps.tools.find((t) => t.name === call.name)?.exclusive === true;
     let before: Promise<unknown> = barrier;
     if (!deps.parallel || exclusive) before = Promise.allSettled(started);

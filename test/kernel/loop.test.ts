@@ -4,6 +4,7 @@ import { runLoop, EMPTY_ANSWER, MAX_RUN_TOKENS_PROMPT, MAX_TURNS_PROMPT, PLAIN_H
 import { textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import { fakeProvider } from "../helpers/fake-provider.ts";
+import { resolveUserPath } from "../../src/fs/user-path.ts";
 import { loopDeps, sleepTool } from "../helpers/loop-deps.ts";
 import { createCompressTool } from "../../src/tools/compress.ts";
 import { withUniqueCallIds } from "../../src/kernel/tool-calls.ts";
@@ -322,6 +323,29 @@ test("one file named two ways (a.txt, ./a.txt, absolute) is edited in call order
   const provider = fakeProvider([{ toolCalls: [{ name: "edit", arguments: { path: "a.txt" } }, { name: "edit", arguments: { path: "./a.txt" } }, { name: "edit", arguments: { path: `${cwd}/a.txt` } }] }, { text: "ok" }]);
   await runLoop([userMessage("go")], loopDeps(provider, { tools: [slowEdit], cwd }));
   expect(order).toEqual(["start a.txt", "end a.txt", "start ./a.txt", "end ./a.txt", `start ${cwd}/a.txt`, `end ${cwd}/a.txt`]);
+});
+
+test("~/a.txt and the same file by its absolute path are one file: with the tools' pathOf, edited in call order", async () => {
+  const order: string[] = [];
+  const slowEdit = {
+    name: "edit",
+    description: "",
+    parameters: {},
+    run: async (args: Record<string, unknown>) => {
+      order.push(`start ${args.path}`);
+      await Bun.sleep(30);
+      order.push(`end ${args.path}`);
+      return { output: "ok" };
+    },
+  };
+  const [cwd, home] = ["/work/app", "/home/me"];
+  const pathOf = (p: string) => {
+    const where = resolveUserPath(p, cwd, home);
+    return "abs" in where ? where.abs : p;
+  };
+  const provider = fakeProvider([{ toolCalls: [{ name: "edit", arguments: { path: "~/a.txt" } }, { name: "edit", arguments: { path: "/home/me/a.txt" } }] }, { text: "ok" }]);
+  await runLoop([userMessage("go")], loopDeps(provider, { tools: [slowEdit], cwd, pathOf }));
+  expect(order).toEqual(["start ~/a.txt", "end ~/a.txt", "start /home/me/a.txt", "end /home/me/a.txt"]);
 });
 
 describe("tools per request", () => {
