@@ -7,7 +7,7 @@ import { formatOutput, isVerbatimCommand, type CommandOutput } from "./bash-outp
 /** Output at or under both limits is shown whole: filtering it would save little and hide context. */
 export const FILTER_MIN_LINES = 100;
 export const FILTER_MIN_CHARS = 8 * 1024;
-/** The first and last lines of each stream are always kept as they are: what ran, and the summaries and final state, which come last. */
+/** The first and last lines of each stream are always kept: what ran, and the summaries and final state, which come last (only exact repeats fold, as ×N). */
 export const HEAD_LINES = 5;
 export const TAIL_LINES = 20;
 /** Lines kept around an error line: the test name above an assertion, the expected/received below. */
@@ -209,7 +209,10 @@ export function createLineFilter(budget: number): { push(text: string, length: n
     }
   };
 
-  /** `verbatim`: a head or tail line, shown as it is and never folded with its neighbours. */
+  /**
+   * `verbatim`: a head or tail line, shown as it is: never folded with merely similar neighbours
+   * (the values stay readable), while exact repeats still fold into one line with `(×N)`.
+   */
   const render = (line: Line, show: boolean, verbatim = false) => {
     if (line.keep === 2) return;
     const last = items.at(-1);
@@ -217,7 +220,7 @@ export function createLineFilter(budget: number): { push(text: string, length: n
     if (!show) {
       if (last && "omitted" in last) last.omitted++;
       else items.push({ omitted: 1 });
-    } else if (!verbatim && last && "text" in last && !last.verbatim && (last.latest.text === line.text || (!last.signal && !line.signal && mask(last.text) === mask(line.text)))) {
+    } else if (last && "text" in last && (last.latest.text === line.text || (!verbatim && !last.verbatim && !last.signal && !line.signal && mask(last.text) === mask(line.text)))) {
       const before = displayed(last);
       last.count++;
       if (last.latest.text !== line.text) last.similar = true;

@@ -136,6 +136,12 @@ describe("filterOutput", () => {
     expect(csv.text.split("\n").slice(1, -1)).toEqual([...rows.slice(0, HEAD_LINES), "… 276 lines omitted …", ...rows.slice(-TAIL_LINES)]);
   });
 
+  test("exact repeats fold as ×N at the ends too (SPEC §13.1): 20 identical last lines cost one", async () => {
+    const lines = [...Array(8).fill("Compiling..."), ...Array.from({ length: 200 }, (_, i) => `built ${i}`), ...Array(30).fill("waiting for the lock"), "done"];
+    const { text } = await filterOutput({ stdout: lines.join("\n"), stderr: "", exitCode: 0, command: "cargo build" });
+    expect(text.split("\n").slice(1)).toEqual(["Compiling... (×5)", "… 214 lines omitted …", "waiting for the lock (×19)", "done", "[exit code 0]"]);
+  });
+
   test("in the middle, a run of near-identical shown lines keeps its first and last line; identical ones fold as ×N", async () => {
     // errors every 4 lines: the 3 similar lines between two errors are shown whole (a marker would save nothing)
     const middle = Array.from({ length: 40 }, (_, i) => (i % 4 === 3 ? `error: case ${i} failed` : `step ${i} ok`));
