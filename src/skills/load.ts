@@ -60,8 +60,11 @@ export function loadSkills(folders: readonly string[]): LoadedSkills {
       problems.push({ level: "error", message: `${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); left out` });
       return;
     }
-    // a loose .md file without frontmatter (a README) is not a skill
-    if (folder === undefined && !splitFrontmatter(text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n"))) return;
+    // a loose .md file without frontmatter is not a skill: said (SPEC §12), except for a README
+    if (folder === undefined && !splitFrontmatter(text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n"))) {
+      if (!/^readme\.md$/i.test(basename(path))) problems.push({ level: "warning", message: `${path}: no frontmatter (--- name and description ---), so it is not a skill; left out` });
+      return;
+    }
     const parsed = parseSkill(text, { path, ...(folder !== undefined ? { folder } : {}), stem: basename(path, ".md") }, Bun.YAML.parse);
     problems.push(...parsed.problems);
     if (parsed.skill) found.push(parsed.skill);

@@ -80,6 +80,15 @@ describe("what a skills folder holds", () => {
     expect(got.problems).toEqual([]);
   });
 
+  test("a root .md file without frontmatter is no skill, and a warning says so (SPEC §12); a README is left alone", () => {
+    const dir = join(cwd, ".hey", "skills");
+    put(join(dir, "deploy.md"), "# Deploy\n\nRun make deploy.\n");
+    put(join(dir, "Readme.md"), "# notes\n");
+    const got = loadSkills([dir]);
+    expect(got.skills).toEqual([]);
+    expect(got.problems).toEqual([{ level: "warning", message: `${join(dir, "deploy.md")}: no frontmatter (--- name and description ---), so it is not a skill; left out` }]);
+  });
+
   test("missing folders are fine; broken skills are errors, odd ones warnings, and the rest still load", () => {
     const dir = join(configDir(), "skills");
     put(join(dir, "ok", "SKILL.md"), skill("ok", "fine"));
