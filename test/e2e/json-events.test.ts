@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { newId, type Message } from "../../src/kernel/ir.ts";
 import { toLine } from "../../src/sessions/format.ts";
 import { jsonEvents, ROOT, runHey, tempDir } from "../helpers/e2e.ts";
+import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
 import { jsonReply, sseReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
 import { startTerm } from "../helpers/tmux.ts";
@@ -30,7 +31,7 @@ function documented(): Map<string, Event> {
 }
 
 /** Fields the doc's table names as present only sometimes. */
-const OPTIONAL: Record<string, string[]> = { compaction: ["from_id", "to_id", "summary", "error"], tool_call: ["arguments_text"] };
+const OPTIONAL: Record<string, string[]> = { compaction: ["from_id", "to_id", "summary", "error"], tool_call: ["arguments_text", "server"], mcp: ["tools", "error"] };
 
 const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 
@@ -113,6 +114,17 @@ test("every event hey emits has its documented example's fields, and every docum
   const resumed = await hey(["--resume", id, "-p", "go on"]);
   expect(resumed.code).toBe(0);
   seen.push(...jsonEvents(resumed.stdout));
+
+  // MCP servers: one that connects (the request waits for it, however loaded the machine), one whose command is not found
+  const mcpConfig = join(work.path, "mcp.toml");
+  writeFileSync(mcpConfig, `${readFileSync(cfg, "utf8")}\n[mcp]\nstartup_wait_ms = 20000\n\n[mcp.good]\ncommand = ${JSON.stringify(BUN)}\nargs = ${JSON.stringify([FAKE_SERVER, "ok", "good", "echo"])}\n\n[mcp.ghost]\ncommand = "no-such-mcp-server-x"\n`);
+  server.enqueue(said("ok"));
+  const withMcp = jsonEvents((await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--config", mcpConfig, "--output", "json", "-p", "hi"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } })).stdout);
+  expect(withMcp.filter((e) => e.type === "mcp").sort((a, b) => String(a.server).localeCompare(String(b.server)))).toEqual([
+    { type: "mcp", server: "ghost", state: "failed", error: expect.stringContaining('command "no-such-mcp-server-x" not found') },
+    { type: "mcp", server: "good", state: "connected", tools: 1 },
+  ]);
+  seen.push(...withMcp);
 
   // slash commands: a command event, /reload a reload event too; a failure before the start
   for (const args of [["/usage"], ["/reload"], ["-p", "@missing.txt", "read this"]]) seen.push(...jsonEvents((await hey(args)).stdout));
