@@ -259,8 +259,8 @@ const SCRIPT: Step[] = [
   { call: ["bash", { command: "git diff --stat" }] },
   { text: "Fixed three bugs: parseNumber kept no sign (src/parser.mjs:7), parseList split on ';' (src/parser.mjs:16), padCell padded one short (src/format.mjs:5). All 1,500 tests pass; the build is clean apart from the known warnings; CHANGELOG.md and README.md updated." },
 ];
-/** Script steps whose call must fail (error purge material). */
-const FAILING = [5, 9, 23];
+/** Script steps whose call must fail (error purge material): three mistakes, and the test runs that exit 1 while tests still fail. */
+const FAILING = [1, 5, 7, 9, 11, 23];
 
 // ---------------------------------------------------------------------------------------------
 
