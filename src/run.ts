@@ -10,6 +10,7 @@ import { ConfigError } from "./config/settings.ts";
 import { fallbackHandOff, saveHandOff } from "./context/task-note.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
 import type { RunResult } from "./kernel/loop.ts";
+import { usageCounts } from "./kernel/output.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { NetConfigError } from "./net/proxy.ts";
 import { formatStatus } from "./mcp/status.ts";
@@ -243,7 +244,7 @@ async function oneCommand(parts: Assembled, line: string, output: CliArgs["outpu
   const result = await runCommand(line, { ...commandContext(parts, new AbortController().signal), oneShot: true });
   if (output === "json") {
     parts.output.emit({ type: "command", name: line.trim().split(/\s/, 1)[0]!, ok: result.ok, output: result.text });
-    parts.output.emit(doneEvent(result.ok ? "end" : "error"));
+    parts.output.emit(doneEvent(result.ok ? "end" : "error", usageCounts(parts.agent.usage.total)));
   } else if (result.text) writer(result.ok ? 1 : 2).write(result.text + "\n");
   return result.ok ? EXIT.ok : EXIT.usage;
 }

@@ -31,7 +31,19 @@ export interface SessionWriter extends Output {
 /** A `compaction` event as the writer reads it (the union in kernel/output.ts may grow it). */
 type CompactionEvent = { type: "compaction"; kind: string; from_id?: string; to_id?: string; summary?: string };
 
-export function createSessionWriter(opts: { dir: string; id: string; cwd: string; version: string; warn: (message: string) => void; untilAnswer?: boolean }): SessionWriter {
+export function createSessionWriter(opts: {
+  dir: string;
+  id: string;
+  cwd: string;
+  version: string;
+  warn: (message: string) => void;
+  untilAnswer?: boolean;
+  /**
+   * the session is on disk already (a resume): a summary or a usage entry is written at once, even
+   * before this run's first message (`hey -c /compact` keeps its summary and what it cost)
+   */
+  existing?: boolean;
+}): SessionWriter {
   const path = join(opts.dir, `${opts.id}.jsonl`);
   let fd: number | undefined;
   let failed = false;
@@ -71,8 +83,10 @@ export function createSessionWriter(opts: { dir: string; id: string; cwd: string
     write(toLine(entry));
   };
   const append = (entry: SessionEntry) => {
-    if (held) return void held.push(entry);
-    if (fd === undefined && entry.type !== "message") return; // nothing but a message opens the file
+    const onDisk = opts.existing === true && entry.type !== "message"; // its messages are in the file already
+    if (held && !onDisk) return void held.push(entry);
+    if (fd === undefined && entry.type !== "message" && !onDisk) return; // nothing but a message creates the file
+    if (fd === undefined) open();
     flushModel();
     write(toLine(entry));
   };

@@ -47,7 +47,10 @@ export function failureLines(kind: ErrorKind, message: string): string {
   return JSON.stringify({ type: "error", kind, message }) + "\n" + JSON.stringify(doneEvent("error")) + "\n";
 }
 
-/** The `done` of a run that made no model request (a slash command, a failure before the first). */
-export function doneEvent(stop: "end" | "error"): Extract<AgentEvent, { type: "done" }> {
-  return { type: "done", stop_reason: stop, turns: 0, usage: { ...NO_USAGE } };
+/**
+ * The `done` of a run that made no turn (a slash command, a failure before the first); `usage`:
+ * what it spent all the same (`/compact`'s summary request).
+ */
+export function doneEvent(stop: "end" | "error", usage: UsageCounts = NO_USAGE): Extract<AgentEvent, { type: "done" }> {
+  return { type: "done", stop_reason: stop, turns: 0, usage: { ...usage } };
 }

@@ -174,3 +174,19 @@ test("with a terminal on stdin, --output json runs one-shot: JSON lines, no prom
     await term.close();
   }
 });
+
+test("one-shot /compact on a resumed session saves its summary and what it cost: the file gets both, done counts the request", async () => {
+  const id = bigSession();
+  const file = join(state.path, "hey", "sessions", `${id}.jsonl`);
+  const before = readFileSync(file, "utf8");
+  server.enqueue(said("Summary: read f0 to f7."));
+  const run = await hey(["--resume", id, "/compact"]);
+  expect(run.code).toBe(0);
+  const events = jsonEvents(run.stdout);
+  expect(events.find((e) => e.type === "command")).toMatchObject({ name: "/compact", ok: true });
+  expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "end", usage: { input_tokens: 21, output_tokens: 4 } });
+  const added = readFileSync(file, "utf8").slice(before.length).split("\n").filter(Boolean).map((l) => JSON.parse(l) as Event);
+  expect(added.map((e) => e.type)).toEqual(expect.arrayContaining(["compaction", "usage"]));
+  expect(added.find((e) => e.type === "compaction")).toMatchObject({ summary: expect.stringContaining("Summary: read f0 to f7.") });
+  expect(added.some((e) => e.type === "message")).toBe(false); // nothing else is written
+});
