@@ -140,9 +140,12 @@ export function authMessage(where: string, said: string, ctx: ErrorContext): str
  * reset, DNS, TLS). Names the base URL and, when there is one, the underlying cause.
  */
 export function networkError(said: string, cause: unknown, baseUrl: string): ProviderError {
-  const because = cause instanceof Error && cause.message ? ` (${cause.message})` : "";
-  return new ProviderError("network", `network error talking to ${baseUrl}: ${said}${because}`);
+  const because = cause instanceof Error && cause.message ? ` (${withoutFetchHint(cause.message)})` : "";
+  return new ProviderError("network", `network error talking to ${baseUrl}: ${withoutFetchHint(said)}${because}`);
 }
+
+/** Bun's fetch ends its errors with advice for fetch's own callers, which means nothing to a hey user. */
+const withoutFetchHint = (text: string) => text.replace(/\s*For more information, pass `verbose: true` in the second argument to fetch\(\)\.?/g, "");
 
 /**
  * The ProviderError for a NetError (net/errors.ts) thrown by hey's fetch, found in `e` or its cause

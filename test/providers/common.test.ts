@@ -37,6 +37,13 @@ test("a network error names the base URL and the cause, when there is one", () =
   expect(networkError("", "not an Error", ctx.baseUrl)).toMatchObject({ kind: "network", message: "network error talking to https://api.example.test/v1: " });
 });
 
+test("Bun's advice to fetch's callers (pass verbose: true…) is left out of the message", () => {
+  const bun = new Error("The socket connection was closed unexpectedly. For more information, pass `verbose: true` in the second argument to fetch()");
+  expect(networkError("Connection error.", bun, ctx.baseUrl).message).toBe(
+    "network error talking to https://api.example.test/v1: Connection error. (The socket connection was closed unexpectedly.)",
+  );
+});
+
 test.each([
   { title: "Headers → 3", headers: new Headers({ "Retry-After": "3" }) as unknown, expected: "3" },
   { title: "a plain record → 3", headers: { "retry-after": "3" }, expected: "3" },
