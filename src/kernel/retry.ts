@@ -52,7 +52,8 @@ export function retryDecision(failure: RetryableFailure, attempt: number, policy
   const floor = Math.min(policy.maxDelayMs, MIN_DELAY_MS * 2 ** (attempt - 1));
   const server = policy.respectRetryAfter ? failure.retryAfterMs : undefined;
   if (server !== undefined) {
-    if (server > policy.maxDelayMs) return { retry: false, why: `the server allows the next try in ${formatWait(server)}` };
+    if (server > policy.maxDelayMs)
+      return { retry: false, why: `the server allows the next try in ${formatWait(server)}, longer than hey waits ([retry] max_delay_ms = ${policy.maxDelayMs})` };
     return { retry: true, delayMs: Math.max(floor, Math.round(server * (1 + (policy.jitter ? random() * SERVER_DELAY_JITTER : 0)))) };
   }
   const capped = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));

@@ -232,7 +232,7 @@ describe("retries", () => {
     const result = await runLoop([userMessage("q")], deps);
     expect(result.stop).toBe("error");
     expect(deps.clock.slept).toEqual([]);
-    expect(deps.output.of("error")[0]!.message).toBe("rate limited (429) — the server allows the next try in 3 h 0 min");
+    expect(deps.output.of("error")[0]!.message).toBe("rate limited (429) — the server allows the next try in 3 h 0 min, longer than hey waits ([retry] max_delay_ms = 60000)");
   });
 
   test("503s back off exponentially within the jitter bounds, then give up after max_retries", async () => {
