@@ -80,6 +80,14 @@ const fail = (message: string): never => {
 /** Environment values count only when non-empty: `HEY_MODEL=` is the same as no HEY_MODEL. */
 export const envValue = (env: Env, name: string): string | undefined => env[name] || undefined;
 
+/** Why a built-in provider is not among the known ones (its key is not set); "" for another name. */
+export function presetHint(name: string): string {
+  const preset = PRESETS.find((p) => p.name === name);
+  if (!preset) return "";
+  if (preset.keyVars.length === 0) return ` (${name} is built in, but a config with providers lists only its own: add [provider.${name}])`;
+  return ` (${name} is built in and offered when ${preset.keyVars.join(" or ")} is set)`;
+}
+
 function presets(env: Env): { providers: ProviderSettings[]; first: string } {
   const providers = PRESETS.map((p): ProviderSettings => {
     const apiKeyVar = p.keyVars.find((v) => env[v]) ?? p.keyVars[0];
@@ -175,7 +183,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const byName = (name: string) => providers.find((p) => p.name === name);
   const names_ = providers.map((p) => p.name);
   const known = (name: string, label: string): string =>
-    byName(name)?.name ?? fail(`${label}: unknown provider ${JSON.stringify(name)}${didYouMean(name, names_)}; known providers: ${names_.join(", ")}`);
+    byName(name)?.name ?? fail(`${label}: unknown provider ${JSON.stringify(name)}${presetHint(name) || didYouMean(name, names_)}; known providers: ${names_.join(", ")}`);
 
   /** `-m` syntax: "provider/model", else a model some `models` list holds, else a provider name, else a model of `fallback`. */
   const parse = (spec: string, label: string, fallback: string): { provider: string; model?: string } => {
@@ -189,7 +197,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
       if (holder) return { provider: holder.name, model: spec };
       // not a model any provider lists: "PROVIDER/MODEL" with a provider that does not exist
       fail(
-        `${label}: unknown provider ${JSON.stringify(name)}; known providers: ${providers.map((p) => p.name).join(", ")}` +
+        `${label}: unknown provider ${JSON.stringify(name)}${presetHint(name)}; known providers: ${providers.map((p) => p.name).join(", ")}` +
           ` (a model whose name has a slash goes after its provider: -m ${fallback}/${spec})`,
       );
     }

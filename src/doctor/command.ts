@@ -7,6 +7,7 @@ import { homedir } from "node:os";
 import { dirname } from "node:path";
 import { EXIT, parseCli, UsageError, type CliArgs } from "../cli.ts";
 import { configPaths, loadConfig } from "../config/load.ts";
+import { presetHint } from "../config/providers.ts";
 import { ConfigError, type ProviderSettings, type Settings } from "../config/settings.ts";
 import { didYouMean } from "../config/suggest.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
@@ -65,7 +66,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined):
   const { settings } = config;
   if (named !== undefined && settings.provider.name !== named) {
     const known = settings.providers.map((p) => p.name);
-    throw new ConfigError(`unknown provider ${JSON.stringify(named)}${didYouMean(named, known)}; known: ${known.join(", ")}`);
+    throw new ConfigError(`unknown provider ${JSON.stringify(named)}${presetHint(named) || didYouMean(named, known)}; known: ${known.join(", ")}`);
   }
   for (const w of config.warnings) warn(w);
   const provider = settings.provider;

@@ -212,7 +212,8 @@ describe("providers, MCP servers and the choice of model", () => {
     ["an MCP server with neither", '[mcp.gh]\nargs = ["x"]', {}, {}, `${U}: [mcp.gh] needs command (a local server) or url (a remote one)`],
     ["an MCP server defined twice", '[mcp]\nservers = [{ name = "fs", command = "a" }]\n[mcp.fs]\ncommand = "b"', {}, {}, `${U}: MCP server "fs" is defined twice`],
     ["an unknown provider in -m", P, {}, { model: "nope/" }, '-m nope/: unknown provider "nope"; known providers: openai'],
-    ["-m PROVIDER/MODEL with an unknown provider", P, {}, { model: "anthropic/claude-x" }, '-m anthropic/claude-x: unknown provider "anthropic"; known providers: openai (a model whose name has a slash goes after its provider: -m openai/anthropic/claude-x)'],
+    ["-m PROVIDER/MODEL with an unknown provider", P, {}, { model: "anthropic/claude-x" }, '-m anthropic/claude-x: unknown provider "anthropic" (anthropic is built in and offered when ANTHROPIC_API_KEY is set); known providers: openai (a model whose name has a slash goes after its provider: -m openai/anthropic/claude-x)'],
+    ["-m with a built-in provider whose key is not set", P, {}, { model: "deepseek/deepseek-chat" }, '-m deepseek/deepseek-chat: unknown provider "deepseek" (deepseek is built in and offered when DEEPSEEK_API_KEY is set); known providers: openai (a model whose name has a slash goes after its provider: -m openai/deepseek/deepseek-chat)'],
     ["an unknown HEY_PROVIDER", P, { HEY_PROVIDER: "nope" }, {}, 'HEY_PROVIDER: unknown provider "nope"; known providers: openai'],
     ["an unknown [default] provider", P + '[default]\nprovider = "nope"', {}, {}, `${U}: [default] provider: unknown provider "nope"; known providers: openai`],
     [

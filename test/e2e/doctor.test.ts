@@ -224,6 +224,8 @@ test("hey doctor WORD: a word that names no provider is refused (exit 2), with t
   expect(nope.stderr).toBe('hey doctor: unknown provider "nope"; known: mock\n');
   const close = await runHey(["doctor", "mokc"], { cwd: work.path, env });
   expect(close.stderr).toBe('hey doctor: unknown provider "mokc"; did you mean mock?; known: mock\n');
+  const builtIn = await runHey(["doctor", "deepseek"], { cwd: work.path, env }); // the README's example, without its key
+  expect(builtIn.stderr).toBe('hey doctor: unknown provider "deepseek" (deepseek is built in and offered when DEEPSEEK_API_KEY is set); known: mock\n');
   expect(mock.requests.filter((r) => r.method === "POST")).toHaveLength(0); // nothing was probed
   const named = await runHey(["doctor", "mock"], { cwd: work.path, env });
   expect(named.stdout).toContain("✓ usable");
