@@ -2,7 +2,7 @@
 // built, wire.ts assembles the pieces, then the loop runs once (`-p`), a slash command runs, or
 // the REPL starts; the result becomes the exit code.
 import { homedir } from "node:os";
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
 import type { Assembled } from "./wire.ts";
 import { EXIT, SIGNAL_REASON, UsageError, VERSION, type CliArgs } from "./cli.ts";
 import { configPaths, loadConfig } from "./config/load.ts";
@@ -226,16 +226,19 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
 function sessionsFlag(args: CliArgs, place: Place): number {
   const { sessions, unreadable } = scanSessions(place.sessions);
   const note = unreadableNote(unreadable);
-  const list = sessionList(sessions, args.all, place) + (note ? `\nhey: ${note}\n` : "");
+  const shown = args.all ? sessions : sessions.filter((s) => s.cwd === place.cwd);
+  const short = sessionShortIds(place.sessions);
+  const list = sessionList(shown, sessions.length, place, short) + (note ? `\nhey: ${note}\n` : "");
   if (args.output !== "json") return print(list);
-  return print(JSON.stringify({ type: "command", name: "--sessions", ok: true, output: list.trimEnd() }) + "\n" + JSON.stringify(doneEvent("end")) + "\n");
+  // for scripts, the listing as data too: `jq '.sessions[].id'`
+  const rows = shown.map((s) => ({ id: s.id, short: short.get(basename(s.path, ".jsonl")) ?? s.id, cwd: s.cwd, modified: new Date(s.modified).toISOString(), size: s.size, first_prompt: s.firstPrompt }));
+  return print(JSON.stringify({ type: "command", name: "--sessions", ok: true, output: list.trimEnd(), sessions: rows }) + "\n" + JSON.stringify(doneEvent("end")) + "\n");
 }
 
 /** `--sessions`: this directory's, or with `--all` every directory's; foreign text made visible. */
-function sessionList(all: SessionInfo[], everywhere: boolean, place: Place): string {
-  const here = everywhere ? all : all.filter((s) => s.cwd === place.cwd);
-  if (here.length === 0 && all.length > 0) return `No sessions in this directory; hey --sessions --all lists all ${all.length}.\n`;
-  return visible(formatSessionList(here, place.home, undefined, sessionShortIds(place.sessions)));
+function sessionList(shown: SessionInfo[], total: number, place: Place, short: ReadonlyMap<string, string>): string {
+  if (shown.length === 0 && total > 0) return `No sessions in this directory; hey --sessions --all lists all ${total}.\n`;
+  return visible(formatSessionList(shown, place.home, undefined, short));
 }
 
 /** `hey -p /usage`: the command's text on stdout (an error on stderr, exit 2); in JSON a `command` event, then `done`. */

@@ -31,7 +31,7 @@ function documented(): Map<string, Event> {
 }
 
 /** Fields the doc's table names as present only sometimes. */
-const OPTIONAL: Record<string, string[]> = { compaction: ["from_id", "to_id", "summary", "error"], tool_call: ["arguments_text", "server"], mcp: ["tools", "error"] };
+const OPTIONAL: Record<string, string[]> = { compaction: ["from_id", "to_id", "summary", "error"], tool_call: ["arguments_text", "server"], mcp: ["tools", "error"], command: ["sessions"] };
 
 const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 
@@ -189,4 +189,15 @@ test("one-shot /compact on a resumed session saves its summary and what it cost:
   expect(added.map((e) => e.type)).toEqual(expect.arrayContaining(["compaction", "usage"]));
   expect(added.find((e) => e.type === "compaction")).toMatchObject({ summary: expect.stringContaining("Summary: read f0 to f7.") });
   expect(added.some((e) => e.type === "message")).toBe(false); // nothing else is written
+});
+
+test("--sessions in JSON carries the listing as data: id, short id, directory, time, size, first prompt", async () => {
+  const id = bigSession();
+  const events = jsonEvents((await hey(["--sessions"])).stdout);
+  const listed = events[0]!.sessions as Event[];
+  const mine = listed.find((s) => s.id === id)!;
+  expect(mine).toEqual({ id, short: expect.any(String), cwd: work.path, modified: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), size: expect.any(Number), first_prompt: "refactor the parser" });
+  const short = String(mine.short);
+  expect(id.startsWith(short) || id.endsWith(short)).toBe(true); // a unique start or end of the id
+  expect(String(events[0]!.output)).toContain(short);
 });

@@ -81,7 +81,7 @@ test("--sessions in JSON: a command event with the listing, then done", async ()
   const run = await hey(["--sessions", "--output", "json"]);
   expect(run.code).toBe(0);
   expect(jsonEvents(run.stdout)).toEqual([
-    { type: "command", name: "--sessions", ok: true, output: "No sessions yet." },
+    { type: "command", name: "--sessions", ok: true, output: "No sessions yet.", sessions: [] },
     { type: "done", stop_reason: "end", turns: 0, usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 } },
   ]);
 });
