@@ -190,6 +190,9 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     for (const w of resumed.warnings) input.warn(w);
     for (const message of resumed.appended) session.emit({ type: "message", message });
     if (terminal) input.warn(`resumed session ${sessionId} (${resumed.messages.length} messages)`);
+    // tools run here, while the history may speak of the other directory's files
+    const started = resumed.header.cwd;
+    if (started !== cwd) input.warn(`this session was started in ${started}; hey works in ${cwd} now (paths in it may be relative to ${started})`);
   }
 
   // the live state: what `/reload` and `/model` switch

@@ -135,15 +135,25 @@ function* take<T>(items: Iterator<T>, n: number): Generator<T> {
   }
 }
 
-/** Deletes the sessions last used more than `olderThanDays` ago and all but the newest `keep`. */
-export function pruneSessions(dir: string, opts: { olderThanDays?: number; keep?: number; now?: number }): { deleted: string[] } {
+/**
+ * Deletes the sessions started in `cwd` (every directory's when it is undefined: `/sessions prune
+ * all`) that were last used more than `olderThanDays` ago, and all of them but the newest `keep`.
+ * A session a live hey holds (this one, or another) is never deleted: `held` names those that
+ * would have been. A deleted session's stale lock goes with it.
+ */
+export function pruneSessions(dir: string, opts: { cwd: string | undefined; olderThanDays?: number; keep?: number; now?: number }): { deleted: string[]; held: string[] } {
   const now = opts.now ?? Date.now();
   const deleted: string[] = [];
-  for (const [i, s] of listSessions(dir).entries()) {
+  const held: string[] = [];
+  const sessions = listSessions(dir).filter((s) => opts.cwd === undefined || s.cwd === opts.cwd);
+  for (const [i, s] of sessions.entries()) {
     const old = opts.olderThanDays !== undefined && now - s.modified > opts.olderThanDays * 86_400_000;
     const extra = opts.keep !== undefined && i >= opts.keep;
     if (!old && !extra) continue;
-    if (releaseIfUnheld(s.path)) continue; // a hey is writing it (this one, or another); else its stale lock goes first
+    if (releaseIfUnheld(s.path)) {
+      held.push(s.id);
+      continue;
+    }
     try {
       unlinkSync(s.path);
     } catch (e) {
@@ -151,7 +161,7 @@ export function pruneSessions(dir: string, opts: { olderThanDays?: number; keep?
     }
     deleted.push(s.id);
   }
-  return { deleted };
+  return { deleted, held };
 }
 
 export interface LoadedSession {

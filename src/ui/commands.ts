@@ -41,7 +41,7 @@ const HELP = `/help                     this list
 /mcp                      MCP servers: connecting, connected or failed (and why), their tools
 /skill:NAME [args]        send the skill's instructions, then args
 /sessions [all]           list this directory's sessions (all: every directory's)
-/sessions prune 30d       delete sessions older than 30 days (prune keep 20: all but the newest 20)
+/sessions prune 30d       delete this directory's sessions older than 30 days (prune keep 20: all but the newest 20; prune all 30d, prune all keep 20: every directory's)
 /resume [N|ID]            continue another session of this directory, picked from a list
 /quit                     leave (also Ctrl-D, or Ctrl-C twice at an empty prompt)
 
@@ -162,7 +162,11 @@ function pathCompletions(partial: string, cwd: string): string[] {
   }
 }
 
-/** `/sessions`, `/sessions prune 30d` (older than 30 days), `/sessions prune keep 20` (all but the newest 20). */
+/**
+ * `/sessions [all]`; `/sessions prune [all] 30d` (older than 30 days), `/sessions prune [all] keep 20`
+ * (all but the newest 20). Like the listing, prune acts on this directory's sessions; `all`
+ * reaches every directory's.
+ */
 function sessionsCommand(words: string[], interactive: boolean): CommandResult {
   const home = process.env.HOME || homedir();
   const dir = sessionsDir(process.env, home);
@@ -172,15 +176,26 @@ function sessionsCommand(words: string[], interactive: boolean): CommandResult {
     const shown = words.length === 0 ? sessions.filter((s) => s.cwd === process.cwd()) : sessions;
     return said(visible(formatSessionList(shown, home, interactive ? RESUME_IN_REPL : undefined, sessionShortIds(dir))).trimEnd() + (note ? `\nhey: ${note}` : ""));
   }
-  const [verb, a, b] = words;
+  const [verb, ...rest] = words;
+  const every = rest[0] === "all";
+  const [a, b, more] = every ? rest.slice(1) : rest;
   let opts: { olderThanDays?: number; keep?: number } | undefined;
   if (verb === "prune" && a && /^\d+d$/.test(a) && b === undefined) opts = { olderThanDays: Number(a.slice(0, -1)) };
-  if (verb === "prune" && a === "keep" && b && /^\d+$/.test(b)) opts = { keep: Number(b) };
-  if (!opts) return refused("use /sessions, /sessions prune 30d (older than 30 days) or /sessions prune keep 20 (keep the newest 20)");
-  const { deleted } = pruneSessions(dir, opts);
+  if (verb === "prune" && a === "keep" && b && /^\d+$/.test(b) && more === undefined) opts = { keep: Number(b) };
+  if (!opts) return refused("use /sessions [all], /sessions prune [all] 30d (delete those older than 30 days) or /sessions prune [all] keep 20 (all but the newest 20); without all, only this directory's sessions");
+  const { deleted, held } = pruneSessions(dir, { ...opts, cwd: every ? undefined : process.cwd() });
   const outputs = outputsRoot(process.env, process.platform, home);
   for (const id of deleted) removeSessionOutputs(outputs, id); // bash's full outputs go with their session
-  return said(deleted.length === 0 ? "no sessions to prune" : `deleted ${deleted.length} session${deleted.length === 1 ? "" : "s"}`);
+  return said(pruneReport(deleted.length, held.length, every, opts));
+}
+
+/** What `/sessions prune` did, in the words it was asked: "deleted 3 sessions of this directory older than 30 days". */
+function pruneReport(deleted: number, held: number, every: boolean, opts: { olderThanDays?: number; keep?: number }): string {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const of = every ? "of every directory" : "of this directory";
+  const which = opts.keep !== undefined ? `beyond the newest ${opts.keep}` : `older than ${plural(opts.olderThanDays ?? 0, "day")}`;
+  const done = deleted === 0 ? `no sessions ${every ? "of any directory" : of} ${which} to delete` : `deleted ${plural(deleted, "session")} ${of} ${which}`;
+  return held === 0 ? done : `${done}; kept ${plural(held, "session")} a running hey is using (this one, or another)`;
 }
 
 /**

@@ -219,6 +219,16 @@ test("/resume picks a session of this directory from a numbered list and shows i
   expect(sent.slice(-3)).toEqual(["what is the capital of France?", "It is **Paris**.", "and Germany?"]);
 }, E2E_TIMEOUT);
 
+test("/resume ID of a session started in another directory says so in one line above the prompt", async () => {
+  const t = await open();
+  const id = writeSession(join(t.home, ".local", "state"), "/srv/elsewhere", "fix src/a.ts", "Fixed.");
+  await t.type(`/resume ${id}`);
+  await t.keys("Enter");
+  const screen = await t.waitFor("hey: this session was started in /srv/elsewhere;", { joined: true });
+  expect(screen.replace(/\n/g, "")).toContain(`hey: this session was started in /srv/elsewhere; hey works in ${t.cwd} now (paths in it may be relative to /srv/elsewhere)`);
+  expect(await prompt(t)).toContain("› fix src/a.ts\nFixed.\n"); // the notice, then the last exchange
+}, E2E_TIMEOUT);
+
 test("at the prompt, /sessions and /resume point to slash commands, and a bad pick reads like every refusal (hey: …)", async () => {
   const t = await open();
   writeSession(join(t.home, ".local", "state"), t.cwd, "an older question", "an older answer");

@@ -1,7 +1,7 @@
 // Sessions through dist/hey (SPEC §19): crash mid-tool then `-c`, a torn last line, an unwritable
 // sessions directory, `-c` with nothing to continue, --resume and --sessions.
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:test";
-import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
@@ -223,4 +223,26 @@ test("a header damaged beyond reading its directory: reported by --sessions and 
   const resumed = await hey(["--resume", id, "-p", "which number?"]);
   expect(resumed.code).toBe(0);
   expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "remember 42", "noted", "which number?"]);
+});
+
+test("--resume of a session started in another directory says so once on stderr; one of this directory says nothing of the kind", async () => {
+  const other = tempDir("hey-other-");
+  try {
+    const env = { XDG_STATE_HOME: state.path };
+    server.enqueue(textReply("openai", "noted"));
+    const first = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--output", "json", "-p", "read src/a.ts"], { cwd: other.path, env });
+    const id = String(jsonEvents(first.stdout)[0]!.id);
+    server.enqueue(textReply("openai", "there"));
+    const away = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--resume", id, "-p", "go on"], { cwd: work.path, env });
+    expect(away.code).toBe(0);
+    const [was, now] = [realpathSync(other.path), realpathSync(work.path)];
+    const notice = `hey: this session was started in ${was}; hey works in ${now} now (paths in it may be relative to ${was})\n`;
+    expect(away.stderr.split(notice)).toHaveLength(2); // once
+    server.enqueue(textReply("openai", "here"));
+    const home = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--resume", id, "-p", "go on"], { cwd: other.path, env });
+    expect(home.code).toBe(0);
+    expect(home.stderr).not.toContain("was started in");
+  } finally {
+    other.remove();
+  }
 });

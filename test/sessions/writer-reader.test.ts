@@ -272,23 +272,50 @@ describe("pruneSessions", () => {
     const old = session(dir, "/a", "old", 40);
     const older = session(dir, "/a", "older", 90);
     const fresh = session(dir, "/a", "fresh", 1);
-    expect(pruneSessions(dir, { olderThanDays: 30 }).deleted.sort()).toEqual([old, older].sort());
+    expect(pruneSessions(dir, { cwd: "/a", olderThanDays: 30 }).deleted.sort()).toEqual([old, older].sort());
     expect(listSessions(dir).map((s) => s.id)).toEqual([fresh]);
   });
 
   test("by count, keeping the newest", () => {
     const dir = tempDir();
     const ids = [3, 2, 1, 0].map((age) => session(dir, "/a", `s${age}`, age));
-    expect(pruneSessions(dir, { keep: 2 }).deleted.sort()).toEqual(ids.slice(0, 2).sort());
+    expect(pruneSessions(dir, { cwd: "/a", keep: 2 }).deleted.sort()).toEqual(ids.slice(0, 2).sort());
     expect(listSessions(dir).map((s) => s.id)).toEqual([ids[3]!, ids[2]!]);
   });
 
   test("both, against a given now; nothing asked, nothing deleted", () => {
     const dir = tempDir();
     const ids = [10, 5, 0].map((age) => session(dir, "/a", `s${age}`, age));
-    expect(pruneSessions(dir, {}).deleted).toEqual([]);
-    expect(pruneSessions(dir, { olderThanDays: 7, keep: 3, now: Date.now() + 86_400_000 }).deleted).toEqual([ids[0]!]);
-    expect(pruneSessions(dir, { olderThanDays: 100, keep: 1 }).deleted).toEqual([ids[1]!]);
+    expect(pruneSessions(dir, { cwd: "/a" }).deleted).toEqual([]);
+    expect(pruneSessions(dir, { cwd: "/a", olderThanDays: 7, keep: 3, now: Date.now() + 86_400_000 }).deleted).toEqual([ids[0]!]);
+    expect(pruneSessions(dir, { cwd: "/a", olderThanDays: 100, keep: 1 }).deleted).toEqual([ids[1]!]);
+  });
+
+  test("only the given directory's sessions, counted among themselves; every directory's without one", () => {
+    const dir = tempDir();
+    const [here1, here2] = [50, 40].map((age) => session(dir, "/here", `h${age}`, age));
+    const [there1, there2] = [60, 0].map((age) => session(dir, "/there", `t${age}`, age));
+    expect(pruneSessions(dir, { cwd: "/here", keep: 1 }).deleted).toEqual([here1!]); // /there's newer session does not count
+    expect(pruneSessions(dir, { cwd: "/here", olderThanDays: 30 }).deleted).toEqual([here2!]);
+    expect(listSessions(dir).map((s) => s.id)).toEqual([there2!, there1!]);
+    session(dir, "/here", "h45", 45);
+    expect(pruneSessions(dir, { cwd: undefined, olderThanDays: 30 }).deleted).toHaveLength(2); // /here's and /there's
+    expect(listSessions(dir).map((s) => s.id)).toEqual([there2!]);
+  });
+
+  test("the session this hey is writing survives `prune 0d`, of its directory or of every one", () => {
+    const dir = tempDir();
+    const other = session(dir, "/here", "earlier", 1);
+    const id = newId();
+    const w = createSessionWriter({ dir, id, cwd: "/here", version: "1.2.3", warn: () => {} });
+    w.emit({ type: "message", message: userMessage("now") }); // creates the file, locked by this process
+    try {
+      expect(pruneSessions(dir, { cwd: "/here", olderThanDays: 0, now: Date.now() + 1000 })).toEqual({ deleted: [other], held: [id] });
+      expect(pruneSessions(dir, { cwd: undefined, keep: 0 })).toEqual({ deleted: [], held: [id] });
+      expect(listSessions(dir).map((s) => s.id)).toEqual([id]);
+    } finally {
+      w.close();
+    }
   });
 });
 
@@ -301,7 +328,8 @@ test("pruneSessions removes a deleted session's stale lock; a session a live hey
   const other = Bun.spawn(["sleep", "30"]);
   try {
     writeFileSync(`${path(theirs!)}.lock`, `${other.pid} ${hostname()}\n`);
-    expect(pruneSessions(dir, { olderThanDays: 30 }).deleted).toEqual([stale!]);
+    const pruned = pruneSessions(dir, { cwd: "/a", olderThanDays: 30 });
+    expect([pruned.deleted, pruned.held.sort()]).toEqual([[stale!], [mine!, theirs!].sort()]);
     expect(readdirSync(dir).sort()).toEqual([`${mine}.jsonl`, `${mine}.jsonl.lock`, `${theirs}.jsonl`, `${theirs}.jsonl.lock`].sort());
   } finally {
     other.kill();
