@@ -129,7 +129,12 @@ export function completions(line: string, agent: Agent, cwd: string, skills: rea
   const word = line.slice(line.lastIndexOf(" ") + 1);
   if (line === word && word.startsWith("/skill:")) return skills.map((n) => `/skill:${n}`).filter((c) => c.startsWith(word));
   if (line === word && word.startsWith("/")) return COMMANDS.filter((c) => c.startsWith(word));
-  if (line.startsWith("/model ")) return usableModels(agent).filter((m) => m.startsWith(word));
+  if (line.startsWith("/model ")) {
+    // provider/model, or the model alone (as -m takes it): `gpt-5<Tab>` completes too
+    const full = usableModels(agent);
+    const bare = full.map((m) => m.slice(m.indexOf("/") + 1));
+    return [...new Set([...full, ...bare])].filter((m) => m.startsWith(word));
+  }
   if (line.startsWith("/effort ")) return EFFORTS.filter((e) => e.startsWith(word));
   if (word.startsWith("@")) return pathCompletions(word.slice(1), cwd).map((p) => "@" + p);
   return [];

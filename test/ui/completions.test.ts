@@ -14,6 +14,8 @@ test.each([
   ["/skill:d", ["/skill:deploy", "/skill:docs-style"]],
   ["/skill:x", []],
   ["/model cli/te", ["cli/test-model"]],
+  ["/model test-m", ["test-model"]], // the model alone, as -m takes it
+  ["/model x", []],
   ["say /skill:d", []],
 ])("completions(%p)", (line, want) => {
   expect(completions(line, agent, "/nonexistent", skills)).toEqual(want);
