@@ -86,7 +86,8 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
         await ctx.switchModel(arg);
         return said(`model: ${ctx.agent.settings.provider.name}/${ctx.agent.settings.model}`);
       } catch (e) {
-        if (e instanceof ConfigError) return refused(e.message);
+        // the model is resolved as -m would resolve it: say it in this command's words
+        if (e instanceof ConfigError) return refused(e.message.replaceAll(`-m ${arg}`, `/model ${arg}`).replace(/ -m ([^\s)]+)\)/g, " /model $1)"));
         throw e;
       }
     }

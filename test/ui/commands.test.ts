@@ -2,6 +2,7 @@
 // /compact says it once.
 import { expect, test } from "bun:test";
 import type { Agent } from "../../src/agent.ts";
+import { ConfigError } from "../../src/config/settings.ts";
 import { runCommand, type CommandContext } from "../../src/ui/commands.ts";
 import { createTerminalOutput, type TerminalOutput } from "../../src/ui/terminal.ts";
 
@@ -25,6 +26,17 @@ test.each(["/model gpt 4o", "/model selection is broken, fix it", "/model  a\tb"
   expect(r.ok).toBe(false);
   expect(r.text).toStartWith("hey: /model takes one model name, as /model [provider/]model; got ");
   expect(switched).toEqual([]);
+});
+
+test("a model that cannot be used is refused in /model's words, not -m's", async () => {
+  const { ctx } = context();
+  const failing = { ...ctx, switchModel: async () => {
+    throw new ConfigError('-m nosuch/x: unknown provider "nosuch"; known providers: mock (a model whose name has a slash goes after its provider: -m mock/nosuch/x)');
+  } };
+  expect(await runCommand("/model nosuch/x", failing)).toEqual({
+    ok: false,
+    text: 'hey: /model nosuch/x: unknown provider "nosuch"; known providers: mock (a model whose name has a slash goes after its provider: /model mock/nosuch/x)',
+  });
 });
 
 test("one word switches at the prompt; on its own (one-shot) it is refused, naming -m", async () => {
