@@ -154,6 +154,7 @@ Options:
                            (default text)
   -m, --model [PROVIDER/]MODEL
                            model to use; PROVIDER names a [provider.NAME] table
+                           (-m PROVIDER alone: that provider's default model)
   -t, --effort LEVEL       reasoning effort: ${EFFORTS.join("|")}
       --base-url URL       ad-hoc provider at URL (e.g. http://127.0.0.1:11434/v1); needs -m
       --protocol NAME      protocol of --base-url: ${PROTOCOLS.join("|")} (default openai)
@@ -167,8 +168,10 @@ Options:
       --raw                do not filter bash output
       --approve            trust this project's .hey/config.toml and skills for this run
   -c, --continue           continue the latest session of this directory
-      --resume ID          continue the session ID (or a unique start or end of it)
+      --resume ID          continue the session ID (or a unique start or end of it);
+                           not with -c
       --sessions [--all]   list this directory's sessions (--all: every directory's)
+                           and exit; takes no message, -c or --resume
       --verbose            log every request, response and retry to a file in
                            ~/.local/state/hey/logs (also HEY_LOG=debug)
   -v, --version            print the version
@@ -194,12 +197,18 @@ export function parseCli(argv: string[]): CliArgs {
   const v = parsed.values;
   if (v.all && !v.sessions) throw new UsageError("--all goes with --sessions (hey --sessions --all)");
   const words = parsed.positionals;
+  // flags that would each be obeyed with the other one dropped in silence
+  if (v.continue && v.resume !== undefined)
+    throw new UsageError("-c/--continue and --resume both pick the session to continue: use one (-c: this directory's latest, --resume ID: that one)");
+  if (v.sessions && (v.continue || v.resume !== undefined))
+    throw new UsageError(`--sessions lists sessions and opens none: drop ${v.continue ? "-c/--continue" : "--resume"}, or run it without --sessions`);
+  if (v.sessions && words.length > 0) throw new UsageError("--sessions lists sessions and runs no prompt: run the prompt without --sessions");
   const files = words.filter((w) => w.length > 1 && w.startsWith("@")).map((w) => w.slice(1));
   return {
     print: v.print ?? false,
     output: oneOf("--output", v.output ?? "text", OUTPUTS),
     effort: v.effort === undefined ? undefined : oneOf("-t/--effort", v.effort, EFFORTS),
-    model: nonEmpty("-m/--model", v.model),
+    model: model(v.model),
     baseUrl: v["base-url"] === undefined ? undefined : url("--base-url", v["base-url"]),
     protocol: v.protocol === undefined ? undefined : oneOf("--protocol", v.protocol, PROTOCOLS),
     apiKey: v["api-key"],
@@ -232,6 +241,15 @@ function nonEmpty(flag: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (value.trim() === "") throw new UsageError(`${flag} needs a non-empty value`);
   return value;
+}
+
+/** `-m PROVIDER/` would quietly mean the provider's default model; `-m PROVIDER` is how to say that. */
+function model(value: string | undefined): string | undefined {
+  const spec = nonEmpty("-m/--model", value);
+  if (spec === undefined || !spec.endsWith("/")) return spec;
+  const provider = spec.slice(0, -1);
+  const hint = provider.includes("/") ? "" : `; -m ${provider} alone uses the provider's default model`;
+  throw new UsageError(`-m/--model ${spec}: no model after "${spec}" (-m PROVIDER/MODEL${hint})`);
 }
 
 function positiveInt(flag: string, value: string): number {

@@ -49,9 +49,10 @@ export async function run(args: CliArgs): Promise<number> {
   let reopen: Reopen;
   try {
     const resumed = openSession(args, place);
-    // the REPL asks before anything loads; node:readline (the question) is loaded only to ask
-    const ask = async (question: string) => (await import("./trust/ask.ts")).askYesNo(question);
-    const trust = await settleTrust({ cwd: place.cwd, configDir: place.configDir, approve: args.approve, interactive: !oneShot, ask, warn });
+    // the REPL asks before anything loads; node:readline (the question) is loaded only to ask.
+    // The question and its notices are long sentences: wrapped at spaces, not mid-word by the terminal.
+    const ask = async (question: string) => (await import("./trust/ask.ts")).askLine(wrapColumns(question, process.stdout.columns || 0, Bun.stringWidth));
+    const trust = await settleTrust({ cwd: place.cwd, configDir: place.configDir, approve: args.approve, interactive: !oneShot, ask, warn: warnWrapped });
     if (trust === "cancelled") return EXIT.interrupted;
     const flags = { ...configFlags(args), ...(resumed?.model ? { session: resumed.model } : {}) };
     const config = loadConfig({ env, cwd: place.cwd, configFile: args.config, trustProject: trust.trusted, flags });
@@ -60,7 +61,7 @@ export async function run(args: CliArgs): Promise<number> {
     const maxBytes = config.settings.input.maxBytes;
     prompt = await readPrompt(args, place, isTty(0) ? undefined : await readStdin(maxBytes, warn), oneShot, maxBytes);
     for (const w of config.warnings) warn(w);
-    if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file));
+    if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warnWrapped(untrustedNotice(trust.resources, trust.stored, trust.file));
     const notice = (line: string) => notices.print(line);
     const common = { args, env, cwd: place.cwd, home: place.home, configDir: place.configDir, trusted: trust.trusted, sessionsDir: place.sessions, oneShot, warn, notice, ...(debug ? { debug } : {}) };
     parts = await assemble({ ...common, config, flags, started, resumed });
@@ -362,4 +363,9 @@ function print(text: string): number {
 
 function warn(message: string): void {
   writer(2).write(`hey: ${message}\n`);
+}
+
+/** warn for a long sentence: word-wrapped to stderr's terminal (unchanged when it is not one). */
+function warnWrapped(message: string): void {
+  writer(2).write(wrapColumns(`hey: ${message}`, process.stderr.columns || 0, Bun.stringWidth) + "\n");
 }

@@ -20,6 +20,8 @@ test.each([
   [["-"], { message: "-" }],
   [["--no-mcp", "--no-skills", "--raw", "--approve", "--sessions"], { noMcp: true, noSkills: true, raw: true, approve: true, sessions: true }],
   [["--resume", "0mx6"], { resume: "0mx6" }],
+  [["--sessions", "--all", "--output", "json"], { sessions: true, all: true, output: "json" }],
+  [["-m", "mock"], { model: "mock" }],
   [[], { print: false, output: "text", message: "", files: [] }],
 ] as const)("%p", (argv, expected) => {
   expect(parseCli([...argv])).toMatchObject(expected);
@@ -40,6 +42,16 @@ test.each([
   [["--base-url", "localhost:11434"], '--base-url must be an http:// or https:// URL (got "localhost:11434")'],
   [["--base-url", "not a url"], '--base-url must be a URL such as http://127.0.0.1:11434/v1 (got "not a url")'],
   [["--config", " "], "--config needs a non-empty value"],
+  // two flags where hey would obey one and drop the other in silence
+  [["-c", "--resume", "abc"], "-c/--continue and --resume both pick the session to continue: use one (-c: this directory's latest, --resume ID: that one)"],
+  [["--resume=abc", "--continue"], "-c/--continue and --resume both pick the session to continue: use one (-c: this directory's latest, --resume ID: that one)"],
+  [["--sessions", "-p", "hi"], "--sessions lists sessions and runs no prompt: run the prompt without --sessions"],
+  [["--sessions", "some prompt"], "--sessions lists sessions and runs no prompt: run the prompt without --sessions"],
+  [["--sessions", "@a.ts"], "--sessions lists sessions and runs no prompt: run the prompt without --sessions"],
+  [["--sessions", "-c"], "--sessions lists sessions and opens none: drop -c/--continue, or run it without --sessions"],
+  [["--sessions", "--resume", "abc"], "--sessions lists sessions and opens none: drop --resume, or run it without --sessions"],
+  [["-m", "mock/"], '-m/--model mock/: no model after "mock/" (-m PROVIDER/MODEL; -m mock alone uses the provider\'s default model)'],
+  [["--model=openrouter/vendor/"], '-m/--model openrouter/vendor/: no model after "openrouter/vendor/" (-m PROVIDER/MODEL)'],
 ])("%p → %s", (argv, message) => {
   expect(() => parseCli([...argv])).toThrow(new UsageError(message));
 });

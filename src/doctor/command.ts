@@ -61,7 +61,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined):
   const cwd = process.cwd();
   const configDir = dirname(configPaths(env, cwd).user);
   const warn = (m: string) => writer(2).write(`hey doctor: ${m}\n`);
-  const trust = await settleTrust({ cwd, configDir, approve: args.approve, interactive: false, ask: async () => false, warn });
+  const trust = await settleTrust({ cwd, configDir, approve: args.approve, interactive: false, ask: async () => undefined, warn });
   const config = loadConfig({ env, cwd, configFile: args.config, trustProject: trust !== "cancelled" && trust.trusted, flags: configFlags(args) });
   const { settings } = config;
   if (named !== undefined && settings.provider.name !== named) {

@@ -57,6 +57,19 @@ export function decideTrust(i: { approve: boolean; stored: boolean | undefined; 
 
 const list = (items: readonly string[]) => (items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
 
+/**
+ * An answer to trustQuestion. y/yes and n/no are recorded; anything else — above all a bare
+ * Enter, the (y/N) default — is a no for this session only, so a key pressed in passing does not
+ * become a permanent decision that only hand-editing trust.json undoes.
+ */
+export type TrustAnswer = "yes" | "no" | "not now";
+
+export function readAnswer(text: string): TrustAnswer {
+  if (/^\s*y(es)?\s*$/i.test(text)) return "yes";
+  if (/^\s*no?\s*$/i.test(text)) return "no";
+  return "not now";
+}
+
 export function trustQuestion(project: string, resources: readonly string[]): string {
   return `${project} has ${list(resources)}: project settings and skills can send your keys elsewhere and tell the agent what to run.\nTrust this project? (y/N) `;
 }
@@ -67,7 +80,13 @@ export function untrustedNotice(resources: readonly string[], stored: boolean | 
   return `not loaded: ${list(resources)} (${how})`;
 }
 
-/** The REPL's line right after a "no" to trustQuestion: what was left out, where the answer is, how to change it. */
-export function declinedNotice(resources: readonly string[], trustFile: string): string {
-  return `not loaded: ${list(resources)} (your no is recorded in ${trustFile}: remove this project's entry there to be asked again; --approve trusts it for one run)`;
+/**
+ * The REPL's line right after a no to trustQuestion: what was left out, and — as the no was
+ * recorded or held for this session only — where the answer is and how to be asked again.
+ */
+export function declinedNotice(resources: readonly string[], trustFile: string, recorded: boolean): string {
+  const how = recorded
+    ? `your no is recorded in ${trustFile}: remove this project's entry there to be asked again`
+    : "not trusted for this session only: nothing is recorded, and hey asks again next time";
+  return `not loaded: ${list(resources)} (${how}; --approve trusts it for one run)`;
 }

@@ -4,7 +4,7 @@ import { readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { readOwnFile } from "../fs/own-files.ts";
-import { declinedNotice, decideTrust, emptyTrust, parseTrust, trustQuestion, withDecision, type TrustFile } from "./policy.ts";
+import { declinedNotice, decideTrust, emptyTrust, parseTrust, readAnswer, trustQuestion, withDecision, type TrustFile } from "./policy.ts";
 
 /** trust.json holds one short line per project; anything bigger is not hey's. */
 const TRUST_FILE_MAX_BYTES = 4 * 1024 * 1024;
@@ -60,7 +60,8 @@ export interface TrustOutcome {
 
 /**
  * Settles trust for this run: `--approve`, a recorded answer, or — in the REPL, for a project
- * with something to guard — `ask`, whose answer is recorded. Problems with trust.json are
+ * with something to guard — `ask`, whose y or n is recorded (anything else, Enter included, is a
+ * no for this run only: see readAnswer). Problems with trust.json are
  * warnings (the project is then not trusted unless approved). "cancelled": Ctrl-C at the question.
  */
 export async function settleTrust(opts: {
@@ -68,7 +69,8 @@ export async function settleTrust(opts: {
   configDir: string;
   approve: boolean;
   interactive: boolean;
-  ask(question: string): Promise<boolean | undefined>;
+  /** the line typed; undefined: cancelled */
+  ask(question: string): Promise<string | undefined>;
   warn(message: string): void;
 }): Promise<TrustOutcome | "cancelled"> {
   const file = trustFilePath(opts.configDir);
@@ -84,13 +86,19 @@ export async function settleTrust(opts: {
   }
   const decision = decideTrust({ approve: opts.approve, stored, interactive: opts.interactive, resources });
   if (decision !== "ask") return { trusted: decision, resources, stored, asked: false, file };
-  const answer = await opts.ask(trustQuestion(project, resources));
-  if (answer === undefined) return "cancelled";
-  try {
-    await recordTrust(file, project, answer);
-  } catch (e) {
-    opts.warn(`could not record the answer in ${file}: ${(e as Error).message}`);
+  const typed = await opts.ask(trustQuestion(project, resources));
+  if (typed === undefined) return "cancelled";
+  const answer = readAnswer(typed);
+  const trusted = answer === "yes";
+  let recorded = false;
+  if (answer !== "not now") {
+    try {
+      await recordTrust(file, project, trusted);
+      recorded = true;
+    } catch (e) {
+      opts.warn(`could not record the answer in ${file}: ${(e as Error).message}`);
+    }
   }
-  if (!answer) opts.warn(declinedNotice(resources, file));
-  return { trusted: answer, resources, stored: answer, asked: true, file };
+  if (!trusted) opts.warn(declinedNotice(resources, file, recorded));
+  return { trusted, resources, stored: recorded ? trusted : stored, asked: true, file };
 }

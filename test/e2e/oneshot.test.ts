@@ -134,6 +134,9 @@ describe("errors a new user meets", () => {
     [["--max-turns", "0", "-p", "x"], 'hey: --max-turns must be a positive integer (got "0")\n'],
     [["--base-url", "http://127.0.0.1:9/v1", "-p", "x"], "hey: --base-url needs -m MODEL\n"],
     [["-m"], "hey: -m/--model needs a value\n"],
+    [["-c", "--resume", "abc", "-p", "x"], "hey: -c/--continue and --resume both pick the session to continue: use one"],
+    [["--sessions", "-p", "hi"], "hey: --sessions lists sessions and runs no prompt: run the prompt without --sessions\n"],
+    [["-m", "mock/", "-p", "x"], 'hey: -m/--model mock/: no model after "mock/" (-m PROVIDER/MODEL; -m mock alone'],
     [["-p"], 'hey: no message: give it as arguments (hey -p "…") or on stdin\n'],
     [["-p", "@missing.txt"], "hey: @missing.txt: no such file ("],
   ])("%p → exit 2: %s", async (args, message) => {

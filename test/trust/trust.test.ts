@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { decideTrust, parseTrust, TrustFileError, untrustedNotice, withDecision } from "../../src/trust/policy.ts";
+import { declinedNotice, decideTrust, parseTrust, readAnswer, TrustFileError, untrustedNotice, withDecision } from "../../src/trust/policy.ts";
 import { gatedResources, projectKey, readTrust, recordTrust, settleTrust, trustFilePath } from "../../src/trust/store.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
@@ -18,6 +18,21 @@ describe("decideTrust", () => {
     ["nothing to guard, without a terminal", { approve: false, stored: undefined, interactive: false, resources: [] }, false],
   ])("%s", (_, input, want) => {
     expect(decideTrust(input)).toBe(want as boolean | "ask");
+  });
+});
+
+describe("readAnswer", () => {
+  test.each([
+    ["y", "yes"],
+    ["Yes ", "yes"],
+    ["n", "no"],
+    [" NO", "no"],
+    ["", "not now"], // Enter: the (y/N) default, for this session only
+    ["   ", "not now"],
+    ["nope", "not now"],
+    ["sure", "not now"],
+  ])("%p is %p", (typed, want) => {
+    expect(readAnswer(typed)).toBe(want as ReturnType<typeof readAnswer>);
   });
 });
 
@@ -43,6 +58,11 @@ describe("trust.json format", () => {
   test("the notice names what was skipped and how to trust", () => {
     expect(untrustedNotice([".hey/config.toml"], undefined, "/t.json")).toBe("not loaded: .hey/config.toml (this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers)");
     expect(untrustedNotice([".hey/config.toml", ".agents/skills/", ".hey/skills/"], false, "/t.json")).toBe("not loaded: .hey/config.toml, .agents/skills/ and .hey/skills/ (you said no in /t.json; --approve trusts it for one run)");
+  });
+
+  test("after a no, the notice says whether it was recorded or holds for this session only", () => {
+    expect(declinedNotice([".hey/skills/"], "/t.json", true)).toBe("not loaded: .hey/skills/ (your no is recorded in /t.json: remove this project's entry there to be asked again; --approve trusts it for one run)");
+    expect(declinedNotice([".hey/skills/"], "/t.json", false)).toBe("not loaded: .hey/skills/ (not trusted for this session only: nothing is recorded, and hey asks again next time; --approve trusts it for one run)");
   });
 });
 
@@ -94,7 +114,7 @@ describe("on disk", () => {
   describe("settleTrust", () => {
     const asked: string[] = [];
     const warnings: string[] = [];
-    const settle = (o: { approve?: boolean; interactive: boolean; answer?: boolean | undefined }) =>
+    const settle = (o: { approve?: boolean; interactive: boolean; answer?: string | undefined }) =>
       settleTrust({
         cwd: project,
         configDir: config,
@@ -111,24 +131,40 @@ describe("on disk", () => {
     });
 
     test("the REPL asks once; the answer is recorded and holds for later runs, interactive or not", async () => {
-      expect(await settle({ interactive: true, answer: true })).toMatchObject({ trusted: true, asked: true, resources: [".hey/config.toml"] });
+      expect(await settle({ interactive: true, answer: "y" })).toMatchObject({ trusted: true, asked: true, resources: [".hey/config.toml"] });
       expect(asked).toEqual([`${realpathSync(project)} has .hey/config.toml: project settings and skills can send your keys elsewhere and tell the agent what to run.\nTrust this project? (y/N) `]);
-      expect(await settle({ interactive: true, answer: false })).toMatchObject({ trusted: true, asked: false, stored: true });
+      expect(await settle({ interactive: true, answer: "n" })).toMatchObject({ trusted: true, asked: false, stored: true });
       expect(await settle({ interactive: false })).toMatchObject({ trusted: true, asked: false });
       expect(asked.length).toBe(1);
     });
 
     test("no is remembered too; --approve overrides it for one run without changing it", async () => {
-      expect(await settle({ interactive: true, answer: false })).toMatchObject({ trusted: false, asked: true });
+      expect(await settle({ interactive: true, answer: "n" })).toMatchObject({ trusted: false, asked: true });
       // said at once, in the session that asked: what was left out and how to change the answer
       expect(warnings).toEqual([`not loaded: .hey/config.toml (your no is recorded in ${trustFilePath(config)}: remove this project's entry there to be asked again; --approve trusts it for one run)`]);
-      expect(await settle({ interactive: true, answer: true })).toMatchObject({ trusted: false, stored: false, asked: false });
+      expect(await settle({ interactive: true, answer: "y" })).toMatchObject({ trusted: false, stored: false, asked: false });
       expect(await settle({ interactive: false, approve: true })).toMatchObject({ trusted: true });
       expect(readTrust(trustFilePath(config)).projects[realpathSync(project)]?.trusted).toBe(false);
     });
 
+    test("Enter is a no for this session only: nothing is recorded, and the next run asks again", async () => {
+      expect(await settle({ interactive: true, answer: "" })).toMatchObject({ trusted: false, asked: true, stored: undefined });
+      expect(warnings).toEqual([`not loaded: .hey/config.toml (not trusted for this session only: nothing is recorded, and hey asks again next time; --approve trusts it for one run)`]);
+      expect(readdirSync(tmp.path)).not.toContain("config");
+      expect(await settle({ interactive: true, answer: "y" })).toMatchObject({ trusted: true, asked: true });
+      expect(asked.length).toBe(2);
+    });
+
+    test("a no that cannot be recorded is not said to be recorded", async () => {
+      mkdirSync(config, { recursive: true });
+      writeFileSync(trustFilePath(config), "{oops");
+      expect(await settle({ interactive: true, answer: "n" })).toMatchObject({ trusted: false, asked: true, stored: undefined });
+      expect(warnings.at(-2)).toStartWith(`could not record the answer in ${trustFilePath(config)}`);
+      expect(warnings.at(-1)).toContain("not trusted for this session only");
+    });
+
     test("without a terminal nothing is asked or recorded; Ctrl-C at the question cancels", async () => {
-      expect(await settle({ interactive: false, answer: true })).toMatchObject({ trusted: false, asked: false, stored: undefined });
+      expect(await settle({ interactive: false, answer: "y" })).toMatchObject({ trusted: false, asked: false, stored: undefined });
       expect(await settle({ interactive: true, answer: undefined })).toBe("cancelled");
       expect(asked.length).toBe(1);
       expect(readdirSync(tmp.path)).not.toContain("config");
@@ -138,7 +174,7 @@ describe("on disk", () => {
       mkdirSync(config, { recursive: true });
       writeFileSync(trustFilePath(config), "{oops");
       expect(await settle({ interactive: false })).toMatchObject({ trusted: false });
-      expect(await settle({ interactive: true, answer: true })).toMatchObject({ trusted: true, asked: true });
+      expect(await settle({ interactive: true, answer: "y" })).toMatchObject({ trusted: true, asked: true });
       expect(warnings[0]).toStartWith(`${trustFilePath(config)}: not valid JSON`);
       expect(warnings.at(-1)).toStartWith(`could not record the answer in ${trustFilePath(config)}: not valid JSON`);
       expect(readFileSync(trustFilePath(config), "utf8")).toBe("{oops");
