@@ -7,7 +7,7 @@ import type { Assembled } from "./wire.ts";
 import { EXIT, SIGNAL_REASON, UsageError, VERSION, type CliArgs } from "./cli.ts";
 import { configPaths, loadConfig } from "./config/load.ts";
 import { ConfigError } from "./config/settings.ts";
-import { fallbackHandOff, saveHandOff } from "./context/task-note.ts";
+import { fallbackHandOff, saveHandOff, type HandOffLimit } from "./context/task-note.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
 import type { RunResult } from "./kernel/loop.ts";
 import { usageCounts } from "./kernel/output.ts";
@@ -212,7 +212,7 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
             ? withSkill(skillText(line, parts, args.noSkills), userContent(parseSkillCommand(line)!.args, input))
             : expandPrompt(line, input);
           const result = await agent.send(content, signal);
-          if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(parts, place.cwd);
+          if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(parts, place.cwd, result.stop);
         },
       },
       args.message, // already checked by readPrompt; onLine expands it again
@@ -279,7 +279,7 @@ async function oneShotRun(parts: Assembled, prompt: ContentBlock[], cwd: string)
     for (const [name, handler] of handlers) process.off(name, handler);
   }
   if (signalled !== undefined) return signalled;
-  if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(parts, cwd);
+  if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(parts, cwd, result.stop);
   return exitCode(result);
 }
 
@@ -322,7 +322,7 @@ function openSession(args: CliArgs, place: Place): LoadedSession | undefined {
 }
 
 /** The max-turns (and max-run-tokens) hand-off (SPEC §6) goes into .hey/task.md, so `hey -c` or "continue" resumes there. */
-async function handOff(parts: Assembled, cwd: string): Promise<void> {
+async function handOff(parts: Assembled, cwd: string, limit: HandOffLimit): Promise<void> {
   const { messages } = parts.agent;
   const task = messages.find((m) => m.role === "user");
   if (!task) return;
@@ -334,7 +334,7 @@ async function handOff(parts: Assembled, cwd: string): Promise<void> {
     warn("the model gave no hand-off (it called tools instead of answering); hey wrote what it knows");
   }
   try {
-    const file = await saveHandOff(cwd, textOf(task), text);
+    const file = await saveHandOff(cwd, textOf(task), text, limit);
     warn(`the hand-off is saved in ${file}; \`hey -c\` continues from there`);
   } catch (e) {
     warn(`could not save the hand-off in .hey/task.md: ${(e as Error).message}`);

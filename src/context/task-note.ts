@@ -29,16 +29,20 @@ const TASK_LINE_CHARS = 300;
 /** How much of each tool call's arguments the fallback hand-off quotes. */
 const CALL_ARGS_CHARS = 300;
 
+/** Which limit ended the run: the hand-off's heading names it. */
+export type HandOffLimit = "max_turns" | "max_run_tokens";
+const LIMIT_NAMES: Record<HandOffLimit, string> = { max_turns: "the turn limit", max_run_tokens: "the run's token limit" };
+
 /**
  * The note with the hand-off appended: after what the agent kept, else under the task it was
  * given. A note that does not mention this run's task (an earlier task's) gets the task quoted in
  * the section, so the hand-off is not read as the earlier one's. Pure.
  */
-export function withHandOff(existing: string | undefined, task: string, handOff: string, now: Date): string {
+export function withHandOff(existing: string | undefined, task: string, handOff: string, limit: HandOffLimit, now: Date): string {
   const before = existing !== undefined ? existing.trimEnd() + "\n\n" : `# Task\n\n${task.slice(0, TASK_QUOTE_CHARS)}\n\n`;
   const line = task.trim().replace(/\s+/g, " ").slice(0, TASK_LINE_CHARS);
   const quoted = existing !== undefined && line !== "" && !existing.replace(/\s+/g, " ").includes(line) ? `Task: ${line}\n\n` : "";
-  return `${before}## Stopped at the turn limit (${now.toISOString()})\n\n${quoted}${handOff.trim()}\n`;
+  return `${before}## Stopped at ${LIMIT_NAMES[limit]} (${now.toISOString()})\n\n${quoted}${handOff.trim()}\n`;
 }
 
 /** The hand-off hey writes when the model gave none: what it knows, the last tool calls made. Pure. */
@@ -52,12 +56,12 @@ export function fallbackHandOff(lastCalls: readonly { name: string; arguments: s
 }
 
 /**
- * Appends the max-turns hand-off to the project's note, atomically, never through a link.
+ * Appends the max-turns (or max-run-tokens) hand-off to the project's note, atomically, never through a link.
  * Returns the file's path; throws (with a message naming it) when it cannot be written.
  */
-export async function saveHandOff(cwd: string, task: string, handOff: string, now = new Date()): Promise<string> {
+export async function saveHandOff(cwd: string, task: string, handOff: string, limit: HandOffLimit, now = new Date()): Promise<string> {
   const file = join(cwd, TASK_NOTE_PATH);
   const existing = readOwnFile(file, Number.MAX_SAFE_INTEGER)?.text;
-  await writeFileAtomic(file, withHandOff(existing, task, handOff, now), { own: true });
+  await writeFileAtomic(file, withHandOff(existing, task, handOff, limit, now), { own: true });
   return file;
 }

@@ -37,12 +37,16 @@ test("a note over 32 KB is cut, and says so", () => {
 });
 
 test("the hand-off goes after the agent's note, or under the task when there is none", () => {
-  expect(withHandOff("# Goal\nfix the\n  tests\n\n", "fix the tests", "Done so far: a\nRemaining: b", NOW)).toBe("# Goal\nfix the\n  tests\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nDone so far: a\nRemaining: b\n");
-  expect(withHandOff(undefined, "fix the tests", "Remaining: b", NOW)).toBe("# Task\n\nfix the tests\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nRemaining: b\n");
+  expect(withHandOff("# Goal\nfix the\n  tests\n\n", "fix the tests", "Done so far: a\nRemaining: b", "max_turns", NOW)).toBe("# Goal\nfix the\n  tests\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nDone so far: a\nRemaining: b\n");
+  expect(withHandOff(undefined, "fix the tests", "Remaining: b", "max_turns", NOW)).toBe("# Task\n\nfix the tests\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nRemaining: b\n");
+});
+
+test("a stop at --max-run-tokens says so in the heading, not \"turn limit\"", () => {
+  expect(withHandOff(undefined, "fix the tests", "Remaining: b", "max_run_tokens", NOW)).toBe("# Task\n\nfix the tests\n\n## Stopped at the run's token limit (2026-12-02T12:00:00.000Z)\n\nRemaining: b\n");
 });
 
 test("a note about another task (an earlier run's): the hand-off quotes this run's task", () => {
-  expect(withHandOff("# Task\n\nan older task\n", "count\nto ten", "Remaining: b", NOW)).toBe("# Task\n\nan older task\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nTask: count to ten\n\nRemaining: b\n");
+  expect(withHandOff("# Task\n\nan older task\n", "count\nto ten", "Remaining: b", "max_turns", NOW)).toBe("# Task\n\nan older task\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nTask: count to ten\n\nRemaining: b\n");
 });
 
 test("the fallback hand-off names the last tool calls, their arguments cut", () => {
@@ -52,9 +56,9 @@ test("the fallback hand-off names the last tool calls, their arguments cut", () 
 });
 
 test("saveHandOff creates .hey/task.md and appends to it", async () => {
-  const file = await saveHandOff(project.path, "fix it", "Remaining: one", NOW);
+  const file = await saveHandOff(project.path, "fix it", "Remaining: one", "max_turns", NOW);
   expect(file).toBe(join(project.path, ".hey", "task.md"));
-  await saveHandOff(project.path, "fix it", "Remaining: two", NOW);
+  await saveHandOff(project.path, "fix it", "Remaining: two", "max_turns", NOW);
   const text = readFileSync(file, "utf8");
   expect(text).toStartWith("# Task\n\nfix it\n\n## Stopped");
   expect(text).toContain("Remaining: one\n\n## Stopped at the turn limit");
@@ -68,7 +72,7 @@ test("a task.md that links outside the project is neither read nor written; its 
   mkdirSync(join(project.path, ".hey"));
   symlinkSync(profile, join(project.path, ".hey", "task.md"));
   expect(readTaskNote(project.path)).toBeUndefined();
-  await expect(saveHandOff(project.path, "task", "Remaining: x", NOW)).rejects.toThrow("is a symbolic link");
+  await expect(saveHandOff(project.path, "task", "Remaining: x", "max_turns", NOW)).rejects.toThrow("is a symbolic link");
   expect(readFileSync(profile, "utf8")).toBe(before);
   expect(lstatSync(join(project.path, ".hey", "task.md")).isSymbolicLink()).toBe(true);
 });
@@ -78,7 +82,7 @@ test("a .hey directory that links elsewhere is not followed either", async () =>
   writeFileSync(secret, "-----BEGIN PRIVATE KEY-----\n");
   symlinkSync(outside.path, join(project.path, ".hey"));
   expect(readTaskNote(project.path)).toBeUndefined();
-  await expect(saveHandOff(project.path, "task", "Remaining: x", NOW)).rejects.toThrow("is a symbolic link");
+  await expect(saveHandOff(project.path, "task", "Remaining: x", "max_turns", NOW)).rejects.toThrow("is a symbolic link");
   expect(readFileSync(secret, "utf8")).toBe("-----BEGIN PRIVATE KEY-----\n");
 });
 
@@ -89,5 +93,5 @@ test("a task.md that is a directory or a FIFO is refused, not read (a FIFO would
   mkdirSync(join(fifoProject, ".hey"), { recursive: true });
   expect(Bun.spawnSync(["mkfifo", join(fifoProject, ".hey", "task.md")]).exitCode).toBe(0);
   expect(readTaskNote(fifoProject)).toBeUndefined();
-  await expect(saveHandOff(fifoProject, "task", "Remaining: x", NOW)).rejects.toThrow("is not a regular file");
+  await expect(saveHandOff(fifoProject, "task", "Remaining: x", "max_turns", NOW)).rejects.toThrow("is not a regular file");
 });

@@ -31,7 +31,9 @@ test("--max-run-tokens: past the cap the run hands off without tools, saves .hey
   expect(model.requests.map(handOff)).toEqual([false, false, false, true]);
   expect(run.stdout).toBe("Done so far: listed files.\nRemaining: read them.\n");
   expect(run.stderr).toContain("stopped at the run's token limit (--max-run-tokens)");
-  expect(readFileSync(join(work.path, ".hey", "task.md"), "utf8")).toContain("Remaining: read them.");
+  const note = readFileSync(join(work.path, ".hey", "task.md"), "utf8");
+  expect(note).toContain("## Stopped at the run's token limit (");
+  expect(note).toContain("Remaining: read them.");
 });
 
 test("[agent] max_run_tokens in a config file; JSON says max_run_tokens", async () => {
