@@ -121,7 +121,9 @@ function bashStatus(ok: boolean, output: string): ResultStatus {
   const text = (l: string) => !MARKER.test(l) && !OMITTED.test(l) && l.trim() !== "" && l !== "(no output)";
   if (ok) {
     const n = lines.filter(text).length;
-    return { ok: true, text: n === 0 ? "no output" : `${plural(n, "line")} of output`, diff: [] };
+    const all = outputLines(lines, n);
+    const what = n === 0 ? "no output" : all > n ? `${plural(all, "line")} of output, ${n} shown to the model` : `${plural(n, "line")} of output`;
+    return { ok: true, text: what, diff: [] };
   }
   // the error is on stderr when there is one: after the [stderr] label, before the next label
   const at = lines.indexOf("[stderr]");
@@ -132,6 +134,18 @@ function bashStatus(ok: boolean, output: string): ResultStatus {
   return { ok: false, text: cut(first ? `${head}: ${first}` : head), diff: [] };
 }
 
+/**
+ * How many lines the command printed, when the result holds fewer (`shown`): the filter's header
+ * counts them all; a cut output adds its `… N lines (B bytes) omitted …` markers to what it shows.
+ */
+function outputLines(lines: readonly string[], shown: number): number {
+  const header = lines.map((l) => FILTERED.exec(l)).find(Boolean);
+  if (header) return Number(header[1]);
+  return lines.reduce((sum, l) => sum + Number(CUT.exec(l)?.[1] ?? 0), shown);
+}
+
+const FILTERED = /^\[output filtered: \d+ of (\d+) lines dropped/;
+const CUT = /^… (\d+) lines? \(.*\) omitted …$/;
 const EXIT_LINE = /^\[exit code (-?\d+)\]$/;
 /** the bash tool's own lines: labels, the exit code, notes about filtering, saving and stopping */
 const MARKER = /^\[(exit code -?\d+|stderr|stdout|full output: .*|could not save .*|output filtered.*|external filter .*|.*; the process group was killed|.* before the command started|the shell was killed .*)\]$/;

@@ -33,6 +33,8 @@ test("arguments that are not JSON are shown as they came, on one line", () => {
 
 test.each([
   ["bash ok", "bash", true, "a\nb\n[exit code 0]", "✓ 2 lines of output"],
+  ["bash filtered ok", "bash", true, "[output filtered: 4975 of 5000 lines dropped; …]\n1\n2\n… 4975 lines omitted …\n5000\n[exit code 0]\n[full output: /tmp/x.log]", "✓ 5000 lines of output, 3 shown to the model"],
+  ["bash cut (--raw)", "bash", true, "1\n2\n… 996 lines (4000 bytes) omitted …\n999\n1000\n[exit code 0]\n[full output: /tmp/x.log]", "✓ 1000 lines of output, 4 shown to the model"],
   ["bash silent", "bash", true, "(no output)\n[exit code 0]", "✓ no output"],
   ["bash exit 1, stderr first", "bash", false, "partial\n[stderr]\nls: cannot access 'nope': No such file\nmore\n[exit code 1]", "✗ exit 1: ls: cannot access 'nope': No such file"],
   ["bash exit 2, stdout only", "bash", false, "FAIL src/a.test.ts\n[exit code 2]", "✗ exit 2: FAIL src/a.test.ts"],
