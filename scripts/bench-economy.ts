@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { platform } from "node:os";
 import { join } from "node:path";
 import { createAgent, type Agent } from "../src/agent.ts";
-import { emptyUsage, newId, textOf, type Message } from "../src/kernel/ir.ts";
+import { emptyUsage, newId, textOf, type Message, type Protocol } from "../src/kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../src/kernel/provider.ts";
 import { resolveConfig } from "../src/config/resolve.ts";
 import type { Settings } from "../src/config/settings.ts";
@@ -280,12 +280,13 @@ const tokensOf = (request: ModelRequest) => ({
 });
 
 /** Plays SCRIPT, one step per agent request; a summary request (no tools) gets a summary and takes no step. */
-function scriptedProvider(count: Count): Provider {
+function scriptedProvider(count: Count, seen?: (request: ModelRequest) => void, protocol: Protocol = "openai"): Provider {
   let step = 0;
   return {
-    protocol: "openai",
+    protocol,
     model: "m",
     async *stream(request: ModelRequest): AsyncGenerator<StreamEvent> {
+      seen?.(request);
       const t = tokensOf(request);
       count.requests++;
       count.wire += t.wire;
@@ -318,7 +319,8 @@ export interface Mechanisms {
 }
 
 /** One session in a fresh repository under `dir`; throws unless the task was completed. */
-async function session(dir: string, m: Mechanisms): Promise<Count & { toolChars: number }> {
+/** `seen` gets every request; `protocol` is the one the provider says it speaks (what the cache prices are taken from). */
+export async function session(dir: string, m: Mechanisms, seen?: (request: ModelRequest) => void, protocol?: Protocol): Promise<Count & { toolChars: number }> {
   makeEconomyRepo(dir);
   const base = resolveConfig([], {}, { baseUrl: "http://127.0.0.1:9/v1", model: "m" }).settings;
   const settings: Settings = {
@@ -336,7 +338,7 @@ async function session(dir: string, m: Mechanisms): Promise<Count & { toolChars:
   const tools = createTools(settings, { shell, raw: !m.filter });
   const agent: Agent = createAgent({
     settings,
-    provider: scriptedProvider(count),
+    provider: scriptedProvider(count, seen, protocol),
     tools: () => (settings.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools),
     output: { emit: () => {} },
     cwd: dir,

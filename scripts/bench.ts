@@ -139,7 +139,7 @@ async function turnOverhead() {
     provider,
     output: { emit: () => trimmed() },
     context: async (history: Message[], signal: AbortSignal) => ({
-      ...(await prepare(history, { state, policy, nudgeThreshold: 0.7, provider, output: { emit: () => {} }, tools: [...tools, echo], system: "system prompt", taskNote: () => undefined }, signal)),
+      ...(await prepare(history, { state, policy, nudgeThreshold: 0.7, provider, output: { emit: () => {} }, tools: [...tools, echo], system: "system prompt", taskNote: () => undefined, now: Date.now }, signal)),
       tools: [...tools, echo],
     }),
     signal: new AbortController().signal,

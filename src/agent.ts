@@ -2,13 +2,15 @@
 // loop's dependencies. The one-shot run and the REPL drive it through `send`; slash commands change
 // its model and effort through `switchModel` and `setEffort`. Nothing outside this file writes it:
 // the rest of hey sees read-only views.
-import { compactRange, correctEstimate, newCompactionState, prepare, type CompactionState, type PrepareDeps } from "./context/compaction.ts";
-import { buildContext, type Summary } from "./context/view.ts";
-import type { Settings } from "./config/settings.ts";
-import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type Usage } from "./kernel/ir.ts";
+import { compactNow, correctEstimate, newCompactionState, prepare, SummaryError, type CompactionState, type PrepareDeps } from "./context/compaction.ts";
+import type { Summary } from "./context/view.ts";
+import { learnWindow } from "./context/window.ts";
+import { configuredWindow, type Settings } from "./config/settings.ts";
+import { adaptHistory } from "./kernel/adapt-history.ts";
+import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type ToolSpec, type Usage } from "./kernel/ir.ts";
 import { runLoop, type RunResult } from "./kernel/loop.ts";
 import { usageCounts, type Output } from "./kernel/output.ts";
-import type { Provider } from "./kernel/provider.ts";
+import { ProviderError, type ModelRequest, type Provider, type StreamEvent } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 
@@ -83,8 +85,9 @@ export function createAgent(parts: AgentParts): Agent {
     usage = { ...usage, total: addUsage(usage.total, u), requests: usage.requests + 1 };
     parts.output.emit({ type: "usage", ...usageCounts(u) });
   };
-  const prepareDeps = (output: Output, tools: Tool[]): PrepareDeps => {
+  const prepareDeps = (output: Output, tools: ToolSpec[]): PrepareDeps => {
     const c = settings.compaction;
+    const window = configuredWindow(settings);
     return {
       state: compaction,
       policy: { budgetTokens: settings.agent.budgetTokens, dedup: c.dedup, purgeErrorsAfter: c.purgeErrorsAfter, compressTool: c.compressTool },
@@ -94,8 +97,41 @@ export function createAgent(parts: AgentParts): Agent {
       tools,
       system: parts.system(),
       taskNote: parts.taskNote,
+      ...(window !== undefined ? { window } : {}),
+      now: Date.now,
     };
   };
+
+  /**
+   * The provider of the loop's requests: a request the model answers with a context-length error
+   * is built again, deterministically, to the window that error taught (kept for the session), and
+   * sent once more; a second such answer ends the turn like any other error.
+   */
+  const windowed = (): Provider => ({
+    protocol: provider.protocol,
+    model: provider.model,
+    async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
+      for (let attempt = 1; ; attempt++) {
+        let started = false;
+        try {
+          for await (const event of provider.stream(request, signal)) {
+            started = true;
+            yield event;
+          }
+          return;
+        } catch (e) {
+          if (started || !(e instanceof ProviderError) || e.kind !== "context_length") throw e;
+          const before = compaction.last?.estimate ?? 0;
+          compaction.window = learnWindow(e.overflow ?? {}, before, compaction.window ?? configuredWindow(settings));
+          if (e.overflow?.prompt) correctEstimate(compaction, e.overflow.prompt);
+          if (attempt > 1) throw e;
+          const prepared = await prepare(messages, prepareDeps(counted, request.tools), signal, { deterministic: true });
+          request = { ...request, system: prepared.system, messages: adaptHistory(prepared.messages, provider), ...(prepared.note ? { note: prepared.note } : {}) };
+          parts.output.emit({ type: "compaction", kind: "window", window: compaction.window, tokens_before: before, tokens_after: compaction.last?.estimate ?? 0, error: e.message });
+        }
+      }
+    },
+  });
 
   return {
     get messages() {
@@ -119,7 +155,7 @@ export function createAgent(parts: AgentParts): Agent {
       messages.push(message);
       parts.output.emit({ type: "message", message });
       return runLoop(messages, {
-        provider,
+        provider: windowed(),
         output: counted,
         context: async (history, s) => {
           const tools = await parts.tools(s);
@@ -138,14 +174,12 @@ export function createAgent(parts: AgentParts): Agent {
       });
     },
     async compact(instructions, signal) {
-      const deps = prepareDeps(parts.output, await parts.tools(signal));
-      const view = buildContext({ history: messages, summaries: compaction.summaries, policy: deps.policy, fixedTokens: 0, tokensPerChar: compaction.tokensPerChar });
-      if (!view.summarizable) return false;
       try {
-        spent((await compactRange(messages, view.summarizable, { ...deps, budgetTokens: deps.policy.budgetTokens }, signal, instructions)).usage);
+        const done = await compactNow(messages, prepareDeps(parts.output, await parts.tools(signal)), signal, instructions);
+        if (!done) return false;
+        spent(done.usage);
       } catch (e) {
-        const cost = (e as { usage?: Usage }).usage;
-        if (cost) spent(cost); // an empty summary still cost its tokens
+        if (e instanceof SummaryError) spent(e.usage); // an empty summary still cost its tokens
         throw e;
       }
       return true;

@@ -132,6 +132,7 @@ function fromFile(name: string, p: FileProvider, input: ProviderInput): Provider
     legacyThinking: p.legacy_thinking ?? false,
     headers: p.headers ?? {},
     apiVersion: p.api_version || undefined,
+    ...(p.context_window !== undefined ? { contextWindow: p.context_window } : {}),
     ...(p.insecure ? { insecure: true } : {}),
     ...compatOf(p, (key) => `${input.sourceOf([...path, key])}: ${where([...path, key])}`),
     source: input.sourceOf([...path, "base_url"]),
@@ -152,6 +153,7 @@ function compatOf(p: FileProvider, label: (key: string) => string): { compat?: C
   if (systemRole) compat.systemRole = systemRole;
   if (p.reasoning_replay !== undefined) compat.reasoningReplay = p.reasoning_replay;
   if (p.parallel_tool_calls !== undefined) compat.parallelToolCalls = p.parallel_tool_calls;
+  if (p.prompt_cache_key !== undefined) compat.promptCacheKey = p.prompt_cache_key;
   return Object.keys(compat).length > 0 ? { compat } : {};
 }
 

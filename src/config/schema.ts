@@ -8,7 +8,7 @@ import { didYouMean, editDistance } from "./suggest.ts";
 export type Table = Record<string, unknown>;
 
 /** What a key holds: one accept rule and one phrase for messages per kind. */
-export type Kind = "string" | "boolean" | "positive" | "count" | "fraction" | "effort" | "protocol" | "strings" | "stringTable";
+export type Kind = "string" | "boolean" | "positive" | "count" | "fraction" | "effort" | "protocol" | "strings" | "stringTable" | "window";
 
 /** A provider table as written in a file (after checking). */
 export interface FileProvider {
@@ -26,6 +26,8 @@ export interface FileProvider {
   system_role?: string;
   reasoning_replay?: boolean;
   parallel_tool_calls?: boolean;
+  prompt_cache_key?: boolean;
+  context_window?: number | Record<string, number>;
 }
 
 /** An MCP server as written in a file; the array form `[mcp] servers` is folded into `servers` by name. */
@@ -94,11 +96,13 @@ const PROVIDER_KEYS: Record<string, Kind> = {
   headers: "stringTable",
   api_version: "string",
   insecure: "boolean",
+  context_window: "window",
   // compatibility flags, written by `hey doctor --write`; values checked in providers.ts
   max_tokens_field: "string",
   system_role: "string",
   reasoning_replay: "boolean",
   parallel_tool_calls: "boolean",
+  prompt_cache_key: "boolean",
 };
 
 const MCP_SERVER_KEYS: Record<string, Kind> = {
@@ -169,7 +173,10 @@ export function keyLine(text: string, path: readonly string[]): number | undefin
 
 const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
 
-const SCALARS: Record<Exclude<Kind, "strings" | "stringTable">, [accepts: (v: unknown) => boolean, phrase: string]> = {
+/** A context window hey can work in, in tokens: no model has less than this or more than that. */
+export const WINDOW_RANGE = [1_024, 100_000_000] as const;
+
+const SCALARS: Record<Exclude<Kind, "strings" | "stringTable" | "window">, [accepts: (v: unknown) => boolean, phrase: string]> = {
   string: [(v) => typeof v === "string", "a string"],
   boolean: [(v) => typeof v === "boolean", "true or false"],
   positive: [(v) => isInt(v) && v > 0, "a positive integer"],
@@ -225,6 +232,13 @@ export function checkValue(kind: Kind, v: unknown, label: string): string | unde
     if (!isTable(v)) return mustBe(label, "a table of strings", v);
     const bad = Object.entries(v).find(([, x]) => typeof x !== "string");
     return bad ? mustBe(`${label}.${bare(bad[0])}`, "a string", bad[1]) : undefined;
+  }
+  if (kind === "window") {
+    const bad = (x: unknown) => !isInt(x) || x < WINDOW_RANGE[0] || x > WINDOW_RANGE[1];
+    const phrase = `a number of tokens between ${WINDOW_RANGE[0]} and ${WINDOW_RANGE[1]}`;
+    if (!isTable(v)) return bad(v) ? mustBe(label, `${phrase}, or a table of them by model`, v) : undefined;
+    const wrong = Object.entries(v).find(([, x]) => bad(x));
+    return wrong ? mustBe(`${label}.${bare(wrong[0])}`, phrase, wrong[1]) : undefined;
   }
   const [accepts, phrase] = SCALARS[kind];
   return accepts(v) ? undefined : mustBe(label, phrase, v);

@@ -69,6 +69,8 @@ export interface ProviderSettings {
   preset?: boolean;
   /** TLS certificates of this endpoint are not verified (`insecure = true`; never from a project's config) */
   insecure?: boolean;
+  /** `context_window`: the models' window in tokens, for every model or by model name */
+  contextWindow?: number | Record<string, number>;
   /** compatibility flags (max_tokens_field, system_role, reasoning_replay, parallel_tool_calls), when any is set */
   compat?: Compat;
   /** the config file that defined this provider (its base_url); undefined for presets and --base-url */
@@ -117,3 +119,8 @@ export interface Settings {
   input: { maxBytes: number };
 }
 
+/** The context window the configuration states for the model in use (`[provider.X] context_window`), if any. */
+export function configuredWindow(settings: Pick<Settings, "provider" | "model">): number | undefined {
+  const w = settings.provider.contextWindow;
+  return typeof w === "number" ? w : w?.[settings.model];
+}

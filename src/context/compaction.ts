@@ -1,12 +1,15 @@
-// The context of each request (SPEC §10): the pure view of view.ts, the token estimate
-// corrected by what the provider reports, and summary compaction through the provider with a
-// deterministic fallback. The agent calls `prepare` before every model request.
-import { emptyUsage, textOf, type Message, type Usage } from "../kernel/ir.ts";
+// The context of each request (SPEC §10, issue 23): the pure view of view.ts, built so requests
+// repeat each other's prefix for the providers' prompt caches (cache.ts decides when rewrites of
+// earlier messages may happen), the token estimate corrected by what the provider reports, the
+// model's window (window.ts), and summary compaction through the provider with a deterministic
+// fallback. The agent calls `prepare` before every model request.
+import { emptyUsage, textOf, type Message, type ToolSpec, type Usage } from "../kernel/ir.ts";
 import type { Output } from "../kernel/output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
-import type { ToolSpec } from "../kernel/ir.ts";
-import { SUMMARY_ID } from "./passes.ts";
+import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix } from "./cache.ts";
+import { estimateTokens, SUMMARY_ID } from "./passes.ts";
 import { buildContext, DEFAULT_TOKENS_PER_CHAR, nudgeLine, type ContextPolicy, type ContextView, type Summary } from "./view.ts";
+import { effectiveBudget, hardTokens } from "./window.ts";
 
 /** Output budget of a summary request: it must be short to be worth anything. */
 const SUMMARY_MAX_TOKENS = 4096;
@@ -19,13 +22,13 @@ const MAX_CORRECTION_STEP = 2;
  * constant or made-up count must not talk the estimate down until the budget never applies.
  */
 const TOKENS_PER_CHAR_RANGE = [0.1, 1] as const;
-/** The summarizer sees at most this many budgets' worth of the stretch (its latest part). */
-const SUMMARY_INPUT_BUDGETS = 2;
+/** A summary request's transcript fills at most this share of the budget (its answer and prompt need the rest). */
+const SUMMARY_INPUT_SHARE = 0.6;
 
 const SUMMARY_SYSTEM =
   "You compress a coding agent's working history for the agent itself. Write a summary that lets it continue without the original: " +
   "keep file paths, line numbers, commands, decisions and why, errors and how they were fixed, test results, and what remains to do. " +
-  "Be exact and terse; no preamble.";
+  "Be exact and terse; no preamble. An earlier summary in the history is part of it: carry over what still matters.";
 
 export interface CompactionState {
   /** compactions in this session, oldest first (also in the session file) */
@@ -34,10 +37,20 @@ export interface CompactionState {
   tokensPerChar: number;
   /** the last view sent, for /usage and the correction */
   last: ContextView | undefined;
+  /** the model's window (prompt tokens), learned from a context-length error; kept for the session */
+  window: number | undefined;
+  /**
+   * ContextInput.rewriteUpTo of the requests now: dedup and error purge see the history as it was
+   * then. Moved on when the prompt cache is broken anyway, or when the rewrites pay for themselves;
+   * undefined before the first request (resume included)
+   */
+  rewriteUpTo: number | undefined;
+  /** the previous request: the first `count` messages of `messages`, the system prompt and tools, when */
+  sent: { messages: readonly Message[]; count: number; fixed: string; at: number } | undefined;
 }
 
 export function newCompactionState(summaries: Summary[] = []): CompactionState {
-  return { summaries: [...summaries], tokensPerChar: DEFAULT_TOKENS_PER_CHAR, last: undefined };
+  return { summaries: [...summaries], tokensPerChar: DEFAULT_TOKENS_PER_CHAR, last: undefined, window: undefined, rewriteUpTo: undefined, sent: undefined };
 }
 
 export interface PrepareDeps {
@@ -47,49 +60,83 @@ export interface PrepareDeps {
   provider: Provider;
   output: Output;
   tools: ToolSpec[];
-  /** the system prompt without the context line */
+  /** the system prompt */
   system: string;
   /** `.hey/task.md` as it is now (context/task-note.ts), or undefined when there is none */
   taskNote(): string | undefined;
+  /** `context_window` of the configuration for this model, when it states one */
+  window?: number;
+  /** milliseconds since the epoch: a prefix older than the cache lifetime is gone anyway */
+  now(): number;
 }
 
-/**
- * The system prompt and messages for the next request. When the budget forces dropping history,
- * the droppable stretch is summarized by the provider first; if that fails the deterministic
- * trim stands and the turn goes on. `.hey/task.md` is re-injected after any compaction.
- */
-export async function prepare(
-  history: readonly Message[],
-  deps: PrepareDeps,
-  signal: AbortSignal,
-): Promise<{ system: string; messages: readonly Message[]; /** what a summary request spent, when one was made */ usage?: Usage }> {
+/** What the next request is built from. */
+export interface Prepared {
+  system: string;
+  messages: readonly Message[];
+  /** the context use (and the compress nudge) for ModelRequest.note */
+  note?: string;
+  /** what a summary request spent, when one was made */
+  usage?: Usage;
+}
+
+/** The budget and the view builder of one request, from the deps and the state. */
+function contextOf(history: readonly Message[], deps: PrepareDeps) {
   const { state, policy } = deps;
-  const fixedChars = deps.system.length + JSON.stringify(deps.tools).length;
+  const window = minDefined(state.window, deps.window);
+  const budgetTokens = effectiveBudget(policy.budgetTokens, window);
+  const hard = hardTokens(window);
+  const fixed = `${deps.system}\u0000${JSON.stringify(deps.tools)}`;
   const taskNote = deps.taskNote();
-  const once = (handles: boolean) =>
+  const build = (rewriteUpTo: number) =>
     buildContext({
       history,
       summaries: state.summaries,
-      policy: { ...policy, compressTool: handles },
-      fixedTokens: Math.ceil(fixedChars * state.tokensPerChar),
+      policy: { ...policy, budgetTokens },
+      fixedTokens: Math.ceil(fixed.length * state.tokensPerChar),
       tokensPerChar: state.tokensPerChar,
+      rewriteUpTo,
       ...(taskNote ? { taskNote } : {}),
+      ...(hard !== undefined ? { hardTokens: hard } : {}),
     });
-  // Handles for the compress tool cost ~3 tokens per result and change every earlier result (a
-  // prompt-cache miss), so they appear only once the context is past the nudge threshold.
-  const build = () => {
-    const plain = once(false);
-    return policy.compressTool && plain.estimate > deps.nudgeThreshold * policy.budgetTokens ? once(true) : plain;
-  };
-  let view = build();
+  return { budgetTokens, fixed, build };
+}
+
+/**
+ * The system prompt, messages and note of the next request. Dedup and error purge rewrite earlier
+ * messages only when the prompt cache is broken anyway (the first request of a run, a changed system
+ * prompt or tool list, a trim or summary, a pause past the cache's lifetime) or when the tokens a
+ * rewrite saves pay for the cache miss it causes (cache.ts). When the budget forces dropping
+ * history, the stretch before the last turns is summarized by the provider first (the previous
+ * summary with the new stretch); if that fails, the deterministic trim stands and the turn goes on.
+ * `deterministic`: no summary request (a retry after a context-length error). `.hey/task.md` is
+ * re-injected after any compaction.
+ */
+export async function prepare(history: readonly Message[], deps: PrepareDeps, signal: AbortSignal, opts: { deterministic?: boolean } = {}): Promise<Prepared> {
+  const { state, policy } = deps;
+  const { budgetTokens, fixed, build } = contextOf(history, deps);
+  const now = deps.now();
+  const sent = state.sent;
+  let upTo = state.rewriteUpTo;
+  let view = upTo === undefined ? undefined : build(upTo);
+  const broken = !view || !sent || sent.fixed !== fixed || now - sent.at > CACHE_LIFETIME_MS || sharedPrefix(sent.messages, view.messages, sent.count) < sent.count;
+  if (!view || broken) view = build((upTo = history.length));
+  else if (upTo! < history.length) {
+    const next = build(history.length);
+    const shared = sharedPrefix(view.messages, next.messages);
+    const same = shared === view.messages.length && shared === next.messages.length;
+    const rebilled = estimateTokens(next.messages.slice(shared, sent!.count), state.tokensPerChar);
+    if (same || rewritePays(view.estimate - next.estimate, rebilled, cachePrices(deps.provider.protocol))) [upTo, view] = [history.length, next];
+  }
+
   let usage: Usage | undefined;
-  if ((view.stats.trimmed > 0 || view.overBudget) && view.summarizable) {
+  if (!opts.deterministic && (view.stats.trimmed > 0 || view.overBudget) && view.summarizable) {
     try {
-      usage = (await compactRange(history, view.summarizable, { ...deps, budgetTokens: policy.budgetTokens }, signal)).usage;
-      view = build();
+      usage = (await compactRange(view.summarizable, { ...deps, budgetTokens }, signal)).usage;
+      view = build((upTo = history.length));
     } catch (e) {
       if (signal.aborted) throw e;
-      usage = (e as { usage?: Usage }).usage;
+      usage = e instanceof SummaryError ? e.usage : undefined;
       deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view), error: `summary failed, older messages dropped instead: ${(e as Error).message}` });
     }
   } else if (view.stats.trimmed > 0 && view.stats.trimmed !== state.last?.stats.trimmed) {
@@ -97,35 +144,61 @@ export async function prepare(
     deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view) });
   }
   state.last = view;
-  const line = nudgeLine(view.estimate, policy.budgetTokens, policy.compressTool ? deps.nudgeThreshold : Number.POSITIVE_INFINITY);
-  return { system: line ? `${deps.system}\n${line}` : deps.system, messages: view.messages, ...(usage ? { usage } : {}) };
+  state.rewriteUpTo = upTo;
+  state.sent = { messages: view.messages, count: view.messages.length, fixed, at: now };
+  const note = nudgeLine(view.estimate, budgetTokens, policy.compressTool ? deps.nudgeThreshold : Number.POSITIVE_INFINITY);
+  return { system: deps.system, messages: view.messages, ...(note ? { note } : {}), ...(usage ? { usage } : {}) };
+}
+
+/**
+ * `/compact`: summarizes the stretch a summary may replace now, whatever the budget says; false
+ * when there is none. Throws like compactRange.
+ */
+export async function compactNow(history: readonly Message[], deps: PrepareDeps, signal: AbortSignal, instructions?: string): Promise<{ usage: Usage } | false> {
+  const { budgetTokens, build } = contextOf(history, deps);
+  const range = build(history.length).summarizable;
+  if (!range) return false;
+  const { usage } = await compactRange(range, { ...deps, budgetTokens }, signal, instructions);
+  deps.state.rewriteUpTo = undefined; // the prefix changed: the next request may rewrite all it likes
+  return { usage };
+}
+
+function minDefined(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }
 
 /** A trim event's tokens: the view's estimate before and after the trim. */
 const trimmedTokens = (view: ContextView) => ({ tokens_before: view.untrimmedEstimate, tokens_after: view.estimate });
 
+/** A summary request that failed after it cost tokens (the model answered, with nothing). */
+export class SummaryError extends Error {
+  readonly usage: Usage;
+  constructor(message: string, usage: Usage) {
+    super(message);
+    this.name = "SummaryError";
+    this.usage = usage;
+  }
+}
+
 /**
- * Summarizes `range` of `history` with the provider (reasoning off, its own output budget) and
- * records the summary; emits a `compaction` event the session writer persists. Returns it with
- * the tokens the summary request cost (they count like any request's). Throws when the provider
- * fails or returns nothing (an empty summary: with the `usage` it cost on the error).
+ * Summarizes `range` (its messages as the view shows them: an earlier summary in it is its text, so
+ * each summary carries the last one forward instead of reading the whole history again) with the
+ * provider (reasoning off, its own output budget), and records the summary; emits a `compaction`
+ * event the session writer persists. The transcript fills at most SUMMARY_INPUT_SHARE of the
+ * budget: past that, the oldest part of the new stretch is left out (an earlier summary at its
+ * start is kept whole). Returns the summary with the tokens the request cost (they count like any
+ * request's). Throws when the provider fails, or a SummaryError (with what it cost) when it
+ * returns nothing.
  */
 export async function compactRange(
-  history: readonly Message[],
-  range: { fromId: string; toId: string },
+  range: { fromId: string; toId: string; messages: readonly Message[] },
   deps: Pick<PrepareDeps, "state" | "provider" | "output"> & { budgetTokens: number },
   signal: AbortSignal,
   instructions?: string,
 ): Promise<{ summary: Summary; usage: Usage }> {
-  const from = history.findIndex((m) => m.id === range.fromId);
-  const to = history.findIndex((m) => m.id === range.toId);
-  if (from < 0 || to < from) throw new Error("the range to summarize is not in the history");
-  // the latest part of a very long stretch (a resumed session far over budget): the summarizer's
-  // own context is bounded, and older work there is usually covered by an earlier summary
-  const maxChars = Math.ceil((SUMMARY_INPUT_BUDGETS * deps.budgetTokens) / deps.state.tokensPerChar);
-  const parts = history.slice(from, to + 1).map(describe);
-  // an earlier summary at the start (a resumed session's) is kept whole: it is all that is left of older work
-  const kept = history[from]!.id.startsWith(SUMMARY_ID) ? `${parts.shift()!}\n\n` : "";
+  const maxChars = Math.ceil((SUMMARY_INPUT_SHARE * deps.budgetTokens) / deps.state.tokensPerChar);
+  const parts = range.messages.map(describe);
+  const kept = range.messages[0]?.id.startsWith(SUMMARY_ID) ? `${parts.shift()!}\n\n` : "";
   let transcript = parts.join("\n\n");
   if (kept.length + transcript.length > maxChars) transcript = `[earlier part of this stretch left out]\n\n${transcript.slice(transcript.length - Math.max(0, maxChars - kept.length))}`;
   transcript = kept + transcript;
@@ -147,8 +220,8 @@ export async function compactRange(
   }
   const { text } = reply;
   const usage = reply.usage ?? emptyUsage();
-  if (text === "") throw Object.assign(new Error("the model returned an empty summary"), { usage });
-  const summary: Summary = { ...range, text };
+  if (text === "") throw new SummaryError("the model returned an empty summary", usage);
+  const summary: Summary = { fromId: range.fromId, toId: range.toId, text };
   deps.state.summaries.push(summary);
   const before = Math.ceil(transcript.length * deps.state.tokensPerChar);
   deps.output.emit({ type: "compaction", kind: "summary", from_id: range.fromId, to_id: range.toId, summary: text, tokens_before: before, tokens_after: reply.usage?.output ?? Math.ceil(text.length / 4) });
@@ -173,6 +246,7 @@ export function correctEstimate(state: CompactionState, reportedInput: number): 
 }
 
 function describe(m: Message): string {
+  if (m.id.startsWith(SUMMARY_ID)) return textOf(m);
   const cut = (s: string) => (s.length > SUMMARY_MESSAGE_CHARS ? `${s.slice(0, SUMMARY_MESSAGE_CHARS)} …(${s.length - SUMMARY_MESSAGE_CHARS} more characters)` : s);
   if (m.role === "tool") return `[${m.toolName ?? "tool"} result${m.isError ? ", failed" : ""}] ${cut(textOf(m))}`;
   const calls = (m.toolCalls ?? []).map((c) => `[calls ${c.name} ${cut(c.arguments)}]`).join("\n");

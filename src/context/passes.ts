@@ -10,7 +10,6 @@ export const PROTECT_TURNS = 3;
 const MESSAGE_CHARS = 16; // role, ids and framing of a message or a tool call on the wire (~4 tokens)
 const IMAGE_CHARS = 6_000; // an image costs ~1,500 tokens on the major APIs, whatever its base64 size
 export const HANDLE_LENGTH = 5; // last characters of a message id shown as its handle: 36^5 ≈ 60M values
-const TRIM_STEP = 0.25; // trim in steps of a quarter budget, see trimToBudget
 
 /** Tools whose results the dedup and purge passes never touch: they record what the model changed. */
 const KEEP_RESULTS = new Set(["write_file", "edit", "compress"]);
@@ -25,10 +24,7 @@ export interface Summary {
 export const SUMMARY_PREFIX = "[summary of earlier work]\n";
 export const DUPLICATE_NOTE = "[pruned: duplicate call — the latest identical call's output is below]";
 export const PURGED_PREFIX = "[arguments purged] ";
-export const TASK_NOTE_PREFIX = "[task notes from .hey/task.md]\n";
-export const TASK_NOTE_ID = "task-note";
 export const SUMMARY_ID = "summary-";
-export const omittedNote = (n: number) => `[${n} earlier messages omitted to fit the context budget; they are kept in the session file]`;
 
 const textMessage = (id: string, text: string): Message => ({ id, role: "user", content: [{ type: "text", text }] });
 export const summaryMessage = (s: Summary): Message => textMessage(SUMMARY_ID + s.fromId, SUMMARY_PREFIX + s.text);
@@ -72,8 +68,10 @@ export function tailStart(history: readonly Message[], turns: number, length: nu
 
 /** What the passes need to know about the full history; computed once per request. */
 export interface HistoryFacts {
-  /** never pruned or dropped: the first and the last user message and the protected tail */
+  /** never pruned, and dropped only to meet the budget: the first and the last user message and the protected tail */
   protect: ReadonlySet<string>;
+  /** never dropped or summarized: the first and the last user message and the newest turn (the last assistant message and its results) */
+  pinned: ReadonlySet<string>;
   /** per assistant message id: how many turns came after it */
   turnsAfter: ReadonlyMap<string, number>;
   /** per tool message id: the handle shown to the model (its id's last HANDLE_LENGTH characters, or the whole id when another id ends alike) */
@@ -85,10 +83,11 @@ export interface HistoryFacts {
 export function historyFacts(history: readonly Message[], protectTurns: number): HistoryFacts {
   const protect = new Set<string>();
   for (let i = protectedFrom(history, protectTurns); i < history.length; i++) protect.add(history[i]!.id);
+  const pinned = new Set<string>();
+  for (let i = protectedFrom(history, 1); i < history.length; i++) if (history[i]!.role !== "user") pinned.add(history[i]!.id);
   const firstUser = history.find((m) => m.role === "user");
   const lastUser = history.findLast((m) => m.role === "user");
-  if (firstUser) protect.add(firstUser.id);
-  if (lastUser) protect.add(lastUser.id);
+  for (const m of [firstUser, lastUser]) if (m) protect.add(m.id), pinned.add(m.id);
 
   const turnsAfter = new Map<string, number>();
   for (let i = history.length - 1, n = 0; i >= 0; i--) if (history[i]!.role === "assistant") turnsAfter.set(history[i]!.id, n++);
@@ -108,7 +107,7 @@ export function historyFacts(history: readonly Message[], protectTurns: number):
     const s = m.id.slice(-HANDLE_LENGTH);
     handles.set(m.id, suffixes.get(s) === 1 ? s : m.id);
   }
-  return { protect, turnsAfter, handles, offsets };
+  return { protect, pinned, turnsAfter, handles, offsets };
 }
 
 /** End (exclusive) of the unit starting at `i`: an assistant message or a run of orphaned results takes the results after it. */
@@ -198,15 +197,16 @@ function canonical(v: unknown): string {
  * result's content becomes DUPLICATE_NOTE. The later call may sit anywhere after it, in the
  * protected tail too; its result may be an error (the older output is stale either way: a
  * read_file before and after an edit is the same call). Untouched: results of write_file, edit
- * and compress, protected results, and outputs no longer than the note itself.
+ * and compress, protected results, and outputs no longer than the note itself. With `scope`, only
+ * calls and results of those message ids take part (the history as it was when dedup last ran).
  */
-export function dedup(messages: readonly Message[], protect: ReadonlySet<string>): { messages: readonly Message[]; count: number } {
+export function dedup(messages: readonly Message[], protect: ReadonlySet<string>, scope?: ReadonlySet<string>): { messages: readonly Message[]; count: number } {
   const seen = new Set<string>();
   const older = new Set<string>(); // call ids with an identical later call
   const canon = new Map<string, string>(); // raw arguments → canonical: repeated calls are parsed once
   for (let i = messages.length - 1; i >= 0; i--) {
     const calls = messages[i]!.toolCalls;
-    if (!calls) continue;
+    if (!calls || (scope && !scope.has(messages[i]!.id))) continue;
     for (let k = calls.length - 1; k >= 0; k--) {
       const c = calls[k]!;
       if (KEEP_RESULTS.has(c.name)) continue;
@@ -220,7 +220,7 @@ export function dedup(messages: readonly Message[], protect: ReadonlySet<string>
   if (older.size === 0) return { messages, count: 0 };
   let count = 0;
   const out = messages.map((m) => {
-    if (m.role !== "tool" || !older.has(m.toolCallId ?? "") || protect.has(m.id)) return m;
+    if (m.role !== "tool" || !older.has(m.toolCallId ?? "") || protect.has(m.id) || (scope && !scope.has(m.id))) return m;
     if (messageChars(m) <= DUPLICATE_NOTE.length + MESSAGE_CHARS) return m;
     count++;
     return { ...m, content: [{ type: "text" as const, text: DUPLICATE_NOTE }] };
@@ -265,8 +265,19 @@ export function purgeErrors(messages: readonly Message[], after: number, facts: 
  * too: they may end a range).
  */
 export function addHandles(messages: readonly Message[], handles: ReadonlyMap<string, string>): readonly Message[] {
-  return messages.map((m) => (m.role === "tool" ? suffixText(m, `[#${handles.get(m.id) ?? m.id.slice(-HANDLE_LENGTH)}]`) : m));
+  return messages.map((m) => {
+    if (m.role !== "tool") return m;
+    const handle = `[#${handles.get(m.id) ?? m.id.slice(-HANDLE_LENGTH)}]`;
+    const memo = handled.get(m);
+    if (memo?.handle === handle) return memo.out;
+    const out = suffixText(m, handle);
+    handled.set(m, { handle, out });
+    return out;
+  });
 }
+
+/** The handled form of each result already shown: the same object every request, so unchanged requests compare cheaply. */
+const handled = new WeakMap<Message, { handle: string; out: Message }>();
 
 /** `prefix` before the first text part; a message without one (images only) gets one. */
 function prefixText(m: Message, prefix: string): Message {
@@ -288,89 +299,4 @@ function suffixText(m: Message, handle: string): Message {
   if (last < 0) return { ...m, content: [...m.content, { type: "text", text: handle }] };
   const content = m.content.map((p, i) => (i === last && p.type === "text" ? { ...p, text: p.text === "" ? handle : `${p.text}\n${handle}` } : p));
   return { ...m, content };
-}
-
-/** What trimToBudget fits the messages into. */
-export interface Budget {
-  budgetTokens: number;
-  /** system prompt and tool schemas */
-  fixedTokens: number;
-  tokensPerChar: number;
-  /** .hey/task.md, inserted after the first user message when anything was summarized or dropped */
-  taskNote?: string;
-}
-
-/**
- * Fits `messages` into the budget by dropping whole unprotected units, oldest first, replaced by
- * one note `[N earlier messages omitted …]` where the first of them was. Once something must go,
- * it drops on to the next step boundary (a quarter budget of the history's own character
- * offsets): the boundaries do not move as the history grows, so the request prefix — and the
- * provider's prompt cache — stays the same for several turns instead of changing every turn.
- * `overBudget` when even dropping every unprotected unit is not enough (those are then dropped).
- */
-export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, budget: Budget): { messages: readonly Message[]; trimmed: number; overBudget: boolean } {
-  const units: { start: number; end: number; chars: number; offset: number; droppable: boolean }[] = [];
-  let total = 0;
-  let offset = 0;
-  for (let i = 0; i < messages.length; ) {
-    const end = unitEnd(messages, i);
-    let chars = 0;
-    let droppable = true;
-    for (let j = i; j < end; j++) {
-      const m = messages[j]!;
-      chars += messageChars(m);
-      if (facts.protect.has(m.id)) droppable = false;
-      offset = Math.max(offset, facts.offsets.get(m.id) ?? 0); // a summary takes the offset before it
-    }
-    units.push({ start: i, end, chars, offset, droppable });
-    total += chars;
-    i = end;
-  }
-  const summarized = messages.some((m) => m.id.startsWith(SUMMARY_ID));
-  const task = budget.taskNote === undefined ? undefined : textMessage(TASK_NOTE_ID, TASK_NOTE_PREFIX + budget.taskNote);
-  const limit = budget.budgetTokens - budget.fixedTokens;
-  const fits = (chars: number, dropped: number) => {
-    if (dropped > 0) chars += messageChars(textMessage("", omittedNote(dropped)));
-    if (task && (summarized || dropped > 0)) chars += messageChars(task);
-    return Math.ceil(chars * budget.tokensPerChar) <= limit;
-  };
-
-  const drop = new Set<number>(); // unit indexes
-  let kept = total;
-  let dropped = 0;
-  const dropUnit = (u: number) => {
-    drop.add(u);
-    kept -= units[u]!.chars;
-    dropped += units[u]!.end - units[u]!.start;
-  };
-  let u = 0;
-  for (; u < units.length && !fits(kept, dropped); u++) if (units[u]!.droppable) dropUnit(u);
-  const overBudget = !fits(kept, dropped);
-  if (dropped > 0 && !overBudget) {
-    const step = (budget.budgetTokens / DEFAULT_TOKENS_PER_CHAR) * TRIM_STEP;
-    const boundary = Math.ceil(units[u - 1]!.offset / step) * step;
-    for (; u < units.length && units[u]!.offset <= boundary; u++) if (units[u]!.droppable) dropUnit(u);
-  }
-
-  let tasked = !(task && (summarized || dropped > 0));
-  if (dropped === 0 && tasked) return { messages, trimmed: 0, overBudget };
-  const out: Message[] = [];
-  let noted = false;
-  for (const [k, unit] of units.entries()) {
-    if (drop.has(k)) {
-      if (!noted) out.push(textMessage(`omitted-${messages[unit.start]!.id}`, omittedNote(dropped)));
-      noted = true;
-      continue;
-    }
-    for (let j = unit.start; j < unit.end; j++) {
-      const m = messages[j]!;
-      out.push(m);
-      if (!tasked && m.role === "user" && facts.protect.has(m.id)) {
-        out.push(task!);
-        tasked = true;
-      }
-    }
-  }
-  if (!tasked) out.unshift(task!);
-  return { messages: out, trimmed: dropped, overBudget };
 }

@@ -1,20 +1,26 @@
 // What one model request sends (SPEC §10). The history is append-only and never changed; before
-// every request `buildContext` derives the request's view of it with the passes of dcp.ts:
-// summaries → dedup → error purge → handles → budget trim. The view is a pure function of its
-// input, so the session file alone reproduces every request.
+// every request `buildContext` derives the request's view of it with the passes of passes.ts and
+// budget.ts: summaries → dedup → error purge → handles → budget (trim, then the hard ceiling). The
+// view is a pure function of its input; context/compaction.ts decides that input (which summaries,
+// how far dedup and purge may look, whether handles show) so that requests repeat each other's
+// prefix for the providers' prompt caches.
 //
 // Rules:
 // - A TURN is one assistant message plus its tool results (one model request).
-// - Protected — never pruned, summarized or dropped — are the first user message, the last user
-//   message (the current request) and the last `protectTurns` turns with everything after the
-//   first of them. Dedup and purge also leave write_file, edit and compress results alone. A
-//   first user message over half the budget keeps only its start and end once it is answered.
+// - Protected — never pruned by dedup or purge, and dropped or cut only when the budget cannot be
+//   met otherwise — are the first user message, the last user message (the current request) and
+//   the last `protectTurns` turns with everything after the first of them. Pinned — never dropped
+//   or summarized — are the first and the last user message and the newest turn, whose results
+//   are cut only past the model's window. Dedup and purge also leave write_file, edit and compress
+//   results alone. A first user message over half the budget keeps only its start and end once it
+//   is answered.
 // - Summaries: the caller's compactions and the model's successful compress calls. Later ones win
 //   over earlier ones they overlap; the caller's count as later than any compress call. Compress
 //   calls already in the history apply even when the compress tool is now off.
 // - Handles (compress tool on): every tool result ends with a line `[#k3f9a]`, the last 5 characters
 //   of its message id (the whole id when two ids end alike): ~3 tokens per result.
 import { parseArguments, type Message } from "../kernel/ir.ts";
+import { trimToBudget } from "./budget.ts";
 import {
   addHandles,
   applySummaries,
@@ -28,13 +34,15 @@ import {
   summaryMessage,
   tailStart,
   trimFirstPrompt,
-  trimToBudget,
   unitEnd,
   type HistoryFacts,
   type Summary,
 } from "./passes.ts";
 
 export { DEFAULT_TOKENS_PER_CHAR, estimateTokens, PROTECT_TURNS, protectedFrom, summaryMessage, type Summary } from "./passes.ts";
+
+/** A summary leaves at most this share of the budget verbatim at the end (at least the newest turn), so the next one is turns away. */
+export const KEEP_SHARE = 0.4;
 
 export interface ContextPolicy {
   budgetTokens: number;
@@ -59,6 +67,13 @@ export interface ContextInput {
   tokensPerChar: number;
   /** .hey/task.md, re-injected verbatim after the first user message whenever anything was summarized or trimmed */
   taskNote?: string;
+  /**
+   * dedup and error purge judge the history as its first `rewriteUpTo` messages were (default: all):
+   * rewrites that later messages would make wait, leaving the cached prefix alone
+   */
+  rewriteUpTo?: number;
+  /** what the model takes at most, when known: past it even the newest turn's results are cut */
+  hardTokens?: number;
 }
 
 export interface ContextView {
@@ -68,22 +83,23 @@ export interface ContextView {
   estimate: number;
   /** the same before the trim to the budget (what `compaction` trim events report as tokens_before) */
   untrimmedEstimate: number;
-  /** still over budget with everything unprotected dropped: the caller should summarize (see summarizable) */
+  /** still over budget with everything but the pinned messages dropped: the caller should summarize (see summarizable) */
   overBudget: boolean;
   /**
-   * The largest stretch a summary may replace (unprotected, whole units, in history ids; two
-   * messages or more), computed before the trim. When `stats.trimmed > 0` or `overBudget`, a
-   * caller that can summarize should summarize this stretch (as the view shows it: earlier
-   * summaries inside it are replaced too) and call buildContext again with the new Summary
-   * appended; when summarizing fails it sends this view (the deterministic trim). `/compact`
-   * uses it at any time.
+   * The stretch a summary should replace: the heaviest run of whole units that are not pinned and
+   * not in the last turns kept verbatim (at most KEEP_SHARE of the budget, at least the newest
+   * turn), two messages or more, in history ids, with the view's messages of it (earlier
+   * summaries inside it as their text). When `stats.trimmed > 0` or `overBudget`, a caller that
+   * can summarize should summarize it and call buildContext again with the new Summary appended;
+   * when summarizing fails it sends this view (the deterministic trim). `/compact` uses it at any
+   * time.
    */
-  summarizable: { fromId: string; toId: string } | undefined;
+  summarizable: { fromId: string; toId: string; messages: readonly Message[] } | undefined;
   /**
    * results pruned as duplicates, calls purged, messages replaced by compaction summaries (`/compact`,
-   * the budget), ranges replaced by the compress tool, messages trimmed
+   * the budget), ranges replaced by the compress tool, messages trimmed, results cut by the ceiling
    */
-  stats: { deduped: number; purged: number; summarized: number; compressed: number; trimmed: number };
+  stats: { deduped: number; purged: number; summarized: number; compressed: number; trimmed: number; cut: number };
 }
 
 /** The request's view of the history. Pure and deterministic; never throws for any history. */
@@ -91,23 +107,59 @@ export function buildContext(input: ContextInput): ContextView {
   const { history, policy } = input;
   const turns = policy.protectTurns ?? PROTECT_TURNS;
   const facts = historyFacts(history, turns);
+  const upTo = Math.min(input.rewriteUpTo ?? history.length, history.length);
+  const then = upTo === history.length ? facts : historyFacts(history.slice(0, upTo), turns);
+  const scope = upTo === history.length ? undefined : new Set(history.slice(0, upTo).map((m) => m.id));
   const compressed = compressSummaries(history, turns);
-  const summarized = applySummaries(history, [...compressed, ...input.summaries], facts.protect);
+  const summarized = applySummaries(history, [...compressed, ...input.summaries], facts.pinned);
   const ranges = summarized.applied.filter((s) => compressed.includes(s)).length;
   const fitted = trimFirstPrompt(summarized.messages, policy.budgetTokens, input.tokensPerChar);
-  const deduped = policy.dedup ? dedup(fitted, facts.protect) : { messages: fitted, count: 0 };
-  const purged = purgeErrors(deduped.messages, policy.purgeErrorsAfter, facts);
+  const deduped = policy.dedup ? dedup(fitted, then.protect, scope) : { messages: fitted, count: 0 };
+  const purged = purgeErrors(deduped.messages, policy.purgeErrorsAfter, then);
   const handled = policy.compressTool ? addHandles(purged.messages, facts.handles) : purged.messages;
-  const budget = { budgetTokens: policy.budgetTokens, fixedTokens: input.fixedTokens, tokensPerChar: input.tokensPerChar };
-  const trimmed = trimToBudget(handled, facts, input.taskNote === undefined ? budget : { ...budget, taskNote: input.taskNote });
+  const budget = {
+    budgetTokens: policy.budgetTokens,
+    fixedTokens: input.fixedTokens,
+    tokensPerChar: input.tokensPerChar,
+    ...(input.taskNote !== undefined ? { taskNote: input.taskNote } : {}),
+    ...(input.hardTokens !== undefined ? { hardTokens: input.hardTokens } : {}),
+  };
+  const trimmed = trimToBudget(handled, facts, budget);
+  const estimate = input.fixedTokens + estimateTokens(trimmed.messages, input.tokensPerChar);
+  const changed = trimmed.trimmed > 0 || trimmed.cut > 0;
   return {
     messages: trimmed.messages,
-    estimate: input.fixedTokens + estimateTokens(trimmed.messages, input.tokensPerChar),
-    untrimmedEstimate: input.fixedTokens + (trimmed.trimmed > 0 ? estimateTokens(handled, input.tokensPerChar) : estimateTokens(trimmed.messages, input.tokensPerChar)),
+    estimate,
+    untrimmedEstimate: changed ? input.fixedTokens + estimateTokens(handled, input.tokensPerChar) : estimate,
     overBudget: trimmed.overBudget,
-    summarizable: summarizableRange(handled, facts, summarized.applied),
-    stats: { deduped: deduped.count, purged: purged.count, summarized: summarized.replaced - replacedBy(history, summarized.applied.filter((s) => compressed.includes(s))), compressed: ranges, trimmed: trimmed.trimmed },
+    summarizable: summarizableRange(handled, keepFacts(history, facts, turns, policy.budgetTokens, input.tokensPerChar), summarized.applied),
+    stats: {
+      deduped: deduped.count,
+      purged: purged.count,
+      summarized: summarized.replaced - replacedBy(history, summarized.applied.filter((s) => compressed.includes(s))),
+      compressed: ranges,
+      trimmed: trimmed.trimmed,
+      cut: trimmed.cut,
+    },
   };
+}
+
+/**
+ * What a summary must leave: the pinned messages and the last turns that fit in KEEP_SHARE of the
+ * budget (at least the newest, at most `turns`).
+ */
+function keepFacts(history: readonly Message[], facts: HistoryFacts, turns: number, budgetTokens: number, tokensPerChar: number): HistoryFacts {
+  const room = (KEEP_SHARE * budgetTokens) / tokensPerChar;
+  let keep = 1;
+  for (; keep < turns; keep++) {
+    const from = tailStart(history, keep + 1, history.length);
+    let chars = 0;
+    for (let i = from; i < history.length; i++) chars += messageChars(history[i]!);
+    if (chars > room || from === tailStart(history, keep, history.length)) break;
+  }
+  const protect = new Set(facts.pinned);
+  for (let i = tailStart(history, keep, history.length); i < history.length; i++) protect.add(history[i]!.id);
+  return { ...facts, protect };
 }
 
 /** How many messages of `history` these (applied, non-overlapping) summaries replace. */
@@ -118,7 +170,7 @@ function replacedBy(history: readonly Message[], summaries: readonly Summary[]):
 }
 
 /** The heaviest run (of two messages or more) of consecutive unprotected units in `view`, as a history range. */
-function summarizableRange(view: readonly Message[], facts: HistoryFacts, applied: Summary[]): { fromId: string; toId: string } | undefined {
+function summarizableRange(view: readonly Message[], facts: HistoryFacts, applied: Summary[]): ContextView["summarizable"] {
   const runs: { start: number; end: number; chars: number }[] = [];
   let run: { start: number; end: number; chars: number } | undefined;
   for (let i = 0; i < view.length; ) {
@@ -137,7 +189,7 @@ function summarizableRange(view: readonly Message[], facts: HistoryFacts, applie
   const bySummary = new Map(applied.map((s) => [summaryMessage(s).id, s]));
   const first = view[best.start]!.id;
   const last = view[best.end - 1]!.id;
-  return { fromId: bySummary.get(first)?.fromId ?? first, toId: bySummary.get(last)?.toId ?? last };
+  return { fromId: bySummary.get(first)?.fromId ?? first, toId: bySummary.get(last)?.toId ?? last, messages: view.slice(best.start, best.end) };
 }
 
 /**

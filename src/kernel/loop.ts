@@ -38,6 +38,8 @@ export interface RequestContext {
   system: string;
   messages: readonly Message[];
   tools: Tool[];
+  /** ModelRequest.note: the context use, sent after the last message */
+  note?: string;
   /** what building it cost (a summary request): part of the run's tokens, for its cap and its total */
   usage?: Usage;
 }
@@ -107,6 +109,7 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
       // the hand-off must be text, but the tools stay described: some APIs reject a history with
       // tool calls when no tools are defined
       ...(handOff ? { toolChoice: "none" as const } : {}),
+      ...(context.note ? { note: context.note } : {}),
       ...(deps.effort !== undefined ? { effort: deps.effort } : {}),
     };
     const reply = await requestWithRetry(request, deps);

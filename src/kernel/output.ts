@@ -44,14 +44,20 @@ export type AgentEvent =
   | ({ type: "usage" } & UsageCounts)
   | {
       type: "compaction";
-      /** summary: a stretch summarized by the provider; trim: older messages dropped to fit the budget */
-      kind: "summary" | "trim";
+      /**
+       * summary: a stretch summarized by the provider; trim: older messages dropped to fit the budget;
+       * window: the model answered that the request exceeds its context window, and the request was
+       * built again to the window it stated (or below what failed) and sent once more
+       */
+      kind: "summary" | "trim" | "window";
       from_id?: string;
       to_id?: string;
       summary?: string;
+      /** kind "window": the window hey now builds requests for, in tokens */
+      window?: number;
       tokens_before: number;
       tokens_after: number;
-      /** why a summary could not be made (the trim stood in for it) */
+      /** why a summary could not be made (the trim stood in for it); kind "window": the server's error */
       error?: string;
     }
   /**

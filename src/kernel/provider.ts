@@ -15,6 +15,11 @@ export interface ModelRequest {
    * the model must answer in text. undefined = the model chooses.
    */
   toolChoice?: "none";
+  /**
+   * A short line for this request only (the context use), sent after the last message. Adapters
+   * keep it out of the prefix a prompt cache reuses: the next request leaves it out again.
+   */
+  note?: string;
 }
 
 /**
@@ -51,7 +56,16 @@ export type ProviderErrorKind =
   | "bad_request"
   | "stream_interrupted"
   /** the server answered, but not in the protocol (an HTML page, JSON instead of a stream, malformed events) */
-  | "protocol";
+  | "protocol"
+  /** the request is larger than the model's context window (ProviderError.overflow says what the server stated) */
+  | "context_length";
+
+/** What a context-length error states, each part when it does: the model's window, the prompt's tokens, the answer's share it counted in. */
+export interface ContextOverflow {
+  window?: number;
+  prompt?: number;
+  completion?: number;
+}
 
 /** The kinds a retry can help with (SPEC §6); the others fail at once. */
 export const RETRYABLE_KINDS: ReadonlySet<string> = new Set<ProviderErrorKind>(["rate_limit", "overloaded", "network"]);
@@ -67,14 +81,17 @@ export class ProviderError extends Error {
   readonly retryAfterMs: number | undefined;
   /** retrying cannot help although the kind usually can (nothing listens on a local port) */
   readonly final: boolean;
+  /** kind "context_length": what the server said about the window */
+  readonly overflow: ContextOverflow | undefined;
 
-  constructor(kind: ProviderErrorKind, message: string, opts: { status?: number; retryAfterMs?: number; final?: boolean } = {}) {
+  constructor(kind: ProviderErrorKind, message: string, opts: { status?: number; retryAfterMs?: number; final?: boolean; overflow?: ContextOverflow } = {}) {
     super(message);
     this.name = "ProviderError";
     this.kind = kind;
     this.status = opts.status;
     this.retryAfterMs = opts.retryAfterMs;
     this.final = opts.final ?? false;
+    this.overflow = opts.overflow;
   }
 
   get retryable(): boolean {

@@ -1,8 +1,8 @@
 // AGENTS.md files (SPEC §11, §24): the user's own file, then one per directory from the git root
 // down to the working directory (no git: the working directory alone); a directory without an
 // AGENTS.md contributes its CLAUDE.md instead. They are plain text, read in every project,
-// trusted or not. The prompt is rebuilt for every request, but a file is read again only when
-// its stat (inode, size, mtime, ctime) changed: a few stat calls per request, no reads.
+// trusted or not. They are read at start-up and again at `/reload` (prompt/source.ts): the system
+// prompt stays the same within a run, for the providers' prompt caches.
 import { realpathSync, statSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { readHead } from "../fs/read-head.ts";
@@ -79,34 +79,6 @@ export function readAgentsFiles(places: AgentsPlace[], read = readHead): AgentsM
   return { files, warnings };
 }
 
-export interface AgentsMdSource {
-  /** The files as they are now: read again only when a stat changed; `warn` gets each new warning. */
-  current(): AgentsMd;
-}
-
-/**
- * A source over fixed places (the git root is looked up once; `/reload` makes a new source).
- * `seen`: a reading whose warnings were already shown (they are not repeated). `read` is readHead;
- * tests count the reads.
- */
-export function agentsMdSource(places: AgentsPlace[], warn: (message: string) => void, opts: { seen?: AgentsMd; read?: typeof readHead } = {}): AgentsMdSource {
-  const read = opts.read ?? readHead;
-  let key: string | undefined;
-  let value: AgentsMd = opts.seen ?? { files: [], warnings: [] };
-  return {
-    current() {
-      const now = fingerprint(places);
-      if (now !== key) {
-        const seen = new Set(value.warnings);
-        value = readAgentsFiles(places, read);
-        for (const w of value.warnings) if (!seen.has(w)) warn(w);
-        key = now;
-      }
-      return value;
-    },
-  };
-}
-
 /** `+ AGENTS.md path`, `- AGENTS.md path`, `~ AGENTS.md path` between two readings. */
 export function agentsChanges(before: readonly AgentsFile[], after: readonly AgentsFile[]): string[] {
   const old = new Map(before.map((f) => [f.path, f.text]));
@@ -126,21 +98,6 @@ function firstExisting(place: AgentsPlace): string | undefined {
     if (exists(path)) return path;
   }
   return undefined;
-}
-
-/** What decides whether the files must be read again: each candidate's stat, or its absence. */
-function fingerprint(places: AgentsPlace[]): string {
-  const parts: string[] = [];
-  for (const place of places)
-    for (const name of place.names) {
-      try {
-        const st = statSync(join(place.dir, name));
-        parts.push(`${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`);
-      } catch (e) {
-        parts.push((e as NodeJS.ErrnoException).code ?? "?");
-      }
-    }
-  return parts.join("|");
 }
 
 function exists(path: string): boolean {

@@ -1,12 +1,13 @@
-// The system prompt of every request, from what the files say now (SPEC §11): the core prompt,
-// the skills (list and creation guide) and the AGENTS.md files. AGENTS.md is checked by stat on
-// every request and re-read when it changed; skills switch at `/reload` (or the next run), after
-// validation. The two are Reloadables for `/reload`.
+// The system prompt of every request (SPEC §11): the core prompt, the skills (list and creation
+// guide) and the AGENTS.md files, read at start-up. Within a run it stays byte-identical, so the
+// provider's prompt cache can reuse it (issue 23): the date is the run's first, and edits to
+// AGENTS.md and skills switch in at `/reload` (or the next run), after validation. The two are
+// Reloadables for `/reload`.
 import type { Reloadable, Staged } from "../config/reload.ts";
 import { skillChanges } from "../skills/catalog.ts";
 import type { Skill } from "../skills/frontmatter.ts";
 import { loadSkills, skillFolders } from "../skills/load.ts";
-import { agentsChanges, agentsMdSource, agentsPlaces, readAgentsFiles } from "./agents-md.ts";
+import { agentsChanges, agentsPlaces, readAgentsFiles } from "./agents-md.ts";
 import { buildSystemPrompt } from "./system.ts";
 
 export interface PromptSourceOptions {
@@ -40,13 +41,14 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   for (const p of first.problems) warn(p.message);
   let skills: readonly Skill[] = first.skills;
   let skillWarnings = new Set(first.problems.map((p) => p.message));
-  let agents = agentsMdSource(agentsPlaces(cwd, configDir), warn);
+  let agents = readAgentsFiles(agentsPlaces(cwd, configDir));
+  for (const w of agents.warnings) warn(w);
 
+  const date = new Date().toISOString().slice(0, 10);
   let built: { key: unknown[]; text: string } | undefined;
   const system = () => {
-    const agentsMd = agents.current().files;
-    const date = new Date().toISOString().slice(0, 10);
-    const key = [agentsMd, skills, date, opts.shell()];
+    const agentsMd = agents.files;
+    const key = [agentsMd, skills, opts.shell()];
     if (built && built.key.every((k, i) => k === key[i])) return built.text;
     const text = buildSystemPrompt({ core: opts.core, cwd, date, os: opts.os, shell: opts.shell(), agentsMd, skills: opts.skills ? skills : undefined });
     built = { key, text };
@@ -76,13 +78,13 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     async check(): Promise<Staged> {
       const places = agentsPlaces(cwd, configDir); // a `git init` since the start moves the root
       const fresh = readAgentsFiles(places);
-      const shown = new Set(agents.current().warnings);
+      const shown = new Set(agents.warnings);
       return {
         errors: [],
         warnings: fresh.warnings.filter((w) => !shown.has(w)),
-        changes: agentsChanges(agents.current().files, fresh.files),
+        changes: agentsChanges(agents.files, fresh.files),
         apply() {
-          agents = agentsMdSource(places, warn, { seen: fresh });
+          agents = fresh;
         },
       };
     },

@@ -84,13 +84,42 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
   });
   const body: MessageCreateParamsStreaming = { model: opts.model, max_tokens, messages: turns as MessageParam[], stream: true };
   const prompt = system.filter((s) => s.trim() !== "").join("\n\n");
-  if (prompt) body.system = prompt;
   if (req.tools.length > 0)
     body.tools = req.tools.map((t): Tool => ({ name: t.name, description: t.description, input_schema: t.parameters as Tool.InputSchema }));
+  // an agent request (one with tools) marks what the next request will repeat; a summary's is never repeated
+  const cached = req.tools.length > 0;
+  if (prompt) body.system = cached ? [{ type: "text", text: prompt, cache_control: EPHEMERAL }] : prompt;
+  else if (cached) body.tools!.at(-1)!.cache_control = EPHEMERAL;
+  if (cached) markTail(turns);
+  if (req.note) {
+    const last = turns.at(-1);
+    if (last?.role === "user") last.content.push({ type: "text", text: req.note });
+    else turns.push({ role: "user", content: [{ type: "text", text: req.note }] });
+  }
   if (req.tools.length > 0 && req.toolChoice === "none") body.tool_choice = { type: "none" };
   if (thinking) body.thinking = thinking;
   if (output_config) body.output_config = output_config as MessageCreateParamsStreaming["output_config"];
   return body;
+}
+
+const EPHEMERAL = { type: "ephemeral" } as const;
+
+/**
+ * Prompt-cache breakpoints on the conversation (the system prompt holds a third; the API allows
+ * four): the last block of the last user turn, so the next request reads everything up to it, and
+ * the last block of the user turn before the last assistant turn — where the previous request
+ * ended — so this request reads that entry even when more than the API's 20-block look-back was
+ * added since (many parallel tool results).
+ */
+function markTail(turns: Turn[]): void {
+  const users = turns.flatMap((t, i) => (t.role === "user" ? [i] : []));
+  const last = users.at(-1);
+  if (last === undefined) return;
+  const previous = users.findLast((i) => i < last && turns.slice(i + 1, last).some((t) => t.role === "assistant"));
+  for (const i of previous === undefined ? [last] : [previous, last]) {
+    const block = turns[i]!.content.at(-1) as { cache_control?: unknown } | undefined;
+    if (block) block.cache_control = EPHEMERAL;
+  }
 }
 
 /**

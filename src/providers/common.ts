@@ -3,8 +3,9 @@
 // wire has no richer place for. Pure; no SDK, not even its types: vendor words stay in the
 // vendor's files.
 import type { ContentBlock, Effort, ImagePart } from "../kernel/ir.ts";
-import { ProviderError } from "../kernel/provider.ts";
+import { ProviderError, type ModelRequest, type StreamEvent } from "../kernel/provider.ts";
 import { NetError } from "../net/errors.ts";
+import { contextOverflow } from "./context-length.ts";
 import { parseRetryAfter } from "./retry-after.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -24,6 +25,8 @@ export interface Compat {
   reasoningReplay?: boolean;
   /** openai, responses: false sends `parallel_tool_calls: false` (one call per turn); default: not sent */
   parallelToolCalls?: boolean;
+  /** openai, responses: send `prompt_cache_key` (OpenAI routes a conversation's requests to its cache by it); default on api.openai.com and on responses */
+  promptCacheKey?: boolean;
 }
 
 /** What every factory is built from; an adapter adds its vendor's own few. */
@@ -103,11 +106,14 @@ export interface Failure {
   retryAfterMs?: number;
   /** The status was read from an in-stream error, not from the HTTP response: the ProviderError carries none. */
   noStatus?: boolean;
+  /** The error object of the body, for numbers some servers put beside the message (llama.cpp's `n_ctx`). */
+  body?: Record<string, unknown>;
 }
 
 /**
  * The status rules every adapter shares, applied once its vendor's own reading is done: 401/403
- * (or a vendor's bad-key sign) → auth; a spent quota → quota_exhausted; 429 → rate_limit; 408 →
+ * (or a vendor's bad-key sign) → auth; a spent quota → quota_exhausted; a context-length error
+ * (context-length.ts) on any other 4xx or 5xx → context_length; 429 → rate_limit; 408 →
  * network; 5xx → overloaded; anything else → bad_request, naming the base URL on a 404. Only the
  * retryable kinds carry `retryAfterMs`. Pure; never throws.
  */
@@ -118,6 +124,8 @@ export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
   const opts = { ...plain, ...(f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : {}) };
   if (status === 401 || status === 403 || f.badKey) return new ProviderError("auth", authMessage(where, said, ctx), plain);
   if (f.quota) return new ProviderError("quota_exhausted", `quota exhausted ${where}: ${said}`, plain);
+  const overflow = status === 429 || status === 408 ? undefined : contextOverflow(said, f.body);
+  if (overflow) return new ProviderError("context_length", `the request is larger than the model's context window ${where}: ${said}`, { ...plain, overflow });
   if (status === 429) return new ProviderError("rate_limit", `rate limited ${where}: ${said}`, opts);
   if (status === 408) return new ProviderError("network", `request timed out ${where}: ${said}`, opts);
   if (status >= 500 && f.final)
@@ -211,4 +219,36 @@ export function dataUrl(p: ImagePart): string {
 /** A plain object (not an array, not null), or undefined: for reading vendor JSON of unknown shape. */
 export function asObject(v: unknown): Record<string, unknown> | undefined {
   return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prompt caching
+
+/**
+ * A key that stays the same for every agent request of one conversation: its first user message's
+ * id (that message is never dropped). Undefined for a request without tools (a summary: never
+ * repeated) or without a user message.
+ */
+export function conversationKey(req: ModelRequest): string | undefined {
+  const first = req.messages.find((m) => m.role === "user");
+  return req.tools.length > 0 && first ? `hey-${first.id}` : undefined;
+}
+
+/**
+ * The stream of `attempt()`, sent once more without an optional request field the endpoint
+ * refuses: when the first attempt fails as a bad request naming `field` and `drop()` says it was
+ * still being sent (it turns it off for good). A refusal comes before any event, so nothing is
+ * repeated.
+ */
+export async function* withoutRefused(field: string, attempt: () => AsyncIterable<StreamEvent>, drop: () => boolean): AsyncGenerator<StreamEvent> {
+  let started = false;
+  try {
+    for await (const event of attempt()) {
+      started = true;
+      yield event;
+    }
+  } catch (e) {
+    if (started || !(e instanceof ProviderError) || e.kind !== "bad_request" || !e.message.includes(field) || !drop()) throw e;
+    yield* attempt();
+  }
 }

@@ -93,6 +93,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateCont
     }
   }
   flush();
+  // a content of its own after the last one: a text part beside functionResponse parts may be refused
+  if (req.note) contents.push({ role: "user", parts: [{ text: req.note }] });
 
   const { thinkingLevel, ...thinking } = geminiEffort(opts.model, req.effort ?? opts.effort);
   const config: GenerateContentConfig = {

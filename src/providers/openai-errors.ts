@@ -2,6 +2,7 @@
 // Responses): the HTTP status and headers of its APIError, else the error chunk a stream carried.
 // Pure; the SDK's error classes are duck-typed, never imported.
 import { ProviderError } from "../kernel/provider.ts";
+import { contextOverflow } from "./context-length.ts";
 import { classifyFailure, netFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
 import type { ErrorContext } from "./common.ts";
 
@@ -35,6 +36,8 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
     // An SSE `data: {"error": …}` chunk mid-stream: no HTTP status. A numeric code is one (OpenRouter
     // sends {"code": 502}); else, as a documented last resort, the code/type/message words decide.
     const code = Number(body.code);
+    const overflow = contextOverflow(said, body as Record<string, unknown>);
+    if (overflow) return new ProviderError("context_length", `the request is larger than the model's context window: ${said}`, { overflow });
     if (code >= 400 && code < 600) status = code;
     else if (isQuota(body, said)) return new ProviderError("quota_exhausted", `quota exhausted: ${said}`);
     else if (/rate.?limit|overload|server_error|internal|unavailable|capacity|timeout/i.test(wordsOf(body, said)))
@@ -44,7 +47,7 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
 
   const retryAfterMs = retryAfterOf(err.headers, ctx.now);
   const quota = status === 402 || (status === 429 && isQuota(body, said));
-  return classifyFailure({ status, said, quota, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }, ctx);
+  return classifyFailure({ status, said, quota, body: body as Record<string, unknown>, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }, ctx);
 }
 
 /** The provider's own words: the body's message, else the SDK's message minus its status prefix. */

@@ -13,7 +13,7 @@ import type { CompletionUsage } from "openai/resources/completions";
 import { emptyUsage, newId } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
-import { dataUrl, errorContextOf, joinText, requestBasics, toolText, unfinishedError } from "./common.ts";
+import { conversationKey, dataUrl, errorContextOf, joinText, requestBasics, toolText, unfinishedError, withoutRefused } from "./common.ts";
 import type { ProviderOptions, RequestBasics } from "./common.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
@@ -27,6 +27,8 @@ export interface RequestOptions extends RequestBasics {
   reasoningReplay?: boolean;
   /** false: `parallel_tool_calls: false` (a server that loses all but one of parallel calls) */
   parallelToolCalls?: boolean;
+  /** send `prompt_cache_key` (conversationKey) with agent requests */
+  cacheKey?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -72,6 +74,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
     }
   });
 
+  if (req.note) appendNote(messages, req.note);
+
   const body: ChatCompletionCreateParamsStreaming = {
     model: opts.model,
     messages,
@@ -85,6 +89,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
     }));
   if (req.tools.length > 0 && req.toolChoice === "none") body.tool_choice = "none";
   if (req.tools.length > 0 && opts.parallelToolCalls === false) body.parallel_tool_calls = false;
+  const key = opts.cacheKey ? conversationKey(req) : undefined;
+  if (key) body.prompt_cache_key = key;
   const effort = req.effort ?? opts.effort;
   // "none" is the official no-reasoning value; "off" would be a 400. Other levels pass verbatim.
   if (effort !== undefined) body.reasoning_effort = effort === "off" ? "none" : effort;
@@ -105,6 +111,20 @@ function reasoningToSend(m: Message, model: string, needed: boolean): string | u
     (p): p is ThinkingPart => p.type === "thinking" && p.opaque?.protocol === "openai" && p.opaque.model === model,
   );
   return mine.length > 0 ? mine.map((p) => p.text).join("") : undefined;
+}
+
+/**
+ * The request's note at the end of the last user or tool message, after a blank line: caching is
+ * by token prefix here, so the next request, without it, still reuses everything before it; a
+ * message of its own would be a user turn after tool results, which strict servers reject
+ * (Mistral: "Unexpected role 'user' after role 'tool'").
+ */
+function appendNote(messages: ChatCompletionMessageParam[], note: string): void {
+  const last = messages.at(-1);
+  if (last?.role === "tool" && typeof last.content === "string") last.content = `${last.content}\n\n${note}`;
+  else if (last?.role === "user" && typeof last.content === "string") last.content = `${last.content}\n\n${note}`;
+  else if (last?.role === "user" && Array.isArray(last.content)) last.content = [...last.content, { type: "text", text: note }];
+  else messages.push({ role: "user", content: note });
 }
 
 function toWireCall(c: ToolCall): ChatCompletionMessageToolCall {
@@ -280,27 +300,31 @@ export async function openaiClient(opts: ClientOptions): Promise<OpenAI> {
 export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise<Provider> {
   const client = await openaiClient(opts);
   const host = URL.canParse(opts.baseUrl) ? new URL(opts.baseUrl).hostname : "";
-  const { maxTokensField, systemRole, reasoningReplay, parallelToolCalls } = opts.compat ?? {};
+  const { maxTokensField, systemRole, reasoningReplay, parallelToolCalls, promptCacheKey } = opts.compat ?? {};
   const requestOptions: RequestOptions = {
     ...requestBasics(opts),
     maxTokensField: maxTokensField ?? (host === "api.openai.com" ? "max_completion_tokens" : "max_tokens"),
     ...(systemRole ? { systemRole } : {}),
     ...(reasoningReplay !== undefined ? { reasoningReplay } : {}),
     ...(parallelToolCalls !== undefined ? { parallelToolCalls } : {}),
+    // other hosts cache by prefix alone, and strict ones refuse fields they do not know
+    cacheKey: promptCacheKey ?? host === "api.openai.com",
   };
   const errorContext = errorContextOf(opts);
+  const attempt = (request: ModelRequest, signal: AbortSignal) =>
+    guardedStream(
+      signal,
+      opts.idleTimeoutMs,
+      (s) => client.chat.completions.create(toRequest(request, requestOptions), { signal: s }),
+      (chunks) => mapEvents(chunks, { model: opts.model }),
+      (e) => toProviderError(e, errorContext),
+    );
 
   return {
     protocol: "openai",
     model: opts.model,
     stream: (request: ModelRequest, signal: AbortSignal) =>
-      guardedStream(
-        signal,
-        opts.idleTimeoutMs,
-        (s) => client.chat.completions.create(toRequest(request, requestOptions), { signal: s }),
-        (chunks) => mapEvents(chunks, { model: opts.model }),
-        (e) => toProviderError(e, errorContext),
-      ),
+      withoutRefused("prompt_cache_key", () => attempt(request, signal), () => requestOptions.cacheKey === true && !(requestOptions.cacheKey = false)),
   };
 }
 

@@ -6,7 +6,7 @@
 import { emptyUsage, newId } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
-import { dataUrl, errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
+import { conversationKey, dataUrl, errorContextOf, joinText, requestBasics, unfinishedError, withoutRefused } from "./common.ts";
 import type { RequestBasics } from "./common.ts";
 import { openaiEffort } from "./effort.ts";
 import { toProviderError } from "./openai-errors.ts";
@@ -25,6 +25,8 @@ type WireEffort = NonNullable<NonNullable<CreateParams["reasoning"]>["effort"]>;
 /** `maxTokens` is sent as `max_output_tokens`; `parallelToolCalls: false` as `parallel_tool_calls: false`. */
 export interface RequestOptions extends RequestBasics {
   parallelToolCalls?: boolean;
+  /** send `prompt_cache_key` (conversationKey) with agent requests */
+  cacheKey?: boolean;
 }
 
 /** A ToolCall's opaque data: its output item id (`fc_…`), which is not its call_id (`call_…`). */
@@ -60,6 +62,9 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): CreateParams
     }
   }
 
+  // after the last item, where the next request (without it) diverges anyway
+  if (req.note) input.push({ role: "user", content: [{ type: "input_text", text: req.note }] });
+
   const body: CreateParams = {
     model: opts.model,
     input,
@@ -72,6 +77,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): CreateParams
     body.tools = req.tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: false }));
   if (req.tools.length > 0 && req.toolChoice === "none") body.tool_choice = "none";
   if (req.tools.length > 0 && opts.parallelToolCalls === false) body.parallel_tool_calls = false;
+  const key = opts.cacheKey ? conversationKey(req) : undefined;
+  if (key) body.prompt_cache_key = key;
   const effort = req.effort ?? opts.effort;
   if (effort !== undefined) {
     // "none" is the official no-reasoning value; there is no summary of no reasoning.
@@ -309,20 +316,22 @@ function toStop(r: WireResponse, refused: boolean, calls: number): StopReason {
  */
 export async function createResponsesProvider(opts: OpenAIProviderOptions): Promise<Provider> {
   const client = await openaiClient(opts);
-  const parallelToolCalls = opts.compat?.parallelToolCalls;
-  const requestOptions: RequestOptions = { ...requestBasics(opts), ...(parallelToolCalls !== undefined ? { parallelToolCalls } : {}) };
+  const { parallelToolCalls, promptCacheKey } = opts.compat ?? {};
+  const requestOptions: RequestOptions = { ...requestBasics(opts), ...(parallelToolCalls !== undefined ? { parallelToolCalls } : {}), cacheKey: promptCacheKey ?? true };
   const errorContext = errorContextOf(opts);
+  const attempt = (request: ModelRequest, signal: AbortSignal) =>
+    guardedStream(
+      signal,
+      opts.idleTimeoutMs,
+      (s) => client.responses.create(toRequest(request, requestOptions), { signal: s }),
+      (events) => mapEvents(events, { model: opts.model }),
+      (e) => toProviderError(e, errorContext),
+    );
 
   return {
     protocol: "responses",
     model: opts.model,
     stream: (request: ModelRequest, signal: AbortSignal) =>
-      guardedStream(
-        signal,
-        opts.idleTimeoutMs,
-        (s) => client.responses.create(toRequest(request, requestOptions), { signal: s }),
-        (events) => mapEvents(events, { model: opts.model }),
-        (e) => toProviderError(e, errorContext),
-      ),
+      withoutRefused("prompt_cache_key", () => attempt(request, signal), () => requestOptions.cacheKey === true && !(requestOptions.cacheKey = false)),
   };
 }

@@ -206,7 +206,9 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           infoLine(
             event.kind === "summary"
               ? `context: summarized older work (~${event.tokens_before} → ~${event.tokens_after} tokens)`
-              : `context: older messages left out to fit the budget${event.error ? ` (${visible(event.error)})` : ""}`,
+              : event.kind === "window"
+                ? `context: the model's window is about ${event.window} tokens; the request was cut to fit (~${event.tokens_before} → ~${event.tokens_after} tokens) and sent again`
+                : `context: older messages left out to fit the budget${event.error ? ` (${visible(event.error)})` : ""}`,
             DIM,
           );
           break;

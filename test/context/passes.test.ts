@@ -3,7 +3,8 @@
 import { describe, expect, test } from "bun:test";
 import type { Message, ToolCall } from "../../src/kernel/ir.ts";
 import { buildContext, estimateTokens, nudgeLine, protectedFrom, type ContextInput } from "../../src/context/view.ts";
-import { addHandles, applySummaries, dedup, DUPLICATE_NOTE, historyFacts, omittedNote, purgeErrors, trimToBudget } from "../../src/context/passes.ts";
+import { addHandles, applySummaries, dedup, DUPLICATE_NOTE, historyFacts, purgeErrors } from "../../src/context/passes.ts";
+import { cutResult, omittedNote, trimToBudget } from "../../src/context/budget.ts";
 
 const user = (id: string, text = "q"): Message => ({ id, role: "user", content: [{ type: "text", text }] });
 const say = (id: string, text = "a"): Message => ({ id, role: "assistant", content: [{ type: "text", text }] });
@@ -142,29 +143,67 @@ describe("trimToBudget", () => {
     trimToBudget(h, facts(h), { budgetTokens, fixedTokens: 0, tokensPerChar: 0.25, ...(taskNote !== undefined ? { taskNote } : {}) });
 
   test("within budget: unchanged", () => {
-    expect(fit(10_000)).toEqual({ messages: history, trimmed: 0, overBudget: false });
+    expect(fit(10_000)).toEqual({ messages: history, trimmed: 0, cut: 0, overBudget: false });
   });
 
   test("drops whole turns from the oldest end and says so where they were", () => {
     const out = fit(2200);
     expect(ids(out.messages)).toEqual(["u1", "omitted-a1", "a3", "r3", "a4", "r4", "a5", "r5", "a6", "r6"]);
     expect(textOf(out.messages[1])).toBe(omittedNote(4));
-    expect(out).toMatchObject({ trimmed: 4, overBudget: false });
+    expect(out).toMatchObject({ trimmed: 4, cut: 0, overBudget: false });
     expect(estimateTokens(out.messages, 0.25)).toBeLessThanOrEqual(2200);
   });
 
-  test("keeps the last user message wherever it is, with one note for everything dropped", () => {
+  test("keeps the last user message wherever it is, with one note per stretch left out, where it was", () => {
     const h = [...history.slice(0, 5), user("u2"), ...history.slice(5)];
     const out = fit(1700, h);
     expect(out.overBudget).toBe(false);
-    expect(ids(out.messages)).toEqual(["u1", "omitted-a1", "u2", "a4", "r4", "a5", "r5", "a6", "r6"]);
-    expect(textOf(out.messages[1])).toBe(omittedNote(6));
+    expect(ids(out.messages)).toEqual(["u1", "omitted-a1", "u2", "omitted-a3", "a4", "r4", "a5", "r5", "a6", "r6"]);
+    expect([textOf(out.messages[1]), textOf(out.messages[3])]).toEqual([omittedNote(4), omittedNote(2)]);
   });
 
-  test("over budget with only protected messages left: everything unprotected dropped", () => {
+  test("the ceiling: when the protected turns alone are over, their older results are cut to head and tail; the newest stays whole", () => {
     const out = fit(1000);
     expect(ids(out.messages)).toEqual(["u1", "omitted-a1", "a4", "r4", "a5", "r5", "a6", "r6"]);
-    expect(out).toMatchObject({ trimmed: 6, overBudget: true });
+    expect(out).toMatchObject({ trimmed: 6, cut: 2, overBudget: false });
+    expect(textOf(out.messages[3])).toContain("characters left out to fit the context budget; call the tool again to see them");
+    expect(out.messages[7]).toBe(history.at(-1)!); // the newest result reaches the model whole
+    expect(estimateTokens(out.messages, 0.25)).toBeLessThanOrEqual(1000);
+    expect(fit(1000).messages[3]).toBe(out.messages[3]); // a cut is the same object next time: cheap to compare, same bytes
+  });
+
+  test("then whole recent turns go, oldest first; over budget only with the pinned messages left, the newest result whole", () => {
+    const out = fit(560);
+    expect(ids(out.messages)).toEqual(["u1", "omitted-a1", "a6", "r6"]);
+    expect(out).toMatchObject({ trimmed: 10, overBudget: false });
+    const over = fit(300);
+    expect(ids(over.messages)).toEqual(["u1", "omitted-a1", "a6", "r6"]);
+    expect(over.overBudget).toBe(true);
+    expect(over.messages[3]).toBe(history.at(-1)!);
+  });
+
+  test("past the model's window (hardTokens) the newest results are cut too", () => {
+    const out = trimToBudget(history, facts(history), { budgetTokens: 300, fixedTokens: 0, tokensPerChar: 0.25, hardTokens: 400 });
+    expect(ids(out.messages)).toEqual(["u1", "omitted-a1", "a6", "r6"]);
+    expect(textOf(out.messages[3])!.length).toBeLessThan(400);
+    expect(estimateTokens(out.messages, 0.25)).toBeLessThanOrEqual(400);
+  });
+
+  test("a cut read_file result says which lines to read again; a cut bash result names its full output", () => {
+    const numbered = Array.from({ length: 400 }, (_, i) => `${String(i + 1).padStart(3)}\tconst line${i} = ${i};`).join("\n");
+    const read = call("c1", "read_file", '{"path":"src/big.ts"}');
+    const cut = cutResult(result("r1", read, numbered), 1200, read);
+    expect(textOf(cut)).toStartWith("  1\tconst line0 = 0;");
+    expect(textOf(cut)).toMatch(/\[… lines (\d+)–(\d+) left out to fit the context budget; read_file "src\/big\.ts" with offset=\1 limit=\d+ shows them …\]/);
+    expect(textOf(cut)).toEndWith("400\tconst line399 = 399;");
+    const [, first, last, limit] = /lines (\d+)–(\d+) .* limit=(\d+)/.exec(textOf(cut)!)!;
+    expect(Number(last) - Number(first) + 1).toBe(Number(limit));
+    expect(textOf(cut)).toContain(`\n${String(Number(first) - 1).padStart(3)}\t`); // the head ends right before the gap
+    const bash = call("c2", "bash", '{"command":"make"}');
+    const out = Array.from({ length: 300 }, (_, i) => `building module ${i}`).join("\n") + "\n[exit code 0]\n[full output: /home/u/.cache/hey/outputs/s1/c2.txt]";
+    expect(textOf(cutResult(result("r2", bash, out), 1000, bash))).toContain("lines left out to fit the context budget; the full output is in /home/u/.cache/hey/outputs/s1/c2.txt …]");
+    const short = result("r3", bash, "ok");
+    expect(cutResult(short, 1000, bash)).toBe(short);
   });
 
   test("the task note follows the first user message when anything is dropped, and is counted", () => {
@@ -208,14 +247,16 @@ describe("buildContext", () => {
     expect(ids(view.messages)).toEqual(["u1", "task-note", "a1", "r1", "a2", "r2", "summary-a3", "a8", "r8", "a4", "r4", "a5", "r5", "a6", "r6", "a7", "r7"]);
     expect(view.messages.map(textOf)[3]).toBe(`${DUPLICATE_NOTE}\n[#r1]`);
     expect(view.messages.map(textOf)[5]).toBe("[arguments purged] boom\n[#r2]");
-    expect(view.stats).toEqual({ deduped: 1, purged: 1, summarized: 2, compressed: 0, trimmed: 0 }); // a summary's messages, no compress ranges
+    expect(view.stats).toEqual({ deduped: 1, purged: 1, summarized: 2, compressed: 0, trimmed: 0, cut: 0 }); // a summary's messages, no compress ranges
     expect(view.estimate).toBe(1000 + estimateTokens(view.messages, 0.25));
     expect(view.overBudget).toBe(false);
   });
 
-  test("summarizable: the largest unprotected stretch in history ids, through summaries; feeding it back replaces it", () => {
+  test("summarizable: the largest unprotected stretch in history ids, through summaries (as their text); feeding it back replaces it", () => {
     const view = buildContext(input({ summaries: [{ fromId: "a1", toId: "r1", text: "s" }] }));
-    expect(view.summarizable).toEqual({ fromId: "a1", toId: "r4" });
+    expect(view.summarizable).toMatchObject({ fromId: "a1", toId: "r4" });
+    expect(ids(view.summarizable!.messages)).toEqual(["summary-a1", "a2", "r2", "a3", "r3", "a8", "r8", "a4", "r4"]);
+    expect(textOf(view.summarizable!.messages[0])).toBe("[summary of earlier work]\ns"); // the previous summary, not the history it replaced
     const again = buildContext(input({ summaries: [{ fromId: "a1", toId: "r1", text: "s" }, { ...view.summarizable!, text: "all of it" }] }));
     expect(ids(again.messages)).toEqual(["u1", "summary-a1", "a5", "r5", "a6", "r6", "a7", "r7"]);
     expect(again.summarizable).toBeUndefined(); // one message left to summarize: nothing worth it

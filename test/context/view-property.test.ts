@@ -4,7 +4,7 @@
 import { expect, test } from "bun:test";
 import { textOf, type Message, type ToolCall } from "../../src/kernel/ir.ts";
 import { cutNote, FIRST_PROMPT_SHARE } from "../../src/context/passes.ts";
-import { buildContext, checkCompressRange, estimateTokens, type ContextInput, type Summary } from "../../src/context/view.ts";
+import { buildContext, checkCompressRange, compressSummaries, estimateTokens, type ContextInput, type Summary } from "../../src/context/view.ts";
 
 const RUNS = 3000;
 const BASE_SEED = 0x5eed;
@@ -138,6 +138,18 @@ function protectedIds(history: readonly Message[], turns: number): Set<string> {
   return ids;
 }
 
+/** Never dropped: the first and last user message and the newest turn (the last assistant message and what follows it, but user messages). */
+function pinnedIds(history: readonly Message[]): Set<string> {
+  const ids = new Set<string>();
+  const last = history.findLastIndex((m) => m.role === "assistant");
+  if (last >= 0) for (let i = last; i < history.length; i++) if (history[i]!.role !== "user") ids.add(history[i]!.id);
+  const users = history.filter((m) => m.role === "user");
+  if (users.length > 0) ids.add(users[0]!.id).add(users[users.length - 1]!.id);
+  return ids;
+}
+
+const CUT = "left out to fit the context budget";
+
 const unhandled = (m: Message) => JSON.stringify({ ...m, content: m.content.map((p) => (p.type === "text" ? { ...p, text: p.text.replace(/\n?\[#[^\]]+\]$/, "") } : p)) });
 
 function check(input: ContextInput): void {
@@ -155,16 +167,33 @@ function check(input: ContextInput): void {
   const keep = Math.floor((input.policy.budgetTokens * FIRST_PROMPT_SHARE) / input.tokensPerChar);
   const answered = first !== undefined && input.history.findIndex((m) => m.role === "assistant") > input.history.indexOf(first);
   const cutFirst = answered && textOf(first).length > keep ? first : undefined;
+  // protected messages are sent as they are — unless the budget cannot be met otherwise: then recent
+  // ones (not pinned) may be cut (tool results, to head and tail) or dropped, once nothing
+  // unprotected is left; the pinned ones are always there, whole
+  const pinned = pinnedIds(input.history);
+  const covered = new Set<string>(); // replaced by a summary the view shows
+  const index = new Map(input.history.map((m, i) => [m.id, i]));
+  for (const s of [...compressSummaries(input.history, input.policy.protectTurns ?? 3), ...input.summaries])
+    if (byId.has(`summary-${s.fromId}`)) for (let i = index.get(s.fromId)!; i <= index.get(s.toId)!; i++) covered.add(input.history[i]!.id);
+  let yielded = false;
   for (const m of input.history) {
-    if (!protect.has(m.id)) continue;
+    if (!protect.has(m.id) || (covered.has(m.id) && !pinned.has(m.id))) continue;
     const shown = byId.has(m.id) ? unhandled(byId.get(m.id)!) : `missing ${m.id}`;
-    if (m !== cutFirst) expect(shown).toBe(unhandled(m));
-    else {
+    if (m === cutFirst) {
       const text = textOf(byId.get(m.id)!);
       expect(text).toStartWith(textOf(m).slice(0, Math.floor(keep * 0.75)));
       expect(text).toContain(cutNote(textOf(m).length - keep));
+    } else if (pinned.has(m.id) || shown === unhandled(m)) expect(shown).toBe(unhandled(m));
+    else {
+      yielded = true;
+      if (shown.startsWith("missing")) continue;
+      expect(m.role).toBe("tool");
+      const text = textOf(byId.get(m.id)!);
+      expect(text).toContain(CUT);
+      expect(textOf(m).startsWith(text.slice(0, text.indexOf("[…")).replace(/\n$/, ""))).toBe(true);
     }
   }
+  if (yielded) for (const m of view.messages) if (!protect.has(m.id)) expect(m.id).toMatch(/^(omitted-|task-note$|summary-)/);
 
   // history messages keep their order; the rest are summaries and notes
   const order = new Map(input.history.map((m, i) => [m.id, i]));
@@ -174,7 +203,7 @@ function check(input: ContextInput): void {
 
   if (view.overBudget) {
     expect(view.estimate).toBeGreaterThan(input.policy.budgetTokens);
-    for (const m of view.messages) if (!protect.has(m.id)) expect(m.id).toMatch(/^(omitted-|task-note$)/); // nothing droppable left
+    for (const m of view.messages) if (!pinned.has(m.id)) expect(m.id).toMatch(/^(omitted-|task-note$|summary-)/); // nothing droppable left
   } else expect(view.estimate).toBeLessThanOrEqual(input.policy.budgetTokens);
 
   if (view.summarizable) {

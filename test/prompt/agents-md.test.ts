@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readHead } from "../../src/fs/read-head.ts";
-import { agentsChanges, agentsMdSource, agentsPlaces, readAgentsFiles } from "../../src/prompt/agents-md.ts";
+import { agentsChanges, agentsPlaces, readAgentsFiles } from "../../src/prompt/agents-md.ts";
 import { AGENTS_MD_MAX_BYTES } from "../../src/prompt/system.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
@@ -115,36 +115,6 @@ describe("content", () => {
     const got = read(join(root, "repo", "sub"));
     expect(got.files.map((f) => f.text)).toEqual(["mine"]);
     expect(got.warnings).toEqual([`${join(root, "repo", "AGENTS.md")}: cannot read (EISDIR); left out of the prompt`]);
-  });
-});
-
-describe("the source re-reads only what changed", () => {
-  test("unchanged files are not read again; an edit, a new file and a removal are", () => {
-    put(join(root, "p", "AGENTS.md"), "one");
-    let reads = 0;
-    const warnings: string[] = [];
-    const source = agentsMdSource(agentsPlaces(join(root, "p"), user), (w) => warnings.push(w), {
-      read: (path, max) => (reads++, readHead(path, max)),
-    });
-    expect(source.current().files.map((f) => f.text)).toEqual(["one"]);
-    for (let i = 0; i < 5; i++) source.current();
-    expect(reads).toBe(1);
-    put(join(root, "p", "AGENTS.md"), "two, longer");
-    expect(source.current().files.map((f) => f.text)).toEqual(["two, longer"]);
-    put(join(user, "AGENTS.md"), "mine");
-    expect(source.current().files.map((f) => f.text)).toEqual(["mine", "two, longer"]);
-    expect(reads).toBe(4); // each change re-reads what is there
-    expect(warnings).toEqual([]);
-  });
-
-  test("a warning is given once, not on every request", () => {
-    mkdirSync(join(root, "p", "AGENTS.md"), { recursive: true });
-    const warnings: string[] = [];
-    const source = agentsMdSource(agentsPlaces(join(root, "p"), user), (w) => warnings.push(w));
-    source.current();
-    put(join(user, "AGENTS.md"), "mine"); // a change elsewhere: read again, same warning
-    source.current();
-    expect(warnings).toEqual([`${join(root, "p", "AGENTS.md")}: cannot read (EISDIR); left out of the prompt`]);
   });
 });
 

@@ -68,10 +68,40 @@ describe("request body", () => {
     });
   });
 
-  test("tools are sent with input_schema", async () => {
+  test("tools are sent with input_schema (with no system prompt, the last tool marks the cached prefix)", async () => {
     expect((await bodyOf({ messages: [user("hi")], tools: [READ] })).tools).toEqual([
-      { name: "read", description: "Read a file.", input_schema: READ.parameters },
+      { name: "read", description: "Read a file.", input_schema: READ.parameters, cache_control: { type: "ephemeral" } },
     ]);
+  });
+
+  test("prompt caching: the system prompt, the previous request's end and this one's carry cache_control; the note comes after them", async () => {
+    const messages: Message[] = [
+      user("fix it"),
+      { id: "a1", role: "assistant", content: [], toolCalls: [{ id: "toolu_1", name: "read", arguments: '{"path":"a"}' }] },
+      result("toolu_1", "one"),
+      { id: "a2", role: "assistant", content: [], toolCalls: [{ id: "toolu_2", name: "read", arguments: '{"path":"b"}' }, { id: "toolu_3", name: "read", arguments: '{"path":"c"}' }] },
+      result("toolu_2", "two"),
+      result("toolu_3", "three"),
+    ];
+    const body = await bodyOf({ system: "sys", messages, tools: [READ], note: "Context: under 10% of the 40k-token budget used." });
+    expect(body.system).toEqual([{ type: "text", text: "sys", cache_control: { type: "ephemeral" } }]);
+    expect((body.tools as object[])[0]).not.toHaveProperty("cache_control");
+    const turns = body.messages as { role: string; content: Record<string, unknown>[] }[];
+    expect(turns.map((t) => t.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
+    expect(turns[2]!.content).toEqual([{ type: "tool_result", tool_use_id: "toolu_1", content: "one", cache_control: { type: "ephemeral" } }]);
+    expect(turns[4]!.content).toEqual([
+      { type: "tool_result", tool_use_id: "toolu_2", content: "two" },
+      { type: "tool_result", tool_use_id: "toolu_3", content: "three", cache_control: { type: "ephemeral" } },
+      { type: "text", text: "Context: under 10% of the 40k-token budget used." },
+    ]);
+    expect(turns[0]!.content[0]).not.toHaveProperty("cache_control");
+    const marks = JSON.stringify(body).split('"cache_control"').length - 1;
+    expect(marks).toBeLessThanOrEqual(4); // the API's limit
+  });
+
+  test("a request without tools (a summary) marks nothing: it is never repeated", async () => {
+    const body = await bodyOf({ system: "summarize", messages: [user("the transcript")] });
+    expect(JSON.stringify(body)).not.toContain("cache_control");
   });
 
   test("a tool result after thinking: thinking with its signature, then text, then tool_use; then one user turn with the result", async () => {

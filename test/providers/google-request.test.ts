@@ -224,6 +224,16 @@ describe("request body", () => {
   });
 });
 
+describe("prompt caching", () => {
+  test("the note is a user content of its own after the last one (a text part beside functionResponse parts may be refused)", async () => {
+    const call = { id: "c1", name: "read" };
+    const messages: Message[] = [user("fix it"), { id: "a", role: "assistant", content: [], toolCalls: [{ ...call, arguments: "{}" }] }, result(call, "done")];
+    const { body } = await send({ messages, note: "Context: under 10% of the 40k-token budget used." });
+    expect(body.contents.at(-1)).toEqual({ role: "user", parts: [{ text: "Context: under 10% of the 40k-token budget used." }] });
+    expect(JSON.stringify(body.contents.at(-2))).toContain("functionResponse");
+  });
+});
+
 describe("URL and API version", () => {
   test.each([
     ["https://generativelanguage.googleapis.com/v1beta", "", "https://generativelanguage.googleapis.com", "v1beta"],

@@ -5,7 +5,7 @@ import type { Effort, Message, ToolSpec } from "../../src/kernel/ir.ts";
 import type { ModelRequest, Provider } from "../../src/kernel/provider.ts";
 import { createOpenAIProvider } from "../../src/providers/openai.ts";
 import type { OpenAIProviderOptions } from "../../src/providers/openai.ts";
-import { openaiChatToolPairs, sseReply, startReplayServer } from "../helpers/replay-server.ts";
+import { jsonReply, openaiChatToolPairs, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import type { RecordedRequest } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
 
@@ -249,6 +249,44 @@ describe("compatibility flags ([provider.NAME] keys that hey doctor writes)", ()
 
   test("parallel_tool_calls is not sent without tools", async () => {
     expect(await bodyOf({ messages: [user("hi")] }, { compat: { parallelToolCalls: false } })).not.toHaveProperty("parallel_tool_calls");
+  });
+});
+
+describe("prompt caching", () => {
+  const turn: Message[] = [
+    user("fix it"),
+    { id: "a", role: "assistant", content: [], toolCalls: [{ id: "c1", name: "read", arguments: "{}" }] },
+    { id: "t", role: "tool", toolCallId: "c1", content: [{ type: "text", text: "done" }] },
+  ];
+
+  test("the note goes at the end of the last message, so the request before it is the next one's prefix", async () => {
+    const note = "Context: under 10% of the 40k-token budget used.";
+    const body = await bodyOf({ messages: turn, tools: [READ], note });
+    const without = await bodyOf({ messages: turn, tools: [READ] });
+    const messages = body.messages as { role: string; content: unknown }[];
+    expect(messages.at(-1)).toEqual({ role: "tool", tool_call_id: "c1", content: `done\n\n${note}` });
+    expect(JSON.stringify(body.messages).startsWith(JSON.stringify(without.messages).slice(0, -3))).toBe(true);
+    const first = (await bodyOf({ messages: [user("hi")], note })).messages as { content: unknown }[];
+    expect(first.at(-1)).toEqual({ role: "user", content: `hi\n\n${note}` });
+  });
+
+  test("prompt_cache_key: the conversation's first message id, on agent requests, only where it is known to be read", async () => {
+    const official = await bodyOf({ messages: turn, tools: [READ] }, { compat: { promptCacheKey: true } });
+    expect(official.prompt_cache_key).toBe("hey-u-fix it");
+    expect(await bodyOf({ messages: turn, tools: [READ] })).not.toHaveProperty("prompt_cache_key"); // not api.openai.com
+    expect(await bodyOf({ messages: [user("summarize")] }, { compat: { promptCacheKey: true } })).not.toHaveProperty("prompt_cache_key");
+  });
+
+  test("an endpoint that refuses prompt_cache_key gets the request again without it, and never again", async () => {
+    const provider = await createOpenAIProvider({ model: "gpt-test", baseUrl: `${server.url}/v1`, compat: { promptCacheKey: true } });
+    const before = server.requests.length;
+    server.enqueue(jsonReply(400, { error: { message: "Unrecognized request argument supplied: prompt_cache_key", type: "invalid_request_error" } }));
+    server.enqueue(sseReply(OK));
+    server.enqueue(sseReply(OK));
+    const request: ModelRequest = { system: "", messages: turn, tools: [READ] };
+    for (let i = 0; i < 2; i++) for await (const _ of provider.stream(request, new AbortController().signal));
+    const sent = server.requests.slice(before).map((r) => (r.body as Record<string, unknown>).prompt_cache_key);
+    expect(sent).toEqual(["hey-u-fix it", undefined, undefined]);
   });
 });
 

@@ -261,6 +261,24 @@ test("parallel_tool_calls = false ([provider.NAME] parallel_tool_calls) is sent 
   expect(await bodyOf({ messages: [user("hi")] }, { compat: { parallelToolCalls: false } })).not.toHaveProperty("parallel_tool_calls");
 });
 
+describe("prompt caching", () => {
+  const turn: Message[] = [
+    user("fix it"),
+    { id: "a", role: "assistant", content: [], toolCalls: [{ id: "call_1", name: "read", arguments: "{}" }] },
+    { id: "t", role: "tool", toolCallId: "call_1", content: [{ type: "text", text: "done" }] },
+  ];
+  const tools: ToolSpec[] = [{ name: "read", description: "Read.", parameters: { type: "object", properties: {} } }];
+
+  test("the note is a user message after the last item; the conversation's key is sent with agent requests", async () => {
+    const body = await bodyOf({ messages: turn, tools, note: "Context: under 10% of the 40k-token budget used." });
+    const input = body.input as unknown[];
+    expect(input.at(-2)).toEqual({ type: "function_call_output", call_id: "call_1", output: "done" });
+    expect(input.at(-1)).toEqual({ role: "user", content: [{ type: "input_text", text: "Context: under 10% of the 40k-token budget used." }] });
+    expect(body.prompt_cache_key).toBe("hey-u-fix it");
+    expect(await bodyOf({ messages: turn, tools }, { compat: { promptCacheKey: false } })).not.toHaveProperty("prompt_cache_key");
+  });
+});
+
 describe("request headers", () => {
   test.each([["no", undefined], ["an empty", ""]])("%s API key: no Authorization header, even with OPENAI_API_KEY in the environment", async (_name, apiKey) => {
     const saved = process.env.OPENAI_API_KEY;

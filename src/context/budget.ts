@@ -1,0 +1,226 @@
+// The budget of one request (SPEC §10, issue 23): the last pass of `buildContext`. It fits the
+// messages into the budget in stages, each only when the one before is not enough:
+//   1. whole unprotected units are dropped, oldest first, in steps (the prefix stays stable);
+//   2. the hard ceiling: older tool results of the protected recent turns are cut to their head and
+//      tail around a note that says how to get the whole back;
+//   3. recent units are dropped, oldest first;
+//   4. past the model's window (when known), the newest turn's results are cut too.
+// Never dropped: the first and the last user message and the newest turn; the newest turn's
+// results are cut only in stage 4. Pure; every result keeps its call.
+import { DEFAULT_TOKENS_PER_CHAR, messageChars, SUMMARY_ID, unitEnd, type HistoryFacts } from "./passes.ts";
+import { textOf, type Message } from "../kernel/ir.ts";
+
+export const TASK_NOTE_PREFIX = "[task notes from .hey/task.md]\n";
+export const TASK_NOTE_ID = "task-note";
+export const omittedNote = (n: number) => `[${n} earlier messages omitted to fit the context budget; they are kept in the session file]`;
+/** Stage 1 drops up to the next boundary of this share of the budget (in history characters). */
+const TRIM_STEP = 0.25;
+/** A result cut by the ceiling keeps about this share of the budget: 2,000 tokens of the default 40,000. */
+export const CUT_SHARE = 0.05;
+/** Of a cut result, this share is its head; the rest its tail (errors and summaries end outputs). */
+const HEAD_SHARE = 0.75;
+
+const textMessage = (id: string, text: string): Message => ({ id, role: "user", content: [{ type: "text", text }] });
+
+/** What trimToBudget fits the messages into. */
+export interface Budget {
+  budgetTokens: number;
+  /** system prompt and tool schemas */
+  fixedTokens: number;
+  tokensPerChar: number;
+  /** .hey/task.md, inserted after the first user message when anything was summarized or dropped */
+  taskNote?: string;
+  /** what the model takes at most (its window less room for the answer), when known: stage 4 */
+  hardTokens?: number;
+}
+
+export interface Fitted {
+  messages: readonly Message[];
+  /** messages dropped (stages 1 and 3) */
+  trimmed: number;
+  /** tool results cut (stages 2 and 4) */
+  cut: number;
+  /** still over the budget: only what is never dropped is left, its results cut as far as allowed */
+  overBudget: boolean;
+}
+
+interface Unit {
+  start: number;
+  end: number;
+  offset: number;
+  /** holds no protected message */
+  droppable: boolean;
+  /** holds the first or last user message or the newest turn */
+  pinned: boolean;
+}
+
+/**
+ * Fits `messages` into the budget (see the stages above). Dropped units become one note
+ * `[N earlier messages omitted …]` per stretch, where the stretch was. Stage 1 drops on to the next
+ * step boundary of the history's own character offsets once something must go: the boundaries do
+ * not move as the history grows, so the request prefix — and the provider's prompt cache — stays
+ * the same for several turns. A cut is a function of the result and the budget only, so a result
+ * cut once is sent the same way in every later request.
+ */
+export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, budget: Budget): Fitted {
+  const units: Unit[] = [];
+  const chars: number[] = messages.map(messageChars);
+  let offset = 0;
+  for (let i = 0; i < messages.length; ) {
+    const end = unitEnd(messages, i);
+    let droppable = true;
+    let pinned = false;
+    for (let j = i; j < end; j++) {
+      const m = messages[j]!;
+      if (facts.protect.has(m.id)) droppable = false;
+      if (facts.pinned.has(m.id)) pinned = true;
+      offset = Math.max(offset, facts.offsets.get(m.id) ?? 0); // a summary takes the offset before it
+    }
+    units.push({ start: i, end, offset, droppable, pinned });
+    i = end;
+  }
+  const summarized = messages.some((m) => m.id.startsWith(SUMMARY_ID));
+  const task = budget.taskNote === undefined ? undefined : textMessage(TASK_NOTE_ID, TASK_NOTE_PREFIX + budget.taskNote);
+  const out = [...messages];
+  const drop = new Set<number>(); // unit indexes
+  let kept = chars.reduce((a, b) => a + b, 0);
+  let dropped = 0;
+  let cut = 0;
+  const tokens = (c: number) => {
+    if (dropped > 0) c += messageChars(textMessage("", omittedNote(dropped))) * stretches();
+    if (task && (summarized || dropped > 0)) c += messageChars(task);
+    return budget.fixedTokens + Math.ceil(c * budget.tokensPerChar);
+  };
+  const stretches = () => [...drop].filter((u) => !drop.has(u - 1)).length;
+  const fits = (limit = budget.budgetTokens) => tokens(kept) <= limit;
+  const dropUnit = (u: number) => {
+    drop.add(u);
+    for (let j = units[u]!.start; j < units[u]!.end; j++) kept -= chars[j]!;
+    dropped += units[u]!.end - units[u]!.start;
+  };
+  const cutResults = (which: (u: Unit) => boolean, limit?: number) => {
+    const keep = Math.floor((budget.budgetTokens * CUT_SHARE) / DEFAULT_TOKENS_PER_CHAR);
+    for (const [k, unit] of units.entries()) {
+      if (drop.has(k) || !which(unit)) continue;
+      for (let j = unit.start; j < unit.end && !fits(limit); j++) {
+        if (out[j]!.role !== "tool") continue;
+        const shorter = cutResult(out[j]!, keep, callOf(messages, unit.start, out[j]!));
+        if (shorter === out[j]) continue;
+        kept += messageChars(shorter) - chars[j]!;
+        chars[j] = messageChars(shorter);
+        out[j] = shorter;
+        cut++;
+      }
+      if (fits(limit)) return;
+    }
+  };
+
+  // 1: unprotected units, oldest first, then on to the step boundary
+  let u = 0;
+  for (; u < units.length && !fits(); u++) if (units[u]!.droppable) dropUnit(u);
+  if (dropped > 0 && fits()) {
+    const step = (budget.budgetTokens / DEFAULT_TOKENS_PER_CHAR) * TRIM_STEP;
+    const boundary = Math.ceil(units[u - 1]!.offset / step) * step;
+    for (; u < units.length && units[u]!.offset <= boundary; u++) if (units[u]!.droppable) dropUnit(u);
+  }
+  // 2: the recent turns' results; 3: the recent turns themselves; 4: the newest turn's results, to the window
+  if (!fits()) cutResults((unit) => !unit.pinned);
+  for (let k = 0; k < units.length && !fits(); k++) if (!units[k]!.pinned && !drop.has(k)) dropUnit(k);
+  if (budget.hardTokens !== undefined && !fits(budget.hardTokens)) cutResults((unit) => unit.pinned, budget.hardTokens);
+  const overBudget = !fits();
+
+  const tasked = !(task && (summarized || dropped > 0));
+  if (dropped === 0 && tasked && cut === 0) return { messages, trimmed: 0, cut: 0, overBudget };
+  return { messages: assemble(out, units, drop, tasked ? undefined : task, facts), trimmed: dropped, cut, overBudget };
+}
+
+/** The messages with the dropped units replaced by one note per stretch and the task note after the first protected user message. */
+function assemble(messages: readonly Message[], units: Unit[], drop: ReadonlySet<number>, task: Message | undefined, facts: HistoryFacts): Message[] {
+  const out: Message[] = [];
+  let tasked = task === undefined;
+  for (const [k, unit] of units.entries()) {
+    if (drop.has(k)) {
+      if (drop.has(k - 1)) continue;
+      let n = 0;
+      for (let j = k; drop.has(j); j++) n += units[j]!.end - units[j]!.start;
+      out.push(textMessage(`omitted-${messages[unit.start]!.id}`, omittedNote(n)));
+      continue;
+    }
+    for (let j = unit.start; j < unit.end; j++) {
+      const m = messages[j]!;
+      out.push(m);
+      if (!tasked && m.role === "user" && facts.protect.has(m.id)) {
+        out.push(task!);
+        tasked = true;
+      }
+    }
+  }
+  if (!tasked) out.unshift(task!);
+  return out;
+}
+
+/** The name and arguments of the call `result` answers, from the assistant message that starts its unit. */
+function callOf(messages: readonly Message[], unitStart: number, result: Message): { name: string; arguments: string } | undefined {
+  return messages[unitStart]?.toolCalls?.find((c) => c.id === result.toolCallId);
+}
+
+const cuts = new WeakMap<Message, { keep: number; out: Message }>();
+
+/**
+ * `result` cut to about `keep` characters of text: its head and tail at line boundaries around a
+ * note saying what was left out and how to see it again — read_file with the offset and limit of
+ * the lines left out, the full-output file a bash result names, else running the call again.
+ * Images are kept. `result` itself when it is short enough. Memoized: the same object comes back
+ * for the same result and size, so unchanged requests compare cheaply.
+ */
+export function cutResult(result: Message, keep: number, call?: { name: string; arguments: string }): Message {
+  const memo = cuts.get(result);
+  if (memo?.keep === keep) return memo.out;
+  const text = textOf(result);
+  if (text.length <= keep * 1.2) return result; // cutting saves too little to be worth a note
+  const lines = text.split("\n");
+  let h = 0; // lines kept at the start
+  let t = 0; // and at the end
+  let room = Math.floor(keep * HEAD_SHARE);
+  while (h < lines.length && lines[h]!.length + 1 <= room) room -= lines[h++]!.length + 1;
+  room += keep - Math.floor(keep * HEAD_SHARE);
+  while (h + t < lines.length && lines[lines.length - 1 - t]!.length + 1 <= room) room -= lines[lines.length - 1 - t++]!.length + 1;
+  const head = lines.slice(0, h);
+  const tail = lines.slice(lines.length - t);
+  let body: string;
+  if (head.join("\n").length + tail.join("\n").length < keep / 2) {
+    // long lines: cut inside them
+    const at = Math.floor(keep * HEAD_SHARE);
+    body = `${text.slice(0, at)}\n${cutPointer(`${text.length - keep} characters`, [], text, call)}\n${text.slice(text.length - (keep - at))}`;
+  } else {
+    const left = lines.slice(h, lines.length - t);
+    body = [...head, cutPointer(`${left.length} line${left.length === 1 ? "" : "s"}`, left, text, call), ...tail].join("\n");
+  }
+  const out: Message = { ...result, content: [{ type: "text", text: body }, ...result.content.filter((p) => p.type !== "text")] };
+  cuts.set(result, { keep, out });
+  return out;
+}
+
+/** The note in place of what was left out of a result (`amount`; the lines `left`, when whole lines were). */
+function cutPointer(amount: string, left: string[], text: string, call?: { name: string; arguments: string }): string {
+  const head = `[… ${amount} left out to fit the context budget`;
+  const numbers = left.map((l) => /^\s*(\d+)\t/.exec(l)?.[1]).filter((n) => n !== undefined);
+  const path = call?.name === "read_file" ? pathArgument(call.arguments) : undefined;
+  if (path !== undefined && numbers.length > 0) {
+    const first = Number(numbers[0]);
+    const last = Number(numbers.at(-1));
+    return `[… lines ${first}–${last} left out to fit the context budget; read_file ${JSON.stringify(path)} with offset=${first} limit=${last - first + 1} shows them …]`;
+  }
+  const saved = /\[full output: (.+)\]\s*$/m.exec(text)?.[1];
+  if (saved) return `${head}; the full output is in ${saved} …]`;
+  return `${head}; call the tool again to see them …]`;
+}
+
+function pathArgument(args: string): string | undefined {
+  try {
+    const v = (JSON.parse(args) as { path?: unknown }).path;
+    return typeof v === "string" ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,48 @@
+// Prompt caches and the context passes (issue 23). Providers bill a prompt prefix they have cached
+// at about a tenth of the price, so a pass that rewrites an earlier message (dedup, error purge,
+// handles) costs a cache miss for everything after it. These pure functions tell when the cache is
+// broken anyway (rewrites then cost nothing extra) and when a rewrite pays for itself. Pure.
+import type { Message, Protocol } from "../kernel/ir.ts";
+
+/** How long a provider keeps a prefix (Anthropic's default lifetime; OpenAI keeps them 5–10 minutes). */
+export const CACHE_LIFETIME_MS = 5 * 60_000;
+/** Later requests a rewrite is expected to save on: about the length of one agent run. */
+export const REWRITE_HORIZON = 10;
+
+/** The price of a cached token read, and of a token the cache must take in again, relative to an uncached one. */
+export interface CachePrices {
+  read: number;
+  miss: number;
+}
+
+/**
+ * Anthropic bills reads 0.1× and writes 1.25× (every agent request writes its new tail); OpenAI,
+ * DeepSeek and Gemini bill reads at about 0.1× and writes at the normal price.
+ */
+export function cachePrices(protocol: Protocol): CachePrices {
+  return protocol === "anthropic" ? { read: 0.1, miss: 1.25 } : { read: 0.1, miss: 1 };
+}
+
+/**
+ * Whether a rewrite that takes `saved` tokens out of every later request, and makes this request
+ * pay for `rebilled` tokens the cache held (from the first rewritten message to the end of the
+ * previous request), pays for itself within `horizon` later requests.
+ */
+export function rewritePays(saved: number, rebilled: number, prices: CachePrices, horizon = REWRITE_HORIZON): boolean {
+  if (saved <= 0) return false;
+  return saved * prices.read * horizon > rebilled * (prices.miss - prices.read);
+}
+
+/**
+ * How many of the first `count` messages of `before` `after` repeats exactly (same id and content),
+ * from the start. Cheap when the messages are the same objects, as unchanged ones are.
+ */
+export function sharedPrefix(before: readonly Message[], after: readonly Message[], count = before.length): number {
+  const n = Math.min(count, before.length, after.length);
+  for (let i = 0; i < n; i++) {
+    const a = before[i]!;
+    const b = after[i]!;
+    if (a !== b && (a.id !== b.id || JSON.stringify(a) !== JSON.stringify(b))) return i;
+  }
+  return n;
+}

@@ -1,0 +1,34 @@
+// The model's context window (issue 23): configured (`context_window`), or learned from a
+// context-length error. The budget a request is built to never exceeds WINDOW_SHARE of it, and no
+// request may exceed HARD_SHARE of it at all (the newest results are cut to fit). Pure.
+import type { ContextOverflow } from "../kernel/provider.ts";
+
+/** Requests fill at most this share of the window: the rest is room for the answer and the estimate's error. */
+export const WINDOW_SHARE = 0.8;
+/** Past this share of the window even the newest turn's results are cut. */
+const HARD_SHARE = 0.9;
+/** When a context-length error states no window, the next try is built to this share of what failed. */
+const UNSTATED_SHRINK = 0.7;
+
+/** The budget a request is built to: `budget_tokens`, lowered to WINDOW_SHARE of the window when it is known. */
+export function effectiveBudget(budgetTokens: number, window: number | undefined): number {
+  return window === undefined ? budgetTokens : Math.max(1, Math.min(budgetTokens, Math.floor(WINDOW_SHARE * window)));
+}
+
+/** What no request may exceed, when the window is known. */
+export function hardTokens(window: number | undefined): number | undefined {
+  return window === undefined ? undefined : Math.floor(HARD_SHARE * window);
+}
+
+/**
+ * The window (in prompt tokens) a context-length error teaches: what it states, less the share of
+ * it the server kept for the answer when it says so (unless that share is most of the window: then
+ * the answer's limit is the problem, not the prompt); else a guess below what failed (`sent`, in
+ * tokens). Never above a window known before.
+ */
+export function learnWindow(overflow: ContextOverflow, sent: number, known: number | undefined): number {
+  const { window, completion } = overflow;
+  const stated = window === undefined ? undefined : completion !== undefined && completion < window / 2 ? window - completion : window;
+  const guess = stated ?? Math.max(1, Math.floor(UNSTATED_SHRINK * (known === undefined ? sent : Math.min(sent, known))));
+  return known === undefined ? guess : Math.min(known, guess);
+}

@@ -1,0 +1,59 @@
+// Context-length errors in the words of every server hey talks to (issue 23): a request larger
+// than the model's window is answered 400 (sometimes 413, or an error chunk mid-stream) with a
+// message that often states the window and the request's size. Matching the text is the
+// documented last resort here: no protocol has a field for it, only some servers a code
+// (OpenAI's `context_length_exceeded`, llama.cpp's `exceed_context_size_error`). Pure.
+import type { ContextOverflow } from "../kernel/provider.ts";
+
+const n = (s: string | undefined) => (s === undefined ? undefined : Number(s));
+const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && !Number.isNaN(v))) as T;
+
+/** Each server's wording, with what its numbers mean. */
+const STATED: [RegExp, (m: RegExpExecArray) => ContextOverflow][] = [
+  // vLLM ≥ 0.9: "This model's maximum context length is 8192 tokens and your request has 5000 input tokens"
+  [/maximum context length is (\d+) tokens? and your request has (\d+) input tokens?/i, (m) => ({ window: n(m[1])!, prompt: n(m[2]) })],
+  // OpenAI, DeepSeek, vLLM, OpenRouter, Groq: "This model's maximum context length is 16385 tokens. However,
+  // your messages resulted in 17000 tokens (16500 in the messages, 500 in the functions)." / "you requested
+  // 33000 tokens (29000 in the messages, 4000 in the completion)."
+  [
+    /maximum context length is (\d+) tokens?\.?(?:[^(]*?(?:resulted in|requested(?: about)?) (\d+) tokens?)?(?:\s*\((\d+) in the messages?(?:, (\d+) in the functions?)?(?:, (\d+) in the completion)?\))?/i,
+    (m) => ({ window: n(m[1])!, prompt: m[3] ? n(m[3])! + (n(m[4]) ?? 0) : m[5] ? undefined : n(m[2]), completion: n(m[5]) }),
+  ],
+  // vLLM: "The decoder prompt (length 40000) is longer than the maximum model length of 32768."
+  [/prompt \(length (\d+)\) is longer than the maximum model length of (\d+)/i, (m) => ({ window: n(m[2])!, prompt: n(m[1]) })],
+  // Anthropic: "prompt is too long: 208310 tokens > 200000 maximum"
+  [/prompt is too long: (\d+) tokens? > (\d+) maximum/i, (m) => ({ window: n(m[2])!, prompt: n(m[1]) })],
+  // Anthropic: "input length and `max_tokens` exceed context limit: 188240 + 21333 > 200000"
+  [/exceed context limit: (\d+) \+ (\d+) > (\d+)/i, (m) => ({ window: n(m[3])!, prompt: n(m[1]), completion: n(m[2]) })],
+  // Gemini: "The input token count (1196265) exceeds the maximum number of tokens allowed (1048575)."
+  [/input token count \(?(\d+)\)? exceeds the maximum number of tokens allowed \(?(\d+)\)?/i, (m) => ({ window: n(m[2])!, prompt: n(m[1]) })],
+  // Mistral: "Prompt contains 40000 tokens and 0 draft tokens, too large for model with 32768 maximum context length"
+  [/prompt contains (\d+) tokens.*?too large for model with (\d+) maximum context length/i, (m) => ({ window: n(m[2])!, prompt: n(m[1]) })],
+  // Hugging Face TGI: "`inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4000 `inputs` tokens and 1000 `max_new_tokens`"
+  [/must be <= (\d+)\. Given: (\d+) `inputs` tokens and (\d+) `max_new_tokens`/i, (m) => ({ window: n(m[1])!, prompt: n(m[2]), completion: n(m[3]) })],
+  // LM Studio: "… However, the model is loaded with context length of 4096 tokens, which is not enough."
+  [/loaded with context length of (\d+) tokens/i, (m) => ({ window: n(m[1])! })],
+];
+
+/** Wordings that state no numbers (or none hey can use): the request must still shrink. */
+const UNSTATED =
+  /context_length_exceeded|exceed_context_size_error|exceeds? the (?:available )?context (?:size|window|length)|prompt too long; exceeded (?:max )?context length|input is too long for (?:the )?requested model|context window exceeded|maximum context length|too many tokens in the (?:prompt|input)|reduce the length of the messages/i;
+
+/**
+ * What a failed request's words say about the model's window, when they are a context-length
+ * error: the window and the prompt's real token count (and the answer's share, when the server
+ * counts it in), each when stated; `{}` when the server only says the request is too long.
+ * `body` is the error object, for servers that put the numbers beside the message (llama.cpp's
+ * `n_ctx` and `n_prompt_tokens`). Undefined for any other error.
+ */
+export function contextOverflow(said: string, body?: Record<string, unknown>): ContextOverflow | undefined {
+  for (const [re, read] of STATED) {
+    const m = re.exec(said);
+    if (m) return defined(read(m));
+  }
+  const ctx = typeof body?.n_ctx === "number" ? body.n_ctx : undefined;
+  const prompt = typeof body?.n_prompt_tokens === "number" ? body.n_prompt_tokens : undefined;
+  if (body?.type === "exceed_context_size_error" || body?.code === "context_length_exceeded" || UNSTATED.test(said))
+    return defined({ window: ctx, prompt });
+  return undefined;
+}
