@@ -5,8 +5,8 @@
 //      tail around a note that says how to get the whole back;
 //   3. recent units are dropped, oldest first;
 //   4. past the model's window (when known), the newest turn's results are cut too.
-// Never dropped: the first and the last user message and the newest turn; the newest turn's
-// results are cut only in stage 4. Pure; every result keeps its call.
+// Never dropped: the first and the last user message, the newest turn and summaries; the newest
+// turn's results are cut only in stage 4. Pure; every result keeps its call.
 import { DEFAULT_TOKENS_PER_CHAR, messageChars, SUMMARY_ID, unitEnd, type HistoryFacts } from "./passes.ts";
 import { textOf, type Message } from "../kernel/ir.ts";
 
@@ -73,7 +73,8 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
     for (let j = i; j < end; j++) {
       const m = messages[j]!;
       if (facts.protect.has(m.id)) droppable = false;
-      if (facts.pinned.has(m.id)) pinned = true;
+      // a summary is all that is left of the work it covers: the next summary takes it in instead
+      if (facts.pinned.has(m.id) || m.id.startsWith(SUMMARY_ID)) (pinned = true), (droppable = false);
       offset = Math.max(offset, facts.offsets.get(m.id) ?? 0); // a summary takes the offset before it
     }
     units.push({ start: i, end, offset, droppable, pinned });

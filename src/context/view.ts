@@ -300,18 +300,23 @@ function handleAt(history: readonly Message[], length: number, i: number): strin
   return suffix;
 }
 
+/** The context use is told from this share of the budget on (or from the nudge threshold, when lower). */
+export const NOTE_FROM = 0.5;
+
 /**
- * One line for the system prompt with the context use, in 10 % steps (an exact count would change
- * the system prompt, and so miss the provider's prompt cache, on every request). Above
- * `threshold` (a fraction of the budget) it adds a sentence suggesting compress; pass Infinity
- * when the compress tool is off. Undefined only for a budget ≤ 0.
+ * The request's note (ModelRequest.note) on the context use, in 10 % steps, once it reaches
+ * NOTE_FROM of the budget: the model hears how full its context is before the threshold where it
+ * is nudged and long before anything is dropped; below that, nothing is said (it would be paid on
+ * every request for nothing). Above `threshold` (a fraction of the budget) it adds a sentence
+ * suggesting compress; pass Infinity when the compress tool is off. Undefined below NOTE_FROM or
+ * for a budget ≤ 0.
  */
 export function nudgeLine(estimate: number, budget: number, threshold: number): string | undefined {
   if (!(budget > 0)) return undefined;
   const ratio = estimate / budget;
+  if (ratio < Math.min(NOTE_FROM, threshold)) return undefined;
   const step = Math.floor(ratio * 10) * 10;
-  const use = step === 0 ? "under 10% of" : `${step}-${step + 10}% of`;
-  const line = ratio >= 1 ? `Context: over the ${tokens(budget)}-token budget.` : `Context: ${use} the ${tokens(budget)}-token budget used.`;
+  const line = ratio >= 1 ? `Context: over the ${tokens(budget)}-token budget.` : `Context: ${step}-${step + 10}% of the ${tokens(budget)}-token budget used.`;
   if (!(ratio > threshold)) return line;
   return `${line} Use compress on finished stretches of work (tool results show their [#handle]) before older messages are dropped.`;
 }

@@ -269,12 +269,14 @@ describe("buildContext", () => {
 
 describe("nudgeLine", () => {
   test.each([
-    [500, 40_000, 0.7, "Context: under 10% of the 40k-token budget used."],
-    [12_300, 40_000, 0.7, "Context: 30-40% of the 40k-token budget used."],
+    [500, 40_000, 0.7, undefined], // not worth a word yet
+    [19_900, 40_000, 0.7, undefined],
+    [20_000, 40_000, 0.7, "Context: 50-60% of the 40k-token budget used."],
+    [12_300, 40_000, 0.3, "Context: 30-40% of the 40k-token budget used. Use compress on finished stretches of work (tool results show their [#handle]) before older messages are dropped."],
     [30_000, 40_000, 0.7, "Context: 70-80% of the 40k-token budget used. Use compress on finished stretches of work (tool results show their [#handle]) before older messages are dropped."],
     [30_000, 40_000, Infinity, "Context: 70-80% of the 40k-token budget used."],
     [28_000, 40_000, 0.7, "Context: 70-80% of the 40k-token budget used."], // at the threshold, not above it
-    [50_000, 128_500, 0.7, "Context: 30-40% of the 128.5k-token budget used."],
+    [70_000, 128_500, 0.7, "Context: 50-60% of the 128.5k-token budget used."],
     [900, 800, 0.7, "Context: over the 800-token budget. Use compress on finished stretches of work (tool results show their [#handle]) before older messages are dropped."],
     [10, 0, 0.7, undefined],
   ])("%i of %i (threshold %d)", (estimate, budget, threshold, line) => {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { ensureBinary, runHey, tempDir } from "../helpers/e2e.ts";
 import { sseReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
+import { resultText } from "../helpers/model-server.ts";
 
 // each test runs dist/hey or a shell several times: seconds on a loaded 2-core machine
 setDefaultTimeout(30_000);
@@ -39,7 +40,7 @@ async function grepThroughHey(env: Record<string, string>, args: string[] = []):
   const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "find needle", ...args], { cwd: join(work.path, "repo"), env });
   expect(run).toMatchObject({ code: 0, stdout: "found\n" });
   type Chat = { messages: { role: string; content: string }[] };
-  return (server.requests[start + 1]!.body as Chat).messages.find((m) => m.role === "tool")!.content;
+  return resultText((server.requests[start + 1]!.body as Chat).messages.find((m) => m.role === "tool"));
 }
 
 const RESULT = "b.txt:2: needle again\nsrc/a.ts:2: // needle here";

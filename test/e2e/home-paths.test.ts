@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey, tempDir } from "../helpers/e2e.ts";
-import { startModelServer, textOf, type ModelServer } from "../helpers/model-server.ts";
+import { resultText, startModelServer, type ModelServer } from "../helpers/model-server.ts";
 
 let server: ModelServer;
 let home: ReturnType<typeof tempDir>;
@@ -27,7 +27,7 @@ afterAll(() => {
 test("read_file, write_file and grep on ~/… work on $HOME", async () => {
   const run = await runHey(["--base-url", server.baseUrl, "-m", "m", "-p", "use my home files"], { cwd: project.path, env: { HOME: home.path } });
   expect(run.code).toBe(0);
-  const results = server.requests.at(-1)!.messages.filter((m) => m.role === "tool").map(textOf);
+  const results = server.requests.at(-1)!.messages.filter((m) => m.role === "tool").map(resultText);
   expect(results).toEqual(["1\thello from home", "created ~/wf.txt (1 lines, 8 bytes)", `${join(home.path, "hf.txt")}:1: hello from home`]);
   expect(readFileSync(join(home.path, "wf.txt"), "utf8")).toBe("written\n");
   expect(existsSync(join(project.path, "~"))).toBe(false);

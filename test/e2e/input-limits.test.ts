@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, runHey, tempDir } from "../helpers/e2e.ts";
-import { lastUserText, startModelServer, type ModelServer } from "../helpers/model-server.ts";
+import { lastUserText, startModelServer, withoutNote, type ModelServer } from "../helpers/model-server.ts";
 
 let server: ModelServer;
 let work: ReturnType<typeof tempDir>;
@@ -19,7 +19,8 @@ afterAll(() => {
 });
 
 const adHoc = () => ["--base-url", server.baseUrl, "-m", "m"];
-const lastPrompt = () => lastUserText(server.requests.at(-1)!);
+/** The prompt as the user gave it (a huge one fills the context: hey notes that after it) */
+const lastPrompt = () => withoutNote(lastUserText(server.requests.at(-1)!));
 const DEFAULT_MAX = 256 * 1024;
 
 /** dist/hey run by sh, so stdin can be a device or a FIFO; with a deadline. */

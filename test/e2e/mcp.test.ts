@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { join } from "node:path";
 import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER, FS_SERVER } from "../helpers/mcp.ts";
-import { startModelServer, textOf, type ChatRequest, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { resultText, startModelServer, textOf, type ChatRequest, type ModelServer, type Turn } from "../helpers/model-server.ts";
 
 setDefaultTimeout(120_000);
 
@@ -43,7 +43,7 @@ const hey = (args: string[], env: Record<string, string> = {}) => runHey(args, {
 test("a server that takes 10 s to start: with a cached tool list the first request is not delayed; without, it waits startup_wait_ms (3 s) and no longer", async () => {
   await ensureBinary();
   const delay = join(home.path, "delay");
-  const m = model((req) => (lastTool(req) ? { text: `got ${textOf(lastTool(req))}` } : toolNames(req).includes("echo") ? { calls: [["echo", { text: "hi" }]] } : { text: "no echo tool" }));
+  const m = model((req) => (lastTool(req) ? { text: `got ${resultText(lastTool(req))}` } : toolNames(req).includes("echo") ? { calls: [["echo", { text: "hi" }]] } : { text: "no echo tool" }));
   writeConfig(provider(m.baseUrl) + fake("slow", "slow-start", delay)); // startup_wait_ms: the default, 3000
 
   // no cache yet, the server needs 10 s: the request waits 3 s, then goes without its tools
@@ -75,7 +75,7 @@ test("a server that takes 10 s to start: with a cached tool list the first reque
 
 test("two servers with the same tool name: both reach the model prefixed, with a warning; permission rules name them so", async () => {
   const m = model((req) => {
-    if (lastTool(req)) return { text: req.messages.filter((x) => x.role === "tool").map(textOf).join(" | ") };
+    if (lastTool(req)) return { text: req.messages.filter((x) => x.role === "tool").map(resultText).join(" | ") };
     return { calls: [["alpha_echo", { text: "a" }], ["beta_echo", { text: "b" }]] };
   });
   writeConfig(provider(m.baseUrl) + fake("alpha", "ok", "alpha", "echo") + fake("beta", "ok", "beta", "echo,beta_only") + '\n[permission]\ndeny = ["alpha_*"]\n');
@@ -117,7 +117,7 @@ test("the evolution loop across runs: the model adds [mcp.fs] with write_file; t
   let baseUrl = "";
   const m = model((req) => {
     const tool = lastTool(req);
-    if (tool) return { text: `done: ${textOf(tool)}` };
+    if (tool) return { text: `done: ${resultText(tool)}` };
     if (toolNames(req).includes("list_directory")) return { calls: [["list_directory", { path: root }]] };
     const table = `\n[mcp.fs]\ncommand = "node"\nargs = [${toml(FS_SERVER)}, ${toml(root)}]\n`;
     return { calls: [["write_file", { path: configFile(), content: provider(baseUrl) + table }]] };

@@ -3,7 +3,7 @@
 // compiled binary against a local mock model.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { ensureBinary, tempDir } from "../helpers/e2e.ts";
-import { startModelServer, textOf, type ModelServer } from "../helpers/model-server.ts";
+import { resultText, startModelServer, type ModelServer } from "../helpers/model-server.ts";
 
 const CALLS = 400;
 let server: ModelServer;
@@ -32,6 +32,6 @@ test(`${CALLS} parallel bash calls under \`ulimit -n 256\`: every result is the 
   const [stdout, stderr, code] = await Promise.all([proc.stdout.text(), proc.stderr.text(), proc.exited]);
   expect({ code, stdout }).toEqual({ code: 0, stdout: "all done\n" });
   const results = server.requests.at(-1)!.messages.filter((m) => m.role === "tool");
-  expect(results.map((m) => textOf(m))).toEqual(Array.from({ length: CALLS }, (_, i) => `call ${i}\n[exit code 0]`));
+  expect(results.map((m) => resultText(m))).toEqual(Array.from({ length: CALLS }, (_, i) => `call ${i}\n[exit code 0]`));
   expect(stderr).not.toContain("EMFILE");
 }, 90_000);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
-import { startModelServer, textOf, type ModelServer } from "../helpers/model-server.ts";
+import { resultText, startModelServer, type ModelServer } from "../helpers/model-server.ts";
 import { sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
 
@@ -18,7 +18,7 @@ beforeAll(() => {
   // a command that prints the key variable, then an answer that quotes the tool result
   model = startModelServer((req) => {
     const last = req.messages.at(-1)!;
-    if (last.role === "tool") return { text: `the command said: ${textOf(last)}` };
+    if (last.role === "tool") return { text: `the command said: ${resultText(last)}` };
     return { calls: [["bash", { command: 'echo "key=[$OPENAI_API_KEY]"; echo "hey=[$HEY_API_KEY]"' }]] };
   });
   // a gateway whose 401 body echoes the credentials it was sent
@@ -63,7 +63,7 @@ test("`echo $OPENAI_API_KEY` through bash: the variable is gone; the model, the 
     env: { OPENAI_API_KEY: KEY, HEY_API_KEY: KEY, XDG_STATE_HOME: state },
   });
   expect(run.code).toBe(0);
-  const result = textOf(model.requests.at(-1)!.messages.at(-1));
+  const result = resultText(model.requests.at(-1)!.messages.at(-1));
   expect(result).toBe("key=[]\nhey=[]\n[exit code 0]");
   expect(run.stdout).not.toContain(KEY);
   expect(sessionText(state)).not.toContain(KEY);
@@ -74,7 +74,7 @@ test("[tools] keep_env keeps the variable; what it prints is still redacted ever
   const cfg = config("keep", model.baseUrl, '[tools]\nkeep_env = ["OPENAI_API_KEY"]\n');
   const run = await runHey(["--config", cfg, "--output", "json", "-p", "print the key"], { cwd: root.path, env: { OPENAI_API_KEY: KEY, XDG_STATE_HOME: state } });
   expect(run.code).toBe(0);
-  expect(textOf(model.requests.at(-1)!.messages.at(-1))).toBe("key=[[redacted]]\nhey=[]\n[exit code 0]");
+  expect(resultText(model.requests.at(-1)!.messages.at(-1))).toBe("key=[[redacted]]\nhey=[]\n[exit code 0]");
   expect(JSON.stringify(model.requests.at(-1))).not.toContain(KEY);
   expect(run.stdout).toContain("key=[[redacted]]");
   expect(run.stdout).not.toContain(KEY);

@@ -72,6 +72,12 @@ export function textOf(m: ChatMessage | undefined): string {
   return typeof m.content === "string" ? m.content : m.content.map((p) => p.text ?? "").join("");
 }
 
+/** A tool result's text as the tool wrote it: without the `[#handle]` line hey ends results with for the compress tool. */
+export const resultText = (m: ChatMessage | undefined): string => textOf(m).replace(/\n\[#[0-9a-z]+\]$/, "").replace(/^\[#[0-9a-z]+\]$/, "");
+
+/** A message's text without the context note hey puts at the end of a request's last message once the context fills up. */
+export const withoutNote = (text: string): string => text.replace(/\n\nContext: [^\n]*$/, "");
+
 /** The system prompt of a request ("" when there is none). */
 export const systemOf = (req: ChatRequest): string => (req.messages[0]?.role === "system" ? textOf(req.messages[0]) : "");
 

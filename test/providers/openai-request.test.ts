@@ -263,10 +263,10 @@ describe("prompt caching", () => {
     const note = "Context: under 10% of the 40k-token budget used.";
     const body = await bodyOf({ messages: turn, tools: [READ], note });
     const without = await bodyOf({ messages: turn, tools: [READ] });
-    const messages = body.messages as { role: string; content: unknown }[];
+    const messages = body.messages as unknown[];
     expect(messages.at(-1)).toEqual({ role: "tool", tool_call_id: "c1", content: `done\n\n${note}` });
     expect(JSON.stringify(body.messages).startsWith(JSON.stringify(without.messages).slice(0, -3))).toBe(true);
-    const first = (await bodyOf({ messages: [user("hi")], note })).messages as { content: unknown }[];
+    const first = (await bodyOf({ messages: [user("hi")], note })).messages as unknown[];
     expect(first.at(-1)).toEqual({ role: "user", content: `hi\n\n${note}` });
   });
 
