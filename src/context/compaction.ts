@@ -15,6 +15,10 @@ import { effectiveBudget, hardTokens } from "./window.ts";
 const SUMMARY_MAX_TOKENS = 4096;
 /** Characters of one message shown to the summarizer; long tool output matters little there. */
 const SUMMARY_MESSAGE_CHARS = 2000;
+/** A long stretch shows each message shorter, down to this, before the oldest are left out. */
+const SUMMARY_MESSAGE_MIN_CHARS = 200;
+/** The labels and the cut note describe() adds to a message. */
+const DESCRIBE_OVERHEAD = 60;
 /** The correction factor moves at most this far per response, so one odd count cannot swing it. */
 const MAX_CORRECTION_STEP = 2;
 /**
@@ -197,9 +201,13 @@ export async function compactRange(
   instructions?: string,
 ): Promise<{ summary: Summary; usage: Usage }> {
   const maxChars = Math.ceil((SUMMARY_INPUT_SHARE * deps.budgetTokens) / deps.state.tokensPerChar);
-  const parts = range.messages.map(describe);
-  const kept = range.messages[0]?.id.startsWith(SUMMARY_ID) ? `${parts.shift()!}\n\n` : "";
-  let transcript = parts.join("\n\n");
+  const earlier = range.messages[0]?.id.startsWith(SUMMARY_ID) ? range.messages[0] : undefined;
+  const kept = earlier ? `${describe(earlier, Number.POSITIVE_INFINITY)}\n\n` : "";
+  const stretch = earlier ? range.messages.slice(1) : range.messages;
+  // each message shows less, down to a floor, before any is left out: the summary should see all of them
+  const room = Math.floor((maxChars - kept.length) / Math.max(1, stretch.length)) - DESCRIBE_OVERHEAD;
+  const share = Math.max(SUMMARY_MESSAGE_MIN_CHARS, Math.min(SUMMARY_MESSAGE_CHARS, room));
+  let transcript = stretch.map((m) => describe(m, share)).join("\n\n");
   if (kept.length + transcript.length > maxChars) transcript = `[earlier part of this stretch left out]\n\n${transcript.slice(transcript.length - Math.max(0, maxChars - kept.length))}`;
   transcript = kept + transcript;
   const ask = `Summarize this part of the work${instructions ? ` (${instructions})` : ""}:\n\n${transcript}`;
@@ -245,9 +253,10 @@ export function correctEstimate(state: CompactionState, reportedInput: number): 
   state.tokensPerChar = Math.min(high, Math.max(low, state.tokensPerChar * ratio));
 }
 
-function describe(m: Message): string {
+/** `m` for the summarizer, each text cut to `chars` (a summary whole). */
+function describe(m: Message, chars: number): string {
   if (m.id.startsWith(SUMMARY_ID)) return textOf(m);
-  const cut = (s: string) => (s.length > SUMMARY_MESSAGE_CHARS ? `${s.slice(0, SUMMARY_MESSAGE_CHARS)} …(${s.length - SUMMARY_MESSAGE_CHARS} more characters)` : s);
+  const cut = (s: string) => (s.length > chars ? `${s.slice(0, chars)} …(${s.length - chars} more characters)` : s);
   if (m.role === "tool") return `[${m.toolName ?? "tool"} result${m.isError ? ", failed" : ""}] ${cut(textOf(m))}`;
   const calls = (m.toolCalls ?? []).map((c) => `[calls ${c.name} ${cut(c.arguments)}]`).join("\n");
   return `[${m.role}] ${cut(textOf(m))}${calls ? `\n${calls}` : ""}`;

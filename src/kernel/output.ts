@@ -10,6 +10,8 @@ export interface UsageCounts {
   cache_read_tokens: number;
   cache_write_tokens: number;
   reasoning_tokens: number;
+  /** cache_read_tokens / input_tokens (0 when nothing was sent), to 3 decimals: what the prompt cache saved */
+  cache_hit_share: number;
 }
 
 /**
@@ -102,5 +104,11 @@ export function usageCounts(u: { input: number; output: number; cacheRead: numbe
     cache_read_tokens: u.cacheRead,
     cache_write_tokens: u.cacheWrite,
     reasoning_tokens: u.reasoning,
+    cache_hit_share: cacheHitShare(u),
   };
+}
+
+/** The share of the input tokens read from the provider's prompt cache, to 3 decimals; 0 when none were sent. */
+export function cacheHitShare(u: { input: number; cacheRead: number }): number {
+  return u.input > 0 ? Math.round((Math.min(u.cacheRead, u.input) / u.input) * 1000) / 1000 : 0;
 }

@@ -24,7 +24,7 @@ export interface SessionHeader {
  */
 export type SessionEntry =
   | { type: "message"; message: Message }
-  | ({ type: "usage"; id: string } & UsageCounts)
+  | ({ type: "usage"; id: string } & Omit<UsageCounts, "cache_hit_share">)
   | { type: "model"; id: string; provider: string; model: string }
   | { type: "compaction"; id: string; from_id: string; to_id: string; summary: string };
 
@@ -104,7 +104,7 @@ export function parseEntry(line: string): ParsedLine {
       return isMessage(v.message) ? { ok: true, entry: { type: "message", message: v.message } } : bad("message");
     case "usage": {
       if (!isStr(v.id) || !USAGE_FIELDS.every((f) => typeof v[f] === "number")) return bad("usage");
-      const counts = Object.fromEntries(USAGE_FIELDS.map((f) => [f, v[f]])) as unknown as UsageCounts;
+      const counts = Object.fromEntries(USAGE_FIELDS.map((f) => [f, v[f]])) as unknown as Omit<UsageCounts, "cache_hit_share">;
       return { ok: true, entry: { type: "usage", id: v.id, ...counts } };
     }
     case "model":

@@ -4,10 +4,12 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Agent } from "../agent.ts";
 import { addUsage, EFFORTS, emptyUsage, type Effort, type Usage } from "../kernel/ir.ts";
+import { cacheHitShare } from "../kernel/output.ts";
 import { isUsable } from "../config/providers.ts";
 import { formatReload, type ReloadReport } from "../config/reload.ts";
-import { ConfigError } from "../config/settings.ts";
+import { ConfigError, configuredWindow } from "../config/settings.ts";
 import { buildContext } from "../context/view.ts";
+import { effectiveBudget } from "../context/window.ts";
 import { formatSessionList, sessionsDir } from "../sessions/format.ts";
 import { pruneSessions, scanSessions, sessionShortIds, unreadableNote } from "../sessions/reader.ts";
 import { outputsRoot, removeSessionOutputs } from "../tools/outputs.ts";
@@ -211,28 +213,32 @@ function pruneReport(deleted: number, held: number, every: boolean, opts: { olde
 export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: number }): string {
   const n = (x: number) => x.toLocaleString("en-US");
   const { total, last, requests } = agent.usage;
+  /** what the provider's prompt cache served, when it served anything */
+  const share = (u: Usage) => (u.cacheRead > 0 ? ` = ${Math.round(cacheHitShare(u) * 100)}%` : "");
   const tokens = (u: Usage, count: number) =>
-    `${n(u.input)} in (${n(u.cacheRead)} cached, ${n(u.cacheWrite)} cache writes) · ${n(u.output)} out (${n(u.reasoning)} reasoning) · ${count} request${count === 1 ? "" : "s"}`;
+    `${n(u.input)} in (${n(u.cacheRead)} cached${share(u)}, ${n(u.cacheWrite)} cache writes) · ${n(u.output)} out (${n(u.reasoning)} reasoning) · ${count} request${count === 1 ? "" : "s"}`;
+  const window = [agent.context.window, configuredWindow(agent.settings)].filter((w) => w !== undefined).reduce<number | undefined>((a, w) => (a === undefined ? w : Math.min(a, w)), undefined);
   const c = agent.settings.compaction;
   // before the first request of this run (e.g. `hey -c /usage`) the view is computed here
   const view =
     agent.context.last ??
     (agent.messages.length > 0
-      ? buildContext({ history: agent.messages, summaries: agent.context.summaries, policy: { budgetTokens: agent.settings.agent.budgetTokens, dedup: c.dedup, purgeErrorsAfter: c.purgeErrorsAfter, compressTool: false }, fixedTokens: 0, tokensPerChar: agent.context.tokensPerChar })
+      ? buildContext({ history: agent.messages, summaries: agent.context.summaries, policy: { budgetTokens: effectiveBudget(agent.settings.agent.budgetTokens, window), dedup: c.dedup, purgeErrorsAfter: c.purgeErrorsAfter, compressTool: false }, fixedTokens: 0, tokensPerChar: agent.context.tokensPerChar })
       : undefined);
-  const budget = agent.settings.agent.budgetTokens;
+  const budget = effectiveBudget(agent.settings.agent.budgetTokens, window);
+  const windowNote = window === undefined ? "" : ` · the model's window ${n(window)} tokens${agent.context.window !== undefined ? " (learned from its answer)" : ""}`;
   const count = (k: number, what: string) => `${n(k)} ${what}${k === 1 ? "" : "s"}`;
   const made = agent.context.summaries.length;
   const summaries = `${n(made)} summar${made === 1 ? "y" : "ies"}`;
   const lines = [
     `session: ${tokens(addUsage(earlier?.usage ?? emptyUsage(), total), (earlier?.requests ?? 0) + requests)}`,
     `this run: ${tokens(total, requests)}`,
-    last ? `last request: ${n(last.input)} in (${n(last.cacheRead)} cached) · ${n(last.output)} out` : "last request: none yet",
+    last ? `last request: ${n(last.input)} in (${n(last.cacheRead)} cached${share(last)}) · ${n(last.output)} out` : "last request: none yet",
     view
-      ? `context: ~${n(view.estimate)} of ${n(budget)} tokens (${Math.round((view.estimate / budget) * 100)}%) · ${agent.messages.length} messages in the session`
-      : `context: budget ${n(budget)} tokens · ${agent.messages.length} messages in the session`,
+      ? `context: ~${n(view.estimate)} of ${n(budget)} tokens (${Math.round((view.estimate / budget) * 100)}%)${windowNote} · ${agent.messages.length} messages in the session`
+      : `context: budget ${n(budget)} tokens${windowNote} · ${agent.messages.length} messages in the session`,
     view
-      ? `pruned: ${count(view.stats.deduped, "duplicate output")} · ${count(view.stats.purged, "failed-call argument")} · ${count(view.stats.summarized, "message")} summarized · ${count(view.stats.compressed, "compressed range")} · ${count(view.stats.trimmed, "message")} left out · ${summaries}`
+      ? `pruned: ${count(view.stats.deduped, "duplicate output")} · ${count(view.stats.purged, "failed-call argument")} · ${count(view.stats.summarized, "message")} summarized · ${count(view.stats.compressed, "compressed range")} · ${count(view.stats.trimmed, "message")} left out · ${count(view.stats.cut, "result")} cut · ${summaries}`
       : `pruned: nothing yet · ${summaries}`,
   ];
   return lines.join("\n");

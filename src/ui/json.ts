@@ -8,7 +8,7 @@ import type { AgentEvent, ErrorKind, Output, UsageCounts } from "../kernel/outpu
 /** Bumped when an event loses a field or a field changes meaning; new fields and events do not bump it. */
 export const JSON_SCHEMA = 1;
 
-const NO_USAGE: UsageCounts = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 };
+const NO_USAGE: UsageCounts = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 };
 
 export function createJsonOutput(write: (line: string) => void): Output {
   const line = (event: object) => write(JSON.stringify(event) + "\n");

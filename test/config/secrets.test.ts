@@ -96,7 +96,7 @@ describe("streamed text (SPEC §24: no secret shown in pieces)", () => {
     out.emit({ type: "thinking_delta", text: "thinking about sk-test-" });
     out.emit({ type: "text_delta", text: "your key sk-test-0123" });
     out.emit({ type: "text_delta", text: "456789abcdef is fine, sk-" });
-    out.emit({ type: "done", stop_reason: "end", turns: 1, usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 } });
+    out.emit({ type: "done", stop_reason: "end", turns: 1, usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 } });
     expect(rec.thinking()).toBe("thinking about sk-test-");
     expect(rec.text()).toBe(`your key ${REDACTED} is fine, sk-`);
     expect(rec.sequence()).toEqual(["thinking_delta", "text_delta", "done"]);

@@ -121,7 +121,7 @@ test("/compact: its request is counted; /usage tells messages summarized from co
   expect(agent.usage.requests).toBe(before + 1);
   const report = usageReport(agent);
   expect(report).toContain(`· ${before + 1} requests`);
-  expect(report).toMatch(/^pruned: 0 duplicate outputs · 0 failed-call arguments · \d+ messages summarized · 0 compressed ranges · 0 messages left out · 1 summary$/m);
+  expect(report).toMatch(/^pruned: 0 duplicate outputs · 0 failed-call arguments · \d+ messages summarized · 0 compressed ranges · 0 messages left out · 0 results cut · 1 summary$/m);
 });
 
 test("a trim event reports the tokens before the trim and after it", async () => {
@@ -133,4 +133,35 @@ test("a trim event reports the tokens before the trim and after it", async () =>
   const trims = output.of("compaction").filter((e) => e.kind === "trim");
   expect(trims.length).toBeGreaterThan(0);
   for (const t of trims) expect(t.tokens_before).toBeGreaterThan(t.tokens_after);
+});
+
+test("summaries are incremental: the next one reads the last one's text and what came after, never the history it covered", async () => {
+  let n = 0;
+  const p = provider([...readTurns(12), { text: "done" }], () => `SUMMARY ${++n}: files read so far.`);
+  const agent = longTask(p, recordingOutput());
+  await agent.send("fix the parser", new AbortController().signal);
+  expect(p.summaries.length).toBeGreaterThan(1);
+  const transcripts = p.summaries.map((r) => textOf(r.messages.at(-1)!));
+  expect(transcripts[0]).toContain("file 1: "); // every message of the stretch is shown, shorter when it is long
+  for (const [i, t] of transcripts.entries()) {
+    expect(t.length).toBeLessThanOrEqual(Math.ceil((0.6 * 2500) / 0.25) + 200); // bounded by the budget
+    if (i === 0) continue;
+    expect(t).toContain(`SUMMARY ${i}: files read so far.`); // the previous summary carried on
+    expect(t).not.toContain("file 1: "); // file 1 was summarized by the first summary: never read again
+  }
+  // each stretch is summarized once: summaries are a handful, not one per turn
+  expect(p.summaries.length).toBeLessThanOrEqual(6);
+});
+
+test("/usage shows what the prompt cache served, and the model's window once it is learned", async () => {
+  const p = provider([{ toolCalls: [{ name: "read_big", arguments: { n: 1 } }], usage: { input: 1000, output: 10, cacheRead: 0 } }, { text: "done", usage: { input: 1200, output: 12, cacheRead: 900 } }], () => "s");
+  const agent = longTask(p, recordingOutput());
+  agent.settings.agent.budgetTokens = 100_000;
+  await agent.send("go", new AbortController().signal);
+  const report = usageReport(agent);
+  expect(report).toMatch(/^this run: 2,200 in \(900 cached = 41%, 0 cache writes\)/m);
+  expect(report).toMatch(/^last request: 1,200 in \(900 cached = 75%\) · 12 out$/m);
+  expect(report).not.toContain("window");
+  (agent.context as { window: number | undefined }).window = 16_000;
+  expect(usageReport(agent)).toMatch(/^context: ~[\d,]+ of 12,800 tokens \(\d+%\) · the model's window 16,000 tokens \(learned from its answer\) · /m);
 });

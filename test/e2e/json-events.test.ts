@@ -31,7 +31,7 @@ function documented(): Map<string, Event> {
 }
 
 /** Fields the doc's table names as present only sometimes. */
-const OPTIONAL: Record<string, string[]> = { compaction: ["from_id", "to_id", "summary", "error"], tool_call: ["arguments_text", "server"], mcp: ["tools", "error"], command: ["sessions"] };
+const OPTIONAL: Record<string, string[]> = { compaction: ["from_id", "to_id", "summary", "error", "window"], tool_call: ["arguments_text", "server"], mcp: ["tools", "error"], command: ["sessions"] };
 
 const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 
@@ -145,7 +145,7 @@ test("a failure before the start is an error event, then done; exit 2", async ()
     expect(run.code).toBe(2);
     expect(jsonEvents(run.stdout)).toEqual([
       { type: "error", kind: errorKind, message: expect.stringMatching(message) },
-      { type: "done", stop_reason: "error", turns: 0, usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 } },
+      { type: "done", stop_reason: "error", turns: 0, usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 } },
     ]);
     expect(run.stderr).toMatch(message);
   }

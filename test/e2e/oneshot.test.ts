@@ -52,7 +52,7 @@ describe("answers", () => {
       type: "done",
       stop_reason: "end",
       turns: 1,
-      usage: { input_tokens: 21, output_tokens: 4, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 },
+      usage: { input_tokens: 21, output_tokens: 4, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 },
     });
   });
 

@@ -82,7 +82,7 @@ test("--sessions in JSON: a command event with the listing, then done", async ()
   expect(run.code).toBe(0);
   expect(jsonEvents(run.stdout)).toEqual([
     { type: "command", name: "--sessions", ok: true, output: "No sessions yet.", sessions: [] },
-    { type: "done", stop_reason: "end", turns: 0, usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 } },
+    { type: "done", stop_reason: "end", turns: 0, usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 } },
   ]);
 });
 

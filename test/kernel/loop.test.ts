@@ -18,7 +18,7 @@ describe("termination", () => {
     expect(result).toMatchObject({ stop: "end", turns: 1 });
     expect(deps.output.sequence()).toEqual(["turn_start", "thinking_delta", "text_delta", "usage", "done"]);
     expect(deps.output.text()).toBe("Hello there.");
-    expect(deps.output.of("done")[0]).toEqual({ type: "done", stop_reason: "end", turns: 1, usage: { input_tokens: 10, output_tokens: 3, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 } });
+    expect(deps.output.of("done")[0]).toEqual({ type: "done", stop_reason: "end", turns: 1, usage: { input_tokens: 10, output_tokens: 3, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 } });
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
   });
 

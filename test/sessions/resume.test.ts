@@ -19,7 +19,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 const tempDir = () => mkdtempSync(join(root, `t${n++}-`));
 
-const usage = { type: "usage" as const, input_tokens: 1, output_tokens: 2, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 };
+const usage = { type: "usage" as const, input_tokens: 1, output_tokens: 2, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 };
 const call = (id: string, name = "bash"): ToolCall => ({ id, name, arguments: `{"command":"echo ${id}"}` });
 const asks = (text: string, ...calls: ToolCall[]): Message => ({ id: newId(), role: "assistant", content: [{ type: "text", text }], ...(calls.length ? { toolCalls: calls } : {}) });
 const result = (c: ToolCall, text = `out ${c.id}`): Message => ({ id: newId(), role: "tool", toolCallId: c.id, toolName: c.name, isError: false, content: [{ type: "text", text }] });

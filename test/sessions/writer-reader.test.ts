@@ -23,7 +23,7 @@ function tempDir(): string {
   return dir;
 }
 
-const usage = { type: "usage" as const, input_tokens: 10, output_tokens: 5, cache_read_tokens: 2, cache_write_tokens: 1, reasoning_tokens: 3 };
+const usage = { type: "usage" as const, input_tokens: 10, output_tokens: 5, cache_read_tokens: 2, cache_write_tokens: 1, reasoning_tokens: 3, cache_hit_share: 0.2 };
 const assistant = (text: string): Message => ({ id: newId(), role: "assistant", content: [{ type: "text", text }] });
 const lines = (path: string) => readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 

@@ -24,7 +24,7 @@ function render(events: AgentEvent[], o: Opts = {}) {
   return { out: out.join(""), err: err.join("") };
 }
 
-const usage = { input_tokens: 1, output_tokens: 1, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 };
+const usage = { input_tokens: 1, output_tokens: 1, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 };
 const done: AgentEvent = { type: "done", stop_reason: "end", turns: 2, usage };
 const run: AgentEvent[] = [
   { type: "turn_start", turn: 1 },
