@@ -24,8 +24,8 @@ export interface Probes {
   tcp?: Outcome<{ to: string; ms: number }>;
   /** https only; `insecure` when the provider skips verification */
   tls?: Outcome<{ issuer: string; validTo: string; daysLeft: number; insecure: boolean }>;
-  /** GET <base>/models; `listed` undefined when the endpoint has no list (404) */
-  models?: Outcome<{ listed?: string[] }>;
+  /** GET <base>/models; `listed` undefined when the endpoint has no list (404); `window`: the model's context window, when its entry states one */
+  models?: Outcome<{ listed?: string[]; window?: number }>;
   model: string;
   /** a plain answer with the system prompt in the `system` role, and (openai) in `developer` */
   answer?: Outcome<Streamed>;
@@ -127,6 +127,8 @@ function endpointChecks(p: Probes, keyVar: string | undefined): Check[] {
     const some = p.models.listed!.slice(0, 5).join(", ");
     out.push(quirk("model", "model listed", `${p.model} is not in the list of ${p.models.listed!.length} models${some ? ` (${some}…)` : ""}`, "check the model name (-m, models = [...])"));
   } else if (p.models && p.models.kind !== "auth") out.push(skip("model", "model listed", `no model list: ${p.models.message}`));
+  if (p.models?.ok && p.models.window !== undefined)
+    out.push(pass("window", "context window", `${p.models.window.toLocaleString("en-US")} tokens, as the model list states; hey builds requests to at most 80 % of a window it knows (context_window = ${p.models.window} in [provider.NAME] tells it before the first request)`));
 
   if (p.answer) {
     const ok = p.answer.ok || p.developer?.ok;
@@ -200,7 +202,7 @@ function judgeAfterTool(p: Probes, flags: Flags): Check {
   const without = p.afterToolNoReplay;
   if (after.ok && without && !without.ok) {
     flags.reasoning_replay = true;
-    return quirk(id, title, `requires its reasoning replayed with the tool-call turn (without it: ${failure(without)})`, "reasoning_replay = true (hey's default)");
+    return quirk(id, title, `requires its reasoning replayed with the tool-call turn (without it: ${failure(without)})`, "reasoning_replay = true (every tool-call turn's reasoning goes back in every later request)");
   }
   if (!after.ok && without?.ok) {
     flags.reasoning_replay = false;

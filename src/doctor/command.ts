@@ -19,6 +19,7 @@ import { writer } from "../ui/term.ts";
 import { configFlags, fetchFor } from "../wire.ts";
 import { judge, missingFlags, type Flags, type Probes } from "./checks.ts";
 import { probeNetwork } from "./network.ts";
+import { replaysEveryTurn } from "../providers/openai.ts";
 import { probeEndpoint } from "./probe.ts";
 import { renderJson, renderText, tomlLines, type Subject, type Written } from "./report.ts";
 import { setProviderKeys, TomlEditError } from "./toml-edit.ts";
@@ -79,7 +80,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined):
   }
   const probes = await runProbes(settings, args.proxy, env, debug);
   const verdict = judge(probes, provider.apiKeyVar);
-  const missing = missingFlags(verdict.flags, effectiveFlags(provider));
+  const missing = missingFlags(verdict.flags, effectiveFlags(provider, settings.model));
   const written = write && Object.keys(verdict.flags).length > 0 ? await writeFlags(provider, verdict.flags) : undefined;
   const out = writer(1);
   out.write(args.output === "json" ? renderJson(subject, verdict, missing, written) : renderText(subject, verdict, missing, written, provider.name));
@@ -107,14 +108,18 @@ async function runProbes(settings: Settings, cliProxy: string | undefined, env: 
   }
 }
 
-/** What the adapters do today without new flags (the openai adapter's defaults included). */
-function effectiveFlags(p: ProviderSettings): Flags {
+/**
+ * What the adapters do today without new flags (the openai adapter's defaults included): reasoning
+ * goes back within the user turn everywhere, and in every later request where replaysEveryTurn
+ * says so (`reasoning_replay = true`).
+ */
+function effectiveFlags(p: ProviderSettings, model: string): Flags {
   const c = p.compat ?? {};
   const host = URL.canParse(p.baseUrl) ? new URL(p.baseUrl).hostname : "";
   return {
     max_tokens_field: c.maxTokensField ?? (host === "api.openai.com" ? "max_completion_tokens" : "max_tokens"),
     system_role: c.systemRole ?? "system",
-    reasoning_replay: c.reasoningReplay ?? true,
+    ...(c.reasoningReplay !== undefined ? { reasoning_replay: c.reasoningReplay } : replaysEveryTurn(host, model) ? { reasoning_replay: true } : {}),
     ...(c.parallelToolCalls !== undefined ? { parallel_tool_calls: c.parallelToolCalls } : {}),
   };
 }

@@ -46,7 +46,7 @@ export async function probeEndpoint(opts: EndpointOptions): Promise<ModelProbes>
     providerFor({ ...opts.settings, compat: { ...current, ...compat }, maxTokens }, opts.model, opts.effort, recording);
   const out: ModelProbes = { model: opts.model, rateLimits };
 
-  out.models = await listModels(opts.settings, recording);
+  out.models = await listModels(opts.settings, opts.model, recording);
   out.answer = await stream(provider(openai ? { systemRole: "system" } : {}), request(ASK.answer));
   if (openai) out.developer = await stream(provider({ systemRole: "developer" }), request(ASK.answer));
   if (!out.answer.ok && !out.developer?.ok) return out;
@@ -145,7 +145,7 @@ function rawTarget(s: ProviderSettings, path: string): { url: string; headers: R
 }
 
 /** GET the model list: the ids, or `listed` undefined when the endpoint has none (404, 405). */
-async function listModels(s: ProviderSettings, fetchImpl: typeof fetch): Promise<Outcome<{ listed?: string[] }>> {
+async function listModels(s: ProviderSettings, model: string, fetchImpl: typeof fetch): Promise<Outcome<{ listed?: string[]; window?: number }>> {
   const { url, headers } = rawTarget(s, "models");
   try {
     const res = await fetchImpl(url, { headers, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
@@ -153,12 +153,29 @@ async function listModels(s: ProviderSettings, fetchImpl: typeof fetch): Promise
     if (res.status === 404 || res.status === 405) return { ok: true };
     if (res.status === 401 || res.status === 403) return { ok: false, kind: "auth", status: res.status, message: `GET ${url}: ${res.status} ${shortBody(text)}` };
     if (!res.ok) return { ok: false, kind: "bad_request", status: res.status, message: `GET ${url}: ${res.status} ${shortBody(text)}` };
-    const body = JSON.parse(text) as { data?: { id?: string }[]; models?: { name?: string }[] };
-    const ids = [...(body.data ?? []).map((m) => m.id ?? ""), ...(body.models ?? []).map((m) => (m.name ?? "").replace(/^models\//, ""))];
-    return { ok: true, listed: ids.filter(Boolean) };
+    const body = JSON.parse(text) as { data?: ListedModel[]; models?: ListedModel[] };
+    const entries = [...(body.data ?? []).map((m) => [m.id ?? "", m] as const), ...(body.models ?? []).map((m) => [(m.name ?? "").replace(/^models\//, ""), m] as const)];
+    const window = windowOf(entries.find(([id]) => id === model)?.[1]);
+    return { ok: true, listed: entries.map(([id]) => id).filter(Boolean), ...(window !== undefined ? { window } : {}) };
   } catch (e) {
     return { ok: false, kind: "network", message: e instanceof Error ? e.message : String(e) };
   }
+}
+
+/** A model list entry, with the fields servers state a model's context window in. */
+type ListedModel = { id?: string; name?: string } & Record<string, unknown>;
+
+/**
+ * The context window a model list entry states: vLLM's `max_model_len`, OpenRouter's and Together's
+ * `context_length`, Groq's `context_window`, LM Studio's `max_context_length`, Gemini's
+ * `inputTokenLimit`, Anthropic's `max_input_tokens`.
+ */
+function windowOf(m: ListedModel | undefined): number | undefined {
+  for (const key of ["max_model_len", "context_length", "context_window", "max_context_length", "inputTokenLimit", "max_input_tokens"]) {
+    const v = m?.[key];
+    if (typeof v === "number" && Number.isInteger(v) && v > 0) return v;
+  }
+  return undefined;
 }
 
 /** A non-streaming request with `tools: []` in the protocol's shape. */

@@ -235,20 +235,22 @@ export function conversationKey(req: ModelRequest): string | undefined {
 }
 
 /**
- * The stream of `attempt()`, sent once more without an optional request field the endpoint
- * refuses: when the first attempt fails as a bad request naming `field` and `drop()` says it was
- * still being sent (it turns it off for good). A refusal comes before any event, so nothing is
- * repeated.
+ * The stream of `attempt()`, sent again when it fails as a bad request before any event and
+ * `adapt(error)` changed what the next attempt sends (an optional field the endpoint refuses, a
+ * replay it turns out to need). `adapt` makes each change for good, so each is tried once and the
+ * retries end. A refusal comes before any event, so nothing is repeated.
  */
-export async function* withoutRefused(field: string, attempt: () => AsyncIterable<StreamEvent>, drop: () => boolean): AsyncGenerator<StreamEvent> {
-  let started = false;
-  try {
-    for await (const event of attempt()) {
-      started = true;
-      yield event;
+export async function* adaptingStream(attempt: () => AsyncIterable<StreamEvent>, adapt: (e: ProviderError) => boolean): AsyncGenerator<StreamEvent> {
+  for (;;) {
+    let started = false;
+    try {
+      for await (const event of attempt()) {
+        started = true;
+        yield event;
+      }
+      return;
+    } catch (e) {
+      if (started || !(e instanceof ProviderError) || e.kind !== "bad_request" || !adapt(e)) throw e;
     }
-  } catch (e) {
-    if (started || !(e instanceof ProviderError) || e.kind !== "bad_request" || !e.message.includes(field) || !drop()) throw e;
-    yield* attempt();
   }
 }

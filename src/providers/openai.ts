@@ -13,7 +13,7 @@ import type { CompletionUsage } from "openai/resources/completions";
 import { emptyUsage, newId } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
-import { conversationKey, dataUrl, errorContextOf, joinText, requestBasics, toolText, unfinishedError, withoutRefused } from "./common.ts";
+import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, toolText, unfinishedError } from "./common.ts";
 import type { ProviderOptions, RequestBasics } from "./common.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
@@ -23,8 +23,12 @@ export interface RequestOptions extends RequestBasics {
   maxTokensField?: "max_tokens" | "max_completion_tokens";
   /** the role of the system prompt (default "system"); some servers reject the other one */
   systemRole?: "system" | "developer";
-  /** false: never send reasoning_content back (a strict server rejects the unknown field); default true */
-  reasoningReplay?: boolean;
+  /**
+   * which turns' reasoning goes back as reasoning_content: "all" — every tool-call turn's, in
+   * every later request (DeepSeek, Kimi); "turn" — the current user turn's only (default); "none" —
+   * never (a strict server rejects the unknown field)
+   */
+  reasoningReplay?: ReasoningReplay;
   /** false: `parallel_tool_calls: false` (a server that loses all but one of parallel calls) */
   parallelToolCalls?: boolean;
   /** send `prompt_cache_key` (conversationKey) with agent requests */
@@ -66,7 +70,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
           content: text || (calls.length > 0 ? null : ""),
         };
         if (calls.length > 0) out.tool_calls = calls.map(toWireCall);
-        const reasoning = opts.reasoningReplay === false ? undefined : reasoningToSend(m, opts.model, calls.length > 0 || i > lastUser);
+        const replay = opts.reasoningReplay ?? "turn";
+        const reasoning = replay === "none" ? undefined : reasoningToSend(m, opts.model, i > lastUser || (replay === "all" && calls.length > 0));
         if (reasoning !== undefined) out.reasoning_content = reasoning;
         messages.push(out);
         break;
@@ -99,11 +104,23 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
   return body;
 }
 
+export type ReasoningReplay = "all" | "turn" | "none";
+
 /**
- * DeepSeek thinking mode answers 400 "Missing `reasoning_content` field in the assistant message
- * at message index 2" when a tool-call turn comes back without its reasoning
- * (deepseek/error-400-*.json); turns before the last user message without tool calls may drop
- * it. Thinking from another protocol or model is never sent (SPEC §5.6).
+ * Endpoints whose thinking mode needs every tool-call turn's reasoning back in all later requests,
+ * or answers 400 "Missing `reasoning_content` field in the assistant message at message index 2"
+ * (deepseek/error-400-*.json; api-docs.deepseek.com/guides/thinking_mode: "must be passed back to the
+ * API in all subsequent user interaction rounds"); Moonshot's Kimi thinking models likewise.
+ */
+const REPLAY_ALL = /deepseek|moonshot|kimi/i;
+
+/** Whether the endpoint at `host` serving `model` gets every tool-call turn's reasoning back by default. */
+export const replaysEveryTurn = (host: string, model: string) => REPLAY_ALL.test(`${host} ${model}`);
+
+/**
+ * The reasoning of `m` when `needed` (see RequestOptions.reasoningReplay): within the current user
+ * turn every endpoint takes it; before it only those of REPLAY_ALL need it, and elsewhere it would
+ * be paid for in every request. Thinking from another protocol or model is never sent (SPEC §5.6).
  */
 function reasoningToSend(m: Message, model: string, needed: boolean): string | undefined {
   if (!needed) return undefined;
@@ -301,11 +318,12 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
   const client = await openaiClient(opts);
   const host = URL.canParse(opts.baseUrl) ? new URL(opts.baseUrl).hostname : "";
   const { maxTokensField, systemRole, reasoningReplay, parallelToolCalls, promptCacheKey } = opts.compat ?? {};
+  const replay: ReasoningReplay = reasoningReplay === false ? "none" : reasoningReplay || replaysEveryTurn(host, opts.model) ? "all" : "turn";
   const requestOptions: RequestOptions = {
     ...requestBasics(opts),
     maxTokensField: maxTokensField ?? (host === "api.openai.com" ? "max_completion_tokens" : "max_tokens"),
     ...(systemRole ? { systemRole } : {}),
-    ...(reasoningReplay !== undefined ? { reasoningReplay } : {}),
+    reasoningReplay: replay,
     ...(parallelToolCalls !== undefined ? { parallelToolCalls } : {}),
     // other hosts cache by prefix alone, and strict ones refuse fields they do not know
     cacheKey: promptCacheKey ?? host === "api.openai.com",
@@ -324,7 +342,12 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     protocol: "openai",
     model: opts.model,
     stream: (request: ModelRequest, signal: AbortSignal) =>
-      withoutRefused("prompt_cache_key", () => attempt(request, signal), () => requestOptions.cacheKey === true && !(requestOptions.cacheKey = false)),
+      adaptingStream(() => attempt(request, signal), (e) => {
+        if (requestOptions.cacheKey && e.message.includes("prompt_cache_key")) return !(requestOptions.cacheKey = false);
+        // an endpoint that wants every tool-call turn's reasoning back (a DeepSeek model under another name)
+        if (requestOptions.reasoningReplay === "turn" && e.message.includes("reasoning_content")) return Boolean((requestOptions.reasoningReplay = "all"));
+        return false;
+      }),
   };
 }
 

@@ -6,7 +6,7 @@
 import { emptyUsage, newId } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
-import { conversationKey, dataUrl, errorContextOf, joinText, requestBasics, unfinishedError, withoutRefused } from "./common.ts";
+import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
 import type { RequestBasics } from "./common.ts";
 import { openaiEffort } from "./effort.ts";
 import { toProviderError } from "./openai-errors.ts";
@@ -332,6 +332,6 @@ export async function createResponsesProvider(opts: OpenAIProviderOptions): Prom
     protocol: "responses",
     model: opts.model,
     stream: (request: ModelRequest, signal: AbortSignal) =>
-      withoutRefused("prompt_cache_key", () => attempt(request, signal), () => requestOptions.cacheKey === true && !(requestOptions.cacheKey = false)),
+      adaptingStream(() => attempt(request, signal), (e) => requestOptions.cacheKey === true && e.message.includes("prompt_cache_key") && !(requestOptions.cacheKey = false)),
   };
 }

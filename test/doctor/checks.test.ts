@@ -70,6 +70,14 @@ describe("judge", () => {
     expect(v.flags).toEqual({});
   });
 
+  test("a model list that states the model's window: reported, with the key that tells hey before the first request", () => {
+    expect(status(healthy(), "window")).toBeUndefined();
+    const check = status({ ...healthy(), models: { ok: true, listed: ["m"], window: 32_768 } }, "window");
+    expect(check).toMatchObject({ status: "pass", title: "context window" });
+    expect(check!.detail).toContain("32,768 tokens, as the model list states");
+    expect(check!.detail).toContain("context_window = 32768");
+  });
+
   test("TLS soon to expire, or not verified, is a quirk saying what to do", () => {
     expect(status({ ...healthy(), tls: { ok: true, issuer: "X", validTo: "2026-12-10", daysLeft: 3, insecure: false } }, "tls")).toMatchObject({ status: "quirk", fix: expect.stringContaining("renew") });
     expect(status({ ...healthy(), tls: { ok: true, issuer: "X", validTo: "2027-12-10", daysLeft: 300, insecure: true } }, "tls")).toMatchObject({ status: "quirk", fix: expect.stringContaining("ca_file") });

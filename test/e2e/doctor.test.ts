@@ -31,7 +31,7 @@ describe.each(["openai", "responses", "anthropic", "google"] as const)("%s mock"
     const run = await runHey(["doctor", "--base-url", baseUrlFor(protocol, mock.url), "--protocol", protocol, "-m", "mock-model", "--api-key", "k-1"], { cwd: work.path });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    for (const title of ["proxy", "TCP", "auth", "model listed", "streamed answer", "tool call", "parallel calls", "tool result after reasoning", "empty tools list"])
+    for (const title of ["proxy", "TCP", "auth", "model listed", "context window", "streamed answer", "tool call", "parallel calls", "tool result after reasoning", "empty tools list"])
       expect(line(run.stdout, title)).toStartWith("✓");
     expect(line(run.stdout, "Retry-After on 429")).toStartWith("–");
     expect(run.stdout).toContain("\n✓ usable\n");
@@ -58,7 +58,7 @@ test("--output json: the same checks as data", async () => {
   const [report] = jsonEvents(run.stdout);
   expect(report).toMatchObject({ type: "doctor", provider: "cli", protocol: "anthropic", model: "claude-x", usable: true, flags: {}, missing_flags: {} });
   const checks = report!.checks as { id: string; status: string }[];
-  expect(checks.map((c) => c.id)).toEqual(["proxy", "dns", "tcp", "auth", "model", "answer", "tool_call", "parallel_calls", "reasoning_replay", "empty_tools", "retry_after"]);
+  expect(checks.map((c) => c.id)).toEqual(["proxy", "dns", "tcp", "auth", "model", "window", "answer", "tool_call", "parallel_calls", "reasoning_replay", "empty_tools", "retry_after"]);
   expect(checks.find((c) => c.id === "tool_call")?.status).toBe("pass");
 });
 

@@ -101,7 +101,7 @@ export function startProtocolMock(protocol: Protocol, model: string, opts: { tls
       const body = req.method === "POST" ? ((await req.json()) as Body) : {};
       requests.push({ method: req.method, path: url.pathname, body });
       if (req.method === "GET" && url.pathname.endsWith("/models"))
-        return Response.json(protocol === "google" ? { models: [{ name: `models/${model}` }] } : { data: [{ id: model }] });
+        return Response.json(protocol === "google" ? { models: [{ name: `models/${model}`, inputTokenLimit: 1_048_576 }] } : { data: [{ id: model, max_model_len: 32_768 }] });
       if (url.pathname.endsWith(":generateContent") || (protocol !== "google" && body.stream !== true)) return Response.json({ ok: true });
       if (opts.signedReasoning && lastIsToolResult(protocol, body) && !replaysSignature(protocol, body))
         return Response.json({ error: { message: "the thinking signature of the previous turn is missing", type: "invalid_request_error" } }, { status: 400 });

@@ -219,10 +219,13 @@ describe("error responses are classified once", () => {
   test.each([
     ["deepseek/error-400-missing-reasoning-content", "Missing `reasoning_content` field in the assistant message at message index 2."],
     ["deepseek/error-400-reasoning-content-passback", "The reasoning_content in the thinking mode must be passed back to the API."],
-  ])("%s is a bad request carrying DeepSeek's message: %s", async (name, words) => {
+  ])("%s is a bad request carrying DeepSeek's message: %s — after one more try with every turn's reasoning", async (name, words) => {
+    const before = server.requests.length;
+    server.enqueue(fixture(name)); // the retry with the reasoning of every turn is refused too here
     const { error } = await failure(fixture(name));
     expect(error.kind).toBe("bad_request");
     expect(error.message).toContain(words);
+    expect(server.requests.length - before).toBe(2);
   });
 
   const INVALID_KEY = { error: { message: "Incorrect API key provided: sk-bad.", type: "invalid_request_error", param: null, code: "invalid_api_key" } };

@@ -229,7 +229,7 @@ describe("compatibility flags ([provider.NAME] keys that hey doctor writes)", ()
     { id: "t", role: "tool", toolCallId: "c1", content: [{ type: "text", text: "done" }] },
   ];
 
-  test("defaults: system role, reasoning_content replayed, no parallel_tool_calls, max_tokens off api.openai.com", async () => {
+  test("defaults: system role, reasoning_content replayed within the user turn, no parallel_tool_calls, max_tokens off api.openai.com", async () => {
     const body = await bodyOf({ system: "S", messages: callTurn, tools: [READ], maxTokens: 99 });
     expect((body.messages as unknown[])[0]).toEqual({ role: "system", content: "S" });
     expect(JSON.stringify(body.messages)).toContain('"reasoning_content":"I should read."');
@@ -245,6 +245,27 @@ describe("compatibility flags ([provider.NAME] keys that hey doctor writes)", ()
     expect(body.parallel_tool_calls).toBe(false);
     expect(body).toMatchObject({ max_completion_tokens: 99 });
     expect(body).not.toHaveProperty("max_tokens");
+  });
+
+  test("reasoning of an earlier user turn's tool calls goes back only where the endpoint needs it (DeepSeek, Kimi)", async () => {
+    const twoTurns: Message[] = [...callTurn, { id: "a2", role: "assistant", content: [{ type: "text", text: "read it" }] }, user("and now?")];
+    const replayed = (body: Record<string, unknown>) => JSON.stringify(body.messages).includes('"reasoning_content":"I should read."');
+    expect(replayed(await bodyOf({ messages: twoTurns, tools: [READ] }))).toBe(false); // paid for on every request, for nothing
+    expect(replayed(await bodyOf({ messages: twoTurns, tools: [READ] }, { model: "deepseek-v4-pro" }))).toBe(false); // another model's reasoning is never sent
+    const deepseek: Message[] = JSON.parse(JSON.stringify(twoTurns).replaceAll('"model":"gpt-test"', '"model":"deepseek-v4-pro"'));
+    expect(replayed(await bodyOf({ messages: deepseek, tools: [READ] }, { model: "deepseek-v4-pro" }))).toBe(true);
+    expect(replayed(await bodyOf({ messages: twoTurns, tools: [READ] }, { compat: { reasoningReplay: true } }))).toBe(true);
+  });
+
+  test("an endpoint that asks for the reasoning back gets the request again with every turn's, and from then on", async () => {
+    const twoTurns: Message[] = [...callTurn, { id: "a2", role: "assistant", content: [{ type: "text", text: "read it" }] }, user("and now?")];
+    const provider = await createOpenAIProvider({ model: "gpt-test", baseUrl: `${server.url}/v1` });
+    const before = server.requests.length;
+    server.enqueue(jsonReply(400, { error: { message: "The reasoning_content in the thinking mode must be passed back to the API.", type: "invalid_request_error" } }));
+    server.enqueue(sseReply(OK), sseReply(OK));
+    for (let i = 0; i < 2; i++) for await (const _ of provider.stream({ system: "", messages: twoTurns, tools: [READ] }, new AbortController().signal));
+    const sent = server.requests.slice(before).map((r) => JSON.stringify((r.body as Record<string, unknown>).messages).includes("I should read."));
+    expect(sent).toEqual([false, true, true]);
   });
 
   test("parallel_tool_calls is not sent without tools", async () => {
