@@ -207,6 +207,10 @@ try {
   const e = await economyBench(join(dir, "economy"));
   console.log(`tokens    ${e.turns}-request noisy session, Σ request tokens (chat body bytes / 4): on ${num(e.on.wire)}, off ${num(e.off.wire)}: ${fewer(e.on.wire, e.off.wire)}   (target ≥ 40 % fewer; task completed in all 4 runs)`);
   console.log(`tokens    filter only ${fewer(e.filter.wire, e.off.wire)}, dedup + error purge only ${fewer(e.dcp.wire, e.off.wire)}; hey's own estimate on ${num(e.on.estimate)} vs off ${num(e.off.estimate)}: ${fewer(e.on.estimate, e.off.estimate)}; largest request on ${num(e.on.maxWire)}, off ${num(e.off.maxWire)}; ${e.on.summaries} summaries`);
+
+  const { cacheBench, cacheLines } = await import("./bench-cache.ts");
+  mkdirSync(join(dir, "cache"));
+  for (const line of cacheLines(await cacheBench(join(dir, "cache")))) console.log(line);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

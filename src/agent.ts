@@ -189,6 +189,7 @@ export function createAgent(parts: AgentParts): Agent {
       settings = next;
       provider = nextProvider;
       effort = next.effort;
+      if (changed) compaction.window = undefined; // what the old model's errors taught says nothing about this one
       if (changed) parts.output.emit({ type: "model", provider: next.provider.name, model: next.model });
     },
     setEffort(next) {

@@ -1,6 +1,6 @@
 // The compress tool (SPEC §10): the model replaces a finished stretch of its own context with a
 // summary. The tool only validates and answers; the replacement itself is derived from the call
-// in the history by buildContext (pure/context.ts), so the session file alone reproduces it.
+// in the history by buildContext (context/view.ts), so the session file alone reproduces it.
 import type { Message } from "../kernel/ir.ts";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
 import { checkCompressRange, compressArgs, DEFAULT_TOKENS_PER_CHAR, estimateTokens, PROTECT_TURNS, summaryMessage } from "../context/view.ts";
@@ -12,7 +12,7 @@ export function createCompressTool(history: () => readonly Message[], protectTur
   return {
     name: "compress",
     description:
-      "Replace messages start_id..end_id ([#xxxxx] under tool results when context is large) with your summary; originals are kept. " +
+      "Replace messages start_id..end_id (the [#xxxxx] ending tool results) with your summary; originals are kept. " +
       `Keep paths, line numbers, decisions, errors, open tasks. Refused: split turns, first/latest user message, last ${protectTurns} turns.`,
     parameters: {
       type: "object",
