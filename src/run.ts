@@ -7,6 +7,7 @@ import type { Assembled } from "./wire.ts";
 import { EXIT, SIGNAL_REASON, UsageError, VERSION, type CliArgs } from "./cli.ts";
 import { controlFiles, heyFiles } from "./config/control-files.ts";
 import { configPaths, loadConfig } from "./config/load.ts";
+import { knownSecrets } from "./config/secrets.ts";
 import { ConfigError } from "./config/settings.ts";
 import { fallbackHandOff, saveHandOff, type HandOffLimit } from "./context/task-note.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
@@ -63,7 +64,7 @@ export async function run(args: CliArgs): Promise<number> {
     const loaded = loadConfig({ env, cwd: place.cwd, configFile: args.config, trustProject: trust.trusted, flags, approvals: approvals.record, approveProject: args.approve });
     const config = await decideWidenings(loaded, oneShot ? undefined : ask, warnWrapped);
     const record = await recordApprovals(config, approvals, files.trust, warnWrapped);
-    const debug = await debugLog(args, place);
+    const debug = await debugLog(args, place, () => knownSecrets(config.settings, env, args.proxy));
     const started = startProvider(config.settings, args.proxy, env, debug); // the SDK loads while stdin is read
     const maxBytes = config.settings.input.maxBytes;
     prompt = await readPrompt(args, place, isTty(0) ? undefined : await readStdin(maxBytes, warn), oneShot, maxBytes);
@@ -108,14 +109,14 @@ const notices = {
  * `--verbose` or HEY_LOG=debug: the request log, its path said once. Its module is imported only
  * then, so a normal run pays nothing for it.
  */
-async function debugLog(args: CliArgs, place: Place): Promise<DebugLog | undefined> {
+async function debugLog(args: CliArgs, place: Place, secrets: () => readonly string[]): Promise<DebugLog | undefined> {
   const level = place.env.HEY_LOG ?? "";
   if (!args.verbose && level !== "debug") {
     if (level !== "" && level !== "off") warn(`HEY_LOG=${level} is not a level hey knows (debug or off); no log is written`);
     return undefined;
   }
   const { openDebugLog } = await import("./net/debug-log.ts");
-  const log = openDebugLog(`${place.env.XDG_STATE_HOME || `${place.home}/.local/state`}/hey/logs`);
+  const log = openDebugLog(`${place.env.XDG_STATE_HOME || `${place.home}/.local/state`}/hey/logs`, secrets);
   warn(`debug log: ${log.path}`);
   return log;
 }

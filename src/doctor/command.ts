@@ -7,6 +7,7 @@ import { homedir } from "node:os";
 import { dirname } from "node:path";
 import { EXIT, parseCli, UsageError, type CliArgs } from "../cli.ts";
 import { heyFiles } from "../config/control-files.ts";
+import { knownSecrets } from "../config/secrets.ts";
 import { configPaths, loadConfig } from "../config/load.ts";
 import { presetHint } from "../config/providers.ts";
 import { ConfigError, type ProviderSettings, type Settings } from "../config/settings.ts";
@@ -78,7 +79,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined):
 
   let debug: DebugLog | undefined;
   if (args.verbose || env.HEY_LOG === "debug") {
-    debug = (await import("../net/debug-log.ts")).openDebugLog(`${env.XDG_STATE_HOME || `${env.HOME || homedir()}/.local/state`}/hey/logs`);
+    debug = (await import("../net/debug-log.ts")).openDebugLog(`${env.XDG_STATE_HOME || `${env.HOME || homedir()}/.local/state`}/hey/logs`, () => knownSecrets(settings, env, args.proxy));
     warn(`debug log: ${debug.path}`);
   }
   const probes = await runProbes(settings, args.proxy, env, debug);
