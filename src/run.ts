@@ -7,6 +7,7 @@ import type { Assembled } from "./wire.ts";
 import { EXIT, SIGNAL_REASON, UsageError, VERSION, type CliArgs } from "./cli.ts";
 import { controlFiles, heyFiles } from "./config/control-files.ts";
 import { configPaths, loadConfig } from "./config/load.ts";
+import { hideEnvironment } from "./config/private-env.ts";
 import { knownSecrets } from "./config/secrets.ts";
 import { ConfigError } from "./config/settings.ts";
 import { fallbackHandOff, saveHandOff, type HandOffLimit } from "./context/task-note.ts";
@@ -41,6 +42,7 @@ interface Place {
 }
 
 export async function run(args: CliArgs): Promise<number> {
+  await hideEnvironment(); // before anything is spawned: the keys in hey's environment are not its children's to read
   const env = process.env;
   const home = env.HOME || homedir();
   const cwd = process.cwd();

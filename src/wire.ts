@@ -108,7 +108,7 @@ export function createTools(settings: Settings, opts: { shell: ShellChoice; raw:
     createReadFileTool({ home }),
     createWriteFileTool({ home }),
     createEditTool({ home }),
-    createGrepTool({ rg: settings.tools.rg, home }),
+    createGrepTool({ rg: settings.tools.rg, home, env }),
   ];
 }
 

@@ -20,6 +20,7 @@ const EDGES = new Set([
   "wire.ts",
   "config/approval-store.ts",
   "config/load.ts",
+  "config/private-env.ts",
   "context/task-note.ts",
   "doctor/command.ts",
   "doctor/network.ts",
