@@ -152,8 +152,9 @@ export function guardLayer(data: Table, approved: Guarded | undefined, role: Lay
   }
 
   const out: Table = { ...data };
-  if (isTable(data.permission)) out.permission = permission;
-  if (isTable(data.tools)) out.tools = tools;
+  // a list the file dropped comes back when dropping it widened (`permission` then holds the approved one)
+  if (isTable(data.permission) || Object.keys(permission).length) out.permission = permission;
+  if (isTable(data.tools) || Object.keys(tools).length) out.tools = tools;
   if (isTable(data.mcp) && isTable(data.mcp.servers)) out.mcp = { ...data.mcp, servers };
   return { data: out, widenings, used };
 }
