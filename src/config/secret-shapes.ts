@@ -44,7 +44,9 @@ const SHAPES: Shape[] = [
  * AWS_SECRET_ACCESS_KEY=…`, `DB_PASSWORD="…"`, `aws_secret_access_key = …` (~/.aws/credentials).
  */
 const SECRET_NAME = /^(?:[A-Za-z0-9]+_)*(?:(?:API|SECRET|ACCESS|PRIVATE)?KEY|(?:AUTH|ACCESS|REFRESH)?TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?)$/i;
-const ASSIGNMENT = /^([ \t]*(?:export[ \t]+)?)([A-Za-z_][A-Za-z0-9_]*)([ \t]*[=:][ \t]*)(.*?)([ \t]*)$/gm;
+// a line as a tool shows it may start with its number (`12\t` from read_file or `cat -n`) or with
+// `path:12:` (grep, rg)
+const ASSIGNMENT = /^((?:[ \t]*\d+\t|\S+?:\d+:[ \t]?)?[ \t]*(?:export[ \t]+)?)([A-Za-z_][A-Za-z0-9_]*)([ \t]*[=:][ \t]*)(.*?)([ \t]*)$/gm;
 
 /** The value of an assignment as written, or undefined when it is not a literal secret (a reference, code, a sample). */
 function literalValue(raw: string, spaced: boolean): { start: number; end: number } | undefined {

@@ -14,6 +14,8 @@ const JWT = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibm
 describe("true positives: replaced, named", () => {
   test.each([
     ["a dotenv token line", `GITHUB_TOKEN=${GHP}`, "GITHUB_TOKEN=[secret: GITHUB_TOKEN]"],
+    ["as read_file numbers it", `1\tGITHUB_TOKEN=${GHP}\n2\tDEBUG=1`, "1\tGITHUB_TOKEN=[secret: GITHUB_TOKEN]\n2\tDEBUG=1"],
+    ["as grep shows it", `.env:3: NPM_TOKEN=npm_0123456789abcdefghijABCDEFGHIJ012345`, ".env:3: NPM_TOKEN=[secret: NPM_TOKEN]"],
     ["export and quotes kept around the placeholder", 'export DB_PASSWORD="correct horse battery staple"', 'export DB_PASSWORD="[secret: DB_PASSWORD]"'],
     ["a *_SECRET with a comment after it", "STRIPE_SECRET=whsec_9f8e7d6c5b4a # rotated in May", "STRIPE_SECRET=[secret: STRIPE_SECRET] # rotated in May"],
     ["a *_KEY", "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "AWS_SECRET_ACCESS_KEY=[secret: AWS_SECRET_ACCESS_KEY]"],
