@@ -56,7 +56,13 @@ export async function run(args: CliArgs): Promise<number> {
     const resumed = openSession(args, place);
     // the REPL asks before anything loads; node:readline (the question) is loaded only to ask.
     // The question and its notices are long sentences: wrapped at spaces, not mid-word by the terminal.
-    const ask = async (question: string) => (await import("./trust/ask.ts")).askLine(wrapColumns(question, process.stdout.columns || 0, Bun.stringWidth));
+    // A question of several lines: the lines above it printed, the last one asked (readline redraws only one line)
+    const ask = async (question: string) => {
+      const text = wrapColumns(question, process.stdout.columns || 0, Bun.stringWidth);
+      const cut = text.lastIndexOf("\n") + 1;
+      process.stdout.write(text.slice(0, cut));
+      return (await import("./trust/ask.ts")).askLine(text.slice(cut));
+    };
     const files = heyFiles(env, home, cwd);
     const approvals = readApprovalState(files.approvals, warnWrapped);
     const trust = await settleTrust({ cwd: place.cwd, configDir: place.configDir, approve: args.approve, interactive: !oneShot, ask, warn: warnWrapped, approvals });
@@ -214,7 +220,13 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
           const kind = lineKind(line);
           if (kind === "unknown") return void say(`hey: ${unknownCommand(line)}\n`);
           if (kind === "command") {
-            const result = await runCommand(line, commandContext(parts, signal, io.ask));
+            // a question of several lines (what a /reload would give the agent): the lines above the prompt, the last one asked
+            const ask = (question: string) => {
+              const lines = question.split("\n");
+              say(lines.slice(0, -1).map((l) => wrapColumns(l, answerFormat.columns, Bun.stringWidth) + "\n").join(""));
+              return io.ask(lines.at(-1)!);
+            };
+            const result = await runCommand(line, commandContext(parts, signal, ask));
             if (result.text) say(wrapColumns(result.text, answerFormat.columns, Bun.stringWidth) + "\n");
             return result.quit ? "quit" : undefined;
           }

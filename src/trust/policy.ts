@@ -103,8 +103,9 @@ export function approvalQuestion(pending: readonly Widening[]): string {
  * REPL's question was not answered yes.
  */
 export function approvalNotice(pending: readonly Widening[], asked: boolean): string[] {
-  const then = asked ? "hey asks again at the next start or /reload" : "run hey without -p to review and approve it";
-  return pending.map((w) => `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: it gives the agent more than you approved, and the agent can write that file; the approved values are used (${then})`);
+  // asked: the question listed the changes a moment ago
+  if (asked) return [`not used: the ${pending.reduce((n, w) => n + w.lines.length, 0) === 1 ? "change" : "changes"} above; the approved values are used (hey asks again at the next start or /reload)`];
+  return pending.map((w) => `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: it gives the agent more than you approved, and the agent can write that file; the approved values are used (run hey without -p to review and approve it)`);
 }
 
 /** On hey's first run (no approvals record yet) the files' guarded keys are taken as the user's. */
