@@ -56,13 +56,7 @@ export async function run(args: CliArgs): Promise<number> {
     const resumed = openSession(args, place);
     // the REPL asks before anything loads; node:readline (the question) is loaded only to ask.
     // The question and its notices are long sentences: wrapped at spaces, not mid-word by the terminal.
-    // A question of several lines: the lines above it printed, the last one asked (readline redraws only one line)
-    const ask = async (question: string) => {
-      const text = wrapColumns(question, process.stdout.columns || 0, Bun.stringWidth);
-      const cut = text.lastIndexOf("\n") + 1;
-      process.stdout.write(text.slice(0, cut));
-      return (await import("./trust/ask.ts")).askLine(text.slice(cut));
-    };
+    const ask = async (question: string) => (await import("./trust/ask.ts")).askLine(wrapColumns(question, process.stdout.columns || 0, Bun.stringWidth));
     const files = heyFiles(env, home, cwd);
     const approvals = readApprovalState(files.approvals, warnWrapped);
     const trust = await settleTrust({ cwd: place.cwd, configDir: place.configDir, approve: args.approve, interactive: !oneShot, ask, warn: warnWrapped, approvals });
