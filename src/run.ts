@@ -65,8 +65,9 @@ export async function run(args: CliArgs): Promise<number> {
     // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
     const loaded = loadConfig({ env, cwd: place.cwd, configFile: args.config, trustProject: trust.trusted, flags, approvals: approvals.record, approveProject: args.approve });
     const config = await decideWidenings(loaded, oneShot ? undefined : ask, warnWrapped);
-    const record = await recordApprovals(config, approvals, files.trust, warnWrapped);
-    const debug = await debugLog(args, place, () => knownSecrets(config.settings, env, args.proxy));
+    const record = await recordApprovals(config, approvals, files.trust, warnWrapped, !oneShot);
+    const logSecrets = knownSecrets(config.settings, env, args.proxy);
+    const debug = await debugLog(args, place, () => logSecrets);
     const started = startProvider(config.settings, args.proxy, env, debug); // the SDK loads while stdin is read
     const maxBytes = config.settings.input.maxBytes;
     prompt = await readPrompt(args, place, isTty(0) ? undefined : await readStdin(maxBytes, warn), oneShot, maxBytes);

@@ -318,7 +318,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
         tools = toolsFor(s);
         agent.switchModel(s, nextProvider);
         if (s.effort === current.effort) agent.setEffort(effort); // an /effort choice outlives a reload that leaves effort alone
-        approvals.record = await recordApprovals(decided, approvals, input.trustFile, input.warn);
+        approvals.record = await recordApprovals(decided, approvals, input.trustFile, input.warn, !input.oneShot);
       },
     };
   };

@@ -132,8 +132,11 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void): Confi
       const layer = loadLayer(path, { required });
       if (!layer) continue;
       const project = path === paths.project;
-      // what the user approved of the file, by its real path; on the first run, all of it
-      const approved: Guarded | undefined | "current" = opts.approvals ? opts.approvals.configs[recordKey(path)] : "current";
+      // what the user approved of the file, by its real path; on the first run all of it, and so of
+      // a --config file named for the first time (the user just chose it); a user or project file
+      // hey has not seen yet is approved in nothing: the agent may be the one that created it
+      const recorded = opts.approvals?.configs[recordKey(path)];
+      const approved: Guarded | undefined | "current" = !opts.approvals || (role === "replacing" && !recorded) ? "current" : recorded;
       const guard = project && opts.approveProject ? {} : { guard: { approved, role } };
       layers.push({ ...layer, ...(project ? { project: true } : {}), ...guard });
     } catch (e) {

@@ -47,10 +47,11 @@ export async function decideWidenings(config: LoadedConfig, ask: ((question: str
 /**
  * Records what `config` uses of each guarded file, when that differs from `state.record`; on the
  * first run (no record) every file's keys and trust.json's trusted projects are taken as the
- * user's, said in one line when there was something to take. Returns the record as it now is.
+ * user's — said in one line when `announce` (the REPL: a one-shot run in a fresh home, as in CI,
+ * would say it every time) and there was something to take. Returns the record as it now is.
  * A record that cannot be written is a warning: the next run asks (or refuses) again.
  */
-export async function recordApprovals(config: LoadedConfig, state: ApprovalState, trustFile: string, warn: (message: string) => void): Promise<Approvals> {
+export async function recordApprovals(config: LoadedConfig, state: ApprovalState, trustFile: string, warn: (message: string) => void, announce = true): Promise<Approvals> {
   const used: Record<string, Guarded> = Object.fromEntries(config.guards.map((g) => [g.key, g.used]));
   const first = state.record === undefined;
   const before = state.record ?? emptyApprovals();
@@ -66,7 +67,7 @@ export async function recordApprovals(config: LoadedConfig, state: ApprovalState
   try {
     const next = await updateApprovals(state.file, update);
     const adopted = config.guards.filter((g) => hasAny(g.used)).map((g) => g.source);
-    if (first && adopted.length > 0) warn(adoptedNotice(adopted, state.file));
+    if (first && announce && adopted.length > 0) warn(adoptedNotice(adopted, state.file));
     return next;
   } catch (e) {
     warn(`could not record approvals in ${state.file}: ${(e as Error).message}`);
