@@ -241,9 +241,9 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     return s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools;
   };
   let tools = toolsFor(settings);
-  for (const lists of [settings.permission, ...settings.permission.narrow.map((n) => ({ allow: n.allow, deny: [] }))]) {
+  for (const lists of [{ ...settings.permission, source: "" }, ...settings.permission.narrow.map((n) => ({ allow: n.allow, deny: [], source: `${n.source}: ` }))]) {
     const blocked = blockedTools(compileRules(lists, shell.name).rules, tools.map((t) => t.name));
-    if (blocked.length > 0) input.warn(blockedWarning(lists.allow, blocked));
+    if (blocked.length > 0) input.warn(lists.source + blockedWarning(lists.allow, blocked)); // a project's list is named: it narrows yours
   }
   const prompt = createPromptSource({
     core: corePrompt,

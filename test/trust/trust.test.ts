@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, readdirSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { declinedNotice, decideTrust, parseTrust, readAnswer, TrustFileError, untrustedNotice, withDecision } from "../../src/trust/policy.ts";
+import { approvalNotice, approvalQuestion, declinedNotice, decideTrust, parseTrust, readAnswer, trustQuestion, TrustFileError, untrustedNotice, withDecision } from "../../src/trust/policy.ts";
 import { readApprovals, updateApprovals } from "../../src/config/approval-store.ts";
 import { gatedResources, projectKey, readTrust, recordTrust, settleTrust, trustFilePath } from "../../src/trust/store.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -20,6 +20,14 @@ describe("decideTrust", () => {
   ])("%s", (_, input, want) => {
     expect(decideTrust(input)).toBe(want as boolean | "ask");
   });
+});
+
+test("the questions make control characters in a path or a change visible: a directory name cannot retitle the terminal or hide text", () => {
+  const project = "/tmp/a\x1b]0;owned\x07\x1b[8mhidden";
+  expect(trustQuestion(project, [".hey/skills/"])).toStartWith("/tmp/a^[]0;owned^G^[[8mhidden has .hey/skills/:");
+  const pending = [{ file: "/p/.hey/config.toml", lines: ["+ [mcp.x\x1b[2J] sh"] }];
+  expect(approvalQuestion(pending)).not.toContain("\x1b");
+  expect(approvalNotice(pending, false).join("")).not.toContain("\x1b");
 });
 
 describe("readAnswer", () => {
