@@ -166,7 +166,8 @@ Options:
       --no-mcp             do not start the configured MCP servers (no MCP tools)
       --no-skills          no skills: neither the list nor the skill guide in the prompt
       --raw                do not filter bash output
-      --approve            trust this project's .hey/config.toml and skills for this run
+      --approve            trust this project's .hey/config.toml (as written: its MCP
+                           servers too) and skills for this run
   -c, --continue           continue the latest session of this directory
       --resume ID          continue the session ID (or a unique start or end of it);
                            not with -c
@@ -181,6 +182,9 @@ Config: ~/.config/hey/config.toml, then .hey/config.toml (trusted projects), the
 HEY_MODEL, HEY_PROVIDER, HEY_BASE_URL, HEY_API_KEY, HEY_EFFORT, HEY_MAX_TURNS, HEY_PROXY
 override files. With no config, OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or
 DEEPSEEK_API_KEY select a provider; otherwise a local Ollama is used.
+Rules come from you: a change to [permission], [tools] bash_filter/shell/rg/keep_env or
+[mcp] that gives the agent more is asked about at the interactive prompt (start-up and
+/reload); -p runs use what you approved and say so. A project's lists only narrow yours.
 
 Prompt: ~/.config/hey/AGENTS.md, then AGENTS.md (or CLAUDE.md) from the git root down to here.
 Skills: ~/.agents/skills, ~/.config/hey/skills, then .agents/skills and .hey/skills (trusted

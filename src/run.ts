@@ -5,7 +5,10 @@ import { homedir } from "node:os";
 import { basename, dirname } from "node:path";
 import type { Assembled } from "./wire.ts";
 import { EXIT, SIGNAL_REASON, UsageError, VERSION, type CliArgs } from "./cli.ts";
+import { controlFiles, heyFiles } from "./config/control-files.ts";
 import { configPaths, loadConfig } from "./config/load.ts";
+import { hideEnvironment } from "./config/private-env.ts";
+import { knownSecrets } from "./config/secrets.ts";
 import { ConfigError } from "./config/settings.ts";
 import { fallbackHandOff, saveHandOff, type HandOffLimit } from "./context/task-note.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
@@ -20,6 +23,7 @@ import { findSession, resumeSession, scanSessions, sessionShortIds, unreadableNo
 import { parseSkillCommand, skillMessage, unknownSkill } from "./skills/catalog.ts";
 import { readSkillText } from "./skills/load.ts";
 import { untrustedNotice } from "./trust/policy.ts";
+import { decideWidenings, readApprovalState, recordApprovals } from "./trust/approve.ts";
 import { settleTrust } from "./trust/store.ts";
 import { doneEvent, failureLines } from "./ui/json.ts";
 import { lineKind, unknownCommand } from "./ui/slash.ts";
@@ -38,6 +42,7 @@ interface Place {
 }
 
 export async function run(args: CliArgs): Promise<number> {
+  await hideEnvironment(); // before anything is spawned: the keys in hey's environment are not its children's to read
   const env = process.env;
   const home = env.HOME || homedir();
   const cwd = process.cwd();
@@ -52,18 +57,26 @@ export async function run(args: CliArgs): Promise<number> {
     // the REPL asks before anything loads; node:readline (the question) is loaded only to ask.
     // The question and its notices are long sentences: wrapped at spaces, not mid-word by the terminal.
     const ask = async (question: string) => (await import("./trust/ask.ts")).askLine(wrapColumns(question, process.stdout.columns || 0, Bun.stringWidth));
-    const trust = await settleTrust({ cwd: place.cwd, configDir: place.configDir, approve: args.approve, interactive: !oneShot, ask, warn: warnWrapped });
+    const files = heyFiles(env, home, cwd);
+    const approvals = readApprovalState(files.approvals, warnWrapped);
+    const trust = await settleTrust({ cwd: place.cwd, configDir: place.configDir, approve: args.approve, interactive: !oneShot, ask, warn: warnWrapped, approvals });
     if (trust === "cancelled") return EXIT.interrupted;
     const flags = { ...configFlags(args), ...(resumed?.model ? { session: resumed.model } : {}) };
-    const config = loadConfig({ env, cwd: place.cwd, configFile: args.config, trustProject: trust.trusted, flags });
-    const debug = await debugLog(args, place);
+    // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
+    const loaded = loadConfig({ env, cwd: place.cwd, configFile: args.config, trustProject: trust.trusted, flags, approvals: approvals.record, approveProject: args.approve });
+    const config = await decideWidenings(loaded, oneShot ? undefined : ask, warnWrapped);
+    const record = await recordApprovals(config, approvals, files.trust, warnWrapped, !oneShot);
+    const logSecrets = knownSecrets(config.settings, env, args.proxy);
+    const debug = await debugLog(args, place, () => logSecrets);
     const started = startProvider(config.settings, args.proxy, env, debug); // the SDK loads while stdin is read
     const maxBytes = config.settings.input.maxBytes;
     prompt = await readPrompt(args, place, isTty(0) ? undefined : await readStdin(maxBytes, warn), oneShot, maxBytes);
     for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warnWrapped(untrustedNotice(trust.resources, trust.stored, trust.file));
     const notice = (line: string) => notices.print(line);
-    const common = { args, env, cwd: place.cwd, home: place.home, configDir: place.configDir, trusted: trust.trusted, sessionsDir: place.sessions, oneShot, warn, notice, ...(debug ? { debug } : {}) };
+    const controls = controlFiles({ env, home, cwd, ...(args.config !== undefined ? { configFile: args.config } : {}) });
+    const guard = { approvals: { ...approvals, record }, trustFile: files.trust, controls };
+    const common = { args, env, cwd: place.cwd, home: place.home, configDir: place.configDir, trusted: trust.trusted, sessionsDir: place.sessions, oneShot, warn, notice, ...guard, ...(debug ? { debug } : {}) };
     parts = await assemble({ ...common, config, flags, started, resumed });
     if (isSkillLine(args.message)) prompt = withSkill(skillText(args.message, parts, args.noSkills), prompt);
     // `/resume` in the REPL: the same pieces around another session, with the model it last used
@@ -99,14 +112,14 @@ const notices = {
  * `--verbose` or HEY_LOG=debug: the request log, its path said once. Its module is imported only
  * then, so a normal run pays nothing for it.
  */
-async function debugLog(args: CliArgs, place: Place): Promise<DebugLog | undefined> {
+async function debugLog(args: CliArgs, place: Place, secrets: () => readonly string[]): Promise<DebugLog | undefined> {
   const level = place.env.HEY_LOG ?? "";
   if (!args.verbose && level !== "debug") {
     if (level !== "" && level !== "off") warn(`HEY_LOG=${level} is not a level hey knows (debug or off); no log is written`);
     return undefined;
   }
   const { openDebugLog } = await import("./net/debug-log.ts");
-  const log = openDebugLog(`${place.env.XDG_STATE_HOME || `${place.home}/.local/state`}/hey/logs`);
+  const log = openDebugLog(`${place.env.XDG_STATE_HOME || `${place.home}/.local/state`}/hey/logs`, secrets);
   warn(`debug log: ${log.path}`);
   return log;
 }
@@ -202,7 +215,13 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
           const kind = lineKind(line);
           if (kind === "unknown") return void say(`hey: ${unknownCommand(line)}\n`);
           if (kind === "command") {
-            const result = await runCommand(line, commandContext(parts, signal));
+            // a question of several lines (what a /reload would give the agent): the lines above the prompt, the last one asked
+            const ask = (question: string) => {
+              const lines = question.split("\n");
+              say(lines.slice(0, -1).map((l) => wrapColumns(l, answerFormat.columns, Bun.stringWidth) + "\n").join(""));
+              return io.ask(lines.at(-1)!);
+            };
+            const result = await runCommand(line, commandContext(parts, signal, ask));
             if (result.text) say(wrapColumns(result.text, answerFormat.columns, Bun.stringWidth) + "\n");
             return result.quit ? "quit" : undefined;
           }
@@ -283,13 +302,14 @@ async function oneShotRun(parts: Assembled, prompt: ContentBlock[], cwd: string)
   return exitCode(result);
 }
 
-function commandContext(parts: Assembled, signal: AbortSignal) {
+/** `ask`: the REPL's question, for a `/reload` that finds a change giving the agent more (one-shot: none, the change is left out). */
+function commandContext(parts: Assembled, signal: AbortSignal, ask?: (question: string) => Promise<string | undefined>) {
   return {
     agent: parts.agent,
     signal,
     terminal: parts.terminal,
     switchModel: parts.switchModel,
-    reload: parts.reload,
+    reload: () => parts.reload(ask),
     earlierRuns: parts.earlierRuns,
     mcpStatus: async (s: AbortSignal) => {
       await parts.mcp.tools([], s); // servers starting without a cached list: up to startup_wait_ms

@@ -3,7 +3,6 @@
 // the rest — outputs, the session writer, the whole tool array, the permission check compiled
 // once, the system prompt source — and the agent, then hands them to run.ts's flow; `/reload`
 // re-reads the configuration, skills and AGENTS.md into the same pieces.
-import { readFileSync, statSync } from "node:fs";
 import { platform } from "node:os";
 import { join, resolve } from "node:path";
 import { createAgent, type Agent } from "./agent.ts";
@@ -11,9 +10,11 @@ import { VERSION, type CliArgs } from "./cli.ts";
 import { configPaths, type LoadedConfig } from "./config/load.ts";
 import { reloadAll, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig } from "./config/reload.ts";
 import { setupHint } from "./config/resolve.ts";
-import { knownSecrets, redactingOutput, redactingTool, toolEnvironment } from "./config/secrets.ts";
+import { controlRefusal, listsSet } from "./config/control-files.ts";
+import { knownSecrets, redactingOutput, redactingTool, toolEnvironment, type Redaction } from "./config/secrets.ts";
 import type { ConfigFlags, ProviderSettings, Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
+import { realTarget } from "./fs/real-target.ts";
 import { resolveUserPath } from "./fs/user-path.ts";
 import { newId, type Effort, type Usage } from "./kernel/ir.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
@@ -35,6 +36,7 @@ import { createProvider } from "./providers/create.ts";
 import { usageIn, type LoadedSession } from "./sessions/reader.ts";
 import type { Skill } from "./skills/frontmatter.ts";
 import { createSessionWriter, type SessionWriter } from "./sessions/writer.ts";
+import { decideWidenings, recordApprovals, type ApprovalState } from "./trust/approve.ts";
 import { createBashTool } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
 import { createEditTool } from "./tools/edit.ts";
@@ -44,9 +46,10 @@ import { outputsRoot, pruneOutputs } from "./tools/outputs.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
 import { chooseShell, type ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
+import { errorsTo, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
-import { isTty, writer, type Writer } from "./ui/term.ts";
-import { createTerminalOutput, type TerminalOptions, type TerminalOutput } from "./ui/terminal.ts";
+import { writer } from "./ui/term.ts";
+import type { TerminalOutput } from "./ui/terminal.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -105,20 +108,36 @@ export function createTools(settings: Settings, opts: { shell: ShellChoice; raw:
     createReadFileTool({ home }),
     createWriteFileTool({ home }),
     createEditTool({ home }),
-    createGrepTool({ rg: settings.tools.rg, home }),
+    createGrepTool({ rg: settings.tools.rg, home, env }),
   ];
 }
 
 /**
  * SPEC §8: the rules compiled once for the shell that will run the commands; deny first, every
  * segment checked; a refusal is the error result the model sees. (Config resolution has already
- * refused rules that do not compile.)
+ * refused rules that do not compile.) A trusted project's allow list is one more a call must match
+ * (issue 24), and while any list is set hey's control files are refused to the file tools.
  */
-export function permissionCheck(lists: PermissionRules, shell: string): PermissionCheck {
-  const { rules } = compileRules(lists, shell);
+export function permissionCheck(lists: Settings["permission"], shell: string, place: { cwd: string; home: string; controls: readonly string[] }): PermissionCheck {
+  const checks = [lists, ...lists.narrow.map((n) => ({ allow: n.allow, deny: [] }))].map((l: PermissionRules) => compileRules(l, shell).rules);
+  const guarded = listsSet(lists);
+  const target = {
+    abs: (path: string) => {
+      const where = resolveUserPath(path, place.cwd, place.home);
+      return "abs" in where ? where.abs : undefined;
+    },
+    real: realTarget,
+    controls: place.controls,
+    fold: process.platform === "darwin" || process.platform === "win32",
+  };
   return (tool, args) => {
-    const decision = decide(tool, args, rules);
-    return decision.allowed ? undefined : decision.reason;
+    const control = guarded ? controlRefusal(tool, args, target) : undefined;
+    if (control) return control;
+    for (const rules of checks) {
+      const decision = decide(tool, args, rules);
+      if (!decision.allowed) return decision.reason;
+    }
+    return undefined;
   };
 }
 
@@ -139,6 +158,12 @@ export interface AssembleInput {
   resumed: LoadedSession | undefined;
   /** `--verbose` / HEY_LOG=debug: requests (through `started.fetch`) and retry decisions go to it */
   debug?: DebugLog;
+  /** what the user approved so far (the record as start-up left it), for `/reload` to weigh changes against */
+  approvals: ApprovalState;
+  /** trust.json */
+  trustFile: string;
+  /** hey's control files (config/control-files.ts): refused to the file tools while a permission list is set */
+  controls: readonly string[];
   sessionsDir: string;
   oneShot: boolean;
   warn(message: string): void;
@@ -155,8 +180,11 @@ export interface Assembled {
   session: SessionWriter;
   /** re-resolves the configuration already read with `-m spec` and swaps the provider; throws ConfigError */
   switchModel(spec: string): Promise<void>;
-  /** `/reload`: re-reads and validates everything, then switches all or nothing; emits a `reload` event */
-  reload(): Promise<ReloadReport>;
+  /**
+   * `/reload`: re-reads and validates everything, then switches all or nothing; emits a `reload`
+   * event. A change that gives the agent more is asked about with `ask` (the REPL), else left out.
+   */
+  reload(ask?: (question: string) => Promise<string | undefined>): Promise<ReloadReport>;
   /** the skills loaded now (`/skill:NAME`, Tab completion) */
   skills(): readonly Skill[];
   /** the MCP servers: `/mcp`, and closing them when the run ends */
@@ -183,6 +211,8 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
   // nothing hey prints or saves, and no tool result the model reads, holds a secret it knows
   let secrets = knownSecrets(settings, env, args.proxy);
+  let shapes = settings.tools.redactSecrets; // nor, unless turned off, a value shaped like one
+  const redaction: Redaction = { secrets: () => secrets, shapes: () => shapes, shown: new Set() };
   const output = redactingOutput(fanOut(input.debug ? [display, session, input.debug.output] : [display, session]), () => secrets);
   session.model(settings.provider.name, settings.model);
   output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd });
@@ -200,17 +230,21 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   let flags = input.flags;
   let fetchImpl = input.started.fetch;
   let shell = shellFor(settings);
-  let rules = permissionCheck(settings.permission, shell.name);
+  const place = { cwd, home: input.home, controls: input.controls };
+  let rules = permissionCheck(settings.permission, shell.name, place);
+  const approvals = input.approvals; // shared with a run reassembled by /resume: what /reload records holds there too
   // bash's full outputs live with the session; older ones are pruned in the background
   const outputs = outputsRoot(env, process.platform, input.home);
   void pruneOutputs(outputs, { current: sessionId });
   const toolsFor = (s: Settings): Tool[] => {
     const tools = createTools(s, { shell, raw: args.raw, outputDir: join(outputs, sessionId), env: toolEnvironment(env, s, s.tools.keepEnv), home: input.home });
-    return (s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools).map((t) => redactingTool(t, () => secrets));
+    return s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools;
   };
   let tools = toolsFor(settings);
-  const blocked = blockedTools(compileRules(settings.permission, shell.name).rules, tools.map((t) => t.name));
-  if (blocked.length > 0) input.warn(blockedWarning(settings.permission.allow, blocked));
+  for (const lists of [{ ...settings.permission, source: "" }, ...settings.permission.narrow.map((n) => ({ allow: n.allow, deny: [], source: `${n.source}: ` }))]) {
+    const blocked = blockedTools(compileRules(lists, shell.name).rules, tools.map((t) => t.name));
+    if (blocked.length > 0) input.warn(lists.source + blockedWarning(lists.allow, blocked)); // a project's list is named: it narrows yours
+  }
   const prompt = createPromptSource({
     core: corePrompt,
     cwd,
@@ -226,7 +260,8 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   const agent: Agent = createAgent({
     settings,
     provider,
-    tools: (signal) => mcp.tools(tools, signal),
+    // every tool's results, MCP servers' included, are redacted before the model reads them
+    tools: async (signal) => (await mcp.tools(tools, signal)).map((t) => redactingTool(t, redaction)),
     output,
     cwd,
     pathOf: (path) => {
@@ -239,13 +274,24 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     ...(resumed ? { history: resumed.messages, summaries: resumed.summaries } : {}),
   });
 
-  /** The configuration part of `/reload`: the files read again with the flags of this run (and `/model`). */
-  const checkConfig = async (): Promise<StagedConfig> => {
+  /**
+   * The configuration part of `/reload`: the files read again with the flags of this run (and
+   * `/model`), weighed against what the user approved; a change that gives the agent more is asked
+   * about (REPL) or left out, and what is used is recorded when the reload applies.
+   */
+  const checkConfig = async (ask: ((question: string) => Promise<string | undefined>) | undefined): Promise<StagedConfig> => {
     const current = agent.settings;
     const nothing = { warnings: [], changes: [], settings: current, apply() {} };
-    const next = config.reload(flags);
+    const next = config.reload(flags, approvals.record);
     if (next.errors) return { ...nothing, errors: next.errors };
-    const s = next.config.settings;
+    const refused: string[] = [];
+    let decided: LoadedConfig;
+    try {
+      decided = await decideWidenings(next.config, ask, (m) => refused.push(m));
+    } catch (e) {
+      return { ...nothing, errors: [(e as Error).message] };
+    }
+    const s = decided.settings;
     let nextFetch = fetchImpl;
     let nextProvider = agent.provider;
     try {
@@ -258,19 +304,21 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     const known = new Set(config.warnings);
     return {
       errors: [],
-      warnings: next.config.warnings.filter((w) => !known.has(w)),
+      warnings: [...decided.warnings.filter((w) => !known.has(w)), ...refused],
       changes: settingsChanges(current, s),
       settings: s,
-      apply() {
+      async apply() {
         const effort = agent.effort;
-        config = next.config;
+        config = decided;
         fetchImpl = nextFetch;
         shell = shellFor(s);
-        rules = permissionCheck(s.permission, shell.name);
+        rules = permissionCheck(s.permission, shell.name, place);
         secrets = knownSecrets(s, env, args.proxy);
+        shapes = s.tools.redactSecrets;
         tools = toolsFor(s);
         agent.switchModel(s, nextProvider);
         if (s.effort === current.effort) agent.setEffort(effort); // an /effort choice outlives a reload that leaves effort alone
+        approvals.record = await recordApprovals(decided, approvals, input.trustFile, input.warn, !input.oneShot);
       },
     };
   };
@@ -287,8 +335,8 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
       secrets = knownSecrets(next, env, args.proxy);
       flags = { ...flags, model: spec }; // a later /reload keeps this choice, as it keeps -m
     },
-    async reload() {
-      const report = await reloadAll(checkConfig, reloadables);
+    async reload(ask) {
+      const report = await reloadAll(() => checkConfig(ask), reloadables);
       output.emit({ type: "reload", ...report });
       return report;
     },
@@ -337,49 +385,4 @@ function shellFor(settings: Settings): ShellChoice {
 /** The flags that take part in configuration (SPEC §3). */
 export function configFlags(args: CliArgs) {
   return { model: args.model, baseUrl: args.baseUrl, protocol: args.protocol, apiKey: args.apiKey, effort: args.effort, maxTurns: args.maxTurns, maxRunTokens: args.maxRunTokens, proxy: args.proxy };
-}
-
-/**
- * -p: only the answer on stdout, the rest on stderr; REPL: everything on stdout, through Node's
- * stream so it interleaves correctly with the prompt.
- */
-function terminalOutput(oneShot: boolean, env: Env, opts: { maxRetries: number; cwd: string; home: string; hint: TerminalOptions["hint"] }): TerminalOutput {
-  const noColor = Boolean(env.NO_COLOR);
-  const options: TerminalOptions = { maxRetries: opts.maxRetries, stringWidth: Bun.stringWidth, readBefore: (path) => readBefore(opts.cwd, opts.home, path), hint: opts.hint };
-  // the width is read only once text streams: touching process.stdout costs start-up time
-  const columns = (fd: 1 | 2) => () => (fd === 1 ? process.stdout : process.stderr).columns ?? 0;
-  if (!oneShot) {
-    const tty = isTty(1);
-    const out = { write: (t: string) => void process.stdout.write(t), color: tty && !noColor, tty, columns: columns(1) };
-    return createTerminalOutput(out, out, options);
-  }
-  const stream = (fd: 1 | 2) => ({ write: writer(fd).write, color: isTty(fd) && !noColor, tty: isTty(fd), columns: columns(fd) });
-  return createTerminalOutput(stream(1), stream(2), options);
-}
-
-/** Files larger than this get no diff when write_file replaces them. */
-const DIFF_READ_MAX_BYTES = 512 * 1024;
-
-/** A file's text before write_file replaces it (for the diff on the terminal); undefined when new, big or unreadable. */
-function readBefore(cwd: string, home: string, path: string): string | undefined {
-  const where = resolveUserPath(path, cwd, home);
-  if ("error" in where) return undefined;
-  try {
-    const abs = where.abs;
-    if (statSync(abs).size > DIFF_READ_MAX_BYTES) return undefined;
-    return readFileSync(abs, "utf8");
-  } catch {
-    return undefined;
-  }
-}
-
-/** In JSON mode a one-line human-readable error also goes to stderr (SPEC §18), with its hint. */
-function errorsTo(stream: Writer, hint: (e: { kind: string; message: string }) => string | undefined): Output {
-  return {
-    emit: (e) => {
-      if (e.type !== "error") return;
-      const more = hint(e);
-      stream.write(`hey: ${e.message}\n${more ? more + "\n" : ""}`);
-    },
-  };
 }

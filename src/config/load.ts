@@ -1,10 +1,13 @@
 // Reading configuration (SPEC §3): where the files are, reading and parsing them. Everything
 // after parsing — merging, checking, precedence, messages — is pure/config.ts.
 import type TOMLModule from "@iarna/toml";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
-import { resolveConfig } from "./resolve.ts";
+import { resolve } from "node:path";
+import type { Approvals } from "./approvals.ts";
+import { heyFiles } from "./control-files.ts";
+import type { Guarded, LayerRole } from "./guard.ts";
+import { resolveConfig, type LayerGuard } from "./resolve.ts";
 import { checkLayer } from "./schema.ts";
 import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings } from "./settings.ts";
 
@@ -12,10 +15,8 @@ type Env = Record<string, string | undefined>;
 
 /** The user file (`$XDG_CONFIG_HOME/hey/config.toml`, else `~/.config/hey/config.toml`) and the project file of `cwd`. */
 export function configPaths(env: Env, cwd: string): { user: string; project: string } {
-  // the XDG spec says a relative XDG_CONFIG_HOME is invalid and must be ignored
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : undefined;
-  const base = xdg ?? join(env.HOME || homedir(), ".config");
-  return { user: join(base, "hey", "config.toml"), project: join(cwd, ".hey", "config.toml") };
+  const files = heyFiles(env, env.HOME || homedir(), cwd);
+  return { user: files.userConfig, project: files.projectConfig };
 }
 
 /** @iarna/toml's TomlError: `line`/`col` are 0-based; `message` ends with " at row N, col M, pos P:" and a code excerpt. */
@@ -79,14 +80,19 @@ export interface LoadedConfig {
   warnings: string[];
   /** the project file's path when it exists but was not loaded for lack of trust */
   skipped?: string;
+  /** each guarded file's guard (config/guard.ts), `key` its real path (the approvals record's key) */
+  guards: (LayerGuard & { key: string })[];
   /** the files already read, resolved with `flags` instead (`/model`); throws ConfigError */
   resolve(flags: ConfigFlags): Settings;
   /**
-   * The same files read again and resolved with `flags` (`/reload`), every problem collected
-   * instead of the first thrown: syntax (`path:line:col`), wrong types and values (every one), variables
-   * that resolve to nothing, resolution errors. Never throws ConfigError.
+   * The same files read again and resolved with `flags` (`/reload`) against `approvals` (what the
+   * user approved so far this run), every problem collected instead of the first thrown: syntax
+   * (`path:line:col`), wrong types and values (every one), variables that resolve to nothing,
+   * resolution errors. Never throws ConfigError.
    */
-  reload(flags: ConfigFlags): { config: LoadedConfig; errors?: undefined } | { config?: undefined; errors: string[] };
+  reload(flags: ConfigFlags, approvals: Approvals | undefined): { config: LoadedConfig; errors?: undefined } | { config?: undefined; errors: string[] };
+  /** the same files with everything they set approved: what the user said yes to at the prompt. Throws ConfigError. */
+  approve(): LoadedConfig;
 }
 
 interface LoadOptions {
@@ -95,6 +101,13 @@ interface LoadOptions {
   configFile?: string;
   trustProject: boolean;
   flags: ConfigFlags;
+  /**
+   * What the user approved (config/approvals.ts); undefined on hey's first run (no record yet):
+   * then every file is taken as it is, and recorded.
+   */
+  approvals: Approvals | undefined;
+  /** `--approve`: the project's file is used as it is for this run, and not recorded */
+  approveProject?: boolean;
 }
 
 /**
@@ -110,14 +123,22 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
 
 function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void): ConfigLayer[] {
   const paths = configPaths(opts.env, opts.cwd);
-  const files: [string, boolean][] = [[paths.user, false]];
-  if (opts.trustProject) files.push([paths.project, false]);
-  if (opts.configFile !== undefined) files.push([resolve(opts.cwd, opts.configFile), true]);
+  const files: [string, boolean, LayerRole][] = [[paths.user, false, "base"]];
+  if (opts.trustProject) files.push([paths.project, false, "narrowing"]);
+  if (opts.configFile !== undefined) files.push([resolve(opts.cwd, opts.configFile), true, "replacing"]);
   const layers: ConfigLayer[] = [];
-  for (const [path, required] of files) {
+  for (const [path, required, role] of files) {
     try {
       const layer = loadLayer(path, { required });
-      if (layer) layers.push(path === paths.project ? { ...layer, project: true } : layer);
+      if (!layer) continue;
+      const project = path === paths.project;
+      // what the user approved of the file, by its real path; on the first run all of it, and so of
+      // a --config file named for the first time (the user just chose it); a user or project file
+      // hey has not seen yet is approved in nothing: the agent may be the one that created it
+      const recorded = opts.approvals?.configs[recordKey(path)];
+      const approved: Guarded | undefined | "current" = !opts.approvals || (role === "replacing" && !recorded) ? "current" : recorded;
+      const guard = project && opts.approveProject ? {} : { guard: { approved, role } };
+      layers.push({ ...layer, ...(project ? { project: true } : {}), ...guard });
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e;
       onError(e);
@@ -126,16 +147,27 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void): Confi
   return layers;
 }
 
+/** The approvals record's key of a config file: its real path, so a linked config (dotfiles) keeps its record. */
+export function recordKey(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 function loaded(layers: ConfigLayer[], opts: LoadOptions): { config: LoadedConfig; unresolved: string[] } {
   const paths = configPaths(opts.env, opts.cwd);
   const skipped = !opts.trustProject && existsSync(paths.project) ? paths.project : undefined;
-  const { settings, warnings, unresolved } = resolveConfig(layers, opts.env, opts.flags);
+  const { settings, warnings, unresolved, guards } = resolveConfig(layers, opts.env, opts.flags);
   const config: LoadedConfig = {
     settings,
     warnings,
     ...(skipped ? { skipped } : {}),
+    guards: guards.map((g) => ({ ...g, key: recordKey(g.source) })),
     resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
-    reload: (flags) => reloadConfig({ ...opts, flags }),
+    reload: (flags, approvals) => reloadConfig({ ...opts, flags, approvals }),
+    approve: () => loaded(layers.map((l) => (l.guard ? { ...l, guard: { ...l.guard, approved: "current" as const } } : l)), opts).config,
   };
   return { config, unresolved };
 }

@@ -81,6 +81,7 @@ export function settingsChanges(before: Settings, after: Settings): string[] {
     }
   }
   for (const key of ["allow", "deny"] as const) if (!same(before.permission[key], after.permission[key])) out.push(`~ [permission] ${key}`);
+  if (!same(before.permission.narrow, after.permission.narrow)) out.push("~ [permission] allow of the project");
   // MCP servers are the MCP part's to tell (mcp/manager.ts): only it knows which ones run
   return out;
 }

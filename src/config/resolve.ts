@@ -8,6 +8,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import type { Effort } from "../kernel/ir.ts";
 import { validateRules } from "../permission/rules.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS } from "../providers/stream-guard.ts";
+import { guardedOf, guardLayer, type Guarded } from "./guard.ts";
 import { chooseProvider, envValue, OLLAMA_MODEL, OLLAMA_URL } from "./providers.ts";
 import {
   checkLayer,
@@ -97,7 +98,7 @@ export function resolveConfig(
   layers: ConfigLayer[],
   env: Record<string, string | undefined>,
   flags: ConfigFlags,
-): { settings: Settings; warnings: string[]; unresolved: string[] } {
+): Resolved {
   const warnings: string[] = [];
   try {
     return resolveInto(layers, env, flags, warnings);
@@ -108,21 +109,60 @@ export function resolveConfig(
   }
 }
 
+/** What resolution gives: the settings, warnings (one line each), the unset-variable warnings apart, and each guarded file's guard. */
+export interface Resolved {
+  settings: Settings;
+  warnings: string[];
+  unresolved: string[];
+  /** per file with a `guard`: its guarded keys as written and as used, and what was left out (config/guard.ts) */
+  guards: LayerGuard[];
+}
+
+export interface LayerGuard {
+  source: string;
+  /** the file's guarded keys as written now (what approving it records) */
+  current: Guarded;
+  /** as this run uses them */
+  used: Guarded;
+  /** what was left out, one line each; empty when nothing was */
+  widenings: string[];
+}
+
 function resolveInto(
   layers: ConfigLayer[],
   env: Record<string, string | undefined>,
   flags: ConfigFlags,
   warnings: string[],
-): { settings: Settings; warnings: string[]; unresolved: string[] } {
+): Resolved {
   const errors: string[] = [];
   const merged: Table = {};
   const sources = new Map<string, string>();
+  const guards: LayerGuard[] = [];
+  const narrow: { source: string; allow: string[] }[] = [];
+  const projectDeny: string[] = [];
   for (const layer of layers) {
     const checked = checkLayer(layer.source, layer.data, layer.text);
     errors.push(...checked.errors);
     if (layer.project) errors.push(...refuseInProject(layer, checked.data));
     warnings.push(...checked.warnings);
-    mergeInto(merged, checked.data, layer.source, [], sources);
+    let data = checked.data;
+    if (layer.guard) {
+      const approved = layer.guard.approved === "current" ? guardedOf(data) : layer.guard.approved;
+      const guard = guardLayer(data, approved, layer.guard.role);
+      guards.push({ source: layer.source, current: guardedOf(data), used: guard.used, widenings: guard.widenings });
+      data = guard.data;
+    }
+    if (layer.project) {
+      // a project narrows the user's lists, never widens them: its allow list is one more a call
+      // must match, its deny entries add to the user's (issue 24)
+      const { permission, ...rest } = data as ConfigFile & Table;
+      const lists = { allow: permission?.allow ?? [], deny: permission?.deny ?? [] };
+      errors.push(...validateRules(lists).map((e) => `${layer.source}: ${e}`));
+      if (lists.allow.length) narrow.push({ source: layer.source, allow: lists.allow });
+      projectDeny.push(...lists.deny);
+      data = rest;
+    }
+    mergeInto(merged, data, layer.source, [], sources);
   }
   // every problem of every file at once: fixing one should not reveal the next
   if (errors.length) throw new ConfigError(errors.join("\n"));
@@ -200,19 +240,21 @@ function resolveInto(
       nudgeThreshold: f.compaction?.nudge_threshold ?? 0.7,
       compressTool: f.compaction?.compress_tool ?? true,
     },
-    permission: { allow: f.permission?.allow ?? [], deny: f.permission?.deny ?? [] },
+    permission: { allow: f.permission?.allow ?? [], deny: f.permission?.deny ?? [], narrow },
     tools: {
       shell: f.tools?.shell || undefined,
       bashFilter: f.tools?.bash_filter ?? "builtin",
       bashTimeoutMs: f.tools?.bash_timeout_ms ?? 120_000,
       rg: f.tools?.rg || undefined,
       keepEnv: f.tools?.keep_env ?? [],
+      redactSecrets: f.tools?.redact_secrets ?? true,
     },
     mcp: { servers, startupWaitMs: f.mcp?.startup_wait_ms ?? 3_000 },
     input: { maxBytes: f.input?.max_bytes ?? INPUT_MAX_BYTES },
   };
   checkPermission(settings.permission, sourceOf);
-  return { settings, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)] };
+  settings.permission.deny = [...new Set([...settings.permission.deny, ...projectDeny])];
+  return { settings, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)], guards };
 }
 
 /**

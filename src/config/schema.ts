@@ -60,7 +60,7 @@ export interface ConfigFile {
   };
   compaction?: { dedup?: boolean; purge_errors_after?: number; nudge_threshold?: number; compress_tool?: boolean };
   permission?: { allow?: string[]; deny?: string[] };
-  tools?: { shell?: string; bash_filter?: string; bash_timeout_ms?: number; rg?: string; keep_env?: string[] };
+  tools?: { shell?: string; bash_filter?: string; bash_timeout_ms?: number; rg?: string; keep_env?: string[]; redact_secrets?: boolean };
   mcp?: { startup_wait_ms?: number; servers?: Record<string, FileMcpServer> };
   input?: { max_bytes?: number };
 }
@@ -81,7 +81,7 @@ const SECTIONS: Record<string, Record<string, Kind>> = {
   },
   compaction: { dedup: "boolean", purge_errors_after: "count", nudge_threshold: "fraction", compress_tool: "boolean" },
   permission: { allow: "strings", deny: "strings" },
-  tools: { shell: "string", bash_filter: "string", bash_timeout_ms: "positive", rg: "string", keep_env: "strings" },
+  tools: { shell: "string", bash_filter: "string", bash_timeout_ms: "positive", rg: "string", keep_env: "strings", redact_secrets: "boolean" },
   input: { max_bytes: "positive" },
 };
 

@@ -3,6 +3,7 @@
 // keys are left out of the environment of the commands the model runs. Pure.
 import type { Output } from "../kernel/output.ts";
 import type { Tool } from "../kernel/tool.ts";
+import { placeholdersIn, redactShapes } from "./secret-shapes.ts";
 import type { Settings } from "./settings.ts";
 
 export const REDACTED = "[redacted]";
@@ -35,8 +36,33 @@ export function knownSecrets(settings: Settings, env: Record<string, string | un
     credentials(s.env);
   }
   for (const url of [cliProxy, settings.proxy, ...PROXY_VARS.map((v) => env[v])]) found.push(...proxyPassword(url));
-  const unique = new Set(found.filter((v): v is string => v !== undefined && v.length >= MIN_SECRET_CHARS));
+  const plain = found.filter((v): v is string => v !== undefined && v.length >= MIN_SECRET_CHARS);
+  // `base64 < somefile` must not carry a key past redaction either: its three base64 spellings
+  const encoded = plain.filter((v) => v.length >= MIN_BASE64_SOURCE_CHARS).flatMap(base64Cores);
+  const unique = new Set([...plain, ...encoded]);
   return [...unique].sort((a, b) => b.length - a.length);
+}
+
+/** Shorter secrets get no base64 spellings: their cores would be a few characters that occur by chance. */
+const MIN_BASE64_SOURCE_CHARS = 16;
+
+/**
+ * The base64 text that `value` becomes inside any longer base64 output, for each of the three
+ * byte offsets it can start at: the characters that depend on its bytes alone (the first ones and
+ * the last ones also carry the bytes around it, so they are left out).
+ */
+export function base64Cores(value: string): string[] {
+  const bytes = new TextEncoder().encode(value);
+  const out: string[] = [];
+  for (const pad of [0, 1, 2]) {
+    const padded = new Uint8Array(pad + bytes.length);
+    padded.set(bytes, pad);
+    const text = btoa(String.fromCharCode(...padded)).replace(/=+$/, "");
+    const skip = [0, 2, 3][pad]!; // characters that carry pad bytes
+    const whole = Math.floor(padded.length / 3) * 4 + [0, 1, 2][padded.length % 3]!; // characters that carry no later byte
+    out.push(text.slice(skip, whole));
+  }
+  return out;
 }
 
 function proxyPassword(url: string | undefined): string[] {
@@ -159,7 +185,42 @@ export function redactingOutput(output: Output, secrets: () => readonly string[]
   };
 }
 
-/** `tool` whose results reach the model (and everything after it) with the current secrets redacted. */
-export function redactingTool(tool: Tool, secrets: () => readonly string[]): Tool {
-  return { ...tool, run: async (args, ctx) => redactDeep(await tool.run(args, ctx), secrets()) };
+/** How tools' results are cleaned (redactingTool). */
+export interface Redaction {
+  /** the secrets hey knows now */
+  secrets(): readonly string[];
+  /** whether values shaped like credentials are hidden too (`[tools] redact_secrets`) */
+  shapes(): boolean;
+  /** the placeholders shown so far this run (redactingTool adds to it) */
+  shown: Set<string>;
+}
+
+/** Tools whose argument becomes a file's text: a placeholder written there would replace the value it hides. */
+const FILE_TEXT_ARGS: Record<string, string[]> = { write_file: ["content"], edit: ["old_string", "new_string"] };
+
+/**
+ * `tool` whose results reach the model (and everything after it) with the secrets hey knows
+ * redacted and, when on, values shaped like credentials replaced by placeholders (text only:
+ * images pass). A write_file or edit that would write a placeholder shown this run into a file is
+ * refused, so a file read with its secrets hidden is never written back without them.
+ */
+export function redactingTool(tool: Tool, r: Redaction): Tool {
+  const textArgs = FILE_TEXT_ARGS[tool.name] ?? [];
+  return {
+    ...tool,
+    run: async (args, ctx) => {
+      for (const name of textArgs) {
+        const text = args[name];
+        const hidden = typeof text === "string" ? placeholdersIn(text).filter((p) => r.shown.has(p)) : [];
+        if (hidden.length > 0)
+          return { isError: true, output: `${tool.name}: ${name} holds ${hidden.join(", ")}, which stands for a value hey hid from you; the file holds the real value. Change the lines around it with edit, or ask the user` };
+      }
+      const result = redactDeep(await tool.run(args, ctx), r.secrets());
+      if (!r.shapes()) return result;
+      const output = redactShapes(result.output);
+      if (output === result.output) return result;
+      for (const p of placeholdersIn(output)) r.shown.add(p);
+      return { ...result, output };
+    },
+  };
 }

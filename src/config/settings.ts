@@ -3,6 +3,7 @@
 // consumer can name them without importing the resolver.
 import type { Effort, Protocol } from "../kernel/ir.ts";
 import type { Compat } from "../providers/common.ts";
+import type { Guarded, LayerRole } from "./guard.ts";
 
 /**
  * A configuration mistake the user has to fix. `message` is the complete text to show (it names
@@ -27,6 +28,12 @@ export interface ConfigLayer {
   project?: boolean;
   /** the file's text, when it came from a file: messages about a key name its line */
   text?: string;
+  /**
+   * What the user approved of this file's guarded keys (config/guard.ts): anything wider is left
+   * out and reported as a widening; "current": all of it, as written now (approved at a prompt, or
+   * adopted on hey's first run). No guard: the file is used as it is and not recorded (--approve).
+   */
+  guard?: { approved: Guarded | undefined | "current"; role: LayerRole };
 }
 
 /**
@@ -110,10 +117,16 @@ export interface Settings {
   /** `idleTimeoutMs`: a model stream silent this long (before its first byte or between chunks) fails as a retryable network error */
   retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number; jitter: boolean; respectRetryAfter: boolean; idleTimeoutMs: number };
   compaction: { dedup: boolean; purgeErrorsAfter: number; nudgeThreshold: number; compressTool: boolean };
-  permission: { allow: string[]; deny: string[] };
+  /**
+   * `allow`/`deny` as the user's files set them, a trusted project's deny entries added; `narrow`:
+   * the allow lists of trusted projects, each of which a call must match too (a project's config
+   * may narrow the user's lists, never widen them).
+   */
+  permission: { allow: string[]; deny: string[]; narrow: { source: string; allow: string[] }[] };
   /** `rg`: the ripgrep grep runs, overriding rg on PATH and the embedded one */
   /** `keepEnv`: API key variables the commands the model runs may still see (they are removed otherwise) */
-  tools: { shell?: string; bashFilter: string; bashTimeoutMs: number; rg?: string; keepEnv: string[] };
+  /** `redactSecrets`: values shaped like credentials in tool results become `[secret: NAME]` (config/secret-shapes.ts) */
+  tools: { shell?: string; bashFilter: string; bashTimeoutMs: number; rg?: string; keepEnv: string[]; redactSecrets: boolean };
   mcp: { servers: McpServerSettings[]; startupWaitMs: number };
   /** `maxBytes`: the most of stdin and of each `@file` read into a prompt; the rest is cut (and said so) */
   input: { maxBytes: number };

@@ -2,10 +2,12 @@
 // authentication, streaming, tool calls and the quirks hey has flags for — print one line per
 // check, and with --write record the flags it found in the config file that defines the provider
 // (backed up first, replaced atomically). Exit 0 only when the endpoint is usable as configured.
-import { copyFile, readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname } from "node:path";
 import { EXIT, parseCli, UsageError, type CliArgs } from "../cli.ts";
+import { heyFiles } from "../config/control-files.ts";
+import { knownSecrets } from "../config/secrets.ts";
 import { configPaths, loadConfig } from "../config/load.ts";
 import { presetHint } from "../config/providers.ts";
 import { ConfigError, type ProviderSettings, type Settings } from "../config/settings.ts";
@@ -14,6 +16,7 @@ import { writeFileAtomic } from "../fs/atomic.ts";
 import { trustedCas } from "../net/ca.ts";
 import type { DebugLog } from "../net/debug-log.ts";
 import { describeRoute, NetConfigError, resolveProxy, type ProxySources } from "../net/proxy.ts";
+import { readApprovalState } from "../trust/approve.ts";
 import { settleTrust } from "../trust/store.ts";
 import { writer } from "../ui/term.ts";
 import { configFlags, fetchFor } from "../wire.ts";
@@ -62,8 +65,10 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined):
   const cwd = process.cwd();
   const configDir = dirname(configPaths(env, cwd).user);
   const warn = (m: string) => writer(2).write(`hey doctor: ${m}\n`);
-  const trust = await settleTrust({ cwd, configDir, approve: args.approve, interactive: false, ask: async () => undefined, warn });
-  const config = loadConfig({ env, cwd, configFile: args.config, trustProject: trust !== "cancelled" && trust.trusted, flags: configFlags(args) });
+  // the doctor runs no tools: what the files give the agent is weighed as a run would, but not recorded
+  const approvals = readApprovalState(heyFiles(env, env.HOME || homedir(), cwd).approvals, warn);
+  const trust = await settleTrust({ cwd, configDir, approve: args.approve, interactive: false, ask: async () => undefined, warn, approvals });
+  const config = loadConfig({ env, cwd, configFile: args.config, trustProject: trust !== "cancelled" && trust.trusted, flags: configFlags(args), approvals: approvals.record, approveProject: args.approve });
   const { settings } = config;
   if (named !== undefined && settings.provider.name !== named) {
     const known = settings.providers.map((p) => p.name);
@@ -75,7 +80,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined):
 
   let debug: DebugLog | undefined;
   if (args.verbose || env.HEY_LOG === "debug") {
-    debug = (await import("../net/debug-log.ts")).openDebugLog(`${env.XDG_STATE_HOME || `${env.HOME || homedir()}/.local/state`}/hey/logs`);
+    debug = (await import("../net/debug-log.ts")).openDebugLog(`${env.XDG_STATE_HOME || `${env.HOME || homedir()}/.local/state`}/hey/logs`, () => knownSecrets(settings, env, args.proxy));
     warn(`debug log: ${debug.path}`);
   }
   const probes = await runProbes(settings, args.proxy, env, debug);
@@ -151,7 +156,9 @@ async function writeFlags(p: ProviderSettings, flags: Flags): Promise<Written> {
   }
   const backup = `${file}.bak`;
   try {
-    await copyFile(file, backup);
+    // a new file renamed into place, never written through a link planted at FILE.bak (issue 24); mode as the config's
+    const mode = (await stat(file)).mode & 0o777;
+    await writeFileAtomic(backup, before, { follow: false, mode });
     await writeFileAtomic(file, after);
   } catch (e) {
     return by(`cannot write ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);

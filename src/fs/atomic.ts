@@ -1,7 +1,7 @@
 // Atomic file replacement (SPEC §0 "never lose user data"): write a temporary file next to the
 // target, flush it, then rename it over the target. A reader sees the old file or the new one,
 // never a half-written one, and a crash leaves at worst a stray temporary file.
-import { chmod, mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
+import { chmod, lstat, mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { checkOwnFile } from "./own-files.ts";
 
@@ -11,18 +11,24 @@ import { checkOwnFile } from "./own-files.ts";
  * lives in the target's directory (rename is only atomic within one filesystem) and is removed
  * on failure. Throws the underlying error (ENOTDIR, EACCES, EISDIR…) after cleaning up.
  * `own`: a file of hey's own (own-files.ts): a link at `path` or its directory is refused
- * (OwnFileError), never followed.
+ * (OwnFileError), never followed. `private`: hey's state — missing directories are created 0700
+ * and a new file 0600. `follow: false`: a link at `path` is replaced by the file, never written
+ * through (a backup next to a file the user owns); `mode` is then the new file's mode.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: { own?: boolean } = {}): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: { own?: boolean; private?: boolean; follow?: boolean; mode?: number } = {}): Promise<void> {
   if (opts.own) checkOwnFile(path);
-  const target = opts.own ? path : await realpath(path).catch(() => path);
+  const follow = !opts.own && opts.follow !== false;
+  const target = follow ? await realpath(path).catch(() => path) : path;
   const dir = dirname(target);
-  await mkdir(dir, { recursive: true });
-  const existing = await stat(target).catch(() => undefined);
+  await mkdir(dir, { recursive: true, ...(opts.private ? { mode: 0o700 } : {}) });
+  const existing = follow || opts.own ? await stat(target).catch(() => undefined) : await lstat(target).catch(() => undefined);
   if (existing?.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: "EISDIR" });
+  const keep = existing?.isFile() ? existing.mode & 0o7777 : undefined; // a link replaced has no mode to keep
+  // hey's state is private even when an older hey left the file readable to others
+  const mode = opts.mode ?? (opts.private ? 0o600 : (keep ?? 0o666));
 
   const tmp = join(dir, `.${basename(target).slice(0, 100)}.${process.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`);
-  const handle = await open(tmp, "wx", existing ? existing.mode & 0o7777 : 0o666);
+  const handle = await open(tmp, "wx", mode);
   try {
     try {
       await handle.writeFile(data);
@@ -31,7 +37,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
       await handle.close();
     }
     // open() applied the umask; an existing file's mode (e.g. 0755) must survive unchanged.
-    if (existing) await chmod(tmp, existing.mode & 0o7777);
+    if (keep !== undefined || opts.mode !== undefined || opts.private) await chmod(tmp, mode);
     await rename(tmp, target);
   } catch (error) {
     await unlink(tmp).catch(() => {});

@@ -5,11 +5,11 @@
 // the legacy SSE transport when the server rejects Streamable HTTP. SDK errors become
 // ConnectError / CallError here, with the server's stderr tail where there is one.
 import type { McpServerSettings } from "../config/settings.ts";
-import { retrying503 } from "./http-retry.ts";
+import { boundedBodies, retrying503 } from "./http-retry.ts";
 import type { McpTool } from "./names.ts";
 import type { CallResult } from "./results.ts";
 import { CallError, ConnectError, type Connection, type ConnectHooks } from "./server.ts";
-import { childEnv, NoiseError, StdioTransport } from "./stdio.ts";
+import { childEnv, MAX_MESSAGE_BYTES, NoiseError, StdioTransport } from "./stdio.ts";
 
 export interface ClientContext {
   /** hey's version, sent in `initialize` */
@@ -73,7 +73,7 @@ export async function connectServer(settings: McpServerSettings, hooks: ConnectH
       await Promise.race([client.connect(transport, opts), noisy]);
     } else {
       const url = new URL(settings.url!);
-      const fetchImpl = retrying503(ctx.fetch as Parameters<typeof retrying503>[0], sleep) as typeof fetch;
+      const fetchImpl = boundedBodies(retrying503(ctx.fetch as Parameters<typeof retrying503>[0], sleep), MAX_MESSAGE_BYTES) as typeof fetch;
       const requestInit = { headers: settings.headers };
       try {
         await client.connect(new lib.StreamableHTTP(url, { requestInit, fetch: fetchImpl }), opts);

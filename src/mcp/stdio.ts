@@ -9,8 +9,15 @@
 export const ENV_ALLOW = ["HOME", "LOGNAME", "USER", "PATH", "SHELL", "TERM", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ", "SYSTEMROOT", "WINDIR", "APPDATA", "LOCALAPPDATA", "USERPROFILE"];
 /** How much of a server's stderr is kept for the failure message and /mcp. */
 export const STDERR_TAIL_CHARS = 2_000;
-/** A line on stdout longer than this is not a message hey will wait for. */
-const MAX_LINE_CHARS = 16 * 1024 * 1024;
+/**
+ * The largest message read from a server's stdout. A longer line (a tool asked for a 100 MB file)
+ * is dropped as it arrives — hey's memory stays bounded whatever the server sends — and the call
+ * it answers fails with its size (issue 24). Results over 8,000 characters are cut for the model
+ * anyway (results.ts); 16 MiB leaves room for images.
+ */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** Of a dropped line, its first and last bytes are kept: the JSON-RPC id is at one end. */
+const EDGE_BYTES = 512;
 /** After SIGTERM, how long the group gets before SIGKILL. */
 const CLOSE_GRACE_MS = 500;
 
@@ -122,24 +129,58 @@ export class StdioTransport {
     this.onclose?.();
   }
 
+  /**
+   * Splits stdout into lines as bytes (a line is decoded once, when complete), holding at most
+   * MAX_MESSAGE_BYTES of one: past that only its edges are kept, and at its end the request it
+   * answers is failed (dropLine).
+   */
   private async readLines(stream: ReadableStream<Uint8Array>): Promise<void> {
-    const decoder = new TextDecoder();
-    let buffer = "";
+    let parts: Uint8Array[] = [];
+    let size = 0;
+    let dropped: { head: Uint8Array; tail: Uint8Array; bytes: number } | undefined;
+    const end = () => {
+      if (dropped) this.dropLine(dropped.head, dropped.tail, dropped.bytes);
+      else if (size > 0) this.line(new TextDecoder().decode(join(parts, size)));
+      parts = [];
+      size = 0;
+      dropped = undefined;
+    };
     try {
       for await (const chunk of stream) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let nl: number;
-        while ((nl = buffer.indexOf("\n")) >= 0) {
-          this.line(buffer.slice(0, nl));
-          buffer = buffer.slice(nl + 1);
-        }
-        if (buffer.length > MAX_LINE_CHARS) {
-          this.onerror?.(new NoiseError(`a line of over ${MAX_LINE_CHARS} characters on stdout`));
-          buffer = "";
+        for (let start = 0; ; ) {
+          const nl = chunk.indexOf(10, start);
+          const piece = chunk.subarray(start, nl < 0 ? chunk.length : nl);
+          if (dropped) {
+            dropped.bytes += piece.length;
+            dropped.tail = lastBytes(dropped.tail, piece);
+          } else if (size + piece.length > MAX_MESSAGE_BYTES) {
+            const held = join([...parts, piece], size + piece.length);
+            dropped = { head: held.slice(0, EDGE_BYTES), tail: held.slice(-EDGE_BYTES), bytes: held.length };
+            parts = [];
+            size = 0;
+          } else if (piece.length > 0) {
+            parts.push(piece);
+            size += piece.length;
+          }
+          if (nl < 0) break;
+          end();
+          start = nl + 1;
         }
       }
     } catch {} // the pipe broke: the exit handler reports it
-    if (buffer.trim() !== "") this.line(buffer);
+    end();
+  }
+
+  /**
+   * A message too large to read: the request it answers (its id found at either end of the line)
+   * gets an error response naming the size; without an id it is reported as noise.
+   */
+  private dropLine(head: Uint8Array, tail: Uint8Array, bytes: number): void {
+    const mb = (n: number) => `${Math.round(n / (1024 * 1024))} MB`;
+    const id = messageId(new TextDecoder().decode(head), new TextDecoder().decode(tail));
+    const why = `the server's answer was ${mb(bytes)}, more than the ${mb(MAX_MESSAGE_BYTES)} hey reads, so it was dropped; ask the tool for less (a range, a filter, a page)`;
+    if (id === undefined) return this.onerror?.(new NoiseError(`${why} (no request id found in it)`));
+    this.onmessage?.({ jsonrpc: "2.0", id, error: { code: TOO_LARGE, message: why } });
   }
 
   private line(raw: string): void {
@@ -160,6 +201,44 @@ export class StdioTransport {
       for await (const chunk of stream) this.tail = (this.tail + decoder.decode(chunk, { stream: true })).slice(-STDERR_TAIL_CHARS);
     } catch {} // the pipe broke with the process
   }
+}
+
+/**
+ * The JSON-RPC error code of a dropped answer: in the implementation-defined range, clear of the
+ * SDK's own -32000 (connection closed) and -32001 (timeout), which the client reads as such.
+ */
+const TOO_LARGE = -32090;
+
+/** `parts` (holding `size` bytes) as one array. */
+function join(parts: Uint8Array[], size: number): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** The last EDGE_BYTES of `kept` followed by `piece`. */
+function lastBytes(kept: Uint8Array, piece: Uint8Array): Uint8Array {
+  if (piece.length >= EDGE_BYTES) return piece.slice(-EDGE_BYTES);
+  const both = join([kept, piece], kept.length + piece.length);
+  return both.slice(-EDGE_BYTES);
+}
+
+/**
+ * The id of a JSON-RPC message from its first and last bytes: `{"jsonrpc":"2.0","id":7,…` (most
+ * servers) or `…,"jsonrpc":"2.0","id":7}` (the TypeScript SDK writes it last). Only an `id` that is
+ * the outermost object's first or last member counts. Exported for tests.
+ */
+export function messageId(head: string, tail: string): number | string | undefined {
+  const value = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;
+  const first = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*` + value).exec(head);
+  const last = new RegExp(String.raw`,\s*"id"\s*:\s*` + value + String.raw`\s*(?:,\s*"jsonrpc"\s*:\s*"2\.0"\s*)?\}\s*$`).exec(tail);
+  const raw = first?.[1] ?? last?.[1];
+  return raw === undefined ? undefined : (JSON.parse(raw) as number | string);
 }
 
 /** A signal to the child's process group (the child alone on Windows). */

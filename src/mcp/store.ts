@@ -49,7 +49,7 @@ export function createToolStore(cacheDir: string): ToolStore {
     async save(settings, tools) {
       const file = fileOf(settings);
       try {
-        await writeFileAtomic(file, JSON.stringify({ server: settings.name, tools }) + "\n", { own: true });
+        await writeFileAtomic(file, JSON.stringify({ server: settings.name, tools }) + "\n", { own: true, private: true });
         const prefix = `${sanitizeName(settings.name)}-`;
         for (const name of readdirSync(dir)) if (name.startsWith(prefix) && name.endsWith(".json") && join(dir, name) !== file && /^[0-9a-f]{16}\.json$/.test(name.slice(prefix.length))) unlinkSync(join(dir, name));
       } catch {} // no cache next time: slower, not wrong

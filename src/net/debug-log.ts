@@ -3,6 +3,8 @@
 // retry decision, appended to one file (0600) in the state directory. Loaded only when asked for:
 // a run without it never imports this file.
 import { join } from "node:path";
+import { redactShapes } from "../config/secret-shapes.ts";
+import { redact } from "../config/secrets.ts";
 import { appendOwnFile } from "../fs/own-files.ts";
 import type { Output } from "../kernel/output.ts";
 import { redactProxyUrl } from "./proxy.ts";
@@ -25,14 +27,18 @@ export interface DebugLog {
   output: Output;
 }
 
-/** A log in `dir` named by the start time and pid. Nothing is written until the first line. */
-export function openDebugLog(dir: string, now: () => Date = () => new Date()): DebugLog {
+/**
+ * A log in `dir` named by the start time and pid. Nothing is written until the first line. Every
+ * line is written with `secrets` (the values hey knows to be secret) and values shaped like
+ * credentials replaced (issue 24): an error body that echoes the key does not keep it on disk.
+ */
+export function openDebugLog(dir: string, secrets: () => readonly string[] = () => [], now: () => Date = () => new Date()): DebugLog {
   const path = join(dir, `${now().toISOString().replace(/[:.]/g, "-")}-${process.pid}.log`);
   let failed = false;
   const write = (lines: string[]) => {
     if (failed) return;
     try {
-      appendOwnFile(path, `${now().toISOString()} ${lines.join("\n  ")}\n`);
+      appendOwnFile(path, `${now().toISOString()} ${redactShapes(redact(lines.join("\n  "), secrets()))}\n`);
     } catch (e) {
       failed = true; // a log that cannot be written must not stop the run; the path was printed
       process.stderr.write(`hey: cannot write the debug log ${path}: ${(e as Error).message}\n`);

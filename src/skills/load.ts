@@ -3,8 +3,8 @@
 // and `.hey/skills/` of the working directory, so skills written for other agents work unchanged.
 // In each folder a skill is a subfolder with a SKILL.md, or a `.md` file with frontmatter at the
 // folder's root. Parsing and validation are skills/frontmatter.ts's; this file only reads.
-import { readdirSync, statSync, type Dirent } from "node:fs";
-import { basename, join } from "node:path";
+import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { basename, join, sep } from "node:path";
 import { readHead } from "../fs/read-head.ts";
 import { byPrecedence } from "./catalog.ts";
 import { parseSkill, splitFrontmatter, type Skill, type SkillProblem } from "./frontmatter.ts";
@@ -14,10 +14,31 @@ const SKILL_HEAD_BYTES = 64 * 1024;
 /** `/skill:NAME` sends at most this much of the file (as much as an @file mention). */
 const SKILL_TEXT_MAX_BYTES = 100 * 1024;
 
-/** The skill folders in precedence order, lowest first; the project's two only when `project`. */
-export function skillFolders(opts: { home: string; configDir: string; cwd: string; project: boolean }): string[] {
-  const user = [join(opts.home, ".agents", "skills"), join(opts.configDir, "skills")];
-  return opts.project ? [...user, join(opts.cwd, ".agents", "skills"), join(opts.cwd, ".hey", "skills")] : user;
+/** A folder of skills; `within`: a skill file there must really be inside this directory (the project), links included. */
+export interface SkillFolder {
+  dir: string;
+  within?: string;
+}
+
+/**
+ * The skill folders in precedence order, lowest first; the project's two only when `project`.
+ * A project's skill that is a link to a file outside the project is left out (as a project's
+ * AGENTS.md is): a repository must not put `~/.aws/credentials` into every prompt (issue 24). The
+ * user's own folders may link anywhere (a skills folder kept with the dotfiles).
+ */
+export function skillFolders(opts: { home: string; configDir: string; cwd: string; project: boolean }): SkillFolder[] {
+  const user = [{ dir: join(opts.home, ".agents", "skills") }, { dir: join(opts.configDir, "skills") }];
+  if (!opts.project) return user;
+  const within = realOr(opts.cwd);
+  return [...user, { dir: join(opts.cwd, ".agents", "skills"), within }, { dir: join(opts.cwd, ".hey", "skills"), within }];
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 export interface LoadedSkills {
@@ -27,10 +48,11 @@ export interface LoadedSkills {
 }
 
 /** Every skill in `folders` (missing folders are fine); never throws for what it finds. */
-export function loadSkills(folders: readonly string[]): LoadedSkills {
+export function loadSkills(folders: readonly (string | SkillFolder)[]): LoadedSkills {
   const found: Skill[] = [];
   const problems: SkillProblem[] = [];
-  for (const folder of folders) {
+  for (const place of folders) {
+    const { dir: folder, within } = typeof place === "string" ? { dir: place, within: undefined } : place;
     let entries: Dirent[];
     try {
       entries = readdirSync(folder, { withFileTypes: true });
@@ -45,16 +67,23 @@ export function loadSkills(folders: readonly string[]): LoadedSkills {
       const kind = kindOf(entry, path);
       if (kind === "dir") {
         const file = join(path, "SKILL.md");
-        if (kindOf(undefined, file) === "file") read(file, entry.name);
-      } else if (kind === "file" && entry.name.endsWith(".md")) read(path, undefined);
+        if (kindOf(undefined, file) === "file") read(file, entry.name, within);
+      } else if (kind === "file" && entry.name.endsWith(".md")) read(path, undefined, within);
     }
   }
   const merged = byPrecedence(found);
   return { skills: merged.skills, problems: [...problems, ...merged.problems] };
 
-  function read(path: string, folder: string | undefined): void {
+  function read(path: string, folder: string | undefined, within: string | undefined): void {
     let text: string;
     try {
+      if (within !== undefined) {
+        const real = realpathSync(path);
+        if (real !== within && !real.startsWith(within.endsWith(sep) ? within : within + sep)) {
+          problems.push({ level: "warning", message: `${path} is a link to ${real}, outside the project; left out` });
+          return;
+        }
+      }
       text = readHead(path, SKILL_HEAD_BYTES).text;
     } catch (e) {
       problems.push({ level: "error", message: `${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); left out` });

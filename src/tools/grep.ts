@@ -30,6 +30,8 @@ export interface GrepToolOptions {
   rg?: string | null;
   /** what a leading `~` in `path` means (default: the user's home) */
   home?: string;
+  /** ripgrep's environment: the one the model's commands get, without API keys (default: hey's) */
+  env?: Record<string, string | undefined>;
 }
 
 const fail = (output: string): ToolResult => ({ output, isError: true });
@@ -84,7 +86,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
 
       const search = { root, isFile: info.isFile(), regex, pattern, ignoreCase, context, glob, cap, keep, show };
       if (rg === undefined) rg = await locateRipgrep();
-      let found = rg ? await searchWithRg(rg, search, ctx) : undefined;
+      let found = rg ? await searchWithRg(rg, search, ctx, options.env) : undefined;
       if (!found && !ctx.signal.aborted) found = await searchBuiltin(search, ctx.signal);
       if (!found || ctx.signal.aborted) return fail("grep interrupted");
       return { output: format(found, cap, context) || `no matches for ${JSON.stringify(pattern)} in ${where}${glob ? ` (glob ${glob})` : ""}` };
@@ -257,7 +259,7 @@ interface RgData {
  * summary record: it rejected the pattern, failed to start or was killed by an abort), so the
  * caller falls back to the built-in search.
  */
-async function searchWithRg(rg: string, search: Search, ctx: ToolContext): Promise<Collector | undefined> {
+async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: Record<string, string | undefined> | undefined): Promise<Collector | undefined> {
   const argv = [rg, "--json", "--no-config", "--hidden", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global"];
   argv.push("--crlf", "--encoding", "none", "--max-filesize", String(GREP_MAX_FILE_BYTES));
   for (const name of ALWAYS_SKIP) argv.push("--glob", `!${name}`);
@@ -270,7 +272,7 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext): Promi
 
   let proc: Bun.Subprocess<"ignore", "pipe", "ignore">;
   try {
-    proc = Bun.spawn(argv, { cwd: ctx.cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+    proc = Bun.spawn(argv, { cwd: ctx.cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore", ...(env ? { env } : {}) });
   } catch {
     return undefined;
   }

@@ -50,15 +50,15 @@ export async function installRipgrep(bytes: Uint8Array, dir: string, exe: boolea
   if (await isVerified(path, hash, exe)) return path;
   const tmp = `${path}.${process.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
-    await mkdir(dir, { recursive: true });
-    const handle = await open(tmp, "wx", 0o755);
+    await mkdir(dir, { recursive: true, mode: 0o700 }); // hey's cache is private, as the rest of its state
+    const handle = await open(tmp, "wx", 0o700);
     try {
       await handle.writeFile(bytes);
       await handle.sync();
     } finally {
       await handle.close();
     }
-    await chmod(tmp, 0o755); // open() applied the umask
+    await chmod(tmp, 0o700); // open() applied the umask
     if (!(await isVerified(tmp, hash, exe))) throw new Error("the written copy does not match");
     await rename(tmp, path);
     return path;

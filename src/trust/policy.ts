@@ -2,6 +2,7 @@
 // can redirect the user's keys or tell the agent what to run, so they load only in a trusted
 // project. AGENTS.md is plain text and is read everywhere. The answers live in trust.json, keyed
 // by the project's real path. Pure: the decision, the file's format and the messages.
+import { visible } from "../ui/visible.ts";
 
 /** trust.json: one decision per project directory (its real path). */
 export interface TrustFile {
@@ -71,7 +72,45 @@ export function readAnswer(text: string): TrustAnswer {
 }
 
 export function trustQuestion(project: string, resources: readonly string[]): string {
-  return `${project} has ${list(resources)}: project settings and skills can send your keys elsewhere and tell the agent what to run.\nTrust this project? (y/N) `;
+  // a directory name is text hey did not write: an escape sequence in it must not reach the terminal
+  return `${visible(project)} has ${list(resources)}: project settings and skills can send your keys elsewhere and tell the agent what to run.\nTrust this project? (y/N) `;
+}
+
+/**
+ * trust.json trusts the project, but not at hey's question (the approvals record does not say so):
+ * the file was changed behind hey's back — possibly by the agent — so the answer is not used.
+ */
+export function unconfirmedTrustNotice(project: string, trustFile: string, interactive: boolean): string {
+  const then = interactive ? "hey asks again" : "its files are not loaded; the interactive prompt asks again, --approve trusts it for one run";
+  return `${trustFile} trusts ${visible(project)}, but that was not answered at hey's question (the file was changed outside hey): ${then}`;
+}
+
+/** A config file whose guarded keys give the agent more than the user approved, and what. */
+export interface Widening {
+  file: string;
+  lines: string[];
+}
+
+/** The REPL's question before a config change that gives the agent more takes effect. */
+export function approvalQuestion(pending: readonly Widening[]): string {
+  const files = pending.map((w) => `${visible(w.file)} would give the agent more than you approved:\n${w.lines.map((l) => `  ${visible(l)}`).join("\n")}`);
+  const them = pending.reduce((n, w) => n + w.lines.length, 0) === 1 ? "this change" : "these changes";
+  return `${files.join("\n")}\nThe agent can write ${pending.length === 1 ? "this file" : "these files"}, so hey asks. Use ${them}? (y/N) `;
+}
+
+/**
+ * One line per file whose widening is not used: in a one-shot run (never asked), or after the
+ * REPL's question was not answered yes.
+ */
+export function approvalNotice(pending: readonly Widening[], asked: boolean): string[] {
+  // asked: the question listed the changes a moment ago
+  if (asked) return [`not used: the ${pending.reduce((n, w) => n + w.lines.length, 0) === 1 ? "change" : "changes"} above; the approved values are used (hey asks again at the next start or /reload)`];
+  return pending.map((w) => `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: it gives the agent more than you approved, and the agent can write that file; the approved values are used (run hey without -p to review and approve it)`);
+}
+
+/** On hey's first run (no approvals record yet) the files' guarded keys are taken as the user's. */
+export function adoptedNotice(files: readonly string[], record: string): string {
+  return `recorded ${list(files.map(visible))} as approved (no earlier record in ${record}); from now on hey asks before using a change there that gives the agent more`;
 }
 
 /** The one stderr line of a run that leaves the project's resources out; `trustFile` holds a recorded "no". */

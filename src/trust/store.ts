@@ -4,7 +4,9 @@ import { readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { readOwnFile } from "../fs/own-files.ts";
-import { declinedNotice, decideTrust, emptyTrust, parseTrust, readAnswer, trustQuestion, withDecision, type TrustFile } from "./policy.ts";
+import { updateApprovals } from "../config/approval-store.ts";
+import { withTrusted, type Approvals } from "../config/approvals.ts";
+import { declinedNotice, decideTrust, emptyTrust, parseTrust, readAnswer, trustQuestion, unconfirmedTrustNotice, withDecision, type TrustFile } from "./policy.ts";
 
 /** trust.json holds one short line per project; anything bigger is not hey's. */
 const TRUST_FILE_MAX_BYTES = 4 * 1024 * 1024;
@@ -40,10 +42,15 @@ export function readTrust(file: string): TrustFile {
   return read ? parseTrust(read.text) : emptyTrust();
 }
 
-/** Records one answer: re-reads the file (another hey may have written it) and replaces it atomically. */
-export async function recordTrust(file: string, project: string, trusted: boolean, now = new Date()): Promise<void> {
+/**
+ * Records one answer: re-reads the file (another hey may have written it) and replaces it
+ * atomically; the approvals record at `approvals` keeps the same answer, so a trust.json changed
+ * behind hey's back is told apart from one hey wrote (issue 24).
+ */
+export async function recordTrust(file: string, project: string, trusted: boolean, approvals: string, now = new Date()): Promise<void> {
   const next = withDecision(readTrust(file), project, trusted, now);
-  await writeFileAtomic(file, JSON.stringify(next, null, 2) + "\n", { own: true });
+  await updateApprovals(approvals, (a) => withTrusted(a, project, trusted));
+  await writeFileAtomic(file, JSON.stringify(next, null, 2) + "\n", { own: true, private: true });
 }
 
 export interface TrustOutcome {
@@ -72,6 +79,8 @@ export async function settleTrust(opts: {
   /** the line typed; undefined: cancelled */
   ask(question: string): Promise<string | undefined>;
   warn(message: string): void;
+  /** what the user approved (undefined: hey's first run, nothing recorded yet) and where it is kept */
+  approvals: { record: Approvals | undefined; file: string };
 }): Promise<TrustOutcome | "cancelled"> {
   const file = trustFilePath(opts.configDir);
   const project = projectKey(opts.cwd);
@@ -83,6 +92,12 @@ export async function settleTrust(opts: {
     } catch (e) {
       opts.warn(`${file}: ${(e as Error).message}; projects count as not trusted`);
     }
+    // a yes hey did not record at its question is not the user's (the agent may have written it)
+    const { record } = opts.approvals;
+    if (stored === true && record && !record.trusted.includes(project)) {
+      opts.warn(unconfirmedTrustNotice(project, file, opts.interactive));
+      stored = undefined;
+    }
   }
   const decision = decideTrust({ approve: opts.approve, stored, interactive: opts.interactive, resources });
   if (decision !== "ask") return { trusted: decision, resources, stored, asked: false, file };
@@ -93,7 +108,7 @@ export async function settleTrust(opts: {
   let recorded = false;
   if (answer !== "not now") {
     try {
-      await recordTrust(file, project, trusted);
+      await recordTrust(file, project, trusted, opts.approvals.file);
       recorded = true;
     } catch (e) {
       opts.warn(`could not record the answer in ${file}: ${(e as Error).message}`);

@@ -57,7 +57,7 @@ describe("settingsChanges", () => {
     ["a provider added and the proxy (no URL shown)", resolved(two), resolved({ ...two, provider: { ...two.provider, b: { base_url: "http://h/v1", models: ["z"] } }, proxy: { url: "http://u:p@proxy:1" } }), ["+ provider b", "~ [proxy] url"]],
     ["numbers and booleans with values", base, { ...base, agent: { ...base.agent, maxTurns: 40 }, retry: { ...base.retry, jitter: false } }, ["~ [agent] max_turns 20 → 40", "~ [retry] jitter true → false"]],
     ["effort", base, { ...base, effort: "high" }, ["~ effort (default) → high"]],
-    ["permission lists and the shell", base, { ...base, permission: { allow: ["read_file"], deny: [] }, tools: { ...base.tools, shell: "bash" } }, ['~ [tools] shell (default) → "bash"', "~ [permission] allow"]],
+    ["permission lists and the shell", base, { ...base, permission: { allow: ["read_file"], deny: [], narrow: [] }, tools: { ...base.tools, shell: "bash" } }, ['~ [tools] shell (default) → "bash"', "~ [permission] allow"]],
     ["an MCP server: not told here", base, { ...base, mcp: { ...base.mcp, servers: [{ name: "gh", at: "/c.toml: [mcp.gh]", args: [], env: {}, headers: {}, enabled: true, timeoutMs: 1, command: "gh-mcp" }] } }, []], // the MCP part tells of servers: only it knows which ones will run (not with --no-mcp)
   ])("%s", (_, before, after, want) => {
     expect(settingsChanges(before, after)).toEqual(want);
@@ -79,13 +79,13 @@ describe("LoadedConfig.reload reads the files again and collects every problem",
 
   const GOOD = '[default]\nprovider = "a"\n\n[provider.a]\nbase_url = "http://127.0.0.1:1/v1"\nmodels = ["m1", "m2"]\n';
   const load = (env: Record<string, string> = {}) =>
-    loadConfig({ env: { XDG_CONFIG_HOME: join(tmp.path, "xdg"), ...env }, cwd: project, trustProject: true, flags: {} });
+    loadConfig({ env: { XDG_CONFIG_HOME: join(tmp.path, "xdg"), ...env }, cwd: project, trustProject: true, flags: {}, approvals: undefined });
 
   test("fixed files give the new settings", () => {
     writeFileSync(user, GOOD);
     const config = load();
     writeFileSync(user, GOOD.replace('provider = "a"', 'provider = "a"\nmodel = "m2"'));
-    const next = config.reload({});
+    const next = config.reload({}, undefined);
     expect(next.errors).toBeUndefined();
     expect(next.config?.settings.model).toBe("m2");
     expect(config.settings.model).toBe("m1"); // the old one is untouched
@@ -96,7 +96,7 @@ describe("LoadedConfig.reload reads the files again and collects every problem",
     const config = load();
     writeFileSync(user, GOOD.replace("[default]", "[default\n"));
     writeFileSync(join(project, ".hey", "config.toml"), "[agent]\nmax_turns = -1\n");
-    expect(config.reload({}).errors).toEqual([
+    expect(config.reload({}, undefined).errors).toEqual([
       `${user}:1:10: Unexpected character, expected whitespace, . or ]`,
       `${join(project, ".hey", "config.toml")}:2: [agent] max_turns must be a positive integer, got -1`,
     ]);
@@ -108,14 +108,14 @@ describe("LoadedConfig.reload reads the files again and collects every problem",
     const projectFile = join(project, ".hey", "config.toml");
     writeFileSync(user, GOOD + "\n[retry]\nbase_delay_ms = -1\nmax_retries = 1000\n");
     writeFileSync(projectFile, "[agent]\nmax_turns = 0\n");
-    expect(config.reload({}).errors).toEqual([
+    expect(config.reload({}, undefined).errors).toEqual([
       `${user}:9: [retry] base_delay_ms must be a non-negative integer, got -1`,
       `${user}:10: [retry] max_retries must be between 0 and 100, got 1000`,
       `${projectFile}:2: [agent] max_turns must be a positive integer, got 0`,
     ]);
     writeFileSync(user, GOOD);
     writeFileSync(projectFile, '[mcp.a]\nargs = []\n[mcp.b]\ncommand = "x"\nurl = "http://h/mcp"\n');
-    expect(config.reload({}).errors).toEqual([
+    expect(config.reload({}, undefined).errors).toEqual([
       `${projectFile}:1: [mcp.a] needs command (a local server) or url (a remote one)`,
       `${projectFile}:5: [mcp.b] has both command and url; keep one`,
     ]);
@@ -125,14 +125,14 @@ describe("LoadedConfig.reload reads the files again and collects every problem",
     writeFileSync(user, GOOD + 'headers = { "X-Team" = "${TEAM}" }\napi_key = "${KEY}"\n');
     const config = load();
     expect(config.warnings).toEqual([`${user}: [provider.a] api_key: \${KEY} has no value, so provider a sends no API key`, `${user}: [provider.a] headers.X-Team: \${TEAM} is not set (using "")`]);
-    expect(config.reload({}).errors).toEqual([`${user}: [provider.a] api_key: \${KEY} has no value, so provider a sends no API key`, `${user}: [provider.a] headers.X-Team: \${TEAM} is not set`]);
+    expect(config.reload({}, undefined).errors).toEqual([`${user}: [provider.a] api_key: \${KEY} has no value, so provider a sends no API key`, `${user}: [provider.a] headers.X-Team: \${TEAM} is not set`]);
   });
 
   test("resolution errors (an unknown provider) are reported, not thrown", () => {
     writeFileSync(user, GOOD);
     const config = load();
     writeFileSync(user, GOOD.replace('provider = "a"', 'provider = "nope"'));
-    expect(config.reload({}).errors).toHaveLength(1);
-    expect(config.reload({}).errors![0]).toContain("nope");
+    expect(config.reload({}, undefined).errors).toHaveLength(1);
+    expect(config.reload({}, undefined).errors![0]).toContain("nope");
   });
 });

@@ -97,6 +97,7 @@ describe("precedence: user < project < --config < HEY_* < flags, key by key", ()
       configFile: c.config ? "../extra.toml" : undefined,
       trustProject: c.trust ?? true,
       flags: c.flags ?? {},
+      approvals: undefined,
     });
     expect(r.settings.agent).toEqual(c.agent);
     expect(r.skipped).toBe(c.project && c.trust === false ? join(cwd, ".hey", "config.toml") : undefined);
@@ -104,7 +105,7 @@ describe("precedence: user < project < --config < HEY_* < flags, key by key", ()
 
   test("XDG_CONFIG_HOME holds the user file", () => {
     write(join(dir, "xdg", "hey", "config.toml"), "[retry]\nmax_retries = 1");
-    const r = loadConfig({ env: { HOME: join(dir, "home"), XDG_CONFIG_HOME: join(dir, "xdg") }, cwd: dir, trustProject: false, flags: {} });
+    const r = loadConfig({ env: { HOME: join(dir, "home"), XDG_CONFIG_HOME: join(dir, "xdg") }, cwd: dir, trustProject: false, flags: {}, approvals: undefined });
     expect(r.settings.retry.maxRetries).toBe(1);
   });
 
@@ -113,7 +114,7 @@ describe("precedence: user < project < --config < HEY_* < flags, key by key", ()
       '[permission]\nallow = ["bash: ls *", "bash: git *"]\n[provider.gw]\nbase_url = "https://gw/v1"\nmodels = ["a"]\nheaders = { X-A = "1", X-B = "2" }',
       '[permission]\nallow = ["bash: cargo *"]\n[provider.gw]\nheaders = { X-B = "3" }',
     ]);
-    expect(r.settings.permission).toEqual({ allow: ["bash: cargo *"], deny: [] });
+    expect(r.settings.permission).toEqual({ allow: ["bash: cargo *"], deny: [], narrow: [] });
     expect(r.settings.provider.headers).toEqual({ "X-A": "1", "X-B": "3" });
     expect(r.settings.provider.models).toEqual(["a"]);
   });
@@ -142,8 +143,8 @@ test("defaults, with no file and no key", () => {
     agent: { maxTurns: 20, budgetTokens: 40000, parallelTools: true },
     retry: { enabled: true, maxRetries: 5, baseDelayMs: 2000, maxDelayMs: 60000, jitter: true, respectRetryAfter: true, idleTimeoutMs: 120000 },
     compaction: { dedup: true, purgeErrorsAfter: 4, nudgeThreshold: 0.7, compressTool: true },
-    permission: { allow: [], deny: [] },
-    tools: { bashFilter: "builtin", bashTimeoutMs: 120000, keepEnv: [] },
+    permission: { allow: [], deny: [], narrow: [] },
+    tools: { bashFilter: "builtin", bashTimeoutMs: 120000, keepEnv: [], redactSecrets: true },
     mcp: { servers: [], startupWaitMs: 3000 },
     input: { maxBytes: 262144 },
   });
@@ -226,8 +227,8 @@ max_bytes = 2000
     agent: { maxTurns: 30, budgetTokens: 100000, parallelTools: false },
     retry: { enabled: false, maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1000, jitter: false, respectRetryAfter: false, idleTimeoutMs: 90000 },
     compaction: { dedup: false, purgeErrorsAfter: 0, nudgeThreshold: 1, compressTool: false },
-    permission: { allow: ["bash: cargo *"], deny: ["bash: rm *"] },
-    tools: { shell: "/bin/zsh", bashFilter: "none", bashTimeoutMs: 5000, keepEnv: ["OPENAI_API_KEY"] },
+    permission: { allow: ["bash: cargo *"], deny: ["bash: rm *"], narrow: [] },
+    tools: { shell: "/bin/zsh", bashFilter: "none", bashTimeoutMs: 5000, keepEnv: ["OPENAI_API_KEY"], redactSecrets: true },
     mcp: {
       startupWaitMs: 0,
       servers: [

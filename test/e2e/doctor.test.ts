@@ -2,7 +2,7 @@
 // HTTPS endpoint with a private CA, and against quirky OpenAI-compatible servers: the report names
 // each quirk, `--write` records the flags (after a backup), and a following `hey -p` task works.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { startProtocolMock, startQuirkyServer, type MockServer, type Quirks } from "../helpers/doctor-mocks.ts";
@@ -166,8 +166,15 @@ test("--write records the flags a quirky server needs (after a backup), and then
   expect(unwritten.stdout).toContain("! usable once these are in the provider's table: ");
   expect(unwritten.stdout).toContain("run hey doctor quirky --write");
 
+  // a link planted where the backup goes is replaced, never written through (issue 24)
+  const outside = join(work.path, "outside.txt");
+  writeFileSync(outside, "not hey's\n");
+  symlinkSync(outside, `${configFile}.bak`);
   const doctor = await runHey(["doctor", "quirky", "--write"], { cwd: work.path, env });
   expect(doctor.code).toBe(0);
+  expect(readFileSync(outside, "utf8")).toBe("not hey's\n");
+  expect(lstatSync(`${configFile}.bak`).isSymbolicLink()).toBe(false);
+  expect(lstatSync(`${configFile}.bak`).mode & 0o777).toBe(statSync(configFile).mode & 0o777);
   for (const title of ["system role", "output limit", "empty tools list", "tool result after reasoning", "parallel calls"]) expect(line(doctor.stdout, title)).toStartWith("!");
   expect(doctor.stdout).toContain(`to ${configFile} (the previous file is ${configFile}.bak)`);
   expect(readFileSync(`${configFile}.bak`, "utf8")).toBe(before);

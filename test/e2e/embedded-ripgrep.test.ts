@@ -52,7 +52,7 @@ function loggingRg(path: string, log: string): string {
   return path;
 }
 
-test("with no rg on PATH, the embedded ripgrep is extracted once (content-addressed, 0755, verified) and searches", async () => {
+test("with no rg on PATH, the embedded ripgrep is extracted once (content-addressed, 0700 in a 0700 folder, verified) and searches", async () => {
   const cache = join(work.path, "cache");
   const env = { PATH: join(work.path, "empty-path"), XDG_CACHE_HOME: cache };
   expect(await grepThroughHey(env)).toBe(RESULT);
@@ -61,7 +61,8 @@ test("with no rg on PATH, the embedded ripgrep is extracted once (content-addres
   const name = `rg-${sha256(embedded).slice(0, 16)}`;
   expect(readdirSync(join(cache, "hey"))).toEqual([name]);
   const extracted = join(cache, "hey", name);
-  expect(statSync(extracted).mode & 0o777).toBe(0o755);
+  expect(statSync(extracted).mode & 0o777).toBe(0o700);
+  expect(statSync(join(cache, "hey")).mode & 0o777).toBe(0o700);
   expect(sha256(readFileSync(extracted))).toBe(sha256(embedded));
   expect(Bun.spawnSync([extracted, "--version"]).stdout.toString()).toStartWith("ripgrep ");
 

@@ -6,6 +6,8 @@
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { formatApprovals, parseApprovals, withConfigs } from "../../src/config/approvals.ts";
+import { loadConfig } from "../../src/config/load.ts";
 import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER, FS_SERVER } from "../helpers/mcp.ts";
 import { resultText, startModelServer, textOf, type ChatRequest, type ModelServer, type Turn } from "../helpers/model-server.ts";
@@ -109,7 +111,7 @@ test("--output json reports each server in an mcp event (the array form of [mcp]
   expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toHaveLength(1); // not started again
 });
 
-test("the evolution loop across runs: the model adds [mcp.fs] with write_file; the next `hey -c` offers its tools and a call returns real content", async () => {
+test("the evolution loop across runs: the model adds [mcp.fs] with write_file; the next `hey -c` leaves it out until the user approves it, then offers its tools", async () => {
   const notes = join(home.path, "notes");
   mkdirSync(notes);
   writeFileSync(join(notes, "todo.md"), "- water the plants\n");
@@ -129,6 +131,16 @@ test("the evolution loop across runs: the model adds [mcp.fs] with write_file; t
   expect(add.code).toBe(0);
   expect(toolNames(m.requests[0]!)).not.toContain("list_directory");
   expect(readFileSync(configFile(), "utf8")).toContain("[mcp.fs]");
+
+  // a server the agent added does not start in a one-shot run: the user has not seen it (issue 24)
+  const refused = await hey(["-c", "-p", "connect the filesystem server for my notes"]);
+  expect(refused.stderr).toContain(`hey: not used: + [mcp.fs] node ${FS_SERVER} ${root} in ${configFile()}: it gives the agent more than you approved`);
+  expect(refused.stderr).not.toContain("connected: fs");
+  // the user approves it (as the interactive prompt's yes records it)
+  const record = join(home.path, ".local", "state", "hey", "approvals.json");
+  const approvals = parseApprovals(readFileSync(record, "utf8"));
+  const approved = loadConfig({ env: { HOME: home.path }, cwd: home.path, trustProject: false, flags: {}, approvals }).approve();
+  writeFileSync(record, formatApprovals(withConfigs(approvals, Object.fromEntries(approved.guards.map((g) => [g.key, g.used])))));
 
   const use = await hey(["-c", "-p", "what is in my notes?"]);
   expect(use.code).toBe(0);

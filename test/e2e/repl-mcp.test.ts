@@ -27,7 +27,7 @@ const lastLine = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
 const atPrompt = (s: string) => lastLine(s).trimEnd() === "›";
 const toolNames = (req: ChatRequest) => (req.tools ?? []).map((t) => t.function.name);
 
-test("the model adds the filesystem server; /reload starts it; its tools answer the next message; /mcp lists it", async () => {
+test("the model adds the filesystem server; /reload shows it and, after a yes, starts it; its tools answer the next message; /mcp lists it", async () => {
   const notes = join(home.path, "notes");
   mkdirSync(notes);
   writeFileSync(join(notes, "todo.md"), "- water the plants\n");
@@ -58,6 +58,11 @@ test("the model adds the filesystem server; /reload starts it; its tools answer 
   await t.waitFor(atPrompt);
   await t.type("/reload");
   await t.keys("Enter");
+  // a server the agent added runs only after the user says yes to it (issue 24)
+  const question = await t.waitFor("Use this change? (y/N)");
+  expect(question.replace(/\s+/g, " ")).toContain(`+ [mcp.fs] node ${FS_SERVER} ${root}`);
+  await t.type("y");
+  await t.keys("Enter");
   await t.waitFor("+ mcp server fs");
   // printed above the prompt, which is drawn again (a capture may fall between the two: wait for both)
   await t.waitFor((s) => /connected: fs \(\d+ tools\)/.test(s) && atPrompt(s));
@@ -85,6 +90,9 @@ test("the model adds the filesystem server; /reload starts it; its tools answer 
   const ghostLine = readFileSync(configFile, "utf8").split("\n").indexOf("[mcp.ghost]") + 1;
   await t.waitFor(atPrompt);
   await t.type("/reload");
+  await t.keys("Enter");
+  await t.waitFor("+ [mcp.ghost] no-such-mcp-server-x"); // a new server: shown and asked about first (issue 24)
+  await t.type("y");
   await t.keys("Enter");
   const refused = await t.waitFor("fix these and /reload again", { joined: true });
   expect(refused).toContain(`${configFile}:${ghostLine}: [mcp.ghost] command "no-such-mcp-server-x" not found on PATH`);

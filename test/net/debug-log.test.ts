@@ -43,6 +43,27 @@ test("a streamed body passes through whole; only its first 4 KB go to the log", 
   }
 });
 
+test("bodies and errors are logged with the known secrets and credential-shaped values hidden", async () => {
+  const dir = tempDir();
+  try {
+    const KEY = "sk-known-0123456789abcdef";
+    const echoed = JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}. Also ghp_0123456789abcdefghijABCDEFGHIJ012345 leaked` } });
+    const base = (async () => new Response(echoed, { status: 401, statusText: "Unauthorized" })) as unknown as typeof fetch;
+    const log = openDebugLog(dir.path, () => [KEY]);
+    const res = await log.wrap(base)("https://h.example/v1/chat", { method: "POST", body: JSON.stringify({ note: `my key is ${KEY}` }) });
+    await res.text();
+    log.output.emit({ type: "error", kind: "auth", message: `401: ${KEY} rejected` });
+    const text = readFileSync(join(dir.path, readdirSync(dir.path)[0]!), "utf8");
+    expect(text).toContain("Incorrect API key provided: [redacted]");
+    expect(text).toContain("[secret: github-token] leaked");
+    expect(text).toContain("no retry: auth: 401: [redacted] rejected");
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain("ghp_0123456789");
+  } finally {
+    dir.remove();
+  }
+});
+
 test("zero cost when off: only type imports of debug-log.ts, and one dynamic import each in run.ts and the doctor", () => {
   const src = join(import.meta.dir, "..", "..", "src");
   const files = readdirSync(src, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".ts"));

@@ -1,7 +1,7 @@
 // Finding skills on disk (SPEC §12, §24): the four folders and their precedence, project folders
 // only when trusted, folder skills and root .md files, what is not a skill, problems collected.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { byPrecedence, parseSkillCommand, skillChanges, skillMessage, unknownSkill } from "../../src/skills/catalog.ts";
 import type { Skill } from "../../src/skills/frontmatter.ts";
@@ -26,15 +26,18 @@ function put(path: string, text: string): void {
   writeFileSync(path, text);
 }
 const folders = (project: boolean) => skillFolders({ home, configDir: configDir(), cwd, project });
+const dirs = (project: boolean) => folders(project).map((f) => f.dir);
 
 describe("the four folders", () => {
   test("in precedence order, the project's two only when trusted", () => {
-    expect(folders(true)).toEqual([join(home, ".agents", "skills"), join(configDir(), "skills"), join(cwd, ".agents", "skills"), join(cwd, ".hey", "skills")]);
+    expect(dirs(true)).toEqual([join(home, ".agents", "skills"), join(configDir(), "skills"), join(cwd, ".agents", "skills"), join(cwd, ".hey", "skills")]);
     expect(folders(false)).toEqual(folders(true).slice(0, 2));
+    // a project's skills must really be in the project; the user's own may be links anywhere
+    expect(folders(true).map((f) => f.within)).toEqual([undefined, undefined, realpathSync(cwd), realpathSync(cwd)]);
   });
 
   test("a later folder wins a name, with a warning naming both files; other skills from every folder stay", () => {
-    const [agentsUser, heyUser, agentsProject, heyProject] = folders(true);
+    const [agentsUser, heyUser, agentsProject, heyProject] = dirs(true);
     put(join(agentsUser!, "tidy", "SKILL.md"), skill("tidy", "from ~/.agents"));
     put(join(heyUser!, "tidy", "SKILL.md"), skill("tidy", "from ~/.config/hey"));
     put(join(agentsProject!, "tidy", "SKILL.md"), skill("tidy", "from .agents"));
@@ -78,6 +81,24 @@ describe("what a skills folder holds", () => {
       ["loose", "root file", join(dir, "loose.md")],
     ]);
     expect(got.problems).toEqual([]);
+  });
+
+  test("in a project, a skill that is a link to a file outside it is left out with a warning; a link inside it is fine", () => {
+    const dir = join(cwd, ".hey", "skills");
+    put(join(tmp.path, "secrets", "credentials.md"), "---\nname: credentials\ndescription: AKIA… the keys\n---\n");
+    put(join(tmp.path, "elsewhere", "linked", "SKILL.md"), skill("linked", "through a link"));
+    put(join(cwd, ".claude", "skills", "shared", "SKILL.md"), skill("shared", "kept for two agents"));
+    mkdirSync(dir, { recursive: true });
+    symlinkSync(join(tmp.path, "secrets", "credentials.md"), join(dir, "credentials.md"));
+    symlinkSync(join(tmp.path, "elsewhere", "linked"), join(dir, "linked"));
+    symlinkSync(join(cwd, ".claude", "skills", "shared"), join(dir, "shared"));
+    const got = loadSkills(folders(true));
+    expect(got.skills.map((s) => s.name)).toEqual(["shared"]);
+    const real = (p: string) => realpathSync(join(tmp.path, p));
+    expect(got.problems).toEqual([
+      { level: "warning", message: `${join(dir, "credentials.md")} is a link to ${real("secrets/credentials.md")}, outside the project; left out` },
+      { level: "warning", message: `${join(dir, "linked", "SKILL.md")} is a link to ${real("elsewhere/linked/SKILL.md")}, outside the project; left out` },
+    ]);
   });
 
   test("a root .md file without frontmatter is no skill, and a warning says so (SPEC §12); a README is left alone", () => {

@@ -15,11 +15,12 @@ const rg = new Uint8Array(readFileSync(rgPath));
 const hash = new Bun.CryptoHasher("sha256").update(rg).digest("hex");
 
 describe("installRipgrep", () => {
-  test("writes rg-<sha256 prefix>, mode 0755, that runs; leaves no temporary file", async () => {
+  test("writes rg-<sha256 prefix>, mode 0700 in a 0700 folder (hey's state is private), that runs; leaves no temporary file", async () => {
     const dir = join(root, "a", "hey");
     const path = await installRipgrep(rg, dir, false);
     expect(path).toBe(join(dir, `rg-${hash.slice(0, 16)}`));
-    expect(statSync(path!).mode & 0o777).toBe(0o755);
+    expect(statSync(path!).mode & 0o777).toBe(0o700);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(Bun.spawnSync([path!, "--version"]).stdout.toString()).toStartWith("ripgrep ");
     expect(readdirSync(dir)).toEqual([`rg-${hash.slice(0, 16)}`]);
   });
@@ -40,7 +41,7 @@ describe("installRipgrep", () => {
     expect(new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex")).toBe(hash);
     chmodSync(path, 0o644);
     await installRipgrep(rg, dir, false);
-    expect(statSync(path).mode & 0o777).toBe(0o755);
+    expect(statSync(path).mode & 0o777).toBe(0o700);
   });
 
   test("a Windows copy is named .exe", async () => {

@@ -1,9 +1,10 @@
 // Project trust (SPEC §15, §24): the decision, trust.json (keyed by real path, atomic, never
 // through a link, other entries kept), what needs trust, and the flow of one run.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { declinedNotice, decideTrust, parseTrust, readAnswer, TrustFileError, untrustedNotice, withDecision } from "../../src/trust/policy.ts";
+import { approvalNotice, approvalQuestion, declinedNotice, decideTrust, parseTrust, readAnswer, trustQuestion, TrustFileError, untrustedNotice, withDecision } from "../../src/trust/policy.ts";
+import { readApprovals, updateApprovals } from "../../src/config/approval-store.ts";
 import { gatedResources, projectKey, readTrust, recordTrust, settleTrust, trustFilePath } from "../../src/trust/store.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
@@ -19,6 +20,14 @@ describe("decideTrust", () => {
   ])("%s", (_, input, want) => {
     expect(decideTrust(input)).toBe(want as boolean | "ask");
   });
+});
+
+test("the questions make control characters in a path or a change visible: a directory name cannot retitle the terminal or hide text", () => {
+  const project = "/tmp/a\x1b]0;owned\x07\x1b[8mhidden";
+  expect(trustQuestion(project, [".hey/skills/"])).toStartWith("/tmp/a^[]0;owned^G^[[8mhidden has .hey/skills/:");
+  const pending = [{ file: "/p/.hey/config.toml", lines: ["+ [mcp.x\x1b[2J] sh"] }];
+  expect(approvalQuestion(pending)).not.toContain("\x1b");
+  expect(approvalNotice(pending, false).join("")).not.toContain("\x1b");
 });
 
 describe("readAnswer", () => {
@@ -77,6 +86,7 @@ describe("on disk", () => {
     mkdirSync(project, { recursive: true });
   });
   afterEach(() => tmp.remove());
+  const approvalsFile = () => join(tmp.path, "state", "hey", "approvals.json");
 
   test("gatedResources: the project config and non-empty skill folders; AGENTS.md and task.md need no trust", () => {
     writeFileSync(join(project, "AGENTS.md"), "x");
@@ -92,13 +102,17 @@ describe("on disk", () => {
   test("recordTrust keeps other projects, writes atomically (no temp file left) and keys by real path", async () => {
     const file = trustFilePath(config);
     symlinkSync(project, join(tmp.path, "link"));
-    await recordTrust(file, projectKey(join(tmp.path, "link")), true, new Date("2026-01-01T00:00:00Z"));
-    await recordTrust(file, "/other", false, new Date("2026-01-02T00:00:00Z"));
+    await recordTrust(file, projectKey(join(tmp.path, "link")), true, approvalsFile(), new Date("2026-01-01T00:00:00Z"));
+    await recordTrust(file, "/other", false, approvalsFile(), new Date("2026-01-02T00:00:00Z"));
     expect(readTrust(file).projects).toEqual({
       [realpathSync(project)]: { trusted: true, decided: "2026-01-01T00:00:00.000Z" },
       "/other": { trusted: false, decided: "2026-01-02T00:00:00.000Z" },
     });
     expect(readdirSync(config)).toEqual(["trust.json"]);
+    // the same answers in hey's approvals record, private, as is trust.json
+    expect(readApprovals(approvalsFile())?.trusted).toEqual([realpathSync(project)]);
+    for (const f of [file, approvalsFile()]) expect(statSync(f).mode & 0o777).toBe(0o600);
+    expect(statSync(join(tmp.path, "state", "hey")).mode & 0o777).toBe(0o700);
   });
 
   test("a trust.json that is a symbolic link is neither read nor written through", async () => {
@@ -107,7 +121,7 @@ describe("on disk", () => {
     writeFileSync(target, '{"version":1,"projects":{}}');
     symlinkSync(target, trustFilePath(config));
     expect(() => readTrust(trustFilePath(config))).toThrow("symbolic link");
-    await expect(recordTrust(trustFilePath(config), "/p", true)).rejects.toThrow("symbolic link");
+    await expect(recordTrust(trustFilePath(config), "/p", true, approvalsFile())).rejects.toThrow("symbolic link");
     expect(readFileSync(target, "utf8")).toBe('{"version":1,"projects":{}}');
   });
 
@@ -122,6 +136,7 @@ describe("on disk", () => {
         interactive: o.interactive,
         ask: async (q) => (asked.push(q), o.answer),
         warn: (w) => warnings.push(w),
+        approvals: { record: readApprovals(approvalsFile()), file: approvalsFile() }, // as a run reads it
       });
     beforeEach(() => {
       asked.length = 0;
@@ -168,6 +183,23 @@ describe("on disk", () => {
       expect(await settle({ interactive: true, answer: undefined })).toBe("cancelled");
       expect(asked.length).toBe(1);
       expect(readdirSync(tmp.path)).not.toContain("config");
+    });
+
+    test("a yes in trust.json that hey did not record at its question is not used: asked again, or not trusted without a terminal", async () => {
+      await updateApprovals(approvalsFile(), (a) => a); // an earlier run wrote the record
+      mkdirSync(config, { recursive: true });
+      writeFileSync(trustFilePath(config), JSON.stringify({ version: 1, projects: { [realpathSync(project)]: { trusted: true, decided: "" } } })); // written behind hey's back
+      expect(await settle({ interactive: false })).toMatchObject({ trusted: false, stored: undefined });
+      expect(warnings[0]).toBe(`${trustFilePath(config)} trusts ${realpathSync(project)}, but that was not answered at hey's question (the file was changed outside hey): its files are not loaded; the interactive prompt asks again, --approve trusts it for one run`);
+      expect(await settle({ interactive: true, answer: "y" })).toMatchObject({ trusted: true, asked: true });
+      expect(await settle({ interactive: false })).toMatchObject({ trusted: true, asked: false }); // now answered at the question
+    });
+
+    test("before hey's first record, trust.json's answers stand (they were made by an older hey)", async () => {
+      mkdirSync(config, { recursive: true });
+      writeFileSync(trustFilePath(config), JSON.stringify({ version: 1, projects: { [realpathSync(project)]: { trusted: true, decided: "" } } }));
+      expect(await settle({ interactive: false })).toMatchObject({ trusted: true });
+      expect(warnings).toEqual([]);
     });
 
     test("a corrupt trust.json is a warning: the project is not trusted, and the file is left alone", async () => {

@@ -1,0 +1,72 @@
+// What the user approved (issue 24): per config file, its guarded keys as last approved
+// (config/guard.ts), and the projects trusted at hey's own question. Kept in hey's state
+// (`$XDG_STATE_HOME/hey/approvals.json`, 0600) — not in a file the user edits — so a config file
+// or trust.json changed behind hey's back (by the agent, between runs) is told apart from one hey
+// saw approved. Pure: the format, its parsing and updates; config/approval-store.ts reads and writes it.
+import type { Guarded } from "./guard.ts";
+import { isTable } from "./schema.ts";
+
+export interface Approvals {
+  version: 1;
+  /** a config file's real path → its guarded keys as approved */
+  configs: Record<string, Guarded>;
+  /** projects (real paths) the user trusted at hey's question */
+  trusted: string[];
+}
+
+/** approvals.json that is not what hey writes. */
+export class ApprovalsError extends Error {
+  override name = "ApprovalsError";
+}
+
+export const emptyApprovals = (): Approvals => ({ version: 1, configs: {}, trusted: [] });
+
+const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+
+/** Parses approvals.json. Throws ApprovalsError naming what is wrong. */
+export function parseApprovals(text: string): Approvals {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new ApprovalsError(`not valid JSON (${(e as Error).message})`);
+  }
+  if (!isTable(data) || data.version !== 1 || !isTable(data.configs) || !strings(data.trusted))
+    throw new ApprovalsError('expected {"version": 1, "configs": {...}, "trusted": [...]}');
+  const out = emptyApprovals();
+  out.trusted = [...data.trusted];
+  for (const [file, g] of Object.entries(data.configs)) {
+    if (!isTable(g) || !isTable(g.mcp) || !Object.values(g.mcp).every((v) => typeof v === "string")) throw new ApprovalsError(`configs[${JSON.stringify(file)}] is not a record of approved keys`);
+    const entry: Guarded = { mcp: { ...(g.mcp as Record<string, string>) } };
+    for (const key of ["allow", "deny", "keep_env"] as const) {
+      if (g[key] === undefined) continue;
+      if (!strings(g[key])) throw new ApprovalsError(`configs[${JSON.stringify(file)}].${key} must be a list of strings`);
+      entry[key] = g[key];
+    }
+    for (const key of ["bash_filter", "shell", "rg"] as const) {
+      if (g[key] === undefined) continue;
+      if (typeof g[key] !== "string") throw new ApprovalsError(`configs[${JSON.stringify(file)}].${key} must be a string`);
+      entry[key] = g[key];
+    }
+    out.configs[file] = entry;
+  }
+  return out;
+}
+
+/** The file's text: stable key order, one line per file, so two writes of the same record are equal. */
+export function formatApprovals(a: Approvals): string {
+  const files = Object.keys(a.configs).sort();
+  const configs = files.map((f) => `    ${JSON.stringify(f)}: ${JSON.stringify(a.configs[f])}`).join(",\n");
+  return `{\n  "version": 1,\n  "configs": {${files.length ? `\n${configs}\n  ` : ""}},\n  "trusted": ${JSON.stringify([...new Set(a.trusted)].sort())}\n}\n`;
+}
+
+/** A copy with `project` recorded as trusted (or not) at hey's question. */
+export function withTrusted(a: Approvals, project: string, trusted: boolean): Approvals {
+  const others = a.trusted.filter((p) => p !== project);
+  return { ...a, trusted: trusted ? [...others, project] : others };
+}
+
+/** A copy with these files' approved keys replaced. */
+export function withConfigs(a: Approvals, configs: Record<string, Guarded>): Approvals {
+  return { ...a, configs: { ...a.configs, ...configs } };
+}

@@ -1,0 +1,184 @@
+// The agent never widens its own rules (issue 24). The keys of a config file that decide what the
+// agent may do or what hey runs — `[permission] allow`/`deny`, `[tools] bash_filter`, `shell`,
+// `rg`, `keep_env` and every `[mcp.NAME]` server — come from the user. hey remembers them as the
+// user last approved them (config/approvals.ts); a file whose guarded keys now give the agent more
+// is used with the approved values instead until the user confirms the change. Changes that only
+// take away (a deny entry added, an allow entry or a server removed) need no confirmation. Pure.
+import { createHash } from "node:crypto";
+import { isTable, type Table } from "./schema.ts";
+
+/** One file's guarded keys. Lists and strings as written (`${VAR}` unexpanded); servers by fingerprint. */
+export interface Guarded {
+  /** undefined: the file does not set the key */
+  allow?: string[];
+  deny?: string[];
+  bash_filter?: string;
+  shell?: string;
+  rg?: string;
+  keep_env?: string[];
+  /** every server table that can start something: name → fingerprint of what it runs */
+  mcp: Record<string, string>;
+}
+
+/**
+ * How a file's lists combine with the files below it, which decides whether setting a list where
+ * there was none can widen: `base` (the user file, lowest), `narrowing` (a project's file: its
+ * allow list intersects, its deny list adds up), `replacing` (a `--config` file: its lists replace
+ * the ones below, so a list it newly sets may hold more than the one it replaces).
+ */
+export type LayerRole = "base" | "narrowing" | "replacing";
+
+/** A file hey has no approval for yet: nothing of what it sets is approved. */
+export const NOTHING_APPROVED: Guarded = { mcp: {} };
+
+const SERVER_RUNS = ["command", "args", "env", "cwd", "url", "headers"] as const;
+
+/** What an MCP server table sets that decides what runs (or where hey connects), or undefined when it starts nothing. */
+function serverIdentity(table: Table): Table | undefined {
+  if (table.enabled === false) return undefined; // kept without starting
+  const out: Table = {};
+  for (const key of SERVER_RUNS) if (table[key] !== undefined) out[key] = sortKeys(table[key]);
+  if (table.enabled === true) out.enabled = true; // turns on a server another file defines
+  return Object.keys(out).length ? out : undefined;
+}
+
+function sortKeys(v: unknown): unknown {
+  if (!isTable(v)) return v;
+  return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
+}
+
+const fingerprint = (v: unknown) => createHash("sha256").update(JSON.stringify(v)).digest("hex").slice(0, 32);
+
+/** The guarded keys of one checked file (config/schema.ts checkLayer's `data`). */
+export function guardedOf(data: Table): Guarded {
+  const permission = isTable(data.permission) ? data.permission : {};
+  const tools = isTable(data.tools) ? data.tools : {};
+  const servers = isTable(data.mcp) && isTable(data.mcp.servers) ? data.mcp.servers : {};
+  const out: Guarded = { mcp: {} };
+  if (Array.isArray(permission.allow)) out.allow = permission.allow as string[];
+  if (Array.isArray(permission.deny)) out.deny = permission.deny as string[];
+  for (const key of ["bash_filter", "shell", "rg"] as const) if (typeof tools[key] === "string") out[key] = tools[key] as string;
+  if (Array.isArray(tools.keep_env)) out.keep_env = tools.keep_env as string[];
+  for (const [name, table] of Object.entries(servers)) {
+    const identity = isTable(table) ? serverIdentity(table) : undefined;
+    if (identity) out.mcp[name] = fingerprint(identity);
+  }
+  return out;
+}
+
+/** What guardLayer makes of one file. */
+export interface Guard {
+  /** the file's checked data with every widening replaced by the approved value */
+  data: Table;
+  /** one line per widening, in the file's words: `+ [permission] allow "bash"` */
+  widenings: string[];
+  /** the guarded keys as this run uses them: what the record holds unless the user approves more */
+  used: Guarded;
+}
+
+const quote = (s: string) => JSON.stringify(s);
+const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Compares a file's checked `data` with what the user approved of it and keeps only what is not
+ * wider: an allow list that is not a subset of the approved one (or is gone, or is new in a
+ * `replacing` file), deny entries removed, a bash_filter, shell or rg command that changed, a
+ * keep_env variable added, a new or changed MCP server. Each widening is left out — the approved
+ * value is used — and named in `widenings`. `approved` undefined: nothing of the file is approved.
+ */
+export function guardLayer(data: Table, approved: Guarded | undefined, role: LayerRole): Guard {
+  const was = approved ?? NOTHING_APPROVED;
+  const now = guardedOf(data);
+  const widenings: string[] = [];
+  const used: Guarded = { mcp: {} };
+  const permission: Table = isTable(data.permission) ? { ...data.permission } : {};
+  const tools: Table = isTable(data.tools) ? { ...data.tools } : {};
+  const unrestricted = (list: readonly string[] | undefined) => list === undefined || list.length === 0;
+
+  // allow: an empty or missing list allows everything
+  const bothOpen = unrestricted(was.allow) && unrestricted(now.allow) && (role !== "replacing" || (was.allow === undefined) === (now.allow === undefined));
+  if (!sameList(was.allow, now.allow) && !bothOpen) {
+    const narrower =
+      (!unrestricted(was.allow) && !unrestricted(now.allow) && now.allow!.every((e) => was.allow!.includes(e))) ||
+      (role !== "replacing" && unrestricted(was.allow) && !unrestricted(now.allow)) ||
+      (role === "replacing" && was.allow !== undefined && was.allow.length === 0); // it allowed everything already
+    if (!narrower) {
+      if (unrestricted(now.allow)) widenings.push("- [permission] allow (the whole list: every tool call would run)");
+      else widenings.push(...now.allow!.filter((e) => !was.allow?.includes(e)).map((e) => `+ [permission] allow ${quote(e)}`));
+      setOrDelete(permission, "allow", was.allow);
+    }
+  }
+  if (permission.allow !== undefined) used.allow = permission.allow as string[];
+
+  // deny: an entry removed is a widening; a list newly set by a replacing file replaces the ones below
+  if (!sameList(was.deny, now.deny)) {
+    const removed = (was.deny ?? []).filter((e) => !now.deny?.includes(e));
+    const replaces = role === "replacing" && was.deny === undefined && now.deny !== undefined;
+    for (const e of removed) widenings.push(`- [permission] deny ${quote(e)}`);
+    if (replaces) widenings.push(`~ [permission] deny now replaces the deny lists of the files before it`);
+    if (replaces) delete permission.deny;
+    else if (removed.length) permission.deny = [...(now.deny ?? []), ...removed];
+  }
+  if (permission.deny !== undefined) used.deny = permission.deny as string[];
+
+  // commands hey runs: bash's output filter, the shell, ripgrep
+  for (const key of ["bash_filter", "shell", "rg"] as const) {
+    const value = now[key];
+    const harmless = value === undefined || (key === "bash_filter" && (value === "builtin" || value === "none"));
+    if (value !== was[key] && !harmless) {
+      widenings.push(`${was[key] === undefined ? "+" : "~"} [tools] ${key} = ${quote(value)}`);
+      setOrDelete(tools, key, was[key]);
+    }
+    if (tools[key] !== undefined) used[key] = tools[key] as string;
+  }
+
+  // keep_env: each variable added shows an API key to the commands the model runs
+  if (now.keep_env !== undefined) {
+    const added = now.keep_env.filter((v) => !was.keep_env?.includes(v));
+    for (const v of added) widenings.push(`+ [tools] keep_env ${quote(v)}`);
+    if (added.length) tools.keep_env = now.keep_env.filter((v) => was.keep_env?.includes(v));
+    used.keep_env = tools.keep_env as string[];
+  }
+
+  // MCP servers: a table that starts something new is left out whole (a lower file's definition stands)
+  const servers: Table = isTable(data.mcp) && isTable(data.mcp.servers) ? { ...data.mcp.servers } : {};
+  for (const [name, print] of Object.entries(now.mcp)) {
+    if (was.mcp[name] === print) {
+      used.mcp[name] = print;
+      continue;
+    }
+    widenings.push(`${was.mcp[name] === undefined ? "+" : "~"} [mcp.${name}] ${describeServer(servers[name] as Table)}`);
+    delete servers[name];
+  }
+
+  const out: Table = { ...data };
+  // a list the file dropped comes back when dropping it widened (`permission` then holds the approved one)
+  if (isTable(data.permission) || Object.keys(permission).length) out.permission = permission;
+  if (isTable(data.tools) || Object.keys(tools).length) out.tools = tools;
+  if (isTable(data.mcp) && isTable(data.mcp.servers)) out.mcp = { ...data.mcp, servers };
+  return { data: out, widenings, used };
+}
+
+function setOrDelete(table: Table, key: string, value: unknown): void {
+  if (value === undefined) delete table[key];
+  else table[key] = value;
+}
+
+/** A server as its widening line shows it: what it runs or where it connects; env and header names only (their values may be secrets). */
+export function describeServer(s: Table): string {
+  const words = (list: unknown) => (Array.isArray(list) ? list.map((w) => (/^[\w@%+=:,./-]+$/.test(String(w)) ? String(w) : quote(String(w)))) : []);
+  const parts: string[] = [];
+  if (typeof s.command === "string") parts.push([s.command, ...words(s.args)].join(" "));
+  else if (s.args !== undefined) parts.push(`args ${words(s.args).join(" ")}`);
+  if (typeof s.url === "string") parts.push(s.url.replace(/\/\/[^/@]*@/, "//***@"));
+  if (isTable(s.env)) parts.push(`env ${Object.keys(s.env).join(", ")}`);
+  if (isTable(s.headers)) parts.push(`headers ${Object.keys(s.headers).join(", ")}`);
+  if (typeof s.cwd === "string") parts.push(`in ${s.cwd}`);
+  if (s.enabled === true) parts.push("enabled");
+  return parts.join("; ");
+}
+
+/** Whether two records of a file's guarded keys say the same (to skip writing an unchanged record). */
+export function sameGuarded(a: Guarded | undefined, b: Guarded | undefined): boolean {
+  return JSON.stringify(a && sortKeys(a as unknown as Table)) === JSON.stringify(b && sortKeys(b as unknown as Table));
+}

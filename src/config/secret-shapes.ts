@@ -1,0 +1,85 @@
+// Secrets hey does not know (issue 24): values shaped like credentials in tool results — provider
+// key prefixes, PEM private keys, JWTs, and the values of `*_KEY`/`*_TOKEN`/`*_SECRET`/`PASSWORD`
+// lines of dotenv-style files — become placeholders that name them (`[secret: GITHUB_TOKEN]`,
+// `[secret: openai-key]`) before the model, the session file or the terminal see them. A shape is
+// a guess, so each pattern is narrow: a prefix at a word boundary and a long enough tail, a
+// dotenv value that is a literal (not `${VAR}`, not code). `[tools] redact_secrets = false`
+// turns it off. Pure.
+
+/** A placeholder in the text: what the model sees instead of the value. */
+export const placeholder = (name: string) => `[secret: ${name}]`;
+
+/** Shorter dotenv values are not taken for secrets (`PASSWORD=changeme` is a sample, `KEY=id` a setting). */
+const MIN_VALUE_CHARS = 8;
+
+interface Shape {
+  name: string;
+  pattern: RegExp;
+  /** a further test of the match, where the pattern alone would take ordinary words */
+  accept?: (match: string) => boolean;
+}
+
+/** Mixed letters and digits, as a generated key has: `sk-learn-…` and `sk-` in prose are words. */
+const keyLike = (s: string) => /\d/.test(s) && /[A-Za-z]/.test(s) && !/^[a-z-]+-\d{1,4}$/i.test(s);
+
+const SHAPES: Shape[] = [
+  // the header names the key type (RSA, EC, OPENSSH, ENCRYPTED, PGP…); a key cut short is hidden to the end
+  { name: "private-key", pattern: /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----|$)/g },
+  { name: "anthropic-key", pattern: /(?<![\w-])sk-ant-[A-Za-z0-9_-]{20,}/g },
+  { name: "openai-key", pattern: /(?<![\w-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, accept: (m) => keyLike(m.slice(3)) },
+  { name: "github-token", pattern: /(?<!\w)(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/g },
+  { name: "gitlab-token", pattern: /(?<![\w-])glpat-[A-Za-z0-9_-]{20,}/g },
+  { name: "slack-token", pattern: /(?<![\w-])xox[abposr]-[A-Za-z0-9-]{10,}/g, accept: (m) => /\d/.test(m) },
+  { name: "aws-access-key-id", pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])/g },
+  { name: "google-api-key", pattern: /(?<![\w-])AIza[0-9A-Za-z_-]{35}(?![\w-])/g },
+  { name: "stripe-key", pattern: /(?<!\w)[sr]k_live_[0-9A-Za-z]{20,}/g },
+  { name: "npm-token", pattern: /(?<!\w)npm_[A-Za-z0-9]{36}(?!\w)/g },
+  { name: "huggingface-token", pattern: /(?<!\w)hf_[A-Za-z0-9]{34,}(?!\w)/g },
+  // three base64url parts, the first two JSON objects (`{"` is `eyJ`)
+  { name: "jwt", pattern: /(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/g },
+];
+
+/**
+ * A `NAME=value` line whose name says it holds a credential: `GITHUB_TOKEN=…`, `export
+ * AWS_SECRET_ACCESS_KEY=…`, `DB_PASSWORD="…"`, `aws_secret_access_key = …` (~/.aws/credentials).
+ */
+const SECRET_NAME = /^(?:[A-Za-z0-9]+_)*(?:(?:API|SECRET|ACCESS|PRIVATE)?KEY|(?:AUTH|ACCESS|REFRESH)?TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?)$/i;
+// a line as a tool shows it may start with its number (`12\t` from read_file or `cat -n`) or with
+// `path:12:` (grep, rg)
+const ASSIGNMENT = /^((?:[ \t]*\d+\t|\S+?:\d+:[ \t]?)?[ \t]*(?:export[ \t]+)?)([A-Za-z_][A-Za-z0-9_]*)([ \t]*[=:][ \t]*)(.*?)([ \t]*)$/gm;
+
+/** The value of an assignment as written, or undefined when it is not a literal secret (a reference, code, a sample). */
+function literalValue(raw: string, spaced: boolean): { start: number; end: number } | undefined {
+  const quoted = /^(["'])(.*)\1$/.exec(raw);
+  const value = quoted ? quoted[2]! : raw.replace(/[ \t]+#.*$/, "");
+  if (value.length < MIN_VALUE_CHARS) return undefined;
+  if (/^[$%<{]|^(?:process\.env|os\.environ|os\.getenv|ENV\[|env\()/.test(value)) return undefined; // a reference, not the value
+  if (!quoted && /[\s()[\]{};,]/.test(value)) return undefined; // code or prose
+  // spaced and unquoted (`api_key = config.key`, `token: some_variable`) is code unless it looks generated
+  if (spaced && !quoted && (/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(value) || !/\d/.test(value))) return undefined;
+  const start = quoted ? 1 : 0;
+  return { start, end: start + value.length };
+}
+
+/** `text` with every value shaped like a credential replaced by its placeholder. */
+export function redactShapes(text: string): string {
+  if (text === "") return text;
+  let out = text.replace(ASSIGNMENT, (line, lead: string, name: string, sep: string, raw: string, trail: string) => {
+    const spaced = /[ \t]/.test(sep);
+    // a bare `key:` is a YAML mapping's key far more often than a credential
+    if (!SECRET_NAME.test(name) || (spaced && /^key$/i.test(name))) return line;
+    const at = literalValue(raw, spaced);
+    if (!at) return line;
+    return `${lead}${name}${sep}${raw.slice(0, at.start)}${placeholder(name)}${raw.slice(at.end)}${trail}`;
+  });
+  for (const shape of SHAPES) {
+    shape.pattern.lastIndex = 0;
+    out = out.replace(shape.pattern, (m) => (shape.accept && !shape.accept(m) ? m : placeholder(shape.name)));
+  }
+  return out;
+}
+
+/** The placeholders (`[secret: NAME]`) in `text`, each once. */
+export function placeholdersIn(text: string): string[] {
+  return [...new Set(text.match(/\[secret: [A-Za-z0-9_-]+\]/g) ?? [])];
+}

@@ -1,0 +1,78 @@
+// The agent never widens its own rules (issue 24): the flow that settles, for one run or one
+// `/reload`, what the config files' guarded keys may give the agent. A widening (config/guard.ts)
+// is shown and asked about in the REPL; a one-shot run never asks and uses the approved values,
+// saying so. What is used is then recorded in the approvals record, so a change the user did not
+// approve is found again next time, whoever wrote it.
+import { readApprovals, updateApprovals } from "../config/approval-store.ts";
+import { emptyApprovals, withConfigs, type Approvals } from "../config/approvals.ts";
+import { sameGuarded, type Guarded } from "../config/guard.ts";
+import type { LoadedConfig } from "../config/load.ts";
+import { adoptedNotice, approvalNotice, approvalQuestion, readAnswer, type Widening } from "./policy.ts";
+import { readTrust } from "./store.ts";
+
+/** The approvals record as this run knows it: undefined before hey's first run wrote one. */
+export interface ApprovalState {
+  record: Approvals | undefined;
+  file: string;
+}
+
+/** Reads the record. A broken one (or a link) is a warning and approves nothing; it is rewritten when hey records next. */
+export function readApprovalState(file: string, warn: (message: string) => void): ApprovalState {
+  try {
+    return { record: readApprovals(file), file };
+  } catch (e) {
+    warn(`${file}: ${(e as Error).message}; nothing counts as approved until hey records again`);
+    return { record: emptyApprovals(), file };
+  }
+}
+
+/** What in `config` gives the agent more than the user approved. */
+export const widenings = (config: LoadedConfig): Widening[] => config.guards.filter((g) => g.widenings.length > 0).map((g) => ({ file: g.source, lines: g.widenings }));
+
+/**
+ * `config` with its widenings approved when the user says yes to the question (`ask` given: the
+ * REPL), or as it is — the approved values in their place — with a notice for each (no `ask`: a
+ * one-shot run, or the question answered otherwise). Throws ConfigError when the approved files
+ * do not resolve (a server definition that only the left-out part made whole).
+ */
+export async function decideWidenings(config: LoadedConfig, ask: ((question: string) => Promise<string | undefined>) | undefined, warn: (message: string) => void): Promise<LoadedConfig> {
+  const pending = widenings(config);
+  if (pending.length === 0) return config;
+  const typed = ask ? await ask(approvalQuestion(pending)) : undefined;
+  if (typed !== undefined && readAnswer(typed) === "yes") return config.approve();
+  for (const line of approvalNotice(pending, ask !== undefined)) warn(line);
+  return config;
+}
+
+/**
+ * Records what `config` uses of each guarded file, when that differs from `state.record`; on the
+ * first run (no record) every file's keys and trust.json's trusted projects are taken as the
+ * user's — said in one line when `announce` (the REPL: a one-shot run in a fresh home, as in CI,
+ * would say it every time) and there was something to take. Returns the record as it now is.
+ * A record that cannot be written is a warning: the next run asks (or refuses) again.
+ */
+export async function recordApprovals(config: LoadedConfig, state: ApprovalState, trustFile: string, warn: (message: string) => void, announce = true): Promise<Approvals> {
+  const used: Record<string, Guarded> = Object.fromEntries(config.guards.map((g) => [g.key, g.used]));
+  const first = state.record === undefined;
+  const before = state.record ?? emptyApprovals();
+  const changed = first || Object.entries(used).some(([key, g]) => !sameGuarded(before.configs[key], g));
+  if (!changed) return before;
+  let trusted: string[] = [];
+  if (first) {
+    try {
+      trusted = Object.entries(readTrust(trustFile).projects).filter(([, d]) => d.trusted).map(([p]) => p);
+    } catch {} // a broken trust.json trusts nothing (settleTrust said so)
+  }
+  const update = (a: Approvals) => withConfigs(first ? { ...a, trusted: [...new Set([...a.trusted, ...trusted])] } : a, used);
+  try {
+    const next = await updateApprovals(state.file, update);
+    const adopted = config.guards.filter((g) => hasAny(g.used)).map((g) => g.source);
+    if (first && announce && adopted.length > 0) warn(adoptedNotice(adopted, state.file));
+    return next;
+  } catch (e) {
+    warn(`could not record approvals in ${state.file}: ${(e as Error).message}`);
+    return update(before);
+  }
+}
+
+const hasAny = (g: Guarded) => Boolean(g.allow?.length || g.deny?.length || g.bash_filter || g.shell || g.rg || g.keep_env?.length || Object.keys(g.mcp).length);

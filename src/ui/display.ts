@@ -1,0 +1,55 @@
+// What the user sees of a run: the terminal display (-p: the answer on stdout, the rest on
+// stderr; the REPL: everything on stdout) and, in JSON mode, errors on stderr too. Moved out of
+// wire.ts, which builds it.
+import { readFileSync, statSync } from "node:fs";
+import { resolveUserPath } from "../fs/user-path.ts";
+import type { Output } from "../kernel/output.ts";
+import { isTty, writer, type Writer } from "./term.ts";
+import { createTerminalOutput, type TerminalOptions, type TerminalOutput } from "./terminal.ts";
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * -p: only the answer on stdout, the rest on stderr; REPL: everything on stdout, through Node's
+ * stream so it interleaves correctly with the prompt.
+ */
+export function terminalOutput(oneShot: boolean, env: Env, opts: { maxRetries: number; cwd: string; home: string; hint: TerminalOptions["hint"] }): TerminalOutput {
+  const noColor = Boolean(env.NO_COLOR);
+  const options: TerminalOptions = { maxRetries: opts.maxRetries, stringWidth: Bun.stringWidth, readBefore: (path) => readBefore(opts.cwd, opts.home, path), hint: opts.hint };
+  // the width is read only once text streams: touching process.stdout costs start-up time
+  const columns = (fd: 1 | 2) => () => (fd === 1 ? process.stdout : process.stderr).columns ?? 0;
+  if (!oneShot) {
+    const tty = isTty(1);
+    const out = { write: (t: string) => void process.stdout.write(t), color: tty && !noColor, tty, columns: columns(1) };
+    return createTerminalOutput(out, out, options);
+  }
+  const stream = (fd: 1 | 2) => ({ write: writer(fd).write, color: isTty(fd) && !noColor, tty: isTty(fd), columns: columns(fd) });
+  return createTerminalOutput(stream(1), stream(2), options);
+}
+
+/** Files larger than this get no diff when write_file replaces them. */
+const DIFF_READ_MAX_BYTES = 512 * 1024;
+
+/** A file's text before write_file replaces it (for the diff on the terminal); undefined when new, big or unreadable. */
+function readBefore(cwd: string, home: string, path: string): string | undefined {
+  const where = resolveUserPath(path, cwd, home);
+  if ("error" in where) return undefined;
+  try {
+    const abs = where.abs;
+    if (statSync(abs).size > DIFF_READ_MAX_BYTES) return undefined;
+    return readFileSync(abs, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** In JSON mode a one-line human-readable error also goes to stderr (SPEC §18), with its hint. */
+export function errorsTo(stream: Writer, hint: (e: { kind: string; message: string }) => string | undefined): Output {
+  return {
+    emit: (e) => {
+      if (e.type !== "error") return;
+      const more = hint(e);
+      stream.write(`hey: ${e.message}\n${more ? more + "\n" : ""}`);
+    },
+  };
+}

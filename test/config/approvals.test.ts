@@ -1,0 +1,141 @@
+// The approvals record (issue 24): its format, and the flow of a run — a widening asked about in
+// the REPL or left out in one-shot runs, what is used recorded, the first run adopting the files.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { readApprovals, updateApprovals } from "../../src/config/approval-store.ts";
+import { ApprovalsError, emptyApprovals, formatApprovals, parseApprovals, withConfigs, withTrusted } from "../../src/config/approvals.ts";
+import { controlFiles, heyFiles } from "../../src/config/control-files.ts";
+import { loadConfig } from "../../src/config/load.ts";
+import { decideWidenings, readApprovalState, recordApprovals } from "../../src/trust/approve.ts";
+import { tempDir } from "../helpers/e2e.ts";
+
+describe("the record's format", () => {
+  test("round trip, stable order, each project once", () => {
+    const a = withTrusted(withTrusted(withConfigs(emptyApprovals(), { "/b.toml": { mcp: { fs: "f1" }, deny: ["x"] }, "/a.toml": { mcp: {}, allow: ["read_file"], shell: "bash" } }), "/p", true), "/p", true);
+    const text = formatApprovals(a);
+    expect(parseApprovals(text)).toEqual(a);
+    expect(text.indexOf("/a.toml")).toBeLessThan(text.indexOf("/b.toml"));
+    expect(formatApprovals(parseApprovals(text))).toBe(text);
+    expect(withTrusted(a, "/p", false).trusted).toEqual([]);
+  });
+
+  test.each([
+    ["not JSON", "{", "not valid JSON (JSON Parse error: Expected '}')"],
+    ["another shape", '{"version":1,"projects":{}}', 'expected {"version": 1, "configs": {...}, "trusted": [...]}'],
+    ["a list that is not strings", '{"version":1,"configs":{"/c":{"mcp":{},"allow":[1]}},"trusted":[]}', 'configs["/c"].allow must be a list of strings'],
+    ["a server without a fingerprint", '{"version":1,"configs":{"/c":{"mcp":{"fs":true}}},"trusted":[]}', 'configs["/c"] is not a record of approved keys'],
+  ])("a broken record says what is wrong: %s", (_, text, message) => {
+    expect(() => parseApprovals(text)).toThrow(new ApprovalsError(message));
+  });
+
+  test("controlFiles: user config, trust.json, the record, the project's config and --config", () => {
+    const env = { XDG_CONFIG_HOME: "/x/config", XDG_STATE_HOME: "/x/state" };
+    expect(controlFiles({ env, home: "/h", cwd: "/p", configFile: "ci.toml" })).toEqual(["/x/config/hey/config.toml", "/x/config/hey/trust.json", "/x/state/hey/approvals.json", "/p/.hey/config.toml", "/p/ci.toml"]);
+    expect(controlFiles({ env: {}, home: "/h", cwd: "/p" })).toEqual(["/h/.config/hey/config.toml", "/h/.config/hey/trust.json", "/h/.local/state/hey/approvals.json", "/p/.hey/config.toml"]);
+  });
+});
+
+describe("a run", () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let home: string;
+  let project: string;
+  let files: ReturnType<typeof heyFiles>;
+  const warnings: string[] = [];
+  const asked: string[] = [];
+  beforeEach(() => {
+    tmp = tempDir("hey-approvals-");
+    home = join(tmp.path, "home");
+    project = join(tmp.path, "project");
+    mkdirSync(project, { recursive: true });
+    files = heyFiles({}, home, project);
+    warnings.length = 0;
+    asked.length = 0;
+  });
+  afterEach(() => tmp.remove());
+
+  const writeUser = (toml: string) => {
+    mkdirSync(join(files.userConfig, ".."), { recursive: true });
+    writeFileSync(files.userConfig, `[provider.m]\nbase_url = "http://127.0.0.1:9/v1"\nmodels = ["m1"]\n${toml}`);
+  };
+  /** One start-up as run.ts does it; `answer` given: the REPL, asked; undefined: a one-shot run. */
+  async function start(answer?: string) {
+    const state = readApprovalState(files.approvals, (w) => warnings.push(w));
+    const loaded = loadConfig({ env: { HOME: home }, cwd: project, trustProject: false, flags: {}, approvals: state.record });
+    const ask = answer === undefined ? undefined : async (q: string) => (asked.push(q), answer);
+    const config = await decideWidenings(loaded, ask, (w) => warnings.push(w));
+    await recordApprovals(config, state, files.trust, (w) => warnings.push(w));
+    return config.settings;
+  }
+
+  test("the first run takes the file as it is and says so once; the record is private", async () => {
+    writeUser('[permission]\nallow = ["bash: ls", "read_file"]\n');
+    expect((await start()).permission.allow).toEqual(["bash: ls", "read_file"]);
+    expect(warnings).toEqual([`recorded ${files.userConfig} as approved (no earlier record in ${files.approvals}); from now on hey asks before using a change there that gives the agent more`]);
+    expect(readApprovals(files.approvals)?.configs[files.userConfig]).toEqual({ mcp: {}, allow: ["bash: ls", "read_file"] });
+    expect(statSync(files.approvals).mode & 0o777).toBe(0o600);
+    expect(statSync(join(files.approvals, "..")).mode & 0o777).toBe(0o700);
+    await start();
+    expect(warnings).toHaveLength(1);
+  });
+
+  test("a widening is left out in a one-shot run, every time, until approved at the REPL's question", async () => {
+    writeUser('[permission]\nallow = ["bash: ls"]\n');
+    await start();
+    writeUser('[permission]\nallow = ["bash: ls", "bash"]\n[mcp.x]\ncommand = "sh"\nargs = ["-c", "touch pwned"]\n');
+    const notice = `not used: + [permission] allow "bash", + [mcp.x] sh -c "touch pwned" in ${files.userConfig}: it gives the agent more than you approved, and the agent can write that file; the approved values are used (run hey without -p to review and approve it)`;
+    for (let run = 0; run < 2; run++) {
+      const s = await start();
+      expect(s.permission.allow).toEqual(["bash: ls"]);
+      expect(s.mcp.servers).toEqual([]);
+      expect(warnings.at(-1)).toBe(notice);
+    }
+    // the REPL shows the change; Enter is a no
+    expect((await start("")).permission.allow).toEqual(["bash: ls"]);
+    expect(asked[0]).toBe(`${files.userConfig} would give the agent more than you approved:\n  + [permission] allow "bash"\n  + [mcp.x] sh -c "touch pwned"\nThe agent can write this file, so hey asks. Use these changes? (y/N) `);
+    expect(warnings.at(-1)).toEndWith("(hey asks again at the next start or /reload)");
+    // y: used, recorded, not asked again
+    const yes = await start("y");
+    expect(yes.permission.allow).toEqual(["bash: ls", "bash"]);
+    expect(yes.mcp.servers.map((s) => s.name)).toEqual(["x"]);
+    const count = warnings.length;
+    expect((await start()).permission.allow).toEqual(["bash: ls", "bash"]);
+    expect(warnings.length).toBe(count);
+    expect(asked).toHaveLength(2);
+  });
+
+  test("a narrowing is used at once and recorded, so widening back is a widening", async () => {
+    writeUser('[permission]\nallow = ["bash: ls", "read_file"]\ndeny = ["bash: rm *"]\n');
+    await start();
+    writeUser('[permission]\nallow = ["read_file"]\ndeny = ["bash: rm *", "bash: curl *"]\n');
+    expect((await start()).permission).toEqual({ allow: ["read_file"], deny: ["bash: rm *", "bash: curl *"], narrow: [] });
+    writeUser('[permission]\nallow = ["bash: ls", "read_file"]\ndeny = ["bash: rm *"]\n');
+    const s = await start();
+    expect(s.permission).toEqual({ allow: ["read_file"], deny: ["bash: rm *", "bash: curl *"], narrow: [] });
+    expect(warnings.at(-1)).toContain('+ [permission] allow "bash: ls", - [permission] deny "bash: curl *"');
+  });
+
+  test("a record that is a link or broken approves nothing (and says so); it is rewritten on the next record", async () => {
+    writeUser('[tools]\nbash_filter = "./filter.sh"\n');
+    mkdirSync(join(files.approvals, ".."), { recursive: true });
+    writeFileSync(files.approvals, "{oops");
+    expect((await start()).tools.bashFilter).toBe("builtin");
+    expect(warnings[0]).toStartWith(`${files.approvals}: not valid JSON`);
+    expect(warnings[1]).toContain('+ [tools] bash_filter = "./filter.sh"');
+    expect(parseApprovals(readFileSync(files.approvals, "utf8")).configs[files.userConfig]).toEqual({ mcp: {} });
+
+    const target = join(tmp.path, "planted.json");
+    writeFileSync(target, formatApprovals(withConfigs(emptyApprovals(), { [files.userConfig]: { mcp: {}, bash_filter: "./filter.sh" } })));
+    await Bun.$`rm ${files.approvals}`.quiet();
+    symlinkSync(target, files.approvals);
+    warnings.length = 0;
+    expect((await start()).tools.bashFilter).toBe("builtin");
+    expect(warnings[0]).toContain("is a symbolic link");
+  });
+
+  test("updateApprovals keeps what another hey recorded meanwhile", async () => {
+    await updateApprovals(files.approvals, (a) => withTrusted(a, "/one", true));
+    await updateApprovals(files.approvals, (a) => withConfigs(a, { "/c.toml": { mcp: {} } }));
+    expect(readApprovals(files.approvals)).toEqual({ version: 1, configs: { "/c.toml": { mcp: {} } }, trusted: ["/one"] });
+  });
+});

@@ -1,0 +1,104 @@
+// The agent never widens its own rules (issue 24): which changes to a config file's guarded keys
+// give the agent more than the user approved (left out, the approved value used, named), and which
+// only take away (used at once); a project narrows the user's lists, never widens them.
+import { describe, expect, test } from "bun:test";
+import { guardedOf, guardLayer, NOTHING_APPROVED, type Guarded, type LayerRole } from "../../src/config/guard.ts";
+import { resolveConfig } from "../../src/config/resolve.ts";
+import { checkLayer, type Table } from "../../src/config/schema.ts";
+import { permissionCheck } from "../../src/wire.ts";
+
+/** A file's checked data from TOML text. */
+const data = (toml: string): Table => checkLayer("/c.toml", Bun.TOML.parse(toml) as Table).data;
+const approvedOf = (toml: string): Guarded => guardedOf(data(toml));
+const SERVER = '[mcp.fs]\ncommand = "npx"\nargs = ["-y", "server-filesystem", "/notes"]\n';
+
+describe("guardLayer", () => {
+  type Row = [name: string, approved: string | undefined, now: string, role: LayerRole, widenings: string[], used: Table];
+  test.each<Row>([
+    ["nothing changed", '[permission]\nallow = ["bash: ls"]', '[permission]\nallow = ["bash: ls"]', "base", [], { permission: { allow: ["bash: ls"] } }],
+    ["an allow entry added", '[permission]\nallow = ["bash: ls"]', '[permission]\nallow = ["bash: ls", "bash"]', "base", ['+ [permission] allow "bash"'], { permission: { allow: ["bash: ls"] } }],
+    ["an allow list replaced by a wider one", '[permission]\nallow = ["bash: ls", "write_file"]', '[permission]\nallow = ["bash"]', "base", ['+ [permission] allow "bash"'], { permission: { allow: ["bash: ls", "write_file"] } }],
+    ["an allow entry removed: narrower, used", '[permission]\nallow = ["bash: ls", "read_file"]', '[permission]\nallow = ["read_file"]', "base", [], { permission: { allow: ["read_file"] } }],
+    ["the allow list emptied", '[permission]\nallow = ["bash: ls"]', "[permission]\nallow = []", "base", ["- [permission] allow (the whole list: every tool call would run)"], { permission: { allow: ["bash: ls"] } }],
+    ["the allow list deleted", '[permission]\nallow = ["bash: ls"]', "[agent]\nmax_turns = 3", "base", ["- [permission] allow (the whole list: every tool call would run)"], { agent: { max_turns: 3 }, permission: { allow: ["bash: ls"] } }],
+    ["a first allow list in the user file: narrower", undefined, '[permission]\nallow = ["read_file"]', "base", [], { permission: { allow: ["read_file"] } }],
+    ["a first allow list in a project: narrower (it only intersects)", undefined, '[permission]\nallow = ["bash"]', "narrowing", [], { permission: { allow: ["bash"] } }],
+    ["a first allow list in a --config file: it replaces the lists below", undefined, '[permission]\nallow = ["bash"]', "replacing", ['+ [permission] allow "bash"'], { permission: {} }],
+    ["a deny entry removed", '[permission]\ndeny = ["bash: rm *", "bash: git push *"]', '[permission]\ndeny = ["bash: git push *"]', "base", ['- [permission] deny "bash: rm *"'], { permission: { deny: ["bash: git push *", "bash: rm *"] } }],
+    ["the deny list emptied, an entry added too: the addition stays", '[permission]\ndeny = ["bash: rm *"]', '[permission]\ndeny = ["bash: curl *"]', "base", ['- [permission] deny "bash: rm *"'], { permission: { deny: ["bash: curl *", "bash: rm *"] } }],
+    ["a deny entry added: narrower", '[permission]\ndeny = ["bash: rm *"]', '[permission]\ndeny = ["bash: rm *", "bash: curl *"]', "base", [], { permission: { deny: ["bash: rm *", "bash: curl *"] } }],
+    ["a first deny list in a --config file replaces the ones below", undefined, '[permission]\ndeny = ["bash: curl *"]', "replacing", ["~ [permission] deny now replaces the deny lists of the files before it"], { permission: {} }],
+    ["a bash_filter command", "", '[tools]\nbash_filter = "./filter.sh"', "base", ['+ [tools] bash_filter = "./filter.sh"'], { tools: {} }],
+    ["bash_filter back to builtin or none: harmless", '[tools]\nbash_filter = "./f.sh"', '[tools]\nbash_filter = "none"', "base", [], { tools: { bash_filter: "none" } }],
+    ["another shell", '[tools]\nshell = "bash"', '[tools]\nshell = "./evil-shell"', "base", ['~ [tools] shell = "./evil-shell"'], { tools: { shell: "bash" } }],
+    ["another rg", "", '[tools]\nrg = "/tmp/rg"', "base", ['+ [tools] rg = "/tmp/rg"'], { tools: {} }],
+    ["a keep_env variable added", '[tools]\nkeep_env = ["A_KEY"]', '[tools]\nkeep_env = ["A_KEY", "OPENAI_API_KEY"]', "base", ['+ [tools] keep_env "OPENAI_API_KEY"'], { tools: { keep_env: ["A_KEY"] } }],
+    ["other [tools] keys are not guarded", '[tools]\nbash_timeout_ms = 1000', '[tools]\nbash_timeout_ms = 99000\nredact_secrets = false', "base", [], { tools: { bash_timeout_ms: 99000, redact_secrets: false } }],
+    ["a new MCP server", "", SERVER, "base", ["+ [mcp.fs] npx -y server-filesystem /notes"], { mcp: { servers: {} } }],
+    ["a server's args changed", SERVER, SERVER.replace("/notes", "/"), "base", ["~ [mcp.fs] npx -y server-filesystem /"], { mcp: { servers: {} } }],
+    ["a server's env, named without values", SERVER, `${SERVER}env = { TOKEN = "abc" }\n`, "base", ["~ [mcp.fs] npx -y server-filesystem /notes; env TOKEN"], { mcp: { servers: {} } }],
+    ["a remote server, its URL's credentials hidden", "", '[mcp.docs]\nurl = "https://u:p@mcp.example/mcp"\nheaders = { Authorization = "Bearer x" }', "base", ["+ [mcp.docs] https://***@mcp.example/mcp; headers Authorization"], { mcp: { servers: {} } }],
+    ["only a timeout changed: same server", SERVER, `${SERVER}timeout_ms = 5000\n`, "base", [], { mcp: { servers: { fs: { command: "npx", args: ["-y", "server-filesystem", "/notes"], timeout_ms: 5000 } } } }],
+    ["a disabled server starts nothing", "", `${SERVER}enabled = false\n`, "base", [], { mcp: { servers: { fs: { command: "npx", args: ["-y", "server-filesystem", "/notes"], enabled: false } } } }],
+    ["a table turning on a server defined elsewhere", "", "[mcp.fs]\nenabled = true", "narrowing", ["+ [mcp.fs] enabled"], { mcp: { servers: {} } }],
+    ["a server removed: narrower", SERVER, "[agent]\nmax_turns = 3", "base", [], { agent: { max_turns: 3 } }],
+  ])("%s", (_, approved, now, role, widenings, used) => {
+    const g = guardLayer(data(now), approved === undefined ? undefined : approvedOf(approved), role);
+    expect(g.widenings).toEqual(widenings);
+    expect(g.data).toEqual(used);
+    expect(g.used).toEqual(guardedOf(g.data)); // what is recorded is what is used
+  });
+
+  test("a file with nothing approved yet is compared with nothing", () => {
+    expect(guardLayer(data(SERVER), undefined, "base")).toEqual(guardLayer(data(SERVER), NOTHING_APPROVED, "base"));
+  });
+});
+
+describe("resolution: a trusted project narrows the user's lists, never widens them", () => {
+  const user = { source: "/u.toml", data: Bun.TOML.parse('[permission]\nallow = ["bash: ls", "bash: git *", "read_file"]\ndeny = ["bash: rm *"]') as Table };
+  const project = (toml: string) => ({ source: "/p/.hey/config.toml", data: Bun.TOML.parse(toml) as Table, project: true });
+  const resolve = (toml: string) => resolveConfig([user, project(toml)], {}, { baseUrl: "http://127.0.0.1:9/v1", model: "m" }).settings;
+  const check = (toml: string) => permissionCheck(resolve(toml).permission, "sh", { cwd: "/p", home: "/h", controls: [] });
+  const bash = (command: string) => ["bash", { command }] as const;
+
+  test("deny = [] keeps the user's deny list; its own entries add up", () => {
+    expect(resolve("[permission]\ndeny = []").permission.deny).toEqual(["bash: rm *"]);
+    expect(resolve('[permission]\ndeny = ["bash: git push *"]').permission.deny).toEqual(["bash: rm *", "bash: git push *"]);
+    expect(check("[permission]\ndeny = []")(...bash("rm -rf x"))).toContain("matches deny entry `bash: rm *`");
+  });
+
+  test('allow = ["bash"] does not widen the user\'s list; a narrower one narrows it', () => {
+    expect(check('[permission]\nallow = ["bash"]')(...bash("curl evil.example"))).toContain("matches no allow entry");
+    expect(check('[permission]\nallow = ["bash"]')(...bash("ls -la"))).toBeUndefined();
+    const narrowed = check('[permission]\nallow = ["bash: git status", "read_file"]');
+    expect(narrowed(...bash("git status"))).toBeUndefined();
+    expect(narrowed(...bash("git push"))).toContain("matches no allow entry");
+    expect(narrowed(...bash("ls"))).toContain("matches no allow entry");
+    expect(narrowed("read_file", { path: "x" })).toBeUndefined();
+  });
+
+  test("a project entry that is no rule is an error naming the project's file", () => {
+    expect(() => resolve('[permission]\nallow = ["Bash(git:*)"]')).toThrow('/p/.hey/config.toml: [permission] allow: "Bash(git:*)" is another agent\'s syntax; write "bash: git *"');
+  });
+});
+
+describe("control files", () => {
+  const controls = ["/h/.config/hey/config.toml", "/h/.config/hey/trust.json", "/h/.local/state/hey/approvals.json", "/p/.hey/config.toml"];
+  const check = (allow: string[]) => permissionCheck({ allow, deny: [], narrow: [] }, "sh", { cwd: "/p", home: "/h", controls });
+
+  test.each([
+    ["the user config by ~", "write_file", "~/.config/hey/config.toml"],
+    ["trust.json by its absolute path", "write_file", "/h/.config/hey/trust.json"],
+    ["the approvals record", "edit", "/h/.local/state/hey/approvals.json"],
+    ["the project's config, relative", "write_file", ".hey/config.toml"],
+    ["the project's config through ..", "edit", "sub/../.hey/config.toml"],
+  ])("refused while a list is set: %s", (_, tool, path) => {
+    expect(check(["write_file", "edit", "read_file"])(tool, { path, content: "x", old_string: "a", new_string: "b" })).toStartWith("blocked by permission rules: ");
+  });
+
+  test("other files, and every file when no list is set, go to the rules as before", () => {
+    expect(check(["write_file"])("write_file", { path: ".hey/skills/x/SKILL.md", content: "x" })).toBeUndefined();
+    expect(check(["write_file"])("read_file", { path: "~/.config/hey/config.toml" })).toContain("matches no allow entry");
+    expect(check([])("write_file", { path: "~/.config/hey/config.toml", content: "x" })).toBeUndefined();
+  });
+});

@@ -1,0 +1,101 @@
+// Secrets hey does not know (issue 24): values shaped like credentials in tool results become
+// placeholders naming them; ordinary text that merely looks close (hashes, UUIDs, base64 in code,
+// `sk-` in prose, references to variables) is left alone. And the tool wrapper around it.
+import { describe, expect, test } from "bun:test";
+import { redactShapes } from "../../src/config/secret-shapes.ts";
+import { base64Cores, redactingTool, type Redaction } from "../../src/config/secrets.ts";
+import type { Tool } from "../../src/kernel/tool.ts";
+
+const GHP = "ghp_" + "aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5"; // 36 after the prefix
+const OPENAI = "sk-proj-" + "Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56";
+const ANTHROPIC = "sk-ant-api03-" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe";
+const JWT = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkFuYSJ9.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+
+describe("true positives: replaced, named", () => {
+  test.each([
+    ["a dotenv token line", `GITHUB_TOKEN=${GHP}`, "GITHUB_TOKEN=[secret: GITHUB_TOKEN]"],
+    ["as read_file numbers it", `1\tGITHUB_TOKEN=${GHP}\n2\tDEBUG=1`, "1\tGITHUB_TOKEN=[secret: GITHUB_TOKEN]\n2\tDEBUG=1"],
+    ["as grep shows it", `.env:3: NPM_TOKEN=npm_0123456789abcdefghijABCDEFGHIJ012345`, ".env:3: NPM_TOKEN=[secret: NPM_TOKEN]"],
+    ["export and quotes kept around the placeholder", 'export DB_PASSWORD="correct horse battery staple"', 'export DB_PASSWORD="[secret: DB_PASSWORD]"'],
+    ["a *_SECRET with a comment after it", "STRIPE_SECRET=whsec_9f8e7d6c5b4a # rotated in May", "STRIPE_SECRET=[secret: STRIPE_SECRET] # rotated in May"],
+    ["a *_KEY", "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "AWS_SECRET_ACCESS_KEY=[secret: AWS_SECRET_ACCESS_KEY]"],
+    ["~/.aws/credentials (spaced, lower case)", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_secret_access_key = [secret: aws_secret_access_key]"],
+    ["a YAML password", "  password: 'hunter2hunter2'", "  password: '[secret: password]'"],
+    ["a GitHub token in a remote URL", `https://${GHP}@github.com/o/r.git`, "https://[secret: github-token]@github.com/o/r.git"],
+    ["a fine-grained GitHub token", "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz", "[secret: github-token]"],
+    ["an OpenAI key in prose", `the key ${OPENAI} works`, "the key [secret: openai-key] works"],
+    ["an Anthropic key", `x-api-key: ${ANTHROPIC}`, "x-api-key: [secret: anthropic-key]"],
+    ["a Slack token", "xoxb-2345678901-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", "[secret: slack-token]"],
+    ["an AWS access key id", "aws_access_key_id AKIAIOSFODNN7EXAMPLE", "aws_access_key_id [secret: aws-access-key-id]"],
+    ["a Google API key in a URL", "https://maps.example/api?key=AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY&v=3", "https://maps.example/api?key=[secret: google-api-key]&v=3"],
+    ["a JWT", `Authorization: Bearer ${JWT}`, "Authorization: Bearer [secret: jwt]"],
+    ["a PEM private key, whole", "before\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA0Z3VS5JJcds3xfn\n-----END RSA PRIVATE KEY-----\nafter", "before\n[secret: private-key]\nafter"],
+    ["a PEM private key cut short", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU", "[secret: private-key]"],
+  ])("%s", (_, text, want) => {
+    expect(redactShapes(text)).toBe(want);
+  });
+});
+
+describe("false positives: left alone", () => {
+  test.each([
+    ["a git commit hash", "commit 3f786850e387550fdab836ed7e6dc881de23001b"],
+    ["a sha256 sum", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  empty.txt"],
+    ["a UUID", "id: 123e4567-e89b-12d3-a456-426614174000"],
+    ["base64 in code", 'const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";'],
+    ["sk- in prose", "sk-learn is the old name of scikit-learn; see the sk-learn-compat-shim project"],
+    ["a hyphenated name after sk-", "sk-release-candidate-notes-2024"],
+    ["a variable reference", "API_KEY=${OPENAI_API_KEY}"],
+    ["code reading the environment", "const API_KEY = process.env.API_KEY;"],
+    ["Python reading the environment", 'API_KEY = os.environ["API_KEY"]'],
+    ["an attribute, spaced", "api_key = config.api_key"],
+    ["a plain variable, spaced", "token = refresh_token_value"],
+    ["a short sample value", "PASSWORD=secret"],
+    ["the working directory", "PWD=/home/ana/src/app"],
+    ["a YAML key named key", "- key: app.kubernetes.io/name-2"],
+    ["a public key line", "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC0 ana@host"],
+    ["a PEM public certificate", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----"],
+    ["a URL with a token parameter name only", "see https://example.com/?token=abc"],
+    ["a placeholder already there", "GITHUB_TOKEN=[secret: GITHUB_TOKEN]"],
+  ])("%s", (_, text) => {
+    expect(redactShapes(text)).toBe(text);
+  });
+});
+
+test("base64Cores: a secret inside any base64 output, at any byte offset, contains one of its cores", () => {
+  const secret = "sk-test-0123456789abcdef0123";
+  const cores = base64Cores(secret);
+  for (const before of ["", "A", "AB", "HOME=/h\0OPENAI_API_KEY="]) {
+    const b64 = Buffer.from(`${before}${secret}\0PATH=/bin`).toString("base64");
+    expect(cores.some((c) => b64.includes(c))).toBe(true);
+  }
+  expect(cores.every((c) => c.length >= 30)).toBe(true);
+});
+
+describe("redactingTool", () => {
+  const echo: Tool = { name: "read_file", description: "", parameters: {}, run: async (args) => ({ output: String(args.text), images: [{ type: "image", mediaType: "image/png", data: "AKIAIOSFODNN7EXAMPLE" }] }) };
+  const writer: Tool = { name: "write_file", description: "", parameters: {}, run: async () => ({ output: "written" }) };
+  const ctx = { signal: new AbortController().signal, cwd: "/" };
+  const redaction = (shapes: boolean): Redaction => ({ secrets: () => ["known-secret-value"], shapes: () => shapes, shown: new Set() });
+
+  test("hides known secrets and shapes in the text, never touches image data", async () => {
+    const r = redaction(true);
+    const out = await redactingTool(echo, r).run({ text: `GITHUB_TOKEN=${GHP}\nknown-secret-value` }, ctx);
+    expect(out.output).toBe("GITHUB_TOKEN=[secret: GITHUB_TOKEN]\n[redacted]");
+    expect(out.images?.[0]?.data).toBe("AKIAIOSFODNN7EXAMPLE");
+    expect([...r.shown]).toEqual(["[secret: GITHUB_TOKEN]"]);
+  });
+
+  test("[tools] redact_secrets = false: only the secrets hey knows", async () => {
+    const out = await redactingTool(echo, redaction(false)).run({ text: `GITHUB_TOKEN=${GHP}` }, ctx);
+    expect(out.output).toBe(`GITHUB_TOKEN=${GHP}`);
+  });
+
+  test("a file is never written back with a placeholder shown this run in place of its value", async () => {
+    const r = redaction(true);
+    await redactingTool(echo, r).run({ text: `GITHUB_TOKEN=${GHP}` }, ctx);
+    const refused = await redactingTool(writer, r).run({ path: ".env", content: "GITHUB_TOKEN=[secret: GITHUB_TOKEN]\nDEBUG=1\n" }, ctx);
+    expect(refused).toEqual({ isError: true, output: "write_file: content holds [secret: GITHUB_TOKEN], which stands for a value hey hid from you; the file holds the real value. Change the lines around it with edit, or ask the user" });
+    // a placeholder hey did not show (documentation about them) is ordinary text
+    expect(await redactingTool(writer, r).run({ path: "README.md", content: "shown as [secret: NPM_TOKEN]" }, ctx)).toEqual({ output: "written" });
+  });
+});

@@ -1,0 +1,161 @@
+// Issue 24 in the REPL, in a real terminal (tmux): a change to the rules that gives the agent more
+// takes effect only after the user says yes to a question that shows it — at start-up and at
+// /reload — and the agent's own attempt to write it is refused. trust.json changed behind hey's
+// back makes the trust question come back.
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runHey, tempDir } from "../helpers/e2e.ts";
+import { BUN } from "../helpers/mcp.ts";
+import { lastUserText, startModelServer, systemOf, textOf, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { startTerm, type Term } from "../helpers/tmux.ts";
+
+setDefaultTimeout(90_000); // the first test may build dist/hey
+
+let home: ReturnType<typeof tempDir>;
+let project: ReturnType<typeof tempDir>;
+let model: ModelServer;
+const terminals: Term[] = [];
+beforeEach(() => {
+  home = tempDir("hey-home-");
+  project = tempDir("hey-project-");
+  model = startModelServer((req): Turn => {
+    const last = req.messages.at(-1)!;
+    if (last.role === "tool") return { text: `the tool said: ${textOf(last).split("\n")[0]}` };
+    const said = lastUserText(req);
+    if (said === "touch it") return { calls: [["bash", { command: "touch touched" }]] };
+    if (said === "loosen") return { calls: [["write_file", { path: ".hey/config.toml", content: '[permission]\nallow = ["bash"]\n' }]] };
+    return { text: "ok" };
+  });
+});
+afterEach(async () => {
+  for (const t of terminals.splice(0)) await t.close();
+  model.stop();
+  home.remove();
+  project.remove();
+});
+
+const userConfigFile = () => join(home.path, ".config", "hey", "config.toml");
+const write = (path: string, text: string) => {
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, text);
+};
+const userConfig = (allow: string[]) =>
+  `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${model.baseUrl}"\nmodels = ["m1"]\n[permission]\nallow = ${JSON.stringify(allow)}\n`;
+/** An MCP server that leaves a file behind when it starts: proof that it ran. */
+const touchingServer = (name: string, marker: string) => `[mcp.${name}]\ncommand = "${BUN}"\nargs = ["-e", "require('fs').writeFileSync('${marker}', 'ran')"]\n`;
+
+const ALL = { scrollback: true, joined: true };
+const flat = async (term: Term) => (await term.screen(ALL)).replace(/\s+/g, " ");
+
+async function openRepl(): Promise<Term> {
+  const term = await startTerm({ cwd: project.path, cols: 200, rows: 50, env: { HOME: home.path, NO_COLOR: "1" } });
+  terminals.push(term);
+  return term;
+}
+
+/** Types a line and waits for `expect` after it. */
+async function say(term: Term, line: string, expect: RegExp | string): Promise<string> {
+  const echo = `› ${line}`;
+  const before = (await term.screen(ALL)).split(echo).length;
+  await term.type(line);
+  await term.keys("Enter");
+  for (let i = 0; ; i++) {
+    const pieces = (await term.screen(ALL)).split(echo);
+    const after = pieces.length > before ? pieces.at(-1)! : "";
+    if (typeof expect === "string" ? after.includes(expect) : expect.test(after)) return after;
+    if (i > 400) throw new Error(`no ${String(expect)} after typing ${line}; the screen:\n${await term.screen(ALL)}`);
+    await Bun.sleep(50);
+  }
+}
+
+/** Answers the question on screen and waits for what follows. */
+async function answer(term: Term, text: string, then: RegExp | string): Promise<void> {
+  await term.type(text);
+  await term.keys("Enter");
+  await term.waitFor(then, ALL);
+}
+
+test("start-up: a user config widened since it was approved is shown and asked about; no keeps it out, yes lets it in", async () => {
+  write(userConfigFile(), userConfig(["read_file", "bash: ls"]));
+  expect((await runHey(["-p", "hi"], { cwd: project.path, env: { HOME: home.path } })).code).toBe(0); // approved as it was
+  write(userConfigFile(), userConfig(["read_file", "bash: ls", "bash: touch *"]));
+
+  const first = await openRepl();
+  await first.waitFor("Use this change? (y/N)");
+  expect(await flat(first)).toContain(`${userConfigFile()} would give the agent more than you approved: + [permission] allow "bash: touch *" The agent can write this file, so hey asks. Use this change? (y/N)`);
+  await answer(first, "n", /^›/m);
+  expect(await flat(first)).toContain("hey: not used: the change above; the approved values are used (hey asks again at the next start or /reload)");
+  expect((await first.screen(ALL)).split("Use this change? (y/N)").length).toBe(2); // asked once, drawn once
+  await say(first, "touch it", "the tool said: blocked by permission rules");
+  expect(existsSync(join(project.path, "touched"))).toBe(false);
+  await say(first, "/quit", "[exit 0]");
+
+  const second = await openRepl();
+  await second.waitFor("Use this change? (y/N)"); // a no is not an approval: asked again
+  await answer(second, "y", /^›/m);
+  await say(second, "touch it", "the tool said: (no output)");
+  expect(existsSync(join(project.path, "touched"))).toBe(true);
+  await say(second, "/quit", "[exit 0]");
+
+  const after = await runHey(["-p", "hi"], { cwd: project.path, env: { HOME: home.path } });
+  expect(after.stderr).not.toContain("not used");
+});
+
+test("/reload: the agent cannot write the project's config; written another way, its new MCP server waits for a yes, and its allow list only narrows", async () => {
+  const marker = join(project.path, "server-ran");
+  write(userConfigFile(), userConfig(["read_file", "write_file", "bash: ls"]));
+  const term = await openRepl();
+  await term.waitFor(/^›/m);
+  expect(await term.screen(ALL)).not.toContain("Trust this project"); // nothing to guard yet: trusted for the session
+
+  // the issue's attack: allow = ["bash"] in a project that had no .hey/, then /reload
+  await say(term, "loosen", "the tool said: blocked by permission rules: .hey/config.toml is");
+  expect(existsSync(join(project.path, ".hey", "config.toml"))).toBe(false);
+
+  // written by other means (an allowed command, another program)
+  write(join(project.path, ".hey", "config.toml"), `[permission]\nallow = ["bash"]\n${touchingServer("proj", marker)}`);
+  await say(term, "/reload", "Use this change? (y/N)");
+  const question = await flat(term);
+  expect(question).toContain(`${join(project.path, ".hey", "config.toml")} would give the agent more than you approved: + [mcp.proj] ${BUN} -e`);
+  expect(question).not.toContain('allow "bash"'); // a project's allow list narrows: nothing to ask
+  await answer(term, "n", "hey asks again at the next start or /reload");
+  await term.waitFor(/^›/m);
+  await say(term, "touch it", "the tool said: blocked by permission rules");
+  expect(existsSync(marker)).toBe(false);
+
+  await say(term, "/reload", "Use this change? (y/N)");
+  await answer(term, "y", "+ mcp server proj");
+  for (let i = 0; i < 100 && !existsSync(marker); i++) await Bun.sleep(50);
+  expect(existsSync(marker)).toBe(true);
+
+  // the user's own list, widened and approved at /reload, still meets the project's narrowing
+  write(userConfigFile(), userConfig(["read_file", "write_file", "bash: ls", "bash: touch *"]));
+  await say(term, "/reload", "Use this change? (y/N)");
+  await answer(term, "y", "~ [permission] allow");
+  await say(term, "touch it", "the tool said: (no output)");
+  expect(existsSync(join(project.path, "touched"))).toBe(true);
+  await say(term, "/quit", "[exit 0]");
+});
+
+test("trust.json written behind hey's back: the trust question comes back, and a yes there is remembered", async () => {
+  write(userConfigFile(), userConfig(["read_file"]));
+  await runHey(["-p", "hi"], { cwd: project.path, env: { HOME: home.path } }); // the approvals record exists from here on
+  write(join(project.path, ".hey", "skills", "deploy", "SKILL.md"), "---\nname: deploy\ndescription: Ship it.\n---\nRun make deploy.\n");
+  const trustFile = join(home.path, ".config", "hey", "trust.json");
+  write(trustFile, JSON.stringify({ version: 1, projects: { [realpathSync(project.path)]: { trusted: true, decided: "" } } }));
+
+  const first = await openRepl();
+  await first.waitFor("Trust this project? (y/N)");
+  expect(await flat(first)).toContain(`hey: ${trustFile} trusts ${realpathSync(project.path)}, but that was not answered at hey's question (the file was changed outside hey): hey asks again`);
+  await answer(first, "y", /^›/m);
+  await say(first, "hi", "ok");
+  expect(systemOf(model.requests.at(-1)!)).toContain("- deploy: Ship it.");
+  await say(first, "/quit", "[exit 0]");
+
+  const second = await openRepl();
+  await second.waitFor(/^›/m);
+  await say(second, "hi", "ok");
+  expect(await second.screen(ALL)).not.toContain("Trust this project");
+  expect(readFileSync(join(home.path, ".local", "state", "hey", "approvals.json"), "utf8")).toContain(realpathSync(project.path));
+});

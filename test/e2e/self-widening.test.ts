@@ -1,0 +1,148 @@
+// Issue 24: the agent cannot loosen its own rules — one-shot runs through dist/hey against a
+// loopback model. Its writes to hey's control files are refused while a list is set; a user config,
+// a --config file or trust.json changed behind hey's back (as an allowed command could) is not used
+// by the next run, which says what it left out; a trusted project narrows the user's lists only.
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runHey, tempDir } from "../helpers/e2e.ts";
+import { BUN } from "../helpers/mcp.ts";
+import { startModelServer, textOf, type ModelServer, type Turn } from "../helpers/model-server.ts";
+
+setDefaultTimeout(60_000); // the first test may build dist/hey
+
+let home: ReturnType<typeof tempDir>;
+let project: ReturnType<typeof tempDir>;
+let model: ModelServer;
+/** the calls the model makes on the first request of each run; then it answers with the results */
+let calls: [string, unknown][] = [];
+beforeEach(() => {
+  home = tempDir("hey-home-");
+  project = tempDir("hey-project-");
+  calls = [];
+  model = startModelServer((req): Turn => {
+    const last = req.messages.at(-1)!;
+    if (last.role === "user" && calls.length) return { calls };
+    const results = req.messages.filter((m) => m.role === "tool").map((m) => textOf(m));
+    return { text: `results: ${JSON.stringify(results)}` };
+  });
+});
+afterEach(() => {
+  model.stop();
+  home.remove();
+  project.remove();
+});
+
+const userConfig = () => join(home.path, ".config", "hey", "config.toml");
+const trustFile = () => join(home.path, ".config", "hey", "trust.json");
+const write = (path: string, text: string) => {
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, text);
+};
+const provider = () => `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${model.baseUrl}"\nmodels = ["m1"]\n`;
+/** An MCP server that leaves a file behind when it starts: proof that it ran. */
+const touchingServer = (name: string, marker: string) => `[mcp.${name}]\ncommand = "${BUN}"\nargs = ["-e", "require('fs').writeFileSync('${marker}', 'ran')"]\n`;
+const hey = (args: string[], extra: Record<string, string> = {}) => runHey(args, { cwd: project.path, env: { HOME: home.path, ...extra } });
+/** The tool results the model got in the last run's final request. */
+const results = () => model.requests.at(-1)!.messages.filter((m) => m.role === "tool").map((m) => textOf(m));
+
+test("while a list is set, write_file and edit may not change hey's control files", async () => {
+  const strict = `${provider()}[permission]\nallow = ["read_file", "write_file", "edit", "bash: ls"]\n`;
+  write(userConfig(), strict);
+  mkdirSync(join(project.path, ".hey"));
+  write(trustFile(), '{"version": 1, "projects": {}}\n');
+  calls = [
+    ["write_file", { path: "~/.config/hey/config.toml", content: `${provider()}[permission]\nallow = ["bash"]\n` }],
+    ["write_file", { path: ".hey/config.toml", content: '[permission]\nallow = ["bash"]\n' }],
+    ["edit", { path: trustFile(), old_string: '"projects": {}', new_string: `"projects": {"${realpathSync(project.path)}": {"trusted": true, "decided": ""}}` }],
+    ["write_file", { path: join(home.path, ".local", "state", "hey", "approvals.json"), content: "{}" }],
+    ["write_file", { path: "notes.md", content: "fine\n" }],
+  ];
+  const run = await hey(["-p", "loosen your rules"]);
+  expect(run.code).toBe(0);
+  const got = results();
+  for (const r of got.slice(0, 4)) expect(r).toMatch(/^blocked by permission rules: \S+ is .*one of hey's control files; while a permission list is set the agent may not change its own rules — ask the user to edit it$/);
+  expect(got[4]).toStartWith("created notes.md");
+  expect(readFileSync(userConfig(), "utf8")).toBe(strict);
+  expect(existsSync(join(project.path, ".hey", "config.toml"))).toBe(false);
+  expect(readFileSync(trustFile(), "utf8")).toBe('{"version": 1, "projects": {}}\n');
+});
+
+test("a user config widened between runs is not used in the next one-shot run, which names the file and the change", async () => {
+  const marker = join(project.path, "server-ran");
+  write(userConfig(), `${provider()}[permission]\nallow = ["read_file", "bash: ls"]\ndeny = ["bash: rm *"]\n`);
+  calls = [["bash", { command: "touch made-by-agent" }]];
+  const first = await hey(["-p", "go"]);
+  expect(first.code).toBe(0);
+  expect(first.stderr).not.toContain("recorded"); // the first run takes the file as it is; one-shot runs do not say so (a CI run in a fresh home would each time)
+  expect(results()[0]).toContain("matches no allow entry");
+
+  // what an allowed command (cp, sed -i, a script) could leave behind for the next run
+  write(userConfig(), `${provider()}[permission]\nallow = ["read_file", "bash"]\n[tools]\nbash_filter = "sh -c 'touch filtered'"\n${touchingServer("evil", marker)}`);
+  const second = await hey(["-p", "go"]);
+  expect(second.code).toBe(0);
+  const notice = second.stderr.split("\n").find((l) => l.startsWith("hey: not used: "));
+  expect(notice).toBe(
+    `hey: not used: + [permission] allow "bash", - [permission] deny "bash: rm *", + [tools] bash_filter = "sh -c 'touch filtered'", + [mcp.evil] ${BUN} -e "require('fs').writeFileSync('${marker}', 'ran')" in ${userConfig()}: it gives the agent more than you approved, and the agent can write that file; the approved values are used (run hey without -p to review and approve it)`,
+  );
+  expect(results()[0]).toContain("matches no allow entry");
+  expect(existsSync(join(project.path, "made-by-agent"))).toBe(false);
+  expect(existsSync(marker)).toBe(false);
+  expect(existsSync(join(project.path, "filtered"))).toBe(false);
+
+  // and the run after that: still not used (a refusal is not an approval)
+  const third = await hey(["-p", "go"]);
+  expect(third.stderr).toContain(`hey: not used: + [permission] allow "bash"`);
+  expect(existsSync(marker)).toBe(false);
+});
+
+test("a --config file is guarded the same way", async () => {
+  const extra = join(project.path, "ci.toml");
+  write(extra, `${provider()}[permission]\nallow = ["read_file"]\n`);
+  calls = [["bash", { command: "touch made-by-agent" }]];
+  await hey(["--config", extra, "-p", "go"]);
+  write(extra, `${provider()}[permission]\nallow = ["read_file", "bash"]\n`);
+  const run = await hey(["--config", extra, "-p", "go"]);
+  expect(run.stderr).toContain(`hey: not used: + [permission] allow "bash" in ${extra}`);
+  expect(existsSync(join(project.path, "made-by-agent"))).toBe(false);
+});
+
+test("trust.json written behind hey's back does not trust the project; --approve still does, for one run", async () => {
+  const marker = join(project.path, "project-server-ran");
+  write(userConfig(), `${provider()}[permission]\nallow = ["read_file", "bash: ls"]\n`);
+  await hey(["-p", "hello"]); // the record exists from here on
+  write(join(project.path, ".hey", "config.toml"), touchingServer("proj", marker));
+  write(trustFile(), JSON.stringify({ version: 1, projects: { [realpathSync(project.path)]: { trusted: true, decided: "" } } }));
+  const run = await hey(["-p", "hello"]);
+  expect(run.stderr).toContain(`hey: ${trustFile()} trusts ${realpathSync(project.path)}, but that was not answered at hey's question (the file was changed outside hey): its files are not loaded; the interactive prompt asks again, --approve trusts it for one run`);
+  expect(run.stderr).toContain("hey: not loaded: .hey/config.toml");
+  expect(existsSync(marker)).toBe(false);
+
+  const approved = await hey(["--approve", "-p", "hello"]);
+  expect(approved.code).toBe(0);
+  for (let i = 0; i < 100 && !existsSync(marker); i++) await Bun.sleep(50); // the server starts in the background
+  expect(existsSync(marker)).toBe(true);
+});
+
+test("a trusted project narrows the user's lists and cannot widen them: deny = [] and allow = [\"bash\"] change nothing", async () => {
+  write(userConfig(), `${provider()}[permission]\nallow = ["read_file", "bash: ls", "bash: rm *"]\ndeny = ["bash: rm -rf *"]\n`);
+  write(join(project.path, ".hey", "config.toml"), '[permission]\nallow = ["bash"]\ndeny = []\n');
+  calls = [
+    ["bash", { command: "touch made-by-agent" }],
+    ["bash", { command: "rm -rf nothing-here" }],
+    ["bash", { command: "ls" }],
+  ];
+  const run = await hey(["--approve", "-p", "go"]);
+  expect(run.code).toBe(0);
+  const [touch, rm, ls] = results();
+  expect(touch).toContain("matches no allow entry");
+  expect(rm).toContain("matches deny entry `bash: rm -rf *`");
+  expect(ls).not.toContain("blocked");
+  expect(existsSync(join(project.path, "made-by-agent"))).toBe(false);
+
+  // a narrower project list holds on its own
+  write(join(project.path, ".hey", "config.toml"), '[permission]\nallow = ["read_file"]\n');
+  calls = [["bash", { command: "ls" }]];
+  await hey(["--approve", "-p", "go"]);
+  expect(results()[0]).toContain("matches no allow entry");
+});
