@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "n
 import { join } from "node:path";
 import { ensureBinary, runHey, tempDir } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
-import { startModelServer, textOf, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { resultText, startModelServer, textOf, type ModelServer, type Turn } from "../helpers/model-server.ts";
 
 setDefaultTimeout(60_000);
 
@@ -48,7 +48,7 @@ test("a .env read by the model: the token becomes [secret: GITHUB_TOKEN] for the
   calls = [["read_file", { path: ".env" }], ["bash", { command: "cat remote.txt" }]];
   const run = await runHey(["-p", "what is in .env?"], { cwd: project.path, env: { HOME: home.path } });
   expect(run.code).toBe(0);
-  const [file, remote] = model.requests.at(-1)!.messages.filter((m) => m.role === "tool").map((m) => textOf(m));
+  const [file, remote] = model.requests.at(-1)!.messages.filter((m) => m.role === "tool").map((m) => resultText(m));
   expect(file).toContain("GITHUB_TOKEN=[secret: GITHUB_TOKEN]\n");
   expect(file).toContain("DEBUG=1");
   expect(remote).toContain("origin https://[secret: github-token]@github.com/o/r (fetch)");

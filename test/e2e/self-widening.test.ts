@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { join } from "node:path";
 import { runHey, tempDir } from "../helpers/e2e.ts";
 import { BUN } from "../helpers/mcp.ts";
-import { startModelServer, textOf, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { resultText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
 
@@ -23,7 +23,7 @@ beforeEach(() => {
   model = startModelServer((req): Turn => {
     const last = req.messages.at(-1)!;
     if (last.role === "user" && calls.length) return { calls };
-    const results = req.messages.filter((m) => m.role === "tool").map((m) => textOf(m));
+    const results = req.messages.filter((m) => m.role === "tool").map((m) => resultText(m));
     return { text: `results: ${JSON.stringify(results)}` };
   });
 });
@@ -44,7 +44,7 @@ const provider = () => `[default]\nprovider = "local"\nmodel = "m1"\n[provider.l
 const touchingServer = (name: string, marker: string) => `[mcp.${name}]\ncommand = "${BUN}"\nargs = ["-e", "require('fs').writeFileSync('${marker}', 'ran')"]\n`;
 const hey = (args: string[], extra: Record<string, string> = {}) => runHey(args, { cwd: project.path, env: { HOME: home.path, ...extra } });
 /** The tool results the model got in the last run's final request. */
-const results = () => model.requests.at(-1)!.messages.filter((m) => m.role === "tool").map((m) => textOf(m));
+const results = () => model.requests.at(-1)!.messages.filter((m) => m.role === "tool").map((m) => resultText(m));
 
 test("while a list is set, write_file and edit may not change hey's control files", async () => {
   const strict = `${provider()}[permission]\nallow = ["read_file", "write_file", "edit", "bash: ls"]\n`;
