@@ -13,6 +13,9 @@ import type { RunResult } from "./kernel/loop.ts";
 import { usageCounts } from "./kernel/output.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { NetConfigError } from "./net/proxy.ts";
+import { McpInputError, promptMessage, withResources } from "./mcp/attach.ts";
+import { specTokens } from "./mcp/offer.ts";
+import { resourceMentions } from "./mcp/resources.ts";
 import { formatStatus } from "./mcp/status.ts";
 import { expandPrompt, isBlank, MentionError, readStdin } from "./prompt/input.ts";
 import { formatSessionList, sessionsDir, type SessionInfo } from "./sessions/format.ts";
@@ -59,7 +62,8 @@ export async function run(args: CliArgs): Promise<number> {
     const debug = await debugLog(args, place);
     const started = startProvider(config.settings, args.proxy, env, debug); // the SDK loads while stdin is read
     const maxBytes = config.settings.input.maxBytes;
-    prompt = await readPrompt(args, place, isTty(0) ? undefined : await readStdin(maxBytes, warn), oneShot, maxBytes);
+    const servers = args.noMcp ? [] : config.settings.mcp.servers.filter((s) => s.enabled).map((s) => s.name);
+    prompt = await readPrompt(args, place, isTty(0) ? undefined : await readStdin(maxBytes, warn), oneShot, maxBytes, servers);
     for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warnWrapped(untrustedNotice(trust.resources, trust.stored, trust.file));
     const notice = (line: string) => notices.print(line);
@@ -78,7 +82,10 @@ export async function run(args: CliArgs): Promise<number> {
   try {
     if (!oneShot) return await repl(parts, args, place, reopen);
     if (lineKind(args.message) === "command") return await oneCommand(parts, args.message, args.output);
-    return await oneShotRun(parts, prompt, place.cwd);
+    return await oneShotRun(parts, await mcpInput(parts, args.message, prompt, warn), place.cwd);
+  } catch (e) {
+    if (e instanceof McpInputError) return preflightFailure(new UsageError(e.message), args);
+    throw e;
   } finally {
     parts.session.close();
     await parts.mcp.close();
@@ -112,12 +119,25 @@ async function debugLog(args: CliArgs, place: Place): Promise<DebugLog | undefin
 }
 
 /** The prompt of a one-shot run (or the REPL's first message): the message, its @files and stdin. */
-async function readPrompt(args: CliArgs, place: Place, stdin: Uint8Array | undefined, oneShot: boolean, maxBytes: number): Promise<ContentBlock[]> {
+async function readPrompt(args: CliArgs, place: Place, stdin: Uint8Array | undefined, oneShot: boolean, maxBytes: number, servers: string[]): Promise<ContentBlock[]> {
   if (oneShot && args.message.trim() === "" && isBlank(stdin)) throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
   const kind = lineKind(args.message);
-  if (kind === "command") return [];
+  if (kind === "command" || kind === "mcp-prompt") return []; // a prompt command's message comes from its server
   if (kind === "unknown") throw new UsageError(unknownCommand(args.message));
-  return userContent(isSkillLine(args.message) ? parseSkillCommand(args.message)!.args : args.message, { cwd: place.cwd, home: place.home, required: args.files, stdin, maxBytes, warn: oneShot ? warn : () => {} }); // the REPL expands it again
+  const input = { cwd: place.cwd, home: place.home, required: args.files, stdin, maxBytes, warn: oneShot ? warn : () => {}, skip: resourceWord(servers) };
+  return userContent(isSkillLine(args.message) ? parseSkillCommand(args.message)!.args : args.message, input); // the REPL expands it again
+}
+
+/** `@SERVER:URI`: a resource of a running MCP server, not a file. */
+const resourceWord = (servers: readonly string[]) => (word: string) => resourceMentions(`@${word}`, servers).length > 0;
+
+/**
+ * What MCP servers add to a message: a `/mcp:SERVER:PROMPT` line is the prompt's messages, and
+ * `@SERVER:URI` resources are attached. Throws McpInputError.
+ */
+async function mcpInput(parts: Assembled, line: string, content: ContentBlock[], warnTo: (m: string) => void, signal = new AbortController().signal): Promise<ContentBlock[]> {
+  if (lineKind(line) === "mcp-prompt") return promptMessage(parts.mcp, line, signal);
+  return withResources(parts.mcp, line, content, parts.agent.settings.input.maxBytes, signal, warnTo);
 }
 
 /** The message's blocks, none for an empty message (a `/skill:NAME` without args). */
@@ -186,7 +206,7 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
         color,
         historyFile: `${state}/hey/history`,
         aside: (print) => (notices.print = print),
-        complete: (line) => completions(line, parts.agent, place.cwd, parts.skills().map((s) => s.name)),
+        complete: (line) => completions(line, parts.agent, place.cwd, parts.skills().map((s) => s.name), parts.mcp.prompts()),
         onLine: async (line, signal, io) => {
           const { agent } = parts;
           if (/^\/resume(\s|$)/.test(line.trim())) {
@@ -202,16 +222,16 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
           const kind = lineKind(line);
           if (kind === "unknown") return void say(`hey: ${unknownCommand(line)}\n`);
           if (kind === "command") {
-            const result = await runCommand(line, commandContext(parts, signal));
+            const result = await runCommand(line, commandContext(parts, signal, (t) => say(`${t}\n`)));
             if (result.text) say(wrapColumns(result.text, answerFormat.columns, Bun.stringWidth) + "\n");
             return result.quit ? "quit" : undefined;
           }
-          // a bad @file or an unknown skill is printed by the REPL, and nothing is sent
-          const input = { cwd: place.cwd, home: place.home, maxBytes: agent.settings.input.maxBytes, warn };
+          // a bad @file, an unknown skill or prompt, a resource that cannot be read: printed by the REPL, and nothing is sent
+          const input = { cwd: place.cwd, home: place.home, maxBytes: agent.settings.input.maxBytes, warn, skip: resourceWord(parts.mcp.status().map((s) => s.name)) };
           const content = kind === "skill"
             ? withSkill(skillText(line, parts, args.noSkills), userContent(parseSkillCommand(line)!.args, input))
-            : expandPrompt(line, input);
-          const result = await agent.send(content, signal);
+            : kind === "mcp-prompt" ? [] : expandPrompt(line, input);
+          const result = await agent.send(await mcpInput(parts, line, content, warn, signal), signal);
           if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(parts, place.cwd, result.stop);
         },
       },
@@ -245,7 +265,7 @@ function sessionList(shown: SessionInfo[], total: number, place: Place, short: R
 /** `hey -p /usage`: the command's text on stdout (an error on stderr, exit 2); in JSON a `command` event, then `done`. */
 async function oneCommand(parts: Assembled, line: string, output: CliArgs["output"]): Promise<number> {
   const { runCommand } = await import("./ui/commands.ts");
-  const result = await runCommand(line, { ...commandContext(parts, new AbortController().signal), oneShot: true });
+  const result = await runCommand(line, { ...commandContext(parts, new AbortController().signal, (t) => writer(2).write(`${t}\n`)), oneShot: true });
   if (output === "json") {
     parts.output.emit({ type: "command", name: line.trim().split(/\s/, 1)[0]!, ok: result.ok, output: result.text });
     parts.output.emit(doneEvent(result.ok ? "end" : "error", usageCounts(parts.agent.usage.total)));
@@ -283,7 +303,8 @@ async function oneShotRun(parts: Assembled, prompt: ContentBlock[], cwd: string)
   return exitCode(result);
 }
 
-function commandContext(parts: Assembled, signal: AbortSignal) {
+/** What commands reach; `print`: lines a command shows as it goes (a sign-in's URL). */
+function commandContext(parts: Assembled, signal: AbortSignal, print: (text: string) => void) {
   return {
     agent: parts.agent,
     signal,
@@ -292,8 +313,14 @@ function commandContext(parts: Assembled, signal: AbortSignal) {
     reload: parts.reload,
     earlierRuns: parts.earlierRuns,
     mcpStatus: async (s: AbortSignal) => {
-      await parts.mcp.tools([], s); // servers starting without a cached list: up to startup_wait_ms
-      return formatStatus(parts.mcp.status(), parts.mcpOff);
+      const tools = await parts.requestTools(s); // servers starting without a cached list: up to startup_wait_ms
+      const own = tools.filter((t) => t.server === undefined).reduce((n, t) => n + specTokens(t), 0);
+      return formatStatus(parts.mcp.status(), parts.mcp.offer(), parts.mcpOff, own);
+    },
+    mcpAuth: async (verb: "login" | "logout", name: string, s: AbortSignal) => {
+      const { authCommand } = await import("./mcp/login.ts");
+      const { credentials, fetch } = parts.signIn;
+      return authCommand(verb, name, { servers: parts.agent.settings.mcp.servers, store: credentials, fetch: fetch(), env: process.env, print, signal: s, restart: parts.mcp.restart });
     },
   };
 }

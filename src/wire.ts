@@ -16,7 +16,9 @@ import type { ConfigFlags, ProviderSettings, Settings } from "./config/settings.
 import { readTaskNote } from "./context/task-note.ts";
 import { resolveUserPath } from "./fs/user-path.ts";
 import { newId, type Effort, type Usage } from "./kernel/ir.ts";
+import { createCredentialStore, type CredentialStore } from "./mcp/credentials.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
+import { signedIn } from "./mcp/oauth.ts";
 import { eventLine } from "./mcp/status.ts";
 import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
@@ -28,6 +30,7 @@ import { trustedCas } from "./net/ca.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { proxiedFetch } from "./net/fetch.ts";
 import { parseProxyUrl, resolveProxy } from "./net/proxy.ts";
+import { refusedOutright } from "./permission/refused.ts";
 import { blockedTools, blockedWarning, compileRules, decide, type PermissionRules } from "./permission/rules.ts";
 import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
@@ -163,6 +166,10 @@ export interface Assembled {
   mcp: McpManager;
   /** --no-mcp */
   mcpOff: boolean;
+  /** the tools the next request offers (hey's own and the servers', none the rules refuse outright), waiting as a request waits */
+  requestTools(signal: AbortSignal): Promise<Tool[]>;
+  /** sign-ins to remote MCP servers, and the fetch a sign-in goes through (`/mcp login`) */
+  signIn: { credentials: CredentialStore; fetch(): typeof fetch };
   /** the tokens a resumed session's earlier runs used (`/usage`), read from its file when asked */
   earlierRuns(): { usage: Usage; requests: number } | undefined;
 }
@@ -181,9 +188,11 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   const hint = (e: { kind: string; message: string }) => setupHint(agent.settings.provider, agent.settings.model, e, where);
   const terminal = args.output === "text" ? terminalOutput(input.oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home: input.home, hint }) : undefined;
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
-  // nothing hey prints or saves, and no tool result the model reads, holds a secret it knows
-  let secrets = knownSecrets(settings, env, args.proxy);
-  const output = redactingOutput(fanOut(input.debug ? [display, session, input.debug.output] : [display, session]), () => secrets);
+  // nothing hey prints or saves, and no tool result the model reads, holds a secret it knows (MCP sign-ins' tokens included)
+  let configSecrets = knownSecrets(settings, env, args.proxy);
+  const credentials = createCredentialStore(input.configDir);
+  const secrets = () => [...configSecrets, ...credentials.secrets()].sort((a, b) => b.length - a.length);
+  const output = redactingOutput(fanOut(input.debug ? [display, session, input.debug.output] : [display, session]), secrets);
   session.model(settings.provider.name, settings.model);
   output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd });
   if (resumed) {
@@ -201,15 +210,16 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   let fetchImpl = input.started.fetch;
   let shell = shellFor(settings);
   let rules = permissionCheck(settings.permission, shell.name);
+  let compiled = compileRules(settings.permission, shell.name).rules; // the schema diet: what is refused outright is not offered
   // bash's full outputs live with the session; older ones are pruned in the background
   const outputs = outputsRoot(env, process.platform, input.home);
   void pruneOutputs(outputs, { current: sessionId });
   const toolsFor = (s: Settings): Tool[] => {
     const tools = createTools(s, { shell, raw: args.raw, outputDir: join(outputs, sessionId), env: toolEnvironment(env, s, s.tools.keepEnv), home: input.home });
-    return (s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools).map((t) => redactingTool(t, () => secrets));
+    return (s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools).map((t) => redactingTool(t, secrets));
   };
   let tools = toolsFor(settings);
-  const blocked = blockedTools(compileRules(settings.permission, shell.name).rules, tools.map((t) => t.name));
+  const blocked = blockedTools(compiled, tools.map((t) => t.name));
   if (blocked.length > 0) input.warn(blockedWarning(settings.permission.allow, blocked));
   const prompt = createPromptSource({
     core: corePrompt,
@@ -221,12 +231,13 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     skills: args.noSkills ? undefined : { project: input.trusted },
     warn: input.warn,
   });
-  const mcp = mcpManager(input, settings, tools.map((t) => t.name), () => fetchImpl, (e) => output.emit(e));
+  const mcp = mcpManager(input, settings, tools.map((t) => t.name), () => fetchImpl, (e) => output.emit(e), { credentials, refused: (name) => refusedOutright(name, compiled) });
+  const requestTools = async (signal: AbortSignal) => (await mcp.tools(tools, signal)).filter((t) => !refusedOutright(t.name, compiled));
   const provider = await input.started.provider;
   const agent: Agent = createAgent({
     settings,
     provider,
-    tools: (signal) => mcp.tools(tools, signal),
+    tools: requestTools,
     output,
     cwd,
     pathOf: (path) => {
@@ -267,7 +278,8 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
         fetchImpl = nextFetch;
         shell = shellFor(s);
         rules = permissionCheck(s.permission, shell.name);
-        secrets = knownSecrets(s, env, args.proxy);
+        compiled = compileRules(s.permission, shell.name).rules;
+        configSecrets = knownSecrets(s, env, args.proxy);
         tools = toolsFor(s);
         agent.switchModel(s, nextProvider);
         if (s.effort === current.effort) agent.setEffort(effort); // an /effort choice outlives a reload that leaves effort alone
@@ -284,7 +296,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     async switchModel(spec) {
       const next = config.resolve({ ...flags, model: spec });
       agent.switchModel(next, await providerFor(next.provider, next.model, next.effort, fetchImpl, next.retry.idleTimeoutMs));
-      secrets = knownSecrets(next, env, args.proxy);
+      configSecrets = knownSecrets(next, env, args.proxy);
       flags = { ...flags, model: spec }; // a later /reload keeps this choice, as it keeps -m
     },
     async reload() {
@@ -295,6 +307,8 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     skills: prompt.skills,
     mcp,
     mcpOff: args.noMcp,
+    requestTools,
+    signIn: { credentials, fetch: () => fetchImpl },
     earlierRuns() {
       if (!resumed) return undefined;
       try {
@@ -310,13 +324,13 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
  * The MCP servers of the run (SPEC §14), connecting in the background. The SDK's client is loaded
  * only when a server is started; remote servers go through the run's (proxied) fetch.
  */
-function mcpManager(input: AssembleInput, settings: Settings, builtins: string[], fetchNow: () => typeof fetch, emit: Output["emit"]): McpManager {
+function mcpManager(input: AssembleInput, settings: Settings, builtins: string[], fetchNow: () => typeof fetch, emit: Output["emit"], auth: { credentials: CredentialStore; refused(name: string): boolean }): McpManager {
   const { env } = input;
   const text = input.args.output === "text";
   return createMcpManager(
     { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: input.args.noMcp, builtins },
     {
-      connect: async (s, hooks, signal) => (await import("./mcp/client.ts")).connectServer(s, hooks, { version: VERSION, env, fetch: fetchNow() }, signal),
+      connect: async (s, hooks, signal) => (await import("./mcp/client.ts")).connectServer(s, hooks, { version: VERSION, env, fetch: fetchNow(), auth: (s, refresh) => signedIn(s, auth.credentials, Date.now, refresh) }, signal),
       store: createToolStore(cacheDir(env, process.platform, input.home)),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => {
@@ -324,6 +338,7 @@ function mcpManager(input: AssembleInput, settings: Settings, builtins: string[]
         if (text || e.state !== "connected") input.notice(eventLine(e)); // JSON mode: failures on stderr too
       },
       warn: (m) => input.notice(`hey: ${m}`),
+      refused: auth.refused,
       now: Date.now,
     },
   );

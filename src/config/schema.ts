@@ -40,6 +40,15 @@ export interface FileMcpServer {
   headers?: Record<string, string>;
   enabled?: boolean;
   timeout_ms?: number;
+  /** only these of the server's tools are offered (Codex: enabled_tools) */
+  tools?: string[];
+  enabled_tools?: string[];
+  /** these are never offered (Codex: disabled_tools) */
+  exclude_tools?: string[];
+  disabled_tools?: string[];
+  /** a client registered by hand with the server's authorization server (else hey registers itself) */
+  client_id?: string;
+  client_secret?: string;
 }
 
 /** The shape a checked (and merged) layer is guaranteed to have. */
@@ -114,6 +123,12 @@ const MCP_SERVER_KEYS: Record<string, Kind> = {
   headers: "stringTable",
   enabled: "boolean",
   timeout_ms: "positive",
+  tools: "strings",
+  enabled_tools: "strings",
+  exclude_tools: "strings",
+  disabled_tools: "strings",
+  client_id: "string",
+  client_secret: "string",
 };
 
 /**

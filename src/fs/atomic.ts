@@ -11,9 +11,10 @@ import { checkOwnFile } from "./own-files.ts";
  * lives in the target's directory (rename is only atomic within one filesystem) and is removed
  * on failure. Throws the underlying error (ENOTDIR, EACCES, EISDIR…) after cleaning up.
  * `own`: a file of hey's own (own-files.ts): a link at `path` or its directory is refused
- * (OwnFileError), never followed.
+ * (OwnFileError), never followed. `mode`: the file's mode whatever it was before (0o600 for
+ * credentials), created so — it is never readable by others, not even for a moment.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: { own?: boolean } = {}): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: { own?: boolean; mode?: number } = {}): Promise<void> {
   if (opts.own) checkOwnFile(path);
   const target = opts.own ? path : await realpath(path).catch(() => path);
   const dir = dirname(target);
@@ -22,7 +23,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   if (existing?.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: "EISDIR" });
 
   const tmp = join(dir, `.${basename(target).slice(0, 100)}.${process.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`);
-  const handle = await open(tmp, "wx", existing ? existing.mode & 0o7777 : 0o666);
+  const handle = await open(tmp, "wx", opts.mode ?? (existing ? existing.mode & 0o7777 : 0o666));
   try {
     try {
       await handle.writeFile(data);
@@ -31,7 +32,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
       await handle.close();
     }
     // open() applied the umask; an existing file's mode (e.g. 0755) must survive unchanged.
-    if (existing) await chmod(tmp, existing.mode & 0o7777);
+    if (opts.mode !== undefined || existing) await chmod(tmp, opts.mode ?? existing!.mode & 0o7777);
     await rename(tmp, target);
   } catch (error) {
     await unlink(tmp).catch(() => {});

@@ -32,7 +32,10 @@ export interface TestManager {
 }
 
 /** A manager over real connections, caching under `cacheDir`. */
-export function testManager(servers: McpServerSettings[], opts: { cacheDir: string; startupWaitMs?: number; fetch?: typeof fetch; env?: Record<string, string | undefined>; builtins?: string[] }): TestManager {
+export function testManager(
+  servers: McpServerSettings[],
+  opts: { cacheDir: string; startupWaitMs?: number; fetch?: typeof fetch; env?: Record<string, string | undefined>; builtins?: string[]; refused?: (name: string) => boolean },
+): TestManager {
   const events: McpEvent[] = [];
   const warnings: string[] = [];
   const env = opts.env ?? { PATH: process.env.PATH, HOME: process.env.HOME };
@@ -44,6 +47,7 @@ export function testManager(servers: McpServerSettings[], opts: { cacheDir: stri
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => void events.push(e),
       warn: (m) => void warnings.push(m),
+      refused: opts.refused ?? (() => false),
       now: Date.now,
     },
   );
