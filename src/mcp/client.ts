@@ -182,7 +182,7 @@ async function listPrompts(client: SdkClient, timeoutMs: number, signal: AbortSi
 
 /** Why a server is waiting for a sign-in: none yet, or the one hey had no longer works. */
 function authMessage(provider: HeyOAuthProvider | undefined): string {
-  return provider ? "its sign-in has run out and could not be refreshed" : "the server asks for a sign-in (HTTP 401)";
+  return provider ? "hey's sign-in to it has run out and could not be refreshed" : "it answers HTTP 401 without one";
 }
 
 function toolOf(t: { name: string; description?: string; inputSchema: object }): McpTool {

@@ -2,6 +2,7 @@
 // server of the `[mcp.NAME]` table, from the shell. A sign-in ends by connecting with the new
 // token, so what it prints is proven: `connected: NAME (N tools)`. Exit 0 done, 1 the sign-in (or
 // that connection) failed, 2 a bad command line or configuration, 130 cancelled.
+import { homedir } from "node:os";
 import { dirname } from "node:path";
 import { EXIT, parseCli, UsageError, VERSION } from "../cli.ts";
 import { configPaths, loadConfig } from "../config/load.ts";
@@ -15,6 +16,8 @@ import { connectServer } from "./client.ts";
 import { createCredentialStore, type CredentialStore } from "./credentials.ts";
 import { signIn, signOut } from "./login.ts";
 import { signedIn } from "./oauth.ts";
+import { createToolStore } from "./store.ts";
+import { cacheDir } from "../tools/ripgrep.ts";
 
 export const MCP_USAGE = "usage: hey mcp login NAME | hey mcp logout NAME   [--config FILE] [--approve] [--proxy URL] [--verbose]\n  NAME: an [mcp.NAME] table with a url\n";
 
@@ -59,6 +62,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     const store = createCredentialStore(configDir);
     if (verb === "logout") {
       const r = signOut(server, store);
+      createToolStore(cacheDir(env, process.platform, env.HOME || homedir())).forget(server); // the next run offers none of its tools until a sign-in
       (r.ok ? out : err).write(`${r.ok ? "" : "hey: "}${r.text}\n`);
       return r.ok ? EXIT.ok : EXIT.usage;
     }

@@ -224,7 +224,8 @@ function messageOf(e: unknown): string {
 
 function duration(ms: number): string {
   const s = Math.round(ms / 1000);
-  if (s < 90) return `${s} seconds`;
-  if (s < 5400) return `${Math.round(s / 60)} minutes`;
-  return `${Math.round(s / 3600)} hours`;
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (s < 90) return unit(s, "second");
+  if (s < 5400) return unit(Math.round(s / 60), "minute");
+  return unit(Math.round(s / 3600), "hour");
 }

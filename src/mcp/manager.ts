@@ -115,6 +115,7 @@ export function createMcpManager(
             deps.report({ type: "mcp", server: s.name, state: "connected", tools: s.tools?.length ?? 0 });
             warnOnce([...replacements(gen), ...offered(gen).warnings]);
           }
+          if (s.state === "auth_required") deps.store.forget(settings); // the next run does not offer tools it cannot call
           if (s.state === "failed" || s.state === "stopped" || s.state === "auth_required") deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });
         },
         listed: (tools) => save(settings, tools),

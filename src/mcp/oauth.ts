@@ -75,9 +75,15 @@ export function withExpiry(tokens: Record<string, unknown>, now: number): Stored
   return { ...t, ...(typeof t.expires_in === "number" ? { expires_at: now + t.expires_in * 1000 } : {}) };
 }
 
-/** Whether `tokens` should be refreshed before the next request. */
+/**
+ * Whether `tokens` should be refreshed before the next request: within REFRESH_BEFORE_MS of their
+ * expiry, or within half their life when that is shorter (a 30-second token is not refreshed at
+ * every request).
+ */
 export function dueForRefresh(tokens: StoredTokens | undefined, now: number): boolean {
-  return tokens?.refresh_token !== undefined && tokens.expires_at !== undefined && tokens.expires_at - now < REFRESH_BEFORE_MS;
+  if (tokens?.refresh_token === undefined || tokens.expires_at === undefined) return false;
+  const life = typeof tokens.expires_in === "number" ? tokens.expires_in * 1000 : Number.POSITIVE_INFINITY;
+  return tokens.expires_at - now < Math.min(REFRESH_BEFORE_MS, life / 2);
 }
 
 /** The redirect port of a stored registration on 127.0.0.1, so a new sign-in can reuse it. */
@@ -101,6 +107,12 @@ export function createOAuthProvider(opts: ProviderOptions): HeyOAuthProvider {
   let needsSignIn = false;
   let refreshing = false;
   let discovered = false;
+  /** A token past its stated expiry is not sent: the server would refuse it (some answer 500, not 401); a sign-in is needed. */
+  const usable = (tokens: StoredTokens | undefined) => {
+    if (tokens?.expires_at === undefined || tokens.expires_at > opts.now()) return tokens;
+    needsSignIn = true;
+    return undefined;
+  };
   const provider: HeyOAuthProvider = {
     redirectUrl,
     clientMetadata: clientMetadata(redirectUrl, Boolean(opts.client?.secret)),
@@ -114,18 +126,17 @@ export function createOAuthProvider(opts: ProviderOptions): HeyOAuthProvider {
     },
     async tokens() {
       if (signIn) return undefined; // a sign-in is asked for: a new one, not a refresh of the old
-      const tokens = current().tokens;
-      if (!signIn && !refreshing && opts.refresh && dueForRefresh(tokens, opts.now())) {
-        refreshing = true;
-        try {
-          await opts.refresh();
-        } catch {} // the request goes with the old token; a 401 then says what is wrong
-        finally {
-          refreshing = false;
-        }
-        return current().tokens;
+      let tokens = current().tokens;
+      if (refreshing || !dueForRefresh(tokens, opts.now()) || !opts.refresh) return usable(tokens);
+      refreshing = true;
+      try {
+        await opts.refresh();
+      } catch {} // the request goes with the old token while it lasts; a 401 then says what is wrong
+      finally {
+        refreshing = false;
       }
-      return tokens;
+      tokens = current().tokens;
+      return usable(tokens);
     },
     async saveTokens(tokens) {
       await update((c) => ({ ...c, tokens: withExpiry(tokens, opts.now()) }));

@@ -78,7 +78,7 @@ function watchBody(res: Response, done: (end: string) => void): Response {
   const head: Uint8Array[] = [];
   let kept = 0;
   let total = 0;
-  const summary = (how: string) => `${how}, ${total} bytes${total > kept ? ` (first ${kept})` : ""}:\n  ${indent(new TextDecoder().decode(Buffer.concat(head)))}`;
+  const summary = (how: string) => `${how}, ${total} bytes${total > kept ? ` (first ${kept})` : ""}:\n  ${indent(maskTokens(new TextDecoder().decode(Buffer.concat(head))))}`;
   let ended = false; // the first of complete, failed and cancelled is the one logged
   const end = (how: string) => {
     if (!ended) done(summary(how));
@@ -130,7 +130,7 @@ function routeLines(init: BunFetchRequestInit | undefined): string[] {
 
 function bodyLines(body: unknown): string[] {
   if (body === undefined || body === null) return [];
-  if (typeof body === "string") return [`body, ${Buffer.byteLength(body)} bytes${body.length > BODY_LOG_BYTES ? ` (first ${BODY_LOG_BYTES} characters)` : ""}:\n  ${indent(body.slice(0, BODY_LOG_BYTES))}`];
+  if (typeof body === "string") return [`body, ${Buffer.byteLength(body)} bytes${body.length > BODY_LOG_BYTES ? ` (first ${BODY_LOG_BYTES} characters)` : ""}:\n  ${indent(maskTokens(body.slice(0, BODY_LOG_BYTES)))}`];
   if (body instanceof Uint8Array || body instanceof ArrayBuffer) return [`body: ${body.byteLength} bytes (binary)`];
   return ["body: a stream"];
 }
@@ -152,6 +152,16 @@ export function maskUrl(url: string): string {
     parsed.password = "";
   }
   return parsed.href.replace(/%2A%2A%2A/g, "***");
+}
+
+/** OAuth fields that are credentials (a token endpoint's answer, a refresh or code exchange, a registration's secret). */
+const TOKEN_FIELDS = "access_token|refresh_token|id_token|client_secret|code_verifier|client_assertion";
+
+/** A body with the values of OAuth credential fields replaced by `***`: JSON (`"access_token":"…"`) and forms (`refresh_token=…`). */
+export function maskTokens(text: string): string {
+  return text
+    .replace(new RegExp(`("(?:${TOKEN_FIELDS})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, "g"), '$1"***"')
+    .replace(new RegExp(`(^|&)((?:${TOKEN_FIELDS}|code)=)[^&\\s]*`, "g"), "$1$2***"); // a form's `code` is an authorization code; JSON's is an error code
 }
 
 /** Any `scheme://user:pass@` in free text shown as `scheme://***@`. */

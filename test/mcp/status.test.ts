@@ -19,8 +19,8 @@ test("background lines: connected with its count, failures, sign-ins and stops a
     "hey: MCP server db failed, its tools are left out: it exited with code 3 before it was ready\n  fatal: no db",
   );
   expect(eventLine({ type: "mcp", server: "db", state: "stopped", error: "exited with code 1" })).toBe("hey: MCP server db stopped: exited with code 1");
-  expect(eventLine({ type: "mcp", server: "gh", state: "auth_required", error: "the server asks for a sign-in (HTTP 401)" })).toBe(
-    "hey: MCP server gh needs a sign-in, its tools are left out (the server asks for a sign-in (HTTP 401)); sign in with hey mcp login gh (or /mcp login gh in hey)",
+  expect(eventLine({ type: "mcp", server: "gh", state: "auth_required", error: "it answers HTTP 401 without one" })).toBe(
+    "hey: MCP server gh needs a sign-in, its tools are left out (it answers HTTP 401 without one); sign in with hey mcp login gh (or /mcp login gh in hey)",
   );
 });
 
@@ -58,7 +58,7 @@ test("/mcp: what the selection and the permission rules leave out, and why; prom
       cached: false,
       prompts: [{ name: "args-prompt", arguments: [{ name: "city", required: true }, { name: "state", required: false }] }],
     },
-    { name: "gh", state: "auth_required", tools: tools("search"), cached: true, error: "the server asks for a sign-in (HTTP 401)" },
+    { name: "gh", state: "auth_required", tools: tools("search"), cached: true, error: "it answers HTTP 401 without one" },
   ];
   const text = formatStatus(servers, offer(servers, { everything: { excludeTools: ["zip"] } }, (n) => n === "trigger-long"), false);
   expect(text).toBe(
@@ -68,7 +68,7 @@ test("/mcp: what the selection and the permission rules leave out, and why; prom
       "  not offered: zip (exclude_tools), trigger-long (refused by [permission])",
       "  prompts: /mcp:everything:args-prompt city=… [state=…]",
       "gh: auth required · sign in with hey mcp login gh (or /mcp login gh in hey)",
-      "  the server asks for a sign-in (HTTP 401)",
+      "  it answers HTTP 401 without one",
       "MCP tools in every request: 2, ~40 tokens",
     ].join("\n"),
   );
