@@ -141,6 +141,9 @@ Usage: hey [options] [@file ...] [message ...]
        hey doctor [PROVIDER] [--write]
                                probe the endpoint: network, TLS, auth, streaming, tool
                                calls, quirks; --write records the flags it needs
+       hey mcp login NAME      sign in to the remote MCP server [mcp.NAME] (OAuth, in the
+                               browser; the URL is printed too); the token is kept 0600
+       hey mcp logout NAME     forget that sign-in
 
   With no message, hey opens an interactive prompt. Piped stdin is appended to the
   message in a fenced block and implies -p. @path expands to the file's content (an @word
@@ -186,7 +189,9 @@ Prompt: ~/.config/hey/AGENTS.md, then AGENTS.md (or CLAUDE.md) from the git root
 Skills: ~/.agents/skills, ~/.config/hey/skills, then .agents/skills and .hey/skills (trusted
 projects); /reload re-reads config, skills and AGENTS.md without losing the conversation.
 MCP: [mcp.NAME] tables start servers (command = local, url = remote) in the background;
-their tools join the model's; /mcp lists them, /reload restarts them.
+their tools join the model's (tools = [...], exclude_tools = [...] choose which); /mcp lists
+them, /reload restarts them; /mcp:SERVER:PROMPT runs a server's prompt, @SERVER:URI attaches
+a resource.
 
 Exit codes: 0 done, 1 runtime error, 2 usage or config error, 3 max turns or run tokens
 reached (the hand-off is in .hey/task.md), 130 interrupted, 143 SIGTERM, 129 SIGHUP.

@@ -188,11 +188,12 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   const hint = (e: { kind: string; message: string }) => setupHint(agent.settings.provider, agent.settings.model, e, where);
   const terminal = args.output === "text" ? terminalOutput(input.oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home: input.home, hint }) : undefined;
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
-  // nothing hey prints or saves, and no tool result the model reads, holds a secret it knows (MCP sign-ins' tokens included)
+  // nothing hey prints, saves or logs, and no tool result the model reads, holds a secret it knows (MCP sign-ins' tokens included)
   let configSecrets = knownSecrets(settings, env, args.proxy);
   const credentials = createCredentialStore(input.configDir);
   const secrets = () => [...configSecrets, ...credentials.secrets()].sort((a, b) => b.length - a.length);
   const output = redactingOutput(fanOut(input.debug ? [display, session, input.debug.output] : [display, session]), secrets);
+  input.debug?.redact(secrets);
   session.model(settings.provider.name, settings.model);
   output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd });
   if (resumed) {
@@ -232,7 +233,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     warn: input.warn,
   });
   const mcp = mcpManager(input, settings, tools.map((t) => t.name), () => fetchImpl, (e) => output.emit(e), { credentials, refused: (name) => refusedOutright(name, compiled) });
-  const requestTools = async (signal: AbortSignal) => (await mcp.tools(tools, signal)).filter((t) => !refusedOutright(t.name, compiled));
+  const requestTools = async (signal: AbortSignal) => (await mcp.tools(tools, signal)).filter((t) => !refusedOutright(t.name, compiled)).map((t) => (t.server ? redactingTool(t, secrets) : t));
   const provider = await input.started.provider;
   const agent: Agent = createAgent({
     settings,
@@ -325,17 +326,16 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
  * only when a server is started; remote servers go through the run's (proxied) fetch.
  */
 function mcpManager(input: AssembleInput, settings: Settings, builtins: string[], fetchNow: () => typeof fetch, emit: Output["emit"], auth: { credentials: CredentialStore; refused(name: string): boolean }): McpManager {
-  const { env } = input;
-  const text = input.args.output === "text";
+  const { env, args } = input;
   return createMcpManager(
-    { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: input.args.noMcp, builtins },
+    { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: args.noMcp, builtins },
     {
       connect: async (s, hooks, signal) => (await import("./mcp/client.ts")).connectServer(s, hooks, { version: VERSION, env, fetch: fetchNow(), auth: (s, refresh) => signedIn(s, auth.credentials, Date.now, refresh) }, signal),
       store: createToolStore(cacheDir(env, process.platform, input.home)),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => {
         emit(e);
-        if (text || e.state !== "connected") input.notice(eventLine(e)); // JSON mode: failures on stderr too
+        if (args.output === "text" || e.state !== "connected") input.notice(eventLine(e)); // JSON mode: failures on stderr too
       },
       warn: (m) => input.notice(`hey: ${m}`),
       refused: auth.refused,

@@ -40,13 +40,11 @@ export interface FileMcpServer {
   headers?: Record<string, string>;
   enabled?: boolean;
   timeout_ms?: number;
-  /** only these of the server's tools are offered (Codex: enabled_tools) */
+  /** tool selection (Codex's spellings too), and a client registered by hand for OAuth sign-in */
   tools?: string[];
   enabled_tools?: string[];
-  /** these are never offered (Codex: disabled_tools) */
   exclude_tools?: string[];
   disabled_tools?: string[];
-  /** a client registered by hand with the server's authorization server (else hey registers itself) */
   client_id?: string;
   client_secret?: string;
 }

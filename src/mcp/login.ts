@@ -226,6 +226,7 @@ function duration(ms: number): string {
   const s = Math.round(ms / 1000);
   const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   if (s < 90) return unit(s, "second");
-  if (s < 5400) return unit(Math.round(s / 60), "minute");
-  return unit(Math.round(s / 3600), "hour");
+  if (s < 3600) return unit(Math.round(s / 60), "minute");
+  if (s < 2 * 86400) return unit(Math.round(s / 3600), "hour");
+  return unit(Math.round(s / 86400), "day");
 }

@@ -4,6 +4,7 @@
 // a run without it never imports this file.
 import { join } from "node:path";
 import { appendOwnFile } from "../fs/own-files.ts";
+import { redact } from "../config/secrets.ts";
 import type { Output } from "../kernel/output.ts";
 import { redactProxyUrl } from "./proxy.ts";
 
@@ -23,16 +24,19 @@ export interface DebugLog {
   wrap(base: typeof fetch): typeof fetch;
   /** retry decisions and errors, as the loop emits them */
   output: Output;
+  /** from now on, these values (the secrets hey knows: keys, MCP sign-ins' tokens) are written as [redacted] */
+  redact(secrets: () => readonly string[]): void;
 }
 
 /** A log in `dir` named by the start time and pid. Nothing is written until the first line. */
 export function openDebugLog(dir: string, now: () => Date = () => new Date()): DebugLog {
   const path = join(dir, `${now().toISOString().replace(/[:.]/g, "-")}-${process.pid}.log`);
   let failed = false;
+  let secrets: () => readonly string[] = () => [];
   const write = (lines: string[]) => {
     if (failed) return;
     try {
-      appendOwnFile(path, `${now().toISOString()} ${lines.join("\n  ")}\n`);
+      appendOwnFile(path, redact(`${now().toISOString()} ${lines.join("\n  ")}\n`, secrets()));
     } catch (e) {
       failed = true; // a log that cannot be written must not stop the run; the path was printed
       process.stderr.write(`hey: cannot write the debug log ${path}: ${(e as Error).message}\n`);
@@ -62,6 +66,9 @@ export function openDebugLog(dir: string, now: () => Date = () => new Date()): D
         return res.body ? watchBody(res, (end) => write([`#${n} ← body ${end} after ${ms(started)}`])) : res;
       };
       return Object.assign(logged, { preconnect: base.preconnect });
+    },
+    redact(known) {
+      secrets = known;
     },
     output: {
       emit(e) {
