@@ -313,7 +313,9 @@ function commandContext(parts: Assembled, signal: AbortSignal, print: (text: str
     reload: parts.reload,
     earlierRuns: parts.earlierRuns,
     mcpStatus: async (s: AbortSignal) => {
-      const tools = await parts.requestTools(s); // servers starting without a cached list: up to startup_wait_ms
+      const starting = parts.mcp.status().filter((x) => x.state === "connecting").map((x) => parts.mcp.settled(x.name, s)); // each, up to startup_wait_ms
+      await Promise.race([Promise.all(starting), Bun.sleep(parts.agent.settings.mcp.startupWaitMs)]);
+      const tools = await parts.requestTools(s);
       const own = tools.filter((t) => t.server === undefined).reduce((n, t) => n + specTokens(t), 0);
       return formatStatus(parts.mcp.status(), parts.mcp.offer(), parts.mcpOff, own);
     },
