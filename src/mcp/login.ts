@@ -76,7 +76,7 @@ export async function signIn(s: McpServerSettings, deps: SignInDeps): Promise<Si
     await sdk.auth(provider, { ...where, authorizationCode: code });
     return done(s, deps);
   } catch (e) {
-    return fail(step === "discovery" ? provider.step : step, deps.signal.aborted ? "Ctrl-C; the stored sign-in did not change" : messageOf(e));
+    return fail(step === "discovery" ? provider.step : step, deps.signal.aborted ? "Ctrl-C; an earlier sign-in still holds" : messageOf(e));
   } finally {
     listener.stop();
   }
@@ -109,7 +109,10 @@ function done(s: McpServerSettings, deps: SignInDeps): SignInOutcome {
   if (!tokens) return { ok: false, step: "token exchange", text: `sign-in to ${s.name} failed at the token exchange: no tokens came back` };
   const left = tokens.expires_at === undefined ? "it does not say when it expires" : `it expires in ${duration(tokens.expires_at - Date.now())}`;
   const refresh = tokens.refresh_token ? "hey refreshes it before then" : tokens.expires_at === undefined ? "" : "the server gave no refresh token: sign in again then";
-  return { ok: true, text: `Signed in to ${s.name}. The token is kept in ${deps.store.pathOf(s.url!)} (0600); ${left}${refresh ? `, and ${refresh}` : ""}.` };
+  const home = deps.env.HOME;
+  const path = deps.store.pathOf(s.url!);
+  const shown = home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+  return { ok: true, text: `Signed in to ${s.name}. The token is kept in ${shown} (0600); ${left}${refresh ? `, and ${refresh}` : ""}.` };
 }
 
 /** One request without a token: its 401 challenge (scope, resource metadata), or `open` when the server does not ask. */

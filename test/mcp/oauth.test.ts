@@ -3,7 +3,7 @@
 // its expiry is refreshed before it is used; a revoked sign-in (and a refresh refused) is
 // auth_required again, never a crash; a sign-in that fails or is cancelled names its step.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { connectServer } from "../../src/mcp/client.ts";
 import { createCredentialStore } from "../../src/mcp/credentials.ts";
@@ -138,7 +138,7 @@ test("a failed registration names its step; a cancelled wait names the browser s
   const abort = new AbortController();
   setTimeout(() => abort.abort(), 500);
   const cancelled = await login(f.url, { BROWSER: "true", PATH: process.env.PATH ?? "" }, abort.signal); // a browser that never comes back
-  expect(cancelled).toEqual({ ok: false, step: "browser sign-in", text: "sign-in to remote cancelled at the browser sign-in (waiting for the browser to come back): Ctrl-C; the stored sign-in did not change" });
+  expect(cancelled).toEqual({ ok: false, step: "browser sign-in", text: "sign-in to remote cancelled at the browser sign-in (waiting for the browser to come back): Ctrl-C; an earlier sign-in still holds" });
   expect(store().read(f.url)!.tokens!.access_token).toBe(kept);
 });
 
@@ -159,4 +159,21 @@ test("a server without OAuth metadata fails at discovery; one that asks for noth
   expect(signOut(s, store())).toMatchObject({ ok: true, text: expect.stringContaining("signed out of remote") });
   expect(store().read(f.url)).toBeUndefined();
   expect(signOut(s, store())).toEqual({ ok: true, text: "not signed in to remote; nothing to remove" });
+});
+
+test("client_id from the table: no registration (the server refuses any), and the authorization URL names that client", async () => {
+  const f = fake({ registerStatus: 403 });
+  const log = join(dir.path, "browser.log");
+  const r = await signIn(serverSettings("remote", { url: f.url, oauthClient: { id: "my-app" } }), {
+    store: store(),
+    fetch,
+    env: { BROWSER, BROWSER_LOG: log, PATH: process.env.PATH ?? "" },
+    print: () => {},
+    signal: new AbortController().signal,
+    timeoutMs: 10_000,
+  });
+  expect(r).toMatchObject({ ok: true });
+  expect(new URL(readFileSync(log, "utf8").trim()).searchParams.get("client_id")).toBe("my-app");
+  expect(store().read(f.url)!.client).toBeUndefined(); // nothing registered, nothing stored for the client
+  expect(f.grants).toEqual(["authorization_code"]);
 });
