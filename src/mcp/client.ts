@@ -87,6 +87,7 @@ export async function connectServer(settings: McpServerSettings, hooks: ConnectH
   let exitReason = () => "the connection closed";
   let challenged = false; // the server answered 401 with a Bearer challenge
   let provider: HeyOAuthProvider | undefined;
+  const ownAuthorization = Object.keys(settings.headers).some((h) => h.toLowerCase() === "authorization");
   const newClient = () =>
     new lib.Client(
       { name: "hey", version: ctx.version },
@@ -113,10 +114,11 @@ export async function connectServer(settings: McpServerSettings, hooks: ConnectH
     } else {
       const url = new URL(settings.url!);
       const fetchImpl = retrying503(ctx.fetch as Parameters<typeof retrying503>[0], sleep) as typeof fetch;
-      // the server's answers are watched for a sign-in challenge; hey's tokens go only to its own URL's origin
+      // the endpoint's last answer tells whether it asks for a sign-in — unless the table's own
+      // Authorization header is what it refuses (no sign-in could help: that is a plain failure)
       const watched = (async (input: string | URL | Request, init?: RequestInit) => {
         const res = await fetchImpl(input, init);
-        if (asksForSignIn(res) && new URL(input instanceof Request ? input.url : input).origin === url.origin) challenged = true;
+        if (!ownAuthorization && new URL(input instanceof Request ? input.url : input).href === url.href) challenged = asksForSignIn(res);
         return res;
       }) as typeof fetch;
       const authProvider = ctx.auth?.(settings, (p) => lib.auth(p as unknown as Parameters<Sdk["auth"]>[0], { serverUrl: url.href, fetchFn: fetchImpl }));
@@ -142,7 +144,7 @@ export async function connectServer(settings: McpServerSettings, hooks: ConnectH
   } catch (e) {
     closing = true;
     await client.close().catch(() => {});
-    if (!signal.aborted && (challenged || e instanceof lib.UnauthorizedError)) throw new ConnectError(authMessage(provider), "", true);
+    if (!signal.aborted && !ownAuthorization && (challenged || e instanceof lib.UnauthorizedError)) throw new ConnectError(authMessage(provider), "", true);
     throw new ConnectError(signal.aborted ? "closed while starting" : connectMessage(e, lib, exitReason()), stderr());
   } finally {
     signal.removeEventListener("abort", onAbort);

@@ -41,11 +41,11 @@ const login = (url: string, env: Record<string, string> = { BROWSER, PATH: proce
   signIn(serverSettings("remote", { url }), { store: store(), fetch, env, print: (t) => void printed.push(t), signal, timeoutMs: 10_000 });
 
 /** A manager over the real client, with hey's background OAuth provider. */
-function manager(url: string) {
+function manager(url: string, headers: Record<string, string> = {}) {
   const events: { state: string; error?: string }[] = [];
   const creds = store();
   const m = createMcpManager(
-    { servers: [serverSettings("remote", { url })], startupWaitMs: 10_000, off: false },
+    { servers: [serverSettings("remote", { url, headers })], startupWaitMs: 10_000, off: false },
     {
       connect: (s, hooks, signal) => connectServer(s, hooks, { version: "test", env: {}, fetch, auth: (s, refresh) => signedIn(s, creds, Date.now, refresh) }, signal),
       store: createToolStore(join(dir.path, "cache")),
@@ -176,4 +176,12 @@ test("client_id from the table: no registration (the server refuses any), and th
   expect(new URL(readFileSync(log, "utf8").trim()).searchParams.get("client_id")).toBe("my-app");
   expect(store().read(f.url)!.client).toBeUndefined(); // nothing registered, nothing stored for the client
   expect(f.grants).toEqual(["authorization_code"]);
+});
+
+test("a 401 to the table's own Authorization header is a plain failure: no sign-in could help", async () => {
+  const f = fake();
+  const { events, call } = manager(f.url, { Authorization: "Bearer not-a-token-of-it" });
+  expect(await call()).toBe("(no whoami offered)");
+  expect(events).toEqual([{ type: "mcp", server: "remote", state: "failed", error: expect.stringMatching(/^HTTP 401: /) }] as never);
+  expect(f.seen).toEqual(["not-a-token-of-it"]);
 });
