@@ -6,6 +6,13 @@ export const VERSION: string = pkg.version;
 
 /** Exit codes (SPEC §18). */
 export const EXIT = { ok: 0, runtime: 1, usage: 2, maxTurns: 3, interrupted: 130, hangup: 129, terminated: 143 } as const;
+/** The exit code of a run that ended for `stop` (SPEC §18): 0 done, 3 at a limit, 130 interrupted, 1 otherwise. */
+export function exitFor(stop: "end" | "length" | "max_turns" | "max_run_tokens" | "interrupted" | "error"): number {
+  if (stop === "end") return EXIT.ok;
+  if (stop === "max_turns" || stop === "max_run_tokens") return EXIT.maxTurns;
+  return stop === "interrupted" ? EXIT.interrupted : EXIT.runtime;
+}
+
 /** What a run cancelled by a signal says happened (its error, the results of the calls it cut short); Ctrl-C says "interrupted by user". */
 export const SIGNAL_REASON = { SIGTERM: "terminated (SIGTERM)", SIGHUP: "the terminal hung up (SIGHUP)" } as const;
 
@@ -141,6 +148,9 @@ Usage: hey [options] [@file ...] [message ...]
        hey doctor [PROVIDER] [--write]
                                probe the endpoint: network, TLS, auth, streaming, tool
                                calls, quirks; --write records the flags it needs
+       hey mcp login NAME      sign in to the remote MCP server [mcp.NAME] (OAuth, in the
+                               browser; the URL is printed too); the token is kept 0600
+       hey mcp logout NAME     forget that sign-in
 
   With no message, hey opens an interactive prompt. Piped stdin is appended to the
   message in a fenced block and implies -p. @path expands to the file's content (an @word
@@ -190,7 +200,9 @@ Prompt: ~/.config/hey/AGENTS.md, then AGENTS.md (or CLAUDE.md) from the git root
 Skills: ~/.agents/skills, ~/.config/hey/skills, then .agents/skills and .hey/skills (trusted
 projects); /reload re-reads config, skills and AGENTS.md without losing the conversation.
 MCP: [mcp.NAME] tables start servers (command = local, url = remote) in the background;
-their tools join the model's; /mcp lists them, /reload restarts them.
+their tools join the model's (tools = [...], exclude_tools = [...] choose which); /mcp lists
+them, /reload restarts them; /mcp:SERVER:PROMPT runs a server's prompt, @SERVER:URI attaches
+a resource.
 
 Exit codes: 0 done, 1 runtime error, 2 usage or config error, 3 max turns or run tokens
 reached (the hand-off is in .hey/task.md), 130 interrupted, 143 SIGTERM, 129 SIGHUP.

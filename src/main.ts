@@ -9,6 +9,11 @@ async function main(argv: string[]): Promise<number> {
     const { upgradeCommand } = await import("./upgrade/command.ts");
     return upgradeCommand(argv.slice(1));
   }
+  // `hey mcp` alone or with a subcommand; any other `hey mcp …` is a prompt
+  if (argv[0] === "mcp" && (argv.length === 1 || ["login", "logout", "help", "--help", "-h"].includes(argv[1]!))) {
+    const { mcpCommand } = await import("./mcp/command.ts");
+    return mcpCommand(argv.slice(1));
+  }
   if (argv[0] === "doctor") {
     const { doctorCommand } = await import("./doctor/command.ts");
     return doctorCommand(argv.slice(1));

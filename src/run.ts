@@ -4,7 +4,7 @@
 import { homedir } from "node:os";
 import { basename, dirname } from "node:path";
 import type { Assembled } from "./wire.ts";
-import { EXIT, SIGNAL_REASON, UsageError, VERSION, type CliArgs } from "./cli.ts";
+import { EXIT, exitFor, SIGNAL_REASON, UsageError, VERSION, type CliArgs } from "./cli.ts";
 import { controlFiles, heyFiles } from "./config/control-files.ts";
 import { configPaths, loadConfig } from "./config/load.ts";
 import { hideEnvironment } from "./config/private-env.ts";
@@ -16,21 +16,26 @@ import type { RunResult } from "./kernel/loop.ts";
 import { usageCounts } from "./kernel/output.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { NetConfigError } from "./net/proxy.ts";
+import { McpInputError, promptMessage, withResources } from "./mcp/attach.ts";
+import { specTokens } from "./mcp/offer.ts";
+import { resourceMentions } from "./mcp/resources.ts";
 import { formatStatus } from "./mcp/status.ts";
 import { expandPrompt, isBlank, MentionError, readStdin } from "./prompt/input.ts";
-import { formatSessionList, sessionsDir, type SessionInfo } from "./sessions/format.ts";
-import { findSession, resumeSession, scanSessions, sessionShortIds, unreadableNote, type LoadedSession } from "./sessions/reader.ts";
+import { sessionsDir } from "./sessions/format.ts";
+import { findSession, resumeSession, scanSessions, unreadableNote, type LoadedSession } from "./sessions/reader.ts";
 import { parseSkillCommand, skillMessage, unknownSkill } from "./skills/catalog.ts";
 import { readSkillText } from "./skills/load.ts";
 import { untrustedNotice } from "./trust/policy.ts";
 import { decideWidenings, readApprovalState, recordApprovals } from "./trust/approve.ts";
 import { settleTrust } from "./trust/store.ts";
 import { doneEvent, failureLines } from "./ui/json.ts";
+import { sessionsListing } from "./ui/sessions-list.ts";
 import { lineKind, unknownCommand } from "./ui/slash.ts";
 import { isTty, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
-import { assemble, configFlags, startProvider } from "./wire.ts";
+import { startProvider } from "./endpoint.ts";
+import { assemble, configFlags } from "./wire.ts";
 
 interface Place {
   env: Record<string, string | undefined>;
@@ -47,7 +52,7 @@ export async function run(args: CliArgs): Promise<number> {
   const home = env.HOME || homedir();
   const cwd = process.cwd();
   const place: Place = { env, cwd, home, sessions: sessionsDir(env, home), configDir: dirname(configPaths(env, cwd).user) };
-  if (args.sessions) return sessionsFlag(args, place);
+  if (args.sessions) return print(sessionsListing({ all: args.all, json: args.output === "json", dir: place.sessions, cwd: place.cwd, home: place.home }));
   const oneShot = args.print || !isTty(0) || args.output === "json"; // JSON never opens the REPL
   let parts: Assembled;
   let prompt: ContentBlock[];
@@ -70,7 +75,8 @@ export async function run(args: CliArgs): Promise<number> {
     const debug = await debugLog(args, place, () => logSecrets);
     const started = startProvider(config.settings, args.proxy, env, debug); // the SDK loads while stdin is read
     const maxBytes = config.settings.input.maxBytes;
-    prompt = await readPrompt(args, place, isTty(0) ? undefined : await readStdin(maxBytes, warn), oneShot, maxBytes);
+    const servers = args.noMcp ? [] : config.settings.mcp.servers.filter((s) => s.enabled).map((s) => s.name);
+    prompt = await readPrompt(args, place, isTty(0) ? undefined : await readStdin(maxBytes, warn), oneShot, maxBytes, servers);
     for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warnWrapped(untrustedNotice(trust.resources, trust.stored, trust.file));
     const notice = (line: string) => notices.print(line);
@@ -91,7 +97,10 @@ export async function run(args: CliArgs): Promise<number> {
   try {
     if (!oneShot) return await repl(parts, args, place, reopen);
     if (lineKind(args.message) === "command") return await oneCommand(parts, args.message, args.output);
-    return await oneShotRun(parts, prompt, place.cwd);
+    return await oneShotRun(parts, await mcpInput(parts, args.message, prompt, warn), place.cwd);
+  } catch (e) {
+    if (e instanceof McpInputError) return preflightFailure(new UsageError(e.message), args);
+    throw e;
   } finally {
     parts.session.close();
     await parts.mcp.close();
@@ -125,12 +134,25 @@ async function debugLog(args: CliArgs, place: Place, secrets: () => readonly str
 }
 
 /** The prompt of a one-shot run (or the REPL's first message): the message, its @files and stdin. */
-async function readPrompt(args: CliArgs, place: Place, stdin: Uint8Array | undefined, oneShot: boolean, maxBytes: number): Promise<ContentBlock[]> {
+async function readPrompt(args: CliArgs, place: Place, stdin: Uint8Array | undefined, oneShot: boolean, maxBytes: number, servers: string[]): Promise<ContentBlock[]> {
   if (oneShot && args.message.trim() === "" && isBlank(stdin)) throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
   const kind = lineKind(args.message);
-  if (kind === "command") return [];
+  if (kind === "command" || kind === "mcp-prompt") return []; // a prompt command's message comes from its server
   if (kind === "unknown") throw new UsageError(unknownCommand(args.message));
-  return userContent(isSkillLine(args.message) ? parseSkillCommand(args.message)!.args : args.message, { cwd: place.cwd, home: place.home, required: args.files, stdin, maxBytes, warn: oneShot ? warn : () => {} }); // the REPL expands it again
+  const input = { cwd: place.cwd, home: place.home, required: args.files, stdin, maxBytes, warn: oneShot ? warn : () => {}, skip: resourceWord(servers) };
+  return userContent(isSkillLine(args.message) ? parseSkillCommand(args.message)!.args : args.message, input); // the REPL expands it again
+}
+
+/** `@SERVER:URI`: a resource of a running MCP server, not a file. */
+const resourceWord = (servers: readonly string[]) => (word: string) => resourceMentions(`@${word}`, servers).length > 0;
+
+/**
+ * What MCP servers add to a message: a `/mcp:SERVER:PROMPT` line is the prompt's messages, and
+ * `@SERVER:URI` resources are attached. Throws McpInputError.
+ */
+async function mcpInput(parts: Assembled, line: string, content: ContentBlock[], warnTo: (m: string) => void, signal = new AbortController().signal): Promise<ContentBlock[]> {
+  if (lineKind(line) === "mcp-prompt") return promptMessage(parts.mcp, line, signal);
+  return withResources(parts.mcp, line, content, parts.agent.settings.input.maxBytes, signal, warnTo);
 }
 
 /** The message's blocks, none for an empty message (a `/skill:NAME` without args). */
@@ -199,7 +221,7 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
         color,
         historyFile: `${state}/hey/history`,
         aside: (print) => (notices.print = print),
-        complete: (line) => completions(line, parts.agent, place.cwd, parts.skills().map((s) => s.name)),
+        complete: (line) => completions(line, parts.agent, place.cwd, parts.skills().map((s) => s.name), parts.mcp.prompts()),
         onLine: async (line, signal, io) => {
           const { agent } = parts;
           if (/^\/resume(\s|$)/.test(line.trim())) {
@@ -221,16 +243,16 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
               say(lines.slice(0, -1).map((l) => wrapColumns(l, answerFormat.columns, Bun.stringWidth) + "\n").join(""));
               return io.ask(lines.at(-1)!);
             };
-            const result = await runCommand(line, commandContext(parts, signal, ask));
+            const result = await runCommand(line, commandContext(parts, signal, (t) => say(`${t}\n`), ask));
             if (result.text) say(wrapColumns(result.text, answerFormat.columns, Bun.stringWidth) + "\n");
             return result.quit ? "quit" : undefined;
           }
-          // a bad @file or an unknown skill is printed by the REPL, and nothing is sent
-          const input = { cwd: place.cwd, home: place.home, maxBytes: agent.settings.input.maxBytes, warn };
+          // a bad @file, an unknown skill or prompt, a resource that cannot be read: printed by the REPL, and nothing is sent
+          const input = { cwd: place.cwd, home: place.home, maxBytes: agent.settings.input.maxBytes, warn, skip: resourceWord(parts.mcp.status().map((s) => s.name)) };
           const content = kind === "skill"
             ? withSkill(skillText(line, parts, args.noSkills), userContent(parseSkillCommand(line)!.args, input))
-            : expandPrompt(line, input);
-          const result = await agent.send(content, signal);
+            : kind === "mcp-prompt" ? [] : expandPrompt(line, input);
+          const result = await agent.send(await mcpInput(parts, line, content, warn, signal), signal);
           if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(parts, place.cwd, result.stop);
         },
       },
@@ -242,29 +264,10 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
   }
 }
 
-/** `hey --sessions [--all]`: the list (and any unreadable session named); in JSON a `command` event, then `done`. */
-function sessionsFlag(args: CliArgs, place: Place): number {
-  const { sessions, unreadable } = scanSessions(place.sessions);
-  const note = unreadableNote(unreadable);
-  const shown = args.all ? sessions : sessions.filter((s) => s.cwd === place.cwd);
-  const short = sessionShortIds(place.sessions);
-  const list = sessionList(shown, sessions.length, place, short) + (note ? `\nhey: ${note}\n` : "");
-  if (args.output !== "json") return print(list);
-  // for scripts, the listing as data too: `jq '.sessions[].id'`
-  const rows = shown.map((s) => ({ id: s.id, short: short.get(basename(s.path, ".jsonl")) ?? s.id, cwd: s.cwd, modified: new Date(s.modified).toISOString(), size: s.size, first_prompt: s.firstPrompt }));
-  return print(JSON.stringify({ type: "command", name: "--sessions", ok: true, output: list.trimEnd(), sessions: rows }) + "\n" + JSON.stringify(doneEvent("end")) + "\n");
-}
-
-/** `--sessions`: this directory's, or with `--all` every directory's; foreign text made visible. */
-function sessionList(shown: SessionInfo[], total: number, place: Place, short: ReadonlyMap<string, string>): string {
-  if (shown.length === 0 && total > 0) return `No sessions in this directory; hey --sessions --all lists all ${total}.\n`;
-  return visible(formatSessionList(shown, place.home, undefined, short));
-}
-
 /** `hey -p /usage`: the command's text on stdout (an error on stderr, exit 2); in JSON a `command` event, then `done`. */
 async function oneCommand(parts: Assembled, line: string, output: CliArgs["output"]): Promise<number> {
   const { runCommand } = await import("./ui/commands.ts");
-  const result = await runCommand(line, { ...commandContext(parts, new AbortController().signal), oneShot: true });
+  const result = await runCommand(line, { ...commandContext(parts, new AbortController().signal, (t) => writer(2).write(`${t}\n`)), oneShot: true });
   if (output === "json") {
     parts.output.emit({ type: "command", name: line.trim().split(/\s/, 1)[0]!, ok: result.ok, output: result.text });
     parts.output.emit(doneEvent(result.ok ? "end" : "error", usageCounts(parts.agent.usage.total)));
@@ -299,11 +302,15 @@ async function oneShotRun(parts: Assembled, prompt: ContentBlock[], cwd: string)
   }
   if (signalled !== undefined) return signalled;
   if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(parts, cwd, result.stop);
-  return exitCode(result);
+  return exitFor(result.stop);
 }
 
-/** `ask`: the REPL's question, for a `/reload` that finds a change giving the agent more (one-shot: none, the change is left out). */
-function commandContext(parts: Assembled, signal: AbortSignal, ask?: (question: string) => Promise<string | undefined>) {
+/**
+ * What commands reach; `print`: lines a command shows as it goes (a sign-in's URL); `ask`: the
+ * REPL's question, for a `/reload` that finds a change giving the agent more (one-shot: none, the
+ * change is left out).
+ */
+function commandContext(parts: Assembled, signal: AbortSignal, print: (text: string) => void, ask?: (question: string) => Promise<string | undefined>) {
   return {
     agent: parts.agent,
     signal,
@@ -312,8 +319,16 @@ function commandContext(parts: Assembled, signal: AbortSignal, ask?: (question: 
     reload: () => parts.reload(ask),
     earlierRuns: parts.earlierRuns,
     mcpStatus: async (s: AbortSignal) => {
-      await parts.mcp.tools([], s); // servers starting without a cached list: up to startup_wait_ms
-      return formatStatus(parts.mcp.status(), parts.mcpOff);
+      const starting = parts.mcp.status().filter((x) => x.state === "connecting").map((x) => parts.mcp.settled(x.name, s)); // each, up to startup_wait_ms
+      await Promise.race([Promise.all(starting), Bun.sleep(parts.agent.settings.mcp.startupWaitMs)]);
+      const tools = await parts.requestTools(s);
+      const own = tools.filter((t) => t.server === undefined).reduce((n, t) => n + specTokens(t), 0);
+      return formatStatus(parts.mcp.status(), parts.mcp.offer(), parts.mcpOff, own);
+    },
+    mcpAuth: async (verb: "login" | "logout", name: string, s: AbortSignal) => {
+      const { authCommand } = await import("./mcp/login.ts");
+      const { credentials, fetch } = parts.signIn;
+      return authCommand(verb, name, { servers: parts.agent.settings.mcp.servers, store: credentials, fetch: fetch(), env: process.env, print, signal: s, restart: parts.mcp.restart });
     },
   };
 }
@@ -358,21 +373,6 @@ async function handOff(parts: Assembled, cwd: string, limit: HandOffLimit): Prom
     warn(`the hand-off is saved in ${file}; \`hey -c\` continues from there`);
   } catch (e) {
     warn(`could not save the hand-off in .hey/task.md: ${(e as Error).message}`);
-  }
-}
-
-function exitCode(result: RunResult): number {
-  switch (result.stop) {
-    case "end":
-      return EXIT.ok;
-    case "max_turns":
-    case "max_run_tokens":
-      return EXIT.maxTurns;
-    case "interrupted":
-      return EXIT.interrupted;
-    case "error":
-    case "length":
-      return EXIT.runtime;
   }
 }
 

@@ -6,18 +6,21 @@
 import { platform } from "node:os";
 import { join, resolve } from "node:path";
 import { createAgent, type Agent } from "./agent.ts";
+import { fetchFor, providerFor, type Started } from "./endpoint.ts";
 import { VERSION, type CliArgs } from "./cli.ts";
 import { configPaths, type LoadedConfig } from "./config/load.ts";
 import { reloadAll, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig } from "./config/reload.ts";
 import { setupHint } from "./config/resolve.ts";
 import { controlRefusal, listsSet } from "./config/control-files.ts";
 import { knownSecrets, redactingOutput, redactingTool, toolEnvironment, type Redaction } from "./config/secrets.ts";
-import type { ConfigFlags, ProviderSettings, Settings } from "./config/settings.ts";
+import type { ConfigFlags, Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
 import { realTarget } from "./fs/real-target.ts";
 import { resolveUserPath } from "./fs/user-path.ts";
-import { newId, type Effort, type Usage } from "./kernel/ir.ts";
+import { newId, type Usage } from "./kernel/ir.ts";
+import { createCredentialStore, type CredentialStore } from "./mcp/credentials.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
+import { signedIn } from "./mcp/oauth.ts";
 import { eventLine } from "./mcp/status.ts";
 import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
@@ -25,14 +28,11 @@ import { fanOut, type Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
-import { trustedCas } from "./net/ca.ts";
 import type { DebugLog } from "./net/debug-log.ts";
-import { proxiedFetch } from "./net/fetch.ts";
-import { parseProxyUrl, resolveProxy } from "./net/proxy.ts";
+import { refusedOutright } from "./permission/refused.ts";
 import { blockedTools, blockedWarning, compileRules, decide, type PermissionRules } from "./permission/rules.ts";
 import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
-import { createProvider } from "./providers/create.ts";
 import { usageIn, type LoadedSession } from "./sessions/reader.ts";
 import type { Skill } from "./skills/frontmatter.ts";
 import { createSessionWriter, type SessionWriter } from "./sessions/writer.ts";
@@ -52,50 +52,6 @@ import { writer } from "./ui/term.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
 
 type Env = Record<string, string | undefined>;
-
-/** The model endpoint of a run: the proxied fetch every request goes through, and the provider being loaded. */
-export interface Started {
-  fetch: typeof fetch;
-  provider: Promise<Provider>;
-}
-
-/**
- * Checks the proxy settings (a bad value is a configuration error now, not a minute of "network"
- * retries later) and starts loading the provider's adapter, whose SDK module takes ~12 ms to
- * evaluate: the caller reads stdin meanwhile. Throws ConfigError or NetConfigError.
- */
-export function startProvider(settings: Settings, cliProxy: string | undefined, env: Env, debug?: DebugLog): Started {
-  const fetchImpl = fetchFor(settings, cliProxy, env, debug);
-  const provider = providerFor(settings.provider, settings.model, settings.effort, fetchImpl, settings.retry.idleTimeoutMs);
-  provider.catch(() => {}); // awaited by assemble; a run that fails before that never awaits it
-  return { fetch: fetchImpl, provider };
-}
-
-/**
- * The fetch of every model request and remote MCP server: the proxy of `settings` and the CAs of
- * `[network] ca_file` / SSL_CERT_FILE, checked now; every request logged when `debug` is given
- * (`--verbose`). Throws ConfigError or NetConfigError.
- */
-export function fetchFor(settings: Settings, cliProxy: string | undefined, env: Env, debug?: DebugLog): typeof fetch {
-  for (const value of [cliProxy, settings.proxy]) if (value) parseProxyUrl(value);
-  const sources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env };
-  resolveProxy(new URL(settings.provider.baseUrl), sources);
-  const ca = trustedCas({ ...settings.network, env });
-  return proxiedFetch(sources, { ...(ca ? { ca } : {}), ...(debug ? { base: debug.wrap(fetch) } : {}) });
-}
-
-/** The provider for `settings`, `model` and the stream's idle timeout, through `fetchImpl` (its certificates unchecked when the provider says `insecure`). */
-export function providerFor(settings: ProviderSettings, model: string, effort: Effort | undefined, fetchImpl: typeof fetch, idleTimeoutMs?: number): Promise<Provider> {
-  const { protocol, baseUrl, apiKey, apiKeyVar, headers, maxTokens, legacyThinking, apiVersion, compat } = settings;
-  const through = settings.insecure ? unverified(fetchImpl) : fetchImpl;
-  return createProvider({ protocol, baseUrl, model, apiKey, apiKeyVar, headers, maxTokens, effort, legacyThinking, apiVersion, compat, fetch: through, idleTimeoutMs });
-}
-
-/** `fetchImpl` without TLS certificate verification (a provider's `insecure = true`, warned about on every run). */
-function unverified(fetchImpl: typeof fetch): typeof fetch {
-  const insecure = (input: string | URL | Request, init?: BunFetchRequestInit) => fetchImpl(input, { ...init, tls: { ...init?.tls, rejectUnauthorized: false } });
-  return Object.assign(insecure, { preconnect: fetchImpl.preconnect });
-}
 
 /**
  * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash
@@ -191,6 +147,10 @@ export interface Assembled {
   mcp: McpManager;
   /** --no-mcp */
   mcpOff: boolean;
+  /** the tools the next request offers (hey's own and the servers', none the rules refuse outright), waiting as a request waits */
+  requestTools(signal: AbortSignal): Promise<Tool[]>;
+  /** sign-ins to remote MCP servers, and the fetch a sign-in goes through (`/mcp login`) */
+  signIn: { credentials: CredentialStore; fetch(): typeof fetch };
   /** the tokens a resumed session's earlier runs used (`/usage`), read from its file when asked */
   earlierRuns(): { usage: Usage; requests: number } | undefined;
 }
@@ -209,11 +169,15 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   const hint = (e: { kind: string; message: string }) => setupHint(agent.settings.provider, agent.settings.model, e, where);
   const terminal = args.output === "text" ? terminalOutput(input.oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home: input.home, hint }) : undefined;
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
-  // nothing hey prints or saves, and no tool result the model reads, holds a secret it knows
-  let secrets = knownSecrets(settings, env, args.proxy);
-  let shapes = settings.tools.redactSecrets; // nor, unless turned off, a value shaped like one
-  const redaction: Redaction = { secrets: () => secrets, shapes: () => shapes, shown: new Set() };
-  const output = redactingOutput(fanOut(input.debug ? [display, session, input.debug.output] : [display, session]), () => secrets);
+  // nothing hey prints, saves or logs, and no tool result the model reads, holds a secret it knows
+  // (MCP sign-ins' tokens included), nor, unless turned off, a value shaped like one
+  let configSecrets = knownSecrets(settings, env, args.proxy);
+  const credentials = createCredentialStore(input.configDir);
+  const secrets = () => [...configSecrets, ...credentials.secrets()].sort((a, b) => b.length - a.length);
+  let shapes = settings.tools.redactSecrets;
+  const redaction: Redaction = { secrets, shapes: () => shapes, shown: new Set() };
+  const output = redactingOutput(fanOut(input.debug ? [display, session, input.debug.output] : [display, session]), secrets);
+  input.debug?.redact(secrets);
   session.model(settings.provider.name, settings.model);
   output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd });
   if (resumed) {
@@ -233,6 +197,9 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   const place = { cwd, home: input.home, controls: input.controls };
   let rules = permissionCheck(settings.permission, shell.name, place);
   const approvals = input.approvals; // shared with a run reassembled by /resume: what /reload records holds there too
+  // the schema diet: a tool every call of which some list refuses is not offered
+  let compiled = everyList(settings.permission).map((l) => compileRules(l, shell.name).rules);
+  const refused = (name: string) => compiled.some((rules) => refusedOutright(name, rules));
   // bash's full outputs live with the session; older ones are pruned in the background
   const outputs = outputsRoot(env, process.platform, input.home);
   void pruneOutputs(outputs, { current: sessionId });
@@ -241,7 +208,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     return s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools;
   };
   let tools = toolsFor(settings);
-  for (const lists of [{ ...settings.permission, source: "" }, ...settings.permission.narrow.map((n) => ({ allow: n.allow, deny: [], source: `${n.source}: ` }))]) {
+  for (const lists of everyList(settings.permission)) {
     const blocked = blockedTools(compileRules(lists, shell.name).rules, tools.map((t) => t.name));
     if (blocked.length > 0) input.warn(lists.source + blockedWarning(lists.allow, blocked)); // a project's list is named: it narrows yours
   }
@@ -255,13 +222,14 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     skills: args.noSkills ? undefined : { project: input.trusted },
     warn: input.warn,
   });
-  const mcp = mcpManager(input, settings, tools.map((t) => t.name), () => fetchImpl, (e) => output.emit(e));
+  const mcp = mcpManager(input, settings, tools.map((t) => t.name), () => fetchImpl, (e) => output.emit(e), { credentials, refused });
+  const requestTools = async (signal: AbortSignal) => (await mcp.tools(tools, signal)).filter((t) => !refused(t.name)).map((t) => redactingTool(t, redaction));
   const provider = await input.started.provider;
   const agent: Agent = createAgent({
     settings,
     provider,
     // every tool's results, MCP servers' included, are redacted before the model reads them
-    tools: async (signal) => (await mcp.tools(tools, signal)).map((t) => redactingTool(t, redaction)),
+    tools: requestTools,
     output,
     cwd,
     pathOf: (path) => {
@@ -313,7 +281,8 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
         fetchImpl = nextFetch;
         shell = shellFor(s);
         rules = permissionCheck(s.permission, shell.name, place);
-        secrets = knownSecrets(s, env, args.proxy);
+        compiled = everyList(s.permission).map((l) => compileRules(l, shell.name).rules);
+        configSecrets = knownSecrets(s, env, args.proxy);
         shapes = s.tools.redactSecrets;
         tools = toolsFor(s);
         agent.switchModel(s, nextProvider);
@@ -332,7 +301,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     async switchModel(spec) {
       const next = config.resolve({ ...flags, model: spec });
       agent.switchModel(next, await providerFor(next.provider, next.model, next.effort, fetchImpl, next.retry.idleTimeoutMs));
-      secrets = knownSecrets(next, env, args.proxy);
+      configSecrets = knownSecrets(next, env, args.proxy);
       flags = { ...flags, model: spec }; // a later /reload keeps this choice, as it keeps -m
     },
     async reload(ask) {
@@ -343,6 +312,8 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     skills: prompt.skills,
     mcp,
     mcpOff: args.noMcp,
+    requestTools,
+    signIn: { credentials, fetch: () => fetchImpl },
     earlierRuns() {
       if (!resumed) return undefined;
       try {
@@ -358,20 +329,20 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
  * The MCP servers of the run (SPEC §14), connecting in the background. The SDK's client is loaded
  * only when a server is started; remote servers go through the run's (proxied) fetch.
  */
-function mcpManager(input: AssembleInput, settings: Settings, builtins: string[], fetchNow: () => typeof fetch, emit: Output["emit"]): McpManager {
-  const { env } = input;
-  const text = input.args.output === "text";
+function mcpManager(input: AssembleInput, settings: Settings, builtins: string[], fetchNow: () => typeof fetch, emit: Output["emit"], auth: { credentials: CredentialStore; refused(name: string): boolean }): McpManager {
+  const { env, args } = input;
   return createMcpManager(
-    { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: input.args.noMcp, builtins },
+    { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: args.noMcp, builtins },
     {
-      connect: async (s, hooks, signal) => (await import("./mcp/client.ts")).connectServer(s, hooks, { version: VERSION, env, fetch: fetchNow() }, signal),
+      connect: async (s, hooks, signal) => (await import("./mcp/client.ts")).connectServer(s, hooks, { version: VERSION, env, fetch: fetchNow(), auth: (s, refresh) => signedIn(s, auth.credentials, Date.now, refresh) }, signal),
       store: createToolStore(cacheDir(env, process.platform, input.home)),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => {
         emit(e);
-        if (text || e.state !== "connected") input.notice(eventLine(e)); // JSON mode: failures on stderr too
+        if (args.output === "text" || e.state !== "connected") input.notice(eventLine(e)); // JSON mode: failures on stderr too
       },
       warn: (m) => input.notice(`hey: ${m}`),
+      refused: auth.refused,
       now: Date.now,
     },
   );
@@ -380,6 +351,11 @@ function mcpManager(input: AssembleInput, settings: Settings, builtins: string[]
 /** The shell bash runs (SPEC §7): `[tools] shell`, else found on PATH. */
 function shellFor(settings: Settings): ShellChoice {
   return chooseShell({ configured: settings.tools.shell, platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined });
+}
+
+/** The user's lists, then each list a trusted project narrows them with (its `source`: how warnings name it). */
+function everyList(permission: Settings["permission"]): (PermissionRules & { source: string })[] {
+  return [{ ...permission, source: "" }, ...permission.narrow.map((n) => ({ allow: n.allow, deny: [], source: `${n.source}: ` }))];
 }
 
 /** The flags that take part in configuration (SPEC §3). */

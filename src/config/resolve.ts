@@ -357,8 +357,11 @@ function mcpServers(file: ConfigFile, lineOf: (path: string[]) => string, warnin
     const atLine = (key?: string) => `${lineOf(key ? [...path, key] : path)}: ${where(path)}`;
     if (s.command === undefined && s.url === undefined) errors.push(`${atLine()} needs command (a local server) or url (a remote one)`);
     if (s.command !== undefined && s.url !== undefined) errors.push(`${atLine("url")} has both command and url; keep one`);
-    const unused = s.url !== undefined ? (["args", "env", "cwd"] as const) : (["headers"] as const);
+    const unused = s.url !== undefined ? (["args", "env", "cwd"] as const) : (["headers", "client_id", "client_secret"] as const);
     for (const key of unused) if (s[key] !== undefined) warnings.push(`${atLine(key)} ${key} is only used with ${s.url !== undefined ? "command" : "url"} (ignored)`);
+    if (s.url !== undefined && s.client_secret !== undefined && !s.client_id) warnings.push(`${atLine("client_secret")} client_secret is used only with client_id (ignored)`);
+    const tools = selectionKey(s.tools, s.enabled_tools, "tools", "enabled_tools", atLine, warnings);
+    const excludeTools = selectionKey(s.exclude_tools, s.disabled_tools, "exclude_tools", "disabled_tools", atLine, warnings);
     return {
       name,
       at,
@@ -370,8 +373,21 @@ function mcpServers(file: ConfigFile, lineOf: (path: string[]) => string, warnin
       headers: s.headers ?? {},
       enabled: s.enabled ?? true,
       timeoutMs: s.timeout_ms ?? 60_000,
+      ...(tools ? { tools } : {}),
+      ...(excludeTools ? { excludeTools } : {}),
+      ...(s.url !== undefined && s.client_id ? { oauthClient: { id: s.client_id, ...(s.client_secret ? { secret: s.client_secret } : {}) } } : {}),
     };
   });
   if (errors.length) throw new ConfigError(errors.join("\n"));
   return servers;
+}
+
+/**
+ * A tool selection key and its Codex spelling (`tools` / `enabled_tools`, `exclude_tools` /
+ * `disabled_tools`) read as one list; both given: their union, with a warning.
+ */
+function selectionKey(ours: string[] | undefined, codex: string[] | undefined, name: string, alias: string, atLine: (key?: string) => string, warnings: string[]): string[] | undefined {
+  if (ours !== undefined && codex !== undefined) warnings.push(`${atLine(alias)} ${alias} means the same as ${name}; both are read (keep one)`);
+  if (ours === undefined && codex === undefined) return undefined;
+  return [...new Set([...(ours ?? []), ...(codex ?? [])])];
 }

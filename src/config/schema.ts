@@ -40,6 +40,13 @@ export interface FileMcpServer {
   headers?: Record<string, string>;
   enabled?: boolean;
   timeout_ms?: number;
+  /** tool selection (Codex's spellings too), and a client registered by hand for OAuth sign-in */
+  tools?: string[];
+  enabled_tools?: string[];
+  exclude_tools?: string[];
+  disabled_tools?: string[];
+  client_id?: string;
+  client_secret?: string;
 }
 
 /** The shape a checked (and merged) layer is guaranteed to have. */
@@ -114,6 +121,12 @@ const MCP_SERVER_KEYS: Record<string, Kind> = {
   headers: "stringTable",
   enabled: "boolean",
   timeout_ms: "positive",
+  tools: "strings",
+  enabled_tools: "strings",
+  exclude_tools: "strings",
+  disabled_tools: "strings",
+  client_id: "string",
+  client_secret: "string",
 };
 
 /**

@@ -19,7 +19,7 @@ const PROXY_VARS = ["HEY_PROXY", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "ht
 
 /**
  * Every secret value of these settings: each provider's API key, header values with credential
- * names (providers and MCP servers), MCP `env` values with such names, and the passwords of the
+ * names (providers and MCP servers), MCP `env` values with such names, MCP `client_secret`s, and the passwords of the
  * proxy URLs in play (`--proxy`, `[proxy] url`, the proxy variables). Longest first.
  */
 export function knownSecrets(settings: Settings, env: Record<string, string | undefined>, cliProxy?: string): string[] {
@@ -34,6 +34,7 @@ export function knownSecrets(settings: Settings, env: Record<string, string | un
   for (const s of settings.mcp.servers) {
     credentials(s.headers);
     credentials(s.env);
+    found.push(s.oauthClient?.secret);
   }
   for (const url of [cliProxy, settings.proxy, ...PROXY_VARS.map((v) => env[v])]) found.push(...proxyPassword(url));
   const plain = found.filter((v): v is string => v !== undefined && v.length >= MIN_SECRET_CHARS);

@@ -97,6 +97,12 @@ export interface McpServerSettings {
   headers: Record<string, string>;
   enabled: boolean;
   timeoutMs: number;
+  /** `tools` (or `enabled_tools`): only these of its tools are offered; undefined: all */
+  tools?: string[];
+  /** `exclude_tools` (or `disabled_tools`): never offered */
+  excludeTools?: string[];
+  /** `client_id` / `client_secret`: a client registered by hand for OAuth sign-in (remote servers) */
+  oauthClient?: { id: string; secret?: string };
 }
 
 export interface Settings {

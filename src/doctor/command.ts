@@ -19,7 +19,8 @@ import { describeRoute, NetConfigError, resolveProxy, type ProxySources } from "
 import { readApprovalState } from "../trust/approve.ts";
 import { settleTrust } from "../trust/store.ts";
 import { writer } from "../ui/term.ts";
-import { configFlags, fetchFor } from "../wire.ts";
+import { fetchFor } from "../endpoint.ts";
+import { configFlags } from "../wire.ts";
 import { judge, missingFlags, type Flags, type Probes } from "./checks.ts";
 import { probeNetwork } from "./network.ts";
 import { replaysEveryTurn } from "../providers/openai.ts";

@@ -7,7 +7,7 @@ import { ProviderError, type ModelRequest, type Provider } from "../kernel/provi
 import type { Compat } from "../providers/common.ts";
 import { anthropicBaseUrl } from "../providers/anthropic.ts";
 import { splitBaseUrl } from "../providers/google.ts";
-import { providerFor } from "../wire.ts";
+import { providerFor } from "../endpoint.ts";
 import type { Outcome, Probes, Streamed } from "./checks.ts";
 
 const PROBE_TIMEOUT_MS = 90_000; // a reasoning model may think a while even about "say ready"

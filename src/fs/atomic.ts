@@ -13,7 +13,8 @@ import { checkOwnFile } from "./own-files.ts";
  * `own`: a file of hey's own (own-files.ts): a link at `path` or its directory is refused
  * (OwnFileError), never followed. `private`: hey's state — missing directories are created 0700
  * and a new file 0600. `follow: false`: a link at `path` is replaced by the file, never written
- * through (a backup next to a file the user owns); `mode` is then the new file's mode.
+ * through (a backup next to a file the user owns). `mode`: the file's mode whatever it was before
+ * (0o600 for credentials), created so — never readable by others, not even for a moment.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: { own?: boolean; private?: boolean; follow?: boolean; mode?: number } = {}): Promise<void> {
   if (opts.own) checkOwnFile(path);

@@ -3,15 +3,18 @@
 // after the first request has gone out (or a moment after start-up), so its start costs that
 // request nothing; a server without one may hold the first request back until `startup_wait_ms`
 // after it started, no longer; late tools join the next request. A call to a tool of a server still
-// connecting waits for that server only. `/reload` validates the new set, then closes every server
+// connecting waits for that server only. A server's tools are offered as its tool selection and
+// the permission rules allow (offer.ts). `/reload` validates the new set, then closes every server
 // and starts the new set. Pure: connecting, the cache and the output are given.
 import { namedChanges, type Reloadable } from "../config/reload.ts";
 import type { McpServerSettings, Settings } from "../config/settings.ts";
 import type { AgentEvent } from "../kernel/output.ts";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
-import { exposeTools, mergeTools, shortDescription, type ExposedTool, type McpTool } from "./names.ts";
+import { mergeTools, type ExposedTool, type McpTool } from "./names.ts";
+import { mcpSpec, offerTools, type Offer } from "./offer.ts";
+import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import { cutText, needsCut, shapeResult } from "./results.ts";
-import { createServer, type Connect, type McpServer, type ServerStatus } from "./server.ts";
+import { abortable, createServer, type Connect, type Get, type McpServer, type ServerStatus } from "./server.ts";
 import type { ToolStore } from "./store.ts";
 
 /** Servers with a cached list start this long after start-up at the latest (the REPL sends no request for a while). */
@@ -28,6 +31,8 @@ export interface ManagerDeps {
   report(event: McpEvent): void;
   /** a warning about names; each distinct one is passed once */
   warn(message: string): void;
+  /** whether the permission rules refuse every call of the tool the model would see as `name` (it is then not offered) */
+  refused(name: string): boolean;
   now(): number;
 }
 
@@ -42,6 +47,16 @@ export interface McpManager {
   tools(builtins: Tool[], signal: AbortSignal): Promise<Tool[]>;
   /** every server, in configuration order (`/mcp`) */
   status(): ServerStatus[];
+  /** what the next request offers of the servers' tools, and what it leaves out and why (`/mcp`) */
+  offer(): Offer;
+  /** settles once `server` has connected or failed (at once when it is not starting); rejects only when `signal` aborts */
+  settled(server: string, signal: AbortSignal): Promise<void>;
+  /** the prompts of the connected servers (`/mcp:SERVER:PROMPT`, Tab completion) */
+  prompts(): { server: string; prompts: McpPrompt[] }[];
+  /** a prompt or resource of `server`, waiting for it when it is starting; the error text when it cannot be had */
+  get(server: string, what: Get, signal: AbortSignal): Promise<{ result: PromptResult | ResourceResult } | { error: string }>;
+  /** starts `server` again (after a sign-in); false when no running server has that name */
+  restart(server: string): Promise<boolean>;
   /**
    * `/reload`: a server to run whose command is not found is an error (SPEC §23: nothing switches,
    * the current servers are kept); apply closes all and starts the new set
@@ -80,23 +95,7 @@ export function createMcpManager(
 
   const begin = (servers: McpServerSettings[], waitMs: number): Generation => {
     const gen: Generation = { servers: [], startedAt: deps.now(), waitMs, deferred: undefined };
-    gen.servers = servers.map((settings) =>
-      createServer(settings, {
-        connect: deps.connect,
-        cached: deps.store.load(settings),
-        events: {
-          changed: (s) => {
-            if (current !== gen) return;
-            if (s.state === "connected") {
-              deps.report({ type: "mcp", server: s.name, state: "connected", tools: s.tools?.length ?? 0 });
-              warnOnce(replacements(gen));
-            }
-            if (s.state === "failed" || s.state === "stopped") deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });
-          },
-          listed: (tools) => save(settings, tools),
-        },
-      }),
-    );
+    gen.servers = servers.map((settings) => serverIn(gen, settings, deps.store.load(settings)));
     for (const s of gen.servers) if (!s.status().cached) s.start();
     warnOnce(replacements(gen)); // a cached list is offered at once: say so now, not after an answer
     if (gen.servers.some((s) => !s.started)) {
@@ -105,18 +104,35 @@ export function createMcpManager(
     }
     return gen;
   };
+  const serverIn = (gen: Generation, settings: McpServerSettings, cached: McpTool[] | undefined): McpServer =>
+    createServer(settings, {
+      connect: deps.connect,
+      cached,
+      events: {
+        changed: (s) => {
+          if (current !== gen || !gen.servers.some((x) => x.settings === settings)) return;
+          if (s.state === "connected") {
+            deps.report({ type: "mcp", server: s.name, state: "connected", tools: s.tools?.length ?? 0 });
+            warnOnce([...replacements(gen), ...offered(gen).warnings]);
+          }
+          if (s.state === "auth_required") deps.store.forget(settings); // the next run does not offer tools it cannot call
+          if (s.state === "failed" || s.state === "stopped" || s.state === "auth_required") deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });
+        },
+        listed: (tools) => save(settings, tools),
+      },
+    });
   const startDeferred = (gen: Generation) => {
     clearTimeout(gen.deferred);
     gen.deferred = undefined;
     for (const s of gen.servers) if (!s.started) s.start(); // a server that failed meanwhile stays failed
   };
-  /** The tools offered now, by server, with the names the model sees. */
+  /** The tools offered now, by server, with the names the model sees (selected, and not refused by the rules). */
   const offered = (gen: Generation) => {
     const lists = gen.servers.flatMap((s) => {
       const st = s.status();
-      return st.tools && st.state !== "failed" && st.state !== "closed" ? [{ server: st.name, tools: st.tools }] : [];
+      return st.tools && st.state !== "failed" && st.state !== "closed" && st.state !== "auth_required" ? [{ server: st.name, tools: st.tools, selection: s.settings }] : [];
     });
-    return exposeTools(lists);
+    return offerTools(lists, deps.refused);
   };
   /** The warnings about built-ins that the offered tools replace (SPEC §14: deliberate, but never silent). */
   const replacements = (gen: Generation) =>
@@ -150,10 +166,8 @@ export function createMcpManager(
   function toTool(gen: Generation, e: ExposedTool): McpToolEntry {
     const server = gen.servers.find((s) => s.settings.name === e.server)!;
     return {
-      name: e.name,
+      ...mcpSpec(e),
       server: e.server,
-      description: shortDescription(e.tool.description) || `${e.tool.name} (MCP server ${e.server})`,
-      parameters: e.tool.inputSchema,
       run: async (args, ctx) => {
         const r = await server.call(e.tool.name, args, ctx.signal);
         if ("error" in r) return { output: r.error, isError: true };
@@ -187,6 +201,31 @@ export function createMcpManager(
       return merged.tools;
     },
     status: () => current.servers.map((s) => s.status()),
+    offer: () => offered(current),
+    async settled(server, signal) {
+      const s = current.servers.find((x) => x.settings.name === server);
+      if (!s) return;
+      if (!s.started) s.start();
+      await abortable(s.settled(), signal);
+    },
+    prompts: () => current.servers.flatMap((s) => (s.status().state === "connected" ? [{ server: s.settings.name, prompts: s.status().prompts ?? [] }] : [])),
+    async get(server, what, signal) {
+      const s = current.servers.find((x) => x.settings.name === server);
+      if (!s) return { error: `no MCP server ${server} is running${config.off ? " (--no-mcp)" : ""}` };
+      return s.get(what, signal);
+    },
+    async restart(server) {
+      const gen = current;
+      const i = gen.servers.findIndex((x) => x.settings.name === server);
+      if (i < 0) return false;
+      const old = gen.servers[i]!;
+      const next = serverIn(gen, old.settings, old.status().tools);
+      gen.servers[i] = next;
+      await old.close();
+      next.start();
+      await next.settled();
+      return true;
+    },
     reloadable: {
       name: "mcp",
       async check(settings: Settings) {
@@ -223,3 +262,4 @@ function withTail(s: ServerStatus): string {
   const lines = (s.stderr ?? "").split("\n").filter((l) => l.trim() !== "").slice(-5);
   return lines.length ? `${s.error}\n${lines.map((l) => `  ${l}`).join("\n")}` : (s.error ?? "");
 }
+

@@ -1,10 +1,12 @@
-// One MCP server's life (SPEC §14): connecting → connected, or failed (left out, with why); a
+// One MCP server's life (SPEC §14): connecting → connected, or failed (left out, with why), or
+// auth_required (a remote server that wants a sign-in: left out until `hey mcp login`); a
 // connected server that stops (a crash, an exit) is restarted lazily, once, on its next call, and
 // after that a call tells the model and the user to /reload. A call that times out is an error
 // result and the server is kept. Pure: the connection is made by the `connect` it is given
 // (client.ts, over stdio.ts or HTTP).
 import type { McpServerSettings } from "../config/settings.ts";
 import type { McpTool } from "./names.ts";
+import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import type { CallResult } from "./results.ts";
 
 /** How long a failed call waits for the server's exit to be seen, to tell a crash from a failure. */
@@ -13,12 +15,19 @@ const CLOSE_SETTLE_MS = 300;
 /** A stopped server is restarted this many times (per /reload) before calls say to /reload. */
 export const MAX_RESTARTS = 1;
 
+/** One request's limits. */
+export type RequestOpts = { timeoutMs: number; signal: AbortSignal };
+
 /** A live session with one server. */
 export interface Connection {
   /** the tools listed when it connected */
   tools: McpTool[];
+  /** its prompts (none when it offers no prompts) */
+  prompts: McpPrompt[];
   /** one `tools/call`; rejects with a CallError (never anything else) */
-  call(name: string, args: Record<string, unknown>, opts: { timeoutMs: number; signal: AbortSignal }): Promise<CallResult>;
+  call(name: string, args: Record<string, unknown>, opts: RequestOpts): Promise<CallResult>;
+  /** `prompts/get` or `resources/read`; rejects with a CallError (never anything else) */
+  get(what: Get, opts: RequestOpts): Promise<PromptResult | ResourceResult>;
   /** ends the session (and the process of a local server); never throws */
   close(): Promise<void>;
 }
@@ -36,38 +45,47 @@ export interface ConnectHooks {
  */
 export type Connect = (settings: McpServerSettings, hooks: ConnectHooks, signal: AbortSignal) => Promise<Connection>;
 
-/** Why a server could not be connected; `stderr` is the tail of what it wrote there ("" for none). */
+/** A prompt with its arguments, or a resource by its URI. */
+export type Get = { prompt: string; args: Record<string, string> } | { resource: string };
+
+/**
+ * Why a server could not be connected; `stderr` is the tail of what it wrote there ("" for none);
+ * `auth`: it answered 401 and asks for a sign-in (or its sign-in has run out).
+ */
 export class ConnectError extends Error {
   override name = "ConnectError";
   constructor(
     message: string,
     readonly stderr = "",
+    readonly auth = false,
   ) {
     super(message);
   }
 }
 
-/** A failed call: it timed out (the server is kept), the session closed under it, or anything else. */
+/** A failed call: it timed out (the server is kept), the session closed under it, the sign-in ran out, or anything else. */
 export class CallError extends Error {
   override name = "CallError";
   constructor(
-    readonly kind: "timeout" | "closed" | "failed",
+    readonly kind: "timeout" | "closed" | "auth" | "failed",
     message: string,
   ) {
     super(message);
   }
 }
 
-export type ServerState = "connecting" | "connected" | "failed" | "stopped" | "closed";
+export type ServerState = "connecting" | "connected" | "failed" | "auth_required" | "stopped" | "closed";
 
 export interface ServerStatus {
   name: string;
   state: ServerState;
   /** the live list once connected, else the cached one; undefined when there is neither */
   tools: McpTool[] | undefined;
+  /** its prompts once connected */
+  prompts?: McpPrompt[];
   /** `tools` comes from the cache (the server has not answered yet in this run) */
   cached: boolean;
-  /** why it failed or stopped */
+  /** why it failed, stopped or needs a sign-in */
   error?: string;
   /** the tail of its stderr when it failed or stopped */
   stderr?: string;
@@ -83,7 +101,7 @@ export interface ServerEvents {
 export interface McpServer {
   readonly settings: McpServerSettings;
   status(): ServerStatus;
-  /** starts connecting; a no-op unless it is failed, stopped or not started */
+  /** starts connecting; a no-op unless it is failed, stopped, waiting for a sign-in or not started */
   start(): void;
   /** whether start() has been called (a server with a cached list may start later) */
   readonly started: boolean;
@@ -91,6 +109,8 @@ export interface McpServer {
   settled(): Promise<void>;
   /** one tool call: the result, or the error text for the model; rejects only when `signal` aborts */
   call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<{ result: CallResult } | { error: string }>;
+  /** a prompt or a resource: the result, or the error text; rejects only when `signal` aborts */
+  get(what: Get, signal: AbortSignal): Promise<{ result: PromptResult | ResourceResult } | { error: string }>;
   /** ends it for good; never throws */
   close(): Promise<void>;
 }
@@ -100,6 +120,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
   let state: ServerState = "connecting";
   let started = false;
   let tools = deps.cached;
+  let prompts: McpPrompt[] | undefined;
   let cached = tools !== undefined;
   let connection: Connection | undefined;
   let attempt: Promise<void> = Promise.resolve();
@@ -109,7 +130,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
   const closing = new AbortController();
   let waiters: (() => void)[] = []; // calls waiting for the next change of state
 
-  const status = (): ServerStatus => ({ name, state, tools, cached, ...(error !== undefined ? { error } : {}), ...(stderr ? { stderr } : {}) });
+  const status = (): ServerStatus => ({ name, state, tools, cached, ...(prompts ? { prompts } : {}), ...(error !== undefined ? { error } : {}), ...(stderr ? { stderr } : {}) });
   const set = (next: ServerState, why?: { error: string; stderr: string }) => {
     state = next;
     error = why?.error;
@@ -128,6 +149,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
 
   function start(): void {
     if (state === "closed" || (started && (state === "connecting" || state === "connected"))) return;
+    if (state === "auth_required") restarts = 0; // a new sign-in: a fresh start
     started = true;
     state = "connecting";
     let mine: Connection | undefined;
@@ -149,13 +171,14 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
         mine = c;
         connection = c;
         tools = c.tools;
+        prompts = c.prompts;
         cached = false;
         set("connected");
         deps.events.listed(c.tools);
       },
       (e: unknown) => {
         if (state === "closed") return;
-        set("failed", { error: e instanceof Error ? e.message : String(e), stderr: e instanceof ConnectError ? e.stderr : "" });
+        set(e instanceof ConnectError && e.auth ? "auth_required" : "failed", { error: e instanceof Error ? e.message : String(e), stderr: e instanceof ConnectError ? e.stderr : "" });
       },
     );
   }
@@ -171,9 +194,39 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
     if (state === "connecting") await abortable(attempt, signal);
     if (state === "connected" && connection) return connection;
     if (state === "closed") return `MCP server ${name} was closed (/reload replaced it)`;
+    if (state === "auth_required") return signInText(name, error);
     const tail = stderr ? `\n${stderr}` : "";
     if (restarts > 0) return `MCP server ${name} stopped and could not be restarted: ${error}; fix it, then /reload${tail}`;
     return `MCP server ${name} is not available: ${error}; fix its configuration, then /reload${tail}`;
+  }
+
+  /** One request through a ready connection; every failure becomes the text the model (or the user) reads. */
+  async function request<T>(signal: AbortSignal, send: (c: Connection) => Promise<T>, what: string): Promise<{ ok: T } | { error: string }> {
+    const c = await ready(signal);
+    if (typeof c === "string") return { error: c };
+    try {
+      return { ok: await send(c) };
+    } catch (e) {
+      if (signal.aborted) throw e;
+      const err = e instanceof CallError ? e : new CallError("failed", String(e));
+      if (err.kind === "timeout")
+        return { error: `${what} timed out after ${settings.timeoutMs / 1000} s ([mcp.${name}] timeout_ms); the server is still running and may finish it in the background` };
+      if (err.kind === "auth") {
+        // the sign-in ran out and could not be refreshed: the server waits for a new one
+        if (connection === c) connection = undefined;
+        void c.close();
+        set("auth_required", { error: err.message, stderr: "" });
+        return { error: signInText(name, err.message) };
+      }
+      // A call that hits a server as it dies may fail on the write (EPIPE) a moment before the
+      // exit is seen: wait briefly for it, so the model reads the same message either way.
+      if (err.kind === "closed") await gone(c, CLOSE_SETTLE_MS);
+      if (err.kind === "closed" || connection !== c) {
+        const next = restarts < MAX_RESTARTS ? "it is restarted on the next call" : "/reload restarts it";
+        return { error: `MCP server ${name} stopped during the call (${connection !== c && error ? error : "the connection closed"}); ${next}` };
+      }
+      return { error: `${what} failed: ${err.message}` };
+    }
   }
 
   return {
@@ -185,24 +238,13 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
     },
     settled: () => attempt,
     async call(tool, args, signal) {
-      const c = await ready(signal);
-      if (typeof c === "string") return { error: c };
-      try {
-        return { result: await c.call(tool, args, { timeoutMs: settings.timeoutMs, signal }) };
-      } catch (e) {
-        if (signal.aborted) throw e;
-        const err = e instanceof CallError ? e : new CallError("failed", String(e));
-        if (err.kind === "timeout")
-          return { error: `${tool} timed out after ${settings.timeoutMs / 1000} s ([mcp.${name}] timeout_ms); the server is still running and may finish it in the background` };
-        // A call that hits a server as it dies may fail on the write (EPIPE) a moment before the
-        // exit is seen: wait briefly for it, so the model reads the same message either way.
-        if (err.kind === "closed") await gone(c, CLOSE_SETTLE_MS);
-        if (err.kind === "closed" || connection !== c) {
-          const next = restarts < MAX_RESTARTS ? "it is restarted on the next call" : "/reload restarts it";
-          return { error: `MCP server ${name} stopped during the call (${connection !== c && error ? error : "the connection closed"}); ${next}` };
-        }
-        return { error: `${tool} failed: ${err.message}` };
-      }
+      const r = await request(signal, (c) => c.call(tool, args, { timeoutMs: settings.timeoutMs, signal }), tool);
+      return "error" in r ? r : { result: r.ok };
+    },
+    async get(what, signal) {
+      const label = "prompt" in what ? `prompt ${what.prompt}` : `resource ${what.resource}`;
+      const r = await request(signal, (c) => c.get(what, { timeoutMs: settings.timeoutMs, signal }), label);
+      return "error" in r ? r : { result: r.ok };
     },
     async close() {
       if (state === "closed") return;
@@ -216,11 +258,16 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
 }
 
 /** `p`, or a rejection as soon as `signal` aborts. */
-function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+export function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
     p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
+}
+
+/** What a call (or the user) reads while a server waits for a sign-in. */
+export function signInText(server: string, why: string | undefined): string {
+  return `MCP server ${server} needs a sign-in${why ? ` (${why})` : ""}: run hey mcp login ${server} (or /mcp login ${server} in hey), then try again`;
 }

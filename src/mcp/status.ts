@@ -1,34 +1,60 @@
-// What the user reads about MCP servers: `/mcp` (every server, its state, its tools) and the one
-// line shown when a server connects, fails or stops. Pure.
+// What the user reads about MCP servers: `/mcp` (every server, its state, its tools with what each
+// costs in every request, its prompts) and the one line shown when a server connects, fails,
+// needs a sign-in or stops. Pure.
 import type { McpEvent } from "./manager.ts";
-import { exposeTools } from "./names.ts";
+import { mcpSpec, specTokens, type Offer, type Reason } from "./offer.ts";
+import { promptUsage } from "./prompts.ts";
 import type { ServerStatus } from "./server.ts";
+
+/** How to sign in to `server`, from the shell and from hey's prompt. */
+export const signInHint = (server: string) => `hey mcp login ${server} (or /mcp login ${server} in hey)`;
 
 /** The line for a background event: `connected: fs (14 tools)`, or a warning with why. */
 export function eventLine(e: McpEvent): string {
   if (e.state === "connected") return `connected: ${e.server} (${plural(e.tools ?? 0, "tool")})`;
   if (e.state === "failed") return `hey: MCP server ${e.server} failed, its tools are left out: ${e.error ?? "unknown error"}`;
+  if (e.state === "auth_required") return `hey: MCP server ${e.server} needs a sign-in, its tools are left out (${e.error ?? "it answers HTTP 401"}); sign in with ${signInHint(e.server)}`;
   return `hey: MCP server ${e.server} stopped: ${e.error ?? "unknown reason"}`;
 }
 
+const STATE: Record<ServerStatus["state"], string> = { connecting: "connecting", connected: "connected", failed: "failed", auth_required: "auth required", stopped: "stopped", closed: "closed" };
+const WHY: Record<Reason, string> = { tools: "not in tools", exclude_tools: "exclude_tools", permission: "refused by [permission]" };
+
 /**
- * `/mcp`: one block per server — name, state (with why when it failed or stopped), how many tools
- * and their names as the model sees them.
+ * `/mcp`: one block per server — name, state (with why when it failed, stopped or needs a sign-in),
+ * the tools the next request offers as the model sees them with about how many tokens each adds
+ * to every request, the tools left out and why, its prompts; then the total. `builtinTokens`: what
+ * hey's own tools add, for scale.
  */
-export function formatStatus(servers: readonly ServerStatus[], off: boolean): string {
+export function formatStatus(servers: readonly ServerStatus[], offer: Offer, off: boolean, builtinTokens?: number): string {
   if (off) return "MCP is off in this run (--no-mcp)";
   if (servers.length === 0) return "no MCP servers configured; add an [mcp.NAME] table to the config (see the README) and /reload";
-  const exposed = exposeTools(servers.flatMap((s) => (s.tools ? [{ server: s.name, tools: s.tools }] : []))).tools;
-  return servers
-    .map((s) => {
-      const names = exposed.filter((e) => e.server === s.name).map((e) => e.name);
-      const count = s.tools === undefined ? "" : ` · ${plural(s.tools.length, "tool")}${s.cached && s.state !== "connected" ? " (cached)" : ""}`;
-      const head = `${s.name}: ${s.state}${count}`;
-      const why = s.error && (s.state === "failed" || s.state === "stopped") ? `\n  ${s.error}${s.stderr ? `\n  stderr: ${s.stderr.split("\n").slice(-3).join("\n          ")}` : ""}` : "";
-      const list = names.length && s.state !== "failed" ? `\n  ${names.join(", ")}` : "";
-      return head + why + list;
-    })
-    .join("\n");
+  let total = 0;
+  let count = 0;
+  const blocks = servers.map((s) => {
+    const mine = offer.tools.filter((e) => e.server === s.name).map((e) => ({ name: e.name, tokens: specTokens(mcpSpec(e)) }));
+    const left = offer.leftOut.filter((l) => l.server === s.name);
+    const sum = mine.reduce((a, t) => a + t.tokens, 0);
+    total += sum;
+    count += mine.length;
+    const shown = s.tools !== undefined && s.state !== "failed" && s.state !== "auth_required";
+    const cached = s.cached && s.state !== "connected" ? " (cached)" : "";
+    const tools = !shown ? "" : mine.length === s.tools!.length ? plural(mine.length, "tool") : `${mine.length} of ${plural(s.tools!.length, "tool")} offered`;
+    const cost = shown && mine.length ? `, ~${n(sum)} tokens per request` : "";
+    const head = `${s.name}: ${STATE[s.state]}${shown ? ` · ${tools}${cached}${cost}` : ""}${s.state === "auth_required" ? ` · sign in with ${signInHint(s.name)}` : ""}`;
+    const lines = [head];
+    if (s.error && (s.state === "failed" || s.state === "stopped" || s.state === "auth_required")) {
+      lines.push(`  ${s.error}`);
+      if (s.stderr) lines.push(`  stderr: ${s.stderr.split("\n").slice(-3).join("\n          ")}`);
+    }
+    if (shown && mine.length) lines.push(`  ${mine.map((t) => `${t.name} ~${n(t.tokens)}`).join(", ")}`);
+    if (shown && left.length) lines.push(`  not offered: ${left.map((l) => `${l.name} (${WHY[l.why]})`).join(", ")}`);
+    if (s.state === "connected" && s.prompts?.length) lines.push(`  prompts: ${s.prompts.map((p) => promptUsage(s.name, p)).join(", ")}`);
+    return lines.join("\n");
+  });
+  const own = builtinTokens === undefined ? "" : ` (hey's own tools: ~${n(builtinTokens)})`;
+  return [...blocks, `MCP tools in every request: ${count}, ~${n(total)} tokens${own}`].join("\n");
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const n = (x: number) => x.toLocaleString("en-US");
+const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? "" : "s"}`;

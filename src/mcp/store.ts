@@ -21,6 +21,8 @@ export interface ToolStore {
   load(settings: McpServerSettings): McpTool[] | undefined;
   /** replaces the cached list (and any for an older configuration of the server); never throws */
   save(settings: McpServerSettings, tools: McpTool[]): Promise<void>;
+  /** drops the cached list of this configuration (a server that wants a sign-in offers nothing until it has one); never throws */
+  forget(settings: McpServerSettings): void;
   /** writes a result's full text to a private file and returns its path; throws on failure */
   saveFull(server: string, text: string): Promise<string>;
 }
@@ -53,6 +55,11 @@ export function createToolStore(cacheDir: string): ToolStore {
         const prefix = `${sanitizeName(settings.name)}-`;
         for (const name of readdirSync(dir)) if (name.startsWith(prefix) && name.endsWith(".json") && join(dir, name) !== file && /^[0-9a-f]{16}\.json$/.test(name.slice(prefix.length))) unlinkSync(join(dir, name));
       } catch {} // no cache next time: slower, not wrong
+    },
+    forget(settings) {
+      try {
+        unlinkSync(fileOf(settings));
+      } catch {} // none cached
     },
     async saveFull(server, text) {
       const outDir = join(dir, "output");

@@ -25,6 +25,8 @@ export interface DebugLog {
   wrap(base: typeof fetch): typeof fetch;
   /** retry decisions and errors, as the loop emits them */
   output: Output;
+  /** from now on, these values (the secrets hey knows: keys, MCP sign-ins' tokens) are written as [redacted] */
+  redact(secrets: () => readonly string[]): void;
 }
 
 /**
@@ -32,9 +34,10 @@ export interface DebugLog {
  * line is written with `secrets` (the values hey knows to be secret) and values shaped like
  * credentials replaced (issue 24): an error body that echoes the key does not keep it on disk.
  */
-export function openDebugLog(dir: string, secrets: () => readonly string[] = () => [], now: () => Date = () => new Date()): DebugLog {
+export function openDebugLog(dir: string, known: () => readonly string[] = () => [], now: () => Date = () => new Date()): DebugLog {
   const path = join(dir, `${now().toISOString().replace(/[:.]/g, "-")}-${process.pid}.log`);
   let failed = false;
+  let secrets = known;
   const write = (lines: string[]) => {
     if (failed) return;
     try {
@@ -69,6 +72,9 @@ export function openDebugLog(dir: string, secrets: () => readonly string[] = () 
       };
       return Object.assign(logged, { preconnect: base.preconnect });
     },
+    redact(known) {
+      secrets = known;
+    },
     output: {
       emit(e) {
         if (e.type === "retry") write([`retry ${e.attempt} in ${e.delay_ms} ms after: ${maskText(e.error)}`]);
@@ -84,7 +90,7 @@ function watchBody(res: Response, done: (end: string) => void): Response {
   const head: Uint8Array[] = [];
   let kept = 0;
   let total = 0;
-  const summary = (how: string) => `${how}, ${total} bytes${total > kept ? ` (first ${kept})` : ""}:\n  ${indent(new TextDecoder().decode(Buffer.concat(head)))}`;
+  const summary = (how: string) => `${how}, ${total} bytes${total > kept ? ` (first ${kept})` : ""}:\n  ${indent(maskTokens(new TextDecoder().decode(Buffer.concat(head))))}`;
   let ended = false; // the first of complete, failed and cancelled is the one logged
   const end = (how: string) => {
     if (!ended) done(summary(how));
@@ -136,7 +142,7 @@ function routeLines(init: BunFetchRequestInit | undefined): string[] {
 
 function bodyLines(body: unknown): string[] {
   if (body === undefined || body === null) return [];
-  if (typeof body === "string") return [`body, ${Buffer.byteLength(body)} bytes${body.length > BODY_LOG_BYTES ? ` (first ${BODY_LOG_BYTES} characters)` : ""}:\n  ${indent(body.slice(0, BODY_LOG_BYTES))}`];
+  if (typeof body === "string") return [`body, ${Buffer.byteLength(body)} bytes${body.length > BODY_LOG_BYTES ? ` (first ${BODY_LOG_BYTES} characters)` : ""}:\n  ${indent(maskTokens(body.slice(0, BODY_LOG_BYTES)))}`];
   if (body instanceof Uint8Array || body instanceof ArrayBuffer) return [`body: ${body.byteLength} bytes (binary)`];
   return ["body: a stream"];
 }
@@ -158,6 +164,16 @@ export function maskUrl(url: string): string {
     parsed.password = "";
   }
   return parsed.href.replace(/%2A%2A%2A/g, "***");
+}
+
+/** OAuth fields that are credentials (a token endpoint's answer, a refresh or code exchange, a registration's secret). */
+const TOKEN_FIELDS = "access_token|refresh_token|id_token|client_secret|code_verifier|client_assertion";
+
+/** A body with the values of OAuth credential fields replaced by `***`: JSON (`"access_token":"…"`) and forms (`refresh_token=…`). */
+export function maskTokens(text: string): string {
+  return text
+    .replace(new RegExp(`("(?:${TOKEN_FIELDS})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, "g"), '$1"***"')
+    .replace(new RegExp(`(^|&)((?:${TOKEN_FIELDS}|code)=)[^&\\s]*`, "g"), "$1$2***"); // a form's `code` is an authorization code; JSON's is an error code
 }
 
 /** Any `scheme://user:pass@` in free text shown as `scheme://***@`. */

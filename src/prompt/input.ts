@@ -24,6 +24,8 @@ export interface PromptInput {
   maxBytes: number;
   /** told what was cut, and about a path-like `@word` that is no file */
   warn(message: string): void;
+  /** `@word`s that are not files but someone else's (an MCP resource, `@SERVER:URI`): left as written, without a word */
+  skip?: (word: string) => boolean;
 }
 
 /**
@@ -42,6 +44,7 @@ export function expandPrompt(message: string, opts: PromptInput): ContentBlock[]
   const files: MentionedFile[] = [];
   const images: ImagePart[] = [];
   for (const { path, looksLikePath } of findMentions(message)) {
+    if (opts.skip?.(path)) continue;
     const where = resolveUserPath(path, opts.cwd, opts.home);
     if ("error" in where && required.has(path)) throw new MentionError(`@${where.error}`);
     const full = "abs" in where ? where.abs : undefined;

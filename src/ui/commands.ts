@@ -9,6 +9,7 @@ import { isUsable } from "../config/providers.ts";
 import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError, configuredWindow } from "../config/settings.ts";
 import { buildContext } from "../context/view.ts";
+import { promptCompletions, type McpPrompt } from "../mcp/prompts.ts";
 import { effectiveBudget } from "../context/window.ts";
 import { formatSessionList, sessionsDir } from "../sessions/format.ts";
 import { pruneSessions, scanSessions, sessionShortIds, unreadableNote } from "../sessions/reader.ts";
@@ -27,6 +28,8 @@ export interface CommandContext {
   reload(): Promise<ReloadReport>;
   /** `/mcp`: every MCP server, its state and its tools (after waiting, bounded, for those just starting) */
   mcpStatus(signal: AbortSignal): Promise<string>;
+  /** `/mcp login NAME`, `/mcp logout NAME`: sign in to (out of) a remote server, which then starts again */
+  mcpAuth?(verb: "login" | "logout", name: string, signal: AbortSignal): Promise<CommandResult>;
   /** the tokens of the session's earlier runs (a resumed session's file), if any */
   earlierRuns?(): { usage: Usage; requests: number } | undefined;
   /** a command run on its own (`hey -p /usage`): nothing follows it in this run */
@@ -40,7 +43,9 @@ const HELP = `/help                     this list
 /usage                    tokens of the session and of this run, context size, what was pruned
 /compact [instructions]   summarize older work now
 /reload                   re-read config, skills and AGENTS.md, restart MCP servers (checked first; the conversation is kept)
-/mcp                      MCP servers: connecting, connected or failed (and why), their tools
+/mcp                      MCP servers: state (and why), tools with what each costs per request, prompts
+/mcp login NAME           sign in to the remote MCP server NAME in the browser (/mcp logout NAME forgets it)
+/mcp:SERVER:PROMPT [args] send the server's prompt (args: name=value, or in the prompt's order)
 /skill:NAME [args]        send the skill's instructions, then args
 /sessions [all]           list this directory's sessions (all: every directory's)
 /sessions prune 30d       delete this directory's sessions older than 30 days (prune keep 20: all but the newest 20; prune all 30d, prune all keep 20: every directory's)
@@ -49,7 +54,7 @@ const HELP = `/help                     this list
 
 Keys: Esc or Ctrl-C cancels a running turn; text typed meanwhile waits at the next prompt.
 Enter sends; a trailing \\ or Ctrl-J starts a new line; a paste is one message; ↑/↓ history;
-Tab completes /commands, /skill: names, @paths and model names.`;
+Tab completes /commands, /skill: names, /mcp: prompts, @paths and model names.`;
 
 /** What a command did: its text (shown as is), whether it worked, and whether to leave the REPL. */
 export interface CommandResult {
@@ -62,7 +67,7 @@ export interface CommandResult {
 const RESUME_IN_REPL = "Resume one with /resume ID, where a unique start or end of the id is enough (SHORT shows the shortest), or pick from this directory's with /resume.";
 
 /** Commands that take nothing after their name: extra words are refused, not ignored. */
-const NO_ARGUMENT = new Set(["/help", "/quit", "/exit", "/thinking", "/usage", "/mcp", "/reload"]);
+const NO_ARGUMENT = new Set(["/help", "/quit", "/exit", "/thinking", "/usage", "/reload"]);
 
 const said = (text: string): CommandResult => ({ text, ok: true });
 const refused = (text: string): CommandResult => ({ text: `hey: ${text}`, ok: false });
@@ -108,8 +113,12 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       return sessionsCommand(rest, ctx.oneShot !== true);
     case "/usage":
       return said(usageReport(ctx.agent, ctx.earlierRuns?.()));
-    case "/mcp":
-      return said(visible(await ctx.mcpStatus(ctx.signal)));
+    case "/mcp": {
+      if (arg === "") return said(visible(await ctx.mcpStatus(ctx.signal)));
+      const [verb, server, more] = rest;
+      if ((verb === "login" || verb === "logout") && server && more === undefined && ctx.mcpAuth) return ctx.mcpAuth(verb, server, ctx.signal);
+      return refused(`/mcp takes nothing (the servers), login NAME or logout NAME; got "${visible(arg)}"`);
+    }
     case "/reload": {
       const report = await ctx.reload();
       return { text: formatReload(report), ok: report.ok };
@@ -127,10 +136,13 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
   }
 }
 
-/** Tab completions for the last word of `line`: slash commands, skill names, model names, @paths. */
-export function completions(line: string, agent: Agent, cwd: string, skills: readonly string[]): string[] {
+/** Tab completions for the last word of `line`: slash commands, skill names, MCP prompts and servers, model names, @paths. */
+export function completions(line: string, agent: Agent, cwd: string, skills: readonly string[], prompts: readonly { server: string; prompts: readonly McpPrompt[] }[] = []): string[] {
   const word = line.slice(line.lastIndexOf(" ") + 1);
   if (line === word && word.startsWith("/skill:")) return skills.map((n) => `/skill:${n}`).filter((c) => c.startsWith(word));
+  if (line === word && word.startsWith("/mcp:")) return promptCompletions(word, prompts);
+  if (/^\/mcp (login|logout) \S*$/.test(line)) return agent.settings.mcp.servers.filter((s) => s.url).map((s) => s.name).filter((n) => n.startsWith(word));
+  if (/^\/mcp \S*$/.test(line)) return ["login", "logout"].filter((v) => v.startsWith(word));
   if (line === word && word.startsWith("/")) return COMMANDS.filter((c) => c.startsWith(word));
   if (line.startsWith("/model ")) {
     // provider/model, or the model alone (as -m takes it): `gpt-5<Tab>` completes too

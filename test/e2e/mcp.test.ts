@@ -75,7 +75,7 @@ test("a server that takes 10 s to start: with a cached tool list the first reque
   expect(m.times[before + 1]! - t0).toBeGreaterThanOrEqual(10_000); // the answer came once the server was up
 });
 
-test("two servers with the same tool name: both reach the model prefixed, with a warning; permission rules name them so", async () => {
+test("two servers with the same tool name: both reach the model prefixed, with a warning; permission rules name them so (a denied one is not offered)", async () => {
   const m = model((req) => {
     if (lastTool(req)) return { text: req.messages.filter((x) => x.role === "tool").map(resultText).join(" | ") };
     return { calls: [["alpha_echo", { text: "a" }], ["beta_echo", { text: "b" }]] };
@@ -84,9 +84,11 @@ test("two servers with the same tool name: both reach the model prefixed, with a
   const run = await hey(["-p", "echo twice"]);
   expect(run.code).toBe(0);
   const offered = toolNames(m.requests[0]!);
-  expect(offered).toEqual(expect.arrayContaining(["alpha_echo", "beta_echo", "beta_only"]));
+  expect(offered).toEqual(expect.arrayContaining(["beta_echo", "beta_only"]));
+  expect(offered).not.toContain("alpha_echo"); // the deny rule names the prefixed tool, which the request then leaves out
   expect(offered).not.toContain("echo");
-  expect(run.stdout).toBe("blocked by permission rules: tool `alpha_echo` matches deny entry `alpha_*` | beta: b\n");
+  expect(run.stdout).toStartWith('unknown tool "alpha_echo"; available: ');
+  expect(run.stdout).toEndWith(" | beta: b\n");
   expect(run.stderr).toContain("hey: MCP servers alpha and beta both offer a tool named echo; the model sees alpha_echo and beta_echo\n");
   expect(run.stderr).toContain("connected: alpha (1 tool)\n");
   expect(run.stderr).toContain("connected: beta (2 tools)\n");

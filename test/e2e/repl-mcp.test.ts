@@ -83,7 +83,7 @@ test("the model adds the filesystem server; /reload shows it and, after a yes, s
   await t.waitFor(atPrompt);
   await t.type("/mcp");
   await t.keys("Enter");
-  await t.waitFor(/fs: connected · \d+ tools\n {2}read_file, read_text_file/);
+  await t.waitFor(/fs: connected · \d+ tools, ~[\d,]+ tokens per request\n {2}read_file ~\d+, read_text_file ~\d+/);
 
   // a server whose command does not exist: /reload changes nothing and says where (SPEC §23)
   appendFileSync(configFile, '\n[mcp.ghost]\ncommand = "no-such-mcp-server-x"\n');
@@ -99,6 +99,6 @@ test("the model adds the filesystem server; /reload shows it and, after a yes, s
   await t.waitFor(atPrompt);
   await t.type("/mcp");
   await t.keys("Enter");
-  const still = await t.waitFor(/› \/mcp\nfs: connected · \d+ tools\n(?: {2}[^\n]*\n)+›\s*$/, { joined: true }); // the tool names wrap at the width
+  const still = await t.waitFor(/› \/mcp\nfs: connected · \d+ tools, ~[\d,]+ tokens per request\n(?: {2}[^\n]*\n)+MCP tools in every request: \d+, ~[\d,]+ tokens \(hey's own tools: ~[\d,]+\)\n›\s*$/, { joined: true }); // the tool names wrap at the width
   expect(still.slice(still.lastIndexOf("› /mcp"))).not.toContain("ghost"); // fs kept, ghost never started
 }, E2E_TIMEOUT);

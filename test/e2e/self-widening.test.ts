@@ -140,9 +140,10 @@ test("a trusted project narrows the user's lists and cannot widen them: deny = [
   expect(ls).not.toContain("blocked");
   expect(existsSync(join(project.path, "made-by-agent"))).toBe(false);
 
-  // a narrower project list holds on its own
+  // a narrower project list holds on its own: bash, refused whatever its command, is not even offered
   write(join(project.path, ".hey", "config.toml"), '[permission]\nallow = ["read_file"]\n');
   calls = [["bash", { command: "ls" }]];
   await hey(["--approve", "-p", "go"]);
-  expect(results()[0]).toContain("matches no allow entry");
+  expect(results()[0]).toContain('unknown tool "bash"');
+  expect(model.requests.at(-1)!.tools?.map((t) => t.function.name)).toEqual(["read_file"]);
 });

@@ -32,7 +32,10 @@ export interface TestManager {
 }
 
 /** A manager over real connections, caching under `cacheDir`. */
-export function testManager(servers: McpServerSettings[], opts: { cacheDir: string; startupWaitMs?: number; fetch?: typeof fetch; env?: Record<string, string | undefined>; builtins?: string[] }): TestManager {
+export function testManager(
+  servers: McpServerSettings[],
+  opts: { cacheDir: string; startupWaitMs?: number; fetch?: typeof fetch; env?: Record<string, string | undefined>; builtins?: string[]; refused?: (name: string) => boolean },
+): TestManager {
   const events: McpEvent[] = [];
   const warnings: string[] = [];
   const env = opts.env ?? { PATH: process.env.PATH, HOME: process.env.HOME };
@@ -44,6 +47,7 @@ export function testManager(servers: McpServerSettings[], opts: { cacheDir: stri
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => void events.push(e),
       warn: (m) => void warnings.push(m),
+      refused: opts.refused ?? (() => false),
       now: Date.now,
     },
   );
@@ -97,6 +101,47 @@ export async function startEverythingHttp(mode: "streamableHttp" | "sse"): Promi
   void proc.stderr.pipeTo(new WritableStream()).catch(() => {}); // keep draining
   return {
     url: `http://127.0.0.1:${port}/${mode === "sse" ? "sse" : "mcp"}`,
+    async stop() {
+      proc.kill("SIGKILL");
+      await proc.exited;
+    },
+  };
+}
+
+/** The MCP SDK's own example server, and the preload that keeps it on 127.0.0.1. */
+export const OAUTH_EXAMPLE = join(ROOT, "node_modules", "@modelcontextprotocol", "sdk", "dist", "esm", "examples", "server", "simpleStreamableHttp.js");
+const LOOPBACK = join(ROOT, "test", "fixtures", "mcp", "loopback.cjs");
+/** The tests' stand-in for a user at a browser: `BROWSER` for a sign-in. */
+export const BROWSER = `node ${join(ROOT, "test", "fixtures", "mcp", "browser.mjs")}`;
+
+/**
+ * The SDK's example server with `--oauth`: the MCP endpoint on MCP_PORT and its in-memory
+ * authorization server on MCP_AUTH_PORT (free loopback ports here). It names itself
+ * http://localhost:PORT in its metadata, so hey must be given that URL. Resolves once both listen.
+ */
+export async function startOAuthExample(): Promise<HttpServer> {
+  const [port, authPort] = [freePort(), freePort()];
+  const proc = Bun.spawn(["node", "--require", LOOPBACK, OAUTH_EXAMPLE, "--oauth"], {
+    env: { PATH: process.env.PATH ?? "", MCP_PORT: String(port), MCP_AUTH_PORT: String(authPort) },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const reader = proc.stdout.getReader();
+  let seen = "";
+  const deadline = Date.now() + 20_000;
+  while ((seen.match(/listening on port/gi) ?? []).length < 2) {
+    const { value, done } = await Promise.race([reader.read(), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => ({ value: undefined, done: true }))]);
+    if (done) {
+      proc.kill("SIGKILL");
+      throw new Error(`the SDK's OAuth example did not start: ${seen}${await new Response(proc.stderr).text()}`);
+    }
+    seen += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  void proc.stdout.pipeTo(new WritableStream()).catch(() => {}); // it logs every request: keep draining
+  void proc.stderr.pipeTo(new WritableStream()).catch(() => {});
+  return {
+    url: `http://localhost:${port}/mcp`,
     async stop() {
       proc.kill("SIGKILL");
       await proc.exited;

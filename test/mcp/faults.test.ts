@@ -156,7 +156,7 @@ test("/reload with MCP off (--no-mcp) tells of no server: none will start", asyn
   const { createMcpManager } = await import("../../src/mcp/manager.ts");
   const manager = createMcpManager(
     { servers: [], startupWaitMs: 0, off: true },
-    { connect: () => Promise.reject(new Error("never")), store: { load: () => undefined } as never, missingCommand: () => "not found", report: () => {}, warn: () => {}, now: Date.now },
+    { connect: () => Promise.reject(new Error("never")), store: { load: () => undefined } as never, missingCommand: () => "not found", report: () => {}, warn: () => {}, refused: () => false, now: Date.now },
   );
   const staged = await manager.reloadable.check({ ...defaultSettingsForTest(), mcp: { servers: [serverSettings("broken", { command: "/nonexistent/mcp-server" })], startupWaitMs: 0 } });
   expect(staged).toMatchObject({ errors: [], changes: [] });

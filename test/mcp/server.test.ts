@@ -10,6 +10,8 @@ async function dyingCall(error: CallError, exitAfterMs: number | undefined) {
   const exit = () => hooks!.onClose("exited with code 1", "segfault (pretend)");
   const connection: Connection = {
     tools: [{ name: "ping", inputSchema: { type: "object" } }],
+    prompts: [],
+    get: async () => ({}),
     call: async () => {
       if (exitAfterMs !== undefined && exitAfterMs < 0) exit();
       else if (exitAfterMs !== undefined) setTimeout(exit, exitAfterMs);

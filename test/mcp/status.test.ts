@@ -1,20 +1,30 @@
 // What the user reads about MCP servers: /mcp and the background lines.
 import { expect, test } from "bun:test";
-import { eventLine, formatStatus } from "../../src/mcp/status.ts";
+import { offerTools, type ServerTools } from "../../src/mcp/offer.ts";
 import type { ServerStatus } from "../../src/mcp/server.ts";
+import { eventLine, formatStatus } from "../../src/mcp/status.ts";
 
 const tools = (...names: string[]) => names.map((name) => ({ name, inputSchema: {} }));
+/** the offer a manager makes of these servers (tools of failed and auth-required ones are not offered) */
+const offer = (servers: ServerStatus[], selection: Record<string, ServerTools["selection"]> = {}, refused: (n: string) => boolean = () => false) =>
+  offerTools(
+    servers.filter((s) => s.tools && s.state !== "failed" && s.state !== "auth_required").map((s) => ({ server: s.name, tools: s.tools!, selection: selection[s.name] ?? {} })),
+    refused,
+  );
 
-test("background lines: connected with its count, failures and stops as warnings with why", () => {
+test("background lines: connected with its count, failures, sign-ins and stops as warnings with why", () => {
   expect(eventLine({ type: "mcp", server: "fs", state: "connected", tools: 14 })).toBe("connected: fs (14 tools)");
   expect(eventLine({ type: "mcp", server: "one", state: "connected", tools: 1 })).toBe("connected: one (1 tool)");
   expect(eventLine({ type: "mcp", server: "db", state: "failed", error: "it exited with code 3 before it was ready\n  fatal: no db" })).toBe(
     "hey: MCP server db failed, its tools are left out: it exited with code 3 before it was ready\n  fatal: no db",
   );
   expect(eventLine({ type: "mcp", server: "db", state: "stopped", error: "exited with code 1" })).toBe("hey: MCP server db stopped: exited with code 1");
+  expect(eventLine({ type: "mcp", server: "gh", state: "auth_required", error: "it answers HTTP 401 without one" })).toBe(
+    "hey: MCP server gh needs a sign-in, its tools are left out (it answers HTTP 401 without one); sign in with hey mcp login gh (or /mcp login gh in hey)",
+  );
 });
 
-test("/mcp: each server's state, why it failed, its tools as the model sees them", () => {
+test("/mcp: each server's state, why it failed, its tools as the model sees them with their tokens, and the total", () => {
   const servers: ServerStatus[] = [
     { name: "fs", state: "connected", tools: tools("read_text_file", "list_directory"), cached: false },
     { name: "gh", state: "connecting", tools: tools("search"), cached: true },
@@ -22,22 +32,50 @@ test("/mcp: each server's state, why it failed, its tools as the model sees them
     { name: "db", state: "failed", tools: undefined, cached: false, error: "command \"pg-mcp\" not found on PATH" },
     { name: "slow", state: "connecting", tools: undefined, cached: false },
   ];
-  expect(formatStatus(servers, false)).toBe(
+  // {"name":"read_text_file","description":"read_text_file (MCP server fs)","parameters":{}} is 88 characters: 22 tokens
+  expect(formatStatus(servers, offer(servers), false, 1100)).toBe(
     [
-      "fs: connected · 2 tools",
-      "  read_text_file, list_directory",
-      "gh: connecting · 1 tool (cached)",
-      "  gh_search",
-      "web: connecting · 1 tool (cached)",
-      "  web_search",
+      "fs: connected · 2 tools, ~44 tokens per request",
+      "  read_text_file ~22, list_directory ~22",
+      "gh: connecting · 1 tool (cached), ~19 tokens per request",
+      "  gh_search ~19",
+      "web: connecting · 1 tool (cached), ~20 tokens per request",
+      "  web_search ~20",
       "db: failed",
       '  command "pg-mcp" not found on PATH',
       "slow: connecting",
+      "MCP tools in every request: 4, ~83 tokens (hey's own tools: ~1,100)",
+    ].join("\n"),
+  );
+});
+
+test("/mcp: what the selection and the permission rules leave out, and why; prompts; a server that needs a sign-in", () => {
+  const servers: ServerStatus[] = [
+    {
+      name: "everything",
+      state: "connected",
+      tools: tools("echo", "get-sum", "zip", "trigger-long"),
+      cached: false,
+      prompts: [{ name: "args-prompt", arguments: [{ name: "city", required: true }, { name: "state", required: false }] }],
+    },
+    { name: "gh", state: "auth_required", tools: tools("search"), cached: true, error: "it answers HTTP 401 without one" },
+  ];
+  const text = formatStatus(servers, offer(servers, { everything: { excludeTools: ["zip"] } }, (n) => n === "trigger-long"), false);
+  expect(text).toBe(
+    [
+      "everything: connected · 2 of 4 tools offered, ~40 tokens per request",
+      "  echo ~19, get-sum ~21",
+      "  not offered: zip (exclude_tools), trigger-long (refused by [permission])",
+      "  prompts: /mcp:everything:args-prompt city=… [state=…]",
+      "gh: auth required · sign in with hey mcp login gh (or /mcp login gh in hey)",
+      "  it answers HTTP 401 without one",
+      "MCP tools in every request: 2, ~40 tokens",
     ].join("\n"),
   );
 });
 
 test("/mcp with none configured, and with --no-mcp", () => {
-  expect(formatStatus([], false)).toMatch(/^no MCP servers configured; add an \[mcp\.NAME\] table/);
-  expect(formatStatus([], true)).toBe("MCP is off in this run (--no-mcp)");
+  const none = offerTools([], () => false);
+  expect(formatStatus([], none, false)).toMatch(/^no MCP servers configured; add an \[mcp\.NAME\] table/);
+  expect(formatStatus([], none, true)).toBe("MCP is off in this run (--no-mcp)");
 });

@@ -1,8 +1,8 @@
 // The request log's masking, and that a run without it never loads it.
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { maskHeaders, maskUrl, openDebugLog } from "../../src/net/debug-log.ts";
+import { join, relative } from "node:path";
+import { maskHeaders, maskTokens, maskUrl, openDebugLog } from "../../src/net/debug-log.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 describe("masking", () => {
@@ -64,13 +64,24 @@ test("bodies and errors are logged with the known secrets and credential-shaped 
   }
 });
 
-test("zero cost when off: only type imports of debug-log.ts, and one dynamic import each in run.ts and the doctor", () => {
+test("zero cost when off: only type imports of debug-log.ts, and one dynamic import each in run.ts, the doctor and hey mcp", () => {
   const src = join(import.meta.dir, "..", "..", "src");
   const files = readdirSync(src, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".ts"));
   for (const f of files) {
     const code = readFileSync(join(f.parentPath, f.name), "utf8");
     for (const m of code.matchAll(/^import (type )?[^;]*from "[^"]*debug-log\.ts";$/gm)) expect(`${f.name}: ${m[0]}`).toContain("import type");
   }
-  const dynamic = files.filter((f) => /import\("[^"]*debug-log\.ts"\)/.test(readFileSync(join(f.parentPath, f.name), "utf8"))).map((f) => f.name);
-  expect(dynamic.sort()).toEqual(["command.ts", "run.ts"]);
+  const dynamic = files.filter((f) => /import\("[^"]*debug-log\.ts"\)/.test(readFileSync(join(f.parentPath, f.name), "utf8"))).map((f) => relative(src, join(f.parentPath, f.name)));
+  expect(dynamic.sort()).toEqual(["doctor/command.ts", "mcp/command.ts", "run.ts"]);
+});
+
+test.each([
+  ['{"access_token":"at-1","token_type":"Bearer","refresh_token": "rt-1","expires_in":3600}', '{"access_token":"***","token_type":"Bearer","refresh_token": "***","expires_in":3600}'],
+  ['{"client_id":"c","client_secret":"s3cr\\"et"}', '{"client_id":"c","client_secret":"***"}'],
+  ["grant_type=authorization_code&code=abc&code_verifier=v&redirect_uri=x", "grant_type=authorization_code&code=***&code_verifier=***&redirect_uri=x"],
+  ["grant_type=refresh_token&refresh_token=rt-9", "grant_type=refresh_token&refresh_token=***"],
+  // an error code in JSON stays readable
+  ['{"error":{"code":"invalid_api_key","message":"no"}}', '{"error":{"code":"invalid_api_key","message":"no"}}'],
+])("OAuth credentials in a logged body are masked: %s", (body, want) => {
+  expect(maskTokens(body)).toBe(want);
 });

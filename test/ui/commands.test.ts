@@ -75,8 +75,19 @@ test("/compact without a terminal (JSON) says it in the command's output; nothin
   expect((await runCommand("/compact", compactContext(undefined, false))).text).toBe("nothing to summarize yet: everything is in the last turns");
 });
 
-test.each(["/usage extra", "/mcp list", "/thinking on", "/help me", "/quit now", "/exit please", "/reload all"])("%p: a command that takes no argument refuses one, in one line", async (line) => {
+test.each(["/usage extra", "/thinking on", "/help me", "/quit now", "/exit please", "/reload all"])("%p: a command that takes no argument refuses one, in one line", async (line) => {
   const { ctx } = context();
   const r = await runCommand(line, ctx);
   expect(r).toEqual({ ok: false, text: `hey: ${line.split(" ")[0]} takes no argument; got "${line.split(" ")[1]}" (a message whose first word is a command is that command: reword it to send it to the model)` });
+});
+
+test("/mcp takes nothing, login NAME or logout NAME; anything else is refused in one line, and login reaches the sign-in", async () => {
+  const { ctx } = context();
+  expect(await runCommand("/mcp list", ctx)).toEqual({ ok: false, text: 'hey: /mcp takes nothing (the servers), login NAME or logout NAME; got "list"' });
+  expect(await runCommand("/mcp login", ctx)).toEqual({ ok: false, text: 'hey: /mcp takes nothing (the servers), login NAME or logout NAME; got "login"' });
+  const asked: string[] = [];
+  const withAuth = { ...ctx, mcpAuth: async (verb: string, name: string) => (asked.push(`${verb} ${name}`), { ok: true, text: "done" }) };
+  expect(await runCommand("/mcp login github", withAuth)).toEqual({ ok: true, text: "done" });
+  expect(await runCommand("/mcp logout github", withAuth)).toEqual({ ok: true, text: "done" });
+  expect(asked).toEqual(["login github", "logout github"]);
 });

@@ -1,0 +1,56 @@
+// The model endpoint of a run (SPEC §16): the proxied fetch every model request and remote MCP
+// server goes through, and the provider behind it, loaded as early as possible.
+import type { ProviderSettings, Settings } from "./config/settings.ts";
+import type { Effort } from "./kernel/ir.ts";
+import type { Provider } from "./kernel/provider.ts";
+import { trustedCas } from "./net/ca.ts";
+import type { DebugLog } from "./net/debug-log.ts";
+import { proxiedFetch } from "./net/fetch.ts";
+import { parseProxyUrl, resolveProxy } from "./net/proxy.ts";
+import { createProvider } from "./providers/create.ts";
+
+type Env = Record<string, string | undefined>;
+
+/** The model endpoint of a run: the proxied fetch every request goes through, and the provider being loaded. */
+export interface Started {
+  fetch: typeof fetch;
+  provider: Promise<Provider>;
+}
+
+/**
+ * Checks the proxy settings (a bad value is a configuration error now, not a minute of "network"
+ * retries later) and starts loading the provider's adapter, whose SDK module takes ~12 ms to
+ * evaluate: the caller reads stdin meanwhile. Throws ConfigError or NetConfigError.
+ */
+export function startProvider(settings: Settings, cliProxy: string | undefined, env: Env, debug?: DebugLog): Started {
+  const fetchImpl = fetchFor(settings, cliProxy, env, debug);
+  const provider = providerFor(settings.provider, settings.model, settings.effort, fetchImpl, settings.retry.idleTimeoutMs);
+  provider.catch(() => {}); // awaited by assemble; a run that fails before that never awaits it
+  return { fetch: fetchImpl, provider };
+}
+
+/**
+ * The fetch of every model request and remote MCP server: the proxy of `settings` and the CAs of
+ * `[network] ca_file` / SSL_CERT_FILE, checked now; every request logged when `debug` is given
+ * (`--verbose`). Throws ConfigError or NetConfigError.
+ */
+export function fetchFor(settings: Settings, cliProxy: string | undefined, env: Env, debug?: DebugLog): typeof fetch {
+  for (const value of [cliProxy, settings.proxy]) if (value) parseProxyUrl(value);
+  const sources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env };
+  resolveProxy(new URL(settings.provider.baseUrl), sources);
+  const ca = trustedCas({ ...settings.network, env });
+  return proxiedFetch(sources, { ...(ca ? { ca } : {}), ...(debug ? { base: debug.wrap(fetch) } : {}) });
+}
+
+/** The provider for `settings`, `model` and the stream's idle timeout, through `fetchImpl` (its certificates unchecked when the provider says `insecure`). */
+export function providerFor(settings: ProviderSettings, model: string, effort: Effort | undefined, fetchImpl: typeof fetch, idleTimeoutMs?: number): Promise<Provider> {
+  const { protocol, baseUrl, apiKey, apiKeyVar, headers, maxTokens, legacyThinking, apiVersion, compat } = settings;
+  const through = settings.insecure ? unverified(fetchImpl) : fetchImpl;
+  return createProvider({ protocol, baseUrl, model, apiKey, apiKeyVar, headers, maxTokens, effort, legacyThinking, apiVersion, compat, fetch: through, idleTimeoutMs });
+}
+
+/** `fetchImpl` without TLS certificate verification (a provider's `insecure = true`, warned about on every run). */
+function unverified(fetchImpl: typeof fetch): typeof fetch {
+  const insecure = (input: string | URL | Request, init?: BunFetchRequestInit) => fetchImpl(input, { ...init, tls: { ...init?.tls, rejectUnauthorized: false } });
+  return Object.assign(insecure, { preconnect: fetchImpl.preconnect });
+}

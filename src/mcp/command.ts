@@ -1,0 +1,118 @@
+// `hey mcp login NAME` and `hey mcp logout NAME` (issue 27): sign in to (or out of) the remote MCP
+// server of the `[mcp.NAME]` table, from the shell. A sign-in ends by connecting with the new
+// token, so what it prints is proven: `connected: NAME (N tools)`. Exit 0 done, 1 the sign-in (or
+// that connection) failed, 2 a bad command line or configuration, 130 cancelled.
+import { homedir } from "node:os";
+import { dirname } from "node:path";
+import { EXIT, parseCli, UsageError, VERSION } from "../cli.ts";
+import { heyFiles } from "../config/control-files.ts";
+import { configPaths, loadConfig } from "../config/load.ts";
+import { ConfigError, type McpServerSettings } from "../config/settings.ts";
+import { didYouMean } from "../config/suggest.ts";
+import { NetConfigError } from "../net/proxy.ts";
+import { readApprovalState } from "../trust/approve.ts";
+import { settleTrust } from "../trust/store.ts";
+import { writer } from "../ui/term.ts";
+import { fetchFor } from "../endpoint.ts";
+import { configFlags } from "../wire.ts";
+import { connectServer } from "./client.ts";
+import { createCredentialStore, type CredentialStore } from "./credentials.ts";
+import { signIn, signOut } from "./login.ts";
+import { signedIn } from "./oauth.ts";
+import { createToolStore } from "./store.ts";
+import { cacheDir } from "../tools/ripgrep.ts";
+
+export const MCP_USAGE = "usage: hey mcp login NAME | hey mcp logout NAME   [--config FILE] [--approve] [--proxy URL] [--verbose]\n  NAME: an [mcp.NAME] table with a url\n";
+
+export async function mcpCommand(argv: string[]): Promise<number> {
+  const out = writer(1);
+  const err = writer(2);
+  const [verb, ...rest] = argv;
+  if (verb === "--help" || verb === "-h" || verb === "help") {
+    out.write(MCP_USAGE);
+    return EXIT.ok;
+  }
+  if (verb !== "login" && verb !== "logout") {
+    err.write(`hey mcp: ${verb === undefined ? "say what to do" : `unknown subcommand ${JSON.stringify(verb)}`}\n${MCP_USAGE}`);
+    return EXIT.usage;
+  }
+  let name: string;
+  let args;
+  try {
+    args = parseCli(rest);
+    const words = args.message.split(/\s+/).filter(Boolean);
+    if (words.length !== 1) throw new UsageError(`hey mcp ${verb} takes one server name${words.length ? `, got "${args.message}"` : ""}`);
+    name = words[0]!;
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err.write(`hey mcp: ${e.message}\n${MCP_USAGE}`);
+    return EXIT.usage;
+  }
+  const env = process.env;
+  const cwd = process.cwd();
+  const configDir = dirname(configPaths(env, cwd).user);
+  const warn = (m: string) => err.write(`hey: ${m}\n`);
+  try {
+    // as the doctor does: what the user has not approved (a server the agent added) is left out
+    const approvals = readApprovalState(heyFiles(env, env.HOME || homedir(), cwd).approvals, warn);
+    const trust = await settleTrust({ cwd, configDir, approve: args.approve, interactive: false, ask: async () => undefined, warn, approvals });
+    const config = loadConfig({ env, cwd, configFile: args.config, trustProject: trust !== "cancelled" && trust.trusted, flags: configFlags(args), approvals: approvals.record, approveProject: args.approve });
+    for (const w of config.warnings) warn(w);
+    const { settings } = config;
+    const server = settings.mcp.servers.find((s) => s.name === name);
+    if (!server) {
+      const known = settings.mcp.servers.filter((s) => s.url).map((s) => s.name);
+      const untrusted = trust !== "cancelled" && !trust.trusted && trust.resources.length > 0 ? " (this project's .hey/ is not trusted here: --approve reads it)" : "";
+      throw new ConfigError(`no [mcp.${name}] table${didYouMean(name, known)}; remote servers configured: ${known.join(", ") || "none"}${untrusted}`);
+    }
+    const store = createCredentialStore(configDir);
+    if (verb === "logout") {
+      const r = signOut(server, store);
+      createToolStore(cacheDir(env, process.platform, env.HOME || homedir())).forget(server); // the next run offers none of its tools until a sign-in
+      (r.ok ? out : err).write(`${r.ok ? "" : "hey: "}${r.text}\n`);
+      return r.ok ? EXIT.ok : EXIT.usage;
+    }
+    const debug = args.verbose || env.HEY_LOG === "debug" ? (await import("../net/debug-log.ts")).openDebugLog(`${env.XDG_STATE_HOME || `${env.HOME}/.local/state`}/hey/logs`) : undefined;
+    if (debug) warn(`debug log: ${debug.path}`);
+    const fetchImpl = fetchFor(settings, args.proxy, env, debug);
+    return await login(server, store, fetchImpl, env);
+  } catch (e) {
+    if (!(e instanceof ConfigError || e instanceof NetConfigError)) throw e;
+    for (const line of e.message.split("\n")) warn(line);
+    return EXIT.usage;
+  }
+}
+
+async function login(server: McpServerSettings, store: CredentialStore, fetchImpl: typeof fetch, env: Record<string, string | undefined>): Promise<number> {
+  const out = writer(1);
+  const abort = new AbortController();
+  const onSigint = () => abort.abort();
+  process.on("SIGINT", onSigint);
+  try {
+    const r = await signIn(server, { store, fetch: fetchImpl, env, print: (t) => out.write(`${t}\n`), signal: abort.signal });
+    if (!r.ok) {
+      writer(2).write(`hey: ${r.text}\n`);
+      return abort.signal.aborted ? EXIT.interrupted : EXIT.runtime;
+    }
+    out.write(`${r.text}\n`);
+    if (!store.read(server.url!)?.tokens) return EXIT.ok; // the server asked for nothing
+    return await check(server, store, fetchImpl, env, abort.signal);
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+}
+
+/** Connects with the new sign-in and lists the tools, as a run will. */
+async function check(server: McpServerSettings, store: CredentialStore, fetchImpl: typeof fetch, env: Record<string, string | undefined>, signal: AbortSignal): Promise<number> {
+  const hooks = { onClose() {}, onTools() {} };
+  const ctx = { version: VERSION, env, fetch: fetchImpl, auth: (s: McpServerSettings, refresh: Parameters<typeof signedIn>[3]) => signedIn(s, store, Date.now, refresh) };
+  try {
+    const c = await connectServer(server, hooks, ctx, signal);
+    writer(1).write(`connected: ${server.name} (${c.tools.length} tool${c.tools.length === 1 ? "" : "s"})\n`);
+    await c.close();
+    return EXIT.ok;
+  } catch (e) {
+    writer(2).write(`hey: signed in, but connecting to ${server.name} with the new token failed: ${(e as Error).message}\n`);
+    return EXIT.runtime;
+  }
+}

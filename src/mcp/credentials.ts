@@ -1,0 +1,97 @@
+// Sign-ins to remote MCP servers (issue 27), one file per server URL under hey's config directory
+// (`~/.config/hey/mcp-auth/`): the client registration, the tokens (with when they expire) and what
+// discovery found. Files are 0600 in a 0700 directory, written atomically, never through a link.
+// Every token and client secret this process reads or writes is remembered, so the redaction layer
+// keeps them out of the terminal, the JSON events, the session and the debug log.
+import { mkdirSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../fs/atomic.ts";
+import { checkOwnFile, readOwnFile } from "../fs/own-files.ts";
+
+/** A sign-in file larger than this is not read (no registration or token is that big). */
+const MAX_FILE_BYTES = 256 * 1024;
+
+/** Tokens as the authorization server sent them, and when the access token expires (ms since the epoch). */
+export interface StoredTokens {
+  access_token: string;
+  token_type: string;
+  refresh_token?: string;
+  expires_in?: number;
+  scope?: string;
+  /** the authorization server they came from (the SDK's, kept unchanged) */
+  issuer?: string;
+  expires_at?: number;
+  [key: string]: unknown;
+}
+
+/** What is kept for one server URL. `client`, `discovery`: the SDK's objects, kept unchanged. */
+export interface Credentials {
+  url: string;
+  client?: Record<string, unknown> & { client_id: string; client_secret?: string; redirect_uris?: string[] };
+  tokens?: StoredTokens;
+  discovery?: Record<string, unknown>;
+}
+
+export interface CredentialStore {
+  /** where the file of `url` is (for messages) */
+  pathOf(url: string): string;
+  /** the sign-in of `url`, or undefined (none, or unreadable: treated as none) */
+  read(url: string): Credentials | undefined;
+  /** replaces the sign-in of `url`; throws when it cannot be written */
+  write(credentials: Credentials): Promise<void>;
+  /** removes the sign-in of `url`; whether there was one */
+  remove(url: string): boolean;
+  /** every token and client secret read or written so far, for redaction */
+  secrets(): string[];
+}
+
+/** The file name of a URL: a hash, so no URL becomes a path. */
+function fileName(url: string): string {
+  return `${new Bun.CryptoHasher("sha256").update(normalUrl(url)).digest("hex").slice(0, 24)}.json`;
+}
+
+/** The URL a sign-in is kept under: as `new URL` writes it (so `HTTPS://X/mcp` and `https://x/mcp` share one). */
+export function normalUrl(url: string): string {
+  return URL.canParse(url) ? new URL(url).href : url;
+}
+
+export function createCredentialStore(configDir: string): CredentialStore {
+  const dir = join(configDir, "mcp-auth");
+  const seen = new Set<string>();
+  const remember = (c: Credentials | undefined) => {
+    for (const v of [c?.tokens?.access_token, c?.tokens?.refresh_token, c?.client?.client_secret]) if (typeof v === "string" && v !== "") seen.add(v);
+    return c;
+  };
+  const pathOf = (url: string) => join(dir, fileName(url));
+  return {
+    pathOf,
+    read(url) {
+      try {
+        const got = readOwnFile(pathOf(url), MAX_FILE_BYTES);
+        if (!got || got.truncated) return undefined;
+        const data = JSON.parse(got.text) as Credentials;
+        return data && data.url === normalUrl(url) ? remember(data) : undefined;
+      } catch {
+        return undefined; // unreadable: as if never signed in, and the next sign-in replaces it
+      }
+    },
+    async write(credentials) {
+      remember(credentials);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const path = pathOf(credentials.url);
+      await writeFileAtomic(path, JSON.stringify({ ...credentials, url: normalUrl(credentials.url) }, null, 2) + "\n", { own: true, mode: 0o600 });
+    },
+    remove(url) {
+      const path = pathOf(url);
+      checkOwnFile(path);
+      try {
+        unlinkSync(path);
+        return true;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
+        throw e;
+      }
+    },
+    secrets: () => [...seen],
+  };
+}

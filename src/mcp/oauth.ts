@@ -1,0 +1,197 @@
+// hey's side of the MCP authorization spec (issue 27): the OAuthClientProvider the SDK's client auth
+// drives (discovery, dynamic client registration, PKCE, token exchange and refresh are the SDK's
+// own). It keeps the sign-in in the credential store, one per server URL. Two modes:
+// - background (a run connecting to a server it has tokens for): tokens are attached and refreshed
+//   shortly before they expire; nothing is ever registered, and a flow that would need the user's
+//   browser only records that a sign-in is needed (the server is then shown as auth required);
+// - sign-in (`hey mcp login`): registers when needed, sends the user to the authorization URL and
+//   has the loopback redirect listener's address as redirect URL.
+// Pure: the store, the clock and the refresh are given.
+import type { McpServerSettings } from "../config/settings.ts";
+import type { CredentialStore, Credentials, StoredTokens } from "./credentials.ts";
+
+/** A token that expires within this long is refreshed before it is used. */
+export const REFRESH_BEFORE_MS = 60_000;
+
+/** The steps of a sign-in, in order; a failure names the one it happened in. */
+export type Step = "discovery" | "client registration" | "authorization request" | "browser sign-in" | "token exchange";
+
+export interface SignInMode {
+  /** the loopback listener's callback URL */
+  redirectUrl: string;
+  /** the OAuth `state` sent and expected back */
+  state: string;
+  /** sends the user to the authorization URL (prints it, opens the browser) */
+  open(url: URL): void | Promise<void>;
+}
+
+export interface ProviderOptions {
+  url: string;
+  store: CredentialStore;
+  /** `client_id` / `client_secret` from the server's table: used instead of registering */
+  client?: { id: string; secret?: string };
+  now(): number;
+  /** sign-in mode; background when absent */
+  signIn?: SignInMode;
+  /** background: refreshes the tokens through the SDK (`auth()` with this provider); errors are the caller's to swallow */
+  refresh?(): Promise<unknown>;
+}
+
+/** The provider the SDK calls (its OAuthClientProvider, structurally), plus where a sign-in got to. */
+export interface HeyOAuthProvider {
+  readonly redirectUrl: string;
+  readonly clientMetadata: Record<string, unknown>;
+  state(): string;
+  clientInformation(): Credentials["client"] | undefined;
+  saveClientInformation?(info: Record<string, unknown>): Promise<void>;
+  tokens(): Promise<StoredTokens | undefined>;
+  saveTokens(tokens: Record<string, unknown>): Promise<void>;
+  redirectToAuthorization(url: URL): Promise<void>;
+  saveCodeVerifier(verifier: string): void;
+  codeVerifier(): string;
+  invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void>;
+  saveDiscoveryState(state: Record<string, unknown>): Promise<void>;
+  discoveryState(): Record<string, unknown> | undefined;
+  /** the step a sign-in is at (a failure happened in it) */
+  readonly step: Step;
+  /** background: a flow reached the point where only a new sign-in helps */
+  readonly needsSignIn: boolean;
+}
+
+/** What hey registers as: a public client (PKCE) unless a secret is configured. */
+export function clientMetadata(redirectUrl: string, secret: boolean): Record<string, unknown> {
+  return {
+    client_name: "hey",
+    redirect_uris: [redirectUrl],
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    token_endpoint_auth_method: secret ? "client_secret_post" : "none",
+  };
+}
+
+/** Tokens as kept: with when the access token expires, from `expires_in` and the time they came. */
+export function withExpiry(tokens: Record<string, unknown>, now: number): StoredTokens {
+  const t = tokens as StoredTokens;
+  return { ...t, ...(typeof t.expires_in === "number" ? { expires_at: now + t.expires_in * 1000 } : {}) };
+}
+
+/**
+ * Whether `tokens` should be refreshed before the next request: within REFRESH_BEFORE_MS of their
+ * expiry, or within half their life when that is shorter (a 30-second token is not refreshed at
+ * every request).
+ */
+export function dueForRefresh(tokens: StoredTokens | undefined, now: number): boolean {
+  if (tokens?.refresh_token === undefined || tokens.expires_at === undefined) return false;
+  const life = typeof tokens.expires_in === "number" ? tokens.expires_in * 1000 : Number.POSITIVE_INFINITY;
+  return tokens.expires_at - now < Math.min(REFRESH_BEFORE_MS, life / 2);
+}
+
+/** The redirect port of a stored registration on 127.0.0.1, so a new sign-in can reuse it. */
+export function registeredPort(c: Credentials | undefined): number | undefined {
+  for (const uri of c?.client?.redirect_uris ?? []) {
+    const u = URL.canParse(uri) ? new URL(uri) : undefined;
+    if (u && u.hostname === "127.0.0.1" && u.port) return Number(u.port);
+  }
+  return undefined;
+}
+
+export function createOAuthProvider(opts: ProviderOptions): HeyOAuthProvider {
+  const { url, store, signIn } = opts;
+  const current = () => store.read(url) ?? { url };
+  const update = (change: (c: Credentials) => Credentials) => store.write(change(current()));
+  const configured = opts.client ? { client_id: opts.client.id, ...(opts.client.secret ? { client_secret: opts.client.secret } : {}) } : undefined;
+  // background: the redirect URL of the registration (never visited); sign-in: the listener's
+  const redirectUrl = signIn?.redirectUrl ?? current().client?.redirect_uris?.[0] ?? "http://127.0.0.1/callback";
+  let verifier = "";
+  let step: Step = "discovery";
+  let needsSignIn = false;
+  let refreshing = false;
+  let discovered = false;
+  /** A token past its stated expiry is not sent: the server would refuse it (some answer 500, not 401); a sign-in is needed. */
+  const usable = (tokens: StoredTokens | undefined) => {
+    if (tokens?.expires_at === undefined || tokens.expires_at > opts.now()) return tokens;
+    needsSignIn = true;
+    return undefined;
+  };
+  const provider: HeyOAuthProvider = {
+    redirectUrl,
+    clientMetadata: clientMetadata(redirectUrl, Boolean(opts.client?.secret)),
+    state: () => signIn?.state ?? "",
+    clientInformation() {
+      if (configured) return configured;
+      const client = current().client;
+      // a registration for another redirect URL would be refused: a sign-in registers anew
+      if (signIn && client && !(client.redirect_uris ?? []).includes(signIn.redirectUrl)) return undefined;
+      return client;
+    },
+    async tokens() {
+      if (signIn) return undefined; // a sign-in is asked for: a new one, not a refresh of the old
+      let tokens = current().tokens;
+      if (refreshing || !dueForRefresh(tokens, opts.now()) || !opts.refresh) return usable(tokens);
+      refreshing = true;
+      try {
+        await opts.refresh();
+      } catch {} // the request goes with the old token while it lasts; a 401 then says what is wrong
+      finally {
+        refreshing = false;
+      }
+      tokens = current().tokens;
+      return usable(tokens);
+    },
+    async saveTokens(tokens) {
+      await update((c) => ({ ...c, tokens: withExpiry(tokens, opts.now()) }));
+    },
+    async redirectToAuthorization(authorizationUrl) {
+      if (!signIn) {
+        needsSignIn = true; // background: only the user can go on, with hey mcp login
+        return;
+      }
+      step = "browser sign-in";
+      await signIn.open(authorizationUrl);
+    },
+    saveCodeVerifier(v) {
+      verifier = v;
+    },
+    codeVerifier: () => verifier,
+    async invalidateCredentials(scope) {
+      if (scope === "verifier") return;
+      await update((c) => ({
+        url: c.url,
+        ...(scope !== "all" && scope !== "client" && c.client ? { client: c.client } : {}),
+        ...(scope !== "all" && scope !== "tokens" && c.tokens ? { tokens: c.tokens } : {}),
+        ...(scope !== "all" && scope !== "discovery" && c.discovery ? { discovery: c.discovery } : {}),
+      }));
+    },
+    async saveDiscoveryState(state) {
+      if (step === "discovery") step = provider.clientInformation() ? "authorization request" : "client registration";
+      discovered = true;
+      await update((c) => ({ ...c, discovery: state }));
+    },
+    // a sign-in discovers afresh (the server may have moved), then keeps what it found for the token exchange
+    discoveryState: () => (signIn && !discovered ? undefined : current().discovery),
+    get step() {
+      return step;
+    },
+    get needsSignIn() {
+      return needsSignIn;
+    },
+  };
+  // only a sign-in registers: a background run never leaves registrations behind on the server
+  if (signIn && !configured)
+    provider.saveClientInformation = async (info) => {
+      step = "authorization request";
+      await update((c) => ({ ...c, client: info as NonNullable<Credentials["client"]> }));
+    };
+  return provider;
+}
+
+/**
+ * The background provider of a remote server hey holds tokens for (`hey mcp login`); none for a
+ * server whose headers carry their own Authorization (that one is the user's to keep working),
+ * so a server never signed in to meets its 401 without one and shows as auth required.
+ */
+export function signedIn(s: McpServerSettings, store: CredentialStore, now: () => number, refresh: (p: HeyOAuthProvider) => Promise<unknown>): HeyOAuthProvider | undefined {
+  if (!s.url || Object.keys(s.headers).some((h) => h.toLowerCase() === "authorization") || !store.read(s.url)?.tokens) return undefined;
+  const provider: HeyOAuthProvider = createOAuthProvider({ url: s.url, store, ...(s.oauthClient ? { client: s.oauthClient } : {}), now, refresh: () => refresh(provider) });
+  return provider;
+}

@@ -1,0 +1,61 @@
+// Which MCP tools a request offers, and what each costs (issue 27). Per server, the tool
+// selection (`tools` / `exclude_tools`) goes first; the names the model sees are given to what is
+// left (so an excluded tool causes no prefix clash); then a tool the permission rules refuse
+// whatever its arguments is left out too: its schema would be paid on every request for a call
+// that can only fail. Pure.
+import { DEFAULT_TOKENS_PER_CHAR } from "../context/passes.ts";
+import type { ToolSpec } from "../kernel/ir.ts";
+import { exposeTools, shortDescription, type ExposedTool, type McpTool } from "./names.ts";
+import { leftOutBy, selectionWarnings, selectTools, type Selection } from "./select.ts";
+
+/** Why a server's tool is not in the request. */
+export type Reason = "tools" | "exclude_tools" | "permission";
+
+export interface ServerTools {
+  server: string;
+  tools: readonly McpTool[];
+  selection: Selection;
+}
+
+export interface Offer {
+  /** the tools in the request, with the names the model sees */
+  tools: ExposedTool[];
+  /** the tools left out, under their server's own names */
+  leftOut: { server: string; name: string; why: Reason }[];
+  /** name clashes, and selection names that match no tool */
+  warnings: string[];
+}
+
+/**
+ * The tools to offer from `lists` (in server order). `refused(name)`: whether the permission rules
+ * refuse every call of the tool the model would see as `name`.
+ */
+export function offerTools(lists: readonly ServerTools[], refused: (name: string) => boolean): Offer {
+  const leftOut: Offer["leftOut"] = [];
+  const warnings: string[] = [];
+  const selected = lists.map(({ server, tools, selection }) => {
+    for (const t of tools) {
+      const why = leftOutBy(t, selection);
+      if (why) leftOut.push({ server, name: t.name, why });
+    }
+    warnings.push(...selectionWarnings(server, tools, selection));
+    return { server, tools: selectTools(tools, selection) };
+  });
+  const exposed = exposeTools(selected);
+  const tools = exposed.tools.filter((e) => {
+    if (!refused(e.name)) return true;
+    leftOut.push({ server: e.server, name: e.tool.name, why: "permission" });
+    return false;
+  });
+  return { tools, leftOut, warnings: [...exposed.warnings, ...warnings] };
+}
+
+/** The spec a request carries for an MCP tool (the description cut, a placeholder when it has none). */
+export function mcpSpec(e: ExposedTool): ToolSpec {
+  return { name: e.name, description: shortDescription(e.tool.description) || `${e.tool.name} (MCP server ${e.server})`, parameters: e.tool.inputSchema };
+}
+
+/** About how many tokens a tool's schema adds to every request (hey's estimate: characters / 4). */
+export function specTokens(spec: ToolSpec): number {
+  return Math.ceil(JSON.stringify({ name: spec.name, description: spec.description, parameters: spec.parameters }).length * DEFAULT_TOKENS_PER_CHAR);
+}

@@ -1,0 +1,155 @@
+// Signing in to a hosted MCP server, through dist/hey (issue 27). Against the MCP SDK's own example
+// server with `--oauth` (its in-memory authorization server beside it, both on 127.0.0.1): before
+// a sign-in the server is auth required — in the JSON event, on stderr and in /mcp — and the first
+// request goes at once without its tools; `hey mcp login` with a BROWSER that follows the
+// authorization URL (the test's stand-in for the user) stores a 0600 token; a later run calls the
+// server's tool; a token past its expiry is auth required again. Against the fake OAuth server
+// (test/helpers/oauth-server.ts), whose tool answers with the Authorization header it got: the
+// token appears in no output, event, session or log.
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { BROWSER, startOAuthExample, type HttpServer } from "../helpers/mcp.ts";
+import { resultText, startModelServer, type ChatRequest, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { startOAuthFake, type OAuthFake } from "../helpers/oauth-server.ts";
+
+setDefaultTimeout(120_000);
+
+let home: ReturnType<typeof tempDir>;
+const stops: (() => unknown)[] = [];
+beforeEach(() => {
+  home = tempDir("hey-oauth-home-");
+});
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+  home.remove();
+});
+
+const model = (decide: (req: ChatRequest) => Turn): ModelServer => {
+  const s = startModelServer(decide);
+  stops.push(() => s.stop());
+  return s;
+};
+const writeConfig = (text: string) => {
+  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
+  writeFileSync(join(home.path, ".config", "hey", "config.toml"), text);
+};
+const provider = (baseUrl: string) => `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n`;
+const toolNames = (req: ChatRequest) => (req.tools ?? []).map((t) => t.function.name);
+const lastTool = (req: ChatRequest) => (req.messages.at(-1)?.role === "tool" ? req.messages.at(-1) : undefined);
+const hey = (args: string[], env: Record<string, string> = {}) => runHey(args, { env: { HOME: home.path, ...env }, cwd: home.path, timeoutMs: 60_000 });
+const mcpEvents = (stdout: string) => jsonEvents(stdout).filter((e) => e.type === "mcp");
+const resultOf = (stdout: string) => jsonEvents(stdout).find((e) => e.type === "result")?.text;
+/** The one sign-in file, and its parsed content. */
+function signInFile(): { path: string; data: { tokens: { access_token: string; expires_at?: number } } } {
+  const dir = join(home.path, ".config", "hey", "mcp-auth");
+  const [name] = readdirSync(dir);
+  const path = join(dir, name!);
+  return { path, data: JSON.parse(readFileSync(path, "utf8")) };
+}
+/** Every file hey wrote under HOME except its sign-ins and config: sessions, logs, caches. */
+function writtenTexts(): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(home.path, { recursive: true, withFileTypes: true }))
+    if (e.isFile() && !e.parentPath.includes("mcp-auth") && !e.name.endsWith(".toml")) out.push(readFileSync(join(e.parentPath, e.name), "utf8"));
+  return out;
+}
+
+test("the SDK's OAuth example: auth required at once before a sign-in; hey mcp login through the browser; a later run calls greet; an expired token is auth required again", async () => {
+  await ensureBinary();
+  const demo: HttpServer = await startOAuthExample();
+  stops.push(() => demo.stop());
+  const m = model((req) => {
+    const tool = lastTool(req);
+    if (tool) return { text: `got ${resultText(tool)}` };
+    return toolNames(req).includes("greet") ? { calls: [["greet", { name: "Ana" }]] } : { text: "no greet tool" };
+  });
+  // the first request may wait 20 s for a server it has no tools of: it must not wait for this one
+  writeConfig(provider(m.baseUrl) + `\n[mcp]\nstartup_wait_ms = 20000\n\n[mcp.demo]\nurl = "${demo.url}"\n`);
+
+  const t0 = performance.now();
+  const before = await hey(["-p", "greet Ana", "--output", "json"]);
+  expect(before.code).toBe(0);
+  expect(m.times[0]! - t0).toBeLessThan(3_000);
+  expect(toolNames(m.requests[0]!)).not.toContain("greet");
+  expect(resultOf(before.stdout)).toBe("no greet tool");
+  expect(mcpEvents(before.stdout)).toEqual([{ type: "mcp", server: "demo", state: "auth_required", error: "it answers HTTP 401 without one" }]);
+  expect(before.stderr).toContain("hey: MCP server demo needs a sign-in, its tools are left out (it answers HTTP 401 without one); sign in with hey mcp login demo (or /mcp login demo in hey)\n");
+  const status = await hey(["-p", "/mcp"]);
+  expect(status.stdout).toContain("demo: auth required · sign in with hey mcp login demo (or /mcp login demo in hey)\n  it answers HTTP 401 without one\n");
+
+  const browserLog = join(home.path, "browser.log");
+  const login = await hey(["mcp", "login", "demo"], { BROWSER, BROWSER_LOG: browserLog });
+  expect(login.stderr).toBe("");
+  expect(login.code).toBe(0);
+  const visited = readFileSync(browserLog, "utf8").trim();
+  expect(visited).toMatch(/^http:\/\/localhost:\d+\/authorize\?.*code_challenge=.*code_challenge_method=S256.*redirect_uri=http%3A%2F%2F127\.0\.0\.1%3A\d+%2Fcallback/);
+  expect(login.stdout).toContain(`\n\n  ${visited}\n`); // the URL is printed too, for a browser hey cannot open
+  expect(login.stdout).toMatch(/^Signing in to MCP server demo at http:\/\/localhost:\d+\/mcp\n  authorization server: http:\/\/localhost:\d+\/\n  client: registered as "hey" \(client id [\w-]+\)\n/);
+  expect(login.stdout).toMatch(/\nSigned in to demo\. The token is kept in .*mcp-auth\/\w+\.json \(0600\); it expires in 1 hour, and the server gave no refresh token: sign in again then\.\nconnected: demo \(\d+ tools\)\n$/);
+  const file = signInFile();
+  expect(statSync(file.path).mode & 0o777).toBe(0o600);
+  const token = file.data.tokens.access_token;
+  expect(token.length).toBeGreaterThan(8);
+  expect(login.stdout).not.toContain(token);
+
+  const later = await hey(["-p", "greet Ana", "--output", "json", "--verbose"]);
+  expect(later.code).toBe(0);
+  expect(resultOf(later.stdout)).toBe("got Hello, Ana!");
+  expect(mcpEvents(later.stdout)).toEqual([{ type: "mcp", server: "demo", state: "connected", tools: expect.any(Number) }]);
+  for (const text of [later.stdout, later.stderr, ...writtenTexts()]) expect(text).not.toContain(token);
+
+  // the token's stated hour has passed (written so: waiting an hour is not a test)
+  writeFileSync(file.path, JSON.stringify({ ...file.data, tokens: { ...file.data.tokens, expires_at: Date.now() - 1000 } }));
+  const expired = await hey(["-p", "greet Ana", "--output", "json"]);
+  expect(expired.code).toBe(0);
+  expect(mcpEvents(expired.stdout)).toEqual([{ type: "mcp", server: "demo", state: "auth_required", error: "hey's sign-in to it has run out and could not be refreshed" }]);
+  // its cached tool was offered to the first request; the call says how to sign in
+  expect(resultOf(expired.stdout)).toStartWith("got MCP server demo needs a sign-in (hey's sign-in to it has run out and could not be refreshed): run hey mcp login demo");
+  // and the run after that offers nothing of it
+  const after = await hey(["-p", "greet Ana", "--output", "json"]);
+  expect(resultOf(after.stdout)).toBe("no greet tool");
+});
+
+test("a tool that echoes the Authorization header: the token is redacted from the events, the model's request, the session and the debug log", async () => {
+  await ensureBinary();
+  const fake: OAuthFake = startOAuthFake();
+  stops.push(() => fake.stop());
+  const m = model((req) => (lastTool(req) ? { text: `the tool said: ${resultText(lastTool(req))}` } : { calls: [["whoami", {}]] }));
+  writeConfig(provider(m.baseUrl) + `\n[mcp.remote]\nurl = "${fake.url}"\n`);
+  const login = await hey(["mcp", "login", "remote"], { BROWSER });
+  expect(login.code).toBe(0);
+  const token = signInFile().data.tokens.access_token;
+  expect(token).toBe(fake.issued[0]!);
+
+  const run = await hey(["-p", "who am I?", "--output", "json", "--verbose"]);
+  expect(run.code).toBe(0);
+  expect(fake.seen).toContain(token); // the call did carry it
+  const result = jsonEvents(run.stdout).find((e) => e.type === "tool_result")!;
+  expect(result.output).toBe("you sent: Bearer [redacted]");
+  expect(JSON.stringify(m.requests.at(-1))).not.toContain(token);
+  for (const text of [run.stdout, run.stderr, ...writtenTexts()]) expect(text).not.toContain(token);
+  expect(writtenTexts().some((t) => t.includes("Bearer [redacted]"))).toBe(true); // the session holds the result, redacted
+
+  const logout = await hey(["mcp", "logout", "remote"]);
+  expect(logout).toMatchObject({ code: 0, stdout: expect.stringContaining("signed out of remote: removed ") });
+  expect(readdirSync(join(home.path, ".config", "hey", "mcp-auth"))).toEqual([]);
+});
+
+test("hey mcp: usage, an unknown server, a local server, a sign-in that fails names its step", async () => {
+  await ensureBinary();
+  const fake = startOAuthFake({ registerStatus: 403 });
+  stops.push(() => fake.stop());
+  writeConfig(`[mcp.local]\ncommand = "node"\n\n[mcp.closed]\nurl = "${fake.url}"\n`);
+  expect(await hey(["mcp"])).toMatchObject({ code: 2, stderr: expect.stringContaining("usage: hey mcp login NAME | hey mcp logout NAME") });
+  expect(await hey(["mcp", "login"])).toMatchObject({ code: 2, stderr: expect.stringContaining("hey mcp login takes one server name") });
+  expect(await hey(["mcp", "login", "clsoed"])).toMatchObject({ code: 2, stderr: 'hey: no [mcp.clsoed] table; did you mean closed?; remote servers configured: closed\n' });
+  expect(await hey(["mcp", "login", "local"])).toMatchObject({ code: 1, stderr: "hey: sign-in to local failed before it started: [mcp.local] is a local server (command); only remote servers (url) sign in\n" });
+  const failed = await hey(["mcp", "login", "closed"], { BROWSER });
+  expect(failed.code).toBe(1);
+  expect(failed.stderr).toMatch(/^hey: sign-in to closed failed at client registration \(registering hey with the authorization server\): .*registration is closed\n$/);
+  const help = await hey(["--help"]);
+  expect(help.stdout).toContain("hey mcp login NAME");
+  expect(help.stdout).toContain("hey mcp logout NAME");
+});

@@ -1,0 +1,187 @@
+// Sign-in faults against a fake OAuth-protected server (test/helpers/oauth-server.ts), through the
+// real SDK client auth: a server never signed in to is auth_required, not failed; a token close to
+// its expiry is refreshed before it is used; a revoked sign-in (and a refresh refused) is
+// auth_required again, never a crash; a sign-in that fails or is cancelled names its step.
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { connectServer } from "../../src/mcp/client.ts";
+import { createCredentialStore } from "../../src/mcp/credentials.ts";
+import { signIn, signOut } from "../../src/mcp/login.ts";
+import { signedIn } from "../../src/mcp/oauth.ts";
+import { createMcpManager } from "../../src/mcp/manager.ts";
+import { createToolStore } from "../../src/mcp/store.ts";
+import { tempDir } from "../helpers/e2e.ts";
+import { serverSettings } from "../helpers/mcp.ts";
+import { startOAuthFake, type OAuthFake, type OAuthFakeOptions } from "../helpers/oauth-server.ts";
+
+setDefaultTimeout(30_000);
+
+const BROWSER = `node ${join(import.meta.dir, "..", "fixtures", "mcp", "browser.mjs")}`;
+let dir: ReturnType<typeof tempDir>;
+const fakes: OAuthFake[] = [];
+const cleanup: (() => Promise<void>)[] = [];
+beforeEach(() => {
+  dir = tempDir("hey-oauth-");
+});
+afterEach(async () => {
+  for (const c of cleanup.splice(0)) await c();
+  for (const f of fakes.splice(0)) f.stop();
+  dir.remove();
+});
+
+const fake = (opts?: OAuthFakeOptions) => {
+  const f = startOAuthFake(opts);
+  fakes.push(f);
+  return f;
+};
+const store = () => createCredentialStore(join(dir.path, "config"));
+const printed: string[] = [];
+const login = (url: string, env: Record<string, string> = { BROWSER, PATH: process.env.PATH ?? "" }, signal = new AbortController().signal) =>
+  signIn(serverSettings("remote", { url }), { store: store(), fetch, env, print: (t) => void printed.push(t), signal, timeoutMs: 10_000 });
+
+/** A manager over the real client, with hey's background OAuth provider. */
+function manager(url: string, headers: Record<string, string> = {}) {
+  const events: { state: string; error?: string }[] = [];
+  const creds = store();
+  const m = createMcpManager(
+    { servers: [serverSettings("remote", { url, headers })], startupWaitMs: 10_000, off: false },
+    {
+      connect: (s, hooks, signal) => connectServer(s, hooks, { version: "test", env: {}, fetch, auth: (s, refresh) => signedIn(s, creds, Date.now, refresh) }, signal),
+      store: createToolStore(join(dir.path, "cache")),
+      missingCommand: () => undefined,
+      report: (e) => void events.push(e),
+      warn: () => {},
+      refused: () => false,
+      now: Date.now,
+    },
+  );
+  cleanup.push(() => m.close());
+  const call = async () => {
+    const tool = (await m.tools([], new AbortController().signal)).find((t) => t.name === "whoami");
+    return tool ? (await tool.run({}, { signal: new AbortController().signal, cwd: dir.path })).output : "(no whoami offered)";
+  };
+  return { m, events, call };
+}
+
+test("never signed in: auth_required (not failed), no tool offered; after a sign-in (0600 file) the call carries the token", async () => {
+  const f = fake();
+  const before = manager(f.url);
+  expect(await before.call()).toBe("(no whoami offered)");
+  expect(before.events).toEqual([{ type: "mcp", server: "remote", state: "auth_required", error: "it answers HTTP 401 without one" }] as never);
+  expect(store().read(f.url)).toBeUndefined(); // nothing was registered in the background
+
+  const r = await login(f.url);
+  expect(r).toMatchObject({ ok: true });
+  const file = store().pathOf(f.url);
+  expect(statSync(file).mode & 0o777).toBe(0o600);
+  expect(statSync(join(file, "..")).mode & 0o777).toBe(0o700);
+  expect(f.grants).toEqual(["authorization_code"]);
+
+  expect(await before.m.restart("remote")).toBe(true);
+  expect(await before.call()).toBe(`you sent: Bearer ${f.issued[0]}`);
+});
+
+test("a token that expires within a minute is refreshed before it is used, and the new one is kept", async () => {
+  const f = fake({ expiresIn: 3600 });
+  expect((await login(f.url)).ok).toBe(true);
+  const s = store();
+  const c = s.read(f.url)!;
+  await s.write({ ...c, tokens: { ...c.tokens!, expires_at: Date.now() + 20_000 } }); // 59 minutes 40 seconds later
+  const { call } = manager(f.url);
+  expect(await call()).toBe(`you sent: Bearer ${f.issued[1]}`);
+  expect(f.grants.slice(0, 2)).toEqual(["authorization_code", "refresh_token"]);
+  expect(f.seen).not.toContain(f.issued[0]); // the old one was never sent
+  expect(store().read(f.url)!.tokens!.access_token).toBe(f.issued.at(-1)!);
+});
+
+test("a revoked sign-in whose refresh is refused: auth_required again, and a call says how to sign in", async () => {
+  const f = fake();
+  expect((await login(f.url)).ok).toBe(true);
+  const { m, events, call } = manager(f.url);
+  expect(await call()).toBe(`you sent: Bearer ${f.issued[0]}`);
+  f.revokeAll();
+  const tool = (await m.tools([], new AbortController().signal)).find((t) => t.name === "whoami")!;
+  const r = await tool.run({}, { signal: new AbortController().signal, cwd: dir.path });
+  expect(r).toEqual({ output: expect.stringContaining("MCP server remote needs a sign-in"), isError: true });
+  expect(r.output).toContain("run hey mcp login remote");
+  expect(f.grants).toContain("refresh_token"); // the SDK tried to refresh first
+  expect(events.at(-1)).toMatchObject({ state: "auth_required" });
+  expect(m.status()[0]!.state).toBe("auth_required");
+  // the refused refresh dropped the tokens; the next run offers nothing of the server (its cached list is gone too) and says so
+  expect(store().read(f.url)!.tokens).toBeUndefined();
+  const next = manager(f.url);
+  expect(await next.call()).toBe("(no whoami offered)");
+  expect(next.events).toEqual([{ type: "mcp", server: "remote", state: "auth_required", error: "it answers HTTP 401 without one" }] as never);
+});
+
+test("a token past its stated expiry with no refresh token is not sent: auth_required", async () => {
+  const f = fake({ refresh: false });
+  expect((await login(f.url)).ok).toBe(true);
+  const s = store();
+  const c = s.read(f.url)!;
+  await s.write({ ...c, tokens: { ...c.tokens!, expires_at: Date.now() - 1000 } });
+  const { events, call } = manager(f.url);
+  expect(await call()).toBe("(no whoami offered)");
+  expect(events).toEqual([{ type: "mcp", server: "remote", state: "auth_required", error: "hey's sign-in to it has run out and could not be refreshed" }] as never);
+  expect(f.seen).not.toContain(f.issued[0]);
+});
+
+test("a failed registration names its step; a cancelled wait names the browser step and keeps the earlier sign-in", async () => {
+  const closed = fake({ registerStatus: 400 });
+  const r = await login(closed.url);
+  expect(r).toEqual({ ok: false, step: "client registration", text: expect.stringMatching(/^sign-in to remote failed at client registration \(registering hey with the authorization server\): .*registration is closed/) });
+
+  const f = fake();
+  expect((await login(f.url)).ok).toBe(true);
+  const kept = store().read(f.url)!.tokens!.access_token;
+  const abort = new AbortController();
+  setTimeout(() => abort.abort(), 500);
+  const cancelled = await login(f.url, { BROWSER: "true", PATH: process.env.PATH ?? "" }, abort.signal); // a browser that never comes back
+  expect(cancelled).toEqual({ ok: false, step: "browser sign-in", text: "sign-in to remote cancelled at the browser sign-in (waiting for the browser to come back): Ctrl-C; an earlier sign-in still holds" });
+  expect(store().read(f.url)!.tokens!.access_token).toBe(kept);
+});
+
+test("a server without OAuth metadata fails at discovery; one that asks for nothing needs no sign-in; logout forgets", async () => {
+  const plain = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => (new URL(req.url).pathname === "/mcp" ? new Response("no", { status: 401, headers: { "www-authenticate": "Bearer" } }) : new Response("nope", { status: 404 })) });
+  cleanup.push(async () => void plain.stop(true));
+  const r = await login(`http://127.0.0.1:${plain.port}/mcp`);
+  expect(r.ok).toBe(false);
+  expect(r).toMatchObject({ step: expect.stringMatching(/discovery|client registration/) });
+
+  const open = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.json({ jsonrpc: "2.0", id: 0, result: {} }) });
+  cleanup.push(async () => void open.stop(true));
+  expect(await login(`http://127.0.0.1:${open.port}/mcp`)).toEqual({ ok: true, text: `MCP server remote answered without asking for a sign-in (HTTP 200); nothing to do` });
+
+  const f = fake();
+  expect((await login(f.url)).ok).toBe(true);
+  const s = serverSettings("remote", { url: f.url });
+  expect(signOut(s, store())).toMatchObject({ ok: true, text: expect.stringContaining("signed out of remote") });
+  expect(store().read(f.url)).toBeUndefined();
+  expect(signOut(s, store())).toEqual({ ok: true, text: "not signed in to remote; nothing to remove" });
+});
+
+test("client_id from the table: no registration (the server refuses any), and the authorization URL names that client", async () => {
+  const f = fake({ registerStatus: 403 });
+  const log = join(dir.path, "browser.log");
+  const r = await signIn(serverSettings("remote", { url: f.url, oauthClient: { id: "my-app" } }), {
+    store: store(),
+    fetch,
+    env: { BROWSER, BROWSER_LOG: log, PATH: process.env.PATH ?? "" },
+    print: () => {},
+    signal: new AbortController().signal,
+    timeoutMs: 10_000,
+  });
+  expect(r).toMatchObject({ ok: true });
+  expect(new URL(readFileSync(log, "utf8").trim()).searchParams.get("client_id")).toBe("my-app");
+  expect(store().read(f.url)!.client).toBeUndefined(); // nothing registered, nothing stored for the client
+  expect(f.grants).toEqual(["authorization_code"]);
+});
+
+test("a 401 to the table's own Authorization header is a plain failure: no sign-in could help", async () => {
+  const f = fake();
+  const { events, call } = manager(f.url, { Authorization: "Bearer not-a-token-of-it" });
+  expect(await call()).toBe("(no whoami offered)");
+  expect(events).toEqual([{ type: "mcp", server: "remote", state: "failed", error: expect.stringMatching(/^HTTP 401: /) }] as never);
+  expect(f.seen).toEqual(["not-a-token-of-it"]);
+});
