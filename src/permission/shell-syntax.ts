@@ -1,24 +1,38 @@
 // The grammar around the words (SPEC §8): lists, pipelines, subshells, groups, if/while/until/for,
-// redirections and heredocs, read as dash or bash reads them. It models a subset exactly and fails
-// on the rest: `case`, functions, `[[ ]]`, `(( ))`, `select`, `coproc`, bash's `{fd}>`, heredocs
-// whose delimiter is not a plain word or whose end dash and bash would find at different lines.
-import { ASSIGN, attempt, fail, MAX_DEPTH, META, NAME, opaque, scratch, WordReader, type Dialect, type Parsed, type Segment, type Word } from "./shell-words.ts";
+// bash arrays, redirections and heredocs, read as dash or bash reads them. It models a subset
+// exactly and fails on the rest: `case`, functions, `[[ ]]`, `(( ))`, `select`, `coproc`, bash's
+// `{fd}>`, heredocs whose delimiter is not a plain word or whose end dash and bash would find at
+// different lines. A syntax error of the dialect is told apart from what is not modelled: the shell
+// runs the complete commands before it, and none from there on.
+import { assignRisk } from "./variables.ts";
+import { ASSIGN, attempt, fail, MAX_DEPTH, META, NAME, opaque, ParseError, scratch, syntaxError, WordReader, type Dialect, type Parsed, type Segment, type Word } from "./shell-words.ts";
 
-/** Syntax only: every simple command, including those in substitutions, subshells and groups. */
-export function parseSyntax(src: string, dialect: Dialect): Parsed {
-  return attempt(() => syntax(src, 0, false, dialect));
+/** What a script runs, and the syntax error that stops it (what follows it never runs). */
+export interface Script {
+  segments: Segment[];
+  stopped?: string;
 }
 
-/** The simple commands of `src` at nesting `depth`; throws ParseError (see `attempt`). */
-export function syntax(src: string, depth: number, nested: boolean, dialect: Dialect): Segment[] {
+/** Syntax only: every simple command, including those in substitutions, subshells and groups; a syntax error fails. */
+export function parseSyntax(src: string, dialect: Dialect): Parsed {
+  return attempt(() => {
+    const { segments, stopped } = syntax(src, 0, false, dialect);
+    return stopped ? fail(stopped.replace(/^syntax error: /, "")) : segments;
+  });
+}
+
+/** The simple commands of the script `src` at nesting `depth`; throws ParseError (see `attempt`). */
+export function syntax(src: string, depth: number, nested: boolean, dialect: Dialect): Script {
   // \r, NUL, escape sequences…: not separators to sh, but they hide what the text says
   if (/[\x00-\x08\x0b-\x1f\x7f]/.test(src)) fail("control character in the command");
   const out: Segment[] = [];
-  new Reader(src, depth, out, dialect).list("", nested);
-  return out;
+  const reader = new Reader(src, depth, out, dialect);
+  const stopped = reader.whole(nested);
+  return { segments: out, stopped };
 }
 
-const RESERVED = new Set(["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "select", "case", "esac", "function", "coproc", "in", "{", "}", "!", "[[", "]]"]);
+const POSIX_RESERVED = ["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "case", "esac", "in", "{", "}", "!"];
+const RESERVED: Record<Dialect, Set<string>> = { dash: new Set(POSIX_RESERVED), bash: new Set([...POSIX_RESERVED, "select", "function", "coproc", "[[", "]]"]) };
 const STRIPPED = new Set(["!", "if", "then", "else", "elif", "do", "while", "until"]); // they only precede a command
 const AFTER_COMPOUND = new Set(["then", "do", "done", "fi", "else", "elif", "}"]); // `(a) then`, `fi fi`: no separator needed
 const DELIMITS = " \t\n;&|()<>"; // what may follow a reserved word
@@ -26,6 +40,9 @@ const DELIMITS = " \t\n;&|()<>"; // what may follow a reserved word
 const PLAIN_DELIMITER = /^(?:[A-Za-z0-9_.-]+|'[A-Za-z0-9_.-]+'|"[A-Za-z0-9_.-]+"|\\[A-Za-z0-9_.-]+)$/;
 const NAMED_FD = /^\{[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\}$/;
 const ARRAY_ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*\[.*\]\+?=/s;
+const COMPOUND = /^[A-Za-z_][A-Za-z0-9_]*\+?=$/; // `NAME=` right before `(`: a bash array
+/** bash reads `NAME=(…)` as an array in their arguments too */
+const DECLARATIONS = new Set(["declare", "typeset", "local", "export", "readonly"]);
 const REDIRECTS: Record<Dialect, string[]> = {
   bash: ["&>>", "&>", "<<<", "<<-", ">>", ">|", ">&", "<<", "<&", "<>", ">", "<"],
   dash: ["<<-", ">>", ">|", ">&", "<<", "<&", "<>", ">", "<"], // dash reads `&>` as `&` then `>`
@@ -55,8 +72,21 @@ class Reader extends WordReader {
     new Reader(src, this.level + 1, this.out, this.dialect).list("", true);
   }
 
-  /** Commands up to `close` (")" or "}", consumed) or the end of the text. */
-  list(close: "" | ")" | "}", nested: boolean): void {
+  /** The whole text as a script; returns the syntax error that stops it, after which nothing runs. */
+  whole(nested: boolean): string | undefined {
+    let mark = 0; // where the complete command being read started in `out`
+    try {
+      this.list("", nested, () => (mark = this.out.length));
+    } catch (e) {
+      if (!(e instanceof ParseError && e.syntax)) throw e;
+      this.out.length = mark; // the shell parses a complete command before running any of it
+      return e.message;
+    }
+    return undefined;
+  }
+
+  /** Commands up to `close` (")" or "}", consumed) or the end of the text; `complete` is told where each complete command ends. */
+  list(close: "" | ")" | "}", nested: boolean, complete?: () => void): void {
     let pending = ""; // an operator still waiting for its command
     for (;;) {
       this.blanks();
@@ -67,9 +97,10 @@ class Reader extends WordReader {
         if (this.heredocs.some((h) => h.level !== this.level)) fail("a newline inside a nested command while a heredoc is pending");
         this.i++;
         this.readHeredocs();
+        if (!pending) complete?.();
       } else if (c === "" || closing) {
-        if (pending) fail(`nothing after \`${pending}\``);
-        if (close && !closing) fail(`missing \`${close}\``);
+        if (pending) syntaxError(`nothing after \`${pending}\``);
+        if (close && !closing) syntaxError(`missing \`${close}\``);
         const open = this.heredocs.find((h) => !close || h.level >= this.level);
         if (open) fail(unterminated(open.delim));
         this.i += close.length;
@@ -78,8 +109,8 @@ class Reader extends WordReader {
         const joined = this.command(nested);
         this.blanks();
         const op = this.operator();
-        if (op === ";;" || op === ";&") fail("unsupported shell syntax `;;`");
-        if (!op && !joined && !["", "\n", ")"].includes(this.at())) fail(`unexpected \`${this.at()}\``);
+        if (op === ";;" || op === ";&") syntaxError(`\`${op}\` outside \`case\``);
+        if (!op && !joined && !["", "\n", ")"].includes(this.at())) syntaxError(`unexpected \`${this.at()}\``);
         this.i += op.length;
         pending = ["&&", "||", "|", "|&"].includes(op) ? op : "";
       }
@@ -96,6 +127,7 @@ class Reader extends WordReader {
     const seg: Segment = { raw: "", assigns: [], words: [], redirects: [], nested };
     let compound = false; // after `)`, `}`, `fi`, `done`: only redirections may follow
     let joined = false;
+    let wordEnd = -1; // where the last word ended: `NAME=(` must touch
     for (;;) {
       this.blanks();
       const c = this.at();
@@ -103,26 +135,29 @@ class Reader extends WordReader {
       const first: boolean = !seg.assigns.length && !seg.words.length && !seg.redirects.length;
       const kw: string = first ? this.keyword() : "";
       if (compound && kw) {
-        if (!AFTER_COMPOUND.has(kw)) fail(`unexpected \`${kw}\``);
+        if (!AFTER_COMPOUND.has(kw)) syntaxError(`unexpected \`${kw}\``);
         joined = true;
         break;
       }
       if (first && !compound && c === "(") {
-        if (this.at(1) === "(") fail("unsupported shell syntax `((`");
-        this.i++;
-        this.sub(")");
+        if (this.at(1) === "(" && this.dialect === "bash") this.arithmeticBody(this.i); // `((…))`: arithmetic, no program
+        else {
+          this.i++; // dash reads `((` as two subshells
+          this.sub(")");
+        }
         compound = true;
       } else if (kw) {
         this.i += kw.length;
         if (kw === "{") this.sub("}");
-        else if (kw === "for") this.forHeader();
+        else if (kw === "for") this.forHeader(nested);
         else if (!STRIPPED.has(kw) && kw !== "fi" && kw !== "done") fail(`unsupported shell syntax \`${kw}\``);
         compound = kw === "{" || kw === "fi" || kw === "done";
         from = this.i;
-      } else if (c === "(") fail("unexpected `(`");
+      } else if (c === "(") this.paren(seg, wordEnd);
       else if (!this.redirect(seg)) {
-        if (compound) fail("unexpected word after a compound command");
+        if (compound) syntaxError("unexpected word after a compound command");
         const w = this.word();
+        wordEnd = this.i;
         this.noNewline(w);
         if (this.dialect === "bash" && NAMED_FD.test(w.raw) && (this.at() === "<" || this.at() === ">")) fail("bash's `{name}>` fd redirection");
         const command = !seg.words.length;
@@ -130,18 +165,79 @@ class Reader extends WordReader {
         (command && (ASSIGN.test(w.raw) || seg.opaque) ? seg.assigns : seg.words).push(w);
       }
     }
-    if (this.i === start) fail(`unexpected \`${this.at()}\``);
+    if (this.i === start) syntaxError(`unexpected \`${this.at()}\``);
     seg.raw = this.s.slice(from, this.i).trim();
     if (seg.opaque) this.out.push(opaque(seg.raw, seg.opaque));
     else if (seg.assigns.length || seg.words.length || seg.redirects.length) this.out.push(seg);
     return joined;
   }
 
-  /** After `for`: NAME, then `in WORDS` ended by `;` or a newline, or nothing; `do` must follow. Runs nothing itself. */
-  private forHeader(): void {
+  /**
+   * A `(` after words: bash's array `NAME=(…)` (as an assignment, or an argument of `declare` and its
+   * kin), a function definition `NAME()`, which the checker does not model, or a syntax error.
+   */
+  private paren(seg: Segment, wordEnd: number): void {
+    const last = seg.words.at(-1) ?? seg.assigns.at(-1);
+    const inAssigns = !seg.words.length;
+    const declaration = seg.words.length > 1 && DECLARATIONS.has(seg.words[0]!.raw);
+    if (this.dialect === "bash" && last && wordEnd === this.i && COMPOUND.test(last.raw) && (inAssigns || declaration)) {
+      this.i++;
+      const array = this.arrayBody(last, seg.words.some((w) => /^-[a-zA-Z]*A/.test(w.text)));
+      (inAssigns ? seg.assigns : seg.words).splice(-1, 1, array);
+      return;
+    }
+    if (seg.words.length === 1 && !seg.assigns.length && !seg.redirects.length && /^[^\s"'`$\\<>|&;()]+$/.test(seg.words[0]!.raw)) fail("function definitions are not modelled");
+    syntaxError("unexpected `(`");
+  }
+
+  /**
+   * bash's `(ELEMENT…)` after `NAME=`: words, newlines and comments up to `)`. A `[KEY]=value`
+   * element of an indexed array evaluates KEY as arithmetic (code, unless it is a number); of an
+   * associative one (`declare -A`), KEY is a word.
+   */
+  private arrayBody(name: Word, associative: boolean): Word {
+    const start = this.i;
+    let unknown = false;
+    for (;;) {
+      this.blanks();
+      const c = this.at();
+      if (c === ")") break;
+      if (c === "\n") {
+        this.i++;
+        continue;
+      }
+      if (c === "" ) syntaxError("missing `)` after an array");
+      if (META.includes(c)) syntaxError(`unexpected \`${c}\` in an array`);
+      const w = this.word();
+      this.noNewline(w);
+      unknown ||= w.unknown || w.glob;
+      const key = /^\[([^\]]*)\]\+?=/.exec(w.raw);
+      if (key && !associative && !/^\s*[0-9]+\s*$/.test(key[1]!)) this.out.push(opaque(w.raw, "bash evaluates an array subscript as code"));
+    }
+    const body = this.s.slice(start, this.i);
+    this.i++;
+    return { text: `${name.text}(${body})`, raw: `${name.raw}(${body})`, unknown, glob: false };
+  }
+
+  /**
+   * After `for`: NAME, then `in WORDS` ended by `;` or a newline, or nothing; `do` must follow. Runs
+   * nothing itself, but assigns NAME: a name that decides what later commands run makes them unknown.
+   * bash's `for ((…; …; …))` is arithmetic.
+   */
+  private forHeader(nested: boolean): void {
     this.blanks();
+    if (this.dialect === "bash" && this.at() === "(" && this.at(1) === "(") {
+      this.arithmeticBody(this.i);
+      this.blanks();
+      if (this.at() === ";") this.i++;
+      this.linebreaks();
+      if (this.keyword() !== "do" && this.keyword() !== "{") fail("`for ((…))` without `do`");
+      return;
+    }
     const name = this.word();
     if (!NAME.test(name.raw)) fail("`for` needs a plain variable name");
+    const risk = assignRisk(name.text);
+    if (risk) this.out.push({ ...opaque(`for ${name.raw}`, risk), nested });
     this.linebreaks();
     let kw = this.keyword();
     if (kw === "in") {
@@ -187,7 +283,7 @@ class Reader extends WordReader {
   /** The reserved word at the current position, if one is there (followed by a blank, an operator or the end). */
   private keyword(): string {
     const w = this.span((c) => /[A-Za-z{}![\]]/.test(c));
-    if (!RESERVED.has(w)) return "";
+    if (!RESERVED[this.dialect].has(w)) return "";
     const next = this.at(w.length);
     return next === "" || DELIMITS.includes(next) ? w : "";
   }
@@ -209,11 +305,11 @@ class Reader extends WordReader {
     if (op === "&>>") fail("`&>>` (bash before 4.0, macOS's /bin/bash, reads `&` then `>>`)");
     this.i += fd.length + op.length;
     this.blanks();
-    if (this.at() === "" || (META.includes(this.at()) && !this.procSub())) fail(`missing target after \`${fd + op}\``);
+    if (this.at() === "" || (META.includes(this.at()) && !this.procSub())) syntaxError(`missing target after \`${fd + op}\``);
     const target = this.word();
     this.noNewline(target);
     // dash: `>&` takes an fd number or `-`, anything else is a syntax error
-    if (this.dialect === "dash" && (op === ">&" || op === "<&") && !target.unknown && !/^(\d+|-)$/.test(target.text)) fail(`\`${op}${target.raw}\`: not an fd number`);
+    if (this.dialect === "dash" && (op === ">&" || op === "<&") && !target.unknown && !/^(\d+|-)$/.test(target.text)) syntaxError(`\`${op}${target.raw}\`: not an fd number`);
     seg.redirects.push({ op: (fd === (op.startsWith("<") ? "0" : "1") ? "" : fd) + op, target });
     if (op === "<<" || op === "<<-") {
       if (!PLAIN_DELIMITER.test(target.raw)) fail(`heredoc delimiter \`${target.raw}\` is not a plain word`);
