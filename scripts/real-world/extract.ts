@@ -24,6 +24,9 @@ const WHOLE = new Set(
     "taskset unshare capsh dbus-run-session start-stop-daemon tmux git git-commit git-log git-status git-diff git-grep git-add git-config"
   ).split(" "),
 );
+/** Key presses for interactive programs (`<Ctrl c>`, `<q>`, `:wq<Enter>`): tldr's notation, not shell commands. */
+const KEYS = /<(Ctrl|Alt|Shift|Meta|Cmd|Super|Enter|Esc|Space|Tab|Backspace|Delete|Del|Home|End|PageUp|PageDown|Arrow\w*|F\d+|[^\s<>])( [^<>]*)?>/;
+
 /** One page in SAMPLE_EVERY of the others is kept (by a hash of its name). */
 const SAMPLE_EVERY = 12;
 
@@ -80,7 +83,7 @@ export function extract(pages: string): { c: string; src: string }[] {
       if (!WHOLE.has(page) && hash(page) % SAMPLE_EVERY !== 0) continue;
       for (const line of readFileSync(join(pages, folder, file), "utf8").split("\n")) {
         const m = /^`(.+)`$/.exec(line);
-        if (!m) continue;
+        if (!m || KEYS.test(m[1]!)) continue;
         const command = m[1]!.replace(/\{\{(.*?)\}\}(?!\})/g, (_, inner: string) => fill(inner, hash(m[1]!)));
         if (seen.has(command)) continue;
         seen.add(command);

@@ -16,14 +16,15 @@ const ARITHMETIC = "bash evaluates a variable in arithmetic as code";
 /**
  * Builtins that run no program and change nothing the checker relies on, per dialect: under an
  * allow list they need no entry (their file redirections still do). Their risks, where they have
- * any, are judged below. Not here: `kill` (it ends processes), `eval` and `trap` (their scripts are
- * checked, and they need an entry of their own), `.`/`source`, `fc`, `history` (it writes files),
- * `bind`, `complete`, `compgen`.
+ * any, are judged below. Not here: `kill` (it ends processes); the builtins that run a command or a
+ * script — `eval`, `trap`, `exec`, `command`, `builtin`, `time` — whose commands are checked and
+ * which need an entry of their own; `.`/`source`, `fc`, `history` (it writes files), `bind`,
+ * `complete`, `compgen`.
  */
-const COMMON = ":,[,alias,bg,break,cd,command,continue,echo,exec,exit,export,false,fg,getopts,hash,jobs,local,printf,pwd,read,readonly,return,set,shift,test,times,true,type,ulimit,umask,unalias,unset,wait";
+const COMMON = ":,[,alias,bg,break,cd,continue,echo,exit,export,false,fg,getopts,hash,jobs,local,printf,pwd,read,readonly,return,set,shift,test,times,true,type,ulimit,umask,unalias,unset,wait";
 const INERT: Record<Dialect, Set<string>> = {
   dash: new Set(COMMON.split(",")),
-  bash: new Set([...COMMON.split(","), ..."builtin,caller,declare,dirs,disown,enable,help,let,logout,mapfile,popd,pushd,readarray,shopt,suspend,time,typeset".split(",")]),
+  bash: new Set([...COMMON.split(","), ..."caller,declare,dirs,disown,enable,help,let,logout,mapfile,popd,pushd,readarray,shopt,suspend,typeset".split(",")]),
 };
 /** POSIX special builtins: an assignment before one stays in the shell after it (dash; bash in POSIX mode). */
 const SPECIAL = new Set([":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset"]);
@@ -32,18 +33,32 @@ type Check = (args: Word[], dialect: Dialect) => string | undefined;
 
 const known = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
 
-/** Why assigning to the variable `w` names could run code or change what runs, or undefined for an ordinary literal name. */
+/**
+ * Why assigning to the variable `w` names could run code or change what runs, or undefined: an
+ * ordinary name, or a word that is no name at all (the builtin stops with an error, assigning
+ * nothing), except bash's `NAME[SUBSCRIPT]`, whose subscript it evaluates (a number is safe).
+ */
 function nameRisk(w: Word | null | undefined, dialect: Dialect): string | undefined {
-  if (!w || !known(w) || !NAME.test(w.text)) return dialect === "bash" ? SUBSCRIPT : NAMED_LATER;
-  return assignRisk(w.text);
+  if (!w) return undefined;
+  if (!known(w)) return dialect === "bash" ? SUBSCRIPT : NAMED_LATER;
+  if (NAME.test(w.text)) return assignRisk(w.text);
+  const sub = /^([A-Za-z_][A-Za-z0-9_]*)\[([^]*)\]$/.exec(w.text);
+  if (dialect === "bash" && sub) return /^\s*[0-9]+\s*$/.test(sub[2]!) ? assignRisk(sub[1]!) : SUBSCRIPT;
+  return undefined;
 }
 
-/** Options per `spec`: the values of `nameOptions` are variable names, and so are the operands when `operands`. */
+/**
+ * Options per `spec`: the values of `nameOptions` are variable names, and so are the operands when
+ * `operands`. An option the builtin does not know stops it with an error before it assigns anything.
+ */
 function names(spec: Options, nameOptions: string[], operands: boolean): Check {
   return (args, dialect) => {
+    const operand = args.findIndex((w) => known(w) && !w.text.startsWith("-"));
+    const unsure = args.slice(0, operand < 0 ? undefined : operand).find((w) => !known(w)); // might be `-v`, might be a name
+    if (unsure) return nameRisk(unsure, dialect);
     const words = [{ text: "", raw: "", unknown: false, glob: false }, ...args];
     const parsed = readOptions(words, spec, 1, false);
-    if (!parsed) return dialect === "bash" ? SUBSCRIPT : NAMED_LATER;
+    if (!parsed) return undefined;
     const named = nameOptions.filter((key) => parsed.seen.has(key)).map((key) => parsed.seen.get(key));
     return [...named, ...(operands ? words.slice(parsed.k) : [])].map((w) => nameRisk(w, dialect)).find(Boolean);
   };

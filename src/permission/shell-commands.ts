@@ -73,6 +73,7 @@ function seeThrough(seg: Segment, depth: number, dialect: Dialect, inShell = tru
   if (seg.opaque) return [seg];
   const risk = builtinRisk(seg, dialect);
   if (risk) return [{ ...seg, opaque: risk }];
+  if (seg.inert === "builtin" && inShell) return [seg]; // a call of a function the script defined: its body is read
   const first = seg.words[0];
   const builtin = inShell && isInert(seg, dialect);
   if (!first || first.unknown || first.glob || first.anyValue) return [builtin ? { ...seg, inert: "builtin" } : seg];
@@ -92,7 +93,7 @@ function seeThrough(seg: Segment, depth: number, dialect: Dialect, inShell = tru
   if (name === "jobs" && dialect === "bash" && first.text === "jobs") return jobs(seg, depth);
   if (LOADER_NAME.test(name)) return wrapper(seg, name, LOADER, depth, dialect);
   const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
-  if (spec) return wrapper(seg, name, spec, depth, dialect);
+  if (spec) return wrapper(seg, name, spec, depth, dialect, inert);
   return [inert === "builtin" ? { ...seg, inert } : seg];
 }
 
@@ -138,8 +139,9 @@ function envAssign(w: Word): boolean | undefined {
   return /^[^=$`'"\\*?[]+=/.test(w.raw) && !w.anyValue ? true : undefined;
 }
 
-function wrapper(seg: Segment, name: string, spec: Wrapper, depth: number, dialect: Dialect): Segment[] {
-  const whole = [part(seg, seg.words, true)];
+/** `inert`: "builtin" for the shell's own wrappers (`command`, `exec`…), whose own part runs no program. */
+function wrapper(seg: Segment, name: string, spec: Wrapper, depth: number, dialect: Dialect, inert: Segment["inert"] = "words"): Segment[] {
+  const whole = [part(seg, seg.words, true, inert)];
   const parsed = readOptions(seg.words, spec, 1 + (spec.leading ?? 0), false);
   if (!parsed) return [...whole, opaque(seg.raw, `\`${name}\` with options the checker does not model`)];
   const { seen } = parsed;
@@ -156,15 +158,15 @@ function wrapper(seg: Segment, name: string, spec: Wrapper, depth: number, diale
     env.push(rest[k]!);
   }
   const cmd = rest.slice(k);
-  if (has(spec.opaque) || (cmd[0] && spec.shellWords?.includes(cmd[0].text))) return [part(seg, own, true), opaque(seg.raw, `\`${name}\` runs code named by an option or the environment (an editor, a string through $SHELL, a library)`)];
+  if (has(spec.opaque) || (cmd[0] && spec.shellWords?.includes(cmd[0].text))) return [part(seg, own, true, inert), opaque(seg.raw, `\`${name}\` runs code named by an option or the environment (an editor, a string through $SHELL, a library)`)];
   if (!cmd.length && spec.defaultCommand) cmd.push({ text: spec.defaultCommand, raw: spec.defaultCommand, unknown: false, glob: false });
   if (!cmd.length) return spec.bareShell ? [...whole, opaque(seg.raw, `\`${name}\` without a command starts a shell reading stdin`)] : whole;
-  if (name === "watch" && !has(["x", "exec"])) return [part(seg, own, true), ...script(cmd, seg, depth, "sh")]; // `sh -c` of the joined words
+  if (name === "watch" && !has(["x", "exec"])) return [part(seg, own, true, inert), ...script(cmd, seg, depth, "sh")]; // `sh -c` of the joined words
   const ownRaw = [...seg.assigns, ...own.filter((w) => !env.includes(w))].map((w) => w.raw).join(" ");
   const ownWords = own.filter((w) => !env.includes(w));
-  const inert = name === "valgrind" ? undefined : "words"; // valgrind's options are not all known: its words may run
+  const ownInert = name === "valgrind" ? undefined : inert; // valgrind's options are not all known: its words may run
   const inShell = IN_SHELL[dialect].has(name) && seg.words[0]!.text === name;
-  return [part(seg, ownWords, false, inert, ownRaw), ...run(seg, name === "xargs" ? xargsCommand(cmd, seen) : cmd, env, seg.redirects, depth, dialect, inShell)];
+  return [part(seg, ownWords, false, ownInert, ownRaw), ...run(seg, name === "xargs" ? xargsCommand(cmd, seen) : cmd, env, seg.redirects, depth, dialect, inShell)];
 }
 
 /** xargs fills its `-I`/`-i` placeholder, or else appends what it reads: `xargs env` runs `env rm -rf /` given that input. */

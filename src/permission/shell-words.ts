@@ -240,6 +240,11 @@ export abstract class WordReader {
     return text;
   }
 
+  /** The whole text as an unquoted heredoc's body: it expands like a double-quoted string (its syntax errors surface only when it expands). */
+  quotedBody(): void {
+    deferred(() => this.quoted(scratch(), true));
+  }
+
   /** Inside "…" (the opening quote consumed), or a heredoc body up to the end of the text. */
   protected quoted(w: WordState, heredoc: boolean): void {
     for (let c = this.at(); heredoc || c !== '"'; c = this.at()) {
