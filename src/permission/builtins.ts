@@ -68,6 +68,7 @@ function names(spec: Options, nameOptions: string[], operands: boolean): Check {
 function declaration(evaluates: string): Check {
   return (args, dialect) => {
     let options = "";
+    let evaluated = false; // a value bash would evaluate under -i/-I (arithmetic), or a nameref
     for (const w of args) {
       if (!known(w) && !ASSIGN.test(w.raw)) return dialect === "bash" ? SUBSCRIPT : NAMED_LATER; // `n=$x`: a literal name, a value known later
       if (w.text === "--") continue;
@@ -81,8 +82,12 @@ function declaration(evaluates: string): Check {
       // a quoted `'(…)'` value is evaluated as an array; an unquoted `(…)` was read, subscripts and all, as the syntax
       const compound = /^[A-Za-z_][A-Za-z0-9_]*\+?=\(/.test(w.raw);
       if (eq >= 0 && /[aA]/.test(options) && !compound && dialect === "bash") return "bash evaluates a quoted array value as an assignment, subscripts included";
+      const value = eq < 0 ? undefined : w.text.slice(w.text.indexOf("=") + 1);
+      // a number is its own value under -i; a nameref (-n) stays a risk whatever it names (`for r in 'a[$(x)]'` retargets it)
+      if (value !== undefined && !(known(w) && /^-?[0-9]+$/.test(value))) evaluated = true;
+      if (/n/.test(options)) evaluated = true;
     }
-    const flag = dialect === "bash" ? [...evaluates].find((f) => options.includes(f)) : undefined;
+    const flag = dialect === "bash" && evaluated ? [...evaluates].find((f) => options.includes(f)) : undefined;
     return flag ? `bash evaluates values assigned with \`-${flag}\` as code` : undefined;
   };
 }

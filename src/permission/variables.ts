@@ -11,8 +11,8 @@
 const SENSITIVE =
   /^(PATH|HOME|IFS|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|CDPATH|GLOBIGNORE|POSIXLY_CORRECT|SHELL|TMPDIR|EDITOR|VISUAL|SUDO_EDITOR|PAGER|MANPAGER|BROWSER|LESSOPEN|LESSCLOSE|LESS|SSH_ASKPASS|SUDO_ASKPASS|GCONV_PATH|OPENSSL_CONF|OPENSSL_ENGINES|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|RUSTC_WRAPPER|RUSTC|CC|CXX|MAKEFLAGS|MFLAGS|MAKEFILES|(XDG|GIT|LD|DYLD|PYTHON|CARGO|NPM_CONFIG|npm_config|BASH_FUNC)_?.*)$/;
 
-/** Variables whose value a shell later runs as code: prompts (PS4 with `set -x`), start-up files, exported functions. */
-export const CODE_VARIABLE = /^(PS[0-4]|PROMPT_COMMAND|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_.*)$/;
+/** Variables whose value a shell later runs as code: prompts it expands (PS4 with `set -x`; not select's PS3), start-up files, exported functions. */
+export const CODE_VARIABLE = /^(PS[0124]|PROMPT_COMMAND|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_.*)$/;
 
 /** Why assigning `name` makes what follows unknown, or undefined for an ordinary name. */
 export function assignRisk(name: string): string | undefined {

@@ -80,8 +80,17 @@ function refusalClass(reason: string): string {
   return r.replace(/`[^`]*`/g, "`…`");
 }
 
-/** Refused harmless commands per list and reading: the ceilings the checker may not go above (issue 30's closing note). */
-const CEILINGS: Record<string, number> = {};
+/**
+ * The share of harmless commands refused, per list and reading, as measured when issue 30 closed
+ * (before it: A 85.8 / 86.0 / 87.9 %, B 18.8 / 16.5 / 17.5 %, C 21.5 / 20.7 / 22.3 %, D 18.3 / 16.0 /
+ * 17.0 % for sh / dash / bash): the checker may refuse less, never more. Lower them as it improves.
+ */
+const CEILINGS: Record<string, number> = {
+  ...{ "A/sh": 0.334, "A/dash": 0.404, "A/bash": 0.374 },
+  ...{ "B/sh": 0.134, "B/dash": 0.107, "B/bash": 0.134 },
+  ...{ "C/sh": 0.126, "C/dash": 0.141, "C/bash": 0.135 },
+  ...{ "D/sh": 0.131, "D/dash": 0.105, "D/bash": 0.131 },
+};
 
 test("real-world corpus: nothing allowed runs an unallowed program; the harmless share refused is printed", () => {
   const corpus = load();
@@ -89,6 +98,7 @@ test("real-world corpus: nothing allowed runs an unallowed program; the harmless
   const bypasses: string[] = [];
   const rows: string[] = [];
   const classes = new Map<string, number>();
+  const perSource = new Map<string, number>(); // list A (sh): refused harmless commands by source
   for (const name of ["A", "B", "C", "D"]) {
     for (const reading of READINGS) {
       let harmless = 0;
@@ -109,7 +119,11 @@ test("real-world corpus: nothing allowed runs an unallowed program; the harmless
         harmless++;
         if (d.allowed) continue;
         refused++;
-        if (name === "A" && reading === "sh") classes.set(refusalClass(d.reason), (classes.get(refusalClass(d.reason)) ?? 0) + 1);
+        if (name === "A" && reading === "sh") {
+          classes.set(refusalClass(d.reason), (classes.get(refusalClass(d.reason)) ?? 0) + 1);
+          const src = e.source.replace(/:.*/, "");
+          perSource.set(src, (perSource.get(src) ?? 0) + 1);
+        }
       }
       const rate = harmless ? refused / harmless : 0;
       rows.push(`${name} ${reading.padEnd(4)} ${String(refused).padStart(5)} of ${String(harmless).padStart(5)} harmless refused (${(100 * rate).toFixed(1)} %)`);
@@ -118,6 +132,7 @@ test("real-world corpus: nothing allowed runs an unallowed program; the harmless
     }
   }
   console.log(`real-world corpus, ${corpus.length} commands:\n${rows.join("\n")}`);
+  console.log(`list A (sh), refused harmless commands by source: ${[...perSource].map(([k, n]) => `${k} ${n}`).join(", ")}`);
   console.log(`list A (sh), refusals of harmless commands by class:\n${[...classes].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${String(n).padStart(5)}  ${c}`).join("\n")}`);
   expect(bypasses).toEqual([]);
 });
