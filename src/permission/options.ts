@@ -37,6 +37,8 @@ export interface ReadOptions {
   env: Word[];
   /** with `permute`: the operands, in order */
   operands: Word[];
+  /** the options ended at `--` (after which sudo reads no `NAME=value`) */
+  ended?: boolean;
 }
 
 const literal = (text: string): Word => ({ text, raw: text, unknown: false, glob: false });
@@ -70,7 +72,7 @@ export function readOptions(words: Word[], spec: Options, start: number, plus: b
     if (!known(w)) return undefined; // might be an option, might be the command
     if (t === "--") {
       if (spec.permute) operands.push(...words.slice(k + 1));
-      return { k: k + 1, seen, env, operands };
+      return { k: k + 1, seen, env, operands, ended: true };
     }
     if (spec.envAmongOptions && SUDO_ENV.test(t)) {
       env.push(w);

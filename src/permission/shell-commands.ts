@@ -151,7 +151,7 @@ function wrapper(seg: Segment, name: string, spec: Wrapper, depth: number, diale
   let k = Math.min(spec.operands ?? 0, rest.length);
   const own = spec.permute ? seg.words : seg.words.slice(0, parsed.k + k);
   const env: Word[] = [...parsed.env];
-  for (; spec.env && k < rest.length; k++) {
+  for (; spec.env && !(spec.envAmongOptions && parsed.ended) && k < rest.length; k++) {
     const assign = envAssign(rest[k]!);
     if (assign === undefined) return [...whole, opaque(seg.raw, `\`${name}\` with an operand known only at run time`)];
     if (!assign) break;
