@@ -20,6 +20,7 @@ import { createMcpManager, type McpManager } from "./mcp/manager.ts";
 import { eventLine } from "./mcp/status.ts";
 import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
+import { trustFilePath } from "./trust/store.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
@@ -28,6 +29,7 @@ import { trustedCas } from "./net/ca.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { proxiedFetch } from "./net/fetch.ts";
 import { parseProxyUrl, resolveProxy } from "./net/proxy.ts";
+import type { ControlFiles } from "./permission/control-files.ts";
 import { blockedTools, blockedWarning, compileRules, decide, type PermissionRules } from "./permission/rules.ts";
 import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
@@ -112,10 +114,11 @@ export function createTools(settings: Settings, opts: { shell: ShellChoice; raw:
 /**
  * SPEC §8: the rules compiled once for the shell that will run the commands; deny first, every
  * segment checked; a refusal is the error result the model sees. (Config resolution has already
- * refused rules that do not compile.)
+ * refused rules that do not compile.) `control`: hey's own configuration and trust files, which no
+ * bash redirection may write while a list is set (issue 24).
  */
-export function permissionCheck(lists: PermissionRules, shell: string): PermissionCheck {
-  const { rules } = compileRules(lists, shell);
+export function permissionCheck(lists: PermissionRules, shell: string, control?: ControlFiles): PermissionCheck {
+  const { rules } = compileRules(lists, shell, control);
   return (tool, args) => {
     const decision = decide(tool, args, rules);
     return decision.allowed ? undefined : decision.reason;
@@ -200,7 +203,9 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   let flags = input.flags;
   let fetchImpl = input.started.fetch;
   let shell = shellFor(settings);
-  let rules = permissionCheck(settings.permission, shell.name);
+  // the files that hold hey's rules and trust: the user config, trust.json, this project's config
+  const control: ControlFiles = { paths: [configPaths(env, cwd).user, trustFilePath(input.configDir), configPaths(env, cwd).project], home: input.home, cwd };
+  let rules = permissionCheck(settings.permission, shell.name, control);
   // bash's full outputs live with the session; older ones are pruned in the background
   const outputs = outputsRoot(env, process.platform, input.home);
   void pruneOutputs(outputs, { current: sessionId });
@@ -266,7 +271,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
         config = next.config;
         fetchImpl = nextFetch;
         shell = shellFor(s);
-        rules = permissionCheck(s.permission, shell.name);
+        rules = permissionCheck(s.permission, shell.name, control);
         secrets = knownSecrets(s, env, args.proxy);
         tools = toolsFor(s);
         agent.switchModel(s, nextProvider);

@@ -77,7 +77,8 @@ export function compileRules(lists: PermissionRules, shell = "sh", control?: Con
     return out;
   };
   const allow = lists.allow.length ? read("allow", lists.allow) : undefined;
-  const rules: CompiledRules = { allow, deny: read("deny", lists.deny), shell: { name: shell, reading: readingOf(shell) }, ...(control ? { control } : {}) };
+  const listed = lists.allow.length > 0 || lists.deny.length > 0; // with no list, nothing is checked (SPEC §8)
+  const rules: CompiledRules = { allow, deny: read("deny", lists.deny), shell: { name: shell, reading: readingOf(shell) }, ...(control && listed ? { control } : {}) };
   return { rules, errors };
 }
 

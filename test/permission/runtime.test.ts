@@ -184,6 +184,7 @@ describe("redirections into hey's control files are refused while a list is set"
   test("other files, reading them, and lists without the paths are left alone", () => {
     for (const command of ["echo x > /tmp/out.txt", "echo x > config.toml", "cat .hey/config.toml", "echo x > /tmp/out-$$.txt", "echo x 2>&1"]) expect({ command, d: decide("bash", { command }, deny) }).toEqual({ command, d: { allowed: true } });
     expect(decide("bash", { command: "echo x > .hey/config.toml" }, compileRules({ allow: [], deny: ["bash: rm *"] }).rules)).toEqual({ allowed: true });
-    expect(decide("bash", { command: "echo x > .hey/config.toml" }, compileRules({ allow: [], deny: [] }, "sh", control).rules).allowed).toBe(false);
+    expect(decide("bash", { command: "echo x > .hey/config.toml" }, compileRules({ allow: [], deny: [] }, "sh", control).rules)).toEqual({ allowed: true }); // no list: no checks
+    expect(decide("bash", { command: "echo x > .hey/config.toml" }, compileRules({ allow: [], deny: ["write_file"] }, "sh", control).rules).allowed).toBe(false);
   });
 });
