@@ -183,7 +183,11 @@ class Reader extends CompoundReader {
         this.structure(kw);
         if (kw === "{") this.sub("}");
         else if (kw === "for" || kw === "select") this.forHeader(nested, kw);
-        else if (kw === "case") this.caseClause(nested);
+        else if (kw === "case") {
+          this.open.push("case"); // a function defined in an item may not be
+          this.caseClause(nested);
+          this.open.pop();
+        }
         else if (kw === "function") this.definition(seg, nested);
         else if (kw === "}" || kw === "esac" || kw === "in") syntaxError(`unexpected \`${kw}\``);
         else if (!STRIPPED.has(kw) && kw !== "fi" && kw !== "done") fail(`unsupported shell syntax \`${kw}\``);

@@ -82,8 +82,10 @@ function refusalClass(reason: string): string {
 
 /**
  * The share of harmless commands refused, per list and reading, as measured when issue 30 closed
- * (before it: A 85.8 / 86.0 / 87.9 %, B 18.8 / 16.5 / 17.5 %, C 21.5 / 20.7 / 22.3 %, D 18.3 / 16.0 /
- * 17.0 % for sh / dash / bash): the checker may refuse less, never more. Lower them as it improves.
+ * (the checker before it, on this corpus: A 85.5 / 85.7 / 87.6 %, B 18.3 / 15.9 / 17.0 %, C 21.5 /
+ * 20.7 / 22.3 %, D 17.8 / 15.5 / 16.5 % for sh / dash / bash, and 8 commands under C that ran an
+ * unallowed program: `sudo -e`, `valgrind PROGRAM`, `logsave LOG CMD`): the checker may refuse
+ * less, never more. Lower them as it improves.
  */
 const CEILINGS: Record<string, number> = {
   ...{ "A/sh": 0.334, "A/dash": 0.404, "A/bash": 0.374 },
