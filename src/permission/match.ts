@@ -27,10 +27,11 @@ export interface Pattern {
 
 export type DenyHit = "yes" | "maybe" | undefined;
 
-/** Redirections that touch no file: fd duplication or closing, /dev/null, data given on stdin. */
+/** Redirections that touch no file: fd duplication or closing, /dev/null, data given on stdin (a heredoc, a here-string, `< <(cmd)`). */
 export function harmless(r: Redirect): boolean {
   const op = r.op.replace(/^\d+/, "");
   if (op === "<<" || op === "<<-" || op === "<<<") return true; // substitutions inside are segments of their own
+  if (op === "<" && r.target.raw.startsWith("<(")) return true; // reading a process substitution, whose commands are segments
   if (r.target.unknown || r.target.glob) return false;
   if ((op === ">&" || op === "<&") && /^(\d+|-)$/.test(r.target.text)) return true;
   return r.target.text === "/dev/null";

@@ -6,7 +6,7 @@ import { builtinRisk, isInert } from "./builtins.ts";
 import { readOptions, type Options } from "./options.ts";
 import { readFind, readGit, runsUnseen } from "./programs.ts";
 import { syntax } from "./shell-syntax.ts";
-import { attempt, fail, MAX_DEPTH, opaque, type Dialect, type Parsed, type Redirect, type Segment, type Word } from "./shell-words.ts";
+import { ASSIGN, attempt, fail, MAX_DEPTH, opaque, type Dialect, type Parsed, type Redirect, type Segment, type Word } from "./shell-words.ts";
 import { LOADER, LOADER_NAME, WRAPPERS, type Wrapper } from "./wrappers.ts";
 
 /** How a command line is read: by dash, by bash, or "sh" — /bin/sh is one of the two, so both readings count. */
@@ -158,6 +158,8 @@ function wrapper(seg: Segment, name: string, spec: Wrapper, depth: number, diale
     env.push(rest[k]!);
   }
   const cmd = rest.slice(k);
+  // bash's `time` is a reserved word before a pipeline: `time PATH=. ls` assigns, as without it
+  while (name === "time" && dialect === "bash" && cmd[0] && ASSIGN.test(cmd[0].raw)) env.push(cmd.shift()!);
   if (has(spec.opaque) || (cmd[0] && spec.shellWords?.includes(cmd[0].text))) return [part(seg, own, true, inert), opaque(seg.raw, `\`${name}\` runs code named by an option or the environment (an editor, a string through $SHELL, a library)`)];
   if (!cmd.length && spec.defaultCommand) cmd.push({ text: spec.defaultCommand, raw: spec.defaultCommand, unknown: false, glob: false });
   if (!cmd.length) return spec.bareShell ? [...whole, opaque(seg.raw, `\`${name}\` without a command starts a shell reading stdin`)] : whole;
