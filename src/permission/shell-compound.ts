@@ -53,7 +53,15 @@ export abstract class CompoundReader extends TokenReader {
   protected forHeader(nested: boolean, kw: string): void {
     this.blanks();
     if (kw === "for" && this.dialect === "bash" && this.at() === "(" && this.at(1) === "(") {
-      this.arithmeticBody(this.i);
+      const start = this.i;
+      const header = this.arithmeticBody(start);
+      // the condition and step run again after each pass of the body: a name they read that the
+      // script mentions elsewhere, but as `$NAME`, may hold a value set there
+      const rest = this.s.slice(0, start) + " " + this.s.slice(this.i);
+      const names = new Set(header.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []);
+      if ([...names].some((n) => new RegExp(`(^|[^$\\w{])${n}(?!\\w)`).test(rest.replace(new RegExp(`\\$\\{?${n}\\}?(?!\\w)`, "g"), "")))) {
+        this.out.push({ ...opaque(header, "bash evaluates a variable in arithmetic as code"), nested });
+      }
       this.blanks();
       if (this.at() === ";") this.i++;
       this.linebreaks();

@@ -4,7 +4,7 @@
 // reader does not model exactly for the dialect is a failure (`fail`), which callers refuse.
 
 import { decodeAnsiC, parameterRisk } from "./expansions.ts";
-import { arithmeticRisk } from "./variables.ts";
+import { arithmeticRisk, readsUnknownValue } from "./variables.ts";
 
 /** The shell that reads a command line: dash (Debian's and Ubuntu's /bin/sh) or bash. */
 export type Dialect = "dash" | "bash";
@@ -354,7 +354,7 @@ export abstract class WordReader {
     this.i++;
     const text = this.s.slice(start, this.i);
     const inner = this.s.slice(open + 2, this.i - 2);
-    const risk = arithmeticRisk(inner) ?? (this.dialect === "bash" && /[A-Za-z_$[]/.test(inner) ? "bash evaluates a variable in arithmetic as code" : undefined);
+    const risk = arithmeticRisk(inner) ?? (this.dialect === "bash" && readsUnknownValue(inner) ? "bash evaluates a variable in arithmetic as code" : undefined);
     if (risk) this.out.push(opaque(text, risk));
     return text;
   }

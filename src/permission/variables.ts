@@ -50,3 +50,30 @@ export function arithmeticRisk(expr: string): string | undefined {
   if (/\$/.test(expr) && /(<<|>>|\*\*|[-+*/%&^|])?=(?!=)|\+\+|--/.test(expr.replace(/[<>!=]=/g, ""))) return "arithmetic assigns a variable named at run time";
   return arithmeticAssigns(expr).map(assignRisk).find(Boolean);
 }
+
+/**
+ * Does bash, evaluating `expr`, read a variable whose value it could run as code (`a[$(cmd)]`)? A
+ * variable is safe only where the same expression has already set it to a number (`for ((i=0;
+ * i<3; i++))`); any other name, `$` or subscript is read from a value the checker does not know.
+ */
+export function readsUnknownValue(expr: string): boolean {
+  const known = new Set<string>();
+  let depth = 0;
+  let part = "";
+  const parts: string[] = [];
+  for (const c of expr + ";") {
+    depth += c === "(" ? 1 : c === ")" ? -1 : 0;
+    if (depth === 0 && (c === ";" || c === ",")) (parts.push(part), (part = ""));
+    else part += c;
+  }
+  for (const p of parts) {
+    if (/[$[\]]/.test(p)) return true;
+    const set = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)\s*([^]*)$/.exec(p);
+    if (set && !/[A-Za-z_]/.test(set[2]!)) {
+      known.add(set[1]!);
+      continue;
+    }
+    if ((p.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).some((name) => !known.has(name))) return true;
+  }
+  return false;
+}

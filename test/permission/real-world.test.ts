@@ -88,9 +88,9 @@ function refusalClass(reason: string): string {
  * less, never more. Lower them as it improves.
  */
 const CEILINGS: Record<string, number> = {
-  ...{ "A/sh": 0.334, "A/dash": 0.404, "A/bash": 0.374 },
+  ...{ "A/sh": 0.331, "A/dash": 0.404, "A/bash": 0.37 },
   ...{ "B/sh": 0.134, "B/dash": 0.107, "B/bash": 0.134 },
-  ...{ "C/sh": 0.126, "C/dash": 0.141, "C/bash": 0.135 },
+  ...{ "C/sh": 0.126, "C/dash": 0.141, "C/bash": 0.134 },
   ...{ "D/sh": 0.131, "D/dash": 0.105, "D/bash": 0.131 },
 };
 
