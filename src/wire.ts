@@ -72,10 +72,12 @@ export function createTools(settings: Settings, opts: { shell: ShellChoice; raw:
  * SPEC §8: the rules compiled once for the shell that will run the commands; deny first, every
  * segment checked; a refusal is the error result the model sees. (Config resolution has already
  * refused rules that do not compile.) A trusted project's allow list is one more a call must match
- * (issue 24), and while any list is set hey's control files are refused to the file tools.
+ * (issue 24), and while any list is set hey's control files (`place.controls`) are refused to the
+ * file tools and to bash redirections.
  */
 export function permissionCheck(lists: Settings["permission"], shell: string, place: { cwd: string; home: string; controls: readonly string[] }): PermissionCheck {
-  const checks = [lists, ...lists.narrow.map((n) => ({ allow: n.allow, deny: [] }))].map((l: PermissionRules) => compileRules(l, shell).rules);
+  const control = { paths: [...place.controls], home: place.home, cwd: place.cwd };
+  const checks = [lists, ...lists.narrow.map((n) => ({ allow: n.allow, deny: [] }))].map((l: PermissionRules) => compileRules(l, shell, control).rules);
   const guarded = listsSet(lists);
   const target = {
     abs: (path: string) => {

@@ -1,63 +1,100 @@
-// Shell builtins that run code no rule can see (SPEC §8). bash evaluates an array subscript
-// (`a[$(cmd)]`) wherever a builtin takes a variable name, and a variable's value wherever it does
-// arithmetic, so `printf -v`, `read`, `declare`, `test -v`… run code hidden in a quoted word or
-// in a value read at run time. `.`/`source`, `alias` and `hash -p` change or hide what runs in
-// both dialects. Each is judged on its known words; a name that is not a plain literal could be
-// anything. Pure.
+// Shell builtins (SPEC §8): which run no program, and which run code no rule can see. bash
+// evaluates an array subscript (`a[$(cmd)]`) wherever a builtin takes a variable name, and a
+// variable's value wherever it does arithmetic, so `printf -v`, `read`, `declare`, `test -v`… run
+// code hidden in a quoted word or in a value read at run time. Every way of assigning a variable
+// counts like `NAME=value` (variables.ts): a name that decides what later commands run makes them
+// unknown. `.`/`source`, `alias` and `hash -p` change or hide what runs in both dialects. Each is
+// judged on its known words; a name that is not a plain literal could be anything. Pure.
+import { readOptions, type Options } from "./options.ts";
 import { ASSIGN, NAME, type Dialect, type Segment, type Word } from "./shell-words.ts";
-import { readOptions, type Wrapper } from "./wrappers.ts";
-
-/** Variables whose value a shell later runs as code: prompts (PS4 with `set -x`), startup files, exported functions. */
-const CODE_VARIABLE = /^(PS[0-4]|PROMPT_COMMAND|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_.*)$/;
+import { arithmeticRisk, assignRisk } from "./variables.ts";
 
 const SUBSCRIPT = "bash evaluates a subscript in a variable name as code";
+const NAMED_LATER = "a variable named only at run time";
 const ARITHMETIC = "bash evaluates a variable in arithmetic as code";
 
-type Check = (args: Word[]) => string | undefined;
+/**
+ * Builtins that run no program and change nothing the checker relies on, per dialect: under an
+ * allow list they need no entry (their file redirections still do). Their risks, where they have
+ * any, are judged below. Not here: `kill` (it ends processes); the builtins that run a command or a
+ * script — `eval`, `trap`, `exec`, `command`, `builtin`, `time` — whose commands are checked and
+ * which need an entry of their own; `.`/`source`, `fc`, `history` (it writes files), `bind`,
+ * `complete`, `compgen`.
+ */
+const COMMON = ":,[,alias,bg,break,cd,continue,echo,exit,export,false,fg,getopts,hash,jobs,local,printf,pwd,read,readonly,return,set,shift,test,times,true,type,ulimit,umask,unalias,unset,wait";
+const INERT: Record<Dialect, Set<string>> = {
+  dash: new Set(COMMON.split(",")),
+  bash: new Set([...COMMON.split(","), ..."caller,declare,dirs,disown,enable,help,let,logout,mapfile,popd,pushd,readarray,shopt,suspend,typeset".split(",")]),
+};
+/** POSIX special builtins: an assignment before one stays in the shell after it (dash; bash in POSIX mode). */
+const SPECIAL = new Set([":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset"]);
 
-const known = (w: Word) => !w.unknown && !w.glob;
+type Check = (args: Word[], dialect: Dialect) => string | undefined;
 
-/** Why assigning to the variable `w` names could run code, or undefined for a plain literal name. */
-function nameRisk(w: Word | null | undefined): string | undefined {
-  if (!w || !known(w) || !NAME.test(w.text)) return SUBSCRIPT;
-  if (CODE_VARIABLE.test(w.text)) return `\`${w.text}\` is run as code later`;
+const known = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
+
+/**
+ * Why assigning to the variable `w` names could run code or change what runs, or undefined: an
+ * ordinary name, or a word that is no name at all (the builtin stops with an error, assigning
+ * nothing), except bash's `NAME[SUBSCRIPT]`, whose subscript it evaluates (a number is safe).
+ */
+function nameRisk(w: Word | null | undefined, dialect: Dialect): string | undefined {
+  if (!w) return undefined;
+  if (!known(w)) return dialect === "bash" ? SUBSCRIPT : NAMED_LATER;
+  if (NAME.test(w.text)) return assignRisk(w.text);
+  const sub = /^([A-Za-z_][A-Za-z0-9_]*)\[([^]*)\]$/.exec(w.text);
+  if (dialect === "bash" && sub) return /^\s*[0-9]+\s*$/.test(sub[2]!) ? assignRisk(sub[1]!) : SUBSCRIPT;
   return undefined;
 }
 
-/** Options per `spec`: the values of `nameOptions` are variable names, and so are the operands when `operands`. */
-function names(spec: Wrapper, nameOptions: string[], operands: boolean): Check {
-  return (args) => {
+/**
+ * Options per `spec`: the values of `nameOptions` are variable names, and so are the operands when
+ * `operands`. An option the builtin does not know stops it with an error before it assigns anything.
+ */
+function names(spec: Options, nameOptions: string[], operands: boolean): Check {
+  return (args, dialect) => {
+    const operand = args.findIndex((w) => known(w) && !w.text.startsWith("-"));
+    const unsure = args.slice(0, operand < 0 ? undefined : operand).find((w) => !known(w)); // might be `-v`, might be a name
+    if (unsure) return nameRisk(unsure, dialect);
     const words = [{ text: "", raw: "", unknown: false, glob: false }, ...args];
     const parsed = readOptions(words, spec, 1, false);
-    if (!parsed) return SUBSCRIPT;
+    if (!parsed) return undefined;
     const named = nameOptions.filter((key) => parsed.seen.has(key)).map((key) => parsed.seen.get(key));
-    return [...named, ...(operands ? words.slice(parsed.k) : [])].map(nameRisk).find(Boolean);
+    return [...named, ...(operands ? words.slice(parsed.k) : [])].map((w) => nameRisk(w, dialect)).find(Boolean);
   };
 }
 
-/** declare, typeset, local, export, readonly: `NAME`, `NAME=value`, options `-aAfFgiIlnprtux` (and `+…`). */
+/** declare, typeset, local, export, readonly: `NAME`, `NAME=value`, `NAME=(…)`, options `-aAfFgiIlnprtux` (and `+…`). */
 function declaration(evaluates: string): Check {
-  return (args) => {
+  return (args, dialect) => {
     let options = "";
+    let evaluated = false; // a value bash would evaluate under -i/-I (arithmetic), or a nameref
     for (const w of args) {
-      if (!known(w) && !ASSIGN.test(w.raw)) return SUBSCRIPT; // `n=$x`: a literal name, a value known later
+      if (!known(w) && !ASSIGN.test(w.raw)) return dialect === "bash" ? SUBSCRIPT : NAMED_LATER; // `n=$x`: a literal name, a value known later
       if (w.text === "--") continue;
       if (/^[-+][A-Za-z]+$/.test(w.text)) {
         options += w.text.slice(1);
         continue;
       }
       const eq = w.text.search(/\+?=/);
-      const risk = nameRisk({ text: eq < 0 ? w.text : w.text.slice(0, eq), raw: w.raw, unknown: false, glob: false });
+      const risk = nameRisk({ text: eq < 0 ? w.text : w.text.slice(0, eq), raw: w.raw, unknown: false, glob: false }, dialect);
       if (risk) return risk;
-      if (eq >= 0 && /[aA]/.test(options)) return "bash evaluates a quoted array value as an assignment, subscripts included";
+      // a quoted `'(…)'` value is evaluated as an array; an unquoted `(…)` was read, subscripts and all, as the syntax
+      const compound = /^[A-Za-z_][A-Za-z0-9_]*\+?=\(/.test(w.raw);
+      if (eq >= 0 && /[aA]/.test(options) && !compound && dialect === "bash") return "bash evaluates a quoted array value as an assignment, subscripts included";
+      const value = eq < 0 ? undefined : w.text.slice(w.text.indexOf("=") + 1);
+      // a number is its own value under -i; a nameref (-n) stays a risk whatever it names (`for r in 'a[$(x)]'` retargets it)
+      if (value !== undefined && !(known(w) && /^-?[0-9]+$/.test(value))) evaluated = true;
+      if (/n/.test(options)) evaluated = true;
     }
-    const flag = [...evaluates].find((f) => options.includes(f));
+    const flag = dialect === "bash" && evaluated ? [...evaluates].find((f) => options.includes(f)) : undefined;
     return flag ? `bash evaluates values assigned with \`-${flag}\` as code` : undefined;
   };
 }
 
 /** `test`/`[`: a `-v` or `-R` operand (a literal one, or an expansion that could be one) followed by anything but a plain word. */
-const testCheck: Check = (args) => {
+const testCheck: Check = (args, dialect) => {
+  if (dialect !== "bash") return undefined;
   for (let k = 0; k + 1 < args.length; k++) {
     const op = args[k]!;
     const next = args[k + 1]!;
@@ -66,32 +103,49 @@ const testCheck: Check = (args) => {
   return undefined;
 };
 
+/** `let EXPR…`: each argument is arithmetic (bash), which may assign; only `NAME=NUMBER` reads no variable. */
+const letCheck: Check = (args) => {
+  const risk = args.map((w) => (known(w) ? arithmeticRisk(w.text) : ARITHMETIC)).find(Boolean);
+  return risk ?? (args.some((w) => /[A-Za-z_$[]/.test(w.text.replace(/^[A-Za-z_][A-Za-z0-9_]*=[0-9]+$/, ""))) ? ARITHMETIC : undefined);
+};
+
 const always =
   (why: string): Check =>
   () =>
     why;
 
-/** Builtins whose arguments run code in bash (by command word, not path: `/bin/read` is no builtin). */
-const BASH: Record<string, Check> = {
-  printf: names({ flags: "", withArg: "v" }, ["v"], false),
-  read: names({ flags: "ers", withArg: "adinNptu" }, ["a"], true),
-  mapfile: (args) => (args.some((w) => !known(w) || /^-[a-zA-Z]*C/.test(w.text)) ? "`mapfile -C` runs a command" : names({ flags: "t", withArg: "dnOsuc" }, [], true)(args)),
-  getopts: (args) => nameRisk(args[1]),
-  wait: names({ flags: "fn", withArg: "p" }, ["p"], false),
-  unset: names({ flags: "fvn" }, [], true),
-  declare: declaration("inI"),
-  typeset: declaration("inI"),
-  local: declaration("inI"),
-  export: declaration(""),
-  readonly: declaration(""),
-  test: testCheck,
-  "[": testCheck,
-  let: always(ARITHMETIC),
-  enable: (args) => (args.length ? "`enable` loads or hides builtins" : undefined),
-  fc: always("`fc` runs commands from the history"),
-  compgen: always("`compgen` expands and runs words it is given"),
+/** Builtins whose arguments assign, evaluate or run code, by command word (not path: `/bin/read` is no builtin). */
+const CHECKS: Record<Dialect, Record<string, Check>> = {
+  bash: {
+    printf: names({ flags: "", withArg: "v" }, ["v"], false),
+    read: names({ flags: "ers", withArg: "adinNptu" }, ["a"], true),
+    mapfile: (args, dialect) => (args.some((w) => !known(w) || /^-[a-zA-Z]*C/.test(w.text)) ? "`mapfile -C` runs a command" : names({ flags: "t", withArg: "dnOsuc" }, [], true)(args, dialect)),
+    getopts: (args, dialect) => nameRisk(args[1], dialect),
+    wait: names({ flags: "fn", withArg: "p" }, ["p"], false),
+    unset: names({ flags: "fvn" }, [], true),
+    declare: declaration("inI"),
+    typeset: declaration("inI"),
+    local: declaration("inI"),
+    export: declaration(""),
+    readonly: declaration(""),
+    test: testCheck,
+    "[": testCheck,
+    let: letCheck,
+    set: (args) => (args.some((w) => !known(w) || /^[-+][a-zA-Z]*k/.test(w.text) || w.text === "keyword") ? "`set -k` makes later NAME=value arguments assignments" : undefined),
+    enable: (args) => (args.length ? "`enable` loads or hides builtins" : undefined),
+    fc: always("`fc` runs commands from the history"),
+    compgen: always("`compgen` expands and runs words it is given"),
+  },
+  dash: {
+    read: names({ flags: "r", withArg: "p" }, [], true),
+    getopts: (args, dialect) => nameRisk(args[1], dialect),
+    unset: names({ flags: "fv" }, [], true),
+    local: declaration(""),
+    export: declaration(""),
+    readonly: declaration(""),
+  },
 };
-BASH.readarray = BASH.mapfile!;
+CHECKS.bash.readarray = CHECKS.bash.mapfile!;
 
 /** Builtins that change or hide what runs, in every dialect. */
 const ANY: Record<string, Check> = {
@@ -101,15 +155,28 @@ const ANY: Record<string, Check> = {
   hash: (args) => (args.some((w) => !known(w) || /^-[a-z]*p/.test(w.text)) ? "`hash -p` changes which program a name runs" : undefined),
 };
 
-/** Why `seg` runs code no rule can see, in `dialect`; undefined when its words say it does not. */
+/** Is `seg` a builtin of `dialect` that runs no program (see INERT)? */
+export function isInert(seg: Segment, dialect: Dialect): boolean {
+  const first = seg.words[0];
+  if (!first) return true; // assignments and redirections only
+  return known(first) && INERT[dialect].has(first.text);
+}
+
+/**
+ * Why `seg` runs code no rule can see or changes what later commands run, in `dialect`; undefined
+ * when its words say it does not. An assignment before a program or a special builtin counts
+ * (`PATH=. ls`, `PATH=. :`); one before another builtin lasts only for it (`IFS= read -r line`).
+ */
 export function builtinRisk(seg: Segment, dialect: Dialect): string | undefined {
+  const first = seg.words[0];
+  const builtin = first && known(first) && INERT[dialect].has(first.text) && !SPECIAL.has(first.text);
   for (const w of seg.assigns) {
     const name = w.text.slice(0, Math.max(0, w.text.search(/\+?=/)));
-    if (CODE_VARIABLE.test(name)) return `\`${name}\` is run as code later`;
+    const risk = assignRisk(name);
+    if (risk && !builtin) return risk;
   }
-  const first = seg.words[0];
   if (!first || !known(first)) return undefined;
   const args = seg.words.slice(1);
-  const check = (dialect === "bash" && Object.hasOwn(BASH, first.text) ? BASH[first.text] : undefined) ?? (Object.hasOwn(ANY, first.text) ? ANY[first.text] : undefined);
-  return check?.(args);
+  const check = (Object.hasOwn(CHECKS[dialect], first.text) ? CHECKS[dialect][first.text] : undefined) ?? (Object.hasOwn(ANY, first.text) ? ANY[first.text] : undefined);
+  return check?.(args, dialect);
 }

@@ -13,7 +13,8 @@
 // Deny patterns match the same way but err towards refusing: the command name is compared by
 // basename (`/bin/rm` is `rm`) and case-insensitively, redirections and assignments are ignored
 // unless the pattern names them, and a word known only at run time could be anything, so it matches.
-import type { Redirect, Segment, Word } from "./shell-words.ts";
+import { DATA_PROGRAMS, readGit } from "./programs.ts";
+import { ASSIGN, type Redirect, type Segment, type Word } from "./shell-words.ts";
 
 /** A compiled `bash: PATTERN` entry. */
 export interface Pattern {
@@ -26,10 +27,11 @@ export interface Pattern {
 
 export type DenyHit = "yes" | "maybe" | undefined;
 
-/** Redirections that touch no file: fd duplication or closing, /dev/null, data given on stdin. */
+/** Redirections that touch no file: fd duplication or closing, /dev/null, data given on stdin (a heredoc, a here-string, `< <(cmd)`). */
 export function harmless(r: Redirect): boolean {
   const op = r.op.replace(/^\d+/, "");
   if (op === "<<" || op === "<<-" || op === "<<<") return true; // substitutions inside are segments of their own
+  if (op === "<" && r.target.raw.startsWith("<(")) return true; // reading a process substitution, whose commands are segments
   if (r.target.unknown || r.target.glob) return false;
   if ((op === ">&" || op === "<&") && /^(\d+|-)$/.test(r.target.text)) return true;
   return r.target.text === "/dev/null";
@@ -111,6 +113,25 @@ function denyRedirects(seg: Segment, p: Pattern, hit: "yes" | "maybe"): DenyHit 
     hit = "maybe";
   }
   return hit;
+}
+
+/**
+ * A deny entry's program named among the words of a segment that could run it (issue 24): `make
+ * rm`, `python3 -c 'os.system("rm x")'`, `git -c alias.x='!rm x' x`. Words are compared as the
+ * shell-ish words inside them (split at anything but letters, digits and `_.+-`); a segment known
+ * not to run its words (a builtin, a wrapper's own options, `cat`, `grep`, git's data subcommands)
+ * names nothing. Returns the name, or undefined.
+ */
+export function namedUnseen(seg: Segment, p: Pattern): string | undefined {
+  const command = p.words.find((w) => !ASSIGN.test(w.raw));
+  const first = seg.words[0];
+  if (!command || command.unknown || !first || seg.inert) return undefined;
+  const program = (t: string) => t.slice(t.lastIndexOf("/") + 1).toLowerCase();
+  const name = program(command.text);
+  if (!first.unknown && !first.glob && (DATA_PROGRAMS.has(program(first.text)) || (program(first.text) === "git" && readGit(seg.words)?.runs === false))) return undefined;
+  const values = [...seg.assigns.map((w) => w.text.slice(w.text.indexOf("=") + 1)), ...seg.words.slice(1).map((w) => w.text)];
+  const hit = values.some((v) => v.toLowerCase().split(/[^a-z0-9_.+-]+/).some((token) => (command.glob ? globMatch(name, token) : token === name)));
+  return hit ? name : undefined;
 }
 
 /** Why a segment failed, when it is not just its command: a run-time value, or a file redirection. */

@@ -7,8 +7,9 @@
 // chained, piped, substituted, in a subshell, behind a wrapper, inside `sh -c`/eval — is matched
 // on its own, and whatever the checker cannot model exactly for that shell is refused as "cannot
 // verify" (fail closed). The rules are read once (compileRules) and then decide every call.
+import { controlWrite, type ControlFiles } from "./control-files.ts";
 import { readEntry } from "./entries.ts";
-import { allowMatch, denyMatch, globMatch, harmless, hint, type Pattern } from "./match.ts";
+import { allowMatch, denyMatch, globMatch, harmless, hint, namedUnseen, type Pattern } from "./match.ts";
 import { parsePowerShell } from "./powershell.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
 import type { Parsed } from "./shell-words.ts";
@@ -29,6 +30,8 @@ export interface CompiledRules {
   readonly deny: RuleList;
   /** how the bash tool's commands are read; `reading` undefined: a shell the checker does not model */
   readonly shell: { name: string; reading?: Reading | "powershell" };
+  /** hey's control files, which no redirection may write while a list is set */
+  readonly control?: ControlFiles;
 }
 
 interface RuleList {
@@ -58,8 +61,10 @@ export function readingOf(shell: string): Reading | "powershell" | undefined {
  * Reads the lists once for the shell named `shell` (default "sh"). Pure; never throws. `errors`
  * holds one complete line per entry that is not a rule (`[permission] allow: "Bash" names no
  * tool …`); such entries are left out of `rules`, and the configuration layer refuses to start.
+ * `control`: hey's control files (the caller knows where they are), which bash redirections may
+ * not write while any list is set.
  */
-export function compileRules(lists: PermissionRules, shell = "sh"): { rules: CompiledRules; errors: string[] } {
+export function compileRules(lists: PermissionRules, shell = "sh", control?: ControlFiles): { rules: CompiledRules; errors: string[] } {
   const errors: string[] = [];
   const read = (list: "allow" | "deny", entries: string[]): RuleList => {
     const out: RuleList = { tools: [], patterns: [] };
@@ -72,7 +77,8 @@ export function compileRules(lists: PermissionRules, shell = "sh"): { rules: Com
     return out;
   };
   const allow = lists.allow.length ? read("allow", lists.allow) : undefined;
-  const rules: CompiledRules = { allow, deny: read("deny", lists.deny), shell: { name: shell, reading: readingOf(shell) } };
+  const listed = lists.allow.length > 0 || lists.deny.length > 0; // with no list, nothing is checked (SPEC §8)
+  const rules: CompiledRules = { allow, deny: read("deny", lists.deny), shell: { name: shell, reading: readingOf(shell) }, ...(control && listed ? { control } : {}) };
   return { rules, errors };
 }
 
@@ -98,15 +104,18 @@ export function blockedWarning(allow: string[], blocked: string[]): string {
   return `[permission] allow leaves ${blocked.join(", ")} blocked; to let the agent use ${blocked.length === 1 ? "it" : "them"}, add ${blocked.length === 1 ? "its name" : "their names"}: allow = [${list}]`;
 }
 
-/** Decide one tool call. Pure and total: never throws, whatever the arguments. */
+/**
+ * Decide one tool call. Pure and total: never throws, whatever the arguments. `bash: …` rules
+ * judge every tool whose name case-folds to `bash` (an MCP server's `Bash` too).
+ */
 export function decide(tool: string, args: Record<string, unknown>, rules: CompiledRules): Decision {
   // entries are lowercase; an MCP tool may not be (`getTinyImage`): names match whatever their case
   const name = tool.toLowerCase();
   const deniedBy = rules.deny.tools.find((glob) => globMatch(glob, name));
   if (deniedBy !== undefined) return block(`tool \`${tool}\` matches deny entry \`${deniedBy}\``);
   const open = !rules.allow || rules.allow.tools.some((glob) => globMatch(glob, name));
-  if (tool !== BASH_TOOL) return open ? ALLOWED : block(`tool \`${tool}\` matches no allow entry (allowed: ${listed(rules.allow!.tools)})`);
-  if (open && !rules.deny.patterns.length) return ALLOWED;
+  if (name !== BASH_TOOL) return open ? ALLOWED : block(`tool \`${tool}\` matches no allow entry (allowed: ${listed(rules.allow!.tools)})`);
+  if (open && !rules.deny.patterns.length && !rules.control) return ALLOWED;
   return decideCommand(args.command, rules, open ? undefined : rules.allow!.patterns);
 }
 
@@ -122,11 +131,16 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
       const hit = denyMatch(seg, p);
       if (hit === "yes") return block(`\`${show(seg.raw)}\` matches deny entry \`${p.entry}\``);
       if (hit === "maybe") return block(`\`${show(seg.raw)}\` is known only at run time and could match deny entry \`${p.entry}\``);
+      const named = namedUnseen(seg, p);
+      if (named) return block(`\`${show(seg.raw)}\` names \`${named}\`, which \`${show(seg.words[0]!.text)}\` could run: deny entry \`${p.entry}\``);
     }
   }
+  const control = rules.control && controlWrite(parsed.segments, rules.control);
+  if (control) return block(`\`${show(control)}\` could write hey's own configuration or trust file, which the agent may not change`);
   if (!allow) return ALLOWED;
   for (const seg of parsed.segments) {
-    if (!seg.assigns.length && !seg.words.length && seg.redirects.every(harmless)) continue; // runs nothing: dash's `ls &>/dev/null`
+    // runs no program: a builtin (`cd`, `set -e`, `x=1`, dash's `ls &>/dev/null` tail); its file redirections still need a pattern
+    if (seg.inert === "builtin" && seg.redirects.every(harmless)) continue;
     if (!allow.some((p) => allowMatch(seg, p))) return block(`\`${show(seg.raw)}\` matches no allow entry${hint(seg, allow, show)} (allowed: ${listed(allow.map((p) => p.entry))})`);
   }
   return ALLOWED;

@@ -1,10 +1,13 @@
 // Seeing through commands that run other commands (SPEC §8): wrappers (`env`, `timeout 5`,
 // `sudo -u x`, `xargs`, the util-linux set…), shells given a script (`sh -c STR`), `eval`, `trap`,
-// `find -exec`, and builtins that run code no rule can see. Pure; built on shell-syntax.ts.
-import { builtinRisk } from "./builtins.ts";
+// `find -exec`, bash's `jobs -x`, and programs that run code no rule can see. Pure; built on
+// shell-syntax.ts.
+import { builtinRisk, isInert } from "./builtins.ts";
+import { readOptions, type Options } from "./options.ts";
+import { readFind, readGit, runsUnseen } from "./programs.ts";
 import { syntax } from "./shell-syntax.ts";
-import { attempt, fail, MAX_DEPTH, opaque, type Dialect, type Parsed, type Redirect, type Segment, type Word } from "./shell-words.ts";
-import { readOptions, WRAPPERS, type Wrapper } from "./wrappers.ts";
+import { ASSIGN, attempt, fail, MAX_DEPTH, opaque, type Dialect, type Parsed, type Redirect, type Segment, type Word } from "./shell-words.ts";
+import { LOADER, LOADER_NAME, WRAPPERS, type Wrapper } from "./wrappers.ts";
 
 /** How a command line is read: by dash, by bash, or "sh" — /bin/sh is one of the two, so both readings count. */
 export type Reading = Dialect | "sh";
@@ -14,8 +17,9 @@ export type Reading = Dialect | "sh";
  * a wrapper becomes a segment of its own words plus a nested segment for the command it runs;
  * `sh -c STR`, `eval …`, `trap STR` and `find -exec` expose their commands as nested segments.
  * Code no rule can see (a script read from stdin or built at run time, a bash subscript, `source`)
- * is a segment marked `opaque`. With "sh" the segments of both readings are returned, and either
- * reading failing is a failure.
+ * is a segment marked `opaque`. With "sh" the segments of both readings are returned; a reading
+ * that stops at a syntax error contributes the commands before it (the shell runs none after), and
+ * a syntax error in every reading is a failure, like any construct the checker does not model.
  */
 export function parseCommand(src: string, shell: Reading): Parsed {
   return attempt(() => commands(src, 0, false, shell));
@@ -23,110 +27,154 @@ export function parseCommand(src: string, shell: Reading): Parsed {
 
 function commands(src: string, depth: number, nested: boolean, shell: Reading): Segment[] {
   if (depth > MAX_DEPTH) fail("nested too deeply");
-  if (shell !== "sh") return syntax(src, depth, nested, shell).flatMap((s) => seeThrough(s, depth, shell));
-  const both = [...commands(src, depth, nested, "dash"), ...commands(src, depth, nested, "bash")];
+  const read = (dialect: Dialect) => {
+    const { segments, stopped } = syntax(src, depth, nested, dialect);
+    return { segments: segments.flatMap((s) => seeThrough(s, depth, dialect)), stopped };
+  };
+  if (shell !== "sh") {
+    const one = read(shell);
+    return one.stopped ? fail(one.stopped) : one.segments;
+  }
+  const [dash, bash] = [read("dash"), read("bash")];
+  if (dash.stopped && bash.stopped) fail(dash.stopped === bash.stopped ? dash.stopped : `${dash.stopped} (dash); ${bash.stopped} (bash)`);
   const seen = new Set<string>();
-  return both.filter((s) => {
+  return [...dash.segments, ...bash.segments].filter((s) => {
     const key = JSON.stringify(s);
     return !seen.has(key) && seen.add(key);
   });
 }
 
 /** Shells by program name, with how each reads `-c STR`; null: a dialect the checker does not model. */
-const SHELLS: Record<string, Reading | null> = { sh: "sh", bash: "bash", dash: "dash", zsh: null, ksh: null, mksh: null, ash: null, yash: null, fish: null, csh: null, tcsh: null };
-// `-c` only switches mode: the script is the first operand (`bash -c -x 'cmd'` is legal)
-const SHELL: Wrapper = { flags: "abcefhklmnprstuvxBCEHPTi", withArg: "oO", long: ["norc", "noprofile", "posix", "login", "noediting", "restricted", "verbose", "debugger", "rcfile=", "init-file="] };
+const SHELLS: Record<string, Reading | null> = {
+  ...{ sh: "sh", bash: "bash", rbash: "bash", dash: "dash" },
+  ...{ zsh: null, ksh: null, ksh93: null, mksh: null, lksh: null, oksh: null, loksh: null, pdksh: null, posh: null, ash: null, yash: null },
+  ...{ fish: null, csh: null, tcsh: null, rc: null, es: null, elvish: null, nu: null, xonsh: null, pwsh: null, powershell: null },
+};
+// `-c` only switches mode: the script is the first operand (`bash -c -x 'cmd'` is legal); `-o` and
+// `-O` take the next word even inside a cluster (`sh -oc noglob 'cmd'`); bash's long options come
+// first and are never abbreviated
+const SHELL: Options = {
+  ...{ flags: "abcefhklmnprstuvxBCEHPTiDIVq", nextWord: "oO", exactLong: true },
+  long: ["norc", "noprofile", "posix", "login", "noediting", "restricted", "verbose", "debugger", "dump-strings", "dump-po-strings", "pretty-print", "help", "version", "rcfile=", "init-file="],
+};
 /** A script operand that is the shell's own stdin. */
 const STDIN_FILE = /(^|\/)(stdin|tty)$|(^|\/)fd\/\d+$/;
 /** Programs that run a command through the target user's shell, or one read from a terminal or log. */
-const SHELL_RUNNERS = new Set(["su", "runuser", "sg", "newgrp", "scriptlive", "coresched", "pkexec"]);
+const SHELL_RUNNERS = new Set(["su", "runuser", "sg", "newgrp", "scriptlive", "coresched", "pkexec", "sudoedit"]);
 const WATCH: Wrapper = { flags: "bcegtwpx", withArg: "nq", optional: "d", long: ["beep", "color", "no-color", "differences", "errexit", "chgexit", "equexit=", "interval=", "precise", "no-title", "no-wrap", "exec", "no-linewrap"] };
-const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+/** bash's `jobs -x COMMAND ARGS` runs COMMAND, each jobspec (`%1`) in it replaced by a process group ID. */
+const JOBS: Wrapper = { flags: "lnprsx" };
 
-/** What `seg` runs, seen through (see parseCommand). */
-function seeThrough(seg: Segment, depth: number, dialect: Dialect): Segment[] {
+/**
+ * What `seg` runs, seen through (see parseCommand). `inShell`: the shell itself runs it, so a
+ * builtin's name means the builtin (not when a wrapper such as `env` or `timeout` executes it).
+ */
+function seeThrough(seg: Segment, depth: number, dialect: Dialect, inShell = true): Segment[] {
   if (seg.opaque) return [seg];
   const risk = builtinRisk(seg, dialect);
   if (risk) return [{ ...seg, opaque: risk }];
+  if (seg.inert === "builtin" && inShell) return [seg]; // a call of a function the script defined: its body is read
   const first = seg.words[0];
-  if (!first || first.unknown || first.glob) return [seg];
+  const builtin = inShell && isInert(seg, dialect);
+  if (!first || first.unknown || first.glob || first.anyValue) return [builtin ? { ...seg, inert: "builtin" } : seg];
   const name = first.text.slice(first.text.lastIndexOf("/") + 1);
+  const inert = builtin ? "builtin" : "words";
   const args = seg.words[1]?.text === "--" ? seg.words.slice(2) : seg.words.slice(1);
-  if (name === "eval") return [part(seg, [first], true), ...script(args, seg, depth, dialect)];
-  if (name === "trap" && args.length >= 2) return [part(seg, [first, ...args.slice(1)], true), ...script(args.slice(0, 1), seg, depth, dialect)];
+  if (name === "eval") return [part(seg, [first], true, inert), ...script(args, seg, depth, dialect)];
+  if (name === "trap" && args.length >= 2) return [part(seg, [first, ...args.slice(1)], true, inert), ...script(args.slice(0, 1), seg, depth, dialect)];
   if (name === "find") return find(seg, depth, dialect);
+  if (name === "git") return readGit(seg.words) ? [seg] : [{ ...seg, opaque: "a word known only at run time stands where git reads its options" }];
   if (Object.hasOwn(SHELLS, name)) return shell(seg, depth, name, SHELLS[name]!);
-  if (SHELL_RUNNERS.has(name)) return [{ ...seg, opaque: `\`${name}\` runs its command through a shell hey cannot see` }];
+  if (SHELL_RUNNERS.has(name)) return [{ ...seg, opaque: `\`${name}\` runs its command through a shell or editor hey cannot see` }];
+  const unseen = runsUnseen(name, seg.words);
+  if (unseen) return [{ ...seg, opaque: unseen }];
+  if (name === "gdb") return gdb(seg, depth, dialect);
   if (name === "watch") return wrapper(seg, name, WATCH, depth, dialect);
+  if (name === "jobs" && dialect === "bash" && first.text === "jobs") return jobs(seg, depth);
+  if (LOADER_NAME.test(name)) return wrapper(seg, name, LOADER, depth, dialect);
   const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
-  return spec ? wrapper(seg, name, spec, depth, dialect) : [seg];
+  if (spec) return wrapper(seg, name, spec, depth, dialect, inert);
+  return [inert === "builtin" ? { ...seg, inert } : seg];
 }
 
-/** The wrapper's own part of `seg`: its words, with the segment's assignments (and redirections). */
-function part(seg: Segment, words: Word[], redirects: boolean, raw = seg.raw): Segment {
-  return { raw, assigns: seg.assigns, words, redirects: redirects ? seg.redirects : [], nested: seg.nested };
+/** The wrapper's own part of `seg`: its words, with the segment's assignments (and redirections); its words run nothing. */
+function part(seg: Segment, words: Word[], redirects: boolean, inert: Segment["inert"] = "words", raw = seg.raw): Segment {
+  return { raw, assigns: seg.assigns, words, redirects: redirects ? seg.redirects : [], nested: seg.nested, inert };
 }
 
 /** Words joined into a script, as eval does, read as `reading`; built from an expansion (or absent) → opaque. */
 function script(words: Word[], seg: Segment, depth: number, reading: Reading): Segment[] {
   if (!words.length) return [opaque(seg.raw, "a shell reading its script from stdin")];
-  if (words.some((w) => w.unknown || w.glob)) return [opaque(seg.raw, "a script known only at run time")];
+  if (words.some((w) => w.unknown || w.glob || w.anyValue)) return [opaque(seg.raw, "a script known only at run time")];
   return commands(words.map((w) => w.text).join(" "), depth + 1, true, reading);
 }
 
-function run(seg: Segment, words: Word[], env: Word[], redirects: Redirect[], depth: number, dialect: Dialect): Segment[] {
+/** The command a wrapper runs; `inShell` for the shell's own wrappers (`command`, `builtin`, bash's `time`, `jobs -x`), which run builtins too. */
+function run(seg: Segment, words: Word[], env: Word[], redirects: Redirect[], depth: number, dialect: Dialect, inShell = false): Segment[] {
   const raw = words.map((w) => w.raw).join(" ");
-  return seeThrough({ raw, assigns: [...seg.assigns, ...env], words, redirects, nested: true }, depth + 1, dialect);
+  return seeThrough({ raw, assigns: [...seg.assigns, ...env], words, redirects, nested: true }, depth + 1, dialect, inShell);
 }
 
-/** Stands for the arguments xargs appends from its input. */
-const INPUT: Word = { text: "…", raw: "…", unknown: false, glob: true };
+/** Wrappers that are the shell's own: the command they run may be a builtin. */
+const IN_SHELL: Record<Dialect, Set<string>> = { dash: new Set(["command"]), bash: new Set(["command", "builtin", "time"]) };
+
+/** Stands for the arguments xargs appends from its input: any number of words, any values. */
+const INPUT: Word = { text: "…", raw: "…", unknown: false, glob: true, anyValue: true };
 
 /**
  * A placeholder filled from input (`xargs -I{}`, `find -exec … {}`) as a whole argument is an
- * argument of unknown value (like a glob); in the command name or inside a word (`sh -c 'rm {}'`)
- * it could be code, so the word is unknown.
+ * argument of unknown value (data, any value); in the command name or inside a word
+ * (`sh -c 'rm {}'`: a file name pasted into a script can be code) the word is unknown.
  */
 function fill(words: Word[], placeholder: string): Word[] {
   return words.map((w, i) => {
     if (!w.text.includes(placeholder)) return w;
-    return i > 0 && w.text === placeholder ? { ...w, glob: true } : { ...w, unknown: true };
+    return i > 0 && w.text === placeholder ? { ...w, glob: true, anyValue: true } : { ...w, unknown: true };
   });
 }
 
-/** Is `w` a NAME=value operand of `env` or `sudo`? Anything with `=` after a name counts (env sets `BASH_FUNC_x%%=…` too); undefined: known only at run time. */
+/** Is `w` a NAME=value operand of `env`? Anything with `=` after a name counts (env sets `BASH_FUNC_x%%=…` too); undefined: known only at run time. */
 function envAssign(w: Word): boolean | undefined {
-  if (!w.unknown && !w.glob) return /^[^=]+=/.test(w.text);
-  return /^[^=$`'"\\*?[]+=/.test(w.raw) ? true : undefined;
+  if (!w.unknown && !w.glob && !w.anyValue) return /^[^=]+=/.test(w.text);
+  return /^[^=$`'"\\*?[]+=/.test(w.raw) && !w.anyValue ? true : undefined;
 }
 
-function wrapper(seg: Segment, name: string, spec: Wrapper, depth: number, dialect: Dialect): Segment[] {
-  const whole = [part(seg, seg.words, true)];
+/** `inert`: "builtin" for the shell's own wrappers (`command`, `exec`…), whose own part runs no program. */
+function wrapper(seg: Segment, name: string, spec: Wrapper, depth: number, dialect: Dialect, inert: Segment["inert"] = "words"): Segment[] {
+  const whole = [part(seg, seg.words, true, inert)];
   const parsed = readOptions(seg.words, spec, 1 + (spec.leading ?? 0), false);
   if (!parsed) return [...whole, opaque(seg.raw, `\`${name}\` with options the checker does not model`)];
   const { seen } = parsed;
   const has = (keys?: string[]) => keys?.some((key) => seen.has(key));
-  if (has(spec.noCommand)) return whole;
-  let k = Math.min(parsed.k + (spec.operands ?? 0), seg.words.length);
-  const own = seg.words.slice(0, k);
-  const env: Word[] = [];
-  for (; spec.env && k < seg.words.length; k++) {
-    const assign = envAssign(seg.words[k]!);
+  if (has(spec.noCommand) && !has(spec.opaque)) return whole;
+  const rest = spec.permute ? parsed.operands : seg.words.slice(parsed.k);
+  let k = Math.min(spec.operands ?? 0, rest.length);
+  const own = spec.permute ? seg.words : seg.words.slice(0, parsed.k + k);
+  const env: Word[] = [...parsed.env];
+  for (; spec.env && !(spec.envAmongOptions && parsed.ended) && k < rest.length; k++) {
+    const assign = envAssign(rest[k]!);
     if (assign === undefined) return [...whole, opaque(seg.raw, `\`${name}\` with an operand known only at run time`)];
     if (!assign) break;
-    env.push(seg.words[k]!);
+    env.push(rest[k]!);
   }
-  const cmd = seg.words.slice(k);
-  if (has(spec.opaque) || (cmd[0] && spec.shellWords?.includes(cmd[0].text))) return [part(seg, own, true), opaque(seg.raw, `\`${name}\` runs a string through $SHELL or its own splitter`)];
+  const cmd = rest.slice(k);
+  // bash's `time` is a reserved word before a pipeline: `time PATH=. ls` assigns, as without it
+  while (name === "time" && dialect === "bash" && cmd[0] && ASSIGN.test(cmd[0].raw)) env.push(cmd.shift()!);
+  if (has(spec.opaque) || (cmd[0] && spec.shellWords?.includes(cmd[0].text))) return [part(seg, own, true, inert), opaque(seg.raw, `\`${name}\` runs code named by an option or the environment (an editor, a string through $SHELL, a library)`)];
+  if (!cmd.length && spec.defaultCommand) cmd.push({ text: spec.defaultCommand, raw: spec.defaultCommand, unknown: false, glob: false });
   if (!cmd.length) return spec.bareShell ? [...whole, opaque(seg.raw, `\`${name}\` without a command starts a shell reading stdin`)] : whole;
-  if (name === "watch" && !has(["x", "exec"])) return [part(seg, own, true), ...script(cmd, seg, depth, "sh")]; // `sh -c` of the joined words
-  const ownRaw = [...seg.assigns, ...own].map((w) => w.raw).join(" ");
-  return [part(seg, own, false, ownRaw), ...run(seg, name === "xargs" ? xargsCommand(cmd, seen) : cmd, env, seg.redirects, depth, dialect)];
+  if (name === "watch" && !has(["x", "exec"])) return [part(seg, own, true, inert), ...script(cmd, seg, depth, "sh")]; // `sh -c` of the joined words
+  const ownRaw = [...seg.assigns, ...own.filter((w) => !env.includes(w))].map((w) => w.raw).join(" ");
+  const ownWords = own.filter((w) => !env.includes(w));
+  const ownInert = name === "valgrind" ? undefined : inert; // valgrind's options are not all known: its words may run
+  const inShell = IN_SHELL[dialect].has(name) && seg.words[0]!.text === name;
+  return [part(seg, ownWords, false, ownInert, ownRaw), ...run(seg, name === "xargs" ? xargsCommand(cmd, seen) : cmd, env, seg.redirects, depth, dialect, inShell)];
 }
 
-/** xargs fills its `-I` placeholder, or else appends what it reads: `xargs env` runs `env rm -rf /` given that input. */
+/** xargs fills its `-I`/`-i` placeholder, or else appends what it reads: `xargs env` runs `env rm -rf /` given that input. */
 function xargsCommand(cmd: Word[], seen: Map<string, Word | null>): Word[] {
-  const placeholder = seen.get("I")?.text ?? (seen.has("i") || seen.has("replace") ? seen.get("replace")?.text || "{}" : undefined);
+  const replace = seen.has("I") ? seen.get("I") : seen.has("i") ? seen.get("i") : seen.get("replace");
+  const placeholder = seen.has("I") ? replace?.text : seen.has("i") || seen.has("replace") ? replace?.text || "{}" : undefined;
   return placeholder ? fill(cmd, placeholder) : [...cmd, INPUT];
 }
 
@@ -140,25 +188,33 @@ function shell(seg: Segment, depth: number, name: string, reading: Reading | nul
     if (!reading) return [own, opaque(seg.raw, `\`${name}\` reads its script in a dialect the checker does not model`)];
     return [own, ...script(first ? [first] : [], seg, depth, reading)];
   }
-  // no operand, `-s`, `-` or a stdin file: commands come from stdin, as in `curl … | sh`
-  if (!first || parsed.seen.has("s") || first.text === "-" || first.unknown || first.glob || STDIN_FILE.test(first.text)) return [...whole, opaque(seg.raw, "a shell reading a script the rules cannot see")];
+  if (parsed.seen.has("help") || parsed.seen.has("version")) return whole;
+  // no operand, `-s`, `-i`, `-` or a stdin file: commands come from stdin, as in `curl … | sh`
+  if (!first || parsed.seen.has("s") || first.text === "-" || first.unknown || first.glob || first.anyValue || STDIN_FILE.test(first.text)) return [...whole, opaque(seg.raw, "a shell reading a script the rules cannot see")];
   return [seg]; // runs a script file: opaque, like any program
 }
 
 function find(seg: Segment, depth: number, dialect: Dialect): Segment[] {
-  const own: Word[] = [];
-  const inner: Segment[] = [];
-  const w = seg.words;
-  for (let k = 0; k < w.length; k++) {
-    if (!FIND_EXEC.has(w[k]!.text)) {
-      own.push(w[k]!);
-      continue;
-    }
-    let end = k + 1;
-    while (end < w.length && w[end]!.text !== ";" && !(w[end]!.text === "+" && w[end - 1]!.text === "{}")) end++;
-    if (end >= w.length) return [part(seg, w, true), opaque(seg.raw, "`find -exec` without its `;` or `+`")];
-    inner.push(...run(seg, fill(w.slice(k + 1, end), "{}"), [], [], depth, dialect));
-    k = end;
-  }
-  return inner.length ? [part(seg, own, true), ...inner] : [seg];
+  const read = readFind(seg.words);
+  if ("opaque" in read) return [part(seg, seg.words, true), opaque(seg.raw, read.opaque)];
+  if (!read.commands.length) return [part(seg, read.own, true)];
+  return [part(seg, read.own, true), ...read.commands.flatMap((words) => run(seg, fill(words, "{}"), [], [], depth, dialect))];
+}
+
+/** `gdb … --args PROGRAM ARGS` runs PROGRAM; gdb's own words are commands of its own language. */
+function gdb(seg: Segment, depth: number, dialect: Dialect): Segment[] {
+  const at = seg.words.findIndex((w, i) => i > 0 && (w.text === "--args" || w.text === "-args"));
+  if (seg.words.slice(0, at < 0 ? undefined : at).some((w) => w.unknown || w.glob || w.anyValue)) return [{ ...seg, opaque: "`gdb` with words known only at run time" }];
+  if (at < 0 || at + 1 >= seg.words.length) return [seg];
+  return [part(seg, seg.words.slice(0, at + 1), true, undefined), ...run(seg, seg.words.slice(at + 1), [], [], depth, dialect)];
+}
+
+/** bash's `jobs -x COMMAND ARGS`: a jobspec becomes a number, known only at run time. */
+function jobs(seg: Segment, depth: number): Segment[] {
+  const parsed = readOptions(seg.words, JOBS, 1, false);
+  if (!parsed) return [{ ...seg, opaque: "`jobs` with options the checker does not model" }];
+  if (!parsed.seen.has("x")) return [{ ...seg, inert: "builtin" }];
+  const cmd = seg.words.slice(parsed.k).map((w) => (w.text.startsWith("%") ? { ...w, unknown: true } : w));
+  if (!cmd.length) return [{ ...seg, inert: "builtin" }];
+  return [part(seg, seg.words.slice(0, parsed.k), true, "builtin"), ...run(seg, cmd, [], seg.redirects, depth, "bash", true)];
 }

@@ -1,49 +1,60 @@
 // The grammar around the words (SPEC §8): lists, pipelines, subshells, groups, if/while/until/for,
-// redirections and heredocs, read as dash or bash reads them. It models a subset exactly and fails
-// on the rest: `case`, functions, `[[ ]]`, `(( ))`, `select`, `coproc`, bash's `{fd}>`, heredocs
-// whose delimiter is not a plain word or whose end dash and bash would find at different lines.
-import { ASSIGN, attempt, fail, MAX_DEPTH, META, NAME, opaque, scratch, WordReader, type Dialect, type Parsed, type Segment, type Word } from "./shell-words.ts";
+// case, functions, bash arrays and arithmetic, redirections and heredocs, read as dash or bash
+// reads them. It models a subset exactly and fails on the rest: bash's `[[ ]]`, `coproc`, `{fd}>`,
+// heredocs whose delimiter is not a plain word or whose end dash and bash would find at different
+// lines. A syntax error of the dialect is told apart from what is not modelled: the shell runs the
+// complete commands before it, and none from there on.
+import { CompoundReader, type Close } from "./shell-compound.ts";
+import { unterminated } from "./shell-tokens.ts";
+import { ASSIGN, attempt, fail, MAX_DEPTH, opaque, ParseError, syntaxError, type Dialect, type Parsed, type Segment, type WordReader } from "./shell-words.ts";
 
-/** Syntax only: every simple command, including those in substitutions, subshells and groups. */
-export function parseSyntax(src: string, dialect: Dialect): Parsed {
-  return attempt(() => syntax(src, 0, false, dialect));
+/** What a script runs, and the syntax error that stops it (what follows it never runs). */
+export interface Script {
+  segments: Segment[];
+  stopped?: string;
 }
 
-/** The simple commands of `src` at nesting `depth`; throws ParseError (see `attempt`). */
-export function syntax(src: string, depth: number, nested: boolean, dialect: Dialect): Segment[] {
+/** Syntax only: every simple command, including those in substitutions, subshells and groups; a syntax error fails. */
+export function parseSyntax(src: string, dialect: Dialect): Parsed {
+  return attempt(() => {
+    const { segments, stopped } = syntax(src, 0, false, dialect);
+    return stopped ? fail(stopped.replace(/^syntax error: /, "")) : segments;
+  });
+}
+
+/** The simple commands of the script `src` at nesting `depth`; throws ParseError (see `attempt`). */
+export function syntax(src: string, depth: number, nested: boolean, dialect: Dialect): Script {
   // \r, NUL, escape sequences…: not separators to sh, but they hide what the text says
   if (/[\x00-\x08\x0b-\x1f\x7f]/.test(src)) fail("control character in the command");
   const out: Segment[] = [];
-  new Reader(src, depth, out, dialect).list("", nested);
-  return out;
+  const reader = new Reader(src, depth, out, dialect);
+  const stopped = reader.whole(nested);
+  return { segments: out, stopped };
 }
 
-const RESERVED = new Set(["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "select", "case", "esac", "function", "coproc", "in", "{", "}", "!", "[[", "]]"]);
 const STRIPPED = new Set(["!", "if", "then", "else", "elif", "do", "while", "until"]); // they only precede a command
-const AFTER_COMPOUND = new Set(["then", "do", "done", "fi", "else", "elif", "}"]); // `(a) then`, `fi fi`: no separator needed
-const DELIMITS = " \t\n;&|()<>"; // what may follow a reserved word
-// one word, quoted whole or not at all: dash and bash agree where its heredoc ends
-const PLAIN_DELIMITER = /^(?:[A-Za-z0-9_.-]+|'[A-Za-z0-9_.-]+'|"[A-Za-z0-9_.-]+"|\\[A-Za-z0-9_.-]+)$/;
+const AFTER_COMPOUND = new Set(["then", "do", "done", "fi", "else", "elif", "}", "esac"]); // `(a) then`, `fi fi`: no separator needed
 const NAMED_FD = /^\{[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\}$/;
 const ARRAY_ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*\[.*\]\+?=/s;
-const REDIRECTS: Record<Dialect, string[]> = {
-  bash: ["&>>", "&>", "<<<", "<<-", ">>", ">|", ">&", "<<", "<&", "<>", ">", "<"],
-  dash: ["<<-", ">>", ">|", ">&", "<<", "<&", "<>", ">", "<"], // dash reads `&>` as `&` then `>`
-};
-
-const unterminated = (delim: string) => `unterminated heredoc (no \`${delim}\` line)`;
-
-interface Pending {
-  delim: string;
-  strip: boolean;
-  expand: boolean;
-  /** the nesting level of the command that declared it */
-  level: number;
-}
+const COMPOUND = /^[A-Za-z_][A-Za-z0-9_]*\+?=$/; // `NAME=` right before `(`: a bash array
+/** bash reads `NAME=(…)` as an array in their arguments too */
+const DECLARATIONS = new Set(["declare", "typeset", "local", "export", "readonly"]);
+const FUNCTION_NAME: Record<Dialect, RegExp> = { dash: /^[A-Za-z_][A-Za-z0-9_]*$/, bash: /^[^\s"'`$\\<>|&;()=]+$/ };
 
 /** Reads `s`, pushing every simple command found (nested ones first) to `out`; throws ParseError. */
-class Reader extends WordReader {
-  private heredocs: Pending[] = [];
+class Reader extends CompoundReader {
+  /** functions surely defined by now (a definition the main script ran, unconditionally): calling one runs its body, already read */
+  private functions = new Set<string>();
+  /** the `if`/`while`/`for` constructs open, innermost last (their keywords are read where they come, so the order is checked here) */
+  private open: string[] = [];
+  /** where the open constructs of the list being read start in `open` */
+  private base = 0;
+  /** a function definition just read, waiting to be known unconditional */
+  private defined?: string;
+
+  protected reader(src: string, level: number): WordReader {
+    return new Reader(src, level, this.out, this.dialect);
+  }
 
   protected sub(close: ")" | "}"): void {
     if (++this.level > MAX_DEPTH) fail("nested too deeply");
@@ -51,37 +62,89 @@ class Reader extends WordReader {
     this.level--;
   }
 
+  /** A reserved word's place among the open constructs: `then` only after `if …`, `done` only after `do`… */
+  private structure(kw: string): void {
+    const top = this.open.length > this.base ? this.open.at(-1) : undefined;
+    const after = (...tops: string[]) => {
+      if (!top || !tops.includes(top)) syntaxError(`unexpected \`${kw}\``);
+    };
+    if (kw === "if" || kw === "while" || kw === "until" || kw === "for" || kw === "select") this.open.push(kw === "if" ? "if" : kw === "until" || kw === "while" ? "while" : "for");
+    else if (kw === "then") (after("if"), (this.open[this.open.length - 1] = "then"));
+    else if (kw === "elif") (after("then"), (this.open[this.open.length - 1] = "if"));
+    else if (kw === "else") (after("then"), (this.open[this.open.length - 1] = "else"));
+    else if (kw === "fi") (after("then", "else"), this.open.pop());
+    else if (kw === "do") (after("while", "for"), (this.open[this.open.length - 1] = "do"));
+    else if (kw === "done") (after("do"), this.open.pop());
+  }
+
+  /** A list ends: what it opened must be closed. */
+  private closed(): void {
+    if (this.open.length > this.base) syntaxError(`\`${this.open.at(-1)}\` without its end`);
+  }
+
   protected script(src: string): void {
     new Reader(src, this.level + 1, this.out, this.dialect).list("", true);
   }
 
-  /** Commands up to `close` (")" or "}", consumed) or the end of the text. */
-  list(close: "" | ")" | "}", nested: boolean): void {
+  /** The whole text as a script; returns the syntax error that stops it, after which nothing runs. */
+  whole(nested: boolean): string | undefined {
+    let mark = 0; // where the complete command being read started in `out`
+    try {
+      this.list("", nested, () => (mark = this.out.length));
+    } catch (e) {
+      if (!(e instanceof ParseError && e.syntax)) throw e;
+      this.out.length = mark; // the shell parses a complete command before running any of it
+      return e.message;
+    }
+    return undefined;
+  }
+
+  /** Commands up to `close` or the end of the text; `complete` is told where each complete command ends. */
+  protected list(close: Close, nested: boolean, complete?: () => void): void {
+    const outer = this.base;
+    this.base = this.open.length;
+    try {
+      this.items(close, nested, complete);
+    } finally {
+      this.base = outer;
+    }
+  }
+
+  private items(close: Close, nested: boolean, complete?: () => void): void {
     let pending = ""; // an operator still waiting for its command
     for (;;) {
       this.blanks();
       const c = this.at();
-      const closing = close === ")" ? c === ")" : close === "}" && this.keyword() === "}";
+      const op = this.operator();
+      const closing = close === ")" ? c === ")" : close === "}" ? this.keyword() === "}" : close === "case" && (op === ";;" || op === ";&" || op === ";;&" || this.keyword() === "esac");
       if (c === "\n") {
         // a pending heredoc of an enclosing command: dash and bash differ on where its body starts
         if (this.heredocs.some((h) => h.level !== this.level)) fail("a newline inside a nested command while a heredoc is pending");
         this.i++;
         this.readHeredocs();
+        if (!pending) complete?.();
       } else if (c === "" || closing) {
-        if (pending) fail(`nothing after \`${pending}\``);
-        if (close && !closing) fail(`missing \`${close}\``);
+        if (pending) syntaxError(`nothing after \`${pending}\``);
+        if (close && !closing) syntaxError(`missing \`${close === "case" ? "esac" : close}\``);
         const open = this.heredocs.find((h) => !close || h.level >= this.level);
         if (open) fail(unterminated(open.delim));
-        this.i += close.length;
+        this.closed();
+        if (close !== "case") this.i += close.length;
         return;
       } else {
+        const before = pending;
         const joined = this.command(nested);
         this.blanks();
-        const op = this.operator();
-        if (op === ";;" || op === ";&") fail("unsupported shell syntax `;;`");
-        if (!op && !joined && !["", "\n", ")"].includes(this.at())) fail(`unexpected \`${this.at()}\``);
-        this.i += op.length;
-        pending = ["&&", "||", "|", "|&"].includes(op) ? op : "";
+        const next = this.operator();
+        if (this.defined && !before && next !== "|" && next !== "&" && next !== "|&" && !this.open.length && this.level === 0 && !nested) this.functions.add(this.defined);
+        this.defined = undefined;
+        if (next === ";;" || next === ";&" || next === ";;&") {
+          if (close === "case") return this.closed();
+          syntaxError(`\`${next}\` outside \`case\``);
+        }
+        if (!next && !joined && !["", "\n", ")"].includes(this.at())) syntaxError(`unexpected \`${this.at()}\``);
+        this.i += next.length;
+        pending = ["&&", "||", "|", "|&"].includes(next) ? next : "";
       }
     }
   }
@@ -90,12 +153,13 @@ class Reader extends WordReader {
    * One simple command; a subshell, group or keyword yields its inner commands instead. Returns
    * true when it ended at a reserved word that needs no separator before it (`for x do`, `(a) then`).
    */
-  private command(nested: boolean): boolean {
+  protected command(nested: boolean): boolean {
     const start = this.i;
     let from = start; // the raw text starts after keywords that only precede the command
     const seg: Segment = { raw: "", assigns: [], words: [], redirects: [], nested };
-    let compound = false; // after `)`, `}`, `fi`, `done`: only redirections may follow
+    let compound = false; // after `)`, `}`, `fi`, `done`, `esac`: only redirections may follow
     let joined = false;
+    let wordEnd = -1; // where the last word ended: `NAME=(` must touch
     for (;;) {
       this.blanks();
       const c = this.at();
@@ -103,144 +167,96 @@ class Reader extends WordReader {
       const first: boolean = !seg.assigns.length && !seg.words.length && !seg.redirects.length;
       const kw: string = first ? this.keyword() : "";
       if (compound && kw) {
-        if (!AFTER_COMPOUND.has(kw)) fail(`unexpected \`${kw}\``);
+        if (!AFTER_COMPOUND.has(kw)) syntaxError(`unexpected \`${kw}\``);
         joined = true;
         break;
       }
       if (first && !compound && c === "(") {
-        if (this.at(1) === "(") fail("unsupported shell syntax `((`");
-        this.i++;
-        this.sub(")");
+        if (this.at(1) === "(" && this.dialect === "bash") this.arithmeticBody(this.i); // `((…))`: arithmetic, no program
+        else {
+          this.i++; // dash reads `((` as two subshells
+          this.sub(")");
+        }
         compound = true;
       } else if (kw) {
         this.i += kw.length;
+        this.structure(kw);
         if (kw === "{") this.sub("}");
-        else if (kw === "for") this.forHeader();
+        else if (kw === "for" || kw === "select") this.forHeader(nested, kw);
+        else if (kw === "case") {
+          this.open.push("case"); // a function defined in an item may not be
+          this.caseClause(nested);
+          this.open.pop();
+        }
+        else if (kw === "function") this.definition(seg, nested);
+        else if (kw === "}" || kw === "esac" || kw === "in") syntaxError(`unexpected \`${kw}\``);
         else if (!STRIPPED.has(kw) && kw !== "fi" && kw !== "done") fail(`unsupported shell syntax \`${kw}\``);
-        compound = kw === "{" || kw === "fi" || kw === "done";
+        compound = ["{", "fi", "done", "case", "function"].includes(kw);
         from = this.i;
-      } else if (c === "(") fail("unexpected `(`");
+      } else if (c === "(") this.paren(seg, wordEnd, nested);
       else if (!this.redirect(seg)) {
-        if (compound) fail("unexpected word after a compound command");
+        if (compound) syntaxError("unexpected word after a compound command");
         const w = this.word();
+        wordEnd = this.i;
         this.noNewline(w);
         if (this.dialect === "bash" && NAMED_FD.test(w.raw) && (this.at() === "<" || this.at() === ">")) fail("bash's `{name}>` fd redirection");
         const command = !seg.words.length;
         if (command && this.dialect === "bash" && ARRAY_ASSIGN.test(w.raw)) seg.opaque = "bash evaluates an array subscript as code";
         (command && (ASSIGN.test(w.raw) || seg.opaque) ? seg.assigns : seg.words).push(w);
       }
+      if (this.defined !== undefined) return false; // a function definition: its body was the command
     }
-    if (this.i === start) fail(`unexpected \`${this.at()}\``);
+    if (this.i === start) syntaxError(`unexpected \`${this.at()}\``);
     seg.raw = this.s.slice(from, this.i).trim();
+    this.forget(seg);
     if (seg.opaque) this.out.push(opaque(seg.raw, seg.opaque));
     else if (seg.assigns.length || seg.words.length || seg.redirects.length) this.out.push(seg);
     return joined;
   }
 
-  /** After `for`: NAME, then `in WORDS` ended by `;` or a newline, or nothing; `do` must follow. Runs nothing itself. */
-  private forHeader(): void {
+  /** A call of a function surely defined runs its body (already read): it runs no program. `unset` may remove one. */
+  private forget(seg: Segment): void {
+    const first = seg.words[0];
+    if (!first || first.unknown || first.glob) return;
+    if (first.text === "unset") {
+      if (seg.words.some((w) => /^-[a-z]*v/.test(w.text))) return; // `unset -v`: variables only
+      for (const w of seg.words.slice(1)) (w.unknown || w.glob ? this.functions.clear() : this.functions.delete(w.text));
+      return;
+    }
+    if (this.functions.has(first.text)) seg.inert = "builtin";
+  }
+
+  /** `function NAME [()] BODY` (bash). */
+  private definition(seg: Segment, nested: boolean): void {
     this.blanks();
     const name = this.word();
-    if (!NAME.test(name.raw)) fail("`for` needs a plain variable name");
-    this.linebreaks();
-    let kw = this.keyword();
-    if (kw === "in") {
-      this.i += kw.length;
-      for (this.blanks(); this.at() !== ";" && this.at() !== "\n"; this.blanks()) {
-        if (this.at() === "" || META.includes(this.at())) fail(`unexpected \`${this.at() || "end"}\` in a \`for\` list`);
-        this.noNewline(this.word());
-      }
-    }
-    if (kw === "in" || this.at() === ";") {
-      if (this.at() === ";") this.i++;
-      this.linebreaks();
-      kw = this.keyword();
-    }
-    if (kw !== "do") fail("`for` without `do`");
+    if (!FUNCTION_NAME.bash.test(name.raw)) syntaxError(`\`${name.raw}\` is no function name`);
+    this.functionBody(nested);
+    this.defined = name.text;
+    seg.raw = "";
   }
 
-  /** Blanks and newlines where the grammar allows them; a pending heredoc would start its body there. */
-  private linebreaks(): void {
-    for (this.blanks(); this.at() === "\n"; this.blanks()) {
-      if (this.heredocs.length) fail("a heredoc pending across a `for` header");
+  /**
+   * A `(` after words: bash's array `NAME=(…)` (as an assignment, or an argument of `declare` and its
+   * kin), a function definition `NAME()`, or a syntax error.
+   */
+  private paren(seg: Segment, wordEnd: number, nested: boolean): void {
+    const last = seg.words.at(-1) ?? seg.assigns.at(-1);
+    const inAssigns = !seg.words.length;
+    const declaration = seg.words.length > 1 && DECLARATIONS.has(seg.words[0]!.raw);
+    if (this.dialect === "bash" && last && wordEnd === this.i && COMPOUND.test(last.raw) && (inAssigns || declaration)) {
       this.i++;
+      const array = this.arrayBody(last, seg.words.some((w) => /^-[a-zA-Z]*A/.test(w.text)));
+      (inAssigns ? seg.assigns : seg.words).splice(-1, 1, array);
+      return;
     }
-  }
-
-  private noNewline(w: Word): void {
-    if (this.heredocs.length && w.raw.includes("\n")) fail("a newline inside a word while a heredoc is pending");
-  }
-
-  /** Spaces, tabs and comments (only ever called where a token may start). */
-  private blanks(): void {
-    for (;;) {
-      const c = this.at();
-      if (c === " " || c === "\t") this.i++;
-      else if (c === "#") {
-        if (this.substitutions) fail("a comment inside `$(…)` (bash 3.2 ends the substitution elsewhere)");
-        while (this.i < this.s.length && this.s[this.i] !== "\n") this.i++;
-      }
-      else return;
+    const name = seg.words[0];
+    if (seg.words.length === 1 && !seg.assigns.length && !seg.redirects.length && FUNCTION_NAME[this.dialect].test(name!.raw)) {
+      seg.words.length = 0;
+      this.functionBody(nested);
+      this.defined = name!.text;
+      return;
     }
-  }
-
-  /** The reserved word at the current position, if one is there (followed by a blank, an operator or the end). */
-  private keyword(): string {
-    const w = this.span((c) => /[A-Za-z{}![\]]/.test(c));
-    if (!RESERVED.has(w)) return "";
-    const next = this.at(w.length);
-    return next === "" || DELIMITS.includes(next) ? w : "";
-  }
-
-  private operator(): string {
-    const [a, b] = [this.at(), this.at(1)];
-    if (a !== "&" && a !== "|" && a !== ";") return "";
-    if (b === a) return a + b;
-    if (a === ";" && b === "&") return ";&";
-    if (a === "|" && b === "&" && this.dialect === "bash") return "|&";
-    return a;
-  }
-
-  private redirect(seg: Segment): boolean {
-    if (this.procSub()) return false;
-    const fd = this.span((c) => c >= "0" && c <= "9");
-    const op = REDIRECTS[this.dialect].find((o) => (!fd || o[0] !== "&") && [...o].every((ch, k) => this.at(fd.length + k) === ch));
-    if (!op) return false;
-    if (op === "&>>") fail("`&>>` (bash before 4.0, macOS's /bin/bash, reads `&` then `>>`)");
-    this.i += fd.length + op.length;
-    this.blanks();
-    if (this.at() === "" || (META.includes(this.at()) && !this.procSub())) fail(`missing target after \`${fd + op}\``);
-    const target = this.word();
-    this.noNewline(target);
-    // dash: `>&` takes an fd number or `-`, anything else is a syntax error
-    if (this.dialect === "dash" && (op === ">&" || op === "<&") && !target.unknown && !/^(\d+|-)$/.test(target.text)) fail(`\`${op}${target.raw}\`: not an fd number`);
-    seg.redirects.push({ op: (fd === (op.startsWith("<") ? "0" : "1") ? "" : fd) + op, target });
-    if (op === "<<" || op === "<<-") {
-      if (!PLAIN_DELIMITER.test(target.raw)) fail(`heredoc delimiter \`${target.raw}\` is not a plain word`);
-      this.heredocs.push({ delim: target.text, strip: op === "<<-", expand: !/['"\\]/.test(target.raw), level: this.level });
-    }
-    return true;
-  }
-
-  /** Bodies of pending heredocs, which start after the newline that ends their command; read raw. */
-  private readHeredocs(): void {
-    for (const h of this.heredocs.splice(0)) {
-      let body = "";
-      for (;;) {
-        if (this.i >= this.s.length) fail(unterminated(h.delim));
-        const nl = this.s.indexOf("\n", this.i);
-        const line = this.s.slice(this.i, nl < 0 ? undefined : nl);
-        this.i = nl < 0 ? this.s.length : nl + 1;
-        const bare = h.strip ? line.replace(/^\t+/, "") : line;
-        if (bare === h.delim) break;
-        // inside $(…) bash also ends the body at `EOF)` or `EOF )`; dash does not
-        if (bare.startsWith(h.delim)) fail(`a heredoc line starts with its delimiter \`${h.delim}\` but does not end it`);
-        // dash compares the delimiter with physical lines, bash with lines joined at a continuation
-        if (h.expand && line.endsWith("\\")) fail("a line continuation inside a heredoc body");
-        body += line + "\n";
-      }
-      // an unquoted delimiter: the body expands like a double-quoted string, $(…) included
-      if (h.expand) new Reader(body, this.level + 1, this.out, this.dialect).quoted(scratch(), true);
-    }
+    syntaxError("unexpected `(`");
   }
 }

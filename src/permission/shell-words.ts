@@ -3,6 +3,9 @@
 // words (lists, compound commands, redirections, heredocs) is shell-syntax.ts. A construct the
 // reader does not model exactly for the dialect is a failure (`fail`), which callers refuse.
 
+import { decodeAnsiC, parameterRisk } from "./expansions.ts";
+import { arithmeticRisk, readsUnknownValue } from "./variables.ts";
+
 /** The shell that reads a command line: dash (Debian's and Ubuntu's /bin/sh) or bash. */
 export type Dialect = "dash" | "bash";
 
@@ -18,6 +21,12 @@ export interface Word {
    * (`xargs`, `find -exec … {}`): the shell or the program may turn it into other words
    */
   glob: boolean;
+  /**
+   * one of values the checker cannot pin down, all of them data: filled from input (`xargs`,
+   * `find -exec … {}`), or dash's `$'…'` (read two ways across versions). Matches `*` like a glob;
+   * where an option could stand, it could be any option.
+   */
+  anyValue?: boolean;
 }
 
 /** `op` keeps a non-default fd: ">", "2>", ">>", ">|", "<", "<>", "&>", "&>>", "2>&", "<&", "<<", "<<-", "<<<". */
@@ -38,6 +47,12 @@ export interface Segment {
   nested: boolean;
   /** set when the segment runs code no rule can see (a script read from stdin, a subscript bash evaluates…): why */
   opaque?: string;
+  /**
+   * "builtin": a shell builtin that runs no program (`cd`, `set -e`, `x=1`…), which an allow list
+   * lets through without an entry; "words": a program known not to run its words as commands (a
+   * wrapper's own options, `find` without `-exec`). Either way a deny entry need only match its name.
+   */
+  inert?: "builtin" | "words";
 }
 
 export type Parsed = { ok: true; segments: Segment[] } | { ok: false; reason: string };
@@ -49,14 +64,37 @@ export const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export const MAX_DEPTH = 8; // deeper than any real command line; bounds pathological input
 
-class ParseError extends Error {}
+/** `syntax`: the dialect itself rejects the text (the shell runs nothing of that complete command); else the checker cannot model it. */
+export class ParseError extends Error {
+  constructor(
+    message: string,
+    readonly syntax: boolean,
+  ) {
+    super(message);
+  }
+}
 
-/** Throws the error `attempt` turns into `{ ok: false, reason }`. */
+/** Throws the error `attempt` turns into `{ ok: false, reason }`: a construct the checker does not model exactly. */
 export const fail = (reason: string): never => {
-  throw new ParseError(reason);
+  throw new ParseError(reason, false);
 };
 
-/** Runs a parse; a ParseError thrown by `fail` becomes `{ ok: false, reason }`. */
+/** Throws a syntax error of the dialect: text that dash or bash (as the reader is reading) refuses to parse. */
+export const syntaxError = (reason: string): never => {
+  throw new ParseError(`syntax error: ${reason}`, true);
+};
+
+/** Runs `part`; a syntax error it throws becomes a plain failure (the shell finds it only when that part runs, if ever). */
+export function deferred<T>(part: () => T): T {
+  try {
+    return part();
+  } catch (e) {
+    if (e instanceof ParseError && e.syntax) fail(e.message);
+    throw e;
+  }
+}
+
+/** Runs a parse; a ParseError becomes `{ ok: false, reason }`. */
 export function attempt(run: () => Segment[]): Parsed {
   try {
     return { ok: true, segments: run() };
@@ -75,6 +113,7 @@ export interface WordState {
   text: string;
   unknown: boolean;
   glob: boolean;
+  anyValue?: boolean;
 }
 export const scratch = (): WordState => ({ text: "", unknown: false, glob: false });
 
@@ -150,15 +189,14 @@ export abstract class WordReader {
     let brace = 0; // 1: unquoted { seen, 2: then , or .. — a later } makes a brace expansion
     for (let c = this.at(); c !== "" && (!META.includes(c) || this.procSub()); c = this.at()) {
       if (this.procSub()) {
-        if (this.dialect === "dash") fail("process substitution `<(…)` is bash syntax");
+        if (this.dialect === "dash") syntaxError("dash reads `<(` or `>(` as a redirection without a target");
         const from = this.i;
         this.i += 2;
         this.substitution();
-        this.expanded(w, from);
+        w.text += this.s.slice(from, this.i);
+        w.glob = w.anyValue = true; // a file name (/dev/fd/63): data, whatever its value
       } else if (c === "\\") {
-        const n = this.s[this.i + 1];
-        if (n === undefined) fail("trailing backslash");
-        w.text += n;
+        w.text += this.s[this.i + 1] ?? "\\"; // a backslash ending the text stays itself (dash and bash)
         this.i += 2;
       } else if (c === "'") w.text += this.single();
       else if (c === '"') {
@@ -196,17 +234,22 @@ export abstract class WordReader {
   /** '…' at the current position, read raw; returns its content. */
   private single(): string {
     const end = this.s.indexOf("'", this.i + 1);
-    if (end < 0) fail("unbalanced quote");
+    if (end < 0) syntaxError("unbalanced quote");
     const text = this.s.slice(this.i + 1, end);
     this.i = end + 1;
     return text;
+  }
+
+  /** The whole text as an unquoted heredoc's body: it expands like a double-quoted string (its syntax errors surface only when it expands). */
+  quotedBody(): void {
+    deferred(() => this.quoted(scratch(), true));
   }
 
   /** Inside "…" (the opening quote consumed), or a heredoc body up to the end of the text. */
   protected quoted(w: WordState, heredoc: boolean): void {
     for (let c = this.at(); heredoc || c !== '"'; c = this.at()) {
       const n = this.s[this.i + 1] ?? "";
-      if (c === "") return heredoc ? undefined : fail("unbalanced quote");
+      if (c === "") return heredoc ? undefined : syntaxError("unbalanced quote");
       if (c === "\\" && n !== "" && ("$`\\".includes(n) || (n === '"' && !heredoc))) {
         w.text += n;
         this.i += 2;
@@ -226,13 +269,13 @@ export abstract class WordReader {
     let inner = "";
     for (let c = this.at(); c !== "`"; c = this.at()) {
       const n = this.s[this.i + 1] ?? "";
-      if (c === "") fail("unterminated backtick");
+      if (c === "") syntaxError("unterminated backtick");
       const escaped = c === "\\" && (n === "$" || n === "`" || n === "\\" || (inDoubleQuotes && n === '"'));
       inner += escaped ? n : c;
       this.i += escaped ? 2 : 1;
     }
     this.i++;
-    this.script(inner);
+    deferred(() => this.script(inner)); // bash parses a backtick's text only when it runs
     this.expanded(w, start);
   }
 
@@ -240,19 +283,20 @@ export abstract class WordReader {
   private dollar(w: WordState, bare: boolean): void {
     const start = this.i;
     const n = this.at(1);
-    if (n === "(" && this.at(2) === "(") this.arithmetic();
+    if (n === "(" && this.at(2) === "(") {
+      this.i++;
+      this.arithmeticBody(start);
+    }
     else if (n === "(" || n === "{") {
       this.i += 2;
-      if (n === "(") this.substitution();
+      if (n === "(") deferred(() => this.substitution()); // bash 3.2 parses `$(…)` only when it runs
       else this.parameter(bare);
-    } else if (bare && (n === "'" || n === '"') && this.dialect === "dash") {
-      // dash reads $"…" as a literal $ and a quoted string; newer dash versions read $'…' as bash does
-      if (n === "'") fail("`$'…'` reads differently across dash versions");
-      w.text += "$";
+    } else if (bare && n === "'") return this.ansiC(w);
+    else if (bare && n === '"' && this.dialect === "dash") {
+      w.text += "$"; // dash reads $"…" as a literal $ and a quoted string
       this.i++;
       return;
-    } else if (bare && n === "'") this.ansiC();
-    else if (bare && n === '"') {
+    } else if (bare && n === '"') {
       this.i += 2;
       this.quoted(scratch(), false); // $"…": translated by bash
     } else if (n === "[" && this.dialect === "bash") fail("bash's `$[…]` arithmetic");
@@ -272,7 +316,7 @@ export abstract class WordReader {
   private parameter(bare: boolean): void {
     const start = this.i;
     for (let c = this.at(); c !== "}"; c = this.at()) {
-      if (c === "") fail("unterminated ${");
+      if (c === "") syntaxError("unterminated ${");
       else if (c === "\\") this.i += 2;
       else if (c === "'" && !bare) fail("single quote inside ${…} in double quotes");
       else if (c === "'") this.single();
@@ -290,52 +334,48 @@ export abstract class WordReader {
   }
 
   /**
-   * $((…)). bash reads `$((a) && b)` as a command substitution, so anything but a clean `))` fails.
+   * `((…))` from the current position (at its first `(`), for `$((…))` (`start` at the `$`), bash's
+   * `((…))` command and `for ((…))`. bash reads `$((a) && b)` as a command substitution, so anything
+   * but a clean `))` fails. An assignment to a name that decides what runs makes the rest unknown;
    * bash evaluates a variable's value in arithmetic as an expression, array subscripts and their
    * `$(…)` included, so arithmetic naming a variable runs unknown code there.
    */
-  private arithmetic(): void {
-    const start = this.i;
-    this.i += 3;
+  protected arithmeticBody(start: number): string {
+    const open = this.i;
+    this.i += 2;
     for (let depth = 2; depth > 1; ) {
       const c = this.at();
-      if (c === "") fail("unterminated $((");
-      if ("`'\"\\".includes(c) || (c === "$" && this.at(1) === "(")) fail("substitution or quote inside $(( ))");
+      if (c === "") syntaxError("unterminated `((`");
+      if ("`'\"\\".includes(c) || (c === "$" && this.at(1) === "(")) fail("substitution or quote inside `(( ))`");
       this.i++;
       depth += c === "(" ? 1 : c === ")" ? -1 : 0;
     }
-    if (this.at() !== ")") fail("ambiguous `$((`; write `$( (…) )` for a subshell");
+    if (this.at() !== ")") fail("ambiguous `((`; write `( (…) )` for a subshell");
     this.i++;
     const text = this.s.slice(start, this.i);
-    if (this.dialect === "bash" && /[A-Za-z_$[]/.test(text.slice(3, -2))) this.out.push(opaque(text, "bash evaluates a variable in arithmetic as code"));
+    const inner = this.s.slice(open + 2, this.i - 2);
+    const risk = arithmeticRisk(inner) ?? (this.dialect === "bash" && readsUnknownValue(inner) ? "bash evaluates a variable in arithmetic as code" : undefined);
+    if (risk) this.out.push(opaque(text, risk));
+    return text;
   }
 
-  /** $'…' (bash): read raw, up to the first unescaped quote; its value is left unknown. */
-  private ansiC(): void {
-    for (this.i += 2; this.s[this.i] !== "'"; this.i += this.s[this.i] === "\\" ? 2 : 1) {
-      if (this.i >= this.s.length) fail("unbalanced quote");
-      if (this.s[this.i] === "\\" && this.s[this.i + 1] === "'") fail("ambiguous `$'…'` quoting");
+  /**
+   * $'…'. bash decodes its escapes, so the value is known. dash before 0.5.13 (Debian 12) reads a
+   * literal `$` and a single-quoted string, newer dash reads it as bash does: the word is one of two
+   * data words, which a `*` may match and a literal may not (marked like a glob). Where a `\'`
+   * would end the string at different places in the two dash readings, the checker cannot say.
+   */
+  private ansiC(w: WordState): void {
+    const start = this.i;
+    let end = this.i + 2;
+    for (; this.s[end] !== "'"; end += this.s[end] === "\\" ? 2 : 1) {
+      if (end >= this.s.length) syntaxError("unbalanced quote");
+      if (this.dialect === "dash" && this.s[end] === "\\" && this.s[end + 1] === "'") fail("`$'…\\'…'` ends at different places across dash versions");
     }
-    this.i++;
+    this.i = end + 1;
+    if (this.dialect === "dash") {
+      w.text += this.s.slice(start, this.i);
+      w.glob = w.anyValue = true;
+    } else w.text += decodeAnsiC(this.s.slice(start + 2, end));
   }
-}
-
-/**
- * Why a `${…}` runs unknown code, or undefined for the POSIX forms (`${X}`, `${#X}`, `${X:-w}`,
- * `${X#p}` …) and bash's pattern and case forms. bash evaluates an array subscript, a substring
- * offset and an indirect name as arithmetic or as a name (`${!x}`), running `$(…)` found in a
- * variable's value; `${X@P}` expands a value like a prompt. dash stops with an error on them.
- */
-export function parameterRisk(body: string): string | undefined {
-  const m = /^(#?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?([^]*)$/.exec(body);
-  if (body.startsWith("!") && body.length > 1) return "bash expands `${!…}` indirectly, evaluating a name it finds at run time";
-  if (!m) return "an expansion outside the forms the checker models";
-  const [, , , subscript, rest = ""] = m;
-  if (subscript && !/^\[(@|\*|[0-9]+)\]$/.test(subscript)) return "bash evaluates an array subscript as code";
-  if (rest === "" || /^(:?[-=?+]|##?|%%?|\/[/#%]?|\^\^?|,,?)/.test(rest)) return undefined;
-  if (/^:[\s0-9+-]*(:[\s0-9+-]*)?$/.test(rest)) return undefined; // a substring with literal offsets
-  if (rest.startsWith(":")) return "bash evaluates a substring offset as code";
-  if (/^@[QEAaUuLKk]$/.test(rest)) return undefined;
-  if (rest === "@P") return "bash expands `${…@P}` like a prompt, running `$(…)` found in the value";
-  return "an expansion outside the forms the checker models";
 }

@@ -1,18 +1,10 @@
 // Programs that run another program given as their arguments (SPEC §8), and how to find where
-// that command starts: GNU/util-linux option syntax per program. Options not listed here make the
-// command's start unknown, which callers treat as running unknown code (fail closed). Pure data and
-// one option reader; shell-commands.ts does the seeing through.
-import type { Word } from "./shell-words.ts";
+// that command starts: each program's own option syntax (GNU getopt_long, util-linux, sudo), read by
+// options.ts. Options not listed here make the command's start unknown, which callers treat as
+// running unknown code (fail closed). Pure data; shell-commands.ts does the seeing through.
+import type { Options } from "./options.ts";
 
-export interface Wrapper {
-  /** short options without an argument */
-  flags: string;
-  /** short options taking an argument, attached (`-n5`) or next */
-  withArg?: string;
-  /** short options whose argument can only be attached (`prlimit -n1024`, `nsenter -m/proc/1/ns/mnt`) */
-  optional?: string;
-  /** long options; a trailing "=" marks one taking an argument (`--name=v` or `--name v`) */
-  long?: string[];
+export interface Wrapper extends Options {
   /** operands before the options (setarch's architecture) */
   leading?: number;
   /** operands between the options and the command: timeout's duration, flock's lock file */
@@ -22,17 +14,21 @@ export interface Wrapper {
   /** options after which no command follows (`command -v`, `sudo -l`, `taskset -p`) */
   noCommand?: string[];
   /**
-   * options that make it run a string (or the rest) through $SHELL or its own splitter
-   * (`sudo -s`, `env -S`, `script -c`, `flock FILE -c`): code whose reader hey does not know
+   * options that make it run code the rules cannot see: a string through $SHELL or its own splitter
+   * (`sudo -s`, `env -S`, `flock FILE -c`), an editor or helper named by the environment (`sudo -e`
+   * runs $SUDO_EDITOR, `sudo -A` $SUDO_ASKPASS), a library loaded into the command (`fakeroot -l`)
    */
   opaque?: string[];
   /** with no command it starts an interactive shell, which reads its commands from stdin */
   bareShell?: boolean;
+  /** with no command it runs this one (`xargs` runs `echo`) */
+  defaultCommand?: string;
   /** a command starting with one of these runs the next word through $SHELL (`flock FILE -c STR`) */
   shellWords?: string[];
 }
 
-const XARGS_LONG = ["null", "arg-file=", "delimiter=", "eof=", "replace", "max-lines=", "max-args=", "max-procs=", "max-chars="];
+// GNU findutils: --eof, --replace and --max-lines take a value only as `--eof=STR` (-e, -i, -l attached)
+const XARGS_LONG = ["null", "arg-file=", "delimiter=", "eof", "replace", "max-lines", "max-args=", "max-procs=", "max-chars=", "show-limits", "help", "version"];
 const NS = ["mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time"]; // `--net` or `--net=FILE`
 const PRLIMIT = ["core", "data", "nice", "fsize", "sigpending", "memlock", "rss", "nofile", "msgqueue", "rtprio", "stack", "cpu", "nproc", "as", "locks", "rttime"];
 const SETARCH: Wrapper = {
@@ -59,12 +55,20 @@ export const WRAPPERS: Record<string, Wrapper> = {
   nohup: { flags: "" },
   stdbuf: { flags: "", withArg: "ioe", long: ["input=", "output=", "error="] },
   chroot: { flags: "", long: ["groups=", "userspec=", "skip-chdir"], operands: 1, bareShell: true },
-  xargs: { flags: "0prtxie", withArg: "IaEdLnPs", long: [...XARGS_LONG, "interactive", "no-run-if-empty", "verbose", "exit", "open-tty", "process-slot-var="] },
+  xargs: {
+    ...{ flags: "0prtxo", withArg: "IaEdLnPs", optional: "eil", long: [...XARGS_LONG, "interactive", "no-run-if-empty", "verbose", "exit", "open-tty", "process-slot-var="] },
+    ...{ noCommand: ["help", "version"], defaultCommand: "echo" },
+  },
   // privileges
+  // sudo 1.9: `VAR=value` words may come among the options (`sudo VAR=1 -u root cmd`); -e edits
+  // files with $SUDO_EDITOR/$VISUAL/$EDITOR, -A asks $SUDO_ASKPASS for the password
   sudo: {
-    ...{ flags: "AbEHiKklnPSsVve", withArg: "CDghpRrTtUu", env: true, opaque: ["s", "i", "shell", "login"] },
-    long: ["user=", "group=", "chdir=", "host=", "prompt=", "role=", "type=", "other-user=", "close-from=", "command-timeout=", "preserve-env", "login", "shell", "non-interactive", "background", "stdin", "set-home", "edit", "list", "validate", "version", "remove-timestamp", "reset-timestamp"],
-    noCommand: ["e", "l", "v", "V", "K", "edit", "list", "validate", "version", "remove-timestamp"],
+    ...{ flags: "ABbEeHiKklnNPSsVv", withArg: "CDgpRrTtUu", optional: "h", env: true, envAmongOptions: true },
+    ...{ opaque: ["s", "i", "e", "A", "shell", "login", "edit", "askpass"], noCommand: ["l", "v", "V", "K", "h", "list", "validate", "version", "remove-timestamp", "help"] },
+    long: [
+      ...["askpass", "background", "bell", "close-from=", "chdir=", "preserve-env", "edit", "group=", "set-home", "help", "host=", "login", "remove-timestamp"],
+      ...["reset-timestamp", "list", "non-interactive", "preserve-groups", "prompt=", "chroot=", "role=", "stdin", "shell", "type=", "command-timeout=", "other-user=", "user=", "version", "validate"],
+    ],
   },
   doas: { flags: "nsL", withArg: "uC", noCommand: ["L", "C"], opaque: ["s"] },
   // util-linux
@@ -72,17 +76,17 @@ export const WRAPPERS: Record<string, Wrapper> = {
     ...{ flags: "abdefiomprRv", withArg: "TPD", noCommand: ["m", "max", "p", "pid"], operands: 1 },
     long: ["all-tasks", "batch", "deadline", "fifo", "idle", "other", "rr", "reset-on-fork", "verbose", "max", "pid", "sched-runtime=", "sched-period=", "sched-deadline="],
   },
-  choom: { flags: "", withArg: "np", long: ["adjust=", "pid="], noCommand: ["p", "pid"] },
+  choom: { flags: "", withArg: "np", long: ["adjust=", "pid="], noCommand: ["p", "pid"], permute: true },
   enosys: { flags: "lmd", withArg: "si", long: ["syscall=", "ioctl="], noCommand: ["l", "m", "d", "list", "list-ioctl", "dump"] },
   flock: { flags: "sexnoFu", withArg: "wE", long: ["shared", "exclusive", "unlock", "nonblock", "timeout=", "conflict-exit-code=", "close", "no-fork", "verbose"], operands: 1, shellWords: ["-c", "--command"] },
   ionice: { flags: "t", withArg: "cnpPu", long: ["class=", "classdata=", "pid=", "pgid=", "uid=", "ignore"], noCommand: ["p", "P", "u", "pid", "pgid", "uid"] },
   nsenter: { flags: "aFZ", withArg: "tSGW", optional: "muinpCUTrw", long: [...NS, "root", "wd", "target=", "setuid=", "setgid=", "wdns=", "all", "preserve-credentials", "no-fork", "follow-context"], bareShell: true },
   pipesz: { flags: "gioecqv", withArg: "sfn", long: ["get", "set=", "file=", "fd=", "stdin", "stdout", "stderr", "check", "quiet", "verbose"] },
   prlimit: { flags: "", withArg: "po", optional: "cdefilmnqrstuvxy", long: [...PRLIMIT, "pid=", "output=", "noheadings", "raw", "verbose"], noCommand: ["p", "pid"] },
-  // its operand is the log file; without -c it runs an interactive $SHELL
+  // util-linux script permutes: `script LOG -c CMD` runs CMD through $SHELL; without -c it runs an interactive $SHELL
   script: {
-    ...{ flags: "aefq", withArg: "IOBTmEoc", optional: "t", operands: 1, opaque: ["c", "command"], bareShell: true },
-    long: ["log-in=", "log-out=", "log-io=", "log-timing=", "timing", "logging-format=", "append", "command=", "return", "flush", "force", "echo=", "output-limit=", "quiet"],
+    ...{ flags: "aefqhV", withArg: "IOBTmEoc", optional: "t", permute: true, operands: 1, opaque: ["c", "command"], bareShell: true, noCommand: ["h", "V", "help", "version"] },
+    long: ["log-in=", "log-out=", "log-io=", "log-timing=", "timing", "logging-format=", "append", "command=", "return", "flush", "force", "echo=", "output-limit=", "quiet", "help", "version"],
   },
   setarch: { ...SETARCH, leading: 1 },
   setpgid: { flags: "f", long: ["foreground"] },
@@ -101,53 +105,29 @@ export const WRAPPERS: Record<string, Wrapper> = {
   // others that run what follows them
   busybox: { flags: "" },
   strace: { flags: "cCdDfFhiknNqrtTvVwxyYzZ", withArg: "abeEIoOpPsSuUX", long: ["output=", "trace=", "signal=", "status=", "env=", "user=", "follow-forks", "summary-only", "no-abbrev", "decode-fds", "decode-pids"] },
+  ltrace: { flags: "bcCfhiLrStTV", withArg: "aAeEFlnopsuwx", long: ["align=", "demangle", "help", "indent=", "library=", "output=", "version"], noCommand: ["h", "V", "help", "version"] },
+  "ssh-agent": { flags: "csDdk", withArg: "aEOPt", noCommand: ["k"] }, // OpenSSH: `ssh-agent [options] [command [arg …]]`
+  logsave: { flags: "asv", operands: 1 }, // e2fsprogs: `logsave [-asv] LOGFILE cmd [args]`
+  fakeroot: { flags: "uhv", withArg: "lsib", long: ["lib=", "faked=", "unknown-is-real", "help", "version"], opaque: ["l", "lib", "faked"], noCommand: ["h", "v", "help", "version"], bareShell: true },
+  "dbus-run-session": { flags: "", long: ["config-file=", "dbus-daemon=", "help", "version"], opaque: ["dbus-daemon"], noCommand: ["help", "version"], bareShell: true },
+  "dbus-launch": { flags: "", long: ["exit-with-session", "exit-with-x11", "autolaunch=", "binary-syntax", "close-stderr", "csh-syntax", "sh-syntax", "config-file=", "version"], noCommand: ["version"] },
+  eatmydata: { flags: "" },
+  nocache: { flags: "" },
+  catchsegv: { flags: "" },
+  unbuffer: { flags: "p" },
+  torsocks: { flags: "qdhiT", withArg: "uaP", long: ["user=", "pass=", "address=", "port=", "isolate", "help", "version"], noCommand: ["h", "help", "version"], bareShell: true },
+  proxychains: { flags: "q", withArg: "f" },
+  proxychains4: { flags: "q", withArg: "f" },
+  // valgrind's options are all one word (`--tool=memcheck`); the first other word is the program
+  valgrind: { flags: "hvqd", anyLong: true, noCommand: ["h", "help", "version"] },
 };
+/** The dynamic loader run as a program: `ld-linux-x86-64.so.2 [options] PROGRAM [args]`; --audit and --preload load code. */
+export const LOADER: Wrapper = {
+  flags: "",
+  long: ["list", "verify", "library-path=", "inhibit-cache", "inhibit-rpath=", "audit=", "preload=", "argv0=", "glibc-hwcaps-prefix=", "glibc-hwcaps-mask=", "list-tunables", "list-diagnostics", "help", "version"],
+  exactLong: true,
+  ...{ opaque: ["audit", "preload"], noCommand: ["list", "verify", "list-tunables", "list-diagnostics", "help", "version"] },
+};
+/** Names the dynamic loader goes by: ld-linux-x86-64.so.2, ld-linux-aarch64.so.1, ld.so, ld-musl-x86_64.so.1… */
+export const LOADER_NAME = /^(ld-linux[\w.-]*\.so(\.\d+)*|ld(64)?\.so(\.\d+)*|ld-musl-[\w.-]*\.so(\.\d+)*)$/;
 for (const alias of ["linux32", "linux64", "i386", "i686", "x86_64", "uname26", "aarch64", "arm64"]) WRAPPERS[alias] = SETARCH;
-
-const literal = (text: string): Word => ({ text, raw: text, unknown: false, glob: false });
-
-/**
- * Leading options per `spec`, from `words[start]` on: where the operands start, and the options
- * seen (with their values). Undefined when unsure (an unknown option, or one whose value is missing
- * or known only at run time).
- */
-export function readOptions(words: Word[], spec: Wrapper, start: number, plus: boolean): { k: number; seen: Map<string, Word | null> } | undefined {
-  const seen = new Map<string, Word | null>();
-  let k = start;
-  for (; k < words.length; k++) {
-    const w = words[k]!;
-    const t = w.text;
-    if (w.unknown || w.glob) return undefined; // might be an option, might be the command
-    if (t === "--") return { k: k + 1, seen };
-    if (t.startsWith("--")) {
-      const eq = t.indexOf("=");
-      const name = t.slice(2, eq < 0 ? undefined : eq);
-      if (spec.long?.includes(name)) seen.set(name, eq < 0 ? null : literal(t.slice(eq + 1)));
-      else if (spec.long?.includes(name + "=")) {
-        const value = eq < 0 ? words[++k] : literal(t.slice(eq + 1));
-        if (!value || value.unknown || value.glob) return undefined;
-        seen.set(name, value);
-      } else return undefined;
-      continue;
-    }
-    if (t === "-" && spec.flags.includes("-")) {
-      seen.set("-", null);
-      continue;
-    }
-    if (t.length < 2 || !(t.startsWith("-") || (plus && t.startsWith("+")))) break;
-    for (let j = 1; j < t.length; j++) {
-      const ch = t[j]!;
-      if (spec.flags.includes(ch)) seen.set(ch, null);
-      else if (spec.optional?.includes(ch)) {
-        seen.set(ch, j + 1 < t.length ? literal(t.slice(j + 1)) : null);
-        break;
-      } else if (spec.withArg?.includes(ch)) {
-        const value = j + 1 < t.length ? literal(t.slice(j + 1)) : words[++k];
-        if (!value || value.unknown || value.glob) return undefined;
-        seen.set(ch, value);
-        break;
-      } else return undefined;
-    }
-  }
-  return { k, seen };
-}

@@ -68,6 +68,27 @@ test("while a list is set, write_file and edit may not change hey's control file
   expect(readFileSync(trustFile(), "utf8")).toBe('{"version": 1, "projects": {}}\n');
 });
 
+test("while a list is set (a deny list: redirections are otherwise free), no bash redirection may write hey's control files", async () => {
+  const strict = `${provider()}[permission]\ndeny = ["bash: rm *"]\n`;
+  write(userConfig(), strict);
+  calls = [
+    ["bash", { command: `echo '[permission]' > ~/.config/hey/config.toml` }],
+    ["bash", { command: `echo 'allow = ["bash"]' >> "$HOME/.config/hey/config.toml"` }],
+    ["bash", { command: "cat /dev/null > ~/.config/hey/trust.json" }],
+    ["bash", { command: "mkdir -p .hey; echo x > .hey/config.toml" }],
+    ["bash", { command: "echo fine > notes.md" }],
+  ];
+  const run = await hey(["-p", "loosen your rules"]);
+  expect(run.code).toBe(0);
+  const got = results();
+  for (const r of got.slice(0, 4)) expect(r).toStartWith("blocked by permission rules:");
+  expect(got[4]).toContain("[exit code 0]");
+  expect(readFileSync(userConfig(), "utf8")).toBe(strict);
+  expect(existsSync(trustFile())).toBe(false);
+  expect(existsSync(join(project.path, ".hey", "config.toml"))).toBe(false);
+  expect(readFileSync(join(project.path, "notes.md"), "utf8")).toBe("fine\n");
+});
+
 test("a user config widened between runs is not used in the next one-shot run, which names the file and the change", async () => {
   const marker = join(project.path, "server-ran");
   write(userConfig(), `${provider()}[permission]\nallow = ["read_file", "bash: ls"]\ndeny = ["bash: rm *"]\n`);

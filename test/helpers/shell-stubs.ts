@@ -12,7 +12,7 @@ export type Shell = "dash" | "bash";
 const LOGGING = [
   ...["pwned", "rm", "ls", "cat", "echo", "printf", "git", "curl", "id", "head", "tail", "grep", "sort", "wc", "make", "npm", "node", "python3"],
   ...["true", "false", "sleep", "date", "touch", "mkdir", "cp", "mv", "tee", "sed", "awk", "tr", "diff", "sudo", "doas", "zsh", "ksh", "test", "["],
-  ...["strace", "unshare", "nsenter", "chroot", "su", "runuser", "watch", "gitk", "lsof", "EOF", "x", "y", "f"],
+  ...["strace", "unshare", "nsenter", "chroot", "su", "runuser", "watch", "gitk", "lsof", "EOF", "x", "y", "f", "editor", "vi"],
 ];
 /** Programs that log, then run the real program (found on the machine's own PATH). */
 const PASS_THROUGH = ["env", "timeout", "nice", "nohup", "stdbuf", "xargs", "find", "flock", "setsid", "prlimit", "setpriv", "setarch", "linux64", "taskset", "ionice", "chrt", "choom", "script", "time", "bash", "dash"];
@@ -30,9 +30,11 @@ export interface Stubs {
 
 /**
  * Stub directories for `workers` concurrent runs per shell (each has its own log directory, written
- * into its scripts, so even `env -i` keeps logging). `realPath` finds the real programs.
+ * into its scripts, so even `env -i` keeps logging). `realPath` finds the real programs. `setup`
+ * fills each run's fresh working directory (`bin` is that run's stub directory, for scripts that
+ * must reach a stub by path once a command has changed PATH).
  */
-export function createStubs(workers: number, realPath: (name: string) => string | null): Stubs {
+export function createStubs(workers: number, realPath: (name: string) => string | null, setup?: (cwd: string, bin: string) => void): Stubs {
   const root = mkdtempSync(join(tmpdir(), "hey-stubs-"));
   const home = join(root, "home");
   mkdirSync(home);
@@ -68,6 +70,7 @@ export function createStubs(workers: number, realPath: (name: string) => string 
         rmSync(d, { recursive: true, force: true });
         mkdirSync(d);
       }
+      setup?.(slot.cwd, slot.bin);
       // every process started inherits fd 3; its pipe ends when the last of them (background jobs,
       // `setsid` children included) has exited, so no log is read before it is written
       const proc = Bun.spawn({

@@ -90,7 +90,7 @@ export const refused: [why: string, command: string][] = [
   ["comment sign inside a word is no comment", "git status#; rm x"],
   ["ANSI-C quoting", "$'\\x72m' x"],
   ["ANSI-C quoting of a plain name", "$'rm' x"],
-  ["ANSI-C in an argument", "git log $'\\n'"],
+  ["ANSI-C quoting of a program xargs runs", "ls | xargs $'\\x72m'"],
   // redirections to or from files
   ["> /etc/passwd", "ls > /etc/passwd"],
   [">> ~/.bashrc", "git log >> ~/.bashrc"],
@@ -174,4 +174,6 @@ export const allowed: [why: string, command: string][] = [
   ["quoted heredoc: the body is data", "git commit -F - <<'EOF'\nfix: $(not run) `nor this`\nEOF"],
   // `git *` trusts git's own options: whoever allows `git *` allows what git itself can run
   ["git -c core.sshCommand (trusted by `git *`)", "git -c core.sshCommand='rm -rf ~' fetch"],
+  // bash decodes `$'…'` (issue 30); dash reads data either way
+  ["ANSI-C in an argument", "git log $'\\n'"],
 ];

@@ -44,10 +44,12 @@ describe("decide", () => {
     const refused = ['echo "', "$X -rf /", "curl x | sh", "eval $CMD", "r? x", "RM -rf x", "echo / | xargs env", "xargs -I{} sh -c {}", "find . -exec sh -c {} \\;", "alias x='rm -rf ~'\nx", "echo ${x@P}", ". <(echo rm -rf ~)"];
     for (const c of refused) expect(bash(c, rules)).toBe(false);
     for (const c of ["ls $HOME", "git log $(date +%s)", "command -v rm", "ls *.ts", "bash build.sh"]) expect(bash(c, rules)).toBe(true);
-    // process substitution is bash syntax: allowed when bash runs the command, "cannot verify" for /bin/sh
+    // process substitution is bash syntax; dash stops at it with a syntax error and runs nothing, so
+    // for /bin/sh (either shell) only bash's reading can run anything, and it is allowed
     const loop = { command: "while read l; do echo $l; done < <(git log)" };
     expect(decideCompiled("bash", loop, compileRules(rules, "bash").rules)).toEqual({ allowed: true });
-    expect(decide("bash", loop, rules).allowed).toBe(false);
+    expect(decide("bash", loop, rules)).toEqual({ allowed: true });
+    expect(decide("bash", { command: "while read l; do echo $l; done < <(rm x)" }, rules).allowed).toBe(false);
     expect(decide("write_file", {}, rules)).toEqual({ allowed: true });
   });
 
@@ -93,7 +95,7 @@ describe("decide", () => {
     expect(bash("timeout 5 rm x", rules)).toBe(false);
     expect(bash("git ls-files | xargs git add", rules)).toBe(true);
     expect(bash("git ls-files | xargs -I{} git add {}", rules)).toBe(true);
-    expect(bash("git ls-files | xargs -I{} git {}", rules)).toBe(true);
+    expect(bash("git ls-files | xargs -I{} git {}", rules)).toBe(false); // an input line where git reads its options: `-ccore.pager=…`
     expect(bash("git ls-files | xargs -I{} {} x", rules)).toBe(false);
     expect(bash("timeout --frobnicate 5 git status", rules)).toBe(false); // unknown option: where the command starts is unknown
   });
@@ -112,7 +114,10 @@ describe("decide", () => {
     expect(bash("find . -name '*.ts' -exec grep -l x {} +", rules)).toBe(true);
     expect(bash("find . -exec rm {} \\;", rules)).toBe(false);
     expect(bash("find . -exec {} \\;", rules)).toBe(false);
-    expect(bash("find . -exec grep x {}", rules)).toBe(false); // no terminator
+    expect(bash("find . -exec grep x {}", rules)).toBe(true); // no terminator: find stops with an error and runs nothing
+    expect(bash("find . -exec rm {}", rules)).toBe(true);
+    expect(bash("find . -exec rm {} \\; -exec grep x {}", rules)).toBe(true); // the second has none: nothing runs
+    expect(bash("find . -exec rm {} \\; -exec grep x {} +", rules)).toBe(false);
   });
 
   test("redirections, assignments and expansions must be spelled out", () => {
@@ -151,7 +156,7 @@ describe("decide", () => {
     };
     expect(reason("bash", { command: "git status && rm -rf x" })).toBe("blocked by permission rules: `rm -rf x` matches deny entry `bash: rm *`");
     expect(reason("bash", { command: "curl evil.sh" })).toBe("blocked by permission rules: `curl evil.sh` matches no allow entry (allowed: bash: git *, bash: ls)");
-    expect(reason("bash", { command: 'git log "' })).toBe("blocked by permission rules: cannot verify `git log \"`: unbalanced quote");
+    expect(reason("bash", { command: 'git log "' })).toBe("blocked by permission rules: cannot verify `git log \"`: syntax error: unbalanced quote");
     expect(reason("bash", { command: "$X y" })).toContain("`$X y` is known only at run time and could match deny entry `bash: rm *`");
     expect(reason("bash", { command: "ls > out" })).toContain("redirection `> out` is not in a pattern");
     expect(reason("bash", { command: "ls\n".repeat(40) + "curl x" })).toContain("`curl x`");
@@ -205,9 +210,9 @@ describe("shell-words", () => {
     ["nested substitutions", 'echo "$(ls "$(pwd)")"', ["^pwd", "^ls $(pwd)?", 'echo $(ls "$(pwd)")?']],
     ["backticks", "echo `ls -a`", ["^ls -a", "echo `ls -a`?"]],
     ["escaped backticks in backticks", "echo `echo \\`ls\\``", ["^ls", "^echo `ls`?", "echo `echo \\`ls\\``?"]],
-    ["process substitution", "diff <(a) >(b)", ["^a", "^b", "diff <(a)? >(b)?"]],
+    ["process substitution: a file name, any value", "diff <(a) >(b)", ["^a", "^b", "diff <(a)* >(b)*"]],
     ["subshell and group", "(a; b) | { c; } > f", ["^a", "^b", "^c", ">f"]],
-    ["keywords are stripped", "if a; then b; elif c; else d; fi; while e; do f; done", ["a", "b", "c", "d", "e", "f"]],
+    ["keywords are stripped", "if a; then b; elif c; then x; else d; fi; while e; do f; done", ["a", "b", "c", "x", "d", "e", "f"]],
     ["for header runs nothing, its words may", "for x in $(a) b; do c; done", ["^a", "c"]],
     ["arithmetic", "echo $((1 + (2 * 3)))", ["echo $((1 + (2 * 3)))?"]],
     ["parameters", "echo $a ${b:-$(c)} $1 $@ \\$d", ["^c", "echo $a? ${b:-$(c)}? $1? $@? $d"]],
@@ -226,6 +231,14 @@ describe("shell-words", () => {
     ["xargs -I", "xargs -I% sh -c 'echo %'", ["xargs -I%", "^sh -c echo %?", "^sh -c 'echo %'?"]],
     ["find -exec", "find . -exec grep -l x {} + -name y", ["find . -name y", "^grep -l x {}*"]],
     ["command -v only looks up", "command -v rm", ["command -v rm"]],
+    ["a backslash ending the text is itself", "echo \\", ["echo \\"]],
+    ["bash decodes $'…'", "echo $'a\\'b' $'\\x2d'l $'\\101\\t'", ["echo a'b -l A\t"]],
+    ["bash's arithmetic command naming a variable", "((x++))", ["^((x++))?"]],
+    ["case: every item's commands", "case $x in a|b) c;; (d) e; f;;\n*) g ;;& esac", ["c", "e", "f", "g"]],
+    ["a function's body is read where it is defined; a call after it runs no program", "f() { a; }; f x; g() (b)", ["^a", "f x", "^b"]],
+    ["bash's function keyword", "function f { a; }", ["^a"]],
+    ["a function body's redirections are checked where it is defined", "f() { a; } >x; f", ["^a", ">x", "f"]],
+    ["bash arrays: elements are words, substitutions run", "a=(b \"$(c)\" [2]=d); declare -a e=(f g)", ["^c", "a=(b \"$(c)\" [2]=d)?", "declare -a e=(f g)"]],
   ] as const)("%s", (_name, src, expected) => {
     expect(summary(src)).toEqual([...expected]);
   });
@@ -235,31 +248,34 @@ describe("shell-words", () => {
   });
 
   test.each([
-    ['"', "unbalanced quote"],
-    ["'", "unbalanced quote"],
-    ["echo $(ls", "missing `)`"],
-    ["echo `ls", "unterminated backtick"],
-    ["echo ${x", "unterminated ${"],
-    ["echo $((1", "unterminated $(("],
+    ['"', "syntax error: unbalanced quote"],
+    ["'", "syntax error: unbalanced quote"],
+    ["echo $(ls", "syntax error: missing `)`"],
+    ["echo `ls", "syntax error: unterminated backtick"],
+    ["echo ${x", "syntax error: unterminated ${"],
+    ["echo $((1", "syntax error: unterminated `((`"],
     ["cat <<EOF\nx", "unterminated heredoc (no `EOF` line)"],
     ["cat <<EOF", "unterminated heredoc (no `EOF` line)"],
-    ["a &&", "nothing after `&&`"],
-    ["a |", "nothing after `|`"],
-    ["; a", "unexpected `;`"],
-    ["a ;; b", "unsupported shell syntax `;;`"],
-    ["a )", "unexpected `)`"],
-    ["(a", "missing `)`"],
-    ["{ a }", "missing `}`"],
-    ["case x in esac", "unsupported shell syntax `case`"],
-    ["((x++))", "unsupported shell syntax `((`"],
-    ["f() { a; }", "unexpected `(`"],
-    ["ls >", "missing target after `>`"],
-    ["echo \\", "trailing backslash"],
+    ["a &&", "syntax error: nothing after `&&`"],
+    ["a |", "syntax error: nothing after `|`"],
+    ["; a", "syntax error: unexpected `;`"],
+    ["a ;; b", "syntax error: `;;` outside `case`"],
+    ["a )", "syntax error: unexpected `)`"],
+    ["(a", "syntax error: missing `)`"],
+    ["{ a }", "syntax error: missing `}`"],
+    ["[[ -n x ]]", "unsupported shell syntax `[[`"],
+    ["if a; then b; elif c; else d; fi", "syntax error: unexpected `else`"],
+    ["while a; then b; done", "syntax error: unexpected `then`"],
+    ["if a; then b", "syntax error: `then` without its end"],
+    ["( if a; then b; ) fi", "syntax error: `then` without its end"],
+    ["case x in a) b;; ;; esac", "syntax error: unexpected `;` in a `case` pattern"],
+    ["echo a(b", "syntax error: unexpected `(`"],
+    ["ls >", "syntax error: missing target after `>`"],
     ["a\rb", "control character in the command"],
-    ["echo $'a\\'b'", "ambiguous `$'…'` quoting"],
-    ["echo $((a) && b)", "ambiguous `$((`; write `$( (…) )` for a subshell"],
+    ["echo $((a) && b)", "ambiguous `((`; write `( (…) )` for a subshell"],
     ["echo " + "$(".repeat(12) + "x" + ")".repeat(12), "nested too deeply"],
-    ["sh -c 'echo \"'", "unbalanced quote"],
+    ["sh -c 'echo \"'", "syntax error: unbalanced quote"],
+    ["echo a\necho '", "syntax error: unbalanced quote"],
   ])("fails on %j", (src, reason) => {
     expect(summary(src)).toBe(reason);
   });

@@ -1,0 +1,159 @@
+// What some programs do with their words (SPEC §8), beyond the wrappers of wrappers.ts: where
+// `find` runs a command, where git may run one, which programs run their arguments through their
+// own interpreters or a shell the rules cannot see, and which programs never run their words. Words
+// decided at run time (globs, braces, expansions, input) count as any word they could become. Pure.
+import type { Word } from "./shell-words.ts";
+
+const known = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
+
+/**
+ * A shell glob as a RegExp over one word, case-insensitive (bash's nocaseglob): `*`, `?`, `[…]`
+ * (with `!` or `^` negation); a bracket that does not close is a literal `[`.
+ */
+function globRegExp(glob: string): RegExp {
+  let re = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === "*") re += "[^]*";
+    else if (c === "?") re += "[^]";
+    else if (c === "[") {
+      const close = glob.indexOf("]", i + (/[!^]/.test(glob[i + 1] ?? "") ? 3 : 2));
+      if (close < 0) re += "\\[";
+      else {
+        let body = glob.slice(i + 1, close);
+        const negate = /^[!^]/.test(body);
+        if (negate) body = body.slice(1);
+        re += `[${negate ? "^" : ""}${body.replace(/[\\\]^]/g, "\\$&")}]`;
+        i = close;
+      }
+    } else re += c.replace(/[.+?^${}()|[\]\\/-]/g, "\\$&");
+  }
+  return new RegExp(`^${re}$`, "i");
+}
+
+/**
+ * Could `w` be (or, expanded, produce a word equal to) one of `literals`? A literal word is what it
+ * says; an expansion or input could be anything; a glob only what it matches; a brace expansion
+ * (bash) any words at all.
+ */
+export function couldBe(w: Word, literals: string[]): boolean {
+  if (known(w)) return literals.includes(w.text);
+  if (w.unknown || w.anyValue) return true;
+  if (/\{[^]*(,|\.\.)[^]*\}/.test(w.text)) return true;
+  const re = globRegExp(w.text);
+  return literals.some((l) => re.test(l));
+}
+
+const FIND_EXEC = ["-exec", "-execdir", "-ok", "-okdir"];
+
+/** `find`'s words read: its own, the commands its `-exec` family runs, or why the checker cannot tell. */
+export type FindRead = { own: Word[]; commands: Word[][] } | { opaque: string };
+
+/**
+ * GNU find reads its whole expression before it runs anything: an `-exec` without its `;` (or `{} +`)
+ * is an error, and nothing runs. A word decided at run time that could be an `-exec`-family
+ * primary, or end one early (a glob matching a file named `;`), makes the commands unknown.
+ */
+export function readFind(words: Word[]): FindRead {
+  const own: Word[] = [words[0]!];
+  const commands: Word[][] = [];
+  for (let k = 1; k < words.length; k++) {
+    const w = words[k]!;
+    if (!known(w) || !FIND_EXEC.includes(w.text)) {
+      if (couldBe(w, FIND_EXEC)) return { opaque: `\`${w.raw}\` is known only at run time and could be find's \`-exec\`` };
+      own.push(w);
+      continue;
+    }
+    let end = k + 1;
+    for (; end < words.length; end++) {
+      const [prev, cur] = [words[end - 1]!, words[end]!];
+      if (known(cur) && (cur.text === ";" || (cur.text === "+" && known(prev) && prev.text === "{}"))) break;
+      if (couldBe(cur, [";"]) || (couldBe(cur, ["+"]) && couldBe(prev, ["{}"]))) return { opaque: `\`${cur.raw}\` is known only at run time and could end find's \`${w.text}\`` };
+    }
+    if (end >= words.length) return { own: words, commands: [] }; // find: missing argument to `-exec': runs nothing
+    commands.push(words.slice(k + 1, end));
+    k = end;
+  }
+  return { own, commands };
+}
+
+/** git's options before the subcommand; `-c`, `--config-env` and `--exec-path` make it run what their values say. */
+const GIT_VALUE = new Set(["-c", "-C", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path", "--super-prefix", "--list-cmds", "--attr-source"]);
+const GIT_RUNS = new Set(["-c", "--config-env", "--exec-path"]);
+/** Subcommands none of whose options run a command given on the command line (hooks and configured tools are the repository's, by design). */
+const GIT_DATA = new Set(
+  (
+    "add,am,apply,bisect-visualize,blame,branch,bundle,cat-file,check-attr,check-ignore,checkout,cherry,cherry-pick,clean,commit,count-objects,describe,diff,diff-files,diff-index,diff-tree," +
+    "fsck,gc,hash-object,help,init,log,ls-files,ls-tree,merge,merge-base,mv,name-rev,notes,prune,range-diff,reflog,remote,repack,reset,restore,rev-list,rev-parse,revert,rm,shortlog,show," +
+    "show-ref,sparse-checkout,stash,status,switch,symbolic-ref,tag,update-index,update-ref,var,version,whatchanged,worktree,for-each-ref,format-patch"
+  ).split(","),
+);
+
+/**
+ * Where git's words stand: the subcommand's index, and whether any word could make git run a
+ * command (a `-c`/`--config-env`/`--exec-path` value, or a subcommand whose options run one:
+ * `rebase -x`, `bisect run`, `submodule foreach`, `grep -O`, `fetch --upload-pack`, `config`…).
+ * Undefined: a word decided at run time stands where an option could.
+ */
+export function readGit(words: Word[]): { runs: boolean } | undefined {
+  let runs = false;
+  let k = 1;
+  for (; k < words.length; k++) {
+    const w = words[k]!;
+    if (!known(w)) return undefined;
+    const t = w.text;
+    if (!t.startsWith("-")) break;
+    const name = t.replace(/=.*$/, "");
+    if (GIT_RUNS.has(name) || /^-c./.test(t)) runs = true;
+    if (GIT_VALUE.has(t)) k++;
+  }
+  const sub = words[k];
+  if (!sub) return { runs };
+  return { runs: runs || !GIT_DATA.has(sub.text) };
+}
+
+/** Programs that never run a word of their command line as a command (options that could are left out: `sort --compress-program`, `diff3 --diff-program`). */
+export const DATA_PROGRAMS = new Set(
+  (
+    "[,b2sum,base32,base64,basename,cal,cat,chgrp,chmod,chown,cksum,cmp,column,comm,cp,cut,date,df,diff,dirname,du,echo,egrep,expr,false,fgrep,file,fold,grep,head," +
+    "hexdump,hostname,id,jq,join,ln,ls,md5sum,mkdir,mv,nl,od,paste,printf,pwd,readlink,realpath,rev,rmdir,seq,sha1sum,sha256sum,sha512sum,sleep,stat,strings,tac,tail,tee,test," +
+    "touch,tr,true,uname,uniq,wc,whoami,xxd,yes"
+  ).split(","),
+);
+
+/**
+ * Programs that run what they are given in a way the checker does not model: through a shell or
+ * their own command language (`tmux new-session 'cmd'`, `screen cmd`, `parallel`), from options
+ * (`start-stop-daemon --exec`, `capsh -- ARGS`), or as a profiler (`perf stat cmd`). Returns why, or
+ * undefined for the forms that run nothing (`tmux ls`, `capsh --print`, `perf report`).
+ */
+export function runsUnseen(name: string, words: Word[]): string | undefined {
+  const args = words.slice(1);
+  const text = args.map((w) => (known(w) ? w.text : "\0"));
+  const why = `\`${name}\` runs a command the checker does not model`;
+  switch (name) {
+    case "tmux": {
+      // `#(…)` in a format runs a shell command; most commands take one or run one
+      const safe = /^(ls|list-sessions|list-windows|lsw|list-panes|lsp|list-clients|lsc|has-session|has|kill-session|kill-server|kill-window|killw|kill-pane|killp|-V)$/;
+      return text.length && safe.test(text[0]!) && !text.some((t) => t === "\0" || t.includes("#(") || t === ";" || t.endsWith("\\;")) ? undefined : why;
+    }
+    case "screen":
+      return text.length === 1 && /^(-ls|-list|-wipe|-v|--version|-h|--help)$/.test(text[0]!) ? undefined : why;
+    case "capsh":
+      return text.some((t) => t === "\0" || t === "--" || t === "==" || t.startsWith("--shell")) ? why : undefined;
+    case "perf":
+      return /^(stat|record|trace|ftrace|kvm|sched|lock|mem|c2c|kmem|kwork|timechart|script|test|bench)$/.test(text[0] ?? "") || text[0] === "\0" ? why : undefined;
+    case "start-stop-daemon":
+    case "parallel":
+    case "systemd-run":
+    case "firejail":
+    case "bwrap":
+    case "proot":
+    case "nsjail":
+    case "schroot":
+    case "xvfb-run":
+    case "expect":
+      return why;
+  }
+  return undefined;
+}

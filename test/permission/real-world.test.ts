@@ -1,0 +1,140 @@
+// Issue 30: the checker on commands written by others (tldr pages, mvdan/sh's interpreter tests;
+// test/fixtures/real-world/README.md), against what dash and bash really ran for each (recorded
+// under logging stubs by scripts/real-world/record.sh). Under an allow list (A), two deny lists
+// (B, D) and each command's own first program (C), for /bin/sh (both readings), dash and bash:
+// no command is allowed that runs a program the list does not allow, and the share of harmless
+// commands refused — those that run only allowed programs — is printed and may only go down.
+import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { compileRules, decide, type CompiledRules } from "../../src/permission/rules.ts";
+import { parseSyntax } from "../../src/permission/shell-syntax.ts";
+
+const FIXTURE = join(import.meta.dir, "..", "fixtures", "real-world", "corpus.txt");
+const READINGS = ["sh", "dash", "bash"] as const;
+type Reading = (typeof READINGS)[number];
+
+interface Entry {
+  command: string;
+  source: string;
+  ran: { dash: string[]; bash: string[] };
+}
+
+function load(): Entry[] {
+  const out: Entry[] = [];
+  let source = "";
+  for (const line of readFileSync(FIXTURE, "utf8").split("\n")) {
+    if (line.startsWith("# ")) source = line.slice(2);
+    if (!line || line.startsWith("#")) continue;
+    const [dash, bash, command] = line.split("\t") as [string, string, string];
+    const names = (s: string) => (s === "-" ? [] : s.split(" "));
+    out.push({ command: JSON.parse(command), source, ran: { dash: names(dash), bash: bash === "=" ? names(dash) : names(bash) } });
+  }
+  return out;
+}
+
+/** A list, and which program names it lets run (every pattern here is `PROGRAM *`). */
+interface List {
+  lists: { allow: string[]; deny: string[] };
+  permits: (name: string) => boolean;
+}
+
+const A = ["git", "ls", "cat", "grep", "echo"];
+const DENY_B = ["rm", "curl", "sudo"];
+const DENY_D = ["rm", "curl"];
+const fixed: Record<string, List> = {
+  A: { lists: { allow: A.map((p) => `bash: ${p} *`), deny: [] }, permits: (n) => A.includes(n) },
+  B: { lists: { allow: [], deny: DENY_B.map((p) => `bash: ${p} *`) }, permits: (n) => !DENY_B.includes(n.toLowerCase()) },
+  D: { lists: { allow: [], deny: DENY_D.map((p) => `bash: ${p} *`) }, permits: (n) => !DENY_D.includes(n.toLowerCase()) },
+};
+
+/** List C: the command's own first program (the first word of its first simple command), or none. */
+function firstProgram(command: string): string | undefined {
+  const parsed = parseSyntax(command, "dash");
+  const parsedBash = parsed.ok ? parsed : parseSyntax(command, "bash");
+  if (!parsedBash.ok) return undefined;
+  const first = parsedBash.segments.find((s) => !s.nested && s.words.length)?.words[0];
+  if (!first || first.unknown || first.glob || !/^[A-Za-z0-9_.+-]+$/.test(first.text)) return undefined;
+  return first.text;
+}
+
+const compiled = new Map<string, CompiledRules>();
+function rules(name: string, list: List, reading: Reading): CompiledRules {
+  const key = `${name}/${reading}`;
+  if (!compiled.has(key)) compiled.set(key, compileRules(list.lists, reading).rules);
+  return compiled.get(key)!;
+}
+
+/** What `reading` may run: dash's record, bash's, or (for /bin/sh) either. */
+const ranUnder = (e: Entry, reading: Reading) => (reading === "sh" ? [...e.ran.dash, ...e.ran.bash] : e.ran[reading]);
+
+/** A refusal's reason without the command text it quotes, for counting classes. */
+function refusalClass(reason: string): string {
+  const r = reason.replace(/^blocked by permission rules: /, "");
+  const verify = /^cannot verify `.*?`: (.*)$/s.exec(r);
+  if (verify) return `cannot verify: ${verify[1]!.replace(/`[^`]*`/g, "`…`")}`;
+  if (/known only at run time/.test(r)) return "a word known only at run time";
+  if (/redirection .* is not in a pattern/.test(r)) return "a file redirection not in a pattern";
+  const none = /^`([^ `]*)[^`]*` matches no allow entry/.exec(r);
+  if (none) return `no allow entry for \`${none[1]}\``;
+  return r.replace(/`[^`]*`/g, "`…`");
+}
+
+/**
+ * The share of harmless commands refused, per list and reading, as measured when issue 30 closed
+ * (the checker before it, on this corpus: A 85.5 / 85.7 / 87.6 %, B 18.3 / 15.9 / 17.0 %, C 21.5 /
+ * 20.7 / 22.3 %, D 17.8 / 15.5 / 16.5 % for sh / dash / bash, and 8 commands under C that ran an
+ * unallowed program: `sudo -e`, `valgrind PROGRAM`, `logsave LOG CMD`): the checker may refuse
+ * less, never more. Lower them as it improves.
+ */
+const CEILINGS: Record<string, number> = {
+  ...{ "A/sh": 0.331, "A/dash": 0.404, "A/bash": 0.37 },
+  ...{ "B/sh": 0.134, "B/dash": 0.107, "B/bash": 0.134 },
+  ...{ "C/sh": 0.126, "C/dash": 0.141, "C/bash": 0.134 },
+  ...{ "D/sh": 0.131, "D/dash": 0.105, "D/bash": 0.131 },
+};
+
+test("real-world corpus: nothing allowed runs an unallowed program; the harmless share refused is printed", () => {
+  const corpus = load();
+  expect(corpus.length).toBeGreaterThanOrEqual(4000);
+  const bypasses: string[] = [];
+  const rows: string[] = [];
+  const classes = new Map<string, number>();
+  const perSource = new Map<string, number>(); // list A (sh): refused harmless commands by source
+  for (const name of ["A", "B", "C", "D"]) {
+    for (const reading of READINGS) {
+      let harmless = 0;
+      let refused = 0;
+      for (const e of corpus) {
+        let list = fixed[name];
+        if (name === "C") {
+          const first = firstProgram(e.command);
+          if (!first) continue;
+          list = { lists: { allow: [`bash: ${first} *`], deny: [] }, permits: (n) => n === first };
+        }
+        const r = name === "C" ? compileRules(list!.lists, reading).rules : rules(name, list!, reading);
+        const d = decide("bash", { command: e.command }, r);
+        const ran = ranUnder(e, reading);
+        const ok = ran.every(list!.permits);
+        if (d.allowed && !ok) bypasses.push(`${name}/${reading}: ${JSON.stringify(e.command)} ran ${ran.filter((n) => !list!.permits(n)).join(", ")}`);
+        if (!ok) continue;
+        harmless++;
+        if (d.allowed) continue;
+        refused++;
+        if (name === "A" && reading === "sh") {
+          classes.set(refusalClass(d.reason), (classes.get(refusalClass(d.reason)) ?? 0) + 1);
+          const src = e.source.replace(/:.*/, "");
+          perSource.set(src, (perSource.get(src) ?? 0) + 1);
+        }
+      }
+      const rate = harmless ? refused / harmless : 0;
+      rows.push(`${name} ${reading.padEnd(4)} ${String(refused).padStart(5)} of ${String(harmless).padStart(5)} harmless refused (${(100 * rate).toFixed(1)} %)`);
+      const ceiling = CEILINGS[`${name}/${reading}`];
+      if (ceiling !== undefined) expect({ list: `${name}/${reading}`, rate: Number(rate.toFixed(4)) <= ceiling }).toEqual({ list: `${name}/${reading}`, rate: true });
+    }
+  }
+  console.log(`real-world corpus, ${corpus.length} commands:\n${rows.join("\n")}`);
+  console.log(`list A (sh), refused harmless commands by source: ${[...perSource].map(([k, n]) => `${k} ${n}`).join(", ")}`);
+  console.log(`list A (sh), refusals of harmless commands by class:\n${[...classes].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${String(n).padStart(5)}  ${c}`).join("\n")}`);
+  expect(bypasses).toEqual([]);
+});

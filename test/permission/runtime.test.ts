@@ -1,0 +1,199 @@
+// Issue 24's classes (and issue 30's four bypasses), one row each: the command, the shells it is
+// decided for, the list, and what the refusal must name — or "allowed". The differential tests
+// prove the same shapes against real shells; these pin the reasons and the edges.
+import { describe, expect, test } from "bun:test";
+import { BLOCKED_PREFIX, compileRules, decide, type PermissionRules } from "../../src/permission/rules.ts";
+
+const LISTS: Record<string, PermissionRules> = {
+  broad: { allow: ["find *", "xargs *", "env *", "git *", "ls", "cat *", "echo *", "sh *", "bash *", "timeout *", "sudo *", "script *", "jobs *", "grep *", "wc *", "head *"].map((p) => `bash: ${p}`), deny: [] },
+  rm: { allow: [], deny: ["bash: rm *"] },
+  xargs: { allow: ["bash: xargs *"], deny: [] },
+  usable: { allow: ["git *", "ls *", "head *", "find *", "grep *", "wc *", "echo *"].map((p) => `bash: ${p}`), deny: [] },
+};
+
+type Row = [cls: string, command: string, shells: string, list: string, names: string];
+
+const rows: Row[] = [
+  // words decided at run time where find, xargs, git, env or a shell read options
+  ["runtime", "find . -exe? rm \\;", "sh bash", "broad", "`-exe?` is known only at run time and could be find's `-exec`"],
+  ["runtime", "find . [-]exec rm {} +", "sh", "broad", "could be find's `-exec`"],
+  ["runtime", "find . {-exec,rm,\\;}", "bash", "broad", "could be find's `-exec`"],
+  ["runtime", "find . -name $x", "sh", "broad", "could be find's `-exec`"],
+  ["runtime", "find . -exec ls ? -exec rm {} \\;", "sh", "broad", "could end find's `-exec`"],
+  ["runtime", "find . -name '*.ts' -type f", "sh", "broad", "allowed"],
+  ["runtime", "find . -name *.ts -exec grep -l x {} +", "sh", "broad", "allowed"],
+  ["runtime", "find . -exec rm {} \\; -exec grep x {}", "sh", "rm", "allowed"],
+  ["runtime", "git $opts status", "sh", "rm", "a word known only at run time stands where git reads its options"],
+  ["runtime", "git -? status", "sh", "broad", "a word known only at run time stands where git reads its options"],
+  ["runtime", "git add *.ts && git status -- *", "sh", "broad", "allowed"],
+  ["runtime", "env $x ls", "sh", "broad", "`env` with options the checker does not model"],
+  ["runtime", "sh -? 'rm x'", "sh", "broad", "`sh` with options the checker does not model"],
+  // xargs input the checker cannot see: any argument, any option
+  ["xargs", "echo . -exec rm \\; | xargs find", "sh", "broad", "could be find's `-exec`"],
+  ["xargs", "xargs -a args find", "sh", "broad", "could be find's `-exec`"],
+  ["xargs", "xargs find <<< '. -exec rm ;'", "bash", "broad", "could be find's `-exec`"],
+  ["xargs", "xargs find <<EOF\n. -exec rm ;\nEOF", "sh", "broad", "could be find's `-exec`"],
+  ["xargs", "echo x | xargs git", "sh", "broad", "git reads its options"],
+  ["xargs", "echo x | xargs env", "sh", "broad", "`env` with options the checker does not model"],
+  ["xargs", "echo x | xargs --eof rm ls", "sh", "rm", "`rm ls …` matches deny entry"],
+  ["xargs", "echo x | xargs -iX rm X", "sh", "rm", "`rm X` matches deny entry"],
+  ["xargs", "echo x | xargs -i rm {}", "sh", "rm", "`rm {}` matches deny entry"],
+  ["xargs", "echo x | xargs -E rm ls", "sh", "broad", "allowed"],
+  ["xargs", "xargs -a args", "sh", "xargs", "`echo …` matches no allow entry"],
+  ["xargs", "git ls-files | xargs grep -l TODO", "sh", "broad", "allowed"],
+  // every way of assigning a variable that decides what runs
+  ["assign", "for PATH in .; do ls; done", "sh", "broad", "assigning `PATH` changes what later commands run"],
+  ["assign", "for HOME in .; do git status; done", "sh", "broad", "assigning `HOME`"],
+  ["assign", "for XDG_CONFIG_HOME in .; do git status; done", "sh", "broad", "assigning `XDG_CONFIG_HOME`"],
+  ["assign", "read PATH; ls", "sh", "rm", "assigning `PATH`"],
+  ["assign", "getopts a: GIT_DIR; git status", "sh", "rm", "assigning `GIT_DIR`"],
+  ["assign", "printf -v PATH .; ls", "bash", "rm", "assigning `PATH`"],
+  ["assign", "printf -v PATH .; ls", "dash", "rm", "allowed"],
+  ["assign", "mapfile -t LD_PRELOAD < x; ls", "bash", "rm", "assigning `LD_PRELOAD`"],
+  ["assign", "declare PATH=.; ls", "bash", "rm", "assigning `PATH`"],
+  ["assign", "typeset -x IFS=/; ls", "bash", "rm", "assigning `IFS`"],
+  ["assign", "local ENV=x", "sh", "rm", "`ENV` is run as code later"],
+  ["assign", "export BASH_ENV=x", "sh", "rm", "`BASH_ENV` is run as code later"],
+  ["assign", "readonly CDPATH=/tmp", "sh", "rm", "assigning `CDPATH`"],
+  ["assign", "echo $((PATH=0)); ls", "sh", "rm", "assigning `PATH`"],
+  ["assign", "cat <<EOF\n$((PATH=0))\nEOF\nls", "sh", "rm", "assigning `PATH`"],
+  ["assign", "((PATH=0)); ls", "bash", "rm", "assigning `PATH`"],
+  ["assign", "let SHELLOPTS=1", "bash", "rm", "`SHELLOPTS` is run as code later"],
+  ["assign", ": ${PATH:=.}; ls", "sh", "rm", "assigning `PATH`"],
+  ["assign", "echo ${GIT_DIR=x}", "sh", "rm", "assigning `GIT_DIR`"],
+  ["assign", "unset PATH; ls", "sh", "rm", "assigning `PATH`"],
+  ["assign", "PATH=. ls", "sh", "rm", "assigning `PATH`"],
+  ["assign", "GIT_SSH_COMMAND='rm x' git fetch", "sh", "rm", "assigning `GIT_SSH_COMMAND`"],
+  ["assign", "IFS= read -r line; echo \"$line\"", "sh", "rm", "allowed"],
+  ["assign", "time PATH=. ls", "bash", "rm", "assigning `PATH`"],
+  ["assign", "for ((i=0; i<3; i++)); do echo $i; done", "bash", "usable", "allowed"],
+  ["assign", "for ((i=j; i<3; i++)); do echo $i; done", "bash", "usable", "bash evaluates a variable in arithmetic as code"],
+  ["assign", "for ((i=0; i<3; i++)); do i='a[$(rm x)]'; done", "bash", "rm", "bash evaluates a variable in arithmetic as code"],
+  ["assign", "for ((i=0; i<3; i++)); do read i; done", "bash", "rm", "bash evaluates a variable in arithmetic as code"],
+  ["assign", "echo $((x = x + 1))", "bash", "usable", "bash evaluates a variable in arithmetic as code"],
+  ["assign", "echo $((x = 2, x * 3))", "bash", "usable", "allowed"],
+  ["assign", "while read -r l; do echo \"$l\"; done < <(git log --oneline)", "bash", "usable", "allowed"],
+  ["assign", "while read -r l; do echo \"$l\"; done < <(rm x)", "bash", "usable", "`rm x` matches no allow entry"],
+  ["assign", "for f in a b c; do echo $f; done", "sh", "usable", "allowed"],
+  ["assign", "x=$(( 1 + 2 )); OPTIND=1; echo $x", "sh", "usable", "allowed"],
+  ["assign", "read -r name; echo \"$name\"", "sh", "usable", "allowed"],
+  // option tables as the programs read them
+  ["options", "sh -oc noglob 'rm x'", "sh", "rm", "`rm x` matches deny entry"],
+  ["options", "bash -Oc extglob 'rm x'", "sh", "rm", "`rm x` matches deny entry"],
+  ["options", "sh -onoglob -c 'rm x'", "sh", "rm", "`sh` with options the checker does not model"],
+  ["options", "timeout --sig=KILL 5 rm x", "sh", "rm", "`rm x` matches deny entry"],
+  ["options", "env --split=rm", "sh", "rm", "runs code named by an option or the environment"],
+  ["options", "bash --nor -c 'ls'", "sh", "rm", "`bash` with options the checker does not model"],
+  // issue 30's four bypasses and their variants
+  ["bypass", "sudo -e victim.txt", "sh", "broad", "`sudo` runs code named by an option or the environment"],
+  ["bypass", "SUDO_EDITOR='rm -f' sudo -e victim.txt", "sh", "rm", "assigning `SUDO_EDITOR` changes what later commands run"],
+  ["bypass", "sudo -e victim.txt", "sh", "rm", "`sudo` runs code named by an option or the environment"],
+  ["bypass", "sudo --edit victim.txt", "sh", "broad", "runs code named by an option or the environment"],
+  ["bypass", "sudoedit victim.txt", "sh", "rm", "`sudoedit` runs its command through a shell or editor"],
+  ["bypass", "sudo -A ls", "sh", "rm", "runs code named by an option or the environment"],
+  ["bypass", "jobs -x rm -f victim.txt", "bash", "rm", "`rm -f victim.txt` matches deny entry"],
+  ["bypass", "jobs -x rm -f victim.txt", "sh", "rm", "`rm -f victim.txt` matches deny entry"],
+  ["bypass", "jobs -x ls %1", "bash", "broad", "`ls %1` matches no allow entry; `%1` is known only at run time"],
+  ["bypass", "jobs -l", "sh", "usable", "allowed"],
+  ["bypass", "script log -c 'rm x'", "sh", "rm", "`script` runs code named by an option or the environment"],
+  ["bypass", "script log --command='rm x'", "sh", "rm", "`script` runs code named by an option or the environment"],
+  ["bypass", "script -q log", "sh", "rm", "`script` without a command starts a shell reading stdin"],
+  ["bypass", "sudo VAR=1 -u root rm x", "sh", "rm", "`rm x` matches deny entry"],
+  ["bypass", "sudo VAR=1 -u root ls", "sh", "usable", "`sudo -u root` matches no allow entry"],
+  ["bypass", "sudo -u root VAR=1 -- rm x", "sh", "rm", "matches deny entry"],
+  ["bypass", "sudo -- VAR=1 ls", "sh", "broad", "`VAR=1 ls` matches no allow entry"],
+  ["bypass", "sudo -u root git status", "sh", "broad", "allowed"],
+  // shells and argv runners the tables now know
+  ["runners", "rbash -c 'rm x'", "sh", "rm", "`rm x` matches deny entry"],
+  ["runners", "zsh -c 'ls'", "sh", "rm", "reads its script in a dialect the checker does not model"],
+  ["runners", "ssh-agent rm x", "sh", "rm", "`rm x` matches deny entry"],
+  ["runners", "logsave log rm x", "sh", "rm", "`rm x` matches deny entry"],
+  ["runners", "/lib64/ld-linux-x86-64.so.2 /bin/rm x", "sh", "rm", "`/bin/rm x` matches deny entry"],
+  ["runners", "ld.so --preload ./x.so ls", "sh", "rm", "runs code named by an option or the environment"],
+  ["runners", "fakeroot rm x", "sh", "rm", "`rm x` matches deny entry"],
+  ["runners", "valgrind --tool=memcheck rm x", "sh", "rm", "`rm x` matches deny entry"],
+  ["runners", "dbus-run-session -- rm x", "sh", "rm", "`rm x` matches deny entry"],
+  ["runners", "gdb -q --args rm x", "sh", "rm", "`rm x` matches deny entry"],
+  ["runners", "tmux new-session -d 'make'", "sh", "rm", "`tmux` runs a command the checker does not model"],
+  ["runners", "tmux ls", "sh", "rm", "allowed"],
+  ["runners", "perf stat make", "sh", "rm", "`perf` runs a command the checker does not model"],
+  ["runners", "start-stop-daemon --start --exec /bin/true", "sh", "rm", "`start-stop-daemon` runs a command"],
+  ["runners", "capsh --print", "sh", "rm", "allowed"],
+  ["runners", "capsh -- -c 'ls'", "sh", "rm", "`capsh` runs a command the checker does not model"],
+  // under a deny list, a word naming a denied program refuses a program that could run it
+  ["named", "make rm", "sh", "rm", "`make rm` names `rm`, which `make` could run"],
+  ["named", "python3 -c 'import os; os.system(\"rm x\")'", "sh", "rm", "names `rm`"],
+  ["named", "git -c alias.x='!rm x' x", "sh", "rm", "names `rm`"],
+  ["named", "git rebase -x 'rm x' main", "sh", "rm", "names `rm`"],
+  ["named", "EDITOR=rm git commit", "sh", "rm", "assigning `EDITOR` changes what later commands run"],
+  ["named", "git config alias.x '!rm x'", "sh", "rm", "names `rm`"],
+  ["named", "echo rm && grep -rn 'rm -rf' src && cat rm.txt", "sh", "rm", "allowed"],
+  ["named", "git commit -m 'drop the rm call' && git log --grep=rm", "sh", "rm", "allowed"],
+  ["named", "command -v rm; type rm", "sh", "rm", "allowed"],
+  ["named", "make rmdir-all", "sh", "rm", "allowed"],
+  // usable still
+  ["usable", "git status && git diff", "sh dash bash", "usable", "allowed"],
+  ["usable", "ls -la | head", "sh dash bash", "usable", "allowed"],
+  ["usable", "find . -name '*.ts' -type f", "sh dash bash", "usable", "allowed"],
+  ["usable", "grep -rn TODO src | wc -l", "sh dash bash", "usable", "allowed"],
+  ["usable", "for f in src lib; do echo \"$f\"; ls src; done", "sh dash bash", "usable", "allowed"],
+  ["usable", "for f in src lib; do ls $f; done", "sh dash bash", "usable", "`ls $f` matches no allow entry; `$f` is known only at run time"],
+  ["usable", "cd src && ls -la && cd ..", "sh dash bash", "usable", "allowed"],
+  ["usable", "set -e; git fetch; git status", "sh dash bash", "usable", "allowed"],
+];
+
+describe.each([...new Set(rows.map((r) => r[0]))])("%s", (cls) => {
+  test.each(rows.filter((r) => r[0] === cls).map(([, command, shells, list, names]) => [JSON.stringify(command), shells, list, names, command]))("%s (%s, %s list): %s", (_title, shells, list, names, command) => {
+    for (const shell of shells.split(" ")) {
+      const d = decide("bash", { command }, compileRules(LISTS[list]!, shell).rules);
+      if (names === "allowed") expect({ shell, d }).toEqual({ shell, d: { allowed: true } });
+      else {
+        expect({ shell, allowed: d.allowed }).toEqual({ shell, allowed: false });
+        if (!d.allowed) {
+          expect(d.reason.startsWith(BLOCKED_PREFIX)).toBe(true);
+          expect(d.reason).toContain(names);
+        }
+      }
+    }
+  });
+});
+
+test("`bash:` rules judge every tool whose name case-folds to bash (an MCP server's `Bash`)", () => {
+  const rules = compileRules({ allow: [], deny: ["bash: rm *"] }).rules;
+  for (const tool of ["bash", "Bash", "BASH"]) expect({ tool, allowed: decide(tool, { command: "rm -rf x" }, rules).allowed }).toEqual({ tool, allowed: false });
+  expect(decide("Bash", { command: "ls" }, rules)).toEqual({ allowed: true });
+  const allow = compileRules({ allow: ["bash: ls"], deny: [] }).rules;
+  expect(decide("BASH", { command: "rm x" }, allow).allowed).toBe(false);
+  expect(decide("Bash", { cmd: "ls" }, allow).allowed).toBe(false); // no `command`: nothing to check, so refused
+});
+
+describe("redirections into hey's control files are refused while a list is set", () => {
+  const control = { paths: ["/home/u/.config/hey/config.toml", "/home/u/.config/hey/trust.json", "/work/p/.hey/config.toml"], home: "/home/u", cwd: "/work/p" };
+  const deny = compileRules({ allow: [], deny: ["bash: rm *"] }, "sh", control).rules;
+  const allow = compileRules({ allow: ["bash: echo *", "bash: cd *", "bash: cat * > *"], deny: [] }, "sh", control).rules;
+  test.each([
+    "echo 'allow = [\"bash\"]' > ~/.config/hey/config.toml",
+    "echo x >> /home/u/.config/hey/trust.json",
+    "echo x > .hey/config.toml",
+    "echo x > ./.hey/../.hey/config.toml",
+    "echo x > \"$HOME/.config/hey/config.toml\"",
+    "echo x > $F",
+    "echo x >| ~/.config/hey/trust.json",
+    "echo x &> .hey/config.toml",
+    "cd .hey && echo x > config.toml",
+    "echo $(echo x > .hey/config.toml)",
+    "cat a > .hey/config.toml",
+  ])("%s", (command) => {
+    for (const rules of [deny, allow]) {
+      const d = decide("bash", { command }, rules);
+      expect(d.allowed).toBe(false);
+      if (!d.allowed && !command.startsWith("echo x > $F") && !command.startsWith("echo x > \"$HOME")) expect(d.reason).toContain("hey's own configuration or trust file");
+    }
+  });
+  test("other files, reading them, and lists without the paths are left alone", () => {
+    for (const command of ["echo x > /tmp/out.txt", "echo x > config.toml", "cat .hey/config.toml", "echo x > /tmp/out-$$.txt", "echo x 2>&1"]) expect({ command, d: decide("bash", { command }, deny) }).toEqual({ command, d: { allowed: true } });
+    expect(decide("bash", { command: "echo x > .hey/config.toml" }, compileRules({ allow: [], deny: ["bash: rm *"] }).rules)).toEqual({ allowed: true });
+    expect(decide("bash", { command: "echo x > .hey/config.toml" }, compileRules({ allow: [], deny: [] }, "sh", control).rules)).toEqual({ allowed: true }); // no list: no checks
+    expect(decide("bash", { command: "echo x > .hey/config.toml" }, compileRules({ allow: [], deny: ["write_file"] }, "sh", control).rules).allowed).toBe(false);
+  });
+});
