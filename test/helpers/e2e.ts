@@ -3,7 +3,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build } from "../../scripts/build.ts";
+import { build, buildInfo, compileTarget } from "../../scripts/build.ts";
+import { builtName, TARGETS } from "../../src/upgrade/targets.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 export const BINARY = join(ROOT, "dist", "hey");
@@ -50,6 +51,18 @@ export function ensureTestKeyBinary(): Promise<string> {
     return upToDate(TEST_KEY_BINARY, () => build(TEST_KEY_BINARY, { releaseKey: TEST_KEY }));
   })();
   return buildingTestKey;
+}
+
+/**
+ * Path of an up-to-date dist/platforms/hey-<target>[.exe]: a release build of another platform,
+ * its ripgrep inside (npm pack fetches it once), for test:platforms.
+ */
+export async function ensureTargetBinary(id: string): Promise<string> {
+  const target = TARGETS.find((t) => t.id === id);
+  if (!target) throw new Error(`no release target ${id}`);
+  const path = join(ROOT, "dist", "platforms", builtName(id));
+  mkdirSync(join(ROOT, "dist", "platforms"), { recursive: true });
+  return upToDate(path, async () => compileTarget(target, path, await buildInfo()));
 }
 
 export interface HeyRun {
