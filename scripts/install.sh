@@ -237,7 +237,6 @@ main() {
   trap 'exit 130' INT
   trap 'exit 143' TERM
 
-  say "downloading $dir/$asset"
   download "$dir/SHA256SUMS" "$tmp/SHA256SUMS" ||
     die "could not download $dir/SHA256SUMS${version:+ (is there a release $version?)}; nothing was installed"
   if download "$dir/SHA256SUMS.sig" "$tmp/SHA256SUMS.sig"; then
@@ -249,6 +248,7 @@ main() {
   fi
   expected=$(awk -v f="$asset" '$2 == f || $2 == "*" f { print tolower($1); exit }' "$tmp/SHA256SUMS")
   [ -n "$expected" ] || die "$dir/SHA256SUMS lists no $asset; nothing was installed"
+  say "downloading $dir/$asset"
   download "$dir/$asset" "$tmp/$asset" ||
     die "could not download $dir/$asset; nothing was installed"
   actual=$(sha256_of "$tmp/$asset")
