@@ -178,7 +178,7 @@ verify_signature() {
     errors="${errors:+$errors; }openssl: $(printf '%s\n' "$out" | sed -n 1p)"
   fi
   if [ -z "$errors" ]; then
-    problem="the signature of $dir/SHA256SUMS cannot be checked here: that needs ssh-keygen (OpenSSH 8.2 or later; apt/apk: openssh-client) or openssl 3"
+    problem="the signature of $dir/SHA256SUMS cannot be checked here: that needs ssh-keygen (OpenSSH 8.2 or later: apt-get install openssh-client, apk add openssh-keygen) or openssl 3"
   else
     problem="$dir/SHA256SUMS.sig is not a valid signature of its SHA256SUMS by hey's release key ($errors)"
   fi

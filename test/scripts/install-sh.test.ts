@@ -312,7 +312,7 @@ for (const shell of ["dash", "bash"]) describeNeeding([shell], `install.sh under
     expect(neither).toMatchObject({
       code: 1,
       files: [],
-      stderr: `hey install: error: the signature of ${server.url}/rel/SHA256SUMS cannot be checked here: that needs ssh-keygen (OpenSSH 8.2 or later; apt/apk: openssh-client) or openssl 3; nothing was installed (HEY_INSECURE=1 goes on without the signature, for a mirror you trust)\n`,
+      stderr: `hey install: error: the signature of ${server.url}/rel/SHA256SUMS cannot be checked here: that needs ssh-keygen (OpenSSH 8.2 or later: apt-get install openssh-client, apk add openssh-keygen) or openssl 3; nothing was installed (HEY_INSECURE=1 goes on without the signature, for a mirror you trust)\n`,
     });
   });
 
