@@ -23,6 +23,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureTargetBinary, tempDir } from "../helpers/e2e.ts";
 import { resultText, startModelServer, textOf, type ChatRequest, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { builtName } from "../../src/upgrade/targets.ts";
 import { ensureWineRoot, qemuMissing, qemuRunner, wineMissing, wineRunner, type PlatformRun, type Runner } from "./runners.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -103,8 +104,10 @@ for (const platform of PLATFORMS) {
     beforeAll(async () => {
       if (why) throw new Error(`${why}: CI runs test:platforms, and .ci/run installs what it needs`);
       const started = performance.now();
+      const before = Bun.file(join(ROOT, "dist", "platforms", builtName(platform.id))).lastModified; // 0: none yet
       const binary = await ensureTargetBinary(platform.id);
-      note(platform.id, `built ${binary.slice(ROOT.length + 1)} (${(Bun.file(binary).size / 1e6).toFixed(0)} MB, embedded rg) in ${secs(performance.now() - started)}`);
+      const how = Bun.file(binary).lastModified === before ? "up to date, not rebuilt" : `built in ${secs(performance.now() - started)}`;
+      note(platform.id, `${binary.slice(ROOT.length + 1)} (${(Bun.file(binary).size / 1e6).toFixed(0)} MB, embedded rg): ${how}`);
       work = tempDir(`hey-platform-${platform.id}-`);
       proj = join(work.path, "proj");
       mkdirSync(join(proj, "src"), { recursive: true });
