@@ -10,6 +10,8 @@
 // --asset puts the target's ripgrep in the binary (src/tools/ripgrep.ts extracts it); --define
 // gives `hey --version` its commit, date and target (src/upgrade/build-info.ts).
 // SOURCE_DATE_EPOCH (seconds) fixes the build date, as reproducible-build tools expect.
+// The tests build a binary that trusts the test release key (`releaseKey`, defined as
+// HEY_RELEASE_KEY: src/upgrade/release-key.ts); every other build trusts the production key.
 import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtName, hostTarget, ripgrepName, TARGETS, type Target } from "../src/upgrade/targets.ts";
@@ -29,13 +31,14 @@ const FLAGS = [
   "--no-compile-autoload-bunfig",
 ];
 
-/** Builds dist/hey (or `outfile`) for this machine. */
-export async function build(outfile = join(DIST, "hey")): Promise<void> {
+/** Builds dist/hey (or `outfile`) for this machine; `releaseKey` replaces the key it trusts (tests only). */
+export async function build(outfile = join(DIST, "hey"), opts: { releaseKey?: string } = {}): Promise<void> {
   const report = (process.report?.getReport() ?? {}) as { header?: { glibcVersionRuntime?: string } };
   const host = hostTarget(process.platform, process.arch, Boolean(report.header?.glibcVersionRuntime));
   const rg = host && (await ripgrepBinary(host.ripgrep, { fetch: false }));
   if (!rg) console.warn(`note: no @vscode/ripgrep package for ${process.platform}-${process.arch} in node_modules: dist/hey has no ripgrep inside`);
-  await compile({ outfile, stage: "host", targetId: host?.id, rg: rg && { name: ripgrepName(host.id), bytes: rg }, info: await buildInfo() });
+  const stage = opts.releaseKey ? "host-test-key" : "host";
+  await compile({ outfile, stage, targetId: host?.id, rg: rg && { name: ripgrepName(host.id), bytes: rg }, info: await buildInfo(), releaseKey: opts.releaseKey });
 }
 
 interface CompileJob {
@@ -48,6 +51,8 @@ interface CompileJob {
   bunTarget?: string;
   rg?: { name: string; bytes: Uint8Array };
   info: { commit: string; date: Date };
+  /** an OpenSSH public key line to trust instead of the production release key (tests) */
+  releaseKey?: string;
 }
 
 /**
@@ -59,7 +64,7 @@ async function compile(job: CompileJob): Promise<void> {
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(stage, { recursive: true });
   try {
-    const defines = { HEY_COMMIT: job.info.commit, HEY_BUILD_DATE: job.info.date.toISOString().slice(0, 10), ...(job.targetId ? { HEY_TARGET: job.targetId } : {}) };
+    const defines = { HEY_COMMIT: job.info.commit, HEY_BUILD_DATE: job.info.date.toISOString().slice(0, 10), ...(job.targetId ? { HEY_TARGET: job.targetId } : {}), ...(job.releaseKey ? { HEY_RELEASE_KEY: job.releaseKey } : {}) };
     const cmd = [process.execPath, "build", ...FLAGS, ...(job.bunTarget ? [`--target=${job.bunTarget}`] : [])];
     for (const [name, value] of Object.entries(defines)) cmd.push("--define", `${name}=${JSON.stringify(value)}`);
     if (job.rg) {
@@ -79,7 +84,7 @@ async function compile(job: CompileJob): Promise<void> {
 }
 
 /** The short commit (`-dirty` with uncommitted changes to tracked files) and the build date. */
-async function buildInfo(): Promise<CompileJob["info"]> {
+export async function buildInfo(): Promise<CompileJob["info"]> {
   const git = async (...args: string[]) => {
     const proc = Bun.spawn(["git", ...args], { cwd: ROOT, stdout: "pipe", stderr: "ignore" });
     const [out, code] = await Promise.all([proc.stdout.text(), proc.exited]);
@@ -109,7 +114,8 @@ export async function buildAll(): Promise<Asset[]> {
   return assets;
 }
 
-async function compileTarget(target: Target, outfile: string, info: CompileJob["info"]): Promise<void> {
+/** Cross-compiles `target` with its ripgrep inside to `outfile` (also used by test:platforms). */
+export async function compileTarget(target: Target, outfile: string, info: CompileJob["info"]): Promise<void> {
   const rg = await ripgrepBinary(target.ripgrep, { fetch: true });
   if (!rg) throw new Error(`no ripgrep for ${target.id}`); // fetch: true returns one or throws
   await compile({ outfile, stage: target.id, targetId: target.id, bunTarget: target.bun, rg: { name: ripgrepName(target.id), bytes: rg }, info });
@@ -123,6 +129,7 @@ if (import.meta.main) {
   if (process.argv.includes("--all")) {
     await buildAll();
     console.log(`built ${TARGETS.length} targets into dist/ and dist/release/ (archives + SHA256SUMS) in ${seconds()} s`);
+    console.log("SHA256SUMS is not signed: the release workflow signs it (bun scripts/sign.ts dist/release)");
   } else {
     await build();
     console.log(`built dist/hey in ${seconds()} s`);

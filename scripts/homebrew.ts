@@ -14,6 +14,9 @@ const ROOT = join(import.meta.dir, "..");
 /** brew audit: a description does not start with an article */
 const DESC = pkg.description.replace(/^(A|An|The) (\w)/, (_, _article: string, c: string) => c.toUpperCase());
 
+/** The other `hey` on Homebrew, Debian, Alpine and MacPorts: both install a `hey` command. */
+const CONFLICT = "hey is also the name of rakyll's HTTP load generator (homebrew/core hey); both install a `hey` command";
+
 /** Homebrew's platform blocks and the target each installs (Linux: glibc builds). */
 const PLATFORMS = [
   ["on_macos", "on_arm", "darwin-arm64"],
@@ -43,6 +46,8 @@ class Hey < Formula
   homepage "https://github.com/${repo}"
   version "${version}"
   license "${pkg.license}"
+
+  conflicts_with "hey", because: "${CONFLICT}"
 
   on_macos do
 ${block("on_macos")}

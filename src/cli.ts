@@ -144,7 +144,8 @@ function flagName(name: OptionName): string {
 export const HELP = `hey ${VERSION} — a minimal terminal coding agent
 
 Usage: hey [options] [@file ...] [message ...]
-       hey upgrade [--check]   replace this binary with the latest release
+       hey upgrade [--check]   replace this binary with the latest signed release;
+                               --check only looks: exit 0 up to date, 100 update available
        hey doctor [PROVIDER] [--write]
                                probe the endpoint: network, TLS, auth, streaming, tool
                                calls, quirks; --write records the flags it needs

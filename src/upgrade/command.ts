@@ -1,19 +1,25 @@
-// `hey upgrade [--check]` (SPEC §20, §24): the release for this binary's target is downloaded
-// from the release directory (release.ts: GitHub, or HEY_RELEASE_URL / HEY_VERSION), checked
-// against SHA256SUMS, unpacked, and — when the binary in it differs from the running one — run
-// once with --version and renamed over the running binary. Until that rename nothing the user
-// has is touched, and the rename is atomic: on any failure the old hey is still there and works.
-// There is no manifest: "is there something new" is "does the published binary differ from me".
+// `hey upgrade [--check]` (SPEC §20, §24, issue 29): SHA256SUMS and its signature are downloaded
+// from the release directory (release.ts: GitHub, or HEY_RELEASE_URL / HEY_VERSION) and the
+// signature is checked against the release key built into hey (release-key.ts, signature.ts)
+// before any checksum in it is believed. SHA256SUMS lists this target's binary as well as its
+// archive: when that line is this binary's own hash there is nothing to do, and --check stops
+// there either way, having downloaded two small files. Otherwise the archive is downloaded,
+// checked, unpacked, its binary checked against its own line, run once with --version and renamed
+// over the running binary. Until that rename nothing the user has is touched, and the rename is
+// atomic: on any failure the old hey is still there and works.
 import { chmod, open, realpath, rename, unlink } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { isTty, writer } from "../ui/term.ts";
 import { ArchiveError, readTarGz, readZip } from "./archive.ts";
 import { BUILD, parseVersionLine, versionLine } from "./build-info.ts";
-import { compareVersions, parseSums, ReleaseError, releaseUrl } from "./release.ts";
-import { assetName, binaryName, hostTarget, isWindows, TARGETS, type Target } from "./targets.ts";
+import { RELEASE_KEY } from "./release-key.ts";
+import { checkTransport, compareVersions, parseSums, ReleaseError, releaseUrl, SIGNATURE_FILE, SUMS_FILE } from "./release.ts";
+import { parsePublicKey, SignatureError, verifySignature } from "./signature.ts";
+import { assetName, binaryName, builtName, hostTarget, isWindows, TARGETS, type Target } from "./targets.ts";
 
-const USAGE = "usage: hey upgrade [--check]   (HEY_RELEASE_URL, HEY_VERSION: see README)\n";
+const USAGE = "usage: hey upgrade [--check]   (--check exits 0 when up to date, 100 when an update is available;\n                               HEY_RELEASE_URL, HEY_VERSION, HEY_INSECURE: see README)\n";
+/** `--check`'s exit code when the release differs from this binary, as `dnf check-update` (0: none, 1: error). */
+export const UPDATE_AVAILABLE = 100;
 const DOWNLOAD_TIMEOUT_MS = 10 * 60_000; // a 50 MB archive over a slow link, not a hung server forever
 const VERSION_TIMEOUT_MS = 15_000; // a first run of a 100 MB binary from a cold disk
 const PROGRESS_EVERY_MS = 100; // redraws of the progress line, so a fast link does not flood the terminal
@@ -27,7 +33,12 @@ const fail = (message: string): never => {
   throw new UpgradeError(message);
 };
 
-/** Runs the subcommand; the exit code: 0 done (or nothing to do), 1 failed, 2 bad arguments. */
+const warn = (message: string | undefined) => void (message && writer(2).write(`hey upgrade: warning: ${message}\n`));
+
+/**
+ * Runs the subcommand; the exit code: 0 done (or nothing to do), 1 failed, 2 bad arguments, and
+ * with --check 0 up to date, 100 an update is available.
+ */
 export async function upgradeCommand(argv: string[]): Promise<number> {
   const out = writer(1);
   const err = writer(2);
@@ -43,8 +54,9 @@ export async function upgradeCommand(argv: string[]): Promise<number> {
     }
   }
   try {
-    out.write(await upgrade(check, process.env));
-    return 0;
+    const { text, code } = await upgrade(check, process.env);
+    out.write(text);
+    return code;
   } catch (e) {
     if (!(e instanceof UpgradeError || e instanceof ReleaseError || e instanceof ArchiveError)) throw e;
     err.write(`hey upgrade: ${e.message}\n`);
@@ -52,37 +64,66 @@ export async function upgradeCommand(argv: string[]): Promise<number> {
   }
 }
 
-/** Does the upgrade (or, with `check`, only finds out); returns what to tell the user. */
-async function upgrade(check: boolean, env: Record<string, string | undefined>): Promise<string> {
+/** Does the upgrade (or, with `check`, only finds out); returns what to tell the user and the exit code. */
+async function upgrade(check: boolean, env: Record<string, string | undefined>): Promise<{ text: string; code: number }> {
   if (!Bun.isStandaloneExecutable) fail("this hey runs from source (bun src/main.ts): pull and rebuild it instead");
   const self = await realpath(process.execPath);
   if (/[\\/]Cellar[\\/]hey[\\/]/.test(self)) fail(`${self} was installed by Homebrew: run brew upgrade hey`);
   const target = thisTarget() ?? fail(`no release of hey is built for ${process.platform}-${process.arch}`);
+  const insecure = env.HEY_INSECURE === "1";
   const dir = releaseUrl({ releaseUrl: env.HEY_RELEASE_URL, version: env.HEY_VERSION });
-  const asset = assetName(target.id);
+  warn(checkTransport(dir, insecure));
 
-  const sums = parseSums(new TextDecoder().decode(await download(`${dir}/SHA256SUMS`, false, env)));
-  const expected = sums.get(asset) ?? fail(`${dir}/SHA256SUMS lists no ${asset}`);
-  const archive = await download(`${dir}/${asset}`, true, env);
+  const sumsBytes = (await download(`${dir}/${SUMS_FILE}`, { env, insecure }))!;
+  await checkSignature(dir, sumsBytes, env, insecure);
+  const sums = parseSums(new TextDecoder().decode(sumsBytes));
+  const built = builtName(target.id);
+  const expectedBinary = sums.get(built) ?? fail(`${dir}/${SUMS_FILE} lists no ${built} (the checksum of the binary itself); nothing was changed`);
+  if (expectedBinary === sha256(await Bun.file(self).bytes())) return { text: `${versionLine()} is up to date (${dir})\n`, code: 0 };
+  if (check) return { text: `an update is available: ${dir} has another build of hey for ${target.id} than this ${versionLine()}; run hey upgrade\n`, code: UPDATE_AVAILABLE };
+
+  const asset = assetName(target.id);
+  const expected = sums.get(asset) ?? fail(`${dir}/${SUMS_FILE} lists no ${asset}; nothing was changed`);
+  const archive = (await download(`${dir}/${asset}`, { env, insecure, large: true }))!;
   const actual = sha256(archive);
-  if (actual !== expected) fail(`checksum mismatch for ${asset}: SHA256SUMS says ${expected}, the download is ${actual}; nothing was changed`);
+  if (actual !== expected) fail(`checksum mismatch for ${asset}: ${SUMS_FILE} says ${expected}, the download is ${actual}; nothing was changed`);
   const name = binaryName(target.id);
   const entries = isWindows(target.id) ? readZip(archive) : readTarGz(archive);
   const binary = entries.find((e) => e.name === name)?.data ?? fail(`${asset} holds no ${name}; nothing was changed`);
-  if (sha256(binary) === sha256(await Bun.file(self).bytes())) return `${versionLine()} is up to date (${dir})\n`;
+  if (sha256(binary) !== expectedBinary) fail(`the ${name} in ${asset} is not the ${built} that ${SUMS_FILE} lists; nothing was changed`);
 
-  const candidate = await stage(binary, dirname(self), check, target);
+  const candidate = await stage(binary, dirname(self), target);
   try {
     const line = await versionOf(candidate);
     const version = parseVersionLine(line) ?? fail(`the downloaded hey printed ${JSON.stringify(line.slice(0, 200))} for --version; nothing was changed`);
-    const older = compareVersions(version, BUILD.version) < 0;
-    if (check) return older ? `${dir} has hey ${version}, older than this ${versionLine()}\n` : `${line} is available (this is ${versionLine()}): run hey upgrade\n`;
-    if (older && !env.HEY_VERSION) fail(`${dir} has hey ${version}, older than this hey ${BUILD.version}; not replacing it (set HEY_VERSION=${version} to downgrade)`);
+    if (compareVersions(version, BUILD.version) < 0 && !env.HEY_VERSION) fail(`${dir} has hey ${version}, older than this hey ${BUILD.version}; not replacing it (set HEY_VERSION=${version} to downgrade)`);
     await replace(candidate, self);
-    return `upgraded ${self}: ${versionLine()} → ${line}\n`;
+    return { text: `upgraded ${self}: ${versionLine()} → ${line}\n`, code: 0 };
   } finally {
     await unlink(candidate).catch(() => {});
   }
+}
+
+/**
+ * Believes `sums` only when SHA256SUMS.sig is the release key's signature of it. A release without
+ * one (404), or with a signature that does not verify, is refused — or, with HEY_INSECURE=1, used
+ * with a warning.
+ */
+async function checkSignature(dir: string, sums: Uint8Array, env: Record<string, string | undefined>, insecure: boolean): Promise<void> {
+  const sig = await download(`${dir}/${SIGNATURE_FILE}`, { env, insecure, missingOk: true });
+  let problem: string;
+  if (sig === undefined) problem = `${dir} is not signed (no ${SIGNATURE_FILE}), so the checksums in its ${SUMS_FILE} prove nothing`;
+  else {
+    try {
+      await verifySignature(sums, new TextDecoder().decode(sig), parsePublicKey(RELEASE_KEY));
+      return;
+    } catch (e) {
+      if (!(e instanceof SignatureError)) throw e;
+      problem = `${dir}/${SIGNATURE_FILE} is not a valid signature of its ${SUMS_FILE}: ${e.message}`;
+    }
+  }
+  if (!insecure) fail(`${problem}; nothing was changed (HEY_INSECURE=1 goes on without the signature, for a mirror you trust)`);
+  warn(`HEY_INSECURE=1: going on unverified: ${problem}`);
 }
 
 /** The target this binary was built for, else the one of this machine. */
@@ -92,8 +133,17 @@ function thisTarget(): Target | undefined {
   return hostTarget(process.platform, process.arch, Boolean(report.header?.glibcVersionRuntime));
 }
 
-/** The body of `url`, with a progress line on a terminal for `large` files. */
-async function download(url: string, large: boolean, env: Record<string, string | undefined>): Promise<Uint8Array> {
+interface DownloadOptions {
+  env: Record<string, string | undefined>;
+  insecure: boolean;
+  /** a progress line on a terminal (else one "downloading" line) */
+  large?: boolean;
+  /** a 404 answers undefined instead of failing */
+  missingOk?: boolean;
+}
+
+/** The body of `url` (undefined: a 404 with `missingOk`); an UpgradeError on any other failure. */
+async function download(url: string, opts: DownloadOptions): Promise<Uint8Array | undefined> {
   const err = writer(2);
   let res: Response;
   try {
@@ -101,14 +151,17 @@ async function download(url: string, large: boolean, env: Record<string, string 
   } catch (e) {
     return fail(`could not download ${url}: ${(e as Error).message}; nothing was changed`);
   }
+  // a redirect may lead elsewhere: the same rule for where it ended
+  if (res.redirected) warn(checkTransport(res.url, opts.insecure));
+  if (res.status === 404 && opts.missingOk) return undefined;
   if (!res.ok || !res.body) {
-    const hint = res.status === 404 && env.HEY_VERSION ? ` (is there a release ${env.HEY_VERSION}?)` : "";
+    const hint = res.status === 404 && opts.env.HEY_VERSION ? ` (is there a release ${opts.env.HEY_VERSION}?)` : "";
     return fail(`could not download ${url}: HTTP ${res.status}${hint}; nothing was changed`);
   }
   const total = Number(res.headers.get("content-length")) || 0;
-  const tty = large && isTty(2);
+  const tty = opts.large && isTty(2);
   const file = url.slice(url.lastIndexOf("/") + 1);
-  if (large && !tty) err.write(`downloading ${url}\n`);
+  if (opts.large && !tty) err.write(`downloading ${url}\n`);
   const chunks: Uint8Array[] = [];
   let got = 0;
   let drawn = 0;
@@ -133,16 +186,12 @@ async function download(url: string, large: boolean, env: Record<string, string 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const progress = (got: number, total: number) => (total ? `${mb(got)} / ${mb(total)}  ${Math.floor((got / total) * 100)} %` : mb(got));
 
-/**
- * Writes the new binary next to the old one (a rename is atomic only within one filesystem),
- * executable. A --check that may not write there uses the temp dir: it only runs the file.
- */
-async function stage(binary: Uint8Array, dir: string, check: boolean, target: Target): Promise<string> {
+/** Writes the new binary next to the old one (a rename is atomic only within one filesystem), executable. */
+async function stage(binary: Uint8Array, dir: string, target: Target): Promise<string> {
   const name = `.hey-upgrade-${process.pid}-${crypto.randomUUID().slice(0, 8)}${isWindows(target.id) ? ".exe" : ""}`;
   try {
     return await writeExecutable(join(dir, name), binary);
   } catch (e) {
-    if (check) return writeExecutable(join(tmpdir(), name), binary);
     const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     return fail(`cannot write to ${dir} (${code}): run hey upgrade as the user who installed hey, or reinstall with install.sh; nothing was changed`);
   }

@@ -6,6 +6,11 @@
 // HEY_RELEASE_URL names the directory instead (mirrors, tests); a `{version}` in it is replaced
 // by HEY_VERSION, so one mirror can keep several versions side by side.
 import pkg from "../../package.json" with { type: "json" };
+import { isLoopback } from "../net/proxy.ts";
+
+/** The checksum list of a release, and its signature (signature.ts). */
+export const SUMS_FILE = "SHA256SUMS";
+export const SIGNATURE_FILE = "SHA256SUMS.sig";
 
 /** A release location or checksum list that cannot be used; the message says why. */
 export class ReleaseError extends Error {
@@ -35,6 +40,20 @@ export function releaseUrl(opts: { releaseUrl?: string; version?: string; repo?:
   }
   const base = `https://github.com/${opts.repo ?? REPO}/releases`;
   return version ? `${base}/download/v${version}` : `${base}/latest/download`;
+}
+
+/**
+ * Whether hey may download from `url`: https, or plain http to this machine (a mirror in a test or
+ * on localhost). Plain http elsewhere is refused (a ReleaseError saying how to override), unless
+ * `insecure` (HEY_INSECURE=1), when the returned warning is to be shown. Checked for the release
+ * directory and again for where a redirect ended.
+ */
+export function checkTransport(url: string, insecure: boolean): string | undefined {
+  const u = URL.parse(url);
+  if (!u || u.protocol === "https:" || (u.protocol === "http:" && isLoopback(u.hostname))) return undefined;
+  if (u.protocol !== "http:") throw new ReleaseError(`${url} is not an http:// or https:// URL`);
+  if (!insecure) throw new ReleaseError(`${url} is plain http to another machine: anyone on the way can read and change what is downloaded; use https (HEY_INSECURE=1 allows it)`);
+  return `HEY_INSECURE=1: downloading over plain http from ${u.host}`;
 }
 
 /** `file → lowercase hex SHA-256` from `sha256sum` output (text or `*binary` mode). */

@@ -9,6 +9,7 @@ import { startProtocolMock, startQuirkyServer, type MockServer, type Quirks } fr
 import { baseUrlFor } from "../helpers/protocol-streams.ts";
 import { freePort, PROXIED_HOST, startTinyproxy, type RealProxy } from "../helpers/real-proxies.ts";
 import { makeTestCa, type TestCa } from "../helpers/test-ca.ts";
+import { describeNeeding, missingTools, testNeeding } from "../helpers/tools.ts";
 
 let work: ReturnType<typeof tempDir>;
 const servers: MockServer[] = [];
@@ -62,27 +63,28 @@ test("--output json: the same checks as data", async () => {
   expect(checks.find((c) => c.id === "tool_call")?.status).toBe("pass");
 });
 
-describe("through a real proxy to HTTPS with a private CA", () => {
+// openssl makes the CA; tinyproxy (a Debian tool, .ci/run installs it) is the real proxy
+describeNeeding(["openssl"], "through a real proxy to HTTPS with a private CA", () => {
   let ca: TestCa;
-  let proxy: RealProxy;
+  let proxy: RealProxy | undefined;
   beforeAll(async () => {
     ca = makeTestCa();
-    proxy = await startTinyproxy();
+    if (!missingTools(["tinyproxy"])) proxy = await startTinyproxy();
   });
   afterAll(() => {
-    proxy.close();
+    proxy?.close();
     ca.remove();
   });
 
-  test("the proxy and why, TCP to the proxy, the certificate's issuer and expiry", async () => {
+  testNeeding(["tinyproxy"])("the proxy and why, TCP to the proxy, the certificate's issuer and expiry", async () => {
     const mock = track(startProtocolMock("openai", "m", { tls: ca.valid }));
     const base = `https://${PROXIED_HOST}:${new URL(mock.url).port}/v1`;
-    const run = await runHey(["doctor", "--base-url", base, "-m", "m"], { cwd: work.path, env: { HTTPS_PROXY: proxy.url, SSL_CERT_FILE: ca.caFile } });
+    const run = await runHey(["doctor", "--base-url", base, "-m", "m"], { cwd: work.path, env: { HTTPS_PROXY: proxy!.url, SSL_CERT_FILE: ca.caFile } });
     expect(run.code).toBe(0);
     expect(line(run.stdout, "proxy")).toContain(`✓ proxy`);
-    expect(line(run.stdout, "proxy")).toContain(`through the proxy ${proxy.url} (from HTTPS_PROXY)`);
+    expect(line(run.stdout, "proxy")).toContain(`through the proxy ${proxy!.url} (from HTTPS_PROXY)`);
     expect(line(run.stdout, "DNS")).toContain("0.0.0.0 is an address: nothing to look up");
-    expect(line(run.stdout, "TCP")).toContain(`connected to the proxy ${proxy.url}`);
+    expect(line(run.stdout, "TCP")).toContain(`connected to the proxy ${proxy!.url}`);
     expect(line(run.stdout, "TLS")).toMatch(/^! TLS +issued by hey test CA, expires \d{4}-\d\d-\d\d \(in [01] days\) → the server's operator must renew/);
   });
 

@@ -12,10 +12,15 @@ import { startSocks5Server } from "../helpers/proxies.ts";
 import { freePort, PROXIED_HOST, startMicrosocks, startTinyproxy, type RealProxy } from "../helpers/real-proxies.ts";
 import { startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 import { makeTestCa, type TestCa } from "../helpers/test-ca.ts";
+import { missingTools, testNeeding } from "../helpers/tools.ts";
 
 const PROTOCOLS = ["openai", "responses", "anthropic", "google"] as const;
 /** the issue's bar; a run that fails at once takes ~0.1–0.3 s, one that retries five times ~45 s */
 const FAST_MS = 2_000;
+// Debian tools (.ci/run installs them): without one, the tests that need it are skipped, saying so
+const withCa = testNeeding(["openssl"]);
+const withTinyproxy = testNeeding(["openssl", "tinyproxy"]);
+const withMicrosocks = testNeeding(["openssl", "microsocks"]);
 
 let ca: TestCa;
 let work: ReturnType<typeof tempDir>;
@@ -27,19 +32,15 @@ const closers: (() => void)[] = [];
 
 beforeAll(async () => {
   await ensureBinary(); // a rebuild must not count against a run's time
-  ca = makeTestCa();
   work = tempDir();
+  if (missingTools(["openssl"])) return; // every test here needs the CA
+  ca = makeTestCa();
   good = startReplayServer(undefined, { tls: ca.valid });
   expired = startReplayServer(undefined, { tls: ca.expired });
   misnamed = startReplayServer(undefined, { tls: ca.misnamed });
   const credentials = { user: "alice", password: "s3cret-pw" };
-  [proxies.plain, proxies.auth, proxies.only443, proxies.socks, proxies.socksAuth] = await Promise.all([
-    startTinyproxy(),
-    startTinyproxy({ credentials }),
-    startTinyproxy({ onlyPort443: true }),
-    startMicrosocks(),
-    startMicrosocks({ credentials }),
-  ]);
+  if (!missingTools(["tinyproxy"])) [proxies.plain, proxies.auth, proxies.only443] = await Promise.all([startTinyproxy(), startTinyproxy({ credentials }), startTinyproxy({ onlyPort443: true })]);
+  if (!missingTools(["microsocks"])) [proxies.socks, proxies.socksAuth] = await Promise.all([startMicrosocks(), startMicrosocks({ credentials })]);
 });
 afterAll(() => {
   for (const p of Object.values(proxies)) p?.close();
@@ -69,30 +70,30 @@ function expectFastFailure(run: HeyRun & { ms: number }, words: (string | RegExp
 }
 
 describe.each(PROTOCOLS)("%s: failures that retrying cannot fix", (protocol) => {
-  test("an untrusted certificate names the host and the three ways to trust a CA", async () => {
+  withCa("an untrusted certificate names the host and the three ways to trust a CA", async () => {
     const before = good.requests.length;
     const run = await hey(protocol, directUrl(good, protocol));
     expectFastFailure(run, ["the TLS certificate of 127.0.0.1 is not signed by a CA hey trusts", "[network] ca_file, SSL_CERT_FILE or NODE_EXTRA_CA_CERTS"]);
     expect(good.requests.length).toBe(before);
   });
 
-  test("an expired certificate and one for another host name say so", async () => {
+  withCa("an expired certificate and one for another host name say so", async () => {
     const env = { NODE_EXTRA_CA_CERTS: ca.caFile };
     expectFastFailure(await hey(protocol, directUrl(expired, protocol), [], env), ["the TLS certificate of 127.0.0.1 is expired"]);
     expectFastFailure(await hey(protocol, directUrl(misnamed, protocol), [], env), ["the TLS certificate presented for 127.0.0.1 is for another host name"]);
   });
 
-  test("a proxy that refuses the tunnel (403) is named with the variable it came from", async () => {
+  withTinyproxy("a proxy that refuses the tunnel (403) is named with the variable it came from", async () => {
     const run = await hey(protocol, proxiedUrl(good, protocol), [], { HTTPS_PROXY: proxies.only443.url, NODE_EXTRA_CA_CERTS: ca.caFile });
     expectFastFailure(run, [`the proxy ${proxies.only443.url} (from HTTPS_PROXY) refused to connect to ${PROXIED_HOST}:${portOf(good)} (403 Access violation)`]);
   });
 
-  test("a proxy that wants credentials (407) says where to put them", async () => {
+  withTinyproxy("a proxy that wants credentials (407) says where to put them", async () => {
     const run = await hey(protocol, proxiedUrl(good, protocol), ["--proxy", proxies.auth.url], { NODE_EXTRA_CA_CERTS: ca.caFile });
     expectFastFailure(run, [`the proxy ${proxies.auth.url} (from --proxy) wants credentials (407 Proxy Authentication Required)`]);
   });
 
-  test("a proxy that rejects the credentials of [proxy] url: named masked, with the file, password never shown", async () => {
+  withTinyproxy("a proxy that rejects the credentials of [proxy] url: named masked, with the file, password never shown", async () => {
     const config = join(work.path, `wrong-${protocol}.toml`);
     writeFileSync(config, `[proxy]\nurl = "${proxies.auth.urlWith("alice", "wrong-pw")}"\n`);
     const run = await hey(protocol, proxiedUrl(good, protocol), ["--config", config], { NODE_EXTRA_CA_CERTS: ca.caFile });
@@ -100,7 +101,7 @@ describe.each(PROTOCOLS)("%s: failures that retrying cannot fix", (protocol) => 
     expect(run.stdout + run.stderr).not.toContain("wrong-pw");
   });
 
-  test("a proxy that is not running is named — not the model URL", async () => {
+  withCa("a proxy that is not running is named — not the model URL", async () => {
     const dead = freePort();
     const run = await hey(protocol, proxiedUrl(good, protocol), ["--output", "json"], { HEY_PROXY: `http://bob:pw-123@127.0.0.1:${dead}` });
     expectFastFailure(run, [`cannot reach the proxy http://***@127.0.0.1:${dead} (from HEY_PROXY): connection refused`]);
@@ -109,7 +110,7 @@ describe.each(PROTOCOLS)("%s: failures that retrying cannot fix", (protocol) => 
     expect(run.stdout + run.stderr).not.toContain("pw-123");
   });
 
-  test("SOCKS5: a failed authentication, and the server's refusal with its reply code in words", async () => {
+  withMicrosocks("SOCKS5: a failed authentication, and the server's refusal with its reply code in words", async () => {
     const env = { NODE_EXTRA_CA_CERTS: ca.caFile };
     const badAuth = await hey(protocol, proxiedUrl(good, protocol), ["--output", "json"], { ...env, ALL_PROXY: proxies.socksAuth.urlWith("alice", "nope").replace("socks5:", "socks5h:") });
     expectFastFailure(badAuth, [`the proxy socks5h://***@127.0.0.1:${proxies.socksAuth.port} (from ALL_PROXY) rejected the credentials in its URL (SOCKS5 username/password rejected)`]);
@@ -123,7 +124,7 @@ describe.each(PROTOCOLS)("%s: failures that retrying cannot fix", (protocol) => 
   });
 });
 
-test("a proxy that cannot reach the model host is retried, like a refused direct connection", async () => {
+withTinyproxy("a proxy that cannot reach the model host is retried, like a refused direct connection", async () => {
   const dead = freePort();
   const run = await runHey(
     ["--base-url", `https://${PROXIED_HOST}:${dead}/v1`, "-m", "m", "-p", "hi", "--output", "json", "--proxy", proxies.plain.url, "--config", retryFast()],
@@ -150,22 +151,22 @@ describe.each(PROTOCOLS)("%s: happy paths", (protocol) => {
     expect(run).toMatchObject({ code: 0, stdout: "hello through the network\n" });
   };
 
-  test("HTTP proxy without credentials (HTTPS_PROXY) and with them (--proxy)", async () => {
+  withTinyproxy("HTTP proxy without credentials (HTTPS_PROXY) and with them (--proxy)", async () => {
     await answered([], { NODE_EXTRA_CA_CERTS: ca.caFile, HTTPS_PROXY: proxies.plain.url });
     await answered(["--proxy", proxies.auth.urlWith("alice", "s3cret-pw")], { NODE_EXTRA_CA_CERTS: ca.caFile });
   });
 
   // the target is an address, so both schemes send it as one; which side resolves names is test/net/fetch.test.ts's
-  test("SOCKS5: socks5:// without credentials, socks5h:// with them", async () => {
+  withMicrosocks("SOCKS5: socks5:// without credentials, socks5h:// with them", async () => {
     await answered([], { NODE_EXTRA_CA_CERTS: ca.caFile, ALL_PROXY: proxies.socks.url });
     await answered(["--proxy", proxies.socksAuth.urlWith("alice", "s3cret-pw").replace("socks5:", "socks5h:")], { NODE_EXTRA_CA_CERTS: ca.caFile });
   });
 
-  test("the private CA through NODE_EXTRA_CA_CERTS", async () => {
+  withCa("the private CA through NODE_EXTRA_CA_CERTS", async () => {
     await answered([], { NODE_EXTRA_CA_CERTS: ca.caFile }, good, directUrl(good, protocol));
   });
 
-  test("the private CA through [network] ca_file (a bundle of two, path relative to the config file) and SSL_CERT_FILE", async () => {
+  withTinyproxy("the private CA through [network] ca_file (a bundle of two, path relative to the config file) and SSL_CERT_FILE", async () => {
     const dir = join(work.path, `ca-${protocol}`);
     mkdirSync(join(dir, "certs"), { recursive: true });
     writeFileSync(join(dir, "certs", "bundle.pem"), `# corporate bundle\n${ca.otherCaPem}${readFileSync(ca.caFile, "utf8")}`);
@@ -176,7 +177,7 @@ describe.each(PROTOCOLS)("%s: happy paths", (protocol) => {
     await answered([], { SSL_CERT_FILE: ca.caFile, HTTPS_PROXY: proxies.plain.url });
   });
 
-  test("insecure = true on the provider: answers from an untrusted server, with a warning on every run", async () => {
+  withCa("insecure = true on the provider: answers from an untrusted server, with a warning on every run", async () => {
     const config = join(work.path, `insecure-${protocol}.toml`);
     writeFileSync(config, `[provider.lab]\nprotocol = "${protocol}"\nbase_url = "${directUrl(misnamed, protocol)}"\nmodels = ["some-model"]\ninsecure = true\n`);
     misnamed.enqueue(textReply(protocol, "unverified hello"));
@@ -187,7 +188,7 @@ describe.each(PROTOCOLS)("%s: happy paths", (protocol) => {
 });
 
 describe("CA and insecure settings that cannot be used", () => {
-  test("a ca_file that does not exist, or holds no certificate, is a configuration error naming it (exit 2)", async () => {
+  withCa("a ca_file that does not exist, or holds no certificate, is a configuration error naming it (exit 2)", async () => {
     const config = join(work.path, "missing-ca.toml");
     writeFileSync(config, '[network]\nca_file = "/nonexistent/ca.pem"\n');
     const missing = await runHey(["--config", config, "--base-url", directUrl(good, "openai"), "-m", "m", "-p", "hi"], { cwd: work.path });
@@ -201,7 +202,7 @@ describe("CA and insecure settings that cannot be used", () => {
     expect(none.stderr).toContain(`[network] ca_file in ${config}: ${empty} holds no PEM certificate`);
   });
 
-  test("insecure in a trusted project's config is refused; [network] insecure is not a setting", async () => {
+  withCa("insecure in a trusted project's config is refused; [network] insecure is not a setting", async () => {
     const project = join(work.path, "project");
     mkdirSync(join(project, ".hey"), { recursive: true });
     writeFileSync(join(project, ".hey", "config.toml"), `[provider.lab]\nbase_url = "${directUrl(misnamed, "openai")}"\nmodels = ["m"]\ninsecure = true\n`);

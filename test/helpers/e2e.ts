@@ -1,14 +1,18 @@
 // Runs the compiled dist/hey as a user would (SPEC §21). The binary is rebuilt once per test
 // process when any source is newer than it.
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build } from "../../scripts/build.ts";
+import { build, buildInfo, compileTarget } from "../../scripts/build.ts";
+import { builtName, TARGETS } from "../../src/upgrade/targets.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 export const BINARY = join(ROOT, "dist", "hey");
+/** dist/hey built to trust the test release key (test/helpers/release-key.ts) instead of the real one */
+export const TEST_KEY_BINARY = join(ROOT, "dist", "test-key", "hey");
 
 let building: Promise<string> | undefined;
+let buildingTestKey: Promise<string> | undefined;
 
 function newestSource(): number {
   const dirs = [join(ROOT, "src")];
@@ -19,17 +23,46 @@ function newestSource(): number {
   return newest;
 }
 
+async function upToDate(path: string, make: () => Promise<void>): Promise<string> {
+  let built = 0;
+  try {
+    built = statSync(path).mtimeMs;
+  } catch {}
+  if (built < newestSource()) await make();
+  return path;
+}
+
 /** Path of an up-to-date dist/hey, building it if needed (once per test process). */
 export function ensureBinary(): Promise<string> {
-  building ??= (async () => {
-    let built = 0;
-    try {
-      built = statSync(BINARY).mtimeMs;
-    } catch {}
-    if (built < newestSource()) await build();
-    return BINARY;
-  })();
+  building ??= upToDate(BINARY, () => build());
   return building;
+}
+
+/**
+ * Path of an up-to-date dist/test-key/hey: dist/hey but trusting the test release key, for the
+ * tests of signed releases (`hey upgrade`, install.sh with the real binary). Built after dist/hey,
+ * never beside it, so two builds do not share the 2 cores.
+ */
+export function ensureTestKeyBinary(): Promise<string> {
+  buildingTestKey ??= (async () => {
+    await ensureBinary();
+    const { TEST_KEY } = await import("./release-key.ts");
+    mkdirSync(join(ROOT, "dist", "test-key"), { recursive: true });
+    return upToDate(TEST_KEY_BINARY, () => build(TEST_KEY_BINARY, { releaseKey: TEST_KEY }));
+  })();
+  return buildingTestKey;
+}
+
+/**
+ * Path of an up-to-date dist/platforms/hey-<target>[.exe]: a release build of another platform,
+ * its ripgrep inside (npm pack fetches it once), for test:platforms.
+ */
+export async function ensureTargetBinary(id: string): Promise<string> {
+  const target = TARGETS.find((t) => t.id === id);
+  if (!target) throw new Error(`no release target ${id}`);
+  const path = join(ROOT, "dist", "platforms", builtName(id));
+  mkdirSync(join(ROOT, "dist", "platforms"), { recursive: true });
+  return upToDate(path, async () => compileTarget(target, path, await buildInfo()));
 }
 
 export interface HeyRun {

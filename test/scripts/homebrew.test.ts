@@ -8,6 +8,7 @@ import { formula } from "../../scripts/homebrew.ts";
 import { formatSums, parseSums, REPO } from "../../src/upgrade/release.ts";
 import { assetName, TARGETS } from "../../src/upgrade/targets.ts";
 import { tempDir } from "../helpers/e2e.ts";
+import { testNeeding } from "../helpers/tools.ts";
 
 const dir = tempDir("hey-homebrew-");
 afterAll(() => dir.remove());
@@ -39,26 +40,34 @@ class Formula
   def self.url(u) = @@seen["platforms"] << [@os, @cpu, u]
   def self.sha256(s) = @@seen["platforms"].last << s
   def self.test = @@seen["test"] = true
+  def self.conflicts_with(name, because:) = (@@seen["conflicts"] ||= []) << [name, because]
 end
 load ARGV[0]
 puts JSON.generate(Formula.seen.merge("class" => Object.const_defined?(:Hey) && Hey.superclass.name))
 `;
 
-test("bun scripts/homebrew.ts writes the formula from SHA256SUMS", () => {
+const CONFLICT = "hey is also the name of rakyll's HTTP load generator (homebrew/core hey); both install a `hey` command";
+
+function generate(): string {
   const run = Bun.spawnSync([process.execPath, join(import.meta.dir, "..", "..", "scripts", "homebrew.ts"), "--sums", sumsFile, "--version", "v1.2.3", "--out", out]);
   expect(run.stderr.toString()).toBe("");
   expect(run.exitCode).toBe(0);
-  const text = readFileSync(out, "utf8");
+  return readFileSync(out, "utf8");
+}
+
+test("bun scripts/homebrew.ts writes the formula from SHA256SUMS, declaring the conflict with the other hey", () => {
+  const text = generate();
   // checked without Ruby: every url with the sha256 right after it
   const pairs = [...text.matchAll(/url "([^"]+)"\n\s+sha256 "([0-9a-f]{64})"/g)].map((m) => [m[1], m[2]]);
   expect(pairs).toEqual(expected.map(([, , url, sha]) => [url, sha]));
   for (const [url, sha] of pairs) expect(sums.get(url!.split("/").pop()!)).toBe(sha!);
+  expect(text).toContain(`  conflicts_with "hey", because: "${CONFLICT}"\n`);
+});
 
-  const ruby = Bun.which("ruby");
-  if (!ruby) {
-    console.warn("ruby is not installed (apt-get install ruby; .ci/run installs it): the formula's Ruby syntax and evaluation were not checked");
-    return;
-  }
+testNeeding(["ruby"])("the formula is valid Ruby and, evaluated, declares each platform's asset and checksum", () => {
+  const text = generate();
+  expect(text).toContain("class Hey < Formula");
+  const ruby = Bun.which("ruby")!;
   const syntax = Bun.spawnSync([ruby, "-c", out]);
   expect(syntax.stdout.toString()).toBe("Syntax OK\n");
   const harness = join(dir.path, "harness.rb");
@@ -73,6 +82,7 @@ test("bun scripts/homebrew.ts writes the formula from SHA256SUMS", () => {
     license: "MIT",
     platforms: expected,
     test: true,
+    conflicts: [["hey", CONFLICT]],
   });
 });
 

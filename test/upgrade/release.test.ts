@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import pkg from "../../package.json" with { type: "json" };
 import { parseVersionLine, versionLine } from "../../src/upgrade/build-info.ts";
-import { compareVersions, formatSums, normalizeVersion, parseSums, REPO, releaseUrl } from "../../src/upgrade/release.ts";
+import { checkTransport, compareVersions, formatSums, normalizeVersion, parseSums, REPO, releaseUrl } from "../../src/upgrade/release.ts";
 import { assetName, hostTarget, TARGETS } from "../../src/upgrade/targets.ts";
 
 const GH = `https://github.com/${REPO}/releases`;
@@ -31,6 +31,16 @@ describe("releaseUrl", () => {
     [{ releaseUrl: "http://x/v{version}" }, "HEY_RELEASE_URL contains {version}: set HEY_VERSION too"],
   ])("refuses %j", (opts, message) => {
     expect(() => releaseUrl(opts)).toThrow(message);
+  });
+});
+
+describe("checkTransport: https, or plain http to this machine only", () => {
+  test.each(["https://github.com/hey-cli/hey/releases/latest/download", "http://127.0.0.1:8080/rel", "http://127.9.9.9/x", "http://localhost:1/x", "http://mirror.localhost/x", "http://[::1]:1/x"])("%s is fine", (url) => {
+    expect(checkTransport(url, false)).toBeUndefined();
+  });
+  test.each(["http://mirror.example/hey", "http://0.0.0.0:8080/x", "http://10.1.2.3/x", "http://127.0.0.1.example/x", "http://user@mirror.example/x"])("%s is refused, and allowed with a warning under HEY_INSECURE=1", (url) => {
+    expect(() => checkTransport(url, false)).toThrow(`${url} is plain http to another machine: anyone on the way can read and change what is downloaded; use https (HEY_INSECURE=1 allows it)`);
+    expect(checkTransport(url, true)).toStartWith("HEY_INSECURE=1: downloading over plain http from ");
   });
 });
 

@@ -8,6 +8,8 @@ class Hey < Formula
   version "0.1.0"
   license "MIT"
 
+  conflicts_with "hey", because: "hey is also the name of rakyll's HTTP load generator (homebrew/core hey); both install a `hey` command"
+
   on_macos do
     on_arm do
       url "https://github.com/hey-cli/hey/releases/download/v0.1.0/hey-darwin-arm64.tar.gz"

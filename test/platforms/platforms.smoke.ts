@@ -1,0 +1,191 @@
+// npm run test:platforms (issue 29): the release builds of two platforms this machine is not,
+// cross-compiled with their embedded ripgrep, run end to end against a loopback mock model —
+// linux-arm64 under qemu-user, windows-x64 under Wine 10 (test/platforms/runners.ts says how).
+// On each: --version; a one-shot task that uses read_file, write_file, edit and grep (the embedded
+// rg, seen to start); that session resumed with -c; @file arguments in the platform's own path
+// spelling; exit codes 2 (usage), 1 (a model error) and 3 (turn limit, with its hand-off). The
+// summary at the end says what ran where. Not in `npm test` (its name does not end in .test.ts):
+// the builds, qemu and the Wine chroot take minutes on a fresh machine.
+//
+// What Wine cannot show, so this file does not claim it:
+// - the bash tool on Windows: hey looks for Git Bash's sh/bash on PATH (none here) and otherwise
+//   runs commands with PowerShell, which is a stub in Wine: no command runs through the bash tool;
+// - PowerShell's -EncodedCommand decoding, WindowsApps alias stubs, `.cmd` shims (npx/uvx MCP
+//   servers), console behaviour (ConPTY, Ctrl-C, colours, bracketed paste in the REPL);
+// - Windows' refusal to replace a running .exe (Wine lets it happen), so `hey upgrade`'s
+//   move-aside path is not proven here, nor are file locking, ACLs, long paths, Defender or
+//   SmartScreen, and real NTFS case rules;
+// - speed: Wine and qemu timings say nothing about the real platforms.
+// linux-x64-musl (Alpine) and both macOS builds are not run at all (no emulator here for macOS;
+// musl needs its libstdc++ and libgcc, see README).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ensureTargetBinary, tempDir } from "../helpers/e2e.ts";
+import { resultText, startModelServer, textOf, type ChatRequest, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { builtName } from "../../src/upgrade/targets.ts";
+import { ensureWineRoot, qemuMissing, qemuRunner, wineMissing, wineRunner, type PlatformRun, type Runner } from "./runners.ts";
+
+const ROOT = join(import.meta.dir, "..", "..");
+const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+const inCi = Boolean(process.env.CI);
+
+/** What the summary prints: per platform, each check and what it showed. */
+const ran = new Map<string, string[]>();
+const note = (platform: string, line: string) => void ran.set(platform, [...(ran.get(platform) ?? []), line]);
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+afterAll(() => {
+  const lines = [...ran].flatMap(([platform, checks]) => [`  ${platform}:`, ...checks.map((c) => `    ${c}`)]);
+  console.log(`\ntest:platforms — what ran on each platform:\n${lines.join("\n")}\n`);
+});
+
+// The scripted model: what it does depends on the task the first user message names.
+const TASK = "update the notes on this platform";
+function decide(req: ChatRequest): Turn {
+  const first = textOf(req.messages.find((m) => m.role === "user"));
+  const results = req.messages.filter((m) => m.role === "tool").length;
+  if (first.startsWith("break")) throw new Error("this model is broken on purpose");
+  if (first.startsWith("loop")) return { calls: [["read_file", { path: "notes.txt" }]] };
+  if (first.startsWith("summarize")) return { text: "summarized" };
+  const last = textOf(req.messages.findLast((m) => m.role === "user"));
+  if (last.startsWith("what did you change")) return { text: "I edited notes.txt and wrote out/result.txt" };
+  const script: Turn[] = [
+    { calls: [["read_file", { path: "notes.txt" }]] },
+    { calls: [["write_file", { path: "out/result.txt", content: "written by hey\n" }]] },
+    { calls: [["edit", { path: "notes.txt", old_string: "alpha", new_string: "alpha, edited" }]] },
+    { calls: [["grep", { pattern: "needle" }]] },
+    { text: "done: read, wrote, edited and searched" },
+  ];
+  return script[Math.min(results, script.length - 1)]!;
+}
+
+interface Platform {
+  id: "linux-arm64" | "windows-x64";
+  missing: () => string | undefined;
+  runner: (binary: string, work: string) => Promise<Runner>;
+  /** the embedded ripgrep as the platform started it */
+  rg: RegExp;
+}
+
+const PLATFORMS: Platform[] = [
+  { id: "linux-arm64", missing: qemuMissing, runner: qemuRunner, rg: /[\\/]hey[\\/]rg-[0-9a-f]{16}$/ },
+  {
+    id: "windows-x64",
+    missing: wineMissing,
+    async runner(binary, work) {
+      const root = await ensureWineRoot(ROOT);
+      note("windows-x64", `Wine chroot: ${root.made ? `made in ${secs(root.ms)}` : "cached"} (${root.root})`);
+      return wineRunner(root.root, binary, work);
+    },
+    rg: /\\hey\\cache\\rg-[0-9a-f]{16}\.exe$/i,
+  },
+];
+
+for (const platform of PLATFORMS) {
+  const why = platform.missing();
+  if (why && !inCi) {
+    note(platform.id, `skipped: ${why}`);
+    describe.skip(`${platform.id} — skipped: ${why}`, () => test("runs", () => {}));
+    continue;
+  }
+
+  describe(platform.id, () => {
+    let server: ModelServer;
+    let runner: Runner;
+    let work: ReturnType<typeof tempDir>;
+    let proj: string;
+    const hey = (args: string[], cwd = proj) => runner.run(["--base-url", server.baseUrl, "-m", "mock-model", ...args], { cwd });
+    const expectOk = (r: PlatformRun) => {
+      expect(r.stderr.trim().split("\n").filter((l) => /error|warning/i.test(l))).toEqual([]);
+      expect(r.code).toBe(0);
+    };
+
+    beforeAll(async () => {
+      if (why) throw new Error(`${why}: CI runs test:platforms, and .ci/run installs what it needs`);
+      const started = performance.now();
+      const before = Bun.file(join(ROOT, "dist", "platforms", builtName(platform.id))).lastModified; // 0: none yet
+      const binary = await ensureTargetBinary(platform.id);
+      const how = Bun.file(binary).lastModified === before ? "up to date, not rebuilt" : `built in ${secs(performance.now() - started)}`;
+      note(platform.id, `${binary.slice(ROOT.length + 1)} (${(Bun.file(binary).size / 1e6).toFixed(0)} MB, embedded rg): ${how}`);
+      work = tempDir(`hey-platform-${platform.id}-`);
+      proj = join(work.path, "proj");
+      mkdirSync(join(proj, "src"), { recursive: true });
+      mkdirSync(join(work.path, "home"), { recursive: true });
+      writeFileSync(join(proj, "notes.txt"), "alpha\nneedle one\n");
+      writeFileSync(join(proj, "src", "app.txt"), "needle two\n");
+      server = startModelServer(decide);
+      runner = await platform.runner(binary, work.path);
+      note(platform.id, `runner: ${runner.describe}`);
+    }, 20 * 60_000);
+
+    afterAll(async () => {
+      await runner?.close();
+      server?.stop();
+      work?.remove();
+    });
+
+    test("--version names the version and the target", async () => {
+      const r = await runner.run(["--version"], { cwd: proj });
+      expectOk(r);
+      expect(r.stdout.trim()).toMatch(new RegExp(`^hey ${VERSION.replaceAll(".", "\\.")} \\([0-9a-f]{12}(-dirty)?, built \\d{4}-\\d\\d-\\d\\d, ${platform.id}\\)$`));
+      note(platform.id, `✓ --version: ${r.stdout.trim()} (${secs(r.ms)})`);
+    });
+
+    test("a one-shot task with read_file, write_file, edit and grep, grep through the embedded ripgrep", async () => {
+      const before = server.requests.length;
+      const r = await hey(["-p", TASK]);
+      expectOk(r);
+      expect(r.stdout).toBe("done: read, wrote, edited and searched\n");
+      expect(readFileSync(join(proj, "notes.txt"), "utf8")).toBe("alpha, edited\nneedle one\n");
+      expect(readFileSync(join(proj, "out", "result.txt"), "utf8")).toBe("written by hey\n");
+      const last = server.requests.at(-1)!;
+      const results = last.messages.filter((m) => m.role === "tool").map(resultText);
+      expect(server.requests.length - before).toBe(5);
+      expect(results[0]).toContain("needle one");
+      expect(results[3]).toBe("notes.txt:2: needle one\nsrc/app.txt:1: needle two");
+      const rg = r.started.filter((p) => platform.rg.test(p));
+      expect(rg).toHaveLength(1);
+      note(platform.id, `✓ one-shot task: read_file, write_file (out/result.txt), edit (notes.txt), grep → 2 hits via ${rg[0]} (${secs(r.ms)})`);
+    });
+
+    test("-c continues that session: the model gets the task and its tool results again", async () => {
+      const r = await hey(["-c", "-p", "what did you change?"]);
+      expectOk(r);
+      expect(r.stdout).toBe("I edited notes.txt and wrote out/result.txt\n");
+      const req = server.requests.at(-1)!;
+      const users = req.messages.filter((m) => m.role === "user").map(textOf);
+      expect(users[0]).toContain(TASK);
+      expect(users.at(-1)).toContain("what did you change?");
+      expect(req.messages.filter((m) => m.role === "tool")).toHaveLength(4);
+      note(platform.id, `✓ -c resumed the session: ${req.messages.length} messages sent, the 4 tool results among them (${secs(r.ms)})`);
+    });
+
+    test("@file arguments in the platform's spelling: relative with its separator, and absolute", async () => {
+      const sep = platform.id.startsWith("windows") ? "\\" : "/";
+      const relative = `src${sep}app.txt`;
+      const absolute = runner.path(join(proj, "notes.txt"));
+      const r = await hey(["-p", "summarize", `@${relative}`, `@${absolute}`]);
+      expectOk(r);
+      expect(r.stdout).toBe("summarized\n");
+      const prompt = textOf(server.requests.at(-1)!.messages.findLast((m) => m.role === "user"));
+      expect(prompt).toContain("needle two");
+      expect(prompt).toContain("alpha, edited\nneedle one");
+      expect(prompt).toContain(relative.replaceAll("\\", "/").split("/").pop()!);
+      note(platform.id, `✓ @${relative} and @${absolute} expanded into the prompt (${secs(r.ms)})`);
+    });
+
+    test("exit codes: 2 for a usage error, 1 for a model error, 3 at the turn limit (with the hand-off file)", async () => {
+      const usage = await runner.run(["--no-such-flag"], { cwd: proj });
+      expect(usage.code).toBe(2);
+      expect(usage.stderr).toContain("--no-such-flag");
+      const broken = await hey(["-p", "break please"]);
+      expect(broken.code).toBe(1);
+      expect(broken.stderr).toContain("this model is broken on purpose");
+      const loop = await hey(["-p", "loop forever", "--max-turns", "2"]);
+      expect(loop.code).toBe(3);
+      expect(existsSync(join(proj, ".hey", "task.md"))).toBe(true);
+      note(platform.id, `✓ exit codes: ${usage.code} (usage), ${broken.code} (model error), ${loop.code} (turn limit, .hey/task.md written)`);
+    });
+  });
+}
