@@ -64,7 +64,7 @@ async function say(term: Term, line: string, expect: RegExp | string): Promise<s
     const pieces = (await term.screen(ALL)).split(echo);
     const after = pieces.length > before ? pieces.at(-1)! : "";
     if (typeof expect === "string" ? after.includes(expect) : expect.test(after)) return after;
-    if (i > 400) throw new Error(`no ${String(expect)} after typing ${line}; the screen:\n${await term.screen(ALL)}`);
+    if (i > 1200) throw new Error(`no ${String(expect)} after typing ${line}; the screen:\n${await term.screen(ALL)}`); // ~60 s: a loaded machine must not fail it
     await Bun.sleep(50);
   }
 }
