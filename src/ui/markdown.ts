@@ -1,8 +1,11 @@
 // Streamed answer text for a terminal (issue 14): light markdown (headings, bold, inline code,
-// fenced code, lists, quotes) and word wrap at the terminal's width, applied as the text arrives.
+// fenced code, lists, quotes, tables: table.ts) and word wrap at the terminal's width, applied as
+// the text arrives (a table once its last row has).
 // A word is written once it is complete (the next space or newline arrives); a line that may open
 // or close a code fence is held until its end. Pure: the width comes from the caller, read at each
 // word, so a resize applies from the next word on.
+
+import { renderTable } from "./table.ts";
 
 export interface TextFormat {
   /** columns available now; 0 = do not wrap */
@@ -45,6 +48,7 @@ export function createTextStream(fmt: TextFormat): TextStream {
   let bold = false;
   let code = false;
   let styled = false; // a style is open on this line
+  let table: string[] = []; // the lines of a table, held until it ends: its columns depend on every row
 
   const endOfLine = (): string => {
     const out = (styled ? RESET : "") + "\n";
@@ -122,11 +126,30 @@ export function createTextStream(fmt: TextFormat): TextStream {
     return out;
   };
 
+  /** the held table drawn (or its lines as written, when they were no table) */
+  const endTable = (): string => {
+    if (table.length === 0) return "";
+    const drawn = renderTable(table, fmt.width(), fmt.stringWidth, true) ?? table;
+    table = [];
+    return drawn.map((l) => l + "\n").join("");
+  };
+
   /** processes `held` as far as it can; at the end (`flush`) everything held is written */
   const drain = (flush: boolean): string => {
     let out = "";
     while (held !== "") {
       const fresh = lineStart && col === 0 && space === "";
+      if (fmt.markdown && fresh && fence === undefined && (held.startsWith("|") || (table.length > 0 && held !== ""))) {
+        if (!held.startsWith("|")) {
+          out += endTable(); // a line that is no row: the table is complete
+          continue;
+        }
+        const nl = held.indexOf("\n");
+        if (nl < 0 && !flush) break; // wait for the whole row
+        table.push(nl < 0 ? held : held.slice(0, nl));
+        held = nl < 0 ? "" : held.slice(nl + 1);
+        continue;
+      }
       if (fresh && (fence !== undefined || FENCE.test(held) || FENCE_PREFIX.test(held))) {
         const nl = held.indexOf("\n");
         if (nl < 0 && !flush) break; // wait for the whole line
@@ -178,12 +201,13 @@ export function createTextStream(fmt: TextFormat): TextStream {
     },
     finish() {
       let out = drain(true);
+      out += endTable();
       if (col > 0 || styled) out += endOfLine();
       fence = undefined;
       space = "";
       lineStart = true;
       return out;
     },
-    atLineStart: () => held === "" && col === 0,
+    atLineStart: () => held === "" && col === 0 && table.length === 0,
   };
 }

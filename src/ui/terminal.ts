@@ -6,7 +6,7 @@
 // stderr as narration (issue 10 item 4).
 import type { AgentEvent, Output } from "../kernel/output.ts";
 import { createTextStream, type TextStream } from "./markdown.ts";
-import { resultStatus, toolLine } from "./tool-lines.ts";
+import { commandRest, resultStatus, toolLine } from "./tool-lines.ts";
 import { visible } from "./visible.ts";
 
 export interface Stream {
@@ -145,6 +145,18 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     if (info.color) write(info, `${RESULT_INDENT}${status.ok ? GREEN : RED}${mark}${RESET} ${status.ok ? DIM : RED}${prefix}${status.text}${RESET}\n`);
     else write(info, `${RESULT_INDENT}${mark} ${prefix}${status.text}\n`);
     for (const line of status.diff) write(info, DIFF_INDENT + visible(line) + "\n", diffColor(line)); // a write's diff holds file text
+    for (const line of status.preview) write(info, fitted(DIFF_INDENT + line) + "\n", DIM); // event.output was made visible above
+  };
+  /** `line` cut to the terminal's width (a preview line must not wrap into the next one), with "…" */
+  const fitted = (line: string) => {
+    const columns = info.columns?.() ?? 0;
+    if (columns <= 0 || width(line) <= columns) return line;
+    let out = "";
+    for (const ch of line) {
+      if (width(out + ch) > columns - 1) break;
+      out += ch;
+    }
+    return out + "…";
   };
 
   return {
@@ -184,6 +196,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           calls.set(event.id, { name: event.name, args: event.arguments, label });
           batch++;
           infoLine(label, BOLD);
+          for (const line of commandRest(event.name, event.arguments)) write(info, fitted(`  ${visible(line)}`) + "\n", BOLD);
           spin("running…");
           break;
         }

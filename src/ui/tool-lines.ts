@@ -71,6 +71,23 @@ export interface ResultStatus {
   text: string;
   /** the diff lines to show under the status, already capped */
   diff: string[];
+  /** bash: the last lines the command printed (a failure's error lines first), at most PREVIEW_LINES */
+  preview: string[];
+}
+
+/** Lines of what a command printed shown under its status: enough to see how it ended. */
+export const PREVIEW_LINES = 5;
+/** Lines of a multi-line command shown under its call line; the rest is "…". */
+export const COMMAND_LINES = 10;
+
+/** The lines of a bash call's command after its first (the call line shows that one), at most COMMAND_LINES in all. */
+export function commandRest(name: string, argsJson: string): string[] {
+  const command = name === "bash" ? parseArgs(argsJson)?.command : undefined;
+  if (typeof command !== "string") return [];
+  const lines = command.trim().split("\n").map((l) => l.trimEnd());
+  if (lines.length <= 1) return [];
+  const rest = lines.slice(1, COMMAND_LINES).map(cut);
+  return lines.length > COMMAND_LINES ? [...rest, `… ${plural(lines.length - COMMAND_LINES, "more line")}`] : rest;
 }
 
 /**
@@ -78,8 +95,8 @@ export interface ResultStatus {
  * before a write_file call (undefined: a new file or unknown) for the write's diff.
  */
 export function resultStatus(name: string, ok: boolean, output: string, argsJson = "{}", before?: string): ResultStatus {
-  const bad = (text: string): ResultStatus => ({ ok: false, text: cut(text), diff: [] });
-  const good = (text: string, diff: string[] = []): ResultStatus => ({ ok: true, text: cut(text), diff });
+  const bad = (text: string): ResultStatus => ({ ok: false, text: cut(text), diff: [], preview: [] });
+  const good = (text: string, diff: string[] = []): ResultStatus => ({ ok: true, text: cut(text), diff, preview: [] });
   if (name === "bash") return bashStatus(ok, output);
   if (!ok) return bad(firstLine(output) || "failed");
   switch (name) {
@@ -119,19 +136,24 @@ function bashStatus(ok: boolean, output: string): ResultStatus {
   const code = lines.findLast((l) => EXIT_LINE.test(l))?.match(EXIT_LINE)?.[1];
   const note = lines.map((l) => STOPPED.exec(l)).find(Boolean);
   const text = (l: string) => !MARKER.test(l) && !OMITTED.test(l) && l.trim() !== "" && l !== "(no output)";
-  if (ok) {
-    const n = lines.filter(text).length;
-    const all = outputLines(lines, n);
-    const what = n === 0 ? "no output" : all > n ? `${plural(all, "line")} of output, ${n} shown to the model` : `${plural(n, "line")} of output`;
-    return { ok: true, text: what, diff: [] };
-  }
   // the error is on stderr when there is one: after the [stderr] label, before the next label
   const at = lines.indexOf("[stderr]");
   const end = lines.findIndex((l, i) => i > at && MARKER.test(l));
-  const stderr = at < 0 ? [] : lines.slice(at + 1, end < 0 ? undefined : end);
-  const first = [...stderr, ...lines].find(text)?.trim();
+  const stderr = at < 0 ? [] : lines.slice(at + 1, end < 0 ? undefined : end).filter(text);
+  const printed = lines.filter(text);
+  if (ok) {
+    const n = printed.length;
+    const all = outputLines(lines, n);
+    const what = n === 0 ? "no output" : all > n ? `${plural(all, "line")} of output, ${n} shown to the model` : `${plural(n, "line")} of output`;
+    return { ok: true, text: what, diff: [], preview: printed.slice(-PREVIEW_LINES).map(cut) };
+  }
+  const first = [...stderr, ...printed][0]?.trim();
   const head = note ? note[1]! : code !== undefined ? `exit ${code}` : "failed";
-  return { ok: false, text: cut(first ? `${head}: ${first}` : head), diff: [] };
+  // a failure shows its error lines first, then how the output ended
+  const errors = stderr.slice(-PREVIEW_LINES);
+  const other = printed.filter((l) => !stderr.includes(l));
+  const preview = [...errors, ...other.slice(other.length - (PREVIEW_LINES - errors.length))];
+  return { ok: false, text: cut(first ? `${head}: ${first}` : head), diff: [], preview: preview.map(cut) };
 }
 
 /**

@@ -67,7 +67,7 @@ test("text output: the answer on stdout, one line per tool call and per result o
   server.enqueue(calls(["bash", { command: "echo hello" }]), say("Done."));
   const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "say hello"], { cwd: repo.path });
   expect(run).toMatchObject({ code: 0, stdout: "Done.\n" });
-  expect(run.stderr).toBe("$ echo hello\n  ✓ 1 line of output\n");
+  expect(run.stderr).toBe("$ echo hello\n  ✓ 1 line of output\n    hello\n");
 });
 
 test("permission rules block a command and tell the model why", async () => {

@@ -54,7 +54,7 @@ test("-p to a pipe: successive turns' narration never runs together", () => {
   ];
   const { out, err } = render([...turn(1, "First."), ...turn(2, "Second."), { type: "turn_start", turn: 3 }, { type: "text_delta", text: "Answer." }, done]);
   expect(out).toBe("Answer.\n");
-  expect(err).toBe("First.\n$ ls\n  ✓ 1 line of output\nSecond.\n$ ls\n  ✓ 1 line of output\n");
+  expect(err).toBe("First.\n$ ls\n  ✓ 1 line of output\n    a\nSecond.\n$ ls\n  ✓ 1 line of output\n    a\n");
 });
 
 test("-p on a terminal: the answer streams to stdout as it comes", () => {

@@ -1,7 +1,7 @@
 // Tool calls and results as people read them (issue 14): the call in the words of a shell or an
 // editor, a short status, a capped diff.
 import { expect, test } from "bun:test";
-import { capDiff, DIFF_SHOWN_LINES, resultStatus, toolLine, writeDiff } from "../../src/ui/tool-lines.ts";
+import { capDiff, commandRest, DIFF_SHOWN_LINES, resultStatus, toolLine, writeDiff } from "../../src/ui/tool-lines.ts";
 
 test.each([
   ["bash", { command: "git status" }, "$ git status"],
@@ -62,6 +62,7 @@ test("an edit's diff comes from the tool's result; a write's is made from the fi
     ok: true,
     text: "overwrote",
     diff: ["@@ -1,3 +1,3 @@", " one", "-two", "+TWO", " three"],
+    preview: [],
   });
   expect(resultStatus("write_file", true, "created n.md (1 lines, 2 bytes)", JSON.stringify({ path: "n.md", content: "hi\n" })).diff).toEqual(["@@ -1,0 +1,1 @@", "+hi"]);
 });
@@ -71,4 +72,24 @@ test("diffs are capped with '… N more lines', counting what the tool already l
   expect(long).toHaveLength(DIFF_SHOWN_LINES + 1);
   expect(long.at(-1)).toBe(`… ${101 - DIFF_SHOWN_LINES} more lines`);
   expect(capDiff(["-a", "+b", "… 7 more diff lines"])).toEqual(["-a", "+b", "… 7 more lines"]);
+});
+
+test("a bash result shows the last lines the command printed; a failure its error lines first", () => {
+  const out = Array.from({ length: 40 }, (_, i) => `test ${i} ok`).join("\n") + "\n[exit code 0]";
+  expect(resultStatus("bash", true, out).preview).toEqual(["test 35 ok", "test 36 ok", "test 37 ok", "test 38 ok", "test 39 ok"]);
+  const failed = "[stdout]\ncompiling a\ncompiling b\ncompiling c\n[stderr]\nerror: b.ts:3: missing ;\nerror: aborting\n[exit code 1]";
+  const status = resultStatus("bash", false, failed);
+  expect(status.text).toBe("exit 1: error: b.ts:3: missing ;");
+  expect(status.preview).toEqual(["error: b.ts:3: missing ;", "error: aborting", "compiling a", "compiling b", "compiling c"]);
+  expect(resultStatus("bash", true, "[exit code 0]").preview).toEqual([]);
+  expect(resultStatus("read_file", true, "1\tx").preview).toEqual([]);
+});
+
+test("a multi-line command: the call line shows its first line, the rest follows, at most 10 lines in all", () => {
+  const args = (command: string) => JSON.stringify({ command });
+  expect(commandRest("bash", args("git status"))).toEqual([]);
+  expect(commandRest("bash", args("for f in a b; do\n  echo $f\ndone"))).toEqual(["  echo $f", "done"]);
+  const long = Array.from({ length: 14 }, (_, i) => `echo ${i}`).join("\n");
+  expect(commandRest("bash", args(long))).toEqual([...Array.from({ length: 9 }, (_, i) => `echo ${i + 1}`), "… 4 more lines"]);
+  expect(commandRest("read_file", JSON.stringify({ path: "a\nb" }))).toEqual([]);
 });

@@ -1,0 +1,66 @@
+// What a command printed, on screen (issue 28): through dist/hey in tmux against a local mock
+// model, a bash call shows the last lines of its output under its status, a failed one its error
+// lines first, and a command of several lines is shown whole (the model sees what it always saw).
+import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
+import { startTerm, type Term } from "../helpers/tmux.ts";
+import { answer, toolCalls } from "./repl-helpers.ts";
+
+let server: ReplayServer;
+let term: Term | undefined;
+beforeAll(() => {
+  server = startReplayServer();
+});
+afterAll(() => server.stop());
+afterEach(async () => {
+  await term?.close();
+  term = undefined;
+});
+
+const E2E_TIMEOUT = 90_000;
+
+test(
+  "a bash result shows how the output ended; a failure its error first; a multi-line command whole",
+  async () => {
+    const script = "for i in 1 2 3 4 5 6 7 8 9 10 11 12; do\n  echo step $i\ndone";
+    server.enqueue(
+      toolCalls([["bash", { command: script }]]),
+      toolCalls([["bash", { command: "echo building; echo 'error: b.ts:3: missing ;' >&2; exit 2" }]]),
+      answer("Done."),
+    );
+    term = await startTerm({ args: ["--base-url", `${server.url}/v1`, "-m", "mock-model"], cols: 100 });
+    await term.waitFor((s) => s.trimEnd().split("\n").at(-1)?.trimEnd() === "›");
+    await term.type("run it");
+    await term.keys("Enter");
+    const screen = await term.waitFor("Done.");
+    const lines = screen.split("\n").map((l) => l.trimEnd());
+    const at = lines.indexOf("$ for i in 1 2 3 4 5 6 7 8 9 10 11 12; do …");
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(lines.slice(at + 1, at + 3)).toEqual(["    echo step $i", "  done"]);
+    expect(lines[at + 3]).toBe("  ✓ 12 lines of output");
+    expect(lines.slice(at + 4, at + 9)).toEqual(["    step 8", "    step 9", "    step 10", "    step 11", "    step 12"]);
+    const failed = lines.findIndex((l) => l.startsWith("  ✗ exit 2: error: b.ts:3: missing ;"));
+    expect(failed).toBeGreaterThan(at);
+    expect(lines.slice(failed + 1, failed + 3)).toEqual(["    error: b.ts:3: missing ;", "    building"]);
+    // what the model got is unchanged: the whole output of the loop
+    const result = (server.requests[1]!.body as { messages: { role: string; content: string }[] }).messages.at(-1)!.content;
+    for (let i = 1; i <= 12; i++) expect(result).toContain(`step ${i}\n`);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "a markdown table in an answer is drawn with aligned columns that fit the terminal",
+  async () => {
+    server.enqueue(answer("Here:\n\n| file | lines |\n|---|---:|\n| src/cli.ts | 270 |\n| src/run.ts | 398 |\n\nBoth fine."));
+    term = await startTerm({ args: ["--base-url", `${server.url}/v1`, "-m", "mock-model"], cols: 60 });
+    await term.waitFor((s) => s.trimEnd().split("\n").at(-1)?.trimEnd() === "›");
+    await term.type("sizes?");
+    await term.keys("Enter");
+    const lines = (await term.waitFor("Both fine.")).split("\n").map((l) => l.trimEnd());
+    const at = lines.indexOf("file       │ lines");
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(lines.slice(at + 1, at + 4)).toEqual(["───────────┼──────", "src/cli.ts │ 270", "src/run.ts │ 398"]);
+  },
+  E2E_TIMEOUT,
+);
