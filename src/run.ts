@@ -97,6 +97,8 @@ export async function run(args: CliArgs): Promise<number> {
   try {
     if (!oneShot) return await repl(parts, args, place, reopen);
     if (lineKind(args.message) === "command") return await oneCommand(parts, args.message, args.output);
+    const terminal = parts.terminal;
+    if (terminal) notices.print = (line) => terminal.notice(visible(line)); // never glued to the spinner's line
     return await oneShotRun(parts, await mcpInput(parts, args.message, prompt, warn), place.cwd);
   } catch (e) {
     if (e instanceof McpInputError) return preflightFailure(new UsageError(e.message), args);

@@ -40,6 +40,8 @@ export interface TerminalOutput extends Output {
   stopSpinner(): void;
   /** flips whether thinking is shown (display only; what is sent never changes); returns the new state */
   toggleThinking(): boolean;
+  /** a line about background work (an MCP server connected) on its own line; a running spinner goes on under it */
+  notice(line: string): void;
 }
 
 const DIM = "\x1b[2m";
@@ -100,7 +102,8 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     spinner = undefined;
     info.write(CLEAR_LINE);
   };
-  const spin = (label: string) => {
+  /** `start`: when the wait began (a spinner drawn again after a notice keeps counting) */
+  const spin = (label: string, start = now()) => {
     if (!info.tty) return;
     if (spinner && label === spinLabel) return;
     stopSpinner();
@@ -108,7 +111,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     endLine(answer);
     endLine(info);
     spinLabel = label;
-    spinStart = now();
+    spinStart = start;
     let frame = 0;
     const draw = () => {
       const secs = Math.floor((now() - spinStart) / 1000);
@@ -162,6 +165,12 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   return {
     stopSpinner,
     toggleThinking: () => (showThinking = !showThinking),
+    notice(line) {
+      const running = spinner ? { label: spinLabel, start: spinStart } : undefined;
+      infoLine(line);
+      if (!running) return;
+      spin(running.label, running.start); // the same wait goes on: its seconds keep counting
+    },
     emit(event: AgentEvent) {
       switch (event.type) {
         case "turn_start":

@@ -64,3 +64,26 @@ test(
   },
   E2E_TIMEOUT,
 );
+
+test(
+  "-p on a terminal: an MCP server's notice gets a line of its own, never glued to the spinner",
+  async () => {
+    const { tempDir } = await import("../helpers/e2e.ts");
+    const { BUN, FAKE_SERVER } = await import("../helpers/mcp.ts");
+    const dir = tempDir("hey-notice-");
+    try {
+      const config = `${dir.path}/hey.toml`;
+      await Bun.write(config, `[mcp.slow]\ncommand = "${BUN}"\nargs = ["${FAKE_SERVER}", "slow-start", "1500"]\n`);
+      server.enqueue(answer("Hello there."));
+      term = await startTerm({ args: ["--base-url", `${server.url}/v1`, "-m", "mock-model", "--config", config, "-p", "hi"] });
+      const screen = await term.waitFor(/\[exit \d+\]/);
+      const lines = screen.split("\n").map((l) => l.trimEnd());
+      expect(lines).toContain("connected: slow (1 tool)");
+      expect(screen).not.toMatch(/\dsconnected/);
+      expect(lines).toContain("Hello there.");
+    } finally {
+      dir.remove();
+    }
+  },
+  E2E_TIMEOUT,
+);

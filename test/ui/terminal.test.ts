@@ -201,3 +201,19 @@ test("a run that ends without a final answer after working with tools says so in
   expect(render(worked).err).toEndWith("the model ended without a final answer; its work is above\n");
   expect(render(run).err).not.toContain("without a final answer");
 });
+
+test("a notice while the spinner runs gets a line of its own, and the spinner goes on under it, its seconds still counting", () => {
+  const err: string[] = [];
+  let t = 0;
+  const info = { write: (s: string) => void err.push(s), color: false, tty: true, columns: () => 80 };
+  const terminal = createTerminalOutput({ ...info, write: () => {} }, info, { maxRetries: 5, now: () => (t += 1000) });
+  terminal.emit({ type: "turn_start", turn: 1 });
+  terminal.notice("connected: everything (13 tools)");
+  terminal.stopSpinner();
+  const text = err.join("");
+  // the spinner's line is cleared before the notice, which ends with its own newline
+  expect(text).toMatch(/⠋ working… \ds\r\x1b\[Kconnected: everything \(13 tools\)\n/);
+  expect(text).not.toMatch(/\dsconnected/);
+  // after it, the same wait is drawn again, counting from when it began
+  expect(text.split("connected: everything (13 tools)\n")[1]).toMatch(/^(\r\x1b\[K)?⠋ working… [2-9]s/);
+});
