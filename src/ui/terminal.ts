@@ -186,18 +186,21 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           write(info, thought.push(visible(event.text)), DIM);
           break;
         case "text_delta":
-          stopSpinner();
+          // finalOnly: the text goes to stdout (a file, a pipe) at the end; the terminal is told it is coming
+          if (finalOnly && event.text.trim() !== "") spin("writing…");
+          else if (!finalOnly) stopSpinner();
           if (section === "thinking") {
             closeSection();
             if (info === answer) write(info, "\n"); // a blank line between thinking and answer
           }
           section = "text";
           if (event.text.trim() !== "") turnAnswered = true;
-          if (finalOnly) turnText += visible(event.text);
-          else write(answer, text.push(visible(event.text)));
+          if (!finalOnly) write(answer, text.push(visible(event.text)));
+          else turnText += visible(event.text);
           break;
         case "tool_call": {
           if (finalOnly) {
+            stopSpinner(); // the turn's text was narration: it goes where the spinner was
             closeSection();
             flushTurn(info);
           }

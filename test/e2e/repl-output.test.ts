@@ -87,3 +87,22 @@ test(
   },
   E2E_TIMEOUT,
 );
+
+test(
+  "-p with stdout to a file: the terminal shows the work and that the answer is being written, the file gets the answer",
+  async () => {
+    server.enqueue(toolCalls([["bash", { command: "echo checked" }]], "Checking."), answer("The answer is forty-two and it took a while to write.", 150));
+    term = await startTerm({
+      args: ["--base-url", `${server.url}/v1`, "-m", "mock-model", "-p", "what is it?"],
+      before: 'exec 3>&1 1>"$HOME/answer.txt"',
+      after: "exec 1>&3",
+    });
+    await term.waitFor("writing…");
+    const screen = await term.waitFor(/\[exit \d+\]/);
+    expect(screen).toContain("[exit 0]");
+    expect(screen).toContain("Checking.\n$ echo checked\n  ✓ 1 line of output\n    checked\n");
+    expect(screen).not.toContain("forty-two");
+    expect(await Bun.file(`${term.home}/answer.txt`).text()).toBe("The answer is forty-two and it took a while to write.\n");
+  },
+  E2E_TIMEOUT,
+);

@@ -217,3 +217,25 @@ test("a notice while the spinner runs gets a line of its own, and the spinner go
   // after it, the same wait is drawn again, counting from when it began
   expect(text.split("connected: everything (13 tools)\n")[1]).toMatch(/^(\r\x1b\[K)?⠋ working… [2-9]s/);
 });
+
+test("-p with stdout redirected and stderr on a terminal: while the answer streams to stdout, stderr says it is being written", () => {
+  const out: string[] = [];
+  const err: string[] = [];
+  let t = 0;
+  const answer = { write: (s: string) => void out.push(s), color: false, tty: false, columns: () => 0 };
+  const info = { write: (s: string) => void err.push(s), color: false, tty: true, columns: () => 80 };
+  const terminal = createTerminalOutput(answer, info, { maxRetries: 5, now: () => (t += 1000) });
+  const first: AgentEvent[] = [
+    { type: "turn_start", turn: 1 },
+    { type: "text_delta", text: "Reading it." },
+    { type: "tool_call", id: "c1", name: "bash", arguments: '{"command":"ls"}' },
+    { type: "tool_result", id: "c1", name: "bash", ok: true, output: "a\n[exit code 0]" },
+  ];
+  for (const e of [...first, { type: "turn_start", turn: 2 }, { type: "text_delta", text: "The " }, { type: "text_delta", text: "answer." }] as AgentEvent[]) terminal.emit(e);
+  expect(err.join("")).toMatch(/⠋ writing… \ds$/); // the spinner says the answer is coming
+  terminal.emit(done);
+  expect(out.join("")).toBe("The answer.\n");
+  const shown = err.join("");
+  expect(shown).toContain("Reading it.\n$ ls\n"); // narration on its own line, not after a spinner frame
+  expect(shown).not.toMatch(/\dsReading/);
+});
