@@ -63,14 +63,14 @@ export async function run(args: CliArgs): Promise<number> {
     // The question and its notices are long sentences: wrapped at spaces, not mid-word by the terminal.
     const ask = async (question: string) => (await import("./trust/ask.ts")).askLine(wrapColumns(question, process.stdout.columns || 0, Bun.stringWidth));
     const files = heyFiles(env, home, cwd);
-    const approvals = readApprovalState(files.approvals, warnWrapped);
-    const trust = await settleTrust({ cwd: place.cwd, configDir: place.configDir, approve: args.approve, interactive: !oneShot, ask, warn: warnWrapped, approvals });
+    const approvals = readApprovalState(files.approvals, warn);
+    const trust = await settleTrust({ cwd: place.cwd, configDir: place.configDir, approve: args.approve, interactive: !oneShot, ask, warn: warn, approvals });
     if (trust === "cancelled") return EXIT.interrupted;
     const flags = { ...configFlags(args), ...(resumed?.model ? { session: resumed.model } : {}) };
     // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
     const loaded = loadConfig({ env, cwd: place.cwd, configFile: args.config, trustProject: trust.trusted, flags, approvals: approvals.record, approveProject: args.approve });
-    const config = await decideWidenings(loaded, oneShot ? undefined : ask, warnWrapped);
-    const record = await recordApprovals(config, approvals, files.trust, warnWrapped, !oneShot);
+    const config = await decideWidenings(loaded, oneShot ? undefined : ask, warn);
+    const record = await recordApprovals(config, approvals, files.trust, warn, !oneShot);
     const logSecrets = knownSecrets(config.settings, env, args.proxy);
     const debug = await debugLog(args, place, () => logSecrets);
     const started = startProvider(config.settings, args.proxy, env, debug); // the SDK loads while stdin is read
@@ -78,7 +78,7 @@ export async function run(args: CliArgs): Promise<number> {
     const servers = args.noMcp ? [] : config.settings.mcp.servers.filter((s) => s.enabled).map((s) => s.name);
     prompt = await readPrompt(args, place, isTty(0) ? undefined : await readStdin(maxBytes, warn), oneShot, maxBytes, servers);
     for (const w of config.warnings) warn(w);
-    if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warnWrapped(untrustedNotice(trust.resources, trust.stored, trust.file));
+    if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file));
     const notice = (line: string) => notices.print(line);
     const controls = controlFiles({ env, home, cwd, ...(args.config !== undefined ? { configFile: args.config } : {}) });
     const guard = { approvals: { ...approvals, record }, trustFile: files.trust, controls };
@@ -383,11 +383,7 @@ function print(text: string): number {
   return EXIT.ok;
 }
 
+/** A line of hey's own on stderr, word-wrapped to its terminal (unchanged when it is not one). */
 function warn(message: string): void {
-  writer(2).write(`hey: ${message}\n`);
-}
-
-/** warn for a long sentence: word-wrapped to stderr's terminal (unchanged when it is not one). */
-function warnWrapped(message: string): void {
   writer(2).write(wrapColumns(`hey: ${message}`, process.stderr.columns || 0, Bun.stringWidth) + "\n");
 }

@@ -6,6 +6,7 @@
 // stderr as narration (issue 10 item 4).
 import type { AgentEvent, Output } from "../kernel/output.ts";
 import { createTextStream, type TextStream } from "./markdown.ts";
+import { wrapColumns } from "./wrap.ts";
 import { commandRest, resultStatus, toolLine } from "./tool-lines.ts";
 import { visible } from "./visible.ts";
 
@@ -128,7 +129,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     closeSection();
     endLine(answer);
     endLine(info);
-    write(info, line + "\n", color);
+    write(info, wrapColumns(line, info.columns?.() ?? 0, width) + "\n", color); // at spaces, never mid-word
   };
   /** finalOnly: the turn's text so far goes to stderr (narration) or, at the end, to stdout */
   const flushTurn = (to: Stream) => {

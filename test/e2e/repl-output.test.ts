@@ -106,3 +106,26 @@ test(
   },
   E2E_TIMEOUT,
 );
+
+test(
+  "hey's own lines on stderr wrap at spaces, like answers, never mid-word",
+  async () => {
+    server.enqueue(answer("ok"));
+    const config = "unknown_section_with_a_long_name = 1\n";
+    term = await startTerm({
+      args: ["--base-url", `${server.url}/v1`, "-m", "mock-model", "--config", "long-name-config.toml", "-p", "hi"],
+      before: `printf '${config}' > long-name-config.toml`,
+      cols: 60,
+    });
+    const screen = await term.waitFor(/\[exit \d+\]/);
+    const lines = screen.split("\n").map((l) => l.trimEnd());
+    const start = lines.findIndex((l) => l.startsWith("hey:"));
+    const end = lines.indexOf("ok");
+    const warning = lines.slice(start, end);
+    expect(warning.length).toBeGreaterThan(1); // long enough to wrap at 60 columns
+    for (const l of warning) expect(l.length).toBeLessThanOrEqual(60);
+    // broken at spaces: joined with spaces again, the lines are the message exactly
+    expect(warning.join(" ")).toBe(`hey: ${term.home}/long-name-config.toml:1: unknown key unknown_section_with_a_long_name (ignored)`);
+  },
+  E2E_TIMEOUT,
+);
