@@ -146,9 +146,9 @@ export function completions(line: string, agent: Agent, cwd: string, skills: rea
   if (line === word && word.startsWith("/")) return COMMANDS.filter((c) => c.startsWith(word));
   if (line.startsWith("/model ")) {
     // provider/model, or the model alone (as -m takes it): `gpt-5<Tab>` completes too
-    const full = usableModels(agent);
-    const bare = full.map((m) => m.slice(m.indexOf("/") + 1));
-    return [...new Set([...full, ...bare])].filter((m) => m.startsWith(word));
+    // each model once: as provider/model, or alone when that is what was started
+    const full = usableModels(agent).filter((m) => m.startsWith(word));
+    return full.length > 0 ? full : [...new Set(usableModels(agent).map((m) => m.slice(m.indexOf("/") + 1)))].filter((m) => m.startsWith(word));
   }
   if (line.startsWith("/effort ")) return EFFORTS.filter((e) => e.startsWith(word));
   if (word.startsWith("@")) return pathCompletions(word.slice(1), cwd).map((p) => "@" + p);

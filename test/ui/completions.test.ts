@@ -16,6 +16,7 @@ test.each([
   ["/model cli/te", ["cli/test-model"]],
   ["/model test-m", ["test-model"]], // the model alone, as -m takes it
   ["/model x", []],
+  ["/model ", ["cli/test-model", "ollama/qwen3"]], // each model once, not again without its provider
   ["say /skill:d", []],
 ])("completions(%p)", (line, want) => {
   expect(completions(line, agent, "/nonexistent", skills)).toEqual(want);
