@@ -43,8 +43,9 @@ export function setupText(userFile = "~/.config/hey/config.toml", home?: string)
 
 /**
  * Help after a failed request, when there is some (issue 14): the setup hint when the default
- * local Ollama does not answer; `ollama pull MODEL` when a local server says the model is not
- * there (a 404, told by the status in the message as a documented last resort). `where` is the
+ * local Ollama does not answer; when a local server says the model is not there (a 404, told by
+ * the status in the message as a documented last resort), `ollama pull MODEL` for Ollama and the
+ * server's model list for any other. `where` is the
  * user config file and the home directory, for the hint to name the file this run reads.
  */
 export function setupHint(
@@ -54,9 +55,19 @@ export function setupHint(
   where: { userFile?: string; home?: string } = {},
 ): string | undefined {
   if (provider.preset && provider.name === "ollama" && error.kind === "network") return setupText(where.userFile, where.home);
-  if (error.kind === "bad_request" && /\(404\)/.test(error.message) && isLoopback(provider.baseUrl))
-    return `the local server has no model "${model}": with Ollama, run \`ollama pull ${model}\` (or pick another model with /model or -m)`;
+  if (error.kind === "bad_request" && /\(404\)/.test(error.message) && isLoopback(provider.baseUrl)) {
+    if (provider.name === "ollama" || portOf(provider.baseUrl) === OLLAMA_PORT)
+      return `the local server has no model "${model}": with Ollama, run \`ollama pull ${model}\` (or pick another model with /model or -m)`;
+    return `the local server has no model "${model}": the names it serves are listed at ${provider.baseUrl.replace(/\/+$/, "")}/models (pick one with /model or -m)`;
+  }
   return undefined;
+}
+
+/** Ollama's own port: a loopback endpoint there is taken to be Ollama (others — vLLM, llama.cpp, LM Studio — pull no models). */
+const OLLAMA_PORT = 11434;
+
+function portOf(url: string): number | undefined {
+  return URL.canParse(url) ? Number(new URL(url).port) || undefined : undefined;
 }
 
 function isLoopback(url: string): boolean {

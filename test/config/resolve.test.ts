@@ -446,11 +446,14 @@ describe("zero-config presets", () => {
     ["no server at the default Ollama", "ollama", "network", "connect ECONNREFUSED", "With no configuration hey talks to a local Ollama"],
     ["the model is not pulled", "ollama", "bad_request", 'request rejected (404): model "qwen3" not found', "run `ollama pull qwen3`"],
     ["a hosted provider: no hint", "openai", "network", "connect ECONNREFUSED", undefined],
+    ["another local server (vLLM): its model list, not Ollama", "vllm", "bad_request", "request rejected (404): The model `qwen3` does not exist.", "listed at http://127.0.0.1:8000/v1/models"],
   ])("setup hint: %s", (_name, provider, kind, message, hint) => {
-    const { settings } = resolve("", provider === "openai" ? { OPENAI_API_KEY: "k" } : {});
+    const vllm = '[provider.vllm]\nbase_url = "http://127.0.0.1:8000/v1"\nmodels = ["qwen3"]';
+    const { settings } = resolve(provider === "vllm" ? vllm : "", provider === "openai" ? { OPENAI_API_KEY: "k" } : {});
     const got = setupHint(settings.provider, settings.model, { kind, message });
     if (hint === undefined) expect(got).toBeUndefined();
     else expect(got).toContain(hint);
+    if (provider === "vllm") expect(got).not.toContain("ollama");
   });
 });
 
