@@ -7,9 +7,11 @@
 // judged on its known words; a name that is not a plain literal could be anything. Pure.
 import { readOptions, type Options } from "./options.ts";
 import { ASSIGN, NAME, type Dialect, type Segment, type Word } from "./shell-words.ts";
-import { arithmeticRisk, assignRisk } from "./variables.ts";
+import { arithmeticRisk, assignRisk, integerRisk } from "./variables.ts";
 
 const SUBSCRIPT = "bash evaluates a subscript in a variable name as code";
+const INTEGER_DECLARED = "bash evaluates every value later assigned to a variable declared `-i` as code";
+const DECLARES = new Set(["declare", "typeset", "local"]);
 const NAMED_LATER = "a variable named only at run time";
 const ARITHMETIC = "bash evaluates a variable in arithmetic as code";
 
@@ -37,13 +39,16 @@ const known = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
  * Why assigning to the variable `w` names could run code or change what runs, or undefined: an
  * ordinary name, or a word that is no name at all (the builtin stops with an error, assigning
  * nothing), except bash's `NAME[SUBSCRIPT]`, whose subscript it evaluates (a number is safe).
+ * `value`: what is assigned (undefined: known only at run time; null: nothing), which bash
+ * evaluates for its integer variables.
  */
-function nameRisk(w: Word | null | undefined, dialect: Dialect): string | undefined {
+function nameRisk(w: Word | null | undefined, dialect: Dialect, value?: string | null): string | undefined {
   if (!w) return undefined;
   if (!known(w)) return dialect === "bash" ? SUBSCRIPT : NAMED_LATER;
-  if (NAME.test(w.text)) return assignRisk(w.text);
+  const risk = (name: string) => assignRisk(name) ?? (dialect === "bash" && value !== null ? integerRisk(name, value) : undefined);
+  if (NAME.test(w.text)) return risk(w.text);
   const sub = /^([A-Za-z_][A-Za-z0-9_]*)\[([^]*)\]$/.exec(w.text);
-  if (dialect === "bash" && sub) return /^\s*[0-9]+\s*$/.test(sub[2]!) ? assignRisk(sub[1]!) : SUBSCRIPT;
+  if (dialect === "bash" && sub) return /^\s*[0-9]+\s*$/.test(sub[2]!) ? risk(sub[1]!) : SUBSCRIPT;
   return undefined;
 }
 
@@ -77,7 +82,8 @@ function declaration(evaluates: string): Check {
         continue;
       }
       const eq = w.text.search(/\+?=/);
-      const risk = nameRisk({ text: eq < 0 ? w.text : w.text.slice(0, eq), raw: w.raw, unknown: false, glob: false }, dialect);
+      const assigned = eq < 0 || !known(w) ? undefined : w.text.slice(w.text.indexOf("=") + 1);
+      const risk = nameRisk({ text: eq < 0 ? w.text : w.text.slice(0, eq), raw: w.raw, unknown: false, glob: false }, dialect, eq < 0 ? null : assigned);
       if (risk) return risk;
       // a quoted `'(…)'` value is evaluated as an array; an unquoted `(…)` was read, subscripts and all, as the syntax
       const compound = /^[A-Za-z_][A-Za-z0-9_]*\+?=\(/.test(w.raw);
@@ -132,6 +138,8 @@ const CHECKS: Record<Dialect, Record<string, Check>> = {
     "[": testCheck,
     let: letCheck,
     set: (args) => (args.some((w) => !known(w) || /^[-+][a-zA-Z]*k/.test(w.text) || w.text === "keyword") ? "`set -k` makes later NAME=value arguments assignments" : undefined),
+    // with extglob on, bash reads `!(…)`, `@(…)`… as patterns on the lines after: `!(ls)` runs the first file name it matches
+    shopt: (args) => (args.some((w) => !known(w)) || (args.some((w) => /^-[a-z]*s/.test(w.text)) && args.some((w) => w.text === "extglob")) ? "`shopt -s extglob` changes how bash reads the lines after it" : undefined),
     enable: (args) => (args.length ? "`enable` loads or hides builtins" : undefined),
     fc: always("`fc` runs commands from the history"),
     compgen: always("`compgen` expands and runs words it is given"),
@@ -174,9 +182,34 @@ export function builtinRisk(seg: Segment, dialect: Dialect): string | undefined 
     const name = w.text.slice(0, Math.max(0, w.text.search(/\+?=/)));
     const risk = assignRisk(name);
     if (risk && !builtin) return risk;
+    // evaluated when assigned, even for the one command a builtin runs
+    const evaluated = dialect === "bash" ? integerRisk(name.replace(/\[.*$/s, ""), known(w) ? w.text.slice(w.text.indexOf("=") + 1) : undefined) : undefined;
+    if (evaluated) return evaluated;
   }
   if (!first || !known(first)) return undefined;
   const args = seg.words.slice(1);
   const check = (Object.hasOwn(CHECKS[dialect], first.text) ? CHECKS[dialect][first.text] : undefined) ?? (Object.hasOwn(ANY, first.text) ? ANY[first.text] : undefined);
   return check?.(args, dialect);
+}
+
+/**
+ * bash evaluates every value later assigned to a variable declared `-i` as arithmetic (`declare -i
+ * n; n=$x` runs code held in $x). Such a declaration in `src` (whose commands are `segments`) is
+ * safe only where nothing else can assign the name: it is none of the names bash assigns by itself
+ * (REPLY, OPTARG, PWD…: its own names are uppercase), and `src` mentions it nowhere else but as
+ * `$NAME` or `${NAME}`. Returns why not, or undefined.
+ */
+export function integerDeclared(segments: Segment[], src: string): string | undefined {
+  for (const seg of segments) {
+    const [first, ...args] = seg.words;
+    if (!first || !known(first) || !DECLARES.has(first.text) || !args.some((w) => known(w) && /^-[A-Za-z]*i/.test(w.text))) continue;
+    for (const w of args) {
+      if (known(w) && /^[-+]/.test(w.text)) continue;
+      const name = w.text.replace(/(\[[^]*)?\+?=[^]*$/, "");
+      if (!NAME.test(name) || /^[A-Z0-9_]+$/.test(name)) return INTEGER_DECLARED;
+      const mentions = src.replace(new RegExp(`\\$(\\{${name}\\}|${name}(?![A-Za-z0-9_]))`, "g"), "").match(new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, "g"));
+      if ((mentions?.length ?? 0) > 1) return INTEGER_DECLARED;
+    }
+  }
+  return undefined;
 }

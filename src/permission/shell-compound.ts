@@ -3,16 +3,16 @@
 // its own; the commands and substitutions inside are pushed like any other, every branch of a
 // `case` included. Risks (a variable that decides what runs, bash evaluating a value as code)
 // become opaque segments. shell-syntax.ts calls these from its command reader.
-import { TokenReader } from "./shell-tokens.ts";
+import { ConditionalReader } from "./shell-conditional.ts";
 import { fail, META, NAME, opaque, syntaxError, type Segment, type Word } from "./shell-words.ts";
-import { assignRisk } from "./variables.ts";
+import { assignRisk, integerRisk } from "./variables.ts";
 
 /** Where a list inside a compound command ends: `)`/`}` (consumed), or a `case` item's `;;` or `esac` (left). */
 export type Close = "" | ")" | "}" | "case";
 
 const INTEGER = /^-?[0-9]+$/;
 
-export abstract class CompoundReader extends TokenReader {
+export abstract class CompoundReader extends ConditionalReader {
   protected abstract list(close: Close, nested: boolean): void;
   protected abstract command(nested: boolean): boolean;
 
@@ -70,7 +70,7 @@ export abstract class CompoundReader extends TokenReader {
     }
     const name = this.word();
     if (!NAME.test(name.raw)) fail(`\`${kw}\` needs a plain variable name`);
-    const risk = assignRisk(name.text);
+    const risk = assignRisk(name.text) ?? (this.dialect === "bash" ? integerRisk(name.text) : undefined);
     if (risk) this.out.push({ ...opaque(`${kw} ${name.raw}`, risk), nested });
     this.linebreaks();
     let next = this.keyword();

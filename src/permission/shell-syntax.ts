@@ -1,12 +1,12 @@
 // The grammar around the words (SPEC §8): lists, pipelines, subshells, groups, if/while/until/for,
 // case, functions, bash arrays and arithmetic, redirections and heredocs, read as dash or bash
-// reads them. It models a subset exactly and fails on the rest: bash's `[[ ]]`, `coproc`, `{fd}>`,
+// reads them. It models a subset exactly and fails on the rest: bash's `coproc`, `{fd}>`,
 // heredocs whose delimiter is not a plain word or whose end dash and bash would find at different
 // lines. A syntax error of the dialect is told apart from what is not modelled: the shell runs the
 // complete commands before it, and none from there on.
 import { CompoundReader, type Close } from "./shell-compound.ts";
 import { unterminated } from "./shell-tokens.ts";
-import { ASSIGN, attempt, fail, MAX_DEPTH, opaque, ParseError, syntaxError, type Dialect, type Parsed, type Segment, type WordReader } from "./shell-words.ts";
+import { ASSIGNMENT, attempt, fail, MAX_DEPTH, opaque, ParseError, syntaxError, type Dialect, type Parsed, type Segment, type WordReader } from "./shell-words.ts";
 
 /** What a script runs, and the syntax error that stops it (what follows it never runs). */
 export interface Script {
@@ -189,9 +189,10 @@ class Reader extends CompoundReader {
           this.open.pop();
         }
         else if (kw === "function") this.definition(seg, nested);
+        else if (kw === "[[") this.conditional();
         else if (kw === "}" || kw === "esac" || kw === "in") syntaxError(`unexpected \`${kw}\``);
         else if (!STRIPPED.has(kw) && kw !== "fi" && kw !== "done") fail(`unsupported shell syntax \`${kw}\``);
-        compound = ["{", "fi", "done", "case", "function"].includes(kw);
+        compound = ["{", "fi", "done", "case", "function", "[["].includes(kw);
         from = this.i;
       } else if (c === "(") this.paren(seg, wordEnd, nested);
       else if (!this.redirect(seg)) {
@@ -202,7 +203,7 @@ class Reader extends CompoundReader {
         if (this.dialect === "bash" && NAMED_FD.test(w.raw) && (this.at() === "<" || this.at() === ">")) fail("bash's `{name}>` fd redirection");
         const command = !seg.words.length;
         if (command && this.dialect === "bash" && ARRAY_ASSIGN.test(w.raw)) seg.opaque = "bash evaluates an array subscript as code";
-        (command && (ASSIGN.test(w.raw) || seg.opaque) ? seg.assigns : seg.words).push(w);
+        (command && (ASSIGNMENT[this.dialect].test(w.raw) || seg.opaque) ? seg.assigns : seg.words).push(w);
       }
       if (this.defined !== undefined) return false; // a function definition: its body was the command
     }

@@ -59,6 +59,8 @@ export type Parsed = { ok: true; segments: Segment[] } | { ok: false; reason: st
 
 /** A leading `NAME=value` (or `NAME+=value`) word: an assignment, not a command. */
 export const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
+/** ASSIGN as each dialect reads it: dash knows no `+=`, so `a+=b` is a command it runs. */
+export const ASSIGNMENT: Record<Dialect, RegExp> = { dash: /^[A-Za-z_][A-Za-z0-9_]*=/, bash: ASSIGN };
 /** A shell variable name. */
 export const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

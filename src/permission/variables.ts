@@ -21,6 +21,19 @@ export function assignRisk(name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * bash's variables that have the integer attribute from the start (`declare -pi` in a fresh bash
+ * 5.2, and SECONDS): a value assigned to one is evaluated as arithmetic, so `RANDOM='a[$(cmd)]'`
+ * or `for OPTIND in "$x"` runs code. Variables a script declares with `-i` are judged in builtins.ts.
+ */
+const INTEGER_VARIABLE = /^(RANDOM|SRANDOM|OPTIND|HISTCMD|SECONDS|BASHPID|PPID|UID|EUID)$/;
+export const INTEGER_VALUE = "bash evaluates a value assigned to an integer variable as code";
+
+/** Why bash assigning `value` (undefined: known only at run time) to `name` evaluates code, or undefined. */
+export function integerRisk(name: string, value?: string): string | undefined {
+  return INTEGER_VARIABLE.test(name) && !(value !== undefined && /^\s*[-+]?[0-9]+\s*$/.test(value)) ? INTEGER_VALUE : undefined;
+}
+
 const ARITH_NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
 /** Assignment operators of shell arithmetic (the longest first). */
 const ARITH_ASSIGN = /\s*(<<=|>>=|\*\*=|[-+*/%&^|]=|=(?!=))/y;

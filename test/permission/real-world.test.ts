@@ -100,11 +100,11 @@ test("real-world corpus: nothing allowed runs an unallowed program; the harmless
   const bypasses: string[] = [];
   const rows: string[] = [];
   const classes = new Map<string, number>();
-  const perSource = new Map<string, number>(); // list A (sh): refused harmless commands by source
   for (const name of ["A", "B", "C", "D"]) {
     for (const reading of READINGS) {
       let harmless = 0;
       let refused = 0;
+      const perSource = new Map<string, [harmless: number, refused: number]>();
       for (const e of corpus) {
         let list = fixed[name];
         if (name === "C") {
@@ -119,22 +119,23 @@ test("real-world corpus: nothing allowed runs an unallowed program; the harmless
         if (d.allowed && !ok) bypasses.push(`${name}/${reading}: ${JSON.stringify(e.command)} ran ${ran.filter((n) => !list!.permits(n)).join(", ")}`);
         if (!ok) continue;
         harmless++;
+        const counts = perSource.get(e.source.replace(/:.*/, "")) ?? [0, 0];
+        perSource.set(e.source.replace(/:.*/, ""), counts);
+        counts[0]++;
         if (d.allowed) continue;
         refused++;
-        if (name === "A" && reading === "sh") {
-          classes.set(refusalClass(d.reason), (classes.get(refusalClass(d.reason)) ?? 0) + 1);
-          const src = e.source.replace(/:.*/, "");
-          perSource.set(src, (perSource.get(src) ?? 0) + 1);
-        }
+        counts[1]++;
+        if (name === "A" && reading === "sh") classes.set(refusalClass(d.reason), (classes.get(refusalClass(d.reason)) ?? 0) + 1);
       }
       const rate = harmless ? refused / harmless : 0;
-      rows.push(`${name} ${reading.padEnd(4)} ${String(refused).padStart(5)} of ${String(harmless).padStart(5)} harmless refused (${(100 * rate).toFixed(1)} %)`);
+      const share = (r: number, h: number) => `${String(r).padStart(4)} of ${String(h).padStart(4)} (${h ? ((100 * r) / h).toFixed(1) : "0.0"} %)`;
+      const sources = [...perSource].map(([src, [h, r]]) => `${src} ${share(r, h)}`).join(", ");
+      rows.push(`${name} ${reading.padEnd(4)} ${String(refused).padStart(5)} of ${String(harmless).padStart(5)} harmless refused (${(100 * rate).toFixed(1)} %): ${sources}`);
       const ceiling = CEILINGS[`${name}/${reading}`];
       if (ceiling !== undefined) expect({ list: `${name}/${reading}`, rate: Number(rate.toFixed(4)) <= ceiling }).toEqual({ list: `${name}/${reading}`, rate: true });
     }
   }
   console.log(`real-world corpus, ${corpus.length} commands:\n${rows.join("\n")}`);
-  console.log(`list A (sh), refused harmless commands by source: ${[...perSource].map(([k, n]) => `${k} ${n}`).join(", ")}`);
   console.log(`list A (sh), refusals of harmless commands by class:\n${[...classes].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${String(n).padStart(5)}  ${c}`).join("\n")}`);
   expect(bypasses).toEqual([]);
 });
