@@ -7,7 +7,7 @@
 // judged on its known words; a name that is not a plain literal could be anything. Pure.
 import { readOptions, type Options } from "./options.ts";
 import { ASSIGN, NAME, type Dialect, type Segment, type Word } from "./shell-words.ts";
-import { arithmeticRisk, assignRisk, integerRisk } from "./variables.ts";
+import { arithmeticRisk, assignRisk, integerRisk, numeric } from "./variables.ts";
 
 const SUBSCRIPT = "bash evaluates a subscript in a variable name as code";
 const INTEGER_DECLARED = "bash evaluates every value later assigned to a variable declared `-i` as code";
@@ -58,7 +58,8 @@ function nameRisk(w: Word | null | undefined, dialect: Dialect, value?: string |
  */
 function names(spec: Options, nameOptions: string[], operands: boolean): Check {
   return (args, dialect) => {
-    const operand = args.findIndex((w) => known(w) && !w.text.startsWith("-"));
+    // a number is no option and no name (`wait $!`, `wait $pid` of a variable only ever set to numbers)
+    const operand = args.findIndex((w) => (known(w) && !w.text.startsWith("-")) || numeric(w));
     const unsure = args.slice(0, operand < 0 ? undefined : operand).find((w) => !known(w)); // might be `-v`, might be a name
     if (unsure) return nameRisk(unsure, dialect);
     const words = [{ text: "", raw: "", unknown: false, glob: false }, ...args];
@@ -179,11 +180,11 @@ export function builtinRisk(seg: Segment, dialect: Dialect): string | undefined 
   const first = seg.words[0];
   const builtin = first && known(first) && INERT[dialect].has(first.text) && !SPECIAL.has(first.text);
   for (const w of seg.assigns) {
-    const name = w.text.slice(0, Math.max(0, w.text.search(/\+?=/)));
+    const name = w.text.slice(0, Math.max(0, w.text.search(/\+?=/))).replace(/\[[^]*$/, ""); // `PATH[0]=x` assigns PATH
     const risk = assignRisk(name);
     if (risk && !builtin) return risk;
     // evaluated when assigned, even for the one command a builtin runs
-    const evaluated = dialect === "bash" ? integerRisk(name.replace(/\[.*$/s, ""), known(w) ? w.text.slice(w.text.indexOf("=") + 1) : undefined) : undefined;
+    const evaluated = dialect === "bash" ? integerRisk(name, known(w) ? w.text.slice(w.text.indexOf("=") + 1) : undefined) : undefined;
     if (evaluated) return evaluated;
   }
   if (!first || !known(first)) return undefined;

@@ -8,8 +8,8 @@
 // `==`/`=`/`!=` is read as an extended pattern (`@(a|b)`), that of `=~` as a regular expression
 // whose `(`, `)` and `|` belong to the word. Anything outside this grammar is not modelled (fail).
 import { TokenReader } from "./shell-tokens.ts";
-import { fail, META, opaque, type Word } from "./shell-words.ts";
-import { arithmeticRisk, readsUnknownValue } from "./variables.ts";
+import { ARITHMETIC, fail, META, opaque, type Word } from "./shell-words.ts";
+import { arithmeticReads, arithmeticRisk, numeric, variableOf } from "./variables.ts";
 
 const UNARY = new Set("abcdefghknoprstuvwxzGLOSNR".split("").map((c) => `-${c}`));
 const BINARY = new Set(["=", "==", "!=", "=~", "-nt", "-ot", "-ef", "-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
@@ -20,32 +20,21 @@ const PATTERN_CHAR = "*?+@!";
 /** What a group of an extended pattern or a regular expression may hold here: no quote, escape, expansion or newline. */
 const PLAIN_GROUP = /^[^'"\\$`\n]$/;
 
-const ARITHMETIC = "bash evaluates a variable in arithmetic as code";
 const SUBSCRIPT = "bash evaluates a subscript in a variable name as code";
 
-/** Pieces of a word whose value is always a number (or empty): see `numeric`. */
-const NUMERIC_PIECE = /\$[$!#?]|\$\{[$!#?]\}|\$(PPID|UID|EUID)(?![A-Za-z0-9_])|\$\{(PPID|UID|EUID)\}|\$\{#([A-Za-z_][A-Za-z0-9_]*(\[[@*]\])?|[@*]|[0-9]+)\}|\$\(\([^]*?\)\)|[0-9]+/y;
-
 /**
- * Is `w`'s value always a number (or empty)? Digits, arithmetic expansions, and the parameters
- * bash keeps numeric: `$$`, `$!`, `$#`, `$?`, the read-only `$PPID`, `$UID`, `$EUID`, and lengths
- * (`${#x}`, `${#a[@]}`, `${#@}`), unquoted or inside one pair of double quotes.
+ * What bash evaluating `w` as arithmetic reads: nothing (undefined), the variables whose values it
+ * evaluates in turn (safe if the script only ever sets them to numbers), or a risk.
  */
-export function numeric(w: Word): boolean {
-  const raw = /^"[^"]*"$/.test(w.raw) ? w.raw.slice(1, -1) : w.raw;
-  if (!raw) return false;
-  for (let i = 0; i < raw.length; i = NUMERIC_PIECE.lastIndex) {
-    NUMERIC_PIECE.lastIndex = i;
-    if (!NUMERIC_PIECE.test(raw)) return false;
-  }
-  return true;
-}
-
-/** Why bash evaluating `w` as arithmetic could run code, or undefined. */
-function arithmeticOperand(w: Word): string | undefined {
+function arithmeticOperand(w: Word): { risk: string } | { reads: string[] } | undefined {
   if (numeric(w)) return undefined;
-  if (w.unknown || w.anyValue) return ARITHMETIC;
-  return arithmeticRisk(w.text) ?? (readsUnknownValue(w.text) ? ARITHMETIC : undefined);
+  const variable = variableOf(w.raw); // its value is evaluated as an expression
+  if (variable) return { reads: [variable] };
+  if (w.unknown || w.anyValue) return { risk: ARITHMETIC };
+  const risk = arithmeticRisk(w.text);
+  if (risk) return { risk };
+  const reads = arithmeticReads(w.text);
+  return !reads ? { risk: ARITHMETIC } : reads.length ? { reads } : undefined;
 }
 
 /** Why `-v`/`-R` on `w` could evaluate a subscript: anything but a plain name, or a name with a numeric subscript. */
@@ -54,20 +43,30 @@ function nameOperand(w: Word): string | undefined {
   return !w.text.includes("[") || /^[A-Za-z_][A-Za-z0-9_]*\[\s*[0-9]+\s*\]$/.test(w.text) ? undefined : SUBSCRIPT;
 }
 
-type Token = { op: "]]" | "&&" | "||" | "(" | ")" | "\n" } | { word: Word };
+type Token = { op: "]]" | "&&" | "||" | "(" | ")" | "\n" } | { word: Word; at: number };
 
 export abstract class ConditionalReader extends TokenReader {
-  /** the conditional being read: its text starts here, and its first risk */
-  private cond = { start: 0, risk: undefined as string | undefined };
+  /** the conditional being read: its text starts here, its first risk, and the variables its arithmetic reads */
+  private cond = { start: 0, risk: undefined as string | undefined, reads: [] as string[] };
+
+  /**
+   * Arithmetic that reads the variables `names`: a risk unless the script only ever sets them to
+   * numbers, which the reader of the whole script judges (shell-syntax.ts); here, a risk.
+   */
+  protected readsVariables(text: string, _at: number, _names: string[]): void {
+    this.out.push(opaque(text, ARITHMETIC));
+  }
 
   /** `[[ … ]]`, from after `[[` to after `]]`; a risk found inside becomes an opaque segment. */
   protected conditional(): void {
     const outer = this.cond;
-    this.cond = { start: this.i - 2, risk: undefined };
+    this.cond = { start: this.i - 2, risk: undefined, reads: [] };
     try {
       const end = this.or(this.term());
       if (!("op" in end) || end.op !== "]]") fail("`[[` without its `]]`");
-      if (this.cond.risk) this.out.push(opaque(this.s.slice(this.cond.start, this.i), this.cond.risk));
+      const text = this.s.slice(this.cond.start, this.i);
+      if (this.cond.risk) this.out.push(opaque(text, this.cond.risk));
+      else if (this.cond.reads.length) this.readsVariables(text, this.cond.start, this.cond.reads);
     } finally {
       this.cond = outer;
     }
@@ -102,7 +101,14 @@ export abstract class ConditionalReader extends TokenReader {
     const kind = op.word.raw;
     const right = this.token(kind === "=~" ? "regex" : PATTERN_TEST.has(kind) ? "pattern" : "word");
     if (!("word" in right)) return fail(`\`${kind}\` without its right operand in \`[[ … ]]\``);
-    if (ARITHMETIC_TEST.has(kind)) this.risk(arithmeticOperand(t.word) ?? arithmeticOperand(right.word));
+    if (ARITHMETIC_TEST.has(kind)) {
+      for (const { word, at } of [t, right]) {
+        this.arithmetic(at, at + word.raw.length);
+        const operand = arithmeticOperand(word);
+        if (operand && "risk" in operand) this.risk(operand.risk);
+        else if (operand) this.cond.reads.push(...operand.reads);
+      }
+    }
     return this.skipNewlines();
   }
 
@@ -127,7 +133,8 @@ export abstract class ConditionalReader extends TokenReader {
       this.i++;
       return { op: "\n" };
     }
-    if ((c === "(" || c === "|") && mode === "regex") return { word: this.regexWord() };
+    const at = this.i;
+    if ((c === "(" || c === "|") && mode === "regex") return { word: this.regexWord(), at };
     if ((c === "&" || c === "|") && n === c) {
       this.i += 2;
       return { op: c === "&" ? "&&" : "||" };
@@ -139,14 +146,14 @@ export abstract class ConditionalReader extends TokenReader {
     if ((c === "<" || c === ">") && n !== "(") {
       if ("<>&|".includes(n)) fail(`\`${c}${n}\` in \`[[ … ]]\``);
       this.i++;
-      return { word: { text: c, raw: c, unknown: false, glob: false } };
+      return { word: { text: c, raw: c, unknown: false, glob: false }, at };
     }
     if (META.includes(c) && !((c === "<" || c === ">") && n === "(")) fail(`unexpected \`${c}\` in \`[[ … ]]\``);
     if (this.keyword() === "]]") {
       this.i += 2;
       return { op: "]]" };
     }
-    return { word: mode === "regex" ? this.regexWord() : mode === "pattern" ? this.patternWord() : this.word() };
+    return { word: mode === "regex" ? this.regexWord() : mode === "pattern" ? this.patternWord() : this.word(), at };
   }
 
   /** A pattern's word: word pieces and extended pattern groups (`@(a|b)`: `(` right after an unquoted `*?+@!`). */

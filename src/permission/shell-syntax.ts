@@ -6,7 +6,8 @@
 // complete commands before it, and none from there on.
 import { CompoundReader, type Close } from "./shell-compound.ts";
 import { unterminated } from "./shell-tokens.ts";
-import { ASSIGNMENT, attempt, fail, MAX_DEPTH, opaque, ParseError, syntaxError, type Dialect, type Parsed, type Segment, type WordReader } from "./shell-words.ts";
+import { ARITHMETIC, ASSIGNMENT, attempt, fail, MAX_DEPTH, NAME, opaque, ParseError, syntaxError, type Dialect, type Parsed, type Segment, type Word, type WordReader } from "./shell-words.ts";
+import { arithmeticReads, numeric, numericVariables, variableOf } from "./variables.ts";
 
 /** What a script runs, and the syntax error that stops it (what follows it never runs). */
 export interface Script {
@@ -35,7 +36,7 @@ export function syntax(src: string, depth: number, nested: boolean, dialect: Dia
 const STRIPPED = new Set(["!", "if", "then", "else", "elif", "do", "while", "until"]); // they only precede a command
 const AFTER_COMPOUND = new Set(["then", "do", "done", "fi", "else", "elif", "}", "esac"]); // `(a) then`, `fi fi`: no separator needed
 const NAMED_FD = /^\{[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\}$/;
-const ARRAY_ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*\[.*\]\+?=/s;
+const ARRAY_ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*\[(.*)\]\+?=/s;
 const COMPOUND = /^[A-Za-z_][A-Za-z0-9_]*\+?=$/; // `NAME=` right before `(`: a bash array
 /** bash reads `NAME=(…)` as an array in their arguments too */
 const DECLARATIONS = new Set(["declare", "typeset", "local", "export", "readonly"]);
@@ -51,6 +52,14 @@ class Reader extends CompoundReader {
   private base = 0;
   /** a function definition just read, waiting to be known unconditional */
   private defined?: string;
+  /** the last command, when it only assigned: its words and where each starts (waiting to be known unconditional) */
+  private assigned?: { words: Word[]; at: number[] };
+  /** variables surely set to a number, and where (the first time) */
+  private sure = new Map<string, number>();
+  /** where arithmetic stands in the text */
+  private spans: [number, number][] = [];
+  /** arithmetic reading variables, judged once the whole script is read; undefined: judged at once (a nested reader) */
+  private later?: { text: string; at: number; names: string[] }[];
 
   protected reader(src: string, level: number): WordReader {
     return new Reader(src, level, this.out, this.dialect);
@@ -88,15 +97,42 @@ class Reader extends CompoundReader {
 
   /** The whole text as a script; returns the syntax error that stops it, after which nothing runs. */
   whole(nested: boolean): string | undefined {
-    let mark = 0; // where the complete command being read started in `out`
+    let mark = 0; // where the complete command being read started in `out`, and in the text
+    let markAt = 0;
+    this.later = [];
     try {
-      this.list("", nested, () => (mark = this.out.length));
+      this.list("", nested, () => ((mark = this.out.length), (markAt = this.i)));
     } catch (e) {
       if (!(e instanceof ParseError && e.syntax)) throw e;
       this.out.length = mark; // the shell parses a complete command before running any of it
+      this.settle(markAt);
       return e.message;
     }
+    this.settle(Infinity);
     return undefined;
+  }
+
+  protected override arithmetic(start: number, end: number): void {
+    this.spans.push([start, end]);
+  }
+
+  protected override readsVariables(text: string, at: number, names: string[]): void {
+    if (this.later) this.later.push({ text, at, names });
+    else super.readsVariables(text, at, names);
+  }
+
+  /**
+   * The whole script read (up to `until`, where a syntax error stopped it): arithmetic reading a
+   * variable the script does not only ever set to numbers is a risk; `$NAME` of one it does is a
+   * number (`wait $pid`).
+   */
+  private settle(until: number): void {
+    const numeric = numericVariables(this.s, this.sure, this.spans);
+    for (const d of this.later!) if (d.at < until && d.names.some((n) => !numeric.has(n))) this.out.push(opaque(d.text, ARITHMETIC));
+    for (const seg of this.out) {
+      for (const w of [...seg.assigns, ...seg.words]) if (numeric.has(variableOf(w.raw) ?? "")) w.numeric = true;
+    }
+    this.later = undefined;
   }
 
   /** Commands up to `close` or the end of the text; `complete` is told where each complete command ends. */
@@ -136,8 +172,13 @@ class Reader extends CompoundReader {
         const joined = this.command(nested);
         this.blanks();
         const next = this.operator();
-        if (this.defined && !before && next !== "|" && next !== "&" && next !== "|&" && !this.open.length && this.level === 0 && !nested) this.functions.add(this.defined);
-        this.defined = undefined;
+        const surely = !before && next !== "|" && next !== "&" && next !== "|&" && !this.open.length && this.level === 0 && !nested;
+        if (this.defined && surely) this.functions.add(this.defined);
+        for (const [k, w] of ((surely && this.assigned?.words) || []).entries()) {
+          const name = w.raw.slice(0, w.raw.indexOf("="));
+          if (NAME.test(name) && !this.sure.has(name) && numeric({ raw: w.raw.slice(name.length + 1) })) this.sure.set(name, this.assigned!.at[k]!);
+        }
+        this.defined = this.assigned = undefined;
         if (next === ";;" || next === ";&" || next === ";;&") {
           if (close === "case") return this.closed();
           syntaxError(`\`${next}\` outside \`case\``);
@@ -160,6 +201,7 @@ class Reader extends CompoundReader {
     let compound = false; // after `)`, `}`, `fi`, `done`, `esac`: only redirections may follow
     let joined = false;
     let wordEnd = -1; // where the last word ended: `NAME=(` must touch
+    const at: number[] = []; // where each word starts
     for (;;) {
       this.blanks();
       const c = this.at();
@@ -197,13 +239,18 @@ class Reader extends CompoundReader {
       } else if (c === "(") this.paren(seg, wordEnd, nested);
       else if (!this.redirect(seg)) {
         if (compound) syntaxError("unexpected word after a compound command");
+        at.push(this.i);
         const w = this.word();
         wordEnd = this.i;
         this.noNewline(w);
         if (this.dialect === "bash" && NAMED_FD.test(w.raw) && (this.at() === "<" || this.at() === ">")) fail("bash's `{name}>` fd redirection");
         const command = !seg.words.length;
-        if (command && this.dialect === "bash" && ARRAY_ASSIGN.test(w.raw)) seg.opaque = "bash evaluates an array subscript as code";
-        (command && (ASSIGNMENT[this.dialect].test(w.raw) || seg.opaque) ? seg.assigns : seg.words).push(w);
+        const array = command && this.dialect === "bash" ? ARRAY_ASSIGN.exec(w.raw) : null; // `a[i]=x`: the subscript is arithmetic
+        const reads = array ? arithmeticReads(array[1]!) : [];
+        if (!reads) seg.opaque = "bash evaluates an array subscript as code";
+        else if (reads.length) this.readsVariables(w.raw, at.at(-1)!, reads);
+        if (array) this.arithmetic(at.at(-1)!, at.at(-1)! + w.raw.indexOf("=")); // `a[i]`: mentions of i there are arithmetic
+        (command && (ASSIGNMENT[this.dialect].test(w.raw) || array || seg.opaque) ? seg.assigns : seg.words).push(w);
       }
       if (this.defined !== undefined) return false; // a function definition: its body was the command
     }
@@ -212,6 +259,7 @@ class Reader extends CompoundReader {
     this.forget(seg);
     if (seg.opaque) this.out.push(opaque(seg.raw, seg.opaque));
     else if (seg.assigns.length || seg.words.length || seg.redirects.length) this.out.push(seg);
+    this.assigned = !seg.opaque && !seg.words.length && !seg.redirects.length && seg.assigns.length ? { words: seg.assigns, at } : undefined;
     return joined;
   }
 

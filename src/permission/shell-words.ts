@@ -4,7 +4,7 @@
 // reader does not model exactly for the dialect is a failure (`fail`), which callers refuse.
 
 import { decodeAnsiC, parameterRisk } from "./expansions.ts";
-import { arithmeticRisk, readsUnknownValue } from "./variables.ts";
+import { arithmeticReads, arithmeticRisk } from "./variables.ts";
 
 /** The shell that reads a command line: dash (Debian's and Ubuntu's /bin/sh) or bash. */
 export type Dialect = "dash" | "bash";
@@ -27,6 +27,8 @@ export interface Word {
    * where an option could stand, it could be any option.
    */
   anyValue?: boolean;
+  /** `$NAME` of a variable the script only ever sets to numbers (variables.ts numericVariables) */
+  numeric?: boolean;
 }
 
 /** `op` keeps a non-default fd: ">", "2>", ">>", ">|", "<", "<>", "&>", "&>>", "2>&", "<&", "<<", "<<-", "<<<". */
@@ -64,7 +66,8 @@ export const ASSIGNMENT: Record<Dialect, RegExp> = { dash: /^[A-Za-z_][A-Za-z0-9
 /** A shell variable name. */
 export const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export const MAX_DEPTH = 8; // deeper than any real command line; bounds pathological input
+export const MAX_DEPTH = 8;
+export const ARITHMETIC = "bash evaluates a variable in arithmetic as code"; // deeper than any real command line; bounds pathological input
 
 /** `syntax`: the dialect itself rejects the text (the shell runs nothing of that complete command); else the checker cannot model it. */
 export class ParseError extends Error {
@@ -331,8 +334,11 @@ export abstract class WordReader {
     }
     const body = this.s.slice(start, this.i);
     this.i++;
-    const risk = parameterRisk(body);
-    if (risk) this.out.push(opaque("${" + body + "}", risk));
+    const text = "${" + body + "}";
+    const subscript = /^#?[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])/.exec(body);
+    if (subscript) this.arithmetic(start + subscript[0].length - subscript[1]!.length, start + subscript[0].length);
+    const risk = parameterRisk(body, (names) => this.readsVariables(text, start - 2, names));
+    if (risk) this.out.push(opaque(text, risk));
   }
 
   /**
@@ -356,10 +362,19 @@ export abstract class WordReader {
     this.i++;
     const text = this.s.slice(start, this.i);
     const inner = this.s.slice(open + 2, this.i - 2);
-    const risk = arithmeticRisk(inner) ?? (this.dialect === "bash" && readsUnknownValue(inner) ? "bash evaluates a variable in arithmetic as code" : undefined);
+    this.arithmetic(start, this.i);
+    const reads = this.dialect === "bash" ? arithmeticReads(inner) : [];
+    const risk = arithmeticRisk(inner) ?? (reads ? undefined : ARITHMETIC);
     if (risk) this.out.push(opaque(text, risk));
+    else if (reads!.length) this.readsVariables(text, start, reads!);
     return text;
   }
+
+  /** Arithmetic found from `start` to `end` in the text (the whole script's reader keeps where). */
+  protected arithmetic(_start: number, _end: number): void {}
+
+  /** Arithmetic `text` at `at` reads the variables `names`, whose values bash evaluates as code (see ConditionalReader). */
+  protected abstract readsVariables(text: string, at: number, names: string[]): void;
 
   /**
    * $'…'. bash decodes its escapes, so the value is known. dash before 0.5.13 (Debian 12) reads a
