@@ -31,7 +31,8 @@ const INERT: Record<Dialect, Set<string>> = {
 /** POSIX special builtins: an assignment before one stays in the shell after it (dash; bash in POSIX mode). */
 const SPECIAL = new Set([":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset"]);
 
-type Check = (args: Word[], dialect: Dialect) => string | undefined;
+/** `value`: what the builtin assigns to the names it is given (undefined: known only at run time; null: nothing, as `unset`). */
+type Check = (args: Word[], dialect: Dialect, value?: string | null) => string | undefined;
 
 const known = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
 
@@ -57,16 +58,16 @@ function nameRisk(w: Word | null | undefined, dialect: Dialect, value?: string |
  * `operands`. An option the builtin does not know stops it with an error before it assigns anything.
  */
 function names(spec: Options, nameOptions: string[], operands: boolean): Check {
-  return (args, dialect) => {
+  return (args, dialect, value) => {
     // a number is no option and no name (`wait $!`, `wait $pid` of a variable only ever set to numbers)
     const operand = args.findIndex((w) => (known(w) && !w.text.startsWith("-")) || numeric(w));
     const unsure = args.slice(0, operand < 0 ? undefined : operand).find((w) => !known(w)); // might be `-v`, might be a name
-    if (unsure) return nameRisk(unsure, dialect);
+    if (unsure) return nameRisk(unsure, dialect, value);
     const words = [{ text: "", raw: "", unknown: false, glob: false }, ...args];
     const parsed = readOptions(words, spec, 1, false);
     if (!parsed) return undefined;
     const named = nameOptions.filter((key) => parsed.seen.has(key)).map((key) => parsed.seen.get(key));
-    return [...named, ...(operands ? words.slice(parsed.k) : [])].map((w) => nameRisk(w, dialect)).find(Boolean);
+    return [...named, ...(operands ? words.slice(parsed.k) : [])].map((w) => nameRisk(w, dialect, value)).find(Boolean);
   };
 }
 
@@ -116,6 +117,17 @@ const letCheck: Check = (args) => {
   return risk ?? (args.some((w) => /[A-Za-z_$[]/.test(w.text.replace(/^[A-Za-z_][A-Za-z0-9_]*=[0-9]+$/, ""))) ? ARITHMETIC : undefined);
 };
 
+/** `set`: `-k` (`-o keyword`) makes later NAME=value arguments assignments; options end at `--`, `-` or the first other word (the positional parameters). */
+const setCheck: Check = (args) => {
+  for (let k = 0; k < args.length; k++) {
+    const w = args[k]!;
+    if (!known(w) || /^[-+][a-zA-Z]*k/.test(w.text) || (/^[-+][a-zA-Z]*o$/.test(w.text) && args[k + 1] && (!known(args[k + 1]!) || args[k + 1]!.text === "keyword"))) return "`set -k` makes later NAME=value arguments assignments";
+    if (w.text === "--" || w.text === "-" || !/^[-+]./.test(w.text)) return undefined;
+    if (/^[-+][a-zA-Z]*o$/.test(w.text)) k++; // `-o NAME`: the name, read above
+  }
+  return undefined;
+};
+
 const always =
   (why: string): Check =>
   () =>
@@ -129,7 +141,7 @@ const CHECKS: Record<Dialect, Record<string, Check>> = {
     mapfile: (args, dialect) => (args.some((w) => !known(w) || /^-[a-zA-Z]*C/.test(w.text)) ? "`mapfile -C` runs a command" : names({ flags: "t", withArg: "dnOsuc" }, [], true)(args, dialect)),
     getopts: (args, dialect) => nameRisk(args[1], dialect),
     wait: names({ flags: "fn", withArg: "p" }, ["p"], false),
-    unset: names({ flags: "fvn" }, [], true),
+    unset: (args, dialect) => names({ flags: "fvn" }, [], true)(args, dialect, null),
     declare: declaration("inI"),
     typeset: declaration("inI"),
     local: declaration("inI"),
@@ -138,7 +150,7 @@ const CHECKS: Record<Dialect, Record<string, Check>> = {
     test: testCheck,
     "[": testCheck,
     let: letCheck,
-    set: (args) => (args.some((w) => !known(w) || /^[-+][a-zA-Z]*k/.test(w.text) || w.text === "keyword") ? "`set -k` makes later NAME=value arguments assignments" : undefined),
+    set: setCheck,
     // with extglob on, bash reads `!(…)`, `@(…)`… as patterns on the lines after: `!(ls)` runs the first file name it matches
     shopt: (args) => (args.some((w) => !known(w)) || (args.some((w) => /^-[a-z]*s/.test(w.text)) && args.some((w) => w.text === "extglob")) ? "`shopt -s extglob` changes how bash reads the lines after it" : undefined),
     enable: (args) => (args.length ? "`enable` loads or hides builtins" : undefined),
@@ -148,7 +160,7 @@ const CHECKS: Record<Dialect, Record<string, Check>> = {
   dash: {
     read: names({ flags: "r", withArg: "p" }, [], true),
     getopts: (args, dialect) => nameRisk(args[1], dialect),
-    unset: names({ flags: "fv" }, [], true),
+    unset: (args, dialect) => names({ flags: "fv" }, [], true)(args, dialect, null),
     local: declaration(""),
     export: declaration(""),
     readonly: declaration(""),

@@ -95,7 +95,7 @@ function seeThrough(seg: Segment, depth: number, dialect: Dialect, inShell = tru
   const inert = builtin ? "builtin" : "words";
   const args = seg.words[1]?.text === "--" ? seg.words.slice(2) : seg.words.slice(1);
   const own = inShell && first.text === name; // the shell's builtin, not a program found by path
-  if (name === "eval") return [part(seg, [first], true, inert), ...script(args, seg, depth, dialect)];
+  if (name === "eval") return args.length ? [part(seg, [first], true, inert), ...script(args, seg, depth, dialect)] : [{ ...seg, inert: own ? "builtin" : inert }];
   if (own && ((name === "trap" && !trapHandler(args)) || (name === "kill" && /^-[lL]$/.test(args[0]?.text ?? "") && known(args[0]!)))) return [{ ...seg, inert: "builtin" }];
   if (name === "trap" && args.length >= 2) return [part(seg, [first, ...args.slice(1)], true, inert), ...script(args.slice(0, 1), seg, depth, dialect)];
   if (name === "find") return find(seg, depth, dialect);

@@ -56,20 +56,23 @@ export abstract class CompoundReader extends ConditionalReader {
       const start = this.i;
       const header = this.arithmeticBody(start);
       // the condition and step run again after each pass of the body: a name they read that the
-      // script mentions elsewhere, but as `$NAME`, may hold a value set there
+      // script mentions elsewhere, but as `$NAME`, may hold a value set there — unless the script
+      // only ever sets it to numbers (judged with the whole script)
       const rest = this.s.slice(0, start) + " " + this.s.slice(this.i);
       const names = new Set(header.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []);
-      if ([...names].some((n) => new RegExp(`(^|[^$\\w{])${n}(?!\\w)`).test(rest.replace(new RegExp(`\\$\\{?${n}\\}?(?!\\w)`, "g"), "")))) {
-        this.out.push({ ...opaque(header, "bash evaluates a variable in arithmetic as code"), nested });
-      }
+      const elsewhere = [...names].filter((n) => new RegExp(`(^|[^$\\w{])${n}(?!\\w)`).test(rest.replace(new RegExp(`\\$\\{?${n}\\}?(?!\\w)`, "g"), "")));
+      if (elsewhere.length) this.readsVariables(header, start, elsewhere);
       this.blanks();
       if (this.at() === ";") this.i++;
       this.linebreaks();
       if (this.keyword() !== "do" && this.keyword() !== "{") fail("`for ((…))` without `do`");
       return;
     }
+    // dash: "Bad for loop variable", a syntax error (`for ((…))` included)
+    const bad = (why: string) => (this.dialect === "dash" ? syntaxError(why) : fail(why));
+    if (this.at() === "" || META.includes(this.at())) bad(`\`${kw}\` needs a plain variable name`);
     const name = this.word();
-    if (!NAME.test(name.raw)) fail(`\`${kw}\` needs a plain variable name`);
+    if (!NAME.test(name.raw)) bad(`\`${kw}\` needs a plain variable name`);
     const risk = assignRisk(name.text) ?? (this.dialect === "bash" ? integerRisk(name.text) : undefined);
     if (risk) this.out.push({ ...opaque(`${kw} ${name.raw}`, risk), nested });
     this.linebreaks();
