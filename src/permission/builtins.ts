@@ -7,7 +7,7 @@
 // judged on its known words; a name that is not a plain literal could be anything. Pure.
 import { readOptions, type Options } from "./options.ts";
 import { ASSIGN, NAME, type Dialect, type Segment, type Word } from "./shell-words.ts";
-import { arithmeticRisk, assignRisk, integerRisk, numeric } from "./variables.ts";
+import { arithmeticReads, arithmeticRisk, assignRisk, integerRisk, numeric } from "./variables.ts";
 
 const SUBSCRIPT = "bash evaluates a subscript in a variable name as code";
 const INTEGER_DECLARED = "bash evaluates every value later assigned to a variable declared `-i` as code";
@@ -49,7 +49,7 @@ function nameRisk(w: Word | null | undefined, dialect: Dialect, value?: string |
   const risk = (name: string) => assignRisk(name) ?? (dialect === "bash" && value !== null ? integerRisk(name, value) : undefined);
   if (NAME.test(w.text)) return risk(w.text);
   const sub = /^([A-Za-z_][A-Za-z0-9_]*)\[([^]*)\]$/.exec(w.text);
-  if (dialect === "bash" && sub) return /^\s*[0-9]+\s*$/.test(sub[2]!) ? risk(sub[1]!) : SUBSCRIPT;
+  if (dialect === "bash" && sub) return /^\s*([0-9]+|[@*])\s*$/.test(sub[2]!) ? risk(sub[1]!) : SUBSCRIPT;
   return undefined;
 }
 
@@ -114,7 +114,7 @@ const testCheck: Check = (args, dialect) => {
 /** `let EXPR…`: each argument is arithmetic (bash), which may assign; only `NAME=NUMBER` reads no variable. */
 const letCheck: Check = (args) => {
   const risk = args.map((w) => (known(w) ? arithmeticRisk(w.text) : ARITHMETIC)).find(Boolean);
-  return risk ?? (args.some((w) => /[A-Za-z_$[]/.test(w.text.replace(/^[A-Za-z_][A-Za-z0-9_]*=[0-9]+$/, ""))) ? ARITHMETIC : undefined);
+  return risk ?? (args.some((w) => arithmeticReads(w.text)?.length !== 0) ? ARITHMETIC : undefined);
 };
 
 /** `set`: `-k` (`-o keyword`) makes later NAME=value arguments assignments; options end at `--`, `-` or the first other word (the positional parameters). */

@@ -22,20 +22,20 @@ export function decodeAnsiC(body: string): string {
  * offset and an indirect name as arithmetic or as a name (`${!x}`), running `$(…)` found in a
  * variable's value; `${X@P}` expands a value like a prompt. dash stops with an error on them.
  * `${!a[@]}` (an array's keys) and `${!prefix*}` (names) evaluate nothing. A subscript that reads
- * variables is told to `reads`.
+ * variables (or what the checker cannot know: undefined) is told to `subscript`, with its array:
+ * a risk unless the array is associative or the variables only ever hold numbers.
  */
-export function parameterRisk(body: string, reads: (names: string[]) => void): string | undefined {
+export function parameterRisk(body: string, subscript: (array: string, reads: string[] | undefined) => void): string | undefined {
   const m = /^(#?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?([^]*)$/.exec(body);
   // `${!a[@]}` lists an array's keys and `${!prefix*}` the names that start so: nothing is evaluated
   if (/^![A-Za-z_][A-Za-z0-9_]*(\[[@*]\]|[@*])$/.test(body)) return undefined;
   if (body.startsWith("!") && body.length > 1) return "bash expands `${!…}` indirectly, evaluating a name it finds at run time";
   if (!m) return "an expansion outside the forms the checker models";
-  const [, , name = "", subscript, rest = ""] = m;
-  if (subscript && !/^\[[@*]\]$/.test(subscript)) {
-    // arithmetic: numbers only, or variables the script only ever sets to numbers (told to `reads`)
-    const names = arithmeticReads(subscript.slice(1, -1));
-    if (!names) return "bash evaluates an array subscript as code";
-    if (names.length) reads(names);
+  const [, , name = "", index, rest = ""] = m;
+  if (index && !/^\[[@*]\]$/.test(index)) {
+    // arithmetic for an indexed array: numbers only, or variables the script only ever sets to numbers
+    const reads = arithmeticReads(index.slice(1, -1));
+    if (!reads || reads.length) subscript(name, reads);
   }
   if (/^:?=/.test(rest) && assignRisk(name)) return assignRisk(name); // `${PATH:=.}` assigns
   if (/^:?=/.test(rest) && integerRisk(name, /^:?=([0-9]+)$/.exec(rest)?.[1])) return integerRisk(name); // `${OPTIND:=$x}` evaluates $x in bash

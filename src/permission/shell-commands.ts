@@ -108,7 +108,7 @@ function seeThrough(seg: Segment, depth: number, dialect: Dialect, inShell = tru
   if (name === "watch") return wrapper(seg, name, WATCH, depth, dialect);
   if (name === "jobs" && dialect === "bash" && first.text === "jobs") return jobs(seg, depth);
   if (LOADER_NAME.test(name)) return wrapper(seg, name, LOADER, depth, dialect);
-  const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
+  const spec = name === "exec" && dialect === "dash" && own ? DASH_EXEC : Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
   if (spec) return wrapper(seg, name, spec, depth, dialect, inert, own && OWN[dialect].has(name));
   return [inert === "builtin" ? { ...seg, inert } : seg];
 }
@@ -133,6 +133,8 @@ function run(seg: Segment, words: Word[], env: Word[], redirects: Redirect[], de
 
 /** Wrappers that are the shell's own: the command they run may be a builtin. */
 const IN_SHELL: Record<Dialect, Set<string>> = { dash: new Set(["command"]), bash: new Set(["command", "builtin", "time"]) };
+/** dash's `exec` reads no options: `exec -c ls` and `exec -- ls` run programs named `-c` and `--`. */
+const DASH_EXEC: Wrapper = { flags: "", none: true };
 /** Wrappers that are builtins of the shell (exec runs a program, never a builtin, so it is not in IN_SHELL). */
 const OWN: Record<Dialect, Set<string>> = { dash: new Set(["command", "exec"]), bash: new Set(["command", "builtin", "time", "exec"]) };
 
@@ -165,6 +167,8 @@ function envAssign(w: Word): boolean | undefined {
 function wrapper(seg: Segment, name: string, spec: Wrapper, depth: number, dialect: Dialect, inert: Segment["inert"] = "words", shellOwn = false): Segment[] {
   const whole = [part(seg, seg.words, true, shellOwn ? "builtin" : inert)];
   const parsed = readOptions(seg.words, spec, 1 + (spec.leading ?? 0), false);
+  // the shell's `command` (and bash's `exec`) stops at an option it does not know, running nothing
+  if (!parsed && shellOwn && (name === "command" || (name === "exec" && dialect === "bash")) && seg.words.every(known)) return whole;
   if (!parsed) return [...whole, opaque(seg.raw, `\`${name}\` with options the checker does not model`)];
   const { seen } = parsed;
   const has = (keys?: string[]) => keys?.some((key) => seen.has(key));

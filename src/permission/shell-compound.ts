@@ -5,7 +5,7 @@
 // become opaque segments. shell-syntax.ts calls these from its command reader.
 import { ConditionalReader } from "./shell-conditional.ts";
 import { fail, META, NAME, opaque, syntaxError, type Segment, type Word } from "./shell-words.ts";
-import { assignRisk, integerRisk } from "./variables.ts";
+import { arithmeticReads, assignRisk, integerRisk } from "./variables.ts";
 
 /** Where a list inside a compound command ends: `)`/`}` (consumed), or a `case` item's `;;` or `esac` (left). */
 export type Close = "" | ")" | "}" | "case";
@@ -34,11 +34,15 @@ export abstract class CompoundReader extends ConditionalReader {
       }
       if (c === "") syntaxError("missing `)` after an array");
       if (META.includes(c)) syntaxError(`unexpected \`${c}\` in an array`);
+      const at = this.i;
       const w = this.word();
       this.noNewline(w);
       unknown ||= w.unknown || w.glob;
       const key = /^\[([^\]]*)\]\+?=/.exec(w.raw);
-      if (key && !associative && !INTEGER.test(key[1]!.trim())) this.out.push(opaque(w.raw, "bash evaluates an array subscript as code"));
+      if (!key || associative || INTEGER.test(key[1]!.trim())) continue;
+      this.arithmetic(at, at + key[0].length);
+      const reads = arithmeticReads(key[1]!);
+      if (!reads || reads.length) this.readsVariables(w.raw, at, reads, name.raw.replace(/\+?=$/, ""));
     }
     const body = this.s.slice(start, this.i);
     this.i++;

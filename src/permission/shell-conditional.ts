@@ -53,8 +53,8 @@ export abstract class ConditionalReader extends TokenReader {
    * Arithmetic that reads the variables `names`: a risk unless the script only ever sets them to
    * numbers, which the reader of the whole script judges (shell-syntax.ts); here, a risk.
    */
-  protected readsVariables(text: string, _at: number, _names: string[]): void {
-    this.out.push(opaque(text, ARITHMETIC));
+  protected readsVariables(text: string, _at: number, names: string[] | undefined, _array?: string): void {
+    this.out.push(opaque(text, names ? ARITHMETIC : "bash evaluates an array subscript as code"));
   }
 
   /** `[[ … ]]`, from after `[[` to after `]]`; a risk found inside becomes an opaque segment. */

@@ -7,7 +7,7 @@
 import { CompoundReader, type Close } from "./shell-compound.ts";
 import { unterminated } from "./shell-tokens.ts";
 import { ARITHMETIC, ASSIGNMENT, attempt, fail, MAX_DEPTH, NAME, opaque, ParseError, syntaxError, type Dialect, type Parsed, type Segment, type Word, type WordReader } from "./shell-words.ts";
-import { arithmeticReads, numeric, numericVariables, variableOf } from "./variables.ts";
+import { arithmeticReads, associativeArrays, numeric, numericVariables, variableOf } from "./variables.ts";
 
 /** What a script runs, and the syntax error that stops it (what follows it never runs). */
 export interface Script {
@@ -40,6 +40,7 @@ const ARRAY_ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*\[(.*)\]\+?=/s;
 const COMPOUND = /^[A-Za-z_][A-Za-z0-9_]*\+?=$/; // `NAME=` right before `(`: a bash array
 /** bash reads `NAME=(…)` as an array in their arguments too */
 const DECLARATIONS = new Set(["declare", "typeset", "local", "export", "readonly"]);
+const DECLARES_ARRAYS = new Set(["declare", "typeset"]); // `local -A` is a function's own
 const FUNCTION_NAME: Record<Dialect, RegExp> = { dash: /^[A-Za-z_][A-Za-z0-9_]*$/, bash: /^[^\s"'`$\\<>|&;()=]+$/ };
 
 /** Reads `s`, pushing every simple command found (nested ones first) to `out`; throws ParseError. */
@@ -59,7 +60,11 @@ class Reader extends CompoundReader {
   /** where arithmetic stands in the text */
   private spans: [number, number][] = [];
   /** arithmetic reading variables, judged once the whole script is read; undefined: judged at once (a nested reader) */
-  private later?: { text: string; at: number; names: string[] }[];
+  private later?: { text: string; at: number; names?: string[]; array?: string }[];
+  /** arrays surely declared associative (`declare -A`), and where (the first time) */
+  private associative = new Map<string, number>();
+  /** the last simple command, and where its words start (waiting to be known unconditional) */
+  private last?: { seg: Segment; at: number[] };
 
   protected reader(src: string, level: number): WordReader {
     return new Reader(src, level, this.out, this.dialect);
@@ -116,9 +121,26 @@ class Reader extends CompoundReader {
     this.spans.push([start, end]);
   }
 
-  protected override readsVariables(text: string, at: number, names: string[]): void {
-    if (this.later) this.later.push({ text, at, names });
-    else super.readsVariables(text, at, names);
+  protected override readsVariables(text: string, at: number, names: string[] | undefined, array?: string): void {
+    if (this.later) this.later.push({ text, at, names, array });
+    else super.readsVariables(text, at, names, array);
+  }
+
+  /**
+   * The command just read surely runs (at the top level, unconditionally): a `NAME=NUMBER` it
+   * assigns, or an array it declares associative (`declare -A a`), holds from here on.
+   */
+  private settled(): void {
+    for (const [k, w] of (this.assigned?.words ?? []).entries()) {
+      const name = w.raw.slice(0, w.raw.indexOf("="));
+      if (NAME.test(name) && !this.sure.has(name) && numeric({ raw: w.raw.slice(name.length + 1) })) this.sure.set(name, this.assigned!.at[k]!);
+    }
+    const [first, ...args] = this.last?.seg.words ?? [];
+    if (!first || first.unknown || !DECLARES_ARRAYS.has(first.text) || !args.some((w) => /^-[a-zA-Z]*A/.test(w.text) && !w.unknown)) return;
+    for (const [k, w] of args.entries()) {
+      const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(w.raw)?.[0];
+      if (name && !w.raw.startsWith("-") && !this.associative.has(name)) this.associative.set(name, this.last!.at[k + 1 + this.last!.seg.assigns.length]!);
+    }
   }
 
   /**
@@ -128,7 +150,11 @@ class Reader extends CompoundReader {
    */
   private settle(until: number): void {
     const numeric = numericVariables(this.s, this.sure, this.spans);
-    for (const d of this.later!) if (d.at < until && d.names.some((n) => !numeric.has(n))) this.out.push(opaque(d.text, ARITHMETIC));
+    const associative = associativeArrays(this.s, this.associative);
+    for (const d of this.later!) {
+      if (d.at >= until || (d.array && associative.has(d.array)) || d.names?.every((n) => numeric.has(n))) continue;
+      this.out.push(opaque(d.text, d.names ? ARITHMETIC : "bash evaluates an array subscript as code"));
+    }
     for (const seg of this.out) {
       for (const w of [...seg.assigns, ...seg.words]) if (numeric.has(variableOf(w.raw) ?? "")) w.numeric = true;
     }
@@ -174,11 +200,8 @@ class Reader extends CompoundReader {
         const next = this.operator();
         const surely = !before && next !== "|" && next !== "&" && next !== "|&" && !this.open.length && this.level === 0 && !nested;
         if (this.defined && surely) this.functions.add(this.defined);
-        for (const [k, w] of ((surely && this.assigned?.words) || []).entries()) {
-          const name = w.raw.slice(0, w.raw.indexOf("="));
-          if (NAME.test(name) && !this.sure.has(name) && numeric({ raw: w.raw.slice(name.length + 1) })) this.sure.set(name, this.assigned!.at[k]!);
-        }
-        this.defined = this.assigned = undefined;
+        if (surely) this.settled();
+        this.defined = this.assigned = this.last = undefined;
         if (next === ";;" || next === ";&" || next === ";;&") {
           if (close === "case") return this.closed();
           syntaxError(`\`${next}\` outside \`case\``);
@@ -247,8 +270,7 @@ class Reader extends CompoundReader {
         const command = !seg.words.length;
         const array = command && this.dialect === "bash" ? ARRAY_ASSIGN.exec(w.raw) : null; // `a[i]=x`: the subscript is arithmetic
         const reads = array ? arithmeticReads(array[1]!) : [];
-        if (!reads) seg.opaque = "bash evaluates an array subscript as code";
-        else if (reads.length) this.readsVariables(w.raw, at.at(-1)!, reads);
+        if (!reads || reads.length) this.readsVariables(w.raw, at.at(-1)!, reads, w.raw.slice(0, w.raw.indexOf("[")));
         if (array) this.arithmetic(at.at(-1)!, at.at(-1)! + w.raw.indexOf("=")); // `a[i]`: mentions of i there are arithmetic
         (command && (ASSIGNMENT[this.dialect].test(w.raw) || array || seg.opaque) ? seg.assigns : seg.words).push(w);
       }
@@ -260,6 +282,7 @@ class Reader extends CompoundReader {
     if (seg.opaque) this.out.push(opaque(seg.raw, seg.opaque));
     else if (seg.assigns.length || seg.words.length || seg.redirects.length) this.out.push(seg);
     this.assigned = !seg.opaque && !seg.words.length && !seg.redirects.length && seg.assigns.length ? { words: seg.assigns, at } : undefined;
+    this.last = seg.opaque ? undefined : { seg, at };
     return joined;
   }
 

@@ -337,7 +337,7 @@ export abstract class WordReader {
     const text = "${" + body + "}";
     const subscript = /^#?[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])/.exec(body);
     if (subscript) this.arithmetic(start + subscript[0].length - subscript[1]!.length, start + subscript[0].length);
-    const risk = parameterRisk(body, (names) => this.readsVariables(text, start - 2, names));
+    const risk = parameterRisk(body, (array, names) => this.readsVariables(text, start - 2, names, array));
     if (risk) this.out.push(opaque(text, risk));
   }
 
@@ -373,8 +373,12 @@ export abstract class WordReader {
   /** Arithmetic found from `start` to `end` in the text (the whole script's reader keeps where). */
   protected arithmetic(_start: number, _end: number): void {}
 
-  /** Arithmetic `text` at `at` reads the variables `names`, whose values bash evaluates as code (see ConditionalReader). */
-  protected abstract readsVariables(text: string, at: number, names: string[]): void;
+  /**
+   * Arithmetic `text` at `at` reads the variables `names` (undefined: what the checker cannot know),
+   * whose values bash evaluates as code; as `array`'s subscript, it is no arithmetic if that array
+   * is associative (see ConditionalReader).
+   */
+  protected abstract readsVariables(text: string, at: number, names: string[] | undefined, array?: string): void;
 
   /**
    * $'…'. bash decodes its escapes, so the value is known. dash before 0.5.13 (Debian 12) reads a

@@ -107,11 +107,14 @@ export function variableOf(raw: string): string | undefined {
   return m ? (m[2] ?? m[3]) : undefined;
 }
 
+/** An arithmetic constant with its sign: `-010`, `0x1F`, `64#_@` (evaluated, it reads no variable). */
+const CONSTANT = /^[-+]?(0[xX][0-9a-fA-F]+|[1-9][0-9]*#[0-9A-Za-z@_]+|[0-9]+)$/;
+
 /** Pieces of a word whose value is always a number (or empty): see `numeric`. */
 const NUMERIC_PIECE = /\$[$!#?]|\$\{[$!#?]\}|\$(PPID|UID|EUID)(?![A-Za-z0-9_])|\$\{(PPID|UID|EUID)\}|\$\{#([A-Za-z_][A-Za-z0-9_]*(\[[@*]\])?|[@*]|[0-9]+)\}|\$\(\((?:[^()]|\([^()]*\))*\)\)|[0-9]+/y;
 
 /**
- * Is a word's value always a number (or empty)? Digits, arithmetic expansions, and the parameters
+ * Is a word's value always a number (or empty)? An arithmetic constant, or digits, arithmetic expansions and the parameters
  * bash keeps numeric — `$$`, `$!`, `$#`, `$?`, the read-only `$PPID`, `$UID`, `$EUID`, lengths
  * (`${#x}`, `${#a[@]}`) — unquoted or inside one pair of double quotes; or `$NAME` of a variable
  * the script only ever sets to numbers (`numeric` on the word, see numericVariables).
@@ -120,6 +123,7 @@ export function numeric(w: { raw: string; numeric?: boolean }): boolean {
   if (w.numeric) return true;
   const raw = /^"[^"]*"$/.test(w.raw) ? w.raw.slice(1, -1) : w.raw;
   if (!raw) return false;
+  if (CONSTANT.test(raw)) return true;
   for (let i = 0; i < raw.length; i = NUMERIC_PIECE.lastIndex) {
     NUMERIC_PIECE.lastIndex = i;
     if (!NUMERIC_PIECE.test(raw)) return false;
@@ -157,3 +161,29 @@ export function numericVariables(text: string, sure: Map<string, number>, spans:
   return out;
 }
 
+
+/**
+ * The arrays of the script `text` that are associative whenever bash reads a subscript of them,
+ * which it then reads as a word, not arithmetic: `sure` gives, per name, where the script surely
+ * declares it so first (a top-level `declare -A NAME` that runs unconditionally), and every
+ * mention — none before — is that declaration, an expansion (`$NAME`, `${NAME[k]}`, `${!NAME[@]}`,
+ * `${#NAME[@]}`), a quoted element name (`unset 'NAME[k]'`) or a command's own element or array
+ * assignment (`NAME[k]=v`, `NAME=(…)`). Anything else (`local NAME`, `unset NAME`) could make it an
+ * indexed array again.
+ */
+export function associativeArrays(text: string, sure: Map<string, number>): Set<string> {
+  const out = new Set<string>();
+  for (const [name, first] of sure) {
+    const mentions = [...text.matchAll(new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, "g"))].map((m) => m.index);
+    const ok = mentions.every((p) => {
+      const [before, after] = [text.slice(0, p), text.slice(p + name.length)];
+      if (p === first) return true;
+      if (p < first) return false;
+      if (/\$\{?[!#]?$/.test(before) && !/\\\$\{?[!#]?$/.test(before)) return true;
+      if (/['"]$/.test(before) && after.startsWith("[")) return true;
+      return /(^|[;&|({\n])[ \t]*$/.test(before) && /^(\[[^\]]*\]\+?=|\+?=\()/.test(after);
+    });
+    if (ok) out.add(name);
+  }
+  return out;
+}

@@ -40,7 +40,7 @@ const rows: Row[] = [
   ["dialect", "pwned\ncat <<< x", "dash", "deny", "syntax error: missing target after `<<`"],
   ["dialect", "a=(ls pwned)", "sh bash", "narrow", "allowed"],
   ["dialect", "a=(ls $(pwned))", "sh bash", "narrow", "`pwned` matches no allow entry"],
-  ["dialect", "a=([x]=1)", "sh bash", "deny", "cannot verify `[x]=1`: bash evaluates an array subscript as code"],
+  ["dialect", "a=([x]=1)", "sh bash", "deny", "cannot verify `[x]=1`: bash evaluates a variable in arithmetic as code"],
   ["dialect", "echo 'x", "sh dash bash", "deny", "syntax error: unbalanced quote"],
   ["dialect", "cat <<< x", "bash", "narrow", "allowed"],
   ["dialect", "cat <(ls)", "dash", "narrow", "syntax error: dash reads `<(` or `>(` as a redirection without a target"],
