@@ -21,12 +21,13 @@ const ARITHMETIC = "bash evaluates a variable in arithmetic as code";
  * any, are judged below. Not here: `kill` (it ends processes); the builtins that run a command or a
  * script — `eval`, `trap`, `exec`, `command`, `builtin`, `time` — whose commands are checked and
  * which need an entry of their own; `.`/`source`, `fc`, `history` (it writes files), `bind`,
- * `complete`, `compgen`.
+ * `compgen` (it runs `-C` commands and `-F` functions at once).
  */
 const COMMON = ":,[,alias,bg,break,cd,continue,echo,exit,export,false,fg,getopts,hash,jobs,local,printf,pwd,read,readonly,return,set,shift,test,times,true,type,ulimit,umask,unalias,unset,wait";
 const INERT: Record<Dialect, Set<string>> = {
   dash: new Set(COMMON.split(",")),
-  bash: new Set([...COMMON.split(","), ..."caller,declare,dirs,disown,enable,help,let,logout,mapfile,popd,pushd,readarray,shopt,suspend,typeset".split(",")]),
+  // `complete` only registers what an interactive shell's completion would run; `bash -c` never completes
+  bash: new Set([...COMMON.split(","), ..."caller,complete,declare,dirs,disown,enable,help,let,logout,mapfile,popd,pushd,readarray,shopt,suspend,typeset".split(",")]),
 };
 /** POSIX special builtins: an assignment before one stays in the shell after it (dash; bash in POSIX mode). */
 const SPECIAL = new Set([":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset"]);

@@ -90,6 +90,8 @@ function seeThrough(seg: Segment, depth: number, dialect: Dialect, inShell = tru
   if (seg.inert === "builtin" && inShell) return [seg]; // a call of a function the script defined: its body is read
   const first = seg.words[0];
   const builtin = inShell && isInert(seg, dialect);
+  // bash runs a command word starting with `%` as `fg`/`bg` (job control), even quoted or globbed (`%?x` matches only names starting with `%`)
+  if (inShell && dialect === "bash" && first && !first.unknown && !first.anyValue && first.text.startsWith("%")) return [{ ...seg, inert: "builtin" }];
   if (!first || first.unknown || first.glob || first.anyValue) return [builtin ? { ...seg, inert: "builtin" } : seg];
   const name = first.text.slice(first.text.lastIndexOf("/") + 1);
   const inert = builtin ? "builtin" : "words";

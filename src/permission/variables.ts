@@ -131,6 +131,9 @@ export function numeric(w: { raw: string; numeric?: boolean }): boolean {
   return true;
 }
 
+/** bash's variables that are numbers from the start, whatever the environment says (until the script unsets or redeclares them). */
+const DYNAMIC = ["RANDOM", "SRANDOM", "SECONDS"];
+
 /**
  * The variables of the script `text` that hold a number whenever bash reads them: `sure` gives,
  * per name, where the script surely sets it to a number first (a top-level `NAME=NUMBER` that runs
@@ -138,13 +141,14 @@ export function numeric(w: { raw: string; numeric?: boolean }): boolean {
  * `${NAME}`, `${#NAME}`), sits in arithmetic (`spans`, which assigns numbers), or assigns it a
  * number (`NAME=$((NAME+1))`). Any other mention (`read NAME`, `for NAME in`, `NAME+=x`, a word
  * that merely spells it) could set it to anything, so the name is left out, as are uppercase names:
- * bash sets its own (REPLY by `read`, OPTARG by `getopts`, PWD by `cd`…) without naming them.
+ * bash sets its own (REPLY by `read`, OPTARG by `getopts`, PWD by `cd`…) without naming them —
+ * but for RANDOM, SRANDOM and SECONDS, numbers from the start, which need no assignment.
  */
 export function numericVariables(text: string, sure: Map<string, number>, spans: [number, number][]): Set<string> {
   const out = new Set<string>();
   const inSpan = (p: number) => spans.find(([a, b]) => p >= a && p < b);
-  for (const [name, first] of sure) {
-    if (/^[A-Z0-9_]+$/.test(name)) continue; // bash's own variables (REPLY, OPTARG, PWD, _…): it assigns them without naming them
+  for (const [name, first] of [...sure, ...DYNAMIC.map((n): [string, number] => [n, -1])]) {
+    if (/^[A-Z0-9_]+$/.test(name) && first >= 0) continue; // bash's own variables (REPLY, OPTARG, PWD, _…): it assigns them without naming them
     const mentions = [...text.matchAll(new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, "g"))].map((m) => m.index);
     const ok = mentions.every((p) => {
       const end = p + name.length;

@@ -123,6 +123,10 @@ const rows: Row[] = [
   // builtins that run nothing need no entry; those that run a command do
   ["builtins", "command -v git; type git; trap; trap -l; trap - INT; trap '' HUP; kill -l; exec 2>/dev/null", "sh dash bash", "narrow", "allowed"],
   ["builtins", "trap 'ls' EXIT", "sh", "narrow", "`trap 'ls' EXIT` matches no allow entry"],
+  ["builtins", "%1 & %?x; \"%-\"; complete -C 'pwned x' y; [[ $RANDOM -ge $SECONDS ]]", "bash", "narrow", "allowed"],
+  ["builtins", "%1", "sh dash", "narrow", "`%1` matches no allow entry"],
+  ["builtins", "unset RANDOM; [[ $RANDOM -ge 0 ]]", "bash", "deny", "bash evaluates a variable in arithmetic as code"],
+  ["builtins", "compgen -C pwned x", "bash", "deny", "`compgen` expands and runs words it is given"],
   ["builtins", "kill 1", "sh", "narrow", "`kill 1` matches no allow entry"],
   ["builtins", "command ls", "sh", "narrow", "`command` matches no allow entry"],
   ["builtins", "exec ls", "sh", "narrow", "`exec` matches no allow entry"],

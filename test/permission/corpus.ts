@@ -90,6 +90,7 @@ const TEMPLATES: Record<string, string[]> = {
     "command -v {P}; type {P} >/dev/null; {P}",
     "trap - INT; trap -p; kill -l >/dev/null; {P}",
     "a+=b; {P}",
+    "%1; %?x & complete -C {P} x; [[ $RANDOM -ge 0 ]] && {P}",
   ],
   subscript: [
     "printf -v 'a[$({P})]' x",
