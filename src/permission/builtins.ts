@@ -21,13 +21,13 @@ const ARITHMETIC = "bash evaluates a variable in arithmetic as code";
  * any, are judged below. Not here: `kill` (it ends processes); the builtins that run a command or a
  * script — `eval`, `trap`, `exec`, `command`, `builtin`, `time` — whose commands are checked and
  * which need an entry of their own; `.`/`source`, `fc`, `history` (it writes files), `bind`,
- * `compgen` (it runs `-C` commands and `-F` functions at once).
+ * `compgen` with `-C`, `-F` or a `-W` word list to expand (judged below).
  */
 const COMMON = ":,[,alias,bg,break,cd,continue,echo,exit,export,false,fg,getopts,hash,jobs,local,printf,pwd,read,readonly,return,set,shift,test,times,true,type,ulimit,umask,unalias,unset,wait";
 const INERT: Record<Dialect, Set<string>> = {
   dash: new Set(COMMON.split(",")),
   // `complete` only registers what an interactive shell's completion would run; `bash -c` never completes
-  bash: new Set([...COMMON.split(","), ..."caller,complete,declare,dirs,disown,enable,help,let,logout,mapfile,popd,pushd,readarray,shopt,suspend,typeset".split(",")]),
+  bash: new Set([...COMMON.split(","), ..."caller,compgen,complete,declare,dirs,disown,enable,help,let,logout,mapfile,popd,pushd,readarray,shopt,suspend,typeset".split(",")]),
 };
 /** POSIX special builtins: an assignment before one stays in the shell after it (dash; bash in POSIX mode). */
 const SPECIAL = new Set([":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset"]);
@@ -129,6 +129,30 @@ const setCheck: Check = (args) => {
   return undefined;
 };
 
+/**
+ * `compgen`: `-C CMD` and `-F FUNC` run code at once, and the `-W` word list is expanded as the
+ * shell expands a word (`$(…)` in it runs); bash 5.3's `-V NAME` assigns an array by name. Options
+ * taking a value: -o -A -G -W -F -C -X -P -S -V.
+ */
+const compgenCheck: Check = (args) => {
+  const why = "`compgen` runs a command, a function or a word list's expansions";
+  for (let k = 0; k < args.length; k++) {
+    const w = args[k]!;
+    if (!known(w)) return why;
+    if (w.text === "--" || !/^-./.test(w.text)) return undefined;
+    for (let j = 1; j < w.text.length; j++) {
+      const c = w.text[j]!;
+      if ("FCV".includes(c)) return why;
+      if (!"oAGWXPS".includes(c)) continue;
+      const value = j + 1 < w.text.length ? w.text.slice(j + 1) : args[++k];
+      if (value === undefined || (typeof value !== "string" && !known(value))) return why;
+      if (c === "W" && /[$`]/.test(typeof value === "string" ? value : value.text)) return why;
+      break;
+    }
+  }
+  return undefined;
+};
+
 const always =
   (why: string): Check =>
   () =>
@@ -156,7 +180,7 @@ const CHECKS: Record<Dialect, Record<string, Check>> = {
     shopt: (args) => (args.some((w) => !known(w)) || (args.some((w) => /^-[a-z]*s/.test(w.text)) && args.some((w) => w.text === "extglob")) ? "`shopt -s extglob` changes how bash reads the lines after it" : undefined),
     enable: (args) => (args.length ? "`enable` loads or hides builtins" : undefined),
     fc: always("`fc` runs commands from the history"),
-    compgen: always("`compgen` expands and runs words it is given"),
+    compgen: compgenCheck,
   },
   dash: {
     read: names({ flags: "r", withArg: "p" }, [], true),

@@ -123,6 +123,8 @@ const TEMPLATES: Record<string, string[]> = {
     "x='a[$({P})]'; x=0 true; echo $((x))",
     "x='a[$({P})]'; i=0; echo ${a[i+x]}",
     "true & pid='-n -p a[$({P})]'; wait $pid",
+    "compgen -W '$({P})' x",
+    "compgen -W 'a b' x; {P}",
     "x='a[$({P})]'; echo ${!x}",
     "x='a[$({P})]'; declare -i n=$x",
     "declare -n r='a[$({P})]'; echo $r",
