@@ -214,6 +214,8 @@ function shell(seg: Segment, depth: number, name: string, reading: Reading | nul
   if (parsed.seen.has("c")) {
     const own = part(seg, [...seg.words.slice(0, parsed.k), ...rest], true);
     if (!reading) return [own, opaque(seg.raw, `\`${name}\` reads its script in a dialect the checker does not model`)];
+    // `-O extglob`: bash reads `!(…)`, `@(…)`… as patterns (`!(ls)` runs the first file name it matches)
+    if (seg.words.slice(1, parsed.k).some((w) => w.text === "extglob")) return [own, opaque(seg.raw, `\`${name} -O extglob\` reads its script with extended patterns`)];
     return [own, ...script(first ? [first] : [], seg, depth, reading)];
   }
   if (parsed.seen.has("help") || parsed.seen.has("version")) return whole;

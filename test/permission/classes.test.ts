@@ -120,6 +120,8 @@ const rows: Row[] = [
   ["numeric", "set -- $x; set -o pipefail; eval; echo x > >(cat)", "bash", "narrow", "allowed"],
   ["numeric", "set -o pipefail -k", "bash", "deny", "`set -k` makes later NAME=value arguments assignments"],
   ["integer", "shopt -s extglob\n!(ls)", "bash", "deny", "`shopt -s extglob` changes how bash reads the lines after it"],
+  ["integer", "bash -O extglob -c '!(ls)'", "sh", "deny", "`bash -O extglob` reads its script with extended patterns"],
+  ["integer", "bash -O nullglob -c 'ls'", "sh", "deny", "allowed"],
   // builtins that run nothing need no entry; those that run a command do
   ["builtins", "command -v git; type git; trap; trap -l; trap - INT; trap '' HUP; kill -l; exec 2>/dev/null", "sh dash bash", "narrow", "allowed"],
   ["builtins", "trap 'ls' EXIT", "sh", "narrow", "`trap 'ls' EXIT` matches no allow entry"],

@@ -30,6 +30,7 @@ const TEMPLATES: Record<string, string[]> = {
     "ls -exe?; find . -maxdepth 0 -name x",
     // with extglob on, bash reads `@(…)` on the next line as a pattern: `./@(ls)` runs ./ls
     "shopt -s extglob\n./@(ls) {P}",
+    "bash -O extglob -c './@(ls) {P}'",
   ],
   // xargs input the checker cannot see: a pipe, a file, a here-string, a heredoc
   xargs: [
