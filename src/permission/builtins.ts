@@ -6,7 +6,7 @@
 // unknown. `.`/`source`, `alias` and `hash -p` change or hide what runs in both dialects. Each is
 // judged on its known words; a name that is not a plain literal could be anything. Pure.
 import { readOptions, type Options } from "./options.ts";
-import { ASSIGN, NAME, type Dialect, type Segment, type Word } from "./shell-words.ts";
+import { ASSIGN, NAME, type Dialect, type Segment, type Word } from "./shell-model.ts";
 import { arithmeticReads, arithmeticRisk, assignRisk, integerRisk, numeric } from "./variables.ts";
 
 const SUBSCRIPT = "bash evaluates a subscript in a variable name as code";

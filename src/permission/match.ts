@@ -14,7 +14,7 @@
 // basename (`/bin/rm` is `rm`) and case-insensitively, redirections and assignments are ignored
 // unless the pattern names them, and a word known only at run time could be anything, so it matches.
 import { DATA_PROGRAMS, readGit } from "./programs.ts";
-import { ASSIGN, type Redirect, type Segment, type Word } from "./shell-words.ts";
+import { ASSIGN, type Redirect, type Segment, type Word } from "./shell-model.ts";
 
 /** A compiled `bash: PATTERN` entry. */
 export interface Pattern {

@@ -4,7 +4,7 @@
 // `VAR=value` words among its options, dash's and bash's `-o NAME` taking the next word even from
 // inside a cluster (`sh -oc noglob '…'`), and programs whose getopt permutes (`script LOG -c …`).
 // Pure; the tables live in wrappers.ts.
-import type { Word } from "./shell-words.ts";
+import type { Word } from "./shell-model.ts";
 
 /** How a program reads its options. */
 export interface Options {

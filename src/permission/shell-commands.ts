@@ -6,7 +6,7 @@ import { builtinRisk, integerDeclared, isInert } from "./builtins.ts";
 import { readOptions, type Options } from "./options.ts";
 import { readFind, readGit, runsUnseen } from "./programs.ts";
 import { syntax } from "./shell-syntax.ts";
-import { ASSIGN, attempt, fail, MAX_DEPTH, opaque, type Dialect, type Parsed, type Redirect, type Segment, type Word } from "./shell-words.ts";
+import { ASSIGN, attempt, fail, MAX_DEPTH, opaque, type Dialect, type Parsed, type Redirect, type Segment, type Word } from "./shell-model.ts";
 import { LOADER, LOADER_NAME, WRAPPERS, type Wrapper } from "./wrappers.ts";
 
 /** How a command line is read: by dash, by bash, or "sh" — /bin/sh is one of the two, so both readings count. */

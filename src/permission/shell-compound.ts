@@ -4,7 +4,8 @@
 // `case` included. Risks (a variable that decides what runs, bash evaluating a value as code)
 // become opaque segments. shell-syntax.ts calls these from its command reader.
 import { ConditionalReader } from "./shell-conditional.ts";
-import { fail, META, NAME, opaque, syntaxError, type Segment, type Word } from "./shell-words.ts";
+import { fail, NAME, opaque, syntaxError, type Segment, type Word } from "./shell-model.ts";
+import { META } from "./shell-words.ts";
 import { arithmeticReads, assignRisk, integerRisk } from "./variables.ts";
 
 /** Where a list inside a compound command ends: `)`/`}` (consumed), or a `case` item's `;;` or `esac` (left). */

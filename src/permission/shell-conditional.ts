@@ -8,7 +8,8 @@
 // `==`/`=`/`!=` is read as an extended pattern (`@(a|b)`), that of `=~` as a regular expression
 // whose `(`, `)` and `|` belong to the word. Anything outside this grammar is not modelled (fail).
 import { TokenReader } from "./shell-tokens.ts";
-import { ARITHMETIC, fail, META, opaque, type Word } from "./shell-words.ts";
+import { ARITHMETIC, fail, opaque, type Word } from "./shell-model.ts";
+import { META } from "./shell-words.ts";
 import { arithmeticReads, arithmeticRisk, numeric, variableOf } from "./variables.ts";
 
 const UNARY = new Set("abcdefghknoprstuvwxzGLOSNR".split("").map((c) => `-${c}`));

@@ -6,7 +6,8 @@
 // complete commands before it, and none from there on.
 import { CompoundReader, type Close } from "./shell-compound.ts";
 import { unterminated } from "./shell-tokens.ts";
-import { ARITHMETIC, ASSIGNMENT, attempt, fail, MAX_DEPTH, NAME, opaque, ParseError, syntaxError, type Dialect, type Parsed, type Segment, type Word, type WordReader } from "./shell-words.ts";
+import { ARITHMETIC, ASSIGNMENT, attempt, fail, MAX_DEPTH, NAME, opaque, ParseError, syntaxError, type Dialect, type Parsed, type Segment, type Word } from "./shell-model.ts";
+import type { WordReader } from "./shell-words.ts";
 import { arithmeticReads, associativeArrays, numeric, numericVariables, variableOf } from "./variables.ts";
 
 /** What a script runs, and the syntax error that stops it (what follows it never runs). */

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { BLOCKED_PREFIX, blockedTools, blockedWarning, compileRules, decide as decideCompiled, validateRules, type PermissionRules } from "../../src/permission/rules.ts";
 import { parseCommand } from "../../src/permission/shell-commands.ts";
 import { parseSyntax } from "../../src/permission/shell-syntax.ts";
-import type { Segment } from "../../src/permission/shell-words.ts";
+import type { Segment } from "../../src/permission/shell-model.ts";
 
 /** Decides with `lists` compiled for /bin/sh (both dash's and bash's reading). */
 const decide = (tool: string, args: Record<string, unknown>, lists: PermissionRules) => decideCompiled(tool, args, compileRules(lists).rules);
