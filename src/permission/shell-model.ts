@@ -26,6 +26,8 @@ export interface Word {
   anyValue?: boolean;
   /** `$NAME` of a variable the script only ever sets to numbers (variables.ts numericVariables) */
   numeric?: boolean;
+  /** an unquoted `$(…)` that surely prints nothing: it expands to no word */
+  empty?: boolean;
 }
 
 /** `op` keeps a non-default fd: ">", "2>", ">>", ">|", "<", "<>", "&>", "&>>", "2>&", "<&", "<<", "<<-", "<<<". */

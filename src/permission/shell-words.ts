@@ -16,6 +16,21 @@ export interface WordState {
 }
 export const scratch = (): WordState => ({ text: "", unknown: false, glob: false });
 
+/**
+ * Does `seg`, run in a command substitution, surely print nothing? `true`, `false`, `:`, `exit N`,
+ * `unset`, an assignment, and `echo` alone (its newline is stripped) — builtins of both shells, unless
+ * the script `text` defines a function of that name — with no redirection.
+ */
+function silent(seg: Segment, text: string): boolean {
+  const [first, ...args] = seg.words;
+  if (seg.opaque || seg.redirects.length) return false;
+  if (!first) return true;
+  const name = first.text.replace(/[^\w]/g, "\\$&");
+  if (first.unknown || first.glob || new RegExp(`(?<![\\w-])${name}\\s*\\(|function\\s+${name}(?![\\w-])`).test(text)) return false; // defined anywhere, in an eval string too
+  const plain = args.every((w) => !w.unknown && !w.glob && !w.anyValue);
+  return ["true", "false", ":"].includes(first.text) || (first.text === "echo" && !args.length) || (plain && (first.text === "unset" || (first.text === "exit" && args.every((w) => /^[0-9]+$/.test(w.text)))));
+}
+
 /** Blanks and operators end an unquoted word. */
 export const META = " \t\n;&|()<>";
 // Characters after which `at` looks no further: what follows is read raw (quoted, escaped, a
@@ -34,6 +49,8 @@ export abstract class WordReader {
   protected i = 0;
   /** open `$(…)` and `<(…)`: bash 3.2 (macOS) finds their end by scanning, comments and all */
   protected substitutions = 0;
+  /** the last unquoted `$(…)` read, and whether it surely prints nothing */
+  private silent?: { start: number; end: number; silent: boolean };
 
   constructor(
     protected s: string,
@@ -115,7 +132,9 @@ export abstract class WordReader {
       }
     }
     if (this.i === start) fail(`unexpected \`${this.at() || "end"}\``);
-    return { ...w, raw: this.s.slice(start, this.i) };
+    // a word that is only `$(…)` printing nothing expands to no word at all: `$(false)` runs no command
+    const empty = this.silent?.start === start && this.silent.end === this.i && this.silent.silent;
+    return { ...w, raw: this.s.slice(start, this.i), ...(empty ? { empty } : {}) };
   }
 
   private substitution(): void {
@@ -188,8 +207,10 @@ export abstract class WordReader {
     }
     else if (n === "(" || n === "{") {
       this.i += 2;
+      const from = this.out.length;
       if (n === "(") deferred(() => this.substitution()); // bash 3.2 parses `$(…)` only when it runs
       else this.parameter(bare);
+      if (n === "(" && bare) this.silent = { start, end: this.i, silent: this.out.slice(from).every((seg) => silent(seg, this.s)) };
     } else if (bare && n === "'") return this.ansiC(w);
     else if (bare && n === '"' && this.dialect === "dash") {
       w.text += "$"; // dash reads $"…" as a literal $ and a quoted string

@@ -91,6 +91,10 @@ const TEMPLATES: Record<string, string[]> = {
     "trap - INT; trap -p; kill -l >/dev/null; {P}",
     "a+=b; {P}",
     "%1; %?x & complete -C {P} x; [[ $RANDOM -ge 0 ]] && {P}",
+    "$(false) $(exit 3) {P}; $(echo) $(unset x)",
+    "true() { echo {P}; }; $(true)",
+    "eval 'false() { echo {P}; }'; $(false)",
+    "function : { echo {P}; }; $(:)",
   ],
   subscript: [
     "printf -v 'a[$({P})]' x",

@@ -92,10 +92,10 @@ function refusalClass(reason: string): string {
  * 30's target: at most 15 % under A read as sh.
  */
 const CEILINGS: Record<string, number> = {
-  ...{ "A/sh": 0.149, "A/dash": 0.29, "A/bash": 0.196 },
-  ...{ "B/sh": 0.078, "B/dash": 0.104, "B/bash": 0.075 },
+  ...{ "A/sh": 0.145, "A/dash": 0.286, "A/bash": 0.193 },
+  ...{ "B/sh": 0.077, "B/dash": 0.103, "B/bash": 0.074 },
   ...{ "C/sh": 0.094, "C/dash": 0.127, "C/bash": 0.1 },
-  ...{ "D/sh": 0.078, "D/dash": 0.102, "D/bash": 0.075 },
+  ...{ "D/sh": 0.077, "D/dash": 0.101, "D/bash": 0.074 },
 };
 
 test("real-world corpus: nothing allowed runs an unallowed program; the harmless share refused is printed", () => {
