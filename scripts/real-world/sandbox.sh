@@ -13,10 +13,13 @@ mount --bind /usr /tmp/real # the real programs, for the stubs that pass through
 export PATH=/tmp/real/sbin:/tmp/real/bin # /usr/bin will hold the stubs
 printf '%s\n' "$corpus" > /tmp/commands.jsonl
 
-# a logging stub for every word of the corpus that could name a program; the log directory is
-# written into the script, so even `env -i` keeps logging. Executed, a stub gets its own path as $0
-# (the kernel passes it to the #! interpreter); a shell that reads a stub as a script (`bash x`,
-# `. x`, both found on PATH) gives a bare name: that runs no program, so nothing is logged.
+# a logging stub for every word of the corpus that could name a program — every run of characters
+# between blanks, operators, quotes, `$` and `/`, also with quotes removed, so `%1`, `,` and `[[`
+# get one too (a name no stub covers is still caught: driver.ts records failed executions and
+# "command not found"); the log directory is written into the script, so even `env -i` keeps
+# logging. Executed, a stub gets its own path as $0 (the kernel passes it to the #! interpreter); a
+# shell that reads a stub as a script (`bash x`, `. x`, both found on PATH) gives a bare name: that
+# runs no program, so nothing is logged.
 cat > /tmp/stub/log <<'STUB'
 #!/tmp/real/bin/dash
 case $0 in */*) ;; *) return 0 2>/dev/null || exit 0 ;; esac
@@ -26,8 +29,13 @@ chmod 755 /tmp/stub/log
 "$bun" -e '
   const text = require("fs").readFileSync("/tmp/commands.jsonl", "utf8");
   const names = new Set();
-  for (const line of text.split("\n").filter(Boolean)) for (const m of JSON.parse(line).c.matchAll(/[A-Za-z0-9_][A-Za-z0-9_.+:@-]*/g)) if (m[0].length < 100) names.add(m[0]);
-  for (const n of ["sh", "vi", "vim", "nano", "editor", "sensible-editor", "less", "more", "pager", "cat", "ls", "rm"]) names.add(n);
+  for (const line of text.split("\n").filter(Boolean)) {
+    const c = JSON.parse(line).c;
+    const words = [...c.split(/[\s;&|()<>\x27"`\\$\/]+/), ...c.replace(/[\x27"\\]/g, "").split(/[\s;&|()<>`$\/]+/), ...[...c.matchAll(/[A-Za-z0-9_][A-Za-z0-9_.+:@-]*/g)].map((m) => m[0])];
+    for (const w of words) if (w && w.length < 100 && w !== "." && w !== "..") names.add(w);
+  }
+  // the editors and pagers programs fall back on; interp.test stands for the mvdan/sh test binary ($GOSH_PROG, driver.ts)
+  for (const n of ["sh", "vi", "vim", "nano", "editor", "sensible-editor", "less", "more", "pager", "cat", "ls", "rm", "interp.test"]) names.add(n);
   for (const n of names) require("fs").symlinkSync("/tmp/stub/log", "/tmp/bin/" + n);
 '
 # programs that run programs: log, then run the real one

@@ -6,10 +6,12 @@
 // unknown. `.`/`source`, `alias` and `hash -p` change or hide what runs in both dialects. Each is
 // judged on its known words; a name that is not a plain literal could be anything. Pure.
 import { readOptions, type Options } from "./options.ts";
-import { ASSIGN, NAME, type Dialect, type Segment, type Word } from "./shell-words.ts";
-import { arithmeticRisk, assignRisk } from "./variables.ts";
+import { ASSIGN, NAME, type Dialect, type Segment, type Word } from "./shell-model.ts";
+import { arithmeticReads, arithmeticRisk, assignRisk, integerRisk, numeric } from "./variables.ts";
 
 const SUBSCRIPT = "bash evaluates a subscript in a variable name as code";
+const INTEGER_DECLARED = "bash evaluates every value later assigned to a variable declared `-i` as code";
+const DECLARES = new Set(["declare", "typeset", "local"]);
 const NAMED_LATER = "a variable named only at run time";
 const ARITHMETIC = "bash evaluates a variable in arithmetic as code";
 
@@ -19,17 +21,19 @@ const ARITHMETIC = "bash evaluates a variable in arithmetic as code";
  * any, are judged below. Not here: `kill` (it ends processes); the builtins that run a command or a
  * script — `eval`, `trap`, `exec`, `command`, `builtin`, `time` — whose commands are checked and
  * which need an entry of their own; `.`/`source`, `fc`, `history` (it writes files), `bind`,
- * `complete`, `compgen`.
+ * `compgen` with `-C`, `-F` or a `-W` word list to expand (judged below).
  */
 const COMMON = ":,[,alias,bg,break,cd,continue,echo,exit,export,false,fg,getopts,hash,jobs,local,printf,pwd,read,readonly,return,set,shift,test,times,true,type,ulimit,umask,unalias,unset,wait";
 const INERT: Record<Dialect, Set<string>> = {
   dash: new Set(COMMON.split(",")),
-  bash: new Set([...COMMON.split(","), ..."caller,declare,dirs,disown,enable,help,let,logout,mapfile,popd,pushd,readarray,shopt,suspend,typeset".split(",")]),
+  // `complete` only registers what an interactive shell's completion would run; `bash -c` never completes
+  bash: new Set([...COMMON.split(","), ..."caller,compgen,complete,declare,dirs,disown,enable,help,let,logout,mapfile,popd,pushd,readarray,shopt,suspend,typeset".split(",")]),
 };
 /** POSIX special builtins: an assignment before one stays in the shell after it (dash; bash in POSIX mode). */
 const SPECIAL = new Set([":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset"]);
 
-type Check = (args: Word[], dialect: Dialect) => string | undefined;
+/** `value`: what the builtin assigns to the names it is given (undefined: known only at run time; null: nothing, as `unset`). */
+type Check = (args: Word[], dialect: Dialect, value?: string | null) => string | undefined;
 
 const known = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
 
@@ -37,13 +41,16 @@ const known = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
  * Why assigning to the variable `w` names could run code or change what runs, or undefined: an
  * ordinary name, or a word that is no name at all (the builtin stops with an error, assigning
  * nothing), except bash's `NAME[SUBSCRIPT]`, whose subscript it evaluates (a number is safe).
+ * `value`: what is assigned (undefined: known only at run time; null: nothing), which bash
+ * evaluates for its integer variables.
  */
-function nameRisk(w: Word | null | undefined, dialect: Dialect): string | undefined {
+function nameRisk(w: Word | null | undefined, dialect: Dialect, value?: string | null): string | undefined {
   if (!w) return undefined;
   if (!known(w)) return dialect === "bash" ? SUBSCRIPT : NAMED_LATER;
-  if (NAME.test(w.text)) return assignRisk(w.text);
+  const risk = (name: string) => assignRisk(name) ?? (dialect === "bash" && value !== null ? integerRisk(name, value) : undefined);
+  if (NAME.test(w.text)) return risk(w.text);
   const sub = /^([A-Za-z_][A-Za-z0-9_]*)\[([^]*)\]$/.exec(w.text);
-  if (dialect === "bash" && sub) return /^\s*[0-9]+\s*$/.test(sub[2]!) ? assignRisk(sub[1]!) : SUBSCRIPT;
+  if (dialect === "bash" && sub) return /^\s*([0-9]+|[@*])\s*$/.test(sub[2]!) ? risk(sub[1]!) : SUBSCRIPT;
   return undefined;
 }
 
@@ -52,15 +59,16 @@ function nameRisk(w: Word | null | undefined, dialect: Dialect): string | undefi
  * `operands`. An option the builtin does not know stops it with an error before it assigns anything.
  */
 function names(spec: Options, nameOptions: string[], operands: boolean): Check {
-  return (args, dialect) => {
-    const operand = args.findIndex((w) => known(w) && !w.text.startsWith("-"));
+  return (args, dialect, value) => {
+    // a number is no option and no name (`wait $!`, `wait $pid` of a variable only ever set to numbers)
+    const operand = args.findIndex((w) => (known(w) && !w.text.startsWith("-")) || numeric(w));
     const unsure = args.slice(0, operand < 0 ? undefined : operand).find((w) => !known(w)); // might be `-v`, might be a name
-    if (unsure) return nameRisk(unsure, dialect);
+    if (unsure) return nameRisk(unsure, dialect, value);
     const words = [{ text: "", raw: "", unknown: false, glob: false }, ...args];
     const parsed = readOptions(words, spec, 1, false);
     if (!parsed) return undefined;
     const named = nameOptions.filter((key) => parsed.seen.has(key)).map((key) => parsed.seen.get(key));
-    return [...named, ...(operands ? words.slice(parsed.k) : [])].map((w) => nameRisk(w, dialect)).find(Boolean);
+    return [...named, ...(operands ? words.slice(parsed.k) : [])].map((w) => nameRisk(w, dialect, value)).find(Boolean);
   };
 }
 
@@ -77,7 +85,8 @@ function declaration(evaluates: string): Check {
         continue;
       }
       const eq = w.text.search(/\+?=/);
-      const risk = nameRisk({ text: eq < 0 ? w.text : w.text.slice(0, eq), raw: w.raw, unknown: false, glob: false }, dialect);
+      const assigned = eq < 0 || !known(w) ? undefined : w.text.slice(w.text.indexOf("=") + 1);
+      const risk = nameRisk({ text: eq < 0 ? w.text : w.text.slice(0, eq), raw: w.raw, unknown: false, glob: false }, dialect, eq < 0 ? null : assigned);
       if (risk) return risk;
       // a quoted `'(…)'` value is evaluated as an array; an unquoted `(…)` was read, subscripts and all, as the syntax
       const compound = /^[A-Za-z_][A-Za-z0-9_]*\+?=\(/.test(w.raw);
@@ -106,7 +115,42 @@ const testCheck: Check = (args, dialect) => {
 /** `let EXPR…`: each argument is arithmetic (bash), which may assign; only `NAME=NUMBER` reads no variable. */
 const letCheck: Check = (args) => {
   const risk = args.map((w) => (known(w) ? arithmeticRisk(w.text) : ARITHMETIC)).find(Boolean);
-  return risk ?? (args.some((w) => /[A-Za-z_$[]/.test(w.text.replace(/^[A-Za-z_][A-Za-z0-9_]*=[0-9]+$/, ""))) ? ARITHMETIC : undefined);
+  return risk ?? (args.some((w) => arithmeticReads(w.text)?.length !== 0) ? ARITHMETIC : undefined);
+};
+
+/** `set`: `-k` (`-o keyword`) makes later NAME=value arguments assignments; options end at `--`, `-` or the first other word (the positional parameters). */
+const setCheck: Check = (args) => {
+  for (let k = 0; k < args.length; k++) {
+    const w = args[k]!;
+    if (!known(w) || /^[-+][a-zA-Z]*k/.test(w.text) || (/^[-+][a-zA-Z]*o$/.test(w.text) && args[k + 1] && (!known(args[k + 1]!) || args[k + 1]!.text === "keyword"))) return "`set -k` makes later NAME=value arguments assignments";
+    if (w.text === "--" || w.text === "-" || !/^[-+]./.test(w.text)) return undefined;
+    if (/^[-+][a-zA-Z]*o$/.test(w.text)) k++; // `-o NAME`: the name, read above
+  }
+  return undefined;
+};
+
+/**
+ * `compgen`: `-C CMD` and `-F FUNC` run code at once, and the `-W` word list is expanded as the
+ * shell expands a word (`$(…)` in it runs); bash 5.3's `-V NAME` assigns an array by name. Options
+ * taking a value: -o -A -G -W -F -C -X -P -S -V.
+ */
+const compgenCheck: Check = (args) => {
+  const why = "`compgen` runs a command, a function or a word list's expansions";
+  for (let k = 0; k < args.length; k++) {
+    const w = args[k]!;
+    if (!known(w)) return why;
+    if (w.text === "--" || !/^-./.test(w.text)) return undefined;
+    for (let j = 1; j < w.text.length; j++) {
+      const c = w.text[j]!;
+      if ("FCV".includes(c)) return why;
+      if (!"oAGWXPS".includes(c)) continue;
+      const value = j + 1 < w.text.length ? w.text.slice(j + 1) : args[++k];
+      if (value === undefined || (typeof value !== "string" && !known(value))) return why;
+      if (c === "W" && /[$`]/.test(typeof value === "string" ? value : value.text)) return why;
+      break;
+    }
+  }
+  return undefined;
 };
 
 const always =
@@ -122,7 +166,7 @@ const CHECKS: Record<Dialect, Record<string, Check>> = {
     mapfile: (args, dialect) => (args.some((w) => !known(w) || /^-[a-zA-Z]*C/.test(w.text)) ? "`mapfile -C` runs a command" : names({ flags: "t", withArg: "dnOsuc" }, [], true)(args, dialect)),
     getopts: (args, dialect) => nameRisk(args[1], dialect),
     wait: names({ flags: "fn", withArg: "p" }, ["p"], false),
-    unset: names({ flags: "fvn" }, [], true),
+    unset: (args, dialect) => names({ flags: "fvn" }, [], true)(args, dialect, null),
     declare: declaration("inI"),
     typeset: declaration("inI"),
     local: declaration("inI"),
@@ -131,15 +175,17 @@ const CHECKS: Record<Dialect, Record<string, Check>> = {
     test: testCheck,
     "[": testCheck,
     let: letCheck,
-    set: (args) => (args.some((w) => !known(w) || /^[-+][a-zA-Z]*k/.test(w.text) || w.text === "keyword") ? "`set -k` makes later NAME=value arguments assignments" : undefined),
+    set: setCheck,
+    // with extglob on, bash reads `!(…)`, `@(…)`… as patterns on the lines after: `!(ls)` runs the first file name it matches
+    shopt: (args) => (args.some((w) => !known(w)) || (args.some((w) => /^-[a-z]*s/.test(w.text)) && args.some((w) => w.text === "extglob")) ? "`shopt -s extglob` changes how bash reads the lines after it" : undefined),
     enable: (args) => (args.length ? "`enable` loads or hides builtins" : undefined),
     fc: always("`fc` runs commands from the history"),
-    compgen: always("`compgen` expands and runs words it is given"),
+    compgen: compgenCheck,
   },
   dash: {
     read: names({ flags: "r", withArg: "p" }, [], true),
     getopts: (args, dialect) => nameRisk(args[1], dialect),
-    unset: names({ flags: "fv" }, [], true),
+    unset: (args, dialect) => names({ flags: "fv" }, [], true)(args, dialect, null),
     local: declaration(""),
     export: declaration(""),
     readonly: declaration(""),
@@ -171,12 +217,37 @@ export function builtinRisk(seg: Segment, dialect: Dialect): string | undefined 
   const first = seg.words[0];
   const builtin = first && known(first) && INERT[dialect].has(first.text) && !SPECIAL.has(first.text);
   for (const w of seg.assigns) {
-    const name = w.text.slice(0, Math.max(0, w.text.search(/\+?=/)));
+    const name = w.text.slice(0, Math.max(0, w.text.search(/\+?=/))).replace(/\[[^]*$/, ""); // `PATH[0]=x` assigns PATH
     const risk = assignRisk(name);
     if (risk && !builtin) return risk;
+    // evaluated when assigned, even for the one command a builtin runs
+    const evaluated = dialect === "bash" ? integerRisk(name, known(w) ? w.text.slice(w.text.indexOf("=") + 1) : undefined) : undefined;
+    if (evaluated) return evaluated;
   }
   if (!first || !known(first)) return undefined;
   const args = seg.words.slice(1);
   const check = (Object.hasOwn(CHECKS[dialect], first.text) ? CHECKS[dialect][first.text] : undefined) ?? (Object.hasOwn(ANY, first.text) ? ANY[first.text] : undefined);
   return check?.(args, dialect);
+}
+
+/**
+ * bash evaluates every value later assigned to a variable declared `-i` as arithmetic (`declare -i
+ * n; n=$x` runs code held in $x). Such a declaration in `src` (whose commands are `segments`) is
+ * safe only where nothing else can assign the name: it is none of the names bash assigns by itself
+ * (REPLY, OPTARG, PWD…: its own names are uppercase), and `src` mentions it nowhere else but as
+ * `$NAME` or `${NAME}`. Returns why not, or undefined.
+ */
+export function integerDeclared(segments: Segment[], src: string): string | undefined {
+  for (const seg of segments) {
+    const [first, ...args] = seg.words;
+    if (!first || !known(first) || !DECLARES.has(first.text) || !args.some((w) => known(w) && /^-[A-Za-z]*i/.test(w.text))) continue;
+    for (const w of args) {
+      if (known(w) && /^[-+]/.test(w.text)) continue;
+      const name = w.text.replace(/(\[[^]*)?\+?=[^]*$/, "");
+      if (!NAME.test(name) || /^[A-Z0-9_]+$/.test(name)) return INTEGER_DECLARED;
+      const mentions = src.replace(new RegExp(`\\$(\\{${name}\\}|${name}(?![A-Za-z0-9_]))`, "g"), "").match(new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, "g"));
+      if ((mentions?.length ?? 0) > 1) return INTEGER_DECLARED;
+    }
+  }
+  return undefined;
 }

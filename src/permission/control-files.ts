@@ -2,7 +2,7 @@
 // them — the user config, trust.json, a project's `.hey/config.toml` — or the agent could widen its
 // own rules. The caller names the files (hey's directories are not the checker's to compute). A
 // target decided at run time counts as every file its known parts allow. Pure.
-import type { Redirect, Segment } from "./shell-words.ts";
+import type { Redirect, Segment } from "./shell-model.ts";
 
 /** The files, as absolute paths, and what the checker needs to resolve a target: the user's home (`~`) and the directory commands start in. */
 export interface ControlFiles {

@@ -4,7 +4,7 @@
 // another agent's spelling ("Bash(git:*)", "Write", "write_file:*.env") the message gives hey's. Pure.
 import { harmless, type Pattern } from "./match.ts";
 import { parseSyntax } from "./shell-syntax.ts";
-import type { Word } from "./shell-words.ts";
+import type { Word } from "./shell-model.ts";
 
 export type Entry = { tool: string } | { pattern: Pattern };
 

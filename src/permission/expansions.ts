@@ -1,6 +1,6 @@
 // The values of two expansions dash and bash read without running anything (SPEC §8): bash's
 // `$'…'` strings, and which `${…}` forms run or assign code. Pure; shell-words.ts reads the text.
-import { assignRisk } from "./variables.ts";
+import { arithmeticReads, assignRisk, integerRisk } from "./variables.ts";
 
 const ANSI_C: Record<string, string> = { a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
 
@@ -21,14 +21,24 @@ export function decodeAnsiC(body: string): string {
  * `${X#p}` …) and bash's pattern and case forms. bash evaluates an array subscript, a substring
  * offset and an indirect name as arithmetic or as a name (`${!x}`), running `$(…)` found in a
  * variable's value; `${X@P}` expands a value like a prompt. dash stops with an error on them.
+ * `${!a[@]}` (an array's keys) and `${!prefix*}` (names) evaluate nothing. A subscript that reads
+ * variables (or what the checker cannot know: undefined) is told to `subscript`, with its array:
+ * a risk unless the array is associative or the variables only ever hold numbers.
  */
-export function parameterRisk(body: string): string | undefined {
+export function parameterRisk(body: string, subscript: (array: string, reads: string[] | undefined) => void): string | undefined {
   const m = /^(#?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?([^]*)$/.exec(body);
+  // `${!a[@]}` lists an array's keys and `${!prefix*}` the names that start so: nothing is evaluated
+  if (/^![A-Za-z_][A-Za-z0-9_]*(\[[@*]\]|[@*])$/.test(body)) return undefined;
   if (body.startsWith("!") && body.length > 1) return "bash expands `${!…}` indirectly, evaluating a name it finds at run time";
   if (!m) return "an expansion outside the forms the checker models";
-  const [, , name = "", subscript, rest = ""] = m;
-  if (subscript && !/^\[(@|\*|[0-9]+)\]$/.test(subscript)) return "bash evaluates an array subscript as code";
+  const [, , name = "", index, rest = ""] = m;
+  if (index && !/^\[[@*]\]$/.test(index)) {
+    // arithmetic for an indexed array: numbers only, or variables the script only ever sets to numbers
+    const reads = arithmeticReads(index.slice(1, -1));
+    if (!reads || reads.length) subscript(name, reads);
+  }
   if (/^:?=/.test(rest) && assignRisk(name)) return assignRisk(name); // `${PATH:=.}` assigns
+  if (/^:?=/.test(rest) && integerRisk(name, /^:?=([0-9]+)$/.exec(rest)?.[1])) return integerRisk(name); // `${OPTIND:=$x}` evaluates $x in bash
   if (rest === "" || /^(:?[-=?+]|##?|%%?|\/[/#%]?|\^\^?|,,?)/.test(rest)) return undefined;
   if (/^:[\s0-9+-]*(:[\s0-9+-]*)?$/.test(rest)) return undefined; // a substring with literal offsets
   if (rest.startsWith(":")) return "bash evaluates a substring offset as code";

@@ -14,7 +14,7 @@
 // basename (`/bin/rm` is `rm`) and case-insensitively, redirections and assignments are ignored
 // unless the pattern names them, and a word known only at run time could be anything, so it matches.
 import { DATA_PROGRAMS, readGit } from "./programs.ts";
-import { ASSIGN, type Redirect, type Segment, type Word } from "./shell-words.ts";
+import { ASSIGN, type Redirect, type Segment, type Word } from "./shell-model.ts";
 
 /** A compiled `bash: PATTERN` entry. */
 export interface Pattern {
@@ -31,7 +31,7 @@ export type DenyHit = "yes" | "maybe" | undefined;
 export function harmless(r: Redirect): boolean {
   const op = r.op.replace(/^\d+/, "");
   if (op === "<<" || op === "<<-" || op === "<<<") return true; // substitutions inside are segments of their own
-  if (op === "<" && r.target.raw.startsWith("<(")) return true; // reading a process substitution, whose commands are segments
+  if ((op === "<" && r.target.raw.startsWith("<(")) || ((op === ">" || op === ">>") && r.target.raw.startsWith(">(") && r.target.raw.endsWith(")"))) return true; // a process substitution's pipe, whose commands are segments
   if (r.target.unknown || r.target.glob) return false;
   if ((op === ">&" || op === "<&") && /^(\d+|-)$/.test(r.target.text)) return true;
   return r.target.text === "/dev/null";

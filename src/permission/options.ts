@@ -4,7 +4,7 @@
 // `VAR=value` words among its options, dash's and bash's `-o NAME` taking the next word even from
 // inside a cluster (`sh -oc noglob '…'`), and programs whose getopt permutes (`script LOG -c …`).
 // Pure; the tables live in wrappers.ts.
-import type { Word } from "./shell-words.ts";
+import type { Word } from "./shell-model.ts";
 
 /** How a program reads its options. */
 export interface Options {
@@ -20,6 +20,8 @@ export interface Options {
   long?: string[];
   /** long options must be spelled out (bash reads no abbreviation) */
   exactLong?: boolean;
+  /** no options at all, not even `--`: the first word is the first operand (dash's `exec`) */
+  none?: boolean;
   /** every `--name` or `--name=value` is an option of one word (valgrind's) */
   anyLong?: boolean;
   /** `NAME=value` words may stand among the options (sudo) */
@@ -66,7 +68,7 @@ export function readOptions(words: Word[], spec: Options, start: number, plus: b
   const env: Word[] = [];
   const operands: Word[] = [];
   let k = start;
-  for (; k < words.length; k++) {
+  for (; k < words.length && !spec.none; k++) {
     const w = words[k]!;
     const t = w.text;
     if (!known(w)) return undefined; // might be an option, might be the command

@@ -5,7 +5,7 @@
 // backticks, redirections, `@`, `,`, `#`, `%` or non-ASCII (PowerShell reads typographic quotes
 // and dashes as quotes and dashes). Commands that run strings, define names or load code are
 // opaque. Names are case-insensitive in PowerShell, so those are compared lowercased. Pure.
-import { attempt, fail, opaque, type Parsed, type Segment, type Word } from "./shell-words.ts";
+import { attempt, fail, opaque, type Parsed, type Segment, type Word } from "./shell-model.ts";
 
 const BARE = /[A-Za-z0-9_./\\:=+*?-]/;
 /** First words that start something other than a command call. */

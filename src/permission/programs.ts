@@ -2,7 +2,7 @@
 // `find` runs a command, where git may run one, which programs run their arguments through their
 // own interpreters or a shell the rules cannot see, and which programs never run their words. Words
 // decided at run time (globs, braces, expansions, input) count as any word they could become. Pure.
-import type { Word } from "./shell-words.ts";
+import type { Word } from "./shell-model.ts";
 
 const known = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
 

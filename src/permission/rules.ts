@@ -12,7 +12,7 @@ import { readEntry } from "./entries.ts";
 import { allowMatch, denyMatch, globMatch, harmless, hint, namedUnseen, type Pattern } from "./match.ts";
 import { parsePowerShell } from "./powershell.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
-import type { Parsed } from "./shell-words.ts";
+import type { Parsed } from "./shell-model.ts";
 
 /** The `[permission]` lists as configured. */
 export interface PermissionRules {

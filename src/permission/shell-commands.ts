@@ -2,11 +2,11 @@
 // `sudo -u x`, `xargs`, the util-linux set…), shells given a script (`sh -c STR`), `eval`, `trap`,
 // `find -exec`, bash's `jobs -x`, and programs that run code no rule can see. Pure; built on
 // shell-syntax.ts.
-import { builtinRisk, isInert } from "./builtins.ts";
+import { builtinRisk, integerDeclared, isInert } from "./builtins.ts";
 import { readOptions, type Options } from "./options.ts";
 import { readFind, readGit, runsUnseen } from "./programs.ts";
 import { syntax } from "./shell-syntax.ts";
-import { ASSIGN, attempt, fail, MAX_DEPTH, opaque, type Dialect, type Parsed, type Redirect, type Segment, type Word } from "./shell-words.ts";
+import { ASSIGN, attempt, fail, MAX_DEPTH, opaque, type Dialect, type Parsed, type Redirect, type Segment, type Word } from "./shell-model.ts";
 import { LOADER, LOADER_NAME, WRAPPERS, type Wrapper } from "./wrappers.ts";
 
 /** How a command line is read: by dash, by bash, or "sh" — /bin/sh is one of the two, so both readings count. */
@@ -29,7 +29,9 @@ function commands(src: string, depth: number, nested: boolean, shell: Reading): 
   if (depth > MAX_DEPTH) fail("nested too deeply");
   const read = (dialect: Dialect) => {
     const { segments, stopped } = syntax(src, depth, nested, dialect);
-    return { segments: segments.flatMap((s) => seeThrough(s, depth, dialect)), stopped };
+    const seen = segments.flatMap((s) => seeThrough(s, depth, dialect));
+    const integer = dialect === "bash" ? integerDeclared(seen, src) : undefined;
+    return { segments: integer ? [...seen, opaque(src, integer)] : seen, stopped };
   };
   if (shell !== "sh") {
     const one = read(shell);
@@ -42,6 +44,18 @@ function commands(src: string, depth: number, nested: boolean, shell: Reading): 
     const key = JSON.stringify(s);
     return !seen.has(key) && seen.add(key);
   });
+}
+
+const known = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
+
+/**
+ * Does `trap ARGS` install a handler (which runs later, like eval)? Not `trap`, `trap -l`, `trap -p
+ * …` (they print), nor one operand, `-`, `''` or a number as the action (a reset or an ignore).
+ */
+function trapHandler(args: Word[]): boolean {
+  if (args[0] && known(args[0]) && /^-[lp]+$/.test(args[0].text)) return false;
+  const [action, ...signals] = args[0] && known(args[0]) && args[0].text === "--" ? args.slice(1) : args;
+  return !!action && signals.length > 0 && !(known(action) && (action.text === "-" || action.text === "" || /^[0-9]+$/.test(action.text)));
 }
 
 /** Shells by program name, with how each reads `-c STR`; null: a dialect the checker does not model. */
@@ -76,11 +90,15 @@ function seeThrough(seg: Segment, depth: number, dialect: Dialect, inShell = tru
   if (seg.inert === "builtin" && inShell) return [seg]; // a call of a function the script defined: its body is read
   const first = seg.words[0];
   const builtin = inShell && isInert(seg, dialect);
+  // bash runs a command word starting with `%` as `fg`/`bg` (job control), even quoted or globbed (`%?x` matches only names starting with `%`)
+  if (inShell && dialect === "bash" && first && !first.unknown && !first.anyValue && first.text.startsWith("%")) return [{ ...seg, inert: "builtin" }];
   if (!first || first.unknown || first.glob || first.anyValue) return [builtin ? { ...seg, inert: "builtin" } : seg];
   const name = first.text.slice(first.text.lastIndexOf("/") + 1);
   const inert = builtin ? "builtin" : "words";
   const args = seg.words[1]?.text === "--" ? seg.words.slice(2) : seg.words.slice(1);
-  if (name === "eval") return [part(seg, [first], true, inert), ...script(args, seg, depth, dialect)];
+  const own = inShell && first.text === name; // the shell's builtin, not a program found by path
+  if (name === "eval") return args.length ? [part(seg, [first], true, inert), ...script(args, seg, depth, dialect)] : [{ ...seg, inert: own ? "builtin" : inert }];
+  if (own && ((name === "trap" && !trapHandler(args)) || (name === "kill" && /^-[lL]$/.test(args[0]?.text ?? "") && known(args[0]!)))) return [{ ...seg, inert: "builtin" }];
   if (name === "trap" && args.length >= 2) return [part(seg, [first, ...args.slice(1)], true, inert), ...script(args.slice(0, 1), seg, depth, dialect)];
   if (name === "find") return find(seg, depth, dialect);
   if (name === "git") return readGit(seg.words) ? [seg] : [{ ...seg, opaque: "a word known only at run time stands where git reads its options" }];
@@ -92,8 +110,8 @@ function seeThrough(seg: Segment, depth: number, dialect: Dialect, inShell = tru
   if (name === "watch") return wrapper(seg, name, WATCH, depth, dialect);
   if (name === "jobs" && dialect === "bash" && first.text === "jobs") return jobs(seg, depth);
   if (LOADER_NAME.test(name)) return wrapper(seg, name, LOADER, depth, dialect);
-  const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
-  if (spec) return wrapper(seg, name, spec, depth, dialect, inert);
+  const spec = name === "exec" && dialect === "dash" && own ? DASH_EXEC : Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
+  if (spec) return wrapper(seg, name, spec, depth, dialect, inert, own && OWN[dialect].has(name));
   return [inert === "builtin" ? { ...seg, inert } : seg];
 }
 
@@ -117,6 +135,10 @@ function run(seg: Segment, words: Word[], env: Word[], redirects: Redirect[], de
 
 /** Wrappers that are the shell's own: the command they run may be a builtin. */
 const IN_SHELL: Record<Dialect, Set<string>> = { dash: new Set(["command"]), bash: new Set(["command", "builtin", "time"]) };
+/** dash's `exec` reads no options: `exec -c ls` and `exec -- ls` run programs named `-c` and `--`. */
+const DASH_EXEC: Wrapper = { flags: "", none: true };
+/** Wrappers that are builtins of the shell (exec runs a program, never a builtin, so it is not in IN_SHELL). */
+const OWN: Record<Dialect, Set<string>> = { dash: new Set(["command", "exec"]), bash: new Set(["command", "builtin", "time", "exec"]) };
 
 /** Stands for the arguments xargs appends from its input: any number of words, any values. */
 const INPUT: Word = { text: "…", raw: "…", unknown: false, glob: true, anyValue: true };
@@ -139,10 +161,16 @@ function envAssign(w: Word): boolean | undefined {
   return /^[^=$`'"\\*?[]+=/.test(w.raw) && !w.anyValue ? true : undefined;
 }
 
-/** `inert`: "builtin" for the shell's own wrappers (`command`, `exec`…), whose own part runs no program. */
-function wrapper(seg: Segment, name: string, spec: Wrapper, depth: number, dialect: Dialect, inert: Segment["inert"] = "words"): Segment[] {
-  const whole = [part(seg, seg.words, true, inert)];
+/**
+ * `inert`: "builtin" for wrappers that are inert builtins. `shellOwn`: a builtin of the shell (`command`,
+ * `exec`…): with no command to run (`command -v x`, `exec 2>/dev/null`) it runs nothing and needs no
+ * allow entry; running one, it needs its own entry like any wrapper (SPEC §8).
+ */
+function wrapper(seg: Segment, name: string, spec: Wrapper, depth: number, dialect: Dialect, inert: Segment["inert"] = "words", shellOwn = false): Segment[] {
+  const whole = [part(seg, seg.words, true, shellOwn ? "builtin" : inert)];
   const parsed = readOptions(seg.words, spec, 1 + (spec.leading ?? 0), false);
+  // the shell's `command` (and bash's `exec`) stops at an option it does not know, running nothing
+  if (!parsed && shellOwn && (name === "command" || (name === "exec" && dialect === "bash")) && seg.words.every(known)) return whole;
   if (!parsed) return [...whole, opaque(seg.raw, `\`${name}\` with options the checker does not model`)];
   const { seen } = parsed;
   const has = (keys?: string[]) => keys?.some((key) => seen.has(key));
@@ -186,6 +214,8 @@ function shell(seg: Segment, depth: number, name: string, reading: Reading | nul
   if (parsed.seen.has("c")) {
     const own = part(seg, [...seg.words.slice(0, parsed.k), ...rest], true);
     if (!reading) return [own, opaque(seg.raw, `\`${name}\` reads its script in a dialect the checker does not model`)];
+    // `-O extglob`: bash reads `!(…)`, `@(…)`… as patterns (`!(ls)` runs the first file name it matches)
+    if (seg.words.slice(1, parsed.k).some((w) => w.text === "extglob")) return [own, opaque(seg.raw, `\`${name} -O extglob\` reads its script with extended patterns`)];
     return [own, ...script(first ? [first] : [], seg, depth, reading)];
   }
   if (parsed.seen.has("help") || parsed.seen.has("version")) return whole;

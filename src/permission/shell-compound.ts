@@ -3,16 +3,17 @@
 // its own; the commands and substitutions inside are pushed like any other, every branch of a
 // `case` included. Risks (a variable that decides what runs, bash evaluating a value as code)
 // become opaque segments. shell-syntax.ts calls these from its command reader.
-import { TokenReader } from "./shell-tokens.ts";
-import { fail, META, NAME, opaque, syntaxError, type Segment, type Word } from "./shell-words.ts";
-import { assignRisk } from "./variables.ts";
+import { ConditionalReader } from "./shell-conditional.ts";
+import { fail, NAME, opaque, syntaxError, type Segment, type Word } from "./shell-model.ts";
+import { META } from "./shell-words.ts";
+import { arithmeticReads, assignRisk, integerRisk } from "./variables.ts";
 
 /** Where a list inside a compound command ends: `)`/`}` (consumed), or a `case` item's `;;` or `esac` (left). */
 export type Close = "" | ")" | "}" | "case";
 
 const INTEGER = /^-?[0-9]+$/;
 
-export abstract class CompoundReader extends TokenReader {
+export abstract class CompoundReader extends ConditionalReader {
   protected abstract list(close: Close, nested: boolean): void;
   protected abstract command(nested: boolean): boolean;
 
@@ -34,11 +35,15 @@ export abstract class CompoundReader extends TokenReader {
       }
       if (c === "") syntaxError("missing `)` after an array");
       if (META.includes(c)) syntaxError(`unexpected \`${c}\` in an array`);
+      const at = this.i;
       const w = this.word();
       this.noNewline(w);
       unknown ||= w.unknown || w.glob;
       const key = /^\[([^\]]*)\]\+?=/.exec(w.raw);
-      if (key && !associative && !INTEGER.test(key[1]!.trim())) this.out.push(opaque(w.raw, "bash evaluates an array subscript as code"));
+      if (!key || associative || INTEGER.test(key[1]!.trim())) continue;
+      this.arithmetic(at, at + key[0].length);
+      const reads = arithmeticReads(key[1]!);
+      if (!reads || reads.length) this.readsVariables(w.raw, at, reads, name.raw.replace(/\+?=$/, ""));
     }
     const body = this.s.slice(start, this.i);
     this.i++;
@@ -56,21 +61,24 @@ export abstract class CompoundReader extends TokenReader {
       const start = this.i;
       const header = this.arithmeticBody(start);
       // the condition and step run again after each pass of the body: a name they read that the
-      // script mentions elsewhere, but as `$NAME`, may hold a value set there
+      // script mentions elsewhere, but as `$NAME`, may hold a value set there — unless the script
+      // only ever sets it to numbers (judged with the whole script)
       const rest = this.s.slice(0, start) + " " + this.s.slice(this.i);
       const names = new Set(header.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []);
-      if ([...names].some((n) => new RegExp(`(^|[^$\\w{])${n}(?!\\w)`).test(rest.replace(new RegExp(`\\$\\{?${n}\\}?(?!\\w)`, "g"), "")))) {
-        this.out.push({ ...opaque(header, "bash evaluates a variable in arithmetic as code"), nested });
-      }
+      const elsewhere = [...names].filter((n) => new RegExp(`(^|[^$\\w{])${n}(?!\\w)`).test(rest.replace(new RegExp(`\\$\\{?${n}\\}?(?!\\w)`, "g"), "")));
+      if (elsewhere.length) this.readsVariables(header, start, elsewhere);
       this.blanks();
       if (this.at() === ";") this.i++;
       this.linebreaks();
       if (this.keyword() !== "do" && this.keyword() !== "{") fail("`for ((…))` without `do`");
       return;
     }
+    // dash: "Bad for loop variable", a syntax error (`for ((…))` included)
+    const bad = (why: string) => (this.dialect === "dash" ? syntaxError(why) : fail(why));
+    if (this.at() === "" || META.includes(this.at())) bad(`\`${kw}\` needs a plain variable name`);
     const name = this.word();
-    if (!NAME.test(name.raw)) fail(`\`${kw}\` needs a plain variable name`);
-    const risk = assignRisk(name.text);
+    if (!NAME.test(name.raw)) bad(`\`${kw}\` needs a plain variable name`);
+    const risk = assignRisk(name.text) ?? (this.dialect === "bash" ? integerRisk(name.text) : undefined);
     if (risk) this.out.push({ ...opaque(`${kw} ${name.raw}`, risk), nested });
     this.linebreaks();
     let next = this.keyword();

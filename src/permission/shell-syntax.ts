@@ -1,12 +1,14 @@
 // The grammar around the words (SPEC §8): lists, pipelines, subshells, groups, if/while/until/for,
 // case, functions, bash arrays and arithmetic, redirections and heredocs, read as dash or bash
-// reads them. It models a subset exactly and fails on the rest: bash's `[[ ]]`, `coproc`, `{fd}>`,
+// reads them. It models a subset exactly and fails on the rest: bash's `coproc`, `{fd}>`,
 // heredocs whose delimiter is not a plain word or whose end dash and bash would find at different
 // lines. A syntax error of the dialect is told apart from what is not modelled: the shell runs the
 // complete commands before it, and none from there on.
 import { CompoundReader, type Close } from "./shell-compound.ts";
 import { unterminated } from "./shell-tokens.ts";
-import { ASSIGN, attempt, fail, MAX_DEPTH, opaque, ParseError, syntaxError, type Dialect, type Parsed, type Segment, type WordReader } from "./shell-words.ts";
+import { ARITHMETIC, ASSIGNMENT, attempt, fail, MAX_DEPTH, NAME, opaque, ParseError, syntaxError, type Dialect, type Parsed, type Segment, type Word } from "./shell-model.ts";
+import type { WordReader } from "./shell-words.ts";
+import { arithmeticReads, associativeArrays, numeric, numericVariables, variableOf } from "./variables.ts";
 
 /** What a script runs, and the syntax error that stops it (what follows it never runs). */
 export interface Script {
@@ -35,10 +37,11 @@ export function syntax(src: string, depth: number, nested: boolean, dialect: Dia
 const STRIPPED = new Set(["!", "if", "then", "else", "elif", "do", "while", "until"]); // they only precede a command
 const AFTER_COMPOUND = new Set(["then", "do", "done", "fi", "else", "elif", "}", "esac"]); // `(a) then`, `fi fi`: no separator needed
 const NAMED_FD = /^\{[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\}$/;
-const ARRAY_ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*\[.*\]\+?=/s;
+const ARRAY_ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*\[(.*)\]\+?=/s;
 const COMPOUND = /^[A-Za-z_][A-Za-z0-9_]*\+?=$/; // `NAME=` right before `(`: a bash array
 /** bash reads `NAME=(…)` as an array in their arguments too */
 const DECLARATIONS = new Set(["declare", "typeset", "local", "export", "readonly"]);
+const DECLARES_ARRAYS = new Set(["declare", "typeset"]); // `local -A` is a function's own
 const FUNCTION_NAME: Record<Dialect, RegExp> = { dash: /^[A-Za-z_][A-Za-z0-9_]*$/, bash: /^[^\s"'`$\\<>|&;()=]+$/ };
 
 /** Reads `s`, pushing every simple command found (nested ones first) to `out`; throws ParseError. */
@@ -51,6 +54,18 @@ class Reader extends CompoundReader {
   private base = 0;
   /** a function definition just read, waiting to be known unconditional */
   private defined?: string;
+  /** the last command, when it only assigned: its words and where each starts (waiting to be known unconditional) */
+  private assigned?: { words: Word[]; at: number[] };
+  /** variables surely set to a number, and where (the first time) */
+  private sure = new Map<string, number>();
+  /** where arithmetic stands in the text */
+  private spans: [number, number][] = [];
+  /** arithmetic reading variables, judged once the whole script is read; undefined: judged at once (a nested reader) */
+  private later?: { text: string; at: number; names?: string[]; array?: string }[];
+  /** arrays surely declared associative (`declare -A`), and where (the first time) */
+  private associative = new Map<string, number>();
+  /** the last simple command, and where its words start (waiting to be known unconditional) */
+  private last?: { seg: Segment; at: number[] };
 
   protected reader(src: string, level: number): WordReader {
     return new Reader(src, level, this.out, this.dialect);
@@ -88,15 +103,63 @@ class Reader extends CompoundReader {
 
   /** The whole text as a script; returns the syntax error that stops it, after which nothing runs. */
   whole(nested: boolean): string | undefined {
-    let mark = 0; // where the complete command being read started in `out`
+    let mark = 0; // where the complete command being read started in `out`, and in the text
+    let markAt = 0;
+    this.later = [];
     try {
-      this.list("", nested, () => (mark = this.out.length));
+      this.list("", nested, () => ((mark = this.out.length), (markAt = this.i)));
     } catch (e) {
       if (!(e instanceof ParseError && e.syntax)) throw e;
       this.out.length = mark; // the shell parses a complete command before running any of it
+      this.settle(markAt);
       return e.message;
     }
+    this.settle(Infinity);
     return undefined;
+  }
+
+  protected override arithmetic(start: number, end: number): void {
+    this.spans.push([start, end]);
+  }
+
+  protected override readsVariables(text: string, at: number, names: string[] | undefined, array?: string): void {
+    if (this.later) this.later.push({ text, at, names, array });
+    else super.readsVariables(text, at, names, array);
+  }
+
+  /**
+   * The command just read surely runs (at the top level, unconditionally): a `NAME=NUMBER` it
+   * assigns, or an array it declares associative (`declare -A a`), holds from here on.
+   */
+  private settled(): void {
+    for (const [k, w] of (this.assigned?.words ?? []).entries()) {
+      const name = w.raw.slice(0, w.raw.indexOf("="));
+      if (NAME.test(name) && !this.sure.has(name) && numeric({ raw: w.raw.slice(name.length + 1) })) this.sure.set(name, this.assigned!.at[k]!);
+    }
+    const [first, ...args] = this.last?.seg.words ?? [];
+    if (!first || first.unknown || !DECLARES_ARRAYS.has(first.text) || !args.some((w) => /^-[a-zA-Z]*A/.test(w.text) && !w.unknown)) return;
+    for (const [k, w] of args.entries()) {
+      const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(w.raw)?.[0];
+      if (name && !w.raw.startsWith("-") && !this.associative.has(name)) this.associative.set(name, this.last!.at[k + 1 + this.last!.seg.assigns.length]!);
+    }
+  }
+
+  /**
+   * The whole script read (up to `until`, where a syntax error stopped it): arithmetic reading a
+   * variable the script does not only ever set to numbers is a risk; `$NAME` of one it does is a
+   * number (`wait $pid`).
+   */
+  private settle(until: number): void {
+    const numeric = numericVariables(this.s, this.sure, this.spans);
+    const associative = associativeArrays(this.s, this.associative);
+    for (const d of this.later!) {
+      if (d.at >= until || (d.array && associative.has(d.array)) || d.names?.every((n) => numeric.has(n))) continue;
+      this.out.push(opaque(d.text, d.names ? ARITHMETIC : "bash evaluates an array subscript as code"));
+    }
+    for (const seg of this.out) {
+      for (const w of [...seg.assigns, ...seg.words]) if (numeric.has(variableOf(w.raw) ?? "")) w.numeric = true;
+    }
+    this.later = undefined;
   }
 
   /** Commands up to `close` or the end of the text; `complete` is told where each complete command ends. */
@@ -136,8 +199,10 @@ class Reader extends CompoundReader {
         const joined = this.command(nested);
         this.blanks();
         const next = this.operator();
-        if (this.defined && !before && next !== "|" && next !== "&" && next !== "|&" && !this.open.length && this.level === 0 && !nested) this.functions.add(this.defined);
-        this.defined = undefined;
+        const surely = !before && next !== "|" && next !== "&" && next !== "|&" && !this.open.length && this.level === 0 && !nested;
+        if (this.defined && surely) this.functions.add(this.defined);
+        if (surely) this.settled();
+        this.defined = this.assigned = this.last = undefined;
         if (next === ";;" || next === ";&" || next === ";;&") {
           if (close === "case") return this.closed();
           syntaxError(`\`${next}\` outside \`case\``);
@@ -160,6 +225,7 @@ class Reader extends CompoundReader {
     let compound = false; // after `)`, `}`, `fi`, `done`, `esac`: only redirections may follow
     let joined = false;
     let wordEnd = -1; // where the last word ended: `NAME=(` must touch
+    const at: number[] = []; // where each word starts
     for (;;) {
       this.blanks();
       const c = this.at();
@@ -189,28 +255,36 @@ class Reader extends CompoundReader {
           this.open.pop();
         }
         else if (kw === "function") this.definition(seg, nested);
+        else if (kw === "[[") this.conditional();
         else if (kw === "}" || kw === "esac" || kw === "in") syntaxError(`unexpected \`${kw}\``);
         else if (!STRIPPED.has(kw) && kw !== "fi" && kw !== "done") fail(`unsupported shell syntax \`${kw}\``);
-        compound = ["{", "fi", "done", "case", "function"].includes(kw);
+        compound = ["{", "fi", "done", "case", "function", "[["].includes(kw);
         from = this.i;
       } else if (c === "(") this.paren(seg, wordEnd, nested);
       else if (!this.redirect(seg)) {
         if (compound) syntaxError("unexpected word after a compound command");
+        at.push(this.i);
         const w = this.word();
         wordEnd = this.i;
         this.noNewline(w);
         if (this.dialect === "bash" && NAMED_FD.test(w.raw) && (this.at() === "<" || this.at() === ">")) fail("bash's `{name}>` fd redirection");
         const command = !seg.words.length;
-        if (command && this.dialect === "bash" && ARRAY_ASSIGN.test(w.raw)) seg.opaque = "bash evaluates an array subscript as code";
-        (command && (ASSIGN.test(w.raw) || seg.opaque) ? seg.assigns : seg.words).push(w);
+        const array = command && this.dialect === "bash" ? ARRAY_ASSIGN.exec(w.raw) : null; // `a[i]=x`: the subscript is arithmetic
+        const reads = array ? arithmeticReads(array[1]!) : [];
+        if (!reads || reads.length) this.readsVariables(w.raw, at.at(-1)!, reads, w.raw.slice(0, w.raw.indexOf("[")));
+        if (array) this.arithmetic(at.at(-1)!, at.at(-1)! + w.raw.indexOf("=")); // `a[i]`: mentions of i there are arithmetic
+        (command && (ASSIGNMENT[this.dialect].test(w.raw) || array || seg.opaque) ? seg.assigns : seg.words).push(w);
       }
       if (this.defined !== undefined) return false; // a function definition: its body was the command
     }
     if (this.i === start) syntaxError(`unexpected \`${this.at()}\``);
     seg.raw = this.s.slice(from, this.i).trim();
+    seg.words = seg.words.filter((w) => !w.empty);
     this.forget(seg);
     if (seg.opaque) this.out.push(opaque(seg.raw, seg.opaque));
     else if (seg.assigns.length || seg.words.length || seg.redirects.length) this.out.push(seg);
+    this.assigned = !seg.opaque && !seg.words.length && !seg.redirects.length && seg.assigns.length ? { words: seg.assigns, at } : undefined;
+    this.last = seg.opaque ? undefined : { seg, at };
     return joined;
   }
 

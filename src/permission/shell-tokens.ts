@@ -1,7 +1,8 @@
 // The tokens between words (SPEC §8): blanks and comments, reserved words, operators,
 // redirections and heredoc bodies, read as dash or bash reads them. shell-syntax.ts builds the
 // grammar on top; shell-words.ts reads the words.
-import { fail, META, scratch, syntaxError, WordReader, type Dialect, type Segment, type Word } from "./shell-words.ts";
+import { fail, syntaxError, type Dialect, type Segment, type Word } from "./shell-model.ts";
+import { META, scratch, WordReader } from "./shell-words.ts";
 
 const POSIX_RESERVED = ["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "case", "esac", "in", "{", "}", "!"];
 const RESERVED: Record<Dialect, Set<string>> = { dash: new Set(POSIX_RESERVED), bash: new Set([...POSIX_RESERVED, "select", "function", "coproc", "[[", "]]"]) };

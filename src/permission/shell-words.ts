@@ -1,113 +1,12 @@
 // Words as dash and bash read them, for permission decisions (SPEC §8): quoting, escapes, line
 // continuations and expansions, without expanding or running anything. The grammar around the
-// words (lists, compound commands, redirections, heredocs) is shell-syntax.ts. A construct the
-// reader does not model exactly for the dialect is a failure (`fail`), which callers refuse.
+// words (lists, compound commands, redirections, heredocs) is shell-syntax.ts, what they produce
+// shell-model.ts. A construct the reader does not model exactly for the dialect is a failure
+// (`fail`), which callers refuse.
 
 import { decodeAnsiC, parameterRisk } from "./expansions.ts";
-import { arithmeticRisk, readsUnknownValue } from "./variables.ts";
-
-/** The shell that reads a command line: dash (Debian's and Ubuntu's /bin/sh) or bash. */
-export type Dialect = "dash" | "bash";
-
-export interface Word {
-  /** the value with quotes removed and backslash escapes resolved; expansions stay as written */
-  text: string;
-  /** the source text, line continuations removed */
-  raw: string;
-  /** holds an expansion ($VAR, ${…}, $(…), `…`, $((…)), $'…', <(…)): the value is known only at run time */
-  unknown: boolean;
-  /**
-   * holds an unquoted glob (* ? […]) or brace expansion, or is an argument filled from input
-   * (`xargs`, `find -exec … {}`): the shell or the program may turn it into other words
-   */
-  glob: boolean;
-  /**
-   * one of values the checker cannot pin down, all of them data: filled from input (`xargs`,
-   * `find -exec … {}`), or dash's `$'…'` (read two ways across versions). Matches `*` like a glob;
-   * where an option could stand, it could be any option.
-   */
-  anyValue?: boolean;
-}
-
-/** `op` keeps a non-default fd: ">", "2>", ">>", ">|", "<", "<>", "&>", "&>>", "2>&", "<&", "<<", "<<-", "<<<". */
-export interface Redirect {
-  op: string;
-  target: Word;
-}
-
-/** One simple command. */
-export interface Segment {
-  /** source text, for messages */
-  raw: string;
-  /** leading NAME=value words: they change what the command does (PATH=., GIT_SSH_COMMAND=…) */
-  assigns: Word[];
-  words: Word[];
-  redirects: Redirect[];
-  /** found inside another command: substitution, subshell, group, `sh -c`/eval string, wrapped command */
-  nested: boolean;
-  /** set when the segment runs code no rule can see (a script read from stdin, a subscript bash evaluates…): why */
-  opaque?: string;
-  /**
-   * "builtin": a shell builtin that runs no program (`cd`, `set -e`, `x=1`…), which an allow list
-   * lets through without an entry; "words": a program known not to run its words as commands (a
-   * wrapper's own options, `find` without `-exec`). Either way a deny entry need only match its name.
-   */
-  inert?: "builtin" | "words";
-}
-
-export type Parsed = { ok: true; segments: Segment[] } | { ok: false; reason: string };
-
-/** A leading `NAME=value` (or `NAME+=value`) word: an assignment, not a command. */
-export const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
-/** A shell variable name. */
-export const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-export const MAX_DEPTH = 8; // deeper than any real command line; bounds pathological input
-
-/** `syntax`: the dialect itself rejects the text (the shell runs nothing of that complete command); else the checker cannot model it. */
-export class ParseError extends Error {
-  constructor(
-    message: string,
-    readonly syntax: boolean,
-  ) {
-    super(message);
-  }
-}
-
-/** Throws the error `attempt` turns into `{ ok: false, reason }`: a construct the checker does not model exactly. */
-export const fail = (reason: string): never => {
-  throw new ParseError(reason, false);
-};
-
-/** Throws a syntax error of the dialect: text that dash or bash (as the reader is reading) refuses to parse. */
-export const syntaxError = (reason: string): never => {
-  throw new ParseError(`syntax error: ${reason}`, true);
-};
-
-/** Runs `part`; a syntax error it throws becomes a plain failure (the shell finds it only when that part runs, if ever). */
-export function deferred<T>(part: () => T): T {
-  try {
-    return part();
-  } catch (e) {
-    if (e instanceof ParseError && e.syntax) fail(e.message);
-    throw e;
-  }
-}
-
-/** Runs a parse; a ParseError becomes `{ ok: false, reason }`. */
-export function attempt(run: () => Segment[]): Parsed {
-  try {
-    return { ok: true, segments: run() };
-  } catch (e) {
-    if (e instanceof ParseError) return { ok: false, reason: e.message };
-    throw e;
-  }
-}
-
-/** A segment that runs code no rule can see; `raw` names it in messages. */
-export function opaque(raw: string, why: string): Segment {
-  return { raw, assigns: [], words: [{ text: raw, raw, unknown: true, glob: false }], redirects: [], nested: true, opaque: why };
-}
+import { ARITHMETIC, deferred, fail, MAX_DEPTH, opaque, syntaxError, type Dialect, type Segment, type Word } from "./shell-model.ts";
+import { arithmeticReads, arithmeticRisk } from "./variables.ts";
 
 export interface WordState {
   text: string;
@@ -116,6 +15,21 @@ export interface WordState {
   anyValue?: boolean;
 }
 export const scratch = (): WordState => ({ text: "", unknown: false, glob: false });
+
+/**
+ * Does `seg`, run in a command substitution, surely print nothing? `true`, `false`, `:`, `exit N`,
+ * `unset`, an assignment, and `echo` alone (its newline is stripped) — builtins of both shells, unless
+ * the script `text` defines a function of that name — with no redirection.
+ */
+function silent(seg: Segment, text: string): boolean {
+  const [first, ...args] = seg.words;
+  if (seg.opaque || seg.redirects.length) return false;
+  if (!first) return true;
+  const name = first.text.replace(/[^\w]/g, "\\$&");
+  if (first.unknown || first.glob || new RegExp(`(?<![\\w-])${name}\\s*\\(|function\\s+${name}(?![\\w-])`).test(text)) return false; // defined anywhere, in an eval string too
+  const plain = args.every((w) => !w.unknown && !w.glob && !w.anyValue);
+  return ["true", "false", ":"].includes(first.text) || (first.text === "echo" && !args.length) || (plain && (first.text === "unset" || (first.text === "exit" && args.every((w) => /^[0-9]+$/.test(w.text)))));
+}
 
 /** Blanks and operators end an unquoted word. */
 export const META = " \t\n;&|()<>";
@@ -135,6 +49,8 @@ export abstract class WordReader {
   protected i = 0;
   /** open `$(…)` and `<(…)`: bash 3.2 (macOS) finds their end by scanning, comments and all */
   protected substitutions = 0;
+  /** the last unquoted `$(…)` read, and whether it surely prints nothing */
+  private silent?: { start: number; end: number; silent: boolean };
 
   constructor(
     protected s: string,
@@ -216,7 +132,9 @@ export abstract class WordReader {
       }
     }
     if (this.i === start) fail(`unexpected \`${this.at() || "end"}\``);
-    return { ...w, raw: this.s.slice(start, this.i) };
+    // a word that is only `$(…)` printing nothing expands to no word at all: `$(false)` runs no command
+    const empty = this.silent?.start === start && this.silent.end === this.i && this.silent.silent;
+    return { ...w, raw: this.s.slice(start, this.i), ...(empty ? { empty } : {}) };
   }
 
   private substitution(): void {
@@ -289,8 +207,10 @@ export abstract class WordReader {
     }
     else if (n === "(" || n === "{") {
       this.i += 2;
+      const from = this.out.length;
       if (n === "(") deferred(() => this.substitution()); // bash 3.2 parses `$(…)` only when it runs
       else this.parameter(bare);
+      if (n === "(" && bare) this.silent = { start, end: this.i, silent: this.out.slice(from).every((seg) => silent(seg, this.s)) };
     } else if (bare && n === "'") return this.ansiC(w);
     else if (bare && n === '"' && this.dialect === "dash") {
       w.text += "$"; // dash reads $"…" as a literal $ and a quoted string
@@ -329,8 +249,11 @@ export abstract class WordReader {
     }
     const body = this.s.slice(start, this.i);
     this.i++;
-    const risk = parameterRisk(body);
-    if (risk) this.out.push(opaque("${" + body + "}", risk));
+    const text = "${" + body + "}";
+    const subscript = /^#?[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])/.exec(body);
+    if (subscript) this.arithmetic(start + subscript[0].length - subscript[1]!.length, start + subscript[0].length);
+    const risk = parameterRisk(body, (array, names) => this.readsVariables(text, start - 2, names, array));
+    if (risk) this.out.push(opaque(text, risk));
   }
 
   /**
@@ -354,10 +277,23 @@ export abstract class WordReader {
     this.i++;
     const text = this.s.slice(start, this.i);
     const inner = this.s.slice(open + 2, this.i - 2);
-    const risk = arithmeticRisk(inner) ?? (this.dialect === "bash" && readsUnknownValue(inner) ? "bash evaluates a variable in arithmetic as code" : undefined);
+    this.arithmetic(start, this.i);
+    const reads = this.dialect === "bash" ? arithmeticReads(inner) : [];
+    const risk = arithmeticRisk(inner) ?? (reads ? undefined : ARITHMETIC);
     if (risk) this.out.push(opaque(text, risk));
+    else if (reads!.length) this.readsVariables(text, start, reads!);
     return text;
   }
+
+  /** Arithmetic found from `start` to `end` in the text (the whole script's reader keeps where). */
+  protected arithmetic(_start: number, _end: number): void {}
+
+  /**
+   * Arithmetic `text` at `at` reads the variables `names` (undefined: what the checker cannot know),
+   * whose values bash evaluates as code; as `array`'s subscript, it is no arithmetic if that array
+   * is associative (see ConditionalReader).
+   */
+  protected abstract readsVariables(text: string, at: number, names: string[] | undefined, array?: string): void;
 
   /**
    * $'…'. bash decodes its escapes, so the value is known. dash before 0.5.13 (Debian 12) reads a

@@ -21,6 +21,19 @@ export function assignRisk(name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * bash's variables that have the integer attribute from the start (`declare -pi` in a fresh bash
+ * 5.2, and SECONDS): a value assigned to one is evaluated as arithmetic, so `RANDOM='a[$(cmd)]'`
+ * or `for OPTIND in "$x"` runs code. Variables a script declares with `-i` are judged in builtins.ts.
+ */
+const INTEGER_VARIABLE = /^(RANDOM|SRANDOM|OPTIND|HISTCMD|SECONDS|BASHPID|PPID|UID|EUID)$/;
+export const INTEGER_VALUE = "bash evaluates a value assigned to an integer variable as code";
+
+/** Why bash assigning `value` (undefined: known only at run time) to `name` evaluates code, or undefined. */
+export function integerRisk(name: string, value?: string): string | undefined {
+  return INTEGER_VARIABLE.test(name) && !(value !== undefined && /^\s*[-+]?[0-9]+\s*$/.test(value)) ? INTEGER_VALUE : undefined;
+}
+
 const ARITH_NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
 /** Assignment operators of shell arithmetic (the longest first). */
 const ARITH_ASSIGN = /\s*(<<=|>>=|\*\*=|[-+*/%&^|]=|=(?!=))/y;
@@ -51,12 +64,19 @@ export function arithmeticRisk(expr: string): string | undefined {
   return arithmeticAssigns(expr).map(assignRisk).find(Boolean);
 }
 
+/** Constants (`010`, `0xff`, `16#ff`, `64#_@`) and names, as bash's arithmetic reads them. */
+const ARITH_TOKEN = /[0-9][0-9A-Za-z_#@]*|[A-Za-z_][A-Za-z0-9_]*/g;
+const arithNames = (text: string) => [...text.matchAll(ARITH_TOKEN)].map((m) => m[0]).filter((t) => !/^[0-9]/.test(t));
+
 /**
- * Does bash, evaluating `expr`, read a variable whose value it could run as code (`a[$(cmd)]`)? A
- * variable is safe only where the same expression has already set it to a number (`for ((i=0;
- * i<3; i++))`); any other name, `$` or subscript is read from a value the checker does not know.
+ * The variables bash reads evaluating `expr` (their values are expressions it evaluates in turn,
+ * array subscripts and their `$(…)` included), leaving out those the expression has just set to a
+ * number itself (`for ((i=0; i<3; i++))`); undefined when it reads what the checker cannot know at
+ * all: a `$` expansion or a subscript.
  */
-export function readsUnknownValue(expr: string): boolean {
+export function arithmeticReads(expr: string): string[] | undefined {
+  // `$x` puts x's value in the text, which bash evaluates as it would evaluate `x`; `$$`, `$#`… are numbers
+  expr = expr.replace(/\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})/g, (_, a?: string, b?: string) => ` ${a ?? b} `).replace(/\$([$#?!]|\{[$#?!]\})/g, " 0 ");
   const known = new Set<string>();
   let depth = 0;
   let part = "";
@@ -66,14 +86,108 @@ export function readsUnknownValue(expr: string): boolean {
     if (depth === 0 && (c === ";" || c === ",")) (parts.push(part), (part = ""));
     else part += c;
   }
+  const reads: string[] = [];
   for (const p of parts) {
-    if (/[$[\]]/.test(p)) return true;
+    if (/[$[\]]/.test(p)) return undefined;
     const set = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)\s*([^]*)$/.exec(p);
-    if (set && !/[A-Za-z_]/.test(set[2]!)) {
-      known.add(set[1]!);
-      continue;
-    }
-    if ((p.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).some((name) => !known.has(name))) return true;
+    if (set && !arithNames(set[2]!).length) known.add(set[1]!);
+    else reads.push(...arithNames(p).filter((name) => !known.has(name)));
   }
-  return false;
+  return reads;
+}
+
+/** Does bash, evaluating `expr`, read a value it could run as code (see arithmeticReads)? */
+export function readsUnknownValue(expr: string): boolean {
+  return arithmeticReads(expr)?.length !== 0;
+}
+
+/** The variable a word is exactly the value of (`$x`, `${x}`, `"$x"`, `"${x}"`), or undefined. */
+export function variableOf(raw: string): string | undefined {
+  const m = /^("?)(?:\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)\})\1$/.exec(raw);
+  return m ? (m[2] ?? m[3]) : undefined;
+}
+
+/** An arithmetic constant with its sign: `-010`, `0x1F`, `64#_@` (evaluated, it reads no variable). */
+const CONSTANT = /^[-+]?(0[xX][0-9a-fA-F]+|[1-9][0-9]*#[0-9A-Za-z@_]+|[0-9]+)$/;
+
+/** Pieces of a word whose value is always a number (or empty): see `numeric`. */
+const NUMERIC_PIECE = /\$[$!#?]|\$\{[$!#?]\}|\$(PPID|UID|EUID)(?![A-Za-z0-9_])|\$\{(PPID|UID|EUID)\}|\$\{#([A-Za-z_][A-Za-z0-9_]*(\[[@*]\])?|[@*]|[0-9]+)\}|\$\(\((?:[^()]|\([^()]*\))*\)\)|[0-9]+/y;
+
+/**
+ * Is a word's value always a number (or empty)? An arithmetic constant, or digits, arithmetic expansions and the parameters
+ * bash keeps numeric — `$$`, `$!`, `$#`, `$?`, the read-only `$PPID`, `$UID`, `$EUID`, lengths
+ * (`${#x}`, `${#a[@]}`) — unquoted or inside one pair of double quotes; or `$NAME` of a variable
+ * the script only ever sets to numbers (`numeric` on the word, see numericVariables).
+ */
+export function numeric(w: { raw: string; numeric?: boolean }): boolean {
+  if (w.numeric) return true;
+  const raw = /^"[^"]*"$/.test(w.raw) ? w.raw.slice(1, -1) : w.raw;
+  if (!raw) return false;
+  if (CONSTANT.test(raw)) return true;
+  for (let i = 0; i < raw.length; i = NUMERIC_PIECE.lastIndex) {
+    NUMERIC_PIECE.lastIndex = i;
+    if (!NUMERIC_PIECE.test(raw)) return false;
+  }
+  return true;
+}
+
+/** bash's variables that are numbers from the start, whatever the environment says (until the script unsets or redeclares them). */
+const DYNAMIC = ["RANDOM", "SRANDOM", "SECONDS"];
+
+/**
+ * The variables of the script `text` that hold a number whenever bash reads them: `sure` gives,
+ * per name, where the script surely sets it to a number first (a top-level `NAME=NUMBER` that runs
+ * unconditionally), and every mention of the name — none before that one — reads it (`$NAME`,
+ * `${NAME}`, `${#NAME}`), sits in arithmetic (`spans`, which assigns numbers), or assigns it a
+ * number (`NAME=$((NAME+1))`). Any other mention (`read NAME`, `for NAME in`, `NAME+=x`, a word
+ * that merely spells it) could set it to anything, so the name is left out, as are uppercase names:
+ * bash sets its own (REPLY by `read`, OPTARG by `getopts`, PWD by `cd`…) without naming them —
+ * but for RANDOM, SRANDOM and SECONDS, numbers from the start, which need no assignment.
+ */
+export function numericVariables(text: string, sure: Map<string, number>, spans: [number, number][]): Set<string> {
+  const out = new Set<string>();
+  const inSpan = (p: number) => spans.find(([a, b]) => p >= a && p < b);
+  for (const [name, first] of [...sure, ...DYNAMIC.map((n): [string, number] => [n, -1])]) {
+    if (/^[A-Z0-9_]+$/.test(name) && first >= 0) continue; // bash's own variables (REPLY, OPTARG, PWD, _…): it assigns them without naming them
+    const mentions = [...text.matchAll(new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, "g"))].map((m) => m.index);
+    const ok = mentions.every((p) => {
+      const end = p + name.length;
+      if (p < first) return false;
+      if (inSpan(p) || (text[p - 1] === "$" && text[p - 2] !== "\\")) return true;
+      if ((text.slice(p - 2, p) === "${" || text.slice(p - 3, p) === "${#") && text[end] === "}") return true;
+      if (text[end] !== "=" || text[end + 1] === "=" || !(p === 0 || /[\s;&|(){}]/.test(text[p - 1]!))) return false;
+      const span = inSpan(end + 1 + (text[end + 1] === '"' ? 1 : 0));
+      const value = span ? text.slice(end + 1, span[1] + (text[end + 1] === '"' ? 1 : 0)) : /^("[^"]*"|[^\s;&|()<>])*/.exec(text.slice(end + 1))![0];
+      return numeric({ raw: value });
+    });
+    if (ok) out.add(name);
+  }
+  return out;
+}
+
+
+/**
+ * The arrays of the script `text` that are associative whenever bash reads a subscript of them,
+ * which it then reads as a word, not arithmetic: `sure` gives, per name, where the script surely
+ * declares it so first (a top-level `declare -A NAME` that runs unconditionally), and every
+ * mention — none before — is that declaration, an expansion (`$NAME`, `${NAME[k]}`, `${!NAME[@]}`,
+ * `${#NAME[@]}`), a quoted element name (`unset 'NAME[k]'`) or a command's own element or array
+ * assignment (`NAME[k]=v`, `NAME=(…)`). Anything else (`local NAME`, `unset NAME`) could make it an
+ * indexed array again.
+ */
+export function associativeArrays(text: string, sure: Map<string, number>): Set<string> {
+  const out = new Set<string>();
+  for (const [name, first] of sure) {
+    const mentions = [...text.matchAll(new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, "g"))].map((m) => m.index);
+    const ok = mentions.every((p) => {
+      const [before, after] = [text.slice(0, p), text.slice(p + name.length)];
+      if (p === first) return true;
+      if (p < first) return false;
+      if (/\$\{?[!#]?$/.test(before) && !/\\\$\{?[!#]?$/.test(before)) return true;
+      if (/['"]$/.test(before) && after.startsWith("[")) return true;
+      return /(^|[;&|({\n])[ \t]*$/.test(before) && /^(\[[^\]]*\]\+?=|\+?=\()/.test(after);
+    });
+    if (ok) out.add(name);
+  }
+  return out;
 }

@@ -67,7 +67,6 @@ export const refused: [why: string, command: string][] = [
   ["xargs -I into sh -c", "ls | xargs -I{} sh -c 'rm {}'"],
   ["xargs around an allowed command", "ls | xargs git add"],
   ["command", "command rm x"],
-  ["command -v is not a wrapper, and not allowed", "command -v rm"],
   ["exec", "exec rm x"],
   ["exec around an allowed command", "exec git status"],
   ["time", "time rm x"],
@@ -112,7 +111,7 @@ export const refused: [why: string, command: string][] = [
   ["ambiguous $((", "git log $((1+(2)) && rm x)"],
   ["case", "case x in x) rm x;; esac"],
   ["function definition", "f() { rm x; }; f"],
-  ["[[ ]]", "[[ -f x ]] && ls"],
+  ["[[ ]]: dash runs a program named [[, bash evaluates -eq operands as arithmetic", "[[ $x -eq 1 ]] && ls"],
   ["trailing &&", "git status &&"],
   // names that only look allowed
   ["gitk", "gitk"],
@@ -176,4 +175,8 @@ export const allowed: [why: string, command: string][] = [
   ["git -c core.sshCommand (trusted by `git *`)", "git -c core.sshCommand='rm -rf ~' fetch"],
   // bash decodes `$'…'` (issue 30); dash reads data either way
   ["ANSI-C in an argument", "git log $'\\n'"],
+  // builtins that run nothing (issue 30): a lookup, a reset or a listing
+  ["command -v only looks a name up, like type", "command -v rm && type rm"],
+  ["trap without a handler", "trap - INT && trap -p"],
+  ["kill -l lists signals", "kill -l"],
 ];

@@ -80,6 +80,21 @@ const TEMPLATES: Record<string, string[]> = {
     "[[ -n x ]] && {P}",
     "select x in a; do {P}; break; done",
     "a=1 if true; then {P}; fi",
+    // bash's [[ ]], builtins that run nothing, variables only ever set to numbers (issue 30)
+    "[[ -n $({P}) ]] && {P}",
+    "[[ $x == y* || -f x ]] || {P}",
+    "[[ a =~ (b|c) ]] || {P}",
+    "[[ a == @(b|c) ]] || [[ -v a[1] ]] || {P}",
+    "i=0; while [[ $i -lt 1 ]]; do {P}; i=$((i+1)); done",
+    "true & pid=$!; wait $pid; {P}",
+    "command -v {P}; type {P} >/dev/null; {P}",
+    "trap - INT; trap -p; kill -l >/dev/null; {P}",
+    "a+=b; {P}",
+    "%1; %?x & complete -C {P} x; [[ $RANDOM -ge 0 ]] && {P}",
+    "$(false) $(exit 3) {P}; $(echo) $(unset x)",
+    "true() { echo {P}; }; $(true)",
+    "eval 'false() { echo {P}; }'; $(false)",
+    "function : { echo {P}; }; $(:)",
   ],
   subscript: [
     "printf -v 'a[$({P})]' x",
@@ -93,6 +108,27 @@ const TEMPLATES: Record<string, string[]> = {
     "declare -a a; unset 'a[$({P})]'",
     "declare -a a; x='a[$({P})]'; echo ${a[x]}",
     "y=abc; x='a[$({P})]'; echo ${y:x}",
+    "x='a[$({P})]'; [[ $x -eq 1 ]]",
+    "x='a[$({P})]'; [[ 1 -lt x ]]",
+    "[[ -v 'a[$({P})]' ]]",
+    "x='a[$({P})]'; [[ -v $x ]]",
+    "[[ a == @($({P})) ]]",
+    "[[ a =~ ($({P})) ]]",
+    "RANDOM='a[$({P})]'",
+    "x='a[$({P})]'; OPTIND=x",
+    "for SRANDOM in 'a[$({P})]'; do :; done",
+    "read HISTCMD <<'EOF'\na[$({P})]\nEOF",
+    "declare -i n; n='a[$({P})]'",
+    "f() { local -i n; n=$1; }; f 'a[$({P})]'",
+    "declare -i REPLY; read <<'EOF'\na[$({P})]\nEOF",
+    "x=0; x='a[$({P})]'; echo $((x))",
+    "x=0; read x <<'EOF'\na[$({P})]\nEOF\necho $((x))",
+    "REPLY=0; read <<'EOF'\na[$({P})]\nEOF\necho $((REPLY))",
+    "x='a[$({P})]'; x=0 true; echo $((x))",
+    "x='a[$({P})]'; i=0; echo ${a[i+x]}",
+    "true & pid='-n -p a[$({P})]'; wait $pid",
+    "compgen -W '$({P})' x",
+    "compgen -W 'a b' x; {P}",
     "x='a[$({P})]'; echo ${!x}",
     "x='a[$({P})]'; declare -i n=$x",
     "declare -n r='a[$({P})]'; echo $r",
@@ -207,6 +243,33 @@ function continuation(command: string, at: number): string {
   return command.slice(0, i) + "\\\n" + command.slice(i);
 }
 
+/**
+ * bash's `[[ … ]]` and arithmetic, generated (issue 30): random conditional expressions over
+ * operands that hold code in their values (`x='a[$(pwned)]'`), variables the script sets to numbers
+ * or not, indexed and associative arrays, followed by arithmetic that reads them. Deterministic.
+ */
+function conditionals(count: number): string[] {
+  let seed = 30;
+  const pick = <T>(a: T[]): T => a[(seed = (seed * 1103515245 + 12345) & 0x7fffffff) % a.length]!;
+  const operands = ["$x", "x", "1", "$i", "i", '"$x"', "a[1]", "a[i]", "$$", "${#a[@]}", "0x1f", "-1", "$RANDOM", "${a[i]}", "${a[x]}", "${b[k]}", "${b[$x]}", "''", "y*", "$j", "j", "$(ls)"];
+  const binary = ["==", "=", "!=", "=~", "-eq", "-lt", "-ge", "-nt", "<", ">"];
+  const unary = ["-n", "-z", "-v", "-f", "-o", "-R", "-t"];
+  const right = (op: string) => (op === "=~" ? pick(["(a|b)", "^x$", "$x", "x(y z)|w"]) : op === "==" ? pick(["@(a|b)", "!(c)", "*", "$x", "a[$x]"]) : pick(operands));
+  const term = (d: number): string => {
+    const kind = pick([0, 1, 2, 3, 4, 5]);
+    if (kind === 0 && d < 2) return `( ${expr(d + 1)} )`;
+    if (kind === 1 && d < 2) return `! ${term(d + 1)}`;
+    if (kind === 2) return `${pick(unary)} ${pick(operands)}`;
+    if (kind === 3) return pick(operands);
+    const op = pick(binary);
+    return `${pick(operands)} ${op} ${right(op)}`;
+  };
+  const expr = (d: number): string => (pick([0, 1, 2]) ? term(d) : `${term(d)} ${pick(["&&", "||"])} ${expr(d + 1)}`);
+  const before = ["", "i=0; j=$i; ", "declare -A b; i=$((1+1)); ", "i=1; declare -A b=([k]=v); a=(1 2); j=$!; ", "i=$x; ", "i=0; read i <<'E'\na[$(pwned)]\nE\n", "for j in $x; do :; done; i=0; "];
+  const after = ["", "; echo $((i + j))", "; echo ${a[i]} ${b[$x]}", "; b[$x]=1; a[i]=2", "; wait $j", "; while [[ $i -lt 2 ]]; do i=$((i+1)); done"];
+  return Array.from({ length: count }, () => `x='a[$(${PAYLOAD})]'; ${pick(before)}[[ ${expr(0)} ]] && echo ok${pick(after)}`);
+}
+
 /** The generated corpus: every template with each payload and two mutations, and with the harmless payload and one. */
 export function generateCorpus(): Case[] {
   const out: Case[] = [];
@@ -227,6 +290,7 @@ export function generateCorpus(): Case[] {
       add(cls, continuation(harmless, 0.5));
     }
   }
+  conditionals(400).forEach((command, i) => add("conditional", command, i % 20 === 0));
   for (const [, command] of bypasses) add("bypass", command);
   for (const [, command] of usableBefore) add("usable", command);
   return out;

@@ -6,7 +6,7 @@
 import { allowMatch, denyMatch } from "../../src/permission/match.ts";
 import { compileRules, decide, type CompiledRules, type PermissionRules } from "../../src/permission/rules.ts";
 import { parseCommand, type Reading } from "../../src/permission/shell-commands.ts";
-import type { Segment, Word } from "../../src/permission/shell-words.ts";
+import type { Segment, Word } from "../../src/permission/shell-model.ts";
 import { WRAPPERS } from "../../src/permission/wrappers.ts";
 import type { Shell } from "../helpers/shell-stubs.ts";
 import { PAYLOAD } from "./corpus.ts";

@@ -25,7 +25,7 @@ test("the corpus is generated with at least 300 commands in every class of the i
   const corpus = generateCorpus();
   expect(corpus.length).toBeGreaterThanOrEqual(300);
   const classes = new Set(corpus.map((c) => c.cls));
-  for (const cls of ["continuation", "dialect", "grammar", "subscript", "deny", "wrappers", "bypass", "usable"]) expect(classes.has(cls)).toBe(true);
+  for (const cls of ["continuation", "dialect", "grammar", "subscript", "conditional", "deny", "wrappers", "bypass", "usable"]) expect(classes.has(cls)).toBe(true);
 });
 
 // this test runs commands under real shells (.ci/run installs them): skipped, saying so, without one
@@ -40,7 +40,7 @@ testNeeding(["dash", "bash"])("every program dash and bash run for a command the
     const { violations, checked, live } = judge(runs, stubs.home);
     expect(violations).toEqual([]);
     expect(checked).toBeGreaterThanOrEqual(300);
-    for (const cls of ["continuation", "dialect", "grammar", "subscript", "deny", "wrappers"]) expect({ cls, live: (live.get(cls)?.size ?? 0) > 0 }).toEqual({ cls, live: true });
+    for (const cls of ["continuation", "dialect", "grammar", "subscript", "conditional", "deny", "wrappers"]) expect({ cls, live: (live.get(cls)?.size ?? 0) > 0 }).toEqual({ cls, live: true });
   } finally {
     stubs.cleanup();
   }

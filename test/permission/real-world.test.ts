@@ -1,9 +1,10 @@
 // Issue 30: the checker on commands written by others (tldr pages, mvdan/sh's interpreter tests;
 // test/fixtures/real-world/README.md), against what dash and bash really ran for each (recorded
-// under logging stubs by scripts/real-world/record.sh). Under an allow list (A), two deny lists
-// (B, D) and each command's own first program (C), for /bin/sh (both readings), dash and bash:
-// no command is allowed that runs a program the list does not allow, and the share of harmless
-// commands refused — those that run only allowed programs — is printed and may only go down.
+// under logging stubs by scripts/real-world/record.sh, every program a command tried to run counted,
+// found or not). Under an allow list (A), two deny lists (B, D) and each command's own first program
+// (C), for /bin/sh (both readings), dash and bash: no command is allowed that runs a program the
+// list does not allow, and the share of harmless commands refused — those that run only allowed
+// programs — is printed per source and may only go down.
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -81,17 +82,20 @@ function refusalClass(reason: string): string {
 }
 
 /**
- * The share of harmless commands refused, per list and reading, as measured when issue 30 closed
- * (the checker before it, on this corpus: A 85.5 / 85.7 / 87.6 %, B 18.3 / 15.9 / 17.0 %, C 21.5 /
- * 20.7 / 22.3 %, D 17.8 / 15.5 / 16.5 % for sh / dash / bash, and 8 commands under C that ran an
- * unallowed program: `sudo -e`, `valgrind PROGRAM`, `logsave LOG CMD`): the checker may refuse
- * less, never more. Lower them as it improves.
+ * The share of harmless commands refused, per list and reading: the checker may refuse less, never
+ * more; lower these as it improves. "Harmless" counts every program a command tried to run, found
+ * or not (the corpus was re-recorded so for issue 30; the earlier record missed programs absent
+ * from the sandbox, `$ENV_PROG` left empty, and inputs a tldr page assumes). On that record the
+ * checker as issue 30 found it refused A 22.2 / 31.0 / 33.8 %, B 13.3 / 10.6 / 13.2 %, C 11.3 / 12.9
+ * / 13.0 %, D 13.0 / 10.5 / 12.9 % (sh / dash / bash) and let through 8 commands dash ran as
+ * programs (`a+=c` is no assignment to dash); on the earlier record, A 33.1 / 40.4 / 36.9 %. Issue
+ * 30's target: at most 15 % under A read as sh.
  */
 const CEILINGS: Record<string, number> = {
-  ...{ "A/sh": 0.331, "A/dash": 0.404, "A/bash": 0.37 },
-  ...{ "B/sh": 0.134, "B/dash": 0.107, "B/bash": 0.134 },
-  ...{ "C/sh": 0.126, "C/dash": 0.141, "C/bash": 0.134 },
-  ...{ "D/sh": 0.131, "D/dash": 0.105, "D/bash": 0.131 },
+  ...{ "A/sh": 0.145, "A/dash": 0.286, "A/bash": 0.193 },
+  ...{ "B/sh": 0.077, "B/dash": 0.103, "B/bash": 0.074 },
+  ...{ "C/sh": 0.094, "C/dash": 0.127, "C/bash": 0.1 },
+  ...{ "D/sh": 0.077, "D/dash": 0.101, "D/bash": 0.074 },
 };
 
 test("real-world corpus: nothing allowed runs an unallowed program; the harmless share refused is printed", () => {
@@ -100,11 +104,11 @@ test("real-world corpus: nothing allowed runs an unallowed program; the harmless
   const bypasses: string[] = [];
   const rows: string[] = [];
   const classes = new Map<string, number>();
-  const perSource = new Map<string, number>(); // list A (sh): refused harmless commands by source
   for (const name of ["A", "B", "C", "D"]) {
     for (const reading of READINGS) {
       let harmless = 0;
       let refused = 0;
+      const perSource = new Map<string, [harmless: number, refused: number]>();
       for (const e of corpus) {
         let list = fixed[name];
         if (name === "C") {
@@ -119,22 +123,23 @@ test("real-world corpus: nothing allowed runs an unallowed program; the harmless
         if (d.allowed && !ok) bypasses.push(`${name}/${reading}: ${JSON.stringify(e.command)} ran ${ran.filter((n) => !list!.permits(n)).join(", ")}`);
         if (!ok) continue;
         harmless++;
+        const counts = perSource.get(e.source.replace(/:.*/, "")) ?? [0, 0];
+        perSource.set(e.source.replace(/:.*/, ""), counts);
+        counts[0]++;
         if (d.allowed) continue;
         refused++;
-        if (name === "A" && reading === "sh") {
-          classes.set(refusalClass(d.reason), (classes.get(refusalClass(d.reason)) ?? 0) + 1);
-          const src = e.source.replace(/:.*/, "");
-          perSource.set(src, (perSource.get(src) ?? 0) + 1);
-        }
+        counts[1]++;
+        if (name === "A" && reading === "sh") classes.set(refusalClass(d.reason), (classes.get(refusalClass(d.reason)) ?? 0) + 1);
       }
       const rate = harmless ? refused / harmless : 0;
-      rows.push(`${name} ${reading.padEnd(4)} ${String(refused).padStart(5)} of ${String(harmless).padStart(5)} harmless refused (${(100 * rate).toFixed(1)} %)`);
+      const share = (r: number, h: number) => `${String(r).padStart(4)} of ${String(h).padStart(4)} (${h ? ((100 * r) / h).toFixed(1) : "0.0"} %)`;
+      const sources = [...perSource].map(([src, [h, r]]) => `${src} ${share(r, h)}`).join(", ");
+      rows.push(`${name} ${reading.padEnd(4)} ${String(refused).padStart(5)} of ${String(harmless).padStart(5)} harmless refused (${(100 * rate).toFixed(1)} %): ${sources}`);
       const ceiling = CEILINGS[`${name}/${reading}`];
       if (ceiling !== undefined) expect({ list: `${name}/${reading}`, rate: Number(rate.toFixed(4)) <= ceiling }).toEqual({ list: `${name}/${reading}`, rate: true });
     }
   }
   console.log(`real-world corpus, ${corpus.length} commands:\n${rows.join("\n")}`);
-  console.log(`list A (sh), refused harmless commands by source: ${[...perSource].map(([k, n]) => `${k} ${n}`).join(", ")}`);
   console.log(`list A (sh), refusals of harmless commands by class:\n${[...classes].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${String(n).padStart(5)}  ${c}`).join("\n")}`);
   expect(bypasses).toEqual([]);
 });

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { BLOCKED_PREFIX, blockedTools, blockedWarning, compileRules, decide as decideCompiled, validateRules, type PermissionRules } from "../../src/permission/rules.ts";
 import { parseCommand } from "../../src/permission/shell-commands.ts";
 import { parseSyntax } from "../../src/permission/shell-syntax.ts";
-import type { Segment } from "../../src/permission/shell-words.ts";
+import type { Segment } from "../../src/permission/shell-model.ts";
 
 /** Decides with `lists` compiled for /bin/sh (both dash's and bash's reading). */
 const decide = (tool: string, args: Record<string, unknown>, lists: PermissionRules) => decideCompiled(tool, args, compileRules(lists).rules);
@@ -231,6 +231,7 @@ describe("shell-words", () => {
     ["xargs -I", "xargs -I% sh -c 'echo %'", ["xargs -I%", "^sh -c echo %?", "^sh -c 'echo %'?"]],
     ["find -exec", "find . -exec grep -l x {} + -name y", ["find . -name y", "^grep -l x {}*"]],
     ["command -v only looks up", "command -v rm", ["command -v rm"]],
+    ["bash's [[ ]] runs only its substitutions", "[[ -n $(a) && $x =~ (b|c) ]] && d", ["^a", "d"]],
     ["a backslash ending the text is itself", "echo \\", ["echo \\"]],
     ["bash decodes $'…'", "echo $'a\\'b' $'\\x2d'l $'\\101\\t'", ["echo a'b -l A\t"]],
     ["bash's arithmetic command naming a variable", "((x++))", ["^((x++))?"]],
@@ -263,7 +264,8 @@ describe("shell-words", () => {
     ["a )", "syntax error: unexpected `)`"],
     ["(a", "syntax error: missing `)`"],
     ["{ a }", "syntax error: missing `}`"],
-    ["[[ -n x ]]", "unsupported shell syntax `[[`"],
+    ["[[ a b ]]", "`b` is no operator of `[[ … ]]`"],
+    ["coproc x", "unsupported shell syntax `coproc`"],
     ["if a; then b; elif c; else d; fi", "syntax error: unexpected `else`"],
     ["while a; then b; done", "syntax error: unexpected `then`"],
     ["if a; then b", "syntax error: `then` without its end"],

@@ -28,6 +28,9 @@ const TEMPLATES: Record<string, string[]> = {
     "find . -maxdepth 0 $(echo -exec) {P} \\;",
     "find . -maxdepth 0 -ok{,} {P} \\; < /dev/null",
     "ls -exe?; find . -maxdepth 0 -name x",
+    // with extglob on, bash reads `@(…)` on the next line as a pattern: `./@(ls)` runs ./ls
+    "shopt -s extglob\n./@(ls) {P}",
+    "bash -O extglob -c './@(ls) {P}'",
   ],
   // xargs input the checker cannot see: a pipe, a file, a here-string, a heredoc
   xargs: [

@@ -79,7 +79,8 @@ const rows: Row[] = [
   ["assign", "read -r name; echo \"$name\"", "sh", "usable", "allowed"],
   // option tables as the programs read them
   ["options", "sh -oc noglob 'rm x'", "sh", "rm", "`rm x` matches deny entry"],
-  ["options", "bash -Oc extglob 'rm x'", "sh", "rm", "`rm x` matches deny entry"],
+  ["options", "bash -Oc extglob 'rm x'", "sh", "rm", "`bash -O extglob` reads its script with extended patterns"],
+  ["options", "bash -Oc nullglob 'rm x'", "sh", "rm", "`rm x` matches deny entry"],
   ["options", "sh -onoglob -c 'rm x'", "sh", "rm", "`sh` with options the checker does not model"],
   ["options", "timeout --sig=KILL 5 rm x", "sh", "rm", "`rm x` matches deny entry"],
   ["options", "env --split=rm", "sh", "rm", "runs code named by an option or the environment"],

@@ -1,0 +1,114 @@
+// What the shell readers produce (SPEC §8): words, redirections and simple commands as dash or
+// bash will run them, and the two ways a reading fails — a construct the checker does not model
+// (`fail`) and a syntax error of the dialect (`syntaxError`). The readers are shell-words.ts (words),
+// shell-tokens.ts, shell-conditional.ts, shell-compound.ts and shell-syntax.ts (the grammar).
+
+/** The shell that reads a command line: dash (Debian's and Ubuntu's /bin/sh) or bash. */
+export type Dialect = "dash" | "bash";
+
+export interface Word {
+  /** the value with quotes removed and backslash escapes resolved; expansions stay as written */
+  text: string;
+  /** the source text, line continuations removed */
+  raw: string;
+  /** holds an expansion ($VAR, ${…}, $(…), `…`, $((…)), $'…', <(…)): the value is known only at run time */
+  unknown: boolean;
+  /**
+   * holds an unquoted glob (* ? […]) or brace expansion, or is an argument filled from input
+   * (`xargs`, `find -exec … {}`): the shell or the program may turn it into other words
+   */
+  glob: boolean;
+  /**
+   * one of values the checker cannot pin down, all of them data: filled from input (`xargs`,
+   * `find -exec … {}`), or dash's `$'…'` (read two ways across versions). Matches `*` like a glob;
+   * where an option could stand, it could be any option.
+   */
+  anyValue?: boolean;
+  /** `$NAME` of a variable the script only ever sets to numbers (variables.ts numericVariables) */
+  numeric?: boolean;
+  /** an unquoted `$(…)` that surely prints nothing: it expands to no word */
+  empty?: boolean;
+}
+
+/** `op` keeps a non-default fd: ">", "2>", ">>", ">|", "<", "<>", "&>", "&>>", "2>&", "<&", "<<", "<<-", "<<<". */
+export interface Redirect {
+  op: string;
+  target: Word;
+}
+
+/** One simple command. */
+export interface Segment {
+  /** source text, for messages */
+  raw: string;
+  /** leading NAME=value words: they change what the command does (PATH=., GIT_SSH_COMMAND=…) */
+  assigns: Word[];
+  words: Word[];
+  redirects: Redirect[];
+  /** found inside another command: substitution, subshell, group, `sh -c`/eval string, wrapped command */
+  nested: boolean;
+  /** set when the segment runs code no rule can see (a script read from stdin, a subscript bash evaluates…): why */
+  opaque?: string;
+  /**
+   * "builtin": a shell builtin that runs no program (`cd`, `set -e`, `x=1`…), which an allow list
+   * lets through without an entry; "words": a program known not to run its words as commands (a
+   * wrapper's own options, `find` without `-exec`). Either way a deny entry need only match its name.
+   */
+  inert?: "builtin" | "words";
+}
+
+export type Parsed = { ok: true; segments: Segment[] } | { ok: false; reason: string };
+
+/** A leading `NAME=value` (or `NAME+=value`) word: an assignment, not a command. */
+export const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
+/** ASSIGN as each dialect reads it: dash knows no `+=`, so `a+=b` is a command it runs. */
+export const ASSIGNMENT: Record<Dialect, RegExp> = { dash: /^[A-Za-z_][A-Za-z0-9_]*=/, bash: ASSIGN };
+/** A shell variable name. */
+export const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export const MAX_DEPTH = 8; // deeper than any real command line; bounds pathological input
+export const ARITHMETIC = "bash evaluates a variable in arithmetic as code";
+
+/** `syntax`: the dialect itself rejects the text (the shell runs nothing of that complete command); else the checker cannot model it. */
+export class ParseError extends Error {
+  constructor(
+    message: string,
+    readonly syntax: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** Throws the error `attempt` turns into `{ ok: false, reason }`: a construct the checker does not model exactly. */
+export const fail = (reason: string): never => {
+  throw new ParseError(reason, false);
+};
+
+/** Throws a syntax error of the dialect: text that dash or bash (as the reader is reading) refuses to parse. */
+export const syntaxError = (reason: string): never => {
+  throw new ParseError(`syntax error: ${reason}`, true);
+};
+
+/** Runs `part`; a syntax error it throws becomes a plain failure (the shell finds it only when that part runs, if ever). */
+export function deferred<T>(part: () => T): T {
+  try {
+    return part();
+  } catch (e) {
+    if (e instanceof ParseError && e.syntax) fail(e.message);
+    throw e;
+  }
+}
+
+/** Runs a parse; a ParseError becomes `{ ok: false, reason }`. */
+export function attempt(run: () => Segment[]): Parsed {
+  try {
+    return { ok: true, segments: run() };
+  } catch (e) {
+    if (e instanceof ParseError) return { ok: false, reason: e.message };
+    throw e;
+  }
+}
+
+/** A segment that runs code no rule can see; `raw` names it in messages. */
+export function opaque(raw: string, why: string): Segment {
+  return { raw, assigns: [], words: [{ text: raw, raw, unknown: true, glob: false }], redirects: [], nested: true, opaque: why };
+}
