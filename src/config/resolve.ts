@@ -56,19 +56,14 @@ export function setupHint(
 ): string | undefined {
   if (provider.preset && provider.name === "ollama" && error.kind === "network") return setupText(where.userFile, where.home);
   if (error.kind === "bad_request" && /\(404\)/.test(error.message) && isLoopback(provider.baseUrl)) {
-    if (provider.name === "ollama" || portOf(provider.baseUrl) === OLLAMA_PORT)
+    // Ollama's own port: a loopback endpoint there is taken to be Ollama (vLLM, llama.cpp, LM Studio pull no models)
+    if (provider.name === "ollama" || (URL.canParse(provider.baseUrl) && new URL(provider.baseUrl).port === "11434"))
       return `the local server has no model "${model}": with Ollama, run \`ollama pull ${model}\` (or pick another model with /model or -m)`;
     return `the local server has no model "${model}": the names it serves are listed at ${provider.baseUrl.replace(/\/+$/, "")}/models (pick one with /model or -m)`;
   }
   return undefined;
 }
 
-/** Ollama's own port: a loopback endpoint there is taken to be Ollama (others — vLLM, llama.cpp, LM Studio — pull no models). */
-const OLLAMA_PORT = 11434;
-
-function portOf(url: string): number | undefined {
-  return URL.canParse(url) ? Number(new URL(url).port) || undefined : undefined;
-}
 
 function isLoopback(url: string): boolean {
   try {
