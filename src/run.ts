@@ -36,6 +36,7 @@ import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import { startProvider } from "./endpoint.ts";
 import { assemble, configFlags } from "./wire.ts";
+import { errnoCode, errorText } from "./kernel/errors.ts";
 
 interface Place {
   env: Record<string, string | undefined>;
@@ -173,7 +174,7 @@ function skillText(line: string, parts: Assembled, noSkills: boolean): string {
     const read = readSkillText(skill);
     return skillMessage(skill, read.text, read.truncated);
   } catch (e) {
-    throw new UsageError(`${skill.path}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new UsageError(`${skill.path}: cannot read (${errnoCode(e) ?? errorText(e)})`);
   }
 }
 
@@ -188,10 +189,10 @@ function withSkill(skill: string, content: ContentBlock[]): ContentBlock[] {
 function preflightFailure(e: unknown, args: CliArgs): number {
   const config = e instanceof ConfigError || e instanceof NetConfigError;
   if (!config && !(e instanceof UsageError || e instanceof MentionError || e instanceof SessionError)) throw e;
-  if (args.output === "json") writer(1).write(failureLines(config ? "config" : "usage", (e as Error).message));
+  if (args.output === "json") writer(1).write(failureLines(config ? "config" : "usage", errorText(e)));
   if (e instanceof ConfigError) for (const w of e.warnings) warn(w);
   // a ConfigError's lines are one mistake each (as /reload lists them): each gets its `hey:`
-  for (const line of config ? (e as Error).message.split("\n") : [(e as Error).message]) warn(line);
+  for (const line of config ? errorText(e).split("\n") : [errorText(e)]) warn(line);
   return EXIT.usage;
 }
 
@@ -352,7 +353,7 @@ function openSession(args: CliArgs, place: Place): LoadedSession | undefined {
     if (!latest) warn("no earlier session in this directory; starting a new one");
     return latest ? resumeSession(latest.path, place.cwd) : undefined;
   } catch (e) {
-    throw new SessionError((e as Error).message);
+    throw new SessionError(errorText(e));
   }
 }
 
@@ -372,7 +373,7 @@ async function handOff(parts: Assembled, cwd: string, limit: HandOffLimit): Prom
     const file = await saveHandOff(cwd, textOf(task), text, limit);
     warn(`the hand-off is saved in ${file}; \`hey -c\` continues from there`);
   } catch (e) {
-    warn(`could not save the hand-off in .hey/task.md: ${(e as Error).message}`);
+    warn(`could not save the hand-off in .hey/task.md: ${errorText(e)}`);
   }
 }
 

@@ -50,6 +50,7 @@ import { errorsTo, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
 import { writer } from "./ui/term.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
+import { errorText } from "./kernel/errors.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -259,7 +260,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     try {
       decided = await decideWidenings(next.config, ask, (m) => refused.push(m));
     } catch (e) {
-      return { ...nothing, errors: [(e as Error).message] };
+      return { ...nothing, errors: [errorText(e)] };
     }
     const s = decided.settings;
     let nextFetch = fetchImpl;
@@ -269,7 +270,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
       if (nextFetch !== fetchImpl || s.model !== current.model || JSON.stringify(s.provider) !== JSON.stringify(current.provider) || s.retry.idleTimeoutMs !== current.retry.idleTimeoutMs)
         nextProvider = await providerFor(s.provider, s.model, s.effort, nextFetch, s.retry.idleTimeoutMs);
     } catch (e) {
-      return { ...nothing, errors: [(e as Error).message] };
+      return { ...nothing, errors: [errorText(e)] };
     }
     const known = new Set(config.warnings);
     return {

@@ -10,6 +10,7 @@ import type { Guarded, LayerRole } from "./guard.ts";
 import { resolveConfig, type LayerGuard } from "./resolve.ts";
 import { checkLayer } from "./schema.ts";
 import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings } from "./settings.ts";
+import { errnoCode, errorText } from "../kernel/errors.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -45,10 +46,10 @@ export function loadLayer(path: string, opts: { required: boolean }): ConfigLaye
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     if (code === "ENOENT" && !opts.required) return undefined;
     if (code === "ENOENT") throw new ConfigError(`--config ${path}: no such file`);
-    throw new ConfigError(`${path}: cannot read (${code ?? (e as Error).message})`);
+    throw new ConfigError(`${path}: cannot read (${code ?? errorText(e)})`);
   }
   return { source: path, data: parseToml(path, text), text };
 }
@@ -70,7 +71,7 @@ function parseToml(path: string, text: string): Record<string, unknown> {
       throw e;
     }
     // the two parsers disagree (e.g. an integer beyond 2^53): Bun's reason, without a position
-    throw new ConfigError(`${path}: ${(fast as Error).message.replace(/^TOML Parse error: /, "")}`);
+    throw new ConfigError(`${path}: ${errorText(fast).replace(/^TOML Parse error: /, "")}`);
   }
 }
 

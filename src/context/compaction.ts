@@ -10,6 +10,7 @@ import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix } from "./cac
 import { estimateTokens, SUMMARY_ID } from "./passes.ts";
 import { buildContext, DEFAULT_TOKENS_PER_CHAR, nudgeLine, type ContextPolicy, type ContextView, type Summary } from "./view.ts";
 import { effectiveBudget, hardTokens } from "./window.ts";
+import { errorText } from "../kernel/errors.ts";
 
 /** Output budget of a summary request: it must be short to be worth anything. */
 const SUMMARY_MAX_TOKENS = 4096;
@@ -141,7 +142,7 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
     } catch (e) {
       if (signal.aborted) throw e;
       usage = e instanceof SummaryError ? e.usage : undefined;
-      deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view), error: `summary failed, older messages dropped instead: ${(e as Error).message}` });
+      deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view), error: `summary failed, older messages dropped instead: ${errorText(e)}` });
     }
   } else if (view.stats.trimmed > 0 && view.stats.trimmed !== state.last?.stats.trimmed) {
     // said when what is left out changes (it does in steps), not again on every request

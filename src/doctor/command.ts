@@ -27,6 +27,7 @@ import { replaysEveryTurn } from "../providers/openai.ts";
 import { probeEndpoint } from "./probe.ts";
 import { renderJson, renderText, tomlLines, type Subject, type Written } from "./report.ts";
 import { setProviderKeys, TomlEditError } from "./toml-edit.ts";
+import { errnoCode, errorText } from "../kernel/errors.ts";
 
 export const DOCTOR_USAGE = "usage: hey doctor [PROVIDER] [--write] [--output json] [-m PROVIDER/MODEL] [--config FILE] [--proxy URL] [--base-url URL --protocol P --api-key K]\n";
 
@@ -145,7 +146,7 @@ async function writeFlags(p: ProviderSettings, flags: Flags): Promise<Written> {
   try {
     before = await readFile(file, "utf8");
   } catch (e) {
-    return by(`cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    return by(`cannot read ${file} (${errnoCode(e) ?? errorText(e)})`);
   }
   let after: string;
   try {
@@ -162,7 +163,7 @@ async function writeFlags(p: ProviderSettings, flags: Flags): Promise<Written> {
     await writeFileAtomic(backup, before, { follow: false, mode });
     await writeFileAtomic(file, after);
   } catch (e) {
-    return by(`cannot write ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    return by(`cannot write ${file} (${errnoCode(e) ?? errorText(e)})`);
   }
   return { file, backup, flags };
 }
@@ -175,7 +176,7 @@ function checkEdit(before: string, after: string, name: string, flags: Flags): v
     old = Bun.TOML.parse(before) as Record<string, unknown>;
     next = Bun.TOML.parse(after) as Record<string, unknown>;
   } catch (e) {
-    throw new TomlEditError(`the edited file would not parse (${(e as Error).message})`);
+    throw new TomlEditError(`the edited file would not parse (${errorText(e)})`);
   }
   const table = (data: Record<string, unknown>) => ((data.provider as Record<string, Record<string, unknown>> | undefined) ?? {})[name] ?? {};
   const expected = { ...old, provider: { ...(old.provider as object), [name]: { ...table(old), ...flags } } };

@@ -8,6 +8,7 @@ import { classifyFetchError, tlsError } from "../net/errors.ts";
 import { parseIp, type ProxyRoute } from "../net/proxy.ts";
 import { startSocksBridge } from "../net/socks-bridge.ts";
 import type { Probes } from "./checks.ts";
+import { errorText } from "../kernel/errors.ts";
 
 const CONNECT_TIMEOUT_MS = 5_000; // a first hop that has not answered in 5 s is the problem being looked for
 const DAY_MS = 86_400_000;
@@ -170,6 +171,6 @@ function dateOf(validTo: string): string {
 
 function errorWords(e: unknown): string {
   const code = (e as { code?: unknown } | null)?.code;
-  const message = e instanceof Error ? e.message : String(e);
+  const message = errorText(e);
   return typeof code === "string" && !message.includes(code) ? `${message} (${code})` : message;
 }

@@ -9,6 +9,7 @@ import { usageCounts, type Output, type RunStop } from "./output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "./provider.ts";
 import { abortReason, type Tool } from "./tool.ts";
 import { runToolCalls, withUniqueCallIds, type PermissionCheck } from "./tool-calls.ts";
+import { errorText } from "./errors.ts";
 
 export interface LoopDeps {
   provider: Provider;
@@ -167,7 +168,7 @@ async function requestWithRetry(request: ModelRequest, deps: LoopDeps): Promise<
     try {
       return await streamOnce(request, deps, partial);
     } catch (e) {
-      const error = e instanceof ProviderError ? e : new ProviderError("network", e instanceof Error ? e.message : String(e));
+      const error = e instanceof ProviderError ? e : new ProviderError("network", errorText(e));
       const kept = partialMessage(partial);
       if (deps.signal.aborted) return { error, partial: kept };
       if (partial.text !== "" || partial.thinking !== "")

@@ -6,6 +6,7 @@ import { newId, parseArguments, type Message, type ToolCall } from "./ir.ts";
 import type { Output } from "./output.ts";
 import { abortReason, type Tool, type ToolResult } from "./tool.ts";
 import { checkArguments } from "./tool-args.ts";
+import { errorText } from "./errors.ts";
 
 /** A refusal reason, or undefined when the call may run. */
 export type PermissionCheck = (tool: string, args: Record<string, unknown>) => string | undefined;
@@ -142,6 +143,6 @@ async function runOne(call: ToolCall, args: Record<string, unknown> | undefined,
     return await tool.run(checked.args, { signal: deps.signal, cwd: deps.cwd });
   } catch (e) {
     if (deps.signal.aborted) return { output: abortReason(deps.signal), isError: true };
-    return { output: `${call.name} failed: ${e instanceof Error ? e.message : String(e)}`, isError: true };
+    return { output: `${call.name} failed: ${errorText(e)}`, isError: true };
   }
 }

@@ -5,6 +5,7 @@ import type { ContentBlock } from "../kernel/ir.ts";
 import type { McpManager } from "./manager.ts";
 import { parsePromptCommand, promptArgs, promptContent, type PromptResult, type ResourceResult } from "./prompts.ts";
 import { attachResource, resourceMentions } from "./resources.ts";
+import { errorText } from "../kernel/errors.ts";
 
 /** A prompt command or a resource that cannot be had; the message says which and why. */
 export class McpInputError extends Error {
@@ -49,7 +50,7 @@ export async function withResources(mcp: McpManager, message: string, content: C
     try {
       attached = attachResource(m.token, got.result as ResourceResult, maxBytes);
     } catch (e) {
-      throw new McpInputError((e as Error).message);
+      throw new McpInputError(errorText(e));
     }
     if (attached.text) texts.push(attached.text);
     images.push(...attached.images);

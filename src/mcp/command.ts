@@ -21,6 +21,7 @@ import { signIn, signOut } from "./login.ts";
 import { signedIn } from "./oauth.ts";
 import { createToolStore } from "./store.ts";
 import { cacheDir } from "../tools/ripgrep.ts";
+import { errorText } from "../kernel/errors.ts";
 
 export const MCP_USAGE = "usage: hey mcp login NAME | hey mcp logout NAME   [--config FILE] [--approve] [--proxy URL] [--verbose]\n  NAME: an [mcp.NAME] table with a url\n";
 
@@ -112,7 +113,7 @@ async function check(server: McpServerSettings, store: CredentialStore, fetchImp
     await c.close();
     return EXIT.ok;
   } catch (e) {
-    writer(2).write(`hey: signed in, but connecting to ${server.name} with the new token failed: ${(e as Error).message}\n`);
+    writer(2).write(`hey: signed in, but connecting to ${server.name} with the new token failed: ${errorText(e)}\n`);
     return EXIT.runtime;
   }
 }

@@ -16,6 +16,7 @@ import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import { cutText, needsCut, shapeResult } from "./results.ts";
 import { abortable, createServer, type Connect, type Get, type McpServer, type ServerStatus } from "./server.ts";
 import type { ToolStore } from "./store.ts";
+import { errorText } from "../kernel/errors.ts";
 
 /** Servers with a cached list start this long after start-up at the latest (the REPL sends no request for a while). */
 export const CACHED_START_DELAY_MS = 200;
@@ -181,7 +182,7 @@ export function createMcpManager(
     if (needsCut(text)) {
       const saved = await deps.store.saveFull(server, text).then(
         (path) => ({ path }),
-        (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
+        (e: unknown) => ({ error: errorText(e) }),
       );
       text = cutText(text, saved);
     }

@@ -8,6 +8,7 @@ import type { McpServerSettings } from "../config/settings.ts";
 import type { McpTool } from "./names.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import type { CallResult } from "./results.ts";
+import { errorText } from "../kernel/errors.ts";
 
 /** How long a failed call waits for the server's exit to be seen, to tell a crash from a failure. */
 const CLOSE_SETTLE_MS = 300;
@@ -178,7 +179,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
       },
       (e: unknown) => {
         if (state === "closed") return;
-        set(e instanceof ConnectError && e.auth ? "auth_required" : "failed", { error: e instanceof Error ? e.message : String(e), stderr: e instanceof ConnectError ? e.stderr : "" });
+        set(e instanceof ConnectError && e.auth ? "auth_required" : "failed", { error: errorText(e), stderr: e instanceof ConnectError ? e.stderr : "" });
       },
     );
   }

@@ -8,6 +8,7 @@ import { redact } from "../config/secrets.ts";
 import { appendOwnFile } from "../fs/own-files.ts";
 import type { Output } from "../kernel/output.ts";
 import { redactProxyUrl } from "./proxy.ts";
+import { errorText } from "../kernel/errors.ts";
 
 /** How much of each body is kept: enough for an error message or a request's start, not a whole conversation. */
 export const BODY_LOG_BYTES = 4096;
@@ -44,7 +45,7 @@ export function openDebugLog(dir: string, known: () => readonly string[] = () =>
       appendOwnFile(path, `${now().toISOString()} ${redactShapes(redact(lines.join("\n  "), secrets()))}\n`);
     } catch (e) {
       failed = true; // a log that cannot be written must not stop the run; the path was printed
-      process.stderr.write(`hey: cannot write the debug log ${path}: ${(e as Error).message}\n`);
+      process.stderr.write(`hey: cannot write the debug log ${path}: ${errorText(e)}\n`);
     }
   };
   let counter = 0;
@@ -62,7 +63,7 @@ export function openDebugLog(dir: string, known: () => readonly string[] = () =>
           res = await base(input, init);
         } catch (e) {
           const code = (e as { code?: unknown }).code;
-          const message = (e as Error).message ?? String(e);
+          const message = errorText(e);
           const shownCode = typeof code === "string" && !message.includes(code) ? ` ${code}` : "";
           write([`#${n} ✗ ${(e as Error).name ?? "Error"}${shownCode}: ${maskText(message)} after ${ms(started)}`]);
           throw e;
@@ -114,7 +115,7 @@ function watchBody(res: Response, done: (end: string) => void): Response {
         controller.enqueue(value);
       } catch (e) {
         if (ended) return;
-        end(`failed (${maskText((e as Error).message ?? String(e))})`);
+        end(`failed (${maskText(errorText(e))})`);
         controller.error(e);
       }
     },

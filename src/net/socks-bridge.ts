@@ -2,6 +2,7 @@
 // SOCKS: an explicit socks5:// proxy throws UnsupportedProxyProtocol and ALL_PROXY=socks5:// is
 // silently ignored (oven-sh/bun#16812). fetch is pointed at this bridge as a plain HTTP proxy.
 import type { Socket } from "bun";
+import { errnoCode, errorText } from "../kernel/errors.ts";
 import { BRIDGE_DETAIL_HEADER, BRIDGE_KIND_HEADER, type NetErrorKind } from "./errors.ts";
 import { parseIp, type SocksRoute } from "./proxy.ts";
 
@@ -381,8 +382,8 @@ function unbracket(host: string): string {
 
 /** "connection refused (ECONNREFUSED)" for a failed dial of the SOCKS server. */
 function connectFailure(e: unknown): string {
-  const code = (e as { code?: unknown } | null)?.code;
-  if (typeof code !== "string") return e instanceof Error ? e.message : String(e);
+  const code = errnoCode(e);
+  if (code === undefined) return errorText(e);
   const words: Record<string, string> = { ECONNREFUSED: "connection refused", ENOTFOUND: "no such host", EHOSTUNREACH: "host unreachable", ENETUNREACH: "network unreachable" };
   return words[code] ? `${words[code]} (${code})` : code;
 }

@@ -6,6 +6,7 @@ import { resolveUserPath } from "../fs/user-path.ts";
 import type { ContentBlock, ImagePart } from "../kernel/ir.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "./image.ts";
 import { buildPrompt, cutNotice, decodeForPrompt, findMentions, type MentionedFile } from "./mentions.ts";
+import { errnoCode } from "../kernel/errors.ts";
 
 /** A mentioned file (or stdin) that cannot be used; the message names it. */
 export class MentionError extends Error {
@@ -90,7 +91,7 @@ export async function readStdin(maxBytes: number, warn?: (message: string) => vo
       got += n;
     }
   } catch (e) {
-    throw new MentionError(`stdin: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    throw new MentionError(`stdin: cannot read (${errnoCode(e) ?? String(e)})`);
   } finally {
     clearTimeout(notice);
   }
@@ -124,7 +125,7 @@ function readMention(path: string, full: string, maxBytes: number): MentionedFil
     try {
       return readHeadBytes(full, n);
     } catch (e) {
-      throw new MentionError(`@${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      throw new MentionError(`@${path}: cannot read (${errnoCode(e) ?? String(e)})`);
     }
   };
   head = readUpTo(Math.max(maxBytes, IMAGE_SNIFF_BYTES) + 1);

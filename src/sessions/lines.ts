@@ -2,6 +2,7 @@
 // found entry) and backward from the end (resume's window); opening one without following a link.
 // Shared by the reader and the writer.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { errnoCode } from "../kernel/errors.ts";
 
 /** Resume reads backwards this much at a time: a few hundred typical messages per read. */
 export const TAIL_CHUNK = 256 * 1024;
@@ -186,7 +187,7 @@ export function openSessionFile(path: string, flags: number): number {
   try {
     fd = openSync(path, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ELOOP") throw new Error(`${path} is a symbolic link; hey does not follow links for its own files`);
+    if (errnoCode(e) === "ELOOP") throw new Error(`${path} is a symbolic link; hey does not follow links for its own files`);
     throw e;
   }
   if (!fstatSync(fd).isFile()) {

@@ -6,6 +6,7 @@
 import { closeSync, constants, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename } from "node:path";
+import { errnoCode } from "../kernel/errors.ts";
 
 /** The session is being written by another hey that is still running. */
 export class SessionLockedError extends Error {
@@ -35,7 +36,7 @@ export function lockSession(sessionPath: string): void {
       hooked = true;
       return;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw e;
+      if (errnoCode(e) !== "EEXIST" || attempt > 0) throw e;
       const owner = lockOwner(lock);
       if (owner) {
         const id = basename(sessionPath, ".jsonl");
@@ -79,7 +80,7 @@ function lockOwner(lock: string): string | undefined {
   try {
     text = readFileSync(lock, "utf8");
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "ENOENT" ? undefined : `its lock ${lock} cannot be read`;
+    return errnoCode(e) === "ENOENT" ? undefined : `its lock ${lock} cannot be read`;
   }
   const [pidText = "", host = ""] = text.trim().split(/\s+/);
   const pid = Number(pidText);
@@ -90,7 +91,7 @@ function lockOwner(lock: string): string | undefined {
     process.kill(pid, 0);
     return `pid ${pid}`;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM" ? `pid ${pid}` : undefined;
+    return errnoCode(e) === "EPERM" ? `pid ${pid}` : undefined;
   }
 }
 

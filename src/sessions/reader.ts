@@ -10,6 +10,7 @@ import type { SessionEntry, SessionHeader, SessionInfo } from "./format.ts";
 import { closeQuietly, linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK } from "./lines.ts";
 import { lockSession, releaseIfUnheld, unlockSession } from "./lock.ts";
 import { repairHeader } from "./writer.ts";
+import { errnoCode, errorText } from "../kernel/errors.ts";
 
 /** SPEC §19: resume keeps about the last 500 messages; older context comes from the summary. */
 export const DEFAULT_WINDOW = 500;
@@ -157,7 +158,7 @@ export function pruneSessions(dir: string, opts: { cwd: string | undefined; olde
     try {
       unlinkSync(s.path);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      if (errnoCode(e) !== "ENOENT") throw e;
     }
     deleted.push(s.id);
   }
@@ -202,7 +203,7 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
   try {
     fd = openSessionFile(path, constants.O_RDONLY);
   } catch (e) {
-    throw new Error(`cannot read session ${path}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new Error(`cannot read session ${path}: ${errorText(e)}`);
   }
   try {
     const size = fstatSync(fd).size;

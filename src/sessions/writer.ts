@@ -7,6 +7,7 @@ import type { AgentEvent, Output } from "../kernel/output.ts";
 import { toLine, type SessionEntry, type SessionHeader } from "./format.ts";
 import { closeQuietly, openSessionFile } from "./lines.ts";
 import { lockSession, unlockSession } from "./lock.ts";
+import { errorText } from "../kernel/errors.ts";
 
 /**
  * The session writer: persists `message`, `usage` and summary `compaction` events, and a
@@ -60,7 +61,7 @@ export function createSessionWriter(opts: {
       failed = true;
       if (fd !== undefined) closeQuietly(fd);
       fd = undefined;
-      opts.warn(`session not saved: cannot write ${path}: ${e instanceof Error ? e.message : String(e)}; the conversation continues without it`);
+      opts.warn(`session not saved: cannot write ${path}: ${errorText(e)}; the conversation continues without it`);
     }
   };
   const write = (text: string) => {

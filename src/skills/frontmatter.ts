@@ -1,3 +1,4 @@
+import { errorText } from "../kernel/errors.ts";
 // One skill file in the Agent Skills format (SPEC §12, §24; agentskills.io): YAML frontmatter
 // between `---` lines with `name` and `description` (optional `license`, `compatibility`,
 // `metadata`, `allowed-tools`, kept but not enforced), then markdown instructions. Pure: the
@@ -96,7 +97,7 @@ export function parseSkill(raw: string, at: SkillPlace, parse: YamlParse): { ski
     try {
       parsed = parse(split.yaml);
     } catch (e) {
-      const reason = (e as Error).message.replace(/^YAML Parse error: /, "");
+      const reason = errorText(e).replace(/^YAML Parse error: /, "");
       return fail(`broken YAML frontmatter: ${reason}`, yamlErrorLine(split.yaml, parse) + 1);
     }
     if (parsed !== null && parsed !== undefined) {

@@ -12,6 +12,7 @@ import { formatOutput, isVerbatimCommand, truncateHeadTail, type Hidden } from "
 import { capture, type Captured } from "./capture.ts";
 import { ensurePrivateDir, outputsRoot } from "./outputs.ts";
 import type { ShellChoice } from "./shell.ts";
+import { errorText } from "../kernel/errors.ts";
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
@@ -164,7 +165,7 @@ async function saveFullOutput(path: string, run: Finished, exitCode: number): Pr
     }
     return `[full output: ${path}]`;
   } catch (e) {
-    return `[could not save the full output: ${message(e)}]`;
+    return `[could not save the full output: ${errorText(e)}]`;
   } finally {
     for (const c of [stdout, stderr]) if (c.spill) await rm(c.spill, { force: true }).catch(() => {});
   }
@@ -251,7 +252,7 @@ async function runProcess(argv: string[], opts: RunOptions): Promise<Finished | 
       windowsHide: true,
     });
   } catch (e) {
-    return { error: message(e) };
+    return { error: errorText(e) };
   }
   const stdout = capture(proc.stdout, opts.spill?.("stdout"));
   const stderr = capture(proc.stderr, opts.spill?.("stderr"));
@@ -319,4 +320,3 @@ function runsOnLinux(pgid: number): boolean {
 }
 
 const seconds = (ms: number) => String(Math.round(ms / 100) / 10);
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));

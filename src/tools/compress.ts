@@ -2,10 +2,9 @@
 // summary. The tool only validates and answers; the replacement itself is derived from the call
 // in the history by buildContext (context/view.ts), so the session file alone reproduces it.
 import type { Message } from "../kernel/ir.ts";
-import type { Tool, ToolResult } from "../kernel/tool.ts";
+import { type Tool, toolError, type ToolResult } from "../kernel/tool.ts";
 import { checkCompressRange, compressArgs, DEFAULT_TOKENS_PER_CHAR, estimateTokens, PROTECT_TURNS, summaryMessage } from "../context/view.ts";
 
-const fail = (output: string): ToolResult => ({ output, isError: true });
 
 /** `history` returns the conversation as it is when the call runs (its own assistant message last). */
 export function createCompressTool(history: () => readonly Message[], protectTurns = PROTECT_TURNS): Tool {
@@ -22,10 +21,10 @@ export function createCompressTool(history: () => readonly Message[], protectTur
     exclusive: true, // it rewrites the context the other calls of its turn were made in
     run: async (args) => {
       const parsed = compressArgs(args);
-      if ("error" in parsed) return fail(`compress: ${parsed.error}`);
+      if ("error" in parsed) return toolError(`compress: ${parsed.error}`);
       const messages = history();
       const range = checkCompressRange(messages, parsed.start, parsed.end, protectTurns);
-      if ("error" in range) return fail(`compress: ${range.error}`);
+      if ("error" in range) return toolError(`compress: ${range.error}`);
       const from = messages.findIndex((m) => m.id === range.fromId);
       const to = messages.findIndex((m) => m.id === range.toId);
       const before = estimateTokens(messages.slice(from, to + 1), DEFAULT_TOKENS_PER_CHAR);

@@ -3,9 +3,9 @@ import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
-import type { Tool, ToolResult } from "../kernel/tool.ts";
+import { type Tool, toolError, type ToolResult } from "../kernel/tool.ts";
+import { errorText } from "../kernel/errors.ts";
 
-const fail = (output: string): ToolResult => ({ output, isError: true });
 
 /** `home`: what a leading `~` in a path means (default: the user's home). */
 export function createWriteFileTool(options: { home?: string } = {}): Tool {
@@ -21,18 +21,18 @@ export function createWriteFileTool(options: { home?: string } = {}): Tool {
     },
     run: async (args, ctx) => {
       const { path, content } = args as { path: string; content: string }; // types checked by the pipeline
-      if (path === "") return fail("write_file: `path` must be a non-empty string");
+      if (path === "") return toolError("write_file: `path` must be a non-empty string");
 
       const where = resolveUserPath(path, ctx.cwd, home);
-      if ("error" in where) return fail(`write_file: ${where.error}`);
+      if ("error" in where) return toolError(`write_file: ${where.error}`);
       const { abs } = where;
       const before = await stat(abs).catch(() => undefined);
-      if (before?.isDirectory()) return fail(`${path} is a directory; give a file path`);
+      if (before?.isDirectory()) return toolError(`${path} is a directory; give a file path`);
       const bytes = new TextEncoder().encode(content);
       try {
         await writeFileAtomic(abs, bytes);
       } catch (e) {
-        return fail(`cannot write ${path}: ${(e as Error).message}`);
+        return toolError(`cannot write ${path}: ${errorText(e)}`);
       }
       const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
       return { output: `${before ? "overwrote" : "created"} ${path} (${lines} lines, ${bytes.length} bytes)` };

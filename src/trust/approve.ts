@@ -9,6 +9,7 @@ import { sameGuarded, type Guarded } from "../config/guard.ts";
 import type { LoadedConfig } from "../config/load.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, readAnswer, type Widening } from "./policy.ts";
 import { readTrust } from "./store.ts";
+import { errorText } from "../kernel/errors.ts";
 
 /** The approvals record as this run knows it: undefined before hey's first run wrote one. */
 export interface ApprovalState {
@@ -21,7 +22,7 @@ export function readApprovalState(file: string, warn: (message: string) => void)
   try {
     return { record: readApprovals(file), file };
   } catch (e) {
-    warn(`${file}: ${(e as Error).message}; nothing counts as approved until hey records again`);
+    warn(`${file}: ${errorText(e)}; nothing counts as approved until hey records again`);
     return { record: emptyApprovals(), file };
   }
 }
@@ -70,7 +71,7 @@ export async function recordApprovals(config: LoadedConfig, state: ApprovalState
     if (first && announce && adopted.length > 0) warn(adoptedNotice(adopted, state.file));
     return next;
   } catch (e) {
-    warn(`could not record approvals in ${state.file}: ${(e as Error).message}`);
+    warn(`could not record approvals in ${state.file}: ${errorText(e)}`);
     return update(before);
   }
 }

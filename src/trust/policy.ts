@@ -3,6 +3,7 @@
 // project. AGENTS.md is plain text and is read everywhere. The answers live in trust.json, keyed
 // by the project's real path. Pure: the decision, the file's format and the messages.
 import { visible } from "../ui/visible.ts";
+import { errorText } from "../kernel/errors.ts";
 
 /** trust.json: one decision per project directory (its real path). */
 export interface TrustFile {
@@ -23,7 +24,7 @@ export function parseTrust(text: string): TrustFile {
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new TrustFileError(`not valid JSON (${(e as Error).message})`);
+    throw new TrustFileError(`not valid JSON (${errorText(e)})`);
   }
   const projects = (data as { projects?: unknown } | null)?.projects;
   if (typeof data !== "object" || data === null || typeof projects !== "object" || projects === null || Array.isArray(projects))

@@ -7,6 +7,7 @@ import { readOwnFile } from "../fs/own-files.ts";
 import { updateApprovals } from "../config/approval-store.ts";
 import { withTrusted, type Approvals } from "../config/approvals.ts";
 import { declinedNotice, decideTrust, emptyTrust, parseTrust, readAnswer, trustQuestion, unconfirmedTrustNotice, withDecision, type TrustFile } from "./policy.ts";
+import { errorText } from "../kernel/errors.ts";
 
 /** trust.json holds one short line per project; anything bigger is not hey's. */
 const TRUST_FILE_MAX_BYTES = 4 * 1024 * 1024;
@@ -90,7 +91,7 @@ export async function settleTrust(opts: {
     try {
       stored = readTrust(file).projects[project]?.trusted;
     } catch (e) {
-      opts.warn(`${file}: ${(e as Error).message}; projects count as not trusted`);
+      opts.warn(`${file}: ${errorText(e)}; projects count as not trusted`);
     }
     // a yes hey did not record at its question is not the user's (the agent may have written it)
     const { record } = opts.approvals;
@@ -111,7 +112,7 @@ export async function settleTrust(opts: {
       await recordTrust(file, project, trusted, opts.approvals.file);
       recorded = true;
     } catch (e) {
-      opts.warn(`could not record the answer in ${file}: ${(e as Error).message}`);
+      opts.warn(`could not record the answer in ${file}: ${errorText(e)}`);
     }
   }
   if (!trusted) opts.warn(declinedNotice(resources, file, recorded));

@@ -11,6 +11,7 @@ import { decodeHistoryLine, encodeHistoryEntry } from "./history-line.ts";
 import { parseKeys, type Key, type KeyName } from "./keys.ts";
 import { complete, editKey, emptyEditor, insert, layout, type EditorState } from "./line-editor.ts";
 import { visible } from "./visible.ts";
+import { errorText } from "../kernel/errors.ts";
 
 export interface ReplIo {
   /** asks one question at a prompt of its own; undefined when the user cancels (Ctrl-C, Esc, Ctrl-D) */
@@ -275,7 +276,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     try {
       quit = (await opts.onLine(text, turn.signal, io)) === "quit";
     } catch (e) {
-      out(`hey: ${visible(e instanceof Error ? e.message : String(e))}\n`);
+      out(`hey: ${visible(errorText(e))}\n`);
     }
     // a slash command after a cancelled turn does not make the exit a clean one
     if (turn.signal.aborted && signalled === undefined) lastInterrupted = true;
@@ -387,7 +388,7 @@ function appendHistory(file: string, entry: string): void {
   try {
     appendOwnFile(file, encodeHistoryEntry(entry) + "\n");
   } catch (e) {
-    if (!historyWarned) process.stderr.write(`hey: cannot save history to ${file}: ${(e as Error).message}\n`);
+    if (!historyWarned) process.stderr.write(`hey: cannot save history to ${file}: ${errorText(e)}\n`);
     historyWarned = true;
   }
 }

@@ -16,6 +16,7 @@ import { RELEASE_KEY } from "./release-key.ts";
 import { checkTransport, compareVersions, parseSums, ReleaseError, releaseUrl, SIGNATURE_FILE, SUMS_FILE } from "./release.ts";
 import { parsePublicKey, SignatureError, verifySignature } from "./signature.ts";
 import { assetName, binaryName, builtName, hostTarget, isWindows, TARGETS, type Target } from "./targets.ts";
+import { errnoCode, errorText } from "../kernel/errors.ts";
 
 const USAGE = "usage: hey upgrade [--check]   (--check exits 0 when up to date, 100 when an update is available;\n                               HEY_RELEASE_URL, HEY_VERSION, HEY_INSECURE: see README)\n";
 /** `--check`'s exit code when the release differs from this binary, as `dnf check-update` (0: none, 1: error). */
@@ -149,7 +150,7 @@ async function download(url: string, opts: DownloadOptions): Promise<Uint8Array 
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
   } catch (e) {
-    return fail(`could not download ${url}: ${(e as Error).message}; nothing was changed`);
+    return fail(`could not download ${url}: ${errorText(e)}; nothing was changed`);
   }
   // a redirect may lead elsewhere: the same rule for where it ended
   if (res.redirected) warn(checkTransport(res.url, opts.insecure));
@@ -176,7 +177,7 @@ async function download(url: string, opts: DownloadOptions): Promise<Uint8Array 
     }
   } catch (e) {
     if (tty) err.write("\n");
-    return fail(`the download of ${url} broke off after ${mb(got)}: ${(e as Error).message}; nothing was changed`);
+    return fail(`the download of ${url} broke off after ${mb(got)}: ${errorText(e)}; nothing was changed`);
   }
   if (total && got !== total) fail(`the download of ${url} ended after ${mb(got)} of ${mb(total)}; nothing was changed`);
   if (tty) err.write(`\r\x1b[Kdownloaded ${file}  ${mb(got)}\n`);
@@ -192,7 +193,7 @@ async function stage(binary: Uint8Array, dir: string, target: Target): Promise<s
   try {
     return await writeExecutable(join(dir, name), binary);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    const code = errnoCode(e) ?? errorText(e);
     return fail(`cannot write to ${dir} (${code}): run hey upgrade as the user who installed hey, or reinstall with install.sh; nothing was changed`);
   }
 }
@@ -222,7 +223,7 @@ async function versionOf(candidate: string): Promise<string> {
     return stdout.trim().split("\n")[0] ?? "";
   } catch (e) {
     if (e instanceof UpgradeError) throw e;
-    return broken((e as Error).message);
+    return broken(errorText(e));
   }
 }
 
@@ -232,7 +233,7 @@ async function versionOf(candidate: string): Promise<string> {
  * aside to `hey.exe.old` (removed by the next upgrade) and comes back if the second rename fails.
  */
 async function replace(candidate: string, self: string): Promise<void> {
-  const denied = (e: unknown) => fail(`cannot replace ${self}: ${(e as Error).message}; nothing was changed`);
+  const denied = (e: unknown) => fail(`cannot replace ${self}: ${errorText(e)}; nothing was changed`);
   if (process.platform !== "win32") return rename(candidate, self).catch(denied);
   const aside = `${self}.old`;
   await unlink(aside).catch(() => {});
