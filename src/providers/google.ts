@@ -19,7 +19,7 @@ import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { asObject, errorContextOf, requestBasics, toolText, unfinishedError } from "./common.ts";
-import type { ProviderOptions, RequestBasics } from "./common.ts";
+import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { geminiEffort } from "./effort.ts";
 import { toProviderError } from "./google-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
@@ -341,13 +341,6 @@ function toStop(finish: string, calledTools: boolean): StopReason {
 // ---------------------------------------------------------------------------------------------
 // Factory: the only code that touches the SDK client
 
-export interface GoogleProviderOptions extends ProviderOptions {
-  /** As the user wrote it, with or without the version segment (SPEC §2). */
-  baseUrl: string;
-  /** `[provider.X] api_version`; wins over a version in `baseUrl`. */
-  apiVersion?: string;
-}
-
 type Fetch = NonNullable<HttpOptions["fetch"]>;
 const KEY_HEADER = "x-goog-api-key";
 
@@ -357,7 +350,7 @@ const KEY_HEADER = "x-goog-api-key";
  * retries (no `retryOptions`), never continues a stream by itself, and has no `timeout` (it would
  * cut long streams, sdk-facts §3.1): the idle watchdog owns idleness.
  */
-export async function createGoogleProvider(opts: GoogleProviderOptions): Promise<Provider> {
+export async function createGoogleProvider(opts: AdapterOptions): Promise<Provider> {
   const { GoogleGenAI: Client } = await import("@google/genai");
   const apiKey = opts.apiKey || undefined;
   const target = splitBaseUrl(opts.baseUrl, opts.apiVersion);

@@ -14,7 +14,7 @@ import { emptyUsage, newId } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, toolText, unfinishedError } from "./common.ts";
-import type { ProviderOptions, RequestBasics } from "./common.ts";
+import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
 
@@ -277,14 +277,11 @@ function toStop(finish: string): StopReason {
 // ---------------------------------------------------------------------------------------------
 // Factory: the only code that touches the SDK client
 
-/** Nothing beyond what every adapter takes; an empty `apiKey` sends no Authorization header (Ollama, vLLM). */
-export type OpenAIProviderOptions = ProviderOptions;
-
 /** The SDK's client type, whose namespace the Responses adapter takes its wire types from. */
 export type { OpenAI };
 
 /** What the SDK client is built from; shared by both OpenAI protocols. */
-export type ClientOptions = Pick<OpenAIProviderOptions, "baseUrl" | "apiKey" | "headers" | "fetch">;
+export type ClientOptions = Pick<AdapterOptions, "baseUrl" | "apiKey" | "headers" | "fetch">;
 
 /**
  * The SDK client, configured from `opts` only, never from OPENAI_* environment variables, and
@@ -314,7 +311,7 @@ export async function openaiClient(opts: ClientOptions): Promise<OpenAI> {
 }
 
 /** A Provider over one OpenAI-compatible chat-completions endpoint (client: `openaiClient`). */
-export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise<Provider> {
+export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provider> {
   const client = await openaiClient(opts);
   const host = URL.canParse(opts.baseUrl) ? new URL(opts.baseUrl).hostname : "";
   const { maxTokensField, systemRole, reasoningReplay, parallelToolCalls, promptCacheKey } = opts.compat ?? {};

@@ -10,7 +10,7 @@ import type { ModelRequest } from "../../src/kernel/provider.ts";
 import { adaptHistory } from "../../src/kernel/adapt-history.ts";
 import { NO_RESULT as MISSING_RESULT } from "../../src/kernel/tool-calls.ts";
 import { anthropicBaseUrl, createAnthropicProvider } from "../../src/providers/anthropic.ts";
-import type { AnthropicProviderOptions } from "../../src/providers/anthropic.ts";
+import type { AdapterOptions } from "../../src/providers/common.ts";
 import { anthropicToolPairs } from "../helpers/invariants-anthropic.ts";
 import { fixture, startReplayServer } from "../helpers/replay-server.ts";
 import type { RecordedRequest } from "../helpers/replay-server.ts";
@@ -21,7 +21,7 @@ afterAll(() => server.stop());
 afterEach(() => expect(server.violations).toEqual([]));
 
 /** Sends `request` and returns what the server received. */
-async function send(request: Partial<ModelRequest>, opts: Partial<AnthropicProviderOptions> = {}): Promise<RecordedRequest> {
+async function send(request: Partial<ModelRequest>, opts: Partial<AdapterOptions> = {}): Promise<RecordedRequest> {
   server.enqueue(fixture("anthropic/text"));
   const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", ...opts });
   const full: ModelRequest = { system: "", messages: [], tools: [], ...request };
@@ -30,9 +30,9 @@ async function send(request: Partial<ModelRequest>, opts: Partial<AnthropicProvi
   if (!recorded) throw new Error("no request recorded");
   return recorded;
 }
-const bodyOf = async (request: Partial<ModelRequest>, opts: Partial<AnthropicProviderOptions> = {}) =>
+const bodyOf = async (request: Partial<ModelRequest>, opts: Partial<AdapterOptions> = {}) =>
   (await send(request, opts)).body as Record<string, unknown>;
-const messagesOf = async (messages: readonly Message[], opts: Partial<AnthropicProviderOptions> = {}) => (await bodyOf({ messages }, opts)).messages;
+const messagesOf = async (messages: readonly Message[], opts: Partial<AdapterOptions> = {}) => (await bodyOf({ messages }, opts)).messages;
 
 const user = (text: string): Message => ({ id: `u-${text}`, role: "user", content: [{ type: "text", text }] });
 const result = (id: string, text: string, isError = false): Message => ({

@@ -10,7 +10,8 @@ import type { Usage } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import type { Provider, StreamEvent } from "../../src/kernel/provider.ts";
 import { createGoogleProvider, mapEvents } from "../../src/providers/google.ts";
-import type { Chunk, GoogleProviderOptions } from "../../src/providers/google.ts";
+import type { AdapterOptions } from "../../src/providers/common.ts";
+import type { Chunk } from "../../src/providers/google.ts";
 import { googleToolPairs } from "../helpers/invariants-google.ts";
 import { WIRE_DIR, cutAfter, fixture, jsonReply, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import type { Reply } from "../helpers/replay-server.ts";
@@ -22,7 +23,7 @@ const server = startReplayServer();
 afterAll(() => server.stop());
 afterEach(() => expect(server.violations).toEqual([]));
 
-const provider = (opts: Partial<GoogleProviderOptions> = {}): Promise<Provider> =>
+const provider = (opts: Partial<AdapterOptions> = {}): Promise<Provider> =>
   createGoogleProvider({ model: MODEL, baseUrl: `${server.url}/v1beta`, apiKey: "KEY", ...opts });
 
 /** Replays one reply (none: nothing is queued) and returns the events, and the error if the stream threw. */

@@ -7,7 +7,7 @@ import type { Effort, Message, ToolSpec } from "../../src/kernel/ir.ts";
 import type { ModelRequest } from "../../src/kernel/provider.ts";
 import { adaptHistory } from "../../src/kernel/adapt-history.ts";
 import { createGoogleProvider, splitBaseUrl } from "../../src/providers/google.ts";
-import type { GoogleProviderOptions } from "../../src/providers/google.ts";
+import type { AdapterOptions } from "../../src/providers/common.ts";
 import { googleToolPairs } from "../helpers/invariants-google.ts";
 import { fixture, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import type { RecordedRequest, Reply } from "../helpers/replay-server.ts";
@@ -21,7 +21,7 @@ const OK = sseReply(`data: {"candidates": [{"content": {"parts": [{"text": "ok"}
 type Body = { contents: unknown[]; systemInstruction?: unknown; tools?: unknown; generationConfig?: Record<string, unknown> };
 
 /** Streams `request` (as the loop does: through adaptHistory first) and returns what the server received, and the done message. */
-async function send(request: Partial<ModelRequest>, opts: Partial<GoogleProviderOptions> = {}, reply: Reply = OK): Promise<{ sent: RecordedRequest; body: Body; reply: Message }> {
+async function send(request: Partial<ModelRequest>, opts: Partial<AdapterOptions> = {}, reply: Reply = OK): Promise<{ sent: RecordedRequest; body: Body; reply: Message }> {
   server.enqueue(reply);
   const model = opts.model ?? MODEL;
   const provider = await createGoogleProvider({ model, baseUrl: `${server.url}/v1beta`, apiKey: "KEY", ...opts });

@@ -4,7 +4,7 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import type { Effort, Message, ToolSpec } from "../../src/kernel/ir.ts";
 import type { ModelRequest, Provider } from "../../src/kernel/provider.ts";
 import { createOpenAIProvider } from "../../src/providers/openai.ts";
-import type { OpenAIProviderOptions } from "../../src/providers/openai.ts";
+import type { AdapterOptions } from "../../src/providers/common.ts";
 import { jsonReply, openaiChatToolPairs, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import type { RecordedRequest } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
@@ -16,7 +16,7 @@ afterEach(() => expect(server.violations).toEqual([]));
 const OK = sse([chatChunk({ content: "ok" }), chatChunk({ finish: "stop" })]);
 
 /** Sends `request` and returns what the server received. */
-async function send(request: Partial<ModelRequest>, opts: Partial<OpenAIProviderOptions> = {}): Promise<RecordedRequest> {
+async function send(request: Partial<ModelRequest>, opts: Partial<AdapterOptions> = {}): Promise<RecordedRequest> {
   server.enqueue(sseReply(OK));
   const provider: Provider = await createOpenAIProvider({ model: "gpt-test", baseUrl: `${server.url}/v1`, ...opts });
   const full: ModelRequest = { system: "", messages: [], tools: [], ...request };
@@ -25,7 +25,7 @@ async function send(request: Partial<ModelRequest>, opts: Partial<OpenAIProvider
   if (!recorded) throw new Error("no request recorded");
   return recorded;
 }
-const bodyOf = async (request: Partial<ModelRequest>, opts: Partial<OpenAIProviderOptions> = {}) =>
+const bodyOf = async (request: Partial<ModelRequest>, opts: Partial<AdapterOptions> = {}) =>
   (await send(request, opts)).body as Record<string, unknown>;
 
 const user = (text: string): Message => ({ id: `u-${text}`, role: "user", content: [{ type: "text", text }] });

@@ -5,7 +5,7 @@ import type { Effort, Message, ToolSpec } from "../../src/kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../../src/kernel/provider.ts";
 import { adaptHistory } from "../../src/kernel/adapt-history.ts";
 import { NO_RESULT as MISSING_RESULT } from "../../src/kernel/tool-calls.ts";
-import type { OpenAIProviderOptions } from "../../src/providers/openai.ts";
+import type { AdapterOptions } from "../../src/providers/common.ts";
 import { createResponsesProvider } from "../../src/providers/responses.ts";
 import { responsesToolPairs } from "../helpers/invariants-responses.ts";
 import { fixture, sseReply, startReplayServer } from "../helpers/replay-server.ts";
@@ -24,7 +24,7 @@ const OK = sseReply(
 );
 
 /** Streams `request` and returns what the server received, and the events. */
-async function exchange(request: Partial<ModelRequest>, opts: Partial<OpenAIProviderOptions> = {}, reply: Reply = OK) {
+async function exchange(request: Partial<ModelRequest>, opts: Partial<AdapterOptions> = {}, reply: Reply = OK) {
   server.enqueue(reply);
   const provider: Provider = await createResponsesProvider({ model: MODEL, baseUrl: `${server.url}/v1`, ...opts });
   const events: StreamEvent[] = [];
@@ -33,8 +33,8 @@ async function exchange(request: Partial<ModelRequest>, opts: Partial<OpenAIProv
   if (!recorded) throw new Error("no request recorded");
   return { recorded, events };
 }
-const send = async (request: Partial<ModelRequest>, opts: Partial<OpenAIProviderOptions> = {}) => (await exchange(request, opts)).recorded;
-const bodyOf = async (request: Partial<ModelRequest>, opts: Partial<OpenAIProviderOptions> = {}) =>
+const send = async (request: Partial<ModelRequest>, opts: Partial<AdapterOptions> = {}) => (await exchange(request, opts)).recorded;
+const bodyOf = async (request: Partial<ModelRequest>, opts: Partial<AdapterOptions> = {}) =>
   (await send(request, opts)).body as Record<string, unknown>;
 const inputOf = async (messages: readonly Message[]) => (await bodyOf({ messages })).input;
 /** What the loop sends: the history adapted for this provider first (SPEC §5.6). */
