@@ -1,12 +1,10 @@
 // One run of hey after the flags are parsed: the flow only. Configuration is read, the prompt is
 // built, wire.ts assembles the pieces, then the loop runs once (`-p`), a slash command runs, or
 // the REPL starts; the result becomes the exit code.
-import { homedir } from "node:os";
-import { basename, dirname } from "node:path";
 import type { Assembled } from "./wire.ts";
 import { EXIT, exitFor, SIGNAL_REASON, UsageError, VERSION, type CliArgs } from "./cli.ts";
-import { controlFiles, heyFiles } from "./config/control-files.ts";
-import { configPaths, loadConfig } from "./config/load.ts";
+import { controlFiles } from "./config/control-files.ts";
+import { loadConfig } from "./config/load.ts";
 import { hideEnvironment } from "./config/private-env.ts";
 import { knownSecrets } from "./config/secrets.ts";
 import { ConfigError } from "./config/settings.ts";
@@ -21,7 +19,6 @@ import { specTokens } from "./mcp/offer.ts";
 import { resourceMentions } from "./mcp/resources.ts";
 import { formatStatus } from "./mcp/status.ts";
 import { expandPrompt, isBlank, MentionError, readStdin } from "./prompt/input.ts";
-import { sessionsDir } from "./sessions/format.ts";
 import { findSession, resumeSession, scanSessions, unreadableNote, type LoadedSession } from "./sessions/reader.ts";
 import { parseSkillCommand, skillMessage, unknownSkill } from "./skills/catalog.ts";
 import { readSkillText } from "./skills/load.ts";
@@ -33,27 +30,21 @@ import { sessionsListing } from "./ui/sessions-list.ts";
 import { lineKind, unknownCommand } from "./ui/slash.ts";
 import { isTty, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
+import type { Places } from "./fs/places.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import { startProvider } from "./endpoint.ts";
 import { assemble, configFlags } from "./wire.ts";
 import { errnoCode, errorText } from "./kernel/errors.ts";
 
-interface Place {
-  env: Record<string, string | undefined>;
-  cwd: string;
-  home: string;
-  sessions: string;
-  /** ~/.config/hey or $XDG_CONFIG_HOME/hey: config, AGENTS.md, skills, trust.json */
-  configDir: string;
-}
+/** Where hey's files are (fs/places.ts), and the environment hey was started with. */
+type Place = Places & { env: Record<string, string | undefined> };
 
-export async function run(args: CliArgs): Promise<number> {
+export async function run(args: CliArgs, here: Places): Promise<number> {
   await hideEnvironment(); // before anything is spawned: the keys in hey's environment are not its children's to read
   const env = process.env;
-  const home = env.HOME || homedir();
-  const cwd = process.cwd();
-  const place: Place = { env, cwd, home, sessions: sessionsDir(env, home), configDir: dirname(configPaths(env, cwd).user) };
-  if (args.sessions) return print(sessionsListing({ all: args.all, json: args.output === "json", dir: place.sessions, cwd: place.cwd, home: place.home }));
+  const { home, cwd } = here;
+  const place: Place = { ...here, env };
+  if (args.sessions) return print(sessionsListing({ all: args.all, json: args.output === "json", dir: place.sessionsDir, cwd: place.cwd, home: place.home }));
   const oneShot = args.print || !isTty(0) || args.output === "json"; // JSON never opens the REPL
   let parts: Assembled;
   let prompt: ContentBlock[];
@@ -63,15 +54,14 @@ export async function run(args: CliArgs): Promise<number> {
     // the REPL asks before anything loads; node:readline (the question) is loaded only to ask.
     // The question and its notices are long sentences: wrapped at spaces, not mid-word by the terminal.
     const ask = async (question: string) => (await import("./trust/ask.ts")).askLine(wrapColumns(question, process.stdout.columns || 0, Bun.stringWidth));
-    const files = heyFiles(env, home, cwd);
-    const approvals = readApprovalState(files.approvals, warnWrapped);
+    const approvals = readApprovalState(here.approvalsFile, warnWrapped);
     const trust = await settleTrust({ cwd: place.cwd, configDir: place.configDir, approve: args.approve, interactive: !oneShot, ask, warn: warnWrapped, approvals });
     if (trust === "cancelled") return EXIT.interrupted;
     const flags = { ...configFlags(args), ...(resumed?.model ? { session: resumed.model } : {}) };
     // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
-    const loaded = loadConfig({ env, cwd: place.cwd, configFile: args.config, trustProject: trust.trusted, flags, approvals: approvals.record, approveProject: args.approve });
+    const loaded = loadConfig({ env, here, configFile: args.config, trustProject: trust.trusted, flags, approvals: approvals.record, approveProject: args.approve });
     const config = await decideWidenings(loaded, oneShot ? undefined : ask, warnWrapped);
-    const record = await recordApprovals(config, approvals, files.trust, warnWrapped, !oneShot);
+    const record = await recordApprovals(config, approvals, here.trustFile, warnWrapped, !oneShot);
     const logSecrets = knownSecrets(config.settings, env, args.proxy);
     const debug = await debugLog(args, place, () => logSecrets);
     const started = startProvider(config.settings, args.proxy, env, debug); // the SDK loads while stdin is read
@@ -81,9 +71,9 @@ export async function run(args: CliArgs): Promise<number> {
     for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warnWrapped(untrustedNotice(trust.resources, trust.stored, trust.file));
     const notice = (line: string) => notices.print(line);
-    const controls = controlFiles({ env, home, cwd, ...(args.config !== undefined ? { configFile: args.config } : {}) });
-    const guard = { approvals: { ...approvals, record }, trustFile: files.trust, controls };
-    const common = { args, env, cwd: place.cwd, home: place.home, configDir: place.configDir, trusted: trust.trusted, sessionsDir: place.sessions, oneShot, warn, notice, ...guard, ...(debug ? { debug } : {}) };
+    const controls = controlFiles(here, args.config);
+    const guard = { approvals: { ...approvals, record }, trustFile: here.trustFile, controls };
+    const common = { args, env, here, trusted: trust.trusted, oneShot, warn, notice, ...guard, ...(debug ? { debug } : {}) };
     parts = await assemble({ ...common, config, flags, started, resumed });
     if (isSkillLine(args.message)) prompt = withSkill(skillText(args.message, parts, args.noSkills), prompt);
     // `/resume` in the REPL: the same pieces around another session, with the model it last used
@@ -97,7 +87,7 @@ export async function run(args: CliArgs): Promise<number> {
   }
   try {
     if (!oneShot) return await repl(parts, args, place, reopen);
-    if (lineKind(args.message) === "command") return await oneCommand(parts, args.message, args.output);
+    if (lineKind(args.message) === "command") return await oneCommand(parts, args.message, args.output, place);
     return await oneShotRun(parts, await mcpInput(parts, args.message, prompt, warn), place.cwd);
   } catch (e) {
     if (e instanceof McpInputError) return preflightFailure(new UsageError(e.message), args);
@@ -129,7 +119,7 @@ async function debugLog(args: CliArgs, place: Place, secrets: () => readonly str
     return undefined;
   }
   const { openDebugLog } = await import("./net/debug-log.ts");
-  const log = openDebugLog(`${place.env.XDG_STATE_HOME || `${place.home}/.local/state`}/hey/logs`, secrets);
+  const log = openDebugLog(place.logsDir, secrets);
   warn(`debug log: ${log.path}`);
   return log;
 }
@@ -214,19 +204,18 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
   const { settings } = parts.agent;
   say(banner({ version: VERSION, provider: settings.provider.name, model: settings.model, cwd: place.cwd, home: place.home, color }));
   say(lastExchange(parts.agent.messages, "› ", answerFormat));
-  const state = place.env.XDG_STATE_HOME || `${place.home}/.local/state`;
   try {
     return await runRepl(
       {
         prompt: "› ",
         color,
-        historyFile: `${state}/hey/history`,
+        historyFile: place.historyFile,
         aside: (print) => (notices.print = print),
         complete: (line) => completions(line, parts.agent, place.cwd, parts.skills().map((s) => s.name), parts.mcp.prompts()),
         onLine: async (line, signal, io) => {
           const { agent } = parts;
           if (/^\/resume(\s|$)/.test(line.trim())) {
-            const session = await resumeCommand(line.trim().slice("/resume".length).trim(), { dir: place.sessions, cwd: place.cwd, current: parts.session.path, ask: io.ask, say });
+            const session = await resumeCommand(line.trim().slice("/resume".length).trim(), { dir: place.sessionsDir, cwd: place.cwd, current: parts.session.path, ask: io.ask, say });
             if (!session) return;
             const next = await reopen(session);
             parts.session.close();
@@ -244,7 +233,7 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
               say(lines.slice(0, -1).map((l) => wrapColumns(l, answerFormat.columns, Bun.stringWidth) + "\n").join(""));
               return io.ask(lines.at(-1)!);
             };
-            const result = await runCommand(line, commandContext(parts, signal, (t) => say(`${t}\n`), ask));
+            const result = await runCommand(line, commandContext(parts, place, signal, (t) => say(`${t}\n`), ask));
             if (result.text) say(wrapColumns(result.text, answerFormat.columns, Bun.stringWidth) + "\n");
             return result.quit ? "quit" : undefined;
           }
@@ -266,9 +255,9 @@ async function repl(first: Assembled, args: CliArgs, place: Place, reopen: Reope
 }
 
 /** `hey -p /usage`: the command's text on stdout (an error on stderr, exit 2); in JSON a `command` event, then `done`. */
-async function oneCommand(parts: Assembled, line: string, output: CliArgs["output"]): Promise<number> {
+async function oneCommand(parts: Assembled, line: string, output: CliArgs["output"], here: Places): Promise<number> {
   const { runCommand } = await import("./ui/commands.ts");
-  const result = await runCommand(line, { ...commandContext(parts, new AbortController().signal, (t) => writer(2).write(`${t}\n`)), oneShot: true });
+  const result = await runCommand(line, { ...commandContext(parts, here, new AbortController().signal, (t) => writer(2).write(`${t}\n`)), oneShot: true });
   if (output === "json") {
     parts.output.emit({ type: "command", name: line.trim().split(/\s/, 1)[0]!, ok: result.ok, output: result.text });
     parts.output.emit(doneEvent(result.ok ? "end" : "error", usageCounts(parts.agent.usage.total)));
@@ -311,9 +300,10 @@ async function oneShotRun(parts: Assembled, prompt: ContentBlock[], cwd: string)
  * REPL's question, for a `/reload` that finds a change giving the agent more (one-shot: none, the
  * change is left out).
  */
-function commandContext(parts: Assembled, signal: AbortSignal, print: (text: string) => void, ask?: (question: string) => Promise<string | undefined>) {
+function commandContext(parts: Assembled, here: Places, signal: AbortSignal, print: (text: string) => void, ask?: (question: string) => Promise<string | undefined>) {
   return {
     agent: parts.agent,
+    here,
     signal,
     terminal: parts.terminal,
     switchModel: parts.switchModel,
@@ -344,9 +334,9 @@ class SessionError extends Error {}
  */
 function openSession(args: CliArgs, place: Place): LoadedSession | undefined {
   try {
-    if (args.resume) return resumeSession(findSession(place.sessions, args.resume).path, place.cwd);
+    if (args.resume) return resumeSession(findSession(place.sessionsDir, args.resume).path, place.cwd);
     if (!args.continue) return undefined;
-    const { sessions, unreadable } = scanSessions(place.sessions);
+    const { sessions, unreadable } = scanSessions(place.sessionsDir);
     const latest = sessions.find((s) => s.cwd === place.cwd);
     const note = unreadableNote(unreadable.filter((u) => !latest || u.modified > latest.modified));
     if (note) warn(note);

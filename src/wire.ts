@@ -8,13 +8,14 @@ import { join, resolve } from "node:path";
 import { createAgent, type Agent } from "./agent.ts";
 import { fetchFor, providerFor, type Started } from "./endpoint.ts";
 import { VERSION, type CliArgs } from "./cli.ts";
-import { configPaths, type LoadedConfig } from "./config/load.ts";
+import type { LoadedConfig } from "./config/load.ts";
 import { reloadAll, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig } from "./config/reload.ts";
 import { setupHint } from "./config/resolve.ts";
 import { controlRefusal, listsSet } from "./config/control-files.ts";
 import { knownSecrets, redactingOutput, redactingTool, toolEnvironment, type Redaction } from "./config/secrets.ts";
 import type { ConfigFlags, Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
+import type { Places } from "./fs/places.ts";
 import { realTarget } from "./fs/real-target.ts";
 import { resolveUserPath } from "./fs/user-path.ts";
 import { newId, type Usage } from "./kernel/ir.ts";
@@ -41,8 +42,7 @@ import { createBashTool } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
 import { createEditTool } from "./tools/edit.ts";
 import { createGrepTool } from "./tools/grep.ts";
-import { cacheDir } from "./tools/ripgrep.ts";
-import { outputsRoot, pruneOutputs } from "./tools/outputs.ts";
+import { pruneOutputs } from "./tools/outputs.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
 import { chooseShell, type ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
@@ -58,14 +58,14 @@ type Env = Record<string, string | undefined>;
  * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash
  * keeps full outputs; `env`: the commands' environment (process.env by default).
  */
-export function createTools(settings: Settings, opts: { shell: ShellChoice; raw: boolean; outputDir?: string; env?: Env; home?: string }): Tool[] {
-  const { shell, raw, outputDir, env, home } = opts;
+export function createTools(settings: Settings, opts: { shell: ShellChoice; raw: boolean; outputDir?: string; env?: Env; home?: string; cacheDir?: string }): Tool[] {
+  const { shell, raw, outputDir, env, home, cacheDir } = opts;
   return [
     createBashTool({ shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw, outputDir, env }),
     createReadFileTool({ home }),
     createWriteFileTool({ home }),
     createEditTool({ home }),
-    createGrepTool({ rg: settings.tools.rg, home, env }),
+    createGrepTool({ rg: settings.tools.rg, home, env, cacheDir }),
   ];
 }
 
@@ -103,10 +103,8 @@ export function permissionCheck(lists: Settings["permission"], shell: string, pl
 export interface AssembleInput {
   args: CliArgs;
   env: Env;
-  cwd: string;
-  home: string;
-  /** ~/.config/hey (or $XDG_CONFIG_HOME/hey) */
-  configDir: string;
+  /** where hey's files are (fs/places.ts) */
+  here: Places;
   config: LoadedConfig;
   /** the flags `config` was resolved with */
   flags: ConfigFlags;
@@ -123,7 +121,6 @@ export interface AssembleInput {
   trustFile: string;
   /** hey's control files (config/control-files.ts): refused to the file tools while a permission list is set */
   controls: readonly string[];
-  sessionsDir: string;
   oneShot: boolean;
   warn(message: string): void;
   /** a line about something that happened in the background (an MCP server connected or failed) */
@@ -163,19 +160,20 @@ export interface Assembled {
  * provider cannot be created from the settings.
  */
 export async function assemble(input: AssembleInput): Promise<Assembled> {
-  const { args, env, cwd, resumed } = input;
+  const { args, env, here, resumed } = input;
+  const { cwd, home } = here;
   const { settings } = input.config;
   const sessionId = resumed?.header.id ?? newId(); // ids sort by time
   // a run that never got an answer leaves no session (issue 14)
-  const session = createSessionWriter({ dir: input.sessionsDir, id: sessionId, cwd, version: VERSION, warn: input.warn, untilAnswer: true, existing: resumed !== undefined });
-  const where = { userFile: configPaths(env, cwd).user, home: input.home };
+  const session = createSessionWriter({ dir: here.sessionsDir, id: sessionId, cwd, version: VERSION, warn: input.warn, untilAnswer: true, existing: resumed !== undefined });
+  const where = { userFile: here.userConfig, home };
   const hint = (e: { kind: string; message: string }) => setupHint(agent.settings.provider, agent.settings.model, e, where);
-  const terminal = args.output === "text" ? terminalOutput(input.oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home: input.home, hint }) : undefined;
+  const terminal = args.output === "text" ? terminalOutput(input.oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint }) : undefined;
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
   // nothing hey prints, saves or logs, and no tool result the model reads, holds a secret it knows
   // (MCP sign-ins' tokens included), nor, unless turned off, a value shaped like one
   let configSecrets = knownSecrets(settings, env, args.proxy);
-  const credentials = createCredentialStore(input.configDir);
+  const credentials = createCredentialStore(here.configDir);
   const secrets = () => [...configSecrets, ...credentials.secrets()].sort((a, b) => b.length - a.length);
   let shapes = settings.tools.redactSecrets;
   const redaction: Redaction = { secrets, shapes: () => shapes, shown: new Set() };
@@ -197,17 +195,17 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   let flags = input.flags;
   let fetchImpl = input.started.fetch;
   let shell = shellFor(settings);
-  const place = { cwd, home: input.home, controls: input.controls };
+  const place = { cwd, home, controls: input.controls };
   let rules = permissionCheck(settings.permission, shell.name, place);
   const approvals = input.approvals; // shared with a run reassembled by /resume: what /reload records holds there too
   // the schema diet: a tool every call of which some list refuses is not offered
   let compiled = everyList(settings.permission).map((l) => compileRules(l, shell.name).rules);
   const refused = (name: string) => compiled.some((rules) => refusedOutright(name, rules));
   // bash's full outputs live with the session; older ones are pruned in the background
-  const outputs = outputsRoot(env, process.platform, input.home);
+  const outputs = here.outputsDir;
   void pruneOutputs(outputs, { current: sessionId });
   const toolsFor = (s: Settings): Tool[] => {
-    const tools = createTools(s, { shell, raw: args.raw, outputDir: join(outputs, sessionId), env: toolEnvironment(env, s, s.tools.keepEnv), home: input.home });
+    const tools = createTools(s, { shell, raw: args.raw, outputDir: join(outputs, sessionId), env: toolEnvironment(env, s, s.tools.keepEnv), home, cacheDir: here.cacheDir });
     return s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools;
   };
   let tools = toolsFor(settings);
@@ -218,8 +216,8 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   const prompt = createPromptSource({
     core: corePrompt,
     cwd,
-    home: input.home,
-    configDir: input.configDir,
+    home,
+    configDir: here.configDir,
     os: platform(),
     shell: () => shell.name,
     skills: args.noSkills ? undefined : { project: input.trusted },
@@ -236,7 +234,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
     output,
     cwd,
     pathOf: (path) => {
-      const where = resolveUserPath(path, cwd, input.home);
+      const where = resolveUserPath(path, cwd, home);
       return "abs" in where ? where.abs : resolve(cwd, path);
     },
     system: prompt.system,
@@ -338,7 +336,7 @@ function mcpManager(input: AssembleInput, settings: Settings, builtins: string[]
     { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: args.noMcp, builtins },
     {
       connect: async (s, hooks, signal) => (await import("./mcp/client.ts")).connectServer(s, hooks, { version: VERSION, env, fetch: fetchNow(), auth: (s, refresh) => signedIn(s, auth.credentials, Date.now, refresh) }, signal),
-      store: createToolStore(cacheDir(env, process.platform, input.home)),
+      store: createToolStore(input.here.cacheDir),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => {
         emit(e);

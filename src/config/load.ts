@@ -2,10 +2,9 @@
 // after parsing — merging, checking, precedence, messages — is pure/config.ts.
 import type TOMLModule from "@iarna/toml";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { homedir } from "node:os";
 import { resolve } from "node:path";
+import type { Places } from "../fs/places.ts";
 import type { Approvals } from "./approvals.ts";
-import { heyFiles } from "./control-files.ts";
 import type { Guarded, LayerRole } from "./guard.ts";
 import { resolveConfig, type LayerGuard } from "./resolve.ts";
 import { checkLayer } from "./schema.ts";
@@ -13,12 +12,6 @@ import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings } from "
 import { errnoCode, errorText } from "../kernel/errors.ts";
 
 type Env = Record<string, string | undefined>;
-
-/** The user file (`$XDG_CONFIG_HOME/hey/config.toml`, else `~/.config/hey/config.toml`) and the project file of `cwd`. */
-export function configPaths(env: Env, cwd: string): { user: string; project: string } {
-  const files = heyFiles(env, env.HOME || homedir(), cwd);
-  return { user: files.userConfig, project: files.projectConfig };
-}
 
 /** @iarna/toml's TomlError: `line`/`col` are 0-based; `message` ends with " at row N, col M, pos P:" and a code excerpt. */
 interface TomlError extends Error {
@@ -98,7 +91,8 @@ export interface LoadedConfig {
 
 interface LoadOptions {
   env: Env;
-  cwd: string;
+  /** the user file, the project file and where a relative `--config` path starts (fs/places.ts) */
+  here: Pick<Places, "userConfig" | "projectConfig" | "cwd">;
   configFile?: string;
   trustProject: boolean;
   flags: ConfigFlags;
@@ -113,7 +107,7 @@ interface LoadOptions {
 
 /**
  * Loads the user file, the project file when `trustProject`, and `configFile` (relative to
- * `cwd`), then resolves them with `env` and `flags`. Throws ConfigError.
+ * `here.cwd`), then resolves them with `env` and `flags`. Throws ConfigError.
  */
 export function loadConfig(opts: LoadOptions): LoadedConfig {
   const layers = readLayers(opts, (e) => {
@@ -123,16 +117,16 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
 }
 
 function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void): ConfigLayer[] {
-  const paths = configPaths(opts.env, opts.cwd);
-  const files: [string, boolean, LayerRole][] = [[paths.user, false, "base"]];
-  if (opts.trustProject) files.push([paths.project, false, "narrowing"]);
-  if (opts.configFile !== undefined) files.push([resolve(opts.cwd, opts.configFile), true, "replacing"]);
+  const { userConfig, projectConfig, cwd } = opts.here;
+  const files: [string, boolean, LayerRole][] = [[userConfig, false, "base"]];
+  if (opts.trustProject) files.push([projectConfig, false, "narrowing"]);
+  if (opts.configFile !== undefined) files.push([resolve(cwd, opts.configFile), true, "replacing"]);
   const layers: ConfigLayer[] = [];
   for (const [path, required, role] of files) {
     try {
       const layer = loadLayer(path, { required });
       if (!layer) continue;
-      const project = path === paths.project;
+      const project = path === projectConfig;
       // what the user approved of the file, by its real path; on the first run all of it, and so of
       // a --config file named for the first time (the user just chose it); a user or project file
       // hey has not seen yet is approved in nothing: the agent may be the one that created it
@@ -158,8 +152,8 @@ export function recordKey(path: string): string {
 }
 
 function loaded(layers: ConfigLayer[], opts: LoadOptions): { config: LoadedConfig; unresolved: string[] } {
-  const paths = configPaths(opts.env, opts.cwd);
-  const skipped = !opts.trustProject && existsSync(paths.project) ? paths.project : undefined;
+  const project = opts.here.projectConfig;
+  const skipped = !opts.trustProject && existsSync(project) ? project : undefined;
   const { settings, warnings, unresolved, guards } = resolveConfig(layers, opts.env, opts.flags);
   const config: LoadedConfig = {
     settings,

@@ -3,16 +3,14 @@
 // check, and with --write record the flags it found in the config file that defines the provider
 // (backed up first, replaced atomically). Exit 0 only when the endpoint is usable as configured.
 import { readFile, stat } from "node:fs/promises";
-import { homedir } from "node:os";
-import { dirname } from "node:path";
 import { EXIT, parseCli, UsageError, type CliArgs } from "../cli.ts";
-import { heyFiles } from "../config/control-files.ts";
 import { knownSecrets } from "../config/secrets.ts";
-import { configPaths, loadConfig } from "../config/load.ts";
+import { loadConfig } from "../config/load.ts";
 import { presetHint } from "../config/providers.ts";
 import { ConfigError, type ProviderSettings, type Settings } from "../config/settings.ts";
 import { didYouMean } from "../config/suggest.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
+import type { Places } from "../fs/places.ts";
 import { trustedCas } from "../net/ca.ts";
 import type { DebugLog } from "../net/debug-log.ts";
 import { describeRoute, NetConfigError, resolveProxy, type ProxySources } from "../net/proxy.ts";
@@ -32,7 +30,7 @@ import { errnoCode, errorText } from "../kernel/errors.ts";
 export const DOCTOR_USAGE = "usage: hey doctor [PROVIDER] [--write] [--output json] [-m PROVIDER/MODEL] [--config FILE] [--proxy URL] [--base-url URL --protocol P --api-key K]\n";
 
 /** Runs the subcommand; the exit code: 0 usable, 1 not usable (or flags to record), 2 bad arguments or config. */
-export async function doctorCommand(argv: string[]): Promise<number> {
+export async function doctorCommand(argv: string[], here: Places): Promise<number> {
   const err = writer(2);
   let args: CliArgs;
   let write = false;
@@ -53,7 +51,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   try {
-    return await doctor(args, write, named);
+    return await doctor(args, write, named, here);
   } catch (e) {
     if (!(e instanceof ConfigError || e instanceof NetConfigError)) throw e;
     err.write(`hey doctor: ${e.message}\n`);
@@ -62,15 +60,13 @@ export async function doctorCommand(argv: string[]): Promise<number> {
 }
 
 /** `named`: the PROVIDER word, which must name a provider (`-m` syntax would take it for a model). */
-async function doctor(args: CliArgs, write: boolean, named: string | undefined): Promise<number> {
+async function doctor(args: CliArgs, write: boolean, named: string | undefined, here: Places): Promise<number> {
   const env = process.env;
-  const cwd = process.cwd();
-  const configDir = dirname(configPaths(env, cwd).user);
   const warn = (m: string) => writer(2).write(`hey doctor: ${m}\n`);
   // the doctor runs no tools: what the files give the agent is weighed as a run would, but not recorded
-  const approvals = readApprovalState(heyFiles(env, env.HOME || homedir(), cwd).approvals, warn);
-  const trust = await settleTrust({ cwd, configDir, approve: args.approve, interactive: false, ask: async () => undefined, warn, approvals });
-  const config = loadConfig({ env, cwd, configFile: args.config, trustProject: trust !== "cancelled" && trust.trusted, flags: configFlags(args), approvals: approvals.record, approveProject: args.approve });
+  const approvals = readApprovalState(here.approvalsFile, warn);
+  const trust = await settleTrust({ cwd: here.cwd, configDir: here.configDir, approve: args.approve, interactive: false, ask: async () => undefined, warn, approvals });
+  const config = loadConfig({ env, here, configFile: args.config, trustProject: trust !== "cancelled" && trust.trusted, flags: configFlags(args), approvals: approvals.record, approveProject: args.approve });
   const { settings } = config;
   if (named !== undefined && settings.provider.name !== named) {
     const known = settings.providers.map((p) => p.name);
@@ -82,7 +78,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined):
 
   let debug: DebugLog | undefined;
   if (args.verbose || env.HEY_LOG === "debug") {
-    debug = (await import("../net/debug-log.ts")).openDebugLog(`${env.XDG_STATE_HOME || `${env.HOME || homedir()}/.local/state`}/hey/logs`, () => knownSecrets(settings, env, args.proxy));
+    debug = (await import("../net/debug-log.ts")).openDebugLog(here.logsDir, () => knownSecrets(settings, env, args.proxy));
     warn(`debug log: ${debug.path}`);
   }
   const probes = await runProbes(settings, args.proxy, env, debug);

@@ -2,13 +2,11 @@
 // server of the `[mcp.NAME]` table, from the shell. A sign-in ends by connecting with the new
 // token, so what it prints is proven: `connected: NAME (N tools)`. Exit 0 done, 1 the sign-in (or
 // that connection) failed, 2 a bad command line or configuration, 130 cancelled.
-import { homedir } from "node:os";
-import { dirname } from "node:path";
 import { EXIT, parseCli, UsageError, VERSION } from "../cli.ts";
-import { heyFiles } from "../config/control-files.ts";
-import { configPaths, loadConfig } from "../config/load.ts";
+import { loadConfig } from "../config/load.ts";
 import { ConfigError, type McpServerSettings } from "../config/settings.ts";
 import { didYouMean } from "../config/suggest.ts";
+import type { Places } from "../fs/places.ts";
 import { NetConfigError } from "../net/proxy.ts";
 import { readApprovalState } from "../trust/approve.ts";
 import { settleTrust } from "../trust/store.ts";
@@ -20,12 +18,11 @@ import { createCredentialStore, type CredentialStore } from "./credentials.ts";
 import { signIn, signOut } from "./login.ts";
 import { signedIn } from "./oauth.ts";
 import { createToolStore } from "./store.ts";
-import { cacheDir } from "../tools/ripgrep.ts";
 import { errorText } from "../kernel/errors.ts";
 
 export const MCP_USAGE = "usage: hey mcp login NAME | hey mcp logout NAME   [--config FILE] [--approve] [--proxy URL] [--verbose]\n  NAME: an [mcp.NAME] table with a url\n";
 
-export async function mcpCommand(argv: string[]): Promise<number> {
+export async function mcpCommand(argv: string[], here: Places): Promise<number> {
   const out = writer(1);
   const err = writer(2);
   const [verb, ...rest] = argv;
@@ -50,14 +47,12 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   const env = process.env;
-  const cwd = process.cwd();
-  const configDir = dirname(configPaths(env, cwd).user);
   const warn = (m: string) => err.write(`hey: ${m}\n`);
   try {
     // as the doctor does: what the user has not approved (a server the agent added) is left out
-    const approvals = readApprovalState(heyFiles(env, env.HOME || homedir(), cwd).approvals, warn);
-    const trust = await settleTrust({ cwd, configDir, approve: args.approve, interactive: false, ask: async () => undefined, warn, approvals });
-    const config = loadConfig({ env, cwd, configFile: args.config, trustProject: trust !== "cancelled" && trust.trusted, flags: configFlags(args), approvals: approvals.record, approveProject: args.approve });
+    const approvals = readApprovalState(here.approvalsFile, warn);
+    const trust = await settleTrust({ cwd: here.cwd, configDir: here.configDir, approve: args.approve, interactive: false, ask: async () => undefined, warn, approvals });
+    const config = loadConfig({ env, here, configFile: args.config, trustProject: trust !== "cancelled" && trust.trusted, flags: configFlags(args), approvals: approvals.record, approveProject: args.approve });
     for (const w of config.warnings) warn(w);
     const { settings } = config;
     const server = settings.mcp.servers.find((s) => s.name === name);
@@ -66,14 +61,14 @@ export async function mcpCommand(argv: string[]): Promise<number> {
       const untrusted = trust !== "cancelled" && !trust.trusted && trust.resources.length > 0 ? " (this project's .hey/ is not trusted here: --approve reads it)" : "";
       throw new ConfigError(`no [mcp.${name}] table${didYouMean(name, known)}; remote servers configured: ${known.join(", ") || "none"}${untrusted}`);
     }
-    const store = createCredentialStore(configDir);
+    const store = createCredentialStore(here.configDir);
     if (verb === "logout") {
       const r = signOut(server, store);
-      createToolStore(cacheDir(env, process.platform, env.HOME || homedir())).forget(server); // the next run offers none of its tools until a sign-in
+      createToolStore(here.cacheDir).forget(server); // the next run offers none of its tools until a sign-in
       (r.ok ? out : err).write(`${r.ok ? "" : "hey: "}${r.text}\n`);
       return r.ok ? EXIT.ok : EXIT.usage;
     }
-    const debug = args.verbose || env.HEY_LOG === "debug" ? (await import("../net/debug-log.ts")).openDebugLog(`${env.XDG_STATE_HOME || `${env.HOME}/.local/state`}/hey/logs`) : undefined;
+    const debug = args.verbose || env.HEY_LOG === "debug" ? (await import("../net/debug-log.ts")).openDebugLog(here.logsDir) : undefined;
     if (debug) warn(`debug log: ${debug.path}`);
     const fetchImpl = fetchFor(settings, args.proxy, env, debug);
     return await login(server, store, fetchImpl, env);

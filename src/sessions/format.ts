@@ -30,12 +30,6 @@ export type SessionEntry =
 
 export type ParsedLine = { ok: true; entry: SessionEntry } | { ok: false; reason: string };
 
-/** `$XDG_STATE_HOME/hey/sessions`, else `HOME/.local/state/hey/sessions`. */
-export function sessionsDir(env: Record<string, string | undefined>, home: string): string {
-  const state = env.XDG_STATE_HOME || `${home}/.local/state`;
-  return `${state}/hey/sessions`;
-}
-
 /** What `--sessions` shows of one session file. */
 export interface SessionInfo {
   id: string;

@@ -10,7 +10,8 @@ import { abortReason, type Tool, type ToolContext, type ToolResult } from "../ke
 import { filterOutput, filterStreams, type Chunks } from "./bash-filter.ts";
 import { formatOutput, isVerbatimCommand, truncateHeadTail, type Hidden } from "./bash-output.ts";
 import { capture, type Captured } from "./capture.ts";
-import { ensurePrivateDir, outputsRoot } from "./outputs.ts";
+import { places } from "../fs/places.ts";
+import { ensurePrivateDir } from "./outputs.ts";
 import type { ShellChoice } from "./shell.ts";
 import { errorText } from "../kernel/errors.ts";
 
@@ -53,7 +54,7 @@ export interface BashToolOptions {
 /** The bash tool. `run` never throws: spawn failures, non-zero exits, timeouts and aborts are error results. */
 export function createBashTool(opts: BashToolOptions): Tool {
   const maxTimeoutMs = Math.max(opts.maxTimeoutMs ?? MAX_TIMEOUT_MS, opts.timeoutMs);
-  const outputDir = opts.outputDir ?? join(outputsRoot(process.env, process.platform, homedir()), newId());
+  const outputDir = opts.outputDir ?? join(places(process.env, homedir(), process.cwd(), process.platform).outputsDir, newId());
   const cut = `cut to ${MAX_RESULT_LINES} lines/${MAX_RESULT_BYTES >> 10} KB; the full output is saved to a file named in the result.`;
   const description =
     `Run a shell command in the project root (stdin closed). timeout_ms defaults to ${opts.timeoutMs}, max ${maxTimeoutMs}. ` +

@@ -16,6 +16,7 @@ import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, type ToolContext, toolError, type ToolResult } from "../kernel/tool.ts";
 import { globToRegExp } from "./gitignore.ts";
+import { places } from "../fs/places.ts";
 import { locateRipgrep } from "./ripgrep.ts";
 import { ALWAYS_SKIP, walkFiles } from "./walk.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -33,6 +34,8 @@ export interface GrepToolOptions {
   home?: string;
   /** ripgrep's environment: the one the model's commands get, without API keys (default: hey's) */
   env?: Record<string, string | undefined>;
+  /** where the embedded ripgrep is written on first use (default: hey's cache dir, fs/places.ts) */
+  cacheDir?: string;
 }
 
 
@@ -85,7 +88,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       }
 
       const search = { root, isFile: info.isFile(), regex, pattern, ignoreCase, context, glob, cap, keep, show };
-      if (rg === undefined) rg = await locateRipgrep();
+      if (rg === undefined) rg = await locateRipgrep(options.cacheDir ?? places(process.env, home, process.cwd(), process.platform).cacheDir);
       let found = rg ? await searchWithRg(rg, search, ctx, options.env) : undefined;
       if (!found && !ctx.signal.aborted) found = await searchBuiltin(search, ctx.signal);
       if (!found || ctx.signal.aborted) return toolError("grep interrupted");

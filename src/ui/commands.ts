@@ -1,8 +1,8 @@
 // Slash commands (SPEC §17) and tab completion for the REPL.
 import { readdirSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Agent } from "../agent.ts";
+import type { Places } from "../fs/places.ts";
 import { addUsage, EFFORTS, emptyUsage, type Effort, type Usage } from "../kernel/ir.ts";
 import { cacheHitShare } from "../kernel/output.ts";
 import { isUsable } from "../config/providers.ts";
@@ -11,15 +11,17 @@ import { ConfigError, configuredWindow } from "../config/settings.ts";
 import { buildContext } from "../context/view.ts";
 import { promptCompletions, type McpPrompt } from "../mcp/prompts.ts";
 import { effectiveBudget } from "../context/window.ts";
-import { formatSessionList, sessionsDir } from "../sessions/format.ts";
+import { formatSessionList } from "../sessions/format.ts";
 import { pruneSessions, scanSessions, sessionShortIds, unreadableNote } from "../sessions/reader.ts";
-import { outputsRoot, removeSessionOutputs } from "../tools/outputs.ts";
+import { removeSessionOutputs } from "../tools/outputs.ts";
 import type { TerminalOutput } from "./terminal.ts";
 import { COMMANDS, unknownCommand } from "./slash.ts";
 import { visible } from "./visible.ts";
 
 export interface CommandContext {
   agent: Agent;
+  /** where the sessions and bash's full outputs are (`/sessions`), and the project */
+  here: Pick<Places, "sessionsDir" | "outputsDir" | "home" | "cwd">;
   signal: AbortSignal;
   terminal: TerminalOutput | undefined;
   /** re-resolves configuration for `-m spec` and swaps the provider; throws ConfigError */
@@ -110,7 +112,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       return said(`thinking ${shown ? "shown" : "hidden"}`);
     }
     case "/sessions":
-      return sessionsCommand(rest, ctx.oneShot !== true);
+      return sessionsCommand(rest, ctx.oneShot !== true, ctx.here);
     case "/usage":
       return said(usageReport(ctx.agent, ctx.earlierRuns?.()));
     case "/mcp": {
@@ -187,13 +189,12 @@ function pathCompletions(partial: string, cwd: string): string[] {
  * (all but the newest 20). Like the listing, prune acts on this directory's sessions; `all`
  * reaches every directory's.
  */
-function sessionsCommand(words: string[], interactive: boolean): CommandResult {
-  const home = process.env.HOME || homedir();
-  const dir = sessionsDir(process.env, home);
+function sessionsCommand(words: string[], interactive: boolean, here: CommandContext["here"]): CommandResult {
+  const { home, cwd, sessionsDir: dir } = here;
   if (words.length === 0 || (words.length === 1 && words[0] === "all")) {
     const { sessions, unreadable } = scanSessions(dir);
     const note = unreadableNote(unreadable);
-    const shown = words.length === 0 ? sessions.filter((s) => s.cwd === process.cwd()) : sessions;
+    const shown = words.length === 0 ? sessions.filter((s) => s.cwd === cwd) : sessions;
     return said(visible(formatSessionList(shown, home, interactive ? RESUME_IN_REPL : undefined, sessionShortIds(dir))).trimEnd() + (note ? `\nhey: ${note}` : ""));
   }
   const [verb, ...rest] = words;
@@ -203,9 +204,8 @@ function sessionsCommand(words: string[], interactive: boolean): CommandResult {
   if (verb === "prune" && a && /^\d+d$/.test(a) && b === undefined) opts = { olderThanDays: Number(a.slice(0, -1)) };
   if (verb === "prune" && a === "keep" && b && /^\d+$/.test(b) && more === undefined) opts = { keep: Number(b) };
   if (!opts) return refused("use /sessions [all], /sessions prune [all] 30d (delete those older than 30 days) or /sessions prune [all] keep 20 (all but the newest 20); without all, only this directory's sessions");
-  const { deleted, held } = pruneSessions(dir, { ...opts, cwd: every ? undefined : process.cwd() });
-  const outputs = outputsRoot(process.env, process.platform, home);
-  for (const id of deleted) removeSessionOutputs(outputs, id); // bash's full outputs go with their session
+  const { deleted, held } = pruneSessions(dir, { ...opts, cwd: every ? undefined : cwd });
+  for (const id of deleted) removeSessionOutputs(here.outputsDir, id); // bash's full outputs go with their session
   return said(pruneReport(deleted.length, held.length, every, opts));
 }
 

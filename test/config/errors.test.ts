@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { loadConfig, loadLayer } from "../../src/config/load.ts";
 import { resolveConfig } from "../../src/config/resolve.ts";
 import { type ConfigFlags, ConfigError } from "../../src/config/settings.ts";
+import { configInputs } from "../helpers/places.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -59,7 +60,7 @@ describe("a malformed file names PATH:LINE:COL (1-based)", () => {
 
   test("a missing --config file", () => {
     const missing = join(dir, "nope.toml");
-    expect(() => loadConfig({ env: { HOME: dir }, cwd: dir, configFile: "nope.toml", trustProject: false, flags: {}, approvals: undefined })).toThrow(
+    expect(() => loadConfig({ ...configInputs({ HOME: dir }, dir), configFile: "nope.toml", trustProject: false, flags: {}, approvals: undefined })).toThrow(
       new ConfigError(`--config ${missing}: no such file`),
     );
     expect(loadLayer(missing, { required: false })).toBeUndefined();
@@ -115,7 +116,7 @@ describe("numbers out of range name the file, its line and the key (issue 13 row
     const path = join(dir, "config.toml");
     writeFileSync(path, text);
     try {
-      loadConfig({ env: { HOME: dir }, cwd: dir, configFile: path, trustProject: false, flags: {}, approvals: undefined });
+      loadConfig({ ...configInputs({ HOME: dir }, dir), configFile: path, trustProject: false, flags: {}, approvals: undefined });
       return "no error";
     } catch (e) {
       return (e as Error).message.replaceAll(path, "PATH");
@@ -152,7 +153,7 @@ describe("numbers out of range name the file, its line and the key (issue 13 row
     writeFileSync(config, "[agent]\nmax_turns = 0\n");
     let message = "no error";
     try {
-      loadConfig({ env: { HOME: dir, XDG_CONFIG_HOME: dir }, cwd: dir, configFile: config, trustProject: false, flags: {}, approvals: undefined });
+      loadConfig({ ...configInputs({ HOME: dir, XDG_CONFIG_HOME: dir }, dir), configFile: config, trustProject: false, flags: {}, approvals: undefined });
     } catch (e) {
       message = (e as Error).message;
     }
@@ -172,7 +173,7 @@ describe("numbers out of range name the file, its line and the key (issue 13 row
   test("unknown keys warn with their line and the key meant", () => {
     const path = join(dir, "config.toml");
     writeFileSync(path, '[agent]\nmax_turn = 3\n[mcp.fs]\ncommand = "x"\nenable = true\n');
-    const { warnings } = loadConfig({ env: { HOME: dir }, cwd: dir, configFile: path, trustProject: false, flags: {}, approvals: undefined });
+    const { warnings } = loadConfig({ ...configInputs({ HOME: dir }, dir), configFile: path, trustProject: false, flags: {}, approvals: undefined });
     expect(warnings).toEqual([
       `${path}:2: unknown key [agent] max_turn (ignored); did you mean max_turns?`,
       `${path}:5: unknown key [mcp.fs] enable (ignored); did you mean enabled?`,

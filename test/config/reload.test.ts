@@ -10,6 +10,7 @@ import { resolveConfig } from "../../src/config/resolve.ts";
 import type { Settings } from "../../src/config/settings.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { defaultSettingsForTest } from "../helpers/settings.ts";
+import { configInputs } from "../helpers/places.ts";
 
 describe("reloadAll: all or nothing", () => {
   const applied: string[] = [];
@@ -79,7 +80,7 @@ describe("LoadedConfig.reload reads the files again and collects every problem",
 
   const GOOD = '[default]\nprovider = "a"\n\n[provider.a]\nbase_url = "http://127.0.0.1:1/v1"\nmodels = ["m1", "m2"]\n';
   const load = (env: Record<string, string> = {}) =>
-    loadConfig({ env: { XDG_CONFIG_HOME: join(tmp.path, "xdg"), ...env }, cwd: project, trustProject: true, flags: {}, approvals: undefined });
+    loadConfig({ ...configInputs({ XDG_CONFIG_HOME: join(tmp.path, "xdg"), ...env }, project), trustProject: true, flags: {}, approvals: undefined });
 
   test("fixed files give the new settings", () => {
     writeFileSync(user, GOOD);

@@ -9,6 +9,7 @@ import { loadConfig } from "../../src/config/load.ts";
 import { isUsable } from "../../src/config/providers.ts";
 import { resolveConfig, setupHint, setupText } from "../../src/config/resolve.ts";
 import type { ConfigFlags, ConfigLayer } from "../../src/config/settings.ts";
+import { configInputs } from "../helpers/places.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -92,8 +93,7 @@ describe("precedence: user < project < --config < HEY_* < flags, key by key", ()
     if (c.project) write(join(cwd, ".hey", "config.toml"), c.project);
     if (c.config) write(join(dir, "extra.toml"), c.config);
     const r = loadConfig({
-      env: { HOME: home, ...c.env },
-      cwd,
+      ...configInputs({ HOME: home, ...c.env }, cwd),
       configFile: c.config ? "../extra.toml" : undefined,
       trustProject: c.trust ?? true,
       flags: c.flags ?? {},
@@ -105,7 +105,7 @@ describe("precedence: user < project < --config < HEY_* < flags, key by key", ()
 
   test("XDG_CONFIG_HOME holds the user file", () => {
     write(join(dir, "xdg", "hey", "config.toml"), "[retry]\nmax_retries = 1");
-    const r = loadConfig({ env: { HOME: join(dir, "home"), XDG_CONFIG_HOME: join(dir, "xdg") }, cwd: dir, trustProject: false, flags: {}, approvals: undefined });
+    const r = loadConfig({ ...configInputs({ HOME: join(dir, "home"), XDG_CONFIG_HOME: join(dir, "xdg") }, dir), trustProject: false, flags: {}, approvals: undefined });
     expect(r.settings.retry.maxRetries).toBe(1);
   });
 

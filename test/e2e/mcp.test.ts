@@ -11,6 +11,7 @@ import { loadConfig } from "../../src/config/load.ts";
 import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER, FS_SERVER } from "../helpers/mcp.ts";
 import { resultText, startModelServer, textOf, type ChatRequest, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { configInputs } from "../helpers/places.ts";
 
 setDefaultTimeout(120_000);
 
@@ -141,7 +142,7 @@ test("the evolution loop across runs: the model adds [mcp.fs] with write_file; t
   // the user approves it (as the interactive prompt's yes records it)
   const record = join(home.path, ".local", "state", "hey", "approvals.json");
   const approvals = parseApprovals(readFileSync(record, "utf8"));
-  const approved = loadConfig({ env: { HOME: home.path }, cwd: home.path, trustProject: false, flags: {}, approvals }).approve();
+  const approved = loadConfig({ ...configInputs({ HOME: home.path }, home.path), trustProject: false, flags: {}, approvals }).approve();
   writeFileSync(record, formatApprovals(withConfigs(approvals, Object.fromEntries(approved.guards.map((g) => [g.key, g.used])))));
 
   const use = await hey(["-c", "-p", "what is in my notes?"]);

@@ -5,7 +5,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import type { AgentEvent } from "../../src/kernel/output.ts";
-import { formatSessionList, sessionsDir, type SessionInfo } from "../../src/sessions/format.ts";
+import { formatSessionList, type SessionInfo } from "../../src/sessions/format.ts";
 import { findSession, latestSession, listSessions, pruneSessions } from "../../src/sessions/reader.ts";
 import { lockSession, unlockSession } from "../../src/sessions/lock.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
@@ -41,12 +41,6 @@ function session(dir: string, cwd: string, prompt: string, ageDays = 0): string 
   utimesSync(w.path, t, t);
   return id;
 }
-
-test("sessionsDir follows XDG_STATE_HOME, else ~/.local/state", () => {
-  expect(sessionsDir({ XDG_STATE_HOME: "/x/state" }, "/h")).toBe("/x/state/hey/sessions");
-  expect(sessionsDir({}, "/h")).toBe("/h/.local/state/hey/sessions");
-  expect(sessionsDir({ XDG_STATE_HOME: "" }, "/h")).toBe("/h/.local/state/hey/sessions");
-});
 
 describe("writer", () => {
   test("creates nothing until the first message", () => {

@@ -3,6 +3,7 @@
 import { expect, test } from "bun:test";
 import type { Agent } from "../../src/agent.ts";
 import { ConfigError } from "../../src/config/settings.ts";
+import { places } from "../../src/fs/places.ts";
 import { runCommand, type CommandContext } from "../../src/ui/commands.ts";
 import { createTerminalOutput, type TerminalOutput } from "../../src/ui/terminal.ts";
 
@@ -16,6 +17,7 @@ function context(): { ctx: CommandContext; switched: string[] } {
     switchModel: async (spec: string) => void switched.push(spec),
     reload: async () => ({ ok: true, changes: [], errors: [], warnings: [] }),
     mcpStatus: async () => "",
+    here: places({}, "/h", "/p", "linux"),
   };
   return { ctx, switched };
 }
@@ -58,7 +60,7 @@ function compactContext(terminal: TerminalOutput | undefined, compacted: boolean
     },
   } as unknown as Agent;
   const never = () => Promise.reject(new Error("not used"));
-  return { agent, signal: new AbortController().signal, terminal, switchModel: never, reload: never, mcpStatus: never };
+  return { agent, signal: new AbortController().signal, terminal, switchModel: never, reload: never, mcpStatus: never, here: places({}, "/h", "/p", "linux") };
 }
 
 test("/compact on a terminal: one line, the compaction's own (no second line saying the same)", async () => {
