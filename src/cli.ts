@@ -13,9 +13,6 @@ export function exitFor(stop: "end" | "length" | "max_turns" | "max_run_tokens" 
   return stop === "interrupted" ? EXIT.interrupted : EXIT.runtime;
 }
 
-/** What a run cancelled by a signal says happened (its error, the results of the calls it cut short); Ctrl-C says "interrupted by user". */
-export const SIGNAL_REASON = { SIGTERM: "terminated (SIGTERM)", SIGHUP: "the terminal hung up (SIGHUP)" } as const;
-
 const OUTPUTS = ["text", "json"] as const;
 
 export interface CliArgs {

@@ -2,7 +2,7 @@
 // built, wire.ts assembles the pieces, then the loop runs once (`-p`), a slash command runs, or
 // the REPL starts; the result becomes the exit code.
 import type { Assembled } from "./wire.ts";
-import { EXIT, exitFor, SIGNAL_REASON, UsageError, VERSION, type CliArgs } from "./cli.ts";
+import { EXIT, exitFor, UsageError, VERSION, type CliArgs } from "./cli.ts";
 import { controlFiles } from "./config/control-files.ts";
 import { loadConfig } from "./config/load.ts";
 import { hideEnvironment } from "./config/private-env.ts";
@@ -27,6 +27,7 @@ import { decideWidenings, readApprovalState, recordApprovals } from "./trust/app
 import { settleTrust } from "./trust/store.ts";
 import { doneEvent, failureLines } from "./ui/json.ts";
 import { sessionsListing } from "./ui/sessions-list.ts";
+import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
 import { lineKind, unknownCommand } from "./ui/slash.ts";
 import { isTty, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
@@ -265,30 +266,25 @@ async function oneCommand(parts: Assembled, line: string, output: CliArgs["outpu
   return result.ok ? EXIT.ok : EXIT.usage;
 }
 
-/** SIGTERM and SIGHUP end a run as Ctrl-C does (tools' process groups killed, session flushed), then exit 128 + signal. */
-const SIGNAL_EXIT = { SIGTERM: EXIT.terminated, SIGHUP: EXIT.hangup } as const;
-/** After SIGTERM or SIGHUP, how long the cancelled turn gets to end before hey leaves anyway. */
-const SIGNAL_GRACE_MS = 5000;
-
 async function oneShotRun(parts: Assembled, prompt: ContentBlock[], cwd: string): Promise<number> {
   const abort = new AbortController();
   let signalled: number | undefined;
-  const onSigint = () => {
-    if (abort.signal.aborted) process.exit(signalled ?? EXIT.interrupted); // a second Ctrl-C: leave now
-    abort.abort();
-  };
-  const onSignal = (name: keyof typeof SIGNAL_EXIT) => () => {
-    signalled ??= SIGNAL_EXIT[name];
-    abort.abort(SIGNAL_REASON[name]);
-    setTimeout(() => process.exit(signalled), SIGNAL_GRACE_MS).unref();
-  };
-  const handlers = [["SIGINT", onSigint], ["SIGTERM", onSignal("SIGTERM")], ["SIGHUP", onSignal("SIGHUP")]] as const;
-  for (const [name, handler] of handlers) process.on(name, handler);
+  const off = onSignals({
+    interrupt() {
+      if (abort.signal.aborted) process.exit(signalled ?? EXIT.interrupted); // a second Ctrl-C: leave now
+      abort.abort();
+    },
+    end(name) {
+      signalled ??= SIGNAL_EXIT[name];
+      abort.abort(SIGNAL_REASON[name]);
+      exitAfterGrace(signalled);
+    },
+  });
   let result: RunResult;
   try {
     result = await parts.agent.send(prompt, abort.signal);
   } finally {
-    for (const [name, handler] of handlers) process.off(name, handler);
+    off();
   }
   if (signalled !== undefined) return signalled;
   if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(parts, cwd, result.stop);

@@ -66,6 +66,7 @@ const EDGES = new Set([
   "trust/ask.ts",
   "trust/store.ts",
   "ui/sessions-list.ts",
+  "ui/signals.ts",
   "ui/commands.ts",
   "ui/display.ts",
   "ui/repl.ts",

@@ -5,11 +5,11 @@
 // History persists; Tab completes. The terminal is restored on every way out (Ctrl-D, Ctrl-C,
 // /quit, SIGTERM, SIGHUP, process exit). What a line means is the caller's business (`onLine`).
 import { writeSync } from "node:fs";
-import { EXIT, SIGNAL_REASON } from "../cli.ts";
 import { appendOwnFile, readOwnFile } from "../fs/own-files.ts";
 import { decodeHistoryLine, encodeHistoryEntry } from "./history-line.ts";
 import { parseKeys, type Key, type KeyName } from "./keys.ts";
 import { complete, editKey, emptyEditor, insert, layout, type EditorState } from "./line-editor.ts";
+import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON, type EndSignal } from "./signals.ts";
 import { visible } from "./visible.ts";
 import { errorText } from "../kernel/errors.ts";
 
@@ -47,10 +47,6 @@ const EXIT_CTRL_C_MS = 2000;
 const ESC_TIMEOUT_MS = 50;
 /** Ctrl-C presses after a cancel the turn has not honoured yet before hey stops waiting and exits. */
 const FORCE_QUIT_PRESSES = 3;
-/** After SIGTERM or SIGHUP, how long the cancelled turn gets to end (tools killed, session flushed). */
-const SIGNAL_GRACE_MS = 5000;
-/** Exit codes after a signal: 128 + its number. */
-const SIGNAL_EXIT = { SIGTERM: EXIT.terminated, SIGHUP: EXIT.hangup } as const;
 /** The terminal went away without a SIGHUP first: its input ended (read 0) or failed (EIO). */
 const CLOSED = "the terminal closed";
 
@@ -309,14 +305,9 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     if (mode !== "busy" && mode !== "ask") return leave();
     turn?.abort(why);
     if (mode === "ask") answer(undefined);
-    setTimeout(() => {
-      restore();
-      process.exit(signalled);
-    }, SIGNAL_GRACE_MS).unref();
+    exitAfterGrace(code, restore);
   };
-  const onTerm = () => stop(SIGNAL_EXIT.SIGTERM, SIGNAL_REASON.SIGTERM);
-  const onHup = () => stop(SIGNAL_EXIT.SIGHUP, SIGNAL_REASON.SIGHUP);
-  const onInt = () => onCtrlC(); // `kill -INT`: raw mode keeps Ctrl-C from being a signal
+  let offSignals = (_keep?: readonly EndSignal[]) => {};
   // closing a terminal window ends its input (often just before the SIGHUP): a hang-up, not a /quit
   const onEnd = () => stop(SIGNAL_EXIT.SIGHUP, CLOSED);
   const ignore = () => {};
@@ -336,18 +327,17 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     stdin.off("error", onEnd);
     stdin.pause();
     stdout.off("resize", onResize);
-    process.off("SIGTERM", onTerm);
     // after a hang-up the SIGHUP that follows must not kill hey (by default) before the session is closed and unlocked
-    if (signalled !== SIGNAL_EXIT.SIGHUP) process.off("SIGHUP", onHup);
-    process.off("SIGINT", onInt);
+    offSignals(signalled === SIGNAL_EXIT.SIGHUP ? ["SIGHUP"] : []);
   }
 
   return new Promise((resolve) => {
     resolveRepl = resolve;
     process.on("exit", restore);
-    process.on("SIGTERM", onTerm);
-    process.on("SIGHUP", onHup);
-    process.on("SIGINT", onInt);
+    offSignals = onSignals({
+      interrupt: onCtrlC, // `kill -INT`: raw mode keeps Ctrl-C from being a signal
+      end: (name) => stop(SIGNAL_EXIT[name], SIGNAL_REASON[name]),
+    });
     stdout.on("error", ignore);
     stdout.on("resize", onResize);
     if (stdin.isTTY) stdin.setRawMode(true);

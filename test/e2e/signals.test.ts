@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SIGNAL_REASON } from "../../src/cli.ts";
+import { SIGNAL_REASON } from "../../src/ui/signals.ts";
 import { ensureBinary, tempDir } from "../helpers/e2e.ts";
 import { startModelServer, type ModelServer } from "../helpers/model-server.ts";
 import { killMarked, marker, processes, waitForGroup } from "../helpers/processes.ts";
