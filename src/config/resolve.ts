@@ -9,7 +9,7 @@ import type { Effort } from "../kernel/ir.ts";
 import { validateRules } from "../permission/rules.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS } from "../providers/stream-guard.ts";
 import { guardedOf, guardLayer, type Guarded } from "./guard.ts";
-import { chooseProvider, envValue, OLLAMA_MODEL, OLLAMA_URL } from "./providers.ts";
+import { chooseProvider, envValue } from "./providers.ts";
 import {
   checkLayer,
   checkRange,
@@ -25,48 +25,6 @@ import {
 } from "./schema.ts";
 
 import { ConfigError, type ConfigFlags, type ConfigLayer, type McpServerSettings, type ProviderSettings, type Settings } from "./settings.ts";
-
-/**
- * What a new user with no configuration and no model server reads: the default, then three ways
- * to configure one. `userFile` is the user config file this run reads (XDG_CONFIG_HOME counts),
- * `~/`-shortened under `home`.
- */
-export function setupText(userFile = "~/.config/hey/config.toml", home?: string): string {
-  const shown = home && userFile.startsWith(`${home}/`) ? `~/${userFile.slice(home.length + 1)}` : userFile;
-  return [
-    `With no configuration hey talks to a local Ollama (${OLLAMA_URL}) with the model ${OLLAMA_MODEL}: start it with \`ollama serve\` and \`ollama pull ${OLLAMA_MODEL}\`,`,
-    "or set a key for a hosted model: export OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or DEEPSEEK_API_KEY,",
-    `or add a provider to ${shown}: [provider.NAME] base_url = "https://.../v1", models = ["MODEL"],`,
-    "or use any endpoint once: hey --base-url http://127.0.0.1:11434/v1 -m MODEL",
-  ].join("\n");
-}
-
-/**
- * Help after a failed request, when there is some (issue 14): the setup hint when the default
- * local Ollama does not answer; `ollama pull MODEL` when a local server says the model is not
- * there (a 404, told by the status in the message as a documented last resort). `where` is the
- * user config file and the home directory, for the hint to name the file this run reads.
- */
-export function setupHint(
-  provider: ProviderSettings,
-  model: string,
-  error: { kind: string; message: string },
-  where: { userFile?: string; home?: string } = {},
-): string | undefined {
-  if (provider.preset && provider.name === "ollama" && error.kind === "network") return setupText(where.userFile, where.home);
-  if (error.kind === "bad_request" && /\(404\)/.test(error.message) && isLoopback(provider.baseUrl))
-    return `the local server has no model "${model}": with Ollama, run \`ollama pull ${model}\` (or pick another model with /model or -m)`;
-  return undefined;
-}
-
-function isLoopback(url: string): boolean {
-  try {
-    const host = new URL(url).hostname;
-    return host === "localhost" || host === "[::1]" || /^127\./.test(host);
-  } catch {
-    return false;
-  }
-}
 
 /** `HEY_*` variables that set one file key; they sit above every file and below the flags. */
 /**

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
 import { isUsable } from "../../src/config/providers.ts";
-import { resolveConfig, setupHint, setupText } from "../../src/config/resolve.ts";
+import { resolveConfig } from "../../src/config/resolve.ts";
 import type { ConfigFlags, ConfigLayer } from "../../src/config/settings.ts";
 import { configInputs } from "../helpers/places.ts";
 
@@ -411,23 +411,6 @@ describe("zero-config presets", () => {
     expect(resolve('[default]\nprovider = "deepseek"').settings.provider.name).toBe("deepseek");
   });
 
-  test("the setup hint names the default (a local Ollama, qwen3), then key variables, the config file, --base-url", () => {
-    const lines = setupText().split("\n");
-    expect(lines).toHaveLength(4);
-    expect(lines[0]).toContain("local Ollama (http://127.0.0.1:11434/v1) with the model qwen3");
-    expect(lines[0]).toContain("ollama pull qwen3");
-    expect(lines[1]).toContain("OPENAI_API_KEY");
-    expect(lines[2]).toContain("~/.config/hey/config.toml");
-    expect(lines[3]).toContain("--base-url");
-  });
-
-  test("the setup hint names the user file this run reads (XDG_CONFIG_HOME counts)", () => {
-    const ollama = resolve("").settings;
-    const hint = (where: { userFile?: string; home?: string }) => setupHint(ollama.provider, ollama.model, { kind: "network", message: "x" }, where);
-    expect(hint({ userFile: "/srv/xdg/hey/config.toml", home: "/home/u" })).toContain("or add a provider to /srv/xdg/hey/config.toml:");
-    expect(hint({ userFile: "/home/u/.cfg/hey/config.toml", home: "/home/u" })).toContain("or add a provider to ~/.cfg/hey/config.toml:");
-  });
-
   test("once a file defines a provider, presets stay available only when their key variable is set", () => {
     const { settings } = resolve('[provider.local]\nbase_url = "http://localhost:11434/v1"\nmodels = ["qwen3:14b"]', { OPENAI_API_KEY: "k" });
     expect(settings.providers.map((p) => p.name)).toEqual(["local", "openai"]);
@@ -440,17 +423,6 @@ describe("zero-config presets", () => {
     expect(settings.providers.filter(isUsable).map((p) => p.name)).toEqual(["anthropic", "ollama"]);
     const file = resolve('[provider.a]\nbase_url = "https://a/v1"\napi_key = "${A_KEY}"\nmodels = ["m"]\n[provider.b]\nbase_url = "http://127.0.0.1:8000/v1"\nmodels = ["m"]');
     expect(file.settings.providers.filter(isUsable).map((p) => p.name)).toEqual(["b"]);
-  });
-
-  test.each([
-    ["no server at the default Ollama", "ollama", "network", "connect ECONNREFUSED", "With no configuration hey talks to a local Ollama"],
-    ["the model is not pulled", "ollama", "bad_request", 'request rejected (404): model "qwen3" not found', "run `ollama pull qwen3`"],
-    ["a hosted provider: no hint", "openai", "network", "connect ECONNREFUSED", undefined],
-  ])("setup hint: %s", (_name, provider, kind, message, hint) => {
-    const { settings } = resolve("", provider === "openai" ? { OPENAI_API_KEY: "k" } : {});
-    const got = setupHint(settings.provider, settings.model, { kind, message });
-    if (hint === undefined) expect(got).toBeUndefined();
-    else expect(got).toContain(hint);
   });
 });
 
