@@ -1,4 +1,5 @@
 // Command-line flags (SPEC §2): parsing, validation and the help text. No I/O.
+import type { ConfigFlags } from "./config/settings.ts";
 import { EFFORTS, PROTOCOLS, type Effort, type Protocol } from "./kernel/ir.ts";
 import pkg from "../package.json" with { type: "json" };
 
@@ -281,4 +282,9 @@ function url(flag: string, value: string): string {
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
     throw new UsageError(`${flag} must be an http:// or https:// URL (got "${value}")`);
   return value;
+}
+
+/** The flags that take part in configuration (SPEC §3). */
+export function configFlags(args: CliArgs): ConfigFlags {
+  return { model: args.model, baseUrl: args.baseUrl, protocol: args.protocol, apiKey: args.apiKey, effort: args.effort, maxTurns: args.maxTurns, maxRunTokens: args.maxRunTokens, proxy: args.proxy };
 }

@@ -13,7 +13,7 @@ async function main(argv: string[]): Promise<number> {
   }
   // `hey mcp` alone or with a subcommand; any other `hey mcp …` is a prompt
   if (argv[0] === "mcp" && (argv.length === 1 || ["login", "logout", "help", "--help", "-h"].includes(argv[1]!))) {
-    const { mcpCommand } = await import("./mcp/command.ts");
+    const { mcpCommand } = await import("./mcp-command.ts");
     return mcpCommand(argv.slice(1), here());
   }
   if (argv[0] === "doctor") {

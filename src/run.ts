@@ -2,11 +2,11 @@
 // built, wire.ts assembles the pieces, then the loop runs once (`-p`), a slash command runs, or
 // the REPL starts; the result becomes the exit code.
 import type { Assembled } from "./wire.ts";
-import { EXIT, exitFor, UsageError, VERSION, type CliArgs } from "./cli.ts";
+import { configFlags, EXIT, exitFor, UsageError, VERSION, type CliArgs } from "./cli.ts";
 import { controlFiles } from "./config/control-files.ts";
 import { loadConfig } from "./config/load.ts";
 import { hideEnvironment } from "./config/private-env.ts";
-import { knownSecrets } from "./config/secrets.ts";
+import { hideSecrets, knownSecrets } from "./config/secrets.ts";
 import { ConfigError } from "./config/settings.ts";
 import { fallbackHandOff, saveHandOff, type HandOffLimit } from "./context/task-note.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
@@ -34,7 +34,7 @@ import { visible } from "./ui/visible.ts";
 import type { Places } from "./fs/places.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import { startProvider } from "./endpoint.ts";
-import { assemble, configFlags } from "./wire.ts";
+import { assemble } from "./wire.ts";
 import { errnoCode, errorText } from "./kernel/errors.ts";
 
 /** Where hey's files are (fs/places.ts), and the environment hey was started with. */
@@ -120,7 +120,7 @@ async function debugLog(args: CliArgs, place: Place, secrets: () => readonly str
     return undefined;
   }
   const { openDebugLog } = await import("./net/debug-log.ts");
-  const log = openDebugLog(place.logsDir, secrets);
+  const log = openDebugLog(place.logsDir, hideSecrets(secrets));
   warn(`debug log: ${log.path}`);
   return log;
 }

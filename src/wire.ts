@@ -11,7 +11,7 @@ import { VERSION, type CliArgs } from "./cli.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { reloadAll, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig } from "./config/reload.ts";
 import { controlRefusal, listsSet } from "./config/control-files.ts";
-import { knownSecrets, redactingOutput, redactingTool, toolEnvironment, type Redaction } from "./config/secrets.ts";
+import { hideSecrets, knownSecrets, redactingOutput, redactingTool, toolEnvironment, type Redaction } from "./config/secrets.ts";
 import type { ConfigFlags, Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
 import type { Places } from "./fs/places.ts";
@@ -178,7 +178,7 @@ export async function assemble(input: AssembleInput): Promise<Assembled> {
   let shapes = settings.tools.redactSecrets;
   const redaction: Redaction = { secrets, shapes: () => shapes, shown: new Set() };
   const output = redactingOutput(fanOut(input.debug ? [display, session, input.debug.output] : [display, session]), secrets);
-  input.debug?.redact(secrets);
+  input.debug?.hide(hideSecrets(secrets));
   session.model(settings.provider.name, settings.model);
   output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd });
   if (resumed) {
@@ -357,9 +357,4 @@ function shellFor(settings: Settings): ShellChoice {
 /** The user's lists, then each list a trusted project narrows them with (its `source`: how warnings name it). */
 function everyList(permission: Settings["permission"]): (PermissionRules & { source: string })[] {
   return [{ ...permission, source: "" }, ...permission.narrow.map((n) => ({ allow: n.allow, deny: [], source: `${n.source}: ` }))];
-}
-
-/** The flags that take part in configuration (SPEC §3). */
-export function configFlags(args: CliArgs) {
-  return { model: args.model, baseUrl: args.baseUrl, protocol: args.protocol, apiKey: args.apiKey, effort: args.effort, maxTurns: args.maxTurns, maxRunTokens: args.maxRunTokens, proxy: args.proxy };
 }

@@ -16,6 +16,7 @@ const SRC = join(ROOT, "src");
 const EDGES = new Set([
   "lib.ts",
   "main.ts",
+  "mcp-command.ts",
   "run.ts",
   "wire.ts",
   "endpoint.ts",
@@ -31,7 +32,6 @@ const EDGES = new Set([
   "fs/read-head.ts",
   "fs/real-target.ts",
   "mcp/client.ts",
-  "mcp/command.ts",
   "mcp/credentials.ts",
   "mcp/login.ts",
   "mcp/stdio.ts",

@@ -82,6 +82,11 @@ export function redact(text: string, secrets: readonly string[]): string {
   return text;
 }
 
+/** Text with `secrets` replaced and values shaped like credentials hidden: what a log file may keep (net/debug-log.ts). */
+export function hideSecrets(secrets: () => readonly string[]): (text: string) => string {
+  return (text) => redactShapes(redact(text, secrets()));
+}
+
 /** A copy of `value` (an event, a message) with REDACTED for secrets in every string; `value` itself when nothing changed. */
 export function redactDeep<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0) return value;

@@ -3,8 +3,8 @@
 // check, and with --write record the flags it found in the config file that defines the provider
 // (backed up first, replaced atomically). Exit 0 only when the endpoint is usable as configured.
 import { readFile, stat } from "node:fs/promises";
-import { EXIT, parseCli, UsageError, type CliArgs } from "../cli.ts";
-import { knownSecrets } from "../config/secrets.ts";
+import { configFlags, EXIT, parseCli, UsageError, type CliArgs } from "../cli.ts";
+import { hideSecrets, knownSecrets } from "../config/secrets.ts";
 import { loadConfig } from "../config/load.ts";
 import { presetHint } from "../config/providers.ts";
 import { ConfigError, type ProviderSettings, type Settings } from "../config/settings.ts";
@@ -18,7 +18,6 @@ import { readApprovalState } from "../trust/approve.ts";
 import { settleTrust } from "../trust/store.ts";
 import { writer } from "../ui/term.ts";
 import { fetchFor } from "../endpoint.ts";
-import { configFlags } from "../wire.ts";
 import { judge, missingFlags, type Flags, type Probes } from "./checks.ts";
 import { probeNetwork } from "./network.ts";
 import { replaysEveryTurn } from "../providers/openai.ts";
@@ -78,7 +77,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
 
   let debug: DebugLog | undefined;
   if (args.verbose || env.HEY_LOG === "debug") {
-    debug = (await import("../net/debug-log.ts")).openDebugLog(here.logsDir, () => knownSecrets(settings, env, args.proxy));
+    debug = (await import("../net/debug-log.ts")).openDebugLog(here.logsDir, hideSecrets(() => knownSecrets(settings, env, args.proxy)));
     warn(`debug log: ${debug.path}`);
   }
   const probes = await runProbes(settings, args.proxy, env, debug);

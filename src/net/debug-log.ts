@@ -3,8 +3,6 @@
 // retry decision, appended to one file (0600) in the state directory. Loaded only when asked for:
 // a run without it never imports this file.
 import { join } from "node:path";
-import { redactShapes } from "../config/secret-shapes.ts";
-import { redact } from "../config/secrets.ts";
 import { appendOwnFile } from "../fs/own-files.ts";
 import type { Output } from "../kernel/output.ts";
 import { redactProxyUrl } from "./proxy.ts";
@@ -26,23 +24,23 @@ export interface DebugLog {
   wrap(base: typeof fetch): typeof fetch;
   /** retry decisions and errors, as the loop emits them */
   output: Output;
-  /** from now on, these values (the secrets hey knows: keys, MCP sign-ins' tokens) are written as [redacted] */
-  redact(secrets: () => readonly string[]): void;
+  /** from now on, every line is written through `hide` (config/secrets.ts's hideSecrets: the secrets hey knows, MCP sign-ins' tokens included) */
+  hide(hide: (text: string) => string): void;
 }
 
 /**
  * A log in `dir` named by the start time and pid. Nothing is written until the first line. Every
- * line is written with `secrets` (the values hey knows to be secret) and values shaped like
- * credentials replaced (issue 24): an error body that echoes the key does not keep it on disk.
+ * line is written through `hide`, which replaces the values hey knows to be secret and values
+ * shaped like credentials (issue 24): an error body that echoes the key does not keep it on disk.
  */
-export function openDebugLog(dir: string, known: () => readonly string[] = () => [], now: () => Date = () => new Date()): DebugLog {
+export function openDebugLog(dir: string, hide: (text: string) => string, now: () => Date = () => new Date()): DebugLog {
   const path = join(dir, `${now().toISOString().replace(/[:.]/g, "-")}-${process.pid}.log`);
   let failed = false;
-  let secrets = known;
+  let hidden = hide;
   const write = (lines: string[]) => {
     if (failed) return;
     try {
-      appendOwnFile(path, `${now().toISOString()} ${redactShapes(redact(lines.join("\n  "), secrets()))}\n`);
+      appendOwnFile(path, `${now().toISOString()} ${hidden(lines.join("\n  "))}\n`);
     } catch (e) {
       failed = true; // a log that cannot be written must not stop the run; the path was printed
       process.stderr.write(`hey: cannot write the debug log ${path}: ${errorText(e)}\n`);
@@ -73,8 +71,8 @@ export function openDebugLog(dir: string, known: () => readonly string[] = () =>
       };
       return Object.assign(logged, { preconnect: base.preconnect });
     },
-    redact(known) {
-      secrets = known;
+    hide(next) {
+      hidden = next;
     },
     output: {
       emit(e) {

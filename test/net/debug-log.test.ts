@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { hideSecrets } from "../../src/config/secrets.ts";
 import { maskHeaders, maskTokens, maskUrl, openDebugLog } from "../../src/net/debug-log.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
@@ -31,7 +32,7 @@ test("a streamed body passes through whole; only its first 4 KB go to the log", 
   try {
     const big = "x".repeat(10_000);
     const base = (async () => new Response(big, { status: 200, statusText: "OK" })) as unknown as typeof fetch;
-    const log = openDebugLog(dir.path);
+    const log = openDebugLog(dir.path, (t) => t);
     const res = await log.wrap(base)("https://h.example/v1/x", { method: "POST", body: "{}" });
     expect(await res.text()).toBe(big);
     const text = readFileSync(join(dir.path, readdirSync(dir.path)[0]!), "utf8");
@@ -49,7 +50,7 @@ test("bodies and errors are logged with the known secrets and credential-shaped 
     const KEY = "sk-known-0123456789abcdef";
     const echoed = JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}. Also ghp_0123456789abcdefghijABCDEFGHIJ012345 leaked` } });
     const base = (async () => new Response(echoed, { status: 401, statusText: "Unauthorized" })) as unknown as typeof fetch;
-    const log = openDebugLog(dir.path, () => [KEY]);
+    const log = openDebugLog(dir.path, hideSecrets(() => [KEY]));
     const res = await log.wrap(base)("https://h.example/v1/chat", { method: "POST", body: JSON.stringify({ note: `my key is ${KEY}` }) });
     await res.text();
     log.output.emit({ type: "error", kind: "auth", message: `401: ${KEY} rejected` });
@@ -72,7 +73,7 @@ test("zero cost when off: only type imports of debug-log.ts, and one dynamic imp
     for (const m of code.matchAll(/^import (type )?[^;]*from "[^"]*debug-log\.ts";$/gm)) expect(`${f.name}: ${m[0]}`).toContain("import type");
   }
   const dynamic = files.filter((f) => /import\("[^"]*debug-log\.ts"\)/.test(readFileSync(join(f.parentPath, f.name), "utf8"))).map((f) => relative(src, join(f.parentPath, f.name)));
-  expect(dynamic.sort()).toEqual(["doctor/command.ts", "mcp/command.ts", "run.ts"]);
+  expect(dynamic.sort()).toEqual(["doctor/command.ts", "mcp-command.ts", "run.ts"]);
 });
 
 test.each([

@@ -2,23 +2,23 @@
 // server of the `[mcp.NAME]` table, from the shell. A sign-in ends by connecting with the new
 // token, so what it prints is proven: `connected: NAME (N tools)`. Exit 0 done, 1 the sign-in (or
 // that connection) failed, 2 a bad command line or configuration, 130 cancelled.
-import { EXIT, parseCli, UsageError, VERSION } from "../cli.ts";
-import { loadConfig } from "../config/load.ts";
-import { ConfigError, type McpServerSettings } from "../config/settings.ts";
-import { didYouMean } from "../config/suggest.ts";
-import type { Places } from "../fs/places.ts";
-import { NetConfigError } from "../net/proxy.ts";
-import { readApprovalState } from "../trust/approve.ts";
-import { settleTrust } from "../trust/store.ts";
-import { writer } from "../ui/term.ts";
-import { fetchFor } from "../endpoint.ts";
-import { configFlags } from "../wire.ts";
-import { connectServer } from "./client.ts";
-import { createCredentialStore, type CredentialStore } from "./credentials.ts";
-import { signIn, signOut } from "./login.ts";
-import { signedIn } from "./oauth.ts";
-import { createToolStore } from "./store.ts";
-import { errorText } from "../kernel/errors.ts";
+import { configFlags, EXIT, parseCli, UsageError, VERSION } from "./cli.ts";
+import { loadConfig } from "./config/load.ts";
+import { hideSecrets } from "./config/secrets.ts";
+import { ConfigError, type McpServerSettings } from "./config/settings.ts";
+import { didYouMean } from "./config/suggest.ts";
+import type { Places } from "./fs/places.ts";
+import { NetConfigError } from "./net/proxy.ts";
+import { readApprovalState } from "./trust/approve.ts";
+import { settleTrust } from "./trust/store.ts";
+import { writer } from "./ui/term.ts";
+import { fetchFor } from "./endpoint.ts";
+import { connectServer } from "./mcp/client.ts";
+import { createCredentialStore, type CredentialStore } from "./mcp/credentials.ts";
+import { signIn, signOut } from "./mcp/login.ts";
+import { signedIn } from "./mcp/oauth.ts";
+import { createToolStore } from "./mcp/store.ts";
+import { errorText } from "./kernel/errors.ts";
 
 export const MCP_USAGE = "usage: hey mcp login NAME | hey mcp logout NAME   [--config FILE] [--approve] [--proxy URL] [--verbose]\n  NAME: an [mcp.NAME] table with a url\n";
 
@@ -68,7 +68,7 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
       (r.ok ? out : err).write(`${r.ok ? "" : "hey: "}${r.text}\n`);
       return r.ok ? EXIT.ok : EXIT.usage;
     }
-    const debug = args.verbose || env.HEY_LOG === "debug" ? (await import("../net/debug-log.ts")).openDebugLog(here.logsDir) : undefined;
+    const debug = args.verbose || env.HEY_LOG === "debug" ? (await import("./net/debug-log.ts")).openDebugLog(here.logsDir, hideSecrets(() => [])) : undefined;
     if (debug) warn(`debug log: ${debug.path}`);
     const fetchImpl = fetchFor(settings, args.proxy, env, debug);
     return await login(server, store, fetchImpl, env);
