@@ -1,5 +1,5 @@
 // Reading configuration (SPEC §3): where the files are, reading and parsing them. Everything
-// after parsing — merging, checking, precedence, messages — is pure/config.ts.
+// after parsing — merging, checking, precedence, messages — is config/resolve.ts's.
 import type TOMLModule from "@iarna/toml";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";

@@ -1,6 +1,6 @@
 // `/reload` (SPEC §14, §23): everything hey reads from files is read again and validated first;
 // only when nothing is wrong does anything switch. Each part of the live state — configuration,
-// skills, AGENTS.md, (next) MCP servers — is a Reloadable: `check` reads and validates without
+// skills, AGENTS.md, MCP servers — is a Reloadable: `check` reads and validates without
 // changing anything, and the Staged result's `apply` switches. Pure: the parts do the reading.
 import type { ProviderSettings, Settings } from "./settings.ts";
 

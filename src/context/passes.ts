@@ -1,4 +1,4 @@
-// Dynamic context pruning (SPEC §10): the deterministic passes that `buildContext` (context.ts)
+// Dynamic context pruning (SPEC §10): the deterministic passes that `buildContext` (view.ts)
 // runs over the full history to derive what one model request sends. Each pass is pure, returns
 // new messages without touching its input, and keeps every tool call with all its results: it
 // rewrites or drops whole units only (a unit is an assistant message with the results after it,

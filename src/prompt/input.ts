@@ -1,5 +1,5 @@
 // Reads the files a message mentions and builds the user prompt (SPEC §2). The rules live in
-// pure/mentions.ts; this file only does the reading.
+// prompt/mentions.ts; this file only does the reading.
 import { read, statSync, type Stats } from "node:fs";
 import { readHeadBytes } from "../fs/read-head.ts";
 import { resolveUserPath } from "../fs/user-path.ts";

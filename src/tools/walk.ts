@@ -1,6 +1,6 @@
 // The built-in directory walk behind grep when ripgrep is not installed. It leaves in exactly the
 // files `rg --hidden` with ripgrep's default ignore handling would search (see grep.ts for the
-// flags that make the two agree); the .gitignore semantics live in pure/gitignore.ts.
+// flags that make the two agree); the .gitignore semantics live in tools/gitignore.ts.
 import { readdir, realpath, stat } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import { compileIgnore, isIgnored, type IgnoreLevel } from "./gitignore.ts";
@@ -21,7 +21,7 @@ const toSlash = (path: string) => (sep === "/" ? path : path.replaceAll(sep, "/"
  * The files below directory `root` that a search should read, in path order (a directory's
  * entries sorted by name, depth first). Skips ALWAYS_SKIP names, symlinks, special files and what
  * the .gitignore files of the walked directories and of root's ancestors ignore, up to the
- * repository root (pure/gitignore.ts `isIgnored`). Unreadable directories are skipped. Stops
+ * repository root (tools/gitignore.ts `isIgnored`). Unreadable directories are skipped. Stops
  * when `signal` aborts. Never throws.
  */
 export async function* walkFiles(root: string, signal: AbortSignal): AsyncGenerator<string> {

@@ -1,6 +1,6 @@
 // What the user sees of a run: the terminal display (-p: the answer on stdout, the rest on
-// stderr; the REPL: everything on stdout) and, in JSON mode, errors on stderr too. Moved out of
-// wire.ts, which builds it.
+// stderr; the REPL: everything on stdout) and, in JSON mode, errors on stderr too. wire.ts
+// builds it.
 import { readFileSync, statSync } from "node:fs";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { Output } from "../kernel/output.ts";

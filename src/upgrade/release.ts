@@ -1,5 +1,5 @@
 // Where releases live and how their checksums read (SPEC §20). Pure. scripts/install.sh applies
-// the same rules in sh; test/upgrade/install-sh.test.ts holds the two to the same behaviour.
+// the same rules in sh; test/scripts/install-sh.test.ts holds the two to the same behaviour.
 //
 // A release directory holds the archives and SHA256SUMS, nothing else. By default it is a GitHub
 // release of REPO: `releases/latest/download` (latest) or `releases/download/v<version>`.
