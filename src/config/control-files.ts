@@ -5,6 +5,7 @@
 // what reaches them another way. Pure: paths only; the caller resolves links (fs/real-target.ts).
 import { resolve } from "node:path";
 import type { Places } from "../fs/places.ts";
+import { TOOL } from "../kernel/tool-names.ts";
 
 /**
  * The control files of a run, as absolute paths (links not resolved): user config, trust.json,
@@ -22,7 +23,7 @@ export const listsSet = (p: { allow: readonly string[]; deny: readonly string[];
   p.allow.length > 0 || p.deny.length > 0 || p.narrow.some((n) => n.allow.length > 0);
 
 /** Tools whose `path` argument is a file they write. */
-const WRITERS = new Set(["write_file", "edit"]);
+const WRITERS = new Set<string>([TOOL.writeFile, TOOL.edit]);
 
 /**
  * The refusal for a file tool call that would write a control file, or undefined. `real` maps a

@@ -4,6 +4,7 @@
 // rewrites or drops whole units only (a unit is an assistant message with the results after it,
 // or a lone user message).
 import { textOf, type Message } from "../kernel/ir.ts";
+import { TOOL } from "../kernel/tool-names.ts";
 
 export const DEFAULT_TOKENS_PER_CHAR = 0.25; // SPEC §10: characters/4 until the provider reports better
 export const PROTECT_TURNS = 3;
@@ -12,7 +13,7 @@ const IMAGE_CHARS = 6_000; // an image costs ~1,500 tokens on the major APIs, wh
 export const HANDLE_LENGTH = 5; // last characters of a message id shown as its handle: 36^5 ≈ 60M values
 
 /** Tools whose results the dedup and purge passes never touch: they record what the model changed. */
-const KEEP_RESULTS = new Set(["write_file", "edit", "compress"]);
+const KEEP_RESULTS = new Set<string>([TOOL.writeFile, TOOL.edit, TOOL.compress]);
 
 /** A summary that replaces the history from fromId to toId inclusive (a compaction by the provider). */
 export interface Summary {

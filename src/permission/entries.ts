@@ -5,11 +5,9 @@
 import { harmless, type Pattern } from "./match.ts";
 import { parseSyntax } from "./shell-syntax.ts";
 import type { Word } from "./shell-words.ts";
+import { BUILTIN_TOOLS } from "../kernel/tool-names.ts";
 
 export type Entry = { tool: string } | { pattern: Pattern };
-
-/** hey's built-in tools (compress when `[compaction] compress_tool` is on). */
-export const BUILTIN_TOOLS = ["bash", "read_file", "write_file", "edit", "grep", "compress"];
 
 // A tool name as MCP tools keep them (sanitized to [A-Za-z0-9_-]), lowercase, `*` as a glob.
 const TOOL_GLOB = /^[a-z0-9_*-]+$/;

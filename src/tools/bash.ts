@@ -14,6 +14,7 @@ import { places } from "../fs/places.ts";
 import { ensurePrivateDir } from "./outputs.ts";
 import type { ShellChoice } from "./shell.ts";
 import { errorText } from "../kernel/errors.ts";
+import { TOOL } from "../kernel/tool-names.ts";
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
@@ -60,7 +61,7 @@ export function createBashTool(opts: BashToolOptions): Tool {
     `Run a shell command in the project root (stdin closed). timeout_ms defaults to ${opts.timeoutMs}, max ${maxTimeoutMs}. ` +
     (opts.raw || opts.filter === "none" ? `Long output is ${cut}` : `Long output (never git diff/status/log/show) is filtered to errors, warnings, summaries, first and last lines, then ${cut}`);
   return {
-    name: "bash",
+    name: TOOL.bash,
     description,
     parameters: {
       type: "object",

@@ -4,12 +4,13 @@
 import type { Message } from "../kernel/ir.ts";
 import { type Tool, toolError, type ToolResult } from "../kernel/tool.ts";
 import { checkCompressRange, compressArgs, DEFAULT_TOKENS_PER_CHAR, estimateTokens, PROTECT_TURNS, summaryMessage } from "../context/view.ts";
+import { TOOL } from "../kernel/tool-names.ts";
 
 
 /** `history` returns the conversation as it is when the call runs (its own assistant message last). */
 export function createCompressTool(history: () => readonly Message[], protectTurns = PROTECT_TURNS): Tool {
   return {
-    name: "compress",
+    name: TOOL.compress,
     description:
       "Replace messages start_id..end_id (the [#xxxxx] ending tool results) with your summary; originals are kept. " +
       `Keep paths, line numbers, decisions, errors, open tasks. Refused: split turns, first/latest user message, last ${protectTurns} turns.`,

@@ -7,6 +7,7 @@ import { writeFileAtomic } from "../fs/atomic.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError, type ToolResult } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
+import { TOOL } from "../kernel/tool-names.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
 const DIFF_CONTEXT = 3; // unchanged lines around each change
@@ -18,7 +19,7 @@ const HINT_MAX_CHARS = 5000; // longer old_strings get no whitespace-insensitive
 export function createEditTool(options: { home?: string } = {}): Tool {
   const home = options.home ?? homedir();
   return {
-    name: "edit",
+    name: TOOL.edit,
     description:
       "Replace old_string with new_string in a file. old_string must match exactly (whitespace included) and only once, " +
       "unless replace_all. Returns a diff. Use write_file for new files.",

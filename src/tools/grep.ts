@@ -20,6 +20,7 @@ import { places } from "../fs/places.ts";
 import { locateRipgrep } from "./ripgrep.ts";
 import { ALWAYS_SKIP, walkFiles } from "./walk.ts";
 import { errorText } from "../kernel/errors.ts";
+import { TOOL } from "../kernel/tool-names.ts";
 
 export const GREP_MAX_RESULTS = 100; // matching lines shown unless max_results says otherwise
 const GREP_MAX_RESULTS_LIMIT = 1000; // the most max_results may ask for
@@ -44,7 +45,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
   let rg: string | null | undefined = options.rg;
   const home = options.home ?? homedir();
   return {
-    name: "grep",
+    name: TOOL.grep,
     description:
       `Regex search (JS/Rust common syntax, per line) in files under path; skips .gitignored, binary, .git and node_modules files. ` +
       `Returns path:line: text sorted by path, at most max_results (default ${GREP_MAX_RESULTS}) with a note if more.`,

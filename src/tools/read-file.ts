@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError, type ToolResult } from "../kernel/tool.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../prompt/image.ts";
+import { TOOL } from "../kernel/tool-names.ts";
 
 export const READ_LIMIT = 2000; // lines per call unless `limit` says otherwise
 export const READ_LINE_MAX = 2000; // characters kept of one line; the rest is cut
@@ -15,7 +16,7 @@ const BINARY_PROBE = 8192; // a NUL byte in the first 8 KB means binary (git's h
 export function createReadFileTool(options: { home?: string } = {}): Tool {
   const home = options.home ?? homedir();
   return {
-    name: "read_file",
+    name: TOOL.readFile,
     description:
       `Read a text file as numbered lines: up to ${READ_LIMIT} lines (${READ_OUTPUT_MAX / 1000}k chars) from offset; ` +
       `lines over ${READ_LINE_MAX} chars are cut. A note says how to read on. Images (png/jpeg/gif/webp) are shown; other binary files are refused.`,

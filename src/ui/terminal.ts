@@ -8,6 +8,7 @@ import type { AgentEvent, Output } from "../kernel/output.ts";
 import { createTextStream, type TextStream } from "./markdown.ts";
 import { resultStatus, toolLine } from "./tool-lines.ts";
 import { visible } from "./visible.ts";
+import { TOOL } from "../kernel/tool-names.ts";
 
 export interface Stream {
   write(text: string): void;
@@ -190,7 +191,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
         case "tool_start": {
           // the file as this call finds it: an earlier call of the batch may have written it
           const call = calls.get(event.id);
-          if (call?.name === "write_file") call.before = before(call.args);
+          if (call?.name === TOOL.writeFile) call.before = before(call.args);
           break;
         }
         case "tool_result":
