@@ -67,6 +67,8 @@ test("the session this hey is writing survives `prune 0d`, and the answer says i
   const id = newId();
   const w = createSessionWriter({ dir: sessions(), id, cwd: here, version: "1.2.3", warn: () => {} });
   w.emit({ type: "message", message: userMessage("now") });
+  const t = (Date.now() - 1000) / 1000; // last written a second ago: old enough for "older than 0 days"
+  utimesSync(w.path, t, t);
   try {
     expect((await runCommand("/sessions prune 0d", ctx)).text).toBe("deleted 1 session of this directory older than 0 days; kept 1 session a running hey is using (this one, or another)");
     expect(ids()).toEqual([id]);
