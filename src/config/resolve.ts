@@ -7,8 +7,8 @@
 import { dirname, isAbsolute, join } from "node:path";
 import type { Effort } from "../kernel/ir.ts";
 import { validateRules } from "../permission/rules.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS } from "../providers/stream-guard.ts";
 import { guardedOf, guardLayer, type Guarded } from "./guard.ts";
+import { camel, resolveTable, SECTIONS, type Key } from "./keys.ts";
 import { chooseProvider, envValue } from "./providers.ts";
 import {
   checkLayer,
@@ -26,22 +26,10 @@ import {
 
 import { ConfigError, type ConfigFlags, type ConfigLayer, type McpServerSettings, type ProviderSettings, type Settings } from "./settings.ts";
 
-/** `HEY_*` variables that set one file key; they sit above every file and below the flags. */
-/**
- * 256 KiB (~64k tokens): room for a long log or a big diff, yet a prompt that every later request
- * of the session pays for stays well inside today's context windows.
- */
-export const INPUT_MAX_BYTES = 256 * 1024;
-
-const ENV_KEYS: [variable: string, path: string[], kind: Kind][] = [
-  ["HEY_MAX_TURNS", ["agent", "max_turns"], "positive"],
-  ["HEY_BUDGET_TOKENS", ["agent", "budget_tokens"], "positive"],
-  ["HEY_MAX_RETRIES", ["retry", "max_retries"], "count"],
-  ["HEY_PROXY", ["proxy", "url"], "string"],
-  ["HEY_SHELL", ["tools", "shell"], "string"],
-  ["HEY_BASH_FILTER", ["tools", "bash_filter"], "string"],
-  ["HEY_BASH_TIMEOUT_MS", ["tools", "bash_timeout_ms"], "positive"],
-];
+/** The keys a HEY_* variable or a flag sets (config/keys.ts): above every file, the flags above the variables. */
+const OVERRIDES = Object.entries(SECTIONS).flatMap(([section, keys]) =>
+  Object.entries(keys as Record<string, Key>).map(([key, spec]) => ({ path: [section, key], spec })).filter((k) => k.spec.env || k.spec.flag),
+);
 
 const pathKey = (path: readonly string[]) => path.join("\u0000");
 
@@ -177,38 +165,13 @@ function resolveInto(
     network: caFile(f.network?.ca_file, sourceOf(["network", "ca_file"]), env),
     proxy: f.proxy?.url || undefined,
     ...(f.proxy?.url ? { proxySource: overridden.has(pathKey(["proxy", "url"])) ? "HEY_PROXY" : `[proxy] url in ${sourceOf(["proxy", "url"])}` } : {}),
-    agent: {
-      maxTurns: f.agent?.max_turns ?? 20,
-      budgetTokens: f.agent?.budget_tokens ?? 40_000,
-      parallelTools: f.agent?.parallel_tools ?? true,
-      ...(f.agent?.max_run_tokens !== undefined ? { maxRunTokens: f.agent.max_run_tokens } : {}),
-    },
-    retry: {
-      enabled: f.retry?.enabled ?? true,
-      maxRetries: f.retry?.max_retries ?? 5,
-      baseDelayMs: f.retry?.base_delay_ms ?? 2_000,
-      maxDelayMs: f.retry?.max_delay_ms ?? 60_000,
-      jitter: f.retry?.jitter ?? true,
-      respectRetryAfter: f.retry?.respect_retry_after ?? true,
-      idleTimeoutMs: f.retry?.idle_timeout_ms ?? DEFAULT_IDLE_TIMEOUT_MS,
-    },
-    compaction: {
-      dedup: f.compaction?.dedup ?? true,
-      purgeErrorsAfter: f.compaction?.purge_errors_after ?? 4,
-      nudgeThreshold: f.compaction?.nudge_threshold ?? 0.7,
-      compressTool: f.compaction?.compress_tool ?? true,
-    },
-    permission: { allow: f.permission?.allow ?? [], deny: f.permission?.deny ?? [], narrow },
-    tools: {
-      shell: f.tools?.shell || undefined,
-      bashFilter: f.tools?.bash_filter ?? "builtin",
-      bashTimeoutMs: f.tools?.bash_timeout_ms ?? 120_000,
-      rg: f.tools?.rg || undefined,
-      keepEnv: f.tools?.keep_env ?? [],
-      redactSecrets: f.tools?.redact_secrets ?? true,
-    },
-    mcp: { servers, startupWaitMs: f.mcp?.startup_wait_ms ?? 3_000 },
-    input: { maxBytes: f.input?.max_bytes ?? INPUT_MAX_BYTES },
+    agent: resolveTable(SECTIONS.agent, f.agent),
+    retry: resolveTable(SECTIONS.retry, f.retry),
+    compaction: resolveTable(SECTIONS.compaction, f.compaction),
+    permission: { ...resolveTable(SECTIONS.permission, f.permission), narrow },
+    tools: resolveTable(SECTIONS.tools, f.tools),
+    mcp: { servers, ...resolveTable(SECTIONS.mcp, f.mcp) },
+    input: resolveTable(SECTIONS.input, f.input),
   };
   checkPermission(settings.permission, sourceOf);
   settings.permission.deny = [...new Set([...settings.permission.deny, ...projectDeny])];
@@ -276,23 +239,18 @@ function applyOverrides(file: Table, env: Record<string, string | undefined>, fl
     table[path.at(-1)!] = value;
     set.add(pathKey(path));
   };
-  for (const [variable, path, kind] of ENV_KEYS) {
-    const text = envValue(env, variable);
-    if (text === undefined) continue;
-    const value = (kind === "positive" || kind === "count") && /^\d+$/.test(text) ? Number(text) : text;
-    const bad = checkValue(kind, value, variable) ?? checkRange(path, value, variable);
+  const override = (path: string[], kind: Kind, value: unknown, label: string) => {
+    const bad = checkValue(kind, value, label) ?? checkRange(path, value, label);
     if (bad) throw new ConfigError(bad);
     put(path, value);
+  };
+  for (const { path, spec } of OVERRIDES) {
+    const text = spec.env ? envValue(env, spec.env) : undefined;
+    if (text !== undefined) override(path, spec.kind, (spec.kind === "positive" || spec.kind === "count") && /^\d+$/.test(text) ? Number(text) : text, spec.env!);
   }
-  if (flags.maxTurns !== undefined) {
-    const bad = checkValue("positive", flags.maxTurns, "--max-turns") ?? checkRange(["agent", "max_turns"], flags.maxTurns, "--max-turns");
-    if (bad) throw new ConfigError(bad);
-    put(["agent", "max_turns"], flags.maxTurns);
-  }
-  if (flags.maxRunTokens !== undefined) {
-    const bad = checkValue("positive", flags.maxRunTokens, "--max-run-tokens");
-    if (bad) throw new ConfigError(bad);
-    put(["agent", "max_run_tokens"], flags.maxRunTokens);
+  for (const { path, spec } of OVERRIDES) {
+    const value = spec.flag ? (flags as Record<string, unknown>)[camel(path[1]!)] : undefined;
+    if (value !== undefined) override(path, spec.kind, value, spec.flag!);
   }
   return set;
 }

@@ -16,7 +16,6 @@ import type { ShellChoice } from "./shell.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 
-export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
 /** What the model sees at most, after filtering; the rest is in the full-output file. */
 export const MAX_RESULT_LINES = 2000;
