@@ -18,6 +18,7 @@ import { buildSystemPrompt } from "../src/prompt/system.ts";
 import corePrompt from "../src/prompt/system.md" with { type: "text" };
 import { toRequest } from "../src/providers/openai.ts";
 import { createCompressTool } from "../src/tools/compress.ts";
+import { agentSettings } from "../src/runtime.ts";
 import { createTools } from "../src/wire.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -337,7 +338,7 @@ export async function session(dir: string, m: Mechanisms, seen?: (request: Model
   const count: Count = { requests: 0, summaries: 0, wire: 0, estimate: 0, maxWire: 0 };
   const tools = createTools(settings, { shell, raw: !m.filter });
   const agent: Agent = createAgent({
-    settings,
+    settings: agentSettings(settings),
     provider: scriptedProvider(count, seen, protocol),
     tools: () => (settings.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools),
     output: { emit: () => {} },

@@ -104,7 +104,7 @@ async function turnOverhead() {
   const { chooseShell } = await import("../src/tools/shell.ts");
   const { prepare, newCompactionState } = await import("../src/context/compaction.ts");
   const state = newCompactionState();
-  const policy = { budgetTokens: 1_000_000, dedup: true, purgeErrorsAfter: 4, compressTool: true };
+  const policy = { budgetTokens: 1_000_000, dedup: true, purgeErrorsAfter: 4, compressTool: true, nudgeThreshold: 0.7 };
   type Message = import("../src/kernel/ir.ts").Message;
   const settings = defaultSettingsForTest();
   const tools = createTools(settings, { shell: chooseShell({ platform: process.platform, findOnPath: () => "/bin/sh" }), raw: false });
@@ -139,7 +139,7 @@ async function turnOverhead() {
     provider,
     output: { emit: () => trimmed() },
     context: async (history: Message[], signal: AbortSignal) => ({
-      ...(await prepare(history, { state, policy, nudgeThreshold: 0.7, provider, output: { emit: () => {} }, tools: [...tools, echo], system: "system prompt", taskNote: () => undefined, now: Date.now }, signal)),
+      ...(await prepare(history, { state, policy, provider, output: { emit: () => {} }, tools: [...tools, echo], system: "system prompt", taskNote: () => undefined, now: Date.now }, signal)),
       tools: [...tools, echo],
     }),
     signal: new AbortController().signal,

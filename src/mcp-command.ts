@@ -3,14 +3,12 @@
 // token, so what it prints is proven: `connected: NAME (N tools)`. Exit 0 done, 1 the sign-in (or
 // that connection) failed, 2 a bad command line or configuration, 130 cancelled.
 import { configFlags, EXIT, parseCli, UsageError, VERSION } from "./cli.ts";
-import { loadConfig } from "./config/load.ts";
 import { hideSecrets } from "./config/secrets.ts";
 import { ConfigError, type McpServerSettings } from "./config/settings.ts";
 import { didYouMean } from "./config/suggest.ts";
 import type { Places } from "./fs/places.ts";
 import { NetConfigError } from "./net/proxy.ts";
-import { readApprovalState } from "./trust/approve.ts";
-import { settleTrust } from "./trust/store.ts";
+import { beginConfig } from "./trust/start.ts";
 import { writer } from "./ui/term.ts";
 import { fetchFor } from "./endpoint.ts";
 import { connectServer } from "./mcp/client.ts";
@@ -50,15 +48,15 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
   const warn = (m: string) => err.write(`hey: ${m}\n`);
   try {
     // as the doctor does: what the user has not approved (a server the agent added) is left out
-    const approvals = readApprovalState(here.approvalsFile, warn);
-    const trust = await settleTrust({ cwd: here.cwd, configDir: here.configDir, approve: args.approve, interactive: false, ask: async () => undefined, warn, approvals });
-    const config = loadConfig({ env, here, configFile: args.config, trustProject: trust !== "cancelled" && trust.trusted, flags: configFlags(args), approvals: approvals.record, approveProject: args.approve });
+    const begun = await beginConfig(here, env, configFlags(args), { approve: args.approve, configFile: args.config, warn });
+    if (begun === "cancelled") return EXIT.interrupted; // never asked: not interactive
+    const { config, trust } = begun;
     for (const w of config.warnings) warn(w);
     const { settings } = config;
     const server = settings.mcp.servers.find((s) => s.name === name);
     if (!server) {
       const known = settings.mcp.servers.filter((s) => s.url).map((s) => s.name);
-      const untrusted = trust !== "cancelled" && !trust.trusted && trust.resources.length > 0 ? " (this project's .hey/ is not trusted here: --approve reads it)" : "";
+      const untrusted = !trust.trusted && trust.resources.length > 0 ? " (this project's .hey/ is not trusted here: --approve reads it)" : "";
       throw new ConfigError(`no [mcp.${name}] table${didYouMean(name, known)}; remote servers configured: ${known.join(", ") || "none"}${untrusted}`);
     }
     const store = createCredentialStore(here.configDir);

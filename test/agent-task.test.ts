@@ -13,6 +13,7 @@ import { tempDir } from "./helpers/e2e.ts";
 import { fakeProvider } from "./helpers/fake-provider.ts";
 import { recordingOutput } from "./helpers/recording-output.ts";
 import { FIXED, makeRepo } from "./helpers/task-repo.ts";
+import { agentSettings } from "../src/runtime.ts";
 
 let repo: ReturnType<typeof tempDir>;
 
@@ -44,7 +45,7 @@ test("read the failing test, run it, fix the code, run it again", async () => {
   const output = recordingOutput();
   const settings = defaultSettingsForTest();
   const agent = createAgent({
-    settings,
+    settings: agentSettings(settings),
     provider,
     tools: () => createTools(settings, { shell: chooseShell({ platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined }), raw: false }),
     output,

@@ -61,7 +61,6 @@ export function newCompactionState(summaries: Summary[] = []): CompactionState {
 export interface PrepareDeps {
   state: CompactionState;
   policy: ContextPolicy;
-  nudgeThreshold: number;
   provider: Provider;
   output: Output;
   tools: ToolSpec[];
@@ -69,8 +68,6 @@ export interface PrepareDeps {
   system: string;
   /** `.hey/task.md` as it is now (context/task-note.ts), or undefined when there is none */
   taskNote(): string | undefined;
-  /** `context_window` of the configuration for this model, when it states one */
-  window?: number;
   /** milliseconds since the epoch: a prefix older than the cache lifetime is gone anyway */
   now(): number;
 }
@@ -88,7 +85,7 @@ export interface Prepared {
 /** The budget and the view builder of one request, from the deps and the state. */
 function contextOf(history: readonly Message[], deps: PrepareDeps) {
   const { state, policy } = deps;
-  const window = minDefined(state.window, deps.window);
+  const window = minDefined(state.window, policy.window);
   const budgetTokens = effectiveBudget(policy.budgetTokens, window);
   const hard = hardTokens(window);
   const fixed = `${deps.system}\u0000${JSON.stringify(deps.tools)}`;
@@ -151,7 +148,7 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
   state.last = view;
   state.rewriteUpTo = upTo;
   state.sent = { messages: view.messages, count: view.messages.length, fixed, at: now };
-  const note = nudgeLine(view.estimate, budgetTokens, policy.compressTool ? deps.nudgeThreshold : Number.POSITIVE_INFINITY);
+  const note = nudgeLine(view.estimate, budgetTokens, policy.compressTool ? policy.nudgeThreshold : Number.POSITIVE_INFINITY);
   return { system: deps.system, messages: view.messages, ...(note ? { note } : {}), ...(usage ? { usage } : {}) };
 }
 

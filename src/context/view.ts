@@ -38,22 +38,26 @@ import {
   type HistoryFacts,
   type Summary,
 } from "./passes.ts";
+import type { Resolved, SECTIONS } from "../config/keys.ts";
 
 export { DEFAULT_TOKENS_PER_CHAR, estimateTokens, PROTECT_TURNS, protectedFrom, summaryMessage, type Summary } from "./passes.ts";
 
 /** A summary leaves at most this share of the budget verbatim at the end (at least the newest turn), so the next one is turns away. */
 export const KEEP_SHARE = 0.4;
 
-export interface ContextPolicy {
+/**
+ * How requests are built: the `[compaction]` table as configured (config/keys.ts says what each key
+ * does: `dedup`, `purgeErrorsAfter`, `nudgeThreshold`, `compressTool` — which also shows handles on
+ * tool results), the budget, and the model's window when the configuration states it.
+ * context/policy.ts makes one from the settings.
+ */
+export type ContextPolicy = Resolved<typeof SECTIONS.compaction> & {
   budgetTokens: number;
-  dedup: boolean;
-  /** failed calls lose their arguments after this many turns; 0 = never */
-  purgeErrorsAfter: number;
-  /** show handles on tool results for the compress tool */
-  compressTool: boolean;
+  /** `context_window` for the model in use, when the configuration states it */
+  window?: number;
   /** turns kept verbatim at the end; default PROTECT_TURNS */
   protectTurns?: number;
-}
+};
 
 export interface ContextInput {
   /** the full, append-only history; not modified */

@@ -5,7 +5,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { configFlags, EXIT, parseCli, UsageError, type CliArgs } from "../cli.ts";
 import { hideSecrets, knownSecrets } from "../config/secrets.ts";
-import { loadConfig } from "../config/load.ts";
 import { presetHint } from "../config/providers.ts";
 import { ConfigError, type ProviderSettings, type Settings } from "../config/settings.ts";
 import { didYouMean } from "../config/suggest.ts";
@@ -14,8 +13,7 @@ import type { Places } from "../fs/places.ts";
 import { trustedCas } from "../net/ca.ts";
 import type { DebugLog } from "../net/debug-log.ts";
 import { describeRoute, NetConfigError, resolveProxy, type ProxySources } from "../net/proxy.ts";
-import { readApprovalState } from "../trust/approve.ts";
-import { settleTrust } from "../trust/store.ts";
+import { beginConfig } from "../trust/start.ts";
 import { writer } from "../ui/term.ts";
 import { fetchFor } from "../endpoint.ts";
 import { judge, missingFlags, type Flags, type Probes } from "./checks.ts";
@@ -63,9 +61,9 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   const env = process.env;
   const warn = (m: string) => writer(2).write(`hey doctor: ${m}\n`);
   // the doctor runs no tools: what the files give the agent is weighed as a run would, but not recorded
-  const approvals = readApprovalState(here.approvalsFile, warn);
-  const trust = await settleTrust({ cwd: here.cwd, configDir: here.configDir, approve: args.approve, interactive: false, ask: async () => undefined, warn, approvals });
-  const config = loadConfig({ env, here, configFile: args.config, trustProject: trust !== "cancelled" && trust.trusted, flags: configFlags(args), approvals: approvals.record, approveProject: args.approve });
+  const begun = await beginConfig(here, env, configFlags(args), { approve: args.approve, configFile: args.config, warn });
+  if (begun === "cancelled") return EXIT.interrupted; // never asked: not interactive
+  const { config } = begun;
   const { settings } = config;
   if (named !== undefined && settings.provider.name !== named) {
     const known = settings.providers.map((p) => p.name);

@@ -12,8 +12,6 @@ import { errorText } from "../kernel/errors.ts";
 /** trust.json holds one short line per project; anything bigger is not hey's. */
 const TRUST_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
-export const trustFilePath = (configDir: string) => join(configDir, "trust.json");
-
 /** The key of a project: its real path, so a link to it or `..` in the path name the same project. */
 export function projectKey(cwd: string): string {
   try {
@@ -74,7 +72,8 @@ export interface TrustOutcome {
  */
 export async function settleTrust(opts: {
   cwd: string;
-  configDir: string;
+  /** trust.json (fs/places.ts) */
+  trustFile: string;
   approve: boolean;
   interactive: boolean;
   /** the line typed; undefined: cancelled */
@@ -83,7 +82,7 @@ export async function settleTrust(opts: {
   /** what the user approved (undefined: hey's first run, nothing recorded yet) and where it is kept */
   approvals: { record: Approvals | undefined; file: string };
 }): Promise<TrustOutcome | "cancelled"> {
-  const file = trustFilePath(opts.configDir);
+  const file = opts.trustFile;
   const project = projectKey(opts.cwd);
   const resources = gatedResources(opts.cwd);
   let stored: boolean | undefined;

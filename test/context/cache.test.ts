@@ -70,8 +70,7 @@ describe("prepare: rewrites wait for a moment the cache is broken anyway", () =>
     const state = newCompactionState();
     const deps: PrepareDeps = {
       state,
-      policy: { budgetTokens: 100_000, dedup: true, purgeErrorsAfter: 4, compressTool: false },
-      nudgeThreshold: 0.7,
+      policy: { budgetTokens: 100_000, dedup: true, purgeErrorsAfter: 4, compressTool: false, nudgeThreshold: 0.7 },
       provider,
       output: { emit: () => {} },
       tools: [],

@@ -236,7 +236,7 @@ describe("buildContext", () => {
   const input = (over: Partial<ContextInput> = {}): ContextInput => ({
     history,
     summaries: [],
-    policy: { budgetTokens: 100_000, dedup: true, purgeErrorsAfter: 2, compressTool: true },
+    policy: { budgetTokens: 100_000, dedup: true, purgeErrorsAfter: 2, compressTool: true, nudgeThreshold: 0.7 },
     fixedTokens: 1000,
     tokensPerChar: 0.25,
     ...over,
@@ -263,7 +263,7 @@ describe("buildContext", () => {
   });
 
   test("without the compress tool, results carry no handles", () => {
-    expect(buildContext(input({ policy: { budgetTokens: 100_000, dedup: false, purgeErrorsAfter: 0, compressTool: false } })).messages).toEqual(history);
+    expect(buildContext(input({ policy: { budgetTokens: 100_000, dedup: false, purgeErrorsAfter: 0, compressTool: false, nudgeThreshold: 0.7 } })).messages).toEqual(history);
   });
 });
 

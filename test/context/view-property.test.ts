@@ -103,6 +103,7 @@ function randomInput(seed: number): ContextInput {
       dedup: rnd() < 0.7,
       purgeErrorsAfter: int(7),
       compressTool: rnd() < 0.7,
+      nudgeThreshold: 0.7,
       ...(rnd() < 0.3 ? { protectTurns: 1 + int(4) } : {}),
     },
     fixedTokens: int(500),

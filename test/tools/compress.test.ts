@@ -76,7 +76,7 @@ describe("a successful compress", () => {
   const input = (history: Message[]): ContextInput => ({
     history,
     summaries: [],
-    policy: { budgetTokens: 100_000, dedup: true, purgeErrorsAfter: 4, compressTool: true },
+    policy: { budgetTokens: 100_000, dedup: true, purgeErrorsAfter: 4, compressTool: true, nudgeThreshold: 0.7 },
     fixedTokens: 0,
     tokensPerChar: 0.25,
   });

@@ -9,9 +9,10 @@ import { createTerminalOutput, type TerminalOutput } from "../../src/ui/terminal
 
 function context(): { ctx: CommandContext; switched: string[] } {
   const switched: string[] = [];
-  const settings = { provider: { name: "mock" }, model: "m" };
+  const settings = { model: { provider: "mock", model: "m" } };
   const ctx = {
     agent: { settings } as unknown as Agent,
+    providers: () => [],
     signal: new AbortController().signal,
     terminal: undefined,
     switchModel: async (spec: string) => void switched.push(spec),
@@ -60,7 +61,7 @@ function compactContext(terminal: TerminalOutput | undefined, compacted: boolean
     },
   } as unknown as Agent;
   const never = () => Promise.reject(new Error("not used"));
-  return { agent, signal: new AbortController().signal, terminal, switchModel: never, reload: never, mcpStatus: never, here: places({}, "/h", "/p", "linux") };
+  return { agent, signal: new AbortController().signal, terminal, providers: () => [], switchModel: never, reload: never, mcpStatus: never, here: places({}, "/h", "/p", "linux") };
 }
 
 test("/compact on a terminal: one line, the compaction's own (no second line saying the same)", async () => {

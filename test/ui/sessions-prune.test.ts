@@ -38,7 +38,7 @@ function session(cwd: string, ageDays: number): string {
   return id;
 }
 
-const base = { agent: {} as Agent, signal: new AbortController().signal, terminal: undefined, switchModel: async () => {}, reload: async () => ({ ok: true, changes: [], errors: [], warnings: [] }), mcpStatus: async () => "" } as Omit<CommandContext, "here">;
+const base = { agent: {} as Agent, signal: new AbortController().signal, terminal: undefined, providers: () => [], switchModel: async () => {}, reload: async () => ({ ok: true, changes: [], errors: [], warnings: [] }), mcpStatus: async () => "" } as Omit<CommandContext, "here">;
 const ids = () => listSessions(sessions()).map((s) => s.id).sort();
 
 test("prune acts on this directory's sessions only, and says so; their outputs go with them", async () => {
