@@ -2,7 +2,7 @@
 // server of the `[mcp.NAME]` table, from the shell. A sign-in ends by connecting with the new
 // token, so what it prints is proven: `connected: NAME (N tools)`. Exit 0 done, 1 the sign-in (or
 // that connection) failed, 2 a bad command line or configuration, 130 cancelled.
-import { configFlags, EXIT, parseCli, UsageError, VERSION } from "./cli.ts";
+import { EXIT, parseCli, UsageError, VERSION } from "./cli.ts";
 import { hideSecrets } from "./config/secrets.ts";
 import { ConfigError, type McpServerSettings } from "./config/settings.ts";
 import { didYouMean } from "./config/suggest.ts";
@@ -48,7 +48,7 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
   const warn = (m: string) => err.write(`hey: ${m}\n`);
   try {
     // as the doctor does: what the user has not approved (a server the agent added) is left out
-    const begun = await beginConfig(here, env, configFlags(args), { approve: args.approve, configFile: args.config, warn });
+    const begun = await beginConfig(here, env, args.flags, { approve: args.approve, configFile: args.config, warn });
     if (begun === "cancelled") return EXIT.interrupted; // never asked: not interactive
     const { config, trust } = begun;
     for (const w of config.warnings) warn(w);
@@ -68,7 +68,7 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
     }
     const debug = args.verbose || env.HEY_LOG === "debug" ? (await import("./net/debug-log.ts")).openDebugLog(here.logsDir, hideSecrets(() => [])) : undefined;
     if (debug) warn(`debug log: ${debug.path}`);
-    const fetchImpl = fetchFor(settings, args.proxy, env, debug);
+    const fetchImpl = fetchFor(settings, args.run.proxy, env, debug);
     return await login(server, store, fetchImpl, env);
   } catch (e) {
     if (!(e instanceof ConfigError || e instanceof NetConfigError)) throw e;

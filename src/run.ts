@@ -2,7 +2,7 @@
 // is built, wire.ts assembles the run, then the loop runs once (`-p`), a slash command runs, or the
 // REPL starts; the result becomes the exit code. The flags stop here: what lies below gets the
 // values they resolve to.
-import { configFlags, EXIT, exitFor, UsageError, VERSION, type CliArgs } from "./cli.ts";
+import { EXIT, exitFor, UsageError, VERSION, type CliArgs, type RunFlags } from "./cli.ts";
 import { controlFiles } from "./config/control-files.ts";
 import { hideEnvironment } from "./config/private-env.ts";
 import { hideSecrets, knownSecrets } from "./config/secrets.ts";
@@ -36,14 +36,13 @@ import { lineKind, unknownCommand } from "./ui/slash.ts";
 import { isTty, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
-import { assemble, withSession, type RunChoices } from "./wire.ts";
+import { assemble, withSession } from "./wire.ts";
 
 export async function run(args: CliArgs, here: Places): Promise<number> {
   await hideEnvironment(); // before anything is spawned: the keys in hey's environment are not its children's to read
   const env = process.env;
-  if (args.sessions) return print(sessionsListing(here, args.all, args.output === "json"));
-  const oneShot = args.print || !isTty(0) || args.output === "json"; // JSON never opens the REPL
-  const choices: RunChoices = { output: args.output, raw: args.raw, skills: !args.noSkills, mcp: !args.noMcp, proxy: args.proxy, oneShot };
+  if (args.sessions) return print(sessionsListing(here, args.all, args.run.output === "json"));
+  const oneShot = args.print || !isTty(0) || args.run.output === "json"; // JSON never opens the REPL
   let runtime: Runtime;
   let prompt: ContentBlock[];
   try {
@@ -51,33 +50,32 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     // the REPL asks before anything loads; node:readline (the question) is loaded only to ask.
     // The question and its notices are long sentences: wrapped at spaces, not mid-word by the terminal.
     const ask = oneShot ? undefined : async (question: string) => (await import("./trust/ask.ts")).askLine(wrapColumns(question, process.stdout.columns || 0, Bun.stringWidth));
-    const flags = configFlags(args);
-    const begun = await beginConfig(here, env, withSession(flags, resumed), { approve: args.approve, configFile: args.config, ask, warn: warnWrapped });
+    const begun = await beginConfig(here, env, withSession(args.flags, resumed), { approve: args.approve, configFile: args.config, ask, warn: warnWrapped });
     if (begun === "cancelled") return EXIT.interrupted;
     const { trust, approvals } = begun;
     // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
     const config = await decideWidenings(begun.config, ask, warnWrapped);
     approvals.record = await recordApprovals(config, approvals, here.trustFile, warnWrapped, !oneShot);
-    const logSecrets = knownSecrets(config.settings, env, args.proxy);
+    const logSecrets = knownSecrets(config.settings, env, args.run.proxy);
     const debug = await debugLog(args.verbose, here, () => logSecrets);
-    const started = startProvider(config.settings, args.proxy, env, debug); // the SDK loads while stdin is read
+    const started = startProvider(config.settings, args.run.proxy, env, debug); // the SDK loads while stdin is read
     const { maxBytes } = config.settings.input;
     const stdin = isTty(0) ? undefined : await readStdin(maxBytes, warn);
-    prompt = readPrompt(args.message, args.files, stdin, here, { oneShot, maxBytes, servers: choices.mcp ? config.settings.mcp.servers.filter((s) => s.enabled).map((s) => s.name) : [] });
+    prompt = readPrompt(args.message, args.files, stdin, here, { oneShot, maxBytes, servers: args.run.mcp ? config.settings.mcp.servers.filter((s) => s.enabled).map((s) => s.name) : [] });
     for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warnWrapped(untrustedNotice(trust.resources, trust.stored, trust.file));
-    const start = { env, config, flags, started, trusted: trust.trusted, approvals, controls: controlFiles(here, args.config), warn, notice: (line: string) => notices.print(line) };
-    runtime = await assemble(here, choices, debug ? { ...start, debug } : start, resumed);
-    if (isSkillLine(args.message)) prompt = withSkill(skillText(args.message, runtime, choices.skills), prompt);
+    const start = { env, config, started, trusted: trust.trusted, approvals, controls: controlFiles(here, args.config), warn, notice: (line: string) => notices.print(line) };
+    runtime = await assemble(here, args.run, oneShot, start, resumed, debug);
+    if (isSkillLine(args.message)) prompt = withSkill(skillText(args.message, runtime, args.run.skills), prompt);
   } catch (e) {
-    return preflightFailure(e, args.output);
+    return preflightFailure(e, args.run.output);
   }
   try {
-    if (!oneShot) return await repl(runtime, here, args.message, choices.skills);
-    if (lineKind(args.message) === "command") return await oneCommand(runtime, here, args.message, args.output);
+    if (!oneShot) return await repl(runtime, here, args.message, args.run.skills);
+    if (lineKind(args.message) === "command") return await oneCommand(runtime, here, args.message, args.run.output);
     return await oneShotRun(runtime, await mcpInput(runtime, args.message, prompt, warn), here.cwd);
   } catch (e) {
-    if (e instanceof McpInputError) return preflightFailure(new UsageError(e.message), args.output);
+    if (e instanceof McpInputError) return preflightFailure(new UsageError(e.message), args.run.output);
     throw e;
   } finally {
     await runtime.close();
@@ -162,7 +160,7 @@ function withSkill(skill: string, content: ContentBlock[]): ContentBlock[] {
 }
 
 /** A mistake found before anything ran: a usage or configuration error, exit 2 (in JSON: `error`, then `done`). */
-function preflightFailure(e: unknown, output: CliArgs["output"]): number {
+function preflightFailure(e: unknown, output: RunFlags["output"]): number {
   const config = e instanceof ConfigError || e instanceof NetConfigError;
   if (!config && !(e instanceof UsageError || e instanceof MentionError || e instanceof SessionError)) throw e;
   if (output === "json") writer(1).write(failureLines(config ? "config" : "usage", errorText(e)));
@@ -238,7 +236,7 @@ async function repl(first: Runtime, here: Places, message: string, skillsOn: boo
 }
 
 /** `hey -p /usage`: the command's text on stdout (an error on stderr, exit 2); in JSON a `command` event, then `done`. */
-async function oneCommand(runtime: Runtime, here: Places, line: string, output: CliArgs["output"]): Promise<number> {
+async function oneCommand(runtime: Runtime, here: Places, line: string, output: RunFlags["output"]): Promise<number> {
   const { runCommand } = await import("./ui/commands.ts");
   const result = await runCommand(line, { ...commandContext(runtime, here, new AbortController().signal, (t) => writer(2).write(`${t}\n`)), oneShot: true });
   if (output === "json") {

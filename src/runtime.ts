@@ -5,7 +5,7 @@
 import type { Agent, AgentSettings } from "./agent.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { reloadAll, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig } from "./config/reload.ts";
-import type { ConfigFlags, Settings } from "./config/settings.ts";
+import type { Settings } from "./config/settings.ts";
 import { contextPolicy } from "./context/policy.ts";
 import { errorText } from "./kernel/errors.ts";
 import type { Usage } from "./kernel/ir.ts";
@@ -39,9 +39,8 @@ export interface Configured {
 
 /** The state a swap replaces, as one: the tools and the prompt read it through `live`. */
 export interface Live {
+  /** the configuration, with the flags it is resolved with: this run's, `/model`'s choice, a resumed session's model */
   config: LoadedConfig;
-  /** the flags the configuration is resolved with: this run's, `/model`'s choice, a resumed session's model */
-  flags: ConfigFlags;
   /** the fetch of the configured proxy and CAs: model requests, remote MCP servers, sign-ins */
   fetch: typeof fetch;
   configured: Configured;
@@ -123,7 +122,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
   const checkConfig = async (ask: ((question: string) => Promise<string | undefined>) | undefined): Promise<StagedConfig> => {
     const current = live.config.settings;
     const nothing = { warnings: [], changes: [], settings: current, apply() {} };
-    const next = live.config.reload(live.flags, parts.approvals.record);
+    const next = live.config.reload(live.config.flags, parts.approvals.record);
     if (next.errors) return { ...nothing, errors: next.errors };
     const refused: string[] = [];
     let decided: LoadedConfig;
@@ -174,12 +173,11 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     },
     fetch: () => live.fetch,
     async switchModel(spec) {
-      const flags = { ...live.flags, model: spec };
+      const flags = { ...live.config.flags, model: spec }; // a later /reload keeps this choice, as it keeps -m
       const next = live.config.resolve(flags);
       agent.switchModel(await parts.providerFor(next, live.fetch), agentSettings(next));
-      live.config = { ...live.config, settings: next };
+      live.config = { ...live.config, settings: next, flags };
       live.configured = parts.configure(next); // the new provider's key is a secret too
-      live.flags = flags; // a later /reload keeps this choice, as it keeps -m
     },
     async reload(ask) {
       const report = await reloadAll(() => checkConfig(ask), parts.reloadables);

@@ -7,7 +7,7 @@
 import { platform } from "node:os";
 import { join, resolve } from "node:path";
 import { createAgent } from "./agent.ts";
-import { VERSION } from "./cli.ts";
+import { VERSION, type RunFlags } from "./cli.ts";
 import { controlRefusal, listsSet } from "./config/control-files.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { hideSecrets, knownSecrets, redactingOutput, redactingTool, toolEnvironment, type Redaction } from "./config/secrets.ts";
@@ -51,27 +51,10 @@ import { writer } from "./ui/term.ts";
 
 type Env = Record<string, string | undefined>;
 
-/** What the command line chose for the run, beyond the configuration. */
-export interface RunChoices {
-  output: "text" | "json";
-  /** --raw: no bash output filtering */
-  raw: boolean;
-  /** false with --no-skills */
-  skills: boolean;
-  /** false with --no-mcp */
-  mcp: boolean;
-  /** --proxy */
-  proxy: string | undefined;
-  /** a one-shot run (-p, piped stdin, JSON): nothing is asked */
-  oneShot: boolean;
-}
-
 /** What run.ts prepared before the run is built: the configuration and what it was read with. */
 export interface Start {
   env: Env;
   config: LoadedConfig;
-  /** the flags that take part in configuration (cli.ts's configFlags), without a resumed session's model */
-  flags: ConfigFlags;
   started: Started;
   /** whether the project's skills load (its config file was loaded, or not, by the caller) */
   trusted: boolean;
@@ -79,15 +62,16 @@ export interface Start {
   approvals: ApprovalState;
   /** hey's control files (config/control-files.ts): refused to the file tools while a permission list is set */
   controls: readonly string[];
-  /** `--verbose` / HEY_LOG=debug: requests (through `started.fetch`) and retry decisions go to it */
-  debug?: DebugLog;
   warn(message: string): void;
   /** a line about something that happened in the background (an MCP server connected or failed) */
   notice(line: string): void;
 }
 
 /** The flags of a run that continues `session`: its model is one more layer of the choice (ConfigFlags.session). */
-export const withSession = (flags: ConfigFlags, session: LoadedSession | undefined): ConfigFlags => (session?.model ? { ...flags, session: session.model } : flags);
+export function withSession(flags: ConfigFlags, session: LoadedSession | undefined): ConfigFlags {
+  const { session: _earlier, ...rest } = flags;
+  return session?.model ? { ...rest, session: session.model } : rest;
+}
 
 /**
  * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash
@@ -136,10 +120,11 @@ export function permissionCheck(lists: Settings["permission"], shell: string, pl
 }
 
 /**
- * Everything a run needs, built once, in the runtime that swaps it. Emits the `session` event.
- * Throws ConfigError when the provider cannot be created from the settings.
+ * Everything a run needs, built once, in the runtime that swaps it: `run` is what the command line
+ * chose besides the configuration; `oneShot`: -p, piped stdin or JSON (nothing is asked); `debug`:
+ * `--verbose` / HEY_LOG=debug, where requests and retry decisions go. Emits the `session` event. Throws ConfigError when the provider cannot be created from the settings.
  */
-export async function assemble(here: Places, run: RunChoices, start: Start, resumed: LoadedSession | undefined): Promise<Runtime> {
+export async function assemble(here: Places, run: RunFlags, oneShot: boolean, start: Start, resumed: LoadedSession | undefined, debug?: DebugLog): Promise<Runtime> {
   const { cwd, home } = here;
   const { env, warn } = start;
   const { settings } = start.config;
@@ -147,7 +132,7 @@ export async function assemble(here: Places, run: RunChoices, start: Start, resu
   // a run that never got an answer leaves no session (issue 14)
   const session = createSessionWriter({ dir: here.sessionsDir, id: sessionId, cwd, version: VERSION, warn, untilAnswer: true, existing: resumed !== undefined });
   const hint = (e: { kind: string; message: string }) => setupHint(runtime.settings.provider, runtime.settings.model, e, { userFile: here.userConfig, home });
-  const terminal = run.output === "text" ? terminalOutput(run.oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint }) : undefined;
+  const terminal = run.output === "text" ? terminalOutput(oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint }) : undefined;
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
 
   // bash's full outputs live with the session; older ones are pruned in the background
@@ -167,7 +152,7 @@ export async function assemble(here: Places, run: RunChoices, start: Start, resu
       shapes: s.tools.redactSecrets,
     };
   };
-  const live: Live = { config: start.config, flags: withSession(start.flags, resumed), fetch: start.started.fetch, configured: configure(settings) };
+  const live: Live = { config: start.config, fetch: start.started.fetch, configured: configure(settings) };
   for (const lists of everyList(settings.permission)) {
     const blocked = blockedTools(compileRules(lists, live.configured.shell.name).rules, live.configured.tools.map((t) => t.name));
     if (blocked.length > 0) warn(lists.source + blockedWarning(lists.allow, blocked)); // a project's list is named: it narrows yours
@@ -178,8 +163,8 @@ export async function assemble(here: Places, run: RunChoices, start: Start, resu
   const credentials = createCredentialStore(here.configDir);
   const secrets = () => [...live.configured.secrets, ...credentials.secrets()].sort((a, b) => b.length - a.length);
   const redaction: Redaction = { secrets, shapes: () => live.configured.shapes, shown: new Set() };
-  const output = redactingOutput(fanOut(start.debug ? [display, session, start.debug.output] : [display, session]), secrets);
-  start.debug?.hide(hideSecrets(secrets));
+  const output = redactingOutput(fanOut(debug ? [display, session, debug.output] : [display, session]), secrets);
+  debug?.hide(hideSecrets(secrets));
   session.model(settings.provider.name, settings.model);
   output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd });
   if (resumed) {
@@ -243,16 +228,17 @@ export async function assemble(here: Places, run: RunChoices, start: Start, resu
     },
     reloadables: [...prompt.reloadables, mcp.reloadable],
     configure,
-    fetchFor: (s) => fetchFor(s, run.proxy, env, start.debug),
+    fetchFor: (s) => fetchFor(s, run.proxy, env, debug),
     providerFor: (s, fetchImpl) => providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs),
     approvals: start.approvals, // shared with a run reassembled by /resume: what /reload records holds there too
     trustFile: here.trustFile,
-    oneShot: run.oneShot,
+    oneShot,
     warn,
     // `/resume`: the same pieces around another session, with the model it last used
     reopen(next) {
-      const s = start.config.resolve(withSession(start.flags, next));
-      return assemble(here, run, { ...start, config: { ...start.config, settings: s }, started: startProvider(s, run.proxy, env, start.debug) }, next);
+      const flags = withSession(start.config.flags, next);
+      const s = start.config.resolve(flags);
+      return assemble(here, run, oneShot, { ...start, config: { ...start.config, settings: s, flags }, started: startProvider(s, run.proxy, env, debug) }, next, debug);
     },
   });
   return runtime;
@@ -264,7 +250,7 @@ export async function assemble(here: Places, run: RunChoices, start: Start, resu
  */
 function mcpManager(
   here: Places,
-  run: RunChoices,
+  run: RunFlags,
   start: Start,
   deps: { builtins: string[]; fetch(): typeof fetch; emit: Output["emit"]; credentials: CredentialStore; refused(name: string): boolean },
 ): McpManager {

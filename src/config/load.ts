@@ -71,6 +71,8 @@ function parseToml(path: string, text: string): Record<string, unknown> {
 /** What loading configuration gives: the settings, and the same files resolved again with other flags. */
 export interface LoadedConfig {
   settings: Settings;
+  /** the flags `settings` was resolved with (`/model` and `/reload` resolve again with them, changed or not) */
+  flags: ConfigFlags;
   warnings: string[];
   /** the project file's path when it exists but was not loaded for lack of trust */
   skipped?: string;
@@ -157,6 +159,7 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions): { config: LoadedConfi
   const { settings, warnings, unresolved, guards } = resolveConfig(layers, opts.env, opts.flags);
   const config: LoadedConfig = {
     settings,
+    flags: opts.flags,
     warnings,
     ...(skipped ? { skipped } : {}),
     guards: guards.map((g) => ({ ...g, key: recordKey(g.source) })),

@@ -38,8 +38,8 @@ export interface ConfigLayer {
 }
 
 /**
- * The flags that take part in configuration, already parsed by the CLI (values are still
- * checked by the resolver). `proxy` is not resolved there: net/proxy.ts weighs it against `Settings.proxy`.
+ * The flags that take part in configuration, already parsed by the CLI (values are still checked
+ * by the resolver). `--proxy` is not one: net/proxy.ts weighs it against `Settings.proxy`.
  */
 export interface ConfigFlags {
   model?: string;
@@ -49,7 +49,6 @@ export interface ConfigFlags {
   effort?: Effort;
   maxTurns?: number;
   maxRunTokens?: number;
-  proxy?: string;
   /**
    * The model a resumed session last used: one more layer of the choice, above `[default]` and
    * below HEY_PROVIDER / HEY_MODEL / -m; ignored when no provider of that name is configured.

@@ -3,7 +3,7 @@
 // check, and with --write record the flags it found in the config file that defines the provider
 // (backed up first, replaced atomically). Exit 0 only when the endpoint is usable as configured.
 import { readFile, stat } from "node:fs/promises";
-import { configFlags, EXIT, parseCli, UsageError, type CliArgs } from "../cli.ts";
+import { EXIT, parseCli, UsageError, type CliArgs } from "../cli.ts";
 import { hideSecrets, knownSecrets } from "../config/secrets.ts";
 import { presetHint } from "../config/providers.ts";
 import { ConfigError, type ProviderSettings, type Settings } from "../config/settings.ts";
@@ -41,7 +41,7 @@ export async function doctorCommand(argv: string[], here: Places): Promise<numbe
     }
     const words = args.message.split(/\s+/).filter(Boolean);
     if (words.length > 1) throw new UsageError(`hey doctor takes one provider name, got "${args.message}"`);
-    if (words[0] && args.model === undefined) (named = words[0]), (args = { ...args, model: words[0] });
+    if (words[0] && args.flags.model === undefined) (named = words[0]), (args = { ...args, flags: { ...args.flags, model: words[0] } });
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     err.write(`hey doctor: ${e.message}\n${DOCTOR_USAGE}`);
@@ -61,7 +61,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   const env = process.env;
   const warn = (m: string) => writer(2).write(`hey doctor: ${m}\n`);
   // the doctor runs no tools: what the files give the agent is weighed as a run would, but not recorded
-  const begun = await beginConfig(here, env, configFlags(args), { approve: args.approve, configFile: args.config, warn });
+  const begun = await beginConfig(here, env, args.flags, { approve: args.approve, configFile: args.config, warn });
   if (begun === "cancelled") return EXIT.interrupted; // never asked: not interactive
   const { config } = begun;
   const { settings } = config;
@@ -75,15 +75,15 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
 
   let debug: DebugLog | undefined;
   if (args.verbose || env.HEY_LOG === "debug") {
-    debug = (await import("../net/debug-log.ts")).openDebugLog(here.logsDir, hideSecrets(() => knownSecrets(settings, env, args.proxy)));
+    debug = (await import("../net/debug-log.ts")).openDebugLog(here.logsDir, hideSecrets(() => knownSecrets(settings, env, args.run.proxy)));
     warn(`debug log: ${debug.path}`);
   }
-  const probes = await runProbes(settings, args.proxy, env, debug);
+  const probes = await runProbes(settings, args.run.proxy, env, debug);
   const verdict = judge(probes, provider.apiKeyVar);
   const missing = missingFlags(verdict.flags, effectiveFlags(provider, settings.model));
   const written = write && Object.keys(verdict.flags).length > 0 ? await writeFlags(provider, verdict.flags) : undefined;
   const out = writer(1);
-  out.write(args.output === "json" ? renderJson(subject, verdict, missing, written) : renderText(subject, verdict, missing, written, provider.name));
+  out.write(args.run.output === "json" ? renderJson(subject, verdict, missing, written) : renderText(subject, verdict, missing, written, provider.name));
   const recorded = Object.keys(missing).length === 0 || (written !== undefined && !("error" in written));
   return verdict.usable && recorded ? EXIT.ok : EXIT.runtime;
 }
