@@ -27,7 +27,8 @@ export {
 export { ProviderError, type ModelRequest, type Provider, type ProviderErrorKind, type StreamEvent } from "./kernel/provider.ts";
 export type { Tool, ToolContext, ToolResult } from "./kernel/tool.ts";
 export { fanOut, type AgentEvent, type ErrorKind, type Output, type RunStop, type UsageCounts } from "./kernel/output.ts";
-export { MAX_TURNS_PROMPT, runLoop, type LoopDeps, type RequestContext, type RunResult } from "./kernel/loop.ts";
+export { runLoop, type LoopDeps, type RequestContext, type RunResult } from "./kernel/loop.ts";
+export { MAX_TURNS_PROMPT, type HandOffLimit } from "./kernel/hand-off.ts";
 export type { PermissionCheck } from "./kernel/tool-calls.ts";
 export type { RetryPolicy } from "./kernel/retry.ts";
 export { createProvider, type ProviderOptions } from "./providers/create.ts";

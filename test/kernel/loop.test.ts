@@ -1,6 +1,7 @@
 // The loop driven by a scripted provider: termination, event order, parallel tools, retries.
 import { describe, expect, test } from "bun:test";
-import { runLoop, EMPTY_ANSWER, MAX_RUN_TOKENS_PROMPT, MAX_TURNS_PROMPT, PLAIN_HAND_OFF_PROMPT } from "../../src/kernel/loop.ts";
+import { MAX_RUN_TOKENS_PROMPT, MAX_TURNS_PROMPT, PLAIN_HAND_OFF_PROMPT } from "../../src/kernel/hand-off.ts";
+import { runLoop, EMPTY_ANSWER } from "../../src/kernel/loop.ts";
 import { textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import { fakeProvider } from "../helpers/fake-provider.ts";
