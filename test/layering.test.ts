@@ -176,7 +176,7 @@ describe("imports", () => {
 });
 
 describe("the embedding API", () => {
-  test("lib.ts reaches nothing of the CLI: no config, sessions, terminal or flow", () => {
+  test("lib.ts reaches nothing of the CLI: no flags, flow, composition root, terminal, trust or config files read", () => {
     const seen = new Set<string>();
     const walk = (file: string) => {
       if (seen.has(file)) return;
@@ -184,8 +184,10 @@ describe("the embedding API", () => {
       for (const { target } of graph.get(file) ?? []) walk(target);
     };
     walk("lib.ts");
-    const cli = [...seen].filter((f) => /^(ui|config|sessions|context|permission)\/|^(run|wire|cli|main|agent)\.ts$/.test(f));
+    const cli = [...seen].filter((f) => /^(ui|trust|doctor|upgrade)\/|^config\/(load|resolve|approval-store|private-env)\.ts$|^(run|runtime|wire|cli|main|mcp-command)\.ts$/.test(f));
     expect(cli).toEqual([]);
+    // what it is for: the agent, and what the CLI's agent has (permission rules, sessions, MCP)
+    expect(["agent.ts", "permission/rules.ts", "sessions/writer.ts", "mcp/manager.ts"].filter((f) => !seen.has(f))).toEqual([]);
   });
 });
 
