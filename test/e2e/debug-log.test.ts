@@ -1,24 +1,17 @@
 // --verbose / HEY_LOG=debug (dist/hey): each request and response, retries included, in a file in
 // the state directory whose path is said once; keys and proxy passwords never in it; nothing at all
 // without the flag.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { jsonEvents, runHey } from "../helpers/e2e.ts";
 import { baseUrlFor, textReply } from "../helpers/protocol-streams.ts";
 import { startHttpProxy } from "../helpers/proxies.ts";
-import { jsonReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
+import { jsonReply } from "../helpers/replay-server.ts";
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 
-let server: ReplayServer;
-let work: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  server = startReplayServer();
-  work = tempDir();
-});
-afterAll(() => {
-  server.stop();
-  work.remove();
-});
+const server = fileReplayServer();
+const work = fileTempDir();
 
 function logOf(state: string): { path: string; text: string } {
   const dir = join(state, "hey", "logs");

@@ -1,25 +1,20 @@
 // An oversized first prompt (issue 13 row 2): sent whole once, then trimmed to its start and end
 // like any message that does not fit — in the next turn and after `-c` — while the session file
 // keeps it whole.
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { afterAll, beforeEach, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHey, tempDir } from "../helpers/e2e.ts";
+import { runHey } from "../helpers/e2e.ts";
 import { startModelServer, textOf, type ChatRequest } from "../helpers/model-server.ts";
+import { eachTempDir } from "../helpers/fixtures.ts";
 
 // calls a tool on the first request of a run, then answers
 const model = startModelServer((req) => (req.messages.some((m) => m.role === "tool") || textOf(req.messages.at(-1)).startsWith("and") ? { text: "Done." } : { calls: [["bash", { command: "echo checked" }]] }));
 afterAll(() => model.stop());
-let work: ReturnType<typeof tempDir>;
-let state: ReturnType<typeof tempDir>;
+const work = eachTempDir();
+const state = eachTempDir();
 beforeEach(() => {
-  work = tempDir();
-  state = tempDir();
   model.requests.length = 0;
-});
-afterEach(() => {
-  work.remove();
-  state.remove();
 });
 
 test("a 100 KB first prompt is sent whole once, then as its start and end; the session keeps it whole", async () => {

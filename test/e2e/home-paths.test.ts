@@ -1,28 +1,19 @@
 // `~` in a file tool's path is the user's home through the compiled binary (SPEC §7): the model's
 // read_file/write_file/grep on `~/…` reach $HOME, and no directory named `~` appears in the project.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHey, tempDir } from "../helpers/e2e.ts";
-import { resultText, startModelServer, type ModelServer } from "../helpers/model-server.ts";
+import { runHey } from "../helpers/e2e.ts";
+import { resultText } from "../helpers/model-server.ts";
+import { fileModelServer, fileTempDir } from "../helpers/fixtures.ts";
 
-let server: ModelServer;
-let home: ReturnType<typeof tempDir>;
-let project: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  home = tempDir("hey-e2e-home-");
-  project = tempDir("hey-e2e-project-");
-  writeFileSync(join(home.path, "hf.txt"), "hello from home\n");
-  server = startModelServer((req) => {
+const home = fileTempDir("hey-e2e-home-");
+const project = fileTempDir("hey-e2e-project-");
+writeFileSync(join(home.path, "hf.txt"), "hello from home\n");
+const server = fileModelServer((req) => {
     if (req.messages.at(-1)!.role === "tool") return { text: "done" };
     return { calls: [["read_file", { path: "~/hf.txt" }], ["write_file", { path: "~/wf.txt", content: "written\n" }], ["grep", { pattern: "from home", path: "~/hf.txt" }]] };
   });
-});
-afterAll(() => {
-  server.stop();
-  home.remove();
-  project.remove();
-});
 
 test("read_file, write_file and grep on ~/… work on $HOME", async () => {
   const run = await runHey(["--base-url", server.baseUrl, "-m", "m", "-p", "use my home files"], { cwd: project.path, env: { HOME: home.path } });

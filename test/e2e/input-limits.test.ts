@@ -1,22 +1,15 @@
 // Issue 13 rows 1, 3 and 13: stdin and each @file are read at most `[input] max_bytes` + 1 bytes,
 // special files are refused at once, what was cut is said on stderr and in the prompt, and an
 // `@word` that names no file stays literal. Through the compiled binary against a local mock model.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { ensureBinary, runHey, tempDir } from "../helpers/e2e.ts";
-import { lastUserText, startModelServer, withoutNote, type ModelServer } from "../helpers/model-server.ts";
+import { ensureBinary, runHey } from "../helpers/e2e.ts";
+import { lastUserText, withoutNote } from "../helpers/model-server.ts";
+import { fileModelServer, fileTempDir } from "../helpers/fixtures.ts";
 
-let server: ModelServer;
-let work: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  server = startModelServer(() => ({ text: "ok" }));
-  work = tempDir("hey-input-");
-});
-afterAll(() => {
-  server.stop();
-  work.remove();
-});
+const server = fileModelServer(() => ({ text: "ok" }));
+const work = fileTempDir("hey-input-");
 
 const adHoc = () => ["--base-url", server.baseUrl, "-m", "m"];
 /** The prompt as the user gave it (a huge one fills the context: hey notes that after it) */

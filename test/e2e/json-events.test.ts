@@ -3,16 +3,17 @@
 // and each emitted event must have its example's fields with values of the same JSON type.
 // Also: a final `result`, `arguments` as an object, every run ending with `done` — failures
 // before the start included — and no REPL even with a terminal on stdin.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { newId, type Message } from "../../src/kernel/ir.ts";
 import { toLine } from "../../src/sessions/format.ts";
-import { jsonEvents, ROOT, runHey, tempDir } from "../helpers/e2e.ts";
+import { jsonEvents, ROOT, runHey } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
-import { jsonReply, sseReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
+import { jsonReply, sseReply } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
 import { startTerm } from "../helpers/tmux.ts";
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 
 type Event = Record<string, unknown>;
 
@@ -49,23 +50,12 @@ function mismatches(event: Event, example: Event | undefined): string[] {
   return problems;
 }
 
-let server: ReplayServer;
-let work: ReturnType<typeof tempDir>;
-let state: ReturnType<typeof tempDir>;
-let cfg: string;
-beforeAll(() => {
-  server = startReplayServer();
-  work = tempDir();
-  state = tempDir();
-  cfg = join(work.path, "hey.toml");
-  // a small budget so a resumed session is summarized; short retry waits
-  writeFileSync(cfg, `[agent]\nbudget_tokens = 3000\n\n[retry]\nbase_delay_ms = 10\nmax_delay_ms = 20\njitter = false\n`);
-});
-afterAll(() => {
-  server.stop();
-  work.remove();
-  state.remove();
-});
+const server = fileReplayServer();
+const work = fileTempDir();
+const state = fileTempDir();
+const cfg = join(work.path, "hey.toml");
+// a small budget so a resumed session is summarized; short retry waits
+writeFileSync(cfg, `[agent]\nbudget_tokens = 3000\n\n[retry]\nbase_delay_ms = 10\nmax_delay_ms = 20\njitter = false\n`);
 
 const usage = chatChunk({ usage: { prompt_tokens: 21, completion_tokens: 4, total_tokens: 25 } });
 const said = (text: string, thinking?: string) => sseReply(sse([...(thinking ? [chatChunk({ reasoning: thinking })] : []), chatChunk({ content: text }), chatChunk({ finish: "stop" }), usage]));

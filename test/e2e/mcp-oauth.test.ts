@@ -6,35 +6,24 @@
 // server's tool; a token past its expiry is auth required again. Against the fake OAuth server
 // (test/helpers/oauth-server.ts), whose tool answers with the Authorization header it got: the
 // token appears in no output, event, session or log.
-import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { ensureBinary, jsonEvents, runHey } from "../helpers/e2e.ts";
 import { BROWSER, startOAuthExample, type HttpServer } from "../helpers/mcp.ts";
-import { resultText, startModelServer, type ChatRequest, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { resultText, type ChatRequest } from "../helpers/model-server.ts";
 import { startOAuthFake, type OAuthFake } from "../helpers/oauth-server.ts";
+import { eachModelServers, eachTempDir, writeUserConfig } from "../helpers/fixtures.ts";
 
 setDefaultTimeout(120_000);
 
-let home: ReturnType<typeof tempDir>;
+const home = eachTempDir("hey-oauth-home-");
+const model = eachModelServers();
 const stops: (() => unknown)[] = [];
-beforeEach(() => {
-  home = tempDir("hey-oauth-home-");
-});
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
-  home.remove();
 });
-
-const model = (decide: (req: ChatRequest) => Turn): ModelServer => {
-  const s = startModelServer(decide);
-  stops.push(() => s.stop());
-  return s;
-};
-const writeConfig = (text: string) => {
-  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
-  writeFileSync(join(home.path, ".config", "hey", "config.toml"), text);
-};
+const writeConfig = (text: string) => void writeUserConfig(home.path, text);
 const provider = (baseUrl: string) => `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n`;
 const toolNames = (req: ChatRequest) => (req.tools ?? []).map((t) => t.function.name);
 const lastTool = (req: ChatRequest) => (req.messages.at(-1)?.role === "tool" ? req.messages.at(-1) : undefined);

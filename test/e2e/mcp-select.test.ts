@@ -2,34 +2,19 @@
 // with and without tool selection; `exclude_tools` and a `deny` rule leave tools out of the
 // request's `tools`; `/mcp` shows each tool's tokens; a server prompt runs as a command; an
 // `@SERVER:URI` resource reaches the request, cut at [input] max_bytes.
-import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensureBinary, runHey, tempDir } from "../helpers/e2e.ts";
+import { ensureBinary, runHey } from "../helpers/e2e.ts";
 import { EVERYTHING_SERVER } from "../helpers/mcp.ts";
-import { lastUserText, startModelServer, textOf, type ChatRequest, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { lastUserText, textOf, type ChatRequest } from "../helpers/model-server.ts";
+import { eachModelServers, eachTempDir, writeUserConfig } from "../helpers/fixtures.ts";
 
 setDefaultTimeout(120_000);
 
-let home: ReturnType<typeof tempDir>;
-const servers: ModelServer[] = [];
-beforeEach(() => {
-  home = tempDir("hey-mcp-select-");
-});
-afterEach(() => {
-  for (const s of servers.splice(0)) s.stop();
-  home.remove();
-});
-
-const model = (decide: (req: ChatRequest) => Turn) => {
-  const s = startModelServer(decide);
-  servers.push(s);
-  return s;
-};
-const writeConfig = (text: string) => {
-  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
-  writeFileSync(join(home.path, ".config", "hey", "config.toml"), text);
-};
+const home = eachTempDir("hey-mcp-select-");
+const model = eachModelServers();
+const writeConfig = (text: string) => void writeUserConfig(home.path, text);
 const base = (baseUrl: string) => `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n\n[mcp]\nstartup_wait_ms = 20000\n`;
 const everything = (more = "") => `\n[mcp.everything]\ncommand = "node"\nargs = [${JSON.stringify(EVERYTHING_SERVER)}, "stdio"]\n${more}`;
 const toolNames = (req: ChatRequest) => (req.tools ?? []).map((t) => t.function.name);

@@ -3,37 +3,24 @@
 // (timed from the mock model's log); two servers with one tool name both reach the model,
 // prefixed, and permission rules name them so; the JSON `mcp` event; --no-mcp; and the evolution
 // loop across runs: the model adds the filesystem server to the config, the next `hey -c` uses it.
-import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatApprovals, parseApprovals, withConfigs } from "../../src/config/approvals.ts";
 import { loadConfig } from "../../src/config/load.ts";
-import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { ensureBinary, jsonEvents, runHey } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER, FS_SERVER } from "../helpers/mcp.ts";
-import { resultText, startModelServer, textOf, type ChatRequest, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { resultText, textOf, type ChatRequest } from "../helpers/model-server.ts";
 import { configInputs } from "../helpers/places.ts";
+import { eachModelServers, eachTempDir, writeUserConfig } from "../helpers/fixtures.ts";
 
 setDefaultTimeout(120_000);
 
-let home: ReturnType<typeof tempDir>;
-const servers: ModelServer[] = [];
-beforeEach(() => {
-  home = tempDir("hey-mcp-home-");
-});
-afterEach(() => {
-  for (const s of servers.splice(0)) s.stop();
-  home.remove();
-});
-
-const model = (decide: (req: ChatRequest) => Turn) => {
-  const s = startModelServer(decide);
-  servers.push(s);
-  return s;
-};
+const home = eachTempDir("hey-mcp-home-");
+const model = eachModelServers();
 const configFile = () => join(home.path, ".config", "hey", "config.toml");
 const writeConfig = (text: string) => {
-  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
-  writeFileSync(configFile(), text);
+  writeUserConfig(home.path, text);
 };
 const provider = (baseUrl: string) => `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n`;
 const toml = (s: string) => JSON.stringify(s);

@@ -1,23 +1,16 @@
 // Issue 13 row 8: hundreds of parallel tool calls in one turn under a low file-descriptor limit
 // (macOS' default is 256) all get their real result, in call order — none is EMFILE. Through the
 // compiled binary against a local mock model.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { ensureBinary, tempDir } from "../helpers/e2e.ts";
-import { resultText, startModelServer, type ModelServer } from "../helpers/model-server.ts";
+import { expect, test } from "bun:test";
+import { ensureBinary } from "../helpers/e2e.ts";
+import { resultText } from "../helpers/model-server.ts";
+import { fileModelServer, fileTempDir } from "../helpers/fixtures.ts";
 
 const CALLS = 400;
-let server: ModelServer;
-let work: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  server = startModelServer((req) =>
+const server = fileModelServer((req) =>
     req.messages.at(-1)!.role === "tool" ? { text: "all done" } : { calls: Array.from({ length: CALLS }, (_, i): [string, unknown] => ["bash", { command: `echo call ${i}` }]) },
   );
-  work = tempDir("hey-parallel-");
-});
-afterAll(() => {
-  server.stop();
-  work.remove();
-});
+const work = fileTempDir("hey-parallel-");
 
 test(`${CALLS} parallel bash calls under \`ulimit -n 256\`: every result is the command's, in call order`, async () => {
   const bin = await ensureBinary();

@@ -1,22 +1,15 @@
 // `hey -p … > answer.md` (issue 10 item 4): with stdout not a terminal it holds the final answer
 // only; what the model said in turns that called tools goes to stderr, each turn on its own line.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHey, tempDir } from "../helpers/e2e.ts";
-import { startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
-import { answer, toolCalls, writeSession } from "./repl-helpers.ts";
+import { runHey } from "../helpers/e2e.ts";
 
-let server: ReplayServer;
-let work: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  server = startReplayServer();
-  work = tempDir();
-});
-afterAll(() => {
-  server.stop();
-  work.remove();
-});
+import { answer, toolCalls, writeSession } from "./repl-helpers.ts";
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
+
+const server = fileReplayServer();
+const work = fileTempDir();
 
 test("-p to a pipe: the final answer alone on stdout, narration on stderr", async () => {
   server.enqueue(

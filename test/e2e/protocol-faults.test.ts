@@ -3,23 +3,16 @@
 // retries keep a floor however short the server's Retry-After; an answer that is not the protocol
 // — an HTML page, JSON instead of a stream, malformed events — fails at once as a protocol error
 // instead of five "network" retries. Through the compiled binary against a local replay server.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
-import { jsonReply, sseReply, startReplayServer, type Reply, type ReplayServer } from "../helpers/replay-server.ts";
+import { jsonEvents, runHey } from "../helpers/e2e.ts";
+import { jsonReply, sseReply, type Reply } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 
-let server: ReplayServer;
-let work: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  server = startReplayServer();
-  work = tempDir("hey-protocol-");
-});
-afterAll(() => {
-  server.stop();
-  work.remove();
-});
+const server = fileReplayServer();
+const work = fileTempDir("hey-protocol-");
 
 const adHoc = () => ["--base-url", `${server.url}/v1`, "-m", "m"];
 const answer = (text: string) => sseReply(sse([chatChunk({ content: text }), chatChunk({ finish: "stop" })]));

@@ -1,25 +1,18 @@
 // dist/hey through a two-tool-call task with each of the four protocols (SPEC §4, §5), checked
 // through --output json; the replay server refuses any request whose tool calls are not each
 // answered exactly once.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Protocol } from "../../src/kernel/ir.ts";
-import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { jsonEvents, runHey } from "../helpers/e2e.ts";
 import { baseUrlFor, textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
-import { startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 
-let server: ReplayServer;
-let work: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  server = startReplayServer();
-  work = tempDir();
-  writeFileSync(join(work.path, "notes.txt"), "the answer is 42\n");
-});
-afterAll(() => {
-  server.stop();
-  work.remove();
-});
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
+
+const server = fileReplayServer();
+const work = fileTempDir();
+writeFileSync(join(work.path, "notes.txt"), "the answer is 42\n");
 
 const PATHS: Record<Protocol, RegExp> = {
   openai: /^\/v1\/chat\/completions$/,

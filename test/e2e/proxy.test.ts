@@ -1,28 +1,20 @@
 // dist/hey behind proxies (SPEC §16): the model endpoint is http://model.test:PORT, a name only the
 // loopback proxies resolve, so an answer proves the request went through the proxy.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { jsonEvents, runHey } from "../helpers/e2e.ts";
 import { startHttpProxy, startSocks5Server } from "../helpers/proxies.ts";
-import { sseReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
+import { sseReply } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 
-let server: ReplayServer;
-let port: number;
-let work: ReturnType<typeof tempDir>;
+const server = fileReplayServer();
+const port = Number(new URL(server.url).port);
+const work = fileTempDir();
 const closers: (() => void)[] = [];
-beforeAll(() => {
-  server = startReplayServer();
-  port = Number(new URL(server.url).port);
-  work = tempDir();
-});
 afterEach(() => {
   for (const close of closers.splice(0)) close();
-});
-afterAll(() => {
-  server.stop();
-  work.remove();
 });
 
 const answer = () => sseReply(sse([chatChunk({ content: "via proxy" }), chatChunk({ finish: "stop" })]));

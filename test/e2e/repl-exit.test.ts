@@ -1,21 +1,19 @@
 // Every way out of the REPL gives the terminal back as it was (issue 14): after Ctrl-D, a double
 // Ctrl-C, SIGTERM during a turn and SIGHUP at the prompt, `stty -a` reads as before hey started,
 // and a paste reaches the next program as plain text (bracketed paste mode is off again).
-import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { afterEach, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
+
 import { startTerm, type Term } from "../helpers/tmux.ts";
 import { killMarked, marker, processes, waitForGroup } from "../helpers/processes.ts";
 import { answer, toolCalls } from "./repl-helpers.ts";
+import { until } from "../helpers/wait.ts";
+import { fileReplayServer } from "../helpers/fixtures.ts";
 
 const E2E_TIMEOUT = 90_000;
-let server: ReplayServer;
+const server = fileReplayServer();
 let term: Term | undefined;
-beforeAll(() => {
-  server = startReplayServer();
-});
-afterAll(() => server.stop());
 afterEach(async () => {
   await term?.close();
   term = undefined;
@@ -82,9 +80,8 @@ test("the terminal closed during a tool call: no process of the tool survives, t
   try {
     const pgid = await waitForGroup(m, 20_000);
     await t.kill();
-    for (const end = Date.now() + 10_000; Date.now() < end && existsSync(`/proc/${hey}`); ) await Bun.sleep(50);
-    expect(existsSync(`/proc/${hey}`)).toBe(false);
-    for (const end = Date.now() + 5000; Date.now() < end && !existsSync(join(t.home, "code")); ) await Bun.sleep(50);
+    await until(() => !existsSync(`/proc/${hey}`), "hey to exit");
+    await until(() => existsSync(join(t.home, "code")), "the shell to record hey's exit code");
     expect(readFileSync(join(t.home, "code"), "utf8")).toBe("129\n");
     expect(processes().filter((p) => p.pgid === pgid)).toEqual([]); // ps reads /proc
     const dir = join(t.home, ".local/state/hey/sessions");

@@ -9,6 +9,8 @@ import { runHey, tempDir } from "../helpers/e2e.ts";
 import { BUN } from "../helpers/mcp.ts";
 import { lastUserText, startModelServer, systemOf, textOf, type ModelServer, type Turn } from "../helpers/model-server.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
+import { until } from "../helpers/wait.ts";
+import { ALL, say } from "./repl-helpers.ts";
 
 setDefaultTimeout(90_000); // the first test may build dist/hey
 
@@ -45,28 +47,12 @@ const userConfig = (allow: string[]) =>
 /** An MCP server that leaves a file behind when it starts: proof that it ran. */
 const touchingServer = (name: string, marker: string) => `[mcp.${name}]\ncommand = "${BUN}"\nargs = ["-e", "require('fs').writeFileSync('${marker}', 'ran')"]\n`;
 
-const ALL = { scrollback: true, joined: true };
 const flat = async (term: Term) => (await term.screen(ALL)).replace(/\s+/g, " ");
 
 async function openRepl(): Promise<Term> {
   const term = await startTerm({ cwd: project.path, cols: 200, rows: 50, env: { HOME: home.path, NO_COLOR: "1" } });
   terminals.push(term);
   return term;
-}
-
-/** Types a line and waits for `expect` after it. */
-async function say(term: Term, line: string, expect: RegExp | string): Promise<string> {
-  const echo = `› ${line}`;
-  const before = (await term.screen(ALL)).split(echo).length;
-  await term.type(line);
-  await term.keys("Enter");
-  for (let i = 0; ; i++) {
-    const pieces = (await term.screen(ALL)).split(echo);
-    const after = pieces.length > before ? pieces.at(-1)! : "";
-    if (typeof expect === "string" ? after.includes(expect) : expect.test(after)) return after;
-    if (i > 400) throw new Error(`no ${String(expect)} after typing ${line}; the screen:\n${await term.screen(ALL)}`);
-    await Bun.sleep(50);
-  }
 }
 
 /** Answers the question on screen and waits for what follows. */
@@ -126,8 +112,7 @@ test("/reload: the agent cannot write the project's config; written another way,
 
   await say(term, "/reload", "Use this change? (y/N)");
   await answer(term, "y", "+ mcp server proj");
-  for (let i = 0; i < 100 && !existsSync(marker); i++) await Bun.sleep(50);
-  expect(existsSync(marker)).toBe(true);
+  await until(() => existsSync(marker), "the approved project server to start");
 
   // the user's own list, widened and approved at /reload, still meets the project's narrowing
   write(userConfigFile(), userConfig(["read_file", "write_file", "bash: ls", "bash: touch *"]));

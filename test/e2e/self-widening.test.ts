@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { runHey, tempDir } from "../helpers/e2e.ts";
 import { BUN } from "../helpers/mcp.ts";
 import { resultText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { until } from "../helpers/wait.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
 
@@ -141,8 +142,7 @@ test("trust.json written behind hey's back does not trust the project; --approve
 
   const approved = await hey(["--approve", "-p", "hello"]);
   expect(approved.code).toBe(0);
-  for (let i = 0; i < 100 && !existsSync(marker); i++) await Bun.sleep(50); // the server starts in the background
-  expect(existsSync(marker)).toBe(true);
+  await until(() => existsSync(marker), "the approved server to start (in the background)");
 });
 
 test("a trusted project narrows the user's lists and cannot widen them: deny = [] and allow = [\"bash\"] change nothing", async () => {

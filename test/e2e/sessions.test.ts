@@ -8,6 +8,7 @@ import { textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
 import { sseReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 import { chatChunk, sseEvents } from "../helpers/sse.ts";
 import { resultText } from "../helpers/model-server.ts";
+import { until } from "../helpers/wait.ts";
 
 let server: ReplayServer;
 let state: ReturnType<typeof tempDir>;
@@ -64,7 +65,7 @@ test("killed mid-tool (SIGKILL): `-c` closes the call with an interrupted result
   const sleepers = () =>
     Bun.spawnSync(["ps", "-eo", "pid=,stat=,args="]).stdout.toString().split("\n").map((l) => l.trim().split(/\s+/)).filter((f) => f[2] === "sleep" && f[3] === String(marker) && !f[1]!.startsWith("Z"));
   try {
-    for (let i = 0; i < 100 && sleepers().length === 0; i++) await Bun.sleep(50);
+    await until(() => sleepers().length > 0, "the command to run");
     expect(sleepers()).toHaveLength(1);
     proc.kill("SIGKILL");
     await proc.exited;
@@ -178,7 +179,7 @@ test("two `hey -c` at once: the second is refused with a message, nothing is int
     stderr: "pipe",
   });
   const locks = () => readdirSync(sessionsDir()).filter((f) => f.endsWith(".lock"));
-  for (let i = 0; i < 200 && locks().length === 0; i++) await Bun.sleep(25);
+  await until(() => locks().length > 0, "the first hey to lock its session");
   expect(locks()).toHaveLength(1);
   const second = await hey(["-c", "-p", "second one"]);
   expect(second.code).toBe(2);

@@ -7,6 +7,7 @@ import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { sseReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
 import { FIXED, makeRepo } from "../helpers/task-repo.ts";
+import { until } from "../helpers/wait.ts";
 
 let server: ReplayServer;
 let repo: ReturnType<typeof tempDir>;
@@ -109,16 +110,14 @@ test("Ctrl-C while a long bash tool runs: the tool's process group is gone, exit
   const sleepers = () =>
     Bun.spawnSync(["ps", "-eo", "stat=,args="]).stdout.toString().split("\n").filter((l) => new RegExp(`^[^Z]\\S*\\s+sleep ${marker}$`).test(l.trim()));
   try {
-    for (let i = 0; i < 100 && sleepers().length < 2; i++) await Bun.sleep(50);
-    expect(sleepers().length).toBe(2);
+    await until(() => sleepers().length === 2, "both sleeps to run");
     proc.kill("SIGINT");
     const code = await proc.exited;
     expect(code).toBe(130);
     const events = jsonEvents(await proc.stdout.text());
     expect(events.find((e) => e.type === "tool_result")).toMatchObject({ name: "bash", ok: false });
     expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "interrupted" });
-    for (let i = 0; i < 40 && sleepers().length > 0; i++) await Bun.sleep(50);
-    expect(sleepers()).toEqual([]);
+    await until(() => sleepers().length === 0, "the sleeps to be killed");
   } finally {
     proc.kill("SIGKILL");
   }

@@ -7,6 +7,7 @@ import { ProviderError } from "../../src/kernel/provider.ts";
 import { fakeProvider } from "../helpers/fake-provider.ts";
 import { resolveUserPath } from "../../src/fs/user-path.ts";
 import { loopDeps, sleepTool } from "../helpers/loop-deps.ts";
+import { gate, until } from "../helpers/wait.ts";
 import { createCompressTool } from "../../src/tools/compress.ts";
 import { withUniqueCallIds } from "../../src/kernel/tool-calls.ts";
 
@@ -108,18 +109,25 @@ describe("max run tokens", () => {
 });
 
 describe("tool calls", () => {
-  test("three 150 ms tools run in parallel; events and results keep call order", async () => {
+  test("the calls of one turn run at once (each waits for all three to have started); events and results keep call order", async () => {
     const provider = fakeProvider([
       { toolCalls: [{ name: "slow", arguments: { n: 1 } }, { name: "fast", arguments: { n: 2 } }, { name: "slow", arguments: { n: 3 } }] },
       { text: "all done" },
     ]);
-    const tools = [sleepTool("slow", 150), { ...sleepTool("fast", 150), name: "fast" }];
-    const deps = loopDeps(provider, { tools });
+    let started = 0;
+    const together = (name: string) => ({
+      name,
+      description: "",
+      parameters: { type: "object", properties: {} },
+      run: async (args: Record<string, unknown>) => {
+        started++;
+        await until(() => started === 3, "all three calls to run at once", 5_000); // one at a time, the first would wait alone
+        return { output: `${name} done ${JSON.stringify(args)}` };
+      },
+    });
+    const deps = loopDeps(provider, { tools: [together("slow"), together("fast")] });
     const messages: Message[] = [userMessage("go")];
-    const t0 = performance.now();
     await runLoop(messages, deps);
-    const elapsed = performance.now() - t0;
-    expect(elapsed).toBeLessThan(380);
     expect(deps.output.sequence()).toEqual(["turn_start", "usage", "tool_call", "tool_call", "tool_call", "tool_result", "tool_result", "tool_result", "turn_start", "text_delta", "usage", "done"]);
     const calls = deps.output.of("tool_call").map((e) => e.id);
     expect(deps.output.of("tool_result").map((e) => e.id)).toEqual(calls);
@@ -129,13 +137,14 @@ describe("tool calls", () => {
 
   test("calls on the same path run in call order even in parallel mode", async () => {
     const order: string[] = [];
-    const writer = (name: string, ms: number) => ({
+    const writeA = gate(); // holds the first write of a open while the others are looked at
+    const writer = (name: string) => ({
       name,
       description: "",
       parameters: {},
       run: async (args: Record<string, unknown>) => {
         order.push(`start ${name} ${args.path}`);
-        await Bun.sleep(ms);
+        if (name === "write_file" && args.path === "a") await writeA.passed;
         order.push(`end ${name} ${args.path}`);
         return { output: "ok" };
       },
@@ -144,27 +153,37 @@ describe("tool calls", () => {
       { toolCalls: [{ name: "write_file", arguments: { path: "a" } }, { name: "edit", arguments: { path: "a" } }, { name: "write_file", arguments: { path: "b" } }] },
       { text: "ok" },
     ]);
-    await runLoop([userMessage("go")], loopDeps(provider, { tools: [writer("write_file", 60), writer("edit", 10)] }));
+    const run = runLoop([userMessage("go")], loopDeps(provider, { tools: [writer("write_file"), writer("edit")] }));
+    await until(() => order.includes("end write_file b"), "the write of b, which need not wait"); // b did not wait
+    expect(order).not.toContain("start edit a"); // the edit of a waits for the write of a
+    writeA.open();
+    await run;
     expect(order.indexOf("end write_file a")).toBeLessThan(order.indexOf("start edit a"));
-    expect(order.indexOf("start write_file b")).toBeLessThan(order.indexOf("end write_file a")); // b did not wait
   });
 
   test("an exclusive tool (compress) runs alone: after the calls before it, before the calls after it", async () => {
     const order: string[] = [];
-    const timed = (name: string, ms: number, exclusive = false) => ({
+    const gates = { slow: gate(), compress: gate(), fast: gate() };
+    const held = (name: keyof typeof gates, exclusive = false) => ({
       name,
       description: "",
       parameters: {},
       ...(exclusive ? { exclusive } : {}),
       run: async () => {
         order.push(`start ${name}`);
-        await Bun.sleep(ms);
+        await gates[name].passed;
         order.push(`end ${name}`);
         return { output: "ok" };
       },
     });
     const provider = fakeProvider([{ toolCalls: [{ name: "slow", arguments: {} }, { name: "compress", arguments: {} }, { name: "fast", arguments: {} }] }, { text: "ok" }]);
-    await runLoop([userMessage("go")], loopDeps(provider, { tools: [timed("slow", 60), timed("compress", 20, true), timed("fast", 1)] }));
+    const run = runLoop([userMessage("go")], loopDeps(provider, { tools: [held("slow"), held("compress", true), held("fast")] }));
+    for (const name of ["slow", "compress", "fast"] as const) {
+      await until(() => order.includes(`start ${name}`), `${name} to start`);
+      expect(order.at(-1)).toBe(`start ${name}`); // nothing else started beside it
+      gates[name].open();
+    }
+    await run;
     expect(order).toEqual(["start slow", "end slow", "start compress", "end compress", "start fast", "end fast"]);
   });
 
@@ -307,46 +326,55 @@ describe("retries through the real chat adapter", () => {
   });
 });
 
-test("one file named two ways (a.txt, ./a.txt, absolute) is edited in call order, not at the same time", async () => {
+/**
+ * An edit tool whose calls each wait for the test to let them end; `runInOrder` lets them end one
+ * by one, checking that no call starts before the one before it ended.
+ */
+function heldEdits() {
   const order: string[] = [];
-  const slowEdit = {
+  const gates: ReturnType<typeof gate>[] = [];
+  const tool = {
     name: "edit",
     description: "",
     parameters: {},
     run: async (args: Record<string, unknown>) => {
       order.push(`start ${args.path}`);
-      await Bun.sleep(30);
+      const g = gate();
+      gates.push(g);
+      await g.passed;
       order.push(`end ${args.path}`);
       return { output: "ok" };
     },
   };
+  const runInOrder = async (run: Promise<unknown>, calls: number) => {
+    for (let i = 0; i < calls; i++) {
+      await until(() => gates.length > i, `edit ${i + 1} to start`);
+      expect(order.filter((o) => o.startsWith("start"))).toHaveLength(i + 1); // the next has not started beside it
+      gates[i]!.open();
+    }
+    await run;
+  };
+  return { order, tool, runInOrder };
+}
+
+test("one file named two ways (a.txt, ./a.txt, absolute) is edited in call order, not at the same time", async () => {
+  const edits = heldEdits();
   const cwd = process.cwd();
   const provider = fakeProvider([{ toolCalls: [{ name: "edit", arguments: { path: "a.txt" } }, { name: "edit", arguments: { path: "./a.txt" } }, { name: "edit", arguments: { path: `${cwd}/a.txt` } }] }, { text: "ok" }]);
-  await runLoop([userMessage("go")], loopDeps(provider, { tools: [slowEdit], cwd }));
-  expect(order).toEqual(["start a.txt", "end a.txt", "start ./a.txt", "end ./a.txt", `start ${cwd}/a.txt`, `end ${cwd}/a.txt`]);
+  await edits.runInOrder(runLoop([userMessage("go")], loopDeps(provider, { tools: [edits.tool], cwd })), 3);
+  expect(edits.order).toEqual(["start a.txt", "end a.txt", "start ./a.txt", "end ./a.txt", `start ${cwd}/a.txt`, `end ${cwd}/a.txt`]);
 });
 
 test("~/a.txt and the same file by its absolute path are one file: with the tools' pathOf, edited in call order", async () => {
-  const order: string[] = [];
-  const slowEdit = {
-    name: "edit",
-    description: "",
-    parameters: {},
-    run: async (args: Record<string, unknown>) => {
-      order.push(`start ${args.path}`);
-      await Bun.sleep(30);
-      order.push(`end ${args.path}`);
-      return { output: "ok" };
-    },
-  };
+  const edits = heldEdits();
   const [cwd, home] = ["/work/app", "/home/me"];
   const pathOf = (p: string) => {
     const where = resolveUserPath(p, cwd, home);
     return "abs" in where ? where.abs : p;
   };
   const provider = fakeProvider([{ toolCalls: [{ name: "edit", arguments: { path: "~/a.txt" } }, { name: "edit", arguments: { path: "/home/me/a.txt" } }] }, { text: "ok" }]);
-  await runLoop([userMessage("go")], loopDeps(provider, { tools: [slowEdit], cwd, pathOf }));
-  expect(order).toEqual(["start ~/a.txt", "end ~/a.txt", "start /home/me/a.txt", "end /home/me/a.txt"]);
+  await edits.runInOrder(runLoop([userMessage("go")], loopDeps(provider, { tools: [edits.tool], cwd, pathOf })), 2);
+  expect(edits.order).toEqual(["start ~/a.txt", "end ~/a.txt", "start /home/me/a.txt", "end /home/me/a.txt"]);
 });
 
 describe("tools per request", () => {
