@@ -53,7 +53,7 @@ const QUERIES: [string, Record<string, unknown>][] = [
 
 async function grepBench(tree: string, cache: string) {
   const ctx: ToolContext = { cwd: tree, signal: new AbortController().signal };
-  const host = hostTarget(process.platform, process.arch, Boolean((process.report?.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime));
+  const host = hostTarget(process.platform, process.arch, Boolean((process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header?.glibcVersionRuntime));
   const bytes = host && (await ripgrepBinary(host.ripgrep, { fetch: false }));
   if (!bytes) throw new Error("no @vscode/ripgrep for this machine in node_modules: run npm ci");
   let t0 = performance.now();

@@ -2,7 +2,7 @@
 // server of the `[mcp.NAME]` table, from the shell. A sign-in ends by connecting with the new
 // token, so what it prints is proven: `connected: NAME (N tools)`. Exit 0 done, 1 the sign-in (or
 // that connection) failed, 2 a bad command line or configuration, 130 cancelled.
-import { EXIT, parseCli, UsageError, VERSION } from "./cli.ts";
+import { EXIT, parseCli, UsageError, VERSION, type CliArgs } from "./cli.ts";
 import { hideSecrets } from "./config/secrets.ts";
 import { ConfigError, type McpServerSettings } from "./config/settings.ts";
 import { didYouMean } from "./config/suggest.ts";
@@ -33,7 +33,7 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
     return EXIT.usage;
   }
   let name: string;
-  let args;
+  let args: CliArgs;
   try {
     args = parseCli(rest);
     const words = args.message.split(/\s+/).filter(Boolean);

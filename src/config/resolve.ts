@@ -24,7 +24,7 @@ import {
   where,
 } from "./schema.ts";
 
-import { ConfigError, type ConfigFlags, type ConfigLayer, type McpServerSettings, type ProviderSettings, type Settings } from "./settings.ts";
+import { ConfigError, type ConfigFlags, type ConfigLayer, type McpServerSettings, type Settings } from "./settings.ts";
 
 /** The keys a HEY_* variable or a flag sets (config/keys.ts): above every file, the flags above the variables. */
 const OVERRIDES = Object.entries(SECTIONS).flatMap(([section, keys]) =>

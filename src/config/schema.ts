@@ -219,12 +219,15 @@ export function checkLayer(source: string, data: Table, text?: string): { data: 
           fail(mustBe("[mcp] servers", "an array of tables", v), ["mcp", key]);
           continue;
         }
-        v.forEach((entry: unknown, i) => {
-          if (!isTable(entry)) return fail(mustBe(`[mcp] servers[${i}]`, "a table", entry), ["mcp", key]);
+        for (const [i, entry] of (v as unknown[]).entries()) {
+          if (!isTable(entry)) {
+            fail(mustBe(`[mcp] servers[${i}]`, "a table", entry), ["mcp", key]);
+            continue;
+          }
           const { name, ...rest } = entry;
-          if (typeof name !== "string" || !name) return fail(mustBe(`[mcp] servers[${i}] name`, "a non-empty string", name), ["mcp", key]);
-          add(name, rest);
-        });
+          if (typeof name !== "string" || !name) fail(mustBe(`[mcp] servers[${i}] name`, "a non-empty string", name), ["mcp", key]);
+          else add(name, rest);
+        }
       } else if (isTable(v)) add(key, v);
       else unknown(`key [mcp] ${bare(key)}`, ["mcp", key], didYouMean(key, [...Object.keys(SECTIONS.mcp), "servers"]));
     }

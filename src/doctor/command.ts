@@ -94,7 +94,7 @@ async function runProbes(settings: Settings, cliProxy: string | undefined, env: 
   const target = new URL(provider.baseUrl);
   const sources: ProxySources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env };
   const base = { protocol: provider.protocol, model: settings.model, rateLimits: [] };
-  let route;
+  let route: ReturnType<typeof resolveProxy>;
   try {
     route = resolveProxy(target, sources);
     const text = describeRoute(target, sources);
@@ -171,7 +171,7 @@ function checkEdit(before: string, after: string, name: string, flags: Flags): v
   } catch (e) {
     throw new TomlEditError(`the edited file would not parse (${errorText(e)})`);
   }
-  const table = (data: Record<string, unknown>) => ((data.provider as Record<string, Record<string, unknown>> | undefined) ?? {})[name] ?? {};
+  const table = (data: Record<string, unknown>) => (data.provider as Record<string, Record<string, unknown>> | undefined)?.[name] ?? {};
   const expected = { ...old, provider: { ...(old.provider as object), [name]: { ...table(old), ...flags } } };
   if (JSON.stringify(sorted(expected)) !== JSON.stringify(sorted(next))) throw new TomlEditError(`[provider.${name}] is written in a form this edit cannot follow`);
 }

@@ -20,7 +20,7 @@ export function checkOwnFile(path: string): void {
     [dirname(path), "directory"],
     [path, "file"],
   ] as const) {
-    let st;
+    let st: ReturnType<typeof lstatSync>;
     try {
       st = lstatSync(p);
     } catch {

@@ -103,7 +103,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
     async request(handOff, limit) {
       turns++;
       output.emit({ type: "turn_start", turn: turns });
-      let context;
+      let context: RequestContext;
       try {
         context = await deps.context(messages, deps.signal);
       } catch (e) {

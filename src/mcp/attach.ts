@@ -46,7 +46,7 @@ export async function withResources(mcp: McpManager, message: string, content: C
   for (const m of mentions) {
     const got = await mcp.get(m.server, { resource: m.uri }, signal);
     if ("error" in got) throw new McpInputError(`@${m.token}: ${got.error}`);
-    let attached;
+    let attached: ReturnType<typeof attachResource>;
     try {
       attached = attachResource(m.token, got.result as ResourceResult, maxBytes);
     } catch (e) {

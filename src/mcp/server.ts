@@ -129,7 +129,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
   let stderr: string | undefined;
   let restarts = 0;
   const closing = new AbortController();
-  let waiters: (() => void)[] = []; // calls waiting for the next change of state
+  const waiters: (() => void)[] = []; // calls waiting for the next change of state
 
   const status = (): ServerStatus => ({ name, state, tools, cached, ...(prompts ? { prompts } : {}), ...(error !== undefined ? { error } : {}), ...(stderr ? { stderr } : {}) });
   const set = (next: ServerState, why?: { error: string; stderr: string }) => {

@@ -63,7 +63,7 @@ export function toLine(entry: SessionEntry | SessionHeader): string {
 /** The header, or undefined when `line` is not a hey session header. */
 export function parseHeader(line: string): SessionHeader | undefined {
   const v = parseObject(line);
-  if (!v || v.type !== "header" || !isStr(v.id) || !isStr(v.cwd) || !isStr(v.created) || !isStr(v.version)) return undefined;
+  if (v?.type !== "header" || !isStr(v.id) || !isStr(v.cwd) || !isStr(v.created) || !isStr(v.version)) return undefined;
   return { type: "header", id: v.id, cwd: v.cwd, created: v.created, version: v.version };
 }
 

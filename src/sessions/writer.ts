@@ -168,7 +168,7 @@ export function repairHeader(path: string, header: SessionHeader, keepFirst: boo
     const size = fstatSync(fd).size;
     const buf = Buffer.allocUnsafe(COPY_CHUNK);
     let firstEnd = 0; // the first newline, or the end of the file
-    for (let n; firstEnd < size && (n = readSync(fd, buf, 0, Math.min(COPY_CHUNK, size - firstEnd), firstEnd)) > 0; ) {
+    for (let n: number; firstEnd < size && (n = readSync(fd, buf, 0, Math.min(COPY_CHUNK, size - firstEnd), firstEnd)) > 0; ) {
       const nl = buf.subarray(0, n).indexOf(10);
       if (nl >= 0) {
         firstEnd += nl;
@@ -188,7 +188,7 @@ export function repairHeader(path: string, header: SessionHeader, keepFirst: boo
     try {
       const head = Buffer.concat([line, Buffer.from("\n")]);
       for (let done = 0; done < head.length; ) done += writeSync(out, head, done, head.length - done);
-      for (let at = keepFirst ? 0 : Math.min(size, firstEnd + 1), n; at < size && (n = readSync(fd, buf, 0, Math.min(COPY_CHUNK, size - at), at)) > 0; at += n)
+      for (let at = keepFirst ? 0 : Math.min(size, firstEnd + 1), n: number; at < size && (n = readSync(fd, buf, 0, Math.min(COPY_CHUNK, size - at), at)) > 0; at += n)
         for (let done = 0; done < n; ) done += writeSync(out, buf, done, n - done);
       fsyncSync(out);
     } catch (e) {

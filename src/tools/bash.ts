@@ -7,7 +7,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { newId } from "../kernel/ir.ts";
 import { abortReason, type Tool, type ToolContext, type ToolResult } from "../kernel/tool.ts";
-import { filterOutput, filterStreams, type Chunks } from "./bash-filter.ts";
+import { filterOutput, filterStreams, } from "./bash-filter.ts";
 import { formatOutput, isVerbatimCommand, truncateHeadTail, type Hidden } from "./bash-output.ts";
 import { capture, type Captured } from "./capture.ts";
 import { places } from "../fs/places.ts";
@@ -187,7 +187,7 @@ async function* chunksOf(c: Captured): AsyncGenerator<string> {
   const buffer = new Uint8Array(READ_CHUNK_BYTES);
   const decoder = new TextDecoder();
   try {
-    for (let n; (n = (await file.read(buffer, 0, buffer.length, null)).bytesRead) > 0; ) yield decoder.decode(buffer.subarray(0, n), { stream: true });
+    for (let n: number; (n = (await file.read(buffer, 0, buffer.length, null)).bytesRead) > 0; ) yield decoder.decode(buffer.subarray(0, n), { stream: true });
     yield decoder.decode();
   } finally {
     await file.close();

@@ -5,7 +5,7 @@ import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
-import { type Tool, toolError, type ToolResult } from "../kernel/tool.ts";
+import { type Tool, toolError, } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 

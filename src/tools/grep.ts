@@ -14,7 +14,7 @@ import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import { resolveUserPath } from "../fs/user-path.ts";
-import { type Tool, type ToolContext, toolError, type ToolResult } from "../kernel/tool.ts";
+import { type Tool, type ToolContext, toolError, } from "../kernel/tool.ts";
 import { globToRegExp } from "./gitignore.ts";
 import { places } from "../fs/places.ts";
 import { locateRipgrep } from "./ripgrep.ts";

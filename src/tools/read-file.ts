@@ -2,7 +2,7 @@
 import { open, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { resolveUserPath } from "../fs/user-path.ts";
-import { type Tool, toolError, type ToolResult } from "../kernel/tool.ts";
+import { type Tool, toolError, } from "../kernel/tool.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../prompt/image.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 

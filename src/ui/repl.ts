@@ -172,7 +172,9 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     clearTimeout(escTimer);
     const { keys, rest } = parseKeys(pending + chunk.toString());
     pending = rest;
-    const feed = (ks: Key[]) => ks.forEach((key, i) => dispatch({ type: "key", key, more: i < ks.length - 1, now: Date.now() }));
+    const feed = (ks: Key[]) => {
+      for (const [i, key] of ks.entries()) dispatch({ type: "key", key, more: i < ks.length - 1, now: Date.now() });
+    };
     if (rest !== "" && !rest.startsWith("\x1b[200~"))
       escTimer = setTimeout(() => {
         const flushed = parseKeys(pending, true);

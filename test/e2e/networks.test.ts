@@ -2,7 +2,7 @@
 // made at test time, reached through real tinyproxy and microsocks. Each failure of the issue's
 // table must fail at once — no retries, well under 2 s — naming the host or the proxy (masked,
 // with where its setting came from), on all four protocols.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Protocol } from "../../src/kernel/ir.ts";

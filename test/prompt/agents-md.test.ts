@@ -4,7 +4,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readHead } from "../../src/fs/read-head.ts";
 import { agentsChanges, agentsPlaces, readAgentsFiles } from "../../src/prompt/agents-md.ts";
 import { AGENTS_MD_MAX_BYTES } from "../../src/prompt/system.ts";
 import { tempDir } from "../helpers/e2e.ts";

@@ -10,7 +10,6 @@ import type { ContentBlock, Usage } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import type { Provider, StreamEvent } from "../../src/kernel/provider.ts";
 import { createAnthropicProvider } from "../../src/providers/anthropic.ts";
-import { anthropicToolPairs } from "../helpers/invariants-anthropic.ts";
 import { WIRE_DIR, cutAfter, fixture, jsonReply, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import type { Reply } from "../helpers/replay-server.ts";
 import { drain } from "../helpers/drain.ts";
@@ -29,6 +28,7 @@ async function replay(reply: Reply, p?: Provider): Promise<{ events: StreamEvent
 }
 
 /** The JSON of every `data:` line of a fixture, parsed here independently of the SDK. */
+// biome-ignore lint/suspicious/noExplicitAny: recorded wire events of every shape, read field by field
 function wire(name: string): Record<string, any>[] {
   return readFileSync(join(WIRE_DIR, `anthropic/${name}.sse`), "utf8")
     .split("\n")

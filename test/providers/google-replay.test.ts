@@ -12,7 +12,6 @@ import type { Provider, StreamEvent } from "../../src/kernel/provider.ts";
 import { createGoogleProvider, mapEvents } from "../../src/providers/google.ts";
 import type { AdapterOptions } from "../../src/providers/common.ts";
 import type { Chunk } from "../../src/providers/google.ts";
-import { googleToolPairs } from "../helpers/invariants-google.ts";
 import { WIRE_DIR, cutAfter, fixture, jsonReply, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import type { Reply } from "../helpers/replay-server.ts";
 import { drain } from "../helpers/drain.ts";

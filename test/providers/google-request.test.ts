@@ -44,7 +44,7 @@ const result = (call: { id: string; name: string }, text: string, isError = fals
   content: [{ type: "text", text }],
   ...(isError ? { isError } : {}),
 });
-const signatureOf = (m: Message) => (m.toolCalls?.[0]?.opaque?.data as { thoughtSignature: string }).thoughtSignature;
+const signatureOf = (m: Message) => (m.toolCalls?.[0]?.opaque?.data as { thoughtSignature: string } | undefined)?.thoughtSignature;
 const READ: ToolSpec = {
   name: "read",
   description: "Read a file.",
@@ -93,7 +93,7 @@ describe("request body", () => {
 
   test("a trailing empty-text part carrying only a signature is sent back in the current turn", async () => {
     const turn = await answer("gemini/text-trailing-signature-chunk");
-    const signature = (turn.content[0]?.type === "thinking" && (turn.content[0].opaque?.data as { parts: { thoughtSignature?: string }[] }).parts[1]?.thoughtSignature) || "";
+    const signature = (turn.content[0]?.type === "thinking" && (turn.content[0].opaque?.data as { parts: { thoughtSignature?: string }[] } | undefined)?.parts[1]?.thoughtSignature) || "";
     expect(signature).toStartWith("EpAICo0IAb4+");
     // The current turn (no user message after it), e.g. the summary request after max_turns.
     const { body } = await send({ messages: [user("q"), turn] });

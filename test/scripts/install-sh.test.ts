@@ -5,7 +5,7 @@
 // behind on failure (nothing, and an installed hey untouched), installs, reinstalls, upgrades and
 // downgrades, HEY_VERSION and the PATH hint. Platforms this machine is not are simulated with
 // stand-in uname/ldd/sysctl on PATH.
-import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { packAsset, sha256, writeRelease } from "../../scripts/pack.ts";
@@ -22,7 +22,7 @@ import { describeNeeding, testNeeding } from "../helpers/tools.ts";
 setDefaultTimeout(30_000);
 
 const SCRIPT = join(import.meta.dir, "..", "..", "scripts", "install.sh");
-const glibc = Boolean((process.report?.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
+const glibc = Boolean((process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header?.glibcVersionRuntime);
 const host = hostTarget(process.platform, process.arch, glibc)!.id;
 const UNIX = TARGETS.filter((t) => t.os !== "windows").map((t) => t.id);
 const when = new Date("2027-01-01T00:00:00Z");

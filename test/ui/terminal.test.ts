@@ -68,7 +68,7 @@ test("REPL: one stream, thinking separated from the answer by a blank line", () 
 });
 
 test("on a terminal thinking is dim, a failed command red with its first error line", () => {
-  const { out, err } = render(
+  const { err } = render(
     [
       { type: "turn_start", turn: 1 },
       { type: "thinking_delta", text: "hmm" },

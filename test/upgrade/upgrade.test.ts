@@ -17,7 +17,7 @@ import pkg from "../../package.json" with { type: "json" };
 // each test runs the binary or a shell several times: seconds on a loaded 2-core machine
 setDefaultTimeout(30_000);
 
-const glibc = Boolean((process.report?.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
+const glibc = Boolean((process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header?.glibcVersionRuntime);
 const target = hostTarget(process.platform, process.arch, glibc)!.id;
 const asset = assetName(target);
 const when = new Date("2027-01-01T00:00:00Z");
