@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { ensureBinary } from "../test/helpers/e2e.ts";
 import { longSession, shortTask } from "./bench-memory.ts";
 import { hugePromptResume, resumeBench } from "./bench-resume.ts";
+import { testPolicy } from "../test/helpers/settings.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const WARMUP = 5;
@@ -104,7 +105,7 @@ async function turnOverhead() {
   const { chooseShell } = await import("../src/tools/shell.ts");
   const { prepare, newCompactionState } = await import("../src/context/compaction.ts");
   const state = newCompactionState();
-  const policy = { budgetTokens: 1_000_000, dedup: true, purgeErrorsAfter: 4, compressTool: true, nudgeThreshold: 0.7 };
+  const policy = testPolicy({ budgetTokens: 1_000_000 });
   type Message = import("../src/kernel/ir.ts").Message;
   const settings = defaultSettingsForTest();
   const tools = createTools(settings, { shell: chooseShell({ platform: process.platform, findOnPath: () => "/bin/sh" }), raw: false });

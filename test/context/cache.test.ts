@@ -8,6 +8,7 @@ import { DUPLICATE_NOTE } from "../../src/context/passes.ts";
 import { effectiveBudget, hardTokens, learnWindow } from "../../src/context/window.ts";
 import { textOf, type Message } from "../../src/kernel/ir.ts";
 import type { Provider } from "../../src/kernel/provider.ts";
+import { testPolicy } from "../helpers/settings.ts";
 
 describe("rewritePays: tokens saved on later requests (read at the cached price) against the miss it causes now", () => {
   const openai = cachePrices("openai");
@@ -70,7 +71,7 @@ describe("prepare: rewrites wait for a moment the cache is broken anyway", () =>
     const state = newCompactionState();
     const deps: PrepareDeps = {
       state,
-      policy: { budgetTokens: 100_000, dedup: true, purgeErrorsAfter: 4, compressTool: false, nudgeThreshold: 0.7 },
+      policy: testPolicy({ compressTool: false }),
       provider,
       output: { emit: () => {} },
       tools: [],

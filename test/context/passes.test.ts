@@ -5,6 +5,7 @@ import type { Message, ToolCall } from "../../src/kernel/ir.ts";
 import { buildContext, estimateTokens, nudgeLine, protectedFrom, type ContextInput } from "../../src/context/view.ts";
 import { addHandles, applySummaries, dedup, DUPLICATE_NOTE, historyFacts, purgeErrors } from "../../src/context/passes.ts";
 import { cutResult, omittedNote, trimToBudget } from "../../src/context/budget.ts";
+import { testPolicy } from "../helpers/settings.ts";
 
 const user = (id: string, text = "q"): Message => ({ id, role: "user", content: [{ type: "text", text }] });
 const say = (id: string, text = "a"): Message => ({ id, role: "assistant", content: [{ type: "text", text }] });
@@ -236,7 +237,7 @@ describe("buildContext", () => {
   const input = (over: Partial<ContextInput> = {}): ContextInput => ({
     history,
     summaries: [],
-    policy: { budgetTokens: 100_000, dedup: true, purgeErrorsAfter: 2, compressTool: true, nudgeThreshold: 0.7 },
+    policy: testPolicy({ purgeErrorsAfter: 2 }),
     fixedTokens: 1000,
     tokensPerChar: 0.25,
     ...over,
@@ -263,7 +264,7 @@ describe("buildContext", () => {
   });
 
   test("without the compress tool, results carry no handles", () => {
-    expect(buildContext(input({ policy: { budgetTokens: 100_000, dedup: false, purgeErrorsAfter: 0, compressTool: false, nudgeThreshold: 0.7 } })).messages).toEqual(history);
+    expect(buildContext(input({ policy: testPolicy({ dedup: false, purgeErrorsAfter: 0, compressTool: false }) })).messages).toEqual(history);
   });
 });
 

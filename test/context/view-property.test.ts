@@ -5,6 +5,7 @@ import { expect, test } from "bun:test";
 import { textOf, type Message, type ToolCall } from "../../src/kernel/ir.ts";
 import { cutNote, FIRST_PROMPT_SHARE } from "../../src/context/passes.ts";
 import { buildContext, checkCompressRange, compressSummaries, estimateTokens, type ContextInput, type Summary } from "../../src/context/view.ts";
+import { testPolicy } from "../helpers/settings.ts";
 
 const RUNS = 3000;
 const BASE_SEED = 0x5eed;
@@ -98,14 +99,13 @@ function randomInput(seed: number): ContextInput {
   return {
     history,
     summaries,
-    policy: {
+    policy: testPolicy({
       budgetTokens: 20 + int(rnd() < 0.5 ? 3000 : 20000),
       dedup: rnd() < 0.7,
       purgeErrorsAfter: int(7),
       compressTool: rnd() < 0.7,
-      nudgeThreshold: 0.7,
       ...(rnd() < 0.3 ? { protectTurns: 1 + int(4) } : {}),
-    },
+    }),
     fixedTokens: int(500),
     tokensPerChar: pick([0.25, 0.3, 0.2]),
     ...(rnd() < 0.4 ? { taskNote: `goal: ${text(int(120))}` } : {}),

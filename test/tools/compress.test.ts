@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import type { Message, ToolCall } from "../../src/kernel/ir.ts";
 import { buildContext, checkCompressRange, type ContextInput } from "../../src/context/view.ts";
 import { createCompressTool } from "../../src/tools/compress.ts";
+import { testPolicy } from "../helpers/settings.ts";
 
 const user = (id: string, text: string): Message => ({ id, role: "user", content: [{ type: "text", text }] });
 const ask = (id: string, ...calls: ToolCall[]): Message => ({ id, role: "assistant", content: [{ type: "text", text: "checking" }], toolCalls: calls });
@@ -76,7 +77,7 @@ describe("a successful compress", () => {
   const input = (history: Message[]): ContextInput => ({
     history,
     summaries: [],
-    policy: { budgetTokens: 100_000, dedup: true, purgeErrorsAfter: 4, compressTool: true, nudgeThreshold: 0.7 },
+    policy: testPolicy(),
     fixedTokens: 0,
     tokensPerChar: 0.25,
   });
