@@ -50,6 +50,7 @@ const EDGES = new Set([
   "providers/openai.ts",
   "providers/responses.ts",
   "sessions/lines.ts",
+  "sessions/listing.ts",
   "sessions/lock.ts",
   "sessions/reader.ts",
   "sessions/writer.ts",

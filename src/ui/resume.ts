@@ -1,6 +1,7 @@
 // `/resume` in the REPL (issue 14): pick one of this directory's sessions from a numbered list
 // (or name it: `/resume 2`, `/resume ID-PREFIX`) and load it. The caller swaps the conversation.
-import { findSession, listSessions, resumeSession, type LoadedSession } from "../sessions/reader.ts";
+import { findSession, listSessions } from "../sessions/listing.ts";
+import { resumeSession, type LoadedSession } from "../sessions/reader.ts";
 import { RESUME_CHOICES, resumeChoices } from "./intro.ts";
 
 export interface ResumeContext {

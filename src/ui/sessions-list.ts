@@ -4,7 +4,7 @@
 import { basename } from "node:path";
 import type { Places } from "../fs/places.ts";
 import { formatSessionList } from "../sessions/format.ts";
-import { scanSessions, sessionShortIds, unreadableNote } from "../sessions/reader.ts";
+import { scanSessions, sessionShortIds, unreadableNote } from "../sessions/listing.ts";
 import { doneEvent } from "./json.ts";
 import { visible } from "./visible.ts";
 

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { newId, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { toLine } from "../../src/sessions/format.ts";
 import { lockedByOther, lockSession, SessionLockedError, unlockSession } from "../../src/sessions/lock.ts";
-import { findSession, loadSession, resumeSession, scanSessions, unreadableNote } from "../../src/sessions/reader.ts";
+import { findSession, scanSessions, unreadableNote } from "../../src/sessions/listing.ts";
+import { loadSession, resumeSession } from "../../src/sessions/reader.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 
 const root = mkdtempSync(join(tmpdir(), "hey-lock-"));

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import type { AgentEvent } from "../../src/kernel/output.ts";
 import { formatSessionList, type SessionInfo } from "../../src/sessions/format.ts";
-import { findSession, latestSession, listSessions, pruneSessions } from "../../src/sessions/reader.ts";
+import { findSession, latestSession, listSessions, pruneSessions } from "../../src/sessions/listing.ts";
 import { lockSession, unlockSession } from "../../src/sessions/lock.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 

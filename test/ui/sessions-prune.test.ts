@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Agent } from "../../src/agent.ts";
 import { places } from "../../src/fs/places.ts";
 import { newId, userMessage } from "../../src/kernel/ir.ts";
-import { listSessions } from "../../src/sessions/reader.ts";
+import { listSessions } from "../../src/sessions/listing.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 import { runCommand, type CommandContext } from "../../src/ui/commands.ts";
 import { tempDir } from "../helpers/e2e.ts";
