@@ -1,7 +1,7 @@
 // One run of hey after the flags are parsed: the flow only. The configuration is read, the prompt
-// is built, wire.ts assembles the run, then the loop runs once (`-p`), a slash command runs, or the
-// REPL starts; the result becomes the exit code. The flags stop here: what lies below gets the
-// values they resolve to.
+// is built (user-input.ts), wire.ts assembles the run, then the loop runs once (`-p`), a slash
+// command runs, or the REPL starts; the result becomes the exit code. The flags stop here: what
+// lies below gets the values they resolve to.
 import { EXIT, exitFor, UsageError, VERSION, type CliArgs, type RunFlags } from "./cli.ts";
 import { controlFiles } from "./config/control-files.ts";
 import { hideEnvironment } from "./config/private-env.ts";
@@ -10,23 +10,20 @@ import { ConfigError } from "./config/settings.ts";
 import { fallbackHandOff, saveHandOff } from "./context/task-note.ts";
 import { startProvider } from "./endpoint.ts";
 import type { Places } from "./fs/places.ts";
-import { errnoCode, errorText } from "./kernel/errors.ts";
+import { errorText } from "./kernel/errors.ts";
 import type { HandOffLimit } from "./kernel/hand-off.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
 import type { RunResult } from "./kernel/loop.ts";
 import { usageCounts } from "./kernel/output.ts";
-import { McpInputError, promptMessage, withResources } from "./mcp/attach.ts";
+import { McpInputError } from "./mcp/attach.ts";
 import { specTokens } from "./mcp/offer.ts";
-import { resourceMentions } from "./mcp/resources.ts";
 import { formatStatus } from "./mcp/status.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { NetConfigError } from "./net/proxy.ts";
-import { expandPrompt, isBlank, MentionError, readStdin } from "./prompt/input.ts";
+import { MentionError, readStdin } from "./prompt/input.ts";
 import type { Runtime } from "./runtime.ts";
 import { findSession, scanSessions, unreadableNote } from "./sessions/listing.ts";
 import { resumeSession, type LoadedSession } from "./sessions/reader.ts";
-import { parseSkillCommand, skillMessage, unknownSkill } from "./skills/catalog.ts";
-import { readSkillText } from "./skills/load.ts";
 import { decideWidenings, recordApprovals } from "./trust/approve.ts";
 import { untrustedNotice } from "./trust/policy.ts";
 import { beginConfig } from "./trust/start.ts";
@@ -38,6 +35,7 @@ import { lineKind, unknownCommand } from "./ui/slash.ts";
 import { isTty, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
+import { firstPrompt, lineContent, mcpInput, withSkillText } from "./user-input.ts";
 import { assemble, withSession } from "./wire.ts";
 
 export async function run(args: CliArgs, here: Places): Promise<number> {
@@ -63,12 +61,13 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     const started = startProvider(config.settings, args.run.proxy, env, debug); // the SDK loads while stdin is read
     const { maxBytes } = config.settings.input;
     const stdin = isTty(0) ? undefined : await readStdin(maxBytes, warn);
-    prompt = readPrompt(args.message, args.files, stdin, here, { oneShot, maxBytes, servers: args.run.mcp ? config.settings.mcp.servers.filter((s) => s.enabled).map((s) => s.name) : [] });
+    const servers = args.run.mcp ? config.settings.mcp.servers.filter((s) => s.enabled).map((s) => s.name) : [];
+    prompt = firstPrompt(args.message, args.files, stdin, here, { oneShot, maxBytes, servers, warn });
     for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warnWrapped(untrustedNotice(trust.resources, trust.stored, trust.file));
     const start = { env, config, started, trusted: trust.trusted, approvals, controls: controlFiles(here, args.config), warn, notice: (line: string) => notices.print(line) };
     runtime = await assemble(here, args.run, oneShot, start, resumed, debug);
-    if (isSkillLine(args.message)) prompt = withSkill(skillText(args.message, runtime, args.run.skills), prompt);
+    prompt = withSkillText(args.message, prompt, runtime, args.run.skills);
   } catch (e) {
     return preflightFailure(e, args.run.output);
   }
@@ -108,57 +107,6 @@ async function debugLog(verbose: boolean, here: Places, secrets: () => readonly 
   const log = openDebugLog(here.logsDir, hideSecrets(secrets));
   warn(`debug log: ${log.path}`);
   return log;
-}
-
-/** The prompt of a one-shot run (or the REPL's first message): the message, its @files and stdin. */
-function readPrompt(message: string, files: string[], stdin: Uint8Array | undefined, here: Places, opts: { oneShot: boolean; maxBytes: number; servers: string[] }): ContentBlock[] {
-  if (opts.oneShot && message.trim() === "" && isBlank(stdin)) throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
-  const kind = lineKind(message);
-  if (kind === "command" || kind === "mcp-prompt") return []; // a prompt command's message comes from its server
-  if (kind === "unknown") throw new UsageError(unknownCommand(message));
-  const input = { cwd: here.cwd, home: here.home, required: files, stdin, maxBytes: opts.maxBytes, warn: opts.oneShot ? warn : () => {}, skip: resourceWord(opts.servers) };
-  return userContent(isSkillLine(message) ? parseSkillCommand(message)!.args : message, input); // the REPL expands it again
-}
-
-/** `@SERVER:URI`: a resource of a running MCP server, not a file. */
-const resourceWord = (servers: readonly string[]) => (word: string) => resourceMentions(`@${word}`, servers).length > 0;
-
-/**
- * What MCP servers add to a message: a `/mcp:SERVER:PROMPT` line is the prompt's messages, and
- * `@SERVER:URI` resources are attached. Throws McpInputError.
- */
-async function mcpInput(runtime: Runtime, line: string, content: ContentBlock[], warnTo: (m: string) => void, signal = new AbortController().signal): Promise<ContentBlock[]> {
-  if (lineKind(line) === "mcp-prompt") return promptMessage(runtime.mcp, line, signal);
-  return withResources(runtime.mcp, line, content, runtime.settings.input.maxBytes, signal, warnTo);
-}
-
-/** The message's blocks, none for an empty message (a `/skill:NAME` without args). */
-function userContent(message: string, opts: Parameters<typeof expandPrompt>[1]): ContentBlock[] {
-  return expandPrompt(message, opts).filter((b) => b.type !== "text" || b.text !== "");
-}
-
-/** `/skill:NAME args` is a message, not a command: the skill's text, then the args. */
-const isSkillLine = (line: string) => parseSkillCommand(line) !== undefined;
-
-/** The skill's text for a `/skill:NAME` line. Throws UsageError for an unknown or unreadable skill. */
-function skillText(line: string, runtime: Runtime, skillsOn: boolean): string {
-  const { name } = parseSkillCommand(line)!;
-  const skills = runtime.skills();
-  const skill = skills.find((s) => s.name === name);
-  if (!skill) throw new UsageError(skillsOn ? unknownSkill(name, skills) : "skills are off in this run (--no-skills)");
-  try {
-    const read = readSkillText(skill);
-    return skillMessage(skill, read.text, read.truncated);
-  } catch (e) {
-    throw new UsageError(`${skill.path}: cannot read (${errnoCode(e) ?? errorText(e)})`);
-  }
-}
-
-/** The skill's text and, after a blank line, the message's. */
-function withSkill(skill: string, content: ContentBlock[]): ContentBlock[] {
-  const [first, ...rest] = content;
-  if (first?.type === "text") return [{ type: "text", text: `${skill}\n\n${first.text}` }, ...rest];
-  return [{ type: "text", text: skill }, ...content];
 }
 
 /** A mistake found before anything ran: a usage or configuration error, exit 2 (in JSON: `error`, then `done`). */
@@ -222,15 +170,11 @@ async function repl(first: Runtime, here: Places, message: string, skillsOn: boo
             return result.quit ? "quit" : undefined;
           }
           // a bad @file, an unknown skill or prompt, a resource that cannot be read: printed by the REPL, and nothing is sent
-          const input = { cwd: here.cwd, home: here.home, maxBytes: runtime.settings.input.maxBytes, warn, skip: resourceWord(runtime.mcp.status().map((s) => s.name)) };
-          const content = kind === "skill"
-            ? withSkill(skillText(line, runtime, skillsOn), userContent(parseSkillCommand(line)!.args, input))
-            : kind === "mcp-prompt" ? [] : expandPrompt(line, input);
-          const result = await runtime.agent.send(await mcpInput(runtime, line, content, warn, signal), signal);
+          const result = await runtime.agent.send(await lineContent(line, runtime, here, skillsOn, warn, signal), signal);
           if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(runtime, here.cwd, result.stop);
         },
       },
-      message, // already checked by readPrompt; onLine expands it again
+      message, // already checked by firstPrompt; onLine expands it again
     );
   } finally {
     await runtime.close();

@@ -18,6 +18,7 @@ const EDGES = new Set([
   "main.ts",
   "mcp-command.ts",
   "run.ts",
+  "user-input.ts",
   "runtime.ts",
   "wire.ts",
   "endpoint.ts",
