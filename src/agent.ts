@@ -88,7 +88,13 @@ export function createAgent(parts: AgentParts): Agent {
   const counted: Output = {
     emit(event) {
       if (event.type === "usage") {
-        const u = { input: event.input_tokens, output: event.output_tokens, cacheRead: event.cache_read_tokens, cacheWrite: event.cache_write_tokens, reasoning: event.reasoning_tokens };
+        const u = {
+          input: event.input_tokens,
+          output: event.output_tokens,
+          cacheRead: event.cache_read_tokens,
+          cacheWrite: event.cache_write_tokens,
+          reasoning: event.reasoning_tokens,
+        };
         usage = { total: addUsage(usage.total, u), last: u, requests: usage.requests + 1 };
         correctEstimate(compaction, u.input);
       }
@@ -135,8 +141,20 @@ export function createAgent(parts: AgentParts): Agent {
           if (e.overflow?.prompt) correctEstimate(compaction, e.overflow.prompt);
           if (attempt > 1) throw e;
           const prepared = await prepare(messages, prepareDeps(counted, request.tools), signal, { deterministic: true });
-          request = { ...request, system: prepared.system, messages: adaptHistory(prepared.messages, provider), ...(prepared.note ? { note: prepared.note } : {}) };
-          parts.output.emit({ type: "compaction", kind: "window", window: compaction.window, tokens_before: before, tokens_after: compaction.last?.estimate ?? 0, error: e.message });
+          request = {
+            ...request,
+            system: prepared.system,
+            messages: adaptHistory(prepared.messages, provider),
+            ...(prepared.note ? { note: prepared.note } : {}),
+          };
+          parts.output.emit({
+            type: "compaction",
+            kind: "window",
+            window: compaction.window,
+            tokens_before: before,
+            tokens_after: compaction.last?.estimate ?? 0,
+            error: e.message,
+          });
         }
       }
     },

@@ -89,9 +89,7 @@ const OPTIONS = {
 type OptionName = keyof typeof OPTIONS;
 type Values = { -readonly [K in OptionName]?: (typeof OPTIONS)[K]["type"] extends "boolean" ? boolean : string };
 
-const SHORT = new Map<string, OptionName>(
-  Object.entries(OPTIONS).flatMap(([name, spec]) => ("short" in spec ? [[spec.short, name as OptionName]] : [])),
-);
+const SHORT = new Map<string, OptionName>(Object.entries(OPTIONS).flatMap(([name, spec]) => ("short" in spec ? [[spec.short, name as OptionName]] : [])));
 
 /**
  * Splits argv into option values and positionals: `--name`, `--name=value`, `--name value`,
@@ -108,8 +106,7 @@ function splitArgs(argv: string[]): { values: Values; positionals: string[] } {
       return;
     }
     const value = inline ?? next();
-    if (value === undefined || (inline === undefined && value.startsWith("-") && value !== "-"))
-      throw new UsageError(`${flagName(name)} needs a value`);
+    if (value === undefined || (inline === undefined && value.startsWith("-") && value !== "-")) throw new UsageError(`${flagName(name)} needs a value`);
     (values as Record<string, unknown>)[name] = value;
   };
   for (let i = 0; i < argv.length; i++) {
@@ -290,7 +287,6 @@ function url(flag: string, value: string): string {
   } catch {
     throw new UsageError(`${flag} must be a URL such as http://127.0.0.1:11434/v1 (got "${value}")`);
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
-    throw new UsageError(`${flag} must be an http:// or https:// URL (got "${value}")`);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new UsageError(`${flag} must be an http:// or https:// URL (got "${value}")`);
   return value;
 }

@@ -43,7 +43,13 @@ export function fetchFor(settings: Settings, cliProxy: string | undefined, env: 
 }
 
 /** The provider for `settings`, `model` and the stream's idle timeout, through `fetchImpl` (its certificates unchecked when the provider says `insecure`). */
-export function providerFor(settings: ProviderSettings, model: string, effort: Effort | undefined, fetchImpl: typeof fetch, idleTimeoutMs?: number): Promise<Provider> {
+export function providerFor(
+  settings: ProviderSettings,
+  model: string,
+  effort: Effort | undefined,
+  fetchImpl: typeof fetch,
+  idleTimeoutMs?: number,
+): Promise<Provider> {
   // the endpoint's own keys are the adapter's options; the rest are hey's (which models, where it was defined)
   const { name: _name, models: _models, effort: _default, preset: _preset, insecure, contextWindow: _window, source: _source, ...endpoint } = settings;
   return createProvider({ ...endpoint, model, effort, fetch: insecure ? unverified(fetchImpl) : fetchImpl, idleTimeoutMs });
@@ -51,6 +57,7 @@ export function providerFor(settings: ProviderSettings, model: string, effort: E
 
 /** `fetchImpl` without TLS certificate verification (a provider's `insecure = true`, warned about on every run). */
 function unverified(fetchImpl: typeof fetch): typeof fetch {
-  const insecure = (input: string | URL | Request, init?: BunFetchRequestInit) => fetchImpl(input, { ...init, tls: { ...init?.tls, rejectUnauthorized: false } });
+  const insecure = (input: string | URL | Request, init?: BunFetchRequestInit) =>
+    fetchImpl(input, { ...init, tls: { ...init?.tls, rejectUnauthorized: false } });
   return Object.assign(insecure, { preconnect: fetchImpl.preconnect });
 }

@@ -107,7 +107,13 @@ export function defaultShell(): ShellChoice {
 /** hey's five built-in tools, as the CLI configures them by default. */
 export function defaultTools(shell: ShellChoice = defaultShell()): Tool[] {
   const tools = resolveTable(SECTIONS.tools, undefined);
-  return [createBashTool({ shell, timeoutMs: tools.bashTimeoutMs, filter: tools.bashFilter, raw: false }), createReadFileTool(), createWriteFileTool(), createEditTool(), createGrepTool()];
+  return [
+    createBashTool({ shell, timeoutMs: tools.bashTimeoutMs, filter: tools.bashFilter, raw: false }),
+    createReadFileTool(),
+    createWriteFileTool(),
+    createEditTool(),
+    createGrepTool(),
+  ];
 }
 
 /**
@@ -119,7 +125,17 @@ export function createAgent(options: AgentOptions): Agent {
   const cwd = options.cwd ?? process.cwd();
   const shell = defaultShell();
   const tools = options.tools ?? defaultTools(shell);
-  const system = options.system ?? buildSystemPrompt({ core: corePrompt, cwd, date: new Date().toISOString().slice(0, 10), os: platform(), shell: shell.name, agentsMd: [], skills: undefined });
+  const system =
+    options.system ??
+    buildSystemPrompt({
+      core: corePrompt,
+      cwd,
+      date: new Date().toISOString().slice(0, 10),
+      os: platform(),
+      shell: shell.name,
+      agentsMd: [],
+      skills: undefined,
+    });
   return agentOf({
     provider: options.provider,
     settings: { ...defaultAgentSettings(options.provider), ...options.settings },
@@ -173,7 +189,10 @@ export interface McpServer {
  * they come; `close()` stops them. Their tool lists are cached in hey's cache dir (or `cacheDir`).
  * No OAuth sign-in: a remote server's own `headers` authorize it.
  */
-export function createMcp(servers: McpServer[], opts: { cacheDir?: string; fetch?: typeof fetch; warn?(message: string): void; startupWaitMs?: number } = {}): McpManager {
+export function createMcp(
+  servers: McpServer[],
+  opts: { cacheDir?: string; fetch?: typeof fetch; warn?(message: string): void; startupWaitMs?: number } = {},
+): McpManager {
   const env = process.env;
   const defaults = resolveTable(MCP_SERVER_KEYS, undefined);
   const settings = servers.map((s): McpServerSettings => ({ ...defaults, ...s, at: `the server ${s.name}` }));
@@ -182,7 +201,8 @@ export function createMcp(servers: McpServer[], opts: { cacheDir?: string; fetch
   return createMcpManager(
     { servers: settings, startupWaitMs: opts.startupWaitMs ?? resolveTable(SECTIONS.mcp, undefined).startupWaitMs, off: false },
     {
-      connect: async (s, hooks, signal) => (await import("./mcp/client.ts")).connectServer(s, hooks, { version: pkg.version, env, fetch: opts.fetch ?? fetch }, signal),
+      connect: async (s, hooks, signal) =>
+        (await import("./mcp/client.ts")).connectServer(s, hooks, { version: pkg.version, env, fetch: opts.fetch ?? fetch }, signal),
       store: createToolStore(cacheDir),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => {

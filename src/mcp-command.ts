@@ -18,7 +18,8 @@ import { signedIn } from "./mcp/oauth.ts";
 import { createToolStore } from "./mcp/store.ts";
 import { errorText } from "./kernel/errors.ts";
 
-export const MCP_USAGE = "usage: hey mcp login NAME | hey mcp logout NAME   [--config FILE] [--approve] [--proxy URL] [--verbose]\n  NAME: an [mcp.NAME] table with a url\n";
+export const MCP_USAGE =
+  "usage: hey mcp login NAME | hey mcp logout NAME   [--config FILE] [--approve] [--proxy URL] [--verbose]\n  NAME: an [mcp.NAME] table with a url\n";
 
 export async function mcpCommand(argv: string[], here: Places): Promise<number> {
   const out = writer(1);
@@ -66,7 +67,13 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
       (r.ok ? out : err).write(`${r.ok ? "" : "hey: "}${r.text}\n`);
       return r.ok ? EXIT.ok : EXIT.usage;
     }
-    const debug = args.verbose || env.HEY_LOG === "debug" ? (await import("./net/debug-log.ts")).openDebugLog(here.logsDir, hideSecrets(() => [])) : undefined;
+    const debug =
+      args.verbose || env.HEY_LOG === "debug"
+        ? (await import("./net/debug-log.ts")).openDebugLog(
+            here.logsDir,
+            hideSecrets(() => []),
+          )
+        : undefined;
     if (debug) warn(`debug log: ${debug.path}`);
     const fetchImpl = fetchFor(settings, args.run.proxy, env, debug);
     return await login(server, store, fetchImpl, env);
@@ -97,9 +104,20 @@ async function login(server: McpServerSettings, store: CredentialStore, fetchImp
 }
 
 /** Connects with the new sign-in and lists the tools, as a run will. */
-async function check(server: McpServerSettings, store: CredentialStore, fetchImpl: typeof fetch, env: Record<string, string | undefined>, signal: AbortSignal): Promise<number> {
+async function check(
+  server: McpServerSettings,
+  store: CredentialStore,
+  fetchImpl: typeof fetch,
+  env: Record<string, string | undefined>,
+  signal: AbortSignal,
+): Promise<number> {
   const hooks = { onClose() {}, onTools() {} };
-  const ctx = { version: VERSION, env, fetch: fetchImpl, auth: (s: McpServerSettings, refresh: Parameters<typeof signedIn>[3]) => signedIn(s, store, Date.now, refresh) };
+  const ctx = {
+    version: VERSION,
+    env,
+    fetch: fetchImpl,
+    auth: (s: McpServerSettings, refresh: Parameters<typeof signedIn>[3]) => signedIn(s, store, Date.now, refresh),
+  };
   try {
     const c = await connectServer(server, hooks, ctx, signal);
     writer(1).write(`connected: ${server.name} (${c.tools.length} tool${c.tools.length === 1 ? "" : "s"})\n`);

@@ -49,7 +49,9 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     const resumed = openSession(here, args.resume, args.continue);
     // the REPL asks before anything loads; node:readline (the question) is loaded only to ask.
     // The question and its notices are long sentences: wrapped at spaces, not mid-word by the terminal.
-    const ask = oneShot ? undefined : async (question: string) => (await import("./trust/ask.ts")).askLine(wrapColumns(question, process.stdout.columns || 0, Bun.stringWidth));
+    const ask = oneShot
+      ? undefined
+      : async (question: string) => (await import("./trust/ask.ts")).askLine(wrapColumns(question, process.stdout.columns || 0, Bun.stringWidth));
     const begun = await beginConfig(here, env, withSession(args.flags, resumed), { approve: args.approve, configFile: args.config, ask, warn: warnWrapped });
     if (begun === "cancelled") return EXIT.interrupted;
     const { trust, approvals } = begun;
@@ -65,7 +67,16 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     prompt = firstPrompt(args.message, args.files, stdin, here, { oneShot, maxBytes, servers, warn });
     for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warnWrapped(untrustedNotice(trust.resources, trust.stored, trust.file));
-    const start = { env, config, started, trusted: trust.trusted, approvals, controls: controlFiles(here, args.config), warn, notice: (line: string) => notices.print(line) };
+    const start = {
+      env,
+      config,
+      started,
+      trusted: trust.trusted,
+      approvals,
+      controls: controlFiles(here, args.config),
+      warn,
+      notice: (line: string) => notices.print(line),
+    };
     runtime = await assemble(here, args.run, oneShot, start, resumed, debug);
     prompt = withSkillText(args.message, prompt, runtime, args.run.skills);
   } catch (e) {
@@ -131,7 +142,13 @@ async function repl(first: Runtime, here: Places, message: string, skillsOn: boo
   let runtime = first; // `/resume` swaps it
   const color = isTty(1) && !process.env.NO_COLOR;
   const say = (text: string) => void process.stdout.write(text);
-  const answerFormat = { color, stringWidth: Bun.stringWidth, get columns() { return process.stdout.columns || 0; } };
+  const answerFormat = {
+    color,
+    stringWidth: Bun.stringWidth,
+    get columns() {
+      return process.stdout.columns || 0;
+    },
+  };
   const { model } = runtime.agent.settings;
   say(banner({ version: VERSION, provider: model.provider, model: model.model, cwd: here.cwd, home: here.home, color }));
   say(lastExchange(runtime.agent.messages, "› ", answerFormat));
@@ -157,7 +174,12 @@ async function repl(first: Runtime, here: Places, message: string, skillsOn: boo
             // a question of several lines (what a /reload would give the agent): the lines above the prompt, the last one asked
             const ask = (question: string) => {
               const lines = question.split("\n");
-              say(lines.slice(0, -1).map((l) => wrapColumns(l, answerFormat.columns, Bun.stringWidth) + "\n").join(""));
+              say(
+                lines
+                  .slice(0, -1)
+                  .map((l) => wrapColumns(l, answerFormat.columns, Bun.stringWidth) + "\n")
+                  .join(""),
+              );
               return io.ask(lines.at(-1)!);
             };
             const pickSession = (arg: string) => resumeCommand(arg, { dir: here.sessionsDir, cwd: here.cwd, current: runtime.session.path, ask: io.ask, say });
@@ -222,7 +244,13 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], cwd: string)
  * REPL's question, for a `/reload` that finds a change giving the agent more (one-shot: none, the
  * change is left out).
  */
-function commandContext(runtime: Runtime, here: Places, signal: AbortSignal, print: (text: string) => void, ask?: (question: string) => Promise<string | undefined>): CommandContext {
+function commandContext(
+  runtime: Runtime,
+  here: Places,
+  signal: AbortSignal,
+  print: (text: string) => void,
+  ask?: (question: string) => Promise<string | undefined>,
+): CommandContext {
   return {
     agent: runtime.agent,
     here,
@@ -233,7 +261,10 @@ function commandContext(runtime: Runtime, here: Places, signal: AbortSignal, pri
     reload: () => runtime.reload(ask),
     earlierRuns: runtime.earlierRuns,
     mcpStatus: async (s: AbortSignal) => {
-      const starting = runtime.mcp.status().filter((x) => x.state === "connecting").map((x) => runtime.mcp.settled(x.name, s)); // each, up to startup_wait_ms
+      const starting = runtime.mcp
+        .status()
+        .filter((x) => x.state === "connecting")
+        .map((x) => runtime.mcp.settled(x.name, s)); // each, up to startup_wait_ms
       await Promise.race([Promise.all(starting), Bun.sleep(runtime.settings.mcp.startupWaitMs)]);
       const tools = await runtime.requestTools(s);
       const own = tools.filter((t) => t.server === undefined).reduce((n, t) => n + specTokens(t), 0);
@@ -241,7 +272,15 @@ function commandContext(runtime: Runtime, here: Places, signal: AbortSignal, pri
     },
     mcpAuth: async (verb: "login" | "logout", name: string, s: AbortSignal) => {
       const { authCommand } = await import("./mcp/login.ts");
-      return authCommand(verb, name, { servers: runtime.settings.mcp.servers, store: runtime.credentials, fetch: runtime.fetch(), env: process.env, print, signal: s, restart: runtime.mcp.restart });
+      return authCommand(verb, name, {
+        servers: runtime.settings.mcp.servers,
+        store: runtime.credentials,
+        fetch: runtime.fetch(),
+        env: process.env,
+        print,
+        signal: s,
+        restart: runtime.mcp.restart,
+      });
     },
   };
 }

@@ -81,7 +81,8 @@ export interface RuntimeParts {
   reopen(session: LoadedSession): Promise<Runtime>;
 }
 
-export interface Runtime extends Omit<RuntimeParts, "live" | "configure" | "fetchFor" | "providerFor" | "approvals" | "trustFile" | "warn" | "reopen" | "reloadables"> {
+export interface Runtime
+  extends Omit<RuntimeParts, "live" | "configure" | "fetchFor" | "providerFor" | "approvals" | "trustFile" | "warn" | "reopen" | "reloadables"> {
   /** the settings now: after `/model` and `/reload` */
   readonly settings: Settings;
   /** the fetch now (`/mcp login` signs in through it) */
@@ -132,7 +133,12 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       decided = await decideWidenings(next.config, ask, (m) => refused.push(m));
       const s = decided.settings;
       if (s.proxy !== current.proxy || JSON.stringify(s.network) !== JSON.stringify(current.network)) nextFetch = parts.fetchFor(s);
-      if (nextFetch !== live.fetch || s.model !== current.model || JSON.stringify(s.provider) !== JSON.stringify(current.provider) || s.retry.idleTimeoutMs !== current.retry.idleTimeoutMs)
+      if (
+        nextFetch !== live.fetch ||
+        s.model !== current.model ||
+        JSON.stringify(s.provider) !== JSON.stringify(current.provider) ||
+        s.retry.idleTimeoutMs !== current.retry.idleTimeoutMs
+      )
         nextProvider = await parts.providerFor(s, nextFetch);
     } catch (e) {
       return { ...nothing, errors: [errorText(e)] };

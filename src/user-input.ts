@@ -32,7 +32,15 @@ export function firstPrompt(
   const kind = lineKind(message);
   if (kind === "command" || kind === "mcp-prompt") return []; // a prompt command's message comes from its server
   if (kind === "unknown") throw new UsageError(unknownCommand(message));
-  const input = { cwd: here.cwd, home: here.home, required: files, stdin, maxBytes: opts.maxBytes, warn: opts.oneShot ? opts.warn : () => {}, skip: resourceWord(opts.servers) };
+  const input = {
+    cwd: here.cwd,
+    home: here.home,
+    required: files,
+    stdin,
+    maxBytes: opts.maxBytes,
+    warn: opts.oneShot ? opts.warn : () => {},
+    skip: resourceWord(opts.servers),
+  };
   return userContent(isSkillLine(message) ? parseSkillCommand(message)!.args : message, input); // the REPL expands it again
 }
 
@@ -44,9 +52,19 @@ export function withSkillText(message: string, prompt: ContentBlock[], runtime: 
 /** A REPL line that is a message (not a command): what is sent for it. */
 export async function lineContent(line: string, runtime: Runtime, here: Places, skillsOn: boolean, warn: Warn, signal: AbortSignal): Promise<ContentBlock[]> {
   const kind = lineKind(line);
-  const input = { cwd: here.cwd, home: here.home, maxBytes: runtime.settings.input.maxBytes, warn, skip: resourceWord(runtime.mcp.status().map((s) => s.name)) };
+  const input = {
+    cwd: here.cwd,
+    home: here.home,
+    maxBytes: runtime.settings.input.maxBytes,
+    warn,
+    skip: resourceWord(runtime.mcp.status().map((s) => s.name)),
+  };
   const content =
-    kind === "skill" ? withSkill(skillText(line, runtime, skillsOn), userContent(parseSkillCommand(line)!.args, input)) : kind === "mcp-prompt" ? [] : expandPrompt(line, input);
+    kind === "skill"
+      ? withSkill(skillText(line, runtime, skillsOn), userContent(parseSkillCommand(line)!.args, input))
+      : kind === "mcp-prompt"
+        ? []
+        : expandPrompt(line, input);
   return mcpInput(runtime, line, content, warn, signal);
 }
 
@@ -54,7 +72,13 @@ export async function lineContent(line: string, runtime: Runtime, here: Places, 
  * What MCP servers add to a message: a `/mcp:SERVER:PROMPT` line is the prompt's messages, and
  * `@SERVER:URI` resources are attached. Throws McpInputError.
  */
-export async function mcpInput(runtime: Runtime, line: string, content: ContentBlock[], warnTo: Warn, signal = new AbortController().signal): Promise<ContentBlock[]> {
+export async function mcpInput(
+  runtime: Runtime,
+  line: string,
+  content: ContentBlock[],
+  warnTo: Warn,
+  signal = new AbortController().signal,
+): Promise<ContentBlock[]> {
   if (lineKind(line) === "mcp-prompt") return promptMessage(runtime.mcp, line, signal);
   return withResources(runtime.mcp, line, content, runtime.settings.input.maxBytes, signal, warnTo);
 }

@@ -77,7 +77,10 @@ export function withSession(flags: ConfigFlags, session: LoadedSession | undefin
  * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash
  * keeps full outputs; `env`: the commands' environment (process.env by default).
  */
-export function createTools(settings: Settings, opts: { shell: ShellChoice; raw: boolean; outputDir?: string; env?: Env; home?: string; cacheDir?: string }): Tool[] {
+export function createTools(
+  settings: Settings,
+  opts: { shell: ShellChoice; raw: boolean; outputDir?: string; env?: Env; home?: string; cacheDir?: string },
+): Tool[] {
   const { shell, raw, outputDir, env, home, cacheDir } = opts;
   return [
     createBashTool({ shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw, outputDir, env }),
@@ -95,7 +98,11 @@ export function createTools(settings: Settings, opts: { shell: ShellChoice; raw:
  * (issue 24), and while any list is set hey's control files (`place.controls`) are refused to the
  * file tools and to bash redirections.
  */
-export function permissionCheck(lists: Settings["permission"], shell: string, place: { cwd: string; home: string; controls: readonly string[] }): PermissionCheck {
+export function permissionCheck(
+  lists: Settings["permission"],
+  shell: string,
+  place: { cwd: string; home: string; controls: readonly string[] },
+): PermissionCheck {
   const control = { paths: [...place.controls], home: place.home, cwd: place.cwd };
   const checks = everyList(lists).map((l: PermissionRules) => compileRules(l, shell, control).rules);
   const guarded = listsSet(lists);
@@ -124,13 +131,28 @@ export function permissionCheck(lists: Settings["permission"], shell: string, pl
  * chose besides the configuration; `oneShot`: -p, piped stdin or JSON (nothing is asked); `debug`:
  * `--verbose` / HEY_LOG=debug, where requests and retry decisions go. Emits the `session` event. Throws ConfigError when the provider cannot be created from the settings.
  */
-export async function assemble(here: Places, run: RunFlags, oneShot: boolean, start: Start, resumed: LoadedSession | undefined, debug?: DebugLog): Promise<Runtime> {
+export async function assemble(
+  here: Places,
+  run: RunFlags,
+  oneShot: boolean,
+  start: Start,
+  resumed: LoadedSession | undefined,
+  debug?: DebugLog,
+): Promise<Runtime> {
   const { cwd, home } = here;
   const { env, warn } = start;
   const { settings } = start.config;
   const sessionId = resumed?.header.id ?? newId(); // ids sort by time
   // a run that never got an answer leaves no session (issue 14)
-  const session = createSessionWriter({ dir: here.sessionsDir, id: sessionId, cwd, version: VERSION, warn, untilAnswer: true, existing: resumed !== undefined });
+  const session = createSessionWriter({
+    dir: here.sessionsDir,
+    id: sessionId,
+    cwd,
+    version: VERSION,
+    warn,
+    untilAnswer: true,
+    existing: resumed !== undefined,
+  });
   const hint = (e: { kind: string; message: string }) => setupHint(runtime.settings.provider, runtime.settings.model, e, { userFile: here.userConfig, home });
   const terminal = run.output === "text" ? terminalOutput(oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint }) : undefined;
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
@@ -142,7 +164,14 @@ export async function assemble(here: Places, run: RunFlags, oneShot: boolean, st
     const shell = chooseShell({ configured: s.tools.shell, platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined });
     // the schema diet: a tool every call of which some list refuses is not offered
     const compiled = everyList(s.permission).map((l) => compileRules(l, shell.name).rules);
-    const tools = createTools(s, { shell, raw: run.raw, outputDir: join(here.outputsDir, sessionId), env: toolEnvironment(env, s, s.tools.keepEnv), home, cacheDir: here.cacheDir });
+    const tools = createTools(s, {
+      shell,
+      raw: run.raw,
+      outputDir: join(here.outputsDir, sessionId),
+      env: toolEnvironment(env, s, s.tools.keepEnv),
+      home,
+      cacheDir: here.cacheDir,
+    });
     return {
       shell,
       check: permissionCheck(s.permission, shell.name, place),
@@ -154,7 +183,10 @@ export async function assemble(here: Places, run: RunFlags, oneShot: boolean, st
   };
   const live: Live = { config: start.config, fetch: start.started.fetch, configured: configure(settings) };
   for (const lists of everyList(settings.permission)) {
-    const blocked = blockedTools(compileRules(lists, live.configured.shell.name).rules, live.configured.tools.map((t) => t.name));
+    const blocked = blockedTools(
+      compileRules(lists, live.configured.shell.name).rules,
+      live.configured.tools.map((t) => t.name),
+    );
     if (blocked.length > 0) warn(lists.source + blockedWarning(lists.allow, blocked)); // a project's list is named: it narrows yours
   }
 
@@ -187,7 +219,13 @@ export async function assemble(here: Places, run: RunFlags, oneShot: boolean, st
     warn,
   });
   const builtins = live.configured.tools.map((t) => t.name);
-  const mcp = mcpManager(here, run, start, { builtins, fetch: () => live.fetch, emit: (e) => output.emit(e), credentials, refused: (name) => live.configured.refused(name) });
+  const mcp = mcpManager(here, run, start, {
+    builtins,
+    fetch: () => live.fetch,
+    emit: (e) => output.emit(e),
+    credentials,
+    refused: (name) => live.configured.refused(name),
+  });
   const requestTools = async (signal: AbortSignal) =>
     (await mcp.tools(live.configured.tools, signal)).filter((t) => !live.configured.refused(t.name)).map((t) => redactingTool(t, redaction));
   const agent = createAgent({
@@ -238,7 +276,14 @@ export async function assemble(here: Places, run: RunFlags, oneShot: boolean, st
     reopen(next) {
       const flags = withSession(start.config.flags, next);
       const s = start.config.resolve(flags);
-      return assemble(here, run, oneShot, { ...start, config: { ...start.config, settings: s, flags }, started: startProvider(s, run.proxy, env, debug) }, next, debug);
+      return assemble(
+        here,
+        run,
+        oneShot,
+        { ...start, config: { ...start.config, settings: s, flags }, started: startProvider(s, run.proxy, env, debug) },
+        next,
+        debug,
+      );
     },
   });
   return runtime;
@@ -260,7 +305,12 @@ function mcpManager(
     { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: !run.mcp, builtins: deps.builtins },
     {
       connect: async (s, hooks, signal) =>
-        (await import("./mcp/client.ts")).connectServer(s, hooks, { version: VERSION, env, fetch: deps.fetch(), auth: (s, refresh) => signedIn(s, deps.credentials, Date.now, refresh) }, signal),
+        (await import("./mcp/client.ts")).connectServer(
+          s,
+          hooks,
+          { version: VERSION, env, fetch: deps.fetch(), auth: (s, refresh) => signedIn(s, deps.credentials, Date.now, refresh) },
+          signal,
+        ),
       store: createToolStore(here.cacheDir),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => {

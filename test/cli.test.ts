@@ -14,7 +14,10 @@ test.each([
   [["-pt", "low", "go"], { print: true, flags: { effort: "low" }, message: "go" }],
   [["--output", "json"], { run: { output: "json" } }],
   [["--max-turns", "7"], { flags: { maxTurns: 7 } }],
-  [["--base-url", "http://127.0.0.1:11434/v1", "--protocol", "anthropic", "--api-key", "k"], { flags: { baseUrl: "http://127.0.0.1:11434/v1", protocol: "anthropic", apiKey: "k" } }],
+  [
+    ["--base-url", "http://127.0.0.1:11434/v1", "--protocol", "anthropic", "--api-key", "k"],
+    { flags: { baseUrl: "http://127.0.0.1:11434/v1", protocol: "anthropic", apiKey: "k" } },
+  ],
   [["@a.ts", "explain", "@b/c.md"], { files: ["a.ts", "b/c.md"], message: "@a.ts explain @b/c.md" }],
   [["-p", "--", "-v", "is a flag"], { print: true, version: false, message: "-v is a flag" }],
   [["-"], { message: "-" }],
@@ -45,7 +48,10 @@ test.each([
   [["--config", " "], "--config needs a non-empty value"],
   // two flags where hey would obey one and drop the other in silence
   [["-c", "--resume", "abc"], "-c/--continue and --resume both pick the session to continue: use one (-c: this directory's latest, --resume ID: that one)"],
-  [["--resume=abc", "--continue"], "-c/--continue and --resume both pick the session to continue: use one (-c: this directory's latest, --resume ID: that one)"],
+  [
+    ["--resume=abc", "--continue"],
+    "-c/--continue and --resume both pick the session to continue: use one (-c: this directory's latest, --resume ID: that one)",
+  ],
   [["--sessions", "-p", "hi"], "--sessions lists sessions and runs no prompt: run the prompt without --sessions"],
   [["--sessions", "some prompt"], "--sessions lists sessions and runs no prompt: run the prompt without --sessions"],
   [["--sessions", "@a.ts"], "--sessions lists sessions and runs no prompt: run the prompt without --sessions"],

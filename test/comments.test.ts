@@ -27,7 +27,11 @@ const files = readdirSync(SRC, { recursive: true, withFileTypes: true })
 
 test("the pattern finds names, not examples", () => {
   const found = (comment: string) => [...comment.matchAll(NAMED)].map((m) => m[1]);
-  expect(found("// the rules live in pure/mentions.ts; see net/proxy.ts and scripts/build.ts")).toEqual(["pure/mentions.ts", "net/proxy.ts", "scripts/build.ts"]);
+  expect(found("// the rules live in pure/mentions.ts; see net/proxy.ts and scripts/build.ts")).toEqual([
+    "pure/mentions.ts",
+    "net/proxy.ts",
+    "scripts/build.ts",
+  ]);
   expect(found("// `@src/a.ts` is a mention; (x.ts:3:5) is a stack frame")).toEqual([]);
 });
 

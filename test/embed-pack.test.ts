@@ -30,19 +30,31 @@ function run(cmd: string[], cwd: string, env: Record<string, string | undefined>
  */
 function scratchProject(dir: string, tarball: string, integrity: string): void {
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; license: string; dependencies: Record<string, string> };
-  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, { dev?: boolean; link?: boolean; devOptional?: boolean }> };
+  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { dev?: boolean; link?: boolean; devOptional?: boolean }>;
+  };
   const dependencies = { hey: `file:${tarball}` };
   const packages: Record<string, unknown> = {
     "": { name: "scratch", version: "1.0.0", dependencies },
     "node_modules/hey": { version: pkg.version, resolved: `file:${tarball}`, integrity, license: pkg.license, dependencies: pkg.dependencies },
   };
-  for (const [path, entry] of Object.entries(lock.packages)) if (path !== "" && !entry.dev && !entry.link) packages[path] = { ...entry, devOptional: undefined };
+  for (const [path, entry] of Object.entries(lock.packages))
+    if (path !== "" && !entry.dev && !entry.link) packages[path] = { ...entry, devOptional: undefined };
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "scratch", version: "1.0.0", type: "module", dependencies }, null, 2));
   writeFileSync(join(dir, "package-lock.json"), JSON.stringify({ name: "scratch", version: "1.0.0", lockfileVersion: 3, requires: true, packages }, null, 2));
   writeFileSync(
     join(dir, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { target: "ESNext", module: "Preserve", moduleResolution: "bundler", strict: true, noEmit: true, skipLibCheck: true, typeRoots: [join(ROOT, "node_modules", "@types")], types: ["bun"] },
+      compilerOptions: {
+        target: "ESNext",
+        module: "Preserve",
+        moduleResolution: "bundler",
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        typeRoots: [join(ROOT, "node_modules", "@types")],
+        types: ["bun"],
+      },
       include: ["embed.ts"],
     }),
   );
@@ -55,7 +67,8 @@ beforeAll(() => {
   const { filename, integrity } = (JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as { filename: string; integrity: string }[])[0]!;
   scratchProject(scratch.path, filename, integrity);
   const installed = run(["npm", "ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], scratch.path);
-  if (installed.exitCode !== 0) throw new Error(`npm ci --offline in the scratch project failed (its packages come from npm's cache: run npm ci here first):\n${installed.stderr}`);
+  if (installed.exitCode !== 0)
+    throw new Error(`npm ci --offline in the scratch project failed (its packages come from npm's cache: run npm ci here first):\n${installed.stderr}`);
 }, 120_000);
 
 test("the tarball holds the library, its declarations and no binary", () => {
@@ -63,7 +76,9 @@ test("the tarball holds the library, its declarations and no binary", () => {
   expect(readdirSync(hey).sort()).toEqual(["LICENSE", "README.md", "dist", "package.json"]);
   expect(readdirSync(join(hey, "dist"))).toEqual(["lib"]);
   expect(existsSync(join(hey, "dist", "lib", "index.js"))).toBe(true);
-  expect(readFileSync(join(hey, "dist", "lib", "types", "src", "lib.d.ts"), "utf8")).toContain("export declare function createAgent(options: AgentOptions): Agent;");
+  expect(readFileSync(join(hey, "dist", "lib", "types", "src", "lib.d.ts"), "utf8")).toContain(
+    "export declare function createAgent(options: AgentOptions): Agent;",
+  );
 });
 
 test("examples/embed.ts type-checks against the packed declarations", () => {
@@ -102,7 +117,10 @@ test("examples/embed.ts runs a task from the scratch project: tools, a refusal, 
   expect(first.tools.map((t) => t.function.name)).toEqual(["bash", "read_file", "write_file", "edit", "grep"]);
   expect(first.messages.at(-1)).toEqual({ role: "user", content: "Which file here is the largest?" });
   const [file] = readdirSync(join(scratch.path, ".sessions")).filter((f) => f.endsWith(".jsonl"));
-  const entries = readFileSync(join(scratch.path, ".sessions", file!), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string; message?: { role: string; content: { text?: string }[] } });
+  const entries = readFileSync(join(scratch.path, ".sessions", file!), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { type: string; message?: { role: string; content: { text?: string }[] } });
   const said = entries.filter((e) => e.type === "message" && e.message?.role === "assistant").map((e) => e.message!.content.map((c) => c.text ?? "").join(""));
   expect(said.at(-1)).toBe("big.txt");
   expect(entries.filter((e) => e.message?.role === "tool")).toHaveLength(2);

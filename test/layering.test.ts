@@ -186,7 +186,9 @@ describe("the embedding API", () => {
       for (const { target } of graph.get(file) ?? []) walk(target);
     };
     walk("lib.ts");
-    const cli = [...seen].filter((f) => /^(ui|trust|doctor|upgrade)\/|^config\/(load|resolve|approval-store|private-env)\.ts$|^(run|runtime|wire|cli|main|mcp-command)\.ts$/.test(f));
+    const cli = [...seen].filter((f) =>
+      /^(ui|trust|doctor|upgrade)\/|^config\/(load|resolve|approval-store|private-env)\.ts$|^(run|runtime|wire|cli|main|mcp-command)\.ts$/.test(f),
+    );
     expect(cli).toEqual([]);
     // what it is for: the agent, and what the CLI's agent has (permission rules, sessions, MCP)
     expect(["agent.ts", "permission/rules.ts", "sessions/writer.ts", "mcp/manager.ts"].filter((f) => !seen.has(f))).toEqual([]);

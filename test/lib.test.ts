@@ -36,7 +36,13 @@ afterAll(() => {
 test("a program embeds the loop with its own tool and its own output", async () => {
   writeFileSync(join(dir.path, "city.txt"), "Lisbon\n");
   server.enqueue(
-    sseReply(sse([chatChunk({ toolCall: { index: 0, id: "c1", name: "read_file", arguments: '{"path":"city.txt"}' } }), chatChunk({ toolCall: { index: 1, id: "c2", name: "weather", arguments: '{"city":"Lisbon"}' } }), chatChunk({ finish: "tool_calls" })])),
+    sseReply(
+      sse([
+        chatChunk({ toolCall: { index: 0, id: "c1", name: "read_file", arguments: '{"path":"city.txt"}' } }),
+        chatChunk({ toolCall: { index: 1, id: "c2", name: "weather", arguments: '{"city":"Lisbon"}' } }),
+        chatChunk({ finish: "tool_calls" }),
+      ]),
+    ),
     sseReply(sse([chatChunk({ content: "Sunny in Lisbon, 21 °C." }), chatChunk({ finish: "stop", usage: { prompt_tokens: 50, completion_tokens: 7 } })])),
   );
   const asked: unknown[] = [];
@@ -85,7 +91,9 @@ describe("createAgent: an agent with hey's defaults", () => {
   test("the built-in tools, hey's system prompt and the default limits; the session writer records the run", async () => {
     writeFileSync(join(dir.path, "notes.txt"), "alpha\n");
     server.enqueue(
-      sseReply(sse([chatChunk({ toolCall: { index: 0, id: "r1", name: "read_file", arguments: '{"path":"notes.txt"}' } }), chatChunk({ finish: "tool_calls" })])),
+      sseReply(
+        sse([chatChunk({ toolCall: { index: 0, id: "r1", name: "read_file", arguments: '{"path":"notes.txt"}' } }), chatChunk({ finish: "tool_calls" })]),
+      ),
       sseReply(sse([chatChunk({ content: "It says alpha." }), chatChunk({ finish: "stop" })])),
     );
     const provider = await createProvider({ protocol: "openai", baseUrl: `${server.url}/v1`, model: "m" });

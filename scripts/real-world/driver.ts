@@ -10,10 +10,18 @@ const DRAIN_MS = 500; // programs the command left behind may still hold its pip
 const BOX = "/tmp/box";
 const PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"; // every one of them holds the stubs
 /** Files the corpus's placeholders name (extract.ts), so commands that look for them find some. */
-const FILES: Record<string, string> = { "notes.txt": "a line\n", "file.txt": "a\nb\n", "src/main.c": "int main(void) { return 0; }\n", "docs/README.md": "# docs\n" };
+const FILES: Record<string, string> = {
+  "notes.txt": "a line\n",
+  "file.txt": "a\nb\n",
+  "src/main.c": "int main(void) { return 0; }\n",
+  "docs/README.md": "# docs\n",
+};
 
 const [shell, commandsPath] = process.argv.slice(2);
-const commands = readFileSync(commandsPath!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).c as string);
+const commands = readFileSync(commandsPath!, "utf8")
+  .split("\n")
+  .filter(Boolean)
+  .map((l) => JSON.parse(l).c as string);
 
 /** SIGKILL to every process of the namespace but pid 1 (the shell reaping orphans) and this one. */
 function killOthers(): void {
@@ -56,7 +64,9 @@ for (let i = 0; i < commands.length; i++) {
     env: { PATH, HOME: `${BOX}/home`, SHELL: "/bin/sh", LC_ALL: "C.UTF-8", USER: "root", LOGNAME: "root" },
     stdio: ["ignore", "ignore", process.env.RECORD_DEBUG ? "inherit" : "ignore", "pipe"],
   });
-  const drained = Bun.file(proc.stdio[3] as number).text().catch(() => "");
+  const drained = Bun.file(proc.stdio[3] as number)
+    .text()
+    .catch(() => "");
   const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(RUN_TIMEOUT_MS).then(() => false)]);
   if (exited) await Promise.race([drained, Bun.sleep(DRAIN_MS)]);
   killOthers();

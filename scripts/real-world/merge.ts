@@ -15,7 +15,11 @@ interface Run {
   timeout?: true;
 }
 
-const lines = (path: string) => readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+const lines = (path: string) =>
+  readFileSync(path, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 const [commandsPath, outDir] = process.argv.slice(2);
 if (!commandsPath || !outDir) throw new Error("usage: bun scripts/real-world/merge.ts COMMANDS.jsonl OUT_DIR");
 const commands: { c: string; src: string }[] = lines(commandsPath);

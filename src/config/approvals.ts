@@ -37,7 +37,8 @@ export function parseApprovals(text: string): Approvals {
   const out = emptyApprovals();
   out.trusted = [...data.trusted];
   for (const [file, g] of Object.entries(data.configs)) {
-    if (!isTable(g) || !isTable(g.mcp) || !Object.values(g.mcp).every((v) => typeof v === "string")) throw new ApprovalsError(`configs[${JSON.stringify(file)}] is not a record of approved keys`);
+    if (!isTable(g) || !isTable(g.mcp) || !Object.values(g.mcp).every((v) => typeof v === "string"))
+      throw new ApprovalsError(`configs[${JSON.stringify(file)}] is not a record of approved keys`);
     const entry: Guarded = { mcp: { ...(g.mcp as Record<string, string>) } };
     for (const key of ["allow", "deny", "keep_env"] as const) {
       if (g[key] === undefined) continue;

@@ -165,7 +165,11 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions): { config: LoadedConfi
     guards: guards.map((g) => ({ ...g, key: recordKey(g.source) })),
     resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
     reload: (flags, approvals) => reloadConfig({ ...opts, flags, approvals }),
-    approve: () => loaded(layers.map((l) => (l.guard ? { ...l, guard: { ...l.guard, approved: "current" as const } } : l)), opts).config,
+    approve: () =>
+      loaded(
+        layers.map((l) => (l.guard ? { ...l, guard: { ...l.guard, approved: "current" as const } } : l)),
+        opts,
+      ).config,
   };
   return { config, unresolved };
 }

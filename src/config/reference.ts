@@ -14,7 +14,7 @@ export function configReference(): string {
     ...Object.entries(SECTIONS).flatMap(([section, keys]) => rowsOf(`[${section}]`, keys)),
     ...rowsOf("[provider.NAME]", PROVIDER_KEYS),
     ...rowsOf("[mcp.NAME]", MCP_SERVER_KEYS),
-    "| `[mcp] servers` | an array of tables | | the seed's form of MCP servers: `[{ name = \"fs\", command = \"npx\", … }]`, each entry as an `[mcp.NAME]` table |",
+    '| `[mcp] servers` | an array of tables | | the seed\'s form of MCP servers: `[{ name = "fs", command = "npx", … }]`, each entry as an `[mcp.NAME]` table |',
   ];
   return [REFERENCE_START, "| key | holds | default | meaning |", "|---|---|---|---|", ...rows, REFERENCE_END].join("\n");
 }

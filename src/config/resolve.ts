@@ -10,25 +10,15 @@ import { validateRules } from "../permission/rules.ts";
 import { guardedOf, guardLayer, type Guarded } from "./guard.ts";
 import { camel, resolveTable, SECTIONS, type Key } from "./keys.ts";
 import { chooseProvider, envValue } from "./providers.ts";
-import {
-  checkLayer,
-  checkRange,
-  checkValue,
-  type ConfigFile,
-  expandVars,
-  isTable,
-  keyLine,
-  type Kind,
-  type Miss,
-  type Table,
-  where,
-} from "./schema.ts";
+import { checkLayer, checkRange, checkValue, type ConfigFile, expandVars, isTable, keyLine, type Kind, type Miss, type Table, where } from "./schema.ts";
 
 import { ConfigError, type ConfigFlags, type ConfigLayer, type McpServerSettings, type Settings } from "./settings.ts";
 
 /** The keys a HEY_* variable or a flag sets (config/keys.ts): above every file, the flags above the variables. */
 const OVERRIDES = Object.entries(SECTIONS).flatMap(([section, keys]) =>
-  Object.entries(keys as Record<string, Key>).map(([key, spec]) => ({ path: [section, key], spec })).filter((k) => k.spec.env || k.spec.flag),
+  Object.entries(keys as Record<string, Key>)
+    .map(([key, spec]) => ({ path: [section, key], spec }))
+    .filter((k) => k.spec.env || k.spec.flag),
 );
 
 const pathKey = (path: readonly string[]) => path.join("\u0000");
@@ -40,11 +30,7 @@ const pathKey = (path: readonly string[]) => path.join("\u0000");
  * unknown keys and unset variables only produce warnings (one line each, no prefix); those about
  * unset variables are also in `unresolved` (`/reload` refuses them).
  */
-export function resolveConfig(
-  layers: ConfigLayer[],
-  env: Record<string, string | undefined>,
-  flags: ConfigFlags,
-): Resolved {
+export function resolveConfig(layers: ConfigLayer[], env: Record<string, string | undefined>, flags: ConfigFlags): Resolved {
   const warnings: string[] = [];
   try {
     return resolveInto(layers, env, flags, warnings);
@@ -74,12 +60,7 @@ export interface LayerGuard {
   widenings: string[];
 }
 
-function resolveInto(
-  layers: ConfigLayer[],
-  env: Record<string, string | undefined>,
-  flags: ConfigFlags,
-  warnings: string[],
-): Resolved {
+function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefined>, flags: ConfigFlags, warnings: string[]): Resolved {
   const errors: string[] = [];
   const merged: Table = {};
   const sources = new Map<string, string>();
@@ -140,7 +121,9 @@ function resolveInto(
   const servers = mcpServers(file, lineOf, warnings);
   warnings.push(...choice.warnings, ...(choice.notice ? [choice.notice] : []));
   if (choice.provider.insecure)
-    warnings.push(`${sourceOf(["provider", choice.provider.name, "insecure"])}: [provider.${choice.provider.name}] insecure = true: TLS certificates of ${choice.provider.baseUrl} are NOT verified; anyone on the network path can read and change what hey sends and receives`);
+    warnings.push(
+      `${sourceOf(["provider", choice.provider.name, "insecure"])}: [provider.${choice.provider.name}] insecure = true: TLS certificates of ${choice.provider.baseUrl} are NOT verified; anyone on the network path can read and change what hey sends and receives`,
+    );
   const unresolved = [...choice.warnings]; // the provider's only warning: an api_key variable without a value
 
   // Unset variables are worth a warning only where this run uses them: not in providers it does
@@ -246,7 +229,8 @@ function applyOverrides(file: Table, env: Record<string, string | undefined>, fl
   };
   for (const { path, spec } of OVERRIDES) {
     const text = spec.env ? envValue(env, spec.env) : undefined;
-    if (text !== undefined) override(path, spec.kind, (spec.kind === "positive" || spec.kind === "count") && /^\d+$/.test(text) ? Number(text) : text, spec.env!);
+    if (text !== undefined)
+      override(path, spec.kind, (spec.kind === "positive" || spec.kind === "count") && /^\d+$/.test(text) ? Number(text) : text, spec.env!);
   }
   for (const { path, spec } of OVERRIDES) {
     const value = spec.flag ? (flags as Record<string, unknown>)[camel(path[1]!)] : undefined;
@@ -274,8 +258,10 @@ function mcpServers(file: ConfigFile, lineOf: (path: string[]) => string, warnin
     if (s.command === undefined && s.url === undefined) errors.push(`${atLine()} needs command (a local server) or url (a remote one)`);
     if (s.command !== undefined && s.url !== undefined) errors.push(`${atLine("url")} has both command and url; keep one`);
     const unused = s.url !== undefined ? (["args", "env", "cwd"] as const) : (["headers", "client_id", "client_secret"] as const);
-    for (const key of unused) if (s[key] !== undefined) warnings.push(`${atLine(key)} ${key} is only used with ${s.url !== undefined ? "command" : "url"} (ignored)`);
-    if (s.url !== undefined && s.client_secret !== undefined && !s.client_id) warnings.push(`${atLine("client_secret")} client_secret is used only with client_id (ignored)`);
+    for (const key of unused)
+      if (s[key] !== undefined) warnings.push(`${atLine(key)} ${key} is only used with ${s.url !== undefined ? "command" : "url"} (ignored)`);
+    if (s.url !== undefined && s.client_secret !== undefined && !s.client_id)
+      warnings.push(`${atLine("client_secret")} client_secret is used only with client_id (ignored)`);
     const tools = selectionKey(s.tools, s.enabled_tools, "tools", "enabled_tools", atLine, warnings);
     const excludeTools = selectionKey(s.exclude_tools, s.disabled_tools, "exclude_tools", "disabled_tools", atLine, warnings);
     return {
@@ -302,7 +288,14 @@ function mcpServers(file: ConfigFile, lineOf: (path: string[]) => string, warnin
  * A tool selection key and its Codex spelling (`tools` / `enabled_tools`, `exclude_tools` /
  * `disabled_tools`) read as one list; both given: their union, with a warning.
  */
-function selectionKey(ours: string[] | undefined, codex: string[] | undefined, name: string, alias: string, atLine: (key?: string) => string, warnings: string[]): string[] | undefined {
+function selectionKey(
+  ours: string[] | undefined,
+  codex: string[] | undefined,
+  name: string,
+  alias: string,
+  atLine: (key?: string) => string,
+  warnings: string[],
+): string[] | undefined {
   if (ours !== undefined && codex !== undefined) warnings.push(`${atLine(alias)} ${alias} means the same as ${name}; both are read (keep one)`);
   if (ours === undefined && codex === undefined) return undefined;
   return [...new Set([...(ours ?? []), ...(codex ?? [])])];

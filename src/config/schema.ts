@@ -178,7 +178,10 @@ export function checkLayer(source: string, data: Table, text?: string): { data: 
         if (path[0] === "permission") fail(`unknown key ${where([...path, key])}${suggest(key, Object.keys(keys))}`, [...path, key]);
         // skipping certificate checks for every endpoint at once is not offered (SPEC §24)
         else if (path[0] === "network" && key === "insecure")
-          fail("[network] insecure is not a setting: certificate checks can be skipped per provider only, with [provider.NAME] insecure = true", [...path, key]);
+          fail("[network] insecure is not a setting: certificate checks can be skipped per provider only, with [provider.NAME] insecure = true", [
+            ...path,
+            key,
+          ]);
         else unknown(`key ${where([...path, key])}`, [...path, key], didYouMean(key, Object.keys(keys)));
         continue;
       }

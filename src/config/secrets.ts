@@ -219,7 +219,10 @@ export function redactingTool(tool: Tool, r: Redaction): Tool {
         const text = args[name];
         const hidden = typeof text === "string" ? placeholdersIn(text).filter((p) => r.shown.has(p)) : [];
         if (hidden.length > 0)
-          return { isError: true, output: `${tool.name}: ${name} holds ${hidden.join(", ")}, which stands for a value hey hid from you; the file holds the real value. Change the lines around it with edit, or ask the user` };
+          return {
+            isError: true,
+            output: `${tool.name}: ${name} holds ${hidden.join(", ")}, which stands for a value hey hid from you; the file holds the real value. Change the lines around it with edit, or ask the user`,
+          };
       }
       const result = redactDeep(await tool.run(args, ctx), r.secrets());
       if (!r.shapes()) return result;

@@ -121,7 +121,8 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
   const sent = state.sent;
   let upTo = state.rewriteUpTo;
   let view = upTo === undefined ? undefined : build(upTo);
-  const broken = !view || !sent || sent.fixed !== fixed || now - sent.at > CACHE_LIFETIME_MS || sharedPrefix(sent.messages, view.messages, sent.count) < sent.count;
+  const broken =
+    !view || !sent || sent.fixed !== fixed || now - sent.at > CACHE_LIFETIME_MS || sharedPrefix(sent.messages, view.messages, sent.count) < sent.count;
   if (!view || broken) view = build((upTo = history.length));
   else if (upTo! < history.length) {
     const next = build(history.length);
@@ -156,7 +157,12 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
  * `/compact`: summarizes the stretch a summary may replace now, whatever the budget says; false
  * when there is none. Throws like compactRange.
  */
-export async function compactNow(history: readonly Message[], deps: PrepareDeps, signal: AbortSignal, instructions?: string): Promise<{ usage: Usage } | false> {
+export async function compactNow(
+  history: readonly Message[],
+  deps: PrepareDeps,
+  signal: AbortSignal,
+  instructions?: string,
+): Promise<{ usage: Usage } | false> {
   const { budgetTokens, build } = contextOf(history, deps);
   const range = build(history.length).summarizable;
   if (!range) return false;
@@ -206,7 +212,8 @@ export async function compactRange(
   const room = Math.floor((maxChars - kept.length) / Math.max(1, stretch.length)) - DESCRIBE_OVERHEAD;
   const share = Math.max(SUMMARY_MESSAGE_MIN_CHARS, Math.min(SUMMARY_MESSAGE_CHARS, room));
   let transcript = stretch.map((m) => describe(m, share)).join("\n\n");
-  if (kept.length + transcript.length > maxChars) transcript = `[earlier part of this stretch left out]\n\n${transcript.slice(transcript.length - Math.max(0, maxChars - kept.length))}`;
+  if (kept.length + transcript.length > maxChars)
+    transcript = `[earlier part of this stretch left out]\n\n${transcript.slice(transcript.length - Math.max(0, maxChars - kept.length))}`;
   transcript = kept + transcript;
   const ask = `Summarize this part of the work${instructions ? ` (${instructions})` : ""}:\n\n${transcript}`;
   const request = (effort?: "off"): ModelRequest => ({
@@ -230,7 +237,15 @@ export async function compactRange(
   const summary: Summary = { fromId: range.fromId, toId: range.toId, text };
   deps.state.summaries.push(summary);
   const before = Math.ceil(transcript.length * deps.state.tokensPerChar);
-  deps.output.emit({ type: "compaction", kind: "summary", from_id: range.fromId, to_id: range.toId, summary: text, tokens_before: before, tokens_after: reply.usage?.output ?? Math.ceil(text.length / 4) });
+  deps.output.emit({
+    type: "compaction",
+    kind: "summary",
+    from_id: range.fromId,
+    to_id: range.toId,
+    summary: text,
+    tokens_before: before,
+    tokens_after: reply.usage?.output ?? Math.ceil(text.length / 4),
+  });
   return { summary, usage };
 }
 

@@ -125,7 +125,11 @@ export function unitEnd(messages: readonly Message[], i: number): number {
  * reversed, overlaps a later one, would split a call from its results or holds a protected
  * message. Never throws.
  */
-export function applySummaries(history: readonly Message[], summaries: Summary[], protect: ReadonlySet<string>): { messages: readonly Message[]; applied: Summary[]; replaced: number } {
+export function applySummaries(
+  history: readonly Message[],
+  summaries: Summary[],
+  protect: ReadonlySet<string>,
+): { messages: readonly Message[]; applied: Summary[]; replaced: number } {
   if (summaries.length === 0) return { messages: history, applied: [], replaced: 0 };
   const index = new Map(history.map((m, i) => [m.id, i]));
   const taken: { from: number; to: number; summary: Summary }[] = [];
@@ -190,7 +194,10 @@ function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
   if (v === null || typeof v !== "object") return JSON.stringify(v);
   const o = v as Record<string, unknown>;
-  return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(",")}}`;
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+    .join(",")}}`;
 }
 
 /**
@@ -201,7 +208,11 @@ function canonical(v: unknown): string {
  * and compress, protected results, and outputs no longer than the note itself. With `scope`, only
  * calls and results of those message ids take part (the history as it was when dedup last ran).
  */
-export function dedup(messages: readonly Message[], protect: ReadonlySet<string>, scope?: ReadonlySet<string>): { messages: readonly Message[]; count: number } {
+export function dedup(
+  messages: readonly Message[],
+  protect: ReadonlySet<string>,
+  scope?: ReadonlySet<string>,
+): { messages: readonly Message[]; count: number } {
   const seen = new Set<string>();
   const older = new Set<string>(); // call ids with an identical later call
   const canon = new Map<string, string>(); // raw arguments → canonical: repeated calls are parsed once

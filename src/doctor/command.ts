@@ -24,7 +24,8 @@ import { renderJson, renderText, tomlLines, type Subject, type Written } from ".
 import { setProviderKeys, TomlEditError } from "./toml-edit.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 
-export const DOCTOR_USAGE = "usage: hey doctor [PROVIDER] [--write] [--output json] [-m PROVIDER/MODEL] [--config FILE] [--proxy URL] [--base-url URL --protocol P --api-key K]\n";
+export const DOCTOR_USAGE =
+  "usage: hey doctor [PROVIDER] [--write] [--output json] [-m PROVIDER/MODEL] [--config FILE] [--proxy URL] [--base-url URL --protocol P --api-key K]\n";
 
 /** Runs the subcommand; the exit code: 0 usable, 1 not usable (or flags to record), 2 bad arguments or config. */
 export async function doctorCommand(argv: string[], here: Places): Promise<number> {
@@ -75,7 +76,10 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
 
   let debug: DebugLog | undefined;
   if (args.verbose || env.HEY_LOG === "debug") {
-    debug = (await import("../net/debug-log.ts")).openDebugLog(here.logsDir, hideSecrets(() => knownSecrets(settings, env, args.run.proxy)));
+    debug = (await import("../net/debug-log.ts")).openDebugLog(
+      here.logsDir,
+      hideSecrets(() => knownSecrets(settings, env, args.run.proxy)),
+    );
     warn(`debug log: ${debug.path}`);
   }
   const probes = await runProbes(settings, args.run.proxy, env, debug);
@@ -101,7 +105,10 @@ async function runProbes(settings: Settings, cliProxy: string | undefined, env: 
     const network = await probeNetwork(target, route, { ca: trustedCas({ ...settings.network, env }), insecure: provider.insecure ?? false });
     const probes: Probes = { ...base, route: { ok: true, text, proxied: route.kind !== "direct" }, ...network };
     if ([network.dns, network.tcp, network.tls].some((o) => o && !o.ok)) return probes;
-    return { ...probes, ...(await probeEndpoint({ settings: provider, model: settings.model, effort: settings.effort, fetch: fetchFor(settings, cliProxy, env, debug) })) };
+    return {
+      ...probes,
+      ...(await probeEndpoint({ settings: provider, model: settings.model, effort: settings.effort, fetch: fetchFor(settings, cliProxy, env, debug) })),
+    };
   } catch (e) {
     if (!(e instanceof NetConfigError)) throw e;
     return { ...base, route: { ok: false, kind: "network", message: e.message } };
@@ -133,7 +140,12 @@ function effectiveFlags(p: ProviderSettings, model: string): Flags {
 async function writeFlags(p: ProviderSettings, flags: Flags): Promise<Written> {
   const lines = tomlLines(flags);
   const by = (why: string) => ({ error: `not written: ${why}; add to [provider.${p.name}] yourself:\n  ${lines.join("\n  ")}` });
-  if (!p.source) return by(p.name === "cli" ? "--base-url names no config table" : `${p.name} is a built-in provider with no table in a config file (add [provider.${p.name}] with its base_url first)`);
+  if (!p.source)
+    return by(
+      p.name === "cli"
+        ? "--base-url names no config table"
+        : `${p.name} is a built-in provider with no table in a config file (add [provider.${p.name}] with its base_url first)`,
+    );
   const file = p.source;
   let before: string;
   try {
@@ -173,12 +185,17 @@ function checkEdit(before: string, after: string, name: string, flags: Flags): v
   }
   const table = (data: Record<string, unknown>) => (data.provider as Record<string, Record<string, unknown>> | undefined)?.[name] ?? {};
   const expected = { ...old, provider: { ...(old.provider as object), [name]: { ...table(old), ...flags } } };
-  if (JSON.stringify(sorted(expected)) !== JSON.stringify(sorted(next))) throw new TomlEditError(`[provider.${name}] is written in a form this edit cannot follow`);
+  if (JSON.stringify(sorted(expected)) !== JSON.stringify(sorted(next)))
+    throw new TomlEditError(`[provider.${name}] is written in a form this edit cannot follow`);
 }
 
 /** A copy with every table's keys in order, for comparing parsed files. */
 function sorted(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sorted);
   if (typeof v !== "object" || v === null || v instanceof Date) return v;
-  return Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sorted(x)]));
+  return Object.fromEntries(
+    Object.entries(v)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, x]) => [k, sorted(x)]),
+  );
 }

@@ -116,8 +116,15 @@ async function tunnel(route: ProxyRoute, host: string, port: number): Promise<{ 
     const [, status = "0", ...words] = statusLine.split(" ");
     if (status.startsWith("2")) return { socket, release };
     socket.destroy();
-    const headers = new Headers(headerLines.flatMap((l) => (l.includes(":") ? [[l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()] as [string, string]] : [])));
-    throw Object.assign(new Error(`Proxy refused to open a tunnel: ${statusLine}`), { code: "ERR_PROXY_TUNNEL", status: Number(status), statusText: words.join(" "), headers });
+    const headers = new Headers(
+      headerLines.flatMap((l) => (l.includes(":") ? [[l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()] as [string, string]] : [])),
+    );
+    throw Object.assign(new Error(`Proxy refused to open a tunnel: ${statusLine}`), {
+      code: "ERR_PROXY_TUNNEL",
+      status: Number(status),
+      statusText: words.join(" "),
+      headers,
+    });
   } catch (e) {
     release();
     throw e;

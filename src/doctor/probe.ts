@@ -152,10 +152,14 @@ async function listModels(s: ProviderSettings, model: string, fetchImpl: typeof 
     const res = await fetchImpl(url, { headers, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     const text = await res.text();
     if (res.status === 404 || res.status === 405) return { ok: true };
-    if (res.status === 401 || res.status === 403) return { ok: false, kind: "auth", status: res.status, message: `GET ${url}: ${res.status} ${shortBody(text)}` };
+    if (res.status === 401 || res.status === 403)
+      return { ok: false, kind: "auth", status: res.status, message: `GET ${url}: ${res.status} ${shortBody(text)}` };
     if (!res.ok) return { ok: false, kind: "bad_request", status: res.status, message: `GET ${url}: ${res.status} ${shortBody(text)}` };
     const body = JSON.parse(text) as { data?: ListedModel[]; models?: ListedModel[] };
-    const entries = [...(body.data ?? []).map((m) => [m.id ?? "", m] as const), ...(body.models ?? []).map((m) => [(m.name ?? "").replace(/^models\//, ""), m] as const)];
+    const entries = [
+      ...(body.data ?? []).map((m) => [m.id ?? "", m] as const),
+      ...(body.models ?? []).map((m) => [(m.name ?? "").replace(/^models\//, ""), m] as const),
+    ];
     const window = windowOf(entries.find(([id]) => id === model)?.[1]);
     return { ok: true, listed: entries.map(([id]) => id).filter(Boolean), ...(window !== undefined ? { window } : {}) };
   } catch (e) {
@@ -196,7 +200,12 @@ async function postEmptyTools(s: ProviderSettings, model: string, fetchImpl: typ
   })();
   const { url, headers } = rawTarget(s, path);
   try {
-    const res = await fetchImpl(url, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body), signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    const res = await fetchImpl(url, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
     const text = await res.text();
     if (res.ok) return { ok: true };
     const kind = res.status === 429 ? "rate_limit" : res.status >= 500 ? "overloaded" : res.status === 401 || res.status === 403 ? "auth" : "bad_request";

@@ -112,7 +112,8 @@ export function limitConcurrency(n: number): <T>(fn: () => Promise<T>) => Promis
       return await fn();
     } finally {
       const next = waiting.shift();
-      if (next) next(); // the place passes on: `running` stays the same
+      if (next)
+        next(); // the place passes on: `running` stays the same
       else running--;
     }
   };
@@ -133,7 +134,8 @@ async function runOne(call: ToolCall, args: Record<string, unknown> | undefined,
   if (deps.signal.aborted) return { output: abortReason(deps.signal), isError: true };
   const tool = deps.tools.find((t) => t.name === call.name);
   if (!tool) return { output: `unknown tool "${call.name}"; available: ${deps.tools.map((t) => t.name).join(", ")}`, isError: true };
-  if (!args) return { output: `invalid arguments for ${call.name}: expected a JSON object, got ${JSON.stringify(call.arguments.slice(0, 200))}`, isError: true };
+  if (!args)
+    return { output: `invalid arguments for ${call.name}: expected a JSON object, got ${JSON.stringify(call.arguments.slice(0, 200))}`, isError: true };
   const checked = checkArguments(call.name, args, tool.parameters);
   if ("error" in checked) return { output: checked.error, isError: true };
   const refusal = deps.permission(call.name, checked.args);

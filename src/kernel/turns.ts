@@ -140,9 +140,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
   return self;
 }
 
-type Reply =
-  | { error?: undefined; partial?: undefined; message: Message; usage: Usage; stop: StopReason }
-  | { error: ProviderError; partial?: Message };
+type Reply = { error?: undefined; partial?: undefined; message: Message; usage: Usage; stop: StopReason } | { error: ProviderError; partial?: Message };
 
 /**
  * One model request with retries (SPEC §6). A failure before any delta is retried like the
@@ -163,7 +161,9 @@ async function requestWithRetry(request: ModelRequest, deps: LoopDeps): Promise<
       const decision = retryDecision(error, attempt, deps.retry, deps.clock.random);
       if (!decision.retry) {
         const hint = error.kind === "quota_exhausted" ? " (switch models with /model or -m)" : "";
-        return { error: decision.why ? new ProviderError(error.kind, `${error.message} — ${decision.why}`) : new ProviderError(error.kind, error.message + hint) };
+        return {
+          error: decision.why ? new ProviderError(error.kind, `${error.message} — ${decision.why}`) : new ProviderError(error.kind, error.message + hint),
+        };
       }
       deps.output.emit({ type: "retry", attempt, delay_ms: decision.delayMs, error: error.message });
       try {

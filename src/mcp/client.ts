@@ -101,7 +101,10 @@ export async function connectServer(settings: McpServerSettings, hooks: ConnectH
   signal.addEventListener("abort", onAbort, { once: true });
   try {
     if (settings.command !== undefined) {
-      const transport = new StdioTransport({ command: settings.command, args: settings.args, env: settings.env, cwd: settings.cwd }, childEnv(ctx.env, settings.env));
+      const transport = new StdioTransport(
+        { command: settings.command, args: settings.args, env: settings.env, cwd: settings.cwd },
+        childEnv(ctx.env, settings.env),
+      );
       stop = () => void transport.close();
       stderr = () => transport.stderrTail();
       exitReason = () => transport.exitReason ?? "the connection closed";
@@ -175,7 +178,11 @@ async function listPrompts(client: SdkClient, timeoutMs: number, signal: AbortSi
       prompts.push({
         name: p.name,
         ...(p.description !== undefined ? { description: p.description } : {}),
-        arguments: (p.arguments ?? []).map((a) => ({ name: a.name, ...(a.description !== undefined ? { description: a.description } : {}), required: a.required === true })),
+        arguments: (p.arguments ?? []).map((a) => ({
+          name: a.name,
+          ...(a.description !== undefined ? { description: a.description } : {}),
+          required: a.required === true,
+        })),
       });
     cursor = r.nextCursor;
     if (!cursor) break;

@@ -85,7 +85,7 @@ export function createMcpManager(
 ): McpManager {
   const warned = new Set<string>();
   const warnOnce = (messages: string[]) => {
-    for (const m of messages) if (!warned.has(m)) (warned.add(m), deps.warn(m));
+    for (const m of messages) if (!warned.has(m)) warned.add(m), deps.warn(m);
   };
   const enabled = (servers: McpServerSettings[]) => (config.off ? [] : servers.filter((s) => s.enabled));
   const saving = new Set<Promise<void>>(); // cache writes, awaited by close so a short run still leaves its cache
@@ -117,7 +117,8 @@ export function createMcpManager(
             warnOnce([...replacements(gen), ...offered(gen).warnings]);
           }
           if (s.state === "auth_required") deps.store.forget(settings); // the next run does not offer tools it cannot call
-          if (s.state === "failed" || s.state === "stopped" || s.state === "auth_required") deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });
+          if (s.state === "failed" || s.state === "stopped" || s.state === "auth_required")
+            deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });
         },
         listed: (tools) => save(settings, tools),
       },
@@ -131,7 +132,9 @@ export function createMcpManager(
   const offered = (gen: Generation) => {
     const lists = gen.servers.flatMap((s) => {
       const st = s.status();
-      return st.tools && st.state !== "failed" && st.state !== "closed" && st.state !== "auth_required" ? [{ server: st.name, tools: st.tools, selection: s.settings }] : [];
+      return st.tools && st.state !== "failed" && st.state !== "closed" && st.state !== "auth_required"
+        ? [{ server: st.name, tools: st.tools, selection: s.settings }]
+        : [];
     });
     return offerTools(lists, deps.refused);
   };
@@ -186,7 +189,11 @@ export function createMcpManager(
       );
       text = cutText(text, saved);
     }
-    return { output: text === "" ? "(no output)" : text, ...(shaped.isError ? { isError: true } : {}), ...(shaped.images.length ? { images: shaped.images } : {}) };
+    return {
+      output: text === "" ? "(no output)" : text,
+      ...(shaped.isError ? { isError: true } : {}),
+      ...(shaped.images.length ? { images: shaped.images } : {}),
+    };
   }
 
   return {
@@ -197,7 +204,10 @@ export function createMcpManager(
       // the first request is on its way: the servers it did not wait for start now
       if (gen.deferred !== undefined) setTimeout(() => current === gen && gen.deferred !== undefined && startDeferred(gen), 0);
       const exposed = offered(gen);
-      const merged = mergeTools(builtins, exposed.tools.map((e) => toTool(gen, e)));
+      const merged = mergeTools(
+        builtins,
+        exposed.tools.map((e) => toTool(gen, e)),
+      );
       warnOnce([...exposed.warnings, ...merged.warnings]);
       return merged.tools;
     },
@@ -232,7 +242,11 @@ export function createMcpManager(
       async check(settings: Settings) {
         const next = enabled(settings.mcp.servers);
         // only servers that run count: with --no-mcp, or `enabled = false`, nothing starts or stops
-        const changes = namedChanges("mcp server", current.servers.map((s) => s.settings), next);
+        const changes = namedChanges(
+          "mcp server",
+          current.servers.map((s) => s.settings),
+          next,
+        );
         const waitChanged = !config.off && next.length > 0 && settings.mcp.startupWaitMs !== current.waitMs;
         const errors = next.flatMap((s) => {
           const why = s.command === undefined ? undefined : deps.missingCommand(s.command, s);
@@ -260,7 +274,9 @@ export function createMcpManager(
 
 /** The error with the last lines of the server's stderr under it. */
 function withTail(s: ServerStatus): string {
-  const lines = (s.stderr ?? "").split("\n").filter((l) => l.trim() !== "").slice(-5);
+  const lines = (s.stderr ?? "")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .slice(-5);
   return lines.length ? `${s.error}\n${lines.map((l) => `  ${l}`).join("\n")}` : (s.error ?? "");
 }
-

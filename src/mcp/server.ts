@@ -131,7 +131,15 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
   const closing = new AbortController();
   const waiters: (() => void)[] = []; // calls waiting for the next change of state
 
-  const status = (): ServerStatus => ({ name, state, tools, cached, ...(prompts ? { prompts } : {}), ...(error !== undefined ? { error } : {}), ...(stderr ? { stderr } : {}) });
+  const status = (): ServerStatus => ({
+    name,
+    state,
+    tools,
+    cached,
+    ...(prompts ? { prompts } : {}),
+    ...(error !== undefined ? { error } : {}),
+    ...(stderr ? { stderr } : {}),
+  });
   const set = (next: ServerState, why?: { error: string; stderr: string }) => {
     state = next;
     error = why?.error;
@@ -211,7 +219,9 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
       if (signal.aborted) throw e;
       const err = e instanceof CallError ? e : new CallError("failed", String(e));
       if (err.kind === "timeout")
-        return { error: `${what} timed out after ${settings.timeoutMs / 1000} s ([mcp.${name}] timeout_ms); the server is still running and may finish it in the background` };
+        return {
+          error: `${what} timed out after ${settings.timeoutMs / 1000} s ([mcp.${name}] timeout_ms); the server is still running and may finish it in the background`,
+        };
       if (err.kind === "auth") {
         // the sign-in ran out and could not be refreshed: the server waits for a new one
         if (connection === c) connection = undefined;

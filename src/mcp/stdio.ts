@@ -7,7 +7,24 @@ import { errorText } from "../kernel/errors.ts";
 // Messages are newline-delimited JSON on stdin/stdout.
 
 /** The parent's variables a server inherits (STYLE "Processes"); everything else must be configured. */
-export const ENV_ALLOW = ["HOME", "LOGNAME", "USER", "PATH", "SHELL", "TERM", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ", "SYSTEMROOT", "WINDIR", "APPDATA", "LOCALAPPDATA", "USERPROFILE"];
+export const ENV_ALLOW = [
+  "HOME",
+  "LOGNAME",
+  "USER",
+  "PATH",
+  "SHELL",
+  "TERM",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "TMPDIR",
+  "TZ",
+  "SYSTEMROOT",
+  "WINDIR",
+  "APPDATA",
+  "LOCALAPPDATA",
+  "USERPROFILE",
+];
 /** How much of a server's stderr is kept for the failure message and /mcp. */
 export const STDERR_TAIL_CHARS = 2_000;
 /**

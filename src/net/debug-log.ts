@@ -55,7 +55,12 @@ export function openDebugLog(dir: string, hide: (text: string) => string, now: (
         const started = performance.now();
         const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
         const method = init?.method ?? (input instanceof Request ? input.method : "GET");
-        write([`#${n} → ${method} ${maskUrl(url)}`, ...routeLines(init), `headers: ${maskHeaders(init?.headers ?? (input instanceof Request ? input.headers : undefined))}`, ...bodyLines(init?.body)]);
+        write([
+          `#${n} → ${method} ${maskUrl(url)}`,
+          ...routeLines(init),
+          `headers: ${maskHeaders(init?.headers ?? (input instanceof Request ? input.headers : undefined))}`,
+          ...bodyLines(init?.body),
+        ]);
         let res: Response;
         try {
           res = await base(input, init);
@@ -89,7 +94,8 @@ function watchBody(res: Response, done: (end: string) => void): Response {
   const head: Uint8Array[] = [];
   let kept = 0;
   let total = 0;
-  const summary = (how: string) => `${how}, ${total} bytes${total > kept ? ` (first ${kept})` : ""}:\n  ${indent(maskTokens(new TextDecoder().decode(Buffer.concat(head))))}`;
+  const summary = (how: string) =>
+    `${how}, ${total} bytes${total > kept ? ` (first ${kept})` : ""}:\n  ${indent(maskTokens(new TextDecoder().decode(Buffer.concat(head))))}`;
   let ended = false; // the first of complete, failed and cancelled is the one logged
   const end = (how: string) => {
     if (!ended) done(summary(how));
@@ -141,7 +147,10 @@ function routeLines(init: BunFetchRequestInit | undefined): string[] {
 
 function bodyLines(body: unknown): string[] {
   if (body === undefined || body === null) return [];
-  if (typeof body === "string") return [`body, ${Buffer.byteLength(body)} bytes${body.length > BODY_LOG_BYTES ? ` (first ${BODY_LOG_BYTES} characters)` : ""}:\n  ${indent(maskTokens(body.slice(0, BODY_LOG_BYTES)))}`];
+  if (typeof body === "string")
+    return [
+      `body, ${Buffer.byteLength(body)} bytes${body.length > BODY_LOG_BYTES ? ` (first ${BODY_LOG_BYTES} characters)` : ""}:\n  ${indent(maskTokens(body.slice(0, BODY_LOG_BYTES)))}`,
+    ];
   if (body instanceof Uint8Array || body instanceof ArrayBuffer) return [`body: ${body.byteLength} bytes (binary)`];
   return ["body: a stream"];
 }

@@ -23,12 +23,36 @@ export interface SocksBridge {
 const MAX_HEAD_BYTES = 64 * 1024; // a message head this large is not from an HTTP peer we serve
 const SOCKS_TIMEOUT_MS = 30_000; // a SOCKS server that accepts but never answers must not hang the request
 const HEAD_END = Buffer.from("\r\n\r\n");
-const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 407: "Proxy Authentication Required", 431: "Request Header Fields Too Large", 502: "Bad Gateway" };
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  407: "Proxy Authentication Required",
+  431: "Request Header Fields Too Large",
+  502: "Bad Gateway",
+};
 /** RFC 1928 §6 reply codes, by number */
-const SOCKS_REPLIES = ["succeeded", "general failure", "connection not allowed by ruleset", "network unreachable",
-  "host unreachable", "connection refused", "TTL expired", "command not supported", "address type not supported"];
+const SOCKS_REPLIES = [
+  "succeeded",
+  "general failure",
+  "connection not allowed by ruleset",
+  "network unreachable",
+  "host unreachable",
+  "connection refused",
+  "TTL expired",
+  "command not supported",
+  "address type not supported",
+];
 /** The `socks` package's names of the reply codes (its Socks5Response), in their order. */
-const SOCKS_REPLY_NAMES = ["Granted", "Failure", "NotAllowed", "NetworkUnreachable", "HostUnreachable", "ConnectionRefused", "TTLExpired", "CommandNotSupported", "AddressNotSupported"];
+const SOCKS_REPLY_NAMES = [
+  "Granted",
+  "Failure",
+  "NotAllowed",
+  "NetworkUnreachable",
+  "HostUnreachable",
+  "ConnectionRefused",
+  "TTLExpired",
+  "CommandNotSupported",
+  "AddressNotSupported",
+];
 /** The reply codes that say the server could not be reached (retryable, as a refused direct connection); the others are the proxy's refusal. */
 const SOCKS_UPSTREAM_REPLIES = new Set([3, 4, 5, 6]);
 
@@ -181,9 +205,13 @@ function socksFailure(message: string, route: SocksRoute): BridgeError {
   const rejected = /^Socks5 proxy rejected connection - (\w+)$/.exec(message);
   if (rejected) {
     const reply = SOCKS_REPLY_NAMES.indexOf(rejected[1]!);
-    return new BridgeError(SOCKS_UPSTREAM_REPLIES.has(reply) ? "upstream" : "proxy_refused", `SOCKS5 reply ${reply}: ${SOCKS_REPLIES[reply] ?? "unknown error"}`);
+    return new BridgeError(
+      SOCKS_UPSTREAM_REPLIES.has(reply) ? "upstream" : "proxy_refused",
+      `SOCKS5 reply ${reply}: ${SOCKS_REPLIES[reply] ?? "unknown error"}`,
+    );
   }
-  if (/invalid socks version|initial handshake response/.test(message)) return new BridgeError("proxy_refused", `${route.host}:${route.port} does not speak SOCKS5`);
+  if (/invalid socks version|initial handshake response/.test(message))
+    return new BridgeError("proxy_refused", `${route.host}:${route.port} does not speak SOCKS5`);
   if (/no accepted authentication type/.test(message))
     return route.username === undefined
       ? new BridgeError("proxy_auth", "SOCKS5 server requires a username and password")
@@ -200,7 +228,10 @@ async function socksHost(route: SocksRoute, host: string, lookup: Lookup): Promi
     if (!parseIp(host) && Buffer.byteLength(host) > 255) throw new BridgeError("proxy_refused", `host name too long for SOCKS5: ${host.slice(0, 40)}…`);
     return host;
   }
-  const resolved = await lookup(host).then((ip) => (parseIp(ip) ? ip : null), () => null);
+  const resolved = await lookup(host).then(
+    (ip) => (parseIp(ip) ? ip : null),
+    () => null,
+  );
   if (!resolved) throw new BridgeError("upstream", `cannot resolve ${host} locally; use socks5h:// to let the proxy resolve names`);
   return resolved;
 }
@@ -261,7 +292,10 @@ function withConnectionClose(forward: (bytes: Buffer) => void): (bytes: Buffer) 
     if (end === -1 && buffered.length <= MAX_HEAD_BYTES) return void (head = buffered);
     head = null;
     if (end === -1) return forward(buffered);
-    const kept = buffered.toString("latin1", 0, end).split("\r\n").filter((line) => !/^(connection|keep-alive)\s*:/i.test(line));
+    const kept = buffered
+      .toString("latin1", 0, end)
+      .split("\r\n")
+      .filter((line) => !/^(connection|keep-alive)\s*:/i.test(line));
     forward(Buffer.from([...kept, "Connection: close", "", ""].join("\r\n"), "latin1"));
     if (buffered.length > end + HEAD_END.length) forward(buffered.subarray(end + HEAD_END.length));
   };
@@ -328,6 +362,11 @@ function unbracket(host: string): string {
 function connectFailure(e: unknown): string {
   const code = errnoCode(e);
   if (code === undefined) return errorText(e);
-  const words: Record<string, string> = { ECONNREFUSED: "connection refused", ENOTFOUND: "no such host", EHOSTUNREACH: "host unreachable", ENETUNREACH: "network unreachable" };
+  const words: Record<string, string> = {
+    ECONNREFUSED: "connection refused",
+    ENOTFOUND: "no such host",
+    EHOSTUNREACH: "host unreachable",
+    ENETUNREACH: "network unreachable",
+  };
   return words[code] ? `${words[code]} (${code})` : code;
 }

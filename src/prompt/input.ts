@@ -131,7 +131,8 @@ function readMention(path: string, full: string, maxBytes: number): MentionedFil
   head = readUpTo(Math.max(maxBytes, IMAGE_SNIFF_BYTES) + 1);
   const mediaType = sniffImage(head.bytes);
   if (mediaType) {
-    if (head.size > IMAGE_MAX_BYTES) throw new MentionError(`@${path}: image of ${(head.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
+    if (head.size > IMAGE_MAX_BYTES)
+      throw new MentionError(`@${path}: image of ${(head.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
     if (head.size > head.bytes.length) head = readUpTo(IMAGE_MAX_BYTES);
     return { type: "image", mediaType, data: toBase64(head.bytes) };
   }

@@ -368,4 +368,3 @@ function envHeaderNulls(): Record<string, null> {
   });
   return Object.fromEntries(names.filter(Boolean).map((n) => [n, null]));
 }
-

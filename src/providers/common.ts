@@ -140,8 +140,7 @@ export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
   if (overflow) return new ProviderError("context_length", `the request is larger than the model's context window ${where}: ${said}`, { ...plain, overflow });
   if (status === 429) return new ProviderError("rate_limit", `rate limited ${where}: ${said}`, opts);
   if (status === 408) return new ProviderError("network", `request timed out ${where}: ${said}`, opts);
-  if (status >= 500 && f.final)
-    return new ProviderError("bad_request", `the provider failed ${where} and says retrying will not help: ${said}`, plain);
+  if (status >= 500 && f.final) return new ProviderError("bad_request", `the provider failed ${where} and says retrying will not help: ${said}`, plain);
   if (status >= 500) return new ProviderError("overloaded", `the provider is failing ${where}: ${said}`, opts);
   const hint = status === 404 ? ` — check the model name and base URL ${ctx.baseUrl}` : "";
   return new ProviderError("bad_request", `request rejected ${where}: ${said}${hint}`, plain);
@@ -218,9 +217,7 @@ export function joinText(content: ContentBlock[]): string {
 
 /** A tool result for a wire whose tool results carry text only: each image is named, not sent. */
 export function toolText(content: ContentBlock[]): string {
-  return content
-    .flatMap((p) => (p.type === "text" ? [p.text] : p.type === "image" ? [`[image ${p.mediaType} omitted]`] : []))
-    .join("\n");
+  return content.flatMap((p) => (p.type === "text" ? [p.text] : p.type === "image" ? [`[image ${p.mediaType} omitted]`] : [])).join("\n");
 }
 
 /** An image as a `data:` URL, the form the OpenAI wires take images in. */

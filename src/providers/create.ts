@@ -40,7 +40,10 @@ function streamsOnly(base: typeof fetch, baseUrl: string): typeof fetch {
     const first = reader ? await reader.read().catch(() => undefined) : undefined;
     await reader?.cancel().catch(() => {});
     const start = first?.value ? new TextDecoder().decode(first.value).replace(/\s+/g, " ").trim().slice(0, QUOTED_CHARS) : "";
-    throw new ProviderError("protocol", `${baseUrl} answered with ${type.split(";")[0]} instead of a stream of events${start ? `: ${JSON.stringify(start)}` : ""}; check base_url and protocol`);
+    throw new ProviderError(
+      "protocol",
+      `${baseUrl} answered with ${type.split(";")[0]} instead of a stream of events${start ? `: ${JSON.stringify(start)}` : ""}; check base_url and protocol`,
+    );
   };
   return Object.assign(checked, { preconnect: base.preconnect }) as typeof fetch;
 }

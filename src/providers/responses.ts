@@ -317,7 +317,11 @@ function toStop(r: WireResponse, refused: boolean, calls: number): StopReason {
 export async function createResponsesProvider(opts: AdapterOptions): Promise<Provider> {
   const client = await openaiClient(opts);
   const { parallelToolCalls, promptCacheKey } = opts.compat ?? {};
-  const requestOptions: RequestOptions = { ...requestBasics(opts), ...(parallelToolCalls !== undefined ? { parallelToolCalls } : {}), cacheKey: promptCacheKey ?? true };
+  const requestOptions: RequestOptions = {
+    ...requestBasics(opts),
+    ...(parallelToolCalls !== undefined ? { parallelToolCalls } : {}),
+    cacheKey: promptCacheKey ?? true,
+  };
   const errorContext = errorContextOf(opts);
   const attempt = (request: ModelRequest, signal: AbortSignal) =>
     guardedStream(
@@ -332,6 +336,9 @@ export async function createResponsesProvider(opts: AdapterOptions): Promise<Pro
     protocol: "responses",
     model: opts.model,
     stream: (request: ModelRequest, signal: AbortSignal) =>
-      adaptingStream(() => attempt(request, signal), (e) => requestOptions.cacheKey === true && e.message.includes("prompt_cache_key") && !(requestOptions.cacheKey = false)),
+      adaptingStream(
+        () => attempt(request, signal),
+        (e) => requestOptions.cacheKey === true && e.message.includes("prompt_cache_key") && !(requestOptions.cacheKey = false),
+      ),
   };
 }

@@ -51,7 +51,9 @@ export function* linesForward(fd: number, limit: number, from = 0, maxLine = MAX
       const piece = chunk.subarray(at, nl);
       const line = carried > 0 ? Buffer.concat([...parts, piece]) : piece;
       const end = pos + nl;
-      yield line.length > maxLine ? { text: "", end, terminated: true, oversized: oversized(fd, line, start, end) } : { text: line.toString("utf8"), end, terminated: true };
+      yield line.length > maxLine
+        ? { text: "", end, terminated: true, oversized: oversized(fd, line, start, end) }
+        : { text: line.toString("utf8"), end, terminated: true };
       parts = [];
       carried = 0;
       at = nl + 1;
@@ -114,7 +116,14 @@ export function* linesBackward(fd: number, size: number, maxLine = MAX_LINE_BYTE
       pos = from;
       if (carried <= maxLine) continue;
       const start = newlineBefore(fd, from) + 1;
-      yield { buf: chunk, start: 0, end: 0, offset: start, terminated: !last, oversized: oversized(fd, start === from ? chunk : Buffer.alloc(0), start, from + carried) };
+      yield {
+        buf: chunk,
+        start: 0,
+        end: 0,
+        offset: start,
+        terminated: !last,
+        oversized: oversized(fd, start === from ? chunk : Buffer.alloc(0), start, from + carried),
+      };
       last = false;
       parts = [];
       carried = 0;

@@ -33,13 +33,20 @@ export function scanSessions(dir: string): { sessions: SessionInfo[]; unreadable
     if (info && "cwd" in info) sessions.push(info);
     else if (info) unreadable.push(info);
   }
-  return { sessions: sessions.sort((a, b) => b.modified - a.modified || (a.id < b.id ? 1 : -1)), unreadable: unreadable.sort((a, b) => b.modified - a.modified) };
+  return {
+    sessions: sessions.sort((a, b) => b.modified - a.modified || (a.id < b.id ? 1 : -1)),
+    unreadable: unreadable.sort((a, b) => b.modified - a.modified),
+  };
 }
 
 /** What `-c`, `--sessions` and `/sessions` say about unreadable session files (none: nothing). */
 export function unreadableNote(files: readonly UnreadableSession[]): string | undefined {
   if (files.length === 0) return undefined;
-  const shown = files.slice(0, 3).map((f) => f.path).join(", ") + (files.length > 3 ? `, and ${files.length - 3} more` : "");
+  const shown =
+    files
+      .slice(0, 3)
+      .map((f) => f.path)
+      .join(", ") + (files.length > 3 ? `, and ${files.length - 3} more` : "");
   return `${files.length === 1 ? "a session file has" : `${files.length} session files have`} a damaged header and cannot be listed: ${shown}; \`hey --resume ID\` opens one in this directory and repairs it`;
 }
 
@@ -79,7 +86,10 @@ export function sessionShortIds(dir: string): Map<string, string> {
  * A session a live hey holds (this one, or another) is never deleted: `held` names those that
  * would have been. A deleted session's stale lock goes with it.
  */
-export function pruneSessions(dir: string, opts: { cwd: string | undefined; olderThanDays?: number; keep?: number; now?: number }): { deleted: string[]; held: string[] } {
+export function pruneSessions(
+  dir: string,
+  opts: { cwd: string | undefined; olderThanDays?: number; keep?: number; now?: number },
+): { deleted: string[]; held: string[] } {
   const now = opts.now ?? Date.now();
   const deleted: string[] = [];
   const held: string[] = [];
@@ -104,7 +114,9 @@ export function pruneSessions(dir: string, opts: { cwd: string | undefined; olde
 
 function sessionIds(dir: string): string[] {
   try {
-    return readdirSync(dir).filter((n) => n.endsWith(".jsonl")).map((n) => n.slice(0, -".jsonl".length));
+    return readdirSync(dir)
+      .filter((n) => n.endsWith(".jsonl"))
+      .map((n) => n.slice(0, -".jsonl".length));
   } catch {
     return []; // no sessions yet
   }
@@ -134,7 +146,16 @@ function readInfo(path: string): SessionInfo | UnreadableSession | undefined {
       if (parsed.entry.message.role === "user") prompt = textOf(parsed.entry.message);
       break;
     }
-    return { id: header.id, created: header.created, modified: stat.mtimeMs, cwd: header.cwd, firstPrompt: oneLine(prompt), size: stat.size, path, ...(parsed ? {} : { damaged: true as const }) };
+    return {
+      id: header.id,
+      created: header.created,
+      modified: stat.mtimeMs,
+      cwd: header.cwd,
+      firstPrompt: oneLine(prompt),
+      size: stat.size,
+      path,
+      ...(parsed ? {} : { damaged: true as const }),
+    };
   } catch {
     return undefined;
   } finally {

@@ -40,7 +40,9 @@ export function lockSession(sessionPath: string): void {
       const owner = lockOwner(lock);
       if (owner) {
         const id = basename(sessionPath, ".jsonl");
-        throw new SessionLockedError(`session ${id} is in use by another hey (${owner}); wait for it to finish or start a new session — if no other hey is running, delete ${lock}`);
+        throw new SessionLockedError(
+          `session ${id} is in use by another hey (${owner}); wait for it to finish or start a new session — if no other hey is running, delete ${lock}`,
+        );
       }
       removeQuietly(lock); // stale: its process is gone
     }

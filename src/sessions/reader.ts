@@ -57,7 +57,13 @@ function repairIfDamaged(path: string, cwd: string): string | undefined {
     firstIsEntry = parseEntry(first.value.text).ok;
     if (!firstIsEntry && !rest.some((l) => parseEntry(l.text).ok)) return undefined; // not hey's: loadSession says so
     const id = basename(path, ".jsonl");
-    header = (!firstIsEntry && salvageHeader(first.value.text, id)) || { type: "header", id, cwd, created: new Date(fstatSync(fd).mtimeMs).toISOString(), version: "unknown" };
+    header = (!firstIsEntry && salvageHeader(first.value.text, id)) || {
+      type: "header",
+      id,
+      cwd,
+      created: new Date(fstatSync(fd).mtimeMs).toISOString(),
+      version: "unknown",
+    };
   } finally {
     closeSync(fd);
   }
@@ -147,7 +153,8 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
     }
     if (before > 0 && (summaries.length === 0 || !model)) {
       const older = lastEntriesBefore(fd, before, [...(summaries.length === 0 ? ["compaction" as const] : []), ...(model ? [] : ["model" as const])]);
-      if (older.compaction?.type === "compaction") summaries.push({ fromId: older.compaction.from_id, toId: older.compaction.to_id, text: older.compaction.summary });
+      if (older.compaction?.type === "compaction")
+        summaries.push({ fromId: older.compaction.from_id, toId: older.compaction.to_id, text: older.compaction.summary });
       if (older.model?.type === "model") model = { provider: older.model.provider, model: older.model.model };
     }
     model ??= firstModel;
@@ -158,7 +165,12 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
     const closed = closeToolCalls(withFirst, () => newId());
     const { appended } = closed;
     if (firstCut && firstUser) cut.add(firstUser.id);
-    const cutNote = cut.size === 0 ? [] : [`${path}: ${cut.size === 1 ? "a message" : `${cut.size} messages`} over ${formatSize(MAX_LINE_BYTES)} loaded as ${cut.size === 1 ? "its" : "their"} start only (the file keeps ${cut.size === 1 ? "it" : "them"} whole)`];
+    const cutNote =
+      cut.size === 0
+        ? []
+        : [
+            `${path}: ${cut.size === 1 ? "a message" : `${cut.size} messages`} over ${formatSize(MAX_LINE_BYTES)} loaded as ${cut.size === 1 ? "its" : "their"} start only (the file keeps ${cut.size === 1 ? "it" : "them"} whole)`,
+          ];
     return {
       header,
       messages: foldSummary(closed.messages, summaries, before > 0),
@@ -201,7 +213,13 @@ export function usageIn(path: string, bytes: number): { usage: Usage; requests: 
         const parsed = end < 0 ? undefined : parseEntry(view.toString("utf8", at + 1, end));
         if (parsed?.ok && parsed.entry.type === "usage") {
           const e = parsed.entry;
-          usage = addUsage(usage, { input: e.input_tokens, output: e.output_tokens, cacheRead: e.cache_read_tokens, cacheWrite: e.cache_write_tokens, reasoning: e.reasoning_tokens });
+          usage = addUsage(usage, {
+            input: e.input_tokens,
+            output: e.output_tokens,
+            cacheRead: e.cache_read_tokens,
+            cacheWrite: e.cache_write_tokens,
+            reasoning: e.reasoning_tokens,
+          });
           requests++;
         }
       }
@@ -224,7 +242,12 @@ function readHead(fd: number, size: number): { header?: SessionHeader; firstUser
     const parsed = line.value.oversized ? oversizedEntry(line.value.oversized) : parseEntry(line.value.text);
     if (parsed.ok && parsed.entry.type === "model") firstModel = { provider: parsed.entry.provider, model: parsed.entry.model };
     if (!parsed.ok || parsed.entry.type !== "message") continue;
-    return { header, firstModel, firstCut: Boolean(line.value.oversized), ...(parsed.entry.message.role === "user" ? { firstUser: parsed.entry.message } : {}) };
+    return {
+      header,
+      firstModel,
+      firstCut: Boolean(line.value.oversized),
+      ...(parsed.entry.message.role === "user" ? { firstUser: parsed.entry.message } : {}),
+    };
   }
   return { header, firstModel };
 }

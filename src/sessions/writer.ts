@@ -188,7 +188,11 @@ export function repairHeader(path: string, header: SessionHeader, keepFirst: boo
     try {
       const head = Buffer.concat([line, Buffer.from("\n")]);
       for (let done = 0; done < head.length; ) done += writeSync(out, head, done, head.length - done);
-      for (let at = keepFirst ? 0 : Math.min(size, firstEnd + 1), n: number; at < size && (n = readSync(fd, buf, 0, Math.min(COPY_CHUNK, size - at), at)) > 0; at += n)
+      for (
+        let at = keepFirst ? 0 : Math.min(size, firstEnd + 1), n: number;
+        at < size && (n = readSync(fd, buf, 0, Math.min(COPY_CHUNK, size - at), at)) > 0;
+        at += n
+      )
         for (let done = 0; done < n; ) done += writeSync(out, buf, done, n - done);
       fsyncSync(out);
     } catch (e) {

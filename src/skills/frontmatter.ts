@@ -124,7 +124,9 @@ export function parseSkill(raw: string, at: SkillPlace, parse: YamlParse): { ski
     }
     warn("no description in the frontmatter; using the first paragraph");
   } else if (description.length > DESCRIPTION_MAX)
-    warn(`description is ${description.length.toLocaleString("en-US")} characters, over ${DESCRIPTION_MAX.toLocaleString("en-US")}; the list shows the first ${DESCRIPTION_MAX.toLocaleString("en-US")}`);
+    warn(
+      `description is ${description.length.toLocaleString("en-US")} characters, over ${DESCRIPTION_MAX.toLocaleString("en-US")}; the list shows the first ${DESCRIPTION_MAX.toLocaleString("en-US")}`,
+    );
 
   const skill: Skill = { name, description, path: at.path };
   const license = text1(data.license);

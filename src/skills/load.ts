@@ -92,7 +92,8 @@ export function loadSkills(folders: readonly (string | SkillFolder)[]): LoadedSk
     }
     // a loose .md file without frontmatter is not a skill: said (SPEC §12), except for a README
     if (folder === undefined && !splitFrontmatter(text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n"))) {
-      if (!/^readme\.md$/i.test(basename(path))) problems.push({ level: "warning", message: `${path}: no frontmatter (--- name and description ---), so it is not a skill; left out` });
+      if (!/^readme\.md$/i.test(basename(path)))
+        problems.push({ level: "warning", message: `${path}: no frontmatter (--- name and description ---), so it is not a skill; left out` });
       return;
     }
     const parsed = parseSkill(text, { path, ...(folder !== undefined ? { folder } : {}), stem: basename(path, ".md") }, Bun.YAML.parse);

@@ -7,7 +7,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { newId } from "../kernel/ir.ts";
 import { abortReason, type Tool, type ToolContext, type ToolResult } from "../kernel/tool.ts";
-import { filterOutput, filterStreams, } from "./bash-filter.ts";
+import { filterOutput, filterStreams } from "./bash-filter.ts";
 import { formatOutput, isVerbatimCommand, truncateHeadTail, type Hidden } from "./bash-output.ts";
 import { capture, type Captured } from "./capture.ts";
 import { places } from "../fs/places.ts";
@@ -58,7 +58,9 @@ export function createBashTool(opts: BashToolOptions): Tool {
   const cut = `cut to ${MAX_RESULT_LINES} lines/${MAX_RESULT_BYTES >> 10} KB; the full output is saved to a file named in the result.`;
   const description =
     `Run a shell command in the project root (stdin closed). timeout_ms defaults to ${opts.timeoutMs}, max ${maxTimeoutMs}. ` +
-    (opts.raw || opts.filter === "none" ? `Long output is ${cut}` : `Long output (never git diff/status/log/show) is filtered to errors, warnings, summaries, first and last lines, then ${cut}`);
+    (opts.raw || opts.filter === "none"
+      ? `Long output is ${cut}`
+      : `Long output (never git diff/status/log/show) is filtered to errors, warnings, summaries, first and last lines, then ${cut}`);
   return {
     name: TOOL.bash,
     description,
@@ -74,7 +76,12 @@ export function createBashTool(opts: BashToolOptions): Tool {
 /** A result body and what its text lacks from the middle (a spilled stream's hidden part). */
 type Body = { text: string; hidden: Hidden };
 
-async function runBash(opts: BashToolOptions & { outputDir: string }, maxTimeoutMs: number, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+async function runBash(
+  opts: BashToolOptions & { outputDir: string },
+  maxTimeoutMs: number,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<ToolResult> {
   const { command, timeout_ms: asked } = args as { command: string; timeout_ms?: number }; // types checked by the pipeline
   if (command.trim() === "") return { output: "bash: `command` must be a non-empty string", isError: true };
   const timeoutMs = asked !== undefined && asked > 0 ? Math.min(asked, maxTimeoutMs) : opts.timeoutMs;
@@ -98,7 +105,10 @@ async function runBash(opts: BashToolOptions & { outputDir: string }, maxTimeout
   if (!opts.raw && opts.filter !== "none" && !isVerbatimCommand(command)) {
     // after an abort the filter would be interrupted too: the built-in one is instant
     const builtin = async (): Promise<Body | undefined> => {
-      const text = plain.hidden.bytes === 0 ? await filterOutput(out).then((r) => (r.filtered ? r.text : undefined)) : await filterStreams({ stdout: chunksOf(run.stdout), stderr: chunksOf(run.stderr), exitCode });
+      const text =
+        plain.hidden.bytes === 0
+          ? await filterOutput(out).then((r) => (r.filtered ? r.text : undefined))
+          : await filterStreams({ stdout: chunksOf(run.stdout), stderr: chunksOf(run.stderr), exitCode });
       return text === undefined ? undefined : { text, hidden: { lines: 0, bytes: 0 } };
     };
     if (opts.filter === "builtin" || ctx.signal.aborted) body = (await builtin()) ?? plain;

@@ -142,4 +142,3 @@ function concat(chunks: Uint8Array[]): Uint8Array {
   }
   return all;
 }
-

@@ -2,10 +2,9 @@
 // summary. The tool only validates and answers; the replacement itself is derived from the call
 // in the history by buildContext (context/view.ts), so the session file alone reproduces it.
 import type { Message } from "../kernel/ir.ts";
-import { type Tool, toolError, } from "../kernel/tool.ts";
+import { type Tool, toolError } from "../kernel/tool.ts";
 import { checkCompressRange, compressArgs, DEFAULT_TOKENS_PER_CHAR, estimateTokens, PROTECT_TURNS, summaryMessage } from "../context/view.ts";
 import { TOOL } from "../kernel/tool-names.ts";
-
 
 /** `history` returns the conversation as it is when the call runs (its own assistant message last). */
 export function createCompressTool(history: () => readonly Message[], protectTurns = PROTECT_TURNS): Tool {

@@ -5,7 +5,7 @@ import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
-import { type Tool, toolError, } from "../kernel/tool.ts";
+import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 
@@ -13,7 +13,6 @@ export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest i
 const DIFF_CONTEXT = 3; // unchanged lines around each change
 const DIFF_LINE_CHARS = 300; // a diff line is cut after this many characters
 const HINT_MAX_CHARS = 5000; // longer old_strings get no whitespace-insensitive search
-
 
 /** `home`: what a leading `~` in a path means (default: the user's home). */
 export function createEditTool(options: { home?: string } = {}): Tool {
@@ -35,7 +34,12 @@ export function createEditTool(options: { home?: string } = {}): Tool {
     },
     run: async (args, ctx) => {
       // types checked by the pipeline (kernel/tool-args.ts)
-      const { path, old_string: oldArg, new_string: newArg, replace_all: replaceAll = false } = args as { path: string; old_string: string; new_string: string; replace_all?: boolean };
+      const {
+        path,
+        old_string: oldArg,
+        new_string: newArg,
+        replace_all: replaceAll = false,
+      } = args as { path: string; old_string: string; new_string: string; replace_all?: boolean };
       if (path === "") return toolError("edit: `path` must be a non-empty string");
       if (oldArg === "") return toolError("edit: `old_string` is empty; use write_file to create a file or replace all of it");
       if (oldArg === newArg) return toolError("edit: old_string and new_string are identical; nothing to change");
@@ -44,7 +48,8 @@ export function createEditTool(options: { home?: string } = {}): Tool {
       if ("error" in where) return toolError(`edit: ${where.error}`);
       const { abs } = where;
       const info = await stat(abs).catch((e: NodeJS.ErrnoException) => e);
-      if (info instanceof Error) return toolError(info.code === "ENOENT" ? `file not found: ${path}; use write_file to create it` : `cannot read ${path}: ${info.message}`);
+      if (info instanceof Error)
+        return toolError(info.code === "ENOENT" ? `file not found: ${path}; use write_file to create it` : `cannot read ${path}: ${info.message}`);
       if (!info.isFile()) return toolError(`${path} is not a regular file`);
       const bytes = await Bun.file(abs).bytes();
       if (bytes.subarray(0, 8192).includes(0)) return toolError(`${path} is a binary file; edit only changes text files`);
@@ -69,7 +74,9 @@ export function createEditTool(options: { home?: string } = {}): Tool {
       if (at.length > 1 && !replaceAll) {
         const lines = lineNumbers(text, at);
         const list = lines.slice(0, 20).join(", ") + (lines.length > 20 ? ", …" : "");
-        return toolError(`old_string matches ${at.length} times in ${path} (lines ${list}); include more surrounding lines to pick one, or set replace_all to change every one`);
+        return toolError(
+          `old_string matches ${at.length} times in ${path} (lines ${list}); include more surrounding lines to pick one, or set replace_all to change every one`,
+        );
       }
 
       let updated = "";
@@ -121,7 +128,10 @@ function notFound(text: string, oldString: string, path: string): string {
   if (!match) return plain;
   const first = lineNumbers(text, [match.index])[0]!;
   const end = text.indexOf("\n", match.index + match[0].length);
-  const shown = text.slice(text.lastIndexOf("\n", match.index) + 1, end === -1 ? undefined : end).split("\n").slice(0, 10);
+  const shown = text
+    .slice(text.lastIndexOf("\n", match.index) + 1, end === -1 ? undefined : end)
+    .split("\n")
+    .slice(0, 10);
   const numbered = shown.map((line, i) => `${first + i}\t${cut(line.replace(/\r$/, ""))}`).join("\n");
   return `old_string not found in ${path}, but it matches when whitespace is ignored, at line ${first}:\n${numbered}\ncopy the exact text (indentation, tabs, line breaks) into old_string`;
 }
@@ -148,11 +158,21 @@ interface Change {
  * after it, in both texts; everything outside those lines is unchanged and aligned.
  */
 function diff(before: string, after: string, spans: Span[], oldLength: number, newLength: number): string {
-  const lines = (text: string) => text.replace(/\n$/, "").split("\n").map((l) => l.replace(/\r$/, ""));
+  const lines = (text: string) =>
+    text
+      .replace(/\n$/, "")
+      .split("\n")
+      .map((l) => l.replace(/\r$/, ""));
   const oldLines = lines(before);
   const newLines = lines(after);
-  const oldAt = lineNumbers(before, spans.flatMap((s) => [s.old, s.old + oldLength]));
-  const newAt = lineNumbers(after, spans.flatMap((s) => [s.new, s.new + newLength]));
+  const oldAt = lineNumbers(
+    before,
+    spans.flatMap((s) => [s.old, s.old + oldLength]),
+  );
+  const newAt = lineNumbers(
+    after,
+    spans.flatMap((s) => [s.new, s.new + newLength]),
+  );
 
   const changes: Change[] = [];
   spans.forEach((_, i) => {
@@ -161,7 +181,8 @@ function diff(before: string, after: string, spans: Span[], oldLength: number, n
     const b2 = Math.min(newAt[2 * i + 1]!, newLines.length);
     const c = { a: oldAt[2 * i]! - 1, b, a2: newAt[2 * i]! - 1, b2 };
     const prev = changes[changes.length - 1];
-    if (prev && c.a <= prev.b) [prev.b, prev.b2] = [c.b, c.b2]; // on the same or the next line: one block
+    if (prev && c.a <= prev.b)
+      [prev.b, prev.b2] = [c.b, c.b2]; // on the same or the next line: one block
     else changes.push(c);
   });
   for (const c of changes) {

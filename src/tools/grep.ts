@@ -14,7 +14,7 @@ import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import { resolveUserPath } from "../fs/user-path.ts";
-import { type Tool, type ToolContext, toolError, } from "../kernel/tool.ts";
+import { type Tool, type ToolContext, toolError } from "../kernel/tool.ts";
 import { globToRegExp } from "./gitignore.ts";
 import { places } from "../fs/places.ts";
 import { locateRipgrep } from "./ripgrep.ts";
@@ -38,7 +38,6 @@ export interface GrepToolOptions {
   /** where the embedded ripgrep is written on first use (default: hey's cache dir, fs/places.ts) */
   cacheDir?: string;
 }
-
 
 export function createGrepTool(options: GrepToolOptions = {}): Tool {
   // looked up on the first search, not at start-up (a PATH scan on every run otherwise)
@@ -244,7 +243,13 @@ async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Colle
     const bytes = await file.bytes().catch(() => undefined);
     if (!bytes || bytes.includes(0)) continue;
     const text = decoder.decode(bytes);
-    const lines = text === "" ? [] : text.replace(/\n$/, "").split("\n").map((l) => l.replace(/\r$/, ""));
+    const lines =
+      text === ""
+        ? []
+        : text
+            .replace(/\n$/, "")
+            .split("\n")
+            .map((l) => l.replace(/\r$/, ""));
     found.add(hitsOf(path, lines, search.regex, search.cap, search.context));
   }
   return found;
@@ -336,7 +341,10 @@ function format(found: Collector, cap: number, context: number): string {
   let shown = 0;
   for (const file of found.files) {
     if (budget <= 0) break;
-    const matches = [...file.lines].filter(([, line]) => line.match).map(([n]) => n).sort((a, b) => a - b);
+    const matches = [...file.lines]
+      .filter(([, line]) => line.match)
+      .map(([n]) => n)
+      .sort((a, b) => a - b);
     const print = new Set<number>();
     for (const m of matches.slice(0, budget)) {
       for (let n = m - context; n <= m + context; n++) if (file.lines.has(n)) print.add(n);

@@ -52,7 +52,10 @@ export async function pruneOutputs(root: string, opts: { current: string; now?: 
       kept += f.size;
       continue;
     }
-    await rm(f.path, { force: true }).then(() => deleted++, () => {});
+    await rm(f.path, { force: true }).then(
+      () => deleted++,
+      () => {},
+    );
   }
   for (const session of sessions) await rmdir(join(root, session)).catch(() => {}); // only empty ones go
   return { deleted };

@@ -2,7 +2,7 @@
 import { open, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { resolveUserPath } from "../fs/user-path.ts";
-import { type Tool, toolError, } from "../kernel/tool.ts";
+import { type Tool, toolError } from "../kernel/tool.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../prompt/image.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 
@@ -10,7 +10,6 @@ export const READ_LIMIT = 2000; // lines per call unless `limit` says otherwise
 export const READ_LINE_MAX = 2000; // characters kept of one line; the rest is cut
 export const READ_OUTPUT_MAX = 100_000; // characters per call, whatever the limit: ~25k tokens
 const BINARY_PROBE = 8192; // a NUL byte in the first 8 KB means binary (git's heuristic)
-
 
 /** `home`: what a leading `~` in a path means (default: the user's home). */
 export function createReadFileTool(options: { home?: string } = {}): Tool {
@@ -46,7 +45,13 @@ export function createReadFileTool(options: { home?: string } = {}): Tool {
       if (!info.isFile()) return toolError(`${path} is not a regular file`);
       if (info.size === 0) return { output: `${path} is empty` };
       const image = await readImage(abs, info.size);
-      if (image) return image.data ? { output: `${path}: ${image.mediaType}, ${Math.ceil(info.size / 1024)} KB`, images: [{ type: "image", mediaType: image.mediaType, data: image.data }] } : toolError(`${path}: image of ${(info.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
+      if (image)
+        return image.data
+          ? {
+              output: `${path}: ${image.mediaType}, ${Math.ceil(info.size / 1024)} KB`,
+              images: [{ type: "image", mediaType: image.mediaType, data: image.data }],
+            }
+          : toolError(`${path}: image of ${(info.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
       if (await isBinary(abs)) return toolError(`${path} is a binary file (NUL byte in the first 8 KB); not shown`);
 
       const window = await readWindow(Bun.file(abs).stream(), offset, limit, ctx.signal);

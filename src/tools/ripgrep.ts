@@ -58,7 +58,9 @@ export async function installRipgrep(bytes: Uint8Array, dir: string, exe: boolea
 async function isVerified(path: string, hash: string, exe: boolean): Promise<boolean> {
   const info = await stat(path).catch(() => undefined);
   if (!info?.isFile() || (!exe && (info.mode & 0o100) === 0)) return false;
-  const bytes = await Bun.file(path).bytes().catch(() => undefined);
+  const bytes = await Bun.file(path)
+    .bytes()
+    .catch(() => undefined);
   return bytes !== undefined && sha256(bytes) === hash;
 }
 

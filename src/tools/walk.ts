@@ -11,10 +11,24 @@ import { compileIgnore, isIgnored, type IgnoreLevel } from "./gitignore.ts";
  * below the search root (the root itself may be one of them).
  */
 export const ALWAYS_SKIP: readonly string[] = [
-  ".git", ".hg", ".svn", ".jj", "node_modules", "__pycache__", ".venv", ".tox", ".mypy_cache", ".pytest_cache", ".next",
+  ".git",
+  ".hg",
+  ".svn",
+  ".jj",
+  "node_modules",
+  "__pycache__",
+  ".venv",
+  ".tox",
+  ".mypy_cache",
+  ".pytest_cache",
+  ".next",
 ];
 
-const exists = (path: string) => stat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 const toSlash = (path: string) => (sep === "/" ? path : path.replaceAll(sep, "/"));
 
 /**
@@ -39,7 +53,11 @@ export async function* walkFiles(root: string, signal: AbortSignal): AsyncGenera
 
 /** A directory's .gitignore and whether it is a repository root (`.git`, or `.jj` as ripgrep 15 counts it). */
 async function levelOf(dir: string, hasGit: boolean, hasIgnoreFile: boolean): Promise<IgnoreLevel> {
-  const text = hasIgnoreFile ? await Bun.file(join(dir, ".gitignore")).text().catch(() => undefined) : undefined;
+  const text = hasIgnoreFile
+    ? await Bun.file(join(dir, ".gitignore"))
+        .text()
+        .catch(() => undefined)
+    : undefined;
   return { dir: toSlash(dir), hasGit, ...(text === undefined ? {} : { rules: compileIgnore(text.split("\n")) }) };
 }
 

@@ -3,18 +3,16 @@ import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
-import { type Tool, toolError, } from "../kernel/tool.ts";
+import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
-
 
 /** `home`: what a leading `~` in a path means (default: the user's home). */
 export function createWriteFileTool(options: { home?: string } = {}): Tool {
   const home = options.home ?? homedir();
   return {
     name: TOOL.writeFile,
-    description:
-      "Create or overwrite a file. Creates parent directories; atomic; keeps an existing file's mode. To change part of a file, use edit.",
+    description: "Create or overwrite a file. Creates parent directories; atomic; keeps an existing file's mode. To change part of a file, use edit.",
     parameters: {
       type: "object",
       properties: { path: { type: "string" }, content: { type: "string" } },

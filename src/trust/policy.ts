@@ -105,8 +105,14 @@ export function approvalQuestion(pending: readonly Widening[]): string {
  */
 export function approvalNotice(pending: readonly Widening[], asked: boolean): string[] {
   // asked: the question listed the changes a moment ago
-  if (asked) return [`not used: the ${pending.reduce((n, w) => n + w.lines.length, 0) === 1 ? "change" : "changes"} above; the approved values are used (hey asks again at the next start or /reload)`];
-  return pending.map((w) => `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: it gives the agent more than you approved, and the agent can write that file; the approved values are used (run hey without -p to review and approve it)`);
+  if (asked)
+    return [
+      `not used: the ${pending.reduce((n, w) => n + w.lines.length, 0) === 1 ? "change" : "changes"} above; the approved values are used (hey asks again at the next start or /reload)`,
+    ];
+  return pending.map(
+    (w) =>
+      `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: it gives the agent more than you approved, and the agent can write that file; the approved values are used (run hey without -p to review and approve it)`,
+  );
 }
 
 /** On hey's first run (no approvals record yet) the files' guarded keys are taken as the user's. */
@@ -116,7 +122,10 @@ export function adoptedNotice(files: readonly string[], record: string): string 
 
 /** The one stderr line of a run that leaves the project's resources out; `trustFile` holds a recorded "no". */
 export function untrustedNotice(resources: readonly string[], stored: boolean | undefined, trustFile: string): string {
-  const how = stored === false ? `you said no in ${trustFile}; --approve trusts it for one run` : "this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers";
+  const how =
+    stored === false
+      ? `you said no in ${trustFile}; --approve trusts it for one run`
+      : "this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers";
   return `not loaded: ${list(resources)} (${how})`;
 }
 

@@ -27,8 +27,24 @@ export async function beginConfig(
 ): Promise<Begun | "cancelled"> {
   const approvals = readApprovalState(here.approvalsFile, opts.warn);
   const { ask } = opts;
-  const trust = await settleTrust({ cwd: here.cwd, trustFile: here.trustFile, approve: opts.approve, interactive: ask !== undefined, ask: ask ?? (async () => undefined), warn: opts.warn, approvals });
+  const trust = await settleTrust({
+    cwd: here.cwd,
+    trustFile: here.trustFile,
+    approve: opts.approve,
+    interactive: ask !== undefined,
+    ask: ask ?? (async () => undefined),
+    warn: opts.warn,
+    approvals,
+  });
   if (trust === "cancelled") return trust;
-  const config = loadConfig({ env, here, configFile: opts.configFile, trustProject: trust.trusted, flags, approvals: approvals.record, approveProject: opts.approve });
+  const config = loadConfig({
+    env,
+    here,
+    configFile: opts.configFile,
+    trustProject: trust.trusted,
+    flags,
+    approvals: approvals.record,
+    approveProject: opts.approve,
+  });
   return { config, trust, approvals };
 }

@@ -6,7 +6,17 @@ import { writeFileAtomic } from "../fs/atomic.ts";
 import { readOwnFile } from "../fs/own-files.ts";
 import { updateApprovals } from "../config/approval-store.ts";
 import { withTrusted, type Approvals } from "../config/approvals.ts";
-import { declinedNotice, decideTrust, emptyTrust, parseTrust, readAnswer, trustQuestion, unconfirmedTrustNotice, withDecision, type TrustFile } from "./policy.ts";
+import {
+  declinedNotice,
+  decideTrust,
+  emptyTrust,
+  parseTrust,
+  readAnswer,
+  trustQuestion,
+  unconfirmedTrustNotice,
+  withDecision,
+  type TrustFile,
+} from "./policy.ts";
 import { errorText } from "../kernel/errors.ts";
 
 /** trust.json holds one short line per project; anything bigger is not hey's. */

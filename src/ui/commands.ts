@@ -73,7 +73,8 @@ export interface CommandResult {
 }
 
 /** `/sessions` at the interactive prompt: how to resume one there. */
-const RESUME_IN_REPL = "Resume one with /resume ID, where a unique start or end of the id is enough (SHORT shows the shortest), or pick from this directory's with /resume.";
+const RESUME_IN_REPL =
+  "Resume one with /resume ID, where a unique start or end of the id is enough (SHORT shows the shortest), or pick from this directory's with /resume.";
 
 /** Commands that take nothing after their name: extra words are refused, not ignored. */
 const NO_ARGUMENT = new Set(["/help", "/quit", "/exit", "/thinking", "/usage", "/reload"]);
@@ -85,7 +86,10 @@ const refused = (text: string): CommandResult => ({ text: `hey: ${text}`, ok: fa
 export async function runCommand(line: string, ctx: CommandContext): Promise<CommandResult> {
   const [name = "", ...rest] = line.trim().split(/\s+/);
   const arg = rest.join(" ");
-  if (NO_ARGUMENT.has(name) && arg !== "") return refused(`${name} takes no argument; got "${visible(arg)}" (a message whose first word is a command is that command: reword it to send it to the model)`);
+  if (NO_ARGUMENT.has(name) && arg !== "")
+    return refused(
+      `${name} takes no argument; got "${visible(arg)}" (a message whose first word is a command is that command: reword it to send it to the model)`,
+    );
   switch (name) {
     case "/help":
       return said(HELP);
@@ -95,9 +99,15 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/model": {
       if (!arg) return said(modelList(ctx.agent, ctx.providers()));
       // the first word made it a command (SPEC §24); a model name has no spaces, so this is no model
-      if (rest.length > 1) return refused(`/model takes one model name, as /model [provider/]model; got "${visible(arg)}" (a message whose first word is a command is that command: reword it to send it to the model)`);
+      if (rest.length > 1)
+        return refused(
+          `/model takes one model name, as /model [provider/]model; got "${visible(arg)}" (a message whose first word is a command is that command: reword it to send it to the model)`,
+        );
       // a run that ends here would switch nothing: -m is the one-run choice, and -c -m keeps it in the session
-      if (ctx.oneShot) return refused(`/model ${visible(arg)} switches the model of an interactive session only; for one run use -m ${visible(arg)} (hey -c -m ${visible(arg)} continues the last session with it)`);
+      if (ctx.oneShot)
+        return refused(
+          `/model ${visible(arg)} switches the model of an interactive session only; for one run use -m ${visible(arg)} (hey -c -m ${visible(arg)} continues the last session with it)`,
+        );
       try {
         await ctx.switchModel(arg);
         return said(`model: ${modelName(ctx.agent)}`);
@@ -218,7 +228,9 @@ function sessionsCommand(words: string[], interactive: boolean, here: CommandCon
     const { sessions, unreadable } = scanSessions(dir);
     const note = unreadableNote(unreadable);
     const shown = words.length === 0 ? sessions.filter((s) => s.cwd === cwd) : sessions;
-    return said(visible(formatSessionList(shown, home, interactive ? RESUME_IN_REPL : undefined, sessionShortIds(dir))).trimEnd() + (note ? `\nhey: ${note}` : ""));
+    return said(
+      visible(formatSessionList(shown, home, interactive ? RESUME_IN_REPL : undefined, sessionShortIds(dir))).trimEnd() + (note ? `\nhey: ${note}` : ""),
+    );
   }
   const [verb, ...rest] = words;
   const every = rest[0] === "all";
@@ -226,7 +238,10 @@ function sessionsCommand(words: string[], interactive: boolean, here: CommandCon
   let opts: { olderThanDays?: number; keep?: number } | undefined;
   if (verb === "prune" && a && /^\d+d$/.test(a) && b === undefined) opts = { olderThanDays: Number(a.slice(0, -1)) };
   if (verb === "prune" && a === "keep" && b && /^\d+$/.test(b) && more === undefined) opts = { keep: Number(b) };
-  if (!opts) return refused("use /sessions [all], /sessions prune [all] 30d (delete those older than 30 days) or /sessions prune [all] keep 20 (all but the newest 20); without all, only this directory's sessions");
+  if (!opts)
+    return refused(
+      "use /sessions [all], /sessions prune [all] 30d (delete those older than 30 days) or /sessions prune [all] keep 20 (all but the newest 20); without all, only this directory's sessions",
+    );
   const { deleted, held } = pruneSessions(dir, { ...opts, cwd: every ? undefined : cwd });
   for (const id of deleted) removeSessionOutputs(here.outputsDir, id); // bash's full outputs go with their session
   return said(pruneReport(deleted.length, held.length, every, opts));
@@ -253,15 +268,24 @@ export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: nu
   const tokens = (u: Usage, count: number) =>
     `${n(u.input)} in (${n(u.cacheRead)} cached${share(u)}, ${n(u.cacheWrite)} cache writes) · ${n(u.output)} out (${n(u.reasoning)} reasoning) · ${count} request${count === 1 ? "" : "s"}`;
   const policy = agent.settings.context;
-  const window = [agent.context.window, policy.window].filter((w) => w !== undefined).reduce<number | undefined>((a, w) => (a === undefined ? w : Math.min(a, w)), undefined);
+  const window = [agent.context.window, policy.window]
+    .filter((w) => w !== undefined)
+    .reduce<number | undefined>((a, w) => (a === undefined ? w : Math.min(a, w)), undefined);
   const budget = effectiveBudget(policy.budgetTokens, window);
   // before the first request of this run (e.g. `hey -c /usage`) the view is computed here
   const view =
     agent.context.last ??
     (agent.messages.length > 0
-      ? buildContext({ history: agent.messages, summaries: agent.context.summaries, policy: { ...policy, budgetTokens: budget, compressTool: false }, fixedTokens: 0, tokensPerChar: agent.context.tokensPerChar })
+      ? buildContext({
+          history: agent.messages,
+          summaries: agent.context.summaries,
+          policy: { ...policy, budgetTokens: budget, compressTool: false },
+          fixedTokens: 0,
+          tokensPerChar: agent.context.tokensPerChar,
+        })
       : undefined);
-  const windowNote = window === undefined ? "" : ` · the model's window ${n(window)} tokens${agent.context.window !== undefined ? " (learned from its answer)" : ""}`;
+  const windowNote =
+    window === undefined ? "" : ` · the model's window ${n(window)} tokens${agent.context.window !== undefined ? " (learned from its answer)" : ""}`;
   const count = (k: number, what: string) => `${n(k)} ${what}${k === 1 ? "" : "s"}`;
   const made = agent.context.summaries.length;
   const summaries = `${n(made)} summar${made === 1 ? "y" : "ies"}`;

@@ -37,7 +37,7 @@ export interface ReplState {
 }
 
 export type ReplEvent =
-  | { type: "key"; key: Key; /** more keys arrived with it (an unbracketed paste): Enter is a newline */ more: boolean; now: number }
+  | { type: "key"; key: Key /** more keys arrived with it (an unbracketed paste): Enter is a newline */; more: boolean; now: number }
   /** the completions of the line before the cursor, asked for by a `complete` effect */
   | { type: "completed"; candidates: string[] }
   /** a turn's line ended; `quit`: /quit */
@@ -94,13 +94,19 @@ export function step(s: ReplState, e: ReplEvent): Step {
     case "completed": {
       const { state: editor, unique } = complete(s.editor, e.candidates);
       const listed = editor.text === s.editor.text && !unique && e.candidates.length > 1;
-      return { state: { ...s, editor }, effects: [...(listed ? [{ type: "below" } as const, { type: "print", text: e.candidates.join("  ") } as const] : []), { type: "draw" }] };
+      return {
+        state: { ...s, editor },
+        effects: [...(listed ? [{ type: "below" } as const, { type: "print", text: e.candidates.join("  ") } as const] : []), { type: "draw" }],
+      };
     }
     case "ended":
       return ended(s, e.line, e.quit);
     case "ask":
       if (s.mode !== "busy") return { state: s, effects: [{ type: "answer", text: undefined }] };
-      return { state: { ...s, mode: "ask", asking: { question: e.question, saved: s.editor }, editor: emptyEditor([]) }, effects: [{ type: "draw", fresh: true }] };
+      return {
+        state: { ...s, mode: "ask", asking: { question: e.question, saved: s.editor }, editor: emptyEditor([]) },
+        effects: [{ type: "draw", fresh: true }],
+      };
     case "signal":
       return signalled(s, e.code, e.why);
     case "aside":
@@ -119,7 +125,8 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number): Step {
       // during a turn, and for lines that arrive together (a paste the terminal did not bracket), Enter is a newline
       if (s.mode === "busy" || more) return edited(insert(s.editor, "\n"));
       const { text, cursor } = s.editor;
-      if (text.endsWith("\\") && cursor === text.length) return { state: { ...s, editor: insert({ ...s.editor, text: text.slice(0, -1), cursor: cursor - 1 }, "\n") }, effects: [{ type: "draw" }] };
+      if (text.endsWith("\\") && cursor === text.length)
+        return { state: { ...s, editor: insert({ ...s.editor, text: text.slice(0, -1), cursor: cursor - 1 }, "\n") }, effects: [{ type: "draw" }] };
       return submit(s);
     }
     case "interrupt":
@@ -150,7 +157,10 @@ function ctrlC(s: ReplState, now: number): Step {
   }
   if (s.editor.text !== "") return { state: { ...s, editor: emptyEditor(s.history), lastCtrlC: 0 }, effects: [{ type: "draw" }] };
   if (now - s.lastCtrlC < EXIT_CTRL_C_MS) return leave(s, [{ type: "below" }]);
-  return { state: { ...s, lastCtrlC: now }, effects: [{ type: "below" }, { type: "print", text: "press Ctrl-C again or Ctrl-D to exit", dim: true }, { type: "draw" }] };
+  return {
+    state: { ...s, lastCtrlC: now },
+    effects: [{ type: "below" }, { type: "print", text: "press Ctrl-C again or Ctrl-D to exit", dim: true }, { type: "draw" }],
+  };
 }
 
 function submit(s: ReplState): Step {
@@ -162,7 +172,10 @@ function submit(s: ReplState): Step {
 
 /** A line becomes a turn: what is typed meanwhile collects, unseen, in a new line. */
 export function run(s: ReplState, line: string, before: Effect[] = []): Step {
-  return { state: { ...s, mode: "busy", cancelled: false, cancelPresses: 0, lastCtrlC: 0, editor: emptyEditor(s.history) }, effects: [...before, { type: "run", line }] };
+  return {
+    state: { ...s, mode: "busy", cancelled: false, cancelPresses: 0, lastCtrlC: 0, editor: emptyEditor(s.history) },
+    effects: [...before, { type: "run", line }],
+  };
 }
 
 /** The first line of a REPL opened with a message: shown as typed, remembered, run. */
@@ -184,7 +197,10 @@ function ended(s: ReplState, line: string, quit: boolean): Step {
   const next: ReplState = { ...s, interrupted, cancelled: false, later: [] };
   if (quit || s.signalled !== undefined) return leave(next, flushed);
   // the line typed meanwhile is shown, its cursor at the end
-  return { state: { ...next, mode: "prompt", editor: { ...s.editor, cursor: s.editor.text.length, historyIndex: s.history.length } }, effects: [...flushed, { type: "draw", fresh: true }] };
+  return {
+    state: { ...next, mode: "prompt", editor: { ...s.editor, cursor: s.editor.text.length, historyIndex: s.history.length } },
+    effects: [...flushed, { type: "draw", fresh: true }],
+  };
 }
 
 function signalled(s: ReplState, code: number, why: string): Step {

@@ -79,13 +79,17 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   let answerAsk: (answer: string | undefined) => void = () => {};
   let resolveRepl: (code: number) => void = () => {};
 
-  const place = (cols = columns()) => layout(Bun.stringWidth(promptOf(state, opts.prompt)), CONTINUATION.length, state.editor.text, state.editor.cursor, cols, width);
+  const place = (cols = columns()) =>
+    layout(Bun.stringWidth(promptOf(state, opts.prompt)), CONTINUATION.length, state.editor.text, state.editor.cursor, cols, width);
   function draw(): void {
     const cols = columns();
     const at = place(cols);
     let s = drawnRow > 0 ? `\x1b[${drawnRow}A` : "";
     s += "\r\x1b[J" + style(promptOf(state, opts.prompt), PROMPT_STYLE);
-    s += state.editor.text.split("\n").map((line) => [...line].map(shown).join("")).join("\r\n" + style(CONTINUATION, DIM));
+    s += state.editor.text
+      .split("\n")
+      .map((line) => [...line].map(shown).join(""))
+      .join("\r\n" + style(CONTINUATION, DIM));
     let endRow = at.endRow;
     if (at.endCol >= cols) {
       s += "\r\n"; // the last row is exactly full: move to the next one, where the layout puts the cursor

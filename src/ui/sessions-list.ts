@@ -14,10 +14,22 @@ export function sessionsListing(here: Pick<Places, "sessionsDir" | "cwd" | "home
   const note = unreadableNote(unreadable);
   const shown = all ? sessions : sessions.filter((s) => s.cwd === here.cwd);
   const short = sessionShortIds(here.sessionsDir);
-  const table = shown.length === 0 && sessions.length > 0 ? `No sessions in this directory; hey --sessions --all lists all ${sessions.length}.\n` : visible(formatSessionList(shown, here.home, undefined, short));
+  const table =
+    shown.length === 0 && sessions.length > 0
+      ? `No sessions in this directory; hey --sessions --all lists all ${sessions.length}.\n`
+      : visible(formatSessionList(shown, here.home, undefined, short));
   const list = table + (note ? `\nhey: ${note}\n` : "");
   if (!json) return list;
   // for scripts, the listing as data too: `jq '.sessions[].id'`
-  const rows = shown.map((s) => ({ id: s.id, short: short.get(basename(s.path, ".jsonl")) ?? s.id, cwd: s.cwd, modified: new Date(s.modified).toISOString(), size: s.size, first_prompt: s.firstPrompt }));
-  return JSON.stringify({ type: "command", name: "--sessions", ok: true, output: list.trimEnd(), sessions: rows }) + "\n" + JSON.stringify(doneEvent("end")) + "\n";
+  const rows = shown.map((s) => ({
+    id: s.id,
+    short: short.get(basename(s.path, ".jsonl")) ?? s.id,
+    cwd: s.cwd,
+    modified: new Date(s.modified).toISOString(),
+    size: s.size,
+    first_prompt: s.firstPrompt,
+  }));
+  return (
+    JSON.stringify({ type: "command", name: "--sessions", ok: true, output: list.trimEnd(), sessions: rows }) + "\n" + JSON.stringify(doneEvent("end")) + "\n"
+  );
 }

@@ -66,7 +66,10 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     s.tty ? createTextStream({ width: () => s.columns?.() ?? 0, stringWidth: width, markdown: markdown && s.color }) : rawStream();
   const text = textStream(answer, true);
   const thought = textStream(info, false);
-  const atLineStart = new Map<Stream, boolean>([[answer, true], [info, true]]);
+  const atLineStart = new Map<Stream, boolean>([
+    [answer, true],
+    [info, true],
+  ]);
   const write = (s: Stream, t: string, color?: string) => {
     if (t === "") return;
     // the reset goes before a final newline, so a style never leaks into the next line's start

@@ -51,8 +51,7 @@ export function toolLine(name: string, argsJson: string, server?: string): strin
       if (path !== undefined) return cut(`write ${path} (${plural(countLines(str("content") ?? ""), "line")})`);
       break;
     case TOOL.grep:
-      if (str("pattern") !== undefined)
-        return cut(`grep ${JSON.stringify(str("pattern"))}${path ? ` ${path}` : ""}${str("glob") ? ` (${str("glob")})` : ""}`);
+      if (str("pattern") !== undefined) return cut(`grep ${JSON.stringify(str("pattern"))}${path ? ` ${path}` : ""}${str("glob") ? ` (${str("glob")})` : ""}`);
       break;
   }
   const shown = Object.entries(args).map(([k, v]) => `${k}=${shortValue(v)}`);
@@ -149,7 +148,8 @@ const FILTERED = /^\[output filtered: \d+ of (\d+) lines dropped/;
 const CUT = /^… (\d+) lines? \(.*\) omitted …$/;
 const EXIT_LINE = /^\[exit code (-?\d+)\]$/;
 /** the bash tool's own lines: labels, the exit code, notes about filtering, saving and stopping */
-const MARKER = /^\[(exit code -?\d+|stderr|stdout|full output: .*|could not save .*|output filtered.*|external filter .*|.*; the process group was killed|.* before the command started|the shell was killed .*)\]$/;
+const MARKER =
+  /^\[(exit code -?\d+|stderr|stdout|full output: .*|could not save .*|output filtered.*|external filter .*|.*; the process group was killed|.* before the command started|the shell was killed .*)\]$/;
 /** why bash stopped the command: `[timed out after 2 s; …]`, `[interrupted by user; …]`, `[terminated (SIGTERM); …]` */
 const STOPPED = /^\[([^;\]]*); the process group was killed\]$/;
 const OMITTED = /^… .* omitted …$/;

@@ -18,7 +18,8 @@ import { parsePublicKey, SignatureError, verifySignature } from "./signature.ts"
 import { assetName, binaryName, builtName, hostTarget, isWindows, TARGETS, type Target } from "./targets.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 
-const USAGE = "usage: hey upgrade [--check]   (--check exits 0 when up to date, 100 when an update is available;\n                               HEY_RELEASE_URL, HEY_VERSION, HEY_INSECURE: see README)\n";
+const USAGE =
+  "usage: hey upgrade [--check]   (--check exits 0 when up to date, 100 when an update is available;\n                               HEY_RELEASE_URL, HEY_VERSION, HEY_INSECURE: see README)\n";
 /** `--check`'s exit code when the release differs from this binary, as `dnf check-update` (0: none, 1: error). */
 export const UPDATE_AVAILABLE = 100;
 const DOWNLOAD_TIMEOUT_MS = 10 * 60_000; // a 50 MB archive over a slow link, not a hung server forever
@@ -81,7 +82,11 @@ async function upgrade(check: boolean, env: Record<string, string | undefined>):
   const built = builtName(target.id);
   const expectedBinary = sums.get(built) ?? fail(`${dir}/${SUMS_FILE} lists no ${built} (the checksum of the binary itself); nothing was changed`);
   if (expectedBinary === sha256(await Bun.file(self).bytes())) return { text: `${versionLine()} is up to date (${dir})\n`, code: 0 };
-  if (check) return { text: `an update is available: ${dir} has another build of hey for ${target.id} than this ${versionLine()}; run hey upgrade\n`, code: UPDATE_AVAILABLE };
+  if (check)
+    return {
+      text: `an update is available: ${dir} has another build of hey for ${target.id} than this ${versionLine()}; run hey upgrade\n`,
+      code: UPDATE_AVAILABLE,
+    };
 
   const asset = assetName(target.id);
   const expected = sums.get(asset) ?? fail(`${dir}/${SUMS_FILE} lists no ${asset}; nothing was changed`);
@@ -97,7 +102,8 @@ async function upgrade(check: boolean, env: Record<string, string | undefined>):
   try {
     const line = await versionOf(candidate);
     const version = parseVersionLine(line) ?? fail(`the downloaded hey printed ${JSON.stringify(line.slice(0, 200))} for --version; nothing was changed`);
-    if (compareVersions(version, BUILD.version) < 0 && !env.HEY_VERSION) fail(`${dir} has hey ${version}, older than this hey ${BUILD.version}; not replacing it (set HEY_VERSION=${version} to downgrade)`);
+    if (compareVersions(version, BUILD.version) < 0 && !env.HEY_VERSION)
+      fail(`${dir} has hey ${version}, older than this hey ${BUILD.version}; not replacing it (set HEY_VERSION=${version} to downgrade)`);
     await replace(candidate, self);
     return { text: `upgraded ${self}: ${versionLine()} → ${line}\n`, code: 0 };
   } finally {

@@ -52,7 +52,10 @@ export function checkTransport(url: string, insecure: boolean): string | undefin
   const u = URL.parse(url);
   if (!u || u.protocol === "https:" || (u.protocol === "http:" && isLoopback(u.hostname))) return undefined;
   if (u.protocol !== "http:") throw new ReleaseError(`${url} is not an http:// or https:// URL`);
-  if (!insecure) throw new ReleaseError(`${url} is plain http to another machine: anyone on the way can read and change what is downloaded; use https (HEY_INSECURE=1 allows it)`);
+  if (!insecure)
+    throw new ReleaseError(
+      `${url} is plain http to another machine: anyone on the way can read and change what is downloaded; use https (HEY_INSECURE=1 allows it)`,
+    );
   return `HEY_INSECURE=1: downloading over plain http from ${u.host}`;
 }
 
@@ -70,7 +73,10 @@ export function parseSums(text: string): Map<string, string> {
 
 /** SHA256SUMS text, sorted by file name, as `sha256sum -c` reads it. */
 export function formatSums(sums: Map<string, string>): string {
-  return [...sums].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([file, hash]) => `${hash}  ${file}\n`).join("");
+  return [...sums]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([file, hash]) => `${hash}  ${file}\n`)
+    .join("");
 }
 
 /** Semver order of two versions (pre-releases before their release); 0 when equal. */

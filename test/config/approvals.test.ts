@@ -13,7 +13,15 @@ import { tempDir } from "../helpers/e2e.ts";
 
 describe("the record's format", () => {
   test("round trip, stable order, each project once", () => {
-    const a = withTrusted(withTrusted(withConfigs(emptyApprovals(), { "/b.toml": { mcp: { fs: "f1" }, deny: ["x"] }, "/a.toml": { mcp: {}, allow: ["read_file"], shell: "bash" } }), "/p", true), "/p", true);
+    const a = withTrusted(
+      withTrusted(
+        withConfigs(emptyApprovals(), { "/b.toml": { mcp: { fs: "f1" }, deny: ["x"] }, "/a.toml": { mcp: {}, allow: ["read_file"], shell: "bash" } }),
+        "/p",
+        true,
+      ),
+      "/p",
+      true,
+    );
     const text = formatApprovals(a);
     expect(parseApprovals(text)).toEqual(a);
     expect(text.indexOf("/a.toml")).toBeLessThan(text.indexOf("/b.toml"));
@@ -32,8 +40,19 @@ describe("the record's format", () => {
 
   test("controlFiles: user config, trust.json, the record, the project's config and --config", () => {
     const env = { XDG_CONFIG_HOME: "/x/config", XDG_STATE_HOME: "/x/state" };
-    expect(controlFiles(places(env, "/h", "/p", "linux"), "ci.toml")).toEqual(["/x/config/hey/config.toml", "/x/config/hey/trust.json", "/x/state/hey/approvals.json", "/p/.hey/config.toml", "/p/ci.toml"]);
-    expect(controlFiles(places({}, "/h", "/p", "linux"), undefined)).toEqual(["/h/.config/hey/config.toml", "/h/.config/hey/trust.json", "/h/.local/state/hey/approvals.json", "/p/.hey/config.toml"]);
+    expect(controlFiles(places(env, "/h", "/p", "linux"), "ci.toml")).toEqual([
+      "/x/config/hey/config.toml",
+      "/x/config/hey/trust.json",
+      "/x/state/hey/approvals.json",
+      "/p/.hey/config.toml",
+      "/p/ci.toml",
+    ]);
+    expect(controlFiles(places({}, "/h", "/p", "linux"), undefined)).toEqual([
+      "/h/.config/hey/config.toml",
+      "/h/.config/hey/trust.json",
+      "/h/.local/state/hey/approvals.json",
+      "/p/.hey/config.toml",
+    ]);
   });
 });
 
@@ -72,7 +91,9 @@ describe("a run", () => {
   test("the first run takes the file as it is and says so once; the record is private", async () => {
     writeUser('[permission]\nallow = ["bash: ls", "read_file"]\n');
     expect((await start()).permission.allow).toEqual(["bash: ls", "read_file"]);
-    expect(warnings).toEqual([`recorded ${files.userConfig} as approved (no earlier record in ${files.approvalsFile}); from now on hey asks before using a change there that gives the agent more`]);
+    expect(warnings).toEqual([
+      `recorded ${files.userConfig} as approved (no earlier record in ${files.approvalsFile}); from now on hey asks before using a change there that gives the agent more`,
+    ]);
     expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]).toEqual({ mcp: {}, allow: ["bash: ls", "read_file"] });
     expect(statSync(files.approvalsFile).mode & 0o777).toBe(0o600);
     expect(statSync(join(files.approvalsFile, "..")).mode & 0o777).toBe(0o700);
@@ -93,7 +114,9 @@ describe("a run", () => {
     }
     // the REPL shows the change; Enter is a no
     expect((await start("")).permission.allow).toEqual(["bash: ls"]);
-    expect(asked[0]).toBe(`${files.userConfig} would give the agent more than you approved:\n  + [permission] allow "bash"\n  + [mcp.x] sh -c "touch pwned"\nThe agent can write this file, so hey asks. Use these changes? (y/N) `);
+    expect(asked[0]).toBe(
+      `${files.userConfig} would give the agent more than you approved:\n  + [permission] allow "bash"\n  + [mcp.x] sh -c "touch pwned"\nThe agent can write this file, so hey asks. Use these changes? (y/N) `,
+    );
     expect(warnings.at(-1)).toEndWith("(hey asks again at the next start or /reload)");
     // y: used, recorded, not asked again
     const yes = await start("y");

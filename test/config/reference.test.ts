@@ -15,7 +15,9 @@ test("README.md holds the reference as the key table writes it (bun scripts/conf
 });
 
 const rows: [string, string[], Key][] = [
-  ...Object.entries(SECTIONS).flatMap(([section, keys]) => Object.entries(keys as Record<string, Key>).map(([k, spec]): [string, string[], Key] => [`[${section}] ${k}`, [section, k], spec])),
+  ...Object.entries(SECTIONS).flatMap(([section, keys]) =>
+    Object.entries(keys as Record<string, Key>).map(([k, spec]): [string, string[], Key] => [`[${section}] ${k}`, [section, k], spec]),
+  ),
   ...Object.entries(PROVIDER_KEYS as Record<string, Key>).map(([k, spec]): [string, string[], Key] => [`[provider.NAME] ${k}`, ["provider", "x", k], spec]),
   ...Object.entries(MCP_SERVER_KEYS as Record<string, Key>).map(([k, spec]): [string, string[], Key] => [`[mcp.NAME] ${k}`, ["mcp", "servers", "x", k], spec]),
 ];

@@ -105,7 +105,12 @@ describe("precedence: user < project < --config < HEY_* < flags, key by key", ()
 
   test("XDG_CONFIG_HOME holds the user file", () => {
     write(join(dir, "xdg", "hey", "config.toml"), "[retry]\nmax_retries = 1");
-    const r = loadConfig({ ...configInputs({ HOME: join(dir, "home"), XDG_CONFIG_HOME: join(dir, "xdg") }, dir), trustProject: false, flags: {}, approvals: undefined });
+    const r = loadConfig({
+      ...configInputs({ HOME: join(dir, "home"), XDG_CONFIG_HOME: join(dir, "xdg") }, dir),
+      trustProject: false,
+      flags: {},
+      approvals: undefined,
+    });
     expect(r.settings.retry.maxRetries).toBe(1);
   });
 
@@ -151,7 +156,8 @@ test("defaults, with no file and no key", () => {
 });
 
 test("every key of the seed's example is read", () => {
-  const { settings, warnings } = resolve(`
+  const { settings, warnings } = resolve(
+    `
 [default]
 provider = "anthropic"
 model = "claude-sonnet-4-5"
@@ -201,7 +207,9 @@ headers = { Authorization = "Bearer t" }
 timeout_ms = 1000
 [input]
 max_bytes = 2000
-`, { ANTHROPIC_API_KEY: "sk-ant" });
+`,
+    { ANTHROPIC_API_KEY: "sk-ant" },
+  );
   expect(warnings).toEqual([]);
   expect(settings).toMatchObject({
     provider: {
@@ -232,8 +240,26 @@ max_bytes = 2000
     mcp: {
       startupWaitMs: 0,
       servers: [
-        { name: "fs", at: "/l0.toml: [mcp.fs]", command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem"], env: {}, headers: {}, enabled: true, timeoutMs: 60000 },
-        { name: "remote", at: "/l0.toml: [mcp.remote]", url: "https://mcp.example/mcp", args: [], env: {}, headers: { Authorization: "Bearer t" }, enabled: true, timeoutMs: 1000 },
+        {
+          name: "fs",
+          at: "/l0.toml: [mcp.fs]",
+          command: "npx",
+          args: ["-y", "@modelcontextprotocol/server-filesystem"],
+          env: {},
+          headers: {},
+          enabled: true,
+          timeoutMs: 60000,
+        },
+        {
+          name: "remote",
+          at: "/l0.toml: [mcp.remote]",
+          url: "https://mcp.example/mcp",
+          args: [],
+          env: {},
+          headers: { Authorization: "Bearer t" },
+          enabled: true,
+          timeoutMs: 1000,
+        },
       ],
     },
     input: { maxBytes: 2000 },
@@ -297,8 +323,18 @@ describe("provider and model choice", () => {
 
   test("HEY_BASE_URL, HEY_PROTOCOL and HEY_API_KEY define cli; flags win field by field", () => {
     const env = { HEY_BASE_URL: "https://gw.example/v1", HEY_PROTOCOL: "responses", HEY_API_KEY: "hk", HEY_MODEL: "m" };
-    expect(resolve("", env).settings.provider).toMatchObject({ name: "cli", protocol: "responses", baseUrl: "https://gw.example/v1", apiKey: "hk", apiKeyVar: "HEY_API_KEY" });
-    expect(resolve("", env, { protocol: "google", apiKey: "fk" }).settings.provider).toMatchObject({ protocol: "google", apiKey: "fk", apiKeyVar: "--api-key" });
+    expect(resolve("", env).settings.provider).toMatchObject({
+      name: "cli",
+      protocol: "responses",
+      baseUrl: "https://gw.example/v1",
+      apiKey: "hk",
+      apiKeyVar: "HEY_API_KEY",
+    });
+    expect(resolve("", env, { protocol: "google", apiKey: "fk" }).settings.provider).toMatchObject({
+      protocol: "google",
+      apiKey: "fk",
+      apiKeyVar: "--api-key",
+    });
   });
 
   test.each([
@@ -415,13 +451,18 @@ describe("zero-config presets", () => {
     const { settings } = resolve('[provider.local]\nbase_url = "http://localhost:11434/v1"\nmodels = ["qwen3:14b"]', { OPENAI_API_KEY: "k" });
     expect(settings.providers.map((p) => p.name)).toEqual(["local", "openai"]);
     expect(settings.provider.name).toBe("local");
-    expect(resolve('[provider.local]\nbase_url = "http://localhost:11434/v1"\nmodels = ["m"]', { OPENAI_API_KEY: "k" }, { model: "openai/gpt-5.5" }).settings.provider.apiKey).toBe("k");
+    expect(
+      resolve('[provider.local]\nbase_url = "http://localhost:11434/v1"\nmodels = ["m"]', { OPENAI_API_KEY: "k" }, { model: "openai/gpt-5.5" }).settings
+        .provider.apiKey,
+    ).toBe("k");
   });
 
   test("/model lists the usable providers: a key present, or none configured (a local server)", () => {
     const { settings } = resolve("", { ANTHROPIC_API_KEY: "k" });
     expect(settings.providers.filter(isUsable).map((p) => p.name)).toEqual(["anthropic", "ollama"]);
-    const file = resolve('[provider.a]\nbase_url = "https://a/v1"\napi_key = "${A_KEY}"\nmodels = ["m"]\n[provider.b]\nbase_url = "http://127.0.0.1:8000/v1"\nmodels = ["m"]');
+    const file = resolve(
+      '[provider.a]\nbase_url = "https://a/v1"\napi_key = "${A_KEY}"\nmodels = ["m"]\n[provider.b]\nbase_url = "http://127.0.0.1:8000/v1"\nmodels = ["m"]',
+    );
     expect(file.settings.providers.filter(isUsable).map((p) => p.name)).toEqual(["b"]);
   });
 });
@@ -471,21 +512,27 @@ describe("other HEY_* variables", () => {
     ["HEY_BASH_TIMEOUT_MS", "1000", (s: ReturnType<typeof resolve>["settings"]) => s.tools.bashTimeoutMs, 1000],
     ["HEY_PROXY", "http://p:1", (s: ReturnType<typeof resolve>["settings"]) => s.proxy, "http://p:1"],
   ] as const)("%s", (name, value, get, expected) => {
-    expect(get(resolve("[tools]\nshell = \"/bin/sh\"\n[retry]\nmax_retries = 9", { [name]: value }).settings)).toBe(expected);
+    expect(get(resolve('[tools]\nshell = "/bin/sh"\n[retry]\nmax_retries = 9', { [name]: value }).settings)).toBe(expected);
   });
 });
 
 describe("a resumed session's model", () => {
   const P = '[provider.mock]\nbase_url = "http://h/v1"\nmodels = ["m"]';
   test("is used when its provider is configured", () => {
-    const { settings, warnings } = resolve(P + '\n[provider.other]\nbase_url = "http://o/v1"\nmodels = ["o"]', {}, { session: { provider: "other", model: "o2" } });
+    const { settings, warnings } = resolve(
+      P + '\n[provider.other]\nbase_url = "http://o/v1"\nmodels = ["o"]',
+      {},
+      { session: { provider: "other", model: "o2" } },
+    );
     expect(`${settings.provider.name}/${settings.model}`).toBe("other/o2");
     expect(warnings).toEqual([]);
   });
   test("that this run cannot use is said on one line, not silently replaced", () => {
     const { settings, warnings, unresolved } = resolve(P, {}, { session: { provider: "cli", model: "claude-x" } });
     expect(`${settings.provider.name}/${settings.model}`).toBe("mock/m");
-    expect(warnings).toEqual(["the session used cli/claude-x, which is not configured in this run; using mock/m — pass --base-url URL -m claude-x to continue with it"]);
+    expect(warnings).toEqual([
+      "the session used cli/claude-x, which is not configured in this run; using mock/m — pass --base-url URL -m claude-x to continue with it",
+    ]);
     expect(unresolved).toEqual([]); // /reload does not refuse it
   });
   test("needs no word when -m chooses anyway", () => {

@@ -38,7 +38,12 @@ function provider(script: Turn[], summarize: (r: ModelRequest) => string) {
       if (!isSummaryRequest(request)) return yield* work.stream(request, signal);
       summaries.push(request);
       const text = summarize(request);
-      yield { type: "done", message: { id: "s", role: "assistant", content: [{ type: "text", text }] }, usage: { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, stop: "stop" };
+      yield {
+        type: "done",
+        message: { id: "s", role: "assistant", content: [{ type: "text", text }] },
+        usage: { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
+        stop: "stop",
+      };
     },
   };
   return p;
@@ -48,8 +53,22 @@ function provider(script: Turn[], summarize: (r: ModelRequest) => string) {
 function longTask(p: Provider, output: RecordingOutput): Agent {
   const settings = defaultSettingsForTest();
   settings.agent.budgetTokens = 2500;
-  const readBig = { name: "read_big", description: "reads", parameters: {}, run: async (args: Record<string, unknown>) => ({ output: `file ${args.n}: ` + "lorem ipsum dolor ".repeat(120) }) };
-  return createAgent({ settings: agentSettings(settings), provider: p, tools: () => [readBig], output, cwd: dir.path, system: () => "system", permission: () => undefined, taskNote: () => readTaskNote(dir.path) });
+  const readBig = {
+    name: "read_big",
+    description: "reads",
+    parameters: {},
+    run: async (args: Record<string, unknown>) => ({ output: `file ${args.n}: ` + "lorem ipsum dolor ".repeat(120) }),
+  };
+  return createAgent({
+    settings: agentSettings(settings),
+    provider: p,
+    tools: () => [readBig],
+    output,
+    cwd: dir.path,
+    system: () => "system",
+    permission: () => undefined,
+    taskNote: () => readTaskNote(dir.path),
+  });
 }
 const readTurns = (n: number): Turn[] => Array.from({ length: n }, (_, i) => ({ toolCalls: [{ name: "read_big", arguments: { n: i + 1 } }] }));
 const sent = (r: ModelRequest) => r.messages.map((m: Message) => textOf(m)).join("\n");
@@ -122,7 +141,9 @@ test("/compact: its request is counted; /usage tells messages summarized from co
   expect(agent.usage.requests).toBe(before + 1);
   const report = usageReport(agent);
   expect(report).toContain(`· ${before + 1} requests`);
-  expect(report).toMatch(/^pruned: 0 duplicate outputs · 0 failed-call arguments · \d+ messages summarized · 0 compressed ranges · 0 messages left out · 0 results cut · 1 summary$/m);
+  expect(report).toMatch(
+    /^pruned: 0 duplicate outputs · 0 failed-call arguments · \d+ messages summarized · 0 compressed ranges · 0 messages left out · 0 results cut · 1 summary$/m,
+  );
 });
 
 test("a trim event reports the tokens before the trim and after it", async () => {
@@ -155,7 +176,13 @@ test("summaries are incremental: the next one reads the last one's text and what
 });
 
 test("/usage shows what the prompt cache served, and the model's window once it is learned", async () => {
-  const p = provider([{ toolCalls: [{ name: "read_big", arguments: { n: 1 } }], usage: { input: 1000, output: 10, cacheRead: 0 } }, { text: "done", usage: { input: 1200, output: 12, cacheRead: 900 } }], () => "s");
+  const p = provider(
+    [
+      { toolCalls: [{ name: "read_big", arguments: { n: 1 } }], usage: { input: 1000, output: 10, cacheRead: 0 } },
+      { text: "done", usage: { input: 1200, output: 12, cacheRead: 900 } },
+    ],
+    () => "s",
+  );
   const agent = longTask(p, recordingOutput());
   agent.settings.context.budgetTokens = 100_000;
   await agent.send("go", new AbortController().signal);

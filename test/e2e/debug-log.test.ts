@@ -30,7 +30,21 @@ test("--verbose: request, proxy, status, timings, retry and bodies; key and prox
     const config = join(work.path, "fast-retry.toml");
     await Bun.write(config, "[retry]\nbase_delay_ms = 10\njitter = false\n");
     const run = await runHey(
-      ["--base-url", `http://model.test:${port}/v1`, "-m", "m", "--api-key", "sk-secret-123", "--proxy", `http://alice:proxy-pw-9@127.0.0.1:${proxy.port}`, "--config", config, "--verbose", "-p", "hi"],
+      [
+        "--base-url",
+        `http://model.test:${port}/v1`,
+        "-m",
+        "m",
+        "--api-key",
+        "sk-secret-123",
+        "--proxy",
+        `http://alice:proxy-pw-9@127.0.0.1:${proxy.port}`,
+        "--config",
+        config,
+        "--verbose",
+        "-p",
+        "hi",
+      ],
       { cwd: work.path, env: { XDG_STATE_HOME: state } },
     );
     expect(run.code).toBe(0);
@@ -59,7 +73,10 @@ test("--verbose: request, proxy, status, timings, retry and bodies; key and prox
 test("HEY_LOG=debug does the same; a failed run logs its error", async () => {
   const state = join(work.path, "state-2");
   server.enqueue(jsonReply(400, { error: { message: "bad model name" } }));
-  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "hi", "--output", "json"], { cwd: work.path, env: { XDG_STATE_HOME: state, HEY_LOG: "debug" } });
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "hi", "--output", "json"], {
+    cwd: work.path,
+    env: { XDG_STATE_HOME: state, HEY_LOG: "debug" },
+  });
   expect(run.code).toBe(1);
   expect(jsonEvents(run.stdout).find((e) => e.type === "error")).toBeDefined();
   const { text } = logOf(state);
@@ -79,10 +96,13 @@ describe.each(["responses", "anthropic", "google"] as const)("%s with --verbose"
   test("the streamed answer still arrives whole, and its body is logged", async () => {
     const state = join(work.path, `state-${protocol}`);
     server.enqueue(textReply(protocol, "still streaming"));
-    const run = await runHey(["--base-url", baseUrlFor(protocol, server.url), "--protocol", protocol, "-m", "some-model", "--api-key", "key-abc-987", "-p", "hi", "--verbose"], {
-      cwd: work.path,
-      env: { XDG_STATE_HOME: state },
-    });
+    const run = await runHey(
+      ["--base-url", baseUrlFor(protocol, server.url), "--protocol", protocol, "-m", "some-model", "--api-key", "key-abc-987", "-p", "hi", "--verbose"],
+      {
+        cwd: work.path,
+        env: { XDG_STATE_HOME: state },
+      },
+    );
     expect(run).toMatchObject({ code: 0, stdout: "still streaming\n" });
     const { text } = logOf(state);
     expect(text).toContain("← body complete");

@@ -9,7 +9,11 @@ import { startModelServer, textOf, type ChatRequest } from "../helpers/model-ser
 import { eachTempDir } from "../helpers/fixtures.ts";
 
 // calls a tool on the first request of a run, then answers
-const model = startModelServer((req) => (req.messages.some((m) => m.role === "tool") || textOf(req.messages.at(-1)).startsWith("and") ? { text: "Done." } : { calls: [["bash", { command: "echo checked" }]] }));
+const model = startModelServer((req) =>
+  req.messages.some((m) => m.role === "tool") || textOf(req.messages.at(-1)).startsWith("and")
+    ? { text: "Done." }
+    : { calls: [["bash", { command: "echo checked" }]] },
+);
 afterAll(() => model.stop());
 const work = eachTempDir();
 const state = eachTempDir();
@@ -21,7 +25,12 @@ test("a 100 KB first prompt is sent whole once, then as its start and end; the s
   const cfg = join(work.path, "hey.toml");
   writeFileSync(cfg, "[agent]\nbudget_tokens = 10000\n"); // the first prompt may then take 5,000 tokens
   const log = Array.from({ length: 2000 }, (_, i) => `line ${String(i).padStart(4, "0")}: ${"x".repeat(40)}`).join("\n") + "\n";
-  const hey = (args: string[], stdin?: string) => runHey(["--base-url", model.baseUrl, "-m", "m", "--config", cfg, ...args], { cwd: work.path, env: { XDG_STATE_HOME: state.path }, ...(stdin ? { stdin } : {}) });
+  const hey = (args: string[], stdin?: string) =>
+    runHey(["--base-url", model.baseUrl, "-m", "m", "--config", cfg, ...args], {
+      cwd: work.path,
+      env: { XDG_STATE_HOME: state.path },
+      ...(stdin ? { stdin } : {}),
+    });
 
   const run = await hey(["summarize"], log);
   expect(run).toMatchObject({ code: 0, stdout: "Done.\n" });

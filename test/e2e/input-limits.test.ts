@@ -51,7 +51,9 @@ describe("stdin", () => {
     expect(run.stderr).toContain("hey: stdin: only the first 256 KB went into the prompt ([input] max_bytes); the rest was not read");
     const prompt = lastPrompt();
     const kept = Math.floor(DEFAULT_MAX / line.length) * line.length;
-    expect(prompt).toBe(`summarize\n\n\`\`\`stdin\n${stdin.slice(0, kept)}\`\`\`\n(truncated: showing the first ${kept} bytes of stdin; the rest was not read)`);
+    expect(prompt).toBe(
+      `summarize\n\n\`\`\`stdin\n${stdin.slice(0, kept)}\`\`\`\n(truncated: showing the first ${kept} bytes of stdin; the rest was not read)`,
+    );
     expect(server.sizes.at(-1)!).toBeLessThan(DEFAULT_MAX + 16_000); // + system prompt, tools, JSON escapes
   });
 
@@ -134,7 +136,10 @@ describe("@files", () => {
     ["a FIFO", "fifo", "a named pipe (FIFO)"],
   ])("%s is refused at once, without being opened", async (_name, target, kind) => {
     if (target === "fifo") Bun.spawnSync(["mkfifo", join(work.path, "fifo")]);
-    for (const args of [["-p", `@${target}`], ["-p", `look at @${target} please`]]) {
+    for (const args of [
+      ["-p", `@${target}`],
+      ["-p", `look at @${target} please`],
+    ]) {
       const started = performance.now();
       const run = await runHey([...adHoc(), ...args], { cwd: work.path, timeoutMs: 10_000 });
       expect(run.code).toBe(2);

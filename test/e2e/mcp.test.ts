@@ -33,7 +33,13 @@ const hey = (args: string[], env: Record<string, string> = {}) => runHey(args, {
 test("a server that takes 10 s to start: with a cached tool list the first request is not delayed; without, it waits startup_wait_ms (3 s) and no longer", async () => {
   await ensureBinary();
   const delay = join(home.path, "delay");
-  const m = model((req) => (lastTool(req) ? { text: `got ${resultText(lastTool(req))}` } : toolNames(req).includes("echo") ? { calls: [["echo", { text: "hi" }]] } : { text: "no echo tool" }));
+  const m = model((req) =>
+    lastTool(req)
+      ? { text: `got ${resultText(lastTool(req))}` }
+      : toolNames(req).includes("echo")
+        ? { calls: [["echo", { text: "hi" }]] }
+        : { text: "no echo tool" },
+  );
   writeConfig(provider(m.baseUrl) + fake("slow", "slow-start", delay)); // startup_wait_ms: the default, 3000
 
   // no cache yet, the server needs 10 s: the request waits 3 s, then goes without its tools
@@ -65,10 +71,23 @@ test("a server that takes 10 s to start: with a cached tool list the first reque
 
 test("two servers with the same tool name: both reach the model prefixed, with a warning; permission rules name them so (a denied one is not offered)", async () => {
   const m = model((req) => {
-    if (lastTool(req)) return { text: req.messages.filter((x) => x.role === "tool").map(resultText).join(" | ") };
-    return { calls: [["alpha_echo", { text: "a" }], ["beta_echo", { text: "b" }]] };
+    if (lastTool(req))
+      return {
+        text: req.messages
+          .filter((x) => x.role === "tool")
+          .map(resultText)
+          .join(" | "),
+      };
+    return {
+      calls: [
+        ["alpha_echo", { text: "a" }],
+        ["beta_echo", { text: "b" }],
+      ],
+    };
   });
-  writeConfig(provider(m.baseUrl) + fake("alpha", "ok", "alpha", "echo") + fake("beta", "ok", "beta", "echo,beta_only") + '\n[permission]\ndeny = ["alpha_*"]\n');
+  writeConfig(
+    provider(m.baseUrl) + fake("alpha", "ok", "alpha", "echo") + fake("beta", "ok", "beta", "echo,beta_only") + '\n[permission]\ndeny = ["alpha_*"]\n',
+  );
   const run = await hey(["-p", "echo twice"]);
   expect(run.code).toBe(0);
   const offered = toolNames(m.requests[0]!);
@@ -90,8 +109,15 @@ test("--output json reports each server in an mcp event (the array form of [mcp]
   const json = await hey(["-p", "hi", "--output", "json"]);
   const events = jsonEvents(json.stdout).filter((e) => e.type === "mcp");
   expect(events).toContainEqual({ type: "mcp", server: "alpha", state: "connected", tools: 1 });
-  expect(events).toContainEqual({ type: "mcp", server: "broken", state: "failed", error: "it exited with code 3 before it was ready\n  fatal: cannot open the database at /nope" });
-  expect(json.stderr).toContain("hey: MCP server broken failed, its tools are left out: it exited with code 3 before it was ready\n  fatal: cannot open the database at /nope\n");
+  expect(events).toContainEqual({
+    type: "mcp",
+    server: "broken",
+    state: "failed",
+    error: "it exited with code 3 before it was ready\n  fatal: cannot open the database at /nope",
+  });
+  expect(json.stderr).toContain(
+    "hey: MCP server broken failed, its tools are left out: it exited with code 3 before it was ready\n  fatal: cannot open the database at /nope\n",
+  );
   expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toHaveLength(1);
 
   const off = await hey(["-p", "hi", "--no-mcp"]);

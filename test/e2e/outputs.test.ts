@@ -22,7 +22,10 @@ test("a cut output is saved under $XDG_CACHE_HOME/hey/outputs/<session>/, privat
   // an output from another session, 8 days old, and one from yesterday
   const old = join(outputs, "0oldsession", "x.log");
   const recent = join(outputs, "0recentsession", "y.log");
-  for (const [file, days] of [[old, 8], [recent, 1]] as const) {
+  for (const [file, days] of [
+    [old, 8],
+    [recent, 1],
+  ] as const) {
     mkdirSync(join(file, ".."), { recursive: true });
     writeFileSync(file, "old output\n");
     const t = (Date.now() - days * 86_400_000) / 1000;

@@ -25,7 +25,12 @@ let server: ReplayServer;
 beforeEach(() => {
   work = tempDir("hey-cache-");
   // a.txt is small and b.txt large: pruning the first a.txt saves too little to pay for re-sending b.txt uncached
-  for (const [name, lines] of [["a", 3], ["b", 40], ["c", 20]] as const) writeFileSync(join(work.path, `${name}.txt`), `${name}: ${"some words of a file ".repeat(40)}\n`.repeat(lines));
+  for (const [name, lines] of [
+    ["a", 3],
+    ["b", 40],
+    ["c", 20],
+  ] as const)
+    writeFileSync(join(work.path, `${name}.txt`), `${name}: ${"some words of a file ".repeat(40)}\n`.repeat(lines));
   server = startReplayServer();
 });
 afterEach(() => {

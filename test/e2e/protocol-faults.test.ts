@@ -29,8 +29,16 @@ test("429 with Retry-After: 0, twice: the retries still wait 0.5 s and 1 s", asy
 });
 
 test.each([
-  ["an HTML page (a captive portal)", raw("text/html; charset=utf-8", "<html><body><h1>Sign in to the hotel Wi-Fi</h1></body></html>"), 'answered with text/html instead of a stream of events: "<html><body><h1>Sign in to the hotel Wi-Fi'],
-  ["a non-streaming JSON answer", raw("application/json", JSON.stringify({ id: "x", object: "chat.completion", choices: [] })), "answered with application/json instead of a stream of events"],
+  [
+    "an HTML page (a captive portal)",
+    raw("text/html; charset=utf-8", "<html><body><h1>Sign in to the hotel Wi-Fi</h1></body></html>"),
+    'answered with text/html instead of a stream of events: "<html><body><h1>Sign in to the hotel Wi-Fi',
+  ],
+  [
+    "a non-streaming JSON answer",
+    raw("application/json", JSON.stringify({ id: "x", object: "chat.completion", choices: [] })),
+    "answered with application/json instead of a stream of events",
+  ],
   ["malformed events", raw("text/event-stream", "data: {this is not json\n\n"), "the model's answer is malformed"],
 ])("%s: one request, no retry, a protocol error (exit 1)", async (_name, reply, said) => {
   const before = server.requests.length;

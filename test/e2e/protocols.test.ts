@@ -31,13 +31,45 @@ describe.each(["openai", "responses", "anthropic", "google"] as const)("%s", (pr
       ]),
       textReply(protocol, "The notes say 42."),
     );
-    const run = await runHey(["--base-url", baseUrlFor(protocol, server.url), "--protocol", protocol, "--api-key", "k-123", "-m", "some-model", "-p", "what do the notes say?", "--output", "json"], { cwd: work.path });
+    const run = await runHey(
+      [
+        "--base-url",
+        baseUrlFor(protocol, server.url),
+        "--protocol",
+        protocol,
+        "--api-key",
+        "k-123",
+        "-m",
+        "some-model",
+        "-p",
+        "what do the notes say?",
+        "--output",
+        "json",
+      ],
+      { cwd: work.path },
+    );
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const events = jsonEvents(run.stdout);
-    expect(events.map((e) => e.type)).toEqual(["session", "turn_start", "usage", "tool_call", "tool_call", "tool_result", "tool_result", "turn_start", "text_delta", "usage", "result", "done"]);
+    expect(events.map((e) => e.type)).toEqual([
+      "session",
+      "turn_start",
+      "usage",
+      "tool_call",
+      "tool_call",
+      "tool_result",
+      "tool_result",
+      "turn_start",
+      "text_delta",
+      "usage",
+      "result",
+      "done",
+    ]);
     const results = events.filter((e) => e.type === "tool_result");
-    expect(results.map((r) => [r.name, r.ok])).toEqual([["read_file", true], ["bash", true]]);
+    expect(results.map((r) => [r.name, r.ok])).toEqual([
+      ["read_file", true],
+      ["bash", true],
+    ]);
     expect(String(results[0]!.output)).toContain("the answer is 42");
     expect(String(results[1]!.output)).toContain("from-bash");
     expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "end", turns: 2 });

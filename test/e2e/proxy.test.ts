@@ -62,7 +62,10 @@ describe("through an HTTP proxy", () => {
 
   test("a proxy that refuses the credentials: clear error, password not shown", async () => {
     const proxy = await httpProxy({ username: "alice", password: "right" });
-    const run = await runHey([...viaModelTest(), "--proxy", `http://alice:wrong-pw@127.0.0.1:${proxy.port}`, "--output", "json"], { cwd: work.path, env: { HEY_MAX_RETRIES: "0" } });
+    const run = await runHey([...viaModelTest(), "--proxy", `http://alice:wrong-pw@127.0.0.1:${proxy.port}`, "--output", "json"], {
+      cwd: work.path,
+      env: { HEY_MAX_RETRIES: "0" },
+    });
     expect(run.code).toBe(1);
     expect(run.stdout + run.stderr).not.toContain("wrong-pw");
   });
@@ -85,7 +88,10 @@ describe("through a SOCKS5 proxy", () => {
 describe("direct connections", () => {
   test("NO_PROXY matches go straight to the server (which cannot resolve model.test)", async () => {
     const proxy = await httpProxy();
-    const run = await runHey([...viaModelTest(), "--output", "json"], { cwd: work.path, env: { HTTP_PROXY: proxy.url, NO_PROXY: "localhost,*.TEST", HEY_MAX_RETRIES: "0" } });
+    const run = await runHey([...viaModelTest(), "--output", "json"], {
+      cwd: work.path,
+      env: { HTTP_PROXY: proxy.url, NO_PROXY: "localhost,*.TEST", HEY_MAX_RETRIES: "0" },
+    });
     expect(run.code).toBe(1);
     expect(proxy.log).toEqual([]);
     expect(jsonEvents(run.stdout).find((e) => e.type === "error")).toMatchObject({ kind: "network" });
@@ -94,7 +100,10 @@ describe("direct connections", () => {
   test("loopback is always direct, whatever the proxy settings", async () => {
     const proxy = await httpProxy();
     server.enqueue(answer());
-    const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "hi"], { cwd: work.path, env: { HTTP_PROXY: proxy.url, ALL_PROXY: proxy.url } });
+    const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "hi"], {
+      cwd: work.path,
+      env: { HTTP_PROXY: proxy.url, ALL_PROXY: proxy.url },
+    });
     expect(run).toMatchObject({ code: 0, stdout: "via proxy\n" });
     expect(proxy.log).toEqual([]);
   });

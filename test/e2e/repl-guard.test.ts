@@ -45,7 +45,8 @@ const write = (path: string, text: string) => {
 const userConfig = (allow: string[]) =>
   `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${model.baseUrl}"\nmodels = ["m1"]\n[permission]\nallow = ${JSON.stringify(allow)}\n`;
 /** An MCP server that leaves a file behind when it starts: proof that it ran. */
-const touchingServer = (name: string, marker: string) => `[mcp.${name}]\ncommand = "${BUN}"\nargs = ["-e", "require('fs').writeFileSync('${marker}', 'ran')"]\n`;
+const touchingServer = (name: string, marker: string) =>
+  `[mcp.${name}]\ncommand = "${BUN}"\nargs = ["-e", "require('fs').writeFileSync('${marker}', 'ran')"]\n`;
 
 const flat = async (term: Term) => (await term.screen(ALL)).replace(/\s+/g, " ");
 
@@ -69,7 +70,9 @@ test("start-up: a user config widened since it was approved is shown and asked a
 
   const first = await openRepl();
   await first.waitFor("Use this change? (y/N)");
-  expect(await flat(first)).toContain(`${userConfigFile()} would give the agent more than you approved: + [permission] allow "bash: touch *" The agent can write this file, so hey asks. Use this change? (y/N)`);
+  expect(await flat(first)).toContain(
+    `${userConfigFile()} would give the agent more than you approved: + [permission] allow "bash: touch *" The agent can write this file, so hey asks. Use this change? (y/N)`,
+  );
   await answer(first, "n", /^›/m);
   expect(await flat(first)).toContain("hey: not used: the change above; the approved values are used (hey asks again at the next start or /reload)");
   expect((await first.screen(ALL)).split("Use this change? (y/N)").length).toBe(2); // asked once, drawn once
@@ -132,7 +135,9 @@ test("trust.json written behind hey's back: the trust question comes back, and a
 
   const first = await openRepl();
   await first.waitFor("Trust this project? (y/N)");
-  expect(await flat(first)).toContain(`hey: ${trustFile} trusts ${realpathSync(project.path)}, but that was not answered at hey's question (the file was changed outside hey): hey asks again`);
+  expect(await flat(first)).toContain(
+    `hey: ${trustFile} trusts ${realpathSync(project.path)}, but that was not answered at hey's question (the file was changed outside hey): hey asks again`,
+  );
   await answer(first, "y", /^›/m);
   await say(first, "hi", "ok");
   expect(systemOf(model.requests.at(-1)!)).toContain("- deploy: Ship it.");

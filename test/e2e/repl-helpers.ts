@@ -35,7 +35,11 @@ export function writeSession(stateHome: string, cwd: string, question: string, r
   mkdirSync(dir, { recursive: true });
   const id = newId();
   const said: Message = { id: newId(), role: "assistant", content: [{ type: "text", text: reply }] };
-  const lines = [{ type: "header" as const, id, cwd, created: new Date().toISOString(), version: "0.1.0" }, { type: "message" as const, message: userMessage(question) }, { type: "message" as const, message: said }];
+  const lines = [
+    { type: "header" as const, id, cwd, created: new Date().toISOString(), version: "0.1.0" },
+    { type: "message" as const, message: userMessage(question) },
+    { type: "message" as const, message: said },
+  ];
   writeFileSync(join(dir, `${id}.jsonl`), lines.map((l) => toLine(l)).join(""));
   return id;
 }

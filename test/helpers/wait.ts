@@ -10,7 +10,8 @@ const POLL_MS = 10;
  * first. The deadline is a safety net for a broken run, not a measure of anything.
  */
 export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  for (const end = Date.now() + timeoutMs; !(await check()); await Bun.sleep(POLL_MS)) if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  for (const end = Date.now() + timeoutMs; !(await check()); await Bun.sleep(POLL_MS))
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
 /** The first value `find()` returns that is not undefined, polled as `until` polls. */

@@ -77,7 +77,9 @@ describe("discovery", () => {
     symlinkSync(join(root, "secret"), join(root, "repo", "sub", "AGENTS.md"));
     const got = read(join(root, "repo", "sub"));
     expect(got.files.map((f) => f.text)).toEqual(["shared rules"]);
-    expect(got.warnings).toEqual([`${join(root, "repo", "sub", "AGENTS.md")} is a link to ${join(root, "secret")}, outside the project; left out of the prompt`]);
+    expect(got.warnings).toEqual([
+      `${join(root, "repo", "sub", "AGENTS.md")} is a link to ${join(root, "secret")}, outside the project; left out of the prompt`,
+    ]);
   });
 
   test.each([

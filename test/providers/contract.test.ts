@@ -163,25 +163,33 @@ describe.each(ADAPTERS)("$name", (adapter) => {
     expect(server.requests.length).toBe(before);
   });
 
-  test("a stream that stalls is aborted after idleTimeoutMs with a retryable network error, after the partial text", async () => {
-    server.enqueue(sseReply(adapter.stall, { hang: true }));
-    const p = await adapter.create(server.url, STALL_IDLE_MS);
-    const { events, error: thrown } = await drain(p.stream(request, new AbortController().signal)); // the server never ends it: only the watchdog does
-    expect(thrown).toBeInstanceOf(ProviderError);
-    expect(thrown).toMatchObject({ kind: "network", message: "no data from the model for 0.2 s" });
-    expect((thrown as ProviderError).retryable).toBe(true);
-    expect(events).toEqual([{ type: "text", delta: adapter.stallDelta }]);
-  }, HANG);
+  test(
+    "a stream that stalls is aborted after idleTimeoutMs with a retryable network error, after the partial text",
+    async () => {
+      server.enqueue(sseReply(adapter.stall, { hang: true }));
+      const p = await adapter.create(server.url, STALL_IDLE_MS);
+      const { events, error: thrown } = await drain(p.stream(request, new AbortController().signal)); // the server never ends it: only the watchdog does
+      expect(thrown).toBeInstanceOf(ProviderError);
+      expect(thrown).toMatchObject({ kind: "network", message: "no data from the model for 0.2 s" });
+      expect((thrown as ProviderError).retryable).toBe(true);
+      expect(events).toEqual([{ type: "text", delta: adapter.stallDelta }]);
+    },
+    HANG,
+  );
 
-  test("a server that sends headers and then nothing trips the idle watchdog too", async () => {
-    server.enqueue(sseReply([], { hang: true }));
-    const p = await adapter.create(server.url, 150);
-    const { events, error: thrown } = await drain(p.stream(request, new AbortController().signal)); // the server never ends it: only the watchdog does
-    expect(thrown).toBeInstanceOf(ProviderError);
-    expect(thrown).toMatchObject({ kind: "network", message: "no data from the model for 0.15 s" });
-    expect((thrown as ProviderError).retryable).toBe(true);
-    expect(events).toEqual([]);
-  }, HANG);
+  test(
+    "a server that sends headers and then nothing trips the idle watchdog too",
+    async () => {
+      server.enqueue(sseReply([], { hang: true }));
+      const p = await adapter.create(server.url, 150);
+      const { events, error: thrown } = await drain(p.stream(request, new AbortController().signal)); // the server never ends it: only the watchdog does
+      expect(thrown).toBeInstanceOf(ProviderError);
+      expect(thrown).toMatchObject({ kind: "network", message: "no data from the model for 0.15 s" });
+      expect((thrown as ProviderError).retryable).toBe(true);
+      expect(events).toEqual([]);
+    },
+    HANG,
+  );
 
   test("a slow stream whose events keep coming is not cut, however long it takes in total", async () => {
     server.enqueue(sseReply(adapter.slow, { delayMs: SLOW_GAP_MS }));

@@ -30,7 +30,9 @@ describe("the lock", () => {
     try {
       writeFileSync(`${path}.lock`, `${other.pid} ${hostname()}\n`);
       expect(() => lockSession(path)).toThrow(SessionLockedError);
-      expect(() => lockSession(path)).toThrow(`session s is in use by another hey (pid ${other.pid}); wait for it to finish or start a new session — if no other hey is running, delete ${path}.lock`);
+      expect(() => lockSession(path)).toThrow(
+        `session s is in use by another hey (pid ${other.pid}); wait for it to finish or start a new session — if no other hey is running, delete ${path}.lock`,
+      );
       expect(lockedByOther(path)).toBe(true);
     } finally {
       other.stop();
@@ -63,7 +65,15 @@ describe("the lock", () => {
 
   test("the writer takes the lock when it opens the file and gives it up on close", () => {
     const d = dir();
-    const w = createSessionWriter({ dir: d, id: "s1", cwd: "/", version: "1", warn: (m) => { throw new Error(m); } });
+    const w = createSessionWriter({
+      dir: d,
+      id: "s1",
+      cwd: "/",
+      version: "1",
+      warn: (m) => {
+        throw new Error(m);
+      },
+    });
     w.emit({ type: "message", message: userMessage("hi") });
     expect(readFileSync(join(d, "s1.jsonl.lock"), "utf8")).toStartWith(`${process.pid} `);
     w.close();
@@ -115,7 +125,9 @@ describe("damaged headers", () => {
     const { sessions, unreadable } = scanSessions(d);
     expect(sessions).toEqual([]);
     expect(unreadable).toEqual([{ id: "xyz", path, modified: expect.any(Number) }]);
-    expect(unreadableNote(unreadable)).toBe(`a session file has a damaged header and cannot be listed: ${path}; \`hey --resume ID\` opens one in this directory and repairs it`);
+    expect(unreadableNote(unreadable)).toBe(
+      `a session file has a damaged header and cannot be listed: ${path}; \`hey --resume ID\` opens one in this directory and repairs it`,
+    );
     expect(findSession(d, "xy").path).toBe(path);
 
     const resumed = resumeSession(path, "/work/here");

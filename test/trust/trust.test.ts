@@ -3,7 +3,18 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, readdirSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { approvalNotice, approvalQuestion, declinedNotice, decideTrust, parseTrust, readAnswer, trustQuestion, TrustFileError, untrustedNotice, withDecision } from "../../src/trust/policy.ts";
+import {
+  approvalNotice,
+  approvalQuestion,
+  declinedNotice,
+  decideTrust,
+  parseTrust,
+  readAnswer,
+  trustQuestion,
+  TrustFileError,
+  untrustedNotice,
+  withDecision,
+} from "../../src/trust/policy.ts";
 import { readApprovals, updateApprovals } from "../../src/config/approval-store.ts";
 import { gatedResources, projectKey, readTrust, recordTrust, settleTrust } from "../../src/trust/store.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -65,13 +76,21 @@ describe("trust.json format", () => {
   });
 
   test("the notice names what was skipped and how to trust", () => {
-    expect(untrustedNotice([".hey/config.toml"], undefined, "/t.json")).toBe("not loaded: .hey/config.toml (this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers)");
-    expect(untrustedNotice([".hey/config.toml", ".agents/skills/", ".hey/skills/"], false, "/t.json")).toBe("not loaded: .hey/config.toml, .agents/skills/ and .hey/skills/ (you said no in /t.json; --approve trusts it for one run)");
+    expect(untrustedNotice([".hey/config.toml"], undefined, "/t.json")).toBe(
+      "not loaded: .hey/config.toml (this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers)",
+    );
+    expect(untrustedNotice([".hey/config.toml", ".agents/skills/", ".hey/skills/"], false, "/t.json")).toBe(
+      "not loaded: .hey/config.toml, .agents/skills/ and .hey/skills/ (you said no in /t.json; --approve trusts it for one run)",
+    );
   });
 
   test("after a no, the notice says whether it was recorded or holds for this session only", () => {
-    expect(declinedNotice([".hey/skills/"], "/t.json", true)).toBe("not loaded: .hey/skills/ (your no is recorded in /t.json: remove this project's entry there to be asked again; --approve trusts it for one run)");
-    expect(declinedNotice([".hey/skills/"], "/t.json", false)).toBe("not loaded: .hey/skills/ (not trusted for this session only: nothing is recorded, and hey asks again next time; --approve trusts it for one run)");
+    expect(declinedNotice([".hey/skills/"], "/t.json", true)).toBe(
+      "not loaded: .hey/skills/ (your no is recorded in /t.json: remove this project's entry there to be asked again; --approve trusts it for one run)",
+    );
+    expect(declinedNotice([".hey/skills/"], "/t.json", false)).toBe(
+      "not loaded: .hey/skills/ (not trusted for this session only: nothing is recorded, and hey asks again next time; --approve trusts it for one run)",
+    );
   });
 });
 
@@ -147,7 +166,9 @@ describe("on disk", () => {
 
     test("the REPL asks once; the answer is recorded and holds for later runs, interactive or not", async () => {
       expect(await settle({ interactive: true, answer: "y" })).toMatchObject({ trusted: true, asked: true, resources: [".hey/config.toml"] });
-      expect(asked).toEqual([`${realpathSync(project)} has .hey/config.toml: project settings and skills can send your keys elsewhere and tell the agent what to run.\nTrust this project? (y/N) `]);
+      expect(asked).toEqual([
+        `${realpathSync(project)} has .hey/config.toml: project settings and skills can send your keys elsewhere and tell the agent what to run.\nTrust this project? (y/N) `,
+      ]);
       expect(await settle({ interactive: true, answer: "n" })).toMatchObject({ trusted: true, asked: false, stored: true });
       expect(await settle({ interactive: false })).toMatchObject({ trusted: true, asked: false });
       expect(asked.length).toBe(1);
@@ -156,7 +177,9 @@ describe("on disk", () => {
     test("no is remembered too; --approve overrides it for one run without changing it", async () => {
       expect(await settle({ interactive: true, answer: "n" })).toMatchObject({ trusted: false, asked: true });
       // said at once, in the session that asked: what was left out and how to change the answer
-      expect(warnings).toEqual([`not loaded: .hey/config.toml (your no is recorded in ${join(config, "trust.json")}: remove this project's entry there to be asked again; --approve trusts it for one run)`]);
+      expect(warnings).toEqual([
+        `not loaded: .hey/config.toml (your no is recorded in ${join(config, "trust.json")}: remove this project's entry there to be asked again; --approve trusts it for one run)`,
+      ]);
       expect(await settle({ interactive: true, answer: "y" })).toMatchObject({ trusted: false, stored: false, asked: false });
       expect(await settle({ interactive: false, approve: true })).toMatchObject({ trusted: true });
       expect(readTrust(join(config, "trust.json")).projects[realpathSync(project)]?.trusted).toBe(false);
@@ -164,7 +187,9 @@ describe("on disk", () => {
 
     test("Enter is a no for this session only: nothing is recorded, and the next run asks again", async () => {
       expect(await settle({ interactive: true, answer: "" })).toMatchObject({ trusted: false, asked: true, stored: undefined });
-      expect(warnings).toEqual([`not loaded: .hey/config.toml (not trusted for this session only: nothing is recorded, and hey asks again next time; --approve trusts it for one run)`]);
+      expect(warnings).toEqual([
+        `not loaded: .hey/config.toml (not trusted for this session only: nothing is recorded, and hey asks again next time; --approve trusts it for one run)`,
+      ]);
       expect(readdirSync(tmp.path)).not.toContain("config");
       expect(await settle({ interactive: true, answer: "y" })).toMatchObject({ trusted: true, asked: true });
       expect(asked.length).toBe(2);
@@ -190,7 +215,9 @@ describe("on disk", () => {
       mkdirSync(config, { recursive: true });
       writeFileSync(join(config, "trust.json"), JSON.stringify({ version: 1, projects: { [realpathSync(project)]: { trusted: true, decided: "" } } })); // written behind hey's back
       expect(await settle({ interactive: false })).toMatchObject({ trusted: false, stored: undefined });
-      expect(warnings[0]).toBe(`${join(config, "trust.json")} trusts ${realpathSync(project)}, but that was not answered at hey's question (the file was changed outside hey): its files are not loaded; the interactive prompt asks again, --approve trusts it for one run`);
+      expect(warnings[0]).toBe(
+        `${join(config, "trust.json")} trusts ${realpathSync(project)}, but that was not answered at hey's question (the file was changed outside hey): its files are not loaded; the interactive prompt asks again, --approve trusts it for one run`,
+      );
       expect(await settle({ interactive: true, answer: "y" })).toMatchObject({ trusted: true, asked: true });
       expect(await settle({ interactive: false })).toMatchObject({ trusted: true, asked: false }); // now answered at the question
     });

@@ -119,8 +119,17 @@ describe("signals", () => {
 
   test("during a turn: cancel it saying why, leave when it ends, and not wait past the grace; the first signal says what happened", () => {
     const busy = play([text("go"), key("enter")]).state;
-    const signalled = play([{ type: "signal", code: 129, why: "the terminal hung up (SIGHUP)" }, { type: "signal", code: 143, why: "terminated (SIGTERM)" }], busy);
-    expect(signalled.effects).toEqual([{ type: "abort", why: "the terminal hung up (SIGHUP)" }, { type: "grace", code: 129 }]);
+    const signalled = play(
+      [
+        { type: "signal", code: 129, why: "the terminal hung up (SIGHUP)" },
+        { type: "signal", code: 143, why: "terminated (SIGTERM)" },
+      ],
+      busy,
+    );
+    expect(signalled.effects).toEqual([
+      { type: "abort", why: "the terminal hung up (SIGHUP)" },
+      { type: "grace", code: 129 },
+    ]);
     expect(play([{ type: "ended", line: "go", quit: false }], signalled.state).effects.at(-1)).toEqual({ type: "leave", code: 129 });
   });
 

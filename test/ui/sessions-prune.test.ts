@@ -38,8 +38,19 @@ function session(cwd: string, ageDays: number): string {
   return id;
 }
 
-const base = { agent: {} as Agent, signal: new AbortController().signal, terminal: undefined, providers: () => [], switchModel: async () => {}, reload: async () => ({ ok: true, changes: [], errors: [], warnings: [] }), mcpStatus: async () => "" } as Omit<CommandContext, "here">;
-const ids = () => listSessions(sessions()).map((s) => s.id).sort();
+const base = {
+  agent: {} as Agent,
+  signal: new AbortController().signal,
+  terminal: undefined,
+  providers: () => [],
+  switchModel: async () => {},
+  reload: async () => ({ ok: true, changes: [], errors: [], warnings: [] }),
+  mcpStatus: async () => "",
+} as Omit<CommandContext, "here">;
+const ids = () =>
+  listSessions(sessions())
+    .map((s) => s.id)
+    .sort();
 
 test("prune acts on this directory's sessions only, and says so; their outputs go with them", async () => {
   const mine = [session(here, 40), session(here, 50)];
@@ -70,7 +81,9 @@ test("the session this hey is writing survives `prune 0d`, and the answer says i
   const t = (Date.now() - 1000) / 1000; // last written a second ago: old enough for "older than 0 days"
   utimesSync(w.path, t, t);
   try {
-    expect((await runCommand("/sessions prune 0d", ctx)).text).toBe("deleted 1 session of this directory older than 0 days; kept 1 session a running hey is using (this one, or another)");
+    expect((await runCommand("/sessions prune 0d", ctx)).text).toBe(
+      "deleted 1 session of this directory older than 0 days; kept 1 session a running hey is using (this one, or another)",
+    );
     expect(ids()).toEqual([id]);
     expect(ids()).not.toContain(earlier);
   } finally {
@@ -78,8 +91,19 @@ test("the session this hey is writing survives `prune 0d`, and the answer says i
   }
 });
 
-test.each(["/sessions prune", "/sessions prune all", "/sessions prune 30", "/sessions prune keep", "/sessions prune all all 30d", "/sessions prune 30d all", "/sessions prune keep 2 3", "/sessions all prune 30d"])("%p is refused, naming the forms", async (line) => {
+test.each([
+  "/sessions prune",
+  "/sessions prune all",
+  "/sessions prune 30",
+  "/sessions prune keep",
+  "/sessions prune all all 30d",
+  "/sessions prune 30d all",
+  "/sessions prune keep 2 3",
+  "/sessions all prune 30d",
+])("%p is refused, naming the forms", async (line) => {
   const r = await runCommand(line, ctx);
   expect(r.ok).toBe(false);
-  expect(r.text).toBe("hey: use /sessions [all], /sessions prune [all] 30d (delete those older than 30 days) or /sessions prune [all] keep 20 (all but the newest 20); without all, only this directory's sessions");
+  expect(r.text).toBe(
+    "hey: use /sessions [all], /sessions prune [all] 30d (delete those older than 30 days) or /sessions prune [all] keep 20 (all but the newest 20); without all, only this directory's sessions",
+  );
 });

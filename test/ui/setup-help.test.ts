@@ -6,7 +6,8 @@ import { resolveConfig } from "../../src/config/resolve.ts";
 import { setupHint, setupText } from "../../src/ui/setup-help.ts";
 
 type Env = Record<string, string | undefined>;
-const resolve = (toml: string, env: Env = {}) => resolveConfig(toml ? [{ source: "/l0.toml", data: TOML.parse(toml) as Record<string, unknown>, text: toml }] : [], env, {});
+const resolve = (toml: string, env: Env = {}) =>
+  resolveConfig(toml ? [{ source: "/l0.toml", data: TOML.parse(toml) as Record<string, unknown>, text: toml }] : [], env, {});
 
 describe("setup help", () => {
   test("the setup hint names the default (a local Ollama, qwen3), then key variables, the config file, --base-url", () => {
@@ -29,7 +30,14 @@ describe("setup help", () => {
   test.each([
     ["no server at the default Ollama", "", {}, "network", "connect ECONNREFUSED", "With no configuration hey talks to a local Ollama"],
     ["the model is not pulled", "", {}, "bad_request", 'request rejected (404): model "qwen3" not found', "run `ollama pull qwen3`"],
-    ["a local server by another name lacks the model", '[provider.local]\nbase_url = "http://localhost:8000/v1"\nmodels = ["m"]', {}, "bad_request", "request rejected (404): not found", "run `ollama pull m`"],
+    [
+      "a local server by another name lacks the model",
+      '[provider.local]\nbase_url = "http://localhost:8000/v1"\nmodels = ["m"]',
+      {},
+      "bad_request",
+      "request rejected (404): not found",
+      "run `ollama pull m`",
+    ],
     ["a hosted provider: no hint", "", { OPENAI_API_KEY: "k" }, "network", "connect ECONNREFUSED", undefined],
     ["a hosted provider's 404: no hint", "", { OPENAI_API_KEY: "k" }, "bad_request", "request rejected (404): not found", undefined],
   ])("setup hint: %s", (_name, toml, env, kind, message, hint) => {
