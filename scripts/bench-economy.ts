@@ -18,6 +18,7 @@ import { buildSystemPrompt } from "../src/prompt/system.ts";
 import corePrompt from "../src/prompt/system.md" with { type: "text" };
 import { toRequest } from "../src/providers/openai.ts";
 import { createCompressTool } from "../src/tools/compress.ts";
+import { agentSettings } from "../src/runtime.ts";
 import { createTools } from "../src/wire.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -62,7 +63,7 @@ export function tokenize(line) {
   return tokens;
 }
 `;
-const PARSER_FIXED = PARSER.replace('return Number(s.slice(1));', 'return -Number(s.slice(1));').replace('text.split(";")', 'text.split(",")');
+const PARSER_FIXED = PARSER.replace("return Number(s.slice(1));", "return -Number(s.slice(1));").replace('text.split(";")', 'text.split(",")');
 
 const FORMAT = `// Plain-text tables for the CLI.
 
@@ -110,8 +111,12 @@ const ports = parseList(config.ports); // "80,443" → [80, 443]
 
 Keep changes small and covered by a test; note user-visible changes in CHANGELOG.md.
 `;
-const README_FIXED = README.replace("- numbers may be negative: `offset = -5`", "- numbers may be negative: `offset = -5` (fixed in 1.4.1: the sign was dropped)");
-const CHANGELOG = "# Changelog\n\n## 1.4.1\n\n- parseNumber keeps the sign of negative numbers\n- parseList splits on commas, as documented\n- padCell pads to the full column width\n";
+const README_FIXED = README.replace(
+  "- numbers may be negative: `offset = -5`",
+  "- numbers may be negative: `offset = -5` (fixed in 1.4.1: the sign was dropped)",
+);
+const CHANGELOG =
+  "# Changelog\n\n## 1.4.1\n\n- parseNumber keeps the sign of negative numbers\n- parseList splits on commas, as documented\n- padCell pads to the full column width\n";
 
 const PARSER_TEST = `import { describe, expect, test } from "./testkit.mjs";
 import { parseList, parseNumber, parsePairs, tokenize } from "../src/parser.mjs";
@@ -218,7 +223,12 @@ function makeEconomyRepo(dir: string): void {
     ".gitignore": "dist/\nnode_modules/\n",
   };
   for (const [path, text] of Object.entries(files)) writeFileSync(join(dir, path), text);
-  for (const cmd of [["git", "init", "-q"], ["git", "add", "."], ["git", "-c", "user.email=b@b", "-c", "user.name=b", "commit", "-qm", "init"]]) Bun.spawnSync(cmd, { cwd: dir });
+  for (const cmd of [
+    ["git", "init", "-q"],
+    ["git", "add", "."],
+    ["git", "-c", "user.email=b@b", "-c", "user.name=b", "commit", "-qm", "init"],
+  ])
+    Bun.spawnSync(cmd, { cwd: dir });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -234,11 +244,17 @@ const SCRIPT: Step[] = [
   { call: ["read_file", { path: "src/parser.mjs" }] },
   { call: ["grep", { pattern: "parseList|parseNumber", path: "src" }] },
   { call: ["read_file", { path: "src/parsers.mjs" }] }, // a typo: fails
-  { text: "parseNumber drops the sign.", call: ["edit", { path: "src/parser.mjs", old_string: "return Number(s.slice(1));", new_string: "return -Number(s.slice(1));" }] },
+  {
+    text: "parseNumber drops the sign.",
+    call: ["edit", { path: "src/parser.mjs", old_string: "return Number(s.slice(1));", new_string: "return -Number(s.slice(1));" }],
+  },
   { call: TESTS },
   { call: ["read_file", { path: "src/parser.mjs" }] },
   { call: ["edit", { path: "src/parser.mjs", old_string: 'text.split(",").map(parseNumber)', new_string: 'text.split(", ").map(parseNumber)' }] }, // wrong old_string: fails
-  { text: "The list splits on semicolons, not commas.", call: ["edit", { path: "src/parser.mjs", old_string: 'text.split(";")', new_string: 'text.split(",")' }] },
+  {
+    text: "The list splits on semicolons, not commas.",
+    call: ["edit", { path: "src/parser.mjs", old_string: 'text.split(";")', new_string: 'text.split(",")' }],
+  },
   { call: TESTS },
   { text: "Two format failures left.", call: ["read_file", { path: "src/format.mjs" }] },
   { call: BUILD_CMD },
@@ -254,10 +270,21 @@ const SCRIPT: Step[] = [
   { call: ["read_file", { path: "docs/parser.md" }] }, // no such file: fails
   { call: BUILD_CMD },
   { call: ["read_file", { path: "README.md" }] },
-  { call: ["edit", { path: "README.md", old_string: "- numbers may be negative: `offset = -5`", new_string: "- numbers may be negative: `offset = -5` (fixed in 1.4.1: the sign was dropped)" }] },
+  {
+    call: [
+      "edit",
+      {
+        path: "README.md",
+        old_string: "- numbers may be negative: `offset = -5`",
+        new_string: "- numbers may be negative: `offset = -5` (fixed in 1.4.1: the sign was dropped)",
+      },
+    ],
+  },
   { call: TESTS },
   { call: ["bash", { command: "git diff --stat" }] },
-  { text: "Fixed three bugs: parseNumber kept no sign (src/parser.mjs:7), parseList split on ';' (src/parser.mjs:16), padCell padded one short (src/format.mjs:5). All 1,500 tests pass; the build is clean apart from the known warnings; CHANGELOG.md and README.md updated." },
+  {
+    text: "Fixed three bugs: parseNumber kept no sign (src/parser.mjs:7), parseList split on ';' (src/parser.mjs:16), padCell padded one short (src/format.mjs:5). All 1,500 tests pass; the build is clean apart from the known warnings; CHANGELOG.md and README.md updated.",
+  },
 ];
 /** Script steps whose call must fail (error purge material): three mistakes, and the test runs that exit 1 while tests still fail. */
 const FAILING = [1, 5, 7, 9, 11, 23];
@@ -295,7 +322,9 @@ function scriptedProvider(count: Count, seen?: (request: ModelRequest) => void, 
       const summary = request.tools.length === 0;
       if (summary) count.summaries++;
       const s: Step = summary
-        ? { text: "Fixing parser and format bugs found by node run-tests.mjs (4 failures at the start); parseNumber sign fixed in src/parser.mjs; remaining: parseList separator, padCell width." }
+        ? {
+            text: "Fixing parser and format bugs found by node run-tests.mjs (4 failures at the start); parseNumber sign fixed in src/parser.mjs; remaining: parseList separator, padCell width.",
+          }
         : (SCRIPT[step++] ?? { text: "(script exhausted)" });
       const message: Message = { id: newId(), role: "assistant", content: s.text ? [{ type: "text", text: s.text }] : [] };
       if (s.text) yield { type: "text", delta: s.text };
@@ -337,7 +366,7 @@ export async function session(dir: string, m: Mechanisms, seen?: (request: Model
   const count: Count = { requests: 0, summaries: 0, wire: 0, estimate: 0, maxWire: 0 };
   const tools = createTools(settings, { shell, raw: !m.filter });
   const agent: Agent = createAgent({
-    settings,
+    settings: agentSettings(settings),
     provider: scriptedProvider(count, seen, protocol),
     tools: () => (settings.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools),
     output: { emit: () => {} },
@@ -346,18 +375,27 @@ export async function session(dir: string, m: Mechanisms, seen?: (request: Model
     permission: () => undefined,
     taskNote: () => undefined,
   });
-  const result = await agent.send("The tests fail. Fix the bugs in src/, keep the build clean, and note the fixes in CHANGELOG.md and README.md.", new AbortController().signal);
+  const result = await agent.send(
+    "The tests fail. Fix the bugs in src/, keep the build clean, and note the fixes in CHANGELOG.md and README.md.",
+    new AbortController().signal,
+  );
 
   // completed: the answer given, the files as intended, the calls that should fail failed, the last test run passed
   const problems: string[] = [];
   if (result.stop !== "end" || result.turns !== SCRIPT.length) problems.push(`stopped ${result.stop} after ${result.turns} turns`);
-  const expected: Record<string, string> = { "src/parser.mjs": PARSER_FIXED, "src/format.mjs": FORMAT_FIXED, "README.md": README_FIXED, "CHANGELOG.md": CHANGELOG };
+  const expected: Record<string, string> = {
+    "src/parser.mjs": PARSER_FIXED,
+    "src/format.mjs": FORMAT_FIXED,
+    "README.md": README_FIXED,
+    "CHANGELOG.md": CHANGELOG,
+  };
   for (const [path, text] of Object.entries(expected)) if (readFileSync(join(dir, path), "utf8") !== text) problems.push(`${path} is not as expected`);
   const results = agent.messages.filter((x) => x.role === "tool");
   const failing = results.flatMap((r, i) => (r.isError ? [i] : []));
   if (JSON.stringify(failing) !== JSON.stringify(FAILING)) problems.push(`failed calls at steps ${failing.join(",")}, expected ${FAILING.join(",")}`);
   const lastTests = results[SCRIPT.findLastIndex((s) => s.call === TESTS)];
-  if (!lastTests || !textOf(lastTests).includes("[exit code 0]") || !textOf(lastTests).includes("1500 passed, 1500 total")) problems.push("the last test run did not pass");
+  if (!lastTests || !textOf(lastTests).includes("[exit code 0]") || !textOf(lastTests).includes("1500 passed, 1500 total"))
+    problems.push("the last test run did not pass");
   if (problems.length) throw new Error(`economy session ${JSON.stringify(m)} did not complete the task: ${problems.join("; ")}`);
   return { ...count, toolChars: results.reduce((n, r) => n + textOf(r).length, 0) };
 }

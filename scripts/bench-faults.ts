@@ -30,7 +30,7 @@ export async function faultsBench(hey: string, dir: string, env: Record<string, 
   const server = startMock(({ body }) => {
     const last = body.messages.at(-1)!;
     if (bashTurn && last.role !== "tool") {
-      const command = "awk 'BEGIN{for(i=1;i<=2300000;i++){ if(i==1150000) print \"error: the middle broke\"; else print \"compiling unit \" i } }'";
+      const command = 'awk \'BEGIN{for(i=1;i<=2300000;i++){ if(i==1150000) print "error: the middle broke"; else print "compiling unit " i } }\'';
       return toolCallSse([{ id: "call_1", name: "bash", args: { command } }]);
     }
     return textSse("ok");

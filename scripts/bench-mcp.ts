@@ -29,7 +29,8 @@ export async function mcpBench(hey: string, dir: string, env: Record<string, str
   const bun = join(ROOT, "node_modules", ".bin", "bun");
   const fake = join(ROOT, "test", "fixtures", "mcp", "fake-server.ts");
   let config = `[default]\nprovider = "mock"\nmodel = "m"\n[provider.mock]\nbase_url = "${mock.url}"\nmodels = ["m"]\n`;
-  for (let i = 1; i <= SERVERS; i++) config += `[mcp.s${i}]\ncommand = ${JSON.stringify(bun)}\nargs = ${JSON.stringify([fake, "ok", `s${i}`, `tool${i}a,tool${i}b`])}\n`;
+  for (let i = 1; i <= SERVERS; i++)
+    config += `[mcp.s${i}]\ncommand = ${JSON.stringify(bun)}\nargs = ${JSON.stringify([fake, "ok", `s${i}`, `tool${i}a,tool${i}b`])}\n`;
   writeFileSync(join(home, ".config", "hey", "config.toml"), config);
   const runEnv = { ...env, HOME: home };
   const once = async (extra: string[]) => {
@@ -64,7 +65,9 @@ if (import.meta.main) {
   try {
     const runs = Number(process.env.BENCH_RUNS ?? 30);
     const r = await mcpBench(await ensureBinary(), dir, { PATH: process.env.PATH ?? "/usr/bin:/bin", NO_COLOR: "1" }, { runs, warmup: 5 });
-    console.log(`mcp       start → first request, ${SERVERS} servers with a warm cache: ${r.on.toFixed(1)} ms (${r.tools.on} tools) vs --no-mcp ${r.off.toFixed(1)} ms (${r.tools.off} tools): +${(r.on - r.off).toFixed(1)} ms   (target ≤ 10 ms; ${runs} runs each, medians)`);
+    console.log(
+      `mcp       start → first request, ${SERVERS} servers with a warm cache: ${r.on.toFixed(1)} ms (${r.tools.on} tools) vs --no-mcp ${r.off.toFixed(1)} ms (${r.tools.off} tools): +${(r.on - r.off).toFixed(1)} ms   (target ≤ 10 ms; ${runs} runs each, medians)`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

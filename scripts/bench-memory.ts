@@ -13,7 +13,12 @@ const FILES = 24;
 function sourceFile(k: number, bytes: number): string {
   const lines = [`// module ${k}: generated for the memory benchmark`, `import { helper${(k + 1) % FILES} } from "./mod${(k + 1) % FILES}.ts";`, ""];
   for (let i = 0; lines.join("\n").length < bytes; i++)
-    lines.push(`export function step${k}_${i}(input: number[]): number {`, `  return input.reduce((sum, x) => sum + x * ${i + 1}, helper${(k + 1) % FILES}(${i}));`, "}", "");
+    lines.push(
+      `export function step${k}_${i}(input: number[]): number {`,
+      `  return input.reduce((sum, x) => sum + x * ${i + 1}, helper${(k + 1) % FILES}(${i}));`,
+      "}",
+      "",
+    );
   return lines.join("\n");
 }
 
@@ -55,7 +60,8 @@ export async function longSession(hey: string, dir: string, env: Record<string, 
     const cmd = [hey, "--base-url", server.url, "-m", "m", "--max-turns", String(TURNS + 100), "--output", "json", "-p", "check every module under src/"];
     const run = await runMeasured(cmd, { cwd: work, env: { ...env, XDG_STATE_HOME: join(dir, "long-state") }, timeoutMs: 170_000 });
     const done = jsonEvents(run.stdout).at(-1);
-    if (run.code !== 0 || done?.type !== "done" || done.turns !== TURNS + 1) throw new Error(`500-turn run failed (exit ${run.code}): ${JSON.stringify(done)} ${run.stderr.slice(0, 500)}`);
+    if (run.code !== 0 || done?.type !== "done" || done.turns !== TURNS + 1)
+      throw new Error(`500-turn run failed (exit ${run.code}): ${JSON.stringify(done)} ${run.stderr.slice(0, 500)}`);
     return { ...run, agentRequests, summaries, maxBody, stdoutBytes: run.stdout.length };
   } finally {
     server.stop();
@@ -65,7 +71,10 @@ export async function longSession(hey: string, dir: string, env: Record<string, 
 /** The 5-turn read → run → edit → run → answer task of test/e2e-task.test.ts, `runs` times. */
 export async function shortTask(hey: string, dir: string, env: Record<string, string>, runs: number) {
   const script = [
-    toolCallSse([{ id: "c1", name: "read_file", args: { path: "math.test.mjs" } }, { id: "c2", name: "read_file", args: { path: "math.mjs" } }]),
+    toolCallSse([
+      { id: "c1", name: "read_file", args: { path: "math.test.mjs" } },
+      { id: "c2", name: "read_file", args: { path: "math.mjs" } },
+    ]),
     toolCallSse([{ id: "c3", name: "bash", args: { command: "node math.test.mjs" } }]),
     toolCallSse([{ id: "c4", name: "edit", args: { path: "math.mjs", old_string: "return a - b;", new_string: "return a + b;" } }]),
     toolCallSse([{ id: "c5", name: "bash", args: { command: "node math.test.mjs" } }]),
@@ -83,7 +92,8 @@ export async function shortTask(hey: string, dir: string, env: Record<string, st
       const cmd = [hey, "--base-url", server.url, "-m", "m", "--output", "json", "-p", "the test fails, fix it"];
       const run = await runMeasured(cmd, { cwd: work, env: { ...env, XDG_STATE_HOME: join(dir, "task-state") }, timeoutMs: 30_000 });
       const done = jsonEvents(run.stdout).at(-1);
-      if (run.code !== 0 || done?.turns !== 5 || readFileSync(join(work, "math.mjs"), "utf8") !== FIXED) throw new Error(`short task failed (exit ${run.code}): ${run.stderr.slice(0, 500)}`);
+      if (run.code !== 0 || done?.turns !== 5 || readFileSync(join(work, "math.mjs"), "utf8") !== FIXED)
+        throw new Error(`short task failed (exit ${run.code}): ${run.stderr.slice(0, 500)}`);
       results.push(run);
     }
   } finally {

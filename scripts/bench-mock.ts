@@ -54,7 +54,11 @@ export const textSse = (text: string, promptTokens = 100) => sse([chatChunk({ co
 export function toolCallSse(calls: { id: string; name: string; args: unknown }[], promptTokens = 100): string {
   const chunks = calls.flatMap((c, index) => {
     const json = JSON.stringify(c.args);
-    return [chatChunk({ toolCall: { index, id: c.id, name: c.name, arguments: "" } }), chatChunk({ toolCall: { index, arguments: json.slice(0, 7) } }), chatChunk({ toolCall: { index, arguments: json.slice(7) } })];
+    return [
+      chatChunk({ toolCall: { index, id: c.id, name: c.name, arguments: "" } }),
+      chatChunk({ toolCall: { index, arguments: json.slice(0, 7) } }),
+      chatChunk({ toolCall: { index, arguments: json.slice(7) } }),
+    ];
   });
   return sse([...chunks, chatChunk({ finish: "tool_calls" }), usage(promptTokens)]);
 }
@@ -72,7 +76,15 @@ export const isSummaryRequest = (body: ChatBody) => !body.tools || body.tools.le
  */
 export async function runMeasured(cmd: string[], opts: { cwd: string; env: Record<string, string>; timeoutMs: number }) {
   const t0 = performance.now();
-  const proc = Bun.spawn(cmd, { cwd: opts.cwd, env: opts.env, stdin: "ignore", stdout: "pipe", stderr: "pipe", timeout: opts.timeoutMs, killSignal: "SIGKILL" });
+  const proc = Bun.spawn(cmd, {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: opts.timeoutMs,
+    killSignal: "SIGKILL",
+  });
   let hwm = 0;
   const status = `/proc/${proc.pid}/status`;
   const sample = () => {

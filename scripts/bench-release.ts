@@ -53,7 +53,11 @@ const QUERIES: [string, Record<string, unknown>][] = [
 
 async function grepBench(tree: string, cache: string) {
   const ctx: ToolContext = { cwd: tree, signal: new AbortController().signal };
-  const host = hostTarget(process.platform, process.arch, Boolean((process.report?.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime));
+  const host = hostTarget(
+    process.platform,
+    process.arch,
+    Boolean((process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header?.glibcVersionRuntime),
+  );
   const bytes = host && (await ripgrepBinary(host.ripgrep, { fetch: false }));
   if (!bytes) throw new Error("no @vscode/ripgrep for this machine in node_modules: run npm ci");
   let t0 = performance.now();
@@ -63,7 +67,9 @@ async function grepBench(tree: string, cache: string) {
   await installRipgrep(bytes, cache, process.platform === "win32");
   const verify = performance.now() - t0;
   const version = (rg: string) => Bun.spawnSync([rg, "--version"]).stdout.toString().split("\n")[0];
-  console.log(`grep      embedded ripgrep (${version(embedded)}): first use writes ${mb(bytes.length)} to the cache in ${ms(extract)}; later processes verify it in ${ms(verify)}`);
+  console.log(
+    `grep      embedded ripgrep (${version(embedded)}): first use writes ${mb(bytes.length)} to the cache in ${ms(extract)}; later processes verify it in ${ms(verify)}`,
+  );
 
   const onPath = Bun.which("rg");
   const engines: [string, ReturnType<typeof createGrepTool>][] = [
@@ -96,17 +102,30 @@ async function releaseBinaryGrep(tree: string, dir: string) {
   const server = startReplayServer();
   try {
     server.enqueue(
-      sseReply(sse([chatChunk({ toolCall: { index: 0, id: "c1", name: "grep", arguments: JSON.stringify({ pattern: "needle_rare" }) } }), chatChunk({ finish: "tool_calls" })])),
+      sseReply(
+        sse([
+          chatChunk({ toolCall: { index: 0, id: "c1", name: "grep", arguments: JSON.stringify({ pattern: "needle_rare" }) } }),
+          chatChunk({ finish: "tool_calls" }),
+        ]),
+      ),
       sseReply(sse([chatChunk({ content: "ok" }), chatChunk({ finish: "stop" })])),
     );
     mkdirSync(join(dir, "empty"));
     const t0 = performance.now();
-    const proc = Bun.spawn([bin, "--base-url", `${server.url}/v1`, "-m", "m", "-p", "grep"], { cwd: tree, env: { PATH: join(dir, "empty"), HOME: dir, XDG_CACHE_HOME: join(dir, "xdg") }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([bin, "--base-url", `${server.url}/v1`, "-m", "m", "-p", "grep"], {
+      cwd: tree,
+      env: { PATH: join(dir, "empty"), HOME: dir, XDG_CACHE_HOME: join(dir, "xdg") },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [out, code] = await Promise.all([proc.stdout.text(), proc.exited]);
     const elapsed = performance.now() - t0;
-    const tool = (server.requests[1]?.body as { messages: { role: string; content: string }[] } | undefined)?.messages.find((m) => m.role === "tool")?.content ?? "";
+    const tool =
+      (server.requests[1]?.body as { messages: { role: string; content: string }[] } | undefined)?.messages.find((m) => m.role === "tool")?.content ?? "";
     const extracted = existsSync(join(dir, "xdg", "hey"));
-    console.log(`release   dist/hey-linux-x64, PATH empty: exit ${code}, answer ${JSON.stringify(out.trim())}, grep found ${tool.split("\n").filter((l) => l.includes("needle_rare")).length} lines, embedded rg extracted: ${extracted}; whole run ${ms(elapsed)}`);
+    console.log(
+      `release   dist/hey-linux-x64, PATH empty: exit ${code}, answer ${JSON.stringify(out.trim())}, grep found ${tool.split("\n").filter((l) => l.includes("needle_rare")).length} lines, embedded rg extracted: ${extracted}; whole run ${ms(elapsed)}`,
+    );
   } finally {
     server.stop();
   }
@@ -125,7 +144,10 @@ async function sizes(dir: string) {
       continue;
     }
     const out = join(dir, `hello-${t.id}`);
-    const p = Bun.spawn([process.execPath, "build", "--compile", "--minify", `--target=${t.bun}`, join(dir, "hello.ts"), "--outfile", out], { stdout: "ignore", stderr: "pipe" });
+    const p = Bun.spawn([process.execPath, "build", "--compile", "--minify", `--target=${t.bun}`, join(dir, "hello.ts"), "--outfile", out], {
+      stdout: "ignore",
+      stderr: "pipe",
+    });
     if ((await p.exited) !== 0) throw new Error(await p.stderr.text());
     const helloFile = existsSync(out) ? out : `${out}.exe`;
     const hello = new Uint8Array(readFileSync(helloFile));

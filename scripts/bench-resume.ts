@@ -48,7 +48,15 @@ export async function resumeBench(hey: string, dir: string, env: Record<string, 
     for (let i = 0; i < opts.warmup + opts.runs; i++) {
       seen = [];
       t0 = performance.now();
-      const p = Bun.spawn(cmd, { cwd: work, env: { ...env, XDG_STATE_HOME: state }, stdin: "ignore", stdout: "ignore", stderr: "pipe", timeout: 30_000, killSignal: "SIGKILL" });
+      const p = Bun.spawn(cmd, {
+        cwd: work,
+        env: { ...env, XDG_STATE_HOME: state },
+        stdin: "ignore",
+        stdout: "ignore",
+        stderr: "pipe",
+        timeout: 30_000,
+        killSignal: "SIGKILL",
+      });
       const [code, stderr] = await Promise.all([p.exited, p.stderr.text()]);
       if (code !== 0) throw new Error(`resume run exited ${code}: ${stderr}`);
       const grown = statSync(path).size - big.bytes;
@@ -90,7 +98,11 @@ export async function hugePromptResume(hey: string, dir: string, env: Record<str
   writeHugePromptSession(sessions, work, 200);
   const server = startMock(() => textSse("Continuing."));
   try {
-    const run = await runMeasured([hey, "--base-url", server.url, "-m", "m", "-c", "-p", "next"], { cwd: work, env: { ...env, XDG_STATE_HOME: state }, timeoutMs: 60_000 });
+    const run = await runMeasured([hey, "--base-url", server.url, "-m", "m", "-c", "-p", "next"], {
+      cwd: work,
+      env: { ...env, XDG_STATE_HOME: state },
+      timeoutMs: 60_000,
+    });
     if (run.code !== 0) throw new Error(`huge-prompt resume exited ${run.code}: ${run.stderr}`);
     return run;
   } finally {

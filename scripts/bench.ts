@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { ensureBinary } from "../test/helpers/e2e.ts";
 import { longSession, shortTask } from "./bench-memory.ts";
 import { hugePromptResume, resumeBench } from "./bench-resume.ts";
+import { testPolicy } from "../test/helpers/settings.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const WARMUP = 5;
@@ -104,14 +105,19 @@ async function turnOverhead() {
   const { chooseShell } = await import("../src/tools/shell.ts");
   const { prepare, newCompactionState } = await import("../src/context/compaction.ts");
   const state = newCompactionState();
-  const policy = { budgetTokens: 1_000_000, dedup: true, purgeErrorsAfter: 4, compressTool: true };
+  const policy = testPolicy({ budgetTokens: 1_000_000 });
   type Message = import("../src/kernel/ir.ts").Message;
   const settings = defaultSettingsForTest();
   const tools = createTools(settings, { shell: chooseShell({ platform: process.platform, findOnPath: () => "/bin/sh" }), raw: false });
   const history: Message[] = [{ id: newId(), role: "user", content: [{ type: "text", text: "fix the failing tests in src/" }] }];
   for (let i = 0; history.length < 200; i++) {
     const id = `call_${i}`;
-    history.push({ id: newId(), role: "assistant", content: [{ type: "text", text: "Checking the next file." }], toolCalls: [{ id, name: "echo", arguments: JSON.stringify({ path: `src/file${i}.ts` }) }] });
+    history.push({
+      id: newId(),
+      role: "assistant",
+      content: [{ type: "text", text: "Checking the next file." }],
+      toolCalls: [{ id, name: "echo", arguments: JSON.stringify({ path: `src/file${i}.ts` }) }],
+    });
     history.push({ id: newId(), role: "tool", toolCallId: id, toolName: "echo", content: [{ type: "text", text: "x".repeat(1500) + "\n".repeat(40) }] });
   }
   const TURNS = 200;
@@ -139,7 +145,11 @@ async function turnOverhead() {
     provider,
     output: { emit: () => trimmed() },
     context: async (history: Message[], signal: AbortSignal) => ({
-      ...(await prepare(history, { state, policy, nudgeThreshold: 0.7, provider, output: { emit: () => {} }, tools: [...tools, echo], system: "system prompt", taskNote: () => undefined, now: Date.now }, signal)),
+      ...(await prepare(
+        history,
+        { state, policy, provider, output: { emit: () => {} }, tools: [...tools, echo], system: "system prompt", taskNote: () => undefined, now: Date.now },
+        signal,
+      )),
       tools: [...tools, echo],
     }),
     signal: new AbortController().signal,
@@ -171,20 +181,32 @@ try {
   const { mcpBench } = await import("./bench-mcp.ts");
   mkdirSync(join(dir, "mcp"));
   const mc = await mcpBench(hey, join(dir, "mcp"), env, { runs: RUNS, warmup: WARMUP });
-  console.log(`mcp       start → first request, 3 servers with a warm cache: ${fmt(mc.on)} (${mc.tools.on} tools) vs --no-mcp ${fmt(mc.off)} (${mc.tools.off} tools): +${fmt(mc.on - mc.off)}   (target ≤ 10 ms)`);
+  console.log(
+    `mcp       start → first request, 3 servers with a warm cache: ${fmt(mc.on)} (${mc.tools.on} tools) vs --no-mcp ${fmt(mc.off)} (${mc.tools.off} tools): +${fmt(mc.on - mc.off)}   (target ≤ 10 ms)`,
+  );
   const { idleCpu } = await import("./bench-idle.ts");
   const idle = await idleCpu();
   const own = await idleCpu({ BUN_GC_TIMER_DISABLE: "1" });
-  console.log(`idle      REPL at an empty prompt: ${idle.cpuMs.toFixed(0)} ms of CPU in ${(idle.idleMs / 1000).toFixed(1)} s (Bun's 1 Hz GC timer); ${own.cpuMs.toFixed(0)} ms with it off   (target 0; a clock tick is 10 ms)`);
+  console.log(
+    `idle      REPL at an empty prompt: ${idle.cpuMs.toFixed(0)} ms of CPU in ${(idle.idleMs / 1000).toFixed(1)} s (Bun's 1 Hz GC timer); ${own.cpuMs.toFixed(0)} ms with it off   (target 0; a clock tick is 10 ms)`,
+  );
   const o = await turnOverhead();
-  console.log(`loop      agent overhead per turn at 200 messages: ${o.perTurn.toFixed(2)} ms (request body ${(o.bodyBytes / 1024).toFixed(0)} KB)   (target ≤ 5 ms)`);
+  console.log(
+    `loop      agent overhead per turn at 200 messages: ${o.perTurn.toFixed(2)} ms (request body ${(o.bodyBytes / 1024).toFixed(0)} KB)   (target ≤ 5 ms)`,
+  );
 
   mkdirSync(join(dir, "resume"));
   const rs = await resumeBench(hey, join(dir, "resume"), toolEnv, { runs: RESUME_RUNS, warmup: 1 });
   const describe = (r: (typeof rs.requests)[number]) =>
-    r.summary ? `compaction summary ${kb(r.bytes)} (${r.messages} messages, a transcript of ${r.transcribed} session messages)` : `agent request ${kb(r.bytes)} (${r.messages} messages)`;
-  console.log(`resume    hey -c on ${num(rs.count)} messages (${mb(rs.fileBytes)}): start → first request byte ${fmt(median(rs.firsts))}, → first agent request ${fmt(median(rs.chats))}   (${RESUME_RUNS} runs; target ≤ 300 ms)`);
-  console.log(`resume    first request ${kb(rs.requests[0]!.bytes)} (${rs.requests[0]!.summary ? "a compaction summary" : "the agent request"}); requests of one resume: ${rs.requests.map(describe).join("; then ")}`);
+    r.summary
+      ? `compaction summary ${kb(r.bytes)} (${r.messages} messages, a transcript of ${r.transcribed} session messages)`
+      : `agent request ${kb(r.bytes)} (${r.messages} messages)`;
+  console.log(
+    `resume    hey -c on ${num(rs.count)} messages (${mb(rs.fileBytes)}): start → first request byte ${fmt(median(rs.firsts))}, → first agent request ${fmt(median(rs.chats))}   (${RESUME_RUNS} runs; target ≤ 300 ms)`,
+  );
+  console.log(
+    `resume    first request ${kb(rs.requests[0]!.bytes)} (${rs.requests[0]!.summary ? "a compaction summary" : "the agent request"}); requests of one resume: ${rs.requests.map(describe).join("; then ")}`,
+  );
 
   mkdirSync(join(dir, "huge"));
   const huge = await hugePromptResume(hey, join(dir, "huge"), toolEnv);
@@ -193,10 +215,14 @@ try {
   mkdirSync(join(dir, "memory"));
   const long = await longSession(hey, join(dir, "memory"), toolEnv);
   const how = long.fromProc ? "VmHWM" : "ru_maxrss, counts the bench's own RSS";
-  console.log(`memory    500-turn session: peak RSS ${mb(long.peakRss)} (${how}), ${(long.ms / 1000).toFixed(1)} s, ${long.agentRequests} requests + ${long.summaries} summaries, largest request ${kb(long.maxBody)}   (target ≤ 150 MB)`);
+  console.log(
+    `memory    500-turn session: peak RSS ${mb(long.peakRss)} (${how}), ${(long.ms / 1000).toFixed(1)} s, ${long.agentRequests} requests + ${long.summaries} summaries, largest request ${kb(long.maxBody)}   (target ≤ 150 MB)`,
+  );
   const tasks = await shortTask(hey, join(dir, "memory"), toolEnv, TASK_RUNS);
   const rss = tasks.map((t) => t.peakRss);
-  console.log(`memory    short task (read, run, edit, run, answer): peak RSS ${mb(median(rss))} (max ${mb(Math.max(...rss))}; ${TASK_RUNS} runs of ${fmt(median(tasks.map((t) => t.ms)))})   (target ≤ 60 MB)`);
+  console.log(
+    `memory    short task (read, run, edit, run, answer): peak RSS ${mb(median(rss))} (max ${mb(Math.max(...rss))}; ${TASK_RUNS} runs of ${fmt(median(tasks.map((t) => t.ms)))})   (target ≤ 60 MB)`,
+  );
 
   const { faultsBench } = await import("./bench-faults.ts");
   for (const f of await faultsBench(hey, join(dir, "memory"), toolEnv))
@@ -205,8 +231,12 @@ try {
   const { economyBench } = await import("./bench-economy.ts");
   mkdirSync(join(dir, "economy"));
   const e = await economyBench(join(dir, "economy"));
-  console.log(`tokens    ${e.turns}-request noisy session, Σ request tokens (chat body bytes / 4): on ${num(e.on.wire)}, off ${num(e.off.wire)}: ${fewer(e.on.wire, e.off.wire)}   (target ≥ 40 % fewer; task completed in all 4 runs)`);
-  console.log(`tokens    filter only ${fewer(e.filter.wire, e.off.wire)}, dedup + error purge only ${fewer(e.dcp.wire, e.off.wire)}; hey's own estimate on ${num(e.on.estimate)} vs off ${num(e.off.estimate)}: ${fewer(e.on.estimate, e.off.estimate)}; largest request on ${num(e.on.maxWire)}, off ${num(e.off.maxWire)}; ${e.on.summaries} summaries`);
+  console.log(
+    `tokens    ${e.turns}-request noisy session, Σ request tokens (chat body bytes / 4): on ${num(e.on.wire)}, off ${num(e.off.wire)}: ${fewer(e.on.wire, e.off.wire)}   (target ≥ 40 % fewer; task completed in all 4 runs)`,
+  );
+  console.log(
+    `tokens    filter only ${fewer(e.filter.wire, e.off.wire)}, dedup + error purge only ${fewer(e.dcp.wire, e.off.wire)}; hey's own estimate on ${num(e.on.estimate)} vs off ${num(e.off.estimate)}: ${fewer(e.on.estimate, e.off.estimate)}; largest request on ${num(e.on.maxWire)}, off ${num(e.off.maxWire)}; ${e.on.summaries} summaries`,
+  );
 
   const { cacheBench, cacheLines } = await import("./bench-cache.ts");
   mkdirSync(join(dir, "cache"));

@@ -38,7 +38,14 @@ export async function build(outfile = join(DIST, "hey"), opts: { releaseKey?: st
   const rg = host && (await ripgrepBinary(host.ripgrep, { fetch: false }));
   if (!rg) console.warn(`note: no @vscode/ripgrep package for ${process.platform}-${process.arch} in node_modules: dist/hey has no ripgrep inside`);
   const stage = opts.releaseKey ? "host-test-key" : "host";
-  await compile({ outfile, stage, targetId: host?.id, rg: rg && { name: ripgrepName(host.id), bytes: rg }, info: await buildInfo(), releaseKey: opts.releaseKey });
+  await compile({
+    outfile,
+    stage,
+    targetId: host?.id,
+    rg: rg && { name: ripgrepName(host.id), bytes: rg },
+    info: await buildInfo(),
+    releaseKey: opts.releaseKey,
+  });
 }
 
 interface CompileJob {
@@ -64,7 +71,12 @@ async function compile(job: CompileJob): Promise<void> {
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(stage, { recursive: true });
   try {
-    const defines = { HEY_COMMIT: job.info.commit, HEY_BUILD_DATE: job.info.date.toISOString().slice(0, 10), ...(job.targetId ? { HEY_TARGET: job.targetId } : {}), ...(job.releaseKey ? { HEY_RELEASE_KEY: job.releaseKey } : {}) };
+    const defines = {
+      HEY_COMMIT: job.info.commit,
+      HEY_BUILD_DATE: job.info.date.toISOString().slice(0, 10),
+      ...(job.targetId ? { HEY_TARGET: job.targetId } : {}),
+      ...(job.releaseKey ? { HEY_RELEASE_KEY: job.releaseKey } : {}),
+    };
     const cmd = [process.execPath, "build", ...FLAGS, ...(job.bunTarget ? [`--target=${job.bunTarget}`] : [])];
     for (const [name, value] of Object.entries(defines)) cmd.push("--define", `${name}=${JSON.stringify(value)}`);
     if (job.rg) {
@@ -108,7 +120,9 @@ export async function buildAll(): Promise<Asset[]> {
     await compileTarget(target, outfile, info);
     const asset = packAsset(target.id, new Uint8Array(await Bun.file(outfile).arrayBuffer()), info.date);
     assets.push(asset);
-    console.log(`${target.id.padEnd(15)} ${mb(statSync(outfile).size)} binary, ${mb(asset.bytes.length)} ${asset.name}  (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    console.log(
+      `${target.id.padEnd(15)} ${mb(statSync(outfile).size)} binary, ${mb(asset.bytes.length)} ${asset.name}  (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+    );
   }
   writeRelease(release, assets);
   return assets;

@@ -74,7 +74,7 @@ export function anthropicBlocks(body: { tools?: object[]; system?: string | obje
   else for (const b of body.system ?? []) out.push(block(b));
   for (const m of body.messages) {
     if (typeof m.content === "string") out.push({ text: m.role + m.content, breakpoint: false });
-    else m.content.forEach((b, i) => out.push(i === 0 ? { ...block(b), text: m.role + block(b).text } : block(b)));
+    else for (const [i, b] of m.content.entries()) out.push(i === 0 ? { ...block(b), text: m.role + block(b).text } : block(b));
   }
   return out;
 }

@@ -35,7 +35,14 @@ export const sha256 = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").upda
 export function writeRelease(dir: string, assets: Asset[]): string {
   mkdirSync(dir, { recursive: true });
   for (const a of assets) writeFileSync(join(dir, a.name), a.bytes);
-  const sums = formatSums(new Map(assets.flatMap((a) => [[a.name, sha256(a.bytes)], [a.binary.name, a.binary.sha256]])));
+  const sums = formatSums(
+    new Map(
+      assets.flatMap((a) => [
+        [a.name, sha256(a.bytes)],
+        [a.binary.name, a.binary.sha256],
+      ]),
+    ),
+  );
   writeFileSync(join(dir, "SHA256SUMS"), sums);
   return sums;
 }

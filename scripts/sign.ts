@@ -39,7 +39,9 @@ export async function signRelease(dir: string, pem: string, trusted: string = PR
   const { privateKey, publicKey } = loadKey(pem);
   const expected = parsePublicKey(trusted);
   if (formatPublicKey(publicKey) !== formatPublicKey(expected))
-    throw new Error(`this key (${await fingerprint(publicKey)}) is not hey's release key (${await fingerprint(expected)}): a release signed with it would be refused by every hey; run --rotate to change keys`);
+    throw new Error(
+      `this key (${await fingerprint(publicKey)}) is not hey's release key (${await fingerprint(expected)}): a release signed with it would be refused by every hey; run --rotate to change keys`,
+    );
   const der = privateKey.export({ type: "pkcs8", format: "der" });
   const key = await crypto.subtle.importKey("pkcs8", new Uint8Array(der), { name: "Ed25519" }, false, ["sign"]);
   const sums = new Uint8Array(readFileSync(join(dir, SUMS_FILE)));
@@ -83,7 +85,11 @@ if (import.meta.main) {
     const rotateFile = value("--rotate");
     if (rotateFile) {
       const changed = rotate(readFileSync(rotateFile, "utf8"));
-      console.log(changed.length ? `the release key is now ${formatPublicKey(loadKey(readFileSync(rotateFile, "utf8")).publicKey)} in ${changed.join(", ")}` : "that key is already hey's release key");
+      console.log(
+        changed.length
+          ? `the release key is now ${formatPublicKey(loadKey(readFileSync(rotateFile, "utf8")).publicKey)} in ${changed.join(", ")}`
+          : "that key is already hey's release key",
+      );
     } else {
       const keyFile = value("--key");
       const pem = keyFile ? readFileSync(keyFile, "utf8") : process.env.HEY_RELEASE_SIGNING_KEY;

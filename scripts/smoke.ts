@@ -24,10 +24,27 @@ const TARGETS: Target[] = [
   { protocol: "openai", keyVars: ["OPENAI_API_KEY"], baseUrl: "https://api.openai.com/v1", model: "gpt-5.5" },
   { protocol: "responses", keyVars: ["OPENAI_API_KEY"], baseUrl: "https://api.openai.com/v1", model: "gpt-5.5" },
   { protocol: "anthropic", keyVars: ["ANTHROPIC_API_KEY"], baseUrl: "https://api.anthropic.com/v1", model: "claude-sonnet-4-5" },
-  { protocol: "google", keyVars: ["GEMINI_API_KEY", "GOOGLE_API_KEY"], baseUrl: "https://generativelanguage.googleapis.com/v1beta", model: "gemini-3-flash-preview" },
+  {
+    protocol: "google",
+    keyVars: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
+    baseUrl: "https://generativelanguage.googleapis.com/v1beta",
+    model: "gemini-3-flash-preview",
+  },
 ];
 /** Passed to hey from this environment: how the network is reached, not who the user is. */
-const NETWORK_VARS = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS"];
+const NETWORK_VARS = [
+  "HTTPS_PROXY",
+  "https_proxy",
+  "HTTP_PROXY",
+  "http_proxy",
+  "ALL_PROXY",
+  "all_proxy",
+  "NO_PROXY",
+  "no_proxy",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "NODE_EXTRA_CA_CERTS",
+];
 const PROMPT = "Reply with exactly one word: pong";
 const TIMEOUT_MS = 120_000; // a reasoning model may think a while even about one word
 
@@ -62,11 +79,18 @@ async function smoke(target: Target, env: Record<string, string | undefined>, bi
         return [];
       }
     });
-    const text = events.filter((e) => e.type === "text_delta").map((e) => String(e.text)).join("");
+    const text = events
+      .filter((e) => e.type === "text_delta")
+      .map((e) => String(e.text))
+      .join("");
     const error = events.find((e) => e.type === "error");
     const where = `${protocol} (${model} at ${baseUrl}, key from ${keyVar})`;
     if (code === 0 && /pong/i.test(text)) return { protocol, outcome: "ok", line: `✓ ${where}: "${text.trim()}" in ${seconds} s` };
-    const why = error ? String(error.message) : code === 0 ? `the answer was "${text.trim()}", not pong` : `exit ${code}: ${stderr.trim().split("\n").at(-1) ?? ""}`;
+    const why = error
+      ? String(error.message)
+      : code === 0
+        ? `the answer was "${text.trim()}", not pong`
+        : `exit ${code}: ${stderr.trim().split("\n").at(-1) ?? ""}`;
     return { protocol, outcome: "failed", line: `✗ ${where}: ${why}` };
   } finally {
     rmSync(home, { recursive: true, force: true });

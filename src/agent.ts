@@ -1,21 +1,36 @@
-// One conversation: its messages, the current provider and settings, the context state and the
-// loop's dependencies. The one-shot run and the REPL drive it through `send`; slash commands change
-// its model and effort through `switchModel` and `setEffort`. Nothing outside this file writes it:
-// the rest of hey sees read-only views.
+// One conversation: its messages, the current provider and the agent's own settings, the context
+// state and the loop's dependencies. The one-shot run and the REPL drive it through `send`; the
+// runtime changes its model and effort through `switchModel` and `setEffort`. Nothing outside this
+// file writes it: the rest of hey sees read-only views. It knows no configuration file: its
+// settings are values (runtime.ts makes them from the configuration; lib.ts has defaults).
 import { compactNow, correctEstimate, newCompactionState, prepare, SummaryError, type CompactionState, type PrepareDeps } from "./context/compaction.ts";
 import type { Summary } from "./context/view.ts";
 import { learnWindow } from "./context/window.ts";
-import { configuredWindow, type Settings } from "./config/settings.ts";
 import { adaptHistory } from "./kernel/adapt-history.ts";
 import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type ToolSpec, type Usage } from "./kernel/ir.ts";
-import { runLoop, type RunResult } from "./kernel/loop.ts";
+import { runLoop, type LoopDeps, type RunResult } from "./kernel/loop.ts";
 import { usageCounts, type Output } from "./kernel/output.ts";
 import { ProviderError, type ModelRequest, type Provider, type StreamEvent } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
+import type { RetryPolicy } from "./kernel/retry.ts";
+import type { ContextPolicy } from "./context/view.ts";
+
+/** What the agent runs with, besides its provider: resolved values, not the configuration. */
+export interface AgentSettings {
+  /** the model in use as `-m` names it (`[provider.NAME]` and model): what the `model` event and the session record */
+  model: { provider: string; model: string };
+  /** `[agent]`: requests per run, parallel calls, the run's token cap */
+  limits: LoopDeps["limits"];
+  retry: RetryPolicy;
+  /** how each request's context is built (context/policy.ts makes it from the settings) */
+  context: ContextPolicy;
+  /** the effort sent with each request; undefined = the provider's configured default */
+  effort?: Effort;
+}
 
 export interface AgentParts {
-  settings: Settings;
+  settings: AgentSettings;
   provider: Provider;
   /**
    * the tools of the next request, asked before each one: `/reload` and MCP servers that connect
@@ -44,7 +59,7 @@ export interface AgentUsage {
 
 export interface Agent {
   readonly messages: readonly Message[];
-  readonly settings: Settings;
+  readonly settings: AgentSettings;
   readonly provider: Provider;
   /** the effort sent with each request; undefined = the provider's configured default */
   readonly effort: Effort | undefined;
@@ -55,10 +70,10 @@ export interface Agent {
   /** summarizes everything that may be summarized now (`/compact`); false when there is nothing to */
   compact(instructions: string | undefined, signal: AbortSignal): Promise<boolean>;
   /**
-   * goes on with these settings and provider (`/model`, `/reload`), keeping the conversation; emits
-   * a `model` event when the provider or model changed
+   * goes on with this provider and these settings (`/model`, `/reload`), keeping the conversation;
+   * emits a `model` event when the model changed
    */
-  switchModel(settings: Settings, provider: Provider): void;
+  switchModel(provider: Provider, settings: AgentSettings): void;
   setEffort(effort: Effort | undefined): void;
 }
 
@@ -73,7 +88,13 @@ export function createAgent(parts: AgentParts): Agent {
   const counted: Output = {
     emit(event) {
       if (event.type === "usage") {
-        const u = { input: event.input_tokens, output: event.output_tokens, cacheRead: event.cache_read_tokens, cacheWrite: event.cache_write_tokens, reasoning: event.reasoning_tokens };
+        const u = {
+          input: event.input_tokens,
+          output: event.output_tokens,
+          cacheRead: event.cache_read_tokens,
+          cacheWrite: event.cache_write_tokens,
+          reasoning: event.reasoning_tokens,
+        };
         usage = { total: addUsage(usage.total, u), last: u, requests: usage.requests + 1 };
         correctEstimate(compaction, u.input);
       }
@@ -85,22 +106,16 @@ export function createAgent(parts: AgentParts): Agent {
     usage = { ...usage, total: addUsage(usage.total, u), requests: usage.requests + 1 };
     parts.output.emit({ type: "usage", ...usageCounts(u) });
   };
-  const prepareDeps = (output: Output, tools: ToolSpec[]): PrepareDeps => {
-    const c = settings.compaction;
-    const window = configuredWindow(settings);
-    return {
-      state: compaction,
-      policy: { budgetTokens: settings.agent.budgetTokens, dedup: c.dedup, purgeErrorsAfter: c.purgeErrorsAfter, compressTool: c.compressTool },
-      nudgeThreshold: c.nudgeThreshold,
-      provider,
-      output,
-      tools,
-      system: parts.system(),
-      taskNote: parts.taskNote,
-      ...(window !== undefined ? { window } : {}),
-      now: Date.now,
-    };
-  };
+  const prepareDeps = (output: Output, tools: ToolSpec[]): PrepareDeps => ({
+    state: compaction,
+    policy: settings.context,
+    provider,
+    output,
+    tools,
+    system: parts.system(),
+    taskNote: parts.taskNote,
+    now: Date.now,
+  });
 
   /**
    * The provider of the loop's requests: a request the model answers with a context-length error
@@ -122,12 +137,24 @@ export function createAgent(parts: AgentParts): Agent {
         } catch (e) {
           if (started || !(e instanceof ProviderError) || e.kind !== "context_length") throw e;
           const before = compaction.last?.estimate ?? 0;
-          compaction.window = learnWindow(e.overflow ?? {}, before, compaction.window ?? configuredWindow(settings));
+          compaction.window = learnWindow(e.overflow ?? {}, before, compaction.window ?? settings.context.window);
           if (e.overflow?.prompt) correctEstimate(compaction, e.overflow.prompt);
           if (attempt > 1) throw e;
           const prepared = await prepare(messages, prepareDeps(counted, request.tools), signal, { deterministic: true });
-          request = { ...request, system: prepared.system, messages: adaptHistory(prepared.messages, provider), ...(prepared.note ? { note: prepared.note } : {}) };
-          parts.output.emit({ type: "compaction", kind: "window", window: compaction.window, tokens_before: before, tokens_after: compaction.last?.estimate ?? 0, error: e.message });
+          request = {
+            ...request,
+            system: prepared.system,
+            messages: adaptHistory(prepared.messages, provider),
+            ...(prepared.note ? { note: prepared.note } : {}),
+          };
+          parts.output.emit({
+            type: "compaction",
+            kind: "window",
+            window: compaction.window,
+            tokens_before: before,
+            tokens_after: compaction.last?.estimate ?? 0,
+            error: e.message,
+          });
         }
       }
     },
@@ -166,7 +193,7 @@ export function createAgent(parts: AgentParts): Agent {
         signal,
         cwd: parts.cwd,
         ...(parts.pathOf ? { pathOf: parts.pathOf } : {}),
-        limits: { maxTurns: settings.agent.maxTurns, parallelTools: settings.agent.parallelTools, maxRunTokens: settings.agent.maxRunTokens },
+        limits: settings.limits,
         retry: settings.retry,
         permission: parts.permission,
         effort,
@@ -184,13 +211,13 @@ export function createAgent(parts: AgentParts): Agent {
       }
       return true;
     },
-    switchModel(next, nextProvider) {
-      const changed = next.provider.name !== settings.provider.name || next.model !== settings.model;
+    switchModel(nextProvider, next) {
+      const changed = next.model.provider !== settings.model.provider || next.model.model !== settings.model.model;
       settings = next;
       provider = nextProvider;
       effort = next.effort;
       if (changed) compaction.window = undefined; // what the old model's errors taught says nothing about this one
-      if (changed) parts.output.emit({ type: "model", provider: next.provider.name, model: next.model });
+      if (changed) parts.output.emit({ type: "model", provider: next.model.provider, model: next.model.model });
     },
     setEffort(next) {
       effort = next;

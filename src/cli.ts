@@ -1,5 +1,6 @@
 // Command-line flags (SPEC §2): parsing, validation and the help text. No I/O.
-import { EFFORTS, PROTOCOLS, type Effort, type Protocol } from "./kernel/ir.ts";
+import type { ConfigFlags } from "./config/settings.ts";
+import { EFFORTS, PROTOCOLS } from "./kernel/ir.ts";
 import pkg from "../package.json" with { type: "json" };
 
 export const VERSION: string = pkg.version;
@@ -13,26 +14,30 @@ export function exitFor(stop: "end" | "length" | "max_turns" | "max_run_tokens" 
   return stop === "interrupted" ? EXIT.interrupted : EXIT.runtime;
 }
 
-/** What a run cancelled by a signal says happened (its error, the results of the calls it cut short); Ctrl-C says "interrupted by user". */
-export const SIGNAL_REASON = { SIGTERM: "terminated (SIGTERM)", SIGHUP: "the terminal hung up (SIGHUP)" } as const;
-
 const OUTPUTS = ["text", "json"] as const;
 
+/** What the command line chose for a run besides the configuration: wire.ts builds the run with it. */
+export interface RunFlags {
+  output: (typeof OUTPUTS)[number];
+  /** --raw: no bash output filtering */
+  raw: boolean;
+  /** false with --no-skills */
+  skills: boolean;
+  /** false with --no-mcp */
+  mcp: boolean;
+  /** --proxy: above every other proxy setting (net/proxy.ts) */
+  proxy?: string;
+}
+
+/** The command line, parsed: the flags grouped by what takes them, so each part goes where it is used. */
 export interface CliArgs {
   print: boolean;
-  output: (typeof OUTPUTS)[number];
-  effort?: Effort;
-  model?: string;
-  baseUrl?: string;
-  protocol?: Protocol;
-  apiKey?: string;
+  run: RunFlags;
+  /** the flags that take part in configuration (SPEC §3): -m, --base-url, --protocol, --api-key, -t, --max-turns, --max-run-tokens */
+  flags: ConfigFlags;
+  /** --config FILE */
   config?: string;
-  proxy?: string;
-  maxTurns?: number;
-  maxRunTokens?: number;
-  noMcp: boolean;
-  noSkills: boolean;
-  raw: boolean;
+  /** --approve: the project's .hey/ is trusted for this run */
   approve: boolean;
   continue: boolean;
   resume?: string;
@@ -84,9 +89,7 @@ const OPTIONS = {
 type OptionName = keyof typeof OPTIONS;
 type Values = { -readonly [K in OptionName]?: (typeof OPTIONS)[K]["type"] extends "boolean" ? boolean : string };
 
-const SHORT = new Map<string, OptionName>(
-  Object.entries(OPTIONS).flatMap(([name, spec]) => ("short" in spec ? [[spec.short, name as OptionName]] : [])),
-);
+const SHORT = new Map<string, OptionName>(Object.entries(OPTIONS).flatMap(([name, spec]) => ("short" in spec ? [[spec.short, name as OptionName]] : [])));
 
 /**
  * Splits argv into option values and positionals: `--name`, `--name=value`, `--name value`,
@@ -103,8 +106,7 @@ function splitArgs(argv: string[]): { values: Values; positionals: string[] } {
       return;
     }
     const value = inline ?? next();
-    if (value === undefined || (inline === undefined && value.startsWith("-") && value !== "-"))
-      throw new UsageError(`${flagName(name)} needs a value`);
+    if (value === undefined || (inline === undefined && value.startsWith("-") && value !== "-")) throw new UsageError(`${flagName(name)} needs a value`);
     (values as Record<string, unknown>)[name] = value;
   };
   for (let i = 0; i < argv.length; i++) {
@@ -223,19 +225,23 @@ export function parseCli(argv: string[]): CliArgs {
   const files = words.filter((w) => w.length > 1 && w.startsWith("@")).map((w) => w.slice(1));
   return {
     print: v.print ?? false,
-    output: oneOf("--output", v.output ?? "text", OUTPUTS),
-    effort: v.effort === undefined ? undefined : oneOf("-t/--effort", v.effort, EFFORTS),
-    model: model(v.model),
-    baseUrl: v["base-url"] === undefined ? undefined : url("--base-url", v["base-url"]),
-    protocol: v.protocol === undefined ? undefined : oneOf("--protocol", v.protocol, PROTOCOLS),
-    apiKey: v["api-key"],
+    run: {
+      output: oneOf("--output", v.output ?? "text", OUTPUTS),
+      raw: v.raw ?? false,
+      skills: !v["no-skills"],
+      mcp: !v["no-mcp"],
+      proxy: nonEmpty("--proxy", v.proxy),
+    },
+    flags: {
+      model: model(v.model),
+      baseUrl: v["base-url"] === undefined ? undefined : url("--base-url", v["base-url"]),
+      protocol: v.protocol === undefined ? undefined : oneOf("--protocol", v.protocol, PROTOCOLS),
+      apiKey: v["api-key"],
+      effort: v.effort === undefined ? undefined : oneOf("-t/--effort", v.effort, EFFORTS),
+      maxTurns: v["max-turns"] === undefined ? undefined : positiveInt("--max-turns", v["max-turns"]),
+      maxRunTokens: v["max-run-tokens"] === undefined ? undefined : positiveInt("--max-run-tokens", v["max-run-tokens"]),
+    },
     config: nonEmpty("--config", v.config),
-    proxy: nonEmpty("--proxy", v.proxy),
-    maxTurns: v["max-turns"] === undefined ? undefined : positiveInt("--max-turns", v["max-turns"]),
-    maxRunTokens: v["max-run-tokens"] === undefined ? undefined : positiveInt("--max-run-tokens", v["max-run-tokens"]),
-    noMcp: v["no-mcp"] ?? false,
-    noSkills: v["no-skills"] ?? false,
-    raw: v.raw ?? false,
     approve: v.approve ?? false,
     continue: v.continue ?? false,
     resume: nonEmpty("--resume", v.resume),
@@ -281,7 +287,6 @@ function url(flag: string, value: string): string {
   } catch {
     throw new UsageError(`${flag} must be a URL such as http://127.0.0.1:11434/v1 (got "${value}")`);
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
-    throw new UsageError(`${flag} must be an http:// or https:// URL (got "${value}")`);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new UsageError(`${flag} must be an http:// or https:// URL (got "${value}")`);
   return value;
 }

@@ -43,14 +43,21 @@ export function fetchFor(settings: Settings, cliProxy: string | undefined, env: 
 }
 
 /** The provider for `settings`, `model` and the stream's idle timeout, through `fetchImpl` (its certificates unchecked when the provider says `insecure`). */
-export function providerFor(settings: ProviderSettings, model: string, effort: Effort | undefined, fetchImpl: typeof fetch, idleTimeoutMs?: number): Promise<Provider> {
-  const { protocol, baseUrl, apiKey, apiKeyVar, headers, maxTokens, legacyThinking, apiVersion, compat } = settings;
-  const through = settings.insecure ? unverified(fetchImpl) : fetchImpl;
-  return createProvider({ protocol, baseUrl, model, apiKey, apiKeyVar, headers, maxTokens, effort, legacyThinking, apiVersion, compat, fetch: through, idleTimeoutMs });
+export function providerFor(
+  settings: ProviderSettings,
+  model: string,
+  effort: Effort | undefined,
+  fetchImpl: typeof fetch,
+  idleTimeoutMs?: number,
+): Promise<Provider> {
+  // the endpoint's own keys are the adapter's options; the rest are hey's (which models, where it was defined)
+  const { name: _name, models: _models, effort: _default, preset: _preset, insecure, contextWindow: _window, source: _source, ...endpoint } = settings;
+  return createProvider({ ...endpoint, model, effort, fetch: insecure ? unverified(fetchImpl) : fetchImpl, idleTimeoutMs });
 }
 
 /** `fetchImpl` without TLS certificate verification (a provider's `insecure = true`, warned about on every run). */
 function unverified(fetchImpl: typeof fetch): typeof fetch {
-  const insecure = (input: string | URL | Request, init?: BunFetchRequestInit) => fetchImpl(input, { ...init, tls: { ...init?.tls, rejectUnauthorized: false } });
+  const insecure = (input: string | URL | Request, init?: BunFetchRequestInit) =>
+    fetchImpl(input, { ...init, tls: { ...init?.tls, rejectUnauthorized: false } });
   return Object.assign(insecure, { preconnect: fetchImpl.preconnect });
 }

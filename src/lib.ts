@@ -1,7 +1,33 @@
-// hey's kernel for embedding (the seed's `lib.rs`): the message IR, the Provider / Tool / Output
-// interfaces, the agent loop, the four protocol adapters behind `createProvider`, and the
-// built-in tools. Nothing here reads configuration, the terminal or the environment: the
-// embedder passes everything in. The CLI (main.ts → run.ts → wire.ts) is one such embedder.
+// hey for embedding (the seed's `lib.rs`): an agent in a few lines — `createAgent` with hey's
+// defaults (its tools, system prompt, retries, context management), the permission check, the
+// session writer and MCP servers — over the kernel (message IR, Provider / Tool / Output, the
+// loop) and the four protocol adapters behind `createProvider`. Nothing here reads configuration
+// files or the terminal: the embedder passes in what differs. The CLI (main.ts → run.ts → wire.ts)
+// builds its agent from its configuration instead; examples/embed.ts builds one from this file.
+import { platform } from "node:os";
+import { createAgent as agentOf, type Agent, type AgentSettings } from "./agent.ts";
+import { MCP_SERVER_KEYS, resolveTable, SECTIONS } from "./config/keys.ts";
+import type { McpServerSettings } from "./config/settings.ts";
+import { places } from "./fs/places.ts";
+import type { Message } from "./kernel/ir.ts";
+import type { Output } from "./kernel/output.ts";
+import type { Provider } from "./kernel/provider.ts";
+import type { Tool } from "./kernel/tool.ts";
+import type { PermissionCheck } from "./kernel/tool-calls.ts";
+import { createMcpManager, type McpManager } from "./mcp/manager.ts";
+import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
+import { createToolStore } from "./mcp/store.ts";
+import { compileRules, decide, validateRules } from "./permission/rules.ts";
+import corePrompt from "./prompt/system.md" with { type: "text" };
+import { buildSystemPrompt } from "./prompt/system.ts";
+import { createBashTool } from "./tools/bash.ts";
+import { createEditTool } from "./tools/edit.ts";
+import { createGrepTool } from "./tools/grep.ts";
+import { createReadFileTool } from "./tools/read-file.ts";
+import { chooseShell, type ShellChoice } from "./tools/shell.ts";
+import { createWriteFileTool } from "./tools/write-file.ts";
+import pkg from "../package.json" with { type: "json" };
+
 export {
   EFFORTS,
   PROTOCOLS,
@@ -25,11 +51,14 @@ export {
   type Usage,
 } from "./kernel/ir.ts";
 export { ProviderError, type ModelRequest, type Provider, type ProviderErrorKind, type StreamEvent } from "./kernel/provider.ts";
-export type { Tool, ToolContext, ToolResult } from "./kernel/tool.ts";
+export { toolError, type Tool, type ToolContext, type ToolResult } from "./kernel/tool.ts";
 export { fanOut, type AgentEvent, type ErrorKind, type Output, type RunStop, type UsageCounts } from "./kernel/output.ts";
-export { MAX_TURNS_PROMPT, runLoop, type LoopDeps, type RequestContext, type RunResult } from "./kernel/loop.ts";
+export { runLoop, type LoopDeps, type RequestContext, type RunResult } from "./kernel/loop.ts";
+export { MAX_TURNS_PROMPT, type HandOffLimit } from "./kernel/hand-off.ts";
 export type { PermissionCheck } from "./kernel/tool-calls.ts";
 export type { RetryPolicy } from "./kernel/retry.ts";
+export type { Agent, AgentSettings, AgentUsage } from "./agent.ts";
+export type { ContextPolicy } from "./context/view.ts";
 export { createProvider, type ProviderOptions } from "./providers/create.ts";
 export { createBashTool, type BashToolOptions } from "./tools/bash.ts";
 export { createEditTool } from "./tools/edit.ts";
@@ -37,3 +66,151 @@ export { createGrepTool } from "./tools/grep.ts";
 export { createReadFileTool } from "./tools/read-file.ts";
 export { createWriteFileTool } from "./tools/write-file.ts";
 export { chooseShell, type ShellChoice } from "./tools/shell.ts";
+export { createSessionWriter, type SessionWriter } from "./sessions/writer.ts";
+export type { McpManager } from "./mcp/manager.ts";
+
+/** What an embedded agent is built from: a provider, and whatever should differ from hey's defaults. */
+export interface AgentOptions {
+  provider: Provider;
+  /** the project the tools work in; default: the current directory */
+  cwd?: string;
+  /** the tools of each request; default: hey's five (bash, read_file, write_file, edit, grep) for `cwd` */
+  tools?: Tool[] | ((signal: AbortSignal) => Tool[] | Promise<Tool[]>);
+  /** where the run's events go (a display, `createSessionWriter`, several with `fanOut`); default: nowhere */
+  output?: Output;
+  /** the system prompt; default: hey's, for `cwd` */
+  system?: string;
+  /** whether a tool call may run (`permissionCheck`); default: every call runs */
+  permission?: PermissionCheck;
+  /** the loop's limits, retries and context management, each part replacing the default's */
+  settings?: Partial<AgentSettings>;
+  /** a conversation to continue */
+  history?: Message[];
+}
+
+/** hey's defaults (config/keys.ts) for an agent over `provider`: 20 turns, retries with backoff, a 40k-token context budget with pruning. */
+export function defaultAgentSettings(provider: Provider): AgentSettings {
+  const agent = resolveTable(SECTIONS.agent, undefined);
+  return {
+    model: { provider: provider.protocol, model: provider.model },
+    limits: { maxTurns: agent.maxTurns, parallelTools: agent.parallelTools },
+    retry: resolveTable(SECTIONS.retry, undefined),
+    context: { ...resolveTable(SECTIONS.compaction, undefined), budgetTokens: agent.budgetTokens },
+  };
+}
+
+/** The shell hey's bash tool runs on this machine: `sh` (Windows: `sh` on PATH, else PowerShell). */
+export function defaultShell(): ShellChoice {
+  return chooseShell({ platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined });
+}
+
+/** hey's five built-in tools, as the CLI configures them by default. */
+export function defaultTools(shell: ShellChoice = defaultShell()): Tool[] {
+  const tools = resolveTable(SECTIONS.tools, undefined);
+  return [
+    createBashTool({ shell, timeoutMs: tools.bashTimeoutMs, filter: tools.bashFilter, raw: false }),
+    createReadFileTool(),
+    createWriteFileTool(),
+    createEditTool(),
+    createGrepTool(),
+  ];
+}
+
+/**
+ * An agent: `send` a message and it runs the loop until the model answers without tools, a limit
+ * or an error (its events go to `output`); `messages` is the conversation so far. See AgentOptions
+ * for what can differ from hey's defaults.
+ */
+export function createAgent(options: AgentOptions): Agent {
+  const cwd = options.cwd ?? process.cwd();
+  const shell = defaultShell();
+  const tools = options.tools ?? defaultTools(shell);
+  const system =
+    options.system ??
+    buildSystemPrompt({
+      core: corePrompt,
+      cwd,
+      date: new Date().toISOString().slice(0, 10),
+      os: platform(),
+      shell: shell.name,
+      agentsMd: [],
+      skills: undefined,
+    });
+  return agentOf({
+    provider: options.provider,
+    settings: { ...defaultAgentSettings(options.provider), ...options.settings },
+    tools: typeof tools === "function" ? tools : () => tools,
+    output: options.output ?? { emit() {} },
+    cwd,
+    system: () => system,
+    permission: options.permission ?? (() => undefined),
+    taskNote: () => undefined,
+    ...(options.history ? { history: options.history } : {}),
+  });
+}
+
+/**
+ * The permission check of SPEC §8 for `allow` and `deny` lists as a config file writes them
+ * (`"read_file"`, `"github_*"`, `"bash: git *"`): deny wins; with an allow list a call runs only if
+ * it matches; a refused call's result starts with `blocked by permission rules:`. `shell` is the
+ * shell the bash tool runs (its syntax is what is checked). Throws an Error naming every entry that
+ * is no rule.
+ */
+export function permissionCheck(lists: { allow?: string[]; deny?: string[] }, shell = "sh"): PermissionCheck {
+  const both = { allow: lists.allow ?? [], deny: lists.deny ?? [] };
+  const problems = validateRules(both);
+  if (problems.length > 0) throw new Error(problems.join("\n"));
+  const { rules } = compileRules(both, shell);
+  return (tool, args) => {
+    const decision = decide(tool, args, rules);
+    return decision.allowed ? undefined : decision.reason;
+  };
+}
+
+/** One MCP server for `createMcp`: a local command or a remote URL, as an `[mcp.NAME]` table holds it. */
+export interface McpServer {
+  name: string;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  /** per call and for start-up; default 60 s */
+  timeoutMs?: number;
+  /** offer only these of its tools, never those (`*` matches anything) */
+  tools?: string[];
+  excludeTools?: string[];
+}
+
+/**
+ * MCP servers (SPEC §14), connecting in the background at once: give an agent
+ * `tools: (signal) => mcp.tools(defaultTools(), signal)` and each request offers their tools as
+ * they come; `close()` stops them. Their tool lists are cached in hey's cache dir (or `cacheDir`).
+ * No OAuth sign-in: a remote server's own `headers` authorize it.
+ */
+export function createMcp(
+  servers: McpServer[],
+  opts: { cacheDir?: string; fetch?: typeof fetch; warn?(message: string): void; startupWaitMs?: number } = {},
+): McpManager {
+  const env = process.env;
+  const defaults = resolveTable(MCP_SERVER_KEYS, undefined);
+  const settings = servers.map((s): McpServerSettings => ({ ...defaults, ...s, at: `the server ${s.name}` }));
+  const cacheDir = opts.cacheDir ?? places(env, env.HOME ?? "", process.cwd(), process.platform).cacheDir;
+  const warn = opts.warn ?? (() => {});
+  return createMcpManager(
+    { servers: settings, startupWaitMs: opts.startupWaitMs ?? resolveTable(SECTIONS.mcp, undefined).startupWaitMs, off: false },
+    {
+      connect: async (s, hooks, signal) =>
+        (await import("./mcp/client.ts")).connectServer(s, hooks, { version: pkg.version, env, fetch: opts.fetch ?? fetch }, signal),
+      store: createToolStore(cacheDir),
+      missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
+      report: (e) => {
+        if (e.state === "failed") warn(`MCP server ${e.server} failed: ${e.error ?? "unknown error"}`);
+      },
+      warn,
+      refused: () => false,
+      now: Date.now,
+    },
+  );
+}

@@ -1,6 +1,8 @@
 // Entry point: argv → config → wire → one-shot run (or the REPL). Only the flag parser is loaded
 // eagerly, so `hey --version` and `hey --help` start as fast as a hello-world binary.
+import { homedir } from "node:os";
 import { EXIT, HELP, parseCli, UsageError, type CliArgs } from "./cli.ts";
+import { places, type Places } from "./fs/places.ts";
 import { drainAll, writer } from "./ui/term.ts";
 import { versionLine } from "./upgrade/build-info.ts";
 
@@ -11,12 +13,12 @@ async function main(argv: string[]): Promise<number> {
   }
   // `hey mcp` alone or with a subcommand; any other `hey mcp …` is a prompt
   if (argv[0] === "mcp" && (argv.length === 1 || ["login", "logout", "help", "--help", "-h"].includes(argv[1]!))) {
-    const { mcpCommand } = await import("./mcp/command.ts");
-    return mcpCommand(argv.slice(1));
+    const { mcpCommand } = await import("./mcp-command.ts");
+    return mcpCommand(argv.slice(1), here());
   }
   if (argv[0] === "doctor") {
     const { doctorCommand } = await import("./doctor/command.ts");
-    return doctorCommand(argv.slice(1));
+    return doctorCommand(argv.slice(1), here());
   }
   let args: CliArgs;
   try {
@@ -28,7 +30,12 @@ async function main(argv: string[]): Promise<number> {
   if (args.help) return print(HELP, EXIT.ok);
   if (args.version) return print(versionLine() + "\n", EXIT.ok);
   const { run } = await import("./run.ts");
-  return run(args);
+  return run(args, here());
+}
+
+/** Where hey's files are, computed once (fs/places.ts); after the flags, so `--version` never pays for it. */
+function here(): Places {
+  return places(process.env, process.env.HOME || homedir(), process.cwd(), process.platform);
 }
 
 function print(text: string, code: number): number {

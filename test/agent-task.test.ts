@@ -13,6 +13,7 @@ import { tempDir } from "./helpers/e2e.ts";
 import { fakeProvider } from "./helpers/fake-provider.ts";
 import { recordingOutput } from "./helpers/recording-output.ts";
 import { FIXED, makeRepo } from "./helpers/task-repo.ts";
+import { agentSettings } from "../src/runtime.ts";
 
 let repo: ReturnType<typeof tempDir>;
 
@@ -27,7 +28,13 @@ const lastResult = (req: ModelRequest) => textOf(req.messages.findLast((m) => m.
 
 test("read the failing test, run it, fix the code, run it again", async () => {
   const provider = fakeProvider([
-    { text: "Let me look.", toolCalls: [{ name: "read_file", arguments: { path: "math.test.mjs" } }, { name: "read_file", arguments: { path: "math.mjs" } }] },
+    {
+      text: "Let me look.",
+      toolCalls: [
+        { name: "read_file", arguments: { path: "math.test.mjs" } },
+        { name: "read_file", arguments: { path: "math.mjs" } },
+      ],
+    },
     { toolCalls: [{ name: "bash", arguments: { command: "node math.test.mjs" } }] },
     (req) => {
       expect(lastResult(req)).toContain("AssertionError");
@@ -44,7 +51,7 @@ test("read the failing test, run it, fix the code, run it again", async () => {
   const output = recordingOutput();
   const settings = defaultSettingsForTest();
   const agent = createAgent({
-    settings,
+    settings: agentSettings(settings),
     provider,
     tools: () => createTools(settings, { shell: chooseShell({ platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined }), raw: false }),
     output,
@@ -57,11 +64,29 @@ test("read the failing test, run it, fix the code, run it again", async () => {
 
   expect(result).toMatchObject({ stop: "end", turns: 5 });
   expect(output.sequence()).toEqual([
-    "turn_start", "text_delta", "usage", "tool_call", "tool_call", "tool_result", "tool_result",
-    "turn_start", "usage", "tool_call", "tool_result",
-    "turn_start", "usage", "tool_call", "tool_result",
-    "turn_start", "usage", "tool_call", "tool_result",
-    "turn_start", "text_delta", "usage", "done",
+    "turn_start",
+    "text_delta",
+    "usage",
+    "tool_call",
+    "tool_call",
+    "tool_result",
+    "tool_result",
+    "turn_start",
+    "usage",
+    "tool_call",
+    "tool_result",
+    "turn_start",
+    "usage",
+    "tool_call",
+    "tool_result",
+    "turn_start",
+    "usage",
+    "tool_call",
+    "tool_result",
+    "turn_start",
+    "text_delta",
+    "usage",
+    "done",
   ]);
   expect(output.of("tool_call").map((e) => e.name)).toEqual(["read_file", "read_file", "bash", "edit", "bash"]);
   expect(output.of("tool_result").map((e) => e.ok)).toEqual([true, true, false, true, true]); // the first test run fails (exit 1)

@@ -1,10 +1,27 @@
 // Embedding hey's kernel without the CLI (src/lib.ts): a real adapter against a loopback model,
 // a custom tool beside a built-in one, and a custom Output — nothing read from config or the
 // environment.
-import { afterAll, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createProvider, createReadFileTool, runLoop, textOf, userMessage, type AgentEvent, type Message, type Output, type Tool } from "../src/lib.ts";
+import {
+  createAgent,
+  createMcp,
+  createProvider,
+  createReadFileTool,
+  createSessionWriter,
+  defaultAgentSettings,
+  defaultTools,
+  permissionCheck,
+  runLoop,
+  textOf,
+  userMessage,
+  type AgentEvent,
+  type Message,
+  type Output,
+  type Tool,
+} from "../src/lib.ts";
+import { BUN, FAKE_SERVER } from "./helpers/mcp.ts";
 import { tempDir } from "./helpers/e2e.ts";
 import { sseReply, startReplayServer } from "./helpers/replay-server.ts";
 import { chatChunk, sse } from "./helpers/sse.ts";
@@ -19,7 +36,13 @@ afterAll(() => {
 test("a program embeds the loop with its own tool and its own output", async () => {
   writeFileSync(join(dir.path, "city.txt"), "Lisbon\n");
   server.enqueue(
-    sseReply(sse([chatChunk({ toolCall: { index: 0, id: "c1", name: "read_file", arguments: '{"path":"city.txt"}' } }), chatChunk({ toolCall: { index: 1, id: "c2", name: "weather", arguments: '{"city":"Lisbon"}' } }), chatChunk({ finish: "tool_calls" })])),
+    sseReply(
+      sse([
+        chatChunk({ toolCall: { index: 0, id: "c1", name: "read_file", arguments: '{"path":"city.txt"}' } }),
+        chatChunk({ toolCall: { index: 1, id: "c2", name: "weather", arguments: '{"city":"Lisbon"}' } }),
+        chatChunk({ finish: "tool_calls" }),
+      ]),
+    ),
     sseReply(sse([chatChunk({ content: "Sunny in Lisbon, 21 °C." }), chatChunk({ finish: "stop", usage: { prompt_tokens: 50, completion_tokens: 7 } })])),
   );
   const asked: unknown[] = [];
@@ -62,4 +85,60 @@ test("a program embeds the loop with its own tool and its own output", async () 
   expect(second.tools.map((t) => t.function.name)).toEqual(["read_file", "weather"]);
   expect(second.messages.filter((m) => m.role === "tool").map((m) => m.content)).toEqual(["1\tLisbon", "Lisbon: sunny, 21 °C"]);
   expect(server.violations).toEqual([]);
+});
+
+describe("createAgent: an agent with hey's defaults", () => {
+  test("the built-in tools, hey's system prompt and the default limits; the session writer records the run", async () => {
+    writeFileSync(join(dir.path, "notes.txt"), "alpha\n");
+    server.enqueue(
+      sseReply(
+        sse([chatChunk({ toolCall: { index: 0, id: "r1", name: "read_file", arguments: '{"path":"notes.txt"}' } }), chatChunk({ finish: "tool_calls" })]),
+      ),
+      sseReply(sse([chatChunk({ content: "It says alpha." }), chatChunk({ finish: "stop" })])),
+    );
+    const provider = await createProvider({ protocol: "openai", baseUrl: `${server.url}/v1`, model: "m" });
+    const sessions = join(dir.path, "sessions");
+    const session = createSessionWriter({ dir: sessions, id: "s1", cwd: dir.path, version: "0.0.0", warn: () => {} });
+    const agent = createAgent({ provider, cwd: dir.path, output: session });
+    const result = await agent.send("What does notes.txt say?", new AbortController().signal);
+    session.close();
+
+    expect(result.stop).toBe("end");
+    expect(textOf(agent.messages.at(-1)!)).toBe("It says alpha.");
+    expect(agent.settings).toMatchObject({ limits: { maxTurns: 20 }, retry: { maxRetries: 5 }, context: { budgetTokens: 40_000, purgeErrorsAfter: 4 } });
+    const first = server.requests.at(-2)!.body as { messages: { role: string; content: string }[]; tools: { function: { name: string } }[] };
+    expect(first.tools.map((t) => t.function.name)).toEqual(["bash", "read_file", "write_file", "edit", "grep"]);
+    expect(first.messages[0]!.content).toContain(`Working directory: ${dir.path}`);
+    const saved = readFileSync(join(sessions, "s1.jsonl"), "utf8");
+    expect(saved).toContain("It says alpha.");
+  });
+
+  test("settings replace the defaults part by part", async () => {
+    const provider = await createProvider({ protocol: "openai", baseUrl: `${server.url}/v1`, model: "m" });
+    const agent = createAgent({ provider, settings: { limits: { maxTurns: 2, parallelTools: false } } });
+    expect(agent.settings.limits).toEqual({ maxTurns: 2, parallelTools: false });
+    expect(agent.settings.retry).toEqual(defaultAgentSettings(provider).retry);
+  });
+});
+
+test("permissionCheck: deny wins, an allow list admits only what matches, the refusal says so; a bad entry throws", () => {
+  const check = permissionCheck({ allow: ["read_file", "bash: git *"], deny: ["bash: git push *"] });
+  expect(check("read_file", { path: "a" })).toBeUndefined();
+  expect(check("bash", { command: "git status" })).toBeUndefined();
+  expect(check("bash", { command: "git push origin main" })).toStartWith("blocked by permission rules:");
+  expect(check("bash", { command: "rm -rf /" })).toStartWith("blocked by permission rules:");
+  expect(check("write_file", { path: "a", content: "" })).toStartWith("blocked by permission rules:");
+  expect(() => permissionCheck({ allow: ["Bash(git:*)"] })).toThrow("another agent's syntax");
+});
+
+test("createMcp: a server's tools join the built-ins; close() stops it", async () => {
+  const mcp = createMcp([{ name: "fake", command: BUN, args: [FAKE_SERVER, "ok", "fake", "echo"] }], { cacheDir: join(dir.path, "cache") });
+  try {
+    await mcp.settled("fake", new AbortController().signal);
+    const tools = await mcp.tools(defaultTools(), new AbortController().signal);
+    expect(tools.map((t) => t.name)).toContain("echo");
+    expect(tools.map((t) => t.name)).toContain("read_file");
+  } finally {
+    await mcp.close();
+  }
 });

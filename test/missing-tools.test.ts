@@ -33,7 +33,9 @@ async function bunTest(env: Record<string, string>) {
 
 test("missingTools names each absent command and the package to install, or nothing", () => {
   expect(missingTools(["sh"])).toBeUndefined();
-  expect(missingTools(["sh", "hey-no-such-tool", "tinyproxy-not-here"])).toBe("hey-no-such-tool, tinyproxy-not-here not found (apt-get install hey-no-such-tool tinyproxy-not-here)");
+  expect(missingTools(["sh", "hey-no-such-tool", "tinyproxy-not-here"])).toBe(
+    "hey-no-such-tool, tinyproxy-not-here not found (apt-get install hey-no-such-tool tinyproxy-not-here)",
+  );
 });
 
 test("without CI the test is skipped, named with its reason, and the run's summary lists it; the run passes", async () => {
@@ -41,7 +43,9 @@ test("without CI the test is skipped, named with its reason, and the run's summa
   expect(run.code).toBe(0);
   expect(run.text).toContain("(pass) runs with sh");
   expect(run.text).toMatch(/\(skip\) lints the script — skipped: (shellcheck, )?hey-no-such-tool not found \(apt-get install (shellcheck )?hey-no-such-tool\)/);
-  expect(run.text).toMatch(/1 test\(s\) skipped because a tool is missing \(CI=true makes them fail; \.ci\/run installs the tools\):\n {2}- lints the script — /);
+  expect(run.text).toMatch(
+    /1 test\(s\) skipped because a tool is missing \(CI=true makes them fail; \.ci\/run installs the tools\):\n {2}- lints the script — /,
+  );
 });
 
 test("with CI set the same test fails with the reason, and so does the run", async () => {

@@ -16,7 +16,12 @@ const REAL = "/tmp/real"; // the real /usr: programs run from here are the pass-
 const TRACE = `${BOX}/trace`;
 const PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"; // every one of them holds the stubs
 /** Files the corpus's placeholders name (extract.ts), so commands that look for them find some. */
-const FILES: Record<string, string> = { "notes.txt": "a line\n", "file.txt": "a\nb\n", "src/main.c": "int main(void) { return 0; }\n", "docs/README.md": "# docs\n" };
+const FILES: Record<string, string> = {
+  "notes.txt": "a line\n",
+  "file.txt": "a\nb\n",
+  "src/main.c": "int main(void) { return 0; }\n",
+  "docs/README.md": "# docs\n",
+};
 /**
  * The environment mvdan/sh's interpreter tests give their scripts (interp_test.go's TestMain and
  * internal.TestMainSetup): `$ENV_PROG` is env, `$GOSH_PROG` the test binary itself (a stub named
@@ -36,7 +41,10 @@ const MVDAN_ENV: Record<string, string> = {
 const NOT_FOUND = [/^.*?: line \d+: (.+): command not found$/gm, /^.*?: \d+: (.+): not found$/gm];
 
 const [shell, commandsPath] = process.argv.slice(2);
-const commands = readFileSync(commandsPath!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { c: string; src: string });
+const commands = readFileSync(commandsPath!, "utf8")
+  .split("\n")
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as { c: string; src: string });
 
 /** SIGKILL to every process of the namespace but pid 1 (the shell reaping orphans) and this one. */
 function killOthers(): void {
@@ -66,8 +74,9 @@ function fresh(command: { c: string; src: string }): void {
   mkdirSync(TRACE);
   const files = { ...FILES };
   if (command.src.startsWith("tldr:")) {
-    for (const m of command.c.matchAll(/(?<![<>&])[0-9]?<(?![<&(>])\s*([A-Za-z0-9_][\w.\/-]*)/g)) if (!m[1]!.includes("..")) files[m[1]!] ??= "";
-    for (const m of command.c.matchAll(/(?<![<>&])[0-9&]?>>?\|?\s*([A-Za-z0-9_][\w.-]*(\/[\w.-]+)*)\/[\w.-]+/g)) if (!m[1]!.includes("..")) mkdirSync(`${BOX}/cwd/${m[1]}`, { recursive: true });
+    for (const m of command.c.matchAll(/(?<![<>&])[0-9]?<(?![<&(>])\s*([A-Za-z0-9_][\w./-]*)/g)) if (!m[1]!.includes("..")) files[m[1]!] ??= "";
+    for (const m of command.c.matchAll(/(?<![<>&])[0-9&]?>>?\|?\s*([A-Za-z0-9_][\w.-]*(\/[\w.-]+)*)\/[\w.-]+/g))
+      if (!m[1]!.includes("..")) mkdirSync(`${BOX}/cwd/${m[1]}`, { recursive: true });
   }
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(`${BOX}/cwd/${name}`.replace(/\/[^/]*$/, ""), { recursive: true });
@@ -135,22 +144,50 @@ function traced(): string[] {
     }
   };
   for (const pid of files.keys()) if (!children.has(pid)) walk(pid, "", []);
-  if (process.env.RECORD_DEBUG === "trace") for (const [pid, lines] of files) process.stderr.write(`${pid}${children.has(pid) ? "" : " (root)"}:\n${lines.map((l) => l.slice(0, 160)).join("\n")}\n`);
+  if (process.env.RECORD_DEBUG === "trace")
+    for (const [pid, lines] of files) process.stderr.write(`${pid}${children.has(pid) ? "" : " (root)"}:\n${lines.map((l) => l.slice(0, 160)).join("\n")}\n`);
   return names;
 }
 
 /** Runs `command` under the shell (under strace when `trace`); resolves to whether it exited in time, and its stderr. */
 async function run(command: { c: string; src: string }, trace: boolean): Promise<{ exited: boolean; stderr: string }> {
   const sh = [`${REAL}/bin/${shell}`, "-c", command.c];
-  const env = { PATH, HOME: `${BOX}/home`, SHELL: "/bin/sh", LC_ALL: "C.UTF-8", USER: "root", LOGNAME: "root", ...(command.src.startsWith("mvdan-sh") ? MVDAN_ENV : {}) };
+  const env = {
+    PATH,
+    HOME: `${BOX}/home`,
+    SHELL: "/bin/sh",
+    LC_ALL: "C.UTF-8",
+    USER: "root",
+    LOGNAME: "root",
+    ...(command.src.startsWith("mvdan-sh") ? MVDAN_ENV : {}),
+  };
   const proc = Bun.spawn({
-    cmd: trace ? [`${REAL}/bin/strace`, "-ff", "-qq", "-v", "-e", "trace=execve,execveat,clone,clone3,fork,vfork", "-e", "signal=none", "-s", "4096", "-o", `${TRACE}/t`, "--", ...sh] : sh,
+    cmd: trace
+      ? [
+          `${REAL}/bin/strace`,
+          "-ff",
+          "-qq",
+          "-v",
+          "-e",
+          "trace=execve,execveat,clone,clone3,fork,vfork",
+          "-e",
+          "signal=none",
+          "-s",
+          "4096",
+          "-o",
+          `${TRACE}/t`,
+          "--",
+          ...sh,
+        ]
+      : sh,
     cwd: `${BOX}/cwd`,
     env,
     stdio: ["ignore", "ignore", "pipe", "pipe"],
   });
   const stderr = new Response(proc.stderr).text().catch(() => "");
-  const drained = Bun.file(proc.stdio[3] as number).text().catch(() => "");
+  const drained = Bun.file(proc.stdio[3] as number)
+    .text()
+    .catch(() => "");
   const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(RUN_TIMEOUT_MS).then(() => false)]);
   if (exited) await Promise.race([Promise.all([drained, stderr]), Bun.sleep(DRAIN_MS)]);
   killOthers();
@@ -167,7 +204,9 @@ for (let i = 0; i < commands.length; i++) {
   const run1 = logged();
   fresh(command);
   const traceRun = await run(command, true);
-  const missing = [plain.stderr, traceRun.stderr].flatMap((e) => NOT_FOUND.flatMap((re) => [...e.matchAll(re)].map((m) => m[1]!.slice(m[1]!.lastIndexOf("/") + 1))));
+  const missing = [plain.stderr, traceRun.stderr].flatMap((e) =>
+    NOT_FOUND.flatMap((re) => [...e.matchAll(re)].map((m) => m[1]!.slice(m[1]!.lastIndexOf("/") + 1))),
+  );
   const tried = new Set([...traced(), ...missing]);
   const line: { i: number; run: string[][]; tried: string[]; timeout?: true } = { i, run: run1, tried: [...tried].sort() };
   if (!plain.exited) line.timeout = true;

@@ -69,8 +69,14 @@ function fill(inner: string, salt: number): string {
     return options[salt % 2 ? options.length - 1 : 0]!;
   }
   if (Object.hasOwn(WORDS, inner)) return WORDS[inner]!;
-  if (inner.endsWith(" ...")) return inner.slice(0, -4).split(" ").map((w) => fill(w, salt)).join(" ");
-  if (/^path\/to\/[^ ]+$/.test(inner)) return inner.slice("path/to/".length).replace(/^(file|directory)([0-9]*)$/, (_, k, n) => (k === "file" ? `notes${n}.txt` : `src${n}`));
+  if (inner.endsWith(" ..."))
+    return inner
+      .slice(0, -4)
+      .split(" ")
+      .map((w) => fill(w, salt))
+      .join(" ");
+  if (/^path\/to\/[^ ]+$/.test(inner))
+    return inner.slice("path/to/".length).replace(/^(file|directory)([0-9]*)$/, (_, k, n) => (k === "file" ? `notes${n}.txt` : `src${n}`));
   return inner;
 }
 

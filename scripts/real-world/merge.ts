@@ -17,14 +17,19 @@ interface Run {
   timeout?: true;
 }
 
-const lines = (path: string) => readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+const lines = (path: string) =>
+  readFileSync(path, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 const [commandsPath, outDir] = process.argv.slice(2);
 if (!commandsPath || !outDir) throw new Error("usage: bun scripts/real-world/merge.ts COMMANDS.jsonl OUT_DIR");
 const commands: { c: string; src: string }[] = lines(commandsPath);
 const records = Object.fromEntries(["dash", "bash"].map((shell) => [shell, lines(join(outDir, `${shell}.jsonl`)) as Run[]]));
 // a name of digits only is a process ID run as a command (`[[ -n $$ && $$ -gt 0 ]]` under dash): one
 // placeholder for all, so that the record is the same from one recording to the next
-const names = (r: Run) => [...new Set([...r.run.map((argv) => argv[0]!), ...(r.tried ?? [])].map((n) => (/^[0-9]+$/.test(n) ? "<number>" : n)))].sort().join(" ") || "-";
+const names = (r: Run) =>
+  [...new Set([...r.run.map((argv) => argv[0]!), ...(r.tried ?? [])].map((n) => (/^[0-9]+$/.test(n) ? "<number>" : n)))].sort().join(" ") || "-";
 
 let source = "";
 commands.forEach(({ c, src }, i) => {

@@ -5,6 +5,7 @@
 // saw approved. Pure: the format, its parsing and updates; config/approval-store.ts reads and writes it.
 import type { Guarded } from "./guard.ts";
 import { isTable } from "./schema.ts";
+import { errorText } from "../kernel/errors.ts";
 
 export interface Approvals {
   version: 1;
@@ -29,14 +30,15 @@ export function parseApprovals(text: string): Approvals {
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new ApprovalsError(`not valid JSON (${(e as Error).message})`);
+    throw new ApprovalsError(`not valid JSON (${errorText(e)})`);
   }
   if (!isTable(data) || data.version !== 1 || !isTable(data.configs) || !strings(data.trusted))
     throw new ApprovalsError('expected {"version": 1, "configs": {...}, "trusted": [...]}');
   const out = emptyApprovals();
   out.trusted = [...data.trusted];
   for (const [file, g] of Object.entries(data.configs)) {
-    if (!isTable(g) || !isTable(g.mcp) || !Object.values(g.mcp).every((v) => typeof v === "string")) throw new ApprovalsError(`configs[${JSON.stringify(file)}] is not a record of approved keys`);
+    if (!isTable(g) || !isTable(g.mcp) || !Object.values(g.mcp).every((v) => typeof v === "string"))
+      throw new ApprovalsError(`configs[${JSON.stringify(file)}] is not a record of approved keys`);
     const entry: Guarded = { mcp: { ...(g.mcp as Record<string, string>) } };
     for (const key of ["allow", "deny", "keep_env"] as const) {
       if (g[key] === undefined) continue;

@@ -3,32 +3,18 @@
 // While a permission list is set, the agent's file tools may not write them (the bash checker is
 // given the same list), so a restricted agent cannot loosen its own rules; config/guard.ts catches
 // what reaches them another way. Pure: paths only; the caller resolves links (fs/real-target.ts).
-import { isAbsolute, join, resolve } from "node:path";
-
-type Env = Record<string, string | undefined>;
-
-/** Where hey's own files are, for `env` (XDG_CONFIG_HOME, XDG_STATE_HOME), `home` and the project at `cwd`. */
-export function heyFiles(env: Env, home: string, cwd: string): { userConfig: string; projectConfig: string; trust: string; approvals: string } {
-  // the XDG spec says a relative XDG_CONFIG_HOME (or _STATE_HOME) is invalid and must be ignored
-  const config = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, ".config");
-  const state = env.XDG_STATE_HOME || join(home, ".local", "state");
-  return {
-    userConfig: join(config, "hey", "config.toml"),
-    projectConfig: join(cwd, ".hey", "config.toml"),
-    trust: join(config, "hey", "trust.json"),
-    approvals: join(state, "hey", "approvals.json"),
-  };
-}
+import { resolve } from "node:path";
+import type { Places } from "../fs/places.ts";
+import { TOOL } from "../kernel/tool-names.ts";
 
 /**
  * The control files of a run, as absolute paths (links not resolved): user config, trust.json,
  * the approvals record, the project's `.hey/config.toml` and the `--config` file when one is
  * given (relative to `cwd`). The one list both the file tools' guard and the bash checker use.
  */
-export function controlFiles(place: { env: Env; home: string; cwd: string; configFile?: string }): string[] {
-  const f = heyFiles(place.env, place.home, place.cwd);
-  const files = [f.userConfig, f.trust, f.approvals, f.projectConfig];
-  if (place.configFile !== undefined) files.push(resolve(place.cwd, place.configFile));
+export function controlFiles(here: Places, configFile: string | undefined): string[] {
+  const files = [here.userConfig, here.trustFile, here.approvalsFile, here.projectConfig];
+  if (configFile !== undefined) files.push(resolve(here.cwd, configFile));
   return files;
 }
 
@@ -37,7 +23,7 @@ export const listsSet = (p: { allow: readonly string[]; deny: readonly string[];
   p.allow.length > 0 || p.deny.length > 0 || p.narrow.some((n) => n.allow.length > 0);
 
 /** Tools whose `path` argument is a file they write. */
-const WRITERS = new Set(["write_file", "edit"]);
+const WRITERS = new Set<string>([TOOL.writeFile, TOOL.edit]);
 
 /**
  * The refusal for a file tool call that would write a control file, or undefined. `real` maps a

@@ -44,7 +44,11 @@ function serverIdentity(table: Table): Table | undefined {
 
 function sortKeys(v: unknown): unknown {
   if (!isTable(v)) return v;
-  return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
+  return Object.fromEntries(
+    Object.keys(v)
+      .sort()
+      .map((k) => [k, sortKeys(v[k])]),
+  );
 }
 
 const fingerprint = (v: unknown) => createHash("sha256").update(JSON.stringify(v)).digest("hex").slice(0, 32);

@@ -1,23 +1,17 @@
 // Reading configuration (SPEC §3): where the files are, reading and parsing them. Everything
-// after parsing — merging, checking, precedence, messages — is pure/config.ts.
+// after parsing — merging, checking, precedence, messages — is config/resolve.ts's.
 import type TOMLModule from "@iarna/toml";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { homedir } from "node:os";
 import { resolve } from "node:path";
+import type { Places } from "../fs/places.ts";
 import type { Approvals } from "./approvals.ts";
-import { heyFiles } from "./control-files.ts";
 import type { Guarded, LayerRole } from "./guard.ts";
 import { resolveConfig, type LayerGuard } from "./resolve.ts";
 import { checkLayer } from "./schema.ts";
 import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings } from "./settings.ts";
+import { errnoCode, errorText } from "../kernel/errors.ts";
 
 type Env = Record<string, string | undefined>;
-
-/** The user file (`$XDG_CONFIG_HOME/hey/config.toml`, else `~/.config/hey/config.toml`) and the project file of `cwd`. */
-export function configPaths(env: Env, cwd: string): { user: string; project: string } {
-  const files = heyFiles(env, env.HOME || homedir(), cwd);
-  return { user: files.userConfig, project: files.projectConfig };
-}
 
 /** @iarna/toml's TomlError: `line`/`col` are 0-based; `message` ends with " at row N, col M, pos P:" and a code excerpt. */
 interface TomlError extends Error {
@@ -45,10 +39,10 @@ export function loadLayer(path: string, opts: { required: boolean }): ConfigLaye
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     if (code === "ENOENT" && !opts.required) return undefined;
     if (code === "ENOENT") throw new ConfigError(`--config ${path}: no such file`);
-    throw new ConfigError(`${path}: cannot read (${code ?? (e as Error).message})`);
+    throw new ConfigError(`${path}: cannot read (${code ?? errorText(e)})`);
   }
   return { source: path, data: parseToml(path, text), text };
 }
@@ -70,13 +64,15 @@ function parseToml(path: string, text: string): Record<string, unknown> {
       throw e;
     }
     // the two parsers disagree (e.g. an integer beyond 2^53): Bun's reason, without a position
-    throw new ConfigError(`${path}: ${(fast as Error).message.replace(/^TOML Parse error: /, "")}`);
+    throw new ConfigError(`${path}: ${errorText(fast).replace(/^TOML Parse error: /, "")}`);
   }
 }
 
 /** What loading configuration gives: the settings, and the same files resolved again with other flags. */
 export interface LoadedConfig {
   settings: Settings;
+  /** the flags `settings` was resolved with (`/model` and `/reload` resolve again with them, changed or not) */
+  flags: ConfigFlags;
   warnings: string[];
   /** the project file's path when it exists but was not loaded for lack of trust */
   skipped?: string;
@@ -97,7 +93,8 @@ export interface LoadedConfig {
 
 interface LoadOptions {
   env: Env;
-  cwd: string;
+  /** the user file, the project file and where a relative `--config` path starts (fs/places.ts) */
+  here: Pick<Places, "userConfig" | "projectConfig" | "cwd">;
   configFile?: string;
   trustProject: boolean;
   flags: ConfigFlags;
@@ -112,7 +109,7 @@ interface LoadOptions {
 
 /**
  * Loads the user file, the project file when `trustProject`, and `configFile` (relative to
- * `cwd`), then resolves them with `env` and `flags`. Throws ConfigError.
+ * `here.cwd`), then resolves them with `env` and `flags`. Throws ConfigError.
  */
 export function loadConfig(opts: LoadOptions): LoadedConfig {
   const layers = readLayers(opts, (e) => {
@@ -122,16 +119,16 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
 }
 
 function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void): ConfigLayer[] {
-  const paths = configPaths(opts.env, opts.cwd);
-  const files: [string, boolean, LayerRole][] = [[paths.user, false, "base"]];
-  if (opts.trustProject) files.push([paths.project, false, "narrowing"]);
-  if (opts.configFile !== undefined) files.push([resolve(opts.cwd, opts.configFile), true, "replacing"]);
+  const { userConfig, projectConfig, cwd } = opts.here;
+  const files: [string, boolean, LayerRole][] = [[userConfig, false, "base"]];
+  if (opts.trustProject) files.push([projectConfig, false, "narrowing"]);
+  if (opts.configFile !== undefined) files.push([resolve(cwd, opts.configFile), true, "replacing"]);
   const layers: ConfigLayer[] = [];
   for (const [path, required, role] of files) {
     try {
       const layer = loadLayer(path, { required });
       if (!layer) continue;
-      const project = path === paths.project;
+      const project = path === projectConfig;
       // what the user approved of the file, by its real path; on the first run all of it, and so of
       // a --config file named for the first time (the user just chose it); a user or project file
       // hey has not seen yet is approved in nothing: the agent may be the one that created it
@@ -157,17 +154,22 @@ export function recordKey(path: string): string {
 }
 
 function loaded(layers: ConfigLayer[], opts: LoadOptions): { config: LoadedConfig; unresolved: string[] } {
-  const paths = configPaths(opts.env, opts.cwd);
-  const skipped = !opts.trustProject && existsSync(paths.project) ? paths.project : undefined;
+  const project = opts.here.projectConfig;
+  const skipped = !opts.trustProject && existsSync(project) ? project : undefined;
   const { settings, warnings, unresolved, guards } = resolveConfig(layers, opts.env, opts.flags);
   const config: LoadedConfig = {
     settings,
+    flags: opts.flags,
     warnings,
     ...(skipped ? { skipped } : {}),
     guards: guards.map((g) => ({ ...g, key: recordKey(g.source) })),
     resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
     reload: (flags, approvals) => reloadConfig({ ...opts, flags, approvals }),
-    approve: () => loaded(layers.map((l) => (l.guard ? { ...l, guard: { ...l.guard, approved: "current" as const } } : l)), opts).config,
+    approve: () =>
+      loaded(
+        layers.map((l) => (l.guard ? { ...l, guard: { ...l.guard, approved: "current" as const } } : l)),
+        opts,
+      ).config,
   };
   return { config, unresolved };
 }

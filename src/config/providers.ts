@@ -103,21 +103,18 @@ function checkUrl(url: string, label: string): void {
   try {
     parsed = new URL(url);
   } catch {}
-  if (parsed?.protocol !== "http:" && parsed?.protocol !== "https:")
-    fail(`${label} must be an http:// or https:// URL, got ${JSON.stringify(url)}`);
+  if (parsed?.protocol !== "http:" && parsed?.protocol !== "https:") fail(`${label} must be an http:// or https:// URL, got ${JSON.stringify(url)}`);
 }
 
 function fromFile(name: string, p: FileProvider, input: ProviderInput): ProviderSettings {
   const path = ["provider", name];
   const keyPath = [...path, "api_key"];
-  if (p.base_url === undefined)
-    fail(`${input.sourceOf(path)}: ${where(path)} base_url is missing (the API root, e.g. "https://api.openai.com/v1")`);
+  if (p.base_url === undefined) fail(`${input.sourceOf(path)}: ${where(path)} base_url is missing (the API root, e.g. "https://api.openai.com/v1")`);
   const baseUrl = p.base_url!;
   // a URL built from an unset variable is only an error if this run uses the provider (chooseProvider)
   if (!input.missing([...path, "base_url"]).length) checkUrl(baseUrl, `${input.sourceOf([...path, "base_url"])}: ${where([...path, "base_url"])}`);
   const rawKey = input.raw.provider?.[name]?.api_key;
-  const apiKeyVar =
-    rawKey === undefined ? undefined : (WHOLE_VAR.exec(rawKey)?.[1] ?? `api_key in ${input.sourceOf(keyPath)} ${where(path)}`);
+  const apiKeyVar = rawKey === undefined ? undefined : (WHOLE_VAR.exec(rawKey)?.[1] ?? `api_key in ${input.sourceOf(keyPath)} ${where(path)}`);
   // any variable of the key without a value means no key at all: half a key only earns a 401
   const apiKey = input.missing(keyPath).length ? undefined : p.api_key || undefined;
   return {
@@ -166,12 +163,13 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const { file, env, flags } = input;
   const names = Object.keys(file.provider ?? {});
   const keyed = presets(env).providers.filter((p) => p.apiKey && !names.includes(p.name));
-  const listed = names.length
-    ? { providers: [...names.map((n) => fromFile(n, file.provider![n]!, input)), ...keyed], first: names[0]! }
-    : presets(env);
+  const listed = names.length ? { providers: [...names.map((n) => fromFile(n, file.provider![n]!, input)), ...keyed], first: names[0]! } : presets(env);
 
   const heyProtocol = envValue(env, "HEY_PROTOCOL");
-  for (const [value, label] of [[flags.protocol, "--protocol"], [heyProtocol, "HEY_PROTOCOL"]] as const) {
+  for (const [value, label] of [
+    [flags.protocol, "--protocol"],
+    [heyProtocol, "HEY_PROTOCOL"],
+  ] as const) {
     const bad = value === undefined ? undefined : checkValue("protocol", value, label);
     if (bad) fail(bad);
   }
@@ -185,7 +183,8 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const byName = (name: string) => providers.find((p) => p.name === name);
   const names_ = providers.map((p) => p.name);
   const known = (name: string, label: string): string =>
-    byName(name)?.name ?? fail(`${label}: unknown provider ${JSON.stringify(name)}${presetHint(name) || didYouMean(name, names_)}; known providers: ${names_.join(", ")}`);
+    byName(name)?.name ??
+    fail(`${label}: unknown provider ${JSON.stringify(name)}${presetHint(name) || didYouMean(name, names_)}; known providers: ${names_.join(", ")}`);
 
   /** `-m` syntax: "provider/model", else a model some `models` list holds, else a provider name, else a model of `fallback`. */
   const parse = (spec: string, label: string, fallback: string): { provider: string; model?: string } => {
@@ -220,10 +219,9 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
     // say so rather than quietly talk to another model than the session did
     const { provider: p, model: m } = flags.session;
     const using = choice.model ?? byName(choice.provider)?.models[0];
-    notice = (
+    notice =
       `the session used ${p}/${m}, which is not configured in this run; using ${choice.provider}${using ? `/${using}` : ""}` +
-        (p === "cli" ? ` — pass --base-url URL -m ${m} to continue with it` : ` — pass -m PROVIDER/MODEL to choose`)
-    );
+      (p === "cli" ? ` — pass --base-url URL -m ${m} to continue with it` : ` — pass -m PROVIDER/MODEL to choose`);
   }
 
   const heyProvider = envValue(env, "HEY_PROVIDER");
@@ -241,7 +239,9 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
 
   const urlVars = provider.preset ? [] : input.missing([...path, "base_url"]);
   if (urlVars.length)
-    fail(`${input.sourceOf([...path, "base_url"])}: ${where(path)} base_url needs ${urlVars.map((v) => `\${${v}}`).join(", ")}, which ${urlVars.length > 1 ? "have" : "has"} no value`);
+    fail(
+      `${input.sourceOf([...path, "base_url"])}: ${where(path)} base_url needs ${urlVars.map((v) => `\${${v}}`).join(", ")}, which ${urlVars.length > 1 ? "have" : "has"} no value`,
+    );
 
   const warnings: string[] = [];
   const key = flags.apiKey ? { apiKey: flags.apiKey, apiKeyVar: "--api-key" } : keyFromEnv(env);

@@ -1,7 +1,8 @@
 // `/reload` (SPEC §14, §23): everything hey reads from files is read again and validated first;
 // only when nothing is wrong does anything switch. Each part of the live state — configuration,
-// skills, AGENTS.md, (next) MCP servers — is a Reloadable: `check` reads and validates without
+// skills, AGENTS.md, MCP servers — is a Reloadable: `check` reads and validates without
 // changing anything, and the Staged result's `apply` switches. Pure: the parts do the reading.
+import { camel, SECTIONS } from "./keys.ts";
 import type { ProviderSettings, Settings } from "./settings.ts";
 
 /** What one part found: its errors and warnings (one line each, naming file and line), and what would change. */
@@ -57,8 +58,6 @@ export function formatReload(r: ReloadReport): string {
 
 /** `-m` spelled out: provider/model. */
 const modelOf = (s: Settings) => `${s.provider.name}/${s.model}`;
-/** `budgetTokens` → `budget_tokens`, as the file spells it. */
-const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
@@ -74,10 +73,10 @@ export function settingsChanges(before: Settings, after: Settings): string[] {
   for (const section of ["agent", "retry", "compaction", "tools"] as const) {
     const a = before[section] as Record<string, unknown>;
     const b = after[section] as Record<string, unknown>;
-    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      if (same(a[key], b[key])) continue;
+    for (const key of Object.keys(SECTIONS[section])) {
+      if (same(a[camel(key)], b[camel(key)])) continue;
       const shown = (v: unknown) => (typeof v === "number" || typeof v === "boolean" ? String(v) : v === undefined ? "(default)" : JSON.stringify(v));
-      out.push(`~ [${section}] ${snake(key)} ${shown(a[key])} → ${shown(b[key])}`);
+      out.push(`~ [${section}] ${key} ${shown(a[camel(key)])} → ${shown(b[camel(key)])}`);
     }
   }
   for (const key of ["allow", "deny"] as const) if (!same(before.permission[key], after.permission[key])) out.push(`~ [permission] ${key}`);

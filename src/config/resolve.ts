@@ -7,89 +7,19 @@
 import { dirname, isAbsolute, join } from "node:path";
 import type { Effort } from "../kernel/ir.ts";
 import { validateRules } from "../permission/rules.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS } from "../providers/stream-guard.ts";
 import { guardedOf, guardLayer, type Guarded } from "./guard.ts";
-import { chooseProvider, envValue, OLLAMA_MODEL, OLLAMA_URL } from "./providers.ts";
-import {
-  checkLayer,
-  checkRange,
-  checkValue,
-  type ConfigFile,
-  expandVars,
-  isTable,
-  keyLine,
-  type Kind,
-  type Miss,
-  type Table,
-  where,
-} from "./schema.ts";
+import { camel, resolveTable, SECTIONS, type Key } from "./keys.ts";
+import { chooseProvider, envValue } from "./providers.ts";
+import { checkLayer, checkRange, checkValue, type ConfigFile, expandVars, isTable, keyLine, type Kind, type Miss, type Table, where } from "./schema.ts";
 
-import { ConfigError, type ConfigFlags, type ConfigLayer, type McpServerSettings, type ProviderSettings, type Settings } from "./settings.ts";
+import { ConfigError, type ConfigFlags, type ConfigLayer, type McpServerSettings, type Settings } from "./settings.ts";
 
-/**
- * What a new user with no configuration and no model server reads: the default, then three ways
- * to configure one. `userFile` is the user config file this run reads (XDG_CONFIG_HOME counts),
- * `~/`-shortened under `home`.
- */
-export function setupText(userFile = "~/.config/hey/config.toml", home?: string): string {
-  const shown = home && userFile.startsWith(`${home}/`) ? `~/${userFile.slice(home.length + 1)}` : userFile;
-  return [
-    `With no configuration hey talks to a local Ollama (${OLLAMA_URL}) with the model ${OLLAMA_MODEL}: start it with \`ollama serve\` and \`ollama pull ${OLLAMA_MODEL}\`,`,
-    "or set a key for a hosted model: export OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or DEEPSEEK_API_KEY,",
-    `or add a provider to ${shown}: [provider.NAME] base_url = "https://.../v1", models = ["MODEL"],`,
-    "or use any endpoint once: hey --base-url http://127.0.0.1:11434/v1 -m MODEL",
-  ].join("\n");
-}
-
-/**
- * Help after a failed request, when there is some (issue 14): the setup hint when the default
- * local Ollama does not answer; when a local server says the model is not there (a 404, told by
- * the status in the message as a documented last resort), `ollama pull MODEL` for Ollama and the
- * server's model list for any other. `where` is the
- * user config file and the home directory, for the hint to name the file this run reads.
- */
-export function setupHint(
-  provider: ProviderSettings,
-  model: string,
-  error: { kind: string; message: string },
-  where: { userFile?: string; home?: string } = {},
-): string | undefined {
-  if (provider.preset && provider.name === "ollama" && error.kind === "network") return setupText(where.userFile, where.home);
-  if (error.kind === "bad_request" && /\(404\)/.test(error.message) && isLoopback(provider.baseUrl)) {
-    // Ollama's own port: a loopback endpoint there is taken to be Ollama (vLLM, llama.cpp, LM Studio pull no models)
-    if (provider.name === "ollama" || (URL.canParse(provider.baseUrl) && new URL(provider.baseUrl).port === "11434"))
-      return `the local server has no model "${model}": with Ollama, run \`ollama pull ${model}\` (or pick another model with /model or -m)`;
-    return `the local server has no model "${model}": the names it serves are listed at ${provider.baseUrl.replace(/\/+$/, "")}/models (pick one with /model or -m)`;
-  }
-  return undefined;
-}
-
-
-function isLoopback(url: string): boolean {
-  try {
-    const host = new URL(url).hostname;
-    return host === "localhost" || host === "[::1]" || /^127\./.test(host);
-  } catch {
-    return false;
-  }
-}
-
-/** `HEY_*` variables that set one file key; they sit above every file and below the flags. */
-/**
- * 256 KiB (~64k tokens): room for a long log or a big diff, yet a prompt that every later request
- * of the session pays for stays well inside today's context windows.
- */
-export const INPUT_MAX_BYTES = 256 * 1024;
-
-const ENV_KEYS: [variable: string, path: string[], kind: Kind][] = [
-  ["HEY_MAX_TURNS", ["agent", "max_turns"], "positive"],
-  ["HEY_BUDGET_TOKENS", ["agent", "budget_tokens"], "positive"],
-  ["HEY_MAX_RETRIES", ["retry", "max_retries"], "count"],
-  ["HEY_PROXY", ["proxy", "url"], "string"],
-  ["HEY_SHELL", ["tools", "shell"], "string"],
-  ["HEY_BASH_FILTER", ["tools", "bash_filter"], "string"],
-  ["HEY_BASH_TIMEOUT_MS", ["tools", "bash_timeout_ms"], "positive"],
-];
+/** The keys a HEY_* variable or a flag sets (config/keys.ts): above every file, the flags above the variables. */
+const OVERRIDES = Object.entries(SECTIONS).flatMap(([section, keys]) =>
+  Object.entries(keys as Record<string, Key>)
+    .map(([key, spec]) => ({ path: [section, key], spec }))
+    .filter((k) => k.spec.env || k.spec.flag),
+);
 
 const pathKey = (path: readonly string[]) => path.join("\u0000");
 
@@ -100,11 +30,7 @@ const pathKey = (path: readonly string[]) => path.join("\u0000");
  * unknown keys and unset variables only produce warnings (one line each, no prefix); those about
  * unset variables are also in `unresolved` (`/reload` refuses them).
  */
-export function resolveConfig(
-  layers: ConfigLayer[],
-  env: Record<string, string | undefined>,
-  flags: ConfigFlags,
-): Resolved {
+export function resolveConfig(layers: ConfigLayer[], env: Record<string, string | undefined>, flags: ConfigFlags): Resolved {
   const warnings: string[] = [];
   try {
     return resolveInto(layers, env, flags, warnings);
@@ -134,12 +60,7 @@ export interface LayerGuard {
   widenings: string[];
 }
 
-function resolveInto(
-  layers: ConfigLayer[],
-  env: Record<string, string | undefined>,
-  flags: ConfigFlags,
-  warnings: string[],
-): Resolved {
+function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefined>, flags: ConfigFlags, warnings: string[]): Resolved {
   const errors: string[] = [];
   const merged: Table = {};
   const sources = new Map<string, string>();
@@ -200,7 +121,9 @@ function resolveInto(
   const servers = mcpServers(file, lineOf, warnings);
   warnings.push(...choice.warnings, ...(choice.notice ? [choice.notice] : []));
   if (choice.provider.insecure)
-    warnings.push(`${sourceOf(["provider", choice.provider.name, "insecure"])}: [provider.${choice.provider.name}] insecure = true: TLS certificates of ${choice.provider.baseUrl} are NOT verified; anyone on the network path can read and change what hey sends and receives`);
+    warnings.push(
+      `${sourceOf(["provider", choice.provider.name, "insecure"])}: [provider.${choice.provider.name}] insecure = true: TLS certificates of ${choice.provider.baseUrl} are NOT verified; anyone on the network path can read and change what hey sends and receives`,
+    );
   const unresolved = [...choice.warnings]; // the provider's only warning: an api_key variable without a value
 
   // Unset variables are worth a warning only where this run uses them: not in providers it does
@@ -225,38 +148,13 @@ function resolveInto(
     network: caFile(f.network?.ca_file, sourceOf(["network", "ca_file"]), env),
     proxy: f.proxy?.url || undefined,
     ...(f.proxy?.url ? { proxySource: overridden.has(pathKey(["proxy", "url"])) ? "HEY_PROXY" : `[proxy] url in ${sourceOf(["proxy", "url"])}` } : {}),
-    agent: {
-      maxTurns: f.agent?.max_turns ?? 20,
-      budgetTokens: f.agent?.budget_tokens ?? 40_000,
-      parallelTools: f.agent?.parallel_tools ?? true,
-      ...(f.agent?.max_run_tokens !== undefined ? { maxRunTokens: f.agent.max_run_tokens } : {}),
-    },
-    retry: {
-      enabled: f.retry?.enabled ?? true,
-      maxRetries: f.retry?.max_retries ?? 5,
-      baseDelayMs: f.retry?.base_delay_ms ?? 2_000,
-      maxDelayMs: f.retry?.max_delay_ms ?? 60_000,
-      jitter: f.retry?.jitter ?? true,
-      respectRetryAfter: f.retry?.respect_retry_after ?? true,
-      idleTimeoutMs: f.retry?.idle_timeout_ms ?? DEFAULT_IDLE_TIMEOUT_MS,
-    },
-    compaction: {
-      dedup: f.compaction?.dedup ?? true,
-      purgeErrorsAfter: f.compaction?.purge_errors_after ?? 4,
-      nudgeThreshold: f.compaction?.nudge_threshold ?? 0.7,
-      compressTool: f.compaction?.compress_tool ?? true,
-    },
-    permission: { allow: f.permission?.allow ?? [], deny: f.permission?.deny ?? [], narrow },
-    tools: {
-      shell: f.tools?.shell || undefined,
-      bashFilter: f.tools?.bash_filter ?? "builtin",
-      bashTimeoutMs: f.tools?.bash_timeout_ms ?? 120_000,
-      rg: f.tools?.rg || undefined,
-      keepEnv: f.tools?.keep_env ?? [],
-      redactSecrets: f.tools?.redact_secrets ?? true,
-    },
-    mcp: { servers, startupWaitMs: f.mcp?.startup_wait_ms ?? 3_000 },
-    input: { maxBytes: f.input?.max_bytes ?? INPUT_MAX_BYTES },
+    agent: resolveTable(SECTIONS.agent, f.agent),
+    retry: resolveTable(SECTIONS.retry, f.retry),
+    compaction: resolveTable(SECTIONS.compaction, f.compaction),
+    permission: { ...resolveTable(SECTIONS.permission, f.permission), narrow },
+    tools: resolveTable(SECTIONS.tools, f.tools),
+    mcp: { servers, ...resolveTable(SECTIONS.mcp, f.mcp) },
+    input: resolveTable(SECTIONS.input, f.input),
   };
   checkPermission(settings.permission, sourceOf);
   settings.permission.deny = [...new Set([...settings.permission.deny, ...projectDeny])];
@@ -324,23 +222,19 @@ function applyOverrides(file: Table, env: Record<string, string | undefined>, fl
     table[path.at(-1)!] = value;
     set.add(pathKey(path));
   };
-  for (const [variable, path, kind] of ENV_KEYS) {
-    const text = envValue(env, variable);
-    if (text === undefined) continue;
-    const value = (kind === "positive" || kind === "count") && /^\d+$/.test(text) ? Number(text) : text;
-    const bad = checkValue(kind, value, variable) ?? checkRange(path, value, variable);
+  const override = (path: string[], kind: Kind, value: unknown, label: string) => {
+    const bad = checkValue(kind, value, label) ?? checkRange(path, value, label);
     if (bad) throw new ConfigError(bad);
     put(path, value);
+  };
+  for (const { path, spec } of OVERRIDES) {
+    const text = spec.env ? envValue(env, spec.env) : undefined;
+    if (text !== undefined)
+      override(path, spec.kind, (spec.kind === "positive" || spec.kind === "count") && /^\d+$/.test(text) ? Number(text) : text, spec.env!);
   }
-  if (flags.maxTurns !== undefined) {
-    const bad = checkValue("positive", flags.maxTurns, "--max-turns") ?? checkRange(["agent", "max_turns"], flags.maxTurns, "--max-turns");
-    if (bad) throw new ConfigError(bad);
-    put(["agent", "max_turns"], flags.maxTurns);
-  }
-  if (flags.maxRunTokens !== undefined) {
-    const bad = checkValue("positive", flags.maxRunTokens, "--max-run-tokens");
-    if (bad) throw new ConfigError(bad);
-    put(["agent", "max_run_tokens"], flags.maxRunTokens);
+  for (const { path, spec } of OVERRIDES) {
+    const value = spec.flag ? (flags as Record<string, unknown>)[camel(path[1]!)] : undefined;
+    if (value !== undefined) override(path, spec.kind, value, spec.flag!);
   }
   return set;
 }
@@ -364,8 +258,10 @@ function mcpServers(file: ConfigFile, lineOf: (path: string[]) => string, warnin
     if (s.command === undefined && s.url === undefined) errors.push(`${atLine()} needs command (a local server) or url (a remote one)`);
     if (s.command !== undefined && s.url !== undefined) errors.push(`${atLine("url")} has both command and url; keep one`);
     const unused = s.url !== undefined ? (["args", "env", "cwd"] as const) : (["headers", "client_id", "client_secret"] as const);
-    for (const key of unused) if (s[key] !== undefined) warnings.push(`${atLine(key)} ${key} is only used with ${s.url !== undefined ? "command" : "url"} (ignored)`);
-    if (s.url !== undefined && s.client_secret !== undefined && !s.client_id) warnings.push(`${atLine("client_secret")} client_secret is used only with client_id (ignored)`);
+    for (const key of unused)
+      if (s[key] !== undefined) warnings.push(`${atLine(key)} ${key} is only used with ${s.url !== undefined ? "command" : "url"} (ignored)`);
+    if (s.url !== undefined && s.client_secret !== undefined && !s.client_id)
+      warnings.push(`${atLine("client_secret")} client_secret is used only with client_id (ignored)`);
     const tools = selectionKey(s.tools, s.enabled_tools, "tools", "enabled_tools", atLine, warnings);
     const excludeTools = selectionKey(s.exclude_tools, s.disabled_tools, "exclude_tools", "disabled_tools", atLine, warnings);
     return {
@@ -392,7 +288,14 @@ function mcpServers(file: ConfigFile, lineOf: (path: string[]) => string, warnin
  * A tool selection key and its Codex spelling (`tools` / `enabled_tools`, `exclude_tools` /
  * `disabled_tools`) read as one list; both given: their union, with a warning.
  */
-function selectionKey(ours: string[] | undefined, codex: string[] | undefined, name: string, alias: string, atLine: (key?: string) => string, warnings: string[]): string[] | undefined {
+function selectionKey(
+  ours: string[] | undefined,
+  codex: string[] | undefined,
+  name: string,
+  alias: string,
+  atLine: (key?: string) => string,
+  warnings: string[],
+): string[] | undefined {
   if (ours !== undefined && codex !== undefined) warnings.push(`${atLine(alias)} ${alias} means the same as ${name}; both are read (keep one)`);
   if (ours === undefined && codex === undefined) return undefined;
   return [...new Set([...(ours ?? []), ...(codex ?? [])])];

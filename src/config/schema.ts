@@ -1,159 +1,40 @@
-// The keys hey's config files may hold and the check of one file against them (SPEC §3). Pure.
+// The check of one config file against the key table (config/keys.ts, SPEC §3). Pure.
 // A checked layer holds only known keys of the right type; unknown keys become warnings, wrong
-// types errors (all of them, each with its line) — and so do unknown keys in [permission] and
-// near-misses of its name, which would otherwise leave no rules at all. Merging, `${VAR}` expansion and defaults belong to config/resolve.ts.
-import { EFFORTS, PROTOCOLS, type Effort, type Protocol } from "../kernel/ir.ts";
+// types and numbers out of range errors (all of them, each with its line) — and so do unknown keys
+// in [permission] and near-misses of its name, which would otherwise leave no rules at all.
+// Merging, `${VAR}` expansion and defaults belong to config/resolve.ts.
+import { EFFORTS, PROTOCOLS } from "../kernel/ir.ts";
+import { MCP_SERVER_KEYS, PROVIDER_KEYS, SECTIONS, type FileTable, type Key, type Kind } from "./keys.ts";
 import { didYouMean, editDistance } from "./suggest.ts";
 
 export type Table = Record<string, unknown>;
-
-/** What a key holds: one accept rule and one phrase for messages per kind. */
-export type Kind = "string" | "boolean" | "positive" | "count" | "fraction" | "effort" | "protocol" | "strings" | "stringTable" | "window";
+export type { Kind };
 
 /** A provider table as written in a file (after checking). */
-export interface FileProvider {
-  protocol?: Protocol;
-  base_url?: string;
-  api_key?: string;
-  models?: string[];
-  effort?: Effort;
-  max_tokens?: number;
-  legacy_thinking?: boolean;
-  headers?: Record<string, string>;
-  api_version?: string;
-  insecure?: boolean;
-  max_tokens_field?: string;
-  system_role?: string;
-  reasoning_replay?: boolean;
-  parallel_tool_calls?: boolean;
-  prompt_cache_key?: boolean;
-  context_window?: number | Record<string, number>;
-}
+export type FileProvider = FileTable<typeof PROVIDER_KEYS>;
 
 /** An MCP server as written in a file; the array form `[mcp] servers` is folded into `servers` by name. */
-export interface FileMcpServer {
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  cwd?: string;
-  url?: string;
-  headers?: Record<string, string>;
-  enabled?: boolean;
-  timeout_ms?: number;
-  /** tool selection (Codex's spellings too), and a client registered by hand for OAuth sign-in */
-  tools?: string[];
-  enabled_tools?: string[];
-  exclude_tools?: string[];
-  disabled_tools?: string[];
-  client_id?: string;
-  client_secret?: string;
-}
+export type FileMcpServer = FileTable<typeof MCP_SERVER_KEYS>;
 
 /** The shape a checked (and merged) layer is guaranteed to have. */
-export interface ConfigFile {
-  default?: { provider?: string; model?: string };
+export type ConfigFile = { [S in Exclude<keyof typeof SECTIONS, "mcp">]?: FileTable<(typeof SECTIONS)[S]> } & {
   provider?: Record<string, FileProvider>;
-  proxy?: { url?: string };
-  network?: { ca_file?: string };
-  agent?: { max_turns?: number; budget_tokens?: number; parallel_tools?: boolean; max_run_tokens?: number };
-  retry?: {
-    enabled?: boolean;
-    max_retries?: number;
-    base_delay_ms?: number;
-    max_delay_ms?: number;
-    jitter?: boolean;
-    respect_retry_after?: boolean;
-    idle_timeout_ms?: number;
-  };
-  compaction?: { dedup?: boolean; purge_errors_after?: number; nudge_threshold?: number; compress_tool?: boolean };
-  permission?: { allow?: string[]; deny?: string[] };
-  tools?: { shell?: string; bash_filter?: string; bash_timeout_ms?: number; rg?: string; keep_env?: string[]; redact_secrets?: boolean };
-  mcp?: { startup_wait_ms?: number; servers?: Record<string, FileMcpServer> };
-  input?: { max_bytes?: number };
+  mcp?: FileTable<(typeof SECTIONS)["mcp"]> & { servers?: Record<string, FileMcpServer> };
+};
+
+/** The key at `path` in the table (`provider.NAME.KEY`, `mcp.servers.NAME.KEY`, `SECTION.KEY`), if there is one. */
+export function keyAt(path: readonly string[]): Key | undefined {
+  const [top, second, third, fourth] = path;
+  const get = (table: Record<string, Key>, key: string | undefined) => (key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined);
+  if (top === "provider") return path.length === 3 ? get(PROVIDER_KEYS, third) : undefined;
+  if (top === "mcp" && second === "servers") return path.length === 4 ? get(MCP_SERVER_KEYS, fourth) : undefined;
+  const section = top !== undefined && Object.hasOwn(SECTIONS, top) ? (SECTIONS as Record<string, Record<string, Key>>)[top] : undefined;
+  return section && path.length === 2 ? get(section, second) : undefined;
 }
-
-const SECTIONS: Record<string, Record<string, Kind>> = {
-  default: { provider: "string", model: "string" },
-  proxy: { url: "string" },
-  network: { ca_file: "string" },
-  agent: { max_turns: "positive", budget_tokens: "positive", parallel_tools: "boolean", max_run_tokens: "positive" },
-  retry: {
-    enabled: "boolean",
-    max_retries: "count",
-    base_delay_ms: "count",
-    max_delay_ms: "count",
-    jitter: "boolean",
-    respect_retry_after: "boolean",
-    idle_timeout_ms: "positive",
-  },
-  compaction: { dedup: "boolean", purge_errors_after: "count", nudge_threshold: "fraction", compress_tool: "boolean" },
-  permission: { allow: "strings", deny: "strings" },
-  tools: { shell: "string", bash_filter: "string", bash_timeout_ms: "positive", rg: "string", keep_env: "strings", redact_secrets: "boolean" },
-  input: { max_bytes: "positive" },
-};
-
-const PROVIDER_KEYS: Record<string, Kind> = {
-  protocol: "protocol",
-  base_url: "string",
-  api_key: "string",
-  models: "strings",
-  effort: "effort",
-  max_tokens: "positive",
-  legacy_thinking: "boolean",
-  headers: "stringTable",
-  api_version: "string",
-  insecure: "boolean",
-  context_window: "window",
-  // compatibility flags, written by `hey doctor --write`; values checked in providers.ts
-  max_tokens_field: "string",
-  system_role: "string",
-  reasoning_replay: "boolean",
-  parallel_tool_calls: "boolean",
-  prompt_cache_key: "boolean",
-};
-
-const MCP_SERVER_KEYS: Record<string, Kind> = {
-  command: "string",
-  args: "strings",
-  env: "stringTable",
-  cwd: "string",
-  url: "string",
-  headers: "stringTable",
-  enabled: "boolean",
-  timeout_ms: "positive",
-  tools: "strings",
-  enabled_tools: "strings",
-  exclude_tools: "strings",
-  disabled_tools: "strings",
-  client_id: "string",
-  client_secret: "string",
-};
-
-/**
- * The values a number may take, by key (`*` is any provider or server name). A value out of range
- * is a ConfigError like a wrong type: `bash_timeout_ms = 3000000000` overflowed the timer and
- * timed every command out at once; a cap far above any sane use catches such typos. Times are
- * capped at a day (timers overflow at 24.8 days), counts well past what a run could use.
- */
-const RANGES: Record<string, [min: number, max: number]> = {
-  "agent.max_turns": [1, 10_000],
-  "agent.budget_tokens": [1_000, 10_000_000],
-  "retry.max_retries": [0, 100],
-  "retry.base_delay_ms": [0, 3_600_000],
-  "retry.max_delay_ms": [0, 3_600_000],
-  "retry.idle_timeout_ms": [100, 3_600_000],
-  "compaction.purge_errors_after": [0, 1_000],
-  "tools.bash_timeout_ms": [100, 86_400_000],
-  "input.max_bytes": [1_024, 100 * 1024 * 1024],
-  "mcp.startup_wait_ms": [0, 600_000],
-  "mcp.servers.*.timeout_ms": [100, 86_400_000],
-  "provider.*.max_tokens": [1, 10_000_000],
-};
 
 /** "X must be between MIN and MAX, got V" when `path` has a range and `v` is outside it; else undefined. */
 export function checkRange(path: readonly string[], v: unknown, label: string): string | undefined {
-  const key = path.map((p, i) => (path[0] === "provider" && i === 1) || (path[0] === "mcp" && path[1] === "servers" && i === 2) ? "*" : p).join(".");
-  const range = RANGES[key];
+  const range = keyAt(path)?.range;
   if (!range || typeof v !== "number" || (v >= range[0] && v <= range[1])) return undefined;
   return `${label} must be between ${range[0]} and ${range[1]}, got ${v}`;
 }
@@ -198,6 +79,14 @@ const SCALARS: Record<Exclude<Kind, "strings" | "stringTable" | "window">, [acce
   effort: [(v) => (EFFORTS as readonly unknown[]).includes(v), `one of ${EFFORTS.join(", ")}`],
   protocol: [(v) => (PROTOCOLS as readonly unknown[]).includes(v), `one of ${PROTOCOLS.join(", ")}`],
 };
+
+/** How a message (and the reference) names what a kind holds. */
+export function kindPhrase(kind: Kind): string {
+  if (kind === "strings") return "an array of strings";
+  if (kind === "stringTable") return "a table of strings";
+  if (kind === "window") return `a number of tokens between ${WINDOW_RANGE[0]} and ${WINDOW_RANGE[1]}, or a table of them by model`;
+  return SCALARS[kind][1];
+}
 
 /** A plain object: TOML tables. Dates and times (Date, Temporal objects) are not tables. */
 export function isTable(v: unknown): v is Table {
@@ -279,17 +168,20 @@ export function checkLayer(source: string, data: Table, text?: string): { data: 
   };
   const unknown = (what: string, path: string[], hint = "") => warnings.push(`${at(path)}: unknown ${what} (ignored)${hint}`);
 
-  const section = (value: unknown, keys: Record<string, Kind>, path: string[]): Table => {
+  const section = (value: unknown, keys: Record<string, Key>, path: string[]): Table => {
     if (!isTable(value)) return fail(mustBe(where(path), "a table", value), path);
     const out: Table = {};
     for (const [key, v] of Object.entries(value)) {
-      const kind = Object.hasOwn(keys, key) ? keys[key] : undefined;
+      const kind = Object.hasOwn(keys, key) ? keys[key]!.kind : undefined;
       if (!kind) {
         // a misspelled permission key would leave the rules silently out (SPEC §24)
         if (path[0] === "permission") fail(`unknown key ${where([...path, key])}${suggest(key, Object.keys(keys))}`, [...path, key]);
         // skipping certificate checks for every endpoint at once is not offered (SPEC §24)
         else if (path[0] === "network" && key === "insecure")
-          fail("[network] insecure is not a setting: certificate checks can be skipped per provider only, with [provider.NAME] insecure = true", [...path, key]);
+          fail("[network] insecure is not a setting: certificate checks can be skipped per provider only, with [provider.NAME] insecure = true", [
+            ...path,
+            key,
+          ]);
         else unknown(`key ${where([...path, key])}`, [...path, key], didYouMean(key, Object.keys(keys)));
         continue;
       }
@@ -320,8 +212,9 @@ export function checkLayer(source: string, data: Table, text?: string): { data: 
       else servers[name] = section(v, MCP_SERVER_KEYS, ["mcp", "servers", name]);
     };
     for (const [key, v] of Object.entries(value)) {
-      if (key === "startup_wait_ms") {
-        const bad = checkValue("count", v, "[mcp] startup_wait_ms") ?? checkRange(["mcp", key], v, "[mcp] startup_wait_ms");
+      if (Object.hasOwn(SECTIONS.mcp, key)) {
+        const label = `[mcp] ${key}`;
+        const bad = checkValue(SECTIONS.mcp[key as keyof typeof SECTIONS.mcp].kind, v, label) ?? checkRange(["mcp", key], v, label);
         if (bad) fail(bad, ["mcp", key]);
         else out[key] = v;
       } else if (key === "servers") {
@@ -329,23 +222,26 @@ export function checkLayer(source: string, data: Table, text?: string): { data: 
           fail(mustBe("[mcp] servers", "an array of tables", v), ["mcp", key]);
           continue;
         }
-        v.forEach((entry: unknown, i) => {
-          if (!isTable(entry)) return fail(mustBe(`[mcp] servers[${i}]`, "a table", entry), ["mcp", key]);
+        for (const [i, entry] of (v as unknown[]).entries()) {
+          if (!isTable(entry)) {
+            fail(mustBe(`[mcp] servers[${i}]`, "a table", entry), ["mcp", key]);
+            continue;
+          }
           const { name, ...rest } = entry;
-          if (typeof name !== "string" || !name) return fail(mustBe(`[mcp] servers[${i}] name`, "a non-empty string", name), ["mcp", key]);
-          add(name, rest);
-        });
+          if (typeof name !== "string" || !name) fail(mustBe(`[mcp] servers[${i}] name`, "a non-empty string", name), ["mcp", key]);
+          else add(name, rest);
+        }
       } else if (isTable(v)) add(key, v);
-      else unknown(`key [mcp] ${bare(key)}`, ["mcp", key], didYouMean(key, ["startup_wait_ms", "servers"]));
+      else unknown(`key [mcp] ${bare(key)}`, ["mcp", key], didYouMean(key, [...Object.keys(SECTIONS.mcp), "servers"]));
     }
     if (Object.keys(servers).length) out.servers = servers;
     return out;
   };
 
   const out: Table = {};
-  const tables = [...Object.keys(SECTIONS), "provider", "mcp"];
+  const tables = [...Object.keys(SECTIONS), "provider"];
   for (const [name, value] of Object.entries(data)) {
-    const keys = Object.hasOwn(SECTIONS, name) ? SECTIONS[name] : undefined;
+    const keys = name !== "mcp" && Object.hasOwn(SECTIONS, name) ? (SECTIONS as Record<string, Record<string, Key>>)[name] : undefined;
     if (keys) out[name] = section(value, keys, [name]);
     else if (name === "provider") out.provider = providers(value);
     else if (name === "mcp") out.mcp = mcp(value);

@@ -82,6 +82,11 @@ export function redact(text: string, secrets: readonly string[]): string {
   return text;
 }
 
+/** Text with `secrets` replaced and values shaped like credentials hidden: what a log file may keep (net/debug-log.ts). */
+export function hideSecrets(secrets: () => readonly string[]): (text: string) => string {
+  return (text) => redactShapes(redact(text, secrets()));
+}
+
 /** A copy of `value` (an event, a message) with REDACTED for secrets in every string; `value` itself when nothing changed. */
 export function redactDeep<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0) return value;
@@ -214,7 +219,10 @@ export function redactingTool(tool: Tool, r: Redaction): Tool {
         const text = args[name];
         const hidden = typeof text === "string" ? placeholdersIn(text).filter((p) => r.shown.has(p)) : [];
         if (hidden.length > 0)
-          return { isError: true, output: `${tool.name}: ${name} holds ${hidden.join(", ")}, which stands for a value hey hid from you; the file holds the real value. Change the lines around it with edit, or ask the user` };
+          return {
+            isError: true,
+            output: `${tool.name}: ${name} holds ${hidden.join(", ")}, which stands for a value hey hid from you; the file holds the real value. Change the lines around it with edit, or ask the user`,
+          };
       }
       const result = redactDeep(await tool.run(args, ctx), r.secrets());
       if (!r.shapes()) return result;

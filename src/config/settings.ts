@@ -4,6 +4,7 @@
 import type { Effort, Protocol } from "../kernel/ir.ts";
 import type { Compat } from "../providers/common.ts";
 import type { Guarded, LayerRole } from "./guard.ts";
+import type { Resolved, SECTIONS } from "./keys.ts";
 
 /**
  * A configuration mistake the user has to fix. `message` is the complete text to show (it names
@@ -37,8 +38,8 @@ export interface ConfigLayer {
 }
 
 /**
- * The flags that take part in configuration, already parsed by the CLI (values are still
- * checked by the resolver). `proxy` is not resolved there: net/proxy.ts weighs it against `Settings.proxy`.
+ * The flags that take part in configuration, already parsed by the CLI (values are still checked
+ * by the resolver). `--proxy` is not one: net/proxy.ts weighs it against `Settings.proxy`.
  */
 export interface ConfigFlags {
   model?: string;
@@ -48,7 +49,6 @@ export interface ConfigFlags {
   effort?: Effort;
   maxTurns?: number;
   maxRunTokens?: number;
-  proxy?: string;
   /**
    * The model a resumed session last used: one more layer of the choice, above `[default]` and
    * below HEY_PROVIDER / HEY_MODEL / -m; ignored when no provider of that name is configured.
@@ -118,24 +118,19 @@ export interface Settings {
   proxySource?: string;
   /** `[network] ca_file` as an absolute path, and where it was set (for messages) */
   network: { caFile?: string; caFileSource?: string };
-  /** maxRunTokens: input + output tokens a run may use before it hands off (undefined: no cap) */
-  agent: { maxTurns: number; budgetTokens: number; parallelTools: boolean; maxRunTokens?: number };
-  /** `idleTimeoutMs`: a model stream silent this long (before its first byte or between chunks) fails as a retryable network error */
-  retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number; jitter: boolean; respectRetryAfter: boolean; idleTimeoutMs: number };
-  compaction: { dedup: boolean; purgeErrorsAfter: number; nudgeThreshold: number; compressTool: boolean };
+  // the plain tables, as config/keys.ts declares them (camelCase names; its docs say what each key does)
+  agent: Resolved<typeof SECTIONS.agent>;
+  retry: Resolved<typeof SECTIONS.retry>;
+  compaction: Resolved<typeof SECTIONS.compaction>;
   /**
    * `allow`/`deny` as the user's files set them, a trusted project's deny entries added; `narrow`:
    * the allow lists of trusted projects, each of which a call must match too (a project's config
    * may narrow the user's lists, never widen them).
    */
-  permission: { allow: string[]; deny: string[]; narrow: { source: string; allow: string[] }[] };
-  /** `rg`: the ripgrep grep runs, overriding rg on PATH and the embedded one */
-  /** `keepEnv`: API key variables the commands the model runs may still see (they are removed otherwise) */
-  /** `redactSecrets`: values shaped like credentials in tool results become `[secret: NAME]` (config/secret-shapes.ts) */
-  tools: { shell?: string; bashFilter: string; bashTimeoutMs: number; rg?: string; keepEnv: string[]; redactSecrets: boolean };
-  mcp: { servers: McpServerSettings[]; startupWaitMs: number };
-  /** `maxBytes`: the most of stdin and of each `@file` read into a prompt; the rest is cut (and said so) */
-  input: { maxBytes: number };
+  permission: Resolved<typeof SECTIONS.permission> & { narrow: { source: string; allow: string[] }[] };
+  tools: Resolved<typeof SECTIONS.tools>;
+  mcp: Resolved<typeof SECTIONS.mcp> & { servers: McpServerSettings[] };
+  input: Resolved<typeof SECTIONS.input>;
 }
 
 /** The context window the configuration states for the model in use (`[provider.X] context_window`), if any. */

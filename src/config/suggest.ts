@@ -32,4 +32,3 @@ export const didYouMean = (name: string, known: readonly string[]): string => {
   const close = closest(name, known);
   return close ? `; did you mean ${close}?` : "";
 };
-

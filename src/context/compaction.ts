@@ -10,6 +10,7 @@ import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix } from "./cac
 import { estimateTokens, SUMMARY_ID } from "./passes.ts";
 import { buildContext, DEFAULT_TOKENS_PER_CHAR, nudgeLine, type ContextPolicy, type ContextView, type Summary } from "./view.ts";
 import { effectiveBudget, hardTokens } from "./window.ts";
+import { errorText } from "../kernel/errors.ts";
 
 /** Output budget of a summary request: it must be short to be worth anything. */
 const SUMMARY_MAX_TOKENS = 4096;
@@ -60,7 +61,6 @@ export function newCompactionState(summaries: Summary[] = []): CompactionState {
 export interface PrepareDeps {
   state: CompactionState;
   policy: ContextPolicy;
-  nudgeThreshold: number;
   provider: Provider;
   output: Output;
   tools: ToolSpec[];
@@ -68,8 +68,6 @@ export interface PrepareDeps {
   system: string;
   /** `.hey/task.md` as it is now (context/task-note.ts), or undefined when there is none */
   taskNote(): string | undefined;
-  /** `context_window` of the configuration for this model, when it states one */
-  window?: number;
   /** milliseconds since the epoch: a prefix older than the cache lifetime is gone anyway */
   now(): number;
 }
@@ -87,7 +85,7 @@ export interface Prepared {
 /** The budget and the view builder of one request, from the deps and the state. */
 function contextOf(history: readonly Message[], deps: PrepareDeps) {
   const { state, policy } = deps;
-  const window = minDefined(state.window, deps.window);
+  const window = minDefined(state.window, policy.window);
   const budgetTokens = effectiveBudget(policy.budgetTokens, window);
   const hard = hardTokens(window);
   const fixed = `${deps.system}\u0000${JSON.stringify(deps.tools)}`;
@@ -123,7 +121,8 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
   const sent = state.sent;
   let upTo = state.rewriteUpTo;
   let view = upTo === undefined ? undefined : build(upTo);
-  const broken = !view || !sent || sent.fixed !== fixed || now - sent.at > CACHE_LIFETIME_MS || sharedPrefix(sent.messages, view.messages, sent.count) < sent.count;
+  const broken =
+    !view || !sent || sent.fixed !== fixed || now - sent.at > CACHE_LIFETIME_MS || sharedPrefix(sent.messages, view.messages, sent.count) < sent.count;
   if (!view || broken) view = build((upTo = history.length));
   else if (upTo! < history.length) {
     const next = build(history.length);
@@ -141,7 +140,7 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
     } catch (e) {
       if (signal.aborted) throw e;
       usage = e instanceof SummaryError ? e.usage : undefined;
-      deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view), error: `summary failed, older messages dropped instead: ${(e as Error).message}` });
+      deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view), error: `summary failed, older messages dropped instead: ${errorText(e)}` });
     }
   } else if (view.stats.trimmed > 0 && view.stats.trimmed !== state.last?.stats.trimmed) {
     // said when what is left out changes (it does in steps), not again on every request
@@ -150,7 +149,7 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
   state.last = view;
   state.rewriteUpTo = upTo;
   state.sent = { messages: view.messages, count: view.messages.length, fixed, at: now };
-  const note = nudgeLine(view.estimate, budgetTokens, policy.compressTool ? deps.nudgeThreshold : Number.POSITIVE_INFINITY);
+  const note = nudgeLine(view.estimate, budgetTokens, policy.compressTool ? policy.nudgeThreshold : Number.POSITIVE_INFINITY);
   return { system: deps.system, messages: view.messages, ...(note ? { note } : {}), ...(usage ? { usage } : {}) };
 }
 
@@ -158,7 +157,12 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
  * `/compact`: summarizes the stretch a summary may replace now, whatever the budget says; false
  * when there is none. Throws like compactRange.
  */
-export async function compactNow(history: readonly Message[], deps: PrepareDeps, signal: AbortSignal, instructions?: string): Promise<{ usage: Usage } | false> {
+export async function compactNow(
+  history: readonly Message[],
+  deps: PrepareDeps,
+  signal: AbortSignal,
+  instructions?: string,
+): Promise<{ usage: Usage } | false> {
   const { budgetTokens, build } = contextOf(history, deps);
   const range = build(history.length).summarizable;
   if (!range) return false;
@@ -208,7 +212,8 @@ export async function compactRange(
   const room = Math.floor((maxChars - kept.length) / Math.max(1, stretch.length)) - DESCRIBE_OVERHEAD;
   const share = Math.max(SUMMARY_MESSAGE_MIN_CHARS, Math.min(SUMMARY_MESSAGE_CHARS, room));
   let transcript = stretch.map((m) => describe(m, share)).join("\n\n");
-  if (kept.length + transcript.length > maxChars) transcript = `[earlier part of this stretch left out]\n\n${transcript.slice(transcript.length - Math.max(0, maxChars - kept.length))}`;
+  if (kept.length + transcript.length > maxChars)
+    transcript = `[earlier part of this stretch left out]\n\n${transcript.slice(transcript.length - Math.max(0, maxChars - kept.length))}`;
   transcript = kept + transcript;
   const ask = `Summarize this part of the work${instructions ? ` (${instructions})` : ""}:\n\n${transcript}`;
   const request = (effort?: "off"): ModelRequest => ({
@@ -232,7 +237,15 @@ export async function compactRange(
   const summary: Summary = { fromId: range.fromId, toId: range.toId, text };
   deps.state.summaries.push(summary);
   const before = Math.ceil(transcript.length * deps.state.tokensPerChar);
-  deps.output.emit({ type: "compaction", kind: "summary", from_id: range.fromId, to_id: range.toId, summary: text, tokens_before: before, tokens_after: reply.usage?.output ?? Math.ceil(text.length / 4) });
+  deps.output.emit({
+    type: "compaction",
+    kind: "summary",
+    from_id: range.fromId,
+    to_id: range.toId,
+    summary: text,
+    tokens_before: before,
+    tokens_after: reply.usage?.output ?? Math.ceil(text.length / 4),
+  });
   return { summary, usage };
 }
 

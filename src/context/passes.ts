@@ -1,9 +1,10 @@
-// Dynamic context pruning (SPEC §10): the deterministic passes that `buildContext` (context.ts)
+// Dynamic context pruning (SPEC §10): the deterministic passes that `buildContext` (view.ts)
 // runs over the full history to derive what one model request sends. Each pass is pure, returns
 // new messages without touching its input, and keeps every tool call with all its results: it
 // rewrites or drops whole units only (a unit is an assistant message with the results after it,
 // or a lone user message).
 import { textOf, type Message } from "../kernel/ir.ts";
+import { TOOL } from "../kernel/tool-names.ts";
 
 export const DEFAULT_TOKENS_PER_CHAR = 0.25; // SPEC §10: characters/4 until the provider reports better
 export const PROTECT_TURNS = 3;
@@ -12,7 +13,7 @@ const IMAGE_CHARS = 6_000; // an image costs ~1,500 tokens on the major APIs, wh
 export const HANDLE_LENGTH = 5; // last characters of a message id shown as its handle: 36^5 ≈ 60M values
 
 /** Tools whose results the dedup and purge passes never touch: they record what the model changed. */
-const KEEP_RESULTS = new Set(["write_file", "edit", "compress"]);
+const KEEP_RESULTS = new Set<string>([TOOL.writeFile, TOOL.edit, TOOL.compress]);
 
 /** A summary that replaces the history from fromId to toId inclusive (a compaction by the provider). */
 export interface Summary {
@@ -124,7 +125,11 @@ export function unitEnd(messages: readonly Message[], i: number): number {
  * reversed, overlaps a later one, would split a call from its results or holds a protected
  * message. Never throws.
  */
-export function applySummaries(history: readonly Message[], summaries: Summary[], protect: ReadonlySet<string>): { messages: readonly Message[]; applied: Summary[]; replaced: number } {
+export function applySummaries(
+  history: readonly Message[],
+  summaries: Summary[],
+  protect: ReadonlySet<string>,
+): { messages: readonly Message[]; applied: Summary[]; replaced: number } {
   if (summaries.length === 0) return { messages: history, applied: [], replaced: 0 };
   const index = new Map(history.map((m, i) => [m.id, i]));
   const taken: { from: number; to: number; summary: Summary }[] = [];
@@ -189,7 +194,10 @@ function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
   if (v === null || typeof v !== "object") return JSON.stringify(v);
   const o = v as Record<string, unknown>;
-  return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(",")}}`;
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+    .join(",")}}`;
 }
 
 /**
@@ -200,7 +208,11 @@ function canonical(v: unknown): string {
  * and compress, protected results, and outputs no longer than the note itself. With `scope`, only
  * calls and results of those message ids take part (the history as it was when dedup last ran).
  */
-export function dedup(messages: readonly Message[], protect: ReadonlySet<string>, scope?: ReadonlySet<string>): { messages: readonly Message[]; count: number } {
+export function dedup(
+  messages: readonly Message[],
+  protect: ReadonlySet<string>,
+  scope?: ReadonlySet<string>,
+): { messages: readonly Message[]; count: number } {
   const seen = new Set<string>();
   const older = new Set<string>(); // call ids with an identical later call
   const canon = new Map<string, string>(); // raw arguments → canonical: repeated calls are parsed once

@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { readOwnFile } from "../fs/own-files.ts";
+import type { HandOffLimit } from "../kernel/hand-off.ts";
 
 /** Where the note lives, relative to the project root. */
 export const TASK_NOTE_PATH = join(".hey", "task.md");
@@ -30,7 +31,6 @@ const TASK_LINE_CHARS = 300;
 const CALL_ARGS_CHARS = 300;
 
 /** Which limit ended the run: the hand-off's heading names it. */
-export type HandOffLimit = "max_turns" | "max_run_tokens";
 const LIMIT_NAMES: Record<HandOffLimit, string> = { max_turns: "the turn limit", max_run_tokens: "the run's token limit" };
 
 /**

@@ -38,22 +38,26 @@ import {
   type HistoryFacts,
   type Summary,
 } from "./passes.ts";
+import type { Resolved, SECTIONS } from "../config/keys.ts";
 
 export { DEFAULT_TOKENS_PER_CHAR, estimateTokens, PROTECT_TURNS, protectedFrom, summaryMessage, type Summary } from "./passes.ts";
 
 /** A summary leaves at most this share of the budget verbatim at the end (at least the newest turn), so the next one is turns away. */
 export const KEEP_SHARE = 0.4;
 
-export interface ContextPolicy {
+/**
+ * How requests are built: the `[compaction]` table as configured (config/keys.ts says what each key
+ * does: `dedup`, `purgeErrorsAfter`, `nudgeThreshold`, `compressTool` — which also shows handles on
+ * tool results), the budget, and the model's window when the configuration states it.
+ * context/policy.ts makes one from the settings.
+ */
+export type ContextPolicy = Resolved<typeof SECTIONS.compaction> & {
   budgetTokens: number;
-  dedup: boolean;
-  /** failed calls lose their arguments after this many turns; 0 = never */
-  purgeErrorsAfter: number;
-  /** show handles on tool results for the compress tool */
-  compressTool: boolean;
+  /** `context_window` for the model in use, when the configuration states it */
+  window?: number;
   /** turns kept verbatim at the end; default PROTECT_TURNS */
   protectTurns?: number;
-}
+};
 
 export interface ContextInput {
   /** the full, append-only history; not modified */
@@ -136,7 +140,12 @@ export function buildContext(input: ContextInput): ContextView {
     stats: {
       deduped: deduped.count,
       purged: purged.count,
-      summarized: summarized.replaced - replacedBy(history, summarized.applied.filter((s) => compressed.includes(s))),
+      summarized:
+        summarized.replaced -
+        replacedBy(
+          history,
+          summarized.applied.filter((s) => compressed.includes(s)),
+        ),
       compressed: ranges,
       trimmed: trimmed.trimmed,
       cut: trimmed.cut,
@@ -227,7 +236,8 @@ export function compressArgs(args: Record<string, unknown>): { start: string; en
   const end = handle(args.end_id ?? args.end);
   if (start === undefined || end === undefined) return { error: "start_id and end_id must be handles as shown at the end of tool results, e.g. #k3f9a" };
   const summary = typeof args.summary === "string" ? args.summary.trim() : "";
-  if (summary === "") return { error: "the summary is empty; write what the range holds that still matters: paths, line numbers, decisions, errors, open tasks" };
+  if (summary === "")
+    return { error: "the summary is empty; write what the range holds that still matters: paths, line numbers, decisions, errors, open tasks" };
   return { start, end, summary };
 }
 
@@ -239,11 +249,22 @@ export function compressArgs(args: Record<string, unknown>): { start: string; en
  * ambiguous handles, end before start, a range that splits a turn, a range holding the first or
  * the last user message or reaching into the last `protectTurns` turns (at least the calling one).
  */
-export function checkCompressRange(history: readonly Message[], start: string, end: string, protectTurns = PROTECT_TURNS): { fromId: string; toId: string } | { error: string } {
+export function checkCompressRange(
+  history: readonly Message[],
+  start: string,
+  end: string,
+  protectTurns = PROTECT_TURNS,
+): { fromId: string; toId: string } | { error: string } {
   return checkRange(history, history.length, start, end, protectTurns);
 }
 
-function checkRange(history: readonly Message[], length: number, start: string, end: string, protectTurns: number): { fromId: string; toId: string } | { error: string } {
+function checkRange(
+  history: readonly Message[],
+  length: number,
+  start: string,
+  end: string,
+  protectTurns: number,
+): { fromId: string; toId: string } | { error: string } {
   const show = (i: number) => `#${handleAt(history, length, i)}`;
   const s = resolveHandle(history, length, start);
   if (typeof s === "string") return { error: s };
@@ -255,7 +276,8 @@ function checkRange(history: readonly Message[], length: number, start: string, 
   if (history[s]!.role === "tool") {
     let first = s;
     while (first > 0 && history[first - 1]!.role === "tool") first--;
-    if (first !== s) return { error: `start ${show(s)} would split a turn: its call and earlier results come before it; start at ${show(first)}, the turn's first result` };
+    if (first !== s)
+      return { error: `start ${show(s)} would split a turn: its call and earlier results come before it; start at ${show(first)}, the turn's first result` };
     if (first > 0 && history[first - 1]!.role === "assistant") from = first - 1;
   }
   const to = e;
@@ -266,8 +288,10 @@ function checkRange(history: readonly Message[], length: number, start: string, 
 
   const firstUser = history.findIndex((m, i) => i < length && m.role === "user");
   const lastUser = history.findLastIndex((m, i) => i < length && m.role === "user");
-  if (firstUser !== -1 && from <= firstUser && firstUser <= to) return { error: "the range holds the first user message, which is always kept; start after it" };
-  if (lastUser !== -1 && from <= lastUser && lastUser <= to) return { error: "the range holds the latest user message, which is always kept; compress before or after it" };
+  if (firstUser !== -1 && from <= firstUser && firstUser <= to)
+    return { error: "the range holds the first user message, which is always kept; start after it" };
+  if (lastUser !== -1 && from <= lastUser && lastUser <= to)
+    return { error: "the range holds the latest user message, which is always kept; compress before or after it" };
   const turns = Math.max(1, protectTurns);
   const tail = tailStart(history, turns, length);
   if (to >= tail) {

@@ -103,11 +103,32 @@ function networkChecks(p: Probes): Check[] {
     if (!p.dns.ok) out.push(fail("dns", "DNS", p.dns.message, "check the host name in base_url, or this machine's DNS"));
     else out.push("skipped" in p.dns ? skip("dns", "DNS", p.dns.skipped) : pass("dns", "DNS", `resolves to ${p.dns.addresses.join(", ")}`));
   }
-  if (p.tcp) out.push(p.tcp.ok ? pass("tcp", "TCP", `connected to ${p.tcp.to} in ${p.tcp.ms} ms`) : fail("tcp", "TCP", p.tcp.message, "check the host, the port and any firewall"));
+  if (p.tcp)
+    out.push(
+      p.tcp.ok
+        ? pass("tcp", "TCP", `connected to ${p.tcp.to} in ${p.tcp.ms} ms`)
+        : fail("tcp", "TCP", p.tcp.message, "check the host, the port and any firewall"),
+    );
   if (p.tls) {
     if (!p.tls.ok) out.push(fail("tls", "TLS", p.tls.message));
-    else if (p.tls.insecure) out.push(quirk("tls", "TLS", `certificate from ${p.tls.issuer} NOT verified (insecure = true)`, "trust the server's CA with [network] ca_file and remove insecure"));
-    else if (p.tls.daysLeft < 14) out.push(quirk("tls", "TLS", `issued by ${p.tls.issuer}, expires ${p.tls.validTo} (in ${p.tls.daysLeft} days)`, "the server's operator must renew the certificate soon"));
+    else if (p.tls.insecure)
+      out.push(
+        quirk(
+          "tls",
+          "TLS",
+          `certificate from ${p.tls.issuer} NOT verified (insecure = true)`,
+          "trust the server's CA with [network] ca_file and remove insecure",
+        ),
+      );
+    else if (p.tls.daysLeft < 14)
+      out.push(
+        quirk(
+          "tls",
+          "TLS",
+          `issued by ${p.tls.issuer}, expires ${p.tls.validTo} (in ${p.tls.daysLeft} days)`,
+          "the server's operator must renew the certificate soon",
+        ),
+      );
     else out.push(pass("tls", "TLS", `issued by ${p.tls.issuer}, valid until ${p.tls.validTo}`));
   }
   return out;
@@ -125,10 +146,23 @@ function endpointChecks(p: Probes, keyVar: string | undefined): Check[] {
   else if (p.models?.ok && p.models.listed!.includes(p.model)) out.push(pass("model", "model listed", `${p.model} is in the endpoint's list`));
   else if (p.models?.ok) {
     const some = p.models.listed!.slice(0, 5).join(", ");
-    out.push(quirk("model", "model listed", `${p.model} is not in the list of ${p.models.listed!.length} models${some ? ` (${some}…)` : ""}`, "check the model name (-m, models = [...])"));
+    out.push(
+      quirk(
+        "model",
+        "model listed",
+        `${p.model} is not in the list of ${p.models.listed!.length} models${some ? ` (${some}…)` : ""}`,
+        "check the model name (-m, models = [...])",
+      ),
+    );
   } else if (p.models && p.models.kind !== "auth") out.push(skip("model", "model listed", `no model list: ${p.models.message}`));
   if (p.models?.ok && p.models.window !== undefined)
-    out.push(pass("window", "context window", `${p.models.window.toLocaleString("en-US")} tokens, as the model list states; hey builds requests to at most 80 % of a window it knows (context_window = ${p.models.window} in [provider.NAME] tells it before the first request)`));
+    out.push(
+      pass(
+        "window",
+        "context window",
+        `${p.models.window.toLocaleString("en-US")} tokens, as the model list states; hey builds requests to at most 80 % of a window it knows (context_window = ${p.models.window} in [provider.NAME] tells it before the first request)`,
+      ),
+    );
 
   if (p.answer) {
     const ok = p.answer.ok || p.developer?.ok;
@@ -177,7 +211,15 @@ function toolChecks(p: Probes, flags: Flags): Check[] {
   const call = p.toolCall;
   if (!call) return out;
   if (!call.ok) out.push(fail("tool_call", "tool call", failure(call), "hey needs a model that calls tools; pick another model"));
-  else if (call.calls === 0) out.push(fail("tool_call", "tool call", `the model answered in text instead of calling the tool ("${clip(call.text)}")`, "hey needs a model that calls tools; pick another model"));
+  else if (call.calls === 0)
+    out.push(
+      fail(
+        "tool_call",
+        "tool call",
+        `the model answered in text instead of calling the tool ("${clip(call.text)}")`,
+        "hey needs a model that calls tools; pick another model",
+      ),
+    );
   else out.push(pass("tool_call", "tool call", "a tool call streamed and parsed"));
 
   const par = p.parallel;
@@ -185,7 +227,14 @@ function toolChecks(p: Probes, flags: Flags): Check[] {
   else if (par?.ok && par.calls >= 2) out.push(pass("parallel_calls", "parallel calls", `${par.calls} calls in one turn`));
   else if (par?.ok && par.calls === 1) {
     flags.parallel_tool_calls = false;
-    out.push(quirk("parallel_calls", "parallel calls", "two calls were asked for, one arrived: the endpoint drops parallel calls", "parallel_tool_calls = false (one call per turn)"));
+    out.push(
+      quirk(
+        "parallel_calls",
+        "parallel calls",
+        "two calls were asked for, one arrived: the endpoint drops parallel calls",
+        "parallel_tool_calls = false (one call per turn)",
+      ),
+    );
   } else if (par?.ok) out.push(skip("parallel_calls", "parallel calls", "the model made no call"));
 
   out.push(judgeAfterTool(p, flags));
@@ -202,7 +251,12 @@ function judgeAfterTool(p: Probes, flags: Flags): Check {
   const without = p.afterToolNoReplay;
   if (after.ok && without && !without.ok) {
     flags.reasoning_replay = true;
-    return quirk(id, title, `requires its reasoning replayed with the tool-call turn (without it: ${failure(without)})`, "reasoning_replay = true (every tool-call turn's reasoning goes back in every later request)");
+    return quirk(
+      id,
+      title,
+      `requires its reasoning replayed with the tool-call turn (without it: ${failure(without)})`,
+      "reasoning_replay = true (every tool-call turn's reasoning goes back in every later request)",
+    );
   }
   if (!after.ok && without?.ok) {
     flags.reasoning_replay = false;
@@ -216,7 +270,8 @@ function judgeEmptyTools(p: Probes): Check {
   const title = "empty tools list";
   if (!p.emptyTools) return skip("empty_tools", title, "not probed");
   if (p.emptyTools.ok) return pass("empty_tools", title, "tools: [] is accepted");
-  if (isRejection(p.emptyTools)) return quirk("empty_tools", title, `tools: [] is rejected (${failure(p.emptyTools)})`, "none: hey never sends an empty tools list");
+  if (isRejection(p.emptyTools))
+    return quirk("empty_tools", title, `tools: [] is rejected (${failure(p.emptyTools)})`, "none: hey never sends an empty tools list");
   return skip("empty_tools", title, failure(p.emptyTools));
 }
 

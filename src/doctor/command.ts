@@ -3,35 +3,32 @@
 // check, and with --write record the flags it found in the config file that defines the provider
 // (backed up first, replaced atomically). Exit 0 only when the endpoint is usable as configured.
 import { readFile, stat } from "node:fs/promises";
-import { homedir } from "node:os";
-import { dirname } from "node:path";
 import { EXIT, parseCli, UsageError, type CliArgs } from "../cli.ts";
-import { heyFiles } from "../config/control-files.ts";
-import { knownSecrets } from "../config/secrets.ts";
-import { configPaths, loadConfig } from "../config/load.ts";
+import { hideSecrets, knownSecrets } from "../config/secrets.ts";
 import { presetHint } from "../config/providers.ts";
 import { ConfigError, type ProviderSettings, type Settings } from "../config/settings.ts";
 import { didYouMean } from "../config/suggest.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
+import type { Places } from "../fs/places.ts";
 import { trustedCas } from "../net/ca.ts";
 import type { DebugLog } from "../net/debug-log.ts";
 import { describeRoute, NetConfigError, resolveProxy, type ProxySources } from "../net/proxy.ts";
-import { readApprovalState } from "../trust/approve.ts";
-import { settleTrust } from "../trust/store.ts";
+import { beginConfig } from "../trust/start.ts";
 import { writer } from "../ui/term.ts";
 import { fetchFor } from "../endpoint.ts";
-import { configFlags } from "../wire.ts";
 import { judge, missingFlags, type Flags, type Probes } from "./checks.ts";
 import { probeNetwork } from "./network.ts";
 import { replaysEveryTurn } from "../providers/openai.ts";
 import { probeEndpoint } from "./probe.ts";
 import { renderJson, renderText, tomlLines, type Subject, type Written } from "./report.ts";
 import { setProviderKeys, TomlEditError } from "./toml-edit.ts";
+import { errnoCode, errorText } from "../kernel/errors.ts";
 
-export const DOCTOR_USAGE = "usage: hey doctor [PROVIDER] [--write] [--output json] [-m PROVIDER/MODEL] [--config FILE] [--proxy URL] [--base-url URL --protocol P --api-key K]\n";
+export const DOCTOR_USAGE =
+  "usage: hey doctor [PROVIDER] [--write] [--output json] [-m PROVIDER/MODEL] [--config FILE] [--proxy URL] [--base-url URL --protocol P --api-key K]\n";
 
 /** Runs the subcommand; the exit code: 0 usable, 1 not usable (or flags to record), 2 bad arguments or config. */
-export async function doctorCommand(argv: string[]): Promise<number> {
+export async function doctorCommand(argv: string[], here: Places): Promise<number> {
   const err = writer(2);
   let args: CliArgs;
   let write = false;
@@ -45,14 +42,14 @@ export async function doctorCommand(argv: string[]): Promise<number> {
     }
     const words = args.message.split(/\s+/).filter(Boolean);
     if (words.length > 1) throw new UsageError(`hey doctor takes one provider name, got "${args.message}"`);
-    if (words[0] && args.model === undefined) (named = words[0]), (args = { ...args, model: words[0] });
+    if (words[0] && args.flags.model === undefined) (named = words[0]), (args = { ...args, flags: { ...args.flags, model: words[0] } });
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     err.write(`hey doctor: ${e.message}\n${DOCTOR_USAGE}`);
     return EXIT.usage;
   }
   try {
-    return await doctor(args, write, named);
+    return await doctor(args, write, named, here);
   } catch (e) {
     if (!(e instanceof ConfigError || e instanceof NetConfigError)) throw e;
     err.write(`hey doctor: ${e.message}\n`);
@@ -61,15 +58,13 @@ export async function doctorCommand(argv: string[]): Promise<number> {
 }
 
 /** `named`: the PROVIDER word, which must name a provider (`-m` syntax would take it for a model). */
-async function doctor(args: CliArgs, write: boolean, named: string | undefined): Promise<number> {
+async function doctor(args: CliArgs, write: boolean, named: string | undefined, here: Places): Promise<number> {
   const env = process.env;
-  const cwd = process.cwd();
-  const configDir = dirname(configPaths(env, cwd).user);
   const warn = (m: string) => writer(2).write(`hey doctor: ${m}\n`);
   // the doctor runs no tools: what the files give the agent is weighed as a run would, but not recorded
-  const approvals = readApprovalState(heyFiles(env, env.HOME || homedir(), cwd).approvals, warn);
-  const trust = await settleTrust({ cwd, configDir, approve: args.approve, interactive: false, ask: async () => undefined, warn, approvals });
-  const config = loadConfig({ env, cwd, configFile: args.config, trustProject: trust !== "cancelled" && trust.trusted, flags: configFlags(args), approvals: approvals.record, approveProject: args.approve });
+  const begun = await beginConfig(here, env, args.flags, { approve: args.approve, configFile: args.config, warn });
+  if (begun === "cancelled") return EXIT.interrupted; // never asked: not interactive
+  const { config } = begun;
   const { settings } = config;
   if (named !== undefined && settings.provider.name !== named) {
     const known = settings.providers.map((p) => p.name);
@@ -81,15 +76,18 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined):
 
   let debug: DebugLog | undefined;
   if (args.verbose || env.HEY_LOG === "debug") {
-    debug = (await import("../net/debug-log.ts")).openDebugLog(`${env.XDG_STATE_HOME || `${env.HOME || homedir()}/.local/state`}/hey/logs`, () => knownSecrets(settings, env, args.proxy));
+    debug = (await import("../net/debug-log.ts")).openDebugLog(
+      here.logsDir,
+      hideSecrets(() => knownSecrets(settings, env, args.run.proxy)),
+    );
     warn(`debug log: ${debug.path}`);
   }
-  const probes = await runProbes(settings, args.proxy, env, debug);
+  const probes = await runProbes(settings, args.run.proxy, env, debug);
   const verdict = judge(probes, provider.apiKeyVar);
   const missing = missingFlags(verdict.flags, effectiveFlags(provider, settings.model));
   const written = write && Object.keys(verdict.flags).length > 0 ? await writeFlags(provider, verdict.flags) : undefined;
   const out = writer(1);
-  out.write(args.output === "json" ? renderJson(subject, verdict, missing, written) : renderText(subject, verdict, missing, written, provider.name));
+  out.write(args.run.output === "json" ? renderJson(subject, verdict, missing, written) : renderText(subject, verdict, missing, written, provider.name));
   const recorded = Object.keys(missing).length === 0 || (written !== undefined && !("error" in written));
   return verdict.usable && recorded ? EXIT.ok : EXIT.runtime;
 }
@@ -100,14 +98,17 @@ async function runProbes(settings: Settings, cliProxy: string | undefined, env: 
   const target = new URL(provider.baseUrl);
   const sources: ProxySources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env };
   const base = { protocol: provider.protocol, model: settings.model, rateLimits: [] };
-  let route;
+  let route: ReturnType<typeof resolveProxy>;
   try {
     route = resolveProxy(target, sources);
     const text = describeRoute(target, sources);
     const network = await probeNetwork(target, route, { ca: trustedCas({ ...settings.network, env }), insecure: provider.insecure ?? false });
     const probes: Probes = { ...base, route: { ok: true, text, proxied: route.kind !== "direct" }, ...network };
     if ([network.dns, network.tcp, network.tls].some((o) => o && !o.ok)) return probes;
-    return { ...probes, ...(await probeEndpoint({ settings: provider, model: settings.model, effort: settings.effort, fetch: fetchFor(settings, cliProxy, env, debug) })) };
+    return {
+      ...probes,
+      ...(await probeEndpoint({ settings: provider, model: settings.model, effort: settings.effort, fetch: fetchFor(settings, cliProxy, env, debug) })),
+    };
   } catch (e) {
     if (!(e instanceof NetConfigError)) throw e;
     return { ...base, route: { ok: false, kind: "network", message: e.message } };
@@ -139,13 +140,18 @@ function effectiveFlags(p: ProviderSettings, model: string): Flags {
 async function writeFlags(p: ProviderSettings, flags: Flags): Promise<Written> {
   const lines = tomlLines(flags);
   const by = (why: string) => ({ error: `not written: ${why}; add to [provider.${p.name}] yourself:\n  ${lines.join("\n  ")}` });
-  if (!p.source) return by(p.name === "cli" ? "--base-url names no config table" : `${p.name} is a built-in provider with no table in a config file (add [provider.${p.name}] with its base_url first)`);
+  if (!p.source)
+    return by(
+      p.name === "cli"
+        ? "--base-url names no config table"
+        : `${p.name} is a built-in provider with no table in a config file (add [provider.${p.name}] with its base_url first)`,
+    );
   const file = p.source;
   let before: string;
   try {
     before = await readFile(file, "utf8");
   } catch (e) {
-    return by(`cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    return by(`cannot read ${file} (${errnoCode(e) ?? errorText(e)})`);
   }
   let after: string;
   try {
@@ -162,7 +168,7 @@ async function writeFlags(p: ProviderSettings, flags: Flags): Promise<Written> {
     await writeFileAtomic(backup, before, { follow: false, mode });
     await writeFileAtomic(file, after);
   } catch (e) {
-    return by(`cannot write ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    return by(`cannot write ${file} (${errnoCode(e) ?? errorText(e)})`);
   }
   return { file, backup, flags };
 }
@@ -175,16 +181,21 @@ function checkEdit(before: string, after: string, name: string, flags: Flags): v
     old = Bun.TOML.parse(before) as Record<string, unknown>;
     next = Bun.TOML.parse(after) as Record<string, unknown>;
   } catch (e) {
-    throw new TomlEditError(`the edited file would not parse (${(e as Error).message})`);
+    throw new TomlEditError(`the edited file would not parse (${errorText(e)})`);
   }
-  const table = (data: Record<string, unknown>) => ((data.provider as Record<string, Record<string, unknown>> | undefined) ?? {})[name] ?? {};
+  const table = (data: Record<string, unknown>) => (data.provider as Record<string, Record<string, unknown>> | undefined)?.[name] ?? {};
   const expected = { ...old, provider: { ...(old.provider as object), [name]: { ...table(old), ...flags } } };
-  if (JSON.stringify(sorted(expected)) !== JSON.stringify(sorted(next))) throw new TomlEditError(`[provider.${name}] is written in a form this edit cannot follow`);
+  if (JSON.stringify(sorted(expected)) !== JSON.stringify(sorted(next)))
+    throw new TomlEditError(`[provider.${name}] is written in a form this edit cannot follow`);
 }
 
 /** A copy with every table's keys in order, for comparing parsed files. */
 function sorted(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sorted);
   if (typeof v !== "object" || v === null || v instanceof Date) return v;
-  return Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sorted(x)]));
+  return Object.fromEntries(
+    Object.entries(v)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, x]) => [k, sorted(x)]),
+  );
 }

@@ -8,6 +8,7 @@ import { classifyFetchError, tlsError } from "../net/errors.ts";
 import { parseIp, type ProxyRoute } from "../net/proxy.ts";
 import { startSocksBridge } from "../net/socks-bridge.ts";
 import type { Probes } from "./checks.ts";
+import { errorText } from "../kernel/errors.ts";
 
 const CONNECT_TIMEOUT_MS = 5_000; // a first hop that has not answered in 5 s is the problem being looked for
 const DAY_MS = 86_400_000;
@@ -115,8 +116,15 @@ async function tunnel(route: ProxyRoute, host: string, port: number): Promise<{ 
     const [, status = "0", ...words] = statusLine.split(" ");
     if (status.startsWith("2")) return { socket, release };
     socket.destroy();
-    const headers = new Headers(headerLines.flatMap((l) => (l.includes(":") ? [[l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()] as [string, string]] : [])));
-    throw Object.assign(new Error(`Proxy refused to open a tunnel: ${statusLine}`), { code: "ERR_PROXY_TUNNEL", status: Number(status), statusText: words.join(" "), headers });
+    const headers = new Headers(
+      headerLines.flatMap((l) => (l.includes(":") ? [[l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()] as [string, string]] : [])),
+    );
+    throw Object.assign(new Error(`Proxy refused to open a tunnel: ${statusLine}`), {
+      code: "ERR_PROXY_TUNNEL",
+      status: Number(status),
+      statusText: words.join(" "),
+      headers,
+    });
   } catch (e) {
     release();
     throw e;
@@ -170,6 +178,6 @@ function dateOf(validTo: string): string {
 
 function errorWords(e: unknown): string {
   const code = (e as { code?: unknown } | null)?.code;
-  const message = e instanceof Error ? e.message : String(e);
+  const message = errorText(e);
   return typeof code === "string" && !message.includes(code) ? `${message} (${code})` : message;
 }

@@ -9,6 +9,7 @@ import { anthropicBaseUrl } from "../providers/anthropic.ts";
 import { splitBaseUrl } from "../providers/google.ts";
 import { providerFor } from "../endpoint.ts";
 import type { Outcome, Probes, Streamed } from "./checks.ts";
+import { errorText } from "../kernel/errors.ts";
 
 const PROBE_TIMEOUT_MS = 90_000; // a reasoning model may think a while even about "say ready"
 const MAX_RETRY_AFTER_MS = 10_000; // a 429 asking for longer is reported, not waited out
@@ -102,7 +103,7 @@ async function streamTurn(provider: Promise<Provider>, req: ModelRequest): Promi
       thinking ||= message?.content.some((p) => p.type === "thinking") ?? false;
       return { outcome: { ok: true, text, calls, thinking }, ...(message ? { message } : {}) };
     } catch (e) {
-      const err = e instanceof ProviderError ? e : new ProviderError("network", e instanceof Error ? e.message : String(e));
+      const err = e instanceof ProviderError ? e : new ProviderError("network", errorText(e));
       const wait = err.retryAfterMs ?? (err.kind === "rate_limit" ? 2_000 : undefined);
       if (attempt === 1 && err.kind === "rate_limit" && wait !== undefined && wait <= MAX_RETRY_AFTER_MS) {
         await Bun.sleep(wait);
@@ -151,14 +152,18 @@ async function listModels(s: ProviderSettings, model: string, fetchImpl: typeof 
     const res = await fetchImpl(url, { headers, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     const text = await res.text();
     if (res.status === 404 || res.status === 405) return { ok: true };
-    if (res.status === 401 || res.status === 403) return { ok: false, kind: "auth", status: res.status, message: `GET ${url}: ${res.status} ${shortBody(text)}` };
+    if (res.status === 401 || res.status === 403)
+      return { ok: false, kind: "auth", status: res.status, message: `GET ${url}: ${res.status} ${shortBody(text)}` };
     if (!res.ok) return { ok: false, kind: "bad_request", status: res.status, message: `GET ${url}: ${res.status} ${shortBody(text)}` };
     const body = JSON.parse(text) as { data?: ListedModel[]; models?: ListedModel[] };
-    const entries = [...(body.data ?? []).map((m) => [m.id ?? "", m] as const), ...(body.models ?? []).map((m) => [(m.name ?? "").replace(/^models\//, ""), m] as const)];
+    const entries = [
+      ...(body.data ?? []).map((m) => [m.id ?? "", m] as const),
+      ...(body.models ?? []).map((m) => [(m.name ?? "").replace(/^models\//, ""), m] as const),
+    ];
     const window = windowOf(entries.find(([id]) => id === model)?.[1]);
     return { ok: true, listed: entries.map(([id]) => id).filter(Boolean), ...(window !== undefined ? { window } : {}) };
   } catch (e) {
-    return { ok: false, kind: "network", message: e instanceof Error ? e.message : String(e) };
+    return { ok: false, kind: "network", message: errorText(e) };
   }
 }
 
@@ -195,13 +200,18 @@ async function postEmptyTools(s: ProviderSettings, model: string, fetchImpl: typ
   })();
   const { url, headers } = rawTarget(s, path);
   try {
-    const res = await fetchImpl(url, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body), signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    const res = await fetchImpl(url, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
     const text = await res.text();
     if (res.ok) return { ok: true };
     const kind = res.status === 429 ? "rate_limit" : res.status >= 500 ? "overloaded" : res.status === 401 || res.status === 403 ? "auth" : "bad_request";
     return { ok: false, kind, status: res.status, message: `${res.status} ${shortBody(text)}` };
   } catch (e) {
-    return { ok: false, kind: "network", message: e instanceof Error ? e.message : String(e) };
+    return { ok: false, kind: "network", message: errorText(e) };
   }
 }
 

@@ -31,7 +31,11 @@ export function renderText(subject: Subject, verdict: Verdict, missing: Flags, w
 }
 
 function verdictLine(verdict: Verdict, missing: Flags, written: Written | undefined, command: string): string {
-  if (!verdict.usable) return `✗ not usable: ${verdict.checks.filter((c) => c.status === "fail").map((c) => c.title).join(", ")} failed`;
+  if (!verdict.usable)
+    return `✗ not usable: ${verdict.checks
+      .filter((c) => c.status === "fail")
+      .map((c) => c.title)
+      .join(", ")} failed`;
   const needed = tomlLines(missing);
   if (needed.length === 0) return "✓ usable";
   if (written && !("error" in written)) return "✓ usable with the flags written below";

@@ -16,7 +16,11 @@ import { checkOwnFile } from "./own-files.ts";
  * through (a backup next to a file the user owns). `mode`: the file's mode whatever it was before
  * (0o600 for credentials), created so — never readable by others, not even for a moment.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: { own?: boolean; private?: boolean; follow?: boolean; mode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  opts: { own?: boolean; private?: boolean; follow?: boolean; mode?: number } = {},
+): Promise<void> {
   if (opts.own) checkOwnFile(path);
   const follow = !opts.own && opts.follow !== false;
   const target = follow ? await realpath(path).catch(() => path) : path;

@@ -4,6 +4,7 @@
 // user's shell profile, nor a link to a private key read into a request.
 import { constants, closeSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { errnoCode } from "../kernel/errors.ts";
 
 /** A file of hey's that is a link, a directory or a device: refused, never followed. */
 export class OwnFileError extends Error {
@@ -19,7 +20,7 @@ export function checkOwnFile(path: string): void {
     [dirname(path), "directory"],
     [path, "file"],
   ] as const) {
-    let st;
+    let st: ReturnType<typeof lstatSync>;
     try {
       st = lstatSync(p);
     } catch {
@@ -42,7 +43,7 @@ export function readOwnFile(path: string, maxBytes: number, opts: { tail?: boole
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     if (code === "ENOENT") return undefined;
     if (code === "ELOOP") throw new OwnFileError(`${path} is a symbolic link; hey does not follow links for its own files`);
     throw e;
@@ -76,7 +77,7 @@ export function appendOwnFile(path: string, text: string): void {
   try {
     fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ELOOP") throw new OwnFileError(`${path} is a symbolic link; hey does not follow links for its own files`);
+    if (errnoCode(e) === "ELOOP") throw new OwnFileError(`${path} is a symbolic link; hey does not follow links for its own files`);
     throw e;
   }
   try {

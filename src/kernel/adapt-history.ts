@@ -8,7 +8,6 @@ export interface Target {
   model: string;
 }
 
-
 /**
  * The history adapted for `target`, without changing `messages`:
  * - thinking is kept only where the model that produced it will read it: same protocol and

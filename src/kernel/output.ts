@@ -19,6 +19,8 @@ export interface UsageCounts {
  * the model's output token limit; "max_run_tokens" = the run passed `--max-run-tokens`.
  */
 export type RunStop = "end" | "length" | "max_turns" | "max_run_tokens" | "interrupted" | "error";
+/** The limits a run hands off at (kernel/hand-off.ts). */
+export type HandOffLimit = Extract<RunStop, "max_turns" | "max_run_tokens">;
 
 /** `error.kind` values: the provider kinds plus those raised by hey itself. */
 export type ErrorKind = ProviderErrorKind | "config" | "usage" | "tool" | "interrupted" | "internal" | "empty_answer";

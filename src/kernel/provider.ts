@@ -6,7 +6,7 @@ export interface ModelRequest {
   system: string;
   messages: readonly Message[];
   tools: ToolSpec[];
-  /** undefined = the provider's configured default; see pure/effort.ts for the mapping */
+  /** undefined = the provider's configured default; see providers/effort.ts for the mapping */
   effort?: Effort;
   /** output token limit for this request only (a summary's own budget); undefined = the provider's */
   maxTokens?: number;

@@ -20,7 +20,6 @@ export interface RetryableFailure {
 
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; why?: string };
 
-
 /**
  * Jitter added to a server-given delay, at most this fraction of it: the server's wait is
  * honoured in full, jitter only spreads clients that were told the same instant.
@@ -53,7 +52,10 @@ export function retryDecision(failure: RetryableFailure, attempt: number, policy
   const server = policy.respectRetryAfter ? failure.retryAfterMs : undefined;
   if (server !== undefined) {
     if (server > policy.maxDelayMs)
-      return { retry: false, why: `the server allows the next try in ${formatWait(server)}, longer than hey waits ([retry] max_delay_ms = ${policy.maxDelayMs})` };
+      return {
+        retry: false,
+        why: `the server allows the next try in ${formatWait(server)}, longer than hey waits ([retry] max_delay_ms = ${policy.maxDelayMs})`,
+      };
     return { retry: true, delayMs: Math.max(floor, Math.round(server * (1 + (policy.jitter ? random() * SERVER_DELAY_JITTER : 0)))) };
   }
   const capped = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));

@@ -22,7 +22,11 @@ const PHRASE: Record<string, string> = {
  * what was sent. Unknown keys pass untouched (the tool decides); a schema this does not
  * understand checks nothing. Never throws.
  */
-export function checkArguments(tool: string, args: Record<string, unknown>, schema: Record<string, unknown>): { args: Record<string, unknown> } | { error: string } {
+export function checkArguments(
+  tool: string,
+  args: Record<string, unknown>,
+  schema: Record<string, unknown>,
+): { args: Record<string, unknown> } | { error: string } {
   const { properties = {}, required } = schema as Schema;
   const needed = new Set(Array.isArray(required) ? required.filter((k): k is string => typeof k === "string") : []);
   const out: Record<string, unknown> = { ...args };

@@ -6,6 +6,7 @@ import { newId, parseArguments, type Message, type ToolCall } from "./ir.ts";
 import type { Output } from "./output.ts";
 import { abortReason, type Tool, type ToolResult } from "./tool.ts";
 import { checkArguments } from "./tool-args.ts";
+import { errorText } from "./errors.ts";
 
 /** A refusal reason, or undefined when the call may run. */
 export type PermissionCheck = (tool: string, args: Record<string, unknown>) => string | undefined;
@@ -111,7 +112,8 @@ export function limitConcurrency(n: number): <T>(fn: () => Promise<T>) => Promis
       return await fn();
     } finally {
       const next = waiting.shift();
-      if (next) next(); // the place passes on: `running` stays the same
+      if (next)
+        next(); // the place passes on: `running` stays the same
       else running--;
     }
   };
@@ -132,7 +134,8 @@ async function runOne(call: ToolCall, args: Record<string, unknown> | undefined,
   if (deps.signal.aborted) return { output: abortReason(deps.signal), isError: true };
   const tool = deps.tools.find((t) => t.name === call.name);
   if (!tool) return { output: `unknown tool "${call.name}"; available: ${deps.tools.map((t) => t.name).join(", ")}`, isError: true };
-  if (!args) return { output: `invalid arguments for ${call.name}: expected a JSON object, got ${JSON.stringify(call.arguments.slice(0, 200))}`, isError: true };
+  if (!args)
+    return { output: `invalid arguments for ${call.name}: expected a JSON object, got ${JSON.stringify(call.arguments.slice(0, 200))}`, isError: true };
   const checked = checkArguments(call.name, args, tool.parameters);
   if ("error" in checked) return { output: checked.error, isError: true };
   const refusal = deps.permission(call.name, checked.args);
@@ -142,6 +145,6 @@ async function runOne(call: ToolCall, args: Record<string, unknown> | undefined,
     return await tool.run(checked.args, { signal: deps.signal, cwd: deps.cwd });
   } catch (e) {
     if (deps.signal.aborted) return { output: abortReason(deps.signal), isError: true };
-    return { output: `${call.name} failed: ${e instanceof Error ? e.message : String(e)}`, isError: true };
+    return { output: `${call.name} failed: ${errorText(e)}`, isError: true };
   }
 }

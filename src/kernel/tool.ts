@@ -25,6 +25,11 @@ export interface ToolResult {
   images?: ImagePart[];
 }
 
+/** A failed call's result: what the model reads as the tool's error. */
+export function toolError(output: string): ToolResult {
+  return { output, isError: true };
+}
+
 /**
  * A tool is its spec (name, description, JSON Schema parameters) plus `run`. `run` receives
  * arguments already parsed from JSON and checked against `parameters` (kernel/tool-args.ts); it should report failures as `{isError: true}` results.

@@ -5,6 +5,7 @@ import type { ContentBlock } from "../kernel/ir.ts";
 import type { McpManager } from "./manager.ts";
 import { parsePromptCommand, promptArgs, promptContent, type PromptResult, type ResourceResult } from "./prompts.ts";
 import { attachResource, resourceMentions } from "./resources.ts";
+import { errorText } from "../kernel/errors.ts";
 
 /** A prompt command or a resource that cannot be had; the message says which and why. */
 export class McpInputError extends Error {
@@ -16,7 +17,15 @@ export async function promptMessage(mcp: McpManager, line: string, signal: Abort
   const cmd = parsePromptCommand(line);
   if (!cmd) throw new McpInputError(`${line.trim().split(/\s/, 1)[0]} is not a prompt command; it is /mcp:SERVER:PROMPT [args] (/mcp lists the prompts)`);
   const known = mcp.status().find((s) => s.name === cmd.server);
-  if (!known) throw new McpInputError(`no MCP server ${cmd.server}; configured: ${mcp.status().map((s) => s.name).join(", ") || "none"}`);
+  if (!known)
+    throw new McpInputError(
+      `no MCP server ${cmd.server}; configured: ${
+        mcp
+          .status()
+          .map((s) => s.name)
+          .join(", ") || "none"
+      }`,
+    );
   // a server still starting is waited for, as a tool call waits
   await mcp.settled(cmd.server, signal);
   const prompts = mcp.prompts().find((p) => p.server === cmd.server)?.prompts;
@@ -28,7 +37,8 @@ export async function promptMessage(mcp: McpManager, line: string, signal: Abort
   const got = await mcp.get(cmd.server, { prompt: prompt.name, args: args.args }, signal);
   if ("error" in got) throw new McpInputError(got.error);
   const content = promptContent(got.result as PromptResult);
-  if (content.every((b) => b.type === "text" && b.text.trim() === "")) throw new McpInputError(`prompt ${cmd.prompt} of ${cmd.server} returned no text or image`);
+  if (content.every((b) => b.type === "text" && b.text.trim() === ""))
+    throw new McpInputError(`prompt ${cmd.prompt} of ${cmd.server} returned no text or image`);
   return content;
 }
 
@@ -37,19 +47,29 @@ export async function promptMessage(mcp: McpManager, line: string, signal: Abort
  * after its text, each cut at `maxBytes` (`warn` is told what was cut). Throws McpInputError when a
  * resource cannot be read: nothing is sent with a missing attachment, as with a missing `@file`.
  */
-export async function withResources(mcp: McpManager, message: string, content: ContentBlock[], maxBytes: number, signal: AbortSignal, warn: (m: string) => void): Promise<ContentBlock[]> {
-  const mentions = resourceMentions(message, mcp.status().map((s) => s.name));
+export async function withResources(
+  mcp: McpManager,
+  message: string,
+  content: ContentBlock[],
+  maxBytes: number,
+  signal: AbortSignal,
+  warn: (m: string) => void,
+): Promise<ContentBlock[]> {
+  const mentions = resourceMentions(
+    message,
+    mcp.status().map((s) => s.name),
+  );
   if (mentions.length === 0) return content;
   const texts: string[] = [];
   const images: ContentBlock[] = [];
   for (const m of mentions) {
     const got = await mcp.get(m.server, { resource: m.uri }, signal);
     if ("error" in got) throw new McpInputError(`@${m.token}: ${got.error}`);
-    let attached;
+    let attached: ReturnType<typeof attachResource>;
     try {
       attached = attachResource(m.token, got.result as ResourceResult, maxBytes);
     } catch (e) {
-      throw new McpInputError((e as Error).message);
+      throw new McpInputError(errorText(e));
     }
     if (attached.text) texts.push(attached.text);
     images.push(...attached.images);

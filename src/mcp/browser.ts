@@ -12,7 +12,11 @@ export function browserCommands(url: string, env: Record<string, string | undefi
     if (command === "") continue;
     // through the shell, so a command with arguments works; the URL is passed as "$1", never spliced in
     const script = command.includes("%s") ? command.replaceAll("%s", '"$1"') : `${command} "$1"`;
-    out.push(platform === "win32" ? ["cmd", "/c", command.includes("%s") ? command.replaceAll("%s", cmdUrl) : `${command} ${cmdUrl}`] : ["sh", "-c", script, "sh", url]);
+    out.push(
+      platform === "win32"
+        ? ["cmd", "/c", command.includes("%s") ? command.replaceAll("%s", cmdUrl) : `${command} ${cmdUrl}`]
+        : ["sh", "-c", script, "sh", url],
+    );
   }
   if (platform === "darwin") out.push(["open", url]);
   else if (platform === "win32") out.push(["cmd", "/c", "start", '""', cmdUrl]);

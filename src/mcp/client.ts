@@ -15,6 +15,7 @@ import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import type { CallResult } from "./results.ts";
 import { CallError, ConnectError, type Connection, type ConnectHooks } from "./server.ts";
 import { childEnv, MAX_MESSAGE_BYTES, NoiseError, StdioTransport } from "./stdio.ts";
+import { errorText } from "../kernel/errors.ts";
 
 export interface ClientContext {
   /** hey's version, sent in `initialize` */
@@ -100,7 +101,10 @@ export async function connectServer(settings: McpServerSettings, hooks: ConnectH
   signal.addEventListener("abort", onAbort, { once: true });
   try {
     if (settings.command !== undefined) {
-      const transport = new StdioTransport({ command: settings.command, args: settings.args, env: settings.env, cwd: settings.cwd }, childEnv(ctx.env, settings.env));
+      const transport = new StdioTransport(
+        { command: settings.command, args: settings.args, env: settings.env, cwd: settings.cwd },
+        childEnv(ctx.env, settings.env),
+      );
       stop = () => void transport.close();
       stderr = () => transport.stderrTail();
       exitReason = () => transport.exitReason ?? "the connection closed";
@@ -174,7 +178,11 @@ async function listPrompts(client: SdkClient, timeoutMs: number, signal: AbortSi
       prompts.push({
         name: p.name,
         ...(p.description !== undefined ? { description: p.description } : {}),
-        arguments: (p.arguments ?? []).map((a) => ({ name: a.name, ...(a.description !== undefined ? { description: a.description } : {}), required: a.required === true })),
+        arguments: (p.arguments ?? []).map((a) => ({
+          name: a.name,
+          ...(a.description !== undefined ? { description: a.description } : {}),
+          required: a.required === true,
+        })),
       });
     cursor = r.nextCursor;
     if (!cursor) break;
@@ -199,7 +207,7 @@ function connection(client: SdkClient, lists: Pick<Connection, "tools" | "prompt
     if (e instanceof lib.UnauthorizedError || (e instanceof lib.StreamableHTTPError && e.code === 401) || (e instanceof lib.SseError && e.code === 401))
       return new CallError("auth", "the server no longer accepts hey's sign-in, and it could not be refreshed");
     if (e instanceof Error && /not connected/i.test(e.message)) return new CallError("closed", e.message);
-    return new CallError("failed", e instanceof Error ? e.message : String(e));
+    return new CallError("failed", errorText(e));
   };
   return {
     ...lists,
@@ -230,7 +238,7 @@ function connectMessage(e: unknown, lib: Sdk, exited: string): string {
   if (e instanceof lib.McpError && e.code === lib.ErrorCode.RequestTimeout) return "it did not answer initialize in time (timeout_ms)";
   if (e instanceof lib.McpError && e.code === lib.ErrorCode.ConnectionClosed) return `it ${exited.replace(/^the connection /, "")} before it was ready`;
   if (e instanceof lib.StreamableHTTPError) return `HTTP ${e.code}: ${e.message}`;
-  return e instanceof Error ? e.message : String(e);
+  return errorText(e);
 }
 
 function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {

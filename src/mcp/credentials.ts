@@ -7,6 +7,7 @@ import { mkdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { checkOwnFile, readOwnFile } from "../fs/own-files.ts";
+import { errnoCode } from "../kernel/errors.ts";
 
 /** A sign-in file larger than this is not read (no registration or token is that big). */
 const MAX_FILE_BYTES = 256 * 1024;
@@ -88,7 +89,7 @@ export function createCredentialStore(configDir: string): CredentialStore {
         unlinkSync(path);
         return true;
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
+        if (errnoCode(e) === "ENOENT") return false;
         throw e;
       }
     },

@@ -54,7 +54,10 @@ const CR = 13;
 export function messageLimit(maxBytes: number): TransformStream<Uint8Array, Uint8Array> {
   let since = 0; // bytes of the current message
   let lineStart = true; // nothing but CRs since the last newline
-  const tooLarge = () => new Error(`the server's answer was over ${Math.round(maxBytes / (1024 * 1024))} MB, more than hey reads, so it was dropped; ask the tool for less (a range, a filter, a page)`);
+  const tooLarge = () =>
+    new Error(
+      `the server's answer was over ${Math.round(maxBytes / (1024 * 1024))} MB, more than hey reads, so it was dropped; ask the tool for less (a range, a filter, a page)`,
+    );
   return new TransformStream({
     transform(chunk, controller) {
       for (let start = 0; ; ) {

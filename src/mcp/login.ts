@@ -43,7 +43,11 @@ const AT: Record<Step | "start", string> = {
 };
 
 export async function signIn(s: McpServerSettings, deps: SignInDeps): Promise<SignInOutcome> {
-  const fail = (step: Step | "start", why: string): SignInOutcome => ({ ok: false, step, text: `sign-in to ${s.name} ${deps.signal.aborted ? "cancelled" : "failed"} ${AT[step]}: ${why}` });
+  const fail = (step: Step | "start", why: string): SignInOutcome => ({
+    ok: false,
+    step,
+    text: `sign-in to ${s.name} ${deps.signal.aborted ? "cancelled" : "failed"} ${AT[step]}: ${why}`,
+  });
   if (!s.url) return fail("start", `[mcp.${s.name}] is a local server (command); only remote servers (url) sign in`);
   if (Object.keys(s.headers).some((h) => h.toLowerCase() === "authorization"))
     return fail("start", `[mcp.${s.name}] headers set an Authorization of their own, which would replace the sign-in's token; remove it to sign in`);
@@ -67,7 +71,12 @@ export async function signIn(s: McpServerSettings, deps: SignInDeps): Promise<Si
   try {
     const challenge = await probe(url, s.headers, fetchFn);
     if ("open" in challenge) return { ok: true, text: `MCP server ${s.name} answered without asking for a sign-in (HTTP ${challenge.open}); nothing to do` };
-    const where = { serverUrl: url, fetchFn, ...(challenge.scope ? { scope: challenge.scope } : {}), ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}) };
+    const where = {
+      serverUrl: url,
+      fetchFn,
+      ...(challenge.scope ? { scope: challenge.scope } : {}),
+      ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
+    };
     const first = await sdk.auth(provider, where);
     step = provider.step;
     if (first !== "REDIRECT") return done(s, deps);
@@ -86,9 +95,22 @@ export async function signIn(s: McpServerSettings, deps: SignInDeps): Promise<Si
  * `/mcp login NAME` and `/mcp logout NAME` inside hey: the same as from the shell, then the running
  * server starts again, with the new sign-in (or, after a logout, without one).
  */
-export async function authCommand(verb: "login" | "logout", name: string, deps: SignInDeps & { servers: readonly McpServerSettings[]; restart(name: string): Promise<boolean> }): Promise<{ ok: boolean; text: string }> {
+export async function authCommand(
+  verb: "login" | "logout",
+  name: string,
+  deps: SignInDeps & { servers: readonly McpServerSettings[]; restart(name: string): Promise<boolean> },
+): Promise<{ ok: boolean; text: string }> {
   const s = deps.servers.find((x) => x.name === name);
-  if (!s) return { ok: false, text: `hey: no [mcp.${name}] table; remote servers configured: ${deps.servers.filter((x) => x.url).map((x) => x.name).join(", ") || "none"}` };
+  if (!s)
+    return {
+      ok: false,
+      text: `hey: no [mcp.${name}] table; remote servers configured: ${
+        deps.servers
+          .filter((x) => x.url)
+          .map((x) => x.name)
+          .join(", ") || "none"
+      }`,
+    };
   const r = verb === "login" ? await signIn(s, deps) : signOut(s, deps.store);
   if (!r.ok) return { ok: false, text: `hey: ${r.text}` };
   if (s.enabled) await deps.restart(name); // its connected (or auth required) line follows
@@ -108,7 +130,11 @@ function done(s: McpServerSettings, deps: SignInDeps): SignInOutcome {
   const tokens = deps.store.read(s.url!)?.tokens;
   if (!tokens) return { ok: false, step: "token exchange", text: `sign-in to ${s.name} failed at the token exchange: no tokens came back` };
   const left = tokens.expires_at === undefined ? "it does not say when it expires" : `it expires in ${duration(tokens.expires_at - Date.now())}`;
-  const refresh = tokens.refresh_token ? "hey refreshes it before then" : tokens.expires_at === undefined ? "" : "the server gave no refresh token: sign in again then";
+  const refresh = tokens.refresh_token
+    ? "hey refreshes it before then"
+    : tokens.expires_at === undefined
+      ? ""
+      : "the server gave no refresh token: sign in again then";
   const home = deps.env.HOME;
   const path = deps.store.pathOf(s.url!);
   const shown = home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
@@ -116,11 +142,24 @@ function done(s: McpServerSettings, deps: SignInDeps): SignInOutcome {
 }
 
 /** One request without a token: its 401 challenge (scope, resource metadata), or `open` when the server does not ask. */
-async function probe(url: string, headers: Record<string, string>, fetchFn: typeof fetch): Promise<{ scope?: string; resourceMetadataUrl?: URL } | { open: number }> {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "hey", version: "sign-in" } } });
+async function probe(
+  url: string,
+  headers: Record<string, string>,
+  fetchFn: typeof fetch,
+): Promise<{ scope?: string; resourceMetadataUrl?: URL } | { open: number }> {
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "hey", version: "sign-in" } },
+  });
   let res: Response;
   try {
-    res = await fetchFn(url, { method: "POST", headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream" }, body });
+    res = await fetchFn(url, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body,
+    });
   } catch (e) {
     throw new Error(`cannot reach ${url}: ${messageOf(e)}`);
   }
@@ -137,9 +176,13 @@ async function sendToBrowser(s: McpServerSettings, authorizationUrl: URL, port: 
   const c = deps.store.read(s.url!);
   const server = typeof c?.discovery?.authorizationServerUrl === "string" ? c.discovery.authorizationServerUrl : authorizationUrl.origin;
   const client = s.oauthClient ? `client_id ${s.oauthClient.id} from [mcp.${s.name}]` : `registered as "hey" (client id ${c?.client?.client_id ?? "?"})`;
-  deps.print(`  authorization server: ${server}\n  client: ${client}\n  redirect: http://127.0.0.1:${port}${CALLBACK_PATH} (this hey listens there until the sign-in ends)\n`);
+  deps.print(
+    `  authorization server: ${server}\n  client: ${client}\n  redirect: http://127.0.0.1:${port}${CALLBACK_PATH} (this hey listens there until the sign-in ends)\n`,
+  );
   const opened = await openBrowser(authorizationUrl.href, deps.env);
-  deps.print(`${opened ? `Opened your browser (${opened}) on this address; if nothing opened, open it yourself:` : "Open this address in a browser to sign in (hey could not open one here):"}\n\n  ${authorizationUrl.href}\n`);
+  deps.print(
+    `${opened ? `Opened your browser (${opened}) on this address; if nothing opened, open it yourself:` : "Open this address in a browser to sign in (hey could not open one here):"}\n\n  ${authorizationUrl.href}\n`,
+  );
   deps.print(`Waiting for the browser to come back (Ctrl-C cancels; hey gives up after ${duration(deps.timeoutMs ?? SIGN_IN_TIMEOUT_MS)})…`);
 }
 
@@ -147,7 +190,13 @@ async function sendToBrowser(s: McpServerSettings, authorizationUrl: URL, port: 
 async function openBrowser(url: string, env: Record<string, string | undefined>): Promise<string | undefined> {
   for (const argv of browserCommands(url, env, process.platform)) {
     try {
-      const proc = Bun.spawn(argv, { stdin: "ignore", stdout: "ignore", stderr: "ignore", env: { ...env } as Record<string, string>, detached: process.platform !== "win32" });
+      const proc = Bun.spawn(argv, {
+        stdin: "ignore",
+        stdout: "ignore",
+        stderr: "ignore",
+        env: { ...env } as Record<string, string>,
+        detached: process.platform !== "win32",
+      });
       const code = await Promise.race([proc.exited, Bun.sleep(BROWSER_GRACE_MS).then(() => 0)]);
       proc.unref();
       if (code === 0) return argv[0] === "sh" ? `$BROWSER: ${argv[2]!.replace(' "$1"', "")}` : argv.filter((a) => a !== url).join(" ");
@@ -171,7 +220,10 @@ function listen(port: number | undefined): Listener {
   const result = new Promise<string>((ok, no) => (settle = { ok, no }));
   result.catch(() => {});
   const page = (status: number, text: string) =>
-    new Response(`<!doctype html><meta charset="utf-8"><title>hey</title><p style="font:16px system-ui;margin:3em">${text}</p>`, { status, headers: { "content-type": "text/html; charset=utf-8" } });
+    new Response(`<!doctype html><meta charset="utf-8"><title>hey</title><p style="font:16px system-ui;margin:3em">${text}</p>`, {
+      status,
+      headers: { "content-type": "text/html; charset=utf-8" },
+    });
   const fetchHandler = (req: Request) => {
     const u = new URL(req.url);
     if (u.pathname !== CALLBACK_PATH) return new Response("not found", { status: 404 });
@@ -215,7 +267,8 @@ function waitFor<T>(p: Promise<T>, signal: AbortSignal, ms: number): Promise<T> 
 
 /** `base` with `signal` on every request. */
 function abortable(base: typeof fetch, signal: AbortSignal): typeof fetch {
-  return ((input: string | URL | Request, init?: RequestInit) => base(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })) as typeof fetch;
+  return ((input: string | URL | Request, init?: RequestInit) =>
+    base(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })) as typeof fetch;
 }
 
 /** An OAuth error's code and words, or an error's message. */

@@ -16,6 +16,7 @@ import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import { cutText, needsCut, shapeResult } from "./results.ts";
 import { abortable, createServer, type Connect, type Get, type McpServer, type ServerStatus } from "./server.ts";
 import type { ToolStore } from "./store.ts";
+import { errorText } from "../kernel/errors.ts";
 
 /** Servers with a cached list start this long after start-up at the latest (the REPL sends no request for a while). */
 export const CACHED_START_DELAY_MS = 200;
@@ -84,7 +85,7 @@ export function createMcpManager(
 ): McpManager {
   const warned = new Set<string>();
   const warnOnce = (messages: string[]) => {
-    for (const m of messages) if (!warned.has(m)) (warned.add(m), deps.warn(m));
+    for (const m of messages) if (!warned.has(m)) warned.add(m), deps.warn(m);
   };
   const enabled = (servers: McpServerSettings[]) => (config.off ? [] : servers.filter((s) => s.enabled));
   const saving = new Set<Promise<void>>(); // cache writes, awaited by close so a short run still leaves its cache
@@ -116,7 +117,8 @@ export function createMcpManager(
             warnOnce([...replacements(gen), ...offered(gen).warnings]);
           }
           if (s.state === "auth_required") deps.store.forget(settings); // the next run does not offer tools it cannot call
-          if (s.state === "failed" || s.state === "stopped" || s.state === "auth_required") deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });
+          if (s.state === "failed" || s.state === "stopped" || s.state === "auth_required")
+            deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });
         },
         listed: (tools) => save(settings, tools),
       },
@@ -130,7 +132,9 @@ export function createMcpManager(
   const offered = (gen: Generation) => {
     const lists = gen.servers.flatMap((s) => {
       const st = s.status();
-      return st.tools && st.state !== "failed" && st.state !== "closed" && st.state !== "auth_required" ? [{ server: st.name, tools: st.tools, selection: s.settings }] : [];
+      return st.tools && st.state !== "failed" && st.state !== "closed" && st.state !== "auth_required"
+        ? [{ server: st.name, tools: st.tools, selection: s.settings }]
+        : [];
     });
     return offerTools(lists, deps.refused);
   };
@@ -181,11 +185,15 @@ export function createMcpManager(
     if (needsCut(text)) {
       const saved = await deps.store.saveFull(server, text).then(
         (path) => ({ path }),
-        (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
+        (e: unknown) => ({ error: errorText(e) }),
       );
       text = cutText(text, saved);
     }
-    return { output: text === "" ? "(no output)" : text, ...(shaped.isError ? { isError: true } : {}), ...(shaped.images.length ? { images: shaped.images } : {}) };
+    return {
+      output: text === "" ? "(no output)" : text,
+      ...(shaped.isError ? { isError: true } : {}),
+      ...(shaped.images.length ? { images: shaped.images } : {}),
+    };
   }
 
   return {
@@ -196,7 +204,10 @@ export function createMcpManager(
       // the first request is on its way: the servers it did not wait for start now
       if (gen.deferred !== undefined) setTimeout(() => current === gen && gen.deferred !== undefined && startDeferred(gen), 0);
       const exposed = offered(gen);
-      const merged = mergeTools(builtins, exposed.tools.map((e) => toTool(gen, e)));
+      const merged = mergeTools(
+        builtins,
+        exposed.tools.map((e) => toTool(gen, e)),
+      );
       warnOnce([...exposed.warnings, ...merged.warnings]);
       return merged.tools;
     },
@@ -231,7 +242,11 @@ export function createMcpManager(
       async check(settings: Settings) {
         const next = enabled(settings.mcp.servers);
         // only servers that run count: with --no-mcp, or `enabled = false`, nothing starts or stops
-        const changes = namedChanges("mcp server", current.servers.map((s) => s.settings), next);
+        const changes = namedChanges(
+          "mcp server",
+          current.servers.map((s) => s.settings),
+          next,
+        );
         const waitChanged = !config.off && next.length > 0 && settings.mcp.startupWaitMs !== current.waitMs;
         const errors = next.flatMap((s) => {
           const why = s.command === undefined ? undefined : deps.missingCommand(s.command, s);
@@ -259,7 +274,9 @@ export function createMcpManager(
 
 /** The error with the last lines of the server's stderr under it. */
 function withTail(s: ServerStatus): string {
-  const lines = (s.stderr ?? "").split("\n").filter((l) => l.trim() !== "").slice(-5);
+  const lines = (s.stderr ?? "")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .slice(-5);
   return lines.length ? `${s.error}\n${lines.map((l) => `  ${l}`).join("\n")}` : (s.error ?? "");
 }
-

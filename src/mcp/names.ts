@@ -78,6 +78,8 @@ const prefixed = (server: string, name: string) => sanitizeName(`${server}_${nam
  */
 export function mergeTools<T extends { name: string }>(builtins: readonly T[], mcp: readonly (T & { server: string })[]): { tools: T[]; warnings: string[] } {
   const byName = new Map(mcp.map((t) => [t.name, t]));
-  const warnings = builtins.filter((b) => byName.has(b.name)).map((b) => `MCP server ${byName.get(b.name)!.server}'s tool ${b.name} replaces the built-in ${b.name}`);
+  const warnings = builtins
+    .filter((b) => byName.has(b.name))
+    .map((b) => `MCP server ${byName.get(b.name)!.server}'s tool ${b.name} replaces the built-in ${b.name}`);
   return { tools: [...builtins.filter((b) => !byName.has(b.name)), ...mcp], warnings };
 }

@@ -131,8 +131,9 @@ export function createOAuthProvider(opts: ProviderOptions): HeyOAuthProvider {
       refreshing = true;
       try {
         await opts.refresh();
-      } catch {} // the request goes with the old token while it lasts; a 401 then says what is wrong
-      finally {
+      } catch {
+      } finally {
+        // the request goes with the old token while it lasts; a 401 then says what is wrong
         refreshing = false;
       }
       tokens = current().tokens;
@@ -190,8 +191,19 @@ export function createOAuthProvider(opts: ProviderOptions): HeyOAuthProvider {
  * server whose headers carry their own Authorization (that one is the user's to keep working),
  * so a server never signed in to meets its 401 without one and shows as auth required.
  */
-export function signedIn(s: McpServerSettings, store: CredentialStore, now: () => number, refresh: (p: HeyOAuthProvider) => Promise<unknown>): HeyOAuthProvider | undefined {
+export function signedIn(
+  s: McpServerSettings,
+  store: CredentialStore,
+  now: () => number,
+  refresh: (p: HeyOAuthProvider) => Promise<unknown>,
+): HeyOAuthProvider | undefined {
   if (!s.url || Object.keys(s.headers).some((h) => h.toLowerCase() === "authorization") || !store.read(s.url)?.tokens) return undefined;
-  const provider: HeyOAuthProvider = createOAuthProvider({ url: s.url, store, ...(s.oauthClient ? { client: s.oauthClient } : {}), now, refresh: () => refresh(provider) });
+  const provider: HeyOAuthProvider = createOAuthProvider({
+    url: s.url,
+    store,
+    ...(s.oauthClient ? { client: s.oauthClient } : {}),
+    now,
+    refresh: () => refresh(provider),
+  });
   return provider;
 }

@@ -44,7 +44,8 @@ export function promptUsage(server: string, p: McpPrompt): string {
 /** Words split at spaces; "double" or 'single' quotes keep spaces in one word. */
 function words(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/(?:[^\s"']+|"[^"]*"|'[^']*')+/g)) out.push(m[0].replace(/"([^"]*)"|'([^']*)'/g, (_, a: string | undefined, b: string | undefined) => a ?? b ?? ""));
+  for (const m of text.matchAll(/(?:[^\s"']+|"[^"]*"|'[^']*')+/g))
+    out.push(m[0].replace(/"([^"]*)"|'([^']*)'/g, (_, a: string | undefined, b: string | undefined) => a ?? b ?? ""));
   return out;
 }
 
@@ -60,18 +61,24 @@ export function promptArgs(server: string, p: McpPrompt, text: string): { args: 
   for (const w of words(text)) {
     const eq = /^([A-Za-z_][\w-]*)=([\s\S]*)$/.exec(w);
     if (eq && p.arguments.some((a) => a.name === eq[1])) args[eq[1]!] = eq[2]!;
-    else if (eq && p.arguments.length > 0 && !p.arguments.some((a) => a.name === eq[1])) return { error: `${PROMPT_COMMAND}${server}:${p.name} has no argument ${eq[1]}; ${usage}` };
+    else if (eq && p.arguments.length > 0 && !p.arguments.some((a) => a.name === eq[1]))
+      return { error: `${PROMPT_COMMAND}${server}:${p.name} has no argument ${eq[1]}; ${usage}` };
     else positional.push(w);
   }
   const open = p.arguments.filter((a) => !(a.name in args));
-  if (positional.length > 0 && open.length === 0) return { error: `${PROMPT_COMMAND}${server}:${p.name} takes ${p.arguments.length === 0 ? "no arguments" : "no more arguments"}, got "${positional.join(" ")}"; ${usage}` };
+  if (positional.length > 0 && open.length === 0)
+    return {
+      error: `${PROMPT_COMMAND}${server}:${p.name} takes ${p.arguments.length === 0 ? "no arguments" : "no more arguments"}, got "${positional.join(" ")}"; ${usage}`,
+    };
   open.forEach((a, i) => {
     if (i >= positional.length) return;
     args[a.name] = i === open.length - 1 ? positional.slice(i).join(" ") : positional[i]!;
   });
   const missing = p.arguments.filter((a) => a.required && !(a.name in args));
   if (missing.length > 0)
-    return { error: `${PROMPT_COMMAND}${server}:${p.name} needs ${missing.map((a) => `${a.name}${a.description ? ` (${a.description})` : ""}`).join(", ")}; ${usage}` };
+    return {
+      error: `${PROMPT_COMMAND}${server}:${p.name} needs ${missing.map((a) => `${a.name}${a.description ? ` (${a.description})` : ""}`).join(", ")}; ${usage}`,
+    };
   return { args };
 }
 
@@ -92,10 +99,15 @@ export function promptContent(result: PromptResult): ContentBlock[] {
     for (const p of parts) {
       if (typeof p !== "object" || p === null) continue;
       if (p.type === "text" && typeof p.text === "string") text.push(p.text);
-      else if (p.type === "image" && typeof p.data === "string") images.push({ type: "image", mediaType: typeof p.mimeType === "string" ? p.mimeType : "image/png", data: p.data });
+      else if (p.type === "image" && typeof p.data === "string")
+        images.push({ type: "image", mediaType: typeof p.mimeType === "string" ? p.mimeType : "image/png", data: p.data });
       else if (p.type === "resource" && typeof p.resource === "object" && p.resource !== null) {
         const r = p.resource as { uri?: unknown; text?: unknown; mimeType?: unknown };
-        text.push(typeof r.text === "string" ? fence(String(r.uri ?? ""), r.text) : `[resource ${String(r.uri ?? "")} (${typeof r.mimeType === "string" ? r.mimeType : "binary"}) omitted]`);
+        text.push(
+          typeof r.text === "string"
+            ? fence(String(r.uri ?? ""), r.text)
+            : `[resource ${String(r.uri ?? "")} (${typeof r.mimeType === "string" ? r.mimeType : "binary"}) omitted]`,
+        );
       } else if (p.type === "resource_link") text.push(`[resource ${String(p.uri ?? "")}]`);
       else text.push(`[${String(p.type ?? "unknown")} content omitted]`);
     }

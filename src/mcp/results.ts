@@ -60,6 +60,7 @@ export const needsCut = (text: string) => text.length > MAX_RESULT_CHARS;
  */
 export function cutText(text: string, saved: { path: string } | { error: string }): string {
   const total = text.length.toLocaleString("en-US");
-  const where = "path" in saved ? `the full text is in ${saved.path} (read it with read_file offset/limit or grep)` : `the full text could not be saved: ${saved.error}`;
+  const where =
+    "path" in saved ? `the full text is in ${saved.path} (read it with read_file offset/limit or grep)` : `the full text could not be saved: ${saved.error}`;
   return `${text.slice(0, MAX_RESULT_CHARS)}\n[cut at ${MAX_RESULT_CHARS.toLocaleString("en-US")} of ${total} characters; ${where}]`;
 }

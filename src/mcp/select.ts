@@ -12,7 +12,12 @@ export type LeftOut = "tools" | "exclude_tools";
 
 /** Whether `pattern` names the tool: its own name or its sanitized one, `*` matching anything. */
 function names(pattern: string, tool: McpTool): boolean {
-  const re = new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+  const re = new RegExp(
+    `^${pattern
+      .split("*")
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+  );
   return re.test(tool.name) || re.test(sanitizeName(tool.name));
 }
 
@@ -39,7 +44,9 @@ export function selectionWarnings(server: string, tools: readonly McpTool[], sel
     if (unknown.length === 0) return;
     const offered = tools.map((t) => t.name);
     const known = offered.length > 12 ? [...offered.slice(0, 12), "…"] : offered;
-    out.push(`[mcp.${server}] ${key} names ${unknown.map((n) => JSON.stringify(n)).join(", ")}, which the server does not offer (it offers: ${known.join(", ") || "no tools"})`);
+    out.push(
+      `[mcp.${server}] ${key} names ${unknown.map((n) => JSON.stringify(n)).join(", ")}, which the server does not offer (it offers: ${known.join(", ") || "no tools"})`,
+    );
   };
   check("tools", sel.tools);
   check("exclude_tools", sel.excludeTools);

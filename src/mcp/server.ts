@@ -8,6 +8,7 @@ import type { McpServerSettings } from "../config/settings.ts";
 import type { McpTool } from "./names.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import type { CallResult } from "./results.ts";
+import { errorText } from "../kernel/errors.ts";
 
 /** How long a failed call waits for the server's exit to be seen, to tell a crash from a failure. */
 const CLOSE_SETTLE_MS = 300;
@@ -128,9 +129,17 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
   let stderr: string | undefined;
   let restarts = 0;
   const closing = new AbortController();
-  let waiters: (() => void)[] = []; // calls waiting for the next change of state
+  const waiters: (() => void)[] = []; // calls waiting for the next change of state
 
-  const status = (): ServerStatus => ({ name, state, tools, cached, ...(prompts ? { prompts } : {}), ...(error !== undefined ? { error } : {}), ...(stderr ? { stderr } : {}) });
+  const status = (): ServerStatus => ({
+    name,
+    state,
+    tools,
+    cached,
+    ...(prompts ? { prompts } : {}),
+    ...(error !== undefined ? { error } : {}),
+    ...(stderr ? { stderr } : {}),
+  });
   const set = (next: ServerState, why?: { error: string; stderr: string }) => {
     state = next;
     error = why?.error;
@@ -178,7 +187,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
       },
       (e: unknown) => {
         if (state === "closed") return;
-        set(e instanceof ConnectError && e.auth ? "auth_required" : "failed", { error: e instanceof Error ? e.message : String(e), stderr: e instanceof ConnectError ? e.stderr : "" });
+        set(e instanceof ConnectError && e.auth ? "auth_required" : "failed", { error: errorText(e), stderr: e instanceof ConnectError ? e.stderr : "" });
       },
     );
   }
@@ -210,7 +219,9 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
       if (signal.aborted) throw e;
       const err = e instanceof CallError ? e : new CallError("failed", String(e));
       if (err.kind === "timeout")
-        return { error: `${what} timed out after ${settings.timeoutMs / 1000} s ([mcp.${name}] timeout_ms); the server is still running and may finish it in the background` };
+        return {
+          error: `${what} timed out after ${settings.timeoutMs / 1000} s ([mcp.${name}] timeout_ms); the server is still running and may finish it in the background`,
+        };
       if (err.kind === "auth") {
         // the sign-in ran out and could not be refreshed: the server waits for a new one
         if (connection === c) connection = undefined;

@@ -13,11 +13,19 @@ export const signInHint = (server: string) => `hey mcp login ${server} (or /mcp 
 export function eventLine(e: McpEvent): string {
   if (e.state === "connected") return `connected: ${e.server} (${plural(e.tools ?? 0, "tool")})`;
   if (e.state === "failed") return `hey: MCP server ${e.server} failed, its tools are left out: ${e.error ?? "unknown error"}`;
-  if (e.state === "auth_required") return `hey: MCP server ${e.server} needs a sign-in, its tools are left out (${e.error ?? "it answers HTTP 401"}); sign in with ${signInHint(e.server)}`;
+  if (e.state === "auth_required")
+    return `hey: MCP server ${e.server} needs a sign-in, its tools are left out (${e.error ?? "it answers HTTP 401"}); sign in with ${signInHint(e.server)}`;
   return `hey: MCP server ${e.server} stopped: ${e.error ?? "unknown reason"}`;
 }
 
-const STATE: Record<ServerStatus["state"], string> = { connecting: "connecting", connected: "connected", failed: "failed", auth_required: "auth required", stopped: "stopped", closed: "closed" };
+const STATE: Record<ServerStatus["state"], string> = {
+  connecting: "connecting",
+  connected: "connected",
+  failed: "failed",
+  auth_required: "auth required",
+  stopped: "stopped",
+  closed: "closed",
+};
 const WHY: Record<Reason, string> = { tools: "not in tools", exclude_tools: "exclude_tools", permission: "refused by [permission]" };
 
 /**

@@ -1,3 +1,4 @@
+import { errorText } from "../kernel/errors.ts";
 // The stdio transport of a local MCP server (SPEC §14), on Bun.spawn: it fits the SDK's
 // Transport interface (start/send/close and the three callbacks) without importing it. The child
 // gets an explicit environment — a short allow-list of the parent's plus the server's configured
@@ -6,7 +7,24 @@
 // Messages are newline-delimited JSON on stdin/stdout.
 
 /** The parent's variables a server inherits (STYLE "Processes"); everything else must be configured. */
-export const ENV_ALLOW = ["HOME", "LOGNAME", "USER", "PATH", "SHELL", "TERM", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ", "SYSTEMROOT", "WINDIR", "APPDATA", "LOCALAPPDATA", "USERPROFILE"];
+export const ENV_ALLOW = [
+  "HOME",
+  "LOGNAME",
+  "USER",
+  "PATH",
+  "SHELL",
+  "TERM",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "TMPDIR",
+  "TZ",
+  "SYSTEMROOT",
+  "WINDIR",
+  "APPDATA",
+  "LOCALAPPDATA",
+  "USERPROFILE",
+];
 /** How much of a server's stderr is kept for the failure message and /mcp. */
 export const STDERR_TAIL_CHARS = 2_000;
 /**
@@ -105,7 +123,7 @@ export class StdioTransport {
       await proc.stdin.flush();
     } catch (e) {
       // EPIPE and the like: the process is gone (its exit is reported a moment later)
-      throw new Error(`not connected: ${e instanceof Error ? e.message : String(e)}`);
+      throw new Error(`not connected: ${errorText(e)}`);
     }
   }
 

@@ -53,7 +53,9 @@ export function createToolStore(cacheDir: string): ToolStore {
       try {
         await writeFileAtomic(file, JSON.stringify({ server: settings.name, tools }) + "\n", { own: true, private: true });
         const prefix = `${sanitizeName(settings.name)}-`;
-        for (const name of readdirSync(dir)) if (name.startsWith(prefix) && name.endsWith(".json") && join(dir, name) !== file && /^[0-9a-f]{16}\.json$/.test(name.slice(prefix.length))) unlinkSync(join(dir, name));
+        for (const name of readdirSync(dir))
+          if (name.startsWith(prefix) && name.endsWith(".json") && join(dir, name) !== file && /^[0-9a-f]{16}\.json$/.test(name.slice(prefix.length)))
+            unlinkSync(join(dir, name));
       } catch {} // no cache next time: slower, not wrong
     },
     forget(settings) {
@@ -84,7 +86,12 @@ export function createToolStore(cacheDir: string): ToolStore {
 function isTool(t: unknown): t is McpTool {
   if (typeof t !== "object" || t === null) return false;
   const o = t as Record<string, unknown>;
-  return typeof o.name === "string" && (o.description === undefined || typeof o.description === "string") && typeof o.inputSchema === "object" && o.inputSchema !== null;
+  return (
+    typeof o.name === "string" &&
+    (o.description === undefined || typeof o.description === "string") &&
+    typeof o.inputSchema === "object" &&
+    o.inputSchema !== null
+  );
 }
 
 function pruneOld(dir: string): void {

@@ -5,6 +5,7 @@
 // place, so a corporate CA does not make public endpoints untrusted. Read once per run, only when set.
 import { readFileSync } from "node:fs";
 import { NetConfigError } from "./proxy.ts";
+import { errnoCode, errorText } from "../kernel/errors.ts";
 
 export interface CaSources {
   /** an absolute path (config/resolve.ts makes it so) */
@@ -44,7 +45,7 @@ function readPemBundle(path: string, label: string): string[] {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    throw new NetConfigError(`${label}: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new NetConfigError(`${label}: cannot read ${path} (${errnoCode(e) ?? errorText(e)})`);
   }
   const certificates = splitPem(text);
   if (certificates.length === 0) throw new NetConfigError(`${label}: ${path} holds no PEM certificate (-----BEGIN CERTIFICATE----- …)`);

@@ -3,11 +3,10 @@
 // retry decision, appended to one file (0600) in the state directory. Loaded only when asked for:
 // a run without it never imports this file.
 import { join } from "node:path";
-import { redactShapes } from "../config/secret-shapes.ts";
-import { redact } from "../config/secrets.ts";
 import { appendOwnFile } from "../fs/own-files.ts";
 import type { Output } from "../kernel/output.ts";
 import { redactProxyUrl } from "./proxy.ts";
+import { errorText } from "../kernel/errors.ts";
 
 /** How much of each body is kept: enough for an error message or a request's start, not a whole conversation. */
 export const BODY_LOG_BYTES = 4096;
@@ -25,26 +24,26 @@ export interface DebugLog {
   wrap(base: typeof fetch): typeof fetch;
   /** retry decisions and errors, as the loop emits them */
   output: Output;
-  /** from now on, these values (the secrets hey knows: keys, MCP sign-ins' tokens) are written as [redacted] */
-  redact(secrets: () => readonly string[]): void;
+  /** from now on, every line is written through `hide` (config/secrets.ts's hideSecrets: the secrets hey knows, MCP sign-ins' tokens included) */
+  hide(hide: (text: string) => string): void;
 }
 
 /**
  * A log in `dir` named by the start time and pid. Nothing is written until the first line. Every
- * line is written with `secrets` (the values hey knows to be secret) and values shaped like
- * credentials replaced (issue 24): an error body that echoes the key does not keep it on disk.
+ * line is written through `hide`, which replaces the values hey knows to be secret and values
+ * shaped like credentials (issue 24): an error body that echoes the key does not keep it on disk.
  */
-export function openDebugLog(dir: string, known: () => readonly string[] = () => [], now: () => Date = () => new Date()): DebugLog {
+export function openDebugLog(dir: string, hide: (text: string) => string, now: () => Date = () => new Date()): DebugLog {
   const path = join(dir, `${now().toISOString().replace(/[:.]/g, "-")}-${process.pid}.log`);
   let failed = false;
-  let secrets = known;
+  let hidden = hide;
   const write = (lines: string[]) => {
     if (failed) return;
     try {
-      appendOwnFile(path, `${now().toISOString()} ${redactShapes(redact(lines.join("\n  "), secrets()))}\n`);
+      appendOwnFile(path, `${now().toISOString()} ${hidden(lines.join("\n  "))}\n`);
     } catch (e) {
       failed = true; // a log that cannot be written must not stop the run; the path was printed
-      process.stderr.write(`hey: cannot write the debug log ${path}: ${(e as Error).message}\n`);
+      process.stderr.write(`hey: cannot write the debug log ${path}: ${errorText(e)}\n`);
     }
   };
   let counter = 0;
@@ -56,13 +55,18 @@ export function openDebugLog(dir: string, known: () => readonly string[] = () =>
         const started = performance.now();
         const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
         const method = init?.method ?? (input instanceof Request ? input.method : "GET");
-        write([`#${n} → ${method} ${maskUrl(url)}`, ...routeLines(init), `headers: ${maskHeaders(init?.headers ?? (input instanceof Request ? input.headers : undefined))}`, ...bodyLines(init?.body)]);
+        write([
+          `#${n} → ${method} ${maskUrl(url)}`,
+          ...routeLines(init),
+          `headers: ${maskHeaders(init?.headers ?? (input instanceof Request ? input.headers : undefined))}`,
+          ...bodyLines(init?.body),
+        ]);
         let res: Response;
         try {
           res = await base(input, init);
         } catch (e) {
           const code = (e as { code?: unknown }).code;
-          const message = (e as Error).message ?? String(e);
+          const message = errorText(e);
           const shownCode = typeof code === "string" && !message.includes(code) ? ` ${code}` : "";
           write([`#${n} ✗ ${(e as Error).name ?? "Error"}${shownCode}: ${maskText(message)} after ${ms(started)}`]);
           throw e;
@@ -72,8 +76,8 @@ export function openDebugLog(dir: string, known: () => readonly string[] = () =>
       };
       return Object.assign(logged, { preconnect: base.preconnect });
     },
-    redact(known) {
-      secrets = known;
+    hide(next) {
+      hidden = next;
     },
     output: {
       emit(e) {
@@ -90,7 +94,8 @@ function watchBody(res: Response, done: (end: string) => void): Response {
   const head: Uint8Array[] = [];
   let kept = 0;
   let total = 0;
-  const summary = (how: string) => `${how}, ${total} bytes${total > kept ? ` (first ${kept})` : ""}:\n  ${indent(maskTokens(new TextDecoder().decode(Buffer.concat(head))))}`;
+  const summary = (how: string) =>
+    `${how}, ${total} bytes${total > kept ? ` (first ${kept})` : ""}:\n  ${indent(maskTokens(new TextDecoder().decode(Buffer.concat(head))))}`;
   let ended = false; // the first of complete, failed and cancelled is the one logged
   const end = (how: string) => {
     if (!ended) done(summary(how));
@@ -114,7 +119,7 @@ function watchBody(res: Response, done: (end: string) => void): Response {
         controller.enqueue(value);
       } catch (e) {
         if (ended) return;
-        end(`failed (${maskText((e as Error).message ?? String(e))})`);
+        end(`failed (${maskText(errorText(e))})`);
         controller.error(e);
       }
     },
@@ -142,7 +147,10 @@ function routeLines(init: BunFetchRequestInit | undefined): string[] {
 
 function bodyLines(body: unknown): string[] {
   if (body === undefined || body === null) return [];
-  if (typeof body === "string") return [`body, ${Buffer.byteLength(body)} bytes${body.length > BODY_LOG_BYTES ? ` (first ${BODY_LOG_BYTES} characters)` : ""}:\n  ${indent(maskTokens(body.slice(0, BODY_LOG_BYTES)))}`];
+  if (typeof body === "string")
+    return [
+      `body, ${Buffer.byteLength(body)} bytes${body.length > BODY_LOG_BYTES ? ` (first ${BODY_LOG_BYTES} characters)` : ""}:\n  ${indent(maskTokens(body.slice(0, BODY_LOG_BYTES)))}`,
+    ];
   if (body instanceof Uint8Array || body instanceof ArrayBuffer) return [`body: ${body.byteLength} bytes (binary)`];
   return ["body: a stream"];
 }

@@ -71,7 +71,8 @@ type Proxied = Exclude<ProxyRoute, { kind: "direct" }>;
  */
 export function classifyFetchError(e: unknown, target: URL, route: ProxyRoute): NetError | undefined {
   if (e instanceof NetError) return e;
-  const err = typeof e === "object" && e !== null ? (e as { code?: unknown; status?: unknown; statusText?: unknown; headers?: unknown; message?: unknown }) : {};
+  const err =
+    typeof e === "object" && e !== null ? (e as { code?: unknown; status?: unknown; statusText?: unknown; headers?: unknown; message?: unknown }) : {};
   const code = typeof err.code === "string" ? err.code : "";
   const said = typeof err.message === "string" ? err.message : "";
   if (UNTRUSTED.has(code) || EXPIRED.has(code) || MISNAMED.has(code)) return tlsError(code, said, target, route);
@@ -82,7 +83,8 @@ export function classifyFetchError(e: unknown, target: URL, route: ProxyRoute): 
     return proxyAnswer(err.status, statusText, headers, target, route);
   }
   const unreachable = UNREACHABLE[code];
-  if (unreachable) return new NetError("proxy_unreachable", `cannot reach the proxy ${nameOf(route)}: ${unreachable} — is it running, and is ${route.source} right?`);
+  if (unreachable)
+    return new NetError("proxy_unreachable", `cannot reach the proxy ${nameOf(route)}: ${unreachable} — is it running, and is ${route.source} right?`);
   return undefined;
 }
 
@@ -145,7 +147,8 @@ export function tlsError(code: string, said: string, target: URL, route: ProxyRo
   );
 }
 
-const isKind = (v: string | null): v is NetErrorKind => v === "tls" || v === "proxy_auth" || v === "proxy_refused" || v === "proxy_unreachable" || v === "upstream";
+const isKind = (v: string | null): v is NetErrorKind =>
+  v === "tls" || v === "proxy_auth" || v === "proxy_refused" || v === "proxy_unreachable" || v === "upstream";
 
 /** `http://***@proxy:8080 (from HTTPS_PROXY)` */
 function nameOf(route: Proxied): string {

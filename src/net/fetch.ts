@@ -1,5 +1,5 @@
 // The one fetch every provider SDK and HTTP MCP transport is given: hey's own proxy choice
-// (src/pure/proxy.ts) applied per request, SOCKS5 through a loopback bridge, no idle timer.
+// (net/proxy.ts) applied per request, SOCKS5 through a loopback bridge, no idle timer.
 import { classifyFetchError, classifyProxyResponse } from "./errors.ts";
 import { redactProxyUrl, resolveProxy, type ProxyRoute, type ProxySources, type SocksRoute } from "./proxy.ts";
 import { startSocksBridge, type SocksBridge, type SocksBridgeOptions } from "./socks-bridge.ts";

@@ -1,7 +1,11 @@
 // A loopback HTTP proxy that forwards through a SOCKS5 server, because Bun's fetch cannot speak
 // SOCKS: an explicit socks5:// proxy throws UnsupportedProxyProtocol and ALL_PROXY=socks5:// is
-// silently ignored (oven-sh/bun#16812). fetch is pointed at this bridge as a plain HTTP proxy.
+// silently ignored (oven-sh/bun#16812). fetch is pointed at this bridge as a plain HTTP proxy. The
+// SOCKS5 handshake itself (RFC 1928, username/password: RFC 1929) is the `socks` package's, loaded
+// only when a SOCKS proxy is used; this file turns its failures into hey's words and kinds.
 import type { Socket } from "bun";
+import { connect as tcpConnect, type Socket as TcpSocket } from "node:net";
+import { errnoCode, errorText } from "../kernel/errors.ts";
 import { BRIDGE_DETAIL_HEADER, BRIDGE_KIND_HEADER, type NetErrorKind } from "./errors.ts";
 import { parseIp, type SocksRoute } from "./proxy.ts";
 
@@ -19,30 +23,52 @@ export interface SocksBridge {
 const MAX_HEAD_BYTES = 64 * 1024; // a message head this large is not from an HTTP peer we serve
 const SOCKS_TIMEOUT_MS = 30_000; // a SOCKS server that accepts but never answers must not hang the request
 const HEAD_END = Buffer.from("\r\n\r\n");
-const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 407: "Proxy Authentication Required", 431: "Request Header Fields Too Large", 502: "Bad Gateway" };
-const SOCKS_VERSION = 5;
-const AUTH = { none: 0x00, userPass: 0x02, noneAcceptable: 0xff } as const;
-const ATYP = { ipv4: 1, domain: 3, ipv6: 4 } as const;
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  407: "Proxy Authentication Required",
+  431: "Request Header Fields Too Large",
+  502: "Bad Gateway",
+};
 /** RFC 1928 §6 reply codes, by number */
-const SOCKS_REPLIES = ["succeeded", "general failure", "connection not allowed by ruleset", "network unreachable",
-  "host unreachable", "connection refused", "TTL expired", "command not supported", "address type not supported"];
+const SOCKS_REPLIES = [
+  "succeeded",
+  "general failure",
+  "connection not allowed by ruleset",
+  "network unreachable",
+  "host unreachable",
+  "connection refused",
+  "TTL expired",
+  "command not supported",
+  "address type not supported",
+];
+/** The `socks` package's names of the reply codes (its Socks5Response), in their order. */
+const SOCKS_REPLY_NAMES = [
+  "Granted",
+  "Failure",
+  "NotAllowed",
+  "NetworkUnreachable",
+  "HostUnreachable",
+  "ConnectionRefused",
+  "TTLExpired",
+  "CommandNotSupported",
+  "AddressNotSupported",
+];
 /** The reply codes that say the server could not be reached (retryable, as a refused direct connection); the others are the proxy's refusal. */
 const SOCKS_UPSTREAM_REPLIES = new Set([3, 4, 5, 6]);
 
 type Lookup = (host: string) => Promise<string>;
 type Destination = { host: string; port: number; path: string };
 
-/** One direction of a tunnel: what the destination has not taken yet; the source is paused meanwhile. */
+/** The tunnel's way to the client: what the client has not taken yet; the SOCKS side is paused meanwhile. */
 interface Pipe {
   push(bytes: Buffer): void;
   drain(): void;
-  /** Ends the destination once everything queued has been written. */
+  /** Ends the client's side once everything queued has been written. */
   end(): void;
 }
 
 interface Tunnel {
-  upstream: Socket<Upstream>;
-  toUpstream: Pipe;
+  upstream: TcpSocket;
   toClient: Pipe;
 }
 
@@ -51,13 +77,6 @@ interface Client {
   opening: boolean;
   tunnel: Tunnel | null;
   closed: boolean;
-}
-
-/** Swappable handlers: the SOCKS handshake reader first, then the pipe to the client. */
-interface Upstream {
-  onData(bytes: Buffer): void;
-  onDrain(): void;
-  onClose(): void;
 }
 
 /** A failure of the SOCKS side, with the kind fetch's caller is told (errors.ts) and its words. */
@@ -73,7 +92,7 @@ class BridgeError extends Error {
 /** Starts the bridge for one SOCKS5 route. The listener does not keep the process alive. */
 export async function startSocksBridge(route: SocksRoute, opts: SocksBridgeOptions = {}): Promise<SocksBridge> {
   const lookup = opts.lookup ?? lookupWithBun;
-  const upstreams = new Set<Socket<Upstream>>();
+  const upstreams = new Set<TcpSocket>();
   const listener = Bun.listen<Client>({
     hostname: "127.0.0.1",
     port: 0,
@@ -83,7 +102,7 @@ export async function startSocksBridge(route: SocksRoute, opts: SocksBridgeOptio
       },
       data(client, bytes) {
         const state = client.data;
-        if (state.tunnel) return state.tunnel.toUpstream.push(bytes);
+        if (state.tunnel) return toUpstream(client, state.tunnel.upstream, bytes);
         state.buffered = Buffer.concat([state.buffered, bytes]);
         if (state.opening) return;
         const headEnd = state.buffered.indexOf(HEAD_END);
@@ -113,13 +132,13 @@ export async function startSocksBridge(route: SocksRoute, opts: SocksBridgeOptio
 }
 
 /** Handles one proxy request (CONNECT or absolute-form) whose head is the first `headLength` bytes. */
-async function serve(client: Socket<Client>, headLength: number, route: SocksRoute, lookup: Lookup, upstreams: Set<Socket<Upstream>>): Promise<void> {
+async function serve(client: Socket<Client>, headLength: number, route: SocksRoute, lookup: Lookup, upstreams: Set<TcpSocket>): Promise<void> {
   const request = parseHead(client.data.buffered.toString("latin1", 0, headLength));
   const isConnect = request?.method === "CONNECT";
   const destination = request && (isConnect ? parseAuthority(request.target) : parseAbsoluteUrl(request.target));
   if (!request || !destination) return reject(client, 400, new BridgeError("proxy_refused", "expected CONNECT host:port or an absolute http:// URL"));
 
-  let upstream: Socket<Upstream>;
+  let upstream: TcpSocket;
   try {
     upstream = await openSocksTunnel(route, destination, lookup);
   } catch (e) {
@@ -128,142 +147,99 @@ async function serve(client: Socket<Client>, headLength: number, route: SocksRou
   }
   if (client.data.closed) return void upstream.end();
 
-  const tunnel: Tunnel = { upstream, toUpstream: makePipe(client, upstream), toClient: makePipe(upstream, client) };
+  const tunnel: Tunnel = { upstream, toClient: makePipe(upstream, client) };
   const toClient = (bytes: Buffer) => tunnel.toClient.push(bytes);
   upstreams.add(upstream);
-  upstream.data = {
-    onData: isConnect ? toClient : withConnectionClose(toClient),
-    onDrain: () => tunnel.toUpstream.drain(),
-    onClose: () => {
-      upstreams.delete(upstream);
-      tunnel.toClient.end();
-    },
-  };
+  upstream.on("data", isConnect ? toClient : withConnectionClose(toClient));
+  upstream.on("drain", () => client.resume());
+  upstream.on("error", () => {}); // the close that follows tears the tunnel down
+  upstream.on("close", () => {
+    upstreams.delete(upstream);
+    tunnel.toClient.end();
+  });
   const body = client.data.buffered.subarray(headLength);
   client.data = { ...client.data, buffered: Buffer.alloc(0), tunnel };
   if (isConnect) toClient(Buffer.from("HTTP/1.1 200 Connection Established\r\n\r\n"));
-  else tunnel.toUpstream.push(Buffer.from(originFormHead(request, destination.path), "latin1"));
-  if (body.length > 0) tunnel.toUpstream.push(body);
+  else toUpstream(client, upstream, Buffer.from(originFormHead(request, destination.path), "latin1"));
+  if (body.length > 0) toUpstream(client, upstream, body);
+  upstream.resume();
 }
 
-// ---- SOCKS5 (RFC 1928; username/password: RFC 1929) ----
+/** Client bytes to the SOCKS side; the client is paused while the SOCKS socket's buffer is full. */
+function toUpstream(client: Socket<Client>, upstream: TcpSocket, bytes: Buffer): void {
+  if (!upstream.write(bytes)) client.pause();
+}
 
-/** A socket to the SOCKS server with the CONNECT to `to` done. Throws BridgeError. */
-async function openSocksTunnel(route: SocksRoute, to: Destination, lookup: Lookup): Promise<Socket<Upstream>> {
-  const address = await socksAddress(route, to.host, lookup);
-  const reader = makeReader();
-  const timer = setTimeout(() => reader.fail(`no answer from the SOCKS5 server within ${SOCKS_TIMEOUT_MS / 1000} s`), SOCKS_TIMEOUT_MS);
-  const socket = await Bun.connect<Upstream>({
-    hostname: route.host,
-    port: route.port,
-    data: { onData: reader.push, onDrain() {}, onClose: () => reader.fail("the SOCKS5 server closed the connection") },
-    socket: {
-      data: (s, bytes) => s.data.onData(bytes),
-      drain: (s) => s.data.onDrain(),
-      close: (s) => s.data.onClose(),
-      error() {},
-      connectError() {},
-    },
-  }).catch((e: unknown) => {
-    clearTimeout(timer);
-    throw new BridgeError("proxy_unreachable", connectFailure(e));
+// ---- SOCKS5 ----
+
+/**
+ * A socket to the SOCKS server with the CONNECT to `to` done (the `socks` package's handshake on a
+ * connection made here, so a failed dial keeps its errno). Throws BridgeError.
+ */
+async function openSocksTunnel(route: SocksRoute, to: Destination, lookup: Lookup): Promise<TcpSocket> {
+  const host = await socksHost(route, to.host, lookup);
+  const socket = await new Promise<TcpSocket>((resolve, reject) => {
+    const s = tcpConnect({ host: route.host, port: route.port });
+    s.once("connect", () => resolve(s));
+    s.once("error", (e) => reject(new BridgeError("proxy_unreachable", connectFailure(e))));
   });
+  const { SocksClient } = await import("socks");
+  const credentials = route.username !== undefined ? { userId: route.username, password: route.password ?? "" } : {};
   try {
-    await authenticate(socket, reader, route);
-    socket.write(Uint8Array.of(SOCKS_VERSION, 1 /* CONNECT */, 0, ...address, to.port >> 8, to.port & 0xff));
-    const [, reply = 1, , atyp] = await reader.read(4);
-    if (reply !== 0)
-      throw new BridgeError(SOCKS_UPSTREAM_REPLIES.has(reply) ? "upstream" : "proxy_refused", `SOCKS5 reply ${reply}: ${SOCKS_REPLIES[reply] ?? "unknown error"}`);
-    const boundLength = atyp === ATYP.ipv4 ? 4 : atyp === ATYP.ipv6 ? 16 : (await reader.read(1))[0]!;
-    await reader.read(boundLength + 2);
-    return socket;
+    const { socket: tunnel } = await SocksClient.createConnection({
+      proxy: { host: route.host, port: route.port, type: 5, ...credentials },
+      command: "connect",
+      destination: { host, port: to.port },
+      existing_socket: socket,
+      timeout: SOCKS_TIMEOUT_MS,
+    });
+    return tunnel as TcpSocket;
   } catch (e) {
-    socket.end();
-    throw e;
-  } finally {
-    clearTimeout(timer);
+    socket.destroy();
+    throw socksFailure(errorText(e), route);
   }
 }
 
-async function authenticate(socket: Socket<Upstream>, reader: Reader, route: SocksRoute): Promise<void> {
-  const hasCredentials = route.username !== undefined;
-  socket.write(Uint8Array.of(SOCKS_VERSION, ...(hasCredentials ? [2, AUTH.none, AUTH.userPass] : [1, AUTH.none])));
-  const [version, method] = await reader.read(2);
-  if (version !== SOCKS_VERSION) throw new BridgeError("proxy_refused", `${route.host}:${route.port} does not speak SOCKS5`);
-  if (method === AUTH.none) return;
-  if (method === AUTH.userPass && hasCredentials) {
-    const user = Buffer.from(route.username ?? "");
-    const pass = Buffer.from(route.password ?? "");
-    socket.write(Uint8Array.of(1, user.length, ...user, pass.length, ...pass));
-    const [, status] = await reader.read(2);
-    if (status !== 0) throw new BridgeError("proxy_auth", "SOCKS5 username/password rejected");
-    return;
+/** What a failed handshake says, in hey's words and kinds (the `socks` package's messages are its ERRORS). */
+function socksFailure(message: string, route: SocksRoute): BridgeError {
+  const rejected = /^Socks5 proxy rejected connection - (\w+)$/.exec(message);
+  if (rejected) {
+    const reply = SOCKS_REPLY_NAMES.indexOf(rejected[1]!);
+    return new BridgeError(
+      SOCKS_UPSTREAM_REPLIES.has(reply) ? "upstream" : "proxy_refused",
+      `SOCKS5 reply ${reply}: ${SOCKS_REPLIES[reply] ?? "unknown error"}`,
+    );
   }
-  if (method === AUTH.noneAcceptable && !hasCredentials) throw new BridgeError("proxy_auth", "SOCKS5 server requires a username and password");
-  throw new BridgeError("proxy_refused", "the SOCKS5 server accepts none of the offered authentication methods");
+  if (/invalid socks version|initial handshake response/.test(message))
+    return new BridgeError("proxy_refused", `${route.host}:${route.port} does not speak SOCKS5`);
+  if (/no accepted authentication type/.test(message))
+    return route.username === undefined
+      ? new BridgeError("proxy_auth", "SOCKS5 server requires a username and password")
+      : new BridgeError("proxy_refused", "the SOCKS5 server accepts none of the offered authentication methods");
+  if (/Authentication failed/.test(message)) return new BridgeError("proxy_auth", "SOCKS5 username/password rejected");
+  if (/timed out/.test(message)) return new BridgeError("upstream", `no answer from the SOCKS5 server within ${SOCKS_TIMEOUT_MS / 1000} s`);
+  if (/Socket closed/.test(message)) return new BridgeError("upstream", "the SOCKS5 server closed the connection");
+  return new BridgeError("upstream", `SOCKS5 failed: ${message}`);
 }
 
-/** ATYP and address bytes: IP literals as IPs; names sent as-is (socks5h) or resolved here (socks5). */
-async function socksAddress(route: SocksRoute, host: string, lookup: Lookup): Promise<number[]> {
-  const literal = parseIp(host);
-  if (literal) return ipAddress(literal);
-  if (route.remoteDns) {
-    const name = Buffer.from(host);
-    if (name.length > 255) throw new BridgeError("proxy_refused", `host name too long for SOCKS5: ${host.slice(0, 40)}…`);
-    return [ATYP.domain, name.length, ...name];
+/** The destination as the SOCKS server is told it: IP literals as IPs; names as-is (socks5h) or resolved here (socks5). */
+async function socksHost(route: SocksRoute, host: string, lookup: Lookup): Promise<string> {
+  if (parseIp(host) || route.remoteDns) {
+    if (!parseIp(host) && Buffer.byteLength(host) > 255) throw new BridgeError("proxy_refused", `host name too long for SOCKS5: ${host.slice(0, 40)}…`);
+    return host;
   }
-  const resolved = await lookup(host).then(parseIp, () => null);
+  const resolved = await lookup(host).then(
+    (ip) => (parseIp(ip) ? ip : null),
+    () => null,
+  );
   if (!resolved) throw new BridgeError("upstream", `cannot resolve ${host} locally; use socks5h:// to let the proxy resolve names`);
-  return ipAddress(resolved);
-}
-
-function ipAddress(ip: Uint8Array): number[] {
-  return [ip.length === 4 ? ATYP.ipv4 : ATYP.ipv6, ...ip];
+  return resolved;
 }
 
 async function lookupWithBun(host: string): Promise<string> {
   const [first] = await Bun.dns.lookup(host);
   if (!first) throw new Error(`no address for ${host}`);
   return first.address;
-}
-
-interface Reader {
-  push(bytes: Buffer): void;
-  fail(reason: string): void;
-  /** Resolves with exactly n bytes; rejects with a BridgeError once the connection failed. */
-  read(n: number): Promise<Buffer>;
-}
-
-/** Exact-length reads over a socket's data events, for the handshake. */
-function makeReader(): Reader {
-  let buffered = Buffer.alloc(0);
-  let failure: BridgeError | null = null;
-  let waiting: { n: number; resolve(b: Buffer): void; reject(e: Error): void } | null = null;
-  const settle = () => {
-    if (waiting && buffered.length >= waiting.n) {
-      waiting.resolve(buffered.subarray(0, waiting.n));
-      buffered = buffered.subarray(waiting.n);
-      waiting = null;
-    } else if (waiting && failure) {
-      waiting.reject(failure);
-      waiting = null;
-    }
-  };
-  return {
-    push(bytes) {
-      buffered = Buffer.concat([buffered, bytes]);
-      settle();
-    },
-    fail(reason) {
-      failure ??= new BridgeError("upstream", reason);
-      settle();
-    },
-    read: (n) =>
-      new Promise((resolve, reject) => {
-        waiting = { n, resolve, reject };
-        settle();
-      }),
-  };
 }
 
 // ---- HTTP proxy side ----
@@ -316,7 +292,10 @@ function withConnectionClose(forward: (bytes: Buffer) => void): (bytes: Buffer) 
     if (end === -1 && buffered.length <= MAX_HEAD_BYTES) return void (head = buffered);
     head = null;
     if (end === -1) return forward(buffered);
-    const kept = buffered.toString("latin1", 0, end).split("\r\n").filter((line) => !/^(connection|keep-alive)\s*:/i.test(line));
+    const kept = buffered
+      .toString("latin1", 0, end)
+      .split("\r\n")
+      .filter((line) => !/^(connection|keep-alive)\s*:/i.test(line));
     forward(Buffer.from([...kept, "Connection: close", "", ""].join("\r\n"), "latin1"));
     if (buffered.length > end + HEAD_END.length) forward(buffered.subarray(end + HEAD_END.length));
   };
@@ -342,7 +321,7 @@ function reject(client: Socket<Client>, status: number, failure: BridgeError): v
 
 // ---- plumbing ----
 
-function makePipe(from: Socket<unknown>, to: Socket<unknown>): Pipe {
+function makePipe(from: TcpSocket, to: Socket<Client>): Pipe {
   const queue: Buffer[] = [];
   let ending = false;
   const endIfDone = () => {
@@ -381,8 +360,13 @@ function unbracket(host: string): string {
 
 /** "connection refused (ECONNREFUSED)" for a failed dial of the SOCKS server. */
 function connectFailure(e: unknown): string {
-  const code = (e as { code?: unknown } | null)?.code;
-  if (typeof code !== "string") return e instanceof Error ? e.message : String(e);
-  const words: Record<string, string> = { ECONNREFUSED: "connection refused", ENOTFOUND: "no such host", EHOSTUNREACH: "host unreachable", ENETUNREACH: "network unreachable" };
+  const code = errnoCode(e);
+  if (code === undefined) return errorText(e);
+  const words: Record<string, string> = {
+    ECONNREFUSED: "connection refused",
+    ENOTFOUND: "no such host",
+    EHOSTUNREACH: "host unreachable",
+    ENETUNREACH: "network unreachable",
+  };
   return words[code] ? `${words[code]} (${code})` : code;
 }

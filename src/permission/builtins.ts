@@ -23,11 +23,15 @@ const ARITHMETIC = "bash evaluates a variable in arithmetic as code";
  * which need an entry of their own; `.`/`source`, `fc`, `history` (it writes files), `bind`,
  * `compgen` with `-C`, `-F` or a `-W` word list to expand (judged below).
  */
-const COMMON = ":,[,alias,bg,break,cd,continue,echo,exit,export,false,fg,getopts,hash,jobs,local,printf,pwd,read,readonly,return,set,shift,test,times,true,type,ulimit,umask,unalias,unset,wait";
+const COMMON =
+  ":,[,alias,bg,break,cd,continue,echo,exit,export,false,fg,getopts,hash,jobs,local,printf,pwd,read,readonly,return,set,shift,test,times,true,type,ulimit,umask,unalias,unset,wait";
 const INERT: Record<Dialect, Set<string>> = {
   dash: new Set(COMMON.split(",")),
   // `complete` only registers what an interactive shell's completion would run; `bash -c` never completes
-  bash: new Set([...COMMON.split(","), ..."caller,compgen,complete,declare,dirs,disown,enable,help,let,logout,mapfile,popd,pushd,readarray,shopt,suspend,typeset".split(",")]),
+  bash: new Set([
+    ...COMMON.split(","),
+    ..."caller,compgen,complete,declare,dirs,disown,enable,help,let,logout,mapfile,popd,pushd,readarray,shopt,suspend,typeset".split(","),
+  ]),
 };
 /** POSIX special builtins: an assignment before one stays in the shell after it (dash; bash in POSIX mode). */
 const SPECIAL = new Set([":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset"]);
@@ -90,7 +94,8 @@ function declaration(evaluates: string): Check {
       if (risk) return risk;
       // a quoted `'(…)'` value is evaluated as an array; an unquoted `(…)` was read, subscripts and all, as the syntax
       const compound = /^[A-Za-z_][A-Za-z0-9_]*\+?=\(/.test(w.raw);
-      if (eq >= 0 && /[aA]/.test(options) && !compound && dialect === "bash") return "bash evaluates a quoted array value as an assignment, subscripts included";
+      if (eq >= 0 && /[aA]/.test(options) && !compound && dialect === "bash")
+        return "bash evaluates a quoted array value as an assignment, subscripts included";
       const value = eq < 0 ? undefined : w.text.slice(w.text.indexOf("=") + 1);
       // a number is its own value under -i; a nameref (-n) stays a risk whatever it names (`for r in 'a[$(x)]'` retargets it)
       if (value !== undefined && !(known(w) && /^-?[0-9]+$/.test(value))) evaluated = true;
@@ -122,7 +127,12 @@ const letCheck: Check = (args) => {
 const setCheck: Check = (args) => {
   for (let k = 0; k < args.length; k++) {
     const w = args[k]!;
-    if (!known(w) || /^[-+][a-zA-Z]*k/.test(w.text) || (/^[-+][a-zA-Z]*o$/.test(w.text) && args[k + 1] && (!known(args[k + 1]!) || args[k + 1]!.text === "keyword"))) return "`set -k` makes later NAME=value arguments assignments";
+    if (
+      !known(w) ||
+      /^[-+][a-zA-Z]*k/.test(w.text) ||
+      (/^[-+][a-zA-Z]*o$/.test(w.text) && args[k + 1] && (!known(args[k + 1]!) || args[k + 1]!.text === "keyword"))
+    )
+      return "`set -k` makes later NAME=value arguments assignments";
     if (w.text === "--" || w.text === "-" || !/^[-+]./.test(w.text)) return undefined;
     if (/^[-+][a-zA-Z]*o$/.test(w.text)) k++; // `-o NAME`: the name, read above
   }
@@ -163,7 +173,10 @@ const CHECKS: Record<Dialect, Record<string, Check>> = {
   bash: {
     printf: names({ flags: "", withArg: "v" }, ["v"], false),
     read: names({ flags: "ers", withArg: "adinNptu" }, ["a"], true),
-    mapfile: (args, dialect) => (args.some((w) => !known(w) || /^-[a-zA-Z]*C/.test(w.text)) ? "`mapfile -C` runs a command" : names({ flags: "t", withArg: "dnOsuc" }, [], true)(args, dialect)),
+    mapfile: (args, dialect) =>
+      args.some((w) => !known(w) || /^-[a-zA-Z]*C/.test(w.text))
+        ? "`mapfile -C` runs a command"
+        : names({ flags: "t", withArg: "dnOsuc" }, [], true)(args, dialect),
     getopts: (args, dialect) => nameRisk(args[1], dialect),
     wait: names({ flags: "fn", withArg: "p" }, ["p"], false),
     unset: (args, dialect) => names({ flags: "fvn" }, [], true)(args, dialect, null),
@@ -177,7 +190,10 @@ const CHECKS: Record<Dialect, Record<string, Check>> = {
     let: letCheck,
     set: setCheck,
     // with extglob on, bash reads `!(…)`, `@(…)`… as patterns on the lines after: `!(ls)` runs the first file name it matches
-    shopt: (args) => (args.some((w) => !known(w)) || (args.some((w) => /^-[a-z]*s/.test(w.text)) && args.some((w) => w.text === "extglob")) ? "`shopt -s extglob` changes how bash reads the lines after it" : undefined),
+    shopt: (args) =>
+      args.some((w) => !known(w)) || (args.some((w) => /^-[a-z]*s/.test(w.text)) && args.some((w) => w.text === "extglob"))
+        ? "`shopt -s extglob` changes how bash reads the lines after it"
+        : undefined,
     enable: (args) => (args.length ? "`enable` loads or hides builtins" : undefined),
     fc: always("`fc` runs commands from the history"),
     compgen: compgenCheck,
@@ -226,7 +242,8 @@ export function builtinRisk(seg: Segment, dialect: Dialect): string | undefined 
   }
   if (!first || !known(first)) return undefined;
   const args = seg.words.slice(1);
-  const check = (Object.hasOwn(CHECKS[dialect], first.text) ? CHECKS[dialect][first.text] : undefined) ?? (Object.hasOwn(ANY, first.text) ? ANY[first.text] : undefined);
+  const check =
+    (Object.hasOwn(CHECKS[dialect], first.text) ? CHECKS[dialect][first.text] : undefined) ?? (Object.hasOwn(ANY, first.text) ? ANY[first.text] : undefined);
   return check?.(args, dialect);
 }
 
@@ -245,7 +262,9 @@ export function integerDeclared(segments: Segment[], src: string): string | unde
       if (known(w) && /^[-+]/.test(w.text)) continue;
       const name = w.text.replace(/(\[[^]*)?\+?=[^]*$/, "");
       if (!NAME.test(name) || /^[A-Z0-9_]+$/.test(name)) return INTEGER_DECLARED;
-      const mentions = src.replace(new RegExp(`\\$(\\{${name}\\}|${name}(?![A-Za-z0-9_]))`, "g"), "").match(new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, "g"));
+      const mentions = src
+        .replace(new RegExp(`\\$(\\{${name}\\}|${name}(?![A-Za-z0-9_]))`, "g"), "")
+        .match(new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, "g"));
       if ((mentions?.length ?? 0) > 1) return INTEGER_DECLARED;
     }
   }

@@ -5,11 +5,9 @@
 import { harmless, type Pattern } from "./match.ts";
 import { parseSyntax } from "./shell-syntax.ts";
 import type { Word } from "./shell-model.ts";
+import { BUILTIN_TOOLS } from "../kernel/tool-names.ts";
 
 export type Entry = { tool: string } | { pattern: Pattern };
-
-/** hey's built-in tools (compress when `[compaction] compress_tool` is on). */
-export const BUILTIN_TOOLS = ["bash", "read_file", "write_file", "edit", "grep", "compress"];
 
 // A tool name as MCP tools keep them (sanitized to [A-Za-z0-9_-]), lowercase, `*` as a glob.
 const TOOL_GLOB = /^[a-z0-9_*-]+$/;
@@ -75,7 +73,9 @@ function misspelled(e: string): string {
   if (spaced) return `misses the colon; write "bash: ${spaced[1]}"`;
   if (/^[A-Za-z0-9_*-]+$/.test(e)) {
     const tool = heyName(e);
-    return tool ? `names no tool (tool names are lowercase); write "${tool}"` : `names no tool (tool names are lowercase: ${BUILTIN_TOOLS.join(", ")} or an MCP tool's name)`;
+    return tool
+      ? `names no tool (tool names are lowercase); write "${tool}"`
+      : `names no tool (tool names are lowercase: ${BUILTIN_TOOLS.join(", ")} or an MCP tool's name)`;
   }
   return 'is neither a tool name nor "bash: PATTERN"';
 }

@@ -2,7 +2,21 @@
 // `$'…'` strings, and which `${…}` forms run or assign code. Pure; shell-words.ts reads the text.
 import { arithmeticReads, assignRisk, integerRisk } from "./variables.ts";
 
-const ANSI_C: Record<string, string> = { a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+const ANSI_C: Record<string, string> = {
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  E: "\x1b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "?": "?",
+};
 
 /** The value of bash's $'…' body: its escapes decoded; a NUL ends it, as in bash. */
 export function decodeAnsiC(body: string): string {

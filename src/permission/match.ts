@@ -31,7 +31,8 @@ export type DenyHit = "yes" | "maybe" | undefined;
 export function harmless(r: Redirect): boolean {
   const op = r.op.replace(/^\d+/, "");
   if (op === "<<" || op === "<<-" || op === "<<<") return true; // substitutions inside are segments of their own
-  if ((op === "<" && r.target.raw.startsWith("<(")) || ((op === ">" || op === ">>") && r.target.raw.startsWith(">(") && r.target.raw.endsWith(")"))) return true; // a process substitution's pipe, whose commands are segments
+  if ((op === "<" && r.target.raw.startsWith("<(")) || ((op === ">" || op === ">>") && r.target.raw.startsWith(">(") && r.target.raw.endsWith(")")))
+    return true; // a process substitution's pipe, whose commands are segments
   if (r.target.unknown || r.target.glob) return false;
   if ((op === ">&" || op === "<&") && /^(\d+|-)$/.test(r.target.text)) return true;
   return r.target.text === "/dev/null";
@@ -128,9 +129,15 @@ export function namedUnseen(seg: Segment, p: Pattern): string | undefined {
   if (!command || command.unknown || !first || seg.inert) return undefined;
   const program = (t: string) => t.slice(t.lastIndexOf("/") + 1).toLowerCase();
   const name = program(command.text);
-  if (!first.unknown && !first.glob && (DATA_PROGRAMS.has(program(first.text)) || (program(first.text) === "git" && readGit(seg.words)?.runs === false))) return undefined;
+  if (!first.unknown && !first.glob && (DATA_PROGRAMS.has(program(first.text)) || (program(first.text) === "git" && readGit(seg.words)?.runs === false)))
+    return undefined;
   const values = [...seg.assigns.map((w) => w.text.slice(w.text.indexOf("=") + 1)), ...seg.words.slice(1).map((w) => w.text)];
-  const hit = values.some((v) => v.toLowerCase().split(/[^a-z0-9_.+-]+/).some((token) => (command.glob ? globMatch(name, token) : token === name)));
+  const hit = values.some((v) =>
+    v
+      .toLowerCase()
+      .split(/[^a-z0-9_.+-]+/)
+      .some((token) => (command.glob ? globMatch(name, token) : token === name)),
+  );
   return hit ? name : undefined;
 }
 

@@ -9,7 +9,8 @@ import { attempt, fail, opaque, type Parsed, type Segment, type Word } from "./s
 
 const BARE = /[A-Za-z0-9_./\\:=+*?-]/;
 /** First words that start something other than a command call. */
-const NOT_A_CALL = /^(using|function|filter|workflow|class|enum|configuration|data|param|dynamicparam|begin|process|end|if|elseif|else|foreach|for|while|do|until|switch|try|catch|finally|trap)$/i;
+const NOT_A_CALL =
+  /^(using|function|filter|workflow|class|enum|configuration|data|param|dynamicparam|begin|process|end|if|elseif|else|foreach|for|while|do|until|switch|try|catch|finally|trap)$/i;
 /** Cmdlets and aliases that run a string or a file as code, define names, or start other programs. */
 const RUNS_CODE = new Set(
   [
@@ -91,7 +92,8 @@ function command(words: Word[], raw: string): Segment {
   const first = words[0]!;
   const name = first.text.slice(Math.max(first.text.lastIndexOf("/"), first.text.lastIndexOf("\\")) + 1).toLowerCase();
   // a quoted first word, a number or an operator is an expression; a keyword starts a statement
-  if (first.raw.startsWith("'") || !/^([A-Za-z_]|\.{1,2}[\\/]|[\\/])/.test(first.raw) || NOT_A_CALL.test(first.text)) fail(`\`${raw}\` is not a plain PowerShell command`);
+  if (first.raw.startsWith("'") || !/^([A-Za-z_]|\.{1,2}[\\/]|[\\/])/.test(first.raw) || NOT_A_CALL.test(first.text))
+    fail(`\`${raw}\` is not a plain PowerShell command`);
   if (RUNS_CODE.has(name) || RUNS_CODE.has(name.replace(/\.exe$/, ""))) return opaque(raw, `\`${first.text}\` runs code the rules cannot see`);
   return { raw, assigns: [], words, redirects: [], nested: false };
 }

@@ -68,7 +68,8 @@ export function readFind(words: Word[]): FindRead {
     for (; end < words.length; end++) {
       const [prev, cur] = [words[end - 1]!, words[end]!];
       if (known(cur) && (cur.text === ";" || (cur.text === "+" && known(prev) && prev.text === "{}"))) break;
-      if (couldBe(cur, [";"]) || (couldBe(cur, ["+"]) && couldBe(prev, ["{}"]))) return { opaque: `\`${cur.raw}\` is known only at run time and could end find's \`${w.text}\`` };
+      if (couldBe(cur, [";"]) || (couldBe(cur, ["+"]) && couldBe(prev, ["{}"])))
+        return { opaque: `\`${cur.raw}\` is known only at run time and could end find's \`${w.text}\`` };
     }
     if (end >= words.length) return { own: words, commands: [] }; // find: missing argument to `-exec': runs nothing
     commands.push(words.slice(k + 1, end));
@@ -78,7 +79,18 @@ export function readFind(words: Word[]): FindRead {
 }
 
 /** git's options before the subcommand; `-c`, `--config-env` and `--exec-path` make it run what their values say. */
-const GIT_VALUE = new Set(["-c", "-C", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path", "--super-prefix", "--list-cmds", "--attr-source"]);
+const GIT_VALUE = new Set([
+  "-c",
+  "-C",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--config-env",
+  "--exec-path",
+  "--super-prefix",
+  "--list-cmds",
+  "--attr-source",
+]);
 const GIT_RUNS = new Set(["-c", "--config-env", "--exec-path"]);
 /** Subcommands none of whose options run a command given on the command line (hooks and configured tools are the repository's, by design). */
 const GIT_DATA = new Set(
@@ -134,7 +146,8 @@ export function runsUnseen(name: string, words: Word[]): string | undefined {
   switch (name) {
     case "tmux": {
       // `#(…)` in a format runs a shell command; most commands take one or run one
-      const safe = /^(ls|list-sessions|list-windows|lsw|list-panes|lsp|list-clients|lsc|has-session|has|kill-session|kill-server|kill-window|killw|kill-pane|killp|-V)$/;
+      const safe =
+        /^(ls|list-sessions|list-windows|lsw|list-panes|lsp|list-clients|lsc|has-session|has|kill-session|kill-server|kill-window|killw|kill-pane|killp|-V)$/;
       return text.length && safe.test(text[0]!) && !text.some((t) => t === "\0" || t.includes("#(") || t === ";" || t.endsWith("\\;")) ? undefined : why;
     }
     case "screen":
@@ -142,7 +155,9 @@ export function runsUnseen(name: string, words: Word[]): string | undefined {
     case "capsh":
       return text.some((t) => t === "\0" || t === "--" || t === "==" || t.startsWith("--shell")) ? why : undefined;
     case "perf":
-      return /^(stat|record|trace|ftrace|kvm|sched|lock|mem|c2c|kmem|kwork|timechart|script|test|bench)$/.test(text[0] ?? "") || text[0] === "\0" ? why : undefined;
+      return /^(stat|record|trace|ftrace|kvm|sched|lock|mem|c2c|kmem|kwork|timechart|script|test|bench)$/.test(text[0] ?? "") || text[0] === "\0"
+        ? why
+        : undefined;
     case "start-stop-daemon":
     case "parallel":
     case "systemd-run":

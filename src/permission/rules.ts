@@ -78,7 +78,12 @@ export function compileRules(lists: PermissionRules, shell = "sh", control?: Con
   };
   const allow = lists.allow.length ? read("allow", lists.allow) : undefined;
   const listed = lists.allow.length > 0 || lists.deny.length > 0; // with no list, nothing is checked (SPEC §8)
-  const rules: CompiledRules = { allow, deny: read("deny", lists.deny), shell: { name: shell, reading: readingOf(shell) }, ...(control && listed ? { control } : {}) };
+  const rules: CompiledRules = {
+    allow,
+    deny: read("deny", lists.deny),
+    shell: { name: shell, reading: readingOf(shell) },
+    ...(control && listed ? { control } : {}),
+  };
   return { rules, errors };
 }
 
@@ -141,7 +146,8 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   for (const seg of parsed.segments) {
     // runs no program: a builtin (`cd`, `set -e`, `x=1`, dash's `ls &>/dev/null` tail); its file redirections still need a pattern
     if (seg.inert === "builtin" && seg.redirects.every(harmless)) continue;
-    if (!allow.some((p) => allowMatch(seg, p))) return block(`\`${show(seg.raw)}\` matches no allow entry${hint(seg, allow, show)} (allowed: ${listed(allow.map((p) => p.entry))})`);
+    if (!allow.some((p) => allowMatch(seg, p)))
+      return block(`\`${show(seg.raw)}\` matches no allow entry${hint(seg, allow, show)} (allowed: ${listed(allow.map((p) => p.entry))})`);
   }
   return ALLOWED;
 }

@@ -69,13 +69,34 @@ const SHELLS: Record<string, Reading | null> = {
 // first and are never abbreviated
 const SHELL: Options = {
   ...{ flags: "abcefhklmnprstuvxBCEHPTiDIVq", nextWord: "oO", exactLong: true },
-  long: ["norc", "noprofile", "posix", "login", "noediting", "restricted", "verbose", "debugger", "dump-strings", "dump-po-strings", "pretty-print", "help", "version", "rcfile=", "init-file="],
+  long: [
+    "norc",
+    "noprofile",
+    "posix",
+    "login",
+    "noediting",
+    "restricted",
+    "verbose",
+    "debugger",
+    "dump-strings",
+    "dump-po-strings",
+    "pretty-print",
+    "help",
+    "version",
+    "rcfile=",
+    "init-file=",
+  ],
 };
 /** A script operand that is the shell's own stdin. */
 const STDIN_FILE = /(^|\/)(stdin|tty)$|(^|\/)fd\/\d+$/;
 /** Programs that run a command through the target user's shell, or one read from a terminal or log. */
 const SHELL_RUNNERS = new Set(["su", "runuser", "sg", "newgrp", "scriptlive", "coresched", "pkexec", "sudoedit"]);
-const WATCH: Wrapper = { flags: "bcegtwpx", withArg: "nq", optional: "d", long: ["beep", "color", "no-color", "differences", "errexit", "chgexit", "equexit=", "interval=", "precise", "no-title", "no-wrap", "exec", "no-linewrap"] };
+const WATCH: Wrapper = {
+  flags: "bcegtwpx",
+  withArg: "nq",
+  optional: "d",
+  long: ["beep", "color", "no-color", "differences", "errexit", "chgexit", "equexit=", "interval=", "precise", "no-title", "no-wrap", "exec", "no-linewrap"],
+};
 /** bash's `jobs -x COMMAND ARGS` runs COMMAND, each jobspec (`%1`) in it replaced by a process group ID. */
 const JOBS: Wrapper = { flags: "lnprsx" };
 
@@ -97,8 +118,10 @@ function seeThrough(seg: Segment, depth: number, dialect: Dialect, inShell = tru
   const inert = builtin ? "builtin" : "words";
   const args = seg.words[1]?.text === "--" ? seg.words.slice(2) : seg.words.slice(1);
   const own = inShell && first.text === name; // the shell's builtin, not a program found by path
-  if (name === "eval") return args.length ? [part(seg, [first], true, inert), ...script(args, seg, depth, dialect)] : [{ ...seg, inert: own ? "builtin" : inert }];
-  if (own && ((name === "trap" && !trapHandler(args)) || (name === "kill" && /^-[lL]$/.test(args[0]?.text ?? "") && known(args[0]!)))) return [{ ...seg, inert: "builtin" }];
+  if (name === "eval")
+    return args.length ? [part(seg, [first], true, inert), ...script(args, seg, depth, dialect)] : [{ ...seg, inert: own ? "builtin" : inert }];
+  if (own && ((name === "trap" && !trapHandler(args)) || (name === "kill" && /^-[lL]$/.test(args[0]?.text ?? "") && known(args[0]!))))
+    return [{ ...seg, inert: "builtin" }];
   if (name === "trap" && args.length >= 2) return [part(seg, [first, ...args.slice(1)], true, inert), ...script(args.slice(0, 1), seg, depth, dialect)];
   if (name === "find") return find(seg, depth, dialect);
   if (name === "git") return readGit(seg.words) ? [seg] : [{ ...seg, opaque: "a word known only at run time stands where git reads its options" }];
@@ -188,7 +211,11 @@ function wrapper(seg: Segment, name: string, spec: Wrapper, depth: number, diale
   const cmd = rest.slice(k);
   // bash's `time` is a reserved word before a pipeline: `time PATH=. ls` assigns, as without it
   while (name === "time" && dialect === "bash" && cmd[0] && ASSIGN.test(cmd[0].raw)) env.push(cmd.shift()!);
-  if (has(spec.opaque) || (cmd[0] && spec.shellWords?.includes(cmd[0].text))) return [part(seg, own, true, inert), opaque(seg.raw, `\`${name}\` runs code named by an option or the environment (an editor, a string through $SHELL, a library)`)];
+  if (has(spec.opaque) || (cmd[0] && spec.shellWords?.includes(cmd[0].text)))
+    return [
+      part(seg, own, true, inert),
+      opaque(seg.raw, `\`${name}\` runs code named by an option or the environment (an editor, a string through $SHELL, a library)`),
+    ];
   if (!cmd.length && spec.defaultCommand) cmd.push({ text: spec.defaultCommand, raw: spec.defaultCommand, unknown: false, glob: false });
   if (!cmd.length) return spec.bareShell ? [...whole, opaque(seg.raw, `\`${name}\` without a command starts a shell reading stdin`)] : whole;
   if (name === "watch" && !has(["x", "exec"])) return [part(seg, own, true, inert), ...script(cmd, seg, depth, "sh")]; // `sh -c` of the joined words
@@ -196,7 +223,10 @@ function wrapper(seg: Segment, name: string, spec: Wrapper, depth: number, diale
   const ownWords = own.filter((w) => !env.includes(w));
   const ownInert = name === "valgrind" ? undefined : inert; // valgrind's options are not all known: its words may run
   const inShell = IN_SHELL[dialect].has(name) && seg.words[0]!.text === name;
-  return [part(seg, ownWords, false, ownInert, ownRaw), ...run(seg, name === "xargs" ? xargsCommand(cmd, seen) : cmd, env, seg.redirects, depth, dialect, inShell)];
+  return [
+    part(seg, ownWords, false, ownInert, ownRaw),
+    ...run(seg, name === "xargs" ? xargsCommand(cmd, seen) : cmd, env, seg.redirects, depth, dialect, inShell),
+  ];
 }
 
 /** xargs fills its `-I`/`-i` placeholder, or else appends what it reads: `xargs env` runs `env rm -rf /` given that input. */
@@ -215,12 +245,14 @@ function shell(seg: Segment, depth: number, name: string, reading: Reading | nul
     const own = part(seg, [...seg.words.slice(0, parsed.k), ...rest], true);
     if (!reading) return [own, opaque(seg.raw, `\`${name}\` reads its script in a dialect the checker does not model`)];
     // `-O extglob`: bash reads `!(…)`, `@(…)`… as patterns (`!(ls)` runs the first file name it matches)
-    if (seg.words.slice(1, parsed.k).some((w) => w.text === "extglob")) return [own, opaque(seg.raw, `\`${name} -O extglob\` reads its script with extended patterns`)];
+    if (seg.words.slice(1, parsed.k).some((w) => w.text === "extglob"))
+      return [own, opaque(seg.raw, `\`${name} -O extglob\` reads its script with extended patterns`)];
     return [own, ...script(first ? [first] : [], seg, depth, reading)];
   }
   if (parsed.seen.has("help") || parsed.seen.has("version")) return whole;
   // no operand, `-s`, `-i`, `-` or a stdin file: commands come from stdin, as in `curl … | sh`
-  if (!first || parsed.seen.has("s") || first.text === "-" || first.unknown || first.glob || first.anyValue || STDIN_FILE.test(first.text)) return [...whole, opaque(seg.raw, "a shell reading a script the rules cannot see")];
+  if (!first || parsed.seen.has("s") || first.text === "-" || first.unknown || first.glob || first.anyValue || STDIN_FILE.test(first.text))
+    return [...whole, opaque(seg.raw, "a shell reading a script the rules cannot see")];
   return [seg]; // runs a script file: opaque, like any program
 }
 
@@ -234,7 +266,8 @@ function find(seg: Segment, depth: number, dialect: Dialect): Segment[] {
 /** `gdb … --args PROGRAM ARGS` runs PROGRAM; gdb's own words are commands of its own language. */
 function gdb(seg: Segment, depth: number, dialect: Dialect): Segment[] {
   const at = seg.words.findIndex((w, i) => i > 0 && (w.text === "--args" || w.text === "-args"));
-  if (seg.words.slice(0, at < 0 ? undefined : at).some((w) => w.unknown || w.glob || w.anyValue)) return [{ ...seg, opaque: "`gdb` with words known only at run time" }];
+  if (seg.words.slice(0, at < 0 ? undefined : at).some((w) => w.unknown || w.glob || w.anyValue))
+    return [{ ...seg, opaque: "`gdb` with words known only at run time" }];
   if (at < 0 || at + 1 >= seg.words.length) return [seg];
   return [part(seg, seg.words.slice(0, at + 1), true, undefined), ...run(seg, seg.words.slice(at + 1), [], [], depth, dialect)];
 }

@@ -4,7 +4,7 @@
 // `case` included. Risks (a variable that decides what runs, bash evaluating a value as code)
 // become opaque segments. shell-syntax.ts calls these from its command reader.
 import { ConditionalReader } from "./shell-conditional.ts";
-import { fail, NAME, opaque, syntaxError, type Segment, type Word } from "./shell-model.ts";
+import { fail, NAME, opaque, syntaxError, type Word } from "./shell-model.ts";
 import { META } from "./shell-words.ts";
 import { arithmeticReads, assignRisk, integerRisk } from "./variables.ts";
 

@@ -6,7 +6,21 @@
 // complete commands before it, and none from there on.
 import { CompoundReader, type Close } from "./shell-compound.ts";
 import { unterminated } from "./shell-tokens.ts";
-import { ARITHMETIC, ASSIGNMENT, attempt, fail, MAX_DEPTH, NAME, opaque, ParseError, syntaxError, type Dialect, type Parsed, type Segment, type Word } from "./shell-model.ts";
+import {
+  ARITHMETIC,
+  ASSIGNMENT,
+  attempt,
+  fail,
+  MAX_DEPTH,
+  NAME,
+  opaque,
+  ParseError,
+  syntaxError,
+  type Dialect,
+  type Parsed,
+  type Segment,
+  type Word,
+} from "./shell-model.ts";
 import type { WordReader } from "./shell-words.ts";
 import { arithmeticReads, associativeArrays, numeric, numericVariables, variableOf } from "./variables.ts";
 
@@ -83,13 +97,14 @@ class Reader extends CompoundReader {
     const after = (...tops: string[]) => {
       if (!top || !tops.includes(top)) syntaxError(`unexpected \`${kw}\``);
     };
-    if (kw === "if" || kw === "while" || kw === "until" || kw === "for" || kw === "select") this.open.push(kw === "if" ? "if" : kw === "until" || kw === "while" ? "while" : "for");
-    else if (kw === "then") (after("if"), (this.open[this.open.length - 1] = "then"));
-    else if (kw === "elif") (after("then"), (this.open[this.open.length - 1] = "if"));
-    else if (kw === "else") (after("then"), (this.open[this.open.length - 1] = "else"));
-    else if (kw === "fi") (after("then", "else"), this.open.pop());
-    else if (kw === "do") (after("while", "for"), (this.open[this.open.length - 1] = "do"));
-    else if (kw === "done") (after("do"), this.open.pop());
+    if (kw === "if" || kw === "while" || kw === "until" || kw === "for" || kw === "select")
+      this.open.push(kw === "if" ? "if" : kw === "until" || kw === "while" ? "while" : "for");
+    else if (kw === "then") after("if"), (this.open[this.open.length - 1] = "then");
+    else if (kw === "elif") after("then"), (this.open[this.open.length - 1] = "if");
+    else if (kw === "else") after("then"), (this.open[this.open.length - 1] = "else");
+    else if (kw === "fi") after("then", "else"), this.open.pop();
+    else if (kw === "do") after("while", "for"), (this.open[this.open.length - 1] = "do");
+    else if (kw === "done") after("do"), this.open.pop();
   }
 
   /** A list ends: what it opened must be closed. */
@@ -179,7 +194,12 @@ class Reader extends CompoundReader {
       this.blanks();
       const c = this.at();
       const op = this.operator();
-      const closing = close === ")" ? c === ")" : close === "}" ? this.keyword() === "}" : close === "case" && (op === ";;" || op === ";&" || op === ";;&" || this.keyword() === "esac");
+      const closing =
+        close === ")"
+          ? c === ")"
+          : close === "}"
+            ? this.keyword() === "}"
+            : close === "case" && (op === ";;" || op === ";&" || op === ";;&" || this.keyword() === "esac");
       if (c === "\n") {
         // a pending heredoc of an enclosing command: dash and bash differ on where its body starts
         if (this.heredocs.some((h) => h.level !== this.level)) fail("a newline inside a nested command while a heredoc is pending");
@@ -238,7 +258,8 @@ class Reader extends CompoundReader {
         break;
       }
       if (first && !compound && c === "(") {
-        if (this.at(1) === "(" && this.dialect === "bash") this.arithmeticBody(this.i); // `((…))`: arithmetic, no program
+        if (this.at(1) === "(" && this.dialect === "bash")
+          this.arithmeticBody(this.i); // `((…))`: arithmetic, no program
         else {
           this.i++; // dash reads `((` as two subshells
           this.sub(")");
@@ -253,8 +274,7 @@ class Reader extends CompoundReader {
           this.open.push("case"); // a function defined in an item may not be
           this.caseClause(nested);
           this.open.pop();
-        }
-        else if (kw === "function") this.definition(seg, nested);
+        } else if (kw === "function") this.definition(seg, nested);
         else if (kw === "[[") this.conditional();
         else if (kw === "}" || kw === "esac" || kw === "in") syntaxError(`unexpected \`${kw}\``);
         else if (!STRIPPED.has(kw) && kw !== "fi" && kw !== "done") fail(`unsupported shell syntax \`${kw}\``);
@@ -294,7 +314,7 @@ class Reader extends CompoundReader {
     if (!first || first.unknown || first.glob) return;
     if (first.text === "unset") {
       if (seg.words.some((w) => /^-[a-z]*v/.test(w.text))) return; // `unset -v`: variables only
-      for (const w of seg.words.slice(1)) (w.unknown || w.glob ? this.functions.clear() : this.functions.delete(w.text));
+      for (const w of seg.words.slice(1)) w.unknown || w.glob ? this.functions.clear() : this.functions.delete(w.text);
       return;
     }
     if (this.functions.has(first.text)) seg.inert = "builtin";
@@ -320,7 +340,10 @@ class Reader extends CompoundReader {
     const declaration = seg.words.length > 1 && DECLARATIONS.has(seg.words[0]!.raw);
     if (this.dialect === "bash" && last && wordEnd === this.i && COMPOUND.test(last.raw) && (inAssigns || declaration)) {
       this.i++;
-      const array = this.arrayBody(last, seg.words.some((w) => /^-[a-zA-Z]*A/.test(w.text)));
+      const array = this.arrayBody(
+        last,
+        seg.words.some((w) => /^-[a-zA-Z]*A/.test(w.text)),
+      );
       (inAssigns ? seg.assigns : seg.words).splice(-1, 1, array);
       return;
     }

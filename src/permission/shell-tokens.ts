@@ -2,10 +2,13 @@
 // redirections and heredoc bodies, read as dash or bash reads them. shell-syntax.ts builds the
 // grammar on top; shell-words.ts reads the words.
 import { fail, syntaxError, type Dialect, type Segment, type Word } from "./shell-model.ts";
-import { META, scratch, WordReader } from "./shell-words.ts";
+import { META, WordReader } from "./shell-words.ts";
 
 const POSIX_RESERVED = ["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "case", "esac", "in", "{", "}", "!"];
-const RESERVED: Record<Dialect, Set<string>> = { dash: new Set(POSIX_RESERVED), bash: new Set([...POSIX_RESERVED, "select", "function", "coproc", "[[", "]]"]) };
+const RESERVED: Record<Dialect, Set<string>> = {
+  dash: new Set(POSIX_RESERVED),
+  bash: new Set([...POSIX_RESERVED, "select", "function", "coproc", "[[", "]]"]),
+};
 const DELIMITS = " \t\n;&|()<>"; // what may follow a reserved word
 // one word, quoted whole or not at all: dash and bash agree where its heredoc ends
 const PLAIN_DELIMITER = /^(?:[A-Za-z0-9_.-]+|'[A-Za-z0-9_.-]+'|"[A-Za-z0-9_.-]+"|\\[A-Za-z0-9_.-]+)$/;
@@ -84,7 +87,8 @@ export abstract class TokenReader extends WordReader {
     const target = this.word();
     this.noNewline(target);
     // dash: `>&` takes an fd number or `-`, anything else is a syntax error
-    if (this.dialect === "dash" && (op === ">&" || op === "<&") && !target.unknown && !/^(\d+|-)$/.test(target.text)) syntaxError(`\`${op}${target.raw}\`: not an fd number`);
+    if (this.dialect === "dash" && (op === ">&" || op === "<&") && !target.unknown && !/^(\d+|-)$/.test(target.text))
+      syntaxError(`\`${op}${target.raw}\`: not an fd number`);
     seg.redirects.push({ op: (fd === (op.startsWith("<") ? "0" : "1") ? "" : fd) + op, target });
     if (op === "<<" || op === "<<-") {
       if (!PLAIN_DELIMITER.test(target.raw)) fail(`heredoc delimiter \`${target.raw}\` is not a plain word`);

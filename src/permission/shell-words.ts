@@ -28,7 +28,11 @@ function silent(seg: Segment, text: string): boolean {
   const name = first.text.replace(/[^\w]/g, "\\$&");
   if (first.unknown || first.glob || new RegExp(`(?<![\\w-])${name}\\s*\\(|function\\s+${name}(?![\\w-])`).test(text)) return false; // defined anywhere, in an eval string too
   const plain = args.every((w) => !w.unknown && !w.glob && !w.anyValue);
-  return ["true", "false", ":"].includes(first.text) || (first.text === "echo" && !args.length) || (plain && (first.text === "unset" || (first.text === "exit" && args.every((w) => /^[0-9]+$/.test(w.text)))));
+  return (
+    ["true", "false", ":"].includes(first.text) ||
+    (first.text === "echo" && !args.length) ||
+    (plain && (first.text === "unset" || (first.text === "exit" && args.every((w) => /^[0-9]+$/.test(w.text)))))
+  );
 }
 
 /** Blanks and operators end an unquoted word. */
@@ -204,11 +208,11 @@ export abstract class WordReader {
     if (n === "(" && this.at(2) === "(") {
       this.i++;
       this.arithmeticBody(start);
-    }
-    else if (n === "(" || n === "{") {
+    } else if (n === "(" || n === "{") {
       this.i += 2;
       const from = this.out.length;
-      if (n === "(") deferred(() => this.substitution()); // bash 3.2 parses `$(…)` only when it runs
+      if (n === "(")
+        deferred(() => this.substitution()); // bash 3.2 parses `$(…)` only when it runs
       else this.parameter(bare);
       if (n === "(" && bare) this.silent = { start, end: this.i, silent: this.out.slice(from).every((seg) => silent(seg, this.s)) };
     } else if (bare && n === "'") return this.ansiC(w);

@@ -76,14 +76,16 @@ const arithNames = (text: string) => [...text.matchAll(ARITH_TOKEN)].map((m) => 
  */
 export function arithmeticReads(expr: string): string[] | undefined {
   // `$x` puts x's value in the text, which bash evaluates as it would evaluate `x`; `$$`, `$#`… are numbers
-  expr = expr.replace(/\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})/g, (_, a?: string, b?: string) => ` ${a ?? b} `).replace(/\$([$#?!]|\{[$#?!]\})/g, " 0 ");
+  expr = expr
+    .replace(/\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})/g, (_, a?: string, b?: string) => ` ${a ?? b} `)
+    .replace(/\$([$#?!]|\{[$#?!]\})/g, " 0 ");
   const known = new Set<string>();
   let depth = 0;
   let part = "";
   const parts: string[] = [];
   for (const c of expr + ";") {
     depth += c === "(" ? 1 : c === ")" ? -1 : 0;
-    if (depth === 0 && (c === ";" || c === ",")) (parts.push(part), (part = ""));
+    if (depth === 0 && (c === ";" || c === ",")) parts.push(part), (part = "");
     else part += c;
   }
   const reads: string[] = [];
@@ -111,7 +113,8 @@ export function variableOf(raw: string): string | undefined {
 const CONSTANT = /^[-+]?(0[xX][0-9a-fA-F]+|[1-9][0-9]*#[0-9A-Za-z@_]+|[0-9]+)$/;
 
 /** Pieces of a word whose value is always a number (or empty): see `numeric`. */
-const NUMERIC_PIECE = /\$[$!#?]|\$\{[$!#?]\}|\$(PPID|UID|EUID)(?![A-Za-z0-9_])|\$\{(PPID|UID|EUID)\}|\$\{#([A-Za-z_][A-Za-z0-9_]*(\[[@*]\])?|[@*]|[0-9]+)\}|\$\(\((?:[^()]|\([^()]*\))*\)\)|[0-9]+/y;
+const NUMERIC_PIECE =
+  /\$[$!#?]|\$\{[$!#?]\}|\$(PPID|UID|EUID)(?![A-Za-z0-9_])|\$\{(PPID|UID|EUID)\}|\$\{#([A-Za-z_][A-Za-z0-9_]*(\[[@*]\])?|[@*]|[0-9]+)\}|\$\(\((?:[^()]|\([^()]*\))*\)\)|[0-9]+/y;
 
 /**
  * Is a word's value always a number (or empty)? An arithmetic constant, or digits, arithmetic expansions and the parameters
@@ -164,7 +167,6 @@ export function numericVariables(text: string, sure: Map<string, number>, spans:
   }
   return out;
 }
-
 
 /**
  * The arrays of the script `text` that are associative whenever bash reads a subscript of them,

@@ -7,6 +7,7 @@ import { realpathSync, statSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { readHead } from "../fs/read-head.ts";
 import { AGENTS_MD_MAX_BYTES, type AgentsFile } from "./system.ts";
+import { errnoCode, errorText } from "../kernel/errors.ts";
 
 export type { AgentsFile } from "./system.ts";
 /** What a project directory may hold, in order of preference. */
@@ -73,7 +74,7 @@ export function readAgentsFiles(places: AgentsPlace[], read = readHead): AgentsM
       const text = clean(head.text, head.truncated);
       if (text.trim() !== "") files.push({ path, text, truncated: head.truncated });
     } catch (e) {
-      warnings.push(`${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); left out of the prompt`);
+      warnings.push(`${path}: cannot read (${errnoCode(e) ?? errorText(e)}); left out of the prompt`);
     }
   }
   return { files, warnings };
@@ -106,7 +107,7 @@ function exists(path: string): boolean {
     return true;
   } catch (e) {
     // a file that exists but cannot be looked at is reported when it is read
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     return code !== "ENOENT" && code !== "ENOTDIR";
   }
 }

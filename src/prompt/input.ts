@@ -1,11 +1,12 @@
 // Reads the files a message mentions and builds the user prompt (SPEC §2). The rules live in
-// pure/mentions.ts; this file only does the reading.
+// prompt/mentions.ts; this file only does the reading.
 import { read, statSync, type Stats } from "node:fs";
 import { readHeadBytes } from "../fs/read-head.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { ContentBlock, ImagePart } from "../kernel/ir.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "./image.ts";
 import { buildPrompt, cutNotice, decodeForPrompt, findMentions, type MentionedFile } from "./mentions.ts";
+import { errnoCode } from "../kernel/errors.ts";
 
 /** A mentioned file (or stdin) that cannot be used; the message names it. */
 export class MentionError extends Error {
@@ -90,7 +91,7 @@ export async function readStdin(maxBytes: number, warn?: (message: string) => vo
       got += n;
     }
   } catch (e) {
-    throw new MentionError(`stdin: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    throw new MentionError(`stdin: cannot read (${errnoCode(e) ?? String(e)})`);
   } finally {
     clearTimeout(notice);
   }
@@ -124,13 +125,14 @@ function readMention(path: string, full: string, maxBytes: number): MentionedFil
     try {
       return readHeadBytes(full, n);
     } catch (e) {
-      throw new MentionError(`@${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      throw new MentionError(`@${path}: cannot read (${errnoCode(e) ?? String(e)})`);
     }
   };
   head = readUpTo(Math.max(maxBytes, IMAGE_SNIFF_BYTES) + 1);
   const mediaType = sniffImage(head.bytes);
   if (mediaType) {
-    if (head.size > IMAGE_MAX_BYTES) throw new MentionError(`@${path}: image of ${(head.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
+    if (head.size > IMAGE_MAX_BYTES)
+      throw new MentionError(`@${path}: image of ${(head.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
     if (head.size > head.bytes.length) head = readUpTo(IMAGE_MAX_BYTES);
     return { type: "image", mediaType, data: toBase64(head.bytes) };
   }

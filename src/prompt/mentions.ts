@@ -62,7 +62,8 @@ export function cutNotice(what: string, cut: Cut): string {
   return `${what}: only the first ${size(cut.shown)} of ${size(cut.of)} went into the prompt ([input] max_bytes)`;
 }
 
-const size = (bytes: number) => (bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes`);
+const size = (bytes: number) =>
+  bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes`;
 
 /**
  * Decodes input for a prompt, or says why it cannot be shown as text. `bytes` is what was read:

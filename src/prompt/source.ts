@@ -49,7 +49,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const system = () => {
     const agentsMd = agents.files;
     const key = [agentsMd, skills, opts.shell()];
-    if (built && built.key.every((k, i) => k === key[i])) return built.text;
+    if (built?.key.every((k, i) => k === key[i])) return built.text;
     const text = buildSystemPrompt({ core: opts.core, cwd, date, os: opts.os, shell: opts.shell(), agentsMd, skills: opts.skills ? skills : undefined });
     built = { key, text };
     return text;

@@ -19,7 +19,7 @@ import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage }
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { toProviderError } from "./anthropic-errors.ts";
 import { errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
-import type { ProviderOptions, RequestBasics } from "./common.ts";
+import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { anthropicEffort } from "./effort.ts";
 import { guardedStream } from "./stream-guard.ts";
 
@@ -295,13 +295,6 @@ function toStop(reason: string): StopReason {
 // ---------------------------------------------------------------------------------------------
 // Factory: the only code that touches the SDK client
 
-export interface AnthropicProviderOptions extends ProviderOptions {
-  /** With or without the trailing `/v1` (see anthropicBaseUrl). */
-  baseUrl: string;
-  /** `thinking: {type: "enabled", budget_tokens}` instead of adaptive thinking. */
-  legacyThinking?: boolean;
-}
-
 /**
  * A Provider over one Anthropic Messages endpoint. The SDK is configured from these options only
  * — never from ANTHROPIC_* variables or on-disk profiles — and never retries (`maxRetries: 0`).
@@ -311,7 +304,7 @@ export interface AnthropicProviderOptions extends ProviderOptions {
  * (QwenLM/qwen-code#4323, pydantic/pydantic-ai-gateway#75), while others read only Bearer
  * (NousResearch/hermes-agent#4028). Both carry the same key, so neither can conflict.
  */
-export async function createAnthropicProvider(opts: AnthropicProviderOptions): Promise<Provider> {
+export async function createAnthropicProvider(opts: AdapterOptions): Promise<Provider> {
   const { default: Anthropic } = await import("@anthropic-ai/sdk");
   // With no credential the SDK resolves one itself on the first request (ANTHROPIC_PROFILE,
   // workload-identity variables, <config_dir>/configs/<profile>.json), which can add headers, swap
@@ -375,4 +368,3 @@ function envHeaderNulls(): Record<string, null> {
   });
   return Object.fromEntries(names.filter(Boolean).map((n) => [n, null]));
 }
-

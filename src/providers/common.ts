@@ -2,7 +2,7 @@
 // wording and the status rules of the errors it classifies, and the flattening of IR content its
 // wire has no richer place for. Pure; no SDK, not even its types: vendor words stay in the
 // vendor's files.
-import type { ContentBlock, Effort, ImagePart } from "../kernel/ir.ts";
+import type { ContentBlock, Effort, ImagePart, Protocol } from "../kernel/ir.ts";
 import { ProviderError, type ModelRequest, type StreamEvent } from "../kernel/provider.ts";
 import { NetError } from "../net/errors.ts";
 import { contextOverflow } from "./context-length.ts";
@@ -29,8 +29,13 @@ export interface Compat {
   promptCacheKey?: boolean;
 }
 
-/** What every factory is built from; an adapter adds its vendor's own few. */
+/**
+ * What a Provider is built from: `createProvider` (create.ts) chooses the adapter by `protocol`,
+ * and every adapter's factory takes the same options. Only the adapter named reads
+ * `legacyThinking` and `apiVersion`.
+ */
 export interface ProviderOptions {
+  protocol: Protocol;
   model: string;
   /** As the user wrote it; each adapter says which forms it accepts. */
   baseUrl: string;
@@ -47,7 +52,14 @@ export interface ProviderOptions {
   /** Abort when nothing arrives for this long; default DEFAULT_IDLE_TIMEOUT_MS (stream-guard.ts). */
   idleTimeoutMs?: number;
   compat?: Compat;
+  /** anthropic: `thinking: {type: "enabled", budget_tokens}` instead of adaptive thinking */
+  legacyThinking?: boolean;
+  /** google: `[provider.X] api_version`; wins over a version in `baseUrl` */
+  apiVersion?: string;
 }
+
+/** A factory's options: the protocol is the factory's own. */
+export type AdapterOptions = Omit<ProviderOptions, "protocol">;
 
 /** What every adapter's pure `toRequest` is given besides the request; an adapter adds its own few. */
 export interface RequestBasics {
@@ -59,7 +71,7 @@ export interface RequestBasics {
 }
 
 /** The RequestBasics of a factory's options. */
-export function requestBasics(opts: ProviderOptions): RequestBasics {
+export function requestBasics(opts: AdapterOptions): RequestBasics {
   return {
     model: opts.model,
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
@@ -82,7 +94,7 @@ export interface ErrorContext {
 }
 
 /** The ErrorContext of a factory: an empty key counts as none, as the factories send none. */
-export function errorContextOf(opts: ProviderOptions): ErrorContext {
+export function errorContextOf(opts: AdapterOptions): ErrorContext {
   return {
     baseUrl: opts.baseUrl,
     hasKey: Boolean(opts.apiKey),
@@ -128,8 +140,7 @@ export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
   if (overflow) return new ProviderError("context_length", `the request is larger than the model's context window ${where}: ${said}`, { ...plain, overflow });
   if (status === 429) return new ProviderError("rate_limit", `rate limited ${where}: ${said}`, opts);
   if (status === 408) return new ProviderError("network", `request timed out ${where}: ${said}`, opts);
-  if (status >= 500 && f.final)
-    return new ProviderError("bad_request", `the provider failed ${where} and says retrying will not help: ${said}`, plain);
+  if (status >= 500 && f.final) return new ProviderError("bad_request", `the provider failed ${where} and says retrying will not help: ${said}`, plain);
   if (status >= 500) return new ProviderError("overloaded", `the provider is failing ${where}: ${said}`, opts);
   const hint = status === 404 ? ` — check the model name and base URL ${ctx.baseUrl}` : "";
   return new ProviderError("bad_request", `request rejected ${where}: ${said}${hint}`, plain);
@@ -206,9 +217,7 @@ export function joinText(content: ContentBlock[]): string {
 
 /** A tool result for a wire whose tool results carry text only: each image is named, not sent. */
 export function toolText(content: ContentBlock[]): string {
-  return content
-    .flatMap((p) => (p.type === "text" ? [p.text] : p.type === "image" ? [`[image ${p.mediaType} omitted]`] : []))
-    .join("\n");
+  return content.flatMap((p) => (p.type === "text" ? [p.text] : p.type === "image" ? [`[image ${p.mediaType} omitted]`] : [])).join("\n");
 }
 
 /** An image as a `data:` URL, the form the OpenAI wires take images in. */

@@ -53,7 +53,6 @@ export function contextOverflow(said: string, body?: Record<string, unknown>): C
   }
   const ctx = typeof body?.n_ctx === "number" ? body.n_ctx : undefined;
   const prompt = typeof body?.n_prompt_tokens === "number" ? body.n_prompt_tokens : undefined;
-  if (body?.type === "exceed_context_size_error" || body?.code === "context_length_exceeded" || UNSTATED.test(said))
-    return defined({ window: ctx, prompt });
+  if (body?.type === "exceed_context_size_error" || body?.code === "context_length_exceeded" || UNSTATED.test(said)) return defined({ window: ctx, prompt });
   return undefined;
 }

@@ -1,36 +1,12 @@
 // A Provider for one endpoint, by protocol (SPEC §1, §4). Each adapter module — and with it its
 // vendor SDK — is imported only here and only when its protocol is used, so start-up never parses
 // the others. Used by the composition root (wire.ts) and by embedders (lib.ts).
-import type { Effort, Protocol } from "../kernel/ir.ts";
-import type { Compat } from "./common.ts";
+import type { ProviderOptions } from "./common.ts";
 import { ProviderError, type Provider } from "../kernel/provider.ts";
 import { isLoopback } from "../net/proxy.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, watchedResponse } from "./stream-guard.ts";
 
-export interface ProviderOptions {
-  protocol: Protocol;
-  /** the API root as the vendor documents it, version segment included */
-  baseUrl: string;
-  model: string;
-  /** undefined or "" = no authentication (local servers, keyless gateways) */
-  apiKey?: string;
-  /** where the key came from, named in authentication errors ("OPENAI_API_KEY") */
-  apiKeyVar?: string;
-  headers?: Record<string, string>;
-  maxTokens?: number;
-  /** the default reasoning effort; a request's own effort wins */
-  effort?: Effort;
-  /** Anthropic: budget_tokens thinking instead of adaptive */
-  legacyThinking?: boolean;
-  /** Gemini API version (default v1beta) */
-  apiVersion?: string;
-  /** every request goes through it (hey passes its proxied fetch) */
-  fetch?: typeof fetch;
-  /** a stream silent this long fails as a retryable network error */
-  idleTimeoutMs?: number;
-  /** what this endpoint needs beyond its protocol's defaults (`hey doctor`) */
-  compat?: Compat;
-}
+export type { ProviderOptions };
 
 /**
  * The adapter for `opts.protocol`. A refused connection to this machine fails at once instead of
@@ -64,7 +40,10 @@ function streamsOnly(base: typeof fetch, baseUrl: string): typeof fetch {
     const first = reader ? await reader.read().catch(() => undefined) : undefined;
     await reader?.cancel().catch(() => {});
     const start = first?.value ? new TextDecoder().decode(first.value).replace(/\s+/g, " ").trim().slice(0, QUOTED_CHARS) : "";
-    throw new ProviderError("protocol", `${baseUrl} answered with ${type.split(";")[0]} instead of a stream of events${start ? `: ${JSON.stringify(start)}` : ""}; check base_url and protocol`);
+    throw new ProviderError(
+      "protocol",
+      `${baseUrl} answered with ${type.split(";")[0]} instead of a stream of events${start ? `: ${JSON.stringify(start)}` : ""}; check base_url and protocol`,
+    );
   };
   return Object.assign(checked, { preconnect: base.preconnect }) as typeof fetch;
 }
@@ -75,7 +54,7 @@ function isStreaming(input: Parameters<typeof fetch>[0], init: Parameters<typeof
 }
 
 async function adapter(opts: ProviderOptions): Promise<Provider> {
-  const { protocol, legacyThinking, apiVersion, ...rest } = opts;
+  const { protocol, ...rest } = opts;
   const common = { ...rest, idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS };
   switch (protocol) {
     case "openai": {
@@ -88,11 +67,11 @@ async function adapter(opts: ProviderOptions): Promise<Provider> {
     }
     case "google": {
       const { createGoogleProvider } = await import("./google.ts");
-      return createGoogleProvider({ ...common, ...(apiVersion !== undefined ? { apiVersion } : {}) });
+      return createGoogleProvider(common);
     }
     case "anthropic": {
       const { createAnthropicProvider } = await import("./anthropic.ts");
-      return createAnthropicProvider({ ...common, legacyThinking: legacyThinking ?? false });
+      return createAnthropicProvider(common);
     }
   }
 }

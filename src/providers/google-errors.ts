@@ -38,9 +38,10 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
   if (status === undefined) return networkError(said, err.cause, ctx.baseUrl);
 
   const details = Array.isArray(body?.details) ? body.details.map(asObject) : [];
-  const detail = (type: string) =>
-    details.filter((d): d is Record<string, unknown> => d?.["@type"] === `type.googleapis.com/google.rpc.${type}`);
-  const delay = detail("RetryInfo").map((d) => parseRetryDelay(d.retryDelay)).find((ms) => ms !== undefined);
+  const detail = (type: string) => details.filter((d): d is Record<string, unknown> => d?.["@type"] === `type.googleapis.com/google.rpc.${type}`);
+  const delay = detail("RetryInfo")
+    .map((d) => parseRetryDelay(d.retryDelay))
+    .find((ms) => ms !== undefined);
   const retryAfterMs = delay ?? retryAfterOf(ctx.headers, ctx.now);
   return classifyFailure(
     {

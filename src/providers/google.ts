@@ -19,7 +19,7 @@ import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { asObject, errorContextOf, requestBasics, toolText, unfinishedError } from "./common.ts";
-import type { ProviderOptions, RequestBasics } from "./common.ts";
+import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { geminiEffort } from "./effort.ts";
 import { toProviderError } from "./google-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
@@ -107,9 +107,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateCont
   };
   if (req.system) config.systemInstruction = { parts: [{ text: req.system }] };
   if (req.tools.length > 0)
-    config.tools = [
-      { functionDeclarations: req.tools.map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: t.parameters })) },
-    ];
+    config.tools = [{ functionDeclarations: req.tools.map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: t.parameters })) }];
   if (req.tools.length > 0 && req.toolChoice === "none") config.toolConfig = { functionCallingConfig: { mode: "NONE" as FunctionCallingConfigMode } };
   const maxTokens = req.maxTokens ?? opts.maxTokens;
   if (maxTokens !== undefined) config.maxOutputTokens = maxTokens;
@@ -205,7 +203,8 @@ export async function* mapEvents(chunks: AsyncIterable<Chunk>, ctx: { model: str
     // Every chunk repeats usage and the counts change (text.sse): the last one is the total.
     if (chunk.usageMetadata) usage = chunk.usageMetadata;
     const feedback = chunk.promptFeedback;
-    if (feedback?.blockReason) blocked = `the prompt was blocked (${feedback.blockReason})${feedback.blockReasonMessage ? `: ${feedback.blockReasonMessage}` : ""}`;
+    if (feedback?.blockReason)
+      blocked = `the prompt was blocked (${feedback.blockReason})${feedback.blockReasonMessage ? `: ${feedback.blockReasonMessage}` : ""}`;
     const candidate = chunk.candidates?.[0];
     for (const part of candidate?.content?.parts ?? []) {
       if (part.functionCall) {
@@ -282,8 +281,8 @@ function addCallPart(part: Part, fc: FunctionCall, open: OpenCall | undefined, p
 
 /** Applies one `{jsonPath: "$.a.b[0]", stringValue|numberValue|boolValue|nullValue}`; strings continue across fragments. */
 function setPartialArg(args: Record<string, unknown>, arg: PartialArg): void {
-  const keys = [...(arg.jsonPath ?? "").matchAll(/\.([^.[\]]+)|\[(\d+)\]|\['([^']*)'\]|\["([^"]*)"\]/g)].map(
-    (m) => (m[2] !== undefined ? Number(m[2]) : (m[1] ?? m[3] ?? m[4])!),
+  const keys = [...(arg.jsonPath ?? "").matchAll(/\.([^.[\]]+)|\[(\d+)\]|\['([^']*)'\]|\["([^"]*)"\]/g)].map((m) =>
+    m[2] !== undefined ? Number(m[2]) : (m[1] ?? m[3] ?? m[4])!,
   );
   const last = keys.pop();
   if (last === undefined) return;
@@ -341,13 +340,6 @@ function toStop(finish: string, calledTools: boolean): StopReason {
 // ---------------------------------------------------------------------------------------------
 // Factory: the only code that touches the SDK client
 
-export interface GoogleProviderOptions extends ProviderOptions {
-  /** As the user wrote it, with or without the version segment (SPEC §2). */
-  baseUrl: string;
-  /** `[provider.X] api_version`; wins over a version in `baseUrl`. */
-  apiVersion?: string;
-}
-
 type Fetch = NonNullable<HttpOptions["fetch"]>;
 const KEY_HEADER = "x-goog-api-key";
 
@@ -357,7 +349,7 @@ const KEY_HEADER = "x-goog-api-key";
  * retries (no `retryOptions`), never continues a stream by itself, and has no `timeout` (it would
  * cut long streams, sdk-facts §3.1): the idle watchdog owns idleness.
  */
-export async function createGoogleProvider(opts: GoogleProviderOptions): Promise<Provider> {
+export async function createGoogleProvider(opts: AdapterOptions): Promise<Provider> {
   const { GoogleGenAI: Client } = await import("@google/genai");
   const apiKey = opts.apiKey || undefined;
   const target = splitBaseUrl(opts.baseUrl, opts.apiVersion);
@@ -412,4 +404,3 @@ export async function createGoogleProvider(opts: GoogleProviderOptions): Promise
     },
   };
 }
-

@@ -14,7 +14,7 @@ import { emptyUsage, newId } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, toolText, unfinishedError } from "./common.ts";
-import type { ProviderOptions, RequestBasics } from "./common.ts";
+import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
 
@@ -124,9 +124,7 @@ export const replaysEveryTurn = (host: string, model: string) => REPLAY_ALL.test
  */
 function reasoningToSend(m: Message, model: string, needed: boolean): string | undefined {
   if (!needed) return undefined;
-  const mine = m.content.filter(
-    (p): p is ThinkingPart => p.type === "thinking" && p.opaque?.protocol === "openai" && p.opaque.model === model,
-  );
+  const mine = m.content.filter((p): p is ThinkingPart => p.type === "thinking" && p.opaque?.protocol === "openai" && p.opaque.model === model);
   return mine.length > 0 ? mine.map((p) => p.text).join("") : undefined;
 }
 
@@ -157,7 +155,6 @@ function userContent(content: ContentBlock[]): string | ChatCompletionContentPar
   });
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Stream chunks → IR events
 
@@ -172,10 +169,7 @@ type WireUsage = CompletionUsage & { prompt_cache_hit_tokens?: number };
  * Throws ProviderError("network") when the stream ends without any finish_reason (a cut
  * connection must not look like a finished answer).
  */
-export async function* mapEvents(
-  chunks: AsyncIterable<ChatCompletionChunk>,
-  ctx: { model: string },
-): AsyncGenerator<StreamEvent> {
+export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx: { model: string }): AsyncGenerator<StreamEvent> {
   let text = "";
   let thinking = "";
   let refused = false;
@@ -216,8 +210,7 @@ export async function* mapEvents(
     for (const tc of delta.tool_calls ?? []) {
       // Ollama and Gemini's compat endpoint send no `index` (ollama/ollama#7881): then a fragment
       // with an id starts the next call and one without continues the last.
-      const index =
-        typeof tc.index === "number" ? tc.index : tc.id || lastCall < 0 ? Math.max(-1, ...calls.keys()) + 1 : lastCall;
+      const index = typeof tc.index === "number" ? tc.index : tc.id || lastCall < 0 ? Math.max(-1, ...calls.keys()) + 1 : lastCall;
       lastCall = index;
       const slot = calls.get(index) ?? { id: "", name: "", args: "" };
       calls.set(index, slot);
@@ -277,14 +270,11 @@ function toStop(finish: string): StopReason {
 // ---------------------------------------------------------------------------------------------
 // Factory: the only code that touches the SDK client
 
-/** Nothing beyond what every adapter takes; an empty `apiKey` sends no Authorization header (Ollama, vLLM). */
-export type OpenAIProviderOptions = ProviderOptions;
-
 /** The SDK's client type, whose namespace the Responses adapter takes its wire types from. */
 export type { OpenAI };
 
 /** What the SDK client is built from; shared by both OpenAI protocols. */
-export type ClientOptions = Pick<OpenAIProviderOptions, "baseUrl" | "apiKey" | "headers" | "fetch">;
+export type ClientOptions = Pick<AdapterOptions, "baseUrl" | "apiKey" | "headers" | "fetch">;
 
 /**
  * The SDK client, configured from `opts` only, never from OPENAI_* environment variables, and
@@ -314,7 +304,7 @@ export async function openaiClient(opts: ClientOptions): Promise<OpenAI> {
 }
 
 /** A Provider over one OpenAI-compatible chat-completions endpoint (client: `openaiClient`). */
-export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise<Provider> {
+export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provider> {
   const client = await openaiClient(opts);
   const host = URL.canParse(opts.baseUrl) ? new URL(opts.baseUrl).hostname : "";
   const { maxTokensField, systemRole, reasoningReplay, parallelToolCalls, promptCacheKey } = opts.compat ?? {};
@@ -342,12 +332,14 @@ export async function createOpenAIProvider(opts: OpenAIProviderOptions): Promise
     protocol: "openai",
     model: opts.model,
     stream: (request: ModelRequest, signal: AbortSignal) =>
-      adaptingStream(() => attempt(request, signal), (e) => {
-        if (requestOptions.cacheKey && e.message.includes("prompt_cache_key")) return !(requestOptions.cacheKey = false);
-        // an endpoint that wants every tool-call turn's reasoning back (a DeepSeek model under another name)
-        if (requestOptions.reasoningReplay === "turn" && e.message.includes("reasoning_content")) return Boolean((requestOptions.reasoningReplay = "all"));
-        return false;
-      }),
+      adaptingStream(
+        () => attempt(request, signal),
+        (e) => {
+          if (requestOptions.cacheKey && e.message.includes("prompt_cache_key")) return !(requestOptions.cacheKey = false);
+          // an endpoint that wants every tool-call turn's reasoning back (a DeepSeek model under another name)
+          if (requestOptions.reasoningReplay === "turn" && e.message.includes("reasoning_content")) return Boolean((requestOptions.reasoningReplay = "all"));
+          return false;
+        },
+      ),
   };
 }
-

@@ -7,12 +7,12 @@ import { emptyUsage, newId } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
-import type { RequestBasics } from "./common.ts";
 import { openaiEffort } from "./effort.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
 import { openaiClient } from "./openai.ts";
-import type { OpenAI, OpenAIProviderOptions } from "./openai.ts";
+import type { OpenAI } from "./openai.ts";
+import type { AdapterOptions, RequestBasics } from "./common.ts";
 
 type CreateParams = OpenAI.Responses.ResponseCreateParamsStreaming;
 type InputItem = OpenAI.Responses.ResponseInputItem;
@@ -314,10 +314,14 @@ function toStop(r: WireResponse, refused: boolean, calls: number): StopReason {
  * the SDK posts to `<base>/responses`). Same options, client and error classification as the chat
  * adapter; never retries.
  */
-export async function createResponsesProvider(opts: OpenAIProviderOptions): Promise<Provider> {
+export async function createResponsesProvider(opts: AdapterOptions): Promise<Provider> {
   const client = await openaiClient(opts);
   const { parallelToolCalls, promptCacheKey } = opts.compat ?? {};
-  const requestOptions: RequestOptions = { ...requestBasics(opts), ...(parallelToolCalls !== undefined ? { parallelToolCalls } : {}), cacheKey: promptCacheKey ?? true };
+  const requestOptions: RequestOptions = {
+    ...requestBasics(opts),
+    ...(parallelToolCalls !== undefined ? { parallelToolCalls } : {}),
+    cacheKey: promptCacheKey ?? true,
+  };
   const errorContext = errorContextOf(opts);
   const attempt = (request: ModelRequest, signal: AbortSignal) =>
     guardedStream(
@@ -332,6 +336,9 @@ export async function createResponsesProvider(opts: OpenAIProviderOptions): Prom
     protocol: "responses",
     model: opts.model,
     stream: (request: ModelRequest, signal: AbortSignal) =>
-      adaptingStream(() => attempt(request, signal), (e) => requestOptions.cacheKey === true && e.message.includes("prompt_cache_key") && !(requestOptions.cacheKey = false)),
+      adaptingStream(
+        () => attempt(request, signal),
+        (e) => requestOptions.cacheKey === true && e.message.includes("prompt_cache_key") && !(requestOptions.cacheKey = false),
+      ),
   };
 }

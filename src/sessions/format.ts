@@ -30,12 +30,6 @@ export type SessionEntry =
 
 export type ParsedLine = { ok: true; entry: SessionEntry } | { ok: false; reason: string };
 
-/** `$XDG_STATE_HOME/hey/sessions`, else `HOME/.local/state/hey/sessions`. */
-export function sessionsDir(env: Record<string, string | undefined>, home: string): string {
-  const state = env.XDG_STATE_HOME || `${home}/.local/state`;
-  return `${state}/hey/sessions`;
-}
-
 /** What `--sessions` shows of one session file. */
 export interface SessionInfo {
   id: string;
@@ -53,7 +47,6 @@ export interface SessionInfo {
   damaged?: true;
 }
 
-
 /** Line prefixes the writer produces (type is always the first key), for skipping lines unread. */
 export const ENTRY_PREFIX = { model: '{"type":"model"', compaction: '{"type":"compaction"', usage: '{"type":"usage"' } as const;
 
@@ -69,7 +62,7 @@ export function toLine(entry: SessionEntry | SessionHeader): string {
 /** The header, or undefined when `line` is not a hey session header. */
 export function parseHeader(line: string): SessionHeader | undefined {
   const v = parseObject(line);
-  if (!v || v.type !== "header" || !isStr(v.id) || !isStr(v.cwd) || !isStr(v.created) || !isStr(v.version)) return undefined;
+  if (v?.type !== "header" || !isStr(v.id) || !isStr(v.cwd) || !isStr(v.created) || !isStr(v.version)) return undefined;
   return { type: "header", id: v.id, cwd: v.cwd, created: v.created, version: v.version };
 }
 
@@ -108,7 +101,9 @@ export function parseEntry(line: string): ParsedLine {
       return { ok: true, entry: { type: "usage", id: v.id, ...counts } };
     }
     case "model":
-      return isStr(v.id) && isStr(v.provider) && isStr(v.model) ? { ok: true, entry: { type: "model", id: v.id, provider: v.provider, model: v.model } } : bad("model");
+      return isStr(v.id) && isStr(v.provider) && isStr(v.model)
+        ? { ok: true, entry: { type: "model", id: v.id, provider: v.provider, model: v.model } }
+        : bad("model");
     case "compaction":
       return isStr(v.id) && isStr(v.from_id) && isStr(v.to_id) && isStr(v.summary)
         ? { ok: true, entry: { type: "compaction", id: v.id, from_id: v.from_id, to_id: v.to_id, summary: v.summary } }
@@ -211,7 +206,6 @@ export function closeToolCalls(messages: Message[], makeId: () => string): { mes
   return { messages: out, appended };
 }
 
-
 /**
  * Resume's "latest summary + recent window" (SPEC §19). The latest summary usually starts before
  * the loaded messages (resume reads only the tail), or at the first prompt, which the request view
@@ -232,7 +226,6 @@ export function foldSummary(messages: Message[], summaries: readonly Summary[], 
   if (to > 0) return messages[to + 1]?.role === "tool" ? messages : [first, summaryMessage(latest), ...messages.slice(to + 1)];
   return gap && to < 0 ? [first, summaryMessage(latest), ...messages.slice(1)] : messages;
 }
-
 
 /** `text` on one line (whitespace runs become one space), cut to about 80 characters. */
 export function oneLine(text: string, max = FIRST_PROMPT_CHARS): string {
@@ -256,7 +249,8 @@ export function promptOfCutLine(cut: string): string | undefined {
 }
 
 /** How to resume one of the listed sessions from the command line. */
-export const RESUME_FROM_CLI = "Resume one with `hey --resume ID`, where a unique start or end of the id is enough (SHORT shows the shortest); `hey -c` continues the latest one of the current directory.";
+export const RESUME_FROM_CLI =
+  "Resume one with `hey --resume ID`, where a unique start or end of the id is enough (SHORT shows the shortest); `hey -c` continues the latest one of the current directory.";
 
 /**
  * The `--sessions` listing: aligned columns, then `how` to resume. `home` is shown as `~`. `short`
@@ -265,7 +259,14 @@ export const RESUME_FROM_CLI = "Resume one with `hey --resume ID`, where a uniqu
 export function formatSessionList(infos: SessionInfo[], home?: string, how = RESUME_FROM_CLI, short?: ReadonlyMap<string, string>): string {
   if (infos.length === 0) return "No sessions yet.\n";
   const shortOf = (s: SessionInfo) => [short?.get(basename(s.path, ".jsonl")) ?? s.id];
-  const rows = infos.map((s) => [s.id, ...(short ? shortOf(s) : []), localDate(s.modified), formatSize(s.size), shortDir(s.cwd, home), s.firstPrompt || "(no prompt)"]);
+  const rows = infos.map((s) => [
+    s.id,
+    ...(short ? shortOf(s) : []),
+    localDate(s.modified),
+    formatSize(s.size),
+    shortDir(s.cwd, home),
+    s.firstPrompt || "(no prompt)",
+  ]);
   const head = ["ID", ...(short ? ["SHORT"] : []), "LAST USED", "SIZE", "DIRECTORY", "FIRST PROMPT"];
   const sizeAt = head.indexOf("SIZE");
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

@@ -2,6 +2,7 @@
 // found entry) and backward from the end (resume's window); opening one without following a link.
 // Shared by the reader and the writer.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { errnoCode } from "../kernel/errors.ts";
 
 /** Resume reads backwards this much at a time: a few hundred typical messages per read. */
 export const TAIL_CHUNK = 256 * 1024;
@@ -50,7 +51,9 @@ export function* linesForward(fd: number, limit: number, from = 0, maxLine = MAX
       const piece = chunk.subarray(at, nl);
       const line = carried > 0 ? Buffer.concat([...parts, piece]) : piece;
       const end = pos + nl;
-      yield line.length > maxLine ? { text: "", end, terminated: true, oversized: oversized(fd, line, start, end) } : { text: line.toString("utf8"), end, terminated: true };
+      yield line.length > maxLine
+        ? { text: "", end, terminated: true, oversized: oversized(fd, line, start, end) }
+        : { text: line.toString("utf8"), end, terminated: true };
       parts = [];
       carried = 0;
       at = nl + 1;
@@ -113,7 +116,14 @@ export function* linesBackward(fd: number, size: number, maxLine = MAX_LINE_BYTE
       pos = from;
       if (carried <= maxLine) continue;
       const start = newlineBefore(fd, from) + 1;
-      yield { buf: chunk, start: 0, end: 0, offset: start, terminated: !last, oversized: oversized(fd, start === from ? chunk : Buffer.alloc(0), start, from + carried) };
+      yield {
+        buf: chunk,
+        start: 0,
+        end: 0,
+        offset: start,
+        terminated: !last,
+        oversized: oversized(fd, start === from ? chunk : Buffer.alloc(0), start, from + carried),
+      };
       last = false;
       parts = [];
       carried = 0;
@@ -186,7 +196,7 @@ export function openSessionFile(path: string, flags: number): number {
   try {
     fd = openSync(path, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ELOOP") throw new Error(`${path} is a symbolic link; hey does not follow links for its own files`);
+    if (errnoCode(e) === "ELOOP") throw new Error(`${path} is a symbolic link; hey does not follow links for its own files`);
     throw e;
   }
   if (!fstatSync(fd).isFile()) {

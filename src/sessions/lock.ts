@@ -6,6 +6,7 @@
 import { closeSync, constants, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename } from "node:path";
+import { errnoCode } from "../kernel/errors.ts";
 
 /** The session is being written by another hey that is still running. */
 export class SessionLockedError extends Error {
@@ -35,11 +36,13 @@ export function lockSession(sessionPath: string): void {
       hooked = true;
       return;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw e;
+      if (errnoCode(e) !== "EEXIST" || attempt > 0) throw e;
       const owner = lockOwner(lock);
       if (owner) {
         const id = basename(sessionPath, ".jsonl");
-        throw new SessionLockedError(`session ${id} is in use by another hey (${owner}); wait for it to finish or start a new session — if no other hey is running, delete ${lock}`);
+        throw new SessionLockedError(
+          `session ${id} is in use by another hey (${owner}); wait for it to finish or start a new session — if no other hey is running, delete ${lock}`,
+        );
       }
       removeQuietly(lock); // stale: its process is gone
     }
@@ -79,7 +82,7 @@ function lockOwner(lock: string): string | undefined {
   try {
     text = readFileSync(lock, "utf8");
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "ENOENT" ? undefined : `its lock ${lock} cannot be read`;
+    return errnoCode(e) === "ENOENT" ? undefined : `its lock ${lock} cannot be read`;
   }
   const [pidText = "", host = ""] = text.trim().split(/\s+/);
   const pid = Number(pidText);
@@ -90,7 +93,7 @@ function lockOwner(lock: string): string | undefined {
     process.kill(pid, 0);
     return `pid ${pid}`;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM" ? `pid ${pid}` : undefined;
+    return errnoCode(e) === "EPERM" ? `pid ${pid}` : undefined;
   }
 }
 

@@ -1,20 +1,19 @@
-// Finding and reading sessions (SPEC §19): listing, lookup by id or prefix, pruning, and resume,
-// which reads big files from the tail. The format and the window rules live in format.ts.
-import { closeSync, constants, fstatSync, readdirSync, readSync, unlinkSync } from "node:fs";
-import { basename, join } from "node:path";
-import { addUsage, emptyUsage, newId, textOf, type Message, type Usage } from "../kernel/ir.ts";
+// Reading a session (SPEC §19): resume, which reads big files from the tail, and the usage of what
+// earlier runs wrote. Finding one is listing.ts's; the format and the window rules live in format.ts.
+import { closeSync, constants, fstatSync, readSync } from "node:fs";
+import { basename } from "node:path";
+import { addUsage, emptyUsage, newId, type Message, type Usage } from "../kernel/ir.ts";
 import type { Summary } from "../context/passes.ts";
-import { matchIds, shortIds } from "./ids.ts";
-import { alignWindow, closeToolCalls, ENTRY_PREFIX, foldSummary, formatSize, oneLine, oversizedEntry, parseEntry, parseHeader, promptOfCutLine, salvageHeader } from "./format.ts";
-import type { SessionEntry, SessionHeader, SessionInfo } from "./format.ts";
-import { closeQuietly, linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK } from "./lines.ts";
-import { lockSession, releaseIfUnheld, unlockSession } from "./lock.ts";
+import { alignWindow, closeToolCalls, ENTRY_PREFIX, foldSummary, formatSize, oversizedEntry, parseEntry, parseHeader, salvageHeader } from "./format.ts";
+import type { SessionEntry, SessionHeader } from "./format.ts";
+import { linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK } from "./lines.ts";
+import { LIST_HEAD_BYTES } from "./listing.ts";
+import { lockSession, unlockSession } from "./lock.ts";
 import { repairHeader } from "./writer.ts";
+import { errorText } from "../kernel/errors.ts";
 
 /** SPEC §19: resume keeps about the last 500 messages; older context comes from the summary. */
 export const DEFAULT_WINDOW = 500;
-/** `--sessions` reads this much of each file: the header and the start of the first prompt. */
-const LIST_HEAD_BYTES = 4096;
 /** The header and the first user message come before this many lines, or the file is not hey's. */
 const HEAD_MAX_LINES = 64;
 /**
@@ -25,67 +24,6 @@ const HEAD_MAX_LINES = 64;
 const SCAN_LIMIT = 32 * 1024 * 1024;
 /** A usage entry's line is ~170 bytes; more is not one of hey's. */
 const USAGE_LINE_MAX = 1024;
-
-/** A session file whose header is damaged beyond reading its directory: listed nowhere, so reported. */
-export interface UnreadableSession {
-  id: string;
-  path: string;
-  modified: number;
-}
-
-/** Every session in `dir`, most recently used first. Reads only the head of each file. */
-export function listSessions(dir: string): SessionInfo[] {
-  return scanSessions(dir).sessions;
-}
-
-/** listSessions, and the files whose header is too damaged to say which directory they belong to. */
-export function scanSessions(dir: string): { sessions: SessionInfo[]; unreadable: UnreadableSession[] } {
-  const sessions: SessionInfo[] = [];
-  const unreadable: UnreadableSession[] = [];
-  for (const id of sessionIds(dir)) {
-    const info = readInfo(join(dir, `${id}.jsonl`));
-    if (info && "cwd" in info) sessions.push(info);
-    else if (info) unreadable.push(info);
-  }
-  return { sessions: sessions.sort((a, b) => b.modified - a.modified || (a.id < b.id ? 1 : -1)), unreadable: unreadable.sort((a, b) => b.modified - a.modified) };
-}
-
-/** What `-c`, `--sessions` and `/sessions` say about unreadable session files (none: nothing). */
-export function unreadableNote(files: readonly UnreadableSession[]): string | undefined {
-  if (files.length === 0) return undefined;
-  const shown = files.slice(0, 3).map((f) => f.path).join(", ") + (files.length > 3 ? `, and ${files.length - 3} more` : "");
-  return `${files.length === 1 ? "a session file has" : `${files.length} session files have`} a damaged header and cannot be listed: ${shown}; \`hey --resume ID\` opens one in this directory and repairs it`;
-}
-
-/** The most recently used session started in `cwd`, if any. */
-export function latestSession(dir: string, cwd: string): SessionInfo | undefined {
-  return listSessions(dir).find((s) => s.cwd === cwd);
-}
-
-/**
- * The session with id `idOrPart`, or the only one whose id starts or ends with it (ids.ts; its
- * header may be damaged). Throws otherwise, naming `lister`, the command that lists the sessions
- * where it runs; several matches are named with their short forms.
- */
-export function findSession(dir: string, idOrPart: string, lister = "hey --sessions"): { id: string; path: string } {
-  const ids = sessionIds(dir);
-  const matches = matchIds(ids, idOrPart);
-  if (matches.length === 0) throw new Error(`no session "${idOrPart}" in ${dir} (${lister} lists them)`);
-  if (matches.length > 1) {
-    const short = shortIds(ids);
-    const named = matches.map((id) => (short.get(id) === id ? id : `${id} (${short.get(id)})`));
-    throw new Error(`"${idOrPart}" matches ${matches.length} sessions: ${named.join(", ")}; give the short form in brackets, or more of the id`);
-  }
-  const path = join(dir, `${matches[0]}.jsonl`);
-  closeSync(openSessionFile(path, constants.O_RDONLY)); // a link or not a file: says so
-  if (!readInfo(path)) throw new Error(`${path} is not a hey session: it is empty`);
-  return { id: matches[0]!, path };
-}
-
-/** ids.ts shortIds of every session file in `dir`, by the file's id: the listings' SHORT column. */
-export function sessionShortIds(dir: string): Map<string, string> {
-  return shortIds(sessionIds(dir));
-}
 
 /**
  * Opens the session at `path` to continue it: makes this process its one writer (lock.ts; throws
@@ -119,7 +57,13 @@ function repairIfDamaged(path: string, cwd: string): string | undefined {
     firstIsEntry = parseEntry(first.value.text).ok;
     if (!firstIsEntry && !rest.some((l) => parseEntry(l.text).ok)) return undefined; // not hey's: loadSession says so
     const id = basename(path, ".jsonl");
-    header = (!firstIsEntry && salvageHeader(first.value.text, id)) || { type: "header", id, cwd, created: new Date(fstatSync(fd).mtimeMs).toISOString(), version: "unknown" };
+    header = (!firstIsEntry && salvageHeader(first.value.text, id)) || {
+      type: "header",
+      id,
+      cwd,
+      created: new Date(fstatSync(fd).mtimeMs).toISOString(),
+      version: "unknown",
+    };
   } finally {
     closeSync(fd);
   }
@@ -133,35 +77,6 @@ function* take<T>(items: Iterator<T>, n: number): Generator<T> {
     if (next.done) return;
     yield next.value;
   }
-}
-
-/**
- * Deletes the sessions started in `cwd` (every directory's when it is undefined: `/sessions prune
- * all`) that were last used more than `olderThanDays` ago, and all of them but the newest `keep`.
- * A session a live hey holds (this one, or another) is never deleted: `held` names those that
- * would have been. A deleted session's stale lock goes with it.
- */
-export function pruneSessions(dir: string, opts: { cwd: string | undefined; olderThanDays?: number; keep?: number; now?: number }): { deleted: string[]; held: string[] } {
-  const now = opts.now ?? Date.now();
-  const deleted: string[] = [];
-  const held: string[] = [];
-  const sessions = listSessions(dir).filter((s) => opts.cwd === undefined || s.cwd === opts.cwd);
-  for (const [i, s] of sessions.entries()) {
-    const old = opts.olderThanDays !== undefined && now - s.modified > opts.olderThanDays * 86_400_000;
-    const extra = opts.keep !== undefined && i >= opts.keep;
-    if (!old && !extra) continue;
-    if (releaseIfUnheld(s.path)) {
-      held.push(s.id);
-      continue;
-    }
-    try {
-      unlinkSync(s.path);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-    }
-    deleted.push(s.id);
-  }
-  return { deleted, held };
 }
 
 export interface LoadedSession {
@@ -202,7 +117,7 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
   try {
     fd = openSessionFile(path, constants.O_RDONLY);
   } catch (e) {
-    throw new Error(`cannot read session ${path}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new Error(`cannot read session ${path}: ${errorText(e)}`);
   }
   try {
     const size = fstatSync(fd).size;
@@ -238,7 +153,8 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
     }
     if (before > 0 && (summaries.length === 0 || !model)) {
       const older = lastEntriesBefore(fd, before, [...(summaries.length === 0 ? ["compaction" as const] : []), ...(model ? [] : ["model" as const])]);
-      if (older.compaction?.type === "compaction") summaries.push({ fromId: older.compaction.from_id, toId: older.compaction.to_id, text: older.compaction.summary });
+      if (older.compaction?.type === "compaction")
+        summaries.push({ fromId: older.compaction.from_id, toId: older.compaction.to_id, text: older.compaction.summary });
       if (older.model?.type === "model") model = { provider: older.model.provider, model: older.model.model };
     }
     model ??= firstModel;
@@ -249,7 +165,12 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
     const closed = closeToolCalls(withFirst, () => newId());
     const { appended } = closed;
     if (firstCut && firstUser) cut.add(firstUser.id);
-    const cutNote = cut.size === 0 ? [] : [`${path}: ${cut.size === 1 ? "a message" : `${cut.size} messages`} over ${formatSize(MAX_LINE_BYTES)} loaded as ${cut.size === 1 ? "its" : "their"} start only (the file keeps ${cut.size === 1 ? "it" : "them"} whole)`];
+    const cutNote =
+      cut.size === 0
+        ? []
+        : [
+            `${path}: ${cut.size === 1 ? "a message" : `${cut.size} messages`} over ${formatSize(MAX_LINE_BYTES)} loaded as ${cut.size === 1 ? "its" : "their"} start only (the file keeps ${cut.size === 1 ? "it" : "them"} whole)`,
+          ];
     return {
       header,
       messages: foldSummary(closed.messages, summaries, before > 0),
@@ -292,7 +213,13 @@ export function usageIn(path: string, bytes: number): { usage: Usage; requests: 
         const parsed = end < 0 ? undefined : parseEntry(view.toString("utf8", at + 1, end));
         if (parsed?.ok && parsed.entry.type === "usage") {
           const e = parsed.entry;
-          usage = addUsage(usage, { input: e.input_tokens, output: e.output_tokens, cacheRead: e.cache_read_tokens, cacheWrite: e.cache_write_tokens, reasoning: e.reasoning_tokens });
+          usage = addUsage(usage, {
+            input: e.input_tokens,
+            output: e.output_tokens,
+            cacheRead: e.cache_read_tokens,
+            cacheWrite: e.cache_write_tokens,
+            reasoning: e.reasoning_tokens,
+          });
           requests++;
         }
       }
@@ -315,49 +242,14 @@ function readHead(fd: number, size: number): { header?: SessionHeader; firstUser
     const parsed = line.value.oversized ? oversizedEntry(line.value.oversized) : parseEntry(line.value.text);
     if (parsed.ok && parsed.entry.type === "model") firstModel = { provider: parsed.entry.provider, model: parsed.entry.model };
     if (!parsed.ok || parsed.entry.type !== "message") continue;
-    return { header, firstModel, firstCut: Boolean(line.value.oversized), ...(parsed.entry.message.role === "user" ? { firstUser: parsed.entry.message } : {}) };
+    return {
+      header,
+      firstModel,
+      firstCut: Boolean(line.value.oversized),
+      ...(parsed.entry.message.role === "user" ? { firstUser: parsed.entry.message } : {}),
+    };
   }
   return { header, firstModel };
-}
-
-function sessionIds(dir: string): string[] {
-  try {
-    return readdirSync(dir).filter((n) => n.endsWith(".jsonl")).map((n) => n.slice(0, -".jsonl".length));
-  } catch {
-    return []; // no sessions yet
-  }
-}
-
-/** What the listing shows of a file; its id, path and time when its header is beyond repair; undefined for an empty file or no file. */
-function readInfo(path: string): SessionInfo | UnreadableSession | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSessionFile(path, constants.O_RDONLY);
-    const stat = fstatSync(fd);
-    const lines = linesForward(fd, Math.min(stat.size, LIST_HEAD_BYTES));
-    const first = lines.next();
-    if (first.done) return undefined;
-    const id = basename(path, ".jsonl");
-    const parsed = parseHeader(first.value.text);
-    const header = parsed ?? salvageHeader(first.value.text, id);
-    if (!header) return { id, path, modified: stat.mtimeMs };
-    let prompt = "";
-    for (const line of lines) {
-      if (!line.terminated && line.end < stat.size) {
-        prompt = promptOfCutLine(line.text) ?? "";
-        break;
-      }
-      const parsed = parseEntry(line.text);
-      if (!parsed.ok || parsed.entry.type !== "message") continue;
-      if (parsed.entry.message.role === "user") prompt = textOf(parsed.entry.message);
-      break;
-    }
-    return { id: header.id, created: header.created, modified: stat.mtimeMs, cwd: header.cwd, firstPrompt: oneLine(prompt), size: stat.size, path, ...(parsed ? {} : { damaged: true as const }) };
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeQuietly(fd);
-  }
 }
 
 type Marked = keyof typeof ENTRY_PREFIX;

@@ -7,6 +7,7 @@ import type { AgentEvent, Output } from "../kernel/output.ts";
 import { toLine, type SessionEntry, type SessionHeader } from "./format.ts";
 import { closeQuietly, openSessionFile } from "./lines.ts";
 import { lockSession, unlockSession } from "./lock.ts";
+import { errorText } from "../kernel/errors.ts";
 
 /**
  * The session writer: persists `message`, `usage` and summary `compaction` events, and a
@@ -60,7 +61,7 @@ export function createSessionWriter(opts: {
       failed = true;
       if (fd !== undefined) closeQuietly(fd);
       fd = undefined;
-      opts.warn(`session not saved: cannot write ${path}: ${e instanceof Error ? e.message : String(e)}; the conversation continues without it`);
+      opts.warn(`session not saved: cannot write ${path}: ${errorText(e)}; the conversation continues without it`);
     }
   };
   const write = (text: string) => {
@@ -167,7 +168,7 @@ export function repairHeader(path: string, header: SessionHeader, keepFirst: boo
     const size = fstatSync(fd).size;
     const buf = Buffer.allocUnsafe(COPY_CHUNK);
     let firstEnd = 0; // the first newline, or the end of the file
-    for (let n; firstEnd < size && (n = readSync(fd, buf, 0, Math.min(COPY_CHUNK, size - firstEnd), firstEnd)) > 0; ) {
+    for (let n: number; firstEnd < size && (n = readSync(fd, buf, 0, Math.min(COPY_CHUNK, size - firstEnd), firstEnd)) > 0; ) {
       const nl = buf.subarray(0, n).indexOf(10);
       if (nl >= 0) {
         firstEnd += nl;
@@ -187,7 +188,11 @@ export function repairHeader(path: string, header: SessionHeader, keepFirst: boo
     try {
       const head = Buffer.concat([line, Buffer.from("\n")]);
       for (let done = 0; done < head.length; ) done += writeSync(out, head, done, head.length - done);
-      for (let at = keepFirst ? 0 : Math.min(size, firstEnd + 1), n; at < size && (n = readSync(fd, buf, 0, Math.min(COPY_CHUNK, size - at), at)) > 0; at += n)
+      for (
+        let at = keepFirst ? 0 : Math.min(size, firstEnd + 1), n: number;
+        at < size && (n = readSync(fd, buf, 0, Math.min(COPY_CHUNK, size - at), at)) > 0;
+        at += n
+      )
         for (let done = 0; done < n; ) done += writeSync(out, buf, done, n - done);
       fsyncSync(out);
     } catch (e) {

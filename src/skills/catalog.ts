@@ -49,5 +49,8 @@ export function unknownSkill(name: string, skills: readonly Skill[]): string {
  */
 export function skillMessage(skill: Skill, text: string, truncated: boolean): string {
   const cut = truncated ? `\n[cut here; read ${skill.path} for the rest]` : "";
-  return `Use the skill "${skill.name}" (${skill.path}):\n\n${text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n").trimEnd()}${cut}`;
+  return `Use the skill "${skill.name}" (${skill.path}):\n\n${text
+    .replace(/^\uFEFF/, "")
+    .replace(/\r\n/g, "\n")
+    .trimEnd()}${cut}`;
 }

@@ -1,3 +1,4 @@
+import { errorText } from "../kernel/errors.ts";
 // One skill file in the Agent Skills format (SPEC §12, §24; agentskills.io): YAML frontmatter
 // between `---` lines with `name` and `description` (optional `license`, `compatibility`,
 // `metadata`, `allowed-tools`, kept but not enforced), then markdown instructions. Pure: the
@@ -96,7 +97,7 @@ export function parseSkill(raw: string, at: SkillPlace, parse: YamlParse): { ski
     try {
       parsed = parse(split.yaml);
     } catch (e) {
-      const reason = (e as Error).message.replace(/^YAML Parse error: /, "");
+      const reason = errorText(e).replace(/^YAML Parse error: /, "");
       return fail(`broken YAML frontmatter: ${reason}`, yamlErrorLine(split.yaml, parse) + 1);
     }
     if (parsed !== null && parsed !== undefined) {
@@ -123,7 +124,9 @@ export function parseSkill(raw: string, at: SkillPlace, parse: YamlParse): { ski
     }
     warn("no description in the frontmatter; using the first paragraph");
   } else if (description.length > DESCRIPTION_MAX)
-    warn(`description is ${description.length.toLocaleString("en-US")} characters, over ${DESCRIPTION_MAX.toLocaleString("en-US")}; the list shows the first ${DESCRIPTION_MAX.toLocaleString("en-US")}`);
+    warn(
+      `description is ${description.length.toLocaleString("en-US")} characters, over ${DESCRIPTION_MAX.toLocaleString("en-US")}; the list shows the first ${DESCRIPTION_MAX.toLocaleString("en-US")}`,
+    );
 
   const skill: Skill = { name, description, path: at.path };
   const license = text1(data.license);

@@ -8,6 +8,7 @@ import { basename, join, sep } from "node:path";
 import { readHead } from "../fs/read-head.ts";
 import { byPrecedence } from "./catalog.ts";
 import { parseSkill, splitFrontmatter, type Skill, type SkillProblem } from "./frontmatter.ts";
+import { errnoCode, errorText } from "../kernel/errors.ts";
 
 /** Only the head of a skill is read to list it: the frontmatter is at the top. */
 const SKILL_HEAD_BYTES = 64 * 1024;
@@ -57,7 +58,7 @@ export function loadSkills(folders: readonly (string | SkillFolder)[]): LoadedSk
     try {
       entries = readdirSync(folder, { withFileTypes: true });
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
+      const code = errnoCode(e);
       if (code !== "ENOENT" && code !== "ENOTDIR") problems.push({ level: "warning", message: `${folder}: cannot list the skills folder (${code})` });
       continue;
     }
@@ -86,12 +87,13 @@ export function loadSkills(folders: readonly (string | SkillFolder)[]): LoadedSk
       }
       text = readHead(path, SKILL_HEAD_BYTES).text;
     } catch (e) {
-      problems.push({ level: "error", message: `${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); left out` });
+      problems.push({ level: "error", message: `${path}: cannot read (${errnoCode(e) ?? errorText(e)}); left out` });
       return;
     }
     // a loose .md file without frontmatter is not a skill: said (SPEC §12), except for a README
     if (folder === undefined && !splitFrontmatter(text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n"))) {
-      if (!/^readme\.md$/i.test(basename(path))) problems.push({ level: "warning", message: `${path}: no frontmatter (--- name and description ---), so it is not a skill; left out` });
+      if (!/^readme\.md$/i.test(basename(path)))
+        problems.push({ level: "warning", message: `${path}: no frontmatter (--- name and description ---), so it is not a skill; left out` });
       return;
     }
     const parsed = parseSkill(text, { path, ...(folder !== undefined ? { folder } : {}), stem: basename(path, ".md") }, Bun.YAML.parse);

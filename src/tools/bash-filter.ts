@@ -80,7 +80,10 @@ export async function filterStreams(out: { stdout: Chunks; stderr: Chunks; exitC
   let total = 0;
   let shown = 0;
   let hadStderr = false;
-  for (const [label, chunks] of [["[stderr]", out.stderr], ["[stdout]", out.stdout]] as const) {
+  for (const [label, chunks] of [
+    ["[stderr]", out.stderr],
+    ["[stdout]", out.stdout],
+  ] as const) {
     const filter = createLineFilter(Math.max(budget, TAIL_LINES));
     const split = createLineSplitter(filter.push);
     for await (const chunk of chunks) split.push(chunk);
@@ -167,7 +170,9 @@ interface Shown {
  * ones (`similar`: only digits differ) of which `run` holds the first three and `latest` the last.
  * `verbatim` (a head or tail line): nothing folds into it.
  */
-type Item = (Shown & { count: number; signal: boolean; verbatim: boolean; similar?: boolean; run: Shown[]; latest: Shown; occurrences?: { n: number } }) | { omitted: number };
+type Item =
+  | (Shown & { count: number; signal: boolean; verbatim: boolean; similar?: boolean; run: Shown[]; latest: Shown; occurrences?: { n: number } })
+  | { omitted: number };
 
 /** A similar run of up to this many lines is shown whole: a marker would save nothing. */
 const SIMILAR_SHOWN_WHOLE = 3;
@@ -220,7 +225,11 @@ export function createLineFilter(budget: number): { push(text: string, length: n
     if (!show) {
       if (last && "omitted" in last) last.omitted++;
       else items.push({ omitted: 1 });
-    } else if (last && "text" in last && (last.latest.text === line.text || (!verbatim && !last.verbatim && !last.signal && !line.signal && mask(last.text) === mask(line.text)))) {
+    } else if (
+      last &&
+      "text" in last &&
+      (last.latest.text === line.text || (!verbatim && !last.verbatim && !last.signal && !line.signal && mask(last.text) === mask(line.text)))
+    ) {
       const before = displayed(last);
       last.count++;
       if (last.latest.text !== line.text) last.similar = true;

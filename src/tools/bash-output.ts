@@ -20,7 +20,27 @@ export function formatOutput(out: CommandOutput): string {
 
 const GIT_VERBATIM = new Set(["diff", "status", "log", "show", "blame", "grep"]);
 /** Commands whose output is the content the model asked for, not a log to skim. */
-const VIEWERS = new Set(["cat", "head", "tail", "sed", "nl", "less", "more", "bat", "grep", "egrep", "rg", "ag", "find", "fd", "ls", "tree", "diff", "jq", "stat"]);
+const VIEWERS = new Set([
+  "cat",
+  "head",
+  "tail",
+  "sed",
+  "nl",
+  "less",
+  "more",
+  "bat",
+  "grep",
+  "egrep",
+  "rg",
+  "ag",
+  "find",
+  "fd",
+  "ls",
+  "tree",
+  "diff",
+  "jq",
+  "stat",
+]);
 const WRAPPERS = new Set(["sudo", "env", "time", "nice", "nohup", "command", "exec", "timeout", "stdbuf"]);
 const GIT_OPTIONS_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"]);
 
@@ -30,7 +50,9 @@ const GIT_OPTIONS_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", 
  * shows content (`cat`, `sed -n`, `grep`, `ls`…).
  */
 export function isVerbatimCommand(command: string): boolean {
-  const programs = splitCommands(command).map(program).filter((p) => p.length > 0);
+  const programs = splitCommands(command)
+    .map(program)
+    .filter((p) => p.length > 0);
   if (programs.some((p) => p[0] === "git" && GIT_VERBATIM.has(gitSubcommand(p)))) return true;
   const last = programs.at(-1);
   return last !== undefined && VIEWERS.has(last[0]!);
@@ -49,7 +71,7 @@ function splitCommands(command: string): string[][] {
     const c = command[i]!;
     if (quote) {
       if (c === quote) quote = "";
-      else word = (word ?? "") + (c === "\\" && quote === '"' ? command[++i] ?? "" : c);
+      else word = (word ?? "") + (c === "\\" && quote === '"' ? (command[++i] ?? "") : c);
     } else if (c === "'" || c === '"') {
       quote = c;
       word ??= "";
@@ -95,7 +117,12 @@ export interface Hidden {
  * longer output lost from the middle of `text` before it got here (its middle lies well inside the
  * omitted part): the counts in the marker are of the whole output. Never throws.
  */
-export function truncateHeadTail(text: string, maxLines: number, maxBytes: number, hidden: Hidden = { lines: 0, bytes: 0 }): { text: string; truncated: boolean } {
+export function truncateHeadTail(
+  text: string,
+  maxLines: number,
+  maxBytes: number,
+  hidden: Hidden = { lines: 0, bytes: 0 },
+): { text: string; truncated: boolean } {
   const total = utf8Length(text);
   const lines = text.split("\n");
   if (lines.length <= maxLines && total <= maxBytes && hidden.bytes === 0) return { text, truncated: false };

@@ -7,13 +7,15 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { newId } from "../kernel/ir.ts";
 import { abortReason, type Tool, type ToolContext, type ToolResult } from "../kernel/tool.ts";
-import { filterOutput, filterStreams, type Chunks } from "./bash-filter.ts";
+import { filterOutput, filterStreams } from "./bash-filter.ts";
 import { formatOutput, isVerbatimCommand, truncateHeadTail, type Hidden } from "./bash-output.ts";
 import { capture, type Captured } from "./capture.ts";
-import { ensurePrivateDir, outputsRoot } from "./outputs.ts";
+import { places } from "../fs/places.ts";
+import { ensurePrivateDir } from "./outputs.ts";
 import type { ShellChoice } from "./shell.ts";
+import { errorText } from "../kernel/errors.ts";
+import { TOOL } from "../kernel/tool-names.ts";
 
-export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
 /** What the model sees at most, after filtering; the rest is in the full-output file. */
 export const MAX_RESULT_LINES = 2000;
@@ -52,13 +54,15 @@ export interface BashToolOptions {
 /** The bash tool. `run` never throws: spawn failures, non-zero exits, timeouts and aborts are error results. */
 export function createBashTool(opts: BashToolOptions): Tool {
   const maxTimeoutMs = Math.max(opts.maxTimeoutMs ?? MAX_TIMEOUT_MS, opts.timeoutMs);
-  const outputDir = opts.outputDir ?? join(outputsRoot(process.env, process.platform, homedir()), newId());
+  const outputDir = opts.outputDir ?? join(places(process.env, homedir(), process.cwd(), process.platform).outputsDir, newId());
   const cut = `cut to ${MAX_RESULT_LINES} lines/${MAX_RESULT_BYTES >> 10} KB; the full output is saved to a file named in the result.`;
   const description =
     `Run a shell command in the project root (stdin closed). timeout_ms defaults to ${opts.timeoutMs}, max ${maxTimeoutMs}. ` +
-    (opts.raw || opts.filter === "none" ? `Long output is ${cut}` : `Long output (never git diff/status/log/show) is filtered to errors, warnings, summaries, first and last lines, then ${cut}`);
+    (opts.raw || opts.filter === "none"
+      ? `Long output is ${cut}`
+      : `Long output (never git diff/status/log/show) is filtered to errors, warnings, summaries, first and last lines, then ${cut}`);
   return {
-    name: "bash",
+    name: TOOL.bash,
     description,
     parameters: {
       type: "object",
@@ -72,7 +76,12 @@ export function createBashTool(opts: BashToolOptions): Tool {
 /** A result body and what its text lacks from the middle (a spilled stream's hidden part). */
 type Body = { text: string; hidden: Hidden };
 
-async function runBash(opts: BashToolOptions & { outputDir: string }, maxTimeoutMs: number, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+async function runBash(
+  opts: BashToolOptions & { outputDir: string },
+  maxTimeoutMs: number,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<ToolResult> {
   const { command, timeout_ms: asked } = args as { command: string; timeout_ms?: number }; // types checked by the pipeline
   if (command.trim() === "") return { output: "bash: `command` must be a non-empty string", isError: true };
   const timeoutMs = asked !== undefined && asked > 0 ? Math.min(asked, maxTimeoutMs) : opts.timeoutMs;
@@ -96,7 +105,10 @@ async function runBash(opts: BashToolOptions & { outputDir: string }, maxTimeout
   if (!opts.raw && opts.filter !== "none" && !isVerbatimCommand(command)) {
     // after an abort the filter would be interrupted too: the built-in one is instant
     const builtin = async (): Promise<Body | undefined> => {
-      const text = plain.hidden.bytes === 0 ? await filterOutput(out).then((r) => (r.filtered ? r.text : undefined)) : await filterStreams({ stdout: chunksOf(run.stdout), stderr: chunksOf(run.stderr), exitCode });
+      const text =
+        plain.hidden.bytes === 0
+          ? await filterOutput(out).then((r) => (r.filtered ? r.text : undefined))
+          : await filterStreams({ stdout: chunksOf(run.stdout), stderr: chunksOf(run.stderr), exitCode });
       return text === undefined ? undefined : { text, hidden: { lines: 0, bytes: 0 } };
     };
     if (opts.filter === "builtin" || ctx.signal.aborted) body = (await builtin()) ?? plain;
@@ -164,7 +176,7 @@ async function saveFullOutput(path: string, run: Finished, exitCode: number): Pr
     }
     return `[full output: ${path}]`;
   } catch (e) {
-    return `[could not save the full output: ${message(e)}]`;
+    return `[could not save the full output: ${errorText(e)}]`;
   } finally {
     for (const c of [stdout, stderr]) if (c.spill) await rm(c.spill, { force: true }).catch(() => {});
   }
@@ -185,7 +197,7 @@ async function* chunksOf(c: Captured): AsyncGenerator<string> {
   const buffer = new Uint8Array(READ_CHUNK_BYTES);
   const decoder = new TextDecoder();
   try {
-    for (let n; (n = (await file.read(buffer, 0, buffer.length, null)).bytesRead) > 0; ) yield decoder.decode(buffer.subarray(0, n), { stream: true });
+    for (let n: number; (n = (await file.read(buffer, 0, buffer.length, null)).bytesRead) > 0; ) yield decoder.decode(buffer.subarray(0, n), { stream: true });
     yield decoder.decode();
   } finally {
     await file.close();
@@ -251,7 +263,7 @@ async function runProcess(argv: string[], opts: RunOptions): Promise<Finished | 
       windowsHide: true,
     });
   } catch (e) {
-    return { error: message(e) };
+    return { error: errorText(e) };
   }
   const stdout = capture(proc.stdout, opts.spill?.("stdout"));
   const stderr = capture(proc.stderr, opts.spill?.("stderr"));
@@ -319,4 +331,3 @@ function runsOnLinux(pgid: number): boolean {
 }
 
 const seconds = (ms: number) => String(Math.round(ms / 100) / 10);
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));

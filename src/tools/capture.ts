@@ -3,6 +3,7 @@
 // and memory keeps only its first and last KEEP_BYTES, with counts of what lies between.
 import { closeSync, openSync, writeSync } from "node:fs";
 import type { Hidden } from "./bash-output.ts";
+import { errorText } from "../kernel/errors.ts";
 
 export interface CaptureLimits {
   /** beyond this many bytes the stream spills to a file */
@@ -64,7 +65,7 @@ export function capture(stream: ReadableStream<Uint8Array>, spillPath: (() => st
       closeSync(fd); // disk full: memory still holds head and tail
       fd = undefined;
       spill = undefined;
-      spillError = message(e);
+      spillError = errorText(e);
     }
   };
   const keepTail = (chunk: Uint8Array) => {
@@ -84,7 +85,7 @@ export function capture(stream: ReadableStream<Uint8Array>, spillPath: (() => st
       fd = openSync(path, "wx", 0o600);
       spill = path;
     } catch (e) {
-      spillError = message(e);
+      spillError = errorText(e);
       return;
     }
     write(all);
@@ -141,5 +142,3 @@ function concat(chunks: Uint8Array[]): Uint8Array {
   }
   return all;
 }
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));

@@ -2,15 +2,14 @@
 // summary. The tool only validates and answers; the replacement itself is derived from the call
 // in the history by buildContext (context/view.ts), so the session file alone reproduces it.
 import type { Message } from "../kernel/ir.ts";
-import type { Tool, ToolResult } from "../kernel/tool.ts";
+import { type Tool, toolError } from "../kernel/tool.ts";
 import { checkCompressRange, compressArgs, DEFAULT_TOKENS_PER_CHAR, estimateTokens, PROTECT_TURNS, summaryMessage } from "../context/view.ts";
-
-const fail = (output: string): ToolResult => ({ output, isError: true });
+import { TOOL } from "../kernel/tool-names.ts";
 
 /** `history` returns the conversation as it is when the call runs (its own assistant message last). */
 export function createCompressTool(history: () => readonly Message[], protectTurns = PROTECT_TURNS): Tool {
   return {
-    name: "compress",
+    name: TOOL.compress,
     description:
       "Replace messages start_id..end_id (the [#xxxxx] ending tool results) with your summary; originals are kept. " +
       `Keep paths, line numbers, decisions, errors, open tasks. Refused: split turns, first/latest user message, last ${protectTurns} turns.`,
@@ -22,10 +21,10 @@ export function createCompressTool(history: () => readonly Message[], protectTur
     exclusive: true, // it rewrites the context the other calls of its turn were made in
     run: async (args) => {
       const parsed = compressArgs(args);
-      if ("error" in parsed) return fail(`compress: ${parsed.error}`);
+      if ("error" in parsed) return toolError(`compress: ${parsed.error}`);
       const messages = history();
       const range = checkCompressRange(messages, parsed.start, parsed.end, protectTurns);
-      if ("error" in range) return fail(`compress: ${range.error}`);
+      if ("error" in range) return toolError(`compress: ${range.error}`);
       const from = messages.findIndex((m) => m.id === range.fromId);
       const to = messages.findIndex((m) => m.id === range.toId);
       const before = estimateTokens(messages.slice(from, to + 1), DEFAULT_TOKENS_PER_CHAR);

@@ -5,20 +5,20 @@ import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
-import type { Tool, ToolResult } from "../kernel/tool.ts";
+import { type Tool, toolError } from "../kernel/tool.ts";
+import { errorText } from "../kernel/errors.ts";
+import { TOOL } from "../kernel/tool-names.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
 const DIFF_CONTEXT = 3; // unchanged lines around each change
 const DIFF_LINE_CHARS = 300; // a diff line is cut after this many characters
 const HINT_MAX_CHARS = 5000; // longer old_strings get no whitespace-insensitive search
 
-const fail = (output: string): ToolResult => ({ output, isError: true });
-
 /** `home`: what a leading `~` in a path means (default: the user's home). */
 export function createEditTool(options: { home?: string } = {}): Tool {
   const home = options.home ?? homedir();
   return {
-    name: "edit",
+    name: TOOL.edit,
     description:
       "Replace old_string with new_string in a file. old_string must match exactly (whitespace included) and only once, " +
       "unless replace_all. Returns a diff. Use write_file for new files.",
@@ -34,24 +34,30 @@ export function createEditTool(options: { home?: string } = {}): Tool {
     },
     run: async (args, ctx) => {
       // types checked by the pipeline (kernel/tool-args.ts)
-      const { path, old_string: oldArg, new_string: newArg, replace_all: replaceAll = false } = args as { path: string; old_string: string; new_string: string; replace_all?: boolean };
-      if (path === "") return fail("edit: `path` must be a non-empty string");
-      if (oldArg === "") return fail("edit: `old_string` is empty; use write_file to create a file or replace all of it");
-      if (oldArg === newArg) return fail("edit: old_string and new_string are identical; nothing to change");
+      const {
+        path,
+        old_string: oldArg,
+        new_string: newArg,
+        replace_all: replaceAll = false,
+      } = args as { path: string; old_string: string; new_string: string; replace_all?: boolean };
+      if (path === "") return toolError("edit: `path` must be a non-empty string");
+      if (oldArg === "") return toolError("edit: `old_string` is empty; use write_file to create a file or replace all of it");
+      if (oldArg === newArg) return toolError("edit: old_string and new_string are identical; nothing to change");
 
       const where = resolveUserPath(path, ctx.cwd, home);
-      if ("error" in where) return fail(`edit: ${where.error}`);
+      if ("error" in where) return toolError(`edit: ${where.error}`);
       const { abs } = where;
       const info = await stat(abs).catch((e: NodeJS.ErrnoException) => e);
-      if (info instanceof Error) return fail(info.code === "ENOENT" ? `file not found: ${path}; use write_file to create it` : `cannot read ${path}: ${info.message}`);
-      if (!info.isFile()) return fail(`${path} is not a regular file`);
+      if (info instanceof Error)
+        return toolError(info.code === "ENOENT" ? `file not found: ${path}; use write_file to create it` : `cannot read ${path}: ${info.message}`);
+      if (!info.isFile()) return toolError(`${path} is not a regular file`);
       const bytes = await Bun.file(abs).bytes();
-      if (bytes.subarray(0, 8192).includes(0)) return fail(`${path} is a binary file; edit only changes text files`);
+      if (bytes.subarray(0, 8192).includes(0)) return toolError(`${path} is a binary file; edit only changes text files`);
       let text: string;
       try {
         text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
       } catch {
-        return fail(`${path} is not valid UTF-8; edit would corrupt it (use bash instead)`);
+        return toolError(`${path} is not valid UTF-8; edit would corrupt it (use bash instead)`);
       }
 
       // The model writes "\n"; a CRLF file must stay CRLF. Mixed files fall back to the raw text.
@@ -63,12 +69,14 @@ export function createEditTool(options: { home?: string } = {}): Tool {
         [oldString, newString] = [oldArg, newArg];
         at = indexesOf(text, oldString);
       }
-      if (oldString === newString) return fail("edit: old_string and new_string differ only in line endings; nothing to change");
-      if (at.length === 0) return fail(notFound(text, oldArg, path));
+      if (oldString === newString) return toolError("edit: old_string and new_string differ only in line endings; nothing to change");
+      if (at.length === 0) return toolError(notFound(text, oldArg, path));
       if (at.length > 1 && !replaceAll) {
         const lines = lineNumbers(text, at);
         const list = lines.slice(0, 20).join(", ") + (lines.length > 20 ? ", …" : "");
-        return fail(`old_string matches ${at.length} times in ${path} (lines ${list}); include more surrounding lines to pick one, or set replace_all to change every one`);
+        return toolError(
+          `old_string matches ${at.length} times in ${path} (lines ${list}); include more surrounding lines to pick one, or set replace_all to change every one`,
+        );
       }
 
       let updated = "";
@@ -84,7 +92,7 @@ export function createEditTool(options: { home?: string } = {}): Tool {
       try {
         await writeFileAtomic(abs, new TextEncoder().encode(updated));
       } catch (e) {
-        return fail(`cannot write ${path}: ${(e as Error).message}`);
+        return toolError(`cannot write ${path}: ${errorText(e)}`);
       }
       const count = at.length === 1 ? "1 replacement" : `${at.length} replacements`;
       return { output: `edited ${path}: ${count}\n${diff(text, updated, spans, oldString.length, newString.length)}` };
@@ -120,7 +128,10 @@ function notFound(text: string, oldString: string, path: string): string {
   if (!match) return plain;
   const first = lineNumbers(text, [match.index])[0]!;
   const end = text.indexOf("\n", match.index + match[0].length);
-  const shown = text.slice(text.lastIndexOf("\n", match.index) + 1, end === -1 ? undefined : end).split("\n").slice(0, 10);
+  const shown = text
+    .slice(text.lastIndexOf("\n", match.index) + 1, end === -1 ? undefined : end)
+    .split("\n")
+    .slice(0, 10);
   const numbered = shown.map((line, i) => `${first + i}\t${cut(line.replace(/\r$/, ""))}`).join("\n");
   return `old_string not found in ${path}, but it matches when whitespace is ignored, at line ${first}:\n${numbered}\ncopy the exact text (indentation, tabs, line breaks) into old_string`;
 }
@@ -147,11 +158,21 @@ interface Change {
  * after it, in both texts; everything outside those lines is unchanged and aligned.
  */
 function diff(before: string, after: string, spans: Span[], oldLength: number, newLength: number): string {
-  const lines = (text: string) => text.replace(/\n$/, "").split("\n").map((l) => l.replace(/\r$/, ""));
+  const lines = (text: string) =>
+    text
+      .replace(/\n$/, "")
+      .split("\n")
+      .map((l) => l.replace(/\r$/, ""));
   const oldLines = lines(before);
   const newLines = lines(after);
-  const oldAt = lineNumbers(before, spans.flatMap((s) => [s.old, s.old + oldLength]));
-  const newAt = lineNumbers(after, spans.flatMap((s) => [s.new, s.new + newLength]));
+  const oldAt = lineNumbers(
+    before,
+    spans.flatMap((s) => [s.old, s.old + oldLength]),
+  );
+  const newAt = lineNumbers(
+    after,
+    spans.flatMap((s) => [s.new, s.new + newLength]),
+  );
 
   const changes: Change[] = [];
   spans.forEach((_, i) => {
@@ -160,7 +181,8 @@ function diff(before: string, after: string, spans: Span[], oldLength: number, n
     const b2 = Math.min(newAt[2 * i + 1]!, newLines.length);
     const c = { a: oldAt[2 * i]! - 1, b, a2: newAt[2 * i]! - 1, b2 };
     const prev = changes[changes.length - 1];
-    if (prev && c.a <= prev.b) [prev.b, prev.b2] = [c.b, c.b2]; // on the same or the next line: one block
+    if (prev && c.a <= prev.b)
+      [prev.b, prev.b2] = [c.b, c.b2]; // on the same or the next line: one block
     else changes.push(c);
   });
   for (const c of changes) {

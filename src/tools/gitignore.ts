@@ -236,7 +236,7 @@ function toRegex(tokens: Token[]): string {
         re += "(?:/|/.*/)";
         break;
       case "class": {
-        const esc = (c: string) => c.replace(/[\\\]\[^-]/g, "\\$&");
+        const esc = (c: string) => c.replace(/[\\\][^-]/g, "\\$&");
         const body = token.ranges.map(([lo, hi]) => (lo === hi ? esc(lo) : `${esc(lo)}-${esc(hi)}`)).join("");
         re += `[${token.negated ? "^" : ""}${body}]`;
         break;

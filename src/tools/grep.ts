@@ -14,10 +14,13 @@ import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import { resolveUserPath } from "../fs/user-path.ts";
-import type { Tool, ToolContext, ToolResult } from "../kernel/tool.ts";
+import { type Tool, type ToolContext, toolError } from "../kernel/tool.ts";
 import { globToRegExp } from "./gitignore.ts";
+import { places } from "../fs/places.ts";
 import { locateRipgrep } from "./ripgrep.ts";
 import { ALWAYS_SKIP, walkFiles } from "./walk.ts";
+import { errorText } from "../kernel/errors.ts";
+import { TOOL } from "../kernel/tool-names.ts";
 
 export const GREP_MAX_RESULTS = 100; // matching lines shown unless max_results says otherwise
 const GREP_MAX_RESULTS_LIMIT = 1000; // the most max_results may ask for
@@ -32,16 +35,16 @@ export interface GrepToolOptions {
   home?: string;
   /** ripgrep's environment: the one the model's commands get, without API keys (default: hey's) */
   env?: Record<string, string | undefined>;
+  /** where the embedded ripgrep is written on first use (default: hey's cache dir, fs/places.ts) */
+  cacheDir?: string;
 }
-
-const fail = (output: string): ToolResult => ({ output, isError: true });
 
 export function createGrepTool(options: GrepToolOptions = {}): Tool {
   // looked up on the first search, not at start-up (a PATH scan on every run otherwise)
   let rg: string | null | undefined = options.rg;
   const home = options.home ?? homedir();
   return {
-    name: "grep",
+    name: TOOL.grep,
     description:
       `Regex search (JS/Rust common syntax, per line) in files under path; skips .gitignored, binary, .git and node_modules files. ` +
       `Returns path:line: text sorted by path, at most max_results (default ${GREP_MAX_RESULTS}) with a note if more.`,
@@ -59,7 +62,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
     },
     run: async (args, ctx) => {
       const query = parseArgs(args);
-      if (typeof query === "string") return fail(query);
+      if (typeof query === "string") return toolError(query);
       const { pattern, glob, ignoreCase, context, cap } = query;
       const where = query.path ?? ".";
 
@@ -67,28 +70,28 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       try {
         regex = compile(pattern, ignoreCase);
       } catch (e) {
-        return fail(`grep: invalid regex ${JSON.stringify(pattern)}: ${(e as Error).message}`);
+        return toolError(`grep: invalid regex ${JSON.stringify(pattern)}: ${errorText(e)}`);
       }
       const globRe = glob === undefined ? undefined : globToRegExp(glob);
-      if (glob !== undefined && !globRe) return fail(`grep: invalid glob ${JSON.stringify(glob)}`);
+      if (glob !== undefined && !globRe) return toolError(`grep: invalid glob ${JSON.stringify(glob)}`);
       const show = (abs: string) => display(abs, ctx.cwd);
       const keep = (path: string) => !globRe || globRe.test(glob!.includes("/") ? path : basename(path));
 
       const at = resolveUserPath(where, ctx.cwd, home);
-      if ("error" in at) return fail(`grep: ${at.error}`);
+      if ("error" in at) return toolError(`grep: ${at.error}`);
       const root = at.abs;
       const info = await stat(root).catch(() => undefined);
-      if (!info) return fail(`path not found: ${where}`);
+      if (!info) return toolError(`path not found: ${where}`);
       if (info.isFile()) {
-        if (info.size > GREP_MAX_FILE_BYTES) return fail(`${where} is over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB; search it with bash`);
-        if ((await Bun.file(root).bytes()).includes(0)) return fail(`${where} is a binary file`);
+        if (info.size > GREP_MAX_FILE_BYTES) return toolError(`${where} is over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB; search it with bash`);
+        if ((await Bun.file(root).bytes()).includes(0)) return toolError(`${where} is a binary file`);
       }
 
       const search = { root, isFile: info.isFile(), regex, pattern, ignoreCase, context, glob, cap, keep, show };
-      if (rg === undefined) rg = await locateRipgrep();
+      if (rg === undefined) rg = await locateRipgrep(options.cacheDir ?? places(process.env, home, process.cwd(), process.platform).cacheDir);
       let found = rg ? await searchWithRg(rg, search, ctx, options.env) : undefined;
       if (!found && !ctx.signal.aborted) found = await searchBuiltin(search, ctx.signal);
-      if (!found || ctx.signal.aborted) return fail("grep interrupted");
+      if (!found || ctx.signal.aborted) return toolError("grep interrupted");
       return { output: format(found, cap, context) || `no matches for ${JSON.stringify(pattern)} in ${where}${glob ? ` (glob ${glob})` : ""}` };
     },
   };
@@ -240,7 +243,13 @@ async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Colle
     const bytes = await file.bytes().catch(() => undefined);
     if (!bytes || bytes.includes(0)) continue;
     const text = decoder.decode(bytes);
-    const lines = text === "" ? [] : text.replace(/\n$/, "").split("\n").map((l) => l.replace(/\r$/, ""));
+    const lines =
+      text === ""
+        ? []
+        : text
+            .replace(/\n$/, "")
+            .split("\n")
+            .map((l) => l.replace(/\r$/, ""));
     found.add(hitsOf(path, lines, search.regex, search.cap, search.context));
   }
   return found;
@@ -332,7 +341,10 @@ function format(found: Collector, cap: number, context: number): string {
   let shown = 0;
   for (const file of found.files) {
     if (budget <= 0) break;
-    const matches = [...file.lines].filter(([, line]) => line.match).map(([n]) => n).sort((a, b) => a - b);
+    const matches = [...file.lines]
+      .filter(([, line]) => line.match)
+      .map(([n]) => n)
+      .sort((a, b) => a - b);
     const print = new Set<number>();
     for (const m of matches.slice(0, budget)) {
       for (let n = m - context; n <= m + context; n++) if (file.lines.has(n)) print.add(n);

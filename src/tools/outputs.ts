@@ -6,15 +6,9 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { readdir, rm, rmdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { cacheDir } from "./ripgrep.ts";
 
 export const OUTPUTS_MAX_AGE_MS = 7 * 86_400_000;
 export const OUTPUTS_MAX_BYTES = 500 * 1024 * 1024;
-
-/** `$XDG_CACHE_HOME/hey/outputs` (or the platform's cache dir). */
-export function outputsRoot(env: Record<string, string | undefined>, platform: string, home: string): string {
-  return join(cacheDir(env, platform, home), "outputs");
-}
 
 /** Creates `dir` (and its parents) private to the user. Throws what mkdir throws. */
 export function ensurePrivateDir(dir: string): void {
@@ -58,7 +52,10 @@ export async function pruneOutputs(root: string, opts: { current: string; now?: 
       kept += f.size;
       continue;
     }
-    await rm(f.path, { force: true }).then(() => deleted++, () => {});
+    await rm(f.path, { force: true }).then(
+      () => deleted++,
+      () => {},
+    );
   }
   for (const session of sessions) await rmdir(join(root, session)).catch(() => {}); // only empty ones go
   return { deleted };

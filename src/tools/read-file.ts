@@ -2,21 +2,20 @@
 import { open, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { resolveUserPath } from "../fs/user-path.ts";
-import type { Tool, ToolResult } from "../kernel/tool.ts";
+import { type Tool, toolError } from "../kernel/tool.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../prompt/image.ts";
+import { TOOL } from "../kernel/tool-names.ts";
 
 export const READ_LIMIT = 2000; // lines per call unless `limit` says otherwise
 export const READ_LINE_MAX = 2000; // characters kept of one line; the rest is cut
 export const READ_OUTPUT_MAX = 100_000; // characters per call, whatever the limit: ~25k tokens
 const BINARY_PROBE = 8192; // a NUL byte in the first 8 KB means binary (git's heuristic)
 
-const fail = (output: string): ToolResult => ({ output, isError: true });
-
 /** `home`: what a leading `~` in a path means (default: the user's home). */
 export function createReadFileTool(options: { home?: string } = {}): Tool {
   const home = options.home ?? homedir();
   return {
-    name: "read_file",
+    name: TOOL.readFile,
     description:
       `Read a text file as numbered lines: up to ${READ_LIMIT} lines (${READ_OUTPUT_MAX / 1000}k chars) from offset; ` +
       `lines over ${READ_LINE_MAX} chars are cut. A note says how to read on. Images (png/jpeg/gif/webp) are shown; other binary files are refused.`,
@@ -31,27 +30,33 @@ export function createReadFileTool(options: { home?: string } = {}): Tool {
     },
     run: async (args, ctx) => {
       const { path } = args as { path: string }; // types checked by the pipeline
-      if (path === "") return fail("read_file: `path` must be a non-empty string");
+      if (path === "") return toolError("read_file: `path` must be a non-empty string");
       const offset = lineCount(args.offset, "offset", 1);
-      if (typeof offset === "string") return fail(offset);
+      if (typeof offset === "string") return toolError(offset);
       const limit = lineCount(args.limit, "limit", READ_LIMIT);
-      if (typeof limit === "string") return fail(limit);
+      if (typeof limit === "string") return toolError(limit);
 
       const where = resolveUserPath(path, ctx.cwd, home);
-      if ("error" in where) return fail(`read_file: ${where.error}`);
+      if ("error" in where) return toolError(`read_file: ${where.error}`);
       const { abs } = where;
       const info = await stat(abs).catch((e: NodeJS.ErrnoException) => e);
-      if (info instanceof Error) return fail(info.code === "ENOENT" ? `file not found: ${path}` : `cannot read ${path}: ${info.message}`);
-      if (info.isDirectory()) return fail(`${path} is a directory; list it with bash (ls) or search it with grep`);
-      if (!info.isFile()) return fail(`${path} is not a regular file`);
+      if (info instanceof Error) return toolError(info.code === "ENOENT" ? `file not found: ${path}` : `cannot read ${path}: ${info.message}`);
+      if (info.isDirectory()) return toolError(`${path} is a directory; list it with bash (ls) or search it with grep`);
+      if (!info.isFile()) return toolError(`${path} is not a regular file`);
       if (info.size === 0) return { output: `${path} is empty` };
       const image = await readImage(abs, info.size);
-      if (image) return image.data ? { output: `${path}: ${image.mediaType}, ${Math.ceil(info.size / 1024)} KB`, images: [{ type: "image", mediaType: image.mediaType, data: image.data }] } : fail(`${path}: image of ${(info.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
-      if (await isBinary(abs)) return fail(`${path} is a binary file (NUL byte in the first 8 KB); not shown`);
+      if (image)
+        return image.data
+          ? {
+              output: `${path}: ${image.mediaType}, ${Math.ceil(info.size / 1024)} KB`,
+              images: [{ type: "image", mediaType: image.mediaType, data: image.data }],
+            }
+          : toolError(`${path}: image of ${(info.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
+      if (await isBinary(abs)) return toolError(`${path} is a binary file (NUL byte in the first 8 KB); not shown`);
 
       const window = await readWindow(Bun.file(abs).stream(), offset, limit, ctx.signal);
-      if (ctx.signal.aborted) return fail(`read_file interrupted: ${path}`);
-      if (window.lines.length === 0) return fail(`${path} has ${window.total} lines; offset ${offset} is past the end`);
+      if (ctx.signal.aborted) return toolError(`read_file interrupted: ${path}`);
+      if (window.lines.length === 0) return toolError(`${path} has ${window.total} lines; offset ${offset} is past the end`);
       const last = offset + window.lines.length - 1;
       const width = String(last).length;
       let output = window.lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line}`).join("\n");

@@ -8,35 +8,21 @@
 // temporary file renamed into place so a concurrent hey never runs a half-written one. Before
 // each use (once per process) the file is hashed again: a truncated or altered file is replaced.
 import { chmod, mkdir, open, rename, stat, unlink } from "node:fs/promises";
-import { homedir } from "node:os";
 import { join } from "node:path";
 
 const EMBEDDED_NAMES = new Set(["rg", "rg.exe"]);
 
-/** The ripgrep to run, or null when there is none: never throws. */
-export async function locateRipgrep(): Promise<string | null> {
-  return Bun.which("rg") ?? (await embeddedRipgrep()) ?? null;
+/** The ripgrep to run, or null when there is none; an embedded one is written to `cacheDir` (fs/places.ts). Never throws. */
+export async function locateRipgrep(cacheDir: string): Promise<string | null> {
+  return Bun.which("rg") ?? (await embeddedRipgrep(cacheDir)) ?? null;
 }
 
 /** The embedded ripgrep, extracted and verified; undefined when this binary has none or it cannot be written. */
-async function embeddedRipgrep(): Promise<string | undefined> {
+async function embeddedRipgrep(cacheDir: string): Promise<string | undefined> {
   if (!Bun.isStandaloneExecutable) return undefined;
   const blob = Bun.embeddedFiles.find((b) => EMBEDDED_NAMES.has((b as Blob & { name?: string }).name ?? ""));
   if (!blob) return undefined;
-  const dir = cacheDir(process.env, process.platform, homedir());
-  return installRipgrep(new Uint8Array(await blob.arrayBuffer()), dir, process.platform === "win32");
-}
-
-/**
- * Where hey keeps files it can recreate: `$XDG_CACHE_HOME/hey` when set (absolute), else the
- * platform's cache dir — `~/Library/Caches/hey`, `%LOCALAPPDATA%\hey\cache`, `~/.cache/hey`.
- */
-export function cacheDir(env: Record<string, string | undefined>, platform: string, home: string): string {
-  const xdg = env.XDG_CACHE_HOME;
-  if (xdg && (xdg.startsWith("/") || /^[A-Za-z]:[\\/]/.test(xdg))) return join(xdg, "hey");
-  if (platform === "darwin") return join(home, "Library", "Caches", "hey");
-  if (platform === "win32") return join(env.LOCALAPPDATA || join(home, "AppData", "Local"), "hey", "cache");
-  return join(home, ".cache", "hey");
+  return installRipgrep(new Uint8Array(await blob.arrayBuffer()), cacheDir, process.platform === "win32");
 }
 
 /**
@@ -72,7 +58,9 @@ export async function installRipgrep(bytes: Uint8Array, dir: string, exe: boolea
 async function isVerified(path: string, hash: string, exe: boolean): Promise<boolean> {
   const info = await stat(path).catch(() => undefined);
   if (!info?.isFile() || (!exe && (info.mode & 0o100) === 0)) return false;
-  const bytes = await Bun.file(path).bytes().catch(() => undefined);
+  const bytes = await Bun.file(path)
+    .bytes()
+    .catch(() => undefined);
   return bytes !== undefined && sha256(bytes) === hash;
 }
 

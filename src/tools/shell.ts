@@ -34,7 +34,11 @@ export function chooseShell(opts: ShellOptions): ShellChoice {
 }
 
 function shellFor(program: string): ShellChoice {
-  const base = program.split(/[\\/]/).pop()!.toLowerCase().replace(/\.exe$/, "");
+  const base = program
+    .split(/[\\/]/)
+    .pop()!
+    .toLowerCase()
+    .replace(/\.exe$/, "");
   if (base === "pwsh" || base === "powershell") return powershell(program);
   if (base === "cmd") return { program, name: "cmd", args: (command) => ["/d", "/s", "/c", command] };
   return posix(program, base);

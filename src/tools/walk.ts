@@ -1,6 +1,6 @@
 // The built-in directory walk behind grep when ripgrep is not installed. It leaves in exactly the
 // files `rg --hidden` with ripgrep's default ignore handling would search (see grep.ts for the
-// flags that make the two agree); the .gitignore semantics live in pure/gitignore.ts.
+// flags that make the two agree); the .gitignore semantics live in tools/gitignore.ts.
 import { readdir, realpath, stat } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import { compileIgnore, isIgnored, type IgnoreLevel } from "./gitignore.ts";
@@ -11,17 +11,31 @@ import { compileIgnore, isIgnored, type IgnoreLevel } from "./gitignore.ts";
  * below the search root (the root itself may be one of them).
  */
 export const ALWAYS_SKIP: readonly string[] = [
-  ".git", ".hg", ".svn", ".jj", "node_modules", "__pycache__", ".venv", ".tox", ".mypy_cache", ".pytest_cache", ".next",
+  ".git",
+  ".hg",
+  ".svn",
+  ".jj",
+  "node_modules",
+  "__pycache__",
+  ".venv",
+  ".tox",
+  ".mypy_cache",
+  ".pytest_cache",
+  ".next",
 ];
 
-const exists = (path: string) => stat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 const toSlash = (path: string) => (sep === "/" ? path : path.replaceAll(sep, "/"));
 
 /**
  * The files below directory `root` that a search should read, in path order (a directory's
  * entries sorted by name, depth first). Skips ALWAYS_SKIP names, symlinks, special files and what
  * the .gitignore files of the walked directories and of root's ancestors ignore, up to the
- * repository root (pure/gitignore.ts `isIgnored`). Unreadable directories are skipped. Stops
+ * repository root (tools/gitignore.ts `isIgnored`). Unreadable directories are skipped. Stops
  * when `signal` aborts. Never throws.
  */
 export async function* walkFiles(root: string, signal: AbortSignal): AsyncGenerator<string> {
@@ -39,7 +53,11 @@ export async function* walkFiles(root: string, signal: AbortSignal): AsyncGenera
 
 /** A directory's .gitignore and whether it is a repository root (`.git`, or `.jj` as ripgrep 15 counts it). */
 async function levelOf(dir: string, hasGit: boolean, hasIgnoreFile: boolean): Promise<IgnoreLevel> {
-  const text = hasIgnoreFile ? await Bun.file(join(dir, ".gitignore")).text().catch(() => undefined) : undefined;
+  const text = hasIgnoreFile
+    ? await Bun.file(join(dir, ".gitignore"))
+        .text()
+        .catch(() => undefined)
+    : undefined;
   return { dir: toSlash(dir), hasGit, ...(text === undefined ? {} : { rules: compileIgnore(text.split("\n")) }) };
 }
 

@@ -3,17 +3,16 @@ import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
-import type { Tool, ToolResult } from "../kernel/tool.ts";
-
-const fail = (output: string): ToolResult => ({ output, isError: true });
+import { type Tool, toolError } from "../kernel/tool.ts";
+import { errorText } from "../kernel/errors.ts";
+import { TOOL } from "../kernel/tool-names.ts";
 
 /** `home`: what a leading `~` in a path means (default: the user's home). */
 export function createWriteFileTool(options: { home?: string } = {}): Tool {
   const home = options.home ?? homedir();
   return {
-    name: "write_file",
-    description:
-      "Create or overwrite a file. Creates parent directories; atomic; keeps an existing file's mode. To change part of a file, use edit.",
+    name: TOOL.writeFile,
+    description: "Create or overwrite a file. Creates parent directories; atomic; keeps an existing file's mode. To change part of a file, use edit.",
     parameters: {
       type: "object",
       properties: { path: { type: "string" }, content: { type: "string" } },
@@ -21,18 +20,18 @@ export function createWriteFileTool(options: { home?: string } = {}): Tool {
     },
     run: async (args, ctx) => {
       const { path, content } = args as { path: string; content: string }; // types checked by the pipeline
-      if (path === "") return fail("write_file: `path` must be a non-empty string");
+      if (path === "") return toolError("write_file: `path` must be a non-empty string");
 
       const where = resolveUserPath(path, ctx.cwd, home);
-      if ("error" in where) return fail(`write_file: ${where.error}`);
+      if ("error" in where) return toolError(`write_file: ${where.error}`);
       const { abs } = where;
       const before = await stat(abs).catch(() => undefined);
-      if (before?.isDirectory()) return fail(`${path} is a directory; give a file path`);
+      if (before?.isDirectory()) return toolError(`${path} is a directory; give a file path`);
       const bytes = new TextEncoder().encode(content);
       try {
         await writeFileAtomic(abs, bytes);
       } catch (e) {
-        return fail(`cannot write ${path}: ${(e as Error).message}`);
+        return toolError(`cannot write ${path}: ${errorText(e)}`);
       }
       const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
       return { output: `${before ? "overwrote" : "created"} ${path} (${lines} lines, ${bytes.length} bytes)` };

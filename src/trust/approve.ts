@@ -9,6 +9,7 @@ import { sameGuarded, type Guarded } from "../config/guard.ts";
 import type { LoadedConfig } from "../config/load.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, readAnswer, type Widening } from "./policy.ts";
 import { readTrust } from "./store.ts";
+import { errorText } from "../kernel/errors.ts";
 
 /** The approvals record as this run knows it: undefined before hey's first run wrote one. */
 export interface ApprovalState {
@@ -21,13 +22,14 @@ export function readApprovalState(file: string, warn: (message: string) => void)
   try {
     return { record: readApprovals(file), file };
   } catch (e) {
-    warn(`${file}: ${(e as Error).message}; nothing counts as approved until hey records again`);
+    warn(`${file}: ${errorText(e)}; nothing counts as approved until hey records again`);
     return { record: emptyApprovals(), file };
   }
 }
 
 /** What in `config` gives the agent more than the user approved. */
-export const widenings = (config: LoadedConfig): Widening[] => config.guards.filter((g) => g.widenings.length > 0).map((g) => ({ file: g.source, lines: g.widenings }));
+export const widenings = (config: LoadedConfig): Widening[] =>
+  config.guards.filter((g) => g.widenings.length > 0).map((g) => ({ file: g.source, lines: g.widenings }));
 
 /**
  * `config` with its widenings approved when the user says yes to the question (`ask` given: the
@@ -35,7 +37,11 @@ export const widenings = (config: LoadedConfig): Widening[] => config.guards.fil
  * one-shot run, or the question answered otherwise). Throws ConfigError when the approved files
  * do not resolve (a server definition that only the left-out part made whole).
  */
-export async function decideWidenings(config: LoadedConfig, ask: ((question: string) => Promise<string | undefined>) | undefined, warn: (message: string) => void): Promise<LoadedConfig> {
+export async function decideWidenings(
+  config: LoadedConfig,
+  ask: ((question: string) => Promise<string | undefined>) | undefined,
+  warn: (message: string) => void,
+): Promise<LoadedConfig> {
   const pending = widenings(config);
   if (pending.length === 0) return config;
   const typed = ask ? await ask(approvalQuestion(pending)) : undefined;
@@ -51,7 +57,13 @@ export async function decideWidenings(config: LoadedConfig, ask: ((question: str
  * would say it every time) and there was something to take. Returns the record as it now is.
  * A record that cannot be written is a warning: the next run asks (or refuses) again.
  */
-export async function recordApprovals(config: LoadedConfig, state: ApprovalState, trustFile: string, warn: (message: string) => void, announce = true): Promise<Approvals> {
+export async function recordApprovals(
+  config: LoadedConfig,
+  state: ApprovalState,
+  trustFile: string,
+  warn: (message: string) => void,
+  announce = true,
+): Promise<Approvals> {
   const used: Record<string, Guarded> = Object.fromEntries(config.guards.map((g) => [g.key, g.used]));
   const first = state.record === undefined;
   const before = state.record ?? emptyApprovals();
@@ -60,7 +72,9 @@ export async function recordApprovals(config: LoadedConfig, state: ApprovalState
   let trusted: string[] = [];
   if (first) {
     try {
-      trusted = Object.entries(readTrust(trustFile).projects).filter(([, d]) => d.trusted).map(([p]) => p);
+      trusted = Object.entries(readTrust(trustFile).projects)
+        .filter(([, d]) => d.trusted)
+        .map(([p]) => p);
     } catch {} // a broken trust.json trusts nothing (settleTrust said so)
   }
   const update = (a: Approvals) => withConfigs(first ? { ...a, trusted: [...new Set([...a.trusted, ...trusted])] } : a, used);
@@ -70,9 +84,10 @@ export async function recordApprovals(config: LoadedConfig, state: ApprovalState
     if (first && announce && adopted.length > 0) warn(adoptedNotice(adopted, state.file));
     return next;
   } catch (e) {
-    warn(`could not record approvals in ${state.file}: ${(e as Error).message}`);
+    warn(`could not record approvals in ${state.file}: ${errorText(e)}`);
     return update(before);
   }
 }
 
-const hasAny = (g: Guarded) => Boolean(g.allow?.length || g.deny?.length || g.bash_filter || g.shell || g.rg || g.keep_env?.length || Object.keys(g.mcp).length);
+const hasAny = (g: Guarded) =>
+  Boolean(g.allow?.length || g.deny?.length || g.bash_filter || g.shell || g.rg || g.keep_env?.length || Object.keys(g.mcp).length);

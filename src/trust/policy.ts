@@ -3,6 +3,7 @@
 // project. AGENTS.md is plain text and is read everywhere. The answers live in trust.json, keyed
 // by the project's real path. Pure: the decision, the file's format and the messages.
 import { visible } from "../ui/visible.ts";
+import { errorText } from "../kernel/errors.ts";
 
 /** trust.json: one decision per project directory (its real path). */
 export interface TrustFile {
@@ -23,7 +24,7 @@ export function parseTrust(text: string): TrustFile {
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new TrustFileError(`not valid JSON (${(e as Error).message})`);
+    throw new TrustFileError(`not valid JSON (${errorText(e)})`);
   }
   const projects = (data as { projects?: unknown } | null)?.projects;
   if (typeof data !== "object" || data === null || typeof projects !== "object" || projects === null || Array.isArray(projects))
@@ -104,8 +105,14 @@ export function approvalQuestion(pending: readonly Widening[]): string {
  */
 export function approvalNotice(pending: readonly Widening[], asked: boolean): string[] {
   // asked: the question listed the changes a moment ago
-  if (asked) return [`not used: the ${pending.reduce((n, w) => n + w.lines.length, 0) === 1 ? "change" : "changes"} above; the approved values are used (hey asks again at the next start or /reload)`];
-  return pending.map((w) => `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: it gives the agent more than you approved, and the agent can write that file; the approved values are used (run hey without -p to review and approve it)`);
+  if (asked)
+    return [
+      `not used: the ${pending.reduce((n, w) => n + w.lines.length, 0) === 1 ? "change" : "changes"} above; the approved values are used (hey asks again at the next start or /reload)`,
+    ];
+  return pending.map(
+    (w) =>
+      `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: it gives the agent more than you approved, and the agent can write that file; the approved values are used (run hey without -p to review and approve it)`,
+  );
 }
 
 /** On hey's first run (no approvals record yet) the files' guarded keys are taken as the user's. */
@@ -115,7 +122,10 @@ export function adoptedNotice(files: readonly string[], record: string): string 
 
 /** The one stderr line of a run that leaves the project's resources out; `trustFile` holds a recorded "no". */
 export function untrustedNotice(resources: readonly string[], stored: boolean | undefined, trustFile: string): string {
-  const how = stored === false ? `you said no in ${trustFile}; --approve trusts it for one run` : "this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers";
+  const how =
+    stored === false
+      ? `you said no in ${trustFile}; --approve trusts it for one run`
+      : "this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers";
   return `not loaded: ${list(resources)} (${how})`;
 }
 

@@ -6,12 +6,21 @@ import { writeFileAtomic } from "../fs/atomic.ts";
 import { readOwnFile } from "../fs/own-files.ts";
 import { updateApprovals } from "../config/approval-store.ts";
 import { withTrusted, type Approvals } from "../config/approvals.ts";
-import { declinedNotice, decideTrust, emptyTrust, parseTrust, readAnswer, trustQuestion, unconfirmedTrustNotice, withDecision, type TrustFile } from "./policy.ts";
+import {
+  declinedNotice,
+  decideTrust,
+  emptyTrust,
+  parseTrust,
+  readAnswer,
+  trustQuestion,
+  unconfirmedTrustNotice,
+  withDecision,
+  type TrustFile,
+} from "./policy.ts";
+import { errorText } from "../kernel/errors.ts";
 
 /** trust.json holds one short line per project; anything bigger is not hey's. */
 const TRUST_FILE_MAX_BYTES = 4 * 1024 * 1024;
-
-export const trustFilePath = (configDir: string) => join(configDir, "trust.json");
 
 /** The key of a project: its real path, so a link to it or `..` in the path name the same project. */
 export function projectKey(cwd: string): string {
@@ -73,7 +82,8 @@ export interface TrustOutcome {
  */
 export async function settleTrust(opts: {
   cwd: string;
-  configDir: string;
+  /** trust.json (fs/places.ts) */
+  trustFile: string;
   approve: boolean;
   interactive: boolean;
   /** the line typed; undefined: cancelled */
@@ -82,7 +92,7 @@ export async function settleTrust(opts: {
   /** what the user approved (undefined: hey's first run, nothing recorded yet) and where it is kept */
   approvals: { record: Approvals | undefined; file: string };
 }): Promise<TrustOutcome | "cancelled"> {
-  const file = trustFilePath(opts.configDir);
+  const file = opts.trustFile;
   const project = projectKey(opts.cwd);
   const resources = gatedResources(opts.cwd);
   let stored: boolean | undefined;
@@ -90,7 +100,7 @@ export async function settleTrust(opts: {
     try {
       stored = readTrust(file).projects[project]?.trusted;
     } catch (e) {
-      opts.warn(`${file}: ${(e as Error).message}; projects count as not trusted`);
+      opts.warn(`${file}: ${errorText(e)}; projects count as not trusted`);
     }
     // a yes hey did not record at its question is not the user's (the agent may have written it)
     const { record } = opts.approvals;
@@ -111,7 +121,7 @@ export async function settleTrust(opts: {
       await recordTrust(file, project, trusted, opts.approvals.file);
       recorded = true;
     } catch (e) {
-      opts.warn(`could not record the answer in ${file}: ${(e as Error).message}`);
+      opts.warn(`could not record the answer in ${file}: ${errorText(e)}`);
     }
   }
   if (!trusted) opts.warn(declinedNotice(resources, file, recorded));

@@ -1,27 +1,32 @@
 // Slash commands (SPEC §17) and tab completion for the REPL.
 import { readdirSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Agent } from "../agent.ts";
+import type { Places } from "../fs/places.ts";
 import { addUsage, EFFORTS, emptyUsage, type Effort, type Usage } from "../kernel/ir.ts";
 import { cacheHitShare } from "../kernel/output.ts";
 import { isUsable } from "../config/providers.ts";
 import { formatReload, type ReloadReport } from "../config/reload.ts";
-import { ConfigError, configuredWindow } from "../config/settings.ts";
+import { ConfigError, type ProviderSettings } from "../config/settings.ts";
 import { buildContext } from "../context/view.ts";
 import { promptCompletions, type McpPrompt } from "../mcp/prompts.ts";
 import { effectiveBudget } from "../context/window.ts";
-import { formatSessionList, sessionsDir } from "../sessions/format.ts";
-import { pruneSessions, scanSessions, sessionShortIds, unreadableNote } from "../sessions/reader.ts";
-import { outputsRoot, removeSessionOutputs } from "../tools/outputs.ts";
+import { formatSessionList } from "../sessions/format.ts";
+import { pruneSessions, scanSessions, sessionShortIds, unreadableNote } from "../sessions/listing.ts";
+import type { LoadedSession } from "../sessions/reader.ts";
+import { removeSessionOutputs } from "../tools/outputs.ts";
 import type { TerminalOutput } from "./terminal.ts";
 import { COMMANDS, unknownCommand } from "./slash.ts";
 import { visible } from "./visible.ts";
 
 export interface CommandContext {
   agent: Agent;
+  /** where the sessions and bash's full outputs are (`/sessions`), and the project */
+  here: Pick<Places, "sessionsDir" | "outputsDir" | "home" | "cwd">;
   signal: AbortSignal;
   terminal: TerminalOutput | undefined;
+  /** every provider the run can switch to (`/model`), the one in use included */
+  providers(): readonly ProviderSettings[];
   /** re-resolves configuration for `-m spec` and swaps the provider; throws ConfigError */
   switchModel(spec: string): Promise<void>;
   /** re-reads configuration, skills and AGENTS.md, validated first; switches all or nothing */
@@ -32,6 +37,8 @@ export interface CommandContext {
   mcpAuth?(verb: "login" | "logout", name: string, signal: AbortSignal): Promise<CommandResult>;
   /** the tokens of the session's earlier runs (a resumed session's file), if any */
   earlierRuns?(): { usage: Usage; requests: number } | undefined;
+  /** `/resume`: another session of this directory, picked at the prompt (ui/resume.ts); undefined when none was */
+  pickSession?(arg: string): Promise<LoadedSession | undefined>;
   /** a command run on its own (`hey -p /usage`): nothing follows it in this run */
   oneShot?: boolean;
 }
@@ -56,15 +63,18 @@ Keys: Esc or Ctrl-C cancels a running turn; text typed meanwhile waits at the ne
 Enter sends; a trailing \\ or Ctrl-J starts a new line; a paste is one message; ↑/↓ history;
 Tab completes /commands, /skill: names, /mcp: prompts, @paths and model names.`;
 
-/** What a command did: its text (shown as is), whether it worked, and whether to leave the REPL. */
+/** What a command did: its text (shown as is), whether it worked, whether to leave the REPL, the session to go on with. */
 export interface CommandResult {
   text: string;
   ok: boolean;
   quit?: true;
+  /** `/resume`: the caller builds the run around this session (runtime.ts) */
+  resume?: LoadedSession;
 }
 
 /** `/sessions` at the interactive prompt: how to resume one there. */
-const RESUME_IN_REPL = "Resume one with /resume ID, where a unique start or end of the id is enough (SHORT shows the shortest), or pick from this directory's with /resume.";
+const RESUME_IN_REPL =
+  "Resume one with /resume ID, where a unique start or end of the id is enough (SHORT shows the shortest), or pick from this directory's with /resume.";
 
 /** Commands that take nothing after their name: extra words are refused, not ignored. */
 const NO_ARGUMENT = new Set(["/help", "/quit", "/exit", "/thinking", "/usage", "/reload"]);
@@ -76,7 +86,10 @@ const refused = (text: string): CommandResult => ({ text: `hey: ${text}`, ok: fa
 export async function runCommand(line: string, ctx: CommandContext): Promise<CommandResult> {
   const [name = "", ...rest] = line.trim().split(/\s+/);
   const arg = rest.join(" ");
-  if (NO_ARGUMENT.has(name) && arg !== "") return refused(`${name} takes no argument; got "${visible(arg)}" (a message whose first word is a command is that command: reword it to send it to the model)`);
+  if (NO_ARGUMENT.has(name) && arg !== "")
+    return refused(
+      `${name} takes no argument; got "${visible(arg)}" (a message whose first word is a command is that command: reword it to send it to the model)`,
+    );
   switch (name) {
     case "/help":
       return said(HELP);
@@ -84,14 +97,20 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/exit":
       return { text: "", ok: true, quit: true };
     case "/model": {
-      if (!arg) return said(modelList(ctx.agent));
+      if (!arg) return said(modelList(ctx.agent, ctx.providers()));
       // the first word made it a command (SPEC §24); a model name has no spaces, so this is no model
-      if (rest.length > 1) return refused(`/model takes one model name, as /model [provider/]model; got "${visible(arg)}" (a message whose first word is a command is that command: reword it to send it to the model)`);
+      if (rest.length > 1)
+        return refused(
+          `/model takes one model name, as /model [provider/]model; got "${visible(arg)}" (a message whose first word is a command is that command: reword it to send it to the model)`,
+        );
       // a run that ends here would switch nothing: -m is the one-run choice, and -c -m keeps it in the session
-      if (ctx.oneShot) return refused(`/model ${visible(arg)} switches the model of an interactive session only; for one run use -m ${visible(arg)} (hey -c -m ${visible(arg)} continues the last session with it)`);
+      if (ctx.oneShot)
+        return refused(
+          `/model ${visible(arg)} switches the model of an interactive session only; for one run use -m ${visible(arg)} (hey -c -m ${visible(arg)} continues the last session with it)`,
+        );
       try {
         await ctx.switchModel(arg);
-        return said(`model: ${ctx.agent.settings.provider.name}/${ctx.agent.settings.model}`);
+        return said(`model: ${modelName(ctx.agent)}`);
       } catch (e) {
         // the model is resolved as -m would resolve it: say it in this command's words
         if (e instanceof ConfigError) return refused(e.message.replaceAll(`-m ${arg}`, `/model ${arg}`).replace(/ -m ([^\s)]+)\)/g, " /model $1)"));
@@ -110,7 +129,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       return said(`thinking ${shown ? "shown" : "hidden"}`);
     }
     case "/sessions":
-      return sessionsCommand(rest, ctx.oneShot !== true);
+      return sessionsCommand(rest, ctx.oneShot !== true, ctx.here);
     case "/usage":
       return said(usageReport(ctx.agent, ctx.earlierRuns?.()));
     case "/mcp": {
@@ -129,43 +148,60 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       if (done) return said(ctx.terminal ? "" : "older work summarized; the next request sends the summary instead");
       return said("nothing to summarize yet: everything is in the last turns");
     }
-    case "/resume":
-      return refused("/resume works at the interactive prompt; from the command line use hey --resume ID or hey -c");
+    case "/resume": {
+      if (!ctx.pickSession) return refused("/resume works at the interactive prompt; from the command line use hey --resume ID or hey -c");
+      const session = await ctx.pickSession(arg);
+      return session ? { text: "", ok: true, resume: session } : said("");
+    }
     default:
       return refused(unknownCommand(name));
   }
 }
 
+/** What Tab completes from: the providers' models, the skills, the remote MCP servers and their prompts, files under `cwd`. */
+export interface CompletionSource {
+  cwd: string;
+  providers: readonly ProviderSettings[];
+  skills: readonly string[];
+  /** the MCP servers `/mcp login` can sign in to (remote ones) */
+  remoteServers: readonly string[];
+  prompts?: readonly { server: string; prompts: readonly McpPrompt[] }[];
+}
+
 /** Tab completions for the last word of `line`: slash commands, skill names, MCP prompts and servers, model names, @paths. */
-export function completions(line: string, agent: Agent, cwd: string, skills: readonly string[], prompts: readonly { server: string; prompts: readonly McpPrompt[] }[] = []): string[] {
+export function completions(line: string, from: CompletionSource): string[] {
   const word = line.slice(line.lastIndexOf(" ") + 1);
-  if (line === word && word.startsWith("/skill:")) return skills.map((n) => `/skill:${n}`).filter((c) => c.startsWith(word));
-  if (line === word && word.startsWith("/mcp:")) return promptCompletions(word, prompts);
-  if (/^\/mcp (login|logout) \S*$/.test(line)) return agent.settings.mcp.servers.filter((s) => s.url).map((s) => s.name).filter((n) => n.startsWith(word));
+  if (line === word && word.startsWith("/skill:")) return from.skills.map((n) => `/skill:${n}`).filter((c) => c.startsWith(word));
+  if (line === word && word.startsWith("/mcp:")) return promptCompletions(word, from.prompts ?? []);
+  if (/^\/mcp (login|logout) \S*$/.test(line)) return from.remoteServers.filter((n) => n.startsWith(word));
   if (/^\/mcp \S*$/.test(line)) return ["login", "logout"].filter((v) => v.startsWith(word));
   if (line === word && word.startsWith("/")) return COMMANDS.filter((c) => c.startsWith(word));
   if (line.startsWith("/model ")) {
     // provider/model, or the model alone (as -m takes it): `gpt-5<Tab>` completes too
     // each model once: as provider/model, or alone when that is what was started
-    const full = usableModels(agent).filter((m) => m.startsWith(word));
-    return full.length > 0 ? full : [...new Set(usableModels(agent).map((m) => m.slice(m.indexOf("/") + 1)))].filter((m) => m.startsWith(word));
+    const full = usableModels(from.providers);
+    const started = full.filter((m) => m.startsWith(word));
+    return started.length > 0 ? started : [...new Set(full.map((m) => m.slice(m.indexOf("/") + 1)))].filter((m) => m.startsWith(word));
   }
   if (line.startsWith("/effort ")) return EFFORTS.filter((e) => e.startsWith(word));
-  if (word.startsWith("@")) return pathCompletions(word.slice(1), cwd).map((p) => "@" + p);
+  if (word.startsWith("@")) return pathCompletions(word.slice(1), from.cwd).map((p) => "@" + p);
   return [];
 }
 
 /** The models of the providers that can be used now (a key present, or a keyless local server). */
-function usableModels(agent: Agent): string[] {
-  return agent.settings.providers.filter(isUsable).flatMap((p) => p.models.map((m) => `${p.name}/${m}`));
+function usableModels(providers: readonly ProviderSettings[]): string[] {
+  return providers.filter(isUsable).flatMap((p) => p.models.map((m) => `${p.name}/${m}`));
 }
 
+/** The model in use, as `-m` names it. */
+const modelName = (agent: Agent) => `${agent.settings.model.provider}/${agent.settings.model.model}`;
+
 /** `/model`: the usable models, the current one marked; how to switch; what is missing a key. */
-function modelList(agent: Agent): string {
-  const current = `${agent.settings.provider.name}/${agent.settings.model}`;
-  const models = usableModels(agent);
+function modelList(agent: Agent, providers: readonly ProviderSettings[]): string {
+  const current = modelName(agent);
+  const models = usableModels(providers);
   const lines = (models.includes(current) ? models : [current, ...models]).map((m) => (m === current ? `* ${m}` : `  ${m}`));
-  const locked = agent.settings.providers.filter((p) => !isUsable(p)).map((p) => `${p.name} (${p.apiKeyVar})`);
+  const locked = providers.filter((p) => !isUsable(p)).map((p) => `${p.name} (${p.apiKeyVar})`);
   return [...lines, "switch with /model PROVIDER/MODEL", ...(locked.length ? [`without a key: ${locked.join(", ")}`] : [])].join("\n");
 }
 
@@ -187,14 +223,15 @@ function pathCompletions(partial: string, cwd: string): string[] {
  * (all but the newest 20). Like the listing, prune acts on this directory's sessions; `all`
  * reaches every directory's.
  */
-function sessionsCommand(words: string[], interactive: boolean): CommandResult {
-  const home = process.env.HOME || homedir();
-  const dir = sessionsDir(process.env, home);
+function sessionsCommand(words: string[], interactive: boolean, here: CommandContext["here"]): CommandResult {
+  const { home, cwd, sessionsDir: dir } = here;
   if (words.length === 0 || (words.length === 1 && words[0] === "all")) {
     const { sessions, unreadable } = scanSessions(dir);
     const note = unreadableNote(unreadable);
-    const shown = words.length === 0 ? sessions.filter((s) => s.cwd === process.cwd()) : sessions;
-    return said(visible(formatSessionList(shown, home, interactive ? RESUME_IN_REPL : undefined, sessionShortIds(dir))).trimEnd() + (note ? `\nhey: ${note}` : ""));
+    const shown = words.length === 0 ? sessions.filter((s) => s.cwd === cwd) : sessions;
+    return said(
+      visible(formatSessionList(shown, home, interactive ? RESUME_IN_REPL : undefined, sessionShortIds(dir))).trimEnd() + (note ? `\nhey: ${note}` : ""),
+    );
   }
   const [verb, ...rest] = words;
   const every = rest[0] === "all";
@@ -202,10 +239,12 @@ function sessionsCommand(words: string[], interactive: boolean): CommandResult {
   let opts: { olderThanDays?: number; keep?: number } | undefined;
   if (verb === "prune" && a && /^\d+d$/.test(a) && b === undefined) opts = { olderThanDays: Number(a.slice(0, -1)) };
   if (verb === "prune" && a === "keep" && b && /^\d+$/.test(b) && more === undefined) opts = { keep: Number(b) };
-  if (!opts) return refused("use /sessions [all], /sessions prune [all] 30d (delete those older than 30 days) or /sessions prune [all] keep 20 (all but the newest 20); without all, only this directory's sessions");
-  const { deleted, held } = pruneSessions(dir, { ...opts, cwd: every ? undefined : process.cwd() });
-  const outputs = outputsRoot(process.env, process.platform, home);
-  for (const id of deleted) removeSessionOutputs(outputs, id); // bash's full outputs go with their session
+  if (!opts)
+    return refused(
+      "use /sessions [all], /sessions prune [all] 30d (delete those older than 30 days) or /sessions prune [all] keep 20 (all but the newest 20); without all, only this directory's sessions",
+    );
+  const { deleted, held } = pruneSessions(dir, { ...opts, cwd: every ? undefined : cwd });
+  for (const id of deleted) removeSessionOutputs(here.outputsDir, id); // bash's full outputs go with their session
   return said(pruneReport(deleted.length, held.length, every, opts));
 }
 
@@ -229,16 +268,25 @@ export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: nu
   const share = (u: Usage) => (u.cacheRead > 0 ? ` = ${Math.round(cacheHitShare(u) * 100)}%` : "");
   const tokens = (u: Usage, count: number) =>
     `${n(u.input)} in (${n(u.cacheRead)} cached${share(u)}, ${n(u.cacheWrite)} cache writes) · ${n(u.output)} out (${n(u.reasoning)} reasoning) · ${count} request${count === 1 ? "" : "s"}`;
-  const window = [agent.context.window, configuredWindow(agent.settings)].filter((w) => w !== undefined).reduce<number | undefined>((a, w) => (a === undefined ? w : Math.min(a, w)), undefined);
-  const c = agent.settings.compaction;
+  const policy = agent.settings.context;
+  const window = [agent.context.window, policy.window]
+    .filter((w) => w !== undefined)
+    .reduce<number | undefined>((a, w) => (a === undefined ? w : Math.min(a, w)), undefined);
+  const budget = effectiveBudget(policy.budgetTokens, window);
   // before the first request of this run (e.g. `hey -c /usage`) the view is computed here
   const view =
     agent.context.last ??
     (agent.messages.length > 0
-      ? buildContext({ history: agent.messages, summaries: agent.context.summaries, policy: { budgetTokens: effectiveBudget(agent.settings.agent.budgetTokens, window), dedup: c.dedup, purgeErrorsAfter: c.purgeErrorsAfter, compressTool: false }, fixedTokens: 0, tokensPerChar: agent.context.tokensPerChar })
+      ? buildContext({
+          history: agent.messages,
+          summaries: agent.context.summaries,
+          policy: { ...policy, budgetTokens: budget, compressTool: false },
+          fixedTokens: 0,
+          tokensPerChar: agent.context.tokensPerChar,
+        })
       : undefined);
-  const budget = effectiveBudget(agent.settings.agent.budgetTokens, window);
-  const windowNote = window === undefined ? "" : ` · the model's window ${n(window)} tokens${agent.context.window !== undefined ? " (learned from its answer)" : ""}`;
+  const windowNote =
+    window === undefined ? "" : ` · the model's window ${n(window)} tokens${agent.context.window !== undefined ? " (learned from its answer)" : ""}`;
   const count = (k: number, what: string) => `${n(k)} ${what}${k === 1 ? "" : "s"}`;
   const made = agent.context.summaries.length;
   const summaries = `${n(made)} summar${made === 1 ? "y" : "ies"}`;

@@ -1,6 +1,6 @@
 // What the user sees of a run: the terminal display (-p: the answer on stdout, the rest on
-// stderr; the REPL: everything on stdout) and, in JSON mode, errors on stderr too. Moved out of
-// wire.ts, which builds it.
+// stderr; the REPL: everything on stdout) and, in JSON mode, errors on stderr too. wire.ts
+// builds it.
 import { readFileSync, statSync } from "node:fs";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { Output } from "../kernel/output.ts";
@@ -13,9 +13,18 @@ type Env = Record<string, string | undefined>;
  * -p: only the answer on stdout, the rest on stderr; REPL: everything on stdout, through Node's
  * stream so it interleaves correctly with the prompt.
  */
-export function terminalOutput(oneShot: boolean, env: Env, opts: { maxRetries: number; cwd: string; home: string; hint: TerminalOptions["hint"] }): TerminalOutput {
+export function terminalOutput(
+  oneShot: boolean,
+  env: Env,
+  opts: { maxRetries: number; cwd: string; home: string; hint: TerminalOptions["hint"] },
+): TerminalOutput {
   const noColor = Boolean(env.NO_COLOR);
-  const options: TerminalOptions = { maxRetries: opts.maxRetries, stringWidth: Bun.stringWidth, readBefore: (path) => readBefore(opts.cwd, opts.home, path), hint: opts.hint };
+  const options: TerminalOptions = {
+    maxRetries: opts.maxRetries,
+    stringWidth: Bun.stringWidth,
+    readBefore: (path) => readBefore(opts.cwd, opts.home, path),
+    hint: opts.hint,
+  };
   // the width is read only once text streams: touching process.stdout costs start-up time
   const columns = (fd: 1 | 2) => () => (fd === 1 ? process.stdout : process.stderr).columns ?? 0;
   if (!oneShot) {

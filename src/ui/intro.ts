@@ -48,7 +48,9 @@ export function lastExchange(messages: readonly Message[], prompt: string, forma
     if (lines.length <= max) return lines;
     return fromEnd ? [dim("…", format.color), ...lines.slice(-max)] : [...lines.slice(0, max), "…"];
   };
-  const question = cap(visible(textOf(messages[asked]!).trim()).split("\n"), PAST_QUESTION_LINES, false).map((l, i) => dim((i === 0 ? prompt : "  ") + l, format.color));
+  const question = cap(visible(textOf(messages[asked]!).trim()).split("\n"), PAST_QUESTION_LINES, false).map((l, i) =>
+    dim((i === 0 ? prompt : "  ") + l, format.color),
+  );
   if (!answer) return question.join("\n") + "\n";
   // rendered whole, then cut: a fence or a list cut off at its start would render wrong; every rendered line closes its styles
   const stream = createTextStream({ width: () => format.columns, stringWidth: format.stringWidth, markdown: format.color });
@@ -65,5 +67,12 @@ export function resumeChoices(infos: SessionInfo[]): string {
     return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
   };
   const width = String(infos.length).length;
-  return infos.map((s, i) => `${String(i + 1).padStart(width)}  ${when(s.modified)}  ${formatSize(s.size).padStart(8)}  ${visible(oneLine(s.firstPrompt || "(no prompt)", 60))}`).join("\n") + "\n";
+  return (
+    infos
+      .map(
+        (s, i) =>
+          `${String(i + 1).padStart(width)}  ${when(s.modified)}  ${formatSize(s.size).padStart(8)}  ${visible(oneLine(s.firstPrompt || "(no prompt)", 60))}`,
+      )
+      .join("\n") + "\n"
+  );
 }

@@ -1,16 +1,18 @@
-// The interactive prompt (SPEC §17, issue 14): hey's own line editor in raw mode, so keys behave
-// like the peers': Ctrl-C or Esc cancels a turn; at an empty prompt the first Ctrl-C warns and a
-// second within 2 s exits; keys typed during a turn are kept (not echoed, never sent by
-// themselves) and shown at the next prompt; a bracketed paste is one message; a resize redraws.
-// History persists; Tab completes. The terminal is restored on every way out (Ctrl-D, Ctrl-C,
-// /quit, SIGTERM, SIGHUP, process exit). What a line means is the caller's business (`onLine`).
+// The interactive prompt's driver (SPEC §17, issue 14): hey's own line editor in raw mode. What
+// each key does in each mode is repl-state.ts's pure step; this file reads the terminal, draws the
+// line, runs lines (`onLine`: what a line means is the caller's business) and carries out the
+// steps' effects. History persists; Tab completes; a bracketed paste is one message; a resize
+// redraws. The terminal is restored on every way out (Ctrl-D, Ctrl-C, /quit, SIGTERM, SIGHUP,
+// process exit).
 import { writeSync } from "node:fs";
-import { EXIT, SIGNAL_REASON } from "../cli.ts";
 import { appendOwnFile, readOwnFile } from "../fs/own-files.ts";
 import { decodeHistoryLine, encodeHistoryEntry } from "./history-line.ts";
-import { parseKeys, type Key, type KeyName } from "./keys.ts";
-import { complete, editKey, emptyEditor, insert, layout, type EditorState } from "./line-editor.ts";
+import { parseKeys, type Key } from "./keys.ts";
+import { layout } from "./line-editor.ts";
+import { HISTORY_SIZE, initialRepl, promptOf, runInitial, step, type Effect, type ReplEvent } from "./repl-state.ts";
+import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON, type EndSignal } from "./signals.ts";
 import { visible } from "./visible.ts";
+import { errorText } from "../kernel/errors.ts";
 
 export interface ReplIo {
   /** asks one question at a prompt of its own; undefined when the user cancels (Ctrl-C, Esc, Ctrl-D) */
@@ -36,20 +38,10 @@ export interface ReplOptions {
   aside?(print: (line: string) => void): void;
 }
 
-/** Keep this many history entries on disk and in memory. */
-const HISTORY_SIZE = 1000;
 /** The end of the history file read at start: far more than HISTORY_SIZE typical entries. */
 const HISTORY_READ_BYTES = 1024 * 1024;
-/** A second Ctrl-C at an empty prompt within this window exits. */
-const EXIT_CTRL_C_MS = 2000;
 /** An ESC with nothing after it for this long is the Escape key, not the start of a sequence. */
 const ESC_TIMEOUT_MS = 50;
-/** Ctrl-C presses after a cancel the turn has not honoured yet before hey stops waiting and exits. */
-const FORCE_QUIT_PRESSES = 3;
-/** After SIGTERM or SIGHUP, how long the cancelled turn gets to end (tools killed, session flushed). */
-const SIGNAL_GRACE_MS = 5000;
-/** Exit codes after a signal: 128 + its number. */
-const SIGNAL_EXIT = { SIGTERM: EXIT.terminated, SIGHUP: EXIT.hangup } as const;
 /** The terminal went away without a SIGHUP first: its input ended (read 0) or failed (EIO). */
 const CLOSED = "the terminal closed";
 
@@ -63,10 +55,10 @@ const RESET = "\x1b[0m";
 /**
  * Runs until /quit, Ctrl-D at an empty prompt, a second Ctrl-C at an empty prompt, SIGTERM,
  * SIGHUP or the terminal closing (a hang-up too). Resolves to 143 / 129 after a signal or a
- * hang-up, 130 when the last turn was interrupted, else 0.
+ * hang-up, 130 when the last turn was interrupted, else 0. What each key does is repl-state.ts's;
+ * this driver reads the terminal, draws the line and carries out what a step says.
  */
 export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
-  const history = loadHistory(opts.historyFile);
   const stdin = process.stdin;
   const stdout = process.stdout;
   const out = (t: string) => {
@@ -79,28 +71,25 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   const width = (ch: string) => Bun.stringWidth(shown(ch));
   const style = (t: string, s: string) => (opts.color ? s + t + RESET : t);
 
-  let state: EditorState = emptyEditor(history);
-  let mode: "prompt" | "busy" | "ask" | "done" = "prompt";
+  let state = initialRepl(loadHistory(opts.historyFile));
   let drawnRow = 0; // the cursor's row within the drawn prompt
   let pending = ""; // an unfinished escape sequence or paste
   let escTimer: ReturnType<typeof setTimeout> | undefined;
-  let lastCtrlC = 0;
   let turn: AbortController | undefined;
-  let cancelPresses = 0;
-  let lastInterrupted = false;
-  let signalled: number | undefined;
-  let asking: { question: string; saved: EditorState; resolve(answer: string | undefined): void } | undefined;
+  let answerAsk: (answer: string | undefined) => void = () => {};
   let resolveRepl: (code: number) => void = () => {};
 
-  const promptText = () => (mode === "ask" && asking ? asking.question : opts.prompt);
-  const place = (cols = columns()) => layout(Bun.stringWidth(promptText()), CONTINUATION.length, state.text, state.cursor, cols, width);
-
+  const place = (cols = columns()) =>
+    layout(Bun.stringWidth(promptOf(state, opts.prompt)), CONTINUATION.length, state.editor.text, state.editor.cursor, cols, width);
   function draw(): void {
     const cols = columns();
     const at = place(cols);
     let s = drawnRow > 0 ? `\x1b[${drawnRow}A` : "";
-    s += "\r\x1b[J" + style(promptText(), PROMPT_STYLE);
-    s += state.text.split("\n").map((line) => [...line].map(shown).join("")).join("\r\n" + style(CONTINUATION, DIM));
+    s += "\r\x1b[J" + style(promptOf(state, opts.prompt), PROMPT_STYLE);
+    s += state.editor.text
+      .split("\n")
+      .map((line) => [...line].map(shown).join(""))
+      .join("\r\n" + style(CONTINUATION, DIM));
     let endRow = at.endRow;
     if (at.endCol >= cols) {
       s += "\r\n"; // the last row is exactly full: move to the next one, where the layout puts the cursor
@@ -111,9 +100,6 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     drawnRow = at.cursorRow;
     out(s);
   }
-  const redraw = () => {
-    if (mode === "prompt" || mode === "ask") draw();
-  };
   /** leaves the drawn prompt: the cursor goes to a fresh line below it */
   function moveBelow(): void {
     const at = place();
@@ -121,204 +107,96 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     out((down > 0 ? `\x1b[${down}B` : "") + "\r\n");
     drawnRow = 0;
   }
-  const exitCode = () => signalled ?? (lastInterrupted ? 130 : 0);
 
-  let later: string[] = []; // aside lines that arrived during a turn
-  function aside(line: string): void {
-    if (mode === "busy") return void later.push(line);
-    if (mode === "done") return out(visible(line) + "\n");
-    out((drawnRow > 0 ? `\x1b[${drawnRow}A` : "") + "\r\x1b[J" + visible(line) + "\r\n");
-    drawnRow = 0;
-    draw();
+  /** One event through the step, its effects carried out in order. */
+  function dispatch(event: ReplEvent): void {
+    const next = step(state, event);
+    state = next.state;
+    for (const effect of next.effects) apply(effect);
   }
-  const flushAside = () => {
-    for (const line of later) out(visible(line) + "\r\n");
-    later = [];
-  };
-
-  function leave(): void {
-    if (mode === "done") return;
-    mode = "done";
-    restore();
-    resolveRepl(exitCode());
-  }
-
-  function onCtrlC(): void {
-    if (mode === "ask") return answer(undefined);
-    if (mode === "busy") {
-      if (turn && !turn.signal.aborted) return turn.abort();
-      if (++cancelPresses >= FORCE_QUIT_PRESSES) {
-        restore();
-        process.exit(130); // the turn ignores its cancel: do not hold the user hostage
-      }
-      return;
-    }
-    if (state.text !== "") {
-      state = emptyEditor(history);
-      lastCtrlC = 0;
-      return draw();
-    }
-    const now = Date.now();
-    moveBelow();
-    if (now - lastCtrlC < EXIT_CTRL_C_MS) return leave();
-    lastCtrlC = now;
-    out(style("press Ctrl-C again or Ctrl-D to exit", DIM) + "\r\n");
-    draw();
-  }
-
-  function answer(text: string | undefined): void {
-    if (!asking) return;
-    const { saved, resolve } = asking;
-    if (text === undefined) moveBelow();
-    asking = undefined;
-    mode = "busy";
-    state = saved;
-    resolve(text);
-  }
-
-  function submit(): void {
-    const text = state.text;
-    moveBelow();
-    if (mode === "ask") return answer(text.trim());
-    if (text.trim() === "") {
-      state = emptyEditor(history);
-      return draw();
-    }
-    addHistory(text);
-    void runLine(text);
-  }
-
-  function onTab(): void {
-    const candidates = opts.complete(state.text.slice(0, state.cursor));
-    const { state: next, unique } = complete(state, candidates);
-    if (next.text === state.text && !unique && candidates.length > 1) {
-      moveBelow();
-      out(candidates.join("  ") + "\r\n");
-    }
-    state = next;
-    draw();
-  }
-
-  function onKey(key: Key, more: boolean): void {
-    if (mode === "done") return;
-    if (key.type !== "key") {
-      state = insert(state, key.text);
-      return redraw();
-    }
-    const name: KeyName = key.name;
-    switch (name) {
-      case "enter":
-        // during a turn, and for lines that arrive together (a paste the terminal did not bracket), Enter is a newline
-        if (mode === "busy" || more) break;
-        if (state.text.endsWith("\\") && state.cursor === state.text.length) {
-          state = insert({ ...state, text: state.text.slice(0, -1), cursor: state.cursor - 1 }, "\n");
-          return draw();
-        }
-        return submit();
-      case "interrupt":
-        return onCtrlC();
-      case "escape":
-        if (mode === "busy" && turn && !turn.signal.aborted) turn.abort();
-        if (mode === "ask") answer(undefined);
-        return;
-      case "eof":
-        if (mode === "busy" || state.text !== "") break;
-        if (mode === "ask") return answer(undefined);
-        moveBelow();
-        return leave();
-      case "tab":
-        if (mode === "prompt") onTab();
-        return;
-      case "clearScreen":
-        if (mode === "busy") return;
-        out("\x1b[H\x1b[2J");
+  function apply(e: Effect): void {
+    switch (e.type) {
+      case "draw":
+        if (e.fresh) drawnRow = 0;
+        return draw();
+      case "below":
+        return moveBelow();
+      case "print":
+        return out(style(visible(e.text), e.dim ? DIM : "") + (restored ? "\n" : "\r\n"));
+      case "aside":
+        out((drawnRow > 0 ? `\x1b[${drawnRow}A` : "") + "\r\x1b[J" + visible(e.text) + "\r\n");
         drawnRow = 0;
         return draw();
+      case "clearScreen":
+        out("\x1b[H\x1b[2J");
+        drawnRow = 0;
+        return;
+      case "remember":
+        return appendHistory(opts.historyFile, e.entry);
+      case "run":
+        return void runLine(e.line);
+      case "abort":
+        return turn?.abort(e.why);
+      case "answer":
+        return answerAsk(e.text);
+      case "complete":
+        return dispatch({ type: "completed", candidates: opts.complete(e.line) });
+      case "leave":
+        restore();
+        return resolveRepl(e.code);
+      case "exit":
+        restore();
+        return process.exit(e.code);
+      case "grace":
+        return exitAfterGrace(e.code, restore);
     }
-    state = name === "enter" ? insert(state, "\n") : name === "eof" ? editKey(state, "delete", history) : editKey(state, name, mode === "prompt" ? history : []);
-    redraw();
   }
+
+  async function runLine(line: string): Promise<void> {
+    turn = new AbortController();
+    let quit = false;
+    try {
+      quit = (await opts.onLine(line, turn.signal, io)) === "quit";
+    } catch (e) {
+      out(`hey: ${visible(errorText(e))}\n`);
+    }
+    turn = undefined;
+    dispatch({ type: "ended", line, quit });
+  }
+
+  const io: ReplIo = {
+    ask: (question) =>
+      new Promise((resolve) => {
+        answerAsk = resolve;
+        dispatch({ type: "ask", question });
+      }),
+  };
 
   function onData(chunk: string | Buffer): void {
     clearTimeout(escTimer);
     const { keys, rest } = parseKeys(pending + chunk.toString());
     pending = rest;
+    const feed = (ks: Key[]) => {
+      for (const [i, key] of ks.entries()) dispatch({ type: "key", key, more: i < ks.length - 1, now: Date.now() });
+    };
     if (rest !== "" && !rest.startsWith("\x1b[200~"))
       escTimer = setTimeout(() => {
         const flushed = parseKeys(pending, true);
         pending = flushed.rest;
-        flushed.keys.forEach((k, i) => onKey(k, i < flushed.keys.length - 1));
+        feed(flushed.keys);
       }, ESC_TIMEOUT_MS);
-    keys.forEach((k, i) => onKey(k, i < keys.length - 1));
-  }
-
-  const io: ReplIo = {
-    ask(question) {
-      if (mode !== "busy") return Promise.resolve(undefined);
-      return new Promise((resolve) => {
-        asking = { question, saved: state, resolve };
-        mode = "ask";
-        state = emptyEditor([]);
-        drawnRow = 0;
-        draw();
-      });
-    },
-  };
-
-  async function runLine(text: string): Promise<void> {
-    mode = "busy";
-    cancelPresses = 0;
-    lastCtrlC = 0;
-    state = emptyEditor(history); // keys typed during the turn collect here, unseen
-    turn = new AbortController();
-    let quit = false;
-    try {
-      quit = (await opts.onLine(text, turn.signal, io)) === "quit";
-    } catch (e) {
-      out(`hey: ${visible(e instanceof Error ? e.message : String(e))}\n`);
-    }
-    // a slash command after a cancelled turn does not make the exit a clean one
-    if (turn.signal.aborted && signalled === undefined) lastInterrupted = true;
-    else if (!text.startsWith("/")) lastInterrupted = false;
-    turn = undefined;
-    flushAside();
-    if (quit || signalled !== undefined) return leave();
-    mode = "prompt";
-    drawnRow = 0;
-    state = { ...state, cursor: state.text.length, historyIndex: history.length };
-    draw(); // with whatever was typed meanwhile
-  }
-
-  function addHistory(entry: string): void {
-    if (history[history.length - 1] !== entry) history.push(entry);
-    if (history.length > HISTORY_SIZE) history.splice(0, history.length - HISTORY_SIZE);
-    appendHistory(opts.historyFile, entry);
+    feed(keys);
   }
 
   // ---- the terminal, and giving it back ----
   const onResize = () => {
     drawnRow = place().cursorRow; // where the terminal's reflow put the cursor, near enough
-    redraw();
+    if (state.mode === "prompt" || state.mode === "ask") draw();
   };
-  /** SIGTERM, SIGHUP or the terminal gone: a running turn is cancelled saying why (its tools killed, session flushed), then leave() */
-  const stop = (code: number, why: string) => {
-    if (signalled !== undefined || mode === "done") return; // the first one says what happened
-    signalled = code;
-    if (mode === "prompt") moveBelow(); // the shell's prompt goes on a line of its own
-    if (mode !== "busy" && mode !== "ask") return leave();
-    turn?.abort(why);
-    if (mode === "ask") answer(undefined);
-    setTimeout(() => {
-      restore();
-      process.exit(signalled);
-    }, SIGNAL_GRACE_MS).unref();
-  };
-  const onTerm = () => stop(SIGNAL_EXIT.SIGTERM, SIGNAL_REASON.SIGTERM);
-  const onHup = () => stop(SIGNAL_EXIT.SIGHUP, SIGNAL_REASON.SIGHUP);
-  const onInt = () => onCtrlC(); // `kill -INT`: raw mode keeps Ctrl-C from being a signal
   // closing a terminal window ends its input (often just before the SIGHUP): a hang-up, not a /quit
-  const onEnd = () => stop(SIGNAL_EXIT.SIGHUP, CLOSED);
+  const onEnd = () => dispatch({ type: "signal", code: SIGNAL_EXIT.SIGHUP, why: CLOSED });
   const ignore = () => {};
+  let offSignals = (_keep?: readonly EndSignal[]) => {};
   let restored = false;
   function restore(): void {
     if (restored) return;
@@ -335,18 +213,17 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     stdin.off("error", onEnd);
     stdin.pause();
     stdout.off("resize", onResize);
-    process.off("SIGTERM", onTerm);
     // after a hang-up the SIGHUP that follows must not kill hey (by default) before the session is closed and unlocked
-    if (signalled !== SIGNAL_EXIT.SIGHUP) process.off("SIGHUP", onHup);
-    process.off("SIGINT", onInt);
+    offSignals(state.signalled === SIGNAL_EXIT.SIGHUP ? ["SIGHUP"] : []);
   }
 
   return new Promise((resolve) => {
     resolveRepl = resolve;
     process.on("exit", restore);
-    process.on("SIGTERM", onTerm);
-    process.on("SIGHUP", onHup);
-    process.on("SIGINT", onInt);
+    offSignals = onSignals({
+      interrupt: () => dispatch({ type: "key", key: { type: "key", name: "interrupt" }, more: false, now: Date.now() }), // `kill -INT`: raw mode keeps Ctrl-C from being a signal
+      end: (name) => dispatch({ type: "signal", code: SIGNAL_EXIT[name], why: SIGNAL_REASON[name] }),
+    });
     stdout.on("error", ignore);
     stdout.on("resize", onResize);
     if (stdin.isTTY) stdin.setRawMode(true);
@@ -356,11 +233,12 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     stdin.on("error", onEnd); // EIO: the terminal is gone
     stdin.resume();
     out(PASTE_ON);
-    opts.aside?.(aside);
+    opts.aside?.((line) => dispatch({ type: "aside", line }));
     if (initial && initial.trim() !== "") {
       out(style(opts.prompt, PROMPT_STYLE) + visible(initial) + "\r\n");
-      addHistory(initial);
-      void runLine(initial);
+      const first = runInitial(state, initial);
+      state = first.state;
+      for (const effect of first.effects) apply(effect);
     } else draw();
   });
 }
@@ -387,7 +265,7 @@ function appendHistory(file: string, entry: string): void {
   try {
     appendOwnFile(file, encodeHistoryEntry(entry) + "\n");
   } catch (e) {
-    if (!historyWarned) process.stderr.write(`hey: cannot save history to ${file}: ${(e as Error).message}\n`);
+    if (!historyWarned) process.stderr.write(`hey: cannot save history to ${file}: ${errorText(e)}\n`);
     historyWarned = true;
   }
 }

@@ -1,6 +1,7 @@
 // `/resume` in the REPL (issue 14): pick one of this directory's sessions from a numbered list
 // (or name it: `/resume 2`, `/resume ID-PREFIX`) and load it. The caller swaps the conversation.
-import { findSession, listSessions, resumeSession, type LoadedSession } from "../sessions/reader.ts";
+import { findSession, listSessions } from "../sessions/listing.ts";
+import { resumeSession, type LoadedSession } from "../sessions/reader.ts";
 import { RESUME_CHOICES, resumeChoices } from "./intro.ts";
 
 export interface ResumeContext {
@@ -34,6 +35,9 @@ export async function resumeCommand(arg: string, ctx: ResumeContext): Promise<Lo
   }
   const pick: { path: string } | undefined = /^\d+$/.test(choice) ? here[Number(choice) - 1] : findSession(ctx.dir, choice, "/sessions");
   // shown as the REPL shows every failed line: `hey: …`
-  if (!pick) throw new Error(here.length === 0 ? `no session ${choice}: there are no other sessions in this directory` : `no session ${choice} in the list (1-${here.length})`);
+  if (!pick)
+    throw new Error(
+      here.length === 0 ? `no session ${choice}: there are no other sessions in this directory` : `no session ${choice} in the list (1-${here.length})`,
+    );
   return resumeSession(pick.path, ctx.cwd); // throws when another hey is writing it
 }

@@ -5,7 +5,22 @@
 // load on the way to a one-shot run's first request (ui/commands.ts is not).
 
 /** The slash commands (Tab completes these; `/skill:` is followed by a skill name). */
-export const COMMANDS = ["/help", "/model", "/effort", "/thinking", "/usage", "/compact", "/reload", "/mcp", "/mcp:", "/skill:", "/sessions", "/resume", "/quit", "/exit"];
+export const COMMANDS = [
+  "/help",
+  "/model",
+  "/effort",
+  "/thinking",
+  "/usage",
+  "/compact",
+  "/reload",
+  "/mcp",
+  "/mcp:",
+  "/skill:",
+  "/sessions",
+  "/resume",
+  "/quit",
+  "/exit",
+];
 
 export type LineKind = "command" | "skill" | "mcp-prompt" | "unknown" | "prompt";
 

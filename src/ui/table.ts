@@ -57,7 +57,10 @@ export function renderTable(lines: string[], width: number, stringWidth: (s: str
     const wrapped = row.map((cell, i) => wrap(cell, widths[i]!, stringWidth));
     const height = Math.max(...wrapped.map((w) => w.length));
     for (let k = 0; k < height; k++) {
-      const line = wrapped.map((w, i) => pad(w[k] ?? "", widths[i]!, stringWidth)).join(SEPARATOR).trimEnd();
+      const line = wrapped
+        .map((w, i) => pad(w[k] ?? "", widths[i]!, stringWidth))
+        .join(SEPARATOR)
+        .trimEnd();
       out.push(r === 0 && styled ? BOLD + line + RESET : line);
     }
     if (r === 0) {

@@ -9,6 +9,7 @@ import { createTextStream, type TextStream } from "./markdown.ts";
 import { wrapColumns } from "./wrap.ts";
 import { commandRest, resultStatus, toolLine } from "./tool-lines.ts";
 import { visible } from "./visible.ts";
+import { TOOL } from "../kernel/tool-names.ts";
 
 export interface Stream {
   write(text: string): void;
@@ -68,7 +69,10 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     s.tty ? createTextStream({ width: () => s.columns?.() ?? 0, stringWidth: width, markdown: markdown && s.color }) : rawStream();
   const text = textStream(answer, true);
   const thought = textStream(info, false);
-  const atLineStart = new Map<Stream, boolean>([[answer, true], [info, true]]);
+  const atLineStart = new Map<Stream, boolean>([
+    [answer, true],
+    [info, true],
+  ]);
   const write = (s: Stream, t: string, color?: string) => {
     if (t === "") return;
     // the reset goes before a final newline, so a style never leaks into the next line's start
@@ -216,7 +220,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
         case "tool_start": {
           // the file as this call finds it: an earlier call of the batch may have written it
           const call = calls.get(event.id);
-          if (call?.name === "write_file") call.before = before(call.args);
+          if (call?.name === TOOL.writeFile) call.before = before(call.args);
           break;
         }
         case "tool_result":

@@ -4,6 +4,7 @@
 // tool with its server, `read_file (fs) notes/todo.md`, so it never passes for a built-in), one short status per result (`✓ 3 matches`, `✗ exit 1: …`), and the
 // unified diff of an edit or a write, capped. Pure: the colours and the I/O are terminal.ts's.
 import { structuredPatch } from "diff";
+import { TOOL } from "../kernel/tool-names.ts";
 
 /** A call line or a status is cut to this many characters (the terminal wraps what is left). */
 const LINE_MAX = 160;
@@ -37,21 +38,20 @@ export function toolLine(name: string, argsJson: string, server?: string): strin
   const num = (k: string) => (typeof args[k] === "number" ? (args[k] as number) : undefined);
   const path = str("path");
   switch (name) {
-    case "bash":
+    case TOOL.bash:
       if (str("command") !== undefined) return cut(`$ ${firstLine(str("command")!)}`);
       break;
-    case "read_file":
+    case TOOL.readFile:
       if (path !== undefined) return cut(`read ${path}${lineRange(num("offset"), num("limit"))}`);
       break;
-    case "edit":
+    case TOOL.edit:
       if (path !== undefined) return cut(`edit ${path}${args.replace_all === true ? " (every match)" : ""}`);
       break;
-    case "write_file":
+    case TOOL.writeFile:
       if (path !== undefined) return cut(`write ${path} (${plural(countLines(str("content") ?? ""), "line")})`);
       break;
-    case "grep":
-      if (str("pattern") !== undefined)
-        return cut(`grep ${JSON.stringify(str("pattern"))}${path ? ` ${path}` : ""}${str("glob") ? ` (${str("glob")})` : ""}`);
+    case TOOL.grep:
+      if (str("pattern") !== undefined) return cut(`grep ${JSON.stringify(str("pattern"))}${path ? ` ${path}` : ""}${str("glob") ? ` (${str("glob")})` : ""}`);
       break;
   }
   const shown = Object.entries(args).map(([k, v]) => `${k}=${shortValue(v)}`);
@@ -84,7 +84,10 @@ export const COMMAND_LINES = 10;
 export function commandRest(name: string, argsJson: string): string[] {
   const command = name === "bash" ? parseArgs(argsJson)?.command : undefined;
   if (typeof command !== "string") return [];
-  const lines = command.trim().split("\n").map((l) => l.trimEnd());
+  const lines = command
+    .trim()
+    .split("\n")
+    .map((l) => l.trimEnd());
   if (lines.length <= 1) return [];
   const rest = lines.slice(1, COMMAND_LINES).map(cut);
   return lines.length > COMMAND_LINES ? [...rest, `… ${plural(lines.length - COMMAND_LINES, "more line")}`] : rest;
@@ -97,26 +100,26 @@ export function commandRest(name: string, argsJson: string): string[] {
 export function resultStatus(name: string, ok: boolean, output: string, argsJson = "{}", before?: string): ResultStatus {
   const bad = (text: string): ResultStatus => ({ ok: false, text: cut(text), diff: [], preview: [] });
   const good = (text: string, diff: string[] = []): ResultStatus => ({ ok: true, text: cut(text), diff, preview: [] });
-  if (name === "bash") return bashStatus(ok, output);
+  if (name === TOOL.bash) return bashStatus(ok, output);
   if (!ok) return bad(firstLine(output) || "failed");
   switch (name) {
-    case "read_file": {
+    case TOOL.readFile: {
       const numbered = output.split("\n").filter((l) => /^\s*\d+\t/.test(l)).length;
       const more = /^… (\d+) more lines/m.exec(output);
       return numbered > 0 ? good(`${plural(numbered, "line")}${more ? ` (${more[1]} more)` : ""}`) : good(firstLine(output));
     }
-    case "grep": {
+    case TOOL.grep: {
       if (output.startsWith("no matches")) return good("no matches");
       const all = /\((\d+) in all\)/.exec(output);
       const matches = all ? Number(all[1]) : output.split("\n").filter((l) => /^.+?:\d+: /.test(l)).length;
       const files = new Set(output.split("\n").flatMap((l) => /^(.+?):\d+: /.exec(l)?.[1] ?? []));
       return good(`${plural(matches, "match", "matches")}${files.size > 1 ? ` in ${files.size} files` : ""}`);
     }
-    case "edit": {
+    case TOOL.edit: {
       const [head = "", ...rest] = output.split("\n");
       return good(head.replace(/^edited .*?: /, ""), capDiff(rest));
     }
-    case "write_file": {
+    case TOOL.writeFile: {
       const args = parseArgs(argsJson);
       const content = typeof args?.content === "string" ? args.content : undefined;
       const what = /^(created|overwrote)\b/.exec(output)?.[1] ?? firstLine(output);
@@ -170,7 +173,8 @@ const FILTERED = /^\[output filtered: \d+ of (\d+) lines dropped/;
 const CUT = /^… (\d+) lines? \(.*\) omitted …$/;
 const EXIT_LINE = /^\[exit code (-?\d+)\]$/;
 /** the bash tool's own lines: labels, the exit code, notes about filtering, saving and stopping */
-const MARKER = /^\[(exit code -?\d+|stderr|stdout|full output: .*|could not save .*|output filtered.*|external filter .*|.*; the process group was killed|.* before the command started|the shell was killed .*)\]$/;
+const MARKER =
+  /^\[(exit code -?\d+|stderr|stdout|full output: .*|could not save .*|output filtered.*|external filter .*|.*; the process group was killed|.* before the command started|the shell was killed .*)\]$/;
 /** why bash stopped the command: `[timed out after 2 s; …]`, `[interrupted by user; …]`, `[terminated (SIGTERM); …]` */
 const STOPPED = /^\[([^;\]]*); the process group was killed\]$/;
 const OMITTED = /^… .* omitted …$/;

@@ -28,7 +28,10 @@ function wrapLine(line: string, columns: number, width: (s: string) => number): 
   let current = line.slice(0, cut);
   let used = indent.length;
   let first = true; // no word on `current` yet
-  for (const word of line.slice(cut).split(" ").filter((w) => w !== "")) {
+  for (const word of line
+    .slice(cut)
+    .split(" ")
+    .filter((w) => w !== "")) {
     const w = width(word);
     if (!first && used + 1 + w > columns) {
       out.push(current);

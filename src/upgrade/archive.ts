@@ -10,6 +10,7 @@
 //   zip: PKWARE APPNOTE 6.3 without zip64 (entries < 4 GiB), deflate, "made by Unix" so the mode
 //        in the external attributes is honoured by unzip and ignored by Windows.
 import { crc32, deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from "node:zlib";
+import { errorText } from "../kernel/errors.ts";
 
 export interface ArchiveEntry {
   name: string;
@@ -68,7 +69,7 @@ export function readTarGz(bytes: Uint8Array): ArchiveEntry[] {
   try {
     tar = bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes;
   } catch (e) {
-    throw new ArchiveError(`not a valid gzip file: ${(e as Error).message}`);
+    throw new ArchiveError(`not a valid gzip file: ${errorText(e)}`);
   }
   const entries: ArchiveEntry[] = [];
   const field = (h: Uint8Array, at: number, width: number) => new TextDecoder().decode(h.subarray(at, at + width)).replace(/\0.*$/s, "");
@@ -182,7 +183,7 @@ export function readZip(bytes: Uint8Array): ArchiveEntry[] {
       try {
         data = inflateRawSync(packed);
       } catch (e) {
-        throw new ArchiveError(`zip: ${name} does not inflate: ${(e as Error).message}`);
+        throw new ArchiveError(`zip: ${name} does not inflate: ${errorText(e)}`);
       }
     } else throw new ArchiveError(`zip: ${name} uses compression method ${method}, not stored or deflate`);
     if (crc32(data) !== crc) throw new ArchiveError(`zip: CRC mismatch in ${name}`);

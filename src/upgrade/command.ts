@@ -16,8 +16,10 @@ import { RELEASE_KEY } from "./release-key.ts";
 import { checkTransport, compareVersions, parseSums, ReleaseError, releaseUrl, SIGNATURE_FILE, SUMS_FILE } from "./release.ts";
 import { parsePublicKey, SignatureError, verifySignature } from "./signature.ts";
 import { assetName, binaryName, builtName, hostTarget, isWindows, TARGETS, type Target } from "./targets.ts";
+import { errnoCode, errorText } from "../kernel/errors.ts";
 
-const USAGE = "usage: hey upgrade [--check]   (--check exits 0 when up to date, 100 when an update is available;\n                               HEY_RELEASE_URL, HEY_VERSION, HEY_INSECURE: see README)\n";
+const USAGE =
+  "usage: hey upgrade [--check]   (--check exits 0 when up to date, 100 when an update is available;\n                               HEY_RELEASE_URL, HEY_VERSION, HEY_INSECURE: see README)\n";
 /** `--check`'s exit code when the release differs from this binary, as `dnf check-update` (0: none, 1: error). */
 export const UPDATE_AVAILABLE = 100;
 const DOWNLOAD_TIMEOUT_MS = 10 * 60_000; // a 50 MB archive over a slow link, not a hung server forever
@@ -80,7 +82,11 @@ async function upgrade(check: boolean, env: Record<string, string | undefined>):
   const built = builtName(target.id);
   const expectedBinary = sums.get(built) ?? fail(`${dir}/${SUMS_FILE} lists no ${built} (the checksum of the binary itself); nothing was changed`);
   if (expectedBinary === sha256(await Bun.file(self).bytes())) return { text: `${versionLine()} is up to date (${dir})\n`, code: 0 };
-  if (check) return { text: `an update is available: ${dir} has another build of hey for ${target.id} than this ${versionLine()}; run hey upgrade\n`, code: UPDATE_AVAILABLE };
+  if (check)
+    return {
+      text: `an update is available: ${dir} has another build of hey for ${target.id} than this ${versionLine()}; run hey upgrade\n`,
+      code: UPDATE_AVAILABLE,
+    };
 
   const asset = assetName(target.id);
   const expected = sums.get(asset) ?? fail(`${dir}/${SUMS_FILE} lists no ${asset}; nothing was changed`);
@@ -96,7 +102,8 @@ async function upgrade(check: boolean, env: Record<string, string | undefined>):
   try {
     const line = await versionOf(candidate);
     const version = parseVersionLine(line) ?? fail(`the downloaded hey printed ${JSON.stringify(line.slice(0, 200))} for --version; nothing was changed`);
-    if (compareVersions(version, BUILD.version) < 0 && !env.HEY_VERSION) fail(`${dir} has hey ${version}, older than this hey ${BUILD.version}; not replacing it (set HEY_VERSION=${version} to downgrade)`);
+    if (compareVersions(version, BUILD.version) < 0 && !env.HEY_VERSION)
+      fail(`${dir} has hey ${version}, older than this hey ${BUILD.version}; not replacing it (set HEY_VERSION=${version} to downgrade)`);
     await replace(candidate, self);
     return { text: `upgraded ${self}: ${versionLine()} → ${line}\n`, code: 0 };
   } finally {
@@ -149,7 +156,7 @@ async function download(url: string, opts: DownloadOptions): Promise<Uint8Array 
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
   } catch (e) {
-    return fail(`could not download ${url}: ${(e as Error).message}; nothing was changed`);
+    return fail(`could not download ${url}: ${errorText(e)}; nothing was changed`);
   }
   // a redirect may lead elsewhere: the same rule for where it ended
   if (res.redirected) warn(checkTransport(res.url, opts.insecure));
@@ -176,7 +183,7 @@ async function download(url: string, opts: DownloadOptions): Promise<Uint8Array 
     }
   } catch (e) {
     if (tty) err.write("\n");
-    return fail(`the download of ${url} broke off after ${mb(got)}: ${(e as Error).message}; nothing was changed`);
+    return fail(`the download of ${url} broke off after ${mb(got)}: ${errorText(e)}; nothing was changed`);
   }
   if (total && got !== total) fail(`the download of ${url} ended after ${mb(got)} of ${mb(total)}; nothing was changed`);
   if (tty) err.write(`\r\x1b[Kdownloaded ${file}  ${mb(got)}\n`);
@@ -192,7 +199,7 @@ async function stage(binary: Uint8Array, dir: string, target: Target): Promise<s
   try {
     return await writeExecutable(join(dir, name), binary);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    const code = errnoCode(e) ?? errorText(e);
     return fail(`cannot write to ${dir} (${code}): run hey upgrade as the user who installed hey, or reinstall with install.sh; nothing was changed`);
   }
 }
@@ -222,7 +229,7 @@ async function versionOf(candidate: string): Promise<string> {
     return stdout.trim().split("\n")[0] ?? "";
   } catch (e) {
     if (e instanceof UpgradeError) throw e;
-    return broken((e as Error).message);
+    return broken(errorText(e));
   }
 }
 
@@ -232,7 +239,7 @@ async function versionOf(candidate: string): Promise<string> {
  * aside to `hey.exe.old` (removed by the next upgrade) and comes back if the second rename fails.
  */
 async function replace(candidate: string, self: string): Promise<void> {
-  const denied = (e: unknown) => fail(`cannot replace ${self}: ${(e as Error).message}; nothing was changed`);
+  const denied = (e: unknown) => fail(`cannot replace ${self}: ${errorText(e)}; nothing was changed`);
   if (process.platform !== "win32") return rename(candidate, self).catch(denied);
   const aside = `${self}.old`;
   await unlink(aside).catch(() => {});

@@ -1,7 +1,7 @@
 // The public half of hey's release key (SPEC §20, issue 29): `hey upgrade` trusts a SHA256SUMS only
 // when SHA256SUMS.sig is this key's signature of it (signature.ts). The private half exists only in
 // the release workflow's secret HEY_RELEASE_SIGNING_KEY (scripts/sign.ts signs with it). The same
-// key is written into scripts/install.sh and the README; test/upgrade/release-key.test.ts holds the
+// key is written into scripts/install.sh and the README; test/upgrade/signature.test.ts holds the
 // three to one key, and `bun scripts/sign.ts --rotate NEW.pem` rewrites all three.
 //
 // Tests build a binary that trusts the test key instead (test/fixtures/release/, whose private half

@@ -1,5 +1,5 @@
 // Where releases live and how their checksums read (SPEC §20). Pure. scripts/install.sh applies
-// the same rules in sh; test/upgrade/install-sh.test.ts holds the two to the same behaviour.
+// the same rules in sh; test/scripts/install-sh.test.ts holds the two to the same behaviour.
 //
 // A release directory holds the archives and SHA256SUMS, nothing else. By default it is a GitHub
 // release of REPO: `releases/latest/download` (latest) or `releases/download/v<version>`.
@@ -52,7 +52,10 @@ export function checkTransport(url: string, insecure: boolean): string | undefin
   const u = URL.parse(url);
   if (!u || u.protocol === "https:" || (u.protocol === "http:" && isLoopback(u.hostname))) return undefined;
   if (u.protocol !== "http:") throw new ReleaseError(`${url} is not an http:// or https:// URL`);
-  if (!insecure) throw new ReleaseError(`${url} is plain http to another machine: anyone on the way can read and change what is downloaded; use https (HEY_INSECURE=1 allows it)`);
+  if (!insecure)
+    throw new ReleaseError(
+      `${url} is plain http to another machine: anyone on the way can read and change what is downloaded; use https (HEY_INSECURE=1 allows it)`,
+    );
   return `HEY_INSECURE=1: downloading over plain http from ${u.host}`;
 }
 
@@ -70,7 +73,10 @@ export function parseSums(text: string): Map<string, string> {
 
 /** SHA256SUMS text, sorted by file name, as `sha256sum -c` reads it. */
 export function formatSums(sums: Map<string, string>): string {
-  return [...sums].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([file, hash]) => `${hash}  ${file}\n`).join("");
+  return [...sums]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([file, hash]) => `${hash}  ${file}\n`)
+    .join("");
 }
 
 /** Semver order of two versions (pre-releases before their release); 0 when equal. */

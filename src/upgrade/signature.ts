@@ -104,7 +104,8 @@ export async function verifySignature(message: Uint8Array, signatureText: string
   const digest = HASHES[sig.hash] ?? bad(`it uses the hash ${JSON.stringify(sig.hash)}, not sha512 or sha256`);
   const data = await signedData(message, sig.hash, digest);
   const publicKey = await crypto.subtle.importKey("raw", toBuffer(key), { name: "Ed25519" }, false, ["verify"]);
-  if (!(await crypto.subtle.verify("Ed25519", publicKey, toBuffer(sig.signature), toBuffer(data)))) bad("it does not match the file: the file or the signature was changed");
+  if (!(await crypto.subtle.verify("Ed25519", publicKey, toBuffer(sig.signature), toBuffer(data))))
+    bad("it does not match the file: the file or the signature was changed");
 }
 
 /** An armoured SSH signature of `message` for hey releases, made with `privateKey` (Ed25519). */

@@ -5,14 +5,23 @@ import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "n
 import { join } from "node:path";
 import { readApprovals, updateApprovals } from "../../src/config/approval-store.ts";
 import { ApprovalsError, emptyApprovals, formatApprovals, parseApprovals, withConfigs, withTrusted } from "../../src/config/approvals.ts";
-import { controlFiles, heyFiles } from "../../src/config/control-files.ts";
+import { controlFiles } from "../../src/config/control-files.ts";
+import { places, type Places } from "../../src/fs/places.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import { decideWidenings, readApprovalState, recordApprovals } from "../../src/trust/approve.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 describe("the record's format", () => {
   test("round trip, stable order, each project once", () => {
-    const a = withTrusted(withTrusted(withConfigs(emptyApprovals(), { "/b.toml": { mcp: { fs: "f1" }, deny: ["x"] }, "/a.toml": { mcp: {}, allow: ["read_file"], shell: "bash" } }), "/p", true), "/p", true);
+    const a = withTrusted(
+      withTrusted(
+        withConfigs(emptyApprovals(), { "/b.toml": { mcp: { fs: "f1" }, deny: ["x"] }, "/a.toml": { mcp: {}, allow: ["read_file"], shell: "bash" } }),
+        "/p",
+        true,
+      ),
+      "/p",
+      true,
+    );
     const text = formatApprovals(a);
     expect(parseApprovals(text)).toEqual(a);
     expect(text.indexOf("/a.toml")).toBeLessThan(text.indexOf("/b.toml"));
@@ -31,8 +40,19 @@ describe("the record's format", () => {
 
   test("controlFiles: user config, trust.json, the record, the project's config and --config", () => {
     const env = { XDG_CONFIG_HOME: "/x/config", XDG_STATE_HOME: "/x/state" };
-    expect(controlFiles({ env, home: "/h", cwd: "/p", configFile: "ci.toml" })).toEqual(["/x/config/hey/config.toml", "/x/config/hey/trust.json", "/x/state/hey/approvals.json", "/p/.hey/config.toml", "/p/ci.toml"]);
-    expect(controlFiles({ env: {}, home: "/h", cwd: "/p" })).toEqual(["/h/.config/hey/config.toml", "/h/.config/hey/trust.json", "/h/.local/state/hey/approvals.json", "/p/.hey/config.toml"]);
+    expect(controlFiles(places(env, "/h", "/p", "linux"), "ci.toml")).toEqual([
+      "/x/config/hey/config.toml",
+      "/x/config/hey/trust.json",
+      "/x/state/hey/approvals.json",
+      "/p/.hey/config.toml",
+      "/p/ci.toml",
+    ]);
+    expect(controlFiles(places({}, "/h", "/p", "linux"), undefined)).toEqual([
+      "/h/.config/hey/config.toml",
+      "/h/.config/hey/trust.json",
+      "/h/.local/state/hey/approvals.json",
+      "/p/.hey/config.toml",
+    ]);
   });
 });
 
@@ -40,7 +60,7 @@ describe("a run", () => {
   let tmp: ReturnType<typeof tempDir>;
   let home: string;
   let project: string;
-  let files: ReturnType<typeof heyFiles>;
+  let files: Places;
   const warnings: string[] = [];
   const asked: string[] = [];
   beforeEach(() => {
@@ -48,7 +68,7 @@ describe("a run", () => {
     home = join(tmp.path, "home");
     project = join(tmp.path, "project");
     mkdirSync(project, { recursive: true });
-    files = heyFiles({}, home, project);
+    files = places({}, home, project, "linux");
     warnings.length = 0;
     asked.length = 0;
   });
@@ -60,21 +80,23 @@ describe("a run", () => {
   };
   /** One start-up as run.ts does it; `answer` given: the REPL, asked; undefined: a one-shot run. */
   async function start(answer?: string) {
-    const state = readApprovalState(files.approvals, (w) => warnings.push(w));
-    const loaded = loadConfig({ env: { HOME: home }, cwd: project, trustProject: false, flags: {}, approvals: state.record });
+    const state = readApprovalState(files.approvalsFile, (w) => warnings.push(w));
+    const loaded = loadConfig({ env: { HOME: home }, here: files, trustProject: false, flags: {}, approvals: state.record });
     const ask = answer === undefined ? undefined : async (q: string) => (asked.push(q), answer);
     const config = await decideWidenings(loaded, ask, (w) => warnings.push(w));
-    await recordApprovals(config, state, files.trust, (w) => warnings.push(w));
+    await recordApprovals(config, state, files.trustFile, (w) => warnings.push(w));
     return config.settings;
   }
 
   test("the first run takes the file as it is and says so once; the record is private", async () => {
     writeUser('[permission]\nallow = ["bash: ls", "read_file"]\n');
     expect((await start()).permission.allow).toEqual(["bash: ls", "read_file"]);
-    expect(warnings).toEqual([`recorded ${files.userConfig} as approved (no earlier record in ${files.approvals}); from now on hey asks before using a change there that gives the agent more`]);
-    expect(readApprovals(files.approvals)?.configs[files.userConfig]).toEqual({ mcp: {}, allow: ["bash: ls", "read_file"] });
-    expect(statSync(files.approvals).mode & 0o777).toBe(0o600);
-    expect(statSync(join(files.approvals, "..")).mode & 0o777).toBe(0o700);
+    expect(warnings).toEqual([
+      `recorded ${files.userConfig} as approved (no earlier record in ${files.approvalsFile}); from now on hey asks before using a change there that gives the agent more`,
+    ]);
+    expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]).toEqual({ mcp: {}, allow: ["bash: ls", "read_file"] });
+    expect(statSync(files.approvalsFile).mode & 0o777).toBe(0o600);
+    expect(statSync(join(files.approvalsFile, "..")).mode & 0o777).toBe(0o700);
     await start();
     expect(warnings).toHaveLength(1);
   });
@@ -92,7 +114,9 @@ describe("a run", () => {
     }
     // the REPL shows the change; Enter is a no
     expect((await start("")).permission.allow).toEqual(["bash: ls"]);
-    expect(asked[0]).toBe(`${files.userConfig} would give the agent more than you approved:\n  + [permission] allow "bash"\n  + [mcp.x] sh -c "touch pwned"\nThe agent can write this file, so hey asks. Use these changes? (y/N) `);
+    expect(asked[0]).toBe(
+      `${files.userConfig} would give the agent more than you approved:\n  + [permission] allow "bash"\n  + [mcp.x] sh -c "touch pwned"\nThe agent can write this file, so hey asks. Use these changes? (y/N) `,
+    );
     expect(warnings.at(-1)).toEndWith("(hey asks again at the next start or /reload)");
     // y: used, recorded, not asked again
     const yes = await start("y");
@@ -117,25 +141,25 @@ describe("a run", () => {
 
   test("a record that is a link or broken approves nothing (and says so); it is rewritten on the next record", async () => {
     writeUser('[tools]\nbash_filter = "./filter.sh"\n');
-    mkdirSync(join(files.approvals, ".."), { recursive: true });
-    writeFileSync(files.approvals, "{oops");
+    mkdirSync(join(files.approvalsFile, ".."), { recursive: true });
+    writeFileSync(files.approvalsFile, "{oops");
     expect((await start()).tools.bashFilter).toBe("builtin");
-    expect(warnings[0]).toStartWith(`${files.approvals}: not valid JSON`);
+    expect(warnings[0]).toStartWith(`${files.approvalsFile}: not valid JSON`);
     expect(warnings[1]).toContain('+ [tools] bash_filter = "./filter.sh"');
-    expect(parseApprovals(readFileSync(files.approvals, "utf8")).configs[files.userConfig]).toEqual({ mcp: {} });
+    expect(parseApprovals(readFileSync(files.approvalsFile, "utf8")).configs[files.userConfig]).toEqual({ mcp: {} });
 
     const target = join(tmp.path, "planted.json");
     writeFileSync(target, formatApprovals(withConfigs(emptyApprovals(), { [files.userConfig]: { mcp: {}, bash_filter: "./filter.sh" } })));
-    await Bun.$`rm ${files.approvals}`.quiet();
-    symlinkSync(target, files.approvals);
+    await Bun.$`rm ${files.approvalsFile}`.quiet();
+    symlinkSync(target, files.approvalsFile);
     warnings.length = 0;
     expect((await start()).tools.bashFilter).toBe("builtin");
     expect(warnings[0]).toContain("is a symbolic link");
   });
 
   test("updateApprovals keeps what another hey recorded meanwhile", async () => {
-    await updateApprovals(files.approvals, (a) => withTrusted(a, "/one", true));
-    await updateApprovals(files.approvals, (a) => withConfigs(a, { "/c.toml": { mcp: {} } }));
-    expect(readApprovals(files.approvals)).toEqual({ version: 1, configs: { "/c.toml": { mcp: {} } }, trusted: ["/one"] });
+    await updateApprovals(files.approvalsFile, (a) => withTrusted(a, "/one", true));
+    await updateApprovals(files.approvalsFile, (a) => withConfigs(a, { "/c.toml": { mcp: {} } }));
+    expect(readApprovals(files.approvalsFile)).toEqual({ version: 1, configs: { "/c.toml": { mcp: {} } }, trusted: ["/one"] });
   });
 });

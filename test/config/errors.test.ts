@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { loadConfig, loadLayer } from "../../src/config/load.ts";
 import { resolveConfig } from "../../src/config/resolve.ts";
 import { type ConfigFlags, ConfigError } from "../../src/config/settings.ts";
+import { configInputs } from "../helpers/places.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -35,11 +36,7 @@ describe("a malformed file names PATH:LINE:COL (1-based)", () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   const cases: [string, string, string][] = [
-    [
-      "a value missing",
-      "[agent]\nmax_turns = \n",
-      "2:13: Unexpected character, expecting string, number, datetime, boolean, inline array or inline table",
-    ],
+    ["a value missing", "[agent]\nmax_turns = \n", "2:13: Unexpected character, expecting string, number, datetime, boolean, inline array or inline table"],
     ["an unclosed string", '[provider.x]\nbase_url = "http://h/v1\nmodels = []\n', "2:24: Unterminated string"],
     ["an unclosed table header", "[agent\nmax_turns = 3\n", "1:8: Unexpected character, expected whitespace, . or ]"],
     ["a key defined twice", "[agent]\nmax_turns = 1\nmax_turns = 2\n", "3:14: Can't redefine existing key"],
@@ -59,7 +56,7 @@ describe("a malformed file names PATH:LINE:COL (1-based)", () => {
 
   test("a missing --config file", () => {
     const missing = join(dir, "nope.toml");
-    expect(() => loadConfig({ env: { HOME: dir }, cwd: dir, configFile: "nope.toml", trustProject: false, flags: {}, approvals: undefined })).toThrow(
+    expect(() => loadConfig({ ...configInputs({ HOME: dir }, dir), configFile: "nope.toml", trustProject: false, flags: {}, approvals: undefined })).toThrow(
       new ConfigError(`--config ${missing}: no such file`),
     );
     expect(loadLayer(missing, { required: false })).toBeUndefined();
@@ -89,7 +86,10 @@ describe("wrong types name the file, the key and what was expected", () => {
       '[provider.x]\nbase_url = "http://h/v1"\neffort = "hgih"',
       `${U}: [provider.x] effort must be one of off, minimal, low, medium, high, xhigh, max, got "hgih"`,
     ],
-    ['[provider.x]\nbase_url = "http://h/v1"\nprotocol = "claude"', `${U}: [provider.x] protocol must be one of openai, responses, anthropic, google, got "claude"`],
+    [
+      '[provider.x]\nbase_url = "http://h/v1"\nprotocol = "claude"',
+      `${U}: [provider.x] protocol must be one of openai, responses, anthropic, google, got "claude"`,
+    ],
     ['[provider.x]\nbase_url = "http://h/v1"\nmodels = "m"', `${U}: [provider.x] models must be an array of strings, got "m"`],
     ['[provider.x]\nbase_url = "http://h/v1"\nheaders = { X-Id = 1 }', `${U}: [provider.x] headers.X-Id must be a string, got 1`],
     ['[provider.x]\nbase_url = "http://h/v1"\nmax_tokens = "lots"', `${U}: [provider.x] max_tokens must be a positive integer, got "lots"`],
@@ -115,14 +115,17 @@ describe("numbers out of range name the file, its line and the key (issue 13 row
     const path = join(dir, "config.toml");
     writeFileSync(path, text);
     try {
-      loadConfig({ env: { HOME: dir }, cwd: dir, configFile: path, trustProject: false, flags: {}, approvals: undefined });
+      loadConfig({ ...configInputs({ HOME: dir }, dir), configFile: path, trustProject: false, flags: {}, approvals: undefined });
       return "no error";
     } catch (e) {
       return (e as Error).message.replaceAll(path, "PATH");
     }
   };
   test.each([
-    ["# timeouts\n[tools]\nshell = \"/bin/sh\"\nbash_timeout_ms = 3000000000\n", "PATH:4: [tools] bash_timeout_ms must be between 100 and 86400000, got 3000000000"],
+    [
+      '# timeouts\n[tools]\nshell = "/bin/sh"\nbash_timeout_ms = 3000000000\n',
+      "PATH:4: [tools] bash_timeout_ms must be between 100 and 86400000, got 3000000000",
+    ],
     ["tools.bash_timeout_ms = 50\n", "PATH:1: [tools] bash_timeout_ms must be between 100 and 86400000, got 50"],
     ["[agent]\nmax_turns = 1000000\n", "PATH:2: [agent] max_turns must be between 1 and 10000, got 1000000"],
     ["[agent]\nbudget_tokens = 10\n", "PATH:2: [agent] budget_tokens must be between 1000 and 10000000, got 10"],
@@ -152,7 +155,7 @@ describe("numbers out of range name the file, its line and the key (issue 13 row
     writeFileSync(config, "[agent]\nmax_turns = 0\n");
     let message = "no error";
     try {
-      loadConfig({ env: { HOME: dir, XDG_CONFIG_HOME: dir }, cwd: dir, configFile: config, trustProject: false, flags: {}, approvals: undefined });
+      loadConfig({ ...configInputs({ HOME: dir, XDG_CONFIG_HOME: dir }, dir), configFile: config, trustProject: false, flags: {}, approvals: undefined });
     } catch (e) {
       message = (e as Error).message;
     }
@@ -172,7 +175,7 @@ describe("numbers out of range name the file, its line and the key (issue 13 row
   test("unknown keys warn with their line and the key meant", () => {
     const path = join(dir, "config.toml");
     writeFileSync(path, '[agent]\nmax_turn = 3\n[mcp.fs]\ncommand = "x"\nenable = true\n');
-    const { warnings } = loadConfig({ env: { HOME: dir }, cwd: dir, configFile: path, trustProject: false, flags: {}, approvals: undefined });
+    const { warnings } = loadConfig({ ...configInputs({ HOME: dir }, dir), configFile: path, trustProject: false, flags: {}, approvals: undefined });
     expect(warnings).toEqual([
       `${path}:2: unknown key [agent] max_turn (ignored); did you mean max_turns?`,
       `${path}:5: unknown key [mcp.fs] enable (ignored); did you mean enabled?`,
@@ -198,8 +201,20 @@ describe("numbers out of range name the file, its line and the key (issue 13 row
 describe("providers, MCP servers and the choice of model", () => {
   const P = '[provider.openai]\nbase_url = "https://api.openai.com/v1"\nmodels = ["gpt-4o"]\n';
   const cases: [string, string, Env, ConfigFlags, string][] = [
-    ["a provider without base_url", '[provider.local]\nmodels = ["qwen3"]', {}, {}, `${U}: [provider.local] base_url is missing (the API root, e.g. "https://api.openai.com/v1")`],
-    ["a base_url that is no URL", '[provider.x]\nbase_url = "api.x.com/v1"', {}, {}, `${U}: [provider.x] base_url must be an http:// or https:// URL, got "api.x.com/v1"`],
+    [
+      "a provider without base_url",
+      '[provider.local]\nmodels = ["qwen3"]',
+      {},
+      {},
+      `${U}: [provider.local] base_url is missing (the API root, e.g. "https://api.openai.com/v1")`,
+    ],
+    [
+      "a base_url that is no URL",
+      '[provider.x]\nbase_url = "api.x.com/v1"',
+      {},
+      {},
+      `${U}: [provider.x] base_url must be an http:// or https:// URL, got "api.x.com/v1"`,
+    ],
     [
       "the chosen provider's base_url variable unset",
       '[provider.corp]\nbase_url = "${CORP_GATEWAY}"\nmodels = ["c"]',
@@ -207,13 +222,37 @@ describe("providers, MCP servers and the choice of model", () => {
       {},
       `${U}: [provider.corp] base_url needs \${CORP_GATEWAY}, which has no value`,
     ],
-    ["a provider name with a slash", '[provider."a/b"]\nbase_url = "http://h/v1"', {}, {}, `${U}: [provider."a/b"]: a provider name must be non-empty and contain no "/"`],
+    [
+      "a provider name with a slash",
+      '[provider."a/b"]\nbase_url = "http://h/v1"',
+      {},
+      {},
+      `${U}: [provider."a/b"]: a provider name must be non-empty and contain no "/"`,
+    ],
     ["an MCP server with command and url", '[mcp.gh]\ncommand = "gh-mcp"\nurl = "https://h/mcp"', {}, {}, `${U}: [mcp.gh] has both command and url; keep one`],
     ["an MCP server with neither", '[mcp.gh]\nargs = ["x"]', {}, {}, `${U}: [mcp.gh] needs command (a local server) or url (a remote one)`],
-    ["an MCP server defined twice", '[mcp]\nservers = [{ name = "fs", command = "a" }]\n[mcp.fs]\ncommand = "b"', {}, {}, `${U}: MCP server "fs" is defined twice`],
+    [
+      "an MCP server defined twice",
+      '[mcp]\nservers = [{ name = "fs", command = "a" }]\n[mcp.fs]\ncommand = "b"',
+      {},
+      {},
+      `${U}: MCP server "fs" is defined twice`,
+    ],
     ["an unknown provider in -m", P, {}, { model: "nope/" }, '-m nope/: unknown provider "nope"; known providers: openai'],
-    ["-m PROVIDER/MODEL with an unknown provider", P, {}, { model: "anthropic/claude-x" }, '-m anthropic/claude-x: unknown provider "anthropic" (anthropic is built in and offered when ANTHROPIC_API_KEY is set); known providers: openai (a model whose name has a slash goes after its provider: -m openai/anthropic/claude-x)'],
-    ["-m with a built-in provider whose key is not set", P, {}, { model: "deepseek/deepseek-chat" }, '-m deepseek/deepseek-chat: unknown provider "deepseek" (deepseek is built in and offered when DEEPSEEK_API_KEY is set); known providers: openai (a model whose name has a slash goes after its provider: -m openai/deepseek/deepseek-chat)'],
+    [
+      "-m PROVIDER/MODEL with an unknown provider",
+      P,
+      {},
+      { model: "anthropic/claude-x" },
+      '-m anthropic/claude-x: unknown provider "anthropic" (anthropic is built in and offered when ANTHROPIC_API_KEY is set); known providers: openai (a model whose name has a slash goes after its provider: -m openai/anthropic/claude-x)',
+    ],
+    [
+      "-m with a built-in provider whose key is not set",
+      P,
+      {},
+      { model: "deepseek/deepseek-chat" },
+      '-m deepseek/deepseek-chat: unknown provider "deepseek" (deepseek is built in and offered when DEEPSEEK_API_KEY is set); known providers: openai (a model whose name has a slash goes after its provider: -m openai/deepseek/deepseek-chat)',
+    ],
     ["an unknown HEY_PROVIDER", P, { HEY_PROVIDER: "nope" }, {}, 'HEY_PROVIDER: unknown provider "nope"; known providers: openai'],
     ["an unknown [default] provider", P + '[default]\nprovider = "nope"', {}, {}, `${U}: [default] provider: unknown provider "nope"; known providers: openai`],
     [
@@ -223,7 +262,13 @@ describe("providers, MCP servers and the choice of model", () => {
       {},
       'HEY_PROVIDER: unknown provider "azure"; known providers: openai, anthropic, google, deepseek, ollama',
     ],
-    ["a provider with no model", '[provider.local]\nbase_url = "http://h/v1"', {}, {}, `${U}: [provider.local] lists no models; pass -m local/MODEL or add models = ["MODEL"]`],
+    [
+      "a provider with no model",
+      '[provider.local]\nbase_url = "http://h/v1"',
+      {},
+      {},
+      `${U}: [provider.local] lists no models; pass -m local/MODEL or add models = ["MODEL"]`,
+    ],
     ["--base-url without -m", P, {}, { baseUrl: "http://h/v1" }, "--base-url needs -m MODEL"],
     ["HEY_BASE_URL without a model", P, { HEY_BASE_URL: "http://h/v1" }, {}, "HEY_BASE_URL needs HEY_MODEL or -m MODEL"],
     ["--base-url that is no URL", P, {}, { baseUrl: "localhost:8080", model: "m" }, '--base-url must be an http:// or https:// URL, got "localhost:8080"'],

@@ -16,30 +16,156 @@ describe("guardLayer", () => {
   type Row = [name: string, approved: string | undefined, now: string, role: LayerRole, widenings: string[], used: Table];
   test.each<Row>([
     ["nothing changed", '[permission]\nallow = ["bash: ls"]', '[permission]\nallow = ["bash: ls"]', "base", [], { permission: { allow: ["bash: ls"] } }],
-    ["an allow entry added", '[permission]\nallow = ["bash: ls"]', '[permission]\nallow = ["bash: ls", "bash"]', "base", ['+ [permission] allow "bash"'], { permission: { allow: ["bash: ls"] } }],
-    ["an allow list replaced by a wider one", '[permission]\nallow = ["bash: ls", "write_file"]', '[permission]\nallow = ["bash"]', "base", ['+ [permission] allow "bash"'], { permission: { allow: ["bash: ls", "write_file"] } }],
-    ["an allow entry removed: narrower, used", '[permission]\nallow = ["bash: ls", "read_file"]', '[permission]\nallow = ["read_file"]', "base", [], { permission: { allow: ["read_file"] } }],
-    ["the allow list emptied", '[permission]\nallow = ["bash: ls"]', "[permission]\nallow = []", "base", ["- [permission] allow (the whole list: every tool call would run)"], { permission: { allow: ["bash: ls"] } }],
-    ["the allow list deleted", '[permission]\nallow = ["bash: ls"]', "[agent]\nmax_turns = 3", "base", ["- [permission] allow (the whole list: every tool call would run)"], { agent: { max_turns: 3 }, permission: { allow: ["bash: ls"] } }],
+    [
+      "an allow entry added",
+      '[permission]\nallow = ["bash: ls"]',
+      '[permission]\nallow = ["bash: ls", "bash"]',
+      "base",
+      ['+ [permission] allow "bash"'],
+      { permission: { allow: ["bash: ls"] } },
+    ],
+    [
+      "an allow list replaced by a wider one",
+      '[permission]\nallow = ["bash: ls", "write_file"]',
+      '[permission]\nallow = ["bash"]',
+      "base",
+      ['+ [permission] allow "bash"'],
+      { permission: { allow: ["bash: ls", "write_file"] } },
+    ],
+    [
+      "an allow entry removed: narrower, used",
+      '[permission]\nallow = ["bash: ls", "read_file"]',
+      '[permission]\nallow = ["read_file"]',
+      "base",
+      [],
+      { permission: { allow: ["read_file"] } },
+    ],
+    [
+      "the allow list emptied",
+      '[permission]\nallow = ["bash: ls"]',
+      "[permission]\nallow = []",
+      "base",
+      ["- [permission] allow (the whole list: every tool call would run)"],
+      { permission: { allow: ["bash: ls"] } },
+    ],
+    [
+      "the allow list deleted",
+      '[permission]\nallow = ["bash: ls"]',
+      "[agent]\nmax_turns = 3",
+      "base",
+      ["- [permission] allow (the whole list: every tool call would run)"],
+      { agent: { max_turns: 3 }, permission: { allow: ["bash: ls"] } },
+    ],
     ["a first allow list in the user file: narrower", undefined, '[permission]\nallow = ["read_file"]', "base", [], { permission: { allow: ["read_file"] } }],
-    ["a first allow list in a project: narrower (it only intersects)", undefined, '[permission]\nallow = ["bash"]', "narrowing", [], { permission: { allow: ["bash"] } }],
-    ["a first allow list in a --config file: it replaces the lists below", undefined, '[permission]\nallow = ["bash"]', "replacing", ['+ [permission] allow "bash"'], { permission: {} }],
-    ["a deny entry removed", '[permission]\ndeny = ["bash: rm *", "bash: git push *"]', '[permission]\ndeny = ["bash: git push *"]', "base", ['- [permission] deny "bash: rm *"'], { permission: { deny: ["bash: git push *", "bash: rm *"] } }],
-    ["the deny list emptied, an entry added too: the addition stays", '[permission]\ndeny = ["bash: rm *"]', '[permission]\ndeny = ["bash: curl *"]', "base", ['- [permission] deny "bash: rm *"'], { permission: { deny: ["bash: curl *", "bash: rm *"] } }],
-    ["a deny entry added: narrower", '[permission]\ndeny = ["bash: rm *"]', '[permission]\ndeny = ["bash: rm *", "bash: curl *"]', "base", [], { permission: { deny: ["bash: rm *", "bash: curl *"] } }],
-    ["a first deny list in a --config file replaces the ones below", undefined, '[permission]\ndeny = ["bash: curl *"]', "replacing", ["~ [permission] deny now replaces the deny lists of the files before it"], { permission: {} }],
+    [
+      "a first allow list in a project: narrower (it only intersects)",
+      undefined,
+      '[permission]\nallow = ["bash"]',
+      "narrowing",
+      [],
+      { permission: { allow: ["bash"] } },
+    ],
+    [
+      "a first allow list in a --config file: it replaces the lists below",
+      undefined,
+      '[permission]\nallow = ["bash"]',
+      "replacing",
+      ['+ [permission] allow "bash"'],
+      { permission: {} },
+    ],
+    [
+      "a deny entry removed",
+      '[permission]\ndeny = ["bash: rm *", "bash: git push *"]',
+      '[permission]\ndeny = ["bash: git push *"]',
+      "base",
+      ['- [permission] deny "bash: rm *"'],
+      { permission: { deny: ["bash: git push *", "bash: rm *"] } },
+    ],
+    [
+      "the deny list emptied, an entry added too: the addition stays",
+      '[permission]\ndeny = ["bash: rm *"]',
+      '[permission]\ndeny = ["bash: curl *"]',
+      "base",
+      ['- [permission] deny "bash: rm *"'],
+      { permission: { deny: ["bash: curl *", "bash: rm *"] } },
+    ],
+    [
+      "a deny entry added: narrower",
+      '[permission]\ndeny = ["bash: rm *"]',
+      '[permission]\ndeny = ["bash: rm *", "bash: curl *"]',
+      "base",
+      [],
+      { permission: { deny: ["bash: rm *", "bash: curl *"] } },
+    ],
+    [
+      "a first deny list in a --config file replaces the ones below",
+      undefined,
+      '[permission]\ndeny = ["bash: curl *"]',
+      "replacing",
+      ["~ [permission] deny now replaces the deny lists of the files before it"],
+      { permission: {} },
+    ],
     ["a bash_filter command", "", '[tools]\nbash_filter = "./filter.sh"', "base", ['+ [tools] bash_filter = "./filter.sh"'], { tools: {} }],
-    ["bash_filter back to builtin or none: harmless", '[tools]\nbash_filter = "./f.sh"', '[tools]\nbash_filter = "none"', "base", [], { tools: { bash_filter: "none" } }],
+    [
+      "bash_filter back to builtin or none: harmless",
+      '[tools]\nbash_filter = "./f.sh"',
+      '[tools]\nbash_filter = "none"',
+      "base",
+      [],
+      { tools: { bash_filter: "none" } },
+    ],
     ["another shell", '[tools]\nshell = "bash"', '[tools]\nshell = "./evil-shell"', "base", ['~ [tools] shell = "./evil-shell"'], { tools: { shell: "bash" } }],
     ["another rg", "", '[tools]\nrg = "/tmp/rg"', "base", ['+ [tools] rg = "/tmp/rg"'], { tools: {} }],
-    ["a keep_env variable added", '[tools]\nkeep_env = ["A_KEY"]', '[tools]\nkeep_env = ["A_KEY", "OPENAI_API_KEY"]', "base", ['+ [tools] keep_env "OPENAI_API_KEY"'], { tools: { keep_env: ["A_KEY"] } }],
-    ["other [tools] keys are not guarded", '[tools]\nbash_timeout_ms = 1000', '[tools]\nbash_timeout_ms = 99000\nredact_secrets = false', "base", [], { tools: { bash_timeout_ms: 99000, redact_secrets: false } }],
+    [
+      "a keep_env variable added",
+      '[tools]\nkeep_env = ["A_KEY"]',
+      '[tools]\nkeep_env = ["A_KEY", "OPENAI_API_KEY"]',
+      "base",
+      ['+ [tools] keep_env "OPENAI_API_KEY"'],
+      { tools: { keep_env: ["A_KEY"] } },
+    ],
+    [
+      "other [tools] keys are not guarded",
+      "[tools]\nbash_timeout_ms = 1000",
+      "[tools]\nbash_timeout_ms = 99000\nredact_secrets = false",
+      "base",
+      [],
+      { tools: { bash_timeout_ms: 99000, redact_secrets: false } },
+    ],
     ["a new MCP server", "", SERVER, "base", ["+ [mcp.fs] npx -y server-filesystem /notes"], { mcp: { servers: {} } }],
     ["a server's args changed", SERVER, SERVER.replace("/notes", "/"), "base", ["~ [mcp.fs] npx -y server-filesystem /"], { mcp: { servers: {} } }],
-    ["a server's env, named without values", SERVER, `${SERVER}env = { TOKEN = "abc" }\n`, "base", ["~ [mcp.fs] npx -y server-filesystem /notes; env TOKEN"], { mcp: { servers: {} } }],
-    ["a remote server, its URL's credentials hidden", "", '[mcp.docs]\nurl = "https://u:p@mcp.example/mcp"\nheaders = { Authorization = "Bearer x" }', "base", ["+ [mcp.docs] https://***@mcp.example/mcp; headers Authorization"], { mcp: { servers: {} } }],
-    ["only a timeout changed: same server", SERVER, `${SERVER}timeout_ms = 5000\n`, "base", [], { mcp: { servers: { fs: { command: "npx", args: ["-y", "server-filesystem", "/notes"], timeout_ms: 5000 } } } }],
-    ["a disabled server starts nothing", "", `${SERVER}enabled = false\n`, "base", [], { mcp: { servers: { fs: { command: "npx", args: ["-y", "server-filesystem", "/notes"], enabled: false } } } }],
+    [
+      "a server's env, named without values",
+      SERVER,
+      `${SERVER}env = { TOKEN = "abc" }\n`,
+      "base",
+      ["~ [mcp.fs] npx -y server-filesystem /notes; env TOKEN"],
+      { mcp: { servers: {} } },
+    ],
+    [
+      "a remote server, its URL's credentials hidden",
+      "",
+      '[mcp.docs]\nurl = "https://u:p@mcp.example/mcp"\nheaders = { Authorization = "Bearer x" }',
+      "base",
+      ["+ [mcp.docs] https://***@mcp.example/mcp; headers Authorization"],
+      { mcp: { servers: {} } },
+    ],
+    [
+      "only a timeout changed: same server",
+      SERVER,
+      `${SERVER}timeout_ms = 5000\n`,
+      "base",
+      [],
+      { mcp: { servers: { fs: { command: "npx", args: ["-y", "server-filesystem", "/notes"], timeout_ms: 5000 } } } },
+    ],
+    [
+      "a disabled server starts nothing",
+      "",
+      `${SERVER}enabled = false\n`,
+      "base",
+      [],
+      { mcp: { servers: { fs: { command: "npx", args: ["-y", "server-filesystem", "/notes"], enabled: false } } } },
+    ],
     ["a table turning on a server defined elsewhere", "", "[mcp.fs]\nenabled = true", "narrowing", ["+ [mcp.fs] enabled"], { mcp: { servers: {} } }],
     ["a server removed: narrower", SERVER, "[agent]\nmax_turns = 3", "base", [], { agent: { max_turns: 3 } }],
   ])("%s", (_, approved, now, role, widenings, used) => {
@@ -78,7 +204,9 @@ describe("resolution: a trusted project narrows the user's lists, never widens t
   });
 
   test("a project entry that is no rule is an error naming the project's file", () => {
-    expect(() => resolve('[permission]\nallow = ["Bash(git:*)"]')).toThrow('/p/.hey/config.toml: [permission] allow: "Bash(git:*)" is another agent\'s syntax; write "bash: git *"');
+    expect(() => resolve('[permission]\nallow = ["Bash(git:*)"]')).toThrow(
+      '/p/.hey/config.toml: [permission] allow: "Bash(git:*)" is another agent\'s syntax; write "bash: git *"',
+    );
   });
 });
 
@@ -93,7 +221,9 @@ describe("control files", () => {
     ["the project's config, relative", "write_file", ".hey/config.toml"],
     ["the project's config through ..", "edit", "sub/../.hey/config.toml"],
   ])("refused while a list is set: %s", (_, tool, path) => {
-    expect(check(["write_file", "edit", "read_file"])(tool, { path, content: "x", old_string: "a", new_string: "b" })).toStartWith("blocked by permission rules: ");
+    expect(check(["write_file", "edit", "read_file"])(tool, { path, content: "x", old_string: "a", new_string: "b" })).toStartWith(
+      "blocked by permission rules: ",
+    );
   });
 
   test("other files, and every file when no list is set, go to the rules as before", () => {

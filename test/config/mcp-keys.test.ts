@@ -8,7 +8,9 @@ import { knownSecrets } from "../../src/config/secrets.ts";
 const resolve = (toml: string) => resolveConfig([{ source: "/c.toml", text: toml, data: TOML.parse(toml) }], {}, {});
 
 test("tools / exclude_tools, and Codex's enabled_tools / disabled_tools read as the same keys", () => {
-  const r = resolve('[mcp.a]\ncommand = "x"\ntools = ["echo", "get-*"]\nexclude_tools = ["get-env"]\n[mcp.b]\ncommand = "y"\nenabled_tools = ["one"]\ndisabled_tools = ["two"]\n[mcp.c]\ncommand = "z"');
+  const r = resolve(
+    '[mcp.a]\ncommand = "x"\ntools = ["echo", "get-*"]\nexclude_tools = ["get-env"]\n[mcp.b]\ncommand = "y"\nenabled_tools = ["one"]\ndisabled_tools = ["two"]\n[mcp.c]\ncommand = "z"',
+  );
   const [a, b, c] = r.settings.mcp.servers;
   expect(a).toMatchObject({ tools: ["echo", "get-*"], excludeTools: ["get-env"] });
   expect(b).toMatchObject({ tools: ["one"], excludeTools: ["two"] });
@@ -28,7 +30,9 @@ test("a wrong type is an error naming the key", () => {
 });
 
 test("client_id / client_secret: for remote servers; the secret is one hey redacts", () => {
-  const r = resolve('[mcp.gh]\nurl = "https://api.example/mcp"\nclient_id = "Iv1.abc"\nclient_secret = "s3cret-value-123"\n[mcp.local]\ncommand = "x"\nclient_id = "nope"');
+  const r = resolve(
+    '[mcp.gh]\nurl = "https://api.example/mcp"\nclient_id = "Iv1.abc"\nclient_secret = "s3cret-value-123"\n[mcp.local]\ncommand = "x"\nclient_id = "nope"',
+  );
   expect(r.settings.mcp.servers[0]!.oauthClient).toEqual({ id: "Iv1.abc", secret: "s3cret-value-123" });
   expect(r.settings.mcp.servers[1]!.oauthClient).toBeUndefined();
   expect(r.warnings).toEqual(["/c.toml:7: [mcp.local] client_id is only used with url (ignored)"]);

@@ -43,7 +43,9 @@ test.each([
 });
 
 test("the message names the file the bad list came from", () => {
-  expect(errorOf('[permission]\nallow = ["bash: git *"]', '[permission]\ndeny = ["Bash(rm:*)"]')).toBe(`${P}: [permission] deny: "Bash(rm:*)" is another agent's syntax; write "bash: rm *"`);
+  expect(errorOf('[permission]\nallow = ["bash: git *"]', '[permission]\ndeny = ["Bash(rm:*)"]')).toBe(
+    `${P}: [permission] deny: "Bash(rm:*)" is another agent's syntax; write "bash: rm *"`,
+  );
   expect(errorOf('[permission]\nallow = ["bash: git *"]\ndeny = ["bash: rm *"]')).toBe("no error");
 });
 
@@ -52,7 +54,11 @@ test("other near-miss tables stay warnings", () => {
 });
 
 test("${VAR} is never expanded inside [permission], so an unset variable does not widen a rule", () => {
-  const { settings, warnings } = resolveConfig([{ source: U, data: TOML.parse(OK + '[permission]\nallow = ["bash: ${UNSET} *", "bash: ${HOME}/bin/tool *"]') }], { HOME: "/home/u" }, {});
+  const { settings, warnings } = resolveConfig(
+    [{ source: U, data: TOML.parse(OK + '[permission]\nallow = ["bash: ${UNSET} *", "bash: ${HOME}/bin/tool *"]') }],
+    { HOME: "/home/u" },
+    {},
+  );
   expect(settings.permission.allow).toEqual(["bash: ${UNSET} *", "bash: ${HOME}/bin/tool *"]);
   expect(warnings).toEqual([]);
   const rules = compileRules(settings.permission).rules;

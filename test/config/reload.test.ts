@@ -10,6 +10,7 @@ import { resolveConfig } from "../../src/config/resolve.ts";
 import type { Settings } from "../../src/config/settings.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { defaultSettingsForTest } from "../helpers/settings.ts";
+import { configInputs } from "../helpers/places.ts";
 
 describe("reloadAll: all or nothing", () => {
   const applied: string[] = [];
@@ -17,31 +18,47 @@ describe("reloadAll: all or nothing", () => {
     name,
     check: async (settings) => ({ errors, warnings: [`${name} saw ${settings.model}`], changes, apply: () => void applied.push(name) }),
   });
-  const config = (errors: string[] = [], model = "next-model"): (() => Promise<StagedConfig>) => async () => ({
-    errors,
-    warnings: [],
-    changes: ["~ model"],
-    settings: { ...defaultSettingsForTest(), model },
-    apply: () => void applied.push("config"),
-  });
+  const config =
+    (errors: string[] = [], model = "next-model"): (() => Promise<StagedConfig>) =>
+    async () => ({
+      errors,
+      warnings: [],
+      changes: ["~ model"],
+      settings: { ...defaultSettingsForTest(), model },
+      apply: () => void applied.push("config"),
+    });
   beforeEach(() => void (applied.length = 0));
 
   test("no errors: every part applies, config first, and the changes are listed in that order", async () => {
     const report = await reloadAll(config(), [part("skills"), part("agents")]);
-    expect(report).toEqual({ ok: true, changes: ["~ model", "+ skills", "+ agents"], errors: [], warnings: ["skills saw next-model", "agents saw next-model"] });
+    expect(report).toEqual({
+      ok: true,
+      changes: ["~ model", "+ skills", "+ agents"],
+      errors: [],
+      warnings: ["skills saw next-model", "agents saw next-model"],
+    });
     expect(applied).toEqual(["config", "skills", "agents"]);
   });
 
   test("one part with an error: nothing applies anywhere, and every error is reported", async () => {
     const report = await reloadAll(config(["c.toml:1:2: bad"], "current-model"), [part("skills", ["a/SKILL.md:3: broken"]), part("agents")]);
-    expect(report).toEqual({ ok: false, changes: [], errors: ["c.toml:1:2: bad", "a/SKILL.md:3: broken"], warnings: ["skills saw current-model", "agents saw current-model"] });
+    expect(report).toEqual({
+      ok: false,
+      changes: [],
+      errors: ["c.toml:1:2: bad", "a/SKILL.md:3: broken"],
+      warnings: ["skills saw current-model", "agents saw current-model"],
+    });
     expect(applied).toEqual([]);
   });
 
   test("formatReload", () => {
     expect(formatReload({ ok: true, changes: [], errors: [], warnings: [] })).toBe("reloaded: nothing changed");
-    expect(formatReload({ ok: true, changes: ["+ skill a", "~ model x → y"], errors: [], warnings: ["w"] })).toBe("hey: w\nreloaded:\n  + skill a\n  ~ model x → y");
-    expect(formatReload({ ok: false, changes: [], errors: ["f:1: e", "g:2:3: e"], warnings: [] })).toBe("hey: /reload changed nothing; fix these and /reload again:\n  f:1: e\n  g:2:3: e");
+    expect(formatReload({ ok: true, changes: ["+ skill a", "~ model x → y"], errors: [], warnings: ["w"] })).toBe(
+      "hey: w\nreloaded:\n  + skill a\n  ~ model x → y",
+    );
+    expect(formatReload({ ok: false, changes: [], errors: ["f:1: e", "g:2:3: e"], warnings: [] })).toBe(
+      "hey: /reload changed nothing; fix these and /reload again:\n  f:1: e\n  g:2:3: e",
+    );
   });
 });
 
@@ -54,11 +71,37 @@ describe("settingsChanges", () => {
     ["nothing", base, base, []],
     ["the model", resolved(two), resolved({ ...two, default: { model: "y" } }), ["~ model a/x → a/y"]],
     ["a key (no values shown)", resolved(two), resolved({ provider: { a: { ...two.provider.a, api_key: "k2" } } }), ["~ provider a"]],
-    ["a provider added and the proxy (no URL shown)", resolved(two), resolved({ ...two, provider: { ...two.provider, b: { base_url: "http://h/v1", models: ["z"] } }, proxy: { url: "http://u:p@proxy:1" } }), ["+ provider b", "~ [proxy] url"]],
-    ["numbers and booleans with values", base, { ...base, agent: { ...base.agent, maxTurns: 40 }, retry: { ...base.retry, jitter: false } }, ["~ [agent] max_turns 20 → 40", "~ [retry] jitter true → false"]],
+    [
+      "a provider added and the proxy (no URL shown)",
+      resolved(two),
+      resolved({ ...two, provider: { ...two.provider, b: { base_url: "http://h/v1", models: ["z"] } }, proxy: { url: "http://u:p@proxy:1" } }),
+      ["+ provider b", "~ [proxy] url"],
+    ],
+    [
+      "numbers and booleans with values",
+      base,
+      { ...base, agent: { ...base.agent, maxTurns: 40 }, retry: { ...base.retry, jitter: false } },
+      ["~ [agent] max_turns 20 → 40", "~ [retry] jitter true → false"],
+    ],
     ["effort", base, { ...base, effort: "high" }, ["~ effort (default) → high"]],
-    ["permission lists and the shell", base, { ...base, permission: { allow: ["read_file"], deny: [], narrow: [] }, tools: { ...base.tools, shell: "bash" } }, ['~ [tools] shell (default) → "bash"', "~ [permission] allow"]],
-    ["an MCP server: not told here", base, { ...base, mcp: { ...base.mcp, servers: [{ name: "gh", at: "/c.toml: [mcp.gh]", args: [], env: {}, headers: {}, enabled: true, timeoutMs: 1, command: "gh-mcp" }] } }, []], // the MCP part tells of servers: only it knows which ones will run (not with --no-mcp)
+    [
+      "permission lists and the shell",
+      base,
+      { ...base, permission: { allow: ["read_file"], deny: [], narrow: [] }, tools: { ...base.tools, shell: "bash" } },
+      ['~ [tools] shell (default) → "bash"', "~ [permission] allow"],
+    ],
+    [
+      "an MCP server: not told here",
+      base,
+      {
+        ...base,
+        mcp: {
+          ...base.mcp,
+          servers: [{ name: "gh", at: "/c.toml: [mcp.gh]", args: [], env: {}, headers: {}, enabled: true, timeoutMs: 1, command: "gh-mcp" }],
+        },
+      },
+      [],
+    ], // the MCP part tells of servers: only it knows which ones will run (not with --no-mcp)
   ])("%s", (_, before, after, want) => {
     expect(settingsChanges(before, after)).toEqual(want);
   });
@@ -79,7 +122,7 @@ describe("LoadedConfig.reload reads the files again and collects every problem",
 
   const GOOD = '[default]\nprovider = "a"\n\n[provider.a]\nbase_url = "http://127.0.0.1:1/v1"\nmodels = ["m1", "m2"]\n';
   const load = (env: Record<string, string> = {}) =>
-    loadConfig({ env: { XDG_CONFIG_HOME: join(tmp.path, "xdg"), ...env }, cwd: project, trustProject: true, flags: {}, approvals: undefined });
+    loadConfig({ ...configInputs({ XDG_CONFIG_HOME: join(tmp.path, "xdg"), ...env }, project), trustProject: true, flags: {}, approvals: undefined });
 
   test("fixed files give the new settings", () => {
     writeFileSync(user, GOOD);
@@ -124,8 +167,14 @@ describe("LoadedConfig.reload reads the files again and collects every problem",
   test("a ${VAR} without a value is an error at /reload (at start-up it is a warning)", () => {
     writeFileSync(user, GOOD + 'headers = { "X-Team" = "${TEAM}" }\napi_key = "${KEY}"\n');
     const config = load();
-    expect(config.warnings).toEqual([`${user}: [provider.a] api_key: \${KEY} has no value, so provider a sends no API key`, `${user}: [provider.a] headers.X-Team: \${TEAM} is not set (using "")`]);
-    expect(config.reload({}, undefined).errors).toEqual([`${user}: [provider.a] api_key: \${KEY} has no value, so provider a sends no API key`, `${user}: [provider.a] headers.X-Team: \${TEAM} is not set`]);
+    expect(config.warnings).toEqual([
+      `${user}: [provider.a] api_key: \${KEY} has no value, so provider a sends no API key`,
+      `${user}: [provider.a] headers.X-Team: \${TEAM} is not set (using "")`,
+    ]);
+    expect(config.reload({}, undefined).errors).toEqual([
+      `${user}: [provider.a] api_key: \${KEY} has no value, so provider a sends no API key`,
+      `${user}: [provider.a] headers.X-Team: \${TEAM} is not set`,
+    ]);
   });
 
   test("resolution errors (an unknown provider) are reported, not thrown", () => {

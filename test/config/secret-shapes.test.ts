@@ -19,7 +19,11 @@ describe("true positives: replaced, named", () => {
     ["export and quotes kept around the placeholder", 'export DB_PASSWORD="correct horse battery staple"', 'export DB_PASSWORD="[secret: DB_PASSWORD]"'],
     ["a *_SECRET with a comment after it", "STRIPE_SECRET=whsec_9f8e7d6c5b4a # rotated in May", "STRIPE_SECRET=[secret: STRIPE_SECRET] # rotated in May"],
     ["a *_KEY", "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "AWS_SECRET_ACCESS_KEY=[secret: AWS_SECRET_ACCESS_KEY]"],
-    ["~/.aws/credentials (spaced, lower case)", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_secret_access_key = [secret: aws_secret_access_key]"],
+    [
+      "~/.aws/credentials (spaced, lower case)",
+      "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+      "aws_secret_access_key = [secret: aws_secret_access_key]",
+    ],
     ["a YAML password", "  password: 'hunter2hunter2'", "  password: '[secret: password]'"],
     ["a GitHub token in a remote URL", `https://${GHP}@github.com/o/r.git`, "https://[secret: github-token]@github.com/o/r.git"],
     ["a fine-grained GitHub token", "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz", "[secret: github-token]"],
@@ -27,9 +31,17 @@ describe("true positives: replaced, named", () => {
     ["an Anthropic key", `x-api-key: ${ANTHROPIC}`, "x-api-key: [secret: anthropic-key]"],
     ["a Slack token", "xoxb-2345678901-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", "[secret: slack-token]"],
     ["an AWS access key id", "aws_access_key_id AKIAIOSFODNN7EXAMPLE", "aws_access_key_id [secret: aws-access-key-id]"],
-    ["a Google API key in a URL", "https://maps.example/api?key=AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY&v=3", "https://maps.example/api?key=[secret: google-api-key]&v=3"],
+    [
+      "a Google API key in a URL",
+      "https://maps.example/api?key=AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY&v=3",
+      "https://maps.example/api?key=[secret: google-api-key]&v=3",
+    ],
     ["a JWT", `Authorization: Bearer ${JWT}`, "Authorization: Bearer [secret: jwt]"],
-    ["a PEM private key, whole", "before\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA0Z3VS5JJcds3xfn\n-----END RSA PRIVATE KEY-----\nafter", "before\n[secret: private-key]\nafter"],
+    [
+      "a PEM private key, whole",
+      "before\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA0Z3VS5JJcds3xfn\n-----END RSA PRIVATE KEY-----\nafter",
+      "before\n[secret: private-key]\nafter",
+    ],
     ["a PEM private key cut short", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU", "[secret: private-key]"],
   ])("%s", (_, text, want) => {
     expect(redactShapes(text)).toBe(want);
@@ -72,7 +84,12 @@ test("base64Cores: a secret inside any base64 output, at any byte offset, contai
 });
 
 describe("redactingTool", () => {
-  const echo: Tool = { name: "read_file", description: "", parameters: {}, run: async (args) => ({ output: String(args.text), images: [{ type: "image", mediaType: "image/png", data: "AKIAIOSFODNN7EXAMPLE" }] }) };
+  const echo: Tool = {
+    name: "read_file",
+    description: "",
+    parameters: {},
+    run: async (args) => ({ output: String(args.text), images: [{ type: "image", mediaType: "image/png", data: "AKIAIOSFODNN7EXAMPLE" }] }),
+  };
   const writer: Tool = { name: "write_file", description: "", parameters: {}, run: async () => ({ output: "written" }) };
   const ctx = { signal: new AbortController().signal, cwd: "/" };
   const redaction = (shapes: boolean): Redaction => ({ secrets: () => ["known-secret-value"], shapes: () => shapes, shown: new Set() });
@@ -94,7 +111,11 @@ describe("redactingTool", () => {
     const r = redaction(true);
     await redactingTool(echo, r).run({ text: `GITHUB_TOKEN=${GHP}` }, ctx);
     const refused = await redactingTool(writer, r).run({ path: ".env", content: "GITHUB_TOKEN=[secret: GITHUB_TOKEN]\nDEBUG=1\n" }, ctx);
-    expect(refused).toEqual({ isError: true, output: "write_file: content holds [secret: GITHUB_TOKEN], which stands for a value hey hid from you; the file holds the real value. Change the lines around it with edit, or ask the user" });
+    expect(refused).toEqual({
+      isError: true,
+      output:
+        "write_file: content holds [secret: GITHUB_TOKEN], which stands for a value hey hid from you; the file holds the real value. Change the lines around it with edit, or ask the user",
+    });
     // a placeholder hey did not show (documentation about them) is ordinary text
     expect(await redactingTool(writer, r).run({ path: "README.md", content: "shown as [secret: NPM_TOKEN]" }, ctx)).toEqual({ output: "written" });
   });

@@ -11,7 +11,14 @@ describe("knownSecrets", () => {
   const env = { OPENAI_API_KEY: KEY, HTTPS_PROXY: "http://ana:pr0xy-pa%24%24@proxy:8080" };
   const settings = settingsWith(
     {
-      provider: { gw: { base_url: "http://127.0.0.1:9/v1", api_key: "${OPENAI_API_KEY}", headers: { Authorization: "Bearer gw-token-99999", "X-Team": "core-platform" }, models: ["m"] } },
+      provider: {
+        gw: {
+          base_url: "http://127.0.0.1:9/v1",
+          api_key: "${OPENAI_API_KEY}",
+          headers: { Authorization: "Bearer gw-token-99999", "X-Team": "core-platform" },
+          models: ["m"],
+        },
+      },
       mcp: { gh: { command: "gh-mcp", env: { GITHUB_TOKEN: "ghp_abcdefghijkl", LOG_LEVEL: "debug-verbose" } } },
     },
     env,
@@ -19,7 +26,8 @@ describe("knownSecrets", () => {
   const secrets = knownSecrets(settings, env, "socks5://u:cli-secret-pass@h:1080");
 
   test("API keys, credential headers (with and without their scheme), MCP env credentials, proxy passwords", () => {
-    for (const s of [KEY, "Bearer gw-token-99999", "gw-token-99999", "ghp_abcdefghijkl", "pr0xy-pa$$", "pr0xy-pa%24%24", "cli-secret-pass"]) expect(secrets).toContain(s);
+    for (const s of [KEY, "Bearer gw-token-99999", "gw-token-99999", "ghp_abcdefghijkl", "pr0xy-pa$$", "pr0xy-pa%24%24", "cli-secret-pass"])
+      expect(secrets).toContain(s);
     expect(secrets).not.toContain("core-platform");
     expect(secrets).not.toContain("debug-verbose");
   });
@@ -96,7 +104,12 @@ describe("streamed text (SPEC §24: no secret shown in pieces)", () => {
     out.emit({ type: "thinking_delta", text: "thinking about sk-test-" });
     out.emit({ type: "text_delta", text: "your key sk-test-0123" });
     out.emit({ type: "text_delta", text: "456789abcdef is fine, sk-" });
-    out.emit({ type: "done", stop_reason: "end", turns: 1, usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 } });
+    out.emit({
+      type: "done",
+      stop_reason: "end",
+      turns: 1,
+      usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 },
+    });
     expect(rec.thinking()).toBe("thinking about sk-test-");
     expect(rec.text()).toBe(`your key ${REDACTED} is fine, sk-`);
     expect(rec.sequence()).toEqual(["thinking_delta", "text_delta", "done"]);

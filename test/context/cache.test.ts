@@ -8,6 +8,7 @@ import { DUPLICATE_NOTE } from "../../src/context/passes.ts";
 import { effectiveBudget, hardTokens, learnWindow } from "../../src/context/window.ts";
 import { textOf, type Message } from "../../src/kernel/ir.ts";
 import type { Provider } from "../../src/kernel/provider.ts";
+import { testPolicy } from "../helpers/settings.ts";
 
 describe("rewritePays: tokens saved on later requests (read at the cached price) against the miss it causes now", () => {
   const openai = cachePrices("openai");
@@ -32,7 +33,13 @@ describe("rewritePays: tokens saved on later requests (read at the cached price)
 describe("the window", () => {
   test.each([
     ["stated, with the answer's share", { window: 32_768, prompt: 29_434, completion: 4_096 }, 40_000, undefined, 28_672],
-    ["stated, answer share most of the window (the answer's limit is the problem): the window", { window: 16_000, completion: 12_000 }, 20_000, undefined, 16_000],
+    [
+      "stated, answer share most of the window (the answer's limit is the problem): the window",
+      { window: 16_000, completion: 12_000 },
+      20_000,
+      undefined,
+      16_000,
+    ],
     ["stated alone", { window: 16_000 }, 20_000, undefined, 16_000],
     ["unstated: 0.7 of what failed", {}, 20_000, undefined, 14_000],
     ["unstated again: 0.7 of the smaller of what failed and what was known", {}, 20_000, 14_000, 9_800],
@@ -70,8 +77,7 @@ describe("prepare: rewrites wait for a moment the cache is broken anyway", () =>
     const state = newCompactionState();
     const deps: PrepareDeps = {
       state,
-      policy: { budgetTokens: 100_000, dedup: true, purgeErrorsAfter: 4, compressTool: false },
-      nudgeThreshold: 0.7,
+      policy: testPolicy({ compressTool: false }),
       provider,
       output: { emit: () => {} },
       tools: [],

@@ -13,6 +13,7 @@ import { tempDir } from "../helpers/e2e.ts";
 import { fakeProvider, type Turn } from "../helpers/fake-provider.ts";
 import { recordingOutput, type RecordingOutput } from "../helpers/recording-output.ts";
 import { defaultSettingsForTest } from "../helpers/settings.ts";
+import { agentSettings } from "../../src/runtime.ts";
 
 let dir: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -37,7 +38,12 @@ function provider(script: Turn[], summarize: (r: ModelRequest) => string) {
       if (!isSummaryRequest(request)) return yield* work.stream(request, signal);
       summaries.push(request);
       const text = summarize(request);
-      yield { type: "done", message: { id: "s", role: "assistant", content: [{ type: "text", text }] }, usage: { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, stop: "stop" };
+      yield {
+        type: "done",
+        message: { id: "s", role: "assistant", content: [{ type: "text", text }] },
+        usage: { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
+        stop: "stop",
+      };
     },
   };
   return p;
@@ -47,8 +53,22 @@ function provider(script: Turn[], summarize: (r: ModelRequest) => string) {
 function longTask(p: Provider, output: RecordingOutput): Agent {
   const settings = defaultSettingsForTest();
   settings.agent.budgetTokens = 2500;
-  const readBig = { name: "read_big", description: "reads", parameters: {}, run: async (args: Record<string, unknown>) => ({ output: `file ${args.n}: ` + "lorem ipsum dolor ".repeat(120) }) };
-  return createAgent({ settings, provider: p, tools: () => [readBig], output, cwd: dir.path, system: () => "system", permission: () => undefined, taskNote: () => readTaskNote(dir.path) });
+  const readBig = {
+    name: "read_big",
+    description: "reads",
+    parameters: {},
+    run: async (args: Record<string, unknown>) => ({ output: `file ${args.n}: ` + "lorem ipsum dolor ".repeat(120) }),
+  };
+  return createAgent({
+    settings: agentSettings(settings),
+    provider: p,
+    tools: () => [readBig],
+    output,
+    cwd: dir.path,
+    system: () => "system",
+    permission: () => undefined,
+    taskNote: () => readTaskNote(dir.path),
+  });
 }
 const readTurns = (n: number): Turn[] => Array.from({ length: n }, (_, i) => ({ toolCalls: [{ name: "read_big", arguments: { n: i + 1 } }] }));
 const sent = (r: ModelRequest) => r.messages.map((m: Message) => textOf(m)).join("\n");
@@ -114,14 +134,16 @@ test("summary requests count: in the run's usage (its cap, done), in /usage's re
 test("/compact: its request is counted; /usage tells messages summarized from compressed ranges, in the right plural", async () => {
   const p = provider([...readTurns(8), { text: "done" }], () => "s");
   const agent = longTask(p, recordingOutput());
-  agent.settings.agent.budgetTokens = 100_000; // nothing compacted on the way
+  agent.settings.context.budgetTokens = 100_000; // nothing compacted on the way
   await agent.send("go", new AbortController().signal);
   const before = agent.usage.requests;
   expect(await agent.compact(undefined, new AbortController().signal)).toBe(true);
   expect(agent.usage.requests).toBe(before + 1);
   const report = usageReport(agent);
   expect(report).toContain(`· ${before + 1} requests`);
-  expect(report).toMatch(/^pruned: 0 duplicate outputs · 0 failed-call arguments · \d+ messages summarized · 0 compressed ranges · 0 messages left out · 0 results cut · 1 summary$/m);
+  expect(report).toMatch(
+    /^pruned: 0 duplicate outputs · 0 failed-call arguments · \d+ messages summarized · 0 compressed ranges · 0 messages left out · 0 results cut · 1 summary$/m,
+  );
 });
 
 test("a trim event reports the tokens before the trim and after it", async () => {
@@ -154,9 +176,15 @@ test("summaries are incremental: the next one reads the last one's text and what
 });
 
 test("/usage shows what the prompt cache served, and the model's window once it is learned", async () => {
-  const p = provider([{ toolCalls: [{ name: "read_big", arguments: { n: 1 } }], usage: { input: 1000, output: 10, cacheRead: 0 } }, { text: "done", usage: { input: 1200, output: 12, cacheRead: 900 } }], () => "s");
+  const p = provider(
+    [
+      { toolCalls: [{ name: "read_big", arguments: { n: 1 } }], usage: { input: 1000, output: 10, cacheRead: 0 } },
+      { text: "done", usage: { input: 1200, output: 12, cacheRead: 900 } },
+    ],
+    () => "s",
+  );
   const agent = longTask(p, recordingOutput());
-  agent.settings.agent.budgetTokens = 100_000;
+  agent.settings.context.budgetTokens = 100_000;
   await agent.send("go", new AbortController().signal);
   const report = usageReport(agent);
   expect(report).toMatch(/^this run: 2,200 in \(900 cached = 41%, 0 cache writes\)/m);

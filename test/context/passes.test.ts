@@ -5,6 +5,7 @@ import type { Message, ToolCall } from "../../src/kernel/ir.ts";
 import { buildContext, estimateTokens, nudgeLine, protectedFrom, type ContextInput } from "../../src/context/view.ts";
 import { addHandles, applySummaries, dedup, DUPLICATE_NOTE, historyFacts, purgeErrors } from "../../src/context/passes.ts";
 import { cutResult, omittedNote, trimToBudget } from "../../src/context/budget.ts";
+import { testPolicy } from "../helpers/settings.ts";
 
 const user = (id: string, text = "q"): Message => ({ id, role: "user", content: [{ type: "text", text }] });
 const say = (id: string, text = "a"): Message => ({ id, role: "assistant", content: [{ type: "text", text }] });
@@ -66,7 +67,12 @@ describe("dedup", () => {
   const run = (history: Message[]) => dedup(history, facts(history, 0).protect);
 
   test("same tool and canonically equal arguments (key order, spacing): older results pruned, the latest kept", () => {
-    const history = [user("u1"), ...turn(1, "read_file", '{"path":"a.ts","limit":5}'), ...turn(2, "edit", '{"path":"a.ts"}'), ...turn(3, "read_file", '{ "limit": 5, "path": "a.ts" }')];
+    const history = [
+      user("u1"),
+      ...turn(1, "read_file", '{"path":"a.ts","limit":5}'),
+      ...turn(2, "edit", '{"path":"a.ts"}'),
+      ...turn(3, "read_file", '{ "limit": 5, "path": "a.ts" }'),
+    ];
     const out = run(history);
     expect(textOf(out.messages[2])).toBe(DUPLICATE_NOTE); // read before the edit: stale, pruned
     expect(out.messages[6]).toBe(history[6]!);
@@ -88,7 +94,9 @@ describe("dedup", () => {
   });
 
   test("protected results stay, even with a later duplicate; an unprotected one is pruned by a duplicate in the tail", () => {
-    const history = [user("u1"), ...turn(1), ...turn(2), ...turn(3), ...turn(4)].map((m) => (m.toolCalls ? { ...m, toolCalls: [{ ...m.toolCalls[0]!, arguments: "{}" }] } : m));
+    const history = [user("u1"), ...turn(1), ...turn(2), ...turn(3), ...turn(4)].map((m) =>
+      m.toolCalls ? { ...m, toolCalls: [{ ...m.toolCalls[0]!, arguments: "{}" }] } : m,
+    );
     const out = dedup(history, facts(history, 3).protect); // a2…r4 protected
     expect(ids(out.messages.filter((m) => textOf(m) === DUPLICATE_NOTE))).toEqual(["r1"]);
   });
@@ -101,7 +109,11 @@ describe("dedup", () => {
 
 describe("purgeErrors", () => {
   // u1, a1 (failed), then `later` more turns
-  const history = (later: number, name = "bash") => [user("u1"), ...turn(1, name, '{"command":"make"}', "make: *** no rule", true), ...Array.from({ length: later }, (_, i) => turn(i + 2)).flat()];
+  const history = (later: number, name = "bash") => [
+    user("u1"),
+    ...turn(1, name, '{"command":"make"}', "make: *** no rule", true),
+    ...Array.from({ length: later }, (_, i) => turn(i + 2)).flat(),
+  ];
 
   test.each([
     [1, 2, false],
@@ -127,10 +139,22 @@ describe("purgeErrors", () => {
 describe("addHandles", () => {
   test("each result gets the last 5 characters of its id; the whole id where two ids end alike; images get a text part", () => {
     const c = call("c1");
-    const image: Message = { id: "img-k3f9a", role: "tool", toolCallId: "c2", toolName: "read_file", content: [{ type: "image", mediaType: "image/png", data: "AA" }] };
+    const image: Message = {
+      id: "img-k3f9a",
+      role: "tool",
+      toolCallId: "c2",
+      toolName: "read_file",
+      content: [{ type: "image", mediaType: "image/png", data: "AA" }],
+    };
     const history = [user("u1"), ask("a1", c, call("c2"), call("c3")), result("0012xyabcde", c, "out"), image, result("9999zzabcde", call("c3"), "out")];
     const out = addHandles(history, facts(history).handles);
-    expect(out.map((m) => (m.content.at(-1)?.type === "text" ? (m.content.at(-1) as { text: string }).text : undefined))).toEqual(["q", undefined, "out\n[#0012xyabcde]", "[#k3f9a]", "out\n[#9999zzabcde]"]);
+    expect(out.map((m) => (m.content.at(-1)?.type === "text" ? (m.content.at(-1) as { text: string }).text : undefined))).toEqual([
+      "q",
+      undefined,
+      "out\n[#0012xyabcde]",
+      "[#k3f9a]",
+      "out\n[#9999zzabcde]",
+    ]);
     expect(out[3]!.content[0]).toEqual(image.content[0]!);
     expect(out[0]).toBe(history[0]!);
   });
@@ -200,8 +224,11 @@ describe("trimToBudget", () => {
     expect(Number(last) - Number(first) + 1).toBe(Number(limit));
     expect(textOf(cut)).toContain(`\n${String(Number(first) - 1).padStart(3)}\t`); // the head ends right before the gap
     const bash = call("c2", "bash", '{"command":"make"}');
-    const out = Array.from({ length: 300 }, (_, i) => `building module ${i}`).join("\n") + "\n[exit code 0]\n[full output: /home/u/.cache/hey/outputs/s1/c2.txt]";
-    expect(textOf(cutResult(result("r2", bash, out), 1000, bash))).toContain("lines left out to fit the context budget; the full output is in /home/u/.cache/hey/outputs/s1/c2.txt …]");
+    const out =
+      Array.from({ length: 300 }, (_, i) => `building module ${i}`).join("\n") + "\n[exit code 0]\n[full output: /home/u/.cache/hey/outputs/s1/c2.txt]";
+    expect(textOf(cutResult(result("r2", bash, out), 1000, bash))).toContain(
+      "lines left out to fit the context budget; the full output is in /home/u/.cache/hey/outputs/s1/c2.txt …]",
+    );
     const short = result("r3", bash, "ok");
     expect(cutResult(short, 1000, bash)).toBe(short);
   });
@@ -232,11 +259,21 @@ describe("trimToBudget", () => {
 });
 
 describe("buildContext", () => {
-  const history = [user("u1", "task"), ...turn(1), ...turn(2, "bash", '{"command":"make"}', "boom", true), ...turn(3), ...turn(8, "read_file", '{"path":"f1"}'), ...turn(4), ...turn(5), ...turn(6), ...turn(7)];
+  const history = [
+    user("u1", "task"),
+    ...turn(1),
+    ...turn(2, "bash", '{"command":"make"}', "boom", true),
+    ...turn(3),
+    ...turn(8, "read_file", '{"path":"f1"}'),
+    ...turn(4),
+    ...turn(5),
+    ...turn(6),
+    ...turn(7),
+  ];
   const input = (over: Partial<ContextInput> = {}): ContextInput => ({
     history,
     summaries: [],
-    policy: { budgetTokens: 100_000, dedup: true, purgeErrorsAfter: 2, compressTool: true },
+    policy: testPolicy({ purgeErrorsAfter: 2 }),
     fixedTokens: 1000,
     tokensPerChar: 0.25,
     ...over,
@@ -257,13 +294,20 @@ describe("buildContext", () => {
     expect(view.summarizable).toMatchObject({ fromId: "a1", toId: "r4" });
     expect(ids(view.summarizable!.messages)).toEqual(["summary-a1", "a2", "r2", "a3", "r3", "a8", "r8", "a4", "r4"]);
     expect(textOf(view.summarizable!.messages[0])).toBe("[summary of earlier work]\ns"); // the previous summary, not the history it replaced
-    const again = buildContext(input({ summaries: [{ fromId: "a1", toId: "r1", text: "s" }, { ...view.summarizable!, text: "all of it" }] }));
+    const again = buildContext(
+      input({
+        summaries: [
+          { fromId: "a1", toId: "r1", text: "s" },
+          { ...view.summarizable!, text: "all of it" },
+        ],
+      }),
+    );
     expect(ids(again.messages)).toEqual(["u1", "summary-a1", "a5", "r5", "a6", "r6", "a7", "r7"]);
     expect(again.summarizable).toBeUndefined(); // one message left to summarize: nothing worth it
   });
 
   test("without the compress tool, results carry no handles", () => {
-    expect(buildContext(input({ policy: { budgetTokens: 100_000, dedup: false, purgeErrorsAfter: 0, compressTool: false } })).messages).toEqual(history);
+    expect(buildContext(input({ policy: testPolicy({ dedup: false, purgeErrorsAfter: 0, compressTool: false }) })).messages).toEqual(history);
   });
 });
 
@@ -272,12 +316,27 @@ describe("nudgeLine", () => {
     [500, 40_000, 0.7, undefined], // not worth a word yet
     [19_900, 40_000, 0.7, undefined],
     [20_000, 40_000, 0.7, "Context: 50-60% of the 40k-token budget used."],
-    [12_300, 40_000, 0.3, "Context: 30-40% of the 40k-token budget used. Use compress on finished stretches of work (tool results show their [#handle]) before older messages are dropped."],
-    [30_000, 40_000, 0.7, "Context: 70-80% of the 40k-token budget used. Use compress on finished stretches of work (tool results show their [#handle]) before older messages are dropped."],
+    [
+      12_300,
+      40_000,
+      0.3,
+      "Context: 30-40% of the 40k-token budget used. Use compress on finished stretches of work (tool results show their [#handle]) before older messages are dropped.",
+    ],
+    [
+      30_000,
+      40_000,
+      0.7,
+      "Context: 70-80% of the 40k-token budget used. Use compress on finished stretches of work (tool results show their [#handle]) before older messages are dropped.",
+    ],
     [30_000, 40_000, Infinity, "Context: 70-80% of the 40k-token budget used."],
     [28_000, 40_000, 0.7, "Context: 70-80% of the 40k-token budget used."], // at the threshold, not above it
     [70_000, 128_500, 0.7, "Context: 50-60% of the 128.5k-token budget used."],
-    [900, 800, 0.7, "Context: over the 800-token budget. Use compress on finished stretches of work (tool results show their [#handle]) before older messages are dropped."],
+    [
+      900,
+      800,
+      0.7,
+      "Context: over the 800-token budget. Use compress on finished stretches of work (tool results show their [#handle]) before older messages are dropped.",
+    ],
     [10, 0, 0.7, undefined],
   ])("%i of %i (threshold %d)", (estimate, budget, threshold, line) => {
     expect(nudgeLine(estimate, budget, threshold)).toBe(line);
@@ -290,8 +349,26 @@ describe("estimateTokens", () => {
   test.each([
     ["nothing", [], 0.25, 0],
     ["text: 16 characters per message plus the text", [user("u", "abcd")], 0.25, 5],
-    ["thinking, text and calls", [{ ...ask("a", c), content: [{ type: "thinking" as const, text: "xx" }, { type: "text" as const, text: "yy" }] }], 0.25, 12],
-    ["an image at a flat rate", [{ id: "i", role: "user" as const, content: [{ type: "image" as const, mediaType: "image/png", data: "A".repeat(100_000) }] }], 0.25, 1504],
+    [
+      "thinking, text and calls",
+      [
+        {
+          ...ask("a", c),
+          content: [
+            { type: "thinking" as const, text: "xx" },
+            { type: "text" as const, text: "yy" },
+          ],
+        },
+      ],
+      0.25,
+      12,
+    ],
+    [
+      "an image at a flat rate",
+      [{ id: "i", role: "user" as const, content: [{ type: "image" as const, mediaType: "image/png", data: "A".repeat(100_000) }] }],
+      0.25,
+      1504,
+    ],
     ["a corrected ratio, rounded up", [user("u", "abcd")], 0.3, 6],
   ])("%s", (_name, messages, tokensPerChar, tokens) => {
     expect(estimateTokens(messages as Message[], tokensPerChar)).toBe(tokens);

@@ -37,20 +37,31 @@ test("a note over 32 KB is cut, and says so", () => {
 });
 
 test("the hand-off goes after the agent's note, or under the task when there is none", () => {
-  expect(withHandOff("# Goal\nfix the\n  tests\n\n", "fix the tests", "Done so far: a\nRemaining: b", "max_turns", NOW)).toBe("# Goal\nfix the\n  tests\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nDone so far: a\nRemaining: b\n");
-  expect(withHandOff(undefined, "fix the tests", "Remaining: b", "max_turns", NOW)).toBe("# Task\n\nfix the tests\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nRemaining: b\n");
+  expect(withHandOff("# Goal\nfix the\n  tests\n\n", "fix the tests", "Done so far: a\nRemaining: b", "max_turns", NOW)).toBe(
+    "# Goal\nfix the\n  tests\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nDone so far: a\nRemaining: b\n",
+  );
+  expect(withHandOff(undefined, "fix the tests", "Remaining: b", "max_turns", NOW)).toBe(
+    "# Task\n\nfix the tests\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nRemaining: b\n",
+  );
 });
 
-test("a stop at --max-run-tokens says so in the heading, not \"turn limit\"", () => {
-  expect(withHandOff(undefined, "fix the tests", "Remaining: b", "max_run_tokens", NOW)).toBe("# Task\n\nfix the tests\n\n## Stopped at the run's token limit (2026-12-02T12:00:00.000Z)\n\nRemaining: b\n");
+test('a stop at --max-run-tokens says so in the heading, not "turn limit"', () => {
+  expect(withHandOff(undefined, "fix the tests", "Remaining: b", "max_run_tokens", NOW)).toBe(
+    "# Task\n\nfix the tests\n\n## Stopped at the run's token limit (2026-12-02T12:00:00.000Z)\n\nRemaining: b\n",
+  );
 });
 
 test("a note about another task (an earlier run's): the hand-off quotes this run's task", () => {
-  expect(withHandOff("# Task\n\nan older task\n", "count\nto ten", "Remaining: b", "max_turns", NOW)).toBe("# Task\n\nan older task\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nTask: count to ten\n\nRemaining: b\n");
+  expect(withHandOff("# Task\n\nan older task\n", "count\nto ten", "Remaining: b", "max_turns", NOW)).toBe(
+    "# Task\n\nan older task\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nTask: count to ten\n\nRemaining: b\n",
+  );
 });
 
 test("the fallback hand-off names the last tool calls, their arguments cut", () => {
-  const text = fallbackHandOff([{ name: "bash", arguments: '{"command":"echo 2"}' }, { name: "write_file", arguments: "x".repeat(400) }]);
+  const text = fallbackHandOff([
+    { name: "bash", arguments: '{"command":"echo 2"}' },
+    { name: "write_file", arguments: "x".repeat(400) },
+  ]);
   expect(text).toContain('Last tool calls:\n- bash {"command":"echo 2"}\n- write_file ' + "x".repeat(300) + "…\n");
   expect(fallbackHandOff([])).not.toContain("Last tool calls");
 });

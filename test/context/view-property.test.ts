@@ -5,6 +5,7 @@ import { expect, test } from "bun:test";
 import { textOf, type Message, type ToolCall } from "../../src/kernel/ir.ts";
 import { cutNote, FIRST_PROMPT_SHARE } from "../../src/context/passes.ts";
 import { buildContext, checkCompressRange, compressSummaries, estimateTokens, type ContextInput, type Summary } from "../../src/context/view.ts";
+import { testPolicy } from "../helpers/settings.ts";
 
 const RUNS = 3000;
 const BASE_SEED = 0x5eed;
@@ -70,7 +71,14 @@ function randomInput(seed: number): ContextInput {
       const message: Message = { id: id(), role: "assistant", content: [], toolCalls: [call] };
       history.push(message);
       const ok = args.summary !== "" && !("error" in checkCompressRange(history, args.start_id, args.end_id));
-      history.push({ id: id(), role: "tool", toolCallId: call.id, toolName: "compress", isError: !ok, content: [{ type: "text", text: ok ? "compressed" : "refused" }] });
+      history.push({
+        id: id(),
+        role: "tool",
+        toolCallId: call.id,
+        toolName: "compress",
+        isError: !ok,
+        content: [{ type: "text", text: ok ? "compressed" : "refused" }],
+      });
     } else {
       const calls: ToolCall[] = Array.from({ length: 1 + int(3) }, () => {
         const [name, args] = pick(CALLS);
@@ -84,7 +92,10 @@ function randomInput(seed: number): ContextInput {
           toolCallId: c.id,
           toolName: c.name,
           isError: rnd() < 0.15,
-          content: [{ type: "text", text: text(int(rnd() < 0.1 ? 6000 : 800)) }, ...(rnd() < 0.03 ? [{ type: "image" as const, mediaType: "image/png", data: "AAAA" }] : [])],
+          content: [
+            { type: "text", text: text(int(rnd() < 0.1 ? 6000 : 800)) },
+            ...(rnd() < 0.03 ? [{ type: "image" as const, mediaType: "image/png", data: "AAAA" }] : []),
+          ],
         });
     }
   }
@@ -98,13 +109,13 @@ function randomInput(seed: number): ContextInput {
   return {
     history,
     summaries,
-    policy: {
+    policy: testPolicy({
       budgetTokens: 20 + int(rnd() < 0.5 ? 3000 : 20000),
       dedup: rnd() < 0.7,
       purgeErrorsAfter: int(7),
       compressTool: rnd() < 0.7,
       ...(rnd() < 0.3 ? { protectTurns: 1 + int(4) } : {}),
-    },
+    }),
     fixedTokens: int(500),
     tokensPerChar: pick([0.25, 0.3, 0.2]),
     ...(rnd() < 0.4 ? { taskNote: `goal: ${text(int(120))}` } : {}),
@@ -123,7 +134,8 @@ function pairingErrors(messages: readonly Message[]): string[] {
     const results: string[] = [];
     while (messages[i + 1]?.role === "tool") results.push(messages[++i]!.toolCallId ?? "");
     const calls = (m.toolCalls ?? []).map((c) => c.id);
-    if (results.length !== calls.length || calls.some((c) => results.filter((r) => r === c).length !== 1)) errors.push(`calls ${calls} of ${m.id} answered by ${results}`);
+    if (results.length !== calls.length || calls.some((c) => results.filter((r) => r === c).length !== 1))
+      errors.push(`calls ${calls} of ${m.id} answered by ${results}`);
   }
   return errors;
 }
@@ -150,7 +162,8 @@ function pinnedIds(history: readonly Message[]): Set<string> {
 
 const CUT = "left out to fit the context budget";
 
-const unhandled = (m: Message) => JSON.stringify({ ...m, content: m.content.map((p) => (p.type === "text" ? { ...p, text: p.text.replace(/\n?\[#[^\]]+\]$/, "") } : p)) });
+const unhandled = (m: Message) =>
+  JSON.stringify({ ...m, content: m.content.map((p) => (p.type === "text" ? { ...p, text: p.text.replace(/\n?\[#[^\]]+\]$/, "") } : p)) });
 
 function check(input: ContextInput): void {
   const before = JSON.stringify(input);

@@ -31,9 +31,20 @@ describe("judge", () => {
   test("a healthy endpoint: everything passes, no flags, usable", () => {
     const v = judge(healthy(), "OPENAI_API_KEY");
     expect(v.checks.map((c) => [c.id, c.status])).toEqual([
-      ["proxy", "pass"], ["dns", "pass"], ["tcp", "pass"], ["tls", "pass"], ["auth", "pass"], ["model", "pass"], ["answer", "pass"],
-      ["system_role", "pass"], ["max_tokens", "pass"], ["tool_call", "pass"], ["parallel_calls", "pass"], ["reasoning_replay", "pass"],
-      ["empty_tools", "pass"], ["retry_after", "skip"],
+      ["proxy", "pass"],
+      ["dns", "pass"],
+      ["tcp", "pass"],
+      ["tls", "pass"],
+      ["auth", "pass"],
+      ["model", "pass"],
+      ["answer", "pass"],
+      ["system_role", "pass"],
+      ["max_tokens", "pass"],
+      ["tool_call", "pass"],
+      ["parallel_calls", "pass"],
+      ["reasoning_replay", "pass"],
+      ["empty_tools", "pass"],
+      ["retry_after", "skip"],
     ]);
     expect(v).toMatchObject({ flags: {}, usable: true });
   });
@@ -64,7 +75,10 @@ describe("judge", () => {
   });
 
   test("not essential: a model missing from the list, an empty tools list rejected, a 429 without Retry-After", () => {
-    const v = judge({ ...healthy(), models: { ok: true, listed: ["other"] }, emptyTools: { ok: false, kind: "bad_request", message: "400 too short" }, rateLimits: [null] }, "K");
+    const v = judge(
+      { ...healthy(), models: { ok: true, listed: ["other"] }, emptyTools: { ok: false, kind: "bad_request", message: "400 too short" }, rateLimits: [null] },
+      "K",
+    );
     expect(v.checks.filter((c) => c.status === "quirk").map((c) => c.id)).toEqual(["model", "empty_tools", "retry_after"]);
     expect(v.usable).toBe(true);
     expect(v.flags).toEqual({});
@@ -79,8 +93,14 @@ describe("judge", () => {
   });
 
   test("TLS soon to expire, or not verified, is a quirk saying what to do", () => {
-    expect(status({ ...healthy(), tls: { ok: true, issuer: "X", validTo: "2026-12-10", daysLeft: 3, insecure: false } }, "tls")).toMatchObject({ status: "quirk", fix: expect.stringContaining("renew") });
-    expect(status({ ...healthy(), tls: { ok: true, issuer: "X", validTo: "2027-12-10", daysLeft: 300, insecure: true } }, "tls")).toMatchObject({ status: "quirk", fix: expect.stringContaining("ca_file") });
+    expect(status({ ...healthy(), tls: { ok: true, issuer: "X", validTo: "2026-12-10", daysLeft: 3, insecure: false } }, "tls")).toMatchObject({
+      status: "quirk",
+      fix: expect.stringContaining("renew"),
+    });
+    expect(status({ ...healthy(), tls: { ok: true, issuer: "X", validTo: "2027-12-10", daysLeft: 300, insecure: true } }, "tls")).toMatchObject({
+      status: "quirk",
+      fix: expect.stringContaining("ca_file"),
+    });
   });
 
   test("no reasoning shown: the tool result after it passes without a replay check", () => {
@@ -91,7 +111,9 @@ describe("judge", () => {
 
 describe("missingFlags and the verdict line", () => {
   test("only flags whose value differs from what hey does now are missing", () => {
-    expect(missingFlags({ system_role: "system", max_tokens_field: "max_completion_tokens" }, { system_role: "system", max_tokens_field: "max_tokens" })).toEqual({ max_tokens_field: "max_completion_tokens" });
+    expect(
+      missingFlags({ system_role: "system", max_tokens_field: "max_completion_tokens" }, { system_role: "system", max_tokens_field: "max_tokens" }),
+    ).toEqual({ max_tokens_field: "max_completion_tokens" });
   });
 
   test("text and JSON say the same", () => {

@@ -11,12 +11,16 @@ describe("setProviderKeys", () => {
   });
 
   test("the last table of a file, a quoted name, CRLF line ends", () => {
-    expect(setProviderKeys('[provider."my.lab"]\r\nbase_url = "u"\r\n', "my.lab", { reasoning_replay: true })).toBe('[provider."my.lab"]\r\nbase_url = "u"\r\nreasoning_replay = true\r\n');
+    expect(setProviderKeys('[provider."my.lab"]\r\nbase_url = "u"\r\n', "my.lab", { reasoning_replay: true })).toBe(
+      '[provider."my.lab"]\r\nbase_url = "u"\r\nreasoning_replay = true\r\n',
+    );
   });
 
   test("a multi-line array stays whole: new keys go after it", () => {
     const text = '[provider.lab]\nmodels = [\n  "a",\n  "b",\n]\n';
-    expect(setProviderKeys(text, "lab", { max_tokens_field: "max_tokens" })).toBe('[provider.lab]\nmodels = [\n  "a",\n  "b",\n]\nmax_tokens_field = "max_tokens"\n');
+    expect(setProviderKeys(text, "lab", { max_tokens_field: "max_tokens" })).toBe(
+      '[provider.lab]\nmodels = [\n  "a",\n  "b",\n]\nmax_tokens_field = "max_tokens"\n',
+    );
   });
 
   test("no table header (dotted keys, another provider): TomlEditError", () => {

@@ -17,7 +17,8 @@ const FILE_BYTES = 28 * 1024;
 /** A 28 KB source file whose every line names the file, with a marker in the middle. */
 function source(n: number): string {
   const lines: string[] = [];
-  for (let i = 0; lines.join("\n").length < FILE_BYTES; i++) lines.push(i === 350 ? `// MARKER file ${n} middle` : `export const f${n}_${i} = "${"abcdefghij".repeat(2)}${i}"; // file ${n}`);
+  for (let i = 0; lines.join("\n").length < FILE_BYTES; i++)
+    lines.push(i === 350 ? `// MARKER file ${n} middle` : `export const f${n}_${i} = "${"abcdefghij".repeat(2)}${i}"; // file ${n}`);
   return lines.join("\n") + "\n";
 }
 
@@ -46,8 +47,20 @@ function startModel(reads: number, window: number) {
       if (tokens > window) {
         log.push({ protocol, tokens, tools, body: text, status: 400 });
         return protocol === "anthropic"
-          ? Response.json({ type: "error", error: { type: "invalid_request_error", message: `prompt is too long: ${tokens} tokens > ${window} maximum` } }, { status: 400 })
-          : Response.json({ error: { message: `This model's maximum context length is ${window} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`, type: "invalid_request_error", code: "context_length_exceeded" } }, { status: 400 });
+          ? Response.json(
+              { type: "error", error: { type: "invalid_request_error", message: `prompt is too long: ${tokens} tokens > ${window} maximum` } },
+              { status: 400 },
+            )
+          : Response.json(
+              {
+                error: {
+                  message: `This model's maximum context length is ${window} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`,
+                  type: "invalid_request_error",
+                  code: "context_length_exceeded",
+                },
+              },
+              { status: 400 },
+            );
       }
       log.push({ protocol, tokens, tools, body: text, status: 200 });
       const call = tools && step < reads ? { id: `call_${++step}`, path: `src/file${step}.ts` } : undefined;
@@ -55,15 +68,38 @@ function startModel(reads: number, window: number) {
       if (protocol === "openai") {
         const usage = chatChunk({ usage: { prompt_tokens: tokens, completion_tokens: 20, total_tokens: tokens + 20 } });
         const chunks = call
-          ? [chatChunk({ toolCall: { index: 0, id: call.id, name: "read_file", arguments: JSON.stringify({ path: call.path }) } }), chatChunk({ finish: "tool_calls" }), usage]
+          ? [
+              chatChunk({ toolCall: { index: 0, id: call.id, name: "read_file", arguments: JSON.stringify({ path: call.path }) } }),
+              chatChunk({ finish: "tool_calls" }),
+              usage,
+            ]
           : [chatChunk({ content: answer }), chatChunk({ finish: "stop" }), usage];
         return new Response(sse(chunks), { headers: { "content-type": "text/event-stream" } });
       }
-      const start = event("message_start", { type: "message_start", message: { id: "msg", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, usage: { input_tokens: tokens, output_tokens: 1 } } });
+      const start = event("message_start", {
+        type: "message_start",
+        message: {
+          id: "msg",
+          type: "message",
+          role: "assistant",
+          model: "m",
+          content: [],
+          stop_reason: null,
+          usage: { input_tokens: tokens, output_tokens: 1 },
+        },
+      });
       const block = call
         ? [
-            event("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: call.id, name: "read_file", input: {} } }),
-            event("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: JSON.stringify({ path: call.path }) } }),
+            event("content_block_start", {
+              type: "content_block_start",
+              index: 0,
+              content_block: { type: "tool_use", id: call.id, name: "read_file", input: {} },
+            }),
+            event("content_block_delta", {
+              type: "content_block_delta",
+              index: 0,
+              delta: { type: "input_json_delta", partial_json: JSON.stringify({ path: call.path }) },
+            }),
           ]
         : [
             event("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
@@ -71,7 +107,11 @@ function startModel(reads: number, window: number) {
           ];
       const end = [
         event("content_block_stop", { type: "content_block_stop", index: 0 }),
-        event("message_delta", { type: "message_delta", delta: { stop_reason: call ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 20 } }),
+        event("message_delta", {
+          type: "message_delta",
+          delta: { stop_reason: call ? "tool_use" : "end_turn", stop_sequence: null },
+          usage: { output_tokens: 20 },
+        }),
         event("message_stop", { type: "message_stop" }),
       ];
       return new Response([start, ...block, ...end].join(""), { headers: { "content-type": "text/event-stream" } });
@@ -96,7 +136,20 @@ afterAll(() => model?.stop());
 
 const hey = (protocol: Protocol, config = "") => {
   writeFileSync(join(work.path, "hey.toml"), config);
-  const args = ["--base-url", model!.url, "--protocol", protocol, "-m", "m", "--config", join(work.path, "hey.toml"), "--output", "json", "-p", "read the files in src/ one by one"];
+  const args = [
+    "--base-url",
+    model!.url,
+    "--protocol",
+    protocol,
+    "-m",
+    "m",
+    "--config",
+    join(work.path, "hey.toml"),
+    "--output",
+    "json",
+    "-p",
+    "read the files in src/ one by one",
+  ];
   return runHey(args, { cwd: work.path, timeoutMs: 60_000 });
 };
 

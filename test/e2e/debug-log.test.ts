@@ -1,24 +1,17 @@
 // --verbose / HEY_LOG=debug (dist/hey): each request and response, retries included, in a file in
 // the state directory whose path is said once; keys and proxy passwords never in it; nothing at all
 // without the flag.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { jsonEvents, runHey } from "../helpers/e2e.ts";
 import { baseUrlFor, textReply } from "../helpers/protocol-streams.ts";
 import { startHttpProxy } from "../helpers/proxies.ts";
-import { jsonReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
+import { jsonReply } from "../helpers/replay-server.ts";
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 
-let server: ReplayServer;
-let work: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  server = startReplayServer();
-  work = tempDir();
-});
-afterAll(() => {
-  server.stop();
-  work.remove();
-});
+const server = fileReplayServer();
+const work = fileTempDir();
 
 function logOf(state: string): { path: string; text: string } {
   const dir = join(state, "hey", "logs");
@@ -37,7 +30,21 @@ test("--verbose: request, proxy, status, timings, retry and bodies; key and prox
     const config = join(work.path, "fast-retry.toml");
     await Bun.write(config, "[retry]\nbase_delay_ms = 10\njitter = false\n");
     const run = await runHey(
-      ["--base-url", `http://model.test:${port}/v1`, "-m", "m", "--api-key", "sk-secret-123", "--proxy", `http://alice:proxy-pw-9@127.0.0.1:${proxy.port}`, "--config", config, "--verbose", "-p", "hi"],
+      [
+        "--base-url",
+        `http://model.test:${port}/v1`,
+        "-m",
+        "m",
+        "--api-key",
+        "sk-secret-123",
+        "--proxy",
+        `http://alice:proxy-pw-9@127.0.0.1:${proxy.port}`,
+        "--config",
+        config,
+        "--verbose",
+        "-p",
+        "hi",
+      ],
       { cwd: work.path, env: { XDG_STATE_HOME: state } },
     );
     expect(run.code).toBe(0);
@@ -66,7 +73,10 @@ test("--verbose: request, proxy, status, timings, retry and bodies; key and prox
 test("HEY_LOG=debug does the same; a failed run logs its error", async () => {
   const state = join(work.path, "state-2");
   server.enqueue(jsonReply(400, { error: { message: "bad model name" } }));
-  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "hi", "--output", "json"], { cwd: work.path, env: { XDG_STATE_HOME: state, HEY_LOG: "debug" } });
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "hi", "--output", "json"], {
+    cwd: work.path,
+    env: { XDG_STATE_HOME: state, HEY_LOG: "debug" },
+  });
   expect(run.code).toBe(1);
   expect(jsonEvents(run.stdout).find((e) => e.type === "error")).toBeDefined();
   const { text } = logOf(state);
@@ -86,10 +96,13 @@ describe.each(["responses", "anthropic", "google"] as const)("%s with --verbose"
   test("the streamed answer still arrives whole, and its body is logged", async () => {
     const state = join(work.path, `state-${protocol}`);
     server.enqueue(textReply(protocol, "still streaming"));
-    const run = await runHey(["--base-url", baseUrlFor(protocol, server.url), "--protocol", protocol, "-m", "some-model", "--api-key", "key-abc-987", "-p", "hi", "--verbose"], {
-      cwd: work.path,
-      env: { XDG_STATE_HOME: state },
-    });
+    const run = await runHey(
+      ["--base-url", baseUrlFor(protocol, server.url), "--protocol", protocol, "-m", "some-model", "--api-key", "key-abc-987", "-p", "hi", "--verbose"],
+      {
+        cwd: work.path,
+        env: { XDG_STATE_HOME: state },
+      },
+    );
     expect(run).toMatchObject({ code: 0, stdout: "still streaming\n" });
     const { text } = logOf(state);
     expect(text).toContain("← body complete");

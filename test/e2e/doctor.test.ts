@@ -29,10 +29,23 @@ const line = (stdout: string, title: string) => stdout.split("\n").find((l) => l
 describe.each(["openai", "responses", "anthropic", "google"] as const)("%s mock", (protocol) => {
   test("every check passes or has nothing to check; exit 0", async () => {
     const mock = track(startProtocolMock(protocol, "mock-model"));
-    const run = await runHey(["doctor", "--base-url", baseUrlFor(protocol, mock.url), "--protocol", protocol, "-m", "mock-model", "--api-key", "k-1"], { cwd: work.path });
+    const run = await runHey(["doctor", "--base-url", baseUrlFor(protocol, mock.url), "--protocol", protocol, "-m", "mock-model", "--api-key", "k-1"], {
+      cwd: work.path,
+    });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    for (const title of ["proxy", "TCP", "auth", "model listed", "context window", "streamed answer", "tool call", "parallel calls", "tool result after reasoning", "empty tools list"])
+    for (const title of [
+      "proxy",
+      "TCP",
+      "auth",
+      "model listed",
+      "context window",
+      "streamed answer",
+      "tool call",
+      "parallel calls",
+      "tool result after reasoning",
+      "empty tools list",
+    ])
       expect(line(run.stdout, title)).toStartWith("✓");
     expect(line(run.stdout, "Retry-After on 429")).toStartWith("–");
     expect(run.stdout).toContain("\n✓ usable\n");
@@ -43,14 +56,17 @@ describe.each(["openai", "responses", "anthropic", "google"] as const)("%s mock"
   });
 });
 
-test.each(["anthropic", "google"] as const)("%s with signed reasoning: the tool result goes back with its signature (Anthropic thinking, Gemini thought signature)", async (protocol) => {
-  const mock = track(startProtocolMock(protocol, "thinker", { signedReasoning: true }));
-  const run = await runHey(["doctor", "--base-url", baseUrlFor(protocol, mock.url), "--protocol", protocol, "-m", "thinker"], { cwd: work.path });
-  expect(run.code).toBe(0);
-  expect(line(run.stdout, "tool result after reasoning")).toBe("✓ tool result after reasoning  the answer continues with the reasoning replayed");
-  const followUp = mock.requests.filter((r) => r.method === "POST" && JSON.stringify(r.body).includes("sig-made-by-the-mock"));
-  expect(followUp.length).toBeGreaterThan(0);
-});
+test.each(["anthropic", "google"] as const)(
+  "%s with signed reasoning: the tool result goes back with its signature (Anthropic thinking, Gemini thought signature)",
+  async (protocol) => {
+    const mock = track(startProtocolMock(protocol, "thinker", { signedReasoning: true }));
+    const run = await runHey(["doctor", "--base-url", baseUrlFor(protocol, mock.url), "--protocol", protocol, "-m", "thinker"], { cwd: work.path });
+    expect(run.code).toBe(0);
+    expect(line(run.stdout, "tool result after reasoning")).toBe("✓ tool result after reasoning  the answer continues with the reasoning replayed");
+    const followUp = mock.requests.filter((r) => r.method === "POST" && JSON.stringify(r.body).includes("sig-made-by-the-mock"));
+    expect(followUp.length).toBeGreaterThan(0);
+  },
+);
 
 test("--output json: the same checks as data", async () => {
   const mock = track(startProtocolMock("anthropic", "claude-x"));
@@ -59,7 +75,20 @@ test("--output json: the same checks as data", async () => {
   const [report] = jsonEvents(run.stdout);
   expect(report).toMatchObject({ type: "doctor", provider: "cli", protocol: "anthropic", model: "claude-x", usable: true, flags: {}, missing_flags: {} });
   const checks = report!.checks as { id: string; status: string }[];
-  expect(checks.map((c) => c.id)).toEqual(["proxy", "dns", "tcp", "auth", "model", "window", "answer", "tool_call", "parallel_calls", "reasoning_replay", "empty_tools", "retry_after"]);
+  expect(checks.map((c) => c.id)).toEqual([
+    "proxy",
+    "dns",
+    "tcp",
+    "auth",
+    "model",
+    "window",
+    "answer",
+    "tool_call",
+    "parallel_calls",
+    "reasoning_replay",
+    "empty_tools",
+    "retry_after",
+  ]);
   expect(checks.find((c) => c.id === "tool_call")?.status).toBe("pass");
 });
 
@@ -101,7 +130,9 @@ describeNeeding(["openssl"], "through a real proxy to HTTPS with a private CA", 
 
   test("a proxy that is not running: ✗ TCP naming it", async () => {
     const dead = freePort();
-    const run = await runHey(["doctor", "--base-url", `https://${PROXIED_HOST}:9/v1`, "-m", "m", "--proxy", `http://u:secret-1@127.0.0.1:${dead}`], { cwd: work.path });
+    const run = await runHey(["doctor", "--base-url", `https://${PROXIED_HOST}:9/v1`, "-m", "m", "--proxy", `http://u:secret-1@127.0.0.1:${dead}`], {
+      cwd: work.path,
+    });
     expect(run.code).toBe(1);
     expect(line(run.stdout, "TCP")).toStartWith(`✗ TCP`);
     expect(line(run.stdout, "TCP")).toContain(`cannot connect to the proxy http://***@127.0.0.1:${dead}`);
@@ -110,7 +141,11 @@ describeNeeding(["openssl"], "through a real proxy to HTTPS with a private CA", 
 });
 
 test("a rejected key: ✗ auth naming the key's variable, exit 1", async () => {
-  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => Response.json({ error: { message: "Incorrect API key provided" } }, { status: 401 }) });
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: () => Response.json({ error: { message: "Incorrect API key provided" } }, { status: 401 }),
+  });
   try {
     const run = await runHey(["doctor", "--base-url", `http://127.0.0.1:${server.port}/v1`, "-m", "m"], { cwd: work.path, env: { HEY_API_KEY: "sk-wrong" } });
     expect(run.code).toBe(1);
@@ -122,12 +157,42 @@ test("a rejected key: ✗ auth naming the key's variable, exit 1", async () => {
 
 describe("quirky servers: each quirk is named", () => {
   test.each<[string, Quirks, string, string]>([
-    ["rejects the developer role", { rejectsDeveloper: true }, "system role", `! system role                  the developer role is rejected (request rejected (400): Invalid value: 'developer'.`],
-    ["wants max_completion_tokens", { wantsMaxCompletionTokens: true }, "output limit", "! output limit                 max_tokens is rejected (request rejected (400): Unsupported parameter: 'max_tokens'"],
-    ["400s on an empty tools list", { rejectsEmptyTools: true }, "empty tools list", "! empty tools list             tools: [] is rejected (400 [] is too short - 'tools') → none: hey never sends an empty tools list"],
-    ["requires reasoning replay", { requiresReasoningReplay: true }, "tool result after reasoning", "! tool result after reasoning  requires its reasoning replayed with the tool-call turn (without it: request rejected (400): Missing `reasoning_content` field"],
-    ["drops parallel calls", { dropsParallelCalls: true }, "parallel calls", "! parallel calls               two calls were asked for, one arrived: the endpoint drops parallel calls → parallel_tool_calls = false"],
-    ["sends Retry-After on a 429", { rateLimitOnce: true }, "Retry-After on 429", "✓ Retry-After on 429           429 came with Retry-After: 1 (hey waits that long)"],
+    [
+      "rejects the developer role",
+      { rejectsDeveloper: true },
+      "system role",
+      `! system role                  the developer role is rejected (request rejected (400): Invalid value: 'developer'.`,
+    ],
+    [
+      "wants max_completion_tokens",
+      { wantsMaxCompletionTokens: true },
+      "output limit",
+      "! output limit                 max_tokens is rejected (request rejected (400): Unsupported parameter: 'max_tokens'",
+    ],
+    [
+      "400s on an empty tools list",
+      { rejectsEmptyTools: true },
+      "empty tools list",
+      "! empty tools list             tools: [] is rejected (400 [] is too short - 'tools') → none: hey never sends an empty tools list",
+    ],
+    [
+      "requires reasoning replay",
+      { requiresReasoningReplay: true },
+      "tool result after reasoning",
+      "! tool result after reasoning  requires its reasoning replayed with the tool-call turn (without it: request rejected (400): Missing `reasoning_content` field",
+    ],
+    [
+      "drops parallel calls",
+      { dropsParallelCalls: true },
+      "parallel calls",
+      "! parallel calls               two calls were asked for, one arrived: the endpoint drops parallel calls → parallel_tool_calls = false",
+    ],
+    [
+      "sends Retry-After on a 429",
+      { rateLimitOnce: true },
+      "Retry-After on 429",
+      "✓ Retry-After on 429           429 came with Retry-After: 1 (hey waits that long)",
+    ],
   ])("%s", async (_name, quirks, title, expected) => {
     const server = track(startQuirkyServer("qm", quirks));
     const run = await runHey(["doctor", "--base-url", `${server.url}/v1`, "-m", "qm"], { cwd: work.path });
@@ -137,7 +202,15 @@ describe("quirky servers: each quirk is named", () => {
 });
 
 test("--write records the flags a quirky server needs (after a backup), and then a hey -p task succeeds", async () => {
-  const server = track(startQuirkyServer("qm", { rejectsDeveloper: true, wantsMaxCompletionTokens: true, rejectsEmptyTools: true, requiresReasoningReplay: true, dropsParallelCalls: true }));
+  const server = track(
+    startQuirkyServer("qm", {
+      rejectsDeveloper: true,
+      wantsMaxCompletionTokens: true,
+      rejectsEmptyTools: true,
+      requiresReasoningReplay: true,
+      dropsParallelCalls: true,
+    }),
+  );
   const xdg = join(work.path, "xdg");
   mkdirSync(join(xdg, "hey"), { recursive: true });
   const configFile = join(xdg, "hey", "config.toml");
@@ -177,7 +250,8 @@ test("--write records the flags a quirky server needs (after a backup), and then
   expect(readFileSync(outside, "utf8")).toBe("not hey's\n");
   expect(lstatSync(`${configFile}.bak`).isSymbolicLink()).toBe(false);
   expect(lstatSync(`${configFile}.bak`).mode & 0o777).toBe(statSync(configFile).mode & 0o777);
-  for (const title of ["system role", "output limit", "empty tools list", "tool result after reasoning", "parallel calls"]) expect(line(doctor.stdout, title)).toStartWith("!");
+  for (const title of ["system role", "output limit", "empty tools list", "tool result after reasoning", "parallel calls"])
+    expect(line(doctor.stdout, title)).toStartWith("!");
   expect(doctor.stdout).toContain(`to ${configFile} (the previous file is ${configFile}.bak)`);
   expect(readFileSync(`${configFile}.bak`, "utf8")).toBe(before);
   const after = readFileSync(configFile, "utf8");
@@ -205,7 +279,12 @@ test("--write records the flags a quirky server needs (after a backup), and then
   expect(working.code).toBe(0);
   const events = jsonEvents(working.stdout);
   expect(events.filter((e) => e.type === "tool_result").map((e) => e.ok)).toEqual([true]);
-  expect(events.filter((e) => e.type === "text_delta").map((e) => e.text).join("")).toContain("the answer is 42");
+  expect(
+    events
+      .filter((e) => e.type === "text_delta")
+      .map((e) => e.text)
+      .join(""),
+  ).toContain("the answer is 42");
   const sent = server.requests.slice(start).map((r) => r.body);
   expect(sent.every((b) => b.max_completion_tokens === 2000 && b.max_tokens === undefined && b.parallel_tool_calls === false)).toBe(true);
 

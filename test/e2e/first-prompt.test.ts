@@ -1,32 +1,36 @@
 // An oversized first prompt (issue 13 row 2): sent whole once, then trimmed to its start and end
 // like any message that does not fit — in the next turn and after `-c` — while the session file
 // keeps it whole.
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { afterAll, beforeEach, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHey, tempDir } from "../helpers/e2e.ts";
+import { runHey } from "../helpers/e2e.ts";
 import { startModelServer, textOf, type ChatRequest } from "../helpers/model-server.ts";
+import { eachTempDir } from "../helpers/fixtures.ts";
 
 // calls a tool on the first request of a run, then answers
-const model = startModelServer((req) => (req.messages.some((m) => m.role === "tool") || textOf(req.messages.at(-1)).startsWith("and") ? { text: "Done." } : { calls: [["bash", { command: "echo checked" }]] }));
+const model = startModelServer((req) =>
+  req.messages.some((m) => m.role === "tool") || textOf(req.messages.at(-1)).startsWith("and")
+    ? { text: "Done." }
+    : { calls: [["bash", { command: "echo checked" }]] },
+);
 afterAll(() => model.stop());
-let work: ReturnType<typeof tempDir>;
-let state: ReturnType<typeof tempDir>;
+const work = eachTempDir();
+const state = eachTempDir();
 beforeEach(() => {
-  work = tempDir();
-  state = tempDir();
   model.requests.length = 0;
-});
-afterEach(() => {
-  work.remove();
-  state.remove();
 });
 
 test("a 100 KB first prompt is sent whole once, then as its start and end; the session keeps it whole", async () => {
   const cfg = join(work.path, "hey.toml");
   writeFileSync(cfg, "[agent]\nbudget_tokens = 10000\n"); // the first prompt may then take 5,000 tokens
   const log = Array.from({ length: 2000 }, (_, i) => `line ${String(i).padStart(4, "0")}: ${"x".repeat(40)}`).join("\n") + "\n";
-  const hey = (args: string[], stdin?: string) => runHey(["--base-url", model.baseUrl, "-m", "m", "--config", cfg, ...args], { cwd: work.path, env: { XDG_STATE_HOME: state.path }, ...(stdin ? { stdin } : {}) });
+  const hey = (args: string[], stdin?: string) =>
+    runHey(["--base-url", model.baseUrl, "-m", "m", "--config", cfg, ...args], {
+      cwd: work.path,
+      env: { XDG_STATE_HOME: state.path },
+      ...(stdin ? { stdin } : {}),
+    });
 
   const run = await hey(["summarize"], log);
   expect(run).toMatchObject({ code: 0, stdout: "Done.\n" });

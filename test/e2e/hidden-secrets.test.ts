@@ -34,21 +34,33 @@ afterEach(() => {
 
 const writeConfig = (extra = "") => {
   mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
-  writeFileSync(join(home.path, ".config", "hey", "config.toml"), `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${model.baseUrl}"\napi_key = "\${LOCAL_KEY}"\nmodels = ["m1"]\n${extra}`);
+  writeFileSync(
+    join(home.path, ".config", "hey", "config.toml"),
+    `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${model.baseUrl}"\napi_key = "\${LOCAL_KEY}"\nmodels = ["m1"]\n${extra}`,
+  );
 };
 const sessions = () => {
   const dir = join(home.path, ".local", "state", "hey", "sessions");
-  return readdirSync(dir).filter((f) => f.endsWith(".jsonl")).map((f) => readFileSync(join(dir, f), "utf8")).join("");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".jsonl"))
+    .map((f) => readFileSync(join(dir, f), "utf8"))
+    .join("");
 };
 
 test("a .env read by the model: the token becomes [secret: GITHUB_TOKEN] for the model, the session and the terminal", async () => {
   writeConfig();
   writeFileSync(join(project.path, ".env"), `GITHUB_TOKEN=${TOKEN}\nDEBUG=1\n`);
   writeFileSync(join(project.path, "remote.txt"), `origin https://${TOKEN}@github.com/o/r (fetch)\n`);
-  calls = [["read_file", { path: ".env" }], ["bash", { command: "cat remote.txt" }]];
+  calls = [
+    ["read_file", { path: ".env" }],
+    ["bash", { command: "cat remote.txt" }],
+  ];
   const run = await runHey(["-p", "what is in .env?"], { cwd: project.path, env: { HOME: home.path } });
   expect(run.code).toBe(0);
-  const [file, remote] = model.requests.at(-1)!.messages.filter((m) => m.role === "tool").map((m) => resultText(m));
+  const [file, remote] = model.requests
+    .at(-1)!
+    .messages.filter((m) => m.role === "tool")
+    .map((m) => resultText(m));
   expect(file).toContain("GITHUB_TOKEN=[secret: GITHUB_TOKEN]\n");
   expect(file).toContain("DEBUG=1");
   expect(remote).toContain("origin https://[secret: github-token]@github.com/o/r (fetch)");
@@ -93,7 +105,9 @@ test("hey's state is private: the approvals record and the MCP cache, 0600 files
   const modes = (rel: string) => {
     const path = join(home.path, rel);
     const st = statSync(path);
-    return st.isDirectory() ? [[rel, st.mode & 0o777], ...readdirSync(path).map((n) => [join(rel, n), statSync(join(path, n)).mode & 0o777])] : [[rel, st.mode & 0o777]];
+    return st.isDirectory()
+      ? [[rel, st.mode & 0o777], ...readdirSync(path).map((n) => [join(rel, n), statSync(join(path, n)).mode & 0o777])]
+      : [[rel, st.mode & 0o777]];
   };
   const found = files.flatMap(modes);
   expect(found.length).toBeGreaterThan(2);

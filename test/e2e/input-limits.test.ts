@@ -1,22 +1,15 @@
 // Issue 13 rows 1, 3 and 13: stdin and each @file are read at most `[input] max_bytes` + 1 bytes,
 // special files are refused at once, what was cut is said on stderr and in the prompt, and an
 // `@word` that names no file stays literal. Through the compiled binary against a local mock model.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { ensureBinary, runHey, tempDir } from "../helpers/e2e.ts";
-import { lastUserText, startModelServer, withoutNote, type ModelServer } from "../helpers/model-server.ts";
+import { ensureBinary, runHey } from "../helpers/e2e.ts";
+import { lastUserText, withoutNote } from "../helpers/model-server.ts";
+import { fileModelServer, fileTempDir } from "../helpers/fixtures.ts";
 
-let server: ModelServer;
-let work: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  server = startModelServer(() => ({ text: "ok" }));
-  work = tempDir("hey-input-");
-});
-afterAll(() => {
-  server.stop();
-  work.remove();
-});
+const server = fileModelServer(() => ({ text: "ok" }));
+const work = fileTempDir("hey-input-");
 
 const adHoc = () => ["--base-url", server.baseUrl, "-m", "m"];
 /** The prompt as the user gave it (a huge one fills the context: hey notes that after it) */
@@ -58,7 +51,9 @@ describe("stdin", () => {
     expect(run.stderr).toContain("hey: stdin: only the first 256 KB went into the prompt ([input] max_bytes); the rest was not read");
     const prompt = lastPrompt();
     const kept = Math.floor(DEFAULT_MAX / line.length) * line.length;
-    expect(prompt).toBe(`summarize\n\n\`\`\`stdin\n${stdin.slice(0, kept)}\`\`\`\n(truncated: showing the first ${kept} bytes of stdin; the rest was not read)`);
+    expect(prompt).toBe(
+      `summarize\n\n\`\`\`stdin\n${stdin.slice(0, kept)}\`\`\`\n(truncated: showing the first ${kept} bytes of stdin; the rest was not read)`,
+    );
     expect(server.sizes.at(-1)!).toBeLessThan(DEFAULT_MAX + 16_000); // + system prompt, tools, JSON escapes
   });
 
@@ -141,7 +136,10 @@ describe("@files", () => {
     ["a FIFO", "fifo", "a named pipe (FIFO)"],
   ])("%s is refused at once, without being opened", async (_name, target, kind) => {
     if (target === "fifo") Bun.spawnSync(["mkfifo", join(work.path, "fifo")]);
-    for (const args of [["-p", `@${target}`], ["-p", `look at @${target} please`]]) {
+    for (const args of [
+      ["-p", `@${target}`],
+      ["-p", `look at @${target} please`],
+    ]) {
       const started = performance.now();
       const run = await runHey([...adHoc(), ...args], { cwd: work.path, timeoutMs: 10_000 });
       expect(run.code).toBe(2);

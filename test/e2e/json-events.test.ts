@@ -3,16 +3,17 @@
 // and each emitted event must have its example's fields with values of the same JSON type.
 // Also: a final `result`, `arguments` as an object, every run ending with `done` — failures
 // before the start included — and no REPL even with a terminal on stdin.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { newId, type Message } from "../../src/kernel/ir.ts";
 import { toLine } from "../../src/sessions/format.ts";
-import { jsonEvents, ROOT, runHey, tempDir } from "../helpers/e2e.ts";
+import { jsonEvents, ROOT, runHey } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
-import { jsonReply, sseReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
+import { jsonReply, sseReply } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
 import { startTerm } from "../helpers/tmux.ts";
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 
 type Event = Record<string, unknown>;
 
@@ -31,7 +32,12 @@ function documented(): Map<string, Event> {
 }
 
 /** Fields the doc's table names as present only sometimes. */
-const OPTIONAL: Record<string, string[]> = { compaction: ["from_id", "to_id", "summary", "error", "window"], tool_call: ["arguments_text", "server"], mcp: ["tools", "error"], command: ["sessions"] };
+const OPTIONAL: Record<string, string[]> = {
+  compaction: ["from_id", "to_id", "summary", "error", "window"],
+  tool_call: ["arguments_text", "server"],
+  mcp: ["tools", "error"],
+  command: ["sessions"],
+};
 
 const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 
@@ -44,34 +50,28 @@ function mismatches(event: Event, example: Event | undefined): string[] {
   for (const [key, value] of Object.entries(event)) {
     if (!(key in example) && !optional.includes(key)) problems.push(`${event.type}: undocumented field ${key}`);
     else if (key in example && kind(value) !== kind(example[key])) problems.push(`${event.type}.${key}: ${kind(value)}, documented as ${kind(example[key])}`);
-    else if (kind(value) === "object" && key === "usage") problems.push(...mismatches({ type: `${event.type}.usage`, ...(value as Event) }, { type: "", ...(example[key] as Event) }));
+    else if (kind(value) === "object" && key === "usage")
+      problems.push(...mismatches({ type: `${event.type}.usage`, ...(value as Event) }, { type: "", ...(example[key] as Event) }));
   }
   return problems;
 }
 
-let server: ReplayServer;
-let work: ReturnType<typeof tempDir>;
-let state: ReturnType<typeof tempDir>;
-let cfg: string;
-beforeAll(() => {
-  server = startReplayServer();
-  work = tempDir();
-  state = tempDir();
-  cfg = join(work.path, "hey.toml");
-  // a small budget so a resumed session is summarized; short retry waits
-  writeFileSync(cfg, `[agent]\nbudget_tokens = 3000\n\n[retry]\nbase_delay_ms = 10\nmax_delay_ms = 20\njitter = false\n`);
-});
-afterAll(() => {
-  server.stop();
-  work.remove();
-  state.remove();
-});
+const server = fileReplayServer();
+const work = fileTempDir();
+const state = fileTempDir();
+const cfg = join(work.path, "hey.toml");
+// a small budget so a resumed session is summarized; short retry waits
+writeFileSync(cfg, `[agent]\nbudget_tokens = 3000\n\n[retry]\nbase_delay_ms = 10\nmax_delay_ms = 20\njitter = false\n`);
 
 const usage = chatChunk({ usage: { prompt_tokens: 21, completion_tokens: 4, total_tokens: 25 } });
-const said = (text: string, thinking?: string) => sseReply(sse([...(thinking ? [chatChunk({ reasoning: thinking })] : []), chatChunk({ content: text }), chatChunk({ finish: "stop" }), usage]));
+const said = (text: string, thinking?: string) =>
+  sseReply(sse([...(thinking ? [chatChunk({ reasoning: thinking })] : []), chatChunk({ content: text }), chatChunk({ finish: "stop" }), usage]));
 const calls = (...list: [string, string, string][]) =>
-  sseReply(sse([...list.map(([id, name, args], index) => chatChunk({ toolCall: { index, id, name, arguments: args } })), chatChunk({ finish: "tool_calls" }), usage]));
-const hey = (args: string[]) => runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--config", cfg, "--output", "json", ...args], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  sseReply(
+    sse([...list.map(([id, name, args], index) => chatChunk({ toolCall: { index, id, name, arguments: args } })), chatChunk({ finish: "tool_calls" }), usage]),
+  );
+const hey = (args: string[]) =>
+  runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--config", cfg, "--output", "json", ...args], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
 
 /** A session of this directory, big enough that resuming it with budget_tokens 3000 summarizes its older half. */
 function bigSession(): string {
@@ -96,7 +96,11 @@ test("every event hey emits has its documented example's fields, and every docum
   const seen: Event[] = [];
 
   // a retried request, thinking, a tool call, an answer
-  server.enqueue(jsonReply(429, { error: { message: "slow down", type: "requests", code: "rate_limit_exceeded" } }), calls(["call_1", "bash", '{"command":"echo hi"}']), said("It printed hi.", "checking"));
+  server.enqueue(
+    jsonReply(429, { error: { message: "slow down", type: "requests", code: "rate_limit_exceeded" } }),
+    calls(["call_1", "bash", '{"command":"echo hi"}']),
+    said("It printed hi.", "checking"),
+  );
   const run = await hey(["-p", "run echo hi"]);
   expect(run.code).toBe(0);
   const events = jsonEvents(run.stdout);
@@ -117,9 +121,19 @@ test("every event hey emits has its documented example's fields, and every docum
 
   // MCP servers: one that connects (the request waits for it, however loaded the machine), one whose command is not found
   const mcpConfig = join(work.path, "mcp.toml");
-  writeFileSync(mcpConfig, `${readFileSync(cfg, "utf8")}\n[mcp]\nstartup_wait_ms = 20000\n\n[mcp.good]\ncommand = ${JSON.stringify(BUN)}\nargs = ${JSON.stringify([FAKE_SERVER, "ok", "good", "echo"])}\n\n[mcp.ghost]\ncommand = "no-such-mcp-server-x"\n`);
+  writeFileSync(
+    mcpConfig,
+    `${readFileSync(cfg, "utf8")}\n[mcp]\nstartup_wait_ms = 20000\n\n[mcp.good]\ncommand = ${JSON.stringify(BUN)}\nargs = ${JSON.stringify([FAKE_SERVER, "ok", "good", "echo"])}\n\n[mcp.ghost]\ncommand = "no-such-mcp-server-x"\n`,
+  );
   server.enqueue(said("ok"));
-  const withMcp = jsonEvents((await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--config", mcpConfig, "--output", "json", "-p", "hi"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } })).stdout);
+  const withMcp = jsonEvents(
+    (
+      await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--config", mcpConfig, "--output", "json", "-p", "hi"], {
+        cwd: work.path,
+        env: { XDG_STATE_HOME: state.path },
+      })
+    ).stdout,
+  );
   expect(withMcp.filter((e) => e.type === "mcp").sort((a, b) => String(a.server).localeCompare(String(b.server)))).toEqual([
     { type: "mcp", server: "ghost", state: "failed", error: expect.stringContaining('command "no-such-mcp-server-x" not found') },
     { type: "mcp", server: "good", state: "connected", tools: 1 },
@@ -145,7 +159,12 @@ test("a failure before the start is an error event, then done; exit 2", async ()
     expect(run.code).toBe(2);
     expect(jsonEvents(run.stdout)).toEqual([
       { type: "error", kind: errorKind, message: expect.stringMatching(message) },
-      { type: "done", stop_reason: "error", turns: 0, usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 } },
+      {
+        type: "done",
+        stop_reason: "error",
+        turns: 0,
+        usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 },
+      },
     ]);
     expect(run.stderr).toMatch(message);
   }
@@ -153,7 +172,10 @@ test("a failure before the start is an error event, then done; exit 2", async ()
   writeFileSync(badConfig, "[agent]\nmax_turns = \n");
   const run = await hey(["--config", badConfig, "-p", "hi"]);
   expect(run.code).toBe(2);
-  expect(jsonEvents(run.stdout).map((e) => [e.type, e.kind ?? e.stop_reason])).toEqual([["error", "config"], ["done", "error"]]);
+  expect(jsonEvents(run.stdout).map((e) => [e.type, e.kind ?? e.stop_reason])).toEqual([
+    ["error", "config"],
+    ["done", "error"],
+  ]);
 });
 
 test("a tool call whose arguments are not a JSON object keeps the model's text beside an empty object", async () => {
@@ -185,7 +207,11 @@ test("one-shot /compact on a resumed session saves its summary and what it cost:
   const events = jsonEvents(run.stdout);
   expect(events.find((e) => e.type === "command")).toMatchObject({ name: "/compact", ok: true });
   expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "end", usage: { input_tokens: 21, output_tokens: 4 } });
-  const added = readFileSync(file, "utf8").slice(before.length).split("\n").filter(Boolean).map((l) => JSON.parse(l) as Event);
+  const added = readFileSync(file, "utf8")
+    .slice(before.length)
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Event);
   expect(added.map((e) => e.type)).toEqual(expect.arrayContaining(["compaction", "usage"]));
   expect(added.find((e) => e.type === "compaction")).toMatchObject({ summary: expect.stringContaining("Summary: read f0 to f7.") });
   expect(added.some((e) => e.type === "message")).toBe(false); // nothing else is written
@@ -196,7 +222,14 @@ test("--sessions in JSON carries the listing as data: id, short id, directory, t
   const events = jsonEvents((await hey(["--sessions"])).stdout);
   const listed = events[0]!.sessions as Event[];
   const mine = listed.find((s) => s.id === id)!;
-  expect(mine).toEqual({ id, short: expect.any(String), cwd: work.path, modified: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), size: expect.any(Number), first_prompt: "refactor the parser" });
+  expect(mine).toEqual({
+    id,
+    short: expect.any(String),
+    cwd: work.path,
+    modified: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    size: expect.any(Number),
+    first_prompt: "refactor the parser",
+  });
   const short = String(mine.short);
   expect(id.startsWith(short) || id.endsWith(short)).toBe(true); // a unique start or end of the id
   expect(String(events[0]!.output)).toContain(short);

@@ -6,35 +6,24 @@
 // server's tool; a token past its expiry is auth required again. Against the fake OAuth server
 // (test/helpers/oauth-server.ts), whose tool answers with the Authorization header it got: the
 // token appears in no output, event, session or log.
-import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { ensureBinary, jsonEvents, runHey } from "../helpers/e2e.ts";
 import { BROWSER, startOAuthExample, type HttpServer } from "../helpers/mcp.ts";
-import { resultText, startModelServer, type ChatRequest, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { resultText, type ChatRequest } from "../helpers/model-server.ts";
 import { startOAuthFake, type OAuthFake } from "../helpers/oauth-server.ts";
+import { eachModelServers, eachTempDir, writeUserConfig } from "../helpers/fixtures.ts";
 
 setDefaultTimeout(120_000);
 
-let home: ReturnType<typeof tempDir>;
+const home = eachTempDir("hey-oauth-home-");
+const model = eachModelServers();
 const stops: (() => unknown)[] = [];
-beforeEach(() => {
-  home = tempDir("hey-oauth-home-");
-});
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
-  home.remove();
 });
-
-const model = (decide: (req: ChatRequest) => Turn): ModelServer => {
-  const s = startModelServer(decide);
-  stops.push(() => s.stop());
-  return s;
-};
-const writeConfig = (text: string) => {
-  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
-  writeFileSync(join(home.path, ".config", "hey", "config.toml"), text);
-};
+const writeConfig = (text: string) => void writeUserConfig(home.path, text);
 const provider = (baseUrl: string) => `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n`;
 const toolNames = (req: ChatRequest) => (req.tools ?? []).map((t) => t.function.name);
 const lastTool = (req: ChatRequest) => (req.messages.at(-1)?.role === "tool" ? req.messages.at(-1) : undefined);
@@ -75,7 +64,9 @@ test("the SDK's OAuth example: auth required at once before a sign-in; hey mcp l
   expect(toolNames(m.requests[0]!)).not.toContain("greet");
   expect(resultOf(before.stdout)).toBe("no greet tool");
   expect(mcpEvents(before.stdout)).toEqual([{ type: "mcp", server: "demo", state: "auth_required", error: "it answers HTTP 401 without one" }]);
-  expect(before.stderr).toContain("hey: MCP server demo needs a sign-in, its tools are left out (it answers HTTP 401 without one); sign in with hey mcp login demo (or /mcp login demo in hey)\n");
+  expect(before.stderr).toContain(
+    "hey: MCP server demo needs a sign-in, its tools are left out (it answers HTTP 401 without one); sign in with hey mcp login demo (or /mcp login demo in hey)\n",
+  );
   const status = await hey(["-p", "/mcp"]);
   expect(status.stdout).toContain("demo: auth required · sign in with hey mcp login demo (or /mcp login demo in hey)\n  it answers HTTP 401 without one\n");
 
@@ -84,10 +75,16 @@ test("the SDK's OAuth example: auth required at once before a sign-in; hey mcp l
   expect(login.stderr).toBe("");
   expect(login.code).toBe(0);
   const visited = readFileSync(browserLog, "utf8").trim();
-  expect(visited).toMatch(/^http:\/\/localhost:\d+\/authorize\?.*code_challenge=.*code_challenge_method=S256.*redirect_uri=http%3A%2F%2F127\.0\.0\.1%3A\d+%2Fcallback/);
+  expect(visited).toMatch(
+    /^http:\/\/localhost:\d+\/authorize\?.*code_challenge=.*code_challenge_method=S256.*redirect_uri=http%3A%2F%2F127\.0\.0\.1%3A\d+%2Fcallback/,
+  );
   expect(login.stdout).toContain(`\n\n  ${visited}\n`); // the URL is printed too, for a browser hey cannot open
-  expect(login.stdout).toMatch(/^Signing in to MCP server demo at http:\/\/localhost:\d+\/mcp\n  authorization server: http:\/\/localhost:\d+\/\n  client: registered as "hey" \(client id [\w-]+\)\n/);
-  expect(login.stdout).toMatch(/\nSigned in to demo\. The token is kept in .*mcp-auth\/\w+\.json \(0600\); it expires in 1 hour, and the server gave no refresh token: sign in again then\.\nconnected: demo \(\d+ tools\)\n$/);
+  expect(login.stdout).toMatch(
+    /^Signing in to MCP server demo at http:\/\/localhost:\d+\/mcp\n  authorization server: http:\/\/localhost:\d+\/\n  client: registered as "hey" \(client id [\w-]+\)\n/,
+  );
+  expect(login.stdout).toMatch(
+    /\nSigned in to demo\. The token is kept in .*mcp-auth\/\w+\.json \(0600\); it expires in 1 hour, and the server gave no refresh token: sign in again then\.\nconnected: demo \(\d+ tools\)\n$/,
+  );
   const file = signInFile();
   expect(statSync(file.path).mode & 0o777).toBe(0o600);
   const token = file.data.tokens.access_token;
@@ -104,9 +101,13 @@ test("the SDK's OAuth example: auth required at once before a sign-in; hey mcp l
   writeFileSync(file.path, JSON.stringify({ ...file.data, tokens: { ...file.data.tokens, expires_at: Date.now() - 1000 } }));
   const expired = await hey(["-p", "greet Ana", "--output", "json"]);
   expect(expired.code).toBe(0);
-  expect(mcpEvents(expired.stdout)).toEqual([{ type: "mcp", server: "demo", state: "auth_required", error: "hey's sign-in to it has run out and could not be refreshed" }]);
+  expect(mcpEvents(expired.stdout)).toEqual([
+    { type: "mcp", server: "demo", state: "auth_required", error: "hey's sign-in to it has run out and could not be refreshed" },
+  ]);
   // its cached tool was offered to the first request; the call says how to sign in
-  expect(resultOf(expired.stdout)).toStartWith("got MCP server demo needs a sign-in (hey's sign-in to it has run out and could not be refreshed): run hey mcp login demo");
+  expect(resultOf(expired.stdout)).toStartWith(
+    "got MCP server demo needs a sign-in (hey's sign-in to it has run out and could not be refreshed): run hey mcp login demo",
+  );
   // and the run after that offers nothing of it
   const after = await hey(["-p", "greet Ana", "--output", "json"]);
   expect(resultOf(after.stdout)).toBe("no greet tool");
@@ -144,11 +145,19 @@ test("hey mcp: usage, an unknown server, a local server, a sign-in that fails na
   writeConfig(`[mcp.local]\ncommand = "node"\n\n[mcp.closed]\nurl = "${fake.url}"\n`);
   expect(await hey(["mcp"])).toMatchObject({ code: 2, stderr: expect.stringContaining("usage: hey mcp login NAME | hey mcp logout NAME") });
   expect(await hey(["mcp", "login"])).toMatchObject({ code: 2, stderr: expect.stringContaining("hey mcp login takes one server name") });
-  expect(await hey(["mcp", "login", "clsoed"])).toMatchObject({ code: 2, stderr: 'hey: no [mcp.clsoed] table; did you mean closed?; remote servers configured: closed\n' });
-  expect(await hey(["mcp", "login", "local"])).toMatchObject({ code: 1, stderr: "hey: sign-in to local failed before it started: [mcp.local] is a local server (command); only remote servers (url) sign in\n" });
+  expect(await hey(["mcp", "login", "clsoed"])).toMatchObject({
+    code: 2,
+    stderr: "hey: no [mcp.clsoed] table; did you mean closed?; remote servers configured: closed\n",
+  });
+  expect(await hey(["mcp", "login", "local"])).toMatchObject({
+    code: 1,
+    stderr: "hey: sign-in to local failed before it started: [mcp.local] is a local server (command); only remote servers (url) sign in\n",
+  });
   const failed = await hey(["mcp", "login", "closed"], { BROWSER });
   expect(failed.code).toBe(1);
-  expect(failed.stderr).toMatch(/^hey: sign-in to closed failed at client registration \(registering hey with the authorization server\): .*registration is closed\n$/);
+  expect(failed.stderr).toMatch(
+    /^hey: sign-in to closed failed at client registration \(registering hey with the authorization server\): .*registration is closed\n$/,
+  );
   const help = await hey(["--help"]);
   expect(help.stdout).toContain("hey mcp login NAME");
   expect(help.stdout).toContain("hey mcp logout NAME");

@@ -2,35 +2,21 @@
 // with and without tool selection; `exclude_tools` and a `deny` rule leave tools out of the
 // request's `tools`; `/mcp` shows each tool's tokens; a server prompt runs as a command; an
 // `@SERVER:URI` resource reaches the request, cut at [input] max_bytes.
-import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensureBinary, runHey, tempDir } from "../helpers/e2e.ts";
+import { ensureBinary, runHey } from "../helpers/e2e.ts";
 import { EVERYTHING_SERVER } from "../helpers/mcp.ts";
-import { lastUserText, startModelServer, textOf, type ChatRequest, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { lastUserText, textOf, type ChatRequest } from "../helpers/model-server.ts";
+import { eachModelServers, eachTempDir, writeUserConfig } from "../helpers/fixtures.ts";
 
 setDefaultTimeout(120_000);
 
-let home: ReturnType<typeof tempDir>;
-const servers: ModelServer[] = [];
-beforeEach(() => {
-  home = tempDir("hey-mcp-select-");
-});
-afterEach(() => {
-  for (const s of servers.splice(0)) s.stop();
-  home.remove();
-});
-
-const model = (decide: (req: ChatRequest) => Turn) => {
-  const s = startModelServer(decide);
-  servers.push(s);
-  return s;
-};
-const writeConfig = (text: string) => {
-  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
-  writeFileSync(join(home.path, ".config", "hey", "config.toml"), text);
-};
-const base = (baseUrl: string) => `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n\n[mcp]\nstartup_wait_ms = 20000\n`;
+const home = eachTempDir("hey-mcp-select-");
+const model = eachModelServers();
+const writeConfig = (text: string) => void writeUserConfig(home.path, text);
+const base = (baseUrl: string) =>
+  `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n\n[mcp]\nstartup_wait_ms = 20000\n`;
 const everything = (more = "") => `\n[mcp.everything]\ncommand = "node"\nargs = [${JSON.stringify(EVERYTHING_SERVER)}, "stdio"]\n${more}`;
 const toolNames = (req: ChatRequest) => (req.tools ?? []).map((t) => t.function.name);
 const hey = (args: string[]) => runHey(args, { env: { HOME: home.path }, cwd: home.path, timeoutMs: 60_000 });
@@ -50,7 +36,9 @@ test("request bytes with server-everything, before and after tool selection; exc
   const selected = m.sizes[2]!;
   expect(toolNames(m.requests[2]!)).toEqual(["bash", "read_file", "write_file", "edit", "grep", "compress", "echo", "get-sum"]);
 
-  writeConfig(base(m.baseUrl) + everything('exclude_tools = ["get-env", "gzip-*"]\n') + '\n[permission]\ndeny = ["trigger-long-running-operation", "write_file"]\n');
+  writeConfig(
+    base(m.baseUrl) + everything('exclude_tools = ["get-env", "gzip-*"]\n') + '\n[permission]\ndeny = ["trigger-long-running-operation", "write_file"]\n',
+  );
   expect((await hey(["-p", "hi"])).code).toBe(0);
   const diet = toolNames(m.requests[3]!);
   for (const gone of ["get-env", "gzip-file-as-resource", "trigger-long-running-operation", "write_file"]) expect(diet).not.toContain(gone);
@@ -59,13 +47,19 @@ test("request bytes with server-everything, before and after tool selection; exc
 
   const status = await hey(["-p", "/mcp"]);
   expect(status.code).toBe(0);
-  expect(status.stdout).toMatch(new RegExp(`^everything: connected · ${allTools.length - 9} of ${allTools.length - 6} tools offered, ~[\\d,]+ tokens per request\\n  echo ~\\d+, `));
-  expect(status.stdout).toContain("  not offered: get-env (exclude_tools), gzip-file-as-resource (exclude_tools), trigger-long-running-operation (refused by [permission])\n");
+  expect(status.stdout).toMatch(
+    new RegExp(`^everything: connected · ${allTools.length - 9} of ${allTools.length - 6} tools offered, ~[\\d,]+ tokens per request\\n  echo ~\\d+, `),
+  );
+  expect(status.stdout).toContain(
+    "  not offered: get-env (exclude_tools), gzip-file-as-resource (exclude_tools), trigger-long-running-operation (refused by [permission])\n",
+  );
   expect(status.stdout).toContain("  prompts: /mcp:everything:simple-prompt, /mcp:everything:args-prompt city=… [state=…]");
   expect(status.stdout).toMatch(/\nMCP tools in every request: \d+, ~[\d,]+ tokens \(hey's own tools: ~[\d,]+\)\n$/);
 
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-  console.log(`request bytes for "hi": hey alone ${builtin} (${kb(builtin!)}); + server-everything, all ${allTools.length - 6} tools: ${all} (${kb(all!)}); with tools = ["echo", "get-sum"]: ${selected} (${kb(selected)})`);
+  console.log(
+    `request bytes for "hi": hey alone ${builtin} (${kb(builtin!)}); + server-everything, all ${allTools.length - 6} tools: ${all} (${kb(all!)}); with tools = ["echo", "get-sum"]: ${selected} (${kb(selected)})`,
+  );
   expect(all! - builtin!).toBeGreaterThan(5 * (selected - builtin!));
 });
 
@@ -79,7 +73,10 @@ test("a server prompt runs as a command (one-shot), and @SERVER:URI attaches a r
   expect(lastUserText(m.requests[0]!)).toBe("What's weather in Paris, TX?");
 
   const missing = await hey(["-p", "/mcp:everything:args-prompt"]);
-  expect(missing).toMatchObject({ code: 2, stderr: expect.stringContaining("hey: /mcp:everything:args-prompt needs city (Name of the city); usage: /mcp:everything:args-prompt city=… [state=…]") });
+  expect(missing).toMatchObject({
+    code: 2,
+    stderr: expect.stringContaining("hey: /mcp:everything:args-prompt needs city (Name of the city); usage: /mcp:everything:args-prompt city=… [state=…]"),
+  });
   expect(m.requests).toHaveLength(1); // nothing was sent
 
   const doc = "demo://resource/static/document/architecture.md";
@@ -90,7 +87,9 @@ test("a server prompt runs as a command (one-shot), and @SERVER:URI attaches a r
   expect(text).toStartWith(`summarize @everything:${doc}\n\n\`\`\`everything:${doc}\n${original.slice(0, 200)}`);
   expect(original.length).toBeGreaterThan(1024);
   expect(text).toMatch(/\(truncated: showing the first \d+ of 1616 bytes of the resource\)$/);
-  expect(attached.stderr).toMatch(/hey: @everything:demo:\/\/resource\/static\/document\/architecture\.md: only the first \d+ of 1616 bytes went into the prompt \(\[input\] max_bytes\)/);
+  expect(attached.stderr).toMatch(
+    /hey: @everything:demo:\/\/resource\/static\/document\/architecture\.md: only the first \d+ of 1616 bytes went into the prompt \(\[input\] max_bytes\)/,
+  );
   expect(attached.stderr).not.toContain("is not a file here");
 
   const unknown = await hey(["-p", "look at @everything:demo://resource/static/document/nope.md"]);

@@ -3,36 +3,24 @@
 // (timed from the mock model's log); two servers with one tool name both reach the model,
 // prefixed, and permission rules name them so; the JSON `mcp` event; --no-mcp; and the evolution
 // loop across runs: the model adds the filesystem server to the config, the next `hey -c` uses it.
-import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatApprovals, parseApprovals, withConfigs } from "../../src/config/approvals.ts";
 import { loadConfig } from "../../src/config/load.ts";
-import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { ensureBinary, jsonEvents, runHey } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER, FS_SERVER } from "../helpers/mcp.ts";
-import { resultText, startModelServer, textOf, type ChatRequest, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { resultText, textOf, type ChatRequest } from "../helpers/model-server.ts";
+import { configInputs } from "../helpers/places.ts";
+import { eachModelServers, eachTempDir, writeUserConfig } from "../helpers/fixtures.ts";
 
 setDefaultTimeout(120_000);
 
-let home: ReturnType<typeof tempDir>;
-const servers: ModelServer[] = [];
-beforeEach(() => {
-  home = tempDir("hey-mcp-home-");
-});
-afterEach(() => {
-  for (const s of servers.splice(0)) s.stop();
-  home.remove();
-});
-
-const model = (decide: (req: ChatRequest) => Turn) => {
-  const s = startModelServer(decide);
-  servers.push(s);
-  return s;
-};
+const home = eachTempDir("hey-mcp-home-");
+const model = eachModelServers();
 const configFile = () => join(home.path, ".config", "hey", "config.toml");
 const writeConfig = (text: string) => {
-  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
-  writeFileSync(configFile(), text);
+  writeUserConfig(home.path, text);
 };
 const provider = (baseUrl: string) => `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n`;
 const toml = (s: string) => JSON.stringify(s);
@@ -45,7 +33,13 @@ const hey = (args: string[], env: Record<string, string> = {}) => runHey(args, {
 test("a server that takes 10 s to start: with a cached tool list the first request is not delayed; without, it waits startup_wait_ms (3 s) and no longer", async () => {
   await ensureBinary();
   const delay = join(home.path, "delay");
-  const m = model((req) => (lastTool(req) ? { text: `got ${resultText(lastTool(req))}` } : toolNames(req).includes("echo") ? { calls: [["echo", { text: "hi" }]] } : { text: "no echo tool" }));
+  const m = model((req) =>
+    lastTool(req)
+      ? { text: `got ${resultText(lastTool(req))}` }
+      : toolNames(req).includes("echo")
+        ? { calls: [["echo", { text: "hi" }]] }
+        : { text: "no echo tool" },
+  );
   writeConfig(provider(m.baseUrl) + fake("slow", "slow-start", delay)); // startup_wait_ms: the default, 3000
 
   // no cache yet, the server needs 10 s: the request waits 3 s, then goes without its tools
@@ -77,10 +71,23 @@ test("a server that takes 10 s to start: with a cached tool list the first reque
 
 test("two servers with the same tool name: both reach the model prefixed, with a warning; permission rules name them so (a denied one is not offered)", async () => {
   const m = model((req) => {
-    if (lastTool(req)) return { text: req.messages.filter((x) => x.role === "tool").map(resultText).join(" | ") };
-    return { calls: [["alpha_echo", { text: "a" }], ["beta_echo", { text: "b" }]] };
+    if (lastTool(req))
+      return {
+        text: req.messages
+          .filter((x) => x.role === "tool")
+          .map(resultText)
+          .join(" | "),
+      };
+    return {
+      calls: [
+        ["alpha_echo", { text: "a" }],
+        ["beta_echo", { text: "b" }],
+      ],
+    };
   });
-  writeConfig(provider(m.baseUrl) + fake("alpha", "ok", "alpha", "echo") + fake("beta", "ok", "beta", "echo,beta_only") + '\n[permission]\ndeny = ["alpha_*"]\n');
+  writeConfig(
+    provider(m.baseUrl) + fake("alpha", "ok", "alpha", "echo") + fake("beta", "ok", "beta", "echo,beta_only") + '\n[permission]\ndeny = ["alpha_*"]\n',
+  );
   const run = await hey(["-p", "echo twice"]);
   expect(run.code).toBe(0);
   const offered = toolNames(m.requests[0]!);
@@ -102,8 +109,15 @@ test("--output json reports each server in an mcp event (the array form of [mcp]
   const json = await hey(["-p", "hi", "--output", "json"]);
   const events = jsonEvents(json.stdout).filter((e) => e.type === "mcp");
   expect(events).toContainEqual({ type: "mcp", server: "alpha", state: "connected", tools: 1 });
-  expect(events).toContainEqual({ type: "mcp", server: "broken", state: "failed", error: "it exited with code 3 before it was ready\n  fatal: cannot open the database at /nope" });
-  expect(json.stderr).toContain("hey: MCP server broken failed, its tools are left out: it exited with code 3 before it was ready\n  fatal: cannot open the database at /nope\n");
+  expect(events).toContainEqual({
+    type: "mcp",
+    server: "broken",
+    state: "failed",
+    error: "it exited with code 3 before it was ready\n  fatal: cannot open the database at /nope",
+  });
+  expect(json.stderr).toContain(
+    "hey: MCP server broken failed, its tools are left out: it exited with code 3 before it was ready\n  fatal: cannot open the database at /nope\n",
+  );
   expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toHaveLength(1);
 
   const off = await hey(["-p", "hi", "--no-mcp"]);
@@ -141,7 +155,7 @@ test("the evolution loop across runs: the model adds [mcp.fs] with write_file; t
   // the user approves it (as the interactive prompt's yes records it)
   const record = join(home.path, ".local", "state", "hey", "approvals.json");
   const approvals = parseApprovals(readFileSync(record, "utf8"));
-  const approved = loadConfig({ env: { HOME: home.path }, cwd: home.path, trustProject: false, flags: {}, approvals }).approve();
+  const approved = loadConfig({ ...configInputs({ HOME: home.path }, home.path), trustProject: false, flags: {}, approvals }).approve();
   writeFileSync(record, formatApprovals(withConfigs(approvals, Object.fromEntries(approved.guards.map((g) => [g.key, g.used])))));
 
   const use = await hey(["-c", "-p", "what is in my notes?"]);

@@ -2,7 +2,7 @@
 // made at test time, reached through real tinyproxy and microsocks. Each failure of the issue's
 // table must fail at once — no retries, well under 2 s — naming the host or the proxy (masked,
 // with where its setting came from), on all four protocols.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Protocol } from "../../src/kernel/ir.ts";
@@ -39,7 +39,12 @@ beforeAll(async () => {
   expired = startReplayServer(undefined, { tls: ca.expired });
   misnamed = startReplayServer(undefined, { tls: ca.misnamed });
   const credentials = { user: "alice", password: "s3cret-pw" };
-  if (!missingTools(["tinyproxy"])) [proxies.plain, proxies.auth, proxies.only443] = await Promise.all([startTinyproxy(), startTinyproxy({ credentials }), startTinyproxy({ onlyPort443: true })]);
+  if (!missingTools(["tinyproxy"]))
+    [proxies.plain, proxies.auth, proxies.only443] = await Promise.all([
+      startTinyproxy(),
+      startTinyproxy({ credentials }),
+      startTinyproxy({ onlyPort443: true }),
+    ]);
   if (!missingTools(["microsocks"])) [proxies.socks, proxies.socksAuth] = await Promise.all([startMicrosocks(), startMicrosocks({ credentials })]);
 });
 afterAll(() => {
@@ -57,7 +62,10 @@ const directUrl = (server: ReplayServer, protocol: Protocol) => baseUrlFor(proto
 
 async function hey(protocol: Protocol, baseUrl: string, extra: string[] = [], env: Record<string, string> = {}): Promise<HeyRun & { ms: number }> {
   const started = performance.now();
-  const run = await runHey(["--base-url", baseUrl, "--protocol", protocol, "--api-key", "k-1", "-m", "some-model", "-p", "say hi", ...extra], { cwd: work.path, env });
+  const run = await runHey(["--base-url", baseUrl, "--protocol", protocol, "--api-key", "k-1", "-m", "some-model", "-p", "say hi", ...extra], {
+    cwd: work.path,
+    env,
+  });
   return { ...run, ms: performance.now() - started };
 }
 
@@ -85,7 +93,9 @@ describe.each(PROTOCOLS)("%s: failures that retrying cannot fix", (protocol) => 
 
   withTinyproxy("a proxy that refuses the tunnel (403) is named with the variable it came from", async () => {
     const run = await hey(protocol, proxiedUrl(good, protocol), [], { HTTPS_PROXY: proxies.only443.url, NODE_EXTRA_CA_CERTS: ca.caFile });
-    expectFastFailure(run, [`the proxy ${proxies.only443.url} (from HTTPS_PROXY) refused to connect to ${PROXIED_HOST}:${portOf(good)} (403 Access violation)`]);
+    expectFastFailure(run, [
+      `the proxy ${proxies.only443.url} (from HTTPS_PROXY) refused to connect to ${PROXIED_HOST}:${portOf(good)} (403 Access violation)`,
+    ]);
   });
 
   withTinyproxy("a proxy that wants credentials (407) says where to put them", async () => {
@@ -112,15 +122,22 @@ describe.each(PROTOCOLS)("%s: failures that retrying cannot fix", (protocol) => 
 
   withMicrosocks("SOCKS5: a failed authentication, and the server's refusal with its reply code in words", async () => {
     const env = { NODE_EXTRA_CA_CERTS: ca.caFile };
-    const badAuth = await hey(protocol, proxiedUrl(good, protocol), ["--output", "json"], { ...env, ALL_PROXY: proxies.socksAuth.urlWith("alice", "nope").replace("socks5:", "socks5h:") });
-    expectFastFailure(badAuth, [`the proxy socks5h://***@127.0.0.1:${proxies.socksAuth.port} (from ALL_PROXY) rejected the credentials in its URL (SOCKS5 username/password rejected)`]);
+    const badAuth = await hey(protocol, proxiedUrl(good, protocol), ["--output", "json"], {
+      ...env,
+      ALL_PROXY: proxies.socksAuth.urlWith("alice", "nope").replace("socks5:", "socks5h:"),
+    });
+    expectFastFailure(badAuth, [
+      `the proxy socks5h://***@127.0.0.1:${proxies.socksAuth.port} (from ALL_PROXY) rejected the credentials in its URL (SOCKS5 username/password rejected)`,
+    ]);
     expect(jsonEvents(badAuth.stdout).find((e) => e.type === "error")).toMatchObject({ kind: "auth" });
 
     // microsocks has no rules to refuse by: a scripted SOCKS server answers "not allowed by ruleset"
     const refusing = await startSocks5Server({ hosts: {}, reply: 2 });
     closers.push(refusing.close);
     const refused = await hey(protocol, proxiedUrl(good, protocol), ["--proxy", refusing.url], env);
-    expectFastFailure(refused, [`the proxy ${refusing.url} (from --proxy) refused to connect to ${PROXIED_HOST}:${portOf(good)} (SOCKS5 reply 2: connection not allowed by ruleset)`]);
+    expectFastFailure(refused, [
+      `the proxy ${refusing.url} (from --proxy) refused to connect to ${PROXIED_HOST}:${portOf(good)} (SOCKS5 reply 2: connection not allowed by ruleset)`,
+    ]);
   });
 });
 
@@ -133,7 +150,9 @@ withTinyproxy("a proxy that cannot reach the model host is retried, like a refus
   expect(run.code).toBe(1);
   const events = jsonEvents(run.stdout);
   expect(events.filter((e) => e.type === "retry")).toHaveLength(1);
-  expect(String(events.find((e) => e.type === "error")?.message)).toContain(`the proxy ${proxies.plain.url} (from --proxy) could not connect to ${PROXIED_HOST}:${dead}`);
+  expect(String(events.find((e) => e.type === "error")?.message)).toContain(
+    `the proxy ${proxies.plain.url} (from --proxy) could not connect to ${PROXIED_HOST}:${dead}`,
+  );
 });
 
 /** A config with one quick retry. */
@@ -179,7 +198,10 @@ describe.each(PROTOCOLS)("%s: happy paths", (protocol) => {
 
   withCa("insecure = true on the provider: answers from an untrusted server, with a warning on every run", async () => {
     const config = join(work.path, `insecure-${protocol}.toml`);
-    writeFileSync(config, `[provider.lab]\nprotocol = "${protocol}"\nbase_url = "${directUrl(misnamed, protocol)}"\nmodels = ["some-model"]\ninsecure = true\n`);
+    writeFileSync(
+      config,
+      `[provider.lab]\nprotocol = "${protocol}"\nbase_url = "${directUrl(misnamed, protocol)}"\nmodels = ["some-model"]\ninsecure = true\n`,
+    );
     misnamed.enqueue(textReply(protocol, "unverified hello"));
     const run = await runHey(["--config", config, "-p", "hi"], { cwd: work.path });
     expect(run).toMatchObject({ code: 0, stdout: "unverified hello\n" });
@@ -213,6 +235,8 @@ describe("CA and insecure settings that cannot be used", () => {
     writeFileSync(global, "[network]\ninsecure = true\n");
     const run = await runHey(["--config", global, "--base-url", directUrl(good, "openai"), "-m", "m", "-p", "hi"], { cwd: work.path });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("[network] insecure is not a setting: certificate checks can be skipped per provider only, with [provider.NAME] insecure = true");
+    expect(run.stderr).toContain(
+      "[network] insecure is not a setting: certificate checks can be skipped per provider only, with [provider.NAME] insecure = true",
+    );
   });
 });

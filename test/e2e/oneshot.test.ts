@@ -1,22 +1,15 @@
 // The compiled binary, run as a user would: one-shot answers, JSON events, stdin, @files, and
 // the errors a new user meets (SPEC §2, §3, §18).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
-import { jsonReply, sseReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
+import { jsonReply, sseReply } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 
-let server: ReplayServer;
-let work: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  server = startReplayServer();
-  work = tempDir();
-});
-afterAll(() => {
-  server.stop();
-  work.remove();
-});
+const server = fileReplayServer();
+const work = fileTempDir();
 
 const answer = (text: string, thinking?: string) =>
   sseReply(
@@ -86,7 +79,10 @@ describe("answers", () => {
 
   test("a config file selects the provider, with ${VAR} keys and custom headers", async () => {
     const cfg = join(work.path, "hey.toml");
-    writeFileSync(cfg, `[default]\nprovider = "mock"\n\n[provider.mock]\nbase_url = "${server.url}/v1"\napi_key = "\${MOCK_KEY}"\nmodels = ["m1"]\nheaders = { "X-Team" = "core" }\n`);
+    writeFileSync(
+      cfg,
+      `[default]\nprovider = "mock"\n\n[provider.mock]\nbase_url = "${server.url}/v1"\napi_key = "\${MOCK_KEY}"\nmodels = ["m1"]\nheaders = { "X-Team" = "core" }\n`,
+    );
     server.enqueue(answer("configured"));
     const run = await runHey(["--config", cfg, "-p", "hi"], { cwd: work.path, env: { MOCK_KEY: "sk-test-123" } });
     expect(run).toMatchObject({ code: 0, stdout: "configured\n" });
@@ -116,7 +112,9 @@ test("an empty first reply (no text, or thinking only, no calls) is not a silent
 });
 
 test("a final answer without text after the model worked with tools: the run ends normally (exit 0) and says there was no final answer", async () => {
-  const read = sseReply(sse([chatChunk({ toolCall: { index: 0, id: "c1", name: "read_file", arguments: '{"path":"notes.txt"}' } }), chatChunk({ finish: "tool_calls" })]));
+  const read = sseReply(
+    sse([chatChunk({ toolCall: { index: 0, id: "c1", name: "read_file", arguments: '{"path":"notes.txt"}' } }), chatChunk({ finish: "tool_calls" })]),
+  );
   writeFileSync(join(work.path, "notes.txt"), "hello\n");
   server.enqueue(read, answer(""));
   const run = await runHey([...adHoc(), "-p", "read my notes"], { cwd: work.path });
@@ -149,14 +147,22 @@ describe("errors a new user meets", () => {
   test("a bad proxy value is a configuration error at once (exit 2), also as a JSON event", async () => {
     const run = await runHey([...adHoc(), "-p", "hi", "--proxy", "ftp://proxy.example:21", "--output", "json"], { cwd: work.path, env: { NO_PROXY: "" } });
     expect(run.code).toBe(2);
-    expect(jsonEvents(run.stdout)).toEqual([{ type: "error", kind: "config", message: expect.stringContaining("ftp") }, expect.objectContaining({ type: "done", stop_reason: "error" })]);
+    expect(jsonEvents(run.stdout)).toEqual([
+      { type: "error", kind: "config", message: expect.stringContaining("ftp") },
+      expect.objectContaining({ type: "done", stop_reason: "error" }),
+    ]);
     expect(run.stderr).toContain("ftp");
   });
 
   test("a reader that goes away (| head) ends the output quietly, without a stack trace", async () => {
     server.enqueue(answer("x ".repeat(2000)));
     const bin = await ensureBinary();
-    const pipe = Bun.spawn(["sh", "-c", `"${bin}" --base-url ${server.url}/v1 -m m -p hi --output json | head -c 10`], { cwd: work.path, env: { PATH: process.env.PATH ?? "", HOME: work.path }, stdout: "pipe", stderr: "pipe" });
+    const pipe = Bun.spawn(["sh", "-c", `"${bin}" --base-url ${server.url}/v1 -m m -p hi --output json | head -c 10`], {
+      cwd: work.path,
+      env: { PATH: process.env.PATH ?? "", HOME: work.path },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [out, err] = await Promise.all([pipe.stdout.text(), pipe.stderr.text(), pipe.exited]);
     expect(out).toHaveLength(10);
     expect(err).not.toContain("internal error");
@@ -165,7 +171,7 @@ describe("errors a new user meets", () => {
 
   test("a malformed config file names path:line:column, exit 2", async () => {
     const cfg = join(work.path, "bad.toml");
-    writeFileSync(cfg, '[agent]\nmax_turns = \n');
+    writeFileSync(cfg, "[agent]\nmax_turns = \n");
     const run = await runHey(["--config", cfg, "-p", "x"], { cwd: work.path });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(new RegExp(`^hey: ${cfg.replace(/[.]/g, "\\.")}:2:\\d+: .+\\n$`));
@@ -206,7 +212,10 @@ describe("errors a new user meets", () => {
 });
 
 test("a 429 with Retry-After is waited out and announced, then the answer arrives", async () => {
-  server.enqueue(jsonReply(429, { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } }, { "retry-after": "1" }), answer("after the wait"));
+  server.enqueue(
+    jsonReply(429, { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } }, { "retry-after": "1" }),
+    answer("after the wait"),
+  );
   const t0 = performance.now();
   const run = await runHey([...adHoc(), "-p", "hi"], { cwd: work.path });
   expect(run).toMatchObject({ code: 0, stdout: "after the wait\n" });
@@ -220,5 +229,6 @@ test("--version and --help", async () => {
   expect(v.stdout).toMatch(/^hey \d+\.\d+\.\d+ \([0-9a-f]{12}(-dirty)?, built \d{4}-\d\d-\d\d, (linux|darwin|windows)-(x64|arm64)(-musl)?\)\n$/);
   const h = await runHey(["--help"]);
   expect(h.code).toBe(0);
-  for (const flag of ["-p, --print", "--output", "--base-url", "--protocol", "-t, --effort", "--proxy", "--config", "--max-turns"]) expect(h.stdout).toContain(flag);
+  for (const flag of ["-p, --print", "--output", "--base-url", "--protocol", "-t, --effort", "--proxy", "--config", "--max-turns"])
+    expect(h.stdout).toContain(flag);
 });

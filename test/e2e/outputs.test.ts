@@ -1,26 +1,19 @@
 // Issue 10 (litter): bash's full outputs live under the user's cache, one private folder per
 // session, never in $TMPDIR; older ones are pruned at start-up; `/sessions prune` takes a
 // session's outputs with it. Through the compiled binary against a local mock model.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
-import { startModelServer, textOf, type ModelServer } from "../helpers/model-server.ts";
+import { jsonEvents, runHey } from "../helpers/e2e.ts";
+import { textOf } from "../helpers/model-server.ts";
+import { fileModelServer, fileTempDir } from "../helpers/fixtures.ts";
 
-let server: ModelServer;
-let root: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  // the model runs one command whose output is cut, then answers with what it was told
-  server = startModelServer((req) => {
-    const last = req.messages.at(-1)!;
-    return last.role === "tool" ? { text: `saw: ${textOf(last).split("\n").at(-1)}` } : { calls: [["bash", { command: "seq 1 100000" }]] };
-  });
-  root = tempDir("hey-outputs-");
+// the model runs one command whose output is cut, then answers with what it was told
+const server = fileModelServer((req) => {
+  const last = req.messages.at(-1)!;
+  return last.role === "tool" ? { text: `saw: ${textOf(last).split("\n").at(-1)}` } : { calls: [["bash", { command: "seq 1 100000" }]] };
 });
-afterAll(() => {
-  server.stop();
-  root.remove();
-});
+const root = fileTempDir("hey-outputs-");
 
 test("a cut output is saved under $XDG_CACHE_HOME/hey/outputs/<session>/, private; $TMPDIR stays empty; old outputs are pruned", async () => {
   const [tmp, cache, state, work] = ["tmp", "cache", "state", "work"].map((d) => join(root.path, d)) as [string, string, string, string];
@@ -29,7 +22,10 @@ test("a cut output is saved under $XDG_CACHE_HOME/hey/outputs/<session>/, privat
   // an output from another session, 8 days old, and one from yesterday
   const old = join(outputs, "0oldsession", "x.log");
   const recent = join(outputs, "0recentsession", "y.log");
-  for (const [file, days] of [[old, 8], [recent, 1]] as const) {
+  for (const [file, days] of [
+    [old, 8],
+    [recent, 1],
+  ] as const) {
     mkdirSync(join(file, ".."), { recursive: true });
     writeFileSync(file, "old output\n");
     const t = (Date.now() - days * 86_400_000) / 1000;

@@ -1,22 +1,15 @@
 // `hey -p … > answer.md` (issue 10 item 4): with stdout not a terminal it holds the final answer
 // only; what the model said in turns that called tools goes to stderr, each turn on its own line.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHey, tempDir } from "../helpers/e2e.ts";
-import { startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
-import { answer, toolCalls, writeSession } from "./repl-helpers.ts";
+import { runHey } from "../helpers/e2e.ts";
 
-let server: ReplayServer;
-let work: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  server = startReplayServer();
-  work = tempDir();
-});
-afterAll(() => {
-  server.stop();
-  work.remove();
-});
+import { answer, toolCalls, writeSession } from "./repl-helpers.ts";
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
+
+const server = fileReplayServer();
+const work = fileTempDir();
 
 test("-p to a pipe: the final answer alone on stdout, narration on stderr", async () => {
   server.enqueue(
@@ -40,7 +33,10 @@ test("model text cannot reach the terminal's control sequences through -p either
 
 test("a run that never got an answer leaves no session; one that did leaves one", async () => {
   const state = join(work.path, "state-none");
-  const failed = await runHey(["--base-url", "http://127.0.0.1:9/v1", "-m", "m", "-p", "hi"], { cwd: work.path, env: { XDG_STATE_HOME: state, HEY_MAX_RETRIES: "0" } });
+  const failed = await runHey(["--base-url", "http://127.0.0.1:9/v1", "-m", "m", "-p", "hi"], {
+    cwd: work.path,
+    env: { XDG_STATE_HOME: state, HEY_MAX_RETRIES: "0" },
+  });
   expect(failed.code).toBe(1);
   expect(existsSync(join(state, "hey", "sessions")) ? readdirSync(join(state, "hey", "sessions")) : []).toEqual([]);
   server.enqueue(answer("hello"));
@@ -67,7 +63,9 @@ test("a config with errors also shows its unknown-key warnings, first, in the sa
   writeFileSync(file, "[agent]\nmax_turn = 3\nmax_turns = 0\n");
   const run = await runHey(["-p", "hi"], { cwd: work.path, env: { XDG_CONFIG_HOME: xdg } });
   expect(run.code).toBe(2);
-  expect(run.stderr).toBe(`hey: ${file}:2: unknown key [agent] max_turn (ignored); did you mean max_turns?\nhey: ${file}:3: [agent] max_turns must be a positive integer, got 0\n`);
+  expect(run.stderr).toBe(
+    `hey: ${file}:2: unknown key [agent] max_turn (ignored); did you mean max_turns?\nhey: ${file}:3: [agent] max_turns must be a positive integer, got 0\n`,
+  );
 }, 60_000);
 
 test("-m PROVIDER/MODEL with an unknown provider is a usage error listing the known ones", async () => {

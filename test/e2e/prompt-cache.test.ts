@@ -25,7 +25,12 @@ let server: ReplayServer;
 beforeEach(() => {
   work = tempDir("hey-cache-");
   // a.txt is small and b.txt large: pruning the first a.txt saves too little to pay for re-sending b.txt uncached
-  for (const [name, lines] of [["a", 3], ["b", 40], ["c", 20]] as const) writeFileSync(join(work.path, `${name}.txt`), `${name}: ${"some words of a file ".repeat(40)}\n`.repeat(lines));
+  for (const [name, lines] of [
+    ["a", 3],
+    ["b", 40],
+    ["c", 20],
+  ] as const)
+    writeFileSync(join(work.path, `${name}.txt`), `${name}: ${"some words of a file ".repeat(40)}\n`.repeat(lines));
   server = startReplayServer();
 });
 afterEach(() => {
@@ -37,7 +42,7 @@ const strip = (v: unknown): unknown => (v === undefined ? v : JSON.parse(JSON.st
 
 for (const protocol of ["openai", "anthropic"] as const satisfies Protocol[]) {
   test(`${protocol}: every request is the previous one plus its new tail, byte for byte`, async () => {
-    STEPS.forEach(([name, args], i) => server.enqueue(toolCallsReply(protocol, [{ id: `call_${i}`, name, args }])));
+    for (const [i, [name, args]] of STEPS.entries()) server.enqueue(toolCallsReply(protocol, [{ id: `call_${i}`, name, args }]));
     server.enqueue(textReply(protocol, "done"));
     const run = await runHey(["--base-url", `${server.url}/v1`, "--protocol", protocol, "-m", "m", "-p", "look at the files"], { cwd: work.path });
     expect(run.code).toBe(0);

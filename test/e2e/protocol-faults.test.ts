@@ -3,23 +3,16 @@
 // retries keep a floor however short the server's Retry-After; an answer that is not the protocol
 // — an HTML page, JSON instead of a stream, malformed events — fails at once as a protocol error
 // instead of five "network" retries. Through the compiled binary against a local replay server.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
-import { jsonReply, sseReply, startReplayServer, type Reply, type ReplayServer } from "../helpers/replay-server.ts";
+import { jsonEvents, runHey } from "../helpers/e2e.ts";
+import { jsonReply, sseReply, type Reply } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 
-let server: ReplayServer;
-let work: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  server = startReplayServer();
-  work = tempDir("hey-protocol-");
-});
-afterAll(() => {
-  server.stop();
-  work.remove();
-});
+const server = fileReplayServer();
+const work = fileTempDir("hey-protocol-");
 
 const adHoc = () => ["--base-url", `${server.url}/v1`, "-m", "m"];
 const answer = (text: string) => sseReply(sse([chatChunk({ content: text }), chatChunk({ finish: "stop" })]));
@@ -36,8 +29,16 @@ test("429 with Retry-After: 0, twice: the retries still wait 0.5 s and 1 s", asy
 });
 
 test.each([
-  ["an HTML page (a captive portal)", raw("text/html; charset=utf-8", "<html><body><h1>Sign in to the hotel Wi-Fi</h1></body></html>"), 'answered with text/html instead of a stream of events: "<html><body><h1>Sign in to the hotel Wi-Fi'],
-  ["a non-streaming JSON answer", raw("application/json", JSON.stringify({ id: "x", object: "chat.completion", choices: [] })), "answered with application/json instead of a stream of events"],
+  [
+    "an HTML page (a captive portal)",
+    raw("text/html; charset=utf-8", "<html><body><h1>Sign in to the hotel Wi-Fi</h1></body></html>"),
+    'answered with text/html instead of a stream of events: "<html><body><h1>Sign in to the hotel Wi-Fi',
+  ],
+  [
+    "a non-streaming JSON answer",
+    raw("application/json", JSON.stringify({ id: "x", object: "chat.completion", choices: [] })),
+    "answered with application/json instead of a stream of events",
+  ],
   ["malformed events", raw("text/event-stream", "data: {this is not json\n\n"), "the model's answer is malformed"],
 ])("%s: one request, no retry, a protocol error (exit 1)", async (_name, reply, said) => {
   const before = server.requests.length;

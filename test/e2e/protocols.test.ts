@@ -1,25 +1,18 @@
 // dist/hey through a two-tool-call task with each of the four protocols (SPEC §4, §5), checked
 // through --output json; the replay server refuses any request whose tool calls are not each
 // answered exactly once.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Protocol } from "../../src/kernel/ir.ts";
-import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { jsonEvents, runHey } from "../helpers/e2e.ts";
 import { baseUrlFor, textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
-import { startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 
-let server: ReplayServer;
-let work: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  server = startReplayServer();
-  work = tempDir();
-  writeFileSync(join(work.path, "notes.txt"), "the answer is 42\n");
-});
-afterAll(() => {
-  server.stop();
-  work.remove();
-});
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
+
+const server = fileReplayServer();
+const work = fileTempDir();
+writeFileSync(join(work.path, "notes.txt"), "the answer is 42\n");
 
 const PATHS: Record<Protocol, RegExp> = {
   openai: /^\/v1\/chat\/completions$/,
@@ -38,13 +31,45 @@ describe.each(["openai", "responses", "anthropic", "google"] as const)("%s", (pr
       ]),
       textReply(protocol, "The notes say 42."),
     );
-    const run = await runHey(["--base-url", baseUrlFor(protocol, server.url), "--protocol", protocol, "--api-key", "k-123", "-m", "some-model", "-p", "what do the notes say?", "--output", "json"], { cwd: work.path });
+    const run = await runHey(
+      [
+        "--base-url",
+        baseUrlFor(protocol, server.url),
+        "--protocol",
+        protocol,
+        "--api-key",
+        "k-123",
+        "-m",
+        "some-model",
+        "-p",
+        "what do the notes say?",
+        "--output",
+        "json",
+      ],
+      { cwd: work.path },
+    );
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const events = jsonEvents(run.stdout);
-    expect(events.map((e) => e.type)).toEqual(["session", "turn_start", "usage", "tool_call", "tool_call", "tool_result", "tool_result", "turn_start", "text_delta", "usage", "result", "done"]);
+    expect(events.map((e) => e.type)).toEqual([
+      "session",
+      "turn_start",
+      "usage",
+      "tool_call",
+      "tool_call",
+      "tool_result",
+      "tool_result",
+      "turn_start",
+      "text_delta",
+      "usage",
+      "result",
+      "done",
+    ]);
     const results = events.filter((e) => e.type === "tool_result");
-    expect(results.map((r) => [r.name, r.ok])).toEqual([["read_file", true], ["bash", true]]);
+    expect(results.map((r) => [r.name, r.ok])).toEqual([
+      ["read_file", true],
+      ["bash", true],
+    ]);
     expect(String(results[0]!.output)).toContain("the answer is 42");
     expect(String(results[1]!.output)).toContain("from-bash");
     expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "end", turns: 2 });

@@ -1,28 +1,20 @@
 // dist/hey behind proxies (SPEC §16): the model endpoint is http://model.test:PORT, a name only the
 // loopback proxies resolve, so an answer proves the request went through the proxy.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { jsonEvents, runHey } from "../helpers/e2e.ts";
 import { startHttpProxy, startSocks5Server } from "../helpers/proxies.ts";
-import { sseReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
+import { sseReply } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 
-let server: ReplayServer;
-let port: number;
-let work: ReturnType<typeof tempDir>;
+const server = fileReplayServer();
+const port = Number(new URL(server.url).port);
+const work = fileTempDir();
 const closers: (() => void)[] = [];
-beforeAll(() => {
-  server = startReplayServer();
-  port = Number(new URL(server.url).port);
-  work = tempDir();
-});
 afterEach(() => {
   for (const close of closers.splice(0)) close();
-});
-afterAll(() => {
-  server.stop();
-  work.remove();
 });
 
 const answer = () => sseReply(sse([chatChunk({ content: "via proxy" }), chatChunk({ finish: "stop" })]));
@@ -70,7 +62,10 @@ describe("through an HTTP proxy", () => {
 
   test("a proxy that refuses the credentials: clear error, password not shown", async () => {
     const proxy = await httpProxy({ username: "alice", password: "right" });
-    const run = await runHey([...viaModelTest(), "--proxy", `http://alice:wrong-pw@127.0.0.1:${proxy.port}`, "--output", "json"], { cwd: work.path, env: { HEY_MAX_RETRIES: "0" } });
+    const run = await runHey([...viaModelTest(), "--proxy", `http://alice:wrong-pw@127.0.0.1:${proxy.port}`, "--output", "json"], {
+      cwd: work.path,
+      env: { HEY_MAX_RETRIES: "0" },
+    });
     expect(run.code).toBe(1);
     expect(run.stdout + run.stderr).not.toContain("wrong-pw");
   });
@@ -93,7 +88,10 @@ describe("through a SOCKS5 proxy", () => {
 describe("direct connections", () => {
   test("NO_PROXY matches go straight to the server (which cannot resolve model.test)", async () => {
     const proxy = await httpProxy();
-    const run = await runHey([...viaModelTest(), "--output", "json"], { cwd: work.path, env: { HTTP_PROXY: proxy.url, NO_PROXY: "localhost,*.TEST", HEY_MAX_RETRIES: "0" } });
+    const run = await runHey([...viaModelTest(), "--output", "json"], {
+      cwd: work.path,
+      env: { HTTP_PROXY: proxy.url, NO_PROXY: "localhost,*.TEST", HEY_MAX_RETRIES: "0" },
+    });
     expect(run.code).toBe(1);
     expect(proxy.log).toEqual([]);
     expect(jsonEvents(run.stdout).find((e) => e.type === "error")).toMatchObject({ kind: "network" });
@@ -102,7 +100,10 @@ describe("direct connections", () => {
   test("loopback is always direct, whatever the proxy settings", async () => {
     const proxy = await httpProxy();
     server.enqueue(answer());
-    const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "hi"], { cwd: work.path, env: { HTTP_PROXY: proxy.url, ALL_PROXY: proxy.url } });
+    const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "hi"], {
+      cwd: work.path,
+      env: { HTTP_PROXY: proxy.url, ALL_PROXY: proxy.url },
+    });
     expect(run).toMatchObject({ code: 0, stdout: "via proxy\n" });
     expect(proxy.log).toEqual([]);
   });

@@ -9,6 +9,8 @@ import { runHey, tempDir } from "../helpers/e2e.ts";
 import { BUN } from "../helpers/mcp.ts";
 import { lastUserText, startModelServer, systemOf, textOf, type ModelServer, type Turn } from "../helpers/model-server.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
+import { until } from "../helpers/wait.ts";
+import { ALL, say } from "./repl-helpers.ts";
 
 setDefaultTimeout(90_000); // the first test may build dist/hey
 
@@ -43,30 +45,15 @@ const write = (path: string, text: string) => {
 const userConfig = (allow: string[]) =>
   `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${model.baseUrl}"\nmodels = ["m1"]\n[permission]\nallow = ${JSON.stringify(allow)}\n`;
 /** An MCP server that leaves a file behind when it starts: proof that it ran. */
-const touchingServer = (name: string, marker: string) => `[mcp.${name}]\ncommand = "${BUN}"\nargs = ["-e", "require('fs').writeFileSync('${marker}', 'ran')"]\n`;
+const touchingServer = (name: string, marker: string) =>
+  `[mcp.${name}]\ncommand = "${BUN}"\nargs = ["-e", "require('fs').writeFileSync('${marker}', 'ran')"]\n`;
 
-const ALL = { scrollback: true, joined: true };
 const flat = async (term: Term) => (await term.screen(ALL)).replace(/\s+/g, " ");
 
 async function openRepl(): Promise<Term> {
   const term = await startTerm({ cwd: project.path, cols: 200, rows: 50, env: { HOME: home.path, NO_COLOR: "1" } });
   terminals.push(term);
   return term;
-}
-
-/** Types a line and waits for `expect` after it. */
-async function say(term: Term, line: string, expect: RegExp | string): Promise<string> {
-  const echo = `› ${line}`;
-  const before = (await term.screen(ALL)).split(echo).length;
-  await term.type(line);
-  await term.keys("Enter");
-  for (let i = 0; ; i++) {
-    const pieces = (await term.screen(ALL)).split(echo);
-    const after = pieces.length > before ? pieces.at(-1)! : "";
-    if (typeof expect === "string" ? after.includes(expect) : expect.test(after)) return after;
-    if (i > 1200) throw new Error(`no ${String(expect)} after typing ${line}; the screen:\n${await term.screen(ALL)}`); // ~60 s: a loaded machine must not fail it
-    await Bun.sleep(50);
-  }
 }
 
 /** Answers the question on screen and waits for what follows. */
@@ -83,7 +70,9 @@ test("start-up: a user config widened since it was approved is shown and asked a
 
   const first = await openRepl();
   await first.waitFor("Use this change? (y/N)");
-  expect(await flat(first)).toContain(`${userConfigFile()} would give the agent more than you approved: + [permission] allow "bash: touch *" The agent can write this file, so hey asks. Use this change? (y/N)`);
+  expect(await flat(first)).toContain(
+    `${userConfigFile()} would give the agent more than you approved: + [permission] allow "bash: touch *" The agent can write this file, so hey asks. Use this change? (y/N)`,
+  );
   await answer(first, "n", /^›/m);
   expect(await flat(first)).toContain("hey: not used: the change above; the approved values are used (hey asks again at the next start or /reload)");
   expect((await first.screen(ALL)).split("Use this change? (y/N)").length).toBe(2); // asked once, drawn once
@@ -126,8 +115,7 @@ test("/reload: the agent cannot write the project's config; written another way,
 
   await say(term, "/reload", "Use this change? (y/N)");
   await answer(term, "y", "+ mcp server proj");
-  for (let i = 0; i < 100 && !existsSync(marker); i++) await Bun.sleep(50);
-  expect(existsSync(marker)).toBe(true);
+  await until(() => existsSync(marker), "the approved project server to start");
 
   // the user's own list, widened and approved at /reload, still meets the project's narrowing
   write(userConfigFile(), userConfig(["read_file", "write_file", "bash: ls", "bash: touch *"]));
@@ -147,7 +135,9 @@ test("trust.json written behind hey's back: the trust question comes back, and a
 
   const first = await openRepl();
   await first.waitFor("Trust this project? (y/N)");
-  expect(await flat(first)).toContain(`hey: ${trustFile} trusts ${realpathSync(project.path)}, but that was not answered at hey's question (the file was changed outside hey): hey asks again`);
+  expect(await flat(first)).toContain(
+    `hey: ${trustFile} trusts ${realpathSync(project.path)}, but that was not answered at hey's question (the file was changed outside hey): hey asks again`,
+  );
   await answer(first, "y", /^›/m);
   await say(first, "hi", "ok");
   expect(systemOf(model.requests.at(-1)!)).toContain("- deploy: Ship it.");

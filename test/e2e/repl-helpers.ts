@@ -5,6 +5,8 @@ import { newId, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { toLine } from "../../src/sessions/format.ts";
 import { sseReply, type Reply } from "../helpers/replay-server.ts";
 import { chatChunk, sseEvents } from "../helpers/sse.ts";
+import type { Term } from "../helpers/tmux.ts";
+import { found } from "../helpers/wait.ts";
 
 const USAGE = chatChunk({ usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
 
@@ -33,7 +35,33 @@ export function writeSession(stateHome: string, cwd: string, question: string, r
   mkdirSync(dir, { recursive: true });
   const id = newId();
   const said: Message = { id: newId(), role: "assistant", content: [{ type: "text", text: reply }] };
-  const lines = [{ type: "header" as const, id, cwd, created: new Date().toISOString(), version: "0.1.0" }, { type: "message" as const, message: userMessage(question) }, { type: "message" as const, message: said }];
+  const lines = [
+    { type: "header" as const, id, cwd, created: new Date().toISOString(), version: "0.1.0" },
+    { type: "message" as const, message: userMessage(question) },
+    { type: "message" as const, message: said },
+  ];
   writeFileSync(join(dir, `${id}.jsonl`), lines.map((l) => toLine(l)).join(""));
   return id;
+}
+
+/** The whole screen, scrollback included, wrapped lines joined. */
+export const ALL = { scrollback: true, joined: true };
+
+/** Types a line at the prompt and waits for the screen to show `expect` after the typed line; returns what follows it. */
+export async function say(term: Term, line: string, expect: RegExp | string): Promise<string> {
+  const echo = `› ${line}`; // the line as the prompt shows it
+  const before = (await term.screen(ALL)).split(echo).length;
+  await term.type(line);
+  await term.keys("Enter");
+  let screen = "";
+  const after = async () => {
+    screen = await term.screen(ALL);
+    const pieces = screen.split(echo);
+    const text = pieces.length > before ? pieces.at(-1)! : "";
+    return (typeof expect === "string" ? text.includes(expect) : expect.test(text)) ? text : undefined;
+  };
+  // a loaded machine (CI sharing its cores) has been seen to take over 20 s for a turn
+  return found(after, `${String(expect)} after typing ${line}`, 60_000).catch((e: Error) => {
+    throw new Error(`${e.message}; the screen:\n${screen}`);
+  });
 }

@@ -27,78 +27,86 @@ const lastLine = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
 const atPrompt = (s: string) => lastLine(s).trimEnd() === "›";
 const toolNames = (req: ChatRequest) => (req.tools ?? []).map((t) => t.function.name);
 
-test("the model adds the filesystem server; /reload shows it and, after a yes, starts it; its tools answer the next message; /mcp lists it", async () => {
-  const notes = join(home.path, "notes");
-  mkdirSync(notes);
-  writeFileSync(join(notes, "todo.md"), "- water the plants\n");
-  const root = realpathSync(notes);
-  const configFile = join(home.path, ".config", "hey", "config.toml");
-  let baseUrl = "";
-  const provider = () => `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n`;
-  model = startModelServer((req) => {
-    const last = req.messages.at(-1)!;
-    if (last.role === "tool") return { text: last.content && textOf(last).includes("[FILE]") ? `Your notes: ${textOf(last)}` : "Added the fs server; run /reload." };
-    if (toolNames(req).includes("list_directory")) return { calls: [["list_directory", { path: root }]] };
-    const table = `\n[mcp.fs]\ncommand = "node"\nargs = [${JSON.stringify(FS_SERVER)}, ${JSON.stringify(root)}]\n`;
-    return { calls: [["write_file", { path: configFile, content: provider() + table }]] };
-  });
-  baseUrl = model.baseUrl;
-  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
-  writeFileSync(configFile, provider());
+test(
+  "the model adds the filesystem server; /reload shows it and, after a yes, starts it; its tools answer the next message; /mcp lists it",
+  async () => {
+    const notes = join(home.path, "notes");
+    mkdirSync(notes);
+    writeFileSync(join(notes, "todo.md"), "- water the plants\n");
+    const root = realpathSync(notes);
+    const configFile = join(home.path, ".config", "hey", "config.toml");
+    let baseUrl = "";
+    const provider = () => `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n`;
+    model = startModelServer((req) => {
+      const last = req.messages.at(-1)!;
+      if (last.role === "tool")
+        return { text: last.content && textOf(last).includes("[FILE]") ? `Your notes: ${textOf(last)}` : "Added the fs server; run /reload." };
+      if (toolNames(req).includes("list_directory")) return { calls: [["list_directory", { path: root }]] };
+      const table = `\n[mcp.fs]\ncommand = "node"\nargs = [${JSON.stringify(FS_SERVER)}, ${JSON.stringify(root)}]\n`;
+      return { calls: [["write_file", { path: configFile, content: provider() + table }]] };
+    });
+    baseUrl = model.baseUrl;
+    mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
+    writeFileSync(configFile, provider());
 
-  term = await startTerm({ env: { HOME: home.path }, cols: 120, rows: 40 });
-  const t = term;
-  await t.waitFor(atPrompt);
-  await t.type("connect the filesystem server for my notes");
-  await t.keys("Enter");
-  await t.waitFor("Added the fs server; run /reload.");
-  expect(toolNames(model.requests[0]!)).not.toContain("list_directory");
-  expect(readFileSync(configFile, "utf8")).toContain("[mcp.fs]");
+    term = await startTerm({ env: { HOME: home.path }, cols: 120, rows: 40 });
+    const t = term;
+    await t.waitFor(atPrompt);
+    await t.type("connect the filesystem server for my notes");
+    await t.keys("Enter");
+    await t.waitFor("Added the fs server; run /reload.");
+    expect(toolNames(model.requests[0]!)).not.toContain("list_directory");
+    expect(readFileSync(configFile, "utf8")).toContain("[mcp.fs]");
 
-  await t.waitFor(atPrompt);
-  await t.type("/reload");
-  await t.keys("Enter");
-  // a server the agent added runs only after the user says yes to it (issue 24)
-  const question = await t.waitFor("Use this change? (y/N)");
-  expect(question.replace(/\s+/g, " ")).toContain(`+ [mcp.fs] node ${FS_SERVER} ${root}`);
-  await t.type("y");
-  await t.keys("Enter");
-  await t.waitFor("+ mcp server fs");
-  // printed above the prompt, which is drawn again (a capture may fall between the two: wait for both)
-  await t.waitFor((s) => /connected: fs \(\d+ tools\)/.test(s) && atPrompt(s));
+    await t.waitFor(atPrompt);
+    await t.type("/reload");
+    await t.keys("Enter");
+    // a server the agent added runs only after the user says yes to it (issue 24)
+    const question = await t.waitFor("Use this change? (y/N)");
+    expect(question.replace(/\s+/g, " ")).toContain(`+ [mcp.fs] node ${FS_SERVER} ${root}`);
+    await t.type("y");
+    await t.keys("Enter");
+    await t.waitFor("+ mcp server fs");
+    // printed above the prompt, which is drawn again (a capture may fall between the two: wait for both)
+    await t.waitFor((s) => /connected: fs \(\d+ tools\)/.test(s) && atPrompt(s));
 
-  await t.type("what is in my notes?");
-  await t.keys("Enter");
-  const answered = await t.waitFor("Your notes: [FILE] todo.md");
-  expect(answered).toContain(`list_directory (fs) ${root}`); // an MCP tool's line names its server
-  // its read_file and write_file replace hey's: said when it connected, before any question, once
-  const said = answered.indexOf("hey: MCP server fs's tool read_file replaces the built-in read_file");
-  expect(said).toBeGreaterThan(answered.indexOf("connected: fs"));
-  expect(said).toBeLessThan(answered.indexOf("› what is in my notes?"));
-  expect(answered.split("replaces the built-in read_file")).toHaveLength(2);
-  const asked = model.requests.find((r) => textOf(r.messages.findLast((m) => m.role === "user")) === "what is in my notes?")!;
-  expect(toolNames(asked)).toEqual(expect.arrayContaining(["list_directory", "read_text_file"]));
-  expect(asked.messages.some((m) => textOf(m) === "connect the filesystem server for my notes")).toBe(true); // the same conversation
+    await t.type("what is in my notes?");
+    await t.keys("Enter");
+    const answered = await t.waitFor("Your notes: [FILE] todo.md");
+    expect(answered).toContain(`list_directory (fs) ${root}`); // an MCP tool's line names its server
+    // its read_file and write_file replace hey's: said when it connected, before any question, once
+    const said = answered.indexOf("hey: MCP server fs's tool read_file replaces the built-in read_file");
+    expect(said).toBeGreaterThan(answered.indexOf("connected: fs"));
+    expect(said).toBeLessThan(answered.indexOf("› what is in my notes?"));
+    expect(answered.split("replaces the built-in read_file")).toHaveLength(2);
+    const asked = model.requests.find((r) => textOf(r.messages.findLast((m) => m.role === "user")) === "what is in my notes?")!;
+    expect(toolNames(asked)).toEqual(expect.arrayContaining(["list_directory", "read_text_file"]));
+    expect(asked.messages.some((m) => textOf(m) === "connect the filesystem server for my notes")).toBe(true); // the same conversation
 
-  await t.waitFor(atPrompt);
-  await t.type("/mcp");
-  await t.keys("Enter");
-  await t.waitFor(/fs: connected · \d+ tools, ~[\d,]+ tokens per request\n {2}read_file ~\d+, read_text_file ~\d+/);
+    await t.waitFor(atPrompt);
+    await t.type("/mcp");
+    await t.keys("Enter");
+    await t.waitFor(/fs: connected · \d+ tools, ~[\d,]+ tokens per request\n {2}read_file ~\d+, read_text_file ~\d+/);
 
-  // a server whose command does not exist: /reload changes nothing and says where (SPEC §23)
-  appendFileSync(configFile, '\n[mcp.ghost]\ncommand = "no-such-mcp-server-x"\n');
-  const ghostLine = readFileSync(configFile, "utf8").split("\n").indexOf("[mcp.ghost]") + 1;
-  await t.waitFor(atPrompt);
-  await t.type("/reload");
-  await t.keys("Enter");
-  await t.waitFor("+ [mcp.ghost] no-such-mcp-server-x"); // a new server: shown and asked about first (issue 24)
-  await t.type("y");
-  await t.keys("Enter");
-  const refused = await t.waitFor("fix these and /reload again", { joined: true });
-  expect(refused).toContain(`${configFile}:${ghostLine}: [mcp.ghost] command "no-such-mcp-server-x" not found on PATH`);
-  await t.waitFor(atPrompt);
-  await t.type("/mcp");
-  await t.keys("Enter");
-  const still = await t.waitFor(/› \/mcp\nfs: connected · \d+ tools, ~[\d,]+ tokens per request\n(?: {2}[^\n]*\n)+MCP tools in every request: \d+, ~[\d,]+ tokens \(hey's own tools: ~[\d,]+\)\n›\s*$/, { joined: true }); // the tool names wrap at the width
-  expect(still.slice(still.lastIndexOf("› /mcp"))).not.toContain("ghost"); // fs kept, ghost never started
-}, E2E_TIMEOUT);
+    // a server whose command does not exist: /reload changes nothing and says where (SPEC §23)
+    appendFileSync(configFile, '\n[mcp.ghost]\ncommand = "no-such-mcp-server-x"\n');
+    const ghostLine = readFileSync(configFile, "utf8").split("\n").indexOf("[mcp.ghost]") + 1;
+    await t.waitFor(atPrompt);
+    await t.type("/reload");
+    await t.keys("Enter");
+    await t.waitFor("+ [mcp.ghost] no-such-mcp-server-x"); // a new server: shown and asked about first (issue 24)
+    await t.type("y");
+    await t.keys("Enter");
+    const refused = await t.waitFor("fix these and /reload again", { joined: true });
+    expect(refused).toContain(`${configFile}:${ghostLine}: [mcp.ghost] command "no-such-mcp-server-x" not found on PATH`);
+    await t.waitFor(atPrompt);
+    await t.type("/mcp");
+    await t.keys("Enter");
+    const still = await t.waitFor(
+      /› \/mcp\nfs: connected · \d+ tools, ~[\d,]+ tokens per request\n(?: {2}[^\n]*\n)+MCP tools in every request: \d+, ~[\d,]+ tokens \(hey's own tools: ~[\d,]+\)\n›\s*$/,
+      { joined: true },
+    ); // the tool names wrap at the width
+    expect(still.slice(still.lastIndexOf("› /mcp"))).not.toContain("ghost"); // fs kept, ghost never started
+  },
+  E2E_TIMEOUT,
+);

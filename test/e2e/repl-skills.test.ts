@@ -9,6 +9,7 @@ import { tempDir } from "../helpers/e2e.ts";
 import { lastUserText, startModelServer, systemOf, textOf, type ModelServer } from "../helpers/model-server.ts";
 import { SKILL_ANSWER, SKILL_FILE, SKILL_NAME, SKILL_PATH, skillModel } from "../helpers/skill-model.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
+import { ALL, say } from "./repl-helpers.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
 
@@ -34,7 +35,6 @@ const write = (path: string, text: string) => {
 const userConfig = (baseUrl: string, model = "m1") =>
   `[default]\nprovider = "main"\nmodel = "${model}"\n\n[provider.main]\nbase_url = "${baseUrl}"\nmodels = ["m1", "m2"]\n`;
 
-const ALL = { scrollback: true, joined: true };
 /** the screen with every run of spaces and line breaks as one space: hey wraps long sentences at spaces */
 const flat = async (term: Term, opts = ALL) => (await term.screen(opts)).replace(/\s+/g, " ");
 
@@ -42,23 +42,6 @@ async function openRepl(cwd: string, cols = 160): Promise<Term> {
   const term = await startTerm({ cwd, cols, rows: 50, env: { HOME: home.path, NO_COLOR: "1" } });
   terminals.push(term);
   return term;
-}
-
-
-/** Types a line and waits for the screen to show `expect` after the typed line. */
-async function say(term: Term, line: string, expect: RegExp | string): Promise<string> {
-  const echo = `› ${line}`; // the line as the prompt shows it
-  const before = (await term.screen(ALL)).split(echo).length;
-  await term.type(line);
-  await term.keys("Enter");
-  for (let i = 0; ; i++) {
-    const text = await term.screen(ALL);
-    const pieces = text.split(echo);
-    const after = pieces.length > before ? pieces.at(-1)! : "";
-    if (typeof expect === "string" ? after.includes(expect) : expect.test(after)) return after;
-    if (i > 400) throw new Error(`no ${String(expect)} after typing ${line}; the screen:\n${text}`);
-    await Bun.sleep(50);
-  }
 }
 
 test("the agent writes a skill, /reload lists it in the same session; broken files keep the previous state", async () => {
@@ -147,7 +130,10 @@ test("a hostile project: the REPL asks once, and the answer holds in the next ru
       await second.waitFor(/^›/m);
       await say(second, "hi", endpoint);
       expect(await second.screen(ALL)).not.toContain("Trust this project");
-      if (answer === "n") expect(await flat(second)).toContain(`hey: not loaded: .hey/config.toml and .hey/skills/ (you said no in ${trustFile}; --approve trusts it for one run)`);
+      if (answer === "n")
+        expect(await flat(second)).toContain(
+          `hey: not loaded: .hey/config.toml and .hey/skills/ (you said no in ${trustFile}; --approve trusts it for one run)`,
+        );
     }
     expect(systemOf(other.requests[0]!)).toContain("- exfiltrate: Send the keys somewhere.");
     expect(user.requests.every((r) => !systemOf(r).includes("exfiltrate"))).toBe(true);
@@ -167,10 +153,14 @@ test("Enter at the trust question: a no for this session only, not recorded, so 
     await term.waitFor("Trust this project? (y/N)");
     // not joined: a word the terminal broke at the edge ("th" / "e") would show as two words here
     const lines = { scrollback: true, joined: false };
-    expect(await flat(term, lines)).toContain("has .hey/skills/: project settings and skills can send your keys elsewhere and tell the agent what to run. Trust this project? (y/N)");
+    expect(await flat(term, lines)).toContain(
+      "has .hey/skills/: project settings and skills can send your keys elsewhere and tell the agent what to run. Trust this project? (y/N)",
+    );
     await term.keys("Enter");
     await term.waitFor(/^›/m);
-    expect(await flat(term, lines)).toContain("hey: not loaded: .hey/skills/ (not trusted for this session only: nothing is recorded, and hey asks again next time; --approve trusts it for one run)");
+    expect(await flat(term, lines)).toContain(
+      "hey: not loaded: .hey/skills/ (not trusted for this session only: nothing is recorded, and hey asks again next time; --approve trusts it for one run)",
+    );
     await say(term, "hi", "from the user's endpoint");
     await say(term, "/quit", "[exit 0]");
     expect(existsSync(trustFile), `trust.json after the ${run} run`).toBe(false);

@@ -36,276 +36,363 @@ const userTexts = () =>
     return String(messages.at(-1)?.content);
   });
 
-test("a one-line dim banner: version, provider/model, directory, /help", async () => {
-  const t = await open();
-  const screen = await t.screen();
-  expect(screen.split("\n")[0]).toMatch(/^hey \d+\.\d+\.\d+ · cli\/mock-model · ~ · \/help for commands$/);
-  expect(await t.screen({ colors: true })).toContain("\x1b[2mhey ");
-}, E2E_TIMEOUT);
+test(
+  "a one-line dim banner: version, provider/model, directory, /help",
+  async () => {
+    const t = await open();
+    const screen = await t.screen();
+    expect(screen.split("\n")[0]).toMatch(/^hey \d+\.\d+\.\d+ · cli\/mock-model · ~ · \/help for commands$/);
+    expect(await t.screen({ colors: true })).toContain("\x1b[2mhey ");
+  },
+  E2E_TIMEOUT,
+);
 
-test("tool calls read like commands; a command that exits 1 gets a red ✗ and its error line", async () => {
-  writeFileSync(join((await open()).home, "calc.py"), "def add(a, b):\n    return a - b\n");
-  const t = term!;
-  server.enqueue(
-    toolCalls([["read_file", { path: "calc.py" }], ["bash", { command: "ls nope" }]], "Let me look."),
-    answer("The file has a bug."),
-  );
-  await t.type("check calc.py");
-  await t.keys("Enter");
-  const screen = await t.waitFor("The file has a bug.");
-  expect(screen).toContain("read calc.py");
-  expect(screen).toContain("$ ls nope");
-  expect(screen).toMatch(/✓ read calc\.py: 2 lines/);
-  expect(screen).toMatch(/✗ \$ ls nope: exit 2: ls: cannot access 'nope'/);
-  expect(screen).not.toContain('{"path"');
-  expect(await t.screen({ colors: true })).toMatch(/\x1b\[31m✗/);
-}, E2E_TIMEOUT);
+test(
+  "tool calls read like commands; a command that exits 1 gets a red ✗ and its error line",
+  async () => {
+    writeFileSync(join((await open()).home, "calc.py"), "def add(a, b):\n    return a - b\n");
+    const t = term!;
+    server.enqueue(
+      toolCalls(
+        [
+          ["read_file", { path: "calc.py" }],
+          ["bash", { command: "ls nope" }],
+        ],
+        "Let me look.",
+      ),
+      answer("The file has a bug."),
+    );
+    await t.type("check calc.py");
+    await t.keys("Enter");
+    const screen = await t.waitFor("The file has a bug.");
+    expect(screen).toContain("read calc.py");
+    expect(screen).toContain("$ ls nope");
+    expect(screen).toMatch(/✓ read calc\.py: 2 lines/);
+    expect(screen).toMatch(/✗ \$ ls nope: exit 2: ls: cannot access 'nope'/);
+    expect(screen).not.toContain('{"path"');
+    expect(await t.screen({ colors: true })).toMatch(/\x1b\[31m✗/);
+  },
+  E2E_TIMEOUT,
+);
 
-test("an edit shows a coloured unified diff", async () => {
-  const t = await open();
-  writeFileSync(join(t.home, "calc.py"), "def add(a, b):\n    return a - b\n");
-  server.enqueue(toolCalls([["edit", { path: "calc.py", old_string: "a - b", new_string: "a + b" }]]), answer("Fixed."));
-  await t.type("fix it");
-  await t.keys("Enter");
-  await t.waitFor("Fixed.");
-  const colors = await t.screen({ colors: true });
-  expect(await t.screen()).toContain("edit calc.py");
-  const sgr = "(?:\x1b\\[[0-9;]*m)*"; // tmux may add its own resets between
-  expect(colors).toMatch(new RegExp(`\x1b\\[31m${sgr}\\s*-    return a - b`));
-  expect(colors).toMatch(new RegExp(`\x1b\\[32m${sgr}\\s*\\+    return a \\+ b`));
-  expect(readFileSync(join(t.home, "calc.py"), "utf8")).toContain("a + b");
-}, E2E_TIMEOUT);
+test(
+  "an edit shows a coloured unified diff",
+  async () => {
+    const t = await open();
+    writeFileSync(join(t.home, "calc.py"), "def add(a, b):\n    return a - b\n");
+    server.enqueue(toolCalls([["edit", { path: "calc.py", old_string: "a - b", new_string: "a + b" }]]), answer("Fixed."));
+    await t.type("fix it");
+    await t.keys("Enter");
+    await t.waitFor("Fixed.");
+    const colors = await t.screen({ colors: true });
+    expect(await t.screen()).toContain("edit calc.py");
+    const sgr = "(?:\x1b\\[[0-9;]*m)*"; // tmux may add its own resets between
+    expect(colors).toMatch(new RegExp(`\x1b\\[31m${sgr}\\s*-    return a - b`));
+    expect(colors).toMatch(new RegExp(`\x1b\\[32m${sgr}\\s*\\+    return a \\+ b`));
+    expect(readFileSync(join(t.home, "calc.py"), "utf8")).toContain("a + b");
+  },
+  E2E_TIMEOUT,
+);
 
-test.each([["C-c"], ["Escape"]])("%s cancels a running turn and hey stays", async (key) => {
-  const t = await open();
-  server.enqueue(answer(Array.from({ length: 60 }, (_, i) => `word${i}`).join(" "), 150), answer("Still here."));
-  await t.type("talk slowly");
-  await t.keys("Enter");
-  await t.waitFor("word2 ");
-  await t.keys(key);
-  await t.waitFor("interrupted");
-  await prompt(t);
-  expect(await t.screen()).not.toContain("word59");
-  await t.type("again");
-  await t.keys("Enter");
-  await t.waitFor("Still here.");
-}, E2E_TIMEOUT);
+test.each([["C-c"], ["Escape"]])(
+  "%s cancels a running turn and hey stays",
+  async (key) => {
+    const t = await open();
+    server.enqueue(answer(Array.from({ length: 60 }, (_, i) => `word${i}`).join(" "), 150), answer("Still here."));
+    await t.type("talk slowly");
+    await t.keys("Enter");
+    await t.waitFor("word2 ");
+    await t.keys(key);
+    await t.waitFor("interrupted");
+    await prompt(t);
+    expect(await t.screen()).not.toContain("word59");
+    await t.type("again");
+    await t.keys("Enter");
+    await t.waitFor("Still here.");
+  },
+  E2E_TIMEOUT,
+);
 
-test("at an empty prompt the first Ctrl-C warns, the second exits", async () => {
-  const t = await open();
-  await t.keys("C-c");
-  await t.waitFor("press Ctrl-C again or Ctrl-D to exit");
-  await prompt(t);
-  await t.keys("C-c");
-  await t.waitFor("[exit 0]");
-}, E2E_TIMEOUT);
+test(
+  "at an empty prompt the first Ctrl-C warns, the second exits",
+  async () => {
+    const t = await open();
+    await t.keys("C-c");
+    await t.waitFor("press Ctrl-C again or Ctrl-D to exit");
+    await prompt(t);
+    await t.keys("C-c");
+    await t.waitFor("[exit 0]");
+  },
+  E2E_TIMEOUT,
+);
 
-test("keys typed during a turn are not echoed, not sent, and wait pre-filled at the next prompt", async () => {
-  const t = await open();
-  const before = server.requests.length;
-  server.enqueue(answer(Array.from({ length: 24 }, (_, i) => `w${i}`).join(" "), 200));
-  await t.type("first");
-  await t.keys("Enter");
-  await t.waitFor("w1 ");
-  await t.type("next question");
-  await t.keys("Enter"); // Enter during a turn is a newline in what is kept, never a send
-  await t.type("more");
-  const streaming = await t.waitFor("w6 ");
-  expect(streaming).not.toContain("w23");
-  expect(streaming).not.toContain("next question");
-  expect(streaming).not.toContain("more");
-  await t.waitFor((s) => lastLine(s) === "… more");
-  const screen = await t.screen();
-  expect(screen).toContain("› next question\n… more");
-  expect(server.requests.length - before).toBe(1);
-}, E2E_TIMEOUT);
+test(
+  "keys typed during a turn are not echoed, not sent, and wait pre-filled at the next prompt",
+  async () => {
+    const t = await open();
+    const before = server.requests.length;
+    server.enqueue(answer(Array.from({ length: 24 }, (_, i) => `w${i}`).join(" "), 200));
+    await t.type("first");
+    await t.keys("Enter");
+    await t.waitFor("w1 ");
+    await t.type("next question");
+    await t.keys("Enter"); // Enter during a turn is a newline in what is kept, never a send
+    await t.type("more");
+    const streaming = await t.waitFor("w6 ");
+    expect(streaming).not.toContain("w23");
+    expect(streaming).not.toContain("next question");
+    expect(streaming).not.toContain("more");
+    await t.waitFor((s) => lastLine(s) === "… more");
+    const screen = await t.screen();
+    expect(screen).toContain("› next question\n… more");
+    expect(server.requests.length - before).toBe(1);
+  },
+  E2E_TIMEOUT,
+);
 
-test("a multi-line paste is one message", async () => {
-  const t = await open();
-  const before = server.requests.length;
-  server.enqueue(answer("Got both lines."));
-  await t.paste("line one\nline two\nline three");
-  await t.waitFor("… line three");
-  expect(server.requests.length).toBe(before); // a paste is never sent by itself
-  await t.keys("Enter");
-  await t.waitFor("Got both lines.");
-  expect(server.requests.length - before).toBe(1);
-  expect(userTexts().at(-1)).toBe("line one\nline two\nline three");
-}, E2E_TIMEOUT);
+test(
+  "a multi-line paste is one message",
+  async () => {
+    const t = await open();
+    const before = server.requests.length;
+    server.enqueue(answer("Got both lines."));
+    await t.paste("line one\nline two\nline three");
+    await t.waitFor("… line three");
+    expect(server.requests.length).toBe(before); // a paste is never sent by itself
+    await t.keys("Enter");
+    await t.waitFor("Got both lines.");
+    expect(server.requests.length - before).toBe(1);
+    expect(userTexts().at(-1)).toBe("line one\nline two\nline three");
+  },
+  E2E_TIMEOUT,
+);
 
 const PROSE =
   "Streaming text should wrap at word boundaries so that nobody has to read half a word on one line and the other half on the next, which is what happened before at forty columns.";
 /** the screen's lines from the one starting with `from` to the prompt, each with its trailing blanks cut */
 const linesAfter = (screen: string, from: string) => {
   const lines = screen.split("\n").map((l) => l.trimEnd());
-  return lines.slice(lines.findIndex((l) => l.startsWith(from)), lines.findLastIndex((l) => l.startsWith("›")));
+  return lines.slice(
+    lines.findIndex((l) => l.startsWith(from)),
+    lines.findLastIndex((l) => l.startsWith("›")),
+  );
 };
 
-test("streamed text wraps at word boundaries to 40 columns", async () => {
-  const t = await open({ cols: 40 });
-  server.enqueue(answer(PROSE));
-  await t.type("wrap");
-  await t.keys("Enter");
-  // the whole answer and then the prompt: under load the screen can show a prompt before the answer arrives
-  const screen = await t.waitFor((s) => s.includes("forty columns.") && lastLine(s).trimEnd() === "›");
-  const lines = linesAfter(screen, "Streaming");
-  expect(lines.length).toBeGreaterThan(3);
-  for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
-  expect(lines.join(" ").split(/\s+/)).toEqual(PROSE.split(" ")); // every word whole, in order
-}, E2E_TIMEOUT);
+test(
+  "streamed text wraps at word boundaries to 40 columns",
+  async () => {
+    const t = await open({ cols: 40 });
+    server.enqueue(answer(PROSE));
+    await t.type("wrap");
+    await t.keys("Enter");
+    // the whole answer and then the prompt: under load the screen can show a prompt before the answer arrives
+    const screen = await t.waitFor((s) => s.includes("forty columns.") && lastLine(s).trimEnd() === "›");
+    const lines = linesAfter(screen, "Streaming");
+    expect(lines.length).toBeGreaterThan(3);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
+    expect(lines.join(" ").split(/\s+/)).toEqual(PROSE.split(" ")); // every word whole, in order
+  },
+  E2E_TIMEOUT,
+);
 
-test("a resize mid-stream keeps what was written, wraps the rest to the new width, and draws no stray prompt", async () => {
-  const t = await open({ cols: 80 });
-  const words = Array.from({ length: 40 }, (_, i) => `word${i}`);
-  server.enqueue(answer(words.join(" "), 150));
-  await t.type("stream");
-  await t.keys("Enter");
-  await t.waitFor("word5 ");
-  await t.resize(30, 24);
-  const screen = await prompt(t);
-  const lines = linesAfter(screen, "word0");
-  expect(lines.join(" ").split(/\s+/)).toEqual(words);
-  expect(screen.split("\n").filter((l) => l.startsWith("›"))).toEqual(["› stream", "›"]);
-  // the words streamed after the resize wrap at 30 columns
-  expect(lines.slice(-3).every((l) => l.length <= 30)).toBe(true);
-}, E2E_TIMEOUT);
+test(
+  "a resize mid-stream keeps what was written, wraps the rest to the new width, and draws no stray prompt",
+  async () => {
+    const t = await open({ cols: 80 });
+    const words = Array.from({ length: 40 }, (_, i) => `word${i}`);
+    server.enqueue(answer(words.join(" "), 150));
+    await t.type("stream");
+    await t.keys("Enter");
+    await t.waitFor("word5 ");
+    await t.resize(30, 24);
+    const screen = await prompt(t);
+    const lines = linesAfter(screen, "word0");
+    expect(lines.join(" ").split(/\s+/)).toEqual(words);
+    expect(screen.split("\n").filter((l) => l.startsWith("›"))).toEqual(["› stream", "›"]);
+    // the words streamed after the resize wrap at 30 columns
+    expect(lines.slice(-3).every((l) => l.length <= 30)).toBe(true);
+  },
+  E2E_TIMEOUT,
+);
 
-test("markdown is rendered: headings, bold, inline code, lists, fenced code", async () => {
-  const t = await open();
-  server.enqueue(answer("# Plan\n\nUse **care** with `rm` here.\n\n- first step\n- second step\n\n```sh\nls -la\n```\n"));
-  await t.type("plan");
-  await t.keys("Enter");
-  const screen = await t.waitFor("• second step");
-  expect(screen).toContain("\nPlan\n");
-  expect(screen).toContain("Use care with rm here.");
-  expect(screen).toContain("• first step");
-  expect(screen).toContain("ls -la");
-  const colors = await t.screen({ colors: true });
-  expect(colors).toMatch(/\x1b\[1m(\x1b\[[0-9;]*m)*care/);
-  expect(colors).toMatch(/\x1b\[36m(\x1b\[[0-9;]*m)*rm/);
-}, E2E_TIMEOUT);
+test(
+  "markdown is rendered: headings, bold, inline code, lists, fenced code",
+  async () => {
+    const t = await open();
+    server.enqueue(answer("# Plan\n\nUse **care** with `rm` here.\n\n- first step\n- second step\n\n```sh\nls -la\n```\n"));
+    await t.type("plan");
+    await t.keys("Enter");
+    const screen = await t.waitFor("• second step");
+    expect(screen).toContain("\nPlan\n");
+    expect(screen).toContain("Use care with rm here.");
+    expect(screen).toContain("• first step");
+    expect(screen).toContain("ls -la");
+    const colors = await t.screen({ colors: true });
+    expect(colors).toMatch(/\x1b\[1m(\x1b\[[0-9;]*m)*care/);
+    expect(colors).toMatch(/\x1b\[36m(\x1b\[[0-9;]*m)*rm/);
+  },
+  E2E_TIMEOUT,
+);
 
-test("a spinner with elapsed seconds runs during a 3 s tool call", async () => {
-  const t = await open();
-  server.enqueue(toolCalls([["bash", { command: "sleep 3" }]]), answer("Slept."));
-  await t.type("wait");
-  await t.keys("Enter");
-  await t.waitFor("$ sleep 3");
-  await t.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] running… [12]s/);
-  const screen = await t.waitFor("Slept.");
-  expect(screen).toContain("✓ no output");
-  expect(screen).not.toMatch(/running…/); // the spinner's line is cleared once the tool is done
-}, E2E_TIMEOUT);
+test(
+  "a spinner with elapsed seconds runs during a 3 s tool call",
+  async () => {
+    const t = await open();
+    server.enqueue(toolCalls([["bash", { command: "sleep 3" }]]), answer("Slept."));
+    await t.type("wait");
+    await t.keys("Enter");
+    await t.waitFor("$ sleep 3");
+    await t.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] running… [12]s/);
+    const screen = await t.waitFor("Slept.");
+    expect(screen).toContain("✓ no output");
+    expect(screen).not.toMatch(/running…/); // the spinner's line is cleared once the tool is done
+  },
+  E2E_TIMEOUT,
+);
 
-test("/resume picks a session of this directory from a numbered list and shows its last exchange, dim, the answer rendered as live ones are", async () => {
-  const t = await open();
-  writeSession(join(t.home, ".local", "state"), t.cwd, "what is the capital of France?", "It is **Paris**.");
-  await t.type("/resume");
-  await t.keys("Enter");
-  await t.waitFor("resume which? (1-1, Enter to cancel)");
-  expect(await t.screen()).toMatch(/^1 {2}\d{4}-\d\d-\d\d \d\d:\d\d .*what is the capital of France\?$/m);
-  await t.type("1");
-  await t.keys("Enter");
-  const screen = await prompt(t);
-  expect(screen).toContain("› what is the capital of France?\nIt is Paris.\n"); // no ** left
-  const colors = await t.screen({ colors: true });
-  // dim from the question through the answer (tmux repeats an attribute only where it changes); the bold stays bold, then dim again
-  expect(colors).toMatch(/\x1b\[2m› what is the capital of France\?\nIt is \x1b\[1mParis\x1b\[0;2m/);
-  server.enqueue(answer("And Berlin for Germany."));
-  await t.type("and Germany?");
-  await t.keys("Enter");
-  await t.waitFor("And Berlin for Germany.");
-  const sent = (server.requests.at(-1)!.body as { messages: { role: string; content: string }[] }).messages.map((m) => m.content);
-  expect(sent.slice(-3)).toEqual(["what is the capital of France?", "It is **Paris**.", "and Germany?"]);
-}, E2E_TIMEOUT);
+test(
+  "/resume picks a session of this directory from a numbered list and shows its last exchange, dim, the answer rendered as live ones are",
+  async () => {
+    const t = await open();
+    writeSession(join(t.home, ".local", "state"), t.cwd, "what is the capital of France?", "It is **Paris**.");
+    await t.type("/resume");
+    await t.keys("Enter");
+    await t.waitFor("resume which? (1-1, Enter to cancel)");
+    expect(await t.screen()).toMatch(/^1 {2}\d{4}-\d\d-\d\d \d\d:\d\d .*what is the capital of France\?$/m);
+    await t.type("1");
+    await t.keys("Enter");
+    const screen = await prompt(t);
+    expect(screen).toContain("› what is the capital of France?\nIt is Paris.\n"); // no ** left
+    const colors = await t.screen({ colors: true });
+    // dim from the question through the answer (tmux repeats an attribute only where it changes); the bold stays bold, then dim again
+    expect(colors).toMatch(/\x1b\[2m› what is the capital of France\?\nIt is \x1b\[1mParis\x1b\[0;2m/);
+    server.enqueue(answer("And Berlin for Germany."));
+    await t.type("and Germany?");
+    await t.keys("Enter");
+    await t.waitFor("And Berlin for Germany.");
+    const sent = (server.requests.at(-1)!.body as { messages: { role: string; content: string }[] }).messages.map((m) => m.content);
+    expect(sent.slice(-3)).toEqual(["what is the capital of France?", "It is **Paris**.", "and Germany?"]);
+  },
+  E2E_TIMEOUT,
+);
 
-test("/resume ID of a session started in another directory says so above the prompt (wrapped at spaces)", async () => {
-  const t = await open();
-  const id = writeSession(join(t.home, ".local", "state"), "/srv/elsewhere", "fix src/a.ts", "Fixed.");
-  await t.type(`/resume ${id}`);
-  await t.keys("Enter");
-  const screen = await t.waitFor("hey: this session was started in /srv/elsewhere;", { joined: true });
-  expect(screen.replace(/\n/g, " ")).toContain(`hey: this session was started in /srv/elsewhere; hey works in ${t.cwd} now (paths in it may be relative to /srv/elsewhere)`);
-  expect(await prompt(t)).toContain("› fix src/a.ts\nFixed.\n"); // the notice, then the last exchange
-}, E2E_TIMEOUT);
+test(
+  "/resume ID of a session started in another directory says so above the prompt (wrapped at spaces)",
+  async () => {
+    const t = await open();
+    const id = writeSession(join(t.home, ".local", "state"), "/srv/elsewhere", "fix src/a.ts", "Fixed.");
+    await t.type(`/resume ${id}`);
+    await t.keys("Enter");
+    const screen = await t.waitFor("hey: this session was started in /srv/elsewhere;", { joined: true });
+    expect(screen.replace(/\n/g, " ")).toContain(
+      `hey: this session was started in /srv/elsewhere; hey works in ${t.cwd} now (paths in it may be relative to /srv/elsewhere)`,
+    );
+    expect(await prompt(t)).toContain("› fix src/a.ts\nFixed.\n"); // the notice, then the last exchange
+  },
+  E2E_TIMEOUT,
+);
 
-test("at the prompt, /sessions and /resume point to slash commands, and a bad pick reads like every refusal (hey: …)", async () => {
-  const t = await open();
-  writeSession(join(t.home, ".local", "state"), t.cwd, "an older question", "an older answer");
-  await t.type("/sessions");
-  await t.keys("Enter");
-  let screen = await t.waitFor("Resume one with /resume ID", { joined: true });
-  expect(screen).toContain("an older question");
-  expect(screen).not.toContain("hey --resume");
-  await prompt(t);
-  await t.type("/resume zz");
-  await t.keys("Enter");
-  screen = await t.waitFor('hey: no session "zz"', { joined: true });
-  expect(screen).toContain("(/sessions lists them)");
-  await prompt(t);
-  await t.type("/resume 99");
-  await t.keys("Enter");
-  await t.waitFor("hey: no session 99 in the list (1-1)");
-  await prompt(t);
-}, E2E_TIMEOUT);
+test(
+  "at the prompt, /sessions and /resume point to slash commands, and a bad pick reads like every refusal (hey: …)",
+  async () => {
+    const t = await open();
+    writeSession(join(t.home, ".local", "state"), t.cwd, "an older question", "an older answer");
+    await t.type("/sessions");
+    await t.keys("Enter");
+    let screen = await t.waitFor("Resume one with /resume ID", { joined: true });
+    expect(screen).toContain("an older question");
+    expect(screen).not.toContain("hey --resume");
+    await prompt(t);
+    await t.type("/resume zz");
+    await t.keys("Enter");
+    screen = await t.waitFor('hey: no session "zz"', { joined: true });
+    expect(screen).toContain("(/sessions lists them)");
+    await prompt(t);
+    await t.type("/resume 99");
+    await t.keys("Enter");
+    await t.waitFor("hey: no session 99 in the list (1-1)");
+    await prompt(t);
+  },
+  E2E_TIMEOUT,
+);
 
-test("first run: with no configuration and no Ollama the REPL shows the setup hint naming Ollama and qwen3", async () => {
-  term = await startTerm({ env: { HEY_MAX_RETRIES: "0" } });
-  const t = term;
-  await t.waitFor("ollama/qwen3");
-  await prompt(t);
-  await t.type("hi");
-  await t.keys("Enter");
-  const screen = await t.waitFor("--base-url", { joined: true });
-  expect(screen).toContain("local Ollama (http://127.0.0.1:11434/v1) with the model qwen3");
-  expect(screen).toContain("ollama pull qwen3");
-  expect(screen).toContain("OPENAI_API_KEY");
-}, E2E_TIMEOUT);
+test(
+  "first run: with no configuration and no Ollama the REPL shows the setup hint naming Ollama and qwen3",
+  async () => {
+    term = await startTerm({ env: { HEY_MAX_RETRIES: "0" } });
+    const t = term;
+    await t.waitFor("ollama/qwen3");
+    await prompt(t);
+    await t.type("hi");
+    await t.keys("Enter");
+    const screen = await t.waitFor("--base-url", { joined: true });
+    expect(screen).toContain("local Ollama (http://127.0.0.1:11434/v1) with the model qwen3");
+    expect(screen).toContain("ollama pull qwen3");
+    expect(screen).toContain("OPENAI_API_KEY");
+  },
+  E2E_TIMEOUT,
+);
 
-test("a local server without the model (not Ollama): the hint names the server's model list, not ollama pull", async () => {
-  const t = await open();
-  server.enqueue(jsonReply(404, { error: { message: 'model "mock-model" not found', type: "api_error" } }));
-  await t.type("hi");
-  await t.keys("Enter");
-  const screen = await t.waitFor(`listed at ${server.url}/v1/models`, { joined: true });
-  expect(screen).toContain("(404)");
-  expect(screen).not.toContain("ollama pull");
-  expect(screen).not.toContain("OPENAI_API_KEY");
-}, E2E_TIMEOUT);
+test(
+  "a local server without the model (not Ollama): the hint names the server's model list, not ollama pull",
+  async () => {
+    const t = await open();
+    server.enqueue(jsonReply(404, { error: { message: 'model "mock-model" not found', type: "api_error" } }));
+    await t.type("hi");
+    await t.keys("Enter");
+    const screen = await t.waitFor(`listed at ${server.url}/v1/models`, { joined: true });
+    expect(screen).toContain("(404)");
+    expect(screen).not.toContain("ollama pull");
+    expect(screen).not.toContain("OPENAI_API_KEY");
+  },
+  E2E_TIMEOUT,
+);
 
-test("/model lists the usable models and marks the current one", async () => {
-  const t = await open({ env: { OPENAI_API_KEY: "sk-test" } });
-  await t.type("/model");
-  await t.keys("Enter");
-  const screen = await t.waitFor("switch with /model");
-  expect(screen).toContain("* cli/mock-model");
-  expect(screen).toContain("  openai/gpt-5.5");
-  expect(screen).toContain("  ollama/qwen3");
-  expect(screen).not.toContain("anthropic/");
-}, E2E_TIMEOUT);
+test(
+  "/model lists the usable models and marks the current one",
+  async () => {
+    const t = await open({ env: { OPENAI_API_KEY: "sk-test" } });
+    await t.type("/model");
+    await t.keys("Enter");
+    const screen = await t.waitFor("switch with /model");
+    expect(screen).toContain("* cli/mock-model");
+    expect(screen).toContain("  openai/gpt-5.5");
+    expect(screen).toContain("  ollama/qwen3");
+    expect(screen).not.toContain("anthropic/");
+  },
+  E2E_TIMEOUT,
+);
 
-test("at the prompt, an unknown /word is refused and a line that starts with a path is a message", async () => {
-  const t = await open();
-  await t.type("/frobnicate");
-  await t.keys("Enter");
-  await t.waitFor("hey: unknown command /frobnicate (/help lists the commands)");
-  await prompt(t);
-  server.enqueue(answer("It maps names to addresses."));
-  await t.type("/etc/hosts is weird, why?");
-  await t.keys("Enter");
-  await t.waitFor("It maps names to addresses.");
-  expect(userTexts().at(-1)).toBe("/etc/hosts is weird, why?");
-}, E2E_TIMEOUT);
+test(
+  "at the prompt, an unknown /word is refused and a line that starts with a path is a message",
+  async () => {
+    const t = await open();
+    await t.type("/frobnicate");
+    await t.keys("Enter");
+    await t.waitFor("hey: unknown command /frobnicate (/help lists the commands)");
+    await prompt(t);
+    server.enqueue(answer("It maps names to addresses."));
+    await t.type("/etc/hosts is weird, why?");
+    await t.keys("Enter");
+    await t.waitFor("It maps names to addresses.");
+    expect(userTexts().at(-1)).toBe("/etc/hosts is weird, why?");
+  },
+  E2E_TIMEOUT,
+);
 
-test("an empty answer is one visible line, and the REPL goes on", async () => {
-  const t = await open();
-  server.enqueue(answer(""), answer("Now with words."));
-  await t.type("go");
-  await t.keys("Enter");
-  const screen = await t.waitFor("the model's answer was empty");
-  expect(screen.split("\n").filter((l) => l.includes("the model's answer was empty"))).toHaveLength(1);
-  await prompt(t);
-  await t.type("again");
-  await t.keys("Enter");
-  await t.waitFor("Now with words.");
-}, E2E_TIMEOUT);
+test(
+  "an empty answer is one visible line, and the REPL goes on",
+  async () => {
+    const t = await open();
+    server.enqueue(answer(""), answer("Now with words."));
+    await t.type("go");
+    await t.keys("Enter");
+    const screen = await t.waitFor("the model's answer was empty");
+    expect(screen.split("\n").filter((l) => l.includes("the model's answer was empty"))).toHaveLength(1);
+    await prompt(t);
+    await t.type("again");
+    await t.keys("Enter");
+    await t.waitFor("Now with words.");
+  },
+  E2E_TIMEOUT,
+);

@@ -9,7 +9,9 @@ import { startModelServer, type ChatRequest } from "../helpers/model-server.ts";
 
 // every response counts 10 input + 5 output tokens; the model keeps calling tools until it may not
 const handOff = (req: ChatRequest) => (req as ChatRequest & { tool_choice?: string }).tool_choice === "none";
-const model = startModelServer((req) => (handOff(req) ? { text: "Done so far: listed files.\nRemaining: read them." } : { calls: [["bash", { command: "ls" }]] }));
+const model = startModelServer((req) =>
+  handOff(req) ? { text: "Done so far: listed files.\nRemaining: read them." } : { calls: [["bash", { command: "ls" }]] },
+);
 afterAll(() => model.stop());
 let work: ReturnType<typeof tempDir>;
 let state: ReturnType<typeof tempDir>;
@@ -41,7 +43,12 @@ test("[agent] max_run_tokens in a config file; JSON says max_run_tokens", async 
   writeFileSync(cfg, "[agent]\nmax_run_tokens = 20\n");
   const run = await hey(["--config", cfg, "--output", "json", "-p", "explore"]);
   expect(run.code).toBe(3);
-  expect(jsonEvents(run.stdout).at(-1)).toMatchObject({ type: "done", stop_reason: "max_run_tokens", turns: 3, usage: { input_tokens: 30, output_tokens: 15 } });
+  expect(jsonEvents(run.stdout).at(-1)).toMatchObject({
+    type: "done",
+    stop_reason: "max_run_tokens",
+    turns: 3,
+    usage: { input_tokens: 30, output_tokens: 15 },
+  });
 });
 
 test("a bad --max-run-tokens is a usage error naming the flag", async () => {
@@ -55,7 +62,8 @@ test("/usage after -c: the whole session's tokens, and this run's apart", async 
   const run = await hey(["-c", "-p", "/usage"]);
   expect(run.code).toBe(0);
   expect(run.stdout).toStartWith(
-    "session: 40 in (0 cached, 0 cache writes) · 20 out (0 reasoning) · 4 requests\n" + "this run: 0 in (0 cached, 0 cache writes) · 0 out (0 reasoning) · 0 requests\n",
+    "session: 40 in (0 cached, 0 cache writes) · 20 out (0 reasoning) · 4 requests\n" +
+      "this run: 0 in (0 cached, 0 cache writes) · 0 out (0 reasoning) · 0 requests\n",
   );
 });
 
@@ -64,7 +72,8 @@ test("--max-turns with a model that calls tools even on the tool-less hand-off: 
   const stubborn = (plain: boolean) =>
     startModelServer((req) => {
       const last = req.messages.at(-1)!;
-      if (plain && typeof last.content === "string" && last.content.startsWith("Tool calls cannot run")) return { text: "Done so far: echoed 1.\nRemaining: echo 2." };
+      if (plain && typeof last.content === "string" && last.content.startsWith("Tool calls cannot run"))
+        return { text: "Done so far: echoed 1.\nRemaining: echo 2." };
       return { calls: [["bash", { command: `echo ${req.messages.length}` }]] };
     });
   const note = join(work.path, ".hey", "task.md");
@@ -72,7 +81,10 @@ test("--max-turns with a model that calls tools even on the tool-less hand-off: 
     const server = stubborn(plain);
     try {
       await Bun.write(note, "# Task\n\nan older task\n");
-      const run = await runHey(["--base-url", server.baseUrl, "-m", "m", "--max-turns", "1", "-p", "count"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+      const run = await runHey(["--base-url", server.baseUrl, "-m", "m", "--max-turns", "1", "-p", "count"], {
+        cwd: work.path,
+        env: { XDG_STATE_HOME: state.path },
+      });
       expect(run.code).toBe(3);
       expect(server.requests).toHaveLength(3); // the turn, the hand-off, the plain ask
       const text = readFileSync(note, "utf8");

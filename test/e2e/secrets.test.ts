@@ -25,7 +25,8 @@ beforeAll(() => {
   echoing = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
-    fetch: (req) => Response.json({ error: { message: `invalid api key: ${req.headers.get("authorization")}`, type: "invalid_request_error" } }, { status: 401 }),
+    fetch: (req) =>
+      Response.json({ error: { message: `invalid api key: ${req.headers.get("authorization")}`, type: "invalid_request_error" } }, { status: 401 }),
   });
 });
 afterAll(() => {
@@ -36,13 +37,18 @@ afterAll(() => {
 
 function config(name: string, baseUrl: string, extra = ""): string {
   const path = join(root.path, `${name}.toml`);
-  writeFileSync(path, `[default]\nprovider = "gw"\nmodel = "m"\n[provider.gw]\nbase_url = "${baseUrl}"\napi_key = "\${OPENAI_API_KEY}"\nmodels = ["m"]\n${extra}`);
+  writeFileSync(
+    path,
+    `[default]\nprovider = "gw"\nmodel = "m"\n[provider.gw]\nbase_url = "${baseUrl}"\napi_key = "\${OPENAI_API_KEY}"\nmodels = ["m"]\n${extra}`,
+  );
   return path;
 }
 
 const sessionText = (state: string) => {
   const dir = join(state, "hey", "sessions");
-  return readdirSync(dir).map((f) => readFileSync(join(dir, f), "utf8")).join("");
+  return readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), "utf8"))
+    .join("");
 };
 
 test("a 401 body that echoes the key: not on stderr, not in the JSON error event", async () => {
@@ -72,7 +78,10 @@ test("`echo $OPENAI_API_KEY` through bash: the variable is gone; the model, the 
 test("[tools] keep_env keeps the variable; what it prints is still redacted everywhere", async () => {
   const state = join(root.path, "state2");
   const cfg = config("keep", model.baseUrl, '[tools]\nkeep_env = ["OPENAI_API_KEY"]\n');
-  const run = await runHey(["--config", cfg, "--output", "json", "-p", "print the key"], { cwd: root.path, env: { OPENAI_API_KEY: KEY, XDG_STATE_HOME: state } });
+  const run = await runHey(["--config", cfg, "--output", "json", "-p", "print the key"], {
+    cwd: root.path,
+    env: { OPENAI_API_KEY: KEY, XDG_STATE_HOME: state },
+  });
   expect(run.code).toBe(0);
   expect(resultText(model.requests.at(-1)!.messages.at(-1))).toBe("key=[[redacted]]\nhey=[]\n[exit code 0]");
   expect(JSON.stringify(model.requests.at(-1))).not.toContain(KEY);
@@ -87,14 +96,23 @@ test("a key the model streams in two pieces is redacted on the terminal and in t
     const cfg = config("split", `${replay.url}/v1`);
     const split = KEY.length - 20; // "sk-proj-e" | "2e-secret-0123456789 …"
     const answer = () =>
-      sseReply(sse([chatChunk({ content: `your key ${KEY.slice(0, split)}` }), chatChunk({ content: `${KEY.slice(split)} looks fine` }), chatChunk({ finish: "stop" })]), { delayMs: 20 });
+      sseReply(
+        sse([
+          chatChunk({ content: `your key ${KEY.slice(0, split)}` }),
+          chatChunk({ content: `${KEY.slice(split)} looks fine` }),
+          chatChunk({ finish: "stop" }),
+        ]),
+        { delayMs: 20 },
+      );
     replay.enqueue(answer(), answer());
     const text = await runHey(["--config", cfg, "-p", `is my key ${KEY} valid?`], { cwd: root.path, env: { OPENAI_API_KEY: KEY } });
     expect(text.code).toBe(0);
     expect(text.stdout).toBe("your key [redacted] looks fine\n");
     const json = await runHey(["--config", cfg, "--output", "json", "-p", `is my key ${KEY} valid?`], { cwd: root.path, env: { OPENAI_API_KEY: KEY } });
     expect(json.code).toBe(0);
-    const deltas = jsonEvents(json.stdout).filter((e) => e.type === "text_delta").map((e) => e.text as string);
+    const deltas = jsonEvents(json.stdout)
+      .filter((e) => e.type === "text_delta")
+      .map((e) => e.text as string);
     expect(deltas.join("")).toBe("your key [redacted] looks fine");
     expect(json.stdout).not.toContain(KEY.slice(0, split));
   } finally {

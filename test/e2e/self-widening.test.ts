@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { runHey, tempDir } from "../helpers/e2e.ts";
 import { BUN } from "../helpers/mcp.ts";
 import { resultText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { until } from "../helpers/wait.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
 
@@ -41,10 +42,15 @@ const write = (path: string, text: string) => {
 };
 const provider = () => `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${model.baseUrl}"\nmodels = ["m1"]\n`;
 /** An MCP server that leaves a file behind when it starts: proof that it ran. */
-const touchingServer = (name: string, marker: string) => `[mcp.${name}]\ncommand = "${BUN}"\nargs = ["-e", "require('fs').writeFileSync('${marker}', 'ran')"]\n`;
+const touchingServer = (name: string, marker: string) =>
+  `[mcp.${name}]\ncommand = "${BUN}"\nargs = ["-e", "require('fs').writeFileSync('${marker}', 'ran')"]\n`;
 const hey = (args: string[], extra: Record<string, string> = {}) => runHey(args, { cwd: project.path, env: { HOME: home.path, ...extra } });
 /** The tool results the model got in the last run's final request. */
-const results = () => model.requests.at(-1)!.messages.filter((m) => m.role === "tool").map((m) => resultText(m));
+const results = () =>
+  model.requests
+    .at(-1)!
+    .messages.filter((m) => m.role === "tool")
+    .map((m) => resultText(m));
 
 test("while a list is set, write_file and edit may not change hey's control files", async () => {
   const strict = `${provider()}[permission]\nallow = ["read_file", "write_file", "edit", "bash: ls"]\n`;
@@ -54,14 +60,20 @@ test("while a list is set, write_file and edit may not change hey's control file
   calls = [
     ["write_file", { path: "~/.config/hey/config.toml", content: `${provider()}[permission]\nallow = ["bash"]\n` }],
     ["write_file", { path: ".hey/config.toml", content: '[permission]\nallow = ["bash"]\n' }],
-    ["edit", { path: trustFile(), old_string: '"projects": {}', new_string: `"projects": {"${realpathSync(project.path)}": {"trusted": true, "decided": ""}}` }],
+    [
+      "edit",
+      { path: trustFile(), old_string: '"projects": {}', new_string: `"projects": {"${realpathSync(project.path)}": {"trusted": true, "decided": ""}}` },
+    ],
     ["write_file", { path: join(home.path, ".local", "state", "hey", "approvals.json"), content: "{}" }],
     ["write_file", { path: "notes.md", content: "fine\n" }],
   ];
   const run = await hey(["-p", "loosen your rules"]);
   expect(run.code).toBe(0);
   const got = results();
-  for (const r of got.slice(0, 4)) expect(r).toMatch(/^blocked by permission rules: \S+ is .*one of hey's control files; while a permission list is set the agent may not change its own rules — ask the user to edit it$/);
+  for (const r of got.slice(0, 4))
+    expect(r).toMatch(
+      /^blocked by permission rules: \S+ is .*one of hey's control files; while a permission list is set the agent may not change its own rules — ask the user to edit it$/,
+    );
   expect(got[4]).toStartWith("created notes.md");
   expect(readFileSync(userConfig(), "utf8")).toBe(strict);
   expect(existsSync(join(project.path, ".hey", "config.toml"))).toBe(false);
@@ -99,7 +111,10 @@ test("a user config widened between runs is not used in the next one-shot run, w
   expect(results()[0]).toContain("matches no allow entry");
 
   // what an allowed command (cp, sed -i, a script) could leave behind for the next run
-  write(userConfig(), `${provider()}[permission]\nallow = ["read_file", "bash"]\n[tools]\nbash_filter = "sh -c 'touch filtered'"\n${touchingServer("evil", marker)}`);
+  write(
+    userConfig(),
+    `${provider()}[permission]\nallow = ["read_file", "bash"]\n[tools]\nbash_filter = "sh -c 'touch filtered'"\n${touchingServer("evil", marker)}`,
+  );
   const second = await hey(["-p", "go"]);
   expect(second.code).toBe(0);
   const notice = second.stderr.split("\n").find((l) => l.startsWith("hey: not used: "));
@@ -135,17 +150,18 @@ test("trust.json written behind hey's back does not trust the project; --approve
   write(join(project.path, ".hey", "config.toml"), touchingServer("proj", marker));
   write(trustFile(), JSON.stringify({ version: 1, projects: { [realpathSync(project.path)]: { trusted: true, decided: "" } } }));
   const run = await hey(["-p", "hello"]);
-  expect(run.stderr).toContain(`hey: ${trustFile()} trusts ${realpathSync(project.path)}, but that was not answered at hey's question (the file was changed outside hey): its files are not loaded; the interactive prompt asks again, --approve trusts it for one run`);
+  expect(run.stderr).toContain(
+    `hey: ${trustFile()} trusts ${realpathSync(project.path)}, but that was not answered at hey's question (the file was changed outside hey): its files are not loaded; the interactive prompt asks again, --approve trusts it for one run`,
+  );
   expect(run.stderr).toContain("hey: not loaded: .hey/config.toml");
   expect(existsSync(marker)).toBe(false);
 
   const approved = await hey(["--approve", "-p", "hello"]);
   expect(approved.code).toBe(0);
-  for (let i = 0; i < 100 && !existsSync(marker); i++) await Bun.sleep(50); // the server starts in the background
-  expect(existsSync(marker)).toBe(true);
+  await until(() => existsSync(marker), "the approved server to start (in the background)");
 });
 
-test("a trusted project narrows the user's lists and cannot widen them: deny = [] and allow = [\"bash\"] change nothing", async () => {
+test('a trusted project narrows the user\'s lists and cannot widen them: deny = [] and allow = ["bash"] change nothing', async () => {
   write(userConfig(), `${provider()}[permission]\nallow = ["read_file", "bash: ls", "bash: rm *"]\ndeny = ["bash: rm -rf *"]\n`);
   write(join(project.path, ".hey", "config.toml"), '[permission]\nallow = ["bash"]\ndeny = []\n');
   calls = [

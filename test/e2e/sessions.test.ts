@@ -8,6 +8,7 @@ import { textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
 import { sseReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 import { chatChunk, sseEvents } from "../helpers/sse.ts";
 import { resultText } from "../helpers/model-server.ts";
+import { until } from "../helpers/wait.ts";
 
 let server: ReplayServer;
 let state: ReturnType<typeof tempDir>;
@@ -62,9 +63,13 @@ test("killed mid-tool (SIGKILL): `-c` closes the call with an interrupted result
     stderr: "ignore",
   });
   const sleepers = () =>
-    Bun.spawnSync(["ps", "-eo", "pid=,stat=,args="]).stdout.toString().split("\n").map((l) => l.trim().split(/\s+/)).filter((f) => f[2] === "sleep" && f[3] === String(marker) && !f[1]!.startsWith("Z"));
+    Bun.spawnSync(["ps", "-eo", "pid=,stat=,args="])
+      .stdout.toString()
+      .split("\n")
+      .map((l) => l.trim().split(/\s+/))
+      .filter((f) => f[2] === "sleep" && f[3] === String(marker) && !f[1]!.startsWith("Z"));
   try {
-    for (let i = 0; i < 100 && sleepers().length === 0; i++) await Bun.sleep(50);
+    await until(() => sleepers().length > 0, "the command to run");
     expect(sleepers()).toHaveLength(1);
     proc.kill("SIGKILL");
     await proc.exited;
@@ -78,7 +83,10 @@ test("killed mid-tool (SIGKILL): `-c` closes the call with an interrupted result
   const tool = lastBody().messages.find((m) => m.role === "tool")!;
   expect(tool.tool_call_id).toBe("call_long");
   expect(resultText({ role: "tool", content: tool.content })).toBe("interrupted: hey stopped before this call finished");
-  const lines = readFileSync(join(sessionsDir(), sessionFiles()[0]!), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string; message?: { role: string } });
+  const lines = readFileSync(join(sessionsDir(), sessionFiles()[0]!), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { type: string; message?: { role: string } });
   expect(lines.filter((l) => l.message?.role === "tool")).toHaveLength(1); // persisted once
   expect(server.violations).toEqual([]);
 });
@@ -136,7 +144,10 @@ test("--resume by id prefix or end, --sessions lists with short forms, a bad id 
 
 test("`-c` goes on with the model the session last used; -m still wins", async () => {
   const cfg = join(work.path, "two.toml");
-  writeFileSync(cfg, `[default]\nprovider = "a"\n\n[provider.a]\nbase_url = "${server.url}/v1"\nmodels = ["model-a"]\n\n[provider.b]\nbase_url = "${server.url}/v1"\nmodels = ["model-b"]\n`);
+  writeFileSync(
+    cfg,
+    `[default]\nprovider = "a"\n\n[provider.a]\nbase_url = "${server.url}/v1"\nmodels = ["model-a"]\n\n[provider.b]\nbase_url = "${server.url}/v1"\nmodels = ["model-b"]\n`,
+  );
   const run = (args: string[]) => runHey(["--config", cfg, "--output", "json", ...args], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
   const model = () => (server.requests.at(-1)!.body as { model: string }).model;
   server.enqueue(textReply("openai", "one"));
@@ -168,7 +179,11 @@ test("two `hey -c` at once: the second is refused with a message, nothing is int
   server.enqueue(textReply("openai", "first answer"));
   await hey(["-p", "first"]);
   const words = ["a ", "slow ", "answer"].map((w) => chatChunk({ content: w }));
-  server.enqueue(sseReply(sseEvents([...words, chatChunk({ finish: "stop" }), chatChunk({ usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 } })]), { delayMs: 400 }));
+  server.enqueue(
+    sseReply(sseEvents([...words, chatChunk({ finish: "stop" }), chatChunk({ usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 } })]), {
+      delayMs: 400,
+    }),
+  );
   const bin = await ensureBinary();
   const slow = Bun.spawn([bin, "--base-url", `${server.url}/v1`, "-m", "m", "-c", "-p", "slow one"], {
     cwd: work.path,
@@ -178,7 +193,7 @@ test("two `hey -c` at once: the second is refused with a message, nothing is int
     stderr: "pipe",
   });
   const locks = () => readdirSync(sessionsDir()).filter((f) => f.endsWith(".lock"));
-  for (let i = 0; i < 200 && locks().length === 0; i++) await Bun.sleep(25);
+  await until(() => locks().length > 0, "the first hey to lock its session");
   expect(locks()).toHaveLength(1);
   const second = await hey(["-c", "-p", "second one"]);
   expect(second.code).toBe(2);
@@ -188,7 +203,12 @@ test("two `hey -c` at once: the second is refused with a message, nothing is int
   expect(await new Response(slow.stdout).text()).toBe("a slow answer\n");
   const text = readFileSync(join(sessionsDir(), sessionFiles()[0]!), "utf8");
   expect(text).not.toContain("second one");
-  expect(text.trim().split("\n").map((l) => (JSON.parse(l) as { type: string }).type)).toEqual(["header", "model", "message", "message", "usage", "model", "message", "message", "usage"]);
+  expect(
+    text
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { type: string }).type),
+  ).toEqual(["header", "model", "message", "message", "usage", "model", "message", "message", "usage"]);
   expect(locks()).toEqual([]); // released on exit
   server.enqueue(textReply("openai", "now it is free"));
   expect((await hey(["-c", "-p", "third"])).code).toBe(0);

@@ -52,7 +52,9 @@ test("without --approve the next run leaves the project's skill out and says so 
   const run = await hey(["-p", "greet me"]);
   expect(run).toMatchObject({ code: 0, stdout: `${PLAIN_ANSWER}\n` });
   expect(systemOf(model.requests[0]!)).not.toContain(SKILL_NAME);
-  expect(run.stderr).toBe("hey: not loaded: .hey/skills/ (this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers)\n");
+  expect(run.stderr).toBe(
+    "hey: not loaded: .hey/skills/ (this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers)\n",
+  );
 });
 
 test("a user skill (~/.agents/skills) loads in any project; /skill:NAME sends its text, then the args", async () => {
@@ -121,7 +123,9 @@ test("a hostile project: its config and skills load neither without --approve (s
 
   const plain = await run(["-p", "hi"]);
   expect(plain).toMatchObject({ code: 0, stdout: "from the user's endpoint\n" });
-  expect(plain.stderr).toBe("hey: not loaded: .hey/config.toml and .hey/skills/ (this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers)\n");
+  expect(plain.stderr).toBe(
+    "hey: not loaded: .hey/config.toml and .hey/skills/ (this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers)\n",
+  );
   expect(other.requests).toEqual([]);
   expect(systemOf(user.requests[0]!)).not.toContain("exfiltrate");
 

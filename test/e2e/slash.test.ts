@@ -32,7 +32,10 @@ test("an unknown /word alone exits 2 with 'unknown command' and sends nothing", 
   expect(run.stderr).toBe("hey: unknown command /frobnicate (/help lists the commands)\n");
   const json = await hey(["--output", "json", "/frobnicate"]);
   expect(json.code).toBe(2);
-  expect(jsonEvents(json.stdout).map((e) => [e.type, e.kind ?? e.stop_reason])).toEqual([["error", "usage"], ["done", "error"]]);
+  expect(jsonEvents(json.stdout).map((e) => [e.type, e.kind ?? e.stop_reason])).toEqual([
+    ["error", "usage"],
+    ["done", "error"],
+  ]);
   expect(model.requests.length).toBe(before);
 });
 
@@ -60,7 +63,14 @@ test("in JSON a command's output is a command event, and the run ends with done"
   expect(events[2]).toMatchObject({ type: "done", stop_reason: "end", turns: 0 });
   const bad = await hey(["--output", "json", "/effort", "loud"]);
   expect(bad.code).toBe(2);
-  expect(jsonEvents(bad.stdout).slice(1).map((e) => [e.type, e.ok ?? e.stop_reason])).toEqual([["command", false], ["done", "error"]]);
+  expect(
+    jsonEvents(bad.stdout)
+      .slice(1)
+      .map((e) => [e.type, e.ok ?? e.stop_reason]),
+  ).toEqual([
+    ["command", false],
+    ["done", "error"],
+  ]);
 });
 
 test("lineKind: known first word, skill, unknown /word alone, else a prompt", () => {
@@ -82,7 +92,12 @@ test("--sessions in JSON: a command event with the listing, then done", async ()
   expect(run.code).toBe(0);
   expect(jsonEvents(run.stdout)).toEqual([
     { type: "command", name: "--sessions", ok: true, output: "No sessions yet.", sessions: [] },
-    { type: "done", stop_reason: "end", turns: 0, usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 } },
+    {
+      type: "done",
+      stop_reason: "end",
+      turns: 0,
+      usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 },
+    },
   ]);
 });
 
@@ -95,7 +110,9 @@ test("/model with words after it is that command, refused: a model name has no s
   // one-shot: a switch nothing would follow (and no session would keep) is refused, naming -m
   const one = await hey(["-p", "/model m/zzz"]);
   expect(one).toMatchObject({ code: 2, stdout: "" });
-  expect(one.stderr).toBe("hey: /model m/zzz switches the model of an interactive session only; for one run use -m m/zzz (hey -c -m m/zzz continues the last session with it)\n");
+  expect(one.stderr).toBe(
+    "hey: /model m/zzz switches the model of an interactive session only; for one run use -m m/zzz (hey -c -m m/zzz continues the last session with it)\n",
+  );
   const list = await hey(["-p", "/model"]);
   expect(list.code).toBe(0);
   expect(list.stdout).toContain("* cli/m");

@@ -7,6 +7,7 @@ import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { sseReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
 import { FIXED, makeRepo } from "../helpers/task-repo.ts";
+import { until } from "../helpers/wait.ts";
 
 let server: ReplayServer;
 let repo: ReturnType<typeof tempDir>;
@@ -26,9 +27,15 @@ function calls(...tools: [string, unknown][]) {
   const chunks = tools.flatMap(([name, args], index) => {
     const id = `call_${++callNo}`;
     const json = JSON.stringify(args);
-    return [chatChunk({ toolCall: { index, id, name, arguments: "" } }), chatChunk({ toolCall: { index, arguments: json.slice(0, 7) } }), chatChunk({ toolCall: { index, arguments: json.slice(7) } })];
+    return [
+      chatChunk({ toolCall: { index, id, name, arguments: "" } }),
+      chatChunk({ toolCall: { index, arguments: json.slice(0, 7) } }),
+      chatChunk({ toolCall: { index, arguments: json.slice(7) } }),
+    ];
   });
-  return sseReply(sse([...chunks, chatChunk({ finish: "tool_calls" }), chatChunk({ usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 } })]));
+  return sseReply(
+    sse([...chunks, chatChunk({ finish: "tool_calls" }), chatChunk({ usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 } })]),
+  );
 }
 const say = (text: string) => sseReply(sse([chatChunk({ content: text }), chatChunk({ finish: "stop" })]));
 type ChatBody = { messages: { role: string; content: string | null; tool_call_id?: string }[] };
@@ -46,14 +53,28 @@ test("a failing test is read, run, fixed and run again; checked through --output
   const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "the test fails, fix it", "--output", "json"], { cwd: repo.path });
   expect(run.code).toBe(0);
   const events = jsonEvents(run.stdout);
-  const summary = events.map((e) => (e.type === "tool_call" ? `call ${e.name}` : e.type === "tool_result" ? `result ${e.name} ${e.ok}` : e.type)).filter((t) => t !== "text_delta" && t !== "usage");
+  const summary = events
+    .map((e) => (e.type === "tool_call" ? `call ${e.name}` : e.type === "tool_result" ? `result ${e.name} ${e.ok}` : e.type))
+    .filter((t) => t !== "text_delta" && t !== "usage");
   expect(summary).toEqual([
     "session",
-    "turn_start", "call read_file", "call read_file", "result read_file true", "result read_file true",
-    "turn_start", "call bash", "result bash false", // the test fails (exit 1): a failed call
-    "turn_start", "call edit", "result edit true",
-    "turn_start", "call bash", "result bash true",
-    "turn_start", "result", "done",
+    "turn_start",
+    "call read_file",
+    "call read_file",
+    "result read_file true",
+    "result read_file true",
+    "turn_start",
+    "call bash",
+    "result bash false", // the test fails (exit 1): a failed call
+    "turn_start",
+    "call edit",
+    "result edit true",
+    "turn_start",
+    "call bash",
+    "result bash true",
+    "turn_start",
+    "result",
+    "done",
   ]);
   expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "end", turns: 5 });
   expect(readFileSync(join(repo.path, "math.mjs"), "utf8")).toBe(FIXED);
@@ -84,7 +105,9 @@ test("permission rules block a command and tell the model why", async () => {
   expect(toolMessages(start + 1)[0]!.content).toStartWith("blocked by permission rules:");
   expect(readFileSync(join(repo.path, "math.mjs"), "utf8")).toContain("a - b"); // nothing was deleted
   // at start-up, one line names the built-in tools the allow list leaves blocked
-  expect(run.stderr).toBe('hey: [permission] allow leaves read_file, write_file, edit, grep, compress blocked; to let the agent use them, add their names: allow = ["bash: git *", "bash: ls", "read_file", "write_file", "edit", "grep", "compress"]\n');
+  expect(run.stderr).toBe(
+    'hey: [permission] allow leaves read_file, write_file, edit, grep, compress blocked; to let the agent use them, add their names: allow = ["bash: git *", "bash: ls", "read_file", "write_file", "edit", "grep", "compress"]\n',
+  );
 });
 
 test("an allow list that names every built-in tool draws no warning", async () => {
@@ -107,18 +130,19 @@ test("Ctrl-C while a long bash tool runs: the tool's process group is gone, exit
     stderr: "pipe",
   });
   const sleepers = () =>
-    Bun.spawnSync(["ps", "-eo", "stat=,args="]).stdout.toString().split("\n").filter((l) => new RegExp(`^[^Z]\\S*\\s+sleep ${marker}$`).test(l.trim()));
+    Bun.spawnSync(["ps", "-eo", "stat=,args="])
+      .stdout.toString()
+      .split("\n")
+      .filter((l) => new RegExp(`^[^Z]\\S*\\s+sleep ${marker}$`).test(l.trim()));
   try {
-    for (let i = 0; i < 100 && sleepers().length < 2; i++) await Bun.sleep(50);
-    expect(sleepers().length).toBe(2);
+    await until(() => sleepers().length === 2, "both sleeps to run");
     proc.kill("SIGINT");
     const code = await proc.exited;
     expect(code).toBe(130);
     const events = jsonEvents(await proc.stdout.text());
     expect(events.find((e) => e.type === "tool_result")).toMatchObject({ name: "bash", ok: false });
     expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "interrupted" });
-    for (let i = 0; i < 40 && sleepers().length > 0; i++) await Bun.sleep(50);
-    expect(sleepers()).toEqual([]);
+    await until(() => sleepers().length === 0, "the sleeps to be killed");
   } finally {
     proc.kill("SIGKILL");
   }
@@ -131,7 +155,10 @@ test("two tool calls with the same id in one turn (a replayed stream): both run,
   const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "read both", "--output", "json"], { cwd: repo.path });
   expect(run.code).toBe(0);
   const events = jsonEvents(run.stdout);
-  expect(events.filter((e) => e.type === "tool_result").map((e) => [e.id, e.ok])).toEqual([["call_same", true], ["call_same_2", true]]);
+  expect(events.filter((e) => e.type === "tool_result").map((e) => [e.id, e.ok])).toEqual([
+    ["call_same", true],
+    ["call_same_2", true],
+  ]);
   const results = toolMessages(start + 1);
   expect(results.map((m) => m.tool_call_id)).toEqual(["call_same", "call_same_2"]);
   expect(results[0]!.content).toContain("export function add");

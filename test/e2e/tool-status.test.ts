@@ -9,7 +9,14 @@ let server: ModelServer;
 let root: ReturnType<typeof tempDir>;
 beforeAll(() => {
   server = startModelServer((req) =>
-    req.messages.at(-1)!.role === "tool" ? { text: "checked" } : { calls: [["bash", { command: "echo FAIL; exit 1" }], ["bash", { command: "echo fine" }]] },
+    req.messages.at(-1)!.role === "tool"
+      ? { text: "checked" }
+      : {
+          calls: [
+            ["bash", { command: "echo FAIL; exit 1" }],
+            ["bash", { command: "echo fine" }],
+          ],
+        },
   );
   root = tempDir("hey-tool-status-");
 });
@@ -18,7 +25,8 @@ afterAll(() => {
   root.remove();
 });
 
-const hey = (...args: string[]) => runHey(["--base-url", server.baseUrl, "-m", "m", ...args, "-p", "check"], { cwd: root.path, env: { XDG_STATE_HOME: root.path, NO_COLOR: "1" } });
+const hey = (...args: string[]) =>
+  runHey(["--base-url", server.baseUrl, "-m", "m", ...args, "-p", "check"], { cwd: root.path, env: { XDG_STATE_HOME: root.path, NO_COLOR: "1" } });
 
 test("a non-zero exit: ok false in JSON, ✗ exit 1 on the terminal; a zero exit: ok true, ✓", async () => {
   const json = await hey("--output", "json");

@@ -18,6 +18,8 @@ test("relative paths are under the project, absolute ones stay; a ~ elsewhere is
 });
 
 test("~user is refused with a message that names it and says how to mean a project file", () => {
-  expect(at("~bob/x.txt")).toEqual({ error: '~bob/x.txt: "~bob" paths (another user\'s home) are not supported; give the full path, or ./~bob/x.txt for a file in the project' });
+  expect(at("~bob/x.txt")).toEqual({
+    error: '~bob/x.txt: "~bob" paths (another user\'s home) are not supported; give the full path, or ./~bob/x.txt for a file in the project',
+  });
   expect("error" in at("~root")).toBe(true);
 });

@@ -35,7 +35,10 @@ const BATCH_BYTES = 4 * 1024 * 1024;
  * `messages` message entries into `path` (created or replaced). `summaryEvery` > 0 writes a
  * compaction summary entry covering the messages so far every that many messages.
  */
-export function writeBigSession(path: string, opts: { messages: number; keepTail?: number; summaryEvery?: number; summary?: SummaryAt; cwd?: string }): BigSession {
+export function writeBigSession(
+  path: string,
+  opts: { messages: number; keepTail?: number; summaryEvery?: number; summary?: SummaryAt; cwd?: string },
+): BigSession {
   const keepTail = opts.keepTail ?? 1000;
   const start = Date.UTC(2025, 0, 1);
   let tick = 0;
@@ -76,7 +79,8 @@ export function writeBigSession(path: string, opts: { messages: number; keepTail
       summaries.push(summary);
       put({ type: "compaction", id: id(), from_id: summary.fromId, to_id: summary.toId, summary: summary.text });
     }
-    if (m.role === "assistant") put({ type: "usage", id: id(), input_tokens: 1000 + count, output_tokens: 50, cache_read_tokens: 800, cache_write_tokens: 0, reasoning_tokens: 10 });
+    if (m.role === "assistant")
+      put({ type: "usage", id: id(), input_tokens: 1000 + count, output_tokens: 50, cache_read_tokens: 800, cache_write_tokens: 0, reasoning_tokens: 10 });
     if (opts.summaryEvery && count % opts.summaryEvery === 0) {
       const summary = { fromId: firstId, toId: m.id, text: `summary of the first ${count} messages` };
       summaries.push(summary);
@@ -89,7 +93,11 @@ export function writeBigSession(path: string, opts: { messages: number; keepTail
   const firstUser: Message = { id: id(), role: "user", content: [{ type: "text", text: `first prompt: refactor the parser. ${FILLER}` }] };
   add(firstUser);
   for (let turn = 0; count < opts.messages; turn++) {
-    const calls = Array.from({ length: 1 + (turn % 3) }, (_, k) => ({ id: `call_${turn}_${k}`, name: k === 0 ? "bash" : "read_file", arguments: JSON.stringify({ command: `step ${turn}.${k}`, path: `src/f${k}.ts` }) }));
+    const calls = Array.from({ length: 1 + (turn % 3) }, (_, k) => ({
+      id: `call_${turn}_${k}`,
+      name: k === 0 ? "bash" : "read_file",
+      arguments: JSON.stringify({ command: `step ${turn}.${k}`, path: `src/f${k}.ts` }),
+    }));
     add({ id: id(), role: "assistant", content: [{ type: "text", text: `turn ${turn}: ${FILLER}` }], toolCalls: calls });
     for (const c of calls) {
       if (count >= opts.messages) break;

@@ -58,8 +58,14 @@ function signedCallsReply(protocol: Protocol, calls: Call[]): Reply {
   const headers = { "content-type": "text/event-stream" };
   const enc = (s: string) => [new TextEncoder().encode(s)];
   if (protocol === "google") {
-    const parts = [{ text: "Thinking about the call.", thought: true }, ...calls.map((c, i) => ({ functionCall: { name: c.name, args: c.args }, ...(i === 0 ? { thoughtSignature: SIGNATURE } : {}) }))];
-    const chunk = { candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 9, totalTokenCount: 18 } };
+    const parts = [
+      { text: "Thinking about the call.", thought: true },
+      ...calls.map((c, i) => ({ functionCall: { name: c.name, args: c.args }, ...(i === 0 ? { thoughtSignature: SIGNATURE } : {}) })),
+    ];
+    const chunk = {
+      candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
+      usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 9, totalTokenCount: 18 },
+    };
     return { status: 200, headers, chunks: enc(`data: ${JSON.stringify(chunk)}\r\n\r\n`) };
   }
   const blocks = [
@@ -73,8 +79,14 @@ function signedCallsReply(protocol: Protocol, calls: Call[]): Reply {
       event("content_block_stop", { type: "content_block_stop", index: i + 1 }),
     ]),
   ];
-  const start = event("message_start", { type: "message_start", message: { id: "msg_s", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, usage: { input_tokens: 9, output_tokens: 1 } } });
-  const end = [event("message_delta", { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 9 } }), event("message_stop", { type: "message_stop" })];
+  const start = event("message_start", {
+    type: "message_start",
+    message: { id: "msg_s", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, usage: { input_tokens: 9, output_tokens: 1 } },
+  });
+  const end = [
+    event("message_delta", { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 9 } }),
+    event("message_stop", { type: "message_stop" }),
+  ];
   return { status: 200, headers, chunks: enc([start, ...blocks, ...end].join("")) };
 }
 
@@ -89,7 +101,11 @@ function replaysSignature(protocol: Protocol, body: Body): boolean {
  * (anthropic, google): tool-call turns carry signed reasoning, and a tool result sent back without
  * the signature is a 400, as the real APIs answer.
  */
-export function startProtocolMock(protocol: Protocol, model: string, opts: { tls?: { cert: string; key: string }; signedReasoning?: boolean } = {}): MockServer {
+export function startProtocolMock(
+  protocol: Protocol,
+  model: string,
+  opts: { tls?: { cert: string; key: string }; signedReasoning?: boolean } = {},
+): MockServer {
   const requests: MockServer["requests"] = [];
   const server = Bun.serve({
     port: 0,
@@ -101,7 +117,9 @@ export function startProtocolMock(protocol: Protocol, model: string, opts: { tls
       const body = req.method === "POST" ? ((await req.json()) as Body) : {};
       requests.push({ method: req.method, path: url.pathname, body });
       if (req.method === "GET" && url.pathname.endsWith("/models"))
-        return Response.json(protocol === "google" ? { models: [{ name: `models/${model}`, inputTokenLimit: 1_048_576 }] } : { data: [{ id: model, max_model_len: 32_768 }] });
+        return Response.json(
+          protocol === "google" ? { models: [{ name: `models/${model}`, inputTokenLimit: 1_048_576 }] } : { data: [{ id: model, max_model_len: 32_768 }] },
+        );
       if (url.pathname.endsWith(":generateContent") || (protocol !== "google" && body.stream !== true)) return Response.json({ ok: true });
       if (opts.signedReasoning && lastIsToolResult(protocol, body) && !replaysSignature(protocol, body))
         return Response.json({ error: { message: "the thinking signature of the previous turn is missing", type: "invalid_request_error" } }, { status: 400 });
@@ -156,7 +174,8 @@ export function startQuirkyServer(model: string, quirks: Quirks): MockServer {
         return reject("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.");
       if (quirks.rejectsEmptyTools && Array.isArray(body.tools) && body.tools.length === 0) return reject("[] is too short - 'tools'");
       const unreplayed = messages.findIndex((m) => m.role === "assistant" && arr(m.tool_calls).length > 0 && typeof m.reasoning_content !== "string");
-      if (quirks.requiresReasoningReplay && unreplayed >= 0) return reject(`Missing \`reasoning_content\` field in the assistant message at message index ${unreplayed}`);
+      if (quirks.requiresReasoningReplay && unreplayed >= 0)
+        return reject(`Missing \`reasoning_content\` field in the assistant message at message index ${unreplayed}`);
       if (body.stream !== true) return Response.json({ choices: [{ index: 0, message: { role: "assistant", content: "ready" }, finish_reason: "stop" }] });
       return new Response(quirkyStream(body, quirks), { headers: { "content-type": "text/event-stream" } });
     },
@@ -168,7 +187,8 @@ function quirkyStream(body: Body, quirks: Quirks): string {
   const reasoning = quirks.requiresReasoningReplay ? [chatChunk({ reasoning: "Let me think about what is asked." })] : [];
   const usage = chatChunk({ usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 } });
   const messages = arr(body.messages);
-  if (messages.at(-1)?.role === "tool") return sse([...reasoning, chatChunk({ content: `done: ${String(messages.at(-1)?.content)}` }), chatChunk({ finish: "stop" }), usage]);
+  if (messages.at(-1)?.role === "tool")
+    return sse([...reasoning, chatChunk({ content: `done: ${String(messages.at(-1)?.content)}` }), chatChunk({ finish: "stop" }), usage]);
   if (!hasTools(body)) return sse([...reasoning, chatChunk({ content: "ready" }), chatChunk({ finish: "stop" }), usage]);
   const asked = JSON.stringify(messages).includes("twice") ? 2 : 1;
   const dropped = quirks.dropsParallelCalls && body.parallel_tool_calls !== false;

@@ -2,7 +2,7 @@
 // the next turn of the script, streams it as deltas, and records the request it was given.
 import { emptyUsage, newId, type Message, type StopReason, type ToolCall, type Usage } from "../../src/kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../../src/kernel/provider.ts";
-import { ProviderError } from "../../src/kernel/provider.ts";
+import type { ProviderError } from "../../src/kernel/provider.ts";
 
 export interface ScriptedTurn {
   thinking?: string;

@@ -24,7 +24,12 @@ export const anthropicToolPairs: InvariantCheck = {
       if (role === "assistant") {
         const uses = blocks.filter((b) => b.type === "tool_use").map((b) => String(b.id));
         const next = messages[i + 1];
-        const answers = isObject(next) && next.role === "user" ? blocksOf(next).filter((b) => b.type === "tool_result").map((b) => String(b.tool_use_id)) : [];
+        const answers =
+          isObject(next) && next.role === "user"
+            ? blocksOf(next)
+                .filter((b) => b.type === "tool_result")
+                .map((b) => String(b.tool_use_id))
+            : [];
         for (const id of uses) {
           if (seen.has(id)) problems.push(`tool_use id ${id} is used twice`);
           seen.add(id);
@@ -34,7 +39,13 @@ export const anthropicToolPairs: InvariantCheck = {
       }
       if (role === "user") {
         const prev = messages[i - 1];
-        const asked = new Set(isObject(prev) && prev.role === "assistant" ? blocksOf(prev).filter((b) => b.type === "tool_use").map((b) => String(b.id)) : []);
+        const asked = new Set(
+          isObject(prev) && prev.role === "assistant"
+            ? blocksOf(prev)
+                .filter((b) => b.type === "tool_use")
+                .map((b) => String(b.id))
+            : [],
+        );
         let other = false;
         for (const b of blocks) {
           if (b.type !== "tool_result") {

@@ -25,8 +25,7 @@ export const googleToolPairs: InvariantCheck = {
       const responses = isObject(next) && next.role === "user" ? all(next, "functionResponse") : [];
       if (responses.length > 0) answered.add(i + 1);
       const names = (xs: Loose[]) => xs.map((x) => String(x.name)).join(", ");
-      if (names(calls) !== names(responses))
-        problems.push(`model content ${i} calls [${names(calls)}] but content ${i + 1} answers [${names(responses)}]`);
+      if (names(calls) !== names(responses)) problems.push(`model content ${i} calls [${names(calls)}] but content ${i + 1} answers [${names(responses)}]`);
       calls.forEach((call, k) => {
         const id = responses[k]?.id;
         if (call.id !== undefined && id !== call.id) problems.push(`function call ${String(call.id)} is answered by id ${String(id)}`);

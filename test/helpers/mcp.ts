@@ -34,7 +34,14 @@ export interface TestManager {
 /** A manager over real connections, caching under `cacheDir`. */
 export function testManager(
   servers: McpServerSettings[],
-  opts: { cacheDir: string; startupWaitMs?: number; fetch?: typeof fetch; env?: Record<string, string | undefined>; builtins?: string[]; refused?: (name: string) => boolean },
+  opts: {
+    cacheDir: string;
+    startupWaitMs?: number;
+    fetch?: typeof fetch;
+    env?: Record<string, string | undefined>;
+    builtins?: string[];
+    refused?: (name: string) => boolean;
+  },
 ): TestManager {
   const events: McpEvent[] = [];
   const warnings: string[] = [];

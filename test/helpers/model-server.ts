@@ -73,7 +73,10 @@ export function textOf(m: ChatMessage | undefined): string {
 }
 
 /** A tool result's text as the tool wrote it: without the `[#handle]` line hey ends results with for the compress tool. */
-export const resultText = (m: ChatMessage | undefined): string => textOf(m).replace(/\n\[#[0-9a-z]+\]$/, "").replace(/^\[#[0-9a-z]+\]$/, "");
+export const resultText = (m: ChatMessage | undefined): string =>
+  textOf(m)
+    .replace(/\n\[#[0-9a-z]+\]$/, "")
+    .replace(/^\[#[0-9a-z]+\]$/, "");
 
 /** A message's text without the context note hey puts at the end of a request's last message once the context fills up. */
 export const withoutNote = (text: string): string => text.replace(/\n\nContext: [^\n]*$/, "");

@@ -63,7 +63,8 @@ export function startOAuthFake(opts: OAuthFakeOptions = {}): OAuthFake {
           grant_types_supported: ["authorization_code", "refresh_token"],
         });
       if (u.pathname === "/register") {
-        if (opts.registerStatus) return Response.json({ error: "invalid_client_metadata", error_description: "registration is closed" }, { status: opts.registerStatus });
+        if (opts.registerStatus)
+          return Response.json({ error: "invalid_client_metadata", error_description: "registration is closed" }, { status: opts.registerStatus });
         return Response.json({ ...((await req.json()) as object), client_id: `client-${crypto.randomUUID()}` }, { status: 201 });
       }
       if (u.pathname === "/authorize") {

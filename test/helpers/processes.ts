@@ -1,5 +1,6 @@
 // Finding the processes a test started, by a unique marker in their command line (`sleep 123.456`),
 // to check that hey killed them and to clean up any it did not.
+import { found } from "./wait.ts";
 
 /** Live (non-zombie) processes: pid, process group and command line. */
 export function processes(): { pid: number; pgid: number; args: string }[] {
@@ -15,14 +16,9 @@ export function processes(): { pid: number; pgid: number; args: string }[] {
 export const marker = () => `${100 + Math.floor(Math.random() * 800)}.${Math.floor(Math.random() * 1e6)}`;
 export const withMarker = (m: string) => processes().filter((p) => p.args.includes(m));
 
-/** The process group of the first `sleep <m>` to appear (waits up to 2 s, or `timeoutMs`). */
-export async function waitForGroup(m: string, timeoutMs = 2000): Promise<number> {
-  for (const end = Date.now() + timeoutMs; Date.now() < end; ) {
-    const found = withMarker(m).find((p) => p.args.startsWith("sleep"));
-    if (found) return found.pgid;
-    await Bun.sleep(10);
-  }
-  throw new Error(`no process with ${m} appeared`);
+/** The process group of the first `sleep <m>` to appear. */
+export async function waitForGroup(m: string, timeoutMs?: number): Promise<number> {
+  return (await found(() => withMarker(m).find((p) => p.args.startsWith("sleep")), `a process with ${m}`, timeoutMs)).pgid;
 }
 
 /** SIGKILLs whatever still carries one of `markers`. */

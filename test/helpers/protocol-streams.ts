@@ -19,25 +19,58 @@ export function toolCallsReply(protocol: Protocol, calls: Call[]): Reply {
         sse([
           ...calls.flatMap((c, index) => {
             const json = JSON.stringify(c.args);
-            return [chatChunk({ toolCall: { index, id: c.id, name: c.name, arguments: "" } }), chatChunk({ toolCall: { index, arguments: json.slice(0, 5) } }), chatChunk({ toolCall: { index, arguments: json.slice(5) } })];
+            return [
+              chatChunk({ toolCall: { index, id: c.id, name: c.name, arguments: "" } }),
+              chatChunk({ toolCall: { index, arguments: json.slice(0, 5) } }),
+              chatChunk({ toolCall: { index, arguments: json.slice(5) } }),
+            ];
           }),
           chatChunk({ finish: "tool_calls" }),
           chatChunk({ usage: { prompt_tokens: 50, completion_tokens: 20, total_tokens: 70 } }),
         ]),
       );
     case "responses": {
-      const items = calls.map((c, i) => ({ id: `fc_${i}${c.id}`, type: "function_call", status: "completed", arguments: JSON.stringify(c.args), call_id: c.id, name: c.name }));
+      const items = calls.map((c, i) => ({
+        id: `fc_${i}${c.id}`,
+        type: "function_call",
+        status: "completed",
+        arguments: JSON.stringify(c.args),
+        call_id: c.id,
+        name: c.name,
+      }));
       let seq = 0;
       const body = [
         event("response.created", { type: "response.created", response: { id: "resp_1", status: "in_progress", output: [] }, sequence_number: seq++ }),
         ...items.flatMap((item, output_index) => [
-          event("response.output_item.added", { type: "response.output_item.added", item: { ...item, arguments: "", status: "in_progress" }, output_index, sequence_number: seq++ }),
-          event("response.function_call_arguments.delta", { type: "response.function_call_arguments.delta", delta: item.arguments, item_id: item.id, output_index, sequence_number: seq++ }),
+          event("response.output_item.added", {
+            type: "response.output_item.added",
+            item: { ...item, arguments: "", status: "in_progress" },
+            output_index,
+            sequence_number: seq++,
+          }),
+          event("response.function_call_arguments.delta", {
+            type: "response.function_call_arguments.delta",
+            delta: item.arguments,
+            item_id: item.id,
+            output_index,
+            sequence_number: seq++,
+          }),
           event("response.output_item.done", { type: "response.output_item.done", item, output_index, sequence_number: seq++ }),
         ]),
         event("response.completed", {
           type: "response.completed",
-          response: { id: "resp_1", status: "completed", output: items, usage: { input_tokens: 50, input_tokens_details: { cached_tokens: 0 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 70 } },
+          response: {
+            id: "resp_1",
+            status: "completed",
+            output: items,
+            usage: {
+              input_tokens: 50,
+              input_tokens_details: { cached_tokens: 0 },
+              output_tokens: 20,
+              output_tokens_details: { reasoning_tokens: 0 },
+              total_tokens: 70,
+            },
+          },
           sequence_number: seq++,
         }),
       ];
@@ -45,7 +78,18 @@ export function toolCallsReply(protocol: Protocol, calls: Call[]): Reply {
     }
     case "anthropic": {
       const body = [
-        event("message_start", { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model: "claude", content: [], stop_reason: null, usage: { input_tokens: 50, output_tokens: 1 } } }),
+        event("message_start", {
+          type: "message_start",
+          message: {
+            id: "msg_1",
+            type: "message",
+            role: "assistant",
+            model: "claude",
+            content: [],
+            stop_reason: null,
+            usage: { input_tokens: 50, output_tokens: 1 },
+          },
+        }),
         ...calls.flatMap((c, index) => [
           event("content_block_start", { type: "content_block_start", index, content_block: { type: "tool_use", id: c.id, name: c.name, input: {} } }),
           event("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: "" } }),
@@ -59,7 +103,10 @@ export function toolCallsReply(protocol: Protocol, calls: Call[]): Reply {
     }
     case "google": {
       const parts = calls.map((c) => ({ functionCall: { name: c.name, args: c.args } }));
-      const chunk = { candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 50, candidatesTokenCount: 20, totalTokenCount: 70 } };
+      const chunk = {
+        candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
+        usageMetadata: { promptTokenCount: 50, candidatesTokenCount: 20, totalTokenCount: 70 },
+      };
       return sseReply(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
     }
   }
@@ -68,23 +115,52 @@ export function toolCallsReply(protocol: Protocol, calls: Call[]): Reply {
 export function textReply(protocol: Protocol, text: string): Reply {
   switch (protocol) {
     case "openai":
-      return sseReply(sse([chatChunk({ content: text }), chatChunk({ finish: "stop" }), chatChunk({ usage: { prompt_tokens: 90, completion_tokens: 5, total_tokens: 95 } })]));
+      return sseReply(
+        sse([chatChunk({ content: text }), chatChunk({ finish: "stop" }), chatChunk({ usage: { prompt_tokens: 90, completion_tokens: 5, total_tokens: 95 } })]),
+      );
     case "responses": {
       const item = { id: "msg_1", type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text, annotations: [] }] };
       return sseReply(
         [
           event("response.created", { type: "response.created", response: { id: "resp_2", status: "in_progress", output: [] }, sequence_number: 0 }),
-          event("response.output_item.added", { type: "response.output_item.added", item: { ...item, content: [], status: "in_progress" }, output_index: 0, sequence_number: 1 }),
-          event("response.output_text.delta", { type: "response.output_text.delta", delta: text, item_id: "msg_1", output_index: 0, content_index: 0, sequence_number: 2 }),
+          event("response.output_item.added", {
+            type: "response.output_item.added",
+            item: { ...item, content: [], status: "in_progress" },
+            output_index: 0,
+            sequence_number: 1,
+          }),
+          event("response.output_text.delta", {
+            type: "response.output_text.delta",
+            delta: text,
+            item_id: "msg_1",
+            output_index: 0,
+            content_index: 0,
+            sequence_number: 2,
+          }),
           event("response.output_item.done", { type: "response.output_item.done", item, output_index: 0, sequence_number: 3 }),
-          event("response.completed", { type: "response.completed", response: { id: "resp_2", status: "completed", output: [item], usage: { input_tokens: 90, output_tokens: 5, total_tokens: 95 } }, sequence_number: 4 }),
+          event("response.completed", {
+            type: "response.completed",
+            response: { id: "resp_2", status: "completed", output: [item], usage: { input_tokens: 90, output_tokens: 5, total_tokens: 95 } },
+            sequence_number: 4,
+          }),
         ].join(""),
       );
     }
     case "anthropic":
       return sseReply(
         [
-          event("message_start", { type: "message_start", message: { id: "msg_2", type: "message", role: "assistant", model: "claude", content: [], stop_reason: null, usage: { input_tokens: 90, output_tokens: 1 } } }),
+          event("message_start", {
+            type: "message_start",
+            message: {
+              id: "msg_2",
+              type: "message",
+              role: "assistant",
+              model: "claude",
+              content: [],
+              stop_reason: null,
+              usage: { input_tokens: 90, output_tokens: 1 },
+            },
+          }),
           event("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
           event("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } }),
           event("content_block_stop", { type: "content_block_stop", index: 0 }),
@@ -93,7 +169,10 @@ export function textReply(protocol: Protocol, text: string): Reply {
         ].join(""),
       );
     case "google": {
-      const chunk = { candidates: [{ content: { role: "model", parts: [{ text }] }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 90, candidatesTokenCount: 5, totalTokenCount: 95 } };
+      const chunk = {
+        candidates: [{ content: { role: "model", parts: [{ text }] }, finishReason: "STOP", index: 0 }],
+        usageMetadata: { promptTokenCount: 90, candidatesTokenCount: 5, totalTokenCount: 95 },
+      };
       return sseReply(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
     }
   }

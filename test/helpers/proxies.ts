@@ -43,7 +43,9 @@ export async function startHttpProxy(opts: {
       const proxyAuthorization = headerValue(headerLines, "proxy-authorization");
       log.push({ method, target, proxyAuthorization });
       if (expected && proxyAuthorization !== expected) {
-        return void client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+        return void client.end(
+          'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+        );
       }
       const badGateway = () => client.end("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
       if (method === "CONNECT") {

@@ -38,14 +38,18 @@ export function freePort(): number {
 export async function startTinyproxy(opts: { credentials?: { user: string; password: string }; onlyPort443?: boolean } = {}): Promise<RealProxy> {
   const dir = mkdtempSync(join(tmpdir(), "hey-tinyproxy-"));
   try {
-    return await start("http", (port) => {
-      const conf = join(dir, "tinyproxy.conf");
-      const lines = [`Port ${port}`, "Listen 127.0.0.1", "Timeout 30", "MaxClients 50", "LogLevel Critical"];
-      if (opts.credentials) lines.push(`BasicAuth ${opts.credentials.user} ${opts.credentials.password}`);
-      if (opts.onlyPort443) lines.push("ConnectPort 443");
-      writeFileSync(conf, lines.join("\n") + "\n");
-      return ["tinyproxy", "-d", "-c", conf];
-    }, () => rmSync(dir, { recursive: true, force: true }));
+    return await start(
+      "http",
+      (port) => {
+        const conf = join(dir, "tinyproxy.conf");
+        const lines = [`Port ${port}`, "Listen 127.0.0.1", "Timeout 30", "MaxClients 50", "LogLevel Critical"];
+        if (opts.credentials) lines.push(`BasicAuth ${opts.credentials.user} ${opts.credentials.password}`);
+        if (opts.onlyPort443) lines.push("ConnectPort 443");
+        writeFileSync(conf, lines.join("\n") + "\n");
+        return ["tinyproxy", "-d", "-c", conf];
+      },
+      () => rmSync(dir, { recursive: true, force: true }),
+    );
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;

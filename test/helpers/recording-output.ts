@@ -18,8 +18,14 @@ export function recordingOutput(): RecordingOutput {
     events,
     emit: (e) => void events.push(e),
     of,
-    text: () => of("text_delta").map((e) => e.text).join(""),
-    thinking: () => of("thinking_delta").map((e) => e.text).join(""),
+    text: () =>
+      of("text_delta")
+        .map((e) => e.text)
+        .join(""),
+    thinking: () =>
+      of("thinking_delta")
+        .map((e) => e.text)
+        .join(""),
     sequence() {
       const out: string[] = [];
       for (const e of events) {

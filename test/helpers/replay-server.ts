@@ -112,8 +112,7 @@ export function fixture(name: string, opts: { delayMs?: number } = {}): Reply {
     const side = JSON.parse(readFileSync(`${base}.headers.json`, "utf8")) as { status: number; headers: Record<string, string | string[]> };
     status = side.status;
     headers = {};
-    for (const [k, v] of Object.entries(side.headers))
-      if (!DROPPED.has(k.toLowerCase())) headers[k] = Array.isArray(v) ? v.join(", ") : v;
+    for (const [k, v] of Object.entries(side.headers)) if (!DROPPED.has(k.toLowerCase())) headers[k] = Array.isArray(v) ? v.join(", ") : v;
   }
   const chunks = opts.delayMs === undefined ? [new Uint8Array(body)] : splitEvents(body.toString("utf8"));
   return { status, headers, chunks, ...(opts.delayMs !== undefined ? { delayMs: opts.delayMs } : {}) };
@@ -125,10 +124,7 @@ function splitEvents(text: string): Uint8Array[] {
 }
 
 /** A hand-made SSE body, as one string or as pieces written separately. */
-export function sseReply(
-  body: string | string[],
-  opts: { delayMs?: number; hang?: boolean; status?: number; headers?: Record<string, string> } = {},
-): Reply {
+export function sseReply(body: string | string[], opts: { delayMs?: number; hang?: boolean; status?: number; headers?: Record<string, string> } = {}): Reply {
   const pieces = typeof body === "string" ? [body] : body;
   return {
     status: opts.status ?? 200,

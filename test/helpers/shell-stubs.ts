@@ -15,7 +15,29 @@ const LOGGING = [
   ...["strace", "unshare", "nsenter", "chroot", "su", "runuser", "watch", "gitk", "lsof", "EOF", "x", "y", "f", "editor", "vi"],
 ];
 /** Programs that log, then run the real program (found on the machine's own PATH). */
-const PASS_THROUGH = ["env", "timeout", "nice", "nohup", "stdbuf", "xargs", "find", "flock", "setsid", "prlimit", "setpriv", "setarch", "linux64", "taskset", "ionice", "chrt", "choom", "script", "time", "bash", "dash"];
+const PASS_THROUGH = [
+  "env",
+  "timeout",
+  "nice",
+  "nohup",
+  "stdbuf",
+  "xargs",
+  "find",
+  "flock",
+  "setsid",
+  "prlimit",
+  "setpriv",
+  "setarch",
+  "linux64",
+  "taskset",
+  "ionice",
+  "chrt",
+  "choom",
+  "script",
+  "time",
+  "bash",
+  "dash",
+];
 
 const RUN_TIMEOUT_MS = 10_000; // a stub returns at once; only a corpus mistake (a loop) gets near this
 const SEP = "\x1f"; // between argv words; the corpus holds no control characters
@@ -46,7 +68,10 @@ export function createStubs(workers: number, realPath: (name: string) => string 
       for (const d of [bin, logs, cwd]) mkdirSync(d, { recursive: true });
       const log = `printf '%s${SEP}' "\${0##*/}" "$@" >> '${logs}'/$$; printf '${END}' >> '${logs}'/$$`;
       const script = (tail: string) => `#!/bin/sh\n${log}\n${tail}\n`;
-      for (const name of LOGGING) writeFileSync(join(bin, name), script(name === "cat" ? "[ $# -eq 0 ] && while IFS= read -r l; do printf '%s\\n' \"$l\"; done\nexit 0" : "exit 0"), { mode: 0o755 });
+      for (const name of LOGGING)
+        writeFileSync(join(bin, name), script(name === "cat" ? "[ $# -eq 0 ] && while IFS= read -r l; do printf '%s\\n' \"$l\"; done\nexit 0" : "exit 0"), {
+          mode: 0o755,
+        });
       for (const name of PASS_THROUGH) {
         const target = realPath(name);
         writeFileSync(join(bin, name), script(target ? `exec '${target}' "$@"` : "exit 0"), { mode: 0o755 });

@@ -10,6 +10,10 @@ export const TEST = 'import assert from "node:assert";\nimport { add } from "./m
 export function makeRepo(dir: string): void {
   writeFileSync(join(dir, "math.mjs"), BUGGY);
   writeFileSync(join(dir, "math.test.mjs"), TEST);
-  for (const cmd of [["git", "init", "-q"], ["git", "add", "."], ["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init"]])
+  for (const cmd of [
+    ["git", "init", "-q"],
+    ["git", "add", "."],
+    ["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init"],
+  ])
     Bun.spawnSync(cmd, { cwd: dir });
 }

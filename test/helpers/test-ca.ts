@@ -36,13 +36,30 @@ function openssl(dir: string, args: string[]): void {
 /** Makes the CA and the certificates (~0.3 s: RSA keys are generated). Needs openssl on PATH. */
 export function makeTestCa(): TestCa {
   const dir = mkdtempSync(join(tmpdir(), "hey-ca-"));
-  const ca = (name: string, cn: string) => openssl(dir, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.pem`, "-days", "2", "-subj", `/CN=${cn}`]);
+  const ca = (name: string, cn: string) =>
+    openssl(dir, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.pem`, "-days", "2", "-subj", `/CN=${cn}`]);
   ca("ca", "hey test CA");
   ca("other-ca", "hey other test CA");
   const leaf = (name: string, cn: string, san: string, days: string): KeyPair => {
     writeFileSync(join(dir, `${name}.ext`), `${san}\n`);
     openssl(dir, ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", `/CN=${cn}`]);
-    openssl(dir, ["x509", "-req", "-in", `${name}.csr`, "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", `${name}.pem`, "-days", days, "-extfile", `${name}.ext`]);
+    openssl(dir, [
+      "x509",
+      "-req",
+      "-in",
+      `${name}.csr`,
+      "-CA",
+      "ca.pem",
+      "-CAkey",
+      "ca.key",
+      "-CAcreateserial",
+      "-out",
+      `${name}.pem`,
+      "-days",
+      days,
+      "-extfile",
+      `${name}.ext`,
+    ]);
     return { cert: readFileSync(join(dir, `${name}.pem`), "utf8"), key: readFileSync(join(dir, `${name}.key`), "utf8") };
   };
   return {

@@ -79,7 +79,9 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
   const target = ["-t", "t:0.0"];
 
   const screen = async (o: ScreenOptions = {}) =>
-    (await tmux("capture-pane", "-p", ...(o.colors ? ["-e"] : []), ...(o.joined ? ["-J"] : []), ...(o.scrollback ? ["-S", "-5000"] : []), ...target)).replace(/ +$/gm, "").replace(/\n+$/, "\n");
+    (await tmux("capture-pane", "-p", ...(o.colors ? ["-e"] : []), ...(o.joined ? ["-J"] : []), ...(o.scrollback ? ["-S", "-5000"] : []), ...target))
+      .replace(/ +$/gm, "")
+      .replace(/\n+$/, "\n");
   const term: Term = {
     home: home.path,
     cwd,

@@ -42,9 +42,10 @@ export function testNeeding(commands: string[]) {
   return (name: string, fn: Body, timeout?: number) => {
     const why = missingTools(commands);
     if (!why) return test(name, fn, timeout);
-    if (inCi()) return test(name, () => {
-      throw new Error(`${why}: CI runs every test, and .ci/run installs the tools they need`);
-    });
+    if (inCi())
+      return test(name, () => {
+        throw new Error(`${why}: CI runs every test, and .ci/run installs the tools they need`);
+      });
     skippedForTools.push(`${name} — ${why}`);
     return test.skip(`${name} — skipped: ${why}`, fn);
   };
@@ -54,9 +55,12 @@ export function testNeeding(commands: string[]) {
 export function describeNeeding(commands: string[], name: string, body: () => void): void {
   const why = missingTools(commands);
   if (!why) return describe(name, body);
-  if (inCi()) return describe(name, () => test(`needs ${commands.join(", ")}`, () => {
-    throw new Error(`${why}: CI runs every test, and .ci/run installs the tools they need`);
-  }));
+  if (inCi())
+    return describe(name, () =>
+      test(`needs ${commands.join(", ")}`, () => {
+        throw new Error(`${why}: CI runs every test, and .ci/run installs the tools they need`);
+      }),
+    );
   skippedForTools.push(`${name} (all its tests) — ${why}`);
   describe.skip(`${name} — skipped: ${why}`, body);
 }

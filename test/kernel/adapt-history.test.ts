@@ -55,7 +55,15 @@ describe("tool calls", () => {
   test("a call without a result gets a synthetic error result right after its turn", () => {
     const h: Message[] = [
       user("u1"),
-      { id: "a1", role: "assistant", content: [], toolCalls: [{ id: "c1", name: "bash", arguments: "{}" }, { id: "c2", name: "grep", arguments: "{}" }] },
+      {
+        id: "a1",
+        role: "assistant",
+        content: [],
+        toolCalls: [
+          { id: "c1", name: "bash", arguments: "{}" },
+          { id: "c2", name: "grep", arguments: "{}" },
+        ],
+      },
       result("r1", "c1"),
       user("u2"),
     ];
@@ -79,7 +87,12 @@ describe("tool calls", () => {
     const long = "functions.read_file:0/" + "x".repeat(60);
     const h: Message[] = [
       user("u1"),
-      { id: "a1", role: "assistant", content: [], toolCalls: [{ id: long, name: "read_file", arguments: "{}", opaque: { protocol: "google", model: "gemini-3-pro", data: "sig" } }] },
+      {
+        id: "a1",
+        role: "assistant",
+        content: [],
+        toolCalls: [{ id: long, name: "read_file", arguments: "{}", opaque: { protocol: "google", model: "gemini-3-pro", data: "sig" } }],
+      },
       result("r1", long),
     ];
     const out = adaptHistory(h, { protocol: "anthropic", model: "claude" });

@@ -1,11 +1,13 @@
 // The loop driven by a scripted provider: termination, event order, parallel tools, retries.
 import { describe, expect, test } from "bun:test";
-import { runLoop, EMPTY_ANSWER, MAX_RUN_TOKENS_PROMPT, MAX_TURNS_PROMPT, PLAIN_HAND_OFF_PROMPT } from "../../src/kernel/loop.ts";
+import { MAX_RUN_TOKENS_PROMPT, MAX_TURNS_PROMPT, PLAIN_HAND_OFF_PROMPT } from "../../src/kernel/hand-off.ts";
+import { runLoop, EMPTY_ANSWER } from "../../src/kernel/loop.ts";
 import { textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import { fakeProvider } from "../helpers/fake-provider.ts";
 import { resolveUserPath } from "../../src/fs/user-path.ts";
 import { loopDeps, sleepTool } from "../helpers/loop-deps.ts";
+import { gate, until } from "../helpers/wait.ts";
 import { createCompressTool } from "../../src/tools/compress.ts";
 import { withUniqueCallIds } from "../../src/kernel/tool-calls.ts";
 
@@ -18,7 +20,12 @@ describe("termination", () => {
     expect(result).toMatchObject({ stop: "end", turns: 1 });
     expect(deps.output.sequence()).toEqual(["turn_start", "thinking_delta", "text_delta", "usage", "done"]);
     expect(deps.output.text()).toBe("Hello there.");
-    expect(deps.output.of("done")[0]).toEqual({ type: "done", stop_reason: "end", turns: 1, usage: { input_tokens: 10, output_tokens: 3, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 } });
+    expect(deps.output.of("done")[0]).toEqual({
+      type: "done",
+      stop_reason: "end",
+      turns: 1,
+      usage: { input_tokens: 10, output_tokens: 3, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 },
+    });
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
   });
 
@@ -34,7 +41,11 @@ describe("termination", () => {
     const messages = [userMessage("work")];
     const result = await runLoop(messages, deps);
     expect(result).toMatchObject({ stop: "max_turns", turns: 3 });
-    expect(provider.requests.map((r) => [r.tools.length, r.toolChoice])).toEqual([[1, undefined], [1, undefined], [1, "none"]]);
+    expect(provider.requests.map((r) => [r.tools.length, r.toolChoice])).toEqual([
+      [1, undefined],
+      [1, undefined],
+      [1, "none"],
+    ]);
     const last = provider.requests[2]!.messages;
     expect(textOf(last[last.length - 1]!)).toBe(MAX_TURNS_PROMPT);
     expect(last.filter((m) => m.role === "tool")).toHaveLength(2); // no call left without its result
@@ -71,7 +82,10 @@ describe("a hand-off or an answer without text", () => {
     expect(deps.output.of("error")).toEqual([{ type: "error", kind: "auth", message: "key revoked" }]);
   });
 
-  for (const [what, turn] of [["an empty text", { text: "" }], ["thinking only", { thinking: "Hmm." }]] as const)
+  for (const [what, turn] of [
+    ["an empty text", { text: "" }],
+    ["thinking only", { thinking: "Hmm." }],
+  ] as const)
     test(`a first reply with ${what} and no calls: an empty_answer error, then done with stop_reason error`, async () => {
       const deps = loopDeps(fakeProvider([turn]));
       expect((await runLoop([userMessage("go")], deps)).stop).toBe("error");
@@ -90,7 +104,11 @@ describe("max run tokens", () => {
   test("once the run's input + output tokens pass the cap, the calls run, then a tool-less hand-off", async () => {
     const call = { name: "t", arguments: {} };
     const usage = { input: 50, output: 10 };
-    const provider = fakeProvider([{ toolCalls: [call], usage }, { toolCalls: [call], usage }, { text: "Done so far: a. Remaining: b.", usage }]);
+    const provider = fakeProvider([
+      { toolCalls: [call], usage },
+      { toolCalls: [call], usage },
+      { text: "Done so far: a. Remaining: b.", usage },
+    ]);
     const deps = loopDeps(provider, { tools: [sleepTool("t", 1)], limits: { maxTurns: 20, parallelTools: true, maxRunTokens: 100 } });
     const result = await runLoop([userMessage("work")], deps);
     expect(result).toMatchObject({ stop: "max_run_tokens", turns: 3, usage: { input: 150, output: 30 } }); // 60, then 120 > 100
@@ -107,19 +125,45 @@ describe("max run tokens", () => {
 });
 
 describe("tool calls", () => {
-  test("three 150 ms tools run in parallel; events and results keep call order", async () => {
+  test("the calls of one turn run at once (each waits for all three to have started); events and results keep call order", async () => {
     const provider = fakeProvider([
-      { toolCalls: [{ name: "slow", arguments: { n: 1 } }, { name: "fast", arguments: { n: 2 } }, { name: "slow", arguments: { n: 3 } }] },
+      {
+        toolCalls: [
+          { name: "slow", arguments: { n: 1 } },
+          { name: "fast", arguments: { n: 2 } },
+          { name: "slow", arguments: { n: 3 } },
+        ],
+      },
       { text: "all done" },
     ]);
-    const tools = [sleepTool("slow", 150), { ...sleepTool("fast", 150), name: "fast" }];
-    const deps = loopDeps(provider, { tools });
+    let started = 0;
+    const together = (name: string) => ({
+      name,
+      description: "",
+      parameters: { type: "object", properties: {} },
+      run: async (args: Record<string, unknown>) => {
+        started++;
+        await until(() => started === 3, "all three calls to run at once", 5_000); // one at a time, the first would wait alone
+        return { output: `${name} done ${JSON.stringify(args)}` };
+      },
+    });
+    const deps = loopDeps(provider, { tools: [together("slow"), together("fast")] });
     const messages: Message[] = [userMessage("go")];
-    const t0 = performance.now();
     await runLoop(messages, deps);
-    const elapsed = performance.now() - t0;
-    expect(elapsed).toBeLessThan(380);
-    expect(deps.output.sequence()).toEqual(["turn_start", "usage", "tool_call", "tool_call", "tool_call", "tool_result", "tool_result", "tool_result", "turn_start", "text_delta", "usage", "done"]);
+    expect(deps.output.sequence()).toEqual([
+      "turn_start",
+      "usage",
+      "tool_call",
+      "tool_call",
+      "tool_call",
+      "tool_result",
+      "tool_result",
+      "tool_result",
+      "turn_start",
+      "text_delta",
+      "usage",
+      "done",
+    ]);
     const calls = deps.output.of("tool_call").map((e) => e.id);
     expect(deps.output.of("tool_result").map((e) => e.id)).toEqual(calls);
     expect(messages.filter((m) => m.role === "tool").map((m) => m.toolCallId)).toEqual(calls);
@@ -128,42 +172,68 @@ describe("tool calls", () => {
 
   test("calls on the same path run in call order even in parallel mode", async () => {
     const order: string[] = [];
-    const writer = (name: string, ms: number) => ({
+    const writeA = gate(); // holds the first write of a open while the others are looked at
+    const writer = (name: string) => ({
       name,
       description: "",
       parameters: {},
       run: async (args: Record<string, unknown>) => {
         order.push(`start ${name} ${args.path}`);
-        await Bun.sleep(ms);
+        if (name === "write_file" && args.path === "a") await writeA.passed;
         order.push(`end ${name} ${args.path}`);
         return { output: "ok" };
       },
     });
     const provider = fakeProvider([
-      { toolCalls: [{ name: "write_file", arguments: { path: "a" } }, { name: "edit", arguments: { path: "a" } }, { name: "write_file", arguments: { path: "b" } }] },
+      {
+        toolCalls: [
+          { name: "write_file", arguments: { path: "a" } },
+          { name: "edit", arguments: { path: "a" } },
+          { name: "write_file", arguments: { path: "b" } },
+        ],
+      },
       { text: "ok" },
     ]);
-    await runLoop([userMessage("go")], loopDeps(provider, { tools: [writer("write_file", 60), writer("edit", 10)] }));
+    const run = runLoop([userMessage("go")], loopDeps(provider, { tools: [writer("write_file"), writer("edit")] }));
+    await until(() => order.includes("end write_file b"), "the write of b, which need not wait"); // b did not wait
+    expect(order).not.toContain("start edit a"); // the edit of a waits for the write of a
+    writeA.open();
+    await run;
     expect(order.indexOf("end write_file a")).toBeLessThan(order.indexOf("start edit a"));
-    expect(order.indexOf("start write_file b")).toBeLessThan(order.indexOf("end write_file a")); // b did not wait
   });
 
   test("an exclusive tool (compress) runs alone: after the calls before it, before the calls after it", async () => {
     const order: string[] = [];
-    const timed = (name: string, ms: number, exclusive = false) => ({
+    const gates = { slow: gate(), compress: gate(), fast: gate() };
+    const held = (name: keyof typeof gates, exclusive = false) => ({
       name,
       description: "",
       parameters: {},
       ...(exclusive ? { exclusive } : {}),
       run: async () => {
         order.push(`start ${name}`);
-        await Bun.sleep(ms);
+        await gates[name].passed;
         order.push(`end ${name}`);
         return { output: "ok" };
       },
     });
-    const provider = fakeProvider([{ toolCalls: [{ name: "slow", arguments: {} }, { name: "compress", arguments: {} }, { name: "fast", arguments: {} }] }, { text: "ok" }]);
-    await runLoop([userMessage("go")], loopDeps(provider, { tools: [timed("slow", 60), timed("compress", 20, true), timed("fast", 1)] }));
+    const provider = fakeProvider([
+      {
+        toolCalls: [
+          { name: "slow", arguments: {} },
+          { name: "compress", arguments: {} },
+          { name: "fast", arguments: {} },
+        ],
+      },
+      { text: "ok" },
+    ]);
+    const run = runLoop([userMessage("go")], loopDeps(provider, { tools: [held("slow"), held("compress", true), held("fast")] }));
+    for (const name of ["slow", "compress", "fast"] as const) {
+      await until(() => order.includes(`start ${name}`), `${name} to start`);
+      expect(order.at(-1)).toBe(`start ${name}`); // nothing else started beside it
+      gates[name].open();
+    }
+    await run;
     expect(order).toEqual(["start slow", "end slow", "start compress", "end compress", "start fast", "end fast"]);
   });
 
@@ -172,13 +242,30 @@ describe("tool calls", () => {
   });
 
   test("unknown tools, bad arguments, refusals and thrown errors become error results", async () => {
-    const boom = { name: "boom", description: "", parameters: {}, run: async () => { throw new Error("kaput"); } };
+    const boom = {
+      name: "boom",
+      description: "",
+      parameters: {},
+      run: async () => {
+        throw new Error("kaput");
+      },
+    };
     const provider = fakeProvider([
-      { toolCalls: [{ name: "nope", arguments: {} }, { name: "boom", arguments: "{not json" }, { name: "boom", arguments: { x: 1 } }, { name: "guarded", arguments: {} }] },
+      {
+        toolCalls: [
+          { name: "nope", arguments: {} },
+          { name: "boom", arguments: "{not json" },
+          { name: "boom", arguments: { x: 1 } },
+          { name: "guarded", arguments: {} },
+        ],
+      },
       { text: "understood" },
     ]);
     const guarded = sleepTool("guarded", 1);
-    const deps = loopDeps(provider, { tools: [boom, guarded], permission: (name) => (name === "guarded" ? "blocked by permission rules: `guarded` matches no allow entry" : undefined) });
+    const deps = loopDeps(provider, {
+      tools: [boom, guarded],
+      permission: (name) => (name === "guarded" ? "blocked by permission rules: `guarded` matches no allow entry" : undefined),
+    });
     const result = await runLoop([userMessage("go")], deps);
     expect(result.stop).toBe("end");
     const results = deps.output.of("tool_result");
@@ -191,7 +278,14 @@ describe("tool calls", () => {
 
   test("an abort while tools run records interrupted results and ends the run", async () => {
     const abort = new AbortController();
-    const provider = fakeProvider([{ toolCalls: [{ name: "slow", arguments: {} }, { name: "slow", arguments: {} }] }]);
+    const provider = fakeProvider([
+      {
+        toolCalls: [
+          { name: "slow", arguments: {} },
+          { name: "slow", arguments: {} },
+        ],
+      },
+    ]);
     const deps = loopDeps(provider, { tools: [sleepTool("slow", 5000)], signal: abort.signal });
     const messages = [userMessage("go")];
     setTimeout(() => abort.abort(), 50);
@@ -204,9 +298,19 @@ describe("tool calls", () => {
   });
 
   test("the abort's reason is what the error and the cut-short results say; no reason = interrupted by user", async () => {
-    for (const [reason, said] of [["terminated (SIGTERM)", "terminated (SIGTERM)"], [undefined, "interrupted by user"]] as const) {
+    for (const [reason, said] of [
+      ["terminated (SIGTERM)", "terminated (SIGTERM)"],
+      [undefined, "interrupted by user"],
+    ] as const) {
       const abort = new AbortController();
-      const provider = fakeProvider([{ toolCalls: [{ name: "slow", arguments: {} }, { name: "slow", arguments: {} }] }]);
+      const provider = fakeProvider([
+        {
+          toolCalls: [
+            { name: "slow", arguments: {} },
+            { name: "slow", arguments: {} },
+          ],
+        },
+      ]);
       const deps = loopDeps(provider, { tools: [sleepTool("slow", 5000)], signal: abort.signal, limits: { maxTurns: 10, parallelTools: false } });
       setTimeout(() => abort.abort(reason), 50);
       await runLoop([userMessage("go")], deps);
@@ -232,12 +336,16 @@ describe("retries", () => {
     const result = await runLoop([userMessage("q")], deps);
     expect(result.stop).toBe("error");
     expect(deps.clock.slept).toEqual([]);
-    expect(deps.output.of("error")[0]!.message).toBe("rate limited (429) — the server allows the next try in 3 h 0 min, longer than hey waits ([retry] max_delay_ms = 60000)");
+    expect(deps.output.of("error")[0]!.message).toBe(
+      "rate limited (429) — the server allows the next try in 3 h 0 min, longer than hey waits ([retry] max_delay_ms = 60000)",
+    );
   });
 
   test("503s back off exponentially within the jitter bounds, then give up after max_retries", async () => {
     const overloaded = () => ({ error: new ProviderError("overloaded", "overloaded (503)", { status: 503 }) });
-    const deps = loopDeps(fakeProvider(Array.from({ length: 6 }, overloaded)), { retry: { enabled: true, maxRetries: 5, baseDelayMs: 2000, maxDelayMs: 10000, jitter: true, respectRetryAfter: true } });
+    const deps = loopDeps(fakeProvider(Array.from({ length: 6 }, overloaded)), {
+      retry: { enabled: true, maxRetries: 5, baseDelayMs: 2000, maxDelayMs: 10000, jitter: true, respectRetryAfter: true },
+    });
     const result = await runLoop([userMessage("q")], deps);
     expect(result.stop).toBe("error");
     const caps = [2000, 4000, 8000, 10000, 10000];
@@ -270,8 +378,13 @@ describe("retries", () => {
     const result = await runLoop(messages, deps);
     expect(result.stop).toBe("error");
     expect(provider.remaining()).toBe(1);
-    expect(deps.output.of("error")).toEqual([{ type: "error", kind: "stream_interrupted", message: "the response broke off after partial output: connection reset" }]);
-    expect(messages.map((m) => [m.role, textOf(m)])).toEqual([["user", "q"], ["assistant", "Half an ans"]]);
+    expect(deps.output.of("error")).toEqual([
+      { type: "error", kind: "stream_interrupted", message: "the response broke off after partial output: connection reset" },
+    ]);
+    expect(messages.map((m) => [m.role, textOf(m)])).toEqual([
+      ["user", "q"],
+      ["assistant", "Half an ans"],
+    ]);
   });
 
   test("a stream that fails before any delta is retried", async () => {
@@ -290,7 +403,10 @@ describe("retries through the real chat adapter", () => {
     const server = startReplayServer();
     try {
       const at = new Date(Math.ceil((Date.now() + 20_000) / 1000) * 1000); // HTTP dates have whole seconds
-      server.enqueue(jsonReply(429, { error: { message: "slow down", type: "requests" } }, { "retry-after": at.toUTCString() }), sseReply(sse([chatChunk({ content: "ok" }), chatChunk({ finish: "stop" })])));
+      server.enqueue(
+        jsonReply(429, { error: { message: "slow down", type: "requests" } }, { "retry-after": at.toUTCString() }),
+        sseReply(sse([chatChunk({ content: "ok" }), chatChunk({ finish: "stop" })])),
+      );
       const provider = await createOpenAIProvider({ model: "m", baseUrl: `${server.url}/v1` });
       const deps = loopDeps(provider);
       const before = Date.now();
@@ -306,46 +422,72 @@ describe("retries through the real chat adapter", () => {
   });
 });
 
-test("one file named two ways (a.txt, ./a.txt, absolute) is edited in call order, not at the same time", async () => {
+/**
+ * An edit tool whose calls each wait for the test to let them end; `runInOrder` lets them end one
+ * by one, checking that no call starts before the one before it ended.
+ */
+function heldEdits() {
   const order: string[] = [];
-  const slowEdit = {
+  const gates: ReturnType<typeof gate>[] = [];
+  const tool = {
     name: "edit",
     description: "",
     parameters: {},
     run: async (args: Record<string, unknown>) => {
       order.push(`start ${args.path}`);
-      await Bun.sleep(30);
+      const g = gate();
+      gates.push(g);
+      await g.passed;
       order.push(`end ${args.path}`);
       return { output: "ok" };
     },
   };
+  const runInOrder = async (run: Promise<unknown>, calls: number) => {
+    for (let i = 0; i < calls; i++) {
+      await until(() => gates.length > i, `edit ${i + 1} to start`);
+      expect(order.filter((o) => o.startsWith("start"))).toHaveLength(i + 1); // the next has not started beside it
+      gates[i]!.open();
+    }
+    await run;
+  };
+  return { order, tool, runInOrder };
+}
+
+test("one file named two ways (a.txt, ./a.txt, absolute) is edited in call order, not at the same time", async () => {
+  const edits = heldEdits();
   const cwd = process.cwd();
-  const provider = fakeProvider([{ toolCalls: [{ name: "edit", arguments: { path: "a.txt" } }, { name: "edit", arguments: { path: "./a.txt" } }, { name: "edit", arguments: { path: `${cwd}/a.txt` } }] }, { text: "ok" }]);
-  await runLoop([userMessage("go")], loopDeps(provider, { tools: [slowEdit], cwd }));
-  expect(order).toEqual(["start a.txt", "end a.txt", "start ./a.txt", "end ./a.txt", `start ${cwd}/a.txt`, `end ${cwd}/a.txt`]);
+  const provider = fakeProvider([
+    {
+      toolCalls: [
+        { name: "edit", arguments: { path: "a.txt" } },
+        { name: "edit", arguments: { path: "./a.txt" } },
+        { name: "edit", arguments: { path: `${cwd}/a.txt` } },
+      ],
+    },
+    { text: "ok" },
+  ]);
+  await edits.runInOrder(runLoop([userMessage("go")], loopDeps(provider, { tools: [edits.tool], cwd })), 3);
+  expect(edits.order).toEqual(["start a.txt", "end a.txt", "start ./a.txt", "end ./a.txt", `start ${cwd}/a.txt`, `end ${cwd}/a.txt`]);
 });
 
 test("~/a.txt and the same file by its absolute path are one file: with the tools' pathOf, edited in call order", async () => {
-  const order: string[] = [];
-  const slowEdit = {
-    name: "edit",
-    description: "",
-    parameters: {},
-    run: async (args: Record<string, unknown>) => {
-      order.push(`start ${args.path}`);
-      await Bun.sleep(30);
-      order.push(`end ${args.path}`);
-      return { output: "ok" };
-    },
-  };
+  const edits = heldEdits();
   const [cwd, home] = ["/work/app", "/home/me"];
   const pathOf = (p: string) => {
     const where = resolveUserPath(p, cwd, home);
     return "abs" in where ? where.abs : p;
   };
-  const provider = fakeProvider([{ toolCalls: [{ name: "edit", arguments: { path: "~/a.txt" } }, { name: "edit", arguments: { path: "/home/me/a.txt" } }] }, { text: "ok" }]);
-  await runLoop([userMessage("go")], loopDeps(provider, { tools: [slowEdit], cwd, pathOf }));
-  expect(order).toEqual(["start ~/a.txt", "end ~/a.txt", "start /home/me/a.txt", "end /home/me/a.txt"]);
+  const provider = fakeProvider([
+    {
+      toolCalls: [
+        { name: "edit", arguments: { path: "~/a.txt" } },
+        { name: "edit", arguments: { path: "/home/me/a.txt" } },
+      ],
+    },
+    { text: "ok" },
+  ]);
+  await edits.runInOrder(runLoop([userMessage("go")], loopDeps(provider, { tools: [edits.tool], cwd, pathOf })), 2);
+  expect(edits.order).toEqual(["start ~/a.txt", "end ~/a.txt", "start /home/me/a.txt", "end /home/me/a.txt"]);
 });
 
 describe("tools per request", () => {
@@ -379,7 +521,12 @@ describe("tools per request", () => {
 });
 
 describe("duplicate tool-call ids (issue 13 row 12)", () => {
-  const asks = (...ids: string[]): Message => ({ id: "a", role: "assistant", content: [], toolCalls: ids.map((id, i) => ({ id, name: "t", arguments: `{"n":${i}}` })) });
+  const asks = (...ids: string[]): Message => ({
+    id: "a",
+    role: "assistant",
+    content: [],
+    toolCalls: ids.map((id, i) => ({ id, name: "t", arguments: `{"n":${i}}` })),
+  });
   const ids = (m: Message) => m.toolCalls!.map((c) => c.id);
 
   test("withUniqueCallIds: repeats in the turn and ids used earlier get a suffix; new ids stay", () => {
@@ -391,12 +538,23 @@ describe("duplicate tool-call ids (issue 13 row 12)", () => {
   });
 
   test("two calls with one id both run and both results reach the next request", async () => {
-    const provider = fakeProvider([{ toolCalls: [{ name: "t", arguments: { n: 1 }, id: "dup" }, { name: "t", arguments: { n: 2 }, id: "dup" }] }, { text: "done" }]);
+    const provider = fakeProvider([
+      {
+        toolCalls: [
+          { name: "t", arguments: { n: 1 }, id: "dup" },
+          { name: "t", arguments: { n: 2 }, id: "dup" },
+        ],
+      },
+      { text: "done" },
+    ]);
     const deps = loopDeps(provider, { tools: [sleepTool("t", 1)] });
     await runLoop([userMessage("go")], deps);
     const sent = provider.requests[1]!.messages;
     expect(sent.flatMap((m) => m.toolCalls ?? []).map((c) => c.id)).toEqual(["dup", "dup_2"]);
-    expect(sent.filter((m) => m.role === "tool").map((m) => [m.toolCallId, textOf(m)])).toEqual([["dup", 't done {"n":1}'], ["dup_2", 't done {"n":2}']]);
+    expect(sent.filter((m) => m.role === "tool").map((m) => [m.toolCallId, textOf(m)])).toEqual([
+      ["dup", 't done {"n":1}'],
+      ["dup_2", 't done {"n":2}'],
+    ]);
     expect(deps.output.of("tool_result").map((e) => e.id)).toEqual(["dup", "dup_2"]);
   });
 });

@@ -20,8 +20,16 @@ const schema = {
 
 test.each([
   { name: "the minimum", args: { path: "a" }, want: { path: "a" } },
-  { name: "every type right", args: { path: "a", limit: 3, ratio: 0.5, all: true, tags: [], opts: {}, either: null, free: 1 }, want: { path: "a", limit: 3, ratio: 0.5, all: true, tags: [], opts: {}, either: null, free: 1 } },
-  { name: "numbers and booleans sent as strings", args: { path: "a", limit: "12", ratio: " 1.5 ", all: "false" }, want: { path: "a", limit: 12, ratio: 1.5, all: false } },
+  {
+    name: "every type right",
+    args: { path: "a", limit: 3, ratio: 0.5, all: true, tags: [], opts: {}, either: null, free: 1 },
+    want: { path: "a", limit: 3, ratio: 0.5, all: true, tags: [], opts: {}, either: null, free: 1 },
+  },
+  {
+    name: "numbers and booleans sent as strings",
+    args: { path: "a", limit: "12", ratio: " 1.5 ", all: "false" },
+    want: { path: "a", limit: 12, ratio: 1.5, all: false },
+  },
   { name: "null for an optional key is dropped", args: { path: "a", limit: null, all: null }, want: { path: "a" } },
   { name: "unknown keys pass untouched", args: { path: "a", extra: [1] }, want: { path: "a", extra: [1] } },
 ])("accepted: $name", ({ args, want }) => {

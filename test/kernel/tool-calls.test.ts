@@ -44,7 +44,14 @@ test("1000 parallel calls: at most MAX_CONCURRENT_CALLS run at once; every resul
     },
   };
   const calls = Array.from({ length: 1000 }, (_, n) => ({ id: `c${n}`, name: "probe", arguments: JSON.stringify({ n }) }));
-  const results = await runToolCalls(calls, { tools: [tool], output: { emit: () => {} }, permission: () => undefined, signal: new AbortController().signal, cwd: "/", parallel: true });
+  const results = await runToolCalls(calls, {
+    tools: [tool],
+    output: { emit: () => {} },
+    permission: () => undefined,
+    signal: new AbortController().signal,
+    cwd: "/",
+    parallel: true,
+  });
   expect(peak).toBe(MAX_CONCURRENT_CALLS);
   expect(results.map((m) => m.toolCallId)).toEqual(calls.map((c) => c.id));
   expect(results.map((m) => textOf(m))).toEqual(calls.map((_, n) => `result ${n}`));
@@ -68,19 +75,41 @@ test("tool_start comes when a call's tool begins to run, after the calls before 
     { id: "no", name: "write", arguments: '{"path":"refused"}' },
     { id: "a2", name: "write", arguments: '{"path":"./a"}' },
   ];
-  const output = { emit: (e: { type: string; id?: string }) => void (e.type === "tool_start" || e.type === "tool_call" ? seen.push(`${e.type} ${e.id}`) : undefined) };
-  await runToolCalls(calls, { tools: [tool], output, permission: (_, args) => (args.path === "refused" ? "no" : undefined), signal: new AbortController().signal, cwd: "/", parallel: true });
+  const output = {
+    emit: (e: { type: string; id?: string }) => void (e.type === "tool_start" || e.type === "tool_call" ? seen.push(`${e.type} ${e.id}`) : undefined),
+  };
+  await runToolCalls(calls, {
+    tools: [tool],
+    output,
+    permission: (_, args) => (args.path === "refused" ? "no" : undefined),
+    signal: new AbortController().signal,
+    cwd: "/",
+    parallel: true,
+  });
   expect(seen).toEqual(["tool_call a1", "tool_call no", "tool_call a2", "tool_start a1", "run a", "end a", "tool_start a2", "run ./a", "end ./a"]);
 });
 
 test("the tool_call event names the MCP server of a server's tool, and nothing for hey's own", async () => {
   const events: unknown[] = [];
-  const tool = (name: string, server?: string): Tool => ({ name, description: "", parameters: { type: "object" }, run: async () => ({ output: "ok" }), ...(server ? { server } : {}) });
+  const tool = (name: string, server?: string): Tool => ({
+    name,
+    description: "",
+    parameters: { type: "object" },
+    run: async () => ({ output: "ok" }),
+    ...(server ? { server } : {}),
+  });
   const calls = [
     { id: "a", name: "read_file", arguments: "{}" },
     { id: "b", name: "bash", arguments: "{}" },
   ];
-  await runToolCalls(calls, { tools: [tool("read_file", "fs"), tool("bash")], output: { emit: (e) => void events.push(e) }, permission: () => undefined, signal: new AbortController().signal, cwd: "/", parallel: true });
+  await runToolCalls(calls, {
+    tools: [tool("read_file", "fs"), tool("bash")],
+    output: { emit: (e) => void events.push(e) },
+    permission: () => undefined,
+    signal: new AbortController().signal,
+    cwd: "/",
+    parallel: true,
+  });
   expect(events.filter((e) => (e as { type: string }).type === "tool_call")).toEqual([
     { type: "tool_call", id: "a", name: "read_file", arguments: "{}", server: "fs" },
     { type: "tool_call", id: "b", name: "bash", arguments: "{}" },

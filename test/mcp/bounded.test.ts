@@ -77,9 +77,19 @@ describe("HTTP", () => {
   test.each([
     ["a JSON body under the bound passes", ['{"a":', '"0123456789"}'], 20, '{"a":"0123456789"}'],
     ["a JSON body over it fails", ['{"a":"0123456789', '0123456789"}'], 20, "error"],
-    ["SSE events each under the bound pass, however many", ["data: 0123456789\n\n", "data: 0123456789\n\n", "data: 0123456789\n\n"], 20, "data: 0123456789\n\n".repeat(3)],
+    [
+      "SSE events each under the bound pass, however many",
+      ["data: 0123456789\n\n", "data: 0123456789\n\n", "data: 0123456789\n\n"],
+      20,
+      "data: 0123456789\n\n".repeat(3),
+    ],
     ["one SSE event over it fails, across chunks", ["data: 01234", "56789\ndata: 0123456789\n\n"], 20, "error"],
-    ["CRLF blank lines end events too, split across chunks", ["data: 0123456789\r\n\r", "\ndata: 0123456789\r\n\r\n"], 20, "data: 0123456789\r\n\r\ndata: 0123456789\r\n\r\n"],
+    [
+      "CRLF blank lines end events too, split across chunks",
+      ["data: 0123456789\r\n\r", "\ndata: 0123456789\r\n\r\n"],
+      20,
+      "data: 0123456789\r\n\r\ndata: 0123456789\r\n\r\n",
+    ],
   ])("messageLimit: %s", async (_, chunks, max, want) => {
     const out = await limited(chunks, max);
     if (want === "error") expect(out).toBeInstanceOf(Error);

@@ -53,7 +53,10 @@ describe.each(["stdio", "Streamable HTTP"] as const)("server-everything over %s"
 
   test("a long-running tool past timeout_ms is an error text; the server is kept", async () => {
     const r = await m.call("trigger-long-running-operation", { duration: 5, steps: 5 });
-    expect(r).toEqual({ output: "trigger-long-running-operation timed out after 1.5 s ([mcp.ev] timeout_ms); the server is still running and may finish it in the background", isError: true });
+    expect(r).toEqual({
+      output: "trigger-long-running-operation timed out after 1.5 s ([mcp.ev] timeout_ms); the server is still running and may finish it in the background",
+      isError: true,
+    });
     expect(await m.call("echo", { message: "still here" })).toEqual({ output: "Echo: still here" });
     expect(m.manager.status()[0]!.state).toBe("connected");
   });

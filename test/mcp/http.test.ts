@@ -53,7 +53,9 @@ test("503s are retried with backoff; configured headers are sent with every requ
     },
   });
   try {
-    const m = open([serverSettings("busy", { url: `http://127.0.0.1:${front.port}/mcp`, headers: { Authorization: "Bearer s3cret" } })], { cacheDir: cache.path });
+    const m = open([serverSettings("busy", { url: `http://127.0.0.1:${front.port}/mcp`, headers: { Authorization: "Bearer s3cret" } })], {
+      cacheDir: cache.path,
+    });
     expect(await m.call("echo", { message: "after 503s" })).toEqual({ output: "Echo: after 503s" });
     expect(unavailable).toBe(0);
     expect(seen.slice(0, 3).map((s) => s.method)).toEqual(["POST", "POST", "POST"]); // initialize, twice refused, then answered

@@ -53,7 +53,10 @@ test("names still taken after that get a number; nothing is lost", () => {
 
 test("an MCP tool named like a built-in replaces it, with a warning naming both", () => {
   const builtins: { name: string; server?: string }[] = [{ name: "bash" }, { name: "grep" }];
-  const r = mergeTools(builtins, [{ name: "grep", server: "code" }, { name: "lint", server: "code" }]);
+  const r = mergeTools(builtins, [
+    { name: "grep", server: "code" },
+    { name: "lint", server: "code" },
+  ]);
   expect(r.tools).toEqual([{ name: "bash" }, { name: "grep", server: "code" }, { name: "lint", server: "code" }]);
   expect(r.warnings).toEqual(["MCP server code's tool grep replaces the built-in grep"]);
 });

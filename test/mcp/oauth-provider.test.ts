@@ -31,16 +31,29 @@ test.each([
 });
 
 test("tokens keep when they expire; a registration's loopback port is found; hey registers as a public client unless a secret is configured", () => {
-  expect(withExpiry({ access_token: "a", token_type: "Bearer", expires_in: 60 }, 1000)).toEqual({ access_token: "a", token_type: "Bearer", expires_in: 60, expires_at: 61_000 });
+  expect(withExpiry({ access_token: "a", token_type: "Bearer", expires_in: 60 }, 1000)).toEqual({
+    access_token: "a",
+    token_type: "Bearer",
+    expires_in: 60,
+    expires_at: 61_000,
+  });
   expect(withExpiry({ access_token: "a", token_type: "Bearer" }, 1000)).toEqual({ access_token: "a", token_type: "Bearer" });
   expect(registeredPort({ url: URL_, client: { client_id: "c", redirect_uris: ["http://127.0.0.1:4567/callback"] } })).toBe(4567);
   expect(registeredPort({ url: URL_, client: { client_id: "c", redirect_uris: ["https://example.com/cb"] } })).toBeUndefined();
-  expect(clientMetadata("http://127.0.0.1:1/callback", false)).toMatchObject({ client_name: "hey", redirect_uris: ["http://127.0.0.1:1/callback"], token_endpoint_auth_method: "none" });
+  expect(clientMetadata("http://127.0.0.1:1/callback", false)).toMatchObject({
+    client_name: "hey",
+    redirect_uris: ["http://127.0.0.1:1/callback"],
+    token_endpoint_auth_method: "none",
+  });
   expect(clientMetadata("http://127.0.0.1:1/callback", true)).toMatchObject({ token_endpoint_auth_method: "client_secret_post" });
 });
 
 test("background: never registers; a flow that needs the browser only records it; an expired token is not sent", async () => {
-  const store = memory({ url: URL_, client: { client_id: "c1", redirect_uris: ["http://127.0.0.1:4567/callback"] }, tokens: { access_token: "a", token_type: "Bearer", expires_at: 500 } });
+  const store = memory({
+    url: URL_,
+    client: { client_id: "c1", redirect_uris: ["http://127.0.0.1:4567/callback"] },
+    tokens: { access_token: "a", token_type: "Bearer", expires_at: 500 },
+  });
   const p = createOAuthProvider({ url: URL_, store, now: () => 1000 });
   expect(p.saveClientInformation).toBeUndefined();
   expect(p.redirectUrl).toBe("http://127.0.0.1:4567/callback");
@@ -59,7 +72,12 @@ test("sign-in: registers anew when the stored registration has another redirect 
     discovery: { authorizationServerUrl: "https://old-auth.example.com/" },
   });
   const opened: string[] = [];
-  const p = createOAuthProvider({ url: URL_, store, now: () => 0, signIn: { redirectUrl: "http://127.0.0.1:2222/callback", state: "s1", open: (u) => void opened.push(u.href) } });
+  const p = createOAuthProvider({
+    url: URL_,
+    store,
+    now: () => 0,
+    signIn: { redirectUrl: "http://127.0.0.1:2222/callback", state: "s1", open: (u) => void opened.push(u.href) },
+  });
   expect(p.clientInformation()).toBeUndefined();
   expect(await p.tokens()).toBeUndefined();
   expect(p.discoveryState()).toBeUndefined();
@@ -81,7 +99,13 @@ test("sign-in: registers anew when the stored registration has another redirect 
 });
 
 test("a client_id from the table is used as is and never replaced by a registration", () => {
-  const p = createOAuthProvider({ url: URL_, store: memory(), client: { id: "mine", secret: "shh" }, now: () => 0, signIn: { redirectUrl: "http://127.0.0.1:1/callback", state: "s", open: () => {} } });
+  const p = createOAuthProvider({
+    url: URL_,
+    store: memory(),
+    client: { id: "mine", secret: "shh" },
+    now: () => 0,
+    signIn: { redirectUrl: "http://127.0.0.1:1/callback", state: "s", open: () => {} },
+  });
   expect(p.clientInformation()).toEqual({ client_id: "mine", client_secret: "shh" });
   expect(p.saveClientInformation).toBeUndefined();
 });
@@ -96,8 +120,23 @@ test("signedIn: only a remote server with stored tokens and no Authorization hea
 });
 
 test.each([
-  [{ BROWSER: "firefox" }, "linux", [["sh", "-c", 'firefox "$1"', "sh", "U"], ["xdg-open", "U"]]],
-  [{ BROWSER: "w3m %s:lynx" }, "linux", [["sh", "-c", 'w3m "$1"', "sh", "U"], ["sh", "-c", 'lynx "$1"', "sh", "U"], ["xdg-open", "U"]]],
+  [
+    { BROWSER: "firefox" },
+    "linux",
+    [
+      ["sh", "-c", 'firefox "$1"', "sh", "U"],
+      ["xdg-open", "U"],
+    ],
+  ],
+  [
+    { BROWSER: "w3m %s:lynx" },
+    "linux",
+    [
+      ["sh", "-c", 'w3m "$1"', "sh", "U"],
+      ["sh", "-c", 'lynx "$1"', "sh", "U"],
+      ["xdg-open", "U"],
+    ],
+  ],
   [{}, "darwin", [["open", "U"]]],
   [{}, "linux", [["xdg-open", "U"]]],
 ] as const)("browser commands for %j on %s", (env, platform, want) => {

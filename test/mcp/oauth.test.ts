@@ -47,7 +47,8 @@ function manager(url: string, headers: Record<string, string> = {}) {
   const m = createMcpManager(
     { servers: [serverSettings("remote", { url, headers })], startupWaitMs: 10_000, off: false },
     {
-      connect: (s, hooks, signal) => connectServer(s, hooks, { version: "test", env: {}, fetch, auth: (s, refresh) => signedIn(s, creds, Date.now, refresh) }, signal),
+      connect: (s, hooks, signal) =>
+        connectServer(s, hooks, { version: "test", env: {}, fetch, auth: (s, refresh) => signedIn(s, creds, Date.now, refresh) }, signal),
       store: createToolStore(join(dir.path, "cache")),
       missingCommand: () => undefined,
       report: (e) => void events.push(e),
@@ -123,14 +124,20 @@ test("a token past its stated expiry with no refresh token is not sent: auth_req
   await s.write({ ...c, tokens: { ...c.tokens!, expires_at: Date.now() - 1000 } });
   const { events, call } = manager(f.url);
   expect(await call()).toBe("(no whoami offered)");
-  expect(events).toEqual([{ type: "mcp", server: "remote", state: "auth_required", error: "hey's sign-in to it has run out and could not be refreshed" }] as never);
+  expect(events).toEqual([
+    { type: "mcp", server: "remote", state: "auth_required", error: "hey's sign-in to it has run out and could not be refreshed" },
+  ] as never);
   expect(f.seen).not.toContain(f.issued[0]);
 });
 
 test("a failed registration names its step; a cancelled wait names the browser step and keeps the earlier sign-in", async () => {
   const closed = fake({ registerStatus: 400 });
   const r = await login(closed.url);
-  expect(r).toEqual({ ok: false, step: "client registration", text: expect.stringMatching(/^sign-in to remote failed at client registration \(registering hey with the authorization server\): .*registration is closed/) });
+  expect(r).toEqual({
+    ok: false,
+    step: "client registration",
+    text: expect.stringMatching(/^sign-in to remote failed at client registration \(registering hey with the authorization server\): .*registration is closed/),
+  });
 
   const f = fake();
   expect((await login(f.url)).ok).toBe(true);
@@ -138,12 +145,23 @@ test("a failed registration names its step; a cancelled wait names the browser s
   const abort = new AbortController();
   setTimeout(() => abort.abort(), 500);
   const cancelled = await login(f.url, { BROWSER: "true", PATH: process.env.PATH ?? "" }, abort.signal); // a browser that never comes back
-  expect(cancelled).toEqual({ ok: false, step: "browser sign-in", text: "sign-in to remote cancelled at the browser sign-in (waiting for the browser to come back): Ctrl-C; an earlier sign-in still holds" });
+  expect(cancelled).toEqual({
+    ok: false,
+    step: "browser sign-in",
+    text: "sign-in to remote cancelled at the browser sign-in (waiting for the browser to come back): Ctrl-C; an earlier sign-in still holds",
+  });
   expect(store().read(f.url)!.tokens!.access_token).toBe(kept);
 });
 
 test("a server without OAuth metadata fails at discovery; one that asks for nothing needs no sign-in; logout forgets", async () => {
-  const plain = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => (new URL(req.url).pathname === "/mcp" ? new Response("no", { status: 401, headers: { "www-authenticate": "Bearer" } }) : new Response("nope", { status: 404 })) });
+  const plain = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (req) =>
+      new URL(req.url).pathname === "/mcp"
+        ? new Response("no", { status: 401, headers: { "www-authenticate": "Bearer" } })
+        : new Response("nope", { status: 404 }),
+  });
   cleanup.push(async () => void plain.stop(true));
   const r = await login(`http://127.0.0.1:${plain.port}/mcp`);
   expect(r.ok).toBe(false);
@@ -151,7 +169,10 @@ test("a server without OAuth metadata fails at discovery; one that asks for noth
 
   const open = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.json({ jsonrpc: "2.0", id: 0, result: {} }) });
   cleanup.push(async () => void open.stop(true));
-  expect(await login(`http://127.0.0.1:${open.port}/mcp`)).toEqual({ ok: true, text: `MCP server remote answered without asking for a sign-in (HTTP 200); nothing to do` });
+  expect(await login(`http://127.0.0.1:${open.port}/mcp`)).toEqual({
+    ok: true,
+    text: `MCP server remote answered without asking for a sign-in (HTTP 200); nothing to do`,
+  });
 
   const f = fake();
   expect((await login(f.url)).ok).toBe(true);

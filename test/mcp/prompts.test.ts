@@ -2,7 +2,14 @@
 import { expect, test } from "bun:test";
 import { parsePromptCommand, promptArgs, promptCompletions, promptContent, promptUsage, type McpPrompt } from "../../src/mcp/prompts.ts";
 
-const args: McpPrompt = { name: "args-prompt", description: "two args", arguments: [{ name: "city", description: "Name of the city", required: true }, { name: "state", required: false }] };
+const args: McpPrompt = {
+  name: "args-prompt",
+  description: "two args",
+  arguments: [
+    { name: "city", description: "Name of the city", required: true },
+    { name: "state", required: false },
+  ],
+};
 const simple: McpPrompt = { name: "simple-prompt", arguments: [] };
 
 test.each([
@@ -30,9 +37,15 @@ test.each([
 });
 
 test("argument mistakes name the usage", () => {
-  expect(promptArgs("everything", args, "")).toEqual({ error: "/mcp:everything:args-prompt needs city (Name of the city); usage: /mcp:everything:args-prompt city=… [state=…]" });
-  expect(promptArgs("everything", args, "cty=Paris")).toEqual({ error: "/mcp:everything:args-prompt has no argument cty; usage: /mcp:everything:args-prompt city=… [state=…]" });
-  expect(promptArgs("everything", simple, "extra words")).toEqual({ error: '/mcp:everything:simple-prompt takes no arguments, got "extra words"; usage: /mcp:everything:simple-prompt' });
+  expect(promptArgs("everything", args, "")).toEqual({
+    error: "/mcp:everything:args-prompt needs city (Name of the city); usage: /mcp:everything:args-prompt city=… [state=…]",
+  });
+  expect(promptArgs("everything", args, "cty=Paris")).toEqual({
+    error: "/mcp:everything:args-prompt has no argument cty; usage: /mcp:everything:args-prompt city=… [state=…]",
+  });
+  expect(promptArgs("everything", simple, "extra words")).toEqual({
+    error: '/mcp:everything:simple-prompt takes no arguments, got "extra words"; usage: /mcp:everything:simple-prompt',
+  });
   expect(promptUsage("everything", args)).toBe("/mcp:everything:args-prompt city=… [state=…]");
 });
 
@@ -47,14 +60,20 @@ test("the prompt's messages become one user message: text in order, the assistan
     ],
   });
   expect(content).toEqual([
-    { type: "text", text: "What's the weather in Paris?\n\n(the prompt has the assistant say:)\nWhich Paris?\n\n```demo://doc\na doc\n```\n\n[audio content omitted]" },
+    {
+      type: "text",
+      text: "What's the weather in Paris?\n\n(the prompt has the assistant say:)\nWhich Paris?\n\n```demo://doc\na doc\n```\n\n[audio content omitted]",
+    },
     { type: "image", mediaType: "image/png", data: "AAAA" },
   ]);
   expect(promptContent({ messages: "nonsense" })).toEqual([{ type: "text", text: "" }]);
 });
 
 test("completions: every connected server's prompts", () => {
-  const servers = [{ server: "everything", prompts: [args, simple] }, { server: "fs", prompts: [{ name: "review", arguments: [] }] }];
+  const servers = [
+    { server: "everything", prompts: [args, simple] },
+    { server: "fs", prompts: [{ name: "review", arguments: [] }] },
+  ];
   expect(promptCompletions("/mcp:", servers)).toEqual(["/mcp:everything:args-prompt", "/mcp:everything:simple-prompt", "/mcp:fs:review"]);
   expect(promptCompletions("/mcp:ev", servers)).toEqual(["/mcp:everything:args-prompt", "/mcp:everything:simple-prompt"]);
   expect(promptCompletions("/mcp:everything:s", servers)).toEqual(["/mcp:everything:simple-prompt"]);

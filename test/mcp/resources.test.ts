@@ -20,14 +20,17 @@ test("text is fenced under the mention and cut at max_bytes on a line boundary; 
   const cut = attachResource("s:big", { contents: [{ uri: "big", text: lines }] }, 100);
   expect(cut.cut).toEqual({ shown: 94, of: lines.length }); // lines 0–12: 10 × 7 + 3 × 8 bytes
   expect(cut.text).toBe("```s:big\n" + lines.slice(0, 94) + "```\n(truncated: showing the first 94 of 789 bytes of the resource)");
-  expect(attachResource("s:img", { contents: [{ uri: "img", mimeType: "image/png", blob: PNG }] }, 10)).toEqual({ text: "", images: [{ type: "image", mediaType: "image/png", data: PNG }] });
+  expect(attachResource("s:img", { contents: [{ uri: "img", mimeType: "image/png", blob: PNG }] }, 10)).toEqual({
+    text: "",
+    images: [{ type: "image", mediaType: "image/png", data: PNG }],
+  });
   const blobText = attachResource("s:b", { contents: [{ uri: "b", mimeType: "text/plain", blob: Buffer.from("from a blob").toString("base64") }] }, 100);
   expect(blobText.text).toBe("```s:b\nfrom a blob\n```");
 });
 
 test("binary that is no image, and nothing at all, are errors naming the mention", () => {
-  expect(() => attachResource("s:bin", { contents: [{ uri: "bin", mimeType: "application/octet-stream", blob: Buffer.from([1, 0, 2]).toString("base64") }] }, 100)).toThrow(
-    "@s:bin: binary resource (application/octet-stream), cannot be included as text",
-  );
+  expect(() =>
+    attachResource("s:bin", { contents: [{ uri: "bin", mimeType: "application/octet-stream", blob: Buffer.from([1, 0, 2]).toString("base64") }] }, 100),
+  ).toThrow("@s:bin: binary resource (application/octet-stream), cannot be included as text");
   expect(() => attachResource("s:none", { contents: [] }, 100)).toThrow("@s:none: the server returned nothing for it");
 });

@@ -4,14 +4,32 @@ import { expect, test } from "bun:test";
 import { cutText, MAX_RESULT_CHARS, needsCut, shapeResult } from "../../src/mcp/results.ts";
 
 test.each<[string, Parameters<typeof shapeResult>[0], ReturnType<typeof shapeResult>]>([
-  ["text parts joined", { content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] }, { text: "a\nb", isError: false, images: [] }],
+  [
+    "text parts joined",
+    {
+      content: [
+        { type: "text", text: "a" },
+        { type: "text", text: "b" },
+      ],
+    },
+    { text: "a\nb", isError: false, images: [] },
+  ],
   ["an error result", { content: [{ type: "text", text: "locked" }], isError: true }, { text: "locked", isError: true, images: [] }],
   [
     "an image beside text",
-    { content: [{ type: "text", text: "see" }, { type: "image", data: "AAAA", mimeType: "image/png" }] },
+    {
+      content: [
+        { type: "text", text: "see" },
+        { type: "image", data: "AAAA", mimeType: "image/png" },
+      ],
+    },
     { text: "see", isError: false, images: [{ type: "image", mediaType: "image/png", data: "AAAA" }] },
   ],
-  ["an image alone is named in the text", { content: [{ type: "image", data: "AAAA", mimeType: "image/gif" }] }, { text: "[image image/gif]", isError: false, images: [{ type: "image", mediaType: "image/gif", data: "AAAA" }] }],
+  [
+    "an image alone is named in the text",
+    { content: [{ type: "image", data: "AAAA", mimeType: "image/gif" }] },
+    { text: "[image image/gif]", isError: false, images: [{ type: "image", mediaType: "image/gif", data: "AAAA" }] },
+  ],
   ["structured content without text", { content: [], structuredContent: { a: 1 } }, { text: '{\n  "a": 1\n}', isError: false, images: [] }],
   ["text wins over structured content", { content: [{ type: "text", text: "t" }], structuredContent: { a: 1 } }, { text: "t", isError: false, images: [] }],
   [
@@ -25,7 +43,11 @@ test.each<[string, Parameters<typeof shapeResult>[0], ReturnType<typeof shapeRes
         { type: "hologram" },
       ],
     },
-    { text: "[audio audio/wav omitted]\n[resource file:///a (a)]\ninline text\n[resource file:///c (application/zip) omitted]\n[hologram content omitted]", isError: false, images: [] },
+    {
+      text: "[audio audio/wav omitted]\n[resource file:///a (a)]\ninline text\n[resource file:///c (application/zip) omitted]\n[hologram content omitted]",
+      isError: false,
+      images: [],
+    },
   ],
   ["nothing at all", {}, { text: "", isError: false, images: [] }],
   ["junk content", { content: "not a list" }, { text: "", isError: false, images: [] }],

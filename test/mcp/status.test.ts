@@ -8,7 +8,9 @@ const tools = (...names: string[]) => names.map((name) => ({ name, inputSchema: 
 /** the offer a manager makes of these servers (tools of failed and auth-required ones are not offered) */
 const offer = (servers: ServerStatus[], selection: Record<string, ServerTools["selection"]> = {}, refused: (n: string) => boolean = () => false) =>
   offerTools(
-    servers.filter((s) => s.tools && s.state !== "failed" && s.state !== "auth_required").map((s) => ({ server: s.name, tools: s.tools!, selection: selection[s.name] ?? {} })),
+    servers
+      .filter((s) => s.tools && s.state !== "failed" && s.state !== "auth_required")
+      .map((s) => ({ server: s.name, tools: s.tools!, selection: selection[s.name] ?? {} })),
     refused,
   );
 
@@ -29,7 +31,7 @@ test("/mcp: each server's state, why it failed, its tools as the model sees them
     { name: "fs", state: "connected", tools: tools("read_text_file", "list_directory"), cached: false },
     { name: "gh", state: "connecting", tools: tools("search"), cached: true },
     { name: "web", state: "connecting", tools: tools("search"), cached: true },
-    { name: "db", state: "failed", tools: undefined, cached: false, error: "command \"pg-mcp\" not found on PATH" },
+    { name: "db", state: "failed", tools: undefined, cached: false, error: 'command "pg-mcp" not found on PATH' },
     { name: "slow", state: "connecting", tools: undefined, cached: false },
   ];
   // {"name":"read_text_file","description":"read_text_file (MCP server fs)","parameters":{}} is 88 characters: 22 tokens
@@ -56,11 +58,23 @@ test("/mcp: what the selection and the permission rules leave out, and why; prom
       state: "connected",
       tools: tools("echo", "get-sum", "zip", "trigger-long"),
       cached: false,
-      prompts: [{ name: "args-prompt", arguments: [{ name: "city", required: true }, { name: "state", required: false }] }],
+      prompts: [
+        {
+          name: "args-prompt",
+          arguments: [
+            { name: "city", required: true },
+            { name: "state", required: false },
+          ],
+        },
+      ],
     },
     { name: "gh", state: "auth_required", tools: tools("search"), cached: true, error: "it answers HTTP 401 without one" },
   ];
-  const text = formatStatus(servers, offer(servers, { everything: { excludeTools: ["zip"] } }, (n) => n === "trigger-long"), false);
+  const text = formatStatus(
+    servers,
+    offer(servers, { everything: { excludeTools: ["zip"] } }, (n) => n === "trigger-long"),
+    false,
+  );
   expect(text).toBe(
     [
       "everything: connected · 2 of 4 tools offered, ~40 tokens per request",

@@ -8,10 +8,23 @@ import { EVERYTHING_SERVER, serverSettings, testManager, type TestManager } from
 
 setDefaultTimeout(60_000);
 
-const parent = { PATH: "/usr/bin", HOME: "/home/ana", LANG: "C.UTF-8", OPENAI_API_KEY: "sk-secret", AWS_SECRET_ACCESS_KEY: "aws", HEY_API_KEY: "k", HTTPS_PROXY: "http://u:p@proxy:1" };
+const parent = {
+  PATH: "/usr/bin",
+  HOME: "/home/ana",
+  LANG: "C.UTF-8",
+  OPENAI_API_KEY: "sk-secret",
+  AWS_SECRET_ACCESS_KEY: "aws",
+  HEY_API_KEY: "k",
+  HTTPS_PROXY: "http://u:p@proxy:1",
+};
 
 test("childEnv: the allow-listed variables hey has, then the configured ones (which win)", () => {
-  expect(childEnv(parent, { DATABASE_URL: "pg://db", LANG: "de_DE.UTF-8" })).toEqual({ PATH: "/usr/bin", HOME: "/home/ana", LANG: "de_DE.UTF-8", DATABASE_URL: "pg://db" });
+  expect(childEnv(parent, { DATABASE_URL: "pg://db", LANG: "de_DE.UTF-8" })).toEqual({
+    PATH: "/usr/bin",
+    HOME: "/home/ana",
+    LANG: "de_DE.UTF-8",
+    DATABASE_URL: "pg://db",
+  });
   expect(ENV_ALLOW).not.toContain("OPENAI_API_KEY");
 });
 

@@ -76,13 +76,22 @@ describe("[network] ca_file, a provider's insecure and compatibility flags in th
   test("compatibility flags are read per provider and their values checked", () => {
     const table = '[provider.lab]\nbase_url = "https://lab/v1"\nmodels = ["m"]\n';
     const flags = 'max_tokens_field = "max_completion_tokens"\nsystem_role = "developer"\nreasoning_replay = false\nparallel_tool_calls = false';
-    expect(resolve(table + flags).settings.provider.compat).toEqual({ maxTokensField: "max_completion_tokens", systemRole: "developer", reasoningReplay: false, parallelToolCalls: false });
+    expect(resolve(table + flags).settings.provider.compat).toEqual({
+      maxTokensField: "max_completion_tokens",
+      systemRole: "developer",
+      reasoningReplay: false,
+      parallelToolCalls: false,
+    });
     expect(resolve(table).settings.provider.compat).toBeUndefined();
-    expect(() => resolve(table + 'system_role = "admin"')).toThrow('/home/a/.config/hey/config.toml: [provider.lab] system_role must be "system" or "developer", got "admin"');
+    expect(() => resolve(table + 'system_role = "admin"')).toThrow(
+      '/home/a/.config/hey/config.toml: [provider.lab] system_role must be "system" or "developer", got "admin"',
+    );
   });
 
   test("insecure in a project's config, and [network] insecure, are errors", () => {
-    expect(() => resolve('[provider.lab]\nbase_url = "https://lab/v1"\nmodels = ["m"]\ninsecure = false', {}, true)).toThrow("insecure is not accepted in a project's config");
+    expect(() => resolve('[provider.lab]\nbase_url = "https://lab/v1"\nmodels = ["m"]\ninsecure = false', {}, true)).toThrow(
+      "insecure is not accepted in a project's config",
+    );
     expect(() => resolve("[network]\ninsecure = true")).toThrow("certificate checks can be skipped per provider only");
   });
 });

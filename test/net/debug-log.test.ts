@@ -2,12 +2,22 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { hideSecrets } from "../../src/config/secrets.ts";
 import { maskHeaders, maskTokens, maskUrl, openDebugLog } from "../../src/net/debug-log.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 describe("masking", () => {
   test("secret headers are ***, others as sent", () => {
-    const headers = { Authorization: "Bearer sk-1", "x-api-key": "k", "x-goog-api-key": "g", "Proxy-Authorization": "Basic YQ==", Cookie: "c=1", "X-Auth-Token": "t", "content-type": "application/json", "x-team": "core" };
+    const headers = {
+      Authorization: "Bearer sk-1",
+      "x-api-key": "k",
+      "x-goog-api-key": "g",
+      "Proxy-Authorization": "Basic YQ==",
+      Cookie: "c=1",
+      "X-Auth-Token": "t",
+      "content-type": "application/json",
+      "x-team": "core",
+    };
     expect(JSON.parse(maskHeaders(headers))).toEqual({
       authorization: "***",
       "x-api-key": "***",
@@ -21,7 +31,9 @@ describe("masking", () => {
   });
 
   test("URL credentials and key-like query values are ***", () => {
-    expect(maskUrl("https://gen.example/v1beta/models/m:streamGenerateContent?alt=sse&key=AIza-secret")).toBe("https://gen.example/v1beta/models/m:streamGenerateContent?alt=sse&key=***");
+    expect(maskUrl("https://gen.example/v1beta/models/m:streamGenerateContent?alt=sse&key=AIza-secret")).toBe(
+      "https://gen.example/v1beta/models/m:streamGenerateContent?alt=sse&key=***",
+    );
     expect(maskUrl("http://alice:pw@proxy:3128/")).toBe("http://***@proxy:3128/");
   });
 });
@@ -31,7 +43,7 @@ test("a streamed body passes through whole; only its first 4 KB go to the log", 
   try {
     const big = "x".repeat(10_000);
     const base = (async () => new Response(big, { status: 200, statusText: "OK" })) as unknown as typeof fetch;
-    const log = openDebugLog(dir.path);
+    const log = openDebugLog(dir.path, (t) => t);
     const res = await log.wrap(base)("https://h.example/v1/x", { method: "POST", body: "{}" });
     expect(await res.text()).toBe(big);
     const text = readFileSync(join(dir.path, readdirSync(dir.path)[0]!), "utf8");
@@ -49,7 +61,10 @@ test("bodies and errors are logged with the known secrets and credential-shaped 
     const KEY = "sk-known-0123456789abcdef";
     const echoed = JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}. Also ghp_0123456789abcdefghijABCDEFGHIJ012345 leaked` } });
     const base = (async () => new Response(echoed, { status: 401, statusText: "Unauthorized" })) as unknown as typeof fetch;
-    const log = openDebugLog(dir.path, () => [KEY]);
+    const log = openDebugLog(
+      dir.path,
+      hideSecrets(() => [KEY]),
+    );
     const res = await log.wrap(base)("https://h.example/v1/chat", { method: "POST", body: JSON.stringify({ note: `my key is ${KEY}` }) });
     await res.text();
     log.output.emit({ type: "error", kind: "auth", message: `401: ${KEY} rejected` });
@@ -71,12 +86,17 @@ test("zero cost when off: only type imports of debug-log.ts, and one dynamic imp
     const code = readFileSync(join(f.parentPath, f.name), "utf8");
     for (const m of code.matchAll(/^import (type )?[^;]*from "[^"]*debug-log\.ts";$/gm)) expect(`${f.name}: ${m[0]}`).toContain("import type");
   }
-  const dynamic = files.filter((f) => /import\("[^"]*debug-log\.ts"\)/.test(readFileSync(join(f.parentPath, f.name), "utf8"))).map((f) => relative(src, join(f.parentPath, f.name)));
-  expect(dynamic.sort()).toEqual(["doctor/command.ts", "mcp/command.ts", "run.ts"]);
+  const dynamic = files
+    .filter((f) => /import\("[^"]*debug-log\.ts"\)/.test(readFileSync(join(f.parentPath, f.name), "utf8")))
+    .map((f) => relative(src, join(f.parentPath, f.name)));
+  expect(dynamic.sort()).toEqual(["doctor/command.ts", "mcp-command.ts", "run.ts"]);
 });
 
 test.each([
-  ['{"access_token":"at-1","token_type":"Bearer","refresh_token": "rt-1","expires_in":3600}', '{"access_token":"***","token_type":"Bearer","refresh_token": "***","expires_in":3600}'],
+  [
+    '{"access_token":"at-1","token_type":"Bearer","refresh_token": "rt-1","expires_in":3600}',
+    '{"access_token":"***","token_type":"Bearer","refresh_token": "***","expires_in":3600}',
+  ],
   ['{"client_id":"c","client_secret":"s3cr\\"et"}', '{"client_id":"c","client_secret":"***"}'],
   ["grant_type=authorization_code&code=abc&code_verifier=v&redirect_uri=x", "grant_type=authorization_code&code=***&code_verifier=***&redirect_uri=x"],
   ["grant_type=refresh_token&refresh_token=rt-9", "grant_type=refresh_token&refresh_token=***"],

@@ -14,16 +14,33 @@ const SOCKS = parseProxyUrl("socks5h://proxy.corp", "--proxy");
 /** What Bun's fetch throws: a TypeError with a `code`, or an ERR_PROXY_TUNNEL error with the proxy's status. */
 const bunError = (code: string, message: string) => Object.assign(new TypeError(message), { code });
 const tunnelError = (status: number, statusText: string, headers: Record<string, string> = {}) =>
-  Object.assign(new Error(`Proxy refused to open a tunnel: ${status} ${statusText}`), { code: "ERR_PROXY_TUNNEL", status, statusText, headers: new Headers(headers) });
+  Object.assign(new Error(`Proxy refused to open a tunnel: ${status} ${statusText}`), {
+    code: "ERR_PROXY_TUNNEL",
+    status,
+    statusText,
+    headers: new Headers(headers),
+  });
 
 describe("TLS failures are permanent and name the host", () => {
   test.each([
-    ["UNABLE_TO_VERIFY_LEAF_SIGNATURE", "unable to verify the first certificate", /^the TLS certificate of llm\.corp\.example is not signed by a CA hey trusts \(unable to verify the first certificate, UNABLE_TO_VERIFY_LEAF_SIGNATURE\) — .*\[network\] ca_file, SSL_CERT_FILE or NODE_EXTRA_CA_CERTS$/],
+    [
+      "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+      "unable to verify the first certificate",
+      /^the TLS certificate of llm\.corp\.example is not signed by a CA hey trusts \(unable to verify the first certificate, UNABLE_TO_VERIFY_LEAF_SIGNATURE\) — .*\[network\] ca_file, SSL_CERT_FILE or NODE_EXTRA_CA_CERTS$/,
+    ],
     ["SELF_SIGNED_CERT_IN_CHAIN", "self signed certificate in certificate chain", /not signed by a CA hey trusts/],
     ["DEPTH_ZERO_SELF_SIGNED_CERT", "self signed certificate", /not signed by a CA hey trusts/],
-    ["CERT_HAS_EXPIRED", "certificate has expired", /^the TLS certificate of llm\.corp\.example is expired \(certificate has expired, CERT_HAS_EXPIRED\) — the server must renew it; .*clock$/],
+    [
+      "CERT_HAS_EXPIRED",
+      "certificate has expired",
+      /^the TLS certificate of llm\.corp\.example is expired \(certificate has expired, CERT_HAS_EXPIRED\) — the server must renew it; .*clock$/,
+    ],
     ["CERT_NOT_YET_VALID", "certificate is not yet valid", /is not valid yet .*clock$/],
-    ["ERR_TLS_CERT_ALTNAME_INVALID", 'ERR_TLS_CERT_ALTNAME_INVALID fetching "https://llm.corp.example/". For more information, pass `verbose: true`', /^the TLS certificate presented for llm\.corp\.example is for another host name \(ERR_TLS_CERT_ALTNAME_INVALID\) — check the host in the base URL$/],
+    [
+      "ERR_TLS_CERT_ALTNAME_INVALID",
+      'ERR_TLS_CERT_ALTNAME_INVALID fetching "https://llm.corp.example/". For more information, pass `verbose: true`',
+      /^the TLS certificate presented for llm\.corp\.example is for another host name \(ERR_TLS_CERT_ALTNAME_INVALID\) — check the host in the base URL$/,
+    ],
   ])("%s", (code, message, expected) => {
     const error = classifyFetchError(bunError(code, message), TARGET, DIRECT);
     expect(error).toBeInstanceOf(NetError);
@@ -51,13 +68,17 @@ describe("a proxy's answer to CONNECT", () => {
   test.each([407, 401])("%d with credentials: they were rejected (tinyproxy answers 401 to wrong ones)", (status) => {
     const error = classifyFetchError(tunnelError(status, "Unauthorized"), TARGET, HTTP_WITH_CREDENTIALS)!;
     expect(error).toMatchObject({ kind: "proxy_auth", permanent: true });
-    expect(error.message).toStartWith("the proxy http://***@proxy.corp:3128 (from [proxy] url in /home/a/.config/hey/config.toml) rejected the credentials in its URL");
+    expect(error.message).toStartWith(
+      "the proxy http://***@proxy.corp:3128 (from [proxy] url in /home/a/.config/hey/config.toml) rejected the credentials in its URL",
+    );
   });
 
   test.each([403, 400, 405])("%d: the proxy refuses, permanently, naming host and port", (status) => {
     const error = classifyFetchError(tunnelError(status, "Access violation"), TARGET, HTTP)!;
     expect(error).toMatchObject({ kind: "proxy_refused", permanent: true });
-    expect(error.message).toStartWith(`the proxy http://proxy.corp:3128 (from HTTPS_PROXY) refused to connect to llm.corp.example:443 (${status} Access violation) — its rules`);
+    expect(error.message).toStartWith(
+      `the proxy http://proxy.corp:3128 (from HTTPS_PROXY) refused to connect to llm.corp.example:443 (${status} Access violation) — its rules`,
+    );
   });
 
   test.each([500, 502, 503, 504])("%d: the proxy could not reach the server — retryable, like a refused direct connection", (status) => {
@@ -67,9 +88,15 @@ describe("a proxy's answer to CONNECT", () => {
   });
 
   test("hey's SOCKS bridge names the kind and the words in headers", () => {
-    const error = classifyFetchError(tunnelError(502, "Bad Gateway", { "x-hey-bridge-failure": "proxy_refused", "x-hey-bridge-detail": "SOCKS5 reply 2: connection not allowed by ruleset" }), TARGET, SOCKS)!;
+    const error = classifyFetchError(
+      tunnelError(502, "Bad Gateway", { "x-hey-bridge-failure": "proxy_refused", "x-hey-bridge-detail": "SOCKS5 reply 2: connection not allowed by ruleset" }),
+      TARGET,
+      SOCKS,
+    )!;
     expect(error).toMatchObject({ kind: "proxy_refused", permanent: true });
-    expect(error.message).toContain("the proxy socks5h://proxy.corp (from --proxy) refused to connect to llm.corp.example:443 (SOCKS5 reply 2: connection not allowed by ruleset)");
+    expect(error.message).toContain(
+      "the proxy socks5h://proxy.corp (from --proxy) refused to connect to llm.corp.example:443 (SOCKS5 reply 2: connection not allowed by ruleset)",
+    );
   });
 });
 

@@ -232,7 +232,9 @@ describe("through a SOCKS5 server", () => {
     socks.close();
     const error = await rejectionOf(proxiedFetch({ cli: `socks5h://127.0.0.1:${deadPort}`, env: {} })(`${MODEL}/v1/echo`));
     expect(error).toMatchObject({ kind: "proxy_unreachable", permanent: true });
-    expect(error.message).toBe(`cannot reach the proxy socks5h://127.0.0.1:${deadPort} (from --proxy): connection refused (ECONNREFUSED) — is it running, and is --proxy right?`);
+    expect(error.message).toBe(
+      `cannot reach the proxy socks5h://127.0.0.1:${deadPort} (from --proxy): connection refused (ECONNREFUSED) — is it running, and is --proxy right?`,
+    );
   });
 
   test("SOCKS reply codes in words: the server's refusal is permanent, an unreachable host retryable", async () => {
@@ -298,7 +300,9 @@ describe("https targets are tunnelled with CONNECT", () => {
 
     test("through the SOCKS5 bridge, streaming", async () => {
       const socks = await socksServer();
-      const res = await proxiedFetch({ env: { HTTPS_PROXY: socksUrl(socks, "socks5h") } })(`https://model.test:${securePort}/v1/stream`, { tls: { ca: tls.cert } });
+      const res = await proxiedFetch({ env: { HTTPS_PROXY: socksUrl(socks, "socks5h") } })(`https://model.test:${securePort}/v1/stream`, {
+        tls: { ca: tls.cert },
+      });
       expect((await readEvents(res)).events).toEqual(EXPECTED_EVENTS);
       expect(socks.log).toEqual([{ atyp: 3, host: "model.test", port: securePort }]);
     });

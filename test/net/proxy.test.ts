@@ -10,20 +10,35 @@ const socksVia = (host: string, port: number, remoteDns: boolean, source: string
 describe("resolveProxy precedence", () => {
   test.each<[string, URL, Omit<ProxySources, "env"> & { env?: ProxySources["env"] }, unknown]>([
     ["nothing set: direct", HTTPS, {}, { kind: "direct" }],
-    ["cli beats config and env", HTTPS, { cli: "http://cli:1", config: "http://cfg:2", env: { HTTPS_PROXY: "http://env:3" } }, httpVia("http://cli:1", "--proxy")],
+    [
+      "cli beats config and env",
+      HTTPS,
+      { cli: "http://cli:1", config: "http://cfg:2", env: { HTTPS_PROXY: "http://env:3" } },
+      httpVia("http://cli:1", "--proxy"),
+    ],
     ["config beats env", HTTPS, { config: "http://cfg:2", env: { HTTPS_PROXY: "http://env:3" } }, httpVia("http://cfg:2", "[proxy] url")],
     ["config names its source", HTTPS, { config: "http://cfg:2", configSource: "HEY_PROXY", env: {} }, httpVia("http://cfg:2", "HEY_PROXY")],
     ["empty cli and config are unset", HTTPS, { cli: "", config: " ", env: { HTTPS_PROXY: "http://env:3" } }, httpVia("http://env:3", "HTTPS_PROXY")],
     ["HTTPS_PROXY for https", HTTPS, { env: { HTTPS_PROXY: "http://s:1", HTTP_PROXY: "http://p:2" } }, httpVia("http://s:1", "HTTPS_PROXY")],
     ["HTTP_PROXY for http", HTTP, { env: { HTTPS_PROXY: "http://s:1", HTTP_PROXY: "http://p:2" } }, httpVia("http://p:2", "HTTP_PROXY")],
     ["HTTP_PROXY alone does not cover https", HTTPS, { env: { HTTP_PROXY: "http://p:2" } }, { kind: "direct" }],
-    ["lowercase wins over uppercase", HTTPS, { env: { HTTPS_PROXY: "http://upper:1", https_proxy: "http://lower:2" } }, httpVia("http://lower:2", "https_proxy")],
+    [
+      "lowercase wins over uppercase",
+      HTTPS,
+      { env: { HTTPS_PROXY: "http://upper:1", https_proxy: "http://lower:2" } },
+      httpVia("http://lower:2", "https_proxy"),
+    ],
     ["empty lowercase falls back to uppercase", HTTPS, { env: { HTTPS_PROXY: "http://upper:1", https_proxy: "" } }, httpVia("http://upper:1", "HTTPS_PROXY")],
     ["ALL_PROXY as fallback for https", HTTPS, { env: { ALL_PROXY: "http://all:1" } }, httpVia("http://all:1", "ALL_PROXY")],
     ["ALL_PROXY as fallback for http", HTTP, { env: { all_proxy: "http://all:1" } }, httpVia("http://all:1", "all_proxy")],
     ["scheme-specific beats ALL_PROXY", HTTPS, { env: { ALL_PROXY: "http://all:1", HTTPS_PROXY: "http://s:2" } }, httpVia("http://s:2", "HTTPS_PROXY")],
     ["host:port means http://", HTTPS, { cli: "proxy.corp:3128", env: {} }, httpVia("http://proxy.corp:3128", "--proxy", "proxy.corp:3128")],
-    ["https proxy keeps its scheme, default port", HTTPS, { cli: "https://proxy.corp", env: {} }, httpVia("https://proxy.corp:443", "--proxy", "https://proxy.corp")],
+    [
+      "https proxy keeps its scheme, default port",
+      HTTPS,
+      { cli: "https://proxy.corp", env: {} },
+      httpVia("https://proxy.corp:443", "--proxy", "https://proxy.corp"),
+    ],
     ["socks5 resolves locally", HTTPS, { cli: "socks5://s:1080", env: {} }, socksVia("s", 1080, false, "--proxy", "socks5://s:1080")],
     ["socks5h resolves remotely, default port 1080", HTTPS, { env: { ALL_PROXY: "socks5h://S" } }, socksVia("s", 1080, true, "ALL_PROXY", "socks5h://S")],
     ["socks5 over IPv6", HTTPS, { cli: "socks5://[::1]:9050", env: {} }, socksVia("::1", 9050, false, "--proxy", "socks5://[::1]:9050")],
@@ -51,13 +66,19 @@ describe("resolveProxy precedence", () => {
 describe("loopback and NO_PROXY in resolveProxy", () => {
   const everything = { cli: "http://cli:1", config: "http://cfg:2", env: { HTTPS_PROXY: "http://env:3", HTTP_PROXY: "http://env:3" } };
 
-  test.each(["http://localhost:11434/", "http://LOCALHOST./", "http://ollama.localhost/", "http://127.0.0.1:8080/", "http://127.8.9.1/", "http://[::1]:8080/", "https://[0:0::1]/", "http://[::ffff:127.0.0.1]/"])(
-    "%s is always direct",
-    (url) => {
-      expect(resolveProxy(new URL(url), everything)).toEqual({ kind: "direct" });
-      expect(resolveProxy(new URL(url), { ...everything, cli: "socks5h://s:1" })).toEqual({ kind: "direct" });
-    },
-  );
+  test.each([
+    "http://localhost:11434/",
+    "http://LOCALHOST./",
+    "http://ollama.localhost/",
+    "http://127.0.0.1:8080/",
+    "http://127.8.9.1/",
+    "http://[::1]:8080/",
+    "https://[0:0::1]/",
+    "http://[::ffff:127.0.0.1]/",
+  ])("%s is always direct", (url) => {
+    expect(resolveProxy(new URL(url), everything)).toEqual({ kind: "direct" });
+    expect(resolveProxy(new URL(url), { ...everything, cli: "socks5h://s:1" })).toEqual({ kind: "direct" });
+  });
 
   test.each(["http://128.0.0.1/", "http://localhost.example.com/", "http://[::2]/", "http://mylocalhost/"])("%s is not loopback", (url) => {
     expect(resolveProxy(new URL(url), everything).kind).toBe("http");

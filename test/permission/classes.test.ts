@@ -7,7 +7,10 @@ import { BLOCKED_PREFIX, compileRules, decide, type PermissionRules } from "../.
 const LISTS: Record<string, PermissionRules> = {
   narrow: { allow: ["bash: ls", "bash: cat *", "bash: echo *"], deny: [] },
   deny: { allow: [], deny: ["bash: pwned *", "bash: rm *"] },
-  usable: { allow: ["bash: git *", "bash: ls", "bash: head *", "bash: echo *", "bash: cat *", "bash: grep *", "bash: find *", "bash: timeout *", "bash: xargs *"], deny: [] },
+  usable: {
+    allow: ["bash: git *", "bash: ls", "bash: head *", "bash: echo *", "bash: cat *", "bash: grep *", "bash: find *", "bash: timeout *", "bash: xargs *"],
+    deny: [],
+  },
 };
 
 type Row = [cls: string, command: string, shells: string, list: string, names: string];
@@ -88,7 +91,7 @@ const rows: Row[] = [
   ["grammar", "a+=b; ls", "bash", "narrow", "allowed"],
   // bash's [[ ]]: its words are never split or globbed, but -eq and its kin evaluate arithmetic, -v a subscript
   ["conditional", "[[ $x == y* && -n $y || ( ! -e $z ) ]] && [[ $x =~ ^(a|b c)$ ]] && [[ $x != @(a|b) ]]", "bash", "narrow", "allowed"],
-  ["conditional", "[[ -v a[1] && $$ -gt 0 && ${#a[@]} -le 3 && 010 -eq 8 && \"$#\" -ne 1 ]]", "bash", "narrow", "allowed"],
+  ["conditional", '[[ -v a[1] && $$ -gt 0 && ${#a[@]} -le 3 && 010 -eq 8 && "$#" -ne 1 ]]', "bash", "narrow", "allowed"],
   ["conditional", "[[ $x -eq 1 ]]", "bash", "deny", "cannot verify `[[ $x -eq 1 ]]`: bash evaluates a variable in arithmetic as code"],
   ["conditional", "[[ 1 -lt n ]]", "bash", "deny", "bash evaluates a variable in arithmetic as code"],
   ["conditional", "[[ 1 -eq PATH=0 ]]; ls", "bash", "deny", "assigning `PATH` changes what later commands run"],
@@ -100,7 +103,7 @@ const rows: Row[] = [
   ["conditional", "[[ -f x ]] && pwned", "dash", "deny", "`pwned` matches deny entry"],
   // bash's integer variables evaluate what is assigned to them (issue 30)
   ["integer", "RANDOM='a[$(pwned)]'", "bash", "deny", "bash evaluates a value assigned to an integer variable as code"],
-  ["integer", "for OPTIND in \"$x\"; do :; done", "bash", "deny", "bash evaluates a value assigned to an integer variable as code"],
+  ["integer", 'for OPTIND in "$x"; do :; done', "bash", "deny", "bash evaluates a value assigned to an integer variable as code"],
   ["integer", "read SRANDOM <<EOF\nx\nEOF", "bash", "deny", "bash evaluates a value assigned to an integer variable as code"],
   ["integer", "declare -i n; n=$x", "bash", "deny", "bash evaluates every value later assigned to a variable declared `-i` as code"],
   ["integer", "declare -i REPLY; read", "bash", "deny", "bash evaluates every value later assigned to a variable declared `-i` as code"],
@@ -147,8 +150,8 @@ const rows: Row[] = [
   ["subscript", "read -a 'a[$(pwned)]' <<EOF\nx\nEOF", "bash", "deny", "cannot verify `read -a 'a[$(pwned)]' <<EOF`"],
   ["subscript", "wait -p 'a[$(pwned)]'", "bash", "deny", "cannot verify `wait -p 'a[$(pwned)]'`"],
   ["subscript", "test -v 'a[$(pwned)]'", "bash", "deny", "cannot verify `test -v 'a[$(pwned)]'`"],
-  ["subscript", "[ -v \"$x\" ]", "bash", "deny", "cannot verify `[ -v \"$x\" ]`"],
-  ["subscript", "[ -n \"$x\" ] && [ \"$a\" = \"$b\" ]", "bash", "deny", "allowed"],
+  ["subscript", '[ -v "$x" ]', "bash", "deny", 'cannot verify `[ -v "$x" ]`'],
+  ["subscript", '[ -n "$x" ] && [ "$a" = "$b" ]', "bash", "deny", "allowed"],
   ["subscript", "read 'a[$(pwned)]' <<EOF\n1\nEOF", "bash", "deny", "cannot verify `read 'a[$(pwned)]' <<EOF`"],
   ["subscript", "declare 'a[$(pwned)]=1'", "bash", "deny", "cannot verify `declare 'a[$(pwned)]=1'`"],
   ["subscript", "declare -i n=$x", "bash", "deny", "bash evaluates values assigned with `-i` as code"],

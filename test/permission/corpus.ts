@@ -51,7 +51,7 @@ const TEMPLATES: Record<string, string[]> = {
     "ls $'\\x2d'l; {P}",
     "cat <<$'EOF'\nEOF\n{P} 1\n$EOF\n{P} 2\n$'EOF'",
     'cat <<$"EOF"\nEOF\n{P} 1\n$EOF\n{P} 2\n$"EOF"',
-    "cat <<\"E\nF\"\nE\nF\n{P}",
+    'cat <<"E\nF"\nE\nF\n{P}',
     'echo $"{P}"',
     "ls {fd}>/dev/null {P}",
     "ls >& out; {P}",
@@ -196,13 +196,13 @@ const TEMPLATES: Record<string, string[]> = {
     "ls ~ ~/x x~",
     "ls 'a b' \"c d\" e\\ f ''",
     "ls $'\\x41' $\"b\"",
-    "ls \"$(echo a)\" `echo b`",
+    'ls "$(echo a)" `echo b`',
     "ls {a,b} c* [d]",
     "ls a\\\nb 'c\\\nd' \"e\\\nf\"",
     "ls $'g\\\nh'",
     "ls \\$x \"\\$y\" '$z'",
     "ls a#b #c",
-    "x=1; ls $x ${x} \"${x}\" ${x:-d} ${#x}",
+    'x=1; ls $x ${x} "${x}" ${x:-d} ${#x}',
     "ls 2>&1 3>/dev/null a",
     "cat <<EOF\n$(ls a)\nEOF",
     "ls `ls \\`ls b\\``",
@@ -214,7 +214,7 @@ const TEMPLATES: Record<string, string[]> = {
     "ls -la | head -5",
     "ls; git log --oneline -3",
     "git commit -F - <<'EOF'\nfix: $(not run)\nEOF",
-    'git commit -m "$(cat <<\'EOF\'\nsubject\n\nbody\nEOF\n)"',
+    "git commit -m \"$(cat <<'EOF'\nsubject\n\nbody\nEOF\n)\"",
     "cat <<EOF\nhello $(ls)\nEOF",
     "for f in a b; do echo $f; done",
     "if git diff --quiet; then echo clean; else echo dirty; fi",
@@ -251,10 +251,34 @@ function continuation(command: string, at: number): string {
 function conditionals(count: number): string[] {
   let seed = 30;
   const pick = <T>(a: T[]): T => a[(seed = (seed * 1103515245 + 12345) & 0x7fffffff) % a.length]!;
-  const operands = ["$x", "x", "1", "$i", "i", '"$x"', "a[1]", "a[i]", "$$", "${#a[@]}", "0x1f", "-1", "$RANDOM", "${a[i]}", "${a[x]}", "${b[k]}", "${b[$x]}", "''", "y*", "$j", "j", "$(ls)"];
+  const operands = [
+    "$x",
+    "x",
+    "1",
+    "$i",
+    "i",
+    '"$x"',
+    "a[1]",
+    "a[i]",
+    "$$",
+    "${#a[@]}",
+    "0x1f",
+    "-1",
+    "$RANDOM",
+    "${a[i]}",
+    "${a[x]}",
+    "${b[k]}",
+    "${b[$x]}",
+    "''",
+    "y*",
+    "$j",
+    "j",
+    "$(ls)",
+  ];
   const binary = ["==", "=", "!=", "=~", "-eq", "-lt", "-ge", "-nt", "<", ">"];
   const unary = ["-n", "-z", "-v", "-f", "-o", "-R", "-t"];
-  const right = (op: string) => (op === "=~" ? pick(["(a|b)", "^x$", "$x", "x(y z)|w"]) : op === "==" ? pick(["@(a|b)", "!(c)", "*", "$x", "a[$x]"]) : pick(operands));
+  const right = (op: string) =>
+    op === "=~" ? pick(["(a|b)", "^x$", "$x", "x(y z)|w"]) : op === "==" ? pick(["@(a|b)", "!(c)", "*", "$x", "a[$x]"]) : pick(operands);
   const term = (d: number): string => {
     const kind = pick([0, 1, 2, 3, 4, 5]);
     if (kind === 0 && d < 2) return `( ${expr(d + 1)} )`;
@@ -265,7 +289,15 @@ function conditionals(count: number): string[] {
     return `${pick(operands)} ${op} ${right(op)}`;
   };
   const expr = (d: number): string => (pick([0, 1, 2]) ? term(d) : `${term(d)} ${pick(["&&", "||"])} ${expr(d + 1)}`);
-  const before = ["", "i=0; j=$i; ", "declare -A b; i=$((1+1)); ", "i=1; declare -A b=([k]=v); a=(1 2); j=$!; ", "i=$x; ", "i=0; read i <<'E'\na[$(pwned)]\nE\n", "for j in $x; do :; done; i=0; "];
+  const before = [
+    "",
+    "i=0; j=$i; ",
+    "declare -A b; i=$((1+1)); ",
+    "i=1; declare -A b=([k]=v); a=(1 2); j=$!; ",
+    "i=$x; ",
+    "i=0; read i <<'E'\na[$(pwned)]\nE\n",
+    "for j in $x; do :; done; i=0; ",
+  ];
   const after = ["", "; echo $((i + j))", "; echo ${a[i]} ${b[$x]}", "; b[$x]=1; a[i]=2", "; wait $j", "; while [[ $i -lt 2 ]]; do i=$((i+1)); done"];
   return Array.from({ length: count }, () => `x='a[$(${PAYLOAD})]'; ${pick(before)}[[ ${expr(0)} ]] && echo ok${pick(after)}`);
 }
@@ -290,7 +322,7 @@ export function generateCorpus(): Case[] {
       add(cls, continuation(harmless, 0.5));
     }
   }
-  conditionals(400).forEach((command, i) => add("conditional", command, i % 20 === 0));
+  for (const [i, command] of conditionals(400).entries()) add("conditional", command, i % 20 === 0);
   for (const [, command] of bypasses) add("bypass", command);
   for (const [, command] of usableBefore) add("usable", command);
   return out;

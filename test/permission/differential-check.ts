@@ -11,9 +11,62 @@ import { WRAPPERS } from "../../src/permission/wrappers.ts";
 import type { Shell } from "../helpers/shell-stubs.ts";
 import { PAYLOAD } from "./corpus.ts";
 
-const BROAD = ["ls", "cat *", "echo *", "printf *", "git *", "head *", "grep *", "sort *", "true", ": *", "test *", "[ *", "read *", "declare *", "unset *", "let *", "mapfile *", "hash *"];
-const BROAD_WRAPPERS = ["set *", "x=*", "y=*", "PS4=*", "alias *", "env *", "timeout *", "nice *", "nohup *", "stdbuf *", "xargs *", "find *", "flock *", "setsid *", "prlimit *", "setpriv *", "setarch *"];
-const BROAD_MORE = ["linux64 *", "taskset *", "ionice *", "chrt *", "choom *", "script *", "time *", "command *", "exec *", "eval *", "trap *", "sh *", "bash *", "dash *", "cd *"];
+const BROAD = [
+  "ls",
+  "cat *",
+  "echo *",
+  "printf *",
+  "git *",
+  "head *",
+  "grep *",
+  "sort *",
+  "true",
+  ": *",
+  "test *",
+  "[ *",
+  "read *",
+  "declare *",
+  "unset *",
+  "let *",
+  "mapfile *",
+  "hash *",
+];
+const BROAD_WRAPPERS = [
+  "set *",
+  "x=*",
+  "y=*",
+  "PS4=*",
+  "alias *",
+  "env *",
+  "timeout *",
+  "nice *",
+  "nohup *",
+  "stdbuf *",
+  "xargs *",
+  "find *",
+  "flock *",
+  "setsid *",
+  "prlimit *",
+  "setpriv *",
+  "setarch *",
+];
+const BROAD_MORE = [
+  "linux64 *",
+  "taskset *",
+  "ionice *",
+  "chrt *",
+  "choom *",
+  "script *",
+  "time *",
+  "command *",
+  "exec *",
+  "eval *",
+  "trap *",
+  "sh *",
+  "bash *",
+  "dash *",
+  "cd *",
+];
 const BROAD_ISSUE_24 = ["jobs *", "sudo *", "export *", "typeset *", "readonly *", "getopts *", "PATH=*", "HOME=*", "IFS=*", "f", "local *"];
 
 export const POLICIES: Record<string, PermissionRules> = {

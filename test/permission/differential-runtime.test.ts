@@ -32,17 +32,26 @@ test("the runtime corpus has at least 2,000 commands in every class of issue 24"
 });
 
 // this test runs commands under real shells (.ci/run installs them): skipped, saying so, without one
-testNeeding(["dash", "bash"])("no program dash or bash runs for an allowed command of the runtime corpus goes unseen or unallowed", async () => {
-  const corpus = generateRuntimeCorpus();
-  const jobs = corpus.flatMap((c) => (UNSAFE.test(c.command) ? [] : SHELLS.filter((shell) => c.first || allowedAs(c.command, shell) || allowedAs(c.command, "sh")).map((shell) => ({ c, shell }))));
-  const stubs = createStubs(WORKERS, (name) => Bun.which(name), setup);
-  try {
-    const runs = await Promise.all(jobs.map(async ({ c, shell }) => ({ command: c.command, cls: c.cls, shell, execs: await stubs.run(shell, c.command) })));
-    const { violations, checked, live } = judge(runs, stubs.home);
-    expect(violations).toEqual([]);
-    expect(checked).toBeGreaterThanOrEqual(100);
-    for (const cls of ["globs", "xargs", "assignments", "options", "runners"]) expect({ cls, live: [...(live.get(cls) ?? [])] }).toEqual({ cls, live: expect.arrayContaining([expect.any(String)]) });
-  } finally {
-    stubs.cleanup();
-  }
-}, 120_000);
+testNeeding(["dash", "bash"])(
+  "no program dash or bash runs for an allowed command of the runtime corpus goes unseen or unallowed",
+  async () => {
+    const corpus = generateRuntimeCorpus();
+    const jobs = corpus.flatMap((c) =>
+      UNSAFE.test(c.command)
+        ? []
+        : SHELLS.filter((shell) => c.first || allowedAs(c.command, shell) || allowedAs(c.command, "sh")).map((shell) => ({ c, shell })),
+    );
+    const stubs = createStubs(WORKERS, (name) => Bun.which(name), setup);
+    try {
+      const runs = await Promise.all(jobs.map(async ({ c, shell }) => ({ command: c.command, cls: c.cls, shell, execs: await stubs.run(shell, c.command) })));
+      const { violations, checked, live } = judge(runs, stubs.home);
+      expect(violations).toEqual([]);
+      expect(checked).toBeGreaterThanOrEqual(100);
+      for (const cls of ["globs", "xargs", "assignments", "options", "runners"])
+        expect({ cls, live: [...(live.get(cls) ?? [])] }).toEqual({ cls, live: expect.arrayContaining([expect.any(String)]) });
+    } finally {
+      stubs.cleanup();
+    }
+  },
+  120_000,
+);

@@ -3,7 +3,8 @@
 import { expect, test } from "bun:test";
 import { compileRules } from "../../src/permission/rules.ts";
 
-const errorOf = (entry: string, list: "allow" | "deny" = "allow") => compileRules(list === "allow" ? { allow: [entry], deny: [] } : { allow: [], deny: [entry] }).errors;
+const errorOf = (entry: string, list: "allow" | "deny" = "allow") =>
+  compileRules(list === "allow" ? { allow: [entry], deny: [] } : { allow: [], deny: [entry] }).errors;
 
 test.each([
   ["Bash", 'names no tool (tool names are lowercase); write "bash"'],
@@ -14,7 +15,7 @@ test.each([
   ["Bash(git:*)", 'is another agent\'s syntax; write "bash: git *"'],
   ["Bash(npm run test:*)", 'is another agent\'s syntax; write "bash: npm run test *"'],
   ["run_shell_command(git status)", 'is another agent\'s syntax; write "bash: git status"'],
-  ["Read(./.env)", 'is another agent\'s syntax; hey\'s rules name whole tools: write "read_file"'],
+  ["Read(./.env)", "is another agent's syntax; hey's rules name whole tools: write \"read_file\""],
   ["WebFetch(domain:example.com)", 'is another agent\'s syntax; write a tool name or "bash: PATTERN"'],
   ["write_file:*.env", 'gives `write_file` a pattern, which only bash takes ("bash: PATTERN"); write "write_file" for the whole tool'],
   ["Bash: git *", 'names no tool (tool names are lowercase); write "bash: git *"'],
@@ -34,10 +35,23 @@ test("deny entries are checked the same way and named as such", () => {
   expect(errorOf("Bash(rm:*)", "deny")).toEqual(['[permission] deny: "Bash(rm:*)" is another agent\'s syntax; write "bash: rm *"']);
 });
 
-test.each(["bash", "read_file", "write_file", "edit", "grep", "compress", "*", "github_*", "fs_read-file", "mcp__github__create_issue", "bash: git *", "bash:git status", "bash: make * > build.log", "bash: FOO=1 make *", "bash: ${TOOLS}/bin/*"])(
-  "%j is a rule",
-  (entry) => {
-    expect(errorOf(entry)).toEqual([]);
-    expect(errorOf(entry, "deny")).toEqual([]);
-  },
-);
+test.each([
+  "bash",
+  "read_file",
+  "write_file",
+  "edit",
+  "grep",
+  "compress",
+  "*",
+  "github_*",
+  "fs_read-file",
+  "mcp__github__create_issue",
+  "bash: git *",
+  "bash:git status",
+  "bash: make * > build.log",
+  "bash: FOO=1 make *",
+  "bash: ${TOOLS}/bin/*",
+])("%j is a rule", (entry) => {
+  expect(errorOf(entry)).toEqual([]);
+  expect(errorOf(entry, "deny")).toEqual([]);
+});

@@ -134,12 +134,20 @@ test("real-world corpus: nothing allowed runs an unallowed program; the harmless
       const rate = harmless ? refused / harmless : 0;
       const share = (r: number, h: number) => `${String(r).padStart(4)} of ${String(h).padStart(4)} (${h ? ((100 * r) / h).toFixed(1) : "0.0"} %)`;
       const sources = [...perSource].map(([src, [h, r]]) => `${src} ${share(r, h)}`).join(", ");
-      rows.push(`${name} ${reading.padEnd(4)} ${String(refused).padStart(5)} of ${String(harmless).padStart(5)} harmless refused (${(100 * rate).toFixed(1)} %): ${sources}`);
+      rows.push(
+        `${name} ${reading.padEnd(4)} ${String(refused).padStart(5)} of ${String(harmless).padStart(5)} harmless refused (${(100 * rate).toFixed(1)} %): ${sources}`,
+      );
       const ceiling = CEILINGS[`${name}/${reading}`];
-      if (ceiling !== undefined) expect({ list: `${name}/${reading}`, rate: Number(rate.toFixed(4)) <= ceiling }).toEqual({ list: `${name}/${reading}`, rate: true });
+      if (ceiling !== undefined)
+        expect({ list: `${name}/${reading}`, rate: Number(rate.toFixed(4)) <= ceiling }).toEqual({ list: `${name}/${reading}`, rate: true });
     }
   }
   console.log(`real-world corpus, ${corpus.length} commands:\n${rows.join("\n")}`);
-  console.log(`list A (sh), refusals of harmless commands by class:\n${[...classes].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${String(n).padStart(5)}  ${c}`).join("\n")}`);
+  console.log(
+    `list A (sh), refusals of harmless commands by class:\n${[...classes]
+      .sort((a, b) => b[1] - a[1])
+      .map(([c, n]) => `${String(n).padStart(5)}  ${c}`)
+      .join("\n")}`,
+  );
   expect(bypasses).toEqual([]);
 });

@@ -1,5 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { BLOCKED_PREFIX, blockedTools, blockedWarning, compileRules, decide as decideCompiled, validateRules, type PermissionRules } from "../../src/permission/rules.ts";
+import {
+  BLOCKED_PREFIX,
+  blockedTools,
+  blockedWarning,
+  compileRules,
+  decide as decideCompiled,
+  validateRules,
+  type PermissionRules,
+} from "../../src/permission/rules.ts";
 import { parseCommand } from "../../src/permission/shell-commands.ts";
 import { parseSyntax } from "../../src/permission/shell-syntax.ts";
 import type { Segment } from "../../src/permission/shell-model.ts";
@@ -14,7 +22,10 @@ describe("decide", () => {
     expect(decide("fs_read_text_file", {}, fs)).toEqual({ allowed: true });
     expect(decide("fs_write_file", {}, fs).allowed).toBe(false);
     expect(decide("list_directory", {}, fs).allowed).toBe(false);
-    expect(decide("getTinyImage", {}, { allow: [], deny: ["gettinyimage"] })).toEqual({ allowed: false, reason: expect.stringContaining("tool `getTinyImage` matches deny entry `gettinyimage`") });
+    expect(decide("getTinyImage", {}, { allow: [], deny: ["gettinyimage"] })).toEqual({
+      allowed: false,
+      reason: expect.stringContaining("tool `getTinyImage` matches deny entry `gettinyimage`"),
+    });
     expect(decide("Fs_Search", {}, fs)).toEqual({ allowed: true });
   });
 
@@ -30,7 +41,20 @@ describe("decide", () => {
       { allow: ["bash: rm *", "bash: *"], deny: ["bash: ls", "bash: rm *"] },
       { allow: ["bash"], deny: ["bash: rm *"] },
     ];
-    const refused = ["rm -rf x", "ls && rm x", "echo $(rm x)", "bash -c 'rm x'", "timeout 1 rm x", "/bin/rm x", "\\rm x", "sudo -u root rm x", "find . -exec rm {} +", "git ls-files | xargs rm", "FOO=1 rm x", "rm"];
+    const refused = [
+      "rm -rf x",
+      "ls && rm x",
+      "echo $(rm x)",
+      "bash -c 'rm x'",
+      "timeout 1 rm x",
+      "/bin/rm x",
+      "\\rm x",
+      "sudo -u root rm x",
+      "find . -exec rm {} +",
+      "git ls-files | xargs rm",
+      "FOO=1 rm x",
+      "rm",
+    ];
     test.each(orders.flatMap((rules) => refused.map((c) => [c, rules] as const)))("refuses %s under %j", (command, rules) => {
       expect(bash(command, rules)).toBe(false);
     });
@@ -41,7 +65,20 @@ describe("decide", () => {
 
   test("deny-only lists: fail closed on what cannot be known", () => {
     const rules = { allow: [], deny: ["bash: rm *"] };
-    const refused = ['echo "', "$X -rf /", "curl x | sh", "eval $CMD", "r? x", "RM -rf x", "echo / | xargs env", "xargs -I{} sh -c {}", "find . -exec sh -c {} \\;", "alias x='rm -rf ~'\nx", "echo ${x@P}", ". <(echo rm -rf ~)"];
+    const refused = [
+      'echo "',
+      "$X -rf /",
+      "curl x | sh",
+      "eval $CMD",
+      "r? x",
+      "RM -rf x",
+      "echo / | xargs env",
+      "xargs -I{} sh -c {}",
+      "find . -exec sh -c {} \\;",
+      "alias x='rm -rf ~'\nx",
+      "echo ${x@P}",
+      ". <(echo rm -rf ~)",
+    ];
     for (const c of refused) expect(bash(c, rules)).toBe(false);
     for (const c of ["ls $HOME", "git log $(date +%s)", "command -v rm", "ls *.ts", "bash build.sh"]) expect(bash(c, rules)).toBe(true);
     // process substitution is bash syntax; dash stops at it with a syntax error and runs nothing, so
@@ -155,8 +192,10 @@ describe("decide", () => {
       return d.reason;
     };
     expect(reason("bash", { command: "git status && rm -rf x" })).toBe("blocked by permission rules: `rm -rf x` matches deny entry `bash: rm *`");
-    expect(reason("bash", { command: "curl evil.sh" })).toBe("blocked by permission rules: `curl evil.sh` matches no allow entry (allowed: bash: git *, bash: ls)");
-    expect(reason("bash", { command: 'git log "' })).toBe("blocked by permission rules: cannot verify `git log \"`: syntax error: unbalanced quote");
+    expect(reason("bash", { command: "curl evil.sh" })).toBe(
+      "blocked by permission rules: `curl evil.sh` matches no allow entry (allowed: bash: git *, bash: ls)",
+    );
+    expect(reason("bash", { command: 'git log "' })).toBe('blocked by permission rules: cannot verify `git log "`: syntax error: unbalanced quote');
     expect(reason("bash", { command: "$X y" })).toContain("`$X y` is known only at run time and could match deny entry `bash: rm *`");
     expect(reason("bash", { command: "ls > out" })).toContain("redirection `> out` is not in a pattern");
     expect(reason("bash", { command: "ls\n".repeat(40) + "curl x" })).toContain("`curl x`");
@@ -194,7 +233,12 @@ function summary(src: string, parse = (text: string) => parseCommand(text, "bash
   const p = parse(src);
   if (!p.ok) return p.reason;
   const word = (w: { text: string; unknown: boolean; glob: boolean }) => w.text + (w.unknown ? "?" : "") + (w.glob ? "*" : "");
-  const one = (s: Segment) => (s.nested ? "^" : "") + [...s.assigns, ...s.words].map(word).concat(s.redirects.map((r) => r.op + word(r.target))).join(" ");
+  const one = (s: Segment) =>
+    (s.nested ? "^" : "") +
+    [...s.assigns, ...s.words]
+      .map(word)
+      .concat(s.redirects.map((r) => r.op + word(r.target)))
+      .join(" ");
   return p.segments.map(one);
 }
 
@@ -239,7 +283,7 @@ describe("shell-words", () => {
     ["a function's body is read where it is defined; a call after it runs no program", "f() { a; }; f x; g() (b)", ["^a", "f x", "^b"]],
     ["bash's function keyword", "function f { a; }", ["^a"]],
     ["a function body's redirections are checked where it is defined", "f() { a; } >x; f", ["^a", ">x", "f"]],
-    ["bash arrays: elements are words, substitutions run", "a=(b \"$(c)\" [2]=d); declare -a e=(f g)", ["^c", "a=(b \"$(c)\" [2]=d)?", "declare -a e=(f g)"]],
+    ["bash arrays: elements are words, substitutions run", 'a=(b "$(c)" [2]=d); declare -a e=(f g)', ["^c", 'a=(b "$(c)" [2]=d)?', "declare -a e=(f g)"]],
   ] as const)("%s", (_name, src, expected) => {
     expect(summary(src)).toEqual([...expected]);
   });
@@ -284,6 +328,10 @@ describe("shell-words", () => {
 });
 
 test("blockedWarning names the blocked tools and the allow list that would let them run", () => {
-  expect(blockedWarning(["bash: cargo *"], ["read_file", "grep"])).toBe('[permission] allow leaves read_file, grep blocked; to let the agent use them, add their names: allow = ["bash: cargo *", "read_file", "grep"]');
-  expect(blockedWarning(["a", "b", "c", "d"], ["edit"])).toBe('[permission] allow leaves edit blocked; to let the agent use it, add its name: allow = ["a", "b", "c", …, "edit"]');
+  expect(blockedWarning(["bash: cargo *"], ["read_file", "grep"])).toBe(
+    '[permission] allow leaves read_file, grep blocked; to let the agent use them, add their names: allow = ["bash: cargo *", "read_file", "grep"]',
+  );
+  expect(blockedWarning(["a", "b", "c", "d"], ["edit"])).toBe(
+    '[permission] allow leaves edit blocked; to let the agent use it, add its name: allow = ["a", "b", "c", …, "edit"]',
+  );
 });

@@ -113,7 +113,20 @@ const TEMPLATES: Record<string, string[]> = {
 };
 
 /** The contexts each template is put in: a script may hide it anywhere. */
-const CONTEXTS = ["{T}", "true; {T}", "{T} && true", "{T} || true", "x=1; {T}", "! {T}", "( {T} )", "{ {T}; }", "if true; then {T}; fi", "for i in 1; do {T}; done", "case a in a) {T};; esac", "g() { {T}; }; g"];
+const CONTEXTS = [
+  "{T}",
+  "true; {T}",
+  "{T} && true",
+  "{T} || true",
+  "x=1; {T}",
+  "! {T}",
+  "( {T} )",
+  "{ {T}; }",
+  "if true; then {T}; fi",
+  "for i in 1; do {T}; done",
+  "case a in a) {T};; esac",
+  "g() { {T}; }; g",
+];
 const PAYLOADS = [PAYLOAD, `${PAYLOAD} 1`, `p'w'ned`];
 /** A payload every policy allows: the same structures run, and the checker must have seen exactly that. */
 const HARMLESS = "ls hidden";

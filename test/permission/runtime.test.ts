@@ -5,7 +5,27 @@ import { describe, expect, test } from "bun:test";
 import { BLOCKED_PREFIX, compileRules, decide, type PermissionRules } from "../../src/permission/rules.ts";
 
 const LISTS: Record<string, PermissionRules> = {
-  broad: { allow: ["find *", "xargs *", "env *", "git *", "ls", "cat *", "echo *", "sh *", "bash *", "timeout *", "sudo *", "script *", "jobs *", "grep *", "wc *", "head *"].map((p) => `bash: ${p}`), deny: [] },
+  broad: {
+    allow: [
+      "find *",
+      "xargs *",
+      "env *",
+      "git *",
+      "ls",
+      "cat *",
+      "echo *",
+      "sh *",
+      "bash *",
+      "timeout *",
+      "sudo *",
+      "script *",
+      "jobs *",
+      "grep *",
+      "wc *",
+      "head *",
+    ].map((p) => `bash: ${p}`),
+    deny: [],
+  },
   rm: { allow: [], deny: ["bash: rm *"] },
   xargs: { allow: ["bash: xargs *"], deny: [] },
   usable: { allow: ["git *", "ls *", "head *", "find *", "grep *", "wc *", "echo *"].map((p) => `bash: ${p}`), deny: [] },
@@ -64,7 +84,7 @@ const rows: Row[] = [
   ["assign", "unset PATH; ls", "sh", "rm", "assigning `PATH`"],
   ["assign", "PATH=. ls", "sh", "rm", "assigning `PATH`"],
   ["assign", "GIT_SSH_COMMAND='rm x' git fetch", "sh", "rm", "assigning `GIT_SSH_COMMAND`"],
-  ["assign", "IFS= read -r line; echo \"$line\"", "sh", "rm", "allowed"],
+  ["assign", 'IFS= read -r line; echo "$line"', "sh", "rm", "allowed"],
   ["assign", "time PATH=. ls", "bash", "rm", "assigning `PATH`"],
   ["assign", "for ((i=0; i<3; i++)); do echo $i; done", "bash", "usable", "allowed"],
   ["assign", "for ((i=j; i<3; i++)); do echo $i; done", "bash", "usable", "bash evaluates a variable in arithmetic as code"],
@@ -72,11 +92,11 @@ const rows: Row[] = [
   ["assign", "for ((i=0; i<3; i++)); do read i; done", "bash", "rm", "bash evaluates a variable in arithmetic as code"],
   ["assign", "echo $((x = x + 1))", "bash", "usable", "bash evaluates a variable in arithmetic as code"],
   ["assign", "echo $((x = 2, x * 3))", "bash", "usable", "allowed"],
-  ["assign", "while read -r l; do echo \"$l\"; done < <(git log --oneline)", "bash", "usable", "allowed"],
-  ["assign", "while read -r l; do echo \"$l\"; done < <(rm x)", "bash", "usable", "`rm x` matches no allow entry"],
+  ["assign", 'while read -r l; do echo "$l"; done < <(git log --oneline)', "bash", "usable", "allowed"],
+  ["assign", 'while read -r l; do echo "$l"; done < <(rm x)', "bash", "usable", "`rm x` matches no allow entry"],
   ["assign", "for f in a b c; do echo $f; done", "sh", "usable", "allowed"],
   ["assign", "x=$(( 1 + 2 )); OPTIND=1; echo $x", "sh", "usable", "allowed"],
-  ["assign", "read -r name; echo \"$name\"", "sh", "usable", "allowed"],
+  ["assign", 'read -r name; echo "$name"', "sh", "usable", "allowed"],
   // option tables as the programs read them
   ["options", "sh -oc noglob 'rm x'", "sh", "rm", "`rm x` matches deny entry"],
   ["options", "bash -Oc extglob 'rm x'", "sh", "rm", "`bash -O extglob` reads its script with extended patterns"],
@@ -137,31 +157,35 @@ const rows: Row[] = [
   ["usable", "ls -la | head", "sh dash bash", "usable", "allowed"],
   ["usable", "find . -name '*.ts' -type f", "sh dash bash", "usable", "allowed"],
   ["usable", "grep -rn TODO src | wc -l", "sh dash bash", "usable", "allowed"],
-  ["usable", "for f in src lib; do echo \"$f\"; ls src; done", "sh dash bash", "usable", "allowed"],
+  ["usable", 'for f in src lib; do echo "$f"; ls src; done', "sh dash bash", "usable", "allowed"],
   ["usable", "for f in src lib; do ls $f; done", "sh dash bash", "usable", "`ls $f` matches no allow entry; `$f` is known only at run time"],
   ["usable", "cd src && ls -la && cd ..", "sh dash bash", "usable", "allowed"],
   ["usable", "set -e; git fetch; git status", "sh dash bash", "usable", "allowed"],
 ];
 
 describe.each([...new Set(rows.map((r) => r[0]))])("%s", (cls) => {
-  test.each(rows.filter((r) => r[0] === cls).map(([, command, shells, list, names]) => [JSON.stringify(command), shells, list, names, command]))("%s (%s, %s list): %s", (_title, shells, list, names, command) => {
-    for (const shell of shells.split(" ")) {
-      const d = decide("bash", { command }, compileRules(LISTS[list]!, shell).rules);
-      if (names === "allowed") expect({ shell, d }).toEqual({ shell, d: { allowed: true } });
-      else {
-        expect({ shell, allowed: d.allowed }).toEqual({ shell, allowed: false });
-        if (!d.allowed) {
-          expect(d.reason.startsWith(BLOCKED_PREFIX)).toBe(true);
-          expect(d.reason).toContain(names);
+  test.each(rows.filter((r) => r[0] === cls).map(([, command, shells, list, names]) => [JSON.stringify(command), shells, list, names, command]))(
+    "%s (%s, %s list): %s",
+    (_title, shells, list, names, command) => {
+      for (const shell of shells.split(" ")) {
+        const d = decide("bash", { command }, compileRules(LISTS[list]!, shell).rules);
+        if (names === "allowed") expect({ shell, d }).toEqual({ shell, d: { allowed: true } });
+        else {
+          expect({ shell, allowed: d.allowed }).toEqual({ shell, allowed: false });
+          if (!d.allowed) {
+            expect(d.reason.startsWith(BLOCKED_PREFIX)).toBe(true);
+            expect(d.reason).toContain(names);
+          }
         }
       }
-    }
-  });
+    },
+  );
 });
 
 test("`bash:` rules judge every tool whose name case-folds to bash (an MCP server's `Bash`)", () => {
   const rules = compileRules({ allow: [], deny: ["bash: rm *"] }).rules;
-  for (const tool of ["bash", "Bash", "BASH"]) expect({ tool, allowed: decide(tool, { command: "rm -rf x" }, rules).allowed }).toEqual({ tool, allowed: false });
+  for (const tool of ["bash", "Bash", "BASH"])
+    expect({ tool, allowed: decide(tool, { command: "rm -rf x" }, rules).allowed }).toEqual({ tool, allowed: false });
   expect(decide("Bash", { command: "ls" }, rules)).toEqual({ allowed: true });
   const allow = compileRules({ allow: ["bash: ls"], deny: [] }).rules;
   expect(decide("BASH", { command: "rm x" }, allow).allowed).toBe(false);
@@ -177,7 +201,7 @@ describe("redirections into hey's control files are refused while a list is set"
     "echo x >> /home/u/.config/hey/trust.json",
     "echo x > .hey/config.toml",
     "echo x > ./.hey/../.hey/config.toml",
-    "echo x > \"$HOME/.config/hey/config.toml\"",
+    'echo x > "$HOME/.config/hey/config.toml"',
     "echo x > $F",
     "echo x >| ~/.config/hey/trust.json",
     "echo x &> .hey/config.toml",
@@ -188,13 +212,17 @@ describe("redirections into hey's control files are refused while a list is set"
     for (const rules of [deny, allow]) {
       const d = decide("bash", { command }, rules);
       expect(d.allowed).toBe(false);
-      if (!d.allowed && !command.startsWith("echo x > $F") && !command.startsWith("echo x > \"$HOME")) expect(d.reason).toContain("hey's own configuration or trust file");
+      if (!d.allowed && !command.startsWith("echo x > $F") && !command.startsWith('echo x > "$HOME'))
+        expect(d.reason).toContain("hey's own configuration or trust file");
     }
   });
   test("other files, reading them, and lists without the paths are left alone", () => {
-    for (const command of ["echo x > /tmp/out.txt", "echo x > config.toml", "cat .hey/config.toml", "echo x > /tmp/out-$$.txt", "echo x 2>&1"]) expect({ command, d: decide("bash", { command }, deny) }).toEqual({ command, d: { allowed: true } });
+    for (const command of ["echo x > /tmp/out.txt", "echo x > config.toml", "cat .hey/config.toml", "echo x > /tmp/out-$$.txt", "echo x 2>&1"])
+      expect({ command, d: decide("bash", { command }, deny) }).toEqual({ command, d: { allowed: true } });
     expect(decide("bash", { command: "echo x > .hey/config.toml" }, compileRules({ allow: [], deny: ["bash: rm *"] }).rules)).toEqual({ allowed: true });
     expect(decide("bash", { command: "echo x > .hey/config.toml" }, compileRules({ allow: [], deny: [] }, "sh", control).rules)).toEqual({ allowed: true }); // no list: no checks
-    expect(decide("bash", { command: "echo x > .hey/config.toml" }, compileRules({ allow: [], deny: ["write_file"] }, "sh", control).rules).allowed).toBe(false);
+    expect(decide("bash", { command: "echo x > .hey/config.toml" }, compileRules({ allow: [], deny: ["write_file"] }, "sh", control).rules).allowed).toBe(
+      false,
+    );
   });
 });

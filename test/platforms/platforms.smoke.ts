@@ -97,7 +97,12 @@ for (const platform of PLATFORMS) {
     let proj: string;
     const hey = (args: string[], cwd = proj) => runner.run(["--base-url", server.baseUrl, "-m", "mock-model", ...args], { cwd });
     const expectOk = (r: PlatformRun) => {
-      expect(r.stderr.trim().split("\n").filter((l) => /error|warning/i.test(l))).toEqual([]);
+      expect(
+        r.stderr
+          .trim()
+          .split("\n")
+          .filter((l) => /error|warning/i.test(l)),
+      ).toEqual([]);
       expect(r.code).toBe(0);
     };
 
@@ -128,7 +133,9 @@ for (const platform of PLATFORMS) {
     test("--version names the version and the target", async () => {
       const r = await runner.run(["--version"], { cwd: proj });
       expectOk(r);
-      expect(r.stdout.trim()).toMatch(new RegExp(`^hey ${VERSION.replaceAll(".", "\\.")} \\([0-9a-f]{12}(-dirty)?, built \\d{4}-\\d\\d-\\d\\d, ${platform.id}\\)$`));
+      expect(r.stdout.trim()).toMatch(
+        new RegExp(`^hey ${VERSION.replaceAll(".", "\\.")} \\([0-9a-f]{12}(-dirty)?, built \\d{4}-\\d\\d-\\d\\d, ${platform.id}\\)$`),
+      );
       note(platform.id, `✓ --version: ${r.stdout.trim()} (${secs(r.ms)})`);
     });
 

@@ -43,7 +43,15 @@ const TIMEOUT_MS = 60_000; // a 130 MB binary under emulation, on a loaded 2-cor
 
 async function spawn(argv: string[], cwd: string, timeoutMs: number, env: Record<string, string> = {}) {
   const started = performance.now();
-  const proc = Bun.spawn(argv, { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe", timeout: timeoutMs, killSignal: "SIGKILL" });
+  const proc = Bun.spawn(argv, {
+    cwd,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: timeoutMs,
+    killSignal: "SIGKILL",
+  });
   const [stdout, stderr, code] = await Promise.all([proc.stdout.text(), proc.stderr.text(), proc.exited]);
   return { code, stdout, stderr, ms: performance.now() - started };
 }
@@ -73,7 +81,12 @@ export async function qemuRunner(binary: string, work: string): Promise<Runner> 
     describe: `qemu-aarch64-static ${version}, binfmt_misc in a user namespace`,
     path: (p) => p,
     async run(args, opts) {
-      const r = await spawn(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", ns, entry, binary, ...args], opts.cwd, opts.timeoutMs ?? TIMEOUT_MS, { HOME: join(work, "home"), NO_COLOR: "1" });
+      const r = await spawn(
+        ["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", ns, entry, binary, ...args],
+        opts.cwd,
+        opts.timeoutMs ?? TIMEOUT_MS,
+        { HOME: join(work, "home"), NO_COLOR: "1" },
+      );
       const lines = existsSync(log) ? (await Bun.file(log).text()).split("\n").filter(Boolean) : [];
       const started = lines.slice(seen);
       seen = lines.length;
@@ -96,7 +109,12 @@ const wineRootPath = () => process.env.HEY_WINE_ROOT || "/var/cache/hey-platform
 /** Makes (or finds) the chroot: scripts/wine-root.sh. */
 export async function ensureWineRoot(repo: string): Promise<{ root: string; ms: number; made: boolean }> {
   const made = !existsSync(join(wineRootPath(), ".hey-ready"));
-  const r = await spawn(["sh", join(repo, "scripts", "wine-root.sh")], repo, 15 * 60_000, process.env.HEY_WINE_ROOT ? { HEY_WINE_ROOT: process.env.HEY_WINE_ROOT } : {});
+  const r = await spawn(
+    ["sh", join(repo, "scripts", "wine-root.sh")],
+    repo,
+    15 * 60_000,
+    process.env.HEY_WINE_ROOT ? { HEY_WINE_ROOT: process.env.HEY_WINE_ROOT } : {},
+  );
   if (r.code !== 0) throw new Error(`scripts/wine-root.sh failed (exit ${r.code}):\n${r.stderr}`);
   return { root: r.stdout.trim(), ms: r.ms, made };
 }
@@ -116,7 +134,7 @@ export async function wineRunner(root: string, binary: string, work: string): Pr
   };
   // $1 chroot, $2 work dir, $3 cwd inside, then the program and its arguments
   const enter = [
-    'r=$1 w=$2; shift 2',
+    "r=$1 w=$2; shift 2",
     'mount -t proc proc "$r/proc" && mount --rbind /dev "$r/dev" && mount --bind "$w" "$r/work" || exit 125',
     'exec chroot "$r" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/work/home WINEPREFIX=/work/prefix XDG_RUNTIME_DIR=/work/xdg LANG=C.UTF-8 WINEDEBUG="$WINEDEBUG" NO_COLOR=1 \\',
     '  /bin/sh -c \'cd "$1" && shift && exec "$@"\' sh "$@"',

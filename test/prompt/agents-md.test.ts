@@ -4,7 +4,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readHead } from "../../src/fs/read-head.ts";
 import { agentsChanges, agentsPlaces, readAgentsFiles } from "../../src/prompt/agents-md.ts";
 import { AGENTS_MD_MAX_BYTES } from "../../src/prompt/system.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -78,7 +77,9 @@ describe("discovery", () => {
     symlinkSync(join(root, "secret"), join(root, "repo", "sub", "AGENTS.md"));
     const got = read(join(root, "repo", "sub"));
     expect(got.files.map((f) => f.text)).toEqual(["shared rules"]);
-    expect(got.warnings).toEqual([`${join(root, "repo", "sub", "AGENTS.md")} is a link to ${join(root, "secret")}, outside the project; left out of the prompt`]);
+    expect(got.warnings).toEqual([
+      `${join(root, "repo", "sub", "AGENTS.md")} is a link to ${join(root, "secret")}, outside the project; left out of the prompt`,
+    ]);
   });
 
   test.each([

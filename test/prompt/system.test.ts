@@ -3,7 +3,16 @@
 import { describe, expect, test } from "bun:test";
 import { buildSystemPrompt, LISTED_DESCRIPTION_MAX, SKILL_GUIDE, type PromptFacts } from "../../src/prompt/system.ts";
 
-const facts = (over: Partial<PromptFacts>): PromptFacts => ({ core: "CORE\n", cwd: "/p", date: "2026-01-02", os: "linux", shell: "bash", agentsMd: [], skills: [], ...over });
+const facts = (over: Partial<PromptFacts>): PromptFacts => ({
+  core: "CORE\n",
+  cwd: "/p",
+  date: "2026-01-02",
+  os: "linux",
+  shell: "bash",
+  agentsMd: [],
+  skills: [],
+  ...over,
+});
 const tail = "Working directory: /p\nDate: 2026-01-02\nOS: linux; shell: bash";
 
 describe("buildSystemPrompt", () => {

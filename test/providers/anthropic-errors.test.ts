@@ -24,7 +24,16 @@ const CASES: [string, unknown, ProviderErrorKind, number | undefined][] = [
   ["429 with an HTTP date", apiError(429, "rate_limit_error", "slow down", { "retry-after": "Wed, 02 Dec 2026 12:01:00 GMT" }), "rate_limit", 60_000],
   ["429 credit wording", apiError(429, "rate_limit_error", "Your credit balance is too low"), "quota_exhausted", undefined],
   ["429 quota wording", apiError(429, "rate_limit_error", "monthly usage quota reached"), "quota_exhausted", undefined],
-  ["400 credit balance", apiError(400, "invalid_request_error", "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."), "quota_exhausted", undefined],
+  [
+    "400 credit balance",
+    apiError(
+      400,
+      "invalid_request_error",
+      "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.",
+    ),
+    "quota_exhausted",
+    undefined,
+  ],
   ["400", apiError(400, "invalid_request_error", "messages: bad"), "bad_request", undefined],
   ["404", apiError(404, "not_found_error", "model: claude-9"), "bad_request", undefined],
   ["413", apiError(413, "request_too_large", "Request exceeds the maximum allowed number of bytes."), "bad_request", undefined],
@@ -64,11 +73,15 @@ test("messages carry the provider's own words", () => {
   expect(toProviderError(apiError(404, "not_found_error", "model: claude-9"), ctx).message).toBe(
     "request rejected (404): model: claude-9 — check the model name and base URL https://api.anthropic.com/v1",
   );
-  expect(toProviderError(apiError(503, undefined, "<html>Service Unavailable</html>"), ctx).message).toBe("the provider is failing (503): <html>Service Unavailable</html>");
+  expect(toProviderError(apiError(503, undefined, "<html>Service Unavailable</html>"), ctx).message).toBe(
+    "the provider is failing (503): <html>Service Unavailable</html>",
+  );
   expect(toProviderError(apiError(500, "api_error", "always", { "x-should-retry": "false" }), ctx).message).toBe(
     "the provider failed (500) and says retrying will not help: always",
   );
-  expect(toProviderError(apiError(undefined, "api_error", "Internal server error"), ctx).message).toBe("the provider is failing mid-stream (api_error): Internal server error");
+  expect(toProviderError(apiError(undefined, "api_error", "Internal server error"), ctx).message).toBe(
+    "the provider is failing mid-stream (api_error): Internal server error",
+  );
 });
 
 test("a gateway's OpenAI-style body {error: {message}} is read too", () => {
@@ -81,7 +94,8 @@ test.each([
   {
     name: "no key",
     context: { ...ctx, hasKey: false },
-    message: "authentication failed (401): invalid x-api-key — no API key was sent to https://api.anthropic.com/v1; set ANTHROPIC_API_KEY (api_key in the provider's config, or --api-key)",
+    message:
+      "authentication failed (401): invalid x-api-key — no API key was sent to https://api.anthropic.com/v1; set ANTHROPIC_API_KEY (api_key in the provider's config, or --api-key)",
   },
 ])("auth messages say what to fix: $name → $message", ({ context, message }) => {
   expect(toProviderError(apiError(401, "authentication_error", "invalid x-api-key"), context).message).toBe(message);

@@ -80,12 +80,25 @@ describe("content blocks", () => {
   });
 
   test("a thinking block that never got its signature is kept for display, without signature data", async () => {
-    const events = await run([start(), block(0, { type: "thinking", thinking: "", signature: "" }), delta(0, { type: "thinking_delta", thinking: "hmm" }), stopBlock(0), end("end_turn")]);
+    const events = await run([
+      start(),
+      block(0, { type: "thinking", thinking: "", signature: "" }),
+      delta(0, { type: "thinking_delta", thinking: "hmm" }),
+      stopBlock(0),
+      end("end_turn"),
+    ]);
     expect(done(events).message.content).toEqual([{ type: "thinking", text: "hmm", opaque: { protocol: "anthropic", model: "m" } }]);
   });
 
   test("text or thinking already in the start event is streamed too", async () => {
-    const events = await run([start(), block(0, { type: "thinking", thinking: "pre", signature: "S" }), stopBlock(0), block(1, { type: "text", text: "Hi" }), stopBlock(1), end("end_turn")]);
+    const events = await run([
+      start(),
+      block(0, { type: "thinking", thinking: "pre", signature: "S" }),
+      stopBlock(0),
+      block(1, { type: "text", text: "Hi" }),
+      stopBlock(1),
+      end("end_turn"),
+    ]);
     expect(events.slice(0, 2)).toEqual([
       { type: "thinking", delta: "pre" },
       { type: "text", delta: "Hi" },

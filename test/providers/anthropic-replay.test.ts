@@ -10,7 +10,6 @@ import type { ContentBlock, Usage } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import type { Provider, StreamEvent } from "../../src/kernel/provider.ts";
 import { createAnthropicProvider } from "../../src/providers/anthropic.ts";
-import { anthropicToolPairs } from "../helpers/invariants-anthropic.ts";
 import { WIRE_DIR, cutAfter, fixture, jsonReply, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import type { Reply } from "../helpers/replay-server.ts";
 import { drain } from "../helpers/drain.ts";
@@ -29,6 +28,7 @@ async function replay(reply: Reply, p?: Provider): Promise<{ events: StreamEvent
 }
 
 /** The JSON of every `data:` line of a fixture, parsed here independently of the SDK. */
+// biome-ignore lint/suspicious/noExplicitAny: recorded wire events of every shape, read field by field
 function wire(name: string): Record<string, any>[] {
   return readFileSync(join(WIRE_DIR, `anthropic/${name}.sse`), "utf8")
     .split("\n")
@@ -37,12 +37,15 @@ function wire(name: string): Record<string, any>[] {
 }
 const signatureOf = (name: string, index: number): string =>
   wire(name).find((d) => d.type === "content_block_delta" && d.index === index && d.delta.type === "signature_delta")!.delta.signature;
-const redactedOf = (name: string, index: number): string =>
-  wire(name).find((d) => d.type === "content_block_start" && d.index === index)!.content_block.data;
+const redactedOf = (name: string, index: number): string => wire(name).find((d) => d.type === "content_block_start" && d.index === index)!.content_block.data;
 
 const usage = (input: number, output: number, reasoning = 0): Usage => ({ input, output, cacheRead: 0, cacheWrite: 0, reasoning });
 const text = (t: string): ContentBlock => ({ type: "text", text: t });
-const signed = (t: string, signature: string): ContentBlock => ({ type: "thinking", text: t, opaque: { protocol: "anthropic", model: MODEL, data: { signature } } });
+const signed = (t: string, signature: string): ContentBlock => ({
+  type: "thinking",
+  text: t,
+  opaque: { protocol: "anthropic", model: MODEL, data: { signature } },
+});
 const redacted = (data: string): ContentBlock => ({ type: "thinking", text: "", opaque: { protocol: "anthropic", model: MODEL, data: { redacted: data } } });
 
 interface Expected {
@@ -73,8 +76,14 @@ const CASES: Record<string, Expected> = {
   },
   // Five thinking deltas (the empty sixth is skipped), then the signature, then the answer.
   "thinking-signature": {
-    content: [signed(THINKING_SIGNATURE, signatureOf("thinking-signature", 0)), text('1. **Pouch** - references their iconic bill pouch\n2. **Pelé** - playful take on "pelican"')],
-    runs: [["thinking", 5], ["text", 2]],
+    content: [
+      signed(THINKING_SIGNATURE, signatureOf("thinking-signature", 0)),
+      text('1. **Pouch** - references their iconic bill pouch\n2. **Pelé** - playful take on "pelican"'),
+    ],
+    runs: [
+      ["thinking", 5],
+      ["text", 2],
+    ],
     usage: usage(46, 133),
     stop: "stop",
   },
@@ -93,8 +102,16 @@ const CASES: Record<string, Expected> = {
   },
   // A "\n\n" text block BEFORE the thinking block: block order is kept, not normalized.
   "adaptive-thinking-leading-text": {
-    content: [text("\n\n"), signed("Brief answer with two pet pelican names.", signatureOf("adaptive-thinking-leading-text", 1)), text("1. **Captain Scoop**\n2. **Gullet**")],
-    runs: [["text", 1], ["thinking", 7], ["text", 9]],
+    content: [
+      text("\n\n"),
+      signed("Brief answer with two pet pelican names.", signatureOf("adaptive-thinking-leading-text", 1)),
+      text("1. **Captain Scoop**\n2. **Gullet**"),
+    ],
+    runs: [
+      ["text", 1],
+      ["thinking", 7],
+      ["text", 9],
+    ],
     usage: usage(34, 44),
     stop: "stop",
   },
@@ -156,7 +173,8 @@ const CASES: Record<string, Expected> = {
       {
         id: "toolu_01EKqbqmZrGRXy18eN7m9kvY",
         name: "make_file",
-        arguments: '{"filename": "taxes.txt", "lines_of_text": [\n"# COMPREHENSIVE TAX GUIDE FOR INDIVIDUALS WITH MULTIPLE W-2s",\n"",\n"## INTRODUCTION",\n"",\n"Filing taxes',
+        arguments:
+          '{"filename": "taxes.txt", "lines_of_text": [\n"# COMPREHENSIVE TAX GUIDE FOR INDIVIDUALS WITH MULTIPLE W-2s",\n"",\n"## INTRODUCTION",\n"",\n"Filing taxes',
       },
     ],
     usage: usage(450, 124),

@@ -10,7 +10,7 @@ import type { ModelRequest } from "../../src/kernel/provider.ts";
 import { adaptHistory } from "../../src/kernel/adapt-history.ts";
 import { NO_RESULT as MISSING_RESULT } from "../../src/kernel/tool-calls.ts";
 import { anthropicBaseUrl, createAnthropicProvider } from "../../src/providers/anthropic.ts";
-import type { AnthropicProviderOptions } from "../../src/providers/anthropic.ts";
+import type { AdapterOptions } from "../../src/providers/common.ts";
 import { anthropicToolPairs } from "../helpers/invariants-anthropic.ts";
 import { fixture, startReplayServer } from "../helpers/replay-server.ts";
 import type { RecordedRequest } from "../helpers/replay-server.ts";
@@ -21,7 +21,7 @@ afterAll(() => server.stop());
 afterEach(() => expect(server.violations).toEqual([]));
 
 /** Sends `request` and returns what the server received. */
-async function send(request: Partial<ModelRequest>, opts: Partial<AnthropicProviderOptions> = {}): Promise<RecordedRequest> {
+async function send(request: Partial<ModelRequest>, opts: Partial<AdapterOptions> = {}): Promise<RecordedRequest> {
   server.enqueue(fixture("anthropic/text"));
   const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", ...opts });
   const full: ModelRequest = { system: "", messages: [], tools: [], ...request };
@@ -30,9 +30,8 @@ async function send(request: Partial<ModelRequest>, opts: Partial<AnthropicProvi
   if (!recorded) throw new Error("no request recorded");
   return recorded;
 }
-const bodyOf = async (request: Partial<ModelRequest>, opts: Partial<AnthropicProviderOptions> = {}) =>
-  (await send(request, opts)).body as Record<string, unknown>;
-const messagesOf = async (messages: readonly Message[], opts: Partial<AnthropicProviderOptions> = {}) => (await bodyOf({ messages }, opts)).messages;
+const bodyOf = async (request: Partial<ModelRequest>, opts: Partial<AdapterOptions> = {}) => (await send(request, opts)).body as Record<string, unknown>;
+const messagesOf = async (messages: readonly Message[], opts: Partial<AdapterOptions> = {}) => (await bodyOf({ messages }, opts)).messages;
 
 const user = (text: string): Message => ({ id: `u-${text}`, role: "user", content: [{ type: "text", text }] });
 const result = (id: string, text: string, isError = false): Message => ({
@@ -79,7 +78,15 @@ describe("request body", () => {
       user("fix it"),
       { id: "a1", role: "assistant", content: [], toolCalls: [{ id: "toolu_1", name: "read", arguments: '{"path":"a"}' }] },
       result("toolu_1", "one"),
-      { id: "a2", role: "assistant", content: [], toolCalls: [{ id: "toolu_2", name: "read", arguments: '{"path":"b"}' }, { id: "toolu_3", name: "read", arguments: '{"path":"c"}' }] },
+      {
+        id: "a2",
+        role: "assistant",
+        content: [],
+        toolCalls: [
+          { id: "toolu_2", name: "read", arguments: '{"path":"b"}' },
+          { id: "toolu_3", name: "read", arguments: '{"path":"c"}' },
+        ],
+      },
       result("toolu_2", "two"),
       result("toolu_3", "three"),
     ];
@@ -130,10 +137,19 @@ describe("request body", () => {
   });
 
   test("redacted_thinking goes back with its data, in block order", async () => {
-    const redacted = (data: string): ContentBlock => ({ type: "thinking", text: "", opaque: { protocol: "anthropic", model: MODEL, data: { redacted: data } } });
+    const redacted = (data: string): ContentBlock => ({
+      type: "thinking",
+      text: "",
+      opaque: { protocol: "anthropic", model: MODEL, data: { redacted: data } },
+    });
     const messages: Message[] = [
       user("q"),
-      { id: "a", role: "assistant", content: [redacted("EqkE1"), redacted("EtgB2"), { type: "text", text: "Reading." }], toolCalls: [{ id: "toolu_r", name: "read", arguments: '{"path":"a"}' }] },
+      {
+        id: "a",
+        role: "assistant",
+        content: [redacted("EqkE1"), redacted("EtgB2"), { type: "text", text: "Reading." }],
+        toolCalls: [{ id: "toolu_r", name: "read", arguments: '{"path":"a"}' }],
+      },
       result("toolu_r", "A"),
     ];
     const [, assistant] = (await messagesOf(messages)) as { content: unknown[] }[];
@@ -160,7 +176,15 @@ describe("request body", () => {
       },
       result("toolu_a", "A"),
       result("toolu_b", "error: no such file", true),
-      { id: "r-c", role: "tool", toolCallId: "toolu_c", content: [{ type: "text", text: "c.png" }, { type: "image", mediaType: "image/png", data: "iVBORw0K" }] },
+      {
+        id: "r-c",
+        role: "tool",
+        toolCallId: "toolu_c",
+        content: [
+          { type: "text", text: "c.png" },
+          { type: "image", mediaType: "image/png", data: "iVBORw0K" },
+        ],
+      },
       user("and now?"),
     ];
     expect(await messagesOf(messages)).toEqual([
@@ -195,7 +219,14 @@ describe("request body", () => {
 
   test("user images are base64 image blocks; an unsupported type is named, not sent; consecutive user messages merge", async () => {
     const messages: Message[] = [
-      { id: "1", role: "user", content: [{ type: "text", text: "see" }, { type: "image", mediaType: "image/jpeg", data: "/9j/4AAQ" }] },
+      {
+        id: "1",
+        role: "user",
+        content: [
+          { type: "text", text: "see" },
+          { type: "image", mediaType: "image/jpeg", data: "/9j/4AAQ" },
+        ],
+      },
       { id: "2", role: "user", content: [{ type: "image", mediaType: "image/bmp", data: "Qk0=" }] },
     ];
     expect(await messagesOf(messages)).toEqual([
@@ -264,7 +295,10 @@ describe("request body", () => {
       {
         id: "a",
         role: "assistant",
-        content: [{ type: "thinking", text: "DeepSeek thoughts", opaque: { protocol: "openai", model: "deepseek-reasoner" } }, { type: "text", text: "Listing." }],
+        content: [
+          { type: "thinking", text: "DeepSeek thoughts", opaque: { protocol: "openai", model: "deepseek-reasoner" } },
+          { type: "text", text: "Listing." },
+        ],
         toolCalls: [
           { id: "call_00.ls:1", name: "read", arguments: '{"path":"."}' },
           { id: "fc_gemini", name: "read", arguments: "{}", opaque: { protocol: "google", model: "gemini-3-pro", data: "sig" } },
@@ -301,13 +335,37 @@ describe("effort (SPEC §5.5)", () => {
   // [effort, adaptive: thinking + output_config, legacy: thinking + max_tokens] with no max_tokens configured (default 32000).
   const TABLE: [Effort, Record<string, unknown>, Record<string, unknown>][] = [
     ["off", { thinking: { type: "disabled" }, max_tokens: 32000 }, { thinking: { type: "disabled" }, max_tokens: 32000 }],
-    ["minimal", { thinking: ADAPTIVE, output_config: { effort: "low" }, max_tokens: 32000 }, { thinking: { type: "enabled", budget_tokens: 1024 }, max_tokens: 32000 }],
-    ["low", { thinking: ADAPTIVE, output_config: { effort: "low" }, max_tokens: 32000 }, { thinking: { type: "enabled", budget_tokens: 2048 }, max_tokens: 32000 }],
-    ["medium", { thinking: ADAPTIVE, output_config: { effort: "medium" }, max_tokens: 32000 }, { thinking: { type: "enabled", budget_tokens: 8192 }, max_tokens: 32000 }],
-    ["high", { thinking: ADAPTIVE, output_config: { effort: "high" }, max_tokens: 32000 }, { thinking: { type: "enabled", budget_tokens: 16384 }, max_tokens: 32000 }],
-    ["xhigh", { thinking: ADAPTIVE, output_config: { effort: "xhigh" }, max_tokens: 32000 }, { thinking: { type: "enabled", budget_tokens: 24576 }, max_tokens: 32000 }],
+    [
+      "minimal",
+      { thinking: ADAPTIVE, output_config: { effort: "low" }, max_tokens: 32000 },
+      { thinking: { type: "enabled", budget_tokens: 1024 }, max_tokens: 32000 },
+    ],
+    [
+      "low",
+      { thinking: ADAPTIVE, output_config: { effort: "low" }, max_tokens: 32000 },
+      { thinking: { type: "enabled", budget_tokens: 2048 }, max_tokens: 32000 },
+    ],
+    [
+      "medium",
+      { thinking: ADAPTIVE, output_config: { effort: "medium" }, max_tokens: 32000 },
+      { thinking: { type: "enabled", budget_tokens: 8192 }, max_tokens: 32000 },
+    ],
+    [
+      "high",
+      { thinking: ADAPTIVE, output_config: { effort: "high" }, max_tokens: 32000 },
+      { thinking: { type: "enabled", budget_tokens: 16384 }, max_tokens: 32000 },
+    ],
+    [
+      "xhigh",
+      { thinking: ADAPTIVE, output_config: { effort: "xhigh" }, max_tokens: 32000 },
+      { thinking: { type: "enabled", budget_tokens: 24576 }, max_tokens: 32000 },
+    ],
     // 32000 + 4096 of room for the answer: budget_tokens must stay below max_tokens.
-    ["max", { thinking: ADAPTIVE, output_config: { effort: "max" }, max_tokens: 32000 }, { thinking: { type: "enabled", budget_tokens: 32000 }, max_tokens: 36096 }],
+    [
+      "max",
+      { thinking: ADAPTIVE, output_config: { effort: "max" }, max_tokens: 32000 },
+      { thinking: { type: "enabled", budget_tokens: 32000 }, max_tokens: 36096 },
+    ],
   ];
   const effortKeys = (body: Record<string, unknown>): Record<string, unknown> => {
     const { thinking, output_config, max_tokens } = body;
@@ -338,7 +396,10 @@ describe("effort (SPEC §5.5)", () => {
   test("no effort anywhere leaves thinking to the model; the request's effort wins over the provider's default", async () => {
     expect(effortKeys(await bodyOf({ messages: [user("hi")] }))).toEqual({ max_tokens: 32000 });
     expect(effortKeys(await bodyOf({ messages: [user("hi")] }, { effort: "medium" }))).toMatchObject({ output_config: { effort: "medium" } });
-    expect(effortKeys(await bodyOf({ messages: [user("hi")], effort: "off" }, { effort: "medium" }))).toEqual({ thinking: { type: "disabled" }, max_tokens: 32000 });
+    expect(effortKeys(await bodyOf({ messages: [user("hi")], effort: "off" }, { effort: "medium" }))).toEqual({
+      thinking: { type: "disabled" },
+      max_tokens: 32000,
+    });
   });
 });
 
@@ -390,7 +451,10 @@ describe("request headers", () => {
     expect(req.headers["anthropic-version"]).toBe("2023-06-01");
   });
 
-  test.each([["no", undefined], ["an empty", ""]])("%s key: no authentication header at all, whatever the environment says", async (_name, apiKey) => {
+  test.each([
+    ["no", undefined],
+    ["an empty", ""],
+  ])("%s key: no authentication header at all, whatever the environment says", async (_name, apiKey) => {
     const env = { ANTHROPIC_API_KEY: "sk-from-env", ANTHROPIC_AUTH_TOKEN: "tok-from-env", ANTHROPIC_BASE_URL: "http://127.0.0.1:9/never" };
     const req = await withEnv(env, () => send({ messages: [user("hi")] }, { apiKey }));
     expect(req.path).toBe("/v1/messages");
@@ -464,7 +528,11 @@ describe("request headers", () => {
 
 describe("the Anthropic tool-pairing invariant", () => {
   test("a tool_use without its result is refused with a 400 naming the id, and recorded", async () => {
-    const messages: Message[] = [user("q"), { id: "a", role: "assistant", content: [], toolCalls: [{ id: "toolu_lost", name: "read", arguments: "{}" }] }, user("next")];
+    const messages: Message[] = [
+      user("q"),
+      { id: "a", role: "assistant", content: [], toolCalls: [{ id: "toolu_lost", name: "read", arguments: "{}" }] },
+      user("next"),
+    ];
     const provider = await createAnthropicProvider({ model: MODEL, baseUrl: server.url });
     const run = async () => {
       for await (const _ of provider.stream({ system: "", messages, tools: [] }, new AbortController().signal));
@@ -482,17 +550,44 @@ describe("the Anthropic tool-pairing invariant", () => {
     [
       "answered two turns later",
       [use("a"), { role: "user", content: [{ type: "text", text: "hm" }] }, results("a")],
-      ["tool_use a has 0 tool_result blocks in the next user message, expected exactly 1", "tool_result a answers no tool_use of the previous assistant message"],
+      [
+        "tool_use a has 0 tool_result blocks in the next user message, expected exactly 1",
+        "tool_result a answers no tool_use of the previous assistant message",
+      ],
     ],
-    ["a result after text in its user message", [use("a"), { role: "user", content: [{ type: "text", text: "x" }, { type: "tool_result", tool_use_id: "a" }] }], ["tool_result a comes after other content in its user message"]],
+    [
+      "a result after text in its user message",
+      [
+        use("a"),
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "x" },
+            { type: "tool_result", tool_use_id: "a" },
+          ],
+        },
+      ],
+      ["tool_result a comes after other content in its user message"],
+    ],
     ["a reused id", [use("a"), results("a"), use("a"), results("a")], ["tool_use id a is used twice"]],
-    ["the recorded 400: a result for an unknown id", [{ role: "user", content: [{ type: "text", text: "q" }] }, use("a"), results("a", "toolu_01GHndag5wQmbzNihYmV2UBj")], ["tool_result toolu_01GHndag5wQmbzNihYmV2UBj answers no tool_use of the previous assistant message"]],
+    [
+      "the recorded 400: a result for an unknown id",
+      [{ role: "user", content: [{ type: "text", text: "q" }] }, use("a"), results("a", "toolu_01GHndag5wQmbzNihYmV2UBj")],
+      ["tool_result toolu_01GHndag5wQmbzNihYmV2UBj answers no tool_use of the previous assistant message"],
+    ],
   ];
-  test.each(CASES.map(([name, messages, problems]) => ({ title: `${name} → ${problems.length === 0 ? "no problems" : problems.join("; ")}`, messages, problems })))("$title", ({ messages, problems }) => {
+  test.each(
+    CASES.map(([name, messages, problems]) => ({ title: `${name} → ${problems.length === 0 ? "no problems" : problems.join("; ")}`, messages, problems })),
+  )("$title", ({ messages, problems }) => {
     expect(anthropicToolPairs.check({ messages })).toEqual(problems);
   });
 
   test("applies to the Messages endpoint only", () => {
-    expect(["/v1/messages", "/anthropic/v1/messages", "/v1/chat/completions", "/v1/messages/count_tokens"].map(anthropicToolPairs.applies)).toEqual([true, true, false, false]);
+    expect(["/v1/messages", "/anthropic/v1/messages", "/v1/chat/completions", "/v1/messages/count_tokens"].map(anthropicToolPairs.applies)).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 });

@@ -16,12 +16,33 @@ const CASES: [Failure, ProviderErrorKind, string, { status?: number; retryAfterM
   [{ status: 429, said: "slow down", retryAfterMs: 5 }, "rate_limit", "rate limited (429): slow down", { status: 429, retryAfterMs: 5 }],
   [{ status: 408, said: "timeout" }, "network", "request timed out (408): timeout", { status: 408 }],
   [{ status: 503, said: "busy", retryAfterMs: 5 }, "overloaded", "the provider is failing (503): busy", { status: 503, retryAfterMs: 5 }],
-  [{ status: 500, said: "always", final: true, retryAfterMs: 5 }, "bad_request", "the provider failed (500) and says retrying will not help: always", { status: 500 }],
+  [
+    { status: 500, said: "always", final: true, retryAfterMs: 5 },
+    "bad_request",
+    "the provider failed (500) and says retrying will not help: always",
+    { status: 500 },
+  ],
   [{ status: 400, said: "bad", final: true }, "bad_request", "request rejected (400): bad", { status: 400 }],
-  [{ status: 404, said: "no model" }, "bad_request", "request rejected (404): no model — check the model name and base URL https://api.example.test/v1", { status: 404 }],
-  [{ status: 529, said: "busy", where: "mid-stream (overloaded_error)", noStatus: true, retryAfterMs: 5 }, "overloaded", "the provider is failing mid-stream (overloaded_error): busy", { retryAfterMs: 5 }],
+  [
+    { status: 404, said: "no model" },
+    "bad_request",
+    "request rejected (404): no model — check the model name and base URL https://api.example.test/v1",
+    { status: 404 },
+  ],
+  [
+    { status: 529, said: "busy", where: "mid-stream (overloaded_error)", noStatus: true, retryAfterMs: 5 },
+    "overloaded",
+    "the provider is failing mid-stream (overloaded_error): busy",
+    { retryAfterMs: 5 },
+  ],
 ];
-const titled = CASES.map(([failure, kind, message, carried]) => ({ title: `${JSON.stringify(failure)} → ${kind}: ${message}`, failure, kind, message, carried }));
+const titled = CASES.map(([failure, kind, message, carried]) => ({
+  title: `${JSON.stringify(failure)} → ${kind}: ${message}`,
+  failure,
+  kind,
+  message,
+  carried,
+}));
 
 test.each(titled)("classifyFailure $title", ({ failure, kind, message, carried }) => {
   const e = classifyFailure(failure, ctx);

@@ -36,14 +36,34 @@ describe("contextOverflow: what each server says", () => {
       "This model's maximum context length is 8192 tokens and your request has 9100 input tokens (4096 > 8192 - 9100). (parameter=max_tokens, value=4096)",
       { window: 8192, prompt: 9100 },
     ],
-    ["vLLM (decoder prompt)", "The decoder prompt (length 40000) is longer than the maximum model length of 32768. Make sure that `max_model_len` is no smaller than the number of text tokens.", { window: 32768, prompt: 40000 }],
-    ["OpenRouter", "This endpoint's maximum context length is 163840 tokens. However, you requested about 171024 tokens (162832 of text input, 8192 in the output). Please reduce the length of either one.", { window: 163840, prompt: 171024 }],
+    [
+      "vLLM (decoder prompt)",
+      "The decoder prompt (length 40000) is longer than the maximum model length of 32768. Make sure that `max_model_len` is no smaller than the number of text tokens.",
+      { window: 32768, prompt: 40000 },
+    ],
+    [
+      "OpenRouter",
+      "This endpoint's maximum context length is 163840 tokens. However, you requested about 171024 tokens (162832 of text input, 8192 in the output). Please reduce the length of either one.",
+      { window: 163840, prompt: 171024 },
+    ],
     ["Anthropic", "prompt is too long: 208310 tokens > 200000 maximum", { window: 200000, prompt: 208310 }],
-    ["Anthropic (input + max_tokens)", "input length and `max_tokens` exceed context limit: 188240 + 21333 > 200000, decrease input length or `max_tokens` and try again", { window: 200000, prompt: 188240, completion: 21333 }],
+    [
+      "Anthropic (input + max_tokens)",
+      "input length and `max_tokens` exceed context limit: 188240 + 21333 > 200000, decrease input length or `max_tokens` and try again",
+      { window: 200000, prompt: 188240, completion: 21333 },
+    ],
     ["Gemini", "The input token count (1196265) exceeds the maximum number of tokens allowed (1048575).", { window: 1048575, prompt: 1196265 }],
     ["Mistral", "Prompt contains 40010 tokens and 0 draft tokens, too large for model with 32768 maximum context length", { window: 32768, prompt: 40010 }],
-    ["TGI", "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4000 `inputs` tokens and 1000 `max_new_tokens`", { window: 4096, prompt: 4000, completion: 1000 }],
-    ["LM Studio", "Trying to keep the first 6124 tokens when context the overflows. However, the model is loaded with context length of 4096 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input", { window: 4096 }],
+    [
+      "TGI",
+      "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4000 `inputs` tokens and 1000 `max_new_tokens`",
+      { window: 4096, prompt: 4000, completion: 1000 },
+    ],
+    [
+      "LM Studio",
+      "Trying to keep the first 6124 tokens when context the overflows. However, the model is loaded with context length of 4096 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input",
+      { window: 4096 },
+    ],
     ["OpenAI Responses (no numbers)", "Your input exceeds the context window of this model. Please adjust your input and try again.", {}],
     ["llama.cpp (numbers beside the message)", "the request exceeds the available context size, try increasing it", {}],
     ["Ollama", "prompt too long; exceeded max context length by 1402 tokens", {}],
@@ -53,7 +73,13 @@ describe("contextOverflow: what each server says", () => {
   });
 
   test("llama.cpp's numbers come from the error object", () => {
-    const body = { code: 400, message: "the request exceeds the available context size, try increasing it", type: "exceed_context_size_error", n_prompt_tokens: 20533, n_ctx: 16384 };
+    const body = {
+      code: 400,
+      message: "the request exceeds the available context size, try increasing it",
+      type: "exceed_context_size_error",
+      n_prompt_tokens: 20533,
+      n_ctx: 16384,
+    };
     expect(contextOverflow(body.message, body)).toEqual({ window: 16384, prompt: 20533 });
   });
 
@@ -70,7 +96,14 @@ describe("contextOverflow: what each server says", () => {
 describe("every adapter classifies it as context_length, with what it states", () => {
   test("OpenAI SDK error (400 with code context_length_exceeded)", () => {
     const e = openaiError(
-      { status: 400, error: { message: "This model's maximum context length is 16385 tokens. However, your messages resulted in 17000 tokens. Please reduce the length of the messages.", code: "context_length_exceeded" } },
+      {
+        status: 400,
+        error: {
+          message:
+            "This model's maximum context length is 16385 tokens. However, your messages resulted in 17000 tokens. Please reduce the length of the messages.",
+          code: "context_length_exceeded",
+        },
+      },
       ctx,
     );
     expect(e).toMatchObject({ kind: "context_length", status: 400, overflow: { window: 16385, prompt: 17000 } });
@@ -79,26 +112,43 @@ describe("every adapter classifies it as context_length, with what it states", (
   });
 
   test("llama.cpp through the OpenAI SDK", () => {
-    const error = { code: 400, message: "the request exceeds the available context size, try increasing it", type: "exceed_context_size_error", n_prompt_tokens: 20533, n_ctx: 16384 };
+    const error = {
+      code: 400,
+      message: "the request exceeds the available context size, try increasing it",
+      type: "exceed_context_size_error",
+      n_prompt_tokens: 20533,
+      n_ctx: 16384,
+    };
     expect(openaiError({ status: 400, error }, ctx)).toMatchObject({ kind: "context_length", overflow: { window: 16384, prompt: 20533 } });
   });
 
   test("an error chunk mid-stream (no status)", () => {
-    expect(openaiError({ error: { message: "prompt is too long: 20000 tokens > 16000 maximum" } }, ctx)).toMatchObject({ kind: "context_length", overflow: { window: 16000, prompt: 20000 } });
+    expect(openaiError({ error: { message: "prompt is too long: 20000 tokens > 16000 maximum" } }, ctx)).toMatchObject({
+      kind: "context_length",
+      overflow: { window: 16000, prompt: 20000 },
+    });
   });
 
   test("Anthropic (400 invalid_request_error)", () => {
-    const e = anthropicError({ status: 400, error: { type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 208310 tokens > 200000 maximum" } } }, ctx);
+    const e = anthropicError(
+      { status: 400, error: { type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 208310 tokens > 200000 maximum" } } },
+      ctx,
+    );
     expect(e).toMatchObject({ kind: "context_length", overflow: { window: 200000, prompt: 208310 } });
   });
 
   test("Gemini (400 INVALID_ARGUMENT)", () => {
-    const message = JSON.stringify({ error: { code: 400, message: "The input token count (1196265) exceeds the maximum number of tokens allowed (1048575).", status: "INVALID_ARGUMENT" } });
+    const message = JSON.stringify({
+      error: { code: 400, message: "The input token count (1196265) exceeds the maximum number of tokens allowed (1048575).", status: "INVALID_ARGUMENT" },
+    });
     expect(googleError({ status: 400, message }, ctx)).toMatchObject({ kind: "context_length", overflow: { window: 1048575, prompt: 1196265 } });
   });
 
   test("a rate limit that talks about tokens stays a rate limit", () => {
-    const e = openaiError({ status: 429, error: { message: "Request too large for gpt-4o: Limit 30000, Requested 50000. Please reduce the length of the messages." } }, ctx);
+    const e = openaiError(
+      { status: 429, error: { message: "Request too large for gpt-4o: Limit 30000, Requested 50000. Please reduce the length of the messages." } },
+      ctx,
+    );
     expect(e.kind).toBe("rate_limit");
   });
 });

@@ -6,7 +6,13 @@ import { anthropicEffort, EFFORT_TABLE, geminiEffort, geminiGeneration, openaiEf
 import type { GeminiThinking } from "../../src/providers/effort.ts";
 
 test.each([
-  ["off", "none"], ["minimal", "minimal"], ["low", "low"], ["medium", "medium"], ["high", "high"], ["xhigh", "xhigh"], ["max", "max"],
+  ["off", "none"],
+  ["minimal", "minimal"],
+  ["low", "low"],
+  ["medium", "medium"],
+  ["high", "high"],
+  ["xhigh", "xhigh"],
+  ["max", "max"],
 ] as const)("openai %s → %s", (effort, wire) => expect(openaiEffort(effort)).toBe(wire));
 
 test.each([
@@ -56,11 +62,15 @@ const GEMINI: [string, Effort | undefined, GeminiThinking][] = [
   ["gemini-2.5-flash", undefined, { includeThoughts: true }],
   ["gemini-2.0-flash", undefined, {}],
 ];
-test.each(GEMINI.map(([model, effort, params]) => ({ model, effort, params, title: `gemini ${model} at ${effort ?? "no effort"} → ${JSON.stringify(params)}` })))(
-  "$title",
-  ({ model, effort, params }) => expect(geminiEffort(model, effort)).toEqual(params),
-);
+test.each(
+  GEMINI.map(([model, effort, params]) => ({ model, effort, params, title: `gemini ${model} at ${effort ?? "no effort"} → ${JSON.stringify(params)}` })),
+)("$title", ({ model, effort, params }) => expect(geminiEffort(model, effort)).toEqual(params));
 
-test.each([["gemini-3-pro-preview", 3], ["gemini-2.5-flash", 2.5], ["models/gemini-10-ultra", 10], ["gemma-3", 0]] as const)("geminiGeneration(%s) = %d", (m, n) => expect(geminiGeneration(m)).toBe(n));
+test.each([
+  ["gemini-3-pro-preview", 3],
+  ["gemini-2.5-flash", 2.5],
+  ["models/gemini-10-ultra", 10],
+  ["gemma-3", 0],
+] as const)("geminiGeneration(%s) = %d", (m, n) => expect(geminiGeneration(m)).toBe(n));
 
 test("the table covers every level", () => expect(Object.keys(EFFORT_TABLE).sort()).toEqual([...EFFORTS].sort()));

@@ -9,11 +9,69 @@ import { toProviderError } from "../../src/providers/google-errors.ts";
 const CASES: [string, ProviderErrorKind, unknown, number | undefined][] = [
   ["ApiError 401", "auth", { name: "ApiError", status: 401, message: '{"error":{"code":401,"message":"bad","status":"UNAUTHENTICATED"}}' }, undefined],
   ["ApiError 408", "network", { name: "ApiError", status: 408, message: '{"error":{"code":408,"message":"timeout"}}' }, undefined],
-  ["ApiError 429 PerDay QuotaFailure with a RetryInfo", "quota_exhausted", { name: "ApiError", status: 429, message: JSON.stringify({ error: { code: 429, message: "You exceeded your current quota", details: [{ "@type": "type.googleapis.com/google.rpc.QuotaFailure", violations: [{ quotaId: "GenerateRequestsPerDayPerProjectPerModel-FreeTier" }] }, { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "40s" }] } }) }, undefined],
-  ["ApiError 429 limit: 0", "quota_exhausted", { name: "ApiError", status: 429, message: JSON.stringify({ error: { code: 429, message: "Quota exceeded for metric: x, limit: 0, model: gemini-2.5-pro\nPlease retry in 1.5s.", details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "1.5s" }] } }) }, undefined],
-  ["ApiError 429 Vertex shared capacity", "rate_limit", { name: "ApiError", status: 429, message: '{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}' }, undefined],
-  ["ApiError 503 with RetryInfo 0.5s", "overloaded", { name: "ApiError", status: 503, message: JSON.stringify({ error: { code: 503, message: "busy", details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "0.5s" }] } }) }, 500],
-  ["ApiError 502 from a gateway with a text body", "overloaded", { name: "ApiError", status: 502, message: '{"error":{"message":"Bad Gateway","code":502,"status":"Bad Gateway"}}' }, undefined],
+  [
+    "ApiError 429 PerDay QuotaFailure with a RetryInfo",
+    "quota_exhausted",
+    {
+      name: "ApiError",
+      status: 429,
+      message: JSON.stringify({
+        error: {
+          code: 429,
+          message: "You exceeded your current quota",
+          details: [
+            { "@type": "type.googleapis.com/google.rpc.QuotaFailure", violations: [{ quotaId: "GenerateRequestsPerDayPerProjectPerModel-FreeTier" }] },
+            { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "40s" },
+          ],
+        },
+      }),
+    },
+    undefined,
+  ],
+  [
+    "ApiError 429 limit: 0",
+    "quota_exhausted",
+    {
+      name: "ApiError",
+      status: 429,
+      message: JSON.stringify({
+        error: {
+          code: 429,
+          message: "Quota exceeded for metric: x, limit: 0, model: gemini-2.5-pro\nPlease retry in 1.5s.",
+          details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "1.5s" }],
+        },
+      }),
+    },
+    undefined,
+  ],
+  [
+    "ApiError 429 Vertex shared capacity",
+    "rate_limit",
+    {
+      name: "ApiError",
+      status: 429,
+      message: '{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}',
+    },
+    undefined,
+  ],
+  [
+    "ApiError 503 with RetryInfo 0.5s",
+    "overloaded",
+    {
+      name: "ApiError",
+      status: 503,
+      message: JSON.stringify({
+        error: { code: 503, message: "busy", details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "0.5s" }] },
+      }),
+    },
+    500,
+  ],
+  [
+    "ApiError 502 from a gateway with a text body",
+    "overloaded",
+    { name: "ApiError", status: 502, message: '{"error":{"message":"Bad Gateway","code":502,"status":"Bad Gateway"}}' },
+    undefined,
+  ],
   ["ApiError 400", "bad_request", { name: "ApiError", status: 400, message: '{"error":{"code":400,"message":"bad","status":"INVALID_ARGUMENT"}}' }, undefined],
   ["a fetch failure", "network", new TypeError("fetch failed"), undefined],
   ["a thrown string", "network", "weird", undefined],

@@ -10,8 +10,8 @@ import type { Usage } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import type { Provider, StreamEvent } from "../../src/kernel/provider.ts";
 import { createGoogleProvider, mapEvents } from "../../src/providers/google.ts";
-import type { Chunk, GoogleProviderOptions } from "../../src/providers/google.ts";
-import { googleToolPairs } from "../helpers/invariants-google.ts";
+import type { AdapterOptions } from "../../src/providers/common.ts";
+import type { Chunk } from "../../src/providers/google.ts";
 import { WIRE_DIR, cutAfter, fixture, jsonReply, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import type { Reply } from "../helpers/replay-server.ts";
 import { drain } from "../helpers/drain.ts";
@@ -22,7 +22,7 @@ const server = startReplayServer();
 afterAll(() => server.stop());
 afterEach(() => expect(server.violations).toEqual([]));
 
-const provider = (opts: Partial<GoogleProviderOptions> = {}): Promise<Provider> =>
+const provider = (opts: Partial<AdapterOptions> = {}): Promise<Provider> =>
   createGoogleProvider({ model: MODEL, baseUrl: `${server.url}/v1beta`, apiKey: "KEY", ...opts });
 
 /** Replays one reply (none: nothing is queued) and returns the events, and the error if the stream threw. */
@@ -65,7 +65,11 @@ const CASES: Record<string, Expected> = {
   [`${G}/text`]: {
     textDeltas: 3,
     thinkingDeltas: 0,
-    first: [["text", "The"], ["text", " capital of France"], ["text", " is Paris.\n"]],
+    first: [
+      ["text", "The"],
+      ["text", " capital of France"],
+      ["text", " is Paris.\n"],
+    ],
     usage: usage(13, 8),
     stop: "stop",
   },
@@ -73,7 +77,10 @@ const CASES: Record<string, Expected> = {
   [`${G}/text-after-function-response`]: {
     textDeltas: 2,
     thinkingDeltas: 0,
-    first: [["text", "The capital of Mexico"], ["text", " is Mexico City."]],
+    first: [
+      ["text", "The capital of Mexico"],
+      ["text", " is Mexico City."],
+    ],
     usage: usage(257, 8),
     stop: "stop",
   },
@@ -84,7 +91,10 @@ const CASES: Record<string, Expected> = {
     first: [["thinking", "**Clarifying User Goals**\n\nI'm currently focused"]],
     parts: [
       { text: "THOUGHTS", thought: true },
-      { text: "This is a great question! Safely crossing the street is all about being aware and predictable. Here is a step-by-step", thoughtSignature: "SIG" },
+      {
+        text: "This is a great question! Safely crossing the street is all about being aware and predictable. Here is a step-by-step",
+        thoughtSignature: "SIG",
+      },
       { text: "REST" },
     ],
     usage: usage(34, 469 + 787, 787),
@@ -94,7 +104,10 @@ const CASES: Record<string, Expected> = {
   [`${G}/text-trailing-signature-chunk`]: {
     textDeltas: 2,
     thinkingDeltas: 0,
-    first: [["text", 'There are **3** "r"s in strawberry.\n\n'], ["text", "St**r**awbe**rr**y"]],
+    first: [
+      ["text", 'There are **3** "r"s in strawberry.\n\n'],
+      ["text", "St**r**awbe**rr**y"],
+    ],
     parts: [{ text: 'There are **3** "r"s in strawberry.\n\nSt**r**awbe**rr**y' }, { text: "", thoughtSignature: "SIG" }],
     usage: usage(9, 23 + 302, 302),
     stop: "stop",
@@ -169,9 +182,7 @@ describe("recorded streams replayed through @google/genai", () => {
     const calls = events.flatMap((e) => (e.type === "tool_call" ? [e.call] : []));
     if (calls.length > 0) expect(kinds.slice(kinds.indexOf("tool_call"), -1).every((k) => k === "tool_call")).toBe(true);
     const signature = wireSignature(name);
-    expect(
-      calls.map((c) => ({ name: c.name, args: JSON.parse(c.arguments), signed: c.opaque !== undefined })),
-    ).toEqual(want.toolCalls ?? []);
+    expect(calls.map((c) => ({ name: c.name, args: JSON.parse(c.arguments), signed: c.opaque !== undefined }))).toEqual(want.toolCalls ?? []);
     for (const c of calls) {
       expect(c.id).toMatch(/^call_[0-9a-z]{19}$/); // the Gemini API gives no ids: ours, never sent back
       if (c.opaque) expect(c.opaque).toEqual({ protocol: "google", model: MODEL, data: { thoughtSignature: signature } });
@@ -270,7 +281,9 @@ describe("recorded error bodies: one request each, classified once", () => {
     const body = { error: { code: 404, message: "models/gemini-9 is not found for API version v1beta", status: "NOT_FOUND" } };
     const { error } = await failure(jsonReply(404, body));
     expect(error.kind).toBe("bad_request");
-    expect(error.message).toBe(`request rejected (404): models/gemini-9 is not found for API version v1beta — check the model name and base URL ${server.url}/v1beta`);
+    expect(error.message).toBe(
+      `request rejected (404): models/gemini-9 is not found for API version v1beta — check the model name and base URL ${server.url}/v1beta`,
+    );
   });
 
   test("connection refused is a network error naming the base URL", async () => {
@@ -317,7 +330,10 @@ describe("streams that fail after partial output", () => {
     [{ code: 500, message: "An internal error has occurred.", status: "INTERNAL" }, "overloaded"],
     [{ code: 400, message: "Request contains an invalid argument.", status: "INVALID_ARGUMENT" }, "bad_request"],
   ] as const)("an SSE error chunk %j mid-stream is %s", async (err, kind) => {
-    const body = [`data: {"candidates": [{"content": {"parts": [{"text": "Hel"}],"role": "model"}}]}\r\n\r\n`, `data: ${JSON.stringify({ error: err })}\r\n\r\n`];
+    const body = [
+      `data: {"candidates": [{"content": {"parts": [{"text": "Hel"}],"role": "model"}}]}\r\n\r\n`,
+      `data: ${JSON.stringify({ error: err })}\r\n\r\n`,
+    ];
     const { error, events } = await failure(sseReply(body, { delayMs: 10 }));
     expect(error.kind).toBe(kind);
     expect(error.message).toContain(err.message);
@@ -367,7 +383,10 @@ describe("console noise", () => {
       expect(server.requests.at(-1)?.headers).not.toHaveProperty("x-goog-api-key");
     } finally {
       console.warn = warn;
-      for (const [k, v] of [["GOOGLE_API_KEY", saved.google], ["GEMINI_API_KEY", saved.gemini]] as const)
+      for (const [k, v] of [
+        ["GOOGLE_API_KEY", saved.google],
+        ["GEMINI_API_KEY", saved.gemini],
+      ] as const)
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
     }
@@ -390,8 +409,10 @@ describe("mapEvents on hand-made chunks", () => {
     if (done?.type !== "done") throw new Error("no done");
     return done;
   };
-  const finished = (finishReason: string, parts: Chunk[] = []): Chunk[] =>
-    [...parts, { candidates: [{ content: { role: "model", parts: [{ text: "x" }] }, finishReason: finishReason as never }] }];
+  const finished = (finishReason: string, parts: Chunk[] = []): Chunk[] => [
+    ...parts,
+    { candidates: [{ content: { role: "model", parts: [{ text: "x" }] }, finishReason: finishReason as never }] },
+  ];
 
   test.each([
     ["STOP", "stop"],
@@ -431,7 +452,14 @@ describe("mapEvents on hand-made chunks", () => {
       part({ id: "fc-1", name: "edit", willContinue: true }),
       part({ partialArgs: [{ jsonPath: "$.path", stringValue: "a/", willContinue: true }], willContinue: true }),
       part({ partialArgs: [{ jsonPath: "$.path", stringValue: "b.txt" }], willContinue: true }),
-      part({ partialArgs: [{ jsonPath: "$.range.start", numberValue: 3 }, { jsonPath: "$.flags[0]", boolValue: true }, { jsonPath: "$.note", nullValue: "NULL_VALUE" }], willContinue: true }),
+      part({
+        partialArgs: [
+          { jsonPath: "$.range.start", numberValue: 3 },
+          { jsonPath: "$.flags[0]", boolValue: true },
+          { jsonPath: "$.note", nullValue: "NULL_VALUE" },
+        ],
+        willContinue: true,
+      }),
       part({}),
       ...finished("STOP"),
     ]);

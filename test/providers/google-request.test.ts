@@ -7,7 +7,7 @@ import type { Effort, Message, ToolSpec } from "../../src/kernel/ir.ts";
 import type { ModelRequest } from "../../src/kernel/provider.ts";
 import { adaptHistory } from "../../src/kernel/adapt-history.ts";
 import { createGoogleProvider, splitBaseUrl } from "../../src/providers/google.ts";
-import type { GoogleProviderOptions } from "../../src/providers/google.ts";
+import type { AdapterOptions } from "../../src/providers/common.ts";
 import { googleToolPairs } from "../helpers/invariants-google.ts";
 import { fixture, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import type { RecordedRequest, Reply } from "../helpers/replay-server.ts";
@@ -21,7 +21,11 @@ const OK = sseReply(`data: {"candidates": [{"content": {"parts": [{"text": "ok"}
 type Body = { contents: unknown[]; systemInstruction?: unknown; tools?: unknown; generationConfig?: Record<string, unknown> };
 
 /** Streams `request` (as the loop does: through adaptHistory first) and returns what the server received, and the done message. */
-async function send(request: Partial<ModelRequest>, opts: Partial<GoogleProviderOptions> = {}, reply: Reply = OK): Promise<{ sent: RecordedRequest; body: Body; reply: Message }> {
+async function send(
+  request: Partial<ModelRequest>,
+  opts: Partial<AdapterOptions> = {},
+  reply: Reply = OK,
+): Promise<{ sent: RecordedRequest; body: Body; reply: Message }> {
   server.enqueue(reply);
   const model = opts.model ?? MODEL;
   const provider = await createGoogleProvider({ model, baseUrl: `${server.url}/v1beta`, apiKey: "KEY", ...opts });
@@ -44,7 +48,7 @@ const result = (call: { id: string; name: string }, text: string, isError = fals
   content: [{ type: "text", text }],
   ...(isError ? { isError } : {}),
 });
-const signatureOf = (m: Message) => (m.toolCalls?.[0]?.opaque?.data as { thoughtSignature: string }).thoughtSignature;
+const signatureOf = (m: Message) => (m.toolCalls?.[0]?.opaque?.data as { thoughtSignature: string } | undefined)?.thoughtSignature;
 const READ: ToolSpec = {
   name: "read",
   description: "Read a file.",
@@ -66,7 +70,16 @@ describe("request body", () => {
   });
 
   test("tools as functionDeclarations with parametersJsonSchema; max tokens as maxOutputTokens; an image as inlineData", async () => {
-    const messages: Message[] = [{ id: "1", role: "user", content: [{ type: "text", text: "look" }, { type: "image", mediaType: "image/png", data: "iVBORw0K" }] }];
+    const messages: Message[] = [
+      {
+        id: "1",
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image", mediaType: "image/png", data: "iVBORw0K" },
+        ],
+      },
+    ];
     const { body } = await send({ messages, tools: [READ] }, { maxTokens: 4096 });
     expect(body.tools).toEqual([{ functionDeclarations: [{ name: "read", description: "Read a file.", parametersJsonSchema: READ.parameters }] }]);
     expect(body.generationConfig).toEqual({ maxOutputTokens: 4096, thinkingConfig: { includeThoughts: true } });
@@ -93,7 +106,10 @@ describe("request body", () => {
 
   test("a trailing empty-text part carrying only a signature is sent back in the current turn", async () => {
     const turn = await answer("gemini/text-trailing-signature-chunk");
-    const signature = (turn.content[0]?.type === "thinking" && (turn.content[0].opaque?.data as { parts: { thoughtSignature?: string }[] }).parts[1]?.thoughtSignature) || "";
+    const signature =
+      (turn.content[0]?.type === "thinking" &&
+        (turn.content[0].opaque?.data as { parts: { thoughtSignature?: string }[] } | undefined)?.parts[1]?.thoughtSignature) ||
+      "";
     expect(signature).toStartWith("EpAICo0IAb4+");
     // The current turn (no user message after it), e.g. the summary request after max_turns.
     const { body } = await send({ messages: [user("q"), turn] });
@@ -159,7 +175,10 @@ describe("request body", () => {
       { role: "model", parts: [{ functionCall: { id: "fc-7", name: "read", args: { path: "a" } } }, { functionCall: { name: "read", args: { path: "b" } } }] },
       {
         role: "user",
-        parts: [{ functionResponse: { id: "fc-7", name: "read", response: { output: "A" } } }, { functionResponse: { name: "read", response: { output: "B" } } }],
+        parts: [
+          { functionResponse: { id: "fc-7", name: "read", response: { output: "A" } } },
+          { functionResponse: { name: "read", response: { output: "B" } } },
+        ],
       },
     ]);
   });
@@ -171,7 +190,10 @@ describe("request body", () => {
       {
         id: "a1",
         role: "assistant",
-        content: [{ type: "thinking", text: "Let me read.", opaque: { protocol: "anthropic", model: "claude-x", data: { signature: "sig-anthropic" } } }, { type: "text", text: "Reading." }],
+        content: [
+          { type: "thinking", text: "Let me read.", opaque: { protocol: "anthropic", model: "claude-x", data: { signature: "sig-anthropic" } } },
+          { type: "text", text: "Reading." },
+        ],
         toolCalls: [{ id: "toolu_01", name: "read", arguments: '{"path":"a.txt"}' }],
       },
       result({ id: "toolu_01", name: "read" }, "A"),
@@ -206,11 +228,43 @@ describe("request body", () => {
   const level = (thinkingLevel: string) => ({ includeThoughts: true, thinkingLevel });
   const budget = (thinkingBudget: number, includeThoughts = true) => ({ includeThoughts, thinkingBudget });
   const TABLE: Record<string, Record<Effort, unknown>> = {
-    "gemini-3-pro-preview": { off: level("MINIMAL"), minimal: level("MINIMAL"), low: level("LOW"), medium: level("MEDIUM"), high: level("HIGH"), xhigh: level("HIGH"), max: level("HIGH") },
-    "gemini-3-flash-preview": { off: level("MINIMAL"), minimal: level("MINIMAL"), low: level("LOW"), medium: level("MEDIUM"), high: level("HIGH"), xhigh: level("HIGH"), max: level("HIGH") },
-    "gemini-2.5-flash": { off: budget(0, false), minimal: budget(1024), low: budget(2048), medium: budget(8192), high: budget(16384), xhigh: budget(24576), max: budget(32000) },
+    "gemini-3-pro-preview": {
+      off: level("MINIMAL"),
+      minimal: level("MINIMAL"),
+      low: level("LOW"),
+      medium: level("MEDIUM"),
+      high: level("HIGH"),
+      xhigh: level("HIGH"),
+      max: level("HIGH"),
+    },
+    "gemini-3-flash-preview": {
+      off: level("MINIMAL"),
+      minimal: level("MINIMAL"),
+      low: level("LOW"),
+      medium: level("MEDIUM"),
+      high: level("HIGH"),
+      xhigh: level("HIGH"),
+      max: level("HIGH"),
+    },
+    "gemini-2.5-flash": {
+      off: budget(0, false),
+      minimal: budget(1024),
+      low: budget(2048),
+      medium: budget(8192),
+      high: budget(16384),
+      xhigh: budget(24576),
+      max: budget(32000),
+    },
     // 2.5 pro cannot turn thinking off: its minimum budget instead.
-    "gemini-2.5-pro": { off: budget(128), minimal: budget(1024), low: budget(2048), medium: budget(8192), high: budget(16384), xhigh: budget(24576), max: budget(32000) },
+    "gemini-2.5-pro": {
+      off: budget(128),
+      minimal: budget(1024),
+      low: budget(2048),
+      medium: budget(8192),
+      high: budget(16384),
+      xhigh: budget(24576),
+      max: budget(32000),
+    },
   };
   const rows = Object.entries(TABLE).flatMap(([model, byEffort]) => EFFORTS.map((effort) => [model, effort, byEffort[effort]] as const));
   test.each(rows)("%s at effort %s sends thinkingConfig %j", async (model, effort, thinkingConfig) => {
@@ -287,7 +341,10 @@ describe("request headers and the environment", () => {
     GOOGLE_CLOUD_PROJECT: "project-from-env",
     GOOGLE_CLOUD_LOCATION: "us-central1",
   };
-  test.each([["no", undefined], ["an empty", ""]])("%s API key: no key header at all, and the SDK's environment variables are ignored", async (_name, apiKey) => {
+  test.each([
+    ["no", undefined],
+    ["an empty", ""],
+  ])("%s API key: no key header at all, and the SDK's environment variables are ignored", async (_name, apiKey) => {
     const saved = Object.fromEntries(Object.keys(ENV).map((k) => [k, process.env[k]]));
     Object.assign(process.env, ENV);
     try {
@@ -312,13 +369,19 @@ describe("the Gemini tool-call invariant", () => {
     ["answered in order", [model(call("a"), call("b")), userC(response("a"), response("b"))], []],
     ["answered with matching ids", [model(call("a", "1")), userC(response("a", "1"))], []],
     ["not answered", [model(call("a")), userC({ text: "next" })], ["model content 0 calls [a] but content 1 answers []"]],
-    ["answered out of order", [model(call("a"), call("b")), userC(response("b"), response("a"))], ["model content 0 calls [a, b] but content 1 answers [b, a]"]],
+    [
+      "answered out of order",
+      [model(call("a"), call("b")), userC(response("b"), response("a"))],
+      ["model content 0 calls [a, b] but content 1 answers [b, a]"],
+    ],
     ["answered twice", [model(call("a")), userC(response("a"), response("a"))], ["model content 0 calls [a] but content 1 answers [a, a]"]],
     ["a wrong id", [model(call("a", "1")), userC(response("a", "2"))], ["function call 1 is answered by id 2"]],
     ["a made-up id", [model(call("a")), userC(response("a", "call_x"))], ["function response call_x answers a call that has no id"]],
     ["a response with no call", [userC({ text: "q" }), userC(response("a"))], ["content 1 has function responses but follows no function call turn"]],
   ];
-  test.each(CASES.map(([name, contents, problems]) => ({ title: `${name} → ${problems.length === 0 ? "no problems" : problems.join("; ")}`, contents, problems })))("$title", ({ contents, problems }) => {
+  test.each(
+    CASES.map(([name, contents, problems]) => ({ title: `${name} → ${problems.length === 0 ? "no problems" : problems.join("; ")}`, contents, problems })),
+  )("$title", ({ contents, problems }) => {
     expect(googleToolPairs.check({ contents })).toEqual(problems);
   });
 

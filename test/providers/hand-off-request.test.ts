@@ -28,11 +28,14 @@ const ROWS: { name: string; build: () => unknown; choice: (b: Body) => unknown; 
   },
 ];
 
-test.each(ROWS.map((row) => ({ ...row, shown: JSON.stringify(row.expected) })))("$name: tools described, tool use switched off ($shown)", ({ build, choice, expected }) => {
-  const body = build() as Body;
-  expect(choice(body)).toEqual(expected);
-  expect(JSON.stringify(body)).toContain('"bash"');
-});
+test.each(ROWS.map((row) => ({ ...row, shown: JSON.stringify(row.expected) })))(
+  "$name: tools described, tool use switched off ($shown)",
+  ({ build, choice, expected }) => {
+    const body = build() as Body;
+    expect(choice(body)).toEqual(expected);
+    expect(JSON.stringify(body)).toContain('"bash"');
+  },
+);
 
 test("without toolChoice nothing is said about tool choice", () => {
   const body = openai({ ...request, toolChoice: undefined }, { model: "m" }) as unknown as Record<string, unknown>;

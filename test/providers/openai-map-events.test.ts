@@ -120,12 +120,22 @@ describe("an unfinished stream", () => {
   test.each([
     { name: "after deltas", chunks: [chatChunk({ content: "Hel" })], deltas: 1 },
     { name: "with nothing at all", chunks: [], deltas: 0 },
-    { name: "with usage but no finish_reason", chunks: [chatChunk({ content: "a" }), chatChunk({ usage: { prompt_tokens: 1, completion_tokens: 1 } })], deltas: 1 },
+    {
+      name: "with usage but no finish_reason",
+      chunks: [chatChunk({ content: "a" }), chatChunk({ usage: { prompt_tokens: 1, completion_tokens: 1 } })],
+      deltas: 1,
+    },
   ])("throws a network error $name; text deltas before it: $deltas", async ({ chunks, deltas }) => {
     const events: StreamEvent[] = [];
     let thrown: unknown;
     try {
-      for await (const e of mapEvents((async function* () { yield* chunks; })() as never, { model: "m" })) events.push(e);
+      for await (const e of mapEvents(
+        (async function* () {
+          yield* chunks;
+        })() as never,
+        { model: "m" },
+      ))
+        events.push(e);
     } catch (e) {
       thrown = e;
     }

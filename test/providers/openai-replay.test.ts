@@ -46,7 +46,11 @@ const CASES: Record<string, Expected> = {
   "openai-chat/text-usage": {
     text: "I'm unable to provide real-time weather updates. To get the current weather in San Francisco, I recommend checking a reliable weather website or a weather app.",
     textDeltas: 30,
-    first: [["text", "I'm"], ["text", " unable"], ["text", " to"]],
+    first: [
+      ["text", "I'm"],
+      ["text", " unable"],
+      ["text", " to"],
+    ],
     usage: usage(14, 30),
     stop: "stop",
   },
@@ -61,7 +65,12 @@ const CASES: Record<string, Expected> = {
   "openai-chat/multiple-choices-n3": {
     text: '{"city":"San Francisco","temperature":65,"units":"f"}',
     textDeltas: 14,
-    first: [["text", '{"'], ["text", "city"], ["text", '":"'], ["text", "San"]],
+    first: [
+      ["text", '{"'],
+      ["text", "city"],
+      ["text", '":"'],
+      ["text", "San"],
+    ],
     usage: usage(79, 42),
     stop: "stop",
   },
@@ -79,14 +88,20 @@ const CASES: Record<string, Expected> = {
   "openai-chat/refusal": {
     text: "I'm sorry, I can't assist with that request.",
     textDeltas: 10,
-    first: [["text", "I'm"], ["text", " sorry"]],
+    first: [
+      ["text", "I'm"],
+      ["text", " sorry"],
+    ],
     usage: usage(79, 11),
     stop: "refusal",
   },
   "openai-chat/text-after-tool-obfuscation": {
     text: "The capital of the UK is London.",
     textDeltas: 8,
-    first: [["text", "The"], ["text", " capital"]],
+    first: [
+      ["text", "The"],
+      ["text", " capital"],
+    ],
     usage: usage(78, 9),
     stop: "stop",
   },
@@ -102,7 +117,10 @@ const CASES: Record<string, Expected> = {
   "openai-compat/anthropic-compat-tool-index-1": {
     text: "Reading it.",
     textDeltas: 2,
-    first: [["text", "Reading"], ["text", " it."]],
+    first: [
+      ["text", "Reading"],
+      ["text", " it."],
+    ],
     toolCalls: [{ id: "toolu_sanitized", name: "read_file", args: { path: "a.txt" } }],
     usage: usage(0, 0),
     stop: "tool_calls",
@@ -112,9 +130,13 @@ const CASES: Record<string, Expected> = {
     text: "Hello! How can I assist you today? 🚀",
     textDeltas: 10,
     thinking:
-      "Okay, the user wrote \"Hello World.\" That's a classic first program message. They might be testing if I'm working or just being friendly. Since I'm supposed to respond concisely, a simple greeting back should work. Maybe add a bit of emoji to keep it light. Let me check the instructions again—yes, concise and helpful. Alright, \"Hello! How can I assist you today? 🚀\" That should do it.",
+      'Okay, the user wrote "Hello World." That\'s a classic first program message. They might be testing if I\'m working or just being friendly. Since I\'m supposed to respond concisely, a simple greeting back should work. Maybe add a bit of emoji to keep it light. Let me check the instructions again—yes, concise and helpful. Alright, "Hello! How can I assist you today? 🚀" That should do it.',
     thinkingDeltas: 92,
-    first: [["thinking", "Okay"], ["thinking", ","], ["thinking", " the"]],
+    first: [
+      ["thinking", "Okay"],
+      ["thinking", ","],
+      ["thinking", " the"],
+    ],
     usage: usage(0, 0),
     stop: "stop",
   },
@@ -122,7 +144,11 @@ const CASES: Record<string, Expected> = {
   "openai-compat/openrouter-comment-lines": {
     text: "Hello! I'm here to help you with any questions or tasks you might have. How can I assist you today? 😊",
     textDeltas: 25,
-    first: [["text", "Hello"], ["text", "!"], ["text", " I"]],
+    first: [
+      ["text", "Hello"],
+      ["text", "!"],
+      ["text", " I"],
+    ],
     usage: usage(18, 27, 4),
     stop: "stop",
   },
@@ -133,7 +159,11 @@ const CASES: Record<string, Expected> = {
     thinking:
       'The user is asking for the weather in San Francisco. I need to use the weather tool to get this information. Let me invoke the weather tool with the location parameter set to "San Francisco".',
     thinkingDeltas: 39,
-    first: [["thinking", "The"], ["thinking", " user"], ["thinking", " is"]],
+    first: [
+      ["thinking", "The"],
+      ["thinking", " user"],
+      ["thinking", " is"],
+    ],
     toolCalls: [{ id: "call_00_ioIn7yN9p1ZOMNpDLwd4MgAF", name: "weather", args: { location: "San Francisco" } }],
     usage: usage(339, 83, 320, 39),
     stop: "tool_calls",
@@ -144,7 +174,11 @@ const CASES: Record<string, Expected> = {
     thinking:
       "Hmm, the user just said \"Hello\". It's a simple greeting but I wonder if there's more to it.  \n\nThe message is very brief, so I don't have much context to work with. Maybe they're just testing if I'm responsive, or perhaps they're new to chatting with AI.  \n\nI should keep my reply warm and inviting to encourage further conversation. A smiley face would help make it friendly. Since they didn't specify a need, I'll leave it open-ended by asking how I can help them today.  \n\nThe tone should be cheerful but professional - not too stiff, not too casual. \"Hello there!\" feels right for a start. Adding \"What can I do for you today?\" turns it into an invitation rather than just mirroring their greeting.  \n\nI'll avoid assumptions about their gender, location, or intent since there's zero information. If they're just being polite, they might not reply further - and that's okay too.",
     thinkingDeltas: 198,
-    first: [["thinking", "H"], ["thinking", "mm"], ["thinking", ","]],
+    first: [
+      ["thinking", "H"],
+      ["thinking", "mm"],
+      ["thinking", ","],
+    ],
     usage: usage(6, 212, 0, 198),
     stop: "stop",
   },
@@ -246,7 +280,9 @@ describe("error responses are classified once", () => {
   });
 
   test("429 with Retry-After: 3 is a rate limit to retry in 3000 ms", async () => {
-    const body = { error: { message: "Rate limit reached for gpt-4o on requests per min (RPM): Limit 3.", type: "requests", param: null, code: "rate_limit_exceeded" } };
+    const body = {
+      error: { message: "Rate limit reached for gpt-4o on requests per min (RPM): Limit 3.", type: "requests", param: null, code: "rate_limit_exceeded" },
+    };
     const { error } = await failure(jsonReply(429, body, { "retry-after": "3" }));
     expect(error.kind).toBe("rate_limit");
     expect(error.retryAfterMs).toBe(3000);

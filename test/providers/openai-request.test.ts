@@ -4,7 +4,7 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import type { Effort, Message, ToolSpec } from "../../src/kernel/ir.ts";
 import type { ModelRequest, Provider } from "../../src/kernel/provider.ts";
 import { createOpenAIProvider } from "../../src/providers/openai.ts";
-import type { OpenAIProviderOptions } from "../../src/providers/openai.ts";
+import type { AdapterOptions } from "../../src/providers/common.ts";
 import { jsonReply, openaiChatToolPairs, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import type { RecordedRequest } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
@@ -16,7 +16,7 @@ afterEach(() => expect(server.violations).toEqual([]));
 const OK = sse([chatChunk({ content: "ok" }), chatChunk({ finish: "stop" })]);
 
 /** Sends `request` and returns what the server received. */
-async function send(request: Partial<ModelRequest>, opts: Partial<OpenAIProviderOptions> = {}): Promise<RecordedRequest> {
+async function send(request: Partial<ModelRequest>, opts: Partial<AdapterOptions> = {}): Promise<RecordedRequest> {
   server.enqueue(sseReply(OK));
   const provider: Provider = await createOpenAIProvider({ model: "gpt-test", baseUrl: `${server.url}/v1`, ...opts });
   const full: ModelRequest = { system: "", messages: [], tools: [], ...request };
@@ -25,8 +25,7 @@ async function send(request: Partial<ModelRequest>, opts: Partial<OpenAIProvider
   if (!recorded) throw new Error("no request recorded");
   return recorded;
 }
-const bodyOf = async (request: Partial<ModelRequest>, opts: Partial<OpenAIProviderOptions> = {}) =>
-  (await send(request, opts)).body as Record<string, unknown>;
+const bodyOf = async (request: Partial<ModelRequest>, opts: Partial<AdapterOptions> = {}) => (await send(request, opts)).body as Record<string, unknown>;
 
 const user = (text: string): Message => ({ id: `u-${text}`, role: "user", content: [{ type: "text", text }] });
 const READ: ToolSpec = {
@@ -58,7 +57,14 @@ describe("request body", () => {
 
   test("a parallel tool-call turn and its results, an error result as plain text, an image as a data URL", async () => {
     const messages: Message[] = [
-      { id: "1", role: "user", content: [{ type: "text", text: "look" }, { type: "image", mediaType: "image/png", data: "iVBORw0K" }] },
+      {
+        id: "1",
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image", mediaType: "image/png", data: "iVBORw0K" },
+        ],
+      },
       {
         id: "2",
         role: "assistant",
@@ -181,7 +187,10 @@ describe("request body", () => {
 });
 
 describe("request headers", () => {
-  test.each([["no", undefined], ["an empty", ""]])("%s API key: no Authorization header at all, even with OPENAI_API_KEY in the environment", async (_name, apiKey) => {
+  test.each([
+    ["no", undefined],
+    ["an empty", ""],
+  ])("%s API key: no Authorization header at all, even with OPENAI_API_KEY in the environment", async (_name, apiKey) => {
     const saved = process.env.OPENAI_API_KEY;
     process.env.OPENAI_API_KEY = "sk-from-env";
     try {
@@ -215,7 +224,10 @@ describe("request headers", () => {
       expect(req.path).toBe("/v1/chat/completions");
       expect(req.headers).not.toHaveProperty("openai-organization");
     } finally {
-      for (const [k, v] of [["OPENAI_BASE_URL", saved.base], ["OPENAI_ORG_ID", saved.org]] as const)
+      for (const [k, v] of [
+        ["OPENAI_BASE_URL", saved.base],
+        ["OPENAI_ORG_ID", saved.org],
+      ] as const)
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
     }
@@ -225,7 +237,12 @@ describe("request headers", () => {
 describe("compatibility flags ([provider.NAME] keys that hey doctor writes)", () => {
   const callTurn: Message[] = [
     user("q"),
-    { id: "a", role: "assistant", content: [{ type: "thinking", text: "I should read.", opaque: { protocol: "openai", model: "gpt-test" } }], toolCalls: [{ id: "c1", name: "read", arguments: "{}" }] },
+    {
+      id: "a",
+      role: "assistant",
+      content: [{ type: "thinking", text: "I should read.", opaque: { protocol: "openai", model: "gpt-test" } }],
+      toolCalls: [{ id: "c1", name: "read", arguments: "{}" }],
+    },
     { id: "t", role: "tool", toolCallId: "c1", content: [{ type: "text", text: "done" }] },
   ];
 
@@ -261,7 +278,9 @@ describe("compatibility flags ([provider.NAME] keys that hey doctor writes)", ()
     const twoTurns: Message[] = [...callTurn, { id: "a2", role: "assistant", content: [{ type: "text", text: "read it" }] }, user("and now?")];
     const provider = await createOpenAIProvider({ model: "gpt-test", baseUrl: `${server.url}/v1` });
     const before = server.requests.length;
-    server.enqueue(jsonReply(400, { error: { message: "The reasoning_content in the thinking mode must be passed back to the API.", type: "invalid_request_error" } }));
+    server.enqueue(
+      jsonReply(400, { error: { message: "The reasoning_content in the thinking mode must be passed back to the API.", type: "invalid_request_error" } }),
+    );
     server.enqueue(sseReply(OK), sseReply(OK));
     for (let i = 0; i < 2; i++) for await (const _ of provider.stream({ system: "", messages: twoTurns, tools: [READ] }, new AbortController().signal));
     const sent = server.requests.slice(before).map((r) => JSON.stringify((r.body as Record<string, unknown>).messages).includes("I should read."));
@@ -325,11 +344,42 @@ describe("the replay server's tool-call invariant", () => {
 });
 
 const CASES: [string, unknown[], string[]][] = [
-  ["answered once", [{ role: "assistant", tool_calls: [{ id: "a" }] }, { role: "tool", tool_call_id: "a" }], []],
-  ["answered twice", [{ role: "assistant", tool_calls: [{ id: "a" }] }, { role: "tool", tool_call_id: "a" }, { role: "tool", tool_call_id: "a" }], ["tool call a has 2 results, expected exactly 1"]],
-  ["a result before its call", [{ role: "tool", tool_call_id: "a" }, { role: "assistant", tool_calls: [{ id: "a" }] }], ["tool message a answers no earlier tool call", "tool call a has 0 results, expected exactly 1"]],
-  ["a reused call id", [{ role: "assistant", tool_calls: [{ id: "a" }, { id: "a" }] }, { role: "tool", tool_call_id: "a" }], ["tool call id a is used by two calls"]],
+  [
+    "answered once",
+    [
+      { role: "assistant", tool_calls: [{ id: "a" }] },
+      { role: "tool", tool_call_id: "a" },
+    ],
+    [],
+  ],
+  [
+    "answered twice",
+    [
+      { role: "assistant", tool_calls: [{ id: "a" }] },
+      { role: "tool", tool_call_id: "a" },
+      { role: "tool", tool_call_id: "a" },
+    ],
+    ["tool call a has 2 results, expected exactly 1"],
+  ],
+  [
+    "a result before its call",
+    [
+      { role: "tool", tool_call_id: "a" },
+      { role: "assistant", tool_calls: [{ id: "a" }] },
+    ],
+    ["tool message a answers no earlier tool call", "tool call a has 0 results, expected exactly 1"],
+  ],
+  [
+    "a reused call id",
+    [
+      { role: "assistant", tool_calls: [{ id: "a" }, { id: "a" }] },
+      { role: "tool", tool_call_id: "a" },
+    ],
+    ["tool call id a is used by two calls"],
+  ],
 ];
-test.each(CASES.map(([name, messages, problems]) => ({ title: `${name} → ${problems.length === 0 ? "no problems" : problems.join("; ")}`, messages, problems })))("openai-chat invariant: $title", ({ messages, problems }) => {
+test.each(
+  CASES.map(([name, messages, problems]) => ({ title: `${name} → ${problems.length === 0 ? "no problems" : problems.join("; ")}`, messages, problems })),
+)("openai-chat invariant: $title", ({ messages, problems }) => {
   expect(openaiChatToolPairs.check({ messages })).toEqual(problems);
 });

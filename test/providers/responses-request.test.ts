@@ -5,7 +5,7 @@ import type { Effort, Message, ToolSpec } from "../../src/kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../../src/kernel/provider.ts";
 import { adaptHistory } from "../../src/kernel/adapt-history.ts";
 import { NO_RESULT as MISSING_RESULT } from "../../src/kernel/tool-calls.ts";
-import type { OpenAIProviderOptions } from "../../src/providers/openai.ts";
+import type { AdapterOptions } from "../../src/providers/common.ts";
 import { createResponsesProvider } from "../../src/providers/responses.ts";
 import { responsesToolPairs } from "../helpers/invariants-responses.ts";
 import { fixture, sseReply, startReplayServer } from "../helpers/replay-server.ts";
@@ -24,7 +24,7 @@ const OK = sseReply(
 );
 
 /** Streams `request` and returns what the server received, and the events. */
-async function exchange(request: Partial<ModelRequest>, opts: Partial<OpenAIProviderOptions> = {}, reply: Reply = OK) {
+async function exchange(request: Partial<ModelRequest>, opts: Partial<AdapterOptions> = {}, reply: Reply = OK) {
   server.enqueue(reply);
   const provider: Provider = await createResponsesProvider({ model: MODEL, baseUrl: `${server.url}/v1`, ...opts });
   const events: StreamEvent[] = [];
@@ -33,9 +33,8 @@ async function exchange(request: Partial<ModelRequest>, opts: Partial<OpenAIProv
   if (!recorded) throw new Error("no request recorded");
   return { recorded, events };
 }
-const send = async (request: Partial<ModelRequest>, opts: Partial<OpenAIProviderOptions> = {}) => (await exchange(request, opts)).recorded;
-const bodyOf = async (request: Partial<ModelRequest>, opts: Partial<OpenAIProviderOptions> = {}) =>
-  (await send(request, opts)).body as Record<string, unknown>;
+const send = async (request: Partial<ModelRequest>, opts: Partial<AdapterOptions> = {}) => (await exchange(request, opts)).recorded;
+const bodyOf = async (request: Partial<ModelRequest>, opts: Partial<AdapterOptions> = {}) => (await send(request, opts)).body as Record<string, unknown>;
 const inputOf = async (messages: readonly Message[]) => (await bodyOf({ messages })).input;
 /** What the loop sends: the history adapted for this provider first (SPEC §5.6). */
 const loopInputOf = (messages: Message[]) => inputOf(adaptHistory(messages, { protocol: "responses", model: MODEL }));
@@ -142,14 +141,27 @@ describe("request body", () => {
     const only: Message = {
       id: "a",
       role: "assistant",
-      content: [{ type: "thinking", text: "", opaque: { protocol: "responses", model: MODEL, data: { id: "rs_1", type: "reasoning", summary: [], encrypted_content: "enc" } } }],
+      content: [
+        {
+          type: "thinking",
+          text: "",
+          opaque: { protocol: "responses", model: MODEL, data: { id: "rs_1", type: "reasoning", summary: [], encrypted_content: "enc" } },
+        },
+      ],
     };
     expect(await inputOf([user("q"), only, user("again")])).toEqual([userItem("q"), userItem("again")]);
   });
 
   test("parallel calls and their outputs in call order; an error result as text; images as data URLs", async () => {
     const messages: Message[] = [
-      { id: "1", role: "user", content: [{ type: "text", text: "look" }, { type: "image", mediaType: "image/png", data: "iVBORw0K" }] },
+      {
+        id: "1",
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image", mediaType: "image/png", data: "iVBORw0K" },
+        ],
+      },
       {
         id: "2",
         role: "assistant",
@@ -161,7 +173,15 @@ describe("request body", () => {
         ],
       },
       result("call_a", "A"),
-      { id: "t-b", role: "tool", toolCallId: "call_b", content: [{ type: "text", text: "b.png:" }, { type: "image", mediaType: "image/png", data: "QUJD" }] },
+      {
+        id: "t-b",
+        role: "tool",
+        toolCallId: "call_b",
+        content: [
+          { type: "text", text: "b.png:" },
+          { type: "image", mediaType: "image/png", data: "QUJD" },
+        ],
+      },
       result("call_c", "error: no such file", true),
     ];
     const body = await bodyOf({ system: "sys", messages, tools: [READ] });
@@ -201,7 +221,12 @@ describe("request body", () => {
           { type: "text", text: "Reading." },
         ],
         toolCalls: [
-          { id: "toolu_01.abc:def", name: "read", arguments: '{"path":"a"}', opaque: { protocol: "google", model: "gemini-3-pro", data: { thoughtSignature: "ts" } } },
+          {
+            id: "toolu_01.abc:def",
+            name: "read",
+            arguments: '{"path":"a"}',
+            opaque: { protocol: "google", model: "gemini-3-pro", data: { thoughtSignature: "ts" } },
+          },
           { id: "toolu_lost", name: "read", arguments: "{}" },
         ],
       },
@@ -211,7 +236,11 @@ describe("request body", () => {
         id: "a2",
         role: "assistant",
         content: [
-          { type: "thinking", text: "Other model.", opaque: { protocol: "responses", model: "gpt-other", data: { id: "rs_x", type: "reasoning", summary: [], encrypted_content: "enc" } } },
+          {
+            type: "thinking",
+            text: "Other model.",
+            opaque: { protocol: "responses", model: "gpt-other", data: { id: "rs_x", type: "reasoning", summary: [], encrypted_content: "enc" } },
+          },
           { type: "text", text: "Done." },
         ],
       },
@@ -233,7 +262,14 @@ describe("request body", () => {
     ["another protocol", { protocol: "anthropic" as const, model: MODEL }],
   ])("even unadapted, reasoning from %s is never sent", async (_name, origin) => {
     const item = { id: "rs_x", type: "reasoning", summary: [], encrypted_content: "enc" };
-    const turn: Message = { id: "a", role: "assistant", content: [{ type: "thinking", text: "t", opaque: { ...origin, data: item } }, { type: "text", text: "A" }] };
+    const turn: Message = {
+      id: "a",
+      role: "assistant",
+      content: [
+        { type: "thinking", text: "t", opaque: { ...origin, data: item } },
+        { type: "text", text: "A" },
+      ],
+    };
     expect(await inputOf([user("q"), turn])).toEqual([userItem("q"), { type: "message", role: "assistant", content: [{ type: "output_text", text: "A" }] }]);
   });
 
@@ -280,7 +316,10 @@ describe("prompt caching", () => {
 });
 
 describe("request headers", () => {
-  test.each([["no", undefined], ["an empty", ""]])("%s API key: no Authorization header, even with OPENAI_API_KEY in the environment", async (_name, apiKey) => {
+  test.each([
+    ["no", undefined],
+    ["an empty", ""],
+  ])("%s API key: no Authorization header, even with OPENAI_API_KEY in the environment", async (_name, apiKey) => {
     const saved = process.env.OPENAI_API_KEY;
     process.env.OPENAI_API_KEY = "sk-from-env";
     try {
@@ -317,12 +356,19 @@ describe("the Responses tool-call invariant", () => {
     ["answered once", [call("a"), output("a")], []],
     ["parallel calls answered in order", [call("a"), call("b"), output("a"), output("b")], []],
     ["answered twice", [call("a"), output("a"), output("a")], ["function call a has 2 outputs, expected exactly 1"]],
-    ["an output before its call", [output("a"), call("a")], ["function_call_output a answers no earlier function call", "function call a has 0 outputs, expected exactly 1"]],
+    [
+      "an output before its call",
+      [output("a"), call("a")],
+      ["function_call_output a answers no earlier function call", "function call a has 0 outputs, expected exactly 1"],
+    ],
     ["a reused call_id", [call("a"), call("a"), output("a")], ["call_id a is used by two function calls"]],
   ];
-  test.each(CASES.map(([name, input, problems]) => ({ title: `${name} → ${problems.length === 0 ? "no problems" : problems.join("; ")}`, input, problems })))("$title", ({ input, problems }) => {
-    expect(responsesToolPairs.check({ input })).toEqual(problems);
-    expect(responsesToolPairs.applies("/v1/responses")).toBe(true);
-    expect(responsesToolPairs.applies("/v1/chat/completions")).toBe(false);
-  });
+  test.each(CASES.map(([name, input, problems]) => ({ title: `${name} → ${problems.length === 0 ? "no problems" : problems.join("; ")}`, input, problems })))(
+    "$title",
+    ({ input, problems }) => {
+      expect(responsesToolPairs.check({ input })).toEqual(problems);
+      expect(responsesToolPairs.applies("/v1/responses")).toBe(true);
+      expect(responsesToolPairs.applies("/v1/chat/completions")).toBe(false);
+    },
+  );
 });

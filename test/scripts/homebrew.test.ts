@@ -49,7 +49,16 @@ puts JSON.generate(Formula.seen.merge("class" => Object.const_defined?(:Hey) && 
 const CONFLICT = "hey is also the name of rakyll's HTTP load generator (homebrew/core hey); both install a `hey` command";
 
 function generate(): string {
-  const run = Bun.spawnSync([process.execPath, join(import.meta.dir, "..", "..", "scripts", "homebrew.ts"), "--sums", sumsFile, "--version", "v1.2.3", "--out", out]);
+  const run = Bun.spawnSync([
+    process.execPath,
+    join(import.meta.dir, "..", "..", "scripts", "homebrew.ts"),
+    "--sums",
+    sumsFile,
+    "--version",
+    "v1.2.3",
+    "--out",
+    out,
+  ]);
   expect(run.stderr.toString()).toBe("");
   expect(run.exitCode).toBe(0);
   return readFileSync(out, "utf8");

@@ -11,7 +11,12 @@ beforeAll(() => (server = startReplayServer()));
 afterAll(() => server.stop());
 
 async function smoke(env: Record<string, string>): Promise<{ code: number; out: string }> {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "scripts", "smoke.ts")], { env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env }, stdout: "pipe", stderr: "pipe", timeout: 60_000 });
+  const proc = Bun.spawn([process.execPath, join(ROOT, "scripts", "smoke.ts")], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: 60_000,
+  });
   const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
   return { code, out };
 }
@@ -33,7 +38,11 @@ test("no key: every protocol skipped, each said, exit 0", async () => {
 
 test("a key set: that protocol's request is made and judged; a bad answer fails the run", async () => {
   server.enqueue(textReply("anthropic", "pong"));
-  const ok = await smoke({ ANTHROPIC_API_KEY: "sk-ant-test", HEY_SMOKE_ANTHROPIC_URL: baseUrlFor("anthropic", server.url), HEY_SMOKE_ANTHROPIC_MODEL: "claude-test" });
+  const ok = await smoke({
+    ANTHROPIC_API_KEY: "sk-ant-test",
+    HEY_SMOKE_ANTHROPIC_URL: baseUrlFor("anthropic", server.url),
+    HEY_SMOKE_ANTHROPIC_MODEL: "claude-test",
+  });
   expect(ok.code).toBe(0);
   expect(ok.out).toMatch(/^✓ anthropic \(claude-test at http:\/\/127\.0\.0\.1:\d+\/v1, key from ANTHROPIC_API_KEY\): "pong" in [\d.]+ s$/m);
   expect(server.requests.at(-1)?.headers["x-api-key"]).toBe("sk-ant-test");

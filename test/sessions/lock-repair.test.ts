@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { newId, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { toLine } from "../../src/sessions/format.ts";
 import { lockedByOther, lockSession, SessionLockedError, unlockSession } from "../../src/sessions/lock.ts";
-import { findSession, loadSession, resumeSession, scanSessions, unreadableNote } from "../../src/sessions/reader.ts";
+import { findSession, scanSessions, unreadableNote } from "../../src/sessions/listing.ts";
+import { loadSession, resumeSession } from "../../src/sessions/reader.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 
 const root = mkdtempSync(join(tmpdir(), "hey-lock-"));
@@ -29,7 +30,9 @@ describe("the lock", () => {
     try {
       writeFileSync(`${path}.lock`, `${other.pid} ${hostname()}\n`);
       expect(() => lockSession(path)).toThrow(SessionLockedError);
-      expect(() => lockSession(path)).toThrow(`session s is in use by another hey (pid ${other.pid}); wait for it to finish or start a new session — if no other hey is running, delete ${path}.lock`);
+      expect(() => lockSession(path)).toThrow(
+        `session s is in use by another hey (pid ${other.pid}); wait for it to finish or start a new session — if no other hey is running, delete ${path}.lock`,
+      );
       expect(lockedByOther(path)).toBe(true);
     } finally {
       other.stop();
@@ -62,7 +65,15 @@ describe("the lock", () => {
 
   test("the writer takes the lock when it opens the file and gives it up on close", () => {
     const d = dir();
-    const w = createSessionWriter({ dir: d, id: "s1", cwd: "/", version: "1", warn: (m) => { throw new Error(m); } });
+    const w = createSessionWriter({
+      dir: d,
+      id: "s1",
+      cwd: "/",
+      version: "1",
+      warn: (m) => {
+        throw new Error(m);
+      },
+    });
     w.emit({ type: "message", message: userMessage("hi") });
     expect(readFileSync(join(d, "s1.jsonl.lock"), "utf8")).toStartWith(`${process.pid} `);
     w.close();
@@ -114,7 +125,9 @@ describe("damaged headers", () => {
     const { sessions, unreadable } = scanSessions(d);
     expect(sessions).toEqual([]);
     expect(unreadable).toEqual([{ id: "xyz", path, modified: expect.any(Number) }]);
-    expect(unreadableNote(unreadable)).toBe(`a session file has a damaged header and cannot be listed: ${path}; \`hey --resume ID\` opens one in this directory and repairs it`);
+    expect(unreadableNote(unreadable)).toBe(
+      `a session file has a damaged header and cannot be listed: ${path}; \`hey --resume ID\` opens one in this directory and repairs it`,
+    );
     expect(findSession(d, "xy").path).toBe(path);
 
     const resumed = resumeSession(path, "/work/here");

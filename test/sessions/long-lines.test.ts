@@ -34,7 +34,12 @@ describe("lines over the limit", () => {
   test("forward: skipped over, reported with their start, end and length", () => {
     const path = file(text);
     const lines = withFd(path, (fd) => [...linesForward(fd, text.length, 0, 100)]);
-    expect(lines.map((l) => [l.text, l.oversized?.bytes, l.terminated])).toEqual([["a", undefined, true], ["", 1000, true], ["b", undefined, true], ["", 1000, false]]);
+    expect(lines.map((l) => [l.text, l.oversized?.bytes, l.terminated])).toEqual([
+      ["a", undefined, true],
+      ["", 1000, true],
+      ["b", undefined, true],
+      ["", 1000, false],
+    ]);
     expect(lines[1]!.oversized!.head).toStartWith("Lxxx");
     expect(lines[1]!.oversized!.tail).toEndWith("xxZ");
     expect(lines[1]!.end).toBe(2 + 1000);
@@ -43,8 +48,15 @@ describe("lines over the limit", () => {
   test("backward: the same lines, last first, with their offsets", () => {
     const path = file(text);
     const lines = withFd(path, (fd) => [...linesBackward(fd, text.length, 100)]);
-    const shown = lines.map((l) => (l.oversized ? [`${l.oversized.bytes} bytes`, l.offset, l.terminated] : [l.buf.toString("utf8", l.start, l.end), l.offset, l.terminated]));
-    expect(shown).toEqual([["1000 bytes", 1005, false], ["b", 1003, true], ["1000 bytes", 2, true], ["a", 0, true]]);
+    const shown = lines.map((l) =>
+      l.oversized ? [`${l.oversized.bytes} bytes`, l.offset, l.terminated] : [l.buf.toString("utf8", l.start, l.end), l.offset, l.terminated],
+    );
+    expect(shown).toEqual([
+      ["1000 bytes", 1005, false],
+      ["b", 1003, true],
+      ["1000 bytes", 2, true],
+      ["a", 0, true],
+    ]);
     expect(lines[0]!.oversized!.head).toStartWith("Lxxx");
   });
 });
@@ -64,18 +76,36 @@ describe("placeholders", () => {
   });
 
   test("a tool result keeps the call it answers; an assistant message its calls, without arguments", () => {
-    const result: Message = { id: newId(), role: "tool", toolCallId: "call_9", toolName: "bash", isError: true, content: [{ type: "text", text: "y".repeat(5000) }] };
+    const result: Message = {
+      id: newId(),
+      role: "tool",
+      toolCallId: "call_9",
+      toolName: "bash",
+      isError: true,
+      content: [{ type: "text", text: "y".repeat(5000) }],
+    };
     expect(oversizedEntry(cutOf(line(result)))).toMatchObject({ ok: true, entry: { message: { toolCallId: "call_9", toolName: "bash", isError: true } } });
-    const asks: Message = { id: newId(), role: "assistant", content: [{ type: "text", text: "writing" }], toolCalls: [{ id: "call_1", name: "write_file", arguments: JSON.stringify({ path: "a", content: "z".repeat(5000) }) }] };
-    expect(oversizedEntry(cutOf(line(asks)))).toMatchObject({ ok: true, entry: { message: { role: "assistant", toolCalls: [{ id: "call_1", name: "write_file", arguments: "{}" }] } } });
+    const asks: Message = {
+      id: newId(),
+      role: "assistant",
+      content: [{ type: "text", text: "writing" }],
+      toolCalls: [{ id: "call_1", name: "write_file", arguments: JSON.stringify({ path: "a", content: "z".repeat(5000) }) }],
+    };
+    expect(oversizedEntry(cutOf(line(asks)))).toMatchObject({
+      ok: true,
+      entry: { message: { role: "assistant", toolCalls: [{ id: "call_1", name: "write_file", arguments: "{}" }] } },
+    });
   });
 
   test("a long line that is not a message is skipped with a reason", () => {
-    expect(oversizedEntry({ head: '{"type":"compaction","id":"x"', tail: "", bytes: 9e6 })).toEqual({ ok: false, reason: "a line of 8.6 MB (more than hey loads) that is not a message" });
+    expect(oversizedEntry({ head: '{"type":"compaction","id":"x"', tail: "", bytes: 9e6 })).toEqual({
+      ok: false,
+      reason: "a line of 8.6 MB (more than hey loads) that is not a message",
+    });
   });
 
   test("loadSession: a 20 MB first prompt is loaded as its start, the rest of the session whole", () => {
-    const first = userMessage(`please read: ${"log line\n".repeat(20 * 1024 * 1024 / 9)}`);
+    const first = userMessage(`please read: ${"log line\n".repeat((20 * 1024 * 1024) / 9)}`);
     const answer: Message = { id: newId(), role: "assistant", content: [{ type: "text", text: "It is a log." }] };
     const path = join(root, "big.jsonl");
     writeFileSync(path, toLine({ type: "header", id: "big", cwd: "/", created: "x", version: "1" }) + line(first) + line(answer));
@@ -90,8 +120,11 @@ describe("placeholders", () => {
 describe("against split('\\n') on files whose lines cross every chunk boundary", () => {
   // lengths from 0 to ~600 KB around the 64 KB forward and 256 KB backward chunks
   let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  const lengths = Array.from({ length: 40 }, () => [0, 1, 65535, 65536, 262143, 262144, 262145][Math.floor(random() * 7)]! + Math.floor(random() * (random() < 0.2 ? 600_000 : 3000)));
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const lengths = Array.from(
+    { length: 40 },
+    () => [0, 1, 65535, 65536, 262143, 262144, 262145][Math.floor(random() * 7)]! + Math.floor(random() * (random() < 0.2 ? 600_000 : 3000)),
+  );
   const lines = lengths.map((len, i) => String.fromCharCode(97 + (i % 26)).repeat(len));
   for (const ending of ["\n", ""]) {
     const text = lines.join("\n") + ending;

@@ -19,14 +19,42 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 const tempDir = () => mkdtempSync(join(root, `t${n++}-`));
 
-const usage = { type: "usage" as const, input_tokens: 1, output_tokens: 2, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 };
+const usage = {
+  type: "usage" as const,
+  input_tokens: 1,
+  output_tokens: 2,
+  cache_read_tokens: 0,
+  cache_write_tokens: 0,
+  reasoning_tokens: 0,
+  cache_hit_share: 0,
+};
 const call = (id: string, name = "bash"): ToolCall => ({ id, name, arguments: `{"command":"echo ${id}"}` });
-const asks = (text: string, ...calls: ToolCall[]): Message => ({ id: newId(), role: "assistant", content: [{ type: "text", text }], ...(calls.length ? { toolCalls: calls } : {}) });
-const result = (c: ToolCall, text = `out ${c.id}`): Message => ({ id: newId(), role: "tool", toolCallId: c.id, toolName: c.name, isError: false, content: [{ type: "text", text }] });
+const asks = (text: string, ...calls: ToolCall[]): Message => ({
+  id: newId(),
+  role: "assistant",
+  content: [{ type: "text", text }],
+  ...(calls.length ? { toolCalls: calls } : {}),
+});
+const result = (c: ToolCall, text = `out ${c.id}`): Message => ({
+  id: newId(),
+  role: "tool",
+  toolCallId: c.id,
+  toolName: c.name,
+  isError: false,
+  content: [{ type: "text", text }],
+});
 
 /** Writes `messages` (and a usage entry after each assistant message) with the real writer. */
 function written(messages: Message[], extra: (w: ReturnType<typeof createSessionWriter>) => void = () => {}): string {
-  const w = createSessionWriter({ dir: tempDir(), id: newId(), cwd: "/work/p", version: "9.9.9", warn: (m) => { throw new Error(m); } });
+  const w = createSessionWriter({
+    dir: tempDir(),
+    id: newId(),
+    cwd: "/work/p",
+    version: "9.9.9",
+    warn: (m) => {
+      throw new Error(m);
+    },
+  });
   w.model("openai", "gpt-test");
   for (const m of messages) {
     w.emit({ type: "message", message: m });
@@ -43,7 +71,10 @@ describe("round trip", () => {
     const c2 = call("call_2", "read_file");
     const history: Message[] = [
       userMessage("fix the bug"),
-      { ...asks("looking", c1, c2), content: [{ type: "thinking", text: "hmm", opaque: { protocol: "anthropic", model: "claude", data: { signature: "sig" } } }] },
+      {
+        ...asks("looking", c1, c2),
+        content: [{ type: "thinking", text: "hmm", opaque: { protocol: "anthropic", model: "claude", data: { signature: "sig" } } }],
+      },
       result(c1),
       { ...result(c2, "boom"), isError: true },
       asks("fixed it"),
@@ -128,7 +159,9 @@ describe("crash damage", () => {
     w.close();
 
     const loaded = loadSession(w.path);
-    expect(loaded.appended).toEqual([{ id: expect.any(String), role: "tool", toolCallId: "c2", toolName: "bash", isError: true, content: [{ type: "text", text: INTERRUPTED_RESULT }] }]);
+    expect(loaded.appended).toEqual([
+      { id: expect.any(String), role: "tool", toolCallId: "c2", toolName: "bash", isError: true, content: [{ type: "text", text: INTERRUPTED_RESULT }] },
+    ]);
     expect(loaded.messages).toEqual([...h, loaded.appended[0]!]);
 
     const resumed = createSessionWriter({ dir, id, cwd: "/", version: "1", warn: () => {} });
@@ -142,7 +175,12 @@ describe("crash damage", () => {
 
 describe("pure rules", () => {
   const u = (id: string): Message => ({ id, role: "user", content: [] });
-  const a = (id: string, ...calls: string[]): Message => ({ id, role: "assistant", content: [], ...(calls.length ? { toolCalls: calls.map((c) => call(c)) } : {}) });
+  const a = (id: string, ...calls: string[]): Message => ({
+    id,
+    role: "assistant",
+    content: [],
+    ...(calls.length ? { toolCalls: calls.map((c) => call(c)) } : {}),
+  });
   const t = (id: string, callId: string): Message => ({ id, role: "tool", toolCallId: callId, toolName: "bash", content: [] });
   const seq = [u("u1"), a("a1", "c1", "c2"), t("t1", "c1"), t("t2", "c2"), a("a2"), u("u2"), a("a3", "c3"), t("t3", "c3")];
 
@@ -166,7 +204,12 @@ describe("pure rules", () => {
     expect(out.messages.map((m) => m.id)).toEqual(["a1", "t1", "t2", "u2"]);
     expect(out.appended).toEqual([]);
     const open = closeToolCalls([u("u"), a("a", "x", "y")], () => `s${k++}`);
-    expect(open.messages.map((m) => [m.id, m.toolCallId, m.isError])).toEqual([["u", undefined, undefined], ["a", undefined, undefined], ["s0", "x", true], ["s1", "y", true]]);
+    expect(open.messages.map((m) => [m.id, m.toolCallId, m.isError])).toEqual([
+      ["u", undefined, undefined],
+      ["a", undefined, undefined],
+      ["s0", "x", true],
+      ["s1", "y", true],
+    ]);
     expect(open.appended.map((m) => m.id)).toEqual(["s0", "s1"]);
   });
 });
@@ -188,8 +231,16 @@ describe("big sessions are read from the tail", () => {
   const big = writeBigSession(join(root, "big.jsonl"), { messages: 6000, keepTail: 6000 });
   const roles = big.tail.map((m) => m.role);
   // windows whose raw start lands on each kind of message, including the middle of a call group
-  const onTool = [...roles.keys()].filter((i) => roles[i] === "tool" && roles[i - 1] === "tool").map((i) => big.count - i).filter((w) => w < 600).slice(0, 3);
-  const onOther = [...roles.keys()].filter((i) => roles[i] !== "tool").map((i) => big.count - i).filter((w) => w < 600).slice(0, 3);
+  const onTool = [...roles.keys()]
+    .filter((i) => roles[i] === "tool" && roles[i - 1] === "tool")
+    .map((i) => big.count - i)
+    .filter((w) => w < 600)
+    .slice(0, 3);
+  const onOther = [...roles.keys()]
+    .filter((i) => roles[i] !== "tool")
+    .map((i) => big.count - i)
+    .filter((w) => w < 600)
+    .slice(0, 3);
 
   test.each([...onTool, ...onOther, 500])("window %i: aligned, first prompt kept, the last messages exact", (window) => {
     const loaded = loadSession(big.path, { window });
@@ -235,7 +286,9 @@ describe("big sessions are read from the tail", () => {
     expect(huge.summaries).toHaveLength(1);
     expect(loaded.summaries).toEqual([]);
     times.sort((x, y) => x - y);
-    console.log(`loadSession: ${huge.count} messages, ${(huge.bytes / 1e6).toFixed(0)} MB: median ${times[2]!.toFixed(1)} ms (min ${times[0]!.toFixed(1)}, max ${times[4]!.toFixed(1)}), 32 MB searched for a summary`);
+    console.log(
+      `loadSession: ${huge.count} messages, ${(huge.bytes / 1e6).toFixed(0)} MB: median ${times[2]!.toFixed(1)} ms (min ${times[0]!.toFixed(1)}, max ${times[4]!.toFixed(1)}), 32 MB searched for a summary`,
+    );
   }, 60_000);
 });
 
@@ -243,8 +296,16 @@ describe("resume keeps the latest summary (issue 10 item 1)", () => {
   const user = userMessage("refactor the parser");
   const c = [call("c1"), call("c2"), call("c3")];
   const history: Message[] = [user, asks("a", c[0]!), result(c[0]!), asks("b", c[1]!), result(c[1]!), asks("c", c[2]!), result(c[2]!), asks("done")];
-  const summary = (from: number | string, to: number | string) => ({ fromId: typeof from === "string" ? from : history[from]!.id, toId: typeof to === "string" ? to : history[to]!.id, text: "S" });
-  const folded = (s: ReturnType<typeof summary>): Message => ({ id: `summary-${s.fromId}`, role: "user", content: [{ type: "text", text: `${SUMMARY_PREFIX}S` }] });
+  const summary = (from: number | string, to: number | string) => ({
+    fromId: typeof from === "string" ? from : history[from]!.id,
+    toId: typeof to === "string" ? to : history[to]!.id,
+    text: "S",
+  });
+  const folded = (s: ReturnType<typeof summary>): Message => ({
+    id: `summary-${s.fromId}`,
+    role: "user",
+    content: [{ type: "text", text: `${SUMMARY_PREFIX}S` }],
+  });
 
   test("a summary that starts before the loaded messages stands for everything up to its end", () => {
     const s = summary("before-the-window", 4);

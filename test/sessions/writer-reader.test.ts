@@ -1,12 +1,25 @@
 // The session writer, listing, lookup and pruning (SPEC §19), against real temp directories.
 import { afterEach, describe, expect, test } from "bun:test";
-import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import type { AgentEvent } from "../../src/kernel/output.ts";
-import { formatSessionList, sessionsDir, type SessionInfo } from "../../src/sessions/format.ts";
-import { findSession, latestSession, listSessions, pruneSessions } from "../../src/sessions/reader.ts";
+import { formatSessionList, type SessionInfo } from "../../src/sessions/format.ts";
+import { findSession, latestSession, listSessions, pruneSessions } from "../../src/sessions/listing.ts";
 import { lockSession, unlockSession } from "../../src/sessions/lock.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 
@@ -23,9 +36,21 @@ function tempDir(): string {
   return dir;
 }
 
-const usage = { type: "usage" as const, input_tokens: 10, output_tokens: 5, cache_read_tokens: 2, cache_write_tokens: 1, reasoning_tokens: 3, cache_hit_share: 0.2 };
+const usage = {
+  type: "usage" as const,
+  input_tokens: 10,
+  output_tokens: 5,
+  cache_read_tokens: 2,
+  cache_write_tokens: 1,
+  reasoning_tokens: 3,
+  cache_hit_share: 0.2,
+};
 const assistant = (text: string): Message => ({ id: newId(), role: "assistant", content: [{ type: "text", text }] });
-const lines = (path: string) => readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (path: string) =>
+  readFileSync(path, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 function writer(dir: string, id = newId(), warn: (m: string) => void = () => {}) {
   return createSessionWriter({ dir: join(dir, "sessions"), id, cwd: "/home/u/project", version: "1.2.3", warn });
@@ -42,18 +67,18 @@ function session(dir: string, cwd: string, prompt: string, ageDays = 0): string 
   return id;
 }
 
-test("sessionsDir follows XDG_STATE_HOME, else ~/.local/state", () => {
-  expect(sessionsDir({ XDG_STATE_HOME: "/x/state" }, "/h")).toBe("/x/state/hey/sessions");
-  expect(sessionsDir({}, "/h")).toBe("/h/.local/state/hey/sessions");
-  expect(sessionsDir({ XDG_STATE_HOME: "" }, "/h")).toBe("/h/.local/state/hey/sessions");
-});
-
 describe("writer", () => {
   test("creates nothing until the first message", () => {
     const dir = tempDir();
     const w = writer(dir);
     w.model("openai", "gpt-x");
-    for (const e of [{ type: "session", id: "s", provider: "p", model: "m", cwd: "/" }, { type: "turn_start", turn: 1 }, usage, { type: "done", stop_reason: "end", turns: 1, usage }] as AgentEvent[]) w.emit(e);
+    for (const e of [
+      { type: "session", id: "s", provider: "p", model: "m", cwd: "/" },
+      { type: "turn_start", turn: 1 },
+      usage,
+      { type: "done", stop_reason: "end", turns: 1, usage },
+    ] as AgentEvent[])
+      w.emit(e);
     w.sync();
     w.close();
     expect(existsSync(w.path)).toBe(false);
@@ -87,7 +112,15 @@ describe("writer", () => {
     expect(entries.map((e) => e.type)).toEqual(["model", "message", "message", "usage", "compaction", "model"]);
     expect(entries[0]).toEqual({ type: "model", id: expect.any(String), provider: "anthropic", model: "claude-x" });
     expect(entries[1]).toEqual({ type: "message", message: user });
-    expect(entries[3]).toEqual({ type: "usage", id: expect.any(String), input_tokens: 10, output_tokens: 5, cache_read_tokens: 2, cache_write_tokens: 1, reasoning_tokens: 3 });
+    expect(entries[3]).toEqual({
+      type: "usage",
+      id: expect.any(String),
+      input_tokens: 10,
+      output_tokens: 5,
+      cache_read_tokens: 2,
+      cache_write_tokens: 1,
+      reasoning_tokens: 3,
+    });
     expect(entries[4]).toEqual({ type: "compaction", id: expect.any(String), from_id: user.id, to_id: reply.id, summary: "they said hello" });
     const ids = entries.map((e) => (e.type === "message" ? (e.message as Message).id : e.id));
     expect(new Set(ids).size).toBe(ids.length);
@@ -241,7 +274,8 @@ describe("listing", () => {
 describe("findSession", () => {
   const dir = () => {
     const d = tempDir();
-    for (const id of ["abc111", "abc222", "abd333", "abc"]) writeFileSync(join(d, `${id}.jsonl`), JSON.stringify({ type: "header", id, cwd: "/", created: new Date().toISOString(), version: "1" }) + "\n");
+    for (const id of ["abc111", "abc222", "abd333", "abc"])
+      writeFileSync(join(d, `${id}.jsonl`), JSON.stringify({ type: "header", id, cwd: "/", created: new Date().toISOString(), version: "1" }) + "\n");
     return d;
   };
 
@@ -257,7 +291,9 @@ describe("findSession", () => {
   });
 
   test("an ambiguous prefix lists the candidates", () => {
-    expect(() => findSession(dir(), "ab")).toThrow('"ab" matches 4 sessions: abc, abc111 (abc1), abc222 (abc2), abd333 (abd3); give the short form in brackets, or more of the id');
+    expect(() => findSession(dir(), "ab")).toThrow(
+      '"ab" matches 4 sessions: abc, abc111 (abc1), abc222 (abc2), abd333 (abd3); give the short form in brackets, or more of the id',
+    );
   });
 
   test("no match says so", () => {
@@ -338,7 +374,15 @@ test("pruneSessions removes a deleted session's stale lock; a session a live hey
 });
 
 describe("formatSessionList", () => {
-  const info = (id: string, cwd: string, prompt: string, size: number, modified: number): SessionInfo => ({ id, created: new Date(modified).toISOString(), modified, cwd, firstPrompt: prompt, size, path: `/s/${id}.jsonl` });
+  const info = (id: string, cwd: string, prompt: string, size: number, modified: number): SessionInfo => ({
+    id,
+    created: new Date(modified).toISOString(),
+    modified,
+    cwd,
+    firstPrompt: prompt,
+    size,
+    path: `/s/${id}.jsonl`,
+  });
 
   test("aligned columns, home as ~, and how to resume", () => {
     const t = new Date(2025, 2, 4, 9, 5).getTime(); // local time, like the listing
@@ -352,7 +396,15 @@ describe("formatSessionList", () => {
     ]);
     expect(out).toContain("hey --resume ID");
     expect(out).toContain("hey -c");
-    const withShort = formatSessionList(sessions, "/home/u", undefined, new Map([["id-one", "-one"], ["id-number-two", "id-n"]]));
+    const withShort = formatSessionList(
+      sessions,
+      "/home/u",
+      undefined,
+      new Map([
+        ["id-one", "-one"],
+        ["id-number-two", "id-n"],
+      ]),
+    );
     expect(withShort.split("\n").slice(0, 3)).toEqual([
       "ID             SHORT  LAST USED           SIZE  DIRECTORY  FIRST PROMPT",
       "id-one         -one   2025-03-04 09:05  2.2 KB  ~/src/hey  fix the test",
@@ -367,7 +419,8 @@ describe("formatSessionList", () => {
 });
 
 describe("a run that never got an answer leaves no session (untilAnswer)", () => {
-  const held = (dir: string, id = newId()) => createSessionWriter({ dir: join(dir, "sessions"), id, cwd: "/p", version: "1", warn: () => {}, untilAnswer: true });
+  const held = (dir: string, id = newId()) =>
+    createSessionWriter({ dir: join(dir, "sessions"), id, cwd: "/p", version: "1", warn: () => {}, untilAnswer: true });
 
   test("a user message alone creates nothing", () => {
     const w = held(tempDir());
@@ -388,6 +441,13 @@ describe("a run that never got an answer leaves no session (untilAnswer)", () =>
     w.emit({ type: "message", message: assistant("answer") });
     w.emit({ type: "message", message: userMessage("third") });
     w.close();
-    expect(lines(w.path).map((e) => (e.type === "message" ? textOf(e.message as Message) : e.type))).toEqual(["header", "model", "first, interrupted", "second", "answer", "third"]);
+    expect(lines(w.path).map((e) => (e.type === "message" ? textOf(e.message as Message) : e.type))).toEqual([
+      "header",
+      "model",
+      "first, interrupted",
+      "second",
+      "answer",
+      "third",
+    ]);
   });
 });

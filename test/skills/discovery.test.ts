@@ -107,7 +107,9 @@ describe("what a skills folder holds", () => {
     put(join(dir, "Readme.md"), "# notes\n");
     const got = loadSkills([dir]);
     expect(got.skills).toEqual([]);
-    expect(got.problems).toEqual([{ level: "warning", message: `${join(dir, "deploy.md")}: no frontmatter (--- name and description ---), so it is not a skill; left out` }]);
+    expect(got.problems).toEqual([
+      { level: "warning", message: `${join(dir, "deploy.md")}: no frontmatter (--- name and description ---), so it is not a skill; left out` },
+    ]);
   });
 
   test("missing folders are fine; broken skills are errors, odd ones warnings, and the rest still load", () => {
@@ -157,6 +159,8 @@ describe("catalog", () => {
 
   test("skillMessage: the file with its path, CRLF cleaned, a cut noted", () => {
     expect(skillMessage(s("a", "d", "/s/a/SKILL.md"), "\uFEFFline 1\r\nline 2\r\n", false)).toBe('Use the skill "a" (/s/a/SKILL.md):\n\nline 1\nline 2');
-    expect(skillMessage(s("a", "d", "/s/a/SKILL.md"), "part", true)).toBe('Use the skill "a" (/s/a/SKILL.md):\n\npart\n[cut here; read /s/a/SKILL.md for the rest]');
+    expect(skillMessage(s("a", "d", "/s/a/SKILL.md"), "part", true)).toBe(
+      'Use the skill "a" (/s/a/SKILL.md):\n\npart\n[cut here; read /s/a/SKILL.md for the rest]',
+    );
   });
 });

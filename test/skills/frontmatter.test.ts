@@ -18,8 +18,17 @@ describe("a valid skill", () => {
   });
 
   test("license, compatibility, metadata and allowed-tools are kept", () => {
-    const text = "---\nname: deploy\ndescription: d\nlicense: MIT\ncompatibility: needs docker\nmetadata:\n  author: ana\nallowed-tools: Bash(git:*) Read\n---\n";
-    expect(parse(text).skill).toEqual({ name: "deploy", description: "d", path: P, license: "MIT", compatibility: "needs docker", metadata: { author: "ana" }, allowedTools: "Bash(git:*) Read" });
+    const text =
+      "---\nname: deploy\ndescription: d\nlicense: MIT\ncompatibility: needs docker\nmetadata:\n  author: ana\nallowed-tools: Bash(git:*) Read\n---\n";
+    expect(parse(text).skill).toEqual({
+      name: "deploy",
+      description: "d",
+      path: P,
+      license: "MIT",
+      compatibility: "needs docker",
+      metadata: { author: "ana" },
+      allowedTools: "Bash(git:*) Read",
+    });
   });
 
   test("a multi-line (block) description", () => {
@@ -31,10 +40,39 @@ describe("every problem", () => {
   test.each([
     ["missing name: the folder's name is used", "---\ndescription: d\n---\n", "deploy", [`warning ${P}: no name in the frontmatter; using "deploy"`]],
     ["empty name", '---\nname: ""\ndescription: d\n---\n', "deploy", [`warning ${P}: no name in the frontmatter; using "deploy"`]],
-    ["upper case", "---\nname: Deploy\ndescription: d\n---\n", "Deploy", [`warning ${P}: name "Deploy" is not 1–64 lowercase letters, digits and single hyphens`, `warning ${P}: name "Deploy" differs from its folder "deploy"`]],
-    ["a double hyphen", "---\nname: de--ploy\ndescription: d\n---\n", "de--ploy", [`warning ${P}: name "de--ploy" is not 1–64 lowercase letters, digits and single hyphens`, `warning ${P}: name "de--ploy" differs from its folder "deploy"`]],
-    ["a leading hyphen", "---\nname: -deploy\ndescription: d\n---\n", "-deploy", [`warning ${P}: name "-deploy" is not 1–64 lowercase letters, digits and single hyphens`, `warning ${P}: name "-deploy" differs from its folder "deploy"`]],
-    ["a name of 65 characters", `---\nname: ${"a".repeat(65)}\ndescription: d\n---\n`, "a".repeat(65), [`warning ${P}: name "${"a".repeat(65)}" is not 1–64 lowercase letters, digits and single hyphens`, `warning ${P}: name "${"a".repeat(65)}" differs from its folder "deploy"`]],
+    [
+      "upper case",
+      "---\nname: Deploy\ndescription: d\n---\n",
+      "Deploy",
+      [`warning ${P}: name "Deploy" is not 1–64 lowercase letters, digits and single hyphens`, `warning ${P}: name "Deploy" differs from its folder "deploy"`],
+    ],
+    [
+      "a double hyphen",
+      "---\nname: de--ploy\ndescription: d\n---\n",
+      "de--ploy",
+      [
+        `warning ${P}: name "de--ploy" is not 1–64 lowercase letters, digits and single hyphens`,
+        `warning ${P}: name "de--ploy" differs from its folder "deploy"`,
+      ],
+    ],
+    [
+      "a leading hyphen",
+      "---\nname: -deploy\ndescription: d\n---\n",
+      "-deploy",
+      [
+        `warning ${P}: name "-deploy" is not 1–64 lowercase letters, digits and single hyphens`,
+        `warning ${P}: name "-deploy" differs from its folder "deploy"`,
+      ],
+    ],
+    [
+      "a name of 65 characters",
+      `---\nname: ${"a".repeat(65)}\ndescription: d\n---\n`,
+      "a".repeat(65),
+      [
+        `warning ${P}: name "${"a".repeat(65)}" is not 1–64 lowercase letters, digits and single hyphens`,
+        `warning ${P}: name "${"a".repeat(65)}" differs from its folder "deploy"`,
+      ],
+    ],
     ["a name different from its folder", "---\nname: ship\ndescription: d\n---\n", "ship", [`warning ${P}: name "ship" differs from its folder "deploy"`]],
   ])("name: %s", (_, text, name, problems) => {
     const got = parse(text);
@@ -75,7 +113,9 @@ describe("every problem", () => {
   });
 
   test("a frontmatter that is never closed is an error", () => {
-    expect(parse("---\nname: deploy\ndescription: d\n").problems).toEqual([{ level: "error", message: `${P}:1: the frontmatter opened on line 1 is never closed with a \`---\` line; left out` }]);
+    expect(parse("---\nname: deploy\ndescription: d\n").problems).toEqual([
+      { level: "error", message: `${P}:1: the frontmatter opened on line 1 is never closed with a \`---\` line; left out` },
+    ]);
   });
 
   test("a frontmatter that is not key: value lines is an error", () => {

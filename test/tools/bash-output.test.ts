@@ -13,7 +13,11 @@ function noisyTestRun(): string {
   const lines = ["", "> app@1.0.0 test", "> jest --verbose", ""];
   let test = 0;
   let warned = false;
-  const failAt = new Map([[1500, FAILURES[0]!], [2500, FAILURES[1]!], [3500, FAILURES[2]!]]);
+  const failAt = new Map([
+    [1500, FAILURES[0]!],
+    [2500, FAILURES[1]!],
+    [3500, FAILURES[2]!],
+  ]);
   while (lines.length < 4990) {
     const n = lines.length;
     const failure = [...failAt.entries()].find(([at]) => n >= at)?.[1];
@@ -45,13 +49,16 @@ function noisyTestRun(): string {
     }
     if (n % 100 === 0) lines.push(` PASS  src/module${n}.test.ts (${(n % 7) + 1}.${n % 10} s)`);
     else if (n % 250 === 1) lines.push("  console.warn", "    DeprecationWarning: Buffer() is deprecated due to security and usability issues.", "");
-    else if (n >= 3000 && !warned && (warned = true)) for (let k = 0; k < 40; k++) lines.push("(node:4242) Warning: Accessing non-existent property 'padLevels' of module exports inside circular dependency");
+    else if (n >= 3000 && !warned && (warned = true))
+      for (let k = 0; k < 40; k++) lines.push("(node:4242) Warning: Accessing non-existent property 'padLevels' of module exports inside circular dependency");
     else lines.push(`  ✓ module ${Math.floor(n / 100)} handles error case ${test++} gracefully (${n % 9} ms)`);
   }
   lines.push(
     "",
     "Summary of all failing tests",
-    ...FAILURES.map((f) => ` FAIL  ${f.file}\n  ● ${f.name}`).join("\n").split("\n"),
+    ...FAILURES.map((f) => ` FAIL  ${f.file}\n  ● ${f.name}`)
+      .join("\n")
+      .split("\n"),
     "",
     "Test Suites: 3 failed, 97 passed, 100 total",
     "Tests:       3 failed, 4997 passed, 5000 total",
@@ -149,11 +156,23 @@ describe("filterOutput", () => {
     const { text } = await filterOutput({ stdout, stderr: "", exitCode: 1, command: "make" });
     expect(text).toContain(`\n${middle.slice(1).join("\n")}\n`);
 
-    const progress = [...Array.from({ length: 200 }, (_, i) => `fetch ${i}`), "error: mirror down", ...Array.from({ length: 6 }, (_, i) => `retrying in ${i + 1} s`), "error: mirror down, giving up", ...Array.from({ length: 200 }, (_, i) => `cleanup ${i}`)];
+    const progress = [
+      ...Array.from({ length: 200 }, (_, i) => `fetch ${i}`),
+      "error: mirror down",
+      ...Array.from({ length: 6 }, (_, i) => `retrying in ${i + 1} s`),
+      "error: mirror down, giving up",
+      ...Array.from({ length: 200 }, (_, i) => `cleanup ${i}`),
+    ];
     const folded = await filterOutput({ stdout: progress.join("\n"), stderr: "", exitCode: 1, command: "./fetch.sh" });
     // the 6 retries are all context of the two errors: first and last shown, the 4 between counted
     expect(folded.text).toContain("\nerror: mirror down\nretrying in 1 s\n… 4 similar lines omitted …\nretrying in 6 s\nerror: mirror down, giving up\n");
-    const same = [...Array.from({ length: 200 }, (_, i) => `fetch ${i}`), "error: disk full", ...Array(6).fill("waiting"), "error: disk still full", ...Array.from({ length: 200 }, (_, i) => `cleanup ${i}`)];
+    const same = [
+      ...Array.from({ length: 200 }, (_, i) => `fetch ${i}`),
+      "error: disk full",
+      ...Array(6).fill("waiting"),
+      "error: disk still full",
+      ...Array.from({ length: 200 }, (_, i) => `cleanup ${i}`),
+    ];
     const repeated = await filterOutput({ stdout: same.join("\n"), stderr: "", exitCode: 1, command: "./fetch.sh" });
     expect(repeated.text).toContain("\nerror: disk full\nwaiting (×6)\nerror: disk still full\n");
   });

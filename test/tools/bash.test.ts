@@ -8,6 +8,9 @@ import { type BashToolOptions, createBashTool, MAX_RESULT_LINES } from "../../sr
 import { callTool } from "../helpers/call-tool.ts";
 import { killMarked, marker, processes, waitForGroup, withMarker } from "../helpers/processes.ts";
 
+/** A test here whose command would hang (sleeps of minutes) fails at this deadline instead: no result is measured against a clock. */
+const HANG = 10_000;
+
 const shell = chooseShell({ platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined });
 let dir: string; // the project root the commands run in
 let temp: string; // where the tool writes full outputs
@@ -19,8 +22,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const tool = (opts: Partial<BashToolOptions> = {}) =>
-  createBashTool({ shell, timeoutMs: 10_000, filter: "builtin", raw: false, outputDir: temp, ...opts });
+const tool = (opts: Partial<BashToolOptions> = {}) => createBashTool({ shell, timeoutMs: 10_000, filter: "builtin", raw: false, outputDir: temp, ...opts });
 const ctx = (signal = new AbortController().signal): ToolContext => ({ signal, cwd: dir });
 const fullOutputPath = (output: string) => output.match(/\[full output: (.+)\]$/m)?.[1];
 
@@ -63,55 +65,65 @@ describe("bash tool", () => {
   test("bad arguments and a shell that cannot start are error results", async () => {
     expect(await callTool(tool(), {}, ctx())).toEqual({ output: "bash: `command` must be a string, got nothing", isError: true });
     expect(await callTool(tool(), { command: "  " }, ctx())).toEqual({ output: "bash: `command` must be a non-empty string", isError: true });
-    const broken = createBashTool({ shell: { program: "/nonexistent/sh", name: "sh", args: (c) => ["-c", c] }, timeoutMs: 1000, filter: "builtin", raw: false });
+    const broken = createBashTool({
+      shell: { program: "/nonexistent/sh", name: "sh", args: (c) => ["-c", c] },
+      timeoutMs: 1000,
+      filter: "builtin",
+      raw: false,
+    });
     const r = await broken.run({ command: "echo hi" }, ctx());
     expect(r.isError).toBe(true);
     expect(r.output).toContain("could not start /nonexistent/sh");
   });
 
-  test("on timeout the whole process group is killed and the exit code is 124", async () => {
-    const m = marker();
-    leftovers.push(m);
-    const started = performance.now();
-    const running = tool().run({ command: `sh -c 'sleep ${m} & sleep ${m}'`, timeout_ms: 1000 }, ctx());
-    const pgid = await waitForGroup(m);
-    expect(processes().filter((p) => p.pgid === pgid).length).toBeGreaterThanOrEqual(3);
-    const r = await running;
-    const elapsed = performance.now() - started;
-    expect(r.isError).toBe(true);
-    expect(r.output).toContain("[exit code 124]");
-    expect(r.output).toContain("timed out after 1 s; the process group was killed");
-    expect(elapsed).toBeLessThan(3000);
-    expect(processes().filter((p) => p.pgid === pgid)).toEqual([]);
-  });
+  test(
+    "on timeout the whole process group is killed and the exit code is 124",
+    async () => {
+      const m = marker();
+      leftovers.push(m);
+      const running = tool().run({ command: `sh -c 'sleep ${m} & sleep ${m}'`, timeout_ms: 1000 }, ctx());
+      const pgid = await waitForGroup(m);
+      expect(processes().filter((p) => p.pgid === pgid).length).toBeGreaterThanOrEqual(3);
+      const r = await running; // the sleeps last minutes: a result at all means the group was killed
+      expect(r.isError).toBe(true);
+      expect(r.output).toContain("[exit code 124]");
+      expect(r.output).toContain("timed out after 1 s; the process group was killed");
+      expect(processes().filter((p) => p.pgid === pgid)).toEqual([]);
+    },
+    HANG,
+  );
 
-  test("a group that ignores SIGTERM is killed with SIGKILL", async () => {
-    const m = marker();
-    leftovers.push(m);
-    const started = performance.now();
-    const running = tool().run({ command: `trap '' TERM; sleep ${m} & sleep ${m}`, timeout_ms: 500 }, ctx());
-    const pgid = await waitForGroup(m);
-    const r = await running;
-    expect(r.output).toContain("[exit code 124]");
-    expect(performance.now() - started).toBeLessThan(3000);
-    expect(processes().filter((p) => p.pgid === pgid)).toEqual([]);
-  });
+  test(
+    "a group that ignores SIGTERM is killed with SIGKILL",
+    async () => {
+      const m = marker();
+      leftovers.push(m);
+      const running = tool().run({ command: `trap '' TERM; sleep ${m} & sleep ${m}`, timeout_ms: 500 }, ctx());
+      const pgid = await waitForGroup(m);
+      const r = await running;
+      expect(r.output).toContain("[exit code 124]");
+      expect(processes().filter((p) => p.pgid === pgid)).toEqual([]);
+    },
+    HANG,
+  );
 
-  test("an abort kills the whole process group and says it was interrupted", async () => {
-    const m = marker();
-    leftovers.push(m);
-    const abort = new AbortController();
-    const running = tool().run({ command: `echo started; sleep ${m} & sleep ${m}` }, ctx(abort.signal));
-    const pgid = await waitForGroup(m);
-    const abortedAt = performance.now();
-    abort.abort();
-    const r = await running;
-    expect(performance.now() - abortedAt).toBeLessThan(2000);
-    expect(r.isError).toBe(true);
-    expect(r.output).toContain("started");
-    expect(r.output).toContain("[interrupted by user; the process group was killed]");
-    expect(processes().filter((p) => p.pgid === pgid)).toEqual([]);
-  });
+  test(
+    "an abort kills the whole process group and says it was interrupted",
+    async () => {
+      const m = marker();
+      leftovers.push(m);
+      const abort = new AbortController();
+      const running = tool().run({ command: `echo started; sleep ${m} & sleep ${m}` }, ctx(abort.signal));
+      const pgid = await waitForGroup(m);
+      abort.abort();
+      const r = await running;
+      expect(r.isError).toBe(true);
+      expect(r.output).toContain("started");
+      expect(r.output).toContain("[interrupted by user; the process group was killed]");
+      expect(processes().filter((p) => p.pgid === pgid)).toEqual([]);
+    },
+    HANG,
+  );
 
   test("an already aborted call does not start the command", async () => {
     const abort = new AbortController();
@@ -121,17 +133,18 @@ describe("bash tool", () => {
     expect(readdirSync(dir)).not.toContain("should-not-exist");
   });
 
-  test("a grandchild holding stdout open does not hang the tool past the drain", async () => {
-    const m = marker();
-    leftovers.push(m);
-    const started = performance.now();
-    const r = await tool().run({ command: `(sleep ${m} &) ; echo done` }, ctx());
-    const elapsed = performance.now() - started;
-    expect(r).toEqual({ output: "done\n[exit code 0]" });
-    expect(elapsed).toBeLessThan(1500);
-    // the background process is the command's business: it was not killed, only no longer read
-    expect(withMarker(m).length).toBe(1);
-  });
+  test(
+    "a grandchild holding stdout open does not hang the tool past the drain",
+    async () => {
+      const m = marker();
+      leftovers.push(m);
+      const r = await tool().run({ command: `(sleep ${m} &) ; echo done` }, ctx());
+      expect(r).toEqual({ output: "done\n[exit code 0]" }); // back while the grandchild (minutes long) still holds the pipe
+      // the background process is the command's business: it was not killed, only no longer read
+      expect(withMarker(m).length).toBe(1);
+    },
+    HANG,
+  );
 
   test("large output is truncated and the full output is saved to the named file", async () => {
     const r = await tool({ raw: true }).run({ command: "seq 1 100000" }, ctx());

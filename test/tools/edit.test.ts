@@ -27,7 +27,19 @@ afterAll(() => {
 
 test("replaces one exact match and shows a unified diff with context", async () => {
   expect(await edit({ path: "a.txt", old_string: "line 10", new_string: "ten\nTEN" })).toEqual({
-    output: ["edited a.txt: 1 replacement", "@@ -7,7 +7,8 @@", " line 7", " line 8", " line 9", "-line 10", "+ten", "+TEN", " line 11", " line 12", " line 13"].join("\n"),
+    output: [
+      "edited a.txt: 1 replacement",
+      "@@ -7,7 +7,8 @@",
+      " line 7",
+      " line 8",
+      " line 9",
+      "-line 10",
+      "+ten",
+      "+TEN",
+      " line 11",
+      " line 12",
+      " line 13",
+    ].join("\n"),
   });
   expect(file("a.txt")).toBe(SOURCE.replace("line 10", "ten\nTEN"));
 });
@@ -61,7 +73,8 @@ test("0 matches, but a whitespace-insensitive match exists: the hint names its l
 
 test("2+ matches without replace_all: an error with the count and the line numbers", async () => {
   expect(await edit({ path: "a.txt", old_string: "line 1", new_string: "x" })).toEqual({
-    output: "old_string matches 11 times in a.txt (lines 1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19); include more surrounding lines to pick one, or set replace_all to change every one",
+    output:
+      "old_string matches 11 times in a.txt (lines 1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19); include more surrounding lines to pick one, or set replace_all to change every one",
     isError: true,
   });
   expect(file("a.txt")).toBe(SOURCE);
@@ -139,7 +152,12 @@ test.each([
 test("binary and non-UTF-8 files are refused untouched", async () => {
   writeFileSync(join(dir, "bin"), Buffer.from([1, 0, 2]));
   writeFileSync(join(dir, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
-  expect(await edit({ path: "bin", old_string: "a", new_string: "b" })).toEqual({ output: "bin is a binary file; edit only changes text files", isError: true });
-  expect((await edit({ path: "latin1.txt", old_string: "caf", new_string: "x" })).output).toBe("latin1.txt is not valid UTF-8; edit would corrupt it (use bash instead)");
+  expect(await edit({ path: "bin", old_string: "a", new_string: "b" })).toEqual({
+    output: "bin is a binary file; edit only changes text files",
+    isError: true,
+  });
+  expect((await edit({ path: "latin1.txt", old_string: "caf", new_string: "x" })).output).toBe(
+    "latin1.txt is not valid UTF-8; edit would corrupt it (use bash instead)",
+  );
   expect(readFileSync(join(dir, "latin1.txt"))).toEqual(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
 });

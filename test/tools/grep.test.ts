@@ -58,7 +58,14 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const builtin = createGrepTool({ rg: null });
 const grep = async (args: Record<string, unknown>, tool = builtin) => callTool(tool, args, ctx);
-const paths = (output: string) => [...new Set(output.split("\n").map((l) => l.match(/^(.+?)[:-]\d+[:-] /)?.[1]).filter(Boolean))];
+const paths = (output: string) => [
+  ...new Set(
+    output
+      .split("\n")
+      .map((l) => l.match(/^(.+?)[:-]\d+[:-] /)?.[1])
+      .filter(Boolean),
+  ),
+];
 
 describe("grep (built-in walker)", () => {
   test("respects .gitignore (nested, negation, anchored, dir-only), skips .git, node_modules, binaries and symlinks", async () => {
@@ -101,7 +108,9 @@ describe("grep (built-in walker)", () => {
 
   test("context lines use path-line- text", async () => {
     const { output } = await grep({ pattern: "needle", path: "a.ts", context: 1 });
-    expect(output).toBe(["a.ts-1- const x = 1;", "a.ts:2: // needle one", "a.ts-3- const y = 2;", "a.ts-4- const z = 3;", "a.ts:5: let needle = 'two';"].join("\n"));
+    expect(output).toBe(
+      ["a.ts-1- const x = 1;", "a.ts:2: // needle one", "a.ts-3- const y = 2;", "a.ts-4- const z = 3;", "a.ts:5: let needle = 'two';"].join("\n"),
+    );
   });
 
   test("max_results caps the shown matches and says how many more there are", async () => {

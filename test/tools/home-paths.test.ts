@@ -46,7 +46,10 @@ test("read_file, edit, grep and write_file read `~/…` and `~` as the home dire
 
 test("`~user` paths are refused with a clear error and nothing is created", async () => {
   const message = '"~bob" paths (another user\'s home) are not supported; give the full path, or ./~bob/x.txt for a file in the project';
-  expect(await callTool(createWriteFileTool({ home }), { path: "~bob/x.txt", content: "x" }, ctx)).toEqual({ output: `write_file: ~bob/x.txt: ${message}`, isError: true });
+  expect(await callTool(createWriteFileTool({ home }), { path: "~bob/x.txt", content: "x" }, ctx)).toEqual({
+    output: `write_file: ~bob/x.txt: ${message}`,
+    isError: true,
+  });
   expect(await callTool(createReadFileTool({ home }), { path: "~bob/x.txt" }, ctx)).toEqual({ output: `read_file: ~bob/x.txt: ${message}`, isError: true });
   expect((await callTool(createEditTool({ home }), { path: "~bob/x.txt", old_string: "a", new_string: "b" }, ctx)).output).toStartWith("edit: ~bob/x.txt: ");
   expect((await callTool(createGrepTool({ rg: null, home }), { pattern: "a", path: "~bob/x.txt" }, ctx)).output).toStartWith("grep: ~bob/x.txt: ");

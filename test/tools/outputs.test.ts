@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { outputsRoot, pruneOutputs, removeSessionOutputs } from "../../src/tools/outputs.ts";
+import { pruneOutputs, removeSessionOutputs } from "../../src/tools/outputs.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 let root: ReturnType<typeof tempDir>;
@@ -47,10 +47,4 @@ test("a missing root is nothing to prune; removeSessionOutputs takes ids, never 
   expect(existsSync(kept)).toBe(true);
   removeSessionOutputs(root.path, "s1");
   expect(existsSync(kept)).toBe(false);
-});
-
-test("the root is the user's cache dir", () => {
-  expect(outputsRoot({ XDG_CACHE_HOME: "/c" }, "linux", "/h")).toBe("/c/hey/outputs");
-  expect(outputsRoot({}, "linux", "/h")).toBe("/h/.cache/hey/outputs");
-  expect(outputsRoot({}, "darwin", "/h")).toBe("/h/Library/Caches/hey/outputs");
 });

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cacheDir, installRipgrep } from "../../src/tools/ripgrep.ts";
+import { installRipgrep } from "../../src/tools/ripgrep.ts";
 
 const root = mkdtempSync(join(tmpdir(), "hey-rg-cache-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -60,14 +60,4 @@ describe("installRipgrep", () => {
     writeFileSync(file, "");
     expect(await installRipgrep(rg, join(file, "hey"), false)).toBeUndefined();
   });
-});
-
-test.each([
-  ["XDG_CACHE_HOME wins", { XDG_CACHE_HOME: "/x/cache" }, "linux", "/x/cache/hey"],
-  ["a relative XDG_CACHE_HOME is ignored (XDG spec)", { XDG_CACHE_HOME: "rel" }, "linux", "/home/u/.cache/hey"],
-  ["linux", {}, "linux", "/home/u/.cache/hey"],
-  ["macOS", {}, "darwin", "/home/u/Library/Caches/hey"],
-  ["Windows", { LOCALAPPDATA: "/appdata" }, "win32", "/appdata/hey/cache"],
-])("cacheDir: %s", (_name, env, platform, dir) => {
-  expect(cacheDir(env, platform, "/home/u")).toBe(dir);
 });

@@ -11,9 +11,24 @@ describe("chooseShell", () => {
     ["linux, configured bash", { configured: "bash", platform: "linux", findOnPath: path({}) }, "bash", "bash"],
     ["linux, configured zsh path", { configured: "/usr/local/bin/zsh", platform: "linux", findOnPath: path({}) }, "/usr/local/bin/zsh", "zsh"],
     ["configured sh with spaces", { configured: "  sh ", platform: "linux", findOnPath: path({}) }, "sh", "sh"],
-    ["windows, Git Bash sh", { platform: "win32", findOnPath: path({ sh: "C:\\Program Files\\Git\\usr\\bin\\sh.exe" }) }, "C:\\Program Files\\Git\\usr\\bin\\sh.exe", "sh"],
-    ["windows, bash when no sh", { platform: "win32", findOnPath: path({ bash: "C:\\Windows\\System32\\bash.exe" }) }, "C:\\Windows\\System32\\bash.exe", "bash"],
-    ["windows, configured Git Bash", { configured: "C:\\Program Files\\Git\\bin\\bash.exe", platform: "win32", findOnPath: path({}) }, "C:\\Program Files\\Git\\bin\\bash.exe", "bash"],
+    [
+      "windows, Git Bash sh",
+      { platform: "win32", findOnPath: path({ sh: "C:\\Program Files\\Git\\usr\\bin\\sh.exe" }) },
+      "C:\\Program Files\\Git\\usr\\bin\\sh.exe",
+      "sh",
+    ],
+    [
+      "windows, bash when no sh",
+      { platform: "win32", findOnPath: path({ bash: "C:\\Windows\\System32\\bash.exe" }) },
+      "C:\\Windows\\System32\\bash.exe",
+      "bash",
+    ],
+    [
+      "windows, configured Git Bash",
+      { configured: "C:\\Program Files\\Git\\bin\\bash.exe", platform: "win32", findOnPath: path({}) },
+      "C:\\Program Files\\Git\\bin\\bash.exe",
+      "bash",
+    ],
   ])("%s", (_name, opts, program, name) => {
     const shell = chooseShell(opts);
     expect(shell.program).toBe(program);

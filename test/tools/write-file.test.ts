@@ -81,7 +81,10 @@ test("atomic: a reader in another process never sees a partial file; the temp fi
   // The reader checks every read is one whole version (all "a" or all "b", full length) and
   // records every other name it sees in the directory.
   const reader = Bun.spawn(
-    [process.execPath, "-e", `
+    [
+      process.execPath,
+      "-e",
+      `
       const fs = require("node:fs");
       let reads = 0, torn = 0; const names = new Set();
       while (!fs.existsSync(${JSON.stringify(stop)})) {
@@ -92,7 +95,8 @@ test("atomic: a reader in another process never sees a partial file; the temp fi
         for (const n of fs.readdirSync(${JSON.stringify(sub)})) if (n !== "data.bin") names.add(n);
       }
       console.log(JSON.stringify({ reads, torn, names: [...names] }));
-    `],
+    `,
+    ],
     { stdout: "pipe" },
   );
   for (let i = 0; i < 30; i++) await write({ path: "atomic/data.bin", content: (i % 2 ? "a" : "b").repeat(size) });

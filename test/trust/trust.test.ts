@@ -3,9 +3,20 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, readdirSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { approvalNotice, approvalQuestion, declinedNotice, decideTrust, parseTrust, readAnswer, trustQuestion, TrustFileError, untrustedNotice, withDecision } from "../../src/trust/policy.ts";
+import {
+  approvalNotice,
+  approvalQuestion,
+  declinedNotice,
+  decideTrust,
+  parseTrust,
+  readAnswer,
+  trustQuestion,
+  TrustFileError,
+  untrustedNotice,
+  withDecision,
+} from "../../src/trust/policy.ts";
 import { readApprovals, updateApprovals } from "../../src/config/approval-store.ts";
-import { gatedResources, projectKey, readTrust, recordTrust, settleTrust, trustFilePath } from "../../src/trust/store.ts";
+import { gatedResources, projectKey, readTrust, recordTrust, settleTrust } from "../../src/trust/store.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 describe("decideTrust", () => {
@@ -65,13 +76,21 @@ describe("trust.json format", () => {
   });
 
   test("the notice names what was skipped and how to trust", () => {
-    expect(untrustedNotice([".hey/config.toml"], undefined, "/t.json")).toBe("not loaded: .hey/config.toml (this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers)");
-    expect(untrustedNotice([".hey/config.toml", ".agents/skills/", ".hey/skills/"], false, "/t.json")).toBe("not loaded: .hey/config.toml, .agents/skills/ and .hey/skills/ (you said no in /t.json; --approve trusts it for one run)");
+    expect(untrustedNotice([".hey/config.toml"], undefined, "/t.json")).toBe(
+      "not loaded: .hey/config.toml (this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers)",
+    );
+    expect(untrustedNotice([".hey/config.toml", ".agents/skills/", ".hey/skills/"], false, "/t.json")).toBe(
+      "not loaded: .hey/config.toml, .agents/skills/ and .hey/skills/ (you said no in /t.json; --approve trusts it for one run)",
+    );
   });
 
   test("after a no, the notice says whether it was recorded or holds for this session only", () => {
-    expect(declinedNotice([".hey/skills/"], "/t.json", true)).toBe("not loaded: .hey/skills/ (your no is recorded in /t.json: remove this project's entry there to be asked again; --approve trusts it for one run)");
-    expect(declinedNotice([".hey/skills/"], "/t.json", false)).toBe("not loaded: .hey/skills/ (not trusted for this session only: nothing is recorded, and hey asks again next time; --approve trusts it for one run)");
+    expect(declinedNotice([".hey/skills/"], "/t.json", true)).toBe(
+      "not loaded: .hey/skills/ (your no is recorded in /t.json: remove this project's entry there to be asked again; --approve trusts it for one run)",
+    );
+    expect(declinedNotice([".hey/skills/"], "/t.json", false)).toBe(
+      "not loaded: .hey/skills/ (not trusted for this session only: nothing is recorded, and hey asks again next time; --approve trusts it for one run)",
+    );
   });
 });
 
@@ -100,7 +119,7 @@ describe("on disk", () => {
   });
 
   test("recordTrust keeps other projects, writes atomically (no temp file left) and keys by real path", async () => {
-    const file = trustFilePath(config);
+    const file = join(config, "trust.json");
     symlinkSync(project, join(tmp.path, "link"));
     await recordTrust(file, projectKey(join(tmp.path, "link")), true, approvalsFile(), new Date("2026-01-01T00:00:00Z"));
     await recordTrust(file, "/other", false, approvalsFile(), new Date("2026-01-02T00:00:00Z"));
@@ -119,9 +138,9 @@ describe("on disk", () => {
     mkdirSync(config, { recursive: true });
     const target = join(tmp.path, "target.json");
     writeFileSync(target, '{"version":1,"projects":{}}');
-    symlinkSync(target, trustFilePath(config));
-    expect(() => readTrust(trustFilePath(config))).toThrow("symbolic link");
-    await expect(recordTrust(trustFilePath(config), "/p", true, approvalsFile())).rejects.toThrow("symbolic link");
+    symlinkSync(target, join(config, "trust.json"));
+    expect(() => readTrust(join(config, "trust.json"))).toThrow("symbolic link");
+    await expect(recordTrust(join(config, "trust.json"), "/p", true, approvalsFile())).rejects.toThrow("symbolic link");
     expect(readFileSync(target, "utf8")).toBe('{"version":1,"projects":{}}');
   });
 
@@ -131,7 +150,7 @@ describe("on disk", () => {
     const settle = (o: { approve?: boolean; interactive: boolean; answer?: string | undefined }) =>
       settleTrust({
         cwd: project,
-        configDir: config,
+        trustFile: join(config, "trust.json"),
         approve: o.approve ?? false,
         interactive: o.interactive,
         ask: async (q) => (asked.push(q), o.answer),
@@ -147,7 +166,9 @@ describe("on disk", () => {
 
     test("the REPL asks once; the answer is recorded and holds for later runs, interactive or not", async () => {
       expect(await settle({ interactive: true, answer: "y" })).toMatchObject({ trusted: true, asked: true, resources: [".hey/config.toml"] });
-      expect(asked).toEqual([`${realpathSync(project)} has .hey/config.toml: project settings and skills can send your keys elsewhere and tell the agent what to run.\nTrust this project? (y/N) `]);
+      expect(asked).toEqual([
+        `${realpathSync(project)} has .hey/config.toml: project settings and skills can send your keys elsewhere and tell the agent what to run.\nTrust this project? (y/N) `,
+      ]);
       expect(await settle({ interactive: true, answer: "n" })).toMatchObject({ trusted: true, asked: false, stored: true });
       expect(await settle({ interactive: false })).toMatchObject({ trusted: true, asked: false });
       expect(asked.length).toBe(1);
@@ -156,15 +177,19 @@ describe("on disk", () => {
     test("no is remembered too; --approve overrides it for one run without changing it", async () => {
       expect(await settle({ interactive: true, answer: "n" })).toMatchObject({ trusted: false, asked: true });
       // said at once, in the session that asked: what was left out and how to change the answer
-      expect(warnings).toEqual([`not loaded: .hey/config.toml (your no is recorded in ${trustFilePath(config)}: remove this project's entry there to be asked again; --approve trusts it for one run)`]);
+      expect(warnings).toEqual([
+        `not loaded: .hey/config.toml (your no is recorded in ${join(config, "trust.json")}: remove this project's entry there to be asked again; --approve trusts it for one run)`,
+      ]);
       expect(await settle({ interactive: true, answer: "y" })).toMatchObject({ trusted: false, stored: false, asked: false });
       expect(await settle({ interactive: false, approve: true })).toMatchObject({ trusted: true });
-      expect(readTrust(trustFilePath(config)).projects[realpathSync(project)]?.trusted).toBe(false);
+      expect(readTrust(join(config, "trust.json")).projects[realpathSync(project)]?.trusted).toBe(false);
     });
 
     test("Enter is a no for this session only: nothing is recorded, and the next run asks again", async () => {
       expect(await settle({ interactive: true, answer: "" })).toMatchObject({ trusted: false, asked: true, stored: undefined });
-      expect(warnings).toEqual([`not loaded: .hey/config.toml (not trusted for this session only: nothing is recorded, and hey asks again next time; --approve trusts it for one run)`]);
+      expect(warnings).toEqual([
+        `not loaded: .hey/config.toml (not trusted for this session only: nothing is recorded, and hey asks again next time; --approve trusts it for one run)`,
+      ]);
       expect(readdirSync(tmp.path)).not.toContain("config");
       expect(await settle({ interactive: true, answer: "y" })).toMatchObject({ trusted: true, asked: true });
       expect(asked.length).toBe(2);
@@ -172,9 +197,9 @@ describe("on disk", () => {
 
     test("a no that cannot be recorded is not said to be recorded", async () => {
       mkdirSync(config, { recursive: true });
-      writeFileSync(trustFilePath(config), "{oops");
+      writeFileSync(join(config, "trust.json"), "{oops");
       expect(await settle({ interactive: true, answer: "n" })).toMatchObject({ trusted: false, asked: true, stored: undefined });
-      expect(warnings.at(-2)).toStartWith(`could not record the answer in ${trustFilePath(config)}`);
+      expect(warnings.at(-2)).toStartWith(`could not record the answer in ${join(config, "trust.json")}`);
       expect(warnings.at(-1)).toContain("not trusted for this session only");
     });
 
@@ -188,28 +213,30 @@ describe("on disk", () => {
     test("a yes in trust.json that hey did not record at its question is not used: asked again, or not trusted without a terminal", async () => {
       await updateApprovals(approvalsFile(), (a) => a); // an earlier run wrote the record
       mkdirSync(config, { recursive: true });
-      writeFileSync(trustFilePath(config), JSON.stringify({ version: 1, projects: { [realpathSync(project)]: { trusted: true, decided: "" } } })); // written behind hey's back
+      writeFileSync(join(config, "trust.json"), JSON.stringify({ version: 1, projects: { [realpathSync(project)]: { trusted: true, decided: "" } } })); // written behind hey's back
       expect(await settle({ interactive: false })).toMatchObject({ trusted: false, stored: undefined });
-      expect(warnings[0]).toBe(`${trustFilePath(config)} trusts ${realpathSync(project)}, but that was not answered at hey's question (the file was changed outside hey): its files are not loaded; the interactive prompt asks again, --approve trusts it for one run`);
+      expect(warnings[0]).toBe(
+        `${join(config, "trust.json")} trusts ${realpathSync(project)}, but that was not answered at hey's question (the file was changed outside hey): its files are not loaded; the interactive prompt asks again, --approve trusts it for one run`,
+      );
       expect(await settle({ interactive: true, answer: "y" })).toMatchObject({ trusted: true, asked: true });
       expect(await settle({ interactive: false })).toMatchObject({ trusted: true, asked: false }); // now answered at the question
     });
 
     test("before hey's first record, trust.json's answers stand (they were made by an older hey)", async () => {
       mkdirSync(config, { recursive: true });
-      writeFileSync(trustFilePath(config), JSON.stringify({ version: 1, projects: { [realpathSync(project)]: { trusted: true, decided: "" } } }));
+      writeFileSync(join(config, "trust.json"), JSON.stringify({ version: 1, projects: { [realpathSync(project)]: { trusted: true, decided: "" } } }));
       expect(await settle({ interactive: false })).toMatchObject({ trusted: true });
       expect(warnings).toEqual([]);
     });
 
     test("a corrupt trust.json is a warning: the project is not trusted, and the file is left alone", async () => {
       mkdirSync(config, { recursive: true });
-      writeFileSync(trustFilePath(config), "{oops");
+      writeFileSync(join(config, "trust.json"), "{oops");
       expect(await settle({ interactive: false })).toMatchObject({ trusted: false });
       expect(await settle({ interactive: true, answer: "y" })).toMatchObject({ trusted: true, asked: true });
-      expect(warnings[0]).toStartWith(`${trustFilePath(config)}: not valid JSON`);
-      expect(warnings.at(-1)).toStartWith(`could not record the answer in ${trustFilePath(config)}: not valid JSON`);
-      expect(readFileSync(trustFilePath(config), "utf8")).toBe("{oops");
+      expect(warnings[0]).toStartWith(`${join(config, "trust.json")}: not valid JSON`);
+      expect(warnings.at(-1)).toStartWith(`could not record the answer in ${join(config, "trust.json")}: not valid JSON`);
+      expect(readFileSync(join(config, "trust.json"), "utf8")).toBe("{oops");
     });
   });
 });

@@ -3,19 +3,22 @@
 import { expect, test } from "bun:test";
 import type { Agent } from "../../src/agent.ts";
 import { ConfigError } from "../../src/config/settings.ts";
+import { places } from "../../src/fs/places.ts";
 import { runCommand, type CommandContext } from "../../src/ui/commands.ts";
 import { createTerminalOutput, type TerminalOutput } from "../../src/ui/terminal.ts";
 
 function context(): { ctx: CommandContext; switched: string[] } {
   const switched: string[] = [];
-  const settings = { provider: { name: "mock" }, model: "m" };
+  const settings = { model: { provider: "mock", model: "m" } };
   const ctx = {
     agent: { settings } as unknown as Agent,
+    providers: () => [],
     signal: new AbortController().signal,
     terminal: undefined,
     switchModel: async (spec: string) => void switched.push(spec),
     reload: async () => ({ ok: true, changes: [], errors: [], warnings: [] }),
     mcpStatus: async () => "",
+    here: places({}, "/h", "/p", "linux"),
   };
   return { ctx, switched };
 }
@@ -30,9 +33,14 @@ test.each(["/model gpt 4o", "/model selection is broken, fix it", "/model  a\tb"
 
 test("a model that cannot be used is refused in /model's words, not -m's", async () => {
   const { ctx } = context();
-  const failing = { ...ctx, switchModel: async () => {
-    throw new ConfigError('-m nosuch/x: unknown provider "nosuch"; known providers: mock (a model whose name has a slash goes after its provider: -m mock/nosuch/x)');
-  } };
+  const failing = {
+    ...ctx,
+    switchModel: async () => {
+      throw new ConfigError(
+        '-m nosuch/x: unknown provider "nosuch"; known providers: mock (a model whose name has a slash goes after its provider: -m mock/nosuch/x)',
+      );
+    },
+  };
   expect(await runCommand("/model nosuch/x", failing)).toEqual({
     ok: false,
     text: 'hey: /model nosuch/x: unknown provider "nosuch"; known providers: mock (a model whose name has a slash goes after its provider: /model mock/nosuch/x)',
@@ -58,7 +66,16 @@ function compactContext(terminal: TerminalOutput | undefined, compacted: boolean
     },
   } as unknown as Agent;
   const never = () => Promise.reject(new Error("not used"));
-  return { agent, signal: new AbortController().signal, terminal, switchModel: never, reload: never, mcpStatus: never };
+  return {
+    agent,
+    signal: new AbortController().signal,
+    terminal,
+    providers: () => [],
+    switchModel: never,
+    reload: never,
+    mcpStatus: never,
+    here: places({}, "/h", "/p", "linux"),
+  };
 }
 
 test("/compact on a terminal: one line, the compaction's own (no second line saying the same)", async () => {
@@ -71,15 +88,24 @@ test("/compact on a terminal: one line, the compaction's own (no second line say
 });
 
 test("/compact without a terminal (JSON) says it in the command's output; nothing to do is said either way", async () => {
-  expect(await runCommand("/compact", compactContext(undefined, true))).toEqual({ text: "older work summarized; the next request sends the summary instead", ok: true });
+  expect(await runCommand("/compact", compactContext(undefined, true))).toEqual({
+    text: "older work summarized; the next request sends the summary instead",
+    ok: true,
+  });
   expect((await runCommand("/compact", compactContext(undefined, false))).text).toBe("nothing to summarize yet: everything is in the last turns");
 });
 
-test.each(["/usage extra", "/thinking on", "/help me", "/quit now", "/exit please", "/reload all"])("%p: a command that takes no argument refuses one, in one line", async (line) => {
-  const { ctx } = context();
-  const r = await runCommand(line, ctx);
-  expect(r).toEqual({ ok: false, text: `hey: ${line.split(" ")[0]} takes no argument; got "${line.split(" ")[1]}" (a message whose first word is a command is that command: reword it to send it to the model)` });
-});
+test.each(["/usage extra", "/thinking on", "/help me", "/quit now", "/exit please", "/reload all"])(
+  "%p: a command that takes no argument refuses one, in one line",
+  async (line) => {
+    const { ctx } = context();
+    const r = await runCommand(line, ctx);
+    expect(r).toEqual({
+      ok: false,
+      text: `hey: ${line.split(" ")[0]} takes no argument; got "${line.split(" ")[1]}" (a message whose first word is a command is that command: reword it to send it to the model)`,
+    });
+  },
+);
 
 test("/mcp takes nothing, login NAME or logout NAME; anything else is refused in one line, and login reaches the sign-in", async () => {
   const { ctx } = context();

@@ -1,11 +1,9 @@
 // Tab completion in the REPL (SPEC §17): slash commands, skill names after /skill:, model names.
 import { expect, test } from "bun:test";
-import type { Agent } from "../../src/agent.ts";
 import { completions } from "../../src/ui/commands.ts";
 import { defaultSettingsForTest } from "../helpers/settings.ts";
 
-const agent = { settings: defaultSettingsForTest() } as unknown as Agent;
-const skills = ["deploy", "docs-style", "release-notes"];
+const from = { cwd: "/nonexistent", providers: defaultSettingsForTest().providers, skills: ["deploy", "docs-style", "release-notes"], remoteServers: [] };
 
 test.each([
   ["/re", ["/reload", "/resume"]],
@@ -19,5 +17,5 @@ test.each([
   ["/model ", ["cli/test-model", "ollama/qwen3"]], // each model once, not again without its provider
   ["say /skill:d", []],
 ])("completions(%p)", (line, want) => {
-  expect(completions(line, agent, "/nonexistent", skills)).toEqual(want);
+  expect(completions(line, from)).toEqual(want);
 });

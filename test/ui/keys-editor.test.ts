@@ -6,16 +6,47 @@ import { complete, editKey, emptyEditor, insert, layout } from "../../src/ui/lin
 
 test.each([
   ["plain text", "héllo 你好", [{ type: "text", text: "héllo 你好" }], ""],
-  ["Enter and Ctrl-J", "a\rb\n", [{ type: "text", text: "a" }, { type: "key", name: "enter" }, { type: "text", text: "b" }, { type: "key", name: "newline" }], ""],
+  [
+    "Enter and Ctrl-J",
+    "a\rb\n",
+    [
+      { type: "text", text: "a" },
+      { type: "key", name: "enter" },
+      { type: "text", text: "b" },
+      { type: "key", name: "newline" },
+    ],
+    "",
+  ],
   ["arrows, CSI and SS3", "\x1b[A\x1bOB\x1b[C\x1b[D", ["up", "down", "right", "left"].map((name) => ({ type: "key", name })), ""],
   ["home, end, delete", "\x1b[H\x1b[4~\x1b[3~", ["home", "end", "delete"].map((name) => ({ type: "key", name })), ""],
-  ["ctrl and alt words", "\x1b[1;5D\x1bf\x1b\x7f\x17", ["wordLeft", "wordRight", "deleteWordLeft", "deleteWordLeft"].map((name) => ({ type: "key", name })), ""],
+  [
+    "ctrl and alt words",
+    "\x1b[1;5D\x1bf\x1b\x7f\x17",
+    ["wordLeft", "wordRight", "deleteWordLeft", "deleteWordLeft"].map((name) => ({ type: "key", name })),
+    "",
+  ],
   ["Ctrl-C, Ctrl-D, Tab", "\x03\x04\t", ["interrupt", "eof", "tab"].map((name) => ({ type: "key", name })), ""],
-  ["a bracketed paste is one piece, CRLF as newlines", "\x1b[200~one\r\ntwo\rthree\x1b[201~x", [{ type: "paste", text: "one\ntwo\nthree" }, { type: "text", text: "x" }], ""],
+  [
+    "a bracketed paste is one piece, CRLF as newlines",
+    "\x1b[200~one\r\ntwo\rthree\x1b[201~x",
+    [
+      { type: "paste", text: "one\ntwo\nthree" },
+      { type: "text", text: "x" },
+    ],
+    "",
+  ],
   ["an unfinished paste waits", "a\x1b[200~one\ntw", [{ type: "text", text: "a" }], "\x1b[200~one\ntw"],
   ["an unfinished sequence waits", "a\x1b[1;5", [{ type: "text", text: "a" }], "\x1b[1;5"],
   ["a lone ESC waits for the timeout", "\x1b", [], "\x1b"],
-  ["ESC ESC is an Escape then the rest", "\x1b\x1b[A", [{ type: "key", name: "escape" }, { type: "key", name: "up" }], ""],
+  [
+    "ESC ESC is an Escape then the rest",
+    "\x1b\x1b[A",
+    [
+      { type: "key", name: "escape" },
+      { type: "key", name: "up" },
+    ],
+    "",
+  ],
   ["unknown sequences and controls are dropped", "\x1b[99Z\x07a", [{ type: "text", text: "a" }], ""],
 ])("%s", (_name, input, keys, rest) => {
   expect(parseKeys(input)).toEqual({ keys: keys as never, rest });

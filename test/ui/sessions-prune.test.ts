@@ -1,38 +1,30 @@
 // `/sessions prune`: like `/sessions`, it acts on this directory's sessions; `all` reaches every
 // directory's. The answer says which and how many; a pruned session's bash outputs go with it.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, mkdirSync, realpathSync, utimesSync } from "node:fs";
+import { existsSync, mkdirSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import type { Agent } from "../../src/agent.ts";
+import { places } from "../../src/fs/places.ts";
 import { newId, userMessage } from "../../src/kernel/ir.ts";
-import { listSessions } from "../../src/sessions/reader.ts";
+import { listSessions } from "../../src/sessions/listing.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 import { runCommand, type CommandContext } from "../../src/ui/commands.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 let root: ReturnType<typeof tempDir>;
 let here: string;
-const saved = { cwd: process.cwd(), state: process.env.XDG_STATE_HOME, cache: process.env.XDG_CACHE_HOME };
+let ctx: CommandContext;
 const sessions = () => join(root.path, "state", "hey", "sessions");
 const outputs = (id: string) => join(root.path, "cache", "hey", "outputs", id);
 
 beforeEach(() => {
   root = tempDir("hey-prune-cmd-");
-  here = realpathSync(root.path); // what process.cwd() says after chdir (macOS: /private/var/…)
-  mkdirSync(join(here, "here"));
-  here = join(here, "here");
-  process.env.XDG_STATE_HOME = join(root.path, "state");
-  process.env.XDG_CACHE_HOME = join(root.path, "cache");
-  process.chdir(here);
+  here = join(root.path, "here");
+  mkdirSync(here);
+  const env = { XDG_STATE_HOME: join(root.path, "state"), XDG_CACHE_HOME: join(root.path, "cache") };
+  ctx = { ...base, here: places(env, join(root.path, "home"), here, process.platform) };
 });
-afterEach(() => {
-  process.chdir(saved.cwd);
-  for (const [key, value] of [["XDG_STATE_HOME", saved.state], ["XDG_CACHE_HOME", saved.cache]] as const) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-  root.remove();
-});
+afterEach(() => root.remove());
 
 /** A saved session started in `cwd`, last used `ageDays` ago, with a bash output folder. */
 function session(cwd: string, ageDays: number): string {
@@ -46,8 +38,19 @@ function session(cwd: string, ageDays: number): string {
   return id;
 }
 
-const ctx = { agent: {} as Agent, signal: new AbortController().signal, terminal: undefined, switchModel: async () => {}, reload: async () => ({ ok: true, changes: [], errors: [], warnings: [] }), mcpStatus: async () => "" } as CommandContext;
-const ids = () => listSessions(sessions()).map((s) => s.id).sort();
+const base = {
+  agent: {} as Agent,
+  signal: new AbortController().signal,
+  terminal: undefined,
+  providers: () => [],
+  switchModel: async () => {},
+  reload: async () => ({ ok: true, changes: [], errors: [], warnings: [] }),
+  mcpStatus: async () => "",
+} as Omit<CommandContext, "here">;
+const ids = () =>
+  listSessions(sessions())
+    .map((s) => s.id)
+    .sort();
 
 test("prune acts on this directory's sessions only, and says so; their outputs go with them", async () => {
   const mine = [session(here, 40), session(here, 50)];
@@ -71,13 +74,16 @@ test("`all` reaches every directory's sessions", async () => {
 });
 
 test("the session this hey is writing survives `prune 0d`, and the answer says it was kept", async () => {
-  const earlier = session(here, 0);
+  const earlier = session(here, 1 / 86_400); // a second ago: "older than 0 days" is last used before now
   const id = newId();
   const w = createSessionWriter({ dir: sessions(), id, cwd: here, version: "1.2.3", warn: () => {} });
   w.emit({ type: "message", message: userMessage("now") });
+  const t = (Date.now() - 1000) / 1000; // last written a second ago: old enough for "older than 0 days"
+  utimesSync(w.path, t, t);
   try {
-    await Bun.sleep(5); // "older than 0 days": last used before now
-    expect((await runCommand("/sessions prune 0d", ctx)).text).toBe("deleted 1 session of this directory older than 0 days; kept 1 session a running hey is using (this one, or another)");
+    expect((await runCommand("/sessions prune 0d", ctx)).text).toBe(
+      "deleted 1 session of this directory older than 0 days; kept 1 session a running hey is using (this one, or another)",
+    );
     expect(ids()).toEqual([id]);
     expect(ids()).not.toContain(earlier);
   } finally {
@@ -85,8 +91,19 @@ test("the session this hey is writing survives `prune 0d`, and the answer says i
   }
 });
 
-test.each(["/sessions prune", "/sessions prune all", "/sessions prune 30", "/sessions prune keep", "/sessions prune all all 30d", "/sessions prune 30d all", "/sessions prune keep 2 3", "/sessions all prune 30d"])("%p is refused, naming the forms", async (line) => {
+test.each([
+  "/sessions prune",
+  "/sessions prune all",
+  "/sessions prune 30",
+  "/sessions prune keep",
+  "/sessions prune all all 30d",
+  "/sessions prune 30d all",
+  "/sessions prune keep 2 3",
+  "/sessions all prune 30d",
+])("%p is refused, naming the forms", async (line) => {
   const r = await runCommand(line, ctx);
   expect(r.ok).toBe(false);
-  expect(r.text).toBe("hey: use /sessions [all], /sessions prune [all] 30d (delete those older than 30 days) or /sessions prune [all] keep 20 (all but the newest 20); without all, only this directory's sessions");
+  expect(r.text).toBe(
+    "hey: use /sessions [all], /sessions prune [all] 30d (delete those older than 30 days) or /sessions prune [all] keep 20 (all but the newest 20); without all, only this directory's sessions",
+  );
 });

@@ -27,7 +27,12 @@ test("a table wider than the terminal: the widest column narrows, its cells wrap
   const lines = renderTable(rows, 40, width, false)!;
   for (const l of lines) expect(width(l)).toBeLessThanOrEqual(40);
   expect(lines[0]).toBe("name │ what it does");
-  expect(lines.slice(2).map((l) => l.split(" │ ")[1]!.trim()).join(" ")).toBe("a minimal terminal coding agent that talks to any model endpoint");
+  expect(
+    lines
+      .slice(2)
+      .map((l) => l.split(" │ ")[1]!.trim())
+      .join(" "),
+  ).toBe("a minimal terminal coding agent that talks to any model endpoint");
   expect(lines.length).toBeGreaterThan(3);
 });
 
@@ -42,7 +47,9 @@ test("streamed: the table is held until its last row, then drawn; text around it
   for (const piece of text.match(/[\s\S]{1,7}/g)!) out += stream.push(piece);
   out += stream.finish();
   const plain = out.replace(/\x1b\[[0-9;]*m/g, "");
-  expect(plain).toBe("Sizes:\nfile       │ lines │ status\n───────────┼───────┼───────────────\nsrc/cli.ts │ 270   │ ok\nsrc/run.ts │ 398   │ near the limit\nAll fine.\n");
+  expect(plain).toBe(
+    "Sizes:\nfile       │ lines │ status\n───────────┼───────┼───────────────\nsrc/cli.ts │ 270   │ ok\nsrc/run.ts │ 398   │ near the limit\nAll fine.\n",
+  );
   const asWritten = createTextStream({ width: () => 60, stringWidth: width, markdown: false });
   expect(asWritten.push(`${TABLE[0]}\n`) + asWritten.finish()).toBe(`${TABLE[0]}\n`); // NO_COLOR: as written
 });

@@ -68,7 +68,7 @@ test("REPL: one stream, thinking separated from the answer by a blank line", () 
 });
 
 test("on a terminal thinking is dim, a failed command red with its first error line", () => {
-  const { out, err } = render(
+  const { err } = render(
     [
       { type: "turn_start", turn: 1 },
       { type: "thinking_delta", text: "hmm" },
@@ -86,7 +86,10 @@ test("on a terminal thinking is dim, a failed command red with its first error l
 test("a spinner with elapsed seconds runs while the model or a tool is awaited, plain under NO_COLOR", () => {
   let t = 0;
   const { err } = render(
-    [{ type: "turn_start", turn: 1 }, { type: "tool_call", id: "c", name: "bash", arguments: '{"command":"sleep 3"}' }],
+    [
+      { type: "turn_start", turn: 1 },
+      { type: "tool_call", id: "c", name: "bash", arguments: '{"command":"sleep 3"}' },
+    ],
     { tty: true, color: false, now: () => (t += 1500) },
   );
   expect(err).toContain("⠋ working… ");
@@ -102,7 +105,13 @@ test("an edit shows its diff in colour; a write its diff against the file before
   const { err } = render(
     [
       { type: "tool_call", id: "e", name: "edit", arguments: '{"path":"a.py","old_string":"a - b","new_string":"a + b"}' },
-      { type: "tool_result", id: "e", name: "edit", ok: true, output: "edited a.py: 1 replacement\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b" },
+      {
+        type: "tool_result",
+        id: "e",
+        name: "edit",
+        ok: true,
+        output: "edited a.py: 1 replacement\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b",
+      },
     ],
     { color: true },
   );
@@ -152,12 +161,19 @@ test("a write's diff shows the model's content and the file's old text with cont
 });
 
 test("an error is followed by the hint for it", () => {
-  const { err } = render([{ type: "error", kind: "network", message: "connection refused" }], { hint: (e) => (e.kind === "network" ? "start Ollama" : undefined) });
+  const { err } = render([{ type: "error", kind: "network", message: "connection refused" }], {
+    hint: (e) => (e.kind === "network" ? "start Ollama" : undefined),
+  });
   expect(err).toBe("error: connection refused\nstart Ollama\n");
 });
 
 test("an answer cut at the token limit and a max-turns stop are said", () => {
-  expect(render([{ type: "text_delta", text: "The ans" }, { type: "done", stop_reason: "length", turns: 1, usage }]).err).toBe("the answer was cut off: the model reached its output token limit (raise max_tokens)\n");
+  expect(
+    render([
+      { type: "text_delta", text: "The ans" },
+      { type: "done", stop_reason: "length", turns: 1, usage },
+    ]).err,
+  ).toBe("the answer was cut off: the model reached its output token limit (raise max_tokens)\n");
 });
 
 test("a file written twice in one batch: each write's diff is against the file as that call found it", () => {
@@ -231,7 +247,8 @@ test("-p with stdout redirected and stderr on a terminal: while the answer strea
     { type: "tool_call", id: "c1", name: "bash", arguments: '{"command":"ls"}' },
     { type: "tool_result", id: "c1", name: "bash", ok: true, output: "a\n[exit code 0]" },
   ];
-  for (const e of [...first, { type: "turn_start", turn: 2 }, { type: "text_delta", text: "The " }, { type: "text_delta", text: "answer." }] as AgentEvent[]) terminal.emit(e);
+  for (const e of [...first, { type: "turn_start", turn: 2 }, { type: "text_delta", text: "The " }, { type: "text_delta", text: "answer." }] as AgentEvent[])
+    terminal.emit(e);
   expect(err.join("")).toMatch(/⠋ writing… \ds$/); // the spinner says the answer is coming
   terminal.emit(done);
   expect(out.join("")).toBe("The answer.\n");

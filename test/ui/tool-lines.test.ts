@@ -33,12 +33,36 @@ test("arguments that are not JSON are shown as they came, on one line", () => {
 
 test.each([
   ["bash ok", "bash", true, "a\nb\n[exit code 0]", "✓ 2 lines of output"],
-  ["bash filtered ok", "bash", true, "[output filtered: 4975 of 5000 lines dropped; …]\n1\n2\n… 4975 lines omitted …\n5000\n[exit code 0]\n[full output: /tmp/x.log]", "✓ 5000 lines of output, 3 shown to the model"],
-  ["bash cut (--raw)", "bash", true, "1\n2\n… 996 lines (4000 bytes) omitted …\n999\n1000\n[exit code 0]\n[full output: /tmp/x.log]", "✓ 1000 lines of output, 4 shown to the model"],
+  [
+    "bash filtered ok",
+    "bash",
+    true,
+    "[output filtered: 4975 of 5000 lines dropped; …]\n1\n2\n… 4975 lines omitted …\n5000\n[exit code 0]\n[full output: /tmp/x.log]",
+    "✓ 5000 lines of output, 3 shown to the model",
+  ],
+  [
+    "bash cut (--raw)",
+    "bash",
+    true,
+    "1\n2\n… 996 lines (4000 bytes) omitted …\n999\n1000\n[exit code 0]\n[full output: /tmp/x.log]",
+    "✓ 1000 lines of output, 4 shown to the model",
+  ],
   ["bash silent", "bash", true, "(no output)\n[exit code 0]", "✓ no output"],
-  ["bash exit 1, stderr first", "bash", false, "partial\n[stderr]\nls: cannot access 'nope': No such file\nmore\n[exit code 1]", "✗ exit 1: ls: cannot access 'nope': No such file"],
+  [
+    "bash exit 1, stderr first",
+    "bash",
+    false,
+    "partial\n[stderr]\nls: cannot access 'nope': No such file\nmore\n[exit code 1]",
+    "✗ exit 1: ls: cannot access 'nope': No such file",
+  ],
   ["bash exit 2, stdout only", "bash", false, "FAIL src/a.test.ts\n[exit code 2]", "✗ exit 2: FAIL src/a.test.ts"],
-  ["bash filtered", "bash", false, "[output filtered: 9 of 10 lines dropped; …]\n[stderr]\nerror: boom\n[exit code 1]\n[full output: /tmp/x.log]", "✗ exit 1: error: boom"],
+  [
+    "bash filtered",
+    "bash",
+    false,
+    "[output filtered: 9 of 10 lines dropped; …]\n[stderr]\nerror: boom\n[exit code 1]\n[full output: /tmp/x.log]",
+    "✗ exit 1: error: boom",
+  ],
   ["bash timeout", "bash", false, "(no output)\n[exit code 124]\n[timed out after 2 s; the process group was killed]", "✗ timed out after 2 s"],
   ["bash interrupted", "bash", false, "x\n[exit code 130]\n[interrupted by user; the process group was killed]", "✗ interrupted by user: x"],
   ["bash terminated", "bash", false, "(no output)\n[exit code 143]\n[terminated (SIGTERM); the process group was killed]", "✗ terminated (SIGTERM)"],
@@ -64,7 +88,10 @@ test("an edit's diff comes from the tool's result; a write's is made from the fi
     diff: ["@@ -1,3 +1,3 @@", " one", "-two", "+TWO", " three"],
     preview: [],
   });
-  expect(resultStatus("write_file", true, "created n.md (1 lines, 2 bytes)", JSON.stringify({ path: "n.md", content: "hi\n" })).diff).toEqual(["@@ -1,0 +1,1 @@", "+hi"]);
+  expect(resultStatus("write_file", true, "created n.md (1 lines, 2 bytes)", JSON.stringify({ path: "n.md", content: "hi\n" })).diff).toEqual([
+    "@@ -1,0 +1,1 @@",
+    "+hi",
+  ]);
 });
 
 test("diffs are capped with '… N more lines', counting what the tool already left out", () => {

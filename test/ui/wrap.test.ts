@@ -22,7 +22,13 @@ test("a /help line breaks between words and goes on under its description column
 test("a session table row goes on under its last column; lines that fit are untouched", () => {
   const text = "ID  LAST USED  FIRST PROMPT\nk3f9a  2026-12-04 09:00  fix the failing test in the parser and then update the docs\nshort  x  y";
   expect(wrapColumns(text, 50, width)).toBe(
-    ["ID  LAST USED  FIRST PROMPT", "k3f9a  2026-12-04 09:00  fix the failing test in", "                         the parser and then", "                         update the docs", "short  x  y"].join("\n"),
+    [
+      "ID  LAST USED  FIRST PROMPT",
+      "k3f9a  2026-12-04 09:00  fix the failing test in",
+      "                         the parser and then",
+      "                         update the docs",
+      "short  x  y",
+    ].join("\n"),
   );
 });
 
@@ -42,5 +48,5 @@ test("a word wider than the room is left whole; width 0 (not a terminal) changes
 });
 
 test("wide characters count by their display width", () => {
-  expect(wrapColumns("修复 解析器 的 测试", 10, width)).toBe("修复\n解析器 的\n测试") // 4 + 1 + 6 columns would be 11;
+  expect(wrapColumns("修复 解析器 的 测试", 10, width)).toBe("修复\n解析器 的\n测试"); // 4 + 1 + 6 columns would be 11;
 });

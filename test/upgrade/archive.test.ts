@@ -27,7 +27,9 @@ describe("tar.gz", () => {
   const archive = packTarGz(entries, when, 1);
 
   test("reads back the same files, modes and bytes", () => {
-    expect(readTarGz(archive).map((e) => [e.name, e.mode, Buffer.compare(Buffer.from(e.data), Buffer.from(entries.find((x) => x.name === e.name)!.data))])).toEqual([
+    expect(
+      readTarGz(archive).map((e) => [e.name, e.mode, Buffer.compare(Buffer.from(e.data), Buffer.from(entries.find((x) => x.name === e.name)!.data))]),
+    ).toEqual([
       ["hey", 0o755, 0],
       ["LICENSE", 0o644, 0],
     ]);

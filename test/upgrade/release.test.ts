@@ -35,13 +35,25 @@ describe("releaseUrl", () => {
 });
 
 describe("checkTransport: https, or plain http to this machine only", () => {
-  test.each(["https://github.com/hey-cli/hey/releases/latest/download", "http://127.0.0.1:8080/rel", "http://127.9.9.9/x", "http://localhost:1/x", "http://mirror.localhost/x", "http://[::1]:1/x"])("%s is fine", (url) => {
+  test.each([
+    "https://github.com/hey-cli/hey/releases/latest/download",
+    "http://127.0.0.1:8080/rel",
+    "http://127.9.9.9/x",
+    "http://localhost:1/x",
+    "http://mirror.localhost/x",
+    "http://[::1]:1/x",
+  ])("%s is fine", (url) => {
     expect(checkTransport(url, false)).toBeUndefined();
   });
-  test.each(["http://mirror.example/hey", "http://0.0.0.0:8080/x", "http://10.1.2.3/x", "http://127.0.0.1.example/x", "http://user@mirror.example/x"])("%s is refused, and allowed with a warning under HEY_INSECURE=1", (url) => {
-    expect(() => checkTransport(url, false)).toThrow(`${url} is plain http to another machine: anyone on the way can read and change what is downloaded; use https (HEY_INSECURE=1 allows it)`);
-    expect(checkTransport(url, true)).toStartWith("HEY_INSECURE=1: downloading over plain http from ");
-  });
+  test.each(["http://mirror.example/hey", "http://0.0.0.0:8080/x", "http://10.1.2.3/x", "http://127.0.0.1.example/x", "http://user@mirror.example/x"])(
+    "%s is refused, and allowed with a warning under HEY_INSECURE=1",
+    (url) => {
+      expect(() => checkTransport(url, false)).toThrow(
+        `${url} is plain http to another machine: anyone on the way can read and change what is downloaded; use https (HEY_INSECURE=1 allows it)`,
+      );
+      expect(checkTransport(url, true)).toStartWith("HEY_INSECURE=1: downloading over plain http from ");
+    },
+  );
 });
 
 describe("SHA256SUMS", () => {

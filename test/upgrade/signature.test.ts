@@ -7,7 +7,17 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadKey } from "../../scripts/sign.ts";
 import { PRODUCTION_KEY, RELEASE_KEY } from "../../src/upgrade/release-key.ts";
-import { fingerprint, formatPublicKey, parsePublicKey, parseSignature, sign, SIG_NAMESPACE, SignatureError, spkiBase64, verifySignature } from "../../src/upgrade/signature.ts";
+import {
+  fingerprint,
+  formatPublicKey,
+  parsePublicKey,
+  parseSignature,
+  sign,
+  SIG_NAMESPACE,
+  SignatureError,
+  spkiBase64,
+  verifySignature,
+} from "../../src/upgrade/signature.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { TEST_KEY, TEST_KEY_PEM } from "../helpers/release-key.ts";
 import { testNeeding } from "../helpers/tools.ts";
@@ -44,8 +54,12 @@ describe("verifySignature", () => {
     changed[0] = 0x62; // one hex digit of the first checksum
     expect(await reason(verifySignature(changed, signature, testKey))).toBe("it does not match the file: the file or the signature was changed");
     const production = parsePublicKey(PRODUCTION_KEY);
-    expect(await reason(verifySignature(sums, signature, production))).toBe(`it was made with another key (${await fingerprint(testKey)}), not hey's release key (${await fingerprint(production)})`);
-    expect(await reason(verifySignature(sums, "<html>Not Found</html>", testKey))).toBe('not an SSH signature (no "-----BEGIN SSH SIGNATURE-----" … "-----END SSH SIGNATURE-----")');
+    expect(await reason(verifySignature(sums, signature, production))).toBe(
+      `it was made with another key (${await fingerprint(testKey)}), not hey's release key (${await fingerprint(production)})`,
+    );
+    expect(await reason(verifySignature(sums, "<html>Not Found</html>", testKey))).toBe(
+      'not an SSH signature (no "-----BEGIN SSH SIGNATURE-----" … "-----END SSH SIGNATURE-----")',
+    );
     const lines = signature.trim().split("\n");
     const blob = Buffer.from(lines.slice(1, -1).join(""), "base64");
     const truncated = [lines[0], blob.subarray(0, 40).toString("base64"), lines.at(-1)].join("\n");
@@ -63,7 +77,9 @@ testNeeding(["ssh-keygen"])("ssh-keygen verifies hey's signature, and hey verifi
   writeFileSync(`${file}.sig`, signature);
   const signers = join(dir.path, "allowed_signers");
   writeFileSync(signers, `hey-release ${TEST_KEY}\n`);
-  const verify = Bun.spawnSync(["ssh-keygen", "-Y", "verify", "-f", signers, "-I", "hey-release", "-n", SIG_NAMESPACE, "-s", `${file}.sig`], { stdin: Bun.file(file) });
+  const verify = Bun.spawnSync(["ssh-keygen", "-Y", "verify", "-f", signers, "-I", "hey-release", "-n", SIG_NAMESPACE, "-s", `${file}.sig`], {
+    stdin: Bun.file(file),
+  });
   expect(verify.stdout.toString()).toStartWith('Good "hey-release" signature for hey-release with ED25519 key SHA256:');
   expect(verify.exitCode).toBe(0);
 

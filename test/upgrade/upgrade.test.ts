@@ -17,7 +17,7 @@ import pkg from "../../package.json" with { type: "json" };
 // each test runs the binary or a shell several times: seconds on a loaded 2-core machine
 setDefaultTimeout(30_000);
 
-const glibc = Boolean((process.report?.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
+const glibc = Boolean((process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header?.glibcVersionRuntime);
 const target = hostTarget(process.platform, process.arch, glibc)!.id;
 const asset = assetName(target);
 const when = new Date("2027-01-01T00:00:00Z");
@@ -133,7 +133,11 @@ describe("hey upgrade", () => {
   test("--check reads only SHA256SUMS and its signature, exits 100 for an update and changes nothing", async () => {
     let run!: Awaited<ReturnType<typeof upgrade>>;
     const asked = await requestsOf(async () => (run = await upgrade(`${server.url}/new`, ["--check"])));
-    expect(run).toMatchObject({ code: 100, stderr: "", stdout: `an update is available: ${server.url}/new has another build of hey for ${target} than this ${ownLine()}; run hey upgrade\n` });
+    expect(run).toMatchObject({
+      code: 100,
+      stderr: "",
+      stdout: `an update is available: ${server.url}/new has another build of hey for ${target} than this ${ownLine()}; run hey upgrade\n`,
+    });
     expect(asked).toEqual(["/new/SHA256SUMS", "/new/SHA256SUMS.sig"]);
     expectUnchanged();
   });
@@ -149,14 +153,17 @@ describe("hey upgrade", () => {
   });
 
   test("refuses an unsigned release, and a tampered archive with a matching SHA256SUMS that is unsigned, signed with another key, or carries the old signature", async () => {
-    const unsigned = (name: string) => `hey upgrade: ${server.url}/${name} is not signed (no SHA256SUMS.sig), so the checksums in its SHA256SUMS prove nothing; nothing was changed (HEY_INSECURE=1 goes on without the signature, for a mirror you trust)\n`;
+    const unsigned = (name: string) =>
+      `hey upgrade: ${server.url}/${name} is not signed (no SHA256SUMS.sig), so the checksums in its SHA256SUMS prove nothing; nothing was changed (HEY_INSECURE=1 goes on without the signature, for a mirror you trust)\n`;
     for (const name of ["unsigned", "tampered-unsigned"]) {
       for (const args of [[], ["--check"]]) expect(await upgrade(`${server.url}/${name}`, args)).toMatchObject({ code: 1, stdout: "", stderr: unsigned(name) });
     }
     const other = await upgrade(`${server.url}/tampered-other-key`);
     expect(other.code).toBe(1);
     expect(other.stderr).toMatch(
-      new RegExp(`^hey upgrade: ${server.url}/tampered-other-key/SHA256SUMS\\.sig is not a valid signature of its SHA256SUMS: it was made with another key \\(SHA256:[\\w+/]{43}\\), not hey's release key \\(SHA256:[\\w+/]{43}\\); nothing was changed`),
+      new RegExp(
+        `^hey upgrade: ${server.url}/tampered-other-key/SHA256SUMS\\.sig is not a valid signature of its SHA256SUMS: it was made with another key \\(SHA256:[\\w+/]{43}\\), not hey's release key \\(SHA256:[\\w+/]{43}\\); nothing was changed`,
+      ),
     );
     const kept = await upgrade(`${server.url}/tampered`);
     expect(kept).toMatchObject({
@@ -171,7 +178,9 @@ describe("hey upgrade", () => {
   test("HEY_INSECURE=1 goes on with an unsigned release, warning", async () => {
     const run = await upgrade(`${server.url}/unsigned`, [], { HEY_INSECURE: "1" });
     expect(run.code).toBe(0);
-    expect(run.stderr).toStartWith(`hey upgrade: warning: HEY_INSECURE=1: going on unverified: ${server.url}/unsigned is not signed (no SHA256SUMS.sig), so the checksums in its SHA256SUMS prove nothing\n`);
+    expect(run.stderr).toStartWith(
+      `hey upgrade: warning: HEY_INSECURE=1: going on unverified: ${server.url}/unsigned is not signed (no SHA256SUMS.sig), so the checksums in its SHA256SUMS prove nothing\n`,
+    );
     expect(versionOf(bin)).toBe(NEW_LINE);
   });
 
@@ -181,30 +190,46 @@ describe("hey upgrade", () => {
     const url = `http://0.0.0.0:${new URL(server.url).port}/new`;
     const asked = await requestsOf(async () => {
       const run = await upgrade(url);
-      expect(run).toMatchObject({ code: 1, stderr: `hey upgrade: ${url} is plain http to another machine: anyone on the way can read and change what is downloaded; use https (HEY_INSECURE=1 allows it)\n` });
+      expect(run).toMatchObject({
+        code: 1,
+        stderr: `hey upgrade: ${url} is plain http to another machine: anyone on the way can read and change what is downloaded; use https (HEY_INSECURE=1 allows it)\n`,
+      });
     });
     expect(asked).toEqual([]);
     expectUnchanged();
     const allowed = await upgrade(url, ["--check"], { HEY_INSECURE: "1" });
-    expect(allowed).toMatchObject({ code: 100, stderr: `hey upgrade: warning: HEY_INSECURE=1: downloading over plain http from 0.0.0.0:${new URL(server.url).port}\n` });
+    expect(allowed).toMatchObject({
+      code: 100,
+      stderr: `hey upgrade: warning: HEY_INSECURE=1: downloading over plain http from 0.0.0.0:${new URL(server.url).port}\n`,
+    });
   });
 
   test("refuses an archive whose checksum does not match SHA256SUMS", async () => {
     const run = await upgrade(`${server.url}/bad-sum`);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(new RegExp(`hey upgrade: checksum mismatch for ${asset.replaceAll(".", "\\.")}: SHA256SUMS says 00000000[0-9a-f]{56}, the download is [0-9a-f]{64}; nothing was changed\n$`));
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `hey upgrade: checksum mismatch for ${asset.replaceAll(".", "\\.")}: SHA256SUMS says 00000000[0-9a-f]{56}, the download is [0-9a-f]{64}; nothing was changed\n$`,
+      ),
+    );
     expectUnchanged();
   });
 
   test("refuses an archive whose binary is not the one SHA256SUMS lists, without running it", async () => {
     const run = await upgrade(`${server.url}/inner`);
-    expect(run).toMatchObject({ code: 1, stderr: `downloading ${server.url}/inner/${asset}\nhey upgrade: the hey in ${asset} is not the ${builtName(target)} that SHA256SUMS lists; nothing was changed\n` });
+    expect(run).toMatchObject({
+      code: 1,
+      stderr: `downloading ${server.url}/inner/${asset}\nhey upgrade: the hey in ${asset} is not the ${builtName(target)} that SHA256SUMS lists; nothing was changed\n`,
+    });
     expectUnchanged();
   });
 
   test("refuses a SHA256SUMS without this platform", async () => {
     const run = await upgrade(`${server.url}/no-entry`);
-    expect(run).toMatchObject({ code: 1, stderr: `hey upgrade: ${server.url}/no-entry/SHA256SUMS lists no ${builtName(target)} (the checksum of the binary itself); nothing was changed\n` });
+    expect(run).toMatchObject({
+      code: 1,
+      stderr: `hey upgrade: ${server.url}/no-entry/SHA256SUMS lists no ${builtName(target)} (the checksum of the binary itself); nothing was changed\n`,
+    });
     expectUnchanged();
   });
 
@@ -217,7 +242,10 @@ describe("hey upgrade", () => {
 
   test("keeps the old binary when the download fails: missing release, broken connection, no server", async () => {
     const missing = await upgrade(`${server.url}/v{version}`, [], { HEY_VERSION: "7.7.7" });
-    expect(missing).toMatchObject({ code: 1, stderr: `hey upgrade: could not download ${server.url}/v7.7.7/SHA256SUMS: HTTP 404 (is there a release 7.7.7?); nothing was changed\n` });
+    expect(missing).toMatchObject({
+      code: 1,
+      stderr: `hey upgrade: could not download ${server.url}/v7.7.7/SHA256SUMS: HTTP 404 (is there a release 7.7.7?); nothing was changed\n`,
+    });
     const cut = await upgrade(`${server.url}/cut`);
     expect(cut.code).toBe(1);
     expect(cut.stderr).toMatch(/hey upgrade: the download of .*\/cut\/hey-[\w-]+\.tar\.gz (broke off after|ended after) [\d.]+ MB.*; nothing was changed\n$/);
@@ -230,7 +258,9 @@ describe("hey upgrade", () => {
   test("does not go back to an older release unless HEY_VERSION asks for it", async () => {
     const refused = await upgrade(`${server.url}/older`);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toEndWith(`\nhey upgrade: ${server.url}/older has hey 0.0.1, older than this hey ${pkg.version}; not replacing it (set HEY_VERSION=0.0.1 to downgrade)\n`);
+    expect(refused.stderr).toEndWith(
+      `\nhey upgrade: ${server.url}/older has hey 0.0.1, older than this hey ${pkg.version}; not replacing it (set HEY_VERSION=0.0.1 to downgrade)\n`,
+    );
     expectUnchanged();
     const pinned = await upgrade(`${server.url}/older`, [], { HEY_VERSION: "0.0.1" });
     expect(pinned.code).toBe(0);
@@ -243,7 +273,10 @@ describe("hey upgrade", () => {
       stderr:
         'hey upgrade: unknown argument "--force"\nusage: hey upgrade [--check]   (--check exits 0 when up to date, 100 when an update is available;\n                               HEY_RELEASE_URL, HEY_VERSION, HEY_INSECURE: see README)\n',
     });
-    expect(await upgrade("ftp://mirror/hey")).toMatchObject({ code: 1, stderr: 'hey upgrade: HEY_RELEASE_URL must be an http:// or https:// URL, got "ftp://mirror/hey"\n' });
+    expect(await upgrade("ftp://mirror/hey")).toMatchObject({
+      code: 1,
+      stderr: 'hey upgrade: HEY_RELEASE_URL must be an http:// or https:// URL, got "ftp://mirror/hey"\n',
+    });
     expectUnchanged();
   });
 });

@@ -2,29 +2,26 @@
 // server of the `[mcp.NAME]` table, from the shell. A sign-in ends by connecting with the new
 // token, so what it prints is proven: `connected: NAME (N tools)`. Exit 0 done, 1 the sign-in (or
 // that connection) failed, 2 a bad command line or configuration, 130 cancelled.
-import { homedir } from "node:os";
-import { dirname } from "node:path";
-import { EXIT, parseCli, UsageError, VERSION } from "../cli.ts";
-import { heyFiles } from "../config/control-files.ts";
-import { configPaths, loadConfig } from "../config/load.ts";
-import { ConfigError, type McpServerSettings } from "../config/settings.ts";
-import { didYouMean } from "../config/suggest.ts";
-import { NetConfigError } from "../net/proxy.ts";
-import { readApprovalState } from "../trust/approve.ts";
-import { settleTrust } from "../trust/store.ts";
-import { writer } from "../ui/term.ts";
-import { fetchFor } from "../endpoint.ts";
-import { configFlags } from "../wire.ts";
-import { connectServer } from "./client.ts";
-import { createCredentialStore, type CredentialStore } from "./credentials.ts";
-import { signIn, signOut } from "./login.ts";
-import { signedIn } from "./oauth.ts";
-import { createToolStore } from "./store.ts";
-import { cacheDir } from "../tools/ripgrep.ts";
+import { EXIT, parseCli, UsageError, VERSION, type CliArgs } from "./cli.ts";
+import { hideSecrets } from "./config/secrets.ts";
+import { ConfigError, type McpServerSettings } from "./config/settings.ts";
+import { didYouMean } from "./config/suggest.ts";
+import type { Places } from "./fs/places.ts";
+import { NetConfigError } from "./net/proxy.ts";
+import { beginConfig } from "./trust/start.ts";
+import { writer } from "./ui/term.ts";
+import { fetchFor } from "./endpoint.ts";
+import { connectServer } from "./mcp/client.ts";
+import { createCredentialStore, type CredentialStore } from "./mcp/credentials.ts";
+import { signIn, signOut } from "./mcp/login.ts";
+import { signedIn } from "./mcp/oauth.ts";
+import { createToolStore } from "./mcp/store.ts";
+import { errorText } from "./kernel/errors.ts";
 
-export const MCP_USAGE = "usage: hey mcp login NAME | hey mcp logout NAME   [--config FILE] [--approve] [--proxy URL] [--verbose]\n  NAME: an [mcp.NAME] table with a url\n";
+export const MCP_USAGE =
+  "usage: hey mcp login NAME | hey mcp logout NAME   [--config FILE] [--approve] [--proxy URL] [--verbose]\n  NAME: an [mcp.NAME] table with a url\n";
 
-export async function mcpCommand(argv: string[]): Promise<number> {
+export async function mcpCommand(argv: string[], here: Places): Promise<number> {
   const out = writer(1);
   const err = writer(2);
   const [verb, ...rest] = argv;
@@ -37,7 +34,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   let name: string;
-  let args;
+  let args: CliArgs;
   try {
     args = parseCli(rest);
     const words = args.message.split(/\s+/).filter(Boolean);
@@ -49,32 +46,36 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   const env = process.env;
-  const cwd = process.cwd();
-  const configDir = dirname(configPaths(env, cwd).user);
   const warn = (m: string) => err.write(`hey: ${m}\n`);
   try {
     // as the doctor does: what the user has not approved (a server the agent added) is left out
-    const approvals = readApprovalState(heyFiles(env, env.HOME || homedir(), cwd).approvals, warn);
-    const trust = await settleTrust({ cwd, configDir, approve: args.approve, interactive: false, ask: async () => undefined, warn, approvals });
-    const config = loadConfig({ env, cwd, configFile: args.config, trustProject: trust !== "cancelled" && trust.trusted, flags: configFlags(args), approvals: approvals.record, approveProject: args.approve });
+    const begun = await beginConfig(here, env, args.flags, { approve: args.approve, configFile: args.config, warn });
+    if (begun === "cancelled") return EXIT.interrupted; // never asked: not interactive
+    const { config, trust } = begun;
     for (const w of config.warnings) warn(w);
     const { settings } = config;
     const server = settings.mcp.servers.find((s) => s.name === name);
     if (!server) {
       const known = settings.mcp.servers.filter((s) => s.url).map((s) => s.name);
-      const untrusted = trust !== "cancelled" && !trust.trusted && trust.resources.length > 0 ? " (this project's .hey/ is not trusted here: --approve reads it)" : "";
+      const untrusted = !trust.trusted && trust.resources.length > 0 ? " (this project's .hey/ is not trusted here: --approve reads it)" : "";
       throw new ConfigError(`no [mcp.${name}] table${didYouMean(name, known)}; remote servers configured: ${known.join(", ") || "none"}${untrusted}`);
     }
-    const store = createCredentialStore(configDir);
+    const store = createCredentialStore(here.configDir);
     if (verb === "logout") {
       const r = signOut(server, store);
-      createToolStore(cacheDir(env, process.platform, env.HOME || homedir())).forget(server); // the next run offers none of its tools until a sign-in
+      createToolStore(here.cacheDir).forget(server); // the next run offers none of its tools until a sign-in
       (r.ok ? out : err).write(`${r.ok ? "" : "hey: "}${r.text}\n`);
       return r.ok ? EXIT.ok : EXIT.usage;
     }
-    const debug = args.verbose || env.HEY_LOG === "debug" ? (await import("../net/debug-log.ts")).openDebugLog(`${env.XDG_STATE_HOME || `${env.HOME}/.local/state`}/hey/logs`) : undefined;
+    const debug =
+      args.verbose || env.HEY_LOG === "debug"
+        ? (await import("./net/debug-log.ts")).openDebugLog(
+            here.logsDir,
+            hideSecrets(() => []),
+          )
+        : undefined;
     if (debug) warn(`debug log: ${debug.path}`);
-    const fetchImpl = fetchFor(settings, args.proxy, env, debug);
+    const fetchImpl = fetchFor(settings, args.run.proxy, env, debug);
     return await login(server, store, fetchImpl, env);
   } catch (e) {
     if (!(e instanceof ConfigError || e instanceof NetConfigError)) throw e;
@@ -103,16 +104,27 @@ async function login(server: McpServerSettings, store: CredentialStore, fetchImp
 }
 
 /** Connects with the new sign-in and lists the tools, as a run will. */
-async function check(server: McpServerSettings, store: CredentialStore, fetchImpl: typeof fetch, env: Record<string, string | undefined>, signal: AbortSignal): Promise<number> {
+async function check(
+  server: McpServerSettings,
+  store: CredentialStore,
+  fetchImpl: typeof fetch,
+  env: Record<string, string | undefined>,
+  signal: AbortSignal,
+): Promise<number> {
   const hooks = { onClose() {}, onTools() {} };
-  const ctx = { version: VERSION, env, fetch: fetchImpl, auth: (s: McpServerSettings, refresh: Parameters<typeof signedIn>[3]) => signedIn(s, store, Date.now, refresh) };
+  const ctx = {
+    version: VERSION,
+    env,
+    fetch: fetchImpl,
+    auth: (s: McpServerSettings, refresh: Parameters<typeof signedIn>[3]) => signedIn(s, store, Date.now, refresh),
+  };
   try {
     const c = await connectServer(server, hooks, ctx, signal);
     writer(1).write(`connected: ${server.name} (${c.tools.length} tool${c.tools.length === 1 ? "" : "s"})\n`);
     await c.close();
     return EXIT.ok;
   } catch (e) {
-    writer(2).write(`hey: signed in, but connecting to ${server.name} with the new token failed: ${(e as Error).message}\n`);
+    writer(2).write(`hey: signed in, but connecting to ${server.name} with the new token failed: ${errorText(e)}\n`);
     return EXIT.runtime;
   }
 }

@@ -1,0 +1,251 @@
+// Every key a config file may hold (SPEC §3), once: its kind, its range, its default, the HEY_*
+// variable or flag that overrides it, and one line for the reference. Checking a file
+// (schema.ts), the defaults of the settings (resolve.ts), the settings' types (settings.ts) and
+// the configuration reference (reference.ts, written into README.md) are derived from this table;
+// a new key is a row here and the code that reads it. Pure.
+import type { Effort, Protocol } from "../kernel/ir.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS } from "../providers/stream-guard.ts";
+
+/** What a key holds: one accept rule and one phrase for messages per kind (schema.ts). */
+export type Kind = "string" | "boolean" | "positive" | "count" | "fraction" | "effort" | "protocol" | "strings" | "stringTable" | "window";
+
+export interface Key {
+  kind: Kind;
+  /** the value when no file sets it; none: the key is unset (undefined) until a file sets it */
+  default?: unknown;
+  /** [min, max] of a number: a value outside is a configuration error, like a wrong type */
+  range?: readonly [min: number, max: number];
+  /** the HEY_* variable that sets it: above every file, below the flags */
+  env?: string;
+  /** the flag that sets it, above everything (its value is the CLI's `ConfigFlags` field of the key's camelCase name) */
+  flag?: string;
+  /** one line for the reference; backticks are code */
+  doc: string;
+}
+
+type Table = Record<string, Key>;
+
+/** Times are capped at a day (timers overflow at 24.8 days) or an hour (retry waits): a typo such as 3000000000 would time every command out at once. */
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/** The plain tables: one value per key. */
+export const SECTIONS = {
+  default: {
+    provider: { kind: "string", doc: "the provider that runs when `-m` does not say (HEY_PROVIDER overrides it)" },
+    model: { kind: "string", doc: "its model (HEY_MODEL overrides it); default: the provider's first" },
+  },
+  proxy: {
+    url: {
+      kind: "string",
+      env: "HEY_PROXY",
+      doc: "proxy for model requests and remote MCP servers: `http://`, `https://`, `socks5://`, `socks5h://` (see [Networks](#networks)); `--proxy` overrides it",
+    },
+  },
+  network: {
+    ca_file: { kind: "string", doc: "PEM file of extra CAs to trust (several certificates allowed; relative to the config file)" },
+  },
+  agent: {
+    max_turns: {
+      kind: "positive",
+      default: 20,
+      range: [1, 10_000],
+      env: "HEY_MAX_TURNS",
+      flag: "--max-turns",
+      doc: "model requests that offer tools in one run; then one more asks for a hand-off",
+    },
+    budget_tokens: {
+      kind: "positive",
+      default: 40_000,
+      range: [1_000, 10_000_000],
+      env: "HEY_BUDGET_TOKENS",
+      doc: "the context budget each request is pruned, then summarized, to stay within",
+    },
+    parallel_tools: { kind: "boolean", default: true, doc: "the calls of one turn run at once (at most 8 at a time), results in call order" },
+    max_run_tokens: { kind: "positive", flag: "--max-run-tokens", doc: "input + output tokens a run may use before it hands off; unset: no cap" },
+  },
+  retry: {
+    enabled: {
+      kind: "boolean",
+      default: true,
+      doc: "retry rate limits, overloads and network errors; an answer that is not the protocol (an HTML page, JSON instead of a stream) is a `protocol` error, never retried",
+    },
+    max_retries: { kind: "count", default: 5, range: [0, 100], env: "HEY_MAX_RETRIES", doc: "retries of one request" },
+    base_delay_ms: {
+      kind: "count",
+      default: 2_000,
+      range: [0, HOUR_MS],
+      doc: "the first wait, doubled for each retry; retry n waits at least 0.5 s × 2ⁿ⁻¹ whatever `Retry-After` says",
+    },
+    max_delay_ms: {
+      kind: "count",
+      default: 60_000,
+      range: [0, HOUR_MS],
+      doc: "the longest wait; a server asking for longer fails at once, saying when it allows the next try",
+    },
+    jitter: { kind: "boolean", default: true, doc: "waits are randomized (never below what the server asked)" },
+    respect_retry_after: { kind: "boolean", default: true, doc: "wait what `Retry-After` (or `retry-after-ms`) says" },
+    idle_timeout_ms: {
+      kind: "positive",
+      default: DEFAULT_IDLE_TIMEOUT_MS,
+      range: [100, HOUR_MS],
+      doc: "a model stream silent this long (before its first byte or between chunks; keep-alives count as data) is a network error, retried within `max_retries` (reasoning models that stream nothing while they think may need more)",
+    },
+  },
+  compaction: {
+    dedup: { kind: "boolean", default: true, doc: "repeated identical tool calls keep only their latest output" },
+    purge_errors_after: { kind: "count", default: 4, range: [0, 1_000], doc: "failed calls lose their arguments after this many turns (0: never)" },
+    nudge_threshold: { kind: "fraction", default: 0.7, doc: "the share of the budget past which the model is nudged to `compress`" },
+    compress_tool: { kind: "boolean", default: true, doc: "offer the `compress` tool; tool results end with the `[#handle]` it names them by" },
+  },
+  permission: {
+    allow: {
+      kind: "strings",
+      default: [],
+      doc: 'with a list, a call runs only if it matches an entry, e.g. `["bash: git *", "read_file"]` (see [Permissions](#permissions))',
+    },
+    deny: { kind: "strings", default: [], doc: "calls refused whatever `allow` says; deny always wins" },
+  },
+  tools: {
+    shell: { kind: "string", env: "HEY_SHELL", doc: "the shell bash runs; default `sh` (Windows: `sh` on PATH, else PowerShell)" },
+    bash_filter: {
+      kind: "string",
+      default: "builtin",
+      env: "HEY_BASH_FILTER",
+      doc: "`builtin` (long output cut to its errors, summary and ends), `none`, or a command the output is piped through",
+    },
+    bash_timeout_ms: {
+      kind: "positive",
+      default: 120_000,
+      range: [100, DAY_MS],
+      env: "HEY_BASH_TIMEOUT_MS",
+      doc: "a command's time limit; a call may ask for up to 10 minutes (or this, when longer)",
+    },
+    rg: { kind: "string", doc: "the ripgrep grep runs (a path or a command); default `rg` on PATH, else the one inside hey" },
+    keep_env: {
+      kind: "strings",
+      default: [],
+      doc: 'API key variables the model\'s commands may still see, e.g. `["OPENAI_API_KEY"]` (see [Secrets](#secrets))',
+    },
+    redact_secrets: {
+      kind: "boolean",
+      default: true,
+      doc: "values shaped like credentials in tool results become `[secret: NAME]` before the model, the session file and the terminal see them (see [Secrets](#secrets))",
+    },
+  },
+  input: {
+    max_bytes: {
+      kind: "positive",
+      default: 256 * 1024,
+      range: [1_024, 100 * 1024 * 1024],
+      doc: "the most of stdin and of each `@file` that goes into a prompt (256 KiB, ~64k tokens); the rest is cut, and said so",
+    },
+  },
+  mcp: {
+    startup_wait_ms: { kind: "count", default: 3_000, range: [0, 600_000], doc: "how long the first request may wait for servers with no cached tool list" },
+  },
+} as const satisfies Record<string, Table>;
+
+/** The keys of each `[provider.NAME]` table. */
+export const PROVIDER_KEYS = {
+  protocol: { kind: "protocol", default: "openai", doc: "`openai` (chat completions), `responses`, `anthropic`, `google`" },
+  base_url: { kind: "string", doc: "the API root as the vendor documents it, version included (`https://api.openai.com/v1`)" },
+  api_key: { kind: "string", doc: 'usually `"${VAR}"`; omitted or unset: no authentication' },
+  models: { kind: "strings", default: [], doc: "model names; `-m NAME` finds its provider here; the first is the default" },
+  effort: { kind: "effort", doc: "default reasoning effort: `off minimal low medium high xhigh max`" },
+  max_tokens: { kind: "positive", range: [1, 10_000_000], doc: "output token limit (only sent when set)" },
+  legacy_thinking: { kind: "boolean", default: false, doc: "Anthropic: `budget_tokens` thinking instead of adaptive" },
+  headers: { kind: "stringTable", default: {}, doc: 'extra HTTP headers, e.g. `{ "X-Team" = "core" }`' },
+  api_version: { kind: "string", doc: "Gemini API version (default `v1beta`)" },
+  insecure: { kind: "boolean", doc: "`true`: do not verify this endpoint's TLS certificate (warned about on every run; refused in a project's config)" },
+  context_window: {
+    kind: "window",
+    doc: "the model's context window in tokens, `32768`, or by model: `{ \"qwen3:8b\" = 16384 }`; requests are built to 80 % of it when `budget_tokens` is larger (without it hey learns the window from the model's first context-length error)",
+  },
+  // compatibility flags, written by `hey doctor --write`; values checked in providers.ts
+  max_tokens_field: {
+    kind: "string",
+    doc: "`max_tokens` or `max_completion_tokens`: which field carries the output limit (compatibility flag, see [hey doctor](#hey-doctor))",
+  },
+  system_role: { kind: "string", doc: "`system` or `developer`: the role of the system prompt (compatibility flag)" },
+  reasoning_replay: {
+    kind: "boolean",
+    doc: "`true` sends every tool-call turn's reasoning back in every later request (the default for DeepSeek and Kimi; elsewhere only within the current user turn), `false` never",
+  },
+  parallel_tool_calls: { kind: "boolean", doc: "`false` sends `parallel_tool_calls: false` (one call per turn)" },
+  prompt_cache_key: {
+    kind: "boolean",
+    doc: 'send OpenAI\'s `prompt_cache_key` (default: on api.openai.com and with `protocol = "responses"`; an endpoint that refuses it gets the request again without it)',
+  },
+} as const satisfies Table;
+
+/** The keys of each `[mcp.NAME]` table (or each entry of `[mcp] servers = [{ name, … }]`). */
+export const MCP_SERVER_KEYS = {
+  command: { kind: "string", doc: "a local server: the command (it talks over stdin/stdout)" },
+  args: { kind: "strings", default: [], doc: "its arguments" },
+  env: { kind: "stringTable", default: {}, doc: "its environment, on top of a short allow-list (never your API keys)" },
+  cwd: { kind: "string", doc: "its working directory" },
+  url: { kind: "string", doc: "a remote server: Streamable HTTP, or legacy SSE when the server wants it" },
+  headers: { kind: "stringTable", default: {}, doc: 'HTTP headers of a remote server, e.g. `{ Authorization = "Bearer ${TOKEN}" }`' },
+  enabled: { kind: "boolean", default: true, doc: "`false` keeps the table without starting the server" },
+  timeout_ms: { kind: "positive", default: 60_000, range: [100, DAY_MS], doc: "per call, and for start-up" },
+  tools: { kind: "strings", doc: "offer only these of its tools (`*` matches anything; default: all)" },
+  enabled_tools: { kind: "strings", doc: "Codex's spelling of `tools`" },
+  exclude_tools: { kind: "strings", doc: "never offer these (applied after `tools`)" },
+  disabled_tools: { kind: "strings", doc: "Codex's spelling of `exclude_tools`" },
+  client_id: {
+    kind: "string",
+    doc: "an OAuth app registered by hand, for servers that do not let hey register itself (see [Signing in](#signing-in-to-a-hosted-server))",
+  },
+  client_secret: { kind: "string", doc: "that app's secret, if it has one" },
+} as const satisfies Table;
+
+// ---- the types the table implies ----
+
+/** The value a kind holds. */
+export type ValueOf<K extends Kind> = K extends "string"
+  ? string
+  : K extends "boolean"
+    ? boolean
+    : K extends "positive" | "count" | "fraction"
+      ? number
+      : K extends "effort"
+        ? Effort
+        : K extends "protocol"
+          ? Protocol
+          : K extends "strings"
+            ? string[]
+            : K extends "stringTable"
+              ? Record<string, string>
+              : number | Record<string, number>;
+
+/** `budget_tokens` → `budgetTokens`. */
+export type Camel<S extends string> = S extends `${infer A}_${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
+
+/** A table as a file writes it, once checked: every key optional. */
+export type FileTable<T extends Table> = { -readonly [K in keyof T]?: ValueOf<T[K]["kind"]> };
+
+/** The keys of a table that have a default. */
+type Defaulted<T extends Table> = { [K in keyof T]: T[K] extends { default: unknown } ? K : never }[keyof T];
+
+/** A table as the settings hold it: camelCase names, a key with a default always set, one without it optional. */
+export type Resolved<T extends Table> = { -readonly [K in Defaulted<T> & string as Camel<K>]: ValueOf<T[K]["kind"]> } & {
+  -readonly [K in Exclude<keyof T, Defaulted<T>> & string as Camel<K>]?: ValueOf<T[K]["kind"]>;
+};
+
+export const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * A checked table's values with the table's defaults for what it does not set, under camelCase
+ * names. An empty string counts as unset for a key without a default (`shell = ""`).
+ */
+export function resolveTable<T extends Table>(table: T, file: Record<string, unknown> | undefined): Resolved<T> {
+  const out: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(table)) {
+    const value = file?.[key];
+    const unset = value === undefined || (value === "" && !("default" in spec));
+    if (!unset) out[camel(key)] = value;
+    else if ("default" in spec) out[camel(key)] = structuredClone(spec.default);
+  }
+  return out as Resolved<T>;
+}

@@ -1,0 +1,33 @@
+// The end of a run at its limit (SPEC §6): once the turns (or the run's tokens) are spent, one more
+// request without tools asks the model for a hand-off — what is done, what remains — which the
+// caller saves in .hey/task.md. A model that calls tools instead is asked once more, plainly.
+import { userMessage } from "./ir.ts";
+import type { HandOffLimit } from "./output.ts";
+import type { RunResult, Turns } from "./turns.ts";
+
+export type { HandOffLimit };
+
+const HAND_OFF_PARTS =
+  "no tools are available now. Reply with a short hand-off in exactly two parts:\n" +
+  "Done so far: what is finished (files, decisions, test results).\nRemaining: the concrete next steps.";
+/** Asked, without tools, when the turn limit is reached; the answer goes to .hey/task.md. */
+export const MAX_TURNS_PROMPT = `You have reached the turn limit for this run; ${HAND_OFF_PARTS}`;
+/** Asked, without tools, when the run's token limit is passed; the answer goes to .hey/task.md. */
+export const MAX_RUN_TOKENS_PROMPT = `You have used up the token budget for this run; ${HAND_OFF_PARTS}`;
+/** Asked once more when the hand-off came back without text (a model that called tools anyway, ignoring tool_choice "none"). */
+export const PLAIN_HAND_OFF_PROMPT = `Tool calls cannot run any more and are ignored. Answer in plain text only; ${HAND_OFF_PARTS}`;
+
+/**
+ * Asks for the hand-off and ends the run at `limit`. Its requests are not counted against the
+ * limit; the run's last message is the hand-off when the model wrote one (else the request for it).
+ */
+export async function handOff(turns: Turns, limit: HandOffLimit): Promise<RunResult> {
+  turns.append(userMessage(limit === "max_turns" ? MAX_TURNS_PROMPT : MAX_RUN_TOKENS_PROMPT));
+  for (const plainly of [false, true]) {
+    const reply = await turns.request(true, limit);
+    if ("turns" in reply) return reply;
+    if (reply.answered || plainly) break;
+    turns.append(userMessage(PLAIN_HAND_OFF_PROMPT));
+  }
+  return turns.finish(limit);
+}

@@ -1,0 +1,196 @@
+// One request of a run and its tally (SPEC §6): a `turn_start`, the context built for it, the
+// request with its retries (kernel/retry.ts) and the reply appended. The loop (loop.ts) and the
+// hand-off (hand-off.ts) make their requests through it. Every dependency is passed in.
+import { adaptHistory } from "./adapt-history.ts";
+import { errorText } from "./errors.ts";
+import { addUsage, emptyUsage, newId, textOf, type Effort, type Message, type StopReason, type Usage } from "./ir.ts";
+import { usageCounts, type HandOffLimit, type Output, type RunStop } from "./output.ts";
+import { ProviderError, type ModelRequest, type Provider } from "./provider.ts";
+import { retryDecision, type RetryPolicy } from "./retry.ts";
+import { abortReason, type Tool } from "./tool.ts";
+import { withUniqueCallIds, type PermissionCheck } from "./tool-calls.ts";
+
+export interface LoopDeps {
+  provider: Provider;
+  output: Output;
+  /**
+   * The system prompt, the messages and the tools of the next request, built fresh each time from
+   * the full history (pruning, compaction and the context-usage line live there; tools of MCP
+   * servers that connected meanwhile join). Throws only on abort.
+   */
+  context(history: Message[], signal: AbortSignal): Promise<RequestContext>;
+  signal: AbortSignal;
+  cwd: string;
+  /** where a tool call's `path` points (ToolRunDeps.pathOf) */
+  pathOf?(path: string): string;
+  /** maxRunTokens: input + output tokens of the run's model responses after which it hands off; undefined = no cap */
+  limits: { maxTurns: number; parallelTools: boolean; maxRunTokens?: number };
+  retry: RetryPolicy;
+  permission: PermissionCheck;
+  /** sent with every request; undefined = the provider's configured default */
+  effort: Effort | undefined;
+  /** waits `ms` or rejects when `signal` aborts; and [0,1) randomness for jitter — injected for tests */
+  clock: { sleep(ms: number, signal: AbortSignal): Promise<void>; random(): number };
+}
+
+/** What one request is built from; its tools are also the ones its calls run against. */
+export interface RequestContext {
+  system: string;
+  messages: readonly Message[];
+  tools: Tool[];
+  /** ModelRequest.note: the context use, sent after the last message */
+  note?: string;
+  /** what building it cost (a summary request): part of the run's tokens, for its cap and its total */
+  usage?: Usage;
+}
+
+export interface RunResult {
+  stop: RunStop;
+  turns: number;
+  usage: Usage;
+}
+
+/** One answered request: its message (already appended, unless it is a hand-off without text), whether it has text, why it stopped, the tools it was offered. */
+export interface Answer {
+  message: Message;
+  answered: boolean;
+  stop: StopReason;
+  tools: Tool[];
+}
+
+/** The requests of one run and their tally: what the loop and the hand-off both make requests with. */
+export interface Turns {
+  /** the limit the run has reached (turns, or run tokens), if any */
+  limitReached(): HandOffLimit | undefined;
+  /**
+   * One request (a `turn_start`, its context, the request with retries) and its reply appended;
+   * `handOff`: no tool may be called (the calls a model makes anyway are dropped). An unrecoverable
+   * error or an abort ends the run: its RunResult (an error during a hand-off ends it at its limit).
+   */
+  request(handOff: boolean, limit?: HandOffLimit): Promise<Answer | RunResult>;
+  append(...added: Message[]): void;
+  count(): number;
+  /** emits `done` */
+  finish(stop: RunStop): RunResult;
+  interrupted(): RunResult;
+}
+
+export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
+  const { output } = deps;
+  let turns = 0;
+  let usage = emptyUsage();
+  const self: Turns = {
+    limitReached() {
+      if (turns >= deps.limits.maxTurns) return "max_turns";
+      const cap = deps.limits.maxRunTokens;
+      return cap !== undefined && usage.input + usage.output > cap ? "max_run_tokens" : undefined;
+    },
+    append(...added) {
+      for (const m of added) {
+        messages.push(m);
+        output.emit({ type: "message", message: m });
+      }
+    },
+    count: () => turns,
+    finish(stop) {
+      output.emit({ type: "done", stop_reason: stop, turns, usage: usageCounts(usage) });
+      return { stop, turns, usage };
+    },
+    interrupted() {
+      output.emit({ type: "error", kind: "interrupted", message: abortReason(deps.signal) });
+      return self.finish("interrupted");
+    },
+    async request(handOff, limit) {
+      turns++;
+      output.emit({ type: "turn_start", turn: turns });
+      let context: RequestContext;
+      try {
+        context = await deps.context(messages, deps.signal);
+      } catch (e) {
+        if (deps.signal.aborted) return self.interrupted();
+        throw e;
+      }
+      if (context.usage) usage = addUsage(usage, context.usage);
+      const request: ModelRequest = {
+        system: context.system,
+        messages: adaptHistory(context.messages, deps.provider),
+        tools: context.tools,
+        // the hand-off must be text, but the tools stay described: some APIs reject a history with
+        // tool calls when no tools are defined
+        ...(handOff ? { toolChoice: "none" as const } : {}),
+        ...(context.note ? { note: context.note } : {}),
+        ...(deps.effort !== undefined ? { effort: deps.effort } : {}),
+      };
+      const reply = await requestWithRetry(request, deps);
+      if (reply.partial) self.append(reply.partial);
+      if (reply.error) {
+        if (deps.signal.aborted) return self.interrupted();
+        output.emit({ type: "error", kind: reply.error.kind, message: reply.error.message });
+        return self.finish(limit ?? "error"); // past the limit the run still ends there (the caller writes a hand-off of its own)
+      }
+      const answered = textOf(reply.message).trim() !== "";
+      if (handOff) delete reply.message.toolCalls; // calls made anyway in the hand-off will never run
+      const message = withUniqueCallIds(reply.message, messages); // two calls with one id keep both results
+      if (!handOff || answered) self.append(message); // an empty hand-off is not kept: it is asked for again
+      usage = addUsage(usage, reply.usage);
+      output.emit({ type: "usage", ...usageCounts(reply.usage) });
+      return { message, answered, stop: reply.stop, tools: context.tools };
+    },
+  };
+  return self;
+}
+
+type Reply = { error?: undefined; partial?: undefined; message: Message; usage: Usage; stop: StopReason } | { error: ProviderError; partial?: Message };
+
+/**
+ * One model request with retries (SPEC §6). A failure before any delta is retried like the
+ * request; after partial output it is not (no duplicated text): the partial text is returned
+ * to be kept, with a `stream_interrupted` error.
+ */
+async function requestWithRetry(request: ModelRequest, deps: LoopDeps): Promise<Reply> {
+  for (let attempt = 1; ; attempt++) {
+    const partial = { text: "", thinking: "" };
+    try {
+      return await streamOnce(request, deps, partial);
+    } catch (e) {
+      const error = e instanceof ProviderError ? e : new ProviderError("network", errorText(e));
+      const kept = partialMessage(partial);
+      if (deps.signal.aborted) return { error, partial: kept };
+      if (partial.text !== "" || partial.thinking !== "")
+        return { error: new ProviderError("stream_interrupted", `the response broke off after partial output: ${error.message}`), partial: kept };
+      const decision = retryDecision(error, attempt, deps.retry, deps.clock.random);
+      if (!decision.retry) {
+        const hint = error.kind === "quota_exhausted" ? " (switch models with /model or -m)" : "";
+        return {
+          error: decision.why ? new ProviderError(error.kind, `${error.message} — ${decision.why}`) : new ProviderError(error.kind, error.message + hint),
+        };
+      }
+      deps.output.emit({ type: "retry", attempt, delay_ms: decision.delayMs, error: error.message });
+      try {
+        await deps.clock.sleep(decision.delayMs, deps.signal);
+      } catch {
+        return { error };
+      }
+    }
+  }
+}
+
+/** Streams one response, forwarding deltas to the output and collecting them in `partial`. */
+async function streamOnce(request: ModelRequest, deps: LoopDeps, partial: { text: string; thinking: string }): Promise<Reply> {
+  for await (const event of deps.provider.stream(request, deps.signal)) {
+    if (event.type === "text") {
+      partial.text += event.delta;
+      deps.output.emit({ type: "text_delta", text: event.delta });
+    } else if (event.type === "thinking") {
+      partial.thinking += event.delta;
+      deps.output.emit({ type: "thinking_delta", text: event.delta });
+    } else if (event.type === "done") return event;
+  }
+  throw new ProviderError("network", "the model's stream ended without a final message");
+}
+
+/** What survives of a broken response: its visible text (thinking without a signature cannot be replayed). */
+function partialMessage(partial: { text: string }): Message | undefined {
+  if (partial.text === "") return undefined;
+  return { id: newId(), role: "assistant", content: [{ type: "text", text: partial.text }] };
+}

@@ -1,0 +1,205 @@
+// A run's live state and what swaps it (SPEC §14, §17, §23): `/model` re-resolves the files already
+// read with another model, `/reload` reads and checks everything again and switches all or
+// nothing, `/resume` builds the same run around another session. wire.ts builds the pieces once and
+// hands them here; this file alone changes what the configuration decided while hey runs.
+import type { Agent, AgentSettings } from "./agent.ts";
+import type { LoadedConfig } from "./config/load.ts";
+import { reloadAll, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig } from "./config/reload.ts";
+import type { Settings } from "./config/settings.ts";
+import { contextPolicy } from "./context/policy.ts";
+import { errorText } from "./kernel/errors.ts";
+import type { Usage } from "./kernel/ir.ts";
+import type { Output } from "./kernel/output.ts";
+import type { Provider } from "./kernel/provider.ts";
+import type { Tool } from "./kernel/tool.ts";
+import type { PermissionCheck } from "./kernel/tool-calls.ts";
+import type { CredentialStore } from "./mcp/credentials.ts";
+import type { McpManager } from "./mcp/manager.ts";
+import type { LoadedSession } from "./sessions/reader.ts";
+import type { SessionWriter } from "./sessions/writer.ts";
+import type { Skill } from "./skills/frontmatter.ts";
+import type { ShellChoice } from "./tools/shell.ts";
+import { decideWidenings, recordApprovals, type ApprovalState } from "./trust/approve.ts";
+import type { TerminalOutput } from "./ui/terminal.ts";
+
+/** What the settings make (wire.ts's `configure`): rebuilt whenever they change. */
+export interface Configured {
+  shell: ShellChoice;
+  /** the permission check of every call */
+  check: PermissionCheck;
+  /** whether the lists refuse every call of a tool: it is not offered (the schema diet) */
+  refused(name: string): boolean;
+  /** hey's own tools */
+  tools: Tool[];
+  /** the secrets the configuration holds (keys, proxy passwords, secret headers) */
+  secrets: readonly string[];
+  /** `[tools] redact_secrets` */
+  shapes: boolean;
+}
+
+/** The state a swap replaces, as one: the tools and the prompt read it through `live`. */
+export interface Live {
+  /** the configuration, with the flags it is resolved with: this run's, `/model`'s choice, a resumed session's model */
+  config: LoadedConfig;
+  /** the fetch of the configured proxy and CAs: model requests, remote MCP servers, sign-ins */
+  fetch: typeof fetch;
+  configured: Configured;
+}
+
+/** The pieces of a run (wire.ts), and how to make new ones when the settings change. */
+export interface RuntimeParts {
+  live: Live;
+  agent: Agent;
+  /** the human-readable output (text mode) */
+  terminal: TerminalOutput | undefined;
+  /** every subscriber: the display and the session writer */
+  output: Output;
+  session: SessionWriter;
+  mcp: McpManager;
+  /** --no-mcp */
+  mcpOff: boolean;
+  /** the skills loaded now (`/skill:NAME`, Tab completion) */
+  skills(): readonly Skill[];
+  /** the tools the next request offers (hey's own and the servers', none the rules refuse outright), waiting as a request waits */
+  requestTools(signal: AbortSignal): Promise<Tool[]>;
+  /** sign-ins to remote MCP servers (`/mcp login`) */
+  credentials: CredentialStore;
+  /** the tokens a resumed session's earlier runs used (`/usage`), read from its file when asked */
+  earlierRuns(): { usage: Usage; requests: number } | undefined;
+  /** parts of the live state besides the configuration: skills, AGENTS.md, MCP servers */
+  reloadables: readonly Reloadable[];
+  configure(settings: Settings): Configured;
+  /** the fetch for other proxy or CA settings; throws ConfigError or NetConfigError */
+  fetchFor(settings: Settings): typeof fetch;
+  providerFor(settings: Settings, fetchImpl: typeof fetch): Promise<Provider>;
+  /** what the user approved so far (shared with a run `/resume` builds), and where trust.json is */
+  approvals: ApprovalState;
+  trustFile: string;
+  oneShot: boolean;
+  warn(message: string): void;
+  /** the same run around another session, with the model it last used; throws ConfigError */
+  reopen(session: LoadedSession): Promise<Runtime>;
+}
+
+export interface Runtime
+  extends Omit<RuntimeParts, "live" | "configure" | "fetchFor" | "providerFor" | "approvals" | "trustFile" | "warn" | "reopen" | "reloadables"> {
+  /** the settings now: after `/model` and `/reload` */
+  readonly settings: Settings;
+  /** the fetch now (`/mcp login` signs in through it) */
+  fetch(): typeof fetch;
+  /** re-resolves the configuration already read with `-m spec` and swaps the provider; throws ConfigError */
+  switchModel(spec: string): Promise<void>;
+  /**
+   * `/reload`: re-reads and validates everything, then switches all or nothing; emits a `reload`
+   * event. A change that gives the agent more is asked about with `ask` (the REPL), else left out.
+   */
+  reload(ask?: (question: string) => Promise<string | undefined>): Promise<ReloadReport>;
+  /** `/resume`: the same run around `session`; this one is closed. Throws ConfigError (this one then stays). */
+  resume(session: LoadedSession): Promise<Runtime>;
+  /** ends the run: the session file is closed, MCP servers are stopped */
+  close(): Promise<void>;
+}
+
+/** What the agent runs with, from the settings. */
+export function agentSettings(settings: Settings): AgentSettings {
+  const { maxTurns, parallelTools, maxRunTokens } = settings.agent;
+  return {
+    model: { provider: settings.provider.name, model: settings.model },
+    limits: { maxTurns, parallelTools, ...(maxRunTokens !== undefined ? { maxRunTokens } : {}) },
+    retry: settings.retry,
+    context: contextPolicy(settings),
+    ...(settings.effort !== undefined ? { effort: settings.effort } : {}),
+  };
+}
+
+export function createRuntime(parts: RuntimeParts): Runtime {
+  const { live, agent } = parts;
+
+  /**
+   * The configuration part of `/reload`: the files read again with the flags of this run (and
+   * `/model`), weighed against what the user approved; a change that gives the agent more is asked
+   * about (REPL) or left out, and what is used is recorded when the reload applies.
+   */
+  const checkConfig = async (ask: ((question: string) => Promise<string | undefined>) | undefined): Promise<StagedConfig> => {
+    const current = live.config.settings;
+    const nothing = { warnings: [], changes: [], settings: current, apply() {} };
+    const next = live.config.reload(live.config.flags, parts.approvals.record);
+    if (next.errors) return { ...nothing, errors: next.errors };
+    const refused: string[] = [];
+    let decided: LoadedConfig;
+    let nextFetch = live.fetch;
+    let nextProvider = agent.provider;
+    try {
+      decided = await decideWidenings(next.config, ask, (m) => refused.push(m));
+      const s = decided.settings;
+      if (s.proxy !== current.proxy || JSON.stringify(s.network) !== JSON.stringify(current.network)) nextFetch = parts.fetchFor(s);
+      if (
+        nextFetch !== live.fetch ||
+        s.model !== current.model ||
+        JSON.stringify(s.provider) !== JSON.stringify(current.provider) ||
+        s.retry.idleTimeoutMs !== current.retry.idleTimeoutMs
+      )
+        nextProvider = await parts.providerFor(s, nextFetch);
+    } catch (e) {
+      return { ...nothing, errors: [errorText(e)] };
+    }
+    const s = decided.settings;
+    const known = new Set(live.config.warnings);
+    return {
+      errors: [],
+      warnings: [...decided.warnings.filter((w) => !known.has(w)), ...refused],
+      changes: settingsChanges(current, s),
+      settings: s,
+      async apply() {
+        const effort = agent.effort;
+        live.config = decided;
+        live.fetch = nextFetch;
+        live.configured = parts.configure(s);
+        agent.switchModel(nextProvider, agentSettings(s));
+        if (s.effort === current.effort) agent.setEffort(effort); // an /effort choice outlives a reload that leaves effort alone
+        parts.approvals.record = await recordApprovals(decided, parts.approvals, parts.trustFile, parts.warn, !parts.oneShot);
+      },
+    };
+  };
+
+  const runtime: Runtime = {
+    agent,
+    terminal: parts.terminal,
+    output: parts.output,
+    session: parts.session,
+    mcp: parts.mcp,
+    mcpOff: parts.mcpOff,
+    skills: parts.skills,
+    requestTools: parts.requestTools,
+    credentials: parts.credentials,
+    earlierRuns: parts.earlierRuns,
+    oneShot: parts.oneShot,
+    get settings() {
+      return live.config.settings;
+    },
+    fetch: () => live.fetch,
+    async switchModel(spec) {
+      const flags = { ...live.config.flags, model: spec }; // a later /reload keeps this choice, as it keeps -m
+      const next = live.config.resolve(flags);
+      agent.switchModel(await parts.providerFor(next, live.fetch), agentSettings(next));
+      live.config = { ...live.config, settings: next, flags };
+      live.configured = parts.configure(next); // the new provider's key is a secret too
+    },
+    async reload(ask) {
+      const report = await reloadAll(() => checkConfig(ask), parts.reloadables);
+      parts.output.emit({ type: "reload", ...report });
+      return report;
+    },
+    async resume(session) {
+      const next = await parts.reopen(session);
+      parts.session.close();
+      void parts.mcp.close(); // the servers stop in the background; the new run has its own
+      return next;
+    },
+    async close() {
+      parts.session.close();
+      await parts.mcp.close();
+    },
+  };
+  return runtime;
+}

@@ -1,0 +1,164 @@
+// Finding sessions (SPEC §19): the listing (each file's head only), lookup by id or prefix, and
+// pruning. Opening one to continue it is reader.ts's; the format lives in format.ts.
+import { closeSync, constants, fstatSync, readdirSync, unlinkSync } from "node:fs";
+import { basename, join } from "node:path";
+import { errnoCode } from "../kernel/errors.ts";
+import { textOf } from "../kernel/ir.ts";
+import { oneLine, parseEntry, parseHeader, promptOfCutLine, salvageHeader, type SessionInfo } from "./format.ts";
+import { matchIds, shortIds } from "./ids.ts";
+import { closeQuietly, linesForward, openSessionFile } from "./lines.ts";
+import { releaseIfUnheld } from "./lock.ts";
+
+/** `--sessions` reads this much of each file: the header and the start of the first prompt. */
+export const LIST_HEAD_BYTES = 4096;
+
+/** A session file whose header is damaged beyond reading its directory: listed nowhere, so reported. */
+export interface UnreadableSession {
+  id: string;
+  path: string;
+  modified: number;
+}
+
+/** Every session in `dir`, most recently used first. Reads only the head of each file. */
+export function listSessions(dir: string): SessionInfo[] {
+  return scanSessions(dir).sessions;
+}
+
+/** listSessions, and the files whose header is too damaged to say which directory they belong to. */
+export function scanSessions(dir: string): { sessions: SessionInfo[]; unreadable: UnreadableSession[] } {
+  const sessions: SessionInfo[] = [];
+  const unreadable: UnreadableSession[] = [];
+  for (const id of sessionIds(dir)) {
+    const info = readInfo(join(dir, `${id}.jsonl`));
+    if (info && "cwd" in info) sessions.push(info);
+    else if (info) unreadable.push(info);
+  }
+  return {
+    sessions: sessions.sort((a, b) => b.modified - a.modified || (a.id < b.id ? 1 : -1)),
+    unreadable: unreadable.sort((a, b) => b.modified - a.modified),
+  };
+}
+
+/** What `-c`, `--sessions` and `/sessions` say about unreadable session files (none: nothing). */
+export function unreadableNote(files: readonly UnreadableSession[]): string | undefined {
+  if (files.length === 0) return undefined;
+  const shown =
+    files
+      .slice(0, 3)
+      .map((f) => f.path)
+      .join(", ") + (files.length > 3 ? `, and ${files.length - 3} more` : "");
+  return `${files.length === 1 ? "a session file has" : `${files.length} session files have`} a damaged header and cannot be listed: ${shown}; \`hey --resume ID\` opens one in this directory and repairs it`;
+}
+
+/** The most recently used session started in `cwd`, if any. */
+export function latestSession(dir: string, cwd: string): SessionInfo | undefined {
+  return listSessions(dir).find((s) => s.cwd === cwd);
+}
+
+/**
+ * The session with id `idOrPart`, or the only one whose id starts or ends with it (ids.ts; its
+ * header may be damaged). Throws otherwise, naming `lister`, the command that lists the sessions
+ * where it runs; several matches are named with their short forms.
+ */
+export function findSession(dir: string, idOrPart: string, lister = "hey --sessions"): { id: string; path: string } {
+  const ids = sessionIds(dir);
+  const matches = matchIds(ids, idOrPart);
+  if (matches.length === 0) throw new Error(`no session "${idOrPart}" in ${dir} (${lister} lists them)`);
+  if (matches.length > 1) {
+    const short = shortIds(ids);
+    const named = matches.map((id) => (short.get(id) === id ? id : `${id} (${short.get(id)})`));
+    throw new Error(`"${idOrPart}" matches ${matches.length} sessions: ${named.join(", ")}; give the short form in brackets, or more of the id`);
+  }
+  const path = join(dir, `${matches[0]}.jsonl`);
+  closeSync(openSessionFile(path, constants.O_RDONLY)); // a link or not a file: says so
+  if (!readInfo(path)) throw new Error(`${path} is not a hey session: it is empty`);
+  return { id: matches[0]!, path };
+}
+
+/** ids.ts shortIds of every session file in `dir`, by the file's id: the listings' SHORT column. */
+export function sessionShortIds(dir: string): Map<string, string> {
+  return shortIds(sessionIds(dir));
+}
+
+/**
+ * Deletes the sessions started in `cwd` (every directory's when it is undefined: `/sessions prune
+ * all`) that were last used more than `olderThanDays` ago, and all of them but the newest `keep`.
+ * A session a live hey holds (this one, or another) is never deleted: `held` names those that
+ * would have been. A deleted session's stale lock goes with it.
+ */
+export function pruneSessions(
+  dir: string,
+  opts: { cwd: string | undefined; olderThanDays?: number; keep?: number; now?: number },
+): { deleted: string[]; held: string[] } {
+  const now = opts.now ?? Date.now();
+  const deleted: string[] = [];
+  const held: string[] = [];
+  const sessions = listSessions(dir).filter((s) => opts.cwd === undefined || s.cwd === opts.cwd);
+  for (const [i, s] of sessions.entries()) {
+    const old = opts.olderThanDays !== undefined && now - s.modified > opts.olderThanDays * 86_400_000;
+    const extra = opts.keep !== undefined && i >= opts.keep;
+    if (!old && !extra) continue;
+    if (releaseIfUnheld(s.path)) {
+      held.push(s.id);
+      continue;
+    }
+    try {
+      unlinkSync(s.path);
+    } catch (e) {
+      if (errnoCode(e) !== "ENOENT") throw e;
+    }
+    deleted.push(s.id);
+  }
+  return { deleted, held };
+}
+
+function sessionIds(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((n) => n.endsWith(".jsonl"))
+      .map((n) => n.slice(0, -".jsonl".length));
+  } catch {
+    return []; // no sessions yet
+  }
+}
+
+/** What the listing shows of a file; its id, path and time when its header is beyond repair; undefined for an empty file or no file. */
+function readInfo(path: string): SessionInfo | UnreadableSession | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSessionFile(path, constants.O_RDONLY);
+    const stat = fstatSync(fd);
+    const lines = linesForward(fd, Math.min(stat.size, LIST_HEAD_BYTES));
+    const first = lines.next();
+    if (first.done) return undefined;
+    const id = basename(path, ".jsonl");
+    const parsed = parseHeader(first.value.text);
+    const header = parsed ?? salvageHeader(first.value.text, id);
+    if (!header) return { id, path, modified: stat.mtimeMs };
+    let prompt = "";
+    for (const line of lines) {
+      if (!line.terminated && line.end < stat.size) {
+        prompt = promptOfCutLine(line.text) ?? "";
+        break;
+      }
+      const parsed = parseEntry(line.text);
+      if (!parsed.ok || parsed.entry.type !== "message") continue;
+      if (parsed.entry.message.role === "user") prompt = textOf(parsed.entry.message);
+      break;
+    }
+    return {
+      id: header.id,
+      created: header.created,
+      modified: stat.mtimeMs,
+      cwd: header.cwd,
+      firstPrompt: oneLine(prompt),
+      size: stat.size,
+      path,
+      ...(parsed ? {} : { damaged: true as const }),
+    };
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeQuietly(fd);
+  }
+}

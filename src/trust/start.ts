@@ -1,0 +1,50 @@
+// What every command of hey starts from (SPEC §3, §15, issue 24): whether the project is trusted,
+// what the user approved so far, and the configuration read accordingly. A run, `hey doctor` and
+// `hey mcp` take the same steps; only the interactive prompt asks (`ask`).
+import { loadConfig, type LoadedConfig } from "../config/load.ts";
+import type { ConfigFlags } from "../config/settings.ts";
+import type { Places } from "../fs/places.ts";
+import { readApprovalState, type ApprovalState } from "./approve.ts";
+import { settleTrust, type TrustOutcome } from "./store.ts";
+
+export interface Begun {
+  config: LoadedConfig;
+  trust: TrustOutcome;
+  approvals: ApprovalState;
+}
+
+/**
+ * Settles trust (asking with `ask`, when given, about a project not decided yet), then loads the
+ * configuration: the user file, the project's when trusted, `configFile`, resolved with `flags`
+ * against what the user approved. `approve`: `--approve` (the project trusted for this run, as
+ * written). "cancelled": Ctrl-C at the trust question. Throws ConfigError.
+ */
+export async function beginConfig(
+  here: Places,
+  env: Record<string, string | undefined>,
+  flags: ConfigFlags,
+  opts: { approve: boolean; configFile: string | undefined; ask?: (question: string) => Promise<string | undefined>; warn(message: string): void },
+): Promise<Begun | "cancelled"> {
+  const approvals = readApprovalState(here.approvalsFile, opts.warn);
+  const { ask } = opts;
+  const trust = await settleTrust({
+    cwd: here.cwd,
+    trustFile: here.trustFile,
+    approve: opts.approve,
+    interactive: ask !== undefined,
+    ask: ask ?? (async () => undefined),
+    warn: opts.warn,
+    approvals,
+  });
+  if (trust === "cancelled") return trust;
+  const config = loadConfig({
+    env,
+    here,
+    configFile: opts.configFile,
+    trustProject: trust.trusted,
+    flags,
+    approvals: approvals.record,
+    approveProject: opts.approve,
+  });
+  return { config, trust, approvals };
+}

@@ -1,0 +1,224 @@
+// The interactive prompt's modes and keys (SPEC §17, issue 14) as a pure step: the state and one
+// event in, the next state and what to do out. At the prompt keys edit the line (line-editor.ts);
+// during a turn keys are kept, not echoed, never sent by themselves; Ctrl-C or Esc cancels a turn;
+// at an empty prompt the first Ctrl-C warns and a second within EXIT_CTRL_C_MS exits; a question
+// asked during a turn (a /reload's approval) takes the keys until it is answered. The driver
+// (repl.ts) reads the terminal, draws, runs lines and carries out the effects, in order.
+import type { Key } from "./keys.ts";
+import { complete, editKey, emptyEditor, insert, type EditorState } from "./line-editor.ts";
+
+/** A second Ctrl-C at an empty prompt within this window exits. */
+export const EXIT_CTRL_C_MS = 2000;
+/** Ctrl-C presses after a cancel the turn has not honoured yet before hey stops waiting and exits. */
+export const FORCE_QUIT_PRESSES = 3;
+/** Keep this many history entries. */
+export const HISTORY_SIZE = 1000;
+
+export interface ReplState {
+  /** prompt: editing a line; busy: a turn runs; ask: a question during a turn takes the keys; done: left */
+  mode: "prompt" | "busy" | "ask" | "done";
+  editor: EditorState;
+  /** earlier lines, oldest first */
+  history: readonly string[];
+  /** when Ctrl-C last hit an empty prompt (ms), 0 when it did not */
+  lastCtrlC: number;
+  /** the running turn was cancelled (Ctrl-C, Esc, a signal) */
+  cancelled: boolean;
+  /** Ctrl-C presses since the cancel the turn has not honoured */
+  cancelPresses: number;
+  /** the question being asked, and the line that waits under it */
+  asking?: { question: string; saved: EditorState };
+  /** the exit code after a signal (or the terminal closing) */
+  signalled?: number;
+  /** the last turn was interrupted: the exit code is then 130 */
+  interrupted: boolean;
+  /** lines that did not come from a turn (an MCP server connected), kept while a turn runs */
+  later: readonly string[];
+}
+
+export type ReplEvent =
+  | { type: "key"; key: Key /** more keys arrived with it (an unbracketed paste): Enter is a newline */; more: boolean; now: number }
+  /** the completions of the line before the cursor, asked for by a `complete` effect */
+  | { type: "completed"; candidates: string[] }
+  /** a turn's line ended; `quit`: /quit */
+  | { type: "ended"; line: string; quit: boolean }
+  | { type: "ask"; question: string }
+  /** SIGTERM, SIGHUP or the terminal gone: `code` is the exit code, `why` what the cancelled turn says */
+  | { type: "signal"; code: number; why: string }
+  | { type: "aside"; line: string };
+
+export type Effect =
+  /** draw the prompt (or the question) and the line again, where they stand; `fresh`: from the cursor's line (output came since) */
+  | { type: "draw"; fresh?: true }
+  /** leave the drawn prompt: the cursor goes to a fresh line below it */
+  | { type: "below" }
+  /** lines above the prompt; `dim`: a hint */
+  | { type: "print"; text: string; dim?: boolean }
+  /** clear the prompt as drawn, print `text` (a line that is not a turn's) and draw again */
+  | { type: "aside"; text: string }
+  | { type: "clearScreen" }
+  /** append to the history file */
+  | { type: "remember"; entry: string }
+  /** run `line` as a turn (the driver answers with an `ended` event) */
+  | { type: "run"; line: string }
+  /** cancel the running turn, saying why (undefined: interrupted by the user) */
+  | { type: "abort"; why?: string }
+  /** the question's answer (undefined: cancelled) */
+  | { type: "answer"; text: string | undefined }
+  /** compute the completions of `line` (the driver answers with a `completed` event) */
+  | { type: "complete"; line: string }
+  /** leave the REPL with `code` */
+  | { type: "leave"; code: number }
+  /** exit the process now (a turn that ignores its cancel) */
+  | { type: "exit"; code: number }
+  /** exit with `code` if the cancelled turn has not ended within the grace period */
+  | { type: "grace"; code: number };
+
+export function initialRepl(history: readonly string[]): ReplState {
+  return { mode: "prompt", editor: emptyEditor(history), history, lastCtrlC: 0, cancelled: false, cancelPresses: 0, interrupted: false, later: [] };
+}
+
+/** The text before the line: the question while one is asked, else the prompt. */
+export const promptOf = (s: ReplState, prompt: string) => (s.mode === "ask" && s.asking ? s.asking.question : prompt);
+
+/** The exit code now: after a signal its code, after an interrupted turn 130, else 0. */
+export const exitCode = (s: ReplState) => s.signalled ?? (s.interrupted ? 130 : 0);
+
+type Step = { state: ReplState; effects: Effect[] };
+
+export function step(s: ReplState, e: ReplEvent): Step {
+  if (s.mode === "done" && e.type !== "aside") return { state: s, effects: [] };
+  switch (e.type) {
+    case "key":
+      return onKey(s, e.key, e.more, e.now);
+    case "completed": {
+      const { state: editor, unique } = complete(s.editor, e.candidates);
+      const listed = editor.text === s.editor.text && !unique && e.candidates.length > 1;
+      return {
+        state: { ...s, editor },
+        effects: [...(listed ? [{ type: "below" } as const, { type: "print", text: e.candidates.join("  ") } as const] : []), { type: "draw" }],
+      };
+    }
+    case "ended":
+      return ended(s, e.line, e.quit);
+    case "ask":
+      if (s.mode !== "busy") return { state: s, effects: [{ type: "answer", text: undefined }] };
+      return {
+        state: { ...s, mode: "ask", asking: { question: e.question, saved: s.editor }, editor: emptyEditor([]) },
+        effects: [{ type: "draw", fresh: true }],
+      };
+    case "signal":
+      return signalled(s, e.code, e.why);
+    case "aside":
+      if (s.mode === "busy") return { state: { ...s, later: [...s.later, e.line] }, effects: [] };
+      if (s.mode === "done") return { state: s, effects: [{ type: "print", text: e.line }] };
+      return { state: s, effects: [{ type: "aside", text: e.line }] };
+  }
+}
+
+function onKey(s: ReplState, key: Key, more: boolean, now: number): Step {
+  const redraw: Effect[] = s.mode === "prompt" || s.mode === "ask" ? [{ type: "draw" }] : [];
+  if (key.type !== "key") return { state: { ...s, editor: insert(s.editor, key.text) }, effects: redraw };
+  const edited = (editor: EditorState): Step => ({ state: { ...s, editor }, effects: redraw });
+  switch (key.name) {
+    case "enter": {
+      // during a turn, and for lines that arrive together (a paste the terminal did not bracket), Enter is a newline
+      if (s.mode === "busy" || more) return edited(insert(s.editor, "\n"));
+      const { text, cursor } = s.editor;
+      if (text.endsWith("\\") && cursor === text.length)
+        return { state: { ...s, editor: insert({ ...s.editor, text: text.slice(0, -1), cursor: cursor - 1 }, "\n") }, effects: [{ type: "draw" }] };
+      return submit(s);
+    }
+    case "interrupt":
+      return ctrlC(s, now);
+    case "escape":
+      if (s.mode === "busy" && !s.cancelled) return { state: { ...s, cancelled: true }, effects: [{ type: "abort" }] };
+      return s.mode === "ask" ? answer(s, undefined) : { state: s, effects: [] };
+    case "eof":
+      if (s.mode === "busy" || s.editor.text !== "") return edited(editKey(s.editor, "delete", s.history));
+      if (s.mode === "ask") return answer(s, undefined);
+      return leave(s, [{ type: "below" }]);
+    case "tab":
+      return { state: s, effects: s.mode === "prompt" ? [{ type: "complete", line: s.editor.text.slice(0, s.editor.cursor) }] : [] };
+    case "clearScreen":
+      return { state: s, effects: s.mode === "busy" ? [] : [{ type: "clearScreen" }, { type: "draw" }] };
+    default:
+      return edited(editKey(s.editor, key.name, s.mode === "prompt" ? s.history : []));
+  }
+}
+
+function ctrlC(s: ReplState, now: number): Step {
+  if (s.mode === "ask") return answer(s, undefined);
+  if (s.mode === "busy") {
+    if (!s.cancelled) return { state: { ...s, cancelled: true }, effects: [{ type: "abort" }] };
+    const presses = s.cancelPresses + 1;
+    // the turn ignores its cancel: do not hold the user hostage
+    return { state: { ...s, cancelPresses: presses }, effects: presses >= FORCE_QUIT_PRESSES ? [{ type: "exit", code: 130 }] : [] };
+  }
+  if (s.editor.text !== "") return { state: { ...s, editor: emptyEditor(s.history), lastCtrlC: 0 }, effects: [{ type: "draw" }] };
+  if (now - s.lastCtrlC < EXIT_CTRL_C_MS) return leave(s, [{ type: "below" }]);
+  return {
+    state: { ...s, lastCtrlC: now },
+    effects: [{ type: "below" }, { type: "print", text: "press Ctrl-C again or Ctrl-D to exit", dim: true }, { type: "draw" }],
+  };
+}
+
+function submit(s: ReplState): Step {
+  const text = s.editor.text;
+  if (s.mode === "ask") return answer(s, text.trim(), [{ type: "below" }]);
+  if (text.trim() === "") return { state: { ...s, editor: emptyEditor(s.history) }, effects: [{ type: "below" }, { type: "draw" }] };
+  return run({ ...s, history: remembered(s.history, text) }, text, [{ type: "below" }, { type: "remember", entry: text }]);
+}
+
+/** A line becomes a turn: what is typed meanwhile collects, unseen, in a new line. */
+export function run(s: ReplState, line: string, before: Effect[] = []): Step {
+  return {
+    state: { ...s, mode: "busy", cancelled: false, cancelPresses: 0, lastCtrlC: 0, editor: emptyEditor(s.history) },
+    effects: [...before, { type: "run", line }],
+  };
+}
+
+/** The first line of a REPL opened with a message: shown as typed, remembered, run. */
+export function runInitial(s: ReplState, line: string): Step {
+  return run({ ...s, history: remembered(s.history, line) }, line, [{ type: "remember", entry: line }]);
+}
+
+function answer(s: ReplState, text: string | undefined, before: Effect[] = []): Step {
+  if (!s.asking) return { state: s, effects: [] };
+  const below: Effect[] = text === undefined ? [{ type: "below" }] : before;
+  const { asking: _, ...rest } = s;
+  return { state: { ...rest, mode: "busy", editor: s.asking.saved }, effects: [...below, { type: "answer", text }] };
+}
+
+function ended(s: ReplState, line: string, quit: boolean): Step {
+  // a slash command after a cancelled turn does not make the exit a clean one
+  const interrupted = s.cancelled && s.signalled === undefined ? true : line.startsWith("/") ? s.interrupted : false;
+  const flushed: Effect[] = s.later.map((text) => ({ type: "print", text }));
+  const next: ReplState = { ...s, interrupted, cancelled: false, later: [] };
+  if (quit || s.signalled !== undefined) return leave(next, flushed);
+  // the line typed meanwhile is shown, its cursor at the end
+  return {
+    state: { ...next, mode: "prompt", editor: { ...s.editor, cursor: s.editor.text.length, historyIndex: s.history.length } },
+    effects: [...flushed, { type: "draw", fresh: true }],
+  };
+}
+
+function signalled(s: ReplState, code: number, why: string): Step {
+  if (s.signalled !== undefined) return { state: s, effects: [] }; // the first one says what happened
+  const next: ReplState = { ...s, signalled: code };
+  if (s.mode === "prompt") return leave(next, [{ type: "below" }]); // the shell's prompt goes on a line of its own
+  if (s.mode !== "busy" && s.mode !== "ask") return leave(next);
+  const asked = s.mode === "ask" ? answer({ ...next, cancelled: true }, undefined) : { state: { ...next, cancelled: true }, effects: [] };
+  return { state: asked.state, effects: [{ type: "abort", why }, ...asked.effects, { type: "grace", code }] };
+}
+
+function leave(s: ReplState, before: Effect[] = []): Step {
+  const done: ReplState = { ...s, mode: "done" };
+  return { state: done, effects: [...before, { type: "leave", code: exitCode(done) }] };
+}
+
+/** The history with `entry` last (not twice in a row), at most HISTORY_SIZE long. */
+function remembered(history: readonly string[], entry: string): readonly string[] {
+  const next = history.at(-1) === entry ? [...history] : [...history, entry];
+  return next.slice(-HISTORY_SIZE);
+}

@@ -1,0 +1,46 @@
+// Help for a new user (issue 14): what to do when the default local Ollama does not answer, or
+// a local server lacks the model. Messages only, shown by the display after a failed request. Pure.
+import { OLLAMA_MODEL, OLLAMA_URL } from "../config/providers.ts";
+import type { ProviderSettings } from "../config/settings.ts";
+import { isLoopback } from "../net/proxy.ts";
+
+/**
+ * What a new user with no configuration and no model server reads: the default, then three ways
+ * to configure one. `userFile` is the user config file this run reads (XDG_CONFIG_HOME counts),
+ * `~/`-shortened under `home`.
+ */
+export function setupText(userFile = "~/.config/hey/config.toml", home?: string): string {
+  const shown = home && userFile.startsWith(`${home}/`) ? `~/${userFile.slice(home.length + 1)}` : userFile;
+  return [
+    `With no configuration hey talks to a local Ollama (${OLLAMA_URL}) with the model ${OLLAMA_MODEL}: start it with \`ollama serve\` and \`ollama pull ${OLLAMA_MODEL}\`,`,
+    "or set a key for a hosted model: export OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or DEEPSEEK_API_KEY,",
+    `or add a provider to ${shown}: [provider.NAME] base_url = "https://.../v1", models = ["MODEL"],`,
+    "or use any endpoint once: hey --base-url http://127.0.0.1:11434/v1 -m MODEL",
+  ].join("\n");
+}
+
+/**
+ * Help after a failed request, when there is some (issue 14): the setup hint when the default
+ * local Ollama does not answer; when a local server says the model is not there (a 404, told by
+ * the status in the message as a documented last resort), `ollama pull MODEL` for Ollama and the
+ * server's model list for any other. `where` is the
+ * user config file and the home directory, for the hint to name the file this run reads.
+ */
+export function setupHint(
+  provider: ProviderSettings,
+  model: string,
+  error: { kind: string; message: string },
+  where: { userFile?: string; home?: string } = {},
+): string | undefined {
+  if (provider.preset && provider.name === "ollama" && error.kind === "network") return setupText(where.userFile, where.home);
+  if (error.kind === "bad_request" && /\(404\)/.test(error.message) && isLoopbackUrl(provider.baseUrl)) {
+    // Ollama's own port: a loopback endpoint there is taken to be Ollama (vLLM, llama.cpp, LM Studio pull no models)
+    if (provider.name === "ollama" || new URL(provider.baseUrl).port === OLLAMA_PORT)
+      return `the local server has no model "${model}": with Ollama, run \`ollama pull ${model}\` (or pick another model with /model or -m)`;
+    return `the local server has no model "${model}": the names it serves are listed at ${provider.baseUrl.replace(/\/+$/, "")}/models (pick one with /model or -m)`;
+  }
+  return undefined;
+}
+
+const OLLAMA_PORT = "11434";
+const isLoopbackUrl = (url: string) => URL.canParse(url) && isLoopback(new URL(url).hostname);

@@ -1,0 +1,40 @@
+// How hey ends on a signal (SPEC §6, §24), for the one-shot run and the REPL alike: Ctrl-C
+// (SIGINT) cancels the running turn; SIGTERM and SIGHUP end the run as Ctrl-C does — the turn is
+// cancelled saying why, the tools' process groups are killed, the session is flushed — then hey
+// exits 128 + the signal's number. A turn that ignores its cancel is left behind after a grace.
+import { EXIT } from "../cli.ts";
+
+/** The signals that end a run, and its exit code after each. */
+export const SIGNAL_EXIT = { SIGTERM: EXIT.terminated, SIGHUP: EXIT.hangup } as const;
+export type EndSignal = keyof typeof SIGNAL_EXIT;
+
+/** What a run cancelled by a signal says happened (its error, the results of the calls it cut short); Ctrl-C says "interrupted by user". */
+export const SIGNAL_REASON = { SIGTERM: "terminated (SIGTERM)", SIGHUP: "the terminal hung up (SIGHUP)" } as const satisfies Record<EndSignal, string>;
+
+/** After SIGTERM or SIGHUP, how long the cancelled turn gets to end (tools killed, session flushed) before hey leaves anyway. */
+export const SIGNAL_GRACE_MS = 5000;
+
+/**
+ * Listens for SIGINT (`interrupt`), SIGTERM and SIGHUP (`end`) until the returned function is
+ * called; `keep` names signals whose listener stays (after a hang-up, the SIGHUP that follows
+ * must not kill hey by default before the session is closed).
+ */
+export function onSignals(handlers: { interrupt(): void; end(signal: EndSignal): void }): (keep?: readonly EndSignal[]) => void {
+  const listeners = [
+    ["SIGINT", () => handlers.interrupt()],
+    ["SIGTERM", () => handlers.end("SIGTERM")],
+    ["SIGHUP", () => handlers.end("SIGHUP")],
+  ] as const;
+  for (const [name, listener] of listeners) process.on(name, listener);
+  return (keep = []) => {
+    for (const [name, listener] of listeners) if (!(keep as readonly string[]).includes(name)) process.off(name, listener);
+  };
+}
+
+/** Exits with `code` once the grace period has passed (`before` runs first), unless hey has ended by then. */
+export function exitAfterGrace(code: number, before: () => void = () => {}): void {
+  setTimeout(() => {
+    before();
+    process.exit(code);
+  }, SIGNAL_GRACE_MS).unref();
+}

@@ -1,0 +1,116 @@
+// What the user's line becomes before the agent sees it (SPEC §4): the message with its @files and
+// stdin, a `/skill:NAME` line's skill text before the message, a `/mcp:SERVER:PROMPT` line's
+// messages, and the `@SERVER:URI` resources it names. The first message of a run (run.ts) and each
+// REPL line come through here; a mistake is a UsageError, a MentionError or an McpInputError.
+import { UsageError } from "./cli.ts";
+import type { Places } from "./fs/places.ts";
+import { errnoCode, errorText } from "./kernel/errors.ts";
+import type { ContentBlock } from "./kernel/ir.ts";
+import { promptMessage, withResources } from "./mcp/attach.ts";
+import { resourceMentions } from "./mcp/resources.ts";
+import { expandPrompt, isBlank } from "./prompt/input.ts";
+import type { Runtime } from "./runtime.ts";
+import { parseSkillCommand, skillMessage, unknownSkill } from "./skills/catalog.ts";
+import { readSkillText } from "./skills/load.ts";
+import { lineKind, unknownCommand } from "./ui/slash.ts";
+
+type Warn = (message: string) => void;
+
+/**
+ * The prompt of a one-shot run (or the REPL's first message): the message, its @files and stdin.
+ * `servers` are those whose `@SERVER:URI` words are resources, not files; a skill's text is added
+ * once the skills are loaded (withSkillText).
+ */
+export function firstPrompt(
+  message: string,
+  files: string[],
+  stdin: Uint8Array | undefined,
+  here: Places,
+  opts: { oneShot: boolean; maxBytes: number; servers: string[]; warn: Warn },
+): ContentBlock[] {
+  if (opts.oneShot && message.trim() === "" && isBlank(stdin)) throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
+  const kind = lineKind(message);
+  if (kind === "command" || kind === "mcp-prompt") return []; // a prompt command's message comes from its server
+  if (kind === "unknown") throw new UsageError(unknownCommand(message));
+  const input = {
+    cwd: here.cwd,
+    home: here.home,
+    required: files,
+    stdin,
+    maxBytes: opts.maxBytes,
+    warn: opts.oneShot ? opts.warn : () => {},
+    skip: resourceWord(opts.servers),
+  };
+  return userContent(isSkillLine(message) ? parseSkillCommand(message)!.args : message, input); // the REPL expands it again
+}
+
+/** The first prompt with the skill's text before it, for a `/skill:NAME` message (else unchanged). */
+export function withSkillText(message: string, prompt: ContentBlock[], runtime: Runtime, skillsOn: boolean): ContentBlock[] {
+  return isSkillLine(message) ? withSkill(skillText(message, runtime, skillsOn), prompt) : prompt;
+}
+
+/** A REPL line that is a message (not a command): what is sent for it. */
+export async function lineContent(line: string, runtime: Runtime, here: Places, skillsOn: boolean, warn: Warn, signal: AbortSignal): Promise<ContentBlock[]> {
+  const kind = lineKind(line);
+  const input = {
+    cwd: here.cwd,
+    home: here.home,
+    maxBytes: runtime.settings.input.maxBytes,
+    warn,
+    skip: resourceWord(runtime.mcp.status().map((s) => s.name)),
+  };
+  const content =
+    kind === "skill"
+      ? withSkill(skillText(line, runtime, skillsOn), userContent(parseSkillCommand(line)!.args, input))
+      : kind === "mcp-prompt"
+        ? []
+        : expandPrompt(line, input);
+  return mcpInput(runtime, line, content, warn, signal);
+}
+
+/**
+ * What MCP servers add to a message: a `/mcp:SERVER:PROMPT` line is the prompt's messages, and
+ * `@SERVER:URI` resources are attached. Throws McpInputError.
+ */
+export async function mcpInput(
+  runtime: Runtime,
+  line: string,
+  content: ContentBlock[],
+  warnTo: Warn,
+  signal = new AbortController().signal,
+): Promise<ContentBlock[]> {
+  if (lineKind(line) === "mcp-prompt") return promptMessage(runtime.mcp, line, signal);
+  return withResources(runtime.mcp, line, content, runtime.settings.input.maxBytes, signal, warnTo);
+}
+
+/** `@SERVER:URI`: a resource of a running MCP server, not a file. */
+const resourceWord = (servers: readonly string[]) => (word: string) => resourceMentions(`@${word}`, servers).length > 0;
+
+/** The message's blocks, none for an empty message (a `/skill:NAME` without args). */
+function userContent(message: string, opts: Parameters<typeof expandPrompt>[1]): ContentBlock[] {
+  return expandPrompt(message, opts).filter((b) => b.type !== "text" || b.text !== "");
+}
+
+/** `/skill:NAME args` is a message, not a command: the skill's text, then the args. */
+const isSkillLine = (line: string) => parseSkillCommand(line) !== undefined;
+
+/** The skill's text for a `/skill:NAME` line. Throws UsageError for an unknown or unreadable skill. */
+function skillText(line: string, runtime: Runtime, skillsOn: boolean): string {
+  const { name } = parseSkillCommand(line)!;
+  const skills = runtime.skills();
+  const skill = skills.find((s) => s.name === name);
+  if (!skill) throw new UsageError(skillsOn ? unknownSkill(name, skills) : "skills are off in this run (--no-skills)");
+  try {
+    const read = readSkillText(skill);
+    return skillMessage(skill, read.text, read.truncated);
+  } catch (e) {
+    throw new UsageError(`${skill.path}: cannot read (${errnoCode(e) ?? errorText(e)})`);
+  }
+}
+
+/** The skill's text and, after a blank line, the message's. */
+function withSkill(skill: string, content: ContentBlock[]): ContentBlock[] {
+  const [first, ...rest] = content;
+  if (first?.type === "text") return [{ type: "text", text: `${skill}\n\n${first.text}` }, ...rest];
+  return [{ type: "text", text: skill }, ...content];
+}

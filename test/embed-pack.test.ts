@@ -1,0 +1,127 @@
+// hey as a package (issue 25): `npm pack` makes the tarball (its prepack builds dist/lib and the
+// type declarations), a scratch project installs it as npm ci would — offline, from npm's cache,
+// which `npm ci` in this repository filled — type-checks examples/embed.ts against the packed
+// declarations, and runs it against a loopback mock model: one turn of tool calls (one the
+// example's permission list refuses), then the answer.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, tempDir } from "./helpers/e2e.ts";
+import { sseReply, startReplayServer } from "./helpers/replay-server.ts";
+import { chatChunk, sse } from "./helpers/sse.ts";
+
+const scratch = tempDir("hey-embed-");
+const model = startReplayServer();
+afterAll(() => {
+  model.stop();
+  scratch.remove();
+});
+
+/** Runs a command to its end; its output, and a failure that shows both streams. */
+function run(cmd: string[], cwd: string, env: Record<string, string | undefined> = process.env): { stdout: string; stderr: string; exitCode: number } {
+  const p = Bun.spawnSync(cmd, { cwd, env, stdout: "pipe", stderr: "pipe" });
+  return { stdout: p.stdout.toString(), stderr: p.stderr.toString(), exitCode: p.exitCode ?? -1 };
+}
+
+/**
+ * The scratch project: package.json naming the tarball, and a lockfile with hey's runtime
+ * dependencies as this repository's lockfile resolves them, so `npm ci --offline` installs them
+ * from the cache without asking the registry anything.
+ */
+function scratchProject(dir: string, tarball: string, integrity: string): void {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; license: string; dependencies: Record<string, string> };
+  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { dev?: boolean; link?: boolean; devOptional?: boolean }>;
+  };
+  const dependencies = { hey: `file:${tarball}` };
+  const packages: Record<string, unknown> = {
+    "": { name: "scratch", version: "1.0.0", dependencies },
+    "node_modules/hey": { version: pkg.version, resolved: `file:${tarball}`, integrity, license: pkg.license, dependencies: pkg.dependencies },
+  };
+  for (const [path, entry] of Object.entries(lock.packages))
+    if (path !== "" && !entry.dev && !entry.link) packages[path] = { ...entry, devOptional: undefined };
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "scratch", version: "1.0.0", type: "module", dependencies }, null, 2));
+  writeFileSync(join(dir, "package-lock.json"), JSON.stringify({ name: "scratch", version: "1.0.0", lockfileVersion: 3, requires: true, packages }, null, 2));
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        target: "ESNext",
+        module: "Preserve",
+        moduleResolution: "bundler",
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        typeRoots: [join(ROOT, "node_modules", "@types")],
+        types: ["bun"],
+      },
+      include: ["embed.ts"],
+    }),
+  );
+  copyFileSync(join(ROOT, "examples", "embed.ts"), join(dir, "embed.ts"));
+}
+
+beforeAll(() => {
+  const packed = run(["npm", "pack", "--json", "--pack-destination", scratch.path], ROOT);
+  expect(packed.exitCode).toBe(0);
+  const { filename, integrity } = (JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as { filename: string; integrity: string }[])[0]!;
+  scratchProject(scratch.path, filename, integrity);
+  const installed = run(["npm", "ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], scratch.path);
+  if (installed.exitCode !== 0)
+    throw new Error(`npm ci --offline in the scratch project failed (its packages come from npm's cache: run npm ci here first):\n${installed.stderr}`);
+}, 120_000);
+
+test("the tarball holds the library, its declarations and no binary", () => {
+  const hey = join(scratch.path, "node_modules", "hey");
+  expect(readdirSync(hey).sort()).toEqual(["LICENSE", "README.md", "dist", "package.json"]);
+  expect(readdirSync(join(hey, "dist"))).toEqual(["lib"]);
+  expect(existsSync(join(hey, "dist", "lib", "index.js"))).toBe(true);
+  expect(readFileSync(join(hey, "dist", "lib", "types", "src", "lib.d.ts"), "utf8")).toContain(
+    "export declare function createAgent(options: AgentOptions): Agent;",
+  );
+});
+
+test("examples/embed.ts type-checks against the packed declarations", () => {
+  const checked = run([join(ROOT, "node_modules", ".bin", "tsc"), "-p", scratch.path], scratch.path);
+  expect(checked.stdout + checked.stderr).toBe("");
+  expect(checked.exitCode).toBe(0);
+}, 60_000);
+
+test("examples/embed.ts runs a task from the scratch project: tools, a refusal, the answer, the session file", async () => {
+  writeFileSync(join(scratch.path, "big.txt"), "x".repeat(1_000_000)); // larger than the tarball beside it
+  model.enqueue(
+    sseReply(
+      sse([
+        chatChunk({ toolCall: { index: 0, id: "c1", name: "bash", arguments: '{"command":"ls -S"}' } }),
+        chatChunk({ toolCall: { index: 1, id: "c2", name: "write_file", arguments: '{"path":"x.txt","content":"no"}' } }),
+        chatChunk({ finish: "tool_calls" }),
+      ]),
+    ),
+    sseReply(sse([chatChunk({ content: "big.txt" }), chatChunk({ finish: "stop", usage: { prompt_tokens: 90, completion_tokens: 3 } })])),
+  );
+  const env = { PATH: process.env.PATH, HOME: scratch.path, MODEL_BASE_URL: `${model.url}/v1`, MODEL: "mock" };
+  // not spawnSync: the mock model answers from this process
+  const child = Bun.spawn([process.execPath, "embed.ts", "Which file here is the largest?"], { cwd: scratch.path, env, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, exitCode] = await Promise.all([child.stdout.text(), child.stderr.text(), child.exited]);
+  const ran = { stdout, stderr, exitCode };
+
+  expect(ran.exitCode).toBe(0);
+  expect(ran.stdout).toBe("big.txt\n");
+  expect(ran.stderr).toContain('→ bash {"command":"ls -S"}');
+  expect(ran.stderr).toContain("✓ big.txt"); // ls -S: the largest first
+  expect(ran.stderr).toContain("✗ blocked by permission rules:");
+  expect(existsSync(join(scratch.path, "x.txt"))).toBe(false);
+  // what the model was sent: hey's tools, its system prompt, the user's task
+  const first = model.requests[0]!.body as { model: string; messages: { role: string; content: string }[]; tools: { function: { name: string } }[] };
+  expect(first.model).toBe("mock");
+  expect(first.tools.map((t) => t.function.name)).toEqual(["bash", "read_file", "write_file", "edit", "grep"]);
+  expect(first.messages.at(-1)).toEqual({ role: "user", content: "Which file here is the largest?" });
+  const [file] = readdirSync(join(scratch.path, ".sessions")).filter((f) => f.endsWith(".jsonl"));
+  const entries = readFileSync(join(scratch.path, ".sessions", file!), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { type: string; message?: { role: string; content: { text?: string }[] } });
+  const said = entries.filter((e) => e.type === "message" && e.message?.role === "assistant").map((e) => e.message!.content.map((c) => c.text ?? "").join(""));
+  expect(said.at(-1)).toBe("big.txt");
+  expect(entries.filter((e) => e.message?.role === "tool")).toHaveLength(2);
+}, 60_000);

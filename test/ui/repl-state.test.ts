@@ -1,0 +1,145 @@
+// The REPL's modes and keys as a pure step (ui/repl-state.ts): key sequences in, state and effects
+// out — what the tmux tests (test/e2e/repl*.test.ts) check through a real terminal, here without one.
+import { describe, expect, test } from "bun:test";
+import type { Key, KeyName } from "../../src/ui/keys.ts";
+import { EXIT_CTRL_C_MS, exitCode, initialRepl, step, type Effect, type ReplEvent, type ReplState } from "../../src/ui/repl-state.ts";
+
+const key = (name: KeyName, now = 0): ReplEvent => ({ type: "key", key: { type: "key", name }, more: false, now });
+const text = (t: string): ReplEvent => ({ type: "key", key: { type: "text", text: t } as Key, more: false, now: 0 });
+
+/** Runs `events` from `state`; every effect, in order. */
+function play(events: ReplEvent[], state: ReplState = initialRepl([])): { state: ReplState; effects: Effect[] } {
+  const effects: Effect[] = [];
+  for (const e of events) {
+    const next = step(state, e);
+    state = next.state;
+    effects.push(...next.effects);
+  }
+  return { state, effects };
+}
+const types = (effects: Effect[]) => effects.map((e) => e.type);
+
+describe("at the prompt", () => {
+  test("Enter runs the line and remembers it; an empty line runs nothing", () => {
+    const { state, effects } = play([text("hi"), key("enter")]);
+    expect(effects.filter((e) => e.type !== "draw")).toEqual([{ type: "below" }, { type: "remember", entry: "hi" }, { type: "run", line: "hi" }]);
+    expect(state.mode).toBe("busy");
+    expect(state.history).toEqual(["hi"]);
+    expect(types(play([key("enter")]).effects)).toEqual(["below", "draw"]);
+  });
+
+  test("a trailing backslash makes Enter a new line; keys that arrive together (an unbracketed paste) too", () => {
+    expect(play([text("a\\"), key("enter")]).state.editor.text).toBe("a\n");
+    const pasted = play([text("a"), { type: "key", key: { type: "key", name: "enter" }, more: true, now: 0 }, text("b")]);
+    expect(pasted.state.editor.text).toBe("a\nb");
+    expect(types(pasted.effects)).not.toContain("run");
+  });
+
+  test("the first Ctrl-C at an empty prompt warns, a second within the window exits; after it, it warns again", () => {
+    const once = play([key("interrupt", 10_000)]);
+    expect(once.effects).toContainEqual({ type: "print", text: "press Ctrl-C again or Ctrl-D to exit", dim: true });
+    expect(play([key("interrupt", 10_000), key("interrupt", 10_000 + EXIT_CTRL_C_MS - 1)]).effects.at(-1)).toEqual({ type: "leave", code: 0 });
+    const late = play([key("interrupt", 10_000), key("interrupt", 10_000 + EXIT_CTRL_C_MS)]);
+    expect(late.state.mode).toBe("prompt");
+    expect(types(late.effects).filter((t) => t === "print")).toHaveLength(2);
+  });
+
+  test("Ctrl-C clears a line that has text; Ctrl-D deletes there, and leaves at an empty prompt", () => {
+    const cleared = play([text("draft"), key("interrupt", 5)]);
+    expect(cleared.state.editor.text).toBe("");
+    expect(cleared.state.mode).toBe("prompt");
+    expect(play([text("ab"), key("home"), key("eof")]).state.editor.text).toBe("b");
+    expect(play([key("eof")]).effects.at(-1)).toEqual({ type: "leave", code: 0 });
+  });
+
+  test("Tab asks for completions; several that add nothing are listed, one is completed", () => {
+    const asked = play([text("/re"), key("tab")]);
+    expect(asked.effects.at(-1)).toEqual({ type: "complete", line: "/re" });
+    const listed = play([{ type: "completed", candidates: ["/reload", "/resume"] }], asked.state);
+    expect(listed.effects).toContainEqual({ type: "print", text: "/reload  /resume" });
+    expect(play([{ type: "completed", candidates: ["/reload"] }], asked.state).state.editor.text).toBe("/reload ");
+  });
+});
+
+describe("during a turn", () => {
+  const busy = () => play([text("go"), key("enter")]).state;
+
+  test("keys are kept, not drawn, never sent: Enter is a newline; they wait at the next prompt", () => {
+    const typed = play([text("next"), key("enter"), text("line")], busy());
+    expect(types(typed.effects)).toEqual([]);
+    const after = play([{ type: "ended", line: "go", quit: false }], typed.state);
+    expect(after.state.mode).toBe("prompt");
+    expect(after.state.editor).toMatchObject({ text: "next\nline", cursor: "next\nline".length });
+    expect(after.effects).toEqual([{ type: "draw", fresh: true }]);
+  });
+
+  test("Esc or Ctrl-C cancels once; three more Ctrl-C while the turn ignores it exit 130", () => {
+    expect(play([key("escape")], busy()).effects).toEqual([{ type: "abort" }]);
+    const pressed = play([key("interrupt"), key("interrupt"), key("interrupt"), key("interrupt")], busy());
+    expect(pressed.effects).toEqual([{ type: "abort" }, { type: "exit", code: 130 }]);
+  });
+
+  test("an interrupted turn makes the exit 130; a slash command after it keeps that, a message clears it", () => {
+    const cancelled = play([key("interrupt"), { type: "ended", line: "go", quit: false }], busy()).state;
+    expect(exitCode(cancelled)).toBe(130);
+    const command = play([text("/usage"), key("enter"), { type: "ended", line: "/usage", quit: false }], cancelled).state;
+    expect(exitCode(command)).toBe(130);
+    const message = play([text("hi"), key("enter"), { type: "ended", line: "hi", quit: false }], cancelled).state;
+    expect(exitCode(message)).toBe(0);
+  });
+
+  test("lines that are not the turn's wait for its end; at the prompt they go above it", () => {
+    const queued = play([{ type: "aside", line: "connected: fs (3 tools)" }], busy());
+    expect(queued.effects).toEqual([]);
+    expect(play([{ type: "ended", line: "go", quit: false }], queued.state).effects[0]).toEqual({ type: "print", text: "connected: fs (3 tools)" });
+    expect(play([{ type: "aside", line: "x" }]).effects).toEqual([{ type: "aside", text: "x" }]);
+  });
+
+  test("a question takes the keys and gives the waiting line back; Ctrl-C or Esc answers nothing", () => {
+    const typed = play([text("later")], busy()).state;
+    const asking = play([{ type: "ask", question: "Apply? (y/N) " }], typed);
+    expect(asking.state.mode).toBe("ask");
+    expect(asking.state.editor.text).toBe("");
+    const answered = play([text(" y "), key("enter")], asking.state);
+    expect(answered.effects.at(-1)).toEqual({ type: "answer", text: "y" });
+    expect(answered.state).toMatchObject({ mode: "busy", editor: { text: "later" } });
+    expect(play([key("escape")], asking.state).effects).toEqual([{ type: "below" }, { type: "answer", text: undefined }]);
+    expect(play([{ type: "ask", question: "q" }]).effects).toEqual([{ type: "answer", text: undefined }]); // only a turn asks
+  });
+
+  test("/quit leaves when its line ends", () => {
+    expect(play([{ type: "ended", line: "/quit", quit: true }], busy()).effects.at(-1)).toEqual({ type: "leave", code: 0 });
+  });
+});
+
+describe("signals", () => {
+  test("at the prompt: leave at once with the signal's code, on a line of its own", () => {
+    expect(play([{ type: "signal", code: 143, why: "terminated (SIGTERM)" }]).effects).toEqual([{ type: "below" }, { type: "leave", code: 143 }]);
+  });
+
+  test("during a turn: cancel it saying why, leave when it ends, and not wait past the grace; the first signal says what happened", () => {
+    const busy = play([text("go"), key("enter")]).state;
+    const signalled = play(
+      [
+        { type: "signal", code: 129, why: "the terminal hung up (SIGHUP)" },
+        { type: "signal", code: 143, why: "terminated (SIGTERM)" },
+      ],
+      busy,
+    );
+    expect(signalled.effects).toEqual([
+      { type: "abort", why: "the terminal hung up (SIGHUP)" },
+      { type: "grace", code: 129 },
+    ]);
+    expect(play([{ type: "ended", line: "go", quit: false }], signalled.state).effects.at(-1)).toEqual({ type: "leave", code: 129 });
+  });
+
+  test("after leaving, keys do nothing", () => {
+    const done = play([key("eof")]).state;
+    expect(play([text("x"), key("enter"), key("interrupt")], done).effects).toEqual([]);
+  });
+});
+
+test("history: an entry is not repeated back to back", () => {
+  const { state } = play([text("a"), key("enter"), { type: "ended", line: "a", quit: false }, text("a"), key("enter")]);
+  expect(state.history).toEqual(["a"]);
+});

@@ -1,0 +1,58 @@
+// Help for a new user after a failed request: the setup hint for the default local Ollama, and
+// when a local server lacks the model, `ollama pull` for Ollama and the model list for another.
+import { describe, expect, test } from "bun:test";
+import TOML from "@iarna/toml";
+import { resolveConfig } from "../../src/config/resolve.ts";
+import { setupHint, setupText } from "../../src/ui/setup-help.ts";
+
+type Env = Record<string, string | undefined>;
+const resolve = (toml: string, env: Env = {}) =>
+  resolveConfig(toml ? [{ source: "/l0.toml", data: TOML.parse(toml) as Record<string, unknown>, text: toml }] : [], env, {});
+
+describe("setup help", () => {
+  test("the setup hint names the default (a local Ollama, qwen3), then key variables, the config file, --base-url", () => {
+    const lines = setupText().split("\n");
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toContain("local Ollama (http://127.0.0.1:11434/v1) with the model qwen3");
+    expect(lines[0]).toContain("ollama pull qwen3");
+    expect(lines[1]).toContain("OPENAI_API_KEY");
+    expect(lines[2]).toContain("~/.config/hey/config.toml");
+    expect(lines[3]).toContain("--base-url");
+  });
+
+  test("the setup hint names the user file this run reads (XDG_CONFIG_HOME counts)", () => {
+    const ollama = resolve("").settings;
+    const hint = (where: { userFile?: string; home?: string }) => setupHint(ollama.provider, ollama.model, { kind: "network", message: "x" }, where);
+    expect(hint({ userFile: "/srv/xdg/hey/config.toml", home: "/home/u" })).toContain("or add a provider to /srv/xdg/hey/config.toml:");
+    expect(hint({ userFile: "/home/u/.cfg/hey/config.toml", home: "/home/u" })).toContain("or add a provider to ~/.cfg/hey/config.toml:");
+  });
+
+  test.each([
+    ["no server at the default Ollama", "", {}, "network", "connect ECONNREFUSED", "With no configuration hey talks to a local Ollama"],
+    ["the model is not pulled", "", {}, "bad_request", 'request rejected (404): model "qwen3" not found', "run `ollama pull qwen3`"],
+    [
+      "another local server (vLLM on 8000) lacks the model: its model list, not Ollama",
+      '[provider.local]\nbase_url = "http://localhost:8000/v1"\nmodels = ["m"]',
+      {},
+      "bad_request",
+      "request rejected (404): not found",
+      "the names it serves are listed at http://localhost:8000/v1/models",
+    ],
+    [
+      "a local server by another name on Ollama's port lacks the model",
+      '[provider.local]\nbase_url = "http://localhost:11434/v1"\nmodels = ["m"]',
+      {},
+      "bad_request",
+      "request rejected (404): not found",
+      "run `ollama pull m`",
+    ],
+    ["a hosted provider: no hint", "", { OPENAI_API_KEY: "k" }, "network", "connect ECONNREFUSED", undefined],
+    ["a hosted provider's 404: no hint", "", { OPENAI_API_KEY: "k" }, "bad_request", "request rejected (404): not found", undefined],
+  ])("setup hint: %s", (_name, toml, env, kind, message, hint) => {
+    const { settings } = resolve(toml, env);
+    const got = setupHint(settings.provider, settings.model, { kind, message });
+    if (hint === undefined) expect(got).toBeUndefined();
+    else expect(got).toContain(hint);
+    if (toml.includes(":8000")) expect(got).not.toContain("ollama");
+  });
+});

@@ -1,0 +1,34 @@
+// One module owns hey's signal listeners: SIGINT interrupts, SIGTERM and SIGHUP end the run; the
+// listeners go when the run is over, except those asked to stay.
+import { expect, test } from "bun:test";
+import { onSignals, SIGNAL_EXIT } from "../../src/ui/signals.ts";
+
+const count = (name: "SIGINT" | "SIGTERM" | "SIGHUP") => process.listenerCount(name);
+
+test("SIGINT interrupts; SIGTERM and SIGHUP end, named; off() removes all three", () => {
+  const before = { SIGINT: count("SIGINT"), SIGTERM: count("SIGTERM"), SIGHUP: count("SIGHUP") };
+  const seen: string[] = [];
+  const off = onSignals({ interrupt: () => seen.push("interrupt"), end: (name) => seen.push(`end ${name}`) });
+  process.emit("SIGINT");
+  process.emit("SIGTERM");
+  process.emit("SIGHUP");
+  expect(seen).toEqual(["interrupt", "end SIGTERM", "end SIGHUP"]);
+  off();
+  expect({ SIGINT: count("SIGINT"), SIGTERM: count("SIGTERM"), SIGHUP: count("SIGHUP") }).toEqual(before);
+});
+
+test("a kept listener stays (after a hang-up, the next SIGHUP must not kill hey before it has closed the session)", () => {
+  const hup = count("SIGHUP");
+  const seen: string[] = [];
+  const off = onSignals({ interrupt: () => {}, end: (name) => seen.push(name) });
+  off(["SIGHUP"]);
+  process.emit("SIGHUP");
+  expect(seen).toEqual(["SIGHUP"]);
+  expect(count("SIGHUP")).toBe(hup + 1);
+  process.off("SIGHUP", process.listeners("SIGHUP").at(-1)!); // the kept one, this test's own
+  expect(count("SIGHUP")).toBe(hup);
+});
+
+test("exit codes are 128 + the signal's number", () => {
+  expect(SIGNAL_EXIT).toEqual({ SIGTERM: 143, SIGHUP: 129 });
+});
