@@ -46,6 +46,11 @@ export interface AgentParts {
   permission: PermissionCheck;
   /** `.hey/task.md` as it is now, re-read before every request (context/task-note.ts) */
   taskNote(): string | undefined;
+  /**
+   * a line for the next request only, sent after the last message with the context line
+   * (ModelRequest.note): what `/reload` did (runtime.ts); asked with the request's tools
+   */
+  note?(tools: readonly ToolSpec[]): string | undefined;
   /** the conversation so far, when a session is resumed, and its compactions */
   history?: Message[];
   summaries?: Summary[];
@@ -106,6 +111,9 @@ export function createAgent(parts: AgentParts): Agent {
     usage = { ...usage, total: addUsage(usage.total, u), requests: usage.requests + 1 };
     parts.output.emit({ type: "usage", ...usageCounts(u) });
   };
+  /** the note of the request being made (a retry rebuilt after a context-length error keeps it) */
+  let extraNote: string | undefined;
+  const withNote = (note: string | undefined) => (extraNote && note ? `${extraNote}\n${note}` : (extraNote ?? note));
   const prepareDeps = (output: Output, tools: ToolSpec[]): PrepareDeps => ({
     state: compaction,
     policy: settings.context,
@@ -145,7 +153,7 @@ export function createAgent(parts: AgentParts): Agent {
             ...request,
             system: prepared.system,
             messages: adaptHistory(prepared.messages, provider),
-            ...(prepared.note ? { note: prepared.note } : {}),
+            ...(withNote(prepared.note) ? { note: withNote(prepared.note) } : {}),
           };
           parts.output.emit({
             type: "compaction",
@@ -188,7 +196,9 @@ export function createAgent(parts: AgentParts): Agent {
           const tools = await parts.tools(s);
           const prepared = await prepare(history, prepareDeps(counted, tools), s);
           if (prepared.usage) spent(prepared.usage);
-          return { ...prepared, tools };
+          extraNote = parts.note?.(tools);
+          const note = withNote(prepared.note);
+          return { ...prepared, ...(note ? { note } : {}), tools };
         },
         signal,
         cwd: parts.cwd,

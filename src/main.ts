@@ -1,8 +1,9 @@
 // Entry point: argv → config → wire → one-shot run (or the REPL). Only the flag parser is loaded
 // eagerly, so `hey --version` and `hey --help` start as fast as a hello-world binary.
+import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { EXIT, HELP, parseCli, UsageError, type CliArgs } from "./cli.ts";
-import { places, type Places } from "./fs/places.ts";
+import { places, projectRoot, type Places, type RootProbe } from "./fs/places.ts";
 import { drainAll, writer } from "./ui/term.ts";
 import { versionLine } from "./upgrade/build-info.ts";
 
@@ -15,6 +16,10 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === "mcp" && (argv.length === 1 || ["login", "logout", "help", "--help", "-h"].includes(argv[1]!))) {
     const { mcpCommand } = await import("./mcp-command.ts");
     return mcpCommand(argv.slice(1), here());
+  }
+  if (argv[0] === "trust") {
+    const { isTrustCommand, trustCommand } = await import("./trust/command.ts");
+    if (isTrustCommand(argv.slice(1), probe.isDir)) return trustCommand(argv.slice(1), here(), probe);
   }
   if (argv[0] === "doctor") {
     const { doctorCommand } = await import("./doctor/command.ts");
@@ -33,9 +38,25 @@ async function main(argv: string[]): Promise<number> {
   return run(args, here());
 }
 
-/** Where hey's files are, computed once (fs/places.ts); after the flags, so `--version` never pays for it. */
+/** Where hey's files are and which project it is in, computed once (fs/places.ts); after the flags, so `--version` never pays for it. */
 function here(): Places {
-  return places(process.env, process.env.HOME || homedir(), process.cwd(), process.platform);
+  const home = process.env.HOME || homedir();
+  const cwd = process.cwd();
+  return places(process.env, home, cwd, process.platform, projectRoot(cwd, home, probe));
+}
+
+/** What projectRoot looks at: a directory hey may not look into holds no project. */
+const probe: RootProbe = {
+  isDir: (path) => kind(path)?.isDirectory() === true,
+  exists: (path) => kind(path) !== undefined,
+};
+
+function kind(path: string) {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 function print(text: string, code: number): number {

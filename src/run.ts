@@ -87,7 +87,7 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     if (lineKind(args.message) === "command") return await oneCommand(runtime, here, args.message, args.run.output);
     const terminal = runtime.terminal;
     if (terminal) notices.print = (line) => terminal.notice(visible(line)); // never glued to the spinner's line
-    return await oneShotRun(runtime, await mcpInput(runtime, args.message, prompt, warn), here.cwd);
+    return await oneShotRun(runtime, await mcpInput(runtime, args.message, prompt, warn), here.root);
   } catch (e) {
     if (e instanceof McpInputError) return preflightFailure(new UsageError(e.message), args.run.output);
     throw e;
@@ -152,7 +152,7 @@ async function repl(first: Runtime, here: Places, message: string, skillsOn: boo
     },
   };
   const { model } = runtime.agent.settings;
-  say(banner({ version: VERSION, provider: model.provider, model: model.model, cwd: here.cwd, home: here.home, color }));
+  say(banner({ version: VERSION, provider: model.provider, model: model.model, cwd: here.cwd, root: here.root, home: here.home, color }));
   say(lastExchange(runtime.agent.messages, "› ", answerFormat));
   const source = () => ({
     cwd: here.cwd,
@@ -195,7 +195,7 @@ async function repl(first: Runtime, here: Places, message: string, skillsOn: boo
           }
           // a bad @file, an unknown skill or prompt, a resource that cannot be read: printed by the REPL, and nothing is sent
           const result = await runtime.agent.send(await lineContent(line, runtime, here, skillsOn, warn, signal), signal);
-          if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(runtime, here.cwd, result.stop);
+          if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(runtime, here.root, result.stop);
         },
       },
       message, // already checked by firstPrompt; onLine expands it again
@@ -216,7 +216,7 @@ async function oneCommand(runtime: Runtime, here: Places, line: string, output: 
   return result.ok ? EXIT.ok : EXIT.usage;
 }
 
-async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], cwd: string): Promise<number> {
+async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string): Promise<number> {
   const abort = new AbortController();
   let signalled: number | undefined;
   const off = onSignals({
@@ -237,7 +237,7 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], cwd: string)
     off();
   }
   if (signalled !== undefined) return signalled;
-  if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(runtime, cwd, result.stop);
+  if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(runtime, root, result.stop);
   return exitFor(result.stop);
 }
 
@@ -261,6 +261,7 @@ function commandContext(
     providers: () => runtime.settings.providers,
     switchModel: runtime.switchModel,
     reload: () => runtime.reload(ask),
+    setTrust: runtime.setTrust,
     earlierRuns: runtime.earlierRuns,
     mcpStatus: async (s: AbortSignal) => {
       const starting = runtime.mcp
@@ -270,7 +271,7 @@ function commandContext(
       await Promise.race([Promise.all(starting), Bun.sleep(runtime.settings.mcp.startupWaitMs)]);
       const tools = await runtime.requestTools(s);
       const own = tools.filter((t) => t.server === undefined).reduce((n, t) => n + specTokens(t), 0);
-      return formatStatus(runtime.mcp.status(), runtime.mcp.offer(), runtime.mcpOff, own);
+      return formatStatus(runtime.mcp.status(), runtime.mcp.offer(), runtime.mcpOff, own, runtime.settings.mcp.servers);
     },
     mcpAuth: async (verb: "login" | "logout", name: string, s: AbortSignal) => {
       const { authCommand } = await import("./mcp/login.ts");
@@ -310,8 +311,8 @@ function openSession(here: Places, resume: string | undefined, latestHere: boole
   }
 }
 
-/** The max-turns (and max-run-tokens) hand-off (SPEC §6) goes into .hey/task.md, so `hey -c` or "continue" resumes there. */
-async function handOff(runtime: Runtime, cwd: string, limit: HandOffLimit): Promise<void> {
+/** The max-turns (and max-run-tokens) hand-off (SPEC §6) goes into the project root's .hey/task.md, so `hey -c` or "continue" resumes there. */
+async function handOff(runtime: Runtime, root: string, limit: HandOffLimit): Promise<void> {
   const { messages } = runtime.agent;
   const task = messages.find((m) => m.role === "user");
   if (!task) return;
@@ -323,7 +324,7 @@ async function handOff(runtime: Runtime, cwd: string, limit: HandOffLimit): Prom
     warn("the model gave no hand-off (it called tools instead of answering); hey wrote what it knows");
   }
   try {
-    const file = await saveHandOff(cwd, textOf(task), text, limit);
+    const file = await saveHandOff(root, textOf(task), text, limit);
     warn(`the hand-off is saved in ${file}; \`hey -c\` continues from there`);
   } catch (e) {
     warn(`could not save the hand-off in .hey/task.md: ${errorText(e)}`);

@@ -1,14 +1,17 @@
 // A run's live state and what swaps it (SPEC §14, §17, §23): `/model` re-resolves the files already
-// read with another model, `/reload` reads and checks everything again and switches all or
-// nothing, `/resume` builds the same run around another session. wire.ts builds the pieces once and
-// hands them here; this file alone changes what the configuration decided while hey runs.
+// read with another model, `/reload` reads and checks everything again and applies it as a diff
+// (issue 26: start-up's warnings stay warnings, hard errors keep the last good state) and tells the
+// model what it did on the next request, `/trust` and `/untrust` change whether the next `/reload`
+// loads the project's files, `/resume` builds the same run around another session. wire.ts builds
+// the pieces once and hands them here; this file alone changes what the configuration decided
+// while hey runs.
 import type { Agent, AgentSettings } from "./agent.ts";
 import type { LoadedConfig } from "./config/load.ts";
-import { reloadAll, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig } from "./config/reload.ts";
+import { reloadAll, reloadNote, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig } from "./config/reload.ts";
 import type { Settings } from "./config/settings.ts";
 import { contextPolicy } from "./context/policy.ts";
 import { errorText } from "./kernel/errors.ts";
-import type { Usage } from "./kernel/ir.ts";
+import type { ToolSpec, Usage } from "./kernel/ir.ts";
 import type { Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
@@ -19,7 +22,10 @@ import type { LoadedSession } from "./sessions/reader.ts";
 import type { SessionWriter } from "./sessions/writer.ts";
 import type { Skill } from "./skills/frontmatter.ts";
 import type { ShellChoice } from "./tools/shell.ts";
-import { decideWidenings, recordApprovals, type ApprovalState } from "./trust/approve.ts";
+import type { Places } from "./fs/places.ts";
+import { decideWidenings, readApprovalState, recordApprovals, type ApprovalState } from "./trust/approve.ts";
+import { trustedNotice, untrustedReloadNotice } from "./trust/policy.ts";
+import { gatedResources, projectEffects, projectKey, trustProject } from "./trust/store.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
 
 /** What the settings make (wire.ts's `configure`): rebuilt whenever they change. */
@@ -72,9 +78,12 @@ export interface RuntimeParts {
   /** the fetch for other proxy or CA settings; throws ConfigError or NetConfigError */
   fetchFor(settings: Settings): typeof fetch;
   providerFor(settings: Settings, fetchImpl: typeof fetch): Promise<Provider>;
-  /** what the user approved so far (shared with a run `/resume` builds), and where trust.json is */
+  /** what the user approved so far (shared with a run `/resume` builds) */
   approvals: ApprovalState;
-  trustFile: string;
+  /** the project and hey's records of it: trust.json, the approvals record, the project's config files */
+  project: Pick<Places, "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson">;
+  /** whether the next `/reload` loads the project's files (`/trust`, `/untrust` change it; the prompt source reads it too) */
+  trust: { trusted: boolean };
   oneShot: boolean;
   warn(message: string): void;
   /** the same run around another session, with the model it last used; throws ConfigError */
@@ -82,7 +91,7 @@ export interface RuntimeParts {
 }
 
 export interface Runtime
-  extends Omit<RuntimeParts, "live" | "configure" | "fetchFor" | "providerFor" | "approvals" | "trustFile" | "warn" | "reopen" | "reloadables"> {
+  extends Omit<RuntimeParts, "live" | "configure" | "fetchFor" | "providerFor" | "approvals" | "project" | "trust" | "warn" | "reopen" | "reloadables"> {
   /** the settings now: after `/model` and `/reload` */
   readonly settings: Settings;
   /** the fetch now (`/mcp login` signs in through it) */
@@ -94,6 +103,19 @@ export interface Runtime
    * event. A change that gives the agent more is asked about with `ask` (the REPL), else left out.
    */
   reload(ask?: (question: string) => Promise<string | undefined>): Promise<ReloadReport>;
+  /**
+   * `/trust` (true) and `/untrust` (false): records the answer for the project (a yes approves its
+   * config files as they are now); the next `/reload` loads or leaves out its files. Returns what
+   * to tell the user. Throws when the records cannot be written.
+   */
+  setTrust(trusted: boolean): Promise<string>;
+  /**
+   * The line the next model request carries after the last message (ModelRequest.note), given the
+   * tools it offers: what the last `/reload` did, until a request carrying it has been answered.
+   */
+  requestNote(tools: readonly ToolSpec[]): string | undefined;
+  /** the project's files this run has not loaded because it is not trusted (`.hey/skills/`, `.mcp.json`…), and how to load them; undefined when none */
+  leftOut(): string | undefined;
   /** `/resume`: the same run around `session`; this one is closed. Throws ConfigError (this one then stays). */
   resume(session: LoadedSession): Promise<Runtime>;
   /** ends the run: the session file is closed, MCP servers are stopped */
@@ -122,8 +144,11 @@ export function createRuntime(parts: RuntimeParts): Runtime {
    */
   const checkConfig = async (ask: ((question: string) => Promise<string | undefined>) | undefined): Promise<StagedConfig> => {
     const current = live.config.settings;
-    const nothing = { warnings: [], changes: [], settings: current, apply() {} };
-    const next = live.config.reload(live.config.flags, parts.approvals.record);
+    // project files this reload may not load are said, with how to load them (issue 26)
+    const gated = parts.trust.trusted ? [] : gatedResources(parts.project.root);
+    const untrusted = gated.length ? [untrustedReloadNotice(gated)] : [];
+    const nothing = { warnings: untrusted, changes: [], settings: current, apply() {} };
+    const next = live.config.reload(live.config.flags, parts.approvals.record, parts.trust.trusted);
     if (next.errors) return { ...nothing, errors: next.errors };
     const refused: string[] = [];
     let decided: LoadedConfig;
@@ -147,7 +172,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     const known = new Set(live.config.warnings);
     return {
       errors: [],
-      warnings: [...decided.warnings.filter((w) => !known.has(w)), ...refused],
+      warnings: [...decided.warnings.filter((w) => !known.has(w)), ...refused, ...untrusted],
       changes: settingsChanges(current, s),
       settings: s,
       async apply() {
@@ -157,10 +182,14 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         live.configured = parts.configure(s);
         agent.switchModel(nextProvider, agentSettings(s));
         if (s.effort === current.effort) agent.setEffort(effort); // an /effort choice outlives a reload that leaves effort alone
-        parts.approvals.record = await recordApprovals(decided, parts.approvals, parts.trustFile, parts.warn, !parts.oneShot);
+        parts.approvals.record = await recordApprovals(decided, parts.approvals, parts.project.trustFile, parts.warn, !parts.oneShot);
       },
     };
   };
+
+  /** what the last /reload did, for the model: the report, and the tools of the request before it */
+  let pending: { report: ReloadReport; before: readonly string[]; attached?: number } | undefined;
+  let lastTools: readonly string[] = [];
 
   const runtime: Runtime = {
     agent,
@@ -188,7 +217,33 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     async reload(ask) {
       const report = await reloadAll(() => checkConfig(ask), parts.reloadables);
       parts.output.emit({ type: "reload", ...report });
+      // two reloads before the model hears of them: what both changed, the later one's problems, against the tools it last had
+      const earlier = pending?.report.ok ? pending.report.changes : [];
+      pending = { report: { ...report, changes: [...earlier, ...report.changes] }, before: pending?.before ?? lastTools };
       return report;
+    },
+    async setTrust(trusted) {
+      await trustProject(parts.project, trusted);
+      parts.approvals.record = readApprovalState(parts.project.approvalsFile, parts.warn).record; // a yes approved the project's files
+      parts.trust.trusted = trusted;
+      const root = parts.project.root;
+      return trustedNotice(projectKey(root), trusted, gatedResources(root), trusted ? projectEffects(parts.project) : [], parts.project.trustFile, true);
+    },
+    leftOut() {
+      if (parts.trust.trusted) return undefined;
+      const gated = gatedResources(parts.project.root);
+      if (gated.length === 0) return undefined;
+      const how = parts.oneShot ? "hey trust trusts it, --approve for one run" : "/trust, then /reload, loads them";
+      return `this project's ${gated.join(", ")} ${gated.length === 1 ? "is" : "are"} not loaded: it is not trusted (${how})`;
+    },
+    requestNote(tools) {
+      const names = tools.map((t) => t.name);
+      // delivered: a request that carried it was answered (its usage counted) since it was attached
+      if (pending?.attached !== undefined && agent.usage.requests > pending.attached) pending = undefined;
+      const note = pending && reloadNote(pending.report, pending.before, names);
+      if (pending) pending.attached = agent.usage.requests;
+      lastTools = names;
+      return note;
     },
     async resume(session) {
       const next = await parts.reopen(session);

@@ -99,7 +99,10 @@ function skillText(line: string, runtime: Runtime, skillsOn: boolean): string {
   const { name } = parseSkillCommand(line)!;
   const skills = runtime.skills();
   const skill = skills.find((s) => s.name === name);
-  if (!skill) throw new UsageError(skillsOn ? unknownSkill(name, skills) : "skills are off in this run (--no-skills)");
+  if (!skill) {
+    const why = runtime.leftOut();
+    throw new UsageError(skillsOn ? unknownSkill(name, skills) + (why ? `; ${why}` : "") : "skills are off in this run (--no-skills)");
+  }
   try {
     const read = readSkillText(skill);
     return skillMessage(skill, read.text, read.truncated);

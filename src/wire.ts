@@ -19,6 +19,7 @@ import { realTarget } from "./fs/real-target.ts";
 import { resolveUserPath } from "./fs/user-path.ts";
 import { newId } from "./kernel/ir.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
+import { TOOL } from "./kernel/tool-names.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { createCredentialStore, type CredentialStore } from "./mcp/credentials.ts";
@@ -30,6 +31,7 @@ import { createToolStore } from "./mcp/store.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { refusedOutright } from "./permission/refused.ts";
 import { blockedTools, blockedWarning, compileRules, decide, type PermissionRules } from "./permission/rules.ts";
+import { createNestedAgents, type NestedAgents } from "./prompt/nested-agents.ts";
 import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { agentSettings, createRuntime, type Configured, type Live, type Runtime } from "./runtime.ts";
@@ -56,7 +58,7 @@ export interface Start {
   env: Env;
   config: LoadedConfig;
   started: Started;
-  /** whether the project's skills load (its config file was loaded, or not, by the caller) */
+  /** whether the project's files load (its config files were loaded, or not, by the caller); `/trust` changes it for the next `/reload` */
   trusted: boolean;
   /** what the user approved so far (the record as start-up left it), for `/reload` to weigh changes against */
   approvals: ApprovalState;
@@ -160,6 +162,17 @@ export async function assemble(
   // bash's full outputs live with the session; older ones are pruned in the background
   void pruneOutputs(here.outputsDir, { current: sessionId });
   const place = { cwd, home, controls: start.controls };
+  const trust = { trusted: start.trusted };
+  const pathOf = (path: string) => {
+    const where = resolveUserPath(path, cwd, home);
+    return "abs" in where ? where.abs : resolve(cwd, path);
+  };
+  // a subdirectory's AGENTS.md reaches the model with the first file tool result under it (issue 26)
+  const nested = createNestedAgents({ cwd, configDir: here.configDir, warn: (m) => start.notice(`hey: ${m}`) });
+  const lastRequest = () => {
+    const view = agent.context.last;
+    return { id: view, has: (text: string) => view?.messages.some((m) => m.content.some((p) => p.type === "text" && p.text.includes(text))) === true };
+  };
   const configure = (s: Settings): Configured => {
     const shell = chooseShell({ configured: s.tools.shell, platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined });
     // the schema diet: a tool every call of which some list refuses is not offered
@@ -171,7 +184,7 @@ export async function assemble(
       env: toolEnvironment(env, s, s.tools.keepEnv),
       home,
       cacheDir: here.cacheDir,
-    });
+    }).map((t) => withNestedAgents(t, nested, pathOf, lastRequest, start.notice));
     return {
       shell,
       check: permissionCheck(s.permission, shell.name, place),
@@ -211,11 +224,13 @@ export async function assemble(
   const prompt = createPromptSource({
     core: corePrompt,
     cwd,
+    root: here.root,
     home,
     configDir: here.configDir,
     os: platform(),
     shell: () => live.configured.shell.name,
-    skills: run.skills ? { project: start.trusted } : undefined,
+    skills: run.skills ? { trusted: () => trust.trusted } : undefined,
+    writable: () => !listsSet(live.config.settings.permission),
     warn,
   });
   const builtins = live.configured.tools.map((t) => t.name);
@@ -235,13 +250,11 @@ export async function assemble(
     tools: requestTools,
     output,
     cwd,
-    pathOf: (path) => {
-      const where = resolveUserPath(path, cwd, home);
-      return "abs" in where ? where.abs : resolve(cwd, path);
-    },
+    pathOf,
     system: prompt.system,
     permission: (tool, a) => live.configured.check(tool, a),
-    taskNote: () => readTaskNote(cwd),
+    taskNote: () => readTaskNote(here.root),
+    note: (tools) => runtime.requestNote(tools),
     ...(resumed ? { history: resumed.messages, summaries: resumed.summaries } : {}),
   });
 
@@ -269,7 +282,8 @@ export async function assemble(
     fetchFor: (s) => fetchFor(s, run.proxy, env, debug),
     providerFor: (s, fetchImpl) => providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs),
     approvals: start.approvals, // shared with a run reassembled by /resume: what /reload records holds there too
-    trustFile: here.trustFile,
+    project: here,
+    trust,
     oneShot,
     warn,
     // `/resume`: the same pieces around another session, with the model it last used
@@ -280,7 +294,7 @@ export async function assemble(
         here,
         run,
         oneShot,
-        { ...start, config: { ...start.config, settings: s, flags }, started: startProvider(s, run.proxy, env, debug) },
+        { ...start, trusted: trust.trusted, config: { ...start.config, settings: s, flags }, started: startProvider(s, run.proxy, env, debug) },
         next,
         debug,
       );
@@ -322,6 +336,34 @@ function mcpManager(
       now: Date.now,
     },
   );
+}
+
+/** Tools whose `path` argument names the file or directory they read or write: the ones that bring a nested AGENTS.md. */
+const PATH_TOOLS = new Set<string>([TOOL.readFile, TOOL.writeFile, TOOL.edit, TOOL.grep]);
+
+/**
+ * `tool`, whose result ends with the nested AGENTS.md files (prompt/nested-agents.ts) above the
+ * path it touched that the model has not seen, with a line for the user naming them.
+ */
+function withNestedAgents(
+  tool: Tool,
+  nested: NestedAgents,
+  pathOf: (path: string) => string,
+  last: () => { id: unknown; has(text: string): boolean },
+  notice: (line: string) => void,
+): Tool {
+  if (!PATH_TOOLS.has(tool.name)) return tool;
+  return {
+    ...tool,
+    async run(args, ctx) {
+      const result = await tool.run(args, ctx);
+      const path = typeof args.path === "string" && args.path !== "" ? pathOf(args.path) : undefined;
+      const found = path === undefined ? undefined : nested.forPath(path, last());
+      if (!found) return result;
+      notice(`hey: ${found.files.join(", ")}: instructions for that directory, given to the model with this ${tool.name} result`);
+      return { ...result, output: `${result.output}\n\n${found.text}` };
+    },
+  };
 }
 
 /** The user's lists, then each list a trusted project narrows them with (its `source`: how warnings name it). */

@@ -1,5 +1,5 @@
 // hey's control files (issue 24): the files whose content decides what the agent may do — the user
-// config, a `--config` file, a project's `.hey/config.toml`, trust.json and the approvals record.
+// config, a `--config` file, a project's `.hey/config.toml` and `.mcp.json`, trust.json and the approvals record.
 // While a permission list is set, the agent's file tools may not write them (the bash checker is
 // given the same list), so a restricted agent cannot loosen its own rules; config/guard.ts catches
 // what reaches them another way. Pure: paths only; the caller resolves links (fs/real-target.ts).
@@ -9,11 +9,11 @@ import { TOOL } from "../kernel/tool-names.ts";
 
 /**
  * The control files of a run, as absolute paths (links not resolved): user config, trust.json,
- * the approvals record, the project's `.hey/config.toml` and the `--config` file when one is
- * given (relative to `cwd`). The one list both the file tools' guard and the bash checker use.
+ * the approvals record, the project's `.hey/config.toml` and `.mcp.json`, and the `--config` file
+ * when one is given (relative to `cwd`). The one list both the file tools' guard and the bash checker use.
  */
 export function controlFiles(here: Places, configFile: string | undefined): string[] {
-  const files = [here.userConfig, here.trustFile, here.approvalsFile, here.projectConfig];
+  const files = [here.userConfig, here.trustFile, here.approvalsFile, here.projectConfig, here.projectMcpJson];
   if (configFile !== undefined) files.push(resolve(here.cwd, configFile));
   return files;
 }

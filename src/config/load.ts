@@ -7,6 +7,7 @@ import type { Places } from "../fs/places.ts";
 import type { Approvals } from "./approvals.ts";
 import type { Guarded, LayerRole } from "./guard.ts";
 import { resolveConfig, type LayerGuard } from "./resolve.ts";
+import { fromMcpJson } from "./mcp-formats.ts";
 import { checkLayer } from "./schema.ts";
 import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings } from "./settings.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
@@ -48,6 +49,26 @@ export function loadLayer(path: string, opts: { required: boolean }): ConfigLaye
 }
 
 /**
+ * Reads a project's `.mcp.json` as a config layer (config/mcp-formats.ts): undefined when there is
+ * none; its warnings go to `warn`. Throws ConfigError when it is not JSON (`path:line:col`), or a
+ * server entry is not an object, or it cannot be read.
+ */
+export function loadMcpJson(path: string, warn: (message: string) => void): ConfigLayer | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    const code = errnoCode(e);
+    if (code === "ENOENT") return undefined;
+    throw new ConfigError(`${path}: cannot read (${code ?? errorText(e)})`);
+  }
+  const read = fromMcpJson(path, text);
+  if (read.errors.length) throw new ConfigError(read.errors.join("\n"));
+  for (const w of read.warnings) warn(w);
+  return { source: path, data: read.data, locate: read.locate, origins: read.origins };
+}
+
+/**
  * Bun's native parser for the common case; @iarna/toml only to locate an error, because
  * Bun.TOML's errors carry no line or column and @iarna/toml costs ~14 ms of start-up to load.
  */
@@ -82,19 +103,24 @@ export interface LoadedConfig {
   resolve(flags: ConfigFlags): Settings;
   /**
    * The same files read again and resolved with `flags` (`/reload`) against `approvals` (what the
-   * user approved so far this run), every problem collected instead of the first thrown: syntax
-   * (`path:line:col`), wrong types and values (every one), variables that resolve to nothing,
-   * resolution errors. Never throws ConfigError.
+   * user approved so far this run), the project's read when `trustProject` (`/trust` may have
+   * changed it): every error collected instead of the first thrown — syntax (`path:line:col`),
+   * wrong types and values (every one), resolution errors. What start-up only warns about (unknown
+   * keys, variables that resolve to nothing) stays a warning. Never throws ConfigError.
    */
-  reload(flags: ConfigFlags, approvals: Approvals | undefined): { config: LoadedConfig; errors?: undefined } | { config?: undefined; errors: string[] };
+  reload(
+    flags: ConfigFlags,
+    approvals: Approvals | undefined,
+    trustProject: boolean,
+  ): { config: LoadedConfig; errors?: undefined } | { config?: undefined; errors: string[] };
   /** the same files with everything they set approved: what the user said yes to at the prompt. Throws ConfigError. */
   approve(): LoadedConfig;
 }
 
 interface LoadOptions {
   env: Env;
-  /** the user file, the project file and where a relative `--config` path starts (fs/places.ts) */
-  here: Pick<Places, "userConfig" | "projectConfig" | "cwd">;
+  /** the user file, the project's files and where a relative `--config` path starts (fs/places.ts) */
+  here: Pick<Places, "userConfig" | "projectConfig" | "projectMcpJson" | "cwd">;
   configFile?: string;
   trustProject: boolean;
   flags: ConfigFlags;
@@ -105,6 +131,11 @@ interface LoadOptions {
   approvals: Approvals | undefined;
   /** `--approve`: the project's file is used as it is for this run, and not recorded */
   approveProject?: boolean;
+  /**
+   * the user just trusted the project at a question that listed what its files run (trust/ask):
+   * they are approved as they are, and recorded
+   */
+  projectApproved?: boolean;
 }
 
 /**
@@ -112,28 +143,39 @@ interface LoadOptions {
  * `here.cwd`), then resolves them with `env` and `flags`. Throws ConfigError.
  */
 export function loadConfig(opts: LoadOptions): LoadedConfig {
-  const layers = readLayers(opts, (e) => {
-    throw e;
-  });
-  return loaded(layers, opts).config;
+  const warnings: string[] = [];
+  const layers = readLayers(
+    opts,
+    (e) => {
+      throw e;
+    },
+    warnings,
+  );
+  return loaded(layers, opts, warnings).config;
 }
 
-function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void): ConfigLayer[] {
-  const { userConfig, projectConfig, cwd } = opts.here;
+/**
+ * The files in order, later winning: the user's, then — trusted — the project's `.mcp.json` and
+ * `.hey/config.toml` (which wins a server both define), then `--config`. Warnings of `.mcp.json`
+ * go to `warnings`.
+ */
+function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnings: string[] = []): ConfigLayer[] {
+  const { userConfig, projectConfig, projectMcpJson, cwd } = opts.here;
   const files: [string, boolean, LayerRole][] = [[userConfig, false, "base"]];
-  if (opts.trustProject) files.push([projectConfig, false, "narrowing"]);
+  if (opts.trustProject) files.push([projectMcpJson, false, "narrowing"], [projectConfig, false, "narrowing"]);
   if (opts.configFile !== undefined) files.push([resolve(cwd, opts.configFile), true, "replacing"]);
   const layers: ConfigLayer[] = [];
   for (const [path, required, role] of files) {
     try {
-      const layer = loadLayer(path, { required });
+      const layer = path === projectMcpJson ? loadMcpJson(path, (w) => warnings.push(w)) : loadLayer(path, { required });
       if (!layer) continue;
-      const project = path === projectConfig;
+      const project = path === projectConfig || path === projectMcpJson;
       // what the user approved of the file, by its real path; on the first run all of it, and so of
       // a --config file named for the first time (the user just chose it); a user or project file
       // hey has not seen yet is approved in nothing: the agent may be the one that created it
       const recorded = opts.approvals?.configs[recordKey(path)];
-      const approved: Guarded | undefined | "current" = !opts.approvals || (role === "replacing" && !recorded) ? "current" : recorded;
+      const adopted = !opts.approvals || (role === "replacing" && !recorded) || (project && opts.projectApproved === true);
+      const approved: Guarded | undefined | "current" = adopted ? "current" : recorded;
       const guard = project && opts.approveProject ? {} : { guard: { approved, role } };
       layers.push({ ...layer, ...(project ? { project: true } : {}), ...guard });
     } catch (e) {
@@ -153,18 +195,18 @@ export function recordKey(path: string): string {
   }
 }
 
-function loaded(layers: ConfigLayer[], opts: LoadOptions): { config: LoadedConfig; unresolved: string[] } {
+function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): { config: LoadedConfig; unresolved: string[] } {
   const project = opts.here.projectConfig;
   const skipped = !opts.trustProject && existsSync(project) ? project : undefined;
   const { settings, warnings, unresolved, guards } = resolveConfig(layers, opts.env, opts.flags);
   const config: LoadedConfig = {
     settings,
     flags: opts.flags,
-    warnings,
+    warnings: [...read, ...warnings],
     ...(skipped ? { skipped } : {}),
     guards: guards.map((g) => ({ ...g, key: recordKey(g.source) })),
     resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
-    reload: (flags, approvals) => reloadConfig({ ...opts, flags, approvals }),
+    reload: (flags, approvals, trustProject) => reloadConfig({ ...opts, flags, approvals, trustProject, projectApproved: false }),
     approve: () =>
       loaded(
         layers.map((l) => (l.guard ? { ...l, guard: { ...l.guard, approved: "current" as const } } : l)),
@@ -176,12 +218,13 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions): { config: LoadedConfi
 
 function reloadConfig(opts: LoadOptions): ReturnType<LoadedConfig["reload"]> {
   const errors: string[] = [];
-  const layers = readLayers(opts, (e) => errors.push(e.message));
-  for (const layer of layers) errors.push(...checkLayer(layer.source, layer.data, layer.text).errors);
+  const warnings: string[] = [];
+  const layers = readLayers(opts, (e) => errors.push(...e.message.split("\n")), warnings);
+  for (const layer of layers) errors.push(...checkLayer(layer.source, layer.data, layer.locate ?? layer.text).errors);
   if (errors.length > 0) return { errors };
   try {
-    const { config, unresolved } = loaded(layers, opts);
-    return unresolved.length > 0 ? { errors: unresolved.map((w) => w.replace(/ \(using ""\)$/, "")) } : { config };
+    // as at start-up, a variable that resolves to nothing is a warning (its value is ""), not an error
+    return { config: loaded(layers, opts, warnings).config };
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     return { errors: e.message.split("\n") };

@@ -1,7 +1,11 @@
-// `/reload` (SPEC §14, §23): everything hey reads from files is read again and validated first;
-// only when nothing is wrong does anything switch. Each part of the live state — configuration,
-// skills, AGENTS.md, MCP servers — is a Reloadable: `check` reads and validates without
-// changing anything, and the Staged result's `apply` switches. Pure: the parts do the reading.
+// `/reload` (SPEC §14, §23, issue 26): start-up's rules, applied as a diff. Everything hey reads
+// from files is read again and validated first. What start-up only warns about stays a warning
+// (that part is left out, the rest loads); a hard error (bad TOML, a permission entry that cannot
+// be parsed, a missing MCP command) switches nothing, in any part: the last good state stays. Each
+// part of the live state — configuration, skills, AGENTS.md, MCP servers — is a Reloadable:
+// `check` reads and validates without changing anything, and the Staged result's `apply`
+// switches. What it did reaches the model too, as a note on the next request (reloadNote). Pure:
+// the parts do the reading.
 import { camel, SECTIONS } from "./keys.ts";
 import type { ProviderSettings, Settings } from "./settings.ts";
 
@@ -12,8 +16,18 @@ export interface Staged {
   warnings: string[];
   /** one short line each: `+ skill x`, `- skill y`, `~ model a → b` */
   changes: string[];
-  /** switches this part to what was checked; called only when no part has errors; must not throw */
-  apply(): void | Promise<void>;
+  /**
+   * switches this part to what was checked; called only when no part has errors; must not throw.
+   * May say how it went where that is known only by doing it (an MCP server that failed to start
+   * and was kept as it was): its `changes` then replace the checked ones, its `warnings` add up.
+   */
+  apply(): void | Applied | Promise<void | Applied>;
+}
+
+/** What an apply found out. */
+export interface Applied {
+  changes: string[];
+  warnings: string[];
 }
 
 /**
@@ -44,8 +58,41 @@ export async function reloadAll(config: () => Promise<StagedConfig>, parts: read
   const errors = staged.flatMap((s) => s.errors);
   const warnings = staged.flatMap((s) => s.warnings);
   if (errors.length > 0) return { ok: false, changes: [], errors, warnings };
-  for (const s of staged) await s.apply();
-  return { ok: true, changes: staged.flatMap((s) => s.changes), errors: [], warnings };
+  const changes: string[] = [];
+  for (const s of staged) {
+    const applied = await s.apply();
+    changes.push(...(applied ? applied.changes : s.changes));
+    if (applied) warnings.push(...applied.warnings);
+  }
+  return { ok: true, changes, errors: [], warnings };
+}
+
+/** The note is cut here: it rides on one request, and a flood of warnings must not crowd out the rest. */
+export const RELOAD_NOTE_MAX_CHARS = 2_000;
+
+/**
+ * The line the model reads at the tail of the first request after `/reload` (issue 26), so it can
+ * use what it just added or fix what it got wrong: the changes (skills, MCP servers, settings),
+ * the tools that request offers and the one before did not (and the reverse), and every problem
+ * with its file and line. `before`/`after`: the tool names of those two requests.
+ */
+export function reloadNote(r: ReloadReport, before: readonly string[], after: readonly string[]): string {
+  const old = new Set(before);
+  const now = new Set(after);
+  const added = after.filter((t) => !old.has(t));
+  const removed = before.filter((t) => !now.has(t));
+  const parts = r.ok ? [...r.changes] : [];
+  if (added.length) parts.push(`+ tools ${added.join(", ")}`);
+  if (removed.length) parts.push(`- tools ${removed.join(", ")}`);
+  const problems = [...r.errors.map((e) => `error: ${e}`), ...r.warnings.map((w) => `warning: ${w}`)];
+  const head = r.ok
+    ? parts.length
+      ? "the user ran /reload:"
+      : "the user ran /reload; nothing changed"
+    : "the user ran /reload and nothing changed; fix these and ask them to /reload again:";
+  let text = `[hey: ${head}${[...parts, ...problems].map((p) => `\n${p}`).join("")}]`;
+  if (text.length > RELOAD_NOTE_MAX_CHARS) text = `${text.slice(0, RELOAD_NOTE_MAX_CHARS - 2)}…]`;
+  return text;
 }
 
 /** The lines `/reload` prints: the summary, or the errors and that nothing changed. */

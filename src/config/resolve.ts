@@ -67,9 +67,17 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   const guards: LayerGuard[] = [];
   const narrow: { source: string; allow: string[] }[] = [];
   const projectDeny: string[] = [];
+  const origins = new Map<string, string>();
   for (const layer of layers) {
-    const checked = checkLayer(layer.source, layer.data, layer.text);
+    const checked = checkLayer(layer.source, layer.data, layer.locate ?? layer.text);
     errors.push(...checked.errors);
+    // a server's origin is the last file that defines it whole: another agent's spelling, or hey's own
+    const defined = (checked.data as ConfigFile).mcp?.servers ?? {};
+    for (const [name, s] of Object.entries(defined)) {
+      const origin = checked.origins[name] ?? layer.origins?.[name];
+      if (origin) origins.set(name, origin);
+      else if (s.command !== undefined || s.url !== undefined) origins.delete(name);
+    }
     if (layer.project) errors.push(...refuseInProject(layer, checked.data));
     warnings.push(...checked.warnings);
     let data = checked.data;
@@ -100,13 +108,21 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     }
     return "config";
   };
-  const texts = new Map(layers.map((l) => [l.source, l.text]));
+  const bySource = new Map(layers.map((l) => [l.source, l]));
   /** `FILE:LINE` of the key (or table) at `path`, for messages; `FILE` when the line cannot be told. */
   const lineOf = (path: string[]) => {
     const source = sourceOf(path);
-    const text = texts.get(source);
-    const written = path[0] === "mcp" && path[1] === "servers" ? ["mcp", ...path.slice(2)] : path;
-    const line = text === undefined ? undefined : keyLine(text, written);
+    const layer = bySource.get(source);
+    const locate = layer?.locate ?? (layer?.text === undefined ? undefined : (p: readonly string[]) => keyLine(layer.text!, p));
+    // a server is written [mcp.NAME], or [mcp_servers.NAME] in Codex's spelling
+    const written =
+      path[0] === "mcp" && path[1] === "servers"
+        ? [
+            ["mcp", ...path.slice(2)],
+            ["mcp_servers", ...path.slice(2)],
+          ]
+        : [path];
+    const line = written.map((p) => locate?.(p)).find((n) => n !== undefined);
     return line ? `${source}:${line}` : source;
   };
 
@@ -118,7 +134,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   const effort = checkedEffort(env, flags);
   const missing = (path: string[]) => misses.filter((m) => pathKey(m.path) === pathKey(path)).map((m) => m.name);
   const choice = chooseProvider({ file, raw: merged as ConfigFile, sourceOf, lineOf, missing, env, flags });
-  const servers = mcpServers(file, lineOf, warnings);
+  const servers = mcpServers(file, lineOf, warnings).map((s) => (origins.has(s.name) ? { ...s, origin: origins.get(s.name)! } : s));
   warnings.push(...choice.warnings, ...(choice.notice ? [choice.notice] : []));
   if (choice.provider.insecure)
     warnings.push(

@@ -5,6 +5,7 @@
 // Merging, `${VAR}` expansion and defaults belong to config/resolve.ts.
 import { EFFORTS, PROTOCOLS } from "../kernel/ir.ts";
 import { MCP_SERVER_KEYS, PROVIDER_KEYS, SECTIONS, type FileTable, type Key, type Kind } from "./keys.ts";
+import { fromCodex } from "./mcp-formats.ts";
 import { didYouMean, editDistance } from "./suggest.ts";
 
 export type Table = Record<string, unknown>;
@@ -146,19 +147,35 @@ export function checkValue(kind: Kind, v: unknown, label: string): string | unde
   return accepts(v) ? undefined : mustBe(label, phrase, v);
 }
 
+/** Where a key is written in a file: its 1-based line, given the key's path as written (`["mcp", "fs", "args"]`). */
+export type Locate = (path: readonly string[]) => number | undefined;
+
+/** What checkLayer makes of a file. */
+export interface CheckedLayer {
+  data: Table;
+  warnings: string[];
+  errors: string[];
+  /** servers written in another agent's spelling (Codex's `[mcp_servers.NAME]`): name → where, for `/mcp` */
+  origins: Record<string, string>;
+}
+
 /**
  * Checks one parsed file. Returns a copy holding only known keys, with `[mcp] servers = [...]`
- * folded into `mcp.servers.NAME`, one warning per unknown key and one error per wrong type or
- * number out of range — every one of them, not only the first. Each message starts with `source`
- * (and `:LINE` when `text` shows where the key is); a key with an error is left out of `data`.
+ * and Codex's `[mcp_servers.NAME]` folded into `mcp.servers.NAME`, one warning per unknown key and
+ * one error per wrong type or number out of range — every one of them, not only the first. Each
+ * message starts with `source` (and `:LINE` when `text` — the TOML, or a Locate for another
+ * format — shows where the key is); a key with an error is left out of `data`.
  */
-export function checkLayer(source: string, data: Table, text?: string): { data: Table; warnings: string[]; errors: string[] } {
+export function checkLayer(source: string, data: Table, text?: string | Locate): CheckedLayer {
   const warnings: string[] = [];
   const errors: string[] = [];
+  const origins: Record<string, string> = {};
+  const locate: Locate | undefined = typeof text === "string" ? (path) => keyLine(text, path) : text;
   const at = (path?: readonly string[]) => {
-    // an MCP server checked as mcp.servers.NAME is written [mcp.NAME]
-    const written = path?.[0] === "mcp" && path[1] === "servers" ? ["mcp", ...path.slice(2)] : path;
-    const line = text !== undefined && written ? keyLine(text, written) : undefined;
+    // an MCP server checked as mcp.servers.NAME is written [mcp.NAME] (or Codex's [mcp_servers.NAME])
+    const name = path?.[0] === "mcp" && path[1] === "servers" ? path[2] : undefined;
+    const written = name !== undefined ? [origins[name] ? "mcp_servers" : "mcp", ...path!.slice(2)] : path;
+    const line = locate && written ? locate(written) : undefined;
     return `${source}${line ? `:${line}` : ""}`;
   };
   /** Records an error; the caller leaves the key out. */
@@ -238,19 +255,49 @@ export function checkLayer(source: string, data: Table, text?: string): { data: 
     return out;
   };
 
+  /** Codex's `[mcp_servers.NAME]`: each read as the `[mcp.NAME]` it means (config/mcp-formats.ts). */
+  const codex = (value: unknown) => {
+    if (!isTable(value)) return void fail(mustBe("mcp_servers", "a table", value), ["mcp_servers"]);
+    const servers = ((out.mcp ??= {}) as Table).servers as Table | undefined;
+    const into: Table = servers ?? {};
+    for (const [name, v] of Object.entries(value)) {
+      if (!isTable(v)) {
+        fail(mustBe(`[mcp_servers.${bare(name)}]`, "a table", v), ["mcp_servers", name]);
+        continue;
+      }
+      const line = (key?: string) => {
+        const n = locate?.(["mcp_servers", name, ...(key ? [key] : [])]);
+        return `${source}${n ? `:${n}` : ""}`;
+      };
+      const converted = fromCodex(name, v, (key) => `${line(key)}: [mcp_servers.${bare(name)}]${key ? ` ${bare(key)}` : ""}`);
+      warnings.push(...converted.warnings);
+      errors.push(...converted.errors);
+      if (Object.hasOwn(into, name))
+        fail(`MCP server ${JSON.stringify(name)} is defined twice ([mcp.${bare(name)}] and [mcp_servers.${bare(name)}])`, ["mcp_servers", name]);
+      else {
+        origins[name] = `[mcp_servers.${bare(name)}] (Codex's spelling) in ${source}`;
+        into[name] = section(converted.table, MCP_SERVER_KEYS, ["mcp", "servers", name]);
+      }
+    }
+    if (Object.keys(into).length) (out.mcp as Table).servers = into;
+  };
+
   const out: Table = {};
-  const tables = [...Object.keys(SECTIONS), "provider"];
+  let codexServers: unknown;
+  const tables = [...Object.keys(SECTIONS), "provider", "mcp_servers"];
   for (const [name, value] of Object.entries(data)) {
     const keys = name !== "mcp" && Object.hasOwn(SECTIONS, name) ? (SECTIONS as Record<string, Record<string, Key>>)[name] : undefined;
     if (keys) out[name] = section(value, keys, [name]);
     else if (name === "provider") out.provider = providers(value);
     else if (name === "mcp") out.mcp = mcp(value);
+    else if (name === "mcp_servers") codexServers = value;
     else if (isTable(value) && nearMiss(name, "permission")) fail(`unknown table [${bare(name)}]; permission rules belong in [permission]`, [name]);
     else if (name === "allow" || name === "deny") fail(`${name} must be inside [permission]`, [name]);
     else if (isTable(value)) unknown(`table [${bare(name)}]`, [name], didYouMean(name, tables));
     else unknown(`key ${bare(name)}`, [name]);
   }
-  return { data: out, warnings, errors };
+  if (codexServers !== undefined) codex(codexServers); // after [mcp]: a name both spell is defined twice
+  return { data: out, warnings, errors, origins };
 }
 
 /** `name` looks like a misspelling of `target`: equal ignoring case, or at most two edits away. */

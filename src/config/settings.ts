@@ -29,6 +29,10 @@ export interface ConfigLayer {
   project?: boolean;
   /** the file's text, when it came from a file: messages about a key name its line */
   text?: string;
+  /** for a file that is not TOML (`.mcp.json`): the line of a key, by its path as hey writes it (`["mcp", NAME, KEY]`) */
+  locate?: (path: readonly string[]) => number | undefined;
+  /** servers read from another agent's format (`.mcp.json`): name → where, for `/mcp` */
+  origins?: Record<string, string>;
   /**
    * What the user approved of this file's guarded keys (config/guard.ts): anything wider is left
    * out and reported as a widening; "current": all of it, as written now (approved at a prompt, or
@@ -103,6 +107,8 @@ export interface McpServerSettings {
   excludeTools?: string[];
   /** `client_id` / `client_secret`: a client registered by hand for OAuth sign-in (remote servers) */
   oauthClient?: { id: string; secret?: string };
+  /** where a server written in another agent's format came from (`mcpServers.fs in /p/.mcp.json`); `/mcp` shows the conversion */
+  origin?: string;
 }
 
 export interface Settings {

@@ -64,7 +64,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   // the doctor runs no tools: what the files give the agent is weighed as a run would, but not recorded
   const begun = await beginConfig(here, env, args.flags, { approve: args.approve, configFile: args.config, warn });
   if (begun === "cancelled") return EXIT.interrupted; // never asked: not interactive
-  const { config } = begun;
+  const { config, trust } = begun;
   const { settings } = config;
   if (named !== undefined && settings.provider.name !== named) {
     const known = settings.providers.map((p) => p.name);
@@ -72,7 +72,8 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   }
   for (const w of config.warnings) warn(w);
   const provider = settings.provider;
-  const subject: Subject = { provider: provider.name, protocol: provider.protocol, baseUrl: provider.baseUrl, model: settings.model };
+  const project = { root: here.root, trusted: trust.trusted, files: trust.resources };
+  const subject: Subject = { provider: provider.name, protocol: provider.protocol, baseUrl: provider.baseUrl, model: settings.model, project };
 
   let debug: DebugLog | undefined;
   if (args.verbose || env.HEY_LOG === "debug") {

@@ -8,6 +8,16 @@ export interface Subject {
   protocol: string;
   baseUrl: string;
   model: string;
+  /** the project hey runs in (issue 26): its root, whether its files load, which it has */
+  project?: { root: string; trusted: boolean; files: string[] };
+}
+
+/** The project's line: where it is, whether it is trusted, what of it loads. */
+function projectLine(p: NonNullable<Subject["project"]>): string {
+  if (p.files.length === 0) return `project: ${p.root} (no .hey/config.toml, skills or .mcp.json)`;
+  return p.trusted
+    ? `project: ${p.root} (trusted: ${p.files.join(", ")} loaded)`
+    : `project: ${p.root} (not trusted: ${p.files.join(", ")} left out; hey trust trusts it)`;
 }
 
 /** What `--write` did: the file written and its backup; or why it could not. */
@@ -22,6 +32,7 @@ const MARKS: Record<Status, string> = { pass: "✓", quirk: "!", fail: "✗", sk
 export function renderText(subject: Subject, verdict: Verdict, missing: Flags, written: Written | undefined, command: string): string {
   const width = Math.max(...verdict.checks.map((c) => c.title.length));
   const lines = [`hey doctor: ${subject.provider} (${subject.protocol}) ${subject.baseUrl}, model ${subject.model}`];
+  if (subject.project) lines.push(projectLine(subject.project));
   for (const c of verdict.checks) lines.push(`${MARKS[c.status]} ${c.title.padEnd(width)}  ${c.detail}${c.fix ? ` → ${c.fix}` : ""}`);
   lines.push("", verdictLine(verdict, missing, written, command));
   if (written && "error" in written) lines.push(written.error);
@@ -52,6 +63,7 @@ export function renderJson(subject: Subject, verdict: Verdict, missing: Flags, w
     protocol: subject.protocol,
     base_url: subject.baseUrl,
     model: subject.model,
+    ...(subject.project ? { project: subject.project } : {}),
     usable,
     checks: verdict.checks.map((c: Check) => ({ id: c.id, title: c.title, status: c.status, detail: c.detail, ...(c.fix ? { fix: c.fix } : {}) })),
     flags: verdict.flags,

@@ -1,14 +1,19 @@
 // Where hey keeps its own files (SPEC §3, §17, §19, §24): every directory and file computed once,
 // from the environment, the home directory and the platform, each absolute, then passed down — no
 // other file reads XDG_* or guesses a home. Pure: the caller says what HOME and the platform are.
-import { isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 
 type Env = Record<string, string | undefined>;
 
 export interface Places {
   home: string;
-  /** where hey runs: the project */
+  /** where hey runs (the launch directory): tools' relative paths, sessions, AGENTS.md down to here */
   cwd: string;
+  /**
+   * the project root (projectRoot): its `.hey/` (config.toml, skills, task.md), `.agents/skills`,
+   * `.mcp.json` and the trust key; `cwd` or one of its ancestors
+   */
+  root: string;
   /** `$XDG_CONFIG_HOME/hey`, else `~/.config/hey`: config.toml, AGENTS.md, skills, trust.json, MCP sign-ins */
   configDir: string;
   /** `$XDG_STATE_HOME/hey`, else `~/.local/state/hey`: sessions, history, logs, the approvals record */
@@ -22,6 +27,8 @@ export interface Places {
   userConfig: string;
   /** the project's `.hey/config.toml` (read only when the project is trusted) */
   projectConfig: string;
+  /** the project's `.mcp.json` (the `mcpServers` of Claude Code, Cursor and VS Code; read only when trusted) */
+  projectMcpJson: string;
   trustFile: string;
   approvalsFile: string;
   sessionsDir: string;
@@ -34,21 +41,24 @@ export interface Places {
 
 /**
  * Every place of hey's, for `env` (XDG_CONFIG_HOME, XDG_STATE_HOME, XDG_CACHE_HOME, LOCALAPPDATA),
- * `home`, the project at `cwd` and `platform` (`process.platform`). The XDG spec says a relative
- * XDG_* value is invalid and must be ignored: so it is, for all three.
+ * `home`, the launch directory `cwd`, its project `root` (projectRoot; `cwd` when not given) and
+ * `platform` (`process.platform`). The XDG spec says a relative XDG_* value is invalid and must be
+ * ignored: so it is, for all three.
  */
-export function places(env: Env, home: string, cwd: string, platform: string): Places {
+export function places(env: Env, home: string, cwd: string, platform: string, root = cwd): Places {
   const configDir = join(absolute(env.XDG_CONFIG_HOME) ?? join(home, ".config"), "hey");
   const stateDir = join(absolute(env.XDG_STATE_HOME) ?? join(home, ".local", "state"), "hey");
   const cacheDir = cacheOf(env, home, platform);
   return {
     home,
     cwd,
+    root,
     configDir,
     stateDir,
     cacheDir,
     userConfig: join(configDir, "config.toml"),
-    projectConfig: join(cwd, ".hey", "config.toml"),
+    projectConfig: join(root, ".hey", "config.toml"),
+    projectMcpJson: join(root, ".mcp.json"),
     trustFile: join(configDir, "trust.json"),
     approvalsFile: join(stateDir, "approvals.json"),
     sessionsDir: join(stateDir, "sessions"),
@@ -69,4 +79,26 @@ function cacheOf(env: Env, home: string, platform: string): string {
   if (platform === "darwin") return join(home, "Library", "Caches", "hey");
   if (platform === "win32") return join(env.LOCALAPPDATA || join(home, "AppData", "Local"), "hey", "cache");
   return join(home, ".cache", "hey");
+}
+
+/** What projectRoot asks of the file system: whether `path` is a directory (a `.hey`), whether it exists (a `.git`, which may be a file). */
+export interface RootProbe {
+  isDir(path: string): boolean;
+  exists(path: string): boolean;
+}
+
+/**
+ * The project of a launch directory (issue 26): the nearest ancestor (`cwd` included) holding a
+ * `.hey/` directory, else the git root (the nearest holding `.git`), else `cwd` itself. The search
+ * stops at the git root — a `.hey/` above the repository is not its project — and below the home
+ * directory, which never counts as a project (a stray `~/.hey` would otherwise capture everything
+ * under home, and a dotfiles repository in `~` every project without one). Pure: `probe` looks.
+ */
+export function projectRoot(cwd: string, home: string, probe: RootProbe): string {
+  for (let dir = cwd; dir !== home; dir = dirname(dir)) {
+    if (probe.isDir(join(dir, ".hey"))) return dir;
+    if (probe.exists(join(dir, ".git"))) return dir;
+    if (dirname(dir) === dir) break;
+  }
+  return cwd;
 }

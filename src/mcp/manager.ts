@@ -4,13 +4,16 @@
 // request nothing; a server without one may hold the first request back until `startup_wait_ms`
 // after it started, no longer; late tools join the next request. A call to a tool of a server still
 // connecting waits for that server only. A server's tools are offered as its tool selection and
-// the permission rules allow (offer.ts). `/reload` validates the new set, then closes every server
-// and starts the new set. Pure: connecting, the cache and the output are given.
-import { namedChanges, type Reloadable } from "../config/reload.ts";
+// the permission rules allow (offer.ts). `/reload` applies the new set as a diff (issue 26): a
+// server whose table did not change keeps running (a stateful server keeps its state); a new one
+// starts as at start-up; a changed one that is serving is started beside it and takes over once it
+// has connected — if it fails, the old one keeps serving and the reload says so. Pure:
+// connecting, the cache and the output are given.
+import { namedChanges, type Applied, type Reloadable } from "../config/reload.ts";
 import type { McpServerSettings, Settings } from "../config/settings.ts";
 import type { AgentEvent } from "../kernel/output.ts";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
-import { mergeTools, type ExposedTool, type McpTool } from "./names.ts";
+import type { ExposedTool, McpTool } from "./names.ts";
 import { mcpSpec, offerTools, type Offer } from "./offer.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import { cutText, needsCut, shapeResult } from "./results.ts";
@@ -20,6 +23,12 @@ import { errorText } from "../kernel/errors.ts";
 
 /** Servers with a cached list start this long after start-up at the latest (the REPL sends no request for a while). */
 export const CACHED_START_DELAY_MS = 200;
+/**
+ * `/reload` waits at most this long for a changed server to take over before it reports: long
+ * enough for a local server, and a remote one that takes longer still takes over, or is given
+ * up, afterwards — with a line saying so.
+ */
+export const TAKEOVER_WAIT_MS = 10_000;
 
 export type McpEvent = Extract<AgentEvent, { type: "mcp" }>;
 
@@ -77,7 +86,8 @@ interface Generation {
 
 /**
  * `servers`: the enabled servers to run (none with --no-mcp; `off` keeps it so across /reload).
- * `builtins`: the names of hey's own tools, to warn as soon as a server's tool replaces one.
+ * `builtins`: the names of hey's own tools: a server's tool named like one is offered as
+ * `<server>_<name>` (names.ts), said once.
  */
 export function createMcpManager(
   config: { servers: McpServerSettings[]; startupWaitMs: number; off: boolean; builtins?: readonly string[] },
@@ -87,34 +97,40 @@ export function createMcpManager(
   const warnOnce = (messages: string[]) => {
     for (const m of messages) if (!warned.has(m)) warned.add(m), deps.warn(m);
   };
+  const builtins = config.builtins ?? [];
   const enabled = (servers: McpServerSettings[]) => (config.off ? [] : servers.filter((s) => s.enabled));
   const saving = new Set<Promise<void>>(); // cache writes, awaited by close so a short run still leaves its cache
   const save = (settings: McpServerSettings, tools: McpTool[]) => {
     const p = deps.store.save(settings, tools).finally(() => saving.delete(p));
     saving.add(p);
   };
+  /** changed servers starting beside the one they replace, by name; they take over once connected */
+  const pending = new Map<string, McpServer>();
+  /** a `/reload` is waiting for these to settle and will say how they went itself */
+  const awaited = new Set<McpServer>();
 
-  const begin = (servers: McpServerSettings[], waitMs: number): Generation => {
+  /** A new generation: `reused` servers keep running, the others start (a server with a cached list a moment later). */
+  const begin = (servers: McpServerSettings[], waitMs: number, reused: readonly McpServer[] = []): Generation => {
     const gen: Generation = { servers: [], startedAt: deps.now(), waitMs, deferred: undefined };
-    gen.servers = servers.map((settings) => serverIn(gen, settings, deps.store.load(settings)));
-    for (const s of gen.servers) if (!s.status().cached) s.start();
-    warnOnce(replacements(gen)); // a cached list is offered at once: say so now, not after an answer
+    gen.servers = servers.map((settings) => reused.find((r) => r.settings === settings) ?? serverIn(settings, deps.store.load(settings)));
+    for (const s of gen.servers) if (!s.started && !s.status().cached) s.start();
     if (gen.servers.some((s) => !s.started)) {
       gen.deferred = setTimeout(() => startDeferred(gen), CACHED_START_DELAY_MS);
       (gen.deferred as { unref?: () => void }).unref?.();
     }
     return gen;
   };
-  const serverIn = (gen: Generation, settings: McpServerSettings, cached: McpTool[] | undefined): McpServer =>
-    createServer(settings, {
+  const serverIn = (settings: McpServerSettings, cached: McpTool[] | undefined): McpServer => {
+    const self: McpServer = createServer(settings, {
       connect: deps.connect,
       cached,
       events: {
         changed: (s) => {
-          if (current !== gen || !gen.servers.some((x) => x.settings === settings)) return;
+          if (pending.get(settings.name) === self) return takeOver(self, s);
+          if (!current.servers.includes(self)) return;
           if (s.state === "connected") {
             deps.report({ type: "mcp", server: s.name, state: "connected", tools: s.tools?.length ?? 0 });
-            warnOnce([...replacements(gen), ...offered(gen).warnings]);
+            warnOnce(said(offered(current)));
           }
           if (s.state === "auth_required") deps.store.forget(settings); // the next run does not offer tools it cannot call
           if (s.state === "failed" || s.state === "stopped" || s.state === "auth_required")
@@ -123,38 +139,54 @@ export function createMcpManager(
         listed: (tools) => save(settings, tools),
       },
     });
+    return self;
+  };
+  /** A changed server started beside the old one: connected, it takes the old one's place; failed, the old one stays. */
+  const takeOver = (next: McpServer, s: ServerStatus) => {
+    if (s.state === "connecting") return;
+    pending.delete(s.name);
+    const i = current.servers.findIndex((x) => x.settings.name === s.name);
+    if (s.state === "connected" && i >= 0) {
+      const old = current.servers[i]!;
+      current.servers[i] = next;
+      void old.close();
+      deps.report({ type: "mcp", server: s.name, state: "connected", tools: s.tools?.length ?? 0 });
+      warnOnce(said(offered(current)));
+      return;
+    }
+    void next.close();
+    if (!awaited.has(next)) deps.warn(keptOld(s));
+  };
   const startDeferred = (gen: Generation) => {
     clearTimeout(gen.deferred);
     gen.deferred = undefined;
     for (const s of gen.servers) if (!s.started) s.start(); // a server that failed meanwhile stays failed
   };
-  /** The tools offered now, by server, with the names the model sees (selected, and not refused by the rules). */
-  const offered = (gen: Generation) => {
+  /**
+   * The tools offered now, by server, with the names the model sees (selected, not refused by the
+   * rules, never a built-in's: `own` adds the names of the built-ins a request is made with).
+   */
+  const offered = (gen: Generation, own: readonly string[] = []) => {
     const lists = gen.servers.flatMap((s) => {
       const st = s.status();
       return st.tools && st.state !== "failed" && st.state !== "closed" && st.state !== "auth_required"
         ? [{ server: st.name, tools: st.tools, selection: s.settings }]
         : [];
     });
-    return offerTools(lists, deps.refused);
+    return offerTools(lists, deps.refused, own.length ? [...new Set([...builtins, ...own])] : builtins);
   };
-  /** The warnings about built-ins that the offered tools replace (SPEC §14: deliberate, but never silent). */
-  const replacements = (gen: Generation) =>
-    mergeTools(
-      (config.builtins ?? []).map((name) => ({ name })),
-      offered(gen).tools.map((e) => ({ name: e.name, server: e.server })),
-    ).warnings;
   let current = begin(enabled(config.servers), config.startupWaitMs);
+  warnOnce(offered(current).renamed); // a cached list is offered at once: a renamed tool is said now, not after an answer
 
   /** Servers the next request waits for: no list yet, still connecting, start-up wait not over. */
   async function waitForStarting(gen: Generation, signal: AbortSignal): Promise<void> {
     const left = gen.startedAt + gen.waitMs - deps.now();
-    const pending = gen.servers.filter((s) => s.status().state === "connecting" && s.status().tools === undefined);
-    if (left <= 0 || pending.length === 0) return;
+    const waiting = gen.servers.filter((s) => s.status().state === "connecting" && s.status().tools === undefined);
+    if (left <= 0 || waiting.length === 0) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort = () => {};
     await Promise.race([
-      Promise.all(pending.map((s) => s.settled())),
+      Promise.all(waiting.map((s) => s.settled())),
       new Promise<void>((resolve) => (timer = setTimeout(resolve, left))),
       new Promise<void>((_, reject) => {
         onAbort = () => reject(signal.reason);
@@ -196,20 +228,64 @@ export function createMcpManager(
     };
   }
 
+  /**
+   * `/reload`'s switch: unchanged servers are carried over as they run; a changed one that is
+   * serving is started beside the old one (which takes over only once it connects, waited for up
+   * to TAKEOVER_WAIT_MS); any other changed or new one starts in the old one's place; removed ones close.
+   */
+  async function switchTo(next: McpServerSettings[], waitMs: number, changes: string[]): Promise<Applied> {
+    const old = current;
+    clearTimeout(old.deferred);
+    const byName = new Map(old.servers.map((s) => [s.settings.name, s]));
+    const reused: McpServer[] = [];
+    const beside: McpServer[] = [];
+    const settings = next.map((s) => {
+      const was = byName.get(s.name);
+      if (was && sameServer(was.settings, s) && running(was)) return (reused.push(was), was.settings);
+      if (was?.status().state === "connected") {
+        reused.push(was); // it keeps serving until the new table's server has connected
+        const starting = serverIn(s, undefined);
+        pending.get(s.name)?.close();
+        pending.set(s.name, starting);
+        beside.push(starting);
+        return was.settings;
+      }
+      return s;
+    });
+    current = begin(settings, waitMs, reused);
+    await Promise.all(old.servers.filter((s) => !reused.includes(s)).map((s) => s.close()));
+    if (beside.length === 0) return { changes, warnings: [] };
+    for (const s of beside) awaited.add(s), s.start();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.all(beside.map((s) => s.settled())), new Promise<void>((resolve) => (timer = setTimeout(resolve, TAKEOVER_WAIT_MS)))]);
+    clearTimeout(timer);
+    const warnings: string[] = [];
+    const outcome = new Map<string, string>();
+    for (const s of beside) {
+      awaited.delete(s);
+      const name = s.settings.name;
+      if (pending.get(name) === s) outcome.set(name, " (still starting: the old one serves until it connects)");
+      else if (!current.servers.includes(s)) {
+        outcome.set(name, " (not started: the old one keeps serving)");
+        warnings.push(keptOld(s.status()));
+      }
+    }
+    return { changes: changes.map((c) => c + (outcome.get(/^~ mcp server (.+)$/.exec(c)?.[1] ?? "") ?? "")), warnings };
+  }
+
   return {
-    async tools(builtins, signal) {
+    async tools(builtinTools, signal) {
       const gen = current;
-      if (gen.servers.length === 0) return builtins;
+      if (gen.servers.length === 0) return builtinTools;
       await waitForStarting(gen, signal);
       // the first request is on its way: the servers it did not wait for start now
       if (gen.deferred !== undefined) setTimeout(() => current === gen && gen.deferred !== undefined && startDeferred(gen), 0);
-      const exposed = offered(gen);
-      const merged = mergeTools(
-        builtins,
-        exposed.tools.map((e) => toTool(gen, e)),
+      const exposed = offered(
+        gen,
+        builtinTools.map((t) => t.name),
       );
-      warnOnce([...exposed.warnings, ...merged.warnings]);
-      return merged.tools;
+      warnOnce(said(exposed));
+      return [...builtinTools, ...exposed.tools.map((e) => toTool(gen, e))];
     },
     status: () => current.servers.map((s) => s.status()),
     offer: () => offered(current),
@@ -230,7 +306,7 @@ export function createMcpManager(
       const i = gen.servers.findIndex((x) => x.settings.name === server);
       if (i < 0) return false;
       const old = gen.servers[i]!;
-      const next = serverIn(gen, old.settings, old.status().tools);
+      const next = serverIn(old.settings, old.status().tools);
       gen.servers[i] = next;
       await old.close();
       next.start();
@@ -241,6 +317,7 @@ export function createMcpManager(
       name: "mcp",
       async check(settings: Settings) {
         const next = enabled(settings.mcp.servers);
+        const byName = new Map(current.servers.map((s) => [s.settings.name, s]));
         // only servers that run count: with --no-mcp, or `enabled = false`, nothing starts or stops
         const changes = namedChanges(
           "mcp server",
@@ -248,28 +325,45 @@ export function createMcpManager(
           next,
         );
         const waitChanged = !config.off && next.length > 0 && settings.mcp.startupWaitMs !== current.waitMs;
+        // a server kept as it runs needs no check; a new or changed one must have a command to start
         const errors = next.flatMap((s) => {
+          const was = byName.get(s.name);
+          if (was && sameServer(was.settings, s) && running(was)) return [];
           const why = s.command === undefined ? undefined : deps.missingCommand(s.command, s);
           return why ? [`${s.at} ${why}`] : [];
         });
-        return {
-          errors,
-          warnings: [],
-          changes: waitChanged ? [...changes, `~ [mcp] startup_wait_ms ${current.waitMs} → ${settings.mcp.startupWaitMs}`] : changes,
-          apply: async () => {
-            const old = current;
-            clearTimeout(old.deferred);
-            current = begin(next, settings.mcp.startupWaitMs);
-            await Promise.all(old.servers.map((s) => s.close()));
-          },
-        };
+        // an unchanged server that is not running (failed, stopped) starts again: /reload is how it comes back
+        const restarted = next.flatMap((s) => {
+          const was = byName.get(s.name);
+          return was && sameServer(was.settings, s) && !running(was)
+            ? [`~ mcp server ${s.name} (started again: it had ${was.status().state.replace("_", " ")})`]
+            : [];
+        });
+        const all = [...changes, ...restarted, ...(waitChanged ? [`~ [mcp] startup_wait_ms ${current.waitMs} → ${settings.mcp.startupWaitMs}`] : [])];
+        return { errors, warnings: [], changes: all, apply: () => switchTo(next, settings.mcp.startupWaitMs, all) };
       },
     },
     async close() {
       clearTimeout(current.deferred);
-      await Promise.all([...current.servers.map((s) => s.close()), ...saving]);
+      await Promise.all([...current.servers.map((s) => s.close()), ...[...pending.values()].map((s) => s.close()), ...saving]);
     },
   };
+}
+
+const said = (o: Offer) => [...o.renamed, ...o.warnings];
+
+/** A server `/reload` keeps as it is when its table did not change: one that is up, or on its way up (or waiting to start). */
+const running = (s: McpServer) => s.status().state === "connected" || s.status().state === "connecting";
+
+/** Whether a table is the same server as the one running (where it is written may have moved). */
+function sameServer(a: McpServerSettings, b: McpServerSettings): boolean {
+  const plain = ({ at: _at, origin: _origin, ...rest }: McpServerSettings) => JSON.stringify(Object.entries(rest).sort(([x], [y]) => (x < y ? -1 : 1)));
+  return plain(a) === plain(b);
+}
+
+/** What is said when a changed server did not start and the old one was kept. */
+function keptOld(s: ServerStatus): string {
+  return `MCP server ${s.name}: its changed table did not start (${withTail(s) || s.state}); the old one keeps serving, its tools unchanged`;
 }
 
 /** The error with the last lines of the server's stderr under it. */

@@ -1,9 +1,10 @@
-// The names and descriptions MCP tools are offered under (SPEC §14, seed §6.2). Pure.
+// The names and descriptions MCP tools are offered under (SPEC §14, seed §6.2, issue 26). Pure.
 // Models take tool names made of [a-zA-Z0-9_-], at most 64 characters (the OpenAI wire answers
 // 400 to a dot), so each name is sanitized; two servers offering one name both get their server's
-// name as a prefix, so no tool is silently lost; a server's tool with a built-in's name replaces
-// the built-in (deliberately: a server can supply a better grep). Descriptions are cut so one
-// verbose server cannot bloat every request.
+// name as a prefix, so no tool is silently lost; and a server's tool named like one of hey's own
+// is offered as `<server>_<name>`: a built-in is never shadowed (a filesystem server's write_file
+// once locked an agent out of repairing its own config). Descriptions are cut so one verbose
+// server cannot bloat every request.
 
 /** What a model accepts as a tool name. */
 export const MAX_NAME_CHARS = 64;
@@ -38,12 +39,22 @@ export function shortDescription(description: string | undefined): string {
   return text.length <= MAX_DESCRIPTION_CHARS ? text : text.slice(0, MAX_DESCRIPTION_CHARS - 1).trimEnd() + "…";
 }
 
+/** What exposeTools decided: the names, the clashes between servers, and the tools renamed for a built-in. */
+export interface Exposed {
+  tools: ExposedTool[];
+  /** two servers offering one name */
+  warnings: string[];
+  /** a server's tool named like a built-in, offered under its prefixed name */
+  renamed: string[];
+}
+
 /**
  * The names of every server's tools, in server order. A name two servers share becomes
- * `<server>_<name>` for both (with a warning); a name still taken after that (two tools of one
- * server that sanitize alike, or a prefixed name that meets a plain one) gets `_2`, `_3`….
+ * `<server>_<name>` for both (with a warning), and so does a name of one of `builtins` (hey's own
+ * tools keep theirs); a name still taken after that (two tools of one server that sanitize alike,
+ * or a prefixed name that meets a plain one) gets `_2`, `_3`….
  */
-export function exposeTools(lists: readonly { server: string; tools: readonly McpTool[] }[]): { tools: ExposedTool[]; warnings: string[] } {
+export function exposeTools(lists: readonly { server: string; tools: readonly McpTool[] }[], builtins: readonly string[] = []): Exposed {
   const owners = new Map<string, Set<string>>();
   for (const { server, tools } of lists)
     for (const t of tools) {
@@ -51,35 +62,26 @@ export function exposeTools(lists: readonly { server: string; tools: readonly Mc
       (owners.get(name) ?? owners.set(name, new Set()).get(name)!).add(server);
     }
   const warnings: string[] = [];
+  const renamed: string[] = [];
+  const own = new Set(builtins);
   for (const [name, servers] of owners)
-    if (servers.size > 1) {
+    if (servers.size > 1 && !own.has(name)) {
       const both = [...servers];
       warnings.push(`MCP servers ${both.join(" and ")} both offer a tool named ${name}; the model sees ${both.map((s) => prefixed(s, name)).join(" and ")}`);
     }
-  const taken = new Set<string>();
+  const taken = new Set<string>(builtins);
   const tools: ExposedTool[] = [];
   for (const { server, tools: list } of lists)
     for (const tool of list) {
       const plain = sanitizeName(tool.name);
-      const base = owners.get(plain)!.size > 1 ? prefixed(server, plain) : plain;
+      const base = owners.get(plain)!.size > 1 || own.has(plain) ? prefixed(server, plain) : plain;
       let name = base;
       for (let n = 2; taken.has(name); n++) name = `${base.slice(0, MAX_NAME_CHARS - String(n).length - 1)}_${n}`;
       taken.add(name);
+      if (own.has(plain)) renamed.push(`MCP server ${server}'s tool ${plain} is offered as ${name}: hey's own ${plain} keeps its name`);
       tools.push({ server, tool, name });
     }
-  return { tools, warnings };
+  return { tools, warnings, renamed };
 }
 
 const prefixed = (server: string, name: string) => sanitizeName(`${server}_${name}`);
-
-/**
- * The built-ins with the MCP tools added; an MCP tool named like a built-in takes its place (SPEC
- * §14), with a warning naming both.
- */
-export function mergeTools<T extends { name: string }>(builtins: readonly T[], mcp: readonly (T & { server: string })[]): { tools: T[]; warnings: string[] } {
-  const byName = new Map(mcp.map((t) => [t.name, t]));
-  const warnings = builtins
-    .filter((b) => byName.has(b.name))
-    .map((b) => `MCP server ${byName.get(b.name)!.server}'s tool ${b.name} replaces the built-in ${b.name}`);
-  return { tools: [...builtins.filter((b) => !byName.has(b.name)), ...mcp], warnings };
-}

@@ -22,15 +22,18 @@ export interface Offer {
   tools: ExposedTool[];
   /** the tools left out, under their server's own names */
   leftOut: { server: string; name: string; why: Reason }[];
-  /** name clashes, and selection names that match no tool */
+  /** clashes between servers, and selection names that match no tool */
   warnings: string[];
+  /** tools offered under a prefixed name because hey has a tool of that name (said once, as soon as they are offered) */
+  renamed: string[];
 }
 
 /**
  * The tools to offer from `lists` (in server order). `refused(name)`: whether the permission rules
- * refuse every call of the tool the model would see as `name`.
+ * refuse every call of the tool the model would see as `name`; `builtins`: hey's own tools' names,
+ * which a server's tool never takes (names.ts).
  */
-export function offerTools(lists: readonly ServerTools[], refused: (name: string) => boolean): Offer {
+export function offerTools(lists: readonly ServerTools[], refused: (name: string) => boolean, builtins: readonly string[] = []): Offer {
   const leftOut: Offer["leftOut"] = [];
   const warnings: string[] = [];
   const selected = lists.map(({ server, tools, selection }) => {
@@ -41,13 +44,13 @@ export function offerTools(lists: readonly ServerTools[], refused: (name: string
     warnings.push(...selectionWarnings(server, tools, selection));
     return { server, tools: selectTools(tools, selection) };
   });
-  const exposed = exposeTools(selected);
+  const exposed = exposeTools(selected, builtins);
   const tools = exposed.tools.filter((e) => {
     if (!refused(e.name)) return true;
     leftOut.push({ server: e.server, name: e.tool.name, why: "permission" });
     return false;
   });
-  return { tools, leftOut, warnings: [...exposed.warnings, ...warnings] };
+  return { tools, leftOut, warnings: [...exposed.warnings, ...warnings], renamed: exposed.renamed };
 }
 
 /** The spec a request carries for an MCP tool (the description cut, a placeholder when it has none). */

@@ -1,6 +1,7 @@
 // What the user reads about MCP servers: `/mcp` (every server, its state, its tools with what each
 // costs in every request, its prompts) and the one line shown when a server connects, fails,
 // needs a sign-in or stops. Pure.
+import type { McpServerSettings } from "../config/settings.ts";
 import type { McpEvent } from "./manager.ts";
 import { mcpSpec, specTokens, type Offer, type Reason } from "./offer.ts";
 import { promptUsage } from "./prompts.ts";
@@ -29,12 +30,43 @@ const STATE: Record<ServerStatus["state"], string> = {
 const WHY: Record<Reason, string> = { tools: "not in tools", exclude_tools: "exclude_tools", permission: "refused by [permission]" };
 
 /**
- * `/mcp`: one block per server — name, state (with why when it failed, stopped or needs a sign-in),
- * the tools the next request offers as the model sees them with about how many tokens each adds
- * to every request, the tools left out and why, its prompts; then the total. `builtinTokens`: what
- * hey's own tools add, for scale.
+ * A server written in another agent's format (Codex's `[mcp_servers.NAME]`, a `.mcp.json` entry) as
+ * the `[mcp.NAME]` table hey read it as; env and header values are not shown (they may be secrets).
  */
-export function formatStatus(servers: readonly ServerStatus[], offer: Offer, off: boolean, builtinTokens?: number): string {
+export function conversionLine(s: McpServerSettings): string {
+  const q = (v: string) => JSON.stringify(v);
+  const names = (t: Record<string, string>) =>
+    `{ ${Object.keys(t)
+      .map((k) => `${/^[A-Za-z0-9_-]+$/.test(k) ? k : q(k)} = …`)
+      .join(", ")} }`;
+  const keys: string[] = [];
+  if (s.command !== undefined) keys.push(`command = ${q(s.command)}`);
+  if (s.args.length) keys.push(`args = [${s.args.map(q).join(", ")}]`);
+  if (Object.keys(s.env).length) keys.push(`env = ${names(s.env)}`);
+  if (s.cwd) keys.push(`cwd = ${q(s.cwd)}`);
+  if (s.url !== undefined) keys.push(`url = ${q(s.url)}`);
+  if (Object.keys(s.headers).length) keys.push(`headers = ${names(s.headers)}`);
+  if (!s.enabled) keys.push("enabled = false");
+  if (s.timeoutMs !== 60_000) keys.push(`timeout_ms = ${s.timeoutMs}`);
+  if (s.tools) keys.push(`tools = [${s.tools.map(q).join(", ")}]`);
+  if (s.excludeTools) keys.push(`exclude_tools = [${s.excludeTools.map(q).join(", ")}]`);
+  return `from ${s.origin}, read as [mcp.${s.name}] ${keys.join(", ")}`;
+}
+
+/**
+ * `/mcp`: one block per server — name, state (with why when it failed, stopped or needs a sign-in),
+ * what it was read as when written in another agent's format, the tools the next request offers as
+ * the model sees them with about how many tokens each adds to every request, the tools left out
+ * and why, its prompts; then the total. `builtinTokens`: what hey's own tools add, for scale;
+ * `settings`: the servers' settings, for the conversions.
+ */
+export function formatStatus(
+  servers: readonly ServerStatus[],
+  offer: Offer,
+  off: boolean,
+  builtinTokens?: number,
+  settings: readonly McpServerSettings[] = [],
+): string {
   if (off) return "MCP is off in this run (--no-mcp)";
   if (servers.length === 0) return "no MCP servers configured; add an [mcp.NAME] table to the config (see the README) and /reload";
   let total = 0;
@@ -51,6 +83,8 @@ export function formatStatus(servers: readonly ServerStatus[], offer: Offer, off
     const cost = shown && mine.length ? `, ~${n(sum)} tokens per request` : "";
     const head = `${s.name}: ${STATE[s.state]}${shown ? ` · ${tools}${cached}${cost}` : ""}${s.state === "auth_required" ? ` · sign in with ${signInHint(s.name)}` : ""}`;
     const lines = [head];
+    const from = settings.find((x) => x.name === s.name && x.origin);
+    if (from) lines.push(`  ${conversionLine(from)}`);
     if (s.error && (s.state === "failed" || s.state === "stopped" || s.state === "auth_required")) {
       lines.push(`  ${s.error}`);
       if (s.stderr) lines.push(`  stderr: ${s.stderr.split("\n").slice(-3).join("\n          ")}`);

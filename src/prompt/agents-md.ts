@@ -11,7 +11,7 @@ import { errnoCode, errorText } from "../kernel/errors.ts";
 
 export type { AgentsFile } from "./system.ts";
 /** What a project directory may hold, in order of preference. */
-const PROJECT_NAMES = ["AGENTS.md", "CLAUDE.md"];
+export const PROJECT_NAMES = ["AGENTS.md", "CLAUDE.md"];
 
 export interface AgentsMd {
   /** outermost first: the user's file, then the git root down to the working directory */

@@ -1,26 +1,35 @@
 // The system prompt of every request (SPEC §11): the core prompt, the skills (list and creation
 // guide) and the AGENTS.md files, read at start-up. Within a run it stays byte-identical, so the
 // provider's prompt cache can reuse it (issue 23): the date is the run's first, and edits to
-// AGENTS.md and skills switch in at `/reload` (or the next run), after validation. The two are
+// AGENTS.md and skills — and what the guide says, which follows the project's trust and the
+// permission lists — switch in at `/reload` (or the next run), after validation. The two are
 // Reloadables for `/reload`.
+import { isAbsolute, join, relative, sep } from "node:path";
 import type { Reloadable, Staged } from "../config/reload.ts";
 import { skillChanges } from "../skills/catalog.ts";
 import type { Skill } from "../skills/frontmatter.ts";
 import { loadSkills, skillFolders } from "../skills/load.ts";
 import { agentsChanges, agentsPlaces, readAgentsFiles } from "./agents-md.ts";
-import { buildSystemPrompt } from "./system.ts";
+import { buildSystemPrompt, type GuideFacts } from "./system.ts";
 
 export interface PromptSourceOptions {
   core: string;
   cwd: string;
+  /** the project root (fs/places.ts): its `.hey/skills` and `.agents/skills`; named in the prompt when it is not `cwd` */
+  root: string;
   home: string;
   /** ~/.config/hey (or $XDG_CONFIG_HOME/hey): the user's AGENTS.md and skills */
   configDir: string;
   os: string;
   /** the shell bash runs now (`/reload` may change it) */
   shell(): string;
-  /** undefined = `--no-skills`: no skills are read, listed or explained; `project`: the project is trusted */
-  skills: { project: boolean } | undefined;
+  /**
+   * undefined = `--no-skills`: no skills are read, listed or explained; `trusted()`: whether the
+   * project's skills load — asked at start-up and at each `/reload` (`/trust` changes it between)
+   */
+  skills: { trusted(): boolean } | undefined;
+  /** whether the agent may write the config files (no permission list is set), asked at start-up and at each `/reload` */
+  writable(): boolean;
   /** one line per problem found; at start-up every skill problem is only a warning */
   warn(message: string): void;
 }
@@ -36,11 +45,20 @@ export interface PromptSource {
 
 export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const { cwd, configDir, warn } = opts;
-  const folders = opts.skills ? skillFolders({ home: opts.home, configDir, cwd, project: opts.skills.project }) : [];
-  const first = opts.skills ? loadSkills(folders) : { skills: [], problems: [] };
+  const folders = (trusted: boolean) => skillFolders({ home: opts.home, configDir, root: opts.root, project: trusted });
+  const shown = (path: string) => shownPath(path, cwd, opts.home);
+  const guideOf = (trusted: boolean): GuideFacts => ({
+    skillsDir: shown(trusted ? join(opts.root, ".hey", "skills") : join(configDir, "skills")),
+    ...(trusted ? { projectConfig: shown(join(opts.root, ".hey", "config.toml")) } : {}),
+    userConfig: shown(join(configDir, "config.toml")),
+    writable: opts.writable(),
+  });
+  const startTrusted = opts.skills?.trusted() ?? false;
+  const first = opts.skills ? loadSkills(folders(startTrusted)) : { skills: [], problems: [] };
   for (const p of first.problems) warn(p.message);
   let skills: readonly Skill[] = first.skills;
   let skillWarnings = new Set(first.problems.map((p) => p.message));
+  let guide = guideOf(startTrusted);
   let agents = readAgentsFiles(agentsPlaces(cwd, configDir));
   for (const w of agents.warnings) warn(w);
 
@@ -48,9 +66,19 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   let built: { key: unknown[]; text: string } | undefined;
   const system = () => {
     const agentsMd = agents.files;
-    const key = [agentsMd, skills, opts.shell()];
+    const key = [agentsMd, skills, guide, opts.shell()];
     if (built?.key.every((k, i) => k === key[i])) return built.text;
-    const text = buildSystemPrompt({ core: opts.core, cwd, date, os: opts.os, shell: opts.shell(), agentsMd, skills: opts.skills ? skills : undefined });
+    const text = buildSystemPrompt({
+      core: opts.core,
+      cwd,
+      root: opts.root,
+      date,
+      os: opts.os,
+      shell: opts.shell(),
+      agentsMd,
+      skills: opts.skills ? skills : undefined,
+      guide,
+    });
     built = { key, text };
     return text;
   };
@@ -59,15 +87,19 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     name: "skills",
     async check(): Promise<Staged> {
       if (!opts.skills) return { errors: [], warnings: [], changes: [], apply() {} };
-      const next = loadSkills(folders);
-      const messages = (level: string) => next.problems.filter((p) => p.level === level).map((p) => p.message);
+      const trusted = opts.skills.trusted();
+      const next = loadSkills(folders(trusted));
+      // start-up's rules: a skill that cannot be used is left out with a warning, the others load
+      const problems = next.problems.map((p) => p.message);
+      const nextGuide = guideOf(trusted);
       return {
-        errors: messages("error"),
-        warnings: messages("warning").filter((w) => !skillWarnings.has(w)),
+        errors: [],
+        warnings: problems.filter((w) => !skillWarnings.has(w)),
         changes: skillChanges(skills, next.skills),
         apply() {
           skills = next.skills;
-          skillWarnings = new Set(next.problems.map((p) => p.message));
+          skillWarnings = new Set(problems);
+          if (JSON.stringify(nextGuide) !== JSON.stringify(guide)) guide = nextGuide;
         },
       };
     },
@@ -78,10 +110,10 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     async check(): Promise<Staged> {
       const places = agentsPlaces(cwd, configDir); // a `git init` since the start moves the root
       const fresh = readAgentsFiles(places);
-      const shown = new Set(agents.warnings);
+      const known = new Set(agents.warnings);
       return {
         errors: [],
-        warnings: fresh.warnings.filter((w) => !shown.has(w)),
+        warnings: fresh.warnings.filter((w) => !known.has(w)),
         changes: agentsChanges(agents.files, fresh.files),
         apply() {
           agents = fresh;
@@ -91,4 +123,11 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   };
 
   return { system, skills: () => skills, reloadables: [skillsPart, agentsPart] };
+}
+
+/** A path as the model should write it: relative inside the working directory, `~/…` under home, else absolute. */
+export function shownPath(path: string, cwd: string, home: string): string {
+  const rel = relative(cwd, path);
+  if (rel !== "" && !rel.startsWith(".." + sep) && rel !== ".." && !isAbsolute(rel)) return rel;
+  return home && path.startsWith(home + sep) ? "~" + path.slice(home.length) : path;
 }

@@ -25,6 +25,8 @@ export interface ListedSkill {
 export interface PromptFacts {
   core: string;
   cwd: string;
+  /** the project root when it is not `cwd` (its `.hey/` holds task.md, skills and config): named in the facts */
+  root?: string;
   date: string;
   os: string;
   shell: string;
@@ -32,27 +34,64 @@ export interface PromptFacts {
   agentsMd: readonly AgentsFile[];
   /** undefined = skills are off (`--no-skills`): neither the list nor the guide */
   skills: readonly ListedSkill[] | undefined;
+  /** where the guide says new skills and servers go; DEFAULT_GUIDE when not given */
+  guide?: GuideFacts;
 }
+
+/** What the guide needs to know: paths as the model should write them (relative to the working directory, or with `~`). */
+export interface GuideFacts {
+  /** where a new skill goes: the project's `.hey/skills` when it is trusted, else the user's skills folder */
+  skillsDir: string;
+  /** the project's `.hey/config.toml`; undefined when the project is not trusted (nothing of its .hey/ loads) */
+  projectConfig?: string;
+  /** the user's config.toml */
+  userConfig: string;
+  /** whether the agent may write the config files (no permission list is set) */
+  writable: boolean;
+}
+
+export const DEFAULT_GUIDE: GuideFacts = {
+  skillsDir: ".hey/skills",
+  projectConfig: ".hey/config.toml",
+  userConfig: "~/.config/hey/config.toml",
+  writable: true,
+};
 
 /** A listed description is cut here (the Agent Skills limit): it is paid on every request. */
 export const LISTED_DESCRIPTION_MAX = 1024;
 
-/** How the agent grows a skill (SPEC §12). Short: it is paid on every request. */
-export const SKILL_GUIDE =
-  "To keep a procedure for next time, write it as a skill: .hey/skills/<name>/SKILL.md starting with `---`, " +
-  "`name: <name>` (lowercase, digits, hyphens), `description: <what it does and when to use it>`, `---`, then the steps. " +
-  "It is listed after /reload or in the next run.";
+/**
+ * How the agent grows itself (SPEC §12, issue 26): a skill, and an MCP server's table, where each
+ * goes, and that both load at the user's /reload. In an untrusted project it names the user's
+ * folders and how the user trusts the project. Short: it is paid on every request.
+ */
+export function skillGuide(g: GuideFacts): string {
+  const skill =
+    `To keep a procedure for next time, write it as a skill: ${g.skillsDir}/<name>/SKILL.md starting with \`---\`, ` +
+    "`name: <name>` (lowercase, digits, hyphens), `description: <what it does and when to use it>`, `---`, then the steps.";
+  const configs = g.projectConfig ? `${g.projectConfig} (this project) or ${g.userConfig} (every project)` : g.userConfig;
+  const table = '`[mcp.NAME]` with `command = "…"`, `args = […]`, `env = {…}` for a local server, or `url = "…"`, `headers = {…}` for a remote one';
+  const mcp = g.writable
+    ? `To add tools from an MCP server, add to ${configs} a table ${table}.`
+    : `MCP servers are tables in ${configs} (${table}); those files are the user's to edit here, so suggest the table.`;
+  const load = "Both load when the user types /reload (a new server waits for their yes) or in the next run.";
+  const untrusted = g.projectConfig
+    ? ""
+    : " This project is not trusted, so its .hey/ is not loaded; the user can trust it with /trust (or hey trust in a shell).";
+  return `${skill}\n${mcp}\n${load}${untrusted}`;
+}
 
 const SKILLS_HEADER = "Skills — when a task matches a description, read that file with read_file before acting:";
 
 export function buildSystemPrompt(f: PromptFacts): string {
   const parts = [f.core.trim()];
   if (f.skills) {
-    parts.push(SKILL_GUIDE);
+    parts.push(skillGuide(f.guide ?? DEFAULT_GUIDE));
     if (f.skills.length > 0) parts.push([SKILLS_HEADER, ...f.skills.map((s) => listLine(s, f.cwd))].join("\n"));
   }
   for (const file of f.agentsMd) parts.push(agentsSection(file));
-  parts.push(`Working directory: ${f.cwd}\nDate: ${f.date}\nOS: ${f.os}; shell: ${f.shell}`);
+  const root = f.root && f.root !== f.cwd ? `\nProject root: ${f.root} (its .hey/ holds task.md, skills and config)` : "";
+  parts.push(`Working directory: ${f.cwd}${root}\nDate: ${f.date}\nOS: ${f.os}; shell: ${f.shell}`);
   return parts.join("\n\n");
 }
 

@@ -1,6 +1,6 @@
 // Finding and reading skills (SPEC §12, §24). Four folders, later winning by name:
 // `~/.agents/skills/`, `~/.config/hey/skills/`, then — trusted projects only — `.agents/skills/`
-// and `.hey/skills/` of the working directory, so skills written for other agents work unchanged.
+// and `.hey/skills/` of the project root, so skills written for other agents work unchanged.
 // In each folder a skill is a subfolder with a SKILL.md, or a `.md` file with frontmatter at the
 // folder's root. Parsing and validation are skills/frontmatter.ts's; this file only reads.
 import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
@@ -27,11 +27,11 @@ export interface SkillFolder {
  * AGENTS.md is): a repository must not put `~/.aws/credentials` into every prompt (issue 24). The
  * user's own folders may link anywhere (a skills folder kept with the dotfiles).
  */
-export function skillFolders(opts: { home: string; configDir: string; cwd: string; project: boolean }): SkillFolder[] {
+export function skillFolders(opts: { home: string; configDir: string; root: string; project: boolean }): SkillFolder[] {
   const user = [{ dir: join(opts.home, ".agents", "skills") }, { dir: join(opts.configDir, "skills") }];
   if (!opts.project) return user;
-  const within = realOr(opts.cwd);
-  return [...user, { dir: join(opts.cwd, ".agents", "skills"), within }, { dir: join(opts.cwd, ".hey", "skills"), within }];
+  const within = realOr(opts.root);
+  return [...user, { dir: join(opts.root, ".agents", "skills"), within }, { dir: join(opts.root, ".hey", "skills"), within }];
 }
 
 function realOr(path: string): string {

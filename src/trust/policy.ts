@@ -72,9 +72,35 @@ export function readAnswer(text: string): TrustAnswer {
   return "not now";
 }
 
-export function trustQuestion(project: string, resources: readonly string[]): string {
+/** What the project's files would do once trusted (trust/effects.ts), one indented line each; "" when nothing. */
+export function effectsBlock(effects: readonly string[]): string {
+  return effects.length ? ` Trusted, it would:\n${effects.map((e) => `  ${visible(e)}`).join("\n")}` : "";
+}
+
+export function trustQuestion(project: string, resources: readonly string[], effects: readonly string[] = []): string {
   // a directory name is text hey did not write: an escape sequence in it must not reach the terminal
-  return `${visible(project)} has ${list(resources)}: project settings and skills can send your keys elsewhere and tell the agent what to run.\nTrust this project? (y/N) `;
+  return `${visible(project)} has ${list(resources)}: project settings and skills can send your keys elsewhere and tell the agent what to run.${effectsBlock(effects)}\nTrust this project? (y/N) `;
+}
+
+/** What `/trust`, `/untrust` and `hey trust` say they did; `running`: said inside hey (then /reload applies it). */
+export function trustedNotice(
+  project: string,
+  trusted: boolean,
+  resources: readonly string[],
+  effects: readonly string[],
+  trustFile: string,
+  running: boolean,
+): string {
+  const when = running ? "/reload" : "the next start of hey (or /reload in a running one)";
+  if (!trusted)
+    return `${visible(project)} is not trusted now (recorded in ${trustFile})${resources.length ? `: ${when} leaves out its ${list(resources)}` : ""}`;
+  const has = resources.length ? `: ${when} loads its ${list(resources)}` : "";
+  return `${visible(project)} is trusted now (recorded in ${trustFile})${has}.${effectsBlock(effects).replace(/^ Trusted, it would:/, " It will:")}`;
+}
+
+/** A `/reload` in a project that is not trusted, which has files it then may not load: what they are and how to load them. */
+export function untrustedReloadNotice(resources: readonly string[]): string {
+  return `not loaded: ${list(resources)} (this project is not trusted: /trust, then /reload, loads them)`;
 }
 
 /**
@@ -124,8 +150,8 @@ export function adoptedNotice(files: readonly string[], record: string): string 
 export function untrustedNotice(resources: readonly string[], stored: boolean | undefined, trustFile: string): string {
   const how =
     stored === false
-      ? `you said no in ${trustFile}; --approve trusts it for one run`
-      : "this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers";
+      ? `you said no in ${trustFile}; hey trust changes it, --approve trusts it for one run`
+      : "this project is not trusted; hey trust trusts it, --approve for one run, and the interactive prompt asks";
   return `not loaded: ${list(resources)} (${how})`;
 }
 
@@ -135,7 +161,7 @@ export function untrustedNotice(resources: readonly string[], stored: boolean | 
  */
 export function declinedNotice(resources: readonly string[], trustFile: string, recorded: boolean): string {
   const how = recorded
-    ? `your no is recorded in ${trustFile}: remove this project's entry there to be asked again`
+    ? `your no is recorded in ${trustFile}: /trust (or hey trust) changes it`
     : "not trusted for this session only: nothing is recorded, and hey asks again next time";
   return `not loaded: ${list(resources)} (${how}; --approve trusts it for one run)`;
 }

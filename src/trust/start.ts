@@ -28,7 +28,7 @@ export async function beginConfig(
   const approvals = readApprovalState(here.approvalsFile, opts.warn);
   const { ask } = opts;
   const trust = await settleTrust({
-    cwd: here.cwd,
+    here,
     trustFile: here.trustFile,
     approve: opts.approve,
     interactive: ask !== undefined,
@@ -45,6 +45,8 @@ export async function beginConfig(
     flags,
     approvals: approvals.record,
     approveProject: opts.approve,
+    // a yes at the question, which listed what the project's files run, approves them as they are
+    projectApproved: trust.asked && trust.trusted,
   });
   return { config, trust, approvals };
 }

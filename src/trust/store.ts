@@ -5,7 +5,13 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { readOwnFile } from "../fs/own-files.ts";
 import { updateApprovals } from "../config/approval-store.ts";
-import { withTrusted, type Approvals } from "../config/approvals.ts";
+import { withConfigs, withTrusted, type Approvals } from "../config/approvals.ts";
+import { guardedOf } from "../config/guard.ts";
+import { loadLayer, loadMcpJson, recordKey } from "../config/load.ts";
+import { checkLayer, type Table } from "../config/schema.ts";
+import { ConfigError } from "../config/settings.ts";
+import type { Places } from "../fs/places.ts";
+import { effectLines } from "./effects.ts";
 import {
   declinedNotice,
   decideTrust,
@@ -31,18 +37,56 @@ export function projectKey(cwd: string): string {
   }
 }
 
-/** What of the project at `cwd` loads only when trusted, as the user would name it. */
-export function gatedResources(cwd: string): string[] {
+/** What of the project at `root` loads only when trusted, as the user would name it. */
+export function gatedResources(root: string): string[] {
   const out: string[] = [];
-  try {
-    if (statSync(join(cwd, ".hey", "config.toml")).isFile()) out.push(".hey/config.toml");
-  } catch {}
+  for (const file of [".hey/config.toml", ".mcp.json"]) {
+    try {
+      if (statSync(join(root, file)).isFile()) out.push(file);
+    } catch {}
+  }
   for (const dir of [".agents/skills", ".hey/skills"]) {
     try {
-      if (readdirSync(join(cwd, dir)).some((n) => !n.startsWith("."))) out.push(`${dir}/`);
+      if (readdirSync(join(root, dir)).some((n) => !n.startsWith("."))) out.push(`${dir}/`);
     } catch {}
   }
   return out;
+}
+
+/** The project's config files as they are now, checked: `.mcp.json`, then `.hey/config.toml`; a file that cannot be read or parsed is in `problems`. */
+export function readProjectFiles(here: Pick<Places, "projectConfig" | "projectMcpJson">): { files: { source: string; data: Table }[]; problems: string[] } {
+  const files: { source: string; data: Table }[] = [];
+  const problems: string[] = [];
+  for (const path of [here.projectMcpJson, here.projectConfig]) {
+    try {
+      const layer = path === here.projectMcpJson ? loadMcpJson(path, () => {}) : loadLayer(path, { required: false });
+      if (layer) files.push({ source: path, data: checkLayer(path, layer.data, layer.locate ?? layer.text).data });
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e;
+      problems.push(e.message);
+    }
+  }
+  return { files, problems };
+}
+
+/** What the project's files would run or redirect once trusted (trust/effects.ts), read now. */
+export function projectEffects(here: Pick<Places, "projectConfig" | "projectMcpJson">): string[] {
+  return effectLines(readProjectFiles(here).files);
+}
+
+/**
+ * Records a trust answer given at `/trust` or `hey trust`, which listed what the project's files
+ * run: a yes also approves those files' guarded keys as they are now (config/guard.ts), so the
+ * next start or `/reload` uses them without asking again — and asks about anything changed since.
+ */
+export async function trustProject(
+  here: Pick<Places, "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson">,
+  trusted: boolean,
+): Promise<void> {
+  await recordTrust(here.trustFile, projectKey(here.root), trusted, here.approvalsFile);
+  if (!trusted) return;
+  const approved = Object.fromEntries(readProjectFiles(here).files.map((f) => [recordKey(f.source), guardedOf(f.data)]));
+  if (Object.keys(approved).length) await updateApprovals(here.approvalsFile, (a) => withConfigs(a, approved));
 }
 
 /** The file's decisions. Throws TrustFileError or OwnFileError (a link), or the system error. */
@@ -81,7 +125,8 @@ export interface TrustOutcome {
  * warnings (the project is then not trusted unless approved). "cancelled": Ctrl-C at the question.
  */
 export async function settleTrust(opts: {
-  cwd: string;
+  /** the project (fs/places.ts): its root and its config files, whose effects the question lists */
+  here: Pick<Places, "root" | "projectConfig" | "projectMcpJson">;
   /** trust.json (fs/places.ts) */
   trustFile: string;
   approve: boolean;
@@ -93,8 +138,8 @@ export async function settleTrust(opts: {
   approvals: { record: Approvals | undefined; file: string };
 }): Promise<TrustOutcome | "cancelled"> {
   const file = opts.trustFile;
-  const project = projectKey(opts.cwd);
-  const resources = gatedResources(opts.cwd);
+  const project = projectKey(opts.here.root);
+  const resources = gatedResources(opts.here.root);
   let stored: boolean | undefined;
   if ((resources.length > 0 || opts.interactive) && !opts.approve) {
     try {
@@ -111,7 +156,7 @@ export async function settleTrust(opts: {
   }
   const decision = decideTrust({ approve: opts.approve, stored, interactive: opts.interactive, resources });
   if (decision !== "ask") return { trusted: decision, resources, stored, asked: false, file };
-  const typed = await opts.ask(trustQuestion(project, resources));
+  const typed = await opts.ask(trustQuestion(project, resources, projectEffects(opts.here)));
   if (typed === undefined) return "cancelled";
   const answer = readAnswer(typed);
   const trusted = answer === "yes";

@@ -29,8 +29,10 @@ export interface CommandContext {
   providers(): readonly ProviderSettings[];
   /** re-resolves configuration for `-m spec` and swaps the provider; throws ConfigError */
   switchModel(spec: string): Promise<void>;
-  /** re-reads configuration, skills and AGENTS.md, validated first; switches all or nothing */
+  /** re-reads configuration, skills and AGENTS.md, validated first; applies it as a diff, or nothing on an error */
   reload(): Promise<ReloadReport>;
+  /** `/trust`, `/untrust`: records whether the project's files load at the next `/reload`; what to tell the user. Throws when it cannot be recorded. */
+  setTrust?(trusted: boolean): Promise<string>;
   /** `/mcp`: every MCP server, its state and its tools (after waiting, bounded, for those just starting) */
   mcpStatus(signal: AbortSignal): Promise<string>;
   /** `/mcp login NAME`, `/mcp logout NAME`: sign in to (out of) a remote server, which then starts again */
@@ -49,7 +51,8 @@ const HELP = `/help                     this list
 /thinking                 show or hide thinking (what is sent does not change)
 /usage                    tokens of the session and of this run, context size, what was pruned
 /compact [instructions]   summarize older work now
-/reload                   re-read config, skills and AGENTS.md, restart MCP servers (checked first; the conversation is kept)
+/reload                   re-read config, skills and AGENTS.md; start new or changed MCP servers (checked first; the conversation is kept)
+/trust, /untrust          trust this project's .hey/ and .mcp.json (or stop): /reload then loads (or leaves out) its files
 /mcp                      MCP servers: state (and why), tools with what each costs per request, prompts
 /mcp login NAME           sign in to the remote MCP server NAME in the browser (/mcp logout NAME forgets it)
 /mcp:SERVER:PROMPT [args] send the server's prompt (args: name=value, or in the prompt's order)
@@ -77,7 +80,7 @@ const RESUME_IN_REPL =
   "Resume one with /resume ID, where a unique start or end of the id is enough (SHORT shows the shortest), or pick from this directory's with /resume.";
 
 /** Commands that take nothing after their name: extra words are refused, not ignored. */
-const NO_ARGUMENT = new Set(["/help", "/quit", "/exit", "/thinking", "/usage", "/reload"]);
+const NO_ARGUMENT = new Set(["/help", "/quit", "/exit", "/thinking", "/usage", "/reload", "/trust", "/untrust"]);
 
 const said = (text: string): CommandResult => ({ text, ok: true });
 const refused = (text: string): CommandResult => ({ text: `hey: ${text}`, ok: false });
@@ -141,6 +144,17 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/reload": {
       const report = await ctx.reload();
       return { text: formatReload(report), ok: report.ok };
+    }
+    case "/trust":
+    case "/untrust": {
+      // the agent can run `hey -p …`, but cannot type at the prompt: a trust it gave itself would not be the user's
+      if (ctx.oneShot || !ctx.setTrust)
+        return refused(`${name} works at the interactive prompt; from a shell, hey trust${name === "/untrust" ? " --revoke" : ""} (it asks at a terminal)`);
+      try {
+        return said(await ctx.setTrust(name === "/trust"));
+      } catch (e) {
+        return refused(`${name}: could not record it: ${e instanceof Error ? e.message : String(e)}`);
+      }
     }
     case "/compact": {
       const done = await ctx.agent.compact(arg || undefined, ctx.signal);

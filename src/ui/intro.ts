@@ -23,9 +23,10 @@ export function shortPath(path: string, home: string | undefined): string {
   return home && (path === home || path.startsWith(home + "/")) ? "~" + path.slice(home.length) : path;
 }
 
-/** One dim line: version, provider/model, directory, and where help is. */
-export function banner(o: { version: string; provider: string; model: string; cwd: string; home?: string; color: boolean }): string {
-  return dim(`hey ${o.version} · ${o.provider}/${o.model} · ${visible(shortPath(o.cwd, o.home))} · /help for commands`, o.color) + "\n";
+/** One dim line: version, provider/model, directory (and its project root when that is another), and where help is. */
+export function banner(o: { version: string; provider: string; model: string; cwd: string; root?: string; home?: string; color: boolean }): string {
+  const project = o.root && o.root !== o.cwd ? ` (project ${visible(shortPath(o.root, o.home))})` : "";
+  return dim(`hey ${o.version} · ${o.provider}/${o.model} · ${visible(shortPath(o.cwd, o.home))}${project} · /help for commands`, o.color) + "\n";
 }
 
 /** How the terminal shows an answer: its width (0 = no wrapping), display widths, and whether it takes styles. */

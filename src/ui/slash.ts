@@ -13,6 +13,8 @@ export const COMMANDS = [
   "/usage",
   "/compact",
   "/reload",
+  "/trust",
+  "/untrust",
   "/mcp",
   "/mcp:",
   "/skill:",

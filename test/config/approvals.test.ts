@@ -38,13 +38,14 @@ describe("the record's format", () => {
     expect(() => parseApprovals(text)).toThrow(new ApprovalsError(message));
   });
 
-  test("controlFiles: user config, trust.json, the record, the project's config and --config", () => {
+  test("controlFiles: user config, trust.json, the record, the project's config and .mcp.json, and --config", () => {
     const env = { XDG_CONFIG_HOME: "/x/config", XDG_STATE_HOME: "/x/state" };
     expect(controlFiles(places(env, "/h", "/p", "linux"), "ci.toml")).toEqual([
       "/x/config/hey/config.toml",
       "/x/config/hey/trust.json",
       "/x/state/hey/approvals.json",
       "/p/.hey/config.toml",
+      "/p/.mcp.json",
       "/p/ci.toml",
     ]);
     expect(controlFiles(places({}, "/h", "/p", "linux"), undefined)).toEqual([
@@ -52,6 +53,7 @@ describe("the record's format", () => {
       "/h/.config/hey/trust.json",
       "/h/.local/state/hey/approvals.json",
       "/p/.hey/config.toml",
+      "/p/.mcp.json",
     ]);
   });
 });

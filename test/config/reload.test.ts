@@ -128,7 +128,7 @@ describe("LoadedConfig.reload reads the files again and collects every problem",
     writeFileSync(user, GOOD);
     const config = load();
     writeFileSync(user, GOOD.replace('provider = "a"', 'provider = "a"\nmodel = "m2"'));
-    const next = config.reload({}, undefined);
+    const next = config.reload({}, undefined, true);
     expect(next.errors).toBeUndefined();
     expect(next.config?.settings.model).toBe("m2");
     expect(config.settings.model).toBe("m1"); // the old one is untouched
@@ -139,7 +139,7 @@ describe("LoadedConfig.reload reads the files again and collects every problem",
     const config = load();
     writeFileSync(user, GOOD.replace("[default]", "[default\n"));
     writeFileSync(join(project, ".hey", "config.toml"), "[agent]\nmax_turns = -1\n");
-    expect(config.reload({}, undefined).errors).toEqual([
+    expect(config.reload({}, undefined, true).errors).toEqual([
       `${user}:1:10: Unexpected character, expected whitespace, . or ]`,
       `${join(project, ".hey", "config.toml")}:2: [agent] max_turns must be a positive integer, got -1`,
     ]);
@@ -151,37 +151,48 @@ describe("LoadedConfig.reload reads the files again and collects every problem",
     const projectFile = join(project, ".hey", "config.toml");
     writeFileSync(user, GOOD + "\n[retry]\nbase_delay_ms = -1\nmax_retries = 1000\n");
     writeFileSync(projectFile, "[agent]\nmax_turns = 0\n");
-    expect(config.reload({}, undefined).errors).toEqual([
+    expect(config.reload({}, undefined, true).errors).toEqual([
       `${user}:9: [retry] base_delay_ms must be a non-negative integer, got -1`,
       `${user}:10: [retry] max_retries must be between 0 and 100, got 1000`,
       `${projectFile}:2: [agent] max_turns must be a positive integer, got 0`,
     ]);
     writeFileSync(user, GOOD);
     writeFileSync(projectFile, '[mcp.a]\nargs = []\n[mcp.b]\ncommand = "x"\nurl = "http://h/mcp"\n');
-    expect(config.reload({}, undefined).errors).toEqual([
+    expect(config.reload({}, undefined, true).errors).toEqual([
       `${projectFile}:1: [mcp.a] needs command (a local server) or url (a remote one)`,
       `${projectFile}:5: [mcp.b] has both command and url; keep one`,
     ]);
   });
 
-  test("a ${VAR} without a value is an error at /reload (at start-up it is a warning)", () => {
+  test("a ${VAR} without a value is a warning at /reload, as at start-up (issue 26): the rest loads", () => {
     writeFileSync(user, GOOD + 'headers = { "X-Team" = "${TEAM}" }\napi_key = "${KEY}"\n');
     const config = load();
-    expect(config.warnings).toEqual([
+    const warned = [
       `${user}: [provider.a] api_key: \${KEY} has no value, so provider a sends no API key`,
       `${user}: [provider.a] headers.X-Team: \${TEAM} is not set (using "")`,
-    ]);
-    expect(config.reload({}, undefined).errors).toEqual([
-      `${user}: [provider.a] api_key: \${KEY} has no value, so provider a sends no API key`,
-      `${user}: [provider.a] headers.X-Team: \${TEAM} is not set`,
-    ]);
+    ];
+    expect(config.warnings).toEqual(warned);
+    writeFileSync(user, GOOD.replace('provider = "a"', 'provider = "a"\nmodel = "m2"') + 'headers = { "X-Team" = "${TEAM}" }\napi_key = "${KEY}"\n');
+    const next = config.reload({}, undefined, true);
+    expect(next.errors).toBeUndefined();
+    expect(next.config?.warnings).toEqual(warned);
+    expect(next.config?.settings.model).toBe("m2");
+  });
+
+  test("the project's files are read as /trust or /untrust left it: reload's third argument", () => {
+    writeFileSync(user, GOOD);
+    writeFileSync(join(project, ".hey", "config.toml"), "[agent]\nmax_turns = 7\n");
+    const config = load();
+    expect(config.settings.agent.maxTurns).toBe(7);
+    expect(config.reload({}, undefined, false).config?.settings.agent.maxTurns).toBe(20);
+    expect(config.reload({}, undefined, true).config?.settings.agent.maxTurns).toBe(7);
   });
 
   test("resolution errors (an unknown provider) are reported, not thrown", () => {
     writeFileSync(user, GOOD);
     const config = load();
     writeFileSync(user, GOOD.replace('provider = "a"', 'provider = "nope"'));
-    expect(config.reload({}, undefined).errors).toHaveLength(1);
-    expect(config.reload({}, undefined).errors![0]).toContain("nope");
+    expect(config.reload({}, undefined, true).errors).toHaveLength(1);
+    expect(config.reload({}, undefined, true).errors![0]).toContain("nope");
   });
 });

@@ -1,7 +1,7 @@
 // Every place of hey's comes from one function: the XDG variables when they are absolute paths,
 // else the platform's defaults under the home directory.
-import { expect, test } from "bun:test";
-import { places } from "../../src/fs/places.ts";
+import { describe, expect, test } from "bun:test";
+import { places, projectRoot } from "../../src/fs/places.ts";
 
 test.each([
   ["XDG_CACHE_HOME wins", { XDG_CACHE_HOME: "/x/cache" }, "linux", "/x/cache/hey"],
@@ -30,16 +30,46 @@ test("the files in them, the project's config under the working directory", () =
   expect(places({}, "/h", "/p", "linux")).toEqual({
     home: "/h",
     cwd: "/p",
+    root: "/p",
     configDir: "/h/.config/hey",
     stateDir: "/h/.local/state/hey",
     cacheDir: "/h/.cache/hey",
     userConfig: "/h/.config/hey/config.toml",
     projectConfig: "/p/.hey/config.toml",
+    projectMcpJson: "/p/.mcp.json",
     trustFile: "/h/.config/hey/trust.json",
     approvalsFile: "/h/.local/state/hey/approvals.json",
     sessionsDir: "/h/.local/state/hey/sessions",
     historyFile: "/h/.local/state/hey/history",
     logsDir: "/h/.local/state/hey/logs",
     outputsDir: "/h/.cache/hey/outputs",
+  });
+});
+
+test("a project root other than the launch directory holds the project's files", () => {
+  const p = places({}, "/h", "/repo/sub", "linux", "/repo");
+  expect({ cwd: p.cwd, root: p.root, projectConfig: p.projectConfig, projectMcpJson: p.projectMcpJson }).toEqual({
+    cwd: "/repo/sub",
+    root: "/repo",
+    projectConfig: "/repo/.hey/config.toml",
+    projectMcpJson: "/repo/.mcp.json",
+  });
+});
+
+describe("projectRoot: the nearest .hey/ up to the git root, else the git root, else the launch directory", () => {
+  const probe = (dirs: string[], gits: string[]) => ({ isDir: (p: string) => dirs.includes(p), exists: (p: string) => gits.includes(p) || dirs.includes(p) });
+  test.each([
+    ["a .hey/ in the launch directory", "/w/repo/sub", ["/w/repo/sub/.hey", "/w/repo/.hey"], ["/w/repo/.git"], "/w/repo/sub"],
+    ["a .hey/ above it wins over the git root", "/w/repo/a/b", ["/w/repo/a/.hey"], ["/w/repo/.git"], "/w/repo/a"],
+    ["no .hey/: the git root", "/w/repo/a/b", [], ["/w/repo/.git"], "/w/repo"],
+    ["a .hey/ at the git root", "/w/repo/a", ["/w/repo/.hey"], ["/w/repo/.git"], "/w/repo"],
+    ["a .hey/ above the git root is not the repository's", "/w/repo/a", ["/w/.hey"], ["/w/repo/.git"], "/w/repo"],
+    ["a .git file (a worktree) counts", "/w/wt/a", [], ["/w/wt/.git"], "/w/wt"],
+    ["no git: the nearest .hey/", "/w/notes/2024", ["/w/notes/.hey"], [], "/w/notes"],
+    ["nothing: the launch directory", "/w/x/y", [], [], "/w/x/y"],
+    ["home never counts, nor does anything above it", "/h/proj/sub", ["/h/.hey", "/.hey"], ["/h/.git"], "/h/proj/sub"],
+    ["launched at home: home", "/h", ["/h/.hey"], [], "/h"],
+  ])("%s", (_name, cwd, dirs, gits, root) => {
+    expect(projectRoot(cwd, "/h", probe(dirs, gits))).toBe(root);
   });
 });

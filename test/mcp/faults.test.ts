@@ -118,7 +118,7 @@ function alive(pid: number): boolean {
   }
 }
 
-test("/reload brings a server that stopped twice back (apply closes every server and starts the new set)", async () => {
+test("/reload brings a server that stopped twice back: an unchanged table whose server is not running starts again", async () => {
   const flaky = fake("flaky", ["crash-after-call", "flaky"]);
   const m = open([flaky]);
   for (const text of ["one", "two"]) {
@@ -129,6 +129,7 @@ test("/reload brings a server that stopped twice back (apply closes every server
   const settings = { ...defaultSettingsForTest(), mcp: { servers: [flaky], startupWaitMs: 20_000 } };
   const staged = await m.manager.reloadable.check(settings);
   expect(staged.errors).toEqual([]);
+  expect(staged.changes).toEqual(["~ mcp server flaky (started again: it had stopped)"]);
   await staged.apply();
   expect((await m.call("echo", { text: "four" })).output).toBe("flaky: four");
   expect(starts("flaky")).toBe(3);
@@ -180,11 +181,11 @@ test("/reload with MCP off (--no-mcp) tells of no server: none will start", asyn
   await manager.close();
 });
 
-test("a server tool that replaces a built-in is said when the server connects, once", async () => {
+test("a server tool named like a built-in is offered under its server's prefix, said when the server connects, once", async () => {
   const m = testManager([fake("good", ["ok", "good", "echo"])], { cacheDir: join(dir.path, "cache"), builtins: ["bash", "echo"] });
   managers.push(m);
   await until(() => m.events.some((e) => e.state === "connected"), "the connection");
-  expect(m.warnings).toEqual(["MCP server good's tool echo replaces the built-in echo"]);
+  expect(m.warnings).toEqual(["MCP server good's tool echo is offered as good_echo: hey's own echo keeps its name"]);
   await m.tools([{ name: "echo" } as never]);
   expect(m.warnings).toHaveLength(1);
 });

@@ -65,16 +65,24 @@ test("descriptions are cut to ~300 characters and schemas are passed through", a
   expect(read.parameters).toMatchObject({ type: "object", properties: { path: { type: "string" } }, required: ["path"] });
 });
 
-test("its read_file and write_file replace the built-ins of those names, with a warning each", async () => {
-  const m = open();
+test("its read_file and write_file never replace hey's: they are offered as fs_read_file and fs_write_file, said once each (issue 26)", async () => {
+  const m = testManager([fsServer()], { cacheDir: cache.path, builtins: ["bash", "read_file", "write_file", "edit", "grep"] });
+  managers.push(m);
   const builtin = createReadFileTool();
   const tools = await m.tools([builtin]);
-  const readFile = tools.filter((t) => t.name === "read_file");
-  expect(readFile).toHaveLength(1);
-  expect(readFile[0]).not.toBe(builtin);
-  expect(m.warnings).toEqual(["MCP server fs's tool read_file replaces the built-in read_file"]);
+  expect(tools.filter((t) => t.name === "read_file")).toEqual([builtin]);
+  const names = tools.map((t) => t.name);
+  expect(names).toEqual(expect.arrayContaining(["fs_read_file", "fs_write_file", "read_text_file"]));
+  expect(names).not.toContain("write_file");
+  expect(m.warnings).toEqual([
+    "MCP server fs's tool read_file is offered as fs_read_file: hey's own read_file keeps its name",
+    "MCP server fs's tool write_file is offered as fs_write_file: hey's own write_file keeps its name",
+  ]);
+  // the prefixed tool is the server's: it reads through the server
+  const read = await m.call("fs_read_file", { path: join(realpathSync(root.path), "notes.txt") });
+  expect(read.output).toBe("first line\nsecond line\n");
   await m.tools([builtin]);
-  expect(m.warnings).toHaveLength(1); // once
+  expect(m.warnings).toHaveLength(2); // once
 });
 
 test("the tool list is cached: the next run offers it before the server has answered", async () => {

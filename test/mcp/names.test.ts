@@ -1,6 +1,6 @@
 // Tool names and descriptions as the model sees them (SPEC §14, seed §6.2).
 import { expect, test } from "bun:test";
-import { exposeTools, mergeTools, sanitizeName, shortDescription, type McpTool } from "../../src/mcp/names.ts";
+import { exposeTools, sanitizeName, shortDescription, type McpTool } from "../../src/mcp/names.ts";
 
 const tool = (name: string, description?: string): McpTool => ({ name, ...(description ? { description } : {}), inputSchema: { type: "object" } });
 
@@ -51,12 +51,30 @@ test("names still taken after that get a number; nothing is lost", () => {
   expect(long.tools.map((t) => t.name)).toEqual([`s_${"n".repeat(62)}`, `t_${"n".repeat(62)}`]);
 });
 
-test("an MCP tool named like a built-in replaces it, with a warning naming both", () => {
-  const builtins: { name: string; server?: string }[] = [{ name: "bash" }, { name: "grep" }];
-  const r = mergeTools(builtins, [
-    { name: "grep", server: "code" },
-    { name: "lint", server: "code" },
+test("an MCP tool named like a built-in never replaces it: it is offered as <server>_<name>, said once per tool (issue 26)", () => {
+  const r = exposeTools(
+    [
+      { server: "fs", tools: [tool("write_file"), tool("read_text_file"), tool("read.file")] },
+      { server: "code", tools: [tool("grep"), tool("lint")] },
+    ],
+    ["bash", "read_file", "write_file", "edit", "grep"],
+  );
+  expect(r.tools.map((t) => [t.server, t.tool.name, t.name])).toEqual([
+    ["fs", "write_file", "fs_write_file"],
+    ["fs", "read_text_file", "read_text_file"],
+    ["fs", "read.file", "fs_read_file"], // sanitized first, then kept off the built-in's name
+    ["code", "grep", "code_grep"],
+    ["code", "lint", "lint"],
   ]);
-  expect(r.tools).toEqual([{ name: "bash" }, { name: "grep", server: "code" }, { name: "lint", server: "code" }]);
-  expect(r.warnings).toEqual(["MCP server code's tool grep replaces the built-in grep"]);
+  expect(r.renamed).toEqual([
+    "MCP server fs's tool write_file is offered as fs_write_file: hey's own write_file keeps its name",
+    "MCP server fs's tool read_file is offered as fs_read_file: hey's own read_file keeps its name",
+    "MCP server code's tool grep is offered as code_grep: hey's own grep keeps its name",
+  ]);
+  expect(r.warnings).toEqual([]);
+});
+
+test("a prefixed name that is itself taken by a built-in or another tool gets a number", () => {
+  const r = exposeTools([{ server: "x", tools: [tool("edit"), tool("x_edit")] }], ["edit", "x_edit"]);
+  expect(r.tools.map((t) => t.name)).toEqual(["x_edit_2", "x_x_edit"]);
 });

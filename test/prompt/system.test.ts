@@ -1,7 +1,7 @@
 // The system prompt's layout (SPEC §11, §12): the guide and the list only with skills on, each
 // skill as one line (relative path inside the project), AGENTS.md under its path with the cut noted.
 import { describe, expect, test } from "bun:test";
-import { buildSystemPrompt, LISTED_DESCRIPTION_MAX, SKILL_GUIDE, type PromptFacts } from "../../src/prompt/system.ts";
+import { buildSystemPrompt, DEFAULT_GUIDE, LISTED_DESCRIPTION_MAX, skillGuide, type PromptFacts } from "../../src/prompt/system.ts";
 
 const facts = (over: Partial<PromptFacts>): PromptFacts => ({
   core: "CORE\n",
@@ -13,6 +13,7 @@ const facts = (over: Partial<PromptFacts>): PromptFacts => ({
   skills: [],
   ...over,
 });
+const SKILL_GUIDE = skillGuide(DEFAULT_GUIDE);
 const tail = "Working directory: /p\nDate: 2026-01-02\nOS: linux; shell: bash";
 
 describe("buildSystemPrompt", () => {

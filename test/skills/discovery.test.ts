@@ -25,7 +25,7 @@ function put(path: string, text: string): void {
   mkdirSync(join(path, ".."), { recursive: true });
   writeFileSync(path, text);
 }
-const folders = (project: boolean) => skillFolders({ home, configDir: configDir(), cwd, project });
+const folders = (project: boolean) => skillFolders({ home, configDir: configDir(), root: cwd, project });
 const dirs = (project: boolean) => folders(project).map((f) => f.dir);
 
 describe("the four folders", () => {

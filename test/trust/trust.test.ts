@@ -77,16 +77,16 @@ describe("trust.json format", () => {
 
   test("the notice names what was skipped and how to trust", () => {
     expect(untrustedNotice([".hey/config.toml"], undefined, "/t.json")).toBe(
-      "not loaded: .hey/config.toml (this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers)",
+      "not loaded: .hey/config.toml (this project is not trusted; hey trust trusts it, --approve for one run, and the interactive prompt asks)",
     );
     expect(untrustedNotice([".hey/config.toml", ".agents/skills/", ".hey/skills/"], false, "/t.json")).toBe(
-      "not loaded: .hey/config.toml, .agents/skills/ and .hey/skills/ (you said no in /t.json; --approve trusts it for one run)",
+      "not loaded: .hey/config.toml, .agents/skills/ and .hey/skills/ (you said no in /t.json; hey trust changes it, --approve trusts it for one run)",
     );
   });
 
   test("after a no, the notice says whether it was recorded or holds for this session only", () => {
     expect(declinedNotice([".hey/skills/"], "/t.json", true)).toBe(
-      "not loaded: .hey/skills/ (your no is recorded in /t.json: remove this project's entry there to be asked again; --approve trusts it for one run)",
+      "not loaded: .hey/skills/ (your no is recorded in /t.json: /trust (or hey trust) changes it; --approve trusts it for one run)",
     );
     expect(declinedNotice([".hey/skills/"], "/t.json", false)).toBe(
       "not loaded: .hey/skills/ (not trusted for this session only: nothing is recorded, and hey asks again next time; --approve trusts it for one run)",
@@ -149,7 +149,7 @@ describe("on disk", () => {
     const warnings: string[] = [];
     const settle = (o: { approve?: boolean; interactive: boolean; answer?: string | undefined }) =>
       settleTrust({
-        cwd: project,
+        here: { root: project, projectConfig: join(project, ".hey", "config.toml"), projectMcpJson: join(project, ".mcp.json") },
         trustFile: join(config, "trust.json"),
         approve: o.approve ?? false,
         interactive: o.interactive,
@@ -178,7 +178,7 @@ describe("on disk", () => {
       expect(await settle({ interactive: true, answer: "n" })).toMatchObject({ trusted: false, asked: true });
       // said at once, in the session that asked: what was left out and how to change the answer
       expect(warnings).toEqual([
-        `not loaded: .hey/config.toml (your no is recorded in ${join(config, "trust.json")}: remove this project's entry there to be asked again; --approve trusts it for one run)`,
+        `not loaded: .hey/config.toml (your no is recorded in ${join(config, "trust.json")}: /trust (or hey trust) changes it; --approve trusts it for one run)`,
       ]);
       expect(await settle({ interactive: true, answer: "y" })).toMatchObject({ trusted: false, stored: false, asked: false });
       expect(await settle({ interactive: false, approve: true })).toMatchObject({ trusted: true });

@@ -1,0 +1,80 @@
+// AGENTS.md files deeper in the project than the system prompt reaches (issue 26). The system
+// prompt holds the files from the git root down to the working directory (agents-md.ts); a
+// subdirectory's own file — `sub/AGENTS.md` when hey runs at the root, `../lib/AGENTS.md` from a
+// sibling — is given to the model when a file tool first reads or writes something under it, as
+// Claude Code does with nested CLAUDE.md files. It rides at the end of that tool's result, not in
+// the system prompt: the system prompt must stay byte-identical within a run (issue 23), and a
+// result is appended history the prompt cache keeps serving. Should pruning later drop that
+// result (a duplicate read, compress, a summary), the next touch of the subtree brings the file
+// back: it is given whenever it is not in what the model saw last.
+import { realpathSync, statSync } from "node:fs";
+import { dirname, relative, sep } from "node:path";
+import { agentsPlaces, PROJECT_NAMES, readAgentsFiles, type AgentsFile } from "./agents-md.ts";
+import { AGENTS_MD_MAX_BYTES } from "./system.ts";
+
+/** What the model saw in its last request: `id` changes with every request (the view object), `has` looks for a text in it. */
+export interface LastRequest {
+  id: unknown;
+  has(text: string): boolean;
+}
+
+export interface NestedAgents {
+  /**
+   * The text to append to the result of a tool that touched `path` (absolute): the nested
+   * AGENTS.md files above it that the model has not seen in `last` (nor been given since),
+   * outermost first, each under its path; undefined when there are none. Never throws; a file
+   * that cannot be read is a warning.
+   */
+  forPath(path: string, last: LastRequest): { text: string; files: string[] } | undefined;
+}
+
+/** The section a nested file is given as: the system prompt's AGENTS.md header, and what it covers. */
+export function nestedSection(file: AgentsFile): string {
+  const dir = dirname(file.path);
+  const cut = file.truncated ? `\n[${file.path} is cut here, at ${AGENTS_MD_MAX_BYTES / 1024} KB; read the file for the rest]` : "";
+  return `Instructions from ${file.path} (for files under ${dir}${sep}):\n${file.text}${cut}`;
+}
+
+/**
+ * The nested AGENTS.md of the project hey runs in at `cwd`: directories inside the top of the
+ * system prompt's chain (the git root, else `cwd`) that the chain does not hold. `warn`: a file
+ * left out (unreadable, a link out of the project), once each.
+ */
+export function createNestedAgents(opts: { cwd: string; configDir: string; warn(message: string): void }): NestedAgents {
+  const chain = agentsPlaces(opts.cwd, opts.configDir).slice(1); // the user's file is not the project's
+  const top = chain[0]?.dir ?? opts.cwd;
+  const inChain = new Set(chain.map((p) => p.dir));
+  const warned = new Set<string>();
+  /** sections given since the request `givenAfter`, which cannot show them yet (parallel calls of one turn) */
+  let given = new Set<string>();
+  let givenAfter: unknown;
+
+  return {
+    forPath(path, last) {
+      const real = realDir(path);
+      if (real === undefined || !real.startsWith(top + sep)) return undefined;
+      const dirs: string[] = [];
+      for (let dir = real; dir.startsWith(top + sep); dir = dirname(dir)) if (!inChain.has(dir)) dirs.unshift(dir);
+      if (dirs.length === 0) return undefined;
+      const read = readAgentsFiles(dirs.map((dir) => ({ dir, names: PROJECT_NAMES, within: top })));
+      for (const w of read.warnings) if (!warned.has(w)) warned.add(w), opts.warn(w);
+      if (givenAfter !== last.id) (given = new Set()), (givenAfter = last.id);
+      const sections = read.files.map((f) => ({ file: f.path, text: nestedSection(f) })).filter((s) => !given.has(s.text) && !last.has(s.text));
+      if (sections.length === 0) return undefined;
+      for (const s of sections) given.add(s.text);
+      return { text: sections.map((s) => s.text).join("\n\n"), files: sections.map((s) => relative(opts.cwd, s.file) || s.file) };
+    },
+  };
+}
+
+/** The real directory `path` is in (itself when it is one), through links; for a path not created yet, its nearest existing parent. */
+function realDir(path: string): string | undefined {
+  for (let p = path; ; p = dirname(p)) {
+    try {
+      const real = realpathSync(p);
+      return p === path && !statSync(real).isDirectory() ? dirname(real) : real;
+    } catch {
+      if (dirname(p) === p) return undefined;
+    }
+  }
+}

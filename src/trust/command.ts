@@ -1,0 +1,72 @@
+// `hey trust [--revoke] [DIR]` (issue 26): see and change whether a project's files load — its
+// `.hey/config.toml`, skills and `.mcp.json` — without editing trust.json. It names the project
+// (DIR's project root), what it has and what its files would run or redirect; trusting asks at a
+// terminal, so a command the agent runs (which has none) cannot trust a project by itself.
+// `--revoke` only takes away, so it asks nothing. Exit 0 done, 2 a bad command line or no
+// terminal to ask at, 130 cancelled.
+import { resolve } from "node:path";
+import { EXIT } from "../cli.ts";
+import { places, projectRoot, type Places } from "../fs/places.ts";
+import { errorText } from "../kernel/errors.ts";
+import { isTty, writer } from "../ui/term.ts";
+import { effectsBlock, readAnswer, trustedNotice } from "./policy.ts";
+import { gatedResources, projectEffects, projectKey, readProjectFiles, trustProject } from "./store.ts";
+
+export const TRUST_USAGE = `usage: hey trust [DIR]            trust the project DIR is in (default: here), after showing what it would run
+       hey trust --revoke [DIR]   stop trusting it
+  The project is the nearest directory holding .hey/, else the git root. Trusted, its .hey/config.toml,
+  .hey/skills, .agents/skills and .mcp.json load (changes to its MCP servers are still asked about).
+`;
+
+/** Whether `hey trust …` is this command (else it is a prompt, `hey trust me on this`): flags it knows, and at most one existing directory. */
+export function isTrustCommand(args: readonly string[], isDir: (path: string) => boolean): boolean {
+  const words = args.filter((a) => !["--revoke", "--help", "-h"].includes(a));
+  return words.length === 0 || (words.length === 1 && isDir(words[0]!));
+}
+
+export async function trustCommand(args: string[], here: Places, probe: Parameters<typeof projectRoot>[2]): Promise<number> {
+  const out = writer(1);
+  const err = writer(2);
+  if (args.includes("--help") || args.includes("-h")) {
+    out.write(TRUST_USAGE);
+    return EXIT.ok;
+  }
+  const revoke = args.includes("--revoke");
+  const dir = args.find((a) => a !== "--revoke");
+  const cwd = dir === undefined ? here.cwd : resolve(here.cwd, dir);
+  const at = dir === undefined ? here : places(process.env, here.home, cwd, process.platform, projectRoot(cwd, here.home, probe));
+  const project = projectKey(at.root);
+  const resources = gatedResources(at.root);
+  out.write(`project: ${project}${at.root !== cwd ? ` (the project of ${cwd})` : ""}\n`);
+  out.write(resources.length ? `it has ${resources.join(", ")}\n` : "it has no .hey/config.toml, skills or .mcp.json yet\n");
+  try {
+    if (revoke) {
+      await trustProject(at, false);
+      out.write(`${trustedNotice(project, false, resources, [], at.trustFile, false)}\n`);
+      return EXIT.ok;
+    }
+    const { problems } = readProjectFiles(at);
+    for (const p of problems) err.write(`hey: ${p}\n`);
+    const effects = projectEffects(at);
+    if (effects.length) out.write(`${effectsBlock(effects).trimStart()}\n`);
+    if (!isTty(0)) {
+      err.write(
+        "hey: hey trust asks at a terminal, and stdin is not one: run it yourself in a terminal (the agent's commands have none, so it cannot trust a project by itself); --approve trusts a project for one run\n",
+      );
+      return EXIT.usage;
+    }
+    const { askLine } = await import("./ask.ts");
+    const typed = await askLine("Trust this project? (y/N) ");
+    if (typed === undefined) return EXIT.interrupted;
+    if (readAnswer(typed) !== "yes") {
+      out.write("not trusted; nothing recorded\n");
+      return EXIT.ok;
+    }
+    await trustProject(at, true);
+    out.write(`${trustedNotice(project, true, resources, [], at.trustFile, false)}\n`);
+    return EXIT.ok;
+  } catch (e) {
+    err.write(`hey: could not record it: ${errorText(e)}\n`);
+    return EXIT.runtime;
+  }
+}
