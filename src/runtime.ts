@@ -122,6 +122,20 @@ export interface Runtime
   close(): Promise<void>;
 }
 
+/**
+ * `config` with each MCP server whose changed table was left out (not approved) kept as it runs
+ * now: the approvals record holds only a fingerprint of the approved table, and the running one
+ * is that table. A server that is not in `current` stays out.
+ */
+function keepApproved(config: LoadedConfig, current: Settings): LoadedConfig {
+  const kept = new Set(config.guards.flatMap((g) => g.kept));
+  const now = new Set(config.settings.mcp.servers.map((s) => s.name));
+  const back = current.mcp.servers.filter((s) => kept.has(s.name) && !now.has(s.name));
+  if (back.length === 0) return config;
+  const settings = { ...config.settings, mcp: { ...config.settings.mcp, servers: [...config.settings.mcp.servers, ...back] } };
+  return { ...config, settings };
+}
+
 /** What the agent runs with, from the settings. */
 export function agentSettings(settings: Settings): AgentSettings {
   const { maxTurns, parallelTools, maxRunTokens } = settings.agent;
@@ -155,7 +169,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     let nextFetch = live.fetch;
     let nextProvider = agent.provider;
     try {
-      decided = await decideWidenings(next.config, ask, (m) => refused.push(m));
+      decided = keepApproved(await decideWidenings(next.config, ask, (m) => refused.push(m)), current);
       const s = decided.settings;
       if (s.proxy !== current.proxy || JSON.stringify(s.network) !== JSON.stringify(current.network)) nextFetch = parts.fetchFor(s);
       if (
@@ -187,9 +201,17 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     };
   };
 
-  /** what the last /reload did, for the model: the report, and the tools of the request before it */
+  /** what the last /reload did, for the model: the report, and the tools offered before it */
   let pending: { report: ReloadReport; before: readonly string[]; attached?: number } | undefined;
-  let lastTools: readonly string[] = [];
+  /** the tools a request would offer now, without waiting for any server */
+  const offeredNow = () => [
+    ...live.configured.tools.filter((t) => !live.configured.refused(t.name)).map((t) => t.name),
+    ...parts.mcp.offer().tools.map((e) => e.name),
+  ];
+  /** forgets the note once a request that carried it was answered (its usage counted since it was attached) */
+  const dropDelivered = () => {
+    if (pending?.attached !== undefined && agent.usage.requests > pending.attached) pending = undefined;
+  };
 
   const runtime: Runtime = {
     agent,
@@ -215,11 +237,13 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       live.configured = parts.configure(next); // the new provider's key is a secret too
     },
     async reload(ask) {
+      dropDelivered();
+      const before = pending?.before ?? offeredNow();
       const report = await reloadAll(() => checkConfig(ask), parts.reloadables);
       parts.output.emit({ type: "reload", ...report });
-      // two reloads before the model hears of them: what both changed, the later one's problems, against the tools it last had
+      // two reloads before the model hears of them: what both changed, the later one's problems, against the tools it had before both
       const earlier = pending?.report.ok ? pending.report.changes : [];
-      pending = { report: { ...report, changes: [...earlier, ...report.changes] }, before: pending?.before ?? lastTools };
+      pending = { report: { ...report, changes: [...earlier, ...report.changes] }, before };
       return report;
     },
     async setTrust(trusted) {
@@ -237,13 +261,14 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       return `this project's ${gated.join(", ")} ${gated.length === 1 ? "is" : "are"} not loaded: it is not trusted (${how})`;
     },
     requestNote(tools) {
-      const names = tools.map((t) => t.name);
-      // delivered: a request that carried it was answered (its usage counted) since it was attached
-      if (pending?.attached !== undefined && agent.usage.requests > pending.attached) pending = undefined;
-      const note = pending && reloadNote(pending.report, pending.before, names);
-      if (pending) pending.attached = agent.usage.requests;
-      lastTools = names;
-      return note;
+      dropDelivered();
+      if (!pending) return undefined;
+      pending.attached = agent.usage.requests;
+      return reloadNote(
+        pending.report,
+        pending.before,
+        tools.map((t) => t.name),
+      );
     },
     async resume(session) {
       const next = await parts.reopen(session);

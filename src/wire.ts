@@ -49,6 +49,7 @@ import type { ApprovalState } from "./trust/approve.ts";
 import { errorsTo, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
 import { setupHint } from "./ui/setup-help.ts";
+import { visible } from "./ui/visible.ts";
 import { writer } from "./ui/term.ts";
 
 type Env = Record<string, string | undefined>;
@@ -169,6 +170,8 @@ export async function assemble(
   };
   // a subdirectory's AGENTS.md reaches the model with the first file tool result under it (issue 26)
   const nested = createNestedAgents({ cwd, configDir: here.configDir, warn: (m) => start.notice(`hey: ${m}`) });
+  // said among the tool's own lines on a terminal; on stderr with --output json
+  const toolNotice = (line: string) => (terminal ? terminal.notice(visible(line)) : warn(line.replace(/^hey: /, "")));
   const lastRequest = () => {
     const view = agent.context.last;
     return { id: view, has: (text: string) => view?.messages.some((m) => m.content.some((p) => p.type === "text" && p.text.includes(text))) === true };
@@ -184,7 +187,7 @@ export async function assemble(
       env: toolEnvironment(env, s, s.tools.keepEnv),
       home,
       cacheDir: here.cacheDir,
-    }).map((t) => withNestedAgents(t, nested, pathOf, lastRequest, start.notice));
+    }).map((t) => withNestedAgents(t, nested, pathOf, lastRequest, toolNotice));
     return {
       shell,
       check: permissionCheck(s.permission, shell.name, place),

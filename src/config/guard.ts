@@ -78,6 +78,11 @@ export interface Guard {
   widenings: string[];
   /** the guarded keys as this run uses them: what the record holds unless the user approves more */
   used: Guarded;
+  /**
+   * servers whose approved table was changed, the change left out: the record keeps only a
+   * fingerprint, so the approved table is the one running — `/reload` keeps it running
+   */
+  kept: string[];
 }
 
 const quote = (s: string) => JSON.stringify(s);
@@ -94,6 +99,7 @@ export function guardLayer(data: Table, approved: Guarded | undefined, role: Lay
   const was = approved ?? NOTHING_APPROVED;
   const now = guardedOf(data);
   const widenings: string[] = [];
+  const kept: string[] = [];
   const used: Guarded = { mcp: {} };
   const permission: Table = isTable(data.permission) ? { ...data.permission } : {};
   const tools: Table = isTable(data.tools) ? { ...data.tools } : {};
@@ -152,6 +158,7 @@ export function guardLayer(data: Table, approved: Guarded | undefined, role: Lay
       continue;
     }
     widenings.push(`${was.mcp[name] === undefined ? "+" : "~"} [mcp.${name}] ${describeServer(servers[name] as Table)}`);
+    if (was.mcp[name] !== undefined) kept.push(name), (used.mcp[name] = was.mcp[name]);
     delete servers[name];
   }
 
@@ -160,7 +167,7 @@ export function guardLayer(data: Table, approved: Guarded | undefined, role: Lay
   if (isTable(data.permission) || Object.keys(permission).length) out.permission = permission;
   if (isTable(data.tools) || Object.keys(tools).length) out.tools = tools;
   if (isTable(data.mcp) && isTable(data.mcp.servers)) out.mcp = { ...data.mcp, servers };
-  return { data: out, widenings, used };
+  return { data: out, widenings, used, kept };
 }
 
 function setOrDelete(table: Table, key: string, value: unknown): void {

@@ -58,6 +58,8 @@ export interface LayerGuard {
   used: Guarded;
   /** what was left out, one line each; empty when nothing was */
   widenings: string[];
+  /** servers whose approved table changed, the change left out (config/guard.ts Guard.kept) */
+  kept: string[];
 }
 
 function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefined>, flags: ConfigFlags, warnings: string[]): Resolved {
@@ -84,7 +86,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     if (layer.guard) {
       const approved = layer.guard.approved === "current" ? guardedOf(data) : layer.guard.approved;
       const guard = guardLayer(data, approved, layer.guard.role);
-      guards.push({ source: layer.source, current: guardedOf(data), used: guard.used, widenings: guard.widenings });
+      guards.push({ source: layer.source, current: guardedOf(data), used: guard.used, widenings: guard.widenings, kept: guard.kept });
       data = guard.data;
     }
     if (layer.project) {

@@ -169,10 +169,15 @@ describe("guardLayer", () => {
     ["a table turning on a server defined elsewhere", "", "[mcp.fs]\nenabled = true", "narrowing", ["+ [mcp.fs] enabled"], { mcp: { servers: {} } }],
     ["a server removed: narrower", SERVER, "[agent]\nmax_turns = 3", "base", [], { agent: { max_turns: 3 } }],
   ])("%s", (_, approved, now, role, widenings, used) => {
-    const g = guardLayer(data(now), approved === undefined ? undefined : approvedOf(approved), role);
+    const was = approved === undefined ? undefined : approvedOf(approved);
+    const g = guardLayer(data(now), was, role);
     expect(g.widenings).toEqual(widenings);
     expect(g.data).toEqual(used);
-    expect(g.used).toEqual(guardedOf(g.data)); // what is recorded is what is used
+    // what is recorded is what is used — and a server whose changed table was left out keeps its
+    // approval: /reload keeps the approved one running (issue 26)
+    const kept = Object.fromEntries(g.kept.map((name) => [name, was!.mcp[name]!]));
+    expect(g.used).toEqual({ ...guardedOf(g.data), mcp: { ...guardedOf(g.data).mcp, ...kept } });
+    expect(g.kept).toEqual(widenings.filter((w) => w.startsWith("~ [mcp.")).map((w) => /\[mcp\.([^\]]+)\]/.exec(w)![1]!));
   });
 
   test("a file with nothing approved yet is compared with nothing", () => {

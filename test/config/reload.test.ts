@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
-import { formatReload, reloadAll, settingsChanges, type Reloadable, type StagedConfig } from "../../src/config/reload.ts";
+import { formatReload, RELOAD_NOTE_MAX_CHARS, reloadAll, reloadNote, settingsChanges, type Reloadable, type StagedConfig } from "../../src/config/reload.ts";
 import { resolveConfig } from "../../src/config/resolve.ts";
 import type { Settings } from "../../src/config/settings.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -51,6 +51,21 @@ describe("reloadAll: all or nothing", () => {
     expect(applied).toEqual([]);
   });
 
+  test("a part that learns how it went by applying (a server kept as it was) replaces its changes and adds warnings", async () => {
+    const mcp: Reloadable = {
+      name: "mcp",
+      check: async () => ({
+        errors: [],
+        warnings: [],
+        changes: ["~ mcp server db"],
+        apply: async () => ({ changes: ["~ mcp server db (not started: the old one keeps serving)"], warnings: ["MCP server db: …"] }),
+      }),
+    };
+    const report = await reloadAll(config(), [part("skills"), mcp]);
+    expect(report.changes).toEqual(["~ model", "+ skills", "~ mcp server db (not started: the old one keeps serving)"]);
+    expect(report.warnings).toEqual(["skills saw next-model", "MCP server db: …"]);
+  });
+
   test("formatReload", () => {
     expect(formatReload({ ok: true, changes: [], errors: [], warnings: [] })).toBe("reloaded: nothing changed");
     expect(formatReload({ ok: true, changes: ["+ skill a", "~ model x → y"], errors: [], warnings: ["w"] })).toBe(
@@ -59,6 +74,32 @@ describe("reloadAll: all or nothing", () => {
     expect(formatReload({ ok: false, changes: [], errors: ["f:1: e", "g:2:3: e"], warnings: [] })).toBe(
       "hey: /reload changed nothing; fix these and /reload again:\n  f:1: e\n  g:2:3: e",
     );
+  });
+});
+
+describe("reloadNote: what the model hears on the next request", () => {
+  const ok = {
+    ok: true,
+    changes: ["+ skill greet", "+ mcp server fs"],
+    errors: [],
+    warnings: ["/p/.hey/skills/bad/SKILL.md:3: broken YAML frontmatter: Unexpected token; left out"],
+  };
+  test("changes, the tools the request offers that the one before did not (and the reverse), then the problems with file and line", () => {
+    expect(reloadNote(ok, ["bash", "read_file", "echo"], ["bash", "read_file", "fs_read_file", "list_directory"])).toBe(
+      "[hey: the user ran /reload:\n+ skill greet\n+ mcp server fs\n+ tools fs_read_file, list_directory\n- tools echo\nwarning: /p/.hey/skills/bad/SKILL.md:3: broken YAML frontmatter: Unexpected token; left out]",
+    );
+  });
+  test("nothing changed; or errors, and nothing changed", () => {
+    expect(reloadNote({ ok: true, changes: [], errors: [], warnings: [] }, ["bash"], ["bash"])).toBe("[hey: the user ran /reload; nothing changed]");
+    expect(reloadNote({ ok: false, changes: [], errors: ["/h/.config/hey/config.toml:3:9: Unexpected character"], warnings: [] }, ["bash"], ["bash"])).toBe(
+      "[hey: the user ran /reload and nothing changed; fix these and ask them to /reload again:\nerror: /h/.config/hey/config.toml:3:9: Unexpected character]",
+    );
+  });
+  test(`cut at ${RELOAD_NOTE_MAX_CHARS} characters`, () => {
+    const many = { ok: true, changes: [], errors: [], warnings: Array.from({ length: 100 }, (_, i) => `/p/x${i}.md:1: ${"w".repeat(50)}`) };
+    const note = reloadNote(many, [], []);
+    expect(note.length).toBe(RELOAD_NOTE_MAX_CHARS);
+    expect(note.endsWith("…]")).toBe(true);
   });
 });
 

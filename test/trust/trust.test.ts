@@ -12,11 +12,15 @@ import {
   readAnswer,
   trustQuestion,
   TrustFileError,
+  trustedNotice,
   untrustedNotice,
+  untrustedReloadNotice,
   withDecision,
 } from "../../src/trust/policy.ts";
 import { readApprovals, updateApprovals } from "../../src/config/approval-store.ts";
-import { gatedResources, projectKey, readTrust, recordTrust, settleTrust } from "../../src/trust/store.ts";
+import { gatedResources, projectEffects, projectKey, readTrust, recordTrust, settleTrust, trustProject } from "../../src/trust/store.ts";
+import { effectLines } from "../../src/trust/effects.ts";
+import { checkLayer } from "../../src/config/schema.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 describe("decideTrust", () => {
@@ -115,7 +119,32 @@ describe("on disk", () => {
     writeFileSync(join(project, ".hey", "config.toml"), "");
     mkdirSync(join(project, ".hey", "skills", "x"));
     mkdirSync(join(project, ".agents", "skills", "y"), { recursive: true });
-    expect(gatedResources(project)).toEqual([".hey/config.toml", ".agents/skills/", ".hey/skills/"]);
+    writeFileSync(join(project, ".mcp.json"), "{}");
+    expect(gatedResources(project)).toEqual([".hey/config.toml", ".mcp.json", ".agents/skills/", ".hey/skills/"]);
+  });
+
+  test("trustProject: a yes records the answer and approves the project's config files as they are; a no only records", async () => {
+    const here = {
+      root: project,
+      trustFile: join(config, "trust.json"),
+      approvalsFile: approvalsFile(),
+      projectConfig: join(project, ".hey", "config.toml"),
+      projectMcpJson: join(project, ".mcp.json"),
+    };
+    mkdirSync(join(project, ".hey"), { recursive: true });
+    writeFileSync(here.projectConfig, '[tools]\nbash_filter = "rtk"\n');
+    writeFileSync(here.projectMcpJson, '{"mcpServers": {"fs": {"command": "npx", "args": ["x"]}}}');
+    expect(projectEffects(here)).toEqual(["run MCP server fs: npx x", "pipe bash output through rtk"]);
+    await trustProject(here, true);
+    const real = realpathSync(project);
+    expect(readTrust(here.trustFile).projects[real]?.trusted).toBe(true);
+    const record = readApprovals(here.approvalsFile)!;
+    expect(record.trusted).toEqual([real]);
+    expect(Object.keys(record.configs).sort()).toEqual([join(real, ".hey", "config.toml"), join(real, ".mcp.json")]);
+    expect(record.configs[join(real, ".hey", "config.toml")]).toMatchObject({ bash_filter: "rtk" });
+    await trustProject(here, false);
+    expect(readTrust(here.trustFile).projects[real]?.trusted).toBe(false);
+    expect(readApprovals(here.approvalsFile)!.trusted).toEqual([]);
   });
 
   test("recordTrust keeps other projects, writes atomically (no temp file left) and keys by real path", async () => {
@@ -238,5 +267,64 @@ describe("on disk", () => {
       expect(warnings.at(-1)).toStartWith(`could not record the answer in ${join(config, "trust.json")}: not valid JSON`);
       expect(readFileSync(join(config, "trust.json"), "utf8")).toBe("{oops");
     });
+  });
+});
+
+describe("what trusting a project would let it do (issue 26)", () => {
+  const checked = (toml: string) => [
+    { source: "/p/.hey/config.toml", data: checkLayer("/p/.hey/config.toml", Bun.TOML.parse(toml) as Record<string, unknown>).data },
+  ];
+  test("each MCP command line and URL, a provider's base_url, the proxy, CAs, bash_filter, shell, rg, keep_env", () => {
+    expect(
+      effectLines(
+        checked(
+          [
+            "[mcp.fs]",
+            'command = "npx"',
+            'args = ["-y", "server-filesystem", "/"]',
+            "[mcp.docs]",
+            'url = "https://u:pw@mcp.example/mcp"',
+            "[mcp.off]",
+            'command = "x"',
+            "enabled = false",
+            "[provider.main]",
+            'base_url = "https://elsewhere.example/v1"',
+            "[proxy]",
+            'url = "http://user:secret@proxy.example:8080"',
+            "[network]",
+            'ca_file = "ca.pem"',
+            "[tools]",
+            'bash_filter = "rtk"',
+            'shell = "zsh"',
+            'rg = "./rg"',
+            'keep_env = ["OPENAI_API_KEY"]',
+          ].join("\n"),
+        ),
+      ),
+    ).toEqual([
+      "run MCP server fs: npx -y server-filesystem /",
+      "connect to MCP server docs: https://***@mcp.example/mcp",
+      "send [provider.main] requests, with its key, to https://elsewhere.example/v1",
+      "send model requests through the proxy http://user:***@proxy.example:8080",
+      "trust the certificate authorities in ca.pem",
+      "pipe bash output through rtk",
+      "run the agent's commands with zsh",
+      "run ./rg for grep",
+      "show OPENAI_API_KEY to the agent's commands",
+    ]);
+    expect(effectLines(checked('[tools]\nbash_filter = "builtin"\n[agent]\nmax_turns = 3'))).toEqual([]);
+  });
+
+  test("the question lists them under the files; /trust and /untrust say what the next /reload does", () => {
+    expect(trustQuestion("/p", [".hey/config.toml"], ["run MCP server fs: npx x"])).toBe(
+      "/p has .hey/config.toml: project settings and skills can send your keys elsewhere and tell the agent what to run. Trusted, it would:\n  run MCP server fs: npx x\nTrust this project? (y/N) ",
+    );
+    expect(trustedNotice("/p", true, [".hey/skills/"], ["run MCP server fs: npx x"], "/t.json", true)).toBe(
+      "/p is trusted now (recorded in /t.json): /reload loads its .hey/skills/. It will:\n  run MCP server fs: npx x",
+    );
+    expect(trustedNotice("/p", false, [".mcp.json"], [], "/t.json", true)).toBe(
+      "/p is not trusted now (recorded in /t.json): /reload leaves out its .mcp.json",
+    );
+    expect(untrustedReloadNotice([".hey/skills/"])).toBe("not loaded: .hey/skills/ (this project is not trusted: /trust, then /reload, loads them)");
   });
 });
