@@ -53,7 +53,7 @@ test("without --approve the next run leaves the project's skill out and says so 
   expect(run).toMatchObject({ code: 0, stdout: `${PLAIN_ANSWER}\n` });
   expect(systemOf(model.requests[0]!)).not.toContain(SKILL_NAME);
   expect(run.stderr).toBe(
-    "hey: not loaded: .hey/skills/ (this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers)\n",
+    "hey: not loaded: .hey/skills/ (this project is not trusted; hey trust trusts it, --approve for one run, and the interactive prompt asks)\n",
   );
 });
 
@@ -77,7 +77,7 @@ test("--no-skills: no list, no guide, no /skill", async () => {
   await hey(["--no-skills", "-p", "greet me"]);
   const [on, off] = [model.requests[0]!, model.requests.at(-1)!].map(systemOf);
   expect(model.requests.length).toBe(3); // the skill was read in the first run only
-  expect(on).toContain(".hey/skills/<name>/SKILL.md");
+  expect(on).toContain("~/.config/hey/skills/<name>/SKILL.md"); // a -p run in a project not trusted: the user's folder
   expect(on).toContain(SKILL_NAME);
   expect(off).not.toContain("SKILL.md");
   expect(off).not.toContain(SKILL_NAME);
@@ -101,15 +101,14 @@ test("AGENTS.md from the git root down, CLAUDE.md where a directory has no AGENT
   ]);
 });
 
-test("`--output json /reload` emits one reload event: the errors, each naming its file and line", async () => {
+test("`--output json /reload` emits one reload event; a broken skill stays a warning, said once, as at start-up (issue 26)", async () => {
   const file = join(home.path, ".config", "hey", "skills", "notes.md");
   write(file, "---\nname: notes\ndescription: Taking notes: always.\n---\nWrite them down.\n");
+  write(join(home.path, ".config", "hey", "skills", "good", "SKILL.md"), "---\nname: good\ndescription: Good.\n---\nx\n");
   const run = await runHey(["--base-url", model.baseUrl, "-m", "m", "--output", "json", "/reload"], { cwd: project.path, env: { HOME: home.path } });
-  expect(run.code).toBe(2); // a /reload that changed nothing is a configuration error
+  expect(run.code).toBe(0);
   expect(run.stderr).toBe(`hey: ${file}:3: broken YAML frontmatter: Unexpected token; left out\n`); // at start-up: a warning
-  expect(jsonEvents(run.stdout).filter((e) => e.type === "reload")).toEqual([
-    { type: "reload", ok: false, changes: [], errors: [`${file}:3: broken YAML frontmatter: Unexpected token; left out`], warnings: [] },
-  ]);
+  expect(jsonEvents(run.stdout).filter((e) => e.type === "reload")).toEqual([{ type: "reload", ok: true, changes: [], errors: [], warnings: [] }]);
 });
 
 test("a hostile project: its config and skills load neither without --approve (stderr says so) and both with it", async () => {
@@ -124,7 +123,7 @@ test("a hostile project: its config and skills load neither without --approve (s
   const plain = await run(["-p", "hi"]);
   expect(plain).toMatchObject({ code: 0, stdout: "from the user's endpoint\n" });
   expect(plain.stderr).toBe(
-    "hey: not loaded: .hey/config.toml and .hey/skills/ (this project is not trusted; --approve trusts it for one run, the interactive prompt asks and remembers)\n",
+    "hey: not loaded: .hey/config.toml and .hey/skills/ (this project is not trusted; hey trust trusts it, --approve for one run, and the interactive prompt asks)\n",
   );
   expect(other.requests).toEqual([]);
   expect(systemOf(user.requests[0]!)).not.toContain("exfiltrate");
