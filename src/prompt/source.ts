@@ -47,10 +47,11 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const { cwd, configDir, warn } = opts;
   const folders = (trusted: boolean) => skillFolders({ home: opts.home, configDir, root: opts.root, project: trusted });
   const shown = (path: string) => shownPath(path, cwd, opts.home);
+  const mine = (path: string) => shownPath(path, "", opts.home); // the user's files: ~/… wherever hey runs
   const guideOf = (trusted: boolean): GuideFacts => ({
-    skillsDir: shown(trusted ? join(opts.root, ".hey", "skills") : join(configDir, "skills")),
+    skillsDir: trusted ? shown(join(opts.root, ".hey", "skills")) : mine(join(configDir, "skills")),
     ...(trusted ? { projectConfig: shown(join(opts.root, ".hey", "config.toml")) } : {}),
-    userConfig: shown(join(configDir, "config.toml")),
+    userConfig: mine(join(configDir, "config.toml")),
     writable: opts.writable(),
   });
   const startTrusted = opts.skills?.trusted() ?? false;
@@ -127,7 +128,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
 
 /** A path as the model should write it: relative inside the working directory, `~/…` under home, else absolute. */
 export function shownPath(path: string, cwd: string, home: string): string {
-  const rel = relative(cwd, path);
+  const rel = cwd ? relative(cwd, path) : "";
   if (rel !== "" && !rel.startsWith(".." + sep) && rel !== ".." && !isAbsolute(rel)) return rel;
   return home && path.startsWith(home + sep) ? "~" + path.slice(home.length) : path;
 }

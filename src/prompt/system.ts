@@ -66,19 +66,12 @@ export const LISTED_DESCRIPTION_MAX = 1024;
  * folders and how the user trusts the project. Short: it is paid on every request.
  */
 export function skillGuide(g: GuideFacts): string {
-  const skill =
-    `To keep a procedure for next time, write it as a skill: ${g.skillsDir}/<name>/SKILL.md starting with \`---\`, ` +
-    "`name: <name>` (lowercase, digits, hyphens), `description: <what it does and when to use it>`, `---`, then the steps.";
-  const configs = g.projectConfig ? `${g.projectConfig} (this project) or ${g.userConfig} (every project)` : g.userConfig;
-  const table = '`[mcp.NAME]` with `command = "…"`, `args = […]`, `env = {…}` for a local server, or `url = "…"`, `headers = {…}` for a remote one';
-  const mcp = g.writable
-    ? `To add tools from an MCP server, add to ${configs} a table ${table}.`
-    : `MCP servers are tables in ${configs} (${table}); those files are the user's to edit here, so suggest the table.`;
-  const load = "Both load when the user types /reload (a new server waits for their yes) or in the next run.";
-  const untrusted = g.projectConfig
-    ? ""
-    : " This project is not trusted, so its .hey/ is not loaded; the user can trust it with /trust (or hey trust in a shell).";
-  return `${skill}\n${mcp}\n${load}${untrusted}`;
+  const skill = `Keep a procedure as a skill: ${g.skillsDir}/<name>/SKILL.md: \`---\`, \`name: <name>\` (lowercase, hyphens), \`description: <what, when to use>\`, \`---\`, steps.`;
+  const configs = g.projectConfig ? `${g.projectConfig} (this project) or ${g.userConfig}` : g.userConfig;
+  const table = "`[mcp.NAME]` with `command`, `args`, `env` or `url`, `headers`";
+  const mcp = g.writable ? `More tools: add an MCP server, ${table}, to ${configs}.` : `MCP servers are ${table} in ${configs}: suggest one to the user.`;
+  const untrusted = g.projectConfig ? "" : " This project is untrusted: its .hey/ is ignored; ask the user to /trust it.";
+  return `${skill}\n${mcp}\nBoth load at the user's /reload or next run (a new server after their yes).${untrusted}`;
 }
 
 const SKILLS_HEADER = "Skills — when a task matches a description, read that file with read_file before acting:";

@@ -36,7 +36,10 @@ const write = (path: string, text: string) => {
   writeFileSync(path, text);
 };
 const userConfig = (baseUrl: string, more = "") =>
-  write(join(home.path, ".config", "hey", "config.toml"), `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n${more}`);
+  write(
+    join(home.path, ".config", "hey", "config.toml"),
+    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n${more}`,
+  );
 const hey = (args: string[], cwd = join(repo, "sub")) => runHey(args, { cwd, env: { HOME: home.path }, timeoutMs: 40_000 });
 const toolNames = (r: ChatRequest) => (r.tools ?? []).map((t) => t.function.name);
 const fakeTable = (name: string, label: string, tools: string) =>
@@ -53,7 +56,7 @@ test("from repo/sub: the root's skills and MCP servers are loaded, the prompt na
   const first = m.requests[0]!;
   expect(systemOf(first)).toContain(`- greet: Greet the user. Use it for greetings. (${join(repo, ".hey", "skills", "greet", "SKILL.md")})`);
   expect(systemOf(first)).toContain(`Working directory: ${join(repo, "sub")}\nProject root: ${repo} (its .hey/ holds task.md, skills and config)`);
-  expect(systemOf(first)).toContain(`write it as a skill: ${join(repo, ".hey", "skills")}/<name>/SKILL.md`);
+  expect(systemOf(first)).toContain(`as a skill: ${join(repo, ".hey", "skills")}/<name>/SKILL.md`);
   expect(toolNames(first)).toContain("find_issue");
   expect(textOf(m.requests[1]!.messages.findLast((x) => x.role === "tool"))).toContain("tracker: bug"); // the root's server answered
   expect(run.stderr).toContain(`hey: the hand-off is saved in ${join(repo, ".hey", "task.md")}`);
@@ -67,7 +70,11 @@ test("from repo/sub: the root's skills and MCP servers are loaded, the prompt na
 test("a trusted project's .mcp.json server offers its tools; /mcp shows what it was read as", async () => {
   write(
     join(repo, ".mcp.json"),
-    JSON.stringify({ mcpServers: { notes: { type: "stdio", command: BUN, args: [FAKE_SERVER, "ok", "notes", "search_notes"], env: { NOTES_TOKEN: "x" } } } }, null, 2),
+    JSON.stringify(
+      { mcpServers: { notes: { type: "stdio", command: BUN, args: [FAKE_SERVER, "ok", "notes", "search_notes"], env: { NOTES_TOKEN: "x" } } } },
+      null,
+      2,
+    ),
   );
   const m = model((req) => (req.messages.at(-1)!.role === "tool" ? { text: textOf(req.messages.at(-1)) } : { calls: [["search_notes", { text: "todo" }]] }));
   userConfig(m.baseUrl);
@@ -93,7 +100,10 @@ test("a trusted project's .mcp.json server offers its tools; /mcp shows what it 
 
 test("Codex's [mcp_servers.NAME] in the user's config is read as [mcp.NAME]", async () => {
   const m = model(() => ({ text: "ok" }));
-  userConfig(m.baseUrl, `\n[mcp_servers.codex]\ncommand = ${JSON.stringify(BUN)}\nargs = [${JSON.stringify(FAKE_SERVER)}, "ok", "codex", "lookup"]\ntool_timeout_sec = 30\n`);
+  userConfig(
+    m.baseUrl,
+    `\n[mcp_servers.codex]\ncommand = ${JSON.stringify(BUN)}\nargs = [${JSON.stringify(FAKE_SERVER)}, "ok", "codex", "lookup"]\ntool_timeout_sec = 30\n`,
+  );
   const run = await hey(["-p", "hi"]);
   expect(run.code).toBe(0);
   expect(run.stderr).not.toContain("unknown table");
@@ -115,7 +125,8 @@ test("the filesystem server's write_file arrives as fs_write_file; hey's own wri
     const results = req.messages.filter((x) => x.role === "tool").length;
     if (results === 0) return { calls: [["fs_write_file", { path: join(notes, "todo.md"), content: "- water the plants\n" }]] };
     // the agent repairs its own config, outside the server's root, with hey's write_file
-    if (results === 1) return { calls: [["write_file", { path: configFile, content: readFileSync(configFile, "utf8").replace("[agent]\nmax_turns = 9\n", "") }]] };
+    if (results === 1)
+      return { calls: [["write_file", { path: configFile, content: readFileSync(configFile, "utf8").replace("[agent]\nmax_turns = 9\n", "") }]] };
     return { text: "fixed" };
   });
   base = m.baseUrl;
@@ -148,7 +159,9 @@ test("a subdirectory's AGENTS.md comes with the first result under it, once, wit
   expect(system).toContain(`Instructions from ${join(repo, "AGENTS.md")}:\nroot rule`);
   expect(system).not.toContain("sub rule"); // the system prompt stays as it was: the file rides with a result
   const [first, second] = m.requests[2]!.messages.filter((x) => x.role === "tool").map(textOf);
-  expect(first).toContain(`alpha\n\nInstructions from ${join(repo, "sub", "AGENTS.md")} (for files under ${join(repo, "sub")}/):\nsub rule: tabs, never spaces`);
+  expect(first).toContain(
+    `alpha\n\nInstructions from ${join(repo, "sub", "AGENTS.md")} (for files under ${join(repo, "sub")}/):\nsub rule: tabs, never spaces`,
+  );
   expect(second).toContain("beta");
   expect(second).not.toContain("sub rule");
   expect(systemOf(m.requests[2]!)).toBe(system);

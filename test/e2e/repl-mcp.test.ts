@@ -74,19 +74,19 @@ test(
     await t.keys("Enter");
     const answered = await t.waitFor("Your notes: [FILE] todo.md");
     expect(answered).toContain(`list_directory (fs) ${root}`); // an MCP tool's line names its server
-    // its read_file and write_file replace hey's: said when it connected, before any question, once
-    const said = answered.indexOf("hey: MCP server fs's tool read_file replaces the built-in read_file");
+    // its read_file and write_file keep off hey's names (issue 26): said when it connected, before any question, once
+    const said = answered.indexOf("hey: MCP server fs's tool read_file is offered as fs_read_file: hey's own read_file keeps its name");
     expect(said).toBeGreaterThan(answered.indexOf("connected: fs"));
     expect(said).toBeLessThan(answered.indexOf("› what is in my notes?"));
-    expect(answered.split("replaces the built-in read_file")).toHaveLength(2);
+    expect(answered.split("is offered as fs_read_file")).toHaveLength(2);
     const asked = model.requests.find((r) => textOf(r.messages.findLast((m) => m.role === "user")) === "what is in my notes?")!;
-    expect(toolNames(asked)).toEqual(expect.arrayContaining(["list_directory", "read_text_file"]));
+    expect(toolNames(asked)).toEqual(expect.arrayContaining(["list_directory", "read_text_file", "fs_read_file", "read_file", "write_file"]));
     expect(asked.messages.some((m) => textOf(m) === "connect the filesystem server for my notes")).toBe(true); // the same conversation
 
     await t.waitFor(atPrompt);
     await t.type("/mcp");
     await t.keys("Enter");
-    await t.waitFor(/fs: connected · \d+ tools, ~[\d,]+ tokens per request\n {2}read_file ~\d+, read_text_file ~\d+/);
+    await t.waitFor(/fs: connected · \d+ tools, ~[\d,]+ tokens per request\n {2}fs_read_file ~\d+, read_text_file ~\d+/);
 
     // a server whose command does not exist: /reload changes nothing and says where (SPEC §23)
     appendFileSync(configFile, '\n[mcp.ghost]\ncommand = "no-such-mcp-server-x"\n');

@@ -1,7 +1,9 @@
 // The self-evolution loop in the REPL, in a real terminal (tmux): the agent writes a skill,
-// `/reload` makes it live in the same session; `/reload` with a broken SKILL.md or config keeps
-// the previous state and names file and line, and switches once fixed; a hostile project is asked
-// about once and a y or n is remembered across runs, Enter only for the session (SPEC §12, §14, §15, §23).
+// `/reload` makes it live in the same session; `/reload` with a broken SKILL.md leaves that skill
+// out with a warning naming file and line, as start-up does (issue 26), a broken config keeps the
+// previous state and names file and line, and either switches once fixed; a hostile project is
+// asked about once and a y or n is remembered across runs, Enter only for the session (SPEC §12,
+// §14, §15, §23).
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -44,7 +46,7 @@ async function openRepl(cwd: string, cols = 160): Promise<Term> {
   return term;
 }
 
-test("the agent writes a skill, /reload lists it in the same session; broken files keep the previous state", async () => {
+test("the agent writes a skill, /reload lists it in the same session; a broken skill is left out with a warning, a broken config keeps the previous state", async () => {
   const model = startModelServer(skillModel);
   servers.push(model);
   const configFile = join(home.path, ".config", "hey", "config.toml");
@@ -68,15 +70,15 @@ test("the agent writes a skill, /reload lists it in the same session; broken fil
   expect(systemOf(listed)).toContain(`- ${SKILL_NAME}: How to greet the user. Use it whenever the user asks for a greeting. (${SKILL_PATH})`);
   expect(listed.messages.some((m) => textOf(m) === "save a skill for greetings")).toBe(true); // the same conversation
 
-  // a broken SKILL.md: nothing switches, the file and line are named; fixed, it switches
+  // a broken SKILL.md: left out with a warning naming file and line, as at start-up; fixed, it is back
   const skillFile = join(realpathSync(project.path), SKILL_PATH);
   writeFileSync(join(project.path, SKILL_PATH), `---\nname: ${SKILL_NAME}\ndescription: Greeting: pirate style\n---\nReply with exactly: Arr.\n`);
-  await say(term, "/reload", "/reload changed nothing");
-  expect(await term.screen(ALL)).toContain(`${skillFile}:3: broken YAML frontmatter: Unexpected token; left out`);
+  await say(term, "/reload", `- skill ${SKILL_NAME}`);
+  expect(await term.screen(ALL)).toContain(`hey: ${skillFile}:3: broken YAML frontmatter: Unexpected token; left out`);
   await say(term, "hello there", "ok");
-  expect(systemOf(model.requests.at(-1)!)).toContain(`- ${SKILL_NAME}: How to greet the user.`);
+  expect(systemOf(model.requests.at(-1)!)).not.toContain(`- ${SKILL_NAME}:`);
   writeFileSync(join(project.path, SKILL_PATH), SKILL_FILE.replace("How to greet the user.", "How to greet the user, pirate style."));
-  await say(term, "/reload", `~ skill ${SKILL_NAME}`);
+  await say(term, "/reload", `+ skill ${SKILL_NAME}`);
   await say(term, "hello again", "ok");
   expect(systemOf(model.requests.at(-1)!)).toContain(`- ${SKILL_NAME}: How to greet the user, pirate style.`);
 

@@ -84,5 +84,10 @@ export const withoutNote = (text: string): string => text.replace(/\n\nContext: 
 /** The system prompt of a request ("" when there is none). */
 export const systemOf = (req: ChatRequest): string => (req.messages[0]?.role === "system" ? textOf(req.messages[0]) : "");
 
-/** The last user message's text. */
-export const lastUserText = (req: ChatRequest): string => textOf(req.messages.findLast((m) => m.role === "user"));
+/** What the last request after a /reload carries at its end: the note of what the reload did (issue 26), or undefined. */
+export const reloadNoteOf = (req: ChatRequest): string | undefined =>
+  /\[hey: the user ran \/reload[\s\S]*\](?=(?:\nContext: [^\n]*)?$)/.exec(textOf(req.messages.at(-1)))?.[0];
+
+/** The last user message's text, without the /reload note a request may end with. */
+export const lastUserText = (req: ChatRequest): string =>
+  textOf(req.messages.findLast((m) => m.role === "user")).replace(/\n\n\[hey: the user ran \/reload[\s\S]*\](?=(?:\nContext: [^\n]*)?$)/, "");

@@ -71,25 +71,26 @@ describe("the guide: where skills and MCP servers go, and that /reload loads the
   test("a trusted project: its .hey/skills and .hey/config.toml, or the user's config; the two MCP lines of the format", () => {
     const guide = skillGuide(DEFAULT_GUIDE);
     expect(guide.split("\n")).toEqual([
-      "To keep a procedure for next time, write it as a skill: .hey/skills/<name>/SKILL.md starting with `---`, `name: <name>` (lowercase, digits, hyphens), `description: <what it does and when to use it>`, `---`, then the steps.",
-      'To add tools from an MCP server, add to .hey/config.toml (this project) or ~/.config/hey/config.toml (every project) a table `[mcp.NAME]` with `command = "…"`, `args = […]`, `env = {…}` for a local server, or `url = "…"`, `headers = {…}` for a remote one.',
-      "Both load when the user types /reload (a new server waits for their yes) or in the next run.",
+      "Keep a procedure as a skill: .hey/skills/<name>/SKILL.md: `---`, `name: <name>` (lowercase, hyphens), `description: <what, when to use>`, `---`, steps.",
+      "More tools: add an MCP server, `[mcp.NAME]` with `command`, `args`, `env` or `url`, `headers`, to .hey/config.toml (this project) or ~/.config/hey/config.toml.",
+      "Both load at the user's /reload or next run (a new server after their yes).",
     ]);
   });
 
   test("an untrusted project: the user's folders, and how the user trusts it", () => {
     const guide = skillGuide({ skillsDir: "~/.config/hey/skills", userConfig: "~/.config/hey/config.toml", writable: true });
-    expect(guide).toContain("write it as a skill: ~/.config/hey/skills/<name>/SKILL.md");
-    expect(guide).toContain("add to ~/.config/hey/config.toml a table `[mcp.NAME]`");
+    expect(guide).toContain("as a skill: ~/.config/hey/skills/<name>/SKILL.md");
+    expect(guide).toContain("`headers`, to ~/.config/hey/config.toml.");
     expect(guide).not.toContain(".hey/config.toml (this project)");
-    expect(guide).toEndWith("This project is not trusted, so its .hey/ is not loaded; the user can trust it with /trust (or hey trust in a shell).");
+    expect(guide).toEndWith("This project is untrusted: its .hey/ is ignored; ask the user to /trust it.");
   });
 
   test("with a permission list the config files are not the agent's to write: it suggests the table instead", () => {
     const guide = skillGuide({ ...DEFAULT_GUIDE, writable: false });
-    expect(guide).toContain("MCP servers are tables in .hey/config.toml (this project) or ~/.config/hey/config.toml (every project) (`[mcp.NAME]` with");
-    expect(guide).toContain("those files are the user's to edit here, so suggest the table.");
-    expect(guide).not.toContain("To add tools from an MCP server");
+    expect(guide).toContain(
+      "MCP servers are `[mcp.NAME]` with `command`, `args`, `env` or `url`, `headers` in .hey/config.toml (this project) or ~/.config/hey/config.toml: suggest one to the user.",
+    );
+    expect(guide).not.toContain("add an MCP server");
   });
 
   test("a project root other than the working directory is named in the facts, with what its .hey/ holds", () => {

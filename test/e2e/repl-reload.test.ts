@@ -1,0 +1,162 @@
+// Self-evolution wherever the user works (issue 26), in a real terminal (tmux) through dist/hey:
+// an untrusted project started from a subdirectory says why its skill is missing, `/trust` then
+// `/reload` loads it, and the next request tells the model; `/reload` applies start-up's rules as
+// a diff — a broken-YAML skill beside a new good one loads the good one and warns about the other,
+// an unchanged stdio server keeps its process, a changed one that fails to start leaves the old
+// one serving — and the model hears all of it, file and line included.
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../helpers/e2e.ts";
+import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
+import { lastUserText, reloadNoteOf, startModelServer, systemOf, textOf, type ModelServer } from "../helpers/model-server.ts";
+import { startTerm, type Term } from "../helpers/tmux.ts";
+import { until } from "../helpers/wait.ts";
+import { ALL, say } from "./repl-helpers.ts";
+
+setDefaultTimeout(120_000); // the first test may build dist/hey
+
+let home: ReturnType<typeof tempDir>;
+let projects: ReturnType<typeof tempDir>;
+const servers: ModelServer[] = [];
+const terminals: Term[] = [];
+beforeEach(() => {
+  home = tempDir("hey-home-");
+  projects = tempDir("hey-projects-");
+});
+afterEach(async () => {
+  for (const t of terminals.splice(0)) await t.close();
+  for (const s of servers.splice(0)) s.stop();
+  home.remove();
+  projects.remove();
+});
+
+const write = (path: string, text: string) => {
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, text);
+};
+const configFile = () => join(home.path, ".config", "hey", "config.toml");
+const userConfig = (baseUrl: string, more = "") =>
+  write(configFile(), `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n${more}`);
+/** the screen with every run of spaces and line breaks as one space: hey wraps long sentences at spaces */
+const flat = async (term: Term) => (await term.screen(ALL)).replace(/\s+/g, " ");
+async function openRepl(cwd: string): Promise<Term> {
+  const term = await startTerm({ cwd, cols: 200, rows: 50, env: { HOME: home.path, NO_COLOR: "1" } });
+  terminals.push(term);
+  return term;
+}
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test("an untrusted project, from a subdirectory: the skill's absence is explained, /trust then /reload loads it, and the next request says so", async () => {
+  const repo = join(realpathSync(projects.path), "repo");
+  mkdirSync(join(repo, ".git"), { recursive: true });
+  mkdirSync(join(repo, "sub"));
+  write(join(repo, ".hey", "skills", "greet", "SKILL.md"), "---\nname: greet\ndescription: Greet the user. Use it for greetings.\n---\nSay ahoy.\n");
+  const model = startModelServer(() => ({ text: "ok" }));
+  servers.push(model);
+  userConfig(model.baseUrl);
+
+  const term = await openRepl(join(repo, "sub"));
+  await term.waitFor("Trust this project? (y/N)");
+  expect(await flat(term)).toContain(`${repo} has .hey/skills/:`);
+  await term.keys("Enter"); // a no for this session only
+  await term.waitFor(/^›/m);
+  expect(await term.screen(ALL)).toContain(`· ${join(repo, "sub")} (project ${repo}) · /help for commands`);
+
+  await say(term, "/skill:greet", "no skill named");
+  expect(await flat(term)).toContain(
+    `hey: no skill named "greet"; none are loaded; this project's .hey/skills/ is not loaded: it is not trusted (/trust, then /reload, loads them)`,
+  );
+  await say(term, "/reload", "reloaded: nothing changed");
+  expect(await flat(term)).toContain("hey: not loaded: .hey/skills/ (this project is not trusted: /trust, then /reload, loads them)");
+  await say(term, "hi", "ok");
+  const untrusted = model.requests.at(-1)!;
+  expect(systemOf(untrusted)).toContain("as a skill: ~/.config/hey/skills/<name>/SKILL.md");
+  expect(systemOf(untrusted)).toContain("This project is untrusted: its .hey/ is ignored; ask the user to /trust it.");
+  expect(reloadNoteOf(untrusted)).toBe(
+    "[hey: the user ran /reload; nothing changed\nwarning: not loaded: .hey/skills/ (this project is not trusted: /trust, then /reload, loads them)]",
+  );
+
+  await say(term, "/trust", "is trusted now");
+  expect(await flat(term)).toContain(
+    `${repo} is trusted now (recorded in ${join(home.path, ".config", "hey", "trust.json")}): /reload loads its .hey/skills/.`,
+  );
+  expect(systemOf(model.requests.at(-1)!)).toBe(systemOf(untrusted)); // nothing switches before /reload
+  await say(term, "/reload", "+ skill greet");
+  await say(term, "hello", "ok");
+  const loaded = model.requests.at(-1)!;
+  expect(lastUserText(loaded)).toBe("hello");
+  expect(systemOf(loaded)).toContain(`- greet: Greet the user. Use it for greetings. (${join(repo, ".hey", "skills", "greet", "SKILL.md")})`);
+  expect(systemOf(loaded)).toContain(`as a skill: ${join(repo, ".hey", "skills")}/<name>/SKILL.md`);
+  expect(reloadNoteOf(loaded)).toBe("[hey: the user ran /reload:\n+ skill greet]");
+  await say(term, "and now?", "ok");
+  expect(reloadNoteOf(model.requests.at(-1)!)).toBeUndefined(); // heard once
+  const trust = JSON.parse(readFileSync(join(home.path, ".config", "hey", "trust.json"), "utf8")) as { projects: Record<string, { trusted: boolean }> };
+  expect(trust.projects[repo]?.trusted).toBe(true);
+  await say(term, "/quit", "[exit 0]");
+});
+
+test("/reload as a diff: a broken skill beside a good one, an unchanged server keeps its process, a changed one that fails leaves the old one serving", async () => {
+  const logs = join(home.path, "logs");
+  mkdirSync(logs);
+  const fake = (name: string, ...mode: string[]) =>
+    `\n[mcp.${name}]\ncommand = ${JSON.stringify(BUN)}\nargs = [${[FAKE_SERVER, ...mode].map((a) => JSON.stringify(a)).join(", ")}]\nenv = { FAKE_LOG = ${JSON.stringify(join(logs, `${name}.log`))} }\n`;
+  const pids = (name: string) =>
+    readFileSync(join(logs, `${name}.log`), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => Number(l.split(" ").at(-1)));
+  const model = startModelServer((req) => {
+    const last = req.messages.at(-1)!;
+    if (last.role === "tool") return { text: `answer: ${textOf(last).split("\n")[0]}` };
+    return lastUserText(req) === "query it" ? { calls: [["query", { text: "x" }]] } : { text: "ok" };
+  });
+  servers.push(model);
+  userConfig(model.baseUrl, fake("keep", "ok", "keep", "ping") + fake("db", "ok", "old", "query"));
+
+  const term = await openRepl(home.path);
+  await term.waitFor((s) => s.includes("connected: keep") && s.includes("connected: db"));
+  const [keepPid] = pids("keep");
+  const [oldDb] = pids("db");
+
+  const skills = join(home.path, ".config", "hey", "skills");
+  write(join(skills, "good", "SKILL.md"), "---\nname: good\ndescription: A good skill.\n---\nDo good.\n");
+  write(join(skills, "bad", "SKILL.md"), "---\nname: bad\ndescription: Broken: here\n---\nx\n");
+  writeFileSync(configFile(), readFileSync(configFile(), "utf8").replace('"ok", "old", "query"', '"exit-on-init"'));
+
+  await term.type("/reload");
+  await term.keys("Enter");
+  await term.waitFor("Use this change? (y/N)"); // the changed server is asked about (issue 24), then started beside the old one
+  await term.type("y");
+  await term.keys("Enter");
+  await term.waitFor("~ mcp server db (not started: the old one keeps serving)", { scrollback: true, joined: true, timeoutMs: 40_000 });
+  const screen = await flat(term);
+  expect(screen).toContain("+ skill good");
+  expect(screen).not.toContain("+ skill bad");
+  const bad = join(skills, "bad", "SKILL.md");
+  expect(screen).toContain(`hey: ${bad}:3: broken YAML frontmatter: Unexpected token; left out`);
+  expect(screen).toContain("hey: MCP server db: its changed table did not start (it exited with code 3 before it was ready");
+  expect(screen).not.toContain("/reload changed nothing");
+
+  expect(pids("keep")).toEqual([keepPid!]); // the unchanged server was not started again
+  expect(alive(keepPid!)).toBe(true);
+  await until(() => pids("db").length === 2, "the changed table's start");
+  expect(alive(oldDb!)).toBe(true);
+
+  await say(term, "query it", "answer: old: x"); // the old server still serves
+  const asked = model.requests.find((r) => lastUserText(r) === "query it")!; // the turn's first request; the one after the call carries nothing
+  const note = reloadNoteOf(asked) ?? "";
+  expect(reloadNoteOf(model.requests.at(-1)!)).toBeUndefined();
+  expect(note).toStartWith("[hey: the user ran /reload:\n+ skill good\n~ mcp server db (not started: the old one keeps serving)\n");
+  expect(note).toContain(`\nwarning: ${bad}:3: broken YAML frontmatter: Unexpected token; left out`);
+  expect(note).toContain("\nwarning: MCP server db: its changed table did not start (it exited with code 3 before it was ready");
+  expect(systemOf(model.requests.at(-1)!)).toContain("- good: A good skill.");
+  await say(term, "/quit", "[exit 0]");
+});
