@@ -154,6 +154,8 @@ Usage: hey [options] [@file ...] [message ...]
        hey mcp login NAME      sign in to the remote MCP server [mcp.NAME] (OAuth, in the
                                browser; the URL is printed too); the token is kept 0600
        hey mcp logout NAME     forget that sign-in
+       hey trust [DIR]         trust the project (of DIR, default here) after showing what
+                               it would run; asks at a terminal. --revoke: stop trusting it
 
   With no message, hey opens an interactive prompt. Piped stdin is appended to the
   message in a fenced block and implies -p. @path expands to the file's content (an @word
@@ -179,8 +181,8 @@ Options:
       --no-mcp             do not start the configured MCP servers (no MCP tools)
       --no-skills          no skills: neither the list nor the skill guide in the prompt
       --raw                do not filter bash output
-      --approve            trust this project's .hey/config.toml (as written: its MCP
-                           servers too) and skills for this run
+      --approve            trust this project's .hey/config.toml and .mcp.json (as
+                           written: their MCP servers too) and skills for this run
   -c, --continue           continue the latest session of this directory
       --resume ID          continue the session ID (or a unique start or end of it);
                            not with -c
@@ -191,7 +193,10 @@ Options:
   -v, --version            print the version
   -h, --help               print this help
 
-Config: ~/.config/hey/config.toml, then .hey/config.toml (trusted projects), then --config;
+Project: the nearest directory up to the git root holding .hey/, else the git root, else
+here; its .hey/ (config.toml, skills, task.md), .agents/skills and .mcp.json are used from
+any directory below it, only once you trust it (the REPL asks; /trust, /untrust, hey trust).
+Config: ~/.config/hey/config.toml, then the project's .mcp.json and .hey/config.toml, then --config;
 HEY_MODEL, HEY_PROVIDER, HEY_BASE_URL, HEY_API_KEY, HEY_EFFORT, HEY_MAX_TURNS, HEY_PROXY
 override files. With no config, OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or
 DEEPSEEK_API_KEY select a provider; otherwise a local Ollama is used.
@@ -200,15 +205,18 @@ Rules come from you: a change to [permission], [tools] bash_filter/shell/rg/keep
 /reload); -p runs use what you approved and say so. A project's lists only narrow yours.
 
 Prompt: ~/.config/hey/AGENTS.md, then AGENTS.md (or CLAUDE.md) from the git root down to here.
-Skills: ~/.agents/skills, ~/.config/hey/skills, then .agents/skills and .hey/skills (trusted
-projects); /reload re-reads config, skills and AGENTS.md without losing the conversation.
-MCP: [mcp.NAME] tables start servers (command = local, url = remote) in the background;
-their tools join the model's (tools = [...], exclude_tools = [...] choose which); /mcp lists
-them, /reload restarts them; /mcp:SERVER:PROMPT runs a server's prompt, @SERVER:URI attaches
-a resource.
+A deeper directory's AGENTS.md comes with the first file tool result under it.
+Skills: ~/.agents/skills, ~/.config/hey/skills, then the project's .agents/skills and
+.hey/skills; /reload re-reads config, skills and AGENTS.md without losing the conversation,
+keeps what start-up only warns about a warning, and tells the model what it did.
+MCP: [mcp.NAME] tables (also Codex's [mcp_servers.NAME] and .mcp.json's mcpServers) start
+servers (command = local, url = remote) in the background; their tools join the model's
+(tools = [...], exclude_tools = [...] choose which; a name of hey's own becomes
+SERVER_NAME); /mcp lists them, /reload starts the new and changed ones (an unchanged one
+keeps running); /mcp:SERVER:PROMPT runs a server's prompt, @SERVER:URI attaches a resource.
 
 Exit codes: 0 done, 1 runtime error, 2 usage or config error, 3 max turns or run tokens
-reached (the hand-off is in .hey/task.md), 130 interrupted, 143 SIGTERM, 129 SIGHUP.
+reached (the hand-off is in the project's .hey/task.md), 130 interrupted, 143 SIGTERM, 129 SIGHUP.
 `;
 
 export function parseCli(argv: string[]): CliArgs {

@@ -15,6 +15,7 @@ export function configReference(): string {
     ...rowsOf("[provider.NAME]", PROVIDER_KEYS),
     ...rowsOf("[mcp.NAME]", MCP_SERVER_KEYS),
     '| `[mcp] servers` | an array of tables | | the seed\'s form of MCP servers: `[{ name = "fs", command = "npx", … }]`, each entry as an `[mcp.NAME]` table |',
+    "| `[mcp_servers.NAME]` | a table | | Codex's form of an MCP server, read as `[mcp.NAME]` (`tool_timeout_sec` → `timeout_ms`, `bearer_token_env_var`, `http_headers`, `env_http_headers` → `headers`, `env_vars` → `env`); a project's `.mcp.json` `mcpServers` too (see [MCP servers](#mcp-servers)) |",
   ];
   return [REFERENCE_START, "| key | holds | default | meaning |", "|---|---|---|---|", ...rows, REFERENCE_END].join("\n");
 }
