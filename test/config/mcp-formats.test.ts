@@ -160,6 +160,19 @@ describe(".mcp.json", () => {
       expect(config.approve().settings.mcp.servers.map((s) => s.name)).toEqual(["fs"]);
     });
 
+    test("a yes at the trust question, which listed its servers, approves them as they are: nothing is asked again", () => {
+      writeFileSync(join(project, ".mcp.json"), '{"mcpServers": {"fs": {"command": "npx", "args": ["x"]}}}');
+      const answered = loadConfig({
+        ...configInputs({ XDG_CONFIG_HOME: join(tmp.path, "xdg") }, project),
+        trustProject: true,
+        flags: {},
+        approvals: { version: 1, trusted: [], configs: {} },
+        projectApproved: true,
+      });
+      expect(answered.settings.mcp.servers.map((s) => s.name)).toEqual(["fs"]);
+      expect(answered.guards.flatMap((g) => g.widenings)).toEqual([]);
+    });
+
     test("broken JSON is a configuration error with its line, as broken TOML is", () => {
       writeFileSync(join(project, ".mcp.json"), '{\n "mcpServers": {,}\n}');
       expect(() => load(true)).toThrow(`${join(project, ".mcp.json")}:2:17: not valid JSON`);

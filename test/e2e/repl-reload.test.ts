@@ -158,5 +158,17 @@ test("/reload as a diff: a broken skill beside a good one, an unchanged server k
   expect(note).toContain(`\nwarning: ${bad}:3: broken YAML frontmatter: Unexpected token; left out`);
   expect(note).toContain("\nwarning: MCP server db: its changed table did not start (it exited with code 3 before it was ready");
   expect(systemOf(model.requests.at(-1)!)).toContain("- good: A good skill.");
+
+  // a change declined at the question: the approved server — the one running — goes on as it is
+  writeFileSync(configFile(), readFileSync(configFile(), "utf8").replace('"ok", "keep", "ping"', '"ok", "other", "ping"'));
+  await term.type("/reload");
+  await term.keys("Enter");
+  await term.waitFor(/~ \[mcp\.keep\][^\n]*\n.*Use this change\? \(y\/N\)\s*$/, { joined: true });
+  await term.type("n");
+  await term.keys("Enter");
+  await term.waitFor(/not used: the change above[^\n]*\n(?:hey: MCP server db[^\n]*\n[^\n]*\n)?reloaded:/, { scrollback: true, joined: true });
+  expect((await term.screen(ALL)).split("› /reload").at(-1)).not.toContain("mcp server keep");
+  expect(pids("keep")).toEqual([keepPid!]);
+  expect(alive(keepPid!)).toBe(true);
   await say(term, "/quit", "[exit 0]");
 });
