@@ -162,6 +162,6 @@ export function untrustedNotice(resources: readonly string[], stored: boolean | 
 export function declinedNotice(resources: readonly string[], trustFile: string, recorded: boolean): string {
   const how = recorded
     ? `your no is recorded in ${trustFile}: /trust (or hey trust) changes it`
-    : "not trusted for this session only: nothing is recorded, and hey asks again next time";
+    : "not trusted for this session only: nothing is recorded, and hey asks again next time; /trust, then /reload, loads them";
   return `not loaded: ${list(resources)} (${how}; --approve trusts it for one run)`;
 }

@@ -161,7 +161,7 @@ test("Enter at the trust question: a no for this session only, not recorded, so 
     await term.keys("Enter");
     await term.waitFor(/^›/m);
     expect(await flat(term, lines)).toContain(
-      "hey: not loaded: .hey/skills/ (not trusted for this session only: nothing is recorded, and hey asks again next time; --approve trusts it for one run)",
+      "hey: not loaded: .hey/skills/ (not trusted for this session only: nothing is recorded, and hey asks again next time; /trust, then /reload, loads them; --approve trusts it for one run)",
     );
     await say(term, "hi", "from the user's endpoint");
     await say(term, "/quit", "[exit 0]");

@@ -93,7 +93,7 @@ describe("trust.json format", () => {
       "not loaded: .hey/skills/ (your no is recorded in /t.json: /trust (or hey trust) changes it; --approve trusts it for one run)",
     );
     expect(declinedNotice([".hey/skills/"], "/t.json", false)).toBe(
-      "not loaded: .hey/skills/ (not trusted for this session only: nothing is recorded, and hey asks again next time; --approve trusts it for one run)",
+      "not loaded: .hey/skills/ (not trusted for this session only: nothing is recorded, and hey asks again next time; /trust, then /reload, loads them; --approve trusts it for one run)",
     );
   });
 });
@@ -217,7 +217,7 @@ describe("on disk", () => {
     test("Enter is a no for this session only: nothing is recorded, and the next run asks again", async () => {
       expect(await settle({ interactive: true, answer: "" })).toMatchObject({ trusted: false, asked: true, stored: undefined });
       expect(warnings).toEqual([
-        `not loaded: .hey/config.toml (not trusted for this session only: nothing is recorded, and hey asks again next time; --approve trusts it for one run)`,
+        `not loaded: .hey/config.toml (not trusted for this session only: nothing is recorded, and hey asks again next time; /trust, then /reload, loads them; --approve trusts it for one run)`,
       ]);
       expect(readdirSync(tmp.path)).not.toContain("config");
       expect(await settle({ interactive: true, answer: "y" })).toMatchObject({ trusted: true, asked: true });
