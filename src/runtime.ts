@@ -25,6 +25,8 @@ import type { TerminalOutput } from "./ui/terminal.ts";
 /** What the settings make (wire.ts's `configure`): rebuilt whenever they change. */
 export interface Configured {
   shell: ShellChoice;
+  /** the environment of the commands hey runs (bash, `!`): without the keys hey consumed */
+  env: Record<string, string | undefined>;
   /** the permission check of every call */
   check: PermissionCheck;
   /** whether the lists refuse every call of a tool: it is not offered (the schema diet) */
@@ -77,8 +79,21 @@ export interface RuntimeParts {
   trustFile: string;
   oneShot: boolean;
   warn(message: string): void;
-  /** the same run around another session, with the model it last used; throws ConfigError */
-  reopen(session: LoadedSession): Promise<Runtime>;
+  /**
+   * the same run around another session, with the model it last used, or (no session) around a new
+   * one with the configuration as it is now; throws ConfigError
+   */
+  reopen(session: LoadedSession | undefined): Promise<Runtime>;
+  /** `text` with the secrets hey knows hidden (and values shaped like them, when that is on) */
+  redact(text: string): string;
+}
+
+/** How a `!` command runs: the configured shell, the tools' environment, the permission lists' word on it. */
+export interface UserShell {
+  shell: ShellChoice;
+  env: Record<string, string | undefined>;
+  /** why the permission lists refuse `command` as a bash call, or undefined when they allow it */
+  refusal(command: string): string | undefined;
 }
 
 export interface Runtime
@@ -96,6 +111,10 @@ export interface Runtime
   reload(ask?: (question: string) => Promise<string | undefined>): Promise<ReloadReport>;
   /** `/resume`: the same run around `session`; this one is closed. Throws ConfigError (this one then stays). */
   resume(session: LoadedSession): Promise<Runtime>;
+  /** `/clear`: the same run around a new session, with the model and settings now; this one is closed */
+  fresh(): Promise<Runtime>;
+  /** what a `!` command runs with, as the settings say now */
+  userShell(): UserShell;
   /** ends the run: the session file is closed, MCP servers are stopped */
   close(): Promise<void>;
 }
@@ -162,6 +181,14 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     };
   };
 
+  /** this run closed, the same one around `session` (undefined: a new session) in its place */
+  const swap = async (session: LoadedSession | undefined): Promise<Runtime> => {
+    const next = await parts.reopen(session);
+    parts.session.close();
+    void parts.mcp.close(); // the servers stop in the background; the new run has its own
+    return next;
+  };
+
   const runtime: Runtime = {
     agent,
     terminal: parts.terminal,
@@ -178,6 +205,12 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       return live.config.settings;
     },
     fetch: () => live.fetch,
+    redact: parts.redact,
+    userShell: () => ({
+      shell: live.configured.shell,
+      env: live.configured.env,
+      refusal: (command) => live.configured.check("bash", { command }),
+    }),
     async switchModel(spec) {
       const flags = { ...live.config.flags, model: spec }; // a later /reload keeps this choice, as it keeps -m
       const next = live.config.resolve(flags);
@@ -190,12 +223,8 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       parts.output.emit({ type: "reload", ...report });
       return report;
     },
-    async resume(session) {
-      const next = await parts.reopen(session);
-      parts.session.close();
-      void parts.mcp.close(); // the servers stop in the background; the new run has its own
-      return next;
-    },
+    resume: (session) => swap(session),
+    fresh: () => swap(undefined),
     async close() {
       parts.session.close();
       await parts.mcp.close();
