@@ -5,7 +5,8 @@
 import type { Agent, AgentSettings } from "./agent.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { reloadAll, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig } from "./config/reload.ts";
-import type { Settings } from "./config/settings.ts";
+import { unknownModel } from "./config/model-check.ts";
+import { ConfigError, type Settings } from "./config/settings.ts";
 import { contextPolicy } from "./context/policy.ts";
 import { errorText } from "./kernel/errors.ts";
 import type { Usage } from "./kernel/ir.ts";
@@ -74,6 +75,8 @@ export interface RuntimeParts {
   /** the fetch for other proxy or CA settings; throws ConfigError or NetConfigError */
   fetchFor(settings: Settings): typeof fetch;
   providerFor(settings: Settings, fetchImpl: typeof fetch): Promise<Provider>;
+  /** the models the endpoint of `settings` lists; undefined when it has no list; throws when it cannot be read */
+  endpointModels(settings: Settings, fetchImpl: typeof fetch, signal: AbortSignal): Promise<string[] | undefined>;
   /** what the user approved so far (shared with a run `/resume` builds), and where trust.json is */
   approvals: ApprovalState;
   trustFile: string;
@@ -97,13 +100,20 @@ export interface UserShell {
 }
 
 export interface Runtime
-  extends Omit<RuntimeParts, "live" | "configure" | "fetchFor" | "providerFor" | "approvals" | "trustFile" | "warn" | "reopen" | "reloadables"> {
+  extends Omit<
+    RuntimeParts,
+    "live" | "configure" | "fetchFor" | "providerFor" | "endpointModels" | "approvals" | "trustFile" | "warn" | "reopen" | "reloadables"
+  > {
   /** the settings now: after `/model` and `/reload` */
   readonly settings: Settings;
   /** the fetch now (`/mcp login` signs in through it) */
   fetch(): typeof fetch;
-  /** re-resolves the configuration already read with `-m spec` and swaps the provider; throws ConfigError */
-  switchModel(spec: string): Promise<void>;
+  /**
+   * re-resolves the configuration already read with `-m spec` and swaps the provider, once the model
+   * is known (the provider's `models`, or the endpoint's list; `signal` ends that wait); throws
+   * ConfigError
+   */
+  switchModel(spec: string, signal: AbortSignal): Promise<void>;
   /**
    * `/reload`: re-reads and validates everything, then switches all or nothing; emits a `reload`
    * event. A change that gives the agent more is asked about with `ask` (the REPL), else left out.
@@ -211,9 +221,20 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       env: live.configured.env,
       refusal: (command) => live.configured.check("bash", { command }),
     }),
-    async switchModel(spec) {
+    async switchModel(spec, signal) {
       const flags = { ...live.config.flags, model: spec }; // a later /reload keeps this choice, as it keeps -m
       const next = live.config.resolve(flags);
+      if (!next.provider.models.includes(next.model)) {
+        let listed: string[] | undefined;
+        let why: string | undefined;
+        try {
+          listed = await parts.endpointModels(next, live.fetch, signal);
+        } catch (e) {
+          why = errorText(e);
+        }
+        const refused = unknownModel(next.model, next.provider, listed, why);
+        if (refused) throw new ConfigError(refused);
+      }
       agent.switchModel(await parts.providerFor(next, live.fetch), agentSettings(next));
       live.config = { ...live.config, settings: next, flags };
       live.configured = parts.configure(next); // the new provider's key is a secret too

@@ -30,8 +30,8 @@ export interface CommandContext {
   terminal: TerminalOutput | undefined;
   /** every provider the run can switch to (`/model`), the one in use included */
   providers(): readonly ProviderSettings[];
-  /** re-resolves configuration for `-m spec` and swaps the provider; throws ConfigError */
-  switchModel(spec: string): Promise<void>;
+  /** re-resolves configuration for `-m spec` and swaps the provider once the model is known (Runtime.switchModel); throws ConfigError */
+  switchModel(spec: string, signal: AbortSignal): Promise<void>;
   /** re-reads configuration, skills and AGENTS.md, validated first; switches all or nothing */
   reload(): Promise<ReloadReport>;
   /** `/mcp`: every MCP server, its state and its tools (after waiting, bounded, for those just starting) */
@@ -123,7 +123,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
           `/model ${visible(arg)} switches the model of an interactive session only; for one run use -m ${visible(arg)} (hey -c -m ${visible(arg)} continues the last session with it)`,
         );
       try {
-        await ctx.switchModel(arg);
+        await ctx.switchModel(arg, ctx.signal);
         return said(`model: ${modelName(ctx.agent)}`);
       } catch (e) {
         // the model is resolved as -m would resolve it: say it in this command's words

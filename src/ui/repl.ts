@@ -167,7 +167,9 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     if (drawn(state)) moveBelow();
     release();
     try {
-      process.kill(process.pid, "SIGTSTP");
+      // the whole process group, as vim does: a wrapper script that started hey (and the MCP servers
+      // it started) stop with it, so the shell sees the job stopped and `fg` continues them all
+      process.kill(0, "SIGTSTP");
     } catch {}
     // here after the shell's `fg` (SIGCONT), or at once when the shell has no job control and the
     // kernel discarded the stop (an orphaned process group)

@@ -2,7 +2,8 @@
 // clean HOME, keys typed with send-keys, pastes through tmux's buffer (bracketed when hey asks for
 // it), and the screen read back with capture-pane. Waits poll the screen with generous timeouts:
 // a loaded 2-core machine must not make a test flaky, and no sleep is ever an assertion.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { ensureBinary, tempDir } from "./e2e.ts";
 
 /** How long a wait for screen content may take before the test fails, showing the screen. */
@@ -51,6 +52,12 @@ export interface TermOptions {
   before?: string;
   /** shell commands run in the pane after hey exits; `$code` holds its exit code */
   after?: string;
+  /**
+   * hey run from the prompt of an interactive bash (`$ `), which has job control: Ctrl-Z stops
+   * hey and `fg` resumes it, as in a user's terminal. `[exit N]` follows hey as usual; heyPid()
+   * does not find it (a shell script stands between).
+   */
+  jobControl?: boolean;
 }
 
 let servers = 0;
@@ -68,13 +75,20 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
   const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
   const hey = [bin, ...(opts.args ?? [])].map(quote).join(" ");
   const script = `${opts.before ?? ""}\n${hey}\ncode=$?\n${opts.after ?? ""}\necho "[exit $code]"\nexec sleep 3600`;
+  // with job control the script is a file an interactive shell runs: the job (the script and hey)
+  // stops at Ctrl-Z and goes on at `fg`, and the script goes on after hey as it does without
+  if (opts.jobControl) {
+    env.PS1 = "$ ";
+    writeFileSync(join(home.path, ".hey-run.sh"), script.replace(/\nexec sleep 3600$/, ""));
+  }
+  const pane = opts.jobControl ? ["bash", "--norc", "--noprofile", "-i"] : ["sh", "-c", script];
   const tmux = async (...args: string[]): Promise<string> => {
     const p = Bun.spawn(["tmux", "-u", "-L", socket, "-f", "/dev/null", ...args], { env, stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([p.stdout.text(), p.stderr.text(), p.exited]);
     if (code !== 0) throw new Error(`tmux ${args[0]} failed (${code}): ${err}`);
     return out;
   };
-  await tmux("new-session", "-d", "-s", "t", "-x", String(opts.cols ?? 80), "-y", String(opts.rows ?? 24), "-c", cwd, "sh", "-c", script);
+  await tmux("new-session", "-d", "-s", "t", "-x", String(opts.cols ?? 80), "-y", String(opts.rows ?? 24), "-c", cwd, ...pane);
   await tmux("set-option", "-g", "status", "off");
   const target = ["-t", "t:0.0"];
 
@@ -120,6 +134,11 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
       home.remove();
     },
   };
+  if (opts.jobControl) {
+    await term.waitFor((s) => s.trimEnd().endsWith("$"));
+    await term.type('sh "$HOME/.hey-run.sh"');
+    await term.keys("Enter");
+  }
   return term;
 }
 
