@@ -143,6 +143,8 @@ export function agentSettings(settings: Settings): AgentSettings {
 
 export function createRuntime(parts: RuntimeParts): Runtime {
   const { live, agent } = parts;
+  /** `provider/model` of each model this run has used: switching back to one needs no list */
+  const used = new Set([`${live.config.settings.provider.name}/${live.config.settings.model}`]);
 
   /**
    * The configuration part of `/reload`: the files read again with the flags of this run (and
@@ -224,7 +226,10 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     async switchModel(spec, signal) {
       const flags = { ...live.config.flags, model: spec }; // a later /reload keeps this choice, as it keeps -m
       const next = live.config.resolve(flags);
-      if (!next.provider.models.includes(next.model)) {
+      // what the configuration lists for that provider (an ad-hoc --base-url provider lists whatever -m says: not a check), and the models this run used
+      const listedBefore = live.config.settings.providers.find((p) => p.name === next.provider.name)?.models ?? next.provider.models;
+      const known = [...listedBefore, ...[...used].filter((m) => m.startsWith(`${next.provider.name}/`)).map((m) => m.slice(next.provider.name.length + 1))];
+      if (!known.includes(next.model)) {
         let listed: string[] | undefined;
         let why: string | undefined;
         try {
@@ -232,10 +237,11 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         } catch (e) {
           why = errorText(e);
         }
-        const refused = unknownModel(next.model, next.provider, listed, why);
+        const refused = unknownModel(next.model, { name: next.provider.name, models: [...new Set(known)] }, listed, why);
         if (refused) throw new ConfigError(refused);
       }
       agent.switchModel(await parts.providerFor(next, live.fetch), agentSettings(next));
+      used.add(`${next.provider.name}/${next.model}`);
       live.config = { ...live.config, settings: next, flags };
       live.configured = parts.configure(next); // the new provider's key is a secret too
     },

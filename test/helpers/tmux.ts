@@ -9,6 +9,8 @@ import { ensureBinary, tempDir } from "./e2e.ts";
 /** How long a wait for screen content may take before the test fails, showing the screen. */
 export const SCREEN_TIMEOUT_MS = 20_000;
 const POLL_MS = 50;
+/** Lines tmux keeps above the screen, and `scrollback` reads. */
+const SCROLLBACK_LINES = 10_000;
 
 export interface Term {
   /** the temporary HOME (also the working directory unless another was given) */
@@ -82,18 +84,29 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
     writeFileSync(join(home.path, ".hey-run.sh"), script.replace(/\nexec sleep 3600$/, ""));
   }
   const pane = opts.jobControl ? ["bash", "--norc", "--noprofile", "-i"] : ["sh", "-c", script];
+  // read when the server starts, before the pane exists: a scrollback that holds a long output whole (the default keeps 2000 lines)
+  const conf = join(home.path, ".tmux.conf");
+  writeFileSync(conf, `set-option -g history-limit ${SCROLLBACK_LINES}\nset-option -g status off\n`);
   const tmux = async (...args: string[]): Promise<string> => {
-    const p = Bun.spawn(["tmux", "-u", "-L", socket, "-f", "/dev/null", ...args], { env, stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn(["tmux", "-u", "-L", socket, "-f", conf, ...args], { env, stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([p.stdout.text(), p.stderr.text(), p.exited]);
     if (code !== 0) throw new Error(`tmux ${args[0]} failed (${code}): ${err}`);
     return out;
   };
   await tmux("new-session", "-d", "-s", "t", "-x", String(opts.cols ?? 80), "-y", String(opts.rows ?? 24), "-c", cwd, ...pane);
-  await tmux("set-option", "-g", "status", "off");
   const target = ["-t", "t:0.0"];
 
   const screen = async (o: ScreenOptions = {}) =>
-    (await tmux("capture-pane", "-p", ...(o.colors ? ["-e"] : []), ...(o.joined ? ["-J"] : []), ...(o.scrollback ? ["-S", "-5000"] : []), ...target))
+    (
+      await tmux(
+        "capture-pane",
+        "-p",
+        ...(o.colors ? ["-e"] : []),
+        ...(o.joined ? ["-J"] : []),
+        ...(o.scrollback ? ["-S", `-${SCROLLBACK_LINES}`] : []),
+        ...target,
+      )
+    )
       .replace(/ +$/gm, "")
       .replace(/\n+$/, "\n");
   const term: Term = {
