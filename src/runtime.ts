@@ -251,7 +251,11 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       return report;
     },
     resume: (session) => swap(session),
-    fresh: () => swap(undefined),
+    async fresh() {
+      const next = await swap(undefined);
+      next.agent.setEffort(agent.effort); // an /effort choice is the user's, not the session's
+      return next;
+    },
     async close() {
       parts.session.close();
       await parts.mcp.close();
