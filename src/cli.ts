@@ -157,7 +157,8 @@ Usage: hey [options] [@file ...] [message ...]
        hey trust [DIR]         trust the project (of DIR, default here) after showing what
                                it would run; asks at a terminal. --revoke: stop trusting it
 
-  With no message, hey opens an interactive prompt. Piped stdin is appended to the
+  With no message, hey opens an interactive prompt (/help there lists its commands and
+  keys: /last, /clear, !COMMAND, Ctrl-R, Ctrl-Z …). Piped stdin is appended to the
   message in a fenced block and implies -p. @path expands to the file's content (an @word
   that names no file stays as written). Each is cut at [input] max_bytes (256 KB).
   A message whose first word is a slash command runs it (hey -c /usage); an unknown

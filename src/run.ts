@@ -2,7 +2,7 @@
 // is built (user-input.ts), wire.ts assembles the run, then the loop runs once (`-p`), a slash
 // command runs, or the REPL starts; the result becomes the exit code. The flags stop here: what
 // lies below gets the values they resolve to.
-import { EXIT, exitFor, UsageError, VERSION, type CliArgs, type RunFlags } from "./cli.ts";
+import { EXIT, exitFor, UsageError, type CliArgs, type RunFlags } from "./cli.ts";
 import { controlFiles } from "./config/control-files.ts";
 import { hideEnvironment } from "./config/private-env.ts";
 import { hideSecrets, knownSecrets } from "./config/secrets.ts";
@@ -16,8 +16,6 @@ import { textOf, type ContentBlock } from "./kernel/ir.ts";
 import type { RunResult } from "./kernel/loop.ts";
 import { usageCounts } from "./kernel/output.ts";
 import { McpInputError } from "./mcp/attach.ts";
-import { specTokens } from "./mcp/offer.ts";
-import { formatStatus } from "./mcp/status.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { NetConfigError } from "./net/proxy.ts";
 import { MentionError, readStdin } from "./prompt/input.ts";
@@ -27,16 +25,16 @@ import { resumeSession, type LoadedSession } from "./sessions/reader.ts";
 import { decideWidenings, recordApprovals } from "./trust/approve.ts";
 import { untrustedNotice } from "./trust/policy.ts";
 import { beginConfig } from "./trust/start.ts";
-import type { CommandContext } from "./ui/commands.ts";
 import { doneEvent, failureLines } from "./ui/json.ts";
 import { sessionsListing } from "./ui/sessions-list.ts";
 import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
-import { lineKind, unknownCommand } from "./ui/slash.ts";
+import { lineKind } from "./ui/slash.ts";
 import { isTty, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
-import { firstPrompt, lineContent, mcpInput, withSkillText } from "./user-input.ts";
+import { firstPrompt, mcpInput, withSkillText } from "./user-input.ts";
 import { assemble, withSession } from "./wire.ts";
+import { commandContext } from "./command-context.ts";
 
 export async function run(args: CliArgs, here: Places): Promise<number> {
   await hideEnvironment(); // before anything is spawned: the keys in hey's environment are not its children's to read
@@ -83,7 +81,16 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     return preflightFailure(e, args.run.output);
   }
   try {
-    if (!oneShot) return await repl(runtime, here, args.message, args.run.skills);
+    if (!oneShot) {
+      // loaded only here: the REPL's modules are not on the way to a one-shot run's first request
+      const { repl } = await import("./interactive.ts");
+      const hooks = {
+        warn,
+        aside: (print: (line: string) => void) => (notices.print = print),
+        handOff: (r: Runtime, limit: HandOffLimit) => handOff(r, here.root, limit),
+      };
+      return await repl(runtime, here, args.message, args.run.skills, hooks);
+    }
     if (lineKind(args.message) === "command") return await oneCommand(runtime, here, args.message, args.run.output);
     const terminal = runtime.terminal;
     if (terminal) notices.print = (line) => terminal.notice(visible(line)); // never glued to the spinner's line
@@ -133,78 +140,6 @@ function preflightFailure(e: unknown, output: RunFlags["output"]): number {
   return EXIT.usage;
 }
 
-async function repl(first: Runtime, here: Places, message: string, skillsOn: boolean): Promise<number> {
-  // loaded only here: the REPL's modules are not on the way to a one-shot run's first request
-  const [{ runRepl }, { runCommand, completions }, { banner, lastExchange }, { resumeCommand }] = await Promise.all([
-    import("./ui/repl.ts"),
-    import("./ui/commands.ts"),
-    import("./ui/intro.ts"),
-    import("./ui/resume.ts"),
-  ]);
-  let runtime = first; // `/resume` swaps it
-  const color = isTty(1) && !process.env.NO_COLOR;
-  const say = (text: string) => void process.stdout.write(text);
-  const answerFormat = {
-    color,
-    stringWidth: Bun.stringWidth,
-    get columns() {
-      return process.stdout.columns || 0;
-    },
-  };
-  const { model } = runtime.agent.settings;
-  say(banner({ version: VERSION, provider: model.provider, model: model.model, cwd: here.cwd, root: here.root, home: here.home, color }));
-  say(lastExchange(runtime.agent.messages, "› ", answerFormat));
-  const source = () => ({
-    cwd: here.cwd,
-    providers: runtime.settings.providers,
-    skills: runtime.skills().map((s) => s.name),
-    remoteServers: runtime.settings.mcp.servers.filter((s) => s.url).map((s) => s.name),
-    prompts: runtime.mcp.prompts(),
-  });
-  try {
-    return await runRepl(
-      {
-        prompt: "› ",
-        color,
-        historyFile: here.historyFile,
-        aside: (print) => (notices.print = print),
-        complete: (line) => completions(line, source()),
-        onLine: async (line, signal, io) => {
-          const kind = lineKind(line);
-          if (kind === "unknown") return void say(`hey: ${unknownCommand(line)}\n`);
-          if (kind === "command") {
-            // a question of several lines (what a /reload would give the agent): the lines above the prompt, the last one asked
-            const ask = (question: string) => {
-              const lines = question.split("\n");
-              say(
-                lines
-                  .slice(0, -1)
-                  .map((l) => wrapColumns(l, answerFormat.columns, Bun.stringWidth) + "\n")
-                  .join(""),
-              );
-              return io.ask(lines.at(-1)!);
-            };
-            const pickSession = (arg: string) => resumeCommand(arg, { dir: here.sessionsDir, cwd: here.cwd, current: runtime.session.path, ask: io.ask, say });
-            const result = await runCommand(line, { ...commandContext(runtime, here, signal, (t) => say(`${t}\n`), ask), pickSession });
-            if (result.text) say(wrapColumns(result.text, answerFormat.columns, Bun.stringWidth) + "\n");
-            if (result.resume) {
-              runtime = await runtime.resume(result.resume);
-              say(lastExchange(runtime.agent.messages, "› ", answerFormat));
-            }
-            return result.quit ? "quit" : undefined;
-          }
-          // a bad @file, an unknown skill or prompt, a resource that cannot be read: printed by the REPL, and nothing is sent
-          const result = await runtime.agent.send(await lineContent(line, runtime, here, skillsOn, warn, signal), signal);
-          if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(runtime, here.root, result.stop);
-        },
-      },
-      message, // already checked by firstPrompt; onLine expands it again
-    );
-  } finally {
-    await runtime.close();
-  }
-}
-
 /** `hey -p /usage`: the command's text on stdout (an error on stderr, exit 2); in JSON a `command` event, then `done`. */
 async function oneCommand(runtime: Runtime, here: Places, line: string, output: RunFlags["output"]): Promise<number> {
   const { runCommand } = await import("./ui/commands.ts");
@@ -239,53 +174,6 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
   if (signalled !== undefined) return signalled;
   if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(runtime, root, result.stop);
   return exitFor(result.stop);
-}
-
-/**
- * What commands reach; `print`: lines a command shows as it goes (a sign-in's URL); `ask`: the
- * REPL's question, for a `/reload` that finds a change giving the agent more (one-shot: none, the
- * change is left out).
- */
-function commandContext(
-  runtime: Runtime,
-  here: Places,
-  signal: AbortSignal,
-  print: (text: string) => void,
-  ask?: (question: string) => Promise<string | undefined>,
-): CommandContext {
-  return {
-    agent: runtime.agent,
-    here,
-    signal,
-    terminal: runtime.terminal,
-    providers: () => runtime.settings.providers,
-    switchModel: runtime.switchModel,
-    reload: () => runtime.reload(ask),
-    setTrust: runtime.setTrust,
-    earlierRuns: runtime.earlierRuns,
-    mcpStatus: async (s: AbortSignal) => {
-      const starting = runtime.mcp
-        .status()
-        .filter((x) => x.state === "connecting")
-        .map((x) => runtime.mcp.settled(x.name, s)); // each, up to startup_wait_ms
-      await Promise.race([Promise.all(starting), Bun.sleep(runtime.settings.mcp.startupWaitMs)]);
-      const tools = await runtime.requestTools(s);
-      const own = tools.filter((t) => t.server === undefined).reduce((n, t) => n + specTokens(t), 0);
-      return formatStatus(runtime.mcp.status(), runtime.mcp.offer(), runtime.mcpOff, own, runtime.settings.mcp.servers);
-    },
-    mcpAuth: async (verb: "login" | "logout", name: string, s: AbortSignal) => {
-      const { authCommand } = await import("./mcp/login.ts");
-      return authCommand(verb, name, {
-        servers: runtime.settings.mcp.servers,
-        store: runtime.credentials,
-        fetch: runtime.fetch(),
-        env: process.env,
-        print,
-        signal: s,
-        restart: runtime.mcp.restart,
-      });
-    },
-  };
 }
 
 /** A `--resume` or `-c` that cannot be followed: a usage error. */

@@ -8,7 +8,8 @@
 import type { Agent, AgentSettings } from "./agent.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { reloadAll, reloadNote, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig } from "./config/reload.ts";
-import type { Settings } from "./config/settings.ts";
+import { unknownModel } from "./config/model-check.ts";
+import { ConfigError, type Settings } from "./config/settings.ts";
 import { contextPolicy } from "./context/policy.ts";
 import { errorText } from "./kernel/errors.ts";
 import type { ToolSpec, Usage } from "./kernel/ir.ts";
@@ -31,6 +32,8 @@ import type { TerminalOutput } from "./ui/terminal.ts";
 /** What the settings make (wire.ts's `configure`): rebuilt whenever they change. */
 export interface Configured {
   shell: ShellChoice;
+  /** the environment of the commands hey runs (bash, `!`): without the keys hey consumed */
+  env: Record<string, string | undefined>;
   /** the permission check of every call */
   check: PermissionCheck;
   /** whether the lists refuse every call of a tool: it is not offered (the schema diet) */
@@ -78,6 +81,8 @@ export interface RuntimeParts {
   /** the fetch for other proxy or CA settings; throws ConfigError or NetConfigError */
   fetchFor(settings: Settings): typeof fetch;
   providerFor(settings: Settings, fetchImpl: typeof fetch): Promise<Provider>;
+  /** the models the endpoint of `settings` lists; undefined when it has no list; throws when it cannot be read */
+  endpointModels(settings: Settings, fetchImpl: typeof fetch, signal: AbortSignal): Promise<string[] | undefined>;
   /** what the user approved so far (shared with a run `/resume` builds) */
   approvals: ApprovalState;
   /** the project and hey's records of it: trust.json, the approvals record, the project's config files */
@@ -86,18 +91,38 @@ export interface RuntimeParts {
   trust: { trusted: boolean };
   oneShot: boolean;
   warn(message: string): void;
-  /** the same run around another session, with the model it last used; throws ConfigError */
-  reopen(session: LoadedSession): Promise<Runtime>;
+  /**
+   * the same run around another session, with the model it last used, or (no session) around a new
+   * one with the configuration as it is now; throws ConfigError
+   */
+  reopen(session: LoadedSession | undefined): Promise<Runtime>;
+  /** `text` with the secrets hey knows hidden (and values shaped like them, when that is on) */
+  redact(text: string): string;
+}
+
+/** How a `!` command runs: the configured shell, the tools' environment, the permission lists' word on it. */
+export interface UserShell {
+  shell: ShellChoice;
+  env: Record<string, string | undefined>;
+  /** why the permission lists refuse `command` as a bash call, or undefined when they allow it */
+  refusal(command: string): string | undefined;
 }
 
 export interface Runtime
-  extends Omit<RuntimeParts, "live" | "configure" | "fetchFor" | "providerFor" | "approvals" | "project" | "trust" | "warn" | "reopen" | "reloadables"> {
+  extends Omit<
+    RuntimeParts,
+    "live" | "configure" | "fetchFor" | "providerFor" | "endpointModels" | "approvals" | "project" | "trust" | "warn" | "reopen" | "reloadables"
+  > {
   /** the settings now: after `/model` and `/reload` */
   readonly settings: Settings;
   /** the fetch now (`/mcp login` signs in through it) */
   fetch(): typeof fetch;
-  /** re-resolves the configuration already read with `-m spec` and swaps the provider; throws ConfigError */
-  switchModel(spec: string): Promise<void>;
+  /**
+   * re-resolves the configuration already read with `-m spec` and swaps the provider, once the model
+   * is known (the provider's `models`, or the endpoint's list; `signal` ends that wait); throws
+   * ConfigError
+   */
+  switchModel(spec: string, signal: AbortSignal): Promise<void>;
   /**
    * `/reload`: re-reads and validates everything, then switches all or nothing; emits a `reload`
    * event. A change that gives the agent more is asked about with `ask` (the REPL), else left out.
@@ -118,6 +143,10 @@ export interface Runtime
   leftOut(): string | undefined;
   /** `/resume`: the same run around `session`; this one is closed. Throws ConfigError (this one then stays). */
   resume(session: LoadedSession): Promise<Runtime>;
+  /** `/clear`: the same run around a new session, with the model and settings now; this one is closed */
+  fresh(): Promise<Runtime>;
+  /** what a `!` command runs with, as the settings say now */
+  userShell(): UserShell;
   /** ends the run: the session file is closed, MCP servers are stopped */
   close(): Promise<void>;
 }
@@ -150,6 +179,8 @@ export function agentSettings(settings: Settings): AgentSettings {
 
 export function createRuntime(parts: RuntimeParts): Runtime {
   const { live, agent } = parts;
+  /** `provider/model` of each model this run has used: switching back to one needs no list */
+  const used = new Set([`${live.config.settings.provider.name}/${live.config.settings.model}`]);
 
   /**
    * The configuration part of `/reload`: the files read again with the flags of this run (and
@@ -213,6 +244,14 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     if (pending?.attached !== undefined && agent.usage.requests > pending.attached) pending = undefined;
   };
 
+  /** this run closed, the same one around `session` (undefined: a new session) in its place */
+  const swap = async (session: LoadedSession | undefined): Promise<Runtime> => {
+    const next = await parts.reopen(session);
+    parts.session.close();
+    void parts.mcp.close(); // the servers stop in the background; the new run has its own
+    return next;
+  };
+
   const runtime: Runtime = {
     agent,
     terminal: parts.terminal,
@@ -229,10 +268,31 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       return live.config.settings;
     },
     fetch: () => live.fetch,
-    async switchModel(spec) {
+    redact: parts.redact,
+    userShell: () => ({
+      shell: live.configured.shell,
+      env: live.configured.env,
+      refusal: (command) => live.configured.check("bash", { command }),
+    }),
+    async switchModel(spec, signal) {
       const flags = { ...live.config.flags, model: spec }; // a later /reload keeps this choice, as it keeps -m
       const next = live.config.resolve(flags);
+      // what the configuration lists for that provider (an ad-hoc --base-url provider lists whatever -m says: not a check), and the models this run used
+      const listedBefore = live.config.settings.providers.find((p) => p.name === next.provider.name)?.models ?? next.provider.models;
+      const known = [...listedBefore, ...[...used].filter((m) => m.startsWith(`${next.provider.name}/`)).map((m) => m.slice(next.provider.name.length + 1))];
+      if (!known.includes(next.model)) {
+        let listed: string[] | undefined;
+        let why: string | undefined;
+        try {
+          listed = await parts.endpointModels(next, live.fetch, signal);
+        } catch (e) {
+          why = errorText(e);
+        }
+        const refused = unknownModel(next.model, { name: next.provider.name, models: [...new Set(known)] }, listed, why);
+        if (refused) throw new ConfigError(refused);
+      }
       agent.switchModel(await parts.providerFor(next, live.fetch), agentSettings(next));
+      used.add(`${next.provider.name}/${next.model}`);
       live.config = { ...live.config, settings: next, flags };
       live.configured = parts.configure(next); // the new provider's key is a secret too
     },
@@ -270,10 +330,10 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         tools.map((t) => t.name),
       );
     },
-    async resume(session) {
-      const next = await parts.reopen(session);
-      parts.session.close();
-      void parts.mcp.close(); // the servers stop in the background; the new run has its own
+    resume: (session) => swap(session),
+    async fresh() {
+      const next = await swap(undefined);
+      next.agent.setEffort(agent.effort); // an /effort choice is the user's, not the session's
       return next;
     },
     async close() {

@@ -10,7 +10,7 @@ import { createAgent } from "./agent.ts";
 import { VERSION, type RunFlags } from "./cli.ts";
 import { controlRefusal, listsSet } from "./config/control-files.ts";
 import type { LoadedConfig } from "./config/load.ts";
-import { hideSecrets, knownSecrets, redactingOutput, redactingTool, toolEnvironment, type Redaction } from "./config/secrets.ts";
+import { hideSecrets, knownSecrets, redactingOutput, redactingTool, redactText, toolEnvironment, type Redaction } from "./config/secrets.ts";
 import type { ConfigFlags, Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
 import { fetchFor, providerFor, startProvider, type Started } from "./endpoint.ts";
@@ -53,6 +53,9 @@ import { visible } from "./ui/visible.ts";
 import { writer } from "./ui/term.ts";
 
 type Env = Record<string, string | undefined>;
+
+/** `/model NAME` waits this long for the endpoint's model list before giving up on checking the name. */
+const MODEL_LIST_WAIT_MS = 15_000;
 
 /** What run.ts prepared before the run is built: the configuration and what it was read with. */
 export interface Start {
@@ -180,16 +183,18 @@ export async function assemble(
     const shell = chooseShell({ configured: s.tools.shell, platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined });
     // the schema diet: a tool every call of which some list refuses is not offered
     const compiled = everyList(s.permission).map((l) => compileRules(l, shell.name).rules);
+    const commandEnv = toolEnvironment(env, s, s.tools.keepEnv);
     const tools = createTools(s, {
       shell,
       raw: run.raw,
       outputDir: join(here.outputsDir, sessionId),
-      env: toolEnvironment(env, s, s.tools.keepEnv),
+      env: commandEnv,
       home,
       cacheDir: here.cacheDir,
     }).map((t) => withNestedAgents(t, nested, pathOf, lastRequest, toolNotice));
     return {
       shell,
+      env: commandEnv,
       check: permissionCheck(s.permission, shell.name, place),
       refused: (name) => compiled.some((rules) => refusedOutright(name, rules)),
       tools: s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools,
@@ -284,13 +289,29 @@ export async function assemble(
     configure,
     fetchFor: (s) => fetchFor(s, run.proxy, env, debug),
     providerFor: (s, fetchImpl) => providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs),
+    async endpointModels(s, fetchImpl, signal) {
+      const { listModels } = await import("./doctor/probe.ts"); // only when a model is not in the configuration
+      const got = await listModels(s.provider, s.model, fetchImpl, AbortSignal.any([signal, AbortSignal.timeout(MODEL_LIST_WAIT_MS)]));
+      if (!got.ok) throw new Error(got.message);
+      return got.listed;
+    },
     approvals: start.approvals, // shared with a run reassembled by /resume: what /reload records holds there too
     project: here,
     trust,
     oneShot,
     warn,
-    // `/resume`: the same pieces around another session, with the model it last used
+    redact: (text) => redactText(text, redaction),
+    // `/resume`: the same pieces around another session, with the model it last used; `/clear`: around a new one, with the configuration as it is now
     reopen(next) {
+      if (!next)
+        return assemble(
+          here,
+          run,
+          oneShot,
+          { ...start, config: live.config, started: startProvider(live.config.settings, run.proxy, env, debug) },
+          undefined,
+          debug,
+        );
       const flags = withSession(start.config.flags, next);
       const s = start.config.resolve(flags);
       return assemble(

@@ -18,6 +18,8 @@ const EDGES = new Set([
   "main.ts",
   "mcp-command.ts",
   "run.ts",
+  "interactive.ts",
+  "command-context.ts",
   "user-input.ts",
   "runtime.ts",
   "wire.ts",
@@ -77,6 +79,7 @@ const EDGES = new Set([
   "ui/display.ts",
   "ui/repl.ts",
   "ui/resume.ts",
+  "ui/shell-command.ts",
   "ui/term.ts",
   "upgrade/command.ts",
 ]);

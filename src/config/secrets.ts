@@ -210,6 +210,19 @@ const FILE_TEXT_ARGS: Record<string, string[]> = { write_file: ["content"], edit
  * images pass). A write_file or edit that would write a placeholder shown this run into a file is
  * refused, so a file read with its secrets hidden is never written back without them.
  */
+/**
+ * Text that reaches the model or the screen from outside a tool (a `!` command's output, a
+ * full-output file shown by /last): the secrets hey knows replaced and, when on, values shaped like
+ * credentials, their placeholders recorded as a tool result's are.
+ */
+export function redactText(text: string, r: Redaction): string {
+  const known = redact(text, r.secrets());
+  if (!r.shapes()) return known;
+  const hidden = redactShapes(known);
+  for (const p of placeholdersIn(hidden)) r.shown.add(p);
+  return hidden;
+}
+
 export function redactingTool(tool: Tool, r: Redaction): Tool {
   const textArgs = FILE_TEXT_ARGS[tool.name] ?? [];
   return {

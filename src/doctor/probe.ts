@@ -145,11 +145,20 @@ function rawTarget(s: ProviderSettings, path: string): { url: string; headers: R
   }
 }
 
-/** GET the model list: the ids, or `listed` undefined when the endpoint has none (404, 405). */
-async function listModels(s: ProviderSettings, model: string, fetchImpl: typeof fetch): Promise<Outcome<{ listed?: string[]; window?: number }>> {
+/**
+ * GET the model list: the ids, or `listed` undefined when the endpoint has none (404, 405). Also
+ * what `/model NAME` checks a name against; `signal` ends the wait early (Ctrl-C).
+ */
+export async function listModels(
+  s: ProviderSettings,
+  model: string,
+  fetchImpl: typeof fetch,
+  signal?: AbortSignal,
+): Promise<Outcome<{ listed?: string[]; window?: number }>> {
   const { url, headers } = rawTarget(s, "models");
   try {
-    const res = await fetchImpl(url, { headers, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    const timeout = AbortSignal.timeout(PROBE_TIMEOUT_MS);
+    const res = await fetchImpl(url, { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
     const text = await res.text();
     if (res.status === 404 || res.status === 405) return { ok: true };
     if (res.status === 401 || res.status === 403)

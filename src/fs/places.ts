@@ -32,7 +32,10 @@ export interface Places {
   trustFile: string;
   approvalsFile: string;
   sessionsDir: string;
+  /** the REPL history of every project: read where a project's own history runs out */
   historyFile: string;
+  /** one REPL history per project root (fs/history-file.ts) */
+  historiesDir: string;
   /** `--verbose` / HEY_LOG=debug request logs */
   logsDir: string;
   /** bash's full outputs, one folder per session (tools/outputs.ts) */
@@ -63,6 +66,7 @@ export function places(env: Env, home: string, cwd: string, platform: string, ro
     approvalsFile: join(stateDir, "approvals.json"),
     sessionsDir: join(stateDir, "sessions"),
     historyFile: join(stateDir, "history"),
+    historiesDir: join(stateDir, "histories"),
     logsDir: join(stateDir, "logs"),
     outputsDir: join(cacheDir, "outputs"),
   };

@@ -10,6 +10,9 @@ import type { Message } from "./ir.ts";
 
 export type { LoopDeps, RequestContext, RunResult } from "./turns.ts";
 
+/** The `error` event of a run whose answer stopped at the model's output token limit (`done.stop_reason` "length"). */
+export const CUT_OFF = "the answer was cut off: the model reached its output token limit";
+
 /** The `error` event of a run whose first reply was empty (no tool calls, no text: nothing, or only thinking). */
 export const EMPTY_ANSWER = "the model's answer was empty";
 
@@ -34,7 +37,11 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
       deps.output.emit({ type: "error", kind: "empty_answer", message: EMPTY_ANSWER });
       return turns.finish("error");
     }
-    if (calls.length === 0) return turns.finish(reply.stop === "length" ? "length" : "end");
+    if (calls.length === 0 && reply.stop === "length") {
+      deps.output.emit({ type: "error", kind: "length", message: CUT_OFF });
+      return turns.finish("length");
+    }
+    if (calls.length === 0) return turns.finish("end");
     turns.append(...(await runToolCalls(calls, { ...deps, tools: reply.tools, parallel: deps.limits.parallelTools })));
     if (deps.signal.aborted) return turns.interrupted();
   }

@@ -7,7 +7,7 @@ import { addUsage, emptyUsage, newId, textOf, type Effort, type Message, type St
 import { usageCounts, type HandOffLimit, type Output, type RunStop } from "./output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "./provider.ts";
 import { retryDecision, type RetryPolicy } from "./retry.ts";
-import { abortReason, type Tool } from "./tool.ts";
+import { abortReason, INTERRUPTED, type Tool } from "./tool.ts";
 import { withUniqueCallIds, type PermissionCheck } from "./tool-calls.ts";
 
 export interface LoopDeps {
@@ -122,7 +122,8 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
         ...(deps.effort !== undefined ? { effort: deps.effort } : {}),
       };
       const reply = await requestWithRetry(request, deps);
-      if (reply.partial) self.append(reply.partial);
+      // an answer cut short by the user is kept, marked, so the model reads it as unfinished
+      if (reply.partial) self.append(deps.signal.aborted ? interruptedAnswer(reply.partial, abortReason(deps.signal)) : reply.partial);
       if (reply.error) {
         if (deps.signal.aborted) return self.interrupted();
         output.emit({ type: "error", kind: reply.error.kind, message: reply.error.message });
@@ -187,6 +188,15 @@ async function streamOnce(request: ModelRequest, deps: LoopDeps, partial: { text
     } else if (event.type === "done") return event;
   }
   throw new ProviderError("network", "the model's stream ended without a final message");
+}
+
+/** The end of an answer the user interrupted, as the session keeps it and every later request sends it. */
+export const INTERRUPTED_ANSWER = "[interrupted by the user]";
+
+/** `partial` with a marker after its text: INTERRUPTED_ANSWER, or the reason of another abort (`[interrupted: terminated (SIGTERM)]`). */
+function interruptedAnswer(partial: Message, reason: string): Message {
+  const marker = reason === INTERRUPTED ? INTERRUPTED_ANSWER : `[interrupted: ${reason}]`;
+  return { ...partial, content: partial.content.map((b) => (b.type === "text" ? { ...b, text: `${b.text.trimEnd()}\n\n${marker}` } : b)) };
 }
 
 /** What survives of a broken response: its visible text (thinking without a signature cannot be replayed). */

@@ -49,7 +49,8 @@ const CONSOLE_FRAME_WINDOW = 6;
 const FRAME = /^\s*at\s/;
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
 
-const isSignal = (line: string) => !NOISE.test(line) && SIGNALS.some((re) => re.test(line));
+/** Whether `line` reads as an error, a warning, a failure, a position or a summary (the terminal's preview uses it too). */
+export const isSignal = (line: string) => !NOISE.test(line) && SIGNALS.some((re) => re.test(line));
 
 /** A stream's text in order, in pieces of any size (one string, or a file decoded as it is read). */
 export type Chunks = Iterable<string> | AsyncIterable<string>;

@@ -2,7 +2,9 @@
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Agent } from "../agent.ts";
+import { readOwnFile } from "../fs/own-files.ts";
 import type { Places } from "../fs/places.ts";
+import { errorText } from "../kernel/errors.ts";
 import { addUsage, EFFORTS, emptyUsage, type Effort, type Usage } from "../kernel/ir.ts";
 import { cacheHitShare } from "../kernel/output.ts";
 import { isUsable } from "../config/providers.ts";
@@ -15,6 +17,7 @@ import { formatSessionList } from "../sessions/format.ts";
 import { pruneSessions, scanSessions, sessionShortIds, unreadableNote } from "../sessions/listing.ts";
 import type { LoadedSession } from "../sessions/reader.ts";
 import { removeSessionOutputs } from "../tools/outputs.ts";
+import { lastCall } from "./last-call.ts";
 import type { TerminalOutput } from "./terminal.ts";
 import { COMMANDS, unknownCommand } from "./slash.ts";
 import { visible } from "./visible.ts";
@@ -27,8 +30,8 @@ export interface CommandContext {
   terminal: TerminalOutput | undefined;
   /** every provider the run can switch to (`/model`), the one in use included */
   providers(): readonly ProviderSettings[];
-  /** re-resolves configuration for `-m spec` and swaps the provider; throws ConfigError */
-  switchModel(spec: string): Promise<void>;
+  /** re-resolves configuration for `-m spec` and swaps the provider once the model is known (Runtime.switchModel); throws ConfigError */
+  switchModel(spec: string, signal: AbortSignal): Promise<void>;
   /** re-reads configuration, skills and AGENTS.md, validated first; applies it as a diff, or nothing on an error */
   reload(): Promise<ReloadReport>;
   /** `/trust`, `/untrust`: records whether the project's files load at the next `/reload`; what to tell the user. Throws when it cannot be recorded. */
@@ -43,6 +46,8 @@ export interface CommandContext {
   pickSession?(arg: string): Promise<LoadedSession | undefined>;
   /** a command run on its own (`hey -p /usage`): nothing follows it in this run */
   oneShot?: boolean;
+  /** text from outside the conversation (a full-output file) with the secrets hey knows hidden */
+  redact(text: string): string;
 }
 
 const HELP = `/help                     this list
@@ -60,11 +65,15 @@ const HELP = `/help                     this list
 /sessions [all]           list this directory's sessions (all: every directory's)
 /sessions prune 30d       delete this directory's sessions older than 30 days (prune keep 20: all but the newest 20; prune all 30d, prune all keep 20: every directory's)
 /resume [N|ID]            continue another session of this directory, picked from a list
+/clear, /new              end this session (it stays saved) and start a new one here
+/last                     the previous tool call's whole output (from its full-output file when it has one)
+!COMMAND                  run COMMAND in your shell, with the terminal; it and its output go with your next message
 /quit                     leave (also Ctrl-D, or Ctrl-C twice at an empty prompt)
 
 Keys: Esc or Ctrl-C cancels a running turn; text typed meanwhile waits at the next prompt.
-Enter sends; a trailing \\ or Ctrl-J starts a new line; a paste is one message; ↑/↓ history;
-Tab completes /commands, /skill: names, /mcp: prompts, @paths and model names.`;
+Enter sends; a trailing \\ or Ctrl-J starts a new line; a paste is one message; ↑/↓ history
+(this project's first); Ctrl-R searches it (again: older, Ctrl-S: newer, Esc: back); Ctrl-Z
+suspends (fg resumes); Tab completes /commands, /skill: names, /mcp: prompts, @paths and models.`;
 
 /** What a command did: its text (shown as is), whether it worked, whether to leave the REPL, the session to go on with. */
 export interface CommandResult {
@@ -73,6 +82,8 @@ export interface CommandResult {
   quit?: true;
   /** `/resume`: the caller builds the run around this session (runtime.ts) */
   resume?: LoadedSession;
+  /** `/clear`: the caller builds the run around a new session */
+  fresh?: true;
 }
 
 /** `/sessions` at the interactive prompt: how to resume one there. */
@@ -80,7 +91,10 @@ const RESUME_IN_REPL =
   "Resume one with /resume ID, where a unique start or end of the id is enough (SHORT shows the shortest), or pick from this directory's with /resume.";
 
 /** Commands that take nothing after their name: extra words are refused, not ignored. */
-const NO_ARGUMENT = new Set(["/help", "/quit", "/exit", "/thinking", "/usage", "/reload", "/trust", "/untrust"]);
+const NO_ARGUMENT = new Set(["/help", "/quit", "/exit", "/thinking", "/usage", "/reload", "/trust", "/untrust", "/last", "/clear", "/new"]);
+
+/** `/last` shows at most this much of a full-output file: its end, which is where a run says how it went. */
+const LAST_MAX_BYTES = 2 * 1024 * 1024;
 
 const said = (text: string): CommandResult => ({ text, ok: true });
 const refused = (text: string): CommandResult => ({ text: `hey: ${text}`, ok: false });
@@ -112,7 +126,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
           `/model ${visible(arg)} switches the model of an interactive session only; for one run use -m ${visible(arg)} (hey -c -m ${visible(arg)} continues the last session with it)`,
         );
       try {
-        await ctx.switchModel(arg);
+        await ctx.switchModel(arg, ctx.signal);
         return said(`model: ${modelName(ctx.agent)}`);
       } catch (e) {
         // the model is resolved as -m would resolve it: say it in this command's words
@@ -162,6 +176,12 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       if (done) return said(ctx.terminal ? "" : "older work summarized; the next request sends the summary instead");
       return said("nothing to summarize yet: everything is in the last turns");
     }
+    case "/last":
+      return lastOutput(ctx);
+    case "/clear":
+    case "/new":
+      if (ctx.oneShot) return refused(`${name} starts a new session at the interactive prompt; a run without -c or --resume is a new session already`);
+      return { text: "", ok: true, fresh: true };
     case "/resume": {
       if (!ctx.pickSession) return refused("/resume works at the interactive prompt; from the command line use hey --resume ID or hey -c");
       const session = await ctx.pickSession(arg);
@@ -170,6 +190,25 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     default:
       return refused(unknownCommand(name));
   }
+}
+
+/** `/last`: the previous tool call and its whole output, from bash's full-output file when it kept one. */
+function lastOutput(ctx: CommandContext): CommandResult {
+  const last = lastCall(ctx.agent.messages, ctx.here.outputsDir);
+  if (!last) return said("no tool call yet in this session");
+  const seen = `${visible(last.line)}\n${visible(last.output.replace(/\n+$/, ""))}`;
+  if (!last.fullOutput) return said(seen);
+  let read: { text: string; truncated: boolean } | undefined;
+  try {
+    read = readOwnFile(last.fullOutput, LAST_MAX_BYTES, { tail: true });
+  } catch (e) {
+    return said(`${seen}\nhey: cannot read the full output ${last.fullOutput}: ${errorText(e)}`);
+  }
+  // hey prunes full outputs after a week: what the model saw is still in the session
+  if (!read) return said(`${seen}\nhey: the full output ${last.fullOutput} is gone (hey deletes them after a week)`);
+  const text = read.truncated ? read.text.slice(read.text.indexOf("\n") + 1) : read.text; // a cut first line goes
+  const cut = read.truncated ? `… its start is left out; all of it is in that file\n` : "";
+  return said(`${visible(last.line)} (full output: ${last.fullOutput})\n${cut}${visible(ctx.redact(text).replace(/\n+$/, ""))}`);
 }
 
 /** What Tab completes from: the providers' models, the skills, the remote MCP servers and their prompts, files under `cwd`. */

@@ -23,7 +23,11 @@ export type KeyName =
   | "tab"
   | "escape"
   | "interrupt"
-  | "eof";
+  | "eof"
+  | "reverseSearch"
+  | "forwardSearch"
+  | "cancel"
+  | "suspend";
 
 export type Key = { type: "text"; text: string } | { type: "paste"; text: string } | { type: "key"; name: KeyName };
 
@@ -49,6 +53,10 @@ const CONTROL: Record<string, KeyName> = {
   "\x0c": "clearScreen",
   "\x03": "interrupt",
   "\x04": "eof",
+  "\x12": "reverseSearch",
+  "\x13": "forwardSearch",
+  "\x07": "cancel",
+  "\x1a": "suspend",
 };
 
 /** CSI sequences by their parameters and final byte. */

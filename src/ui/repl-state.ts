@@ -1,9 +1,12 @@
-// The interactive prompt's modes and keys (SPEC §17, issue 14) as a pure step: the state and one
-// event in, the next state and what to do out. At the prompt keys edit the line (line-editor.ts);
-// during a turn keys are kept, not echoed, never sent by themselves; Ctrl-C or Esc cancels a turn;
-// at an empty prompt the first Ctrl-C warns and a second within EXIT_CTRL_C_MS exits; a question
-// asked during a turn (a /reload's approval) takes the keys until it is answered. The driver
-// (repl.ts) reads the terminal, draws, runs lines and carries out the effects, in order.
+// The interactive prompt's modes and keys (SPEC §17, issues 14 and 28) as a pure step: the state
+// and one event in, the next state and what to do out. At the prompt keys edit the line
+// (line-editor.ts) and Ctrl-R searches the history (history-search.ts); during a turn keys are
+// kept, not echoed, never sent by themselves; Ctrl-C or Esc cancels a turn; at an empty prompt the
+// first Ctrl-C warns and a second within EXIT_CTRL_C_MS exits; a question asked during a turn (a
+// /reload's approval) takes the keys until it is answered; Ctrl-Z suspends. The exit code says how
+// the session ended (a signal's code, else 0), never how an earlier turn did. The driver (repl.ts)
+// reads the terminal, draws, runs lines and carries out the effects, in order.
+import { again, narrow, newSearch, searchPrompt, widen, type Search } from "./history-search.ts";
 import type { Key } from "./keys.ts";
 import { complete, editKey, emptyEditor, insert, type EditorState } from "./line-editor.ts";
 
@@ -15,8 +18,8 @@ export const FORCE_QUIT_PRESSES = 3;
 export const HISTORY_SIZE = 1000;
 
 export interface ReplState {
-  /** prompt: editing a line; busy: a turn runs; ask: a question during a turn takes the keys; done: left */
-  mode: "prompt" | "busy" | "ask" | "done";
+  /** prompt: editing a line; search: Ctrl-R at the prompt; busy: a turn runs; ask: a question during a turn takes the keys; done: left */
+  mode: "prompt" | "search" | "busy" | "ask" | "done";
   editor: EditorState;
   /** earlier lines, oldest first */
   history: readonly string[];
@@ -30,8 +33,10 @@ export interface ReplState {
   asking?: { question: string; saved: EditorState };
   /** the exit code after a signal (or the terminal closing) */
   signalled?: number;
-  /** the last turn was interrupted: the exit code is then 130 */
-  interrupted: boolean;
+  /** the history search under way, and the line it started from (given back when it is cancelled) */
+  search?: { state: Search; saved: EditorState };
+  /** the query of the last search (Ctrl-R Ctrl-R takes it up again) */
+  lastQuery: string;
   /** lines that did not come from a turn (an MCP server connected), kept while a turn runs */
   later: readonly string[];
 }
@@ -72,17 +77,29 @@ export type Effect =
   /** exit the process now (a turn that ignores its cancel) */
   | { type: "exit"; code: number }
   /** exit with `code` if the cancelled turn has not ended within the grace period */
-  | { type: "grace"; code: number };
+  | { type: "grace"; code: number }
+  /** Ctrl-Z: give the terminal back, stop until the shell's `fg`, then take it again and draw */
+  | { type: "suspend" };
 
 export function initialRepl(history: readonly string[]): ReplState {
-  return { mode: "prompt", editor: emptyEditor(history), history, lastCtrlC: 0, cancelled: false, cancelPresses: 0, interrupted: false, later: [] };
+  return { mode: "prompt", editor: emptyEditor(history), history, lastCtrlC: 0, cancelled: false, cancelPresses: 0, lastQuery: "", later: [] };
 }
 
-/** The text before the line: the question while one is asked, else the prompt. */
-export const promptOf = (s: ReplState, prompt: string) => (s.mode === "ask" && s.asking ? s.asking.question : prompt);
+/** The text before the line: the question while one is asked, the search while one runs, else the prompt. */
+export function promptOf(s: ReplState, prompt: string): string {
+  if (s.mode === "ask" && s.asking) return s.asking.question;
+  if (s.mode === "search" && s.search) return searchPrompt(s.search.state);
+  return prompt;
+}
 
-/** The exit code now: after a signal its code, after an interrupted turn 130, else 0. */
-export const exitCode = (s: ReplState) => s.signalled ?? (s.interrupted ? 130 : 0);
+/** Whether the line is drawn (and must be drawn again after output): at the prompt, in a search, at a question. */
+export const drawn = (s: ReplState) => s.mode === "prompt" || s.mode === "search" || s.mode === "ask";
+
+/**
+ * The exit code now: after a signal (or the terminal closing) its code, else 0 — a turn cancelled
+ * earlier does not make /quit or Ctrl-D an interrupted exit.
+ */
+export const exitCode = (s: ReplState) => s.signalled ?? 0;
 
 type Step = { state: ReplState; effects: Effect[] };
 
@@ -100,7 +117,7 @@ export function step(s: ReplState, e: ReplEvent): Step {
       };
     }
     case "ended":
-      return ended(s, e.line, e.quit);
+      return ended(s, e.quit);
     case "ask":
       if (s.mode !== "busy") return { state: s, effects: [{ type: "answer", text: undefined }] };
       return {
@@ -117,7 +134,8 @@ export function step(s: ReplState, e: ReplEvent): Step {
 }
 
 function onKey(s: ReplState, key: Key, more: boolean, now: number): Step {
-  const redraw: Effect[] = s.mode === "prompt" || s.mode === "ask" ? [{ type: "draw" }] : [];
+  if (s.mode === "search") return searchKey(s, key, more, now);
+  const redraw: Effect[] = drawn(s) ? [{ type: "draw" }] : [];
   if (key.type !== "key") return { state: { ...s, editor: insert(s.editor, key.text) }, effects: redraw };
   const edited = (editor: EditorState): Step => ({ state: { ...s, editor }, effects: redraw });
   switch (key.name) {
@@ -142,6 +160,14 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number): Step {
       return { state: s, effects: s.mode === "prompt" ? [{ type: "complete", line: s.editor.text.slice(0, s.editor.cursor) }] : [] };
     case "clearScreen":
       return { state: s, effects: s.mode === "busy" ? [] : [{ type: "clearScreen" }, { type: "draw" }] };
+    case "suspend":
+      return { state: s, effects: [{ type: "suspend" }] };
+    case "reverseSearch":
+      if (s.mode !== "prompt") return { state: s, effects: [] };
+      return { state: { ...s, mode: "search", search: { state: newSearch(), saved: s.editor }, lastCtrlC: 0 }, effects: [{ type: "draw" }] };
+    case "forwardSearch":
+    case "cancel":
+      return { state: s, effects: [] };
     default:
       return edited(editKey(s.editor, key.name, s.mode === "prompt" ? s.history : []));
   }
@@ -190,11 +216,43 @@ function answer(s: ReplState, text: string | undefined, before: Effect[] = []): 
   return { state: { ...rest, mode: "busy", editor: s.asking.saved }, effects: [...below, { type: "answer", text }] };
 }
 
-function ended(s: ReplState, line: string, quit: boolean): Step {
-  // a slash command after a cancelled turn does not make the exit a clean one
-  const interrupted = s.cancelled && s.signalled === undefined ? true : line.startsWith("/") ? s.interrupted : false;
+/**
+ * A key during a history search: typing and Backspace change the query, Ctrl-R and Ctrl-S go to
+ * the next older or newer match, Enter runs the line found, Esc, Ctrl-G and Ctrl-C give the line
+ * back as it was; any other key takes the line found and acts on it at the prompt.
+ */
+function searchKey(s: ReplState, key: Key, more: boolean, now: number): Step {
+  const { state: search, saved } = s.search!;
+  const to = (next: Search): Step => {
+    const editor = next.at === undefined ? saved : { text: s.history[next.at]!, cursor: next.offset, historyIndex: next.at, draft: saved.text };
+    return { state: { ...s, search: { state: next, saved }, editor }, effects: [{ type: "draw" }] };
+  };
+  if (key.type !== "key") return to(narrow(search, s.history, key.text));
+  const prompt: ReplState = { ...s, mode: "prompt", search: undefined, lastQuery: search.query || s.lastQuery };
+  switch (key.name) {
+    case "reverseSearch":
+    case "forwardSearch":
+      return to(again(search, s.history, key.name === "reverseSearch" ? -1 : 1, s.lastQuery));
+    case "backspace":
+      return to(widen(search, s.history));
+    case "escape":
+    case "cancel":
+    case "interrupt":
+      return { state: { ...prompt, editor: saved }, effects: [{ type: "draw" }] };
+    case "enter":
+      if (more) return to(narrow(search, s.history, "\n"));
+      return submit(prompt);
+    default: {
+      // the line found is taken as it is shown, and the key acts on it
+      const taken = onKey(prompt, key, more, now);
+      return taken.effects.length > 0 ? taken : { state: taken.state, effects: [{ type: "draw" }] };
+    }
+  }
+}
+
+function ended(s: ReplState, quit: boolean): Step {
   const flushed: Effect[] = s.later.map((text) => ({ type: "print", text }));
-  const next: ReplState = { ...s, interrupted, cancelled: false, later: [] };
+  const next: ReplState = { ...s, cancelled: false, later: [] };
   if (quit || s.signalled !== undefined) return leave(next, flushed);
   // the line typed meanwhile is shown, its cursor at the end
   return {
@@ -206,7 +264,7 @@ function ended(s: ReplState, line: string, quit: boolean): Step {
 function signalled(s: ReplState, code: number, why: string): Step {
   if (s.signalled !== undefined) return { state: s, effects: [] }; // the first one says what happened
   const next: ReplState = { ...s, signalled: code };
-  if (s.mode === "prompt") return leave(next, [{ type: "below" }]); // the shell's prompt goes on a line of its own
+  if (s.mode === "prompt" || s.mode === "search") return leave(next, [{ type: "below" }]); // the shell's prompt goes on a line of its own
   if (s.mode !== "busy" && s.mode !== "ask") return leave(next);
   const asked = s.mode === "ask" ? answer({ ...next, cancelled: true }, undefined) : { state: { ...next, cancelled: true }, effects: [] };
   return { state: asked.state, effects: [{ type: "abort", why }, ...asked.effects, { type: "grace", code }] };

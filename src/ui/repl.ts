@@ -1,15 +1,16 @@
-// The interactive prompt's driver (SPEC §17, issue 14): hey's own line editor in raw mode. What
-// each key does in each mode is repl-state.ts's pure step; this file reads the terminal, draws the
-// line, runs lines (`onLine`: what a line means is the caller's business) and carries out the
-// steps' effects. History persists; Tab completes; a bracketed paste is one message; a resize
-// redraws. The terminal is restored on every way out (Ctrl-D, Ctrl-C, /quit, SIGTERM, SIGHUP,
-// process exit).
+// The interactive prompt's driver (SPEC §17, issues 14 and 28): hey's own line editor in raw mode.
+// What each key does in each mode is repl-state.ts's pure step; this file reads the terminal, draws
+// the line, runs lines (`onLine`: what a line means is the caller's business) and carries out the
+// steps' effects. History persists per project, the global file read where a project's runs out;
+// Tab completes; a bracketed paste is one message; a resize redraws; Ctrl-Z suspends. The terminal
+// is restored on every way out (Ctrl-D, Ctrl-C, /quit, SIGTERM, SIGHUP, process exit) and while
+// hey is stopped or a `!` command has it.
 import { writeSync } from "node:fs";
 import { appendOwnFile, readOwnFile } from "../fs/own-files.ts";
 import { decodeHistoryLine, encodeHistoryEntry } from "./history-line.ts";
 import { parseKeys, type Key } from "./keys.ts";
 import { layout } from "./line-editor.ts";
-import { HISTORY_SIZE, initialRepl, promptOf, runInitial, step, type Effect, type ReplEvent } from "./repl-state.ts";
+import { drawn, HISTORY_SIZE, initialRepl, promptOf, runInitial, step, type Effect, type ReplEvent } from "./repl-state.ts";
 import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON, type EndSignal } from "./signals.ts";
 import { visible } from "./visible.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -17,13 +18,19 @@ import { errorText } from "../kernel/errors.ts";
 export interface ReplIo {
   /** asks one question at a prompt of its own; undefined when the user cancels (Ctrl-C, Esc, Ctrl-D) */
   ask(question: string): Promise<string | undefined>;
+  /**
+   * Lends the terminal to `use` (a `!` command): cooked mode, the keys its own; a Ctrl-C is a
+   * SIGINT to it and cancels the line. The REPL takes the terminal back when `use` settles.
+   */
+  lend<T>(use: () => Promise<T>): Promise<T>;
 }
 
 export interface ReplOptions {
   /** plain text, e.g. "› " */
   prompt: string;
   color: boolean;
-  historyFile: string;
+  /** this project's history (read and appended to) and every project's (appended to, read where this one's runs out) */
+  history: { project: string; global: string };
   /** completions for the text before the cursor (slash commands, @paths, model names) */
   complete(line: string): string[];
   /**
@@ -71,7 +78,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   const width = (ch: string) => Bun.stringWidth(shown(ch));
   const style = (t: string, s: string) => (opts.color ? s + t + RESET : t);
 
-  let state = initialRepl(loadHistory(opts.historyFile));
+  let state = initialRepl(loadHistories(opts.history.project, opts.history.global));
   let drawnRow = 0; // the cursor's row within the drawn prompt
   let pending = ""; // an unfinished escape sequence or paste
   let escTimer: ReturnType<typeof setTimeout> | undefined;
@@ -132,7 +139,8 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
         drawnRow = 0;
         return;
       case "remember":
-        return appendHistory(opts.historyFile, e.entry);
+        for (const file of [opts.history.project, opts.history.global]) appendHistory(file, e.entry);
+        return;
       case "run":
         return void runLine(e.line);
       case "abort":
@@ -149,7 +157,25 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
         return process.exit(e.code);
       case "grace":
         return exitAfterGrace(e.code, restore);
+      case "suspend":
+        return suspend();
     }
+  }
+
+  /** Ctrl-Z: the terminal as the shell left it, hey stopped; after `fg` raw mode again and the line redrawn. */
+  function suspend(): void {
+    if (drawn(state)) moveBelow();
+    release();
+    try {
+      // the whole process group, as vim does: a wrapper script that started hey (and the MCP servers
+      // it started) stop with it, so the shell sees the job stopped and `fg` continues them all
+      process.kill(0, "SIGTSTP");
+    } catch {}
+    // here after the shell's `fg` (SIGCONT), or at once when the shell has no job control and the
+    // kernel discarded the stop (an orphaned process group)
+    if (restored) return;
+    acquire();
+    if (drawn(state)) draw();
   }
 
   async function runLine(line: string): Promise<void> {
@@ -170,6 +196,14 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
         answerAsk = resolve;
         dispatch({ type: "ask", question });
       }),
+    async lend(use) {
+      release();
+      try {
+        return await use();
+      } finally {
+        if (!restored) acquire();
+      }
+    },
   };
 
   function onData(chunk: string | Buffer): void {
@@ -191,13 +225,37 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   // ---- the terminal, and giving it back ----
   const onResize = () => {
     drawnRow = place().cursorRow; // where the terminal's reflow put the cursor, near enough
-    if (state.mode === "prompt" || state.mode === "ask") draw();
+    if (drawn(state) && !lent) draw();
   };
   // closing a terminal window ends its input (often just before the SIGHUP): a hang-up, not a /quit
   const onEnd = () => dispatch({ type: "signal", code: SIGNAL_EXIT.SIGHUP, why: CLOSED });
   const ignore = () => {};
   let offSignals = (_keep?: readonly EndSignal[]) => {};
   let restored = false;
+  let lent = false; // a `!` command or the shell (Ctrl-Z) has the terminal
+  /** the terminal as it was before hey: keys stop coming, bracketed paste is off */
+  function release(): void {
+    lent = true;
+    clearTimeout(escTimer);
+    pending = "";
+    out(PASTE_OFF);
+    stdin.off("data", onData);
+    stdin.pause();
+    try {
+      if (stdin.isTTY) stdin.setRawMode(false);
+    } catch {}
+  }
+  /** the terminal hey's again: raw mode, bracketed paste, keys read */
+  function acquire(): void {
+    lent = false;
+    drawnRow = 0; // output came since: the line is drawn from where the cursor is
+    try {
+      if (stdin.isTTY) stdin.setRawMode(true);
+    } catch {}
+    stdin.on("data", onData);
+    stdin.resume();
+    out(PASTE_ON);
+  }
   function restore(): void {
     if (restored) return;
     restored = true;
@@ -241,6 +299,17 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
       for (const effect of first.effects) apply(effect);
     } else draw();
   });
+}
+
+/**
+ * The history at start, oldest first: the project's, after the lines of the global file it lacks
+ * (what other projects ran), so ↑ and Ctrl-R go through this project's lines first.
+ */
+function loadHistories(project: string, global: string): string[] {
+  const own = loadHistory(project);
+  if (own.length >= HISTORY_SIZE) return own;
+  const mine = new Set(own);
+  return [...loadHistory(global).filter((l) => !mine.has(l)), ...own].slice(-HISTORY_SIZE);
 }
 
 /** Oldest first; one entry a line (history-line.ts). Never through a link. */

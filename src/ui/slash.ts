@@ -1,8 +1,10 @@
 // What a line that starts with `/` is (SPEC §24): a slash command only when its first word is a
 // known command name; `/skill:NAME …` a skill message; `/mcp:SERVER:PROMPT …` an MCP server's
 // prompt (a message too); an unknown `/word` alone a mistake (exit 2
-// in one-shot); anything else — `/etc/hosts is weird, why?` — a prompt. Pure, and small enough to
-// load on the way to a one-shot run's first request (ui/commands.ts is not).
+// in one-shot; "did you mean" names a command two edits away); anything else — `/etc/hosts is
+// weird, why?` — a prompt. Pure, and small enough to load on the way to a one-shot run's first
+// request (ui/commands.ts is not).
+import { closest } from "../config/suggest.ts";
 
 /** The slash commands (Tab completes these; `/skill:` is followed by a skill name). */
 export const COMMANDS = [
@@ -20,6 +22,9 @@ export const COMMANDS = [
   "/skill:",
   "/sessions",
   "/resume",
+  "/last",
+  "/clear",
+  "/new",
   "/quit",
   "/exit",
 ];
@@ -36,5 +41,12 @@ export function lineKind(line: string): LineKind {
   return trimmed === first && /^\/[A-Za-z][\w-]*$/.test(first) ? "unknown" : "prompt";
 }
 
-/** The message for an unknown `/word`. */
-export const unknownCommand = (line: string) => `unknown command ${line.trim()} (/help lists the commands)`;
+/** The message for an unknown `/word`, with the command it is probably a misspelling of (`/modle`: /model). */
+export function unknownCommand(line: string): string {
+  const word = line.trim();
+  const names = COMMANDS.filter((c) => !c.endsWith(":"));
+  // a cut-off command (`/res`) means the one it starts, before any two edits away (`/new`)
+  const started = names.filter((c) => c.startsWith(word.toLowerCase()));
+  const near = started.length === 1 ? started[0] : closest(word, names);
+  return `unknown command ${word}${near ? `; did you mean ${near}?` : ""} (/help lists the commands)`;
+}

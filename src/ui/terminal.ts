@@ -243,6 +243,11 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           );
           break;
         case "error": {
+          // a cut-off answer is not a failure of hey's or the provider's: said as a warning, with what to do
+          if (event.kind === "length") {
+            infoLine(`${visible(event.message)} (raise max_tokens)`, YELLOW);
+            break;
+          }
           infoLine(`error: ${visible(event.message)}`, RED);
           const hint = opts.hint?.(event);
           if (hint) write(info, hint + "\n");
@@ -253,7 +258,6 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           closeSection();
           if (finalOnly) flushTurn(answer);
           if (event.stop_reason === "end" && !turnAnswered && event.turns > 0) infoLine("the model ended without a final answer; its work is above", YELLOW);
-          if (event.stop_reason === "length") infoLine("the answer was cut off: the model reached its output token limit (raise max_tokens)", YELLOW);
           if (event.stop_reason === "max_turns") infoLine("stopped at the turn limit (--max-turns)", YELLOW);
           if (event.stop_reason === "max_run_tokens") infoLine("stopped at the run's token limit (--max-run-tokens)", YELLOW);
           endLine(info);

@@ -5,6 +5,7 @@
 // unified diff of an edit or a write, capped. Pure: the colours and the I/O are terminal.ts's.
 import { structuredPatch } from "diff";
 import { TOOL } from "../kernel/tool-names.ts";
+import { isSignal } from "../tools/bash-filter.ts";
 
 /** A call line or a status is cut to this many characters (the terminal wraps what is left). */
 const LINE_MAX = 160;
@@ -77,6 +78,8 @@ export interface ResultStatus {
 
 /** Lines of what a command printed shown under its status: enough to see how it ended. */
 export const PREVIEW_LINES = 5;
+/** Of a failure's preview without stderr, at most this many are the output's error lines; the rest is how it ended. */
+const PREVIEW_SIGNALS = 3;
 /** Lines of a multi-line command shown under its call line; the rest is "…". */
 export const COMMAND_LINES = 10;
 
@@ -152,9 +155,10 @@ function bashStatus(ok: boolean, output: string): ResultStatus {
   }
   const first = [...stderr, ...printed][0]?.trim();
   const head = note ? note[1]! : code !== undefined ? `exit ${code}` : "failed";
-  // a failure shows its error lines first, then how the output ended
-  const errors = stderr.slice(-PREVIEW_LINES);
-  const other = printed.filter((l) => !stderr.includes(l));
+  // a failure shows its error lines first — stderr's, else the lines of the output that read as
+  // errors (a test runner's on stdout), past the one the status shows — then how the output ended
+  const errors = stderr.length > 0 ? stderr.slice(-PREVIEW_LINES) : printed.filter((l) => isSignal(l) && l.trim() !== first).slice(0, PREVIEW_SIGNALS);
+  const other = printed.filter((l) => !stderr.includes(l) && !errors.includes(l));
   const preview = [...errors, ...other.slice(other.length - (PREVIEW_LINES - errors.length))];
   return { ok: false, text: cut(first ? `${head}: ${first}` : head), diff: [], preview: preview.map(cut) };
 }

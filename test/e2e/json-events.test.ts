@@ -140,6 +140,19 @@ test("every event hey emits has its documented example's fields, and every docum
   ]);
   seen.push(...withMcp);
 
+  // an answer cut off at the output token limit: its error event (kind length), then result and done; exit 1
+  server.enqueue(sseReply(sse([chatChunk({ content: "The answer is" }), chatChunk({ finish: "length" }), usage])));
+  const cut = await hey(["-p", "a long answer please"]);
+  expect(cut.code).toBe(1);
+  const cutEvents = jsonEvents(cut.stdout);
+  expect(cutEvents.slice(-3).map((e) => [e.type, e.kind ?? e.stop_reason])).toEqual([
+    ["error", "length"],
+    ["result", "length"],
+    ["done", "length"],
+  ]);
+  expect(cutEvents.at(-2)).toMatchObject({ text: "The answer is" });
+  seen.push(...cutEvents);
+
   // slash commands: a command event, /reload a reload event too; a failure before the start
   for (const args of [["/usage"], ["/reload"], ["-p", "@missing.txt", "read this"]]) seen.push(...jsonEvents((await hey(args)).stdout));
 

@@ -41,6 +41,7 @@ test("the files in them, the project's config under the working directory", () =
     approvalsFile: "/h/.local/state/hey/approvals.json",
     sessionsDir: "/h/.local/state/hey/sessions",
     historyFile: "/h/.local/state/hey/history",
+    historiesDir: "/h/.local/state/hey/histories",
     logsDir: "/h/.local/state/hey/logs",
     outputsDir: "/h/.cache/hey/outputs",
   });

@@ -148,8 +148,11 @@ export function cutAfter(reply: Reply, bytes: number): Reply {
 // ---------------------------------------------------------------------------------------------
 // Server
 
-/** With `tls` the server speaks HTTPS: its `url` is https://127.0.0.1:PORT. */
-export function startReplayServer(checks: InvariantCheck[] = INVARIANTS, opts: { tls?: { cert: string; key: string } } = {}): ReplayServer {
+/**
+ * With `tls` the server speaks HTTPS: its `url` is https://127.0.0.1:PORT. With `models` a GET of
+ * `…/models` answers that list (OpenAI's shape), as a server that lists its models does.
+ */
+export function startReplayServer(checks: InvariantCheck[] = INVARIANTS, opts: { tls?: { cert: string; key: string }; models?: string[] } = {}): ReplayServer {
   const queue: Reply[] = [];
   const requests: RecordedRequest[] = [];
   const violations: string[] = [];
@@ -177,6 +180,8 @@ export function startReplayServer(checks: InvariantCheck[] = INVARIANTS, opts: {
         const message = `replay server: tool-call invariant violated: ${problems.join("; ")}`;
         return Response.json({ error: { message, type: "invalid_request_error" } }, { status: 400 });
       }
+      if (req.method === "GET" && opts.models && url.pathname.endsWith("/models"))
+        return Response.json({ object: "list", data: opts.models.map((id) => ({ id, object: "model", owned_by: "replay" })) });
       if (req.method !== "POST") return new Response("replay server: only POST is served", { status: 405 });
       const reply = queue.shift();
       if (!reply) return new Response("replay server: no response queued", { status: 500 });

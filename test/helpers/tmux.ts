@@ -2,12 +2,15 @@
 // clean HOME, keys typed with send-keys, pastes through tmux's buffer (bracketed when hey asks for
 // it), and the screen read back with capture-pane. Waits poll the screen with generous timeouts:
 // a loaded 2-core machine must not make a test flaky, and no sleep is ever an assertion.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { ensureBinary, tempDir } from "./e2e.ts";
 
 /** How long a wait for screen content may take before the test fails, showing the screen. */
 export const SCREEN_TIMEOUT_MS = 20_000;
 const POLL_MS = 50;
+/** Lines tmux keeps above the screen, and `scrollback` reads. */
+const SCROLLBACK_LINES = 10_000;
 
 export interface Term {
   /** the temporary HOME (also the working directory unless another was given) */
@@ -51,6 +54,12 @@ export interface TermOptions {
   before?: string;
   /** shell commands run in the pane after hey exits; `$code` holds its exit code */
   after?: string;
+  /**
+   * hey run from the prompt of an interactive bash (`$ `), which has job control: Ctrl-Z stops
+   * hey and `fg` resumes it, as in a user's terminal. `[exit N]` follows hey as usual; heyPid()
+   * does not find it (a shell script stands between).
+   */
+  jobControl?: boolean;
 }
 
 let servers = 0;
@@ -68,18 +77,36 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
   const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
   const hey = [bin, ...(opts.args ?? [])].map(quote).join(" ");
   const script = `${opts.before ?? ""}\n${hey}\ncode=$?\n${opts.after ?? ""}\necho "[exit $code]"\nexec sleep 3600`;
+  // with job control the script is a file an interactive shell runs: the job (the script and hey)
+  // stops at Ctrl-Z and goes on at `fg`, and the script goes on after hey as it does without
+  if (opts.jobControl) {
+    env.PS1 = "$ ";
+    writeFileSync(join(home.path, ".hey-run.sh"), script.replace(/\nexec sleep 3600$/, ""));
+  }
+  const pane = opts.jobControl ? ["bash", "--norc", "--noprofile", "-i"] : ["sh", "-c", script];
+  // read when the server starts, before the pane exists: a scrollback that holds a long output whole (the default keeps 2000 lines)
+  const conf = join(home.path, ".tmux.conf");
+  writeFileSync(conf, `set-option -g history-limit ${SCROLLBACK_LINES}\nset-option -g status off\n`);
   const tmux = async (...args: string[]): Promise<string> => {
-    const p = Bun.spawn(["tmux", "-u", "-L", socket, "-f", "/dev/null", ...args], { env, stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn(["tmux", "-u", "-L", socket, "-f", conf, ...args], { env, stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([p.stdout.text(), p.stderr.text(), p.exited]);
     if (code !== 0) throw new Error(`tmux ${args[0]} failed (${code}): ${err}`);
     return out;
   };
-  await tmux("new-session", "-d", "-s", "t", "-x", String(opts.cols ?? 80), "-y", String(opts.rows ?? 24), "-c", cwd, "sh", "-c", script);
-  await tmux("set-option", "-g", "status", "off");
+  await tmux("new-session", "-d", "-s", "t", "-x", String(opts.cols ?? 80), "-y", String(opts.rows ?? 24), "-c", cwd, ...pane);
   const target = ["-t", "t:0.0"];
 
   const screen = async (o: ScreenOptions = {}) =>
-    (await tmux("capture-pane", "-p", ...(o.colors ? ["-e"] : []), ...(o.joined ? ["-J"] : []), ...(o.scrollback ? ["-S", "-5000"] : []), ...target))
+    (
+      await tmux(
+        "capture-pane",
+        "-p",
+        ...(o.colors ? ["-e"] : []),
+        ...(o.joined ? ["-J"] : []),
+        ...(o.scrollback ? ["-S", `-${SCROLLBACK_LINES}`] : []),
+        ...target,
+      )
+    )
       .replace(/ +$/gm, "")
       .replace(/\n+$/, "\n");
   const term: Term = {
@@ -120,6 +147,11 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
       home.remove();
     },
   };
+  if (opts.jobControl) {
+    await term.waitFor((s) => s.trimEnd().endsWith("$"));
+    await term.type('sh "$HOME/.hey-run.sh"');
+    await term.keys("Enter");
+  }
   return term;
 }
 

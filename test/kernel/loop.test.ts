@@ -1,8 +1,10 @@
 // The loop driven by a scripted provider: termination, event order, parallel tools, retries.
 import { describe, expect, test } from "bun:test";
 import { MAX_RUN_TOKENS_PROMPT, MAX_TURNS_PROMPT, PLAIN_HAND_OFF_PROMPT } from "../../src/kernel/hand-off.ts";
-import { runLoop, EMPTY_ANSWER } from "../../src/kernel/loop.ts";
-import { textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
+import { runLoop, CUT_OFF, EMPTY_ANSWER } from "../../src/kernel/loop.ts";
+import { INTERRUPTED_ANSWER } from "../../src/kernel/turns.ts";
+import type { Provider } from "../../src/kernel/provider.ts";
+import { emptyUsage, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import { fakeProvider } from "../helpers/fake-provider.ts";
 import { resolveUserPath } from "../../src/fs/user-path.ts";
@@ -29,9 +31,11 @@ describe("termination", () => {
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
   });
 
-  test("a final answer cut at the token limit ends with stop_reason length", async () => {
+  test("a final answer cut at the token limit ends with an error event of kind length, then stop_reason length", async () => {
     const deps = loopDeps(fakeProvider([{ text: "The answer is", stop: "length" }]));
     expect((await runLoop([userMessage("q")], deps)).stop).toBe("length");
+    expect(deps.output.sequence().slice(-2)).toEqual(["error", "done"]);
+    expect(deps.output.of("error")).toEqual([{ type: "error", kind: "length", message: CUT_OFF }]);
   });
 
   test("at max_turns the pending calls run, then one request without tools asks for the hand-off", async () => {
@@ -385,6 +389,39 @@ describe("retries", () => {
       ["user", "q"],
       ["assistant", "Half an ans"],
     ]);
+  });
+
+  test.each([
+    [undefined, `Half an answer\n\n${INTERRUPTED_ANSWER}`],
+    ["terminated (SIGTERM)", "Half an answer\n\n[interrupted: terminated (SIGTERM)]"],
+  ])("an answer interrupted (reason %p) is kept with a marker, and the next request sends it so", async (reason, kept) => {
+    const abort = new AbortController();
+    const requests: Message[][] = [];
+    // streams part of an answer, then the user presses Esc (or a signal comes)
+    const provider: Provider = {
+      protocol: "openai",
+      model: "m",
+      async *stream(request, signal) {
+        requests.push(structuredClone([...request.messages]));
+        if (requests.length > 1) {
+          yield { type: "text", delta: "ok" };
+          yield { type: "done", message: { id: "a2", role: "assistant", content: [{ type: "text", text: "ok" }] }, usage: emptyUsage(), stop: "stop" };
+          return;
+        }
+        yield { type: "text", delta: "Half an answer " };
+        abort.abort(reason);
+        throw signal.reason;
+      },
+    };
+    const messages = [userMessage("q")];
+    expect((await runLoop(messages, loopDeps(provider, { signal: abort.signal }))).stop).toBe("interrupted");
+    expect(messages.map((m) => [m.role, textOf(m)])).toEqual([
+      ["user", "q"],
+      ["assistant", kept],
+    ]);
+    messages.push(userMessage("go on"));
+    await runLoop(messages, loopDeps(provider));
+    expect(requests[1]!.map((m) => textOf(m))).toEqual(["q", kept, "go on"]);
   });
 
   test("a stream that fails before any delta is retried", async () => {

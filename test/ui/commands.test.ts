@@ -18,6 +18,7 @@ function context(): { ctx: CommandContext; switched: string[] } {
     switchModel: async (spec: string) => void switched.push(spec),
     reload: async () => ({ ok: true, changes: [], errors: [], warnings: [] }),
     mcpStatus: async () => "",
+    redact: (text: string) => text,
     here: places({}, "/h", "/p", "linux"),
   };
   return { ctx, switched };
@@ -74,6 +75,7 @@ function compactContext(terminal: TerminalOutput | undefined, compacted: boolean
     switchModel: never,
     reload: never,
     mcpStatus: never,
+    redact: (text: string) => text,
     here: places({}, "/h", "/p", "linux"),
   };
 }

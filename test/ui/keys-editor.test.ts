@@ -26,6 +26,7 @@ test.each([
     "",
   ],
   ["Ctrl-C, Ctrl-D, Tab", "\x03\x04\t", ["interrupt", "eof", "tab"].map((name) => ({ type: "key", name })), ""],
+  ["Ctrl-R, Ctrl-S, Ctrl-G, Ctrl-Z", "\x12\x13\x07\x1a", ["reverseSearch", "forwardSearch", "cancel", "suspend"].map((name) => ({ type: "key", name })), ""],
   [
     "a bracketed paste is one piece, CRLF as newlines",
     "\x1b[200~one\r\ntwo\rthree\x1b[201~x",
@@ -47,7 +48,7 @@ test.each([
     ],
     "",
   ],
-  ["unknown sequences and controls are dropped", "\x1b[99Z\x07a", [{ type: "text", text: "a" }], ""],
+  ["unknown sequences and controls are dropped", "\x1b[99Z\x0fa", [{ type: "text", text: "a" }], ""],
 ])("%s", (_name, input, keys, rest) => {
   expect(parseKeys(input)).toEqual({ keys: keys as never, rest });
 });

@@ -2,7 +2,7 @@
 // out — what the tmux tests (test/e2e/repl*.test.ts) check through a real terminal, here without one.
 import { describe, expect, test } from "bun:test";
 import type { Key, KeyName } from "../../src/ui/keys.ts";
-import { EXIT_CTRL_C_MS, exitCode, initialRepl, step, type Effect, type ReplEvent, type ReplState } from "../../src/ui/repl-state.ts";
+import { EXIT_CTRL_C_MS, exitCode, initialRepl, promptOf, step, type Effect, type ReplEvent, type ReplState } from "../../src/ui/repl-state.ts";
 
 const key = (name: KeyName, now = 0): ReplEvent => ({ type: "key", key: { type: "key", name }, more: false, now });
 const text = (t: string): ReplEvent => ({ type: "key", key: { type: "text", text: t } as Key, more: false, now: 0 });
@@ -79,13 +79,15 @@ describe("during a turn", () => {
     expect(pressed.effects).toEqual([{ type: "abort" }, { type: "exit", code: 130 }]);
   });
 
-  test("an interrupted turn makes the exit 130; a slash command after it keeps that, a message clears it", () => {
+  test("the exit code is how the session ends: /quit, Ctrl-D and a double Ctrl-C after a cancelled turn exit 0", () => {
     const cancelled = play([key("interrupt"), { type: "ended", line: "go", quit: false }], busy()).state;
-    expect(exitCode(cancelled)).toBe(130);
-    const command = play([text("/usage"), key("enter"), { type: "ended", line: "/usage", quit: false }], cancelled).state;
-    expect(exitCode(command)).toBe(130);
-    const message = play([text("hi"), key("enter"), { type: "ended", line: "hi", quit: false }], cancelled).state;
-    expect(exitCode(message)).toBe(0);
+    expect(exitCode(cancelled)).toBe(0);
+    expect(play([{ type: "ended", line: "/quit", quit: true }], play([text("/quit"), key("enter")], cancelled).state).effects.at(-1)).toEqual({
+      type: "leave",
+      code: 0,
+    });
+    expect(play([key("eof")], cancelled).effects.at(-1)).toEqual({ type: "leave", code: 0 });
+    expect(play([key("interrupt", 50_000), key("interrupt", 50_001)], cancelled).effects.at(-1)).toEqual({ type: "leave", code: 0 });
   });
 
   test("lines that are not the turn's wait for its end; at the prompt they go above it", () => {
@@ -142,4 +144,55 @@ describe("signals", () => {
 test("history: an entry is not repeated back to back", () => {
   const { state } = play([text("a"), key("enter"), { type: "ended", line: "a", quit: false }, text("a"), key("enter")]);
   expect(state.history).toEqual(["a"]);
+});
+
+describe("Ctrl-R: searching the history", () => {
+  const history = ["git status", "npm test", "git log --oneline", "ls", "npm run build"];
+  const at = (s: ReplState) => ({ mode: s.mode, text: s.editor.text, cursor: s.editor.cursor, prompt: promptOf(s, "› ") });
+
+  test("typing finds the newest line holding the query, the cursor where it matched; the prompt says so", () => {
+    const { state } = play([text("draft"), key("reverseSearch"), text("git")], initialRepl(history));
+    expect(at(state)).toEqual({ mode: "search", text: "git log --oneline", cursor: 0, prompt: "(reverse-i-search)'git': " });
+    expect(at(play([text(" s")], state).state)).toMatchObject({ text: "git status", prompt: "(reverse-i-search)'git s': " });
+  });
+
+  test("Ctrl-R again goes older, Ctrl-S newer; past the oldest it fails and keeps the match", () => {
+    const found = play([key("reverseSearch"), text("npm")], initialRepl(history)).state;
+    expect(found.editor.text).toBe("npm run build");
+    const older = play([key("reverseSearch")], found).state;
+    expect(older.editor.text).toBe("npm test");
+    const none = play([key("reverseSearch")], older).state;
+    expect(at(none)).toMatchObject({ text: "npm test", prompt: "(failing reverse-i-search)'npm': " });
+    expect(play([key("forwardSearch")], older).state.editor.text).toBe("npm run build");
+  });
+
+  test("Enter runs the line found; Esc, Ctrl-G and Ctrl-C give the line back as it was", () => {
+    const found = play([text("draft"), key("reverseSearch"), text("log")], initialRepl(history)).state;
+    const ran = play([key("enter")], found);
+    expect(ran.effects.filter((e) => e.type === "run")).toEqual([{ type: "run", line: "git log --oneline" }]);
+    for (const name of ["escape", "cancel", "interrupt"] as const) {
+      const back = play([key(name)], found).state;
+      expect(at(back)).toEqual({ mode: "prompt", text: "draft", cursor: 5, prompt: "› " });
+    }
+  });
+
+  test("an editing key takes the line found and edits it; ↓ then goes to newer lines", () => {
+    const found = play([key("reverseSearch"), text("test")], initialRepl(history)).state;
+    const edited = play([key("end"), text(" -- -u")], found).state;
+    expect(at(edited)).toMatchObject({ mode: "prompt", text: "npm test -- -u" });
+    expect(play([key("home"), key("down")], found).state.editor.text).toBe("git log --oneline");
+  });
+
+  test("Backspace widens the query; Ctrl-R on an empty query takes up the last search", () => {
+    const narrowed = play([key("reverseSearch"), text("ls")], initialRepl(history)).state;
+    expect(narrowed.editor.text).toBe("ls");
+    expect(play([key("backspace")], narrowed).state.search?.state.query).toBe("l");
+    const done = play([key("escape")], narrowed).state;
+    expect(play([key("reverseSearch"), key("reverseSearch")], done).state.editor.text).toBe("ls");
+  });
+});
+
+test("Ctrl-Z suspends at the prompt and during a turn", () => {
+  expect(play([text("half"), key("suspend")]).effects.at(-1)).toEqual({ type: "suspend" });
+  expect(play([text("go"), key("enter"), key("suspend")]).effects.at(-1)).toEqual({ type: "suspend" });
 });

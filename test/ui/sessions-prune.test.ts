@@ -46,6 +46,7 @@ const base = {
   switchModel: async () => {},
   reload: async () => ({ ok: true, changes: [], errors: [], warnings: [] }),
   mcpStatus: async () => "",
+  redact: (text: string) => text,
 } as Omit<CommandContext, "here">;
 const ids = () =>
   listSessions(sessions())

@@ -171,6 +171,7 @@ test("an answer cut at the token limit and a max-turns stop are said", () => {
   expect(
     render([
       { type: "text_delta", text: "The ans" },
+      { type: "error", kind: "length", message: "the answer was cut off: the model reached its output token limit" },
       { type: "done", stop_reason: "length", turns: 1, usage },
     ]).err,
   ).toBe("the answer was cut off: the model reached its output token limit (raise max_tokens)\n");

@@ -108,6 +108,28 @@ test("a bash result shows the last lines the command printed; a failure its erro
   const status = resultStatus("bash", false, failed);
   expect(status.text).toBe("exit 1: error: b.ts:3: missing ;");
   expect(status.preview).toEqual(["error: b.ts:3: missing ;", "error: aborting", "compiling a", "compiling b", "compiling c"]);
+  // a test runner that reports on stdout: its error lines first, then how the output ended
+  const stdoutOnly = [
+    "✖ add (1.4ms)",
+    "  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:",
+    "  -1 !== 5",
+    "      at TestContext.<anonymous> (file:///p/calc.test.js:5:26)",
+    "✔ mul (0.1ms)",
+    "ℹ tests 2",
+    "ℹ pass 1",
+    "ℹ fail 1",
+    "ℹ duration_ms 101.6",
+    "[exit code 1]",
+  ].join("\n");
+  const runner = resultStatus("bash", false, stdoutOnly);
+  expect(runner.text).toBe("exit 1: ✖ add (1.4ms)");
+  expect(runner.preview).toEqual([
+    "  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:",
+    "      at TestContext.<anonymous> (file:///p/calc.test.js:5:26)",
+    "ℹ fail 1",
+    "ℹ pass 1",
+    "ℹ duration_ms 101.6",
+  ]);
   expect(resultStatus("bash", true, "[exit code 0]").preview).toEqual([]);
   expect(resultStatus("read_file", true, "1\tx").preview).toEqual([]);
 });

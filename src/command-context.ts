@@ -1,0 +1,56 @@
+// What slash commands reach (ui/commands.ts's CommandContext) from a run: its agent, its settings
+// and the runtime's swaps. The one-shot command (run.ts) and the REPL (interactive.ts) build it
+// the same way.
+import type { Places } from "./fs/places.ts";
+import { specTokens } from "./mcp/offer.ts";
+import { formatStatus } from "./mcp/status.ts";
+import type { Runtime } from "./runtime.ts";
+import type { CommandContext } from "./ui/commands.ts";
+
+/**
+ * What commands reach; `print`: lines a command shows as it goes (a sign-in's URL); `ask`: the
+ * REPL's question, for a `/reload` that finds a change giving the agent more (one-shot: none, the
+ * change is left out).
+ */
+export function commandContext(
+  runtime: Runtime,
+  here: Places,
+  signal: AbortSignal,
+  print: (text: string) => void,
+  ask?: (question: string) => Promise<string | undefined>,
+): CommandContext {
+  return {
+    agent: runtime.agent,
+    here,
+    signal,
+    terminal: runtime.terminal,
+    providers: () => runtime.settings.providers,
+    switchModel: runtime.switchModel,
+    reload: () => runtime.reload(ask),
+    setTrust: runtime.setTrust,
+    earlierRuns: runtime.earlierRuns,
+    redact: runtime.redact,
+    mcpStatus: async (s: AbortSignal) => {
+      const starting = runtime.mcp
+        .status()
+        .filter((x) => x.state === "connecting")
+        .map((x) => runtime.mcp.settled(x.name, s)); // each, up to startup_wait_ms
+      await Promise.race([Promise.all(starting), Bun.sleep(runtime.settings.mcp.startupWaitMs)]);
+      const tools = await runtime.requestTools(s);
+      const own = tools.filter((t) => t.server === undefined).reduce((n, t) => n + specTokens(t), 0);
+      return formatStatus(runtime.mcp.status(), runtime.mcp.offer(), runtime.mcpOff, own, runtime.settings.mcp.servers);
+    },
+    mcpAuth: async (verb: "login" | "logout", name: string, s: AbortSignal) => {
+      const { authCommand } = await import("./mcp/login.ts");
+      return authCommand(verb, name, {
+        servers: runtime.settings.mcp.servers,
+        store: runtime.credentials,
+        fetch: runtime.fetch(),
+        env: process.env,
+        print,
+        signal: s,
+        restart: runtime.mcp.restart,
+      });
+    },
+  };
+}

@@ -1,0 +1,142 @@
+// The interactive session (SPEC §17, issues 14 and 28): the banner, then each line the REPL reads
+// (ui/repl.ts) becomes what it means — a slash command (ui/commands.ts), `!COMMAND` run in the
+// user's shell with the terminal (its output goes with the next message), or a message to the
+// agent. `/resume` and `/clear` swap the run for another around another session. Loaded only when
+// the REPL opens.
+import { existsSync } from "node:fs";
+import { VERSION } from "./cli.ts";
+import { commandContext } from "./command-context.ts";
+import type { Places } from "./fs/places.ts";
+import { projectHistoryFile } from "./fs/history-file.ts";
+import { errorText } from "./kernel/errors.ts";
+import type { HandOffLimit } from "./kernel/hand-off.ts";
+import type { ContentBlock } from "./kernel/ir.ts";
+import type { Runtime } from "./runtime.ts";
+import { completions, runCommand } from "./ui/commands.ts";
+import { banner, lastExchange } from "./ui/intro.ts";
+import { runRepl, type ReplIo } from "./ui/repl.ts";
+import { resumeCommand } from "./ui/resume.ts";
+import { ending, runShellCommand, shellNote } from "./ui/shell-command.ts";
+import { lineKind, unknownCommand } from "./ui/slash.ts";
+import { isTty } from "./ui/term.ts";
+import { wrapColumns } from "./ui/wrap.ts";
+import { lineContent } from "./user-input.ts";
+
+/** What the REPL needs from the run that opens it. */
+export interface ReplHooks {
+  warn(message: string): void;
+  /** where lines about background work go once the prompt is drawn (the REPL's `aside`) */
+  aside(print: (line: string) => void): void;
+  /** saves the hand-off of a message whose run stopped at its limit */
+  handOff(runtime: Runtime, limit: HandOffLimit): Promise<void>;
+}
+
+const PROMPT = "› ";
+const DIM = "\x1b[2m";
+const RESET = "\x1b[0m";
+
+/** Runs the REPL until it is left; its exit code. `message`: a first line to run, as if typed. */
+export async function repl(first: Runtime, here: Places, message: string, skillsOn: boolean, hooks: ReplHooks): Promise<number> {
+  let runtime = first; // `/resume` and `/clear` swap it
+  /** `!` commands since the last message, each a note for the next one */
+  const notes: string[] = [];
+  const color = isTty(1) && !process.env.NO_COLOR;
+  const say = (text: string) => void process.stdout.write(text);
+  const dim = (text: string) => (color ? DIM + text + RESET : text);
+  const answerFormat = {
+    color,
+    stringWidth: Bun.stringWidth,
+    get columns() {
+      return process.stdout.columns || 0;
+    },
+  };
+  const wrapped = (text: string) => wrapColumns(text, answerFormat.columns, Bun.stringWidth);
+  const { model } = runtime.agent.settings;
+  say(banner({ version: VERSION, provider: model.provider, model: model.model, cwd: here.cwd, root: here.root, home: here.home, color }));
+  say(lastExchange(runtime.agent.messages, PROMPT, answerFormat));
+  const source = () => ({
+    cwd: here.cwd,
+    providers: runtime.settings.providers,
+    skills: runtime.skills().map((s) => s.name),
+    remoteServers: runtime.settings.mcp.servers.filter((s) => s.url).map((s) => s.name),
+    prompts: runtime.mcp.prompts(),
+  });
+
+  async function command(line: string, signal: AbortSignal, io: ReplIo): Promise<"quit" | void> {
+    // a question of several lines (what a /reload would give the agent): the lines above the prompt, the last one asked
+    const ask = (question: string) => {
+      const lines = question.split("\n");
+      say(
+        lines
+          .slice(0, -1)
+          .map((l) => wrapped(l) + "\n")
+          .join(""),
+      );
+      return io.ask(lines.at(-1)!);
+    };
+    const pickSession = (arg: string) => resumeCommand(arg, { dir: here.sessionsDir, cwd: here.cwd, current: runtime.session.path, ask: io.ask, say });
+    const result = await runCommand(line, { ...commandContext(runtime, here, signal, (t) => say(`${t}\n`), ask), pickSession });
+    if (result.text) say(wrapped(result.text) + "\n");
+    if (result.resume) {
+      runtime = await runtime.resume(result.resume);
+      notes.length = 0;
+      say(lastExchange(runtime.agent.messages, PROMPT, answerFormat));
+    }
+    if (result.fresh) {
+      const ended = runtime.session.path;
+      runtime = await runtime.fresh();
+      notes.length = 0;
+      // a session that never got an answer left no file: there is nothing to resume
+      say(dim(existsSync(ended) ? "new session; the last one is saved (/resume lists it)" : "new session") + "\n");
+    }
+    return result.quit ? "quit" : undefined;
+  }
+
+  /** `!COMMAND`: run with the terminal, under the permission lists a bash call is under; its output waits for the next message. */
+  async function shell(command: string, signal: AbortSignal, io: ReplIo): Promise<void> {
+    if (command === "") return say("hey: ! runs a command in your shell, e.g. !git status\n");
+    const user = runtime.userShell();
+    const refusal = user.refusal(command);
+    if (refusal) return say(wrapped(`hey: not run: ${refusal}`) + "\n");
+    let endsLine = true;
+    const show = (text: string) => {
+      if (text === "") return;
+      say(text);
+      endsLine = text.endsWith("\n");
+    };
+    try {
+      const run = await io.lend(() => runShellCommand(command, { ...user, cwd: here.cwd, signal, show }));
+      if (!endsLine) say("\n");
+      notes.push(shellNote(command, run, runtime.redact));
+      say(dim(`${ending(run)} · the command and its output go with your next message`) + "\n");
+    } catch (e) {
+      say(`hey: cannot run ${user.shell.program}: ${errorText(e)}\n`);
+    }
+  }
+
+  try {
+    return await runRepl(
+      {
+        prompt: PROMPT,
+        color,
+        history: { project: projectHistoryFile(here.historiesDir, here.root), global: here.historyFile },
+        aside: hooks.aside,
+        complete: (line) => completions(line, source()),
+        onLine: async (line, signal, io) => {
+          if (line.trimStart().startsWith("!")) return shell(line.trimStart().slice(1).trim(), signal, io);
+          const kind = lineKind(line);
+          if (kind === "unknown") return void say(`hey: ${unknownCommand(line)}\n`);
+          if (kind === "command") return command(line, signal, io);
+          // a bad @file, an unknown skill or prompt, a resource that cannot be read: printed by the REPL, and nothing is sent
+          const content = await lineContent(line, runtime, here, skillsOn, hooks.warn, signal);
+          const noted: ContentBlock[] = notes.splice(0).map((text) => ({ type: "text", text }));
+          const result = await runtime.agent.send([...noted, ...content], signal);
+          if (result.stop === "max_turns" || result.stop === "max_run_tokens") await hooks.handOff(runtime, result.stop);
+        },
+      },
+      message, // already checked by firstPrompt; onLine expands it again
+    );
+  } finally {
+    await runtime.close();
+  }
+}

@@ -1,0 +1,69 @@
+// Ctrl-R at the prompt (issue 28): incremental search through the history, newest first, as
+// readline does it. Typing narrows the query and keeps the match where it is while it still
+// matches; Ctrl-R goes to the next older match, Ctrl-S back to a newer one; the same line is never
+// shown twice in a row. Pure: repl-state.ts holds the search and decides what keys mean.
+
+export interface Search {
+  query: string;
+  /** the history index of the line shown; undefined before anything matched */
+  at: number | undefined;
+  /** where the query starts in that line (the cursor goes there) */
+  offset: number;
+  /** the query matches no line (the last match stays shown) */
+  failed: boolean;
+}
+
+export const newSearch = (): Search => ({ query: "", at: undefined, offset: 0, failed: false });
+
+/** The prompt that stands before the line while searching. */
+export const searchPrompt = (s: Search) => `(${s.failed ? "failing " : ""}reverse-i-search)'${s.query}': `;
+
+/**
+ * Where `query` occurs in `line`, or -1. Lower-case queries ignore case (smart case, as fzf and
+ * ripgrep's -S do): `git` finds `Git`, `Git` does not find `git`.
+ */
+export function matchAt(line: string, query: string): number {
+  return query === query.toLowerCase() ? line.toLowerCase().indexOf(query) : line.indexOf(query);
+}
+
+/**
+ * The nearest history entry holding `query` from index `from` on, going older (`dir` -1) or newer
+ * (+1), skipping entries whose text is `skip` (the line already shown); undefined when none is.
+ */
+export function findEntry(history: readonly string[], query: string, from: number, dir: -1 | 1, skip?: string): { at: number; offset: number } | undefined {
+  for (let i = from; i >= 0 && i < history.length; i += dir) {
+    const line = history[i]!;
+    if (line === skip) continue;
+    const offset = matchAt(line, query);
+    if (offset >= 0) return { at: i, offset };
+  }
+  return undefined;
+}
+
+/** The query with `text` typed after it: the match stays when it still matches, else the next older one. */
+export function narrow(s: Search, history: readonly string[], text: string): Search {
+  const query = s.query + text;
+  const found = findEntry(history, query, s.at ?? history.length - 1, -1);
+  return found ? { query, ...found, failed: false } : { ...s, query, failed: true };
+}
+
+/** The query one character shorter: searched again from the newest line. */
+export function widen(s: Search, history: readonly string[]): Search {
+  const query = [...s.query].slice(0, -1).join("");
+  if (query === "") return { ...newSearch(), at: s.at, offset: s.offset };
+  const found = findEntry(history, query, history.length - 1, -1);
+  return found ? { query, ...found, failed: false } : { ...s, query, failed: true };
+}
+
+/**
+ * Ctrl-R (`dir` -1) or Ctrl-S (+1): the next match that is another line. An empty query takes up
+ * `previous`, the last search's (readline's Ctrl-R Ctrl-R).
+ */
+export function again(s: Search, history: readonly string[], dir: -1 | 1, previous: string): Search {
+  const query = s.query === "" ? previous : s.query;
+  if (query === "") return s;
+  const start = s.at === undefined || s.query === "" ? history.length - 1 : s.at + dir;
+  const shown = s.at === undefined || s.query === "" ? undefined : history[s.at];
+  const found = findEntry(history, query, start, dir, shown);
+  return found ? { query, ...found, failed: false } : { ...s, query, failed: true };
+}

@@ -1,0 +1,79 @@
+// `!COMMAND` at the interactive prompt (issue 28, as Claude Code's `!`): the user's own command, run
+// in the configured shell with the terminal — its stdin is the terminal (a question it asks can be
+// answered; Ctrl-C stops it), its output is shown as it comes and kept — then offered to the model
+// with the next message (`shellNote`). The REPL lends the terminal (repl.ts) and checks the
+// permission lists first; this file runs the command.
+import { MAX_RESULT_BYTES, MAX_RESULT_LINES } from "../tools/bash.ts";
+import { truncateHeadTail } from "../tools/bash-output.ts";
+import type { ShellChoice } from "../tools/shell.ts";
+
+/** Output kept in memory for the note; the model gets at most the bash tool's limits of it anyway. */
+const KEEP_BYTES = 1024 * 1024;
+/** After Ctrl-C (a SIGINT the command got too) or a signal, the command gets this long before SIGKILL. */
+const KILL_GRACE_MS = 500;
+
+export interface ShellRun {
+  /** the exit code; undefined when a signal ended it */
+  code: number | undefined;
+  /** the signal that ended it (SIGINT after Ctrl-C) */
+  signal?: string;
+  /** what it printed, stdout and stderr as they came, up to KEEP_BYTES */
+  output: string;
+  /** bytes it printed past KEEP_BYTES */
+  lost: number;
+}
+
+/**
+ * Runs `command` with `shell` in `cwd`; `show` gets each piece of output as it arrives. An abort
+ * (Ctrl-C) ends it: SIGTERM, then SIGKILL. Throws only when the shell cannot be started.
+ */
+export async function runShellCommand(
+  command: string,
+  opts: { shell: ShellChoice; env: Record<string, string | undefined>; cwd: string; signal: AbortSignal; show(text: string): void },
+): Promise<ShellRun> {
+  // stdin is the terminal: the command stays in hey's (the foreground) process group to read it
+  const child = Bun.spawn([opts.shell.program, ...opts.shell.args(command)], {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdin: "inherit",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let kept = "";
+  let lost = 0;
+  const take = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) {
+      const text = decoder.decode(chunk, { stream: true });
+      opts.show(text);
+      if (kept.length < KEEP_BYTES) kept += text;
+      else lost += chunk.byteLength;
+    }
+  };
+  const stop = () => {
+    child.kill("SIGTERM");
+    setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS).unref();
+  };
+  opts.signal.addEventListener("abort", stop, { once: true });
+  try {
+    const [code] = await Promise.all([child.exited, take(child.stdout), take(child.stderr)]);
+    const signal = child.signalCode ? String(child.signalCode) : undefined;
+    return { code: signal ? undefined : code, ...(signal ? { signal } : {}), output: kept, lost };
+  } finally {
+    opts.signal.removeEventListener("abort", stop);
+  }
+}
+
+/** How a run ended, in a few words: `exit 0`, `exit 2`, `killed by SIGINT`. */
+export const ending = (run: Pick<ShellRun, "code" | "signal">) => (run.code !== undefined ? `exit ${run.code}` : `killed by ${run.signal}`);
+
+/**
+ * What the model gets with the next message for one `!` command: the command, its output (cut as
+ * a bash result is cut) and how it ended. `redact` hides the secrets hey knows.
+ */
+export function shellNote(command: string, run: ShellRun, redact: (text: string) => string): string {
+  const output = run.output.replace(/\r\n/g, "\n").replace(/\n+$/, "");
+  const cut = truncateHeadTail(output, MAX_RESULT_LINES, MAX_RESULT_BYTES).text + (run.lost > 0 ? `\n… ${run.lost} more bytes not kept …` : "");
+  const body = output === "" ? "(no output)" : cut;
+  return redact(`The user ran a command in their shell (with \`!\`) before writing this message:\n$ ${command}\n${body}\n[${ending(run)}]`);
+}

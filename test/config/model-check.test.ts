@@ -1,0 +1,27 @@
+// `/model NAME` is checked before the switch (config/model-check.ts): known from the provider's
+// models or the endpoint's list, else refused with what is there and the nearest name.
+import { expect, test } from "bun:test";
+import { unknownModel } from "../../src/config/model-check.ts";
+
+const ollama = { name: "ollama", models: ["qwen3:8b"] };
+
+test("a configured model, or one the endpoint lists, is accepted", () => {
+  expect(unknownModel("qwen3:8b", ollama, undefined)).toBeUndefined();
+  expect(unknownModel("llama3.2", ollama, ["llama3.2", "qwen3:8b"])).toBeUndefined();
+});
+
+test("a name in neither is refused, saying what there is and the nearest name", () => {
+  expect(unknownModel("qwen3:8", ollama, ["llama3.2", "qwen3:8b"])).toBe(
+    'provider ollama has no model "qwen3:8": its models are qwen3:8b; the endpoint lists llama3.2, qwen3:8b; did you mean qwen3:8b? (a model missing from both can be added to the provider\'s models = [...])',
+  );
+  expect(unknownModel("nosuch", ollama, undefined)).toContain("its models are qwen3:8b; the endpoint has no model list (");
+  expect(unknownModel("nosuch", ollama, undefined, "GET …/models: 401")).toContain("the endpoint's model list could not be read (GET …/models: 401)");
+  expect(unknownModel("nosuch", ollama, undefined)).not.toContain("did you mean");
+});
+
+test("a long list is named in part, with its size", () => {
+  const listed = Array.from({ length: 20 }, (_, i) => `m${i}`);
+  expect(unknownModel("zzz", { name: "p", models: [] }, listed)).toContain(
+    "it lists no models; the endpoint lists m0, m1, m2, m3, m4, m5, m6, m7, … (20 in all)",
+  );
+});

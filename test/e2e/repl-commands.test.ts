@@ -1,0 +1,160 @@
+// Everyday commands (issue 28), through dist/hey in tmux against a local mock model: /last shows
+// the previous tool call's whole output, /clear (and /new) start a new session in place, !COMMAND
+// runs in the shell with the terminal and goes with the next message (under the permission
+// lists), and /model checks a name before switching.
+import { afterEach, expect, test } from "bun:test";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileReplayServer } from "../helpers/fixtures.ts";
+import { startTerm, type Term, type TermOptions } from "../helpers/tmux.ts";
+import { ALL, answer, say, toolCalls } from "./repl-helpers.ts";
+
+const E2E_TIMEOUT = 90_000;
+const server = fileReplayServer(undefined, { models: ["mock-model", "mock-large"] });
+let term: Term | undefined;
+afterEach(async () => {
+  await term?.close();
+  term = undefined;
+});
+
+const lastLine = (screen: string) => screen.trimEnd().split("\n").at(-1)?.trimEnd() ?? "";
+type Body = { model: string; messages: { role: string; content: unknown }[] };
+const body = (i: number) => server.requests[i]!.body as Body;
+/** the text of the last request's last user message */
+const lastUserText = () => {
+  const content = body(server.requests.length - 1).messages.findLast((m) => m.role === "user")!.content;
+  return typeof content === "string" ? content : (content as { text?: string }[]).map((p) => p.text ?? "").join("\n");
+};
+
+async function open(opts: TermOptions = {}): Promise<Term> {
+  term = await startTerm({ rows: 40, ...opts, args: ["--base-url", `${server.url}/v1`, "-m", "mock-model", ...(opts.args ?? [])] });
+  await term.waitFor((s) => lastLine(s) === "›");
+  return term;
+}
+
+test(
+  "/last prints the previous tool call's whole output from its full-output file, where the screen showed five lines",
+  async () => {
+    const t = await open();
+    server.enqueue(toolCalls([["bash", { command: "seq 1 2600" }]]), answer("Counted."));
+    await say(t, "count", "Counted.");
+    expect(await t.screen(ALL)).toContain("    2596\n    2597\n    2598\n    2599\n    2600\n"); // the preview: how it ended
+    const shown = await say(t, "/last", /^›$/m);
+    const lines = shown.split("\n");
+    expect(lines.slice(1, 3).join(" ")).toMatch(/^\$ seq 1 2600 \(full output: .*\/hey\/outputs\/.*\.log\)$/); // wrapped at the space before the path
+    // every line the command printed, in order, where the model saw 2000 at most
+    const numbers = lines.filter((l) => /^\d+$/.test(l)).map(Number);
+    expect(numbers).toEqual(Array.from({ length: 2600 }, (_, i) => i + 1));
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "/last before any tool call says so; after a short command it shows what the model saw",
+  async () => {
+    const t = await open();
+    await say(t, "/last", "no tool call yet in this session");
+    server.enqueue(toolCalls([["bash", { command: "echo short one" }]]), answer("Echoed."));
+    await say(t, "echo", "Echoed.");
+    const shown = await say(t, "/last", /^›$/m);
+    expect(shown).toContain("$ echo short one\nshort one\n");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "/clear ends the session (it stays saved) and starts a new one in place; the next request carries nothing of the old",
+  async () => {
+    const t = await open();
+    server.enqueue(answer("First answer."), answer("Fresh answer."), answer("Newer answer."));
+    await say(t, "remember the word pineapple", "First answer.");
+    await say(t, "/clear", "new session; the last one is saved (/resume lists it)");
+    await say(t, "what was the word?", "Fresh answer.");
+    expect(body(server.requests.length - 1).messages.filter((m) => m.role !== "system")).toEqual([{ role: "user", content: "what was the word?" }]);
+    await say(t, "/new", "new session; the last one is saved");
+    await say(t, "and now?", "Newer answer.");
+    expect(body(server.requests.length - 1).messages.filter((m) => m.role === "user")).toHaveLength(1);
+    const sessions = readdirSync(join(t.home, ".local/state/hey/sessions")).filter((f) => f.endsWith(".jsonl"));
+    expect(sessions).toHaveLength(3);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "!ls runs in the shell and prints its output; the command and its output go with the next message",
+  async () => {
+    const t = await open();
+    writeFileSync(join(t.cwd, "apple.txt"), "");
+    writeFileSync(join(t.cwd, "banana.txt"), "");
+    const before = server.requests.length;
+    const shown = await say(t, "!ls", "the command and its output go with your next message");
+    expect(shown).toContain("apple.txt\nbanana.txt\nexit 0 · the command and its output go with your next message");
+    expect(server.requests.length).toBe(before); // nothing sent yet
+    server.enqueue(answer("Two fruits."));
+    await say(t, "what is here?", "Two fruits.");
+    expect(lastUserText()).toBe(
+      "The user ran a command in their shell (with `!`) before writing this message:\n$ ls\napple.txt\nbanana.txt\n[exit 0]\nwhat is here?",
+    );
+    // only once: the message after it has no note
+    server.enqueue(answer("Nothing new."));
+    await say(t, "and now?", "Nothing new.");
+    expect(lastUserText()).toBe("and now?");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "! gives the command the terminal: it can ask, and Ctrl-C stops it; hey's prompt comes back",
+  async () => {
+    const t = await open();
+    await t.type('!printf "name? "; read name; echo "hello $name"');
+    await t.keys("Enter");
+    await t.waitFor("name?");
+    await t.type("ada");
+    await t.keys("Enter");
+    await t.waitFor("hello ada\nexit 0 ·");
+    await t.waitFor((s) => lastLine(s) === "›");
+    await t.type("!sleep 600");
+    await t.keys("Enter");
+    await t.waitFor("!sleep 600\n");
+    await t.keys("C-c");
+    await t.waitFor(/killed by SIG(INT|TERM) · the command/);
+    await t.waitFor((s) => lastLine(s) === "›");
+    server.enqueue(answer("Seen."));
+    await say(t, "ok", "Seen.");
+    expect(lastUserText()).toContain('$ printf "name? "; read name; echo "hello $name"\nname? hello ada\n[exit 0]');
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "! is under the permission lists a bash call is under: a refused command does not run",
+  async () => {
+    const t = await open({ before: `printf '[permission]\\ndeny = ["bash: rm *"]\\n' > hey.toml`, args: ["--config", "hey.toml"] });
+    writeFileSync(join(t.cwd, "keep.txt"), "precious");
+    await say(t, "!rm keep.txt", "hey: not run:");
+    expect(existsSync(join(t.cwd, "keep.txt"))).toBe(true);
+    await say(t, "!ls keep.txt", "keep.txt\nexit 0");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "/model checks the name: one neither configured nor listed by the endpoint is refused with the nearest; a listed one switches",
+  async () => {
+    const t = await open();
+    const refused = (await say(t, "/model mock-larg", "models = [...]")).replace(/\s+/g, " "); // wrapped at spaces to the width
+    expect(refused).toContain(
+      'hey: provider cli has no model "mock-larg": its models are mock-model; the endpoint lists mock-model, mock-large; did you mean mock-large?',
+    );
+    await say(t, "/model nosuch", 'has no model "nosuch"');
+    server.enqueue(answer("Still the first."));
+    await say(t, "which?", "Still the first.");
+    expect(body(server.requests.length - 1).model).toBe("mock-model");
+    await say(t, "/model mock-large", "model: cli/mock-large");
+    server.enqueue(answer("The large one."));
+    await say(t, "which now?", "The large one.");
+    expect(body(server.requests.length - 1).model).toBe("mock-large");
+  },
+  E2E_TIMEOUT,
+);

@@ -1,0 +1,76 @@
+// A cancelled answer and what follows it (issue 28), through dist/hey in tmux against a local mock
+// model: the partial answer is kept with `[interrupted by the user]`, in the next request's body
+// and in the session file, and a cancelled turn does not make the session's exit code 130.
+import { afterEach, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileReplayServer } from "../helpers/fixtures.ts";
+import { startTerm, type Term } from "../helpers/tmux.ts";
+import { answer, say } from "./repl-helpers.ts";
+
+const E2E_TIMEOUT = 90_000;
+const server = fileReplayServer();
+let term: Term | undefined;
+afterEach(async () => {
+  await term?.close();
+  term = undefined;
+});
+
+const lastLine = (screen: string) => screen.trimEnd().split("\n").at(-1)?.trimEnd() ?? "";
+const slowAnswer = () => answer(Array.from({ length: 80 }, (_, i) => `w${i}`).join(" "), 150);
+
+async function open(): Promise<Term> {
+  term = await startTerm({ args: ["--base-url", `${server.url}/v1`, "-m", "mock-model"] });
+  await term.waitFor((s) => lastLine(s) === "›");
+  return term;
+}
+
+/** Sends `line` with a slow answer queued and presses `key` once some of it is on the screen. */
+async function cancelled(t: Term, line: string, key: string): Promise<void> {
+  server.enqueue(slowAnswer());
+  await t.type(line);
+  await t.keys("Enter");
+  await t.waitFor("w2 ");
+  await t.keys(key);
+  await t.waitFor("error: interrupted by user");
+  await t.waitFor((s) => lastLine(s) === "›");
+}
+
+test(
+  "an answer cut short with Esc is sent on with [interrupted by the user], and kept so in the session file",
+  async () => {
+    const t = await open();
+    await cancelled(t, "tell me a long story", "Escape");
+    server.enqueue(answer("Understood."));
+    await say(t, "shorter please", "Understood.");
+    const messages = (server.requests.at(-1)!.body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role !== "system");
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(messages[1]!.content).toMatch(/^w0 w1 w2 (w\d+ ?)*\n\n\[interrupted by the user\]$/);
+    const dir = join(t.home, ".local/state/hey/sessions");
+    const session = readFileSync(join(dir, readdirSync(dir).find((f) => f.endsWith(".jsonl"))!), "utf8");
+    expect(session).toContain("\\n\\n[interrupted by the user]");
+  },
+  E2E_TIMEOUT,
+);
+
+test.each([
+  ["/quit", ["/quit", "Enter"]],
+  ["Ctrl-D after a command", ["/usage", "Enter", "C-d"]],
+  ["a double Ctrl-C", ["C-c", "C-c"]],
+])(
+  "after a cancelled turn the session still ends cleanly: %s exits 0",
+  async (_name, keys) => {
+    const t = await open();
+    await cancelled(t, "go on and on", "C-c");
+    for (const k of keys) {
+      if (k === "C-c" || k === "C-d") await t.keys(k);
+      else if (k === "Enter") {
+        await t.keys(k);
+        if (keys.at(-1) !== k) await t.waitFor((s) => lastLine(s) === "›"); // the command ran: the prompt is back
+      } else await t.type(k);
+    }
+    await t.waitFor(/^\[exit \d+\]$/m);
+    expect(await t.screen()).toMatch(/^\[exit 0\]$/m);
+  },
+  E2E_TIMEOUT,
+);
