@@ -11,7 +11,6 @@ import type {
   GenerateContentResponseUsageMetadata,
   GoogleGenAI,
   HttpOptions,
-  PartialArg,
   Part,
   ThinkingLevel,
 } from "@google/genai";
@@ -22,6 +21,7 @@ import { asObject, errorContextOf, requestBasics, toolText, unfinishedError } fr
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { geminiEffort } from "./effort.ts";
 import { toProviderError } from "./google-errors.ts";
+import { applyPartialArg } from "./partial-args.ts";
 import { guardedStream } from "./stream-guard.ts";
 
 /** What hey uses unless `[provider.X] api_version` or the base URL says otherwise (the SDK's own default is v1). */
@@ -272,30 +272,11 @@ function addCallPart(part: Part, fc: FunctionCall, open: OpenCall | undefined, p
   }
   if (!open) return undefined;
   open.signature ??= part.thoughtSignature;
-  for (const arg of fc.partialArgs ?? []) setPartialArg(open.args, arg);
+  for (const arg of fc.partialArgs ?? []) applyPartialArg(open.args, arg);
   // Written on every fragment, so a call cut short by MAX_TOKENS still has a well-formed part.
   open.part.functionCall = { name: open.name, args: open.args, ...(open.id ? { id: open.id } : {}) };
   if (open.signature) open.part.thoughtSignature = open.signature;
   return fc.willContinue ? open : undefined;
-}
-
-/** Applies one `{jsonPath: "$.a.b[0]", stringValue|numberValue|boolValue|nullValue}`; strings continue across fragments. */
-function setPartialArg(args: Record<string, unknown>, arg: PartialArg): void {
-  const keys = [...(arg.jsonPath ?? "").matchAll(/\.([^.[\]]+)|\[(\d+)\]|\['([^']*)'\]|\["([^"]*)"\]/g)].map((m) =>
-    m[2] !== undefined ? Number(m[2]) : (m[1] ?? m[3] ?? m[4])!,
-  );
-  const last = keys.pop();
-  if (last === undefined) return;
-  let node: Record<string | number, unknown> = args;
-  for (const [i, key] of keys.entries()) {
-    const next = node[key];
-    if (typeof next !== "object" || next === null) node[key] = typeof (keys[i + 1] ?? last) === "number" ? [] : {};
-    node = node[key] as Record<string | number, unknown>;
-  }
-  if (arg.stringValue !== undefined) node[last] = (typeof node[last] === "string" ? node[last] : "") + arg.stringValue;
-  else if (arg.numberValue !== undefined) node[last] = arg.numberValue;
-  else if (arg.boolValue !== undefined) node[last] = arg.boolValue;
-  else if (arg.nullValue !== undefined) node[last] = null;
 }
 
 function toToolCall(model: string): (c: OpenCall) => ToolCall {
