@@ -54,6 +54,8 @@ export interface AgentParts {
   /** the conversation so far, when a session is resumed, and its compactions */
   history?: Message[];
   summaries?: Summary[];
+  /** the model's context window a context-length error taught the session being resumed, with the same model */
+  window?: number;
 }
 
 export interface AgentUsage {
@@ -85,6 +87,7 @@ export interface Agent {
 export function createAgent(parts: AgentParts): Agent {
   const messages: Message[] = [...(parts.history ?? [])];
   const compaction = newCompactionState(parts.summaries);
+  compaction.window = parts.window;
   let { settings, provider } = parts;
   let effort = settings.effort;
   let usage: AgentUsage = { total: emptyUsage(), last: undefined, requests: 0 };

@@ -35,7 +35,7 @@ import { createNestedAgents, type NestedAgents } from "./prompt/nested-agents.ts
 import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { agentSettings, createRuntime, type Configured, type Live, type Runtime } from "./runtime.ts";
-import { usageIn, type LoadedSession } from "./sessions/reader.ts";
+import { learnedWindow, usageIn, type LoadedSession } from "./sessions/reader.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
 import { createBashTool } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
@@ -76,7 +76,7 @@ export interface Start {
 /** The flags of a run that continues `session`: its model is one more layer of the choice (ConfigFlags.session). */
 export function withSession(flags: ConfigFlags, session: LoadedSession | undefined): ConfigFlags {
   const { session: _earlier, ...rest } = flags;
-  return session?.model ? { ...rest, session: session.model } : rest;
+  return session?.model ? { ...rest, session: { provider: session.model.provider, model: session.model.model } } : rest;
 }
 
 /**
@@ -263,7 +263,7 @@ export async function assemble(
     permission: (tool, a) => live.configured.check(tool, a),
     taskNote: () => readTaskNote(here.root),
     note: (tools) => runtime.requestNote(tools),
-    ...(resumed ? { history: resumed.messages, summaries: resumed.summaries } : {}),
+    ...(resumed ? { history: resumed.messages, summaries: resumed.summaries, window: learnedWindow(resumed, settings.provider.name, settings.model) } : {}),
   });
 
   const runtime: Runtime = createRuntime({

@@ -25,7 +25,8 @@ export interface SessionHeader {
 export type SessionEntry =
   | { type: "message"; message: Message }
   | ({ type: "usage"; id: string } & Omit<UsageCounts, "cache_hit_share">)
-  | { type: "model"; id: string; provider: string; model: string }
+  /** `window`: the context window the model's context-length error taught (its own entry, after the error) */
+  | { type: "model"; id: string; provider: string; model: string; window?: number }
   | { type: "compaction"; id: string; from_id: string; to_id: string; summary: string };
 
 export type ParsedLine = { ok: true; entry: SessionEntry } | { ok: false; reason: string };
@@ -101,8 +102,8 @@ export function parseEntry(line: string): ParsedLine {
       return { ok: true, entry: { type: "usage", id: v.id, ...counts } };
     }
     case "model":
-      return isStr(v.id) && isStr(v.provider) && isStr(v.model)
-        ? { ok: true, entry: { type: "model", id: v.id, provider: v.provider, model: v.model } }
+      return isStr(v.id) && isStr(v.provider) && isStr(v.model) && (v.window === undefined || isWindow(v.window))
+        ? { ok: true, entry: { type: "model", id: v.id, provider: v.provider, model: v.model, ...(v.window === undefined ? {} : { window: v.window }) } }
         : bad("model");
     case "compaction":
       return isStr(v.id) && isStr(v.from_id) && isStr(v.to_id) && isStr(v.summary)
@@ -323,4 +324,9 @@ function isToolCall(v: unknown): boolean {
   if (v === null || typeof v !== "object") return false;
   const c = v as Record<string, unknown>;
   return isStr(c.id) && isStr(c.name) && isStr(c.arguments);
+}
+
+/** A learned context window: a whole number of tokens, as context/window.ts computes it. */
+function isWindow(v: unknown): v is number {
+  return typeof v === "number" && Number.isInteger(v) && v > 0;
 }

@@ -92,8 +92,11 @@ export interface LoadedSession {
    * before the window (none further back): the last one is the latest
    */
   summaries: Summary[];
-  /** the latest model entry found the same way, else the one written before the first message */
-  model?: { provider: string; model: string };
+  /**
+   * the latest model entry found the same way, else the one written before the first message;
+   * `window`: the context window a context-length error taught that model, when one did since
+   */
+  model?: { provider: string; model: string; window?: number };
   /** skipped lines, each a sentence naming its line or byte offset */
   warnings: string[];
   /** synthetic results for calls a crash left open: in `messages`, not yet in the file */
@@ -148,14 +151,14 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
       const e = parsed.entry;
       if (e.type === "message" && line.oversized) cut.add(e.message.id);
       if (e.type === "message") found.push(e.message);
-      else if (e.type === "model") model ??= { provider: e.provider, model: e.model };
+      else if (e.type === "model") model ??= modelOf(e);
       else if (e.type === "compaction") summaries.unshift({ fromId: e.from_id, toId: e.to_id, text: e.summary });
     }
     if (before > 0 && (summaries.length === 0 || !model)) {
       const older = lastEntriesBefore(fd, before, [...(summaries.length === 0 ? ["compaction" as const] : []), ...(model ? [] : ["model" as const])]);
       if (older.compaction?.type === "compaction")
         summaries.push({ fromId: older.compaction.from_id, toId: older.compaction.to_id, text: older.compaction.summary });
-      if (older.model?.type === "model") model = { provider: older.model.provider, model: older.model.model };
+      if (older.model?.type === "model") model = modelOf(older.model);
     }
     model ??= firstModel;
 
@@ -240,7 +243,7 @@ function readHead(fd: number, size: number): { header?: SessionHeader; firstUser
     const line = lines.next();
     if (line.done) break;
     const parsed = line.value.oversized ? oversizedEntry(line.value.oversized) : parseEntry(line.value.text);
-    if (parsed.ok && parsed.entry.type === "model") firstModel = { provider: parsed.entry.provider, model: parsed.entry.model };
+    if (parsed.ok && parsed.entry.type === "model") firstModel = modelOf(parsed.entry);
     if (!parsed.ok || parsed.entry.type !== "message") continue;
     return {
       header,
@@ -280,4 +283,14 @@ function lastEntriesBefore(fd: number, before: number, wanted: Marked[]): Partia
     end = from + overlap;
   }
   return out;
+}
+
+function modelOf(e: Extract<SessionEntry, { type: "model" }>): NonNullable<LoadedSession["model"]> {
+  return { provider: e.provider, model: e.model, ...(e.window === undefined ? {} : { window: e.window }) };
+}
+
+/** The context window `session` learned for this model; undefined when it learned none or used another model last. */
+export function learnedWindow(session: LoadedSession, provider: string, model: string): number | undefined {
+  const last = session.model;
+  return last && last.provider === provider && last.model === model ? last.window : undefined;
 }

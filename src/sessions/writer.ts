@@ -12,7 +12,8 @@ import { errorText } from "../kernel/errors.ts";
 /**
  * The session writer: persists `message`, `usage` and summary `compaction` events, and a
  * `model` entry per `model()` call or `model` event (`/model`) that names a different model than
- * the previous one.
+ * the previous one; a `window` compaction (a context-length error taught the model's window)
+ * writes the model entry again with that window, so a resume starts from it.
  * Nothing is created until the first `message` event, or with `untilAnswer` until the first
  * assistant message: then a run that never got an answer (no server, a bad key, Ctrl-C before the
  * first word) leaves no session, and what came before the answer is held in memory and written
@@ -30,7 +31,7 @@ export interface SessionWriter extends Output {
 }
 
 /** A `compaction` event as the writer reads it (the union in kernel/output.ts may grow it). */
-type CompactionEvent = { type: "compaction"; kind: string; from_id?: string; to_id?: string; summary?: string };
+type CompactionEvent = { type: "compaction"; kind: string; from_id?: string; to_id?: string; summary?: string; window?: number };
 
 export function createSessionWriter(opts: {
   dir: string;
@@ -51,6 +52,7 @@ export function createSessionWriter(opts: {
   let dirty = false;
   let pendingModel: SessionEntry | undefined;
   let lastModel = "";
+  let current: { provider: string; model: string } | undefined; // the model of the last model() call
   let held: SessionEntry[] | undefined = opts.untilAnswer ? [] : undefined; // untilAnswer: the entries before the first answer
 
   const guard = (action: () => void) => {
@@ -100,6 +102,7 @@ export function createSessionWriter(opts: {
     const key = `${provider}\u0000${name}`;
     if (key === lastModel) return;
     lastModel = key;
+    current = { provider, model: name };
     pendingModel = { type: "model", id: newId(), provider, model: name };
     guard(flushModel);
   }
@@ -128,6 +131,8 @@ export function createSessionWriter(opts: {
             return append({ type: "usage", id: newId(), input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens });
           }
           case "compaction":
+            if (event.kind === "window" && current && event.window !== undefined)
+              return append({ type: "model", id: newId(), ...current, window: event.window });
             if (event.kind !== "summary" || event.from_id === undefined || event.to_id === undefined || event.summary === undefined) return;
             return append({ type: "compaction", id: newId(), from_id: event.from_id, to_id: event.to_id, summary: event.summary });
           case "turn_start":

@@ -134,23 +134,10 @@ afterEach(() => {
 });
 afterAll(() => model?.stop());
 
-const hey = (protocol: Protocol, config = "") => {
+const hey = (protocol: Protocol, config = "", run = ["-p", "read the files in src/ one by one"]) => {
   writeFileSync(join(work.path, "hey.toml"), config);
-  const args = [
-    "--base-url",
-    model!.url,
-    "--protocol",
-    protocol,
-    "-m",
-    "m",
-    "--config",
-    join(work.path, "hey.toml"),
-    "--output",
-    "json",
-    "-p",
-    "read the files in src/ one by one",
-  ];
-  return runHey(args, { cwd: work.path, timeoutMs: 60_000 });
+  const args = ["--base-url", model!.url, "--protocol", protocol, "-m", "m", "--config", join(work.path, "hey.toml"), "--output", "json", ...run];
+  return runHey(args, { cwd: work.path, timeoutMs: 60_000, env: { XDG_STATE_HOME: join(work.path, "state") } });
 };
 
 for (const protocol of ["openai", "anthropic"] as const) {
@@ -172,6 +159,22 @@ for (const protocol of ["openai", "anthropic"] as const) {
     for (let n = 1; n <= 6; n++) expect(answered.some((x) => x.body.includes(`MARKER file ${n} middle`) && x.body.includes(`f${n}_0 `))).toBe(true);
   }, 90_000);
 }
+
+test("the learned window is kept with the session: hey -c builds its first request within it, with no refusal", async () => {
+  model = startModel(6, 16_000);
+  const first = await hey("openai");
+  expect(first.code).toBe(0);
+  expect(model.log.some((x) => x.status === 400)).toBe(true); // the first run learned the window
+  const before = model.log.length;
+  const next = await hey("openai", "", ["-c", "-p", "which file had the marker in the middle?"]);
+  expect(next.stderr).toBe("");
+  expect(next.code).toBe(0);
+  const resumed = model.log.slice(before);
+  expect(resumed.length).toBeGreaterThanOrEqual(1);
+  expect(resumed.filter((x) => x.status === 400)).toEqual([]);
+  expect(Math.max(...resumed.map((x) => x.tokens))).toBeLessThanOrEqual(16_000);
+  expect(resumed.find((x) => x.tools)?.body).toContain("which file had the marker in the middle?");
+}, 90_000);
 
 test("budget_tokens = 12000, eight 28 KB reads: no request over 1.25× the budget, at most 4 summaries, the last file reaches the model", async () => {
   model = startModel(8, 1_000_000);

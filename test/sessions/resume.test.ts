@@ -10,7 +10,7 @@ import type { AgentEvent } from "../../src/kernel/output.ts";
 import { alignWindow, closeToolCalls, foldSummary } from "../../src/sessions/format.ts";
 import { SUMMARY_PREFIX } from "../../src/context/passes.ts";
 import { NO_RESULT as INTERRUPTED_RESULT } from "../../src/kernel/tool-calls.ts";
-import { loadSession } from "../../src/sessions/reader.ts";
+import { learnedWindow, loadSession } from "../../src/sessions/reader.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 import { writeBigSession } from "../helpers/big-session.ts";
 
@@ -92,6 +92,32 @@ describe("round trip", () => {
     expect(loaded.model).toEqual({ provider: "anthropic", model: "claude" });
     expect(loaded.warnings).toEqual([]);
     expect(loaded.appended).toEqual([]);
+  });
+
+  test("a window a context-length error taught is kept with its model, forgotten after /model, and refused when it is no number", () => {
+    const taught = (w: ReturnType<typeof createSessionWriter>) =>
+      w.emit({ type: "compaction", kind: "window", window: 16_000, tokens_before: 40_000, tokens_after: 12_000, error: "too long" } as unknown as AgentEvent);
+    const learned = loadSession(written([userMessage("read it"), asks("done")], taught));
+    expect(learned.model).toEqual({ provider: "openai", model: "gpt-test", window: 16_000 });
+    expect(learnedWindow(learned, "openai", "gpt-test")).toBe(16_000);
+    expect(learnedWindow(learned, "openai", "gpt-other")).toBeUndefined(); // -m chose another model for this run
+    expect(learnedWindow(learned, "local", "gpt-test")).toBeUndefined();
+
+    const switched = loadSession(
+      written([userMessage("read it"), asks("done")], (w) => {
+        taught(w);
+        w.model("anthropic", "claude");
+        w.emit({ type: "message", message: asks("switched") });
+      }),
+    );
+    expect(switched.model).toEqual({ provider: "anthropic", model: "claude" });
+    expect(learnedWindow(switched, "anthropic", "claude")).toBeUndefined();
+
+    const path = written([userMessage("read it"), asks("done")]);
+    appendFileSync(path, `${JSON.stringify({ type: "model", id: "m2", provider: "openai", model: "gpt-test", window: "big" })}\n`);
+    const bad = loadSession(path);
+    expect(bad.model).toEqual({ provider: "openai", model: "gpt-test" });
+    expect(bad.warnings).toEqual([`${path}: skipped line 6: not a valid model entry`]);
   });
 
   test("a header with nothing after it is an empty session", () => {
