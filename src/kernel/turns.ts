@@ -122,8 +122,8 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
         ...(deps.effort !== undefined ? { effort: deps.effort } : {}),
       };
       const reply = await requestWithRetry(request, deps);
-      // an answer cut short by the user is kept, marked, so the model reads it as unfinished
-      if (reply.partial) self.append(deps.signal.aborted ? interruptedAnswer(reply.partial, abortReason(deps.signal)) : reply.partial);
+      // an answer cut short (by the user, a signal or the connection) is kept, marked, so the model reads it as unfinished
+      if (reply.partial) self.append(interruptedAnswer(reply.partial, deps.signal.aborted ? abortReason(deps.signal) : BROKE_OFF));
       if (reply.error) {
         if (deps.signal.aborted) return self.interrupted();
         output.emit({ type: "error", kind: reply.error.kind, message: reply.error.message });
@@ -193,7 +193,13 @@ async function streamOnce(request: ModelRequest, deps: LoopDeps, partial: { text
 /** The end of an answer the user interrupted, as the session keeps it and every later request sends it. */
 export const INTERRUPTED_ANSWER = "[interrupted by the user]";
 
-/** `partial` with a marker after its text: INTERRUPTED_ANSWER, or the reason of another abort (`[interrupted: terminated (SIGTERM)]`). */
+/** Why a stream that broke off after partial output is unfinished, in its marker. */
+const BROKE_OFF = "the response broke off";
+
+/**
+ * `partial` with a marker after its text: INTERRUPTED_ANSWER, or the reason of another abort
+ * (`[interrupted: terminated (SIGTERM)]`) or of a broken stream (`[interrupted: the response broke off]`).
+ */
 function interruptedAnswer(partial: Message, reason: string): Message {
   const marker = reason === INTERRUPTED ? INTERRUPTED_ANSWER : `[interrupted: ${reason}]`;
   return { ...partial, content: partial.content.map((b) => (b.type === "text" ? { ...b, text: `${b.text.trimEnd()}\n\n${marker}` } : b)) };

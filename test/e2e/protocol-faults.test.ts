@@ -7,8 +7,8 @@ import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { jsonEvents, runHey } from "../helpers/e2e.ts";
-import { jsonReply, sseReply, type Reply } from "../helpers/replay-server.ts";
-import { chatChunk, sse } from "../helpers/sse.ts";
+import { cutAfter, jsonReply, sseReply, type Reply } from "../helpers/replay-server.ts";
+import { chatChunk, sse, sseEvents } from "../helpers/sse.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 
 const server = fileReplayServer();
@@ -72,4 +72,26 @@ test("headers, then nothing: each attempt ends after [retry] idle_timeout_ms and
 test("the default idle timeout is 120 s", async () => {
   const { defaultSettingsForTest } = await import("../helpers/settings.ts");
   expect(defaultSettingsForTest().retry.idleTimeoutMs).toBe(120_000);
+});
+
+test("a stream that breaks off after part of the answer: not retried, the part kept marked, and hey -c sends it so", async () => {
+  const env = { XDG_STATE_HOME: join(work.path, "broken-state") };
+  const events = sseEvents([chatChunk({ content: "The bug is in parse" }), chatChunk({ content: "r.ts, line 12." }), chatChunk({ finish: "stop" })]);
+  const before = server.requests.length;
+  server.enqueue(cutAfter(sseReply(events), Buffer.byteLength(events[0]!)));
+  const run = await runHey([...adHoc(), "--output", "json", "-p", "where is the bug?"], { cwd: work.path, env });
+  expect(run.code).toBe(1);
+  expect(server.requests.length - before).toBe(1); // text was shown: a retry would say it twice
+  const out = jsonEvents(run.stdout);
+  expect(out.find((e) => e.type === "error")).toMatchObject({ kind: "stream_interrupted" });
+  expect(out.find((e) => e.type === "result")).toMatchObject({ text: "The bug is in parse\n\n[interrupted: the response broke off]" });
+
+  server.enqueue(answer("In parser.ts, line 12."));
+  const next = await runHey([...adHoc(), "-c", "-p", "go on"], { cwd: work.path, env });
+  expect(next).toMatchObject({ code: 0, stdout: "In parser.ts, line 12.\n" });
+  const body = server.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] };
+  expect(body.messages.slice(-2)).toEqual([
+    { role: "assistant", content: "The bug is in parse\n\n[interrupted: the response broke off]" },
+    { role: "user", content: "go on" },
+  ]);
 });

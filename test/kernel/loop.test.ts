@@ -375,7 +375,7 @@ describe("retries", () => {
     expect(err.message).toStartWith(message);
   });
 
-  test("a stream cut after partial text is not retried and keeps the text", async () => {
+  test("a stream cut after partial text is not retried and keeps the text, marked as unfinished", async () => {
     const provider = fakeProvider([{ text: "Half an ans", error: new ProviderError("network", "connection reset") }, { text: "never sent" }]);
     const deps = loopDeps(provider);
     const messages = [userMessage("q")];
@@ -387,7 +387,7 @@ describe("retries", () => {
     ]);
     expect(messages.map((m) => [m.role, textOf(m)])).toEqual([
       ["user", "q"],
-      ["assistant", "Half an ans"],
+      ["assistant", "Half an ans\n\n[interrupted: the response broke off]"],
     ]);
   });
 
