@@ -38,7 +38,9 @@ export function commandContext(
       await Promise.race([Promise.all(starting), Bun.sleep(runtime.settings.mcp.startupWaitMs)]);
       const tools = await runtime.requestTools(s);
       const own = tools.filter((t) => t.server === undefined).reduce((n, t) => n + specTokens(t), 0);
-      return formatStatus(runtime.mcp.status(), runtime.mcp.offer(), runtime.mcpOff, own, runtime.settings.mcp.servers);
+      const status = formatStatus(runtime.mcp.status(), runtime.mcp.offer(), runtime.mcpOff, own, runtime.settings.mcp.servers);
+      const untrusted = runtime.mcpOff ? undefined : runtime.leftOut(); // servers in the project's files that did not load
+      return untrusted ? `${status}\n${untrusted}` : status;
     },
     mcpAuth: async (verb: "login" | "logout", name: string, s: AbortSignal) => {
       const { authCommand } = await import("./mcp/login.ts");

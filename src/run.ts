@@ -64,7 +64,7 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     const servers = args.run.mcp ? config.settings.mcp.servers.filter((s) => s.enabled).map((s) => s.name) : [];
     prompt = firstPrompt(args.message, args.files, stdin, here, { oneShot, maxBytes, servers, warn });
     for (const w of config.warnings) warn(w);
-    if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file));
+    if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file, !oneShot));
     const start = {
       env,
       config,

@@ -88,7 +88,8 @@ export interface RuntimeParts {
   /** the project and hey's records of it: trust.json, the approvals record, the project's config files */
   project: Pick<Places, "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson">;
   /** whether the next `/reload` loads the project's files (`/trust`, `/untrust` change it; the prompt source reads it too) */
-  trust: { trusted: boolean };
+  /** `loaded`: whether the configuration in use holds the project's files (a `/trust` since they were read: not until `/reload`) */
+  trust: { trusted: boolean; loaded: boolean };
   oneShot: boolean;
   warn(message: string): void;
   /**
@@ -191,7 +192,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     const current = live.config.settings;
     // project files this reload may not load are said, with how to load them (issue 26)
     const gated = parts.trust.trusted ? [] : gatedResources(parts.project.root);
-    const untrusted = gated.length ? [untrustedReloadNotice(gated)] : [];
+    const untrusted = gated.length ? [untrustedReloadNotice(gated, parts.oneShot)] : [];
     const nothing = { warnings: untrusted, changes: [], settings: current, apply() {} };
     const next = live.config.reload(live.config.flags, parts.approvals.record, parts.trust.trusted);
     if (next.errors) return { ...nothing, errors: next.errors };
@@ -299,7 +300,9 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     async reload(ask) {
       dropDelivered();
       const before = pending?.before ?? offeredNow();
+      const trusted = parts.trust.trusted;
       const report = await reloadAll(() => checkConfig(ask), parts.reloadables);
+      if (report.ok) parts.trust.loaded = trusted;
       parts.output.emit({ type: "reload", ...report });
       // two reloads before the model hears of them: what both changed, the later one's problems, against the tools it had before both
       const earlier = pending?.report.ok ? pending.report.changes : [];
@@ -311,14 +314,17 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       parts.approvals.record = readApprovalState(parts.project.approvalsFile, parts.warn).record; // a yes approved the project's files
       parts.trust.trusted = trusted;
       const root = parts.project.root;
-      return trustedNotice(projectKey(root), trusted, gatedResources(root), trusted ? projectEffects(parts.project) : [], parts.project.trustFile, true);
+      const effects = trusted ? projectEffects(parts.project) : [];
+      return trustedNotice(projectKey(root), trusted, gatedResources(root), effects, parts.project.trustFile, true, trusted && parts.trust.loaded);
     },
     leftOut() {
-      if (parts.trust.trusted) return undefined;
-      const gated = gatedResources(parts.project.root);
+      const { trusted, loaded } = parts.trust;
+      const gated = trusted && loaded ? [] : gatedResources(parts.project.root);
       if (gated.length === 0) return undefined;
+      const files = `this project's ${gated.join(", ")} ${gated.length === 1 ? "is" : "are"} not loaded`;
+      if (trusted) return `${files} yet: it was trusted after they were read (/reload loads them)`;
       const how = parts.oneShot ? "hey trust trusts it, --approve for one run" : "/trust, then /reload, loads them";
-      return `this project's ${gated.join(", ")} ${gated.length === 1 ? "is" : "are"} not loaded: it is not trusted (${how})`;
+      return `${files}: it is not trusted (${how})`;
     },
     requestNote(tools) {
       dropDelivered();

@@ -64,6 +64,8 @@ export interface Start {
   started: Started;
   /** whether the project's files load (its config files were loaded, or not, by the caller); `/trust` changes it for the next `/reload` */
   trusted: boolean;
+  /** whether `config` holds the project's files (a `/trust` after they were read: not yet); `trusted` when left out */
+  loaded?: boolean;
   /** what the user approved so far (the record as start-up left it), for `/reload` to weigh changes against */
   approvals: ApprovalState;
   /** hey's control files (config/control-files.ts): refused to the file tools while a permission list is set */
@@ -166,7 +168,7 @@ export async function assemble(
   // bash's full outputs live with the session; older ones are pruned in the background
   void pruneOutputs(here.outputsDir, { current: sessionId });
   const place = { cwd, home, controls: start.controls };
-  const trust = { trusted: start.trusted };
+  const trust = { trusted: start.trusted, loaded: start.loaded ?? start.trusted };
   const pathOf = (path: string) => {
     const where = resolveUserPath(path, cwd, home);
     return "abs" in where ? where.abs : resolve(cwd, path);
@@ -308,7 +310,7 @@ export async function assemble(
           here,
           run,
           oneShot,
-          { ...start, config: live.config, started: startProvider(live.config.settings, run.proxy, env, debug) },
+          { ...start, ...trust, config: live.config, started: startProvider(live.config.settings, run.proxy, env, debug) },
           undefined,
           debug,
         );

@@ -130,13 +130,14 @@ export interface Failure {
  * retryable kinds carry `retryAfterMs`. Pure; never throws.
  */
 export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
-  const { status, said } = f;
+  const { status } = f;
+  const said = oneLine(f.said);
   const where = f.where ?? `(${status})`;
   const plain = f.noStatus ? {} : { status };
   const opts = { ...plain, ...(f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : {}) };
   if (status === 401 || status === 403 || f.badKey) return new ProviderError("auth", authMessage(where, said, ctx), plain);
   if (f.quota) return new ProviderError("quota_exhausted", `quota exhausted ${where}: ${said}`, plain);
-  const overflow = status === 429 || status === 408 ? undefined : contextOverflow(said, f.body);
+  const overflow = status === 429 || status === 408 ? undefined : contextOverflow(f.said, f.body);
   if (overflow) return new ProviderError("context_length", `the request is larger than the model's context window ${where}: ${said}`, { ...plain, overflow });
   if (status === 429) return new ProviderError("rate_limit", `rate limited ${where}: ${said}`, opts);
   if (status === 408) return new ProviderError("network", `request timed out ${where}: ${said}`, opts);
@@ -145,6 +146,27 @@ export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
   const hint = status === 404 ? ` — check the model name and base URL ${ctx.baseUrl}` : "";
   return new ProviderError("bad_request", `request rejected ${where}: ${said}${hint}`, plain);
 }
+
+/** How much of a provider's words an error message quotes. */
+const SAID_CHARS = 300;
+
+/**
+ * The provider's words as one line of an error message: an HTML page (a gateway's or a proxy's
+ * error page, sent whole) by its title, else by its text; runs of whitespace as one space; cut at
+ * SAID_CHARS with "…". Pure.
+ */
+export function oneLine(said: string): string {
+  let text = said;
+  if (/<(!doctype\s+html|html|head|body|title)\b/i.test(text)) {
+    const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1]?.trim();
+    const page = title || text.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " ");
+    text = `an HTML page: ${page.replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, e: string) => ENTITIES[e]!)}`;
+  }
+  text = text.replace(/\s+/g, " ").trim();
+  return text.length > SAID_CHARS ? `${text.slice(0, SAID_CHARS - 1)}…` : text;
+}
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", nbsp: " " };
 
 /** An auth failure's message, saying what to fix: the key that was sent, or that none was. */
 export function authMessage(where: string, said: string, ctx: ErrorContext): string {

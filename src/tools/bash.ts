@@ -57,7 +57,7 @@ export function createBashTool(opts: BashToolOptions): Tool {
   const outputDir = opts.outputDir ?? join(places(process.env, homedir(), process.cwd(), process.platform).outputsDir, newId());
   const cut = `cut to ${MAX_RESULT_LINES} lines/${MAX_RESULT_BYTES >> 10} KB; the full output is saved to a file named in the result.`;
   const description =
-    `Run a shell command in the project root (stdin closed). timeout_ms defaults to ${opts.timeoutMs}, max ${maxTimeoutMs}. ` +
+    `Run a shell command in the working directory, stdin closed. timeout_ms defaults to ${opts.timeoutMs}, max ${maxTimeoutMs}. ` +
     (opts.raw || opts.filter === "none"
       ? `Long output is ${cut}`
       : `Long output (never git diff/status/log/show) is filtered to errors, warnings, summaries, first and last lines, then ${cut}`);

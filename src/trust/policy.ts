@@ -58,6 +58,7 @@ export function decideTrust(i: { approve: boolean; stored: boolean | undefined; 
 }
 
 const list = (items: readonly string[]) => (items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+const are = (items: readonly string[]) => (items.length === 1 ? "is" : "are");
 
 /**
  * An answer to trustQuestion. y/yes and n/no are recorded; anything else — above all a bare
@@ -90,17 +91,18 @@ export function trustedNotice(
   effects: readonly string[],
   trustFile: string,
   running: boolean,
+  loaded = false,
 ): string {
   const when = running ? "/reload" : "the next start of hey (or /reload in a running one)";
   if (!trusted)
     return `${visible(project)} is not trusted now (recorded in ${trustFile})${resources.length ? `: ${when} leaves out its ${list(resources)}` : ""}`;
-  const has = resources.length ? `: ${when} loads its ${list(resources)}` : "";
+  const has = !resources.length ? "" : loaded ? `; its ${list(resources)} ${are(resources)} loaded` : `: ${when} loads its ${list(resources)}`;
   return `${visible(project)} is trusted now (recorded in ${trustFile})${has}.${effectsBlock(effects).replace(/^ Trusted, it would:/, " It will:")}`;
 }
 
 /** A `/reload` in a project that is not trusted, which has files it then may not load: what they are and how to load them. */
-export function untrustedReloadNotice(resources: readonly string[]): string {
-  return `not loaded: ${list(resources)} (this project is not trusted: /trust, then /reload, loads them)`;
+export function untrustedReloadNotice(resources: readonly string[], oneShot = false): string {
+  return `not loaded: ${list(resources)} (this project is not trusted: ${oneShot ? "hey trust trusts it, --approve for one run" : "/trust, then /reload, loads them"})`;
 }
 
 /**
@@ -147,10 +149,10 @@ export function adoptedNotice(files: readonly string[], record: string): string 
 }
 
 /** The one stderr line of a run that leaves the project's resources out; `trustFile` holds a recorded "no". */
-export function untrustedNotice(resources: readonly string[], stored: boolean | undefined, trustFile: string): string {
+export function untrustedNotice(resources: readonly string[], stored: boolean | undefined, trustFile: string, interactive = false): string {
   const how =
     stored === false
-      ? `you said no in ${trustFile}; hey trust changes it, --approve trusts it for one run`
+      ? `you said no in ${trustFile}; ${interactive ? "/trust (or hey trust)" : "hey trust"} changes it, --approve trusts it for one run`
       : "this project is not trusted; hey trust trusts it, --approve for one run, and the interactive prompt asks";
   return `not loaded: ${list(resources)} (${how})`;
 }

@@ -95,3 +95,17 @@ test("a stream that breaks off after part of the answer: not retried, the part k
     { role: "user", content: "go on" },
   ]);
 });
+
+test("a 500 with a gateway's whole HTML page: each retry and the final error are one line naming the page", async () => {
+  const page = `<!doctype html>\n<html><head><title>500 Internal Server Error</title></head><body>\n${"<p>nginx</p>\n".repeat(300)}</body></html>\n`;
+  const failing = (): Reply => ({ status: 500, headers: { "content-type": "text/html" }, chunks: [new TextEncoder().encode(page)] });
+  server.enqueue(failing(), failing());
+  const config = join(work.path, "html.toml");
+  writeFileSync(config, "[retry]\nmax_retries = 1\nbase_delay_ms = 100\njitter = false\n");
+  const run = await runHey([...adHoc(), "--config", config, "-p", "hi"], { cwd: work.path });
+  expect(run.code).toBe(1);
+  const lines = run.stderr.trimEnd().split("\n");
+  expect(lines).toHaveLength(2);
+  expect(lines[0]).toMatch(/^retrying in .* \(1\/1\): the provider is failing \(500\): an HTML page: 500 Internal Server Error$/);
+  expect(lines[1]).toContain("the provider is failing (500): an HTML page: 500 Internal Server Error — gave up after 1 retry");
+});

@@ -74,6 +74,8 @@ test("an untrusted project, from a subdirectory: the skill's absence is explaine
   expect(await flat(term)).toContain(
     `hey: no skill named "greet"; none are loaded; this project's .hey/skills/ is not loaded: it is not trusted (/trust, then /reload, loads them)`,
   );
+  await say(term, "/mcp", "no MCP servers configured");
+  expect(await flat(term)).toContain("this project's .hey/skills/ is not loaded: it is not trusted (/trust, then /reload, loads them)");
   await say(term, "/reload", "reloaded: nothing changed");
   expect(await flat(term)).toContain("hey: not loaded: .hey/skills/ (this project is not trusted: /trust, then /reload, loads them)");
   await say(term, "hi", "ok");
@@ -89,7 +91,11 @@ test("an untrusted project, from a subdirectory: the skill's absence is explaine
     `${repo} is trusted now (recorded in ${join(home.path, ".config", "hey", "trust.json")}): /reload loads its .hey/skills/.`,
   );
   expect(systemOf(model.requests.at(-1)!)).toBe(systemOf(untrusted)); // nothing switches before /reload
+  await say(term, "/skill:greet", "not loaded yet");
+  expect(await flat(term)).toContain("this project's .hey/skills/ is not loaded yet: it was trusted after they were read (/reload loads them)");
   await say(term, "/reload", "+ skill greet");
+  await say(term, "/trust", "is loaded.");
+  expect(await flat(term)).toContain(`${repo} is trusted now (recorded in ${join(home.path, ".config", "hey", "trust.json")}); its .hey/skills/ is loaded.`);
   await say(term, "hello", "ok");
   const loaded = model.requests.at(-1)!;
   expect(lastUserText(loaded)).toBe("hello");
@@ -98,6 +104,10 @@ test("an untrusted project, from a subdirectory: the skill's absence is explaine
   expect(reloadNoteOf(loaded)).toBe("[hey: the user ran /reload:\n+ skill greet]");
   await say(term, "and now?", "ok");
   expect(reloadNoteOf(model.requests.at(-1)!)).toBeUndefined(); // heard once
+  // a new session in place keeps what /trust and /reload loaded
+  await say(term, "/clear", "new session");
+  await say(term, "hello again", "ok");
+  expect(systemOf(model.requests.at(-1)!)).toContain(`- greet: Greet the user. Use it for greetings.`);
   const trust = JSON.parse(readFileSync(join(home.path, ".config", "hey", "trust.json"), "utf8")) as { projects: Record<string, { trusted: boolean }> };
   expect(trust.projects[repo]?.trusted).toBe(true);
   await say(term, "/quit", "[exit 0]");

@@ -74,7 +74,7 @@ test("messages carry the provider's own words", () => {
     "request rejected (404): model: claude-9 — check the model name and base URL https://api.anthropic.com/v1",
   );
   expect(toProviderError(apiError(503, undefined, "<html>Service Unavailable</html>"), ctx).message).toBe(
-    "the provider is failing (503): <html>Service Unavailable</html>",
+    "the provider is failing (503): an HTML page: Service Unavailable",
   );
   expect(toProviderError(apiError(500, "api_error", "always", { "x-should-retry": "false" }), ctx).message).toBe(
     "the provider failed (500) and says retrying will not help: always",

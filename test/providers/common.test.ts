@@ -3,7 +3,17 @@
 import { expect, test } from "bun:test";
 import type { ContentBlock } from "../../src/kernel/ir.ts";
 import type { ProviderErrorKind } from "../../src/kernel/provider.ts";
-import { classifyFailure, errorContextOf, headerReader, joinText, networkError, requestBasics, sdkWords, toolText } from "../../src/providers/common.ts";
+import {
+  classifyFailure,
+  errorContextOf,
+  headerReader,
+  joinText,
+  networkError,
+  oneLine,
+  requestBasics,
+  sdkWords,
+  toolText,
+} from "../../src/providers/common.ts";
 import type { Failure } from "../../src/providers/common.ts";
 
 const ctx = { baseUrl: "https://api.example.test/v1", keyVar: "EXAMPLE_API_KEY" };
@@ -97,4 +107,25 @@ test("the factories' options: an empty key counts as none, unset options stay un
   expect(errorContextOf({ model: "m", baseUrl: "u", apiKey: "k" })).toEqual({ baseUrl: "u", hasKey: true });
   expect(requestBasics({ model: "m", baseUrl: "u" })).toEqual({ model: "m" });
   expect(requestBasics({ model: "m", baseUrl: "u", maxTokens: 9, effort: "low" })).toEqual({ model: "m", maxTokens: 9, effort: "low" });
+});
+
+test("an error page is quoted as one line: an HTML page by its title, else its text; anything long is cut", () => {
+  const page = [
+    "<!doctype html>",
+    "<html><head><title>502 Bad Gateway</title><style>body { color: red }</style></head>",
+    "<body>",
+    ...Array.from({ length: 300 }, (_, i) => `<p>line ${i} of the gateway's page</p>`),
+    "</body></html>",
+  ].join("\n");
+  expect(oneLine(page)).toBe("an HTML page: 502 Bad Gateway");
+  const untitled = "<html><body><h1>Service &amp; API unavailable</h1><script>var x = 1;</script>\n<p>try later</p></body></html>";
+  expect(oneLine(untitled)).toBe("an HTML page: Service & API unavailable try later");
+  const long = oneLine(`Traceback (most recent call last):\n${'  File "server.py", line 1\n'.repeat(40)}`);
+  expect(long).toHaveLength(300);
+  expect(long).toEndWith("…");
+  expect(long).not.toContain("\n");
+  expect(oneLine("model: claude-9")).toBe("model: claude-9");
+  // the whole page never reaches the message, and the status still decides the kind
+  const failing = classifyFailure({ status: 500, said: page }, { baseUrl: "http://gw/v1" });
+  expect(failing).toMatchObject({ kind: "overloaded", message: "the provider is failing (500): an HTML page: 502 Bad Gateway" });
 });

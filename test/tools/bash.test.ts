@@ -40,7 +40,7 @@ describe("bash tool", () => {
     expect(r).toEqual({ output: "out\n[stderr]\noops\n[exit code 3]", isError: true });
   });
 
-  test("runs in the project root with the parent's environment", async () => {
+  test("runs in the working directory with the parent's environment", async () => {
     process.env.HEY_BASH_TEST_VAR = "from-parent";
     const r = await tool().run({ command: "pwd; echo $HEY_BASH_TEST_VAR" }, ctx());
     delete process.env.HEY_BASH_TEST_VAR;

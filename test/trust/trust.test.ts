@@ -86,6 +86,10 @@ describe("trust.json format", () => {
     expect(untrustedNotice([".hey/config.toml", ".agents/skills/", ".hey/skills/"], false, "/t.json")).toBe(
       "not loaded: .hey/config.toml, .agents/skills/ and .hey/skills/ (you said no in /t.json; hey trust changes it, --approve trusts it for one run)",
     );
+    // at the interactive prompt, /trust is the nearer way
+    expect(untrustedNotice([".hey/skills/"], false, "/t.json", true)).toBe(
+      "not loaded: .hey/skills/ (you said no in /t.json; /trust (or hey trust) changes it, --approve trusts it for one run)",
+    );
   });
 
   test("after a no, the notice says whether it was recorded or holds for this session only", () => {
@@ -326,5 +330,13 @@ describe("what trusting a project would let it do (issue 26)", () => {
       "/p is not trusted now (recorded in /t.json): /reload leaves out its .mcp.json",
     );
     expect(untrustedReloadNotice([".hey/skills/"])).toBe("not loaded: .hey/skills/ (this project is not trusted: /trust, then /reload, loads them)");
+    // one-shot has no /trust: it says what does
+    expect(untrustedReloadNotice([".hey/skills/"], true)).toBe(
+      "not loaded: .hey/skills/ (this project is not trusted: hey trust trusts it, --approve for one run)",
+    );
+    // /trust in a project whose files are loaded already (--approve, or trusted at start)
+    expect(trustedNotice("/p", true, [".hey/config.toml", ".hey/skills/"], [], "/t.json", true, true)).toBe(
+      "/p is trusted now (recorded in /t.json); its .hey/config.toml and .hey/skills/ are loaded.",
+    );
   });
 });
