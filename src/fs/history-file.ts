@@ -4,12 +4,16 @@ import { join } from "node:path";
 
 /**
  * Where the REPL history of the project at `root` is kept, under `dir` (`<state>/hey/histories`):
- * the path made a readable name (`-home-ana-src-app`, its last 60 characters) and a hash of it, so
- * two roots never share a file.
+ * the path made a readable name (`home-ana-src-app`, its last 60 characters, never starting with
+ * `-` or `.`, so shell tools take it for a file, not an option or a hidden one) and a hash of it,
+ * so two roots never share a file.
  */
 export function projectHistoryFile(dir: string, root: string): string {
-  const readable = root.replace(/[^A-Za-z0-9._]+/g, "-").slice(-60);
-  return join(dir, `${readable}-${fnv1a(root)}`);
+  const readable = root
+    .replace(/[^A-Za-z0-9._]+/g, "-")
+    .slice(-60)
+    .replace(/^[-.]+/, "");
+  return join(dir, `${readable ? `${readable}-` : ""}${fnv1a(root)}`);
 }
 
 /** FNV-1a, 32 bits, in hex: a short stable name for a path (not a secret, not security). */
