@@ -7,7 +7,7 @@ import { structuredPatch } from "diff";
 import { TOOL } from "../kernel/tool-names.ts";
 import { isSignal } from "../tools/bash-filter.ts";
 
-/** A call line or a status is cut to this many characters (the terminal wraps what is left). */
+/** A call line or a status is cut to this many characters; on a terminal a status is cut further, to its width (terminal.ts). */
 const LINE_MAX = 160;
 /** A generic call shows each argument value cut to this many characters. */
 const VALUE_MAX = 40;
