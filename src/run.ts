@@ -39,7 +39,7 @@ import { commandContext } from "./command-context.ts";
 export async function run(args: CliArgs, here: Places): Promise<number> {
   await hideEnvironment(); // before anything is spawned: the keys in hey's environment are not its children's to read
   const env = process.env;
-  if (args.sessions) return print(sessionsListing(here, args.all, args.run.output === "json"));
+  if (args.sessions) return print(sessionsListing(here, args.all, args.run.output === "json", process.stdout.columns || 0));
   const oneShot = args.print || !isTty(0) || args.run.output === "json"; // JSON never opens the REPL
   let runtime: Runtime;
   let prompt: ContentBlock[];
@@ -143,7 +143,8 @@ function preflightFailure(e: unknown, output: RunFlags["output"]): number {
 /** `hey -p /usage`: the command's text on stdout (an error on stderr, exit 2); in JSON a `command` event, then `done`. */
 async function oneCommand(runtime: Runtime, here: Places, line: string, output: RunFlags["output"]): Promise<number> {
   const { runCommand } = await import("./ui/commands.ts");
-  const result = await runCommand(line, { ...commandContext(runtime, here, new AbortController().signal, (t) => writer(2).write(`${t}\n`)), oneShot: true });
+  const context = commandContext(runtime, here, new AbortController().signal, (t) => writer(2).write(`${t}\n`));
+  const result = await runCommand(line, { ...context, oneShot: true, columns: output === "json" ? 0 : process.stdout.columns || 0 });
   if (output === "json") {
     runtime.output.emit({ type: "command", name: line.trim().split(/\s/, 1)[0]!, ok: result.ok, output: result.text });
     runtime.output.emit(doneEvent(result.ok ? "end" : "error", usageCounts(runtime.agent.usage.total)));

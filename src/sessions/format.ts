@@ -253,11 +253,22 @@ export function promptOfCutLine(cut: string): string | undefined {
 export const RESUME_FROM_CLI =
   "Resume one with `hey --resume ID`, where a unique start or end of the id is enough (SHORT shows the shortest); `hey -c` continues the latest one of the current directory.";
 
+/** A terminal the listing is fitted to: its width, and the columns a text takes on it as shown. */
+export interface ListFit {
+  columns: number;
+  width(text: string): number;
+}
+
+/** A first prompt is not cut shorter than this: on a terminal narrower still, its row wraps. */
+const MIN_PROMPT_COLUMNS = 12;
+
 /**
  * The `--sessions` listing: aligned columns, then `how` to resume. `home` is shown as `~`. `short`
- * (ids/shortIds of every session file, by the file's id) adds the SHORT column after the id.
+ * (ids/shortIds of every session file, by the file's id) adds the SHORT column after the id. With
+ * `fit`, each session stays one line: a first prompt wider than what is left of the width is cut
+ * with "…".
  */
-export function formatSessionList(infos: SessionInfo[], home?: string, how = RESUME_FROM_CLI, short?: ReadonlyMap<string, string>): string {
+export function formatSessionList(infos: SessionInfo[], home?: string, how = RESUME_FROM_CLI, short?: ReadonlyMap<string, string>, fit?: ListFit): string {
   if (infos.length === 0) return "No sessions yet.\n";
   const shortOf = (s: SessionInfo) => [short?.get(basename(s.path, ".jsonl")) ?? s.id];
   const rows = infos.map((s) => [
@@ -271,12 +282,28 @@ export function formatSessionList(infos: SessionInfo[], home?: string, how = RES
   const head = ["ID", ...(short ? ["SHORT"] : []), "LAST USED", "SIZE", "DIRECTORY", "FIRST PROMPT"];
   const sizeAt = head.indexOf("SIZE");
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i === sizeAt ? c.padStart(widths[i]!) : i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
-      .join("  ")
-      .trimEnd();
+  /** the first prompt, cut to what the cells before it (`lead`) leave of the width */
+  const fitted = (prompt: string, lead: string) =>
+    fit && fit.columns > 0 ? cutTo(prompt, Math.max(fit.columns - fit.width(lead), MIN_PROMPT_COLUMNS), fit.width) : prompt;
+  const line = (cells: string[]) => {
+    const lead = cells
+      .slice(0, -1)
+      .map((c, i) => (i === sizeAt ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)) + "  ")
+      .join("");
+    return (lead + fitted(cells.at(-1)!, lead)).trimEnd();
+  };
   return [line(head), ...rows.map(line), "", how].join("\n") + "\n";
+}
+
+/** `text` cut with "…" to at most `room` columns as `width` counts them. */
+function cutTo(text: string, room: number, width: (text: string) => number): string {
+  if (width(text) <= room) return text;
+  let out = "";
+  for (const ch of text) {
+    if (width(out + ch) > room - 1) break;
+    out += ch;
+  }
+  return out.trimEnd() + "…";
 }
 
 const MAX_DIR_CHARS = 40;

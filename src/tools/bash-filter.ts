@@ -280,4 +280,7 @@ export function createLineFilter(budget: number): { push(text: string, length: n
 
 const lineCount = (s: string) => (s ? s.split("\n").length - (s.endsWith("\n") ? 1 : 0) : 0);
 const mask = (line: string) => line.replace(/\d+/g, "#");
-const cut = (line: string, length: number) => (length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… (+${length - MAX_LINE_CHARS} chars)` : line);
+function cut(line: string, length: number): string {
+  const over = length - MAX_LINE_CHARS;
+  return over > 0 ? `${line.slice(0, MAX_LINE_CHARS)}… (+${over} char${over === 1 ? "" : "s"})` : line;
+}

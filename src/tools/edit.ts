@@ -212,6 +212,7 @@ function diff(before: string, after: string, spans: Span[], oldLength: number, n
     i = j + 1;
   }
   const shown = out.slice(0, EDIT_DIFF_LINES).map(cut);
-  if (out.length > EDIT_DIFF_LINES) shown.push(`… ${out.length - EDIT_DIFF_LINES} more diff lines`);
+  const more = out.length - EDIT_DIFF_LINES;
+  if (more > 0) shown.push(`… ${more} more diff line${more === 1 ? "" : "s"}`);
   return shown.join("\n");
 }

@@ -360,6 +360,9 @@ function format(found: Collector, cap: number, context: number): string {
     }
   }
   const more = found.total - shown;
-  if (more > 0) out.push(`… ${more} more matches not shown (${found.total} in all); narrow with path, glob or a more specific pattern, or raise max_results`);
+  if (more > 0)
+    out.push(
+      `… ${more} more ${more === 1 ? "match" : "matches"} not shown (${found.total} in all); narrow with path, glob or a more specific pattern, or raise max_results`,
+    );
   return out.join("\n");
 }

@@ -56,12 +56,12 @@ export function createReadFileTool(options: { home?: string } = {}): Tool {
 
       const window = await readWindow(Bun.file(abs).stream(), offset, limit, ctx.signal);
       if (ctx.signal.aborted) return toolError(`read_file interrupted: ${path}`);
-      if (window.lines.length === 0) return toolError(`${path} has ${window.total} lines; offset ${offset} is past the end`);
+      if (window.lines.length === 0) return toolError(`${path} has ${window.total} line${window.total === 1 ? "" : "s"}; offset ${offset} is past the end`);
       const last = offset + window.lines.length - 1;
       const width = String(last).length;
       let output = window.lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line}`).join("\n");
       const more = window.total - last;
-      if (more > 0) output += `\n… ${more} more lines; use offset=${last + 1}`;
+      if (more > 0) output += `\n… ${more} more line${more === 1 ? "" : "s"}; use offset=${last + 1}`;
       return { output };
     },
   };

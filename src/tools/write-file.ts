@@ -34,7 +34,9 @@ export function createWriteFileTool(options: { home?: string } = {}): Tool {
         return toolError(`cannot write ${path}: ${errorText(e)}`);
       }
       const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
-      return { output: `${before ? "overwrote" : "created"} ${path} (${lines} lines, ${bytes.length} bytes)` };
+      return { output: `${before ? "overwrote" : "created"} ${path} (${count(lines, "line")}, ${count(bytes.length, "byte")})` };
     },
   };
 }
+
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;

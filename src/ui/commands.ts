@@ -46,6 +46,8 @@ export interface CommandContext {
   pickSession?(arg: string): Promise<LoadedSession | undefined>;
   /** a command run on its own (`hey -p /usage`): nothing follows it in this run */
   oneShot?: boolean;
+  /** the width of the terminal the command's text goes to (a listing's rows are cut to it); 0 or absent: none (a pipe, JSON) */
+  columns?: number;
   /** text from outside the conversation (a full-output file) with the secrets hey knows hidden */
   redact(text: string): string;
 }
@@ -146,7 +148,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       return said(`thinking ${shown ? "shown" : "hidden"}`);
     }
     case "/sessions":
-      return sessionsCommand(rest, ctx.oneShot !== true, ctx.here);
+      return sessionsCommand(rest, ctx.oneShot !== true, ctx.here, ctx.columns ?? 0);
     case "/usage":
       return said(usageReport(ctx.agent, ctx.earlierRuns?.()));
     case "/mcp": {
@@ -276,15 +278,15 @@ function pathCompletions(partial: string, cwd: string): string[] {
  * (all but the newest 20). Like the listing, prune acts on this directory's sessions; `all`
  * reaches every directory's.
  */
-function sessionsCommand(words: string[], interactive: boolean, here: CommandContext["here"]): CommandResult {
+function sessionsCommand(words: string[], interactive: boolean, here: CommandContext["here"], columns: number): CommandResult {
   const { home, cwd, sessionsDir: dir } = here;
   if (words.length === 0 || (words.length === 1 && words[0] === "all")) {
     const { sessions, unreadable } = scanSessions(dir);
     const note = unreadableNote(unreadable);
     const shown = words.length === 0 ? sessions.filter((s) => s.cwd === cwd) : sessions;
-    return said(
-      visible(formatSessionList(shown, home, interactive ? RESUME_IN_REPL : undefined, sessionShortIds(dir))).trimEnd() + (note ? `\nhey: ${note}` : ""),
-    );
+    const fit = { columns, width: (text: string) => Bun.stringWidth(visible(text)) };
+    const list = formatSessionList(shown, home, interactive ? RESUME_IN_REPL : undefined, sessionShortIds(dir), fit);
+    return said(visible(list).trimEnd() + (note ? `\nhey: ${note}` : ""));
   }
   const [verb, ...rest] = words;
   const every = rest[0] === "all";

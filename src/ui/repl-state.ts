@@ -53,8 +53,12 @@ export type ReplEvent =
   | { type: "aside"; line: string };
 
 export type Effect =
-  /** draw the prompt (or the question) and the line again, where they stand; `fresh`: from the cursor's line (output came since) */
-  | { type: "draw"; fresh?: true }
+  /**
+   * draw the prompt (or the question) and the line again, where they stand; `fresh`: from the
+   * cursor's line (output came since); `line`: that line after the prompt instead of the state's
+   * (a line a search found, sent: shown as a typed line is before the turn takes the editor)
+   */
+  | { type: "draw"; fresh?: true; line?: string }
   /** leave the drawn prompt: the cursor goes to a fresh line below it */
   | { type: "below" }
   /** lines above the prompt; `dim`: a hint */
@@ -239,9 +243,12 @@ function searchKey(s: ReplState, key: Key, more: boolean, now: number): Step {
     case "cancel":
     case "interrupt":
       return { state: { ...prompt, editor: saved }, effects: [{ type: "draw" }] };
-    case "enter":
+    case "enter": {
       if (more) return to(narrow(search, s.history, "\n"));
-      return submit(prompt);
+      // the search line gives way to the line found at the prompt, which stays above the turn as a typed line does
+      const sent = submit(prompt);
+      return { state: sent.state, effects: [{ type: "draw", line: prompt.editor.text }, ...sent.effects] };
+    }
     default: {
       // the line found is taken as it is shown, and the key acts on it
       const taken = onKey(prompt, key, more, now);

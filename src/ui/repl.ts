@@ -80,20 +80,23 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
 
   let state = initialRepl(loadHistories(opts.history.project, opts.history.global));
   let drawnRow = 0; // the cursor's row within the drawn prompt
+  let drawnBelow = 0; // rows from the cursor's to the drawn prompt's end (the step may have changed the line since)
   let pending = ""; // an unfinished escape sequence or paste
   let escTimer: ReturnType<typeof setTimeout> | undefined;
   let turn: AbortController | undefined;
   let answerAsk: (answer: string | undefined) => void = () => {};
   let resolveRepl: (code: number) => void = () => {};
 
-  const place = (cols = columns()) =>
-    layout(Bun.stringWidth(promptOf(state, opts.prompt)), CONTINUATION.length, state.editor.text, state.editor.cursor, cols, width);
-  function draw(): void {
+  /** what a draw shows: the prompt (or the question, or the search) and the line with its cursor */
+  type View = { prompt: string; text: string; cursor: number };
+  const current = (): View => ({ prompt: promptOf(state, opts.prompt), text: state.editor.text, cursor: state.editor.cursor });
+  const place = (view = current(), cols = columns()) => layout(Bun.stringWidth(view.prompt), CONTINUATION.length, view.text, view.cursor, cols, width);
+  function draw(view = current()): void {
     const cols = columns();
-    const at = place(cols);
+    const at = place(view, cols);
     let s = drawnRow > 0 ? `\x1b[${drawnRow}A` : "";
-    s += "\r\x1b[J" + style(promptOf(state, opts.prompt), PROMPT_STYLE);
-    s += state.editor.text
+    s += "\r\x1b[J" + style(view.prompt, PROMPT_STYLE);
+    s += view.text
       .split("\n")
       .map((line) => [...line].map(shown).join(""))
       .join("\r\n" + style(CONTINUATION, DIM));
@@ -105,14 +108,14 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     if (endRow > at.cursorRow) s += `\x1b[${endRow - at.cursorRow}A`;
     s += "\r" + (at.cursorCol > 0 ? `\x1b[${at.cursorCol}C` : "");
     drawnRow = at.cursorRow;
+    drawnBelow = endRow - at.cursorRow;
     out(s);
   }
-  /** leaves the drawn prompt: the cursor goes to a fresh line below it */
+  /** leaves the drawn prompt: the cursor goes to a fresh line below it, past all of the line as drawn (Enter with the cursor mid-line) */
   function moveBelow(): void {
-    const at = place();
-    const down = at.endRow - drawnRow + (at.endCol >= columns() ? 1 : 0);
-    out((down > 0 ? `\x1b[${down}B` : "") + "\r\n");
+    out((drawnBelow > 0 ? `\x1b[${drawnBelow}B` : "") + "\r\n");
     drawnRow = 0;
+    drawnBelow = 0;
   }
 
   /** One event through the step, its effects carried out in order. */
@@ -125,7 +128,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     switch (e.type) {
       case "draw":
         if (e.fresh) drawnRow = 0;
-        return draw();
+        return draw(e.line === undefined ? undefined : { prompt: opts.prompt, text: e.line, cursor: e.line.length });
       case "below":
         return moveBelow();
       case "print":

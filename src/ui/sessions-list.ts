@@ -8,8 +8,11 @@ import { scanSessions, sessionShortIds, unreadableNote } from "../sessions/listi
 import { doneEvent } from "./json.ts";
 import { visible } from "./visible.ts";
 
-/** What `hey --sessions` prints on stdout: this directory's sessions, or every one's (`all`). */
-export function sessionsListing(here: Pick<Places, "sessionsDir" | "cwd" | "home">, all: boolean, json: boolean): string {
+/**
+ * What `hey --sessions` prints on stdout: this directory's sessions, or every one's (`all`), each
+ * on one line of a terminal `columns` wide (0: stdout is no terminal; JSON is never cut).
+ */
+export function sessionsListing(here: Pick<Places, "sessionsDir" | "cwd" | "home">, all: boolean, json: boolean, columns: number): string {
   const { sessions, unreadable } = scanSessions(here.sessionsDir);
   const note = unreadableNote(unreadable);
   const shown = all ? sessions : sessions.filter((s) => s.cwd === here.cwd);
@@ -17,7 +20,7 @@ export function sessionsListing(here: Pick<Places, "sessionsDir" | "cwd" | "home
   const table =
     shown.length === 0 && sessions.length > 0
       ? `No sessions in this directory; hey --sessions --all lists all ${sessions.length}.\n`
-      : visible(formatSessionList(shown, here.home, undefined, short));
+      : visible(formatSessionList(shown, here.home, undefined, short, { columns: json ? 0 : columns, width: (text) => Bun.stringWidth(visible(text)) }));
   const list = table + (note ? `\nhey: ${note}\n` : "");
   if (!json) return list;
   // for scripts, the listing as data too: `jq '.sessions[].id'`

@@ -150,18 +150,22 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     const status = resultStatus(event.name, event.ok, visible(event.output), call?.args, call?.before);
     const prefix = batch > 1 && call ? `${call.label}: ` : "";
     const mark = status.ok ? "✓" : "✗";
-    if (info.color) write(info, `${RESULT_INDENT}${status.ok ? GREEN : RED}${mark}${RESET} ${status.ok ? DIM : RED}${prefix}${status.text}${RESET}\n`);
-    else write(info, `${RESULT_INDENT}${mark} ${prefix}${status.text}\n`);
+    const text = fitted(prefix + status.text, width(`${RESULT_INDENT}${mark} `));
+    if (info.color) write(info, `${RESULT_INDENT}${status.ok ? GREEN : RED}${mark}${RESET} ${status.ok ? DIM : RED}${text}${RESET}\n`);
+    else write(info, `${RESULT_INDENT}${mark} ${text}\n`);
     for (const line of status.diff) write(info, DIFF_INDENT + visible(line) + "\n", diffColor(line)); // a write's diff holds file text
     for (const line of status.preview) write(info, fitted(DIFF_INDENT + line) + "\n", DIM); // event.output was made visible above
   };
-  /** `line` cut to the terminal's width (a preview line must not wrap into the next one), with "…" */
-  const fitted = (line: string) => {
+  /**
+   * `text` cut with "…" to the terminal's width, `lead` columns of its line being taken before it
+   * (a status or a preview line must not wrap into the next one); whole where there is no width.
+   */
+  const fitted = (text: string, lead = 0) => {
     const columns = info.columns?.() ?? 0;
-    if (columns <= 0 || width(line) <= columns) return line;
+    if (columns <= 0 || lead + width(text) <= columns) return text;
     let out = "";
-    for (const ch of line) {
-      if (width(out + ch) > columns - 1) break;
+    for (const ch of text) {
+      if (lead + width(out + ch) > columns - 1) break;
       out += ch;
     }
     return out + "…";

@@ -7,7 +7,7 @@ import { structuredPatch } from "diff";
 import { TOOL } from "../kernel/tool-names.ts";
 import { isSignal } from "../tools/bash-filter.ts";
 
-/** A call line or a status is cut to this many characters (the terminal wraps what is left). */
+/** A call line or a status is cut to this many characters; on a terminal a status is cut further, to its width (terminal.ts). */
 const LINE_MAX = 160;
 /** A generic call shows each argument value cut to this many characters. */
 const VALUE_MAX = 40;
@@ -108,7 +108,7 @@ export function resultStatus(name: string, ok: boolean, output: string, argsJson
   switch (name) {
     case TOOL.readFile: {
       const numbered = output.split("\n").filter((l) => /^\s*\d+\t/.test(l)).length;
-      const more = /^… (\d+) more lines/m.exec(output);
+      const more = /^… (\d+) more lines?;/m.exec(output);
       return numbered > 0 ? good(`${plural(numbered, "line")}${more ? ` (${more[1]} more)` : ""}`) : good(firstLine(output));
     }
     case TOOL.grep: {
@@ -196,13 +196,13 @@ export function writeDiff(before: string, after: string): string[] {
 export function capDiff(lines: string[]): string[] {
   let more = 0;
   const body = lines.filter((l) => {
-    const note = /^… (\d+) more diff lines$/.exec(l);
+    const note = /^… (\d+) more diff lines?$/.exec(l);
     if (note) more += Number(note[1]);
     return !note && l !== "";
   });
   more += Math.max(0, body.length - DIFF_SHOWN_LINES);
   const shown = body.slice(0, DIFF_SHOWN_LINES).map((l) => (l.length > LINE_MAX ? l.slice(0, LINE_MAX - 1) + "…" : l));
-  return more > 0 ? [...shown, `… ${more} more lines`] : shown;
+  return more > 0 ? [...shown, `… ${plural(more, "more line")}`] : shown;
 }
 
 function parseArgs(json: string): Record<string, unknown> | undefined {

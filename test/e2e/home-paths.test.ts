@@ -28,7 +28,7 @@ test("read_file, write_file and grep on ~/… work on $HOME", async () => {
     .at(-1)!
     .messages.filter((m) => m.role === "tool")
     .map(resultText);
-  expect(results).toEqual(["1\thello from home", "created ~/wf.txt (1 lines, 8 bytes)", `${join(home.path, "hf.txt")}:1: hello from home`]);
+  expect(results).toEqual(["1\thello from home", "created ~/wf.txt (1 line, 8 bytes)", `${join(home.path, "hf.txt")}:1: hello from home`]);
   expect(readFileSync(join(home.path, "wf.txt"), "utf8")).toBe("written\n");
   expect(existsSync(join(project.path, "~"))).toBe(false);
 });

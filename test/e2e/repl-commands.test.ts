@@ -1,13 +1,13 @@
 // Everyday commands (issue 28), through dist/hey in tmux against a local mock model: /last shows
 // the previous tool call's whole output, /clear (and /new) start a new session in place, !COMMAND
 // runs in the shell with the terminal and goes with the next message (under the permission
-// lists), and /model checks a name before switching.
+// lists), /model checks a name before switching, and /sessions keeps a session to a line.
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileReplayServer } from "../helpers/fixtures.ts";
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { startTerm, type Term, type TermOptions } from "../helpers/tmux.ts";
-import { ALL, answer, say, toolCalls } from "./repl-helpers.ts";
+import { ALL, answer, say, toolCalls, writeSession } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 90_000;
 const server = fileReplayServer(undefined, { models: ["mock-model", "mock-large"] });
@@ -155,6 +155,37 @@ test(
     server.enqueue(answer("The large one."));
     await say(t, "which now?", "The large one.");
     expect(body(server.requests.length - 1).model).toBe("mock-large");
+  },
+  E2E_TIMEOUT,
+);
+
+const state = fileTempDir("hey-sessions-state-");
+const project = fileTempDir("hey-sessions-cwd-");
+test(
+  "/sessions at 120 columns keeps each session to one line, a long first prompt cut with …; hey --sessions on the terminal too",
+  async () => {
+    const long = 'Use the skill "greet" (/tmp/explore/repo/.hey/skills/greet/SKILL.md): say hello';
+    const id = writeSession(state.path, project.path, long, "Hello.");
+    /** the listing's row of the session and the line under it: blank, where a wrapped row would go on */
+    const rowOf = (screen: string) => {
+      const lines = screen.split("\n");
+      const at = lines.findIndex((l) => l.startsWith(id));
+      return [lines[at], lines[at + 1]];
+    };
+    const env = { XDG_STATE_HOME: state.path };
+    const t = await open({ cols: 120, cwd: project.path, env });
+    await t.type("/sessions");
+    await t.keys("Enter");
+    const [row, under] = rowOf(await t.waitFor("Resume one with /resume ID"));
+    expect(row).toMatch(/ {2}Use the skill "greet" \(\/tmp\/explore\/.*…$/);
+    expect(row!.length).toBeLessThanOrEqual(120);
+    expect(under).toBe("");
+    await t.close();
+    term = await startTerm({ cols: 120, cwd: project.path, env, args: ["--sessions"] });
+    const [cli, next] = rowOf(await term.waitFor("[exit 0]"));
+    expect(cli).toMatch(/ {2}Use the skill "greet" \(\/tmp\/explore\/.*…$/);
+    expect(cli!.length).toBeLessThanOrEqual(120);
+    expect(next).toBe("");
   },
   E2E_TIMEOUT,
 );

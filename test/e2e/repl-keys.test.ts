@@ -47,8 +47,26 @@ test(
     await t.type("unit");
     await t.waitFor((s) => lastLine(s) === "(reverse-i-search)'unit': run the unit tests");
     await t.keys("Enter");
-    await t.waitFor("three");
+    // the line sent stays on screen as a typed one does, the search gone
+    const screen = await t.waitFor("three");
+    expect(screen).not.toContain("reverse-i-search");
+    expect(screen).toMatch(/^› run the unit tests\nthree$/m);
     expect(asked().at(-1)).toBe("run the unit tests");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "a line longer than the terminal, sent with the cursor at its start, stays whole above the answer",
+  async () => {
+    const t = await open();
+    server.enqueue(answer("Got it."));
+    const line = `${"word ".repeat(25)}end`; // two rows at 80 columns
+    await t.type(line);
+    await t.keys("Home", "Enter");
+    const screen = await t.waitFor("Got it.", { joined: true });
+    expect(screen).toContain(`› ${line}\nGot it.`);
+    expect(asked().at(-1)).toBe(line);
   },
   E2E_TIMEOUT,
 );

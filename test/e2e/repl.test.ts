@@ -300,7 +300,7 @@ test(
     await t.type("/sessions");
     await t.keys("Enter");
     let screen = await t.waitFor("Resume one with /resume ID", { joined: true });
-    expect(screen).toContain("an older question");
+    expect(screen).toContain("  an older questi…\n"); // one line a session: the first prompt cut to the 80 columns
     expect(screen).not.toContain("hey --resume");
     await prompt(t);
     await t.type("/resume zz");

@@ -413,6 +413,26 @@ describe("formatSessionList", () => {
     expect(withShort).toContain("a unique start or end of the id is enough (SHORT shows the shortest)");
   });
 
+  test("fitted to a terminal: one line a session, a first prompt that does not fit cut with …", () => {
+    const t = new Date(2025, 2, 4, 9, 5).getTime();
+    const long = 'Use the skill "greet" (/tmp/explore/repo/.hey/skills/greet/SKILL.md): say hello';
+    const sessions = [info("id-one", "/home/u/src/hey", long, 2300, t), info("id-number-two", "/srv/x", "fix the test", 512, t)];
+    const width = (text: string) => [...text].length;
+    const rows = formatSessionList(sessions, "/home/u", undefined, undefined, { columns: 100, width }).split("\n").slice(0, 3);
+    expect(rows).toEqual([
+      "ID             LAST USED           SIZE  DIRECTORY  FIRST PROMPT",
+      'id-one         2025-03-04 09:05  2.2 KB  ~/src/hey  Use the skill "greet" (/tmp/explore/repo/.hey/s…',
+      "id-number-two  2025-03-04 09:05   512 B  /srv/x     fix the test",
+    ]);
+    expect(rows[1]).toHaveLength(100);
+    // wide characters take two columns each
+    const wide = formatSessionList([info("id-one", "/srv/x", "修".repeat(40), 1, t)], undefined, undefined, undefined, {
+      columns: 60,
+      width: (text) => [...text].reduce((n, c) => n + (c === "修" ? 2 : 1), 0),
+    });
+    expect(wide.split("\n")[1]).toBe(`id-one  2025-03-04 09:05   1 B  /srv/x     ${"修".repeat(8)}…`);
+  });
+
   test("no sessions", () => {
     expect(formatSessionList([])).toBe("No sessions yet.\n");
   });

@@ -183,6 +183,8 @@ describe("filterOutput", () => {
     const { text } = await filterOutput({ stdout: out, stderr: "", exitCode: 1, command: "build" });
     expect(text).toContain("… (+4707 chars)");
     expect(text.length).toBeLessThan(1500);
+    const barely = [...Array.from({ length: 200 }, (_, i) => `noise ${i}`), "error: " + "x".repeat(294)].join("\n");
+    expect((await filterOutput({ stdout: barely, stderr: "", exitCode: 1, command: "build" })).text).toContain("… (+1 char)");
   });
 
   test("short output is untouched", async () => {

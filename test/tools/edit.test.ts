@@ -135,6 +135,10 @@ test("long diffs are capped", async () => {
   const lines = (await edit({ path: "many.txt", old_string: "x", new_string: "y", replace_all: true })).output.split("\n");
   expect(lines).toHaveLength(42);
   expect(lines.at(-1)).toBe("… 161 more diff lines");
+  // 20 changed lines are 41 diff lines (a hunk header, then - and + each): one past what is shown
+  writeFileSync(join(dir, "twenty.txt"), "x\n".repeat(20));
+  const one = (await edit({ path: "twenty.txt", old_string: "x", new_string: "y", replace_all: true })).output.split("\n");
+  expect(one.at(-1)).toBe("… 1 more diff line");
 });
 
 test.each([

@@ -122,6 +122,9 @@ describe("grep (built-in walker)", () => {
     const def = await grep({ pattern: "needle \\d+" });
     expect(def.output.split("\n").filter((l) => l.startsWith("many.txt:"))).toHaveLength(100);
     expect(def.output).toContain("… 50 more matches not shown (150 in all)");
+    expect((await grep({ pattern: "needle \\d+", path: "many.txt", max_results: 149 })).output).toEndWith(
+      "… 1 more match not shown (150 in all); narrow with path, glob or a more specific pattern, or raise max_results",
+    );
   });
 
   test("ignore_case, anchors and CRLF", async () => {

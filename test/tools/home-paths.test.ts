@@ -39,7 +39,7 @@ test("read_file, edit, grep and write_file read `~/…` and `~` as the home dire
   expect(await callTool(grep, { pattern: "from home", path: "~/hf.txt" }, ctx)).toEqual({ output: `${join(home, "hf.txt")}:1: hi from home` });
 
   const wrote = await callTool(createWriteFileTool({ home }), { path: "~/notes/wf.txt", content: "new\n" }, ctx);
-  expect(wrote).toEqual({ output: "created ~/notes/wf.txt (1 lines, 4 bytes)" });
+  expect(wrote).toEqual({ output: "created ~/notes/wf.txt (1 line, 4 bytes)" });
   expect(readFileSync(join(home, "notes", "wf.txt"), "utf8")).toBe("new\n");
   expect(existsSync(join(project, "~"))).toBe(false);
 });

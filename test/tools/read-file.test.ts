@@ -21,6 +21,7 @@ beforeAll(() => {
   writeFileSync(join(dir, "long.txt"), "a".repeat(2500) + "\nshort\n");
   writeFileSync(join(dir, "wide.txt"), Array.from({ length: 2000 }, () => "w".repeat(99)).join("\n"));
   writeFileSync(join(dir, "empty.txt"), "");
+  writeFileSync(join(dir, "one.txt"), "only\n");
   writeFileSync(join(dir, "data.bin"), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 13]));
   writeFileSync(join(dir, "huge.txt"), numbered(1, 300_000).join("\n")); // ~3.5 MB, many stream chunks
   mkdirSync(join(dir, "sub"));
@@ -39,6 +40,7 @@ test("numbers lines from 1, padded to the widest number shown", async () => {
 test("offset and limit choose a window; the note says how to continue", async () => {
   expect((await read({ path: "twelve.txt", offset: 3, limit: 2 })).output).toBe("3\tline 3\n4\tline 4\n… 8 more lines; use offset=5");
   expect((await read({ path: "twelve.txt", offset: 11 })).output).toBe("11\tline 11\n12\tline 12");
+  expect((await read({ path: "twelve.txt", offset: 10, limit: 2 })).output).toBe("10\tline 10\n11\tline 11\n… 1 more line; use offset=12");
 });
 
 test("shows 2000 lines by default, then a continuation note", async () => {
@@ -83,6 +85,7 @@ test.each([
   ["missing file", { path: "nope/missing.txt" }, "file not found: nope/missing.txt"],
   ["directory", { path: "sub" }, "sub is a directory; list it with bash (ls) or search it with grep"],
   ["offset past the end", { path: "twelve.txt", offset: 13 }, "twelve.txt has 12 lines; offset 13 is past the end"],
+  ["offset past the end of one line", { path: "one.txt", offset: 2 }, "one.txt has 1 line; offset 2 is past the end"],
   ["missing path", {}, "read_file: `path` must be a string, got nothing"],
   ["empty path", { path: "" }, "read_file: `path` must be a non-empty string"],
   ["path not a string", { path: 7 }, "read_file: `path` must be a string, got 7"],

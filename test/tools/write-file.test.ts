@@ -22,6 +22,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 test("creates missing parent directories and says what it wrote", async () => {
   expect(await write({ path: "a/b/c.txt", content: "one\ntwo\n" })).toEqual({ output: "created a/b/c.txt (2 lines, 8 bytes)" });
   expect(readFileSync(join(dir, "a/b/c.txt"), "utf8")).toBe("one\ntwo\n");
+  expect(await write({ path: "new.txt", content: "one line\n" })).toEqual({ output: "created new.txt (1 line, 9 bytes)" });
 });
 
 test("overwriting says so; counts a last line without newline and bytes, not characters", async () => {
@@ -51,7 +52,7 @@ test("writes through a symlink, keeping the link", async () => {
 });
 
 test("absolute paths work", async () => {
-  expect((await write({ path: join(dir, "abs.txt"), content: "x" })).output).toBe(`created ${join(dir, "abs.txt")} (1 lines, 1 bytes)`);
+  expect((await write({ path: join(dir, "abs.txt"), content: "x" })).output).toBe(`created ${join(dir, "abs.txt")} (1 line, 1 byte)`);
 });
 
 test.each([

@@ -176,6 +176,16 @@ describe("Ctrl-R: searching the history", () => {
     }
   });
 
+  test("the line Enter sends from a search is drawn at the prompt first, so it stays on screen as a typed line does", () => {
+    const found = play([key("reverseSearch"), text("log")], initialRepl(history)).state;
+    expect(play([key("enter")], found).effects).toEqual([
+      { type: "draw", line: "git log --oneline" },
+      { type: "below" },
+      { type: "remember", entry: "git log --oneline" },
+      { type: "run", line: "git log --oneline" },
+    ]);
+  });
+
   test("an editing key takes the line found and edits it; ↓ then goes to newer lines", () => {
     const found = play([key("reverseSearch"), text("test")], initialRepl(history)).state;
     const edited = play([key("end"), text(" -- -u")], found).state;

@@ -257,3 +257,26 @@ test("-p with stdout redirected and stderr on a terminal: while the answer strea
   expect(shown).toContain("Reading it.\n$ ls\n"); // narration on its own line, not after a spinner frame
   expect(shown).not.toMatch(/\dsReading/);
 });
+
+test("a status line is cut to the terminal's width as the lines under it are; with no width (a pipe), at 160 characters", () => {
+  const tools = Array.from({ length: 30 }, (_, i) => `server_tool_${i}`).join(", ");
+  const events: AgentEvent[] = [
+    { type: "turn_start", turn: 1 },
+    { type: "tool_call", id: "c1", name: "nosuchtool", arguments: "{}" },
+    { type: "tool_result", id: "c1", name: "nosuchtool", ok: false, output: `unknown tool "nosuchtool"; available: ${tools}` },
+    { type: "turn_start", turn: 2 },
+    { type: "tool_call", id: "c2", name: "bash", arguments: '{"command":"make"}' },
+    { type: "tool_result", id: "c2", name: "bash", ok: false, output: `[stderr]\n${"E".repeat(300)}\n[exit code 2]` },
+    done,
+  ];
+  // the lines as they stay on screen: a spinner's frames are cleared before each
+  const lines = (err: string) => err.split("\n").map((l) => l.replace(/^[^]*\r\x1b\[K/, ""));
+  const statuses = (err: string) => lines(err).filter((l) => l.startsWith("  ✗ "));
+  const wide = render(events, { tty: true, columns: 120 }).err;
+  expect(statuses(wide)).toEqual([
+    expect.stringMatching(/^ {2}✗ unknown tool "nosuchtool"; available: server_tool_0, .*…$/),
+    expect.stringMatching(/^ {2}✗ exit 2: E+…$/),
+  ]);
+  for (const line of [...statuses(wide), ...lines(wide).filter((l) => l.startsWith("    E"))]) expect(line).toHaveLength(120);
+  expect(statuses(render(events).err).map((l) => l.length)).toEqual(["  ✗ ".length + 160, "  ✗ ".length + 160]);
+});

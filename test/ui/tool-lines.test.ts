@@ -68,6 +68,7 @@ test.each([
   ["bash terminated", "bash", false, "(no output)\n[exit code 143]\n[terminated (SIGTERM); the process group was killed]", "✗ terminated (SIGTERM)"],
   ["read_file", "read_file", true, "1\ta\n2\tb\n3\tc", "✓ 3 lines"],
   ["read_file partial", "read_file", true, "1\ta\n2\tb\n… 98 more lines; use offset=3", "✓ 2 lines (98 more)"],
+  ["read_file all but one", "read_file", true, "1\ta\n2\tb\n… 1 more line; use offset=3", "✓ 2 lines (1 more)"],
   ["grep", "grep", true, "a.ts:1: TODO x\na.ts:9: TODO y\nb.ts:3: TODO z", "✓ 3 matches in 2 files"],
   ["grep capped", "grep", true, "a.ts:1: x\n… 41 more matches not shown (42 in all); narrow …", "✓ 42 matches"],
   ["grep none", "grep", true, 'no matches for "x" in .', "✓ no matches"],
@@ -99,6 +100,7 @@ test("diffs are capped with '… N more lines', counting what the tool already l
   expect(long).toHaveLength(DIFF_SHOWN_LINES + 1);
   expect(long.at(-1)).toBe(`… ${101 - DIFF_SHOWN_LINES} more lines`);
   expect(capDiff(["-a", "+b", "… 7 more diff lines"])).toEqual(["-a", "+b", "… 7 more lines"]);
+  expect(capDiff(["-a", "+b", "… 1 more diff line"])).toEqual(["-a", "+b", "… 1 more line"]);
 });
 
 test("a bash result shows the last lines the command printed; a failure its error lines first", () => {
