@@ -104,6 +104,8 @@ export async function repl(first: Runtime, here: Places, message: string, skills
       say(text);
       endsLine = text.endsWith("\n");
     };
+    const echoed = () => (endsLine = false); // Ctrl-C: the terminal echoed ^C where the cursor was
+    signal.addEventListener("abort", echoed, { once: true });
     try {
       const run = await io.lend(() => runShellCommand(command, { ...user, cwd: here.cwd, signal, show }));
       if (!endsLine) say("\n");

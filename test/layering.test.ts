@@ -64,6 +64,7 @@ const EDGES = new Set([
   "tools/edit.ts",
   "tools/grep.ts",
   "tools/outputs.ts",
+  "tools/process-tree.ts",
   "tools/read-file.ts",
   "tools/ripgrep.ts",
   "tools/walk.ts",

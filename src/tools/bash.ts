@@ -1,7 +1,6 @@
 // The bash tool (SPEC §7, §13.1): one shell command in a fresh process group, its output
 // captured, filtered and truncated, the full output kept in the user's cache (outputs.ts) when
 // anything was cut.
-import { readdirSync, readFileSync } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -9,9 +8,10 @@ import { newId } from "../kernel/ir.ts";
 import { abortReason, type Tool, type ToolContext, type ToolResult } from "../kernel/tool.ts";
 import { filterOutput, filterStreams } from "./bash-filter.ts";
 import { formatOutput, isVerbatimCommand, truncateHeadTail, type Hidden } from "./bash-output.ts";
-import { capture, type Captured } from "./capture.ts";
+import { capture, drained, type Captured } from "./capture.ts";
 import { places } from "../fs/places.ts";
 import { ensurePrivateDir } from "./outputs.ts";
+import { listProcesses } from "./process-tree.ts";
 import type { ShellChoice } from "./shell.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
@@ -20,8 +20,6 @@ export const MAX_TIMEOUT_MS = 600_000;
 /** What the model sees at most, after filtering; the rest is in the full-output file. */
 export const MAX_RESULT_LINES = 2000;
 export const MAX_RESULT_BYTES = 50 * 1024;
-/** Grandchildren (`server &`) can hold the pipes open long after the shell exited or was killed. */
-const IO_DRAIN_MS = 200;
 /** SIGTERM first so test runners can clean up; the group gets SIGKILL after this. */
 const KILL_GRACE_MS = 200;
 const KILL_POLL_MS = 20;
@@ -284,8 +282,7 @@ async function runProcess(argv: string[], opts: RunOptions): Promise<Finished | 
   clearTimeout(timer);
   opts.signal.removeEventListener("abort", onAbort);
   await stopping;
-  // the shell is gone; what is still in the pipes arrives at once, anything else is a grandchild
-  await Promise.race([Promise.all([stdout.done, stderr.done]), Bun.sleep(IO_DRAIN_MS)]);
+  await drained([stdout, stderr]); // the shell is gone; a grandchild (`server &`) may hold the pipes
   const [out, err] = await Promise.all([stdout.finish(), stderr.finish()]);
   return { stdout: out, stderr: err, exitCode, signal: typeof proc.signalCode === "string" ? proc.signalCode : undefined, ended };
 }
@@ -315,19 +312,6 @@ async function killGroup(proc: Bun.Subprocess): Promise<void> {
  * Whether a process of group `pgid` still runs, zombies aside: where no init reaps orphans (some
  * containers), a killed grandchild stays a zombie and `kill(-pgid, 0)` keeps succeeding.
  */
-function runsOnLinux(pgid: number): boolean {
-  for (const pid of readdirSync("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, "latin1");
-    } catch {
-      continue; // gone meanwhile
-    }
-    const [state, , group] = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // "pid (comm) state ppid pgrp …"
-    if (Number(group) === pgid && state !== "Z" && state !== "X") return true;
-  }
-  return false;
-}
+const runsOnLinux = (pgid: number): boolean => listProcesses().some((p) => p.pgid === pgid && p.running);
 
 const seconds = (ms: number) => String(Math.round(ms / 100) / 10);

@@ -1,6 +1,7 @@
 // Reading a child's stdout or stderr to the end in bounded memory (SPEC §7): small output stays in
 // memory; past MEMORY_CAP_BYTES all of it goes to a spill file (the full output, byte for byte)
-// and memory keeps only its first and last KEEP_BYTES, with counts of what lies between.
+// and memory keeps only its first and last KEEP_BYTES, with counts of what lies between. Also how
+// long a child's pipes are read after it exited (`drained`), for the bash tool and `!COMMAND`.
 import { closeSync, openSync, writeSync } from "node:fs";
 import type { Hidden } from "./bash-output.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -39,13 +40,48 @@ export interface Capture {
   finish(): Promise<Captured>;
 }
 
+/** A pipe being read. */
+export interface PipeReading {
+  /** settles when the pipe ends (every writer closed it) or breaks; never rejects */
+  done: Promise<void>;
+  /** stops reading and closes the pipe: a writer still holding it gets EPIPE. Never throws. */
+  stop(): Promise<void>;
+}
+
+/** Reads `stream` until it ends, breaks or `stop` is called, each chunk to `take` as it arrives. */
+export function readPipe(stream: ReadableStream<Uint8Array>, take: (chunk: Uint8Array) => void): PipeReading {
+  const reader = stream.getReader();
+  const done = (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        take(value);
+      }
+    } catch {} // a cancelled or broken pipe ends the output; what was read is kept
+  })();
+  const stop = async () => {
+    await reader.cancel().catch(() => {});
+    await done;
+  };
+  return { done, stop };
+}
+
+/** Grandchildren (`server &`) can hold the pipes open long after the shell exited or was killed. */
+const IO_DRAIN_MS = 200;
+
+/**
+ * For once the child has exited: what is still in its pipes arrives at once, and anything later
+ * comes from a grandchild holding them open. Settles when every pipe has ended, or after IO_DRAIN_MS.
+ */
+export const drained = (pipes: { done: Promise<void> }[]): Promise<unknown> => Promise.race([Promise.all(pipes.map((p) => p.done)), Bun.sleep(IO_DRAIN_MS)]);
+
 /**
  * Reads `stream` until it ends or `finish` is called. `spillPath` (opened 0600, exclusively) holds
  * all of the output once it exceeds `limits.memoryBytes`; without it, or when it cannot be
  * written, only the head and tail are kept and `spillError` says why.
  */
 export function capture(stream: ReadableStream<Uint8Array>, spillPath: (() => string) | undefined, limits: CaptureLimits = CAPTURE_LIMITS): Capture {
-  const reader = stream.getReader();
   let memory: Uint8Array[] = []; // all of it, until it outgrows memory
   let memoryBytes = 0;
   let head: Uint8Array | undefined; // once spilled
@@ -102,19 +138,10 @@ export function capture(stream: ReadableStream<Uint8Array>, spillPath: (() => st
     write(chunk);
     keepTail(chunk);
   };
-  const done = (async () => {
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        keep(value);
-      }
-    } catch {} // a cancelled or broken pipe ends the output; what was read is kept
-  })();
+  const pipe = readPipe(stream, keep);
 
   const finish = async (): Promise<Captured> => {
-    await reader.cancel().catch(() => {});
-    await done;
+    await pipe.stop();
     if (fd !== undefined) closeSync(fd);
     fd = undefined;
     const decode = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -123,7 +150,7 @@ export function capture(stream: ReadableStream<Uint8Array>, spillPath: (() => st
     const hidden = { lines: newlines - countNewlines(head) - countNewlines(end), bytes: bytes - head.length - end.length };
     return { head: decode(head), tail: decode(end), hidden, bytes, ...(spill ? { spill } : { spillError }) };
   };
-  return { done, finish };
+  return { done: pipe.done, finish };
 }
 
 function countNewlines(chunk: Uint8Array): number {

@@ -5,11 +5,18 @@
 // permission lists first; this file runs the command.
 import { MAX_RESULT_BYTES, MAX_RESULT_LINES } from "../tools/bash.ts";
 import { truncateHeadTail } from "../tools/bash-output.ts";
+import { drained, readPipe } from "../tools/capture.ts";
+import { killTree, killTreeNow } from "../tools/process-tree.ts";
 import type { ShellChoice } from "../tools/shell.ts";
 
 /** Output kept in memory for the note; the model gets at most the bash tool's limits of it anyway. */
 const KEEP_BYTES = 1024 * 1024;
-/** After Ctrl-C (a SIGINT the command got too) or a signal, the command gets this long before SIGKILL. */
+/**
+ * After Ctrl-C the command has had the terminal's SIGINT already: it gets this long to end on its
+ * own (a program that catches it, cleans up and exits 0) before hey ends it.
+ */
+const INTERRUPT_GRACE_MS = 1000;
+/** Then the command's tree gets SIGTERM, and SIGKILL what of it still runs after this. */
 const KILL_GRACE_MS = 500;
 
 export interface ShellRun {
@@ -24,14 +31,18 @@ export interface ShellRun {
 }
 
 /**
- * Runs `command` with `shell` in `cwd`; `show` gets each piece of output as it arrives. An abort
- * (Ctrl-C) ends it: SIGTERM, then SIGKILL. Throws only when the shell cannot be started.
+ * Runs `command` with `shell` in `cwd`; `show` gets each piece of output as it arrives. Returns
+ * when the shell has exited and its pipes have drained: a job it left running (`server &`) runs
+ * on, and what that prints later is neither shown nor kept. An abort (Ctrl-C) gives the command
+ * INTERRUPT_GRACE_MS to end, then SIGTERM and SIGKILL to its tree; when the run returns after one,
+ * nothing of that tree runs. Throws only when the shell cannot be started.
  */
 export async function runShellCommand(
   command: string,
   opts: { shell: ShellChoice; env: Record<string, string | undefined>; cwd: string; signal: AbortSignal; show(text: string): void },
 ): Promise<ShellRun> {
-  // stdin is the terminal: the command stays in hey's (the foreground) process group to read it
+  // stdin is the terminal: the command stays in hey's (the foreground) process group to read it,
+  // so an abort kills its tree, not a group
   const child = Bun.spawn([opts.shell.program, ...opts.shell.args(command)], {
     cwd: opts.cwd,
     env: opts.env,
@@ -41,26 +52,38 @@ export async function runShellCommand(
   });
   let kept = "";
   let lost = 0;
-  const take = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder();
-    for await (const chunk of stream) {
-      const text = decoder.decode(chunk, { stream: true });
-      opts.show(text);
-      if (kept.length < KEEP_BYTES) kept += text;
-      else lost += chunk.byteLength;
-    }
+  let showing = true;
+  const take = (decoder: TextDecoder) => (chunk: Uint8Array) => {
+    if (!showing) return;
+    const text = decoder.decode(chunk, { stream: true });
+    opts.show(text);
+    if (kept.length < KEEP_BYTES) kept += text;
+    else lost += chunk.byteLength;
   };
+  // read to their end even after the run, unshown: closing them would kill a job that writes (EPIPE)
+  const pipes = [readPipe(child.stdout, take(new TextDecoder())), readPipe(child.stderr, take(new TextDecoder()))];
+  const runs = () => child.exitCode === null && child.signalCode === null; // not reaped: its pid is still its own
+  let stopping: Promise<void> | undefined;
   const stop = () => {
-    child.kill("SIGTERM");
-    setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS).unref();
+    stopping ??= Promise.race([child.exited, Bun.sleep(INTERRUPT_GRACE_MS)]).then(() => (runs() ? killTree(child.pid, KILL_GRACE_MS) : undefined));
   };
+  // hey leaving at once (Ctrl-C pressed again and again) leaves no command reading the terminal
+  const onExit = () => {
+    if (runs()) killTreeNow(child.pid);
+  };
+  if (opts.signal.aborted) stop();
   opts.signal.addEventListener("abort", stop, { once: true });
+  process.on("exit", onExit);
   try {
-    const [code] = await Promise.all([child.exited, take(child.stdout), take(child.stderr)]);
+    const code = await child.exited;
+    await stopping;
+    await drained(pipes);
+    showing = false;
     const signal = child.signalCode ? String(child.signalCode) : undefined;
     return { code: signal ? undefined : code, ...(signal ? { signal } : {}), output: kept, lost };
   } finally {
     opts.signal.removeEventListener("abort", stop);
+    process.off("exit", onExit);
   }
 }
 

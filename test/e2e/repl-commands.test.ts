@@ -1,21 +1,33 @@
 // Everyday commands (issue 28), through dist/hey in tmux against a local mock model: /last shows
 // the previous tool call's whole output, /clear (and /new) start a new session in place, !COMMAND
 // runs in the shell with the terminal and goes with the next message (under the permission
-// lists), /model checks a name before switching, and /sessions keeps a session to a line.
+// lists; a job it leaves in the background does not hold the prompt; Ctrl-C gives the command a
+// moment, then ends its whole tree), /model checks a name before switching, and /sessions keeps a
+// session to a line.
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
+import { killMarked, marker, withMarker } from "../helpers/processes.ts";
 import { startTerm, type Term, type TermOptions } from "../helpers/tmux.ts";
+import { until } from "../helpers/wait.ts";
 import { ALL, answer, say, toolCalls, writeSession } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 90_000;
 const server = fileReplayServer(undefined, { models: ["mock-model", "mock-large"] });
 let term: Term | undefined;
+const leftovers: string[] = [];
 afterEach(async () => {
   await term?.close();
   term = undefined;
+  killMarked(leftovers.splice(0));
 });
+/** A unique marker for a test's processes (`sleep <marker>`), killed after it. */
+const mark = () => {
+  const m = marker();
+  leftovers.push(m);
+  return m;
+};
 
 const lastLine = (screen: string) => screen.trimEnd().split("\n").at(-1)?.trimEnd() ?? "";
 type Body = { model: string; messages: { role: string; content: unknown }[] };
@@ -118,11 +130,71 @@ test(
     await t.keys("Enter");
     await t.waitFor("!sleep 600\n");
     await t.keys("C-c");
-    await t.waitFor(/killed by SIG(INT|TERM) · the command/);
+    await t.waitFor(/^\^C\nkilled by SIGINT · the command/m); // the status on a line of its own, below the terminal's ^C
     await t.waitFor((s) => lastLine(s) === "›");
     server.enqueue(answer("Seen."));
     await say(t, "ok", "Seen.");
     expect(lastUserText()).toContain('$ printf "name? "; read name; echo "hello $name"\nname? hello ada\n[exit 0]');
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "!sleep … & gives the prompt back when the shell exits; the job runs on, what it prints later is not shown, and hey exits without waiting for it",
+  async () => {
+    const t = await open();
+    const m = mark();
+    await say(t, `!sleep ${m} &`, "exit 0 · the command and its output go with your next message");
+    await t.waitFor((s) => lastLine(s) === "›");
+    expect(withMarker(m)).toHaveLength(1); // the prompt is back while the job (minutes long) still runs, holding hey's pipes
+    // a job that prints once the test lets it, then lives on
+    await say(t, `!(: ${m}; while [ ! -e go ]; do sleep 0.05; done; echo "late-$((6 * 7))"; exec sleep ${m}) &`, "exit 0 · the command");
+    writeFileSync(join(t.cwd, "go"), "");
+    await until(() => withMarker(m).filter((p) => p.args.startsWith("sleep")).length === 2, "the job to print and go on");
+    server.enqueue(answer("Still here."));
+    await say(t, "hello", "Still here.");
+    expect(await t.screen(ALL)).not.toContain("late-42"); // the command line shows `late-$((6 * 7))`
+    await t.keys("C-d");
+    await t.waitFor("[exit 0]");
+    expect(withMarker(m).filter((p) => p.args.startsWith("sleep"))).toHaveLength(2); // hey left them running, as a shell does
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "Ctrl-C: a command that ignores SIGINT is ended after a moment, its whole tree with it; !cat still reads the terminal",
+  async () => {
+    const t = await open();
+    const m = mark();
+    await t.type(`!trap '' INT; sleep ${m}; echo after`);
+    await t.keys("Enter");
+    await until(() => withMarker(m).some((p) => p.args.startsWith("sleep")), "the sleep to start");
+    await t.keys("C-c");
+    await t.waitFor(/^\^C\nkilled by SIGTERM · the command/m);
+    await t.waitFor((s) => lastLine(s) === "›");
+    expect(withMarker(m)).toEqual([]); // the orphaned sleep too, which held the output open
+    expect(await t.screen()).not.toContain("\nafter\n");
+    await t.type("!cat");
+    await t.keys("Enter");
+    await t.type("typed to cat");
+    await t.keys("Enter");
+    await t.waitFor("typed to cat\ntyped to cat\n"); // the terminal's echo, and cat's
+    await t.keys("C-d");
+    await t.waitFor("typed to cat\nexit 0 · the command");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "Ctrl-C: a command that catches SIGINT and exits 0 gets to, and its exit 0 is reported",
+  async () => {
+    const t = await open();
+    await t.type("!trap 'echo got SIGINT; exit 0' INT; echo ready; while :; do sleep 0.1; done");
+    await t.keys("Enter");
+    await t.waitFor("\nready\n");
+    await t.keys("C-c");
+    await t.waitFor(/^\^Cgot SIGINT\nexit 0 · the command/m);
+    await t.waitFor((s) => lastLine(s) === "›");
   },
   E2E_TIMEOUT,
 );

@@ -1,0 +1,112 @@
+// The processes running on this machine, and killing a process with everything below it. A `!`
+// command stays in hey's own process group (the terminal's foreground group: it must be, to read
+// the terminal), so stopping it cannot signal a group: it signals the command's tree, read from
+// /proc on Linux and from ps(1) on other POSIX systems. The bash tool's commands have a group of
+// their own; it reads the list only to tell a zombie from a running process.
+import { readdirSync, readFileSync } from "node:fs";
+
+export interface Proc {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  /** false for a zombie: dead, waiting for its parent (or an init that may never come) to reap it */
+  running: boolean;
+  /** when it started, as the system tells it: a pid reused since is another process */
+  start: string;
+}
+
+const POLL_MS = 20;
+
+/** Every process on the machine; [] when they cannot be listed. Never throws. */
+export function listProcesses(): Proc[] {
+  return process.platform === "linux" ? fromProc() : fromPs();
+}
+
+function fromProc(): Proc[] {
+  const all: Proc[] = [];
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return all;
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "latin1");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // "pid (comm) state ppid pgrp … starttime(22nd) …"; comm may hold spaces and parentheses
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    all.push({ pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]), running: !/^[ZX]/.test(fields[0]!), start: fields[19] ?? "" });
+  }
+  return all;
+}
+
+function fromPs(): Proc[] {
+  let out: string;
+  try {
+    out = Bun.spawnSync(["ps", "-A", "-o", "pid=,ppid=,pgid=,stat=,lstart="]).stdout.toString();
+  } catch {
+    return [];
+  }
+  return parsePs(out);
+}
+
+/** `ps -A -o pid=,ppid=,pgid=,stat=,lstart=` as processes (lstart, last, holds spaces). */
+export function parsePs(out: string): Proc[] {
+  return out
+    .split("\n")
+    .map((line) => line.trim().match(/^(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/))
+    .filter((m) => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), pgid: Number(m[3]), running: !m[4]!.startsWith("Z"), start: m[5]! }));
+}
+
+/** `pid` and every running process below it (its children, theirs…), parents first; [] when `pid` does not run. */
+export function treeOf(pid: number, all: Proc[] = listProcesses()): Proc[] {
+  const tree = all.filter((p) => p.pid === pid && p.running);
+  for (let i = 0; i < tree.length; i++) tree.push(...all.filter((p) => p.ppid === tree[i]!.pid && p.running));
+  return tree;
+}
+
+/**
+ * SIGTERM to `pid` and every process below it, then SIGKILL to those of them still running after
+ * `graceMs` (at once when none is), with what they started meanwhile; resolves then. The tree is
+ * read before the first signal: once `pid` is gone, its orphans are no longer below it. `pid` must
+ * not have been reaped yet (its number could be another process's). Windows: `taskkill /T /F`.
+ */
+export async function killTree(pid: number, graceMs: number): Promise<void> {
+  if (process.platform === "win32") return void Bun.spawnSync(["taskkill", "/pid", String(pid), "/T", "/F"]);
+  let left = treeOf(pid);
+  send(left, "SIGTERM");
+  for (let waited = 0; waited < graceMs && (left = stillRunning(left)).length > 0; waited += POLL_MS) await Bun.sleep(POLL_MS);
+  const all = listProcesses();
+  send(
+    stillRunning(left, all).flatMap((p) => treeOf(p.pid, all)),
+    "SIGKILL",
+  );
+}
+
+/** SIGKILL to `pid` and every process below it, now: for when hey exits. `pid` as for killTree. */
+export function killTreeNow(pid: number): void {
+  if (process.platform === "win32") return void Bun.spawnSync(["taskkill", "/pid", String(pid), "/T", "/F"]);
+  send(treeOf(pid), "SIGKILL");
+}
+
+/** Those of `procs` that still run, the same processes (not a reused pid). */
+function stillRunning(procs: Proc[], all: Proc[] = listProcesses()): Proc[] {
+  const now = new Map(all.map((p) => [p.pid, p]));
+  return procs.filter((p) => {
+    const seen = now.get(p.pid);
+    return seen?.running === true && seen.start === p.start;
+  });
+}
+
+function send(procs: Proc[], signal: NodeJS.Signals): void {
+  for (const p of procs)
+    try {
+      process.kill(p.pid, signal);
+    } catch {} // ESRCH: gone meanwhile
+}
