@@ -52,7 +52,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
   };
   const wrapped = (text: string) => wrapColumns(text, answerFormat.columns, Bun.stringWidth);
   const { model } = runtime.agent.settings;
-  say(banner({ version: VERSION, provider: model.provider, model: model.model, cwd: here.cwd, root: here.root, home: here.home, color }));
+  say(wrapped(banner({ version: VERSION, provider: model.provider, model: model.model, cwd: here.cwd, root: here.root, home: here.home, color })));
   say(lastExchange(runtime.agent.messages, PROMPT, answerFormat));
   const source = () => ({
     cwd: here.cwd,

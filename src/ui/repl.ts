@@ -13,6 +13,7 @@ import { layout } from "./line-editor.ts";
 import { drawn, HISTORY_SIZE, initialRepl, promptOf, runInitial, step, type Effect, type ReplEvent } from "./repl-state.ts";
 import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON, type EndSignal } from "./signals.ts";
 import { visible } from "./visible.ts";
+import { wrapColumns } from "./wrap.ts";
 import { errorText } from "../kernel/errors.ts";
 
 export interface ReplIo {
@@ -187,7 +188,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     try {
       quit = (await opts.onLine(line, turn.signal, io)) === "quit";
     } catch (e) {
-      out(`hey: ${visible(errorText(e))}\n`);
+      out(`${wrapColumns(`hey: ${visible(errorText(e))}`, columns(), Bun.stringWidth)}\n`); // at spaces, never mid-word
     }
     turn = undefined;
     dispatch({ type: "ended", line, quit });

@@ -53,7 +53,7 @@ test(
   "a markdown table in an answer is drawn with aligned columns that fit the terminal",
   async () => {
     server.enqueue(answer("Here:\n\n| file | lines |\n|---|---:|\n| src/cli.ts | 270 |\n| src/run.ts | 398 |\n\nBoth fine."));
-    term = await startTerm({ args: ["--base-url", `${server.url}/v1`, "-m", "mock-model"], cols: 60 });
+    term = await startTerm({ args: ["--base-url", `${server.url}/v1`, "-m", "mock-model"], cols: 40 });
     await term.waitFor((s) => s.trimEnd().split("\n").at(-1)?.trimEnd() === "›");
     await term.type("sizes?");
     await term.keys("Enter");
@@ -126,6 +126,33 @@ test(
     for (const l of warning) expect(l.length).toBeLessThanOrEqual(60);
     // broken at spaces: joined with spaces again, the lines are the message exactly
     expect(warning.join(" ")).toBe(`hey: ${term.home}/long-name-config.toml:1: unknown key unknown_section_with_a_long_name (ignored)`);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "at the prompt too: the banner and a refused line's hey: message wrap at spaces",
+  async () => {
+    term = await startTerm({ args: ["--base-url", `${server.url}/v1`, "-m", "mock-model"], cols: 40 });
+    await term.waitFor(/^›/m);
+    await term.type("/skill:no-such-skill-with-a-long-name");
+    await term.keys("Enter");
+    const screen = await term.waitFor(/loaded\n›/);
+    const lines = screen.split("\n").map((l) => l.trimEnd());
+    const banner = lines.slice(
+      lines.findIndex((l) => l.startsWith("hey 0.")),
+      lines.findIndex((l) => l.startsWith("›")),
+    );
+    const error = lines.slice(
+      lines.findIndex((l) => l.startsWith("hey: no skill")),
+      lines.findLastIndex((l) => l.startsWith("›")),
+    );
+    for (const block of [banner, error]) {
+      expect(block.length).toBeGreaterThan(1); // long enough to wrap at 40 columns
+      for (const l of block) expect(Bun.stringWidth(l)).toBeLessThanOrEqual(40);
+    }
+    expect(banner.join(" ")).toEndWith("· /help for commands");
+    expect(error.join(" ")).toBe('hey: no skill named "no-such-skill-with-a-long-name"; none are loaded');
   },
   E2E_TIMEOUT,
 );
