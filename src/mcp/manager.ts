@@ -20,6 +20,7 @@ import { cutText, needsCut, shapeResult } from "./results.ts";
 import { abortable, createServer, type Connect, type Get, type McpServer, type ServerStatus } from "./server.ts";
 import type { ToolStore } from "./store.ts";
 import { errorText } from "../kernel/errors.ts";
+import { stderrLines } from "./stderr-lines.ts";
 
 /** Servers with a cached list start this long after start-up at the latest (the REPL sends no request for a while). */
 export const CACHED_START_DELAY_MS = 200;
@@ -366,11 +367,8 @@ function keptOld(s: ServerStatus): string {
   return `MCP server ${s.name}: its changed table did not start (${withTail(s) || s.state}); the old one keeps serving, its tools unchanged`;
 }
 
-/** The error with the last lines of the server's stderr under it. */
+/** The error with what its stderr said under it (stderr-lines.ts). */
 function withTail(s: ServerStatus): string {
-  const lines = (s.stderr ?? "")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .slice(-5);
+  const lines = stderrLines(s.stderr ?? "", 5);
   return lines.length ? `${s.error}\n${lines.map((l) => `  ${l}`).join("\n")}` : (s.error ?? "");
 }

@@ -6,6 +6,7 @@ import type { McpEvent } from "./manager.ts";
 import { mcpSpec, specTokens, type Offer, type Reason } from "./offer.ts";
 import { promptUsage } from "./prompts.ts";
 import type { ServerStatus } from "./server.ts";
+import { stderrLines } from "./stderr-lines.ts";
 
 /** How to sign in to `server`, from the shell and from hey's prompt. */
 export const signInHint = (server: string) => `hey mcp login ${server} (or /mcp login ${server} in hey)`;
@@ -87,7 +88,7 @@ export function formatStatus(
     if (from) lines.push(`  ${conversionLine(from)}`);
     if (s.error && (s.state === "failed" || s.state === "stopped" || s.state === "auth_required")) {
       lines.push(`  ${s.error}`);
-      if (s.stderr) lines.push(`  stderr: ${s.stderr.split("\n").slice(-3).join("\n          ")}`);
+      if (s.stderr) lines.push(`  stderr: ${stderrLines(s.stderr, 3).join("\n          ")}`);
     }
     if (shown && mine.length) lines.push(`  ${mine.map((t) => `${t.name} ~${n(t.tokens)}`).join(", ")}`);
     if (shown && left.length) lines.push(`  not offered: ${left.map((l) => `${l.name} (${WHY[l.why]})`).join(", ")}`);

@@ -1,0 +1,42 @@
+// What of a failed MCP server's stderr is shown (src/mcp/stderr-lines.ts).
+import { expect, test } from "bun:test";
+import { stderrLines } from "../../src/mcp/stderr-lines.ts";
+
+// what `node /nonexistent/path/index.js` writes (Node 20)
+const NODE_MISSING = `node:internal/modules/cjs/loader:1210
+  throw err;
+  ^
+
+Error: Cannot find module '/nonexistent/path/index.js'
+    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)
+    at Module._load (node:internal/modules/cjs/loader:1038:27)
+    at Function.executeUserEntryPoint [as runMain] (node:internal/modules/run_main:164:12)
+    at node:internal/main/run_main_module:28:49 {
+  code: 'MODULE_NOT_FOUND',
+  requireStack: []
+}
+
+Node.js v20.20.2
+`;
+
+test("Node's error line is shown above the last lines, its stack frames never", () => {
+  expect(stderrLines(NODE_MISSING, 3)).toEqual(["Error: Cannot find module '/nonexistent/path/index.js'", "}", "Node.js v20.20.2"]);
+  expect(stderrLines(NODE_MISSING, 5)).toEqual([
+    "Error: Cannot find module '/nonexistent/path/index.js'",
+    "  code: 'MODULE_NOT_FOUND',",
+    "  requireStack: []",
+    "}",
+    "Node.js v20.20.2",
+  ]);
+});
+
+test("an error on the last lines (Python's traceback) is shown once, in its place", () => {
+  const python = "Traceback (most recent call last):\n  File \"server.py\", line 1, in <module>\n    import mcp\nModuleNotFoundError: No module named 'mcp'\n";
+  expect(stderrLines(python, 3)).toEqual(['  File "server.py", line 1, in <module>', "    import mcp", "ModuleNotFoundError: No module named 'mcp'"]);
+});
+
+test("without an error line, the last lines; nothing for an empty stderr", () => {
+  expect(stderrLines("starting\nlistening on stdio\nbye\n", 2)).toEqual(["listening on stdio", "bye"]);
+  expect(stderrLines("", 3)).toEqual([]);
+  expect(stderrLines("fatal: not a git repository\nusage: x\n", 1)).toEqual(["fatal: not a git repository"]);
+});
