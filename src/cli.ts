@@ -174,7 +174,8 @@ Options:
   -t, --effort LEVEL       reasoning effort: ${EFFORTS.join("|")}
       --base-url URL       ad-hoc provider at URL (e.g. http://127.0.0.1:11434/v1); needs -m
       --protocol NAME      protocol of --base-url: ${PROTOCOLS.join("|")} (default openai)
-      --api-key KEY        key for --base-url (default: none)
+      --api-key KEY        API key for this run, for --base-url or the chosen provider
+                           (instead of its api_key; default: HEY_API_KEY, else none)
       --max-turns N        model requests allowed per run (default 20)
       --max-run-tokens N   stop like --max-turns once the run's input + output tokens pass N
       --proxy URL          proxy for model requests: http://, socks5://, socks5h://

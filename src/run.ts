@@ -147,6 +147,8 @@ async function oneCommand(runtime: Runtime, here: Places, line: string, output: 
   const result = await runCommand(line, { ...context, oneShot: true, columns: output === "json" ? 0 : process.stdout.columns || 0 });
   if (output === "json") {
     runtime.output.emit({ type: "command", name: line.trim().split(/\s/, 1)[0]!, ok: result.ok, output: result.text });
+    // a refused command ends the run with an error that says why, as any stop but `end` does (docs/json-events.md)
+    if (!result.ok) runtime.output.emit({ type: "error", kind: "usage", message: result.text.replace(/^hey: /, "") });
     runtime.output.emit(doneEvent(result.ok ? "end" : "error", usageCounts(runtime.agent.usage.total)));
   } else if (result.text) writer(result.ok ? 1 : 2).write(result.text + "\n");
   return result.ok ? EXIT.ok : EXIT.usage;

@@ -148,7 +148,7 @@ function bashStatus(ok: boolean, output: string): ResultStatus {
   const stderr = at < 0 ? [] : lines.slice(at + 1, end < 0 ? undefined : end).filter(text);
   const printed = lines.filter(text);
   if (ok) {
-    const n = printed.length;
+    const n = lineCount(lines.filter((l) => !MARKER.test(l) && !OMITTED.test(l) && l !== "(no output)")); // blank lines count, as they do for the model
     const all = outputLines(lines, n);
     const what = n === 0 ? "no output" : all > n ? `${plural(all, "line")} of output, ${n} shown to the model` : `${plural(n, "line")} of output`;
     return { ok: true, text: what, diff: [], preview: printed.slice(-PREVIEW_LINES).map(cut) };
@@ -167,6 +167,12 @@ function bashStatus(ok: boolean, output: string): ResultStatus {
  * How many lines the command printed, when the result holds fewer (`shown`): the filter's header
  * counts them all; a cut output adds its `… N lines (B bytes) omitted …` markers to what it shows.
  */
+/** How many lines `lines` are, those before the first and after the last that has text left out. */
+function lineCount(lines: readonly string[]): number {
+  const first = lines.findIndex((l) => l.trim() !== "");
+  return first < 0 ? 0 : lines.findLastIndex((l) => l.trim() !== "") - first + 1;
+}
+
 function outputLines(lines: readonly string[], shown: number): number {
   const header = lines.map((l) => FILTERED.exec(l)).find(Boolean);
   if (header) return Number(header[1]);

@@ -66,11 +66,15 @@ test("in JSON a command's output is a command event, and the run ends with done"
   expect(
     jsonEvents(bad.stdout)
       .slice(1)
-      .map((e) => [e.type, e.ok ?? e.stop_reason]),
+      .map((e) => [e.type, e.ok ?? e.kind ?? e.stop_reason]),
   ).toEqual([
     ["command", false],
+    ["error", "usage"], // a stop other than end follows an error that says why
     ["done", "error"],
   ]);
+  const error = jsonEvents(bad.stdout).find((e) => e.type === "error")!;
+  expect(String(error.message)).toStartWith("/effort"); // the command's own words, once (no "hey: hey:")
+  expect(bad.stderr).toBe(`hey: ${error.message}\n`); // the one-line message on stderr, as for every error
 });
 
 test("lineKind: known first word, skill, unknown /word alone, else a prompt", () => {

@@ -33,6 +33,7 @@ test("arguments that are not JSON are shown as they came, on one line", () => {
 
 test.each([
   ["bash ok", "bash", true, "a\nb\n[exit code 0]", "✓ 2 lines of output"],
+  ["bash ok, blank lines among its output", "bash", true, "a\n\n\n\nb\n[exit code 0]", "✓ 5 lines of output"],
   [
     "bash filtered ok",
     "bash",
