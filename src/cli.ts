@@ -221,8 +221,22 @@ Exit codes: 0 done, 1 runtime error, 2 usage or config error, 3 max turns or run
 reached (the hand-off is in the project's .hey/task.md), 130 interrupted, 143 SIGTERM, 129 SIGHUP.
 `;
 
+/** hey's commands of their own (main.ts): only as the first word; after a flag a word is a prompt. */
+const SUBCOMMANDS = ["doctor", "upgrade", "mcp", "trust"];
+
+/** What to say when a command of hey's own came after flags (`hey -m x doctor`): it goes first. */
+const goesFirst = (sub: string) => `${sub} is a command of hey's own and goes first, before any flag: hey ${sub} …`;
+
 export function parseCli(argv: string[]): CliArgs {
-  const parsed = splitArgs(argv);
+  let parsed: ReturnType<typeof splitArgs>;
+  try {
+    parsed = splitArgs(argv);
+  } catch (e) {
+    // `hey --no-mcp upgrade --check`: the flag is the subcommand's, not hey's
+    const sub = SUBCOMMANDS.find((s) => argv.slice(1).includes(s));
+    if (e instanceof UsageError && sub && /^unknown flag/.test(e.message)) throw new UsageError(`${e.message}; ${goesFirst(sub)}`);
+    throw e;
+  }
   const v = parsed.values;
   if (v.all && !v.sessions) throw new UsageError("--all goes with --sessions (hey --sessions --all)");
   const words = parsed.positionals;
@@ -232,6 +246,8 @@ export function parseCli(argv: string[]): CliArgs {
   if (v.sessions && (v.continue || v.resume !== undefined))
     throw new UsageError(`--sessions lists sessions and opens none: drop ${v.continue ? "-c/--continue" : "--resume"}, or run it without --sessions`);
   if (v.sessions && words.length > 0) throw new UsageError("--sessions lists sessions and runs no prompt: run the prompt without --sessions");
+  // `hey -m mock doctor`: one word that is a command of hey's own is not a prompt anyone means
+  if (words.length === 1 && SUBCOMMANDS.includes(words[0]!)) throw new UsageError(`${goesFirst(words[0]!)} (a prompt of that one word: add more words)`);
   const files = words.filter((w) => w.length > 1 && w.startsWith("@")).map((w) => w.slice(1));
   return {
     print: v.print ?? false,

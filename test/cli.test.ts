@@ -62,3 +62,15 @@ test.each([
 ])("%p → %s", (argv, message) => {
   expect(() => parseCli([...argv])).toThrow(new UsageError(message));
 });
+
+test("a command of hey's own after flags is refused with where it goes; in a sentence it is a prompt", () => {
+  expect(() => parseCli(["-m", "mock", "doctor"])).toThrow(
+    new UsageError("doctor is a command of hey's own and goes first, before any flag: hey doctor … (a prompt of that one word: add more words)"),
+  );
+  expect(() => parseCli(["--no-mcp", "upgrade", "--check"])).toThrow(
+    new UsageError("unknown flag --check (see hey --help); upgrade is a command of hey's own and goes first, before any flag: hey upgrade …"),
+  );
+  expect(() => parseCli(["--bogus"])).toThrow(new UsageError("unknown flag --bogus (see hey --help)"));
+  expect(parseCli(["-p", "upgrade", "the", "deps"]).message).toBe("upgrade the deps");
+  expect(parseCli(["-m", "x", "trust me, fix it"]).message).toBe("trust me, fix it");
+});
