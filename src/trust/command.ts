@@ -18,10 +18,15 @@ export const TRUST_USAGE = `usage: hey trust [DIR]            trust the project 
   .hey/skills, .agents/skills and .mcp.json load (changes to its MCP servers are still asked about).
 `;
 
-/** Whether `hey trust …` is this command (else it is a prompt, `hey trust me on this`): flags it knows, and at most one existing directory. */
+/**
+ * Whether `hey trust …` is this command (else it is a prompt, `hey trust me on this`): flags it
+ * knows, and at most one directory — one that exists, or a word written as a path (`../x`, `~/x`,
+ * `/x`, or any word after `--revoke`), which the command then refuses when it is none.
+ */
 export function isTrustCommand(args: readonly string[], isDir: (path: string) => boolean): boolean {
   const words = args.filter((a) => !["--revoke", "--help", "-h"].includes(a));
-  return words.length === 0 || (words.length === 1 && isDir(words[0]!));
+  if (words.length === 0) return true;
+  return words.length === 1 && (isDir(words[0]!) || args.includes("--revoke") || /^[.~]|\//.test(words[0]!));
 }
 
 export async function trustCommand(args: string[], here: Places, probe: Parameters<typeof projectRoot>[2]): Promise<number> {
@@ -33,7 +38,11 @@ export async function trustCommand(args: string[], here: Places, probe: Paramete
   }
   const revoke = args.includes("--revoke");
   const dir = args.find((a) => a !== "--revoke");
-  const cwd = dir === undefined ? here.cwd : resolve(here.cwd, dir);
+  const cwd = dir === undefined ? here.cwd : resolve(here.cwd, dir.replace(/^~(?=\/|$)/, here.home));
+  if (dir !== undefined && !probe.isDir(cwd)) {
+    err.write(`hey trust: ${dir} is not a directory (hey trust [--revoke] [DIR]: the project DIR is in)\n`);
+    return EXIT.usage;
+  }
   const at = dir === undefined ? here : places(process.env, here.home, cwd, process.platform, projectRoot(cwd, here.home, probe));
   const project = projectKey(at.root);
   const resources = gatedResources(at.root);

@@ -192,6 +192,11 @@ test("an untrusted project: /skill:NAME says why it is missing; hey trust asks o
   const revoke = await hey(["trust", "--revoke", repo], home.path);
   expect(revoke.code).toBe(0);
   expect(revoke.stdout).toContain(`${repo} is not trusted now (recorded in ${join(home.path, ".config", "hey", "trust.json")})`);
+  // a path that is no directory is refused, not sent to the model
+  const typo = await hey(["trust", "../no-such-project"]);
+  expect(typo).toMatchObject({ code: 2, stdout: "" });
+  expect(typo.stderr).toBe("hey trust: ../no-such-project is not a directory (hey trust [--revoke] [DIR]: the project DIR is in)\n");
+  expect((await hey(["trust", "--revoke", "/no/such/dir"])).code).toBe(2);
   // an unrelated prompt that starts with "trust" is a prompt
   const prompt = await hey(["trust", "me", "on", "this", "-p"]);
   expect(prompt.code).toBe(0);
