@@ -7,7 +7,7 @@
 import { dirname, isAbsolute, join } from "node:path";
 import type { Effort } from "../kernel/ir.ts";
 import { validateRules } from "../permission/rules.ts";
-import { guardedOf, guardLayer, type Guarded } from "./guard.ts";
+import { guardedOf, guardLayer, type Below, type Guarded } from "./guard.ts";
 import { camel, resolveTable, SECTIONS, type Key } from "./keys.ts";
 import { chooseProvider, envValue } from "./providers.ts";
 import { checkLayer, checkRange, checkValue, type ConfigFile, expandVars, isTable, keyLine, type Kind, type Miss, type Table, where } from "./schema.ts";
@@ -85,7 +85,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     let data = checked.data;
     if (layer.guard) {
       const approved = layer.guard.approved === "current" ? guardedOf(data) : layer.guard.approved;
-      const guard = guardLayer(data, approved, layer.guard.role);
+      const guard = guardLayer(data, approved, layer.guard.role === "replacing" ? listsOf(merged) : {});
       guards.push({ source: layer.source, current: guardedOf(data), used: guard.used, widenings: guard.widenings, kept: guard.kept });
       data = guard.data;
     }
@@ -177,6 +177,12 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   checkPermission(settings.permission, sourceOf);
   settings.permission.deny = [...new Set([...settings.permission.deny, ...projectDeny])];
   return { settings, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)], guards };
+}
+
+/** The lists a replacing file's lists replace: those of the files merged so far (a project's never merge: they only narrow). */
+function listsOf(merged: Table): Below {
+  const { permission, tools } = merged as ConfigFile;
+  return { allow: permission?.allow, deny: permission?.deny, keep_env: tools?.keep_env };
 }
 
 /**
