@@ -26,13 +26,18 @@ const pathKey = (path: readonly string[]) => path.join("\u0000");
 /**
  * Resolves the layers (user file, trusted project file, --config file, in that order), the
  * environment and the flags into settings. Throws ConfigError (the whole user-facing message) on
- * a wrong type, a missing base_url, a bad MCP server, an unknown provider or a missing model;
+ * a wrong type, a missing base_url, a bad MCP server, an unknown provider or a missing model —
+ * also in a part of a guarded file left out for want of approval;
  * unknown keys and unset variables only produce warnings (one line each, no prefix); those about
  * unset variables are also in `unresolved` (`/reload` refuses them).
  */
 export function resolveConfig(layers: ConfigLayer[], env: Record<string, string | undefined>, flags: ConfigFlags): Resolved {
   const warnings: string[] = [];
   try {
+    // the files are checked as written first: a part left out for want of approval is still
+    // reported when it is wrong, as it would be in a file seen for the first time
+    if (layers.some((l) => l.guard && l.guard.approved !== "current")) resolveInto(layers.map(asWritten), env, flags, warnings);
+    warnings.length = 0;
     return resolveInto(layers, env, flags, warnings);
   } catch (e) {
     // the warnings found before the error travel with it: printed first, one run tells everything
@@ -94,7 +99,9 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
       // must match, its deny entries add to the user's (issue 24)
       const { permission, ...rest } = data as ConfigFile & Table;
       const lists = { allow: permission?.allow ?? [], deny: permission?.deny ?? [] };
-      errors.push(...validateRules(lists).map((e) => `${layer.source}: ${e}`));
+      const line = (list: string) =>
+        (layer.locate ?? (layer.text === undefined ? undefined : (p: readonly string[]) => keyLine(layer.text!, p)))?.(["permission", list]);
+      errors.push(...ruleErrors(lists, (list) => `${layer.source}${line(list) ? `:${line(list)}` : ""}`));
       if (lists.allow.length) narrow.push({ source: layer.source, allow: lists.allow });
       projectDeny.push(...lists.deny);
       data = rest;
@@ -174,10 +181,14 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     mcp: { servers, ...resolveTable(SECTIONS.mcp, f.mcp) },
     input: resolveTable(SECTIONS.input, f.input),
   };
-  checkPermission(settings.permission, sourceOf);
+  const wrong = ruleErrors(settings.permission, (list) => lineOf(["permission", list]));
+  if (wrong.length) throw new ConfigError(wrong.join("\n"));
   settings.permission.deny = [...new Set([...settings.permission.deny, ...projectDeny])];
   return { settings, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)], guards };
 }
+
+/** A layer with all of it used, whatever was approved of it. */
+const asWritten = ({ guard: _, ...layer }: ConfigLayer): ConfigLayer => layer;
 
 /** The lists a replacing file's lists replace: those of the files merged so far (a project's never merge: they only narrow). */
 function listsOf(merged: Table): Below {
@@ -207,12 +218,9 @@ function caFile(value: string | undefined, source: string, env: Record<string, s
   return { caFile: path, caFileSource: `[network] ca_file in ${source}` };
 }
 
-/** An entry that is no rule is a ConfigError naming it (SPEC §24): it would silently allow or deny nothing. */
-function checkPermission(lists: { allow: string[]; deny: string[] }, sourceOf: (path: string[]) => string): void {
-  const errors = (["allow", "deny"] as const).flatMap((list) =>
-    validateRules({ allow: [], deny: [], [list]: lists[list] }).map((e) => `${sourceOf(["permission", list])}: ${e}`),
-  );
-  if (errors.length) throw new ConfigError(errors.join("\n"));
+/** Each entry that is no rule, named, after `at(list)` (`FILE:LINE`): it would silently allow or deny nothing (SPEC §24). */
+function ruleErrors(lists: { allow: string[]; deny: string[] }, at: (list: "allow" | "deny") => string): string[] {
+  return (["allow", "deny"] as const).flatMap((list) => validateRules({ allow: [], deny: [], [list]: lists[list] }).map((e) => `${at(list)}: ${e}`));
 }
 
 /** Merges one checked layer into `target`, recording which source set each key and table. */

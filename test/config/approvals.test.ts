@@ -141,6 +141,43 @@ describe("a run", () => {
     expect(warnings.at(-1)).toContain('+ [permission] allow "bash: ls", - [permission] deny "bash: curl *"');
   });
 
+  test("a part not approved is still checked: an invalid file is an error, as when it is new", async () => {
+    const valid = "[agent]\nmax_turns = 5\n";
+    writeUser(valid);
+    await start();
+    const load = (approvals = readApprovals(files.approvalsFile)) =>
+      loadConfig({ env: { HOME: home }, here: files, trustProject: false, flags: {}, approvals });
+    const cases = [
+      ['[mcp.foo]\nargs = ["x"]\n', `${files.userConfig}:4: [mcp.foo] needs command (a local server) or url (a remote one)`],
+      ['[mcp.foo]\ncommand = "a"\nurl = "http://127.0.0.1:9/mcp"\n', `${files.userConfig}:6: [mcp.foo] has both command and url; keep one`],
+      ['[permission]\nallow = ["Bash(git:*)"]\n', `${files.userConfig}:5: [permission] allow: "Bash(git:*)" is another agent's syntax; write "bash: git *"`],
+    ];
+    for (const [toml, message] of cases) {
+      writeUser(valid);
+      const running = load();
+      writeUser(toml!);
+      expect(() => load(undefined)).toThrow(message!); // a file seen for the first time
+      await expect(start()).rejects.toThrow(message!);
+      expect(running.reload({}, readApprovals(files.approvalsFile), false).errors).toEqual([message!]);
+    }
+  });
+
+  test("so is a --config file seen before", async () => {
+    writeUser("");
+    const ci = join(project, "ci.toml");
+    writeFileSync(ci, "[agent]\nmax_turns = 5\n");
+    const load = () =>
+      loadConfig({ env: { HOME: home }, here: files, configFile: ci, trustProject: false, flags: {}, approvals: readApprovals(files.approvalsFile) });
+    await recordApprovals(
+      load(),
+      readApprovalState(files.approvalsFile, () => {}),
+      files.trustFile,
+      () => {},
+    );
+    writeFileSync(ci, '[agent]\nmax_turns = 5\n[permission]\nallow = ["read_file", "Bash(git:*)"]\n');
+    expect(load).toThrow(`${ci}:4: [permission] allow: "Bash(git:*)" is another agent's syntax; write "bash: git *"`);
+  });
+
   test("a record that is a link or broken approves nothing (and says so); it is rewritten on the next record", async () => {
     writeUser('[tools]\nbash_filter = "./filter.sh"\n');
     mkdirSync(join(files.approvalsFile, ".."), { recursive: true });
