@@ -6,6 +6,7 @@
 // HEY_* variables < flags. Tables merge into tables; arrays and scalars replace.
 import { dirname, isAbsolute, join } from "node:path";
 import type { Effort } from "../kernel/ir.ts";
+import { NetConfigError, parseProxyUrl } from "../net/proxy.ts";
 import { validateRules } from "../permission/rules.ts";
 import { guardedOf, guardLayer, type Below, type Guarded } from "./guard.ts";
 import { camel, resolveTable, SECTIONS, type Key } from "./keys.ts";
@@ -165,6 +166,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   }
 
   const f = file;
+  if (f.proxy?.url?.trim()) checkProxy(f.proxy.url, overridden.has(pathKey(["proxy", "url"])) ? "HEY_PROXY" : `${lineOf(["proxy", "url"])}: [proxy] url`);
   const settings: Settings = {
     provider: choice.provider,
     model: choice.model,
@@ -208,6 +210,16 @@ function refuseInProject(layer: ConfigLayer, data: Table): string[] {
       const line = layer.text === undefined ? undefined : keyLine(layer.text, ["provider", name, "insecure"]);
       return `${layer.source}${line ? `:${line}` : ""}: ${where(["provider", name])} insecure is not accepted in a project's config; set it in your user config or a --config file`;
     });
+}
+
+/** A proxy URL hey cannot use is a ConfigError at `at` (`FILE:LINE: [proxy] url`, or `HEY_PROXY`), not only once a request would use it. */
+function checkProxy(url: string, at: string): void {
+  try {
+    parseProxyUrl(url);
+  } catch (e) {
+    if (e instanceof NetConfigError) throw new ConfigError(`${at}: ${e.message}`);
+    throw e;
+  }
 }
 
 /** `[network] ca_file`: `~/` is the home directory, a relative path is relative to the file that set it. */
