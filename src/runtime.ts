@@ -201,7 +201,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     let nextFetch = live.fetch;
     let nextProvider = agent.provider;
     try {
-      decided = keepApproved(await decideWidenings(next.config, ask, (m) => refused.push(m)), current);
+      decided = keepApproved(await decideWidenings(next.config, ask, (m) => refused.push(m), !parts.mcpOff), current);
       const s = decided.settings;
       if (s.proxy !== current.proxy || JSON.stringify(s.network) !== JSON.stringify(current.network)) nextFetch = parts.fetchFor(s);
       if (
@@ -228,7 +228,10 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         live.configured = parts.configure(s);
         agent.switchModel(nextProvider, agentSettings(s));
         if (s.effort === current.effort) agent.setEffort(effort); // an /effort choice outlives a reload that leaves effort alone
-        parts.approvals.record = await recordApprovals(decided, parts.approvals, parts.project.trustFile, parts.warn, !parts.oneShot);
+        parts.approvals.record = await recordApprovals(decided, parts.approvals, parts.project.trustFile, parts.warn, {
+          announce: !parts.oneShot,
+          servers: !parts.mcpOff,
+        });
       },
     };
   };

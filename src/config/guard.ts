@@ -178,6 +178,9 @@ function setOrDelete(table: Table, key: string, value: unknown): void {
   else table[key] = value;
 }
 
+/** Whether a line of guardLayer's `widenings` is about an MCP server (`+ [mcp.NAME] …`, `~ [mcp.NAME] …`). */
+export const aboutServer = (line: string): boolean => /^[+~] \[mcp\./.test(line);
+
 /** A server as its widening line shows it: what it runs or where it connects; env and header names only (their values may be secrets). */
 export function describeServer(s: Table): string {
   const words = (list: unknown) => (Array.isArray(list) ? list.map((w) => (/^[\w@%+=:,./-]+$/.test(String(w)) ? String(w) : quote(String(w)))) : []);

@@ -80,13 +80,13 @@ describe("a run", () => {
     mkdirSync(join(files.userConfig, ".."), { recursive: true });
     writeFileSync(files.userConfig, `[provider.m]\nbase_url = "http://127.0.0.1:9/v1"\nmodels = ["m1"]\n${toml}`);
   };
-  /** One start-up as run.ts does it; `answer` given: the REPL, asked; undefined: a one-shot run. */
-  async function start(answer?: string) {
+  /** One start-up as run.ts does it; `answer` given: the REPL, asked; undefined: a one-shot run. `servers` false: --no-mcp. */
+  async function start(answer?: string, servers = true) {
     const state = readApprovalState(files.approvalsFile, (w) => warnings.push(w));
     const loaded = loadConfig({ env: { HOME: home }, here: files, trustProject: false, flags: {}, approvals: state.record });
     const ask = answer === undefined ? undefined : async (q: string) => (asked.push(q), answer);
-    const config = await decideWidenings(loaded, ask, (w) => warnings.push(w));
-    await recordApprovals(config, state, files.trustFile, (w) => warnings.push(w));
+    const config = await decideWidenings(loaded, ask, (w) => warnings.push(w), servers);
+    await recordApprovals(config, state, files.trustFile, (w) => warnings.push(w), { servers });
     return config.settings;
   }
 
@@ -139,6 +139,33 @@ describe("a run", () => {
     const s = await start();
     expect(s.permission).toEqual({ allow: ["read_file"], deny: ["bash: rm *", "bash: curl *"], narrow: [] });
     expect(warnings.at(-1)).toContain('+ [permission] allow "bash: ls", - [permission] deny "bash: curl *"');
+  });
+
+  test("--no-mcp: a server change is neither told about nor approved; the rest is, as always", async () => {
+    const server = '[mcp.x]\ncommand = "sh"\nargs = ["-c", "touch pwned"]\n';
+    writeUser(`[permission]\nallow = ["bash: ls"]\n${server}`);
+    await start(undefined, false); // hey's first run: the file is taken as it is, but not its server
+    expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]).toEqual({ mcp: {}, allow: ["bash: ls"] });
+    expect(warnings.filter((w) => w.startsWith("not used"))).toEqual([]);
+    // a one-shot run without --no-mcp then leaves the server out, saying so
+    await start();
+    expect(warnings.at(-1)).toStartWith('not used: + [mcp.x] sh -c "touch pwned" in ');
+
+    writeUser(`[permission]\nallow = ["bash: ls", "bash"]\n${server.replace("pwned", "again")}`);
+    warnings.length = 0;
+    await start(undefined, false);
+    expect(warnings).toEqual([
+      `not used: + [permission] allow "bash" in ${files.userConfig}: it gives the agent more than you approved, and the agent can write that file; the approved values are used (run hey without -p to review and approve it)`,
+    ]);
+    // the REPL asks about the rest only; a yes approves that, not the server it did not show
+    expect((await start("y", false)).permission.allow).toEqual(["bash: ls", "bash"]);
+    expect(asked).toEqual([
+      `${files.userConfig} would give the agent more than you approved:\n  + [permission] allow "bash"\nThe agent can write this file, so hey asks. Use this change? (y/N) `,
+    ]);
+    expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]).toEqual({ mcp: {}, allow: ["bash: ls", "bash"] });
+    // with only a server changed, --no-mcp asks nothing
+    await start("y", false);
+    expect(asked).toHaveLength(1);
   });
 
   test("a part not approved is still checked: an invalid file is an error, as when it is new", async () => {
