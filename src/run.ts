@@ -55,7 +55,7 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     const { trust, approvals } = begun;
     // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
     const config = await decideWidenings(begun.config, ask, warn, args.run.mcp);
-    approvals.record = await recordApprovals(config, approvals, here.trustFile, warn, { announce: !oneShot, servers: args.run.mcp });
+    approvals.record = await recordApprovals(config, approvals, here.trustFile, warn, !oneShot);
     const logSecrets = knownSecrets(config.settings, env, args.run.proxy);
     const debug = await debugLog(args.verbose, here, () => logSecrets);
     const started = startProvider(config.settings, args.run.proxy, env, debug); // the SDK loads while stdin is read

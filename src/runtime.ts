@@ -228,10 +228,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         live.configured = parts.configure(s);
         agent.switchModel(nextProvider, agentSettings(s));
         if (s.effort === current.effort) agent.setEffort(effort); // an /effort choice outlives a reload that leaves effort alone
-        parts.approvals.record = await recordApprovals(decided, parts.approvals, parts.project.trustFile, parts.warn, {
-          announce: !parts.oneShot,
-          servers: !parts.mcpOff,
-        });
+        parts.approvals.record = await recordApprovals(decided, parts.approvals, parts.project.trustFile, parts.warn, !parts.oneShot);
       },
     };
   };

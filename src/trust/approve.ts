@@ -38,9 +38,9 @@ export const widenings = (config: LoadedConfig, servers = true): Widening[] =>
  * `config` with its widenings approved when the user says yes to the question (`ask` given: the
  * REPL), or as it is — the approved values in their place — with a notice for each (no `ask`: a
  * one-shot run, or the question answered otherwise). `servers` false (--no-mcp): changes to MCP
- * servers are neither asked nor told about (a yes approves them for this run, where none starts;
- * recordApprovals does not record them). Throws ConfigError when the approved files do not
- * resolve (a server definition that only the left-out part made whole).
+ * servers are neither asked nor told about, and a yes leaves them unapproved. Throws ConfigError
+ * when the approved files do not resolve (a server definition that only the left-out part made
+ * whole).
  */
 export async function decideWidenings(
   config: LoadedConfig,
@@ -51,7 +51,7 @@ export async function decideWidenings(
   const pending = widenings(config, servers);
   if (pending.length === 0) return config;
   const typed = ask ? await ask(approvalQuestion(pending)) : undefined;
-  if (typed !== undefined && readAnswer(typed) === "yes") return config.approve();
+  if (typed !== undefined && readAnswer(typed) === "yes") return config.approve(servers);
   for (const line of approvalNotice(pending, ask !== undefined)) warn(line);
   return config;
 }
@@ -60,26 +60,19 @@ export async function decideWidenings(
  * Records what `config` uses of each guarded file, when that differs from `state.record`; on the
  * first run (no record) every file's keys and trust.json's trusted projects are taken as the
  * user's — said in one line when `announce` (the REPL: a one-shot run in a fresh home, as in CI,
- * would say it every time) and there was something to take. `servers` false (--no-mcp): no
- * server is approved by this run, first or not (the user saw none of them run or asked about);
- * one removed or changed loses its approval. Returns the record as it now is. A record that
- * cannot be written is a warning: the next run asks (or refuses) again.
+ * would say it every time) and there was something to take. Returns the record as it now is.
+ * A record that cannot be written is a warning: the next run asks (or refuses) again.
  */
 export async function recordApprovals(
   config: LoadedConfig,
   state: ApprovalState,
   trustFile: string,
   warn: (message: string) => void,
-  opts: { announce?: boolean; servers?: boolean } = {},
+  announce = true,
 ): Promise<Approvals> {
-  const { announce = true, servers = true } = opts;
+  const used: Record<string, Guarded> = Object.fromEntries(config.guards.map((g) => [g.key, g.used]));
   const first = state.record === undefined;
   const before = state.record ?? emptyApprovals();
-  const approvedBefore = (key: string, g: Guarded): Guarded => {
-    const was = before.configs[key]?.mcp ?? {};
-    return { ...g, mcp: Object.fromEntries(Object.entries(g.mcp).filter(([name, print]) => was[name] === print)) };
-  };
-  const used: Record<string, Guarded> = Object.fromEntries(config.guards.map((g) => [g.key, servers ? g.used : approvedBefore(g.key, g.used)]));
   const changed = first || Object.entries(used).some(([key, g]) => !sameGuarded(before.configs[key], g));
   if (!changed) return before;
   let trusted: string[] = [];
@@ -93,7 +86,7 @@ export async function recordApprovals(
   const update = (a: Approvals) => withConfigs(first ? { ...a, trusted: [...new Set([...a.trusted, ...trusted])] } : a, used);
   try {
     const next = await updateApprovals(state.file, update);
-    const adopted = config.guards.filter((g) => hasAny(used[g.key]!)).map((g) => g.source);
+    const adopted = config.guards.filter((g) => hasAny(g.used)).map((g) => g.source);
     if (first && announce && adopted.length > 0) warn(adoptedNotice(adopted, state.file));
     return next;
   } catch (e) {

@@ -86,7 +86,7 @@ describe("a run", () => {
     const loaded = loadConfig({ env: { HOME: home }, here: files, trustProject: false, flags: {}, approvals: state.record });
     const ask = answer === undefined ? undefined : async (q: string) => (asked.push(q), answer);
     const config = await decideWidenings(loaded, ask, (w) => warnings.push(w), servers);
-    await recordApprovals(config, state, files.trustFile, (w) => warnings.push(w), { servers });
+    await recordApprovals(config, state, files.trustFile, (w) => warnings.push(w));
     return config.settings;
   }
 
@@ -106,6 +106,7 @@ describe("a run", () => {
   test("a widening is left out in a one-shot run, every time, until approved at the REPL's question", async () => {
     writeUser('[permission]\nallow = ["bash: ls"]\n');
     await start();
+    warnings.length = 0;
     writeUser('[permission]\nallow = ["bash: ls", "bash"]\n[mcp.x]\ncommand = "sh"\nargs = ["-c", "touch pwned"]\n');
     const notice = `not used: + [permission] allow "bash", + [mcp.x] sh -c "touch pwned" in ${files.userConfig}: it gives the agent more than you approved, and the agent can write that file; the approved values are used (run hey without -p to review and approve it)`;
     for (let run = 0; run < 2; run++) {
@@ -142,17 +143,10 @@ describe("a run", () => {
   });
 
   test("--no-mcp: a server change is neither told about nor approved; the rest is, as always", async () => {
-    const server = '[mcp.x]\ncommand = "sh"\nargs = ["-c", "touch pwned"]\n';
-    writeUser(`[permission]\nallow = ["bash: ls"]\n${server}`);
-    await start(undefined, false); // hey's first run: the file is taken as it is, but not its server
-    expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]).toEqual({ mcp: {}, allow: ["bash: ls"] });
-    expect(warnings.filter((w) => w.startsWith("not used"))).toEqual([]);
-    // a one-shot run without --no-mcp then leaves the server out, saying so
+    writeUser('[permission]\nallow = ["bash: ls"]\n');
     await start();
-    expect(warnings.at(-1)).toStartWith('not used: + [mcp.x] sh -c "touch pwned" in ');
-
-    writeUser(`[permission]\nallow = ["bash: ls", "bash"]\n${server.replace("pwned", "again")}`);
     warnings.length = 0;
+    writeUser('[permission]\nallow = ["bash: ls", "bash"]\n[mcp.x]\ncommand = "sh"\nargs = ["-c", "touch pwned"]\n');
     await start(undefined, false);
     expect(warnings).toEqual([
       `not used: + [permission] allow "bash" in ${files.userConfig}: it gives the agent more than you approved, and the agent can write that file; the approved values are used (run hey without -p to review and approve it)`,
@@ -163,9 +157,11 @@ describe("a run", () => {
       `${files.userConfig} would give the agent more than you approved:\n  + [permission] allow "bash"\nThe agent can write this file, so hey asks. Use this change? (y/N) `,
     ]);
     expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]).toEqual({ mcp: {}, allow: ["bash: ls", "bash"] });
-    // with only a server changed, --no-mcp asks nothing
+    // with only the server left, --no-mcp asks nothing; a run that starts servers says it left it out
     await start("y", false);
     expect(asked).toHaveLength(1);
+    await start();
+    expect(warnings.at(-1)).toStartWith('not used: + [mcp.x] sh -c "touch pwned" in ');
   });
 
   test("a part not approved is still checked: an invalid file is an error, as when it is new", async () => {
