@@ -54,7 +54,7 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     if (begun === "cancelled") return EXIT.interrupted;
     const { trust, approvals } = begun;
     // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
-    const config = await decideWidenings(begun.config, ask, warn);
+    const config = await decideWidenings(begun.config, ask, warn, args.run.mcp);
     approvals.record = await recordApprovals(config, approvals, here.trustFile, warn, !oneShot);
     const logSecrets = knownSecrets(config.settings, env, args.run.proxy);
     const debug = await debugLog(args.verbose, here, () => logSecrets);

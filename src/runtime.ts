@@ -201,7 +201,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     let nextFetch = live.fetch;
     let nextProvider = agent.provider;
     try {
-      decided = keepApproved(await decideWidenings(next.config, ask, (m) => refused.push(m)), current);
+      decided = keepApproved(await decideWidenings(next.config, ask, (m) => refused.push(m), !parts.mcpOff), current);
       const s = decided.settings;
       if (s.proxy !== current.proxy || JSON.stringify(s.network) !== JSON.stringify(current.network)) nextFetch = parts.fetchFor(s);
       if (

@@ -3,7 +3,8 @@
 // `rg`, `keep_env` and every `[mcp.NAME]` server — come from the user. hey remembers them as the
 // user last approved them (config/approvals.ts); a file whose guarded keys now give the agent more
 // is used with the approved values instead until the user confirms the change. Changes that only
-// take away (a deny entry added, an allow entry or a server removed) need no confirmation. Pure.
+// take away (a deny entry added, an allow entry or a server removed, an allow list set where none
+// was) need no confirmation. Pure.
 import { createHash } from "node:crypto";
 import { isTable, type Table } from "./schema.ts";
 
@@ -21,12 +22,16 @@ export interface Guarded {
 }
 
 /**
- * How a file's lists combine with the files below it, which decides whether setting a list where
- * there was none can widen: `base` (the user file, lowest), `narrowing` (a project's file: its
- * allow list intersects, its deny list adds up), `replacing` (a `--config` file: its lists replace
- * the ones below, so a list it newly sets may hold more than the one it replaces).
+ * How a file's lists combine with the files below it: `base` (the user file, lowest), `narrowing`
+ * (a project's file: its allow list intersects, its deny list adds up), `replacing` (a `--config`
+ * file: arrays replace key by key, so where it sets a list the lists below no longer count, and
+ * where it drops one they count again). Only a replacing file is weighed with what is below it
+ * (guardLayer's `below`).
  */
 export type LayerRole = "base" | "narrowing" | "replacing";
+
+/** The lists of the files below a replacing file, as this run uses them: what its own lists replace. */
+export type Below = Pick<Guarded, "allow" | "deny" | "keep_env">;
 
 /** A file hey has no approval for yet: nothing of what it sets is approved. */
 export const NOTHING_APPROVED: Guarded = { mcp: {} };
@@ -86,16 +91,18 @@ export interface Guard {
 }
 
 const quote = (s: string) => JSON.stringify(s);
-const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * Compares a file's checked `data` with what the user approved of it and keeps only what is not
- * wider: an allow list that is not a subset of the approved one (or is gone, or is new in a
- * `replacing` file), deny entries removed, a bash_filter, shell or rg command that changed, a
- * keep_env variable added, a new or changed MCP server. Each widening is left out — the approved
- * value is used — and named in `widenings`. `approved` undefined: nothing of the file is approved.
+ * wider. A list is weighed by what it leaves in force — the file's own, or when the file sets none,
+ * `below` (the lists it would replace; nothing for a file whose lists do not replace) — so a list
+ * set where none was only narrows. Wider: an allow list in force that holds an entry the approved
+ * one did not (or none, where the approved one restricted), a deny entry no longer in force, a
+ * bash_filter, shell or rg command that changed, a keep_env variable added, a new or changed MCP
+ * server. Each widening is left out — the approved value is used — and named in `widenings`.
+ * `approved` undefined: nothing of the file is approved.
  */
-export function guardLayer(data: Table, approved: Guarded | undefined, role: LayerRole): Guard {
+export function guardLayer(data: Table, approved: Guarded | undefined, below: Below = {}): Guard {
   const was = approved ?? NOTHING_APPROVED;
   const now = guardedOf(data);
   const widenings: string[] = [];
@@ -103,32 +110,28 @@ export function guardLayer(data: Table, approved: Guarded | undefined, role: Lay
   const used: Guarded = { mcp: {} };
   const permission: Table = isTable(data.permission) ? { ...data.permission } : {};
   const tools: Table = isTable(data.tools) ? { ...data.tools } : {};
-  const unrestricted = (list: readonly string[] | undefined) => list === undefined || list.length === 0;
+  // what each version of the file leaves in force; an empty or missing allow list allows everything
+  const wasAllow = was.allow ?? below.allow ?? [];
+  const nowAllow = now.allow ?? below.allow ?? [];
 
-  // allow: an empty or missing list allows everything
-  const bothOpen = unrestricted(was.allow) && unrestricted(now.allow) && (role !== "replacing" || (was.allow === undefined) === (now.allow === undefined));
-  if (!sameList(was.allow, now.allow) && !bothOpen) {
-    const narrower =
-      (!unrestricted(was.allow) && !unrestricted(now.allow) && now.allow!.every((e) => was.allow!.includes(e))) ||
-      (role !== "replacing" && unrestricted(was.allow) && !unrestricted(now.allow)) ||
-      (role === "replacing" && was.allow !== undefined && was.allow.length === 0); // it allowed everything already
-    if (!narrower) {
-      if (unrestricted(now.allow)) widenings.push("- [permission] allow (the whole list: every tool call would run)");
-      else widenings.push(...now.allow!.filter((e) => !was.allow?.includes(e)).map((e) => `+ [permission] allow ${quote(e)}`));
-      setOrDelete(permission, "allow", was.allow);
-    }
+  // allow: a list that lets through no more than the approved one is narrower (or the same)
+  const narrower = wasAllow.length === 0 || (nowAllow.length > 0 && nowAllow.every((e) => wasAllow.includes(e)));
+  if (!narrower) {
+    const more = nowAllow.filter((e) => !wasAllow.includes(e)).map(quote);
+    if (nowAllow.length === 0) widenings.push("- [permission] allow (the whole list: every tool call would run)");
+    else if (now.allow === undefined) widenings.push(`- [permission] allow (the list of the files before it would count, which adds ${more.join(", ")})`);
+    else widenings.push(...more.map((e) => `+ [permission] allow ${e}`));
+    setOrDelete(permission, "allow", was.allow);
   }
   if (permission.allow !== undefined) used.allow = permission.allow as string[];
 
-  // deny: an entry removed is a widening; a list newly set by a replacing file replaces the ones below
-  if (!sameList(was.deny, now.deny)) {
-    const removed = (was.deny ?? []).filter((e) => !now.deny?.includes(e));
-    const replaces = role === "replacing" && was.deny === undefined && now.deny !== undefined;
-    for (const e of removed) widenings.push(`- [permission] deny ${quote(e)}`);
-    if (replaces) widenings.push(`~ [permission] deny now replaces the deny lists of the files before it`);
-    if (replaces) delete permission.deny;
-    else if (removed.length) permission.deny = [...(now.deny ?? []), ...removed];
-  }
+  // deny: an entry no longer in force is a widening; it stays, beside what the file adds
+  const wasDeny = was.deny ?? below.deny ?? [];
+  const nowDeny = now.deny ?? below.deny ?? [];
+  const removed = wasDeny.filter((e) => !nowDeny.includes(e));
+  for (const e of removed)
+    widenings.push(`- [permission] deny ${quote(e)}${was.deny?.includes(e) ? "" : " (this file's deny list replaces the one before it)"}`);
+  if (removed.length) permission.deny = [...nowDeny, ...removed];
   if (permission.deny !== undefined) used.deny = permission.deny as string[];
 
   // commands hey runs: bash's output filter, the shell, ripgrep
@@ -143,12 +146,12 @@ export function guardLayer(data: Table, approved: Guarded | undefined, role: Lay
   }
 
   // keep_env: each variable added shows an API key to the commands the model runs
-  if (now.keep_env !== undefined) {
-    const added = now.keep_env.filter((v) => !was.keep_env?.includes(v));
-    for (const v of added) widenings.push(`+ [tools] keep_env ${quote(v)}`);
-    if (added.length) tools.keep_env = now.keep_env.filter((v) => was.keep_env?.includes(v));
-    used.keep_env = tools.keep_env as string[];
-  }
+  const wasKeep = was.keep_env ?? below.keep_env ?? [];
+  const nowKeep = now.keep_env ?? below.keep_env ?? [];
+  const added = nowKeep.filter((v) => !wasKeep.includes(v));
+  for (const v of added) widenings.push(`+ [tools] keep_env ${quote(v)}`);
+  if (added.length) tools.keep_env = nowKeep.filter((v) => wasKeep.includes(v));
+  if (tools.keep_env !== undefined) used.keep_env = tools.keep_env as string[];
 
   // MCP servers: a table that starts something new is left out whole (a lower file's definition stands)
   const servers: Table = isTable(data.mcp) && isTable(data.mcp.servers) ? { ...data.mcp.servers } : {};
@@ -174,6 +177,9 @@ function setOrDelete(table: Table, key: string, value: unknown): void {
   if (value === undefined) delete table[key];
   else table[key] = value;
 }
+
+/** Whether a line of guardLayer's `widenings` is about an MCP server (`+ [mcp.NAME] …`, `~ [mcp.NAME] …`). */
+export const aboutServer = (line: string): boolean => /^[+~] \[mcp\./.test(line);
 
 /** A server as its widening line shows it: what it runs or where it connects; env and header names only (their values may be secrets). */
 export function describeServer(s: Table): string {

@@ -113,8 +113,12 @@ export interface LoadedConfig {
     approvals: Approvals | undefined,
     trustProject: boolean,
   ): { config: LoadedConfig; errors?: undefined } | { config?: undefined; errors: string[] };
-  /** the same files with everything they set approved: what the user said yes to at the prompt. Throws ConfigError. */
-  approve(): LoadedConfig;
+  /**
+   * the same files with everything they set approved: what the user said yes to at the prompt;
+   * without `servers` (--no-mcp: the question did not show them) MCP servers stay as approved
+   * before. Throws ConfigError.
+   */
+  approve(servers?: boolean): LoadedConfig;
 }
 
 interface LoadOptions {
@@ -207,13 +211,25 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
     guards: guards.map((g) => ({ ...g, key: recordKey(g.source) })),
     resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
     reload: (flags, approvals, trustProject) => reloadConfig({ ...opts, flags, approvals, trustProject, projectApproved: false }),
-    approve: () =>
+    approve: (servers = true) =>
       loaded(
-        layers.map((l) => (l.guard ? { ...l, guard: { ...l.guard, approved: "current" as const } } : l)),
+        layers.map((l) => approved(l, servers ? undefined : guards)),
         opts,
       ).config,
   };
   return { config, unresolved };
+}
+
+/**
+ * `layer` with all it sets approved; with `guards` (this resolution's), its servers stay as
+ * approved before (a file adopted whole stays so).
+ */
+function approved(layer: ConfigLayer, guards?: readonly LayerGuard[]): ConfigLayer {
+  if (!layer.guard) return layer;
+  const was = layer.guard.approved;
+  const current = guards?.find((g) => g.source === layer.source)?.current;
+  const now = current && was !== "current" ? { ...current, mcp: was?.mcp ?? {} } : ("current" as const);
+  return { ...layer, guard: { ...layer.guard, approved: now } };
 }
 
 function reloadConfig(opts: LoadOptions): ReturnType<LoadedConfig["reload"]> {

@@ -6,8 +6,9 @@
 // HEY_* variables < flags. Tables merge into tables; arrays and scalars replace.
 import { dirname, isAbsolute, join } from "node:path";
 import type { Effort } from "../kernel/ir.ts";
+import { NetConfigError, parseProxyUrl } from "../net/proxy.ts";
 import { validateRules } from "../permission/rules.ts";
-import { guardedOf, guardLayer, type Guarded } from "./guard.ts";
+import { guardedOf, guardLayer, type Below, type Guarded } from "./guard.ts";
 import { camel, resolveTable, SECTIONS, type Key } from "./keys.ts";
 import { chooseProvider, envValue } from "./providers.ts";
 import { checkLayer, checkRange, checkValue, type ConfigFile, expandVars, isTable, keyLine, type Kind, type Miss, type Table, where } from "./schema.ts";
@@ -26,13 +27,18 @@ const pathKey = (path: readonly string[]) => path.join("\u0000");
 /**
  * Resolves the layers (user file, trusted project file, --config file, in that order), the
  * environment and the flags into settings. Throws ConfigError (the whole user-facing message) on
- * a wrong type, a missing base_url, a bad MCP server, an unknown provider or a missing model;
+ * a wrong type, a missing base_url, a bad MCP server, an unknown provider or a missing model —
+ * also in a part of a guarded file left out for want of approval;
  * unknown keys and unset variables only produce warnings (one line each, no prefix); those about
  * unset variables are also in `unresolved` (`/reload` refuses them).
  */
 export function resolveConfig(layers: ConfigLayer[], env: Record<string, string | undefined>, flags: ConfigFlags): Resolved {
   const warnings: string[] = [];
   try {
+    // the files are checked as written first: a part left out for want of approval is still
+    // reported when it is wrong, as it would be in a file seen for the first time
+    if (layers.some((l) => l.guard && l.guard.approved !== "current")) resolveInto(layers.map(asWritten), env, flags, warnings);
+    warnings.length = 0;
     return resolveInto(layers, env, flags, warnings);
   } catch (e) {
     // the warnings found before the error travel with it: printed first, one run tells everything
@@ -85,7 +91,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     let data = checked.data;
     if (layer.guard) {
       const approved = layer.guard.approved === "current" ? guardedOf(data) : layer.guard.approved;
-      const guard = guardLayer(data, approved, layer.guard.role);
+      const guard = guardLayer(data, approved, layer.guard.role === "replacing" ? listsOf(merged) : {});
       guards.push({ source: layer.source, current: guardedOf(data), used: guard.used, widenings: guard.widenings, kept: guard.kept });
       data = guard.data;
     }
@@ -94,7 +100,9 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
       // must match, its deny entries add to the user's (issue 24)
       const { permission, ...rest } = data as ConfigFile & Table;
       const lists = { allow: permission?.allow ?? [], deny: permission?.deny ?? [] };
-      errors.push(...validateRules(lists).map((e) => `${layer.source}: ${e}`));
+      const line = (list: string) =>
+        (layer.locate ?? (layer.text === undefined ? undefined : (p: readonly string[]) => keyLine(layer.text!, p)))?.(["permission", list]);
+      errors.push(...ruleErrors(lists, (list) => `${layer.source}${line(list) ? `:${line(list)}` : ""}`));
       if (lists.allow.length) narrow.push({ source: layer.source, allow: lists.allow });
       projectDeny.push(...lists.deny);
       data = rest;
@@ -158,6 +166,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   }
 
   const f = file;
+  if (f.proxy?.url?.trim()) checkProxy(f.proxy.url, overridden.has(pathKey(["proxy", "url"])) ? "HEY_PROXY" : `${lineOf(["proxy", "url"])}: [proxy] url`);
   const settings: Settings = {
     provider: choice.provider,
     model: choice.model,
@@ -174,9 +183,19 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     mcp: { servers, ...resolveTable(SECTIONS.mcp, f.mcp) },
     input: resolveTable(SECTIONS.input, f.input),
   };
-  checkPermission(settings.permission, sourceOf);
+  const wrong = ruleErrors(settings.permission, (list) => lineOf(["permission", list]));
+  if (wrong.length) throw new ConfigError(wrong.join("\n"));
   settings.permission.deny = [...new Set([...settings.permission.deny, ...projectDeny])];
   return { settings, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)], guards };
+}
+
+/** A layer with all of it used, whatever was approved of it. */
+const asWritten = ({ guard: _, ...layer }: ConfigLayer): ConfigLayer => layer;
+
+/** The lists a replacing file's lists replace: those of the files merged so far (a project's never merge: they only narrow). */
+function listsOf(merged: Table): Below {
+  const { permission, tools } = merged as ConfigFile;
+  return { allow: permission?.allow, deny: permission?.deny, keep_env: tools?.keep_env };
 }
 
 /**
@@ -193,6 +212,16 @@ function refuseInProject(layer: ConfigLayer, data: Table): string[] {
     });
 }
 
+/** A proxy URL hey cannot use is a ConfigError at `at` (`FILE:LINE: [proxy] url`, or `HEY_PROXY`), not only once a request would use it. */
+function checkProxy(url: string, at: string): void {
+  try {
+    parseProxyUrl(url);
+  } catch (e) {
+    if (e instanceof NetConfigError) throw new ConfigError(`${at}: ${e.message}`);
+    throw e;
+  }
+}
+
 /** `[network] ca_file`: `~/` is the home directory, a relative path is relative to the file that set it. */
 function caFile(value: string | undefined, source: string, env: Record<string, string | undefined>): Settings["network"] {
   if (!value) return {};
@@ -201,12 +230,9 @@ function caFile(value: string | undefined, source: string, env: Record<string, s
   return { caFile: path, caFileSource: `[network] ca_file in ${source}` };
 }
 
-/** An entry that is no rule is a ConfigError naming it (SPEC §24): it would silently allow or deny nothing. */
-function checkPermission(lists: { allow: string[]; deny: string[] }, sourceOf: (path: string[]) => string): void {
-  const errors = (["allow", "deny"] as const).flatMap((list) =>
-    validateRules({ allow: [], deny: [], [list]: lists[list] }).map((e) => `${sourceOf(["permission", list])}: ${e}`),
-  );
-  if (errors.length) throw new ConfigError(errors.join("\n"));
+/** Each entry that is no rule, named, after `at(list)` (`FILE:LINE`): it would silently allow or deny nothing (SPEC §24). */
+function ruleErrors(lists: { allow: string[]; deny: string[] }, at: (list: "allow" | "deny") => string): string[] {
+  return (["allow", "deny"] as const).flatMap((list) => validateRules({ allow: [], deny: [], [list]: lists[list] }).map((e) => `${at(list)}: ${e}`));
 }
 
 /** Merges one checked layer into `target`, recording which source set each key and table. */

@@ -245,7 +245,9 @@ export function checkLayer(source: string, data: Table, text?: string | Locate):
             continue;
           }
           const { name, ...rest } = entry;
-          if (typeof name !== "string" || !name) fail(mustBe(`[mcp] servers[${i}] name`, "a non-empty string", name), ["mcp", key]);
+          // an entry is one server, named by its `name` (what [mcp.NAME] says in hey's own spelling)
+          if (name === undefined) fail(`[mcp] servers[${i}] needs name = "NAME", the server's name: { name = "fs", command = "npx", … }`, ["mcp", key]);
+          else if (typeof name !== "string" || !name) fail(mustBe(`[mcp] servers[${i}] name`, "a non-empty string", name), ["mcp", key]);
           else add(name, rest);
         }
       } else if (isTable(v)) add(key, v);

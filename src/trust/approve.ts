@@ -5,7 +5,7 @@
 // approve is found again next time, whoever wrote it.
 import { readApprovals, updateApprovals } from "../config/approval-store.ts";
 import { emptyApprovals, withConfigs, type Approvals } from "../config/approvals.ts";
-import { sameGuarded, type Guarded } from "../config/guard.ts";
+import { aboutServer, sameGuarded, type Guarded } from "../config/guard.ts";
 import type { LoadedConfig } from "../config/load.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, readAnswer, type Widening } from "./policy.ts";
 import { readTrust } from "./store.ts";
@@ -27,25 +27,31 @@ export function readApprovalState(file: string, warn: (message: string) => void)
   }
 }
 
-/** What in `config` gives the agent more than the user approved. */
-export const widenings = (config: LoadedConfig): Widening[] =>
-  config.guards.filter((g) => g.widenings.length > 0).map((g) => ({ file: g.source, lines: g.widenings }));
+/**
+ * What in `config` gives the agent more than the user approved; without `servers` (--no-mcp: no
+ * server starts, so a server left out is no news) the changes to MCP servers are not counted.
+ */
+export const widenings = (config: LoadedConfig, servers = true): Widening[] =>
+  config.guards.map((g) => ({ file: g.source, lines: servers ? g.widenings : g.widenings.filter((l) => !aboutServer(l)) })).filter((w) => w.lines.length > 0);
 
 /**
  * `config` with its widenings approved when the user says yes to the question (`ask` given: the
  * REPL), or as it is — the approved values in their place — with a notice for each (no `ask`: a
- * one-shot run, or the question answered otherwise). Throws ConfigError when the approved files
- * do not resolve (a server definition that only the left-out part made whole).
+ * one-shot run, or the question answered otherwise). `servers` false (--no-mcp): changes to MCP
+ * servers are neither asked nor told about, and a yes leaves them unapproved. Throws ConfigError
+ * when the approved files do not resolve (a server definition that only the left-out part made
+ * whole).
  */
 export async function decideWidenings(
   config: LoadedConfig,
   ask: ((question: string) => Promise<string | undefined>) | undefined,
   warn: (message: string) => void,
+  servers = true,
 ): Promise<LoadedConfig> {
-  const pending = widenings(config);
+  const pending = widenings(config, servers);
   if (pending.length === 0) return config;
   const typed = ask ? await ask(approvalQuestion(pending)) : undefined;
-  if (typed !== undefined && readAnswer(typed) === "yes") return config.approve();
+  if (typed !== undefined && readAnswer(typed) === "yes") return config.approve(servers);
   for (const line of approvalNotice(pending, ask !== undefined)) warn(line);
   return config;
 }

@@ -80,12 +80,12 @@ describe("a run", () => {
     mkdirSync(join(files.userConfig, ".."), { recursive: true });
     writeFileSync(files.userConfig, `[provider.m]\nbase_url = "http://127.0.0.1:9/v1"\nmodels = ["m1"]\n${toml}`);
   };
-  /** One start-up as run.ts does it; `answer` given: the REPL, asked; undefined: a one-shot run. */
-  async function start(answer?: string) {
+  /** One start-up as run.ts does it; `answer` given: the REPL, asked; undefined: a one-shot run. `servers` false: --no-mcp. */
+  async function start(answer?: string, servers = true) {
     const state = readApprovalState(files.approvalsFile, (w) => warnings.push(w));
     const loaded = loadConfig({ env: { HOME: home }, here: files, trustProject: false, flags: {}, approvals: state.record });
     const ask = answer === undefined ? undefined : async (q: string) => (asked.push(q), answer);
-    const config = await decideWidenings(loaded, ask, (w) => warnings.push(w));
+    const config = await decideWidenings(loaded, ask, (w) => warnings.push(w), servers);
     await recordApprovals(config, state, files.trustFile, (w) => warnings.push(w));
     return config.settings;
   }
@@ -106,6 +106,7 @@ describe("a run", () => {
   test("a widening is left out in a one-shot run, every time, until approved at the REPL's question", async () => {
     writeUser('[permission]\nallow = ["bash: ls"]\n');
     await start();
+    warnings.length = 0;
     writeUser('[permission]\nallow = ["bash: ls", "bash"]\n[mcp.x]\ncommand = "sh"\nargs = ["-c", "touch pwned"]\n');
     const notice = `not used: + [permission] allow "bash", + [mcp.x] sh -c "touch pwned" in ${files.userConfig}: it gives the agent more than you approved, and the agent can write that file; the approved values are used (run hey without -p to review and approve it)`;
     for (let run = 0; run < 2; run++) {
@@ -139,6 +140,65 @@ describe("a run", () => {
     const s = await start();
     expect(s.permission).toEqual({ allow: ["read_file"], deny: ["bash: rm *", "bash: curl *"], narrow: [] });
     expect(warnings.at(-1)).toContain('+ [permission] allow "bash: ls", - [permission] deny "bash: curl *"');
+  });
+
+  test("--no-mcp: a server change is neither told about nor approved; the rest is, as always", async () => {
+    writeUser('[permission]\nallow = ["bash: ls"]\n');
+    await start();
+    warnings.length = 0;
+    writeUser('[permission]\nallow = ["bash: ls", "bash"]\n[mcp.x]\ncommand = "sh"\nargs = ["-c", "touch pwned"]\n');
+    await start(undefined, false);
+    expect(warnings).toEqual([
+      `not used: + [permission] allow "bash" in ${files.userConfig}: it gives the agent more than you approved, and the agent can write that file; the approved values are used (run hey without -p to review and approve it)`,
+    ]);
+    // the REPL asks about the rest only; a yes approves that, not the server it did not show
+    expect((await start("y", false)).permission.allow).toEqual(["bash: ls", "bash"]);
+    expect(asked).toEqual([
+      `${files.userConfig} would give the agent more than you approved:\n  + [permission] allow "bash"\nThe agent can write this file, so hey asks. Use this change? (y/N) `,
+    ]);
+    expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]).toEqual({ mcp: {}, allow: ["bash: ls", "bash"] });
+    // with only the server left, --no-mcp asks nothing; a run that starts servers says it left it out
+    await start("y", false);
+    expect(asked).toHaveLength(1);
+    await start();
+    expect(warnings.at(-1)).toStartWith('not used: + [mcp.x] sh -c "touch pwned" in ');
+  });
+
+  test("a part not approved is still checked: an invalid file is an error, as when it is new", async () => {
+    const valid = "[agent]\nmax_turns = 5\n";
+    writeUser(valid);
+    await start();
+    const load = (approvals = readApprovals(files.approvalsFile)) =>
+      loadConfig({ env: { HOME: home }, here: files, trustProject: false, flags: {}, approvals });
+    const cases = [
+      ['[mcp.foo]\nargs = ["x"]\n', `${files.userConfig}:4: [mcp.foo] needs command (a local server) or url (a remote one)`],
+      ['[mcp.foo]\ncommand = "a"\nurl = "http://127.0.0.1:9/mcp"\n', `${files.userConfig}:6: [mcp.foo] has both command and url; keep one`],
+      ['[permission]\nallow = ["Bash(git:*)"]\n', `${files.userConfig}:5: [permission] allow: "Bash(git:*)" is another agent's syntax; write "bash: git *"`],
+    ];
+    for (const [toml, message] of cases) {
+      writeUser(valid);
+      const running = load();
+      writeUser(toml!);
+      expect(() => load(undefined)).toThrow(message!); // a file seen for the first time
+      await expect(start()).rejects.toThrow(message!);
+      expect(running.reload({}, readApprovals(files.approvalsFile), false).errors).toEqual([message!]);
+    }
+  });
+
+  test("so is a --config file seen before", async () => {
+    writeUser("");
+    const ci = join(project, "ci.toml");
+    writeFileSync(ci, "[agent]\nmax_turns = 5\n");
+    const load = () =>
+      loadConfig({ env: { HOME: home }, here: files, configFile: ci, trustProject: false, flags: {}, approvals: readApprovals(files.approvalsFile) });
+    await recordApprovals(
+      load(),
+      readApprovalState(files.approvalsFile, () => {}),
+      files.trustFile,
+      () => {},
+    );
+    writeFileSync(ci, '[agent]\nmax_turns = 5\n[permission]\nallow = ["read_file", "Bash(git:*)"]\n');
+    expect(load).toThrow(`${ci}:4: [permission] allow: "Bash(git:*)" is another agent's syntax; write "bash: git *"`);
   });
 
   test("a record that is a link or broken approves nothing (and says so); it is rewritten on the next record", async () => {

@@ -97,7 +97,8 @@ describe("wrong types name the file, the key and what was expected", () => {
     ['[mcp.fs]\ncommand = ["npx", "fs"]', `${U}: [mcp.fs] command must be a string, got an array`],
     ['[mcp.fs]\ncommand = "npx"\nenv = { PORT = 8080 }', `${U}: [mcp.fs] env.PORT must be a string, got 8080`],
     ['[mcp]\nservers = { name = "fs" }', `${U}: [mcp] servers must be an array of tables, got a table`],
-    ['[mcp]\nservers = [{ command = "fs" }]', `${U}: [mcp] servers[0] name must be a non-empty string, got undefined`],
+    ['[mcp]\nservers = [{ command = "fs" }]', `${U}: [mcp] servers[0] needs name = "NAME", the server's name: { name = "fs", command = "npx", … }`],
+    ['[mcp]\nservers = [{ name = "", command = "fs" }]', `${U}: [mcp] servers[0] name must be a non-empty string, got ""`],
     ["[mcp]\nstartup_wait_ms = -5", `${U}: [mcp] startup_wait_ms must be a non-negative integer, got -5`],
   ];
   test.each(cases.map(([toml, message]) => [message, toml]))("%s", (message, toml) => {
@@ -136,6 +137,15 @@ describe("numbers out of range name the file, its line and the key (issue 13 row
     ['[mcp.fs]\ncommand = "npx"\ntimeout_ms = 99999999999\n', "PATH:3: [mcp.fs] timeout_ms must be between 100 and 86400000, got 99999999999"],
     ["[mcp]\nstartup_wait_ms = 9999999\n", "PATH:2: [mcp] startup_wait_ms must be between 0 and 600000, got 9999999"],
     ["[agent]\nmax_turns = 0\n", "PATH:2: [agent] max_turns must be a positive integer, got 0"], // wrong types get the line too
+    [
+      '[mcp]\nstartup_wait_ms = 100\nservers = [{ command = "node" }]\n',
+      'PATH:3: [mcp] servers[0] needs name = "NAME", the server\'s name: { name = "fs", command = "npx", … }',
+    ],
+    [
+      '[proxy]\nurl = "ftp://u:secret@x"\n',
+      'PATH:2: [proxy] url: unsupported proxy scheme "ftp" in "ftp://***@x"; use http://, https://, socks5:// or socks5h://',
+    ],
+    ['# a proxy\n\n[proxy]\nurl = "http://"\n', 'PATH:4: [proxy] url: invalid proxy URL "http://"'],
   ])("%p", (text, message) => {
     expect(fileError(text)).toBe(message);
   });
@@ -190,6 +200,14 @@ describe("numbers out of range name the file, its line and the key (issue 13 row
     expect(fileError('[provider.mock]\nbase_url = "http://h/v1"\nmodels = ["m"]\n[default]\nprovider = "mokc"\n')).toBe(
       'PATH:5: [default] provider: unknown provider "mokc"; did you mean mock?; known providers: mock',
     );
+  });
+
+  test("a proxy that HEY_PROXY sets is checked too, named as such", () => {
+    expect(errorOf("", { HEY_PROXY: "socks4://p:1080" })).toBe(
+      'HEY_PROXY: unsupported proxy scheme "socks4" in "socks4://p:1080"; use http://, https://, socks5:// or socks5h://',
+    );
+    expect(errorOf('[proxy]\nurl = "${PROXY}"', { PROXY: "socks5h://p:1080" })).toBe("no error");
+    expect(errorOf('[proxy]\nurl = "${UNSET}"')).toBe("no error"); // nothing to check: no proxy
   });
 
   test("variables and flags are range-checked too, named as such", () => {

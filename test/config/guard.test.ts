@@ -2,7 +2,7 @@
 // give the agent more than the user approved (left out, the approved value used, named), and which
 // only take away (used at once); a project narrows the user's lists, never widens them.
 import { describe, expect, test } from "bun:test";
-import { guardedOf, guardLayer, NOTHING_APPROVED, type Guarded, type LayerRole } from "../../src/config/guard.ts";
+import { guardedOf, guardLayer, NOTHING_APPROVED, type Below, type Guarded } from "../../src/config/guard.ts";
 import { resolveConfig } from "../../src/config/resolve.ts";
 import { checkLayer, type Table } from "../../src/config/schema.ts";
 import { permissionCheck } from "../../src/wire.ts";
@@ -13,14 +13,15 @@ const approvedOf = (toml: string): Guarded => guardedOf(data(toml));
 const SERVER = '[mcp.fs]\ncommand = "npx"\nargs = ["-y", "server-filesystem", "/notes"]\n';
 
 describe("guardLayer", () => {
-  type Row = [name: string, approved: string | undefined, now: string, role: LayerRole, widenings: string[], used: Table];
+  /** `below`: the lists a --config file's replace (the user's); nothing for the user's file and a project's */
+  type Row = [name: string, approved: string | undefined, now: string, below: Below, widenings: string[], used: Table];
   test.each<Row>([
-    ["nothing changed", '[permission]\nallow = ["bash: ls"]', '[permission]\nallow = ["bash: ls"]', "base", [], { permission: { allow: ["bash: ls"] } }],
+    ["nothing changed", '[permission]\nallow = ["bash: ls"]', '[permission]\nallow = ["bash: ls"]', {}, [], { permission: { allow: ["bash: ls"] } }],
     [
       "an allow entry added",
       '[permission]\nallow = ["bash: ls"]',
       '[permission]\nallow = ["bash: ls", "bash"]',
-      "base",
+      {},
       ['+ [permission] allow "bash"'],
       { permission: { allow: ["bash: ls"] } },
     ],
@@ -28,7 +29,7 @@ describe("guardLayer", () => {
       "an allow list replaced by a wider one",
       '[permission]\nallow = ["bash: ls", "write_file"]',
       '[permission]\nallow = ["bash"]',
-      "base",
+      {},
       ['+ [permission] allow "bash"'],
       { permission: { allow: ["bash: ls", "write_file"] } },
     ],
@@ -36,7 +37,7 @@ describe("guardLayer", () => {
       "an allow entry removed: narrower, used",
       '[permission]\nallow = ["bash: ls", "read_file"]',
       '[permission]\nallow = ["read_file"]',
-      "base",
+      {},
       [],
       { permission: { allow: ["read_file"] } },
     ],
@@ -44,7 +45,7 @@ describe("guardLayer", () => {
       "the allow list emptied",
       '[permission]\nallow = ["bash: ls"]',
       "[permission]\nallow = []",
-      "base",
+      {},
       ["- [permission] allow (the whole list: every tool call would run)"],
       { permission: { allow: ["bash: ls"] } },
     ],
@@ -52,32 +53,49 @@ describe("guardLayer", () => {
       "the allow list deleted",
       '[permission]\nallow = ["bash: ls"]',
       "[agent]\nmax_turns = 3",
-      "base",
+      {},
       ["- [permission] allow (the whole list: every tool call would run)"],
       { agent: { max_turns: 3 }, permission: { allow: ["bash: ls"] } },
     ],
-    ["a first allow list in the user file: narrower", undefined, '[permission]\nallow = ["read_file"]', "base", [], { permission: { allow: ["read_file"] } }],
+    ["a first allow list in the user file: narrower", undefined, '[permission]\nallow = ["read_file"]', {}, [], { permission: { allow: ["read_file"] } }],
     [
       "a first allow list in a project: narrower (it only intersects)",
       undefined,
       '[permission]\nallow = ["bash"]',
-      "narrowing",
+      {},
       [],
       { permission: { allow: ["bash"] } },
     ],
+    ["a first allow list in a --config file, none below: narrower", undefined, '[permission]\nallow = ["bash"]', {}, [], { permission: { allow: ["bash"] } }],
     [
-      "a first allow list in a --config file: it replaces the lists below",
+      "a first allow list in a --config file, replacing a narrower one below",
       undefined,
-      '[permission]\nallow = ["bash"]',
-      "replacing",
+      '[permission]\nallow = ["bash", "read_file"]',
+      { allow: ["read_file"] },
       ['+ [permission] allow "bash"'],
       { permission: {} },
+    ],
+    [
+      "a first allow list in a --config file, within the one below: narrower",
+      undefined,
+      '[permission]\nallow = ["read_file"]',
+      { allow: ["read_file", "bash"] },
+      [],
+      { permission: { allow: ["read_file"] } },
+    ],
+    [
+      "a --config file's allow list dropped: the one below counts",
+      '[permission]\nallow = ["read_file"]',
+      "[agent]\nmax_turns = 3",
+      { allow: ["read_file", "bash: ls"] },
+      ['- [permission] allow (the list of the files before it would count, which adds "bash: ls")'],
+      { agent: { max_turns: 3 }, permission: { allow: ["read_file"] } },
     ],
     [
       "a deny entry removed",
       '[permission]\ndeny = ["bash: rm *", "bash: git push *"]',
       '[permission]\ndeny = ["bash: git push *"]',
-      "base",
+      {},
       ['- [permission] deny "bash: rm *"'],
       { permission: { deny: ["bash: git push *", "bash: rm *"] } },
     ],
@@ -85,7 +103,7 @@ describe("guardLayer", () => {
       "the deny list emptied, an entry added too: the addition stays",
       '[permission]\ndeny = ["bash: rm *"]',
       '[permission]\ndeny = ["bash: curl *"]',
-      "base",
+      {},
       ['- [permission] deny "bash: rm *"'],
       { permission: { deny: ["bash: curl *", "bash: rm *"] } },
     ],
@@ -93,34 +111,58 @@ describe("guardLayer", () => {
       "a deny entry added: narrower",
       '[permission]\ndeny = ["bash: rm *"]',
       '[permission]\ndeny = ["bash: rm *", "bash: curl *"]',
-      "base",
+      {},
       [],
       { permission: { deny: ["bash: rm *", "bash: curl *"] } },
     ],
     [
-      "a first deny list in a --config file replaces the ones below",
+      "a first deny list in a --config file, none below: narrower",
       undefined,
       '[permission]\ndeny = ["bash: curl *"]',
-      "replacing",
-      ["~ [permission] deny now replaces the deny lists of the files before it"],
-      { permission: {} },
+      {},
+      [],
+      { permission: { deny: ["bash: curl *"] } },
     ],
-    ["a bash_filter command", "", '[tools]\nbash_filter = "./filter.sh"', "base", ['+ [tools] bash_filter = "./filter.sh"'], { tools: {} }],
+    [
+      "a first deny list in a --config file that keeps the entries below: narrower",
+      undefined,
+      '[permission]\ndeny = ["bash: rm *", "bash: curl *"]',
+      { deny: ["bash: rm *"] },
+      [],
+      { permission: { deny: ["bash: rm *", "bash: curl *"] } },
+    ],
+    [
+      "a first deny list in a --config file without an entry below: that entry stays",
+      undefined,
+      '[permission]\ndeny = ["bash: curl *"]',
+      { deny: ["bash: rm *"] },
+      ['- [permission] deny "bash: rm *" (this file\'s deny list replaces the one before it)'],
+      { permission: { deny: ["bash: curl *", "bash: rm *"] } },
+    ],
+    [
+      "a --config file's keep_env replacing the one below: only what is new",
+      undefined,
+      '[tools]\nkeep_env = ["A_KEY", "B_KEY"]',
+      { keep_env: ["A_KEY"] },
+      ['+ [tools] keep_env "B_KEY"'],
+      { tools: { keep_env: ["A_KEY"] } },
+    ],
+    ["a bash_filter command", "", '[tools]\nbash_filter = "./filter.sh"', {}, ['+ [tools] bash_filter = "./filter.sh"'], { tools: {} }],
     [
       "bash_filter back to builtin or none: harmless",
       '[tools]\nbash_filter = "./f.sh"',
       '[tools]\nbash_filter = "none"',
-      "base",
+      {},
       [],
       { tools: { bash_filter: "none" } },
     ],
-    ["another shell", '[tools]\nshell = "bash"', '[tools]\nshell = "./evil-shell"', "base", ['~ [tools] shell = "./evil-shell"'], { tools: { shell: "bash" } }],
-    ["another rg", "", '[tools]\nrg = "/tmp/rg"', "base", ['+ [tools] rg = "/tmp/rg"'], { tools: {} }],
+    ["another shell", '[tools]\nshell = "bash"', '[tools]\nshell = "./evil-shell"', {}, ['~ [tools] shell = "./evil-shell"'], { tools: { shell: "bash" } }],
+    ["another rg", "", '[tools]\nrg = "/tmp/rg"', {}, ['+ [tools] rg = "/tmp/rg"'], { tools: {} }],
     [
       "a keep_env variable added",
       '[tools]\nkeep_env = ["A_KEY"]',
       '[tools]\nkeep_env = ["A_KEY", "OPENAI_API_KEY"]',
-      "base",
+      {},
       ['+ [tools] keep_env "OPENAI_API_KEY"'],
       { tools: { keep_env: ["A_KEY"] } },
     ],
@@ -128,17 +170,17 @@ describe("guardLayer", () => {
       "other [tools] keys are not guarded",
       "[tools]\nbash_timeout_ms = 1000",
       "[tools]\nbash_timeout_ms = 99000\nredact_secrets = false",
-      "base",
+      {},
       [],
       { tools: { bash_timeout_ms: 99000, redact_secrets: false } },
     ],
-    ["a new MCP server", "", SERVER, "base", ["+ [mcp.fs] npx -y server-filesystem /notes"], { mcp: { servers: {} } }],
-    ["a server's args changed", SERVER, SERVER.replace("/notes", "/"), "base", ["~ [mcp.fs] npx -y server-filesystem /"], { mcp: { servers: {} } }],
+    ["a new MCP server", "", SERVER, {}, ["+ [mcp.fs] npx -y server-filesystem /notes"], { mcp: { servers: {} } }],
+    ["a server's args changed", SERVER, SERVER.replace("/notes", "/"), {}, ["~ [mcp.fs] npx -y server-filesystem /"], { mcp: { servers: {} } }],
     [
       "a server's env, named without values",
       SERVER,
       `${SERVER}env = { TOKEN = "abc" }\n`,
-      "base",
+      {},
       ["~ [mcp.fs] npx -y server-filesystem /notes; env TOKEN"],
       { mcp: { servers: {} } },
     ],
@@ -146,7 +188,7 @@ describe("guardLayer", () => {
       "a remote server, its URL's credentials hidden",
       "",
       '[mcp.docs]\nurl = "https://u:p@mcp.example/mcp"\nheaders = { Authorization = "Bearer x" }',
-      "base",
+      {},
       ["+ [mcp.docs] https://***@mcp.example/mcp; headers Authorization"],
       { mcp: { servers: {} } },
     ],
@@ -154,7 +196,7 @@ describe("guardLayer", () => {
       "only a timeout changed: same server",
       SERVER,
       `${SERVER}timeout_ms = 5000\n`,
-      "base",
+      {},
       [],
       { mcp: { servers: { fs: { command: "npx", args: ["-y", "server-filesystem", "/notes"], timeout_ms: 5000 } } } },
     ],
@@ -162,15 +204,15 @@ describe("guardLayer", () => {
       "a disabled server starts nothing",
       "",
       `${SERVER}enabled = false\n`,
-      "base",
+      {},
       [],
       { mcp: { servers: { fs: { command: "npx", args: ["-y", "server-filesystem", "/notes"], enabled: false } } } },
     ],
-    ["a table turning on a server defined elsewhere", "", "[mcp.fs]\nenabled = true", "narrowing", ["+ [mcp.fs] enabled"], { mcp: { servers: {} } }],
-    ["a server removed: narrower", SERVER, "[agent]\nmax_turns = 3", "base", [], { agent: { max_turns: 3 } }],
-  ])("%s", (_, approved, now, role, widenings, used) => {
+    ["a table turning on a server defined elsewhere", "", "[mcp.fs]\nenabled = true", {}, ["+ [mcp.fs] enabled"], { mcp: { servers: {} } }],
+    ["a server removed: narrower", SERVER, "[agent]\nmax_turns = 3", {}, [], { agent: { max_turns: 3 } }],
+  ])("%s", (_, approved, now, below, widenings, used) => {
     const was = approved === undefined ? undefined : approvedOf(approved);
-    const g = guardLayer(data(now), was, role);
+    const g = guardLayer(data(now), was, below);
     expect(g.widenings).toEqual(widenings);
     expect(g.data).toEqual(used);
     // what is recorded is what is used — and a server whose changed table was left out keeps its
@@ -181,7 +223,7 @@ describe("guardLayer", () => {
   });
 
   test("a file with nothing approved yet is compared with nothing", () => {
-    expect(guardLayer(data(SERVER), undefined, "base")).toEqual(guardLayer(data(SERVER), NOTHING_APPROVED, "base"));
+    expect(guardLayer(data(SERVER), undefined)).toEqual(guardLayer(data(SERVER), NOTHING_APPROVED));
   });
 });
 

@@ -143,6 +143,35 @@ test("a --config file is guarded the same way", async () => {
   expect(existsSync(join(project.path, "made-by-agent"))).toBe(false);
 });
 
+test("a narrowing applies at once in a one-shot run: an allow list added to a --config file that had none", async () => {
+  const extra = join(project.path, "ci.toml");
+  write(extra, `${provider()}[agent]\nmax_turns = 5\n`);
+  expect((await hey(["--config", extra, "-p", "hi"])).code).toBe(0);
+  write(extra, `${provider()}[agent]\nmax_turns = 5\n[permission]\nallow = ["read_file"]\n`);
+  const run = await hey(["--config", extra, "-p", "hi"]);
+  expect(run.code).toBe(0);
+  expect(run.stderr).not.toContain("not used");
+  expect(model.requests.at(-1)!.tools?.map((t) => t.function.name)).toEqual(["read_file"]);
+  // recorded: dropping the list again is the widening, left out
+  write(extra, `${provider()}[agent]\nmax_turns = 5\n`);
+  const back = await hey(["--config", extra, "-p", "hi"]);
+  expect(back.stderr).toContain(`hey: not used: - [permission] allow (the whole list: every tool call would run) in ${extra}`);
+  expect(model.requests.at(-1)!.tools?.map((t) => t.function.name)).toEqual(["read_file"]);
+});
+
+test("--no-mcp: a new server is not news (none starts) and is not approved by that run", async () => {
+  const marker = join(project.path, "server-ran");
+  write(userConfig(), `${provider()}[agent]\nmax_turns = 5\n`);
+  await hey(["-p", "hi"]);
+  write(userConfig(), `${provider()}[agent]\nmax_turns = 5\n${touchingServer("late", marker)}`);
+  const off = await hey(["--no-mcp", "-p", "hi"]);
+  expect(off.code).toBe(0);
+  expect(off.stderr).not.toContain("not used");
+  const on = await hey(["-p", "hi"]);
+  expect(on.stderr).toContain("hey: not used: + [mcp.late] ");
+  expect(existsSync(marker)).toBe(false);
+});
+
 test("trust.json written behind hey's back does not trust the project; --approve still does, for one run", async () => {
   const marker = join(project.path, "project-server-ran");
   write(userConfig(), `${provider()}[permission]\nallow = ["read_file", "bash: ls"]\n`);

@@ -12,7 +12,7 @@ test("another agent's spelling in [permission] is a configuration error, exit 2"
     mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
     writeFileSync(file, '[permission]\nallow = ["Bash(git:*)"]\n');
     const run = await runHey(["--base-url", "http://127.0.0.1:9/v1", "-m", "m", "-p", "x"], { cwd: work.path, env: { HOME: home.path } });
-    expect(run.stderr).toBe(`hey: ${file}: [permission] allow: "Bash(git:*)" is another agent's syntax; write "bash: git *"\n`);
+    expect(run.stderr).toBe(`hey: ${file}:2: [permission] allow: "Bash(git:*)" is another agent's syntax; write "bash: git *"\n`);
     expect(run.code).toBe(2);
   } finally {
     home.remove();
