@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, tempDir } from "./e2e.ts";
+import { until } from "./wait.ts";
 
 /** How long a wait for screen content may take before the test fails, showing the screen. */
 export const SCREEN_TIMEOUT_MS = 20_000;
@@ -143,7 +144,11 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
     },
     kill: async () => void (await tmux("kill-session", "-t", "t")),
     async close() {
+      // hey, hung up on, saves its session and history before it exits: its home goes after it
+      const shell = Number((await tmux("display-message", "-p", ...target, "#{pane_pid}").catch(() => "")).trim());
+      const hey = shell ? childOf(shell, bin) : undefined;
       await tmux("kill-server").catch(() => {});
+      if (hey) await until(() => !runs(hey), "hey to exit", 10_000).catch(() => {});
       home.remove();
     },
   };
@@ -153,6 +158,15 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
     await term.keys("Enter");
   }
   return term;
+}
+
+/** Whether `pid` runs (a zombie does not: where no init reaps, one may stay). */
+function runs(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, "latin1"));
+  } catch {
+    return false;
+  }
 }
 
 /** The process whose parent is `parent` and whose executable is `exe`, from /proc. */
