@@ -46,8 +46,8 @@ export function couldBe(w: Word, literals: string[]): boolean {
 
 const FIND_EXEC = ["-exec", "-execdir", "-ok", "-okdir"];
 
-/** `find`'s words read: its own, the commands its `-exec` family runs, or why the checker cannot tell. */
-export type FindRead = { own: Word[]; commands: Word[][] } | { opaque: string };
+/** `find`'s words read: its own, the commands its `-exec` family runs (`elsewhere`: in each file's directory, by `-execdir`/`-okdir`), or why the checker cannot tell. */
+export type FindRead = { own: Word[]; commands: { words: Word[]; elsewhere: boolean }[] } | { opaque: string };
 
 /**
  * GNU find reads its whole expression before it runs anything: an `-exec` without its `;` (or `{} +`)
@@ -56,7 +56,7 @@ export type FindRead = { own: Word[]; commands: Word[][] } | { opaque: string };
  */
 export function readFind(words: Word[]): FindRead {
   const own: Word[] = [words[0]!];
-  const commands: Word[][] = [];
+  const commands: { words: Word[]; elsewhere: boolean }[] = [];
   for (let k = 1; k < words.length; k++) {
     const w = words[k]!;
     if (!known(w) || !FIND_EXEC.includes(w.text)) {
@@ -72,7 +72,7 @@ export function readFind(words: Word[]): FindRead {
         return { opaque: `\`${cur.raw}\` is known only at run time and could end find's \`${w.text}\`` };
     }
     if (end >= words.length) return { own: words, commands: [] }; // find: missing argument to `-exec': runs nothing
-    commands.push(words.slice(k + 1, end));
+    commands.push({ words: words.slice(k + 1, end), elsewhere: w.text.endsWith("dir") });
     k = end;
   }
   return { own, commands };

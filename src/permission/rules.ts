@@ -141,7 +141,10 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
     }
   }
   const control = rules.control && controlWrite(parsed.segments, rules.control);
-  if (control) return block(`\`${show(control)}\` could write hey's own configuration or trust file, which the agent may not change`);
+  if (control)
+    return block(
+      `\`${show(control.redirect)}\` could write hey's own configuration or trust file${control.how && ` (${control.how})`}, which the agent may not change`,
+    );
   if (!allow) return ALLOWED;
   for (const seg of parsed.segments) {
     // runs no program: a builtin (`cd`, `set -e`, `x=1`, dash's `ls &>/dev/null` tail); its file redirections still need a pattern
