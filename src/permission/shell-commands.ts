@@ -4,7 +4,8 @@
 // shell-syntax.ts.
 import { builtinRisk, integerDeclared, isInert } from "./builtins.ts";
 import { readOptions, type Options } from "./options.ts";
-import { readFind, readGit, runsUnseen } from "./programs.ts";
+import { readGit } from "./git.ts";
+import { readFind, runsUnseen } from "./programs.ts";
 import { syntax } from "./shell-syntax.ts";
 import { ASSIGN, attempt, fail, MAX_DEPTH, opaque, type Dialect, type Parsed, type Redirect, type Segment, type Word } from "./shell-model.ts";
 import { LOADER, LOADER_NAME, WRAPPERS, type Wrapper } from "./wrappers.ts";
