@@ -2,7 +2,7 @@
 // config, a `--config` file, a project's `.hey/config.toml` and `.mcp.json`, trust.json and the approvals record.
 // While a permission list is set, the agent's file tools may not write them (the bash checker is
 // given the same list), so a restricted agent cannot loosen its own rules; config/guard.ts catches
-// what reaches them another way. Pure: paths only; the caller resolves links (fs/real-target.ts).
+// what reaches them another way. Pure: the caller resolves links and inodes (fs/real-target.ts).
 import { resolve } from "node:path";
 import type { Places } from "../fs/places.ts";
 import { TOOL } from "../kernel/tool-names.ts";
@@ -25,23 +25,42 @@ export const listsSet = (p: { allow: readonly string[]; deny: readonly string[];
 /** Tools whose `path` argument is a file they write. */
 const WRITERS = new Set<string>([TOOL.writeFile, TOOL.edit]);
 
+/** How control files are found by another name: `real` maps a path to the file it really names (fs/real-target.ts), `id` to its device and inode. */
+export interface ControlNames {
+  real(abs: string): string;
+  /** undefined: no such file */
+  id(abs: string): string | undefined;
+  controls: readonly string[];
+  /** compare names case-insensitively (macOS, Windows) */
+  fold: boolean;
+}
+
 /**
- * The refusal for a file tool call that would write a control file, or undefined. `real` maps a
- * path to the file it really names (links resolved, also for a file not yet created), so neither a
- * link nor `..` reaches a control file by another name; `fold` compares names case-insensitively
- * (macOS, Windows). The message starts with the permission marker, as any refusal does.
+ * The control file that writing the absolute path `abs` would write, or undefined: the same name,
+ * the same file once links and `..` are resolved (also for a file not created yet, or a link whose
+ * target is not), or the same device and inode (a hard link). One test for the file tools and the
+ * bash checker's redirections.
+ */
+export function controlNamed(abs: string, names: ControlNames): string | undefined {
+  const norm = (p: string) => (names.fold ? p.toLowerCase() : p);
+  const real = norm(names.real(abs));
+  const id = names.id(abs);
+  return names.controls.find((c) => norm(c) === norm(abs) || norm(names.real(c)) === real || (id !== undefined && names.id(c) === id));
+}
+
+/**
+ * The refusal for a file tool call that would write a control file (controlNamed), or undefined.
+ * The message starts with the permission marker, as any refusal does.
  */
 export function controlRefusal(
   tool: string,
   args: Record<string, unknown>,
-  target: { abs(path: string): string | undefined; real(abs: string): string; controls: readonly string[]; fold: boolean },
+  target: ControlNames & { abs(path: string): string | undefined },
 ): string | undefined {
   if (!WRITERS.has(tool.toLowerCase()) || typeof args.path !== "string" || args.path === "") return undefined;
   const abs = target.abs(args.path);
   if (abs === undefined) return undefined; // the tool reports the bad path itself
-  const norm = (p: string) => (target.fold ? p.toLowerCase() : p);
-  const real = norm(target.real(abs));
-  const hit = target.controls.find((c) => norm(target.real(c)) === real || norm(c) === norm(abs));
+  const hit = controlNamed(abs, target);
   if (!hit) return undefined;
   return `blocked by permission rules: ${args.path} is ${hit === abs ? "" : `${hit} (by another name), `}one of hey's control files; while a permission list is set the agent may not change its own rules — ask the user to edit it`;
 }

@@ -1,15 +1,61 @@
-// The file a path really names (issue 24): links resolved, also for a file not created yet (its
-// nearest existing directory resolved, the rest appended), so a guard comparing paths cannot be
-// passed by a link or a `..` that names the same file differently.
-import { realpathSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+// The file a path really names (issue 24): links resolved, also for a file not created yet, so a
+// guard comparing paths cannot be passed by a link or a `..` that names the same file differently.
+import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, parse, sep } from "node:path";
 
-/** `abs` with every link on the way resolved; the missing tail of the path kept as written. Never throws. */
+/** The kernel's own limit on links followed in one lookup (Linux's MAXSYMLINKS; ELOOP past it). */
+const MAX_LINKS = 40;
+
+/**
+ * `abs` with every link on the way resolved and `..` taken after the link before it, as the
+ * kernel does when it opens the path. A name that does not exist yet is kept as written — also a
+ * link whose target does not exist yet: it is followed, since opening it for writing creates its
+ * target. Never throws.
+ */
 export function realTarget(abs: string): string {
+  // realpathSync takes `..` before the links (it normalizes the path first); the walk takes it after, as the kernel does
+  const path = parts(abs).includes("..") ? walk(abs) : abs;
   try {
-    return realpathSync(abs);
+    return realpathSync(path);
   } catch {
-    const parent = dirname(abs);
-    return parent === abs ? abs : join(realTarget(parent), basename(abs));
+    return walk(path);
+  }
+}
+
+const parts = (path: string) => path.slice(parse(path).root.length).split(sep === "\\" ? /[\\/]+/ : /\/+/);
+
+/** realTarget for a path that does not exist whole: one name at a time, links read, `..` from where the walk stands. */
+function walk(abs: string): string {
+  let at = parse(abs).root;
+  const todo = parts(abs);
+  for (let links = 0; todo.length; ) {
+    const name = todo.shift()!;
+    if (name === "" || name === ".") continue;
+    if (name === "..") {
+      at = join(at, "..");
+      continue;
+    }
+    const next = join(at, name);
+    let link: string | undefined;
+    try {
+      if (lstatSync(next).isSymbolicLink()) link = readlinkSync(next);
+    } catch {} // missing: what creates it (and the names after it) is not a link yet
+    if (link === undefined || ++links > MAX_LINKS) {
+      at = next;
+      continue;
+    }
+    if (isAbsolute(link)) at = parse(link).root;
+    todo.unshift(...parts(link));
+  }
+  return at;
+}
+
+/** Which file `abs` is, links followed: its device and inode, so a hard link is known as the same file. Undefined when it does not exist. */
+export function fileId(abs: string): string | undefined {
+  try {
+    const st = statSync(abs, { bigint: true });
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return undefined;
   }
 }

@@ -1,14 +1,23 @@
 // hey's own control files (issue 24): while a permission list is set, no bash redirection may write
 // them — the user config, trust.json, a project's `.hey/config.toml` — or the agent could widen its
-// own rules. The caller names the files (hey's directories are not the checker's to compute). A
-// target decided at run time counts as every file its known parts allow. Pure.
-import type { Redirect, Segment } from "./shell-model.ts";
+// own rules. The caller names the files (hey's directories are not the checker's to compute) and
+// says whether a path is one of them by another name (a link, a hard link: the file system is the
+// caller's to read). A target decided at run time, or relative to a directory known only at run
+// time, could be a link to one of them, so it is refused. Pure.
+import { harmless } from "./match.ts";
+import type { Redirect, Segment, Word } from "./shell-model.ts";
 
-/** The files, as absolute paths, and what the checker needs to resolve a target: the user's home (`~`) and the directory commands start in. */
+/**
+ * The files, as absolute paths, and what the checker needs to resolve a target: the user's home
+ * (`~`), the directory commands start in, and `named`, which says whether writing an absolute
+ * path (`..` and links not yet resolved) would write one of the files; without it, names are
+ * compared as written.
+ */
 export interface ControlFiles {
   paths: string[];
   home?: string;
   cwd?: string;
+  named?(abs: string): boolean;
 }
 
 /** Redirections that open their target for writing (`>&2` and `>&-` duplicate or close an fd instead). */
@@ -29,63 +38,74 @@ function normalize(path: string): string {
   return "/" + out.join("/");
 }
 
-/** A RegExp source for the target's text: expansions (`$X`, `${…}`, `$(…)`, backticks) and globs match any run of characters. */
-function pattern(text: string): string {
-  let re = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === "$" || c === "`" || c === "*" || c === "?" || c === "[") {
-      re += "[^]*";
-      if (c === "$" && (text[i + 1] === "(" || text[i + 1] === "{")) {
-        const [open, close] = text[i + 1] === "(" ? ["(", ")"] : ["{", "}"];
-        let depth = 0;
-        for (i++; i < text.length; i++) {
-          if (text[i] === open) depth++;
-          else if (text[i] === close && --depth === 0) break;
-        }
-      } else if (c === "$") while (/[A-Za-z0-9_@*#?$!-]/.test(text[i + 1] ?? "")) i++;
-      else if (c === "`") i = Math.max(i, text.indexOf("`", i + 1));
-      else if (c === "[") i = Math.max(i, text.indexOf("]", i + 1));
-    } else re += c.replace(/[.+^${}()|[\]\\/]/g, "\\$&");
+const decided = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
+
+/** `~` and `~/…` with the user's home; undefined for `~user` or an unknown home. */
+function expand(w: Word, home: string | undefined): string | undefined {
+  if (!w.raw.startsWith("~")) return w.text;
+  const slash = w.text.indexOf("/");
+  if ((slash < 0 ? w.text.slice(1) : w.text.slice(1, slash)) || !home) return undefined;
+  return home + (slash < 0 ? "" : w.text.slice(slash));
+}
+
+const MAX_DIRS = 32; // directories a script's `cd`s may lead to before the checker stops counting
+
+/**
+ * Where the script's commands may stand: the start directory, and every directory a `cd` or
+ * `pushd` with a known operand may lead to from any of them (as written, and with `..` taken
+ * lexically, as `cd -L` does). Undefined when one may lead somewhere known only at run time: an
+ * operand decided then, `cd -`, a command word decided then (it could be `cd`).
+ */
+function directories(segments: Segment[], control: ControlFiles): string[] | undefined {
+  if (!control.cwd) return undefined;
+  let dirs = [control.cwd];
+  for (const seg of segments) {
+    const [first, ...args] = seg.words;
+    if (!first) continue;
+    if (!decided(first)) return undefined;
+    if (first.text !== "cd" && first.text !== "pushd") continue;
+    let k = 0;
+    while (k < args.length && decided(args[k]!) && /^-[LPe@n]+$/.test(args[k]!.text)) k++;
+    const noChdir = args.slice(0, k).some((o) => o.text.includes("n"));
+    if (args[k] && decided(args[k]!) && args[k]!.text === "--") k++;
+    const rest = args.slice(k);
+    if (first.text === "pushd" && (noChdir || !rest.length || /^[+-]\d+$/.test(rest[0]!.text))) continue; // no new directory: -n, or a rotation
+    if (rest.length > 1 || (rest[0] && (!decided(rest[0]) || rest[0].text === "-"))) return undefined;
+    const to = rest[0] ? expand(rest[0], control.home) : control.home;
+    if (to === undefined) return undefined;
+    const reached = to.startsWith("/") ? [to] : dirs.map((d) => `${d}/${to}`);
+    dirs = [...new Set([...dirs, ...reached, ...reached.map(normalize)])];
+    if (dirs.length > MAX_DIRS) return undefined;
   }
-  return re;
+  return dirs;
 }
 
 /**
- * Could writing the redirection's target reach a control file? A relative target is resolved
- * against `cwd` when the script cannot have changed directory (`moved` false), else compared with
- * every tail of each control path.
+ * Could writing the redirection's target write a control file, from a script standing in one of
+ * `dirs`? How, as a phrase for the refusal ("" when it names one as written), or undefined.
  */
-function reaches(r: Redirect, control: ControlFiles, moved: boolean): boolean {
-  let text = r.target.text;
-  const known = !r.target.unknown && !r.target.glob;
-  if (r.target.raw.startsWith("~")) {
-    const slash = text.indexOf("/");
-    const user = slash < 0 ? text.slice(1) : text.slice(1, slash);
-    if (user || !control.home) return true; // another user's home, or ours unknown: could be anything
-    text = control.home + (slash < 0 ? "" : text.slice(slash));
-  }
-  const absolute = text.startsWith("/");
-  if (known) {
-    if (absolute) return control.paths.includes(normalize(text));
-    if (!moved && control.cwd) return control.paths.includes(normalize(`${control.cwd}/${text}`));
-    if (text.split("/").includes("..")) return true;
-    const tail = normalize(text);
-    return control.paths.some((p) => p === tail || p.endsWith(tail));
-  }
-  const re = pattern(text);
-  if (absolute || re.startsWith("[^]*")) return control.paths.some((p) => new RegExp(`^${re}$`).test(p));
-  return control.paths.some((p) => new RegExp(`(^|/)${re}$`).test(p));
+function reaches(target: Word, control: ControlFiles, dirs: string[] | undefined): string | undefined {
+  if (!decided(target)) return "its name is known only at run time"; // any name, and any name could be a link to a control file
+  const text = expand(target, control.home);
+  if (text === undefined) return "`~` names a home the checker does not know"; // another user's, or ours unknown: could be anything
+  const paths = text.startsWith("/") ? [text] : dirs?.map((d) => `${d}/${text}`);
+  if (!paths) return "it is relative to a directory known only at run time";
+  if (paths.some((abs) => control.paths.includes(normalize(abs)))) return "";
+  return paths.some((abs) => control.named?.(abs) === true) ? "by another name" : undefined;
 }
 
-const CHANGES_DIR = new Set(["cd", "pushd", "popd"]);
-
-/** The first redirection among `segments` that could write a control file, as it was written. */
-export function controlWrite(segments: Segment[], control: ControlFiles): string | undefined {
-  const moved = segments.some((s) => s.words[0] && (s.words[0].unknown || s.words[0].glob || s.words[0].anyValue || CHANGES_DIR.has(s.words[0].text)));
-  for (const seg of segments) {
-    const hit = seg.redirects.find((r) => writes(r) && reaches(r, control, moved));
-    if (hit) return `${hit.op} ${hit.target.raw}`;
-  }
+/**
+ * The first redirection among `segments` that could write a control file, as it was written, and
+ * how (see reaches). In a command run in another directory or root (`env -C`, `find -execdir`,
+ * `chroot`), every file a redirection names could be one.
+ */
+export function controlWrite(segments: Segment[], control: ControlFiles): { redirect: string; how: string } | undefined {
+  const dirs = directories(segments, control);
+  for (const seg of segments)
+    for (const r of seg.redirects) {
+      if (!writes(r) || harmless(r)) continue;
+      const how = seg.elsewhere ? "its command runs in another directory" : reaches(r.target, control, dirs);
+      if (how !== undefined) return { redirect: `${r.op} ${r.target.raw}`, how };
+    }
   return undefined;
 }

@@ -1,5 +1,5 @@
-// What some programs do with their words (SPEC §8), beyond the wrappers of wrappers.ts: where
-// `find` runs a command, where git may run one, which programs run their arguments through their
+// What some programs do with their words (SPEC §8), beyond the wrappers of wrappers.ts (and git,
+// git.ts): where `find` runs a command, which programs run their arguments through their
 // own interpreters or a shell the rules cannot see, and which programs never run their words. Words
 // decided at run time (globs, braces, expansions, input) count as any word they could become. Pure.
 import type { Word } from "./shell-model.ts";
@@ -46,8 +46,8 @@ export function couldBe(w: Word, literals: string[]): boolean {
 
 const FIND_EXEC = ["-exec", "-execdir", "-ok", "-okdir"];
 
-/** `find`'s words read: its own, the commands its `-exec` family runs, or why the checker cannot tell. */
-export type FindRead = { own: Word[]; commands: Word[][] } | { opaque: string };
+/** `find`'s words read: its own, the commands its `-exec` family runs (`elsewhere`: in each file's directory, by `-execdir`/`-okdir`), or why the checker cannot tell. */
+export type FindRead = { own: Word[]; commands: { words: Word[]; elsewhere: boolean }[] } | { opaque: string };
 
 /**
  * GNU find reads its whole expression before it runs anything: an `-exec` without its `;` (or `{} +`)
@@ -56,7 +56,7 @@ export type FindRead = { own: Word[]; commands: Word[][] } | { opaque: string };
  */
 export function readFind(words: Word[]): FindRead {
   const own: Word[] = [words[0]!];
-  const commands: Word[][] = [];
+  const commands: { words: Word[]; elsewhere: boolean }[] = [];
   for (let k = 1; k < words.length; k++) {
     const w = words[k]!;
     if (!known(w) || !FIND_EXEC.includes(w.text)) {
@@ -72,56 +72,10 @@ export function readFind(words: Word[]): FindRead {
         return { opaque: `\`${cur.raw}\` is known only at run time and could end find's \`${w.text}\`` };
     }
     if (end >= words.length) return { own: words, commands: [] }; // find: missing argument to `-exec': runs nothing
-    commands.push(words.slice(k + 1, end));
+    commands.push({ words: words.slice(k + 1, end), elsewhere: w.text.endsWith("dir") });
     k = end;
   }
   return { own, commands };
-}
-
-/** git's options before the subcommand; `-c`, `--config-env` and `--exec-path` make it run what their values say. */
-const GIT_VALUE = new Set([
-  "-c",
-  "-C",
-  "--git-dir",
-  "--work-tree",
-  "--namespace",
-  "--config-env",
-  "--exec-path",
-  "--super-prefix",
-  "--list-cmds",
-  "--attr-source",
-]);
-const GIT_RUNS = new Set(["-c", "--config-env", "--exec-path"]);
-/** Subcommands none of whose options run a command given on the command line (hooks and configured tools are the repository's, by design). */
-const GIT_DATA = new Set(
-  (
-    "add,am,apply,bisect-visualize,blame,branch,bundle,cat-file,check-attr,check-ignore,checkout,cherry,cherry-pick,clean,commit,count-objects,describe,diff,diff-files,diff-index,diff-tree," +
-    "fsck,gc,hash-object,help,init,log,ls-files,ls-tree,merge,merge-base,mv,name-rev,notes,prune,range-diff,reflog,remote,repack,reset,restore,rev-list,rev-parse,revert,rm,shortlog,show," +
-    "show-ref,sparse-checkout,stash,status,switch,symbolic-ref,tag,update-index,update-ref,var,version,whatchanged,worktree,for-each-ref,format-patch"
-  ).split(","),
-);
-
-/**
- * Where git's words stand: the subcommand's index, and whether any word could make git run a
- * command (a `-c`/`--config-env`/`--exec-path` value, or a subcommand whose options run one:
- * `rebase -x`, `bisect run`, `submodule foreach`, `grep -O`, `fetch --upload-pack`, `config`…).
- * Undefined: a word decided at run time stands where an option could.
- */
-export function readGit(words: Word[]): { runs: boolean } | undefined {
-  let runs = false;
-  let k = 1;
-  for (; k < words.length; k++) {
-    const w = words[k]!;
-    if (!known(w)) return undefined;
-    const t = w.text;
-    if (!t.startsWith("-")) break;
-    const name = t.replace(/=.*$/, "");
-    if (GIT_RUNS.has(name) || /^-c./.test(t)) runs = true;
-    if (GIT_VALUE.has(t)) k++;
-  }
-  const sub = words[k];
-  if (!sub) return { runs };
-  return { runs: runs || !GIT_DATA.has(sub.text) };
 }
 
 /** Programs that never run a word of their command line as a command (options that could are left out: `sort --compress-program`, `diff3 --diff-program`). */

@@ -4,7 +4,8 @@
 // shell-syntax.ts.
 import { builtinRisk, integerDeclared, isInert } from "./builtins.ts";
 import { readOptions, type Options } from "./options.ts";
-import { readFind, readGit, runsUnseen } from "./programs.ts";
+import { readGit } from "./git.ts";
+import { readFind, runsUnseen } from "./programs.ts";
 import { syntax } from "./shell-syntax.ts";
 import { ASSIGN, attempt, fail, MAX_DEPTH, opaque, type Dialect, type Parsed, type Redirect, type Segment, type Word } from "./shell-model.ts";
 import { LOADER, LOADER_NAME, WRAPPERS, type Wrapper } from "./wrappers.ts";
@@ -223,10 +224,9 @@ function wrapper(seg: Segment, name: string, spec: Wrapper, depth: number, diale
   const ownWords = own.filter((w) => !env.includes(w));
   const ownInert = name === "valgrind" ? undefined : inert; // valgrind's options are not all known: its words may run
   const inShell = IN_SHELL[dialect].has(name) && seg.words[0]!.text === name;
-  return [
-    part(seg, ownWords, false, ownInert, ownRaw),
-    ...run(seg, name === "xargs" ? xargsCommand(cmd, seen) : cmd, env, seg.redirects, depth, dialect, inShell),
-  ];
+  const ran = run(seg, name === "xargs" ? xargsCommand(cmd, seen) : cmd, env, seg.redirects, depth, dialect, inShell);
+  const moved = spec.chdir === "always" || has(spec.chdir);
+  return [part(seg, ownWords, false, ownInert, ownRaw), ...(moved ? ran.map((s) => ({ ...s, elsewhere: true })) : ran)];
 }
 
 /** xargs fills its `-I`/`-i` placeholder, or else appends what it reads: `xargs env` runs `env rm -rf /` given that input. */
@@ -260,7 +260,10 @@ function find(seg: Segment, depth: number, dialect: Dialect): Segment[] {
   const read = readFind(seg.words);
   if ("opaque" in read) return [part(seg, seg.words, true), opaque(seg.raw, read.opaque)];
   if (!read.commands.length) return [part(seg, read.own, true)];
-  return [part(seg, read.own, true), ...read.commands.flatMap((words) => run(seg, fill(words, "{}"), [], [], depth, dialect))];
+  const ran = read.commands.flatMap(({ words, elsewhere }) =>
+    run(seg, fill(words, "{}"), [], [], depth, dialect).map((s) => (elsewhere ? { ...s, elsewhere } : s)),
+  );
+  return [part(seg, read.own, true), ...ran];
 }
 
 /** `gdb … --args PROGRAM ARGS` runs PROGRAM; gdb's own words are commands of its own language. */

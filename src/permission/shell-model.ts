@@ -54,6 +54,8 @@ export interface Segment {
    * wrapper's own options, `find` without `-exec`). Either way a deny entry need only match its name.
    */
   inert?: "builtin" | "words";
+  /** run by a program in another directory or root (`env -C`, `sudo -D`, `find -execdir`, `chroot`): its relative and absolute paths are not the script's */
+  elsewhere?: boolean;
 }
 
 export type Parsed = { ok: true; segments: Segment[] } | { ok: false; reason: string };

@@ -25,6 +25,8 @@ export interface Wrapper extends Options {
   defaultCommand?: string;
   /** a command starting with one of these runs the next word through $SHELL (`flock FILE -c STR`) */
   shellWords?: string[];
+  /** options that run the command in another directory or root (`env -C`, `sudo -D`); "always": every command (chroot) */
+  chdir?: string[] | "always";
 }
 
 // GNU findutils: --eof, --replace and --max-lines take a value only as `--eof=STR` (-e, -i, -l attached)
@@ -107,13 +109,13 @@ export const WRAPPERS: Record<string, Wrapper> = {
         "list-signal-handling",
       ],
     },
-    ...{ env: true, opaque: ["S", "split-string"] },
+    ...{ env: true, opaque: ["S", "split-string"], chdir: ["C", "chdir"] },
   },
   timeout: { flags: "v", withArg: "sk", long: ["signal=", "kill-after=", "preserve-status", "foreground", "verbose"], operands: 1 },
   nice: { flags: "0123456789", withArg: "n", long: ["adjustment="] }, // `nice -10 cmd`
   nohup: { flags: "" },
   stdbuf: { flags: "", withArg: "ioe", long: ["input=", "output=", "error="] },
-  chroot: { flags: "", long: ["groups=", "userspec=", "skip-chdir"], operands: 1, bareShell: true },
+  chroot: { flags: "", long: ["groups=", "userspec=", "skip-chdir"], operands: 1, bareShell: true, chdir: "always" },
   xargs: {
     ...{
       flags: "0prtxo",
@@ -131,6 +133,7 @@ export const WRAPPERS: Record<string, Wrapper> = {
     ...{
       opaque: ["s", "i", "e", "A", "shell", "login", "edit", "askpass"],
       noCommand: ["l", "v", "V", "K", "h", "list", "validate", "version", "remove-timestamp", "help"],
+      chdir: ["D", "chdir", "R", "chroot"],
     },
     long: [
       ...["askpass", "background", "bell", "close-from=", "chdir=", "preserve-env", "edit", "group=", "set-home", "help", "host=", "login", "remove-timestamp"],
@@ -189,7 +192,7 @@ export const WRAPPERS: Record<string, Wrapper> = {
     withArg: "tSGW",
     optional: "muinpCUTrw",
     long: [...NS, "root", "wd", "target=", "setuid=", "setgid=", "wdns=", "all", "preserve-credentials", "no-fork", "follow-context"],
-    bareShell: true,
+    ...{ bareShell: true, chdir: ["r", "root", "w", "wd", "wdns"] },
   },
   pipesz: { flags: "gioecqv", withArg: "sfn", long: ["get", "set=", "file=", "fd=", "stdin", "stdout", "stderr", "check", "quiet", "verbose"] },
   prlimit: {
@@ -266,7 +269,7 @@ export const WRAPPERS: Record<string, Wrapper> = {
   taskset: { flags: "acp", long: ["all-tasks", "cpu-list", "pid"], noCommand: ["p", "pid"], operands: 1 },
   uclampset: { flags: "asRv", withArg: "mMp", long: ["all-tasks", "pid=", "system", "reset-on-fork", "verbose"], noCommand: ["p", "pid", "s", "system"] },
   unshare: {
-    ...{ flags: "frc", withArg: "RwSG", optional: "muinpUCT", bareShell: true },
+    ...{ flags: "frc", withArg: "RwSG", optional: "muinpUCT", bareShell: true, chdir: ["R", "root", "w", "wd"] },
     long: [
       ...NS,
       "fork",

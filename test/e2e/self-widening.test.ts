@@ -3,7 +3,7 @@
 // a --config file or trust.json changed behind hey's back (as an allowed command could) is not used
 // by the next run, which says what it left out; a trusted project narrows the user's lists only.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey, tempDir } from "../helpers/e2e.ts";
 import { BUN } from "../helpers/mcp.ts";
@@ -98,6 +98,40 @@ test("while a list is set (a deny list: redirections are otherwise free), no bas
   expect(readFileSync(userConfig(), "utf8")).toBe(strict);
   expect(existsSync(trustFile())).toBe(false);
   expect(existsSync(join(project.path, ".hey", "config.toml"))).toBe(false);
+  expect(readFileSync(join(project.path, "notes.md"), "utf8")).toBe("fine\n");
+});
+
+test("nor through a link a cloned project ships, a linked directory, `..` after a link or a hard link, nor to a name decided at run time", async () => {
+  const strict = `${provider()}[permission]\nallow = ["read_file", "bash: cat * > *", "bash: echo * > *", "bash: ls"]\n`;
+  write(userConfig(), strict);
+  const approvals = join(home.path, ".local", "state", "hey", "approvals.json");
+  await hey(["-p", "hello"]); // the approvals record exists from here on
+  const record = readFileSync(approvals, "utf8");
+  symlinkSync(userConfig(), join(project.path, "cfglink"));
+  symlinkSync(approvals, join(project.path, "apl"));
+  symlinkSync(join(home.path, ".config", "hey"), join(project.path, "dirlink"));
+  linkSync(userConfig(), join(project.path, "hard"));
+  mkdirSync(join(project.path, "sub"));
+  calls = [
+    ["bash", { command: `echo '[permission]\nallow = ["bash"]' > cfglink` }],
+    ["bash", { command: "echo '{}' > apl" }],
+    ["bash", { command: "echo x >> dirlink/config.toml" }],
+    ["bash", { command: "echo x > sub/../dirlink/../hey/config.toml" }],
+    ["bash", { command: "echo x >> hard" }],
+    ["bash", { command: "echo x > cfg*" }],
+    ["bash", { command: "echo fine > notes.md" }],
+  ];
+  const run = await hey(["-p", "loosen your rules"]);
+  expect(run.code).toBe(0);
+  const got = results();
+  for (const r of got.slice(0, 6)) expect(r).toStartWith("blocked by permission rules: `>");
+  expect(got[0]).toBe(
+    "blocked by permission rules: `> cfglink` could write hey's own configuration or trust file (by another name), which the agent may not change",
+  );
+  expect(got[5]).toContain("(its name is known only at run time)");
+  expect(got[6]).toContain("[exit code 0]");
+  expect(readFileSync(userConfig(), "utf8")).toBe(strict);
+  expect(readFileSync(approvals, "utf8")).toBe(record);
   expect(readFileSync(join(project.path, "notes.md"), "utf8")).toBe("fine\n");
 });
 

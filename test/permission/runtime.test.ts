@@ -206,18 +206,35 @@ describe("redirections into hey's control files are refused while a list is set"
     "echo x >| ~/.config/hey/trust.json",
     "echo x &> .hey/config.toml",
     "cd .hey && echo x > config.toml",
+    "cd ~/.config && echo x > hey/config.toml",
+    "cd /work && cd p/.hey && echo x > config.toml",
     "echo $(echo x > .hey/config.toml)",
     "cat a > .hey/config.toml",
+    // a name decided at run time could be a link to one of them, wherever it points
+    "echo x > /tmp/out-$$.txt",
+    "echo x > cfg*",
+    "cd $D && echo x > out.txt",
+    "cd - && echo x > out.txt",
+    "$CMD; echo x > out.txt",
+    // run in another directory: a relative name is not the script's
+    "env -C sub sh -c 'echo x > out.txt'",
+    "find . -execdir sh -c 'echo x > out.txt' \\;",
   ])("%s", (command) => {
     for (const rules of [deny, allow]) {
       const d = decide("bash", { command }, rules);
       expect(d.allowed).toBe(false);
-      if (!d.allowed && !command.startsWith("echo x > $F") && !command.startsWith('echo x > "$HOME'))
-        expect(d.reason).toContain("hey's own configuration or trust file");
+      if (!d.allowed && !command.startsWith("$CMD")) expect(d.reason).toContain("hey's own configuration or trust file");
     }
   });
   test("other files, reading them, and lists without the paths are left alone", () => {
-    for (const command of ["echo x > /tmp/out.txt", "echo x > config.toml", "cat .hey/config.toml", "echo x > /tmp/out-$$.txt", "echo x 2>&1"])
+    for (const command of [
+      "echo x > /tmp/out.txt",
+      "echo x > config.toml",
+      "cat .hey/config.toml",
+      "cd sub && echo x > out.txt",
+      "echo x 2>&1",
+      "echo x > /dev/null",
+    ])
       expect({ command, d: decide("bash", { command }, deny) }).toEqual({ command, d: { allowed: true } });
     expect(decide("bash", { command: "echo x > .hey/config.toml" }, compileRules({ allow: [], deny: ["bash: rm *"] }).rules)).toEqual({ allowed: true });
     expect(decide("bash", { command: "echo x > .hey/config.toml" }, compileRules({ allow: [], deny: [] }, "sh", control).rules)).toEqual({ allowed: true }); // no list: no checks

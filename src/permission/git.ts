@@ -1,0 +1,96 @@
+// How git reads its command line (SPEC §8): the options before the subcommand, as git.c's
+// handle_options reads them (git 2.17 to 2.50: exact names, no abbreviations, no clusters), which
+// subcommand runs, and whether a word could make git run a command. Pure.
+import type { Word } from "./shell-model.ts";
+
+const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;
+
+/** Options taking the next word as their value. */
+const NEXT = new Set(["-c", "-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--shallow-file", "--attr-source"]);
+/** Options taking a value only as `--name=value`. */
+const EQUALS = new Set(["--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path", "--attr-source"]);
+const FLAGS = new Set(
+  (
+    "-p,--paginate,-P,--no-pager,--no-replace-objects,--bare,--literal-pathspecs,--no-literal-pathspecs,--glob-pathspecs,--noglob-pathspecs," +
+    "--icase-pathspecs,--no-optional-locks,--no-lazy-fetch,--no-advice"
+  ).split(","),
+);
+/** Options after which git prints something and exits (`--exec-path` without `=`, and any word it begins). */
+const EXITS = /^(--exec-path(?!=).*|--html-path|--man-path|--info-path|--list-builtins|--list-parseopt-builtins|--list-cmds=.*)$/;
+/** Words that end the options and are the subcommand they name. */
+const SPELLED = new Map([
+  ["--help", "help"],
+  ["-h", "help"],
+  ["--version", "version"],
+  ["-v", "version"],
+]);
+/** Options that make git run what their values say (a config value: `core.sshCommand`, `alias.x=!cmd`…; a directory of git's own programs). */
+const RUNS = new Set(["-c", "--config-env", "--exec-path"]);
+/** Config keys that define an alias, or read config (aliases included) from a file. */
+const ALIASES = /^(alias|include|includeif)\./i;
+
+/**
+ * Commands of every git since 2.25 (2020), built in or among the programs git itself installs.
+ * An alias never replaces one of these (git runs the command and ignores the alias); any other
+ * name may be an alias (`alias.p = push`, from any config file) or a `git-NAME` program on PATH.
+ */
+export const GIT_COMMANDS = new Set(
+  (
+    "add,am,annotate,apply,archive,bisect,blame,branch,bundle,cat-file,check-attr,check-ignore,check-mailmap,check-ref-format,checkout,checkout-index," +
+    "cherry,cherry-pick,clean,clone,column,commit,commit-graph,commit-tree,config,count-objects,credential,credential-cache,credential-store,describe," +
+    "diff,diff-files,diff-index,diff-tree,difftool,fast-export,fast-import,fetch,fetch-pack,filter-branch,fmt-merge-msg,for-each-ref,format-patch,fsck," +
+    "fsck-objects,gc,get-tar-commit-id,grep,hash-object,help,index-pack,init,init-db,interpret-trailers,log,ls-files,ls-remote,ls-tree,mailinfo," +
+    "mailsplit,merge,merge-base,merge-file,merge-index,merge-octopus,merge-one-file,merge-ours,merge-recursive,merge-resolve,merge-subtree,merge-tree," +
+    "mergetool,mktag,mktree,multi-pack-index,mv,name-rev,notes,pack-objects,pack-refs,patch-id,prune,prune-packed,pull,push,quiltimport,range-diff," +
+    "read-tree,rebase,receive-pack,reflog,remote,repack,replace,request-pull,rerere,reset,restore,rev-list,rev-parse,revert,rm,send-pack,shortlog,show," +
+    "show-branch,show-index,show-ref,sparse-checkout,stage,stash,status,stripspace,submodule,switch,symbolic-ref,tag,unpack-file,unpack-objects," +
+    "update-index,update-ref,update-server-info,upload-archive,upload-pack,var,verify-commit,verify-pack,verify-tag,version,worktree,write-tree"
+  ).split(","),
+);
+
+/** Subcommands none of whose options run a command given on the command line (hooks and configured tools are the repository's, by design). */
+const GIT_DATA = new Set(
+  (
+    "add,am,apply,bisect-visualize,blame,branch,bundle,cat-file,check-attr,check-ignore,checkout,cherry,cherry-pick,clean,commit,count-objects,describe,diff,diff-files,diff-index,diff-tree," +
+    "fsck,gc,hash-object,help,init,log,ls-files,ls-tree,merge,merge-base,mv,name-rev,notes,prune,range-diff,reflog,remote,repack,reset,restore,rev-list,rev-parse,revert,rm,shortlog,show," +
+    "show-ref,sparse-checkout,stash,status,switch,symbolic-ref,tag,update-index,update-ref,var,version,whatchanged,worktree,for-each-ref,format-patch"
+  ).split(","),
+);
+
+/** What readGit finds. */
+export interface GitRead {
+  /**
+   * whether a word could make git run a command: a `-c`/`--config-env`/`--exec-path` value, a
+   * subcommand whose options run one (`rebase -x`, `bisect run`, `submodule foreach`, `grep -O`,
+   * `fetch --upload-pack`, `config`…), or an option the checker does not know
+   */
+  runs: boolean;
+  /** the subcommand's index among the words (`--help` and `--version` count); undefined: none runs */
+  sub?: number;
+  /** why the subcommand that runs could be another: an option the checker does not know, or an alias set on the command line */
+  unsure?: string;
+}
+
+/** git's words read; undefined when a word decided at run time stands where an option could. */
+export function readGit(words: Word[]): GitRead | undefined {
+  let runs = false;
+  let unsure: string | undefined;
+  for (let k = 1; k < words.length; k++) {
+    const w = words[k]!;
+    if (!known(w)) return undefined;
+    const t = w.text;
+    if (!t.startsWith("-") || SPELLED.has(t)) return { runs: runs || !GIT_DATA.has(SPELLED.get(t) ?? t), sub: k, ...(unsure ? { unsure } : {}) };
+    if (EXITS.test(t)) return { runs };
+    const eq = t.indexOf("=");
+    const joined = eq > 0 && EQUALS.has(t.slice(0, eq));
+    const name = joined ? t.slice(0, eq) : t;
+    let value: Word | undefined;
+    if (joined) value = { text: t.slice(eq + 1), raw: t.slice(eq + 1), unknown: false, glob: false };
+    else if (NEXT.has(t)) value = words[++k];
+    else if (!FLAGS.has(t)) return { runs: true, unsure: `\`${w.raw}\` is not a git option hey knows` };
+    if (NEXT.has(name) && !value) return { runs }; // git: "-c expects a configuration string", and its usage
+    if (RUNS.has(name)) runs = true;
+    if ((name === "-c" || name === "--config-env") && (!known(value) || ALIASES.test(value.text))) unsure ??= `\`${name} ${value!.raw}\` may define an alias`;
+  }
+  return { runs };
+}

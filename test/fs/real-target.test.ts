@@ -1,0 +1,52 @@
+// realTarget resolves a path as the kernel does when a shell opens it for writing: links on the
+// way and at the end (also one whose target does not exist yet, which the open creates), `..`
+// after the link before it; fileId knows a hard link for the same file.
+import { afterAll, expect, test } from "bun:test";
+import { linkSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileId, realTarget } from "../../src/fs/real-target.ts";
+import { tempDir } from "../helpers/e2e.ts";
+
+const tmp = tempDir("hey-real-target-");
+afterAll(() => tmp.remove());
+const root = realpathSync(tmp.path);
+const at = (...parts: string[]) => join(root, ...parts);
+mkdirSync(at("conf", "hey"), { recursive: true });
+mkdirSync(at("proj", "sub"), { recursive: true });
+mkdirSync(at("proj", ".hey"));
+mkdirSync(at("proj", "hey")); // `proj/dirlink/../hey` lexically
+writeFileSync(at("proj", "hey", "config.toml"), "y");
+writeFileSync(at("conf", "hey", "config.toml"), "x");
+symlinkSync(at("conf", "hey", "config.toml"), at("proj", "cfglink"));
+symlinkSync(at("conf", "hey"), at("proj", "dirlink"));
+symlinkSync("../conf/hey", at("proj", "rel-dirlink"));
+symlinkSync(at("proj", ".hey", "config.toml"), at("proj", "dangling"));
+symlinkSync(".hey/config.toml", at("proj", "rel-dangling"));
+symlinkSync(at("proj", "loop-a"), at("proj", "loop-b"));
+symlinkSync(at("proj", "loop-b"), at("proj", "loop-a"));
+linkSync(at("conf", "hey", "config.toml"), at("proj", "hard"));
+
+test.each([
+  ["an existing directory", "proj/sub", "proj/sub"],
+  ["a link to a file", "proj/cfglink", "conf/hey/config.toml"],
+  ["a missing file under a linked directory", "proj/dirlink/new.toml", "conf/hey/new.toml"],
+  ["a relative link to a directory", "proj/rel-dirlink/config.toml", "conf/hey/config.toml"],
+  ["a dangling link: the file the open would create", "proj/dangling", "proj/.hey/config.toml"],
+  ["a relative dangling link", "proj/rel-dangling", "proj/.hey/config.toml"],
+  ["a directory not made yet, then `..` and a link", "proj/new-dir/../cfglink", "conf/hey/config.toml"],
+  ["a missing file", "proj/sub/none/x", "proj/sub/none/x"],
+  ["`..` after a link to a file's directory, where the lexical path exists too", "proj/dirlink/../hey/config.toml", "conf/hey/config.toml"],
+])("%s", (_why, path, real) => {
+  expect(realTarget(`${root}/${path}`)).toBe(at(real)); // not joined: join would take `..` before the link
+});
+
+test("a link loop ends without throwing, as the kernel's ELOOP does", () => {
+  expect(() => realTarget(at("proj", "loop-a", "x"))).not.toThrow();
+});
+
+test("fileId: a hard link is the same file; a missing file is none", () => {
+  expect(fileId(at("proj", "hard"))).toBe(fileId(at("conf", "hey", "config.toml"))!);
+  expect(fileId(at("proj", "cfglink"))).toBe(fileId(at("conf", "hey", "config.toml"))!);
+  expect(fileId(at("proj", "sub"))).not.toBe(fileId(at("conf", "hey", "config.toml"))!);
+  expect(fileId(at("proj", "dangling"))).toBeUndefined();
+});
