@@ -140,7 +140,11 @@ export interface Runtime
    * tools it offers: what the last `/reload` did, until a request carrying it has been answered.
    */
   requestNote(tools: readonly ToolSpec[]): string | undefined;
-  /** the project's files this run has not loaded because it is not trusted (`.hey/skills/`, `.mcp.json`…), and how to load them; undefined when none */
+  /**
+   * the project's files whose loading waits on trust (`.hey/skills/`, `.mcp.json`…): not loaded as
+   * it is not trusted, or not yet since `/trust`, and how to load them; or loaded still since
+   * `/untrust`, until `/reload`. Undefined when none.
+   */
   leftOut(): string | undefined;
   /** `/resume`: the same run around `session`; this one is closed. Throws ConfigError (this one then stays). */
   resume(session: LoadedSession): Promise<Runtime>;
@@ -321,6 +325,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       const { trusted, loaded } = parts.trust;
       const gated = trusted && loaded ? [] : gatedResources(parts.project.root);
       if (gated.length === 0) return undefined;
+      if (loaded && !trusted) return `this project is no longer trusted: /reload leaves out its ${gated.join(", ")}, loaded until then`;
       const files = `this project's ${gated.join(", ")} ${gated.length === 1 ? "is" : "are"} not loaded`;
       if (trusted) return `${files} yet: it was trusted after they were read (/reload loads them)`;
       const how = parts.oneShot ? "hey trust trusts it, --approve for one run" : "/trust, then /reload, loads them";

@@ -110,6 +110,12 @@ test("an untrusted project, from a subdirectory: the skill's absence is explaine
   expect(systemOf(model.requests.at(-1)!)).toContain(`- greet: Greet the user. Use it for greetings.`);
   const trust = JSON.parse(readFileSync(join(home.path, ".config", "hey", "trust.json"), "utf8")) as { projects: Record<string, { trusted: boolean }> };
   expect(trust.projects[repo]?.trusted).toBe(true);
+  // /untrust: what is loaded stays until /reload, and /mcp says so
+  await say(term, "/untrust", "is not trusted now");
+  await say(term, "/mcp", "loaded until then");
+  expect(await flat(term)).toContain("this project is no longer trusted: /reload leaves out its .hey/skills/, loaded until then");
+  await say(term, "/reload", "- skill greet");
+  await say(term, "/mcp", "it is not trusted");
   await say(term, "/quit", "[exit 0]");
 });
 
