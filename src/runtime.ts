@@ -87,8 +87,11 @@ export interface RuntimeParts {
   approvals: ApprovalState;
   /** the project and hey's records of it: trust.json, the approvals record, the project's config files */
   project: Pick<Places, "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson">;
-  /** whether the next `/reload` loads the project's files (`/trust`, `/untrust` change it; the prompt source reads it too) */
-  /** `loaded`: whether the configuration in use holds the project's files (a `/trust` since they were read: not until `/reload`) */
+  /**
+   * `trusted`: whether the next `/reload` loads the project's files (`/trust`, `/untrust` change it;
+   * the prompt source reads it too); `loaded`: whether the configuration in use holds them (a
+   * `/trust` or `/untrust` since they were read: as before until `/reload`)
+   */
   trust: { trusted: boolean; loaded: boolean };
   oneShot: boolean;
   warn(message: string): void;
