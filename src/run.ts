@@ -11,7 +11,7 @@ import { fallbackHandOff, saveHandOff } from "./context/task-note.ts";
 import { startProvider } from "./endpoint.ts";
 import type { Places } from "./fs/places.ts";
 import { errorText } from "./kernel/errors.ts";
-import type { HandOffLimit } from "./kernel/hand-off.ts";
+import { handOffTask, type HandOffLimit } from "./kernel/hand-off.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
 import type { RunResult } from "./kernel/loop.ts";
 import { usageCounts } from "./kernel/output.ts";
@@ -87,7 +87,7 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
       const hooks = {
         warn,
         aside: (print: (line: string) => void) => (notices.print = print),
-        handOff: (r: Runtime, limit: HandOffLimit) => handOff(r, here.root, limit),
+        handOff: (r: Runtime, limit: HandOffLimit) => handOff(r, here.root, limit, true),
       };
       return await repl(runtime, here, args.message, args.run.skills, hooks);
     }
@@ -202,10 +202,13 @@ function openSession(here: Places, resume: string | undefined, latestHere: boole
   }
 }
 
-/** The max-turns (and max-run-tokens) hand-off (SPEC §6) goes into the project root's .hey/task.md, so `hey -c` or "continue" resumes there. */
-async function handOff(runtime: Runtime, root: string, limit: HandOffLimit): Promise<void> {
+/**
+ * The max-turns (and max-run-tokens) hand-off (SPEC §6) goes into the project root's .hey/task.md,
+ * under the prompt that was stopped, so `hey -c` or "continue" resumes there.
+ */
+async function handOff(runtime: Runtime, root: string, limit: HandOffLimit, interactive = false): Promise<void> {
   const { messages } = runtime.agent;
-  const task = messages.find((m) => m.role === "user");
+  const task = handOffTask(messages);
   if (!task) return;
   // the loop keeps the hand-off only when it has text: else the last message is its request
   const last = messages.at(-1)!;
@@ -216,7 +219,7 @@ async function handOff(runtime: Runtime, root: string, limit: HandOffLimit): Pro
   }
   try {
     const file = await saveHandOff(root, textOf(task), text, limit);
-    warn(`the hand-off is saved in ${file}; \`hey -c\` continues from there`);
+    warn(`the hand-off is saved in ${file}; ${interactive ? "say “continue” to go on from it" : "`hey -c` continues from there"}`);
   } catch (e) {
     warn(`could not save the hand-off in .hey/task.md: ${errorText(e)}`);
   }

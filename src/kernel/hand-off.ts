@@ -1,7 +1,7 @@
 // The end of a run at its limit (SPEC §6): once the turns (or the run's tokens) are spent, one more
 // request without tools asks the model for a hand-off — what is done, what remains — which the
 // caller saves in .hey/task.md. A model that calls tools instead is asked once more, plainly.
-import { userMessage } from "./ir.ts";
+import { textOf, userMessage, type Message } from "./ir.ts";
 import type { HandOffLimit } from "./output.ts";
 import type { RunResult, Turns } from "./turns.ts";
 
@@ -30,4 +30,10 @@ export async function handOff(turns: Turns, limit: HandOffLimit): Promise<RunRes
     turns.append(userMessage(PLAIN_HAND_OFF_PROMPT));
   }
   return turns.finish(limit);
+}
+
+/** The prompt a hand-off is about: the user's last one, not the request for the hand-off itself. Pure. */
+export function handOffTask(messages: readonly Message[]): Message | undefined {
+  const asked = new Set([MAX_TURNS_PROMPT, MAX_RUN_TOKENS_PROMPT, PLAIN_HAND_OFF_PROMPT]);
+  return messages.findLast((m) => m.role === "user" && !asked.has(textOf(m)));
 }

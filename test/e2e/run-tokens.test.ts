@@ -51,6 +51,18 @@ test("[agent] max_run_tokens in a config file; JSON says max_run_tokens", async 
   });
 });
 
+test("a hand-off after -c is filed under the prompt that was stopped, not the session's first", async () => {
+  expect((await hey(["--max-turns", "1", "-p", "what is in here?"])).code).toBe(3);
+  const run = await hey(["-c", "--max-turns", "1", "-p", "refactor the parser"]);
+  expect(run.code).toBe(3);
+  expect(run.stderr).toContain("`hey -c` continues from there");
+  const note = readFileSync(join(work.path, ".hey", "task.md"), "utf8");
+  const headings = note.split("\n## Stopped").map((part) => part.split("\n").filter(Boolean));
+  expect(headings[0]).toEqual(["# Task", "what is in here?"]);
+  expect(note).toContain("Task: refactor the parser");
+  expect(note).not.toMatch(/Task: what is in here\?/);
+});
+
 test("a bad --max-run-tokens is a usage error naming the flag", async () => {
   const run = await hey(["--max-run-tokens", "lots", "-p", "x"]);
   expect(run).toMatchObject({ code: 2, stderr: 'hey: --max-run-tokens must be a positive integer (got "lots")\n' });
