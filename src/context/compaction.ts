@@ -168,6 +168,7 @@ export async function compactNow(
   if (!range) return false;
   const { usage } = await compactRange(range, { ...deps, budgetTokens }, signal, instructions);
   deps.state.rewriteUpTo = undefined; // the prefix changed: the next request may rewrite all it likes
+  deps.state.last = build(history.length); // what the next request holds now (`/usage` reads it)
   return { usage };
 }
 
