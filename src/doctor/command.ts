@@ -14,12 +14,12 @@ import { trustedCas } from "../net/ca.ts";
 import type { DebugLog } from "../net/debug-log.ts";
 import { describeRoute, NetConfigError, resolveProxy, type ProxySources } from "../net/proxy.ts";
 import { beginConfig } from "../trust/start.ts";
-import { writer } from "../ui/term.ts";
+import { isTty, writer } from "../ui/term.ts";
 import { fetchFor } from "../endpoint.ts";
 import { judge, missingFlags, type Flags, type Probes } from "./checks.ts";
 import { probeNetwork } from "./network.ts";
 import { replaysEveryTurn } from "../providers/openai.ts";
-import { probeEndpoint } from "./probe.ts";
+import { PROBE_TIMEOUT_MS, probeEndpoint } from "./probe.ts";
 import { renderJson, renderText, tomlLines, type Subject, type Written } from "./report.ts";
 import { setProviderKeys, TomlEditError } from "./toml-edit.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
@@ -83,6 +83,8 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
     );
     warn(`debug log: ${debug.path}`);
   }
+  // the report comes whole at the end: a server that accepts and says nothing takes minutes to give up on
+  if (isTty(2)) warn(`probing ${provider.baseUrl} (${settings.model}): the network, then a few requests, each given up on after ${PROBE_TIMEOUT_MS / 1000} s…`);
   const probes = await runProbes(settings, args.run.proxy, env, debug);
   const verdict = judge(probes, provider.apiKeyVar);
   const missing = missingFlags(verdict.flags, effectiveFlags(provider, settings.model));

@@ -11,7 +11,7 @@ import { providerFor } from "../endpoint.ts";
 import type { Outcome, Probes, Streamed } from "./checks.ts";
 import { errorText } from "../kernel/errors.ts";
 
-const PROBE_TIMEOUT_MS = 90_000; // a reasoning model may think a while even about "say ready"
+export const PROBE_TIMEOUT_MS = 90_000; // a reasoning model may think a while even about "say ready"
 const MAX_RETRY_AFTER_MS = 10_000; // a 429 asking for longer is reported, not waited out
 const PROBE_LIMIT_TOKENS = 256; // the output limit of the max_tokens probes: room for a short reasoning
 
