@@ -91,7 +91,7 @@ export function judge(p: Probes, keyVar: string | undefined): Verdict {
   if (role) checks.push(role);
   const limit = judgeMaxTokens(p, flags);
   if (limit) checks.push(limit);
-  checks.push(...toolChecks(p, flags), judgeEmptyTools(p), judgeRetryAfter(p.rateLimits));
+  checks.push(...toolChecks(p, flags), judgeEmptyTools(p), judgeRetryAfter(p.rateLimits, p.answer !== undefined));
   const usable = checks.every((c) => c.status !== "fail" || !ESSENTIAL.has(c.id));
   return { checks, flags, usable };
 }
@@ -275,9 +275,10 @@ function judgeEmptyTools(p: Probes): Check {
   return skip("empty_tools", title, failure(p.emptyTools));
 }
 
-function judgeRetryAfter(seen: (string | null)[]): Check {
+/** `probed`: whether any model request was made (none when the network failed first). */
+function judgeRetryAfter(seen: (string | null)[], probed: boolean): Check {
   const title = "Retry-After on 429";
-  if (seen.length === 0) return skip("retry_after", title, "no 429 during the probes");
+  if (seen.length === 0) return skip("retry_after", title, probed ? "no 429 during the probes" : "not probed");
   const given = seen.filter((v): v is string => v !== null);
   if (given.length === seen.length) return pass("retry_after", title, `429 came with Retry-After: ${given[0]} (hey waits that long)`);
   return quirk("retry_after", title, "a 429 came without Retry-After", "none: hey backs off exponentially ([retry] base_delay_ms)");

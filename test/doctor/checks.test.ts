@@ -72,6 +72,21 @@ describe("judge", () => {
     expect(status({ ...healthy(), toolCall: answer("I cannot call tools", 0) }, "tool_call")?.detail).toContain("answered in text instead");
     const tcp: Probes = { ...healthy(), tcp: { ok: false, kind: "network", message: "cannot connect to llm:443: ECONNREFUSED" } };
     expect(judge(tcp, "K").usable).toBe(false);
+    // no model request was made: nothing is said about 429s during them
+    const {
+      answer: _a,
+      developer: _d,
+      maxTokens: _m,
+      maxCompletionTokens: _c,
+      toolCall: _t,
+      parallel: _p,
+      afterTool: _f,
+      afterToolNoReplay: _n,
+      emptyTools: _e,
+      ...network
+    } = tcp;
+    expect(status(network as Probes, "retry_after")?.detail).toBe("not probed");
+    expect(status(healthy(), "retry_after")?.detail).toBe("no 429 during the probes");
   });
 
   test("not essential: a model missing from the list, an empty tools list rejected, a 429 without Retry-After", () => {
