@@ -253,10 +253,11 @@ export function promptOfCutLine(cut: string): string | undefined {
 export const RESUME_FROM_CLI =
   "Resume one with `hey --resume ID`, where a unique start or end of the id is enough (SHORT shows the shortest); `hey -c` continues the latest one of the current directory.";
 
-/** A terminal the listing is fitted to: its width, and the columns a text takes on it as shown. */
+/** A terminal the listing is fitted to: its width, the columns a text takes on it as shown, and a text cut with "…" to `room` columns. */
 export interface ListFit {
   columns: number;
   width(text: string): number;
+  cut(text: string, room: number): string;
 }
 
 /** A first prompt is not cut shorter than this: on a terminal narrower still, its row wraps. */
@@ -284,7 +285,7 @@ export function formatSessionList(infos: SessionInfo[], home?: string, how = RES
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   /** the first prompt, cut to what the cells before it (`lead`) leave of the width */
   const fitted = (prompt: string, lead: string) =>
-    fit && fit.columns > 0 ? cutTo(prompt, Math.max(fit.columns - fit.width(lead), MIN_PROMPT_COLUMNS), fit.width) : prompt;
+    fit && fit.columns > 0 ? fit.cut(prompt, Math.max(fit.columns - fit.width(lead), MIN_PROMPT_COLUMNS)) : prompt;
   const line = (cells: string[]) => {
     const lead = cells
       .slice(0, -1)
@@ -293,17 +294,6 @@ export function formatSessionList(infos: SessionInfo[], home?: string, how = RES
     return (lead + fitted(cells.at(-1)!, lead)).trimEnd();
   };
   return [line(head), ...rows.map(line), "", how].join("\n") + "\n";
-}
-
-/** `text` cut with "…" to at most `room` columns as `width` counts them. */
-function cutTo(text: string, room: number, width: (text: string) => number): string {
-  if (width(text) <= room) return text;
-  let out = "";
-  for (const ch of text) {
-    if (width(out + ch) > room - 1) break;
-    out += ch;
-  }
-  return out.trimEnd() + "…";
 }
 
 const MAX_DIR_CHARS = 40;

@@ -20,6 +20,7 @@ import { removeSessionOutputs } from "../tools/outputs.ts";
 import { lastCall } from "./last-call.ts";
 import type { TerminalOutput } from "./terminal.ts";
 import { COMMANDS, unknownCommand } from "./slash.ts";
+import { listFit } from "./sessions-list.ts";
 import { visible } from "./visible.ts";
 
 export interface CommandContext {
@@ -284,8 +285,7 @@ function sessionsCommand(words: string[], interactive: boolean, here: CommandCon
     const { sessions, unreadable } = scanSessions(dir);
     const note = unreadableNote(unreadable);
     const shown = words.length === 0 ? sessions.filter((s) => s.cwd === cwd) : sessions;
-    const fit = { columns, width: (text: string) => Bun.stringWidth(visible(text)) };
-    const list = formatSessionList(shown, home, interactive ? RESUME_IN_REPL : undefined, sessionShortIds(dir), fit);
+    const list = formatSessionList(shown, home, interactive ? RESUME_IN_REPL : undefined, sessionShortIds(dir), listFit(columns));
     return said(visible(list).trimEnd() + (note ? `\nhey: ${note}` : ""));
   }
   const [verb, ...rest] = words;

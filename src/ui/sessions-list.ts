@@ -3,10 +3,17 @@
 // then `done`. Foreign text is made visible.
 import { basename } from "node:path";
 import type { Places } from "../fs/places.ts";
-import { formatSessionList } from "../sessions/format.ts";
+import { formatSessionList, type ListFit } from "../sessions/format.ts";
 import { scanSessions, sessionShortIds, unreadableNote } from "../sessions/listing.ts";
 import { doneEvent } from "./json.ts";
 import { visible } from "./visible.ts";
+import { cutToWidth } from "./wrap.ts";
+
+/** A session listing fitted to a terminal `columns` wide (0: none), its foreign text measured as shown. */
+export function listFit(columns: number): ListFit {
+  const width = (text: string) => Bun.stringWidth(visible(text));
+  return { columns, width, cut: (text, room) => cutToWidth(text, room, width, true) };
+}
 
 /**
  * What `hey --sessions` prints on stdout: this directory's sessions, or every one's (`all`), each
@@ -20,7 +27,7 @@ export function sessionsListing(here: Pick<Places, "sessionsDir" | "cwd" | "home
   const table =
     shown.length === 0 && sessions.length > 0
       ? `No sessions in this directory; hey --sessions --all lists all ${sessions.length}.\n`
-      : visible(formatSessionList(shown, here.home, undefined, short, { columns: json ? 0 : columns, width: (text) => Bun.stringWidth(visible(text)) }));
+      : visible(formatSessionList(shown, here.home, undefined, short, listFit(json ? 0 : columns)));
   const list = table + (note ? `\nhey: ${note}\n` : "");
   if (!json) return list;
   // for scripts, the listing as data too: `jq '.sessions[].id'`

@@ -6,7 +6,7 @@
 // stderr as narration (issue 10 item 4).
 import type { AgentEvent, Output } from "../kernel/output.ts";
 import { createTextStream, type TextStream } from "./markdown.ts";
-import { wrapColumns } from "./wrap.ts";
+import { cutToWidth, wrapColumns } from "./wrap.ts";
 import { commandRest, resultStatus, toolLine } from "./tool-lines.ts";
 import { visible } from "./visible.ts";
 import { TOOL } from "../kernel/tool-names.ts";
@@ -162,13 +162,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
    */
   const fitted = (text: string, lead = 0) => {
     const columns = info.columns?.() ?? 0;
-    if (columns <= 0 || lead + width(text) <= columns) return text;
-    let out = "";
-    for (const ch of text) {
-      if (lead + width(out + ch) > columns - 1) break;
-      out += ch;
-    }
-    return out + "…";
+    return columns <= 0 ? text : cutToWidth(text, columns - lead, width);
   };
 
   return {

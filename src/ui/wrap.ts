@@ -46,3 +46,17 @@ function wrapLine(line: string, columns: number, width: (s: string) => number): 
   out.push(current);
   return out.join("\n");
 }
+
+/**
+ * `text` cut with "…" to at most `room` columns as `width` counts them (`trim`: without the spaces
+ * the cut leaves before the "…"); whole when it fits.
+ */
+export function cutToWidth(text: string, room: number, width: (s: string) => number, trim = false): string {
+  if (width(text) <= room) return text;
+  let out = "";
+  for (const ch of text) {
+    if (width(out + ch) > room - 1) break;
+    out += ch;
+  }
+  return (trim ? out.trimEnd() : out) + "…";
+}

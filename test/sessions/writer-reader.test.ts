@@ -22,6 +22,7 @@ import { formatSessionList, type SessionInfo } from "../../src/sessions/format.t
 import { findSession, latestSession, listSessions, pruneSessions } from "../../src/sessions/listing.ts";
 import { lockSession, unlockSession } from "../../src/sessions/lock.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
+import { cutToWidth } from "../../src/ui/wrap.ts";
 
 const temps: string[] = [];
 afterEach(() => {
@@ -417,8 +418,20 @@ describe("formatSessionList", () => {
     const t = new Date(2025, 2, 4, 9, 5).getTime();
     const long = 'Use the skill "greet" (/tmp/explore/repo/.hey/skills/greet/SKILL.md): say hello';
     const sessions = [info("id-one", "/home/u/src/hey", long, 2300, t), info("id-number-two", "/srv/x", "fix the test", 512, t)];
-    const width = (text: string) => [...text].length;
-    const rows = formatSessionList(sessions, "/home/u", undefined, undefined, { columns: 100, width }).split("\n").slice(0, 3);
+    const fit = (columns: number, width: (text: string) => number) => ({
+      columns,
+      width,
+      cut: (text: string, room: number) => cutToWidth(text, room, width, true),
+    });
+    const rows = formatSessionList(
+      sessions,
+      "/home/u",
+      undefined,
+      undefined,
+      fit(100, (text) => [...text].length),
+    )
+      .split("\n")
+      .slice(0, 3);
     expect(rows).toEqual([
       "ID             LAST USED           SIZE  DIRECTORY  FIRST PROMPT",
       'id-one         2025-03-04 09:05  2.2 KB  ~/src/hey  Use the skill "greet" (/tmp/explore/repo/.hey/s…',
@@ -426,10 +439,13 @@ describe("formatSessionList", () => {
     ]);
     expect(rows[1]).toHaveLength(100);
     // wide characters take two columns each
-    const wide = formatSessionList([info("id-one", "/srv/x", "修".repeat(40), 1, t)], undefined, undefined, undefined, {
-      columns: 60,
-      width: (text) => [...text].reduce((n, c) => n + (c === "修" ? 2 : 1), 0),
-    });
+    const wide = formatSessionList(
+      [info("id-one", "/srv/x", "修".repeat(40), 1, t)],
+      undefined,
+      undefined,
+      undefined,
+      fit(60, (text) => [...text].reduce((n, c) => n + (c === "修" ? 2 : 1), 0)),
+    );
     expect(wide.split("\n")[1]).toBe(`id-one  2025-03-04 09:05   1 B  /srv/x     ${"修".repeat(8)}…`);
   });
 
