@@ -4,7 +4,7 @@
 // or trust.json changed behind hey's back (by the agent, between runs) is told apart from one hey
 // saw approved. Pure: the format, its parsing and updates; config/approval-store.ts reads and writes it.
 import type { Guarded } from "./guard.ts";
-import { isTable } from "./schema.ts";
+import { isTable } from "./table.ts";
 import { errorText } from "../kernel/errors.ts";
 
 export interface Approvals {

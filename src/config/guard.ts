@@ -6,7 +6,7 @@
 // take away (a deny entry added, an allow entry or a server removed, an allow list set where none
 // was) need no confirmation. Pure.
 import { createHash } from "node:crypto";
-import { isTable, type Table } from "./schema.ts";
+import { isTable, type Table } from "./table.ts";
 
 /** One file's guarded keys. Lists and strings as written (`${VAR}` unexpanded); servers by fingerprint. */
 export interface Guarded {

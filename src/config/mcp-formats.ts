@@ -4,10 +4,7 @@
 // have read, so checking, `${VAR}` expansion, the approvals guard and `/reload` treat it like any
 // other; where it came from is kept for `/mcp`, which shows the conversion. Pure.
 
-type Table = Record<string, unknown>;
-
-/** A plain object (schema.ts's isTable, which imports this file). */
-const isTable = (v: unknown): v is Table => typeof v === "object" && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+import { isTable, type Table } from "./table.ts";
 
 /** One server read from another agent's format: hey's table, and what to say about it. */
 export interface Converted {

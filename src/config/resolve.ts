@@ -11,7 +11,8 @@ import { validateRules } from "../permission/rules.ts";
 import { guardedOf, guardLayer, type Below, type Guarded } from "./guard.ts";
 import { camel, resolveTable, SECTIONS, type Key } from "./keys.ts";
 import { chooseProvider, envValue } from "./providers.ts";
-import { checkLayer, checkRange, checkValue, type ConfigFile, expandVars, isTable, keyLine, type Kind, type Miss, type Table, where } from "./schema.ts";
+import { checkLayer, checkRange, checkValue, type ConfigFile, expandVars, keyLine, type Kind, type Miss, where } from "./schema.ts";
+import { isTable, type Table } from "./table.ts";
 
 import { ConfigError, type ConfigFlags, type ConfigLayer, type McpServerSettings, type Settings } from "./settings.ts";
 

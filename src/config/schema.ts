@@ -7,8 +7,8 @@ import { EFFORTS, PROTOCOLS } from "../kernel/ir.ts";
 import { MCP_SERVER_KEYS, PROVIDER_KEYS, SECTIONS, type FileTable, type Key, type Kind } from "./keys.ts";
 import { fromCodex } from "./mcp-formats.ts";
 import { didYouMean, editDistance } from "./suggest.ts";
+import { isTable, type Table } from "./table.ts";
 
-export type Table = Record<string, unknown>;
 export type { Kind };
 
 /** A provider table as written in a file (after checking). */
@@ -87,13 +87,6 @@ export function kindPhrase(kind: Kind): string {
   if (kind === "stringTable") return "a table of strings";
   if (kind === "window") return `a number of tokens between ${WINDOW_RANGE[0]} and ${WINDOW_RANGE[1]}, or a table of them by model`;
   return SCALARS[kind][1];
-}
-
-/** A plain object: TOML tables. Dates and times (Date, Temporal objects) are not tables. */
-export function isTable(v: unknown): v is Table {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const proto: unknown = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
 }
 
 /** A value as a message shows it: strings quoted, containers and dates by what they are. */

@@ -3,7 +3,7 @@
 // it would send requests — not only which files it has. Pure: the files come checked
 // (config/schema.ts checkLayer's data).
 import { describeServer } from "../config/guard.ts";
-import { isTable, type Table } from "../config/schema.ts";
+import { isTable, type Table } from "../config/table.ts";
 
 /** One line per thing the project's config files would run or redirect, in the files' order. */
 export function effectLines(files: readonly { source: string; data: Table }[]): string[] {

@@ -4,7 +4,8 @@
 import { describe, expect, test } from "bun:test";
 import { guardedOf, guardLayer, NOTHING_APPROVED, type Below, type Guarded } from "../../src/config/guard.ts";
 import { resolveConfig } from "../../src/config/resolve.ts";
-import { checkLayer, type Table } from "../../src/config/schema.ts";
+import { checkLayer } from "../../src/config/schema.ts";
+import type { Table } from "../../src/config/table.ts";
 import { permissionCheck } from "../../src/wire.ts";
 
 /** A file's checked data from TOML text. */
