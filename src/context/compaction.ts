@@ -172,6 +172,15 @@ export async function compactNow(
   return { usage };
 }
 
+/**
+ * The context the next request would hold were it built now from `history`, without building it:
+ * the same system prompt, tools, budget and estimate as `prepare` (`/usage` before the first request
+ * of a run, when no request has been built yet). Pure: the state is not changed.
+ */
+export function previewContext(history: readonly Message[], deps: PrepareDeps): ContextView {
+  return contextOf(history, deps).build(history.length);
+}
+
 function minDefined(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }

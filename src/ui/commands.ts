@@ -10,7 +10,7 @@ import { cacheHitShare } from "../kernel/output.ts";
 import { isUsable } from "../config/providers.ts";
 import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError, type ProviderSettings } from "../config/settings.ts";
-import { buildContext } from "../context/view.ts";
+import type { ContextView } from "../context/view.ts";
 import { promptCompletions, type McpPrompt } from "../mcp/prompts.ts";
 import { effectiveBudget } from "../context/window.ts";
 import { formatSessionList } from "../sessions/format.ts";
@@ -57,7 +57,7 @@ const HELP = `/help                     this list
 /model [provider/model]   show or switch the model (the conversation is kept)
 /effort LEVEL             reasoning effort: ${EFFORTS.join(" ")}
 /thinking                 show or hide thinking (what is sent does not change)
-/usage                    tokens of the session and of this run, context size, what was pruned
+/usage                    tokens of the session and of this run, context size (system prompt and tools included), what was pruned
 /compact [instructions]   summarize older work now
 /reload                   re-read config, skills and AGENTS.md; start new or changed MCP servers (checked first; the conversation is kept)
 /trust, /untrust          trust this project's .hey/ and .mcp.json (or stop): /reload then loads (or leaves out) its files
@@ -150,8 +150,11 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     }
     case "/sessions":
       return sessionsCommand(rest, ctx.oneShot !== true, ctx.here, ctx.columns ?? 0);
-    case "/usage":
-      return said(usageReport(ctx.agent, ctx.earlierRuns?.()));
+    case "/usage": {
+      // before this run's first request no context was built yet: the one it would send, system prompt and tools counted
+      const view = ctx.agent.context.last ?? (await ctx.agent.preview(ctx.signal));
+      return said(usageReport(ctx.agent, ctx.earlierRuns?.(), view));
+    }
     case "/mcp": {
       if (arg === "") return said(visible(await ctx.mcpStatus(ctx.signal)));
       const [verb, server, more] = rest;
@@ -314,9 +317,11 @@ function pruneReport(deleted: number, held: number, every: boolean, opts: { olde
 
 /**
  * `/usage` (SPEC §10): tokens of the whole session (`earlier` runs and this one), of this run and
- * of the last request, the context against the budget, and pruning counts.
+ * of the last request, the context against the budget, and pruning counts. `view`: the context
+ * the last request held (or the next one holds, after `/compact`), else, before the first request
+ * of a run, the one it would hold (Agent.preview); none: the budget alone.
  */
-export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: number }): string {
+export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: number }, view: ContextView | undefined = agent.context.last): string {
   const n = (x: number) => x.toLocaleString("en-US");
   const { total, last, requests } = agent.usage;
   /** what the provider's prompt cache served, when it served anything */
@@ -328,18 +333,6 @@ export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: nu
     .filter((w) => w !== undefined)
     .reduce<number | undefined>((a, w) => (a === undefined ? w : Math.min(a, w)), undefined);
   const budget = effectiveBudget(policy.budgetTokens, window);
-  // before the first request of this run (e.g. `hey -c /usage`) the view is computed here
-  const view =
-    agent.context.last ??
-    (agent.messages.length > 0
-      ? buildContext({
-          history: agent.messages,
-          summaries: agent.context.summaries,
-          policy: { ...policy, budgetTokens: budget, compressTool: false },
-          fixedTokens: 0,
-          tokensPerChar: agent.context.tokensPerChar,
-        })
-      : undefined);
   const windowNote =
     window === undefined ? "" : ` · the model's window ${n(window)} tokens${agent.context.window !== undefined ? " (learned from its answer)" : ""}`;
   const count = (k: number, what: string) => `${n(k)} ${what}${k === 1 ? "" : "s"}`;
@@ -352,7 +345,7 @@ export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: nu
     view
       ? `context: ~${n(view.estimate)} of ${n(budget)} tokens (${Math.round((view.estimate / budget) * 100)}%)${windowNote} · ${agent.messages.length} messages in the session`
       : `context: budget ${n(budget)} tokens${windowNote} · ${agent.messages.length} messages in the session`,
-    view
+    view && agent.messages.length > 0
       ? `pruned: ${count(view.stats.deduped, "duplicate output")} · ${count(view.stats.purged, "failed-call argument")} · ${count(view.stats.summarized, "message")} summarized · ${count(view.stats.compressed, "compressed range")} · ${count(view.stats.trimmed, "message")} left out · ${count(view.stats.cut, "result")} cut · ${summaries}`
       : `pruned: nothing yet · ${summaries}`,
   ];

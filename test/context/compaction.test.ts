@@ -8,7 +8,8 @@ import { readTaskNote } from "../../src/context/task-note.ts";
 import { textOf, type Message } from "../../src/kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../../src/kernel/provider.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
-import { usageReport } from "../../src/ui/commands.ts";
+import { runCommand, usageReport, type CommandContext } from "../../src/ui/commands.ts";
+import { estimateTokens } from "../../src/context/view.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { fakeProvider, type Turn } from "../helpers/fake-provider.ts";
 import { recordingOutput, type RecordingOutput } from "../helpers/recording-output.ts";
@@ -50,7 +51,7 @@ function provider(script: Turn[], summarize: (r: ModelRequest) => string) {
 }
 
 /** Six turns each reading a ~2 KB file, then an answer; budget far below what that adds up to. */
-function longTask(p: Provider, output: RecordingOutput): Agent {
+function longTask(p: Provider, output: RecordingOutput, system = "system"): Agent {
   const settings = defaultSettingsForTest();
   settings.agent.budgetTokens = 2500;
   const readBig = {
@@ -65,7 +66,7 @@ function longTask(p: Provider, output: RecordingOutput): Agent {
     tools: () => [readBig],
     output,
     cwd: dir.path,
-    system: () => "system",
+    system: () => system,
     permission: () => undefined,
     taskNote: () => readTaskNote(dir.path),
   });
@@ -129,6 +130,22 @@ test("summary requests count: in the run's usage (its cap, done), in /usage's re
   // the fake work turns report no usage: what the run counted is the summaries' 10 + 10 each
   expect(result.usage).toMatchObject({ input: 10 * summaries, output: 10 * summaries });
   expect(output.of("done")[0]!.usage).toMatchObject({ input_tokens: 10 * summaries, output_tokens: 10 * summaries });
+});
+
+test("/usage before the first request counts the system prompt and the tools, as the first request's estimate then does", async () => {
+  const p = provider([{ text: "done" }], () => "s");
+  const agent = longTask(p, recordingOutput(), "You are a careful coding agent. ".repeat(100));
+  agent.settings.context.budgetTokens = 100_000;
+  const usage = async () => (await runCommand("/usage", { agent, signal: new AbortController().signal } as unknown as CommandContext)).text;
+  const context = (r: string) => Number(/^context: ~([\d,]+) of 100,000 tokens/m.exec(r)?.[1]?.replace(/,/g, "") ?? Number.NaN);
+  const start = context(await usage());
+  // 3,200 characters of system prompt and the read_big tool's schema, at the estimate's 0.25 tokens a character
+  expect(start).toBeGreaterThan(800);
+  await agent.send("go", new AbortController().signal);
+  // the request sent holds the same system prompt and tools, and the one message more
+  const [prompt] = agent.messages;
+  expect(agent.context.last!.estimate).toBe(start + estimateTokens([prompt!], agent.context.tokensPerChar));
+  expect(context(await usage())).toBe(agent.context.last!.estimate);
 });
 
 test("/compact: its request is counted; /usage tells messages summarized from compressed ranges, in the right plural", async () => {
