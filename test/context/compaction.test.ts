@@ -178,6 +178,40 @@ test("a trim event reports the tokens before the trim and after it", async () =>
   for (const t of trims) expect(t.tokens_before).toBeGreaterThan(t.tokens_after);
 });
 
+test("a summary and a trim of the same request report the same tokens_before: the whole context, over the budget", async () => {
+  const run = async (summarize: (r: ModelRequest) => string) => {
+    const output = recordingOutput();
+    await longTask(provider([...readTurns(6), { text: "done" }], summarize), output).send("fix the parser", new AbortController().signal);
+    return output.of("compaction")[0]!;
+  };
+  const summary = await run(() => "Read files 1-3.");
+  const trim = await run(() => {
+    throw new ProviderError("overloaded", "summarizer overloaded (503)");
+  });
+  expect([summary.kind, trim.kind]).toEqual(["summary", "trim"]);
+  // the same history at the same turn: the context that request would have held, before either step
+  expect(summary.tokens_before).toBe(trim.tokens_before);
+  expect(summary.tokens_before).toBeGreaterThan(2500);
+  // after either, what the request holds: within the budget, system prompt and kept turns included
+  for (const e of [summary, trim]) expect(e.tokens_after).toBeLessThan(e.tokens_before);
+  expect(trim.tokens_after).toBeLessThanOrEqual(2500);
+  expect(summary.tokens_after).toBeLessThanOrEqual(2500);
+  expect(summary.tokens_after).toBeGreaterThan(Math.ceil("Read files 1-3.".length / 4)); // not the summary's own size
+});
+
+test("/compact's summary event: the next request's context without the summary, then with it", async () => {
+  const p = provider([...readTurns(8), { text: "done" }], () => "s");
+  const output = recordingOutput();
+  const agent = longTask(p, output);
+  agent.settings.context.budgetTokens = 100_000;
+  await agent.send("go", new AbortController().signal);
+  const preview = await agent.preview(new AbortController().signal);
+  expect(await agent.compact(undefined, new AbortController().signal)).toBe(true);
+  const event = output.of("compaction").find((e) => e.kind === "summary")!;
+  expect(event.tokens_before).toBe(preview.estimate);
+  expect(event.tokens_after).toBe(agent.context.last!.estimate);
+});
+
 test("summaries are incremental: the next one reads the last one's text and what came after, never the history it covered", async () => {
   let n = 0;
   const p = provider([...readTurns(12), { text: "done" }], () => `SUMMARY ${++n}: files read so far.`);
