@@ -20,13 +20,13 @@ import { removeSessionOutputs } from "../tools/outputs.ts";
 import { lastCall } from "./last-call.ts";
 import type { TerminalOutput } from "./terminal.ts";
 import { COMMANDS, unknownCommand } from "./slash.ts";
-import { listFit } from "./sessions-list.ts";
+import { listedHere, listFit } from "./sessions-list.ts";
 import { visible } from "./visible.ts";
 
 export interface CommandContext {
   agent: Agent;
   /** where the sessions and bash's full outputs are (`/sessions`), and the project */
-  here: Pick<Places, "sessionsDir" | "outputsDir" | "home" | "cwd">;
+  here: Pick<Places, "sessionsDir" | "outputsDir" | "home" | "cwd" | "root">;
   signal: AbortSignal;
   terminal: TerminalOutput | undefined;
   /** every provider the run can switch to (`/model`), the one in use included */
@@ -65,9 +65,9 @@ const HELP = `/help                     this list
 /mcp login NAME           sign in to the remote MCP server NAME in the browser (/mcp logout NAME forgets it)
 /mcp:SERVER:PROMPT [args] send the server's prompt (args: name=value, or in the prompt's order)
 /skill:NAME [args]        send the skill's instructions, then args
-/sessions [all]           list this directory's sessions (all: every directory's)
+/sessions [all]           list this directory's sessions, its project's when it has none (all: every directory's)
 /sessions prune 30d       delete this directory's sessions older than 30 days (prune keep 20: all but the newest 20; prune all 30d, prune all keep 20: every directory's)
-/resume [N|ID]            continue another session of this directory, picked from a list
+/resume [N|ID]            continue another session of this directory (or of its project), picked from a list
 /clear, /new              end this session (it stays saved) and start a new one here
 /last                     the previous tool call's whole output (from its full-output file when it has one)
 !COMMAND                  run COMMAND in your shell, with the terminal; it and its output go with your next message
@@ -91,7 +91,7 @@ export interface CommandResult {
 
 /** `/sessions` at the interactive prompt: how to resume one there. */
 const RESUME_IN_REPL =
-  "Resume one with /resume ID, where a unique start or end of the id is enough (SHORT shows the shortest), or pick from this directory's with /resume.";
+  "Resume one with /resume ID, where a unique start or end of the id is enough (SHORT shows the shortest), or pick from this directory's (its project's when it has none) with /resume.";
 
 /** Commands that take nothing after their name: extra words are refused, not ignored. */
 const NO_ARGUMENT = new Set(["/help", "/quit", "/exit", "/thinking", "/usage", "/reload", "/trust", "/untrust", "/last", "/clear", "/new"]);
@@ -278,18 +278,19 @@ function pathCompletions(partial: string, cwd: string): string[] {
 }
 
 /**
- * `/sessions [all]`; `/sessions prune [all] 30d` (older than 30 days), `/sessions prune [all] keep 20`
- * (all but the newest 20). Like the listing, prune acts on this directory's sessions; `all`
- * reaches every directory's.
+ * `/sessions [all]`: this directory's sessions, else its project's (listedHere), or every one's;
+ * `/sessions prune [all] 30d` (older than 30 days), `/sessions prune [all] keep 20` (all but the
+ * newest 20) acts on this directory's sessions only, never its project's; `all` reaches every
+ * directory's.
  */
 function sessionsCommand(words: string[], interactive: boolean, here: CommandContext["here"], columns: number): CommandResult {
   const { home, cwd, sessionsDir: dir } = here;
   if (words.length === 0 || (words.length === 1 && words[0] === "all")) {
     const { sessions, unreadable } = scanSessions(dir);
     const note = unreadableNote(unreadable);
-    const shown = words.length === 0 ? sessions.filter((s) => s.cwd === cwd) : sessions;
+    const { shown, heading } = listedHere(sessions, here, words.length === 1);
     const list = formatSessionList(shown, home, interactive ? RESUME_IN_REPL : undefined, sessionShortIds(dir), listFit(columns));
-    return said(visible(list).trimEnd() + (note ? `\nhey: ${note}` : ""));
+    return said(heading + visible(list).trimEnd() + (note ? `\nhey: ${note}` : ""));
   }
   const [verb, ...rest] = words;
   const every = rest[0] === "all";
