@@ -3,8 +3,17 @@
 // runtime changes its model and effort through `switchModel` and `setEffort`. Nothing outside this
 // file writes it: the rest of hey sees read-only views. It knows no configuration file: its
 // settings are values (runtime.ts makes them from the configuration; lib.ts has defaults).
-import { compactNow, correctEstimate, newCompactionState, prepare, SummaryError, type CompactionState, type PrepareDeps } from "./context/compaction.ts";
-import type { Summary } from "./context/view.ts";
+import {
+  compactNow,
+  correctEstimate,
+  newCompactionState,
+  prepare,
+  previewContext,
+  SummaryError,
+  type CompactionState,
+  type PrepareDeps,
+} from "./context/compaction.ts";
+import type { ContextView, Summary } from "./context/view.ts";
 import { learnWindow } from "./context/window.ts";
 import { adaptHistory } from "./kernel/adapt-history.ts";
 import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type ToolSpec, type Usage } from "./kernel/ir.ts";
@@ -74,6 +83,12 @@ export interface Agent {
   readonly context: Readonly<CompactionState>;
   /** appends a user message and runs the loop until it stops; never throws for provider or tool failures */
   send(content: string | ContentBlock[], signal: AbortSignal): Promise<RunResult>;
+  /**
+   * the context the next request would hold were it sent now — system prompt, tools and history,
+   * estimated as `send` estimates them (`/usage` before any request); changes nothing. Asks for the
+   * tools as a request does (it may wait for MCP servers still starting); rejects when `signal` aborts
+   */
+  preview(signal: AbortSignal): Promise<ContextView>;
   /** summarizes everything that may be summarized now (`/compact`); false when there is nothing to */
   compact(instructions: string | undefined, signal: AbortSignal): Promise<boolean>;
   /**
@@ -212,6 +227,9 @@ export function createAgent(parts: AgentParts): Agent {
         effort,
         clock: { sleep, random: Math.random },
       });
+    },
+    async preview(signal) {
+      return previewContext(messages, prepareDeps(counted, await parts.tools(signal)));
     },
     async compact(instructions, signal) {
       try {

@@ -185,11 +185,13 @@ Options:
       --raw                do not filter bash output
       --approve            trust this project's .hey/config.toml and .mcp.json (as
                            written: their MCP servers too) and skills for this run
-  -c, --continue           continue the latest session of this directory
+  -c, --continue           continue the latest session of this directory; in one
+                           with none, of its project (started at the root or below)
       --resume ID          continue the session ID (or a unique start or end of it);
                            not with -c
-      --sessions [--all]   list this directory's sessions (--all: every directory's)
-                           and exit; takes no message, -c or --resume
+      --sessions [--all]   list this directory's sessions, its project's when it has
+                           none (--all: every directory's) and exit; takes no message,
+                           -c or --resume
       --verbose            log every request, response and retry to a file in
                            ~/.local/state/hey/logs (also HEY_LOG=debug)
   -v, --version            print the version

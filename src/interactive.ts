@@ -74,7 +74,8 @@ export async function repl(first: Runtime, here: Places, message: string, skills
       );
       return io.ask(lines.at(-1)!);
     };
-    const pickSession = (arg: string) => resumeCommand(arg, { dir: here.sessionsDir, cwd: here.cwd, current: runtime.session.path, ask: io.ask, say });
+    const pickSession = (arg: string) =>
+      resumeCommand(arg, { dir: here.sessionsDir, cwd: here.cwd, root: here.root, home: here.home, current: runtime.session.path, ask: io.ask, say });
     const result = await runCommand(line, { ...commandContext(runtime, here, signal, (t) => say(`${t}\n`), ask), pickSession, columns: answerFormat.columns });
     if (result.text) say(wrapped(result.text) + "\n");
     if (result.resume) {

@@ -1,9 +1,9 @@
 // Entry point: argv → config → wire → one-shot run (or the REPL). Only the flag parser is loaded
 // eagerly, so `hey --version` and `hey --help` start as fast as a hello-world binary.
-import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { EXIT, HELP, parseCli, UsageError, type CliArgs } from "./cli.ts";
-import { places, projectRoot, type Places, type RootProbe } from "./fs/places.ts";
+import { places, projectRoot, type Places } from "./fs/places.ts";
+import { rootProbe as probe } from "./fs/root-probe.ts";
 import { drainAll, writer } from "./ui/term.ts";
 import { versionLine } from "./upgrade/build-info.ts";
 
@@ -43,20 +43,6 @@ function here(): Places {
   const home = process.env.HOME || homedir();
   const cwd = process.cwd();
   return places(process.env, home, cwd, process.platform, projectRoot(cwd, home, probe));
-}
-
-/** What projectRoot looks at: a directory hey may not look into holds no project. */
-const probe: RootProbe = {
-  isDir: (path) => kind(path)?.isDirectory() === true,
-  exists: (path) => kind(path) !== undefined,
-};
-
-function kind(path: string) {
-  try {
-    return statSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
 }
 
 function print(text: string, code: number): number {

@@ -10,6 +10,7 @@ import { ConfigError } from "./config/settings.ts";
 import { fallbackHandOff, saveHandOff } from "./context/task-note.ts";
 import { startProvider } from "./endpoint.ts";
 import type { Places } from "./fs/places.ts";
+import { projectOf } from "./fs/root-probe.ts";
 import { errorText } from "./kernel/errors.ts";
 import { handOffTask, type HandOffLimit } from "./kernel/hand-off.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
@@ -22,6 +23,7 @@ import { MentionError, readStdin } from "./prompt/input.ts";
 import type { Runtime } from "./runtime.ts";
 import { findSession, scanSessions, unreadableNote } from "./sessions/listing.ts";
 import { resumeSession, type LoadedSession } from "./sessions/reader.ts";
+import { sessionsHere } from "./sessions/scope.ts";
 import { decideWidenings, recordApprovals } from "./trust/approve.ts";
 import { untrustedNotice } from "./trust/policy.ts";
 import { beginConfig } from "./trust/start.ts";
@@ -183,19 +185,20 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
 class SessionError extends Error {}
 
 /**
- * `--resume ID` (id, or a unique start or end of it) or `-c` (the latest session of this directory, if any),
- * locked for this process (a second writer is refused). `-c` mentions session files too damaged
- * to tell their directory when one is newer than the session it picks.
+ * `--resume ID` (id, or a unique start or end of it) or `-c` (the latest session of this directory,
+ * else of its project: sessions/scope.ts), locked for this process (a second writer is refused).
+ * `-c` mentions session files too damaged to tell their directory when one is newer than the
+ * session it picks.
  */
 function openSession(here: Places, resume: string | undefined, latestHere: boolean): LoadedSession | undefined {
   try {
     if (resume) return resumeSession(findSession(here.sessionsDir, resume).path, here.cwd);
     if (!latestHere) return undefined;
     const { sessions, unreadable } = scanSessions(here.sessionsDir);
-    const latest = sessions.find((s) => s.cwd === here.cwd);
+    const latest = sessionsHere(sessions, here, projectOf(here.home)).sessions[0];
     const note = unreadableNote(unreadable.filter((u) => !latest || u.modified > latest.modified));
     if (note) warn(note);
-    if (!latest) warn("no earlier session in this directory; starting a new one");
+    if (!latest) warn(`no earlier session in this directory${here.root === here.cwd ? "" : " or its project"}; starting a new one`);
     return latest ? resumeSession(latest.path, here.cwd) : undefined;
   } catch (e) {
     throw new SessionError(errorText(e));

@@ -35,6 +35,7 @@ const EDGES = new Set([
   "fs/own-files.ts",
   "fs/read-head.ts",
   "fs/real-target.ts",
+  "fs/root-probe.ts",
   "mcp/client.ts",
   "mcp/credentials.ts",
   "mcp/login.ts",

@@ -4,7 +4,7 @@
 // model's window (window.ts), and summary compaction through the provider with a deterministic
 // fallback. The agent calls `prepare` before every model request.
 import { emptyUsage, textOf, type Message, type ToolSpec, type Usage } from "../kernel/ir.ts";
-import type { Output } from "../kernel/output.ts";
+import type { AgentEvent, Output } from "../kernel/output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
 import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix } from "./cache.ts";
 import { estimateTokens, SUMMARY_ID } from "./passes.ts";
@@ -135,8 +135,11 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
   let usage: Usage | undefined;
   if (!opts.deterministic && (view.stats.trimmed > 0 || view.overBudget) && view.summarizable) {
     try {
-      usage = (await compactRange(view.summarizable, { ...deps, budgetTokens }, signal)).usage;
+      const done = await compactRange(view.summarizable, { ...deps, budgetTokens }, signal);
+      usage = done.usage;
+      const before = view;
       view = build((upTo = history.length));
+      deps.output.emit(summaryEvent(done.summary, before, view));
     } catch (e) {
       if (signal.aborted) throw e;
       usage = e instanceof SummaryError ? e.usage : undefined;
@@ -164,20 +167,47 @@ export async function compactNow(
   instructions?: string,
 ): Promise<{ usage: Usage } | false> {
   const { budgetTokens, build } = contextOf(history, deps);
-  const range = build(history.length).summarizable;
-  if (!range) return false;
-  const { usage } = await compactRange(range, { ...deps, budgetTokens }, signal, instructions);
+  const before = build(history.length);
+  if (!before.summarizable) return false;
+  const { summary, usage } = await compactRange(before.summarizable, { ...deps, budgetTokens }, signal, instructions);
   deps.state.rewriteUpTo = undefined; // the prefix changed: the next request may rewrite all it likes
   deps.state.last = build(history.length); // what the next request holds now (`/usage` reads it)
+  deps.output.emit(summaryEvent(summary, before, deps.state.last));
   return { usage };
+}
+
+/**
+ * The context the next request would hold were it built now from `history`, without building it:
+ * the same system prompt, tools, budget and estimate as `prepare` (`/usage` before the first request
+ * of a run, when no request has been built yet). Pure: the state is not changed.
+ */
+export function previewContext(history: readonly Message[], deps: PrepareDeps): ContextView {
+  return contextOf(history, deps).build(history.length);
 }
 
 function minDefined(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }
 
-/** A trim event's tokens: the view's estimate before and after the trim. */
+/**
+ * A compaction event's tokens, the same for a trim and a summary (docs/json-events.md): the context
+ * the request would have held before the step — system prompt, tools and messages, untrimmed — and
+ * the one it holds after it.
+ */
 const trimmedTokens = (view: ContextView) => ({ tokens_before: view.untrimmedEstimate, tokens_after: view.estimate });
+
+/** The `compaction` event of `summary`: `before` is the view it was made from, `after` the view with it. */
+function summaryEvent(summary: Summary, before: ContextView, after: ContextView): AgentEvent {
+  return {
+    type: "compaction",
+    kind: "summary",
+    from_id: summary.fromId,
+    to_id: summary.toId,
+    summary: summary.text,
+    tokens_before: before.untrimmedEstimate,
+    tokens_after: after.estimate,
+  };
+}
 
 /** A summary request that failed after it cost tokens (the model answered, with nothing). */
 export class SummaryError extends Error {
@@ -192,8 +222,9 @@ export class SummaryError extends Error {
 /**
  * Summarizes `range` (its messages as the view shows them: an earlier summary in it is its text, so
  * each summary carries the last one forward instead of reading the whole history again) with the
- * provider (reasoning off, its own output budget), and records the summary; emits a `compaction`
- * event the session writer persists. The transcript fills at most SUMMARY_INPUT_SHARE of the
+ * provider (reasoning off, its own output budget), and records the summary; the caller emits its
+ * `compaction` event (summaryEvent, which the session writer persists) once it has built the view
+ * with it. The transcript fills at most SUMMARY_INPUT_SHARE of the
  * budget: past that, the oldest part of the new stretch is left out (an earlier summary at its
  * start is kept whole). Returns the summary with the tokens the request cost (they count like any
  * request's). Throws when the provider fails, or a SummaryError (with what it cost) when it
@@ -201,7 +232,7 @@ export class SummaryError extends Error {
  */
 export async function compactRange(
   range: { fromId: string; toId: string; messages: readonly Message[] },
-  deps: Pick<PrepareDeps, "state" | "provider" | "output"> & { budgetTokens: number },
+  deps: Pick<PrepareDeps, "state" | "provider"> & { budgetTokens: number },
   signal: AbortSignal,
   instructions?: string,
 ): Promise<{ summary: Summary; usage: Usage }> {
@@ -237,16 +268,6 @@ export async function compactRange(
   if (text === "") throw new SummaryError("the model returned an empty summary", usage);
   const summary: Summary = { fromId: range.fromId, toId: range.toId, text };
   deps.state.summaries.push(summary);
-  const before = Math.ceil(transcript.length * deps.state.tokensPerChar);
-  deps.output.emit({
-    type: "compaction",
-    kind: "summary",
-    from_id: range.fromId,
-    to_id: range.toId,
-    summary: text,
-    tokens_before: before,
-    tokens_after: reply.usage?.output ?? Math.ceil(text.length / 4),
-  });
   return { summary, usage };
 }
 

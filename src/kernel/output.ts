@@ -59,6 +59,11 @@ export type AgentEvent =
       summary?: string;
       /** kind "window": the window hey now builds requests for, in tokens */
       window?: number;
+      /**
+       * every kind: the estimated context (system prompt, tools, messages) the request would have
+       * held before this step — untrimmed for a trim or summary, the refused request for a window —
+       * and the one it holds after it
+       */
       tokens_before: number;
       tokens_after: number;
       /** why a summary could not be made (the trim stood in for it); kind "window": the server's error */

@@ -251,7 +251,7 @@ export function promptOfCutLine(cut: string): string | undefined {
 
 /** How to resume one of the listed sessions from the command line. */
 export const RESUME_FROM_CLI =
-  "Resume one with `hey --resume ID`, where a unique start or end of the id is enough (SHORT shows the shortest); `hey -c` continues the latest one of the current directory.";
+  "Resume one with `hey --resume ID`, where a unique start or end of the id is enough (SHORT shows the shortest); `hey -c` continues the latest one of this directory (of its project when the directory has none).";
 
 /** A terminal the listing is fitted to: its width, the columns a text takes on it as shown, and a text cut with "…" to `room` columns. */
 export interface ListFit {

@@ -10,7 +10,7 @@ import { cacheHitShare } from "../kernel/output.ts";
 import { isUsable } from "../config/providers.ts";
 import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError, type ProviderSettings } from "../config/settings.ts";
-import { buildContext } from "../context/view.ts";
+import type { ContextView } from "../context/view.ts";
 import { promptCompletions, type McpPrompt } from "../mcp/prompts.ts";
 import { effectiveBudget } from "../context/window.ts";
 import { formatSessionList } from "../sessions/format.ts";
@@ -20,13 +20,13 @@ import { removeSessionOutputs } from "../tools/outputs.ts";
 import { lastCall } from "./last-call.ts";
 import type { TerminalOutput } from "./terminal.ts";
 import { COMMANDS, unknownCommand } from "./slash.ts";
-import { listFit } from "./sessions-list.ts";
+import { listedHere, listFit } from "./sessions-list.ts";
 import { visible } from "./visible.ts";
 
 export interface CommandContext {
   agent: Agent;
   /** where the sessions and bash's full outputs are (`/sessions`), and the project */
-  here: Pick<Places, "sessionsDir" | "outputsDir" | "home" | "cwd">;
+  here: Pick<Places, "sessionsDir" | "outputsDir" | "home" | "cwd" | "root">;
   signal: AbortSignal;
   terminal: TerminalOutput | undefined;
   /** every provider the run can switch to (`/model`), the one in use included */
@@ -57,7 +57,7 @@ const HELP = `/help                     this list
 /model [provider/model]   show or switch the model (the conversation is kept)
 /effort LEVEL             reasoning effort: ${EFFORTS.join(" ")}
 /thinking                 show or hide thinking (what is sent does not change)
-/usage                    tokens of the session and of this run, context size, what was pruned
+/usage                    tokens of the session and of this run, context size (system prompt and tools included), what was pruned
 /compact [instructions]   summarize older work now
 /reload                   re-read config, skills and AGENTS.md; start new or changed MCP servers (checked first; the conversation is kept)
 /trust, /untrust          trust this project's .hey/ and .mcp.json (or stop): /reload then loads (or leaves out) its files
@@ -65,9 +65,9 @@ const HELP = `/help                     this list
 /mcp login NAME           sign in to the remote MCP server NAME in the browser (/mcp logout NAME forgets it)
 /mcp:SERVER:PROMPT [args] send the server's prompt (args: name=value, or in the prompt's order)
 /skill:NAME [args]        send the skill's instructions, then args
-/sessions [all]           list this directory's sessions (all: every directory's)
+/sessions [all]           list this directory's sessions, its project's when it has none (all: every directory's)
 /sessions prune 30d       delete this directory's sessions older than 30 days (prune keep 20: all but the newest 20; prune all 30d, prune all keep 20: every directory's)
-/resume [N|ID]            continue another session of this directory, picked from a list
+/resume [N|ID]            continue another session of this directory (or of its project), picked from a list
 /clear, /new              end this session (it stays saved) and start a new one here
 /last                     the previous tool call's whole output (from its full-output file when it has one)
 !COMMAND                  run COMMAND in your shell, with the terminal; it and its output go with your next message
@@ -91,7 +91,7 @@ export interface CommandResult {
 
 /** `/sessions` at the interactive prompt: how to resume one there. */
 const RESUME_IN_REPL =
-  "Resume one with /resume ID, where a unique start or end of the id is enough (SHORT shows the shortest), or pick from this directory's with /resume.";
+  "Resume one with /resume ID, where a unique start or end of the id is enough (SHORT shows the shortest), or pick from this directory's (its project's when it has none) with /resume.";
 
 /** Commands that take nothing after their name: extra words are refused, not ignored. */
 const NO_ARGUMENT = new Set(["/help", "/quit", "/exit", "/thinking", "/usage", "/reload", "/trust", "/untrust", "/last", "/clear", "/new"]);
@@ -150,8 +150,11 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     }
     case "/sessions":
       return sessionsCommand(rest, ctx.oneShot !== true, ctx.here, ctx.columns ?? 0);
-    case "/usage":
-      return said(usageReport(ctx.agent, ctx.earlierRuns?.()));
+    case "/usage": {
+      // before this run's first request no context was built yet: the one it would send, system prompt and tools counted
+      const view = ctx.agent.context.last ?? (await ctx.agent.preview(ctx.signal));
+      return said(usageReport(ctx.agent, ctx.earlierRuns?.(), view));
+    }
     case "/mcp": {
       if (arg === "") return said(visible(await ctx.mcpStatus(ctx.signal)));
       const [verb, server, more] = rest;
@@ -275,18 +278,19 @@ function pathCompletions(partial: string, cwd: string): string[] {
 }
 
 /**
- * `/sessions [all]`; `/sessions prune [all] 30d` (older than 30 days), `/sessions prune [all] keep 20`
- * (all but the newest 20). Like the listing, prune acts on this directory's sessions; `all`
- * reaches every directory's.
+ * `/sessions [all]`: this directory's sessions, else its project's (listedHere), or every one's;
+ * `/sessions prune [all] 30d` (older than 30 days), `/sessions prune [all] keep 20` (all but the
+ * newest 20) acts on this directory's sessions only, never its project's; `all` reaches every
+ * directory's.
  */
 function sessionsCommand(words: string[], interactive: boolean, here: CommandContext["here"], columns: number): CommandResult {
   const { home, cwd, sessionsDir: dir } = here;
   if (words.length === 0 || (words.length === 1 && words[0] === "all")) {
     const { sessions, unreadable } = scanSessions(dir);
     const note = unreadableNote(unreadable);
-    const shown = words.length === 0 ? sessions.filter((s) => s.cwd === cwd) : sessions;
+    const { shown, heading } = listedHere(sessions, here, words.length === 1);
     const list = formatSessionList(shown, home, interactive ? RESUME_IN_REPL : undefined, sessionShortIds(dir), listFit(columns));
-    return said(visible(list).trimEnd() + (note ? `\nhey: ${note}` : ""));
+    return said(heading + visible(list).trimEnd() + (note ? `\nhey: ${note}` : ""));
   }
   const [verb, ...rest] = words;
   const every = rest[0] === "all";
@@ -314,9 +318,11 @@ function pruneReport(deleted: number, held: number, every: boolean, opts: { olde
 
 /**
  * `/usage` (SPEC §10): tokens of the whole session (`earlier` runs and this one), of this run and
- * of the last request, the context against the budget, and pruning counts.
+ * of the last request, the context against the budget, and pruning counts. `view`: the context
+ * the last request held (or the next one holds, after `/compact`), else, before the first request
+ * of a run, the one it would hold (Agent.preview); none: the budget alone.
  */
-export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: number }): string {
+export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: number }, view: ContextView | undefined = agent.context.last): string {
   const n = (x: number) => x.toLocaleString("en-US");
   const { total, last, requests } = agent.usage;
   /** what the provider's prompt cache served, when it served anything */
@@ -328,18 +334,6 @@ export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: nu
     .filter((w) => w !== undefined)
     .reduce<number | undefined>((a, w) => (a === undefined ? w : Math.min(a, w)), undefined);
   const budget = effectiveBudget(policy.budgetTokens, window);
-  // before the first request of this run (e.g. `hey -c /usage`) the view is computed here
-  const view =
-    agent.context.last ??
-    (agent.messages.length > 0
-      ? buildContext({
-          history: agent.messages,
-          summaries: agent.context.summaries,
-          policy: { ...policy, budgetTokens: budget, compressTool: false },
-          fixedTokens: 0,
-          tokensPerChar: agent.context.tokensPerChar,
-        })
-      : undefined);
   const windowNote =
     window === undefined ? "" : ` · the model's window ${n(window)} tokens${agent.context.window !== undefined ? " (learned from its answer)" : ""}`;
   const count = (k: number, what: string) => `${n(k)} ${what}${k === 1 ? "" : "s"}`;
@@ -352,7 +346,7 @@ export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: nu
     view
       ? `context: ~${n(view.estimate)} of ${n(budget)} tokens (${Math.round((view.estimate / budget) * 100)}%)${windowNote} · ${agent.messages.length} messages in the session`
       : `context: budget ${n(budget)} tokens${windowNote} · ${agent.messages.length} messages in the session`,
-    view
+    view && agent.messages.length > 0
       ? `pruned: ${count(view.stats.deduped, "duplicate output")} · ${count(view.stats.purged, "failed-call argument")} · ${count(view.stats.summarized, "message")} summarized · ${count(view.stats.compressed, "compressed range")} · ${count(view.stats.trimmed, "message")} left out · ${count(view.stats.cut, "result")} cut · ${summaries}`
       : `pruned: nothing yet · ${summaries}`,
   ];

@@ -60,8 +60,8 @@ export function lastExchange(messages: readonly Message[], prompt: string, forma
   return [...question, ...shown].join("\n") + "\n";
 }
 
-/** `/resume`'s choices: number, when, size, first prompt. */
-export function resumeChoices(infos: SessionInfo[]): string {
+/** `/resume`'s choices: number, when, size, the directory when `home` is given (paths under it as `~/…`: the project's sessions), first prompt. */
+export function resumeChoices(infos: SessionInfo[], home?: string): string {
   const when = (ms: number) => {
     const d = new Date(ms);
     const p = (n: number) => String(n).padStart(2, "0");
@@ -72,7 +72,7 @@ export function resumeChoices(infos: SessionInfo[]): string {
     infos
       .map(
         (s, i) =>
-          `${String(i + 1).padStart(width)}  ${when(s.modified)}  ${formatSize(s.size).padStart(8)}  ${visible(oneLine(s.firstPrompt || "(no prompt)", 60))}`,
+          `${String(i + 1).padStart(width)}  ${when(s.modified)}  ${formatSize(s.size).padStart(8)}  ${home !== undefined ? `${visible(shortPath(s.cwd, home))}  ` : ""}${visible(oneLine(s.firstPrompt || "(no prompt)", 60))}`,
       )
       .join("\n") + "\n"
   );

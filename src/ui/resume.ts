@@ -1,13 +1,20 @@
-// `/resume` in the REPL (issue 14): pick one of this directory's sessions from a numbered list
-// (or name it: `/resume 2`, `/resume ID-PREFIX`) and load it. The caller swaps the conversation.
+// `/resume` in the REPL (issue 14): pick one of this directory's sessions — its project's when it
+// has no other (sessions/scope.ts) — from a numbered list (or name it: `/resume 2`,
+// `/resume ID-PREFIX`) and load it. The caller swaps the conversation.
+import { projectOf } from "../fs/root-probe.ts";
 import { findSession, listSessions } from "../sessions/listing.ts";
 import { resumeSession, type LoadedSession } from "../sessions/reader.ts";
-import { RESUME_CHOICES, resumeChoices } from "./intro.ts";
+import { sessionsHere } from "../sessions/scope.ts";
+import { RESUME_CHOICES, resumeChoices, shortPath } from "./intro.ts";
+import { visible } from "./visible.ts";
 
 export interface ResumeContext {
   /** the sessions directory */
   dir: string;
   cwd: string;
+  /** the project root, and the home directory paths are shown from */
+  root: string;
+  home: string;
   /** the current session's file: not offered */
   current: string;
   ask(question: string): Promise<string | undefined>;
@@ -20,16 +27,16 @@ export interface ResumeContext {
  * be found or read, or another hey is writing it.
  */
 export async function resumeCommand(arg: string, ctx: ResumeContext): Promise<LoadedSession | undefined> {
-  const here = listSessions(ctx.dir)
-    .filter((s) => s.cwd === ctx.cwd && s.path !== ctx.current)
-    .slice(0, RESUME_CHOICES);
+  const scoped = sessionsHere(listSessions(ctx.dir), ctx, projectOf(ctx.home), ctx.current);
+  const here = scoped.sessions.slice(0, RESUME_CHOICES);
   let choice = arg;
   if (choice === "") {
     if (here.length === 0) {
-      ctx.say("No other sessions in this directory (/sessions all lists every directory's).\n");
+      ctx.say(`No other sessions in this directory${ctx.root === ctx.cwd ? "" : " or its project"} (/sessions all lists every directory's).\n`);
       return undefined;
     }
-    ctx.say(resumeChoices(here));
+    if (scoped.project) ctx.say(`No other sessions in this directory; its project's, ${visible(shortPath(ctx.root, ctx.home))}:\n`);
+    ctx.say(resumeChoices(here, scoped.project ? ctx.home : undefined));
     choice = (await ctx.ask(`resume which? (1-${here.length}, Enter to cancel) `)) ?? "";
     if (choice === "") return undefined;
   }
@@ -37,7 +44,9 @@ export async function resumeCommand(arg: string, ctx: ResumeContext): Promise<Lo
   // shown as the REPL shows every failed line: `hey: …`
   if (!pick)
     throw new Error(
-      here.length === 0 ? `no session ${choice}: there are no other sessions in this directory` : `no session ${choice} in the list (1-${here.length})`,
+      here.length === 0
+        ? `no session ${choice}: there are no other sessions in this directory${ctx.root === ctx.cwd ? "" : " or its project"}`
+        : `no session ${choice} in the list (1-${here.length})`,
     );
   return resumeSession(pick.path, ctx.cwd); // throws when another hey is writing it
 }

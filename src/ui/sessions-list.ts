@@ -1,13 +1,32 @@
-// `hey --sessions [--all]`: this directory's sessions, or every directory's, as a table (and any
-// unreadable session named); with `--output json` a `command` event carrying the listing as data,
-// then `done`. Foreign text is made visible.
+// `hey --sessions [--all]`: this directory's sessions (its project's when it has none), or every
+// directory's, as a table (and any unreadable session named); with `--output json` a `command`
+// event carrying the listing as data, then `done`. Foreign text is made visible.
 import { basename } from "node:path";
 import type { Places } from "../fs/places.ts";
-import { formatSessionList, type ListFit } from "../sessions/format.ts";
+import { projectOf } from "../fs/root-probe.ts";
+import { formatSessionList, type ListFit, type SessionInfo } from "../sessions/format.ts";
 import { scanSessions, sessionShortIds, unreadableNote } from "../sessions/listing.ts";
+import { sessionsHere } from "../sessions/scope.ts";
+import { shortPath } from "./intro.ts";
 import { doneEvent } from "./json.ts";
 import { visible } from "./visible.ts";
 import { cutToWidth } from "./wrap.ts";
+
+/**
+ * What `/sessions` and `hey --sessions` list of `sessions`: every one (`all`), else this
+ * directory's, else its project's (sessions/scope.ts) — then with a line saying so above the table.
+ */
+export function listedHere(
+  sessions: readonly SessionInfo[],
+  here: Pick<Places, "cwd" | "root" | "home">,
+  all: boolean,
+): { shown: SessionInfo[]; heading: string } {
+  if (all) return { shown: [...sessions], heading: "" };
+  const scoped = sessionsHere(sessions, here, projectOf(here.home));
+  const heading =
+    scoped.project && scoped.sessions.length > 0 ? `No sessions in this directory; its project's, ${visible(shortPath(here.root, here.home))}:\n` : "";
+  return { shown: scoped.sessions, heading };
+}
 
 /** A session listing fitted to a terminal `columns` wide (0: none), its foreign text measured as shown. */
 export function listFit(columns: number): ListFit {
@@ -16,18 +35,18 @@ export function listFit(columns: number): ListFit {
 }
 
 /**
- * What `hey --sessions` prints on stdout: this directory's sessions, or every one's (`all`), each
+ * What `hey --sessions` prints on stdout: this directory's sessions (listedHere), or every one's (`all`), each
  * on one line of a terminal `columns` wide (0: stdout is no terminal; JSON is never cut).
  */
-export function sessionsListing(here: Pick<Places, "sessionsDir" | "cwd" | "home">, all: boolean, json: boolean, columns: number): string {
+export function sessionsListing(here: Pick<Places, "sessionsDir" | "cwd" | "root" | "home">, all: boolean, json: boolean, columns: number): string {
   const { sessions, unreadable } = scanSessions(here.sessionsDir);
   const note = unreadableNote(unreadable);
-  const shown = all ? sessions : sessions.filter((s) => s.cwd === here.cwd);
+  const { shown, heading } = listedHere(sessions, here, all);
   const short = sessionShortIds(here.sessionsDir);
   const table =
     shown.length === 0 && sessions.length > 0
-      ? `No sessions in this directory; hey --sessions --all lists all ${sessions.length}.\n`
-      : visible(formatSessionList(shown, here.home, undefined, short, listFit(json ? 0 : columns)));
+      ? `No sessions in this directory${here.root === here.cwd ? "" : " or its project"}; hey --sessions --all lists all ${sessions.length}.\n`
+      : heading + visible(formatSessionList(shown, here.home, undefined, short, listFit(json ? 0 : columns)));
   const list = table + (note ? `\nhey: ${note}\n` : "");
   if (!json) return list;
   // for scripts, the listing as data too: `jq '.sessions[].id'`

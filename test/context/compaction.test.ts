@@ -8,7 +8,8 @@ import { readTaskNote } from "../../src/context/task-note.ts";
 import { textOf, type Message } from "../../src/kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../../src/kernel/provider.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
-import { usageReport } from "../../src/ui/commands.ts";
+import { runCommand, usageReport, type CommandContext } from "../../src/ui/commands.ts";
+import { estimateTokens } from "../../src/context/view.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { fakeProvider, type Turn } from "../helpers/fake-provider.ts";
 import { recordingOutput, type RecordingOutput } from "../helpers/recording-output.ts";
@@ -50,7 +51,7 @@ function provider(script: Turn[], summarize: (r: ModelRequest) => string) {
 }
 
 /** Six turns each reading a ~2 KB file, then an answer; budget far below what that adds up to. */
-function longTask(p: Provider, output: RecordingOutput): Agent {
+function longTask(p: Provider, output: RecordingOutput, system = "system"): Agent {
   const settings = defaultSettingsForTest();
   settings.agent.budgetTokens = 2500;
   const readBig = {
@@ -65,7 +66,7 @@ function longTask(p: Provider, output: RecordingOutput): Agent {
     tools: () => [readBig],
     output,
     cwd: dir.path,
-    system: () => "system",
+    system: () => system,
     permission: () => undefined,
     taskNote: () => readTaskNote(dir.path),
   });
@@ -131,6 +132,22 @@ test("summary requests count: in the run's usage (its cap, done), in /usage's re
   expect(output.of("done")[0]!.usage).toMatchObject({ input_tokens: 10 * summaries, output_tokens: 10 * summaries });
 });
 
+test("/usage before the first request counts the system prompt and the tools, as the first request's estimate then does", async () => {
+  const p = provider([{ text: "done" }], () => "s");
+  const agent = longTask(p, recordingOutput(), "You are a careful coding agent. ".repeat(100));
+  agent.settings.context.budgetTokens = 100_000;
+  const usage = async () => (await runCommand("/usage", { agent, signal: new AbortController().signal } as unknown as CommandContext)).text;
+  const context = (r: string) => Number(/^context: ~([\d,]+) of 100,000 tokens/m.exec(r)?.[1]?.replace(/,/g, "") ?? Number.NaN);
+  const start = context(await usage());
+  // 3,200 characters of system prompt and the read_big tool's schema, at the estimate's 0.25 tokens a character
+  expect(start).toBeGreaterThan(800);
+  await agent.send("go", new AbortController().signal);
+  // the request sent holds the same system prompt and tools, and the one message more
+  const [prompt] = agent.messages;
+  expect(agent.context.last!.estimate).toBe(start + estimateTokens([prompt!], agent.context.tokensPerChar));
+  expect(context(await usage())).toBe(agent.context.last!.estimate);
+});
+
 test("/compact: its request is counted; /usage tells messages summarized from compressed ranges, in the right plural", async () => {
   const p = provider([...readTurns(8), { text: "done" }], () => "s");
   const agent = longTask(p, recordingOutput());
@@ -159,6 +176,40 @@ test("a trim event reports the tokens before the trim and after it", async () =>
   const trims = output.of("compaction").filter((e) => e.kind === "trim");
   expect(trims.length).toBeGreaterThan(0);
   for (const t of trims) expect(t.tokens_before).toBeGreaterThan(t.tokens_after);
+});
+
+test("a summary and a trim of the same request report the same tokens_before: the whole context, over the budget", async () => {
+  const run = async (summarize: (r: ModelRequest) => string) => {
+    const output = recordingOutput();
+    await longTask(provider([...readTurns(6), { text: "done" }], summarize), output).send("fix the parser", new AbortController().signal);
+    return output.of("compaction")[0]!;
+  };
+  const summary = await run(() => "Read files 1-3.");
+  const trim = await run(() => {
+    throw new ProviderError("overloaded", "summarizer overloaded (503)");
+  });
+  expect([summary.kind, trim.kind]).toEqual(["summary", "trim"]);
+  // the same history at the same turn: the context that request would have held, before either step
+  expect(summary.tokens_before).toBe(trim.tokens_before);
+  expect(summary.tokens_before).toBeGreaterThan(2500);
+  // after either, what the request holds: within the budget, system prompt and kept turns included
+  for (const e of [summary, trim]) expect(e.tokens_after).toBeLessThan(e.tokens_before);
+  expect(trim.tokens_after).toBeLessThanOrEqual(2500);
+  expect(summary.tokens_after).toBeLessThanOrEqual(2500);
+  expect(summary.tokens_after).toBeGreaterThan(Math.ceil("Read files 1-3.".length / 4)); // not the summary's own size
+});
+
+test("/compact's summary event: the next request's context without the summary, then with it", async () => {
+  const p = provider([...readTurns(8), { text: "done" }], () => "s");
+  const output = recordingOutput();
+  const agent = longTask(p, output);
+  agent.settings.context.budgetTokens = 100_000;
+  await agent.send("go", new AbortController().signal);
+  const preview = await agent.preview(new AbortController().signal);
+  expect(await agent.compact(undefined, new AbortController().signal)).toBe(true);
+  const event = output.of("compaction").find((e) => e.kind === "summary")!;
+  expect(event.tokens_before).toBe(preview.estimate);
+  expect(event.tokens_after).toBe(agent.context.last!.estimate);
 });
 
 test("summaries are incremental: the next one reads the last one's text and what came after, never the history it covered", async () => {

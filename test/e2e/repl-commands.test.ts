@@ -5,7 +5,7 @@
 // moment, then ends its whole tree), /model checks a name before switching, and /sessions keeps a
 // session to a line.
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { killMarked, marker, withMarker } from "../helpers/processes.ts";
@@ -258,6 +258,34 @@ test(
     expect(cli).toMatch(/ {2}Use the skill "greet" \(\/tmp\/explore\/.*…$/);
     expect(cli!.length).toBeLessThanOrEqual(120);
     expect(next).toBe("");
+  },
+  E2E_TIMEOUT,
+);
+
+const shop = fileTempDir("hey-resume-project-");
+test(
+  "/resume in a project's subdirectory with no other session of its own offers the project's, each with its directory, and /sessions lists them",
+  async () => {
+    const repo = join(realpathSync(shop.path), "shop");
+    mkdirSync(join(repo, ".git"), { recursive: true });
+    mkdirSync(join(repo, "web"));
+    writeSession(state.path, repo, "where are the release steps?", "In RELEASE.md.");
+    const t = await open({ cols: 120, cwd: join(repo, "web"), env: { XDG_STATE_HOME: state.path } });
+    const listed = await say(t, "/sessions", /^›$/m);
+    expect(listed).toContain(`No sessions in this directory; its project's, ${repo}:\n`);
+    expect(listed).toContain("where are the release steps?");
+    await t.type("/resume");
+    await t.keys("Enter");
+    const screen = await t.waitFor("resume which? (1-1, Enter to cancel)", ALL);
+    expect(screen).toContain(`No other sessions in this directory; its project's, ${repo}:\n`);
+    expect(screen).toMatch(new RegExp(`^1 {2}\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d +\\S+ B {2}${repo}  where are the release steps\\?$`, "m"));
+    await t.type("1");
+    await t.keys("Enter");
+    await t.waitFor("› where are the release steps?\nIn RELEASE.md.", ALL);
+    server.enqueue(answer("Step one: tag it."));
+    await say(t, "what is step one?", "Step one: tag it.");
+    const sent = body(server.requests.length - 1).messages.filter((m) => m.role !== "system");
+    expect(sent.map((m) => m.content)).toEqual(["where are the release steps?", "In RELEASE.md.", "what is step one?"]);
   },
   E2E_TIMEOUT,
 );

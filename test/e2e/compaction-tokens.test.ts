@@ -1,0 +1,83 @@
+// `compaction` events through dist/hey (docs/json-events.md): a summary and a trim of the same
+// request say the same `tokens_before` — the whole context the request would have held, system
+// prompt and tools included, over the budget — and `tokens_after` is what it then holds.
+import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { newId, type Message } from "../../src/kernel/ir.ts";
+import { toLine } from "../../src/sessions/format.ts";
+import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { startModelServer, systemOf } from "../helpers/model-server.ts";
+
+const BUDGET = 3000;
+let refuseSummaries = false;
+const model = startModelServer((req) => {
+  if (!systemOf(req).startsWith("You compress")) return { text: "Continuing." };
+  if (refuseSummaries) throw new Error("no summaries today");
+  return { text: "Summary: read f0 to f7." };
+});
+afterAll(() => model.stop());
+let work: ReturnType<typeof tempDir>;
+let state: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  work = tempDir();
+  state = tempDir();
+  writeFileSync(join(work.path, "hey.toml"), `[agent]\nbudget_tokens = ${BUDGET}\n`);
+});
+afterEach(() => {
+  work.remove();
+  state.remove();
+});
+
+/** A session of the work directory, well over BUDGET: eight 3 KB file reads. The same history whatever `id`. */
+function session(id: string): void {
+  const dir = join(state.path, "hey", "sessions");
+  mkdirSync(dir, { recursive: true });
+  const lines = [toLine({ type: "header", id, cwd: work.path, created: new Date().toISOString(), version: "0.1.0" })];
+  const add = (m: Message) => lines.push(toLine({ type: "message", message: m }));
+  add({ id: "m-first", role: "user", content: [{ type: "text", text: "refactor the parser" }] });
+  for (let i = 0; i < 8; i++) {
+    const call = { id: `read_${i}`, name: "read_file", arguments: JSON.stringify({ path: `src/f${i}.ts` }) };
+    add({ id: `m-call-${i}`, role: "assistant", content: [{ type: "text", text: `reading f${i}` }], toolCalls: [call] });
+    add({
+      id: `m-result-${i}`,
+      role: "tool",
+      toolCallId: call.id,
+      toolName: "read_file",
+      isError: false,
+      content: [{ type: "text", text: `file ${i}: ${"x".repeat(3000)}` }],
+    });
+  }
+  add({ id: "m-last", role: "assistant", content: [{ type: "text", text: "done reading" }] });
+  writeFileSync(join(dir, `${id}.jsonl`), lines.join(""));
+}
+
+const resume = async (id: string) => {
+  session(id);
+  const run = await runHey(
+    ["--base-url", model.baseUrl, "-m", "m", "--config", join(work.path, "hey.toml"), "--output", "json", "--resume", id, "-p", "go on"],
+    {
+      cwd: work.path,
+      env: { XDG_STATE_HOME: state.path },
+    },
+  );
+  expect(run.code).toBe(0);
+  return jsonEvents(run.stdout).filter((e) => e.type === "compaction");
+};
+
+test("a summary and a trim of the same request report the same tokens_before, the whole context over the budget", async () => {
+  refuseSummaries = false;
+  const [summary] = await resume(newId());
+  refuseSummaries = true;
+  const [trim] = await resume(newId());
+  expect(summary).toMatchObject({ kind: "summary", summary: "Summary: read f0 to f7." });
+  expect(trim).toMatchObject({ kind: "trim", error: expect.stringContaining("no summaries today") });
+  const before = Number(summary!.tokens_before);
+  expect(before).toBeGreaterThan(BUDGET); // what made hey compact: not the summarizer's transcript
+  expect(trim!.tokens_before).toBe(before);
+  for (const e of [summary!, trim!]) {
+    expect(Number(e.tokens_after)).toBeLessThanOrEqual(BUDGET);
+    // the system prompt and tools are in both numbers: far more than the summary's own few tokens
+    expect(Number(e.tokens_after)).toBeGreaterThan(500);
+  }
+});
