@@ -90,12 +90,32 @@ export function classifyFetchError(e: unknown, target: URL, route: ProxyRoute): 
 
 /**
  * The NetError for a response a proxy sent in the server's place (a plain-http target, forwarded
- * by the proxy): a 407, or hey's SOCKS bridge reporting a failure. Undefined for a server's own answer.
+ * by the proxy): a 407, a 401 that is the proxy's (proxysUnauthorized), or hey's SOCKS bridge
+ * reporting a failure. Undefined for a server's own answer.
  */
 export function classifyProxyResponse(res: { status: number; statusText: string; headers: Headers }, target: URL, route: ProxyRoute): NetError | undefined {
   if (route.kind === "direct") return undefined;
-  if (res.status !== 407 && !res.headers.has(BRIDGE_KIND_HEADER)) return undefined;
+  if (res.status !== 407 && !res.headers.has(BRIDGE_KIND_HEADER) && !proxysUnauthorized(res, route)) return undefined;
   return proxyAnswer(res.status, res.statusText, res.headers, target, route);
+}
+
+/**
+ * Whether a 401 to a request an HTTP proxy forwarded is the proxy's refusal, not the server's.
+ * tinyproxy 1.11 answers wrong credentials that way (407 only when none are sent): `Server:
+ * tinyproxy/1.11.1`, `WWW-Authenticate: Basic realm="Tinyproxy"`, an HTML page. A model endpoint's
+ * 401 is a JSON error body (the vendors and the OpenAI-compatible servers alike), and a web
+ * server's Basic login in front of one names no proxy. So: a Proxy-Authenticate header, which only
+ * proxies send; or a 401 that is not JSON, asks for Basic credentials, and whose realm or Server
+ * header names a proxy.
+ */
+function proxysUnauthorized(res: { status: number; headers: Headers }, route: ProxyRoute): boolean {
+  if (res.status !== 401 || route.kind !== "http") return false;
+  if (res.headers.has("proxy-authenticate")) return true;
+  if (/\bjson\b/i.test(res.headers.get("content-type") ?? "")) return false;
+  const challenge = /(?:^|,)\s*basic\b(.*)/i.exec(res.headers.get("www-authenticate") ?? "");
+  if (!challenge) return false;
+  const realm = /realm\s*=\s*"?([^",]*)/i.exec(challenge[1] ?? "")?.[1] ?? "";
+  return /proxy/i.test(realm) || /proxy/i.test(res.headers.get("server") ?? "");
 }
 
 /** A proxy's non-2xx answer (to CONNECT, or in place of the server's). */

@@ -129,6 +129,44 @@ describe("responses a proxy sent in the server's place", () => {
     expect(classifyProxyResponse(response(403), PLAIN, HTTP)).toBeUndefined();
     expect(classifyProxyResponse(response(407), PLAIN, DIRECT)).toBeUndefined();
   });
+
+  // tinyproxy 1.11.1's answer to wrong credentials on a forwarded request, as captured
+  const TINYPROXY_401 = { server: "tinyproxy/1.11.1", "content-type": "text/html", "www-authenticate": 'Basic realm="Tinyproxy"', connection: "close" };
+
+  test.each<[string, Record<string, string>]>([
+    ["tinyproxy's 401 (it answers 407 only when no credentials were sent)", TINYPROXY_401],
+    ["any 401 with Proxy-Authenticate, a header only proxies send", { "proxy-authenticate": 'Basic realm="corp"' }],
+    ["a Basic challenge whose realm names a proxy", { "content-type": "text/html", "www-authenticate": 'Basic realm="Corporate Proxy"' }],
+  ])("a 401 is the proxy's: %s", (_name, headers) => {
+    const error = classifyProxyResponse({ status: 401, statusText: "Unauthorized", headers: new Headers(headers) }, PLAIN, HTTP_WITH_CREDENTIALS)!;
+    expect(error).toMatchObject({ kind: "proxy_auth", permanent: true });
+    expect(error.message).toBe(
+      "the proxy http://***@proxy.corp:3128 (from [proxy] url in /home/a/.config/hey/config.toml) rejected the credentials in its URL (401 Unauthorized) — check the user and password in [proxy] url in /home/a/.config/hey/config.toml",
+    );
+  });
+
+  test("a proxy's 401 when hey sent no credentials says where to put them", () => {
+    const error = classifyProxyResponse({ status: 401, statusText: "Unauthorized", headers: new Headers(TINYPROXY_401) }, PLAIN, HTTP)!;
+    expect(error.message).toStartWith("the proxy http://proxy.corp:3128 (from HTTPS_PROXY) wants credentials (401 Unauthorized) — put them in HTTPS_PROXY");
+  });
+
+  test.each<[string, Record<string, string>, ProxyRoute]>([
+    ["a JSON error body (OpenAI, Anthropic, Gemini, vLLM, Ollama…)", { "content-type": "application/json; charset=utf-8" }, HTTP_WITH_CREDENTIALS],
+    [
+      "JSON even from a server that calls itself a proxy (LiteLLM)",
+      { "content-type": "application/json", server: "litellm-proxy", "www-authenticate": "Basic" },
+      HTTP,
+    ],
+    ["a Bearer challenge", { "content-type": "text/plain", "www-authenticate": 'Bearer realm="https://accounts.google.com/"' }, HTTP],
+    [
+      "a web server's Basic login in front of the model",
+      { server: "nginx", "content-type": "text/html", "www-authenticate": 'Basic realm="Restricted"' },
+      HTTP_WITH_CREDENTIALS,
+    ],
+    ["tinyproxy's headers on a SOCKS route (a SOCKS proxy never answers in HTTP)", TINYPROXY_401, SOCKS],
+  ])("a 401 stays the server's: %s", (_name, headers, route) => {
+    expect(classifyProxyResponse({ status: 401, statusText: "Unauthorized", headers: new Headers(headers) }, PLAIN, route)).toBeUndefined();
+  });
 });
 
 describe("netFailure: what the adapters make of a NetError", () => {
