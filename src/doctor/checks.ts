@@ -112,7 +112,7 @@ function networkChecks(p: Probes): Check[] {
     out.push(
       p.tcp.ok
         ? pass("tcp", "TCP", `connected to ${p.tcp.to} in ${p.tcp.ms} ms`)
-        : fail("tcp", "TCP", p.tcp.message, "check the host, the port and any firewall"),
+        : fail("tcp", "TCP", p.tcp.message, p.tcp.proxy ? FIX_PROXY : "check the host, the port and any firewall"),
     );
   if (p.tls) {
     if (!p.tls.ok) out.push(fail("tls", "TLS", p.tls.message));

@@ -159,6 +159,13 @@ export function parseProxyUrl(raw: string, source: string): ProxiedRoute {
   return { ...route, username, password };
 }
 
+/** The host and port of the proxy itself, which hey (or its SOCKS bridge) connects to. */
+export function proxyAddress(route: ProxiedRoute): { host: string; port: number } {
+  if (route.kind === "socks5") return { host: route.host, port: route.port };
+  const url = new URL(route.url); // the URL leaves out a default port: http://proxy:80 has port ""
+  return { host: unbracket(url.hostname), port: url.port === "" ? DEFAULT_PORTS[url.protocol]! : Number(url.port) };
+}
+
 /** Whether the host (a URL hostname, brackets allowed) is this machine: localhost names, 127/8, ::1. */
 export function isLoopback(host: string): boolean {
   const name = normalizeHost(host);

@@ -1,6 +1,6 @@
 // What fetch threw, told in words that name the host or the proxy and say what to do (SPEC §16, §24).
 import { describe, expect, test } from "bun:test";
-import { classifyFetchError, classifyProxyResponse, NetError } from "../../src/net/errors.ts";
+import { classifyFetchError, classifyProxyResponse, NetError, wrongScheme } from "../../src/net/errors.ts";
 import { parseProxyUrl, type ProxyRoute } from "../../src/net/proxy.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import { netFailure } from "../../src/providers/common.ts";
@@ -166,6 +166,54 @@ describe("responses a proxy sent in the server's place", () => {
     ["tinyproxy's headers on a SOCKS route (a SOCKS proxy never answers in HTTP)", TINYPROXY_401, SOCKS],
   ])("a 401 stays the server's: %s", (_name, headers, route) => {
     expect(classifyProxyResponse({ status: 401, statusText: "Unauthorized", headers: new Headers(headers) }, PLAIN, route)).toBeUndefined();
+  });
+});
+
+describe("a proxy whose port speaks another protocol than its URL's scheme", () => {
+  test.each<[string, string, "http" | "socks5" | "tls", string]>([
+    [
+      "http:// for a SOCKS5 port",
+      "http://alice:hunter2@proxy.corp:1080",
+      "socks5",
+      "the proxy http://***@proxy.corp:1080 (from HTTPS_PROXY) did not answer as an HTTP proxy: it answers as a SOCKS5 proxy — use socks5h://***@proxy.corp:1080 (or socks5://) in HTTPS_PROXY",
+    ],
+    [
+      "host:port (http) for a SOCKS5 port",
+      "proxy.corp:1080",
+      "socks5",
+      "the proxy proxy.corp:1080 (from HTTPS_PROXY) did not answer as an HTTP proxy: it answers as a SOCKS5 proxy — use socks5h://proxy.corp:1080 (or socks5://) in HTTPS_PROXY",
+    ],
+    [
+      "https:// for a plain HTTP proxy",
+      "https://proxy.corp:3128",
+      "http",
+      "the proxy https://proxy.corp:3128 (from HTTPS_PROXY) did not answer as an HTTPS proxy (TLS to the proxy itself): it answers as a plain HTTP proxy — use http://proxy.corp:3128 in HTTPS_PROXY (the scheme says how to talk to the proxy, not to the endpoint)",
+    ],
+    [
+      "http:// for a TLS port",
+      "http://proxy.corp:443",
+      "tls",
+      "the proxy http://proxy.corp:443 (from HTTPS_PROXY) did not answer as an HTTP proxy: it answers with TLS, as an HTTPS proxy — use https://proxy.corp:443 in HTTPS_PROXY",
+    ],
+    [
+      "socks5h:// for a plain HTTP proxy",
+      "socks5h://proxy.corp:3128",
+      "http",
+      "the proxy socks5h://proxy.corp:3128 (from HTTPS_PROXY) did not answer as a SOCKS5 proxy: it answers as a plain HTTP proxy — use http://proxy.corp:3128 in HTTPS_PROXY",
+    ],
+  ])("%s: permanent, naming the proxy and the URL to write", (_name, url, speaks, message) => {
+    const error = wrongScheme(parseProxyUrl(url, "HTTPS_PROXY"), speaks)!;
+    expect(error).toMatchObject({ kind: "proxy_protocol", permanent: true, message });
+    expect(error.message).not.toContain("hunter2");
+  });
+
+  test.each<[string, "http" | "socks5" | "tls" | undefined]>([
+    ["http://proxy.corp:3128", "http"],
+    ["https://proxy.corp", "tls"],
+    ["socks5://proxy.corp", "socks5"],
+    ["http://proxy.corp:3128", undefined],
+  ])("%s answering as %s is no mistake", (url, speaks) => {
+    expect(wrongScheme(parseProxyUrl(url, "--proxy"), speaks)).toBeUndefined();
   });
 });
 

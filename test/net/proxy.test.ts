@@ -1,5 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { isLoopback, matchesNoProxy, parseIp, parseProxyUrl, NetConfigError, redactProxyUrl, resolveProxy, type ProxySources } from "../../src/net/proxy.ts";
+import {
+  isLoopback,
+  matchesNoProxy,
+  parseIp,
+  parseProxyUrl,
+  NetConfigError,
+  proxyAddress,
+  redactProxyUrl,
+  resolveProxy,
+  type ProxySources,
+} from "../../src/net/proxy.ts";
 
 const HTTPS = new URL("https://api.example.com/v1/chat");
 const HTTP = new URL("http://api.example.com/v1/chat");
@@ -236,6 +246,18 @@ describe("credentials", () => {
 
   test("SOCKS5 credentials longer than RFC 1929 allows are refused", () => {
     expect(() => parseProxyUrl(`socks5://${"u".repeat(256)}:p@proxy`, "ALL_PROXY")).toThrow(/^ALL_PROXY: SOCKS5 username and password .* at most 255 bytes/);
+  });
+});
+
+describe("proxyAddress: where hey connects to reach the proxy", () => {
+  test.each([
+    ["http://proxy", { host: "proxy", port: 80 }],
+    ["https://alice:pw@proxy", { host: "proxy", port: 443 }],
+    ["proxy:3128", { host: "proxy", port: 3128 }],
+    ["http://[::1]:8080", { host: "::1", port: 8080 }],
+    ["socks5h://proxy", { host: "proxy", port: 1080 }],
+  ])("%s", (url, address) => {
+    expect(proxyAddress(parseProxyUrl(url, "--proxy"))).toEqual(address);
   });
 });
 
