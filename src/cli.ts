@@ -178,7 +178,7 @@ Options:
                            (instead of its api_key; default: HEY_API_KEY, else none)
       --max-turns N        model requests allowed per run (default 20)
       --max-run-tokens N   stop like --max-turns once the run's input + output tokens pass N
-      --proxy URL          proxy for model requests: http://, socks5://, socks5h://
+      --proxy URL          proxy for model requests: http://, https://, socks5://, socks5h://
       --config FILE        read this config file after the user and project ones
       --no-mcp             do not start the configured MCP servers (no MCP tools)
       --no-skills          no skills: neither the list nor the skill guide in the prompt

@@ -35,7 +35,8 @@ export function startProvider(settings: Settings, cliProxy: string | undefined, 
  * (`--verbose`). Throws ConfigError or NetConfigError.
  */
 export function fetchFor(settings: Settings, cliProxy: string | undefined, env: Env, debug?: DebugLog): typeof fetch {
-  for (const value of [cliProxy, settings.proxy]) if (value) parseProxyUrl(value);
+  // checked even when the model URL is loopback (always direct): a bad value is a mistake wherever it would be used
+  if (cliProxy) parseProxyUrl(cliProxy, "--proxy");
   const sources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env };
   resolveProxy(new URL(settings.provider.baseUrl), sources);
   const ca = trustedCas({ ...settings.network, env });

@@ -44,6 +44,7 @@ const EDGES = new Set([
   "net/ca.ts",
   "net/debug-log.ts",
   "net/fetch.ts",
+  "net/proxy-probe.ts",
   "net/socks-bridge.ts",
   "prompt/agents-md.ts",
   "prompt/input.ts",

@@ -216,9 +216,9 @@ function refuseInProject(layer: ConfigLayer, data: Table): string[] {
 /** A proxy URL hey cannot use is a ConfigError at `at` (`FILE:LINE: [proxy] url`, or `HEY_PROXY`), not only once a request would use it. */
 function checkProxy(url: string, at: string): void {
   try {
-    parseProxyUrl(url);
+    parseProxyUrl(url, at);
   } catch (e) {
-    if (e instanceof NetConfigError) throw new ConfigError(`${at}: ${e.message}`);
+    if (e instanceof NetConfigError) throw new ConfigError(e.message);
     throw e;
   }
 }

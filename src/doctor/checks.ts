@@ -3,8 +3,11 @@
 // flags to record. Pure: probe.ts and network.ts gather the outcomes, report.ts renders them.
 import type { Protocol } from "../kernel/ir.ts";
 
-/** What one probe came back with. `kind` is a ProviderError kind (or "network" for a socket check). */
-export type Outcome<T = object> = ({ ok: true } & T) | { ok: false; kind: string; status?: number; message: string };
+/**
+ * What one probe came back with. `kind` is a ProviderError kind (or "network" for a socket check);
+ * `proxy`: the proxy failed the request (refused it, wanted other credentials), so the endpoint never saw it.
+ */
+export type Outcome<T = object> = ({ ok: true } & T) | { ok: false; kind: string; status?: number; message: string; proxy?: true };
 
 /** A streamed model answer: its text, its tool calls (names only), and whether it reasoned. */
 export interface Streamed {
@@ -78,6 +81,8 @@ export interface Verdict {
 /** The checks whose failure makes the endpoint unusable for hey. */
 const ESSENTIAL = new Set(["dns", "tcp", "proxy", "tls", "auth", "answer", "tool_call"]);
 
+const FIX_PROXY = "fix the proxy setting it names";
+
 const pass = (id: string, title: string, detail: string): Check => ({ id, title, status: "pass", detail });
 const skip = (id: string, title: string, detail: string): Check => ({ id, title, status: "skip", detail });
 const fail = (id: string, title: string, detail: string, fix?: string): Check => ({ id, title, status: "fail", detail, ...(fix ? { fix } : {}) });
@@ -98,7 +103,7 @@ export function judge(p: Probes, keyVar: string | undefined): Verdict {
 
 function networkChecks(p: Probes): Check[] {
   const out: Check[] = [];
-  out.push(p.route.ok ? pass("proxy", "proxy", p.route.text) : fail("proxy", "proxy", p.route.message, "fix the proxy setting it names"));
+  out.push(p.route.ok ? pass("proxy", "proxy", p.route.text) : fail("proxy", "proxy", p.route.message, FIX_PROXY));
   if (p.dns) {
     if (!p.dns.ok) out.push(fail("dns", "DNS", p.dns.message, "check the host name in base_url, or this machine's DNS"));
     else out.push("skipped" in p.dns ? skip("dns", "DNS", p.dns.skipped) : pass("dns", "DNS", `resolves to ${p.dns.addresses.join(", ")}`));
@@ -107,7 +112,7 @@ function networkChecks(p: Probes): Check[] {
     out.push(
       p.tcp.ok
         ? pass("tcp", "TCP", `connected to ${p.tcp.to} in ${p.tcp.ms} ms`)
-        : fail("tcp", "TCP", p.tcp.message, "check the host, the port and any firewall"),
+        : fail("tcp", "TCP", p.tcp.message, p.tcp.proxy ? FIX_PROXY : "check the host, the port and any firewall"),
     );
   if (p.tls) {
     if (!p.tls.ok) out.push(fail("tls", "TLS", p.tls.message));
@@ -136,10 +141,11 @@ function networkChecks(p: Probes): Check[] {
 
 function endpointChecks(p: Probes, keyVar: string | undefined): Check[] {
   const out: Check[] = [];
-  const authFix = `check ${keyVar ?? "the provider's api_key"}`;
+  // the proxy's refusal is no verdict on the key: the endpoint never saw it
+  const authFix = (o: Outcome) => (!o.ok && o.proxy ? FIX_PROXY : `check ${keyVar ?? "the provider's api_key"}`);
   const answerAuthFailed = p.answer && !p.answer.ok && p.answer.kind === "auth";
-  if (p.models && !p.models.ok && p.models.kind === "auth") out.push(fail("auth", "auth", p.models.message, authFix));
-  else if (answerAuthFailed) out.push(fail("auth", "auth", (p.answer as { message: string }).message, authFix));
+  if (p.models && !p.models.ok && p.models.kind === "auth") out.push(fail("auth", "auth", p.models.message, authFix(p.models)));
+  else if (answerAuthFailed) out.push(fail("auth", "auth", (p.answer as { message: string }).message, authFix(p.answer!)));
   else if (p.answer?.ok || p.models?.ok) out.push(pass("auth", "auth", keyVar ? `${keyVar} is accepted` : "no key needed"));
 
   if (p.models?.ok && p.models.listed === undefined) out.push(skip("model", "model listed", "the endpoint has no model list"));
@@ -168,7 +174,15 @@ function endpointChecks(p: Probes, keyVar: string | undefined): Check[] {
     const ok = p.answer.ok || p.developer?.ok;
     const streamed = p.answer.ok ? p.answer : p.developer;
     if (ok && streamed?.ok) out.push(pass("answer", "streamed answer", streamed.text ? `"${clip(streamed.text)}"` : "an empty answer, streamed"));
-    else out.push(fail("answer", "streamed answer", failure(p.answer), "see the message; a 404 means the base URL or the model name is wrong"));
+    else
+      out.push(
+        fail(
+          "answer",
+          "streamed answer",
+          failure(p.answer),
+          p.answer.ok || !p.answer.proxy ? "see the message; a 404 means the base URL or the model name is wrong" : FIX_PROXY,
+        ),
+      );
   }
   return out;
 }

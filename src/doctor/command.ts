@@ -12,7 +12,7 @@ import { writeFileAtomic } from "../fs/atomic.ts";
 import type { Places } from "../fs/places.ts";
 import { trustedCas } from "../net/ca.ts";
 import type { DebugLog } from "../net/debug-log.ts";
-import { describeRoute, NetConfigError, resolveProxy, type ProxySources } from "../net/proxy.ts";
+import { describeRoute, NetConfigError, parseProxyUrl, resolveProxy, type ProxySources } from "../net/proxy.ts";
 import { beginConfig } from "../trust/start.ts";
 import { isTty, writer } from "../ui/term.ts";
 import { fetchFor } from "../endpoint.ts";
@@ -103,6 +103,7 @@ async function runProbes(settings: Settings, cliProxy: string | undefined, env: 
   const base = { protocol: provider.protocol, model: settings.model, rateLimits: [] };
   let route: ReturnType<typeof resolveProxy>;
   try {
+    if (cliProxy) parseProxyUrl(cliProxy, "--proxy"); // as a run checks it: a mistake even where the model URL is loopback
     route = resolveProxy(target, sources);
     const text = describeRoute(target, sources);
     const network = await probeNetwork(target, route, { ca: trustedCas({ ...settings.network, env }), insecure: provider.insecure ?? false });

@@ -4,8 +4,9 @@
 import { lookup } from "node:dns/promises";
 import { connect, type Socket } from "node:net";
 import { checkServerIdentity, connect as tlsConnect, type PeerCertificate } from "node:tls";
-import { classifyFetchError, tlsError } from "../net/errors.ts";
-import { parseIp, type ProxyRoute } from "../net/proxy.ts";
+import { classifyFetchError, expectedProtocol, tlsError, wrongScheme } from "../net/errors.ts";
+import { speaksAs } from "../net/proxy-probe.ts";
+import { parseIp, proxyAddress, type ProxyRoute } from "../net/proxy.ts";
 import { startSocksBridge } from "../net/socks-bridge.ts";
 import type { Probes } from "./checks.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -36,6 +37,11 @@ export async function probeNetwork(target: URL, route: ProxyRoute, opts: Network
     out.tcp = { ok: false, kind: "network", message: `cannot connect to ${hop.label}: ${errorWords(e)}` };
     return out;
   }
+  if (route.kind !== "direct") {
+    // a proxy URL with the wrong scheme (http:// for a SOCKS5 port…): a run fails or hangs on it as on nothing else
+    const wrong = wrongScheme(route, await speaksAs(hop.host, hop.port, expectedProtocol(route)));
+    if (wrong) return { ...out, tcp: { ok: false, kind: "network", message: wrong.message, proxy: true } };
+  }
   if (target.protocol === "https:" && !(route.kind === "http" && route.url.startsWith("https:"))) out.tls = await probeTls(target, host, port, route, opts);
   return out;
 }
@@ -55,9 +61,7 @@ async function probeDns(host: string, route: ProxyRoute): Promise<Probes["dns"]>
 /** Where the first TCP connection goes. */
 function firstHop(route: ProxyRoute, host: string, port: number): { host: string; port: number; label: string } {
   if (route.kind === "direct") return { host, port, label: `${host}:${port}` };
-  if (route.kind === "socks5") return { host: route.host, port: route.port, label: `the SOCKS5 proxy ${route.shown}` };
-  const url = new URL(route.url);
-  return { host: url.hostname.replace(/^\[|\]$/g, ""), port: Number(url.port), label: `the proxy ${route.shown}` };
+  return { ...proxyAddress(route), label: `${route.kind === "socks5" ? "the SOCKS5 proxy" : "the proxy"} ${route.shown}` };
 }
 
 /** The certificate the server presents, checked as model requests check it (the CAs, the host name). */

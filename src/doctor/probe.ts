@@ -10,6 +10,7 @@ import { splitBaseUrl } from "../providers/google.ts";
 import { providerFor } from "../endpoint.ts";
 import type { Outcome, Probes, Streamed } from "./checks.ts";
 import { errorText } from "../kernel/errors.ts";
+import { NetError } from "../net/errors.ts";
 
 export const PROBE_TIMEOUT_MS = 90_000; // a reasoning model may think a while even about "say ready"
 const MAX_RETRY_AFTER_MS = 10_000; // a 429 asking for longer is reported, not waited out
@@ -109,7 +110,8 @@ async function streamTurn(provider: Promise<Provider>, req: ModelRequest): Promi
         await Bun.sleep(wait);
         continue;
       }
-      return { outcome: { ok: false, kind: err.kind, ...(err.status !== undefined ? { status: err.status } : {}), message: err.message } };
+      const status = err.status !== undefined ? { status: err.status } : {};
+      return { outcome: { ok: false, kind: err.kind, ...status, message: err.message, ...(err.cause instanceof NetError ? { proxy: true } : {}) } };
     }
   }
 }
@@ -172,7 +174,7 @@ export async function listModels(
     const window = windowOf(entries.find(([id]) => id === model)?.[1]);
     return { ok: true, listed: entries.map(([id]) => id).filter(Boolean), ...(window !== undefined ? { window } : {}) };
   } catch (e) {
-    return { ok: false, kind: "network", message: errorText(e) };
+    return thrown(e);
   }
 }
 
@@ -220,8 +222,14 @@ async function postEmptyTools(s: ProviderSettings, model: string, fetchImpl: typ
     const kind = res.status === 429 ? "rate_limit" : res.status >= 500 ? "overloaded" : res.status === 401 || res.status === 403 ? "auth" : "bad_request";
     return { ok: false, kind, status: res.status, message: `${res.status} ${shortBody(text)}` };
   } catch (e) {
-    return { ok: false, kind: "network", message: errorText(e) };
+    return thrown(e);
   }
+}
+
+/** The outcome of a request whose fetch threw: hey's NetError when a proxy refused (auth when it wanted credentials), else a network failure. */
+function thrown(e: unknown): Outcome & { ok: false } {
+  if (!(e instanceof NetError)) return { ok: false, kind: "network", message: errorText(e) };
+  return { ok: false, kind: e.kind === "proxy_auth" ? "auth" : "network", message: e.message, proxy: true };
 }
 
 /** The server's own words from an error body, kept short. */

@@ -73,7 +73,7 @@ export const RETRYABLE_KINDS: ReadonlySet<string> = new Set<ProviderErrorKind>([
 /**
  * A classified provider failure. `message` is already fit for the user (it names the key
  * variable for `auth`, carries the provider's own words for `bad_request`). `retryAfterMs` is the
- * server-given delay when it sent one.
+ * server-given delay when it sent one; `cause`, when given, is the error it was classified from.
  */
 export class ProviderError extends Error {
   readonly kind: ProviderErrorKind;
@@ -84,8 +84,12 @@ export class ProviderError extends Error {
   /** kind "context_length": what the server said about the window */
   readonly overflow: ContextOverflow | undefined;
 
-  constructor(kind: ProviderErrorKind, message: string, opts: { status?: number; retryAfterMs?: number; final?: boolean; overflow?: ContextOverflow } = {}) {
-    super(message);
+  constructor(
+    kind: ProviderErrorKind,
+    message: string,
+    opts: { status?: number; retryAfterMs?: number; final?: boolean; overflow?: ContextOverflow; cause?: unknown } = {},
+  ) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = "ProviderError";
     this.kind = kind;
     this.status = opts.status;

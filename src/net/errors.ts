@@ -3,6 +3,7 @@
 // be reached. Each becomes a NetError whose message names the host or the proxy (credentials
 // masked, and where the setting came from) and says what to do; `permanent` tells a retry it cannot
 // help. Pure.
+import type { ProxyProtocol } from "./proxy-probe.ts";
 import type { ProxyRoute } from "./proxy.ts";
 
 /**
@@ -10,10 +11,12 @@ import type { ProxyRoute } from "./proxy.ts";
  * - `proxy_auth`: the proxy wants credentials, or rejected those in its URL
  * - `proxy_refused`: the proxy answered but will not open the tunnel (4xx, a SOCKS ruleset)
  * - `proxy_unreachable`: nothing answers at the proxy's address
+ * - `proxy_protocol`: the proxy speaks another protocol than its URL's scheme says (a SOCKS5 port
+ *   given as http://, a plain HTTP proxy as https://)
  * - `upstream`: the proxy could not reach the server (5xx, SOCKS host unreachable): retryable, like
  *   a refused direct connection
  */
-export type NetErrorKind = "tls" | "proxy_auth" | "proxy_refused" | "proxy_unreachable" | "upstream";
+export type NetErrorKind = "tls" | "proxy_auth" | "proxy_refused" | "proxy_unreachable" | "proxy_protocol" | "upstream";
 
 /** A classified network failure. `message` is complete and safe to print (no credentials). */
 export class NetError extends Error {
@@ -90,12 +93,32 @@ export function classifyFetchError(e: unknown, target: URL, route: ProxyRoute): 
 
 /**
  * The NetError for a response a proxy sent in the server's place (a plain-http target, forwarded
- * by the proxy): a 407, or hey's SOCKS bridge reporting a failure. Undefined for a server's own answer.
+ * by the proxy): a 407, a 401 that is the proxy's (proxysUnauthorized), or hey's SOCKS bridge
+ * reporting a failure. Undefined for a server's own answer.
  */
 export function classifyProxyResponse(res: { status: number; statusText: string; headers: Headers }, target: URL, route: ProxyRoute): NetError | undefined {
   if (route.kind === "direct") return undefined;
-  if (res.status !== 407 && !res.headers.has(BRIDGE_KIND_HEADER)) return undefined;
+  if (res.status !== 407 && !res.headers.has(BRIDGE_KIND_HEADER) && !proxysUnauthorized(res, route)) return undefined;
   return proxyAnswer(res.status, res.statusText, res.headers, target, route);
+}
+
+/**
+ * Whether a 401 to a request an HTTP proxy forwarded is the proxy's refusal, not the server's.
+ * tinyproxy 1.11 answers wrong credentials that way (407 only when none are sent): `Server:
+ * tinyproxy/1.11.1`, `WWW-Authenticate: Basic realm="Tinyproxy"`, an HTML page. A model endpoint's
+ * 401 is a JSON error body (the vendors and the OpenAI-compatible servers alike), and a web
+ * server's Basic login in front of one names no proxy. So: a Proxy-Authenticate header, which only
+ * proxies send; or a 401 that is not JSON, asks for Basic credentials, and whose realm or Server
+ * header names a proxy.
+ */
+function proxysUnauthorized(res: { status: number; headers: Headers }, route: ProxyRoute): boolean {
+  if (res.status !== 401 || route.kind !== "http") return false;
+  if (res.headers.has("proxy-authenticate")) return true;
+  if (/\bjson\b/i.test(res.headers.get("content-type") ?? "")) return false;
+  const challenge = /(?:^|,)\s*basic\b(.*)/i.exec(res.headers.get("www-authenticate") ?? "");
+  if (!challenge) return false;
+  const realm = /realm\s*=\s*"?([^",]*)/i.exec(challenge[1] ?? "")?.[1] ?? "";
+  return /proxy/i.test(realm) || /proxy/i.test(res.headers.get("server") ?? "");
 }
 
 /** A proxy's non-2xx answer (to CONNECT, or in place of the server's). */
@@ -147,8 +170,33 @@ export function tlsError(code: string, said: string, target: URL, route: ProxyRo
   );
 }
 
+/**
+ * The NetError for a proxy whose port answered as `speaks` (proxy-probe.ts speaksAs) while its URL's
+ * scheme says another protocol: names the proxy and the URL to write instead, credentials masked.
+ * Undefined when it answered as its scheme says, or as nothing known.
+ */
+export function wrongScheme(route: Proxied, speaks: ProxyProtocol | undefined): NetError | undefined {
+  const expected = expectedProtocol(route);
+  if (speaks === undefined || speaks === expected) return undefined;
+  const rest = route.shown.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "");
+  const instead = { http: `http://${rest}`, tls: `https://${rest}`, socks5: `socks5h://${rest} (or socks5://)` }[speaks];
+  const asked = { http: "an HTTP proxy", tls: "an HTTPS proxy (TLS to the proxy itself)", socks5: "a SOCKS5 proxy" }[expected];
+  const answered = { http: "as a plain HTTP proxy", tls: "with TLS, as an HTTPS proxy", socks5: "as a SOCKS5 proxy" }[speaks];
+  // HTTPS_PROXY=https://… is a common reading of the variable's name: the scheme is the proxy's own
+  const why = expected === "tls" && speaks === "http" ? " (the scheme says how to talk to the proxy, not to the endpoint)" : "";
+  return new NetError(
+    "proxy_protocol",
+    `the proxy ${nameOf(route)} did not answer as ${asked}: it answers ${answered} — use ${instead} in ${route.source}${why}`,
+  );
+}
+
+/** What the proxy of `route` should speak, by its URL's scheme. */
+export function expectedProtocol(route: Proxied): ProxyProtocol {
+  return route.kind === "socks5" ? "socks5" : route.url.startsWith("https:") ? "tls" : "http";
+}
+
 const isKind = (v: string | null): v is NetErrorKind =>
-  v === "tls" || v === "proxy_auth" || v === "proxy_refused" || v === "proxy_unreachable" || v === "upstream";
+  v === "tls" || v === "proxy_auth" || v === "proxy_refused" || v === "proxy_unreachable" || v === "proxy_protocol" || v === "upstream";
 
 /** `http://***@proxy:8080 (from HTTPS_PROXY)` */
 function nameOf(route: Proxied): string {

@@ -1,7 +1,8 @@
 // The one fetch every provider SDK and HTTP MCP transport is given: hey's own proxy choice
 // (net/proxy.ts) applied per request, SOCKS5 through a loopback bridge, no idle timer.
-import { classifyFetchError, classifyProxyResponse } from "./errors.ts";
-import { redactProxyUrl, resolveProxy, type ProxyRoute, type ProxySources, type SocksRoute } from "./proxy.ts";
+import { classifyFetchError, classifyProxyResponse, expectedProtocol, wrongScheme, type NetError } from "./errors.ts";
+import { speaksAs } from "./proxy-probe.ts";
+import { proxyAddress, redactProxyUrl, resolveProxy, type ProxiedRoute, type ProxyRoute, type ProxySources, type SocksRoute } from "./proxy.ts";
 import { startSocksBridge, type SocksBridge, type SocksBridgeOptions } from "./socks-bridge.ts";
 
 type FetchInput = string | URL | Request;
@@ -18,15 +19,33 @@ export interface NetOptions extends SocksBridgeOptions {
  * A fetch that routes each request as resolveProxy decides. Throws NetConfigError (before any I/O)
  * for an unusable proxy setting; a NetError (errors.ts) for a certificate that fails verification
  * and for a proxy that refuses, wants credentials or cannot be reached — also when the proxy's
- * refusal came as a response in the server's place; other errors are the base fetch's, with any
- * credentials in their message replaced by `***`. SOCKS bridges start on first use, one per route, and never keep the
- * process alive. `init.timeout` defaults to false: Bun's 5-minute socket idle timer would cut a slow
- * model's stream, and hey runs its own watchdog. `opts.ca` is the `tls.ca` of every request; a
- * caller's own `init.tls` keys win.
+ * refusal came as a response in the server's place — and for a proxy whose port speaks another
+ * protocol than its URL's scheme says (proxy-probe.ts: asked before the first request through an
+ * https:// or socks5:// proxy, whose mistake would hang, and after a reset through an http:// one);
+ * other errors are the base fetch's, with any credentials in their message replaced by `***`. SOCKS
+ * bridges start on first use, one per route, and never keep the process alive. `init.timeout`
+ * defaults to false: Bun's 5-minute socket idle timer would cut a slow model's stream, and hey runs
+ * its own watchdog. `opts.ca` is the `tls.ca` of every request; a caller's own `init.tls` keys win.
  */
 export function proxiedFetch(sources: ProxySources, opts: NetOptions = {}): typeof fetch {
   const { base = fetch, ca, ...bridgeOptions } = opts;
   const bridges = new Map<string, Promise<SocksBridge>>();
+  const checked = new Map<string, Promise<void>>();
+  /** Resolves once the route's proxy is known to speak its scheme (remembered), or could not be told (asked again next time). */
+  const checkedProxy = (route: ProxiedRoute): Promise<void> => {
+    const key = JSON.stringify(route);
+    let check = checked.get(key);
+    if (!check) {
+      const { host, port } = proxyAddress(route);
+      check = speaksAs(host, port, expectedProtocol(route)).then((speaks) => {
+        if (speaks !== expectedProtocol(route)) checked.delete(key);
+        const wrong = wrongScheme(route, speaks);
+        if (wrong) throw wrong;
+      });
+      checked.set(key, check);
+    }
+    return check;
+  };
   const bridgeFor = (route: SocksRoute): Promise<SocksBridge> => {
     const key = JSON.stringify(route);
     let bridge = bridges.get(key);
@@ -41,13 +60,14 @@ export function proxiedFetch(sources: ProxySources, opts: NetOptions = {}): type
   async function routedFetch(input: FetchInput, init?: FetchInit): Promise<Response> {
     const target = new URL(requestUrl(input));
     const route = resolveProxy(target, sources);
+    if (route.kind === "socks5" || (route.kind === "http" && route.url.startsWith("https:"))) await untilAborted(checkedProxy(route), init?.signal);
     const proxy = route.kind === "socks5" ? (await bridgeFor(route)).url : proxyOption(route);
     let res: Response;
     try {
       const tls = ca ? { tls: { ca, ...init?.tls } } : {};
       res = await base(input, { ...init, ...tls, timeout: init?.timeout ?? false, proxy });
     } catch (e) {
-      throw classifyFetchError(e, target, route) ?? redactError(e);
+      throw classifyFetchError(e, target, route) ?? (await untilAborted(misdialed(e, route), init?.signal)) ?? redactError(e);
     }
     const refused = classifyProxyResponse(res, target, route);
     if (!refused) return res;
@@ -65,6 +85,32 @@ function proxyOption(route: Exclude<ProxyRoute, SocksRoute>): FetchInit["proxy"]
   if (route.kind === "direct") return false;
   const headers = route.authorization ? { "Proxy-Authorization": route.authorization } : undefined;
   return { url: route.url, headers, respectNoProxy: false };
+}
+
+/** A connection closed with no answer, as a SOCKS5 or TLS port closes on an HTTP proxy request. */
+const CLOSED = new Set(["ECONNRESET", "ConnectionClosed", "ECONNABORTED", "EPIPE"]);
+
+/**
+ * For a request an http:// proxy route ended with a closed connection: the NetError when the
+ * proxy's port speaks another protocol. (https:// and SOCKS5 proxies were asked before the request.)
+ */
+async function misdialed(e: unknown, route: ProxyRoute): Promise<NetError | undefined> {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (route.kind !== "http" || !route.url.startsWith("http:") || typeof code !== "string" || !CLOSED.has(code)) return undefined;
+  const { host, port } = proxyAddress(route);
+  return wrongScheme(route, await speaksAs(host, port, expectedProtocol(route)));
+}
+
+/** `work`, or the signal's reason once it aborts first: the caller's Ctrl-C does not wait for a probe. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | null | undefined): Promise<T> {
+  if (!signal) return work;
+  signal.throwIfAborted();
+  let stop = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    stop = () => reject(signal.reason);
+    signal.addEventListener("abort", stop, { once: true });
+  });
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener("abort", stop));
 }
 
 function requestUrl(input: FetchInput): string {

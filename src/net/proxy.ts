@@ -47,8 +47,8 @@ export type HttpRoute = Extract<ProxyRoute, { kind: "http" }>;
 export type SocksRoute = Extract<ProxyRoute, { kind: "socks5" }>;
 
 /**
- * A network setting hey cannot use (a proxy, a CA file): a configuration error, exit 2. A proxy's
- * value is named with its credentials redacted.
+ * A network setting hey cannot use (a proxy, a CA file): a configuration error, exit 2. The message
+ * starts with where the setting came from; a proxy's value is named with its credentials redacted.
  */
 export class NetConfigError extends Error {
   override name = "NetConfigError";
@@ -126,25 +126,25 @@ export function redactProxyUrl(url: string): string {
 }
 
 /**
- * Parses one proxy URL (`host:port` means `http://host:port`); `source` says where it was set, for
- * messages. Throws NetConfigError.
+ * Parses one proxy URL (`host:port` means `http://host:port`). `source` says where it was set
+ * ("--proxy", "https_proxy" as spelled, "FILE:LINE: [proxy] url"): each NetConfigError's message
+ * starts with it, and the route keeps it for later messages.
  */
-export function parseProxyUrl(raw: string, source = "the proxy setting"): ProxiedRoute {
+export function parseProxyUrl(raw: string, source: string): ProxiedRoute {
   const value = raw.trim();
   const origin: ProxyOrigin = { shown: redactProxyUrl(value), source };
   const shown = JSON.stringify(origin.shown);
+  const bad = (problem: string) => new NetConfigError(`${source}: ${problem}`);
   const url = tryParseUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
-  if (!url) throw new NetConfigError(`invalid proxy URL ${shown}`);
+  if (!url) throw bad(`invalid proxy URL ${shown}`);
   const scheme = url.protocol;
   const defaultPort = DEFAULT_PORTS[scheme];
-  if (defaultPort === undefined) {
-    throw new NetConfigError(`unsupported proxy scheme "${scheme.slice(0, -1)}" in ${shown}; use ${SUPPORTED_SCHEMES}`);
-  }
+  if (defaultPort === undefined) throw bad(`unsupported proxy scheme "${scheme.slice(0, -1)}" in ${shown}; use ${SUPPORTED_SCHEMES}`);
   const port = url.port === "" ? defaultPort : Number(url.port);
   const hostname = url.hostname.toLowerCase();
-  if (hostname === "") throw new NetConfigError(`proxy URL ${shown} has no host`);
-  const username = decodeCredential(url.username, shown);
-  const password = decodeCredential(url.password, shown);
+  if (hostname === "") throw bad(`proxy URL ${shown} has no host`);
+  const username = decodeCredential(url.username, shown, bad);
+  const password = decodeCredential(url.password, shown, bad);
   const hasCredentials = url.username !== "" || url.password !== "";
 
   if (scheme === "http:" || scheme === "https:") {
@@ -154,9 +154,16 @@ export function parseProxyUrl(raw: string, source = "the proxy setting"): Proxie
   const route: SocksRoute = { kind: "socks5", ...origin, host: unbracket(hostname), port, remoteDns: scheme === "socks5h:" };
   if (!hasCredentials) return route;
   if (utf8Length(username) > SOCKS_MAX_CREDENTIAL_BYTES || utf8Length(password) > SOCKS_MAX_CREDENTIAL_BYTES) {
-    throw new NetConfigError(`SOCKS5 username and password in ${shown} must each be at most 255 bytes`);
+    throw bad(`SOCKS5 username and password in ${shown} must each be at most 255 bytes`);
   }
   return { ...route, username, password };
+}
+
+/** The host and port of the proxy itself, which hey (or its SOCKS bridge) connects to. */
+export function proxyAddress(route: ProxiedRoute): { host: string; port: number } {
+  if (route.kind === "socks5") return { host: route.host, port: route.port };
+  const url = new URL(route.url); // the URL leaves out a default port: http://proxy:80 has port ""
+  return { host: unbracket(url.hostname), port: url.port === "" ? DEFAULT_PORTS[url.protocol]! : Number(url.port) };
 }
 
 /** Whether the host (a URL hostname, brackets allowed) is this machine: localhost names, 127/8, ::1. */
@@ -308,11 +315,11 @@ function tryParseUrl(text: string): URL | null {
   }
 }
 
-function decodeCredential(encoded: string, shown: string): string {
+function decodeCredential(encoded: string, shown: string, bad: (problem: string) => NetConfigError): string {
   try {
     return decodeURIComponent(encoded);
   } catch {
-    throw new NetConfigError(`proxy URL ${shown} has a malformed percent-escape in its credentials`);
+    throw bad(`proxy URL ${shown} has a malformed percent-escape in its credentials`);
   }
 }
 

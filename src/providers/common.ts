@@ -191,11 +191,12 @@ const withoutFetchHint = (text: string) => text.replace(/\s*For more information
 /**
  * The ProviderError for a NetError (net/errors.ts) thrown by hey's fetch, found in `e` or its cause
  * chain (the SDKs wrap what fetch throws): a proxy's demand for credentials is `auth`, the rest
- * `network`, and a permanent one is final — retrying cannot help. Undefined when there is none.
+ * `network`, and a permanent one is final — retrying cannot help. Its `cause` is the NetError, so a
+ * caller can tell the proxy's `auth` from the endpoint's. Undefined when there is none.
  */
 export function netFailure(e: unknown): ProviderError | undefined {
   for (let cause = e, depth = 0; typeof cause === "object" && cause !== null && depth < 4; depth++) {
-    if (cause instanceof NetError) return new ProviderError(cause.kind === "proxy_auth" ? "auth" : "network", cause.message, { final: cause.permanent });
+    if (cause instanceof NetError) return new ProviderError(cause.kind === "proxy_auth" ? "auth" : "network", cause.message, { final: cause.permanent, cause });
     cause = (cause as { cause?: unknown }).cause;
   }
   return undefined;

@@ -68,6 +68,16 @@ describe("judge", () => {
     const auth = judge({ ...healthy(), models: { ok: false, kind: "auth", status: 401, message: "GET /models: 401 bad key" } }, "OPENAI_API_KEY");
     expect(auth.checks.find((c) => c.id === "auth")).toMatchObject({ status: "fail", fix: "check OPENAI_API_KEY" });
     expect(auth.usable).toBe(false);
+    // the proxy's refusal says nothing of the key: the fix is the proxy setting
+    const byProxy = { ok: false as const, kind: "auth", message: "the proxy http://***@p:3128 (from --proxy) rejected the credentials", proxy: true as const };
+    const proxied = judge({ ...healthy(), models: byProxy, answer: byProxy, developer: byProxy }, "OPENAI_API_KEY");
+    expect(proxied.checks.find((c) => c.id === "auth")).toMatchObject({ status: "fail", fix: "fix the proxy setting it names" });
+    expect(proxied.checks.find((c) => c.id === "answer")).toMatchObject({ status: "fail", fix: "fix the proxy setting it names" });
+    const wrongScheme: Probes = {
+      ...healthy(),
+      tcp: { ok: false, kind: "network", message: "the proxy http://p:1080 (from --proxy) did not answer…", proxy: true },
+    };
+    expect(status(wrongScheme, "tcp")).toMatchObject({ status: "fail", fix: "fix the proxy setting it names" });
     expect(judge({ ...healthy(), toolCall: answer("I cannot call tools", 0) }, "K").usable).toBe(false);
     expect(status({ ...healthy(), toolCall: answer("I cannot call tools", 0) }, "tool_call")?.detail).toContain("answered in text instead");
     const tcp: Probes = { ...healthy(), tcp: { ok: false, kind: "network", message: "cannot connect to llm:443: ECONNREFUSED" } };

@@ -108,3 +108,39 @@ describe("direct connections", () => {
     expect(proxy.log).toEqual([]);
   });
 });
+
+// Several places can set a proxy: the error must say which one to fix, and reach no server
+describe("a proxy value hey cannot use: exit 2, naming where it was set", () => {
+  const remote = ["--base-url", "https://api.example.test/v1", "--api-key", "k-1", "-m", "m"];
+  test.each([
+    ["--proxy", ["--proxy", "ftp://u:pw-1@proxy.test:21"], {}, '--proxy: unsupported proxy scheme "ftp" in "ftp://***@proxy.test:21"'],
+    [
+      "https_proxy as the user spelled it",
+      [],
+      { https_proxy: "ftp://proxy.test:21", HTTPS_PROXY: "http://ok.test:1" },
+      'https_proxy: unsupported proxy scheme "ftp"',
+    ],
+    ["HTTPS_PROXY", [], { HTTPS_PROXY: "socks4://proxy.test" }, 'HTTPS_PROXY: unsupported proxy scheme "socks4"'],
+    ["ALL_PROXY", [], { ALL_PROXY: "http://[bad" }, 'ALL_PROXY: invalid proxy URL "http://[bad"'],
+    ["--proxy, with a loopback model URL too", ["--proxy", "ftp://proxy.test", "--base-url", `${server.url}/v1`], {}, "--proxy: unsupported proxy scheme"],
+  ])("%s", async (_name, args, env, start) => {
+    const run = await runHey([...remote, ...args, "-p", "hi"], { cwd: work.path, env });
+    expect(run).toMatchObject({ code: 2, stdout: "" });
+    expect(run.stderr).toStartWith(`hey: ${start}`);
+    expect(run.stderr).not.toContain("pw-1");
+    const doctor = await runHey(["doctor", "--protocol", "openai", ...remote, ...args], { cwd: work.path, env });
+    expect(doctor.code).toBe(1);
+    const proxyLine = doctor.stdout.split("\n").find((l) => l.startsWith("✗ proxy "));
+    expect(proxyLine?.replace(/^✗ proxy +/, "")).toStartWith(start);
+  });
+
+  test("[proxy] url: the file and line", async () => {
+    const cfg = join(work.path, "bad-proxy.toml");
+    writeFileSync(cfg, '# corporate\n[proxy]\nurl = "ftp://proxy.test:21"\n');
+    const run = await runHey([...remote, "--config", cfg, "-p", "hi"], { cwd: work.path });
+    expect(run).toMatchObject({
+      code: 2,
+      stderr: `hey: ${cfg}:3: [proxy] url: unsupported proxy scheme "ftp" in "ftp://proxy.test:21"; use http://, https://, socks5:// or socks5h://\n`,
+    });
+  });
+});

@@ -1,6 +1,6 @@
 // What fetch threw, told in words that name the host or the proxy and say what to do (SPEC §16, §24).
 import { describe, expect, test } from "bun:test";
-import { classifyFetchError, classifyProxyResponse, NetError } from "../../src/net/errors.ts";
+import { classifyFetchError, classifyProxyResponse, NetError, wrongScheme } from "../../src/net/errors.ts";
 import { parseProxyUrl, type ProxyRoute } from "../../src/net/proxy.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import { netFailure } from "../../src/providers/common.ts";
@@ -128,6 +128,92 @@ describe("responses a proxy sent in the server's place", () => {
     expect(classifyProxyResponse(response(401), PLAIN, HTTP)).toBeUndefined();
     expect(classifyProxyResponse(response(403), PLAIN, HTTP)).toBeUndefined();
     expect(classifyProxyResponse(response(407), PLAIN, DIRECT)).toBeUndefined();
+  });
+
+  // tinyproxy 1.11.1's answer to wrong credentials on a forwarded request, as captured
+  const TINYPROXY_401 = { server: "tinyproxy/1.11.1", "content-type": "text/html", "www-authenticate": 'Basic realm="Tinyproxy"', connection: "close" };
+
+  test.each<[string, Record<string, string>]>([
+    ["tinyproxy's 401 (it answers 407 only when no credentials were sent)", TINYPROXY_401],
+    ["any 401 with Proxy-Authenticate, a header only proxies send", { "proxy-authenticate": 'Basic realm="corp"' }],
+    ["a Basic challenge whose realm names a proxy", { "content-type": "text/html", "www-authenticate": 'Basic realm="Corporate Proxy"' }],
+  ])("a 401 is the proxy's: %s", (_name, headers) => {
+    const error = classifyProxyResponse({ status: 401, statusText: "Unauthorized", headers: new Headers(headers) }, PLAIN, HTTP_WITH_CREDENTIALS)!;
+    expect(error).toMatchObject({ kind: "proxy_auth", permanent: true });
+    expect(error.message).toBe(
+      "the proxy http://***@proxy.corp:3128 (from [proxy] url in /home/a/.config/hey/config.toml) rejected the credentials in its URL (401 Unauthorized) — check the user and password in [proxy] url in /home/a/.config/hey/config.toml",
+    );
+  });
+
+  test("a proxy's 401 when hey sent no credentials says where to put them", () => {
+    const error = classifyProxyResponse({ status: 401, statusText: "Unauthorized", headers: new Headers(TINYPROXY_401) }, PLAIN, HTTP)!;
+    expect(error.message).toStartWith("the proxy http://proxy.corp:3128 (from HTTPS_PROXY) wants credentials (401 Unauthorized) — put them in HTTPS_PROXY");
+  });
+
+  test.each<[string, Record<string, string>, ProxyRoute]>([
+    ["a JSON error body (OpenAI, Anthropic, Gemini, vLLM, Ollama…)", { "content-type": "application/json; charset=utf-8" }, HTTP_WITH_CREDENTIALS],
+    [
+      "JSON even from a server that calls itself a proxy (LiteLLM)",
+      { "content-type": "application/json", server: "litellm-proxy", "www-authenticate": "Basic" },
+      HTTP,
+    ],
+    ["a Bearer challenge", { "content-type": "text/plain", "www-authenticate": 'Bearer realm="https://accounts.google.com/"' }, HTTP],
+    [
+      "a web server's Basic login in front of the model",
+      { server: "nginx", "content-type": "text/html", "www-authenticate": 'Basic realm="Restricted"' },
+      HTTP_WITH_CREDENTIALS,
+    ],
+    ["tinyproxy's headers on a SOCKS route (a SOCKS proxy never answers in HTTP)", TINYPROXY_401, SOCKS],
+  ])("a 401 stays the server's: %s", (_name, headers, route) => {
+    expect(classifyProxyResponse({ status: 401, statusText: "Unauthorized", headers: new Headers(headers) }, PLAIN, route)).toBeUndefined();
+  });
+});
+
+describe("a proxy whose port speaks another protocol than its URL's scheme", () => {
+  test.each<[string, string, "http" | "socks5" | "tls", string]>([
+    [
+      "http:// for a SOCKS5 port",
+      "http://alice:hunter2@proxy.corp:1080",
+      "socks5",
+      "the proxy http://***@proxy.corp:1080 (from HTTPS_PROXY) did not answer as an HTTP proxy: it answers as a SOCKS5 proxy — use socks5h://***@proxy.corp:1080 (or socks5://) in HTTPS_PROXY",
+    ],
+    [
+      "host:port (http) for a SOCKS5 port",
+      "proxy.corp:1080",
+      "socks5",
+      "the proxy proxy.corp:1080 (from HTTPS_PROXY) did not answer as an HTTP proxy: it answers as a SOCKS5 proxy — use socks5h://proxy.corp:1080 (or socks5://) in HTTPS_PROXY",
+    ],
+    [
+      "https:// for a plain HTTP proxy",
+      "https://proxy.corp:3128",
+      "http",
+      "the proxy https://proxy.corp:3128 (from HTTPS_PROXY) did not answer as an HTTPS proxy (TLS to the proxy itself): it answers as a plain HTTP proxy — use http://proxy.corp:3128 in HTTPS_PROXY (the scheme says how to talk to the proxy, not to the endpoint)",
+    ],
+    [
+      "http:// for a TLS port",
+      "http://proxy.corp:443",
+      "tls",
+      "the proxy http://proxy.corp:443 (from HTTPS_PROXY) did not answer as an HTTP proxy: it answers with TLS, as an HTTPS proxy — use https://proxy.corp:443 in HTTPS_PROXY",
+    ],
+    [
+      "socks5h:// for a plain HTTP proxy",
+      "socks5h://proxy.corp:3128",
+      "http",
+      "the proxy socks5h://proxy.corp:3128 (from HTTPS_PROXY) did not answer as a SOCKS5 proxy: it answers as a plain HTTP proxy — use http://proxy.corp:3128 in HTTPS_PROXY",
+    ],
+  ])("%s: permanent, naming the proxy and the URL to write", (_name, url, speaks, message) => {
+    const error = wrongScheme(parseProxyUrl(url, "HTTPS_PROXY"), speaks)!;
+    expect(error).toMatchObject({ kind: "proxy_protocol", permanent: true, message });
+    expect(error.message).not.toContain("hunter2");
+  });
+
+  test.each<[string, "http" | "socks5" | "tls" | undefined]>([
+    ["http://proxy.corp:3128", "http"],
+    ["https://proxy.corp", "tls"],
+    ["socks5://proxy.corp", "socks5"],
+    ["http://proxy.corp:3128", undefined],
+  ])("%s answering as %s is no mistake", (url, speaks) => {
+    expect(wrongScheme(parseProxyUrl(url, "--proxy"), speaks)).toBeUndefined();
   });
 });
 

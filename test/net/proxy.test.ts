@@ -1,5 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { isLoopback, matchesNoProxy, parseIp, parseProxyUrl, NetConfigError, redactProxyUrl, resolveProxy, type ProxySources } from "../../src/net/proxy.ts";
+import {
+  isLoopback,
+  matchesNoProxy,
+  parseIp,
+  parseProxyUrl,
+  NetConfigError,
+  proxyAddress,
+  redactProxyUrl,
+  resolveProxy,
+  type ProxySources,
+} from "../../src/net/proxy.ts";
 
 const HTTPS = new URL("https://api.example.com/v1/chat");
 const HTTP = new URL("http://api.example.com/v1/chat");
@@ -58,8 +68,30 @@ describe("resolveProxy precedence", () => {
   });
 
   test("a bad value's credentials are not in the error", () => {
-    expect(() => parseProxyUrl("socks4://alice:hunter2@proxy:1080")).toThrow(/"socks4:\/\/\*\*\*@proxy:1080"/);
-    expect(() => parseProxyUrl("socks4://alice:hunter2@proxy:1080")).not.toThrow(/hunter2/);
+    expect(() => parseProxyUrl("socks4://alice:hunter2@proxy:1080", "--proxy")).toThrow(/"socks4:\/\/\*\*\*@proxy:1080"/);
+    expect(() => parseProxyUrl("socks4://alice:hunter2@proxy:1080", "--proxy")).not.toThrow(/hunter2/);
+  });
+
+  // a user with several proxy settings must be told which one to fix
+  test.each<[string, Omit<ProxySources, "env"> & { env?: ProxySources["env"] }, string]>([
+    ["--proxy", { cli: "ftp://u:pw@proxy:21" }, '--proxy: unsupported proxy scheme "ftp" in "ftp://***@proxy:21"'],
+    ["https_proxy as spelled", { env: { https_proxy: "ftp://proxy:21", HTTPS_PROXY: "http://ok:1" } }, "https_proxy: unsupported proxy scheme"],
+    ["HTTPS_PROXY", { env: { HTTPS_PROXY: "http://" } }, 'HTTPS_PROXY: invalid proxy URL "http://"'],
+    ["ALL_PROXY", { env: { ALL_PROXY: "http://u:%zz@proxy:1" } }, "ALL_PROXY: proxy URL"],
+    [
+      "the config's source",
+      { config: "socks4://p", configSource: "/c.toml:2: [proxy] url", env: {} },
+      '/c.toml:2: [proxy] url: unsupported proxy scheme "socks4"',
+    ],
+  ])("a bad value from %s names it first", (_name, sources, start) => {
+    let thrown: unknown;
+    try {
+      resolveProxy(HTTPS, { env: {}, ...sources });
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(NetConfigError);
+    expect((thrown as Error).message).toStartWith(start);
   });
 });
 
@@ -208,12 +240,24 @@ describe("credentials", () => {
   });
 
   test("non-ASCII credentials are UTF-8 in the Basic header", () => {
-    const route = parseProxyUrl("http://j%C3%BCrgen:%E2%82%AC@proxy:1");
+    const route = parseProxyUrl("http://j%C3%BCrgen:%E2%82%AC@proxy:1", "--proxy");
     expect(route.kind === "http" && Buffer.from(route.authorization!.slice(6), "base64").toString("utf8")).toBe("jürgen:€");
   });
 
   test("SOCKS5 credentials longer than RFC 1929 allows are refused", () => {
-    expect(() => parseProxyUrl(`socks5://${"u".repeat(256)}:p@proxy`)).toThrow(/at most 255 bytes/);
+    expect(() => parseProxyUrl(`socks5://${"u".repeat(256)}:p@proxy`, "ALL_PROXY")).toThrow(/^ALL_PROXY: SOCKS5 username and password .* at most 255 bytes/);
+  });
+});
+
+describe("proxyAddress: where hey connects to reach the proxy", () => {
+  test.each([
+    ["http://proxy", { host: "proxy", port: 80 }],
+    ["https://alice:pw@proxy", { host: "proxy", port: 443 }],
+    ["proxy:3128", { host: "proxy", port: 3128 }],
+    ["http://[::1]:8080", { host: "::1", port: 8080 }],
+    ["socks5h://proxy", { host: "proxy", port: 1080 }],
+  ])("%s", (url, address) => {
+    expect(proxyAddress(parseProxyUrl(url, "--proxy"))).toEqual(address);
   });
 });
 
