@@ -1,8 +1,8 @@
 // The one fetch every provider SDK and HTTP MCP transport is given: hey's own proxy choice
 // (net/proxy.ts) applied per request, SOCKS5 through a loopback bridge, no idle timer.
 import { classifyFetchError, classifyProxyResponse, expectedProtocol, wrongScheme, type NetError } from "./errors.ts";
-import { speaksAs } from "./proxy-probe.ts";
 import { proxyAddress, redactProxyUrl, resolveProxy, type ProxiedRoute, type ProxyRoute, type ProxySources, type SocksRoute } from "./proxy.ts";
+import type { speaksAs } from "./proxy-probe.ts";
 import { startSocksBridge, type SocksBridge, type SocksBridgeOptions } from "./socks-bridge.ts";
 
 type FetchInput = string | URL | Request;
@@ -37,7 +37,7 @@ export function proxiedFetch(sources: ProxySources, opts: NetOptions = {}): type
     let check = checked.get(key);
     if (!check) {
       const { host, port } = proxyAddress(route);
-      check = speaksAs(host, port, expectedProtocol(route)).then((speaks) => {
+      check = askProxy(host, port, expectedProtocol(route)).then((speaks) => {
         if (speaks !== expectedProtocol(route)) checked.delete(key);
         const wrong = wrongScheme(route, speaks);
         if (wrong) throw wrong;
@@ -98,8 +98,11 @@ async function misdialed(e: unknown, route: ProxyRoute): Promise<NetError | unde
   const code = (e as { code?: unknown } | null)?.code;
   if (route.kind !== "http" || !route.url.startsWith("http:") || typeof code !== "string" || !CLOSED.has(code)) return undefined;
   const { host, port } = proxyAddress(route);
-  return wrongScheme(route, await speaksAs(host, port, expectedProtocol(route)));
+  return wrongScheme(route, await askProxy(host, port, expectedProtocol(route)));
 }
+
+/** proxy-probe.ts, loaded only when a proxy is asked (node:tls is not on the way of a normal start). */
+const askProxy: typeof speaksAs = async (...args) => (await import("./proxy-probe.ts")).speaksAs(...args);
 
 /** `work`, or the signal's reason once it aborts first: the caller's Ctrl-C does not wait for a probe. */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal | null | undefined): Promise<T> {
