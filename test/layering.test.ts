@@ -203,6 +203,30 @@ describe("the embedding API", () => {
   });
 });
 
+describe("values that stop at the top (issue 25)", () => {
+  /** the files that declare `type` or import it */
+  const naming = (type: string) => {
+    const named = new RegExp(`^\\s*(export\\s+)?(interface|type)\\s+${type}\\b|^\\s*import\\b[^;]*\\b${type}\\b[^;]*\\bfrom\\b`, "m");
+    return [...code]
+      .filter(([, text]) => named.test(text))
+      .map(([name]) => name)
+      .sort();
+  };
+
+  test("the parsed command line (CliArgs) stays in the entry, its parser and the commands it picks", () => {
+    expect(naming("CliArgs")).toEqual(["cli.ts", "doctor/command.ts", "main.ts", "mcp-command.ts", "run.ts"]);
+  });
+
+  test("a run's own flags (RunFlags) go no further than the file that builds the run", () => {
+    expect(naming("RunFlags")).toEqual(["cli.ts", "run.ts", "wire.ts"]);
+  });
+
+  test("the resolved configuration (Settings) reaches no agent, kernel, provider, tool or permission file: they take their own values", () => {
+    const below = naming("Settings").filter((f) => f === "agent.ts" || /^(kernel|providers|tools|permission|sessions|skills|prompt)\//.test(f));
+    expect(below).toEqual([]);
+  });
+});
+
 describe("vendor SDKs", () => {
   test.each(SDKS)("%s is imported by at most one file, and only lazily", (sdk) => {
     const named = (i: Import) => i.spec === sdk || i.spec.startsWith(sdk + "/");
