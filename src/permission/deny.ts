@@ -4,15 +4,17 @@
 //   redirections and assignments are ignored unless the pattern names them; a word known only at
 //   run time could be anything, so it matches ("maybe");
 // - the words naming a subcommand (`git push *`) match past the options before them (`git -C .
-//   push`, `npm --prefix x publish`);
+//   push`, `npm --prefix x publish`), and by the other names the program gives it (`npm pub`, `gh
+//   pr ls`: subcommands.ts);
 // - the option words after the subcommand (`git push --force *`, `rm -rf *`) match wherever the
 //   command gives them, in any spelling the program reads as the same option (deny-options.ts);
-// - a git subcommand that may be a user's alias is refused while the pattern names a git
-//   subcommand (aliasRisk).
+// - a subcommand that may be a user's alias is refused while the pattern names a subcommand of
+//   that program (subcommandAlias).
 import { both, denyReadings, either, type Hit, optionsIn } from "./deny-options.ts";
-import { GIT_COMMANDS, readGit } from "./git.ts";
+import { readGit } from "./git.ts";
 import { globMatch, isStar, type Pattern, program, wordMatches } from "./match.ts";
 import { ASSIGN, type Segment, type Word } from "./shell-model.ts";
+import { sameSubcommand, subcommandAlias } from "./subcommands.ts";
 
 const isProgram = (w: Word | undefined, name: string) => !!w && !w.unknown && !w.glob && !w.anyValue && program(w.text) === name;
 /** A pattern word naming a subcommand: spelled out, not an option. */
@@ -36,8 +38,8 @@ export function denyMatch(seg: Segment, p: Pattern): Hit {
   const sub = git ? readGit(seg.words)?.sub : undefined;
   let hit: Hit;
   for (const reading of denyReadings(p.words, pc, name)) {
-    let h = denyWords([...lead, ...seg.words], lead.length, reading.words, pc, git ? 2 : 1);
-    if (sub !== undefined) h = either(h, denyWords([...lead, seg.words[0]!, ...seg.words.slice(sub)], lead.length, reading.words, pc, 2));
+    let h = denyWords([...lead, ...seg.words], lead.length, reading.words, pc, git ? 2 : 1, name);
+    if (sub !== undefined) h = either(h, denyWords([...lead, seg.words[0]!, ...seg.words.slice(sub)], lead.length, reading.words, pc, 2, name));
     if (h && reading.options.length) h = both(h, optionsIn(seg.words, git ? (sub ?? 0) + 1 : 1, reading));
     hit = either(hit, h);
   }
@@ -45,19 +47,23 @@ export function denyMatch(seg: Segment, p: Pattern): Hit {
 }
 
 /**
- * denyMatch over `words`, the command at `cmd`, against the pattern words `pw` (`pc` its command).
- * Before each subcommand word from the `skip`th on, the segment's options are skipped.
+ * denyMatch over `words`, the command at `cmd`, against the pattern words `pw` (`pc` its command,
+ * `name` its program). Before each subcommand word from the `skip`th on, the segment's options are
+ * skipped, and the word may be another name the program gives that subcommand.
  */
-function denyWords(words: Word[], cmd: number, pw: Word[], pc: number, skip: number): Hit {
+function denyWords(words: Word[], cmd: number, pw: Word[], pc: number, skip: number, name: string): Hit {
   const n = words.length;
   const wild = (i: number) => words[i]!.unknown || words[i]!.glob;
   // the command by basename and case-insensitively: `/bin/rm` and, on macOS, `RM` are rm
   const named = (s: string, i: number) => (i === cmd ? program(s) : s);
   const end = pw.findIndex((t, i) => i > pc && !subcommand(t));
   const path = (pi: number) => pc >= 0 && pi >= pc + skip && (end < 0 || pi < end);
-  const same = (t: Word, i: number) => {
+  const same = (t: Word, i: number, pi: number) => {
     const [a, b] = [named(t.text, i), named(words[i]!.text, i)];
-    return t.unknown ? t.raw === words[i]!.raw : t.glob && t.text.includes("*") ? globMatch(a, b) : a === b;
+    if (t.unknown) return t.raw === words[i]!.raw;
+    if (t.glob && t.text.includes("*")) return globMatch(a, b);
+    const parent = pw.slice(pc + 1, pi).map((w) => w.text);
+    return a === b || (pi > pc && path(pi) && sameSubcommand(name, parent, a, b));
   };
   const option = (i: number) => i > cmd && !wild(i) && /^[-+]./.test(words[i]!.text);
   let next: Hit[] = words.map((_, i): Hit => (wild(i) ? "maybe" : undefined)).concat("yes");
@@ -68,7 +74,7 @@ function denyWords(words: Word[], cmd: number, pw: Word[], pc: number, skip: num
     for (let si = n - 1; si >= 0; si--) {
       if (isStar(t)) cur[si] = either(next[si], cur[si + 1]);
       else if (wild(si)) cur[si] = "maybe";
-      else if (same(t, si)) cur[si] = next[si + 1];
+      else if (same(t, si, pi)) cur[si] = next[si + 1];
       // an option before a subcommand word: skipped alone, or with the next word as its value
       else if (path(pi) && option(si)) cur[si] = either(cur[si + 1], /^--[^=]+=/.test(words[si]!.text) ? undefined : cur[si + 2]);
       else cur[si] = undefined;
@@ -90,19 +96,17 @@ function denyRedirects(seg: Segment, p: Pattern, hit: "yes" | "maybe"): Hit {
 }
 
 /**
- * Why a git command could run the subcommand a deny entry names (`git push *`) under another name,
- * or undefined: an option the checker does not know (a newer git's could take a value), an alias
- * set on the command line (`git -c alias.p=push p`), or a subcommand that is not one of git's own
- * (an alias from any config file, or a `git-NAME` program).
+ * Why a segment could run the subcommand a deny entry names under another name (subcommands.ts),
+ * or undefined: `git p`, `cargo p`, `gh pm` (any may be an alias of the named subcommand).
  */
 export function aliasRisk(seg: Segment, p: Pattern): string | undefined {
   const pc = p.words.findIndex((w) => !ASSIGN.test(w.raw));
-  const named = p.words[pc + 1];
-  if (!isProgram(p.words[pc], "git") || !isProgram(seg.words[0], "git") || !named || !subcommand(named)) return undefined;
-  const read = readGit(seg.words);
-  if (read?.unsure) return read.unsure;
-  const sub = read?.sub === undefined ? undefined : seg.words[read.sub]!.text;
-  return sub && sub !== named.text && !sub.startsWith("-") && !GIT_COMMANDS.has(sub)
-    ? `\`${sub}\` is not a git command hey knows, so it may be an alias`
-    : undefined;
+  const command = p.words[pc];
+  if (!command || command.unknown || command.glob) return undefined;
+  const path: string[] = [];
+  for (const w of p.words.slice(pc + 1)) {
+    if (!subcommand(w) || w.glob) break;
+    path.push(w.text);
+  }
+  return subcommandAlias(program(command.text), path, seg.words);
 }

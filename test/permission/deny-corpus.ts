@@ -2,7 +2,7 @@
 // why — and look-alikes that must still run ("allowed"), so false refusals show as failures too.
 // Checked for /bin/sh, dash and bash by deny-subcommands.test.ts. Sources: the bypasses found of
 // `git push *` (options before the subcommand, aliases) and of the option words after it
-// (`git push --force *`).
+// (`git push --force *`), and the other names programs give their subcommands.
 
 /** entry (after `bash: `), command, and the phrase its refusal holds, or "allowed" */
 export type Row = [entry: string, command: string, names: string];
@@ -174,4 +174,64 @@ export const options: Row[] = [
   ["npm audit fix --force *", "npm audit fix -f", "matches deny entry"],
   ["npm audit fix --force *", "npm audit --force fix", "matches deny entry"],
   ["npm audit fix --force *", "npm audit fix", "allowed"],
+];
+
+/**
+ * Other names of a subcommand: npm's aliases and abbreviations (its own table), gh's; and, while an
+ * entry names a subcommand of cargo or gh, a word that is not one of that program's own commands
+ * (a user's alias, an extension, a `cargo-NAME` program), as git's already were.
+ */
+export const aliases: Row[] = [
+  ["npm publish *", "npm pub", "matches deny entry"],
+  ["npm publish *", "npm publ --tag beta", "matches deny entry"],
+  ["npm publish *", "npm pu", "matches deny entry"],
+  ["npm publish *", "npm --prefix pkg pub", "matches deny entry"],
+  ["npm publish *", "npm pack", "allowed"],
+  ["npm publish *", "npm run publish", "allowed"],
+  ["npm uninstall *", "npm rm x", "matches deny entry"],
+  ["npm uninstall *", "npm un x", "matches deny entry"],
+  ["npm uninstall *", "npm unpublish x", "allowed"],
+  ["npm unpublish *", "npm unp x", "matches deny entry"],
+  ["npm unpublish *", "npm un x", "allowed"], // npm's alias of uninstall
+  ["npm install *", "npm isntall x", "matches deny entry"],
+  ["npm install -g *", "npm i x --global", "matches deny entry"],
+  ["npm install *", "npm add x", "matches deny entry"],
+  ["npm install *", "npm it", "allowed"], // install-test
+  ["npm install *", "npm ci", "allowed"],
+  ["npm run deploy *", "npm run-script deploy", "matches deny entry"],
+  ["npm run deploy *", "npm rum deploy", "matches deny entry"],
+  ["npm run deploy *", "npm runScript deploy", "matches deny entry"],
+  ["npm run deploy *", "npm r deploy", "allowed"], // uninstall
+  ["npm rm *", "npm uninstall x", "matches deny entry"],
+  ["npm dist-tag rm *", "npm dist-tag del x beta", "matches deny entry"],
+  ["npm dist-tag rm *", "npm distTag remove x beta", "matches deny entry"],
+  ["npm dist-tag rm *", "npm dist-tag ls x", "allowed"],
+  ["npm cache clean *", "npm cache clear --force", "matches deny entry"],
+  ["npm cache clean *", "npm cache ls", "allowed"],
+  ["cargo publish *", "cargo p", "`p` is not a cargo command hey knows, so it may be an alias"],
+  ["cargo publish *", "cargo +nightly --color always p", "`p` is not a cargo command hey knows"],
+  ["cargo publish *", "cargo --frobnicate p", "`p` is not a cargo command hey knows"], // an option hey does not know: `p` may be the command
+  ["cargo publish *", "cargo b", "an [alias] in a cargo config file replaces cargo's own `b`"],
+  ["cargo publish *", "cargo t", "replaces cargo's own `t`"],
+  ["cargo publish *", "cargo clippy", "`clippy` is not a cargo command hey knows"],
+  ["cargo publish *", "cargo fmt --check", "`fmt` is not a cargo command hey knows"],
+  ["cargo publish *", "cargo build --release", "allowed"],
+  ["cargo publish *", "cargo --color always test", "allowed"],
+  ["cargo publish *", "cargo -q check", "allowed"],
+  ["cargo publish *", "cargo help publish", "allowed"],
+  ["cargo publish *", "cargo --version", "allowed"],
+  ["gh pr merge *", "gh pm 1", "`pm` is not a gh command hey knows, so it may be an alias"],
+  ["gh pr merge *", "gh pr mm 1", "`mm` is not a gh command hey knows"], // gh alias set "pr mm" "pr merge"
+  ["gh pr merge *", "gh -R o/r pm 1", "`pm` is not a gh command hey knows"],
+  ["gh pr merge *", "gh co 1", "`co` is not a gh command hey knows"], // gh's default alias (pr checkout), a user's to change
+  ["gh pr merge *", "gh copilot suggest x", "`copilot` is not a gh command hey knows"], // an extension
+  ["gh pr merge *", "gh pr view 1", "allowed"],
+  ["gh pr merge *", "gh pr checkout 1", "allowed"],
+  ["gh pr merge *", "gh -R o/r pr list", "allowed"],
+  ["gh pr merge *", "gh issue list", "allowed"],
+  ["gh pr merge *", "gh rs view", "allowed"], // ruleset
+  ["gh pr list *", "gh pr ls", "matches deny entry"],
+  ["gh secret delete *", "gh secret remove X", "matches deny entry"],
+  ["gh secret delete *", "gh secret list", "allowed"],
+  ["gh ruleset view *", "gh rs view 1", "matches deny entry"],
 ];

@@ -1,13 +1,13 @@
 // The deny corpus (deny-corpus.ts) for /bin/sh, dash and bash: a deny entry naming a subcommand
-// (`git push *`, `npm publish *`) refuses it whatever options come before it; the option words
-// after it (`git push --force *`, `rm -rf *`) match wherever and however the command gives them; a
-// possible alias of a git subcommand is refused. What only looks like the denied command stays
-// allowed. Allow lists are not widened.
+// (`git push *`, `npm publish *`) refuses it whatever options come before it and by the other names
+// the program gives it; the option words after it (`git push --force *`, `rm -rf *`) match wherever
+// and however the command gives them; a possible alias of a subcommand of git, cargo or gh is
+// refused. What only looks like the denied command stays allowed. Allow lists are not widened.
 import { expect, test } from "bun:test";
 import { compileRules, decide } from "../../src/permission/rules.ts";
-import { options, subcommands } from "./deny-corpus.ts";
+import { aliases, options, subcommands } from "./deny-corpus.ts";
 
-const rows = [...subcommands, ...options];
+const rows = [...subcommands, ...options, ...aliases];
 
 test.each(rows)("deny %j: %j", (entry, command, names) => {
   for (const shell of ["sh", "dash", "bash"]) {
