@@ -9,7 +9,8 @@
 // verify" (fail closed). The rules are read once (compileRules) and then decide every call.
 import { controlWrite, type ControlFiles } from "./control-files.ts";
 import { readEntry } from "./entries.ts";
-import { allowMatch, denyMatch, gitAlias, globMatch, harmless, hint, namedUnseen, type Pattern } from "./match.ts";
+import { aliasRisk, denyMatch } from "./deny.ts";
+import { allowMatch, globMatch, harmless, hint, namedUnseen, type Pattern } from "./match.ts";
 import { parsePowerShell } from "./powershell.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
 import type { Parsed } from "./shell-model.ts";
@@ -136,7 +137,7 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
       const hit = denyMatch(seg, p);
       if (hit === "yes") return block(`\`${show(seg.raw)}\` matches deny entry \`${p.entry}\``);
       if (hit === "maybe") return block(`\`${show(seg.raw)}\` is known only at run time and could match deny entry \`${p.entry}\``);
-      const alias = gitAlias(seg, p);
+      const alias = aliasRisk(seg, p);
       if (alias) return block(`\`${show(seg.raw)}\` could run what deny entry \`${p.entry}\` names: ${alias}`);
       const named = namedUnseen(seg, p);
       if (named) return block(`\`${show(seg.raw)}\` names \`${named}\`, which \`${show(seg.words[0]!.text)}\` could run: deny entry \`${p.entry}\``);

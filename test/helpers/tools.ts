@@ -17,6 +17,7 @@ export const APT_PACKAGE: Record<string, string> = {
   curl: "curl",
   wget: "wget",
   unzip: "unzip",
+  cargo: "cargo",
 };
 
 /** "name — needs X (apt-get install Y)" lines of the tests skipped so far, for the summary. */

@@ -3,7 +3,8 @@
 // each program the shell executed was seen by the checker (a segment with the same name and words)
 // and is allowed by the policy on its own argv. Shared by differential.test.ts (the grammar corpus)
 // and differential-runtime.test.ts (words decided at run time, hidden assignments, option tables).
-import { allowMatch, denyMatch } from "../../src/permission/match.ts";
+import { denyMatch } from "../../src/permission/deny.ts";
+import { allowMatch } from "../../src/permission/match.ts";
 import { compileRules, decide, type CompiledRules, type PermissionRules } from "../../src/permission/rules.ts";
 import { parseCommand, type Reading } from "../../src/permission/shell-commands.ts";
 import type { Segment, Word } from "../../src/permission/shell-model.ts";

@@ -1,10 +1,13 @@
 // Issue 30: the checker on commands written by others (tldr pages, mvdan/sh's interpreter tests;
 // test/fixtures/real-world/README.md), against what dash and bash really ran for each (recorded
 // under logging stubs by scripts/real-world/record.sh, every program a command tried to run counted,
-// found or not). Under an allow list (A), two deny lists (B, D) and each command's own first program
-// (C), for /bin/sh (both readings), dash and bash: no command is allowed that runs a program the
-// list does not allow, and the share of harmless commands refused — those that run only allowed
-// programs — is printed per source and may only go down.
+// found or not). Under an allow list (A), three deny lists (B, D, and E, whose entries name
+// subcommands and options: `git push --force *`, `npm publish *`…) and each command's own first
+// program (C), for /bin/sh (both readings), dash and bash: no command is allowed that runs a program
+// the list does not allow, and the share of harmless commands refused — those that run only allowed
+// programs — is printed per source and may only go down. For E, which programs a command ran does
+// not say which subcommand they ran: the commands that ran a program E names are counted apart, and
+// those refused printed, for a reader to judge.
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -43,10 +46,13 @@ interface List {
 const A = ["git", "ls", "cat", "grep", "echo"];
 const DENY_B = ["rm", "curl", "sudo"];
 const DENY_D = ["rm", "curl"];
+const DENY_E = ["git push --force *", "git reset --hard *", "npm publish *", "cargo publish *", "gh pr merge *", "rm -rf *"];
+const NAMED_E = ["git", "npm", "cargo", "gh", "rm"];
 const fixed: Record<string, List> = {
   A: { lists: { allow: A.map((p) => `bash: ${p} *`), deny: [] }, permits: (n) => A.includes(n) },
   B: { lists: { allow: [], deny: DENY_B.map((p) => `bash: ${p} *`) }, permits: (n) => !DENY_B.includes(n.toLowerCase()) },
   D: { lists: { allow: [], deny: DENY_D.map((p) => `bash: ${p} *`) }, permits: (n) => !DENY_D.includes(n.toLowerCase()) },
+  E: { lists: { allow: [], deny: DENY_E.map((p) => `bash: ${p}`) }, permits: (n) => !NAMED_E.includes(n.toLowerCase()) },
 };
 
 /** List C: the command's own first program (the first word of its first simple command), or none. */
@@ -89,13 +95,17 @@ function refusalClass(reason: string): string {
  * checker as issue 30 found it refused A 22.2 / 31.0 / 33.8 %, B 13.3 / 10.6 / 13.2 %, C 11.3 / 12.9
  * / 13.0 %, D 13.0 / 10.5 / 12.9 % (sh / dash / bash) and let through 8 commands dash ran as
  * programs (`a+=c` is no assignment to dash); on the earlier record, A 33.1 / 40.4 / 36.9 %. Issue
- * 30's target: at most 15 % under A read as sh.
+ * 30's target: at most 15 % under A read as sh. List E, when its option words matched by position
+ * and cargo's and gh's aliases were not looked up, refused the same harmless shares and 27 of the
+ * 198 commands that ran a program it names; the 5 more since are `cargo binstall` (3) and `gh
+ * copilot` (2), which may be aliases.
  */
 const CEILINGS: Record<string, number> = {
   ...{ "A/sh": 0.145, "A/dash": 0.286, "A/bash": 0.193 },
   ...{ "B/sh": 0.077, "B/dash": 0.103, "B/bash": 0.074 },
   ...{ "C/sh": 0.094, "C/dash": 0.127, "C/bash": 0.1 },
   ...{ "D/sh": 0.077, "D/dash": 0.101, "D/bash": 0.074 },
+  ...{ "E/sh": 0.081, "E/dash": 0.107, "E/bash": 0.078 },
 };
 
 test("real-world corpus: nothing allowed runs an unallowed program; the harmless share refused is printed", () => {
@@ -104,7 +114,8 @@ test("real-world corpus: nothing allowed runs an unallowed program; the harmless
   const bypasses: string[] = [];
   const rows: string[] = [];
   const classes = new Map<string, number>();
-  for (const name of ["A", "B", "C", "D"]) {
+  const named: string[] = [];
+  for (const name of ["A", "B", "C", "D", "E"]) {
     for (const reading of READINGS) {
       let harmless = 0;
       let refused = 0;
@@ -120,7 +131,9 @@ test("real-world corpus: nothing allowed runs an unallowed program; the harmless
         const d = decide("bash", { command: e.command }, r);
         const ran = ranUnder(e, reading);
         const ok = ran.every(list!.permits);
-        if (d.allowed && !ok) bypasses.push(`${name}/${reading}: ${JSON.stringify(e.command)} ran ${ran.filter((n) => !list!.permits(n)).join(", ")}`);
+        if (d.allowed && !ok && name !== "E")
+          bypasses.push(`${name}/${reading}: ${JSON.stringify(e.command)} ran ${ran.filter((n) => !list!.permits(n)).join(", ")}`);
+        if (!ok && name === "E" && reading === "sh") named.push(`${d.allowed ? "allowed" : "refused"} ${JSON.stringify(e.command)}`);
         if (!ok) continue;
         harmless++;
         const counts = perSource.get(e.source.replace(/:.*/, "")) ?? [0, 0];
@@ -143,6 +156,8 @@ test("real-world corpus: nothing allowed runs an unallowed program; the harmless
     }
   }
   console.log(`real-world corpus, ${corpus.length} commands:\n${rows.join("\n")}`);
+  const refusedNamed = named.filter((n) => n.startsWith("refused"));
+  console.log(`list E (sh): ${refusedNamed.length} of the ${named.length} commands that ran ${NAMED_E.join(", ")} refused:\n${refusedNamed.join("\n")}`);
   console.log(
     `list A (sh), refusals of harmless commands by class:\n${[...classes]
       .sort((a, b) => b[1] - a[1])
