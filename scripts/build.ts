@@ -9,6 +9,10 @@
 // (a .env with OPENAI_BASE_URL could otherwise redirect the user's key). See notes/sdk-facts.md §5.
 // --asset puts the target's ripgrep in the binary (src/tools/ripgrep.ts extracts it); --define
 // gives `hey --version` its commit, date and target (src/upgrade/build-info.ts).
+// --compile-jit-policy=16 makes JavaScriptCore 16 times more reluctant to JIT-compile
+// (Bun.unsafe.setJITPolicy): a run is mostly code that runs once, and compiling it was ~4.5 MB of the
+// short task's peak RSS (SPEC §22), while hot code still compiles (a 500-turn session took no longer).
+// The REPL returns to the normal policy once it waits for the user (src/interactive.ts).
 // SOURCE_DATE_EPOCH (seconds) fixes the build date, as reproducible-build tools expect.
 // The tests build a binary that trusts the test release key (`releaseKey`, defined as
 // HEY_RELEASE_KEY: src/upgrade/release-key.ts); every other build trusts the production key.
@@ -29,6 +33,7 @@ const FLAGS = [
   "--sourcemap",
   "--no-compile-autoload-dotenv",
   "--no-compile-autoload-bunfig",
+  "--compile-jit-policy=16",
 ];
 
 /** Builds dist/hey (or `outfile`) for this machine; `releaseKey` replaces the key it trusts (tests only). */
