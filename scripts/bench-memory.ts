@@ -68,20 +68,22 @@ export async function longSession(hey: string, dir: string, env: Record<string, 
   }
 }
 
+/** The model's side of the short task, one SSE reply per request, for a repository made by makeRepo (test/helpers/task-repo.ts). */
+export const SHORT_TASK = [
+  toolCallSse([
+    { id: "c1", name: "read_file", args: { path: "math.test.mjs" } },
+    { id: "c2", name: "read_file", args: { path: "math.mjs" } },
+  ]),
+  toolCallSse([{ id: "c3", name: "bash", args: { command: "node math.test.mjs" } }]),
+  toolCallSse([{ id: "c4", name: "edit", args: { path: "math.mjs", old_string: "return a - b;", new_string: "return a + b;" } }]),
+  toolCallSse([{ id: "c5", name: "bash", args: { command: "node math.test.mjs" } }]),
+  textSse("Fixed math.mjs:2; the test passes."),
+];
+
 /** The 5-turn read → run → edit → run → answer task of test/e2e-task.test.ts, `runs` times. */
 export async function shortTask(hey: string, dir: string, env: Record<string, string>, runs: number) {
-  const script = [
-    toolCallSse([
-      { id: "c1", name: "read_file", args: { path: "math.test.mjs" } },
-      { id: "c2", name: "read_file", args: { path: "math.mjs" } },
-    ]),
-    toolCallSse([{ id: "c3", name: "bash", args: { command: "node math.test.mjs" } }]),
-    toolCallSse([{ id: "c4", name: "edit", args: { path: "math.mjs", old_string: "return a - b;", new_string: "return a + b;" } }]),
-    toolCallSse([{ id: "c5", name: "bash", args: { command: "node math.test.mjs" } }]),
-    textSse("Fixed math.mjs:2; the test passes."),
-  ];
   let next = 0;
-  const server = startMock(() => script[next++] ?? textSse("(script exhausted)"));
+  const server = startMock(() => SHORT_TASK[next++] ?? textSse("(script exhausted)"));
   const results: Awaited<ReturnType<typeof runMeasured>>[] = [];
   try {
     for (let i = 0; i < runs; i++) {

@@ -9,6 +9,13 @@
 // (a .env with OPENAI_BASE_URL could otherwise redirect the user's key). See notes/sdk-facts.md §5.
 // --asset puts the target's ripgrep in the binary (src/tools/ripgrep.ts extracts it); --define
 // gives `hey --version` its commit, date and target (src/upgrade/build-info.ts).
+// --compile-jit-policy=16 makes JavaScriptCore 16 times more reluctant to JIT-compile
+// (Bun.unsafe.setJITPolicy): a run is mostly code that runs once, and compiling it was ~4.5 MB of the
+// short task's peak RSS (SPEC §22), while hot code still compiles (a 500-turn session took no longer).
+// The REPL returns to the normal policy once it waits for the user (src/interactive.ts).
+// --bytecode-order lays the bytecode out by packaging/bytecode-order.txt (scripts/bytecode-order.ts
+// records it): what a one-shot run uses lies together, and the short task touched ~3 MB fewer
+// pages of the binary. A profile recorded from older code still applies; changed functions lose it.
 // SOURCE_DATE_EPOCH (seconds) fixes the build date, as reproducible-build tools expect.
 // The tests build a binary that trusts the test release key (`releaseKey`, defined as
 // HEY_RELEASE_KEY: src/upgrade/release-key.ts); every other build trusts the production key.
@@ -20,6 +27,8 @@ import { ripgrepBinary } from "./ripgrep-packages.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const DIST = join(ROOT, "dist");
+/** The bytecode layout profile (scripts/bytecode-order.ts); a build without it works, laid out as it comes. */
+export const BYTECODE_ORDER = join(ROOT, "packaging", "bytecode-order.txt");
 const FLAGS = [
   "--compile",
   "--minify",
@@ -29,6 +38,7 @@ const FLAGS = [
   "--sourcemap",
   "--no-compile-autoload-dotenv",
   "--no-compile-autoload-bunfig",
+  "--compile-jit-policy=16",
 ];
 
 /** Builds dist/hey (or `outfile`) for this machine; `releaseKey` replaces the key it trusts (tests only). */
@@ -78,6 +88,7 @@ async function compile(job: CompileJob): Promise<void> {
       ...(job.releaseKey ? { HEY_RELEASE_KEY: job.releaseKey } : {}),
     };
     const cmd = [process.execPath, "build", ...FLAGS, ...(job.bunTarget ? [`--target=${job.bunTarget}`] : [])];
+    if (existsSync(BYTECODE_ORDER)) cmd.push(`--bytecode-order=${BYTECODE_ORDER}`);
     for (const [name, value] of Object.entries(defines)) cmd.push("--define", `${name}=${JSON.stringify(value)}`);
     if (job.rg) {
       writeFileSync(join(stage, job.rg.name), job.rg.bytes, { mode: 0o755 });

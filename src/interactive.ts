@@ -117,6 +117,8 @@ export async function repl(first: Runtime, here: Places, message: string, skills
     }
   }
 
+  // start-up ran under the binary's reluctant JIT policy (scripts/build.ts); what follows is interactive
+  Bun.unsafe.setJITPolicy(1);
   try {
     return await runRepl(
       {

@@ -1,9 +1,8 @@
 // Entry point: argv → config → wire → one-shot run (or the REPL). Only the flag parser is loaded
-// eagerly, so `hey --version` and `hey --help` start as fast as a hello-world binary.
-import { homedir } from "node:os";
+// eagerly, so `hey --version` and `hey --help` start as fast as a hello-world binary; even where
+// hey's files are (here.ts, with node:fs, node:os and node:path) is loaded after the flags.
 import { EXIT, HELP, parseCli, UsageError, type CliArgs } from "./cli.ts";
-import { places, projectRoot, type Places } from "./fs/places.ts";
-import { rootProbe as probe } from "./fs/root-probe.ts";
+import type { Places } from "./fs/places.ts";
 import { drainAll, writer } from "./ui/term.ts";
 import { versionLine } from "./upgrade/build-info.ts";
 
@@ -15,15 +14,15 @@ async function main(argv: string[]): Promise<number> {
   // `hey mcp` alone or with a subcommand; any other `hey mcp …` is a prompt
   if (argv[0] === "mcp" && (argv.length === 1 || ["login", "logout", "help", "--help", "-h"].includes(argv[1]!))) {
     const { mcpCommand } = await import("./mcp-command.ts");
-    return mcpCommand(argv.slice(1), here());
+    return mcpCommand(argv.slice(1), await here());
   }
   if (argv[0] === "trust") {
-    const { isTrustCommand, trustCommand } = await import("./trust/command.ts");
-    if (isTrustCommand(argv.slice(1), probe.isDir)) return trustCommand(argv.slice(1), here(), probe);
+    const [{ isTrustCommand, trustCommand }, where] = await Promise.all([import("./trust/command.ts"), import("./here.ts")]);
+    if (isTrustCommand(argv.slice(1), where.rootProbe.isDir)) return trustCommand(argv.slice(1), where.here(), where.rootProbe);
   }
   if (argv[0] === "doctor") {
     const { doctorCommand } = await import("./doctor/command.ts");
-    return doctorCommand(argv.slice(1), here());
+    return doctorCommand(argv.slice(1), await here());
   }
   let args: CliArgs;
   try {
@@ -34,15 +33,13 @@ async function main(argv: string[]): Promise<number> {
   }
   if (args.help) return print(HELP, EXIT.ok);
   if (args.version) return print(versionLine() + "\n", EXIT.ok);
-  const { run } = await import("./run.ts");
-  return run(args, here());
+  const [{ run }, at] = await Promise.all([import("./run.ts"), here()]);
+  return run(args, at);
 }
 
-/** Where hey's files are and which project it is in, computed once (fs/places.ts); after the flags, so `--version` never pays for it. */
-function here(): Places {
-  const home = process.env.HOME || homedir();
-  const cwd = process.cwd();
-  return places(process.env, home, cwd, process.platform, projectRoot(cwd, home, probe));
+/** Where hey's files are and which project it is in (here.ts); after the flags, so `--version` never pays for it. */
+async function here(): Promise<Places> {
+  return (await import("./here.ts")).here();
 }
 
 function print(text: string, code: number): number {

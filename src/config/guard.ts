@@ -5,7 +5,6 @@
 // is used with the approved values instead until the user confirms the change. Changes that only
 // take away (a deny entry added, an allow entry or a server removed, an allow list set where none
 // was) need no confirmation. Pure.
-import { createHash } from "node:crypto";
 import { isTable, type Table } from "./table.ts";
 
 /** One file's guarded keys. Lists and strings as written (`${VAR}` unexpanded); servers by fingerprint. */
@@ -56,7 +55,11 @@ function sortKeys(v: unknown): unknown {
   );
 }
 
-const fingerprint = (v: unknown) => createHash("sha256").update(JSON.stringify(v)).digest("hex").slice(0, 32);
+/** node:crypto is loaded only here: at start-up it added ~1 MB to every run, MCP servers or not */
+function fingerprint(v: unknown): string {
+  const { createHash } = require("node:crypto") as typeof import("node:crypto");
+  return createHash("sha256").update(JSON.stringify(v)).digest("hex").slice(0, 32);
+}
 
 /** The guarded keys of one checked file (config/schema.ts checkLayer's `data`). */
 export function guardedOf(data: Table): Guarded {

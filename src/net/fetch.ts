@@ -3,7 +3,7 @@
 import { classifyFetchError, classifyProxyResponse, expectedProtocol, wrongScheme, type NetError } from "./errors.ts";
 import { proxyAddress, redactProxyUrl, resolveProxy, type ProxiedRoute, type ProxyRoute, type ProxySources, type SocksRoute } from "./proxy.ts";
 import type { speaksAs } from "./proxy-probe.ts";
-import { startSocksBridge, type SocksBridge, type SocksBridgeOptions } from "./socks-bridge.ts";
+import type { SocksBridge, SocksBridgeOptions } from "./socks-bridge.ts";
 
 type FetchInput = string | URL | Request;
 type FetchInit = BunFetchRequestInit;
@@ -50,7 +50,8 @@ export function proxiedFetch(sources: ProxySources, opts: NetOptions = {}): type
     const key = JSON.stringify(route);
     let bridge = bridges.get(key);
     if (!bridge) {
-      bridge = startSocksBridge(route, bridgeOptions);
+      // loaded (with node:net) only for a SOCKS route: at start-up it added ~0.6 MB to every run
+      bridge = import("./socks-bridge.ts").then(({ startSocksBridge }) => startSocksBridge(route, bridgeOptions));
       bridge.catch(() => bridges.delete(key));
       bridges.set(key, bridge);
     }

@@ -1,9 +1,9 @@
 // Runs the compiled dist/hey as a user would (SPEC §21). The binary is rebuilt once per test
 // process when any source is newer than it.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build, buildInfo, compileTarget } from "../../scripts/build.ts";
+import { build, buildInfo, BYTECODE_ORDER, compileTarget } from "../../scripts/build.ts";
 import { builtName, TARGETS } from "../../src/upgrade/targets.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
@@ -17,6 +17,7 @@ let buildingTestKey: Promise<string> | undefined;
 function newestSource(): number {
   const dirs = [join(ROOT, "src")];
   let newest = Math.max(statSync(join(ROOT, "package.json")).mtimeMs, statSync(join(ROOT, "scripts", "build.ts")).mtimeMs);
+  if (existsSync(BYTECODE_ORDER)) newest = Math.max(newest, statSync(BYTECODE_ORDER).mtimeMs);
   for (const dir of dirs)
     for (const e of readdirSync(dir, { withFileTypes: true, recursive: true }))
       if (e.isFile()) newest = Math.max(newest, statSync(join(e.parentPath, e.name)).mtimeMs);
