@@ -100,7 +100,8 @@ function skillText(line: string, runtime: Runtime, skillsOn: boolean): string {
   const skills = runtime.skills();
   const skill = skills.find((s) => s.name === name);
   if (!skill) {
-    const why = runtime.leftOut();
+    const written = skillsOn ? runtime.unloadedSkill(name) : undefined;
+    const why = written ? `${written} was written after the skills were loaded: /reload loads it` : runtime.leftOut();
     throw new UsageError(skillsOn ? unknownSkill(name, skills) + (why ? `; ${why}` : "") : "skills are off in this run (--no-skills)");
   }
   try {
