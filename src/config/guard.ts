@@ -105,7 +105,7 @@ export interface Guard {
   /**
    * providers whose base_url this file sets and the user never approved there: the table stays (a
    * run that names the provider must not quietly get another one), but no request may go there
-   * (ProviderSettings.unapproved)
+   * (ProviderSettings.unapproved) — unless a file before it sets one, which then stands (resolve.ts)
    */
   withheld: string[];
 }

@@ -68,6 +68,16 @@ export interface LayerGuard {
   kept: string[];
 }
 
+/** `providers` with the base_url of each of `names` taken out. */
+function withoutBaseUrls(providers: Table, names: readonly string[]): Table {
+  const out: Table = { ...providers };
+  for (const name of names) {
+    const { base_url: _, ...rest } = out[name] as Table;
+    out[name] = rest;
+  }
+  return out;
+}
+
 /** The providers whose base_url in force was not approved where it was set: name → that file. */
 function unapprovedEndpoints(steps: readonly { source: string; data: Table; withheld: readonly string[] }[]): Map<string, string> {
   const out = new Map<string, string>();
@@ -108,7 +118,11 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
       const guard = guardLayer(data, approved, layer.guard.role === "replacing" ? listsOf(merged) : {});
       guards.push({ source: layer.source, current: guardedOf(data), used: guard.used, widenings: guard.widenings, kept: guard.kept });
       data = guard.data;
-      withheld = guard.withheld;
+      // a base_url not approved over one a file before it sets: that one stands, as for a moved one
+      const below = isTable(merged.provider) ? merged.provider : {};
+      const standing = guard.withheld.filter((name) => isTable(below[name]) && below[name].base_url !== undefined);
+      if (standing.length) data = { ...data, provider: withoutBaseUrls(data.provider as Table, standing) };
+      withheld = guard.withheld.filter((name) => !standing.includes(name));
     }
     endpointSteps.push({ source: layer.source, data, withheld });
     if (layer.project) {

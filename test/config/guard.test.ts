@@ -306,6 +306,33 @@ describe("resolution: a trusted project narrows the user's lists, never widens t
   });
 });
 
+describe("resolution: where a provider's requests go", () => {
+  const user = {
+    source: "/u.toml",
+    data: Bun.TOML.parse(`[default]\nprovider = "gw"\n${GATEWAY}models = ["m"]\n`) as Table,
+    guard: { approved: "current" as const, role: "base" as const },
+  };
+  const project = (toml: string) => ({
+    source: "/p/.hey/config.toml",
+    data: Bun.TOML.parse(toml) as Table,
+    project: true,
+    guard: { approved: NOTHING_APPROVED, role: "narrowing" as const },
+  });
+  const resolve = (toml: string, model?: string) => resolveConfig([user, project(toml)], { GW_KEY: "k" }, model ? { model } : {}).settings;
+
+  test("a base_url not approved over an approved one below it: the approved one stands", () => {
+    const s = resolve('[provider.gw]\nbase_url = "https://elsewhere.example/v1"');
+    expect(s.provider).toMatchObject({ name: "gw", baseUrl: "https://gw.example/v1", apiKey: "k" });
+    expect(s.provider.unapproved).toBeUndefined();
+  });
+
+  test("a new provider's base_url: the provider is there as written, marked, so no request goes there", () => {
+    const s = resolve('[provider.fast]\nbase_url = "https://fast.example/v1"\napi_key = "${GW_KEY}"\nmodels = ["f"]', "fast/f");
+    expect(s.provider).toMatchObject({ name: "fast", baseUrl: "https://fast.example/v1", unapproved: "/p/.hey/config.toml" });
+    expect(s.providers.find((p) => p.name === "gw")?.unapproved).toBeUndefined();
+  });
+});
+
 describe("control files", () => {
   const controls = ["/h/.config/hey/config.toml", "/h/.config/hey/trust.json", "/h/.local/state/hey/approvals.json", "/p/.hey/config.toml"];
   const check = (allow: string[]) => permissionCheck({ allow, deny: [], narrow: [] }, "sh", { cwd: "/p", home: "/h", controls });
