@@ -1,6 +1,6 @@
 // The model endpoint of a run (SPEC §16): the proxied fetch every model request and remote MCP
 // server goes through, and the provider behind it, loaded as early as possible.
-import type { ProviderSettings, Settings } from "./config/settings.ts";
+import { ConfigError, type ProviderSettings, type Settings } from "./config/settings.ts";
 import type { Effort } from "./kernel/ir.ts";
 import type { Provider } from "./kernel/provider.ts";
 import { trustedCas } from "./net/ca.ts";
@@ -51,9 +51,16 @@ export function providerFor(
   fetchImpl: typeof fetch,
   idleTimeoutMs?: number,
 ): Promise<Provider> {
+  if (settings.unapproved) return Promise.reject(new ConfigError(unapprovedEndpoint(settings)));
   // the endpoint's own keys are the adapter's options; the rest are hey's (which models, where it was defined)
   const { name: _name, models: _models, effort: _default, preset: _preset, insecure, contextWindow: _window, source: _source, ...endpoint } = settings;
   return createProvider({ ...endpoint, model, effort, fetch: insecure ? unverified(fetchImpl) : fetchImpl, idleTimeoutMs });
+}
+
+/** Why no request goes to a provider whose base_url the user has not approved (config/guard.ts). */
+export function unapprovedEndpoint(p: ProviderSettings): string {
+  const url = p.baseUrl.replace(/\/\/[^/@]*@/, "//***@");
+  return `[provider.${p.name}] base_url = ${JSON.stringify(url)} in ${p.unapproved} is not approved yet, so hey sends nothing there (its requests carry the provider's key; the agent can write that file): say yes to it at the interactive prompt, which asks at start-up and at /reload`;
 }
 
 /** `fetchImpl` without TLS certificate verification (a provider's `insecure = true`, warned about on every run). */

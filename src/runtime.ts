@@ -69,6 +69,8 @@ export interface RuntimeParts {
   mcpOff: boolean;
   /** the skills loaded now (`/skill:NAME`, Tab completion) */
   skills(): readonly Skill[];
+  /** the file of a skill named `name` written since the skills were loaded (`/reload` loads it), else undefined */
+  unloadedSkill(name: string): string | undefined;
   /** the tools the next request offers (hey's own and the servers', none the rules refuse outright), waiting as a request waits */
   requestTools(signal: AbortSignal): Promise<Tool[]>;
   /** sign-ins to remote MCP servers (`/mcp login`) */
@@ -268,6 +270,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     mcp: parts.mcp,
     mcpOff: parts.mcpOff,
     skills: parts.skills,
+    unloadedSkill: parts.unloadedSkill,
     requestTools: parts.requestTools,
     credentials: parts.credentials,
     earlierRuns: parts.earlierRuns,

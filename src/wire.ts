@@ -278,6 +278,7 @@ export async function assemble(
     mcp,
     mcpOff: !run.mcp,
     skills: prompt.skills,
+    unloadedSkill: prompt.unloadedSkill,
     requestTools,
     credentials,
     earlierRuns() {

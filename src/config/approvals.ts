@@ -45,7 +45,12 @@ export function parseApprovals(text: string): Approvals {
       if (!strings(g[key])) throw new ApprovalsError(`configs[${JSON.stringify(file)}].${key} must be a list of strings`);
       entry[key] = g[key];
     }
-    for (const key of ["bash_filter", "shell", "rg"] as const) {
+    if (g.endpoints !== undefined) {
+      if (!isTable(g.endpoints) || !Object.values(g.endpoints).every((v) => typeof v === "string"))
+        throw new ApprovalsError(`configs[${JSON.stringify(file)}].endpoints must map provider names to URLs`);
+      entry.endpoints = { ...(g.endpoints as Record<string, string>) };
+    }
+    for (const key of ["bash_filter", "shell", "rg", "proxy"] as const) {
       if (g[key] === undefined) continue;
       if (typeof g[key] !== "string") throw new ApprovalsError(`configs[${JSON.stringify(file)}].${key} must be a string`);
       entry[key] = g[key];

@@ -1,6 +1,7 @@
 // The agent never widens its own rules (issue 24). The keys of a config file that decide what the
-// agent may do or what hey runs — `[permission] allow`/`deny`, `[tools] bash_filter`, `shell`,
-// `rg`, `keep_env` and every `[mcp.NAME]` server — come from the user. hey remembers them as the
+// agent may do, what hey runs or where the keys go — `[permission] allow`/`deny`, `[tools]
+// bash_filter`, `shell`, `rg`, `keep_env`, every `[mcp.NAME]` server, each `[provider.NAME]
+// base_url` and `[proxy] url` — come from the user. hey remembers them as the
 // user last approved them (config/approvals.ts); a file whose guarded keys now give the agent more
 // is used with the approved values instead until the user confirms the change. Changes that only
 // take away (a deny entry added, an allow entry or a server removed, an allow list set where none
@@ -18,6 +19,14 @@ export interface Guarded {
   keep_env?: string[];
   /** every server table that can start something: name → fingerprint of what it runs */
   mcp: Record<string, string>;
+  /**
+   * where each provider's requests go, with its key: name → `base_url` as written. Undefined in a
+   * record an earlier hey wrote, which kept none: the file's endpoints and proxy then count as
+   * approved, as on a first run, and are recorded from then on.
+   */
+  endpoints?: Record<string, string>;
+  /** `[proxy] url` as written */
+  proxy?: string;
 }
 
 /**
@@ -33,7 +42,7 @@ export type LayerRole = "base" | "narrowing" | "replacing";
 export type Below = Pick<Guarded, "allow" | "deny" | "keep_env">;
 
 /** A file hey has no approval for yet: nothing of what it sets is approved. */
-export const NOTHING_APPROVED: Guarded = { mcp: {} };
+export const NOTHING_APPROVED: Guarded = { mcp: {}, endpoints: {} };
 
 const SERVER_RUNS = ["command", "args", "env", "cwd", "url", "headers"] as const;
 
@@ -75,6 +84,11 @@ export function guardedOf(data: Table): Guarded {
     const identity = isTable(table) ? serverIdentity(table) : undefined;
     if (identity) out.mcp[name] = fingerprint(identity);
   }
+  out.endpoints = {};
+  for (const [name, p] of Object.entries(isTable(data.provider) ? data.provider : {}))
+    if (isTable(p) && typeof p.base_url === "string") out.endpoints[name] = p.base_url;
+  const proxy = isTable(data.proxy) ? data.proxy.url : undefined;
+  if (typeof proxy === "string" && proxy) out.proxy = proxy;
   return out;
 }
 
@@ -91,6 +105,12 @@ export interface Guard {
    * fingerprint, so the approved table is the one running — `/reload` keeps it running
    */
   kept: string[];
+  /**
+   * providers whose base_url this file sets and the user never approved there: the table stays (a
+   * run that names the provider must not quietly get another one), but no request may go there
+   * (ProviderSettings.unapproved) — unless a file before it sets one, which then stands (resolve.ts)
+   */
+  withheld: string[];
 }
 
 const quote = (s: string) => JSON.stringify(s);
@@ -102,7 +122,10 @@ const quote = (s: string) => JSON.stringify(s);
  * set where none was only narrows. Wider: an allow list in force that holds an entry the approved
  * one did not (or none, where the approved one restricted), a deny entry no longer in force, a
  * bash_filter, shell or rg command that changed, a keep_env variable added, a new or changed MCP
- * server. Each widening is left out — the approved value is used — and named in `widenings`.
+ * server, a provider's new or changed base_url (its key would go there: the agent cannot read the
+ * key, hey keeps it from the commands it runs, but it can write a config file), a new proxy. Each
+ * widening is left out — the approved value is used; a base_url with none approved is `withheld` —
+ * and named in `widenings`.
  * `approved` undefined: nothing of the file is approved.
  */
 export function guardLayer(data: Table, approved: Guarded | undefined, below: Below = {}): Guard {
@@ -168,12 +191,41 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
     delete servers[name];
   }
 
+  // where requests go with a provider's key: a moved endpoint goes back to the approved one, a new one is withheld
+  const legacy = approved !== undefined && approved.endpoints === undefined;
+  const wasEndpoints = legacy ? (now.endpoints ?? {}) : (was.endpoints ?? {});
+  const providers: Table = isTable(data.provider) ? { ...data.provider } : {};
+  const withheld: string[] = [];
+  used.endpoints = {};
+  for (const [name, url] of Object.entries(now.endpoints ?? {})) {
+    const before = wasEndpoints[name];
+    if (before === url) {
+      used.endpoints[name] = url;
+      continue;
+    }
+    const went = before === undefined ? "" : ` (was ${quote(hideCredentials(before))})`;
+    widenings.push(
+      `${before === undefined ? "+" : "~"} [provider.${name}] base_url = ${quote(hideCredentials(url))}${went}: its requests and key would go there`,
+    );
+    if (before === undefined) withheld.push(name);
+    else (providers[name] = { ...(providers[name] as Table), base_url: before }), (used.endpoints[name] = before);
+  }
+  const proxy: Table = isTable(data.proxy) ? { ...data.proxy } : {};
+  const wasProxy = legacy ? now.proxy : was.proxy;
+  if (now.proxy !== undefined && now.proxy !== wasProxy) {
+    widenings.push(`${wasProxy === undefined ? "+" : "~"} [proxy] url = ${quote(hideCredentials(now.proxy))}: model requests would go through it`);
+    setOrDelete(proxy, "url", wasProxy);
+  }
+  if (typeof proxy.url === "string" && proxy.url) used.proxy = proxy.url;
+
   const out: Table = { ...data };
+  if (isTable(data.provider)) out.provider = providers;
+  if (isTable(data.proxy)) out.proxy = proxy;
   // a list the file dropped comes back when dropping it widened (`permission` then holds the approved one)
   if (isTable(data.permission) || Object.keys(permission).length) out.permission = permission;
   if (isTable(data.tools) || Object.keys(tools).length) out.tools = tools;
   if (isTable(data.mcp) && isTable(data.mcp.servers)) out.mcp = { ...data.mcp, servers };
-  return { data: out, widenings, used, kept };
+  return { data: out, widenings, used, kept, withheld };
 }
 
 function setOrDelete(table: Table, key: string, value: unknown): void {
@@ -190,13 +242,16 @@ export function describeServer(s: Table): string {
   const parts: string[] = [];
   if (typeof s.command === "string") parts.push([s.command, ...words(s.args)].join(" "));
   else if (s.args !== undefined) parts.push(`args ${words(s.args).join(" ")}`);
-  if (typeof s.url === "string") parts.push(s.url.replace(/\/\/[^/@]*@/, "//***@"));
+  if (typeof s.url === "string") parts.push(hideCredentials(s.url));
   if (isTable(s.env)) parts.push(`env ${Object.keys(s.env).join(", ")}`);
   if (isTable(s.headers)) parts.push(`headers ${Object.keys(s.headers).join(", ")}`);
   if (typeof s.cwd === "string") parts.push(`in ${s.cwd}`);
   if (s.enabled === true) parts.push("enabled");
   return parts.join("; ");
 }
+
+/** A URL with the user and password it may carry hidden. */
+const hideCredentials = (url: string) => url.replace(/\/\/[^/@]*@/, "//***@");
 
 /** Whether two records of a file's guarded keys say the same (to skip writing an unchanged record). */
 export function sameGuarded(a: Guarded | undefined, b: Guarded | undefined): boolean {

@@ -14,7 +14,7 @@ import { chooseProvider, envValue } from "./providers.ts";
 import { checkLayer, checkRange, checkValue, type ConfigFile, expandVars, keyLine, type Kind, type Miss, where } from "./schema.ts";
 import { isTable, type Table } from "./table.ts";
 
-import { ConfigError, type ConfigFlags, type ConfigLayer, type McpServerSettings, type Settings } from "./settings.ts";
+import { ConfigError, type ConfigFlags, type ConfigLayer, type McpServerSettings, type ProviderSettings, type Settings } from "./settings.ts";
 
 /** The keys a HEY_* variable or a flag sets (config/keys.ts): above every file, the flags above the variables. */
 const OVERRIDES = Object.entries(SECTIONS).flatMap(([section, keys]) =>
@@ -69,6 +69,28 @@ export interface LayerGuard {
   kept: string[];
 }
 
+/** `providers` with the base_url of each of `names` taken out. */
+function withoutBaseUrls(providers: Table, names: readonly string[]): Table {
+  const out: Table = { ...providers };
+  for (const name of names) {
+    const { base_url: _, ...rest } = out[name] as Table;
+    out[name] = rest;
+  }
+  return out;
+}
+
+/** The providers whose base_url in force was not approved where it was set: name → that file. */
+function unapprovedEndpoints(steps: readonly { source: string; data: Table; withheld: readonly string[] }[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const { source, data, withheld } of steps)
+    for (const [name, p] of Object.entries(isTable(data.provider) ? data.provider : {})) {
+      if (!isTable(p) || p.base_url === undefined) continue;
+      if (withheld.includes(name)) out.set(name, source);
+      else out.delete(name); // a later file's approved base_url is the one in force
+    }
+  return out;
+}
+
 function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefined>, flags: ConfigFlags, warnings: string[]): Resolved {
   const errors: string[] = [];
   const merged: Table = {};
@@ -77,6 +99,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   const narrow: { source: string; allow: string[] }[] = [];
   const projectDeny: string[] = [];
   const origins = new Map<string, string>();
+  const endpointSteps: { source: string; data: Table; withheld: string[] }[] = [];
   for (const layer of layers) {
     const checked = checkLayer(layer.source, layer.data, layer.locate ?? layer.text);
     errors.push(...checked.errors);
@@ -90,12 +113,19 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     if (layer.project) errors.push(...refuseInProject(layer, checked.data));
     warnings.push(...checked.warnings);
     let data = checked.data;
+    let withheld: string[] = [];
     if (layer.guard) {
       const approved = layer.guard.approved === "current" ? guardedOf(data) : layer.guard.approved;
       const guard = guardLayer(data, approved, layer.guard.role === "replacing" ? listsOf(merged) : {});
       guards.push({ source: layer.source, current: guardedOf(data), used: guard.used, widenings: guard.widenings, kept: guard.kept });
       data = guard.data;
+      // a base_url not approved over one a file before it sets: that one stands, as for a moved one
+      const below = isTable(merged.provider) ? merged.provider : {};
+      const standing = guard.withheld.filter((name) => isTable(below[name]) && below[name].base_url !== undefined);
+      if (standing.length) data = { ...data, provider: withoutBaseUrls(data.provider as Table, standing) };
+      withheld = guard.withheld.filter((name) => !standing.includes(name));
     }
+    endpointSteps.push({ source: layer.source, data, withheld });
     if (layer.project) {
       // a project narrows the user's lists, never widens them: its allow list is one more a call
       // must match, its deny entries add to the user's (issue 24)
@@ -145,6 +175,11 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   const effort = checkedEffort(env, flags);
   const missing = (path: string[]) => misses.filter((m) => pathKey(m.path) === pathKey(path)).map((m) => m.name);
   const choice = chooseProvider({ file, raw: merged as ConfigFile, sourceOf, lineOf, missing, env, flags });
+  // a base_url the user has not approved: the provider stays as written, its requests are refused (endpoint.ts)
+  const unapproved = unapprovedEndpoints(endpointSteps);
+  const mark = (p: ProviderSettings): ProviderSettings => (unapproved.has(p.name) && !p.preset ? { ...p, unapproved: unapproved.get(p.name)! } : p);
+  choice.providers = choice.providers.map(mark);
+  choice.provider = mark(choice.provider);
   const servers = mcpServers(file, lineOf, warnings).map((s) => (origins.has(s.name) ? { ...s, origin: origins.get(s.name)! } : s));
   warnings.push(...choice.warnings, ...(choice.notice ? [choice.notice] : []));
   if (choice.provider.insecure)

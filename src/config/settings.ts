@@ -86,6 +86,11 @@ export interface ProviderSettings {
   compat?: Compat;
   /** the config file that defined this provider (its base_url); undefined for presets and --base-url */
   source?: string;
+  /**
+   * the config file whose base_url for this provider the user has not approved (config/guard.ts):
+   * no request goes there — with its key — until they say yes at the interactive prompt
+   */
+  unapproved?: string;
 }
 
 /** One MCP server: exactly one of `command` (stdio) and `url` (HTTP) is set. */

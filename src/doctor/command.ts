@@ -15,7 +15,7 @@ import type { DebugLog } from "../net/debug-log.ts";
 import { describeRoute, NetConfigError, parseProxyUrl, resolveProxy, type ProxySources } from "../net/proxy.ts";
 import { beginConfig } from "../trust/start.ts";
 import { isTty, writer } from "../ui/term.ts";
-import { fetchFor } from "../endpoint.ts";
+import { fetchFor, unapprovedEndpoint } from "../endpoint.ts";
 import { judge, missingFlags, type Flags, type Probes } from "./checks.ts";
 import { probeNetwork } from "./network.ts";
 import { replaysEveryTurn } from "../providers/openai.ts";
@@ -72,6 +72,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   }
   for (const w of config.warnings) warn(w);
   const provider = settings.provider;
+  if (provider.unapproved) throw new ConfigError(unapprovedEndpoint(provider));
   const project = { root: here.root, trusted: trust.trusted, files: trust.resources };
   const subject: Subject = { provider: provider.name, protocol: provider.protocol, baseUrl: provider.baseUrl, model: settings.model, project };
 

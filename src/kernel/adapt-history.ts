@@ -11,8 +11,11 @@ export interface Target {
 /**
  * The history adapted for `target`, without changing `messages`:
  * - thinking is kept only where the model that produced it will read it: same protocol and
- *   model, and only in the current turn (after the last user message) — except on chat
- *   completions tool-call turns, which DeepSeek requires in every later request;
+ *   model, and only in the current turn (after the last user message) or on the last assistant
+ *   message when it called tools — its results are still the lastmost ones, sent in the same
+ *   user turn as a message after them (a hand-off request, a line typed after Esc, `-c` after a
+ *   crash), and Anthropic with thinking on rejects that turn without its thinking block — and
+ *   except on chat completions tool-call turns, which DeepSeek requires in every later request;
  * - opaque data on tool calls (Gemini thought signatures) survives only for its own model;
  * - tool-call ids are made acceptable to every protocol (`[A-Za-z0-9_-]`, ≤ 40 characters),
  *   the same way on the call and on its result;
@@ -22,6 +25,7 @@ export interface Target {
  */
 export function adaptHistory(messages: readonly Message[], target: Target): readonly Message[] {
   const lastUser = messages.findLastIndex((m) => m.role === "user");
+  const lastAssistant = messages.findLastIndex((m) => m.role === "assistant");
   let changed = false;
   const out: Message[] = [];
   const open = new Map<string, ToolCall>(); // calls of the latest assistant message still waiting for a result
@@ -42,7 +46,7 @@ export function adaptHistory(messages: readonly Message[], target: Target): read
       out.push(m);
       continue;
     }
-    const adapted = adaptAssistant(m, target, i > lastUser);
+    const adapted = adaptAssistant(m, target, i > lastUser || (i === lastAssistant && (m.toolCalls?.length ?? 0) > 0));
     if (adapted !== m) changed = true;
     out.push(adapted);
     for (const c of m.toolCalls ?? []) open.set(c.id, c);

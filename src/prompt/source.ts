@@ -39,6 +39,8 @@ export interface PromptSource {
   system(): string;
   /** the skills loaded now, sorted by name (none with `--no-skills`) */
   skills(): readonly Skill[];
+  /** the file of a skill named `name` that the next `/reload` would load but is not loaded now (written since), else undefined */
+  unloadedSkill(name: string): string | undefined;
   /** skills and AGENTS.md, for `/reload` */
   reloadables: Reloadable[];
 }
@@ -123,7 +125,11 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     },
   };
 
-  return { system, skills: () => skills, reloadables: [skillsPart, agentsPart] };
+  const unloadedSkill = (name: string) => {
+    if (!opts.skills || skills.some((s) => s.name === name)) return undefined;
+    return loadSkills(folders(opts.skills.trusted())).skills.find((s) => s.name === name)?.path;
+  };
+  return { system, skills: () => skills, unloadedSkill, reloadables: [skillsPart, agentsPart] };
 }
 
 /** A path as the model should write it: relative inside the working directory, `~/…` under home, else absolute. */

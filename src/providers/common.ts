@@ -139,6 +139,8 @@ export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
   if (f.quota) return new ProviderError("quota_exhausted", `quota exhausted ${where}: ${said}`, plain);
   const overflow = status === 429 || status === 408 ? undefined : contextOverflow(f.said, f.body);
   if (overflow) return new ProviderError("context_length", `the request is larger than the model's context window ${where}: ${said}`, { ...plain, overflow });
+  // whatever the status (llama.cpp says it with a 500): asking again cannot help
+  if (status !== 429 && TOOLS_REFUSED.test(f.said)) return new ProviderError("bad_request", `request rejected ${where}: ${said}${NO_TOOLS_HINT}`, plain);
   if (status === 429) return new ProviderError("rate_limit", `rate limited ${where}: ${said}`, opts);
   if (status === 408) return new ProviderError("network", `request timed out ${where}: ${said}`, opts);
   if (status >= 500 && f.final) return new ProviderError("bad_request", `the provider failed ${where} and says retrying will not help: ${said}`, plain);
@@ -146,6 +148,18 @@ export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
   const hint = status === 404 ? ` — check the model name and base URL ${ctx.baseUrl}` : "";
   return new ProviderError("bad_request", `request rejected ${where}: ${said}${hint}`, plain);
 }
+
+/**
+ * A model or server that takes no tool definitions, in its own words: Ollama's 400 ("… does not
+ * support tools"), vLLM's 400 without tool parsing ("\"auto\" tool choice requires
+ * --enable-auto-tool-choice and --tool-call-parser to be set"), llama.cpp's 500 `server_error`
+ * without templates ("tools param requires --jinja flag"), OpenRouter's 404 ("No endpoints found
+ * that support tool use").
+ */
+const TOOLS_REFUSED =
+  /does not support tools|tool choice requires --enable-auto-tool-choice|tools param requires --jinja|no endpoints found that support tool use|(?:tools?|function calling) (?:is|are) not supported/i;
+const NO_TOOLS_HINT =
+  " — this model or server takes no tools, and hey works through them (reading files, running commands): pick a model that calls tools (-m), or turn tool calling on in the server (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja)";
 
 /** How much of a provider's words an error message quotes. */
 const SAID_CHARS = 300;

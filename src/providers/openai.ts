@@ -33,6 +33,11 @@ export interface RequestOptions extends RequestBasics {
   parallelToolCalls?: boolean;
   /** send `prompt_cache_key` (conversationKey) with agent requests */
   cacheKey?: boolean;
+  /**
+   * false: no `stream_options` (servers that refuse the field: older Azure api-versions, strict
+   * gateways); the stream then reports no usage, and hey estimates
+   */
+  streamUsage?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -85,8 +90,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
     model: opts.model,
     messages,
     stream: true,
-    stream_options: { include_usage: true },
   };
+  if (opts.streamUsage !== false) body.stream_options = { include_usage: true };
   if (req.tools.length > 0)
     body.tools = req.tools.map((t) => ({
       type: "function",
@@ -336,6 +341,7 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
         () => attempt(request, signal),
         (e) => {
           if (requestOptions.cacheKey && e.message.includes("prompt_cache_key")) return !(requestOptions.cacheKey = false);
+          if (requestOptions.streamUsage !== false && e.message.includes("stream_options")) return !(requestOptions.streamUsage = false);
           // an endpoint that wants every tool-call turn's reasoning back (a DeepSeek model under another name)
           if (requestOptions.reasoningReplay === "turn" && e.message.includes("reasoning_content")) return Boolean((requestOptions.reasoningReplay = "all"));
           return false;

@@ -96,4 +96,14 @@ export async function recordApprovals(
 }
 
 const hasAny = (g: Guarded) =>
-  Boolean(g.allow?.length || g.deny?.length || g.bash_filter || g.shell || g.rg || g.keep_env?.length || Object.keys(g.mcp).length);
+  Boolean(
+    g.allow?.length ||
+      g.deny?.length ||
+      g.bash_filter ||
+      g.shell ||
+      g.rg ||
+      g.keep_env?.length ||
+      Object.keys(g.mcp).length ||
+      Object.keys(g.endpoints ?? {}).length ||
+      g.proxy,
+  );

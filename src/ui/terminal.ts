@@ -58,6 +58,8 @@ const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", 
 /** fast enough to look alive, slow enough to cost nothing measurable */
 const SPINNER_INTERVAL_MS = 100;
 const RESULT_INDENT = "  ";
+/** starts each stretch of thinking where it cannot be shown dim */
+const THINKING_MARK = "thinking: ";
 const DIFF_INDENT = "    ";
 
 export function createTerminalOutput(answer: Stream, info: Stream, opts: TerminalOptions = {}): TerminalOutput {
@@ -185,8 +187,9 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           if (!showThinking) break;
           stopSpinner();
           if (section === "text") closeSection();
+          // without colours (NO_COLOR, a pipe) dim is lost: a word tells thinking from the answer and narration
+          write(info, thought.push((section !== "thinking" && !info.color ? THINKING_MARK : "") + visible(event.text)), DIM);
           section = "thinking";
-          write(info, thought.push(visible(event.text)), DIM);
           break;
         case "text_delta":
           // finalOnly: the text goes to stdout (a file, a pipe) at the end; the terminal is told it is coming

@@ -15,7 +15,10 @@ describe("the record's format", () => {
   test("round trip, stable order, each project once", () => {
     const a = withTrusted(
       withTrusted(
-        withConfigs(emptyApprovals(), { "/b.toml": { mcp: { fs: "f1" }, deny: ["x"] }, "/a.toml": { mcp: {}, allow: ["read_file"], shell: "bash" } }),
+        withConfigs(emptyApprovals(), {
+          "/b.toml": { mcp: { fs: "f1" }, deny: ["x"], endpoints: { gw: "https://gw.example/v1" }, proxy: "http://proxy:3128" },
+          "/a.toml": { mcp: {}, allow: ["read_file"], shell: "bash" },
+        }),
         "/p",
         true,
       ),
@@ -34,6 +37,11 @@ describe("the record's format", () => {
     ["another shape", '{"version":1,"projects":{}}', 'expected {"version": 1, "configs": {...}, "trusted": [...]}'],
     ["a list that is not strings", '{"version":1,"configs":{"/c":{"mcp":{},"allow":[1]}},"trusted":[]}', 'configs["/c"].allow must be a list of strings'],
     ["a server without a fingerprint", '{"version":1,"configs":{"/c":{"mcp":{"fs":true}}},"trusted":[]}', 'configs["/c"] is not a record of approved keys'],
+    [
+      "an endpoint that is not a URL string",
+      '{"version":1,"configs":{"/c":{"mcp":{},"endpoints":{"gw":1}}},"trusted":[]}',
+      'configs["/c"].endpoints must map provider names to URLs',
+    ],
   ])("a broken record says what is wrong: %s", (_, text, message) => {
     expect(() => parseApprovals(text)).toThrow(new ApprovalsError(message));
   });
@@ -76,6 +84,7 @@ describe("a run", () => {
   });
   afterEach(() => tmp.remove());
 
+  const ENDPOINTS = { m: "http://127.0.0.1:9/v1" };
   const writeUser = (toml: string) => {
     mkdirSync(join(files.userConfig, ".."), { recursive: true });
     writeFileSync(files.userConfig, `[provider.m]\nbase_url = "http://127.0.0.1:9/v1"\nmodels = ["m1"]\n${toml}`);
@@ -96,7 +105,7 @@ describe("a run", () => {
     expect(warnings).toEqual([
       `recorded ${files.userConfig} as approved (no earlier record in ${files.approvalsFile}); from now on hey asks before using a change there that gives the agent more`,
     ]);
-    expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]).toEqual({ mcp: {}, allow: ["bash: ls", "read_file"] });
+    expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]).toEqual({ mcp: {}, endpoints: ENDPOINTS, allow: ["bash: ls", "read_file"] });
     expect(statSync(files.approvalsFile).mode & 0o777).toBe(0o600);
     expect(statSync(join(files.approvalsFile, "..")).mode & 0o777).toBe(0o700);
     await start();
@@ -131,6 +140,26 @@ describe("a run", () => {
     expect(asked).toHaveLength(2);
   });
 
+  test("a base_url: a record of an earlier hey (none kept) adopts it; moved, it is asked about, and a yes uses and records it", async () => {
+    writeUser("");
+    mkdirSync(join(files.approvalsFile, ".."), { recursive: true });
+    writeFileSync(files.approvalsFile, formatApprovals(withConfigs(emptyApprovals(), { [files.userConfig]: { mcp: {} } })));
+    expect((await start()).provider.unapproved).toBeUndefined();
+    expect(warnings).toEqual([]);
+    expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]?.endpoints).toEqual(ENDPOINTS);
+
+    writeFileSync(files.userConfig, readFileSync(files.userConfig, "utf8").replace(":9/", ":8/"));
+    const kept = await start();
+    expect(kept.provider.baseUrl).toBe("http://127.0.0.1:9/v1");
+    expect(warnings.at(-1)).toStartWith(
+      'not used: ~ [provider.m] base_url = "http://127.0.0.1:8/v1" (was "http://127.0.0.1:9/v1"): its requests and key would go there in ',
+    );
+    const yes = await start("y");
+    expect(asked).toHaveLength(1);
+    expect(yes.provider.baseUrl).toBe("http://127.0.0.1:8/v1");
+    expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]?.endpoints).toEqual({ m: "http://127.0.0.1:8/v1" });
+  });
+
   test("a narrowing is used at once and recorded, so widening back is a widening", async () => {
     writeUser('[permission]\nallow = ["bash: ls", "read_file"]\ndeny = ["bash: rm *"]\n');
     await start();
@@ -156,7 +185,7 @@ describe("a run", () => {
     expect(asked).toEqual([
       `${files.userConfig} would give the agent more than you approved:\n  + [permission] allow "bash"\nThe agent can write this file, so hey asks. Use this change? (y/N) `,
     ]);
-    expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]).toEqual({ mcp: {}, allow: ["bash: ls", "bash"] });
+    expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]).toEqual({ mcp: {}, endpoints: ENDPOINTS, allow: ["bash: ls", "bash"] });
     // with only the server left, --no-mcp asks nothing; a run that starts servers says it left it out
     await start("y", false);
     expect(asked).toHaveLength(1);
@@ -208,7 +237,7 @@ describe("a run", () => {
     expect((await start()).tools.bashFilter).toBe("builtin");
     expect(warnings[0]).toStartWith(`${files.approvalsFile}: not valid JSON`);
     expect(warnings[1]).toContain('+ [tools] bash_filter = "./filter.sh"');
-    expect(parseApprovals(readFileSync(files.approvalsFile, "utf8")).configs[files.userConfig]).toEqual({ mcp: {} });
+    expect(parseApprovals(readFileSync(files.approvalsFile, "utf8")).configs[files.userConfig]).toEqual({ mcp: {}, endpoints: {} });
 
     const target = join(tmp.path, "planted.json");
     writeFileSync(target, formatApprovals(withConfigs(emptyApprovals(), { [files.userConfig]: { mcp: {}, bash_filter: "./filter.sh" } })));

@@ -11,6 +11,7 @@ import { permissionCheck } from "../../src/wire.ts";
 /** A file's checked data from TOML text. */
 const data = (toml: string): Table => checkLayer("/c.toml", Bun.TOML.parse(toml) as Table).data;
 const approvedOf = (toml: string): Guarded => guardedOf(data(toml));
+const GATEWAY = '[provider.gw]\nbase_url = "https://gw.example/v1"\napi_key = "${GW_KEY}"\n';
 const SERVER = '[mcp.fs]\ncommand = "npx"\nargs = ["-y", "server-filesystem", "/notes"]\n';
 
 describe("guardLayer", () => {
@@ -211,16 +212,64 @@ describe("guardLayer", () => {
     ],
     ["a table turning on a server defined elsewhere", "", "[mcp.fs]\nenabled = true", {}, ["+ [mcp.fs] enabled"], { mcp: { servers: {} } }],
     ["a server removed: narrower", SERVER, "[agent]\nmax_turns = 3", {}, [], { agent: { max_turns: 3 } }],
+    [
+      "a provider's base_url moved: the approved one is used",
+      GATEWAY,
+      GATEWAY.replace("gw.example", "u:p@elsewhere.example"),
+      {},
+      ['~ [provider.gw] base_url = "https://***@elsewhere.example/v1" (was "https://gw.example/v1"): its requests and key would go there'],
+      { provider: { gw: { base_url: "https://gw.example/v1", api_key: "${GW_KEY}" } } },
+    ],
+    [
+      "a new provider: named, its table kept (withheld, see below)",
+      "",
+      GATEWAY,
+      {},
+      ['+ [provider.gw] base_url = "https://gw.example/v1": its requests and key would go there'],
+      { provider: { gw: { base_url: "https://gw.example/v1", api_key: "${GW_KEY}" } } },
+    ],
+    [
+      "other provider keys are not guarded",
+      GATEWAY,
+      `${GATEWAY}models = ["m2"]\n`,
+      {},
+      [],
+      { provider: { gw: { base_url: "https://gw.example/v1", api_key: "${GW_KEY}", models: ["m2"] } } },
+    ],
+    [
+      "a proxy added",
+      "",
+      '[proxy]\nurl = "http://proxy.example:3128"',
+      {},
+      ['+ [proxy] url = "http://proxy.example:3128": model requests would go through it'],
+      { proxy: {} },
+    ],
+    [
+      "a proxy changed",
+      '[proxy]\nurl = "http://a:3128"',
+      '[proxy]\nurl = "http://b:3128"',
+      {},
+      ['~ [proxy] url = "http://b:3128": model requests would go through it'],
+      { proxy: { url: "http://a:3128" } },
+    ],
   ])("%s", (_, approved, now, below, widenings, used) => {
     const was = approved === undefined ? undefined : approvedOf(approved);
     const g = guardLayer(data(now), was, below);
     expect(g.widenings).toEqual(widenings);
     expect(g.data).toEqual(used);
     // what is recorded is what is used — and a server whose changed table was left out keeps its
-    // approval: /reload keeps the approved one running (issue 26)
+    // approval: /reload keeps the approved one running (issue 26); a withheld endpoint is not approved
     const kept = Object.fromEntries(g.kept.map((name) => [name, was!.mcp[name]!]));
-    expect(g.used).toEqual({ ...guardedOf(g.data), mcp: { ...guardedOf(g.data).mcp, ...kept } });
+    const endpoints = Object.fromEntries(Object.entries(guardedOf(g.data).endpoints!).filter(([name]) => !g.withheld.includes(name)));
+    expect(g.used).toEqual({ ...guardedOf(g.data), mcp: { ...guardedOf(g.data).mcp, ...kept }, endpoints });
     expect(g.kept).toEqual(widenings.filter((w) => w.startsWith("~ [mcp.")).map((w) => /\[mcp\.([^\]]+)\]/.exec(w)![1]!));
+    expect(g.withheld).toEqual(widenings.filter((w) => w.startsWith("+ [provider.")).map((w) => /\[provider\.([^\]]+)\]/.exec(w)![1]!));
+  });
+
+  test("a record of an earlier hey, which kept no endpoints, approves the file's endpoints and proxy as they are", () => {
+    const g = guardLayer(data(`${GATEWAY}[proxy]\nurl = "http://p:1"`), { mcp: {} });
+    expect(g.widenings).toEqual([]);
+    expect(g.used).toEqual({ mcp: {}, endpoints: { gw: "https://gw.example/v1" }, proxy: "http://p:1" });
   });
 
   test("a file with nothing approved yet is compared with nothing", () => {
@@ -255,6 +304,33 @@ describe("resolution: a trusted project narrows the user's lists, never widens t
     expect(() => resolve('[permission]\nallow = ["Bash(git:*)"]')).toThrow(
       '/p/.hey/config.toml: [permission] allow: "Bash(git:*)" is another agent\'s syntax; write "bash: git *"',
     );
+  });
+});
+
+describe("resolution: where a provider's requests go", () => {
+  const user = {
+    source: "/u.toml",
+    data: Bun.TOML.parse(`[default]\nprovider = "gw"\n${GATEWAY}models = ["m"]\n`) as Table,
+    guard: { approved: "current" as const, role: "base" as const },
+  };
+  const project = (toml: string) => ({
+    source: "/p/.hey/config.toml",
+    data: Bun.TOML.parse(toml) as Table,
+    project: true,
+    guard: { approved: NOTHING_APPROVED, role: "narrowing" as const },
+  });
+  const resolve = (toml: string, model?: string) => resolveConfig([user, project(toml)], { GW_KEY: "k" }, model ? { model } : {}).settings;
+
+  test("a base_url not approved over an approved one below it: the approved one stands", () => {
+    const s = resolve('[provider.gw]\nbase_url = "https://elsewhere.example/v1"');
+    expect(s.provider).toMatchObject({ name: "gw", baseUrl: "https://gw.example/v1", apiKey: "k" });
+    expect(s.provider.unapproved).toBeUndefined();
+  });
+
+  test("a new provider's base_url: the provider is there as written, marked, so no request goes there", () => {
+    const s = resolve('[provider.fast]\nbase_url = "https://fast.example/v1"\napi_key = "${GW_KEY}"\nmodels = ["f"]', "fast/f");
+    expect(s.provider).toMatchObject({ name: "fast", baseUrl: "https://fast.example/v1", unapproved: "/p/.hey/config.toml" });
+    expect(s.providers.find((p) => p.name === "gw")?.unapproved).toBeUndefined();
   });
 });
 

@@ -61,6 +61,9 @@ async function answer(term: Term, text: string, then: RegExp | string): Promise<
   await term.type(text);
   await term.keys("Enter");
   await term.waitFor(then, ALL);
+  // and the prompt back: a line typed while hey still works (a server failing after /reload's
+  // summary) is kept as type-ahead, unsent — the next say() would wait for nothing
+  await term.waitFor((screen) => screen.trimEnd().endsWith("›"));
 }
 
 test("start-up: a user config widened since it was approved is shown and asked about; no keeps it out, yes lets it in", async () => {

@@ -59,6 +59,11 @@ test("the agent writes a skill, /reload lists it in the same session; a broken s
   expect(readFileSync(join(project.path, SKILL_PATH), "utf8")).toBe(SKILL_FILE);
   await say(term, "greet me", "Hello."); // not listed before /reload
   expect(systemOf(model.requests.at(-1)!)).not.toContain(SKILL_NAME);
+  // asked for by name before /reload: hey says it is on disk and what loads it
+  await term.type(`/skill:${SKILL_NAME}`);
+  await term.keys("Enter");
+  const unloaded = `hey: no skill named "${SKILL_NAME}"; none are loaded; ${join(realpathSync(project.path), SKILL_PATH)} was written after the skills were loaded: /reload loads it`;
+  await term.waitFor((screen) => screen.replace(/\s+/g, " ").includes(unloaded), ALL);
 
   await say(term, "/reload", `+ skill ${SKILL_NAME}`);
   await term.type("/skill:gr");

@@ -32,6 +32,16 @@ describe("thinking", () => {
     expect(history[3]!.content).toHaveLength(1); // the input is not modified
   });
 
+  test("the last assistant message's, when it called tools, even with a user message after its results", () => {
+    // a hand-off request, a line typed after Esc stopped a tool, `-c` after a crash: Anthropic sends
+    // that message in the same user turn as the results, and with thinking on wants the block back
+    const after = [...history, user("u3", "never mind")];
+    expect(adaptHistory(after, { protocol: "anthropic", model: "claude" })[3]!.content).toEqual([think("anthropic", "claude", "now")]);
+    // once an answer follows, that turn is over: its thinking is old
+    const answered = [...after, { id: "a3", role: "assistant" as const, content: [{ type: "text" as const, text: "ok" }] }, user("u4")];
+    expect(adaptHistory(answered, { protocol: "anthropic", model: "claude" })[3]!.content).toEqual([]);
+  });
+
   test("chat-completions tool-call turns keep their reasoning in every later request (DeepSeek)", () => {
     const ds: Message[] = [
       user("u1"),

@@ -39,6 +39,20 @@ const CASES: [Failure, ProviderErrorKind, string, { status?: number; retryAfterM
     "request rejected (404): no model — check the model name and base URL https://api.example.test/v1",
     { status: 404 },
   ],
+  // a model or server that takes no tools: never retried (llama.cpp says so with a 500), and what to do
+  ...(
+    [
+      [400, "registry.ollama.ai/library/gemma:2b does not support tools"],
+      [400, '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'],
+      [500, "tools param requires --jinja flag"],
+      [404, "No endpoints found that support tool use. To learn more about provider routing, visit: https://openrouter.ai/docs/provider-routing"],
+    ] as const
+  ).map(([status, said]): (typeof CASES)[number] => [
+    { status, said, retryAfterMs: 5 },
+    "bad_request",
+    `request rejected (${status}): ${said} — this model or server takes no tools, and hey works through them (reading files, running commands): pick a model that calls tools (-m), or turn tool calling on in the server (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja)`,
+    { status },
+  ]),
   [
     { status: 529, said: "busy", where: "mid-stream (overloaded_error)", noStatus: true, retryAfterMs: 5 },
     "overloaded",

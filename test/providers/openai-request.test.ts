@@ -330,6 +330,25 @@ describe("prompt caching", () => {
   });
 });
 
+describe("stream_options", () => {
+  test("an endpoint that refuses stream_options gets the request again without it, and never again; the answer still arrives", async () => {
+    const provider = await createOpenAIProvider({ model: "gpt-test", baseUrl: `${server.url}/v1` });
+    const before = server.requests.length;
+    // Azure OpenAI before api-version 2024-09-01-preview, in its own words
+    server.enqueue(
+      jsonReply(400, { error: { message: "Unrecognized request argument supplied: stream_options", type: "invalid_request_error", param: null, code: null } }),
+    );
+    server.enqueue(sseReply(OK), sseReply(OK));
+    const texts: string[] = [];
+    for (let i = 0; i < 2; i++)
+      for await (const e of provider.stream({ system: "", messages: [user("hi")], tools: [] }, new AbortController().signal))
+        if (e.type === "text") texts.push(e.delta);
+    expect(texts).toEqual(["ok", "ok"]);
+    const sent = server.requests.slice(before).map((r) => (r.body as Record<string, unknown>).stream_options);
+    expect(sent).toEqual([{ include_usage: true }, undefined, undefined]);
+  });
+});
+
 describe("the replay server's tool-call invariant", () => {
   test("a tool call without its result is refused with a 400 naming the id, and recorded", async () => {
     const messages: Message[] = [user("q"), { id: "a", role: "assistant", content: [], toolCalls: [{ id: "call_lost", name: "read", arguments: "{}" }] }];

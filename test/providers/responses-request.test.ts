@@ -120,12 +120,14 @@ describe("request body", () => {
 
   test("a call without a reasoning item beside it goes without its fc_ id (the API would ask for that reasoning item)", async () => {
     const turn = await turnFrom("openai-responses/reasoning-summary-function-call");
-    const messages = [user("q1"), turn, result("call_AB6AaRZ1FYZB2RwS6A5vbdqn", "19"), user("q2")];
-    // An older turn: adaptHistory has dropped its thinking, so its call loses the id too.
+    const answer: Message = { id: "a-19", role: "assistant", content: [{ type: "text", text: "19" }] };
+    const messages = [user("q1"), turn, result("call_AB6AaRZ1FYZB2RwS6A5vbdqn", "19"), answer, user("q2")];
+    // An older turn (answered since): adaptHistory has dropped its thinking, so its call loses the id too.
     expect(await loopInputOf(messages)).toEqual([
       userItem("q1"),
       { type: "function_call", call_id: "call_AB6AaRZ1FYZB2RwS6A5vbdqn", name: "calculator", arguments: '{"a":12,"b":7,"op":"add"}' },
       { type: "function_call_output", call_id: "call_AB6AaRZ1FYZB2RwS6A5vbdqn", output: "19" },
+      { type: "message", role: "assistant", content: [{ type: "output_text", text: "19" }] },
       userItem("q2"),
     ]);
     // And a call of a turn that had no reasoning item at all (gpt-5.5, low effort).

@@ -42,7 +42,7 @@ const run: AgentEvent[] = [
 test("-p to a pipe: stdout carries only the final answer; narration, tools and thinking go to stderr", () => {
   const { out, err } = render(run);
   expect(out).toBe("Done.\n");
-  expect(err).toBe("Let me check the file.\nLooking\nread a.ts\n  ✓ 2 lines\nretrying in 4 s (2/5): rate limited (429): slow down\n");
+  expect(err).toBe("thinking: Let me check the file.\nLooking\nread a.ts\n  ✓ 2 lines\nretrying in 4 s (2/5): rate limited (429): slow down\n");
 });
 
 test("-p to a pipe: successive turns' narration never runs together", () => {
@@ -62,9 +62,9 @@ test("-p on a terminal: the answer streams to stdout as it comes", () => {
   expect(out).toBe("Looking\nDone.\n");
 });
 
-test("REPL: one stream, thinking separated from the answer by a blank line", () => {
+test("REPL: one stream, thinking separated from the answer by a blank line, and marked where it cannot be dim (NO_COLOR)", () => {
   const { out } = render(run, { same: true });
-  expect(out).toBe("Let me check the file.\n\nLooking\nread a.ts\n  ✓ 2 lines\nretrying in 4 s (2/5): rate limited (429): slow down\nDone.\n");
+  expect(out).toBe("thinking: Let me check the file.\n\nLooking\nread a.ts\n  ✓ 2 lines\nretrying in 4 s (2/5): rate limited (429): slow down\nDone.\n");
 });
 
 test("on a terminal thinking is dim, a failed command red with its first error line", () => {
@@ -78,7 +78,8 @@ test("on a terminal thinking is dim, a failed command red with its first error l
     ],
     { color: true },
   );
-  expect(err).toContain("\x1b[2mhmm\x1b[0m");
+  expect(err).toContain("\x1b[2mhmm\x1b[0m"); // dim says it: no word before it
+  expect(err).not.toContain("thinking:");
   expect(err).toContain("\x1b[1m$ ls nope\x1b[0m\n");
   expect(err).toContain("\x1b[31m✗\x1b[0m \x1b[31mexit 1: ls: nope: No such file\x1b[0m\n");
 });

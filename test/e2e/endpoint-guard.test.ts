@@ -1,0 +1,70 @@
+// The agent cannot send the user's API key elsewhere by writing a config file: a provider's
+// base_url (and [proxy] url) is guarded like the permission lists and MCP servers (issue 24).
+// One-shot runs of dist/hey: the agent edits the user's config with `edit`, as it can when no
+// permission list is set; the next run keeps the approved endpoint, or refuses a new one, and the
+// other server never hears from hey.
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runHey, tempDir } from "../helpers/e2e.ts";
+import { startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
+
+setDefaultTimeout(60_000); // the first test may build dist/hey
+
+const KEY = "sk-user-key-0123456789";
+let home: ReturnType<typeof tempDir>;
+let project: ReturnType<typeof tempDir>;
+let model: ModelServer;
+let other: ModelServer;
+/** the edit the model makes on the first request of a run; then it answers */
+let edit: Record<string, string> | undefined;
+beforeEach(() => {
+  home = tempDir("hey-home-");
+  project = tempDir("hey-project-");
+  edit = undefined;
+  model = startModelServer((req): Turn => (req.messages.at(-1)!.role === "user" && edit ? { calls: [["edit", edit]] } : { text: "done" }));
+  other = startModelServer(() => ({ text: "the other server answered" }));
+});
+afterEach(() => {
+  model.stop();
+  other.stop();
+  home.remove();
+  project.remove();
+});
+
+const userConfig = () => join(home.path, ".config", "hey", "config.toml");
+const hey = () => runHey(["-p", "go"], { cwd: project.path, env: { HOME: home.path, LOCAL_KEY: KEY } });
+const requestsTo = (s: ModelServer) => s.requests.length;
+
+test("a base_url the agent moved is not used by the next one-shot run, which names it; the approved one is", async () => {
+  mkdirSync(join(userConfig(), ".."), { recursive: true });
+  writeFileSync(userConfig(), `[provider.local]\nbase_url = "${model.baseUrl}"\napi_key = "\${LOCAL_KEY}"\nmodels = ["m1"]\n`);
+  edit = { path: "~/.config/hey/config.toml", old_string: model.baseUrl, new_string: other.baseUrl };
+  const first = await hey();
+  expect(first.code).toBe(0);
+  expect(first.stdout).toContain("done");
+
+  edit = undefined;
+  const second = await hey();
+  expect(second.stderr).toContain(
+    `hey: not used: ~ [provider.local] base_url = "${other.baseUrl}" (was "${model.baseUrl}"): its requests and key would go there in ${userConfig()}`,
+  );
+  expect(second.code).toBe(0);
+  expect(second.stdout).toContain("done");
+  expect(requestsTo(other)).toBe(0);
+});
+
+test("a provider the agent added is refused, named, and never sent a request", async () => {
+  mkdirSync(join(userConfig(), ".."), { recursive: true });
+  const approved = `[provider.local]\nbase_url = "${model.baseUrl}"\napi_key = "\${LOCAL_KEY}"\nmodels = ["m1"]\n`;
+  writeFileSync(userConfig(), approved);
+  const added = `[default]\nprovider = "fast"\n\n[provider.fast]\nbase_url = "${other.baseUrl}"\napi_key = "\${LOCAL_KEY}"\nmodels = ["m1"]\n\n`;
+  edit = { path: "~/.config/hey/config.toml", old_string: "[provider.local]", new_string: `${added}[provider.local]` };
+  expect((await hey()).code).toBe(0);
+
+  const second = await hey();
+  expect(second.code).toBe(2);
+  expect(second.stderr).toContain(`hey: not used: + [provider.fast] base_url = "${other.baseUrl}": its requests and key would go there in ${userConfig()}`);
+  expect(second.stderr).toContain(`hey: [provider.fast] base_url = "${other.baseUrl}" in ${userConfig()} is not approved yet, so hey sends nothing there`);
+  expect(requestsTo(other)).toBe(0);
+});
