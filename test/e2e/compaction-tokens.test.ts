@@ -1,33 +1,25 @@
 // `compaction` events through dist/hey (docs/json-events.md): a summary and a trim of the same
 // request say the same `tokens_before` — the whole context the request would have held, system
 // prompt and tools included, over the budget — and `tokens_after` is what it then holds.
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { beforeEach, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { newId, type Message } from "../../src/kernel/ir.ts";
 import { toLine } from "../../src/sessions/format.ts";
-import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
-import { startModelServer, systemOf } from "../helpers/model-server.ts";
+import { jsonEvents, runHey } from "../helpers/e2e.ts";
+import { eachTempDir, fileModelServer } from "../helpers/fixtures.ts";
+import { systemOf } from "../helpers/model-server.ts";
 
 const BUDGET = 3000;
 let refuseSummaries = false;
-const model = startModelServer((req) => {
+const model = fileModelServer((req) => {
   if (!systemOf(req).startsWith("You compress")) return { text: "Continuing." };
   if (refuseSummaries) throw new Error("no summaries today");
   return { text: "Summary: read f0 to f7." };
 });
-afterAll(() => model.stop());
-let work: ReturnType<typeof tempDir>;
-let state: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  work = tempDir();
-  state = tempDir();
-  writeFileSync(join(work.path, "hey.toml"), `[agent]\nbudget_tokens = ${BUDGET}\n`);
-});
-afterEach(() => {
-  work.remove();
-  state.remove();
-});
+const work = eachTempDir();
+const state = eachTempDir();
+beforeEach(() => writeFileSync(join(work.path, "hey.toml"), `[agent]\nbudget_tokens = ${BUDGET}\n`));
 
 /** A session of the work directory, well over BUDGET: eight 3 KB file reads. The same history whatever `id`. */
 function session(id: string): void {

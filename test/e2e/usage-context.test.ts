@@ -1,22 +1,14 @@
 // `/usage` through dist/hey before any request of a run (SPEC §10): the context it reports holds
 // the system prompt and the tools, estimated as the requests estimate them, so a fresh session's
 // number and a resumed one's differ by the conversation only, and match what was sent.
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
-import { runHey, tempDir } from "../helpers/e2e.ts";
-import { startModelServer, textOf } from "../helpers/model-server.ts";
+import { expect, test } from "bun:test";
+import { runHey } from "../helpers/e2e.ts";
+import { eachTempDir, fileModelServer } from "../helpers/fixtures.ts";
+import { textOf } from "../helpers/model-server.ts";
 
-const model = startModelServer(() => ({ text: "Paris." }));
-afterAll(() => model.stop());
-let work: ReturnType<typeof tempDir>;
-let state: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  work = tempDir();
-  state = tempDir();
-});
-afterEach(() => {
-  work.remove();
-  state.remove();
-});
+const model = fileModelServer(() => ({ text: "Paris." }));
+const work = eachTempDir();
+const state = eachTempDir();
 const hey = (args: string[]) => runHey(["--base-url", model.baseUrl, "-m", "m", ...args], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
 /** the `~N` of /usage's context line */
 const contextTokens = (stdout: string) => Number(/^context: ~([\d,]+) of 40,000 tokens/m.exec(stdout)?.[1]?.replace(/,/g, "") ?? Number.NaN);
