@@ -157,9 +157,12 @@ function bashStatus(ok: boolean, output: string): ResultStatus {
   const head = note ? note[1]! : code !== undefined ? `exit ${code}` : "failed";
   // a failure shows its error lines first — stderr's, else the lines of the output that read as
   // errors (a test runner's on stdout), past the one the status shows — then how the output ended
-  const errors = stderr.length > 0 ? stderr.slice(-PREVIEW_LINES) : printed.filter((l) => isSignal(l) && l.trim() !== first).slice(0, PREVIEW_SIGNALS);
-  const other = printed.filter((l) => !stderr.includes(l) && !errors.includes(l));
-  const preview = [...errors, ...other.slice(other.length - (PREVIEW_LINES - errors.length))];
+  // the line the status shows is not shown again under it
+  const shown = [...stderr, ...printed].find((l) => l.trim() === first);
+  const rest = (l: string) => l !== shown;
+  const errors = stderr.length > 0 ? stderr.filter(rest).slice(-PREVIEW_LINES) : printed.filter((l) => isSignal(l) && rest(l)).slice(0, PREVIEW_SIGNALS);
+  const other = printed.filter((l) => !stderr.includes(l) && !errors.includes(l) && rest(l));
+  const preview = [...errors, ...other.slice(Math.max(0, other.length - (PREVIEW_LINES - errors.length)))];
   return { ok: false, text: cut(first ? `${head}: ${first}` : head), diff: [], preview: preview.map(cut) };
 }
 

@@ -110,7 +110,14 @@ test("a bash result shows the last lines the command printed; a failure its erro
   const failed = "[stdout]\ncompiling a\ncompiling b\ncompiling c\n[stderr]\nerror: b.ts:3: missing ;\nerror: aborting\n[exit code 1]";
   const status = resultStatus("bash", false, failed);
   expect(status.text).toBe("exit 1: error: b.ts:3: missing ;");
-  expect(status.preview).toEqual(["error: b.ts:3: missing ;", "error: aborting", "compiling a", "compiling b", "compiling c"]);
+  // the status's line is not repeated under it
+  expect(status.preview).toEqual(["error: aborting", "compiling a", "compiling b", "compiling c"]);
+  // a refusal (or any failure with one line) shows that line once, in the status
+  const refused = resultStatus("bash", false, "blocked by permission rules: `npm pub` matches deny entry `bash: npm publish *`");
+  expect(refused.text).toBe("failed: blocked by permission rules: `npm pub` matches deny entry `bash: npm publish *`");
+  expect(refused.preview).toEqual([]);
+  const oneError = resultStatus("bash", false, "[stderr]\nerror: src refspec main does not match any\n[exit code 1]");
+  expect(oneError).toMatchObject({ text: "exit 1: error: src refspec main does not match any", preview: [] });
   // a test runner that reports on stdout: its error lines first, then how the output ended
   const stdoutOnly = [
     "✖ add (1.4ms)",
