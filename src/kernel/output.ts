@@ -73,7 +73,16 @@ export type AgentEvent =
    * an MCP server connected (with its tool count), failed to start or stopped (with why); each is
    * reported once, as it happens, in the background
    */
-  | { type: "mcp"; server: string; state: "connected" | "failed" | "auth_required" | "stopped"; tools?: number; error?: string }
+  | {
+      type: "mcp";
+      server: string;
+      state: "connected" | "failed" | "auth_required" | "stopped";
+      /** connected: how many tools the server lists */
+      tools?: number;
+      /** connected: how many of them the model is offered, when `tools` / `exclude_tools` or the permission lists leave some out */
+      offered?: number;
+      error?: string;
+    }
   /** `/reload`: ok with what changed, or the errors (each naming file and line) and nothing changed */
   | { type: "reload"; ok: boolean; changes: string[]; errors: string[]; warnings: string[] }
   /** a slash command's outcome (`hey -p /usage`): `ok` false for a refused or unknown one */

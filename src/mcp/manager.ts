@@ -129,10 +129,7 @@ export function createMcpManager(
         changed: (s) => {
           if (pending.get(settings.name) === self) return takeOver(self, s);
           if (!current.servers.includes(self)) return;
-          if (s.state === "connected") {
-            deps.report({ type: "mcp", server: s.name, state: "connected", tools: s.tools?.length ?? 0 });
-            warnOnce(said(offered(current)));
-          }
+          if (s.state === "connected") connected(s, offered(current));
           if (s.state === "auth_required") deps.store.forget(settings); // the next run does not offer tools it cannot call
           if (s.state === "failed" || s.state === "stopped" || s.state === "auth_required")
             deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });
@@ -151,12 +148,18 @@ export function createMcpManager(
       const old = current.servers[i]!;
       current.servers[i] = next;
       void old.close();
-      deps.report({ type: "mcp", server: s.name, state: "connected", tools: s.tools?.length ?? 0 });
-      warnOnce(said(offered(current)));
+      connected(s, offered(current));
       return;
     }
     void next.close();
     if (!awaited.has(next)) deps.warn(keptOld(s));
+  };
+  /** Reports a server that connected, with how many of its tools the model is offered when that is fewer. */
+  const connected = (s: ServerStatus, offer: Offer) => {
+    const tools = s.tools?.length ?? 0;
+    const shown = offer.tools.filter((t) => t.server === s.name).length;
+    deps.report({ type: "mcp", server: s.name, state: "connected", tools, ...(shown < tools ? { offered: shown } : {}) });
+    warnOnce(said(offer));
   };
   const startDeferred = (gen: Generation) => {
     clearTimeout(gen.deferred);

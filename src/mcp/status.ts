@@ -11,9 +11,10 @@ import { stderrLines } from "./stderr-lines.ts";
 /** How to sign in to `server`, from the shell and from hey's prompt. */
 export const signInHint = (server: string) => `hey mcp login ${server} (or /mcp login ${server} in hey)`;
 
-/** The line for a background event: `connected: fs (14 tools)`, or a warning with why. */
+/** The line for a background event: `connected: fs (14 tools)`, `connected: gh (2 of its 40 tools offered; …)`, or a warning with why. */
 export function eventLine(e: McpEvent): string {
-  if (e.state === "connected") return `connected: ${e.server} (${plural(e.tools ?? 0, "tool")})`;
+  if (e.state === "connected")
+    return `connected: ${e.server} (${e.offered === undefined ? plural(e.tools ?? 0, "tool") : `${e.offered} of its ${plural(e.tools ?? 0, "tool")} offered; /mcp lists them`})`;
   if (e.state === "failed") return `hey: MCP server ${e.server} failed, its tools are left out: ${e.error ?? "unknown error"}`;
   if (e.state === "auth_required")
     return `hey: MCP server ${e.server} needs a sign-in, its tools are left out (${e.error ?? "it answers HTTP 401"}); sign in with ${signInHint(e.server)}`;

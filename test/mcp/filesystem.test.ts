@@ -6,6 +6,7 @@ import { readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers/e2e.ts";
 import { FS_SERVER, serverSettings, testManager, type TestManager } from "../helpers/mcp.ts";
+import { eventLine } from "../../src/mcp/status.ts";
 import { createReadFileTool } from "../../src/tools/read-file.ts";
 
 setDefaultTimeout(60_000);
@@ -45,6 +46,18 @@ test("the first request waits for the server and offers its tools; list, read an
   expect(written.isError).toBeUndefined();
   expect(written.output).toContain("Successfully wrote");
   expect(readFileSync(join(root.path, "new.txt"), "utf8")).toBe("made by MCP\n");
+});
+
+test("a server whose tools are narrowed by `tools` says how many of them are offered, not only how many it lists", async () => {
+  const m = testManager([serverSettings("fs", { command: "node", args: [FS_SERVER, realpathSync(root.path)], tools: ["list_directory", "read_text_file"] })], {
+    cacheDir: cache.path,
+  });
+  managers.push(m);
+  expect((await m.tools()).map((t) => t.name).sort()).toEqual(["list_directory", "read_text_file"]);
+  const [event] = m.events;
+  expect(event).toMatchObject({ type: "mcp", server: "fs", state: "connected", offered: 2 });
+  expect(event!.tools).toBeGreaterThan(2);
+  expect(eventLine(event!)).toBe(`connected: fs (2 of its ${event!.tools} tools offered; /mcp lists them)`);
 });
 
 test("a path outside the root is refused by the server: an error result for the model", async () => {
