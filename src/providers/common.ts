@@ -167,7 +167,7 @@ const SAID_CHARS = 300;
 /**
  * The provider's words as one line of an error message: an HTML page (a gateway's or a proxy's
  * error page, sent whole) by its title, else by its text; runs of whitespace as one space; cut at
- * SAID_CHARS with "…". Pure.
+ * SAID_CHARS with "…"; nothing, or an empty JSON value (`{}`, a 429 from some gateways), said as such. Pure.
  */
 export function oneLine(said: string): string {
   let text = said;
@@ -177,6 +177,7 @@ export function oneLine(said: string): string {
     text = `an HTML page: ${page.replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, e: string) => ENTITIES[e]!)}`;
   }
   text = text.replace(/\s+/g, " ").trim();
+  if (/^(\{\s*\}|\[\s*\]|null|""|)$/.test(text)) return "no details given (an empty body)";
   return text.length > SAID_CHARS ? `${text.slice(0, SAID_CHARS - 1)}…` : text;
 }
 

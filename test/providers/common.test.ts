@@ -139,6 +139,7 @@ test("an error page is quoted as one line: an HTML page by its title, else its t
   expect(long).toEndWith("…");
   expect(long).not.toContain("\n");
   expect(oneLine("model: claude-9")).toBe("model: claude-9");
+  for (const empty of ["{}", "{ }", "[]", "null", "", "  \n"]) expect(oneLine(empty)).toBe("no details given (an empty body)");
   // the whole page never reaches the message, and the status still decides the kind
   const failing = classifyFailure({ status: 500, said: page }, { baseUrl: "http://gw/v1" });
   expect(failing).toMatchObject({ kind: "overloaded", message: "the provider is failing (500): an HTML page: 502 Bad Gateway" });
