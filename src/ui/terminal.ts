@@ -102,6 +102,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
 
   let spinner: ReturnType<typeof setInterval> | undefined;
   let spinLabel = "";
+  let spinUntil: number | undefined;
   let spinStart = 0;
   const stopSpinner = () => {
     if (!spinner) return;
@@ -109,8 +110,11 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     spinner = undefined;
     info.write(CLEAR_LINE);
   };
-  /** `start`: when the wait began (a spinner drawn again after a notice keeps counting) */
-  const spin = (label: string, start = now()) => {
+  /**
+   * `start`: when the wait began (a spinner drawn again after a notice keeps counting); `until`: a
+   * wait with a known end (a retry's delay) counts down to it, then the wait for the answer counts up
+   */
+  const spin = (label: string, start = now(), until?: number) => {
     if (!info.tty) return;
     if (spinner && label === spinLabel) return;
     stopSpinner();
@@ -119,10 +123,14 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     endLine(info);
     spinLabel = label;
     spinStart = start;
+    spinUntil = until;
     let frame = 0;
     const draw = () => {
-      const secs = Math.floor((now() - spinStart) / 1000);
-      const line = `${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} ${label} ${secs}s`;
+      const at = now();
+      const left = until === undefined ? 0 : Math.ceil((until - at) / 1000);
+      const what =
+        left > 0 ? `${label} ${left}s` : `${until === undefined ? label : "waiting for the model…"} ${Math.floor((at - (until ?? spinStart)) / 1000)}s`;
+      const line = `${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} ${what}`;
       info.write(CLEAR_LINE + (info.color ? DIM + line + RESET : line));
     };
     draw();
@@ -171,10 +179,10 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     stopSpinner,
     toggleThinking: () => (showThinking = !showThinking),
     notice(line) {
-      const running = spinner ? { label: spinLabel, start: spinStart } : undefined;
+      const running = spinner ? { label: spinLabel, start: spinStart, until: spinUntil } : undefined;
       infoLine(line);
       if (!running) return;
-      spin(running.label, running.start); // the same wait goes on: its seconds keep counting
+      spin(running.label, running.start, running.until); // the same wait goes on: its seconds keep counting
     },
     emit(event: AgentEvent) {
       switch (event.type) {
@@ -231,7 +239,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           break;
         case "retry":
           infoLine(`retrying in ${formatDelay(event.delay_ms)} (${event.attempt}/${opts.maxRetries ?? "?"}): ${visible(event.error)}`, YELLOW);
-          spin("waiting to retry…");
+          spin("retrying in", now(), now() + event.delay_ms);
           break;
         case "compaction":
           infoLine(

@@ -98,6 +98,37 @@ test("a spinner with elapsed seconds runs while the model or a tool is awaited, 
   expect(err).not.toContain("\x1b[2m");
 });
 
+test("a retry's spinner counts down to the retry, then counts the wait for the answer", () => {
+  const err: string[] = [];
+  let t = 0;
+  const info = { write: (s: string) => void err.push(s), color: false, tty: true, columns: () => 80 };
+  const terminal = createTerminalOutput({ ...info, write: () => {} }, info, { maxRetries: 5, now: () => t });
+  terminal.emit({ type: "turn_start", turn: 1 });
+  terminal.emit({ type: "retry", attempt: 1, delay_ms: 4000, error: "rate limited (429): slow down" });
+  const frames: string[] = [];
+  for (const at of [0, 1000, 2500, 3900, 4000, 6100]) {
+    t = at;
+    err.length = 0;
+    terminal.notice("."); // draws the spinner again at `t`
+    frames.push(
+      err
+        .join("")
+        .split("\n")
+        .at(-1)!
+        .replace(/^\r\x1b\[K/, ""),
+    );
+  }
+  terminal.stopSpinner();
+  expect(frames).toEqual([
+    "⠋ retrying in 4s",
+    "⠋ retrying in 3s",
+    "⠋ retrying in 2s",
+    "⠋ retrying in 1s",
+    "⠋ waiting for the model… 0s",
+    "⠋ waiting for the model… 2s",
+  ]);
+});
+
 test("no spinner where nobody watches", () => {
   expect(render([{ type: "turn_start", turn: 1 }, { type: "text_delta", text: "a" }, done]).err).toBe("");
 });
