@@ -244,10 +244,10 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
         case "compaction":
           infoLine(
             event.kind === "summary"
-              ? `context: summarized older work (~${event.tokens_before} → ~${event.tokens_after} tokens)`
+              ? `context: summarized older work (${shrunk(event)})`
               : event.kind === "window"
-                ? `context: the model's window is about ${event.window} tokens; the request was cut to fit (~${event.tokens_before} → ~${event.tokens_after} tokens) and sent again`
-                : `context: older messages left out to fit the budget${event.error ? ` (${visible(event.error)})` : ""}`,
+                ? `context: the model's window is about ${count(event.window ?? 0)} tokens; the request was cut to fit (${shrunk(event)}) and sent again`
+                : `context: older messages left out to fit the budget (${shrunk(event)})${event.error ? `; ${visible(event.error)}` : ""}`,
             DIM,
           );
           break;
@@ -312,6 +312,10 @@ function diffColor(line: string): string {
   if (line.startsWith("@@")) return CYAN;
   return DIM;
 }
+
+const count = (n: number) => n.toLocaleString("en-US");
+/** A compaction's `~4,213 → ~1,690 tokens`. */
+const shrunk = (e: { tokens_before: number; tokens_after: number }) => `~${count(e.tokens_before)} → ~${count(e.tokens_after)} tokens`;
 
 function formatDelay(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;

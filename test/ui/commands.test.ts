@@ -86,7 +86,7 @@ test("/compact on a terminal: one line, the compaction's own (no second line say
   const terminal = createTerminalOutput(stream, stream);
   const result = await runCommand("/compact", compactContext(terminal, true));
   const lines = (shown.join("") + (result.text ? result.text + "\n" : "")).trimEnd().split("\n");
-  expect(lines).toEqual(["context: summarized older work (~5200 → ~310 tokens)"]);
+  expect(lines).toEqual(["context: summarized older work (~5,200 → ~310 tokens)"]);
 });
 
 test("/compact without a terminal (JSON) says it in the command's output; nothing to do is said either way", async () => {

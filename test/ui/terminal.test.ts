@@ -129,6 +129,19 @@ test("a retry's spinner counts down to the retry, then counts the wait for the a
   ]);
 });
 
+test("each compaction line says how the context shrank, in grouped digits: a trim's too", () => {
+  const { err } = render([
+    { type: "compaction", kind: "trim", tokens_before: 41230, tokens_after: 39870 },
+    { type: "compaction", kind: "trim", tokens_before: 5200, tokens_after: 3900, error: "the summary request failed" },
+    { type: "compaction", kind: "window", window: 16000, error: "too long", tokens_before: 20100, tokens_after: 15000 },
+  ]);
+  expect(err.trimEnd().split("\n")).toEqual([
+    "context: older messages left out to fit the budget (~41,230 → ~39,870 tokens)",
+    "context: older messages left out to fit the budget (~5,200 → ~3,900 tokens); the summary request failed",
+    "context: the model's window is about 16,000 tokens; the request was cut to fit (~20,100 → ~15,000 tokens) and sent again",
+  ]);
+});
+
 test("no spinner where nobody watches", () => {
   expect(render([{ type: "turn_start", turn: 1 }, { type: "text_delta", text: "a" }, done]).err).toBe("");
 });
