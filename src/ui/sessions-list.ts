@@ -20,12 +20,12 @@ export function listedHere(
   sessions: readonly SessionInfo[],
   here: Pick<Places, "cwd" | "root" | "home">,
   all: boolean,
-): { shown: SessionInfo[]; heading: string } {
-  if (all) return { shown: [...sessions], heading: "" };
+): { shown: SessionInfo[]; heading: string; scope: "all" | "directory" | "project" } {
+  if (all) return { shown: [...sessions], heading: "", scope: "all" };
   const scoped = sessionsHere(sessions, here, projectOf(here.home));
   const heading =
     scoped.project && scoped.sessions.length > 0 ? `No sessions in this directory; its project's, ${visible(shortPath(here.root, here.home))}:\n` : "";
-  return { shown: scoped.sessions, heading };
+  return { shown: scoped.sessions, heading, scope: scoped.project ? "project" : "directory" };
 }
 
 /** A session listing fitted to a terminal `columns` wide (0: none), its foreign text measured as shown. */
@@ -41,7 +41,7 @@ export function listFit(columns: number): ListFit {
 export function sessionsListing(here: Pick<Places, "sessionsDir" | "cwd" | "root" | "home">, all: boolean, json: boolean, columns: number): string {
   const { sessions, unreadable } = scanSessions(here.sessionsDir);
   const note = unreadableNote(unreadable);
-  const { shown, heading } = listedHere(sessions, here, all);
+  const { shown, heading, scope } = listedHere(sessions, here, all);
   const short = sessionShortIds(here.sessionsDir);
   const table =
     shown.length === 0 && sessions.length > 0
@@ -59,6 +59,9 @@ export function sessionsListing(here: Pick<Places, "sessionsDir" | "cwd" | "root
     first_prompt: s.firstPrompt,
   }));
   return (
-    JSON.stringify({ type: "command", name: "--sessions", ok: true, output: list.trimEnd(), sessions: rows }) + "\n" + JSON.stringify(doneEvent("end")) + "\n"
+    JSON.stringify({ type: "command", name: "--sessions", ok: true, output: list.trimEnd(), scope, sessions: rows }) +
+    "\n" +
+    JSON.stringify(doneEvent("end")) +
+    "\n"
   );
 }

@@ -39,6 +39,16 @@ test("from a subdirectory with no session of its own, -c continues the project's
   expect(listed.stdout).toStartWith(`No sessions in this directory; its project's, ${repo}:\n`);
   expect(listed.stdout).toContain("the release steps are in RELEASE.md");
   expect(listed.stdout).toContain("`hey -c` continues the latest one of this directory (of its project when the directory has none)");
+  // a script reads whose sessions these are
+  const data = jsonEvents((await hey("api/src", ["--sessions", "--output", "json"])).stdout)[0]!;
+  expect(data).toMatchObject({
+    type: "command",
+    name: "--sessions",
+    scope: "project",
+    sessions: [{ cwd: repo, first_prompt: "the release steps are in RELEASE.md" }],
+  });
+  expect(jsonEvents((await hey("", ["--sessions", "--output", "json"])).stdout)[0]).toMatchObject({ scope: "directory" });
+  expect(jsonEvents((await hey("api/src", ["--sessions", "--all", "--output", "json"])).stdout)[0]).toMatchObject({ scope: "all" });
 
   const run = await hey("api/src", ["-c", "-p", "where are the release steps?"]);
   expect(run.code).toBe(0);
