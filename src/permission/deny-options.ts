@@ -20,6 +20,8 @@ export interface OptionTable {
   loose: boolean;
   /** the long option an argument beginning with `+` also gives (git push's `+main` forces main as `--force` does) */
   plus?: string;
+  /** long options that also give another (git push's `--mirror` force-updates the remote's refs, as `--force` does) */
+  implies?: Record<string, string>;
 }
 
 /** One option a pattern names, as one of these: its long name, a short letter without one, a word as written, or a glob. */
@@ -77,7 +79,7 @@ export function optionTable(program: string, path: string[]): OptionTable | unde
     const spec = GIT_COMPOSITES[key] ? `${GIT_COMPOSITES[key]} ${GIT_OPTIONS[key]}` : GIT_OPTIONS[key];
     if (spec === undefined) return undefined;
     const table = readTable(spec, false);
-    return path[0] === "push" ? { ...table, plus: "force" } : table;
+    return path[0] === "push" ? { ...table, plus: "force", implies: { mirror: "force" } } : table;
   }
   if (program === "npm") return readTable(NPM_OPTIONS, true);
   return program === "rm" ? readTable(RM_OPTIONS, false) : undefined;
@@ -205,6 +207,11 @@ function sameLong(name: string, long: string, table: OptionTable | undefined): b
   return name === long || (name.length > 0 && long.startsWith(name) && !table?.exact.has(name));
 }
 
+/** Does the command's long option `name` (maybe abbreviated) give the pattern's `long` as well as its own (OptionTable.implies)? */
+function implied(name: string, long: string, table: OptionTable | undefined): boolean {
+  return Object.entries(table?.implies ?? {}).some(([option, gives]) => gives === long && sameLong(name, option, table));
+}
+
 export const both = (x: Hit, y: Hit): Hit => (!x || !y ? undefined : x === "yes" && y === "yes" ? "yes" : "maybe");
 export const either = (x: Hit, y: Hit): Hit => (x === "yes" || y === "yes" ? "yes" : (x ?? y));
 
@@ -245,7 +252,7 @@ function unitIn(words: Word[], from: number, unit: Unit, table: OptionTable | un
         : unit.literal
           ? t === unit.literal
           : unit.long
-            ? !!m.long && sameLong(m.long, unit.long, table)
+            ? !!m.long && (sameLong(m.long, unit.long, table) || implied(m.long, unit.long, table))
             : m.short === unit.short;
     const read: Meaning[] = /^-./.test(t) ? meanings(t, table) : [];
     if (unit.literal || unit.glob) read.push({});

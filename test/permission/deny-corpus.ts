@@ -106,7 +106,9 @@ export const options: Row[] = [
   ["git push --force *", "git push -u origin main", "allowed"],
   ["git push --force *", "git push origin main", "allowed"],
   ["git push --force *", "git push origin -- --force", "allowed"], // after `--`, a refspec
-  ["git push --force *", "git push --mirror origin", "allowed"], // forces too, by another option: not seen
+  ["git push --force *", "git push --mirror origin", "matches deny entry"], // force-updates the remote's refs, as --force does
+  ["git push --force *", "git push --mir origin", "matches deny entry"],
+  ["git push --force *", "git push --all origin", "allowed"],
   ["git push --force* *", "git push --force-with-lease origin main", "matches deny entry"],
   ["git push --force* *", "git push -f origin main", "matches deny entry"],
   ["git push -f *", "git push --force origin main", "matches deny entry"],

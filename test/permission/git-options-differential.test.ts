@@ -77,7 +77,7 @@ testNeeding(["git", "sh"])(
             "git push --mirror origin",
           ],
           refusedAnyway: ["git push --force --no-force origin main", "git push --dry-run --force origin main"],
-          unseen: ["git push --mirror origin"],
+          unseen: [],
         },
         {
           entry: "git reset --hard *",
