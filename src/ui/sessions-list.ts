@@ -25,7 +25,8 @@ export function listedHere(
   const scoped = sessionsHere(sessions, here, projectOf(here.home));
   const heading =
     scoped.project && scoped.sessions.length > 0 ? `No sessions in this directory; its project's, ${visible(shortPath(here.root, here.home))}:\n` : "";
-  return { shown: scoped.sessions, heading, scope: scoped.project ? "project" : "directory" };
+  // at the project root its sessions are this directory's and its project's alike
+  return { shown: scoped.sessions, heading, scope: scoped.project && here.cwd !== here.root ? "project" : "directory" };
 }
 
 /** A session listing fitted to a terminal `columns` wide (0: none), its foreign text measured as shown. */

@@ -97,7 +97,8 @@ test("two servers with the same tool name: both reach the model prefixed, with a
   expect(run.stdout).toStartWith('unknown tool "alpha_echo"; available: ');
   expect(run.stdout).toEndWith(" | beta: b\n");
   expect(run.stderr).toContain("hey: MCP servers alpha and beta both offer a tool named echo; the model sees alpha_echo and beta_echo\n");
-  expect(run.stderr).toContain("connected: alpha (1 tool)\n");
+  // alpha's echo is denied once beta's makes it alpha_echo: whether that had happened when alpha connected depends on which came first
+  expect(run.stderr).toMatch(/^connected: alpha \((1 tool|0 of its 1 tool offered; \/mcp lists them)\)$/m);
   expect(run.stderr).toContain("connected: beta (2 tools)\n");
 });
 

@@ -95,7 +95,7 @@ test("--sessions in JSON: a command event with the listing, then done", async ()
   const run = await hey(["--sessions", "--output", "json"]);
   expect(run.code).toBe(0);
   expect(jsonEvents(run.stdout)).toEqual([
-    { type: "command", name: "--sessions", ok: true, output: "No sessions yet.", sessions: [] },
+    { type: "command", name: "--sessions", ok: true, output: "No sessions yet.", scope: "directory", sessions: [] },
     {
       type: "done",
       stop_reason: "end",
