@@ -3,14 +3,18 @@
 // model, and Anthropic rejects that request with thinking on ("a final `assistant` message must
 // start with a thinking block"). hey sends that one request with thinking off, says so in the
 // debug log only, and thinks again on the next turn. dist/hey against a mock that enforces the rule.
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { newId, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { toLine } from "../../src/sessions/format.ts";
 import { runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
-import { fixture, type InvariantCheck } from "../helpers/replay-server.ts";
+import { fixture, INVARIANTS, sseReply, type InvariantCheck } from "../helpers/replay-server.ts";
+import { startTerm } from "../helpers/tmux.ts";
+import { ALL, say, toolCalls } from "./repl-helpers.ts";
+
+setDefaultTimeout(90_000); // the tmux test may build dist/hey
 
 type Block = { type: string };
 type Body = { thinking?: { type: string }; messages: { role: string; content: Block[] }[] };
@@ -31,7 +35,7 @@ const finalThinking: InvariantCheck = {
   },
 };
 
-const server = fileReplayServer([finalThinking]);
+const server = fileReplayServer([...INVARIANTS, finalThinking]);
 const work = fileTempDir();
 
 /** A session of `cwd` whose last message is another model's tool call and its result: a tool loop cut short (Esc, a crash). */
@@ -80,4 +84,41 @@ test("continuing another model's tool loop with an Anthropic model and -t high: 
   const next = await runHey([...args, "-p", "and now?"], { cwd, env });
   expect(next.code).toBe(0);
   expect((server.requests.at(-1)!.body as Body).thinking?.type).toBe("adaptive");
+});
+
+test("/model to an Anthropic model with -t high while another model's tool loop waits: the next request goes without thinking and is answered", async () => {
+  const home = join(work.path, "repl-home");
+  mkdirSync(join(home, ".config", "hey"), { recursive: true });
+  writeFileSync(join(home, "notes.txt"), "a note\n");
+  writeFileSync(
+    join(home, ".config", "hey", "config.toml"),
+    `[default]\nprovider = "local"\nmodel = "m"\n[provider.local]\nbase_url = "${server.url}/v1"\nmodels = ["m"]\n` +
+      `[provider.claude]\nprotocol = "anthropic"\nbase_url = "${server.url}"\napi_key = "k-1"\nmodels = ["claude-sonnet-4-5"]\n`,
+  );
+  const term = await startTerm({ args: ["-t", "high"], cwd: home, cols: 200, rows: 50, env: { HOME: home, NO_COLOR: "1" } });
+  try {
+    await term.waitFor(/^›/m);
+    // the local model reads a file, then its next answer never comes: Esc leaves the loop with the call and its result
+    server.enqueue(toolCalls([["read_file", { path: "notes.txt" }]]), sseReply([], { hang: true }));
+    const start = server.requests.length;
+    await term.type("read my notes");
+    await term.keys("Enter");
+    await term.waitFor(() => server.requests.length >= start + 2);
+    await term.keys("Escape");
+    await term.waitFor("interrupted", ALL);
+    await term.waitFor((screen) => screen.trimEnd().endsWith("›"));
+    await say(term, "/model claude/claude-sonnet-4-5", "claude-sonnet-4-5");
+
+    server.enqueue(fixture("anthropic/text"));
+    const asked = server.requests.length;
+    await say(term, "go on", /\S+/); // an answer, not Anthropic's 400
+    await term.waitFor((screen) => screen.trimEnd().endsWith("›"));
+    expect(server.violations).toEqual([]);
+    const sent = server.requests[asked]!.body as Body;
+    expect(sent.thinking).toEqual({ type: "disabled" });
+    expect(sent.messages.at(-2)!.content.map((b) => b.type)).toContain("tool_use");
+    expect((await term.screen(ALL)).split("› go on").at(-1)!.trim()).toBe("Hello\n›"); // the recorded answer, no error
+  } finally {
+    await term.close();
+  }
 });
