@@ -85,7 +85,7 @@ export interface Agent {
   send(content: string | ContentBlock[], signal: AbortSignal): Promise<RunResult>;
   /**
    * the context the next request would hold were it sent now — system prompt, tools and history,
-   * estimated as `send` estimates them (`/usage` before any request); changes nothing. Asks for the
+   * estimated as `send` estimates them (`/usage`); changes nothing. Asks for the
    * tools as a request does (it may wait for MCP servers still starting); rejects when `signal` aborts
    */
   preview(signal: AbortSignal): Promise<ContextView>;

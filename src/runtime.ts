@@ -7,7 +7,7 @@
 // while hey runs.
 import type { Agent, AgentSettings } from "./agent.ts";
 import type { LoadedConfig } from "./config/load.ts";
-import { reloadAll, reloadNote, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig } from "./config/reload.ts";
+import { reloadAll, reloadNote, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig, type Vet } from "./config/reload.ts";
 import { unknownModel } from "./config/model-check.ts";
 import { ConfigError, type Settings } from "./config/settings.ts";
 import { contextPolicy } from "./context/policy.ts";
@@ -24,7 +24,7 @@ import type { SessionWriter } from "./sessions/writer.ts";
 import type { Skill } from "./skills/frontmatter.ts";
 import type { ShellChoice } from "./tools/shell.ts";
 import type { Places } from "./fs/places.ts";
-import { decideWidenings, readApprovalState, recordApprovals, type ApprovalState } from "./trust/approve.ts";
+import { decideWidenings, readApprovalState, recordApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
 import { trustedNotice, untrustedReloadNotice } from "./trust/policy.ts";
 import { gatedResources, projectEffects, projectKey, trustProject } from "./trust/store.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
@@ -131,7 +131,8 @@ export interface Runtime
   switchModel(spec: string, signal: AbortSignal): Promise<void>;
   /**
    * `/reload`: re-reads and validates everything, then switches all or nothing; emits a `reload`
-   * event. A change that gives the agent more is asked about with `ask` (the REPL), else left out.
+   * event. A change that gives the agent more is asked about with `ask` (the REPL) once the checks
+   * found it would apply (a missing MCP command is the reload's error, not a question), else left out.
    */
   reload(ask?: (question: string) => Promise<string | undefined>): Promise<ReloadReport>;
   /**
@@ -197,7 +198,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
    * `/model`), weighed against what the user approved; a change that gives the agent more is asked
    * about (REPL) or left out, and what is used is recorded when the reload applies.
    */
-  const checkConfig = async (ask: ((question: string) => Promise<string | undefined>) | undefined): Promise<StagedConfig> => {
+  const checkConfig = async (ask: ((question: string) => Promise<string | undefined>) | undefined, vet: Vet): Promise<StagedConfig> => {
     const current = live.config.settings;
     // project files this reload may not load are said, with how to load them (issue 26)
     const gated = parts.trust.trusted ? [] : gatedResources(parts.project.root);
@@ -205,24 +206,36 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     const nothing = { warnings: untrusted, changes: [], settings: current, apply() {} };
     const next = live.config.reload(live.config.flags, parts.approvals.record, parts.trust.trusted);
     if (next.errors) return { ...nothing, errors: next.errors };
+    /** the fetch and provider settings `s` need: the ones in use unless what makes them changed; throws ConfigError */
+    const swapsFor = async (s: Settings) => {
+      let fetchImpl = live.fetch;
+      if (s.proxy !== current.proxy || JSON.stringify(s.network) !== JSON.stringify(current.network)) fetchImpl = parts.fetchFor(s);
+      const same =
+        fetchImpl === live.fetch &&
+        s.model === current.model &&
+        JSON.stringify(s.provider) === JSON.stringify(current.provider) &&
+        s.retry.idleTimeoutMs === current.retry.idleTimeoutMs;
+      return { fetchImpl, provider: same ? agent.provider : await parts.providerFor(s, fetchImpl) };
+    };
+    const servers = !parts.mcpOff;
     const refused: string[] = [];
     let decided: LoadedConfig;
-    let nextFetch = live.fetch;
-    let nextProvider = agent.provider;
+    let swaps: Awaited<ReturnType<typeof swapsFor>>;
     try {
-      decided = keepApproved(await decideWidenings(next.config, ask, (m) => refused.push(m), !parts.mcpOff), current);
-      const s = decided.settings;
-      if (s.proxy !== current.proxy || JSON.stringify(s.network) !== JSON.stringify(current.network)) nextFetch = parts.fetchFor(s);
-      if (
-        nextFetch !== live.fetch ||
-        s.model !== current.model ||
-        JSON.stringify(s.provider) !== JSON.stringify(current.provider) ||
-        s.retry.idleTimeoutMs !== current.retry.idleTimeoutMs
-      )
-        nextProvider = await parts.providerFor(s, nextFetch);
+      // what a yes would switch to is checked before the question: a change that cannot apply (an
+      // MCP command not found) is the reload's error, never something the user is asked to approve
+      if (ask && widenings(next.config, servers).length > 0) {
+        const all = keepApproved(next.config.approve(servers), current);
+        await swapsFor(all.settings);
+        const errors = await vet(all.settings);
+        if (errors.length > 0) return { ...nothing, errors };
+      }
+      decided = keepApproved(await decideWidenings(next.config, ask, (m) => refused.push(m), servers), current);
+      swaps = await swapsFor(decided.settings);
     } catch (e) {
       return { ...nothing, errors: [errorText(e)] };
     }
+    const { fetchImpl: nextFetch, provider: nextProvider } = swaps;
     const s = decided.settings;
     const known = new Set(live.config.warnings);
     return {
@@ -311,7 +324,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       dropDelivered();
       const before = pending?.before ?? offeredNow();
       const trusted = parts.trust.trusted;
-      const report = await reloadAll(() => checkConfig(ask), parts.reloadables);
+      const report = await reloadAll((vet) => checkConfig(ask, vet), parts.reloadables);
       if (report.ok) parts.trust.loaded = trusted;
       parts.output.emit({ type: "reload", ...report });
       // two reloads before the model hears of them: what both changed, the later one's problems, against the tools it had before both

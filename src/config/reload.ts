@@ -51,11 +51,21 @@ export interface ReloadReport {
   warnings: string[];
 }
 
+/**
+ * The parts' errors were the settings `settings`, nothing else of their checks: the configuration's
+ * check runs it on what a change would make before it asks the user about that change, so a
+ * change that cannot apply (an MCP server whose command is not found) is the reload's error, not
+ * a question.
+ */
+export type Vet = (settings: Settings) => Promise<string[]>;
+
 /** Checks the configuration, then every part against its new settings; applies all or nothing. */
-export async function reloadAll(config: () => Promise<StagedConfig>, parts: readonly Reloadable[]): Promise<ReloadReport> {
-  const first = await config();
+export async function reloadAll(config: (vet: Vet) => Promise<StagedConfig>, parts: readonly Reloadable[]): Promise<ReloadReport> {
+  const vet: Vet = async (settings) => (await Promise.all(parts.map((p) => p.check(settings)))).flatMap((s) => s.errors);
+  const first = await config(vet);
   const staged = [first, ...(await Promise.all(parts.map((p) => p.check(first.settings))))];
-  const errors = staged.flatMap((s) => s.errors);
+  // an error the vet found can be found again against the settings now (a stopped server's command gone)
+  const errors = [...new Set(staged.flatMap((s) => s.errors))];
   const warnings = staged.flatMap((s) => s.warnings);
   if (errors.length > 0) return { ok: false, changes: [], errors, warnings };
   const changes: string[] = [];

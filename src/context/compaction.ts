@@ -118,19 +118,7 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
   const { state, policy } = deps;
   const { budgetTokens, fixed, build } = contextOf(history, deps);
   const now = deps.now();
-  const sent = state.sent;
-  let upTo = state.rewriteUpTo;
-  let view = upTo === undefined ? undefined : build(upTo);
-  const broken =
-    !view || !sent || sent.fixed !== fixed || now - sent.at > CACHE_LIFETIME_MS || sharedPrefix(sent.messages, view.messages, sent.count) < sent.count;
-  if (!view || broken) view = build((upTo = history.length));
-  else if (upTo! < history.length) {
-    const next = build(history.length);
-    const shared = sharedPrefix(view.messages, next.messages);
-    const same = shared === view.messages.length && shared === next.messages.length;
-    const rebilled = estimateTokens(next.messages.slice(shared, sent!.count), state.tokensPerChar);
-    if (same || rewritePays(view.estimate - next.estimate, rebilled, cachePrices(deps.provider.protocol))) [upTo, view] = [history.length, next];
-  }
+  let { view, upTo } = chooseView(history, deps, fixed, build, now);
 
   let usage: Usage | undefined;
   if (!opts.deterministic && (view.stats.trimmed > 0 || view.overBudget) && view.summarizable) {
@@ -157,6 +145,34 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
 }
 
 /**
+ * The view the next request holds before any summary, and the ContextInput.rewriteUpTo it is built
+ * with: the earlier messages as the previous request sent them, unless the prompt cache is broken
+ * anyway or the tokens a rewrite saves pay for the miss (cache.ts). Pure.
+ */
+function chooseView(
+  history: readonly Message[],
+  deps: PrepareDeps,
+  fixed: string,
+  build: (rewriteUpTo: number) => ContextView,
+  now: number,
+): { view: ContextView; upTo: number } {
+  const { state } = deps;
+  const sent = state.sent;
+  const upTo = state.rewriteUpTo;
+  const view = upTo === undefined ? undefined : build(upTo);
+  const broken =
+    !view || !sent || sent.fixed !== fixed || now - sent.at > CACHE_LIFETIME_MS || sharedPrefix(sent.messages, view.messages, sent.count) < sent.count;
+  if (!view || broken) return { view: build(history.length), upTo: history.length };
+  if (upTo! >= history.length) return { view, upTo: upTo! };
+  const next = build(history.length);
+  const shared = sharedPrefix(view.messages, next.messages);
+  const same = shared === view.messages.length && shared === next.messages.length;
+  const rebilled = estimateTokens(next.messages.slice(shared, sent!.count), state.tokensPerChar);
+  if (same || rewritePays(view.estimate - next.estimate, rebilled, cachePrices(deps.provider.protocol))) return { view: next, upTo: history.length };
+  return { view, upTo: upTo! };
+}
+
+/**
  * `/compact`: summarizes the stretch a summary may replace now, whatever the budget says; false
  * when there is none. Throws like compactRange.
  */
@@ -178,11 +194,13 @@ export async function compactNow(
 
 /**
  * The context the next request would hold were it built now from `history`, without building it:
- * the same system prompt, tools, budget and estimate as `prepare` (`/usage` before the first request
- * of a run, when no request has been built yet). Pure: the state is not changed.
+ * the same system prompt, tools, budget, estimate and earlier messages as `prepare` — the latest
+ * answer included, which the last request's view lacks (`/usage`). Over the budget it is the trim
+ * (the summary `prepare` would ask for is not asked for). Pure: the state is not changed.
  */
 export function previewContext(history: readonly Message[], deps: PrepareDeps): ContextView {
-  return contextOf(history, deps).build(history.length);
+  const { fixed, build } = contextOf(history, deps);
+  return chooseView(history, deps, fixed, build, deps.now()).view;
 }
 
 function minDefined(a: number | undefined, b: number | undefined): number | undefined {

@@ -96,3 +96,22 @@ function hash(text: string): string {
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return h.toString(36).padStart(8, "0").slice(-8);
 }
+
+/**
+ * Whether a request to `target` must go with thinking off: Anthropic keeps one thinking setting
+ * per assistant turn — a tool loop is one turn — and with thinking on rejects a request whose final
+ * assistant message does not start with a thinking block ("a final `assistant` message must start
+ * with a thinking block", https://platform.claude.com/docs/en/build-with-claude/thinking#thinking-with-tool-use).
+ * That is so when the last assistant message called tools (its results are the lastmost: the turn
+ * is still going) and holds no thinking of `target` to send back: it came from another model or
+ * protocol (`/model`, a session resumed with another model), or was made with thinking off. Once
+ * the turn ends with an answer, the next request thinks again.
+ */
+export function thinkingBlocked(messages: readonly Message[], target: Target): boolean {
+  if (target.protocol !== "anthropic") return false;
+  const last = messages.findLast((m) => m.role === "assistant");
+  if (!last?.toolCalls?.length) return false;
+  const mine = (p: Message["content"][number]) =>
+    p.type === "thinking" && p.opaque?.protocol === target.protocol && p.opaque.model === target.model && p.opaque.data !== undefined;
+  return !last.content.some(mine);
+}

@@ -26,12 +26,12 @@ export type HandOffLimit = Extract<RunStop, "max_turns" | "max_run_tokens">;
 export type ErrorKind = ProviderErrorKind | "config" | "usage" | "tool" | "interrupted" | "internal" | "empty_answer" | "length";
 
 /**
- * Everything the loop and the agent report, in order. All but `message`, `model` and `tool_start`
- * are the JSON events of SPEC §18 (field names are the wire format); `message` carries each
- * message appended to the history and `model` each switch of model (`/model`), for the session
- * writer; `tool_start` marks the moment a call's tool begins to run (its arguments checked and
- * permitted), for the terminal's write diff against the file as it was then. They are not part
- * of the JSON stream.
+ * Everything the loop and the agent report, in order. All but `message`, `model`, `tool_start`
+ * and `debug` are the JSON events of SPEC §18 (field names are the wire format); `message` carries
+ * each message appended to the history and `model` each switch of model (`/model`), for the
+ * session writer; `tool_start` marks the moment a call's tool begins to run (its arguments checked
+ * and permitted), for the terminal's write diff against the file as it was then; `debug` is a line
+ * for the debug log only (`--verbose`). They are not part of the JSON stream.
  */
 export type AgentEvent =
   | { type: "message"; message: Message }
@@ -43,6 +43,7 @@ export type AgentEvent =
   /** `server`: the MCP server whose tool this is (absent for hey's own tools) */
   | { type: "tool_call"; id: string; name: string; arguments: string; server?: string }
   | { type: "tool_start"; id: string }
+  | { type: "debug"; message: string }
   | { type: "tool_result"; id: string; name: string; ok: boolean; output: string }
   | { type: "retry"; attempt: number; delay_ms: number; error: string }
   | ({ type: "usage" } & UsageCounts)

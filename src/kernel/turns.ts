@@ -1,7 +1,7 @@
 // One request of a run and its tally (SPEC §6): a `turn_start`, the context built for it, the
 // request with its retries (kernel/retry.ts) and the reply appended. The loop (loop.ts) and the
 // hand-off (hand-off.ts) make their requests through it. Every dependency is passed in.
-import { adaptHistory } from "./adapt-history.ts";
+import { adaptHistory, thinkingBlocked } from "./adapt-history.ts";
 import { errorText } from "./errors.ts";
 import { addUsage, emptyUsage, newId, textOf, type Effort, type Message, type StopReason, type Usage } from "./ir.ts";
 import { usageCounts, type HandOffLimit, type Output, type RunStop } from "./output.ts";
@@ -111,15 +111,21 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
         throw e;
       }
       if (context.usage) usage = addUsage(usage, context.usage);
+      const sent = adaptHistory(context.messages, deps.provider);
+      let effort = deps.effort;
+      if (effort !== undefined && effort !== "off" && thinkingBlocked(sent, deps.provider)) {
+        effort = "off"; // this request only: the next turn thinks again
+        output.emit({ type: "debug", message: `effort ${deps.effort} → off for this request: ${THINKING_BLOCKED}` });
+      }
       const request: ModelRequest = {
         system: context.system,
-        messages: adaptHistory(context.messages, deps.provider),
+        messages: sent,
         tools: context.tools,
         // the hand-off must be text, but the tools stay described: some APIs reject a history with
         // tool calls when no tools are defined
         ...(handOff ? { toolChoice: "none" as const } : {}),
         ...(context.note ? { note: context.note } : {}),
-        ...(deps.effort !== undefined ? { effort: deps.effort } : {}),
+        ...(effort !== undefined ? { effort } : {}),
       };
       const reply = await requestWithRetry(request, deps);
       // an answer cut short (by the user, a signal or the connection) is kept, marked, so the model reads it as unfinished
@@ -140,6 +146,10 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
   };
   return self;
 }
+
+/** Why a request goes with thinking off (the debug log's line). */
+const THINKING_BLOCKED =
+  "the tool-calling message in progress has no thinking block of this model (another model's, or made with thinking off), and Anthropic keeps one thinking setting per tool loop";
 
 type Reply = { error?: undefined; partial?: undefined; message: Message; usage: Usage; stop: StopReason } | { error: ProviderError; partial?: Message };
 

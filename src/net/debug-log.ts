@@ -83,6 +83,7 @@ export function openDebugLog(dir: string, hide: (text: string) => string, now: (
       emit(e) {
         if (e.type === "retry") write([`retry ${e.attempt} in ${e.delay_ms} ms after: ${maskText(e.error)}`]);
         else if (e.type === "error") write([`no retry: ${e.kind}: ${maskText(e.message)}`]);
+        else if (e.type === "debug") write([e.message]);
       },
     },
   };

@@ -151,9 +151,9 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/sessions":
       return sessionsCommand(rest, ctx.oneShot !== true, ctx.here, ctx.columns ?? 0);
     case "/usage": {
-      // before this run's first request no context was built yet: the one it would send, system prompt and tools counted
-      const view = ctx.agent.context.last ?? (await ctx.agent.preview(ctx.signal));
-      return said(usageReport(ctx.agent, ctx.earlierRuns?.(), view));
+      // the context the next request would hold (system prompt and tools counted, the latest answer
+      // included): the same number before a run's first request and after any exchange
+      return said(usageReport(ctx.agent, ctx.earlierRuns?.(), await ctx.agent.preview(ctx.signal)));
     }
     case "/mcp": {
       if (arg === "") return said(visible(await ctx.mcpStatus(ctx.signal)));
@@ -318,9 +318,8 @@ function pruneReport(deleted: number, held: number, every: boolean, opts: { olde
 
 /**
  * `/usage` (SPEC §10): tokens of the whole session (`earlier` runs and this one), of this run and
- * of the last request, the context against the budget, and pruning counts. `view`: the context
- * the last request held (or the next one holds, after `/compact`), else, before the first request
- * of a run, the one it would hold (Agent.preview); none: the budget alone.
+ * of the last request as sent, the context against the budget, and pruning counts. `view`: the
+ * context the next request would hold (Agent.preview); none: the budget alone.
  */
 export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: number }, view: ContextView | undefined = agent.context.last): string {
   const n = (x: number) => x.toLocaleString("en-US");

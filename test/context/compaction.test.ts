@@ -132,7 +132,7 @@ test("summary requests count: in the run's usage (its cap, done), in /usage's re
   expect(output.of("done")[0]!.usage).toMatchObject({ input_tokens: 10 * summaries, output_tokens: 10 * summaries });
 });
 
-test("/usage before the first request counts the system prompt and the tools, as the first request's estimate then does", async () => {
+test("/usage before the first request counts the system prompt and the tools, as the first request's estimate then does; after it, the answer too", async () => {
   const p = provider([{ text: "done" }], () => "s");
   const agent = longTask(p, recordingOutput(), "You are a careful coding agent. ".repeat(100));
   agent.settings.context.budgetTokens = 100_000;
@@ -145,7 +145,8 @@ test("/usage before the first request counts the system prompt and the tools, as
   // the request sent holds the same system prompt and tools, and the one message more
   const [prompt] = agent.messages;
   expect(agent.context.last!.estimate).toBe(start + estimateTokens([prompt!], agent.context.tokensPerChar));
-  expect(context(await usage())).toBe(agent.context.last!.estimate);
+  // after it, the one the next request would hold: the answer counts too
+  expect(context(await usage())).toBe(agent.context.last!.estimate + estimateTokens([agent.messages.at(-1)!], agent.context.tokensPerChar));
 });
 
 test("/compact: its request is counted; /usage tells messages summarized from compressed ranges, in the right plural", async () => {

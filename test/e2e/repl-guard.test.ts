@@ -152,3 +152,23 @@ test("trust.json written behind hey's back: the trust question comes back, and a
   expect(await second.screen(ALL)).not.toContain("Trust this project");
   expect(readFileSync(join(home.path, ".local", "state", "hey", "approvals.json"), "utf8")).toContain(realpathSync(project.path));
 });
+
+test("/reload: a new MCP server whose command is not found is the reload's error, with file and line, and is never asked about", async () => {
+  write(userConfigFile(), userConfig(["read_file"]));
+  const term = await openRepl();
+  await term.waitFor(/^›/m);
+  const marker = join(project.path, "server-ran");
+  write(userConfigFile(), `${userConfig(["read_file"])}[mcp.ghost]\ncommand = "no-such-command-hey-test"\n`);
+  const line = userConfig(["read_file"]).split("\n").length; // the table's header, after the lines before it
+  const failed = await say(term, "/reload", /^›|Use this change\?/m); // the prompt back, or (the fault) the question
+  expect(failed).not.toContain("Use this change?"); // nothing to approve: it cannot start
+  expect(failed.replace(/\s+/g, " ")).toContain(
+    `hey: /reload changed nothing; fix these and /reload again: ${userConfigFile()}:${line}: [mcp.ghost] command "no-such-command-hey-test" not found on PATH`,
+  );
+  // fixed: now it can start, so it is asked about, and a yes starts it
+  write(userConfigFile(), `${userConfig(["read_file"])}${touchingServer("ghost", marker)}`);
+  await say(term, "/reload", "Use this change? (y/N)");
+  await answer(term, "y", "+ mcp server ghost");
+  await until(() => existsSync(marker), "the approved server to start");
+  await say(term, "/quit", "[exit 0]");
+});

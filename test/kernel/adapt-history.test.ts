@@ -1,7 +1,7 @@
 // What survives a switch of protocol or model (SPEC §5.6), and the tool-call pairing invariant.
 import { describe, expect, test } from "bun:test";
 import type { Message, Protocol } from "../../src/kernel/ir.ts";
-import { adaptHistory, safeId } from "../../src/kernel/adapt-history.ts";
+import { adaptHistory, safeId, thinkingBlocked, type Target } from "../../src/kernel/adapt-history.ts";
 import { NO_RESULT as MISSING_RESULT } from "../../src/kernel/tool-calls.ts";
 
 const think = (protocol: Protocol, model: string, text = "hmm") => ({ type: "thinking" as const, text, opaque: { protocol, model, data: { sig: "s" } } });
@@ -125,5 +125,22 @@ describe("tool calls", () => {
     const b = safeId("p".repeat(50) + "2");
     expect(a).not.toBe(b);
     expect(a.length).toBeLessThanOrEqual(40);
+  });
+});
+
+describe("thinkingBlocked: Anthropic's one thinking setting per tool loop", () => {
+  const call = (content: Message["content"]): Message => ({ id: "a", role: "assistant", content, toolCalls: [{ id: "c1", name: "t", arguments: "{}" }] });
+  const claude: Target = { protocol: "anthropic", model: "claude" };
+  const answered: Message = { id: "a", role: "assistant", content: [{ type: "text", text: "done" }] };
+  test.each<[string, Message[], Target, boolean]>([
+    ["another model's tool call in progress", [user("u"), call([{ type: "text", text: "x" }]), result("r", "c1")], claude, true],
+    ["another Anthropic model's thinking", [user("u"), call([think("anthropic", "claude-old")]), result("r", "c1")], claude, true],
+    ["then a line typed after its results", [user("u"), call([]), result("r", "c1"), user("u2")], claude, true],
+    ["its own thinking on the call", [user("u"), call([think("anthropic", "claude")]), result("r", "c1")], claude, false],
+    ["a last assistant message that answered", [user("u"), answered, user("u2")], claude, false],
+    ["no assistant message yet", [user("u")], claude, false],
+    ["another protocol", [user("u"), call([]), result("r", "c1")], { protocol: "openai", model: "claude" }, false],
+  ])("%s", (_name, messages, target, blocked) => {
+    expect(thinkingBlocked(messages, target)).toBe(blocked);
   });
 });
