@@ -10,12 +10,12 @@ export type { ProviderOptions };
 
 /**
  * The adapter for `opts.protocol`. A refused connection to this machine fails at once instead of
- * being retried: nothing listens there (Ollama not started, a wrong port). Throws only what the
- * adapter's factory throws.
+ * being retried: nothing listens there (Ollama not started, a wrong port). A try that got not a
+ * byte of an answer says which endpoint was silent. Throws only what the adapter's factory throws.
  */
 export async function createProvider(opts: ProviderOptions): Promise<Provider> {
   const fetchImpl = streamsOnly(opts.fetch ?? fetch, opts.baseUrl);
-  return failFastWhenRefusedLocally(await adapter({ ...opts, fetch: fetchImpl }), opts.baseUrl);
+  return namedFailures(await adapter({ ...opts, fetch: fetchImpl }), opts.baseUrl, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
 }
 
 /** Content types that are certainly not an event stream: a login page, a non-streaming JSON answer. */
@@ -78,8 +78,12 @@ async function adapter(opts: ProviderOptions): Promise<Provider> {
 
 const REFUSED = /ECONNREFUSED|Unable to connect|connection refused/i;
 
-function failFastWhenRefusedLocally(provider: Provider, baseUrl: string): Provider {
-  if (!URL.canParse(baseUrl) || !isLoopback(new URL(baseUrl).hostname)) return provider;
+/**
+ * `provider`, its network failures said for this endpoint: a silent try (ProviderError.silent) names
+ * the base URL and the wait; a refused connection to this machine is final.
+ */
+function namedFailures(provider: Provider, baseUrl: string, idleMs: number): Provider {
+  const local = URL.canParse(baseUrl) && isLoopback(new URL(baseUrl).hostname);
   return {
     protocol: provider.protocol,
     model: provider.model,
@@ -87,8 +91,11 @@ function failFastWhenRefusedLocally(provider: Provider, baseUrl: string): Provid
       try {
         yield* provider.stream(request, signal);
       } catch (e) {
-        if (!(e instanceof ProviderError) || e.kind !== "network" || !REFUSED.test(e.message)) throw e;
-        throw new ProviderError("network", `cannot connect to ${baseUrl}: connection refused (is the server running?)`, { final: true });
+        if (!(e instanceof ProviderError) || e.kind !== "network") throw e;
+        if (e.silent) throw new ProviderError("network", `no answer from ${baseUrl} in ${idleMs / 1000} s, not a byte`, { silent: true, cause: e });
+        if (local && REFUSED.test(e.message))
+          throw new ProviderError("network", `cannot connect to ${baseUrl}: connection refused (is the server running?)`, { final: true });
+        throw e;
       }
     },
   };
