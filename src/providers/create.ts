@@ -3,6 +3,7 @@
 // the others. Used by the composition root (wire.ts) and by embedders (lib.ts).
 import type { ProviderOptions } from "./common.ts";
 import { ProviderError, type Provider } from "../kernel/provider.ts";
+import { isUnknownHost } from "../net/errors.ts";
 import { isLoopback } from "../net/proxy.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, watchedResponse } from "./stream-guard.ts";
 
@@ -14,8 +15,34 @@ export type { ProviderOptions };
  * byte of an answer says which endpoint was silent. Throws only what the adapter's factory throws.
  */
 export async function createProvider(opts: ProviderOptions): Promise<Provider> {
-  const fetchImpl = streamsOnly(opts.fetch ?? fetch, opts.baseUrl);
+  const fetchImpl = streamsOnly(typoFailsAtOnce(opts.fetch ?? fetch, opts.baseUrl, opts.baseUrlSetting ?? "base_url"), opts.baseUrl);
   return namedFailures(await adapter({ ...opts, fetch: fetchImpl }), opts.baseUrl, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+}
+
+/**
+ * `base`, except that a host name that does not resolve (ENOTFOUND, EAI_NONAME) before any request
+ * of this provider got an answer fails at once, not retried: a name that never resolved is almost
+ * always a typo in `setting`. Once an answer came, the name is known to exist and the same failure
+ * is a flaky resolver, retried like any network error. A resolver that cannot be asked (EAI_AGAIN)
+ * is always retried.
+ */
+function typoFailsAtOnce(base: typeof fetch, baseUrl: string, setting: string): typeof fetch {
+  let answered = false;
+  const checked = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+    try {
+      const response = await base(input, init);
+      answered = true;
+      return response;
+    } catch (e) {
+      if (answered || !isUnknownHost(e)) throw e;
+      const host = URL.canParse(baseUrl) ? new URL(baseUrl).hostname : baseUrl;
+      throw new ProviderError("network", `the host ${host} does not resolve (no such host), so hey does not retry: check the host name in ${setting}`, {
+        final: true,
+        cause: e,
+      });
+    }
+  };
+  return Object.assign(checked, { preconnect: base.preconnect }) as typeof fetch;
 }
 
 /** Content types that are certainly not an event stream: a login page, a non-streaming JSON answer. */
