@@ -29,6 +29,20 @@ test("accepted, then silence: stopped after the second silent try, naming the en
   );
 });
 
+test("hey doctor says it as a run does: no answer from the endpoint in [retry] idle_timeout_ms, and asks no other role into the silence", async () => {
+  const url = `http://127.0.0.1:${mute.port}/v1`;
+  const before = connections;
+  const run = await runHey(["doctor", "--base-url", url, "-m", "m", "--config", config], { cwd: work.path });
+  expect(run.code).toBe(1);
+  expect(connections - before).toBe(3); // the TCP check, the model list and one answer: not the developer role too
+  expect(run.stdout).toMatch(
+    new RegExp(
+      `✗ streamed answer +no answer from ${url.replace(/[.:/]/g, "\\$&")} in 0\\.4 s, not a byte → the server took the request and answered nothing: check that it is working \\(a run gives up after 2 such tries; \\[retry\\] idle_timeout_ms sets the wait\\)`,
+    ),
+  );
+  expect(run.stdout).not.toContain("system role");
+});
+
 const server = fileReplayServer();
 
 test("a keep-alive, then silence: the stream was alive, so every retry of max_retries is tried", async () => {
