@@ -54,7 +54,14 @@ export function providerFor(
   if (settings.unapproved) return Promise.reject(new ConfigError(unapprovedEndpoint(settings)));
   // the endpoint's own keys are the adapter's options; the rest are hey's (which models, where it was defined)
   const { name: _name, models: _models, effort: _default, preset: _preset, insecure, contextWindow: _window, source: _source, ...endpoint } = settings;
-  return createProvider({ ...endpoint, model, effort, fetch: insecure ? unverified(fetchImpl) : fetchImpl, idleTimeoutMs });
+  const baseUrlSetting = baseUrlSettingOf(settings);
+  return createProvider({ ...endpoint, model, effort, fetch: insecure ? unverified(fetchImpl) : fetchImpl, idleTimeoutMs, baseUrlSetting });
+}
+
+/** Where the provider's base_url was set, as an error message names it. */
+export function baseUrlSettingOf(p: ProviderSettings): string {
+  if (p.name === "cli" && !p.source) return "--base-url (or HEY_BASE_URL)";
+  return `base_url of [provider.${p.name}]${p.source ? ` in ${p.source}` : ""}`;
 }
 
 /** Why no request goes to a provider whose base_url the user has not approved (config/guard.ts). */

@@ -5,9 +5,10 @@ import type { Protocol } from "../kernel/ir.ts";
 
 /**
  * What one probe came back with. `kind` is a ProviderError kind (or "network" for a socket check);
- * `proxy`: the proxy failed the request (refused it, wanted other credentials), so the endpoint never saw it.
+ * `proxy`: the proxy failed the request (refused it, wanted other credentials), so the endpoint never saw it;
+ * `silent`: the server took the request and sent not a byte of an answer before the probe gave up.
  */
-export type Outcome<T = object> = ({ ok: true } & T) | { ok: false; kind: string; status?: number; message: string; proxy?: true };
+export type Outcome<T = object> = ({ ok: true } & T) | { ok: false; kind: string; status?: number; message: string; proxy?: true; silent?: true };
 
 /** A streamed model answer: its text, its tool calls (names only), and whether it reasoned. */
 export interface Streamed {
@@ -19,6 +20,8 @@ export interface Streamed {
 /** Everything the probes found; an undefined field was not probed (an earlier failure, or not this protocol). */
 export interface Probes {
   protocol: Protocol;
+  /** where base_url was set (endpoint.ts baseUrlSettingOf), named in the DNS failure's fix */
+  setting?: string;
   /** `direct: …` or `through the proxy …` (net/proxy.ts describeRoute), or the proxy setting's error */
   route: Outcome<{ text: string; proxied: boolean }>;
   /** the addresses of the host, or why it was not looked up here */
@@ -105,7 +108,7 @@ function networkChecks(p: Probes): Check[] {
   const out: Check[] = [];
   out.push(p.route.ok ? pass("proxy", "proxy", p.route.text) : fail("proxy", "proxy", p.route.message, FIX_PROXY));
   if (p.dns) {
-    if (!p.dns.ok) out.push(fail("dns", "DNS", p.dns.message, "check the host name in base_url, or this machine's DNS"));
+    if (!p.dns.ok) out.push(fail("dns", "DNS", p.dns.message, `check the host name in ${p.setting ?? "base_url"}, or this machine's DNS`));
     else out.push("skipped" in p.dns ? skip("dns", "DNS", p.dns.skipped) : pass("dns", "DNS", `resolves to ${p.dns.addresses.join(", ")}`));
   }
   if (p.tcp)
@@ -180,7 +183,11 @@ function endpointChecks(p: Probes, keyVar: string | undefined): Check[] {
           "answer",
           "streamed answer",
           failure(p.answer),
-          p.answer.ok || !p.answer.proxy ? "see the message; a 404 means the base URL or the model name is wrong" : FIX_PROXY,
+          p.answer.ok || !p.answer.proxy
+            ? !p.answer.ok && p.answer.silent
+              ? FIX_SILENT
+              : "see the message; a 404 means the base URL or the model name is wrong"
+            : FIX_PROXY,
         ),
       );
   }
@@ -309,6 +316,10 @@ export function missingFlags(found: Flags, current: Flags): Flags {
 function isRejection(o: Outcome<object>): boolean {
   return !o.ok && o.kind === "bad_request";
 }
+
+/** The fix for a server that takes requests and answers nothing: what a run does about it, and its key. */
+const FIX_SILENT =
+  "the server took the request and answered nothing: check that it is working (a run gives up after 2 such tries; [retry] idle_timeout_ms sets the wait)";
 
 function failure(o: Outcome<object>): string {
   return o.ok ? "" : o.message;

@@ -15,7 +15,7 @@ import type { DebugLog } from "../net/debug-log.ts";
 import { describeRoute, NetConfigError, parseProxyUrl, resolveProxy, type ProxySources } from "../net/proxy.ts";
 import { beginConfig } from "../trust/start.ts";
 import { isTty, writer } from "../ui/term.ts";
-import { fetchFor, unapprovedEndpoint } from "../endpoint.ts";
+import { baseUrlSettingOf, fetchFor, unapprovedEndpoint } from "../endpoint.ts";
 import { judge, missingFlags, type Flags, type Probes } from "./checks.ts";
 import { probeNetwork } from "./network.ts";
 import { replaysEveryTurn } from "../providers/openai.ts";
@@ -101,7 +101,7 @@ async function runProbes(settings: Settings, cliProxy: string | undefined, env: 
   const provider = settings.provider;
   const target = new URL(provider.baseUrl);
   const sources: ProxySources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env };
-  const base = { protocol: provider.protocol, model: settings.model, rateLimits: [] };
+  const base = { protocol: provider.protocol, model: settings.model, rateLimits: [], setting: baseUrlSettingOf(provider) };
   let route: ReturnType<typeof resolveProxy>;
   try {
     if (cliProxy) parseProxyUrl(cliProxy, "--proxy"); // as a run checks it: a mistake even where the model URL is loopback
@@ -112,7 +112,13 @@ async function runProbes(settings: Settings, cliProxy: string | undefined, env: 
     if ([network.dns, network.tcp, network.tls].some((o) => o && !o.ok)) return probes;
     return {
       ...probes,
-      ...(await probeEndpoint({ settings: provider, model: settings.model, effort: settings.effort, fetch: fetchFor(settings, cliProxy, env, debug) })),
+      ...(await probeEndpoint({
+        settings: provider,
+        model: settings.model,
+        effort: settings.effort,
+        fetch: fetchFor(settings, cliProxy, env, debug),
+        idleTimeoutMs: settings.retry.idleTimeoutMs,
+      })),
     };
   } catch (e) {
     if (!(e instanceof NetConfigError)) throw e;

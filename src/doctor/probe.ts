@@ -34,6 +34,8 @@ export interface EndpointOptions {
   effort?: Effort;
   /** the run's fetch (net/fetch.ts: proxy and CAs) */
   fetch: typeof fetch;
+  /** `[retry] idle_timeout_ms`, as a run's requests have it */
+  idleTimeoutMs?: number;
 }
 
 type ModelProbes = Omit<Probes, "protocol" | "route" | "dns" | "tcp" | "tls">;
@@ -45,27 +47,31 @@ export async function probeEndpoint(opts: EndpointOptions): Promise<ModelProbes>
   const openai = opts.settings.protocol === "openai";
   const current = opts.settings.compat ?? {};
   const provider = (compat: Compat, maxTokens?: number) =>
-    providerFor({ ...opts.settings, compat: { ...current, ...compat }, maxTokens }, opts.model, opts.effort, recording);
+    providerFor({ ...opts.settings, compat: { ...current, ...compat }, maxTokens }, opts.model, opts.effort, recording, opts.idleTimeoutMs);
   const out: ModelProbes = { model: opts.model, rateLimits };
+  const base = opts.settings.baseUrl;
 
-  out.models = await listModels(opts.settings, opts.model, recording);
-  out.answer = await stream(provider(openai ? { systemRole: "system" } : {}), request(ASK.answer));
-  if (openai) out.developer = await stream(provider({ systemRole: "developer" }), request(ASK.answer));
+  // a run's requests are given up on after idle_timeout_ms of silence: so is the list, when that is shorter than the probe's limit
+  out.models = await listModels(opts.settings, opts.model, recording, opts.idleTimeoutMs !== undefined ? AbortSignal.timeout(opts.idleTimeoutMs) : undefined);
+  out.answer = await stream(provider(openai ? { systemRole: "system" } : {}), request(ASK.answer), base);
+  if (!out.answer.ok && out.answer.silent) return out; // another role would be asked into the same silence
+  if (openai) out.developer = await stream(provider({ systemRole: "developer" }), request(ASK.answer), base);
   if (!out.answer.ok && !out.developer?.ok) return out;
   const role: Compat = openai ? { systemRole: out.answer.ok ? "system" : "developer" } : {};
   if (openai) {
-    out.maxTokens = await stream(provider({ ...role, maxTokensField: "max_tokens" }, PROBE_LIMIT_TOKENS), request(ASK.answer));
-    out.maxCompletionTokens = await stream(provider({ ...role, maxTokensField: "max_completion_tokens" }, PROBE_LIMIT_TOKENS), request(ASK.answer));
+    out.maxTokens = await stream(provider({ ...role, maxTokensField: "max_tokens" }, PROBE_LIMIT_TOKENS), request(ASK.answer), base);
+    out.maxCompletionTokens = await stream(provider({ ...role, maxTokensField: "max_completion_tokens" }, PROBE_LIMIT_TOKENS), request(ASK.answer), base);
   }
 
-  const called = await streamTurn(provider(role), request(ASK.call, [ECHO]));
+  const called = await streamTurn(provider(role), request(ASK.call, [ECHO]), base);
   out.toolCall = called.outcome;
-  out.parallel = (await streamTurn(provider(role), request(ASK.parallel, [ECHO]))).outcome;
+  out.parallel = (await streamTurn(provider(role), request(ASK.parallel, [ECHO]), base)).outcome;
   if (called.message?.toolCalls?.length) {
     const history = [user(ASK.call), called.message, ...called.message.toolCalls.map((c): Message => toolResult(c.id, c.name))];
     const followUp: ModelRequest = { system: SYSTEM, messages: history, tools: [ECHO] };
-    out.afterTool = await stream(provider({ ...role, reasoningReplay: true }), followUp);
-    if (openai && called.outcome.ok && called.outcome.thinking) out.afterToolNoReplay = await stream(provider({ ...role, reasoningReplay: false }), followUp);
+    out.afterTool = await stream(provider({ ...role, reasoningReplay: true }), followUp, base);
+    if (openai && called.outcome.ok && called.outcome.thinking)
+      out.afterToolNoReplay = await stream(provider({ ...role, reasoningReplay: false }), followUp, base);
   }
   out.emptyTools = await postEmptyTools(opts.settings, opts.model, recording);
   return out;
@@ -83,19 +89,21 @@ function toolResult(id: string, name: string): Message {
   return { id: `probe-result-${id}`, role: "tool", toolCallId: id, toolName: name, content: [{ type: "text", text: "ping" }] };
 }
 
-async function stream(provider: Promise<Provider>, req: ModelRequest): Promise<Outcome<Streamed>> {
-  return (await streamTurn(provider, req)).outcome;
+async function stream(provider: Promise<Provider>, req: ModelRequest, baseUrl: string): Promise<Outcome<Streamed>> {
+  return (await streamTurn(provider, req, baseUrl)).outcome;
 }
 
-/** One streamed turn, retried once after a short Retry-After; the outcome and the assistant message. */
-async function streamTurn(provider: Promise<Provider>, req: ModelRequest): Promise<{ outcome: Outcome<Streamed>; message?: Message }> {
+/** One streamed turn to `baseUrl`, retried once after a short Retry-After; the outcome and the assistant message. */
+async function streamTurn(provider: Promise<Provider>, req: ModelRequest, baseUrl: string): Promise<{ outcome: Outcome<Streamed>; message?: Message }> {
   for (let attempt = 1; ; attempt++) {
+    const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
+    let heard = false;
     try {
-      const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
       let message: Message | undefined;
       let text = "";
       let thinking = false;
       for await (const event of (await provider).stream(req, signal)) {
+        heard = true;
         if (event.type === "text") text += event.delta;
         else if (event.type === "thinking") thinking = true;
         else if (event.type === "done") message = event.message;
@@ -104,6 +112,16 @@ async function streamTurn(provider: Promise<Provider>, req: ModelRequest): Promi
       thinking ||= message?.content.some((p) => p.type === "thinking") ?? false;
       return { outcome: { ok: true, text, calls, thinking }, ...(message ? { message } : {}) };
     } catch (e) {
+      // the probe's own limit, before the idle timeout: said as a run's silent try would be
+      if (signal.aborted && !heard)
+        return {
+          outcome: {
+            ok: false,
+            kind: "network",
+            message: `no answer from ${baseUrl} in ${PROBE_TIMEOUT_MS / 1000} s (hey doctor's limit for one request)`,
+            silent: true,
+          },
+        };
       const err = e instanceof ProviderError ? e : new ProviderError("network", errorText(e));
       const wait = err.retryAfterMs ?? (err.kind === "rate_limit" ? 2_000 : undefined);
       if (attempt === 1 && err.kind === "rate_limit" && wait !== undefined && wait <= MAX_RETRY_AFTER_MS) {
@@ -111,7 +129,8 @@ async function streamTurn(provider: Promise<Provider>, req: ModelRequest): Promi
         continue;
       }
       const status = err.status !== undefined ? { status: err.status } : {};
-      return { outcome: { ok: false, kind: err.kind, ...status, message: err.message, ...(err.cause instanceof NetError ? { proxy: true } : {}) } };
+      const marks = { ...(err.cause instanceof NetError ? { proxy: true as const } : {}), ...(err.silent ? { silent: true as const } : {}) };
+      return { outcome: { ok: false, kind: err.kind, ...status, message: err.message, ...marks } };
     }
   }
 }

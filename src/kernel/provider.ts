@@ -83,11 +83,13 @@ export class ProviderError extends Error {
   readonly final: boolean;
   /** kind "context_length": what the server said about the window */
   readonly overflow: ContextOverflow | undefined;
+  /** the idle timeout ended the try before a single byte of an answer came (kernel/retry.ts SILENT_TRIES) */
+  readonly silent: boolean;
 
   constructor(
     kind: ProviderErrorKind,
     message: string,
-    opts: { status?: number; retryAfterMs?: number; final?: boolean; overflow?: ContextOverflow; cause?: unknown } = {},
+    opts: { status?: number; retryAfterMs?: number; final?: boolean; overflow?: ContextOverflow; silent?: boolean; cause?: unknown } = {},
   ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = "ProviderError";
@@ -96,6 +98,7 @@ export class ProviderError extends Error {
     this.retryAfterMs = opts.retryAfterMs;
     this.final = opts.final ?? false;
     this.overflow = opts.overflow;
+    this.silent = opts.silent ?? false;
   }
 
   get retryable(): boolean {

@@ -16,6 +16,11 @@ export interface RetryableFailure {
   retryAfterMs?: number;
   /** retrying cannot help whatever the kind says */
   final?: boolean;
+  /**
+   * How many tries in a row, this one included, ended at the idle timeout without a single byte
+   * of an answer (ProviderError.silent); 0 or undefined when this one is no such failure.
+   */
+  silentTries?: number;
 }
 
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; why?: string };
@@ -35,6 +40,15 @@ const SERVER_DELAY_JITTER = 0.1;
 const MIN_DELAY_MS = 500;
 
 /**
+ * Silent tries in a row after which a request is given up: a server that accepts the request and
+ * then sends nothing, not a header or a keep-alive, for the whole idle timeout twice is stuck (or
+ * is a model that thinks longer in silence than the timeout allows, which a third try will not
+ * change). At the default 120 s that is 4 minutes instead of six tries and 13; a server that sent
+ * anything before it stalled keeps the whole `max_retries`.
+ */
+export const SILENT_TRIES = 2;
+
+/**
  * Whether to retry after `failure`, which happened on try number `attempt` (1 = the first
  * request), and how long to wait first. `random` returns [0, 1); inject it for tests.
  *
@@ -42,11 +56,17 @@ const MIN_DELAY_MS = 500;
  * from [delay/2, delay] ("equal jitter": spread out, never much shorter). A server-given
  * delay (Retry-After) is waited in full, lengthened by at most 10 % jitter; one longer than
  * maxDelayMs is not waited at all — the caller fails and says when the server allows a retry.
- * No delay is shorter than MIN_DELAY_MS × 2^(attempt-1).
+ * No delay is shorter than MIN_DELAY_MS × 2^(attempt-1). SILENT_TRIES silent tries in a row end
+ * the retries whatever max_retries says.
  */
 export function retryDecision(failure: RetryableFailure, attempt: number, policy: RetryPolicy, random: () => number = Math.random): RetryDecision {
   if (!RETRYABLE_KINDS.has(failure.kind) || failure.final) return { retry: false };
   if (!policy.enabled || policy.maxRetries <= 0) return { retry: false };
+  if ((failure.silentTries ?? 0) >= SILENT_TRIES)
+    return {
+      retry: false,
+      why: `nothing came on ${failure.silentTries} tries in a row, so hey stopped: the server looks stuck (a model that thinks in silence for longer needs a larger [retry] idle_timeout_ms)`,
+    };
   if (attempt > policy.maxRetries) return { retry: false, why: `gave up after ${policy.maxRetries} ${policy.maxRetries === 1 ? "retry" : "retries"}` };
   const floor = Math.min(policy.maxDelayMs, MIN_DELAY_MS * 2 ** (attempt - 1));
   const server = policy.respectRetryAfter ? failure.retryAfterMs : undefined;

@@ -156,9 +156,11 @@ type Reply = { error?: undefined; partial?: undefined; message: Message; usage: 
 /**
  * One model request with retries (SPEC §6). A failure before any delta is retried like the
  * request; after partial output it is not (no duplicated text): the partial text is returned
- * to be kept, with a `stream_interrupted` error.
+ * to be kept, with a `stream_interrupted` error. Silent tries (ProviderError.silent) are counted
+ * in a row for the policy's SILENT_TRIES.
  */
 async function requestWithRetry(request: ModelRequest, deps: LoopDeps): Promise<Reply> {
+  let silentTries = 0;
   for (let attempt = 1; ; attempt++) {
     const partial = { text: "", thinking: "" };
     try {
@@ -169,7 +171,13 @@ async function requestWithRetry(request: ModelRequest, deps: LoopDeps): Promise<
       if (deps.signal.aborted) return { error, partial: kept };
       if (partial.text !== "" || partial.thinking !== "")
         return { error: new ProviderError("stream_interrupted", `the response broke off after partial output: ${error.message}`), partial: kept };
-      const decision = retryDecision(error, attempt, deps.retry, deps.clock.random);
+      silentTries = error.silent ? silentTries + 1 : 0;
+      const decision = retryDecision(
+        { kind: error.kind, final: error.final, silentTries, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) },
+        attempt,
+        deps.retry,
+        deps.clock.random,
+      );
       if (!decision.retry) {
         const hint = error.kind === "quota_exhausted" ? " (switch models with /model or -m)" : "";
         return {

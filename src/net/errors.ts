@@ -214,3 +214,15 @@ function scheme(route: Proxied): string {
 function portOf(url: URL): string {
   return url.port || (url.protocol === "https:" ? "443" : "80");
 }
+
+/** The codes of a host name that does not exist (not of a resolver that could not be asked: EAI_AGAIN is retried). */
+const NO_SUCH_HOST = new Set(["ENOTFOUND", "EAI_NONAME", "DNS_ENOTFOUND"]);
+
+/** Whether what fetch threw (or an error it caused, a few levels down) says the host name does not resolve. */
+export function isUnknownHost(e: unknown): boolean {
+  for (let depth = 0; depth < 4 && typeof e === "object" && e !== null; depth++, e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && NO_SUCH_HOST.has(code)) return true;
+  }
+  return false;
+}

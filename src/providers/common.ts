@@ -49,6 +49,8 @@ export interface ProviderOptions {
   /** The provider's default; `ModelRequest.effort` wins when set. */
   effort?: Effort;
   fetch?: typeof fetch;
+  /** Where `baseUrl` was set, for the error of a host that does not resolve: `base_url of [provider.NAME] in FILE`, `--base-url`. */
+  baseUrlSetting?: string;
   /** Abort when nothing arrives for this long; default DEFAULT_IDLE_TIMEOUT_MS (stream-guard.ts). */
   idleTimeoutMs?: number;
   compat?: Compat;

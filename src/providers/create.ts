@@ -3,6 +3,7 @@
 // the others. Used by the composition root (wire.ts) and by embedders (lib.ts).
 import type { ProviderOptions } from "./common.ts";
 import { ProviderError, type Provider } from "../kernel/provider.ts";
+import { isUnknownHost } from "../net/errors.ts";
 import { isLoopback } from "../net/proxy.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, watchedResponse } from "./stream-guard.ts";
 
@@ -10,12 +11,38 @@ export type { ProviderOptions };
 
 /**
  * The adapter for `opts.protocol`. A refused connection to this machine fails at once instead of
- * being retried: nothing listens there (Ollama not started, a wrong port). Throws only what the
- * adapter's factory throws.
+ * being retried: nothing listens there (Ollama not started, a wrong port). A try that got not a
+ * byte of an answer says which endpoint was silent. Throws only what the adapter's factory throws.
  */
 export async function createProvider(opts: ProviderOptions): Promise<Provider> {
-  const fetchImpl = streamsOnly(opts.fetch ?? fetch, opts.baseUrl);
-  return failFastWhenRefusedLocally(await adapter({ ...opts, fetch: fetchImpl }), opts.baseUrl);
+  const fetchImpl = streamsOnly(typoFailsAtOnce(opts.fetch ?? fetch, opts.baseUrl, opts.baseUrlSetting ?? "base_url"), opts.baseUrl);
+  return namedFailures(await adapter({ ...opts, fetch: fetchImpl }), opts.baseUrl, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+}
+
+/**
+ * `base`, except that a host name that does not resolve (ENOTFOUND, EAI_NONAME) before any request
+ * of this provider got an answer fails at once, not retried: a name that never resolved is almost
+ * always a typo in `setting`. Once an answer came, the name is known to exist and the same failure
+ * is a flaky resolver, retried like any network error. A resolver that cannot be asked (EAI_AGAIN)
+ * is always retried.
+ */
+function typoFailsAtOnce(base: typeof fetch, baseUrl: string, setting: string): typeof fetch {
+  let answered = false;
+  const checked = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+    try {
+      const response = await base(input, init);
+      answered = true;
+      return response;
+    } catch (e) {
+      if (answered || !isUnknownHost(e)) throw e;
+      const host = URL.canParse(baseUrl) ? new URL(baseUrl).hostname : baseUrl;
+      throw new ProviderError("network", `the host ${host} does not resolve (no such host), so hey does not retry: check the host name in ${setting}`, {
+        final: true,
+        cause: e,
+      });
+    }
+  };
+  return Object.assign(checked, { preconnect: base.preconnect }) as typeof fetch;
 }
 
 /** Content types that are certainly not an event stream: a login page, a non-streaming JSON answer. */
@@ -78,8 +105,12 @@ async function adapter(opts: ProviderOptions): Promise<Provider> {
 
 const REFUSED = /ECONNREFUSED|Unable to connect|connection refused/i;
 
-function failFastWhenRefusedLocally(provider: Provider, baseUrl: string): Provider {
-  if (!URL.canParse(baseUrl) || !isLoopback(new URL(baseUrl).hostname)) return provider;
+/**
+ * `provider`, its network failures said for this endpoint: a silent try (ProviderError.silent) names
+ * the base URL and the wait; a refused connection to this machine is final.
+ */
+function namedFailures(provider: Provider, baseUrl: string, idleMs: number): Provider {
+  const local = URL.canParse(baseUrl) && isLoopback(new URL(baseUrl).hostname);
   return {
     protocol: provider.protocol,
     model: provider.model,
@@ -87,8 +118,11 @@ function failFastWhenRefusedLocally(provider: Provider, baseUrl: string): Provid
       try {
         yield* provider.stream(request, signal);
       } catch (e) {
-        if (!(e instanceof ProviderError) || e.kind !== "network" || !REFUSED.test(e.message)) throw e;
-        throw new ProviderError("network", `cannot connect to ${baseUrl}: connection refused (is the server running?)`, { final: true });
+        if (!(e instanceof ProviderError) || e.kind !== "network") throw e;
+        if (e.silent) throw new ProviderError("network", `no answer from ${baseUrl} in ${idleMs / 1000} s, not a byte`, { silent: true, cause: e });
+        if (local && REFUSED.test(e.message))
+          throw new ProviderError("network", `cannot connect to ${baseUrl}: connection refused (is the server running?)`, { final: true });
+        throw e;
       }
     },
   };

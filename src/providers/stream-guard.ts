@@ -23,6 +23,8 @@ export interface IdleWatchdog {
   readonly signal: AbortSignal;
   /** Whether the watchdog (not the caller) aborted the request. */
   readonly fired: boolean;
+  /** Whether anything of the body came (a chunk `touch`ed, an item): else a stall is ProviderError.silent. */
+  readonly heard: boolean;
   /**
    * Passes the vendor stream through. The timer runs only while waiting for the next item: the
    * time the consumer spends holding one (rendering, a slow subscriber) does not count as silence.
@@ -41,6 +43,7 @@ export interface IdleWatchdog {
 export function startIdleWatchdog(parent: AbortSignal, idleMs: number): IdleWatchdog {
   const controller = new AbortController();
   let fired = false;
+  let heard = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** false while the consumer holds an item */
   let waiting = true;
@@ -63,8 +66,12 @@ export function startIdleWatchdog(parent: AbortSignal, idleMs: number): IdleWatc
     get fired() {
       return fired;
     },
+    get heard() {
+      return heard;
+    },
     async *watch(source) {
       for await (const item of source) {
+        heard = true;
         waiting = false;
         clearTimeout(timer);
         yield item;
@@ -73,6 +80,7 @@ export function startIdleWatchdog(parent: AbortSignal, idleMs: number): IdleWatc
       }
     },
     touch: () => {
+      heard = true;
       if (waiting && !controller.signal.aborted) arm();
     },
     dispose: () => {
@@ -82,8 +90,13 @@ export function startIdleWatchdog(parent: AbortSignal, idleMs: number): IdleWatc
   };
 }
 
-/** The error a stalled stream ends with: retryable like any network failure, so stalls use the retry budget and its backoff. */
-export function idleError(idleMs: number): ProviderError {
+/**
+ * The error a stalled stream ends with: retryable like any network failure, so stalls use the retry
+ * budget and its backoff. `silent`: not a byte of the body came before it (kernel/retry.ts
+ * SILENT_TRIES ends the retries of a request stalled so twice in a row).
+ */
+export function idleError(idleMs: number, silent = false): ProviderError {
+  if (silent) return new ProviderError("network", `no answer in ${idleMs / 1000} s, not a byte`, { silent: true });
   return new ProviderError("network", `no data from the model for ${idleMs / 1000} s`);
 }
 
@@ -109,7 +122,7 @@ export async function* guardedStream<E>(
     yield* map(endOnAbort(watchdog.watch(events), watchdog.signal));
   } catch (e) {
     signal.throwIfAborted();
-    if (watchdog.fired) throw idleError(idleMs);
+    if (watchdog.fired) throw idleError(idleMs, !watchdog.heard);
     throw providerErrorIn(e) ?? (e instanceof SyntaxError ? malformedError(e) : classify(e));
   } finally {
     watchdog.dispose();

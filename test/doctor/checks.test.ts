@@ -128,6 +128,20 @@ describe("judge", () => {
     });
   });
 
+  test("a host that does not resolve names the setting it came from, as a run's error does", () => {
+    const p: Probes = { ...healthy(), setting: "--base-url (or HEY_BASE_URL)", dns: { ok: false, kind: "network", message: "cannot resolve llm.invalid" } };
+    expect(status(p, "dns")).toMatchObject({ status: "fail", fix: "check the host name in --base-url (or HEY_BASE_URL), or this machine's DNS" });
+  });
+
+  test("a server that took the request and answered nothing: the fix says what a run does and names [retry] idle_timeout_ms", () => {
+    const silent: Outcome<Streamed> = { ok: false, kind: "network", message: "no answer from http://llm/v1 in 120 s, not a byte", silent: true };
+    const { developer: _, ...rest } = healthy();
+    expect(status({ ...rest, answer: silent }, "answer")).toMatchObject({
+      status: "fail",
+      fix: "the server took the request and answered nothing: check that it is working (a run gives up after 2 such tries; [retry] idle_timeout_ms sets the wait)",
+    });
+  });
+
   test("no reasoning shown: the tool result after it passes without a replay check", () => {
     const v = judge({ ...healthy(), toolCall: answer("", 1, false), afterToolNoReplay: undefined }, "K");
     expect(v.checks.find((c) => c.id === "reasoning_replay")).toMatchObject({ status: "pass", detail: expect.stringContaining("no reasoning") });

@@ -52,21 +52,19 @@ test.each([
   expect(run.stderr).not.toContain("retrying");
 });
 
-test("headers, then nothing: each attempt ends after [retry] idle_timeout_ms and the stalls use the retry budget with backoff", async () => {
+test("headers, then nothing: each try ends after [retry] idle_timeout_ms, and a second silent one in a row ends the retries", async () => {
   const config = join(work.path, "stall.toml");
-  writeFileSync(config, "[retry]\nidle_timeout_ms = 400\nmax_retries = 2\nbase_delay_ms = 100\njitter = false\n");
+  writeFileSync(config, "[retry]\nidle_timeout_ms = 400\nmax_retries = 5\nbase_delay_ms = 100\njitter = false\n");
   const silent = () => sseReply([], { hang: true });
   const before = server.requests.length;
-  server.enqueue(silent(), silent(), silent());
-  const t0 = performance.now();
+  server.enqueue(silent(), silent()); // a third request would find none: the server says so with a 500
   const run = await runHey([...adHoc(), "--config", config, "-p", "hi"], { cwd: work.path });
-  const elapsed = performance.now() - t0;
   expect(run.code).toBe(1);
-  expect(server.requests.length - before).toBe(3);
-  expect(run.stderr).toMatch(/^retrying in 500 ms \(1\/2\): no data from the model for 0\.4 s\nretrying in 1 s \(2\/2\): no data from the model for 0\.4 s\n/);
-  expect(run.stderr).toContain("no data from the model for 0.4 s");
-  expect(elapsed).toBeGreaterThan(3 * 400 + 500 + 1000);
-  expect(elapsed).toBeLessThan(10_000);
+  expect(server.requests.length - before).toBe(2);
+  const said = `no answer from ${server.url}/v1 in 0.4 s, not a byte`;
+  expect(run.stderr).toBe(
+    `retrying in 500 ms (1/5): ${said}\nerror: ${said} — nothing came on 2 tries in a row, so hey stopped: the server looks stuck (a model that thinks in silence for longer needs a larger [retry] idle_timeout_ms)\n`,
+  );
 });
 
 test("the default idle timeout is 120 s", async () => {

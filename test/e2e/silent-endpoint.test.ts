@@ -1,0 +1,58 @@
+// A server that accepts the request and then sends nothing — no headers, no byte — is given up on
+// after two idle timeouts in a row, the error naming the endpoint, the wait and the key; one that
+// sent anything (a keep-alive) before it stalled keeps all of max_retries. Through the compiled
+// binary, with a small [retry] idle_timeout_ms.
+import { afterAll, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runHey } from "../helpers/e2e.ts";
+import { sseReply } from "../helpers/replay-server.ts";
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
+
+const work = fileTempDir("hey-silent-");
+const config = join(work.path, "silent.toml");
+writeFileSync(config, "[retry]\nidle_timeout_ms = 400\nmax_retries = 5\nbase_delay_ms = 100\njitter = false\n");
+
+/** Accepts connections and reads what comes, never writing a byte back. */
+let connections = 0;
+const mute = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open: () => void connections++, data() {} } });
+afterAll(() => mute.stop(true));
+
+test("accepted, then silence: stopped after the second silent try, naming the endpoint, the wait and [retry] idle_timeout_ms", async () => {
+  const url = `http://127.0.0.1:${mute.port}/v1`;
+  const run = await runHey(["--base-url", url, "-m", "m", "--config", config, "-p", "hi"], { cwd: work.path });
+  expect(run.code).toBe(1);
+  expect(connections).toBe(2);
+  expect(run.stderr).toBe(
+    `retrying in 500 ms (1/5): no answer from ${url} in 0.4 s, not a byte\n` +
+      `error: no answer from ${url} in 0.4 s, not a byte — nothing came on 2 tries in a row, so hey stopped: the server looks stuck (a model that thinks in silence for longer needs a larger [retry] idle_timeout_ms)\n`,
+  );
+});
+
+test("hey doctor says it as a run does: no answer from the endpoint in [retry] idle_timeout_ms, and asks no other role into the silence", async () => {
+  const url = `http://127.0.0.1:${mute.port}/v1`;
+  const before = connections;
+  const run = await runHey(["doctor", "--base-url", url, "-m", "m", "--config", config], { cwd: work.path });
+  expect(run.code).toBe(1);
+  expect(connections - before).toBe(3); // the TCP check, the model list and one answer: not the developer role too
+  expect(run.stdout).toMatch(
+    new RegExp(
+      `✗ streamed answer +no answer from ${url.replace(/[.:/]/g, "\\$&")} in 0\\.4 s, not a byte → the server took the request and answered nothing: check that it is working \\(a run gives up after 2 such tries; \\[retry\\] idle_timeout_ms sets the wait\\)`,
+    ),
+  );
+  expect(run.stdout).not.toContain("system role");
+});
+
+const server = fileReplayServer();
+
+test("a keep-alive, then silence: the stream was alive, so every retry of max_retries is tried", async () => {
+  const two = join(work.path, "two.toml");
+  writeFileSync(two, "[retry]\nidle_timeout_ms = 400\nmax_retries = 2\nbase_delay_ms = 100\njitter = false\n");
+  const before = server.requests.length;
+  server.enqueue(...Array.from({ length: 3 }, () => sseReply([": keep-alive\n\n"], { hang: true })));
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--config", two, "-p", "hi"], { cwd: work.path });
+  expect(run.code).toBe(1);
+  expect(server.requests.length - before).toBe(3);
+  expect(run.stderr).toContain("retrying in 1 s (2/2): no data from the model for 0.4 s\n");
+  expect(run.stderr).toContain("error: no data from the model for 0.4 s — gave up after 2 retries\n");
+});
