@@ -205,6 +205,10 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
       try {
         return await use();
       } finally {
+        // the terminal's Ctrl-C went to hey too (cooked mode, one process group): its handler may
+        // still be queued behind the command's exit, and must run while the terminal is lent, where
+        // it stops the command, not at the prompt, where it would ask "press Ctrl-C again"
+        await new Promise((resolve) => setTimeout(resolve, 0));
         if (!restored) acquire();
       }
     },
