@@ -20,7 +20,10 @@ export interface OptionTable {
   loose: boolean;
   /** the long option an argument beginning with `+` also gives (git push's `+main` forces main as `--force` does) */
   plus?: string;
-  /** long options that also give another (git push's `--mirror` force-updates the remote's refs, as `--force` does) */
+  /**
+   * long options that also give another (git push's `--mirror` force-updates the remote's refs, as
+   * `--force` does), or do with a value (npm's `--location=global` is `--global`): `name` or `name=value`
+   */
   implies?: Record<string, string>;
 }
 
@@ -81,7 +84,7 @@ export function optionTable(program: string, path: string[]): OptionTable | unde
     const table = readTable(spec, false);
     return path[0] === "push" ? { ...table, plus: "force", implies: { mirror: "force" } } : table;
   }
-  if (program === "npm") return readTable(NPM_OPTIONS, true);
+  if (program === "npm") return { ...readTable(NPM_OPTIONS, true), implies: { "location=global": "global" } };
   return program === "rm" ? readTable(RM_OPTIONS, false) : undefined;
 }
 
@@ -207,9 +210,17 @@ function sameLong(name: string, long: string, table: OptionTable | undefined): b
   return name === long || (name.length > 0 && long.startsWith(name) && !table?.exact.has(name));
 }
 
-/** Does the command's long option `name` (maybe abbreviated) give the pattern's `long` as well as its own (OptionTable.implies)? */
-function implied(name: string, long: string, table: OptionTable | undefined): boolean {
-  return Object.entries(table?.implies ?? {}).some(([option, gives]) => gives === long && sameLong(name, option, table));
+/**
+ * Does the command's long option `m` (maybe abbreviated; its value in the word or in `next`) give the
+ * pattern's `long` as well as its own (OptionTable.implies)?
+ */
+function implied(m: Meaning, next: Word | undefined, long: string, table: OptionTable | undefined): boolean {
+  return Object.entries(table?.implies ?? {}).some(([option, gives]) => {
+    if (gives !== long) return false;
+    const [name = "", value] = option.split("=");
+    if (!sameLong(m.long!, name, table)) return false;
+    return value === undefined || (m.value ?? (known(next) ? next.text : undefined)) === value;
+  });
 }
 
 export const both = (x: Hit, y: Hit): Hit => (!x || !y ? undefined : x === "yes" && y === "yes" ? "yes" : "maybe");
@@ -252,7 +263,7 @@ function unitIn(words: Word[], from: number, unit: Unit, table: OptionTable | un
         : unit.literal
           ? t === unit.literal
           : unit.long
-            ? !!m.long && (sameLong(m.long, unit.long, table) || implied(m.long, unit.long, table))
+            ? !!m.long && (sameLong(m.long, unit.long, table) || implied(m, words[i + 1], unit.long, table))
             : m.short === unit.short;
     const read: Meaning[] = /^-./.test(t) ? meanings(t, table) : [];
     if (unit.literal || unit.glob) read.push({});

@@ -168,8 +168,10 @@ export const options: Row[] = [
   ["npm install -g *", "npm -g install x", "matches deny entry"],
   ["npm install -g *", "npm install -global x", "matches deny entry"],
   ["npm install -g *", "npm install --no-global x", "allowed"],
+  ["npm install -g *", "npm install --location=global x", "matches deny entry"], // npm's other spelling of -g
+  ["npm install -g *", "npm i x --location global", "matches deny entry"],
+  ["npm install -g *", "npm install --location=project x", "allowed"],
   ["npm install -g *", "npm install x", "allowed"],
-  ["npm install -g *", "npm install --location=global x", "allowed"], // another option with the same effect: not seen
   ["npm publish --access public *", "npm publish --access=public", "matches deny entry"],
   ["npm publish --access public *", "npm publish --tag beta --access public", "matches deny entry"],
   ["npm publish --access public *", "npm publish --access restricted", "allowed"],

@@ -87,7 +87,7 @@ const OPTIONS: OptionCase[] = [
     ],
     sets: (conf) => conf.global === true || conf.location === "global",
     refusedAnyway: ["--glob", "--global=false"], // `--glob` also begins `--globalconfig`: npm takes it for an unknown option
-    unseen: ["--location=global"],
+    unseen: [],
   },
   {
     entry: "npm publish --tag latest *",
