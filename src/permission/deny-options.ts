@@ -105,7 +105,10 @@ export function denyReadings(words: Word[], pc: number, program: string): Readin
   for (let i = start; i < words.length; i++) {
     const w = words[i]!;
     if (w.text === "--" && !w.unknown) {
-      for (const r of readings) r.words.push(...words.slice(i));
+      // the words after it are operands; the `--` itself only ends the options, which are matched
+      // wherever they stand before the command's own `--` (optionsIn): kept, it would have to meet
+      // the command's `--` right after the subcommand, past options no longer in the pattern
+      for (const r of readings) r.words.push(...words.slice(i + 1));
       break;
     }
     if (!optionWord(w)) {

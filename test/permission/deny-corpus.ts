@@ -169,6 +169,17 @@ export const options: Row[] = [
   ["npm install -g *", "npm install -global x", "matches deny entry"],
   ["npm install -g *", "npm install --no-global x", "allowed"],
   ["npm install -g *", "npm install --location=global x", "matches deny entry"], // npm's other spelling of -g
+  // an entry that spells out `--` after its options
+  ["rm -rf -- *", "rm -rf -- /", "matches deny entry"],
+  ["rm -rf -- *", "rm -rf /", "matches deny entry"],
+  ["rm -rf -- *", "rm -r x -f -- y", "matches deny entry"],
+  ["rm -r -- *", "rm -r -- x", "matches deny entry"],
+  ["rm -f -- *", "rm -f -- x", "matches deny entry"],
+  ["rm -rf -- *", "rm -f -- x", "allowed"],
+  ["git checkout -f -- *", "git checkout -f -- x", "matches deny entry"],
+  ["git checkout -f -- x", "git checkout -f -- x", "matches deny entry"],
+  ["git checkout -f -- x", "git checkout -f -- y", "allowed"],
+  ["git branch -D -- *", "git branch -D -- x", "matches deny entry"],
   ["npm install -g *", "npm i x --location global", "matches deny entry"],
   ["npm install -g *", "npm install --location=project x", "allowed"],
   ["npm install -g *", "npm install x", "allowed"],
