@@ -99,19 +99,28 @@ function hash(text: string): string {
 
 /**
  * Whether a request to `target` must go with thinking off: Anthropic keeps one thinking setting
- * per assistant turn — a tool loop is one turn — and with thinking on rejects a request whose final
- * assistant message does not start with a thinking block ("a final `assistant` message must start
- * with a thinking block", https://platform.claude.com/docs/en/build-with-claude/thinking#thinking-with-tool-use).
- * That is so when the last assistant message called tools (its results are the lastmost: the turn
- * is still going) and holds no thinking of `target` to send back: it came from another model or
- * protocol (`/model`, a session resumed with another model), or was made with thinking off. Once
- * the turn ends with an answer, the next request thinks again.
+ * per assistant turn — a tool loop is one turn — and with thinking on rejects a request whose turn
+ * in progress does not start with a thinking block ("a final `assistant` message must start with a
+ * thinking block", https://platform.claude.com/docs/en/build-with-claude/thinking#thinking-with-tool-use).
+ * The turn is in progress while the last assistant message called tools; it starts at the first of
+ * the tool-calling assistant messages that lead to it, each answered only by tool results (a line the
+ * user typed after the results goes with them). It is blocked when that first message holds no
+ * thinking of `target` to send back: it came from another model or protocol (`/model`, a session
+ * resumed with another model), or was made with thinking off — then the whole loop goes without,
+ * and once it ends with an answer the next request thinks again. Later messages of the loop need
+ * no thinking of their own (Claude may not think between calls).
  */
 export function thinkingBlocked(messages: readonly Message[], target: Target): boolean {
   if (target.protocol !== "anthropic") return false;
-  const last = messages.findLast((m) => m.role === "assistant");
-  if (!last?.toolCalls?.length) return false;
+  let first = messages.findLastIndex((m) => m.role === "assistant");
+  if (first < 0 || !messages[first]!.toolCalls?.length) return false;
+  for (;;) {
+    let before = first - 1;
+    while (before >= 0 && messages[before]!.role === "tool") before--;
+    if (before < 0 || before === first - 1 || messages[before]!.role !== "assistant" || !messages[before]!.toolCalls?.length) break;
+    first = before;
+  }
   const mine = (p: Message["content"][number]) =>
     p.type === "thinking" && p.opaque?.protocol === target.protocol && p.opaque.model === target.model && p.opaque.data !== undefined;
-  return !last.content.some(mine);
+  return !messages[first]!.content.some(mine);
 }

@@ -140,6 +140,20 @@ describe("thinkingBlocked: Anthropic's one thinking setting per tool loop", () =
     ["a last assistant message that answered", [user("u"), answered, user("u2")], claude, false],
     ["no assistant message yet", [user("u")], claude, false],
     ["another protocol", [user("u"), call([]), result("r", "c1")], { protocol: "openai", model: "claude" }, false],
+    // the loop is judged by its first call: later calls need no thinking of their own
+    [
+      "a later call without thinking in its own loop",
+      [user("u"), call([think("anthropic", "claude")]), result("r", "c1"), call([]), result("r", "c1")],
+      claude,
+      false,
+    ],
+    ["a loop another model began, continued without thinking", [user("u"), call([]), result("r", "c1"), call([]), result("r", "c1")], claude, true],
+    [
+      "a new loop after a typed line",
+      [user("u"), call([]), result("r", "c1"), user("u2"), call([think("anthropic", "claude")]), result("r", "c1")],
+      claude,
+      false,
+    ],
   ])("%s", (_name, messages, target, blocked) => {
     expect(thinkingBlocked(messages, target)).toBe(blocked);
   });
