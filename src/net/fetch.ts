@@ -31,14 +31,17 @@ export function proxiedFetch(sources: ProxySources, opts: NetOptions = {}): type
   const { base = fetch, ca, ...bridgeOptions } = opts;
   const bridges = new Map<string, Promise<SocksBridge>>();
   const checked = new Map<string, Promise<void>>();
-  /** Resolves once the route's proxy is known to speak its scheme (remembered), or could not be told (asked again next time). */
+  /**
+   * Resolves once the route's proxy is known to speak its scheme, or could not be told (refused,
+   * closed, silent: each probe can wait PROBE_WAIT_MS, so that is not asked again either — the
+   * requests then fail or succeed on their own); rejects when it speaks another protocol.
+   */
   const checkedProxy = (route: ProxiedRoute): Promise<void> => {
     const key = JSON.stringify(route);
     let check = checked.get(key);
     if (!check) {
       const { host, port } = proxyAddress(route);
       check = askProxy(host, port, expectedProtocol(route)).then((speaks) => {
-        if (speaks !== expectedProtocol(route)) checked.delete(key);
         const wrong = wrongScheme(route, speaks);
         if (wrong) throw wrong;
       });

@@ -345,3 +345,28 @@ function testCertificate(): { cert: string; key: string } {
   const dir = join(import.meta.dir, "..", "fixtures", "tls");
   return { cert: readFileSync(join(dir, "model.test.crt"), "utf8"), key: readFileSync(join(dir, "model.test.key"), "utf8") };
 }
+
+test("an https:// proxy that cannot be told (it closes every connection) is probed once, not before every request", async () => {
+  let connections = 0;
+  const closing = Bun.listen({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: {
+      open(socket) {
+        connections++;
+        socket.end();
+      },
+      data() {},
+    },
+  });
+  try {
+    const fetchVia = proxiedFetch({ cli: `https://127.0.0.1:${closing.port}`, env: {} });
+    await expect(fetchVia(`${MODEL}/v1/echo`)).rejects.toThrow();
+    const first = connections; // the probes (TLS, HTTP, SOCKS5), then the request
+    expect(first).toBeGreaterThanOrEqual(2);
+    await expect(fetchVia(`${MODEL}/v1/echo`)).rejects.toThrow();
+    expect(connections - first).toBe(1); // the request alone
+  } finally {
+    closing.stop(true);
+  }
+});
