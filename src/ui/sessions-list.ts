@@ -23,10 +23,10 @@ export function listedHere(
 ): { shown: SessionInfo[]; heading: string; scope: "all" | "directory" | "project" } {
   if (all) return { shown: [...sessions], heading: "", scope: "all" };
   const scoped = sessionsHere(sessions, here, projectOf(here.home));
-  const heading =
-    scoped.project && scoped.sessions.length > 0 ? `No sessions in this directory; its project's, ${visible(shortPath(here.root, here.home))}:\n` : "";
-  // at the project root its sessions are this directory's and its project's alike
-  return { shown: scoped.sessions, heading, scope: scoped.project && here.cwd !== here.root ? "project" : "directory" };
+  // the directory has none of its own, and the project has some (started below it, also at its root)
+  const project = scoped.project && scoped.sessions.length > 0;
+  const heading = project ? `No sessions in this directory; its project's, ${visible(shortPath(here.root, here.home))}:\n` : "";
+  return { shown: scoped.sessions, heading, scope: project ? "project" : "directory" };
 }
 
 /** A session listing fitted to a terminal `columns` wide (0: none), its foreign text measured as shown. */

@@ -89,3 +89,10 @@ test("a subdirectory in a project with no session anywhere starts a new one and 
   expect(listed.stdout).toContain("hi"); // now this directory has one
   expect(listed.stdout).not.toContain("its project's");
 });
+
+test("at the project root with no session of its own, --sessions lists those begun below it and says they are the project's", async () => {
+  expect((await hey("web", ["-p", "style the header"])).code).toBe(0);
+  const listed = await hey("", ["--sessions"]);
+  expect(listed.stdout).toStartWith(`No sessions in this directory; its project's, ${repo}:\n`);
+  expect(jsonEvents((await hey("", ["--sessions", "--output", "json"])).stdout)[0]).toMatchObject({ scope: "project", sessions: [{ cwd: join(repo, "web") }] });
+});
