@@ -1,5 +1,6 @@
 // The model endpoint of a run (SPEC §16): the proxied fetch every model request and remote MCP
 // server goes through, and the provider behind it, loaded as early as possible.
+import { hideCredentials } from "./config/guard.ts";
 import { ConfigError, type ProviderSettings, type Settings } from "./config/settings.ts";
 import type { Effort } from "./kernel/ir.ts";
 import type { Provider } from "./kernel/provider.ts";
@@ -66,7 +67,7 @@ export function baseUrlSettingOf(p: ProviderSettings): string {
 
 /** Why no request goes to a provider whose base_url the user has not approved (config/guard.ts). */
 export function unapprovedEndpoint(p: ProviderSettings): string {
-  const url = p.baseUrl.replace(/\/\/[^/@]*@/, "//***@");
+  const url = hideCredentials(p.baseUrl);
   return `[provider.${p.name}] base_url = ${JSON.stringify(url)} in ${p.unapproved} is not approved yet, so hey sends nothing there (its requests carry the provider's key; the agent can write that file): say yes to it at the interactive prompt, which asks at start-up and at /reload`;
 }
 

@@ -251,7 +251,7 @@ export function describeServer(s: Table): string {
 }
 
 /** A URL with the user and password it may carry hidden. */
-const hideCredentials = (url: string) => url.replace(/\/\/[^/@]*@/, "//***@");
+export const hideCredentials = (url: string) => url.replace(/\/\/[^/@]*@/, "//***@");
 
 /** Whether two records of a file's guarded keys say the same (to skip writing an unchanged record). */
 export function sameGuarded(a: Guarded | undefined, b: Guarded | undefined): boolean {
