@@ -54,9 +54,6 @@ import { writer } from "./ui/term.ts";
 
 type Env = Record<string, string | undefined>;
 
-/** `/model NAME` waits this long for the endpoint's model list before giving up on checking the name. */
-const MODEL_LIST_WAIT_MS = 15_000;
-
 /** What run.ts prepared before the run is built: the configuration and what it was read with. */
 export interface Start {
   env: Env;
@@ -295,7 +292,7 @@ export async function assemble(
     providerFor: (s, fetchImpl) => providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs),
     async endpointModels(s, fetchImpl, signal) {
       const { listModels } = await import("./doctor/probe.ts"); // only when a model is not in the configuration
-      const got = await listModels(s.provider, s.model, fetchImpl, AbortSignal.any([signal, AbortSignal.timeout(MODEL_LIST_WAIT_MS)]));
+      const got = await listModels(s.provider, s.model, fetchImpl, signal); // given up on after 15 s, as by `hey doctor`
       if (!got.ok) throw new Error(got.message);
       return got.listed;
     },

@@ -13,6 +13,13 @@ import { errorText } from "../kernel/errors.ts";
 import { NetError } from "../net/errors.ts";
 
 export const PROBE_TIMEOUT_MS = 90_000; // a reasoning model may think a while even about "say ready"
+const LIST_TIMEOUT_MS = 15_000; // the model list is one cheap GET: a working server answers it in a second
+const LIMITS = {
+  listMs: LIST_TIMEOUT_MS,
+  answerMs: PROBE_TIMEOUT_MS,
+  /** after a model list that got not a byte in its time, the answer is given up on sooner: that server looks stuck */
+  afterSilentListMs: 30_000,
+};
 const MAX_RETRY_AFTER_MS = 10_000; // a 429 asking for longer is reported, not waited out
 const PROBE_LIMIT_TOKENS = 256; // the output limit of the max_tokens probes: room for a short reasoning
 
@@ -36,6 +43,8 @@ export interface EndpointOptions {
   fetch: typeof fetch;
   /** `[retry] idle_timeout_ms`, as a run's requests have it */
   idleTimeoutMs?: number;
+  /** the waits, when not the defaults (tests) */
+  limits?: Partial<typeof LIMITS>;
 }
 
 type ModelProbes = Omit<Probes, "protocol" | "route" | "dns" | "tcp" | "tls">;
@@ -51,9 +60,12 @@ export async function probeEndpoint(opts: EndpointOptions): Promise<ModelProbes>
   const out: ModelProbes = { model: opts.model, rateLimits };
   const base = opts.settings.baseUrl;
 
-  // a run's requests are given up on after idle_timeout_ms of silence: so is the list, when that is shorter than the probe's limit
-  out.models = await listModels(opts.settings, opts.model, recording, opts.idleTimeoutMs !== undefined ? AbortSignal.timeout(opts.idleTimeoutMs) : undefined);
-  out.answer = await stream(provider(openai ? { systemRole: "system" } : {}), request(ASK.answer), base);
+  // a run's requests are given up on after idle_timeout_ms of silence: so is the list, when that is shorter than its limit
+  const limits = { ...LIMITS, ...opts.limits };
+  out.models = await listModels(opts.settings, opts.model, recording, undefined, Math.min(limits.listMs, opts.idleTimeoutMs ?? Infinity));
+  const listSilent = !out.models.ok && out.models.silent === true;
+  const answerMs = listSilent ? limits.afterSilentListMs : limits.answerMs;
+  out.answer = await stream(provider(openai ? { systemRole: "system" } : {}), request(ASK.answer), base, answerMs, listSilent);
   if (!out.answer.ok && out.answer.silent) return out; // another role would be asked into the same silence
   if (openai) out.developer = await stream(provider({ systemRole: "developer" }), request(ASK.answer), base);
   if (!out.answer.ok && !out.developer?.ok) return out;
@@ -89,14 +101,26 @@ function toolResult(id: string, name: string): Message {
   return { id: `probe-result-${id}`, role: "tool", toolCallId: id, toolName: name, content: [{ type: "text", text: "ping" }] };
 }
 
-async function stream(provider: Promise<Provider>, req: ModelRequest, baseUrl: string): Promise<Outcome<Streamed>> {
-  return (await streamTurn(provider, req, baseUrl)).outcome;
+async function stream(
+  provider: Promise<Provider>,
+  req: ModelRequest,
+  baseUrl: string,
+  limitMs?: number,
+  afterSilentList?: boolean,
+): Promise<Outcome<Streamed>> {
+  return (await streamTurn(provider, req, baseUrl, limitMs, afterSilentList)).outcome;
 }
 
 /** One streamed turn to `baseUrl`, retried once after a short Retry-After; the outcome and the assistant message. */
-async function streamTurn(provider: Promise<Provider>, req: ModelRequest, baseUrl: string): Promise<{ outcome: Outcome<Streamed>; message?: Message }> {
+async function streamTurn(
+  provider: Promise<Provider>,
+  req: ModelRequest,
+  baseUrl: string,
+  limitMs = PROBE_TIMEOUT_MS,
+  afterSilentList = false,
+): Promise<{ outcome: Outcome<Streamed>; message?: Message }> {
   for (let attempt = 1; ; attempt++) {
-    const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
+    const signal = AbortSignal.timeout(limitMs);
     let heard = false;
     try {
       let message: Message | undefined;
@@ -118,7 +142,7 @@ async function streamTurn(provider: Promise<Provider>, req: ModelRequest, baseUr
           outcome: {
             ok: false,
             kind: "network",
-            message: `no answer from ${baseUrl} in ${PROBE_TIMEOUT_MS / 1000} s (hey doctor's limit for one request)`,
+            message: `no answer from ${baseUrl} in ${limitMs / 1000} s (hey doctor's limit for one request${afterSilentList ? " once the model list got no answer either" : ""})`,
             silent: true,
           },
         };
@@ -168,18 +192,22 @@ function rawTarget(s: ProviderSettings, path: string): { url: string; headers: R
 
 /**
  * GET the model list: the ids, or `listed` undefined when the endpoint has none (404, 405). Also
- * what `/model NAME` checks a name against; `signal` ends the wait early (Ctrl-C).
+ * what `/model NAME` checks a name against; `signal` ends the wait early (Ctrl-C). No answer
+ * within `limitMs` is a `silent` outcome.
  */
 export async function listModels(
   s: ProviderSettings,
   model: string,
   fetchImpl: typeof fetch,
   signal?: AbortSignal,
+  limitMs = LIST_TIMEOUT_MS,
 ): Promise<Outcome<{ listed?: string[]; window?: number }>> {
   const { url, headers } = rawTarget(s, "models");
+  const timeout = AbortSignal.timeout(limitMs);
+  let heard = false;
   try {
-    const timeout = AbortSignal.timeout(PROBE_TIMEOUT_MS);
     const res = await fetchImpl(url, { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+    heard = true;
     const text = await res.text();
     if (res.status === 404 || res.status === 405) return { ok: true };
     if (res.status === 401 || res.status === 403)
@@ -193,6 +221,8 @@ export async function listModels(
     const window = windowOf(entries.find(([id]) => id === model)?.[1]);
     return { ok: true, listed: entries.map(([id]) => id).filter(Boolean), ...(window !== undefined ? { window } : {}) };
   } catch (e) {
+    if (timeout.aborted && !signal?.aborted)
+      return { ok: false, kind: "network", message: `no answer to GET ${url} in ${limitMs / 1000} s`, ...(heard ? {} : { silent: true as const }) };
     return thrown(e);
   }
 }

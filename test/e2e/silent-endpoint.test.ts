@@ -40,6 +40,7 @@ test("hey doctor says it as a run does: no answer from the endpoint in [retry] i
       `✗ streamed answer +no answer from ${url.replace(/[.:/]/g, "\\$&")} in 0\\.4 s, not a byte → the server took the request and answered nothing: check that it is working \\(a run gives up after 2 such tries; \\[retry\\] idle_timeout_ms sets the wait\\)`,
     ),
   );
+  expect(run.stdout).toContain(`– model listed        no model list: no answer to GET ${url}/models in 0.4 s\n`);
   expect(run.stdout).not.toContain("system role");
 });
 
