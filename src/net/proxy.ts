@@ -8,7 +8,7 @@ export interface ProxySources {
   cli?: string;
   /** `[proxy] url` in the config file, or HEY_PROXY */
   config?: string;
-  /** Where `config` came from, for messages: "HEY_PROXY" or "[proxy] url in PATH". Default "[proxy] url". */
+  /** Where `config` came from, for messages: "HEY_PROXY" or "[proxy] url in PATH:LINE" (PATH where the line is unknown). Default "[proxy] url". */
   configSource?: string;
   /** The process environment (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY, any case as curl reads them). */
   env: Record<string, string | undefined>;

@@ -107,7 +107,7 @@ describe.each(PROTOCOLS)("%s: failures that retrying cannot fix", (protocol) => 
     const config = join(work.path, `wrong-${protocol}.toml`);
     writeFileSync(config, `[proxy]\nurl = "${proxies.auth.urlWith("alice", "wrong-pw")}"\n`);
     const run = await hey(protocol, proxiedUrl(good, protocol), ["--config", config], { NODE_EXTRA_CA_CERTS: ca.caFile });
-    expectFastFailure(run, [`the proxy http://***@127.0.0.1:${proxies.auth.port} (from [proxy] url in ${config}) rejected the credentials`]);
+    expectFastFailure(run, [`the proxy http://***@127.0.0.1:${proxies.auth.port} (from [proxy] url in ${config}:2) rejected the credentials`]);
     expect(run.stdout + run.stderr).not.toContain("wrong-pw");
   });
 

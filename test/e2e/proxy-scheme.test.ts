@@ -96,7 +96,7 @@ withMicrosocks("https:// for a SOCKS5 port ([proxy] url)", async () => {
   const run = await hey(["--config", config]);
   expectStopped(
     run,
-    `the proxy https://127.0.0.1:${microsocks!.port} (from [proxy] url in ${config}) did not answer as an HTTPS proxy (TLS to the proxy itself): it answers as a SOCKS5 proxy — use socks5h://127.0.0.1:${microsocks!.port} (or socks5://) in [proxy] url in ${config}`,
+    `the proxy https://127.0.0.1:${microsocks!.port} (from [proxy] url in ${config}:2) did not answer as an HTTPS proxy (TLS to the proxy itself): it answers as a SOCKS5 proxy — use socks5h://127.0.0.1:${microsocks!.port} (or socks5://) in [proxy] url in ${config}:2`,
     FAST_MS,
   );
 });
