@@ -84,9 +84,16 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
     );
     warn(`debug log: ${debug.path}`);
   }
-  // the report comes whole at the end: a server that accepts and says nothing takes minutes to give up on
-  if (isTty(2)) warn(`probing ${provider.baseUrl} (${settings.model}): the network, then a few requests, each given up on after ${PROBE_TIMEOUT_MS / 1000} s…`);
-  const probes = await runProbes(settings, args.run.proxy, env, debug);
+  // the report comes whole at the end; a terminal is shown what is being waited for meanwhile
+  const progress = isTty(2) ? progressLine(writer(2)) : undefined;
+  if (progress)
+    warn(`probing ${provider.baseUrl} (${settings.model}): the network, then a few requests, each given up on after ${PROBE_TIMEOUT_MS / 1000} s at most`);
+  let probes: Probes;
+  try {
+    probes = await runProbes(settings, args.run.proxy, env, debug, progress?.show);
+  } finally {
+    progress?.stop();
+  }
   const verdict = judge(probes, provider.apiKeyVar);
   const missing = missingFlags(verdict.flags, effectiveFlags(provider, settings.model));
   const written = write && Object.keys(verdict.flags).length > 0 ? await writeFlags(provider, verdict.flags) : undefined;
@@ -97,7 +104,13 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
 }
 
 /** Every probe, in order: the route, the network, then the model requests when the network works. */
-async function runProbes(settings: Settings, cliProxy: string | undefined, env: Record<string, string | undefined>, debug?: DebugLog): Promise<Probes> {
+async function runProbes(
+  settings: Settings,
+  cliProxy: string | undefined,
+  env: Record<string, string | undefined>,
+  debug?: DebugLog,
+  onProbe?: (what: string) => void,
+): Promise<Probes> {
   const provider = settings.provider;
   const target = new URL(provider.baseUrl);
   const sources: ProxySources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env };
@@ -107,6 +120,7 @@ async function runProbes(settings: Settings, cliProxy: string | undefined, env: 
     if (cliProxy) parseProxyUrl(cliProxy, "--proxy"); // as a run checks it: a mistake even where the model URL is loopback
     route = resolveProxy(target, sources);
     const text = describeRoute(target, sources);
+    onProbe?.("network");
     const network = await probeNetwork(target, route, { ca: trustedCas({ ...settings.network, env }), insecure: provider.insecure ?? false });
     const probes: Probes = { ...base, route: { ok: true, text, proxied: route.kind !== "direct" }, ...network };
     if ([network.dns, network.tcp, network.tls].some((o) => o && !o.ok)) return probes;
@@ -118,12 +132,33 @@ async function runProbes(settings: Settings, cliProxy: string | undefined, env: 
         effort: settings.effort,
         fetch: fetchFor(settings, cliProxy, env, debug),
         idleTimeoutMs: settings.retry.idleTimeoutMs,
+        ...(onProbe ? { onProbe } : {}),
       })),
     };
   } catch (e) {
     if (!(e instanceof NetConfigError)) throw e;
     return { ...base, route: { ok: false, kind: "network", message: e.message } };
   }
+}
+
+/** One line on a terminal saying which check hey waits for and for how long; `stop` clears it. */
+function progressLine(out: { write(text: string): unknown }): { show(what: string): void; stop(): void } {
+  let what = "";
+  let since = 0;
+  const draw = () => out.write(`\r\x1b[2K  waiting for: ${what}… ${Math.floor((Date.now() - since) / 1000)} s`);
+  const timer = setInterval(draw, 1000);
+  timer.unref();
+  return {
+    show(next) {
+      what = next;
+      since = Date.now();
+      draw();
+    },
+    stop() {
+      clearInterval(timer);
+      if (what) out.write("\r\x1b[2K");
+    },
+  };
 }
 
 /**

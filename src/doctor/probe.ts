@@ -45,6 +45,8 @@ export interface EndpointOptions {
   idleTimeoutMs?: number;
   /** the waits, when not the defaults (tests) */
   limits?: Partial<typeof LIMITS>;
+  /** told before each request what it checks ("streamed answer", "tool call"…), for a progress line */
+  onProbe?: (what: string) => void;
 }
 
 type ModelProbes = Omit<Probes, "protocol" | "route" | "dns" | "tcp" | "tls">;
@@ -62,29 +64,40 @@ export async function probeEndpoint(opts: EndpointOptions): Promise<ModelProbes>
 
   // a run's requests are given up on after idle_timeout_ms of silence: so is the list, when that is shorter than its limit
   const limits = { ...LIMITS, ...opts.limits };
+  const probing = opts.onProbe ?? (() => {});
+  probing("model list");
   out.models = await listModels(opts.settings, opts.model, recording, undefined, Math.min(limits.listMs, opts.idleTimeoutMs ?? Infinity));
   const listSilent = !out.models.ok && out.models.silent === true;
   const answerMs = listSilent ? limits.afterSilentListMs : limits.answerMs;
+  probing("streamed answer");
   out.answer = await stream(provider(openai ? { systemRole: "system" } : {}), request(ASK.answer), base, answerMs, listSilent);
   if (!out.answer.ok && out.answer.silent) return out; // another role would be asked into the same silence
-  if (openai) out.developer = await stream(provider({ systemRole: "developer" }), request(ASK.answer), base);
+  if (openai) {
+    probing("developer role");
+    out.developer = await stream(provider({ systemRole: "developer" }), request(ASK.answer), base);
+  }
   if (!out.answer.ok && !out.developer?.ok) return out;
   const role: Compat = openai ? { systemRole: out.answer.ok ? "system" : "developer" } : {};
   if (openai) {
+    probing("output limit");
     out.maxTokens = await stream(provider({ ...role, maxTokensField: "max_tokens" }, PROBE_LIMIT_TOKENS), request(ASK.answer), base);
     out.maxCompletionTokens = await stream(provider({ ...role, maxTokensField: "max_completion_tokens" }, PROBE_LIMIT_TOKENS), request(ASK.answer), base);
   }
 
+  probing("tool call");
   const called = await streamTurn(provider(role), request(ASK.call, [ECHO]), base);
   out.toolCall = called.outcome;
+  probing("parallel tool calls");
   out.parallel = (await streamTurn(provider(role), request(ASK.parallel, [ECHO]), base)).outcome;
   if (called.message?.toolCalls?.length) {
     const history = [user(ASK.call), called.message, ...called.message.toolCalls.map((c): Message => toolResult(c.id, c.name))];
     const followUp: ModelRequest = { system: SYSTEM, messages: history, tools: [ECHO] };
+    probing("answer after a tool result");
     out.afterTool = await stream(provider({ ...role, reasoningReplay: true }), followUp, base);
     if (openai && called.outcome.ok && called.outcome.thinking)
       out.afterToolNoReplay = await stream(provider({ ...role, reasoningReplay: false }), followUp, base);
   }
+  probing("empty tools list");
   out.emptyTools = await postEmptyTools(opts.settings, opts.model, recording);
   return out;
 }
