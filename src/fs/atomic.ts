@@ -1,7 +1,8 @@
 // Atomic file replacement (SPEC §0 "never lose user data"): write a temporary file next to the
 // target, flush it, then rename it over the target. A reader sees the old file or the new one,
 // never a half-written one, and a crash leaves at worst a stray temporary file.
-import { chmod, lstat, mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, chmod, lstat, mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { checkOwnFile } from "./own-files.ts";
 
@@ -48,4 +49,22 @@ export async function writeFileAtomic(
     await unlink(tmp).catch(() => {});
     throw error;
   }
+}
+
+/**
+ * The mode of the existing file at `path` (links followed) when it is read-only: no write bit at
+ * all, or none this user may use. writeFileAtomic replaces a file by renaming over it, which only
+ * the directory's permissions govern, so a file kept read-only on purpose (generated, locked by
+ * version control) would change; the file tools ask this first. Undefined when writable or absent.
+ */
+export async function readOnlyMode(path: string): Promise<string | undefined> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isFile()) return undefined;
+  const writable =
+    (info.mode & 0o222) !== 0 &&
+    (await access(path, constants.W_OK).then(
+      () => true,
+      () => false,
+    ));
+  return writable ? undefined : (info.mode & 0o777).toString(8).padStart(3, "0");
 }

@@ -3,7 +3,7 @@
 // empty old_string can never clobber a file.
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { writeFileAtomic } from "../fs/atomic.ts";
+import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -51,6 +51,8 @@ export function createEditTool(options: { home?: string } = {}): Tool {
       if (info instanceof Error)
         return toolError(info.code === "ENOENT" ? `file not found: ${path}; use write_file to create it` : `cannot read ${path}: ${info.message}`);
       if (!info.isFile()) return toolError(`${path} is not a regular file`);
+      const locked = await readOnlyMode(abs);
+      if (locked) return toolError(readOnlyError(path, locked));
       const bytes = await Bun.file(abs).bytes();
       if (bytes.subarray(0, 8192).includes(0)) return toolError(`${path} is a binary file; edit only changes text files`);
       let text: string;
@@ -99,6 +101,10 @@ export function createEditTool(options: { home?: string } = {}): Tool {
     },
   };
 }
+
+/** A read-only file is left alone: it may be kept so on purpose. */
+export const readOnlyError = (path: string, mode: string) =>
+  `${path} is read-only (mode ${mode}); not changed. If it really should change, make it writable first (chmod u+w)`;
 
 function indexesOf(text: string, needle: string): number[] {
   const out: number[] = [];

@@ -1,7 +1,8 @@
 // The write_file tool (SPEC §7): create or replace a whole file, atomically.
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { writeFileAtomic } from "../fs/atomic.ts";
+import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
+import { readOnlyError } from "./edit.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -27,6 +28,8 @@ export function createWriteFileTool(options: { home?: string } = {}): Tool {
       const { abs } = where;
       const before = await stat(abs).catch(() => undefined);
       if (before?.isDirectory()) return toolError(`${path} is a directory; give a file path`);
+      const locked = await readOnlyMode(abs);
+      if (locked) return toolError(readOnlyError(path, locked));
       const bytes = new TextEncoder().encode(content);
       try {
         await writeFileAtomic(abs, bytes);

@@ -1,6 +1,6 @@
 // edit against real files: exact matching, its error messages, line endings and the diff.
 import { afterAll, beforeEach, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
@@ -164,4 +164,17 @@ test("binary and non-UTF-8 files are refused untouched", async () => {
     "latin1.txt is not valid UTF-8; edit would corrupt it (use bash instead)",
   );
   expect(readFileSync(join(dir, "latin1.txt"))).toEqual(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+});
+
+test("a read-only file is left alone, also through a link: the model is told why and how to go on", async () => {
+  writeFileSync(join(dir, "gen.lock"), "version 1\n", { mode: 0o444 });
+  symlinkSync("gen.lock", join(dir, "lock-link"));
+  for (const path of ["gen.lock", "lock-link"])
+    expect(await edit({ path, old_string: "1", new_string: "2" })).toEqual({
+      output: `${path} is read-only (mode 444); not changed. If it really should change, make it writable first (chmod u+w)`,
+      isError: true,
+    });
+  expect(file("gen.lock")).toBe("version 1\n");
+  chmodSync(join(dir, "gen.lock"), 0o644);
+  expect((await edit({ path: "gen.lock", old_string: "1", new_string: "2" })).isError).toBeUndefined();
 });

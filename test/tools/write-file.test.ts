@@ -42,6 +42,15 @@ test("keeps the mode of an existing file (an executable stays executable)", asyn
   expect(statSync(join(dir, "private")).mode & 0o777).toBe(0o600);
 });
 
+test("a read-only file is not overwritten: the model is told why", async () => {
+  writeFileSync(join(dir, "locked.txt"), "keep\n", { mode: 0o444 });
+  expect(await write({ path: "locked.txt", content: "changed\n" })).toEqual({
+    output: "locked.txt is read-only (mode 444); not changed. If it really should change, make it writable first (chmod u+w)",
+    isError: true,
+  });
+  expect(readFileSync(join(dir, "locked.txt"), "utf8")).toBe("keep\n");
+});
+
 test("writes through a symlink, keeping the link", async () => {
   writeFileSync(join(dir, "real.txt"), "before");
   symlinkSync(join(dir, "real.txt"), join(dir, "link.txt"));
