@@ -72,7 +72,7 @@ export function createEditTool(options: { home?: string } = {}): Tool {
         at = indexesOf(text, oldString);
       }
       if (oldString === newString) return toolError("edit: old_string and new_string differ only in line endings; nothing to change");
-      if (at.length === 0) return toolError(notFound(text, oldArg, path));
+      if (at.length === 0) return toolError(notFound(text, oldArg, path, eol));
       if (at.length > 1 && !replaceAll) {
         const lines = lineNumbers(text, at);
         const list = lines.slice(0, 20).join(", ") + (lines.length > 20 ? ", …" : "");
@@ -125,8 +125,18 @@ function lineNumbers(text: string, offsets: number[]): number[] {
   return out;
 }
 
-function notFound(text: string, oldString: string, path: string): string {
+/** read_file's line prefix (`  12\t`), which a model sometimes copies into old_string */
+const LINE_NUMBER = /^ *\d+\t/;
+
+function notFound(text: string, oldString: string, path: string, eol: string): string {
   const plain = `old_string not found in ${path}; read the file again and copy the exact text`;
+  const lines = oldString.split(/\r?\n/).filter((l) => l !== "");
+  const prefixed = lines.length > 0 && lines.every((l) => LINE_NUMBER.test(l));
+  if (prefixed && text.includes(oldString.replace(/^ *\d+\t/gm, "").replace(/\r?\n/g, eol)))
+    return `old_string not found in ${path}: its lines start with read_file's line numbers ("${lines[0]!.match(LINE_NUMBER)![0].trim()}\\t"); leave them out of old_string and new_string`;
+  const unended = oldString.replace(/\r?\n$/, "").replace(/\r?\n/g, eol);
+  if (/\n$/.test(oldString) && !text.endsWith("\n") && text.endsWith(unended))
+    return `old_string not found in ${path}: it ends with a line break, but the file's last line has none; leave it out`;
   const chars = [...oldString.replace(/\s+/g, "")];
   if (chars.length === 0 || chars.length > HINT_MAX_CHARS) return plain;
   const loose = new RegExp(chars.map((c) => c.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&")).join("\\s*"), "u");

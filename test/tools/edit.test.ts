@@ -71,6 +71,28 @@ test("0 matches, but a whitespace-insensitive match exists: the hint names its l
   expect(file("code.ts")).toBe("function f() {\n\tif (x) {\n\t\treturn 1;\n\t}\n}\n");
 });
 
+test("0 matches because old_string carries read_file's line numbers: the error says to leave them out", async () => {
+  writeFileSync(join(dir, "f.py"), "def f():\n    x = 1\n    return x\n");
+  const hint = 'old_string not found in f.py: its lines start with read_file\'s line numbers ("2\\t"); leave them out of old_string and new_string';
+  expect(await edit({ path: "f.py", old_string: "2\t    x = 1\n3\t    return x", new_string: "2\t    x = 2\n3\t    return x" })).toEqual({
+    output: hint,
+    isError: true,
+  });
+  writeFileSync(join(dir, "g.py"), "pad\n".repeat(9) + "    x = 1\n");
+  expect((await edit({ path: "g.py", old_string: "10\t    x = 1\n", new_string: "" })).output).toContain('line numbers ("10\\t")');
+  expect(file("f.py")).toBe("def f():\n    x = 1\n    return x\n");
+});
+
+test("0 matches because old_string ends with a line break the file's last line lacks: the error says so", async () => {
+  writeFileSync(join(dir, "nonl.txt"), "one\r\ntwo");
+  expect(await edit({ path: "nonl.txt", old_string: "one\ntwo\n", new_string: "1\n2\n" })).toEqual({
+    output: "old_string not found in nonl.txt: it ends with a line break, but the file's last line has none; leave it out",
+    isError: true,
+  });
+  expect((await edit({ path: "nonl.txt", old_string: "one\ntwo", new_string: "1\n2" })).isError).toBeUndefined();
+  expect(file("nonl.txt")).toBe("1\r\n2");
+});
+
 test("2+ matches without replace_all: an error with the count and the line numbers", async () => {
   expect(await edit({ path: "a.txt", old_string: "line 1", new_string: "x" })).toEqual({
     output:
