@@ -198,6 +198,20 @@ describe("bash tool", () => {
     expect(tail).toEndWith("2999999\n3000000\n[exit code 0]");
   }, 20_000);
 
+  test("binary output (cat of an image, a spilled binary stream too) is named, not decoded into the result; its bytes are saved", async () => {
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), Buffer.alloc(3000, 0xe9)]);
+    writeFileSync(join(dir, "logo.png"), png);
+    for (const raw of [false, true]) {
+      const r = await tool({ raw }).run({ command: "echo note >&2; cat logo.png" }, ctx());
+      const shown = "[binary output: 3012 bytes, not shown; pipe it through od -c | head to see its start]\n[stderr]\nnote\n[exit code 0]";
+      expect(r.output).toStartWith(`${shown}\n[full output: `);
+      expect(readFileSync(fullOutputPath(r.output)!).subarray(0, png.length)).toEqual(png);
+    }
+    const big = await tool().run({ command: "head -c 3000000 /dev/zero; echo done" }, ctx());
+    expect(big.output).toStartWith("[binary output: 3000005 bytes, not shown; pipe it through od -c | head to see its start]\n[exit code 0]\n[full output: ");
+    expect(Bun.file(fullOutputPath(big.output)!).size).toBe(3_000_005 + "\n[exit code 0]\n".length);
+  }, 20_000);
+
   test("full outputs are private: folder 0700, file 0600", async () => {
     const outputDir = join(dir, "private", "session-x");
     const r = await tool({ raw: true, outputDir }).run({ command: "seq 1 100000" }, ctx());
