@@ -8,14 +8,31 @@ export interface CommandOutput {
   command: string;
 }
 
-/** stdout, then stderr under a `[stderr]` label, then the exit code: the unfiltered form. */
+/** stdout, then stderr under a `[stderr]` label, then the exit code: the unfiltered form, as a terminal shows it (asShown). */
 export function formatOutput(out: CommandOutput): string {
   const parts: string[] = [];
-  if (out.stdout) parts.push(out.stdout.replace(/\n$/, ""));
-  if (out.stderr) parts.push("[stderr]", out.stderr.replace(/\n$/, ""));
+  if (out.stdout) parts.push(asShown(out.stdout).replace(/\n$/, ""));
+  if (out.stderr) parts.push("[stderr]", asShown(out.stderr).replace(/\n$/, ""));
   if (!out.stdout && !out.stderr) parts.push("(no output)");
   parts.push(`[exit code ${out.exitCode}]`);
   return parts.join("\n");
+}
+
+/** Terminal escape sequences: CSI (colours, cursor moves), OSC (titles, hyperlinks), charset selection (tput sgr0's ESC ( B) and two-character ones. */
+export const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[()][0-9A-Za-z]|\x1b[@-Z\\-_]/g;
+
+/**
+ * `text` as a terminal shows it, which is what the model should read: escape sequences (a forced
+ * `--color`, `ls --color=always`, a hyperlink) removed, CRLF line ends as LF, and a line redrawn
+ * after a carriage return (a progress bar) in its last state, as the filter reads lines too.
+ */
+export function asShown(text: string): string {
+  if (!/[\x1b\r]/.test(text)) return text;
+  return text
+    .replace(ESCAPES, "")
+    .split("\n")
+    .map((line) => line.replace(/\r+$/, "").replace(/^[^]*\r/, ""))
+    .join("\n");
 }
 
 const GIT_VERBATIM = new Set(["diff", "status", "log", "show", "blame", "grep"]);

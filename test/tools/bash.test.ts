@@ -212,6 +212,18 @@ describe("bash tool", () => {
     expect(Bun.file(fullOutputPath(big.output)!).size).toBe(3_000_005 + "\n[exit code 0]\n".length);
   }, 20_000);
 
+  test("colours and progress redraws are not passed on, raw or not; the full output keeps them", async () => {
+    const command = "printf '\\033[1;31merror\\033[0m: x\\n'; for i in 1 2 3; do printf '\\r%d%%' $i; sleep 0.01; done; echo; yes line | head -150";
+    for (const raw of [false, true]) {
+      const r = await tool({ raw }).run({ command }, ctx());
+      expect(r.output).toStartWith("error: x\n3%\nline\n");
+      expect(r.output).not.toMatch(/[\x1b\r]/);
+    }
+    const filtered = await tool().run({ command: `${command}; echo failed >&2; exit 1` }, ctx());
+    expect(filtered.output).toStartWith("[output filtered: ");
+    expect(readFileSync(fullOutputPath(filtered.output)!, "utf8")).toStartWith("\x1b[1;31merror\x1b[0m: x\n\r1%\r2%\r3%\n");
+  });
+
   test("full outputs are private: folder 0700, file 0600", async () => {
     const outputDir = join(dir, "private", "session-x");
     const r = await tool({ raw: true, outputDir }).run({ command: "seq 1 100000" }, ctx());
