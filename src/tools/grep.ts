@@ -163,8 +163,17 @@ interface Search {
   show: (abs: string) => string;
 }
 
-/** Long lines (minified code) are cut once, when they are stored. */
-const clip = (text: string) => (text.length > GREP_LINE_CHARS ? text.slice(0, GREP_LINE_CHARS) + "…" : text);
+/**
+ * Long lines (minified code, a one-line JSON) are cut once, when they are stored: to the
+ * GREP_LINE_CHARS around the first match when it lies beyond them, else from the start.
+ */
+function clip(text: string, regex?: RegExp): string {
+  if (text.length <= GREP_LINE_CHARS) return text;
+  const at = regex?.exec(text)?.index ?? 0;
+  if (at < GREP_LINE_CHARS / 2) return text.slice(0, GREP_LINE_CHARS) + "…";
+  const start = Math.min(at - Math.floor(GREP_LINE_CHARS / 3), text.length - GREP_LINE_CHARS);
+  return `…${text.slice(start, start + GREP_LINE_CHARS)}${start + GREP_LINE_CHARS < text.length ? "…" : ""}`;
+}
 
 interface Line {
   text: string;
@@ -224,7 +233,9 @@ function hitsOf(path: string, lines: string[], regex: RegExp, cap: number, conte
     hits.count++;
     if (hits.count > cap) continue;
     for (let n = Math.max(1, i + 1 - context); n <= Math.min(lines.length, i + 1 + context); n++) {
-      if (!hits.lines.has(n)) hits.lines.set(n, { text: clip(lines[n - 1]!), match: n === i + 1 || regex.test(lines[n - 1]!) });
+      if (hits.lines.has(n)) continue;
+      const match = n === i + 1 || regex.test(lines[n - 1]!);
+      hits.lines.set(n, { text: clip(lines[n - 1]!, match ? regex : undefined), match });
     }
   }
   return hits;
@@ -302,7 +313,7 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
       const n = data.line_number;
       if (type === "match" && ++current.count === search.cap) capLine = n;
       const text = decode(data.lines).replace(/\n$/, "").replace(/\r$/, "");
-      if (n <= capLine + search.context) current.lines.set(n, { text: clip(text), match: type === "match" });
+      if (n <= capLine + search.context) current.lines.set(n, { text: clip(text, type === "match" ? search.regex : undefined), match: type === "match" });
     } else if (type === "end" && current) {
       if (data.binary_offset == null) found.add(current);
       current = undefined;

@@ -39,6 +39,7 @@ const TREE: Record<string, string> = {
   "unicode/ünï.txt": "naïve needle ✓\n",
   "empty.txt": "",
   "long.txt": "x".repeat(400) + " needle\n",
+  "app.min.js": "var a=0;".repeat(2000) + "function zebraFind(){}" + "var b=1;".repeat(2000) + "\n",
   "many.txt": Array.from({ length: 150 }, (_, i) => `needle ${i + 1}`).join("\n") + "\n",
 };
 
@@ -101,9 +102,18 @@ describe("grep (built-in walker)", () => {
       "bom.txt:1: \uFEFFneedle after a BOM",
       "crlf.txt:1: needle",
       "crlf.txt:2: foo needle",
-      `long.txt:1: ${"x".repeat(300)}…`,
+      `long.txt:1: …${"x".repeat(293)} needle`,
       "… 153 more matches not shown (162 in all); narrow with path, glob or a more specific pattern, or raise max_results",
     ]);
+  });
+
+  test("a match far into a long line (minified code) is shown with the text around it", async () => {
+    const { output } = await grep({ pattern: "zebra\\w+", path: "app.min.js" });
+    // 300 characters, a third of them before the match
+    const line = "var a=0;".repeat(2000) + "function zebraFind(){}" + "var b=1;".repeat(2000);
+    const at = line.indexOf("zebra");
+    expect(output).toBe(`app.min.js:1: …${line.slice(at - 100, at + 200)}…`);
+    expect(output).toContain("function zebraFind(){}var b=1;");
   });
 
   test("context lines use path-line- text", async () => {
@@ -208,6 +218,7 @@ describe("grep: ripgrep and the built-in walker give the same text", () => {
     ["ignored directory given as path", { pattern: "needle", path: "build" }],
     ["single file", { pattern: "needle \\d+", path: "many.txt", context: 1, max_results: 4 }],
     ["unicode", { pattern: "naïve|✓" }],
+    ["a match far into a long line", { pattern: "zebra", context: 1 }],
     ["no match", { pattern: "zzz_nothing" }],
   ];
 
