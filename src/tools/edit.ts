@@ -8,6 +8,7 @@ import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { decodeText, encodeLegacy, LEGACY_NAME } from "./text-encoding.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
 const DIFF_CONTEXT = 3; // unchanged lines around each change
@@ -55,12 +56,7 @@ export function createEditTool(options: { home?: string } = {}): Tool {
       if (locked) return toolError(readOnlyError(path, locked));
       const bytes = await Bun.file(abs).bytes();
       if (bytes.subarray(0, 8192).includes(0)) return toolError(`${path} is a binary file; edit only changes text files`);
-      let text: string;
-      try {
-        text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-      } catch {
-        return toolError(`${path} is not valid UTF-8; edit would corrupt it (use bash instead)`);
-      }
+      const { text, legacy } = decodeText(bytes);
 
       // The model writes "\n"; a CRLF file must stay CRLF. Mixed files fall back to the raw text.
       const eol = text.includes("\r\n") ? "\r\n" : "\n";
@@ -91,13 +87,18 @@ export function createEditTool(options: { home?: string } = {}): Tool {
         from = index + oldString.length;
       }
       updated += text.slice(from);
+      const encoded = legacy ? encodeLegacy(updated) : new TextEncoder().encode(updated);
+      if ("missing" in encoded)
+        return toolError(`${path} is not UTF-8 but ${LEGACY_NAME}, which cannot hold ${encoded.missing.join(" ")} of new_string; not changed`);
       try {
-        await writeFileAtomic(abs, new TextEncoder().encode(updated));
+        await writeFileAtomic(abs, encoded);
       } catch (e) {
         return toolError(`cannot write ${path}: ${errorText(e)}`);
       }
       const count = at.length === 1 ? "1 replacement" : `${at.length} replacements`;
-      return { output: `edited ${path}: ${count}\n${diff(text, updated, spans, oldString.length, newString.length)}` };
+      return {
+        output: `edited ${path}: ${count}${legacy ? ` (kept in ${LEGACY_NAME})` : ""}\n${diff(text, updated, spans, oldString.length, newString.length)}`,
+      };
     },
   };
 }

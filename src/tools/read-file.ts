@@ -5,6 +5,7 @@ import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../prompt/image.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { LEGACY_ENCODING, LEGACY_NAME } from "./text-encoding.ts";
 
 export const READ_LIMIT = 2000; // lines per call unless `limit` says otherwise
 export const READ_LINE_MAX = 2000; // characters kept of one line; the rest is cut
@@ -54,7 +55,14 @@ export function createReadFileTool(options: { home?: string } = {}): Tool {
           : toolError(`${path}: image of ${(info.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
       if (await isBinary(abs)) return toolError(`${path} is a binary file (NUL byte in the first 8 KB); not shown`);
 
-      const window = await readWindow(Bun.file(abs).stream(), offset, limit, ctx.signal);
+      // UTF-8 unless the lines read are not: then Windows-1252 (Latin-1's superset), as edit reads it too
+      let legacy = false;
+      const read = (encoding: "utf-8" | typeof LEGACY_ENCODING) => readWindow(Bun.file(abs).stream(), offset, limit, ctx.signal, encoding);
+      const window = await read("utf-8").catch(async (e) => {
+        if (!(e instanceof TypeError)) throw e;
+        legacy = true;
+        return read(LEGACY_ENCODING);
+      });
       if (ctx.signal.aborted) return toolError(`read_file interrupted: ${path}`);
       if (window.lines.length === 0) return toolError(`${path} has ${window.total} line${window.total === 1 ? "" : "s"}; offset ${offset} is past the end`);
       const last = offset + window.lines.length - 1;
@@ -62,7 +70,7 @@ export function createReadFileTool(options: { home?: string } = {}): Tool {
       let output = window.lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line}`).join("\n");
       const more = window.total - last;
       if (more > 0) output += `\n… ${more} more line${more === 1 ? "" : "s"}; use offset=${last + 1}`;
-      return { output };
+      return { output: legacy ? `[${path} is not UTF-8: shown as ${LEGACY_NAME}, which edit keeps]\n${output}` : output };
     },
   };
 }
@@ -101,8 +109,9 @@ async function isBinary(path: string): Promise<boolean> {
  * cut at READ_LINE_MAX, CR of CRLF removed) and the total line count. Streams: memory stays
  * bounded by the window however large the file is; past the window only newlines are counted.
  */
-async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limit: number, signal: AbortSignal) {
-  const decoder = new TextDecoder();
+async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limit: number, signal: AbortSignal, encoding: "utf-8" | typeof LEGACY_ENCODING) {
+  // UTF-8 throws (a TypeError) on bytes that are not UTF-8; Windows-1252 takes every byte
+  const decoder = new TextDecoder(encoding, { fatal: encoding === "utf-8" });
   const lines: string[] = [];
   let size = 0; // characters in `lines`
   let lineNo = 0; // lines completed so far

@@ -175,17 +175,35 @@ test.each([
   expect(await edit(args)).toEqual({ output: message, isError: true });
 });
 
-test("binary and non-UTF-8 files are refused untouched", async () => {
+test("binary files are refused untouched", async () => {
   writeFileSync(join(dir, "bin"), Buffer.from([1, 0, 2]));
-  writeFileSync(join(dir, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
   expect(await edit({ path: "bin", old_string: "a", new_string: "b" })).toEqual({
     output: "bin is a binary file; edit only changes text files",
     isError: true,
   });
-  expect((await edit({ path: "latin1.txt", old_string: "caf", new_string: "x" })).output).toBe(
-    "latin1.txt is not valid UTF-8; edit would corrupt it (use bash instead)",
-  );
-  expect(readFileSync(join(dir, "latin1.txt"))).toEqual(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+  expect(readFileSync(join(dir, "bin"))).toEqual(Buffer.from([1, 0, 2]));
+});
+
+test("a file that is not UTF-8 (a Latin-1 .properties) is edited in its own encoding; what it cannot hold is refused", async () => {
+  const latin1 = (text: string) => Buffer.from(text, "latin1");
+  writeFileSync(join(dir, "messages.properties"), Buffer.concat([latin1("greeting=Ol\xe1\r\nitem=caf\xe9\r\n"), Buffer.from([0x80, 0x81, 0x0a])]));
+  expect(await edit({ path: "messages.properties", old_string: "item=café\n", new_string: "item=caffè €\n" })).toEqual({
+    output: [
+      "edited messages.properties: 1 replacement (kept in Windows-1252 (Latin-1))",
+      "@@ -1,3 +1,3 @@",
+      " greeting=Olá",
+      "-item=café",
+      "+item=caffè €",
+      " \u20ac\u0081",
+    ].join("\n"),
+  });
+  const after = Buffer.concat([latin1("greeting=Ol\xe1\r\nitem=caff\xe8 "), Buffer.from([0x80, 0x0d, 0x0a, 0x80, 0x81, 0x0a])]);
+  expect(readFileSync(join(dir, "messages.properties"))).toEqual(after);
+  expect(await edit({ path: "messages.properties", old_string: "Olá", new_string: "Olá ✓ 😀" })).toEqual({
+    output: "messages.properties is not UTF-8 but Windows-1252 (Latin-1), which cannot hold ✓ 😀 of new_string; not changed",
+    isError: true,
+  });
+  expect(readFileSync(join(dir, "messages.properties"))).toEqual(after);
 });
 
 test("a read-only file is left alone, also through a link: the model is told why and how to go on", async () => {

@@ -72,6 +72,14 @@ test("hides the CR of CRLF line endings; a last line without newline is shown", 
   expect((await read({ path: "crlf.txt" })).output).toBe("1\tone\n2\ttwo\n3\tthree");
 });
 
+test("a file that is not UTF-8 is shown as Windows-1252 (Latin-1), with a note saying so", async () => {
+  writeFileSync(join(dir, "latin1.txt"), Buffer.from("caf\xe9\r\nna\xefve \x80 \x93q\x94\n", "latin1"));
+  expect(await read({ path: "latin1.txt" })).toEqual({
+    output: "[latin1.txt is not UTF-8: shown as Windows-1252 (Latin-1), which edit keeps]\n1\tcafé\n2\tnaïve € “q”",
+  });
+  expect((await read({ path: "twelve.txt", limit: 1 })).output).toStartWith("1\tline 1\n");
+});
+
 test("an empty file says so", async () => {
   expect(await read({ path: "empty.txt" })).toEqual({ output: "empty.txt is empty" });
 });
