@@ -32,3 +32,26 @@ export function encodeLegacy(text: string): Uint8Array | { missing: string[] } {
   }
   return missing.size ? { missing: [...missing].slice(0, 5) } : out;
 }
+
+/**
+ * `content` as bytes in the form of the text file it replaces (`old`), so rewriting a file whole
+ * does not turn every line into a change: CRLF line ends when the old file ended every line so and
+ * `content` has none of its own, its UTF-8 byte-order mark, its Windows-1252 when it was not UTF-8
+ * and `content` fits in it. `kept` names each of those carried over; a binary `old` passes none on.
+ */
+export function likeBefore(old: Uint8Array | undefined, content: string): { bytes: Uint8Array; kept: string[] } {
+  const kept: string[] = [];
+  let text = content;
+  const before = old && !old.subarray(0, 8192).includes(0) ? decodeText(old) : undefined;
+  if (before && /\r\n/.test(before.text) && !/(^|[^\r])\n/.test(before.text) && text.includes("\n") && !text.includes("\r")) {
+    text = text.replaceAll("\n", "\r\n");
+    kept.push("CRLF line ends");
+  }
+  if (before && !before.legacy && before.text.startsWith("\uFEFF") && !text.startsWith("\uFEFF")) {
+    text = `\uFEFF${text}`;
+    kept.push("byte-order mark");
+  }
+  const legacy = before?.legacy ? encodeLegacy(text) : undefined;
+  if (legacy && !("missing" in legacy)) return { bytes: legacy, kept: [...kept, `${LEGACY_NAME} encoding`] };
+  return { bytes: new TextEncoder().encode(text), kept };
+}

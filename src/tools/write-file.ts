@@ -3,6 +3,7 @@ import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
 import { readOnlyError } from "./edit.ts";
+import { likeBefore } from "./text-encoding.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -30,14 +31,20 @@ export function createWriteFileTool(options: { home?: string } = {}): Tool {
       if (before?.isDirectory()) return toolError(`${path} is a directory; give a file path`);
       const locked = await readOnlyMode(abs);
       if (locked) return toolError(readOnlyError(path, locked));
-      const bytes = new TextEncoder().encode(content);
+      const old = before?.isFile()
+        ? await Bun.file(abs)
+            .bytes()
+            .catch(() => undefined)
+        : undefined;
+      const { bytes, kept } = likeBefore(old, content);
       try {
         await writeFileAtomic(abs, bytes);
       } catch (e) {
         return toolError(`cannot write ${path}: ${errorText(e)}`);
       }
       const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
-      return { output: `${before ? "overwrote" : "created"} ${path} (${count(lines, "line")}, ${count(bytes.length, "byte")})` };
+      const form = kept.length ? `; kept its ${kept.join(", ")}` : "";
+      return { output: `${before ? "overwrote" : "created"} ${path} (${count(lines, "line")}, ${count(bytes.length, "byte")}${form})` };
     },
   };
 }

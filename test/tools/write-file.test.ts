@@ -42,6 +42,27 @@ test("keeps the mode of an existing file (an executable stays executable)", asyn
   expect(statSync(join(dir, "private")).mode & 0o777).toBe(0o600);
 });
 
+test("overwriting keeps the file's CRLF line ends, byte-order mark and Windows-1252 encoding, and says so", async () => {
+  writeFileSync(join(dir, "win.cs"), "\uFEFFclass A\r\n{\r\n}\r\n");
+  expect(await write({ path: "win.cs", content: "class B\n{\n}\n" })).toEqual({
+    output: "overwrote win.cs (3 lines, 18 bytes; kept its CRLF line ends, byte-order mark)",
+  });
+  expect(readFileSync(join(dir, "win.cs"), "utf8")).toBe("\uFEFFclass B\r\n{\r\n}\r\n");
+  writeFileSync(join(dir, "old.properties"), Buffer.from("a=caf\xe9\n", "latin1"));
+  expect(await write({ path: "old.properties", content: "a=café €\n" })).toEqual({
+    output: "overwrote old.properties (1 line, 9 bytes; kept its Windows-1252 (Latin-1) encoding)",
+  });
+  expect(readFileSync(join(dir, "old.properties"))).toEqual(Buffer.from([...Buffer.from("a=caf\xe9 ", "latin1"), 0x80, 0x0a]));
+  // what the file did not have, or the content says otherwise, is written as given
+  writeFileSync(join(dir, "mixed.txt"), "a\r\nb\n");
+  await write({ path: "mixed.txt", content: "x\ny\n" });
+  expect(readFileSync(join(dir, "mixed.txt"), "utf8")).toBe("x\ny\n");
+  await write({ path: "win.cs", content: "\uFEFFall\r\nmine\n" });
+  expect(readFileSync(join(dir, "win.cs"), "utf8")).toBe("\uFEFFall\r\nmine\n");
+  await write({ path: "old.properties", content: "a=✓\n" });
+  expect(readFileSync(join(dir, "old.properties"), "utf8")).toBe("a=✓\n");
+});
+
 test("a read-only file is not overwritten: the model is told why", async () => {
   writeFileSync(join(dir, "locked.txt"), "keep\n", { mode: 0o444 });
   expect(await write({ path: "locked.txt", content: "changed\n" })).toEqual({
