@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
 import { createGrepTool } from "../../src/tools/grep.ts";
 import { callTool } from "../helpers/call-tool.ts";
+import { testNeeding } from "../helpers/tools.ts";
 
 let root: string;
 let ctx: ToolContext;
@@ -239,4 +240,43 @@ describe("grep: ripgrep and the built-in walker give the same text", () => {
     expect(viaRg).toEqual({ output: "crlf.txt:2: foo needle" });
     expect(viaRg).toEqual(await grep(args));
   });
+});
+
+// A directory or file the user may not read is named in the result, not passed over as "no
+// matches". Root reads everything, so as root the search runs as nobody (setpriv).
+const asUser = process.getuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : [];
+testNeeding(asUser.slice(0, 1))("what could not be read is named, by ripgrep and the built-in walker alike", async () => {
+  const rg = await findRg();
+  if (!rg) throw new Error(NO_RG);
+  const tree = mkdtempSync(join(tmpdir(), "hey-grep-unreadable-"));
+  try {
+    for (const [path, text] of Object.entries({ "src/a.ts": "needle\n", "db-data/base/1": "needle\n", "secret.txt": "needle\n" })) {
+      mkdirSync(dirname(join(tree, path)), { recursive: true });
+      writeFileSync(join(tree, path), text);
+    }
+    chmodSync(join(tree, "db-data"), 0o700);
+    chmodSync(join(tree, "secret.txt"), 0o000);
+    chmodSync(tree, 0o755);
+    const script = `
+      const { createGrepTool } = await import(${JSON.stringify(join(import.meta.dir, "../../src/tools/grep.ts"))});
+      const { callTool } = await import(${JSON.stringify(join(import.meta.dir, "../helpers/call-tool.ts"))});
+      const ctx = { cwd: ${JSON.stringify(tree)}, signal: new AbortController().signal };
+      const out = [];
+      for (const rg of [null, ${JSON.stringify(rg)}])
+        for (const args of [{ pattern: "needle" }, { pattern: "nothing" }, { pattern: "needle", path: "db-data" }])
+          out.push((await callTool(createGrepTool({ rg }), args, ctx)).output);
+      console.log(JSON.stringify(out));`;
+    const run = Bun.spawnSync([...asUser, process.execPath, "-e", script], { cwd: tree, env: { ...process.env, HOME: tree } });
+    expect(run.stderr.toString()).toBe("");
+    const note = "[not searched, could not be read: db-data (permission denied), secret.txt (permission denied)]";
+    const each = [
+      `src/a.ts:1: needle\n${note}`,
+      `no matches for "nothing" in .\n${note}`,
+      'no matches for "needle" in db-data\n[not searched, could not be read: db-data (permission denied)]',
+    ];
+    expect(JSON.parse(run.stdout.toString())).toEqual([...each, ...each]);
+  } finally {
+    chmodSync(join(tree, "db-data"), 0o755);
+    rmSync(tree, { recursive: true, force: true });
+  }
 });
