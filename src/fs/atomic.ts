@@ -2,15 +2,16 @@
 // target, flush it, then rename it over the target. A reader sees the old file or the new one,
 // never a half-written one, and a crash leaves at worst a stray temporary file.
 import { constants } from "node:fs";
-import { access, chmod, lstat, mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
+import { access, chmod, lstat, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { checkOwnFile } from "./own-files.ts";
+import { realTarget } from "./real-target.ts";
 
 /**
  * Replaces `path` with `data`, creating missing parent directories. An existing file keeps its
- * mode; a symlink is followed and its target replaced, so the link survives. The temporary file
- * lives in the target's directory (rename is only atomic within one filesystem) and is removed
- * on failure. Throws the underlying error (ENOTDIR, EACCES, EISDIR…) after cleaning up.
+ * mode; a symlink is followed and its target replaced (created, when the link dangles), so the
+ * link survives. The temporary file lives in the target's directory (rename is only atomic within
+ * one filesystem) and is removed on failure. Throws the underlying error (ENOTDIR, EACCES, EISDIR…) after cleaning up.
  * `own`: a file of hey's own (own-files.ts): a link at `path` or its directory is refused
  * (OwnFileError), never followed. `private`: hey's state — missing directories are created 0700
  * and a new file 0600. `follow: false`: a link at `path` is replaced by the file, never written
@@ -24,7 +25,7 @@ export async function writeFileAtomic(
 ): Promise<void> {
   if (opts.own) checkOwnFile(path);
   const follow = !opts.own && opts.follow !== false;
-  const target = follow ? await realpath(path).catch(() => path) : path;
+  const target = follow ? realTarget(path) : path; // a link to a file not there yet creates it, as `echo > link` does
   const dir = dirname(target);
   await mkdir(dir, { recursive: true, ...(opts.private ? { mode: 0o700 } : {}) });
   const existing = follow || opts.own ? await stat(target).catch(() => undefined) : await lstat(target).catch(() => undefined);

@@ -81,6 +81,13 @@ test("writes through a symlink, keeping the link", async () => {
   expect(readFileSync(join(dir, "real.txt"), "utf8")).toBe("after");
 });
 
+test("writes through a link whose target is not there yet: the target is created, the link kept", async () => {
+  symlinkSync(join("shared", "settings.json"), join(dir, "settings.json"));
+  expect(await write({ path: "settings.json", content: "{}\n" })).toEqual({ output: "created settings.json (1 line, 3 bytes)" });
+  expect(lstatSync(join(dir, "settings.json")).isSymbolicLink()).toBe(true);
+  expect(readFileSync(join(dir, "shared", "settings.json"), "utf8")).toBe("{}\n");
+});
+
 test("absolute paths work", async () => {
   expect((await write({ path: join(dir, "abs.txt"), content: "x" })).output).toBe(`created ${join(dir, "abs.txt")} (1 line, 1 byte)`);
 });
