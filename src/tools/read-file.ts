@@ -70,6 +70,10 @@ export function createReadFileTool(options: { home?: string } = {}): Tool {
       let output = window.lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line}`).join("\n");
       const more = window.total - last;
       if (more > 0) output += `\n… ${more} more line${more === 1 ? "" : "s"}; use offset=${last + 1}`;
+      if (window.cut.length > 0) {
+        const file = `'${(path.startsWith("~") ? abs : path).replaceAll("'", "'\\''")}'`;
+        output += `\n[to see more of a cut line: sed -n ${window.cut[0]}p ${file} | cut -c ${READ_LINE_MAX + 1}-${3 * READ_LINE_MAX}]`;
+      }
       return { output: legacy ? `[${path} is not UTF-8: shown as ${LEGACY_NAME}, which edit keeps]\n${output}` : output };
     },
   };
@@ -116,19 +120,28 @@ async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limi
   let size = 0; // characters in `lines`
   let lineNo = 0; // lines completed so far
   let carry = ""; // start of the current line, never longer than READ_LINE_MAX + 1
+  let length = 0; // characters in the current line, CR of CRLF included
+  let endsInCr = false;
   let full = false; // the window is complete; only count from here on
   let newlines = 0;
   let lastByte = -1;
+  const cut: number[] = []; // lines shown cut
 
-  const take = (piece: string) => {
-    if (carry.length <= READ_LINE_MAX) carry += piece.slice(0, READ_LINE_MAX + 1 - carry.length);
+  /** Characters `from`..`to` of `text` belong to the current line. */
+  const take = (text: string, from: number, to: number) => {
+    if (to === from) return;
+    length += to - from;
+    endsInCr = text.charCodeAt(to - 1) === 13;
+    if (carry.length <= READ_LINE_MAX) carry += text.slice(from, Math.min(to, from + READ_LINE_MAX + 1 - carry.length));
   };
   const finishLine = () => {
     lineNo++;
     const line = carry;
-    carry = "";
+    const chars = length - (endsInCr ? 1 : 0);
+    [carry, length, endsInCr] = ["", 0, false];
     if (lineNo < first || full) return;
-    const shown = line.length > READ_LINE_MAX ? `${line.slice(0, READ_LINE_MAX)}… [line cut at ${READ_LINE_MAX} chars]` : line.replace(/\r$/, "");
+    const shown = chars > READ_LINE_MAX ? `${line.slice(0, READ_LINE_MAX)}… [cut: ${READ_LINE_MAX} of ${chars} chars]` : line.replace(/\r$/, "");
+    if (chars > READ_LINE_MAX) cut.push(lineNo);
     if (lines.length > 0 && size + shown.length > READ_OUTPUT_MAX) full = true;
     else {
       lines.push(shown);
@@ -146,16 +159,17 @@ async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limi
     const text = decoder.decode(chunk, { stream: true });
     let start = 0;
     for (let nl = text.indexOf("\n"); nl !== -1 && !full; nl = text.indexOf("\n", start)) {
-      take(text.slice(start, Math.min(nl, start + READ_LINE_MAX + 1)));
+      take(text, start, nl);
       start = nl + 1;
       finishLine();
     }
-    if (!full) take(text.slice(start, start + READ_LINE_MAX + 1));
+    if (!full) take(text, start, text.length);
   }
   if (!full) {
-    take(decoder.decode());
+    const rest = decoder.decode();
+    take(rest, 0, rest.length);
     if (lastByte !== 10) finishLine();
   }
   const total = newlines + (lastByte !== 10 ? 1 : 0);
-  return { lines, total };
+  return { lines, total, cut };
 }

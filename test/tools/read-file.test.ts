@@ -62,10 +62,19 @@ test("streams large files and counts every line", async () => {
   expect((await read({ path: "huge.txt", offset: 150_000, limit: 1 })).output).toBe("150000\tline 150000\n… 150000 more lines; use offset=150001");
 });
 
-test("cuts very long lines with a marker", async () => {
-  const [first, second] = (await read({ path: "long.txt" })).output.split("\n");
-  expect(first).toBe(`1\t${"a".repeat(2000)}… [line cut at 2000 chars]`);
-  expect(second).toBe("2\tshort");
+test("cuts very long lines, saying how long they are and how to see more", async () => {
+  expect((await read({ path: "long.txt" })).output.split("\n")).toEqual([
+    `1\t${"a".repeat(2000)}… [cut: 2000 of 2500 chars]`,
+    "2\tshort",
+    "[to see more of a cut line: sed -n 1p 'long.txt' | cut -c 2001-6000]",
+  ]);
+  // a minified bundle: one line of 3 MB read across many stream chunks, CRLF, then a short line
+  writeFileSync(join(dir, "app's.min.js"), `${"var a=0;".repeat(400_000)}\r\nend\r\n`);
+  expect((await read({ path: "app's.min.js", offset: 1 })).output.split("\n")).toEqual([
+    `1\t${"var a=0;".repeat(250)}… [cut: 2000 of 3200000 chars]`,
+    "2\tend",
+    "[to see more of a cut line: sed -n 1p 'app'\\''s.min.js' | cut -c 2001-6000]",
+  ]);
 });
 
 test("hides the CR of CRLF line endings; a last line without newline is shown", async () => {
