@@ -92,7 +92,11 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       let found = rg ? await searchWithRg(rg, search, ctx, options.env) : undefined;
       if (!found && !ctx.signal.aborted) found = await searchBuiltin(search, ctx.signal);
       if (!found || ctx.signal.aborted) return toolError("grep interrupted");
-      const text = format(found, cap, context) || `no matches for ${JSON.stringify(pattern)} in ${where}${glob ? ` (glob ${glob})` : ""}`;
+      // a line never holds a line break: a pattern asking for one cannot match, whatever the files hold
+      const multiline = /\n|\\n|\\r/.test(pattern.replace(/\[(?:\\.|[^\]])*\]/g, ""))
+        ? "; grep matches one line at a time, so a pattern with \\n never matches: search for one of its lines"
+        : "";
+      const text = format(found, cap, context) || `no matches for ${JSON.stringify(pattern)} in ${where}${glob ? ` (glob ${glob})` : ""}${multiline}`;
       const note = unreadableNote(found);
       return { output: note ? `${text}\n${note}` : text };
     },

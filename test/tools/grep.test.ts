@@ -165,6 +165,13 @@ describe("grep (built-in walker)", () => {
     expect(await grep({ pattern: "x", glob: "{a" })).toMatchObject({ isError: true, output: expect.stringContaining("invalid glob") });
   });
 
+  test("a pattern spanning lines cannot match, and the no-match answer says why", async () => {
+    const why = "; grep matches one line at a time, so a pattern with \\n never matches: search for one of its lines";
+    expect(await grep({ pattern: "const x = 1;\\n// needle", path: "a.ts" })).toEqual({ output: `no matches for "const x = 1;\\\\n// needle" in a.ts${why}` });
+    expect(await grep({ pattern: "x = 1;\n//" })).toEqual({ output: `no matches for "x = 1;\\n//" in .${why}` });
+    expect(await grep({ pattern: "zzz[^\\n]*" })).toEqual({ output: 'no matches for "zzz[^\\\\n]*" in .' });
+  });
+
   test("numbers sent as strings are accepted", async () => {
     expect((await grep({ pattern: "needle", path: "a.ts", context: "0", max_results: "1" })).output).toStartWith("a.ts:2: // needle one\n… 1 more");
   });
