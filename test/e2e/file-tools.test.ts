@@ -37,3 +37,25 @@ test("two edits of one turn, one through a link and one through its target, both
   ]);
   expect(readFileSync(join(project.path, "config", "app.toml"), "utf8")).toBe("name = 'b'\nport = 2\nhost = 'x'\n");
 });
+
+test("what the model reads back from a real project's awkward files: Latin-1, read-only, binary, minified", async () => {
+  writeFileSync(join(project.path, "messages.properties"), Buffer.from("title=Caf\xe9\n", "latin1"));
+  writeFileSync(join(project.path, "schema.gen.ts"), "// generated\n", { mode: 0o444 });
+  writeFileSync(join(project.path, "logo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48]));
+  writeFileSync(join(project.path, "bundle.min.js"), `${"var a=0;".repeat(1000)}function target(){}${"var b=1;".repeat(1000)}\n`);
+  const results = await oneTurn([
+    ["read_file", { path: "messages.properties" }],
+    ["edit", { path: "messages.properties", old_string: "Café", new_string: "Crème" }],
+    ["edit", { path: "schema.gen.ts", old_string: "generated", new_string: "edited" }],
+    ["bash", { command: "cat logo.png" }],
+    ["grep", { pattern: "function target", path: "bundle.min.js" }],
+  ]);
+  expect(results[0]).toBe("[messages.properties is not UTF-8: shown as Windows-1252 (Latin-1), which edit keeps]\n1\ttitle=Café");
+  expect(results[1]).toStartWith("edited messages.properties: 1 replacement (kept in Windows-1252 (Latin-1))\n");
+  expect(readFileSync(join(project.path, "messages.properties"))).toEqual(Buffer.from("title=Cr\xe8me\n", "latin1"));
+  expect(results[2]).toBe("schema.gen.ts is read-only (mode 444); not changed. If it really should change, make it writable first (chmod u+w)");
+  expect(readFileSync(join(project.path, "schema.gen.ts"), "utf8")).toBe("// generated\n");
+  expect(results[3]).toMatch(/^\[binary output: 14 bytes, not shown; pipe it through od -c \| head to see its start\]\n\[exit code 0\]\n\[full output: .+\]$/);
+  const line = `${"var a=0;".repeat(1000)}function target(){}${"var b=1;".repeat(1000)}`;
+  expect(results[4]).toBe(`bundle.min.js:1: …${line.slice(line.indexOf("function") - 100, line.indexOf("function") + 200)}…`);
+});
