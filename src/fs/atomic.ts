@@ -4,6 +4,7 @@
 import { constants } from "node:fs";
 import { access, chmod, lstat, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { errnoCode } from "../kernel/errors.ts";
 import { checkOwnFile } from "./own-files.ts";
 import { realTarget } from "./real-target.ts";
 
@@ -35,7 +36,12 @@ export async function writeFileAtomic(
   const mode = opts.mode ?? (opts.private ? 0o600 : (keep ?? 0o666));
 
   const tmp = join(dir, `.${basename(target).slice(0, 100)}.${process.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`);
-  const handle = await open(tmp, "wx", mode);
+  const handle = await open(tmp, "wx", mode).catch((e: unknown) => {
+    // the file named in the error would be the temporary one, which means nothing to the reader
+    const code = errnoCode(e);
+    if (code !== "EACCES" && code !== "EPERM" && code !== "EROFS") throw e;
+    throw Object.assign(new Error(`its directory ${dir} is not writable (${code === "EROFS" ? "read-only file system" : "permission denied"})`), { code });
+  });
   try {
     try {
       await handle.writeFile(data);

@@ -1,12 +1,13 @@
 // write_file and writeFileAtomic against real files: parents, messages, modes, symlinks, and a
 // concurrent reader in another process that must never see a partial file.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
 import { createWriteFileTool } from "../../src/tools/write-file.ts";
 import { callTool } from "../helpers/call-tool.ts";
+import { testNeeding } from "../helpers/tools.ts";
 
 let dir: string;
 let ctx: ToolContext;
@@ -144,4 +145,37 @@ test("atomic: a reader in another process never sees a partial file; the temp fi
   expect(report.torn).toBe(0);
   for (const name of report.names) expect(name).toMatch(/^\.data\.bin\.\d+\.[0-9a-f]{8}\.tmp$/);
   expect(readdirSync(sub)).toEqual(["data.bin"]);
+});
+
+// Root writes anywhere, so as root the tools run as nobody (setpriv).
+const asUser = process.getuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : [];
+testNeeding(asUser.slice(0, 1))("a directory that is not writable is named, not the temporary file hey tried to create in it", async () => {
+  const tree = mkdtempSync(join(tmpdir(), "hey-write-locked-"));
+  try {
+    mkdirSync(join(tree, "vendor"));
+    writeFileSync(join(tree, "vendor", "lib.js"), "old\n");
+    chmodSync(join(tree, "vendor", "lib.js"), 0o666); // the file is writable, its directory is not
+    chmodSync(join(tree, "vendor"), 0o555);
+    chmodSync(tree, 0o755);
+    const script = `
+      const { createWriteFileTool } = await import(${JSON.stringify(join(import.meta.dir, "../../src/tools/write-file.ts"))});
+      const { createEditTool } = await import(${JSON.stringify(join(import.meta.dir, "../../src/tools/edit.ts"))});
+      const { callTool } = await import(${JSON.stringify(join(import.meta.dir, "../helpers/call-tool.ts"))});
+      const ctx = { cwd: ${JSON.stringify(tree)}, signal: new AbortController().signal };
+      console.log(JSON.stringify([
+        await callTool(createWriteFileTool(), { path: "vendor/new.js", content: "x" }, ctx),
+        await callTool(createEditTool(), { path: "vendor/lib.js", old_string: "old", new_string: "new" }, ctx),
+      ]));`;
+    const run = Bun.spawnSync([...asUser, process.execPath, "-e", script], { cwd: tree, env: { ...process.env, HOME: tree } });
+    expect(run.stderr.toString()).toBe("");
+    const why = `its directory ${join(tree, "vendor")} is not writable (permission denied)`;
+    expect(JSON.parse(run.stdout.toString())).toEqual([
+      { output: `cannot write vendor/new.js: ${why}`, isError: true },
+      { output: `cannot write vendor/lib.js: ${why}`, isError: true },
+    ]);
+    expect(readFileSync(join(tree, "vendor", "lib.js"), "utf8")).toBe("old\n");
+  } finally {
+    chmodSync(join(tree, "vendor"), 0o755);
+    rmSync(tree, { recursive: true, force: true });
+  }
 });
