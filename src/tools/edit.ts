@@ -8,7 +8,7 @@ import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
-import { decodeText, encodeLegacy, LEGACY_NAME } from "./text-encoding.ts";
+import { decodeText, ENCODING_NAME, encodeText, utf16Of } from "./text-encoding.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
 const DIFF_CONTEXT = 3; // unchanged lines around each change
@@ -55,8 +55,8 @@ export function createEditTool(options: { home?: string } = {}): Tool {
       const locked = await readOnlyMode(abs);
       if (locked) return toolError(readOnlyError(path, locked));
       const bytes = await Bun.file(abs).bytes();
-      if (bytes.subarray(0, 8192).includes(0)) return toolError(`${path} is a binary file; edit only changes text files`);
-      const { text, legacy } = decodeText(bytes);
+      if (!utf16Of(bytes) && bytes.subarray(0, 8192).includes(0)) return toolError(`${path} is a binary file; edit only changes text files`);
+      const { text, encoding } = decodeText(bytes);
 
       // The model writes "\n"; a CRLF file must stay CRLF. Mixed files fall back to the raw text.
       const eol = text.includes("\r\n") ? "\r\n" : "\n";
@@ -87,9 +87,9 @@ export function createEditTool(options: { home?: string } = {}): Tool {
         from = index + oldString.length;
       }
       updated += text.slice(from);
-      const encoded = legacy ? encodeLegacy(updated) : new TextEncoder().encode(updated);
+      const encoded = encodeText(updated, encoding);
       if ("missing" in encoded)
-        return toolError(`${path} is not UTF-8 but ${LEGACY_NAME}, which cannot hold ${encoded.missing.join(" ")} of new_string; not changed`);
+        return toolError(`${path} is not UTF-8 but ${ENCODING_NAME[encoding]}, which cannot hold ${encoded.missing.join(" ")} of new_string; not changed`);
       try {
         await writeFileAtomic(abs, encoded);
       } catch (e) {
@@ -97,7 +97,7 @@ export function createEditTool(options: { home?: string } = {}): Tool {
       }
       const count = at.length === 1 ? "1 replacement" : `${at.length} replacements`;
       return {
-        output: `edited ${path}: ${count}${legacy ? ` (kept in ${LEGACY_NAME})` : ""}\n${diff(text, updated, spans, oldString.length, newString.length)}`,
+        output: `edited ${path}: ${count}${encoding === "utf-8" ? "" : ` (kept in ${ENCODING_NAME[encoding]})`}\n${diff(text, updated, spans, oldString.length, newString.length)}`,
       };
     },
   };

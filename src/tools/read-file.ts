@@ -5,12 +5,13 @@ import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../prompt/image.ts";
 import { TOOL } from "../kernel/tool-names.ts";
-import { LEGACY_ENCODING, LEGACY_NAME } from "./text-encoding.ts";
+import { ENCODING_NAME, type Encoding, utf16Of } from "./text-encoding.ts";
 
 export const READ_LIMIT = 2000; // lines per call unless `limit` says otherwise
 export const READ_LINE_MAX = 2000; // characters kept of one line; the rest is cut
 export const READ_OUTPUT_MAX = 100_000; // characters per call, whatever the limit: ~25k tokens
 const BINARY_PROBE = 8192; // a NUL byte in the first 8 KB means binary (git's heuristic)
+const UTF16_MAX_BYTES = 64 * 1024 * 1024; // a UTF-16 file is decoded whole, so only up to this size
 
 /** `home`: what a leading `~` in a path means (default: the user's home). */
 export function createReadFileTool(options: { home?: string } = {}): Tool {
@@ -53,15 +54,21 @@ export function createReadFileTool(options: { home?: string } = {}): Tool {
               images: [{ type: "image", mediaType: image.mediaType, data: image.data }],
             }
           : toolError(`${path}: image of ${(info.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
-      if (await isBinary(abs)) return toolError(`${path} is a binary file (NUL byte in the first 8 KB); not shown`);
+      const utf16 = utf16Of(new Uint8Array(await Bun.file(abs).slice(0, 2).arrayBuffer()));
+      if (!utf16 && (await isBinary(abs))) return toolError(`${path} is a binary file (NUL byte in the first 8 KB); not shown`);
+      if (utf16 && info.size > UTF16_MAX_BYTES)
+        return toolError(
+          `${path} is UTF-16 text of ${(info.size / 1048576).toFixed(1)} MB, over the ${UTF16_MAX_BYTES / 1048576} MB read_file decodes; convert it with iconv -f UTF-16 -t UTF-8`,
+        );
 
-      // UTF-8 unless the lines read are not: then Windows-1252 (Latin-1's superset), as edit reads it too
-      let legacy = false;
-      const read = (encoding: "utf-8" | typeof LEGACY_ENCODING) => readWindow(Bun.file(abs).stream(), offset, limit, ctx.signal, encoding);
-      const window = await read("utf-8").catch(async (e) => {
-        if (!(e instanceof TypeError)) throw e;
-        legacy = true;
-        return read(LEGACY_ENCODING);
+      // UTF-8 unless the lines read are not: then Windows-1252 (Latin-1's superset), as edit reads it too;
+      // UTF-16 is decoded whole (its newline bytes cannot be counted on their own) and read as UTF-8
+      let encoding: Encoding = utf16 ?? "utf-8";
+      const stream = () => (utf16 ? utf8Of(abs, utf16) : Bun.file(abs).stream());
+      const window = await readWindow(stream(), offset, limit, ctx.signal, "utf-8").catch(async (e) => {
+        if (!(e instanceof TypeError) || utf16) throw e;
+        encoding = "windows-1252";
+        return readWindow(stream(), offset, limit, ctx.signal, encoding);
       });
       if (ctx.signal.aborted) return toolError(`read_file interrupted: ${path}`);
       if (window.lines.length === 0) return toolError(`${path} has ${window.total} line${window.total === 1 ? "" : "s"}; offset ${offset} is past the end`);
@@ -74,7 +81,7 @@ export function createReadFileTool(options: { home?: string } = {}): Tool {
         const file = `'${(path.startsWith("~") ? abs : path).replaceAll("'", "'\\''")}'`;
         output += `\n[to see more of a cut line: sed -n ${window.cut[0]}p ${file} | cut -c ${READ_LINE_MAX + 1}-${3 * READ_LINE_MAX}]`;
       }
-      return { output: legacy ? `[${path} is not UTF-8: shown as ${LEGACY_NAME}, which edit keeps]\n${output}` : output };
+      return { output: encoding === "utf-8" ? output : `[${path} is not UTF-8: shown as ${ENCODING_NAME[encoding]}, which edit keeps]\n${output}` };
     },
   };
 }
@@ -97,6 +104,11 @@ async function readImage(path: string, size: number): Promise<{ mediaType: strin
   return { mediaType, data: toBase64(new Uint8Array(await Bun.file(path).arrayBuffer())) };
 }
 
+/** A UTF-16 file as UTF-8 bytes. */
+async function* utf8Of(path: string, encoding: "utf-16le" | "utf-16be"): AsyncGenerator<Uint8Array> {
+  yield new TextEncoder().encode(new TextDecoder(encoding).decode(await Bun.file(path).bytes()));
+}
+
 async function isBinary(path: string): Promise<boolean> {
   const handle = await open(path, "r");
   try {
@@ -113,7 +125,7 @@ async function isBinary(path: string): Promise<boolean> {
  * cut at READ_LINE_MAX, CR of CRLF removed) and the total line count. Streams: memory stays
  * bounded by the window however large the file is; past the window only newlines are counted.
  */
-async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limit: number, signal: AbortSignal, encoding: "utf-8" | typeof LEGACY_ENCODING) {
+async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limit: number, signal: AbortSignal, encoding: "utf-8" | "windows-1252") {
   // UTF-8 throws (a TypeError) on bytes that are not UTF-8; Windows-1252 takes every byte
   const decoder = new TextDecoder(encoding, { fatal: encoding === "utf-8" });
   const lines: string[] = [];

@@ -206,6 +206,15 @@ test("a file that is not UTF-8 (a Latin-1 .properties) is edited in its own enco
   expect(readFileSync(join(dir, "messages.properties"))).toEqual(after);
 });
 
+test("a UTF-16 file is edited in UTF-16, its byte-order mark and CRLF kept", async () => {
+  const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
+  writeFileSync(join(dir, "app.rc"), utf16le('CAPTION "Über"\r\nFONT 8\r\n'));
+  expect((await edit({ path: "app.rc", old_string: "FONT 8\n", new_string: "FONT 9\nSTYLE ✓\n" })).output).toStartWith(
+    "edited app.rc: 1 replacement (kept in UTF-16 LE)\n",
+  );
+  expect(readFileSync(join(dir, "app.rc"))).toEqual(utf16le('CAPTION "Über"\r\nFONT 9\r\nSTYLE ✓\r\n'));
+});
+
 test("a read-only file is left alone, also through a link: the model is told why and how to go on", async () => {
   writeFileSync(join(dir, "gen.lock"), "version 1\n", { mode: 0o444 });
   symlinkSync("gen.lock", join(dir, "lock-link"));

@@ -89,6 +89,16 @@ test("a file that is not UTF-8 is shown as Windows-1252 (Latin-1), with a note s
   expect((await read({ path: "twelve.txt", limit: 1 })).output).toStartWith("1\tline 1\n");
 });
 
+test("a UTF-16 file (Windows PowerShell's > writes them) is decoded, with a note saying so", async () => {
+  const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
+  writeFileSync(join(dir, "out.log"), utf16le("Name  Größe\r\n----  -----\r\nlog   12\r\n"));
+  expect(await read({ path: "out.log", offset: 2 })).toEqual({
+    output: "[out.log is not UTF-8: shown as UTF-16 LE, which edit keeps]\n2\t----  -----\n3\tlog   12",
+  });
+  writeFileSync(join(dir, "be.txt"), Buffer.from([0xfe, 0xff, 0, 0x68, 0, 0x69, 0, 0x0a]));
+  expect(await read({ path: "be.txt" })).toEqual({ output: "[be.txt is not UTF-8: shown as UTF-16 BE, which edit keeps]\n1\thi" });
+});
+
 test("an empty file says so", async () => {
   expect(await read({ path: "empty.txt" })).toEqual({ output: "empty.txt is empty" });
 });

@@ -43,7 +43,7 @@ test("keeps the mode of an existing file (an executable stays executable)", asyn
   expect(statSync(join(dir, "private")).mode & 0o777).toBe(0o600);
 });
 
-test("overwriting keeps the file's CRLF line ends, byte-order mark and Windows-1252 encoding, and says so", async () => {
+test("overwriting keeps the file's CRLF line ends, byte-order mark and encoding (Windows-1252, UTF-16), and says so", async () => {
   writeFileSync(join(dir, "win.cs"), "\uFEFFclass A\r\n{\r\n}\r\n");
   expect(await write({ path: "win.cs", content: "class B\n{\n}\n" })).toEqual({
     output: "overwrote win.cs (3 lines, 18 bytes; kept its CRLF line ends, byte-order mark)",
@@ -54,6 +54,12 @@ test("overwriting keeps the file's CRLF line ends, byte-order mark and Windows-1
     output: "overwrote old.properties (1 line, 9 bytes; kept its Windows-1252 (Latin-1) encoding)",
   });
   expect(readFileSync(join(dir, "old.properties"))).toEqual(Buffer.from([...Buffer.from("a=caf\xe9 ", "latin1"), 0x80, 0x0a]));
+  const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
+  writeFileSync(join(dir, "out.log"), utf16le("a\r\n"));
+  expect(await write({ path: "out.log", content: "b ✓\n" })).toEqual({
+    output: "overwrote out.log (1 line, 12 bytes; kept its CRLF line ends, UTF-16 LE encoding)",
+  });
+  expect(readFileSync(join(dir, "out.log"))).toEqual(utf16le("b ✓\r\n"));
   // what the file did not have, or the content says otherwise, is written as given
   writeFileSync(join(dir, "mixed.txt"), "a\r\nb\n");
   await write({ path: "mixed.txt", content: "x\ny\n" });
