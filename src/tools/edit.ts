@@ -67,6 +67,15 @@ export function createEditTool(options: { home?: string } = {}): Tool {
         [oldString, newString] = [oldArg, newArg];
         at = indexesOf(text, oldString);
       }
+      // A file mixing CRLF and LF: read_file shows neither, so a line break in old_string matches
+      // either, and new_string's take the kind most of the match's have (CRLF on a tie).
+      const mixed = at.length === 0 && eol === "\r\n" && oldArg.includes("\n") ? mixedMatches(text, oldArg) : undefined;
+      if (mixed) {
+        oldString = mixed.text;
+        const crlf = oldString.split("\r\n").length - 1;
+        newString = newArg.replace(/\r?\n/g, 2 * crlf >= oldString.split("\n").length - 1 ? "\r\n" : "\n");
+        at = mixed.at;
+      }
       if (oldString === newString) return toolError("edit: old_string and new_string differ only in line endings; nothing to change");
       if (at.length === 0) return toolError(notFound(text, oldArg, path, eol));
       if (at.length > 1 && !replaceAll) {
@@ -106,6 +115,18 @@ export function createEditTool(options: { home?: string } = {}): Tool {
 /** A read-only file is left alone: it may be kept so on purpose. */
 export const readOnlyError = (path: string, mode: string) =>
   `${path} is read-only (mode ${mode}); not changed. If it really should change, make it writable first (chmod u+w)`;
+
+/** Where `oldArg` occurs with each of its line breaks read as CRLF or LF, when every occurrence is the same text. */
+function mixedMatches(text: string, oldArg: string): { text: string; at: number[] } | undefined {
+  const pattern = oldArg
+    .replace(/\r\n/g, "\n")
+    .split("\n")
+    .map((part) => part.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"))
+    .join("\\r?\\n");
+  const found = [...text.matchAll(new RegExp(pattern, "g"))];
+  if (found.length === 0 || found.some((m) => m[0] !== found[0]![0])) return undefined;
+  return { text: found[0]![0], at: found.map((m) => m.index) };
+}
 
 function indexesOf(text: string, needle: string): number[] {
   const out: number[] = [];
