@@ -46,8 +46,9 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
   return {
     name: TOOL.grep,
     description:
-      `Regex search (JS/Rust common syntax, per line) in files under path; skips .gitignored, binary, .git and node_modules files. ` +
-      `Returns path:line: text sorted by path, at most max_results (default ${GREP_MAX_RESULTS}) with a note if more.`,
+      // any JS regex: one ripgrep's dialect rejects (look-around, backreferences) runs on the built-in search
+      `Regex search (JS syntax, per line) in files under path; skips binary, .git, node_modules and .gitignored files unless path names them. ` +
+      `Returns path:line: text sorted by path, at most max_results (default ${GREP_MAX_RESULTS}).`,
     parameters: {
       type: "object",
       properties: {

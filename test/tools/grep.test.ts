@@ -150,8 +150,10 @@ describe("grep (built-in walker)", () => {
     expect(paths((await grep({ pattern: "needle", glob: "sub/**/*.ts" })).output)).toEqual(["sub/deep/d.ts", "sub/important.gen.ts"]);
   });
 
-  test("a file path searches that file, even when it is ignored", async () => {
+  test("a file path searches that file, even when it is ignored; the description tells the model so", async () => {
+    expect(builtin.description).toContain("skips binary, .git, node_modules and .gitignored files unless path names them");
     expect((await grep({ pattern: "needle", path: "debug.log" })).output).toBe("debug.log:1: needle ignored");
+    expect((await grep({ pattern: "needle", path: "build" })).output).toBe("build/out.js:1: needle ignored (build/)");
     expect((await grep({ pattern: "needle", path: "node_modules" })).output).toBe("node_modules/pkg/index.js:1: needle in node_modules");
   });
 
