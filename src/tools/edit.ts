@@ -198,6 +198,7 @@ interface Change {
 function diff(before: string, after: string, spans: Span[], oldLength: number, newLength: number): string {
   const lines = (text: string) =>
     text
+      .replace(/^\uFEFF/, "") // read_file does not show a byte-order mark either
       .replace(/\n$/, "")
       .split("\n")
       .map((l) => l.replace(/\r$/, ""));

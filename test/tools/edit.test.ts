@@ -151,9 +151,11 @@ test("a file mixing CRLF and LF lines: old_string's line breaks match either kin
   expect(file("mixed2.txt")).toBe("A\nB\nC\r\n");
 });
 
-test("replacement text is literal ($& and $1 are not patterns); a BOM survives", async () => {
+test("replacement text is literal ($& and $1 are not patterns); a BOM survives, unseen in the diff as in read_file", async () => {
   writeFileSync(join(dir, "bom.txt"), "\uFEFFprice: X\n");
-  await edit({ path: "bom.txt", old_string: "X", new_string: "$& $1 $$" });
+  expect(await edit({ path: "bom.txt", old_string: "X", new_string: "$& $1 $$" })).toEqual({
+    output: "edited bom.txt: 1 replacement\n@@ -1,1 +1,1 @@\n-price: X\n+price: $& $1 $$",
+  });
   expect(file("bom.txt")).toBe("\uFEFFprice: $& $1 $$\n");
 });
 
