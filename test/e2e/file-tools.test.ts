@@ -59,3 +59,18 @@ test("what the model reads back from a real project's awkward files: Latin-1, re
   const line = `${"var a=0;".repeat(1000)}function target(){}${"var b=1;".repeat(1000)}`;
   expect(results[4]).toBe(`bundle.min.js:1: …${line.slice(line.indexOf("function") - 100, line.indexOf("function") + 200)}…`);
 });
+
+test("a command in the same turn as an edit sees the edited file", async () => {
+  writeFileSync(join(project.path, "version.txt"), "1.0\n");
+  const calls: [string, unknown][] = [];
+  for (let i = 0; i < 5; i++)
+    calls.push(["edit", { path: "version.txt", old_string: `1.${i}`, new_string: `1.${i + 1}` }], ["bash", { command: "cat version.txt" }]);
+  const results = await oneTurn(calls);
+  expect(results.filter((_, i) => i % 2 === 1)).toEqual([
+    "1.1\n[exit code 0]",
+    "1.2\n[exit code 0]",
+    "1.3\n[exit code 0]",
+    "1.4\n[exit code 0]",
+    "1.5\n[exit code 0]",
+  ]);
+});
