@@ -77,6 +77,8 @@ export function createEditTool(options: { home?: string } = {}): Tool {
         at = mixed.at;
       }
       if (oldString === newString) return toolError("edit: old_string and new_string differ only in line endings; nothing to change");
+      if (at.length === 0 && text.replace(/^\uFEFF/, "") === "")
+        return toolError(`${path} is empty, so old_string cannot match; use write_file to give it content`);
       if (at.length === 0) return toolError(notFound(text, oldArg, path, eol));
       if (at.length > 1 && !replaceAll) {
         const lines = lineNumbers(text, at);

@@ -53,6 +53,14 @@ test("deleting whole lines shows only the removed ones; context stops at the fil
   );
 });
 
+test("an empty file: the error says so and names the tool that fills it", async () => {
+  writeFileSync(join(dir, "__init__.py"), "");
+  expect(await edit({ path: "__init__.py", old_string: "x", new_string: "y" })).toEqual({
+    output: "__init__.py is empty, so old_string cannot match; use write_file to give it content",
+    isError: true,
+  });
+});
+
 test("0 matches: an error naming the file", async () => {
   expect(await edit({ path: "a.txt", old_string: "line 99", new_string: "x" })).toEqual({
     output: "old_string not found in a.txt; read the file again and copy the exact text",
