@@ -62,8 +62,12 @@ export function encodeText(text: string, encoding: Encoding): Uint8Array | { mis
  * does not turn every line into a change: CRLF line ends when the old file ended every line so and
  * `content` has none of its own, its byte-order mark, its encoding when it was not UTF-8 and
  * `content` fits in it. `kept` names each of those carried over; a binary `old` passes none on.
+ * `unfit`: the old encoding and what of `content` it cannot hold, when `content` goes out as UTF-8 instead.
  */
-export function likeBefore(old: Uint8Array | undefined, content: string): { bytes: Uint8Array; kept: string[] } {
+export function likeBefore(
+  old: Uint8Array | undefined,
+  content: string,
+): { bytes: Uint8Array; kept: string[]; unfit?: { encoding: string; missing: string[] } } {
   const kept: string[] = [];
   let text = content;
   const before = old && (utf16Of(old) || !old.subarray(0, 8192).includes(0)) ? decodeText(old) : undefined;
@@ -77,5 +81,6 @@ export function likeBefore(old: Uint8Array | undefined, content: string): { byte
   }
   const encoded = before && before.encoding !== "utf-8" ? encodeText(text, before.encoding) : undefined;
   if (before && encoded && !("missing" in encoded)) return { bytes: encoded, kept: [...kept, `${ENCODING_NAME[before.encoding]} encoding`] };
-  return { bytes: new TextEncoder().encode(text), kept };
+  const unfit = before && encoded && "missing" in encoded ? { unfit: { encoding: ENCODING_NAME[before.encoding], missing: encoded.missing } } : {};
+  return { bytes: new TextEncoder().encode(text), kept, ...unfit };
 }

@@ -36,14 +36,20 @@ export function createWriteFileTool(options: { home?: string } = {}): Tool {
             .bytes()
             .catch(() => undefined)
         : undefined;
-      const { bytes, kept } = likeBefore(old, content);
+      const { bytes, kept, unfit } = likeBefore(old, content);
+      // U+FFFD is what a byte that is not UTF-8 became on its way to the model (cat in bash): writing it back loses the byte
+      if (unfit?.missing.includes("\uFFFD"))
+        return toolError(
+          `${path} is ${unfit.encoding}, and content has U+FFFD (�), the mark of a byte read as if it were UTF-8: read the file with read_file, which decodes it, and write what that shows; not changed`,
+        );
       try {
         await writeFileAtomic(abs, bytes);
       } catch (e) {
         return toolError(`cannot write ${path}: ${errorText(e)}`);
       }
       const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
-      const form = kept.length ? `; kept its ${kept.join(", ")}` : "";
+      const form =
+        (kept.length ? `; kept its ${kept.join(", ")}` : "") + (unfit ? `; now UTF-8: ${unfit.encoding} cannot hold ${unfit.missing.join(" ")}` : "");
       return { output: `${before ? "overwrote" : "created"} ${path} (${count(lines, "line")}, ${count(bytes.length, "byte")}${form})` };
     },
   };

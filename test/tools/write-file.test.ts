@@ -66,8 +66,21 @@ test("overwriting keeps the file's CRLF line ends, byte-order mark and encoding 
   expect(readFileSync(join(dir, "mixed.txt"), "utf8")).toBe("x\ny\n");
   await write({ path: "win.cs", content: "\uFEFFall\r\nmine\n" });
   expect(readFileSync(join(dir, "win.cs"), "utf8")).toBe("\uFEFFall\r\nmine\n");
-  await write({ path: "old.properties", content: "a=✓\n" });
+  expect(await write({ path: "old.properties", content: "a=✓\n" })).toEqual({
+    output: "overwrote old.properties (1 line, 6 bytes; now UTF-8: Windows-1252 (Latin-1) cannot hold ✓)",
+  });
   expect(readFileSync(join(dir, "old.properties"), "utf8")).toBe("a=✓\n");
+});
+
+test("content carrying U+FFFD where the file is Latin-1 (the model read it with cat) is refused: writing it would lose the bytes", async () => {
+  const latin1 = Buffer.from("name=Jos\xe9\ncity=S\xe3o Paulo\n", "latin1");
+  writeFileSync(join(dir, "people.properties"), latin1);
+  expect(await write({ path: "people.properties", content: "name=Jos\uFFFD\ncity=S\uFFFDo Paulo\nage=3\n" })).toEqual({
+    output:
+      "people.properties is Windows-1252 (Latin-1), and content has U+FFFD (�), the mark of a byte read as if it were UTF-8: read the file with read_file, which decodes it, and write what that shows; not changed",
+    isError: true,
+  });
+  expect(readFileSync(join(dir, "people.properties"))).toEqual(latin1);
 });
 
 test("a read-only file is not overwritten: the model is told why", async () => {
