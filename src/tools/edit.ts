@@ -154,6 +154,8 @@ const LINE_NUMBER = /^ *\d+\t/;
 
 function notFound(text: string, oldString: string, path: string, eol: string): string {
   const plain = `old_string not found in ${path}; read the file again and copy the exact text`;
+  if (oldString.includes("\uFFFD") && !text.includes("\uFFFD"))
+    return `old_string not found in ${path}: it has U+FFFD (�), the mark of a byte shown as if it were UTF-8 (cat in bash); read_file shows the file's own characters, copy them`;
   const lines = oldString.split(/\r?\n/).filter((l) => l !== "");
   const prefixed = lines.length > 0 && lines.every((l) => LINE_NUMBER.test(l));
   if (prefixed && text.includes(oldString.replace(/^ *\d+\t/gm, "").replace(/\r?\n/g, eol)))

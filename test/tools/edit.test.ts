@@ -226,6 +226,12 @@ test("a file that is not UTF-8 (a Latin-1 .properties) is edited in its own enco
     isError: true,
   });
   expect(readFileSync(join(dir, "messages.properties"))).toEqual(after);
+  // old_string copied from cat's output, where each Latin-1 letter was U+FFFD
+  expect(await edit({ path: "messages.properties", old_string: "greeting=Ol\uFFFD", new_string: "greeting=Oi" })).toEqual({
+    output:
+      "old_string not found in messages.properties: it has U+FFFD (�), the mark of a byte shown as if it were UTF-8 (cat in bash); read_file shows the file's own characters, copy them",
+    isError: true,
+  });
 });
 
 test("a UTF-16 file is edited in UTF-16, its byte-order mark and CRLF kept", async () => {
