@@ -199,7 +199,7 @@ describe("filterOutput", () => {
     ["CRLF line ends", "one\r\ntwo\r\n", "one\ntwo"],
     ["a hyperlink (OSC 8)", "see \x1b]8;;https://x.dev\x07the docs\x1b]8;;\x07\n", "see the docs"],
   ])("short output is shown as a terminal shows it: %s", async (_name, stdout, shown) => {
-    const out = { stdout, stderr: stdout, exitCode: 0, command: "cat log" };
+    const out = { stdout, stderr: stdout, exitCode: 0, command: "npm run build" };
     expect((await filterOutput(out)).text).toBe(`${shown}\n[stderr]\n${shown}\n[exit code 0]`);
   });
 

@@ -224,6 +224,13 @@ describe("bash tool", () => {
     expect(readFileSync(fullOutputPath(filtered.output)!, "utf8")).toStartWith("\x1b[1;31merror\x1b[0m: x\n\r1%\r2%\r3%\n");
   });
 
+  test("a file's own lone CRs (an old-Mac CSV) are kept when it is shown (cat); a command's progress redraws are not", async () => {
+    writeFileSync(join(dir, "mac.csv"), "id,name\r1,ann\r2,bob\r");
+    expect((await tool().run({ command: "cat mac.csv" }, ctx())).output).toBe("id,name\r1,ann\r2,bob\n[exit code 0]");
+    expect((await tool().run({ command: "cat mac.csv | head -c 100" }, ctx())).output).toBe("id,name\r1,ann\r2,bob\n[exit code 0]");
+    expect((await tool().run({ command: "printf 'x\\r5%%\\r100%%\\n' | tail -n 5" }, ctx())).output).toBe("100%\n[exit code 0]");
+  });
+
   test("full outputs are private: folder 0700, file 0600", async () => {
     const outputDir = join(dir, "private", "session-x");
     const r = await tool({ raw: true, outputDir }).run({ command: "seq 1 100000" }, ctx());
