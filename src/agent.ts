@@ -48,7 +48,7 @@ export interface AgentParts {
   tools(signal: AbortSignal): Tool[] | Promise<Tool[]>;
   output: Output;
   cwd: string;
-  /** where a tool call's `path` points (`~` is the home directory), to run calls on one file in order */
+  /** which file a tool call's `path` names (`~` is the home directory, links resolved), to run calls on one file in order */
   pathOf?(path: string): string;
   /** the system prompt without the per-request context line, asked before every request */
   system(): string;

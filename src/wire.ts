@@ -258,7 +258,7 @@ export async function assemble(
     tools: requestTools,
     output,
     cwd,
-    pathOf,
+    pathOf: (path) => realTarget(pathOf(path)), // an edit through a link and one through its target: one file, run in call order
     system: prompt.system,
     permission: (tool, a) => live.configured.check(tool, a),
     taskNote: () => readTaskNote(here.root),

@@ -2,7 +2,7 @@
 // a custom tool beside a built-in one, and a custom Output — nothing read from config or the
 // environment.
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   createAgent,
@@ -111,6 +111,21 @@ describe("createAgent: an agent with hey's defaults", () => {
     expect(first.messages[0]!.content).toContain(`Working directory: ${dir.path}`);
     const saved = readFileSync(join(sessions, "s1.jsonl"), "utf8");
     expect(saved).toContain("It says alpha.");
+  });
+
+  test("two edits of one turn through a link and its target both land: calls on one file run in call order", async () => {
+    mkdirSync(join(dir.path, "conf"));
+    writeFileSync(join(dir.path, "conf", "a.ini"), "x=1\ny=1\n");
+    symlinkSync(join("conf", "a.ini"), join(dir.path, "a.ini"));
+    const call = (index: number, path: string, from: string, to: string) =>
+      chatChunk({ toolCall: { index, id: `e${index}`, name: "edit", arguments: JSON.stringify({ path, old_string: from, new_string: to }) } });
+    server.enqueue(
+      sseReply(sse([call(0, "a.ini", "x=1", "x=2"), call(1, "conf/a.ini", "y=1", "y=2"), chatChunk({ finish: "tool_calls" })])),
+      sseReply(sse([chatChunk({ content: "done" }), chatChunk({ finish: "stop" })])),
+    );
+    const provider = await createProvider({ protocol: "openai", baseUrl: `${server.url}/v1`, model: "m" });
+    await createAgent({ provider, cwd: dir.path }).send("edit both", new AbortController().signal);
+    expect(readFileSync(join(dir.path, "conf", "a.ini"), "utf8")).toBe("x=2\ny=2\n");
   });
 
   test("settings replace the defaults part by part", async () => {

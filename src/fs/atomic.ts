@@ -1,15 +1,18 @@
 // Atomic file replacement (SPEC §0 "never lose user data"): write a temporary file next to the
 // target, flush it, then rename it over the target. A reader sees the old file or the new one,
 // never a half-written one, and a crash leaves at worst a stray temporary file.
-import { chmod, lstat, mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, chmod, lstat, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { errnoCode } from "../kernel/errors.ts";
 import { checkOwnFile } from "./own-files.ts";
+import { realTarget } from "./real-target.ts";
 
 /**
  * Replaces `path` with `data`, creating missing parent directories. An existing file keeps its
- * mode; a symlink is followed and its target replaced, so the link survives. The temporary file
- * lives in the target's directory (rename is only atomic within one filesystem) and is removed
- * on failure. Throws the underlying error (ENOTDIR, EACCES, EISDIR…) after cleaning up.
+ * mode; a symlink is followed and its target replaced (created, when the link dangles), so the
+ * link survives. The temporary file lives in the target's directory (rename is only atomic within
+ * one filesystem) and is removed on failure. Throws the underlying error (ENOTDIR, EACCES, EISDIR…) after cleaning up.
  * `own`: a file of hey's own (own-files.ts): a link at `path` or its directory is refused
  * (OwnFileError), never followed. `private`: hey's state — missing directories are created 0700
  * and a new file 0600. `follow: false`: a link at `path` is replaced by the file, never written
@@ -23,7 +26,7 @@ export async function writeFileAtomic(
 ): Promise<void> {
   if (opts.own) checkOwnFile(path);
   const follow = !opts.own && opts.follow !== false;
-  const target = follow ? await realpath(path).catch(() => path) : path;
+  const target = follow ? realTarget(path) : path; // a link to a file not there yet creates it, as `echo > link` does
   const dir = dirname(target);
   await mkdir(dir, { recursive: true, ...(opts.private ? { mode: 0o700 } : {}) });
   const existing = follow || opts.own ? await stat(target).catch(() => undefined) : await lstat(target).catch(() => undefined);
@@ -33,7 +36,12 @@ export async function writeFileAtomic(
   const mode = opts.mode ?? (opts.private ? 0o600 : (keep ?? 0o666));
 
   const tmp = join(dir, `.${basename(target).slice(0, 100)}.${process.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`);
-  const handle = await open(tmp, "wx", mode);
+  const handle = await open(tmp, "wx", mode).catch((e: unknown) => {
+    // the file named in the error would be the temporary one, which means nothing to the reader
+    const code = errnoCode(e);
+    if (code !== "EACCES" && code !== "EPERM" && code !== "EROFS") throw e;
+    throw Object.assign(new Error(`its directory ${dir} is not writable (${code === "EROFS" ? "read-only file system" : "permission denied"})`), { code });
+  });
   try {
     try {
       await handle.writeFile(data);
@@ -48,4 +56,22 @@ export async function writeFileAtomic(
     await unlink(tmp).catch(() => {});
     throw error;
   }
+}
+
+/**
+ * The mode of the existing file at `path` (links followed) when it is read-only: no write bit at
+ * all, or none this user may use. writeFileAtomic replaces a file by renaming over it, which only
+ * the directory's permissions govern, so a file kept read-only on purpose (generated, locked by
+ * version control) would change; the file tools ask this first. Undefined when writable or absent.
+ */
+export async function readOnlyMode(path: string): Promise<string | undefined> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isFile()) return undefined;
+  const writable =
+    (info.mode & 0o222) !== 0 &&
+    (await access(path, constants.W_OK).then(
+      () => true,
+      () => false,
+    ));
+  return writable ? undefined : (info.mode & 0o777).toString(8).padStart(3, "0");
 }

@@ -6,6 +6,7 @@ import { newId, parseArguments, type Message, type ToolCall } from "./ir.ts";
 import type { Output } from "./output.ts";
 import { abortReason, type Tool, type ToolResult } from "./tool.ts";
 import { checkArguments } from "./tool-args.ts";
+import { TOOL } from "./tool-names.ts";
 import { errorText } from "./errors.ts";
 
 /** A refusal reason, or undefined when the call may run. */
@@ -65,7 +66,10 @@ export function syntheticResult(call: Pick<ToolCall, "id" | "name">, id: string,
  * events are emitted first, in call order; `tool_result` events follow in call order, each as
  * soon as it and every earlier call are done. With `parallel`, up to MAX_CONCURRENT_CALLS calls
  * run at once (started in call order), except that calls naming the same `path` run one after
- * another in call order and an `exclusive` tool runs alone.
+ * another in call order, an `exclusive` tool runs alone, and what a file change must come before
+ * or after keeps call order: a call without a `path` (a command, which may read or change any
+ * file) runs after the edit and write_file calls before it and before those after it, and a call
+ * on a directory after those before it on files inside it.
  */
 export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promise<Message[]> {
   for (const c of calls) {
@@ -75,18 +79,32 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
   const started: Promise<ToolResult>[] = [];
   const slot = limitConcurrency(MAX_CONCURRENT_CALLS);
   const lastOnPath = new Map<string, Promise<unknown>>();
+  const changes: { path: string; task: Promise<unknown> }[] = []; // the turn's edit and write_file calls so far
+  const commands: Promise<unknown>[] = []; // its calls without a path so far
   let barrier: Promise<unknown> = Promise.resolve();
   for (const call of calls) {
     const args = parseArguments(call.arguments);
     // one file named two ways (`a.txt`, `./a.txt`, `~/…`, absolute) is one file: order by where it is
     const path = typeof args?.path === "string" ? (deps.pathOf?.(args.path) ?? resolvePath(deps.cwd, args.path)) : undefined;
     const exclusive = deps.tools.find((t) => t.name === call.name)?.exclusive === true;
+    const changesFile = path !== undefined && FILE_CHANGES.has(call.name);
     let before: Promise<unknown> = barrier;
     if (!deps.parallel || exclusive) before = Promise.allSettled(started);
-    else if (path !== undefined && lastOnPath.has(path)) before = Promise.allSettled([barrier, lastOnPath.get(path)]);
+    else {
+      const after = [barrier];
+      if (path === undefined) after.push(...changes.map((c) => c.task));
+      else {
+        if (lastOnPath.has(path)) after.push(lastOnPath.get(path)!);
+        after.push(...changes.filter((c) => isInside(c.path, path)).map((c) => c.task));
+        if (changesFile) after.push(...commands);
+      }
+      if (after.length > 1) before = Promise.allSettled(after);
+    }
     const task = before.then(() => slot(() => runOne(call, args, deps)));
     started.push(task);
     if (path !== undefined) lastOnPath.set(path, task);
+    if (changesFile) changes.push({ path, task });
+    if (path === undefined) commands.push(task);
     if (exclusive) barrier = task.catch(() => {});
   }
   const messages: Message[] = [];
@@ -97,6 +115,12 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
   }
   return messages;
 }
+
+/** The built-ins that change the file their `path` names. */
+const FILE_CHANGES = new Set<string>([TOOL.edit, TOOL.writeFile]);
+
+/** Whether `path` lies below directory `dir` (either separator). */
+const isInside = (path: string, dir: string) => path.length > dir.length && path.startsWith(dir) && /[\\/]/.test(path[dir.length]! + dir.at(-1));
 
 /**
  * A gate that lets at most `n` of the functions passed to it run at once; the others wait, and

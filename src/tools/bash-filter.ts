@@ -2,7 +2,7 @@
 // gives the same text, so results stay cacheable and testable. It reads each stream once, line by
 // line, holding only a few dozen lines and the kept ones: 50 MB of output spilled to a file is
 // filtered as a whole in bounded memory, and the counts it reports are of the whole output.
-import { formatOutput, isVerbatimCommand, type CommandOutput } from "./bash-output.ts";
+import { ESCAPES, formatOutput, isVerbatimCommand, type CommandOutput } from "./bash-output.ts";
 
 /** Output at or under both limits is shown whole: filtering it would save little and hide context. */
 export const FILTER_MIN_LINES = 100;
@@ -47,7 +47,6 @@ const NOISE = /^\s*(✓|✔|√|PASS\b|ok\b|\(pass\)|--- PASS|=== (RUN|PAUSE|CON
 const CONSOLE_HEADER = /^\s*console\.(log|info|warn|error|debug|trace)\s*$/;
 const CONSOLE_FRAME_WINDOW = 6;
 const FRAME = /^\s*at\s/;
-const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
 
 /** Whether `line` reads as an error, a warning, a failure, a position or a summary (the terminal's preview uses it too). */
 export const isSignal = (line: string) => !NOISE.test(line) && SIGNALS.some((re) => re.test(line));
@@ -133,7 +132,7 @@ export function createLineSplitter(onLine: (text: string, length: number) => voi
     length += piece.length;
   };
   const finish = () => {
-    const plain = text.replace(ANSI, "");
+    const plain = text.replace(ESCAPES, "");
     onLine(plain, length - (text.length - plain.length));
     reset();
     open = pendingCr = false;

@@ -8,14 +8,33 @@ export interface CommandOutput {
   command: string;
 }
 
-/** stdout, then stderr under a `[stderr]` label, then the exit code: the unfiltered form. */
+/** stdout, then stderr under a `[stderr]` label, then the exit code: the unfiltered form, as a terminal shows it (asShown). */
 export function formatOutput(out: CommandOutput): string {
   const parts: string[] = [];
-  if (out.stdout) parts.push(out.stdout.replace(/\n$/, ""));
-  if (out.stderr) parts.push("[stderr]", out.stderr.replace(/\n$/, ""));
+  // a file's content (cat of a CSV with old-Mac CR line ends) keeps its lone CRs: they are its line breaks, not redraws
+  const redraws = !showsFiles(out.command);
+  if (out.stdout) parts.push(asShown(out.stdout, redraws).replace(/\n$/, ""));
+  if (out.stderr) parts.push("[stderr]", asShown(out.stderr, redraws).replace(/\n$/, ""));
   if (!out.stdout && !out.stderr) parts.push("(no output)");
   parts.push(`[exit code ${out.exitCode}]`);
   return parts.join("\n");
+}
+
+/** Terminal escape sequences: CSI (colours, cursor moves), OSC (titles, hyperlinks), charset selection (tput sgr0's ESC ( B) and two-character ones. */
+export const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[()][0-9A-Za-z]|\x1b[@-Z\\-_]/g;
+
+/**
+ * `text` as a terminal shows it, which is what the model should read: escape sequences (a forced
+ * `--color`, `ls --color=always`, a hyperlink) removed, CRLF line ends as LF, and (`redraws`) a
+ * line redrawn after a carriage return (a progress bar) in its last state, as the filter reads lines too.
+ */
+export function asShown(text: string, redraws = true): string {
+  if (!/[\x1b\r]/.test(text)) return text;
+  return text
+    .replace(ESCAPES, "")
+    .split("\n")
+    .map((line) => (redraws ? line.replace(/\r+$/, "").replace(/^[^]*\r/, "") : line.replace(/\r$/, "")))
+    .join("\n");
 }
 
 const GIT_VERBATIM = new Set(["diff", "status", "log", "show", "blame", "grep"]);
@@ -56,6 +75,14 @@ export function isVerbatimCommand(command: string): boolean {
   if (programs.some((p) => p[0] === "git" && GIT_VERBATIM.has(gitSubcommand(p)))) return true;
   const last = programs.at(-1);
   return last !== undefined && VIEWERS.has(last[0]!);
+}
+
+/** True when every program of the command shows files (`cat a.csv | head`, `git show HEAD:a.csv`): its output is their content. */
+function showsFiles(command: string): boolean {
+  const programs = splitCommands(command)
+    .map(program)
+    .filter((p) => p.length > 0);
+  return programs.length > 0 && programs.every((p) => VIEWERS.has(p[0]!) || (p[0] === "git" && GIT_VERBATIM.has(gitSubcommand(p))));
 }
 
 /** Words of each simple command, split at `;`, `&`, `|`, `(`, `)` and newlines outside quotes. */

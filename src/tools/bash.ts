@@ -93,8 +93,10 @@ async function runBash(
   const run = await runProcess([opts.shell.program, ...opts.shell.args(command)], { cwd: ctx.cwd, env: opts.env, timeoutMs, signal: ctx.signal, spill });
   if ("error" in run) return { output: `bash: could not start ${opts.shell.program}: ${run.error}`, isError: true };
   const exitCode = run.ended === "timeout" ? TIMEOUT_EXIT_CODE : run.exitCode;
-  const out = { stdout: joined(run.stdout), stderr: joined(run.stderr), exitCode, command };
-  const plain: Body = { text: formatOutput(out), hidden: sum(run.stdout.hidden, run.stderr.hidden) };
+  const shown = { ...run, stdout: textOnly(run.stdout), stderr: textOnly(run.stderr) }; // what the model reads; `run` is saved whole
+  const binary = shown.stdout !== run.stdout || shown.stderr !== run.stderr;
+  const out = { stdout: joined(shown.stdout), stderr: joined(shown.stderr), exitCode, command };
+  const plain: Body = { text: formatOutput(out), hidden: sum(shown.stdout.hidden, shown.stderr.hidden) };
 
   // reading the pipes left tens of MB of chunks for the collector; free them before the filter reads the spill file
   if (plain.hidden.bytes > 0) Bun.gc(true);
@@ -106,12 +108,12 @@ async function runBash(
       const text =
         plain.hidden.bytes === 0
           ? await filterOutput(out).then((r) => (r.filtered ? r.text : undefined))
-          : await filterStreams({ stdout: chunksOf(run.stdout), stderr: chunksOf(run.stderr), exitCode });
+          : await filterStreams({ stdout: chunksOf(shown.stdout), stderr: chunksOf(shown.stderr), exitCode });
       return text === undefined ? undefined : { text, hidden: { lines: 0, bytes: 0 } };
     };
     if (opts.filter === "builtin" || ctx.signal.aborted) body = (await builtin()) ?? plain;
     else {
-      const external = await runFilter(opts, run, ctx);
+      const external = await runFilter(opts, shown, ctx);
       if ("text" in external) body = external;
       else {
         const fallback = (await builtin()) ?? plain;
@@ -125,7 +127,7 @@ async function runBash(
   if (run.ended === "timeout") output += `\n[timed out after ${seconds(timeoutMs)} s; the process group was killed]`;
   if (run.ended === "abort") output += `\n[${abortReason(ctx.signal)}; the process group was killed]`;
   if (run.ended === "exit" && run.signal) output += `\n[the shell was killed by ${run.signal}]`;
-  if (filtered || cut.truncated || plain.hidden.bytes > 0) output += `\n${await saveFullOutput(join(opts.outputDir, `${id}.log`), run, exitCode)}`;
+  if (filtered || cut.truncated || plain.hidden.bytes > 0 || binary) output += `\n${await saveFullOutput(join(opts.outputDir, `${id}.log`), run, exitCode)}`;
   // a command that failed (non-zero exit, killed, timed out, interrupted) is a failed call: for the model, the terminal and JSON alike
   return run.ended === "exit" && exitCode === 0 && !run.signal ? { output } : { output, isError: true };
 }
@@ -162,10 +164,10 @@ async function saveFullOutput(path: string, run: Finished, exitCode: number): Pr
     // 0600 and O_EXCL: output can hold secrets
     const file = await open(path, stdout.spill ? "a" : "wx", 0o600);
     try {
-      if (!stdout.spill) await file.write(stdout.head);
+      if (!stdout.spill) await (stdout.raw ? file.write(stdout.raw) : file.write(stdout.head));
       if (stderr.bytes > 0) {
         await file.write(stdout.bytes > 0 ? "\n[stderr]\n" : "[stderr]\n");
-        if (!stderr.spill) await file.write(stderr.head);
+        if (!stderr.spill) await (stderr.raw ? file.write(stderr.raw) : file.write(stderr.head));
         else for await (const chunk of Bun.file(stderr.spill).stream()) await file.write(chunk);
       }
       await file.write(`\n[exit code ${exitCode}]\n`);
@@ -178,6 +180,19 @@ async function saveFullOutput(path: string, run: Finished, exitCode: number): Pr
   } finally {
     for (const c of [stdout, stderr]) if (c.spill) await rm(c.spill, { force: true }).catch(() => {});
   }
+}
+
+/** Bytes read for git's test of binary data: a NUL byte among them. */
+const BINARY_PROBE = 8192;
+
+/**
+ * A stream that is binary data (`cat logo.png`, `git show HEAD:app.bin`) as one line saying so:
+ * decoded as text it is kilobytes of noise in the context. Its bytes stay in the full-output file.
+ */
+function textOnly(c: Captured): Captured {
+  if (!c.head.slice(0, BINARY_PROBE).includes("\0")) return c;
+  const text = `[binary output: ${c.bytes} bytes, not shown; pipe it through od -c | head to see its start]`;
+  return { head: text, tail: "", hidden: { lines: 0, bytes: 0 }, bytes: c.bytes };
 }
 
 /** A stream's text in memory: all of it, or its head and tail (the caller accounts for `hidden`). */

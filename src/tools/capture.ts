@@ -22,6 +22,8 @@ export const CAPTURE_LIMITS: CaptureLimits = { memoryBytes: 1 << 20, keepBytes: 
 export interface Captured {
   /** all of it, or (when `hidden` is not zero) its first bytes */
   head: string;
+  /** all of it as read, when it stayed in memory: the full-output file keeps bytes that are not UTF-8 as they were */
+  raw?: Uint8Array;
   /** "" or, when the middle is hidden, its last bytes */
   tail: string;
   /** what lies between `head` and `tail`; zero when `head` is all of it */
@@ -145,7 +147,10 @@ export function capture(stream: ReadableStream<Uint8Array>, spillPath: (() => st
     if (fd !== undefined) closeSync(fd);
     fd = undefined;
     const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-    if (head === undefined) return { head: decode(concat(memory)), tail: "", hidden: { lines: 0, bytes: 0 }, bytes };
+    if (head === undefined) {
+      const raw = concat(memory);
+      return { head: decode(raw), raw, tail: "", hidden: { lines: 0, bytes: 0 }, bytes };
+    }
     const end = concat(tail);
     const hidden = { lines: newlines - countNewlines(head) - countNewlines(end), bytes: bytes - head.length - end.length };
     return { head: decode(head), tail: decode(end), hidden, bytes, ...(spill ? { spill } : { spillError }) };

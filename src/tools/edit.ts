@@ -3,11 +3,12 @@
 // empty old_string can never clobber a file.
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { writeFileAtomic } from "../fs/atomic.ts";
+import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { decodeText, ENCODING_NAME, encodeText, utf16Of } from "./text-encoding.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
 const DIFF_CONTEXT = 3; // unchanged lines around each change
@@ -51,14 +52,11 @@ export function createEditTool(options: { home?: string } = {}): Tool {
       if (info instanceof Error)
         return toolError(info.code === "ENOENT" ? `file not found: ${path}; use write_file to create it` : `cannot read ${path}: ${info.message}`);
       if (!info.isFile()) return toolError(`${path} is not a regular file`);
+      const locked = await readOnlyMode(abs);
+      if (locked) return toolError(readOnlyError(path, locked));
       const bytes = await Bun.file(abs).bytes();
-      if (bytes.subarray(0, 8192).includes(0)) return toolError(`${path} is a binary file; edit only changes text files`);
-      let text: string;
-      try {
-        text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-      } catch {
-        return toolError(`${path} is not valid UTF-8; edit would corrupt it (use bash instead)`);
-      }
+      if (!utf16Of(bytes) && bytes.subarray(0, 8192).includes(0)) return toolError(`${path} is a binary file; edit only changes text files`);
+      const { text, encoding } = decodeText(bytes);
 
       // The model writes "\n"; a CRLF file must stay CRLF. Mixed files fall back to the raw text.
       const eol = text.includes("\r\n") ? "\r\n" : "\n";
@@ -69,8 +67,19 @@ export function createEditTool(options: { home?: string } = {}): Tool {
         [oldString, newString] = [oldArg, newArg];
         at = indexesOf(text, oldString);
       }
+      // A file mixing CRLF and LF: read_file shows neither, so a line break in old_string matches
+      // either, and new_string's take the kind most of the match's have (CRLF on a tie).
+      const mixed = at.length === 0 && eol === "\r\n" && oldArg.includes("\n") ? mixedMatches(text, oldArg) : undefined;
+      if (mixed) {
+        oldString = mixed.text;
+        const crlf = oldString.split("\r\n").length - 1;
+        newString = newArg.replace(/\r?\n/g, 2 * crlf >= oldString.split("\n").length - 1 ? "\r\n" : "\n");
+        at = mixed.at;
+      }
       if (oldString === newString) return toolError("edit: old_string and new_string differ only in line endings; nothing to change");
-      if (at.length === 0) return toolError(notFound(text, oldArg, path));
+      if (at.length === 0 && text.replace(/^\uFEFF/, "") === "")
+        return toolError(`${path} is empty, so old_string cannot match; use write_file to give it content`);
+      if (at.length === 0) return toolError(notFound(text, oldArg, path, eol));
       if (at.length > 1 && !replaceAll) {
         const lines = lineNumbers(text, at);
         const list = lines.slice(0, 20).join(", ") + (lines.length > 20 ? ", …" : "");
@@ -89,15 +98,36 @@ export function createEditTool(options: { home?: string } = {}): Tool {
         from = index + oldString.length;
       }
       updated += text.slice(from);
+      const encoded = encodeText(updated, encoding);
+      if ("missing" in encoded)
+        return toolError(`${path} is not UTF-8 but ${ENCODING_NAME[encoding]}, which cannot hold ${encoded.missing.join(" ")} of new_string; not changed`);
       try {
-        await writeFileAtomic(abs, new TextEncoder().encode(updated));
+        await writeFileAtomic(abs, encoded);
       } catch (e) {
         return toolError(`cannot write ${path}: ${errorText(e)}`);
       }
       const count = at.length === 1 ? "1 replacement" : `${at.length} replacements`;
-      return { output: `edited ${path}: ${count}\n${diff(text, updated, spans, oldString.length, newString.length)}` };
+      return {
+        output: `edited ${path}: ${count}${encoding === "utf-8" ? "" : ` (kept in ${ENCODING_NAME[encoding]})`}\n${diff(text, updated, spans, oldString.length, newString.length)}`,
+      };
     },
   };
+}
+
+/** A read-only file is left alone: it may be kept so on purpose. */
+export const readOnlyError = (path: string, mode: string) =>
+  `${path} is read-only (mode ${mode}); not changed. If it really should change, make it writable first (chmod u+w)`;
+
+/** Where `oldArg` occurs with each of its line breaks read as CRLF or LF, when every occurrence is the same text. */
+function mixedMatches(text: string, oldArg: string): { text: string; at: number[] } | undefined {
+  const pattern = oldArg
+    .replace(/\r\n/g, "\n")
+    .split("\n")
+    .map((part) => part.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"))
+    .join("\\r?\\n");
+  const found = [...text.matchAll(new RegExp(pattern, "g"))];
+  if (found.length === 0 || found.some((m) => m[0] !== found[0]![0])) return undefined;
+  return { text: found[0]![0], at: found.map((m) => m.index) };
 }
 
 function indexesOf(text: string, needle: string): number[] {
@@ -119,8 +149,20 @@ function lineNumbers(text: string, offsets: number[]): number[] {
   return out;
 }
 
-function notFound(text: string, oldString: string, path: string): string {
+/** read_file's line prefix (`  12\t`), which a model sometimes copies into old_string */
+const LINE_NUMBER = /^ *\d+\t/;
+
+function notFound(text: string, oldString: string, path: string, eol: string): string {
   const plain = `old_string not found in ${path}; read the file again and copy the exact text`;
+  if (oldString.includes("\uFFFD") && !text.includes("\uFFFD"))
+    return `old_string not found in ${path}: it has U+FFFD (�), the mark of a byte shown as if it were UTF-8 (cat in bash); read_file shows the file's own characters, copy them`;
+  const lines = oldString.split(/\r?\n/).filter((l) => l !== "");
+  const prefixed = lines.length > 0 && lines.every((l) => LINE_NUMBER.test(l));
+  if (prefixed && text.includes(oldString.replace(/^ *\d+\t/gm, "").replace(/\r?\n/g, eol)))
+    return `old_string not found in ${path}: its lines start with read_file's line numbers ("${lines[0]!.match(LINE_NUMBER)![0].trim()}\\t"); leave them out of old_string and new_string`;
+  const unended = oldString.replace(/\r?\n$/, "").replace(/\r?\n/g, eol);
+  if (/\n$/.test(oldString) && !text.endsWith("\n") && text.endsWith(unended))
+    return `old_string not found in ${path}: it ends with a line break, but the file's last line has none; leave it out`;
   const chars = [...oldString.replace(/\s+/g, "")];
   if (chars.length === 0 || chars.length > HINT_MAX_CHARS) return plain;
   const loose = new RegExp(chars.map((c) => c.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&")).join("\\s*"), "u");
@@ -160,6 +202,7 @@ interface Change {
 function diff(before: string, after: string, spans: Span[], oldLength: number, newLength: number): string {
   const lines = (text: string) =>
     text
+      .replace(/^\uFEFF/, "") // read_file does not show a byte-order mark either
       .replace(/\n$/, "")
       .split("\n")
       .map((l) => l.replace(/\r$/, ""));

@@ -20,12 +20,12 @@ import { places } from "../fs/places.ts";
 import { locateRipgrep } from "./ripgrep.ts";
 import { ALWAYS_SKIP, walkFiles } from "./walk.ts";
 import { errorText } from "../kernel/errors.ts";
+import { clip, type Collector, createCollector, type FileHits, format, hitsOf, lower, reasonOf, unreadableNote } from "./grep-results.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 
 export const GREP_MAX_RESULTS = 100; // matching lines shown unless max_results says otherwise
 const GREP_MAX_RESULTS_LIMIT = 1000; // the most max_results may ask for
 const GREP_MAX_CONTEXT = 10; // context lines either side, at most
-const GREP_LINE_CHARS = 300; // a result line is cut after this many characters (minified code)
 const GREP_MAX_FILE_BYTES = 50 * 1024 * 1024; // bigger files are skipped: logs, dumps, datasets
 
 export interface GrepToolOptions {
@@ -46,8 +46,9 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
   return {
     name: TOOL.grep,
     description:
-      `Regex search (JS/Rust common syntax, per line) in files under path; skips .gitignored, binary, .git and node_modules files. ` +
-      `Returns path:line: text sorted by path, at most max_results (default ${GREP_MAX_RESULTS}) with a note if more.`,
+      // any JS regex: one ripgrep's dialect rejects (look-around, backreferences) runs on the built-in search
+      `Regex search (JS syntax, per line) in files under path; skips binary, .git, node_modules and .gitignored files unless path names them. ` +
+      `Returns path:line: text sorted by path, at most max_results (default ${GREP_MAX_RESULTS}).`,
     parameters: {
       type: "object",
       properties: {
@@ -92,7 +93,13 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       let found = rg ? await searchWithRg(rg, search, ctx, options.env) : undefined;
       if (!found && !ctx.signal.aborted) found = await searchBuiltin(search, ctx.signal);
       if (!found || ctx.signal.aborted) return toolError("grep interrupted");
-      return { output: format(found, cap, context) || `no matches for ${JSON.stringify(pattern)} in ${where}${glob ? ` (glob ${glob})` : ""}` };
+      // a line never holds a line break: a pattern asking for one cannot match, whatever the files hold
+      const multiline = /\n|\\n|\\r/.test(pattern.replace(/\[(?:\\.|[^\]])*\]/g, ""))
+        ? "; grep matches one line at a time, so a pattern with \\n never matches: search for one of its lines"
+        : "";
+      const text = format(found, cap, context) || `no matches for ${JSON.stringify(pattern)} in ${where}${glob ? ` (glob ${glob})` : ""}${multiline}`;
+      const note = unreadableNote(found);
+      return { output: note ? `${text}\n${note}` : text };
     },
   };
 }
@@ -163,84 +170,18 @@ interface Search {
   show: (abs: string) => string;
 }
 
-/** Long lines (minified code) are cut once, when they are stored. */
-const clip = (text: string) => (text.length > GREP_LINE_CHARS ? text.slice(0, GREP_LINE_CHARS) + "…" : text);
-
-interface Line {
-  text: string;
-  match: boolean;
-}
-
-/** The hits of one file: how many lines matched, and the lines needed to show the first `cap`. */
-interface FileHits {
-  path: string;
-  count: number;
-  lines: Map<number, Line>;
-}
-
-interface Collector {
-  files: FileHits[];
-  total: number;
-  add(hits: FileHits): void;
-}
-
-/**
- * Keeps the files (sorted by path, component by component) that can still be shown under the
- * cap, and counts every match. Memory stays bounded by the cap, not by the number of matches.
- */
-function createCollector(cap: number): Collector {
-  const files: FileHits[] = [];
-  const collector: Collector = {
-    files,
-    total: 0,
-    add(hits) {
-      if (hits.count === 0) return;
-      collector.total += hits.count;
-      let at = files.findIndex((f) => comparePaths(hits.path, f.path) < 0);
-      if (at === -1) at = files.length;
-      files.splice(at, 0, hits);
-      let kept = 0;
-      const full = files.findIndex((f) => (kept += Math.min(f.count, cap)) >= cap);
-      if (full !== -1) files.length = full + 1;
-    },
-  };
-  return collector;
-}
-
-function comparePaths(a: string, b: string): number {
-  const x = a.split("/");
-  const y = b.split("/");
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
-  }
-  return x.length - y.length;
-}
-
-/** Hits of one file from its lines: all matches counted, the first `cap` kept with context. */
-function hitsOf(path: string, lines: string[], regex: RegExp, cap: number, context: number): FileHits {
-  const hits: FileHits = { path, count: 0, lines: new Map() };
-  for (let i = 0; i < lines.length; i++) {
-    if (!regex.test(lines[i]!)) continue;
-    hits.count++;
-    if (hits.count > cap) continue;
-    for (let n = Math.max(1, i + 1 - context); n <= Math.min(lines.length, i + 1 + context); n++) {
-      if (!hits.lines.has(n)) hits.lines.set(n, { text: clip(lines[n - 1]!), match: n === i + 1 || regex.test(lines[n - 1]!) });
-    }
-  }
-  return hits;
-}
-
 async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Collector> {
   const found = createCollector(search.cap);
   const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  const files = search.isFile ? [search.root] : walkFiles(search.root, signal);
+  const unreadable = (abs: string, e: unknown) => found.unreadable.push({ path: search.show(abs), why: reasonOf(e) });
+  const files = search.isFile ? [search.root] : walkFiles(search.root, signal, unreadable);
   for await (const abs of files) {
     if (signal.aborted) break;
     const path = search.show(abs);
     if (!search.keep(path)) continue;
     const file = Bun.file(abs);
     if (file.size > GREP_MAX_FILE_BYTES) continue;
-    const bytes = await file.bytes().catch(() => undefined);
+    const bytes = await file.bytes().catch((e: unknown) => void unreadable(abs, e));
     if (!bytes || bytes.includes(0)) continue;
     const text = decoder.decode(bytes);
     const lines =
@@ -279,12 +220,13 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
   if (search.glob && /^[\w.*-]*(?:\{[\w.*,-]*\}[\w.*-]*)?$/.test(search.glob)) argv.push("--type-add", `hey:${search.glob}`, "--type", "hey");
   argv.push("--regexp", search.pattern, "--", search.root);
 
-  let proc: Bun.Subprocess<"ignore", "pipe", "ignore">;
+  let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
   try {
-    proc = Bun.spawn(argv, { cwd: ctx.cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore", ...(env ? { env } : {}) });
+    proc = Bun.spawn(argv, { cwd: ctx.cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe", ...(env ? { env } : {}) });
   } catch {
     return undefined;
   }
+  const errors = proc.stderr.text();
   const kill = () => proc.kill();
   ctx.signal.addEventListener("abort", kill, { once: true });
   const decode = (v: { text?: string; bytes?: string } | undefined) => v?.text ?? (v?.bytes ? Buffer.from(v.bytes, "base64").toString("utf8") : "");
@@ -302,7 +244,7 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
       const n = data.line_number;
       if (type === "match" && ++current.count === search.cap) capLine = n;
       const text = decode(data.lines).replace(/\n$/, "").replace(/\r$/, "");
-      if (n <= capLine + search.context) current.lines.set(n, { text: clip(text), match: type === "match" });
+      if (n <= capLine + search.context) current.lines.set(n, { text: clip(text, type === "match" ? search.regex : undefined), match: type === "match" });
     } else if (type === "end" && current) {
       if (data.binary_offset == null) found.add(current);
       current = undefined;
@@ -325,6 +267,9 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
       buffer = buffer.slice(start);
     }
     await proc.exited;
+    // `rg: PATH: Permission denied (os error 13)`: a directory or file it could not read
+    for (const [, path, why] of (await errors).matchAll(/^rg: (.+): (.+?)(?: \(os error \d+\))?$/gm))
+      if (resolve(ctx.cwd, path!).startsWith(search.root)) found.unreadable.push({ path: search.show(resolve(ctx.cwd, path!)), why: lower(why!) });
   } catch {
     proc.kill(); // unreadable output: do not leave it blocked on a full pipe
     return undefined;
@@ -332,37 +277,4 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
     ctx.signal.removeEventListener("abort", kill);
   }
   return finished ? found : undefined;
-}
-
-/** The result text: matches as `path:line: text`, context as `path-line- text`, and the cap note. */
-function format(found: Collector, cap: number, context: number): string {
-  const out: string[] = [];
-  let budget = cap;
-  let shown = 0;
-  for (const file of found.files) {
-    if (budget <= 0) break;
-    const matches = [...file.lines]
-      .filter(([, line]) => line.match)
-      .map(([n]) => n)
-      .sort((a, b) => a - b);
-    const print = new Set<number>();
-    for (const m of matches.slice(0, budget)) {
-      for (let n = m - context; n <= m + context; n++) if (file.lines.has(n)) print.add(n);
-    }
-    for (const n of [...print].sort((a, b) => a - b)) {
-      const line = file.lines.get(n)!;
-      const mark = line.match ? ":" : "-";
-      out.push(`${file.path}${mark}${n}${mark} ${line.text}`);
-      if (line.match) {
-        shown++;
-        budget--;
-      }
-    }
-  }
-  const more = found.total - shown;
-  if (more > 0)
-    out.push(
-      `… ${more} more ${more === 1 ? "match" : "matches"} not shown (${found.total} in all); narrow with path, glob or a more specific pattern, or raise max_results`,
-    );
-  return out.join("\n");
 }

@@ -5,11 +5,13 @@ import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../prompt/image.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { ENCODING_NAME, type Encoding, utf16Of } from "./text-encoding.ts";
 
 export const READ_LIMIT = 2000; // lines per call unless `limit` says otherwise
 export const READ_LINE_MAX = 2000; // characters kept of one line; the rest is cut
 export const READ_OUTPUT_MAX = 100_000; // characters per call, whatever the limit: ~25k tokens
 const BINARY_PROBE = 8192; // a NUL byte in the first 8 KB means binary (git's heuristic)
+const UTF16_MAX_BYTES = 64 * 1024 * 1024; // a UTF-16 file is decoded whole, so only up to this size
 
 /** `home`: what a leading `~` in a path means (default: the user's home). */
 export function createReadFileTool(options: { home?: string } = {}): Tool {
@@ -52,9 +54,22 @@ export function createReadFileTool(options: { home?: string } = {}): Tool {
               images: [{ type: "image", mediaType: image.mediaType, data: image.data }],
             }
           : toolError(`${path}: image of ${(info.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
-      if (await isBinary(abs)) return toolError(`${path} is a binary file (NUL byte in the first 8 KB); not shown`);
+      const utf16 = utf16Of(new Uint8Array(await Bun.file(abs).slice(0, 2).arrayBuffer()));
+      if (!utf16 && (await isBinary(abs))) return toolError(`${path} is a binary file (NUL byte in the first 8 KB); not shown`);
+      if (utf16 && info.size > UTF16_MAX_BYTES)
+        return toolError(
+          `${path} is UTF-16 text of ${(info.size / 1048576).toFixed(1)} MB, over the ${UTF16_MAX_BYTES / 1048576} MB read_file decodes; convert it with iconv -f UTF-16 -t UTF-8`,
+        );
 
-      const window = await readWindow(Bun.file(abs).stream(), offset, limit, ctx.signal);
+      // UTF-8 unless the lines read are not: then Windows-1252 (Latin-1's superset), as edit reads it too;
+      // UTF-16 is decoded whole (its newline bytes cannot be counted on their own) and read as UTF-8
+      let encoding: Encoding = utf16 ?? "utf-8";
+      const stream = () => (utf16 ? utf8Of(abs, utf16) : Bun.file(abs).stream());
+      const window = await readWindow(stream(), offset, limit, ctx.signal, "utf-8").catch(async (e) => {
+        if (!(e instanceof TypeError) || utf16) throw e;
+        encoding = "windows-1252";
+        return readWindow(stream(), offset, limit, ctx.signal, encoding);
+      });
       if (ctx.signal.aborted) return toolError(`read_file interrupted: ${path}`);
       if (window.lines.length === 0) return toolError(`${path} has ${window.total} line${window.total === 1 ? "" : "s"}; offset ${offset} is past the end`);
       const last = offset + window.lines.length - 1;
@@ -62,7 +77,11 @@ export function createReadFileTool(options: { home?: string } = {}): Tool {
       let output = window.lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line}`).join("\n");
       const more = window.total - last;
       if (more > 0) output += `\n… ${more} more line${more === 1 ? "" : "s"}; use offset=${last + 1}`;
-      return { output };
+      if (window.cut.length > 0) {
+        const file = `'${(path.startsWith("~") ? abs : path).replaceAll("'", "'\\''")}'`;
+        output += `\n[to see more of a cut line: sed -n ${window.cut[0]}p ${file} | cut -c ${READ_LINE_MAX + 1}-${3 * READ_LINE_MAX}]`;
+      }
+      return { output: encoding === "utf-8" ? output : `[${path} is not UTF-8: shown as ${ENCODING_NAME[encoding]}, which edit keeps]\n${output}` };
     },
   };
 }
@@ -85,6 +104,11 @@ async function readImage(path: string, size: number): Promise<{ mediaType: strin
   return { mediaType, data: toBase64(new Uint8Array(await Bun.file(path).arrayBuffer())) };
 }
 
+/** A UTF-16 file as UTF-8 bytes. */
+async function* utf8Of(path: string, encoding: "utf-16le" | "utf-16be"): AsyncGenerator<Uint8Array> {
+  yield new TextEncoder().encode(new TextDecoder(encoding).decode(await Bun.file(path).bytes()));
+}
+
 async function isBinary(path: string): Promise<boolean> {
   const handle = await open(path, "r");
   try {
@@ -101,25 +125,35 @@ async function isBinary(path: string): Promise<boolean> {
  * cut at READ_LINE_MAX, CR of CRLF removed) and the total line count. Streams: memory stays
  * bounded by the window however large the file is; past the window only newlines are counted.
  */
-async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limit: number, signal: AbortSignal) {
-  const decoder = new TextDecoder();
+async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limit: number, signal: AbortSignal, encoding: "utf-8" | "windows-1252") {
+  // UTF-8 throws (a TypeError) on bytes that are not UTF-8; Windows-1252 takes every byte
+  const decoder = new TextDecoder(encoding, { fatal: encoding === "utf-8" });
   const lines: string[] = [];
   let size = 0; // characters in `lines`
   let lineNo = 0; // lines completed so far
   let carry = ""; // start of the current line, never longer than READ_LINE_MAX + 1
+  let length = 0; // characters in the current line, CR of CRLF included
+  let endsInCr = false;
   let full = false; // the window is complete; only count from here on
   let newlines = 0;
   let lastByte = -1;
+  const cut: number[] = []; // lines shown cut
 
-  const take = (piece: string) => {
-    if (carry.length <= READ_LINE_MAX) carry += piece.slice(0, READ_LINE_MAX + 1 - carry.length);
+  /** Characters `from`..`to` of `text` belong to the current line. */
+  const take = (text: string, from: number, to: number) => {
+    if (to === from) return;
+    length += to - from;
+    endsInCr = text.charCodeAt(to - 1) === 13;
+    if (carry.length <= READ_LINE_MAX) carry += text.slice(from, Math.min(to, from + READ_LINE_MAX + 1 - carry.length));
   };
   const finishLine = () => {
     lineNo++;
     const line = carry;
-    carry = "";
+    const chars = length - (endsInCr ? 1 : 0);
+    [carry, length, endsInCr] = ["", 0, false];
     if (lineNo < first || full) return;
-    const shown = line.length > READ_LINE_MAX ? `${line.slice(0, READ_LINE_MAX)}… [line cut at ${READ_LINE_MAX} chars]` : line.replace(/\r$/, "");
+    const shown = chars > READ_LINE_MAX ? `${line.slice(0, READ_LINE_MAX)}… [cut: ${READ_LINE_MAX} of ${chars} chars]` : line.replace(/\r$/, "");
+    if (chars > READ_LINE_MAX) cut.push(lineNo);
     if (lines.length > 0 && size + shown.length > READ_OUTPUT_MAX) full = true;
     else {
       lines.push(shown);
@@ -137,16 +171,17 @@ async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limi
     const text = decoder.decode(chunk, { stream: true });
     let start = 0;
     for (let nl = text.indexOf("\n"); nl !== -1 && !full; nl = text.indexOf("\n", start)) {
-      take(text.slice(start, Math.min(nl, start + READ_LINE_MAX + 1)));
+      take(text, start, nl);
       start = nl + 1;
       finishLine();
     }
-    if (!full) take(text.slice(start, start + READ_LINE_MAX + 1));
+    if (!full) take(text, start, text.length);
   }
   if (!full) {
-    take(decoder.decode());
+    const rest = decoder.decode();
+    take(rest, 0, rest.length);
     if (lastByte !== 10) finishLine();
   }
   const total = newlines + (lastByte !== 10 ? 1 : 0);
-  return { lines, total };
+  return { lines, total, cut };
 }

@@ -35,10 +35,11 @@ const toSlash = (path: string) => (sep === "/" ? path : path.replaceAll(sep, "/"
  * The files below directory `root` that a search should read, in path order (a directory's
  * entries sorted by name, depth first). Skips ALWAYS_SKIP names, symlinks, special files and what
  * the .gitignore files of the walked directories and of root's ancestors ignore, up to the
- * repository root (tools/gitignore.ts `isIgnored`). Unreadable directories are skipped. Stops
+ * repository root (tools/gitignore.ts `isIgnored`). Unreadable directories are skipped, each
+ * passed to `unreadable` with its error. Stops
  * when `signal` aborts. Never throws.
  */
-export async function* walkFiles(root: string, signal: AbortSignal): AsyncGenerator<string> {
+export async function* walkFiles(root: string, signal: AbortSignal, unreadable: (dir: string, error: unknown) => void = () => {}): AsyncGenerator<string> {
   // Ancestors are found from the real path (as ripgrep does); entries are matched in the same
   // coordinates but reported under `root` as given.
   const realRoot = await realpath(root).catch(() => root);
@@ -48,7 +49,7 @@ export async function* walkFiles(root: string, signal: AbortSignal): AsyncGenera
     above.push(await levelOf(dir, hasGit, true));
     if (dirname(dir) === dir) break;
   }
-  yield* visit(root, toSlash(realRoot), above, signal);
+  yield* visit(root, toSlash(realRoot), above, signal, unreadable);
 }
 
 /** A directory's .gitignore and whether it is a repository root (`.git`, or `.jj` as ripgrep 15 counts it). */
@@ -61,9 +62,18 @@ async function levelOf(dir: string, hasGit: boolean, hasIgnoreFile: boolean): Pr
   return { dir: toSlash(dir), hasGit, ...(text === undefined ? {} : { rules: compileIgnore(text.split("\n")) }) };
 }
 
-async function* visit(dir: string, matchDir: string, above: IgnoreLevel[], signal: AbortSignal): AsyncGenerator<string> {
+async function* visit(
+  dir: string,
+  matchDir: string,
+  above: IgnoreLevel[],
+  signal: AbortSignal,
+  unreadable: (dir: string, error: unknown) => void,
+): AsyncGenerator<string> {
   if (signal.aborted) return;
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const entries = await readdir(dir, { withFileTypes: true }).catch((e: unknown) => {
+    unreadable(dir, e);
+    return [];
+  });
   const names = new Set(entries.map((e) => e.name));
   const levels = [await levelOf(dir, names.has(".git") || names.has(".jj"), names.has(".gitignore")), ...above];
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -74,7 +84,7 @@ async function* visit(dir: string, matchDir: string, above: IgnoreLevel[], signa
     if (!isDir && !entry.isFile()) continue;
     const matchPath = (matchDir.endsWith("/") ? matchDir : matchDir + "/") + entry.name;
     if (isIgnored(levels, matchPath, isDir)) continue;
-    if (isDir) yield* visit(join(dir, entry.name), matchPath, levels, signal);
+    if (isDir) yield* visit(join(dir, entry.name), matchPath, levels, signal, unreadable);
     else yield join(dir, entry.name);
   }
 }

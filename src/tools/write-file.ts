@@ -1,7 +1,9 @@
 // The write_file tool (SPEC §7): create or replace a whole file, atomically.
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { writeFileAtomic } from "../fs/atomic.ts";
+import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
+import { readOnlyError } from "./edit.ts";
+import { likeBefore } from "./text-encoding.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -27,14 +29,28 @@ export function createWriteFileTool(options: { home?: string } = {}): Tool {
       const { abs } = where;
       const before = await stat(abs).catch(() => undefined);
       if (before?.isDirectory()) return toolError(`${path} is a directory; give a file path`);
-      const bytes = new TextEncoder().encode(content);
+      const locked = await readOnlyMode(abs);
+      if (locked) return toolError(readOnlyError(path, locked));
+      const old = before?.isFile()
+        ? await Bun.file(abs)
+            .bytes()
+            .catch(() => undefined)
+        : undefined;
+      const { bytes, kept, unfit } = likeBefore(old, content);
+      // U+FFFD is what a byte that is not UTF-8 became on its way to the model (cat in bash): writing it back loses the byte
+      if (unfit?.missing.includes("\uFFFD"))
+        return toolError(
+          `${path} is ${unfit.encoding}, and content has U+FFFD (�), the mark of a byte read as if it were UTF-8: read the file with read_file, which decodes it, and write what that shows; not changed`,
+        );
       try {
         await writeFileAtomic(abs, bytes);
       } catch (e) {
         return toolError(`cannot write ${path}: ${errorText(e)}`);
       }
       const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
-      return { output: `${before ? "overwrote" : "created"} ${path} (${count(lines, "line")}, ${count(bytes.length, "byte")})` };
+      const form =
+        (kept.length ? `; kept its ${kept.join(", ")}` : "") + (unfit ? `; now UTF-8: ${unfit.encoding} cannot hold ${unfit.missing.join(" ")}` : "");
+      return { output: `${before ? "overwrote" : "created"} ${path} (${count(lines, "line")}, ${count(bytes.length, "byte")}${form})` };
     },
   };
 }

@@ -4,6 +4,7 @@ import { expect, test } from "bun:test";
 import { limitConcurrency, MAX_CONCURRENT_CALLS, runToolCalls } from "../../src/kernel/tool-calls.ts";
 import type { Tool } from "../../src/kernel/tool.ts";
 import { textOf } from "../../src/kernel/ir.ts";
+import { gate, until } from "../helpers/wait.ts";
 
 test("limitConcurrency runs at most n at once, in the order given, and passes results and errors through", async () => {
   const gate = limitConcurrency(3);
@@ -114,4 +115,66 @@ test("the tool_call event names the MCP server of a server's tool, and nothing f
     { type: "tool_call", id: "a", name: "read_file", arguments: "{}", server: "fs" },
     { type: "tool_call", id: "b", name: "bash", arguments: "{}" },
   ]);
+});
+
+/**
+ * hey's file tools and bash as stand-ins that record when each call starts and hold it until the
+ * test opens its gate; `run` starts a turn of `[tool, args]` calls, each named by its `tag`.
+ */
+function heldTurn(calls: [string, Record<string, unknown>][]) {
+  const started: string[] = [];
+  const gates = new Map(calls.map(([, a]) => [String(a.tag), gate()]));
+  const tools: Tool[] = ["edit", "write_file", "read_file", "grep", "bash"].map((name) => ({
+    name,
+    description: "",
+    parameters: { type: "object", properties: {} },
+    run: async (args) => {
+      started.push(String(args.tag));
+      await gates.get(String(args.tag))!.passed;
+      return { output: "ok" };
+    },
+  }));
+  const done = runToolCalls(
+    calls.map(([name, args], i) => ({ id: `c${i}`, name, arguments: JSON.stringify(args) })),
+    { tools, output: { emit: () => {} }, permission: () => undefined, signal: new AbortController().signal, cwd: "/p", parallel: true },
+  );
+  const open = (...tags: string[]) => {
+    for (const t of tags) gates.get(t)!.open();
+  };
+  const startedAll = (...tags: string[]) => until(() => tags.every((t) => started.includes(t)), `${tags.join(", ")} to start`);
+  return { started, open, startedAll, done };
+}
+
+test("a command after an edit runs once the edit is written (it tests or shows the edited file); commands still run side by side", async () => {
+  const turn = heldTurn([
+    ["edit", { tag: "edit", path: "src/a.ts" }],
+    ["bash", { tag: "test", command: "npm test" }],
+    ["bash", { tag: "lint", command: "npm run lint" }],
+    ["read_file", { tag: "read other", path: "src/b.ts" }],
+  ]);
+  await turn.startedAll("edit", "read other"); // started after the commands in call order: they are held
+  expect(turn.started).toEqual(["edit", "read other"]);
+  turn.open("edit");
+  await turn.startedAll("test", "lint"); // both at once
+  turn.open("test", "lint", "read other");
+  expect(await turn.done).toHaveLength(4);
+});
+
+test("an edit after a command waits for it (it may rewrite the file); reads of the file, and a search of its directory, wait for the edit", async () => {
+  const turn = heldTurn([
+    ["bash", { tag: "checkout", command: "git checkout src/a.ts" }],
+    ["write_file", { tag: "write", path: "src/a.ts" }],
+    ["grep", { tag: "grep src", path: "src" }],
+    ["read_file", { tag: "read", path: "./src/a.ts" }],
+    ["grep", { tag: "grep elsewhere", path: "docs" }],
+  ]);
+  await turn.startedAll("checkout", "grep elsewhere");
+  expect(turn.started).toEqual(["checkout", "grep elsewhere"]);
+  turn.open("checkout");
+  await turn.startedAll("write");
+  expect(turn.started).toEqual(["checkout", "grep elsewhere", "write"]);
+  turn.open("write");
+  await turn.startedAll("grep src", "read");
+  turn.open("grep src", "read", "grep elsewhere");
+  expect(await turn.done).toHaveLength(5);
 });

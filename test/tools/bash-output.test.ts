@@ -193,6 +193,16 @@ describe("filterOutput", () => {
     expect(formatOutput({ stdout: "", stderr: "", exitCode: 0, command: "true" })).toBe("(no output)\n[exit code 0]");
   });
 
+  test.each([
+    ["colours (a forced --color, ls --color=always, tput)", "\x1b[1;31merror\x1b[0m: x\n\x1b[01;34mdir\x1b[0m\x1b(B\n", "error: x\ndir"],
+    ["a progress bar redrawn with CR: its last state", "\r10%\r55%\r100%\ndone\n", "100%\ndone"],
+    ["CRLF line ends", "one\r\ntwo\r\n", "one\ntwo"],
+    ["a hyperlink (OSC 8)", "see \x1b]8;;https://x.dev\x07the docs\x1b]8;;\x07\n", "see the docs"],
+  ])("short output is shown as a terminal shows it: %s", async (_name, stdout, shown) => {
+    const out = { stdout, stderr: stdout, exitCode: 0, command: "npm run build" };
+    expect((await filterOutput(out)).text).toBe(`${shown}\n[stderr]\n${shown}\n[exit code 0]`);
+  });
+
   test("output just over the line limit with nothing to drop stays whole", async () => {
     const out = Array.from({ length: FILTER_MIN_LINES + 5 }, (_, i) => `error ${i}: thing ${i} broke`).join("\n");
     expect((await filterOutput({ stdout: out, stderr: "", exitCode: 1, command: "lint" })).filtered).toBe(false);

@@ -198,6 +198,39 @@ describe("bash tool", () => {
     expect(tail).toEndWith("2999999\n3000000\n[exit code 0]");
   }, 20_000);
 
+  test("binary output (cat of an image, a spilled binary stream too) is named, not decoded into the result; its bytes are saved", async () => {
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), Buffer.alloc(3000, 0xe9)]);
+    writeFileSync(join(dir, "logo.png"), png);
+    for (const raw of [false, true]) {
+      const r = await tool({ raw }).run({ command: "echo note >&2; cat logo.png" }, ctx());
+      const shown = "[binary output: 3012 bytes, not shown; pipe it through od -c | head to see its start]\n[stderr]\nnote\n[exit code 0]";
+      expect(r.output).toStartWith(`${shown}\n[full output: `);
+      expect(readFileSync(fullOutputPath(r.output)!).subarray(0, png.length)).toEqual(png);
+    }
+    const big = await tool().run({ command: "head -c 3000000 /dev/zero; echo done" }, ctx());
+    expect(big.output).toStartWith("[binary output: 3000005 bytes, not shown; pipe it through od -c | head to see its start]\n[exit code 0]\n[full output: ");
+    expect(Bun.file(fullOutputPath(big.output)!).size).toBe(3_000_005 + "\n[exit code 0]\n".length);
+  }, 20_000);
+
+  test("colours and progress redraws are not passed on, raw or not; the full output keeps them", async () => {
+    const command = "printf '\\033[1;31merror\\033[0m: x\\n'; for i in 1 2 3; do printf '\\r%d%%' $i; sleep 0.01; done; echo; yes line | head -150";
+    for (const raw of [false, true]) {
+      const r = await tool({ raw }).run({ command }, ctx());
+      expect(r.output).toStartWith("error: x\n3%\nline\n");
+      expect(r.output).not.toMatch(/[\x1b\r]/);
+    }
+    const filtered = await tool().run({ command: `${command}; echo failed >&2; exit 1` }, ctx());
+    expect(filtered.output).toStartWith("[output filtered: ");
+    expect(readFileSync(fullOutputPath(filtered.output)!, "utf8")).toStartWith("\x1b[1;31merror\x1b[0m: x\n\r1%\r2%\r3%\n");
+  });
+
+  test("a file's own lone CRs (an old-Mac CSV) are kept when it is shown (cat); a command's progress redraws are not", async () => {
+    writeFileSync(join(dir, "mac.csv"), "id,name\r1,ann\r2,bob\r");
+    expect((await tool().run({ command: "cat mac.csv" }, ctx())).output).toBe("id,name\r1,ann\r2,bob\n[exit code 0]");
+    expect((await tool().run({ command: "cat mac.csv | head -c 100" }, ctx())).output).toBe("id,name\r1,ann\r2,bob\n[exit code 0]");
+    expect((await tool().run({ command: "printf 'x\\r5%%\\r100%%\\n' | tail -n 5" }, ctx())).output).toBe("100%\n[exit code 0]");
+  });
+
   test("full outputs are private: folder 0700, file 0600", async () => {
     const outputDir = join(dir, "private", "session-x");
     const r = await tool({ raw: true, outputDir }).run({ command: "seq 1 100000" }, ctx());

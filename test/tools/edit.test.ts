@@ -1,6 +1,6 @@
 // edit against real files: exact matching, its error messages, line endings and the diff.
 import { afterAll, beforeEach, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
@@ -53,6 +53,14 @@ test("deleting whole lines shows only the removed ones; context stops at the fil
   );
 });
 
+test("an empty file: the error says so and names the tool that fills it", async () => {
+  writeFileSync(join(dir, "__init__.py"), "");
+  expect(await edit({ path: "__init__.py", old_string: "x", new_string: "y" })).toEqual({
+    output: "__init__.py is empty, so old_string cannot match; use write_file to give it content",
+    isError: true,
+  });
+});
+
 test("0 matches: an error naming the file", async () => {
   expect(await edit({ path: "a.txt", old_string: "line 99", new_string: "x" })).toEqual({
     output: "old_string not found in a.txt; read the file again and copy the exact text",
@@ -69,6 +77,28 @@ test("0 matches, but a whitespace-insensitive match exists: the hint names its l
     isError: true,
   });
   expect(file("code.ts")).toBe("function f() {\n\tif (x) {\n\t\treturn 1;\n\t}\n}\n");
+});
+
+test("0 matches because old_string carries read_file's line numbers: the error says to leave them out", async () => {
+  writeFileSync(join(dir, "f.py"), "def f():\n    x = 1\n    return x\n");
+  const hint = 'old_string not found in f.py: its lines start with read_file\'s line numbers ("2\\t"); leave them out of old_string and new_string';
+  expect(await edit({ path: "f.py", old_string: "2\t    x = 1\n3\t    return x", new_string: "2\t    x = 2\n3\t    return x" })).toEqual({
+    output: hint,
+    isError: true,
+  });
+  writeFileSync(join(dir, "g.py"), "pad\n".repeat(9) + "    x = 1\n");
+  expect((await edit({ path: "g.py", old_string: "10\t    x = 1\n", new_string: "" })).output).toContain('line numbers ("10\\t")');
+  expect(file("f.py")).toBe("def f():\n    x = 1\n    return x\n");
+});
+
+test("0 matches because old_string ends with a line break the file's last line lacks: the error says so", async () => {
+  writeFileSync(join(dir, "nonl.txt"), "one\r\ntwo");
+  expect(await edit({ path: "nonl.txt", old_string: "one\ntwo\n", new_string: "1\n2\n" })).toEqual({
+    output: "old_string not found in nonl.txt: it ends with a line break, but the file's last line has none; leave it out",
+    isError: true,
+  });
+  expect((await edit({ path: "nonl.txt", old_string: "one\ntwo", new_string: "1\n2" })).isError).toBeUndefined();
+  expect(file("nonl.txt")).toBe("1\r\n2");
 });
 
 test("2+ matches without replace_all: an error with the count and the line numbers", async () => {
@@ -117,9 +147,23 @@ test("a CRLF file stays CRLF when the model sends \\n", async () => {
   expect(file("win.txt")).toBe("uno\r\ndos\r\ndos bis\r\nthree\r\n");
 });
 
-test("replacement text is literal ($& and $1 are not patterns); a BOM survives", async () => {
+test("a file mixing CRLF and LF lines: old_string's line breaks match either kind, new_string's take the kind most of the match has", async () => {
+  writeFileSync(join(dir, "mixed.cs"), "class A\r\n{\r\n  int x;\n  int y;\r\n}\r\n");
+  expect((await edit({ path: "mixed.cs", old_string: "{\n  int x;\n  int y;", new_string: "{\n  long x;\n  long y;" })).output).toBe(
+    ["edited mixed.cs: 1 replacement", "@@ -1,5 +1,5 @@", " class A", " {", "-  int x;", "-  int y;", "+  long x;", "+  long y;", " }"].join("\n"),
+  );
+  expect(file("mixed.cs")).toBe("class A\r\n{\r\n  long x;\r\n  long y;\r\n}\r\n");
+  // mostly LF inside the match: new_string's line breaks are LF
+  writeFileSync(join(dir, "mixed2.txt"), "a\r\nb\nc\n(d)\r\n");
+  await edit({ path: "mixed2.txt", old_string: "a\nb\nc\n(d)", new_string: "A\nB\nC" });
+  expect(file("mixed2.txt")).toBe("A\nB\nC\r\n");
+});
+
+test("replacement text is literal ($& and $1 are not patterns); a BOM survives, unseen in the diff as in read_file", async () => {
   writeFileSync(join(dir, "bom.txt"), "\uFEFFprice: X\n");
-  await edit({ path: "bom.txt", old_string: "X", new_string: "$& $1 $$" });
+  expect(await edit({ path: "bom.txt", old_string: "X", new_string: "$& $1 $$" })).toEqual({
+    output: "edited bom.txt: 1 replacement\n@@ -1,1 +1,1 @@\n-price: X\n+price: $& $1 $$",
+  });
   expect(file("bom.txt")).toBe("\uFEFFprice: $& $1 $$\n");
 });
 
@@ -153,15 +197,61 @@ test.each([
   expect(await edit(args)).toEqual({ output: message, isError: true });
 });
 
-test("binary and non-UTF-8 files are refused untouched", async () => {
+test("binary files are refused untouched", async () => {
   writeFileSync(join(dir, "bin"), Buffer.from([1, 0, 2]));
-  writeFileSync(join(dir, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
   expect(await edit({ path: "bin", old_string: "a", new_string: "b" })).toEqual({
     output: "bin is a binary file; edit only changes text files",
     isError: true,
   });
-  expect((await edit({ path: "latin1.txt", old_string: "caf", new_string: "x" })).output).toBe(
-    "latin1.txt is not valid UTF-8; edit would corrupt it (use bash instead)",
+  expect(readFileSync(join(dir, "bin"))).toEqual(Buffer.from([1, 0, 2]));
+});
+
+test("a file that is not UTF-8 (a Latin-1 .properties) is edited in its own encoding; what it cannot hold is refused", async () => {
+  const latin1 = (text: string) => Buffer.from(text, "latin1");
+  writeFileSync(join(dir, "messages.properties"), Buffer.concat([latin1("greeting=Ol\xe1\r\nitem=caf\xe9\r\n"), Buffer.from([0x80, 0x81, 0x0a])]));
+  expect(await edit({ path: "messages.properties", old_string: "item=café\n", new_string: "item=caffè €\n" })).toEqual({
+    output: [
+      "edited messages.properties: 1 replacement (kept in Windows-1252 (Latin-1))",
+      "@@ -1,3 +1,3 @@",
+      " greeting=Olá",
+      "-item=café",
+      "+item=caffè €",
+      " \u20ac\u0081",
+    ].join("\n"),
+  });
+  const after = Buffer.concat([latin1("greeting=Ol\xe1\r\nitem=caff\xe8 "), Buffer.from([0x80, 0x0d, 0x0a, 0x80, 0x81, 0x0a])]);
+  expect(readFileSync(join(dir, "messages.properties"))).toEqual(after);
+  expect(await edit({ path: "messages.properties", old_string: "Olá", new_string: "Olá ✓ 😀" })).toEqual({
+    output: "messages.properties is not UTF-8 but Windows-1252 (Latin-1), which cannot hold ✓ 😀 of new_string; not changed",
+    isError: true,
+  });
+  expect(readFileSync(join(dir, "messages.properties"))).toEqual(after);
+  // old_string copied from cat's output, where each Latin-1 letter was U+FFFD
+  expect(await edit({ path: "messages.properties", old_string: "greeting=Ol\uFFFD", new_string: "greeting=Oi" })).toEqual({
+    output:
+      "old_string not found in messages.properties: it has U+FFFD (�), the mark of a byte shown as if it were UTF-8 (cat in bash); read_file shows the file's own characters, copy them",
+    isError: true,
+  });
+});
+
+test("a UTF-16 file is edited in UTF-16, its byte-order mark and CRLF kept", async () => {
+  const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
+  writeFileSync(join(dir, "app.rc"), utf16le('CAPTION "Über"\r\nFONT 8\r\n'));
+  expect((await edit({ path: "app.rc", old_string: "FONT 8\n", new_string: "FONT 9\nSTYLE ✓\n" })).output).toStartWith(
+    "edited app.rc: 1 replacement (kept in UTF-16 LE)\n",
   );
-  expect(readFileSync(join(dir, "latin1.txt"))).toEqual(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+  expect(readFileSync(join(dir, "app.rc"))).toEqual(utf16le('CAPTION "Über"\r\nFONT 9\r\nSTYLE ✓\r\n'));
+});
+
+test("a read-only file is left alone, also through a link: the model is told why and how to go on", async () => {
+  writeFileSync(join(dir, "gen.lock"), "version 1\n", { mode: 0o444 });
+  symlinkSync("gen.lock", join(dir, "lock-link"));
+  for (const path of ["gen.lock", "lock-link"])
+    expect(await edit({ path, old_string: "1", new_string: "2" })).toEqual({
+      output: `${path} is read-only (mode 444); not changed. If it really should change, make it writable first (chmod u+w)`,
+      isError: true,
+    });
+  expect(file("gen.lock")).toBe("version 1\n");
+  chmodSync(join(dir, "gen.lock"), 0o644);
+  expect((await edit({ path: "gen.lock", old_string: "1", new_string: "2" })).isError).toBeUndefined();
 });

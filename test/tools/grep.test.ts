@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
 import { createGrepTool } from "../../src/tools/grep.ts";
 import { callTool } from "../helpers/call-tool.ts";
+import { testNeeding } from "../helpers/tools.ts";
 
 let root: string;
 let ctx: ToolContext;
@@ -39,6 +40,7 @@ const TREE: Record<string, string> = {
   "unicode/ünï.txt": "naïve needle ✓\n",
   "empty.txt": "",
   "long.txt": "x".repeat(400) + " needle\n",
+  "app.min.js": "var a=0;".repeat(2000) + "function zebraFind(){}" + "var b=1;".repeat(2000) + "\n",
   "many.txt": Array.from({ length: 150 }, (_, i) => `needle ${i + 1}`).join("\n") + "\n",
 };
 
@@ -101,9 +103,18 @@ describe("grep (built-in walker)", () => {
       "bom.txt:1: \uFEFFneedle after a BOM",
       "crlf.txt:1: needle",
       "crlf.txt:2: foo needle",
-      `long.txt:1: ${"x".repeat(300)}…`,
+      `long.txt:1: …${"x".repeat(293)} needle`,
       "… 153 more matches not shown (162 in all); narrow with path, glob or a more specific pattern, or raise max_results",
     ]);
+  });
+
+  test("a match far into a long line (minified code) is shown with the text around it", async () => {
+    const { output } = await grep({ pattern: "zebra\\w+", path: "app.min.js" });
+    // 300 characters, a third of them before the match
+    const line = "var a=0;".repeat(2000) + "function zebraFind(){}" + "var b=1;".repeat(2000);
+    const at = line.indexOf("zebra");
+    expect(output).toBe(`app.min.js:1: …${line.slice(at - 100, at + 200)}…`);
+    expect(output).toContain("function zebraFind(){}var b=1;");
   });
 
   test("context lines use path-line- text", async () => {
@@ -139,8 +150,10 @@ describe("grep (built-in walker)", () => {
     expect(paths((await grep({ pattern: "needle", glob: "sub/**/*.ts" })).output)).toEqual(["sub/deep/d.ts", "sub/important.gen.ts"]);
   });
 
-  test("a file path searches that file, even when it is ignored", async () => {
+  test("a file path searches that file, even when it is ignored; the description tells the model so", async () => {
+    expect(builtin.description).toContain("skips binary, .git, node_modules and .gitignored files unless path names them");
     expect((await grep({ pattern: "needle", path: "debug.log" })).output).toBe("debug.log:1: needle ignored");
+    expect((await grep({ pattern: "needle", path: "build" })).output).toBe("build/out.js:1: needle ignored (build/)");
     expect((await grep({ pattern: "needle", path: "node_modules" })).output).toBe("node_modules/pkg/index.js:1: needle in node_modules");
   });
 
@@ -152,6 +165,13 @@ describe("grep (built-in walker)", () => {
     expect(await grep({})).toMatchObject({ isError: true, output: expect.stringContaining("`pattern`") });
     expect(await grep({ pattern: "x", context: "lots" })).toMatchObject({ isError: true, output: expect.stringContaining("`context`") });
     expect(await grep({ pattern: "x", glob: "{a" })).toMatchObject({ isError: true, output: expect.stringContaining("invalid glob") });
+  });
+
+  test("a pattern spanning lines cannot match, and the no-match answer says why", async () => {
+    const why = "; grep matches one line at a time, so a pattern with \\n never matches: search for one of its lines";
+    expect(await grep({ pattern: "const x = 1;\\n// needle", path: "a.ts" })).toEqual({ output: `no matches for "const x = 1;\\\\n// needle" in a.ts${why}` });
+    expect(await grep({ pattern: "x = 1;\n//" })).toEqual({ output: `no matches for "x = 1;\\n//" in .${why}` });
+    expect(await grep({ pattern: "zzz[^\\n]*" })).toEqual({ output: 'no matches for "zzz[^\\\\n]*" in .' });
   });
 
   test("numbers sent as strings are accepted", async () => {
@@ -208,6 +228,7 @@ describe("grep: ripgrep and the built-in walker give the same text", () => {
     ["ignored directory given as path", { pattern: "needle", path: "build" }],
     ["single file", { pattern: "needle \\d+", path: "many.txt", context: 1, max_results: 4 }],
     ["unicode", { pattern: "naïve|✓" }],
+    ["a match far into a long line", { pattern: "zebra", context: 1 }],
     ["no match", { pattern: "zzz_nothing" }],
   ];
 
@@ -228,4 +249,43 @@ describe("grep: ripgrep and the built-in walker give the same text", () => {
     expect(viaRg).toEqual({ output: "crlf.txt:2: foo needle" });
     expect(viaRg).toEqual(await grep(args));
   });
+});
+
+// A directory or file the user may not read is named in the result, not passed over as "no
+// matches". Root reads everything, so as root the search runs as nobody (setpriv).
+const asUser = process.getuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : [];
+testNeeding(asUser.slice(0, 1))("what could not be read is named, by ripgrep and the built-in walker alike", async () => {
+  const rg = await findRg();
+  if (!rg) throw new Error(NO_RG);
+  const tree = mkdtempSync(join(tmpdir(), "hey-grep-unreadable-"));
+  try {
+    for (const [path, text] of Object.entries({ "src/a.ts": "needle\n", "db-data/base/1": "needle\n", "secret.txt": "needle\n" })) {
+      mkdirSync(dirname(join(tree, path)), { recursive: true });
+      writeFileSync(join(tree, path), text);
+    }
+    chmodSync(join(tree, "db-data"), 0o700);
+    chmodSync(join(tree, "secret.txt"), 0o000);
+    chmodSync(tree, 0o755);
+    const script = `
+      const { createGrepTool } = await import(${JSON.stringify(join(import.meta.dir, "../../src/tools/grep.ts"))});
+      const { callTool } = await import(${JSON.stringify(join(import.meta.dir, "../helpers/call-tool.ts"))});
+      const ctx = { cwd: ${JSON.stringify(tree)}, signal: new AbortController().signal };
+      const out = [];
+      for (const rg of [null, ${JSON.stringify(rg)}])
+        for (const args of [{ pattern: "needle" }, { pattern: "nothing" }, { pattern: "needle", path: "db-data" }])
+          out.push((await callTool(createGrepTool({ rg }), args, ctx)).output);
+      console.log(JSON.stringify(out));`;
+    const run = Bun.spawnSync([...asUser, process.execPath, "-e", script], { cwd: tree, env: { ...process.env, HOME: tree } });
+    expect(run.stderr.toString()).toBe("");
+    const note = "[not searched, could not be read: db-data (permission denied), secret.txt (permission denied)]";
+    const each = [
+      `src/a.ts:1: needle\n${note}`,
+      `no matches for "nothing" in .\n${note}`,
+      'no matches for "needle" in db-data\n[not searched, could not be read: db-data (permission denied)]',
+    ];
+    expect(JSON.parse(run.stdout.toString())).toEqual([...each, ...each]);
+  } finally {
+    chmodSync(join(tree, "db-data"), 0o755);
+    rmSync(tree, { recursive: true, force: true });
+  }
 });

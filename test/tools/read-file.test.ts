@@ -62,14 +62,41 @@ test("streams large files and counts every line", async () => {
   expect((await read({ path: "huge.txt", offset: 150_000, limit: 1 })).output).toBe("150000\tline 150000\n… 150000 more lines; use offset=150001");
 });
 
-test("cuts very long lines with a marker", async () => {
-  const [first, second] = (await read({ path: "long.txt" })).output.split("\n");
-  expect(first).toBe(`1\t${"a".repeat(2000)}… [line cut at 2000 chars]`);
-  expect(second).toBe("2\tshort");
+test("cuts very long lines, saying how long they are and how to see more", async () => {
+  expect((await read({ path: "long.txt" })).output.split("\n")).toEqual([
+    `1\t${"a".repeat(2000)}… [cut: 2000 of 2500 chars]`,
+    "2\tshort",
+    "[to see more of a cut line: sed -n 1p 'long.txt' | cut -c 2001-6000]",
+  ]);
+  // a minified bundle: one line of 3 MB read across many stream chunks, CRLF, then a short line
+  writeFileSync(join(dir, "app's.min.js"), `${"var a=0;".repeat(400_000)}\r\nend\r\n`);
+  expect((await read({ path: "app's.min.js", offset: 1 })).output.split("\n")).toEqual([
+    `1\t${"var a=0;".repeat(250)}… [cut: 2000 of 3200000 chars]`,
+    "2\tend",
+    "[to see more of a cut line: sed -n 1p 'app'\\''s.min.js' | cut -c 2001-6000]",
+  ]);
 });
 
 test("hides the CR of CRLF line endings; a last line without newline is shown", async () => {
   expect((await read({ path: "crlf.txt" })).output).toBe("1\tone\n2\ttwo\n3\tthree");
+});
+
+test("a file that is not UTF-8 is shown as Windows-1252 (Latin-1), with a note saying so", async () => {
+  writeFileSync(join(dir, "latin1.txt"), Buffer.from("caf\xe9\r\nna\xefve \x80 \x93q\x94\n", "latin1"));
+  expect(await read({ path: "latin1.txt" })).toEqual({
+    output: "[latin1.txt is not UTF-8: shown as Windows-1252 (Latin-1), which edit keeps]\n1\tcafé\n2\tnaïve € “q”",
+  });
+  expect((await read({ path: "twelve.txt", limit: 1 })).output).toStartWith("1\tline 1\n");
+});
+
+test("a UTF-16 file (Windows PowerShell's > writes them) is decoded, with a note saying so", async () => {
+  const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
+  writeFileSync(join(dir, "out.log"), utf16le("Name  Größe\r\n----  -----\r\nlog   12\r\n"));
+  expect(await read({ path: "out.log", offset: 2 })).toEqual({
+    output: "[out.log is not UTF-8: shown as UTF-16 LE, which edit keeps]\n2\t----  -----\n3\tlog   12",
+  });
+  writeFileSync(join(dir, "be.txt"), Buffer.from([0xfe, 0xff, 0, 0x68, 0, 0x69, 0, 0x0a]));
+  expect(await read({ path: "be.txt" })).toEqual({ output: "[be.txt is not UTF-8: shown as UTF-16 BE, which edit keeps]\n1\thi" });
 });
 
 test("an empty file says so", async () => {

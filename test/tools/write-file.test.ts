@@ -1,12 +1,13 @@
 // write_file and writeFileAtomic against real files: parents, messages, modes, symlinks, and a
 // concurrent reader in another process that must never see a partial file.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
 import { createWriteFileTool } from "../../src/tools/write-file.ts";
 import { callTool } from "../helpers/call-tool.ts";
+import { testNeeding } from "../helpers/tools.ts";
 
 let dir: string;
 let ctx: ToolContext;
@@ -42,6 +43,55 @@ test("keeps the mode of an existing file (an executable stays executable)", asyn
   expect(statSync(join(dir, "private")).mode & 0o777).toBe(0o600);
 });
 
+test("overwriting keeps the file's CRLF line ends, byte-order mark and encoding (Windows-1252, UTF-16), and says so", async () => {
+  writeFileSync(join(dir, "win.cs"), "\uFEFFclass A\r\n{\r\n}\r\n");
+  expect(await write({ path: "win.cs", content: "class B\n{\n}\n" })).toEqual({
+    output: "overwrote win.cs (3 lines, 18 bytes; kept its CRLF line ends, byte-order mark)",
+  });
+  expect(readFileSync(join(dir, "win.cs"), "utf8")).toBe("\uFEFFclass B\r\n{\r\n}\r\n");
+  writeFileSync(join(dir, "old.properties"), Buffer.from("a=caf\xe9\n", "latin1"));
+  expect(await write({ path: "old.properties", content: "a=café €\n" })).toEqual({
+    output: "overwrote old.properties (1 line, 9 bytes; kept its Windows-1252 (Latin-1) encoding)",
+  });
+  expect(readFileSync(join(dir, "old.properties"))).toEqual(Buffer.from([...Buffer.from("a=caf\xe9 ", "latin1"), 0x80, 0x0a]));
+  const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
+  writeFileSync(join(dir, "out.log"), utf16le("a\r\n"));
+  expect(await write({ path: "out.log", content: "b ✓\n" })).toEqual({
+    output: "overwrote out.log (1 line, 12 bytes; kept its CRLF line ends, UTF-16 LE encoding)",
+  });
+  expect(readFileSync(join(dir, "out.log"))).toEqual(utf16le("b ✓\r\n"));
+  // what the file did not have, or the content says otherwise, is written as given
+  writeFileSync(join(dir, "mixed.txt"), "a\r\nb\n");
+  await write({ path: "mixed.txt", content: "x\ny\n" });
+  expect(readFileSync(join(dir, "mixed.txt"), "utf8")).toBe("x\ny\n");
+  await write({ path: "win.cs", content: "\uFEFFall\r\nmine\n" });
+  expect(readFileSync(join(dir, "win.cs"), "utf8")).toBe("\uFEFFall\r\nmine\n");
+  expect(await write({ path: "old.properties", content: "a=✓\n" })).toEqual({
+    output: "overwrote old.properties (1 line, 6 bytes; now UTF-8: Windows-1252 (Latin-1) cannot hold ✓)",
+  });
+  expect(readFileSync(join(dir, "old.properties"), "utf8")).toBe("a=✓\n");
+});
+
+test("content carrying U+FFFD where the file is Latin-1 (the model read it with cat) is refused: writing it would lose the bytes", async () => {
+  const latin1 = Buffer.from("name=Jos\xe9\ncity=S\xe3o Paulo\n", "latin1");
+  writeFileSync(join(dir, "people.properties"), latin1);
+  expect(await write({ path: "people.properties", content: "name=Jos\uFFFD\ncity=S\uFFFDo Paulo\nage=3\n" })).toEqual({
+    output:
+      "people.properties is Windows-1252 (Latin-1), and content has U+FFFD (�), the mark of a byte read as if it were UTF-8: read the file with read_file, which decodes it, and write what that shows; not changed",
+    isError: true,
+  });
+  expect(readFileSync(join(dir, "people.properties"))).toEqual(latin1);
+});
+
+test("a read-only file is not overwritten: the model is told why", async () => {
+  writeFileSync(join(dir, "locked.txt"), "keep\n", { mode: 0o444 });
+  expect(await write({ path: "locked.txt", content: "changed\n" })).toEqual({
+    output: "locked.txt is read-only (mode 444); not changed. If it really should change, make it writable first (chmod u+w)",
+    isError: true,
+  });
+  expect(readFileSync(join(dir, "locked.txt"), "utf8")).toBe("keep\n");
+});
+
 test("writes through a symlink, keeping the link", async () => {
   writeFileSync(join(dir, "real.txt"), "before");
   symlinkSync(join(dir, "real.txt"), join(dir, "link.txt"));
@@ -49,6 +99,13 @@ test("writes through a symlink, keeping the link", async () => {
   expect(lstatSync(join(dir, "link.txt")).isSymbolicLink()).toBe(true);
   expect(readlinkSync(join(dir, "link.txt"))).toBe(join(dir, "real.txt"));
   expect(readFileSync(join(dir, "real.txt"), "utf8")).toBe("after");
+});
+
+test("writes through a link whose target is not there yet: the target is created, the link kept", async () => {
+  symlinkSync(join("shared", "settings.json"), join(dir, "settings.json"));
+  expect(await write({ path: "settings.json", content: "{}\n" })).toEqual({ output: "created settings.json (1 line, 3 bytes)" });
+  expect(lstatSync(join(dir, "settings.json")).isSymbolicLink()).toBe(true);
+  expect(readFileSync(join(dir, "shared", "settings.json"), "utf8")).toBe("{}\n");
 });
 
 test("absolute paths work", async () => {
@@ -107,4 +164,37 @@ test("atomic: a reader in another process never sees a partial file; the temp fi
   expect(report.torn).toBe(0);
   for (const name of report.names) expect(name).toMatch(/^\.data\.bin\.\d+\.[0-9a-f]{8}\.tmp$/);
   expect(readdirSync(sub)).toEqual(["data.bin"]);
+});
+
+// Root writes anywhere, so as root the tools run as nobody (setpriv).
+const asUser = process.getuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : [];
+testNeeding(asUser.slice(0, 1))("a directory that is not writable is named, not the temporary file hey tried to create in it", async () => {
+  const tree = mkdtempSync(join(tmpdir(), "hey-write-locked-"));
+  try {
+    mkdirSync(join(tree, "vendor"));
+    writeFileSync(join(tree, "vendor", "lib.js"), "old\n");
+    chmodSync(join(tree, "vendor", "lib.js"), 0o666); // the file is writable, its directory is not
+    chmodSync(join(tree, "vendor"), 0o555);
+    chmodSync(tree, 0o755);
+    const script = `
+      const { createWriteFileTool } = await import(${JSON.stringify(join(import.meta.dir, "../../src/tools/write-file.ts"))});
+      const { createEditTool } = await import(${JSON.stringify(join(import.meta.dir, "../../src/tools/edit.ts"))});
+      const { callTool } = await import(${JSON.stringify(join(import.meta.dir, "../helpers/call-tool.ts"))});
+      const ctx = { cwd: ${JSON.stringify(tree)}, signal: new AbortController().signal };
+      console.log(JSON.stringify([
+        await callTool(createWriteFileTool(), { path: "vendor/new.js", content: "x" }, ctx),
+        await callTool(createEditTool(), { path: "vendor/lib.js", old_string: "old", new_string: "new" }, ctx),
+      ]));`;
+    const run = Bun.spawnSync([...asUser, process.execPath, "-e", script], { cwd: tree, env: { ...process.env, HOME: tree } });
+    expect(run.stderr.toString()).toBe("");
+    const why = `its directory ${join(tree, "vendor")} is not writable (permission denied)`;
+    expect(JSON.parse(run.stdout.toString())).toEqual([
+      { output: `cannot write vendor/new.js: ${why}`, isError: true },
+      { output: `cannot write vendor/lib.js: ${why}`, isError: true },
+    ]);
+    expect(readFileSync(join(tree, "vendor", "lib.js"), "utf8")).toBe("old\n");
+  } finally {
+    chmodSync(join(tree, "vendor"), 0o755);
+    rmSync(tree, { recursive: true, force: true });
+  }
 });

@@ -1,0 +1,76 @@
+// The file tools through the compiled binary against a mock model that issues the calls: what a
+// real project's files do to them (links, read-only files, binary output) and what the model reads back.
+import { expect, test } from "bun:test";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runHey } from "../helpers/e2e.ts";
+import { resultText, type Turn } from "../helpers/model-server.ts";
+import { eachModelServers, eachTempDir } from "../helpers/fixtures.ts";
+
+const project = eachTempDir("hey-e2e-files-");
+const model = eachModelServers();
+
+/** A model that makes `calls` in one turn, then says done; returns the results it read. */
+async function oneTurn(calls: [string, unknown][]): Promise<string[]> {
+  const server = model((req): Turn => (req.messages.at(-1)!.role === "tool" ? { text: "done" } : { calls }));
+  const run = await runHey(["--base-url", server.baseUrl, "-m", "m", "-p", "go"], { cwd: project.path });
+  expect(run.code).toBe(0);
+  return server.requests
+    .at(-1)!
+    .messages.filter((m) => m.role === "tool")
+    .map(resultText);
+}
+
+test("two edits of one turn, one through a link and one through its target, both land (one file, edited in call order)", async () => {
+  mkdirSync(join(project.path, "config"));
+  writeFileSync(join(project.path, "config", "app.toml"), "name = 'a'\nport = 1\nhost = 'h'\n");
+  symlinkSync(join("config", "app.toml"), join(project.path, "app.toml"));
+  const results = await oneTurn([
+    ["edit", { path: "app.toml", old_string: "port = 1", new_string: "port = 2" }],
+    ["edit", { path: "config/app.toml", old_string: "host = 'h'", new_string: "host = 'x'" }],
+    ["edit", { path: "app.toml", old_string: "name = 'a'", new_string: "name = 'b'" }],
+  ]);
+  expect(results.map((r) => r.split("\n")[0])).toEqual([
+    "edited app.toml: 1 replacement",
+    "edited config/app.toml: 1 replacement",
+    "edited app.toml: 1 replacement",
+  ]);
+  expect(readFileSync(join(project.path, "config", "app.toml"), "utf8")).toBe("name = 'b'\nport = 2\nhost = 'x'\n");
+});
+
+test("what the model reads back from a real project's awkward files: Latin-1, read-only, binary, minified", async () => {
+  writeFileSync(join(project.path, "messages.properties"), Buffer.from("title=Caf\xe9\n", "latin1"));
+  writeFileSync(join(project.path, "schema.gen.ts"), "// generated\n", { mode: 0o444 });
+  writeFileSync(join(project.path, "logo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48]));
+  writeFileSync(join(project.path, "bundle.min.js"), `${"var a=0;".repeat(1000)}function target(){}${"var b=1;".repeat(1000)}\n`);
+  const results = await oneTurn([
+    ["read_file", { path: "messages.properties" }],
+    ["edit", { path: "messages.properties", old_string: "Café", new_string: "Crème" }],
+    ["edit", { path: "schema.gen.ts", old_string: "generated", new_string: "edited" }],
+    ["bash", { command: "cat logo.png" }],
+    ["grep", { pattern: "function target", path: "bundle.min.js" }],
+  ]);
+  expect(results[0]).toBe("[messages.properties is not UTF-8: shown as Windows-1252 (Latin-1), which edit keeps]\n1\ttitle=Café");
+  expect(results[1]).toStartWith("edited messages.properties: 1 replacement (kept in Windows-1252 (Latin-1))\n");
+  expect(readFileSync(join(project.path, "messages.properties"))).toEqual(Buffer.from("title=Cr\xe8me\n", "latin1"));
+  expect(results[2]).toBe("schema.gen.ts is read-only (mode 444); not changed. If it really should change, make it writable first (chmod u+w)");
+  expect(readFileSync(join(project.path, "schema.gen.ts"), "utf8")).toBe("// generated\n");
+  expect(results[3]).toMatch(/^\[binary output: 14 bytes, not shown; pipe it through od -c \| head to see its start\]\n\[exit code 0\]\n\[full output: .+\]$/);
+  const line = `${"var a=0;".repeat(1000)}function target(){}${"var b=1;".repeat(1000)}`;
+  expect(results[4]).toBe(`bundle.min.js:1: …${line.slice(line.indexOf("function") - 100, line.indexOf("function") + 200)}…`);
+});
+
+test("a command in the same turn as an edit sees the edited file", async () => {
+  writeFileSync(join(project.path, "version.txt"), "1.0\n");
+  const calls: [string, unknown][] = [];
+  for (let i = 0; i < 5; i++)
+    calls.push(["edit", { path: "version.txt", old_string: `1.${i}`, new_string: `1.${i + 1}` }], ["bash", { command: "cat version.txt" }]);
+  const results = await oneTurn(calls);
+  expect(results.filter((_, i) => i % 2 === 1)).toEqual([
+    "1.1\n[exit code 0]",
+    "1.2\n[exit code 0]",
+    "1.3\n[exit code 0]",
+    "1.4\n[exit code 0]",
+    "1.5\n[exit code 0]",
+  ]);
+});
