@@ -208,14 +208,15 @@ export function closeToolCalls(messages: Message[], makeId: () => string): { mes
 }
 
 /**
- * Resume's "latest summary + recent window" (SPEC §19). The latest summary usually starts before
- * the loaded messages (resume reads only the tail), or at the first prompt, which the request view
- * never lets a summary replace: then its summary message goes right after the first user message
- * and stands for everything before the rest of the window — the messages it covers that the
- * window holds are left out, and so is the gap before the window (`gap`: the file has messages
- * that were not loaded). A summary that starts inside the loaded messages is left to the view.
- * The summaries list is not changed; the folded one no longer matches the messages and the view
- * skips it.
+ * Resume's "latest summary + recent window" (SPEC §19) for a summary the reader did not fold in
+ * where it ends (reader.ts: it ends before the loaded messages, or names none of them). When the
+ * latest starts before the loaded messages (resume reads only the tail), or at the first prompt,
+ * which the request view never lets a summary replace, its summary message goes right after the
+ * first user message and stands for everything before the rest of the window — the messages it
+ * covers that the window holds are left out, and so is the gap before the window (`gap`: the file
+ * has messages that were not loaded). A summary that starts inside the loaded messages is left to
+ * the view. The summaries list is not changed; the folded one no longer matches the messages and
+ * the view skips it.
  */
 export function foldSummary(messages: Message[], summaries: readonly Summary[], gap: boolean): Message[] {
   const latest = summaries.at(-1);

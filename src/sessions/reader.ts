@@ -3,10 +3,10 @@
 import { closeSync, constants, fstatSync, readSync } from "node:fs";
 import { basename } from "node:path";
 import { addUsage, emptyUsage, newId, type Message, type Usage } from "../kernel/ir.ts";
-import type { Summary } from "../context/passes.ts";
+import { SUMMARY_ID, summaryMessage, type Summary } from "../context/passes.ts";
 import { alignWindow, closeToolCalls, ENTRY_PREFIX, foldSummary, formatSize, oversizedEntry, parseEntry, parseHeader, salvageHeader } from "./format.ts";
 import type { SessionEntry, SessionHeader } from "./format.ts";
-import { linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK } from "./lines.ts";
+import { linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK, type TailLine } from "./lines.ts";
 import { LIST_HEAD_BYTES } from "./listing.ts";
 import { lockSession, unlockSession } from "./lock.ts";
 import { repairHeader } from "./writer.ts";
@@ -82,14 +82,16 @@ function* take<T>(items: Iterator<T>, n: number): Generator<T> {
 export interface LoadedSession {
   header: SessionHeader;
   /**
-   * first user message, then the aligned window; every tool call has exactly one result. When the
-   * latest summary starts before the window, its summary message follows the first user message
-   * in place of what it covers (foldSummary).
+   * first user message, then the aligned window; every tool call has exactly one result. Each
+   * summary whose last message the window reaches stands in its place for the whole range it
+   * covers, as in the requests before (so the window counts what those requests held); one that
+   * ends before the window follows the first user message (foldSummary).
    */
   messages: Message[];
   /**
-   * the summaries among the window's lines, oldest first, else the latest one within SCAN_LIMIT
-   * before the window (none further back): the last one is the latest
+   * the summaries among the lines read (the window's and those of the ranges folded in), oldest
+   * first, else the latest one within SCAN_LIMIT before the window (none further back): the last
+   * one is the latest
    */
   summaries: Summary[];
   /**
@@ -108,9 +110,12 @@ export interface LoadedSession {
 
 /**
  * Resumes from `path` without reading it whole: the head gives the header and the first user
- * message; the tail is read backwards until `window` messages are collected, then only as far as
- * needed (at most SCAN_LIMIT) to find the latest summary and model entry, by a byte search for
- * their line prefix; the model falls back to the one written before the first message.
+ * message; the tail is read backwards until `window` messages are collected — a summary counts
+ * as one, and the lines of the range it covers are passed over (only compaction and model lines
+ * and the range's first message are parsed; at most SCAN_LIMIT bytes of them, else the read stops
+ * there) — then only as far as needed (at most SCAN_LIMIT) to find the latest summary and model
+ * entry, by a byte search for their line prefix; the model falls back to the one written before
+ * the first message.
  * Bad lines are skipped with a warning. Throws when the file cannot be read or its first line is
  * not a session header.
  */
@@ -127,15 +132,40 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
     const { header, firstUser, firstModel, firstCut } = readHead(fd, size);
     if (!header) throw new Error(`${path} is not a hey session: its first line is not a session header`);
     const warnings: { offset: number; fromEnd: number; reason: string; torn: boolean }[] = [];
-    const found: Message[] = []; // newest first
+    const found: Message[] = []; // newest first; a summary's message where its range was
     const cut = new Set<string>(); // messages too long to load, loaded as their start
     const summaries: Summary[] = [];
+    const ending = new Map<string, Summary>(); // summaries not folded in yet, by their last message (the latest one ending there)
+    let skip: { first: string; at: number; markers?: Buffer[] } | undefined; // inside a folded summary's range: its first message, where the range ends, the ids it looks for
+    let gaveUp = false; // the range began further back than resume looks
     let model: LoadedSession["model"];
     let fromEnd = 0;
     let before = 0; // where the tail read stopped; 0 = it reached the header
+    const summaryAt = (e: Extract<SessionEntry, { type: "compaction" }>) => {
+      const s = { fromId: e.from_id, toId: e.to_id, text: e.summary };
+      summaries.unshift(s);
+      if (!ending.has(s.toId)) ending.set(s.toId, s); // an earlier one ending there too lies inside the later one
+      if (skip) skip.markers = undefined;
+    };
     for (const line of linesBackward(fd, size)) {
       fromEnd++;
       if (line.offset === 0) break; // the header
+      if (skip) {
+        // the messages a summary covers come back as its summary: only other summaries, models and the range's first message matter
+        if (skip.at - line.offset > SCAN_LIMIT) {
+          before = line.offset + (line.oversized ? line.oversized.bytes : line.end - line.start);
+          gaveUp = true;
+          break;
+        }
+        const covered = coveredEntry(line, (skip.markers ??= [skip.first, ...ending.keys()].map(idMarker)));
+        if (covered?.type === "compaction") summaryAt(covered);
+        else if (covered?.type === "model") model ??= modelOf(covered);
+        else if (covered?.type === "message") {
+          if (ending.delete(covered.message.id)) skip.markers = undefined; // a summary that ends inside the range is part of it
+          if (covered.message.id === skip.first) skip = undefined;
+        }
+        continue;
+      }
       // ...and on while the oldest is a tool result, to reach its call (orphans: not forever)
       const collecting = found.length < window || (found[found.length - 1]!.role === "tool" && found.length < 2 * window);
       if (!collecting) {
@@ -149,16 +179,28 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
         continue;
       }
       const e = parsed.entry;
-      if (e.type === "message" && line.oversized) cut.add(e.message.id);
-      if (e.type === "message") found.push(e.message);
-      else if (e.type === "model") model ??= modelOf(e);
-      else if (e.type === "compaction") summaries.unshift({ fromId: e.from_id, toId: e.to_id, text: e.summary });
+      if (e.type === "message") {
+        // the latest summary that ends here stands for its whole range, as the requests before sent it
+        const s = ending.get(e.message.id);
+        ending.delete(e.message.id);
+        // not one that would part a call from its results: the requests never applied such a one either
+        if (s && found.at(-1)?.role !== "tool") {
+          found.push(summaryMessage(s));
+          const first = rangeStart(s.fromId);
+          if (first !== e.message.id) skip = { first, at: line.offset };
+          continue;
+        }
+        if (line.oversized) cut.add(e.message.id);
+        found.push(e.message);
+      } else if (e.type === "model") model ??= modelOf(e);
+      else if (e.type === "compaction") summaryAt(e);
     }
+    let older: Summary | undefined; // the latest summary before the messages read, when none was among them
     if (before > 0 && (summaries.length === 0 || !model)) {
-      const older = lastEntriesBefore(fd, before, [...(summaries.length === 0 ? ["compaction" as const] : []), ...(model ? [] : ["model" as const])]);
-      if (older.compaction?.type === "compaction")
-        summaries.push({ fromId: older.compaction.from_id, toId: older.compaction.to_id, text: older.compaction.summary });
-      if (older.model?.type === "model") model = modelOf(older.model);
+      const entries = lastEntriesBefore(fd, before, [...(summaries.length === 0 ? ["compaction" as const] : []), ...(model ? [] : ["model" as const])]);
+      if (entries.compaction?.type === "compaction")
+        summaries.push((older = { fromId: entries.compaction.from_id, toId: entries.compaction.to_id, text: entries.compaction.summary }));
+      if (entries.model?.type === "model") model = modelOf(entries.model);
     }
     model ??= firstModel;
 
@@ -176,7 +218,8 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
           ];
     return {
       header,
-      messages: foldSummary(closed.messages, summaries, before > 0),
+      // a summary that ends before the messages read (none of them met its last message) goes after the first prompt
+      messages: foldSummary(closed.messages, gaveUp ? [] : older ? [older] : [...ending.values()].reverse(), before > 0),
       summaries,
       ...(model ? { model } : {}),
       warnings: [
@@ -253,6 +296,36 @@ function readHead(fd: number, size: number): { header?: SessionHeader; firstUser
     };
   }
   return { header, firstModel };
+}
+
+const MESSAGE_PREFIX = Buffer.from('{"type":"message"');
+const ENTRY_BYTES = { compaction: Buffer.from(ENTRY_PREFIX.compaction), model: Buffer.from(ENTRY_PREFIX.model) };
+
+/** What a message line holding the id `id` holds (a compaction's `from_id` does not match: the quote comes first). */
+const idMarker = (id: string) => Buffer.from(`"id":${JSON.stringify(id)}`);
+
+/**
+ * A line inside a summary's range, parsed only when it may matter (found by its bytes): a
+ * compaction or model entry, or a message line holding one of the `ids` (idMarker). Anything
+ * else, or a line that does not parse, is undefined.
+ */
+function coveredEntry(line: TailLine, ids: readonly Buffer[]): SessionEntry | undefined {
+  const bytes = line.oversized ? Buffer.from(line.oversized.head) : line.buf.subarray(line.start, line.end);
+  const starts = (prefix: Buffer) => bytes.length >= prefix.length && bytes.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
+  const wanted = starts(ENTRY_BYTES.compaction) || starts(ENTRY_BYTES.model) || (starts(MESSAGE_PREFIX) && ids.some((id) => bytes.includes(id)));
+  if (!wanted) return undefined;
+  const parsed = line.oversized ? oversizedEntry(line.oversized) : parseEntry(bytes.toString("utf8"));
+  return parsed.ok ? parsed.entry : undefined;
+}
+
+/**
+ * The first message of a summary's range: a range that starts at an earlier summary's message
+ * (`summary-<its first id>`, as a resumed session's history holds it) starts where that one did.
+ */
+function rangeStart(fromId: string): string {
+  let id = fromId;
+  while (id.startsWith(SUMMARY_ID)) id = id.slice(SUMMARY_ID.length);
+  return id;
 }
 
 type Marked = keyof typeof ENTRY_PREFIX;
