@@ -97,6 +97,7 @@ export interface LoadedSession {
   /**
    * the latest model entry found the same way, else the one written before the first message;
    * `window`: the context window a context-length error taught that model, when one did since
+   * (each run writes its model again: an earlier entry of it with no other model's after it counts)
    */
   model?: { provider: string; model: string; window?: number };
   /** skipped lines, each a sentence naming its line or byte offset */
@@ -139,6 +140,13 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
     let skip: { first: string; at: number; markers?: Buffer[] } | undefined; // inside a folded summary's range: its first message, where the range ends, the ids it looks for
     let gaveUp = false; // the range began further back than resume looks
     let model: LoadedSession["model"];
+    let modelRun = true; // still among the latest model's own entries (each run names its model again): one may hold its window
+    const modelAt = (e: Extract<SessionEntry, { type: "model" }>) => {
+      const m = modelOf(e);
+      if (!model) model = m;
+      else if (modelRun && model.window === undefined && m.provider === model.provider && m.model === model.model) model = m;
+      else modelRun = false; // before another model: what that run learned says nothing about this one
+    };
     let fromEnd = 0;
     let before = 0; // where the tail read stopped; 0 = it reached the header
     const summaryAt = (e: Extract<SessionEntry, { type: "compaction" }>) => {
@@ -159,7 +167,7 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
         }
         const covered = coveredEntry(line, (skip.markers ??= [skip.first, ...ending.keys()].map(idMarker)));
         if (covered?.type === "compaction") summaryAt(covered);
-        else if (covered?.type === "model") model ??= modelOf(covered);
+        else if (covered?.type === "model") modelAt(covered);
         else if (covered?.type === "message") {
           if (ending.delete(covered.message.id)) skip.markers = undefined; // a summary that ends inside the range is part of it
           if (covered.message.id === skip.first) skip = undefined;
@@ -192,7 +200,7 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
         }
         if (line.oversized) cut.add(e.message.id);
         found.push(e.message);
-      } else if (e.type === "model") model ??= modelOf(e);
+      } else if (e.type === "model") modelAt(e);
       else if (e.type === "compaction") summaryAt(e);
     }
     let older: Summary | undefined; // the latest summary before the messages read, when none was among them

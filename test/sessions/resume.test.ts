@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { newId, textOf, userMessage, type Message, type ToolCall } from "../../src/kernel/ir.ts";
 import type { AgentEvent } from "../../src/kernel/output.ts";
 import { alignWindow, closeToolCalls, foldSummary } from "../../src/sessions/format.ts";
@@ -119,6 +119,27 @@ describe("round trip", () => {
     const bad = loadSession(path);
     expect(bad.model).toEqual({ provider: "openai", model: "gpt-test" });
     expect(bad.warnings).toEqual([`${path}: skipped line 6: not a valid model entry`]);
+  });
+
+  test("a window a context-length error taught is still known after a resume of the same model, and the one after it", () => {
+    const path = written([userMessage("read it"), asks("done")], (w) =>
+      w.emit({ type: "compaction", kind: "window", window: 16_000, tokens_before: 40_000, tokens_after: 12_000, error: "too long" } as unknown as AgentEvent),
+    );
+    // `hey -c`: the run's writer names the model again, then the conversation goes on
+    const resumed = (provider = "openai", model = "gpt-test") => {
+      const w = createSessionWriter({ dir: dirname(path), id: basename(path, ".jsonl"), cwd: "/work/p", version: "9.9.9", warn: () => {}, existing: true });
+      w.model(provider, model);
+      w.emit({ type: "message", message: userMessage("more") });
+      w.emit({ type: "message", message: asks("ok") });
+      w.close();
+    };
+    resumed();
+    expect(learnedWindow(loadSession(path), "openai", "gpt-test")).toBe(16_000);
+    resumed();
+    expect(learnedWindow(loadSession(path), "openai", "gpt-test")).toBe(16_000);
+    resumed("anthropic", "claude"); // another model: what this one learned says nothing about it
+    resumed();
+    expect(learnedWindow(loadSession(path), "openai", "gpt-test")).toBeUndefined();
   });
 
   test("a header with nothing after it is an empty session", () => {
