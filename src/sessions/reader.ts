@@ -169,8 +169,11 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
         if (covered?.type === "compaction") summaryAt(covered);
         else if (covered?.type === "model") modelAt(covered);
         else if (covered?.type === "message") {
-          if (ending.delete(covered.message.id)) skip.markers = undefined; // a summary that ends inside the range is part of it
-          if (covered.message.id === skip.first) skip = undefined;
+          const m = covered.message;
+          if (ending.delete(m.id)) skip.markers = undefined; // a summary that ends inside the range is part of it
+          // a range that starts at a result goes back to its call: a call is never parted from its results
+          if (m.id === skip.first && m.role === "tool" && m.toolCallId) skip = { first: m.toolCallId, at: skip.at };
+          else if (m.id === skip.first || m.toolCalls?.some((c) => c.id === skip!.first)) skip = undefined;
         }
         continue;
       }
@@ -191,10 +194,10 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
         // the latest summary that ends here stands for its whole range, as the requests before sent it
         const s = ending.get(e.message.id);
         ending.delete(e.message.id);
+        const first = s && rangeStart(s.fromId);
         // not one that would part a call from its results: the requests never applied such a one either
-        if (s && found.at(-1)?.role !== "tool") {
+        if (s && first && found.at(-1)?.role !== "tool" && !(first === e.message.id && e.message.role === "tool")) {
           found.push(summaryMessage(s));
-          const first = rangeStart(s.fromId);
           if (first !== e.message.id) skip = { first, at: line.offset };
           continue;
         }

@@ -403,6 +403,20 @@ describe("resume sends what the requests before it sent, however long the sessio
     expect(loaded.messages.map((m) => m.id).slice(0, 4)).toEqual([s.history[0]!.id, `summary-${s.history[1]!.id}`, s.history[281]!.id, s.history[282]!.id]);
   });
 
+  test("a summary that starts at a result (no summary hey makes does) takes the call with it: no result is left without its call, nothing is added", () => {
+    const s = session([300, 260], [{ from: 302, to: 601, at: 610 }]);
+    const c: ToolCall = { id: "c_two", name: "bash", arguments: "{}" };
+    const w = createSessionWriter({ dir: dirname(s.path), id: basename(s.path, ".jsonl"), cwd: "/work/p", version: "9.9.9", warn: () => {}, existing: true });
+    const [ask, first, second, done] = [asks("two calls", c, { ...c, id: "c_three" }), result(c), result({ ...c, id: "c_three" }), asks("done")];
+    for (const m of [userMessage("task 2"), ask, first, second, done]) w.emit({ type: "message", message: m });
+    w.emit({ type: "compaction", kind: "summary", from_id: second.id, to_id: done.id, summary: "odd" } as unknown as AgentEvent);
+    for (let i = 0; i < 3; i++) w.emit({ type: "message", message: asks(`more ${i}`) });
+    w.close();
+    const loaded = loadSession(s.path);
+    expect(loaded.appended).toEqual([]);
+    expect(loaded.messages.some((m) => m.id === ask.id || m.id === first.id)).toBe(false);
+  });
+
   test("the latest summary reaching back past the 500 messages read: the prompt before it and the summary before that stay", () => {
     // task 1 (at 101) runs 700 messages; summaries of 1-80 and of 102-641
     const s = session(
