@@ -118,6 +118,7 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
   const { state, policy } = deps;
   const { budgetTokens, fixed, build } = contextOf(history, deps);
   const now = deps.now();
+  const held = heldBefore(history, state.last, state.tokensPerChar);
   let { view, upTo } = chooseView(history, deps, fixed, build, now);
 
   let usage: Usage | undefined;
@@ -127,15 +128,20 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
       usage = done.usage;
       const before = view;
       view = build((upTo = history.length));
-      deps.output.emit(summaryEvent(done.summary, before, view));
+      deps.output.emit(summaryEvent(done.summary, tokensBefore(before, held), view));
     } catch (e) {
       if (signal.aborted) throw e;
       usage = e instanceof SummaryError ? e.usage : undefined;
-      deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view), error: `summary failed, older messages dropped instead: ${errorText(e)}` });
+      deps.output.emit({
+        type: "compaction",
+        kind: "trim",
+        ...trimmedTokens(view, held),
+        error: `summary failed, older messages dropped instead: ${errorText(e)}`,
+      });
     }
   } else if (view.stats.trimmed > 0 && view.stats.trimmed !== state.last?.stats.trimmed) {
     // said when what is left out changes (it does in steps), not again on every request
-    deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view) });
+    deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view, held) });
   }
   state.last = view;
   state.rewriteUpTo = upTo;
@@ -188,7 +194,7 @@ export async function compactNow(
   const { summary, usage } = await compactRange(before.summarizable, { ...deps, budgetTokens }, signal, instructions);
   deps.state.rewriteUpTo = undefined; // the prefix changed: the next request may rewrite all it likes
   deps.state.last = build(history.length); // what the next request holds now (`/usage` reads it)
-  deps.output.emit(summaryEvent(summary, before, deps.state.last));
+  deps.output.emit(summaryEvent(summary, before.untrimmedEstimate, deps.state.last));
   return { usage };
 }
 
@@ -208,21 +214,34 @@ function minDefined(a: number | undefined, b: number | undefined): number | unde
 }
 
 /**
- * A compaction event's tokens, the same for a trim and a summary (docs/json-events.md): the context
- * the request would have held before the step — system prompt, tools and messages, untrimmed — and
- * the one it holds after it.
+ * What the context held before this request, when an earlier request of this run tells: that
+ * request's context and the messages added since (its newest message is the history's newest
+ * then). Undefined on a run's first request.
  */
-const trimmedTokens = (view: ContextView) => ({ tokens_before: view.untrimmedEstimate, tokens_after: view.estimate });
+function heldBefore(history: readonly Message[], last: ContextView | undefined, tokensPerChar: number): number | undefined {
+  const newest = last?.messages.at(-1);
+  const at = newest === undefined ? -1 : history.findLastIndex((m) => m.id === newest.id);
+  return at < 0 ? undefined : last!.estimate + estimateTokens(history.slice(at + 1), tokensPerChar);
+}
 
-/** The `compaction` event of `summary`: `before` is the view it was made from, `after` the view with it. */
-function summaryEvent(summary: Summary, before: ContextView, after: ContextView): AgentEvent {
+/**
+ * A compaction event's `tokens_before`, the same for a trim and a summary (docs/json-events.md): the
+ * context the request would have held before the step — system prompt, tools and messages, nothing
+ * left out — and no more than the last request held with what came since (`held`): a result
+ * only ever sent cut to the model's window counts as sent, not whole.
+ */
+const tokensBefore = (view: ContextView, held: number | undefined) => Math.min(view.untrimmedEstimate, held ?? Number.POSITIVE_INFINITY);
+const trimmedTokens = (view: ContextView, held: number | undefined) => ({ tokens_before: tokensBefore(view, held), tokens_after: view.estimate });
+
+/** The `compaction` event of `summary`: `before` is the context before it (tokensBefore), `after` the view with it. */
+function summaryEvent(summary: Summary, before: number, after: ContextView): AgentEvent {
   return {
     type: "compaction",
     kind: "summary",
     from_id: summary.fromId,
     to_id: summary.toId,
     summary: summary.text,
-    tokens_before: before.untrimmedEstimate,
+    tokens_before: before,
     tokens_after: after.estimate,
   };
 }
