@@ -4,8 +4,8 @@
 //   2. the hard ceiling: older tool results of the protected recent turns are cut to their head and
 //      tail around a note that says how to get the whole back;
 //   3. recent units are dropped, oldest first;
-//   4. past the model's window (when known), the newest turn's results are cut too, only as far as
-//      the window needs (a file bigger than the window still reaches the model as far as it fits).
+//   4. past the model's window (when known), the newest turn's results are cut too, only to what
+//      fits the budget (a file bigger than the window still reaches the model as far as it fits).
 // Never dropped: the first and the last user message, the newest turn and summaries; the newest
 // turn's results are cut only in stage 4. Pure; every result keeps its call.
 import { DEFAULT_TOKENS_PER_CHAR, messageChars, SUMMARY_ID, unitEnd, type HistoryFacts } from "./passes.ts";
@@ -109,8 +109,9 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
       if (drop.has(k) || !which(unit)) continue;
       for (let j = unit.start; j < unit.end && !fits(limit); j++) {
         if (out[j]!.role !== "tool") continue;
-        // `toFit`: only what the limit needs goes, down to `keep` (cutResult cuts a sixth at least)
-        const over = toFit ? Math.ceil((tokens(kept) - limit!) / budget.tokensPerChar) + FIT_MARGIN : 0;
+        // `toFit`: past the window's ceiling, a result keeps what fits the budget (room for the
+        // estimate's error and the answer), down to `keep`; cutResult cuts a sixth at least
+        const over = toFit ? Math.ceil((tokens(kept) - Math.min(limit!, budget.budgetTokens)) / budget.tokensPerChar) + FIT_MARGIN : 0;
         const length = textOf(out[j]!).length;
         const size = toFit ? Math.max(keep, Math.min(length - over, Math.floor(length / 1.2) - 1)) : keep;
         const shorter = cutResult(out[j]!, size, callOf(messages, unit.start, out[j]!));
