@@ -3,10 +3,23 @@
 import { closeSync, constants, fstatSync, readSync } from "node:fs";
 import { basename } from "node:path";
 import { addUsage, emptyUsage, newId, type Message, type Usage } from "../kernel/ir.ts";
-import { SUMMARY_ID, summaryMessage, type Summary } from "../context/passes.ts";
-import { alignWindow, closeToolCalls, ENTRY_PREFIX, foldSummary, formatSize, oversizedEntry, parseEntry, parseHeader, salvageHeader } from "./format.ts";
+import { summaryMessage, type Summary } from "../context/passes.ts";
+import {
+  alignWindow,
+  closeToolCalls,
+  coveredEntry,
+  ENTRY_PREFIX,
+  foldSummary,
+  formatSize,
+  idMarker,
+  oversizedEntry,
+  parseEntry,
+  parseHeader,
+  rangeStart,
+  salvageHeader,
+} from "./format.ts";
 import type { SessionEntry, SessionHeader } from "./format.ts";
-import { linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK, type TailLine } from "./lines.ts";
+import { linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK } from "./lines.ts";
 import { LIST_HEAD_BYTES } from "./listing.ts";
 import { lockSession, unlockSession } from "./lock.ts";
 import { repairHeader } from "./writer.ts";
@@ -307,36 +320,6 @@ function readHead(fd: number, size: number): { header?: SessionHeader; firstUser
     };
   }
   return { header, firstModel };
-}
-
-const MESSAGE_PREFIX = Buffer.from('{"type":"message"');
-const ENTRY_BYTES = { compaction: Buffer.from(ENTRY_PREFIX.compaction), model: Buffer.from(ENTRY_PREFIX.model) };
-
-/** What a message line holding the id `id` holds (a compaction's `from_id` does not match: the quote comes first). */
-const idMarker = (id: string) => Buffer.from(`"id":${JSON.stringify(id)}`);
-
-/**
- * A line inside a summary's range, parsed only when it may matter (found by its bytes): a
- * compaction or model entry, or a message line holding one of the `ids` (idMarker). Anything
- * else, or a line that does not parse, is undefined.
- */
-function coveredEntry(line: TailLine, ids: readonly Buffer[]): SessionEntry | undefined {
-  const bytes = line.oversized ? Buffer.from(line.oversized.head) : line.buf.subarray(line.start, line.end);
-  const starts = (prefix: Buffer) => bytes.length >= prefix.length && bytes.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
-  const wanted = starts(ENTRY_BYTES.compaction) || starts(ENTRY_BYTES.model) || (starts(MESSAGE_PREFIX) && ids.some((id) => bytes.includes(id)));
-  if (!wanted) return undefined;
-  const parsed = line.oversized ? oversizedEntry(line.oversized) : parseEntry(bytes.toString("utf8"));
-  return parsed.ok ? parsed.entry : undefined;
-}
-
-/**
- * The first message of a summary's range: a range that starts at an earlier summary's message
- * (`summary-<its first id>`, as a resumed session's history holds it) starts where that one did.
- */
-function rangeStart(fromId: string): string {
-  let id = fromId;
-  while (id.startsWith(SUMMARY_ID)) id = id.slice(SUMMARY_ID.length);
-  return id;
 }
 
 type Marked = keyof typeof ENTRY_PREFIX;
