@@ -106,7 +106,8 @@ function contextOf(history: readonly Message[], deps: PrepareDeps) {
 
 /**
  * The system prompt, messages and note of the next request. Dedup and error purge rewrite earlier
- * messages only when the prompt cache is broken anyway (the first request of a run, a changed system
+ * messages only when the prompt cache is broken anyway (the first request of a run — a resumed one
+ * goes on from its last request's, replayCache — a changed system
  * prompt or tool list, a trim or summary, a pause past the cache's lifetime) or when the tokens a
  * rewrite saves pay for the cache miss it causes (cache.ts). When the budget forces dropping
  * history, the stretch before the last turns is summarized by the provider first (the previous
@@ -196,6 +197,28 @@ export async function compactNow(
   deps.state.last = build(history.length); // what the next request holds now (`/usage` reads it)
   deps.output.emit(summaryEvent(summary, before.untrimmedEstimate, deps.state.last));
   return { usage };
+}
+
+/**
+ * A resumed session's prompt cache as its last run left it (LoadedSession.cache): each request
+ * since the one that began it (`from.upTo` messages) replayed as `prepare` chose its view, as if
+ * made at `from.at`. Then the first request after the resume repeats the last one before it where
+ * nothing forced a change, and the provider's cached prefix serves it within its lifetime.
+ */
+export function replayCache(history: readonly Message[], deps: PrepareDeps, from: { upTo: number; at: number }): void {
+  const { state } = deps;
+  const note = deps.taskNote(); // read once, not per request
+  const replayed = { ...deps, taskNote: () => note };
+  state.rewriteUpTo = undefined;
+  state.sent = undefined;
+  for (let h = from.upTo; h < history.length; h++) {
+    if (history[h]!.role !== "assistant") continue; // the answer of a request made with the first h messages
+    const before = history.slice(0, h);
+    const { fixed, build } = contextOf(before, replayed);
+    const { view, upTo } = chooseView(before, replayed, fixed, build, from.at);
+    state.rewriteUpTo = upTo;
+    state.sent = { messages: view.messages, count: view.messages.length, fixed, at: from.at };
+  }
 }
 
 /**

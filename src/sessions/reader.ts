@@ -22,8 +22,10 @@ import type { SessionEntry, SessionHeader } from "./format.ts";
 import { linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK } from "./lines.ts";
 import { LIST_HEAD_BYTES } from "./listing.ts";
 import { lockSession, unlockSession } from "./lock.ts";
+import { idTime } from "./ids.ts";
 import { repairHeader } from "./writer.ts";
 import { errorText } from "../kernel/errors.ts";
+import { CACHE_LIFETIME_MS } from "../context/cache.ts";
 
 /** SPEC §19: resume keeps about the last 500 messages; older context comes from the summary. */
 export const DEFAULT_WINDOW = 500;
@@ -120,6 +122,12 @@ export interface LoadedSession {
   /** the file and its size when it was read: what earlier runs wrote (`/usage` sums their usage) */
   path: string;
   bytes: number;
+  /**
+   * where the last run's prompt cache began, as far as the file tells: `upTo` messages were judged
+   * for rewrites since its first request, its last summary or a pause past the cache's lifetime,
+   * and its last request was made at `at` (ms since the epoch). Undefined when the lines read do not tell.
+   */
+  cache?: { upTo: number; at: number };
 }
 
 /**
@@ -153,8 +161,22 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
     let skip: { first: string; at: number; markers?: Buffer[] } | undefined; // inside a folded summary's range: its first message, where the range ends, the ids it looks for
     let gaveUp = false; // the range began further back than resume looks
     let model: LoadedSession["model"];
+    let lastAt: number | undefined; // when the last request was made
     let modelRun = true; // still among the latest model's own entries (each run names its model again): one may hold its window
+    // the newest line where the prompt cache began again (see LoadedSession.cache): the messages after it, and whether a request's answer follows it
+    let epoch: { after: number; answer: boolean } | undefined;
+    let usages: { after: number; at: number }[] = []; // the usage entries read since the newest model entry, newest first
+    const usageAt = (e: Extract<SessionEntry, { type: "usage" }>) => {
+      const at = idTime(e.id);
+      const newer = usages.at(-1);
+      if (newer && at !== undefined && newer.at - at > CACHE_LIFETIME_MS) epoch ??= { after: newer.after, answer: true }; // a pause
+      if (at !== undefined) usages.push({ after: found.length, at });
+    };
     const modelAt = (e: Extract<SessionEntry, { type: "model" }>) => {
+      const first = usages.at(-1); // the run's first request (a model entry starts a run, a switch, a learned window)
+      if (first) epoch ??= { after: first.after, answer: true };
+      lastAt ??= usages[0]?.at;
+      usages = [];
       const m = modelOf(e);
       if (!model) model = m;
       else if (modelRun && model.window === undefined && m.provider === model.provider && m.model === model.model) model = m;
@@ -217,7 +239,11 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
         if (line.oversized) cut.add(e.message.id);
         found.push(e.message);
       } else if (e.type === "model") modelAt(e);
-      else if (e.type === "compaction") summaryAt(e);
+      else if (e.type === "usage") usageAt(e);
+      else if (e.type === "compaction") {
+        epoch ??= { after: found.length, answer: false };
+        summaryAt(e);
+      }
     }
     let older: Summary | undefined; // the latest summary before the messages read, when none was among them
     if (before > 0 && (summaries.length === 0 || !model)) {
@@ -240,10 +266,14 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
         : [
             `${path}: ${cut.size === 1 ? "a message" : `${cut.size} messages`} over ${formatSize(MAX_LINE_BYTES)} loaded as ${cut.size === 1 ? "its" : "their"} start only (the file keeps ${cut.size === 1 ? "it" : "them"} whole)`,
           ];
+    // a summary that ends before the messages read (none of them met its last message) goes after the first prompt
+    const messages = foldSummary(closed.messages, gaveUp ? [] : older ? [older] : [...ending.values()].reverse(), before > 0);
+    lastAt ??= usages[0]?.at;
+    // counted from the end: what follows the epoch was read whole; a request's answer came after its history was judged
+    const upTo = epoch && messages.length - appended.length - epoch.after - (epoch.answer ? 1 : 0);
     return {
       header,
-      // a summary that ends before the messages read (none of them met its last message) goes after the first prompt
-      messages: foldSummary(closed.messages, gaveUp ? [] : older ? [older] : [...ending.values()].reverse(), before > 0),
+      messages,
       summaries,
       ...(model ? { model } : {}),
       warnings: [
@@ -256,6 +286,7 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
       appended,
       path,
       bytes: size,
+      ...(upTo !== undefined && upTo > 0 && lastAt !== undefined ? { cache: { upTo, at: lastAt } } : {}),
     };
   } finally {
     closeSync(fd);
@@ -354,6 +385,12 @@ function lastEntriesBefore(fd: number, before: number, wanted: Marked[]): Partia
 
 function modelOf(e: Extract<SessionEntry, { type: "model" }>): NonNullable<LoadedSession["model"]> {
   return { provider: e.provider, model: e.model, ...(e.window === undefined ? {} : { window: e.window }) };
+}
+
+/** What a resumed session gives the agent (agent.ts AgentParts) when it goes on with `provider`/`model`. */
+export function resumedParts(session: LoadedSession, provider: string, model: string) {
+  const window = learnedWindow(session, provider, model);
+  return { history: session.messages, summaries: session.summaries, ...(window ? { window } : {}), ...(session.cache ? { cache: session.cache } : {}) };
 }
 
 /** The context window `session` learned for this model; undefined when it learned none or used another model last. */
