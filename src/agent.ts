@@ -9,6 +9,7 @@ import {
   newCompactionState,
   prepare,
   previewContext,
+  replayCache,
   SummaryError,
   type CompactionState,
   type PrepareDeps,
@@ -65,6 +66,12 @@ export interface AgentParts {
   summaries?: Summary[];
   /** the model's context window a context-length error taught the session being resumed, with the same model */
   window?: number;
+  /**
+   * where the resumed session's prompt cache began (sessions/reader.ts LoadedSession.cache): within
+   * the cache's lifetime its first request judges rewrites as the last request before it did, so
+   * the provider's cached prefix still serves
+   */
+  cache?: { upTo: number; at: number };
 }
 
 export interface AgentUsage {
@@ -103,6 +110,7 @@ export function createAgent(parts: AgentParts): Agent {
   const messages: Message[] = [...(parts.history ?? [])];
   const compaction = newCompactionState(parts.summaries);
   compaction.window = parts.window;
+  let resumedCache = parts.cache && parts.cache.upTo <= messages.length ? parts.cache : undefined; // replayed before the first request
   let { settings, provider } = parts;
   let effort = settings.effort;
   let usage: AgentUsage = { total: emptyUsage(), last: undefined, requests: 0 };
@@ -212,6 +220,8 @@ export function createAgent(parts: AgentParts): Agent {
         output: counted,
         context: async (history, s) => {
           const tools = await parts.tools(s);
+          if (resumedCache) replayCache(history.slice(0, -1), prepareDeps(counted, tools), resumedCache); // without the message just sent
+          resumedCache = undefined;
           const prepared = await prepare(history, prepareDeps(counted, tools), s);
           if (prepared.usage) spent(prepared.usage);
           extraNote = parts.note?.(tools);

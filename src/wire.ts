@@ -35,7 +35,7 @@ import { createNestedAgents, type NestedAgents } from "./prompt/nested-agents.ts
 import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { agentSettings, createRuntime, type Configured, type Live, type Runtime } from "./runtime.ts";
-import { learnedWindow, usageIn, type LoadedSession } from "./sessions/reader.ts";
+import { resumedParts, usageIn, type LoadedSession } from "./sessions/reader.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
 import { createBashTool } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
@@ -263,7 +263,7 @@ export async function assemble(
     permission: (tool, a) => live.configured.check(tool, a),
     taskNote: () => readTaskNote(here.root),
     note: (tools) => runtime.requestNote(tools),
-    ...(resumed ? { history: resumed.messages, summaries: resumed.summaries, window: learnedWindow(resumed, settings.provider.name, settings.model) } : {}),
+    ...(resumed ? resumedParts(resumed, settings.provider.name, settings.model) : {}),
   });
 
   const runtime: Runtime = createRuntime({

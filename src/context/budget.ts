@@ -4,7 +4,8 @@
 //   2. the hard ceiling: older tool results of the protected recent turns are cut to their head and
 //      tail around a note that says how to get the whole back;
 //   3. recent units are dropped, oldest first;
-//   4. past the model's window (when known), the newest turn's results are cut too.
+//   4. past the model's window (when known), the newest turn's results are cut too, only to what
+//      fits the budget (a file bigger than the window still reaches the model as far as it fits).
 // Never dropped: the first and the last user message, the newest turn and summaries; the newest
 // turn's results are cut only in stage 4. Pure; every result keeps its call.
 import { DEFAULT_TOKENS_PER_CHAR, messageChars, SUMMARY_ID, unitEnd, type HistoryFacts } from "./passes.ts";
@@ -17,6 +18,8 @@ export const omittedNote = (n: number) => `[${n} earlier messages omitted to fit
 const TRIM_STEP = 0.25;
 /** A result cut by the ceiling keeps about this share of the budget: 2,000 tokens of the default 40,000. */
 export const CUT_SHARE = 0.05;
+/** Characters a cut to fit leaves besides what the limit needs: the note in place of what was left out, and lines kept whole. */
+const FIT_MARGIN = 400;
 /** Of a cut result, this share is its head; the rest its tail (errors and summaries end outputs). */
 const HEAD_SHARE = 0.75;
 
@@ -99,13 +102,19 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
     for (let j = units[u]!.start; j < units[u]!.end; j++) kept -= chars[j]!;
     dropped += units[u]!.end - units[u]!.start;
   };
-  const cutResults = (which: (u: Unit) => boolean, limit?: number) => {
+  /** Cuts results of `which` units, oldest first, to CUT_SHARE of the budget each until the messages fit `limit` (default: the budget). */
+  const cutResults = (which: (u: Unit) => boolean, limit?: number, toFit = false) => {
     const keep = Math.floor((budget.budgetTokens * CUT_SHARE) / DEFAULT_TOKENS_PER_CHAR);
     for (const [k, unit] of units.entries()) {
       if (drop.has(k) || !which(unit)) continue;
       for (let j = unit.start; j < unit.end && !fits(limit); j++) {
         if (out[j]!.role !== "tool") continue;
-        const shorter = cutResult(out[j]!, keep, callOf(messages, unit.start, out[j]!));
+        // `toFit`: past the window's ceiling, a result keeps what fits the budget (room for the
+        // estimate's error and the answer), down to `keep`; cutResult cuts a sixth at least
+        const over = toFit ? Math.ceil((tokens(kept) - Math.min(limit!, budget.budgetTokens)) / budget.tokensPerChar) + FIT_MARGIN : 0;
+        const length = textOf(out[j]!).length;
+        const size = toFit ? Math.max(keep, Math.min(length - over, Math.floor(length / 1.2) - 1)) : keep;
+        const shorter = cutResult(out[j]!, size, callOf(messages, unit.start, out[j]!));
         if (shorter === out[j]) continue;
         kept += messageChars(shorter) - chars[j]!;
         chars[j] = messageChars(shorter);
@@ -127,7 +136,7 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   // 2: the recent turns' results; 3: the recent turns themselves; 4: the newest turn's results, to the window
   if (!fits()) cutResults((unit) => !unit.pinned);
   for (let k = 0; k < units.length && !fits(); k++) if (!units[k]!.pinned && !drop.has(k)) dropUnit(k);
-  if (budget.hardTokens !== undefined && !fits(budget.hardTokens)) cutResults((unit) => unit.pinned, budget.hardTokens);
+  if (budget.hardTokens !== undefined && !fits(budget.hardTokens)) cutResults((unit) => unit.pinned, budget.hardTokens, true);
   const overBudget = !fits();
 
   const tasked = !(task && (summarized || dropped > 0));

@@ -106,7 +106,8 @@ function contextOf(history: readonly Message[], deps: PrepareDeps) {
 
 /**
  * The system prompt, messages and note of the next request. Dedup and error purge rewrite earlier
- * messages only when the prompt cache is broken anyway (the first request of a run, a changed system
+ * messages only when the prompt cache is broken anyway (the first request of a run — a resumed one
+ * goes on from its last request's, replayCache — a changed system
  * prompt or tool list, a trim or summary, a pause past the cache's lifetime) or when the tokens a
  * rewrite saves pay for the cache miss it causes (cache.ts). When the budget forces dropping
  * history, the stretch before the last turns is summarized by the provider first (the previous
@@ -118,6 +119,7 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
   const { state, policy } = deps;
   const { budgetTokens, fixed, build } = contextOf(history, deps);
   const now = deps.now();
+  const held = heldBefore(history, state.last, state.tokensPerChar);
   let { view, upTo } = chooseView(history, deps, fixed, build, now);
 
   let usage: Usage | undefined;
@@ -127,15 +129,20 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
       usage = done.usage;
       const before = view;
       view = build((upTo = history.length));
-      deps.output.emit(summaryEvent(done.summary, before, view));
+      deps.output.emit(summaryEvent(done.summary, tokensBefore(before, held), view));
     } catch (e) {
       if (signal.aborted) throw e;
       usage = e instanceof SummaryError ? e.usage : undefined;
-      deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view), error: `summary failed, older messages dropped instead: ${errorText(e)}` });
+      deps.output.emit({
+        type: "compaction",
+        kind: "trim",
+        ...trimmedTokens(view, held),
+        error: `summary failed, older messages dropped instead: ${errorText(e)}`,
+      });
     }
   } else if (view.stats.trimmed > 0 && view.stats.trimmed !== state.last?.stats.trimmed) {
     // said when what is left out changes (it does in steps), not again on every request
-    deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view) });
+    deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view, held) });
   }
   state.last = view;
   state.rewriteUpTo = upTo;
@@ -188,8 +195,30 @@ export async function compactNow(
   const { summary, usage } = await compactRange(before.summarizable, { ...deps, budgetTokens }, signal, instructions);
   deps.state.rewriteUpTo = undefined; // the prefix changed: the next request may rewrite all it likes
   deps.state.last = build(history.length); // what the next request holds now (`/usage` reads it)
-  deps.output.emit(summaryEvent(summary, before, deps.state.last));
+  deps.output.emit(summaryEvent(summary, before.untrimmedEstimate, deps.state.last));
   return { usage };
+}
+
+/**
+ * A resumed session's prompt cache as its last run left it (LoadedSession.cache): each request
+ * since the one that began it (`from.upTo` messages) replayed as `prepare` chose its view, as if
+ * made at `from.at`. Then the first request after the resume repeats the last one before it where
+ * nothing forced a change, and the provider's cached prefix serves it within its lifetime.
+ */
+export function replayCache(history: readonly Message[], deps: PrepareDeps, from: { upTo: number; at: number }): void {
+  const { state } = deps;
+  const note = deps.taskNote(); // read once, not per request
+  const replayed = { ...deps, taskNote: () => note };
+  state.rewriteUpTo = undefined;
+  state.sent = undefined;
+  for (let h = from.upTo; h < history.length; h++) {
+    if (history[h]!.role !== "assistant") continue; // the answer of a request made with the first h messages
+    const before = history.slice(0, h);
+    const { fixed, build } = contextOf(before, replayed);
+    const { view, upTo } = chooseView(before, replayed, fixed, build, from.at);
+    state.rewriteUpTo = upTo;
+    state.sent = { messages: view.messages, count: view.messages.length, fixed, at: from.at };
+  }
 }
 
 /**
@@ -208,21 +237,34 @@ function minDefined(a: number | undefined, b: number | undefined): number | unde
 }
 
 /**
- * A compaction event's tokens, the same for a trim and a summary (docs/json-events.md): the context
- * the request would have held before the step — system prompt, tools and messages, untrimmed — and
- * the one it holds after it.
+ * What the context held before this request, when an earlier request of this run tells: that
+ * request's context and the messages added since (its newest message is the history's newest
+ * then). Undefined on a run's first request.
  */
-const trimmedTokens = (view: ContextView) => ({ tokens_before: view.untrimmedEstimate, tokens_after: view.estimate });
+function heldBefore(history: readonly Message[], last: ContextView | undefined, tokensPerChar: number): number | undefined {
+  const newest = last?.messages.at(-1);
+  const at = newest === undefined ? -1 : history.findLastIndex((m) => m.id === newest.id);
+  return at < 0 ? undefined : last!.estimate + estimateTokens(history.slice(at + 1), tokensPerChar);
+}
 
-/** The `compaction` event of `summary`: `before` is the view it was made from, `after` the view with it. */
-function summaryEvent(summary: Summary, before: ContextView, after: ContextView): AgentEvent {
+/**
+ * A compaction event's `tokens_before`, the same for a trim and a summary (docs/json-events.md): the
+ * context the request would have held before the step — system prompt, tools and messages, nothing
+ * left out — and no more than the last request held with what came since (`held`): a result
+ * only ever sent cut to the model's window counts as sent, not whole.
+ */
+const tokensBefore = (view: ContextView, held: number | undefined) => Math.min(view.untrimmedEstimate, held ?? Number.POSITIVE_INFINITY);
+const trimmedTokens = (view: ContextView, held: number | undefined) => ({ tokens_before: tokensBefore(view, held), tokens_after: view.estimate });
+
+/** The `compaction` event of `summary`: `before` is the context before it (tokensBefore), `after` the view with it. */
+function summaryEvent(summary: Summary, before: number, after: ContextView): AgentEvent {
   return {
     type: "compaction",
     kind: "summary",
     from_id: summary.fromId,
     to_id: summary.toId,
     summary: summary.text,
-    tokens_before: before.untrimmedEstimate,
+    tokens_before: before,
     tokens_after: after.estimate,
   };
 }

@@ -3,10 +3,11 @@
 // window a resume starts from, and the synthetic results for calls a crash left open, are
 // decided here; reader.ts and writer.ts only move bytes.
 import { basename } from "node:path";
-import { summaryMessage, type Summary } from "../context/passes.ts";
+import { SUMMARY_ID, summaryMessage, type Summary } from "../context/passes.ts";
 import type { Message } from "../kernel/ir.ts";
 import { syntheticResult } from "../kernel/tool-calls.ts";
 import type { UsageCounts } from "../kernel/output.ts";
+import type { TailLine } from "./lines.ts";
 
 export interface SessionHeader {
   type: "header";
@@ -208,14 +209,15 @@ export function closeToolCalls(messages: Message[], makeId: () => string): { mes
 }
 
 /**
- * Resume's "latest summary + recent window" (SPEC §19). The latest summary usually starts before
- * the loaded messages (resume reads only the tail), or at the first prompt, which the request view
- * never lets a summary replace: then its summary message goes right after the first user message
- * and stands for everything before the rest of the window — the messages it covers that the
- * window holds are left out, and so is the gap before the window (`gap`: the file has messages
- * that were not loaded). A summary that starts inside the loaded messages is left to the view.
- * The summaries list is not changed; the folded one no longer matches the messages and the view
- * skips it.
+ * Resume's "latest summary + recent window" (SPEC §19) for a summary the reader did not fold in
+ * where it ends (reader.ts: it ends before the loaded messages, or names none of them). When the
+ * latest starts before the loaded messages (resume reads only the tail), or at the first prompt,
+ * which the request view never lets a summary replace, its summary message goes right after the
+ * first user message and stands for everything before the rest of the window — the messages it
+ * covers that the window holds are left out, and so is the gap before the window (`gap`: the file
+ * has messages that were not loaded). A summary that starts inside the loaded messages is left to
+ * the view. The summaries list is not changed; the folded one no longer matches the messages and
+ * the view skips it.
  */
 export function foldSummary(messages: Message[], summaries: readonly Summary[], gap: boolean): Message[] {
   const latest = summaries.at(-1);
@@ -346,4 +348,34 @@ function isToolCall(v: unknown): boolean {
 /** A learned context window: a whole number of tokens, as context/window.ts computes it. */
 function isWindow(v: unknown): v is number {
   return typeof v === "number" && Number.isInteger(v) && v > 0;
+}
+
+const MESSAGE_PREFIX = Buffer.from('{"type":"message"');
+const ENTRY_BYTES = { compaction: Buffer.from(ENTRY_PREFIX.compaction), model: Buffer.from(ENTRY_PREFIX.model) };
+
+/** What a message line holding the id `id` holds (a compaction's `from_id` does not match: the quote comes first). */
+export const idMarker = (id: string) => Buffer.from(`"id":${JSON.stringify(id)}`);
+
+/**
+ * A line inside a summary's range, parsed only when it may matter (found by its bytes): a
+ * compaction or model entry, or a message line holding one of the `ids` (idMarker). Anything
+ * else, or a line that does not parse, is undefined.
+ */
+export function coveredEntry(line: TailLine, ids: readonly Buffer[]): SessionEntry | undefined {
+  const bytes = line.oversized ? Buffer.from(line.oversized.head) : line.buf.subarray(line.start, line.end);
+  const starts = (prefix: Buffer) => bytes.length >= prefix.length && bytes.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
+  const wanted = starts(ENTRY_BYTES.compaction) || starts(ENTRY_BYTES.model) || (starts(MESSAGE_PREFIX) && ids.some((id) => bytes.includes(id)));
+  if (!wanted) return undefined;
+  const parsed = line.oversized ? oversizedEntry(line.oversized) : parseEntry(bytes.toString("utf8"));
+  return parsed.ok ? parsed.entry : undefined;
+}
+
+/**
+ * The first message of a summary's range: a range that starts at an earlier summary's message
+ * (`summary-<its first id>`, as a resumed session's history holds it) starts where that one did.
+ */
+export function rangeStart(fromId: string): string {
+  let id = fromId;
+  while (id.startsWith(SUMMARY_ID)) id = id.slice(SUMMARY_ID.length);
+  return id;
 }

@@ -54,3 +54,9 @@ function uniqueLengths(ids: readonly string[], key: (id: string) => string): Map
   });
   return out;
 }
+
+/** When an id of newId was made (ms since the epoch: its first 9 characters), or undefined for another kind of id. */
+export function idTime(id: string): number | undefined {
+  const t = /^[0-9a-z]{9}/.test(id) ? Number.parseInt(id.slice(0, 9), 36) : Number.NaN;
+  return Number.isFinite(t) ? t : undefined;
+}

@@ -3,14 +3,29 @@
 import { closeSync, constants, fstatSync, readSync } from "node:fs";
 import { basename } from "node:path";
 import { addUsage, emptyUsage, newId, type Message, type Usage } from "../kernel/ir.ts";
-import type { Summary } from "../context/passes.ts";
-import { alignWindow, closeToolCalls, ENTRY_PREFIX, foldSummary, formatSize, oversizedEntry, parseEntry, parseHeader, salvageHeader } from "./format.ts";
+import { summaryMessage, type Summary } from "../context/passes.ts";
+import {
+  alignWindow,
+  closeToolCalls,
+  coveredEntry,
+  ENTRY_PREFIX,
+  foldSummary,
+  formatSize,
+  idMarker,
+  oversizedEntry,
+  parseEntry,
+  parseHeader,
+  rangeStart,
+  salvageHeader,
+} from "./format.ts";
 import type { SessionEntry, SessionHeader } from "./format.ts";
 import { linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK } from "./lines.ts";
 import { LIST_HEAD_BYTES } from "./listing.ts";
 import { lockSession, unlockSession } from "./lock.ts";
+import { idTime } from "./ids.ts";
 import { repairHeader } from "./writer.ts";
 import { errorText } from "../kernel/errors.ts";
+import { CACHE_LIFETIME_MS } from "../context/cache.ts";
 
 /** SPEC §19: resume keeps about the last 500 messages; older context comes from the summary. */
 export const DEFAULT_WINDOW = 500;
@@ -82,19 +97,22 @@ function* take<T>(items: Iterator<T>, n: number): Generator<T> {
 export interface LoadedSession {
   header: SessionHeader;
   /**
-   * first user message, then the aligned window; every tool call has exactly one result. When the
-   * latest summary starts before the window, its summary message follows the first user message
-   * in place of what it covers (foldSummary).
+   * first user message, then the aligned window; every tool call has exactly one result. Each
+   * summary whose last message the window reaches stands in its place for the whole range it
+   * covers, as in the requests before (so the window counts what those requests held); one that
+   * ends before the window follows the first user message (foldSummary).
    */
   messages: Message[];
   /**
-   * the summaries among the window's lines, oldest first, else the latest one within SCAN_LIMIT
-   * before the window (none further back): the last one is the latest
+   * the summaries among the lines read (the window's and those of the ranges folded in), oldest
+   * first, else the latest one within SCAN_LIMIT before the window (none further back): the last
+   * one is the latest
    */
   summaries: Summary[];
   /**
    * the latest model entry found the same way, else the one written before the first message;
    * `window`: the context window a context-length error taught that model, when one did since
+   * (each run writes its model again: an earlier entry of it with no other model's after it counts)
    */
   model?: { provider: string; model: string; window?: number };
   /** skipped lines, each a sentence naming its line or byte offset */
@@ -104,13 +122,22 @@ export interface LoadedSession {
   /** the file and its size when it was read: what earlier runs wrote (`/usage` sums their usage) */
   path: string;
   bytes: number;
+  /**
+   * where the last run's prompt cache began, as far as the file tells: `upTo` messages were judged
+   * for rewrites since its first request, its last summary or a pause past the cache's lifetime,
+   * and its last request was made at `at` (ms since the epoch). Undefined when the lines read do not tell.
+   */
+  cache?: { upTo: number; at: number };
 }
 
 /**
  * Resumes from `path` without reading it whole: the head gives the header and the first user
- * message; the tail is read backwards until `window` messages are collected, then only as far as
- * needed (at most SCAN_LIMIT) to find the latest summary and model entry, by a byte search for
- * their line prefix; the model falls back to the one written before the first message.
+ * message; the tail is read backwards until `window` messages are collected — a summary counts
+ * as one, and the lines of the range it covers are passed over (only compaction and model lines
+ * and the range's first message are parsed; at most SCAN_LIMIT bytes of them, else the read stops
+ * there) — then only as far as needed (at most SCAN_LIMIT) to find the latest summary and model
+ * entry, by a byte search for their line prefix; the model falls back to the one written before
+ * the first message.
  * Bad lines are skipped with a warning. Throws when the file cannot be read or its first line is
  * not a session header.
  */
@@ -127,15 +154,64 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
     const { header, firstUser, firstModel, firstCut } = readHead(fd, size);
     if (!header) throw new Error(`${path} is not a hey session: its first line is not a session header`);
     const warnings: { offset: number; fromEnd: number; reason: string; torn: boolean }[] = [];
-    const found: Message[] = []; // newest first
+    const found: Message[] = []; // newest first; a summary's message where its range was
     const cut = new Set<string>(); // messages too long to load, loaded as their start
     const summaries: Summary[] = [];
+    const ending = new Map<string, Summary>(); // summaries not folded in yet, by their last message (the latest one ending there)
+    let skip: { first: string; at: number; markers?: Buffer[] } | undefined; // inside a folded summary's range: its first message, where the range ends, the ids it looks for
+    let gaveUp = false; // the range began further back than resume looks
     let model: LoadedSession["model"];
+    let lastAt: number | undefined; // when the last request was made
+    let modelRun = true; // still among the latest model's own entries (each run names its model again): one may hold its window
+    // the newest line where the prompt cache began again (see LoadedSession.cache): the messages after it, and whether a request's answer follows it
+    let epoch: { after: number; answer: boolean } | undefined;
+    let usages: { after: number; at: number }[] = []; // the usage entries read since the newest model entry, newest first
+    const usageAt = (e: Extract<SessionEntry, { type: "usage" }>) => {
+      const at = idTime(e.id);
+      const newer = usages.at(-1);
+      if (newer && at !== undefined && newer.at - at > CACHE_LIFETIME_MS) epoch ??= { after: newer.after, answer: true }; // a pause
+      if (at !== undefined) usages.push({ after: found.length, at });
+    };
+    const modelAt = (e: Extract<SessionEntry, { type: "model" }>) => {
+      const first = usages.at(-1); // the run's first request (a model entry starts a run, a switch, a learned window)
+      if (first) epoch ??= { after: first.after, answer: true };
+      lastAt ??= usages[0]?.at;
+      usages = [];
+      const m = modelOf(e);
+      if (!model) model = m;
+      else if (modelRun && model.window === undefined && m.provider === model.provider && m.model === model.model) model = m;
+      else modelRun = false; // before another model: what that run learned says nothing about this one
+    };
     let fromEnd = 0;
     let before = 0; // where the tail read stopped; 0 = it reached the header
+    const summaryAt = (e: Extract<SessionEntry, { type: "compaction" }>) => {
+      const s = { fromId: e.from_id, toId: e.to_id, text: e.summary };
+      summaries.unshift(s);
+      if (!ending.has(s.toId)) ending.set(s.toId, s); // an earlier one ending there too lies inside the later one
+      if (skip) skip.markers = undefined;
+    };
     for (const line of linesBackward(fd, size)) {
       fromEnd++;
       if (line.offset === 0) break; // the header
+      if (skip) {
+        // the messages a summary covers come back as its summary: only other summaries, models and the range's first message matter
+        if (skip.at - line.offset > SCAN_LIMIT) {
+          before = line.offset + (line.oversized ? line.oversized.bytes : line.end - line.start);
+          gaveUp = true;
+          break;
+        }
+        const covered = coveredEntry(line, (skip.markers ??= [skip.first, ...ending.keys()].map(idMarker)));
+        if (covered?.type === "compaction") summaryAt(covered);
+        else if (covered?.type === "model") modelAt(covered);
+        else if (covered?.type === "message") {
+          const m = covered.message;
+          if (ending.delete(m.id)) skip.markers = undefined; // a summary that ends inside the range is part of it
+          // a range that starts at a result goes back to its call: a call is never parted from its results
+          if (m.id === skip.first && m.role === "tool" && m.toolCallId) skip = { first: m.toolCallId, at: skip.at };
+          else if (m.id === skip.first || m.toolCalls?.some((c) => c.id === skip!.first)) skip = undefined;
+        }
+        continue;
+      }
       // ...and on while the oldest is a tool result, to reach its call (orphans: not forever)
       const collecting = found.length < window || (found[found.length - 1]!.role === "tool" && found.length < 2 * window);
       if (!collecting) {
@@ -149,16 +225,32 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
         continue;
       }
       const e = parsed.entry;
-      if (e.type === "message" && line.oversized) cut.add(e.message.id);
-      if (e.type === "message") found.push(e.message);
-      else if (e.type === "model") model ??= modelOf(e);
-      else if (e.type === "compaction") summaries.unshift({ fromId: e.from_id, toId: e.to_id, text: e.summary });
+      if (e.type === "message") {
+        // the latest summary that ends here stands for its whole range, as the requests before sent it
+        const s = ending.get(e.message.id);
+        ending.delete(e.message.id);
+        const first = s && rangeStart(s.fromId);
+        // not one that would part a call from its results: the requests never applied such a one either
+        if (s && first && found.at(-1)?.role !== "tool" && !(first === e.message.id && e.message.role === "tool")) {
+          found.push(summaryMessage(s));
+          if (first !== e.message.id) skip = { first, at: line.offset };
+          continue;
+        }
+        if (line.oversized) cut.add(e.message.id);
+        found.push(e.message);
+      } else if (e.type === "model") modelAt(e);
+      else if (e.type === "usage") usageAt(e);
+      else if (e.type === "compaction") {
+        epoch ??= { after: found.length, answer: false };
+        summaryAt(e);
+      }
     }
+    let older: Summary | undefined; // the latest summary before the messages read, when none was among them
     if (before > 0 && (summaries.length === 0 || !model)) {
-      const older = lastEntriesBefore(fd, before, [...(summaries.length === 0 ? ["compaction" as const] : []), ...(model ? [] : ["model" as const])]);
-      if (older.compaction?.type === "compaction")
-        summaries.push({ fromId: older.compaction.from_id, toId: older.compaction.to_id, text: older.compaction.summary });
-      if (older.model?.type === "model") model = modelOf(older.model);
+      const entries = lastEntriesBefore(fd, before, [...(summaries.length === 0 ? ["compaction" as const] : []), ...(model ? [] : ["model" as const])]);
+      if (entries.compaction?.type === "compaction")
+        summaries.push((older = { fromId: entries.compaction.from_id, toId: entries.compaction.to_id, text: entries.compaction.summary }));
+      if (entries.model?.type === "model") model = modelOf(entries.model);
     }
     model ??= firstModel;
 
@@ -174,9 +266,14 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
         : [
             `${path}: ${cut.size === 1 ? "a message" : `${cut.size} messages`} over ${formatSize(MAX_LINE_BYTES)} loaded as ${cut.size === 1 ? "its" : "their"} start only (the file keeps ${cut.size === 1 ? "it" : "them"} whole)`,
           ];
+    // a summary that ends before the messages read (none of them met its last message) goes after the first prompt
+    const messages = foldSummary(closed.messages, gaveUp ? [] : older ? [older] : [...ending.values()].reverse(), before > 0);
+    lastAt ??= usages[0]?.at;
+    // counted from the end: what follows the epoch was read whole; a request's answer came after its history was judged
+    const upTo = epoch && messages.length - appended.length - epoch.after - (epoch.answer ? 1 : 0);
     return {
       header,
-      messages: foldSummary(closed.messages, summaries, before > 0),
+      messages,
       summaries,
       ...(model ? { model } : {}),
       warnings: [
@@ -189,6 +286,7 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
       appended,
       path,
       bytes: size,
+      ...(upTo !== undefined && upTo > 0 && lastAt !== undefined ? { cache: { upTo, at: lastAt } } : {}),
     };
   } finally {
     closeSync(fd);
@@ -287,6 +385,12 @@ function lastEntriesBefore(fd: number, before: number, wanted: Marked[]): Partia
 
 function modelOf(e: Extract<SessionEntry, { type: "model" }>): NonNullable<LoadedSession["model"]> {
   return { provider: e.provider, model: e.model, ...(e.window === undefined ? {} : { window: e.window }) };
+}
+
+/** What a resumed session gives the agent (agent.ts AgentParts) when it goes on with `provider`/`model`. */
+export function resumedParts(session: LoadedSession, provider: string, model: string) {
+  const window = learnedWindow(session, provider, model);
+  return { history: session.messages, summaries: session.summaries, ...(window ? { window } : {}), ...(session.cache ? { cache: session.cache } : {}) };
 }
 
 /** The context window `session` learned for this model; undefined when it learned none or used another model last. */

@@ -1,5 +1,6 @@
 // What the REPL shows before and between prompts (issue 14): the one-line banner, the last
 // exchange of a resumed session, and the numbered list `/resume` picks from. Pure.
+import { SUMMARY_ID } from "../context/passes.ts";
 import { textOf, type Message } from "../kernel/ir.ts";
 import { formatSize, oneLine, type SessionInfo } from "../sessions/format.ts";
 import { createTextStream } from "./markdown.ts";
@@ -37,12 +38,13 @@ export interface AnswerFormat {
 }
 
 /**
- * The last exchange of a resumed session, dim (issue 14): the question after the prompt, and the
- * answer rendered as a live answer is (markdown, word wrap); "" when there is none. Long ones show
- * their start and end.
+ * The last exchange of a resumed session, dim (issue 14): the user's last question after the
+ * prompt (a summary of earlier work is none), and the answer rendered as a live answer is
+ * (markdown, word wrap); "" when there is none. Long ones show their start and end.
  */
 export function lastExchange(messages: readonly Message[], prompt: string, format: AnswerFormat): string {
-  const asked = messages.findLastIndex((m) => m.role === "user" && textOf(m).trim() !== "");
+  // a summary that stands for earlier work in a resumed history is no question the user asked
+  const asked = messages.findLastIndex((m) => m.role === "user" && !m.id.startsWith(SUMMARY_ID) && textOf(m).trim() !== "");
   if (asked < 0) return "";
   const answer = messages.slice(asked + 1).findLast((m) => m.role === "assistant" && textOf(m).trim() !== "");
   const cap = (lines: string[], max: number, fromEnd: boolean) => {

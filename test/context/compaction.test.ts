@@ -249,3 +249,34 @@ test("/usage shows what the prompt cache served, and the model's window once it 
   (agent.context as { window: number | undefined }).window = 16_000;
   expect(usageReport(agent)).toMatch(/^context: ~[\d,]+ of 12,800 tokens \(\d+%\) · the model's window 16,000 tokens \(learned from its answer\) · /m);
 });
+
+test("a summary's tokens_before is what the context held, not more: a result only ever sent cut to the window counts as sent", async () => {
+  const p = provider([{ toolCalls: [{ name: "read_huge", arguments: {} }] }, ...readTurns(4), { text: "done" }], () => "Read the huge file and four others.");
+  const output = recordingOutput();
+  const settings = defaultSettingsForTest();
+  settings.agent.budgetTokens = 100_000;
+  const tools = [
+    { name: "read_huge", description: "reads", parameters: {}, run: async () => ({ output: "huge line of the file\n".repeat(1000) }) }, // ~5,500 tokens
+    {
+      name: "read_big",
+      description: "reads",
+      parameters: {},
+      run: async (args: Record<string, unknown>) => ({ output: `file ${args.n}: ` + "lorem ".repeat(80) }),
+    },
+  ];
+  const agent = createAgent({
+    settings: { ...agentSettings(settings), context: { ...agentSettings(settings).context, window: 4000 } }, // budget 3,200, at most 3,600
+    provider: p,
+    tools: () => tools,
+    output,
+    cwd: dir.path,
+    system: () => "system",
+    permission: () => undefined,
+    taskNote: () => undefined,
+  });
+  await agent.send("read them", new AbortController().signal);
+  const summary = output.of("compaction").find((e) => e.kind === "summary")!;
+  expect(summary).toBeDefined();
+  expect(summary.tokens_before).toBeLessThan(4000); // it never held more than the window: the huge result went cut to it
+  expect(summary.tokens_before).toBeGreaterThan(summary.tokens_after);
+});

@@ -206,11 +206,28 @@ describe("trimToBudget", () => {
     expect(over.messages[3]).toBe(history.at(-1)!);
   });
 
-  test("past the model's window (hardTokens) the newest results are cut too", () => {
+  test("past the model's window (hardTokens) the newest results are cut too, to what fits the budget", () => {
     const out = trimToBudget(history, facts(history), { budgetTokens: 300, fixedTokens: 0, tokensPerChar: 0.25, hardTokens: 400 });
     expect(ids(out.messages)).toEqual(["u1", "omitted-a1", "a6", "r6"]);
-    expect(textOf(out.messages[3])!.length).toBeLessThan(400);
-    expect(estimateTokens(out.messages, 0.25)).toBeLessThanOrEqual(400);
+    expect(textOf(out.messages[3])).toContain("characters left out to fit the context budget");
+    expect(estimateTokens(out.messages, 0.25)).toBeLessThanOrEqual(300);
+    expect(estimateTokens(out.messages, 0.25)).toBeGreaterThan(200); // not cut to CUT_SHARE of the budget (15 tokens)
+  });
+
+  test("a file read whole that is bigger than a 16k model's window: the model gets what the window holds of it, its lines named", () => {
+    const numbered = Array.from(
+      { length: 720 },
+      (_, i) => `${String(i + 1).padStart(3)}\texport function f${i}(x: number): number { return x * ${i}; } // line ${i}`,
+    ).join("\n");
+    const read = call("c1", "read_file", '{"path":"src/big.ts"}');
+    const h = [user("u1", "read src/big.ts"), ask("a1", read), result("r1", read, numbered)];
+    const out = trimToBudget(h, facts(h), { budgetTokens: 12_800, fixedTokens: 1_500, tokensPerChar: 0.25, hardTokens: 14_400 });
+    const sent = estimateTokens(out.messages, 0.25) + 1_500;
+    expect(sent).toBeLessThanOrEqual(12_800); // the budget: 80 % of the window, room for the answer and the estimate's error
+    expect(sent).toBeGreaterThan(11_500); // not 5 % of the budget: ~640 tokens of a 15k-token file
+    expect(textOf(out.messages[2])).toMatch(
+      /\[… lines \d+–\d+ left out to fit the context budget; read_file "src\/big\.ts" with offset=\d+ limit=\d+ shows them …\]/,
+    );
   });
 
   test("a cut read_file result says which lines to read again; a cut bash result names its full output", () => {

@@ -4,11 +4,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { newId, userMessage, type Message, type ToolCall } from "../../src/kernel/ir.ts";
+import { basename, dirname, join } from "node:path";
+import { newId, textOf, userMessage, type Message, type ToolCall } from "../../src/kernel/ir.ts";
 import type { AgentEvent } from "../../src/kernel/output.ts";
 import { alignWindow, closeToolCalls, foldSummary } from "../../src/sessions/format.ts";
-import { SUMMARY_PREFIX } from "../../src/context/passes.ts";
+import { SUMMARY_PREFIX, type Summary } from "../../src/context/passes.ts";
+import { buildContext } from "../../src/context/view.ts";
 import { NO_RESULT as INTERRUPTED_RESULT } from "../../src/kernel/tool-calls.ts";
 import { learnedWindow, loadSession } from "../../src/sessions/reader.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
@@ -118,6 +119,27 @@ describe("round trip", () => {
     const bad = loadSession(path);
     expect(bad.model).toEqual({ provider: "openai", model: "gpt-test" });
     expect(bad.warnings).toEqual([`${path}: skipped line 6: not a valid model entry`]);
+  });
+
+  test("a window a context-length error taught is still known after a resume of the same model, and the one after it", () => {
+    const path = written([userMessage("read it"), asks("done")], (w) =>
+      w.emit({ type: "compaction", kind: "window", window: 16_000, tokens_before: 40_000, tokens_after: 12_000, error: "too long" } as unknown as AgentEvent),
+    );
+    // `hey -c`: the run's writer names the model again, then the conversation goes on
+    const resumed = (provider = "openai", model = "gpt-test") => {
+      const w = createSessionWriter({ dir: dirname(path), id: basename(path, ".jsonl"), cwd: "/work/p", version: "9.9.9", warn: () => {}, existing: true });
+      w.model(provider, model);
+      w.emit({ type: "message", message: userMessage("more") });
+      w.emit({ type: "message", message: asks("ok") });
+      w.close();
+    };
+    resumed();
+    expect(learnedWindow(loadSession(path), "openai", "gpt-test")).toBe(16_000);
+    resumed();
+    expect(learnedWindow(loadSession(path), "openai", "gpt-test")).toBe(16_000);
+    resumed("anthropic", "claude"); // another model: what this one learned says nothing about it
+    resumed();
+    expect(learnedWindow(loadSession(path), "openai", "gpt-test")).toBeUndefined();
   });
 
   test("a header with nothing after it is an empty session", () => {
@@ -286,8 +308,10 @@ describe("big sessions are read from the tail", () => {
 
   test("the latest summary is picked up, also when it lies before the window", () => {
     const nearby = writeBigSession(join(tempDir(), "s.jsonl"), { messages: 3000, summaryEvery: 1000, keepTail: 0 });
-    expect(loadSession(nearby.path, { window: 1200 }).summaries).toEqual(nearby.summaries.slice(1)); // 2000 and 3000 are in the window
-    expect(loadSession(nearby.path, { window: 10 }).summaries).toEqual(nearby.summaries.slice(2));
+    // the latest, of all the first 3000 messages, ends the file: reading back over what it covers meets the others (inside it)
+    expect(loadSession(nearby.path, { window: 1200 }).summaries).toEqual(nearby.summaries);
+    expect(loadSession(nearby.path, { window: 10 }).summaries).toEqual(nearby.summaries);
+    expect(loadSession(nearby.path, { window: 10 }).messages).toEqual([nearby.firstUser, expect.objectContaining({ id: `summary-${nearby.firstUser.id}` })]);
     const far = writeBigSession(join(tempDir(), "s.jsonl"), { messages: 5000, summaryEvery: 1700, keepTail: 0 });
     expect(loadSession(far.path, { window: 100 }).summaries).toEqual([far.summaries.at(-1)!]); // at 3400, long before the window
     expect(loadSession(big.path, { window: 100 }).summaries).toEqual([]); // none anywhere
@@ -316,6 +340,98 @@ describe("big sessions are read from the tail", () => {
       `loadSession: ${huge.count} messages, ${(huge.bytes / 1e6).toFixed(0)} MB: median ${times[2]!.toFixed(1)} ms (min ${times[0]!.toFixed(1)}, max ${times[4]!.toFixed(1)}), 32 MB searched for a summary`,
     );
   }, 60_000);
+});
+
+describe("resume sends what the requests before it sent, however long the session", () => {
+  /**
+   * A session as hey writes one: a first prompt, then `tasks` prompts of `turns` tool calls each,
+   * and a compaction written after the message `at` of each summary (its range given by
+   * message indexes). Returns the file and the whole history with its summaries.
+   */
+  function session(tasks: number[], summaries: { from: number; to: number; at: number }[]) {
+    const history: Message[] = [userMessage("first prompt")];
+    for (const [k, turns] of tasks.entries()) {
+      if (k > 0) history.push(userMessage(`task ${k}`));
+      for (let t = 0; t < turns; t++) {
+        const c = call(`c${k}_${t}`);
+        history.push(asks(`step ${k}.${t}`, c), result(c, `output ${k}.${t}\n${"x".repeat(200)}`));
+      }
+    }
+    const made = summaries.map((s) => ({ fromId: history[s.from]!.id, toId: history[s.to]!.id, text: `summary of ${s.from}-${s.to}` }));
+    const w = createSessionWriter({
+      dir: tempDir(),
+      id: newId(),
+      cwd: "/work/p",
+      version: "9.9.9",
+      warn: (m) => {
+        throw new Error(m);
+      },
+    });
+    w.model("openai", "gpt-test");
+    for (const [i, m] of history.entries()) {
+      w.emit({ type: "message", message: m });
+      for (const [k, at] of summaries.entries())
+        if (at.at === i)
+          w.emit({
+            type: "compaction",
+            kind: "summary",
+            from_id: made[k]!.fromId,
+            to_id: made[k]!.toId,
+            summary: made[k]!.text,
+            tokens_before: 0,
+            tokens_after: 0,
+          } as unknown as AgentEvent);
+    }
+    w.close();
+    return { path: w.path, history, summaries: made };
+  }
+  const policy = { dedup: true, purgeErrorsAfter: 4, nudgeThreshold: 0.7, compressTool: true, budgetTokens: 10_000_000 };
+  const view = (history: readonly Message[], summaries: Summary[]) =>
+    buildContext({ history, summaries, policy, fixedTokens: 0, tokensPerChar: 0.25 }).messages;
+
+  test("two summaries either side of the latest prompt, the older reaching back past the 500 messages read: both stay, nothing they cover comes back", () => {
+    // 1 + 300 messages of task 0, task 1's prompt at 301, then 300 messages; summaries of 1-280 (in task 1) and 302-581
+    const s = session(
+      [150, 150],
+      [
+        { from: 1, to: 280, at: 320 },
+        { from: 302, to: 581, at: 590 },
+      ],
+    );
+    const loaded = loadSession(s.path);
+    expect(view(loaded.messages, loaded.summaries)).toEqual(view(s.history, s.summaries));
+    expect(loaded.messages.map((m) => m.id).slice(0, 4)).toEqual([s.history[0]!.id, `summary-${s.history[1]!.id}`, s.history[281]!.id, s.history[282]!.id]);
+  });
+
+  test("a summary that starts at a result (no summary hey makes does) takes the call with it: no result is left without its call, nothing is added", () => {
+    const s = session([300, 260], [{ from: 302, to: 601, at: 610 }]);
+    const c: ToolCall = { id: "c_two", name: "bash", arguments: "{}" };
+    const w = createSessionWriter({ dir: dirname(s.path), id: basename(s.path, ".jsonl"), cwd: "/work/p", version: "9.9.9", warn: () => {}, existing: true });
+    const [ask, first, second, done] = [asks("two calls", c, { ...c, id: "c_three" }), result(c), result({ ...c, id: "c_three" }), asks("done")];
+    for (const m of [userMessage("task 2"), ask, first, second, done]) w.emit({ type: "message", message: m });
+    w.emit({ type: "compaction", kind: "summary", from_id: second.id, to_id: done.id, summary: "odd" } as unknown as AgentEvent);
+    for (let i = 0; i < 3; i++) w.emit({ type: "message", message: asks(`more ${i}`) });
+    w.close();
+    const loaded = loadSession(s.path);
+    expect(loaded.appended).toEqual([]);
+    expect(loaded.messages.some((m) => m.id === ask.id || m.id === first.id)).toBe(false);
+  });
+
+  test("the latest summary reaching back past the 500 messages read: the prompt before it and the summary before that stay", () => {
+    // task 1 (at 101) runs 700 messages; summaries of 1-80 and of 102-641
+    const s = session(
+      [50, 350],
+      [
+        { from: 1, to: 80, at: 110 },
+        { from: 102, to: 641, at: 650 },
+      ],
+    );
+    const loaded = loadSession(s.path);
+    expect(view(loaded.messages, loaded.summaries)).toEqual(view(s.history, s.summaries));
+    const texts = loaded.messages.slice(0, 25).map((m) => textOf(m));
+    expect(texts).toContain("task 1"); // the prompt the work after it answers
+    expect(texts).toContain(`${SUMMARY_PREFIX}summary of 1-80`);
+  });
 });
 
 describe("resume keeps the latest summary (issue 10 item 1)", () => {

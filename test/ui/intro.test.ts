@@ -24,3 +24,11 @@ test("a long answer shows its last lines; lines inside a code fence opened befor
   expect(lines.at(-2)).toBe("\x1b[2mDone.\x1b[0m");
   expect(lines).toHaveLength(1 + 1 + 12 + 1);
 });
+
+test("a resumed history's summary of earlier work is not shown as the question: the user's prompt before it is", () => {
+  const summary: Message = { id: "summary-0mx1", role: "user", content: [{ type: "text", text: "[summary of earlier work]\nread the files" }] };
+  const step: Message = { id: "c", role: "assistant", content: [], toolCalls: [{ id: "t1", name: "bash", arguments: "{}" }] };
+  const done: Message = { id: "r", role: "tool", toolCallId: "t1", toolName: "bash", isError: false, content: [{ type: "text", text: "ok" }] };
+  const shown = lastExchange([userMessage("first"), userMessage("refactor the parser"), summary, step, done, said("Refactored.")], "› ", format(false));
+  expect(shown).toBe("› refactor the parser\nRefactored.\n");
+});
