@@ -206,3 +206,17 @@ test("a 401 to the table's own Authorization header is a plain failure: no sign-
   expect(events).toEqual([{ type: "mcp", server: "remote", state: "failed", error: expect.stringMatching(/^HTTP 401: /) }] as never);
   expect(f.seen).toEqual(["not-a-token-of-it"]);
 });
+
+test("a server that answers a token it no longer knows with 500 server_error (the SDK's bearer middleware) wants a sign-in, said so mid-session and at the next start", async () => {
+  const f = fake({ revokedStatus: 500, refresh: false });
+  expect((await login(f.url)).ok).toBe(true);
+  const { m, call } = manager(f.url);
+  expect(await call()).toBe(`you sent: Bearer ${f.issued[0]}`);
+  f.revokeAll(); // the server restarted: its tokens are gone
+  const why = "it refused hey's sign-in with HTTP 500 server_error (Internal Server Error) and asks for a new one";
+  expect(await call()).toBe(`MCP server remote needs a sign-in (${why}): run hey mcp login remote (or /mcp login remote in hey), then try again`);
+  expect(m.status()[0]).toMatchObject({ state: "auth_required", error: why });
+  const next = manager(f.url);
+  expect(await next.call()).toBe("(no whoami offered)");
+  expect(next.events).toEqual([{ type: "mcp", server: "remote", state: "auth_required", error: why }] as never);
+});
