@@ -220,3 +220,17 @@ test("a server that answers a token it no longer knows with 500 server_error (th
   expect(await next.call()).toBe("(no whoami offered)");
   expect(next.events).toEqual([{ type: "mcp", server: "remote", state: "auth_required", error: why }] as never);
 });
+
+test("a sign-in whose registration the authorization server has forgotten registers hey again, instead of sending the browser to an error page", async () => {
+  const f = fake();
+  expect((await login(f.url)).ok).toBe(true);
+  const before = store().read(f.url)!.client!.client_id;
+  f.forgetClients(); // the authorization server restarted
+  f.revokeAll();
+  printed.length = 0;
+  expect(await login(f.url)).toMatchObject({ ok: true });
+  expect(printed).toContain("  the authorization server no longer knows hey's registration (HTTP 400 invalid_client): registering hey again");
+  const after = store().read(f.url)!;
+  expect(after.client!.client_id).not.toBe(before);
+  expect(after.tokens!.access_token).toBe(f.issued.at(-1)!);
+});
