@@ -57,7 +57,11 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
     const server = settings.mcp.servers.find((s) => s.name === name);
     if (!server) {
       const known = settings.mcp.servers.filter((s) => s.url).map((s) => s.name);
-      const untrusted = !trust.trusted && trust.resources.length > 0 ? " (this project's .hey/ is not trusted here: --approve reads it)" : "";
+      // the files that could define servers: .hey/config.toml, .mcp.json (skills define none)
+      const unread = trust.trusted ? [] : trust.resources.filter((r) => !r.endsWith("/"));
+      const untrusted = unread.length
+        ? ` (this project is not trusted here, so its ${unread.join(" and ")} ${unread.length > 1 ? "are" : "is"} not read: --approve reads ${unread.length > 1 ? "them" : "it"})`
+        : "";
       throw new ConfigError(`no [mcp.${name}] table${didYouMean(name, known)}; remote servers configured: ${known.join(", ") || "none"}${untrusted}`);
     }
     const store = createCredentialStore(here.configDir);

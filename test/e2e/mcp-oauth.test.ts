@@ -9,7 +9,7 @@
 // registration of hey gone) asks for a sign-in again in plain words, and the next sign-in
 // registers hey again on its own.
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, jsonEvents, runHey } from "../helpers/e2e.ts";
 import { BROWSER, startOAuthExample, type HttpServer, type OAuthExample } from "../helpers/mcp.ts";
@@ -195,4 +195,25 @@ test("hey mcp: usage, an unknown server, a local server, a sign-in that fails na
   const help = await hey(["--help"]);
   expect(help.stdout).toContain("hey mcp login NAME");
   expect(help.stdout).toContain("hey mcp logout NAME");
+});
+
+test("hey mcp login of a server that an untrusted project's .mcp.json defines: not contacted, and the error names .mcp.json and --approve", async () => {
+  await ensureBinary();
+  const fake = startOAuthFake();
+  stops.push(() => fake.stop());
+  writeConfig(`[mcp.mine]\nurl = "http://127.0.0.1:9/mcp"\n`);
+  const project = join(home.path, "shop");
+  mkdirSync(join(project, ".git"), { recursive: true });
+  writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { tracker: { type: "http", url: fake.url } } }));
+  const r = await runHey(["mcp", "login", "tracker"], { env: { HOME: home.path, BROWSER }, cwd: project });
+  expect(r).toMatchObject({
+    code: 2,
+    stderr: expect.stringContaining(
+      "hey: no [mcp.tracker] table; remote servers configured: mine (this project is not trusted here, so its .mcp.json is not read: --approve reads it)\n",
+    ),
+  });
+  expect(fake.seen).toEqual([]);
+  const approved = await runHey(["mcp", "login", "tracker", "--approve"], { env: { HOME: home.path, BROWSER }, cwd: project, timeoutMs: 60_000 });
+  expect(approved.code).toBe(0);
+  expect(approved.stdout).toMatch(/\nconnected: tracker \(1 tool\)\n$/);
 });
