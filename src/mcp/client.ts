@@ -10,14 +10,14 @@
 // CallError here, with the server's stderr tail where there is one.
 // The sign-in itself (login.ts) reaches the SDK's auth through `oauthSdk`.
 import type { McpServerSettings } from "../config/settings.ts";
-import { boundedBodies, retrying503 } from "./http-retry.ts";
+import { boundedBodies, retrying503, sleep } from "./http-retry.ts";
 import { httpText, initializeBody, oauthError, sessionGone, signInMessage, Unreachable } from "./http-faults.ts";
 import { listBoth, listTools } from "./lists.ts";
 import type { McpTool } from "./names.ts";
 import type { HeyOAuthProvider } from "./oauth.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import type { CallResult } from "./results.ts";
-import { CallError, ConnectError, type Connection, type ConnectHooks } from "./server.ts";
+import { abortable, CallError, ConnectError, type Connection, type ConnectHooks } from "./server.ts";
 import { childEnv, MAX_MESSAGE_BYTES, NoiseError, StdioTransport } from "./stdio.ts";
 import { errorText } from "../kernel/errors.ts";
 
@@ -203,7 +203,14 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
 
   /** A new session: initialize, then the tools and prompts. */
   const open = async (): Promise<Session> => {
-    const opts = { timeout: settings.timeoutMs, signal };
+    // not the signal: an initialize on its way when hey closes is let finish, so its session can be ended
+    const opts = { timeout: settings.timeoutMs };
+    let connecting: Promise<unknown> = Promise.resolve();
+    const connect = (c: SdkClient, transport: Parameters<SdkClient["connect"]>[0]) => {
+      const p = c.connect(transport, opts);
+      connecting = p.catch(() => {});
+      return abortable(p, signal);
+    };
     challenged = false;
     const inUse = (c: SdkClient) => current?.client === c;
     const limits = { timeoutMs: settings.timeoutMs, signal };
@@ -213,14 +220,14 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
       if (!legacy) {
         http = new lib.StreamableHTTP(url, { requestInit, fetch: watched, ...auth });
         try {
-          await client.connect(http, opts);
+          await connect(client, http);
         } catch (e) {
           if (!(e instanceof lib.StreamableHTTPError) || !NOT_STREAMABLE.has(e.code ?? 0)) throw e;
           await client.close().catch(() => {});
           [client, http, legacy] = [newClient(lib, ctx, hooks, limits, inUse), undefined, true];
         }
       }
-      if (legacy) await client.connect(new lib.SSE(url, { requestInit, fetch: watched, ...auth }), opts);
+      if (legacy) await connect(client, new lib.SSE(url, { requestInit, fetch: watched, ...auth }));
       const session: Session = { client, http, ...(await listBoth(client, settings.timeoutMs, signal)) };
       client.onclose = () => {
         if (inUse(client)) lost("the connection closed");
@@ -232,7 +239,9 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
       };
       return session;
     } catch (e) {
-      await client.close().catch(() => {});
+      // closed while initialize was on its way: the server may be making a session, which its answer names
+      if (signal.aborted) await Promise.race([connecting, sleep(END_SESSION_WAIT_MS)]);
+      await endSession({ client, http }); // one that failed (or was closed) after initialize has a session there already
       throw e;
     }
   };
@@ -331,7 +340,7 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
 }
 
 /** Ends a remote session: the server is told (DELETE), for at most END_SESSION_WAIT_MS, then the client closes. */
-async function endSession(s: Session): Promise<void> {
+async function endSession(s: Pick<Session, "client" | "http">): Promise<void> {
   if (s.http?.sessionId) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([s.http.terminateSession().catch(() => {}), new Promise<void>((resolve) => (timer = setTimeout(resolve, END_SESSION_WAIT_MS)))]);
@@ -386,12 +395,4 @@ function connectMessage(e: unknown, lib: Sdk, exited: string): string {
   if (e instanceof lib.McpError && e.code === lib.ErrorCode.ConnectionClosed) return `it ${exited.replace(/^the connection /, "")} before it was ready`;
   if (e instanceof lib.StreamableHTTPError) return httpText(e);
   return errorText(e);
-}
-
-function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
 }

@@ -108,3 +108,13 @@ test("closing ends hey's session on the server (HTTP DELETE), so runs do not pil
   await m.manager.close();
   expect(r.sessions()).toBe(0);
 });
+
+test("closing while the server is still answering initialize waits for its answer (a moment) and ends the session it made", async () => {
+  const r = remote();
+  r.delayInit(300);
+  const m = testManager([serverSettings("far", { url: r.url })], { cacheDir: dir.path, startupWaitMs: 0 });
+  await until(() => r.seen.some((s) => s.method === "initialize"), "the initialize");
+  await m.manager.close();
+  expect(r.initializes()).toBe(1);
+  expect(r.sessions()).toBe(0);
+});
