@@ -9,7 +9,7 @@ import type { McpServerSettings } from "../config/settings.ts";
 import { browserCommands } from "./browser.ts";
 import { asksForSignIn, oauthSdk } from "./client.ts";
 import type { CredentialStore } from "./credentials.ts";
-import { initializeBody } from "./http-faults.ts";
+import { initializeBody, Unreachable } from "./http-faults.ts";
 import { createOAuthProvider, registeredPort, type HeyOAuthProvider, type Step } from "./oauth.ts";
 
 /** How long a sign-in waits for the browser to come back. */
@@ -202,7 +202,7 @@ async function probe(
       body,
     });
   } catch (e) {
-    throw new Error(`cannot reach ${url}: ${messageOf(e)}`);
+    throw new Unreachable(new URL(url), e); // as a run says it
   }
   await res.body?.cancel().catch(() => {});
   if (res.ok) return { open: res.status };

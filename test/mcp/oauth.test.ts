@@ -12,7 +12,7 @@ import { signedIn } from "../../src/mcp/oauth.ts";
 import { createMcpManager } from "../../src/mcp/manager.ts";
 import { createToolStore } from "../../src/mcp/store.ts";
 import { tempDir } from "../helpers/e2e.ts";
-import { serverSettings } from "../helpers/mcp.ts";
+import { freePort, serverSettings } from "../helpers/mcp.ts";
 import { startOAuthFake, type OAuthFake, type OAuthFakeOptions } from "../helpers/oauth-server.ts";
 
 setDefaultTimeout(30_000);
@@ -153,7 +153,7 @@ test("a failed registration names its step; a cancelled wait names the browser s
   expect(store().read(f.url)!.tokens!.access_token).toBe(kept);
 });
 
-test("a server without OAuth metadata fails at discovery; one that asks for nothing needs no sign-in; logout forgets", async () => {
+test("a server that cannot be reached, or has no OAuth metadata, fails at discovery; one that asks for nothing needs no sign-in; logout forgets", async () => {
   const plain = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -163,6 +163,12 @@ test("a server without OAuth metadata fails at discovery; one that asks for noth
         : new Response("nope", { status: 404 }),
   });
   cleanup.push(async () => void plain.stop(true));
+  const gone = freePort();
+  expect(await login(`http://127.0.0.1:${gone}/mcp`)).toEqual({
+    ok: false,
+    step: "discovery",
+    text: `sign-in to remote failed at discovery (finding the server's authorization server): cannot reach 127.0.0.1:${gone} (connection refused)`,
+  });
   const r = await login(`http://127.0.0.1:${plain.port}/mcp`);
   expect(r.ok).toBe(false);
   expect(r).toMatchObject({ step: expect.stringMatching(/discovery|client registration/) });
