@@ -17,7 +17,7 @@ import type { McpTool } from "./names.ts";
 import type { HeyOAuthProvider } from "./oauth.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import type { CallResult } from "./results.ts";
-import { abortable, CallError, ConnectError, type Connection, type ConnectHooks } from "./server.ts";
+import { abortable, CallError, ConnectError, type Connection, type ConnectHooks, within } from "./server.ts";
 import { childEnv, MAX_MESSAGE_BYTES, NoiseError, StdioTransport } from "./stdio.ts";
 import { errorText } from "../kernel/errors.ts";
 
@@ -240,7 +240,7 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
       return session;
     } catch (e) {
       // closed while initialize was on its way: the server may be making a session, which its answer names
-      if (signal.aborted) await Promise.race([connecting, sleep(END_SESSION_WAIT_MS)]);
+      if (signal.aborted) await within(connecting, END_SESSION_WAIT_MS);
       await endSession({ client, http }); // one that failed (or was closed) after initialize has a session there already
       throw e;
     }
@@ -341,11 +341,11 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
 
 /** Ends a remote session: the server is told (DELETE), for at most END_SESSION_WAIT_MS, then the client closes. */
 async function endSession(s: Pick<Session, "client" | "http">): Promise<void> {
-  if (s.http?.sessionId) {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([s.http.terminateSession().catch(() => {}), new Promise<void>((resolve) => (timer = setTimeout(resolve, END_SESSION_WAIT_MS)))]);
-    clearTimeout(timer);
-  }
+  if (s.http?.sessionId)
+    await within(
+      s.http.terminateSession().catch(() => {}),
+      END_SESSION_WAIT_MS,
+    );
   await s.client.close().catch(() => {});
 }
 

@@ -289,6 +289,13 @@ export function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/** Settles when `p` does, or after `ms` (its timer cleared, so it holds no exit back). */
+export async function within(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 /** What a call (or the user) reads while a server waits for a sign-in. */
 export function signInText(server: string, why: string | undefined): string {
   return `MCP server ${server} needs a sign-in${why ? ` (${why})` : ""}: run hey mcp login ${server} (or /mcp login ${server} in hey), then try again`;
