@@ -50,6 +50,18 @@ test("a server that restarted (hey's session gone, 404) gets a new session and t
   expect(m.events.map((e) => e.state)).toEqual(["connected"]);
 });
 
+test("calls made together when the session is gone share one new session", async () => {
+  const r = remote();
+  const m = open(r);
+  expect(await m.call("echo", { text: "one" })).toEqual({ output: "far: one" });
+  await r.down();
+  r.up();
+  const answers = await Promise.all(["a", "b", "c"].map((text) => m.call("echo", { text })));
+  expect(answers).toEqual([{ output: "far: a" }, { output: "far: b" }, { output: "far: c" }]);
+  expect(r.initializes()).toBe(2);
+  expect(r.sessions()).toBe(1);
+});
+
 test("a server that goes away is said to be lost without a call; the call says so; back, the next call connects again — each time it happens", async () => {
   const r = remote();
   const m = open(r);
