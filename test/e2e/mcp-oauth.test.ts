@@ -177,7 +177,14 @@ test("hey mcp: usage, an unknown server, a local server, a sign-in that fails na
   const fake = startOAuthFake({ registerStatus: 403 });
   stops.push(() => fake.stop());
   writeConfig(`[mcp.local]\ncommand = "node"\n\n[mcp.closed]\nurl = "${fake.url}"\n`);
-  expect(await hey(["mcp"])).toMatchObject({ code: 2, stderr: expect.stringContaining("usage: hey mcp login NAME | hey mcp logout NAME") });
+  // alone, it lists the servers as /mcp does (the one it cannot sign in to is auth required: it never saw a token)
+  const listed = await hey(["mcp"]);
+  expect(listed.code).toBe(0);
+  expect(listed.stdout).toContain(
+    "\nclosed: auth required · sign in with hey mcp login closed (or /mcp login closed in hey)\n  it answers HTTP 401 without one\n",
+  );
+  expect(listed.stdout).toEndWith("MCP tools in every request: 0, ~0 tokens (hey's own tools: ~671)\n");
+  expect(await hey(["mcp", "--help"])).toMatchObject({ code: 0, stdout: expect.stringContaining("usage: hey mcp | hey mcp login NAME | hey mcp logout NAME") });
   expect(await hey(["mcp", "login"])).toMatchObject({ code: 2, stderr: expect.stringContaining("hey mcp login takes one server name") });
   expect(await hey(["mcp", "login", "clsoed"])).toMatchObject({
     code: 2,
@@ -194,6 +201,7 @@ test("hey mcp: usage, an unknown server, a local server, a sign-in that fails na
   );
   const help = await hey(["--help"]);
   expect(help.stdout).toContain("hey mcp login NAME");
+  expect(help.stdout).toContain("hey mcp                 list the MCP servers");
   expect(help.stdout).toContain("hey mcp logout NAME");
 });
 
