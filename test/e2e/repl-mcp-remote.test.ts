@@ -2,7 +2,7 @@
 // own server in the test process (test/helpers/mcp-http.ts) restarts — the next call is answered
 // on a new session, nothing said; it goes away — a line above the prompt says so without a call,
 // and /mcp says stopped and why; it comes back — the next message's call connects again and is
-// answered; a tool it adds meanwhile is offered.
+// answered; a tool it adds meanwhile is offered, and one it adds while connected is said.
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -75,8 +75,11 @@ test(
     r.addTool("later");
     r.up();
     await ask("say three", "the server said: far: three");
+    // and one it adds while connected is said above the prompt
+    r.addTool("latest");
+    await t.waitFor((s) => s.includes("hey: MCP server far's tools changed: + latest (3 tools now)") && atPrompt(s), { joined: true });
     await ask("run later", "the server said: later ran");
-    await ask("/mcp", "far: connected · 2 tools"); // the earlier /mcp is still on the screen: wait for this one's line
+    await ask("/mcp", "far: connected · 3 tools"); // the earlier /mcp is still on the screen: wait for this one's line
   },
   E2E_TIMEOUT,
 );

@@ -99,13 +99,14 @@ test("a call to a server that cannot be reached tells the model the server was l
   expect(state(m).state).toBe("failed");
 });
 
-test("a tool the server adds while hey runs (tools/list_changed) is offered to the next request, and kept for the next run", async () => {
+test("a tool the server adds while hey runs (tools/list_changed) is said, offered to the next request, and kept for the next run", async () => {
   const r = remote();
   const m = open(r);
   expect((await m.tools()).map((t) => t.name)).toEqual(["echo"]);
   r.addTool("later");
   await until(() => state(m).tools?.length === 2, "the new list");
   expect((await m.tools()).map((t) => t.name)).toEqual(["echo", "later"]);
+  expect(m.warnings).toEqual(["MCP server far's tools changed: + later (2 tools now)"]); // said: no one reads /mcp to find out
   expect(await m.call("later")).toEqual({ output: "later ran" });
   await m.manager.close();
   const next = open(r);
