@@ -1,5 +1,5 @@
-// `hey mcp login NAME` and `hey mcp logout NAME` (issue 27): sign in to (or out of) the remote MCP
-// server of the `[mcp.NAME]` table, from the shell. A sign-in ends by connecting with the new
+// `hey mcp` (the servers, as /mcp lists them), `hey mcp login NAME` and `hey mcp logout NAME`
+// (issue 27): sign in to (or out of) the remote MCP server of the `[mcp.NAME]` table, from the shell. A sign-in ends by connecting with the new
 // token, so what it prints is proven: `connected: NAME (N tools)`. Exit 0 done, 1 the sign-in (or
 // that connection) failed, 2 a bad command line or configuration, 130 cancelled.
 import { EXIT, parseCli, UsageError, VERSION, type CliArgs } from "./cli.ts";
@@ -19,7 +19,7 @@ import { createToolStore } from "./mcp/store.ts";
 import { errorText } from "./kernel/errors.ts";
 
 export const MCP_USAGE =
-  "usage: hey mcp login NAME | hey mcp logout NAME   [--config FILE] [--approve] [--proxy URL] [--verbose]\n  NAME: an [mcp.NAME] table with a url\n";
+  "usage: hey mcp | hey mcp login NAME | hey mcp logout NAME   [--config FILE] [--approve] [--proxy URL] [--verbose]\n  hey mcp alone lists the servers as /mcp does; NAME: an [mcp.NAME] table with a url\n";
 
 export async function mcpCommand(argv: string[], here: Places): Promise<number> {
   const out = writer(1);
@@ -29,8 +29,10 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
     out.write(MCP_USAGE);
     return EXIT.ok;
   }
+  // alone: the servers, their state and tools, as /mcp shows them (a one-shot run of /mcp)
+  if (verb === undefined) return (await import("./run.ts")).run(parseCli(["-p", "/mcp"]), here);
   if (verb !== "login" && verb !== "logout") {
-    err.write(`hey mcp: ${verb === undefined ? "say what to do" : `unknown subcommand ${JSON.stringify(verb)}`}\n${MCP_USAGE}`);
+    err.write(`hey mcp: unknown subcommand ${JSON.stringify(verb)}\n${MCP_USAGE}`);
     return EXIT.usage;
   }
   let name: string;
@@ -57,7 +59,11 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
     const server = settings.mcp.servers.find((s) => s.name === name);
     if (!server) {
       const known = settings.mcp.servers.filter((s) => s.url).map((s) => s.name);
-      const untrusted = !trust.trusted && trust.resources.length > 0 ? " (this project's .hey/ is not trusted here: --approve reads it)" : "";
+      // the files that could define servers: .hey/config.toml, .mcp.json (skills define none)
+      const unread = trust.trusted ? [] : trust.resources.filter((r) => !r.endsWith("/"));
+      const untrusted = unread.length
+        ? ` (this project is not trusted here, so its ${unread.join(" and ")} ${unread.length > 1 ? "are" : "is"} not read: --approve reads ${unread.length > 1 ? "them" : "it"})`
+        : "";
       throw new ConfigError(`no [mcp.${name}] table${didYouMean(name, known)}; remote servers configured: ${known.join(", ") || "none"}${untrusted}`);
     }
     const store = createCredentialStore(here.configDir);

@@ -4,16 +4,20 @@
 // hey's proxied fetch (so [proxy], NO_PROXY and the CA settings apply), with 503s retried, and over
 // the legacy SSE transport when the server rejects Streamable HTTP. A remote server hey has a
 // sign-in for gets the SDK's client auth with hey's OAuthClientProvider (oauth.ts); a 401 with
-// `WWW-Authenticate` that no token answers makes the server "auth required" rather than failed.
-// SDK errors become ConnectError / CallError here, with the server's stderr tail where there is one.
+// `WWW-Authenticate` that no token answers (or an auth layer's error for hey's token, when the
+// server asks for one without it) makes the server "auth required" rather than failed. A remote
+// session the server lost is opened again (connectRemote). SDK errors become ConnectError /
+// CallError here, with the server's stderr tail where there is one.
 // The sign-in itself (login.ts) reaches the SDK's auth through `oauthSdk`.
 import type { McpServerSettings } from "../config/settings.ts";
-import { boundedBodies, retrying503 } from "./http-retry.ts";
+import { boundedBodies, retrying503, sleep } from "./http-retry.ts";
+import { httpText, initializeBody, oauthError, sessionGone, signInMessage, Unreachable } from "./http-faults.ts";
+import { listBoth, listTools } from "./lists.ts";
 import type { McpTool } from "./names.ts";
 import type { HeyOAuthProvider } from "./oauth.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import type { CallResult } from "./results.ts";
-import { CallError, ConnectError, type Connection, type ConnectHooks } from "./server.ts";
+import { abortable, CallError, ConnectError, type Connection, type ConnectHooks, within } from "./server.ts";
 import { childEnv, MAX_MESSAGE_BYTES, NoiseError, StdioTransport } from "./stdio.ts";
 import { errorText } from "../kernel/errors.ts";
 
@@ -30,8 +34,6 @@ export interface ClientContext {
 
 /** Status codes with which a server says it does not speak Streamable HTTP (the SDK's fallback advice). */
 const NOT_STREAMABLE = new Set([400, 404, 405]);
-/** Pages of tools/list read at most (a server that pages forever is not waited on forever). */
-const MAX_PAGES = 20;
 
 let loading: Promise<Sdk> | undefined;
 type Sdk = Awaited<ReturnType<typeof loadSdk>>;
@@ -82,154 +84,308 @@ type SdkClient = InstanceType<Sdk["Client"]>;
 export async function connectServer(settings: McpServerSettings, hooks: ConnectHooks, ctx: ClientContext, signal: AbortSignal): Promise<Connection> {
   const lib = await sdk();
   if (signal.aborted) throw new ConnectError("closed before it started");
+  return settings.command !== undefined ? connectLocal(settings, hooks, ctx, signal, lib) : connectRemote(settings, hooks, ctx, signal, lib);
+}
+
+/**
+ * The SDK client of hey. A server's notice that its tools changed is answered by reading every page
+ * of the new list (the SDK's own refresh reads only the first), given to `hooks` while `inUse`
+ * says this client is still the one in use.
+ */
+function newClient(
+  lib: Sdk,
+  ctx: ClientContext,
+  hooks: ConnectHooks,
+  limits: { timeoutMs: number; signal: AbortSignal },
+  inUse: (c: SdkClient) => boolean,
+): SdkClient {
+  const refresh = () => {
+    if (inUse(client))
+      listTools(client, limits.timeoutMs, limits.signal).then(
+        (tools) => inUse(client) && hooks.onTools(tools),
+        () => {}, // the old list stays; the next notice or connection reads it again
+      );
+  };
+  const client: SdkClient = new lib.Client({ name: "hey", version: ctx.version }, { listChanged: { tools: { autoRefresh: false, onChanged: refresh } } });
+  return client;
+}
+
+/** A local server: its process over our stdio transport. */
+async function connectLocal(settings: McpServerSettings, hooks: ConnectHooks, ctx: ClientContext, signal: AbortSignal, lib: Sdk): Promise<Connection> {
   let live = false;
   let closing = false;
-  let stderr = () => "";
-  let exitReason = () => "the connection closed";
-  let challenged = false; // the server answered 401 with a Bearer challenge
-  let provider: HeyOAuthProvider | undefined;
-  const ownAuthorization = Object.keys(settings.headers).some((h) => h.toLowerCase() === "authorization");
-  const newClient = () =>
-    new lib.Client(
-      { name: "hey", version: ctx.version },
-      { listChanged: { tools: { onChanged: (error, tools) => (error || !tools ? undefined : hooks.onTools(tools.map(toolOf))) } } },
-    );
-  let client = newClient();
-  const opts = { timeout: settings.timeoutMs, signal };
-  let stop = () => {};
-  const onAbort = () => stop();
+  const client = newClient(lib, ctx, hooks, { timeoutMs: settings.timeoutMs, signal }, () => true);
+  const transport = new StdioTransport(
+    { command: settings.command!, args: settings.args, env: settings.env, cwd: settings.cwd },
+    childEnv(ctx.env, settings.env),
+  );
+  const onAbort = () => void transport.close();
   signal.addEventListener("abort", onAbort, { once: true });
+  const exitReason = () => transport.exitReason ?? "the connection closed";
   try {
-    if (settings.command !== undefined) {
-      const transport = new StdioTransport(
-        { command: settings.command, args: settings.args, env: settings.env, cwd: settings.cwd },
-        childEnv(ctx.env, settings.env),
-      );
-      stop = () => void transport.close();
-      stderr = () => transport.stderrTail();
-      exitReason = () => transport.exitReason ?? "the connection closed";
-      let noise: (e: Error) => void = () => {};
-      const noisy = new Promise<never>((_, reject) => (noise = reject));
-      noisy.catch(() => {});
-      transport.onerror = (e) => {
-        if (e instanceof NoiseError && !live) noise(e); // a server that breaks the protocol before it answers is not waited on
-      };
-      await Promise.race([client.connect(transport, opts), noisy]);
-    } else {
-      const url = new URL(settings.url!);
-      const fetchImpl = boundedBodies(retrying503(ctx.fetch as Parameters<typeof retrying503>[0], sleep), MAX_MESSAGE_BYTES) as typeof fetch;
-      // the endpoint's last answer tells whether it asks for a sign-in — unless the table's own
-      // Authorization header is what it refuses (no sign-in could help: that is a plain failure)
-      const watched = (async (input: string | URL | Request, init?: RequestInit) => {
-        const res = await fetchImpl(input, init);
-        if (!ownAuthorization && new URL(input instanceof Request ? input.url : input).href === url.href) challenged = asksForSignIn(res);
-        return res;
-      }) as typeof fetch;
-      const authProvider = ctx.auth?.(settings, (p) => lib.auth(p as unknown as Parameters<Sdk["auth"]>[0], { serverUrl: url.href, fetchFn: fetchImpl }));
-      provider = authProvider;
-      const auth = authProvider ? { authProvider: authProvider as unknown as Parameters<Sdk["auth"]>[0] } : {};
-      const requestInit = { headers: settings.headers };
-      try {
-        await client.connect(new lib.StreamableHTTP(url, { requestInit, fetch: watched, ...auth }), opts);
-      } catch (e) {
-        if (!(e instanceof lib.StreamableHTTPError) || !NOT_STREAMABLE.has(e.code ?? 0)) throw e;
-        await client.close().catch(() => {});
-        client = newClient();
-        await client.connect(new lib.SSE(url, { requestInit, fetch: watched, ...auth }), opts);
-      }
-    }
-    live = true;
-    const tools = await listTools(client, settings.timeoutMs, signal);
-    const prompts = client.getServerCapabilities()?.prompts ? await listPrompts(client, settings.timeoutMs, signal) : [];
-    client.onclose = () => {
-      if (!closing) hooks.onClose(exitReason(), stderr());
+    let noise: (e: Error) => void = () => {};
+    const noisy = new Promise<never>((_, reject) => (noise = reject));
+    noisy.catch(() => {});
+    transport.onerror = (e) => {
+      if (e instanceof NoiseError && !live) noise(e); // a server that breaks the protocol before it answers is not waited on
     };
-    return connection(client, { tools, prompts }, lib, () => (closing = true));
+    await Promise.race([client.connect(transport, { timeout: settings.timeoutMs, signal }), noisy]);
+    live = true;
+    const lists = await listBoth(client, settings.timeoutMs, signal);
+    client.onclose = () => {
+      if (!closing) hooks.onClose(exitReason(), transport.stderrTail());
+    };
+    const send = async <T>(req: (c: SdkClient) => Promise<T>): Promise<T> => {
+      try {
+        return await req(client);
+      } catch (e) {
+        throw callError(e, lib);
+      }
+    };
+    return connection(lists, send, async () => {
+      closing = true;
+      await client.close().catch(() => {});
+    });
   } catch (e) {
     closing = true;
     await client.close().catch(() => {});
-    if (!signal.aborted && !ownAuthorization && (challenged || e instanceof lib.UnauthorizedError)) throw new ConnectError(authMessage(provider), "", true);
-    throw new ConnectError(signal.aborted ? "closed while starting" : connectMessage(e, lib, exitReason()), stderr());
+    throw new ConnectError(signal.aborted ? "closed while starting" : connectMessage(e, lib, exitReason()), transport.stderrTail());
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
 }
 
-/** Every page of tools/list. */
-async function listTools(client: SdkClient, timeoutMs: number, signal: AbortSignal): Promise<McpTool[]> {
-  const tools: McpTool[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const r = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs, signal });
-    tools.push(...r.tools.map(toolOf));
-    cursor = r.nextCursor;
-    if (!cursor) break;
-  }
-  return tools;
+/** One session with a remote server: its client, the Streamable HTTP transport (none over legacy SSE), its lists. */
+interface Session {
+  client: SdkClient;
+  http: InstanceType<Sdk["StreamableHTTP"]> | undefined;
+  tools: McpTool[];
+  prompts: McpPrompt[];
 }
 
-/** Every page of prompts/list. */
-async function listPrompts(client: SdkClient, timeoutMs: number, signal: AbortSignal): Promise<McpPrompt[]> {
-  const prompts: McpPrompt[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const r = await client.listPrompts(cursor ? { cursor } : undefined, { timeout: timeoutMs, signal });
-    for (const p of r.prompts)
-      prompts.push({
-        name: p.name,
-        ...(p.description !== undefined ? { description: p.description } : {}),
-        arguments: (p.arguments ?? []).map((a) => ({
-          name: a.name,
-          ...(a.description !== undefined ? { description: a.description } : {}),
-          required: a.required === true,
-        })),
-      });
-    cursor = r.nextCursor;
-    if (!cursor) break;
-  }
-  return prompts;
-}
+/** How long closing waits for a remote server to end hey's session (HTTP DELETE) before it goes anyway. */
+export const END_SESSION_WAIT_MS = 1_000;
 
-/** Why a server is waiting for a sign-in: none yet, or the one hey had no longer works. */
-function authMessage(provider: HeyOAuthProvider | undefined): string {
-  return provider ? "hey's sign-in to it has run out and could not be refreshed" : "it answers HTTP 401 without one";
-}
+/**
+ * A remote server, over Streamable HTTP through hey's proxied fetch (or the legacy SSE transport
+ * when the server rejects it). Its session can end under hey: a server that restarted answers the
+ * old session's requests 404 (the spec: the client starts a new session) — hey initializes again,
+ * and the request is sent once more, the user none the wiser. A server that cannot be reached
+ * any more, or whose event stream dropped and would not come back, is lost: `hooks.onClose` says
+ * why, and the next call connects again (server.ts). Closing ends the session on the server.
+ */
+async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, ctx: ClientContext, signal: AbortSignal, lib: Sdk): Promise<Connection> {
+  const url = new URL(settings.url!);
+  const ownAuthorization = Object.keys(settings.headers).some((h) => h.toLowerCase() === "authorization");
+  const fetchImpl = boundedBodies(retrying503(ctx.fetch as Parameters<typeof retrying503>[0], sleep), MAX_MESSAGE_BYTES) as typeof fetch;
+  let challenged = false; // the server answered 401 with a Bearer challenge
+  // the endpoint's last answer tells whether it asks for a sign-in — unless the table's own
+  // Authorization header is what it refuses (no sign-in could help: that is a plain failure);
+  // a request that got no answer at all is the server being out of reach
+  const watched = (async (input: string | URL | Request, init?: RequestInit) => {
+    let res: Response;
+    try {
+      res = await fetchImpl(input, init);
+    } catch (e) {
+      if (init?.signal?.aborted || signal.aborted) throw e;
+      throw new Unreachable(url, e);
+    }
+    if (!ownAuthorization && new URL(input instanceof Request ? input.url : input).href === url.href) challenged = asksForSignIn(res);
+    return res;
+  }) as typeof fetch;
+  const provider = ctx.auth?.(settings, (p) => lib.auth(p as unknown as Parameters<Sdk["auth"]>[0], { serverUrl: url.href, fetchFn: fetchImpl }));
+  const auth = provider ? { authProvider: provider as unknown as Parameters<Sdk["auth"]>[0] } : {};
+  const requestInit = { headers: settings.headers };
+  let legacy = false; // the server wants the legacy SSE transport
+  let current: Session | undefined;
+  let closing = false;
+  let renewing: Promise<void> | undefined;
 
-function toolOf(t: { name: string; description?: string; inputSchema: object }): McpTool {
-  return { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), inputSchema: t.inputSchema as Record<string, unknown> };
-}
-
-function connection(client: SdkClient, lists: Pick<Connection, "tools" | "prompts">, lib: Sdk, onClosing: () => void): Connection {
-  /** Any SDK failure as a CallError. */
-  const failed = (e: unknown): CallError => {
-    if (e instanceof lib.McpError && e.code === lib.ErrorCode.RequestTimeout) return new CallError("timeout", e.message);
-    if (e instanceof lib.McpError && e.code === lib.ErrorCode.ConnectionClosed) return new CallError("closed", e.message);
-    if (e instanceof lib.UnauthorizedError || (e instanceof lib.StreamableHTTPError && e.code === 401) || (e instanceof lib.SseError && e.code === 401))
-      return new CallError("auth", "the server no longer accepts hey's sign-in, and it could not be refreshed");
-    if (e instanceof Error && /not connected/i.test(e.message)) return new CallError("closed", e.message);
-    return new CallError("failed", errorText(e));
+  /** A new session: initialize, then the tools and prompts. */
+  const open = async (): Promise<Session> => {
+    // not the signal: an initialize on its way when hey closes is let finish, so its session can be ended
+    const opts = { timeout: settings.timeoutMs };
+    let connecting: Promise<unknown> = Promise.resolve();
+    const connect = (c: SdkClient, transport: Parameters<SdkClient["connect"]>[0]) => {
+      const p = c.connect(transport, opts);
+      connecting = p.catch(() => {});
+      return abortable(p, signal);
+    };
+    challenged = false;
+    const inUse = (c: SdkClient) => current?.client === c;
+    const limits = { timeoutMs: settings.timeoutMs, signal };
+    let client = newClient(lib, ctx, hooks, limits, inUse);
+    let http: Session["http"];
+    try {
+      if (!legacy) {
+        http = new lib.StreamableHTTP(url, { requestInit, fetch: watched, ...auth });
+        try {
+          await connect(client, http);
+        } catch (e) {
+          if (!(e instanceof lib.StreamableHTTPError) || !NOT_STREAMABLE.has(e.code ?? 0)) throw e;
+          await client.close().catch(() => {});
+          [client, http, legacy] = [newClient(lib, ctx, hooks, limits, inUse), undefined, true];
+        }
+      }
+      if (legacy) await connect(client, new lib.SSE(url, { requestInit, fetch: watched, ...auth }));
+      const session: Session = { client, http, ...(await listBoth(client, settings.timeoutMs, signal)) };
+      client.onclose = () => {
+        if (inUse(client)) lost("the connection closed");
+      };
+      // the event stream the server's notices come on dropped and would not come back: the server
+      // restarted (a new session is needed) or is gone
+      client.onerror = (e) => {
+        if (inUse(client) && /^Maximum reconnection attempts/.test(e.message)) renew(client).catch(() => {});
+      };
+      return session;
+    } catch (e) {
+      // closed while initialize was on its way: the server may be making a session, which its answer names
+      if (signal.aborted) await within(connecting, END_SESSION_WAIT_MS);
+      await endSession({ client, http }); // one that failed (or was closed) after initialize has a session there already
+      throw e;
+    }
   };
+  /** Why opening a session failed, as a ConnectError. */
+  const refused = async (e: unknown): Promise<ConnectError> => {
+    if (signal.aborted) return new ConnectError("closed while starting");
+    if (!ownAuthorization && (challenged || e instanceof lib.UnauthorizedError)) return new ConnectError(signInMessage(provider !== undefined), "", true);
+    const revoked = await refusedSignIn(e);
+    if (revoked) return new ConnectError(revoked, "", true);
+    return new ConnectError(connectMessage(e, lib, "the connection closed"));
+  };
+  /**
+   * Whether `e` is the server's auth layer refusing hey's token with something else than 401: the
+   * SDK's own bearer middleware answers a token it cannot verify (revoked, from before the server
+   * restarted) with `500 {"error":"server_error"}`. It is, when the server answers the same
+   * request without a token with a 401 that asks for a sign-in. The reason, or undefined.
+   */
+  const refusedSignIn = async (e: unknown): Promise<string | undefined> => {
+    if (!provider || ownAuthorization || !(e instanceof lib.StreamableHTTPError) || e.code === 401) return undefined;
+    const oauth = oauthError(e.message);
+    if (!oauth) return undefined;
+    const res = await fetchImpl(url, {
+      method: "POST",
+      headers: { ...settings.headers, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: initializeBody(ctx.version),
+      signal,
+    }).catch(() => undefined);
+    await res?.body?.cancel().catch(() => {});
+    if (!res || !asksForSignIn(res)) return undefined;
+    return `it refused hey's sign-in with HTTP ${e.code} ${oauth} and asks for a new one`;
+  };
+  /** The connection is gone: the next call connects again. */
+  const lost = (why: string, auth = false) => {
+    if (closing) return;
+    closing = true;
+    void current?.client.close().catch(() => {});
+    hooks.onClose(why, "", auth);
+  };
+  /** A new session in place of `stale` (shared by the requests that found it gone); rejects with a CallError. */
+  const renew = (stale: SdkClient): Promise<void> => {
+    if (closing) return Promise.reject(new CallError("closed", "the connection closed"));
+    if (current?.client !== stale) return Promise.resolve();
+    renewing ??= (async () => {
+      try {
+        const next = await open();
+        if (closing) return void (await endSession(next)); // lost or closed meanwhile
+        const old = current!;
+        current = next; // first: the old client's close is then no loss
+        void old.client.close().catch(() => {});
+        hooks.onTools(next.tools); // a server that restarted may have another list
+      } catch (e) {
+        const why = await refused(e);
+        lost(why.message, why.auth);
+        throw new CallError(why.auth ? "auth" : "closed", why.message);
+      } finally {
+        renewing = undefined;
+      }
+    })();
+    return renewing;
+  };
+  /** A request's failure as a CallError; one that says the server is out of reach loses the connection. */
+  const failure = async (e: unknown): Promise<CallError> => {
+    if (e instanceof Unreachable) {
+      lost(e.message);
+      return new CallError("closed", e.message);
+    }
+    const revoked = await refusedSignIn(e);
+    return revoked ? new CallError("auth", revoked) : callError(e, lib);
+  };
+  const send = async <T>(req: (c: SdkClient) => Promise<T>): Promise<T> => {
+    const c = current!.client;
+    try {
+      return await req(c);
+    } catch (e) {
+      if (closing || !sessionLost(e, lib)) throw await failure(e);
+    }
+    await renew(c);
+    try {
+      return await req(current!.client);
+    } catch (e) {
+      throw await failure(e);
+    }
+  };
+
+  try {
+    current = await open();
+  } catch (e) {
+    closing = true;
+    throw await refused(e);
+  }
+  return connection(current, send, async () => {
+    closing = true;
+    await renewing?.catch(() => {});
+    await endSession(current!);
+  });
+}
+
+/** Ends a remote session: the server is told (DELETE), for at most END_SESSION_WAIT_MS, then the client closes. */
+async function endSession(s: Pick<Session, "client" | "http">): Promise<void> {
+  if (s.http?.sessionId)
+    await within(
+      s.http.terminateSession().catch(() => {}),
+      END_SESSION_WAIT_MS,
+    );
+  await s.client.close().catch(() => {});
+}
+
+/** Whether a request failed because the server no longer knows the session (http-faults.ts). */
+function sessionLost(e: unknown, lib: Sdk): boolean {
+  if (e instanceof lib.StreamableHTTPError) return sessionGone(e.code ?? 0, e.message);
+  const legacy = e instanceof Error ? /^Error POSTing to endpoint \(HTTP (\d+)\)/.exec(e.message) : null; // the legacy SSE transport's words
+  return legacy !== null && sessionGone(Number(legacy[1]), (e as Error).message);
+}
+
+/** Any SDK failure of a request as a CallError. */
+function callError(e: unknown, lib: Sdk): CallError {
+  if (e instanceof CallError) return e;
+  if (e instanceof lib.McpError && e.code === lib.ErrorCode.RequestTimeout) return new CallError("timeout", e.message);
+  if (e instanceof lib.McpError && e.code === lib.ErrorCode.ConnectionClosed) return new CallError("closed", e.message);
+  if (e instanceof lib.UnauthorizedError || (e instanceof lib.StreamableHTTPError && e.code === 401) || (e instanceof lib.SseError && e.code === 401))
+    return new CallError("auth", "the server no longer accepts hey's sign-in, and it could not be refreshed");
+  if (e instanceof Error && /not connected/i.test(e.message)) return new CallError("closed", e.message);
+  if (e instanceof lib.StreamableHTTPError) return new CallError("failed", httpText(e));
+  return new CallError("failed", errorText(e));
+}
+
+/** The calls of a connection, each through `send` (which turns every failure into a CallError). */
+function connection(
+  lists: Pick<Connection, "tools" | "prompts">,
+  send: <T>(req: (c: SdkClient) => Promise<T>) => Promise<T>,
+  close: () => Promise<void>,
+): Connection {
   return {
-    ...lists,
-    async call(name, args, { timeoutMs, signal }) {
-      try {
-        return (await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs, signal })) as CallResult;
-      } catch (e) {
-        throw failed(e);
-      }
-    },
-    async get(what, { timeoutMs, signal }): Promise<PromptResult | ResourceResult> {
-      try {
-        if ("prompt" in what) return await client.getPrompt({ name: what.prompt, arguments: what.args }, { timeout: timeoutMs, signal });
-        return await client.readResource({ uri: what.resource }, { timeout: timeoutMs, signal });
-      } catch (e) {
-        throw failed(e);
-      }
-    },
-    async close() {
-      onClosing();
-      await client.close().catch(() => {});
-    },
+    tools: lists.tools,
+    prompts: lists.prompts,
+    call: (name, args, { timeoutMs, signal }) =>
+      send(async (c) => (await c.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs, signal })) as CallResult),
+    get: (what, { timeoutMs, signal }): Promise<PromptResult | ResourceResult> =>
+      send<PromptResult | ResourceResult>((c) =>
+        "prompt" in what
+          ? c.getPrompt({ name: what.prompt, arguments: what.args }, { timeout: timeoutMs, signal })
+          : c.readResource({ uri: what.resource }, { timeout: timeoutMs, signal }),
+      ),
+    close,
   };
 }
 
@@ -237,14 +393,6 @@ function connection(client: SdkClient, lists: Pick<Connection, "tools" | "prompt
 function connectMessage(e: unknown, lib: Sdk, exited: string): string {
   if (e instanceof lib.McpError && e.code === lib.ErrorCode.RequestTimeout) return "it did not answer initialize in time (timeout_ms)";
   if (e instanceof lib.McpError && e.code === lib.ErrorCode.ConnectionClosed) return `it ${exited.replace(/^the connection /, "")} before it was ready`;
-  if (e instanceof lib.StreamableHTTPError) return `HTTP ${e.code}: ${e.message}`;
+  if (e instanceof lib.StreamableHTTPError) return httpText(e);
   return errorText(e);
-}
-
-function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
 }

@@ -9,7 +9,8 @@ import type { McpServerSettings } from "../config/settings.ts";
 import { browserCommands } from "./browser.ts";
 import { asksForSignIn, oauthSdk } from "./client.ts";
 import type { CredentialStore } from "./credentials.ts";
-import { createOAuthProvider, registeredPort, type Step } from "./oauth.ts";
+import { initializeBody, Unreachable } from "./http-faults.ts";
+import { createOAuthProvider, registeredPort, type HeyOAuthProvider, type Step } from "./oauth.ts";
 
 /** How long a sign-in waits for the browser to come back. */
 export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
@@ -55,20 +56,29 @@ export async function signIn(s: McpServerSettings, deps: SignInDeps): Promise<Si
   const sdk = await oauthSdk();
   deps.print(`Signing in to MCP server ${s.name} at ${url}`);
   const listener = listen(registeredPort(deps.store.read(url)));
-  let step: Step = "discovery";
-  const provider = createOAuthProvider({
-    url,
-    store: deps.store,
-    ...(s.oauthClient ? { client: s.oauthClient } : {}),
-    now: Date.now,
-    signIn: {
-      redirectUrl: `http://127.0.0.1:${listener.port}${CALLBACK_PATH}`,
-      state: listener.state,
-      open: (authorizationUrl) => sendToBrowser(s, authorizationUrl, listener.port, deps),
-    },
-  });
   const fetchFn = abortable(deps.fetch, deps.signal);
-  try {
+  let provider: HeyOAuthProvider | undefined;
+  let step: Step = "discovery";
+  /** One run of the flow; `reuse`: an earlier registration may be used (false once the authorization server has forgotten it). */
+  const attempt = async (reuse: boolean): Promise<SignInOutcome> => {
+    step = "discovery";
+    // the registration this sign-in starts with, when it is one hey made earlier (not the table's client_id)
+    const earlier = s.oauthClient || !reuse ? undefined : deps.store.read(url)?.client?.client_id;
+    const current: HeyOAuthProvider = createOAuthProvider({
+      url,
+      store: deps.store,
+      ...(s.oauthClient ? { client: s.oauthClient } : {}),
+      now: Date.now,
+      signIn: {
+        redirectUrl: `http://127.0.0.1:${listener.port}${CALLBACK_PATH}`,
+        state: listener.state,
+        open: async (authorizationUrl) => {
+          if (earlier !== undefined && authorizationUrl.searchParams.get("client_id") === earlier) await checkRegistration(authorizationUrl, fetchFn);
+          await sendToBrowser(s, authorizationUrl, listener.port, deps);
+        },
+      },
+    });
+    provider = current;
     const challenge = await probe(url, s.headers, fetchFn);
     if ("open" in challenge) return { ok: true, text: `MCP server ${s.name} answered without asking for a sign-in (HTTP ${challenge.open}); nothing to do` };
     const where = {
@@ -77,18 +87,54 @@ export async function signIn(s: McpServerSettings, deps: SignInDeps): Promise<Si
       ...(challenge.scope ? { scope: challenge.scope } : {}),
       ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
     };
-    const first = await sdk.auth(provider, where);
-    step = provider.step;
+    const first = await sdk.auth(current, where);
+    step = current.step;
     if (first !== "REDIRECT") return done(s, deps);
     const code = await waitFor(listener.result, deps.signal, deps.timeoutMs ?? SIGN_IN_TIMEOUT_MS);
     step = "token exchange";
-    await sdk.auth(provider, { ...where, authorizationCode: code });
+    await sdk.auth(current, { ...where, authorizationCode: code });
     return done(s, deps);
+  };
+  try {
+    try {
+      return await attempt(true);
+    } catch (e) {
+      if (!(e instanceof ForgottenRegistration)) throw e;
+      // the registration is dead: a new one, as on the first sign-in
+      const c = deps.store.read(url);
+      if (c) await deps.store.write({ url: c.url, ...(c.discovery ? { discovery: c.discovery } : {}), ...(c.tokens ? { tokens: c.tokens } : {}) });
+      deps.print(`  ${e.message}: registering hey again`);
+      return await attempt(false);
+    }
   } catch (e) {
-    return fail(step === "discovery" ? provider.step : step, deps.signal.aborted ? "Ctrl-C; an earlier sign-in still holds" : messageOf(e));
+    return fail(step === "discovery" ? (provider?.step ?? step) : step, deps.signal.aborted ? "Ctrl-C; an earlier sign-in still holds" : messageOf(e));
   } finally {
     listener.stop();
   }
+}
+
+/** The authorization server does not know the registration hey kept (it restarted, or dropped it). */
+class ForgottenRegistration extends Error {
+  override name = "ForgottenRegistration";
+}
+
+/**
+ * Before the user is sent to sign in with a registration hey made earlier: asks for the
+ * authorization page itself. An authorization server refuses an unknown client_id there with an
+ * error page and never redirects back (RFC 6749 §4.1.2.1), so a browser sent there would show the
+ * error and hey would wait for nothing; a 4xx is taken for that, and throws ForgottenRegistration.
+ * A page, a redirect to a login, or no answer: the browser goes as usual.
+ */
+async function checkRegistration(authorizationUrl: URL, fetchFn: typeof fetch): Promise<void> {
+  const res = await fetchFn(authorizationUrl, { redirect: "manual" }).catch(() => undefined);
+  if (!res || res.status < 400 || res.status >= 500) return void (await res?.body?.cancel().catch(() => {}));
+  const text = await res.text().catch(() => "");
+  let code = "";
+  try {
+    const o = JSON.parse(text) as { error?: unknown };
+    if (typeof o.error === "string") code = ` ${o.error}`;
+  } catch {}
+  throw new ForgottenRegistration(`the authorization server no longer knows hey's registration (HTTP ${res.status}${code})`);
 }
 
 /**
@@ -147,12 +193,7 @@ async function probe(
   headers: Record<string, string>,
   fetchFn: typeof fetch,
 ): Promise<{ scope?: string; resourceMetadataUrl?: URL } | { open: number }> {
-  const body = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 0,
-    method: "initialize",
-    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "hey", version: "sign-in" } },
-  });
+  const body = initializeBody("sign-in");
   let res: Response;
   try {
     res = await fetchFn(url, {
@@ -161,7 +202,7 @@ async function probe(
       body,
     });
   } catch (e) {
-    throw new Error(`cannot reach ${url}: ${messageOf(e)}`);
+    throw new Unreachable(new URL(url), e); // as a run says it
   }
   await res.body?.cancel().catch(() => {});
   if (res.ok) return { open: res.status };

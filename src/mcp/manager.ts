@@ -13,7 +13,7 @@ import { namedChanges, type Applied, type Reloadable } from "../config/reload.ts
 import type { McpServerSettings, Settings } from "../config/settings.ts";
 import type { AgentEvent } from "../kernel/output.ts";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
-import type { ExposedTool, McpTool } from "./names.ts";
+import { toolsChanged, type ExposedTool, type McpTool } from "./names.ts";
 import { mcpSpec, offerTools, type Offer } from "./offer.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import { cutText, needsCut, shapeResult } from "./results.ts";
@@ -105,6 +105,8 @@ export function createMcpManager(
     const p = deps.store.save(settings, tools).finally(() => saving.delete(p));
     saving.add(p);
   };
+  /** the tool names each server listed last while connected */
+  const lastListed = new WeakMap<McpServer, string[]>();
   /** changed servers starting beside the one they replace, by name; they take over once connected */
   const pending = new Map<string, McpServer>();
   /** a `/reload` is waiting for these to settle and will say how they went itself */
@@ -127,6 +129,7 @@ export function createMcpManager(
       cached,
       events: {
         changed: (s) => {
+          if (s.state === "connected") lastListed.set(self, names(s.tools));
           if (pending.get(settings.name) === self) return takeOver(self, s);
           if (!current.servers.includes(self)) return;
           if (s.state === "connected") connected(s, offered(current));
@@ -134,7 +137,16 @@ export function createMcpManager(
           if (s.state === "failed" || s.state === "stopped" || s.state === "auth_required")
             deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });
         },
-        listed: (tools) => save(settings, tools),
+        listed: (tools) => {
+          save(settings, tools);
+          // a list the server changed while connected (tools/list_changed, a new session): said, as a connection is
+          const before = lastListed.get(self);
+          lastListed.set(self, names(tools));
+          if (before !== undefined && self.status().state === "connected" && current.servers.includes(self)) {
+            const line = toolsChanged(settings.name, before, names(tools));
+            if (line) deps.warn(line);
+          }
+        },
       },
     });
     return self;
@@ -355,6 +367,7 @@ export function createMcpManager(
 }
 
 const said = (o: Offer) => [...o.renamed, ...o.warnings];
+const names = (tools: McpTool[] | undefined) => (tools ?? []).map((t) => t.name);
 
 /** A server `/reload` keeps as it is when its table did not change: one that is up, or on its way up (or waiting to start). */
 const running = (s: McpServer) => s.status().state === "connected" || s.status().state === "connecting";

@@ -85,3 +85,12 @@ export function exposeTools(lists: readonly { server: string; tools: readonly Mc
 }
 
 const prefixed = (server: string, name: string) => sanitizeName(`${server}_${name}`);
+
+/** `MCP server gh's tools changed: + a, − b (12 tools now)`, or undefined when the names are the same. */
+export function toolsChanged(server: string, before: string[], after: string[]): string | undefined {
+  const added = after.filter((n) => !before.includes(n));
+  const removed = before.filter((n) => !after.includes(n));
+  if (added.length + removed.length === 0) return undefined;
+  const parts = [...added.map((n) => `+ ${n}`), ...removed.map((n) => `− ${n}`)];
+  return `MCP server ${server}'s tools changed: ${parts.join(", ")} (${after.length} tool${after.length === 1 ? "" : "s"} now)`;
+}

@@ -1,7 +1,9 @@
 // One MCP server's life (SPEC §14): connecting → connected, or failed (left out, with why), or
 // auth_required (a remote server that wants a sign-in: left out until `hey mcp login`); a
 // connected server that stops (a crash, an exit) is restarted lazily, once, on its next call, and
-// after that a call tells the model and the user to /reload. A call that times out is an error
+// after that a call tells the model and the user to /reload. A remote server that is lost (out of
+// reach) is connected again on its next call, every time it comes back: reaching it again is no
+// crash loop. A call that times out is an error
 // result and the server is kept. Pure: the connection is made by the `connect` it is given
 // (client.ts, over stdio.ts or HTTP).
 import type { McpServerSettings } from "../config/settings.ts";
@@ -34,8 +36,11 @@ export interface Connection {
 }
 
 export interface ConnectHooks {
-  /** the session ended without close(): the process exited or the remote dropped it; `stderr` is its tail */
-  onClose(why: string, stderr: string): void;
+  /**
+   * the session ended without close(): the process exited, or the remote server cannot be reached
+   * or refuses hey's sign-in now (`auth`); `stderr` is its tail
+   */
+  onClose(why: string, stderr: string, auth?: boolean): void;
   /** the server announced a new tool list, already fetched */
   onTools(tools: McpTool[]): void;
 }
@@ -118,6 +123,7 @@ export interface McpServer {
 
 export function createServer(settings: McpServerSettings, deps: { connect: Connect; cached: McpTool[] | undefined; events: ServerEvents }): McpServer {
   const { name } = settings;
+  const remote = settings.url !== undefined;
   let state: ServerState = "connecting";
   let started = false;
   let tools = deps.cached;
@@ -163,10 +169,10 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
     state = "connecting";
     let mine: Connection | undefined;
     const hooks: ConnectHooks = {
-      onClose(why, tail) {
+      onClose(why, tail, auth) {
         if (!mine || connection !== mine || state === "closed") return; // a failure while connecting rejects connect instead
         connection = undefined;
-        set("stopped", { error: why, stderr: tail });
+        set(auth ? "auth_required" : "stopped", { error: why, stderr: tail });
       },
       onTools(list) {
         if (!mine || connection !== mine || state === "closed") return;
@@ -179,6 +185,8 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
         if (state === "closed") return void c.close();
         mine = c;
         connection = c;
+        // a remote server reached again is well again: losing it later is no crash loop
+        if (remote) restarts = 0;
         tools = c.tools;
         prompts = c.prompts;
         cached = false;
@@ -205,6 +213,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
     if (state === "closed") return `MCP server ${name} was closed (/reload replaced it)`;
     if (state === "auth_required") return signInText(name, error);
     const tail = stderr ? `\n${stderr}` : "";
+    if (restarts > 0 && remote) return `MCP server ${name} was lost and could not be reconnected: ${error}; /reload connects again${tail}`;
     if (restarts > 0) return `MCP server ${name} stopped and could not be restarted: ${error}; fix it, then /reload${tail}`;
     return `MCP server ${name} is not available: ${error}; fix its configuration, then /reload${tail}`;
   }
@@ -233,8 +242,10 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
       // exit is seen: wait briefly for it, so the model reads the same message either way.
       if (err.kind === "closed") await gone(c, CLOSE_SETTLE_MS);
       if (err.kind === "closed" || connection !== c) {
+        const why = connection !== c && error ? error : "the connection closed";
+        if (remote) return { error: `MCP server ${name} was lost during the call (${why}); hey connects again on the next call` };
         const next = restarts < MAX_RESTARTS ? "it is restarted on the next call" : "/reload restarts it";
-        return { error: `MCP server ${name} stopped during the call (${connection !== c && error ? error : "the connection closed"}); ${next}` };
+        return { error: `MCP server ${name} stopped during the call (${why}); ${next}` };
       }
       return { error: `${what} failed: ${err.message}` };
     }
@@ -276,6 +287,13 @@ export function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener("abort", onAbort, { once: true });
     p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
+}
+
+/** Settles when `p` does, or after `ms` (its timer cleared, so it holds no exit back). */
+export async function within(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /** What a call (or the user) reads while a server waits for a sign-in. */

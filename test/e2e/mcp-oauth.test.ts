@@ -5,12 +5,14 @@
 // authorization URL (the test's stand-in for the user) stores a 0600 token; a later run calls the
 // server's tool; a token past its expiry is auth required again. Against the fake OAuth server
 // (test/helpers/oauth-server.ts), whose tool answers with the Authorization header it got: the
-// token appears in no output, event, session or log.
+// token appears in no output, event, session or log. The example restarted (its tokens and its
+// registration of hey gone) asks for a sign-in again in plain words, and the next sign-in
+// registers hey again on its own.
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, jsonEvents, runHey } from "../helpers/e2e.ts";
-import { BROWSER, startOAuthExample, type HttpServer } from "../helpers/mcp.ts";
+import { BROWSER, startOAuthExample, type HttpServer, type OAuthExample } from "../helpers/mcp.ts";
 import { resultText, type ChatRequest } from "../helpers/model-server.ts";
 import { startOAuthFake, type OAuthFake } from "../helpers/oauth-server.ts";
 import { eachModelServers, eachTempDir, writeUserConfig } from "../helpers/fixtures.ts";
@@ -113,6 +115,38 @@ test("the SDK's OAuth example: auth required at once before a sign-in; hey mcp l
   expect(resultOf(after.stdout)).toBe("no greet tool");
 });
 
+test("the SDK's OAuth example restarted: the next run says it needs a sign-in (not 'failed'); hey mcp login registers hey again and signs in", async () => {
+  await ensureBinary();
+  const demo: OAuthExample = await startOAuthExample();
+  stops.push(() => demo.stop());
+  const m = model((req) => {
+    const tool = lastTool(req);
+    if (tool) return { text: `got ${resultText(tool)}` };
+    return toolNames(req).includes("greet") ? { calls: [["greet", { name: "Ana" }]] } : { text: "no greet tool" };
+  });
+  writeConfig(provider(m.baseUrl) + `\n[mcp.demo]\nurl = "${demo.url}"\n`);
+  expect((await hey(["mcp", "login", "demo"], { BROWSER })).code).toBe(0);
+  expect(resultOf((await hey(["-p", "greet Ana", "--output", "json"])).stdout)).toBe("got Hello, Ana!");
+
+  await demo.restart();
+  // it answers the token it no longer knows with HTTP 500 server_error, and a request without one with 401
+  const why = "it refused hey's sign-in with HTTP 500 server_error (Internal Server Error) and asks for a new one";
+  const after = await hey(["-p", "greet Ana", "--output", "json"]);
+  expect(mcpEvents(after.stdout)).toEqual([{ type: "mcp", server: "demo", state: "auth_required", error: why }]);
+  expect(after.stderr).toContain(
+    `hey: MCP server demo needs a sign-in, its tools are left out (${why}); sign in with hey mcp login demo (or /mcp login demo in hey)\n`,
+  );
+  // its cached greet was offered to the first request: the call says how to sign in
+  expect(resultOf(after.stdout)).toStartWith(`got MCP server demo needs a sign-in (${why}): run hey mcp login demo`);
+
+  const again = await hey(["mcp", "login", "demo"], { BROWSER });
+  expect(again.stderr).toBe("");
+  expect(again.code).toBe(0);
+  expect(again.stdout).toContain("\n  the authorization server no longer knows hey's registration (HTTP 400 invalid_client): registering hey again\n");
+  expect(again.stdout).toMatch(/\nconnected: demo \(\d+ tools\)\n$/);
+  expect(resultOf((await hey(["-p", "greet Ana", "--output", "json"])).stdout)).toBe("got Hello, Ana!");
+});
+
 test("a tool that echoes the Authorization header: the token is redacted from the events, the model's request, the session and the debug log", async () => {
   await ensureBinary();
   const fake: OAuthFake = startOAuthFake();
@@ -143,7 +177,14 @@ test("hey mcp: usage, an unknown server, a local server, a sign-in that fails na
   const fake = startOAuthFake({ registerStatus: 403 });
   stops.push(() => fake.stop());
   writeConfig(`[mcp.local]\ncommand = "node"\n\n[mcp.closed]\nurl = "${fake.url}"\n`);
-  expect(await hey(["mcp"])).toMatchObject({ code: 2, stderr: expect.stringContaining("usage: hey mcp login NAME | hey mcp logout NAME") });
+  // alone, it lists the servers as /mcp does (the one it cannot sign in to is auth required: it never saw a token)
+  const listed = await hey(["mcp"]);
+  expect(listed.code).toBe(0);
+  expect(listed.stdout).toContain(
+    "\nclosed: auth required · sign in with hey mcp login closed (or /mcp login closed in hey)\n  it answers HTTP 401 without one\n",
+  );
+  expect(listed.stdout).toEndWith("MCP tools in every request: 0, ~0 tokens (hey's own tools: ~671)\n");
+  expect(await hey(["mcp", "--help"])).toMatchObject({ code: 0, stdout: expect.stringContaining("usage: hey mcp | hey mcp login NAME | hey mcp logout NAME") });
   expect(await hey(["mcp", "login"])).toMatchObject({ code: 2, stderr: expect.stringContaining("hey mcp login takes one server name") });
   expect(await hey(["mcp", "login", "clsoed"])).toMatchObject({
     code: 2,
@@ -160,5 +201,27 @@ test("hey mcp: usage, an unknown server, a local server, a sign-in that fails na
   );
   const help = await hey(["--help"]);
   expect(help.stdout).toContain("hey mcp login NAME");
+  expect(help.stdout).toContain("hey mcp                 list the MCP servers");
   expect(help.stdout).toContain("hey mcp logout NAME");
+});
+
+test("hey mcp login of a server that an untrusted project's .mcp.json defines: not contacted, and the error names .mcp.json and --approve", async () => {
+  await ensureBinary();
+  const fake = startOAuthFake();
+  stops.push(() => fake.stop());
+  writeConfig(`[mcp.mine]\nurl = "http://127.0.0.1:9/mcp"\n`);
+  const project = join(home.path, "shop");
+  mkdirSync(join(project, ".git"), { recursive: true });
+  writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { tracker: { type: "http", url: fake.url } } }));
+  const r = await runHey(["mcp", "login", "tracker"], { env: { HOME: home.path, BROWSER }, cwd: project });
+  expect(r).toMatchObject({
+    code: 2,
+    stderr: expect.stringContaining(
+      "hey: no [mcp.tracker] table; remote servers configured: mine (this project is not trusted here, so its .mcp.json is not read: --approve reads it)\n",
+    ),
+  });
+  expect(fake.seen).toEqual([]);
+  const approved = await runHey(["mcp", "login", "tracker", "--approve"], { env: { HOME: home.path, BROWSER }, cwd: project, timeoutMs: 60_000 });
+  expect(approved.code).toBe(0);
+  expect(approved.stdout).toMatch(/\nconnected: tracker \(1 tool\)\n$/);
 });

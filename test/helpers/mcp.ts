@@ -121,13 +121,35 @@ const LOOPBACK = join(ROOT, "test", "fixtures", "mcp", "loopback.cjs");
 /** The tests' stand-in for a user at a browser: `BROWSER` for a sign-in. */
 export const BROWSER = `node ${join(ROOT, "test", "fixtures", "mcp", "browser.mjs")}`;
 
+/** The SDK's example server, which can be restarted on its ports. */
+export interface OAuthExample extends HttpServer {
+  /** a new process on the same ports: every token and registration it held is gone */
+  restart(): Promise<void>;
+}
+
 /**
  * The SDK's example server with `--oauth`: the MCP endpoint on MCP_PORT and its in-memory
  * authorization server on MCP_AUTH_PORT (free loopback ports here). It names itself
  * http://localhost:PORT in its metadata, so hey must be given that URL. Resolves once both listen.
  */
-export async function startOAuthExample(): Promise<HttpServer> {
+export async function startOAuthExample(): Promise<OAuthExample> {
   const [port, authPort] = [freePort(), freePort()];
+  let proc = await spawnOAuthExample(port, authPort);
+  return {
+    url: `http://localhost:${port}/mcp`,
+    async stop() {
+      proc.kill("SIGKILL");
+      await proc.exited;
+    },
+    async restart() {
+      proc.kill("SIGKILL");
+      await proc.exited;
+      proc = await spawnOAuthExample(port, authPort);
+    },
+  };
+}
+
+async function spawnOAuthExample(port: number, authPort: number) {
   const proc = Bun.spawn(["node", "--require", LOOPBACK, OAUTH_EXAMPLE, "--oauth"], {
     env: { PATH: process.env.PATH ?? "", MCP_PORT: String(port), MCP_AUTH_PORT: String(authPort) },
     stdout: "pipe",
@@ -147,11 +169,5 @@ export async function startOAuthExample(): Promise<HttpServer> {
   reader.releaseLock();
   void proc.stdout.pipeTo(new WritableStream()).catch(() => {}); // it logs every request: keep draining
   void proc.stderr.pipeTo(new WritableStream()).catch(() => {});
-  return {
-    url: `http://localhost:${port}/mcp`,
-    async stop() {
-      proc.kill("SIGKILL");
-      await proc.exited;
-    },
-  };
+  return proc;
 }

@@ -4,7 +4,9 @@
 // authorize that approves at once, token with authorization_code and refresh_token grants) and the
 // MCP server (JSON-RPC by hand: one tool, `whoami`, that answers with the Authorization header it
 // got — so a test can see which token a call carried, and that hey redacts it). What it issued,
-// refreshed and saw is recorded.
+// refreshed and saw is recorded. It can also behave as the SDK's example does after a restart:
+// forget its registrations (its authorize page then refuses them, 400 invalid_client, and does
+// not redirect) and answer a token it does not know with the SDK bearer middleware's 500.
 export interface OAuthFake {
   /** the MCP endpoint */
   url: string;
@@ -14,8 +16,10 @@ export interface OAuthFake {
   seen: string[];
   /** every access token issued */
   issued: string[];
-  /** forgets every token: MCP answers 401, a refresh is invalid_grant */
+  /** forgets every token: MCP answers 401 (or `revokedStatus`), a refresh is invalid_grant */
   revokeAll(): void;
+  /** forgets every client it registered: authorize refuses them (400 invalid_client) */
+  forgetClients(): void;
   stop(): void;
 }
 
@@ -26,6 +30,11 @@ export interface OAuthFakeOptions {
   refresh?: boolean;
   /** answer registration with this status (a failing registration) */
   registerStatus?: number;
+  /**
+   * answer a token it does not know with this status and `{"error":"server_error"}` instead of a
+   * 401 (the SDK's bearer middleware does so when its verifier throws, as the SDK's example's does)
+   */
+  revokedStatus?: number;
 }
 
 export function startOAuthFake(opts: OAuthFakeOptions = {}): OAuthFake {
@@ -35,6 +44,8 @@ export function startOAuthFake(opts: OAuthFakeOptions = {}): OAuthFake {
   let access = new Set<string>();
   let refresh = new Set<string>();
   const codes = new Map<string, string>(); // code → redirect_uri
+  const registered = new Set<string>();
+  const forgotten = new Set<string>();
   let n = 0;
   const token = () => {
     const t = `at-${++n}-${crypto.randomUUID()}`;
@@ -65,9 +76,13 @@ export function startOAuthFake(opts: OAuthFakeOptions = {}): OAuthFake {
       if (u.pathname === "/register") {
         if (opts.registerStatus)
           return Response.json({ error: "invalid_client_metadata", error_description: "registration is closed" }, { status: opts.registerStatus });
-        return Response.json({ ...((await req.json()) as object), client_id: `client-${crypto.randomUUID()}` }, { status: 201 });
+        const id = `client-${crypto.randomUUID()}`;
+        registered.add(id);
+        return Response.json({ ...((await req.json()) as object), client_id: id }, { status: 201 });
       }
       if (u.pathname === "/authorize") {
+        if (forgotten.has(u.searchParams.get("client_id") ?? ""))
+          return Response.json({ error: "invalid_client", error_description: "Invalid client_id" }, { status: 400 });
         const code = crypto.randomUUID();
         codes.set(code, u.searchParams.get("redirect_uri")!);
         const to = new URL(u.searchParams.get("redirect_uri")!);
@@ -91,6 +106,8 @@ export function startOAuthFake(opts: OAuthFakeOptions = {}): OAuthFake {
     const auth = req.headers.get("authorization") ?? "";
     const bearer = auth.replace(/^Bearer\s+/i, "");
     seen.push(bearer);
+    if (bearer && !access.has(bearer) && opts.revokedStatus)
+      return Response.json({ error: "server_error", error_description: "Internal Server Error" }, { status: opts.revokedStatus });
     if (!access.has(bearer))
       return Response.json(
         { error: "invalid_token" },
@@ -117,6 +134,9 @@ export function startOAuthFake(opts: OAuthFakeOptions = {}): OAuthFake {
     revokeAll() {
       access = new Set();
       refresh = new Set();
+    },
+    forgetClients() {
+      for (const id of registered) forgotten.add(id);
     },
     stop: () => void server.stop(true),
   };

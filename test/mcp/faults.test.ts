@@ -208,3 +208,11 @@ test("a failure is reported once, also when servers with a cached list start aft
   ]);
   expect(starts("broken")).toBe(1);
 });
+
+test("a server whose tools change while hey runs (tools/list_changed) is read again, every page of it: a tool on page 2 is not lost", async () => {
+  const m = open([fake("paged", ["paged"])]);
+  expect((await m.tools()).map((t) => t.name)).toEqual(["grow", "first"]);
+  expect(await m.call("grow")).toEqual({ output: "grew" });
+  await until(() => m.manager.status()[0]!.tools?.some((t) => t.name === "grown") === true, "the new list");
+  expect((await m.tools()).map((t) => t.name)).toEqual(["grow", "first", "grown"]);
+});

@@ -1,6 +1,6 @@
 // Tool names and descriptions as the model sees them (SPEC §14, seed §6.2).
 import { expect, test } from "bun:test";
-import { exposeTools, sanitizeName, shortDescription, type McpTool } from "../../src/mcp/names.ts";
+import { exposeTools, sanitizeName, shortDescription, toolsChanged, type McpTool } from "../../src/mcp/names.ts";
 
 const tool = (name: string, description?: string): McpTool => ({ name, ...(description ? { description } : {}), inputSchema: { type: "object" } });
 
@@ -77,4 +77,10 @@ test("an MCP tool named like a built-in never replaces it: it is offered as <ser
 test("a prefixed name that is itself taken by a built-in or another tool gets a number", () => {
   const r = exposeTools([{ server: "x", tools: [tool("edit"), tool("x_edit")] }], ["edit", "x_edit"]);
   expect(r.tools.map((t) => t.name)).toEqual(["x_edit_2", "x_x_edit"]);
+});
+
+test("a changed tool list is said by what came and went, with the count; the same names say nothing", () => {
+  expect(toolsChanged("gh", ["a", "b"], ["b", "c", "d"])).toBe("MCP server gh's tools changed: + c, + d, − a (3 tools now)");
+  expect(toolsChanged("gh", ["a", "b"], ["a"])).toBe("MCP server gh's tools changed: − b (1 tool now)");
+  expect(toolsChanged("gh", ["a", "b"], ["b", "a"])).toBeUndefined();
 });

@@ -12,7 +12,7 @@ import { signedIn } from "../../src/mcp/oauth.ts";
 import { createMcpManager } from "../../src/mcp/manager.ts";
 import { createToolStore } from "../../src/mcp/store.ts";
 import { tempDir } from "../helpers/e2e.ts";
-import { serverSettings } from "../helpers/mcp.ts";
+import { freePort, serverSettings } from "../helpers/mcp.ts";
 import { startOAuthFake, type OAuthFake, type OAuthFakeOptions } from "../helpers/oauth-server.ts";
 
 setDefaultTimeout(30_000);
@@ -153,7 +153,7 @@ test("a failed registration names its step; a cancelled wait names the browser s
   expect(store().read(f.url)!.tokens!.access_token).toBe(kept);
 });
 
-test("a server without OAuth metadata fails at discovery; one that asks for nothing needs no sign-in; logout forgets", async () => {
+test("a server that cannot be reached, or has no OAuth metadata, fails at discovery; one that asks for nothing needs no sign-in; logout forgets", async () => {
   const plain = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -163,6 +163,12 @@ test("a server without OAuth metadata fails at discovery; one that asks for noth
         : new Response("nope", { status: 404 }),
   });
   cleanup.push(async () => void plain.stop(true));
+  const gone = freePort();
+  expect(await login(`http://127.0.0.1:${gone}/mcp`)).toEqual({
+    ok: false,
+    step: "discovery",
+    text: `sign-in to remote failed at discovery (finding the server's authorization server): cannot reach 127.0.0.1:${gone} (connection refused)`,
+  });
   const r = await login(`http://127.0.0.1:${plain.port}/mcp`);
   expect(r.ok).toBe(false);
   expect(r).toMatchObject({ step: expect.stringMatching(/discovery|client registration/) });
@@ -205,4 +211,32 @@ test("a 401 to the table's own Authorization header is a plain failure: no sign-
   expect(await call()).toBe("(no whoami offered)");
   expect(events).toEqual([{ type: "mcp", server: "remote", state: "failed", error: expect.stringMatching(/^HTTP 401: /) }] as never);
   expect(f.seen).toEqual(["not-a-token-of-it"]);
+});
+
+test("a server that answers a token it no longer knows with 500 server_error (the SDK's bearer middleware) wants a sign-in, said so mid-session and at the next start", async () => {
+  const f = fake({ revokedStatus: 500, refresh: false });
+  expect((await login(f.url)).ok).toBe(true);
+  const { m, call } = manager(f.url);
+  expect(await call()).toBe(`you sent: Bearer ${f.issued[0]}`);
+  f.revokeAll(); // the server restarted: its tokens are gone
+  const why = "it refused hey's sign-in with HTTP 500 server_error (Internal Server Error) and asks for a new one";
+  expect(await call()).toBe(`MCP server remote needs a sign-in (${why}): run hey mcp login remote (or /mcp login remote in hey), then try again`);
+  expect(m.status()[0]).toMatchObject({ state: "auth_required", error: why });
+  const next = manager(f.url);
+  expect(await next.call()).toBe("(no whoami offered)");
+  expect(next.events).toEqual([{ type: "mcp", server: "remote", state: "auth_required", error: why }] as never);
+});
+
+test("a sign-in whose registration the authorization server has forgotten registers hey again, instead of sending the browser to an error page", async () => {
+  const f = fake();
+  expect((await login(f.url)).ok).toBe(true);
+  const before = store().read(f.url)!.client!.client_id;
+  f.forgetClients(); // the authorization server restarted
+  f.revokeAll();
+  printed.length = 0;
+  expect(await login(f.url)).toMatchObject({ ok: true });
+  expect(printed).toContain("  the authorization server no longer knows hey's registration (HTTP 400 invalid_client): registering hey again");
+  const after = store().read(f.url)!;
+  expect(after.client!.client_id).not.toBe(before);
+  expect(after.tokens!.access_token).toBe(f.issued.at(-1)!);
 });

@@ -1,0 +1,130 @@
+// A remote MCP server for the faults a real one shows only by accident: the MCP SDK's own server
+// (McpServer over its web-standard Streamable HTTP transport, stateful: one session per client)
+// in a loopback Bun.serve of the test process, which the test can take down (the port refuses),
+// bring back on the same port (a restarted server: every session is gone, so a request with an
+// old Mcp-Session-Id is answered 404 as the spec says), give another tool while a client is
+// connected (the SDK sends notifications/tools/list_changed), and slow down (initialize waits).
+// Tools: `echo` ({ text } → "LABEL: text") and whatever `addTool` adds. What it saw is recorded.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import * as z from "zod/v4";
+
+export interface RemoteMcp {
+  /** the MCP endpoint, http://127.0.0.1:PORT/mcp (the same across restarts) */
+  url: string;
+  /** each JSON-RPC method POSTed, in order (`initialize`, `tools/call echo`, …), with the session id it carried ("" none) */
+  seen: { method: string; session: string }[];
+  /** how many times `initialize` was answered */
+  initializes(): number;
+  /** sessions open now */
+  sessions(): number;
+  /** adds a tool to every session (and to later ones): each connected client is sent tools/list_changed */
+  addTool(name: string): void;
+  /** initialize is answered this much later from now on */
+  delayInit(ms: number): void;
+  /** the port stops answering: connections are refused */
+  down(): Promise<void>;
+  /** a new server on the same port: the old sessions are gone */
+  up(): void;
+  stop(): Promise<void>;
+}
+
+export function startRemoteMcp(opts: { label?: string; port?: number } = {}): RemoteMcp {
+  const label = opts.label ?? "remote";
+  const seen: RemoteMcp["seen"] = [];
+  const extra: string[] = [];
+  let initDelay = 0;
+  let initializes = 0;
+  let sessions = new Map<string, { server: McpServer; transport: WebStandardStreamableHTTPServerTransport }>();
+
+  const newServer = () => {
+    const server = new McpServer({ name: "remote-fake", version: "1" }, { capabilities: { tools: { listChanged: true } } });
+    server.registerTool("echo", { description: `echoes text (${label})`, inputSchema: { text: z.string() } }, async ({ text }) => ({
+      content: [{ type: "text", text: `${label}: ${text}` }],
+    }));
+    for (const name of extra) addTo(server, name);
+    return server;
+  };
+  const addTo = (server: McpServer, name: string) =>
+    server.registerTool(name, { description: `added later (${label})`, inputSchema: {} }, async () => ({ content: [{ type: "text", text: `${name} ran` }] }));
+
+  async function handle(req: Request): Promise<Response> {
+    if (new URL(req.url).pathname !== "/mcp") return new Response("not found", { status: 404 });
+    const session = req.headers.get("mcp-session-id") ?? "";
+    let body: unknown;
+    if (req.method === "POST") {
+      body = await req.json();
+      const m = body as { method?: string; params?: { name?: string } };
+      if (m.method) seen.push({ method: m.method === "tools/call" ? `tools/call ${m.params?.name}` : m.method, session });
+      if (m.method === "initialize" && initDelay > 0) await Bun.sleep(initDelay);
+    }
+    const open = session ? sessions.get(session) : undefined;
+    if (open) return flushed(await open.transport.handleRequest(req, { parsedBody: body }));
+    if (session) return Response.json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }, { status: 404 });
+    if ((body as { method?: string } | undefined)?.method !== "initialize")
+      return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: "Bad Request: No valid session ID provided" }, id: null }, { status: 400 });
+    const server = newServer();
+    const mine = sessions;
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      onsessioninitialized: (id) => void mine.set(id, { server, transport }),
+      onsessionclosed: (id) => void mine.delete(id),
+    });
+    await server.connect(transport);
+    initializes++;
+    return transport.handleRequest(req, { parsedBody: body });
+  }
+
+  /**
+   * An event stream begun with a comment, so its head goes out now: Bun.serve holds a streamed
+   * response's head until its first bytes, where a Node server (as real ones run) sends it at once.
+   */
+  const flushed = (res: Response): Response => {
+    if (req0(res) || !res.body) return res;
+    const opening = new TextEncoder().encode(": open\n\n");
+    const body = res.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        start(controller) {
+          controller.enqueue(opening);
+        },
+      }),
+    );
+    return new Response(body, { status: res.status, headers: res.headers });
+  };
+  const req0 = (res: Response) => !(res.headers.get("content-type") ?? "").startsWith("text/event-stream");
+
+  const listen = (port: number) => Bun.serve({ hostname: "127.0.0.1", port, idleTimeout: 0, fetch: handle });
+  let http: ReturnType<typeof Bun.serve> | undefined = listen(opts.port ?? 0);
+  const port = http.port!;
+  const closeSessions = async () => {
+    const old = sessions;
+    sessions = new Map();
+    await Promise.all([...old.values()].map((s) => s.server.close().catch(() => {})));
+  };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    seen,
+    initializes: () => initializes,
+    sessions: () => sessions.size,
+    addTool(name) {
+      extra.push(name);
+      for (const s of sessions.values()) addTo(s.server, name);
+    },
+    delayInit(ms) {
+      initDelay = ms;
+    },
+    async down() {
+      await http?.stop(true);
+      http = undefined;
+      await closeSessions();
+    },
+    up() {
+      if (!http) http = listen(port);
+    },
+    async stop() {
+      await http?.stop(true);
+      http = undefined;
+      await closeSessions();
+    },
+  };
+}
