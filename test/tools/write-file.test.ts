@@ -108,3 +108,19 @@ test("atomic: a reader in another process never sees a partial file; the temp fi
   for (const name of report.names) expect(name).toMatch(/^\.data\.bin\.\d+\.[0-9a-f]{8}\.tmp$/);
   expect(readdirSync(sub)).toEqual(["data.bin"]);
 });
+
+test("overwriting a CRLF file keeps its CRLF line ends (the model writes \\n); an LF or mixed file, or CRLF content, is written as given", async () => {
+  writeFileSync(join(dir, "win.txt"), "one\r\ntwo\r\n");
+  expect(await write({ path: "win.txt", content: "uno\ndos\ntres\n" })).toEqual({ output: "overwrote win.txt (3 lines, 16 bytes; its CRLF line ends kept)" });
+  expect(readFileSync(join(dir, "win.txt"), "utf8")).toBe("uno\r\ndos\r\ntres\r\n");
+  await write({ path: "win.txt", content: "a\r\nb\n" });
+  expect(readFileSync(join(dir, "win.txt"), "utf8")).toBe("a\r\nb\n");
+  writeFileSync(join(dir, "mixed.txt"), "one\r\ntwo\nthree\r\n");
+  await write({ path: "mixed.txt", content: "x\ny\n" });
+  expect(readFileSync(join(dir, "mixed.txt"), "utf8")).toBe("x\ny\n");
+  writeFileSync(join(dir, "unix.txt"), "one\ntwo\n");
+  await write({ path: "unix.txt", content: "x\ny\n" });
+  expect(readFileSync(join(dir, "unix.txt"), "utf8")).toBe("x\ny\n");
+  await write({ path: "fresh.txt", content: "x\ny\n" });
+  expect(readFileSync(join(dir, "fresh.txt"), "utf8")).toBe("x\ny\n");
+});
