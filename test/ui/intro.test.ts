@@ -2,7 +2,7 @@
 // answer rendered as a live answer is (markdown, wrap), a long answer cut to its end without losing its styles.
 import { expect, test } from "bun:test";
 import { userMessage, type Message } from "../../src/kernel/ir.ts";
-import { lastExchange } from "../../src/ui/intro.ts";
+import { banner, lastExchange } from "../../src/ui/intro.ts";
 
 const said = (text: string): Message => ({ id: "a", role: "assistant", content: [{ type: "text", text }] });
 const format = (color: boolean, columns = 0) => ({ color, columns, stringWidth: (t: string) => [...t].length });
@@ -23,4 +23,11 @@ test("a long answer shows its last lines; lines inside a code fence opened befor
   expect(lines[2]).toBe("\x1b[2m\x1b[36mline 10\x1b[39m\x1b[0m"); // styled as code (and dim), no ``` shown as text
   expect(lines.at(-2)).toBe("\x1b[2mDone.\x1b[0m");
   expect(lines).toHaveLength(1 + 1 + 12 + 1);
+});
+
+test("the banner shows the directory under home as ~, a Windows one too", () => {
+  const line = (cwd: string, home: string) => banner({ version: "1", provider: "p", model: "m", cwd, home, color: false });
+  expect(line("/home/ann/app", "/home/ann")).toBe("hey 1 · p/m · ~/app · /help for commands\n");
+  expect(line("C:\\Users\\ann\\app", "C:\\Users\\ann")).toBe("hey 1 · p/m · ~\\app · /help for commands\n");
+  expect(line("C:\\Users\\anna", "C:\\Users\\ann")).toBe("hey 1 · p/m · C:\\Users\\anna · /help for commands\n");
 });
