@@ -11,8 +11,8 @@ export interface CommandOutput {
 /** stdout, then stderr under a `[stderr]` label, then the exit code: the unfiltered form. */
 export function formatOutput(out: CommandOutput): string {
   const parts: string[] = [];
-  if (out.stdout) parts.push(out.stdout.replace(/\n$/, ""));
-  if (out.stderr) parts.push("[stderr]", out.stderr.replace(/\n$/, ""));
+  if (out.stdout) parts.push(out.stdout.replace(/\r?\n$/, ""));
+  if (out.stderr) parts.push("[stderr]", out.stderr.replace(/\r?\n$/, ""));
   if (!out.stdout && !out.stderr) parts.push("(no output)");
   parts.push(`[exit code ${out.exitCode}]`);
   return parts.join("\n");
