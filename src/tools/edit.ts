@@ -8,6 +8,7 @@ import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { utf16Of } from "./read-file.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
 const DIFF_CONTEXT = 3; // unchanged lines around each change
@@ -52,6 +53,7 @@ export function createEditTool(options: { home?: string } = {}): Tool {
         return toolError(info.code === "ENOENT" ? `file not found: ${path}; use write_file to create it` : `cannot read ${path}: ${info.message}`);
       if (!info.isFile()) return toolError(`${path} is not a regular file`);
       const bytes = await Bun.file(abs).bytes();
+      if (utf16Of(bytes)) return toolError(`${path} is UTF-16 text; edit only changes UTF-8 files (write_file rewrites it whole, as UTF-8)`);
       if (bytes.subarray(0, 8192).includes(0)) return toolError(`${path} is a binary file; edit only changes text files`);
       let text: string;
       try {

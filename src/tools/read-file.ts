@@ -52,9 +52,13 @@ export function createReadFileTool(options: { home?: string } = {}): Tool {
               images: [{ type: "image", mediaType: image.mediaType, data: image.data }],
             }
           : toolError(`${path}: image of ${(info.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
-      if (await isBinary(abs)) return toolError(`${path} is a binary file (NUL byte in the first 8 KB); not shown`);
+      const utf16 = utf16Of(new Uint8Array(await Bun.file(abs).slice(0, 2).arrayBuffer()));
+      if (utf16 && info.size > UTF16_MAX_BYTES) return toolError(`${path} is UTF-16 text over ${UTF16_MAX_BYTES >> 20} MB; convert it to UTF-8 to read it`);
+      if (!utf16 && (await isBinary(abs))) return toolError(`${path} is a binary file (NUL byte in the first 8 KB); not shown`);
 
-      const window = await readWindow(Bun.file(abs).stream(), offset, limit, ctx.signal);
+      // UTF-16 (Windows PowerShell 5.1's `>` writes it) is decoded whole and read as UTF-8
+      const chunks = utf16 ? [new TextEncoder().encode(new TextDecoder(utf16).decode(await Bun.file(abs).bytes()))] : Bun.file(abs).stream();
+      const window = await readWindow(chunks, offset, limit, ctx.signal);
       if (ctx.signal.aborted) return toolError(`read_file interrupted: ${path}`);
       if (window.lines.length === 0) return toolError(`${path} has ${window.total} line${window.total === 1 ? "" : "s"}; offset ${offset} is past the end`);
       const last = offset + window.lines.length - 1;
@@ -62,6 +66,7 @@ export function createReadFileTool(options: { home?: string } = {}): Tool {
       let output = window.lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line}`).join("\n");
       const more = window.total - last;
       if (more > 0) output += `\n… ${more} more line${more === 1 ? "" : "s"}; use offset=${last + 1}`;
+      if (utf16) output += `\n[${path} is ${utf16.toUpperCase()} text; edit cannot change it, write_file rewrites it as UTF-8]`;
       return { output };
     },
   };
@@ -85,6 +90,16 @@ async function readImage(path: string, size: number): Promise<{ mediaType: strin
   return { mediaType, data: toBase64(new Uint8Array(await Bun.file(path).arrayBuffer())) };
 }
 
+/** UTF-16 files are read whole, up to this size (they are rare, and their newlines are not bytes of 10). */
+const UTF16_MAX_BYTES = 16 * 1024 * 1024;
+
+/** The encoding a UTF-16 byte-order mark at the start of `head` names, or undefined. */
+export function utf16Of(head: Uint8Array): "utf-16le" | "utf-16be" | undefined {
+  if (head[0] === 0xff && head[1] === 0xfe) return "utf-16le";
+  if (head[0] === 0xfe && head[1] === 0xff) return "utf-16be";
+  return undefined;
+}
+
 async function isBinary(path: string): Promise<boolean> {
   const handle = await open(path, "r");
   try {
@@ -101,7 +116,7 @@ async function isBinary(path: string): Promise<boolean> {
  * cut at READ_LINE_MAX, CR of CRLF removed) and the total line count. Streams: memory stays
  * bounded by the window however large the file is; past the window only newlines are counted.
  */
-async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limit: number, signal: AbortSignal) {
+async function readWindow(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, first: number, limit: number, signal: AbortSignal) {
   const decoder = new TextDecoder();
   const lines: string[] = [];
   let size = 0; // characters in `lines`

@@ -164,4 +164,12 @@ test("binary and non-UTF-8 files are refused untouched", async () => {
     "latin1.txt is not valid UTF-8; edit would corrupt it (use bash instead)",
   );
   expect(readFileSync(join(dir, "latin1.txt"))).toEqual(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+  // what Windows PowerShell 5.1's `>` writes: refused as what it is, not as binary
+  const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("ok\r\n", "utf16le")]);
+  writeFileSync(join(dir, "ps.txt"), utf16);
+  expect(await edit({ path: "ps.txt", old_string: "ok", new_string: "no" })).toEqual({
+    output: "ps.txt is UTF-16 text; edit only changes UTF-8 files (write_file rewrites it whole, as UTF-8)",
+    isError: true,
+  });
+  expect(readFileSync(join(dir, "ps.txt"))).toEqual(utf16);
 });

@@ -37,6 +37,21 @@ test("numbers lines from 1, padded to the widest number shown", async () => {
   expect(output.split("\n")).toHaveLength(12);
 });
 
+test("a UTF-16 file (Windows PowerShell 5.1's `>` writes them) is read as text, with a note; not refused as binary", async () => {
+  const bom = (le: boolean) => Buffer.from(le ? [0xff, 0xfe] : [0xfe, 0xff]);
+  const le = Buffer.from("héllo ✓\r\nsecond\r\nthird\r\n", "utf16le");
+  writeFileSync(join(dir, "ps-out.txt"), Buffer.concat([bom(true), le]));
+  expect(await read({ path: "ps-out.txt", offset: 2 })).toEqual({
+    output: "2\tsecond\n3\tthird\n[ps-out.txt is UTF-16LE text; edit cannot change it, write_file rewrites it as UTF-8]",
+  });
+  expect((await read({ path: "ps-out.txt", limit: 1 })).output).toBe(
+    "1\théllo ✓\n… 2 more lines; use offset=2\n[ps-out.txt is UTF-16LE text; edit cannot change it, write_file rewrites it as UTF-8]",
+  );
+  const be = Buffer.from(le.toString("utf16le"), "utf16le").swap16();
+  writeFileSync(join(dir, "be.txt"), Buffer.concat([bom(false), be]));
+  expect((await read({ path: "be.txt", limit: 1 })).output).toStartWith("1\théllo ✓\n… 2 more lines");
+});
+
 test("offset and limit choose a window; the note says how to continue", async () => {
   expect((await read({ path: "twelve.txt", offset: 3, limit: 2 })).output).toBe("3\tline 3\n4\tline 4\n… 8 more lines; use offset=5");
   expect((await read({ path: "twelve.txt", offset: 11 })).output).toBe("11\tline 11\n12\tline 12");
