@@ -248,6 +248,18 @@ for (const platform of PLATFORMS) {
       note(platform.id, `✓ ~\\ path written, \\ glob matched, CRLF kept by edit and write_file, cmd.exe got its quotes (${secs(r.ms)})`);
     });
 
+    // cmd's `cd /d z:\…` (and VS Code's terminal) start hey in a directory whose drive letter is
+    // lower case; the sessions begun in Z:\… are this directory's all the same
+    test.skipIf(platform.id !== "windows-x64")("a launch directory spelled z:\\… finds the sessions begun in Z:\\…", async () => {
+      expectOk(await hey(["-p", "summarize"])); // a session begun in Z:\work\proj
+      const r = await runner.run(["--sessions"], { cwd: proj, lowerDrive: true });
+      expectOk(r);
+      expect(r.stdout).toStartWith("ID ");
+      expect(r.stdout).toContain("Z:\\work\\proj");
+      expect(r.stdout).not.toContain("z:\\work");
+      note(platform.id, `✓ --sessions from z:\\work\\proj listed the sessions of Z:\\work\\proj (${secs(r.ms)})`);
+    });
+
     // Git for Windows' default install puts only Git\cmd (git.exe) on PATH: hey finds bin\bash.exe
     // beside it. Wine has no Git Bash, so cmd.exe stands in for both files: what counts is the
     // program hey starts for the bash tool, and what the model is told.

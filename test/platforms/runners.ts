@@ -29,6 +29,11 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Wine only: folders put before Windows' PATH (WINEPATH), as `C:\\…;…` */
   winePath?: string;
+  /**
+   * Wine only: start hey from cmd.exe after `cd /d z:\\…`, so its launch directory has a lower-case
+   * drive letter, as VS Code's terminal gives one (`args` must then be plain words)
+   */
+  lowerDrive?: boolean;
 }
 
 export interface Runner {
@@ -151,7 +156,10 @@ export async function wineRunner(root: string, binary: string, work: string): Pr
     describe: `${version} in a Debian trixie chroot`,
     path: (p) => `Z:${inside(p).replaceAll("/", "\\")}`,
     async run(args, opts) {
-      const r = await inChroot(["/usr/lib/wine/wine64", "/work/hey.exe", ...args], opts.cwd, opts.timeoutMs ?? TIMEOUT_MS, "-all,+process", opts.winePath);
+      const program = opts.lowerDrive
+        ? ["/usr/lib/wine/wine64", "cmd", "/c", `cd /d z:${inside(opts.cwd).replaceAll("/", "\\")} && Z:\\work\\hey.exe ${args.join(" ")}`]
+        : ["/usr/lib/wine/wine64", "/work/hey.exe", ...args];
+      const r = await inChroot(program, opts.cwd, opts.timeoutMs ?? TIMEOUT_MS, "-all,+process", opts.winePath);
       const lines = r.stderr.split("\n");
       const started = lines.flatMap((l) => STARTED.exec(l)?.[1]?.replaceAll("\\\\", "\\") ?? []);
       return { ...r, stderr: lines.filter((l) => !WINE_LINE.test(l)).join("\n"), started };
