@@ -205,6 +205,8 @@ Config: ~/.config/hey/config.toml, then the project's .mcp.json and .hey/config.
 HEY_MODEL, HEY_PROVIDER, HEY_BASE_URL, HEY_API_KEY, HEY_EFFORT, HEY_MAX_TURNS, HEY_PROXY
 override files. With no config, OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or
 DEEPSEEK_API_KEY select a provider; otherwise a local Ollama is used.
+On Windows ~ is %USERPROFILE%: the config is in ~\\.config\\hey, sessions, history and logs
+in ~\\.local\\state\\hey, the cache (ripgrep, bash's full outputs) in %LOCALAPPDATA%\\hey\\cache.
 Rules come from you: a change to [permission], [tools] bash_filter/shell/rg/keep_env or
 [mcp] that gives the agent more is asked about at the interactive prompt (start-up and
 /reload); -p runs use what you approved and say so. A project's lists only narrow yours.

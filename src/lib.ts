@@ -102,7 +102,7 @@ export function defaultAgentSettings(provider: Provider): AgentSettings {
   };
 }
 
-/** The shell hey's bash tool runs on this machine: `sh` (Windows: `sh` on PATH, else PowerShell). */
+/** The shell hey's bash tool runs on this machine: `sh` (Windows: `sh` or `bash` on PATH, else Git Bash next to `git`, else PowerShell). */
 export function defaultShell(): ShellChoice {
   return chooseShell({ platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined });
 }
@@ -135,7 +135,7 @@ export function createAgent(options: AgentOptions): Agent {
       cwd,
       date: new Date().toISOString().slice(0, 10),
       os: platform(),
-      shell: shell.name,
+      shell: shell.label ?? shell.name,
       agentsMd: [],
       skills: undefined,
     });

@@ -236,7 +236,7 @@ export async function assemble(
     home,
     configDir: here.configDir,
     os: platform(),
-    shell: () => live.configured.shell.name,
+    shell: () => live.configured.shell.label ?? live.configured.shell.name,
     skills: run.skills ? { trusted: () => trust.trusted } : undefined,
     writable: () => !listsSet(live.config.settings.permission),
     warn,

@@ -111,7 +111,11 @@ export const SECTIONS = {
     deny: { kind: "strings", default: [], doc: "calls refused whatever `allow` says; deny always wins" },
   },
   tools: {
-    shell: { kind: "string", env: "HEY_SHELL", doc: "the shell bash runs; default `sh` (Windows: `sh` on PATH, else PowerShell)" },
+    shell: {
+      kind: "string",
+      env: "HEY_SHELL",
+      doc: "the shell bash runs; default `sh` (Windows: `sh` or `bash` on PATH, else Git Bash next to `git`, else PowerShell; see [Windows](#windows))",
+    },
     bash_filter: {
       kind: "string",
       default: "builtin",

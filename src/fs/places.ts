@@ -72,6 +72,17 @@ export function places(env: Env, home: string, cwd: string, platform: string, ro
   };
 }
 
+/**
+ * `path` with its drive letter in upper case on Windows (`c:\proj` is `C:\proj`). A terminal may
+ * start hey in `c:\…` (VS Code's does; `cd /d c:\proj` in cmd too) and another in `C:\…`; the
+ * launch directory names sessions, history and the project, compared as strings, so the two
+ * spellings kept apart what is one directory (`hey -c` found nothing), and a home of `C:\Users\ann`
+ * was not seen above a `c:\Users\ann\…` launch directory. Other names keep their case as written.
+ */
+export function driveUpper(path: string, platform: string): string {
+  return platform === "win32" && /^[a-z]:/.test(path) ? path[0]!.toUpperCase() + path.slice(1) : path;
+}
+
 /** The value when it is an absolute path (a Windows drive path counts on every host), else undefined. */
 function absolute(value: string | undefined): string | undefined {
   return value && (isAbsolute(value) || /^[A-Za-z]:[\\/]/.test(value)) ? value : undefined;

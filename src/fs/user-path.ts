@@ -1,17 +1,23 @@
 // Paths as a user (or the model) writes them (SPEC §2, §7): `~` and `~/…` are the home directory,
 // as in a shell; a relative path is under the project. One function for the file tools and `@file`.
-import { isAbsolute, resolve } from "node:path";
+// On Windows `~\…` is the home too, as PowerShell reads it.
+import * as nodePath from "node:path";
+
+/** The path functions of a platform: node:path here, path.win32 or path.posix in tests. */
+export type PlatformPath = typeof nodePath.win32;
 
 /**
- * The absolute path `path` names, or why it names none. A leading `~` or `~/` is `home`; any other
- * `~name` (a shell's "home of user name") is refused rather than taken as a directory literally
- * called `~name` in the project (`./~name` says that when it is meant).
+ * The absolute path `path` names, or why it names none. A leading `~` or `~/` (on Windows also
+ * `~\`) is `home`; any other `~name` (a shell's "home of user name") is refused rather than taken
+ * as a directory literally called `~name` in the project (`./~name` says that when it is meant).
+ * `p`: the platform's path functions (path.win32 in tests of Windows inputs).
  */
-export function resolveUserPath(path: string, cwd: string, home: string): { abs: string } | { error: string } {
-  if (path === "~" || path.startsWith("~/")) return { abs: resolve(home, path.slice(2)) };
+export function resolveUserPath(path: string, cwd: string, home: string, p: PlatformPath = nodePath): { abs: string } | { error: string } {
+  const seps = p.sep === "\\" ? /[\\/]/ : /\//;
+  if (path === "~" || (path.startsWith("~") && seps.test(path[1]!))) return { abs: p.resolve(home, path.slice(2)) };
   if (path.startsWith("~")) {
-    const name = path.split("/", 1)[0]!;
-    return { error: `${path}: "${name}" paths (another user's home) are not supported; give the full path, or ./${path} for a file in the project` };
+    const name = path.split(seps, 1)[0]!;
+    return { error: `${path}: "${name}" paths (another user's home) are not supported; give the full path, or .${p.sep}${path} for a file in the project` };
   }
-  return { abs: isAbsolute(path) ? path : resolve(cwd, path) };
+  return { abs: p.isAbsolute(path) ? path : p.resolve(cwd, path) };
 }

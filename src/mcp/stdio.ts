@@ -19,11 +19,25 @@ export const ENV_ALLOW = [
   "LC_CTYPE",
   "TMPDIR",
   "TZ",
+  // Windows: what its programs expect to find (the MCP SDK's own list, with TMP, COMSPEC and
+  // PATHEXT): without TEMP npx's cache falls back to the system's temp folder, which a user may not
+  // write; PATHEXT is how `npx` finds npx.cmd; COMSPEC the cmd.exe that runs it
   "SYSTEMROOT",
+  "SYSTEMDRIVE",
   "WINDIR",
+  "COMSPEC",
+  "PATHEXT",
+  "TEMP",
+  "TMP",
   "APPDATA",
   "LOCALAPPDATA",
+  "PROGRAMDATA",
+  "PROGRAMFILES",
   "USERPROFILE",
+  "HOMEDRIVE",
+  "HOMEPATH",
+  "USERNAME",
+  "PROCESSOR_ARCHITECTURE",
 ];
 /** How much of a server's stderr is kept for the failure message and /mcp. */
 export const STDERR_TAIL_CHARS = 2_000;

@@ -27,16 +27,57 @@ function writes(r: Redirect): boolean {
   return [">", ">>", ">|", "<>", "&>", "&>>"].includes(op);
 }
 
-/** `.` and `..` resolved, `//` joined; `..` above the root stays at the root. */
-function normalize(path: string): string {
+/** How paths are written where the commands run: POSIX, or Windows seen through Git Bash. */
+interface Flavour {
+  /** the absolute path `path` names as written, or undefined when it is relative */
+  absolute(path: string): string | undefined;
+  /** `.` and `..` resolved, separators joined; `..` above the root stays at the root; on Windows lowercase */
+  normalize(path: string): string;
+  join(dir: string, path: string): string;
+}
+
+function normalizeUnder(root: string, rest: string, separators: RegExp, sep: string): string {
   const out: string[] = [];
-  for (const part of path.split("/")) {
+  for (const part of rest.split(separators)) {
     if (part === "" || part === ".") continue;
     if (part === "..") out.pop();
     else out.push(part);
   }
-  return "/" + out.join("/");
+  return root + out.join(sep);
 }
+
+const POSIX: Flavour = {
+  absolute: (path) => (path.startsWith("/") ? path : undefined),
+  normalize: (path) => normalizeUnder("/", path, /\//, "/"),
+  join: (dir, path) => `${dir}/${path}`,
+};
+
+// `C:\…` or `C:/…`; `\\server\share\…`; MSYS's `/c/…`, Cygwin's `/cygdrive/c/…` and WSL's `/mnt/c/…`
+// (a configured WSL bash) for drive C:
+const DRIVE = /^([A-Za-z]):[\\/]/;
+const UNC = /^[\\/]{2}[^\\/]/;
+const MSYS_DRIVE = /^\/(?:cygdrive\/|mnt\/)?([A-Za-z])(?=\/|$)/;
+
+const WINDOWS: Flavour = {
+  absolute(path) {
+    const msys = MSYS_DRIVE.exec(path);
+    if (msys) return `${msys[1]}:\\${path.slice(msys[0].length)}`;
+    // `/tmp/…` is under Git's own install, not a drive's root: absolute, and none of hey's files
+    return DRIVE.test(path) || UNC.test(path) || path.startsWith("/") || path.startsWith("\\") ? path : undefined;
+  },
+  normalize(path) {
+    const root = DRIVE.exec(path)?.[0] ?? (UNC.test(path) ? "\\\\" : "\\");
+    return normalizeUnder(root.replace("/", "\\"), path.slice(root === "\\" ? 0 : root.length), /[\\/]/, "\\").toLowerCase();
+  },
+  join: (dir, path) => `${dir}\\${path}`,
+};
+
+/**
+ * Whether the paths are Windows ones — the start directory is `C:\…` or `\\server\…`, so Git
+ * Bash runs the commands: there `C:\…`, `C:/…` and MSYS's `/c/…` are absolute, a backslash
+ * separates names too, and names compare case-insensitively.
+ */
+const onWindows = (control: ControlFiles) => !!control.cwd && (DRIVE.test(control.cwd) || UNC.test(control.cwd));
 
 const decided = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
 
@@ -56,7 +97,7 @@ const MAX_DIRS = 32; // directories a script's `cd`s may lead to before the chec
  * lexically, as `cd -L` does). Undefined when one may lead somewhere known only at run time: an
  * operand decided then, `cd -`, a command word decided then (it could be `cd`).
  */
-function directories(segments: Segment[], control: ControlFiles): string[] | undefined {
+function directories(segments: Segment[], control: ControlFiles, f: Flavour): string[] | undefined {
   if (!control.cwd) return undefined;
   let dirs = [control.cwd];
   for (const seg of segments) {
@@ -73,8 +114,9 @@ function directories(segments: Segment[], control: ControlFiles): string[] | und
     if (rest.length > 1 || (rest[0] && (!decided(rest[0]) || rest[0].text === "-"))) return undefined;
     const to = rest[0] ? expand(rest[0], control.home) : control.home;
     if (to === undefined) return undefined;
-    const reached = to.startsWith("/") ? [to] : dirs.map((d) => `${d}/${to}`);
-    dirs = [...new Set([...dirs, ...reached, ...reached.map(normalize)])];
+    const abs = f.absolute(to);
+    const reached = abs !== undefined ? [abs] : dirs.map((d) => f.join(d, to));
+    dirs = [...new Set([...dirs, ...reached, ...reached.map(f.normalize)])];
     if (dirs.length > MAX_DIRS) return undefined;
   }
   return dirs;
@@ -84,13 +126,17 @@ function directories(segments: Segment[], control: ControlFiles): string[] | und
  * Could writing the redirection's target write a control file, from a script standing in one of
  * `dirs`? How, as a phrase for the refusal ("" when it names one as written), or undefined.
  */
-function reaches(target: Word, control: ControlFiles, dirs: string[] | undefined): string | undefined {
+function reaches(target: Word, control: ControlFiles, dirs: string[] | undefined, f: Flavour): string | undefined {
   if (!decided(target)) return "its name is known only at run time"; // any name, and any name could be a link to a control file
   const text = expand(target, control.home);
   if (text === undefined) return "`~` names a home the checker does not know"; // another user's, or ours unknown: could be anything
-  const paths = text.startsWith("/") ? [text] : dirs?.map((d) => `${d}/${text}`);
+  // Windows: `C:foo` is relative to drive C:'s own current directory, which only the run knows
+  if (f === WINDOWS && /^[A-Za-z]:(?![\\/])/.test(text)) return "it is relative to a directory known only at run time";
+  const abs = f.absolute(text);
+  const paths = abs !== undefined ? [abs] : dirs?.map((d) => f.join(d, text));
   if (!paths) return "it is relative to a directory known only at run time";
-  if (paths.some((abs) => control.paths.includes(normalize(abs)))) return "";
+  const controls = control.paths.map(f.normalize);
+  if (paths.some((p) => controls.includes(f.normalize(p)))) return "";
   return paths.some((abs) => control.named?.(abs) === true) ? "by another name" : undefined;
 }
 
@@ -100,11 +146,12 @@ function reaches(target: Word, control: ControlFiles, dirs: string[] | undefined
  * `chroot`), every file a redirection names could be one.
  */
 export function controlWrite(segments: Segment[], control: ControlFiles): { redirect: string; how: string } | undefined {
-  const dirs = directories(segments, control);
+  const f = onWindows(control) ? WINDOWS : POSIX;
+  const dirs = directories(segments, control, f);
   for (const seg of segments)
     for (const r of seg.redirects) {
       if (!writes(r) || harmless(r)) continue;
-      const how = seg.elsewhere ? "its command runs in another directory" : reaches(r.target, control, dirs);
+      const how = seg.elsewhere ? "its command runs in another directory" : reaches(r.target, control, dirs, f);
       if (how !== undefined) return { redirect: `${r.op} ${r.target.raw}`, how };
     }
   return undefined;

@@ -37,8 +37,16 @@ export function harmless(r: Redirect): boolean {
 }
 
 export const isStar = (w: Word) => w.glob && w.raw === "*";
-/** A command's name as a deny entry compares it: its basename, lowercase (`/bin/rm`, on macOS `RM`, are rm). */
-export const program = (t: string) => t.slice(t.lastIndexOf("/") + 1).toLowerCase();
+/**
+ * A command's name as a deny entry compares it: its basename, lowercase, without the extension
+ * Windows finds a program by (`/bin/rm`, on macOS `RM`, are rm; on Windows `C:\Git\cmd\git.exe`,
+ * `/usr/bin/rm.exe` in Git Bash and `npm.cmd` or `npm.ps1` are git, rm and npm).
+ */
+export const program = (t: string) =>
+  t
+    .slice(Math.max(t.lastIndexOf("/"), t.lastIndexOf("\\")) + 1)
+    .toLowerCase()
+    .replace(/\.(exe|com|cmd|bat|ps1)$/, "");
 
 /** Does `w` match pattern word `t`? `fixed`: the segment word's value is known before the command runs. */
 export function wordMatches(t: Word, w: Word, fixed: boolean): boolean {

@@ -7,6 +7,102 @@
 // opaque. Names are case-insensitive in PowerShell, so those are compared lowercased. Pure.
 import { attempt, fail, opaque, type Parsed, type Segment, type Word } from "./shell-model.ts";
 
+/**
+ * PowerShell's built-in aliases (Windows PowerShell 5.1's `Get-Alias`, with pwsh 7's), by the
+ * command they run, for the ones a deny entry is likely to name either way: `rm x` and `del x` run
+ * Remove-Item, and `curl` is Invoke-WebRequest in 5.1. A deny entry naming any one of a group
+ * matches all of them (powerShellSpellings), so `bash: rm *` refuses `Remove-Item x` and `del x`.
+ * An alias beats a program of the same name in PowerShell, and -NoProfile keeps them as built.
+ */
+const ALIASES: Record<string, string> = {
+  "remove-item": "rm del erase rd ri rmdir",
+  "copy-item": "cp copy cpi",
+  "move-item": "mv move mi",
+  "rename-item": "ren rni",
+  "set-content": "sc",
+  "add-content": "ac",
+  "clear-content": "clc",
+  "clear-item": "cli",
+  "get-content": "cat gc type",
+  "get-childitem": "ls dir gci",
+  "set-location": "cd chdir sl",
+  "push-location": "pushd",
+  "pop-location": "popd",
+  "get-location": "pwd gl",
+  "new-item": "ni",
+  "set-item": "si",
+  "invoke-item": "ii",
+  "remove-itemproperty": "rp",
+  "set-itemproperty": "sp",
+  "copy-itemproperty": "cpp",
+  "move-itemproperty": "mp",
+  "rename-itemproperty": "rnp",
+  "invoke-webrequest": "iwr curl wget",
+  "invoke-restmethod": "irm",
+  "invoke-expression": "iex",
+  "invoke-command": "icm",
+  "invoke-history": "ihy r",
+  "start-process": "start saps",
+  "stop-process": "kill spps",
+  "get-process": "ps gps",
+  "start-service": "sasv",
+  "stop-service": "spsv",
+  "start-job": "sajb",
+  "stop-job": "spjb",
+  "remove-job": "rjb",
+  "remove-variable": "rv",
+  "set-variable": "set sv",
+  "clear-variable": "clv",
+  "write-output": "echo write",
+  "tee-object": "tee",
+  "compare-object": "diff compare",
+  "sort-object": "sort",
+  "start-sleep": "sleep",
+  "new-psdrive": "ndr mount",
+  "remove-psdrive": "rdr",
+  "remove-module": "rmo",
+  "remove-wmiobject": "rwmi",
+  "invoke-wmimethod": "iwmi",
+  "set-wmiinstance": "swmi",
+  "enter-pssession": "etsn",
+  "new-pssession": "nsn",
+  "remove-pssession": "rsn",
+  "select-string": "sls",
+  "select-object": "select",
+  "where-object": "where ?",
+  "foreach-object": "foreach %",
+  "set-alias": "sal",
+  "new-alias": "nal",
+  "import-alias": "ipal",
+  "import-module": "ipmo",
+  "get-help": "man help",
+  "set-clipboard": "scb",
+  "out-printer": "lp",
+};
+
+/** Each name of a group, lowercase, to every name of its group (the cmdlet first). */
+const SAME_COMMAND = new Map<string, string[]>();
+for (const [cmdlet, aliases] of Object.entries(ALIASES)) {
+  const names = [cmdlet, ...aliases.split(" ")];
+  for (const name of names) SAME_COMMAND.set(name, names);
+}
+
+/**
+ * The segment as each name of its command's alias group would be written (itself first), for deny
+ * entries: PowerShell runs the same cmdlet for every one. A first word with a path or an extension
+ * is no alias (`rm.exe` is a program), and a cmdlet name may carry its module (`…\Remove-Item`).
+ */
+export function powerShellSpellings(seg: Segment): Segment[] {
+  const first = seg.words[0];
+  if (!first || first.unknown || first.glob) return [seg];
+  const text = first.text.toLowerCase();
+  const bare = /^[a-z0-9?%-]+$/.test(text) ? text : /^[a-z0-9.]+\\[a-z]+-[a-z]+$/.test(text) ? text.slice(text.indexOf("\\") + 1) : undefined;
+  const names = bare === undefined ? undefined : SAME_COMMAND.get(bare);
+  if (!names) return [seg];
+  const spelled = (name: string): Segment => ({ ...seg, words: [{ text: name, raw: name, unknown: false, glob: false }, ...seg.words.slice(1)] });
+  return [seg, ...names.filter((n) => n !== text).map(spelled)];
+}
+
 const BARE = /[A-Za-z0-9_./\\:=+*?-]/;
 /** First words that start something other than a command call. */
 const NOT_A_CALL =

@@ -11,7 +11,7 @@ import { controlWrite, type ControlFiles } from "./control-files.ts";
 import { readEntry } from "./entries.ts";
 import { aliasRisk, denyMatch } from "./deny.ts";
 import { allowMatch, globMatch, harmless, hint, namedUnseen, type Pattern } from "./match.ts";
-import { parsePowerShell } from "./powershell.ts";
+import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
 import type { Parsed } from "./shell-model.ts";
 
@@ -133,15 +133,17 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   if (!parsed.ok) return block(`cannot verify \`${show(command)}\`: ${parsed.reason}`);
   for (const seg of parsed.segments) {
     if (seg.opaque) return block(`cannot verify \`${show(seg.raw)}\`: ${seg.opaque}`);
-    for (const p of rules.deny.patterns) {
-      const hit = denyMatch(seg, p);
-      if (hit === "yes") return block(`\`${show(seg.raw)}\` matches deny entry \`${p.entry}\``);
-      if (hit === "maybe") return block(`\`${show(seg.raw)}\` is known only at run time and could match deny entry \`${p.entry}\``);
-      const alias = aliasRisk(seg, p);
-      if (alias) return block(`\`${show(seg.raw)}\` could run what deny entry \`${p.entry}\` names: ${alias}`);
-      const named = namedUnseen(seg, p);
-      if (named) return block(`\`${show(seg.raw)}\` names \`${named}\`, which \`${show(seg.words[0]!.text)}\` could run: deny entry \`${p.entry}\``);
-    }
+    // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all
+    for (const spelled of reading === "powershell" ? powerShellSpellings(seg) : [seg])
+      for (const p of rules.deny.patterns) {
+        const hit = denyMatch(spelled, p);
+        if (hit === "yes") return block(`\`${show(seg.raw)}\` matches deny entry \`${p.entry}\``);
+        if (hit === "maybe") return block(`\`${show(seg.raw)}\` is known only at run time and could match deny entry \`${p.entry}\``);
+        const alias = aliasRisk(spelled, p);
+        if (alias) return block(`\`${show(seg.raw)}\` could run what deny entry \`${p.entry}\` names: ${alias}`);
+        const named = namedUnseen(spelled, p);
+        if (named) return block(`\`${show(seg.raw)}\` names \`${named}\`, which \`${show(seg.words[0]!.text)}\` could run: deny entry \`${p.entry}\``);
+      }
   }
   const control = rules.control && controlWrite(parsed.segments, rules.control);
   if (control)

@@ -4,7 +4,9 @@
 // AGENTS.md and skills — and what the guide says, which follows the project's trust and the
 // permission lists — switch in at `/reload` (or the next run), after validation. The two are
 // Reloadables for `/reload`.
-import { isAbsolute, join, relative, sep } from "node:path";
+import * as nodePath from "node:path";
+import { join } from "node:path";
+import type { PlatformPath } from "../fs/user-path.ts";
 import type { Reloadable, Staged } from "../config/reload.ts";
 import { skillChanges } from "../skills/catalog.ts";
 import type { Skill } from "../skills/frontmatter.ts";
@@ -132,9 +134,14 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   return { system, skills: () => skills, unloadedSkill, reloadables: [skillsPart, agentsPart] };
 }
 
-/** A path as the model should write it: relative inside the working directory, `~/…` under home, else absolute. */
-export function shownPath(path: string, cwd: string, home: string): string {
-  const rel = cwd ? relative(cwd, path) : "";
-  if (rel !== "" && !rel.startsWith(".." + sep) && rel !== ".." && !isAbsolute(rel)) return rel;
-  return home && path.startsWith(home + sep) ? "~" + path.slice(home.length) : path;
+/**
+ * A path as the model should write it: relative inside the working directory, `~/…` under home,
+ * else absolute; with `/` between names on Windows too (the guide appends `/<name>/SKILL.md`, and
+ * the file tools take either separator). `p`: the platform's path functions (path.win32 in tests).
+ */
+export function shownPath(path: string, cwd: string, home: string, p: PlatformPath = nodePath): string {
+  const slashes = (s: string) => (p.sep === "\\" ? s.replaceAll("\\", "/") : s);
+  const rel = cwd ? p.relative(cwd, path) : "";
+  if (rel !== "" && !rel.startsWith(".." + p.sep) && rel !== ".." && !p.isAbsolute(rel)) return slashes(rel);
+  return slashes(home && path.startsWith(home + p.sep) ? "~" + path.slice(home.length) : path);
 }

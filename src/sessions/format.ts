@@ -301,7 +301,7 @@ export function formatSessionList(infos: SessionInfo[], home?: string, how = RES
 const MAX_DIR_CHARS = 40;
 
 function shortDir(cwd: string, home: string | undefined): string {
-  const dir = home && (cwd === home || cwd.startsWith(home + "/")) ? "~" + cwd.slice(home.length) : cwd;
+  const dir = home && (cwd === home || cwd.startsWith(home + "/") || cwd.startsWith(home + "\\")) ? "~" + cwd.slice(home.length) : cwd;
   return dir.length <= MAX_DIR_CHARS ? dir : "…" + dir.slice(dir.length - MAX_DIR_CHARS + 1);
 }
 

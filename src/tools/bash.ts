@@ -55,7 +55,8 @@ export function createBashTool(opts: BashToolOptions): Tool {
   const outputDir = opts.outputDir ?? join(places(process.env, homedir(), process.cwd(), process.platform).outputsDir, newId());
   const cut = `cut to ${MAX_RESULT_LINES} lines/${MAX_RESULT_BYTES >> 10} KB; the full output is saved to a file named in the result.`;
   const description =
-    `Run a shell command in the working directory, stdin closed. timeout_ms defaults to ${opts.timeoutMs}, max ${maxTimeoutMs}. ` +
+    `Run a ${opts.shell.label ? "command in the working directory with " + opts.shell.label : "shell command in the working directory"}, stdin closed. ` +
+    `timeout_ms defaults to ${opts.timeoutMs}, max ${maxTimeoutMs}. ` +
     (opts.raw || opts.filter === "none"
       ? `Long output is ${cut}`
       : `Long output (never git diff/status/log/show) is filtered to errors, warnings, summaries, first and last lines, then ${cut}`);
@@ -90,7 +91,14 @@ async function runBash(
     return join(opts.outputDir, `${id}.${stream}`);
   };
 
-  const run = await runProcess([opts.shell.program, ...opts.shell.args(command)], { cwd: ctx.cwd, env: opts.env, timeoutMs, signal: ctx.signal, spill });
+  const run = await runProcess([opts.shell.program, ...opts.shell.args(command)], {
+    cwd: ctx.cwd,
+    env: opts.env,
+    timeoutMs,
+    signal: ctx.signal,
+    spill,
+    verbatim: opts.shell.verbatim,
+  });
   if ("error" in run) return { output: `bash: could not start ${opts.shell.program}: ${run.error}`, isError: true };
   const exitCode = run.ended === "timeout" ? TIMEOUT_EXIT_CODE : run.exitCode;
   const shown = { ...run, stdout: textOnly(run.stdout), stderr: textOnly(run.stderr) }; // what the model reads; `run` is saved whole
@@ -142,7 +150,14 @@ async function runFilter(opts: BashToolOptions, run: Finished, ctx: ToolContext)
       if (last && !last.endsWith("\n")) yield "\n";
     }
   });
-  const filter = await runProcess(argv, { cwd: ctx.cwd, env: opts.env, timeoutMs: FILTER_TIMEOUT_MS, signal: ctx.signal, input });
+  const filter = await runProcess(argv, {
+    cwd: ctx.cwd,
+    env: opts.env,
+    timeoutMs: FILTER_TIMEOUT_MS,
+    signal: ctx.signal,
+    input,
+    verbatim: opts.shell.verbatim,
+  });
   if ("error" in filter) return { failure: filter.error };
   if (filter.ended !== "exit") return { failure: filter.ended === "timeout" ? `timed out after ${seconds(FILTER_TIMEOUT_MS)} s` : "interrupted" };
   if (filter.exitCode !== 0) return { failure: `exit code ${filter.exitCode}${filter.stderr.bytes ? `: ${joined(filter.stderr).trim().slice(0, 200)}` : ""}` };
@@ -248,6 +263,8 @@ interface Finished {
 
 interface RunOptions {
   cwd: string;
+  /** the shell's command line is written out already (ShellChoice.verbatim: cmd.exe) */
+  verbatim?: boolean;
   env: Record<string, string | undefined> | undefined;
   timeoutMs: number;
   signal: AbortSignal;
@@ -274,6 +291,7 @@ async function runProcess(argv: string[], opts: RunOptions): Promise<Finished | 
       // console; taskkill /T finds the tree there instead.
       detached: process.platform !== "win32",
       windowsHide: true,
+      windowsVerbatimArguments: opts.verbatim === true,
     });
   } catch (e) {
     return { error: errorText(e) };

@@ -125,11 +125,20 @@ function parseArgs(args: Record<string, unknown>): Query | string {
   return {
     pattern,
     ...(path ? { path } : {}),
-    ...(glob ? { glob: glob.replace(/^\.\//, "") } : {}),
+    ...(glob ? { glob: globOf(glob, sep) } : {}),
     ignoreCase,
     context,
     cap,
   };
+}
+
+/**
+ * The glob as it is matched: against `/`-separated paths, a leading `./` dropped. On Windows
+ * (`separator` is a backslash) a model writes `src\**\*.ts` as often as the `/` form; there a
+ * backslash is a separator, not an escape (no file name can hold the `*` or `?` it would escape).
+ */
+export function globOf(glob: string, separator: string): string {
+  return (separator === "\\" ? glob.replaceAll("\\", "/") : glob).replace(/^\.\//, "");
 }
 
 function count(value: unknown, name: string, fallback: number, min: number, max: number): number | string {

@@ -1,11 +1,21 @@
 // Which shell runs the bash tool's commands (SPEC §7.1). Pure: the caller passes the platform
 // and a PATH lookup, so the Windows branches are testable anywhere.
 
-/** A chosen shell: spawn `[program, ...args(command)]`; `name` is what the system prompt says. */
+/** A chosen shell: spawn `[program, ...args(command)]`; `name` is what the permission checker reads it as. */
 export interface ShellChoice {
   program: string;
   name: string;
   args(command: string): string[];
+  /**
+   * What the model is told it writes for (the system prompt's shell, the bash tool's description)
+   * when that is more than `name`: which PowerShell it is, and what it lacks. Default: `name`.
+   */
+  label?: string;
+  /**
+   * Spawn with `windowsVerbatimArguments`: `args` is already the command line's text (cmd.exe
+   * reads its own command line, not the C runtime's argv, so the usual `\"` quoting breaks it).
+   */
+  verbatim?: boolean;
 }
 
 export interface ShellOptions {
@@ -13,13 +23,19 @@ export interface ShellOptions {
   configured?: string;
   /** `process.platform` */
   platform: string;
-  /** absolute path of an executable on PATH, or undefined */
+  /** absolute path of an executable on PATH, or undefined; given an absolute path (Git Bash next to git), that path when it exists, as `which` does */
   findOnPath: (name: string) => string | undefined;
 }
 
 // Windows "App execution alias" stubs (bash.exe of a removed WSL, python.exe opening the Store)
 // live here; running one prints an install hint instead of a shell.
 const WINDOWS_APPS = /[\\/]AppData[\\/]Local[\\/]Microsoft[\\/]WindowsApps[\\/]/i;
+// System32's bash.exe is WSL's launcher: it runs the command in a Linux distribution (its own
+// tools, not the Windows ones the project uses; with no distribution installed it only says so).
+const WSL_LAUNCHER = /[\\/]Windows[\\/](System32|Sysnative)[\\/]bash\.exe$/i;
+// Git for Windows puts only its cmd\ folder on PATH by default (git.exe, no sh): its bash is in
+// bin\ of the same install, next to cmd\ (or above mingw64\bin\, where git.exe also lives).
+const GIT_EXE = /^(.*?[\\/])(cmd|bin|mingw64[\\/]bin)[\\/]git\.exe$/i;
 
 /** Never throws; an unknown configured program is run with `-c`, as POSIX shells take it. */
 export function chooseShell(opts: ShellOptions): ShellChoice {
@@ -28,9 +44,13 @@ export function chooseShell(opts: ShellOptions): ShellChoice {
   if (opts.platform !== "win32") return posix(opts.findOnPath("sh") ?? "/bin/sh", "sh");
   for (const name of ["sh", "bash"]) {
     const found = opts.findOnPath(name);
-    if (found && !WINDOWS_APPS.test(found)) return posix(found, name);
+    if (found && !WINDOWS_APPS.test(found) && !WSL_LAUNCHER.test(found)) return posix(found, name);
   }
-  return powershell(opts.findOnPath("pwsh") ?? "powershell.exe");
+  const git = GIT_EXE.exec(opts.findOnPath("git") ?? "");
+  const gitBash = git && opts.findOnPath(`${git[1]}bin\\bash.exe`);
+  if (gitBash) return posix(gitBash, "bash");
+  const pwsh = opts.findOnPath("pwsh");
+  return pwsh ? powershell(pwsh, false) : powershell("powershell.exe", true);
 }
 
 function shellFor(program: string): ShellChoice {
@@ -39,8 +59,9 @@ function shellFor(program: string): ShellChoice {
     .pop()!
     .toLowerCase()
     .replace(/\.exe$/, "");
-  if (base === "pwsh" || base === "powershell") return powershell(program);
-  if (base === "cmd") return { program, name: "cmd", args: (command) => ["/d", "/s", "/c", command] };
+  if (base === "pwsh" || base === "powershell") return powershell(program, base === "powershell");
+  // cmd.exe strips the outer quotes /s promises and reads the rest as typed
+  if (base === "cmd") return { program, name: "cmd", label: "cmd.exe", args: (command) => ["/d", "/s", "/c", `"${command}"`], verbatim: true };
   return posix(program, base);
 }
 
@@ -49,11 +70,14 @@ function posix(program: string, name: string): ShellChoice {
 }
 
 // -EncodedCommand (base64 of UTF-16LE) because -Command re-parses its argument and mangles the
-// quotes Windows' command-line rules leave in it.
-function powershell(program: string): ShellChoice {
+// quotes Windows' command-line rules leave in it. powershell.exe is Windows PowerShell 5.1, whose
+// parser has no `&&` or `||` (pwsh, PowerShell 7, has them): the model is told, or its first
+// `cd x && npm test` of every session is a parse error.
+function powershell(program: string, windows: boolean): ShellChoice {
   return {
     program,
     name: "powershell",
+    label: windows ? "Windows PowerShell 5.1 (it has no && or ||: separate commands with ;)" : "PowerShell 7 (pwsh)",
     args: (command) => ["-NoProfile", "-NonInteractive", "-EncodedCommand", encodePowerShell(command)],
   };
 }

@@ -19,9 +19,9 @@ const dim = (text: string, color: boolean): string => (color ? DIM + text + RESE
 const dimRendered = (line: string, color: boolean): string =>
   color ? (DIM + line.replace(/\x1b\[(?:0|22)m(?!$)/g, (end) => end + DIM)).replace(/(?:\x1b\[0m)?$/, RESET) : line;
 
-/** `~/…` for paths under `home`. */
+/** `~/…` for paths under `home` (`~\…` on Windows). */
 export function shortPath(path: string, home: string | undefined): string {
-  return home && (path === home || path.startsWith(home + "/")) ? "~" + path.slice(home.length) : path;
+  return home && (path === home || path.startsWith(home + "/") || path.startsWith(home + "\\")) ? "~" + path.slice(home.length) : path;
 }
 
 /** One dim line: version, provider/model, directory (and its project root when that is another), and where help is. */

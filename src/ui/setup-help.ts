@@ -10,10 +10,15 @@ import { isLoopback } from "../net/proxy.ts";
  * `~/`-shortened under `home`.
  */
 export function setupText(userFile = "~/.config/hey/config.toml", home?: string): string {
+  const windows = /^[A-Za-z]:[\\/]/.test(userFile); // the config is a Windows path: hey runs there
   const shown = home && userFile.startsWith(`${home}/`) ? `~/${userFile.slice(home.length + 1)}` : userFile;
+  const keys = "OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or DEEPSEEK_API_KEY";
   return [
     `With no configuration hey talks to a local Ollama (${OLLAMA_URL}) with the model ${OLLAMA_MODEL}: start it with \`ollama serve\` and \`ollama pull ${OLLAMA_MODEL}\`,`,
-    "or set a key for a hosted model: export OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or DEEPSEEK_API_KEY,",
+    // `export` is no command in PowerShell or cmd
+    windows
+      ? `or set a key for a hosted model: ${keys} (PowerShell: $env:OPENAI_API_KEY = "…"; setx OPENAI_API_KEY "…" keeps it for new terminals),`
+      : `or set a key for a hosted model: export ${keys},`,
     `or add a provider to ${shown}: [provider.NAME] base_url = "https://.../v1", models = ["MODEL"],`,
     "or use any endpoint once: hey --base-url http://127.0.0.1:11434/v1 -m MODEL",
   ].join("\n");
@@ -24,7 +29,8 @@ export function setupText(userFile = "~/.config/hey/config.toml", home?: string)
  * local Ollama does not answer; when a local server says the model is not there (a 404, told by
  * the status in the message as a documented last resort), `ollama pull MODEL` for Ollama and the
  * server's model list for any other. `where` is the
- * user config file and the home directory, for the hint to name the file this run reads.
+ * user config file and the home directory, for the hint to name the file this run reads (a
+ * Windows path also says how a key variable is set there).
  */
 export function setupHint(
   provider: ProviderSettings,

@@ -49,6 +49,7 @@ export async function runShellCommand(
     stdin: "inherit",
     stdout: "pipe",
     stderr: "pipe",
+    windowsVerbatimArguments: opts.shell.verbatim === true,
   });
   let kept = "";
   let lost = 0;

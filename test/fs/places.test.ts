@@ -1,7 +1,7 @@
 // Every place of hey's comes from one function: the XDG variables when they are absolute paths,
 // else the platform's defaults under the home directory.
 import { describe, expect, test } from "bun:test";
-import { places, projectRoot } from "../../src/fs/places.ts";
+import { driveUpper, places, projectRoot } from "../../src/fs/places.ts";
 
 test.each([
   ["XDG_CACHE_HOME wins", { XDG_CACHE_HOME: "/x/cache" }, "linux", "/x/cache/hey"],
@@ -73,4 +73,16 @@ describe("projectRoot: the nearest .hey/ up to the git root, else the git root, 
   ])("%s", (_name, cwd, dirs, gits, root) => {
     expect(projectRoot(cwd, "/h", probe(dirs, gits))).toBe(root);
   });
+});
+
+test.each([
+  ["c:\\proj", "win32", "C:\\proj"],
+  ["C:\\proj", "win32", "C:\\proj"],
+  ["d:", "win32", "D:"],
+  ["\\\\server\\share\\x", "win32", "\\\\server\\share\\x"],
+  ["c:\\Users\\ann", "win32", "C:\\Users\\ann"],
+  ["c:/x", "linux", "c:/x"],
+  ["/home/ann", "linux", "/home/ann"],
+])("driveUpper(%s, %s) is %s: one spelling of a Windows launch directory, whichever terminal started hey", (path, platform, want) => {
+  expect(driveUpper(path, platform)).toBe(want);
 });

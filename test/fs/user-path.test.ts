@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { win32 } from "node:path";
 import { resolveUserPath } from "../../src/fs/user-path.ts";
 
 const at = (path: string) => resolveUserPath(path, "/work/project", "/home/me");
@@ -22,4 +23,18 @@ test("~user is refused with a message that names it and says how to mean a proje
     error: '~bob/x.txt: "~bob" paths (another user\'s home) are not supported; give the full path, or ./~bob/x.txt for a file in the project',
   });
   expect("error" in at("~root")).toBe(true);
+});
+
+test("on Windows ~\\ is the home too, and a relative path may use either separator", () => {
+  const win = (path: string) => resolveUserPath(path, "C:\\work\\project", "C:\\Users\\me", win32);
+  expect(win("~\\.config\\hey\\skills\\x\\SKILL.md")).toEqual({ abs: "C:\\Users\\me\\.config\\hey\\skills\\x\\SKILL.md" });
+  expect(win("~/.config/hey/config.toml")).toEqual({ abs: "C:\\Users\\me\\.config\\hey\\config.toml" });
+  expect(win("~")).toEqual({ abs: "C:\\Users\\me" });
+  expect(win("src\\a.ts")).toEqual({ abs: "C:\\work\\project\\src\\a.ts" });
+  expect(win("D:\\other\\x.txt")).toEqual({ abs: "D:\\other\\x.txt" });
+  expect(win("~bob\\x.txt")).toEqual({
+    error: '~bob\\x.txt: "~bob" paths (another user\'s home) are not supported; give the full path, or .\\~bob\\x.txt for a file in the project',
+  });
+  // on POSIX a backslash is an ordinary character of a name
+  expect(at("~\\x")).toEqual({ error: '~\\x: "~\\x" paths (another user\'s home) are not supported; give the full path, or ./~\\x for a file in the project' });
 });

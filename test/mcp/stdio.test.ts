@@ -28,6 +28,26 @@ test("childEnv: the allow-listed variables hey has, then the configured ones (wh
   expect(ENV_ALLOW).not.toContain("OPENAI_API_KEY");
 });
 
+test("childEnv on Windows: the variables its programs need (TEMP, PATHEXT, COMSPEC…), never a key", () => {
+  const windows = {
+    TEMP: "C:\\Users\\ana\\AppData\\Local\\Temp",
+    TMP: "C:\\Users\\ana\\AppData\\Local\\Temp",
+    SYSTEMROOT: "C:\\Windows",
+    SYSTEMDRIVE: "C:",
+    COMSPEC: "C:\\Windows\\system32\\cmd.exe",
+    PATHEXT: ".COM;.EXE;.BAT;.CMD",
+    APPDATA: "C:\\Users\\ana\\AppData\\Roaming",
+    USERPROFILE: "C:\\Users\\ana",
+    USERNAME: "ana",
+    PROGRAMFILES: "C:\\Program Files",
+    OPENAI_API_KEY: "sk-secret",
+  };
+  const env = childEnv(windows, {});
+  for (const key of ["TEMP", "TMP", "SYSTEMROOT", "SYSTEMDRIVE", "COMSPEC", "PATHEXT", "APPDATA", "USERPROFILE", "USERNAME", "PROGRAMFILES"])
+    expect([key, env[key]]).toEqual([key, windows[key as keyof typeof windows]]);
+  expect(Object.values(env)).not.toContain("sk-secret");
+});
+
 let cache: ReturnType<typeof tempDir> | undefined;
 let m: TestManager | undefined;
 afterEach(async () => {

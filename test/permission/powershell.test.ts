@@ -49,6 +49,41 @@ test("deny lists compare PowerShell's case-insensitive names lowercased", () => 
   expect(ps("IEX 'x'", deny).allowed).toBe(false);
 });
 
+test.each<[string, string[], string[]]>([
+  // a built-in alias runs the same cmdlet: an entry naming one names them all
+  [
+    "bash: rm *",
+    ["rm x", "Remove-Item -Recurse x", "del x", "erase x", "ri x", "rd x", "rmdir x", "RD x", "Microsoft.PowerShell.Management\\Remove-Item x"],
+    ["Get-ChildItem", "rmx x"],
+  ],
+  ["bash: Remove-Item *", ["rm -r x", "del x", "remove-item x"], ["ls x"]],
+  ["bash: curl *", ["curl https://x", "iwr https://x", "Invoke-WebRequest https://x", "wget https://x"], ["Get-Content x"]],
+  ["bash: Move-Item *", ["mv a b", "move a b", "mi a b"], ["cp a b"]],
+  // the program itself, by any name Windows finds it by
+  [
+    "bash: git push *",
+    ["git push", "git.exe push origin", "GIT.EXE push", "C:\\Git\\cmd\\git.exe push", "C:/Git/cmd/git.exe -C x push"],
+    ["git status", "git.exe status"],
+  ],
+  ["bash: npm publish *", ["npm.cmd publish", "npm.ps1 publish", "C:\\nodejs\\npm.cmd publish"], ["npm.cmd test"]],
+])("deny %s refuses every spelling PowerShell runs the same: %j", (entry, refused, allowed) => {
+  const deny = { allow: [], deny: [entry] };
+  for (const command of refused) expect([command, ps(command, deny).allowed]).toEqual([command, false]);
+  for (const command of allowed) expect([command, ps(command, deny).allowed]).toEqual([command, true]);
+});
+
+test("a refusal through an alias names the command as written", () => {
+  expect(ps("del notes.txt", { allow: [], deny: ["bash: Remove-Item *"] })).toEqual({
+    allowed: false,
+    reason: "blocked by permission rules: `del notes.txt` matches deny entry `bash: Remove-Item *`",
+  });
+});
+
+test("allow entries are still matched as written: an alias or another spelling needs its own entry", () => {
+  expect(ps("Get-ChildItem src", { allow: ["bash: ls *"], deny: [] }).allowed).toBe(false);
+  expect(ps("git.exe status", allow).allowed).toBe(false);
+});
+
 test("a shell the checker does not model refuses every bash command under bash patterns, not other tools", () => {
   for (const shell of ["zsh", "fish", "cmd", "/usr/bin/ksh"]) {
     const rules = compileRules(allow, shell).rules;

@@ -335,3 +335,17 @@ test("blockedWarning names the blocked tools and the allow list that would let t
     '[permission] allow leaves edit blocked; to let the agent use it, add its name: allow = ["a", "b", "c", …, "edit"]',
   );
 });
+
+// Git Bash on Windows runs `git.exe` and `/c/…/git.exe` as git, and PATHEXT finds npm.cmd for `npm`
+test.each(["git.exe push origin", "'/c/Program Files/Git/cmd/git.exe' push", "GIT.EXE -C repo push", "'C:\\Git\\cmd\\git.exe' push"])(
+  "deny git push * refuses %s: a program is named by its basename, without the extension Windows runs it by",
+  (command) => {
+    const rules = compileRules({ allow: [], deny: ["bash: git push *", "bash: npm publish *"] }, "bash").rules;
+    expect(decideCompiled("bash", { command }, rules)).toEqual({
+      allowed: false,
+      reason: `blocked by permission rules: \`${command}\` matches deny entry \`bash: git push *\``,
+    });
+    expect(decideCompiled("bash", { command: "npm.cmd publish" }, rules).allowed).toBe(false);
+    expect(decideCompiled("bash", { command: "git.exe status" }, rules).allowed).toBe(true);
+  },
+);

@@ -3,13 +3,18 @@
 // linux-arm64 under qemu-user, windows-x64 under Wine 10 (test/platforms/runners.ts says how).
 // On each: --version; a one-shot task that uses read_file, write_file, edit and grep (the embedded
 // rg, seen to start); that session resumed with -c; @file arguments in the platform's own path
-// spelling; exit codes 2 (usage), 1 (a model error) and 3 (turn limit, with its hand-off). The
+// spelling; exit codes 2 (usage), 1 (a model error) and 3 (turn limit, with its hand-off); on
+// Windows also its own spellings (a `~\` path, a `\` glob, CRLF files, cmd.exe's quoting). The
 // summary at the end says what ran where. Not in `npm test` (its name does not end in .test.ts):
 // the builds, qemu and the Wine chroot take minutes on a fresh machine.
 //
 // What Wine cannot show, so this file does not claim it:
-// - the bash tool on Windows: hey looks for Git Bash's sh/bash on PATH (none here) and otherwise
-//   runs commands with PowerShell, which is a stub in Wine: no command runs through the bash tool;
+// - a real Git Bash or PowerShell: Wine has neither (its PowerShell is a stub). The Git Bash test
+//   starts cmd.exe copied to where Git for Windows keeps bash.exe, so it shows which program hey
+//   starts, not bash running; cmd.exe, chosen with [tools] shell, is the only shell that runs here;
+// - a connection refused: Wine reports a connect to a closed loopback port as made, and the
+//   request then waits out [retry] idle_timeout_ms (Windows refuses it within seconds);
+// - the environment an MCP server gets: Wine's cmd.exe puts TEMP and the like back itself;
 // - PowerShell's -EncodedCommand decoding, WindowsApps alias stubs, `.cmd` shims (npx/uvx MCP
 //   servers), console behaviour (ConPTY, Ctrl-C, colours, bracketed paste in the REPL);
 // - Windows' refusal to replace a running .exe (Wine lets it happen), so `hey upgrade`'s
@@ -19,7 +24,7 @@
 // linux-x64-musl (Alpine) and both macOS builds are not run at all (no emulator here for macOS;
 // musl needs its libstdc++ and libgcc, see README).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureTargetBinary, tempDir } from "../helpers/e2e.ts";
 import { resultText, startModelServer, textOf, type ChatRequest, type ModelServer, type Turn } from "../helpers/model-server.ts";
@@ -48,6 +53,27 @@ function decide(req: ChatRequest): Turn {
   if (first.startsWith("break")) throw new Error("this model is broken on purpose");
   if (first.startsWith("loop")) return { calls: [["read_file", { path: "notes.txt" }]] };
   if (first.startsWith("summarize")) return { text: "summarized" };
+  if (first.startsWith("git bash")) return results === 0 ? { calls: [["bash", { command: "echo from bash" }]] } : { text: "ran it" };
+  if (first.startsWith("windows")) {
+    const windows: Turn[] = [
+      {
+        calls: [
+          ["write_file", { path: "~\\hey-notes\\win.txt", content: "from hey\n" }],
+          ["grep", { pattern: "gamma", glob: "win\\**\\*.txt" }],
+        ],
+      },
+      {
+        calls: [
+          ["edit", { path: "win\\crlf.txt", old_string: "alpha\nbeta", new_string: "alpha\nBETA\nbeta 2" }],
+          ["write_file", { path: "win\\rewrite.txt", content: "x\ny\n" }],
+        ],
+      },
+      { calls: [["bash", { command: 'echo "a b" & echo done' }]] },
+      { text: "windows done" },
+    ];
+    const turns = req.messages.filter((m) => m.role === "assistant").length; // two calls in a turn: count turns, not results
+    return windows[Math.min(turns, windows.length - 1)]!;
+  }
   const last = textOf(req.messages.findLast((m) => m.role === "user"));
   if (last.startsWith("what did you change")) return { text: "I edited notes.txt and wrote out/result.txt" };
   const script: Turn[] = [
@@ -193,6 +219,62 @@ for (const platform of PLATFORMS) {
       expect(loop.code).toBe(3);
       expect(existsSync(join(proj, ".hey", "task.md"))).toBe(true);
       note(platform.id, `✓ exit codes: ${usage.code} (usage), ${broken.code} (model error), ${loop.code} (turn limit, .hey/task.md written)`);
+    });
+
+    // Windows' own spellings, which Linux never sees: a `~\` path, a glob written with `\`, CRLF
+    // files through edit and write_file, and cmd.exe's quoting (spawned verbatim: cmd reads `\"` as text)
+    test.skipIf(platform.id !== "windows-x64")("Windows spellings: ~\\ paths, \\ globs, CRLF kept by edit and write_file, cmd.exe quotes", async () => {
+      mkdirSync(join(proj, "win", "sub"), { recursive: true });
+      writeFileSync(join(proj, "win", "crlf.txt"), "alpha\r\nbeta\r\ngamma\r\n");
+      writeFileSync(join(proj, "win", "rewrite.txt"), "one\r\ntwo\r\n");
+      writeFileSync(join(proj, "win", "sub", "g.txt"), "gamma here\n");
+      writeFileSync(join(proj, "cmd.toml"), '[tools]\nshell = "cmd"\n');
+      const r = await hey(["-p", "windows spellings", "--config", "cmd.toml"]);
+      expectOk(r);
+      expect(r.stdout).toBe("windows done\n");
+      const req = server.requests.at(-1)!;
+      const results = req.messages.filter((m) => m.role === "tool").map(resultText);
+      expect(results[0]).toBe("created ~\\hey-notes\\win.txt (1 line, 9 bytes)");
+      // ~ is the Windows user's folder, in the run's copy of the Wine prefix
+      const users = join(work.path, "prefix", "drive_c", "users");
+      expect(readdirSync(users).filter((u) => existsSync(join(users, u, "hey-notes", "win.txt")))).toHaveLength(1);
+      expect(results[1]).toBe("win/crlf.txt:3: gamma\nwin/sub/g.txt:1: gamma here");
+      expect(readFileSync(join(proj, "win", "crlf.txt"), "utf8")).toBe("alpha\r\nBETA\r\nbeta 2\r\ngamma\r\n");
+      expect(readFileSync(join(proj, "win", "rewrite.txt"), "utf8")).toBe("x\r\ny\r\n");
+      expect(results[4]).toContain('"a b"');
+      expect(results[4]).not.toContain('\\"');
+      expect(results[4]).toContain("done");
+      expect(textOf(req.messages[0])).toContain("shell: cmd.exe");
+      note(platform.id, `✓ ~\\ path written, \\ glob matched, CRLF kept by edit and write_file, cmd.exe got its quotes (${secs(r.ms)})`);
+    });
+
+    // cmd's `cd /d z:\…` (and VS Code's terminal) start hey in a directory whose drive letter is
+    // lower case; the sessions begun in Z:\… are this directory's all the same
+    test.skipIf(platform.id !== "windows-x64")("a launch directory spelled z:\\… finds the sessions begun in Z:\\…", async () => {
+      expectOk(await hey(["-p", "summarize"])); // a session begun in Z:\work\proj
+      const r = await runner.run(["--sessions"], { cwd: proj, lowerDrive: true });
+      expectOk(r);
+      expect(r.stdout).toStartWith("ID ");
+      expect(r.stdout).toContain("Z:\\work\\proj");
+      expect(r.stdout).not.toContain("z:\\work");
+      note(platform.id, `✓ --sessions from z:\\work\\proj listed the sessions of Z:\\work\\proj (${secs(r.ms)})`);
+    });
+
+    // Git for Windows' default install puts only Git\cmd (git.exe) on PATH: hey finds bin\bash.exe
+    // beside it. Wine has no Git Bash, so cmd.exe stands in for both files: what counts is the
+    // program hey starts for the bash tool, and what the model is told.
+    test.skipIf(platform.id !== "windows-x64")("the bash tool runs Git Bash found next to the git on PATH", async () => {
+      const git = join(work.path, "prefix", "drive_c", "FakeGit");
+      mkdirSync(join(git, "cmd"), { recursive: true });
+      mkdirSync(join(git, "bin"), { recursive: true });
+      const cmd = join(work.path, "prefix", "drive_c", "windows", "system32", "cmd.exe");
+      copyFileSync(cmd, join(git, "cmd", "git.exe"));
+      copyFileSync(cmd, join(git, "bin", "bash.exe"));
+      const r = await runner.run(["--base-url", server.baseUrl, "-m", "mock-model", "-p", "git bash"], { cwd: proj, winePath: "C:\\FakeGit\\cmd" });
+      expectOk(r);
+      expect(r.started).toContain("C:\\FakeGit\\bin\\bash.exe");
+      expect(textOf(server.requests.at(-1)!.messages[0])).toContain("shell: bash");
+      note(platform.id, `✓ the bash tool started C:\\FakeGit\\bin\\bash.exe, found next to C:\\FakeGit\\cmd\\git.exe on PATH (${secs(r.ms)})`);
     });
   });
 }

@@ -27,6 +27,13 @@ export interface RunOptions {
   /** the working directory (a path under the work dir) */
   cwd: string;
   timeoutMs?: number;
+  /** Wine only: folders put before Windows' PATH (WINEPATH), as `C:\\…;…` */
+  winePath?: string;
+  /**
+   * Wine only: start hey from cmd.exe after `cd /d z:\\…`, so its launch directory has a lower-case
+   * drive letter, as VS Code's terminal gives one (`args` must then be plain words)
+   */
+  lowerDrive?: boolean;
 }
 
 export interface Runner {
@@ -136,17 +143,23 @@ export async function wineRunner(root: string, binary: string, work: string): Pr
   const enter = [
     "r=$1 w=$2; shift 2",
     'mount -t proc proc "$r/proc" && mount --rbind /dev "$r/dev" && mount --bind "$w" "$r/work" || exit 125',
-    'exec chroot "$r" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/work/home WINEPREFIX=/work/prefix XDG_RUNTIME_DIR=/work/xdg LANG=C.UTF-8 WINEDEBUG="$WINEDEBUG" NO_COLOR=1 \\',
+    'exec chroot "$r" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/work/home WINEPREFIX=/work/prefix XDG_RUNTIME_DIR=/work/xdg LANG=C.UTF-8 WINEDEBUG="$WINEDEBUG" WINEPATH="$WINEPATH" NO_COLOR=1 \\',
     '  /bin/sh -c \'cd "$1" && shift && exec "$@"\' sh "$@"',
   ].join("\n");
-  const inChroot = (program: string[], cwd: string, timeoutMs: number, debug = "-all") =>
-    spawn(["unshare", "--mount", "--fork", "sh", "-c", enter, "sh", root, work, inside(cwd), ...program], work, timeoutMs, { WINEDEBUG: debug });
+  const inChroot = (program: string[], cwd: string, timeoutMs: number, debug = "-all", winePath = "") =>
+    spawn(["unshare", "--mount", "--fork", "sh", "-c", enter, "sh", root, work, inside(cwd), ...program], work, timeoutMs, {
+      WINEDEBUG: debug,
+      WINEPATH: winePath,
+    });
   const version = readFileSync(join(root, ".hey-ready"), "utf8").trim(); // wine64 --version, written by wine-root.sh
   return {
     describe: `${version} in a Debian trixie chroot`,
     path: (p) => `Z:${inside(p).replaceAll("/", "\\")}`,
     async run(args, opts) {
-      const r = await inChroot(["/usr/lib/wine/wine64", "/work/hey.exe", ...args], opts.cwd, opts.timeoutMs ?? TIMEOUT_MS, "-all,+process");
+      const program = opts.lowerDrive
+        ? ["/usr/lib/wine/wine64", "cmd", "/c", `cd /d z:${inside(opts.cwd).replaceAll("/", "\\")} && Z:\\work\\hey.exe ${args.join(" ")}`]
+        : ["/usr/lib/wine/wine64", "/work/hey.exe", ...args];
+      const r = await inChroot(program, opts.cwd, opts.timeoutMs ?? TIMEOUT_MS, "-all,+process", opts.winePath);
       const lines = r.stderr.split("\n");
       const started = lines.flatMap((l) => STARTED.exec(l)?.[1]?.replaceAll("\\\\", "\\") ?? []);
       return { ...r, stderr: lines.filter((l) => !WINE_LINE.test(l)).join("\n"), started };

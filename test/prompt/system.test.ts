@@ -1,6 +1,8 @@
 // The system prompt's layout (SPEC §11, §12): the guide and the list only with skills on, each
 // skill as one line (relative path inside the project), AGENTS.md under its path with the cut noted.
 import { describe, expect, test } from "bun:test";
+import { posix, win32 } from "node:path";
+import { shownPath } from "../../src/prompt/source.ts";
 import { buildSystemPrompt, DEFAULT_GUIDE, LISTED_DESCRIPTION_MAX, skillGuide, type PromptFacts } from "../../src/prompt/system.ts";
 
 const facts = (over: Partial<PromptFacts>): PromptFacts => ({
@@ -83,6 +85,21 @@ describe("the guide: where skills and MCP servers go, and that /reload loads the
     expect(guide).toContain("`headers`, to ~/.config/hey/config.toml.");
     expect(guide).not.toContain(".hey/config.toml (this project)");
     expect(guide).toEndWith("This project is untrusted: its .hey/ is ignored; ask the user to /trust it.");
+  });
+
+  test("on Windows the guide's paths are written with / (it appends /<name>/SKILL.md) and ~ for the home", () => {
+    const home = "C:\\Users\\ann";
+    expect(shownPath(`${home}\\.config\\hey\\skills`, "", home, win32)).toBe("~/.config/hey/skills");
+    expect(shownPath("C:\\work\\app\\.hey\\skills", "C:\\work\\app", home, win32)).toBe(".hey/skills");
+    expect(shownPath("C:\\work\\app\\.hey\\config.toml", "C:\\work\\app\\sub", home, win32)).toBe("C:/work/app/.hey/config.toml");
+    const guide = skillGuide({
+      skillsDir: shownPath(`${home}\\.config\\hey\\skills`, "", home, win32),
+      userConfig: "~/.config/hey/config.toml",
+      writable: true,
+    });
+    expect(guide).toContain("as a skill: ~/.config/hey/skills/<name>/SKILL.md");
+    // and on POSIX nothing changes
+    expect(shownPath("/home/ann/.config/hey/skills", "", "/home/ann", posix)).toBe("~/.config/hey/skills");
   });
 
   test("with a permission list the config files are not the agent's to write: it suggests the table instead", () => {

@@ -397,6 +397,8 @@ describe("formatSessionList", () => {
     ]);
     expect(out).toContain("hey --resume ID");
     expect(out).toContain("hey -c");
+    // a Windows home is shortened too
+    expect(formatSessionList([info("id-one", "C:\\Users\\u\\src\\hey", "p", 1, t)], "C:\\Users\\u").split("\n")[1]).toContain("  ~\\src\\hey  ");
     const withShort = formatSessionList(
       sessions,
       "/home/u",

@@ -191,6 +191,8 @@ describe("filterOutput", () => {
     const out = { stdout: "error: one\nok\n", stderr: "warning: two\n", exitCode: 1, command: "make" };
     expect(await filterOutput(out)).toEqual({ text: "error: one\nok\n[stderr]\nwarning: two\n[exit code 1]", filtered: false });
     expect(formatOutput({ stdout: "", stderr: "", exitCode: 0, command: "true" })).toBe("(no output)\n[exit code 0]");
+    // Windows programs end lines with CRLF: no \r stays before a line break or the marker
+    expect(formatOutput({ stdout: "a\r\nb\r\n", stderr: "w\r\n", exitCode: 0, command: "dir" })).toBe("a\nb\n[stderr]\nw\n[exit code 0]");
   });
 
   test.each([

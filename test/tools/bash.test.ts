@@ -304,4 +304,12 @@ describe("bash tool", () => {
     expect(t.description.length).toBeLessThan(300);
     expect(tool({ raw: true }).description).not.toContain("filtered");
   });
+
+  test("on Windows the description names the shell the command goes to: the tool is called bash, PowerShell 5.1 has no &&", () => {
+    const powershell = chooseShell({ platform: "win32", findOnPath: () => undefined });
+    expect(tool({ shell: powershell }).description).toStartWith(
+      "Run a command in the working directory with Windows PowerShell 5.1 (it has no && or ||: separate commands with ;), stdin closed.",
+    );
+    expect(tool().description).toStartWith("Run a shell command in the working directory, stdin closed.");
+  });
 });

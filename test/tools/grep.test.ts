@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, w
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
-import { createGrepTool } from "../../src/tools/grep.ts";
+import { createGrepTool, globOf } from "../../src/tools/grep.ts";
 import { callTool } from "../helpers/call-tool.ts";
 import { testNeeding } from "../helpers/tools.ts";
 
@@ -148,6 +148,13 @@ describe("grep (built-in walker)", () => {
   test("glob filters by file name, or by path when it has a slash", async () => {
     expect(paths((await grep({ pattern: "needle", glob: "*.js" })).output)).toEqual(["b.js", "sub/dist/y.js"]);
     expect(paths((await grep({ pattern: "needle", glob: "sub/**/*.ts" })).output)).toEqual(["sub/deep/d.ts", "sub/important.gen.ts"]);
+  });
+
+  test("a Windows glob with backslashes is the same glob; on POSIX a backslash stays an escape", () => {
+    expect(globOf("src\\**\\*.ts", "\\")).toBe("src/**/*.ts");
+    expect(globOf(".\\sub\\*.ts", "\\")).toBe("sub/*.ts");
+    expect(globOf("./sub/*.ts", "\\")).toBe("sub/*.ts");
+    expect(globOf("a\\*b", "/")).toBe("a\\*b");
   });
 
   test("a file path searches that file, even when it is ignored; the description tells the model so", async () => {

@@ -17,12 +17,7 @@ describe("chooseShell", () => {
       "C:\\Program Files\\Git\\usr\\bin\\sh.exe",
       "sh",
     ],
-    [
-      "windows, bash when no sh",
-      { platform: "win32", findOnPath: path({ bash: "C:\\Windows\\System32\\bash.exe" }) },
-      "C:\\Windows\\System32\\bash.exe",
-      "bash",
-    ],
+    ["windows, bash when no sh", { platform: "win32", findOnPath: path({ bash: "C:\\msys64\\usr\\bin\\bash.exe" }) }, "C:\\msys64\\usr\\bin\\bash.exe", "bash"],
     [
       "windows, configured Git Bash",
       { configured: "C:\\Program Files\\Git\\bin\\bash.exe", platform: "win32", findOnPath: path({}) },
@@ -44,6 +39,40 @@ describe("chooseShell", () => {
     const shell = chooseShell({ platform: "win32", findOnPath: path(stubs) });
     expect(shell.program).toBe("powershell.exe");
     expect(shell.name).toBe("powershell");
+  });
+
+  test("windows skips WSL's launcher in System32: it runs commands in a Linux distribution, not on Windows", () => {
+    const shell = chooseShell({ platform: "win32", findOnPath: path({ bash: "C:\\WINDOWS\\system32\\bash.exe" }) });
+    expect(shell.program).toBe("powershell.exe");
+  });
+
+  // Git for Windows' default install puts only Git\cmd on PATH: git.exe, no sh
+  test.each([["C:\\Program Files\\Git\\cmd\\git.exe"], ["C:\\Program Files\\Git\\mingw64\\bin\\git.exe"], ["C:\\Program Files\\Git\\bin\\git.exe"]])(
+    "windows finds Git Bash next to %s when no sh or bash is on PATH",
+    (git) => {
+      const bash = "C:\\Program Files\\Git\\bin\\bash.exe";
+      const shell = chooseShell({ platform: "win32", findOnPath: path({ git, [bash]: bash, pwsh: "C:\\pwsh.exe" }) });
+      expect(shell.program).toBe(bash);
+      expect(shell.name).toBe("bash");
+      expect(shell.label).toBeUndefined();
+      expect(shell.args("ls && echo ok")).toEqual(["-c", "ls && echo ok"]);
+    },
+  );
+
+  test("windows: a git elsewhere (scoop's shim), or no bash.exe beside it, leaves PowerShell", () => {
+    const everything = (name: string) => (name.includes("\\") ? name : undefined); // any absolute path exists
+    expect(chooseShell({ platform: "win32", findOnPath: (n) => (n === "git" ? "C:\\Users\\ann\\scoop\\shims\\git.exe" : everything(n)) }).program).toBe(
+      "powershell.exe",
+    );
+    expect(chooseShell({ platform: "win32", findOnPath: path({ git: "C:\\Git\\cmd\\git.exe" }) }).program).toBe("powershell.exe");
+  });
+
+  test("the model is told which PowerShell: Windows PowerShell 5.1 has no && or ||, pwsh has", () => {
+    expect(chooseShell({ platform: "win32", findOnPath: path({}) }).label).toBe("Windows PowerShell 5.1 (it has no && or ||: separate commands with ;)");
+    expect(chooseShell({ platform: "win32", findOnPath: path({ pwsh: "C:\\pwsh.exe" }) }).label).toBe("PowerShell 7 (pwsh)");
+    expect(chooseShell({ configured: "powershell.exe", platform: "win32", findOnPath: path({}) }).label).toContain("5.1");
+    expect(chooseShell({ configured: "pwsh", platform: "win32", findOnPath: path({}) }).label).toBe("PowerShell 7 (pwsh)");
+    expect(chooseShell({ platform: "linux", findOnPath: path({}) }).label).toBeUndefined();
   });
 
   test("windows skips a stub sh but takes a real bash", () => {
@@ -72,8 +101,12 @@ describe("chooseShell", () => {
     },
   );
 
-  test("configured cmd gets /d /s /c", () => {
-    expect(chooseShell({ configured: "cmd.exe", platform: "win32", findOnPath: path({}) }).args("dir")).toEqual(["/d", "/s", "/c", "dir"]);
+  test('configured cmd gets /d /s /c and the command in quotes, spawned verbatim (cmd reads \\" as text)', () => {
+    const cmd = chooseShell({ configured: "cmd.exe", platform: "win32", findOnPath: path({}) });
+    expect(cmd.args('echo "a b" & dir')).toEqual(["/d", "/s", "/c", '"echo "a b" & dir"']);
+    expect(cmd.verbatim).toBe(true);
+    expect(cmd.label).toBe("cmd.exe");
+    expect(chooseShell({ configured: "pwsh", platform: "win32", findOnPath: path({}) }).verbatim).toBeUndefined();
   });
 });
 

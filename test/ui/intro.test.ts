@@ -2,7 +2,7 @@
 // answer rendered as a live answer is (markdown, wrap), a long answer cut to its end without losing its styles.
 import { expect, test } from "bun:test";
 import { userMessage, type Message } from "../../src/kernel/ir.ts";
-import { lastExchange } from "../../src/ui/intro.ts";
+import { banner, lastExchange } from "../../src/ui/intro.ts";
 
 const said = (text: string): Message => ({ id: "a", role: "assistant", content: [{ type: "text", text }] });
 const format = (color: boolean, columns = 0) => ({ color, columns, stringWidth: (t: string) => [...t].length });
@@ -31,4 +31,11 @@ test("a resumed history's summary of earlier work is not shown as the question: 
   const done: Message = { id: "r", role: "tool", toolCallId: "t1", toolName: "bash", isError: false, content: [{ type: "text", text: "ok" }] };
   const shown = lastExchange([userMessage("first"), userMessage("refactor the parser"), summary, step, done, said("Refactored.")], "› ", format(false));
   expect(shown).toBe("› refactor the parser\nRefactored.\n");
+});
+
+test("the banner shows the directory under home as ~, a Windows one too", () => {
+  const line = (cwd: string, home: string) => banner({ version: "1", provider: "p", model: "m", cwd, home, color: false });
+  expect(line("/home/ann/app", "/home/ann")).toBe("hey 1 · p/m · ~/app · /help for commands\n");
+  expect(line("C:\\Users\\ann\\app", "C:\\Users\\ann")).toBe("hey 1 · p/m · ~\\app · /help for commands\n");
+  expect(line("C:\\Users\\anna", "C:\\Users\\ann")).toBe("hey 1 · p/m · C:\\Users\\anna · /help for commands\n");
 });

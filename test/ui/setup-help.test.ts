@@ -20,6 +20,14 @@ describe("setup help", () => {
     expect(lines[3]).toContain("--base-url");
   });
 
+  test("on Windows the hint says how PowerShell sets a key: export is no command there", () => {
+    const line = setupText("C:\\Users\\ann\\.config\\hey\\config.toml", "C:\\Users\\ann").split("\n")[1]!;
+    expect(line).not.toContain("export");
+    expect(line).toContain('$env:OPENAI_API_KEY = "…"');
+    expect(line).toContain("setx");
+    expect(setupText().split("\n")[1]).toContain("export OPENAI_API_KEY");
+  });
+
   test("the setup hint names the user file this run reads (XDG_CONFIG_HOME counts)", () => {
     const ollama = resolve("").settings;
     const hint = (where: { userFile?: string; home?: string }) => setupHint(ollama.provider, ollama.model, { kind: "network", message: "x" }, where);
