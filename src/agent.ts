@@ -218,11 +218,12 @@ export function createAgent(parts: AgentParts): Agent {
       return runLoop(messages, {
         provider: windowed(),
         output: counted,
-        context: async (history, s) => {
+        context: async (history, s, handOff) => {
           const tools = await parts.tools(s);
           if (resumedCache) replayCache(history.slice(0, -1), prepareDeps(counted, tools), resumedCache); // without the message just sent
           resumedCache = undefined;
-          const prepared = await prepare(history, prepareDeps(counted, tools), s);
+          // past the run's token cap the hand-off is trimmed to fit, never summarized: the cap is not overshot by a request the run does not need
+          const prepared = await prepare(history, prepareDeps(counted, tools), s, { deterministic: handOff === "max_run_tokens" });
           if (prepared.usage) spent(prepared.usage);
           extraNote = parts.note?.(tools);
           const note = withNote(prepared.note);
