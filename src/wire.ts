@@ -35,7 +35,8 @@ import { createNestedAgents, type NestedAgents } from "./prompt/nested-agents.ts
 import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { agentSettings, createRuntime, type Configured, type Live, type Runtime } from "./runtime.ts";
-import { resumedParts, usageIn, type LoadedSession } from "./sessions/reader.ts";
+import { usageIn, type LoadedSession } from "./sessions/reader.ts";
+import { resumedParts } from "./sessions/resumed.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
 import { createBashTool } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";

@@ -25,7 +25,8 @@ export interface SessionHeader {
  */
 export type SessionEntry =
   | { type: "message"; message: Message }
-  | ({ type: "usage"; id: string } & Omit<UsageCounts, "cache_hit_share">)
+  /** `tokens_per_char`: the context estimate's ratio after this response (older sessions lack it): `hey -c` starts from it */
+  | ({ type: "usage"; id: string; tokens_per_char?: number } & Omit<UsageCounts, "cache_hit_share">)
   /** `window`: the context window the model's context-length error taught (its own entry, after the error) */
   | { type: "model"; id: string; provider: string; model: string; window?: number }
   | { type: "compaction"; id: string; from_id: string; to_id: string; summary: string };
@@ -100,7 +101,9 @@ export function parseEntry(line: string): ParsedLine {
     case "usage": {
       if (!isStr(v.id) || !USAGE_FIELDS.every((f) => typeof v[f] === "number")) return bad("usage");
       const counts = Object.fromEntries(USAGE_FIELDS.map((f) => [f, v[f]])) as unknown as Omit<UsageCounts, "cache_hit_share">;
-      return { ok: true, entry: { type: "usage", id: v.id, ...counts } };
+      // a ratio that is not a positive number is left out, the counts kept
+      const ratio = typeof v.tokens_per_char === "number" && v.tokens_per_char > 0 ? { tokens_per_char: v.tokens_per_char } : {};
+      return { ok: true, entry: { type: "usage", id: v.id, ...counts, ...ratio } };
     }
     case "model":
       return isStr(v.id) && isStr(v.provider) && isStr(v.model) && (v.window === undefined || isWindow(v.window))
@@ -115,6 +118,11 @@ export function parseEntry(line: string): ParsedLine {
     default:
       return typeof v.type === "string" ? { ok: false, reason: "" } : bad("session");
   }
+}
+
+/** A model entry as a resume reports it (reader.ts LoadedSession.model). */
+export function modelOf(e: Extract<SessionEntry, { type: "model" }>): { provider: string; model: string; window?: number } {
+  return { provider: e.provider, model: e.model, ...(e.window === undefined ? {} : { window: e.window }) };
 }
 
 /** Characters of an oversized message's text kept in its placeholder. */

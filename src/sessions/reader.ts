@@ -12,6 +12,7 @@ import {
   foldSummary,
   formatSize,
   idMarker,
+  modelOf,
   oversizedEntry,
   parseEntry,
   parseHeader,
@@ -128,6 +129,8 @@ export interface LoadedSession {
    * and its last request was made at `at` (ms since the epoch). Undefined when the lines read do not tell.
    */
   cache?: { upTo: number; at: number };
+  /** the context estimate's ratio after the last response, from the newest usage entry read that has it */
+  tokensPerChar?: number;
 }
 
 /**
@@ -166,7 +169,9 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
     // the newest line where the prompt cache began again (see LoadedSession.cache): the messages after it, and whether a request's answer follows it
     let epoch: { after: number; answer: boolean } | undefined;
     let usages: { after: number; at: number }[] = []; // the usage entries read since the newest model entry, newest first
+    let tokensPerChar: number | undefined;
     const usageAt = (e: Extract<SessionEntry, { type: "usage" }>) => {
+      tokensPerChar ??= e.tokens_per_char;
       const at = idTime(e.id);
       const newer = usages.at(-1);
       if (newer && at !== undefined && newer.at - at > CACHE_LIFETIME_MS) epoch ??= { after: newer.after, answer: true }; // a pause
@@ -287,6 +292,7 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
       path,
       bytes: size,
       ...(upTo !== undefined && upTo > 0 && lastAt !== undefined ? { cache: { upTo, at: lastAt } } : {}),
+      ...(tokensPerChar !== undefined ? { tokensPerChar } : {}),
     };
   } finally {
     closeSync(fd);
@@ -381,20 +387,4 @@ function lastEntriesBefore(fd: number, before: number, wanted: Marked[]): Partia
     end = from + overlap;
   }
   return out;
-}
-
-function modelOf(e: Extract<SessionEntry, { type: "model" }>): NonNullable<LoadedSession["model"]> {
-  return { provider: e.provider, model: e.model, ...(e.window === undefined ? {} : { window: e.window }) };
-}
-
-/** What a resumed session gives the agent (agent.ts AgentParts) when it goes on with `provider`/`model`. */
-export function resumedParts(session: LoadedSession, provider: string, model: string) {
-  const window = learnedWindow(session, provider, model);
-  return { history: session.messages, summaries: session.summaries, ...(window ? { window } : {}), ...(session.cache ? { cache: session.cache } : {}) };
-}
-
-/** The context window `session` learned for this model; undefined when it learned none or used another model last. */
-export function learnedWindow(session: LoadedSession, provider: string, model: string): number | undefined {
-  const last = session.model;
-  return last && last.provider === provider && last.model === model ? last.window : undefined;
 }

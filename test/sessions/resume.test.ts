@@ -11,7 +11,8 @@ import { alignWindow, closeToolCalls, foldSummary } from "../../src/sessions/for
 import { SUMMARY_PREFIX, type Summary } from "../../src/context/passes.ts";
 import { buildContext } from "../../src/context/view.ts";
 import { NO_RESULT as INTERRUPTED_RESULT } from "../../src/kernel/tool-calls.ts";
-import { learnedWindow, loadSession } from "../../src/sessions/reader.ts";
+import { loadSession } from "../../src/sessions/reader.ts";
+import { learnedWindow, resumedParts } from "../../src/sessions/resumed.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 import { writeBigSession } from "../helpers/big-session.ts";
 
@@ -119,6 +120,24 @@ describe("round trip", () => {
     const bad = loadSession(path);
     expect(bad.model).toEqual({ provider: "openai", model: "gpt-test" });
     expect(bad.warnings).toEqual([`${path}: skipped line 6: not a valid model entry`]);
+  });
+
+  test("the estimate's corrected ratio comes back from the newest usage entry that has it; an older session's has none", () => {
+    const path = written([userMessage("read it"), asks("done")], (w) => {
+      w.emit({ ...usage, tokens_per_char: 0.31 });
+      w.emit({ type: "message", message: asks("more") });
+      w.emit({ ...usage, tokens_per_char: 0.3333333 }); // the newest: written to 4 digits
+      w.emit({ type: "message", message: asks("and more") });
+      w.emit(usage); // a usage without it (a hey before it) says nothing
+    });
+    const loaded = loadSession(path);
+    expect(loaded.tokensPerChar).toBe(0.3333);
+    expect(resumedParts(loaded, "anthropic", "claude").tokensPerChar).toBe(0.3333); // whatever the model: a /model switch keeps it too
+    const older = loadSession(written([userMessage("read it"), asks("done")]));
+    expect(older.tokensPerChar).toBeUndefined();
+    expect(resumedParts(older, "openai", "gpt-test")).not.toHaveProperty("tokensPerChar");
+    appendFileSync(path, `${JSON.stringify({ ...usage, id: "u9", cache_hit_share: undefined, tokens_per_char: "lots" })}\n`);
+    expect(loadSession(path)).toMatchObject({ tokensPerChar: 0.3333, warnings: [] }); // a bad ratio is left out, the counts kept
   });
 
   test("a window a context-length error taught is still known after a resume of the same model, and the one after it", () => {
