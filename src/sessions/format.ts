@@ -51,7 +51,12 @@ export interface SessionInfo {
 }
 
 /** Line prefixes the writer produces (type is always the first key), for skipping lines unread. */
-export const ENTRY_PREFIX = { model: '{"type":"model"', compaction: '{"type":"compaction"', usage: '{"type":"usage"' } as const;
+export const ENTRY_PREFIX = {
+  model: '{"type":"model"',
+  compaction: '{"type":"compaction"',
+  usage: '{"type":"usage"',
+  message: '{"type":"message"',
+} as const;
 
 const FIRST_PROMPT_CHARS = 80;
 const ROLES = new Set(["user", "assistant", "tool", "system"]);
@@ -358,7 +363,7 @@ function isWindow(v: unknown): v is number {
   return typeof v === "number" && Number.isInteger(v) && v > 0;
 }
 
-const MESSAGE_PREFIX = Buffer.from('{"type":"message"');
+const MESSAGE_PREFIX = Buffer.from(ENTRY_PREFIX.message);
 const ENTRY_BYTES = { compaction: Buffer.from(ENTRY_PREFIX.compaction), model: Buffer.from(ENTRY_PREFIX.model) };
 
 /** What a message line holding the id `id` holds (a compaction's `from_id` does not match: the quote comes first). */

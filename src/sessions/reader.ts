@@ -301,20 +301,23 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
 
 /**
  * The token counts of every `usage` entry in the first `bytes` of the session at `path` (the runs
- * before this one), and how many there are: found by a byte search for the entry's line prefix,
- * so no other line is decoded, however long.
+ * before this one), how many there are, and how many message lines: found by a byte search for
+ * the entries' line prefixes, so no other line is decoded, however long (a message line is counted, not read).
  */
-export function usageIn(path: string, bytes: number): { usage: Usage; requests: number } {
+export function usageIn(path: string, bytes: number): { usage: Usage; requests: number; messages: number } {
   const fd = openSessionFile(path, constants.O_RDONLY);
   let usage = emptyUsage();
   let requests = 0;
+  let messages = 0;
   const marker = Buffer.from("\n" + ENTRY_PREFIX.usage);
+  const messageMarker = Buffer.from("\n" + ENTRY_PREFIX.message);
   const buf = Buffer.allocUnsafe(TAIL_CHUNK + USAGE_LINE_MAX);
   try {
     for (let from = 0; from < bytes; from += TAIL_CHUNK) {
       const got = readSync(fd, buf, 0, Math.min(buf.length, bytes - from), from);
       const view = buf.subarray(0, got);
       // a marker is counted in the chunk where it starts; the extra bytes complete its line
+      for (let at = view.indexOf(messageMarker); at >= 0 && at < TAIL_CHUNK; at = view.indexOf(messageMarker, at + 1)) messages++;
       for (let at = view.indexOf(marker); at >= 0 && at < TAIL_CHUNK; at = view.indexOf(marker, at + 1)) {
         const end = view.indexOf(10, at + 1);
         const parsed = end < 0 ? undefined : parseEntry(view.toString("utf8", at + 1, end));
@@ -334,7 +337,7 @@ export function usageIn(path: string, bytes: number): { usage: Usage; requests: 
   } finally {
     closeSync(fd);
   }
-  return { usage, requests };
+  return { usage, requests, messages };
 }
 
 /** The header, the first user message (the first message, when it is a user's) and the model before it. */

@@ -11,7 +11,7 @@ import { alignWindow, closeToolCalls, foldSummary } from "../../src/sessions/for
 import { SUMMARY_PREFIX, type Summary } from "../../src/context/passes.ts";
 import { buildContext } from "../../src/context/view.ts";
 import { NO_RESULT as INTERRUPTED_RESULT } from "../../src/kernel/tool-calls.ts";
-import { loadSession } from "../../src/sessions/reader.ts";
+import { loadSession, usageIn } from "../../src/sessions/reader.ts";
 import { learnedWindow, resumedParts } from "../../src/sessions/resumed.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 import { writeBigSession } from "../helpers/big-session.ts";
@@ -512,4 +512,14 @@ describe("resume keeps the latest summary (issue 10 item 1)", () => {
     expect(window).toEqual(s.tail.slice(-window.length));
     expect(window.length).toBeGreaterThanOrEqual(497);
   });
+});
+
+test("usageIn counts every message line and usage entry of the file, each once, across its read chunks, without the resume's window", () => {
+  // 1,500 messages of ~1 KB: ~6 chunks of 256 KB, lines across their edges; a resume loads ~500 of them
+  const history: Message[] = [];
+  for (let i = 0; i < 750; i++) history.push(userMessage(`ask ${i} ${"x".repeat(1000 + (i % 7))}`), asks(`answer ${i}`));
+  const path = written(history);
+  const size = readFileSync(path).length;
+  expect(usageIn(path, size)).toMatchObject({ messages: 1500, requests: 750, usage: { input: 750, output: 1500 } });
+  expect(loadSession(path).messages.length).toBeLessThan(600);
 });
