@@ -224,7 +224,7 @@ export async function assemble(
   if (resumed) {
     for (const w of resumed.warnings) warn(w);
     for (const message of resumed.appended) session.emit({ type: "message", message });
-    if (terminal) warn(`resumed session ${sessionId} (${resumed.messages.length} messages)`);
+    if (terminal) warn(`resumed session ${sessionId} (${resumed.messages.length} messages loaded)`); // the latest ~500 of a long one
     // tools run here, while the history may speak of the other directory's files
     const started = resumed.header.cwd;
     if (started !== cwd) warn(`this session was started in ${started}; hey works in ${cwd} now (paths in it may be relative to ${started})`);
