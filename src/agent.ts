@@ -66,6 +66,8 @@ export interface AgentParts {
   summaries?: Summary[];
   /** the model's context window a context-length error taught the session being resumed, with the same model */
   window?: number;
+  /** the resumed session's corrected token estimate (CompactionState.tokensPerChar), when it saved one */
+  tokensPerChar?: number;
   /**
    * where the resumed session's prompt cache began (sessions/reader.ts LoadedSession.cache): within
    * the cache's lifetime its first request judges rewrites as the last request before it did, so
@@ -108,7 +110,7 @@ export interface Agent {
 
 export function createAgent(parts: AgentParts): Agent {
   const messages: Message[] = [...(parts.history ?? [])];
-  const compaction = newCompactionState(parts.summaries);
+  const compaction = newCompactionState(parts.summaries, parts.tokensPerChar);
   compaction.window = parts.window;
   let resumedCache = parts.cache && parts.cache.upTo <= messages.length ? parts.cache : undefined; // replayed before the first request
   let { settings, provider } = parts;
@@ -128,6 +130,7 @@ export function createAgent(parts: AgentParts): Agent {
         };
         usage = { total: addUsage(usage.total, u), last: u, requests: usage.requests + 1 };
         correctEstimate(compaction, u.input);
+        return parts.output.emit({ ...event, tokens_per_char: compaction.tokensPerChar });
       }
       parts.output.emit(event);
     },
@@ -135,7 +138,7 @@ export function createAgent(parts: AgentParts): Agent {
   /** A summary request's tokens: counted like any request's (and saved), but not used to correct the estimate. */
   const spent = (u: Usage) => {
     usage = { ...usage, total: addUsage(usage.total, u), requests: usage.requests + 1 };
-    parts.output.emit({ type: "usage", ...usageCounts(u) });
+    parts.output.emit({ type: "usage", ...usageCounts(u), tokens_per_char: compaction.tokensPerChar });
   };
   /** the note of the request being made (a retry rebuilt after a context-length error keeps it) */
   let extraNote: string | undefined;
@@ -218,11 +221,12 @@ export function createAgent(parts: AgentParts): Agent {
       return runLoop(messages, {
         provider: windowed(),
         output: counted,
-        context: async (history, s) => {
+        context: async (history, s, handOff) => {
           const tools = await parts.tools(s);
           if (resumedCache) replayCache(history.slice(0, -1), prepareDeps(counted, tools), resumedCache); // without the message just sent
           resumedCache = undefined;
-          const prepared = await prepare(history, prepareDeps(counted, tools), s);
+          // past the run's token cap the hand-off is trimmed to fit, never summarized: the cap is not overshot by a request the run does not need
+          const prepared = await prepare(history, prepareDeps(counted, tools), s, { deterministic: handOff === "max_run_tokens" });
           if (prepared.usage) spent(prepared.usage);
           extraNote = parts.note?.(tools);
           const note = withNote(prepared.note);

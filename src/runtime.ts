@@ -75,8 +75,11 @@ export interface RuntimeParts {
   requestTools(signal: AbortSignal): Promise<Tool[]>;
   /** sign-ins to remote MCP servers (`/mcp login`) */
   credentials: CredentialStore;
-  /** the tokens a resumed session's earlier runs used (`/usage`), read from its file when asked */
-  earlierRuns(): { usage: Usage; requests: number } | undefined;
+  /**
+   * the tokens a resumed session's earlier runs used and its messages before this run (`/usage`),
+   * read from its file when asked; `loaded`: how many this run's history started with
+   */
+  earlierRuns(): { usage: Usage; requests: number; messages: number; loaded: number } | undefined;
   /** parts of the live state besides the configuration: skills, AGENTS.md, MCP servers */
   reloadables: readonly Reloadable[];
   configure(settings: Settings): Configured;

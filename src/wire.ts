@@ -35,7 +35,8 @@ import { createNestedAgents, type NestedAgents } from "./prompt/nested-agents.ts
 import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { agentSettings, createRuntime, type Configured, type Live, type Runtime } from "./runtime.ts";
-import { resumedParts, usageIn, type LoadedSession } from "./sessions/reader.ts";
+import { usageIn, type LoadedSession } from "./sessions/reader.ts";
+import { resumedParts } from "./sessions/resumed.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
 import { createBashTool } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
@@ -223,7 +224,7 @@ export async function assemble(
   if (resumed) {
     for (const w of resumed.warnings) warn(w);
     for (const message of resumed.appended) session.emit({ type: "message", message });
-    if (terminal) warn(`resumed session ${sessionId} (${resumed.messages.length} messages)`);
+    if (terminal) warn(`resumed session ${sessionId} (${resumed.messages.length} messages loaded)`); // the latest ~500 of a long one
     // tools run here, while the history may speak of the other directory's files
     const started = resumed.header.cwd;
     if (started !== cwd) warn(`this session was started in ${started}; hey works in ${cwd} now (paths in it may be relative to ${started})`);
@@ -281,7 +282,8 @@ export async function assemble(
     earlierRuns() {
       if (!resumed) return undefined;
       try {
-        return usageIn(resumed.path, resumed.bytes);
+        const { usage, requests, messages } = usageIn(resumed.path, resumed.bytes); // the results of calls a crash left open came after
+        return { usage, requests, messages: messages + resumed.appended.length, loaded: resumed.messages.length };
       } catch {
         return undefined; // the file went away: this run's counts are all there is
       }

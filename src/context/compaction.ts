@@ -54,8 +54,11 @@ export interface CompactionState {
   sent: { messages: readonly Message[]; count: number; fixed: string; at: number } | undefined;
 }
 
-export function newCompactionState(summaries: Summary[] = []): CompactionState {
-  return { summaries: [...summaries], tokensPerChar: DEFAULT_TOKENS_PER_CHAR, last: undefined, window: undefined, rewriteUpTo: undefined, sent: undefined };
+/** `tokensPerChar`: a resumed session's corrected ratio (kept within TOKENS_PER_CHAR_RANGE); default DEFAULT_TOKENS_PER_CHAR. */
+export function newCompactionState(summaries: Summary[] = [], tokensPerChar = DEFAULT_TOKENS_PER_CHAR): CompactionState {
+  const [low, high] = TOKENS_PER_CHAR_RANGE;
+  const ratio = Number.isFinite(tokensPerChar) ? Math.min(high, Math.max(low, tokensPerChar)) : DEFAULT_TOKENS_PER_CHAR;
+  return { summaries: [...summaries], tokensPerChar: ratio, last: undefined, window: undefined, rewriteUpTo: undefined, sent: undefined };
 }
 
 export interface PrepareDeps {

@@ -46,7 +46,11 @@ export type AgentEvent =
   | { type: "debug"; message: string }
   | { type: "tool_result"; id: string; name: string; ok: boolean; output: string }
   | { type: "retry"; attempt: number; delay_ms: number; error: string }
-  | ({ type: "usage" } & UsageCounts)
+  /**
+   * `tokens_per_char`: the context estimate's ratio after this response corrected it (the agent adds
+   * it, for the session writer: `hey -c` starts from it); not part of the JSON stream
+   */
+  | ({ type: "usage"; tokens_per_char?: number } & UsageCounts)
   | {
       type: "compaction";
       /**

@@ -16,9 +16,10 @@ export interface LoopDeps {
   /**
    * The system prompt, the messages and the tools of the next request, built fresh each time from
    * the full history (pruning, compaction and the context-usage line live there; tools of MCP
-   * servers that connected meanwhile join). Throws only on abort.
+   * servers that connected meanwhile join). `handOff`: the request is the hand-off at that limit;
+   * past the run's token cap it must not cost a summary request (a trim stands in). Throws only on abort.
    */
-  context(history: Message[], signal: AbortSignal): Promise<RequestContext>;
+  context(history: Message[], signal: AbortSignal, handOff?: HandOffLimit): Promise<RequestContext>;
   signal: AbortSignal;
   cwd: string;
   /** where a tool call's `path` points (ToolRunDeps.pathOf) */
@@ -105,7 +106,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       output.emit({ type: "turn_start", turn: turns });
       let context: RequestContext;
       try {
-        context = await deps.context(messages, deps.signal);
+        context = await deps.context(messages, deps.signal, handOff ? limit : undefined);
       } catch (e) {
         if (deps.signal.aborted) return self.interrupted();
         throw e;

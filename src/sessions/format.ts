@@ -25,7 +25,8 @@ export interface SessionHeader {
  */
 export type SessionEntry =
   | { type: "message"; message: Message }
-  | ({ type: "usage"; id: string } & Omit<UsageCounts, "cache_hit_share">)
+  /** `tokens_per_char`: the context estimate's ratio after this response (older sessions lack it): `hey -c` starts from it */
+  | ({ type: "usage"; id: string; tokens_per_char?: number } & Omit<UsageCounts, "cache_hit_share">)
   /** `window`: the context window the model's context-length error taught (its own entry, after the error) */
   | { type: "model"; id: string; provider: string; model: string; window?: number }
   | { type: "compaction"; id: string; from_id: string; to_id: string; summary: string };
@@ -50,7 +51,12 @@ export interface SessionInfo {
 }
 
 /** Line prefixes the writer produces (type is always the first key), for skipping lines unread. */
-export const ENTRY_PREFIX = { model: '{"type":"model"', compaction: '{"type":"compaction"', usage: '{"type":"usage"' } as const;
+export const ENTRY_PREFIX = {
+  model: '{"type":"model"',
+  compaction: '{"type":"compaction"',
+  usage: '{"type":"usage"',
+  message: '{"type":"message"',
+} as const;
 
 const FIRST_PROMPT_CHARS = 80;
 const ROLES = new Set(["user", "assistant", "tool", "system"]);
@@ -100,7 +106,9 @@ export function parseEntry(line: string): ParsedLine {
     case "usage": {
       if (!isStr(v.id) || !USAGE_FIELDS.every((f) => typeof v[f] === "number")) return bad("usage");
       const counts = Object.fromEntries(USAGE_FIELDS.map((f) => [f, v[f]])) as unknown as Omit<UsageCounts, "cache_hit_share">;
-      return { ok: true, entry: { type: "usage", id: v.id, ...counts } };
+      // a ratio that is not a positive number is left out, the counts kept
+      const ratio = typeof v.tokens_per_char === "number" && v.tokens_per_char > 0 ? { tokens_per_char: v.tokens_per_char } : {};
+      return { ok: true, entry: { type: "usage", id: v.id, ...counts, ...ratio } };
     }
     case "model":
       return isStr(v.id) && isStr(v.provider) && isStr(v.model) && (v.window === undefined || isWindow(v.window))
@@ -115,6 +123,11 @@ export function parseEntry(line: string): ParsedLine {
     default:
       return typeof v.type === "string" ? { ok: false, reason: "" } : bad("session");
   }
+}
+
+/** A model entry as a resume reports it (reader.ts LoadedSession.model). */
+export function modelOf(e: Extract<SessionEntry, { type: "model" }>): { provider: string; model: string; window?: number } {
+  return { provider: e.provider, model: e.model, ...(e.window === undefined ? {} : { window: e.window }) };
 }
 
 /** Characters of an oversized message's text kept in its placeholder. */
@@ -350,7 +363,7 @@ function isWindow(v: unknown): v is number {
   return typeof v === "number" && Number.isInteger(v) && v > 0;
 }
 
-const MESSAGE_PREFIX = Buffer.from('{"type":"message"');
+const MESSAGE_PREFIX = Buffer.from(ENTRY_PREFIX.message);
 const ENTRY_BYTES = { compaction: Buffer.from(ENTRY_PREFIX.compaction), model: Buffer.from(ENTRY_PREFIX.model) };
 
 /** What a message line holding the id `id` holds (a compaction's `from_id` does not match: the quote comes first). */

@@ -12,6 +12,7 @@ import {
   foldSummary,
   formatSize,
   idMarker,
+  modelOf,
   oversizedEntry,
   parseEntry,
   parseHeader,
@@ -128,6 +129,8 @@ export interface LoadedSession {
    * and its last request was made at `at` (ms since the epoch). Undefined when the lines read do not tell.
    */
   cache?: { upTo: number; at: number };
+  /** the context estimate's ratio after the last response, from the newest usage entry read that has it */
+  tokensPerChar?: number;
 }
 
 /**
@@ -166,7 +169,9 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
     // the newest line where the prompt cache began again (see LoadedSession.cache): the messages after it, and whether a request's answer follows it
     let epoch: { after: number; answer: boolean } | undefined;
     let usages: { after: number; at: number }[] = []; // the usage entries read since the newest model entry, newest first
+    let tokensPerChar: number | undefined;
     const usageAt = (e: Extract<SessionEntry, { type: "usage" }>) => {
+      tokensPerChar ??= e.tokens_per_char;
       const at = idTime(e.id);
       const newer = usages.at(-1);
       if (newer && at !== undefined && newer.at - at > CACHE_LIFETIME_MS) epoch ??= { after: newer.after, answer: true }; // a pause
@@ -287,6 +292,7 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
       path,
       bytes: size,
       ...(upTo !== undefined && upTo > 0 && lastAt !== undefined ? { cache: { upTo, at: lastAt } } : {}),
+      ...(tokensPerChar !== undefined ? { tokensPerChar } : {}),
     };
   } finally {
     closeSync(fd);
@@ -295,20 +301,23 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
 
 /**
  * The token counts of every `usage` entry in the first `bytes` of the session at `path` (the runs
- * before this one), and how many there are: found by a byte search for the entry's line prefix,
- * so no other line is decoded, however long.
+ * before this one), how many there are, and how many message lines: found by a byte search for
+ * the entries' line prefixes, so no other line is decoded, however long (a message line is counted, not read).
  */
-export function usageIn(path: string, bytes: number): { usage: Usage; requests: number } {
+export function usageIn(path: string, bytes: number): { usage: Usage; requests: number; messages: number } {
   const fd = openSessionFile(path, constants.O_RDONLY);
   let usage = emptyUsage();
   let requests = 0;
+  let messages = 0;
   const marker = Buffer.from("\n" + ENTRY_PREFIX.usage);
+  const messageMarker = Buffer.from("\n" + ENTRY_PREFIX.message);
   const buf = Buffer.allocUnsafe(TAIL_CHUNK + USAGE_LINE_MAX);
   try {
     for (let from = 0; from < bytes; from += TAIL_CHUNK) {
       const got = readSync(fd, buf, 0, Math.min(buf.length, bytes - from), from);
       const view = buf.subarray(0, got);
       // a marker is counted in the chunk where it starts; the extra bytes complete its line
+      for (let at = view.indexOf(messageMarker); at >= 0 && at < TAIL_CHUNK; at = view.indexOf(messageMarker, at + 1)) messages++;
       for (let at = view.indexOf(marker); at >= 0 && at < TAIL_CHUNK; at = view.indexOf(marker, at + 1)) {
         const end = view.indexOf(10, at + 1);
         const parsed = end < 0 ? undefined : parseEntry(view.toString("utf8", at + 1, end));
@@ -328,7 +337,7 @@ export function usageIn(path: string, bytes: number): { usage: Usage; requests: 
   } finally {
     closeSync(fd);
   }
-  return { usage, requests };
+  return { usage, requests, messages };
 }
 
 /** The header, the first user message (the first message, when it is a user's) and the model before it. */
@@ -381,20 +390,4 @@ function lastEntriesBefore(fd: number, before: number, wanted: Marked[]): Partia
     end = from + overlap;
   }
   return out;
-}
-
-function modelOf(e: Extract<SessionEntry, { type: "model" }>): NonNullable<LoadedSession["model"]> {
-  return { provider: e.provider, model: e.model, ...(e.window === undefined ? {} : { window: e.window }) };
-}
-
-/** What a resumed session gives the agent (agent.ts AgentParts) when it goes on with `provider`/`model`. */
-export function resumedParts(session: LoadedSession, provider: string, model: string) {
-  const window = learnedWindow(session, provider, model);
-  return { history: session.messages, summaries: session.summaries, ...(window ? { window } : {}), ...(session.cache ? { cache: session.cache } : {}) };
-}
-
-/** The context window `session` learned for this model; undefined when it learned none or used another model last. */
-export function learnedWindow(session: LoadedSession, provider: string, model: string): number | undefined {
-  const last = session.model;
-  return last && last.provider === provider && last.model === model ? last.window : undefined;
 }

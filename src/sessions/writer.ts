@@ -10,7 +10,8 @@ import { lockSession, unlockSession } from "./lock.ts";
 import { errorText } from "../kernel/errors.ts";
 
 /**
- * The session writer: persists `message`, `usage` and summary `compaction` events, and a
+ * The session writer: persists `message`, `usage` (with the estimate's ratio when the event has it)
+ * and summary `compaction` events, and a
  * `model` entry per `model()` call or `model` event (`/model`) that names a different model than
  * the previous one; a `window` compaction (a context-length error taught the model's window)
  * writes the model entry again with that window, so a resume starts from it.
@@ -127,8 +128,9 @@ export function createSessionWriter(opts: {
             return append(entry);
           }
           case "usage": {
-            const { input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens } = event;
-            return append({ type: "usage", id: newId(), input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens });
+            const { input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, tokens_per_char } = event;
+            const ratio = tokens_per_char === undefined ? {} : { tokens_per_char: Number(tokens_per_char.toPrecision(4)) };
+            return append({ type: "usage", id: newId(), input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, ...ratio });
           }
           case "compaction":
             if (event.kind === "window" && current && event.window !== undefined)

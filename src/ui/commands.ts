@@ -41,8 +41,8 @@ export interface CommandContext {
   mcpStatus(signal: AbortSignal): Promise<string>;
   /** `/mcp login NAME`, `/mcp logout NAME`: sign in to (out of) a remote server, which then starts again */
   mcpAuth?(verb: "login" | "logout", name: string, signal: AbortSignal): Promise<CommandResult>;
-  /** the tokens of the session's earlier runs (a resumed session's file), if any */
-  earlierRuns?(): { usage: Usage; requests: number } | undefined;
+  /** the tokens and messages of the session's earlier runs (a resumed session's file; Runtime.earlierRuns), if any */
+  earlierRuns?(): { usage: Usage; requests: number; messages: number; loaded: number } | undefined;
   /** `/resume`: another session of this directory, picked at the prompt (ui/resume.ts); undefined when none was */
   pickSession?(arg: string): Promise<LoadedSession | undefined>;
   /** a command run on its own (`hey -p /usage`): nothing follows it in this run */
@@ -318,10 +318,15 @@ function pruneReport(deleted: number, held: number, every: boolean, opts: { olde
 
 /**
  * `/usage` (SPEC §10): tokens of the whole session (`earlier` runs and this one), of this run and
- * of the last request as sent, the context against the budget, and pruning counts. `view`: the
+ * of the last request as sent, the context against the budget, the session's messages (and this
+ * run's history, when a resume loaded fewer), and pruning counts. `view`: the
  * context the next request would hold (Agent.preview); none: the budget alone.
  */
-export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: number }, view: ContextView | undefined = agent.context.last): string {
+export function usageReport(
+  agent: Agent,
+  earlier?: { usage: Usage; requests: number; messages: number; loaded: number },
+  view: ContextView | undefined = agent.context.last,
+): string {
   const n = (x: number) => x.toLocaleString("en-US");
   const { total, last, requests } = agent.usage;
   /** what the provider's prompt cache served, when it served anything */
@@ -338,13 +343,17 @@ export function usageReport(agent: Agent, earlier?: { usage: Usage; requests: nu
   const count = (k: number, what: string) => `${n(k)} ${what}${k === 1 ? "" : "s"}`;
   const made = agent.context.summaries.length;
   const summaries = `${n(made)} summar${made === 1 ? "y" : "ies"}`;
+  // a resume loads the latest ~500 messages (summaries as one): the session's are the file's and this run's
+  const held = agent.messages.length;
+  const all = earlier ? earlier.messages + held - earlier.loaded : held;
+  const inSession = `${n(all)} messages in the session${all === held ? "" : ` (${n(held)} in this run's history)`}`;
   const lines = [
     `session: ${tokens(addUsage(earlier?.usage ?? emptyUsage(), total), (earlier?.requests ?? 0) + requests)}`,
     `this run: ${tokens(total, requests)}`,
     last ? `last request: ${n(last.input)} in (${n(last.cacheRead)} cached${share(last)}) · ${n(last.output)} out` : "last request: none yet",
     view
-      ? `context: ~${n(view.estimate)} of ${n(budget)} tokens (${Math.round((view.estimate / budget) * 100)}%)${windowNote} · ${agent.messages.length} messages in the session`
-      : `context: budget ${n(budget)} tokens${windowNote} · ${agent.messages.length} messages in the session`,
+      ? `context: ~${n(view.estimate)} of ${n(budget)} tokens (${Math.round((view.estimate / budget) * 100)}%)${windowNote} · ${inSession}`
+      : `context: budget ${n(budget)} tokens${windowNote} · ${inSession}`,
     view && agent.messages.length > 0
       ? `pruned: ${count(view.stats.deduped, "duplicate output")} · ${count(view.stats.purged, "failed-call argument")} · ${count(view.stats.summarized, "message")} summarized · ${count(view.stats.compressed, "compressed range")} · ${count(view.stats.trimmed, "message")} left out · ${count(view.stats.cut, "result")} cut · ${summaries}`
       : `pruned: nothing yet · ${summaries}`,

@@ -32,6 +32,10 @@ export function createJsonOutput(write: (line: string) => void): Output {
           // text that is not a JSON object stays visible, as the model wrote it
           return line({ ...event, arguments: args ?? {}, ...(args ? {} : { arguments_text: event.arguments }) });
         }
+        case "usage": {
+          const { tokens_per_char: _, ...counts } = event; // the session's, not the wire format's
+          return line(counts);
+        }
         case "done":
           if (event.turns > 0) line({ type: "result", text: answer, stop_reason: event.stop_reason, turns: event.turns, usage: event.usage });
           answer = "";

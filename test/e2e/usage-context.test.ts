@@ -12,7 +12,8 @@ import { chatChunk, sseEvents } from "../helpers/sse.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
 import { say } from "./repl-helpers.ts";
 
-const model = fileModelServer(() => ({ text: "Paris." }));
+// no prompt tokens reported: the estimate is not corrected (a resume would start from the corrected ratio), so runs estimate alike
+const model = fileModelServer(() => ({ text: "Paris." }), { promptTokens: () => 0 });
 const work = eachTempDir();
 const state = eachTempDir();
 const hey = (args: string[]) => runHey(["--base-url", model.baseUrl, "-m", "m", ...args], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });

@@ -38,8 +38,8 @@ export function fileReplayServer(...args: Parameters<typeof startReplayServer>):
 }
 
 /** A model server whose answers are a function of the request, for this file's tests, stopped after the last one. */
-export function fileModelServer(decide: (req: ChatRequest) => Turn): ModelServer {
-  const server = startModelServer(decide);
+export function fileModelServer(decide: (req: ChatRequest) => Turn, opts?: Parameters<typeof startModelServer>[1]): ModelServer {
+  const server = startModelServer(decide, opts);
   afterAll(() => server.stop());
   return server;
 }

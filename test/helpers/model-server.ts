@@ -32,7 +32,11 @@ export interface ModelServer {
 
 let callNo = 0;
 
-export function startModelServer(decide: (req: ChatRequest) => Turn): ModelServer {
+/**
+ * `promptTokens`: the input tokens each response reports, from the request body's text (a real
+ * tokenizer's count grows with what was sent); default a constant 10.
+ */
+export function startModelServer(decide: (req: ChatRequest) => Turn, opts: { promptTokens?: (body: string) => number } = {}): ModelServer {
   const requests: ChatRequest[] = [];
   const sizes: number[] = [];
   const times: number[] = [];
@@ -51,7 +55,8 @@ export function startModelServer(decide: (req: ChatRequest) => Turn): ModelServe
       } catch (e) {
         return Response.json({ error: { message: `test model: ${(e as Error).message}` } }, { status: 400 });
       }
-      const usage = chatChunk({ usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+      const prompt = opts.promptTokens?.(text) ?? 10;
+      const usage = chatChunk({ usage: { prompt_tokens: prompt, completion_tokens: 5, total_tokens: prompt + 5 } });
       const chunks =
         "text" in turn
           ? [chatChunk({ content: turn.text }), chatChunk({ finish: "stop" }), usage]

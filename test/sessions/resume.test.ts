@@ -11,7 +11,8 @@ import { alignWindow, closeToolCalls, foldSummary } from "../../src/sessions/for
 import { SUMMARY_PREFIX, type Summary } from "../../src/context/passes.ts";
 import { buildContext } from "../../src/context/view.ts";
 import { NO_RESULT as INTERRUPTED_RESULT } from "../../src/kernel/tool-calls.ts";
-import { learnedWindow, loadSession } from "../../src/sessions/reader.ts";
+import { loadSession, usageIn } from "../../src/sessions/reader.ts";
+import { learnedWindow, resumedParts } from "../../src/sessions/resumed.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 import { writeBigSession } from "../helpers/big-session.ts";
 
@@ -119,6 +120,24 @@ describe("round trip", () => {
     const bad = loadSession(path);
     expect(bad.model).toEqual({ provider: "openai", model: "gpt-test" });
     expect(bad.warnings).toEqual([`${path}: skipped line 6: not a valid model entry`]);
+  });
+
+  test("the estimate's corrected ratio comes back from the newest usage entry that has it; an older session's has none", () => {
+    const path = written([userMessage("read it"), asks("done")], (w) => {
+      w.emit({ ...usage, tokens_per_char: 0.31 });
+      w.emit({ type: "message", message: asks("more") });
+      w.emit({ ...usage, tokens_per_char: 0.3333333 }); // the newest: written to 4 digits
+      w.emit({ type: "message", message: asks("and more") });
+      w.emit(usage); // a usage without it (a hey before it) says nothing
+    });
+    const loaded = loadSession(path);
+    expect(loaded.tokensPerChar).toBe(0.3333);
+    expect(resumedParts(loaded, "anthropic", "claude").tokensPerChar).toBe(0.3333); // whatever the model: a /model switch keeps it too
+    const older = loadSession(written([userMessage("read it"), asks("done")]));
+    expect(older.tokensPerChar).toBeUndefined();
+    expect(resumedParts(older, "openai", "gpt-test")).not.toHaveProperty("tokensPerChar");
+    appendFileSync(path, `${JSON.stringify({ ...usage, id: "u9", cache_hit_share: undefined, tokens_per_char: "lots" })}\n`);
+    expect(loadSession(path)).toMatchObject({ tokensPerChar: 0.3333, warnings: [] }); // a bad ratio is left out, the counts kept
   });
 
   test("a window a context-length error taught is still known after a resume of the same model, and the one after it", () => {
@@ -493,4 +512,14 @@ describe("resume keeps the latest summary (issue 10 item 1)", () => {
     expect(window).toEqual(s.tail.slice(-window.length));
     expect(window.length).toBeGreaterThanOrEqual(497);
   });
+});
+
+test("usageIn counts every message line and usage entry of the file, each once, across its read chunks, without the resume's window", () => {
+  // 1,500 messages of ~1 KB: ~6 chunks of 256 KB, lines across their edges; a resume loads ~500 of them
+  const history: Message[] = [];
+  for (let i = 0; i < 750; i++) history.push(userMessage(`ask ${i} ${"x".repeat(1000 + (i % 7))}`), asks(`answer ${i}`));
+  const path = written(history);
+  const size = readFileSync(path).length;
+  expect(usageIn(path, size)).toMatchObject({ messages: 1500, requests: 750, usage: { input: 750, output: 1500 } });
+  expect(loadSession(path).messages.length).toBeLessThan(600);
 });
