@@ -309,10 +309,11 @@ function parameterUnits(w: Word, value: Word | undefined): Required {
 }
 
 /**
- * Does a PowerShell command give the parameter `unit` names? PowerShell binds a parameter word by
- * name wherever it stands, case-insensitively, spelled out or as any prefix of the name or of one
- * of its aliases (MergedCommandParameterMetadata.GetMatchingParameter), with its value after `:` in
- * the same word or the next (`-Path:x`, `-Path: x`), or in the next word. A word counts as the
+ * Does a PowerShell command give the parameter `unit` names? Its `words` are cut as PowerShell's
+ * tokenizer cuts them (powershell.ts powerShellTokens: `-Path:x` is `-Path:` and `x`). PowerShell
+ * binds a parameter word by name wherever it stands, case-insensitively, spelled out or as any
+ * prefix of the name or of one of its aliases (MergedCommandParameterMetadata.GetMatchingParameter),
+ * its value after a `:` (`-Path:x`, `-Path: x`) or in the next word. A word counts as the
  * pattern's `-Name` when one of the two begins the other:
  * - `-X` where Name begins with X: `-r`, `-Rec`, `-RECURSE`, `-Recurse:0` are `-Recurse`. That X
  *   may abbreviate another parameter of the cmdlet too (`-f` is `-Filter` or `-Force` to
@@ -322,13 +323,12 @@ function parameterUnits(w: Word, value: Word | undefined): Required {
  * - `-X` where X begins with Name: the entry may be the one abbreviating (`bash: rm -r *` names
  *   `-Recurse` too).
  * A switch given a value counts whatever the value: `-Recurse:0` (like `-Recurse:$false`, which
- * the reader refuses anyway for its `$`) does not recurse, and is refused all the same. The name
- * ends at `:` or `.` (PowerShell's tokenizer ends a parameter there: `-r.x` is `-r` then `.x`).
- * Words after a `--` count too, though PowerShell 7 reads them as plain words (over-refusing a
- * file named like a parameter); so do quoted ones (`'-r'`, a plain word to PowerShell). Not seen:
- * a parameter's own aliases hey has no table of (Remove-Item's `-LiteralPath` is also `-PSPath`
- * and `-LP`, Get-ChildItem's `-Recurse` also `-s`), and a named parameter given by position
- * (`Remove-Item x` gives `-Path x`).
+ * the reader refuses anyway for its `$`) does not recurse, and is refused all the same. Words after
+ * a `--` count too, though PowerShell 7 reads them as plain words (over-refusing a file named like
+ * a parameter); so do quoted ones (`'-r'`, a plain word to PowerShell). Not seen: a parameter's own
+ * aliases, which hey has no table of (Remove-Item's `-LiteralPath` is also `-PSPath` and `-LP`,
+ * Get-ChildItem's `-Recurse` also `-s`), and a named parameter given by position (`Remove-Item x`
+ * gives `-Path x`).
  */
 function parameterIn(words: Word[], from: number, unit: Unit): Hit {
   const want = unit.parameter!;
@@ -339,13 +339,12 @@ function parameterIn(words: Word[], from: number, unit: Unit): Hit {
       hit = either(hit, "maybe"); // PowerShell's reader refuses every run-time value (`$x`, `@args`) before this
       continue;
     }
-    const m = /^-([A-Za-z_?][^:.]*)(?::(.*)|(\..*))?$/s.exec(w.text);
+    const m = /^-([A-Za-z_?][^:.]*):?$/.exec(w.text);
     if (!m) continue;
     const name = m[1]!.toLowerCase();
     if (!want.startsWith(name) && !name.startsWith(want)) continue;
     if (!unit.value) return "yes";
-    const given = m[2] || m[3];
-    const value = given ? literalWord(given) : words[i + 1];
+    const value = words[i + 1];
     if (!value) continue;
     if (value.unknown || value.anyValue || /[*?]/.test(value.text)) {
       hit = either(hit, "maybe"); // a wildcard, quoted or not, that the cmdlet may expand to the value

@@ -17,6 +17,7 @@
 import { both, denyReadings, either, type Hit, optionsIn } from "./deny-options.ts";
 import { readGit } from "./git.ts";
 import { globMatch, isStar, type Pattern, program, wordMatches } from "./match.ts";
+import { powerShellTokens } from "./powershell.ts";
 import { ASSIGN, type Segment, type Word } from "./shell-model.ts";
 import { sameSubcommand, subcommandAlias } from "./subcommands.ts";
 
@@ -45,13 +46,19 @@ export function denyMatch(seg: Segment, p: Pattern, powershell = false): Hit {
   const git = name === "git" && isProgram(seg.words[0], "git");
   const sub = git ? readGit(seg.words)?.sub : undefined;
   let hit: Hit;
-  const readings = denyReadings(p.words, pc, name);
-  if (powershell && !NATIVE.has(name)) readings.push(...denyReadings(p.words, pc, name, true));
-  for (const reading of readings) {
+  for (const reading of denyReadings(p.words, pc, name)) {
     let h = denyWords([...lead, ...seg.words], lead.length, reading.words, pc, git ? 2 : 1, name);
     if (sub !== undefined) h = either(h, denyWords([...lead, seg.words[0]!, ...seg.words.slice(sub)], lead.length, reading.words, pc, 2, name));
     if (h && reading.options.length) h = both(h, optionsIn(seg.words, git ? (sub ?? 0) + 1 : 1, reading));
     hit = either(hit, h);
+  }
+  if (powershell && !NATIVE.has(name)) {
+    // the words as PowerShell's tokenizer cuts them: `-Path:x` is `-Path:` and `x`, which an entry's `x` then matches
+    const words = powerShellTokens(seg.words);
+    for (const reading of denyReadings(p.words, pc, name, true)) {
+      const h = denyWords([...lead, ...words], lead.length, reading.words, pc, 1, name);
+      hit = either(hit, h && reading.options.length ? both(h, optionsIn(words, 1, reading)) : h);
+    }
   }
   return hit && denyRedirects(seg, p, hit);
 }

@@ -2,6 +2,7 @@
 // stand, with an optional `:value`: a deny entry naming a parameter refuses every such spelling,
 // while other cmdlets, other parameters and allow lists are read as before.
 import { expect, test } from "bun:test";
+import { parsePowerShell, powerShellTokens } from "../../src/permission/powershell.ts";
 import { compileRules, decide, type PermissionRules } from "../../src/permission/rules.ts";
 
 const run = (command: string, lists: PermissionRules, shell = "powershell") => decide("bash", { command }, compileRules(lists, shell).rules);
@@ -35,7 +36,11 @@ test.each<[string, string[], string[]]>([
     ["Set-ExecutionPolicy Bypass -Scope CurrentUser", "Set-ExecutionPolicy Bypass"],
   ],
   // the entry's other words still match in order
-  ["bash: Remove-Item -Recurse build", ["Remove-Item build -r", "Remove-Item -r -Path build"], ["Remove-Item -r src", "Remove-Item build"]],
+  [
+    "bash: Remove-Item -Recurse build",
+    ["Remove-Item build -r", "Remove-Item -r -Path build", "Remove-Item -Path:build -r", "Remove-Item -r -LiteralPath: build"],
+    ["Remove-Item -r src", "Remove-Item build"],
+  ],
   // git (like npm) is a program that reads its own options, which hey has a table of: `-d` is not `-D` to git
   ["bash: git branch -D *", ["git branch -D x", "git branch --delete --force x"], ["git branch -d x"]],
 ])("PowerShell, deny %s", (entry, refused, allowed) => {
@@ -74,4 +79,15 @@ test("only PowerShell reads parameters so: under sh `-v` is not `-Verbose`", () 
   const lists = { allow: [], deny: ["bash: mytool -Verbose *"] };
   expect(run("mytool -v x", lists, "sh")).toEqual({ allowed: true });
   expect(run("mytool -v x", lists).allowed).toBe(false);
+});
+
+test.each<[string, string[]]>([
+  ["Remove-Item -Path:build -r", ["Remove-Item", "-Path:", "build", "-r"]],
+  ["Remove-Item -Path: build", ["Remove-Item", "-Path:", "build"]],
+  ["Remove-Item -r.x -Path:'a b'", ["Remove-Item", "-r", ".x", "-Path:", "a b"]],
+  ["Remove-Item --r:x -1:x a:b", ["Remove-Item", "--r:x", "-1:x", "a:b"]],
+])("PowerShell's tokenizer cuts %s into parameters and values", (command, words) => {
+  const parsed = parsePowerShell(command);
+  if (!parsed.ok) throw new Error(parsed.reason);
+  expect(powerShellTokens(parsed.segments[0]!.words).map((w) => w.text)).toEqual(words);
 });
