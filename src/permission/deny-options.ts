@@ -5,7 +5,10 @@
 // git's commands, npm, rm), in a cluster (`-fu`, `-rf` is `-r` and `-f`), as a unique abbreviation
 // of the long name (`--forc`, git's and getopt's), with its value after `=` or in the next word.
 // Another option is another option: `--force-with-lease` is not `--force`. The words that are not
-// options keep their order. Only deny patterns are read so; allow patterns match word by word. Pure.
+// options keep their order. Only deny patterns are read so; allow patterns match word by word.
+//
+// Under PowerShell an entry is also read as PowerShell binds a command's parameters (parameter
+// words, below). Pure.
 import { globMatch } from "./match.ts";
 import { GIT_OPTIONS, NPM_OPTIONS, RM_OPTIONS } from "./program-tables.ts";
 import type { Word } from "./shell-model.ts";
@@ -33,6 +36,8 @@ export interface Unit {
   short?: string;
   literal?: string;
   glob?: string;
+  /** a PowerShell parameter's name (or, from `-Rec*`, the start of it), lowercase: see parameterIn */
+  parameter?: string;
   /** the value the pattern gives it (`--tag beta`, `--tag=beta`) */
   value?: Word;
 }
@@ -93,14 +98,16 @@ export function optionTable(program: string, path: string[]): OptionTable | unde
  * its subcommand words (after the program when none comes first; for git, only after a subcommand)
  * are taken out as options; an option followed by a word that is not one may take it as its value
  * or not (both readings, unless the program's table says). A pattern without such options has
- * one reading: itself.
+ * one reading: itself. `powershell`: the option words are PowerShell's parameter words instead
+ * (parameterWord, matched by parameterIn), whose arity no table gives.
  */
-export function denyReadings(words: Word[], pc: number, program: string): Reading[] {
+export function denyReadings(words: Word[], pc: number, program: string, powershell = false): Reading[] {
   let start = pc + 1;
   while (start < words.length && isSubcommand(words[start]!)) start++;
   const path = words.slice(pc + 1, start).map((w) => w.text);
-  if (pc < 0 || (program === "git" && !path.length) || !words.slice(start).some(optionWord)) return [{ words, options: [] }];
-  const table = optionTable(program, path);
+  const isOption = powershell ? parameterWord : optionWord;
+  if (pc < 0 || (program === "git" && !path.length && !powershell) || !words.slice(start).some(isOption)) return [{ words, options: [] }];
+  const table = powershell ? undefined : optionTable(program, path);
   let readings: Reading[] = [{ words: words.slice(0, start), options: [], ...(table ? { table } : {}) }];
   for (let i = start; i < words.length; i++) {
     const w = words[i]!;
@@ -111,20 +118,23 @@ export function denyReadings(words: Word[], pc: number, program: string): Readin
       for (const r of readings) r.words.push(...words.slice(i + 1));
       break;
     }
-    if (!optionWord(w)) {
+    if (!isOption(w)) {
       for (const r of readings) r.words.push(w);
       continue;
     }
     const next = words[i + 1];
-    const arity = takesValue(w.text, table);
-    const canTake = !w.text.includes("=") && next !== undefined && !next.unknown && !isStar(next) && !optionWord(next) && arity !== false;
+    // PowerShell: `-Name:` takes the next word, `-Name:value` holds it, `-Name` may or may not take one
+    const arity = powershell ? (/^[^:]*:$/.test(w.text) ? true : undefined) : takesValue(w.text, table);
+    const inline = powershell ? /:./.test(w.text) : w.text.includes("=");
+    const canTake = !inline && next !== undefined && !next.unknown && !isStar(next) && !isOption(next) && arity !== false;
+    const read = (value: Word | undefined) => (powershell ? parameterUnits(w, value) : units(w, value, table));
     if (!canTake) {
-      for (const r of readings) r.options.push(units(w, undefined, table));
+      for (const r of readings) r.options.push(read(undefined));
       continue;
     }
     i++;
-    const withValue = readings.map((r) => ({ ...r, words: [...r.words], options: [...r.options, units(w, next, table)] }));
-    const without = readings.map((r) => ({ ...r, words: [...r.words, next], options: [...r.options, units(w, undefined, table)] }));
+    const withValue = readings.map((r) => ({ ...r, words: [...r.words], options: [...r.options, read(next)] }));
+    const without = readings.map((r) => ({ ...r, words: [...r.words, next], options: [...r.options, read(undefined)] }));
     readings = arity || readings.length * 2 > MAX_READINGS ? withValue : [...withValue, ...without];
   }
   return readings;
@@ -249,6 +259,7 @@ export function optionsIn(words: Word[], from: number, reading: Reading): Hit {
 }
 
 function unitIn(words: Word[], from: number, unit: Unit, table: OptionTable | undefined): Hit {
+  if (unit.parameter !== undefined) return parameterIn(words, from, unit);
   let hit: Hit;
   let end = words.length;
   for (let i = from; i < words.length; i++) if (known(words[i]) && (table?.loose ? /^-{2,}$/ : /^--$/).test(words[i]!.text)) end = Math.min(end, i);
@@ -278,6 +289,70 @@ function unitIn(words: Word[], from: number, unit: Unit, table: OptionTable | un
       if (!known(value)) hit = either(hit, "maybe");
       else if (unit.value.glob && unit.value.text.includes("*") ? globMatch(unit.value.text, value.text) : unit.value.text === value.text) return "yes";
     }
+  }
+  return hit;
+}
+
+/**
+ * A pattern word PowerShell reads as a parameter: a dash, then a letter, `_` or `?` (its tokenizer's
+ * rule; `--x` and `-1` are plain words). `-Rec*` names every parameter whose name begins `Rec`.
+ */
+const parameterWord = (w: Word) => !w.unknown && !isStar(w) && /^-[A-Za-z_?]/.test(w.text);
+
+/** The unit a pattern's parameter word names (`-Recurse`, `-Path:x`, `-Rec*`), `value` the word given as its value. */
+function parameterUnits(w: Word, value: Word | undefined): Required {
+  const colon = w.text.indexOf(":");
+  const name = w.text.slice(1, colon < 0 ? undefined : colon).toLowerCase();
+  const inline = colon >= 0 && colon < w.text.length - 1 ? w.text.slice(colon + 1) : undefined;
+  const given = inline !== undefined ? { value: { ...literalWord(inline), glob: inline.includes("*") } } : value ? { value } : {};
+  return [[{ parameter: name.split("*")[0]!, ...given }]];
+}
+
+/**
+ * Does a PowerShell command give the parameter `unit` names? Its `words` are cut as PowerShell's
+ * tokenizer cuts them (powershell.ts powerShellTokens: `-Path:x` is `-Path:` and `x`). PowerShell
+ * binds a parameter word by name wherever it stands, case-insensitively, spelled out or as any
+ * prefix of the name or of one of its aliases (MergedCommandParameterMetadata.GetMatchingParameter),
+ * its value after a `:` (`-Path:x`, `-Path: x`) or in the next word. A word counts as the
+ * pattern's `-Name` when one of the two begins the other:
+ * - `-X` where Name begins with X: `-r`, `-Rec`, `-RECURSE`, `-Recurse:0` are `-Recurse`. That X
+ *   may abbreviate another parameter of the cmdlet too (`-f` is `-Filter` or `-Force` to
+ *   Remove-Item, and PowerShell refuses the command as ambiguous) does not matter: hey has no
+ *   cmdlet's list of parameters, and refusing a command that PowerShell would not run either, or
+ *   that means another parameter, is the safe side of a deny list;
+ * - `-X` where X begins with Name: the entry may be the one abbreviating (`bash: rm -r *` names
+ *   `-Recurse` too).
+ * A switch given a value counts whatever the value: `-Recurse:0` (like `-Recurse:$false`, which
+ * the reader refuses anyway for its `$`) does not recurse, and is refused all the same. Words after
+ * a `--` count too, though PowerShell 7 reads them as plain words (over-refusing a file named like
+ * a parameter); so do quoted ones (`'-r'`, a plain word to PowerShell). Not seen: a parameter's own
+ * aliases, which hey has no table of (Remove-Item's `-LiteralPath` is also `-PSPath` and `-LP`,
+ * Get-ChildItem's `-Recurse` also `-s`), and a named parameter given by position (`Remove-Item x`
+ * gives `-Path x`).
+ */
+function parameterIn(words: Word[], from: number, unit: Unit): Hit {
+  const want = unit.parameter!;
+  let hit: Hit;
+  for (let i = from; i < words.length; i++) {
+    const w = words[i]!;
+    if (w.unknown || w.anyValue) {
+      hit = either(hit, "maybe"); // PowerShell's reader refuses every run-time value (`$x`, `@args`) before this
+      continue;
+    }
+    const m = /^-([A-Za-z_?][^:.]*):?$/.exec(w.text);
+    if (!m) continue;
+    const name = m[1]!.toLowerCase();
+    if (!want.startsWith(name) && !name.startsWith(want)) continue;
+    if (!unit.value) return "yes";
+    const value = words[i + 1];
+    if (!value) continue;
+    if (value.unknown || value.anyValue || /[*?]/.test(value.text)) {
+      hit = either(hit, "maybe"); // a wildcard, quoted or not, that the cmdlet may expand to the value
+      continue;
+    }
+    // values compared case-insensitively, as PowerShell compares enum values and Windows paths
+    const [a, b] = [unit.value.text.toLowerCase(), value.text.toLowerCase()];
+    if (unit.value.glob && a.includes("*") ? globMatch(a, b) : a === b) return "yes";
   }
   return hit;
 }

@@ -9,12 +9,20 @@
 // - the option words after the subcommand (`git push --force *`, `rm -rf *`) match wherever the
 //   command gives them, in any spelling the program reads as the same option (deny-options.ts);
 // - a subcommand that may be a user's alias is refused while the pattern names a subcommand of
-//   that program (subcommandAlias).
+//   that program (subcommandAlias);
+// - under PowerShell, the entry's words are also read as PowerShell binds a command's parameters
+//   (`-r`, `-REC`, `-Recurse:1` anywhere are `-Recurse`: deny-options.ts parameterIn), except for
+//   git and npm: programs, to which PowerShell passes the words as written, and whose own reading
+//   of them hey has tables of.
 import { both, denyReadings, either, type Hit, optionsIn } from "./deny-options.ts";
 import { readGit } from "./git.ts";
 import { globMatch, isStar, type Pattern, program, wordMatches } from "./match.ts";
+import { powerShellTokens } from "./powershell.ts";
 import { ASSIGN, type Segment, type Word } from "./shell-model.ts";
 import { sameSubcommand, subcommandAlias } from "./subcommands.ts";
+
+/** Programs with an option table (program-tables.ts) that PowerShell runs as programs, passing their words on as written. */
+const NATIVE = new Set(["git", "npm"]);
 
 const isProgram = (w: Word | undefined, name: string) => !!w && !w.unknown && !w.glob && !w.anyValue && program(w.text) === name;
 /** A pattern word naming a subcommand: spelled out, not an option. */
@@ -26,9 +34,10 @@ const subcommand = (t: Word) => !t.unknown && !isStar(t) && !/^[-+]/.test(t.text
  * options before each of them (`git -C dir push`, `npm --prefix x run build`, `gh pr -R x merge`):
  * git's own options as git reads them, others' as any word starting with `-` or `+`, with or
  * without the next word as its value (both readings count). The option words after them match
- * anywhere among the command's arguments (deny-options.ts).
+ * anywhere among the command's arguments (deny-options.ts). `powershell`: the command is read by
+ * PowerShell, so its parameter words count too.
  */
-export function denyMatch(seg: Segment, p: Pattern): Hit {
+export function denyMatch(seg: Segment, p: Pattern, powershell = false): Hit {
   // assignments count only when the pattern names some (`FOO=1 *`)
   const lead = p.assigns ? seg.assigns : [];
   const pc = p.words.findIndex((w) => !ASSIGN.test(w.raw));
@@ -42,6 +51,14 @@ export function denyMatch(seg: Segment, p: Pattern): Hit {
     if (sub !== undefined) h = either(h, denyWords([...lead, seg.words[0]!, ...seg.words.slice(sub)], lead.length, reading.words, pc, 2, name));
     if (h && reading.options.length) h = both(h, optionsIn(seg.words, git ? (sub ?? 0) + 1 : 1, reading));
     hit = either(hit, h);
+  }
+  if (powershell && !NATIVE.has(name)) {
+    // the words as PowerShell's tokenizer cuts them: `-Path:x` is `-Path:` and `x`, which an entry's `x` then matches
+    const words = powerShellTokens(seg.words);
+    for (const reading of denyReadings(p.words, pc, name, true)) {
+      const h = denyWords([...lead, ...words], lead.length, reading.words, pc, 1, name);
+      hit = either(hit, h && reading.options.length ? both(h, optionsIn(words, 1, reading)) : h);
+    }
   }
   return hit && denyRedirects(seg, p, hit);
 }

@@ -103,6 +103,23 @@ export function powerShellSpellings(seg: Segment): Segment[] {
   return [seg, ...names.filter((n) => n !== text).map(spelled)];
 }
 
+/**
+ * The words with each parameter word cut where PowerShell's tokenizer ends a parameter (tokenizer.cs
+ * ScanParameter): after a `:` (`-Path:x` is the parameter `-Path:` and its value `x`) and before a
+ * `.` (`-r.x` is `-r` and `.x`). A parameter word is a dash, then a letter, `_` or `?`.
+ */
+export function powerShellTokens(words: Word[]): Word[] {
+  return words.flatMap((w, i) => {
+    const m = i > 0 && !w.unknown ? /^(-[A-Za-z_?][^:.]*(?::|(?=\.)))(.+)$/s.exec(w.text) : null;
+    if (!m) return [w];
+    const [name, rest] = [m[1]!, m[2]!];
+    return [
+      { text: name, raw: name, unknown: false, glob: false },
+      { text: rest, raw: rest, unknown: false, glob: w.glob && /[*?]/.test(rest) },
+    ];
+  });
+}
+
 const BARE = /[A-Za-z0-9_./\\:=+*?-]/;
 /** First words that start something other than a command call. */
 const NOT_A_CALL =

@@ -136,7 +136,7 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
     // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all
     for (const spelled of reading === "powershell" ? powerShellSpellings(seg) : [seg])
       for (const p of rules.deny.patterns) {
-        const hit = denyMatch(spelled, p);
+        const hit = denyMatch(spelled, p, reading === "powershell");
         if (hit === "yes") return block(`\`${show(seg.raw)}\` matches deny entry \`${p.entry}\``);
         if (hit === "maybe") return block(`\`${show(seg.raw)}\` is known only at run time and could match deny entry \`${p.entry}\``);
         const alias = aliasRisk(spelled, p);
