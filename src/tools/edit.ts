@@ -109,7 +109,7 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       if ("missing" in encoded)
         return toolError(`${path} is not UTF-8 but ${ENCODING_NAME[encoding]}, which cannot hold ${encoded.missing.join(" ")} of new_string; not changed`);
       try {
-        await writeFileAtomic(abs, encoded);
+        await writeFileAtomic(abs, encoded, { unchanged: bytes });
       } catch (e) {
         return toolError(`cannot write ${path}: ${errorText(e)}`);
       }

@@ -54,7 +54,7 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
           `${path} is ${unfit.encoding}, and content has U+FFFD (�), the mark of a byte read as if it were UTF-8: read the file with read_file, which decodes it, and write what that shows; not changed`,
         );
       try {
-        await writeFileAtomic(abs, bytes);
+        await writeFileAtomic(abs, bytes, { unchanged: before ? old : null }); // undefined (unreadable): not compared
       } catch (e) {
         return toolError(`cannot write ${path}: ${errorText(e)}`);
       }

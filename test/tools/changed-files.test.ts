@@ -1,7 +1,7 @@
 // The file tools of one run against a file someone else changes while the agent works: write_file
 // never replaces a change the agent has not seen, and says how to go on.
 import { expect, test } from "bun:test";
-import { readFileSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, statSync, symlinkSync, unlinkSync, utimesSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Tool, ToolContext } from "../../src/kernel/tool.ts";
 import { createEditTool } from "../../src/tools/edit.ts";
@@ -10,6 +10,7 @@ import type { SeenFiles } from "../../src/tools/seen-files.ts";
 import { createWriteFileTool } from "../../src/tools/write-file.ts";
 import { callTool } from "../helpers/call-tool.ts";
 import { eachTempDir } from "../helpers/fixtures.ts";
+import { until } from "../helpers/wait.ts";
 
 const dir = eachTempDir("hey-changed-");
 const REFUSED = "has changed since it was last read or written (by the user, a command or another program); not written, so that change is kept";
@@ -117,4 +118,25 @@ test("a file read as Windows-1252 (after its first pass as UTF-8 failed) or as U
   writeFileSync(file("wide.txt"), Buffer.from("\ufeffhi\r\n", "utf16le"));
   expect((await read({ path: "wide.txt" })).output).toEndWith("1\thi");
   expect((await write({ path: "wide.txt", content: "ho\n" })).output).toStartWith("overwrote wide.txt");
+});
+
+test("a save that lands while edit writes the file (its new copy written and flushed) is kept: the edit it caught is refused and says so", async () => {
+  const { edit } = run();
+  writeFileSync(file("big.ts"), `a = 1\n${"x\n".repeat(200_000)}`);
+  // the user's editor saves the moment hey's temporary copy appears beside the file
+  let saved = false;
+  const watcher = watch(dir.path, (_, name) => {
+    if (!name?.endsWith(".tmp") || saved) return;
+    appendFileSync(file("big.ts"), "user\n");
+    saved = true;
+  });
+  const result = await edit({ path: "big.ts", old_string: "a = 1", new_string: "a = 2" });
+  await until(() => saved, "the user's save").finally(() => watcher.close());
+  expect(text("big.ts")).toEndWith("x\nuser\n"); // whenever it landed
+  // it lands while the copy is written and flushed; on a loaded machine it may come only after the rename, on the edited file
+  const outcome = result.isError ? result.output : text("big.ts").slice(0, 6);
+  expect([
+    "cannot write big.ts: it changed while it was being written (by the user, a command or another program); not replaced, so that change is kept: read it again",
+    "a = 2\n",
+  ]).toContain(outcome);
 });
