@@ -107,14 +107,18 @@ export function defaultShell(): ShellChoice {
   return chooseShell({ platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined });
 }
 
-/** hey's five built-in tools, as the CLI configures them by default. */
+/**
+ * hey's five built-in tools, as the CLI configures them by default. Its file tools share what they
+ * saw of each file, so write_file refuses a file changed since: make them once per agent.
+ */
 export function defaultTools(shell: ShellChoice = defaultShell()): Tool[] {
   const tools = resolveTable(SECTIONS.tools, undefined);
+  const seen = new Map<string, string>();
   return [
     createBashTool({ shell, timeoutMs: tools.bashTimeoutMs, filter: tools.bashFilter, raw: false }),
-    createReadFileTool(),
-    createWriteFileTool(),
-    createEditTool(),
+    createReadFileTool({ seen }),
+    createWriteFileTool({ seen }),
+    createEditTool({ seen }),
     createGrepTool(),
   ];
 }
@@ -192,8 +196,8 @@ export interface McpServer {
 
 /**
  * MCP servers (SPEC §14), connecting in the background at once: give an agent
- * `tools: (signal) => mcp.tools(defaultTools(), signal)` and each request offers their tools as
- * they come; `close()` stops them. Their tool lists are cached in hey's cache dir (or `cacheDir`).
+ * `tools: (signal) => mcp.tools(builtins, signal)`, with `const builtins = defaultTools()` made
+ * once, and each request offers their tools as they come; `close()` stops them. Their tool lists are cached in hey's cache dir (or `cacheDir`).
  * No OAuth sign-in: a remote server's own `headers` authorize it.
  */
 export function createMcp(

@@ -81,18 +81,18 @@ export function withSession(flags: ConfigFlags, session: LoadedSession | undefin
 
 /**
  * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash
- * keeps full outputs; `env`: the commands' environment (process.env by default).
+ * keeps full outputs; `env`: the commands' environment (process.env by default); `seen`: the run's SeenFiles.
  */
 export function createTools(
   settings: Settings,
-  opts: { shell: ShellChoice; raw: boolean; outputDir?: string; env?: Env; home?: string; cacheDir?: string },
+  opts: { shell: ShellChoice; raw: boolean; outputDir?: string; env?: Env; home?: string; cacheDir?: string; seen?: Map<string, string> },
 ): Tool[] {
-  const { shell, raw, outputDir, env, home, cacheDir } = opts;
+  const { shell, raw, outputDir, env, home, cacheDir, seen = new Map() } = opts;
   return [
     createBashTool({ shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw, outputDir, env }),
-    createReadFileTool({ home }),
-    createWriteFileTool({ home }),
-    createEditTool({ home }),
+    createReadFileTool({ home, seen }),
+    createWriteFileTool({ home, seen }),
+    createEditTool({ home, seen }),
     createGrepTool({ rg: settings.tools.rg, home, env, cacheDir }),
   ];
 }
@@ -167,6 +167,7 @@ export async function assemble(
   // bash's full outputs live with the session; older ones are pruned in the background
   void pruneOutputs(here.outputsDir, { current: sessionId });
   const place = { cwd, home, controls: start.controls };
+  const seen = new Map<string, string>(); // what the file tools saw of each file; /reload keeps it, a resumed run has none
   const trust = { trusted: start.trusted, loaded: start.loaded ?? start.trusted };
   const pathOf = (path: string) => {
     const where = resolveUserPath(path, cwd, home);
@@ -192,6 +193,7 @@ export async function assemble(
       env: commandEnv,
       home,
       cacheDir: here.cacheDir,
+      seen,
     }).map((t) => withNestedAgents(t, nested, pathOf, lastRequest, toolNotice));
     return {
       shell,

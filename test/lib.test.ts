@@ -157,3 +157,15 @@ test("createMcp: a server's tools join the built-ins; close() stops it", async (
     await mcp.close();
   }
 });
+
+test("defaultTools: its write_file refuses a file changed since its read_file read it", async () => {
+  const tools = defaultTools();
+  const tool = (name: string) => tools.find((t) => t.name === name)!;
+  const ctx = { cwd: dir.path, signal: new AbortController().signal };
+  writeFileSync(join(dir.path, "shared.txt"), "mine\n");
+  await tool("read_file").run({ path: "shared.txt" }, ctx);
+  writeFileSync(join(dir.path, "shared.txt"), "mine\nthe user's\n");
+  const result = await tool("write_file").run({ path: "shared.txt", content: "agent\n" }, ctx);
+  expect(result.isError).toBe(true);
+  expect(readFileSync(join(dir.path, "shared.txt"), "utf8")).toBe("mine\nthe user's\n");
+});

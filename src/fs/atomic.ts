@@ -1,7 +1,7 @@
 // Atomic file replacement (SPEC §0 "never lose user data"): write a temporary file next to the
 // target, flush it, then rename it over the target. A reader sees the old file or the new one,
 // never a half-written one, and a crash leaves at worst a stray temporary file.
-import { constants } from "node:fs";
+import { constants, readFileSync, renameSync } from "node:fs";
 import { access, chmod, lstat, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { errnoCode } from "../kernel/errors.ts";
@@ -18,11 +18,15 @@ import { realTarget } from "./real-target.ts";
  * and a new file 0600. `follow: false`: a link at `path` is replaced by the file, never written
  * through (a backup next to a file the user owns). `mode`: the file's mode whatever it was before
  * (0o600 for credentials), created so — never readable by others, not even for a moment.
+ * `unchanged`: the bytes the caller read from the file (null: there was none); when it holds
+ * anything else just before the rename — the user saved it while the new file was written and
+ * flushed — it is left as it is and this throws. Compared and renamed in one synchronous step, so
+ * nothing of this process runs between them.
  */
 export async function writeFileAtomic(
   path: string,
   data: string | Uint8Array,
-  opts: { own?: boolean; private?: boolean; follow?: boolean; mode?: number } = {},
+  opts: { own?: boolean; private?: boolean; follow?: boolean; mode?: number; unchanged?: Uint8Array | null } = {},
 ): Promise<void> {
   if (opts.own) checkOwnFile(path);
   const follow = !opts.own && opts.follow !== false;
@@ -51,12 +55,27 @@ export async function writeFileAtomic(
     }
     // open() applied the umask; an existing file's mode (e.g. 0755) must survive unchanged.
     if (keep !== undefined || opts.mode !== undefined || opts.private) await chmod(tmp, mode);
-    await rename(tmp, target);
+    if (opts.unchanged === undefined) await rename(tmp, target);
+    else if (sameBytes(current(target), opts.unchanged)) renameSync(tmp, target);
+    else
+      throw new Error("it changed while it was being written (by the user, a command or another program); not replaced, so that change is kept: read it again");
   } catch (error) {
     await unlink(tmp).catch(() => {});
     throw error;
   }
 }
+
+/** The bytes of the file at `path`, null when there is none; any other error is thrown. */
+function current(path: string): Uint8Array | null {
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return null;
+    throw e;
+  }
+}
+
+const sameBytes = (a: Uint8Array | null, b: Uint8Array | null) => (a === null || b === null ? a === b : Buffer.compare(a, b) === 0);
 
 /**
  * The mode of the existing file at `path` (links followed) when it is read-only: no write bit at

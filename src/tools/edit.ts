@@ -4,10 +4,13 @@
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
+import { realTarget } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { contentHash } from "./read-file.ts";
+import { type SeenFiles, seenAfterEdit } from "./seen-files.ts";
 import { decodeText, ENCODING_NAME, encodeText, utf16Of } from "./text-encoding.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
@@ -15,9 +18,13 @@ const DIFF_CONTEXT = 3; // unchanged lines around each change
 const DIFF_LINE_CHARS = 300; // a diff line is cut after this many characters
 const HINT_MAX_CHARS = 5000; // longer old_strings get no whitespace-insensitive search
 
-/** `home`: what a leading `~` in a path means (default: the user's home). */
-export function createEditTool(options: { home?: string } = {}): Tool {
+/**
+ * `home`: what a leading `~` in a path means (default: the user's home); `seen`: what the agent
+ * last saw of each file, kept up to date for write_file (shared by a run's file tools).
+ */
+export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}): Tool {
   const home = options.home ?? homedir();
+  const seen = options.seen ?? new Map();
   return {
     name: TOOL.edit,
     description:
@@ -102,10 +109,12 @@ export function createEditTool(options: { home?: string } = {}): Tool {
       if ("missing" in encoded)
         return toolError(`${path} is not UTF-8 but ${ENCODING_NAME[encoding]}, which cannot hold ${encoded.missing.join(" ")} of new_string; not changed`);
       try {
-        await writeFileAtomic(abs, encoded);
+        await writeFileAtomic(abs, encoded, { unchanged: bytes });
       } catch (e) {
         return toolError(`cannot write ${path}: ${errorText(e)}`);
       }
+      const real = realTarget(abs);
+      seen.set(real, seenAfterEdit(seen.get(real), contentHash(bytes), contentHash(encoded)));
       const count = at.length === 1 ? "1 replacement" : `${at.length} replacements`;
       return {
         output: `edited ${path}: ${count}${encoding === "utf-8" ? "" : ` (kept in ${ENCODING_NAME[encoding]})`}\n${diff(text, updated, spans, oldString.length, newString.length)}`,

@@ -1,10 +1,12 @@
 // The read_file tool (SPEC §7): a window of a text file as numbered lines.
 import { open, stat } from "node:fs/promises";
 import { homedir } from "node:os";
+import { realTarget } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../prompt/image.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import type { SeenFiles } from "./seen-files.ts";
 import { ENCODING_NAME, type Encoding, utf16Of } from "./text-encoding.ts";
 
 export const READ_LIMIT = 2000; // lines per call unless `limit` says otherwise
@@ -13,9 +15,16 @@ export const READ_OUTPUT_MAX = 100_000; // characters per call, whatever the lim
 const BINARY_PROBE = 8192; // a NUL byte in the first 8 KB means binary (git's heuristic)
 const UTF16_MAX_BYTES = 64 * 1024 * 1024; // a UTF-16 file is decoded whole, so only up to this size
 
-/** `home`: what a leading `~` in a path means (default: the user's home). */
-export function createReadFileTool(options: { home?: string } = {}): Tool {
+/** A hash of a file's bytes: what SeenFiles keeps of it. */
+export const contentHash = (bytes: Uint8Array): string => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+
+/**
+ * `home`: what a leading `~` in a path means (default: the user's home); `seen`: where each text
+ * file read is remembered for write_file (shared by a run's file tools; default: this tool's own).
+ */
+export function createReadFileTool(options: { home?: string; seen?: SeenFiles } = {}): Tool {
   const home = options.home ?? homedir();
+  const seen = options.seen ?? new Map();
   return {
     name: TOOL.readFile,
     description:
@@ -45,7 +54,10 @@ export function createReadFileTool(options: { home?: string } = {}): Tool {
       if (info instanceof Error) return toolError(info.code === "ENOENT" ? `file not found: ${path}` : `cannot read ${path}: ${info.message}`);
       if (info.isDirectory()) return toolError(`${path} is a directory; list it with bash (ls) or search it with grep`);
       if (!info.isFile()) return toolError(`${path} is not a regular file`);
-      if (info.size === 0) return { output: `${path} is empty` };
+      if (info.size === 0) {
+        seen.set(realTarget(abs), contentHash(new Uint8Array()));
+        return { output: `${path} is empty` };
+      }
       const image = await readImage(abs, info.size);
       if (image)
         return image.data
@@ -64,7 +76,12 @@ export function createReadFileTool(options: { home?: string } = {}): Tool {
       // UTF-8 unless the lines read are not: then Windows-1252 (Latin-1's superset), as edit reads it too;
       // UTF-16 is decoded whole (its newline bytes cannot be counted on their own) and read as UTF-8
       let encoding: Encoding = utf16 ?? "utf-8";
-      const stream = () => (utf16 ? utf8Of(abs, utf16) : Bun.file(abs).stream());
+      // the bytes shown are hashed as they stream by: the file as the model saw it, read once
+      let hasher = new Bun.CryptoHasher("sha256");
+      const stream = () => {
+        hasher = new Bun.CryptoHasher("sha256");
+        return utf16 ? utf8Of(abs, utf16, hasher) : hashed(Bun.file(abs).stream(), hasher);
+      };
       const window = await readWindow(stream(), offset, limit, ctx.signal, "utf-8").catch(async (e) => {
         if (!(e instanceof TypeError) || utf16) throw e;
         encoding = "windows-1252";
@@ -72,6 +89,7 @@ export function createReadFileTool(options: { home?: string } = {}): Tool {
       });
       if (ctx.signal.aborted) return toolError(`read_file interrupted: ${path}`);
       if (window.lines.length === 0) return toolError(`${path} has ${window.total} line${window.total === 1 ? "" : "s"}; offset ${offset} is past the end`);
+      seen.set(realTarget(abs), hasher.digest("hex"));
       const last = offset + window.lines.length - 1;
       const width = String(last).length;
       let output = window.lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line}`).join("\n");
@@ -104,9 +122,19 @@ async function readImage(path: string, size: number): Promise<{ mediaType: strin
   return { mediaType, data: toBase64(new Uint8Array(await Bun.file(path).arrayBuffer())) };
 }
 
-/** A UTF-16 file as UTF-8 bytes. */
-async function* utf8Of(path: string, encoding: "utf-16le" | "utf-16be"): AsyncGenerator<Uint8Array> {
-  yield new TextEncoder().encode(new TextDecoder(encoding).decode(await Bun.file(path).bytes()));
+/** A UTF-16 file as UTF-8 bytes; its own bytes go to `hasher`. */
+async function* utf8Of(path: string, encoding: "utf-16le" | "utf-16be", hasher: Bun.CryptoHasher): AsyncGenerator<Uint8Array> {
+  const bytes = await Bun.file(path).bytes();
+  hasher.update(bytes);
+  yield new TextEncoder().encode(new TextDecoder(encoding).decode(bytes));
+}
+
+/** `chunks`, each also given to `hasher`. */
+async function* hashed(chunks: AsyncIterable<Uint8Array>, hasher: Bun.CryptoHasher): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    hasher.update(chunk);
+    yield chunk;
+  }
 }
 
 async function isBinary(path: string): Promise<boolean> {

@@ -3,15 +3,23 @@ import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
 import { readOnlyError } from "./edit.ts";
+import { contentHash } from "./read-file.ts";
+import { type SeenFiles, writeRefusal } from "./seen-files.ts";
 import { likeBefore } from "./text-encoding.ts";
+import { realTarget } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 
-/** `home`: what a leading `~` in a path means (default: the user's home). */
-export function createWriteFileTool(options: { home?: string } = {}): Tool {
+/**
+ * `home`: what a leading `~` in a path means (default: the user's home); `seen`: what the agent last
+ * saw of each file (shared by a run's file tools; default: this tool's own): a file changed since
+ * is not replaced.
+ */
+export function createWriteFileTool(options: { home?: string; seen?: SeenFiles } = {}): Tool {
   const home = options.home ?? homedir();
+  const seen = options.seen ?? new Map();
   return {
     name: TOOL.writeFile,
     description: "Create or overwrite a file. Creates parent directories; atomic; keeps an existing file's mode. To change part of a file, use edit.",
@@ -36,6 +44,9 @@ export function createWriteFileTool(options: { home?: string } = {}): Tool {
             .bytes()
             .catch(() => undefined)
         : undefined;
+      const real = realTarget(abs);
+      const stale = writeRefusal(path, seen.get(real), old && contentHash(old));
+      if (stale) return toolError(stale);
       const { bytes, kept, unfit } = likeBefore(old, content);
       // U+FFFD is what a byte that is not UTF-8 became on its way to the model (cat in bash): writing it back loses the byte
       if (unfit?.missing.includes("\uFFFD"))
@@ -43,10 +54,11 @@ export function createWriteFileTool(options: { home?: string } = {}): Tool {
           `${path} is ${unfit.encoding}, and content has U+FFFD (�), the mark of a byte read as if it were UTF-8: read the file with read_file, which decodes it, and write what that shows; not changed`,
         );
       try {
-        await writeFileAtomic(abs, bytes);
+        await writeFileAtomic(abs, bytes, { unchanged: before ? old : null }); // undefined (unreadable): not compared
       } catch (e) {
         return toolError(`cannot write ${path}: ${errorText(e)}`);
       }
+      seen.set(real, contentHash(bytes));
       const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
       const form =
         (kept.length ? `; kept its ${kept.join(", ")}` : "") + (unfit ? `; now UTF-8: ${unfit.encoding} cannot hold ${unfit.missing.join(" ")}` : "");

@@ -74,3 +74,35 @@ test("a command in the same turn as an edit sees the edited file", async () => {
     "1.5\n[exit code 0]",
   ]);
 });
+
+test("the user saves a change between the model's read and its whole-file write: the write is refused, the change kept, and a write after a new read keeps it", async () => {
+  mkdirSync(join(project.path, "src"));
+  const app = join(project.path, "src", "app.ts");
+  writeFileSync(app, "export const port = 1;\n");
+  const user = "export const port = 1;\nexport const userEdit = true; // saved in the editor meanwhile\n";
+  const server = model((req): Turn => {
+    const results = req.messages.filter((m) => m.role === "tool").map(resultText);
+    const last = results.at(-1);
+    if (results.length === 0) return { calls: [["read_file", { path: "src/app.ts" }]] };
+    if (results.length === 1) {
+      writeFileSync(app, user); // the user's editor, while the model thinks
+      return { calls: [["write_file", { path: "src/app.ts", content: "export const port = 2;\n" }]] };
+    }
+    if (results.length === 2) return { calls: [["read_file", { path: "src/app.ts" }]] };
+    if (results.length === 3)
+      return { calls: [["write_file", { path: "src/app.ts", content: last!.replace(/^\d+\t/gm, "").replace("port = 1", "port = 2") + "\n" }]] };
+    return { text: "done" };
+  });
+  const run = await runHey(["--base-url", server.baseUrl, "-m", "m", "-p", "set the port to 2"], { cwd: project.path });
+  expect(run.code).toBe(0);
+  const results = server.requests
+    .at(-1)!
+    .messages.filter((m) => m.role === "tool")
+    .map(resultText);
+  expect(results[1]).toBe(
+    "src/app.ts has changed since it was last read or written (by the user, a command or another program); not written, so that change is kept: " +
+      "read it again with read_file and make your change to what it holds now",
+  );
+  expect(results[3]).toBe("overwrote src/app.ts (2 lines, 86 bytes)");
+  expect(readFileSync(app, "utf8")).toBe(user.replace("port = 1", "port = 2"));
+});

@@ -1,8 +1,8 @@
 // writeFileAtomic's options for hey's own files (issue 24): private state (0700 folders, 0600
 // files, even over an older file left readable), and a file put next to a user's file without
-// following a link planted at its name.
+// following a link planted at its name; for the file tools, a file that changed since they read it is kept.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../src/fs/atomic.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -42,4 +42,18 @@ test("by default a link is still followed (a user's dotfiles link keeps working)
   await writeFileAtomic(join(tmp.path, "link.txt"), "b");
   expect(lstatSync(join(tmp.path, "link.txt")).isSymbolicLink()).toBe(true);
   expect(readFileSync(real, "utf8")).toBe("b");
+});
+
+test("unchanged: a file that no longer holds what the caller read is kept as it is, the temporary file removed; one that does is replaced", async () => {
+  const file = join(tmp.path, "app.ts");
+  writeFileSync(file, "the user's save\n");
+  const changed = "it changed while it was being written (by the user, a command or another program); not replaced, so that change is kept: read it again";
+  await expect(writeFileAtomic(file, "the agent's\n", { unchanged: Buffer.from("as read\n") })).rejects.toThrow(changed);
+  await expect(writeFileAtomic(file, "the agent's\n", { unchanged: null })).rejects.toThrow(changed); // there was none when it was read
+  expect(readFileSync(file, "utf8")).toBe("the user's save\n");
+  expect(readdirSync(tmp.path)).toEqual(["app.ts"]);
+  await writeFileAtomic(file, "the agent's\n", { unchanged: Buffer.from("the user's save\n") });
+  expect(readFileSync(file, "utf8")).toBe("the agent's\n");
+  await writeFileAtomic(join(tmp.path, "new.ts"), "x\n", { unchanged: null });
+  expect(readFileSync(join(tmp.path, "new.ts"), "utf8")).toBe("x\n");
 });

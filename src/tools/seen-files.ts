@@ -1,0 +1,36 @@
+// What the file tools know of each file the agent read or wrote this run, so that write_file never
+// replaces a change it has not seen (the user's, saved in an editor while the agent worked, or a
+// command's): the decisions, pure. The tools hash the bytes (read-file.ts contentHash).
+
+/**
+ * A hash of the bytes the agent last saw of each file this run, by real path (links resolved):
+ * what read_file read (a window of it counts as seeing the whole file as it then was), what
+ * write_file wrote, what edit made of a file it had seen. Shared by the file tools of one run; a
+ * resumed run starts with none.
+ */
+export type SeenFiles = Map<string, string>;
+
+/**
+ * Why write_file must not replace `path`, whose bytes now hash to `now` (undefined: no such file),
+ * when the agent last saw them hash to `seen` (undefined: it never read or wrote the file this
+ * run): the file changed since, and that change would be lost. Undefined when it may: a file never
+ * seen (nothing to compare with; writing without reading stays allowed), one unchanged, or one
+ * gone (writing it back loses no content).
+ */
+export function writeRefusal(path: string, seen: string | undefined, now: string | undefined): string | undefined {
+  if (seen === undefined || now === undefined || now === seen) return undefined;
+  return (
+    `${path} has changed since it was last read or written (by the user, a command or another program); not written, so that change is kept: ` +
+    "read it again with read_file and make your change to what it holds now"
+  );
+}
+
+/**
+ * What the agent has seen of a file after edit changed its bytes from `before` to `after`: `after`
+ * when it had seen `before` (or never saw the file), since it then knows the new file too; else
+ * still `seen`, as edit kept a change the agent has not read, which a whole-file write from its
+ * memory would undo.
+ */
+export function seenAfterEdit(seen: string | undefined, before: string, after: string): string {
+  return seen === undefined || seen === before ? after : seen;
+}

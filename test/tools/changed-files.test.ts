@@ -1,0 +1,142 @@
+// The file tools of one run against a file someone else changes while the agent works: write_file
+// never replaces a change the agent has not seen, and says how to go on.
+import { expect, test } from "bun:test";
+import { appendFileSync, readFileSync, statSync, symlinkSync, unlinkSync, utimesSync, watch, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Tool, ToolContext } from "../../src/kernel/tool.ts";
+import { createEditTool } from "../../src/tools/edit.ts";
+import { createReadFileTool } from "../../src/tools/read-file.ts";
+import type { SeenFiles } from "../../src/tools/seen-files.ts";
+import { createWriteFileTool } from "../../src/tools/write-file.ts";
+import { callTool } from "../helpers/call-tool.ts";
+import { eachTempDir } from "../helpers/fixtures.ts";
+import { until } from "../helpers/wait.ts";
+
+const dir = eachTempDir("hey-changed-");
+const REFUSED = "has changed since it was last read or written (by the user, a command or another program); not written, so that change is kept";
+
+/** The three file tools of one run, sharing what they saw, as wire.ts and lib.ts build them. */
+function run() {
+  const seen: SeenFiles = new Map();
+  const ctx: ToolContext = { cwd: dir.path, signal: new AbortController().signal };
+  const call = (tool: Tool) => (args: Record<string, unknown>) => callTool(tool, args, ctx);
+  return { read: call(createReadFileTool({ seen })), write: call(createWriteFileTool({ seen })), edit: call(createEditTool({ seen })) };
+}
+const file = (name: string) => join(dir.path, name);
+const text = (name: string) => readFileSync(file(name), "utf8");
+
+test("read, the user saves a change, write_file of the file as remembered is refused and the change kept; read again, the write goes through", async () => {
+  const { read, write } = run();
+  writeFileSync(file("app.ts"), "export const a = 1;\n");
+  await read({ path: "app.ts" });
+  writeFileSync(file("app.ts"), "export const a = 1;\nexport const user = true;\n");
+  expect(await write({ path: "app.ts", content: "export const a = 2;\n" })).toEqual({
+    isError: true,
+    output: `app.ts ${REFUSED}: read it again with read_file and make your change to what it holds now`,
+  });
+  expect(text("app.ts")).toBe("export const a = 1;\nexport const user = true;\n");
+  expect((await read({ path: "app.ts" })).output).toBe("1\texport const a = 1;\n2\texport const user = true;");
+  expect(await write({ path: "app.ts", content: "export const a = 2;\nexport const user = true;\n" })).toEqual({
+    output: "overwrote app.ts (2 lines, 46 bytes)",
+  });
+});
+
+test("a change of the same size with the same modification time is still seen: the content is compared, not the clock", async () => {
+  const { read, write } = run();
+  writeFileSync(file("flag.ts"), "on = 0\n");
+  await read({ path: "flag.ts" });
+  const { atime, mtime } = statSync(file("flag.ts"));
+  writeFileSync(file("flag.ts"), "on = 1\n");
+  utimesSync(file("flag.ts"), atime, mtime); // as a file system with 1-second times, or `cp -p`, leaves it
+  expect((await write({ path: "flag.ts", content: "on = 2\n" })).output).toStartWith(`flag.ts ${REFUSED}`);
+  expect(text("flag.ts")).toBe("on = 1\n");
+});
+
+test("a window of the file counts as seeing all of it as it was: a change outside the lines read is kept too", async () => {
+  const { read, write } = run();
+  writeFileSync(file("long.txt"), "a\nb\nc\nd\n");
+  expect((await read({ path: "long.txt", offset: 1, limit: 2 })).output).toBe("1\ta\n2\tb\n… 2 more lines; use offset=3");
+  writeFileSync(file("long.txt"), "a\nb\nc\nd\ne (the user's)\n");
+  expect((await write({ path: "long.txt", content: "A\nB\nc\nd\n" })).output).toStartWith(`long.txt ${REFUSED}`);
+  expect(text("long.txt")).toBe("a\nb\nc\nd\ne (the user's)\n");
+});
+
+test("what write_file wrote is what the agent saw: a change after it is kept from the next write", async () => {
+  const { write } = run();
+  expect((await write({ path: "draft.md", content: "# Draft\n" })).output).toBe("created draft.md (1 line, 8 bytes)");
+  writeFileSync(file("draft.md"), "# Draft\n\nThe user's paragraph.\n");
+  expect((await write({ path: "draft.md", content: "# Draft 2\n" })).output).toStartWith(`draft.md ${REFUSED}`);
+  expect(text("draft.md")).toBe("# Draft\n\nThe user's paragraph.\n");
+});
+
+test("an edit keeps the change it found, and a whole-file write from memory is still refused until the file is read again", async () => {
+  const { read, write, edit } = run();
+  writeFileSync(file("conf.ts"), "port = 1\nhost = 'a'\n");
+  await read({ path: "conf.ts" });
+  writeFileSync(file("conf.ts"), "port = 1\nhost = 'user'\n");
+  expect((await edit({ path: "conf.ts", old_string: "port = 1", new_string: "port = 2" })).output).toStartWith("edited conf.ts: 1 replacement");
+  expect((await write({ path: "conf.ts", content: "port = 3\nhost = 'a'\n" })).output).toStartWith(`conf.ts ${REFUSED}`);
+  expect(text("conf.ts")).toBe("port = 2\nhost = 'user'\n");
+});
+
+test("an edit of a file seen as it was leaves it known: write_file after it goes through", async () => {
+  const { read, write, edit } = run();
+  writeFileSync(file("ok.ts"), "x = 1\n");
+  await read({ path: "ok.ts" });
+  await edit({ path: "ok.ts", old_string: "x = 1", new_string: "x = 2" });
+  expect(await write({ path: "ok.ts", content: "x = 3\n" })).toEqual({ output: "overwrote ok.ts (1 line, 6 bytes)" });
+});
+
+test("read through a link, changed, written through its target: one file, refused", async () => {
+  const { read, write } = run();
+  writeFileSync(file("real.toml"), "a = 1\n");
+  symlinkSync("real.toml", file("link.toml"));
+  await read({ path: "link.toml" });
+  writeFileSync(file("real.toml"), "a = 1\nb = 2\n");
+  expect((await write({ path: "real.toml", content: "a = 9\n" })).output).toStartWith(`real.toml ${REFUSED}`);
+});
+
+test("a file never read this run, one saved again unchanged, and one deleted since are written as before", async () => {
+  const { read, write } = run();
+  writeFileSync(file("blind.txt"), "old\n");
+  expect(await write({ path: "blind.txt", content: "new\n" })).toEqual({ output: "overwrote blind.txt (1 line, 4 bytes)" });
+  writeFileSync(file("same.txt"), "same\n");
+  await read({ path: "same.txt" });
+  writeFileSync(file("same.txt"), "same\n");
+  expect(await write({ path: "same.txt", content: "new\n" })).toEqual({ output: "overwrote same.txt (1 line, 4 bytes)" });
+  writeFileSync(file("gone.txt"), "gone\n");
+  await read({ path: "gone.txt" });
+  unlinkSync(file("gone.txt"));
+  expect(await write({ path: "gone.txt", content: "back\n" })).toEqual({ output: "created gone.txt (1 line, 5 bytes)" });
+});
+
+test("a file read as Windows-1252 (after its first pass as UTF-8 failed) or as UTF-16 is known as read: writing it goes through", async () => {
+  const { read, write } = run();
+  writeFileSync(file("latin.txt"), Buffer.concat([Buffer.from("a\n".repeat(5000)), Buffer.from("caf\xe9\n", "latin1")]));
+  expect((await read({ path: "latin.txt", offset: 5001 })).output).toEndWith("5001\tcafé");
+  expect((await write({ path: "latin.txt", content: "café\n" })).output).toStartWith("overwrote latin.txt");
+  writeFileSync(file("wide.txt"), Buffer.from("\ufeffhi\r\n", "utf16le"));
+  expect((await read({ path: "wide.txt" })).output).toEndWith("1\thi");
+  expect((await write({ path: "wide.txt", content: "ho\n" })).output).toStartWith("overwrote wide.txt");
+});
+
+test("a save that lands while edit writes the file (its new copy written and flushed) is kept: the edit it caught is refused and says so", async () => {
+  const { edit } = run();
+  writeFileSync(file("big.ts"), `a = 1\n${"x\n".repeat(200_000)}`);
+  // the user's editor saves the moment hey's temporary copy appears beside the file
+  let saved = false;
+  const watcher = watch(dir.path, (_, name) => {
+    if (!name?.endsWith(".tmp") || saved) return;
+    appendFileSync(file("big.ts"), "user\n");
+    saved = true;
+  });
+  const result = await edit({ path: "big.ts", old_string: "a = 1", new_string: "a = 2" });
+  await until(() => saved, "the user's save").finally(() => watcher.close());
+  expect(text("big.ts")).toEndWith("x\nuser\n"); // whenever it landed
+  // it lands while the copy is written and flushed; on a loaded machine it may come only after the rename, on the edited file
+  const outcome = result.isError ? result.output : text("big.ts").slice(0, 6);
+  expect([
+    "cannot write big.ts: it changed while it was being written (by the user, a command or another program); not replaced, so that change is kept: read it again",
+    "a = 2\n",
+  ]).toContain(outcome);
+});

@@ -1,0 +1,27 @@
+// The decisions that keep write_file from replacing a change the agent has not seen: when a
+// whole-file write is refused, and what the agent knows of a file after an edit.
+import { expect, test } from "bun:test";
+import { seenAfterEdit, writeRefusal } from "../../src/tools/seen-files.ts";
+
+test.each([
+  ["never read or written this run: a blind write stays allowed", undefined, "h1", false],
+  ["never seen and not there: a new file", undefined, undefined, false],
+  ["unchanged since the agent saw it", "h1", "h1", false],
+  ["gone since: writing it back loses no content", "h1", undefined, false],
+  ["changed since the agent saw it (the user saved it, a command rewrote it)", "h1", "h2", true],
+])("write_file over a file %s", (_, seen, now, refused) => {
+  const refusal = writeRefusal("src/app.ts", seen, now);
+  if (!refused) return expect(refusal).toBeUndefined();
+  expect(refusal).toBe(
+    "src/app.ts has changed since it was last read or written (by the user, a command or another program); not written, so that change is kept: " +
+      "read it again with read_file and make your change to what it holds now",
+  );
+});
+
+test.each([
+  ["it had seen the file as edit found it: it knows the result", "h1", "h1", "h2", "h2"],
+  ["it never saw the file: the result is the first it knows", undefined, "h1", "h2", "h2"],
+  ["the file had changed unseen: edit kept that change, which the agent still has not read", "h0", "h1", "h2", "h0"],
+])("after an edit, when %s", (_, seen, before, after, known) => {
+  expect(seenAfterEdit(seen, before, after)).toBe(known);
+});
