@@ -5,13 +5,12 @@
 // files or the terminal: the embedder passes in what differs. The CLI (main.ts → run.ts → wire.ts)
 // builds its agent from its configuration instead; examples/embed.ts builds one from this file.
 import { homedir, platform } from "node:os";
-import { resolve } from "node:path";
 import { createAgent as agentOf, type Agent, type AgentSettings } from "./agent.ts";
 import { MCP_SERVER_KEYS, resolveTable, SECTIONS } from "./config/keys.ts";
 import type { McpServerSettings } from "./config/settings.ts";
 import { places } from "./fs/places.ts";
 import { realTarget } from "./fs/real-target.ts";
-import { resolveUserPath } from "./fs/user-path.ts";
+import { callPath } from "./fs/user-path.ts";
 import type { Message } from "./kernel/ir.ts";
 import type { Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
@@ -149,10 +148,7 @@ export function createAgent(options: AgentOptions): Agent {
     tools: typeof tools === "function" ? tools : () => tools,
     output: options.output ?? { emit() {} },
     cwd,
-    pathOf: (path) => {
-      const where = resolveUserPath(path, cwd, homedir());
-      return realTarget("abs" in where ? where.abs : resolve(cwd, path));
-    },
+    pathOf: (path) => realTarget(callPath(path, cwd, homedir())),
     system: () => system,
     permission: options.permission ?? (() => undefined),
     taskNote: () => undefined,

@@ -5,7 +5,7 @@
 // `/resume`). It takes resolved values: where hey's files are, what the command line chose for
 // the run, and the configuration run.ts loaded.
 import { platform } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { createAgent } from "./agent.ts";
 import { VERSION, type RunFlags } from "./cli.ts";
 import { controlNamed, controlRefusal, listsSet } from "./config/control-files.ts";
@@ -16,7 +16,7 @@ import { readTaskNote } from "./context/task-note.ts";
 import { fetchFor, providerFor, startProvider, type Started } from "./endpoint.ts";
 import type { Places } from "./fs/places.ts";
 import { fileId, realTarget } from "./fs/real-target.ts";
-import { resolveUserPath } from "./fs/user-path.ts";
+import { callPath, resolveUserPath } from "./fs/user-path.ts";
 import { newId } from "./kernel/ir.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
 import { TOOL } from "./kernel/tool-names.ts";
@@ -169,10 +169,7 @@ export async function assemble(
   const place = { cwd, home, controls: start.controls };
   const seen = new Map<string, string>(); // what the file tools saw of each file; /reload keeps it, a resumed run has none
   const trust = { trusted: start.trusted, loaded: start.loaded ?? start.trusted };
-  const pathOf = (path: string) => {
-    const where = resolveUserPath(path, cwd, home);
-    return "abs" in where ? where.abs : resolve(cwd, path);
-  };
+  const pathOf = (path: string) => callPath(path, cwd, home);
   // a subdirectory's AGENTS.md reaches the model with the first file tool result under it (issue 26)
   const nested = createNestedAgents({ cwd, configDir: here.configDir, warn: (m) => start.notice(`hey: ${m}`) });
   // said among the tool's own lines on a terminal; on stderr with --output json

@@ -21,3 +21,9 @@ export function resolveUserPath(path: string, cwd: string, home: string, p: Plat
   }
   return { abs: p.isAbsolute(path) ? path : p.resolve(cwd, path) };
 }
+
+/** The file a tool call's `path` names, for running calls on one file in order: resolveUserPath's, or `path` under `cwd` when that names none (the tool itself refuses it). */
+export function callPath(path: string, cwd: string, home: string): string {
+  const where = resolveUserPath(path, cwd, home);
+  return "abs" in where ? where.abs : nodePath.resolve(cwd, path);
+}

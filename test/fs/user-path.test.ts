@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { win32 } from "node:path";
-import { resolveUserPath } from "../../src/fs/user-path.ts";
+import { callPath, resolveUserPath } from "../../src/fs/user-path.ts";
 
 const at = (path: string) => resolveUserPath(path, "/work/project", "/home/me");
 
@@ -37,4 +37,10 @@ test("on Windows ~\\ is the home too, and a relative path may use either separat
   });
   // on POSIX a backslash is an ordinary character of a name
   expect(at("~\\x")).toEqual({ error: '~\\x: "~\\x" paths (another user\'s home) are not supported; give the full path, or ./~\\x for a file in the project' });
+});
+
+test("callPath: the file a call names, for ordering; a ~name path it cannot resolve stays under the working directory", () => {
+  expect(callPath("~/notes.md", "/work/p", "/home/ann")).toBe("/home/ann/notes.md");
+  expect(callPath("src/a.ts", "/work/p", "/home/ann")).toBe("/work/p/src/a.ts");
+  expect(callPath("~bob/x", "/work/p", "/home/ann")).toBe("/work/p/~bob/x");
 });
