@@ -16,7 +16,7 @@ import { completions, runCommand } from "./ui/commands.ts";
 import { banner, lastExchange } from "./ui/intro.ts";
 import { runRepl, type ReplIo } from "./ui/repl.ts";
 import { resumeCommand } from "./ui/resume.ts";
-import { ending, runShellCommand, shellNote } from "./ui/shell-command.ts";
+import { ending, freshLine, runShellCommand, shellNote } from "./ui/shell-command.ts";
 import { lineKind, unknownCommand } from "./ui/slash.ts";
 import { isTty } from "./ui/term.ts";
 import { wrapColumns } from "./ui/wrap.ts";
@@ -99,17 +99,10 @@ export async function repl(first: Runtime, here: Places, message: string, skills
     const user = runtime.userShell();
     const refusal = user.refusal(command);
     if (refusal) return say(wrapped(`hey: not run: ${refusal}`) + "\n");
-    let endsLine = true;
-    const show = (text: string) => {
-      if (text === "") return;
-      say(text);
-      endsLine = text.endsWith("\n");
-    };
-    const echoed = () => (endsLine = false); // Ctrl-C: the terminal echoed ^C where the cursor was
-    signal.addEventListener("abort", echoed, { once: true });
+    const show = (text: string) => void (text !== "" && say(text));
     try {
       const run = await io.lend(() => runShellCommand(command, { ...user, cwd: here.cwd, signal, show }));
-      if (!endsLine) say("\n");
+      say(freshLine(answerFormat.columns)); // after its last output or the terminal's ^C, wherever the cursor stands
       notes.push(shellNote(command, run, runtime.redact));
       say(dim(`${ending(run)} · the command and its output go with your next message`) + "\n");
     } catch (e) {

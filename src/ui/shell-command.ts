@@ -101,3 +101,16 @@ export function shellNote(command: string, run: ShellRun, redact: (text: string)
   const body = output === "" ? "(no output)" : cut;
   return redact(`The user ran a command in their shell (with \`!\`) before writing this message:\n$ ${command}\n${body}\n[${ending(run)}]`);
 }
+
+/**
+ * What moves the cursor to the start of a fresh line only when it is not at one already, on a
+ * terminal `columns` wide, as zsh does before its prompt: a row of spaces that fills the line from
+ * column 0 (the cursor stays on it, waiting to wrap) but wraps to the next row from anywhere else,
+ * then a carriage return and a cleared line. After a `!` command the cursor may stand after the
+ * terminal's own `^C` echo or after the command's last output, in an order hey cannot observe (the
+ * echo and the SIGINT reach it apart from the output); the terminal itself knows. With no width
+ * known, a line break.
+ */
+export function freshLine(columns: number): string {
+  return columns > 0 ? `${" ".repeat(columns)}\r\x1b[K` : "\n";
+}

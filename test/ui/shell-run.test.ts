@@ -5,7 +5,7 @@
 import { afterAll, afterEach, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runShellCommand } from "../../src/ui/shell-command.ts";
+import { freshLine, runShellCommand } from "../../src/ui/shell-command.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { killMarked, marker, withMarker } from "../helpers/processes.ts";
 import { found, until } from "../helpers/wait.ts";
@@ -166,3 +166,8 @@ test(
   },
   HANG,
 );
+
+test("freshLine: a row of spaces as wide as the terminal, a carriage return and a cleared line (a line break only where the width is unknown)", () => {
+  expect(freshLine(8)).toBe("        \r\x1b[K");
+  expect(freshLine(0)).toBe("\n");
+});
