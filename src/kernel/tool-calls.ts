@@ -66,10 +66,11 @@ export function syntheticResult(call: Pick<ToolCall, "id" | "name">, id: string,
  * events are emitted first, in call order; `tool_result` events follow in call order, each as
  * soon as it and every earlier call are done. With `parallel`, up to MAX_CONCURRENT_CALLS calls
  * run at once (started in call order), except that calls naming the same `path` run one after
- * another in call order, an `exclusive` tool runs alone, and what a file change must come before
- * or after keeps call order: a call without a `path` (a command, which may read or change any
- * file) runs after the edit and write_file calls before it and before those after it, and a call
- * on a directory after those before it on files inside it.
+ * another in call order, an `exclusive` tool runs alone, and calls on files keep their order
+ * with the commands around them: a call without a `path` (a command, which may read or change any
+ * file) runs after the calls with a path before it and before those after it (commands side by
+ * side still run at once, as do file calls), and a call on a directory after the edit and
+ * write_file calls before it on files inside it.
  */
 export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promise<Message[]> {
   for (const c of calls) {
@@ -80,6 +81,7 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
   const slot = limitConcurrency(MAX_CONCURRENT_CALLS);
   const lastOnPath = new Map<string, Promise<unknown>>();
   const changes: { path: string; task: Promise<unknown> }[] = []; // the turn's edit and write_file calls so far
+  const onPaths: Promise<unknown>[] = []; // its calls with a path so far
   const commands: Promise<unknown>[] = []; // its calls without a path so far
   let barrier: Promise<unknown> = Promise.resolve();
   for (const call of calls) {
@@ -92,11 +94,10 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
     if (!deps.parallel || exclusive) before = Promise.allSettled(started);
     else {
       const after = [barrier];
-      if (path === undefined) after.push(...changes.map((c) => c.task));
+      if (path === undefined) after.push(...onPaths);
       else {
         if (lastOnPath.has(path)) after.push(lastOnPath.get(path)!);
-        after.push(...changes.filter((c) => isInside(c.path, path)).map((c) => c.task));
-        if (changesFile) after.push(...commands);
+        after.push(...changes.filter((c) => isInside(c.path, path)).map((c) => c.task), ...commands);
       }
       if (after.length > 1) before = Promise.allSettled(after);
     }
@@ -104,7 +105,7 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
     started.push(task);
     if (path !== undefined) lastOnPath.set(path, task);
     if (changesFile) changes.push({ path, task });
-    if (path === undefined) commands.push(task);
+    (path === undefined ? commands : onPaths).push(task);
     if (exclusive) barrier = task.catch(() => {});
   }
   const messages: Message[] = [];

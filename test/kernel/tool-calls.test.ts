@@ -145,22 +145,25 @@ function heldTurn(calls: [string, Record<string, unknown>][]) {
   return { started, open, startedAll, done };
 }
 
-test("a command after an edit runs once the edit is written (it tests or shows the edited file); commands still run side by side", async () => {
+test("a command after an edit runs once the edit is written (it tests or shows the edited file); commands still run side by side; a read after them waits for them", async () => {
   const turn = heldTurn([
     ["edit", { tag: "edit", path: "src/a.ts" }],
     ["bash", { tag: "test", command: "npm test" }],
     ["bash", { tag: "lint", command: "npm run lint" }],
     ["read_file", { tag: "read other", path: "src/b.ts" }],
   ]);
-  await turn.startedAll("edit", "read other"); // started after the commands in call order: they are held
-  expect(turn.started).toEqual(["edit", "read other"]);
+  await turn.startedAll("edit");
+  expect(turn.started).toEqual(["edit"]);
   turn.open("edit");
   await turn.startedAll("test", "lint"); // both at once
-  turn.open("test", "lint", "read other");
+  expect(turn.started).toEqual(["edit", "test", "lint"]);
+  turn.open("test", "lint");
+  await turn.startedAll("read other");
+  turn.open("read other");
   expect(await turn.done).toHaveLength(4);
 });
 
-test("an edit after a command waits for it (it may rewrite the file); reads of the file, and a search of its directory, wait for the edit", async () => {
+test("an edit after a command waits for it (it may rewrite the file), as do the file calls after it; reads of the file, and a search of its directory, wait for the edit", async () => {
   const turn = heldTurn([
     ["bash", { tag: "checkout", command: "git checkout src/a.ts" }],
     ["write_file", { tag: "write", path: "src/a.ts" }],
@@ -168,13 +171,31 @@ test("an edit after a command waits for it (it may rewrite the file); reads of t
     ["read_file", { tag: "read", path: "./src/a.ts" }],
     ["grep", { tag: "grep elsewhere", path: "docs" }],
   ]);
-  await turn.startedAll("checkout", "grep elsewhere");
-  expect(turn.started).toEqual(["checkout", "grep elsewhere"]);
+  await turn.startedAll("checkout");
+  expect(turn.started).toEqual(["checkout"]);
   turn.open("checkout");
-  await turn.startedAll("write");
-  expect(turn.started).toEqual(["checkout", "grep elsewhere", "write"]);
+  await turn.startedAll("write", "grep elsewhere");
+  expect(turn.started.toSorted()).toEqual(["checkout", "grep elsewhere", "write"]);
   turn.open("write");
   await turn.startedAll("grep src", "read");
   turn.open("grep src", "read", "grep elsewhere");
   expect(await turn.done).toHaveLength(5);
+});
+
+test("a read after a command sees what the command made (codegen, then the generated file); a command after a read runs once the read is done", async () => {
+  const turn = heldTurn([
+    ["bash", { tag: "codegen", command: "npm run codegen" }],
+    ["read_file", { tag: "read gen", path: "src/gen.ts" }],
+    ["read_file", { tag: "read old", path: "src/old.ts" }],
+    ["bash", { tag: "rm old", command: "rm src/old.ts" }],
+  ]);
+  await turn.startedAll("codegen");
+  expect(turn.started).toEqual(["codegen"]);
+  turn.open("codegen");
+  await turn.startedAll("read gen", "read old"); // file calls side by side
+  expect(turn.started).toEqual(["codegen", "read gen", "read old"]);
+  turn.open("read gen", "read old");
+  await turn.startedAll("rm old");
+  turn.open("rm old");
+  expect(await turn.done).toHaveLength(4);
 });
