@@ -30,26 +30,19 @@ export async function listBoth(client: Lister, timeoutMs: number, signal: AbortS
 }
 
 /** Every page of tools/list. */
-export async function listTools(client: Lister, timeoutMs: number, signal: AbortSignal): Promise<McpTool[]> {
-  const tools: McpTool[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const r = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs, signal });
-    tools.push(...r.tools.map(toolOf));
-    cursor = r.nextCursor;
-    if (!cursor) break;
-  }
-  return tools;
+export function listTools(client: Lister, timeoutMs: number, signal: AbortSignal): Promise<McpTool[]> {
+  return allPages(async (page) => {
+    const r = await client.listTools(page, { timeout: timeoutMs, signal });
+    return { items: r.tools.map(toolOf), nextCursor: r.nextCursor };
+  });
 }
 
 /** Every page of prompts/list. */
-async function listPrompts(client: Lister, timeoutMs: number, signal: AbortSignal): Promise<McpPrompt[]> {
-  const prompts: McpPrompt[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const r = await client.listPrompts(cursor ? { cursor } : undefined, { timeout: timeoutMs, signal });
-    for (const p of r.prompts)
-      prompts.push({
+function listPrompts(client: Lister, timeoutMs: number, signal: AbortSignal): Promise<McpPrompt[]> {
+  return allPages(async (page) => {
+    const r = await client.listPrompts(page, { timeout: timeoutMs, signal });
+    const items = r.prompts.map(
+      (p): McpPrompt => ({
         name: p.name,
         ...(p.description !== undefined ? { description: p.description } : {}),
         arguments: (p.arguments ?? []).map((a) => ({
@@ -57,11 +50,23 @@ async function listPrompts(client: Lister, timeoutMs: number, signal: AbortSigna
           ...(a.description !== undefined ? { description: a.description } : {}),
           required: a.required === true,
         })),
-      });
-    cursor = r.nextCursor;
+      }),
+    );
+    return { items, nextCursor: r.nextCursor };
+  });
+}
+
+/** The items of every page `list` gives, following its cursor (at most MAX_PAGES pages). */
+async function allPages<T>(list: (page: Page) => Promise<{ items: T[]; nextCursor?: string | undefined }>): Promise<T[]> {
+  const all: T[] = [];
+  let cursor: string | undefined;
+  for (let n = 0; n < MAX_PAGES; n++) {
+    const { items, nextCursor } = await list(cursor ? { cursor } : undefined);
+    all.push(...items);
+    cursor = nextCursor;
     if (!cursor) break;
   }
-  return prompts;
+  return all;
 }
 
 function toolOf(t: { name: string; description?: string; inputSchema: object }): McpTool {
