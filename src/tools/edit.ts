@@ -11,7 +11,7 @@ import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { contentHash } from "./read-file.ts";
 import { type SeenFiles, seenAfterEdit } from "./seen-files.ts";
-import { decodeText, ENCODING_NAME, encodeText, utf16Of } from "./text-encoding.ts";
+import { decodeText, ENCODING_NAME, encodeText, isText } from "./text-encoding.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
 const DIFF_CONTEXT = 3; // unchanged lines around each change
@@ -62,7 +62,7 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       const locked = await readOnlyMode(abs);
       if (locked) return toolError(readOnlyError(path, locked));
       const bytes = await Bun.file(abs).bytes();
-      if (!utf16Of(bytes) && bytes.subarray(0, 8192).includes(0)) return toolError(`${path} is a binary file; edit only changes text files`);
+      if (!isText(bytes)) return toolError(`${path} is a binary file; edit only changes text files`);
       const { text, encoding } = decodeText(bytes);
 
       // The model writes "\n"; a CRLF file must stay CRLF. Mixed files fall back to the raw text.

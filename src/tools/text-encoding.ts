@@ -70,7 +70,7 @@ export function likeBefore(
 ): { bytes: Uint8Array; kept: string[]; unfit?: { encoding: string; missing: string[] } } {
   const kept: string[] = [];
   let text = content;
-  const before = old && (utf16Of(old) || !old.subarray(0, 8192).includes(0)) ? decodeText(old) : undefined;
+  const before = old && isText(old) ? decodeText(old) : undefined;
   if (before && /\r\n/.test(before.text) && !/(^|[^\r])\n/.test(before.text) && text.includes("\n") && !text.includes("\r")) {
     text = text.replaceAll("\n", "\r\n");
     kept.push("CRLF line ends");
@@ -83,4 +83,9 @@ export function likeBefore(
   if (before && encoded && !("missing" in encoded)) return { bytes: encoded, kept: [...kept, `${ENCODING_NAME[before.encoding]} encoding`] };
   const unfit = before && encoded && "missing" in encoded ? { unfit: { encoding: ENCODING_NAME[before.encoding], missing: encoded.missing } } : {};
   return { bytes: new TextEncoder().encode(text), kept, ...unfit };
+}
+
+/** Whether `bytes` are text the file tools read and write: UTF-16 by its byte-order mark, or no NUL byte in the first 8 KB (git's test). */
+export function isText(bytes: Uint8Array): boolean {
+  return utf16Of(bytes) !== undefined || !bytes.subarray(0, 8192).includes(0);
 }
