@@ -34,6 +34,7 @@ import { lineKind } from "./ui/slash.ts";
 import { isTty, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
+import type { SeenFiles } from "./tools/seen-files.ts";
 import { firstPrompt, mcpInput, withSkillText } from "./user-input.ts";
 import { assemble, withSession } from "./wire.ts";
 import { commandContext } from "./command-context.ts";
@@ -64,7 +65,8 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     const { maxBytes } = config.settings.input;
     const stdin = isTty(0) ? undefined : await readStdin(maxBytes, warn);
     const servers = args.run.mcp ? config.settings.mcp.servers.filter((s) => s.enabled).map((s) => s.name) : [];
-    prompt = firstPrompt(args.message, args.files, stdin, here, { oneShot, maxBytes, servers, warn });
+    const seen: SeenFiles = new Map(); // the @files the prompt brings whole: the run's file tools start from them
+    prompt = firstPrompt(args.message, args.files, stdin, here, { oneShot, maxBytes, servers, warn, seen });
     for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file, !oneShot));
     const start = {
@@ -78,6 +80,7 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
       notice: (line: string) => notices.print(line),
     };
     runtime = await assemble(here, args.run, oneShot, start, resumed, debug);
+    for (const [file, hash] of seen) runtime.seen.set(file, hash);
     prompt = withSkillText(args.message, prompt, runtime, args.run.skills);
   } catch (e) {
     return preflightFailure(e, args.run.output);

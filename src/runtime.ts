@@ -22,6 +22,7 @@ import type { McpManager } from "./mcp/manager.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
 import type { SessionWriter } from "./sessions/writer.ts";
 import type { Skill } from "./skills/frontmatter.ts";
+import type { SeenFiles } from "./tools/seen-files.ts";
 import type { ShellChoice } from "./tools/shell.ts";
 import type { Places } from "./fs/places.ts";
 import { decideWidenings, readApprovalState, recordApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
@@ -75,6 +76,8 @@ export interface RuntimeParts {
   requestTools(signal: AbortSignal): Promise<Tool[]>;
   /** sign-ins to remote MCP servers (`/mcp login`) */
   credentials: CredentialStore;
+  /** what the agent last saw of each file (the file tools' and the user's `@file`s), so write_file keeps a change it has not seen */
+  seen: SeenFiles;
   /**
    * the tokens a resumed session's earlier runs used and its messages before this run (`/usage`),
    * read from its file when asked; `loaded`: how many this run's history started with
@@ -289,6 +292,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     unloadedSkill: parts.unloadedSkill,
     requestTools: parts.requestTools,
     credentials: parts.credentials,
+    seen: parts.seen,
     earlierRuns: parts.earlierRuns,
     oneShot: parts.oneShot,
     get settings() {

@@ -12,21 +12,24 @@ import { expandPrompt, isBlank } from "./prompt/input.ts";
 import type { Runtime } from "./runtime.ts";
 import { parseSkillCommand, skillMessage, unknownSkill } from "./skills/catalog.ts";
 import { readSkillText } from "./skills/load.ts";
+import { contentHash, type SeenFiles } from "./tools/seen-files.ts";
+import { realTarget } from "./fs/real-target.ts";
 import { lineKind, unknownCommand } from "./ui/slash.ts";
 
 type Warn = (message: string) => void;
 
 /**
  * The prompt of a one-shot run (or the REPL's first message): the message, its @files and stdin.
- * `servers` are those whose `@SERVER:URI` words are resources, not files; a skill's text is added
- * once the skills are loaded (withSkillText).
+ * `servers` are those whose `@SERVER:URI` words are resources, not files; `seen`: where the files
+ * it brings whole are remembered as seen by the agent (Runtime.seen); a skill's text is added once
+ * the skills are loaded (withSkillText).
  */
 export function firstPrompt(
   message: string,
   files: string[],
   stdin: Uint8Array | undefined,
   here: Places,
-  opts: { oneShot: boolean; maxBytes: number; servers: string[]; warn: Warn },
+  opts: { oneShot: boolean; maxBytes: number; servers: string[]; warn: Warn; seen: SeenFiles },
 ): ContentBlock[] {
   if (opts.oneShot && message.trim() === "" && isBlank(stdin)) throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
   const kind = lineKind(message);
@@ -40,6 +43,7 @@ export function firstPrompt(
     maxBytes: opts.maxBytes,
     warn: opts.oneShot ? opts.warn : () => {},
     skip: resourceWord(opts.servers),
+    saw: sawInto(opts.seen),
   };
   return userContent(isSkillLine(message) ? parseSkillCommand(message)!.args : message, input); // the REPL expands it again
 }
@@ -58,6 +62,7 @@ export async function lineContent(line: string, runtime: Runtime, here: Places, 
     maxBytes: runtime.settings.input.maxBytes,
     warn,
     skip: resourceWord(runtime.mcp.status().map((s) => s.name)),
+    saw: sawInto(runtime.seen),
   };
   const content =
     kind === "skill"
@@ -85,6 +90,12 @@ export async function mcpInput(
 
 /** `@SERVER:URI`: a resource of a running MCP server, not a file. */
 const resourceWord = (servers: readonly string[]) => (word: string) => resourceMentions(`@${word}`, servers).length > 0;
+
+/**
+ * A file the user's message brought whole counts as read by the agent: write_file will not replace
+ * it from memory once it has changed (an edit the user saves while the agent works is kept).
+ */
+const sawInto = (seen: SeenFiles) => (full: string, bytes: Uint8Array) => seen.set(realTarget(full), contentHash(bytes));
 
 /** The message's blocks, none for an empty message (a `/skill:NAME` without args). */
 function userContent(message: string, opts: Parameters<typeof expandPrompt>[1]): ContentBlock[] {

@@ -278,6 +278,7 @@ export async function assemble(
     unloadedSkill: prompt.unloadedSkill,
     requestTools,
     credentials,
+    seen,
     earlierRuns() {
       if (!resumed) return undefined;
       try {

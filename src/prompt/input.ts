@@ -27,6 +27,8 @@ export interface PromptInput {
   warn(message: string): void;
   /** `@word`s that are not files but someone else's (an MCP resource, `@SERVER:URI`): left as written, without a word */
   skip?: (word: string) => boolean;
+  /** told of each text file that went into the prompt whole: its absolute path and bytes (what the agent has seen of it) */
+  saw?: (full: string, bytes: Uint8Array) => void;
 }
 
 /**
@@ -49,7 +51,7 @@ export function expandPrompt(message: string, opts: PromptInput): ContentBlock[]
     const where = resolveUserPath(path, opts.cwd, opts.home);
     if ("error" in where && required.has(path)) throw new MentionError(`@${where.error}`);
     const full = "abs" in where ? where.abs : undefined;
-    const file = full === undefined ? undefined : readMention(path, full, opts.maxBytes);
+    const file = full === undefined ? undefined : readMention(path, full, opts.maxBytes, opts.saw);
     if (file === DIRECTORY) {
       if (required.has(path)) throw new MentionError(`@${path}: is a directory; mention files, or ask hey to look inside it`);
       opts.warn(`@${path} is a directory, not a file; it is sent as written`);
@@ -111,7 +113,7 @@ const IMAGE_SNIFF_BYTES = 16;
 /** What readMention says of a directory: an inline `@dir` stays text, a whole-argument one is an error. */
 const DIRECTORY = "directory";
 
-function readMention(path: string, full: string, maxBytes: number): MentionedFile | ImagePart | typeof DIRECTORY | undefined {
+function readMention(path: string, full: string, maxBytes: number, saw: PromptInput["saw"]): MentionedFile | ImagePart | typeof DIRECTORY | undefined {
   let stat: Stats;
   try {
     stat = statSync(full);
@@ -138,6 +140,7 @@ function readMention(path: string, full: string, maxBytes: number): MentionedFil
   }
   const decoded = decodeForPrompt(head.bytes, maxBytes, head.size);
   if ("binary" in decoded) throw new MentionError(`@${path}: binary file, cannot be included as text`);
+  if (!decoded.cut) saw?.(full, head.bytes);
   return { path, ...decoded };
 }
 

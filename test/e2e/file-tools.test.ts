@@ -106,3 +106,22 @@ test("the user saves a change between the model's read and its whole-file write:
   expect(results[3]).toBe("overwrote src/app.ts (2 lines, 86 bytes)");
   expect(readFileSync(app, "utf8")).toBe(user.replace("port = 1", "port = 2"));
 });
+
+test("a file the user's message brought whole (@file) counts as read: the model's write from memory after the user saved a change is refused, the change kept", async () => {
+  const app = join(project.path, "app.ts");
+  writeFileSync(app, "export const port = 1;\n");
+  const user = "export const port = 1;\nexport const userEdit = true;\n";
+  const server = model((req): Turn => {
+    if (req.messages.at(-1)!.role === "tool") return { text: "done" };
+    writeFileSync(app, user); // saved in the editor while the model thinks
+    return { calls: [["write_file", { path: "app.ts", content: "export const port = 2;\n" }]] };
+  });
+  const run = await runHey(["--base-url", server.baseUrl, "-m", "m", "-p", "set the port in @app.ts to 2"], { cwd: project.path });
+  expect(run.code).toBe(0);
+  const [result] = server.requests
+    .at(-1)!
+    .messages.filter((m) => m.role === "tool")
+    .map(resultText);
+  expect(result).toStartWith("app.ts has changed since it was last read or written");
+  expect(readFileSync(app, "utf8")).toBe(user);
+});
