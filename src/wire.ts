@@ -90,7 +90,7 @@ export function createTools(
   const { shell, raw, outputDir, env, home, cacheDir, seen = new Map() } = opts;
   return [
     createBashTool({ shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw, outputDir, env }),
-    createReadFileTool({ home, seen }),
+    createReadFileTool({ home, seen, shell: shell.name }),
     createWriteFileTool({ home, seen }),
     createEditTool({ home, seen }),
     createGrepTool({ rg: settings.tools.rg, home, env, cacheDir }),

@@ -19,7 +19,7 @@ const UTF16_MAX_BYTES = 64 * 1024 * 1024; // a UTF-16 file is decoded whole, so 
  * `home`: what a leading `~` in a path means (default: the user's home); `seen`: where each text
  * file read is remembered for write_file (shared by a run's file tools; default: this tool's own).
  */
-export function createReadFileTool(options: { home?: string; seen?: SeenFiles } = {}): Tool {
+export function createReadFileTool(options: { home?: string; seen?: SeenFiles; shell?: string } = {}): Tool {
   const home = options.home ?? homedir();
   const seen = options.seen ?? new Map();
   return {
@@ -92,13 +92,23 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles } 
       let output = window.lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line}`).join("\n");
       const more = window.total - last;
       if (more > 0) output += `\n… ${more} more line${more === 1 ? "" : "s"}; use offset=${last + 1}`;
-      if (window.cut.length > 0) {
-        const file = `'${(path.startsWith("~") ? abs : path).replaceAll("'", "'\\''")}'`;
-        output += `\n[to see more of a cut line: sed -n ${window.cut[0]}p ${file} | cut -c ${READ_LINE_MAX + 1}-${3 * READ_LINE_MAX}]`;
-      }
+      if (window.cut.length > 0) output += `\n[to see more of a cut line: ${cutLineCommand(options.shell, path.startsWith("~") ? abs : path, window.cut[0]!)}]`;
       return { output: encoding === "utf-8" ? output : `[${path} is not UTF-8: shown as ${ENCODING_NAME[encoding]}, which edit keeps]\n${output}` };
     },
   };
+}
+
+/**
+ * A command that shows the next characters of line `line` of `file`, in the shell the bash tool runs
+ * (its ShellChoice name): sed and cut in a POSIX shell; PowerShell indexes the line's characters
+ * (`@()` so that a one-line file is not indexed as a string); cmd.exe has no such tool, so it asks
+ * PowerShell, which every Windows has.
+ */
+export function cutLineCommand(shell: string | undefined, file: string, line: number): string {
+  const [from, to] = [READ_LINE_MAX, 3 * READ_LINE_MAX]; // 0-based, to exclusive
+  if (shell !== "powershell" && shell !== "cmd") return `sed -n ${line}p '${file.replaceAll("'", "'\\''")}' | cut -c ${from + 1}-${to}`;
+  const ps = `-join (@(Get-Content -LiteralPath '${file.replaceAll("'", "''")}' -TotalCount ${line})[-1][${from}..${to - 1}])`;
+  return shell === "cmd" ? `powershell -NoProfile -Command "${ps}"` : ps;
 }
 
 /** A 1-based count from the model (an integer, checked by the pipeline); an error message when out of range. */

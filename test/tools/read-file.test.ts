@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
-import { createReadFileTool } from "../../src/tools/read-file.ts";
+import { createReadFileTool, cutLineCommand } from "../../src/tools/read-file.ts";
 import { callTool } from "../helpers/call-tool.ts";
 
 let dir: string;
@@ -75,6 +75,23 @@ test("cuts very long lines, saying how long they are and how to see more", async
     "2\tend",
     "[to see more of a cut line: sed -n 1p 'app'\\''s.min.js' | cut -c 2001-6000]",
   ]);
+});
+
+test("the way to see more of a cut line is a command the bash tool's shell has: it shows the next characters of that line", async () => {
+  const line = `${"x".repeat(2000)}${"y".repeat(3000)}${"z".repeat(2000)}`;
+  writeFileSync(join(dir, "it's wide.txt"), `first\n${line}\nlast\n`);
+  const hint = (await read({ path: "it's wide.txt" })).output.split("\n").at(-1)!;
+  expect(hint).toBe(`[to see more of a cut line: ${cutLineCommand("bash", "it's wide.txt", 2)}]`);
+  const shown = Bun.spawnSync(["sh", "-c", hint.slice("[to see more of a cut line: ".length, -1)], { cwd: dir });
+  expect(shown.stdout.toString()).toBe(`${"y".repeat(3000)}${"z".repeat(1000)}\n`);
+  // PowerShell (no sed or cut there): the line's characters by index; cmd.exe asks PowerShell
+  const powershell = await callTool(createReadFileTool({ shell: "powershell" }), { path: "it's wide.txt" }, ctx);
+  expect(powershell.output.split("\n").at(-1)).toBe(
+    "[to see more of a cut line: -join (@(Get-Content -LiteralPath 'it''s wide.txt' -TotalCount 2)[-1][2000..5999])]",
+  );
+  expect(cutLineCommand("cmd", "src\\app.min.js", 1)).toBe(
+    `powershell -NoProfile -Command "-join (@(Get-Content -LiteralPath 'src\\app.min.js' -TotalCount 1)[-1][2000..5999])"`,
+  );
 });
 
 test("hides the CR of CRLF line endings; a last line without newline is shown", async () => {
