@@ -5,8 +5,9 @@
 //   --hidden                  dotfiles are searched (.github/, .env.example…); ALWAYS_SKIP is not
 //   --no-ignore-dot/-exclude/-global   only .gitignore files count (no .ignore, info/exclude,
 //                             core.excludesFile), which is what walk.ts reads
-//   --crlf --encoding none    `$` matches before CRLF; bytes are searched as they are (BOM kept)
-//   binary files              any file with a NUL byte is dropped (ripgrep reports binary_offset)
+//   --crlf --encoding auto    `$` matches before CRLF; a byte-order mark is no text (`^` matches after
+//                             it) and a UTF-16 file with one is searched as text; other bytes as they are
+//   binary files              any other file with a NUL byte is dropped (ripgrep reports binary_offset)
 //   context                   taken from ripgrep's context lines, cut to the shown matches here
 // Patterns are compiled as JS regexes first (so a bad pattern fails the same way in both); one
 // ripgrep's Rust dialect rejects (look-around, backreferences) runs on the built-in path.
@@ -18,6 +19,7 @@ import { type Tool, type ToolContext, toolError } from "../kernel/tool.ts";
 import { globToRegExp } from "./gitignore.ts";
 import { places } from "../fs/places.ts";
 import { locateRipgrep } from "./ripgrep.ts";
+import { utf16Of } from "./text-encoding.ts";
 import { ALWAYS_SKIP, walkFiles } from "./walk.ts";
 import { errorText } from "../kernel/errors.ts";
 import { clip, type Collector, createCollector, type FileHits, format, hitsOf, lower, reasonOf, unreadableNote } from "./grep-results.ts";
@@ -85,7 +87,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       if (!info) return toolError(`path not found: ${where}`);
       if (info.isFile()) {
         if (info.size > GREP_MAX_FILE_BYTES) return toolError(`${where} is over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB; search it with bash`);
-        if ((await Bun.file(root).bytes()).includes(0)) return toolError(`${where} is a binary file`);
+        if (isBinary(await Bun.file(root).bytes())) return toolError(`${where} is a binary file`);
       }
 
       const search = { root, isFile: info.isFile(), regex, pattern, ignoreCase, context, glob, cap, keep, show };
@@ -179,9 +181,11 @@ interface Search {
   show: (abs: string) => string;
 }
 
+/** A NUL byte anywhere, as ripgrep finds it, in a file that is not UTF-16 (whose text is half NULs). */
+const isBinary = (bytes: Uint8Array) => utf16Of(bytes) === undefined && bytes.includes(0);
+
 async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Collector> {
   const found = createCollector(search.cap);
-  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   const unreadable = (abs: string, e: unknown) => found.unreadable.push({ path: search.show(abs), why: reasonOf(e) });
   const files = search.isFile ? [search.root] : walkFiles(search.root, signal, unreadable);
   for await (const abs of files) {
@@ -191,8 +195,8 @@ async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Colle
     const file = Bun.file(abs);
     if (file.size > GREP_MAX_FILE_BYTES) continue;
     const bytes = await file.bytes().catch((e: unknown) => void unreadable(abs, e));
-    if (!bytes || bytes.includes(0)) continue;
-    const text = decoder.decode(bytes);
+    if (!bytes || isBinary(bytes)) continue;
+    const text = new TextDecoder(utf16Of(bytes) ?? "utf-8").decode(bytes); // the byte-order mark is dropped, as by ripgrep
     const lines =
       text === ""
         ? []
@@ -220,7 +224,7 @@ interface RgData {
  */
 async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: Record<string, string | undefined> | undefined): Promise<Collector | undefined> {
   const argv = [rg, "--json", "--no-config", "--hidden", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global"];
-  argv.push("--crlf", "--encoding", "none", "--max-filesize", String(GREP_MAX_FILE_BYTES));
+  argv.push("--crlf", "--encoding", "auto", "--max-filesize", String(GREP_MAX_FILE_BYTES));
   for (const name of ALWAYS_SKIP) argv.push("--glob", `!${name}`);
   if (search.ignoreCase) argv.push("--ignore-case");
   if (search.context > 0) argv.push("--context", String(search.context));

@@ -51,6 +51,8 @@ beforeAll(() => {
     writeFileSync(join(root, path), text);
   }
   writeFileSync(join(root, "bin.dat"), Buffer.from("needle\0binary\n"));
+  // Windows PowerShell 5's `>` writes UTF-16 with a byte-order mark
+  writeFileSync(join(root, "ps-out.txt"), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("build ok\r\nneedle in UTF-16\r\n", "utf16le")]));
   writeFileSync(join(root, "late-binary.txt"), "needle early\n" + "y".repeat(200_000) + "\n\0needle late\n");
   symlinkSync(join(root, "a.ts"), join(root, "link.ts"));
   ctx = { cwd: root, signal: new AbortController().signal };
@@ -84,12 +86,18 @@ describe("grep (built-in walker)", () => {
       "keep.log",
       "long.txt",
       "many.txt",
+      "ps-out.txt",
       "sub/deep/d.ts",
       "sub/dist/y.js",
       "sub/important.gen.ts",
       "unicode/ünï.txt",
       "vendor/v.log",
     ]);
+  });
+
+  test("a UTF-16 file (with its byte-order mark) is searched as text, and `^` matches a first line after a byte-order mark", async () => {
+    expect(await grep({ pattern: "^needle (after|in UTF)" })).toEqual({ output: "bom.txt:1: needle after a BOM\nps-out.txt:2: needle in UTF-16" });
+    expect(await grep({ pattern: "needle", path: "ps-out.txt" })).toEqual({ output: "ps-out.txt:2: needle in UTF-16" });
   });
 
   test("formats matches as path:line: text, sorted by path then line, CR removed, long lines cut", async () => {
@@ -100,11 +108,11 @@ describe("grep (built-in walker)", () => {
       "a-b.ts:1: needle in a-b",
       "a.ts:2: // needle one",
       "a.ts:5: let needle = 'two';",
-      "bom.txt:1: \uFEFFneedle after a BOM",
+      "bom.txt:1: needle after a BOM",
       "crlf.txt:1: needle",
       "crlf.txt:2: foo needle",
       `long.txt:1: …${"x".repeat(293)} needle`,
-      "… 153 more matches not shown (162 in all); narrow with path, glob or a more specific pattern, or raise max_results",
+      "… 154 more matches not shown (163 in all); narrow with path, glob or a more specific pattern, or raise max_results",
     ]);
   });
 
@@ -235,6 +243,7 @@ describe("grep: ripgrep and the built-in walker give the same text", () => {
     ["ignored directory given as path", { pattern: "needle", path: "build" }],
     ["single file", { pattern: "needle \\d+", path: "many.txt", context: 1, max_results: 4 }],
     ["unicode", { pattern: "naïve|✓" }],
+    ["a byte-order mark and UTF-16", { pattern: "^needle (after|in UTF)" }],
     ["a match far into a long line", { pattern: "zebra", context: 1 }],
     ["no match", { pattern: "zzz_nothing" }],
   ];
