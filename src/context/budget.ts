@@ -48,13 +48,18 @@ export interface Budget {
   hold?: Hold;
 }
 
-/** What a request left out (the first message id of each dropped unit) and cut by the ceiling (result ids). */
+/**
+ * What a request left out (the first message id of each dropped unit) and cut by the ceiling
+ * (result ids), within `budgetTokens`: a hold made for another budget (a window learned, another
+ * model) is not kept — what fits is judged afresh.
+ */
 export interface Hold {
+  budgetTokens: number;
   dropped: ReadonlySet<string>;
   cut: ReadonlySet<string>;
 }
 
-export const NO_HOLD: Hold = { dropped: new Set(), cut: new Set() };
+const NO_HOLD: Omit<Hold, "budgetTokens"> = { dropped: new Set(), cut: new Set() };
 
 export interface Fitted {
   messages: readonly Message[];
@@ -116,6 +121,7 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   };
   const stretches = () => [...drop].filter((u) => !drop.has(u - 1)).length;
   const fits = (limit = budget.budgetTokens) => tokens(kept) <= limit;
+  const keep = Math.floor((budget.budgetTokens * CUT_SHARE) / DEFAULT_TOKENS_PER_CHAR);
   const dropUnit = (u: number) => {
     drop.add(u);
     for (let j = units[u]!.start; j < units[u]!.end; j++) kept -= chars[j]!;
@@ -126,7 +132,6 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
    * fit `limit` (default: the budget); `record` collects the ids of those cut to that size.
    */
   const cutResults = (which: (u: Unit) => boolean, limit?: number, toFit = false, record?: Set<string>) => {
-    const keep = Math.floor((budget.budgetTokens * CUT_SHARE) / DEFAULT_TOKENS_PER_CHAR);
     for (const [k, unit] of units.entries()) {
       if (drop.has(k) || !which(unit)) continue;
       for (let j = unit.start; j < unit.end && !fits(limit); j++) {
@@ -142,8 +147,7 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   };
 
   // the hold: what the previous request left out and cut, as it was sent
-  const hold = budget.hold ?? NO_HOLD;
-  const keep = Math.floor((budget.budgetTokens * CUT_SHARE) / DEFAULT_TOKENS_PER_CHAR);
+  const hold = budget.hold?.budgetTokens === budget.budgetTokens ? budget.hold : NO_HOLD;
   const cutIds = new Set<string>();
   for (const [k, unit] of units.entries()) {
     if (unit.pinned) continue;
@@ -161,7 +165,7 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   for (let k = 0; k < units.length && !fits(); k++) if (!units[k]!.pinned && !drop.has(k)) dropUnit(k);
   if (budget.hardTokens !== undefined && !fits(budget.hardTokens)) cutResults((unit) => unit.pinned, budget.hardTokens, true);
   const overBudget = !fits();
-  const next: Hold = { dropped: new Set([...drop].map((k) => messages[units[k]!.start]!.id)), cut: cutIds };
+  const next: Hold = { budgetTokens: budget.budgetTokens, dropped: new Set([...drop].map((k) => messages[units[k]!.start]!.id)), cut: cutIds };
 
   const tasked = !(task && (summarized || dropped > 0));
   if (dropped === 0 && tasked && cut === 0) return { messages, trimmed: 0, cut: 0, overBudget, newlyTrimmed: 0, hold: next };

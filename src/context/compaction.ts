@@ -150,7 +150,7 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
       });
     }
   } else if (view.stats.trimmed > 0 && view.stats.trimmed !== state.last?.stats.trimmed) {
-    // said when what is left out changes (it does in steps), not again on every request
+    // said when what is left out changes (once the budget is reached again), not on every request
     deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view, held) });
   }
   state.last = view;

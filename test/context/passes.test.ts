@@ -182,6 +182,8 @@ describe("trimToBudget", () => {
     const next = trimToBudget(h, facts(h), { budgetTokens: 2200, fixedTokens: 0, tokensPerChar: 0.25, hold: out.hold });
     expect(next).toMatchObject({ trimmed: 6, newlyTrimmed: 0 });
     expect(next.messages.slice(0, out.messages.length)).toEqual([...out.messages]);
+    // a hold made for another budget (a larger window now) is not kept: all that fits comes back
+    expect(trimToBudget(h, facts(h), { budgetTokens: 10_000, fixedTokens: 0, tokensPerChar: 0.25, hold: out.hold })).toMatchObject({ trimmed: 0 });
   });
 
   test("keeps the last user message wherever it is, with one note per stretch left out, where it was", () => {
