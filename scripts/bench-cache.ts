@@ -2,7 +2,8 @@
 // runs and builds) costs where users pay, with the providers' prompt caches emulated from the
 // request bodies (cache-emulator.ts). The same script runs raw (filter and DCP off), with DCP off
 // (filter and budget on) and with hey's defaults; each request is rendered as the OpenAI chat and
-// the Anthropic adapters send it.
+// the Anthropic adapters send it. Then a long session hovering at the budget (long-session.ts):
+// how often its request prefix is rewritten, with summaries answered and with summaries failing.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ModelRequest } from "../src/kernel/provider.ts";
@@ -10,6 +11,7 @@ import { toRequest as anthropicRequest } from "../src/providers/anthropic.ts";
 import { toRequest as openaiRequest } from "../src/providers/openai.ts";
 import { session, type Mechanisms } from "./bench-economy.ts";
 import { anthropicBlocks, anthropicCache, billed, openaiCache, openaiPrompt, total, type Block, type CacheCount } from "./cache-emulator.ts";
+import { longSessionLines, longSessions } from "./long-session.ts";
 
 export interface CacheRun {
   requests: number;
@@ -48,7 +50,7 @@ export async function cacheBench(dir: string) {
     const raw = await run(join(dir, "raw"), off);
     const noDcp = await run(join(dir, "no-dcp"), { ...off, filter: true, budget: true });
     const defaults = await run(join(dir, "defaults"), { filter: true, dedup: true, purge: true, compress: true, budget: true });
-    return { raw, noDcp, defaults };
+    return { raw, noDcp, defaults, long: await longSessions() };
   } finally {
     if (saved === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = saved;
@@ -70,6 +72,7 @@ export function cacheLines(r: Awaited<ReturnType<typeof cacheBench>>): string[] 
     line("raw", r.raw),
     `cache     defaults vs DCP off, billed: OpenAI-style ${(billed(r.defaults.openai) / billed(r.noDcp.openai)).toFixed(2)}×, Anthropic ${(billed(r.defaults.anthropic) / billed(r.noDcp.anthropic)).toFixed(2)}× ` +
       `(target ≤ 1); bytes vs raw ${(r.defaults.bytes / r.raw.bytes).toFixed(2)}× (target ≤ 0.6); cached share targets ≥ 80 %`,
+    ...longSessionLines(r.long),
   ];
 }
 

@@ -1,21 +1,30 @@
 // The budget of one request (SPEC §10, issue 23): the last pass of `buildContext`. It fits the
 // messages into the budget in stages, each only when the one before is not enough:
-//   1. whole unprotected units are dropped, oldest first, in steps (the prefix stays stable);
+//   1. whole unprotected units are dropped, oldest first: once something must go, down to LOW_WATER
+//      of the budget, and what one request left out stays out of the next (the hold), so the
+//      request prefix — and the provider's prompt cache — stays the same until the budget is
+//      reached again;
 //   2. the hard ceiling: older tool results of the protected recent turns are cut to their head and
 //      tail around a note that says how to get the whole back;
 //   3. recent units are dropped, oldest first;
 //   4. past the model's window (when known), the newest turn's results are cut too, only to what
 //      fits the budget (a file bigger than the window still reaches the model as far as it fits).
 // Never dropped: the first and the last user message, the newest turn and summaries; the newest
-// turn's results are cut only in stage 4. Pure; every result keeps its call.
+// turn's results are cut only in stage 4. A result the ceiling cut stays cut (the hold), and is
+// measured as it is sent: a big result that leaves the protected turns is not dropped whole while
+// the context as sent fits. Pure; every result keeps its call.
 import { DEFAULT_TOKENS_PER_CHAR, messageChars, SUMMARY_ID, unitEnd, type HistoryFacts } from "./passes.ts";
 import { textOf, type Message } from "../kernel/ir.ts";
 
 export const TASK_NOTE_PREFIX = "[task notes from .hey/task.md]\n";
 export const TASK_NOTE_ID = "task-note";
 export const omittedNote = (n: number) => `[${n} earlier messages omitted to fit the context budget; they are kept in the session file]`;
-/** Stage 1 drops up to the next boundary of this share of the budget (in history characters). */
-const TRIM_STEP = 0.25;
+/**
+ * Once stage 1 must drop, it drops down to this share of the budget (a low-water mark after the
+ * budget's high-water one): the next turns append to a cached prefix until the budget is reached
+ * again, instead of each dropping a little and missing the cache from there.
+ */
+export const LOW_WATER = 0.6;
 /** A result cut by the ceiling keeps about this share of the budget: 2,000 tokens of the default 40,000. */
 export const CUT_SHARE = 0.05;
 /** Characters a cut to fit leaves besides what the limit needs: the note in place of what was left out, and lines kept whole. */
@@ -35,7 +44,22 @@ export interface Budget {
   taskNote?: string;
   /** what the model takes at most (its window less room for the answer), when known: stage 4 */
   hardTokens?: number;
+  /** what the previous request left out and cut (its Fitted.hold): left out and cut again */
+  hold?: Hold;
 }
+
+/**
+ * What a request left out (the first message id of each dropped unit) and cut by the ceiling
+ * (result ids), within `budgetTokens`: a hold made for another budget (a window learned, another
+ * model) is not kept — what fits is judged afresh.
+ */
+export interface Hold {
+  budgetTokens: number;
+  dropped: ReadonlySet<string>;
+  cut: ReadonlySet<string>;
+}
+
+const NO_HOLD: Omit<Hold, "budgetTokens"> = { dropped: new Set(), cut: new Set() };
 
 export interface Fitted {
   messages: readonly Message[];
@@ -45,12 +69,15 @@ export interface Fitted {
   cut: number;
   /** still over the budget: only what is never dropped is left, its results cut as far as allowed */
   overBudget: boolean;
+  /** messages dropped that the hold kept: the budget was reached again (a summary may replace them instead) */
+  newlyTrimmed: number;
+  /** for the next request's Budget.hold */
+  hold: Hold;
 }
 
 interface Unit {
   start: number;
   end: number;
-  offset: number;
   /** holds no protected message */
   droppable: boolean;
   /** holds the first or last user message or the newest turn */
@@ -59,16 +86,14 @@ interface Unit {
 
 /**
  * Fits `messages` into the budget (see the stages above). Dropped units become one note
- * `[N earlier messages omitted …]` per stretch, where the stretch was. Stage 1 drops on to the next
- * step boundary of the history's own character offsets once something must go: the boundaries do
- * not move as the history grows, so the request prefix — and the provider's prompt cache — stays
- * the same for several turns. A cut is a function of the result and the budget only, so a result
- * cut once is sent the same way in every later request.
+ * `[N earlier messages omitted …]` per stretch, where the stretch was. What `budget.hold` left out
+ * is left out again and what it cut is cut again (a cut is a function of the result and the budget
+ * only: the same bytes), so a request repeats the previous one's prefix; only when that is over the
+ * budget does stage 1 drop more, down to LOW_WATER, so the next several turns fit again.
  */
 export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, budget: Budget): Fitted {
   const units: Unit[] = [];
   const chars: number[] = messages.map(messageChars);
-  let offset = 0;
   for (let i = 0; i < messages.length; ) {
     const end = unitEnd(messages, i);
     let droppable = true;
@@ -78,9 +103,8 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
       if (facts.protect.has(m.id)) droppable = false;
       // a summary is all that is left of the work it covers: the next summary takes it in instead
       if (facts.pinned.has(m.id) || m.id.startsWith(SUMMARY_ID)) (pinned = true), (droppable = false);
-      offset = Math.max(offset, facts.offsets.get(m.id) ?? 0); // a summary takes the offset before it
     }
-    units.push({ start: i, end, offset, droppable, pinned });
+    units.push({ start: i, end, droppable, pinned });
     i = end;
   }
   const summarized = messages.some((m) => m.id.startsWith(SUMMARY_ID));
@@ -97,14 +121,17 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   };
   const stretches = () => [...drop].filter((u) => !drop.has(u - 1)).length;
   const fits = (limit = budget.budgetTokens) => tokens(kept) <= limit;
+  const keep = Math.floor((budget.budgetTokens * CUT_SHARE) / DEFAULT_TOKENS_PER_CHAR);
   const dropUnit = (u: number) => {
     drop.add(u);
     for (let j = units[u]!.start; j < units[u]!.end; j++) kept -= chars[j]!;
     dropped += units[u]!.end - units[u]!.start;
   };
-  /** Cuts results of `which` units, oldest first, to CUT_SHARE of the budget each until the messages fit `limit` (default: the budget). */
-  const cutResults = (which: (u: Unit) => boolean, limit?: number, toFit = false) => {
-    const keep = Math.floor((budget.budgetTokens * CUT_SHARE) / DEFAULT_TOKENS_PER_CHAR);
+  /**
+   * Cuts results of `which` units, oldest first, to CUT_SHARE of the budget each until the messages
+   * fit `limit` (default: the budget); `record` collects the ids of those cut to that size.
+   */
+  const cutResults = (which: (u: Unit) => boolean, limit?: number, toFit = false, record?: Set<string>) => {
     for (const [k, unit] of units.entries()) {
       if (drop.has(k) || !which(unit)) continue;
       for (let j = unit.start; j < unit.end && !fits(limit); j++) {
@@ -113,35 +140,48 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
         // estimate's error and the answer), down to `keep`; cutResult cuts a sixth at least
         const over = toFit ? Math.ceil((tokens(kept) - Math.min(limit!, budget.budgetTokens)) / budget.tokensPerChar) + FIT_MARGIN : 0;
         const length = textOf(out[j]!).length;
-        const size = toFit ? Math.max(keep, Math.min(length - over, Math.floor(length / 1.2) - 1)) : keep;
-        const shorter = cutResult(out[j]!, size, callOf(messages, unit.start, out[j]!));
-        if (shorter === out[j]) continue;
-        kept += messageChars(shorter) - chars[j]!;
-        chars[j] = messageChars(shorter);
-        out[j] = shorter;
-        cut++;
+        cutAt(j, toFit ? Math.max(keep, Math.min(length - over, Math.floor(length / 1.2) - 1)) : keep, unit.start, toFit ? undefined : record);
       }
       if (fits(limit)) return;
     }
   };
 
-  // 1: unprotected units, oldest first, then on to the step boundary
-  let u = 0;
-  for (; u < units.length && !fits(); u++) if (units[u]!.droppable) dropUnit(u);
-  if (dropped > 0 && fits()) {
-    const step = (budget.budgetTokens / DEFAULT_TOKENS_PER_CHAR) * TRIM_STEP;
-    const boundary = Math.ceil(units[u - 1]!.offset / step) * step;
-    for (; u < units.length && units[u]!.offset <= boundary; u++) if (units[u]!.droppable) dropUnit(u);
+  // the hold: what the previous request left out and cut, as it was sent
+  const hold = budget.hold?.budgetTokens === budget.budgetTokens ? budget.hold : NO_HOLD;
+  const cutIds = new Set<string>();
+  for (const [k, unit] of units.entries()) {
+    if (unit.pinned) continue;
+    if (hold.dropped.has(messages[unit.start]!.id)) {
+      dropUnit(k);
+      continue;
+    }
+    for (let j = unit.start; j < unit.end; j++) if (hold.cut.has(out[j]!.id)) cutAt(j, keep, unit.start, cutIds);
   }
+  const held = dropped;
+  // 1: unprotected units, oldest first: once something must go, down to the low-water mark
+  if (!fits()) for (let k = 0; k < units.length && !fits(budget.budgetTokens * LOW_WATER); k++) if (units[k]!.droppable && !drop.has(k)) dropUnit(k);
   // 2: the recent turns' results; 3: the recent turns themselves; 4: the newest turn's results, to the window
-  if (!fits()) cutResults((unit) => !unit.pinned);
+  if (!fits()) cutResults((unit) => !unit.pinned, undefined, false, cutIds);
   for (let k = 0; k < units.length && !fits(); k++) if (!units[k]!.pinned && !drop.has(k)) dropUnit(k);
   if (budget.hardTokens !== undefined && !fits(budget.hardTokens)) cutResults((unit) => unit.pinned, budget.hardTokens, true);
   const overBudget = !fits();
+  const next: Hold = { budgetTokens: budget.budgetTokens, dropped: new Set([...drop].map((k) => messages[units[k]!.start]!.id)), cut: cutIds };
 
   const tasked = !(task && (summarized || dropped > 0));
-  if (dropped === 0 && tasked && cut === 0) return { messages, trimmed: 0, cut: 0, overBudget };
-  return { messages: assemble(out, units, drop, tasked ? undefined : task, facts), trimmed: dropped, cut, overBudget };
+  if (dropped === 0 && tasked && cut === 0) return { messages, trimmed: 0, cut: 0, overBudget, newlyTrimmed: 0, hold: next };
+  const messagesOut = assemble(out, units, drop, tasked ? undefined : task, facts);
+  return { messages: messagesOut, trimmed: dropped, cut, overBudget, newlyTrimmed: dropped - held, hold: next };
+
+  /** Cuts the result at `j` (of the unit starting at `start`) to `size`; `record`: the ids of results cut to the ceiling's size. */
+  function cutAt(j: number, size: number, start: number, record?: Set<string>): void {
+    const shorter = cutResult(out[j]!, size, callOf(messages, start, out[j]!));
+    if (shorter === out[j]) return;
+    kept += messageChars(shorter) - chars[j]!;
+    chars[j] = messageChars(shorter);
+    out[j] = shorter;
+    cut++;
+    record?.add(messages[j]!.id);
+  }
 }
 
 /** The messages with the dropped units replaced by one note per stretch and the task note after the first protected user message. */

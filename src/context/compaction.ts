@@ -7,6 +7,7 @@ import { emptyUsage, textOf, type Message, type ToolSpec, type Usage } from "../
 import type { AgentEvent, Output } from "../kernel/output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
 import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix } from "./cache.ts";
+import type { Hold } from "./budget.ts";
 import { estimateTokens, SUMMARY_ID } from "./passes.ts";
 import { buildContext, DEFAULT_TOKENS_PER_CHAR, nudgeLine, type ContextPolicy, type ContextView, type Summary } from "./view.ts";
 import { effectiveBudget, hardTokens } from "./window.ts";
@@ -52,13 +53,15 @@ export interface CompactionState {
   rewriteUpTo: number | undefined;
   /** the previous request: the first `count` messages of `messages`, the system prompt and tools, when */
   sent: { messages: readonly Message[]; count: number; fixed: string; at: number } | undefined;
+  /** what the previous request left out and cut (ContextView.hold): the next one leaves out and cuts the same first */
+  hold: Hold | undefined;
 }
 
 /** `tokensPerChar`: a resumed session's corrected ratio (kept within TOKENS_PER_CHAR_RANGE); default DEFAULT_TOKENS_PER_CHAR. */
 export function newCompactionState(summaries: Summary[] = [], tokensPerChar = DEFAULT_TOKENS_PER_CHAR): CompactionState {
   const [low, high] = TOKENS_PER_CHAR_RANGE;
   const ratio = Number.isFinite(tokensPerChar) ? Math.min(high, Math.max(low, tokensPerChar)) : DEFAULT_TOKENS_PER_CHAR;
-  return { summaries: [...summaries], tokensPerChar: ratio, last: undefined, window: undefined, rewriteUpTo: undefined, sent: undefined };
+  return { summaries: [...summaries], tokensPerChar: ratio, last: undefined, window: undefined, rewriteUpTo: undefined, sent: undefined, hold: undefined };
 }
 
 export interface PrepareDeps {
@@ -103,6 +106,7 @@ function contextOf(history: readonly Message[], deps: PrepareDeps) {
       rewriteUpTo,
       ...(taskNote ? { taskNote } : {}),
       ...(hard !== undefined ? { hardTokens: hard } : {}),
+      ...(state.hold !== undefined ? { hold: state.hold } : {}),
     });
   return { budgetTokens, fixed, build };
 }
@@ -126,7 +130,9 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
   let { view, upTo } = chooseView(history, deps, fixed, build, now);
 
   let usage: Usage | undefined;
-  if (!opts.deterministic && (view.stats.trimmed > 0 || view.overBudget) && view.summarizable) {
+  // a summary when the budget forces leaving out more than the previous request did: it replaces
+  // what would be dropped (nothing is dropped first), and what the hold left out stays out
+  if (!opts.deterministic && (view.newlyTrimmed > 0 || view.overBudget) && view.summarizable) {
     try {
       const done = await compactRange(view.summarizable, { ...deps, budgetTokens }, signal);
       usage = done.usage;
@@ -144,11 +150,12 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
       });
     }
   } else if (view.stats.trimmed > 0 && view.stats.trimmed !== state.last?.stats.trimmed) {
-    // said when what is left out changes (it does in steps), not again on every request
+    // said when what is left out changes (once the budget is reached again), not on every request
     deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view, held) });
   }
   state.last = view;
   state.rewriteUpTo = upTo;
+  state.hold = view.hold;
   state.sent = { messages: view.messages, count: view.messages.length, fixed, at: now };
   const note = nudgeLine(view.estimate, budgetTokens, policy.compressTool ? policy.nudgeThreshold : Number.POSITIVE_INFINITY);
   return { system: deps.system, messages: view.messages, ...(note ? { note } : {}), ...(usage ? { usage } : {}) };
@@ -214,14 +221,19 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
   const replayed = { ...deps, taskNote: () => note };
   state.rewriteUpTo = undefined;
   state.sent = undefined;
+  state.hold = undefined;
   for (let h = from.upTo; h < history.length; h++) {
     if (history[h]!.role !== "assistant") continue; // the answer of a request made with the first h messages
     const before = history.slice(0, h);
     const { fixed, build } = contextOf(before, replayed);
     const { view, upTo } = chooseView(before, replayed, fixed, build, from.at);
     state.rewriteUpTo = upTo;
+    state.hold = view.hold;
     state.sent = { messages: view.messages, count: view.messages.length, fixed, at: from.at };
   }
+  // what the replayed requests left out is not known to have been sent (a summary may have failed,
+  // the budget may differ now): the first request after the resume judges the budget afresh
+  state.hold = undefined;
 }
 
 /**

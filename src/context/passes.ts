@@ -77,8 +77,6 @@ export interface HistoryFacts {
   turnsAfter: ReadonlyMap<string, number>;
   /** per tool message id: the handle shown to the model (its id's last HANDLE_LENGTH characters, or the whole id when another id ends alike) */
   handles: ReadonlyMap<string, string>;
-  /** per message id: characters of the history up to and including it (stable while the history grows) */
-  offsets: ReadonlyMap<string, number>;
 }
 
 export function historyFacts(history: readonly Message[], protectTurns: number): HistoryFacts {
@@ -99,16 +97,12 @@ export function historyFacts(history: readonly Message[], protectTurns: number):
     suffixes.set(s, (suffixes.get(s) ?? 0) + 1);
   }
   const handles = new Map<string, string>();
-  const offsets = new Map<string, number>();
-  let chars = 0;
   for (const m of history) {
-    chars += messageChars(m);
-    offsets.set(m.id, chars);
     if (m.role !== "tool") continue;
     const s = m.id.slice(-HANDLE_LENGTH);
     handles.set(m.id, suffixes.get(s) === 1 ? s : m.id);
   }
-  return { protect, pinned, turnsAfter, handles, offsets };
+  return { protect, pinned, turnsAfter, handles };
 }
 
 /** End (exclusive) of the unit starting at `i`: an assistant message or a run of orphaned results takes the results after it. */

@@ -20,7 +20,7 @@
 // - Handles (compress tool on): every tool result ends with a line `[#k3f9a]`, the last 5 characters
 //   of its message id (the whole id when two ids end alike): ~3 tokens per result.
 import { parseArguments, type Message } from "../kernel/ir.ts";
-import { trimToBudget } from "./budget.ts";
+import { trimToBudget, type Hold } from "./budget.ts";
 import {
   addHandles,
   applySummaries,
@@ -78,6 +78,8 @@ export interface ContextInput {
   rewriteUpTo?: number;
   /** what the model takes at most, when known: past it even the newest turn's results are cut */
   hardTokens?: number;
+  /** what the previous request left out and cut (its ContextView.hold): left out and cut again, so the prefix stays */
+  hold?: Hold;
 }
 
 export interface ContextView {
@@ -89,11 +91,15 @@ export interface ContextView {
   untrimmedEstimate: number;
   /** still over budget with everything but the pinned messages dropped: the caller should summarize (see summarizable) */
   overBudget: boolean;
+  /** messages left out that the hold kept: the budget was reached again, the caller should summarize (see summarizable) */
+  newlyTrimmed: number;
+  /** what this view left out and cut, for the next request's ContextInput.hold */
+  hold: Hold;
   /**
    * The stretch a summary should replace: the heaviest run of whole units that are not pinned and
    * not in the last turns kept verbatim (at most KEEP_SHARE of the budget, at least the newest
    * turn), two messages or more, in history ids, with the view's messages of it (earlier
-   * summaries inside it as their text). When `stats.trimmed > 0` or `overBudget`, a caller that
+   * summaries inside it as their text). When `newlyTrimmed > 0` or `overBudget`, a caller that
    * can summarize should summarize it and call buildContext again with the new Summary appended;
    * when summarizing fails it sends this view (the deterministic trim). `/compact` uses it at any
    * time.
@@ -127,6 +133,7 @@ export function buildContext(input: ContextInput): ContextView {
     tokensPerChar: input.tokensPerChar,
     ...(input.taskNote !== undefined ? { taskNote: input.taskNote } : {}),
     ...(input.hardTokens !== undefined ? { hardTokens: input.hardTokens } : {}),
+    ...(input.hold !== undefined ? { hold: input.hold } : {}),
   };
   const trimmed = trimToBudget(handled, facts, budget);
   const estimate = input.fixedTokens + estimateTokens(trimmed.messages, input.tokensPerChar);
@@ -136,6 +143,8 @@ export function buildContext(input: ContextInput): ContextView {
     estimate,
     untrimmedEstimate: changed ? input.fixedTokens + estimateTokens(handled, input.tokensPerChar) : estimate,
     overBudget: trimmed.overBudget,
+    newlyTrimmed: trimmed.newlyTrimmed,
+    hold: trimmed.hold,
     summarizable: summarizableRange(handled, keepFacts(history, facts, turns, policy.budgetTokens, input.tokensPerChar), summarized.applied),
     stats: {
       deduped: deduped.count,

@@ -251,7 +251,7 @@ test("/usage shows what the prompt cache served, and the model's window once it 
 });
 
 test("a summary's tokens_before is what the context held, not more: a result only ever sent cut to the window counts as sent", async () => {
-  const p = provider([{ toolCalls: [{ name: "read_huge", arguments: {} }] }, ...readTurns(4), { text: "done" }], () => "Read the huge file and four others.");
+  const p = provider([{ toolCalls: [{ name: "read_huge", arguments: {} }] }, ...readTurns(6), { text: "done" }], () => "Read the huge file and six others.");
   const output = recordingOutput();
   const settings = defaultSettingsForTest();
   settings.agent.budgetTokens = 100_000;
@@ -261,7 +261,8 @@ test("a summary's tokens_before is what the context held, not more: a result onl
       name: "read_big",
       description: "reads",
       parameters: {},
-      run: async (args: Record<string, unknown>) => ({ output: `file ${args.n}: ` + "lorem ".repeat(80) }),
+      // ~525 tokens: the huge result, cut, leaves the protected turns while the rest fits; six of them do not
+      run: async (args: Record<string, unknown>) => ({ output: `file ${args.n}: ` + "lorem ".repeat(350) }),
     },
   ];
   const agent = createAgent({

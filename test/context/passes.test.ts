@@ -4,7 +4,8 @@ import { describe, expect, test } from "bun:test";
 import type { Message, ToolCall } from "../../src/kernel/ir.ts";
 import { buildContext, estimateTokens, nudgeLine, protectedFrom, type ContextInput } from "../../src/context/view.ts";
 import { addHandles, applySummaries, dedup, DUPLICATE_NOTE, historyFacts, purgeErrors } from "../../src/context/passes.ts";
-import { cutResult, omittedNote, trimToBudget } from "../../src/context/budget.ts";
+import { cutResult, omittedNote, trimToBudget, type Fitted } from "../../src/context/budget.ts";
+import { sharedPrefix } from "../../src/context/cache.ts";
 import { testPolicy } from "../helpers/settings.ts";
 
 const user = (id: string, text = "q"): Message => ({ id, role: "user", content: [{ type: "text", text }] });
@@ -167,15 +168,22 @@ describe("trimToBudget", () => {
     trimToBudget(h, facts(h), { budgetTokens, fixedTokens: 0, tokensPerChar: 0.25, ...(taskNote !== undefined ? { taskNote } : {}) });
 
   test("within budget: unchanged", () => {
-    expect(fit(10_000)).toEqual({ messages: history, trimmed: 0, cut: 0, overBudget: false });
+    expect(fit(10_000)).toMatchObject({ messages: history, trimmed: 0, cut: 0, overBudget: false, newlyTrimmed: 0 });
   });
 
-  test("drops whole turns from the oldest end and says so where they were", () => {
-    const out = fit(2200);
-    expect(ids(out.messages)).toEqual(["u1", "omitted-a1", "a3", "r3", "a4", "r4", "a5", "r5", "a6", "r6"]);
-    expect(textOf(out.messages[1])).toBe(omittedNote(4));
-    expect(out).toMatchObject({ trimmed: 4, cut: 0, overBudget: false });
-    expect(estimateTokens(out.messages, 0.25)).toBeLessThanOrEqual(2200);
+  test("drops whole turns from the oldest end, down to the low-water mark, and says so where they were", () => {
+    const out = fit(2200); // two turns would fit the budget; the next turn would be over it again
+    expect(ids(out.messages)).toEqual(["u1", "omitted-a1", "a4", "r4", "a5", "r5", "a6", "r6"]);
+    expect(textOf(out.messages[1])).toBe(omittedNote(6));
+    expect(out).toMatchObject({ trimmed: 6, newlyTrimmed: 6, cut: 0, overBudget: false });
+    expect(estimateTokens(out.messages, 0.25)).toBeLessThanOrEqual(2200); // all it may drop: the protected turns alone are over LOW_WATER
+    // the next request leaves out the same, and nothing new: the prefix stays
+    const h = [...history, ...turn(7, "read_file", '{"path":"f7"}', "x".repeat(400))];
+    const next = trimToBudget(h, facts(h), { budgetTokens: 2200, fixedTokens: 0, tokensPerChar: 0.25, hold: out.hold });
+    expect(next).toMatchObject({ trimmed: 6, newlyTrimmed: 0 });
+    expect(next.messages.slice(0, out.messages.length)).toEqual([...out.messages]);
+    // a hold made for another budget (a larger window now) is not kept: all that fits comes back
+    expect(trimToBudget(h, facts(h), { budgetTokens: 10_000, fixedTokens: 0, tokensPerChar: 0.25, hold: out.hold })).toMatchObject({ trimmed: 0 });
   });
 
   test("keeps the last user message wherever it is, with one note per stretch left out, where it was", () => {
@@ -258,20 +266,47 @@ describe("trimToBudget", () => {
     expect(fit(10_000, history, "goal: X").messages).toBe(history); // nothing dropped or summarized: no note
   });
 
-  test("drops in steps, so the request prefix stays the same for several turns as the history grows", () => {
-    const small = (n: number) => turn(n, "bash", `{"command":"step ${n}"}`, "y".repeat(250));
-    let h = [user("u1"), ...small(1), ...small(2), ...small(3), ...small(4)];
-    const trimmed: number[] = [];
-    for (let n = 5; n < 25; n++) {
-      h = [...h, ...small(n)];
-      const out = trimToBudget(h, facts(h), { budgetTokens: 1000, fixedTokens: 0, tokensPerChar: 0.25 });
+  /** Requests made as the history grows by `turns`, each given the previous one's hold: how many do not start with the previous request whole. */
+  const rewrites = (budgetTokens: number, turns: Message[][], start = 4) => {
+    let h = [user("u1"), ...turns.slice(0, start).flat()];
+    let previous: Fitted | undefined;
+    let count = 0;
+    for (const t of turns.slice(start)) {
+      h = [...h, ...t];
+      const out = trimToBudget(h, facts(h), { budgetTokens, fixedTokens: 0, tokensPerChar: 0.25, ...(previous ? { hold: previous.hold } : {}) });
       expect(out.overBudget).toBe(false);
-      expect(estimateTokens(out.messages, 0.25)).toBeLessThanOrEqual(1000);
-      trimmed.push(out.trimmed);
+      expect(estimateTokens(out.messages, 0.25)).toBeLessThanOrEqual(budgetTokens); // the budget is a ceiling
+      if (previous && sharedPrefix(previous.messages, out.messages) < previous.messages.length) count++;
+      previous = out;
     }
-    const changes = trimmed.filter((t, i) => i > 0 && t !== trimmed[i - 1]).length;
-    expect(changes).toBeGreaterThan(0);
-    expect(changes).toBeLessThanOrEqual(trimmed.length / 3); // one turn per request would change it every time
+    return count;
+  };
+
+  test("once something must go it drops down to the low-water mark, so the next turns append to the same prefix", () => {
+    // a session hovering at the budget: 40 turns of 0.7 to 3 KB (175 to 750 tokens) against a 4,000-token budget
+    const sized = Array.from({ length: 44 }, (_, i) => turn(i + 1, "bash", `{"command":"step ${i + 1}"}`, "y".repeat(700 + ((i * 7919) % 5) * 580)));
+    const count = rewrites(4000, sized);
+    expect(count).toBeGreaterThan(0);
+    // each drop makes room for 40 % of the budget, ~3.5 turns here: at most one rewrite in 4 requests (dropping to the budget and on to a fixed step rewrote 18 of these 40)
+    expect(count).toBeLessThanOrEqual(10);
+    const small = Array.from({ length: 24 }, (_, i) => turn(i + 1, "bash", `{"command":"step ${i + 1}"}`, "y".repeat(250)));
+    expect(rewrites(1000, small)).toBeLessThanOrEqual(20 / 4);
+  });
+
+  test("a result the ceiling cut stays cut, and is measured cut: when it leaves the protected turns nothing is dropped while the context as sent fits", () => {
+    // three big results in a row: the oldest protected one is cut by the ceiling; then a small turn
+    const big = (n: number) => turn(n, "bash", `{"command":"test ${n}"}`, Array.from({ length: 150 }, (_, i) => `line ${i} of test run ${n}`).join("\n")); // ~3,400 chars
+    const h1 = [user("u1"), ...big(1), ...big(2), ...big(3)];
+    const budget = { budgetTokens: 2200, fixedTokens: 0, tokensPerChar: 0.25 };
+    const first = trimToBudget(h1, facts(h1), budget);
+    expect(first).toMatchObject({ trimmed: 0, cut: 1, overBudget: false });
+    const h2 = [...h1, ...turn(4, "read_file", '{"path":"a.ts"}', "z".repeat(400))];
+    const second = trimToBudget(h2, facts(h2), { ...budget, hold: first.hold });
+    // r1, whole, would be over the budget (~3,500 tokens); as sent (cut) it fits: nothing is dropped, the request extends the previous one
+    expect(estimateTokens(h2, 0.25)).toBeGreaterThan(2200);
+    expect(second).toMatchObject({ trimmed: 0, newlyTrimmed: 0, overBudget: false });
+    expect(second.messages.slice(0, first.messages.length)).toEqual([...first.messages]);
+    expect(second.messages[2]).toBe(first.messages[2]); // the same cut, the same object
   });
 });
 

@@ -1,0 +1,93 @@
+// Cost near the budget (issue 23): a session hovering at the budget, request after request through
+// `prepare` as the agent makes them. Once hey has to drop or summarize it makes room for the next
+// turns, so they append to a cached prefix; and a result the ceiling cut is measured as sent.
+import { describe, expect, test } from "bun:test";
+import { sharedPrefix } from "../../src/context/cache.ts";
+import { newCompactionState, prepare, type PrepareDeps } from "../../src/context/compaction.ts";
+import { estimateTokens } from "../../src/context/passes.ts";
+import { emptyUsage, type Message } from "../../src/kernel/ir.ts";
+import { ProviderError, type Provider, type StreamEvent } from "../../src/kernel/provider.ts";
+import { testPolicy } from "../helpers/settings.ts";
+
+const signal = new AbortController().signal;
+
+/** A provider that only answers summary requests: with `text`, or failing when it is undefined. */
+function summarizer(text: string | undefined): Provider & { asked: number } {
+  const p = {
+    protocol: "openai" as const,
+    model: "m",
+    asked: 0,
+    async *stream(): AsyncGenerator<StreamEvent> {
+      p.asked++;
+      if (text === undefined) throw new ProviderError("overloaded", "summarizer overloaded (503)");
+      yield { type: "done", message: { id: `s${p.asked}`, role: "assistant", content: [{ type: "text", text }] }, usage: emptyUsage(), stop: "stop" };
+    },
+  };
+  return p;
+}
+
+function depsFor(provider: Provider, budgetTokens: number): PrepareDeps {
+  return {
+    state: newCompactionState(),
+    policy: testPolicy({ compressTool: false, budgetTokens }),
+    provider,
+    output: { emit: () => {} },
+    tools: [],
+    system: "system",
+    taskNote: () => undefined,
+    now: () => 0,
+  };
+}
+
+const turn = (n: number, chars: number): Message[] => [
+  { id: `a${n}`, role: "assistant", content: [], toolCalls: [{ id: `c${n}`, name: "bash", arguments: `{"command":"step ${n}"}` }] },
+  {
+    id: `r${n}`,
+    role: "tool",
+    toolCallId: `c${n}`,
+    toolName: "bash",
+    content: [{ type: "text", text: Array.from({ length: Math.ceil(chars / 40) }, (_, i) => `${n}:${i} ${"o".repeat(32)}`).join("\n") }],
+  },
+];
+
+describe("a session hovering at the budget whose summaries fail", () => {
+  test("the turns after a trim append to the same prefix: few rewrites, a summary asked for only when the budget is reached again", async () => {
+    const provider = summarizer(undefined);
+    const deps = depsFor(provider, 8000);
+    const history: Message[] = [{ id: "u", role: "user", content: [{ type: "text", text: "go on" }] }];
+    let previous: readonly Message[] | undefined;
+    let rewrites = 0;
+    const requests = 60;
+    for (let n = 0; n < requests; n++) {
+      const sent = await prepare(history, deps, signal);
+      expect(deps.state.last!.estimate).toBeLessThanOrEqual(8000); // the budget is a ceiling
+      if (previous && sharedPrefix(previous, sent.messages) < previous.length) rewrites++;
+      previous = sent.messages;
+      history.push(...turn(n, 1_500 + ((n * 7919) % 7) * 900)); // 375 to 1,950 tokens a turn
+    }
+    // dropping to the budget, then on to a fixed step, rewrote the prefix 27 times in these 60
+    // requests and asked for a summary on every request once anything was dropped (51 times); now 12 and 12
+    expect(rewrites).toBeGreaterThan(0);
+    expect(rewrites).toBeLessThanOrEqual(15);
+    expect(provider.asked).toBe(rewrites); // one attempt per trim, none on the requests that repeat it
+  });
+});
+
+test("a big result cut by the ceiling that leaves the protected turns is measured cut: no summary while the context as sent fits", async () => {
+  const provider = summarizer("what happened so far");
+  const deps = depsFor(provider, 6000);
+  const history: Message[] = [{ id: "u", role: "user", content: [{ type: "text", text: "run the tests" }] }];
+  const sent: (readonly Message[])[] = [];
+  const sizes = [9_000, 9_000, 9_000, 1_000, 1_000, 1_000]; // three test logs of ~2,250 tokens in a row, then small turns
+  for (const [n, chars] of sizes.entries()) {
+    history.push(...turn(n, chars));
+    sent.push((await prepare(history, deps, signal)).messages);
+  }
+  // the three logs alone are over the budget: the third request is sent with r0 cut. r0 whole and
+  // the rest stay over it; as sent, r0 cut, they fit: nothing is dropped, nothing summarized
+  expect(estimateTokens(history, 0.25)).toBeGreaterThan(6000);
+  expect(provider.asked).toBe(0);
+  expect(deps.state.last!.stats).toMatchObject({ trimmed: 0, summarized: 0 });
+  expect(deps.state.last!.stats.cut).toBe(1);
+  for (let i = 3; i < sent.length; i++) expect(sharedPrefix(sent[i - 1]!, sent[i]!)).toBe(sent[i - 1]!.length); // each request extends the one before
+});
