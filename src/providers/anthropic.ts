@@ -18,7 +18,7 @@ import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { toProviderError } from "./anthropic-errors.ts";
-import { errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
+import { adaptingStream, errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { anthropicEffort } from "./effort.ts";
 import { guardedStream } from "./stream-guard.ts";
@@ -28,6 +28,8 @@ export interface RequestOptions extends RequestBasics {
   maxTokens?: number;
   /** `thinking: {type: "enabled", budget_tokens}` instead of adaptive thinking. */
   legacyThinking?: boolean;
+  /** The model refused `thinking: {type: "disabled"}`: thinking off is sent as no `thinking` field. */
+  noDisabledThinking?: boolean;
 }
 
 /** What rides in `Opaque.data` of an Anthropic thinking part: a signature, or a redacted block's data. */
@@ -97,7 +99,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
     else turns.push({ role: "user", content: [{ type: "text", text: req.note }] });
   }
   if (req.tools.length > 0 && req.toolChoice === "none") body.tool_choice = { type: "none" };
-  if (thinking) body.thinking = thinking;
+  if (thinking && !(thinking.type === "disabled" && opts.noDisabledThinking)) body.thinking = thinking;
   if (output_config) body.output_config = output_config as MessageCreateParamsStreaming["output_config"];
   return body;
 }
@@ -345,16 +347,32 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
   return {
     protocol: "anthropic",
     model: opts.model,
-    stream: (request: ModelRequest, signal: AbortSignal) =>
-      guardedStream(
-        signal,
-        opts.idleTimeoutMs,
-        (s) => client.messages.create(toRequest(request, requestOptions), { signal: s }),
-        (events) => mapEvents(events, { model: opts.model }),
-        (e) => toProviderError(e, errorContext),
-      ),
+    stream(request: ModelRequest, signal: AbortSignal) {
+      let sentDisabled = false;
+      const attempt = () =>
+        guardedStream(
+          signal,
+          opts.idleTimeoutMs,
+          (s) => {
+            const body = toRequest(request, requestOptions);
+            sentDisabled = body.thinking?.type === "disabled";
+            return client.messages.create(body, { signal: s });
+          },
+          (events) => mapEvents(events, { model: opts.model }),
+          (e) => toProviderError(e, errorContext),
+        );
+      // Thinking off is `disabled`, which most models take and some answer with a 400: Claude Fable 5,
+      // Mythos 5 and Mythos Preview think always, Sonnet 5.5 wants "between_tools" instead
+      // (platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting, "rejected
+      // configurations by model"). The words of that 400 are not documented; a refusal that names
+      // thinking is taken as this one, and off goes as the model's own default from then on.
+      return adaptingStream(attempt, (e) => sentDisabled && THINKING_REFUSED.test(e.message) && (requestOptions.noDisabledThinking = true));
+    },
   };
 }
+
+/** A 400's words that may be the refusal of `thinking: {type: "disabled"}`. */
+const THINKING_REFUSED = /thinking|between_tools|disabled/i;
 
 /**
  * The SDK's constructor merges the `Name: value` lines of ANTHROPIC_CUSTOM_HEADERS (a Claude Code

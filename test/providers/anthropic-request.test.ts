@@ -12,7 +12,8 @@ import { NO_RESULT as MISSING_RESULT } from "../../src/kernel/tool-calls.ts";
 import { anthropicBaseUrl, createAnthropicProvider } from "../../src/providers/anthropic.ts";
 import type { AdapterOptions } from "../../src/providers/common.ts";
 import { anthropicToolPairs } from "../helpers/invariants-anthropic.ts";
-import { fixture, startReplayServer } from "../helpers/replay-server.ts";
+import { fixture, jsonReply, startReplayServer } from "../helpers/replay-server.ts";
+import { drain } from "../helpers/drain.ts";
 import type { RecordedRequest } from "../helpers/replay-server.ts";
 
 const MODEL = "claude-test";
@@ -400,6 +401,39 @@ describe("effort (SPEC §5.5)", () => {
       thinking: { type: "disabled" },
       max_tokens: 32000,
     });
+  });
+});
+
+describe("thinking off on a model that refuses `disabled`", () => {
+  // Constructed from the docs, not recorded: platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting
+  // lists the models that answer `thinking: {type: "disabled"}` with a 400 (Claude Fable 5, Mythos 5,
+  // Mythos Preview; Sonnet 5.5, whose 400 "suggests between_tools" per models/sonnet-5-5/whats-new-sonnet-5-5).
+  // The exact wording is not published; this body is shaped like error-400-tool-result-mismatch.json.
+  const refusal = () =>
+    jsonReply(400, {
+      type: "error",
+      error: { type: "invalid_request_error", message: 'thinking.type: "disabled" is not supported for this model. Use "between_tools" instead.' },
+    });
+
+  test("is sent again at once without the thinking field, and every later request of the provider leaves it out", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", effort: "off" });
+    const before = server.requests.length;
+    server.enqueue(refusal(), fixture("anthropic/text"), fixture("anthropic/text"));
+    const first = await drain(provider.stream({ system: "", messages: [user("hi")], tools: [] }, new AbortController().signal));
+    expect(first.error).toBeUndefined();
+    expect(first.events.at(-1)).toMatchObject({ type: "done", stop: "stop" });
+    await drain(provider.stream({ system: "", messages: [user("again")], tools: [] }, new AbortController().signal));
+    const sent = server.requests.slice(before).map((r) => (r.body as Record<string, unknown>).thinking);
+    expect(sent).toEqual([{ type: "disabled" }, undefined, undefined]);
+  });
+
+  test("another 400 is not retried, and a refusal when thinking was not off is not either", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", effort: "high" });
+    const before = server.requests.length;
+    server.enqueue(refusal());
+    const { error } = await drain(provider.stream({ system: "", messages: [user("hi")], tools: [] }, new AbortController().signal));
+    expect(error).toMatchObject({ kind: "bad_request" });
+    expect(server.requests.length - before).toBe(1);
   });
 });
 
