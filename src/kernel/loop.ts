@@ -42,7 +42,8 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
       return turns.finish("length");
     }
     if (calls.length === 0) return turns.finish("end");
-    turns.append(...(await runToolCalls(calls, { ...deps, tools: reply.tools, parallel: deps.limits.parallelTools })));
+    const cutOff = reply.stop === "length"; // the last call may have been cut off mid-arguments: it is not run
+    turns.append(...(await runToolCalls(calls, { ...deps, tools: reply.tools, parallel: deps.limits.parallelTools, cutOff })));
     if (deps.signal.aborted) return turns.interrupted();
   }
 }
