@@ -188,6 +188,7 @@ export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, c
   const blocks = new Map<number, Block>();
   let usage: Partial<WireUsage> = {};
   let stop: string | undefined;
+  let detail: string | undefined;
 
   for await (const ev of events) {
     switch (ev.type) {
@@ -217,6 +218,7 @@ export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, c
       }
       case "message_delta":
         stop = ev.delta.stop_reason ?? stop;
+        detail = refusalDetail(ev.delta.stop_details) ?? detail;
         usage = mergeUsage(usage, ev.usage);
         break;
     }
@@ -238,7 +240,17 @@ export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, c
 
   const message: Message = { id: newId(), role: "assistant", content };
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
-  yield { type: "done", message, usage: toUsage(usage), stop: toStop(stop) };
+  yield { type: "done", message, usage: toUsage(usage), stop: toStop(stop), ...(detail ? { detail } : {}) };
+}
+
+/**
+ * "cyber: This request was declined because …" from a refusal's stop_details, which comes on
+ * message_delta (platform.claude.com/docs/en/test-and-evaluate/strengthen-guardrails/handle-streaming-refusals);
+ * older streams and gateways send none.
+ */
+function refusalDetail(d: { category?: string | null; explanation?: string | null } | null | undefined): string | undefined {
+  const words = [d?.category, d?.explanation].filter((w): w is string => typeof w === "string" && w.trim() !== "");
+  return words.length > 0 ? words.join(": ") : undefined;
 }
 
 function* appendText(block: Block | undefined, delta: string): Generator<StreamEvent> {

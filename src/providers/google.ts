@@ -16,6 +16,7 @@ import type {
 } from "@google/genai";
 import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ToolCall, Usage } from "../kernel/ir.ts";
+import { ProviderError } from "../kernel/provider.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { asObject, errorContextOf, requestBasics, toolText, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
@@ -204,7 +205,7 @@ export async function* mapEvents(chunks: AsyncIterable<Chunk>, ctx: { model: str
     if (chunk.usageMetadata) usage = chunk.usageMetadata;
     const feedback = chunk.promptFeedback;
     if (feedback?.blockReason)
-      blocked = `the prompt was blocked (${feedback.blockReason})${feedback.blockReasonMessage ? `: ${feedback.blockReasonMessage}` : ""}`;
+      blocked = `the prompt was blocked: ${feedback.blockReason}${feedback.blockReasonMessage ? `: ${feedback.blockReasonMessage}` : ""}`;
     const candidate = chunk.candidates?.[0];
     for (const part of candidate?.content?.parts ?? []) {
       if (part.functionCall) {
@@ -221,10 +222,9 @@ export async function* mapEvents(chunks: AsyncIterable<Chunk>, ctx: { model: str
   }
   if (finish === undefined && blocked === undefined) throw unfinishedError();
 
-  if (blocked) {
-    text += blocked;
-    yield { type: "text", delta: blocked };
-  }
+  // A sampling accident, not a verdict on the request: asked again, the model usually gets the call right.
+  // (The SDK drops the candidate's finishMessage, which would say more.)
+  if (finish !== undefined && RETRIED_FINISH.has(finish)) throw new ProviderError("network", `the model's function call could not be parsed (${finish})`);
   const toolCalls = calls.map(toToolCall(ctx.model));
   for (const call of toolCalls) yield { type: "tool_call", call };
 
@@ -238,7 +238,9 @@ export async function* mapEvents(chunks: AsyncIterable<Chunk>, ctx: { model: str
   const message: Message = { id: newId(), role: "assistant", content };
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
   const stop = blocked ? "refusal" : toStop(finish ?? "", toolCalls.length > 0);
-  yield { type: "done", message, usage: toUsage(usage), stop };
+  // Neither a blocked prompt nor a safety stop is the model's answer: the reason goes to the user, not into the history.
+  const detail = blocked ?? (stop === "refusal" ? finish : undefined);
+  yield { type: "done", message, usage: toUsage(usage), stop, ...(detail ? { detail } : {}) };
 }
 
 /**
@@ -300,6 +302,9 @@ function toUsage(u: GenerateContentResponseUsageMetadata | undefined): Usage {
     reasoning: thoughts,
   };
 }
+
+/** finishReasons of a malformed call (MALFORMED_FUNCTION_CALL: one that "can't be parsed", in the SDK's FinishReason), retried like a broken stream. */
+const RETRIED_FINISH = new Set(["MALFORMED_FUNCTION_CALL"]);
 
 function toStop(finish: string, calledTools: boolean): StopReason {
   switch (finish) {

@@ -263,7 +263,14 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
 
   const message: Message = { id: newId(), role: "assistant", content };
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
-  yield { type: "done", message, usage: toUsage(end.usage), stop: toStop(end, refused, toolCalls.length) };
+  const filtered = end.status === "incomplete" && end.incomplete_details?.reason === "content_filter";
+  yield {
+    type: "done",
+    message,
+    usage: toUsage(end.usage),
+    stop: toStop(end, refused, toolCalls.length),
+    ...(filtered ? { detail: "stopped by the content filter" } : {}),
+  };
 }
 
 function kindOf(item: OutputItem): Slot["kind"] {

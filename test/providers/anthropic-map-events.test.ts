@@ -37,6 +37,19 @@ test.each([
   expect(done(await run([start(), end(reason), { type: "message_stop" }])).stop).toBe(stop as never);
 });
 
+test("a refusal's stop_details (on message_delta) become the done event's detail; without them there is none", async () => {
+  // Shaped as platform.claude.com/docs/en/test-and-evaluate/strengthen-guardrails/handle-streaming-refusals shows it; not recorded.
+  const details = { type: "refusal", category: "cyber", explanation: "This request was declined because it could enable cyber harm." };
+  const withDetails = { type: "message_delta", delta: { stop_reason: "refusal", stop_details: details }, usage: { output_tokens: 3 } };
+  expect(done(await run([start(), withDetails]))).toMatchObject({
+    stop: "refusal",
+    detail: "cyber: This request was declined because it could enable cyber harm.",
+  });
+  const bare = { type: "message_delta", delta: { stop_reason: "refusal", stop_details: { type: "refusal", category: null, explanation: null } }, usage: {} };
+  expect(done(await run([start(), bare])).detail).toBeUndefined();
+  expect(done(await run([start(), end("end_turn")])).detail).toBeUndefined();
+});
+
 test("usage: input counts cache reads and writes; delta values override, nulls do not", async () => {
   const events = await run([
     start({ input_tokens: 10, cache_creation_input_tokens: 200, cache_read_input_tokens: 3000, output_tokens: 1 }),

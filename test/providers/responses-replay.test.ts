@@ -360,15 +360,16 @@ describe("stream shapes no recording shows", () => {
   });
 
   test.each([
-    ["max_output_tokens", "length"],
-    ["content_filter", "refusal"],
-    ["something_new", "other"],
-  ])("response.incomplete because of %s keeps the partial answer and stops with %s", async (reason, stop) => {
+    ["max_output_tokens", "length", undefined],
+    ["content_filter", "refusal", "stopped by the content filter"],
+    ["something_new", "other", undefined],
+  ])("response.incomplete because of %s keeps the partial answer and stops with %s (detail %p)", async (reason, stop, detail) => {
     const body = [textDelta("Partial"), ev("response.incomplete", { response: response("incomplete", { usage: USAGE, incomplete_details: { reason } }) })].join(
       "",
     );
     const { events } = await replay(sseReply(body));
     expect(lastDone(events)).toMatchObject({ stop, message: { content: [{ type: "text", text: "Partial" }] } });
+    expect(lastDone(events).detail).toBe(detail);
   });
 });
 
