@@ -10,7 +10,7 @@ import type { Message } from "./ir.ts";
 
 export type { LoopDeps, RequestContext, RunResult } from "./turns.ts";
 
-/** The `error` event of a run whose answer stopped at the model's output token limit (`done.stop_reason` "length"). */
+/** The `error` event of a run whose answer stopped at the model's output token limit (`done.stop_reason` "length"); a provider that says why otherwise (`done.detail`: the context window) is quoted instead. */
 export const CUT_OFF = "the answer was cut off: the model reached its output token limit";
 
 /**
@@ -51,7 +51,7 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
       return turns.finish("error");
     }
     if (calls.length === 0 && reply.stop === "length") {
-      deps.output.emit({ type: "error", kind: "length", message: CUT_OFF });
+      deps.output.emit({ type: "error", kind: "length", message: reply.detail ? `the answer was cut off: ${reply.detail}` : CUT_OFF });
       return turns.finish("length");
     }
     if (calls.length === 0) return turns.finish("end");

@@ -15,11 +15,12 @@ import type {
   Usage as WireUsage,
 } from "@anthropic-ai/sdk/resources/messages";
 import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
-import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
+import type { ContentBlock, Message, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { toProviderError } from "./anthropic-errors.ts";
 import { adaptingStream, errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
+import { toStop, stopDetail } from "./anthropic-stop.ts";
 import { anthropicEffort } from "./effort.ts";
 import { guardedStream } from "./stream-guard.ts";
 
@@ -218,7 +219,7 @@ export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, c
       }
       case "message_delta":
         stop = ev.delta.stop_reason ?? stop;
-        detail = refusalDetail(ev.delta.stop_details) ?? detail;
+        detail = stopDetail(stop, ev.delta.stop_details) ?? detail;
         usage = mergeUsage(usage, ev.usage);
         break;
     }
@@ -241,16 +242,6 @@ export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, c
   const message: Message = { id: newId(), role: "assistant", content };
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
   yield { type: "done", message, usage: toUsage(usage), stop: toStop(stop), ...(detail ? { detail } : {}) };
-}
-
-/**
- * "cyber: This request was declined because …" from a refusal's stop_details, which comes on
- * message_delta (platform.claude.com/docs/en/test-and-evaluate/strengthen-guardrails/handle-streaming-refusals);
- * older streams and gateways send none.
- */
-function refusalDetail(d: { category?: string | null; explanation?: string | null } | null | undefined): string | undefined {
-  const words = [d?.category, d?.explanation].filter((w): w is string => typeof w === "string" && w.trim() !== "");
-  return words.length > 0 ? words.join(": ") : undefined;
 }
 
 function* appendText(block: Block | undefined, delta: string): Generator<StreamEvent> {
@@ -287,23 +278,6 @@ function toUsage(u: Partial<WireUsage>): Usage {
     cacheWrite,
     reasoning: u.output_tokens_details?.thinking_tokens ?? 0,
   };
-}
-
-function toStop(reason: string): StopReason {
-  switch (reason) {
-    case "end_turn":
-    case "stop_sequence":
-      return "stop";
-    case "tool_use":
-      return "tool_calls";
-    case "max_tokens":
-    case "model_context_window_exceeded":
-      return "length";
-    case "refusal":
-      return "refusal";
-    default:
-      return "other"; // pause_turn, and whatever comes next
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

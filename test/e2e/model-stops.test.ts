@@ -78,3 +78,37 @@ test("Gemini MALFORMED_FUNCTION_CALL: the request is retried and the task goes o
   expect(result.stderr).toContain("the model's function call could not be parsed (MALFORMED_FUNCTION_CALL)");
   expect(server.requests.length - before).toBe(2);
 });
+
+const anthropicText = (text: string, stop: string) =>
+  sseReply(
+    [
+      event("message_start", {
+        message: { id: "msg_1", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, usage: { input_tokens: 9, output_tokens: 1 } },
+      }),
+      event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+      event("content_block_delta", { index: 0, delta: { type: "text_delta", text } }),
+      event("content_block_stop", { index: 0 }),
+      event("message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 64 } }),
+      event("message_stop", {}),
+    ].join(""),
+  );
+
+test("an answer cut at max_tokens: the warning, then the setting to raise, in its file, with its value; exit 1", async () => {
+  const file = join(work.path, "claude.toml");
+  writeFileSync(file, `[provider.claude]\nprotocol = "anthropic"\nbase_url = "${server.url}/v1"\nmodels = ["m"]\nmax_tokens = 64\n`);
+  server.enqueue(anthropicText("The first half of", "max_tokens"));
+  const result = await runHey(["--config", file, "-m", "claude/m", "-p", "go"], { cwd: work.path });
+  expect(result.code).toBe(1);
+  expect(result.stdout).toBe("The first half of\n");
+  expect(result.stderr).toBe(`the answer was cut off: the model reached its output token limit\nraise max_tokens in [provider.claude] of ${file} (now 64)\n`);
+});
+
+test("model_context_window_exceeded: the window is full, said so, and no advice to raise max_tokens", async () => {
+  // The SDK's StopReason type lists model_context_window_exceeded (node_modules/@anthropic-ai/sdk/resources/messages/messages.d.ts).
+  server.enqueue(anthropicText("Partial", "model_context_window_exceeded"));
+  const result = await run("anthropic", "/v1");
+  expect(result.code).toBe(1);
+  expect(result.stderr).toBe(
+    "the answer was cut off: the conversation filled the model's context window (model_context_window_exceeded): /compact it (hey -c /compact) or start a new one\n",
+  );
+});

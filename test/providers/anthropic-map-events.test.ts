@@ -50,6 +50,11 @@ test("a refusal's stop_details (on message_delta) become the done event's detail
   expect(done(await run([start(), end("end_turn")])).detail).toBeUndefined();
 });
 
+test("model_context_window_exceeded says that the window is full, so the user is not told to raise max_tokens", async () => {
+  expect(done(await run([start(), end("model_context_window_exceeded")])).detail).toStartWith("the conversation filled the model's context window");
+  expect(done(await run([start(), end("max_tokens")])).detail).toBeUndefined();
+});
+
 test("usage: input counts cache reads and writes; delta values override, nulls do not", async () => {
   const events = await run([
     start({ input_tokens: 10, cache_creation_input_tokens: 200, cache_read_input_tokens: 3000, output_tokens: 1 }),
