@@ -20,7 +20,7 @@ import { ProviderError } from "../kernel/provider.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { asObject, errorContextOf, requestBasics, toolText, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
-import { geminiEffort } from "./effort.ts";
+import { geminiEffort, geminiGeneration } from "./effort.ts";
 import { toProviderError } from "./google-errors.ts";
 import { applyPartialArg } from "./partial-args.ts";
 import { guardedStream } from "./stream-guard.ts";
@@ -135,17 +135,25 @@ function replayParts(m: Message, model: string): Part[] | undefined {
   return undefined;
 }
 
-/** Text and calls without the turn's thought parts; a call of this model keeps its signature and id. */
+/**
+ * Text and calls without the turn's thought parts; a call of this model keeps its signature and id.
+ * Gemini 3 answers 400 "Function call is missing a thought_signature" to a step whose first call has
+ * none (ai.google.dev/gemini-api/docs/thought-signatures), as another model's calls do after /model.
+ */
 function rebuildParts(m: Message, model: string): Part[] {
   const parts: Part[] = m.content.flatMap((p): Part[] => (p.type === "text" && p.text ? [{ text: p.text }] : []));
-  for (const c of m.toolCalls ?? []) {
+  for (const [i, c] of (m.toolCalls ?? []).entries()) {
     const data = callData(c, model);
     const call: FunctionCall = { name: c.name, args: parseArguments(c.arguments) ?? {} };
     if (data.id) call.id = data.id;
-    parts.push({ functionCall: call, ...(data.thoughtSignature ? { thoughtSignature: data.thoughtSignature } : {}) });
+    const signature = data.thoughtSignature ?? (i === 0 && geminiGeneration(model) >= 3 ? FOREIGN_CALL_SIGNATURE : undefined);
+    parts.push({ functionCall: call, ...(signature ? { thoughtSignature: signature } : {}) });
   }
   return parts;
 }
+
+/** The stand-in that page's FAQ documents for a call Gemini did not make. */
+const FOREIGN_CALL_SIGNATURE = "skip_thought_signature_validator";
 
 function callData(c: ToolCall | undefined, model: string): CallData {
   if (c?.opaque?.protocol !== "google" || c.opaque.model !== model) return {};
