@@ -3,7 +3,7 @@
 // its encrypted_content, messages, function calls). The SDK client comes from openai.ts, the only
 // file that loads the `openai` SDK, and the error classification from openai-errors.ts. Fixture
 // names below are under test/fixtures/wire/openai-responses/.
-import { emptyUsage, newId } from "../kernel/ir.ts";
+import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
@@ -117,7 +117,9 @@ function assistantItems(m: Message, model: string): InputItem[] {
     // "Item 'fc_…' of type 'function_call' was provided without its required 'reasoning' item"
     // (mastra-ai/mastra#8738). call_id alone pairs the output, so the id goes only beside its reasoning.
     const id = reasoning > 0 ? callItemId(c, model) : undefined;
-    items.push({ type: "function_call", call_id: c.id, name: c.name, arguments: c.arguments, ...(id !== undefined ? { id } : {}) });
+    // arguments cut off mid-way (a `length` stop) go back as an object: they are a JSON string on the wire
+    const args = parseArguments(c.arguments) ? c.arguments : "{}";
+    items.push({ type: "function_call", call_id: c.id, name: c.name, arguments: args, ...(id !== undefined ? { id } : {}) });
   }
   return items;
 }
@@ -169,6 +171,8 @@ interface Slot {
   text: string;
   /** from `output_item.done`: the `.added` item may be incomplete (the SDK's type comment) */
   item?: OutputItem;
+  /** from `output_item.added`: all there is of an item the output token limit cut off */
+  added?: OutputItem;
 }
 
 /**
@@ -221,6 +225,7 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
       case "response.output_item.done": {
         const s = slot(e.item.id ?? `#${e.output_index}`, kindOf(e.item));
         if (e.type === "response.output_item.done") s.item = e.item;
+        else s.added = e.item;
         break;
       }
       case "response.completed":
@@ -248,13 +253,15 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
       if (item?.type === "message" && item.content.some((c) => c.type === "refusal")) refused = true;
       const text = s.text || (item?.type === "message" ? item.content.map((c) => (c.type === "refusal" ? c.refusal : c.text)).join("") : "");
       if (text) content.push({ type: "text", text });
-    } else if (item?.type === "function_call") {
-      // Only a call whose item completed: one cut off mid-arguments (response.incomplete) is not run.
-      const data: CallData | undefined = item.id ? { id: item.id } : undefined;
+    } else if (item?.type === "function_call" || (s.added?.type === "function_call" && s.text && end.status === "incomplete")) {
+      // A call the output limit cut off mid-arguments (response.incomplete, no output_item.done) keeps
+      // what came of them: the loop runs none of it and tells the model its call was cut.
+      const call = (item ?? s.added) as OpenAI.Responses.ResponseFunctionToolCall;
+      const data: CallData | undefined = call.id ? { id: call.id } : undefined;
       toolCalls.push({
-        id: item.call_id,
-        name: item.name,
-        arguments: item.arguments || s.text || "{}",
+        id: call.call_id,
+        name: call.name,
+        arguments: item ? call.arguments || s.text || "{}" : s.text,
         opaque: { protocol: "responses", model: ctx.model, ...(data ? { data } : {}) },
       });
     }

@@ -51,3 +51,40 @@ test("a write_file cut off mid-arguments is not run; the model is told it was cu
   const result = sent.messages.at(-1)!.content.find((b) => b.type === "tool_result")!;
   expect(result.content).toStartWith(`write_file: ${CUT_OFF_CALL}`);
 });
+
+// Hand-made from the Responses API reference: response.incomplete with incomplete_details.reason
+// "max_output_tokens", the function_call item added and its arguments streamed, never done.
+let seq = 0;
+const responsesEvent = (type: string, data: Record<string, unknown>) => event(type, { ...data, sequence_number: seq++ });
+const cutCall = { id: "fc_1", type: "function_call", status: "in_progress", arguments: "", call_id: "call_1", name: "write_file" };
+const cutResponsesWrite = sseReply(
+  [
+    responsesEvent("response.created", { response: { id: "resp_1", status: "in_progress", output: [] } }),
+    responsesEvent("response.output_item.added", { item: cutCall, output_index: 0 }),
+    responsesEvent("response.function_call_arguments.delta", { delta: '{"path":"guide.md","content":"# Gu', item_id: "fc_1", output_index: 0 }),
+    responsesEvent("response.incomplete", {
+      response: {
+        id: "resp_1",
+        status: "incomplete",
+        incomplete_details: { reason: "max_output_tokens" },
+        output: [cutCall],
+        usage: { input_tokens: 50, output_tokens: 100, total_tokens: 150 },
+      },
+    }),
+  ].join(""),
+);
+
+test("Responses: a call cut by max_output_tokens is not run, the model is told, and the task goes on (before: the run ended as a cut-off answer)", async () => {
+  const before = server.requests.length;
+  server.enqueue(cutResponsesWrite, textReply("responses", "I will write it in parts."));
+  const run = await runHey(["--base-url", `${server.url}/v1`, "--protocol", "responses", "-m", "m", "--output", "json", "-p", "write a guide"], {
+    cwd: work.path,
+  });
+  expect(run.code).toBe(0);
+  expect(existsSync(join(work.path, "guide.md"))).toBe(false);
+  expect(jsonEvents(run.stdout).find((e) => e.type === "tool_result")).toMatchObject({ name: "write_file", ok: false, output: `write_file: ${CUT_OFF_CALL}` });
+  expect(server.requests.length - before).toBe(2);
+  const input = (server.requests.at(-1)!.body as { input: Record<string, unknown>[] }).input;
+  expect(input.find((i) => i.type === "function_call")).toMatchObject({ call_id: "call_1", name: "write_file", arguments: "{}" });
+  expect(String(input.find((i) => i.type === "function_call_output")?.output)).toStartWith(`write_file: ${CUT_OFF_CALL}`);
+});

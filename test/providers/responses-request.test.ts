@@ -139,6 +139,15 @@ describe("request body", () => {
     ]);
   });
 
+  test("a call whose arguments were cut off (a length stop) goes back with arguments {}: the wire wants a JSON string", async () => {
+    const cut: Message = { id: "a-cut", role: "assistant", content: [], toolCalls: [{ id: "call_cut", name: "read", arguments: '{"path": "b' }] };
+    expect(await loopInputOf([user("q"), cut, result("call_cut", "not run")])).toEqual([
+      userItem("q"),
+      { type: "function_call", call_id: "call_cut", name: "read", arguments: "{}" },
+      { type: "function_call_output", call_id: "call_cut", output: "not run" },
+    ]);
+  });
+
   test("a turn that is only reasoning is not sent (a reasoning item needs its following item)", async () => {
     const only: Message = {
       id: "a",
