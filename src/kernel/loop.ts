@@ -47,7 +47,7 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     // nothing at all for the request: a failure (exit 1), not a silent success; an answer without
     // text after the model worked with tools ends the run normally (its work is the result)
     if (calls.length === 0 && reply.stop !== "length" && !reply.answered && turns.count() === 1) {
-      deps.output.emit({ type: "error", kind: "empty_answer", message: EMPTY_ANSWER });
+      deps.output.emit({ type: "error", kind: "empty_answer", message: reply.detail ? `${EMPTY_ANSWER} (${reply.detail})` : EMPTY_ANSWER });
       return turns.finish("error");
     }
     if (calls.length === 0 && reply.stop === "length") {

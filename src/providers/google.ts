@@ -246,8 +246,8 @@ export async function* mapEvents(chunks: AsyncIterable<Chunk>, ctx: { model: str
   const message: Message = { id: newId(), role: "assistant", content };
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
   const stop = blocked ? "refusal" : toStop(finish ?? "", toolCalls.length > 0);
-  // Neither a blocked prompt nor a safety stop is the model's answer: the reason goes to the user, not into the history.
-  const detail = blocked ?? (stop === "refusal" ? finish : undefined);
+  // A blocked prompt or an unusual finishReason is not the model's answer: it goes to the user, not into the history.
+  const detail = blocked ?? (stop === "refusal" || stop === "other" ? finish : undefined);
   yield { type: "done", message, usage: toUsage(usage), stop, ...(detail ? { detail } : {}) };
 }
 

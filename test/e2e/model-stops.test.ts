@@ -69,6 +69,14 @@ test("Gemini SAFETY with empty content: one line naming SAFETY, not 'the answer 
   expect(result.stderr).toBe(`error: ${refused("SAFETY")}\n`);
 });
 
+test("Gemini finishReason OTHER with nothing: the empty answer names it", async () => {
+  // The SDK's FinishReason.OTHER: "The model stopped generating for a reason not otherwise specified."
+  server.enqueue(sseReply(geminiChunk({ finishReason: "OTHER" })));
+  const result = await run("google", "/v1beta");
+  expect(result.code).toBe(1);
+  expect(result.stderr).toBe("error: the model's answer was empty (OTHER)\n");
+});
+
 test("Gemini MALFORMED_FUNCTION_CALL: the request is retried and the task goes on", async () => {
   // The SDK's FinishReason.MALFORMED_FUNCTION_CALL: "a function call that is syntactically invalid and can't be parsed".
   const before = server.requests.length;

@@ -97,6 +97,12 @@ describe("a hand-off or an answer without text", () => {
       expect(deps.output.sequence().slice(-2)).toEqual(["error", "done"]);
     });
 
+  test("an empty first reply with the provider's words on its stop says them", async () => {
+    const deps = loopDeps(fakeProvider([{ text: "", stop: "other", detail: "OTHER" }]));
+    expect((await runLoop([userMessage("go")], deps)).stop).toBe("error");
+    expect(deps.output.of("error")).toEqual([{ type: "error", kind: "empty_answer", message: `${EMPTY_ANSWER} (OTHER)` }]);
+  });
+
   test("a refusal, with partial text or none, on the first reply or after tools: a refusal error with the provider's words, then stop_reason error", async () => {
     const first = loopDeps(fakeProvider([{ text: "Sure, here", stop: "refusal", detail: "cyber: declined" }]));
     expect((await runLoop([userMessage("go")], first)).stop).toBe("error");

@@ -53,6 +53,7 @@ test("a refusal's stop_details (on message_delta) become the done event's detail
 test("model_context_window_exceeded says that the window is full, so the user is not told to raise max_tokens", async () => {
   expect(done(await run([start(), end("model_context_window_exceeded")])).detail).toStartWith("the conversation filled the model's context window");
   expect(done(await run([start(), end("max_tokens")])).detail).toBeUndefined();
+  expect(done(await run([start(), end("pause_turn")])).detail).toBe("stop_reason pause_turn");
 });
 
 test("usage: input counts cache reads and writes; delta values override, nulls do not", async () => {

@@ -464,6 +464,7 @@ describe("mapEvents on hand-made chunks", () => {
   test("a safety stop names its finishReason; a plain stop has no detail", async () => {
     expect(last(await run(finished("RECITATION")))).toMatchObject({ stop: "refusal", detail: "RECITATION" });
     expect(last(await run(finished("STOP"))).detail).toBeUndefined();
+    expect(last(await run(finished("OTHER")))).toMatchObject({ stop: "other", detail: "OTHER" });
   });
 
   test("usage adds tool-use prompt tokens to input and reads cached tokens", async () => {
