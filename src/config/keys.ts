@@ -161,7 +161,11 @@ export const PROVIDER_KEYS = {
   api_key: { kind: "string", doc: 'usually `"${VAR}"`; omitted or unset: no authentication' },
   models: { kind: "strings", default: [], doc: "model names; `-m NAME` finds its provider here; the first is the default" },
   effort: { kind: "effort", doc: "default reasoning effort: `off minimal low medium high xhigh max`" },
-  max_tokens: { kind: "positive", range: [1, 10_000_000], doc: "output token limit (only sent when set)" },
+  max_tokens: {
+    kind: "positive",
+    range: [1, 10_000_000],
+    doc: "output token limit; sent only when set, except to anthropic, which needs one: 32000 unless set (lowered to the limit the endpoint states if it refuses that)",
+  },
   legacy_thinking: { kind: "boolean", default: false, doc: "Anthropic: `budget_tokens` thinking instead of adaptive" },
   headers: { kind: "stringTable", default: {}, doc: 'extra HTTP headers, e.g. `{ "X-Team" = "core" }`' },
   api_version: { kind: "string", doc: "Gemini API version (default `v1beta`)" },

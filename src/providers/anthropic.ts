@@ -16,12 +16,13 @@ import type {
 } from "@anthropic-ai/sdk/resources/messages";
 import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
 import type { ContentBlock, Message, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
-import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
+import type { ModelRequest, Provider, ProviderError, StreamEvent } from "../kernel/provider.ts";
 import { toProviderError } from "./anthropic-errors.ts";
 import { adaptingStream, errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { toStop, stopDetail } from "./anthropic-stop.ts";
 import { anthropicEffort } from "./effort.ts";
+import { statedOutputLimit } from "./output-limit.ts";
 import { guardedStream } from "./stream-guard.ts";
 
 export interface RequestOptions extends RequestBasics {
@@ -335,6 +336,7 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
     model: opts.model,
     stream(request: ModelRequest, signal: AbortSignal) {
       let sentDisabled = false;
+      let sentMax = 0;
       const attempt = () =>
         guardedStream(
           signal,
@@ -342,6 +344,7 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
           (s) => {
             const body = toRequest(request, requestOptions);
             sentDisabled = body.thinking?.type === "disabled";
+            sentMax = body.max_tokens;
             return client.messages.create(body, { signal: s });
           },
           (events) => mapEvents(events, { model: opts.model }),
@@ -352,7 +355,14 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
       // (platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting, "rejected
       // configurations by model"). The words of that 400 are not documented; a refusal that names
       // thinking is taken as this one, and off goes as the model's own default from then on.
-      return adaptingStream(attempt, (e) => sentDisabled && THINKING_REFUSED.test(e.message) && (requestOptions.noDisabledThinking = true));
+      // hey's own max_tokens default (never the user's) comes down to a limit the endpoint states: an
+      // Anthropic-compatible gateway or an older model may allow less than 32000 (output-limit.ts).
+      const limit = (e: ProviderError) => (opts.maxTokens === undefined ? statedOutputLimit(e.message, sentMax) : undefined);
+      return adaptingStream(attempt, (e) => {
+        const stated = limit(e);
+        if (stated !== undefined) return (requestOptions.maxTokens = stated) > 0;
+        return sentDisabled && THINKING_REFUSED.test(e.message) && (requestOptions.noDisabledThinking = true);
+      });
     },
   };
 }

@@ -437,6 +437,39 @@ describe("thinking off on a model that refuses `disabled`", () => {
   });
 });
 
+describe("an endpoint that allows less output than hey's default max_tokens", () => {
+  // The wording of Anthropic's 400 for a model with a smaller output limit, as users report it (no
+  // recording here): "max_tokens: 32000 > 8192, which is the maximum allowed number of output tokens for …".
+  const tooMany = () =>
+    jsonReply(400, {
+      type: "error",
+      error: {
+        type: "invalid_request_error",
+        message: "max_tokens: 32000 > 8192, which is the maximum allowed number of output tokens for claude-3-5-haiku-20241022",
+      },
+    });
+
+  test("the request is sent again at once with the stated limit, and so are the provider's later ones", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test" });
+    const before = server.requests.length;
+    server.enqueue(tooMany(), fixture("anthropic/text"), fixture("anthropic/text"));
+    const first = await drain(provider.stream({ system: "", messages: [user("hi")], tools: [] }, new AbortController().signal));
+    expect(first.error).toBeUndefined();
+    await drain(provider.stream({ system: "", messages: [user("again")], tools: [] }, new AbortController().signal));
+    expect(server.requests.slice(before).map((r) => (r.body as Record<string, unknown>).max_tokens)).toEqual([32000, 8192, 8192]);
+  });
+
+  test("a max_tokens the user configured is theirs: the 400 is shown, not worked around", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", maxTokens: 32000 });
+    const before = server.requests.length;
+    server.enqueue(tooMany());
+    const { error } = await drain(provider.stream({ system: "", messages: [user("hi")], tools: [] }, new AbortController().signal));
+    expect(error).toMatchObject({ kind: "bad_request" });
+    expect((error as Error).message).toContain("8192, which is the maximum allowed number of output tokens");
+    expect(server.requests.length - before).toBe(1);
+  });
+});
+
 describe("base URL", () => {
   test.each([
     ["https://api.anthropic.com/v1", "https://api.anthropic.com"],
