@@ -222,7 +222,7 @@ describe("request body", () => {
       { role: "model", parts: [{ functionCall: { name: "read", args: {} }, ...stub }] },
       { role: "user", parts: [{ functionResponse: { name: "read", response: { output: "B" } } }] },
     ]);
-    const foreign = (gemini25.toolCalls![0]!.opaque?.data as { thoughtSignature: string }).thoughtSignature;
+    const foreign = (gemini25.toolCalls![0]!.opaque!.data as { thoughtSignature: string }).thoughtSignature;
     expect(JSON.stringify(body)).not.toContain(foreign);
     // Gemini 2.5 does not ask for them: nothing is made up
     expect(JSON.stringify((await send({ messages }, { model: "gemini-2.5-flash" })).body)).not.toContain("thoughtSignature");
