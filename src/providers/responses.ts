@@ -7,7 +7,7 @@ import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
-import { openaiEffort } from "./effort.ts";
+import { learnEffort, openaiEffort } from "./effort.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
 import { openaiClient } from "./openai.ts";
@@ -27,6 +27,8 @@ export interface RequestOptions extends RequestBasics {
   parallelToolCalls?: boolean;
   /** send `prompt_cache_key` (conversationKey) with agent requests */
   cacheKey?: boolean;
+  /** reasoning efforts the model refused → the nearest it takes (effort.ts learnEffort) */
+  effortFor?: Record<string, string>;
 }
 
 /** A ToolCall's opaque data: its output item id (`fc_…`), which is not its call_id (`call_…`). */
@@ -82,7 +84,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): CreateParams
   const effort = req.effort ?? opts.effort;
   if (effort !== undefined) {
     // "none" is the official no-reasoning value; there is no summary of no reasoning.
-    const wire = openaiEffort(effort) as WireEffort;
+    const wire = (opts.effortFor?.[openaiEffort(effort)] ?? openaiEffort(effort)) as WireEffort;
     body.reasoning = effort === "off" ? { effort: wire } : { effort: wire, summary: "auto" };
   }
   const maxTokens = req.maxTokens ?? opts.maxTokens;
@@ -335,6 +337,7 @@ export async function createResponsesProvider(opts: AdapterOptions): Promise<Pro
     ...requestBasics(opts),
     ...(parallelToolCalls !== undefined ? { parallelToolCalls } : {}),
     cacheKey: promptCacheKey ?? true,
+    effortFor: {},
   };
   const errorContext = errorContextOf(opts);
   const attempt = (request: ModelRequest, signal: AbortSignal) =>
@@ -352,7 +355,9 @@ export async function createResponsesProvider(opts: AdapterOptions): Promise<Pro
     stream: (request: ModelRequest, signal: AbortSignal) =>
       adaptingStream(
         () => attempt(request, signal),
-        (e) => requestOptions.cacheKey === true && e.message.includes("prompt_cache_key") && !(requestOptions.cacheKey = false),
+        (e) =>
+          (requestOptions.cacheKey === true && e.message.includes("prompt_cache_key") && !(requestOptions.cacheKey = false)) ||
+          learnEffort(requestOptions.effortFor!, e.message),
       ),
   };
 }
