@@ -16,7 +16,7 @@ import type {
 } from "@anthropic-ai/sdk/resources/messages";
 import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
 import type { ContentBlock, Message, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
-import type { ModelRequest, Provider, ProviderError, StreamEvent } from "../kernel/provider.ts";
+import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { toProviderError } from "./anthropic-errors.ts";
 import { adaptingStream, errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
@@ -330,12 +330,13 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
     ...(opts.legacyThinking !== undefined ? { legacyThinking: opts.legacyThinking } : {}),
   };
   const errorContext = errorContextOf(opts);
+  let modeSwitched = false;
 
   return {
     protocol: "anthropic",
     model: opts.model,
     stream(request: ModelRequest, signal: AbortSignal) {
-      let sentDisabled = false;
+      let sentThinking: string | undefined;
       let sentMax = 0;
       const attempt = () =>
         guardedStream(
@@ -343,25 +344,29 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
           opts.idleTimeoutMs,
           (s) => {
             const body = toRequest(request, requestOptions);
-            sentDisabled = body.thinking?.type === "disabled";
+            sentThinking = body.thinking?.type;
             sentMax = body.max_tokens;
             return client.messages.create(body, { signal: s });
           },
           (events) => mapEvents(events, { model: opts.model }),
           (e) => toProviderError(e, errorContext),
         );
-      // Thinking off is `disabled`, which most models take and some answer with a 400: Claude Fable 5,
-      // Mythos 5 and Mythos Preview think always, Sonnet 5.5 wants "between_tools" instead
-      // (platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting, "rejected
-      // configurations by model"). The words of that 400 are not documented; a refusal that names
-      // thinking is taken as this one, and off goes as the model's own default from then on.
-      // hey's own max_tokens default (never the user's) comes down to a limit the endpoint states: an
-      // Anthropic-compatible gateway or an older model may allow less than 32000 (output-limit.ts).
-      const limit = (e: ProviderError) => (opts.maxTokens === undefined ? statedOutputLimit(e.message, sentMax) : undefined);
+      // A 400 that one change of the request avoids, made for good (each once, so the retries end):
+      // - hey's own max_tokens default (never the user's) comes down to a limit the endpoint states:
+      //   an Anthropic-compatible gateway or an older model may allow less than 32000 (output-limit.ts);
+      // - thinking off is `disabled`, which Claude Fable 5, Mythos 5 and Mythos Preview (always
+      //   thinking) and Sonnet 5.5 ("between_tools" instead) refuse: off goes as the model's default;
+      // - Claude 4.5 and earlier refuse adaptive thinking, 4.7 and later budget thinking: the other mode.
+      // (platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting, "rejected configurations
+      // by model"; the words of those 400s are not documented, so a refusal naming the mode is taken as one.)
       return adaptingStream(attempt, (e) => {
-        const stated = limit(e);
+        const stated = opts.maxTokens === undefined ? statedOutputLimit(e.message, sentMax) : undefined;
         if (stated !== undefined) return (requestOptions.maxTokens = stated) > 0;
-        return sentDisabled && THINKING_REFUSED.test(e.message) && (requestOptions.noDisabledThinking = true);
+        if (sentThinking === "disabled") return THINKING_REFUSED.test(e.message) && (requestOptions.noDisabledThinking = true);
+        const refusedMode = sentThinking === "adaptive" ? /adaptive/i : sentThinking === "enabled" ? /adaptive|budget_tokens/i : undefined;
+        if (modeSwitched || !refusedMode?.test(e.message)) return false;
+        requestOptions.legacyThinking = sentThinking === "adaptive";
+        return (modeSwitched = true);
       });
     },
   };

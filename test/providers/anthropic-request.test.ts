@@ -437,6 +437,58 @@ describe("thinking off on a model that refuses `disabled`", () => {
   });
 });
 
+describe("a thinking mode the model refuses", () => {
+  // Constructed from platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting (Claude 4.5
+  // and earlier reject "adaptive", Claude 4.7 and later reject "enabled", each with a 400); the words
+  // of those 400s are not published, so these bodies are made up in the API's error shape.
+  const refusal = (message: string) => jsonReply(400, { type: "error", error: { type: "invalid_request_error", message } });
+  const thinkingOf = (r: RecordedRequest) => (r.body as Record<string, unknown>).thinking;
+
+  test("adaptive refused: the same request again at once with budget thinking, and from then on; never switched back", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", effort: "high" });
+    const before = server.requests.length;
+    server.enqueue(refusal("thinking.type: adaptive thinking is not supported on this model"), fixture("anthropic/text"), fixture("anthropic/text"));
+    for (const text of ["hi", "again"]) await drain(provider.stream({ system: "", messages: [user(text)], tools: [] }, new AbortController().signal));
+    expect(server.requests.slice(before).map(thinkingOf)).toEqual([
+      { type: "adaptive" },
+      { type: "enabled", budget_tokens: 16384 },
+      { type: "enabled", budget_tokens: 16384 },
+    ]);
+    server.enqueue(refusal("thinking.type.enabled is not supported for this model; use adaptive"));
+    const { error } = await drain(provider.stream({ system: "", messages: [user("third")], tools: [] }, new AbortController().signal));
+    expect(error).toMatchObject({ kind: "bad_request" });
+  });
+
+  test("legacy_thinking on a model that takes adaptive only: adaptive with the effort instead", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", effort: "low", legacyThinking: true });
+    const before = server.requests.length;
+    server.enqueue(
+      refusal("thinking.type.enabled is not supported for this model. Use thinking.type.adaptive and output_config.effort."),
+      fixture("anthropic/text"),
+    );
+    const { error } = await drain(provider.stream({ system: "", messages: [user("hi")], tools: [] }, new AbortController().signal));
+    expect(error).toBeUndefined();
+    const sent = server.requests.slice(before).map((r) => r.body as Record<string, unknown>);
+    expect(sent.map((b) => [b.thinking, b.output_config])).toEqual([
+      [{ type: "enabled", budget_tokens: 2048 }, undefined],
+      [{ type: "adaptive" }, { effort: "low" }],
+    ]);
+  });
+
+  test("a 400 about the thinking block the turn must start with is not a refused mode: shown, not retried", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", effort: "high" });
+    const before = server.requests.length;
+    server.enqueue(
+      refusal(
+        "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When `thinking` is enabled, a final `assistant` message must start with a thinking block.",
+      ),
+    );
+    const { error } = await drain(provider.stream({ system: "", messages: [user("hi")], tools: [] }, new AbortController().signal));
+    expect(error).toMatchObject({ kind: "bad_request" });
+    expect(server.requests.length - before).toBe(1);
+  });
+});
+
 describe("an endpoint that allows less output than hey's default max_tokens", () => {
   // The wording of Anthropic's 400 for a model with a smaller output limit, as users report it (no
   // recording here): "max_tokens: 32000 > 8192, which is the maximum allowed number of output tokens for …".
