@@ -166,7 +166,11 @@ export const PROVIDER_KEYS = {
     range: [1, 10_000_000],
     doc: "output token limit; sent only when set, except to anthropic, which needs one: 32000 unless set (lowered to the limit the endpoint states if it refuses that)",
   },
-  legacy_thinking: { kind: "boolean", default: false, doc: "Anthropic: `budget_tokens` thinking instead of adaptive (a model that refuses the one it is sent gets the other: Claude 4.5 and earlier take only budget thinking, 4.7 and later only adaptive)" },
+  legacy_thinking: {
+    kind: "boolean",
+    default: false,
+    doc: "Anthropic: `budget_tokens` thinking instead of adaptive (a model that refuses the one it is sent gets the other: Claude 4.5 and earlier take only budget thinking, 4.7 and later only adaptive)",
+  },
   headers: { kind: "stringTable", default: {}, doc: 'extra HTTP headers, e.g. `{ "X-Team" = "core" }`' },
   api_version: { kind: "string", doc: "Gemini API version (default `v1beta`)" },
   insecure: { kind: "boolean", doc: "`true`: do not verify this endpoint's TLS certificate (warned about on every run; refused in a project's config)" },

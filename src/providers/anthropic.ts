@@ -175,7 +175,7 @@ type Block =
   | { type: "text"; text: string }
   | { type: "thinking"; text: string; signature: string }
   | { type: "redacted"; data: string }
-  | { type: "tool"; id: string; name: string; json: string; startInput: unknown };
+  | { type: "tool"; id: string; name: string; json: string; startInput: unknown; stopped?: boolean };
 
 /**
  * Maps the SDK's raw stream events to IR events. Pure apart from iterating `events`; errors from
@@ -218,6 +218,11 @@ export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, c
         else if (d.type === "input_json_delta" && block?.type === "tool") block.json += d.partial_json;
         break;
       }
+      case "content_block_stop": {
+        const block = blocks.get(ev.index);
+        if (block?.type === "tool") block.stopped = true;
+        break;
+      }
       case "message_delta":
         stop = ev.delta.stop_reason ?? stop;
         detail = stopDetail(stop, ev.delta.stop_details) ?? detail;
@@ -234,9 +239,11 @@ export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, c
     if (b.type === "text" && b.text) content.push({ type: "text", text: b.text });
     else if (b.type === "thinking") content.push(thinkingPart(b.text, ctx.model, b.signature ? { signature: b.signature } : undefined));
     else if (b.type === "redacted") content.push(thinkingPart("", ctx.model, { redacted: b.data }));
-    // A block cut off by max_tokens keeps its partial JSON: the tool pipeline then tells the model
-    // its arguments were incomplete (max-tokens-truncated-tool-input.sse has no content_block_stop).
-    else if (b.type === "tool") toolCalls.push({ id: b.id, name: b.name, arguments: b.json || inputText(b.startInput) });
+    // A block cut off by max_tokens (no content_block_stop: max-tokens-truncated-tool-input.sse) keeps
+    // its partial JSON, for the loop to tell the model its call was cut; one cut before any JSON is
+    // nothing to run (its empty input would read as `{}`, a call without arguments) and is left out.
+    else if (b.type === "tool" && (b.stopped || b.json || toStop(stop) !== "length"))
+      toolCalls.push({ id: b.id, name: b.name, arguments: b.json || inputText(b.startInput) });
   }
   for (const call of toolCalls) yield { type: "tool_call", call };
 

@@ -128,6 +128,23 @@ describe("content blocks", () => {
     ]);
   });
 
+  test("max_tokens: a tool_use cut before any of its JSON is left out; one that finished (content_block_stop), even without arguments, is kept", async () => {
+    // Shaped like max-tokens-truncated-tool-input.sse, whose cut block gets no content_block_stop; cut earlier here.
+    const noArgs = block(0, { type: "tool_use", id: "toolu_1", name: "list", input: {} });
+    const cut = block(1, { type: "tool_use", id: "toolu_2", name: "bash", input: {} });
+    const events = await run([
+      start(),
+      noArgs,
+      delta(0, { type: "input_json_delta", partial_json: "" }),
+      stopBlock(0),
+      cut,
+      delta(1, { type: "input_json_delta", partial_json: "" }),
+      end("max_tokens"),
+    ]);
+    expect(done(events).message.toolCalls).toEqual([{ id: "toolu_1", name: "list", arguments: "{}" }]);
+    expect(done(events).stop).toBe("length");
+  });
+
   test("a tool_use whose input came whole in its start event, with no deltas", async () => {
     const events = await run([start(), block(0, { type: "tool_use", id: "toolu_1", name: "read", input: { path: "a" } }), stopBlock(0), end("tool_use")]);
     expect(done(events).message.toolCalls).toEqual([{ id: "toolu_1", name: "read", arguments: '{"path":"a"}' }]);
