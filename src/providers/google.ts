@@ -231,9 +231,8 @@ export async function* mapEvents(chunks: AsyncIterable<Chunk>, ctx: { model: str
   if (finish === undefined && blocked === undefined) throw unfinishedError();
 
   // A sampling accident, not a verdict on the request: asked again, the model usually gets the call right.
-  // (The SDK drops the candidate's finishMessage, which would say more.)
   if (finish !== undefined && RETRIED_FINISH.has(finish)) throw new ProviderError("network", `the model's function call could not be parsed (${finish})`);
-  const toolCalls = calls.map(toToolCall(ctx.model));
+  const toolCalls = calls.map(toToolCall(ctx.model, finish === "MAX_TOKENS" ? open : undefined));
   for (const call of toolCalls) yield { type: "tool_call", call };
 
   const content: ContentBlock[] = [];
@@ -289,11 +288,12 @@ function addCallPart(part: Part, fc: FunctionCall, open: OpenCall | undefined, p
   return fc.willContinue ? open : undefined;
 }
 
-function toToolCall(model: string): (c: OpenCall) => ToolCall {
+/** `cut`: a call still willContinue when the stream ended (MAX_TOKENS): its JSON is left unclosed, as cut. */
+function toToolCall(model: string, cut: OpenCall | undefined): (c: OpenCall) => ToolCall {
   return (c) => {
     const data: CallData = { ...(c.signature ? { thoughtSignature: c.signature } : {}), ...(c.id ? { id: c.id } : {}) };
-    // The Gemini API gives no ids (function-call-thought-signature.sse): results are matched by name and order.
-    const call: ToolCall = { id: c.id ?? `call_${newId()}`, name: c.name, arguments: JSON.stringify(c.args) };
+    const args = JSON.stringify(c.args); // no ids on the Gemini API (function-call-thought-signature.sse): matched by name and order
+    const call: ToolCall = { id: c.id ?? `call_${newId()}`, name: c.name, arguments: c === cut ? args.slice(0, -1) : args };
     if (data.thoughtSignature || data.id) call.opaque = { protocol: "google", model, data };
     return call;
   };

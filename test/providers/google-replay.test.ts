@@ -467,6 +467,31 @@ describe("mapEvents on hand-made chunks", () => {
     expect(last(await run(finished("OTHER")))).toMatchObject({ stop: "other", detail: "OTHER" });
   });
 
+  test("MAX_TOKENS while a streamed call still says willContinue: its arguments stay unclosed, as cut, so it is not run as whole", async () => {
+    // Shaped like vertex-parallel-calls-partial-args.sse (streamed arguments), stopped mid-call; not recorded.
+    const events = await run([
+      { candidates: [{ content: { role: "model", parts: [{ functionCall: { name: "write_file", willContinue: true } }] } }] },
+      {
+        candidates: [
+          { content: { role: "model", parts: [{ functionCall: { partialArgs: [{ jsonPath: "$.path", stringValue: "a.md" }], willContinue: true } }] } },
+        ],
+      },
+      {
+        candidates: [
+          {
+            content: {
+              role: "model",
+              parts: [{ functionCall: { partialArgs: [{ jsonPath: "$.content", stringValue: "# Gu", willContinue: true }], willContinue: true } }],
+            },
+            finishReason: "MAX_TOKENS" as never,
+          },
+        ],
+      },
+    ] as Chunk[]);
+    expect(last(events).stop).toBe("length");
+    expect(last(events).message.toolCalls?.map((c) => c.arguments)).toEqual(['{"path":"a.md","content":"# Gu"']);
+  });
+
   test("usage adds tool-use prompt tokens to input and reads cached tokens", async () => {
     const events = await run([
       {
