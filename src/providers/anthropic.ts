@@ -379,8 +379,8 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
   };
 }
 
-/** A 400's words that may be the refusal of `thinking: {type: "disabled"}`. */
-const THINKING_REFUSED = /thinking|between_tools|disabled/i;
+/** A 400's words that may be the refusal of `thinking: {type: "disabled"}` (not any 400 naming thinking: a bad signature is another). */
+const THINKING_REFUSED = /between_tools|disabled/i;
 
 /**
  * The SDK's constructor merges the `Name: value` lines of ANTHROPIC_CUSTOM_HEADERS (a Claude Code

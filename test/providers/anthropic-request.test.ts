@@ -427,6 +427,17 @@ describe("thinking off on a model that refuses `disabled`", () => {
     expect(sent).toEqual([{ type: "disabled" }, undefined, undefined]);
   });
 
+  test("a 400 about a thinking block's signature is not this refusal: shown, not retried", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", effort: "off" });
+    const before = server.requests.length;
+    server.enqueue(
+      jsonReply(400, { type: "error", error: { type: "invalid_request_error", message: "messages.1.content.0: Invalid `signature` in `thinking` block" } }),
+    );
+    const { error } = await drain(provider.stream({ system: "", messages: [user("hi")], tools: [] }, new AbortController().signal));
+    expect(error).toMatchObject({ kind: "bad_request" });
+    expect(server.requests.length - before).toBe(1);
+  });
+
   test("another 400 is not retried, and a refusal when thinking was not off is not either", async () => {
     const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", effort: "high" });
     const before = server.requests.length;
