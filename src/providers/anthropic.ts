@@ -371,7 +371,7 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
         if (stated !== undefined) return (requestOptions.maxTokens = stated) > 0;
         if (sentThinking === "disabled") return THINKING_REFUSED.test(e.message) && (requestOptions.noDisabledThinking = true);
         const refusedMode = sentThinking === "adaptive" ? /adaptive/i : sentThinking === "enabled" ? /adaptive|budget_tokens/i : undefined;
-        if (modeSwitched || !refusedMode?.test(e.message)) return false;
+        if (modeSwitched || !refusedMode?.test(e.message) || !/thinking/i.test(e.message)) return false;
         requestOptions.legacyThinking = sentThinking === "adaptive";
         return (modeSwitched = true);
       });
