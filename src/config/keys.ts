@@ -161,8 +161,16 @@ export const PROVIDER_KEYS = {
   api_key: { kind: "string", doc: 'usually `"${VAR}"`; omitted or unset: no authentication' },
   models: { kind: "strings", default: [], doc: "model names; `-m NAME` finds its provider here; the first is the default" },
   effort: { kind: "effort", doc: "default reasoning effort: `off minimal low medium high xhigh max`" },
-  max_tokens: { kind: "positive", range: [1, 10_000_000], doc: "output token limit (only sent when set)" },
-  legacy_thinking: { kind: "boolean", default: false, doc: "Anthropic: `budget_tokens` thinking instead of adaptive" },
+  max_tokens: {
+    kind: "positive",
+    range: [1, 10_000_000],
+    doc: "output token limit; sent only when set, except to anthropic, which needs one: 32000 unless set (lowered to the limit the endpoint states if it refuses that)",
+  },
+  legacy_thinking: {
+    kind: "boolean",
+    default: false,
+    doc: "Anthropic: `budget_tokens` thinking instead of adaptive (a model that refuses the one it is sent gets the other: Claude 4.5 and earlier take only budget thinking, 4.7 and later only adaptive)",
+  },
   headers: { kind: "stringTable", default: {}, doc: 'extra HTTP headers, e.g. `{ "X-Team" = "core" }`' },
   api_version: { kind: "string", doc: "Gemini API version (default `v1beta`)" },
   insecure: { kind: "boolean", doc: "`true`: do not verify this endpoint's TLS certificate (warned about on every run; refused in a project's config)" },

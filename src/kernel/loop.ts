@@ -10,8 +10,17 @@ import type { Message } from "./ir.ts";
 
 export type { LoopDeps, RequestContext, RunResult } from "./turns.ts";
 
-/** The `error` event of a run whose answer stopped at the model's output token limit (`done.stop_reason` "length"). */
+/** The `error` event of a run whose answer stopped at the model's output token limit (`done.stop_reason` "length"); a provider that says why otherwise (`done.detail`: the context window) is quoted instead. */
 export const CUT_OFF = "the answer was cut off: the model reached its output token limit";
+
+/**
+ * The `error` event of a run whose reply the model or its provider's filter refused (Anthropic
+ * "refusal", a Gemini SAFETY stop or blocked prompt, a Responses content_filter), with the
+ * provider's words when it gave some. Asking again in the same words is refused again
+ * (platform.claude.com/docs/en/test-and-evaluate/strengthen-guardrails/handle-streaming-refusals).
+ */
+export const refused = (detail: string | undefined) =>
+  `the model refused to answer${detail ? ` (${detail})` : ""}; rephrase the request, or start a new conversation: asked the same way it is refused again`;
 
 /** The `error` event of a run whose first reply was empty (no tool calls, no text: nothing, or only thinking). */
 export const EMPTY_ANSWER = "the model's answer was empty";
@@ -31,18 +40,23 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     const reply = await turns.request(false);
     if ("turns" in reply) return reply;
     const calls = reply.message.toolCalls ?? [];
+    if (calls.length === 0 && reply.stop === "refusal") {
+      deps.output.emit({ type: "error", kind: "refusal", message: refused(reply.detail) });
+      return turns.finish("error");
+    }
     // nothing at all for the request: a failure (exit 1), not a silent success; an answer without
     // text after the model worked with tools ends the run normally (its work is the result)
     if (calls.length === 0 && reply.stop !== "length" && !reply.answered && turns.count() === 1) {
-      deps.output.emit({ type: "error", kind: "empty_answer", message: EMPTY_ANSWER });
+      deps.output.emit({ type: "error", kind: "empty_answer", message: reply.detail ? `${EMPTY_ANSWER} (${reply.detail})` : EMPTY_ANSWER });
       return turns.finish("error");
     }
     if (calls.length === 0 && reply.stop === "length") {
-      deps.output.emit({ type: "error", kind: "length", message: CUT_OFF });
+      deps.output.emit({ type: "error", kind: "length", message: reply.detail ? `the answer was cut off: ${reply.detail}` : CUT_OFF });
       return turns.finish("length");
     }
     if (calls.length === 0) return turns.finish("end");
-    turns.append(...(await runToolCalls(calls, { ...deps, tools: reply.tools, parallel: deps.limits.parallelTools })));
+    const cutOff = reply.stop === "length"; // the last call may have been cut off mid-arguments: it is not run
+    turns.append(...(await runToolCalls(calls, { ...deps, tools: reply.tools, parallel: deps.limits.parallelTools, cutOff })));
     if (deps.signal.aborted) return turns.interrupted();
   }
 }

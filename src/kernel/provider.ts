@@ -31,7 +31,8 @@ export type StreamEvent =
   | { type: "text"; delta: string }
   | { type: "thinking"; delta: string }
   | { type: "tool_call"; call: ToolCall }
-  | { type: "done"; message: Message; usage: Usage; stop: StopReason };
+  /** `detail`: the provider's own words on a stop the user must hear about (why it refused, what blocked the prompt) */
+  | { type: "done"; message: Message; usage: Usage; stop: StopReason; detail?: string };
 
 /**
  * A model endpoint speaking one protocol.

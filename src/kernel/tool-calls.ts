@@ -21,6 +21,8 @@ export interface ToolRunDeps {
   /** the absolute path a call's `path` names, where the tools resolve it (`~` too); default: against `cwd` */
   pathOf?(path: string): string;
   parallel: boolean;
+  /** the reply stopped at the model's output token limit: a call whose arguments are not whole JSON was cut off there (CUT_OFF_CALL) */
+  cutOff?: boolean;
 }
 
 /**
@@ -55,6 +57,13 @@ export function withUniqueCallIds(message: Message, history: readonly Message[])
   });
   return changed ? { ...message, toolCalls: unique } : message;
 }
+
+/**
+ * The result of a call cut off by the output token limit in the middle of its arguments: not run
+ * (half the arguments could be a valid, wrong call), and the model is told why and how to fit.
+ */
+export const CUT_OFF_CALL =
+  "not run: the answer reached the model's output token limit in the middle of this call, so its arguments are incomplete. Make the call again with less in it: split the work into smaller calls (a long file: write its first part, then add the rest with edit)";
 
 /** A synthetic error result for `call` (a call must never go to a model without one). */
 export function syntheticResult(call: Pick<ToolCall, "id" | "name">, id: string, text = NO_RESULT): Message {
@@ -159,6 +168,7 @@ async function runOne(call: ToolCall, args: Record<string, unknown> | undefined,
   if (deps.signal.aborted) return { output: abortReason(deps.signal), isError: true };
   const tool = deps.tools.find((t) => t.name === call.name);
   if (!tool) return { output: `unknown tool "${call.name}"; available: ${deps.tools.map((t) => t.name).join(", ")}`, isError: true };
+  if (!args && deps.cutOff) return { output: `${call.name}: ${CUT_OFF_CALL}`, isError: true };
   if (!args)
     return { output: `invalid arguments for ${call.name}: expected a JSON object, got ${JSON.stringify(call.arguments.slice(0, 200))}`, isError: true };
   const checked = checkArguments(call.name, args, tool.parameters);

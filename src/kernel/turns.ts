@@ -51,11 +51,12 @@ export interface RunResult {
   usage: Usage;
 }
 
-/** One answered request: its message (already appended, unless it is a hand-off without text), whether it has text, why it stopped, the tools it was offered. */
+/** One answered request: its message (already appended, unless it is a hand-off without text), whether it has text, why it stopped (and the provider's words on it), the tools it was offered. */
 export interface Answer {
   message: Message;
   answered: boolean;
   stop: StopReason;
+  detail?: string;
   tools: Tool[];
 }
 
@@ -142,7 +143,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       if (!handOff || answered) self.append(message); // an empty hand-off is not kept: it is asked for again
       usage = addUsage(usage, reply.usage);
       output.emit({ type: "usage", ...usageCounts(reply.usage) });
-      return { message, answered, stop: reply.stop, tools: context.tools };
+      return { message, answered, stop: reply.stop, ...(reply.detail ? { detail: reply.detail } : {}), tools: context.tools };
     },
   };
   return self;
@@ -152,7 +153,9 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
 const THINKING_BLOCKED =
   "the tool-calling message in progress has no thinking block of this model (another model's, or made with thinking off), and Anthropic keeps one thinking setting per tool loop";
 
-type Reply = { error?: undefined; partial?: undefined; message: Message; usage: Usage; stop: StopReason } | { error: ProviderError; partial?: Message };
+type Reply =
+  | { error?: undefined; partial?: undefined; message: Message; usage: Usage; stop: StopReason; detail?: string }
+  | { error: ProviderError; partial?: Message };
 
 /**
  * One model request with retries (SPEC §6). A failure before any delta is retried like the

@@ -15,12 +15,14 @@ import type {
   Usage as WireUsage,
 } from "@anthropic-ai/sdk/resources/messages";
 import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
-import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
+import type { ContentBlock, Message, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { toProviderError } from "./anthropic-errors.ts";
-import { errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
+import { adaptingStream, errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
+import { toStop, stopDetail } from "./anthropic-stop.ts";
 import { anthropicEffort } from "./effort.ts";
+import { statedOutputLimit } from "./output-limit.ts";
 import { guardedStream } from "./stream-guard.ts";
 
 export interface RequestOptions extends RequestBasics {
@@ -28,6 +30,8 @@ export interface RequestOptions extends RequestBasics {
   maxTokens?: number;
   /** `thinking: {type: "enabled", budget_tokens}` instead of adaptive thinking. */
   legacyThinking?: boolean;
+  /** The model refused `thinking: {type: "disabled"}`: thinking off is sent as no `thinking` field. */
+  noDisabledThinking?: boolean;
 }
 
 /** What rides in `Opaque.data` of an Anthropic thinking part: a signature, or a redacted block's data. */
@@ -97,7 +101,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
     else turns.push({ role: "user", content: [{ type: "text", text: req.note }] });
   }
   if (req.tools.length > 0 && req.toolChoice === "none") body.tool_choice = { type: "none" };
-  if (thinking) body.thinking = thinking;
+  if (thinking && !(thinking.type === "disabled" && opts.noDisabledThinking)) body.thinking = thinking;
   if (output_config) body.output_config = output_config as MessageCreateParamsStreaming["output_config"];
   return body;
 }
@@ -171,7 +175,7 @@ type Block =
   | { type: "text"; text: string }
   | { type: "thinking"; text: string; signature: string }
   | { type: "redacted"; data: string }
-  | { type: "tool"; id: string; name: string; json: string; startInput: unknown };
+  | { type: "tool"; id: string; name: string; json: string; startInput: unknown; stopped?: boolean };
 
 /**
  * Maps the SDK's raw stream events to IR events. Pure apart from iterating `events`; errors from
@@ -186,6 +190,7 @@ export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, c
   const blocks = new Map<number, Block>();
   let usage: Partial<WireUsage> = {};
   let stop: string | undefined;
+  let detail: string | undefined;
 
   for await (const ev of events) {
     switch (ev.type) {
@@ -213,8 +218,14 @@ export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, c
         else if (d.type === "input_json_delta" && block?.type === "tool") block.json += d.partial_json;
         break;
       }
+      case "content_block_stop": {
+        const block = blocks.get(ev.index);
+        if (block?.type === "tool") block.stopped = true;
+        break;
+      }
       case "message_delta":
         stop = ev.delta.stop_reason ?? stop;
+        detail = stopDetail(stop, ev.delta.stop_details) ?? detail;
         usage = mergeUsage(usage, ev.usage);
         break;
     }
@@ -228,15 +239,17 @@ export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, c
     if (b.type === "text" && b.text) content.push({ type: "text", text: b.text });
     else if (b.type === "thinking") content.push(thinkingPart(b.text, ctx.model, b.signature ? { signature: b.signature } : undefined));
     else if (b.type === "redacted") content.push(thinkingPart("", ctx.model, { redacted: b.data }));
-    // A block cut off by max_tokens keeps its partial JSON: the tool pipeline then tells the model
-    // its arguments were incomplete (max-tokens-truncated-tool-input.sse has no content_block_stop).
-    else if (b.type === "tool") toolCalls.push({ id: b.id, name: b.name, arguments: b.json || inputText(b.startInput) });
+    // A block cut off by max_tokens (no content_block_stop: max-tokens-truncated-tool-input.sse) keeps
+    // its partial JSON, for the loop to tell the model its call was cut; one cut before any JSON is
+    // nothing to run (its empty input would read as `{}`, a call without arguments) and is left out.
+    else if (b.type === "tool" && (b.stopped || b.json || toStop(stop) !== "length"))
+      toolCalls.push({ id: b.id, name: b.name, arguments: b.json || inputText(b.startInput) });
   }
   for (const call of toolCalls) yield { type: "tool_call", call };
 
   const message: Message = { id: newId(), role: "assistant", content };
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
-  yield { type: "done", message, usage: toUsage(usage), stop: toStop(stop) };
+  yield { type: "done", message, usage: toUsage(usage), stop: toStop(stop), ...(detail ? { detail } : {}) };
 }
 
 function* appendText(block: Block | undefined, delta: string): Generator<StreamEvent> {
@@ -273,23 +286,6 @@ function toUsage(u: Partial<WireUsage>): Usage {
     cacheWrite,
     reasoning: u.output_tokens_details?.thinking_tokens ?? 0,
   };
-}
-
-function toStop(reason: string): StopReason {
-  switch (reason) {
-    case "end_turn":
-    case "stop_sequence":
-      return "stop";
-    case "tool_use":
-      return "tool_calls";
-    case "max_tokens":
-    case "model_context_window_exceeded":
-      return "length";
-    case "refusal":
-      return "refusal";
-    default:
-      return "other"; // pause_turn, and whatever comes next
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -341,20 +337,50 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
     ...(opts.legacyThinking !== undefined ? { legacyThinking: opts.legacyThinking } : {}),
   };
   const errorContext = errorContextOf(opts);
+  let modeSwitched = false;
 
   return {
     protocol: "anthropic",
     model: opts.model,
-    stream: (request: ModelRequest, signal: AbortSignal) =>
-      guardedStream(
-        signal,
-        opts.idleTimeoutMs,
-        (s) => client.messages.create(toRequest(request, requestOptions), { signal: s }),
-        (events) => mapEvents(events, { model: opts.model }),
-        (e) => toProviderError(e, errorContext),
-      ),
+    stream(request: ModelRequest, signal: AbortSignal) {
+      let sentThinking: string | undefined;
+      let sentMax = 0;
+      const attempt = () =>
+        guardedStream(
+          signal,
+          opts.idleTimeoutMs,
+          (s) => {
+            const body = toRequest(request, requestOptions);
+            sentThinking = body.thinking?.type;
+            sentMax = body.max_tokens;
+            return client.messages.create(body, { signal: s });
+          },
+          (events) => mapEvents(events, { model: opts.model }),
+          (e) => toProviderError(e, errorContext),
+        );
+      // A 400 that one change of the request avoids, made for good (each once, so the retries end):
+      // - hey's own max_tokens default (never the user's) comes down to a limit the endpoint states:
+      //   an Anthropic-compatible gateway or an older model may allow less than 32000 (output-limit.ts);
+      // - thinking off is `disabled`, which Claude Fable 5, Mythos 5 and Mythos Preview (always
+      //   thinking) and Sonnet 5.5 ("between_tools" instead) refuse: off goes as the model's default;
+      // - Claude 4.5 and earlier refuse adaptive thinking, 4.7 and later budget thinking: the other mode.
+      // (platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting, "rejected configurations
+      // by model"; the words of those 400s are not documented, so a refusal naming the mode is taken as one.)
+      return adaptingStream(attempt, (e) => {
+        const stated = opts.maxTokens === undefined ? statedOutputLimit(e.message, sentMax) : undefined;
+        if (stated !== undefined) return (requestOptions.maxTokens = stated) > 0;
+        if (sentThinking === "disabled") return THINKING_REFUSED.test(e.message) && (requestOptions.noDisabledThinking = true);
+        const refusedMode = sentThinking === "adaptive" ? /adaptive/i : sentThinking === "enabled" ? /adaptive|budget_tokens/i : undefined;
+        if (modeSwitched || !refusedMode?.test(e.message) || !/thinking/i.test(e.message)) return false;
+        requestOptions.legacyThinking = sentThinking === "adaptive";
+        return (modeSwitched = true);
+      });
+    },
   };
 }
+
+/** A 400's words that may be the refusal of `thinking: {type: "disabled"}` (not any 400 naming thinking: a bad signature is another). */
+const THINKING_REFUSED = /between_tools|disabled/i;
 
 /**
  * The SDK's constructor merges the `Name: value` lines of ANTHROPIC_CUSTOM_HEADERS (a Claude Code

@@ -85,3 +85,29 @@ export function geminiGeneration(model: string): number {
   const m = /(?:^|\/)gemini-(\d+(?:\.\d+)?)/.exec(model);
   return m ? Number(m[1]) : 0;
 }
+
+/** OpenAI's levels in order, "none" first: where a refused one finds its nearest. */
+const OPENAI_LEVELS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"];
+
+/**
+ * Learns from a 400 that refuses a reasoning effort and lists the model's own ("Unsupported value:
+ * 'reasoning_effort' does not support 'none' with this model. Supported values are: 'minimal',
+ * 'low', 'medium', and 'high'." — Kilo-Org/cloud#3807; Responses says 'reasoning.effort'): `map`
+ * gets the refused level → the nearest supported one (a lower one on a tie), and every level that
+ * went to the refused one follows. Returns whether it learned anything new (false: not such a
+ * refusal, or one already learned), so a retry loop ends. Mutates `map` only.
+ */
+export function learnEffort(map: Record<string, string>, message: string): boolean {
+  const m = /does not support '([a-z]+)'.*?supported values are:?(.*)/is.exec(message);
+  const refused = m?.[1]?.toLowerCase();
+  if (!refused || !OPENAI_LEVELS.includes(refused) || map[refused] !== undefined) return false;
+  const offered = [...(m?.[2] ?? "").matchAll(/'([a-z]+)'/gi)].map((x) => x[1]!.toLowerCase()).filter((v) => OPENAI_LEVELS.includes(v) && v !== refused);
+  if (offered.length === 0) return false;
+  const distance = (v: string) => Math.abs(OPENAI_LEVELS.indexOf(v) - OPENAI_LEVELS.indexOf(refused));
+  const nearest = offered.reduce((best, v) =>
+    distance(v) < distance(best) || (distance(v) === distance(best) && OPENAI_LEVELS.indexOf(v) < OPENAI_LEVELS.indexOf(best)) ? v : best,
+  );
+  for (const [k, v] of Object.entries(map)) if (v === refused) map[k] = nearest;
+  map[refused] = nearest;
+  return true;
+}

@@ -16,10 +16,11 @@ import type {
 } from "@google/genai";
 import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ToolCall, Usage } from "../kernel/ir.ts";
+import { ProviderError } from "../kernel/provider.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { asObject, errorContextOf, requestBasics, toolText, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
-import { geminiEffort } from "./effort.ts";
+import { geminiEffort, geminiGeneration } from "./effort.ts";
 import { toProviderError } from "./google-errors.ts";
 import { applyPartialArg } from "./partial-args.ts";
 import { guardedStream } from "./stream-guard.ts";
@@ -134,17 +135,25 @@ function replayParts(m: Message, model: string): Part[] | undefined {
   return undefined;
 }
 
-/** Text and calls without the turn's thought parts; a call of this model keeps its signature and id. */
+/**
+ * Text and calls without the turn's thought parts; a call of this model keeps its signature and id.
+ * Gemini 3 answers 400 "Function call is missing a thought_signature" to a step whose first call has
+ * none (ai.google.dev/gemini-api/docs/thought-signatures), as another model's calls do after /model.
+ */
 function rebuildParts(m: Message, model: string): Part[] {
   const parts: Part[] = m.content.flatMap((p): Part[] => (p.type === "text" && p.text ? [{ text: p.text }] : []));
-  for (const c of m.toolCalls ?? []) {
+  for (const [i, c] of (m.toolCalls ?? []).entries()) {
     const data = callData(c, model);
     const call: FunctionCall = { name: c.name, args: parseArguments(c.arguments) ?? {} };
     if (data.id) call.id = data.id;
-    parts.push({ functionCall: call, ...(data.thoughtSignature ? { thoughtSignature: data.thoughtSignature } : {}) });
+    const signature = data.thoughtSignature ?? (i === 0 && geminiGeneration(model) >= 3 ? FOREIGN_CALL_SIGNATURE : undefined);
+    parts.push({ functionCall: call, ...(signature ? { thoughtSignature: signature } : {}) });
   }
   return parts;
 }
+
+/** The stand-in that page's FAQ documents for a call Gemini did not make. */
+const FOREIGN_CALL_SIGNATURE = "skip_thought_signature_validator";
 
 function callData(c: ToolCall | undefined, model: string): CallData {
   if (c?.opaque?.protocol !== "google" || c.opaque.model !== model) return {};
@@ -204,7 +213,7 @@ export async function* mapEvents(chunks: AsyncIterable<Chunk>, ctx: { model: str
     if (chunk.usageMetadata) usage = chunk.usageMetadata;
     const feedback = chunk.promptFeedback;
     if (feedback?.blockReason)
-      blocked = `the prompt was blocked (${feedback.blockReason})${feedback.blockReasonMessage ? `: ${feedback.blockReasonMessage}` : ""}`;
+      blocked = `the prompt was blocked: ${feedback.blockReason}${feedback.blockReasonMessage ? `: ${feedback.blockReasonMessage}` : ""}`;
     const candidate = chunk.candidates?.[0];
     for (const part of candidate?.content?.parts ?? []) {
       if (part.functionCall) {
@@ -221,11 +230,9 @@ export async function* mapEvents(chunks: AsyncIterable<Chunk>, ctx: { model: str
   }
   if (finish === undefined && blocked === undefined) throw unfinishedError();
 
-  if (blocked) {
-    text += blocked;
-    yield { type: "text", delta: blocked };
-  }
-  const toolCalls = calls.map(toToolCall(ctx.model));
+  // A sampling accident, not a verdict on the request: asked again, the model usually gets the call right.
+  if (finish !== undefined && RETRIED_FINISH.has(finish)) throw new ProviderError("network", `the model's function call could not be parsed (${finish})`);
+  const toolCalls = calls.map(toToolCall(ctx.model, finish === "MAX_TOKENS" ? open : undefined));
   for (const call of toolCalls) yield { type: "tool_call", call };
 
   const content: ContentBlock[] = [];
@@ -238,7 +245,9 @@ export async function* mapEvents(chunks: AsyncIterable<Chunk>, ctx: { model: str
   const message: Message = { id: newId(), role: "assistant", content };
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
   const stop = blocked ? "refusal" : toStop(finish ?? "", toolCalls.length > 0);
-  yield { type: "done", message, usage: toUsage(usage), stop };
+  // A blocked prompt or an unusual finishReason is not the model's answer: it goes to the user, not into the history.
+  const detail = blocked ?? (stop === "refusal" || stop === "other" ? finish : undefined);
+  yield { type: "done", message, usage: toUsage(usage), stop, ...(detail ? { detail } : {}) };
 }
 
 /**
@@ -279,11 +288,12 @@ function addCallPart(part: Part, fc: FunctionCall, open: OpenCall | undefined, p
   return fc.willContinue ? open : undefined;
 }
 
-function toToolCall(model: string): (c: OpenCall) => ToolCall {
+/** `cut`: a call still willContinue when the stream ended (MAX_TOKENS): its JSON is left unclosed, as cut. */
+function toToolCall(model: string, cut: OpenCall | undefined): (c: OpenCall) => ToolCall {
   return (c) => {
     const data: CallData = { ...(c.signature ? { thoughtSignature: c.signature } : {}), ...(c.id ? { id: c.id } : {}) };
-    // The Gemini API gives no ids (function-call-thought-signature.sse): results are matched by name and order.
-    const call: ToolCall = { id: c.id ?? `call_${newId()}`, name: c.name, arguments: JSON.stringify(c.args) };
+    const args = JSON.stringify(c.args); // no ids on the Gemini API (function-call-thought-signature.sse): matched by name and order
+    const call: ToolCall = { id: c.id ?? `call_${newId()}`, name: c.name, arguments: c === cut ? args.slice(0, -1) : args };
     if (data.thoughtSignature || data.id) call.opaque = { protocol: "google", model, data };
     return call;
   };
@@ -300,6 +310,9 @@ function toUsage(u: GenerateContentResponseUsageMetadata | undefined): Usage {
     reasoning: thoughts,
   };
 }
+
+/** finishReasons of a malformed call (MALFORMED_FUNCTION_CALL: one that "can't be parsed", in the SDK's FinishReason), retried like a broken stream. */
+const RETRIED_FINISH = new Set(["MALFORMED_FUNCTION_CALL"]);
 
 function toStop(finish: string, calledTools: boolean): StopReason {
   switch (finish) {

@@ -13,6 +13,7 @@ import type { CompletionUsage } from "openai/resources/completions";
 import { emptyUsage, newId } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
+import { learnEffort, openaiEffort } from "./effort.ts";
 import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, toolText, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { toProviderError } from "./openai-errors.ts";
@@ -38,6 +39,8 @@ export interface RequestOptions extends RequestBasics {
    * gateways); the stream then reports no usage, and hey estimates
    */
   streamUsage?: boolean;
+  /** reasoning efforts the model refused → the nearest it takes (effort.ts learnEffort) */
+  effortFor?: Record<string, string>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -103,7 +106,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
   if (key) body.prompt_cache_key = key;
   const effort = req.effort ?? opts.effort;
   // "none" is the official no-reasoning value; "off" would be a 400. Other levels pass verbatim.
-  if (effort !== undefined) body.reasoning_effort = effort === "off" ? "none" : effort;
+  const wire = effort === undefined ? undefined : openaiEffort(effort);
+  if (wire !== undefined) body.reasoning_effort = (opts.effortFor?.[wire] ?? wire) as typeof body.reasoning_effort;
   const maxTokens = req.maxTokens ?? opts.maxTokens;
   if (maxTokens !== undefined) body[opts.maxTokensField ?? "max_tokens"] = maxTokens;
   return body;
@@ -322,6 +326,7 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
     ...(parallelToolCalls !== undefined ? { parallelToolCalls } : {}),
     // other hosts cache by prefix alone, and strict ones refuse fields they do not know
     cacheKey: promptCacheKey ?? host === "api.openai.com",
+    effortFor: {},
   };
   const errorContext = errorContextOf(opts);
   const attempt = (request: ModelRequest, signal: AbortSignal) =>
@@ -344,7 +349,7 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
           if (requestOptions.streamUsage !== false && e.message.includes("stream_options")) return !(requestOptions.streamUsage = false);
           // an endpoint that wants every tool-call turn's reasoning back (a DeepSeek model under another name)
           if (requestOptions.reasoningReplay === "turn" && e.message.includes("reasoning_content")) return Boolean((requestOptions.reasoningReplay = "all"));
-          return false;
+          return learnEffort(requestOptions.effortFor!, e.message); // a level the model does not take: its nearest
         },
       ),
   };

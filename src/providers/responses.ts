@@ -3,11 +3,11 @@
 // its encrypted_content, messages, function calls). The SDK client comes from openai.ts, the only
 // file that loads the `openai` SDK, and the error classification from openai-errors.ts. Fixture
 // names below are under test/fixtures/wire/openai-responses/.
-import { emptyUsage, newId } from "../kernel/ir.ts";
+import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
-import { openaiEffort } from "./effort.ts";
+import { learnEffort, openaiEffort } from "./effort.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
 import { openaiClient } from "./openai.ts";
@@ -27,6 +27,8 @@ export interface RequestOptions extends RequestBasics {
   parallelToolCalls?: boolean;
   /** send `prompt_cache_key` (conversationKey) with agent requests */
   cacheKey?: boolean;
+  /** reasoning efforts the model refused → the nearest it takes (effort.ts learnEffort) */
+  effortFor?: Record<string, string>;
 }
 
 /** A ToolCall's opaque data: its output item id (`fc_…`), which is not its call_id (`call_…`). */
@@ -82,7 +84,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): CreateParams
   const effort = req.effort ?? opts.effort;
   if (effort !== undefined) {
     // "none" is the official no-reasoning value; there is no summary of no reasoning.
-    const wire = openaiEffort(effort) as WireEffort;
+    const wire = (opts.effortFor?.[openaiEffort(effort)] ?? openaiEffort(effort)) as WireEffort;
     body.reasoning = effort === "off" ? { effort: wire } : { effort: wire, summary: "auto" };
   }
   const maxTokens = req.maxTokens ?? opts.maxTokens;
@@ -117,7 +119,9 @@ function assistantItems(m: Message, model: string): InputItem[] {
     // "Item 'fc_…' of type 'function_call' was provided without its required 'reasoning' item"
     // (mastra-ai/mastra#8738). call_id alone pairs the output, so the id goes only beside its reasoning.
     const id = reasoning > 0 ? callItemId(c, model) : undefined;
-    items.push({ type: "function_call", call_id: c.id, name: c.name, arguments: c.arguments, ...(id !== undefined ? { id } : {}) });
+    // arguments cut off mid-way (a `length` stop) go back as an object: they are a JSON string on the wire
+    const args = parseArguments(c.arguments) ? c.arguments : "{}";
+    items.push({ type: "function_call", call_id: c.id, name: c.name, arguments: args, ...(id !== undefined ? { id } : {}) });
   }
   return items;
 }
@@ -169,6 +173,8 @@ interface Slot {
   text: string;
   /** from `output_item.done`: the `.added` item may be incomplete (the SDK's type comment) */
   item?: OutputItem;
+  /** from `output_item.added`: all there is of an item the output token limit cut off */
+  added?: OutputItem;
 }
 
 /**
@@ -221,6 +227,7 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
       case "response.output_item.done": {
         const s = slot(e.item.id ?? `#${e.output_index}`, kindOf(e.item));
         if (e.type === "response.output_item.done") s.item = e.item;
+        else s.added = e.item;
         break;
       }
       case "response.completed":
@@ -248,13 +255,15 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
       if (item?.type === "message" && item.content.some((c) => c.type === "refusal")) refused = true;
       const text = s.text || (item?.type === "message" ? item.content.map((c) => (c.type === "refusal" ? c.refusal : c.text)).join("") : "");
       if (text) content.push({ type: "text", text });
-    } else if (item?.type === "function_call") {
-      // Only a call whose item completed: one cut off mid-arguments (response.incomplete) is not run.
-      const data: CallData | undefined = item.id ? { id: item.id } : undefined;
+    } else if (item?.type === "function_call" || (s.added?.type === "function_call" && s.text && end.status === "incomplete")) {
+      // A call the output limit cut off mid-arguments (response.incomplete, no output_item.done) keeps
+      // what came of them: the loop runs none of it and tells the model its call was cut.
+      const call = (item ?? s.added) as OpenAI.Responses.ResponseFunctionToolCall;
+      const data: CallData | undefined = call.id ? { id: call.id } : undefined;
       toolCalls.push({
-        id: item.call_id,
-        name: item.name,
-        arguments: item.arguments || s.text || "{}",
+        id: call.call_id,
+        name: call.name,
+        arguments: item ? call.arguments || s.text || "{}" : s.text,
         opaque: { protocol: "responses", model: ctx.model, ...(data ? { data } : {}) },
       });
     }
@@ -263,7 +272,14 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
 
   const message: Message = { id: newId(), role: "assistant", content };
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
-  yield { type: "done", message, usage: toUsage(end.usage), stop: toStop(end, refused, toolCalls.length) };
+  const filtered = end.status === "incomplete" && end.incomplete_details?.reason === "content_filter";
+  yield {
+    type: "done",
+    message,
+    usage: toUsage(end.usage),
+    stop: toStop(end, refused, toolCalls.length),
+    ...(filtered ? { detail: "stopped by the content filter" } : {}),
+  };
 }
 
 function kindOf(item: OutputItem): Slot["kind"] {
@@ -321,6 +337,7 @@ export async function createResponsesProvider(opts: AdapterOptions): Promise<Pro
     ...requestBasics(opts),
     ...(parallelToolCalls !== undefined ? { parallelToolCalls } : {}),
     cacheKey: promptCacheKey ?? true,
+    effortFor: {},
   };
   const errorContext = errorContextOf(opts);
   const attempt = (request: ModelRequest, signal: AbortSignal) =>
@@ -338,7 +355,9 @@ export async function createResponsesProvider(opts: AdapterOptions): Promise<Pro
     stream: (request: ModelRequest, signal: AbortSignal) =>
       adaptingStream(
         () => attempt(request, signal),
-        (e) => requestOptions.cacheKey === true && e.message.includes("prompt_cache_key") && !(requestOptions.cacheKey = false),
+        (e) =>
+          (requestOptions.cacheKey === true && e.message.includes("prompt_cache_key") && !(requestOptions.cacheKey = false)) ||
+          learnEffort(requestOptions.effortFor!, e.message),
       ),
   };
 }

@@ -2,7 +2,9 @@
 // a local server lacks the model. Messages only, shown by the display after a failed request. Pure.
 import { OLLAMA_MODEL, OLLAMA_URL } from "../config/providers.ts";
 import type { ProviderSettings } from "../config/settings.ts";
+import { CUT_OFF } from "../kernel/loop.ts";
 import { isLoopback } from "../net/proxy.ts";
+import { lengthHint } from "./length-hint.ts";
 
 /**
  * What a new user with no configuration and no model server reads: the default, then three ways
@@ -25,7 +27,8 @@ export function setupText(userFile = "~/.config/hey/config.toml", home?: string)
 }
 
 /**
- * Help after a failed request, when there is some (issue 14): the setup hint when the default
+ * Help after a failed request, when there is some: for an answer cut at the output token limit,
+ * the max_tokens to raise (length-hint.ts); (issue 14) the setup hint when the default
  * local Ollama does not answer; when a local server says the model is not there (a 404, told by
  * the status in the message as a documented last resort), `ollama pull MODEL` for Ollama and the
  * server's model list for any other. `where` is the
@@ -38,6 +41,7 @@ export function setupHint(
   error: { kind: string; message: string },
   where: { userFile?: string; home?: string } = {},
 ): string | undefined {
+  if (error.kind === "length" && error.message === CUT_OFF) return lengthHint(provider, where.userFile);
   if (provider.preset && provider.name === "ollama" && error.kind === "network") return setupText(where.userFile, where.home);
   if (error.kind === "bad_request" && /\(404\)/.test(error.message) && isLoopbackUrl(provider.baseUrl)) {
     // Ollama's own port: a loopback endpoint there is taken to be Ollama (vLLM, llama.cpp, LM Studio pull no models)

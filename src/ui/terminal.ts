@@ -253,11 +253,8 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           break;
         case "error": {
           // a cut-off answer is not a failure of hey's or the provider's: said as a warning, with what to do
-          if (event.kind === "length") {
-            infoLine(`${visible(event.message)} (raise max_tokens)`, YELLOW);
-            break;
-          }
-          infoLine(`error: ${visible(event.message)}`, RED);
+          if (event.kind === "length") infoLine(visible(event.message), YELLOW);
+          else infoLine(`error: ${visible(event.message)}`, RED);
           const hint = opts.hint?.(event);
           if (hint) write(info, hint + "\n");
           break;

@@ -10,6 +10,8 @@ export interface ScriptedTurn {
   toolCalls?: { name: string; arguments: unknown; id?: string }[];
   usage?: Partial<Usage>;
   stop?: StopReason;
+  /** the done event's `detail` */
+  detail?: string;
   /** thrown after the turn's deltas were streamed (none streamed when the turn is only an error) */
   error?: ProviderError;
   /** waits this long before the first delta, honouring abort */
@@ -59,7 +61,13 @@ export function fakeProvider(script: Turn[], opts: { model?: string } = {}): Fak
       if (turn.thinking) message.content.push({ type: "thinking", text: turn.thinking, opaque: { protocol: "openai", model } });
       if (turn.text) message.content.push({ type: "text", text: turn.text });
       if (toolCalls.length) message.toolCalls = toolCalls;
-      yield { type: "done", message, usage: { ...emptyUsage(), ...turn.usage }, stop: turn.stop ?? (toolCalls.length ? "tool_calls" : "stop") };
+      yield {
+        type: "done",
+        message,
+        usage: { ...emptyUsage(), ...turn.usage },
+        stop: turn.stop ?? (toolCalls.length ? "tool_calls" : "stop"),
+        ...(turn.detail ? { detail: turn.detail } : {}),
+      };
     },
   };
 }

@@ -1,7 +1,7 @@
 // The loop driven by a scripted provider: termination, event order, parallel tools, retries.
 import { describe, expect, test } from "bun:test";
 import { MAX_RUN_TOKENS_PROMPT, MAX_TURNS_PROMPT, PLAIN_HAND_OFF_PROMPT } from "../../src/kernel/hand-off.ts";
-import { runLoop, CUT_OFF, EMPTY_ANSWER } from "../../src/kernel/loop.ts";
+import { runLoop, CUT_OFF, EMPTY_ANSWER, refused } from "../../src/kernel/loop.ts";
 import { INTERRUPTED_ANSWER } from "../../src/kernel/turns.ts";
 import type { Provider } from "../../src/kernel/provider.ts";
 import { emptyUsage, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
@@ -96,6 +96,23 @@ describe("a hand-off or an answer without text", () => {
       expect(deps.output.of("error")).toEqual([{ type: "error", kind: "empty_answer", message: EMPTY_ANSWER }]);
       expect(deps.output.sequence().slice(-2)).toEqual(["error", "done"]);
     });
+
+  test("an empty first reply with the provider's words on its stop says them", async () => {
+    const deps = loopDeps(fakeProvider([{ text: "", stop: "other", detail: "OTHER" }]));
+    expect((await runLoop([userMessage("go")], deps)).stop).toBe("error");
+    expect(deps.output.of("error")).toEqual([{ type: "error", kind: "empty_answer", message: `${EMPTY_ANSWER} (OTHER)` }]);
+  });
+
+  test("a refusal, with partial text or none, on the first reply or after tools: a refusal error with the provider's words, then stop_reason error", async () => {
+    const first = loopDeps(fakeProvider([{ text: "Sure, here", stop: "refusal", detail: "cyber: declined" }]));
+    expect((await runLoop([userMessage("go")], first)).stop).toBe("error");
+    expect(first.output.of("error")).toEqual([{ type: "error", kind: "refusal", message: refused("cyber: declined") }]);
+    expect(refused("cyber: declined")).toStartWith("the model refused to answer (cyber: declined); rephrase the request");
+
+    const later = loopDeps(fakeProvider([{ toolCalls: [{ name: "t", arguments: {} }] }, { text: "", stop: "refusal" }]), { tools: [sleepTool("t", 1)] });
+    expect(await runLoop([userMessage("go")], later)).toMatchObject({ stop: "error", turns: 2 });
+    expect(later.output.of("error")).toEqual([{ type: "error", kind: "refusal", message: refused(undefined) }]);
+  });
 
   test("a final answer without text after the model worked with tools ends the run normally (SPEC §6: it stopped calling tools)", async () => {
     const deps = loopDeps(fakeProvider([{ toolCalls: [{ name: "t", arguments: {} }] }, { text: "" }]), { tools: [sleepTool("t", 1)] });

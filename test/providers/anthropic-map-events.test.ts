@@ -37,6 +37,25 @@ test.each([
   expect(done(await run([start(), end(reason), { type: "message_stop" }])).stop).toBe(stop as never);
 });
 
+test("a refusal's stop_details (on message_delta) become the done event's detail; without them there is none", async () => {
+  // Shaped as platform.claude.com/docs/en/test-and-evaluate/strengthen-guardrails/handle-streaming-refusals shows it; not recorded.
+  const details = { type: "refusal", category: "cyber", explanation: "This request was declined because it could enable cyber harm." };
+  const withDetails = { type: "message_delta", delta: { stop_reason: "refusal", stop_details: details }, usage: { output_tokens: 3 } };
+  expect(done(await run([start(), withDetails]))).toMatchObject({
+    stop: "refusal",
+    detail: "cyber: This request was declined because it could enable cyber harm.",
+  });
+  const bare = { type: "message_delta", delta: { stop_reason: "refusal", stop_details: { type: "refusal", category: null, explanation: null } }, usage: {} };
+  expect(done(await run([start(), bare])).detail).toBeUndefined();
+  expect(done(await run([start(), end("end_turn")])).detail).toBeUndefined();
+});
+
+test("model_context_window_exceeded says that the window is full, so the user is not told to raise max_tokens", async () => {
+  expect(done(await run([start(), end("model_context_window_exceeded")])).detail).toStartWith("the conversation filled the model's context window");
+  expect(done(await run([start(), end("max_tokens")])).detail).toBeUndefined();
+  expect(done(await run([start(), end("pause_turn")])).detail).toBe("stop_reason pause_turn");
+});
+
 test("usage: input counts cache reads and writes; delta values override, nulls do not", async () => {
   const events = await run([
     start({ input_tokens: 10, cache_creation_input_tokens: 200, cache_read_input_tokens: 3000, output_tokens: 1 }),
@@ -107,6 +126,23 @@ describe("content blocks", () => {
       { type: "thinking", text: "pre", opaque: { protocol: "anthropic", model: "m", data: { signature: "S" } } },
       { type: "text", text: "Hi" },
     ]);
+  });
+
+  test("max_tokens: a tool_use cut before any of its JSON is left out; one that finished (content_block_stop), even without arguments, is kept", async () => {
+    // Shaped like max-tokens-truncated-tool-input.sse, whose cut block gets no content_block_stop; cut earlier here.
+    const noArgs = block(0, { type: "tool_use", id: "toolu_1", name: "list", input: {} });
+    const cut = block(1, { type: "tool_use", id: "toolu_2", name: "bash", input: {} });
+    const events = await run([
+      start(),
+      noArgs,
+      delta(0, { type: "input_json_delta", partial_json: "" }),
+      stopBlock(0),
+      cut,
+      delta(1, { type: "input_json_delta", partial_json: "" }),
+      end("max_tokens"),
+    ]);
+    expect(done(events).message.toolCalls).toEqual([{ id: "toolu_1", name: "list", arguments: "{}" }]);
+    expect(done(events).stop).toBe("length");
   });
 
   test("a tool_use whose input came whole in its start event, with no deltas", async () => {

@@ -12,7 +12,8 @@ import { NO_RESULT as MISSING_RESULT } from "../../src/kernel/tool-calls.ts";
 import { anthropicBaseUrl, createAnthropicProvider } from "../../src/providers/anthropic.ts";
 import type { AdapterOptions } from "../../src/providers/common.ts";
 import { anthropicToolPairs } from "../helpers/invariants-anthropic.ts";
-import { fixture, startReplayServer } from "../helpers/replay-server.ts";
+import { fixture, jsonReply, startReplayServer } from "../helpers/replay-server.ts";
+import { drain } from "../helpers/drain.ts";
 import type { RecordedRequest } from "../helpers/replay-server.ts";
 
 const MODEL = "claude-test";
@@ -400,6 +401,135 @@ describe("effort (SPEC §5.5)", () => {
       thinking: { type: "disabled" },
       max_tokens: 32000,
     });
+  });
+});
+
+describe("thinking off on a model that refuses `disabled`", () => {
+  // Constructed from the docs, not recorded: platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting
+  // lists the models that answer `thinking: {type: "disabled"}` with a 400 (Claude Fable 5, Mythos 5,
+  // Mythos Preview; Sonnet 5.5, whose 400 "suggests between_tools" per models/sonnet-5-5/whats-new-sonnet-5-5).
+  // The exact wording is not published; this body is shaped like error-400-tool-result-mismatch.json.
+  const refusal = () =>
+    jsonReply(400, {
+      type: "error",
+      error: { type: "invalid_request_error", message: 'thinking.type: "disabled" is not supported for this model. Use "between_tools" instead.' },
+    });
+
+  test("is sent again at once without the thinking field, and every later request of the provider leaves it out", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", effort: "off" });
+    const before = server.requests.length;
+    server.enqueue(refusal(), fixture("anthropic/text"), fixture("anthropic/text"));
+    const first = await drain(provider.stream({ system: "", messages: [user("hi")], tools: [] }, new AbortController().signal));
+    expect(first.error).toBeUndefined();
+    expect(first.events.at(-1)).toMatchObject({ type: "done", stop: "stop" });
+    await drain(provider.stream({ system: "", messages: [user("again")], tools: [] }, new AbortController().signal));
+    const sent = server.requests.slice(before).map((r) => (r.body as Record<string, unknown>).thinking);
+    expect(sent).toEqual([{ type: "disabled" }, undefined, undefined]);
+  });
+
+  test("a 400 about a thinking block's signature is not this refusal: shown, not retried", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", effort: "off" });
+    const before = server.requests.length;
+    server.enqueue(
+      jsonReply(400, { type: "error", error: { type: "invalid_request_error", message: "messages.1.content.0: Invalid `signature` in `thinking` block" } }),
+    );
+    const { error } = await drain(provider.stream({ system: "", messages: [user("hi")], tools: [] }, new AbortController().signal));
+    expect(error).toMatchObject({ kind: "bad_request" });
+    expect(server.requests.length - before).toBe(1);
+  });
+
+  test("another 400 is not retried, and a refusal when thinking was not off is not either", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", effort: "high" });
+    const before = server.requests.length;
+    server.enqueue(refusal());
+    const { error } = await drain(provider.stream({ system: "", messages: [user("hi")], tools: [] }, new AbortController().signal));
+    expect(error).toMatchObject({ kind: "bad_request" });
+    expect(server.requests.length - before).toBe(1);
+  });
+});
+
+describe("a thinking mode the model refuses", () => {
+  // Constructed from platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting (Claude 4.5
+  // and earlier reject "adaptive", Claude 4.7 and later reject "enabled", each with a 400); the words
+  // of those 400s are not published, so these bodies are made up in the API's error shape.
+  const refusal = (message: string) => jsonReply(400, { type: "error", error: { type: "invalid_request_error", message } });
+  const thinkingOf = (r: RecordedRequest) => (r.body as Record<string, unknown>).thinking;
+
+  test("adaptive refused: the same request again at once with budget thinking, and from then on; never switched back", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", effort: "high" });
+    const before = server.requests.length;
+    server.enqueue(refusal("thinking.type: adaptive thinking is not supported on this model"), fixture("anthropic/text"), fixture("anthropic/text"));
+    for (const text of ["hi", "again"]) await drain(provider.stream({ system: "", messages: [user(text)], tools: [] }, new AbortController().signal));
+    expect(server.requests.slice(before).map(thinkingOf)).toEqual([
+      { type: "adaptive" },
+      { type: "enabled", budget_tokens: 16384 },
+      { type: "enabled", budget_tokens: 16384 },
+    ]);
+    server.enqueue(refusal("thinking.type.enabled is not supported for this model; use adaptive"));
+    const { error } = await drain(provider.stream({ system: "", messages: [user("third")], tools: [] }, new AbortController().signal));
+    expect(error).toMatchObject({ kind: "bad_request" });
+  });
+
+  test("legacy_thinking on a model that takes adaptive only: adaptive with the effort instead", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", effort: "low", legacyThinking: true });
+    const before = server.requests.length;
+    server.enqueue(
+      refusal("thinking.type.enabled is not supported for this model. Use thinking.type.adaptive and output_config.effort."),
+      fixture("anthropic/text"),
+    );
+    const { error } = await drain(provider.stream({ system: "", messages: [user("hi")], tools: [] }, new AbortController().signal));
+    expect(error).toBeUndefined();
+    const sent = server.requests.slice(before).map((r) => r.body as Record<string, unknown>);
+    expect(sent.map((b) => [b.thinking, b.output_config])).toEqual([
+      [{ type: "enabled", budget_tokens: 2048 }, undefined],
+      [{ type: "adaptive" }, { effort: "low" }],
+    ]);
+  });
+
+  test("a 400 about the thinking block the turn must start with is not a refused mode: shown, not retried", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", effort: "high" });
+    const before = server.requests.length;
+    server.enqueue(
+      refusal(
+        "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When `thinking` is enabled, a final `assistant` message must start with a thinking block.",
+      ),
+    );
+    const { error } = await drain(provider.stream({ system: "", messages: [user("hi")], tools: [] }, new AbortController().signal));
+    expect(error).toMatchObject({ kind: "bad_request" });
+    expect(server.requests.length - before).toBe(1);
+  });
+});
+
+describe("an endpoint that allows less output than hey's default max_tokens", () => {
+  // The wording of Anthropic's 400 for a model with a smaller output limit, as users report it (no
+  // recording here): "max_tokens: 32000 > 8192, which is the maximum allowed number of output tokens for …".
+  const tooMany = () =>
+    jsonReply(400, {
+      type: "error",
+      error: {
+        type: "invalid_request_error",
+        message: "max_tokens: 32000 > 8192, which is the maximum allowed number of output tokens for claude-3-5-haiku-20241022",
+      },
+    });
+
+  test("the request is sent again at once with the stated limit, and so are the provider's later ones", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test" });
+    const before = server.requests.length;
+    server.enqueue(tooMany(), fixture("anthropic/text"), fixture("anthropic/text"));
+    const first = await drain(provider.stream({ system: "", messages: [user("hi")], tools: [] }, new AbortController().signal));
+    expect(first.error).toBeUndefined();
+    await drain(provider.stream({ system: "", messages: [user("again")], tools: [] }, new AbortController().signal));
+    expect(server.requests.slice(before).map((r) => (r.body as Record<string, unknown>).max_tokens)).toEqual([32000, 8192, 8192]);
+  });
+
+  test("a max_tokens the user configured is theirs: the 400 is shown, not worked around", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", maxTokens: 32000 });
+    const before = server.requests.length;
+    server.enqueue(tooMany());
+    const { error } = await drain(provider.stream({ system: "", messages: [user("hi")], tools: [] }, new AbortController().signal));
+    expect(error).toMatchObject({ kind: "bad_request" });
+    expect((error as Error).message).toContain("8192, which is the maximum allowed number of output tokens");
+    expect(server.requests.length - before).toBe(1);
   });
 });
 

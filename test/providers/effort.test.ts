@@ -1,8 +1,8 @@
 // The effort table (SPEC §5.5): every level × every protocol.
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { EFFORTS } from "../../src/kernel/ir.ts";
 import type { Effort } from "../../src/kernel/ir.ts";
-import { anthropicEffort, EFFORT_TABLE, geminiEffort, geminiGeneration, openaiEffort } from "../../src/providers/effort.ts";
+import { anthropicEffort, EFFORT_TABLE, geminiEffort, geminiGeneration, learnEffort, openaiEffort } from "../../src/providers/effort.ts";
 import type { GeminiThinking } from "../../src/providers/effort.ts";
 
 test.each([
@@ -74,3 +74,30 @@ test.each([
 ] as const)("geminiGeneration(%s) = %d", (m, n) => expect(geminiGeneration(m)).toBe(n));
 
 test("the table covers every level", () => expect(Object.keys(EFFORT_TABLE).sort()).toEqual([...EFFORTS].sort()));
+
+describe("a refused reasoning effort learns the model's nearest", () => {
+  // The wording reported in Kilo-Org/cloud#3807 (chat completions); Responses names 'reasoning.effort'.
+  const refusal = (level: string, supported: string) =>
+    `Unsupported value: 'reasoning_effort' does not support '${level}' with this model. Supported values are: ${supported}.`;
+  test.each([
+    ["none", "'minimal', 'low', 'medium', and 'high'", { none: "minimal" }],
+    ["none", "'low', 'medium', and 'high'", { none: "low" }],
+    ["max", "'minimal', 'low', 'medium', and 'high'", { max: "high" }],
+    ["xhigh", "'low' and 'high'", { xhigh: "high" }],
+    ["minimal", "'none', 'low', 'medium', 'high' and 'xhigh'", { minimal: "none" }],
+  ])("%s refused, supported %s → %j", (level, supported, learned) => {
+    const map: Record<string, string> = {};
+    expect(learnEffort(map, refusal(level, supported))).toBe(true);
+    expect(map).toEqual(learned);
+  });
+
+  test("Responses' wording too; a level that went to the refused one follows; nothing new or no such refusal learns nothing", () => {
+    const map: Record<string, string> = { max: "xhigh" };
+    expect(
+      learnEffort(map, "Unsupported value: 'reasoning.effort' does not support 'xhigh' with this model. Supported values are: 'low', 'medium', and 'high'."),
+    ).toBe(true);
+    expect(map).toEqual({ max: "high", xhigh: "high" });
+    expect(learnEffort(map, "Unsupported value: 'reasoning.effort' does not support 'xhigh' with this model. Supported values are: 'low'.")).toBe(false);
+    expect(learnEffort(map, "Unsupported parameter: 'temperature' is not supported with this model.")).toBe(false);
+  });
+});

@@ -366,6 +366,32 @@ describe("streams that fail after partial output", () => {
   });
 });
 
+describe("finishReasons no recording shows, through the SDK", () => {
+  // Hand-made from the SDK's FinishReason docs (node_modules/@google/genai/dist/genai.d.ts): SAFETY
+  // "when streaming, the content field is empty if content filters block the output";
+  // MALFORMED_FUNCTION_CALL "a function call that is syntactically invalid and can't be parsed".
+  const chunk = (candidate: Record<string, unknown>) =>
+    `data: ${JSON.stringify({ candidates: [{ index: 0, ...candidate }], usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 0, totalTokenCount: 9 } })}\r\n\r\n`;
+
+  test("SAFETY with no content: a refusal naming SAFETY, with nothing in the answer", async () => {
+    const { events, error } = await replay(
+      sseReply(chunk({ finishReason: "SAFETY", safetyRatings: [{ category: "HARM_CATEGORY_DANGEROUS_CONTENT", probability: "HIGH", blocked: true }] })),
+    );
+    expect(error).toBeUndefined();
+    expect(events).toEqual([{ type: "done", message: expect.objectContaining({ content: [] }), usage: usage(9, 0), stop: "refusal", detail: "SAFETY" }]);
+  });
+
+  test("MALFORMED_FUNCTION_CALL fails the try so it is asked again: a retryable error naming it, after one request", async () => {
+    const before = server.requests.length;
+    const { events, error } = await replay(sseReply(chunk({ content: { parts: [] }, finishReason: "MALFORMED_FUNCTION_CALL" })));
+    expect(events).toEqual([]);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ kind: "network", message: "the model's function call could not be parsed (MALFORMED_FUNCTION_CALL)" });
+    expect((error as ProviderError).retryable).toBe(true);
+    expect(server.requests.length - before).toBe(1);
+  });
+});
+
 describe("console noise", () => {
   test("a keyless client and a tool-call stream print no console.warn (the SDK warns about both otherwise)", async () => {
     const warned: unknown[][] = [];
@@ -422,18 +448,48 @@ describe("mapEvents on hand-made chunks", () => {
     ["PROHIBITED_CONTENT", "refusal"],
     ["BLOCKLIST", "refusal"],
     ["SPII", "refusal"],
-    ["MALFORMED_FUNCTION_CALL", "other"],
     ["LANGUAGE", "other"],
     ["SOMETHING_NEW", "other"],
   ])("finishReason %s → %s", async (finishReason, stop) => {
     expect(last(await run(finished(finishReason))).stop).toBe(stop as never);
   });
 
-  test("a blocked prompt (promptFeedback, no candidates) is a refusal that says why", async () => {
+  test("a blocked prompt (promptFeedback, no candidates) is a refusal that says why, beside the answer, not in it", async () => {
     const events = await run([{ promptFeedback: { blockReason: "SAFETY" as never, blockReasonMessage: "unsafe" }, usageMetadata: { promptTokenCount: 7 } }]);
-    expect(deltasOf(events)).toEqual(["the prompt was blocked (SAFETY): unsafe", "done"]);
-    expect(last(events).stop).toBe("refusal");
+    expect(deltasOf(events)).toEqual(["done"]);
+    expect(last(events)).toMatchObject({ stop: "refusal", detail: "the prompt was blocked: SAFETY: unsafe", message: { content: [] } });
     expect(last(events).usage.input).toBe(7);
+  });
+
+  test("a safety stop names its finishReason; a plain stop has no detail", async () => {
+    expect(last(await run(finished("RECITATION")))).toMatchObject({ stop: "refusal", detail: "RECITATION" });
+    expect(last(await run(finished("STOP"))).detail).toBeUndefined();
+    expect(last(await run(finished("OTHER")))).toMatchObject({ stop: "other", detail: "OTHER" });
+  });
+
+  test("MAX_TOKENS while a streamed call still says willContinue: its arguments stay unclosed, as cut, so it is not run as whole", async () => {
+    // Shaped like vertex-parallel-calls-partial-args.sse (streamed arguments), stopped mid-call; not recorded.
+    const events = await run([
+      { candidates: [{ content: { role: "model", parts: [{ functionCall: { name: "write_file", willContinue: true } }] } }] },
+      {
+        candidates: [
+          { content: { role: "model", parts: [{ functionCall: { partialArgs: [{ jsonPath: "$.path", stringValue: "a.md" }], willContinue: true } }] } },
+        ],
+      },
+      {
+        candidates: [
+          {
+            content: {
+              role: "model",
+              parts: [{ functionCall: { partialArgs: [{ jsonPath: "$.content", stringValue: "# Gu", willContinue: true }], willContinue: true } }],
+            },
+            finishReason: "MAX_TOKENS" as never,
+          },
+        ],
+      },
+    ] as Chunk[]);
+    expect(last(events).stop).toBe("length");
+    expect(last(events).message.toolCalls?.map((c) => c.arguments)).toEqual(['{"path":"a.md","content":"# Gu"']);
   });
 
   test("usage adds tool-use prompt tokens to input and reads cached tokens", async () => {

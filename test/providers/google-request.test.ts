@@ -172,7 +172,14 @@ describe("request body", () => {
     ];
     const { body } = await send({ messages });
     expect(body.contents.slice(1)).toEqual([
-      { role: "model", parts: [{ functionCall: { id: "fc-7", name: "read", args: { path: "a" } } }, { functionCall: { name: "read", args: { path: "b" } } }] },
+      {
+        role: "model",
+        parts: [
+          // no signature came with it: Gemini 3 is given the stand-in (see the next test)
+          { functionCall: { id: "fc-7", name: "read", args: { path: "a" } }, thoughtSignature: "skip_thought_signature_validator" },
+          { functionCall: { name: "read", args: { path: "b" } } },
+        ],
+      },
       {
         role: "user",
         parts: [
@@ -183,7 +190,7 @@ describe("request body", () => {
     ]);
   });
 
-  test("a history from another protocol or model: rebuilt from text and calls, with no foreign signature and no made-up ids", async () => {
+  test("a history from another protocol or model: rebuilt from text and calls, with no foreign signature and no made-up ids; for Gemini 3 each step's first call carries the documented stand-in signature", async () => {
     const gemini25 = await answer("gemini/function-call-thought-signature", "gemini-2.5-pro");
     const messages: Message[] = [
       user("q1"),
@@ -203,17 +210,47 @@ describe("request body", () => {
       { id: "a3", role: "assistant", content: [], toolCalls: [{ id: "call_cut", name: "read", arguments: '{"path": "b' }] },
       result({ id: "call_cut", name: "read" }, "B"),
     ];
+    // ai.google.dev/gemini-api/docs/thought-signatures: Gemini 3 refuses a step whose first call has no signature
+    const stub = { thoughtSignature: "skip_thought_signature_validator" };
     const { body } = await send({ messages });
     expect(body.contents).toEqual([
       { role: "user", parts: [{ text: "q1" }] },
-      { role: "model", parts: [{ text: "Reading." }, { functionCall: { name: "read", args: { path: "a.txt" } } }] },
+      { role: "model", parts: [{ text: "Reading." }, { functionCall: { name: "read", args: { path: "a.txt" } }, ...stub }] },
       { role: "user", parts: [{ functionResponse: { name: "read", response: { output: "A" } } }] },
-      { role: "model", parts: [{ functionCall: { name: "get_country", args: {} } }] },
+      { role: "model", parts: [{ functionCall: { name: "get_country", args: {} }, ...stub }] },
       { role: "user", parts: [{ functionResponse: { name: "get_country", response: { output: "Mexico" } } }] },
-      { role: "model", parts: [{ functionCall: { name: "read", args: {} } }] },
+      { role: "model", parts: [{ functionCall: { name: "read", args: {} }, ...stub }] },
       { role: "user", parts: [{ functionResponse: { name: "read", response: { output: "B" } } }] },
     ]);
-    expect(JSON.stringify(body)).not.toContain("thoughtSignature");
+    const foreign = (gemini25.toolCalls![0]!.opaque!.data as { thoughtSignature: string }).thoughtSignature;
+    expect(JSON.stringify(body)).not.toContain(foreign);
+    // Gemini 2.5 does not ask for them: nothing is made up
+    expect(JSON.stringify((await send({ messages }, { model: "gemini-2.5-flash" })).body)).not.toContain("thoughtSignature");
+  });
+
+  test("parallel calls of another model: only the first call of the step gets the stand-in", async () => {
+    const messages: Message[] = [
+      user("q"),
+      {
+        id: "a1",
+        role: "assistant",
+        content: [],
+        toolCalls: [
+          { id: "c1", name: "read", arguments: '{"path":"a"}' },
+          { id: "c2", name: "read", arguments: '{"path":"b"}' },
+        ],
+      },
+      result({ id: "c1", name: "read" }, "A"),
+      result({ id: "c2", name: "read" }, "B"),
+    ];
+    const { body } = await send({ messages });
+    expect(body.contents[1]).toEqual({
+      role: "model",
+      parts: [
+        { functionCall: { name: "read", args: { path: "a" } }, thoughtSignature: "skip_thought_signature_validator" },
+        { functionCall: { name: "read", args: { path: "b" } } },
+      ],
+    });
   });
 
   test("a call without a result (an interrupted run) gets adaptHistory's synthetic error result", async () => {

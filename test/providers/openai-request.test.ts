@@ -169,6 +169,21 @@ describe("request body", () => {
     expect((await bodyOf({ messages: [user("hi")], effort: "off" }, { effort: "low" })).reasoning_effort).toBe("none");
   });
 
+  test("a level the model refuses is sent again at once as its nearest, and so from then on", async () => {
+    // The 400 as Kilo-Org/cloud#3807 quotes it (Kimi behind an OpenAI-compatible endpoint); not recorded here.
+    const refusal = jsonReply(400, {
+      error: {
+        message: "Unsupported value: 'reasoning_effort' does not support 'none' with this model. Supported values are: 'minimal', 'low', 'medium', and 'high'.",
+        type: "invalid_request_error",
+      },
+    });
+    const provider = await createOpenAIProvider({ model: "gpt-test", baseUrl: `${server.url}/v1`, effort: "off" });
+    const before = server.requests.length;
+    server.enqueue(refusal, sseReply(OK), sseReply(OK));
+    for (const text of ["hi", "again"]) for await (const _ of provider.stream({ system: "", messages: [user(text)], tools: [] }, new AbortController().signal));
+    expect(server.requests.slice(before).map((r) => (r.body as Record<string, unknown>).reasoning_effort)).toEqual(["none", "minimal", "minimal"]);
+  });
+
   /** A fetch that sends every request to the replay server, whatever host the SDK aimed at. */
   const redirect = (async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : input);

@@ -337,6 +337,33 @@ describe("stream shapes no recording shows", () => {
     expect(lastDone(events).stop).toBe("tool_calls");
   });
 
+  test("response.incomplete (max_output_tokens) mid-arguments: the cut call comes out with what came of its arguments, stop length; a finished call beside it is whole", async () => {
+    // The API reference's response.incomplete with incomplete_details.reason max_output_tokens; not recorded.
+    const call = (n: number, args: string, status: string) => ({
+      id: `fc_${n}`,
+      type: "function_call",
+      status,
+      call_id: `call_${n}`,
+      name: "write_file",
+      arguments: args,
+    });
+    const args = (item_id: string, output_index: number, delta: string) => ev("response.function_call_arguments.delta", { item_id, output_index, delta });
+    const body = [
+      itemAdded(call(1, "", "in_progress"), 0),
+      args("fc_1", 0, '{"path":"a.md","content":"A"}'),
+      itemDone(call(1, '{"path":"a.md","content":"A"}', "completed"), 0),
+      itemAdded(call(2, "", "in_progress"), 1),
+      args("fc_2", 1, '{"path":"b.md","content":"# Gui'),
+      ev("response.incomplete", { response: response("incomplete", { usage: USAGE, incomplete_details: { reason: "max_output_tokens" } }) }),
+    ].join("");
+    const { events } = await replay(sseReply(body));
+    expect(lastDone(events).stop).toBe("length");
+    expect(lastDone(events).message.toolCalls?.map((c) => [c.id, c.arguments])).toEqual([
+      ["call_1", '{"path":"a.md","content":"A"}'],
+      ["call_2", '{"path":"b.md","content":"# Gui'],
+    ]);
+  });
+
   test("a refusal streams as text and stops with refusal", async () => {
     const refusal = {
       id: "msg_1",
@@ -360,15 +387,16 @@ describe("stream shapes no recording shows", () => {
   });
 
   test.each([
-    ["max_output_tokens", "length"],
-    ["content_filter", "refusal"],
-    ["something_new", "other"],
-  ])("response.incomplete because of %s keeps the partial answer and stops with %s", async (reason, stop) => {
+    ["max_output_tokens", "length", undefined],
+    ["content_filter", "refusal", "stopped by the content filter"],
+    ["something_new", "other", undefined],
+  ])("response.incomplete because of %s keeps the partial answer and stops with %s (detail %p)", async (reason, stop, detail) => {
     const body = [textDelta("Partial"), ev("response.incomplete", { response: response("incomplete", { usage: USAGE, incomplete_details: { reason } }) })].join(
       "",
     );
     const { events } = await replay(sseReply(body));
     expect(lastDone(events)).toMatchObject({ stop, message: { content: [{ type: "text", text: "Partial" }] } });
+    expect(lastDone(events).detail).toBe(detail);
   });
 });
 

@@ -8,7 +8,7 @@ import { NO_RESULT as MISSING_RESULT } from "../../src/kernel/tool-calls.ts";
 import type { AdapterOptions } from "../../src/providers/common.ts";
 import { createResponsesProvider } from "../../src/providers/responses.ts";
 import { responsesToolPairs } from "../helpers/invariants-responses.ts";
-import { fixture, sseReply, startReplayServer } from "../helpers/replay-server.ts";
+import { fixture, jsonReply, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import type { RecordedRequest, Reply } from "../helpers/replay-server.ts";
 
 const MODEL = "gpt-test";
@@ -136,6 +136,15 @@ describe("request body", () => {
       userItem("q"),
       { type: "function_call", call_id: "call_sVidsfFJ6zlzRpelrPkTPlpd", name: "multiply", arguments: '{"a":1231,"b":2331}' },
       { type: "function_call_output", call_id: "call_sVidsfFJ6zlzRpelrPkTPlpd", output: "2869461" },
+    ]);
+  });
+
+  test("a call whose arguments were cut off (a length stop) goes back with arguments {}: the wire wants a JSON string", async () => {
+    const cut: Message = { id: "a-cut", role: "assistant", content: [], toolCalls: [{ id: "call_cut", name: "read", arguments: '{"path": "b' }] };
+    expect(await loopInputOf([user("q"), cut, result("call_cut", "not run")])).toEqual([
+      userItem("q"),
+      { type: "function_call", call_id: "call_cut", name: "read", arguments: "{}" },
+      { type: "function_call_output", call_id: "call_cut", output: "not run" },
     ]);
   });
 
@@ -285,6 +294,27 @@ describe("request body", () => {
     ["max", { effort: "max", summary: "auto" }],
   ] as [Effort, unknown][])("effort %s is sent as reasoning %j", async (effort, reasoning) => {
     expect((await bodyOf({ messages: [user("hi")], effort })).reasoning).toEqual(reasoning);
+  });
+
+  test("a level the model refuses (gpt-5 takes no 'none') is sent again at once as its nearest, and so from then on", async () => {
+    // The 400's wording as reported for chat completions (Kilo-Org/cloud#3807), with Responses' parameter name; not recorded.
+    const refusal = jsonReply(400, {
+      error: {
+        message: "Unsupported value: 'reasoning.effort' does not support 'none' with this model. Supported values are: 'minimal', 'low', 'medium', and 'high'.",
+        type: "invalid_request_error",
+        param: "reasoning.effort",
+        code: "unsupported_value",
+      },
+    });
+    const provider = await createResponsesProvider({ model: MODEL, baseUrl: `${server.url}/v1`, effort: "off" });
+    const before = server.requests.length;
+    server.enqueue(refusal, OK, OK);
+    for (const text of ["hi", "again"]) for await (const _ of provider.stream({ system: "", messages: [user(text)], tools: [] }, new AbortController().signal));
+    expect(server.requests.slice(before).map((r) => (r.body as { reasoning?: unknown }).reasoning)).toEqual([
+      { effort: "none" },
+      { effort: "minimal" },
+      { effort: "minimal" },
+    ]);
   });
 
   test("the request's effort wins over the provider's default", async () => {

@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import TOML from "@iarna/toml";
 import { resolveConfig } from "../../src/config/resolve.ts";
+import { CUT_OFF } from "../../src/kernel/loop.ts";
 import { setupHint, setupText } from "../../src/ui/setup-help.ts";
 
 type Env = Record<string, string | undefined>;
@@ -62,5 +63,45 @@ describe("setup help", () => {
     if (hint === undefined) expect(got).toBeUndefined();
     else expect(got).toContain(hint);
     if (toml.includes(":8000")) expect(got).not.toContain("ollama");
+  });
+});
+
+describe("after an answer cut at the output token limit", () => {
+  const cut = { kind: "length", message: CUT_OFF };
+  test.each([
+    [
+      "a configured limit: its table, file and value",
+      '[provider.claude]\nprotocol = "anthropic"\nbase_url = "https://api.anthropic.com/v1"\nmodels = ["m"]\nmax_tokens = 4096',
+      {},
+      "raise max_tokens in [provider.claude] of /l0.toml (now 4096)",
+    ],
+    [
+      "Anthropic without one: hey's default",
+      '[provider.claude]\nprotocol = "anthropic"\nbase_url = "https://api.anthropic.com/v1"\nmodels = ["m"]',
+      {},
+      "raise max_tokens in [provider.claude] of /l0.toml (now 32000, hey's default for Anthropic)",
+    ],
+    [
+      "another protocol without one: the model's own limit, which no setting raises",
+      '[provider.oa]\nbase_url = "https://api.example.com/v1"\nmodels = ["m"]',
+      {},
+      "max_tokens is not set, so the model's own output limit was reached: ask for the answer in parts",
+    ],
+    [
+      "a preset (from a key variable): the table to add",
+      "",
+      { ANTHROPIC_API_KEY: "k" },
+      "set max_tokens in a [provider.anthropic] table of ~/.config/hey/config.toml (now 32000, hey's default for Anthropic)",
+    ],
+  ])("%s", (_name, toml, env, hint) => {
+    const { settings } = resolve(toml, env);
+    expect(setupHint(settings.provider, settings.model, cut)).toBe(hint);
+  });
+
+  test("a cut stated otherwise (the context window is full) gets no max_tokens hint", () => {
+    const { settings } = resolve("", { ANTHROPIC_API_KEY: "k" });
+    expect(
+      setupHint(settings.provider, settings.model, { kind: "length", message: "the answer was cut off: the conversation filled the model's context window" }),
+    ).toBeUndefined();
   });
 });

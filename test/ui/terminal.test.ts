@@ -214,12 +214,15 @@ test("an error is followed by the hint for it", () => {
 
 test("an answer cut at the token limit and a max-turns stop are said", () => {
   expect(
-    render([
-      { type: "text_delta", text: "The ans" },
-      { type: "error", kind: "length", message: "the answer was cut off: the model reached its output token limit" },
-      { type: "done", stop_reason: "length", turns: 1, usage },
-    ]).err,
-  ).toBe("the answer was cut off: the model reached its output token limit (raise max_tokens)\n");
+    render(
+      [
+        { type: "text_delta", text: "The ans" },
+        { type: "error", kind: "length", message: "the answer was cut off: the model reached its output token limit" },
+        { type: "done", stop_reason: "length", turns: 1, usage },
+      ],
+      { hint: (e) => (e.kind === "length" ? "raise max_tokens in [provider.p] of /c.toml (now 64)" : undefined) },
+    ).err,
+  ).toBe("the answer was cut off: the model reached its output token limit\nraise max_tokens in [provider.p] of /c.toml (now 64)\n");
 });
 
 test("a file written twice in one batch: each write's diff is against the file as that call found it", () => {

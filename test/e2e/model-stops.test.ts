@@ -1,0 +1,122 @@
+// The less common ways a native protocol ends a turn, as a user of dist/hey meets them: a refusal
+// says so in one line (with the provider's words) and exits 1, and a Gemini function call it could
+// not parse is asked for again instead of ending the task. Streams hand-made from the vendors'
+// documentation (cited per case), replayed from a loopback server.
+import { expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { refused } from "../../src/kernel/loop.ts";
+import { runHey } from "../helpers/e2e.ts";
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
+import { textReply } from "../helpers/protocol-streams.ts";
+import { sseReply } from "../helpers/replay-server.ts";
+
+const server = fileReplayServer();
+const work = fileTempDir("hey-stops-");
+const config = join(work.path, "fast-retry.toml");
+writeFileSync(config, "[retry]\nbase_delay_ms = 100\njitter = false\n");
+
+const run = (protocol: string, base: string) =>
+  runHey(["--base-url", `${server.url}${base}`, "--protocol", protocol, "-m", "m", "--config", config, "-p", "go"], { cwd: work.path });
+
+const event = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+
+test("Anthropic stop_reason refusal after some text: the text, then one line with the category and explanation; exit 1", async () => {
+  // As platform.claude.com/docs/en/test-and-evaluate/strengthen-guardrails/handle-streaming-refusals
+  // shows it: stop_details arrives on message_delta beside stop_reason "refusal".
+  server.enqueue(
+    sseReply(
+      [
+        event("message_start", {
+          message: {
+            id: "msg_1",
+            type: "message",
+            role: "assistant",
+            model: "m",
+            content: [],
+            stop_reason: null,
+            usage: { input_tokens: 9, output_tokens: 1 },
+          },
+        }),
+        event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+        event("content_block_delta", { index: 0, delta: { type: "text_delta", text: "Hello.." } }),
+        event("content_block_stop", { index: 0 }),
+        event("message_delta", {
+          delta: {
+            stop_reason: "refusal",
+            stop_details: { type: "refusal", category: "cyber", explanation: "This request was declined because it could enable cyber harm." },
+          },
+          usage: { output_tokens: 3 },
+        }),
+        event("message_stop", {}),
+      ].join(""),
+    ),
+  );
+  const result = await run("anthropic", "/v1");
+  expect(result.code).toBe(1);
+  expect(result.stdout).toBe("Hello..\n");
+  expect(result.stderr).toBe(`error: ${refused("cyber: This request was declined because it could enable cyber harm.")}\n`);
+});
+
+const geminiChunk = (candidate: Record<string, unknown>) =>
+  `data: ${JSON.stringify({ candidates: [{ index: 0, ...candidate }], usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 } })}\r\n\r\n`;
+
+test("Gemini SAFETY with empty content: one line naming SAFETY, not 'the answer was empty'; exit 1", async () => {
+  // The SDK's FinishReason.SAFETY: "When streaming, the content field is empty if content filters block the output."
+  server.enqueue(sseReply(geminiChunk({ finishReason: "SAFETY" })));
+  const result = await run("google", "/v1beta");
+  expect(result.code).toBe(1);
+  expect(result.stderr).toBe(`error: ${refused("SAFETY")}\n`);
+});
+
+test("Gemini finishReason OTHER with nothing: the empty answer names it", async () => {
+  // The SDK's FinishReason.OTHER: "The model stopped generating for a reason not otherwise specified."
+  server.enqueue(sseReply(geminiChunk({ finishReason: "OTHER" })));
+  const result = await run("google", "/v1beta");
+  expect(result.code).toBe(1);
+  expect(result.stderr).toBe("error: the model's answer was empty (OTHER)\n");
+});
+
+test("Gemini MALFORMED_FUNCTION_CALL: the request is retried and the task goes on", async () => {
+  // The SDK's FinishReason.MALFORMED_FUNCTION_CALL: "a function call that is syntactically invalid and can't be parsed".
+  const before = server.requests.length;
+  server.enqueue(sseReply(geminiChunk({ content: { parts: [] }, finishReason: "MALFORMED_FUNCTION_CALL" })), textReply("google", "Done."));
+  const result = await run("google", "/v1beta");
+  expect(result).toMatchObject({ code: 0, stdout: "Done.\n" });
+  expect(result.stderr).toContain("the model's function call could not be parsed (MALFORMED_FUNCTION_CALL)");
+  expect(server.requests.length - before).toBe(2);
+});
+
+const anthropicText = (text: string, stop: string) =>
+  sseReply(
+    [
+      event("message_start", {
+        message: { id: "msg_1", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, usage: { input_tokens: 9, output_tokens: 1 } },
+      }),
+      event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+      event("content_block_delta", { index: 0, delta: { type: "text_delta", text } }),
+      event("content_block_stop", { index: 0 }),
+      event("message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 64 } }),
+      event("message_stop", {}),
+    ].join(""),
+  );
+
+test("an answer cut at max_tokens: the warning, then the setting to raise, in its file, with its value; exit 1", async () => {
+  const file = join(work.path, "claude.toml");
+  writeFileSync(file, `[provider.claude]\nprotocol = "anthropic"\nbase_url = "${server.url}/v1"\nmodels = ["m"]\nmax_tokens = 64\n`);
+  server.enqueue(anthropicText("The first half of", "max_tokens"));
+  const result = await runHey(["--config", file, "-m", "claude/m", "-p", "go"], { cwd: work.path });
+  expect(result.code).toBe(1);
+  expect(result.stdout).toBe("The first half of\n");
+  expect(result.stderr).toBe(`the answer was cut off: the model reached its output token limit\nraise max_tokens in [provider.claude] of ${file} (now 64)\n`);
+});
+
+test("model_context_window_exceeded: the window is full, said so, and no advice to raise max_tokens", async () => {
+  // The SDK's StopReason type lists model_context_window_exceeded (node_modules/@anthropic-ai/sdk/resources/messages/messages.d.ts).
+  server.enqueue(anthropicText("Partial", "model_context_window_exceeded"));
+  const result = await run("anthropic", "/v1");
+  expect(result.code).toBe(1);
+  expect(result.stderr).toBe(
+    "the answer was cut off: the conversation filled the model's context window (model_context_window_exceeded): /compact it (hey -c /compact) or start a new one\n",
+  );
+});
