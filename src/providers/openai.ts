@@ -17,6 +17,7 @@ import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, req
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
+import { NINE_CHAR_REFUSAL, nineCharId, wantsNineCharIds } from "./tool-call-ids.ts";
 
 export interface RequestOptions extends RequestBasics {
   /** api.openai.com wants `max_completion_tokens`; most compatible servers only know `max_tokens`. */
@@ -38,6 +39,8 @@ export interface RequestOptions extends RequestBasics {
    * gateways); the stream then reports no usage, and hey estimates
    */
   streamUsage?: boolean;
+  /** tool-call ids as 9 characters [a-zA-Z0-9] (tool-call-ids.ts): Mistral refuses any other */
+  nineCharIds?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -53,6 +56,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
   const systemRole = opts.systemRole ?? "system";
   if (req.system) messages.push({ role: systemRole, content: req.system });
   const lastUser = req.messages.findLastIndex((m) => m.role === "user");
+  const wireId = opts.nineCharIds ? nineCharId : (id: string) => id;
 
   req.messages.forEach((m, i) => {
     switch (m.role) {
@@ -64,7 +68,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
         break;
       case "tool":
         // Text only, and an error result is plain text too: tool messages have no images and no error flag.
-        messages.push({ role: "tool", tool_call_id: m.toolCallId ?? "", content: toolText(m.content) });
+        messages.push({ role: "tool", tool_call_id: wireId(m.toolCallId ?? ""), content: toolText(m.content) });
         break;
       case "assistant": {
         const calls = m.toolCalls ?? [];
@@ -74,7 +78,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
           // null (not "") beside tool calls, as the API itself returns; a bare empty turn needs a string.
           content: text || (calls.length > 0 ? null : ""),
         };
-        if (calls.length > 0) out.tool_calls = calls.map(toWireCall);
+        if (calls.length > 0) out.tool_calls = calls.map((c) => toWireCall(c, wireId(c.id)));
         const replay = opts.reasoningReplay ?? "turn";
         const reasoning = replay === "none" ? undefined : reasoningToSend(m, opts.model, i > lastUser || (replay === "all" && calls.length > 0));
         if (reasoning !== undefined) out.reasoning_content = reasoning;
@@ -147,8 +151,8 @@ function appendNote(messages: ChatCompletionMessageParam[], note: string): void 
   else messages.push({ role: "user", content: note });
 }
 
-function toWireCall(c: ToolCall): ChatCompletionMessageToolCall {
-  return { id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } };
+function toWireCall(c: ToolCall, id: string): ChatCompletionMessageToolCall {
+  return { id, type: "function", function: { name: c.name, arguments: c.arguments } };
 }
 
 function userContent(content: ContentBlock[]): string | ChatCompletionContentPart[] {
@@ -322,6 +326,7 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
     ...(parallelToolCalls !== undefined ? { parallelToolCalls } : {}),
     // other hosts cache by prefix alone, and strict ones refuse fields they do not know
     cacheKey: promptCacheKey ?? host === "api.openai.com",
+    nineCharIds: wantsNineCharIds(host, opts.model),
   };
   const errorContext = errorContextOf(opts);
   const attempt = (request: ModelRequest, signal: AbortSignal) =>
@@ -342,6 +347,8 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
         (e) => {
           if (requestOptions.cacheKey && e.message.includes("prompt_cache_key")) return !(requestOptions.cacheKey = false);
           if (requestOptions.streamUsage !== false && e.message.includes("stream_options")) return !(requestOptions.streamUsage = false);
+          // a Mistral model under another name, or behind a gateway: another model's ids in the history
+          if (!requestOptions.nineCharIds && NINE_CHAR_REFUSAL.test(e.message)) return (requestOptions.nineCharIds = true);
           // an endpoint that wants every tool-call turn's reasoning back (a DeepSeek model under another name)
           if (requestOptions.reasoningReplay === "turn" && e.message.includes("reasoning_content")) return Boolean((requestOptions.reasoningReplay = "all"));
           return false;

@@ -349,6 +349,65 @@ describe("stream_options", () => {
   });
 });
 
+describe("tool-call ids for Mistral (9 characters [a-zA-Z0-9])", () => {
+  // A session begun on another model: OpenAI's and Anthropic's ids, and one of Mistral's own
+  const history: Message[] = [
+    user("fix it"),
+    {
+      id: "a",
+      role: "assistant",
+      content: [],
+      toolCalls: [
+        { id: "call_Yx8bQ2mZpL0rT4vW9nK1sD3f", name: "read", arguments: "{}" },
+        { id: "toolu_01A09q90qw90lq917835lq9", name: "read", arguments: "{}" },
+        { id: "Ab3dE6gH9", name: "read", arguments: "{}" },
+      ],
+    },
+    { id: "t1", role: "tool", toolCallId: "call_Yx8bQ2mZpL0rT4vW9nK1sD3f", content: [{ type: "text", text: "one" }] },
+    { id: "t2", role: "tool", toolCallId: "toolu_01A09q90qw90lq917835lq9", content: [{ type: "text", text: "two" }] },
+    { id: "t3", role: "tool", toolCallId: "Ab3dE6gH9", content: [{ type: "text", text: "three" }] },
+  ];
+  type Wire = { tool_calls?: { id: string }[]; tool_call_id?: string };
+  const idsOf = (body: unknown) => {
+    const messages = (body as { messages: Wire[] }).messages;
+    return {
+      calls: messages.flatMap((m) => (m.tool_calls ?? []).map((c) => c.id)),
+      results: messages.flatMap((m) => (m.tool_call_id ? [m.tool_call_id] : [])),
+    };
+  };
+  // Mistral's 400, in its own words (jackmpcollins/magentic#276)
+  const refusal = () =>
+    jsonReply(400, {
+      object: "error",
+      message: "Tool call id was call_Yx8bQ2mZpL0rT4vW9nK1sD3f but must be a-z, A-Z, 0-9, with a length of 9.",
+      type: "invalid_request_error",
+      param: null,
+      code: null,
+    });
+
+  test("a Mistral model gets every id as 9 characters from the first request, each call's the same as its result's, its own ids unchanged", async () => {
+    const first = idsOf(await bodyOf({ messages: history, tools: [READ] }, { model: "mistral-small-latest" }));
+    expect(first.calls).toHaveLength(3);
+    for (const id of first.calls) expect(id).toMatch(/^[A-Za-z0-9]{9}$/);
+    expect(new Set(first.calls).size).toBe(3);
+    expect(first.results).toEqual(first.calls);
+    expect(first.calls[2]).toBe("Ab3dE6gH9");
+    // the same ids in the next request: the cached prefix holds
+    expect(idsOf(await bodyOf({ messages: history, tools: [READ] }, { model: "mistral-small-latest" }))).toEqual(first);
+    // other models get the ids as they are
+    expect(idsOf(await bodyOf({ messages: history, tools: [READ] })).calls[0]).toBe("call_Yx8bQ2mZpL0rT4vW9nK1sD3f");
+  });
+
+  test("an endpoint that refuses the ids in Mistral's words gets the request again with 9-character ids, and from then on", async () => {
+    const provider = await createOpenAIProvider({ model: "my-local-model", baseUrl: `${server.url}/v1` });
+    const before = server.requests.length;
+    server.enqueue(refusal(), sseReply(OK), sseReply(OK));
+    for (let i = 0; i < 2; i++) for await (const _ of provider.stream({ system: "", messages: history, tools: [READ] }, new AbortController().signal));
+    const sent = server.requests.slice(before).map((r) => idsOf(r.body).calls.every((id) => /^[A-Za-z0-9]{9}$/.test(id)));
+    expect(sent).toEqual([false, true, true]);
+  });
+});
+
 describe("the replay server's tool-call invariant", () => {
   test("a tool call without its result is refused with a 400 naming the id, and recorded", async () => {
     const messages: Message[] = [user("q"), { id: "a", role: "assistant", content: [], toolCalls: [{ id: "call_lost", name: "read", arguments: "{}" }] }];
