@@ -3,7 +3,9 @@
 import { afterAll, expect, test } from "bun:test";
 import { runHey } from "../helpers/e2e.ts";
 import { type ChatRequest, startModelServer } from "../helpers/model-server.ts";
-import { eachTempDir } from "../helpers/fixtures.ts";
+import { eachTempDir, fileReplayServer } from "../helpers/fixtures.ts";
+import { jsonReply, sseReply } from "../helpers/replay-server.ts";
+import { chatChunk, sse } from "../helpers/sse.ts";
 
 const work = eachTempDir();
 const state = eachTempDir();
@@ -31,4 +33,53 @@ test("a session begun on another model continues on one that takes only Mistral'
   // one refusal, then every request with ids it takes, the first run's among them
   expect(sent.map((r) => idsOf(r).every((id) => /^[A-Za-z0-9]{9}$/.test(id)))).toEqual([false, true, true]);
   expect(idsOf(sent.at(-1)!)).toHaveLength(4);
+});
+
+const openrouter = fileReplayServer();
+const viaOpenRouter = (args: string[]) =>
+  runHey(["--base-url", `${openrouter.url}/api/v1`, "-m", "meta-llama/llama-3.3-70b-instruct:free", ...args], { cwd: work.path });
+
+test("OpenRouter's 429 for a rate-limited upstream: the retry says the upstream's words and waits as long as its metadata asks", async () => {
+  // a recorded body's shape; the wait shortened from 17 s
+  const limited = jsonReply(429, {
+    error: {
+      message: "Provider returned error",
+      code: 429,
+      metadata: {
+        raw: "meta-llama/llama-3.3-70b-instruct:free is temporarily rate-limited upstream. Please retry shortly, or add your own key to accumulate your rate limits: https://openrouter.ai/settings/integrations",
+        provider_name: "Venice",
+        is_byok: false,
+        retry_after_seconds: 2,
+        headers: { "Retry-After": "2" },
+      },
+    },
+    user_id: "user_x",
+  });
+  openrouter.enqueue(limited, sseReply(sse([chatChunk({ content: "ok" }), chatChunk({ finish: "stop" })])));
+  const run = await viaOpenRouter(["-p", "hi"]);
+  expect(run).toMatchObject({ code: 0, stdout: "ok\n" });
+  expect(run.stderr).toMatch(
+    /^retrying in 2(\.\d)? s \(1\/5\): rate limited \(429\): Provider returned error \(Venice: meta-llama\/llama-3\.3-70b-instruct:free is temporarily rate-limited upstream\./,
+  );
+});
+
+test("OpenRouter's daily cap on free models: one request, no retries, and the error says when the cap resets", async () => {
+  const before = openrouter.requests.length;
+  const reset = Date.now() + 5 * 3600_000;
+  openrouter.enqueue(
+    jsonReply(429, {
+      error: {
+        message: "Rate limit exceeded: free-models-per-day-high-balance.",
+        code: 429,
+        metadata: { headers: { "X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(reset) } },
+      },
+    }),
+  );
+  const run = await viaOpenRouter(["-p", "hi"]);
+  expect(run.code).toBe(1);
+  expect(openrouter.requests.length - before).toBe(1);
+  expect(run.stderr).toMatch(
+    /^error: quota exhausted \(429\): Rate limit exceeded: free-models-per-day-high-balance\. — the limit resets in (4 h 59|5 h 0) min/,
+  );
+  expect(run.stderr).not.toContain("retrying");
 });

@@ -1,5 +1,5 @@
 // toProviderError as a table: what each failure shape of the openai SDK is classified as.
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { ProviderErrorKind } from "../../src/kernel/provider.ts";
 import { toProviderError } from "../../src/providers/openai-errors.ts";
 
@@ -74,4 +74,73 @@ test.each([
   },
 ])("auth messages say what to fix: $name → $message", ({ context, message }) => {
   expect(toProviderError(apiError(401, { message: "bad key" }), context).message).toBe(message);
+});
+
+describe("OpenRouter", () => {
+  // A recorded 429 of a :free model (the body as one client logged it): OpenRouter's own message
+  // says nothing; the upstream's words and the wait are in `metadata`, not in the HTTP headers.
+  const upstream429 = {
+    message: "Provider returned error",
+    code: 429,
+    metadata: {
+      raw: "meta-llama/llama-3.3-70b-instruct:free is temporarily rate-limited upstream. Please retry shortly, or add your own key to accumulate your rate limits: https://openrouter.ai/settings/integrations",
+      provider_name: "Venice",
+      is_byok: false,
+      retry_after_seconds: 17,
+      retry_after_seconds_raw: 16.007,
+      headers: { "Retry-After": "17" },
+    },
+  };
+
+  test("an upstream's 429: its words and its provider are said, and its wait in metadata is kept", () => {
+    const err = toProviderError(apiError(429, upstream429), ctx);
+    expect(err.kind).toBe("rate_limit");
+    expect(err.retryAfterMs).toBe(17_000);
+    expect(err.message).toStartWith(
+      "rate limited (429): Provider returned error (Venice: meta-llama/llama-3.3-70b-instruct:free is temporarily rate-limited upstream.",
+    );
+    // a header of the response itself wins
+    expect(toProviderError(apiError(429, upstream429, { "retry-after": "3" }), ctx).retryAfterMs).toBe(3000);
+    // only the upstream's copied Retry-After
+    const copied = { ...upstream429, metadata: { raw: "busy", headers: { "retry-after": "9" } } };
+    expect(toProviderError(apiError(429, copied), ctx).retryAfterMs).toBe(9000);
+  });
+
+  test("the same error as a chunk of a 200 stream: its code is the status, its wait is kept", () => {
+    const err = toProviderError(apiError(undefined, upstream429), ctx);
+    expect(err).toMatchObject({ kind: "rate_limit", retryAfterMs: 17_000 });
+    expect(err.message).toContain("Venice: meta-llama");
+  });
+
+  test("an upstream's error body held as a JSON string is quoted by its message", () => {
+    const raw = JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "tools: Tool names must be unique." } });
+    const err = toProviderError(apiError(400, { message: "Provider returned error", code: 400, metadata: { raw, provider_name: "Anthropic" } }), ctx);
+    expect(err.message).toBe("request rejected (400): Provider returned error (Anthropic: tools: Tool names must be unique.)");
+  });
+
+  test("an upstream that says 'check quota' of a per-minute limit is still retried: OpenRouter's own words decide", () => {
+    const body = {
+      message: "Provider returned error",
+      code: 429,
+      metadata: { raw: "Resource has been exhausted (e.g. check quota).", provider_name: "Google AI Studio" },
+    };
+    expect(toProviderError(apiError(429, body), ctx).kind).toBe("rate_limit");
+  });
+
+  test("the daily cap on free models is a spent quota, not retried, and says when it resets", () => {
+    const reset = String(NOW + (3 * 60 + 20) * 60_000);
+    const daily = {
+      message: "Rate limit exceeded: free-models-per-day-high-balance.",
+      type: "rate_limit_error",
+      code: "429",
+      metadata: { headers: { "X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": reset } },
+    };
+    const err = toProviderError(apiError(429, daily), ctx);
+    expect(err.kind).toBe("quota_exhausted");
+    expect(err.message).toBe("quota exhausted (429): Rate limit exceeded: free-models-per-day-high-balance. — the limit resets in 3 h 20 min");
+    // without metadata (Gitlawb/openclaude#1549), and mid-stream
+    expect(
+      toProviderError(apiError(429, { message: "Rate limit exceeded: free-models-per-day-high-balance.", type: "rate_limit_error", code: "429" }), ctx).kind,
+    ).toBe("quota_exhausted");
+  });
 });
