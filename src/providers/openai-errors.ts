@@ -5,6 +5,7 @@ import { ProviderError } from "../kernel/provider.ts";
 import { formatWait } from "../kernel/retry.ts";
 import { contextOverflow } from "./context-length.ts";
 import { asObject, classifyFailure, netFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
+import { googleFailure, type GoogleError } from "./google-errors.ts";
 import { parseRetryAfter } from "./retry-after.ts";
 import type { ErrorContext } from "./common.ts";
 
@@ -29,6 +30,11 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
   const net = netFailure(e);
   if (net) return net;
   const err: ErrorShape = typeof e === "object" && e !== null ? e : { message: String(e) };
+  const google = googleErrorIn(err);
+  if (google && typeof err.status === "number") {
+    const said = typeof google.message === "string" && google.message ? google.message : sdkWords(err.message);
+    return classifyFailure(googleFailure(err.status, said, google, retryAfterOf(err.headers, ctx.now)), ctx);
+  }
   const body = typeof err.error === "object" && err.error !== null ? (err.error as ErrorShape) : {};
   const own = providerMessage(err, body);
   const upstream = gatewayWords(body);
@@ -62,6 +68,17 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
     },
     ctx,
   );
+}
+
+/**
+ * The error object of a body shaped as Gemini's OpenAI-compatible endpoint sends it, Google's own
+ * error in a one-element array: `[{"error": {"code": 429, "message": "Resource has been exhausted
+ * (e.g. check quota).", "status": "RESOURCE_EXHAUSTED"}}]` (n4ze3m/page-assist#406; with `details`,
+ * bytedance/deer-flow#1515). The SDK keeps the whole array as the error; undefined for any other body.
+ */
+function googleErrorIn(err: ErrorShape): GoogleError | undefined {
+  if (!Array.isArray(err.error)) return undefined;
+  return asObject(asObject(err.error[0])?.error);
 }
 
 /** The provider's own words: the body's message, else the SDK's message minus its status prefix. */

@@ -83,3 +83,15 @@ test("OpenRouter's daily cap on free models: one request, no retries, and the er
   );
   expect(run.stderr).not.toContain("retrying");
 });
+
+test("Gemini's OpenAI-compatible endpoint: its 429 'Resource has been exhausted (e.g. check quota)' is retried, not taken for a spent quota", async () => {
+  const gemini = openrouter; // any loopback server: the body decides
+  // the body as the endpoint sends it (n4ze3m/page-assist#406): Google's error in an array
+  gemini.enqueue(
+    jsonReply(429, [{ error: { code: 429, message: "Resource has been exhausted (e.g. check quota).", status: "RESOURCE_EXHAUSTED" } }]),
+    sseReply(sse([chatChunk({ content: "ok" }), chatChunk({ finish: "stop" })])),
+  );
+  const run = await runHey(["--base-url", `${gemini.url}/v1beta/openai`, "-m", "gemini-2.5-flash", "-p", "hi"], { cwd: work.path });
+  expect(run).toMatchObject({ code: 0, stdout: "ok\n" });
+  expect(run.stderr).toMatch(/^retrying in .* \(1\/5\): rate limited \(429\): Resource has been exhausted \(e\.g\. check quota\)\.\n$/);
+});

@@ -144,3 +144,39 @@ describe("OpenRouter", () => {
     ).toBe("quota_exhausted");
   });
 });
+
+describe("Gemini's OpenAI-compatible endpoint: Google's error in a one-element array", () => {
+  /** The SDK's APIError for such a body: it keeps the whole array as `error`. */
+  const arrayError = (status: number, error: Record<string, unknown>) => {
+    const body = [{ error: { code: status, ...error } }];
+    return Object.assign(new Error(`${status} ${JSON.stringify(body)}`), { status, headers: new Headers(), error: body });
+  };
+
+  test("a 429 'Resource has been exhausted (e.g. check quota)' is a rate limit, retried, said in its own words", () => {
+    // n4ze3m/page-assist#406, as the endpoint answered it
+    const err = toProviderError(arrayError(429, { message: "Resource has been exhausted (e.g. check quota).", status: "RESOURCE_EXHAUSTED" }), ctx);
+    expect(err.kind).toBe("rate_limit");
+    expect(err.message).toBe("rate limited (429): Resource has been exhausted (e.g. check quota).");
+  });
+
+  test("'You exceeded your current quota' with a RetryInfo is a per-minute limit waited as asked; without one, the spent daily quota", () => {
+    const message = "You exceeded your current quota, please check your plan and billing details.";
+    const retry = { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "34.4s" };
+    expect(toProviderError(arrayError(429, { message, status: "RESOURCE_EXHAUSTED", details: [retry] }), ctx)).toMatchObject({
+      kind: "rate_limit",
+      retryAfterMs: 34_400,
+    });
+    expect(toProviderError(arrayError(429, { message, status: "RESOURCE_EXHAUSTED" }), ctx).kind).toBe("quota_exhausted");
+  });
+
+  test("a 400 says the field Google refused, not the whole array; a bad key is an auth failure", () => {
+    const unknown = 'Invalid JSON payload received. Unknown name "parallel_tool_calls": Cannot find field.';
+    expect(toProviderError(arrayError(400, { message: unknown, status: "INVALID_ARGUMENT" }), ctx).message).toBe(`request rejected (400): ${unknown}`);
+    const badKey = { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID" };
+    const err = toProviderError(
+      arrayError(400, { message: "API key not valid. Please pass a valid API key.", status: "INVALID_ARGUMENT", details: [badKey] }),
+      ctx,
+    );
+    expect(err.kind).toBe("auth");
+  });
+});
