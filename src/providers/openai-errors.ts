@@ -145,10 +145,14 @@ function wordsOf(body: ErrorShape, said: string): string {
 /**
  * `insufficient_quota` (OpenAI), billing/credit wording from gateways, or OpenRouter's daily cap on
  * free models ("Rate limit exceeded: free-models-per-day", also "…-per-day-high-balance", which
- * names no credits; openrouter.ai/docs/api/reference/limits): retrying cannot help.
+ * names no credits; openrouter.ai/docs/api/reference/limits): retrying cannot help. Not a
+ * `rate_limit_exceeded` code, nor words only in a link: Groq's per-minute 429 (code
+ * rate_limit_exceeded) ends "Need more tokens? Upgrade to Dev Tier today at
+ * https://console.groq.com/settings/billing" (continuedev/continue#10920, elizaOS/eliza#4040).
  */
 function isQuota(body: ErrorShape, said: string): boolean {
-  return /insufficient_quota|quota|billing|credit|free-models-per-day/i.test(wordsOf(body, said));
+  if (body.code === "rate_limit_exceeded") return false;
+  return /insufficient_quota|quota|billing|credit|free-models-per-day/i.test(wordsOf(body, said).replace(/https?:\/\/\S+/g, ""));
 }
 
 /**

@@ -95,3 +95,16 @@ test("Gemini's OpenAI-compatible endpoint: its 429 'Resource has been exhausted 
   expect(run).toMatchObject({ code: 0, stdout: "ok\n" });
   expect(run.stderr).toMatch(/^retrying in .* \(1\/5\): rate limited \(429\): Resource has been exhausted \(e\.g\. check quota\)\.\n$/);
 });
+
+test("Groq's per-minute 429, whose message links to its billing page, is waited out and the answer arrives", async () => {
+  const groq = openrouter;
+  const message =
+    "Rate limit reached for model `llama-3.1-8b-instant` in organization `org_01j5b4pz9jff492fq686vypsx6` service tier `on_demand` on tokens per minute (TPM): Limit 6000, Used 5034, Requested 1443. Please try again in 0.77s. Need more tokens? Upgrade to Dev Tier today at https://console.groq.com/settings/billing";
+  groq.enqueue(
+    jsonReply(429, { error: { message, type: "tokens", code: "rate_limit_exceeded" } }, { "retry-after": "1" }),
+    sseReply(sse([chatChunk({ content: "ok" }), chatChunk({ finish: "stop" })])),
+  );
+  const run = await runHey(["--base-url", `${groq.url}/openai/v1`, "-m", "llama-3.1-8b-instant", "-p", "hi"], { cwd: work.path });
+  expect(run).toMatchObject({ code: 0, stdout: "ok\n" });
+  expect(run.stderr).toMatch(/^retrying in 1(\.\d)? s \(1\/5\): rate limited \(429\): Rate limit reached for model/);
+});

@@ -180,3 +180,23 @@ describe("Gemini's OpenAI-compatible endpoint: Google's error in a one-element a
     expect(err.kind).toBe("auth");
   });
 });
+
+describe("Groq", () => {
+  // its per-minute 429, as clients logged it (elizaOS/eliza#4040); Groq sends retry-after with it
+  const tpm = {
+    message:
+      "Rate limit reached for model `llama-3.1-8b-instant` in organization `org_01j5b4pz9jff492fq686vypsx6` service tier `on_demand` on tokens per minute (TPM): Limit 6000, Used 5034, Requested 1443. Please try again in 4.77s. Need more tokens? Upgrade to Dev Tier today at https://console.groq.com/settings/billing",
+    type: "tokens",
+    code: "rate_limit_exceeded",
+  };
+
+  test("a per-minute 429 whose message ends with a link to billing is a rate limit, waited as its retry-after says", () => {
+    expect(toProviderError(apiError(429, tpm, { "retry-after": "5" }), ctx)).toMatchObject({ kind: "rate_limit", retryAfterMs: 5000 });
+  });
+
+  test("billing words outside a link still mean a spent quota", () => {
+    expect(toProviderError(apiError(429, { message: "You exceeded your current quota, please check your plan and billing details." }), ctx).kind).toBe(
+      "quota_exhausted",
+    );
+  });
+});
