@@ -15,6 +15,7 @@ import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage }
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, toolText, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
+import { deltaContent } from "./delta-content.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
 import { NINE_CHAR_REFUSAL, nineCharId, wantsNineCharIds } from "./tool-call-ids.ts";
@@ -116,6 +117,13 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
 export type ReasoningReplay = "all" | "turn" | "none";
 
 /**
+ * How a strict server says it does not know a field: pydantic's "Extra inputs are not permitted"
+ * (`extra_forbidden`; Mistral's 422, mistralai/platform-docs-public#7), OpenAI's "Unrecognized
+ * request argument", Google's "Unknown name". DeepSeek's demand for reasoning_content says none of these.
+ */
+const REFUSED_FIELD = /extra_forbidden|extra inputs are not permitted|unrecognized|unknown name|unknown field/i;
+
+/**
  * Endpoints whose thinking mode needs every tool-call turn's reasoning back in all later requests,
  * or answers 400 "Missing `reasoning_content` field in the assistant message at message index 2"
  * (deepseek/error-400-*.json; api-docs.deepseek.com/guides/thinking_mode: "must be passed back to the
@@ -202,14 +210,16 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
     const delta = (choice.delta ?? {}) as Delta;
 
     // DeepSeek/vLLM say reasoning_content, OpenRouter says reasoning; either may be "" or null.
-    const reasoning = delta.reasoning_content || delta.reasoning;
+    // Mistral's reasoning comes as typed chunks of `content` (delta-content.ts).
+    const content = deltaContent(delta.content);
+    const reasoning = (delta.reasoning_content || delta.reasoning || "") + content.thinking;
     if (reasoning) {
       thinking += reasoning;
       yield { type: "thinking", delta: reasoning };
     }
-    if (delta.content) {
-      text += delta.content;
-      yield { type: "text", delta: delta.content };
+    if (content.text) {
+      text += content.text;
+      yield { type: "text", delta: content.text };
     }
     if (delta.refusal) {
       refused = true;
@@ -317,7 +327,13 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
   const client = await openaiClient(opts);
   const host = URL.canParse(opts.baseUrl) ? new URL(opts.baseUrl).hostname : "";
   const { maxTokensField, systemRole, reasoningReplay, parallelToolCalls, promptCacheKey } = opts.compat ?? {};
-  const replay: ReasoningReplay = reasoningReplay === false ? "none" : reasoningReplay || replaysEveryTurn(host, opts.model) ? "all" : "turn";
+  // api.mistral.ai refuses any field it does not know, and has no reasoning_content
+  const replay: ReasoningReplay =
+    reasoningReplay === false || (reasoningReplay === undefined && host === "api.mistral.ai")
+      ? "none"
+      : reasoningReplay || replaysEveryTurn(host, opts.model)
+        ? "all"
+        : "turn";
   const requestOptions: RequestOptions = {
     ...requestBasics(opts),
     maxTokensField: maxTokensField ?? (host === "api.openai.com" ? "max_completion_tokens" : "max_tokens"),
@@ -349,6 +365,9 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
           if (requestOptions.streamUsage !== false && e.message.includes("stream_options")) return !(requestOptions.streamUsage = false);
           // a Mistral model under another name, or behind a gateway: another model's ids in the history
           if (!requestOptions.nineCharIds && NINE_CHAR_REFUSAL.test(e.message)) return (requestOptions.nineCharIds = true);
+          // an endpoint that refuses the field (Mistral's 422 "Extra inputs are not permitted", loc …"reasoning_content")
+          if (requestOptions.reasoningReplay !== "none" && e.message.includes("reasoning_content") && REFUSED_FIELD.test(e.message))
+            return Boolean((requestOptions.reasoningReplay = "none"));
           // an endpoint that wants every tool-call turn's reasoning back (a DeepSeek model under another name)
           if (requestOptions.reasoningReplay === "turn" && e.message.includes("reasoning_content")) return Boolean((requestOptions.reasoningReplay = "all"));
           return false;

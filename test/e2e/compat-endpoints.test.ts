@@ -4,7 +4,7 @@ import { afterAll, expect, test } from "bun:test";
 import { runHey } from "../helpers/e2e.ts";
 import { type ChatRequest, startModelServer } from "../helpers/model-server.ts";
 import { eachTempDir, fileReplayServer } from "../helpers/fixtures.ts";
-import { jsonReply, sseReply } from "../helpers/replay-server.ts";
+import { type InvariantCheck, jsonReply, openaiChatToolPairs, sseReply } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
 
 const work = eachTempDir();
@@ -107,4 +107,44 @@ test("Groq's per-minute 429, whose message links to its billing page, is waited 
   const run = await runHey(["--base-url", `${groq.url}/openai/v1`, "-m", "llama-3.1-8b-instant", "-p", "hi"], { cwd: work.path });
   expect(run).toMatchObject({ code: 0, stdout: "ok\n" });
   expect(run.stderr).toMatch(/^retrying in 1(\.\d)? s \(1\/5\): rate limited \(429\): Rate limit reached for model/);
+});
+
+// Mistral's reasoning models stream their thinking as typed chunks of `content`, and Mistral refuses
+// fields it does not know with pydantic's "Extra inputs are not permitted" (both constructed from
+// their documented shapes: braintrustdata/braintrust-sdk-javascript#1857, mistralai/platform-docs-public#7).
+const knowsNoReasoningContent: InvariantCheck = {
+  name: "mistral-fields",
+  applies: (path) => path.endsWith("/chat/completions"),
+  check: (body) =>
+    JSON.stringify((body as { messages?: unknown }).messages ?? []).includes('"reasoning_content"')
+      ? ["Extra inputs are not permitted: body.messages.assistant.reasoning_content (extra_forbidden)"]
+      : [],
+};
+const magistral = fileReplayServer([openaiChatToolPairs, knowsNoReasoningContent]);
+
+test("a Magistral model: its thinking chunks are not printed as the answer, and the tool loop goes on where reasoning_content is refused", async () => {
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    id: "m1",
+    object: "chat.completion.chunk",
+    created: 0,
+    model: "magistral-small-latest",
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  const thinking = (text: string) => ({ content: [{ type: "thinking", thinking: [{ type: "text", text }] }] });
+  magistral.enqueue(
+    sseReply(
+      sse([
+        chunk({ role: "assistant", ...thinking("I should look at the files.") }),
+        chunk({ tool_calls: [{ id: "Ab3dE6gH9", type: "function", index: 0, function: { name: "bash", arguments: '{"command":"echo checked"}' } }] }),
+        chunk({}, "tool_calls"),
+      ]),
+    ),
+    sseReply(sse([chunk(thinking("It printed checked.")), chunk({ content: [{ type: "text", text: "All " }] }), chunk({ content: "checked." }, "stop")])),
+  );
+  const before = magistral.violations.length;
+  const run = await runHey(["--base-url", `${magistral.url}/v1`, "-m", "magistral-small-latest", "-p", "check it"], { cwd: work.path });
+  expect(run).toMatchObject({ code: 0, stdout: "All checked.\n" });
+  expect(run.stderr).not.toContain("[object Object]");
+  // refused once, then sent without it
+  expect(magistral.violations.slice(before)).toHaveLength(1);
 });

@@ -95,6 +95,21 @@ describe("choices, thinking, usage, stop", () => {
     ]);
   });
 
+  test("Mistral's reasoning models: content as typed chunks, thinking ones as thinking, text ones as the answer", async () => {
+    // constructed from the chunk shapes in braintrustdata/braintrust-sdk-javascript#1857, not recorded
+    const events = await run([
+      raw({ role: "assistant", content: [{ type: "thinking", thinking: [{ type: "text", text: "Two and " }] }] }),
+      raw({ content: [{ type: "thinking", thinking: [{ type: "text", text: "two." }] }] }),
+      raw({ content: [{ type: "text", text: "The answer" }] }),
+      raw({ content: " is 4." }, "stop"),
+    ]);
+    expect(events.filter((e) => e.type === "text").map((e) => (e as { delta: string }).delta)).toEqual(["The answer", " is 4."]);
+    expect(done(events).message.content).toEqual([
+      { type: "thinking", text: "Two and two.", opaque: { protocol: "openai", model: "m" } },
+      { type: "text", text: "The answer is 4." },
+    ]);
+  });
+
   test("the last usage wins; DeepSeek's prompt_cache_hit_tokens counts as cache read", async () => {
     const events = await run([
       chatChunk({ content: "a", usage: { prompt_tokens: 1, completion_tokens: 1 } }),

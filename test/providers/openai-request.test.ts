@@ -287,6 +287,35 @@ describe("compatibility flags ([provider.NAME] keys that hey doctor writes)", ()
     expect(sent).toEqual([false, true, true]);
   });
 
+  test("an endpoint that refuses reasoning_content as an unknown field gets the request again without any, and from then on", async () => {
+    const provider = await createOpenAIProvider({ model: "gpt-test", baseUrl: `${server.url}/v1` });
+    const before = server.requests.length;
+    // pydantic's 422 as Mistral words it for a field it does not know (the shape of mistralai/platform-docs-public#7,
+    // here naming reasoning_content: constructed, not recorded)
+    server.enqueue(
+      jsonReply(422, {
+        object: "error",
+        message: {
+          detail: [
+            {
+              type: "extra_forbidden",
+              loc: ["body", "messages", 2, "assistant", "reasoning_content"],
+              msg: "Extra inputs are not permitted",
+              input: "I should read.",
+            },
+          ],
+        },
+        type: "invalid_request_error",
+        param: null,
+        code: null,
+      }),
+    );
+    server.enqueue(sseReply(OK), sseReply(OK));
+    for (let i = 0; i < 2; i++) for await (const _ of provider.stream({ system: "", messages: callTurn, tools: [READ] }, new AbortController().signal));
+    const sent = server.requests.slice(before).map((r) => JSON.stringify((r.body as Record<string, unknown>).messages).includes("reasoning_content"));
+    expect(sent).toEqual([true, false, false]);
+  });
+
   test("parallel_tool_calls is not sent without tools", async () => {
     expect(await bodyOf({ messages: [user("hi")] }, { compat: { parallelToolCalls: false } })).not.toHaveProperty("parallel_tool_calls");
   });
