@@ -322,19 +322,19 @@ export async function openaiClient(opts: ClientOptions): Promise<OpenAI> {
   });
 }
 
-/** A Provider over one OpenAI-compatible chat-completions endpoint (client: `openaiClient`). */
-export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provider> {
-  const client = await openaiClient(opts);
+/**
+ * What the endpoint of `opts` is sent, before anything it refuses (createOpenAIProvider adapts):
+ * the `[provider.X]` compat keys, else what its host and model are known to need. Pure.
+ */
+export function requestOptionsFor(opts: AdapterOptions): RequestOptions {
   const host = URL.canParse(opts.baseUrl) ? new URL(opts.baseUrl).hostname : "";
+  // api.mistral.ai refuses any field it does not know (a 422): it has no reasoning_content and no
+  // stream_options, and sends usage without being asked (dnakov/anon-kode#53)
+  const mistral = host === "api.mistral.ai";
   const { maxTokensField, systemRole, reasoningReplay, parallelToolCalls, promptCacheKey } = opts.compat ?? {};
-  // api.mistral.ai refuses any field it does not know, and has no reasoning_content
   const replay: ReasoningReplay =
-    reasoningReplay === false || (reasoningReplay === undefined && host === "api.mistral.ai")
-      ? "none"
-      : reasoningReplay || replaysEveryTurn(host, opts.model)
-        ? "all"
-        : "turn";
-  const requestOptions: RequestOptions = {
+    reasoningReplay === false || (reasoningReplay === undefined && mistral) ? "none" : reasoningReplay || replaysEveryTurn(host, opts.model) ? "all" : "turn";
+  return {
     ...requestBasics(opts),
     maxTokensField: maxTokensField ?? (host === "api.openai.com" ? "max_completion_tokens" : "max_tokens"),
     ...(systemRole ? { systemRole } : {}),
@@ -343,7 +343,14 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
     // other hosts cache by prefix alone, and strict ones refuse fields they do not know
     cacheKey: promptCacheKey ?? host === "api.openai.com",
     nineCharIds: wantsNineCharIds(host, opts.model),
+    ...(mistral ? { streamUsage: false } : {}),
   };
+}
+
+/** A Provider over one OpenAI-compatible chat-completions endpoint (client: `openaiClient`). */
+export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provider> {
+  const client = await openaiClient(opts);
+  const requestOptions = requestOptionsFor(opts);
   const errorContext = errorContextOf(opts);
   const attempt = (request: ModelRequest, signal: AbortSignal) =>
     guardedStream(

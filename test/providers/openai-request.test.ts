@@ -3,7 +3,7 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import type { Effort, Message, ToolSpec } from "../../src/kernel/ir.ts";
 import type { ModelRequest, Provider } from "../../src/kernel/provider.ts";
-import { createOpenAIProvider } from "../../src/providers/openai.ts";
+import { createOpenAIProvider, requestOptionsFor } from "../../src/providers/openai.ts";
 import type { AdapterOptions } from "../../src/providers/common.ts";
 import { jsonReply, openaiChatToolPairs, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import type { RecordedRequest } from "../helpers/replay-server.ts";
@@ -314,6 +314,16 @@ describe("compatibility flags ([provider.NAME] keys that hey doctor writes)", ()
     for (let i = 0; i < 2; i++) for await (const _ of provider.stream({ system: "", messages: callTurn, tools: [READ] }, new AbortController().signal));
     const sent = server.requests.slice(before).map((r) => JSON.stringify((r.body as Record<string, unknown>).messages).includes("reasoning_content"));
     expect(sent).toEqual([true, false, false]);
+  });
+
+  test("api.mistral.ai is sent no field it refuses from the first request: no reasoning_content, no stream_options, 9-character ids", () => {
+    const mistral = requestOptionsFor({ model: "mistral-large-latest", baseUrl: "https://api.mistral.ai/v1" });
+    expect(mistral).toMatchObject({ reasoningReplay: "none", streamUsage: false, nineCharIds: true });
+    // a key in the provider's table still wins
+    expect(requestOptionsFor({ model: "m", baseUrl: "https://api.mistral.ai/v1", compat: { reasoningReplay: true } }).reasoningReplay).toBe("all");
+    const other = requestOptionsFor({ model: "gpt-test", baseUrl: "http://127.0.0.1:1/v1" });
+    expect(other).toMatchObject({ reasoningReplay: "turn", nineCharIds: false });
+    expect(other).not.toHaveProperty("streamUsage");
   });
 
   test("parallel_tool_calls is not sent without tools", async () => {
