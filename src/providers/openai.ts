@@ -42,6 +42,8 @@ export interface RequestOptions extends RequestBasics {
   streamUsage?: boolean;
   /** tool-call ids as 9 characters [a-zA-Z0-9] (tool-call-ids.ts): Mistral refuses any other */
   nineCharIds?: boolean;
+  /** false: no `reasoning_effort`, whatever the effort (a model that takes no such dial) */
+  sendEffort?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -108,7 +110,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
   if (key) body.prompt_cache_key = key;
   const effort = req.effort ?? opts.effort;
   // "none" is the official no-reasoning value; "off" would be a 400. Other levels pass verbatim.
-  if (effort !== undefined) body.reasoning_effort = effort === "off" ? "none" : effort;
+  if (effort !== undefined && opts.sendEffort !== false) body.reasoning_effort = effort === "off" ? "none" : effort;
   const maxTokens = req.maxTokens ?? opts.maxTokens;
   if (maxTokens !== undefined) body[opts.maxTokensField ?? "max_tokens"] = maxTokens;
   return body;
@@ -370,6 +372,8 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
         (e) => {
           if (requestOptions.cacheKey && e.message.includes("prompt_cache_key")) return !(requestOptions.cacheKey = false);
           if (requestOptions.streamUsage !== false && e.message.includes("stream_options")) return !(requestOptions.streamUsage = false);
+          // a model without the dial, or with other values (Groq: "must be one of `none` or `default`"; xAI: "reasoningEffort")
+          if (requestOptions.sendEffort !== false && /reasoning_?effort/i.test(e.message)) return !(requestOptions.sendEffort = false);
           // a Mistral model under another name, or behind a gateway: another model's ids in the history
           if (!requestOptions.nineCharIds && NINE_CHAR_REFUSAL.test(e.message)) return (requestOptions.nineCharIds = true);
           // an endpoint that refuses the field (Mistral's 422 "Extra inputs are not permitted", loc …"reasoning_content")

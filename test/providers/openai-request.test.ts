@@ -326,6 +326,18 @@ describe("compatibility flags ([provider.NAME] keys that hey doctor writes)", ()
     expect(other).not.toHaveProperty("streamUsage");
   });
 
+  test("a model that refuses reasoning_effort gets the request again without it, and from then on: the answer comes at its own effort", async () => {
+    const provider = await createOpenAIProvider({ model: "llama-3.3-70b-versatile", baseUrl: `${server.url}/v1`, effort: "high" });
+    const before = server.requests.length;
+    // Groq's words for a model without the dial (iamsrikanthnani/pluely#219)
+    server.enqueue(jsonReply(400, { error: { message: "`reasoning_effort` must be one of `none` or `default`", type: "invalid_request_error" } }));
+    server.enqueue(sseReply(OK), sseReply(OK));
+    for (let i = 0; i < 2; i++)
+      for await (const _ of provider.stream({ system: "", messages: [user("hi")], tools: [], effort: "low" }, new AbortController().signal));
+    const sent = server.requests.slice(before).map((r) => (r.body as Record<string, unknown>).reasoning_effort);
+    expect(sent).toEqual(["low", undefined, undefined]);
+  });
+
   test("parallel_tool_calls is not sent without tools", async () => {
     expect(await bodyOf({ messages: [user("hi")] }, { compat: { parallelToolCalls: false } })).not.toHaveProperty("parallel_tool_calls");
   });
