@@ -16,9 +16,10 @@ import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts"
 import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, toolText, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { deltaContent } from "./delta-content.ts";
+import { adaptToRefusal, type ReasoningReplay } from "./openai-adapt.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
-import { NINE_CHAR_REFUSAL, nineCharId, wantsNineCharIds } from "./tool-call-ids.ts";
+import { nineCharId, wantsNineCharIds } from "./tool-call-ids.ts";
 
 export interface RequestOptions extends RequestBasics {
   /** api.openai.com wants `max_completion_tokens`; most compatible servers only know `max_tokens`. */
@@ -116,14 +117,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
   return body;
 }
 
-export type ReasoningReplay = "all" | "turn" | "none";
-
-/**
- * How a strict server says it does not know a field: pydantic's "Extra inputs are not permitted"
- * (`extra_forbidden`; Mistral's 422, mistralai/platform-docs-public#7), OpenAI's "Unrecognized
- * request argument", Google's "Unknown name". DeepSeek's demand for reasoning_content says none of these.
- */
-const REFUSED_FIELD = /extra_forbidden|extra inputs are not permitted|unrecognized|unknown name|unknown field/i;
+export type { ReasoningReplay };
 
 /**
  * Endpoints whose thinking mode needs every tool-call turn's reasoning back in all later requests,
@@ -369,20 +363,7 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
     stream: (request: ModelRequest, signal: AbortSignal) =>
       adaptingStream(
         () => attempt(request, signal),
-        (e) => {
-          if (requestOptions.cacheKey && e.message.includes("prompt_cache_key")) return !(requestOptions.cacheKey = false);
-          if (requestOptions.streamUsage !== false && e.message.includes("stream_options")) return !(requestOptions.streamUsage = false);
-          // a model without the dial, or with other values (Groq: "must be one of `none` or `default`"; xAI: "reasoningEffort")
-          if (requestOptions.sendEffort !== false && /reasoning_?effort/i.test(e.message)) return !(requestOptions.sendEffort = false);
-          // a Mistral model under another name, or behind a gateway: another model's ids in the history
-          if (!requestOptions.nineCharIds && NINE_CHAR_REFUSAL.test(e.message)) return (requestOptions.nineCharIds = true);
-          // an endpoint that refuses the field (Mistral's 422 "Extra inputs are not permitted", loc …"reasoning_content")
-          if (requestOptions.reasoningReplay !== "none" && e.message.includes("reasoning_content") && REFUSED_FIELD.test(e.message))
-            return Boolean((requestOptions.reasoningReplay = "none"));
-          // an endpoint that wants every tool-call turn's reasoning back (a DeepSeek model under another name)
-          if (requestOptions.reasoningReplay === "turn" && e.message.includes("reasoning_content")) return Boolean((requestOptions.reasoningReplay = "all"));
-          return false;
-        },
+        (e) => adaptToRefusal(requestOptions, e.message),
       ),
   };
 }

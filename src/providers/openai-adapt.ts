@@ -1,0 +1,39 @@
+// What the next request to a chat-completions endpoint leaves out or changes after the endpoint
+// refused one (common.ts adaptingStream): an optional field it does not know, a value it does not
+// take, a shape of tool-call id or of reasoning replay it wants. Each change is made for the rest
+// of the run, so each is tried once. Pure apart from changing `options`.
+import { NINE_CHAR_REFUSAL } from "./tool-call-ids.ts";
+
+/** Which turns' reasoning goes back as reasoning_content (openai.ts RequestOptions.reasoningReplay). */
+export type ReasoningReplay = "all" | "turn" | "none";
+
+/** The request options a refusal may change (openai.ts RequestOptions, which documents them). */
+export interface Adaptable {
+  cacheKey?: boolean;
+  streamUsage?: boolean;
+  sendEffort?: boolean;
+  nineCharIds?: boolean;
+  reasoningReplay?: ReasoningReplay;
+}
+
+/**
+ * How a strict server says it does not know a field: pydantic's "Extra inputs are not permitted"
+ * (`extra_forbidden`; Mistral's 422, mistralai/platform-docs-public#7), OpenAI's "Unrecognized
+ * request argument", Google's "Unknown name". DeepSeek's demand for reasoning_content says none of these.
+ */
+const REFUSED_FIELD = /extra_forbidden|extra inputs are not permitted|unrecognized|unknown name|unknown field/i;
+
+/** Changes `options` as the refusal `said` asks; true when it changed something (send again). */
+export function adaptToRefusal(options: Adaptable, said: string): boolean {
+  if (options.cacheKey && said.includes("prompt_cache_key")) return !(options.cacheKey = false);
+  if (options.streamUsage !== false && said.includes("stream_options")) return !(options.streamUsage = false);
+  // a model without the dial, or with other values (Groq: "must be one of `none` or `default`"; xAI: "reasoningEffort")
+  if (options.sendEffort !== false && /reasoning_?effort/i.test(said)) return !(options.sendEffort = false);
+  // a Mistral model under another name, or behind a gateway: another model's ids in the history
+  if (!options.nineCharIds && NINE_CHAR_REFUSAL.test(said)) return (options.nineCharIds = true);
+  // an endpoint that refuses the field (Mistral's 422 "Extra inputs are not permitted", loc …"reasoning_content")
+  if (options.reasoningReplay !== "none" && said.includes("reasoning_content") && REFUSED_FIELD.test(said)) return Boolean((options.reasoningReplay = "none"));
+  // an endpoint that wants every tool-call turn's reasoning back (a DeepSeek model under another name)
+  if (options.reasoningReplay === "turn" && said.includes("reasoning_content")) return Boolean((options.reasoningReplay = "all"));
+  return false;
+}
