@@ -231,7 +231,9 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
       calls.set(index, slot);
       slot.id ||= tc.id ?? "";
       slot.name ||= tc.function?.name ?? "";
-      if (tc.function?.arguments) slot.args += tc.function.arguments;
+      const args: unknown = tc.function?.arguments;
+      // llama-server (ggml-org/llama.cpp#20198) and TGI (huggingface/text-generation-inference#2136) have sent the object itself
+      if (args) slot.args += typeof args === "string" ? args : JSON.stringify(args);
     }
     // OpenRouter repeats finish_reason: null on its usage chunk after the real one.
     if (choice.finish_reason) finish = choice.finish_reason;

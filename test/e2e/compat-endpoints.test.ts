@@ -148,3 +148,26 @@ test("a Magistral model: its thinking chunks are not printed as the answer, and 
   // refused once, then sent without it
   expect(magistral.violations.slice(before)).toHaveLength(1);
 });
+
+test("llama-server sending tool-call arguments as an object: the command runs with them", async () => {
+  const llama = openrouter;
+  const call = {
+    id: "x",
+    object: "chat.completion.chunk",
+    created: 0,
+    model: "qwen",
+    choices: [
+      {
+        index: 0,
+        delta: { tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "bash", arguments: { command: "echo from-object-args" } } }] },
+        finish_reason: null,
+      },
+    ],
+  };
+  llama.enqueue(sseReply(sse([call, chatChunk({ finish: "tool_calls" })])), sseReply(sse([chatChunk({ content: "ran" }), chatChunk({ finish: "stop" })])));
+  const before = llama.requests.length;
+  const run = await runHey(["--base-url", `${llama.url}/v1`, "-m", "qwen", "-p", "run it"], { cwd: work.path });
+  expect(run).toMatchObject({ code: 0, stdout: "ran\n" });
+  const result = JSON.stringify(llama.requests.slice(before).at(-1)?.body);
+  expect(result).toContain("from-object-args\\n[exit code 0]");
+});

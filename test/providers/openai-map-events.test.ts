@@ -77,6 +77,17 @@ describe("tool calls", () => {
   });
 });
 
+describe("tool-call arguments as an object", () => {
+  test("arguments sent as the JSON object itself, not a string, are read as its JSON text", async () => {
+    // as llama-server sent them for a while (ggml-org/llama.cpp#20198), and TGI (huggingface/text-generation-inference#2136)
+    const events = await run([
+      raw({ tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: "read", arguments: { path: "a.txt", lines: [1, 2] } } }] }),
+      raw({}, "tool_calls"),
+    ]);
+    expect(calls(events)).toEqual([{ id: "call_a", name: "read", arguments: '{"path":"a.txt","lines":[1,2]}' }]);
+  });
+});
+
 describe("choices, thinking, usage, stop", () => {
   test("a lone choice numbered 1 is still read", async () => {
     const events = await run([chatChunk({ content: "hi", choice: 1 }), chatChunk({ finish: "stop", choice: 1 })]);
