@@ -82,7 +82,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
           // null (not "") beside tool calls, as the API itself returns; a bare empty turn needs a string.
           content: text || (calls.length > 0 ? null : ""),
         };
-        if (calls.length > 0) out.tool_calls = calls.map((c) => toWireCall(c, wireId(c.id)));
+        if (calls.length > 0) out.tool_calls = calls.map((c) => toWireCall(c, wireId(c.id), opts.model));
         const replay = opts.reasoningReplay ?? "turn";
         const reasoning = replay === "none" ? undefined : reasoningToSend(m, opts.model, i > lastUser || (replay === "all" && calls.length > 0));
         if (reasoning !== undefined) out.reasoning_content = reasoning;
@@ -155,8 +155,13 @@ function appendNote(messages: ChatCompletionMessageParam[], note: string): void 
   else messages.push({ role: "user", content: note });
 }
 
-function toWireCall(c: ToolCall, id: string): ChatCompletionMessageToolCall {
-  return { id, type: "function", function: { name: c.name, arguments: c.arguments } };
+/** The call as sent back, with the `extra_content` it came with when `model` made it (Gemini's thought signature). */
+function toWireCall(c: ToolCall, id: string, model: string): ChatCompletionMessageToolCall {
+  const wire: ChatCompletionMessageToolCall & { extra_content?: unknown } = { id, type: "function", function: { name: c.name, arguments: c.arguments } };
+  const extra =
+    c.opaque?.protocol === "openai" && c.opaque.model === model ? (c.opaque.data as { extra_content?: unknown } | undefined)?.extra_content : undefined;
+  if (extra !== undefined) wire.extra_content = extra;
+  return wire;
 }
 
 function userContent(content: ContentBlock[]): string | ChatCompletionContentPart[] {
@@ -191,7 +196,7 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
   let ours: number | undefined;
   // Keyed by the wire `index`, never by id: only the first fragment carries id and name, and the
   // Anthropic compat endpoint starts at index 1 (openai-compat/anthropic-compat-tool-index-1.sse).
-  const calls = new Map<number, { id: string; name: string; args: string }>();
+  const calls = new Map<number, { id: string; name: string; args: string; extra?: unknown }>();
   let lastCall = -1;
 
   for await (const chunk of chunks) {
@@ -231,6 +236,9 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
       calls.set(index, slot);
       slot.id ||= tc.id ?? "";
       slot.name ||= tc.function?.name ?? "";
+      // Gemini 3 through its OpenAI-compatible endpoint: the call's thought signature, which must come back with it
+      const extra = (tc as { extra_content?: unknown }).extra_content;
+      if (extra !== undefined && extra !== null) slot.extra = extra;
       const args: unknown = tc.function?.arguments;
       // llama-server (ggml-org/llama.cpp#20198) and TGI (huggingface/text-generation-inference#2136) have sent the object itself
       if (args) slot.args += typeof args === "string" ? args : JSON.stringify(args);
@@ -243,7 +251,11 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
 
   const toolCalls: ToolCall[] = [...calls.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([, c]) => ({ id: c.id || `call_${newId()}`, name: c.name, arguments: c.args || "{}" }));
+    .map(([, c]): ToolCall => {
+      const call: ToolCall = { id: c.id || `call_${newId()}`, name: c.name, arguments: c.args || "{}" };
+      if (c.extra !== undefined) call.opaque = { protocol: "openai", model: ctx.model, data: { extra_content: c.extra } };
+      return call;
+    });
   for (const call of toolCalls) yield { type: "tool_call", call };
 
   const content: ContentBlock[] = [];

@@ -171,3 +171,50 @@ test("llama-server sending tool-call arguments as an object: the command runs wi
   const result = JSON.stringify(llama.requests.slice(before).at(-1)?.body);
   expect(result).toContain("from-object-args\\n[exit code 0]");
 });
+
+// Gemini 3 through its OpenAI-compatible endpoint: each call's thought signature comes in
+// `extra_content.google.thought_signature` and must go back with it, or the next request is a 400
+// "Function call is missing a thought_signature in functionCall parts" (openai/codex#7519,
+// openai-agents-python#2137; the field as continuedev/continue#8865 reads it). Constructed, not recorded.
+const signed: InvariantCheck = {
+  name: "gemini-thought-signatures",
+  applies: (path) => path.endsWith("/chat/completions"),
+  check: (body) => {
+    const messages = (body as { messages?: { role: string; tool_calls?: { extra_content?: { google?: { thought_signature?: string } } }[] }[] }).messages ?? [];
+    return messages.some((m) => m.role === "assistant" && m.tool_calls?.length && m.tool_calls[0]?.extra_content?.google?.thought_signature !== "sig-A")
+      ? ["Function call is missing a thought_signature in functionCall parts."]
+      : [];
+  },
+};
+const gemini3 = fileReplayServer([openaiChatToolPairs, signed]);
+
+test("Gemini 3 through its OpenAI-compatible endpoint: the tool call's thought signature goes back with it, and the loop goes on", async () => {
+  const call = {
+    id: "g1",
+    object: "chat.completion.chunk",
+    created: 0,
+    model: "gemini-3-flash-preview",
+    choices: [
+      {
+        index: 0,
+        delta: {
+          role: "assistant",
+          tool_calls: [
+            {
+              index: 0,
+              id: "function-call-1",
+              type: "function",
+              function: { name: "bash", arguments: '{"command":"echo gem"}' },
+              extra_content: { google: { thought_signature: "sig-A" } },
+            },
+          ],
+        },
+        finish_reason: null,
+      },
+    ],
+  };
+  gemini3.enqueue(sseReply(sse([call, chatChunk({ finish: "tool_calls" })])), sseReply(sse([chatChunk({ content: "done" }), chatChunk({ finish: "stop" })])));
+  const run = await runHey(["--base-url", `${gemini3.url}/v1beta/openai`, "-m", "gemini-3-flash-preview", "-p", "go"], { cwd: work.path });
+  expect(run).toMatchObject({ code: 0, stdout: "done\n" });
+  expect(gemini3.violations).toEqual([]);
+});

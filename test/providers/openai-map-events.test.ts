@@ -77,6 +77,19 @@ describe("tool calls", () => {
   });
 });
 
+describe("Gemini's thought signature on a tool call", () => {
+  test("extra_content of a call is kept with it, for its model", async () => {
+    const extra = { google: { thought_signature: "sig-A" } };
+    const events = await run([
+      raw({ tool_calls: [{ index: 0, id: "function-call-1", type: "function", function: { name: "read", arguments: "{}" }, extra_content: extra }] }),
+      raw({}, "tool_calls"),
+    ]);
+    expect(calls(events)).toEqual([
+      { id: "function-call-1", name: "read", arguments: "{}", opaque: { protocol: "openai", model: "m", data: { extra_content: extra } } },
+    ]);
+  });
+});
+
 describe("tool-call arguments as an object", () => {
   test("arguments sent as the JSON object itself, not a string, are read as its JSON text", async () => {
     // as llama-server sent them for a while (ggml-org/llama.cpp#20198), and TGI (huggingface/text-generation-inference#2136)

@@ -459,6 +459,34 @@ describe("tool-call ids for Mistral (9 characters [a-zA-Z0-9])", () => {
   });
 });
 
+describe("Gemini's thought signatures through its OpenAI-compatible endpoint", () => {
+  const signedTurn = (model: string): Message[] => [
+    user("go"),
+    {
+      id: "a",
+      role: "assistant",
+      content: [],
+      toolCalls: [
+        { id: "c1", name: "read", arguments: "{}", opaque: { protocol: "openai", model, data: { extra_content: { google: { thought_signature: "sig-A" } } } } },
+      ],
+    },
+    { id: "t", role: "tool", toolCallId: "c1", content: [{ type: "text", text: "done" }] },
+  ];
+  const firstCall = (body: Record<string, unknown>) => (body.messages as { tool_calls?: unknown[] }[])[1]?.tool_calls?.[0];
+
+  test("a call goes back with the extra_content it came with, to the model that made it only", async () => {
+    const mine = await bodyOf({ messages: signedTurn("gemini-3-flash-preview"), tools: [READ] }, { model: "gemini-3-flash-preview" });
+    expect(firstCall(mine)).toEqual({
+      id: "c1",
+      type: "function",
+      function: { name: "read", arguments: "{}" },
+      extra_content: { google: { thought_signature: "sig-A" } },
+    });
+    const other = await bodyOf({ messages: signedTurn("gemini-3-flash-preview"), tools: [READ] }, { model: "gpt-test" });
+    expect(firstCall(other)).not.toHaveProperty("extra_content");
+  });
+});
+
 describe("the replay server's tool-call invariant", () => {
   test("a tool call without its result is refused with a 400 naming the id, and recorded", async () => {
     const messages: Message[] = [user("q"), { id: "a", role: "assistant", content: [], toolCalls: [{ id: "call_lost", name: "read", arguments: "{}" }] }];
