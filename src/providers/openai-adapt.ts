@@ -14,6 +14,7 @@ export interface Adaptable {
   sendEffort?: boolean;
   nineCharIds?: boolean;
   reasoningReplay?: ReasoningReplay;
+  signatureFallback?: boolean;
 }
 
 /**
@@ -29,6 +30,9 @@ export function adaptToRefusal(options: Adaptable, said: string): boolean {
   if (options.streamUsage !== false && said.includes("stream_options")) return !(options.streamUsage = false);
   // a model without the dial, or with other values (Groq: "must be one of `none` or `default`"; xAI: "reasoningEffort")
   if (options.sendEffort !== false && /reasoning_?effort/i.test(said)) return !(options.sendEffort = false);
+  // Gemini 3 given tool calls it did not make (/model, -c): Google's stand-in signature
+  // ("… is missing a `thought_signature`", openai/codex#7519, openai-agents-python#2137)
+  if (!options.signatureFallback && /missing a `?thought_signature/i.test(said)) return (options.signatureFallback = true);
   // a Mistral model under another name, or behind a gateway: another model's ids in the history
   if (!options.nineCharIds && NINE_CHAR_REFUSAL.test(said)) return (options.nineCharIds = true);
   // an endpoint that refuses the field (Mistral's 422 "Extra inputs are not permitted", loc …"reasoning_content")

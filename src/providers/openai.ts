@@ -7,7 +7,6 @@ import type {
   ChatCompletionContentPart,
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
-  ChatCompletionMessageToolCall,
 } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
 import { emptyUsage, newId } from "../kernel/ir.ts";
@@ -19,6 +18,7 @@ import { deltaContent } from "./delta-content.ts";
 import { adaptToRefusal, type ReasoningReplay } from "./openai-adapt.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
+import { wireCall } from "./openai-tool-calls.ts";
 import { nineCharId, wantsNineCharIds } from "./tool-call-ids.ts";
 
 export interface RequestOptions extends RequestBasics {
@@ -45,6 +45,8 @@ export interface RequestOptions extends RequestBasics {
   nineCharIds?: boolean;
   /** false: no `reasoning_effort`, whatever the effort (a model that takes no such dial) */
   sendEffort?: boolean;
+  /** a turn's first call without a signature of this model gets Google's stand-in (SKIP_SIGNATURE) */
+  signatureFallback?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -82,7 +84,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
           // null (not "") beside tool calls, as the API itself returns; a bare empty turn needs a string.
           content: text || (calls.length > 0 ? null : ""),
         };
-        if (calls.length > 0) out.tool_calls = calls.map((c) => toWireCall(c, wireId(c.id), opts.model));
+        if (calls.length > 0) out.tool_calls = calls.map((c, k) => wireCall(c, wireId(c.id), opts.model, k === 0 && opts.signatureFallback === true));
         const replay = opts.reasoningReplay ?? "turn";
         const reasoning = replay === "none" ? undefined : reasoningToSend(m, opts.model, i > lastUser || (replay === "all" && calls.length > 0));
         if (reasoning !== undefined) out.reasoning_content = reasoning;
@@ -153,15 +155,6 @@ function appendNote(messages: ChatCompletionMessageParam[], note: string): void 
   else if (last?.role === "user" && typeof last.content === "string") last.content = `${last.content}\n\n${note}`;
   else if (last?.role === "user" && Array.isArray(last.content)) last.content = [...last.content, { type: "text", text: note }];
   else messages.push({ role: "user", content: note });
-}
-
-/** The call as sent back, with the `extra_content` it came with when `model` made it (Gemini's thought signature). */
-function toWireCall(c: ToolCall, id: string, model: string): ChatCompletionMessageToolCall {
-  const wire: ChatCompletionMessageToolCall & { extra_content?: unknown } = { id, type: "function", function: { name: c.name, arguments: c.arguments } };
-  const extra =
-    c.opaque?.protocol === "openai" && c.opaque.model === model ? (c.opaque.data as { extra_content?: unknown } | undefined)?.extra_content : undefined;
-  if (extra !== undefined) wire.extra_content = extra;
-  return wire;
 }
 
 function userContent(content: ContentBlock[]): string | ChatCompletionContentPart[] {

@@ -1,6 +1,7 @@
 // OpenAI-compatible servers' own rules, through the compiled binary against loopback mocks: what a
 // user of Mistral and of OpenRouter's free models sees when the server differs from OpenAI's.
 import { afterAll, expect, test } from "bun:test";
+import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { type ChatRequest, startModelServer } from "../helpers/model-server.ts";
 import { eachTempDir, fileReplayServer } from "../helpers/fixtures.ts";
@@ -181,7 +182,8 @@ const signed: InvariantCheck = {
   applies: (path) => path.endsWith("/chat/completions"),
   check: (body) => {
     const messages = (body as { messages?: { role: string; tool_calls?: { extra_content?: { google?: { thought_signature?: string } } }[] }[] }).messages ?? [];
-    return messages.some((m) => m.role === "assistant" && m.tool_calls?.length && m.tool_calls[0]?.extra_content?.google?.thought_signature !== "sig-A")
+    const ok = (sig: string | undefined) => sig === "sig-A" || sig === "skip_thought_signature_validator";
+    return messages.some((m) => m.role === "assistant" && m.tool_calls?.length && !ok(m.tool_calls[0]?.extra_content?.google?.thought_signature))
       ? ["Function call is missing a thought_signature in functionCall parts."]
       : [];
   },
@@ -217,4 +219,19 @@ test("Gemini 3 through its OpenAI-compatible endpoint: the tool call's thought s
   const run = await runHey(["--base-url", `${gemini3.url}/v1beta/openai`, "-m", "gemini-3-flash-preview", "-p", "go"], { cwd: work.path });
   expect(run).toMatchObject({ code: 0, stdout: "done\n" });
   expect(gemini3.violations).toEqual([]);
+});
+
+test("a session begun on another model continues on Gemini 3 through its compatible endpoint: calls it did not make go with Google's stand-in signature", async () => {
+  const env = { XDG_STATE_HOME: join(state.path, "gemini-switch") };
+  const call = chatChunk({ toolCall: { index: 0, id: "call_1", name: "bash", arguments: '{"command":"echo one"}' } });
+  const answer = (text: string) => sseReply(sse([chatChunk({ content: text }), chatChunk({ finish: "stop" })]));
+  // the first run on "gpt": a call without any signature
+  gemini3.enqueue(sseReply(sse([call, chatChunk({ finish: "tool_calls" })])), answer("first"));
+  // the first run's own call went without a signature too: refused once there, then resent
+  expect(await runHey(["--base-url", `${gemini3.url}/v1beta/openai`, "-m", "gpt", "-p", "go"], { cwd: work.path, env })).toMatchObject({ code: 0 });
+  const before = gemini3.violations.length;
+  gemini3.enqueue(answer("second"));
+  const run = await runHey(["--base-url", `${gemini3.url}/v1beta/openai`, "-m", "gemini-3-flash-preview", "-c", "-p", "and now?"], { cwd: work.path, env });
+  expect(run).toMatchObject({ code: 0, stdout: "second\n" });
+  expect(gemini3.violations.slice(before)).toEqual(["Function call is missing a thought_signature in functionCall parts."]);
 });

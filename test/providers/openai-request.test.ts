@@ -485,6 +485,22 @@ describe("Gemini's thought signatures through its OpenAI-compatible endpoint", (
     const other = await bodyOf({ messages: signedTurn("gemini-3-flash-preview"), tools: [READ] }, { model: "gpt-test" });
     expect(firstCall(other)).not.toHaveProperty("extra_content");
   });
+
+  test("refused for a call it did not make (a session begun on another model), it gets the request again with Google's stand-in signature", async () => {
+    const provider = await createOpenAIProvider({ model: "gemini-3-flash-preview", baseUrl: `${server.url}/v1beta/openai` });
+    const before = server.requests.length;
+    // Gemini's compat endpoint in its own words and shape (openai/openai-agents-python#2137)
+    const message = "Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly.";
+    server.enqueue(jsonReply(400, [{ error: { code: 400, message, status: "INVALID_ARGUMENT" } }]), sseReply(OK), sseReply(OK));
+    const request: ModelRequest = { system: "", messages: signedTurn("gpt-test"), tools: [READ] };
+    for (let i = 0; i < 2; i++) for await (const _ of provider.stream(request, new AbortController().signal));
+    const sent = server.requests.slice(before).map((r) => (firstCall(r.body as Record<string, unknown>) as { extra_content?: unknown }).extra_content);
+    expect(sent).toEqual([
+      undefined,
+      { google: { thought_signature: "skip_thought_signature_validator" } },
+      { google: { thought_signature: "skip_thought_signature_validator" } },
+    ]);
+  });
 });
 
 describe("the replay server's tool-call invariant", () => {
