@@ -28,8 +28,10 @@ const REFUSED_FIELD = /extra_forbidden|extra inputs are not permitted|unrecogniz
 export function adaptToRefusal(options: Adaptable, said: string): boolean {
   if (options.cacheKey && said.includes("prompt_cache_key")) return !(options.cacheKey = false);
   if (options.streamUsage !== false && said.includes("stream_options")) return !(options.streamUsage = false);
-  // a model without the dial, or with other values (Groq: "must be one of `none` or `default`"; xAI: "reasoningEffort")
-  if (options.sendEffort !== false && /reasoning_?effort/i.test(said)) return !(options.sendEffort = false);
+  // a model without the dial, or with other values (Groq: "must be one of `none` or `default`"; xAI: "reasoningEffort";
+  // Ollama, which makes it its `think`: "think value "medium" is not supported for this model", ollama/ollama#12561,
+  // and "… does not support thinking", taketwo/llm-ollama#54)
+  if (options.sendEffort !== false && /reasoning_?effort|think value|does not support thinking/i.test(said)) return !(options.sendEffort = false);
   // Gemini 3 given tool calls it did not make (/model, -c): Google's stand-in signature
   // ("… is missing a `thought_signature`", openai/codex#7519, openai-agents-python#2137)
   if (!options.signatureFallback && /missing a `?thought_signature/i.test(said)) return (options.signatureFallback = true);
