@@ -156,10 +156,11 @@ export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
  * support tools"), vLLM's 400 without tool parsing ("\"auto\" tool choice requires
  * --enable-auto-tool-choice and --tool-call-parser to be set"), llama.cpp's 500 `server_error`
  * without templates ("tools param requires --jinja flag"), OpenRouter's 404 ("No endpoints found
- * that support tool use").
+ * that support tool use"), DeepInfra's 405 ("Tool calling is not supported for model: …"), Azure
+ * OpenAI's 400 ("Functions are not supported for this API version or this model version.").
  */
 const TOOLS_REFUSED =
-  /does not support tools|tool choice requires --enable-auto-tool-choice|tools param requires --jinja|no endpoints found that support tool use|(?:tools?|function calling) (?:is|are) not supported/i;
+  /does not support tools|tool choice requires --enable-auto-tool-choice|tools param requires --jinja|no endpoints found that support tool use|(?:tools?|tool calling|function calling|functions) (?:is|are) not supported/i;
 const NO_TOOLS_HINT =
   " — this model or server takes no tools, and hey works through them (reading files, running commands): pick a model that calls tools (-m), or turn tool calling on in the server (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja)";
 

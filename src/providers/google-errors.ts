@@ -4,7 +4,7 @@
 // never imported.
 import { ProviderError } from "../kernel/provider.ts";
 import { asObject, classifyFailure, netFailure, networkError, retryAfterOf } from "./common.ts";
-import type { ErrorContext as CommonErrorContext } from "./common.ts";
+import type { ErrorContext as CommonErrorContext, Failure } from "./common.ts";
 
 export interface ErrorContext extends CommonErrorContext {
   /** The failed response's headers, when one arrived: a gateway may send Retry-After. */
@@ -12,7 +12,7 @@ export interface ErrorContext extends CommonErrorContext {
 }
 
 /** `{error: {code, message, status, details}}`, Google's error body. */
-interface GoogleError {
+export interface GoogleError {
   code?: unknown;
   message?: unknown;
   status?: unknown;
@@ -37,23 +37,30 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
   const status = typeof err.status === "number" ? err.status : undefined;
   if (status === undefined) return networkError(said, err.cause, ctx.baseUrl);
 
+  return classifyFailure(googleFailure(status, said, body, retryAfterOf(ctx.headers, ctx.now)), ctx);
+}
+
+/**
+ * The Failure of a Google error object (`{code, message, status, details}`) with HTTP `status`:
+ * its details decide the key, the quota and the wait (a RetryInfo delay wins over `headerDelay`,
+ * the response's Retry-After). Also read for Gemini's OpenAI-compatible endpoint, which answers
+ * with the same objects (openai-errors.ts). Pure.
+ */
+export function googleFailure(status: number, said: string, body: GoogleError | undefined, headerDelay: number | undefined): Failure {
   const details = Array.isArray(body?.details) ? body.details.map(asObject) : [];
   const detail = (type: string) => details.filter((d): d is Record<string, unknown> => d?.["@type"] === `type.googleapis.com/google.rpc.${type}`);
   const delay = detail("RetryInfo")
     .map((d) => parseRetryDelay(d.retryDelay))
     .find((ms) => ms !== undefined);
-  const retryAfterMs = delay ?? retryAfterOf(ctx.headers, ctx.now);
-  return classifyFailure(
-    {
-      status,
-      said,
-      // A bad key is a 400 INVALID_ARGUMENT with reason API_KEY_INVALID on the Gemini API.
-      badKey: detail("ErrorInfo").some((d) => d.reason === "API_KEY_INVALID"),
-      quota: status === 429 && isQuotaExhausted(said, detail("QuotaFailure"), delay !== undefined),
-      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-    },
-    ctx,
-  );
+  const retryAfterMs = delay ?? headerDelay;
+  return {
+    status,
+    said,
+    // A bad key is a 400 INVALID_ARGUMENT with reason API_KEY_INVALID on the Gemini API.
+    badKey: detail("ErrorInfo").some((d) => d.reason === "API_KEY_INVALID"),
+    quota: status === 429 && isQuotaExhausted(said, detail("QuotaFailure"), delay !== undefined),
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  };
 }
 
 /** The `error` object of the JSON in an ApiError message, if any. */

@@ -2,8 +2,11 @@
 // Responses): the HTTP status and headers of its APIError, else the error chunk a stream carried.
 // Pure; the SDK's error classes are duck-typed, never imported.
 import { ProviderError } from "../kernel/provider.ts";
+import { formatWait } from "../kernel/retry.ts";
 import { contextOverflow } from "./context-length.ts";
-import { classifyFailure, netFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
+import { asObject, classifyFailure, netFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
+import { googleFailure, type GoogleError } from "./google-errors.ts";
+import { parseRetryAfter } from "./retry-after.ts";
 import type { ErrorContext } from "./common.ts";
 
 /** The fields of the SDK's APIError we read, duck-typed: class names do not survive --minify. */
@@ -27,8 +30,15 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
   const net = netFailure(e);
   if (net) return net;
   const err: ErrorShape = typeof e === "object" && e !== null ? e : { message: String(e) };
+  const google = googleErrorIn(err);
+  if (google && typeof err.status === "number") {
+    const said = typeof google.message === "string" && google.message ? google.message : sdkWords(err.message);
+    return classifyFailure(googleFailure(err.status, said, google, retryAfterOf(err.headers, ctx.now)), ctx);
+  }
   const body = typeof err.error === "object" && err.error !== null ? (err.error as ErrorShape) : {};
-  const said = providerMessage(err, body);
+  const own = providerMessage(err, body);
+  const upstream = gatewayWords(body);
+  const said = upstream ? `${own} (${upstream})` : own;
   let status = typeof err.status === "number" ? err.status : undefined;
 
   if (status === undefined) {
@@ -39,28 +49,123 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
     const overflow = contextOverflow(said, body as Record<string, unknown>);
     if (overflow) return new ProviderError("context_length", `the request is larger than the model's context window: ${said}`, { overflow });
     if (code >= 400 && code < 600) status = code;
-    else if (isQuota(body, said)) return new ProviderError("quota_exhausted", `quota exhausted: ${said}`);
-    else if (/rate.?limit|overload|server_error|internal|unavailable|capacity|timeout/i.test(wordsOf(body, said)))
+    else if (isQuota(body, own)) return new ProviderError("quota_exhausted", `quota exhausted: ${said}${resetOf(body, ctx.now)}`);
+    else if (/rate.?limit|overload|server_error|internal|unavailable|capacity|timeout/i.test(wordsOf(body, own)))
       return new ProviderError("overloaded", `the model failed mid-stream: ${said}`);
     else return new ProviderError("bad_request", `the model failed mid-stream: ${said}`);
   }
 
-  const retryAfterMs = retryAfterOf(err.headers, ctx.now);
-  const quota = status === 402 || (status === 429 && isQuota(body, said));
-  return classifyFailure({ status, said, quota, body: body as Record<string, unknown>, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }, ctx);
+  const retryAfterMs = retryAfterOf(err.headers, ctx.now) ?? gatewayRetryAfter(body, ctx.now);
+  // the gateway's own words decide: an upstream's 429 may say "check quota" of a per-minute limit
+  const quota = status === 402 || (status === 429 && isQuota(body, own));
+  return classifyFailure(
+    {
+      status,
+      said: quota ? `${said}${resetOf(body, ctx.now)}` : said,
+      quota,
+      body: body as Record<string, unknown>,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    },
+    ctx,
+  );
+}
+
+/**
+ * The error object of a body shaped as Gemini's OpenAI-compatible endpoint sends it, Google's own
+ * error in a one-element array: `[{"error": {"code": 429, "message": "Resource has been exhausted
+ * (e.g. check quota).", "status": "RESOURCE_EXHAUSTED"}}]` (n4ze3m/page-assist#406; with `details`,
+ * bytedance/deer-flow#1515). The SDK keeps the whole array as the error; undefined for any other body.
+ */
+function googleErrorIn(err: ErrorShape): GoogleError | undefined {
+  if (!Array.isArray(err.error)) return undefined;
+  return asObject(asObject(err.error[0])?.error);
 }
 
 /** The provider's own words: the body's message, else the SDK's message minus its status prefix. */
 function providerMessage(err: ErrorShape, body: ErrorShape): string {
-  if (typeof body.message === "string" && body.message) return body.message;
-  return sdkWords(err.message);
+  return typeof body.message === "string" && body.message ? body.message : sdkWords(err.message);
+}
+
+/**
+ * What OpenRouter's error says of the model's own provider: `metadata.raw`, the upstream's error
+ * (its body as a string, or its words), after `metadata.provider_name` — the `message` is only
+ * "Provider returned error" (openrouter.ai/docs/api/reference/errors-and-debugging; a recorded 429:
+ * `{"message":"Provider returned error","code":429,"metadata":{"raw":"meta-llama/…:free is
+ * temporarily rate-limited upstream. Please retry shortly, …","provider_name":"Venice",
+ * "retry_after_seconds":17,"headers":{"Retry-After":"17"}}}`). Undefined without a `raw`.
+ */
+function gatewayWords(body: ErrorShape): string | undefined {
+  const meta = asObject((body as { metadata?: unknown }).metadata);
+  const raw = meta?.raw;
+  if (raw === undefined || raw === null || raw === "") return undefined;
+  const text = typeof raw === "string" ? (wordsInJson(raw) ?? raw) : (wordsOfValue(raw) ?? JSON.stringify(raw));
+  return typeof meta?.provider_name === "string" && meta.provider_name ? `${meta.provider_name}: ${text}` : text;
+}
+
+/** The message inside a JSON error body held as a string, else undefined. */
+function wordsInJson(text: string): string | undefined {
+  try {
+    return wordsOfValue(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `message`, `error.message` or a string `error` of an error body: how upstream APIs say it. */
+function wordsOfValue(v: unknown): string | undefined {
+  const o = asObject(v);
+  const inner = asObject(o?.error);
+  const words = inner?.message ?? o?.message ?? o?.error;
+  return typeof words === "string" && words ? words : undefined;
+}
+
+/**
+ * The wait a gateway names inside the error body when its HTTP headers name none, or when there
+ * are no headers (an error chunk in a 200 stream): OpenRouter's `metadata.retry_after_seconds`,
+ * else the upstream's `Retry-After` it copies into `metadata.headers`.
+ */
+function gatewayRetryAfter(body: ErrorShape, now: number | undefined): number | undefined {
+  const meta = asObject((body as { metadata?: unknown }).metadata);
+  const seconds = meta?.retry_after_seconds;
+  if (typeof seconds === "number" && Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
+  const headers = asObject(meta?.headers);
+  if (!headers) return undefined;
+  const get = (name: string) => {
+    const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+    const v = key === undefined ? undefined : headers[key];
+    return typeof v === "string" || typeof v === "number" ? String(v) : undefined;
+  };
+  return parseRetryAfter(get, now ?? Date.now());
 }
 
 function wordsOf(body: ErrorShape, said: string): string {
   return [body.code, body.type, said].filter((w) => typeof w === "string").join(" ");
 }
 
-/** `insufficient_quota` (OpenAI), or billing/credit wording from gateways: retrying cannot help. */
+/**
+ * `insufficient_quota` (OpenAI), billing/credit wording from gateways, or OpenRouter's daily cap on
+ * free models ("Rate limit exceeded: free-models-per-day", also "…-per-day-high-balance", which
+ * names no credits; openrouter.ai/docs/api/reference/limits): retrying cannot help. Not a
+ * `rate_limit_exceeded` code, nor words only in a link: Groq's per-minute 429 (code
+ * rate_limit_exceeded) ends "Need more tokens? Upgrade to Dev Tier today at
+ * https://console.groq.com/settings/billing" (continuedev/continue#10920, elizaOS/eliza#4040).
+ */
 function isQuota(body: ErrorShape, said: string): boolean {
-  return /insufficient_quota|quota|billing|credit/i.test(wordsOf(body, said));
+  if (body.code === "rate_limit_exceeded") return false;
+  return /insufficient_quota|quota|billing|credit|free-models-per-day/i.test(wordsOf(body, said).replace(/https?:\/\/\S+/g, ""));
+}
+
+/**
+ * When a spent limit comes back, as a clause for its message: OpenRouter copies its
+ * `X-RateLimit-Reset` (epoch milliseconds) into `metadata.headers` of the free-models-per-day 429,
+ * beside X-RateLimit-Limit and -Remaining (Gitlawb/openclaude#936, Avarok-Cybersecurity/atlas#543).
+ * "" when the body names no future reset.
+ */
+function resetOf(body: ErrorShape, now: number | undefined): string {
+  const headers = asObject(asObject((body as { metadata?: unknown }).metadata)?.headers);
+  const key = headers && Object.keys(headers).find((k) => k.toLowerCase() === "x-ratelimit-reset");
+  const stamp = key === undefined ? Number.NaN : Number(headers![key]);
+  const at = stamp < 1e11 ? stamp * 1000 : stamp; // epoch seconds, as some gateways send it
+  const wait = at - (now ?? Date.now());
+  return Number.isFinite(wait) && wait > 0 ? ` — the limit resets in ${formatWait(wait)}` : "";
 }

@@ -7,17 +7,20 @@ import type {
   ChatCompletionContentPart,
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
-  ChatCompletionMessageToolCall,
 } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
 import { emptyUsage, newId } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
-import { learnEffort, openaiEffort } from "./effort.ts";
+import { openaiEffort } from "./effort.ts";
 import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, toolText, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
+import { deltaContent } from "./delta-content.ts";
+import { adaptToRefusal, type ReasoningReplay } from "./openai-adapt.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
+import { wireCall } from "./openai-tool-calls.ts";
+import { nineCharId, wantsNineCharIds } from "./tool-call-ids.ts";
 
 export interface RequestOptions extends RequestBasics {
   /** api.openai.com wants `max_completion_tokens`; most compatible servers only know `max_tokens`. */
@@ -41,6 +44,12 @@ export interface RequestOptions extends RequestBasics {
   streamUsage?: boolean;
   /** reasoning efforts the model refused → the nearest it takes (effort.ts learnEffort) */
   effortFor?: Record<string, string>;
+  /** tool-call ids as 9 characters [a-zA-Z0-9] (tool-call-ids.ts): Mistral refuses any other */
+  nineCharIds?: boolean;
+  /** false: no `reasoning_effort`, whatever the effort (a model that takes no such dial) */
+  sendEffort?: boolean;
+  /** a turn's first call without a signature of this model gets Google's stand-in (SKIP_SIGNATURE) */
+  signatureFallback?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -56,6 +65,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
   const systemRole = opts.systemRole ?? "system";
   if (req.system) messages.push({ role: systemRole, content: req.system });
   const lastUser = req.messages.findLastIndex((m) => m.role === "user");
+  const wireId = opts.nineCharIds ? nineCharId : (id: string) => id;
 
   req.messages.forEach((m, i) => {
     switch (m.role) {
@@ -67,7 +77,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
         break;
       case "tool":
         // Text only, and an error result is plain text too: tool messages have no images and no error flag.
-        messages.push({ role: "tool", tool_call_id: m.toolCallId ?? "", content: toolText(m.content) });
+        messages.push({ role: "tool", tool_call_id: wireId(m.toolCallId ?? ""), content: toolText(m.content) });
         break;
       case "assistant": {
         const calls = m.toolCalls ?? [];
@@ -77,7 +87,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
           // null (not "") beside tool calls, as the API itself returns; a bare empty turn needs a string.
           content: text || (calls.length > 0 ? null : ""),
         };
-        if (calls.length > 0) out.tool_calls = calls.map(toWireCall);
+        if (calls.length > 0) out.tool_calls = calls.map((c, k) => wireCall(c, wireId(c.id), opts.model, k === 0 && opts.signatureFallback === true));
         const replay = opts.reasoningReplay ?? "turn";
         const reasoning = replay === "none" ? undefined : reasoningToSend(m, opts.model, i > lastUser || (replay === "all" && calls.length > 0));
         if (reasoning !== undefined) out.reasoning_content = reasoning;
@@ -106,14 +116,14 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
   if (key) body.prompt_cache_key = key;
   const effort = req.effort ?? opts.effort;
   // "none" is the official no-reasoning value; "off" would be a 400. Other levels pass verbatim.
-  const wire = effort === undefined ? undefined : openaiEffort(effort);
+  const wire = effort === undefined || opts.sendEffort === false ? undefined : openaiEffort(effort);
   if (wire !== undefined) body.reasoning_effort = (opts.effortFor?.[wire] ?? wire) as typeof body.reasoning_effort;
   const maxTokens = req.maxTokens ?? opts.maxTokens;
   if (maxTokens !== undefined) body[opts.maxTokensField ?? "max_tokens"] = maxTokens;
   return body;
 }
 
-export type ReasoningReplay = "all" | "turn" | "none";
+export type { ReasoningReplay };
 
 /**
  * Endpoints whose thinking mode needs every tool-call turn's reasoning back in all later requests,
@@ -151,10 +161,6 @@ function appendNote(messages: ChatCompletionMessageParam[], note: string): void 
   else messages.push({ role: "user", content: note });
 }
 
-function toWireCall(c: ToolCall): ChatCompletionMessageToolCall {
-  return { id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } };
-}
-
 function userContent(content: ContentBlock[]): string | ChatCompletionContentPart[] {
   if (!content.some((p) => p.type === "image")) return joinText(content);
   return content.flatMap((p): ChatCompletionContentPart[] => {
@@ -187,7 +193,7 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
   let ours: number | undefined;
   // Keyed by the wire `index`, never by id: only the first fragment carries id and name, and the
   // Anthropic compat endpoint starts at index 1 (openai-compat/anthropic-compat-tool-index-1.sse).
-  const calls = new Map<number, { id: string; name: string; args: string }>();
+  const calls = new Map<number, { id: string; name: string; args: string; extra?: unknown }>();
   let lastCall = -1;
 
   for await (const chunk of chunks) {
@@ -202,14 +208,16 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
     const delta = (choice.delta ?? {}) as Delta;
 
     // DeepSeek/vLLM say reasoning_content, OpenRouter says reasoning; either may be "" or null.
-    const reasoning = delta.reasoning_content || delta.reasoning;
+    // Mistral's reasoning comes as typed chunks of `content` (delta-content.ts).
+    const content = deltaContent(delta.content);
+    const reasoning = (delta.reasoning_content || delta.reasoning || "") + content.thinking;
     if (reasoning) {
       thinking += reasoning;
       yield { type: "thinking", delta: reasoning };
     }
-    if (delta.content) {
-      text += delta.content;
-      yield { type: "text", delta: delta.content };
+    if (content.text) {
+      text += content.text;
+      yield { type: "text", delta: content.text };
     }
     if (delta.refusal) {
       refused = true;
@@ -225,7 +233,12 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
       calls.set(index, slot);
       slot.id ||= tc.id ?? "";
       slot.name ||= tc.function?.name ?? "";
-      if (tc.function?.arguments) slot.args += tc.function.arguments;
+      // Gemini 3 through its OpenAI-compatible endpoint: the call's thought signature, which must come back with it
+      const extra = (tc as { extra_content?: unknown }).extra_content;
+      if (extra !== undefined && extra !== null) slot.extra = extra;
+      const args: unknown = tc.function?.arguments;
+      // llama-server (ggml-org/llama.cpp#20198) and TGI (huggingface/text-generation-inference#2136) have sent the object itself
+      if (args) slot.args += typeof args === "string" ? args : JSON.stringify(args);
     }
     // OpenRouter repeats finish_reason: null on its usage chunk after the real one.
     if (choice.finish_reason) finish = choice.finish_reason;
@@ -235,7 +248,11 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
 
   const toolCalls: ToolCall[] = [...calls.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([, c]) => ({ id: c.id || `call_${newId()}`, name: c.name, arguments: c.args || "{}" }));
+    .map(([, c]): ToolCall => {
+      const call: ToolCall = { id: c.id || `call_${newId()}`, name: c.name, arguments: c.args || "{}" };
+      if (c.extra !== undefined) call.opaque = { protocol: "openai", model: ctx.model, data: { extra_content: c.extra } };
+      return call;
+    });
   for (const call of toolCalls) yield { type: "tool_call", call };
 
   const content: ContentBlock[] = [];
@@ -312,13 +329,19 @@ export async function openaiClient(opts: ClientOptions): Promise<OpenAI> {
   });
 }
 
-/** A Provider over one OpenAI-compatible chat-completions endpoint (client: `openaiClient`). */
-export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provider> {
-  const client = await openaiClient(opts);
+/**
+ * What the endpoint of `opts` is sent, before anything it refuses (createOpenAIProvider adapts):
+ * the `[provider.X]` compat keys, else what its host and model are known to need. Pure.
+ */
+export function requestOptionsFor(opts: AdapterOptions): RequestOptions {
   const host = URL.canParse(opts.baseUrl) ? new URL(opts.baseUrl).hostname : "";
+  // api.mistral.ai refuses any field it does not know (a 422): it has no reasoning_content and no
+  // stream_options, and sends usage without being asked (dnakov/anon-kode#53)
+  const mistral = host === "api.mistral.ai";
   const { maxTokensField, systemRole, reasoningReplay, parallelToolCalls, promptCacheKey } = opts.compat ?? {};
-  const replay: ReasoningReplay = reasoningReplay === false ? "none" : reasoningReplay || replaysEveryTurn(host, opts.model) ? "all" : "turn";
-  const requestOptions: RequestOptions = {
+  const replay: ReasoningReplay =
+    reasoningReplay === false || (reasoningReplay === undefined && mistral) ? "none" : reasoningReplay || replaysEveryTurn(host, opts.model) ? "all" : "turn";
+  return {
     ...requestBasics(opts),
     maxTokensField: maxTokensField ?? (host === "api.openai.com" ? "max_completion_tokens" : "max_tokens"),
     ...(systemRole ? { systemRole } : {}),
@@ -327,7 +350,15 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
     // other hosts cache by prefix alone, and strict ones refuse fields they do not know
     cacheKey: promptCacheKey ?? host === "api.openai.com",
     effortFor: {},
+    nineCharIds: wantsNineCharIds(host, opts.model),
+    ...(mistral ? { streamUsage: false } : {}),
   };
+}
+
+/** A Provider over one OpenAI-compatible chat-completions endpoint (client: `openaiClient`). */
+export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provider> {
+  const client = await openaiClient(opts);
+  const requestOptions = requestOptionsFor(opts);
   const errorContext = errorContextOf(opts);
   const attempt = (request: ModelRequest, signal: AbortSignal) =>
     guardedStream(
@@ -344,13 +375,7 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
     stream: (request: ModelRequest, signal: AbortSignal) =>
       adaptingStream(
         () => attempt(request, signal),
-        (e) => {
-          if (requestOptions.cacheKey && e.message.includes("prompt_cache_key")) return !(requestOptions.cacheKey = false);
-          if (requestOptions.streamUsage !== false && e.message.includes("stream_options")) return !(requestOptions.streamUsage = false);
-          // an endpoint that wants every tool-call turn's reasoning back (a DeepSeek model under another name)
-          if (requestOptions.reasoningReplay === "turn" && e.message.includes("reasoning_content")) return Boolean((requestOptions.reasoningReplay = "all"));
-          return learnEffort(requestOptions.effortFor!, e.message); // a level the model does not take: its nearest
-        },
+        (e) => adaptToRefusal(requestOptions, e.message),
       ),
   };
 }

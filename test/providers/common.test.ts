@@ -46,6 +46,10 @@ const CASES: [Failure, ProviderErrorKind, string, { status?: number; retryAfterM
       [400, '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'],
       [500, "tools param requires --jinja flag"],
       [404, "No endpoints found that support tool use. To learn more about provider routing, visit: https://openrouter.ai/docs/provider-routing"],
+      // DeepInfra (truefoundry/models#944), Azure OpenAI (MicrosoftDocs/azure-docs#121504), OpenAI's chat-only models (sbintuitions/flexeval#242)
+      [405, "deepinfra error: Tool calling is not supported for model: mistralai/Mistral-Small-24B-Instruct-2501"],
+      [400, "Functions are not supported for this API version or this model version."],
+      [400, "tools is not supported in this model."],
     ] as const
   ).map(([status, said]): (typeof CASES)[number] => [
     { status, said, retryAfterMs: 5 },

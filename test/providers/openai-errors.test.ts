@@ -1,5 +1,5 @@
 // toProviderError as a table: what each failure shape of the openai SDK is classified as.
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { ProviderErrorKind } from "../../src/kernel/provider.ts";
 import { toProviderError } from "../../src/providers/openai-errors.ts";
 
@@ -74,4 +74,129 @@ test.each([
   },
 ])("auth messages say what to fix: $name → $message", ({ context, message }) => {
   expect(toProviderError(apiError(401, { message: "bad key" }), context).message).toBe(message);
+});
+
+describe("OpenRouter", () => {
+  // A recorded 429 of a :free model (the body as one client logged it): OpenRouter's own message
+  // says nothing; the upstream's words and the wait are in `metadata`, not in the HTTP headers.
+  const upstream429 = {
+    message: "Provider returned error",
+    code: 429,
+    metadata: {
+      raw: "meta-llama/llama-3.3-70b-instruct:free is temporarily rate-limited upstream. Please retry shortly, or add your own key to accumulate your rate limits: https://openrouter.ai/settings/integrations",
+      provider_name: "Venice",
+      is_byok: false,
+      retry_after_seconds: 17,
+      retry_after_seconds_raw: 16.007,
+      headers: { "Retry-After": "17" },
+    },
+  };
+
+  test("an upstream's 429: its words and its provider are said, and its wait in metadata is kept", () => {
+    const err = toProviderError(apiError(429, upstream429), ctx);
+    expect(err.kind).toBe("rate_limit");
+    expect(err.retryAfterMs).toBe(17_000);
+    expect(err.message).toStartWith(
+      "rate limited (429): Provider returned error (Venice: meta-llama/llama-3.3-70b-instruct:free is temporarily rate-limited upstream.",
+    );
+    // a header of the response itself wins
+    expect(toProviderError(apiError(429, upstream429, { "retry-after": "3" }), ctx).retryAfterMs).toBe(3000);
+    // only the upstream's copied Retry-After
+    const copied = { ...upstream429, metadata: { raw: "busy", headers: { "retry-after": "9" } } };
+    expect(toProviderError(apiError(429, copied), ctx).retryAfterMs).toBe(9000);
+  });
+
+  test("the same error as a chunk of a 200 stream: its code is the status, its wait is kept", () => {
+    const err = toProviderError(apiError(undefined, upstream429), ctx);
+    expect(err).toMatchObject({ kind: "rate_limit", retryAfterMs: 17_000 });
+    expect(err.message).toContain("Venice: meta-llama");
+  });
+
+  test("an upstream's error body held as a JSON string is quoted by its message", () => {
+    const raw = JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "tools: Tool names must be unique." } });
+    const err = toProviderError(apiError(400, { message: "Provider returned error", code: 400, metadata: { raw, provider_name: "Anthropic" } }), ctx);
+    expect(err.message).toBe("request rejected (400): Provider returned error (Anthropic: tools: Tool names must be unique.)");
+  });
+
+  test("an upstream that says 'check quota' of a per-minute limit is still retried: OpenRouter's own words decide", () => {
+    const body = {
+      message: "Provider returned error",
+      code: 429,
+      metadata: { raw: "Resource has been exhausted (e.g. check quota).", provider_name: "Google AI Studio" },
+    };
+    expect(toProviderError(apiError(429, body), ctx).kind).toBe("rate_limit");
+  });
+
+  test("the daily cap on free models is a spent quota, not retried, and says when it resets", () => {
+    const reset = String(NOW + (3 * 60 + 20) * 60_000);
+    const daily = {
+      message: "Rate limit exceeded: free-models-per-day-high-balance.",
+      type: "rate_limit_error",
+      code: "429",
+      metadata: { headers: { "X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": reset } },
+    };
+    const err = toProviderError(apiError(429, daily), ctx);
+    expect(err.kind).toBe("quota_exhausted");
+    expect(err.message).toBe("quota exhausted (429): Rate limit exceeded: free-models-per-day-high-balance. — the limit resets in 3 h 20 min");
+    // without metadata (Gitlawb/openclaude#1549), and mid-stream
+    expect(
+      toProviderError(apiError(429, { message: "Rate limit exceeded: free-models-per-day-high-balance.", type: "rate_limit_error", code: "429" }), ctx).kind,
+    ).toBe("quota_exhausted");
+  });
+});
+
+describe("Gemini's OpenAI-compatible endpoint: Google's error in a one-element array", () => {
+  /** The SDK's APIError for such a body: it keeps the whole array as `error`. */
+  const arrayError = (status: number, error: Record<string, unknown>) => {
+    const body = [{ error: { code: status, ...error } }];
+    return Object.assign(new Error(`${status} ${JSON.stringify(body)}`), { status, headers: new Headers(), error: body });
+  };
+
+  test("a 429 'Resource has been exhausted (e.g. check quota)' is a rate limit, retried, said in its own words", () => {
+    // n4ze3m/page-assist#406, as the endpoint answered it
+    const err = toProviderError(arrayError(429, { message: "Resource has been exhausted (e.g. check quota).", status: "RESOURCE_EXHAUSTED" }), ctx);
+    expect(err.kind).toBe("rate_limit");
+    expect(err.message).toBe("rate limited (429): Resource has been exhausted (e.g. check quota).");
+  });
+
+  test("'You exceeded your current quota' with a RetryInfo is a per-minute limit waited as asked; without one, the spent daily quota", () => {
+    const message = "You exceeded your current quota, please check your plan and billing details.";
+    const retry = { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "34.4s" };
+    expect(toProviderError(arrayError(429, { message, status: "RESOURCE_EXHAUSTED", details: [retry] }), ctx)).toMatchObject({
+      kind: "rate_limit",
+      retryAfterMs: 34_400,
+    });
+    expect(toProviderError(arrayError(429, { message, status: "RESOURCE_EXHAUSTED" }), ctx).kind).toBe("quota_exhausted");
+  });
+
+  test("a 400 says the field Google refused, not the whole array; a bad key is an auth failure", () => {
+    const unknown = 'Invalid JSON payload received. Unknown name "parallel_tool_calls": Cannot find field.';
+    expect(toProviderError(arrayError(400, { message: unknown, status: "INVALID_ARGUMENT" }), ctx).message).toBe(`request rejected (400): ${unknown}`);
+    const badKey = { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID" };
+    const err = toProviderError(
+      arrayError(400, { message: "API key not valid. Please pass a valid API key.", status: "INVALID_ARGUMENT", details: [badKey] }),
+      ctx,
+    );
+    expect(err.kind).toBe("auth");
+  });
+});
+
+describe("Groq", () => {
+  // its per-minute 429, as clients logged it (elizaOS/eliza#4040); Groq sends retry-after with it
+  const tpm = {
+    message:
+      "Rate limit reached for model `llama-3.1-8b-instant` in organization `org_01j5b4pz9jff492fq686vypsx6` service tier `on_demand` on tokens per minute (TPM): Limit 6000, Used 5034, Requested 1443. Please try again in 4.77s. Need more tokens? Upgrade to Dev Tier today at https://console.groq.com/settings/billing",
+    type: "tokens",
+    code: "rate_limit_exceeded",
+  };
+
+  test("a per-minute 429 whose message ends with a link to billing is a rate limit, waited as its retry-after says", () => {
+    expect(toProviderError(apiError(429, tpm, { "retry-after": "5" }), ctx)).toMatchObject({ kind: "rate_limit", retryAfterMs: 5000 });
+  });
+
+  test("billing words outside a link still mean a spent quota", () => {
+    expect(toProviderError(apiError(429, { message: "You exceeded your current quota, please check your plan and billing details." }), ctx).kind).toBe(
+      "quota_exhausted",
+    );
+  });
 });

@@ -77,6 +77,30 @@ describe("tool calls", () => {
   });
 });
 
+describe("Gemini's thought signature on a tool call", () => {
+  test("extra_content of a call is kept with it, for its model", async () => {
+    const extra = { google: { thought_signature: "sig-A" } };
+    const events = await run([
+      raw({ tool_calls: [{ index: 0, id: "function-call-1", type: "function", function: { name: "read", arguments: "{}" }, extra_content: extra }] }),
+      raw({}, "tool_calls"),
+    ]);
+    expect(calls(events)).toEqual([
+      { id: "function-call-1", name: "read", arguments: "{}", opaque: { protocol: "openai", model: "m", data: { extra_content: extra } } },
+    ]);
+  });
+});
+
+describe("tool-call arguments as an object", () => {
+  test("arguments sent as the JSON object itself, not a string, are read as its JSON text", async () => {
+    // as llama-server sent them for a while (ggml-org/llama.cpp#20198), and TGI (huggingface/text-generation-inference#2136)
+    const events = await run([
+      raw({ tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: "read", arguments: { path: "a.txt", lines: [1, 2] } } }] }),
+      raw({}, "tool_calls"),
+    ]);
+    expect(calls(events)).toEqual([{ id: "call_a", name: "read", arguments: '{"path":"a.txt","lines":[1,2]}' }]);
+  });
+});
+
 describe("choices, thinking, usage, stop", () => {
   test("a lone choice numbered 1 is still read", async () => {
     const events = await run([chatChunk({ content: "hi", choice: 1 }), chatChunk({ finish: "stop", choice: 1 })]);
@@ -92,6 +116,21 @@ describe("choices, thinking, usage, stop", () => {
     expect(done(events).message.content).toEqual([
       { type: "thinking", text: "hmm", opaque: { protocol: "openai", model: "m" } },
       { type: "text", text: "ok" },
+    ]);
+  });
+
+  test("Mistral's reasoning models: content as typed chunks, thinking ones as thinking, text ones as the answer", async () => {
+    // constructed from the chunk shapes in braintrustdata/braintrust-sdk-javascript#1857, not recorded
+    const events = await run([
+      raw({ role: "assistant", content: [{ type: "thinking", thinking: [{ type: "text", text: "Two and " }] }] }),
+      raw({ content: [{ type: "thinking", thinking: [{ type: "text", text: "two." }] }] }),
+      raw({ content: [{ type: "text", text: "The answer" }] }),
+      raw({ content: " is 4." }, "stop"),
+    ]);
+    expect(events.filter((e) => e.type === "text").map((e) => (e as { delta: string }).delta)).toEqual(["The answer", " is 4."]);
+    expect(done(events).message.content).toEqual([
+      { type: "thinking", text: "Two and two.", opaque: { protocol: "openai", model: "m" } },
+      { type: "text", text: "The answer is 4." },
     ]);
   });
 

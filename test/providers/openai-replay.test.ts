@@ -240,6 +240,41 @@ async function failure(reply: Reply | undefined, p?: Provider): Promise<{ error:
 }
 
 describe("error responses are classified once", () => {
+  test("openai-compat/gemini-compat-error-429: Google's error in an array is a rate limit in Google's words", async () => {
+    const before = server.requests.length;
+    const p = await provider();
+    // retried by the caller, not here: one request
+    const { error } = await failure(fixture("openai-compat/gemini-compat-error-429"), p);
+    expect(server.requests.length - before).toBe(1);
+    expect(error).toMatchObject({ kind: "rate_limit", status: 429, message: "rate limited (429): Resource has been exhausted (e.g. check quota)." });
+    expect(error.retryable).toBe(true);
+  });
+
+  test("openai-compat/groq-error-429-tpm: a per-minute limit whose message links to billing is a rate limit", async () => {
+    const { error } = await failure(fixture("openai-compat/groq-error-429-tpm"));
+    expect(error.kind).toBe("rate_limit");
+    expect(error.retryable).toBe(true);
+  });
+
+  test("openai-compat/openrouter-error-429-upstream: the upstream's provider and words are said, its metadata wait kept", async () => {
+    const { error } = await failure(fixture("openai-compat/openrouter-error-429-upstream"));
+    expect(error).toMatchObject({ kind: "rate_limit", retryAfterMs: 17_000 });
+    expect(error.message).toStartWith(
+      "rate limited (429): Provider returned error (Venice: meta-llama/llama-3.3-70b-instruct:free is temporarily rate-limited upstream.",
+    );
+  });
+
+  test("openai-compat/mistral-error-400-tool-call-id: the request goes again with 9-character ids; refused again, it is a bad request in Mistral's words", async () => {
+    const before = server.requests.length;
+    server.enqueue(fixture("openai-compat/mistral-error-400-tool-call-id"));
+    const { error } = await failure(fixture("openai-compat/mistral-error-400-tool-call-id"));
+    expect(server.requests.length - before).toBe(2);
+    expect(error).toMatchObject({
+      kind: "bad_request",
+      message: "request rejected (400): Tool call id was abc123 but must be a-z, A-Z, 0-9, with a length of 9.",
+    });
+  });
+
   test("openai-chat/error-400-invalid-tool-name is a bad request carrying the provider's message", async () => {
     const { error } = await failure(fixture("openai-chat/error-400-invalid-tool-name"));
     expect(error.kind).toBe("bad_request");

@@ -3,7 +3,7 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import type { Effort, Message, ToolSpec } from "../../src/kernel/ir.ts";
 import type { ModelRequest, Provider } from "../../src/kernel/provider.ts";
-import { createOpenAIProvider } from "../../src/providers/openai.ts";
+import { createOpenAIProvider, requestOptionsFor } from "../../src/providers/openai.ts";
 import type { AdapterOptions } from "../../src/providers/common.ts";
 import { jsonReply, openaiChatToolPairs, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import type { RecordedRequest } from "../helpers/replay-server.ts";
@@ -302,6 +302,57 @@ describe("compatibility flags ([provider.NAME] keys that hey doctor writes)", ()
     expect(sent).toEqual([false, true, true]);
   });
 
+  test("an endpoint that refuses reasoning_content as an unknown field gets the request again without any, and from then on", async () => {
+    const provider = await createOpenAIProvider({ model: "gpt-test", baseUrl: `${server.url}/v1` });
+    const before = server.requests.length;
+    // pydantic's 422 as Mistral words it for a field it does not know (the shape of mistralai/platform-docs-public#7,
+    // here naming reasoning_content: constructed, not recorded)
+    server.enqueue(
+      jsonReply(422, {
+        object: "error",
+        message: {
+          detail: [
+            {
+              type: "extra_forbidden",
+              loc: ["body", "messages", 2, "assistant", "reasoning_content"],
+              msg: "Extra inputs are not permitted",
+              input: "I should read.",
+            },
+          ],
+        },
+        type: "invalid_request_error",
+        param: null,
+        code: null,
+      }),
+    );
+    server.enqueue(sseReply(OK), sseReply(OK));
+    for (let i = 0; i < 2; i++) for await (const _ of provider.stream({ system: "", messages: callTurn, tools: [READ] }, new AbortController().signal));
+    const sent = server.requests.slice(before).map((r) => JSON.stringify((r.body as Record<string, unknown>).messages).includes("reasoning_content"));
+    expect(sent).toEqual([true, false, false]);
+  });
+
+  test("api.mistral.ai is sent no field it refuses from the first request: no reasoning_content, no stream_options, 9-character ids", () => {
+    const mistral = requestOptionsFor({ model: "mistral-large-latest", baseUrl: "https://api.mistral.ai/v1" });
+    expect(mistral).toMatchObject({ reasoningReplay: "none", streamUsage: false, nineCharIds: true });
+    // a key in the provider's table still wins
+    expect(requestOptionsFor({ model: "m", baseUrl: "https://api.mistral.ai/v1", compat: { reasoningReplay: true } }).reasoningReplay).toBe("all");
+    const other = requestOptionsFor({ model: "gpt-test", baseUrl: "http://127.0.0.1:1/v1" });
+    expect(other).toMatchObject({ reasoningReplay: "turn", nineCharIds: false });
+    expect(other).not.toHaveProperty("streamUsage");
+  });
+
+  test("a model that refuses reasoning_effort gets the request again without it, and from then on: the answer comes at its own effort", async () => {
+    const provider = await createOpenAIProvider({ model: "llama-3.3-70b-versatile", baseUrl: `${server.url}/v1`, effort: "high" });
+    const before = server.requests.length;
+    // Groq's words for a model without the dial (iamsrikanthnani/pluely#219)
+    server.enqueue(jsonReply(400, { error: { message: "`reasoning_effort` must be one of `none` or `default`", type: "invalid_request_error" } }));
+    server.enqueue(sseReply(OK), sseReply(OK));
+    for (let i = 0; i < 2; i++)
+      for await (const _ of provider.stream({ system: "", messages: [user("hi")], tools: [], effort: "low" }, new AbortController().signal));
+    const sent = server.requests.slice(before).map((r) => (r.body as Record<string, unknown>).reasoning_effort);
+    expect(sent).toEqual(["low", undefined, undefined]);
+  });
+
   test("parallel_tool_calls is not sent without tools", async () => {
     expect(await bodyOf({ messages: [user("hi")] }, { compat: { parallelToolCalls: false } })).not.toHaveProperty("parallel_tool_calls");
   });
@@ -361,6 +412,109 @@ describe("stream_options", () => {
     expect(texts).toEqual(["ok", "ok"]);
     const sent = server.requests.slice(before).map((r) => (r.body as Record<string, unknown>).stream_options);
     expect(sent).toEqual([{ include_usage: true }, undefined, undefined]);
+  });
+});
+
+describe("tool-call ids for Mistral (9 characters [a-zA-Z0-9])", () => {
+  // A session begun on another model: OpenAI's and Anthropic's ids, and one of Mistral's own
+  const history: Message[] = [
+    user("fix it"),
+    {
+      id: "a",
+      role: "assistant",
+      content: [],
+      toolCalls: [
+        { id: "call_Yx8bQ2mZpL0rT4vW9nK1sD3f", name: "read", arguments: "{}" },
+        { id: "toolu_01A09q90qw90lq917835lq9", name: "read", arguments: "{}" },
+        { id: "Ab3dE6gH9", name: "read", arguments: "{}" },
+      ],
+    },
+    { id: "t1", role: "tool", toolCallId: "call_Yx8bQ2mZpL0rT4vW9nK1sD3f", content: [{ type: "text", text: "one" }] },
+    { id: "t2", role: "tool", toolCallId: "toolu_01A09q90qw90lq917835lq9", content: [{ type: "text", text: "two" }] },
+    { id: "t3", role: "tool", toolCallId: "Ab3dE6gH9", content: [{ type: "text", text: "three" }] },
+  ];
+  type Wire = { tool_calls?: { id: string }[]; tool_call_id?: string };
+  const idsOf = (body: unknown) => {
+    const messages = (body as { messages: Wire[] }).messages;
+    return {
+      calls: messages.flatMap((m) => (m.tool_calls ?? []).map((c) => c.id)),
+      results: messages.flatMap((m) => (m.tool_call_id ? [m.tool_call_id] : [])),
+    };
+  };
+  // Mistral's 400, in its own words (jackmpcollins/magentic#276)
+  const refusal = () =>
+    jsonReply(400, {
+      object: "error",
+      message: "Tool call id was call_Yx8bQ2mZpL0rT4vW9nK1sD3f but must be a-z, A-Z, 0-9, with a length of 9.",
+      type: "invalid_request_error",
+      param: null,
+      code: null,
+    });
+
+  test("a Mistral model gets every id as 9 characters from the first request, each call's the same as its result's, its own ids unchanged", async () => {
+    const first = idsOf(await bodyOf({ messages: history, tools: [READ] }, { model: "mistral-small-latest" }));
+    expect(first.calls).toHaveLength(3);
+    for (const id of first.calls) expect(id).toMatch(/^[A-Za-z0-9]{9}$/);
+    expect(new Set(first.calls).size).toBe(3);
+    expect(first.results).toEqual(first.calls);
+    expect(first.calls[2]).toBe("Ab3dE6gH9");
+    // the same ids in the next request: the cached prefix holds
+    expect(idsOf(await bodyOf({ messages: history, tools: [READ] }, { model: "mistral-small-latest" }))).toEqual(first);
+    // other models get the ids as they are
+    expect(idsOf(await bodyOf({ messages: history, tools: [READ] })).calls[0]).toBe("call_Yx8bQ2mZpL0rT4vW9nK1sD3f");
+  });
+
+  test("an endpoint that refuses the ids in Mistral's words gets the request again with 9-character ids, and from then on", async () => {
+    const provider = await createOpenAIProvider({ model: "my-local-model", baseUrl: `${server.url}/v1` });
+    const before = server.requests.length;
+    server.enqueue(refusal(), sseReply(OK), sseReply(OK));
+    for (let i = 0; i < 2; i++) for await (const _ of provider.stream({ system: "", messages: history, tools: [READ] }, new AbortController().signal));
+    const sent = server.requests.slice(before).map((r) => idsOf(r.body).calls.every((id) => /^[A-Za-z0-9]{9}$/.test(id)));
+    expect(sent).toEqual([false, true, true]);
+  });
+});
+
+describe("Gemini's thought signatures through its OpenAI-compatible endpoint", () => {
+  const signedTurn = (model: string): Message[] => [
+    user("go"),
+    {
+      id: "a",
+      role: "assistant",
+      content: [],
+      toolCalls: [
+        { id: "c1", name: "read", arguments: "{}", opaque: { protocol: "openai", model, data: { extra_content: { google: { thought_signature: "sig-A" } } } } },
+      ],
+    },
+    { id: "t", role: "tool", toolCallId: "c1", content: [{ type: "text", text: "done" }] },
+  ];
+  const firstCall = (body: Record<string, unknown>) => (body.messages as { tool_calls?: unknown[] }[])[1]?.tool_calls?.[0];
+
+  test("a call goes back with the extra_content it came with, to the model that made it only", async () => {
+    const mine = await bodyOf({ messages: signedTurn("gemini-3-flash-preview"), tools: [READ] }, { model: "gemini-3-flash-preview" });
+    expect(firstCall(mine)).toEqual({
+      id: "c1",
+      type: "function",
+      function: { name: "read", arguments: "{}" },
+      extra_content: { google: { thought_signature: "sig-A" } },
+    });
+    const other = await bodyOf({ messages: signedTurn("gemini-3-flash-preview"), tools: [READ] }, { model: "gpt-test" });
+    expect(firstCall(other)).not.toHaveProperty("extra_content");
+  });
+
+  test("refused for a call it did not make (a session begun on another model), it gets the request again with Google's stand-in signature", async () => {
+    const provider = await createOpenAIProvider({ model: "gemini-3-flash-preview", baseUrl: `${server.url}/v1beta/openai` });
+    const before = server.requests.length;
+    // Gemini's compat endpoint in its own words and shape (openai/openai-agents-python#2137)
+    const message = "Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly.";
+    server.enqueue(jsonReply(400, [{ error: { code: 400, message, status: "INVALID_ARGUMENT" } }]), sseReply(OK), sseReply(OK));
+    const request: ModelRequest = { system: "", messages: signedTurn("gpt-test"), tools: [READ] };
+    for (let i = 0; i < 2; i++) for await (const _ of provider.stream(request, new AbortController().signal));
+    const sent = server.requests.slice(before).map((r) => (firstCall(r.body as Record<string, unknown>) as { extra_content?: unknown }).extra_content);
+    expect(sent).toEqual([
+      undefined,
+      { google: { thought_signature: "skip_thought_signature_validator" } },
+      { google: { thought_signature: "skip_thought_signature_validator" } },
+    ]);
   });
 });
 

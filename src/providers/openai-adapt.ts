@@ -1,0 +1,49 @@
+// What the next request to a chat-completions endpoint leaves out or changes after the endpoint
+// refused one (common.ts adaptingStream): an optional field it does not know, a value it does not
+// take, a shape of tool-call id or of reasoning replay it wants. Each change is made for the rest
+// of the run, so each is tried once. Pure apart from changing `options`.
+import { learnEffort } from "./effort.ts";
+import { NINE_CHAR_REFUSAL } from "./tool-call-ids.ts";
+
+/** Which turns' reasoning goes back as reasoning_content (openai.ts RequestOptions.reasoningReplay). */
+export type ReasoningReplay = "all" | "turn" | "none";
+
+/** The request options a refusal may change (openai.ts RequestOptions, which documents them). */
+export interface Adaptable {
+  cacheKey?: boolean;
+  streamUsage?: boolean;
+  sendEffort?: boolean;
+  effortFor?: Record<string, string>;
+  nineCharIds?: boolean;
+  reasoningReplay?: ReasoningReplay;
+  signatureFallback?: boolean;
+}
+
+/**
+ * How a strict server says it does not know a field: pydantic's "Extra inputs are not permitted"
+ * (`extra_forbidden`; Mistral's 422, mistralai/platform-docs-public#7), OpenAI's "Unrecognized
+ * request argument", Google's "Unknown name". DeepSeek's demand for reasoning_content says none of these.
+ */
+const REFUSED_FIELD = /extra_forbidden|extra inputs are not permitted|unrecognized|unknown name|unknown field/i;
+
+/** Changes `options` as the refusal `said` asks; true when it changed something (send again). */
+export function adaptToRefusal(options: Adaptable, said: string): boolean {
+  if (options.cacheKey && said.includes("prompt_cache_key")) return !(options.cacheKey = false);
+  if (options.streamUsage !== false && said.includes("stream_options")) return !(options.streamUsage = false);
+  // a level the model does not take, where it lists those it does (OpenAI: "does not support 'none' … Supported values are: …"): its nearest
+  if (options.effortFor && learnEffort(options.effortFor, said)) return true;
+  // a model without the dial, or with other values (Groq: "must be one of `none` or `default`"; xAI: "reasoningEffort";
+  // Ollama, which makes it its `think`: "think value "medium" is not supported for this model", ollama/ollama#12561,
+  // and "… does not support thinking", taketwo/llm-ollama#54)
+  if (options.sendEffort !== false && /reasoning_?effort|think value|does not support thinking/i.test(said)) return !(options.sendEffort = false);
+  // Gemini 3 given tool calls it did not make (/model, -c): Google's stand-in signature
+  // ("… is missing a `thought_signature`", openai/codex#7519, openai-agents-python#2137)
+  if (!options.signatureFallback && /missing a `?thought_signature/i.test(said)) return (options.signatureFallback = true);
+  // a Mistral model under another name, or behind a gateway: another model's ids in the history
+  if (!options.nineCharIds && NINE_CHAR_REFUSAL.test(said)) return (options.nineCharIds = true);
+  // an endpoint that refuses the field (Mistral's 422 "Extra inputs are not permitted", loc …"reasoning_content")
+  if (options.reasoningReplay !== "none" && said.includes("reasoning_content") && REFUSED_FIELD.test(said)) return Boolean((options.reasoningReplay = "none"));
+  // an endpoint that wants every tool-call turn's reasoning back (a DeepSeek model under another name)
+  if (options.reasoningReplay === "turn" && said.includes("reasoning_content")) return Boolean((options.reasoningReplay = "all"));
+  return false;
+}

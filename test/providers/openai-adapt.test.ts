@@ -1,0 +1,44 @@
+// adaptToRefusal as a table: which refusal changes which option of the next request.
+import { expect, test } from "bun:test";
+import { type Adaptable, adaptToRefusal } from "../../src/providers/openai-adapt.ts";
+
+const base = (): Adaptable => ({ cacheKey: true, reasoningReplay: "turn" });
+
+test.each([
+  // Groq (iamsrikanthnani/pluely#219), xAI (BerriAI/litellm#16265), Ollama (ollama/ollama#12561, taketwo/llm-ollama#54)
+  ["`reasoning_effort` must be one of `none` or `default`", { sendEffort: false }],
+  ["Model grok-4-latest does not support parameter reasoningEffort.", { sendEffort: false }],
+  ['think value "medium" is not supported for this model', { sendEffort: false }],
+  ['"registry.ollama.ai/library/llama3.2:latest" does not support thinking', { sendEffort: false }],
+  ["Unrecognized request argument supplied: stream_options", { streamUsage: false }],
+  ["Unrecognized request argument supplied: prompt_cache_key", { cacheKey: false }],
+  ["Tool call id was call_1 but must be a-z, A-Z, 0-9, with a length of 9.", { nineCharIds: true }],
+  ["Function call is missing a thought_signature in functionCall parts.", { signatureFallback: true }],
+  ["The reasoning_content in the thinking mode must be passed back to the API.", { reasoningReplay: "all" }],
+  [
+    '{"detail":[{"type":"extra_forbidden","loc":["body","messages",2,"assistant","reasoning_content"],"msg":"Extra inputs are not permitted"}]}',
+    { reasoningReplay: "none" },
+  ],
+] as const)("%s → %o", (said, change) => {
+  const options = base();
+  expect(adaptToRefusal(options, said)).toBe(true);
+  expect(options).toEqual({ ...base(), ...change });
+  // made for good: the same refusal again changes nothing more
+  expect(adaptToRefusal(options, said)).toBe(false);
+});
+
+test("a refusal that names nothing hey can leave out changes nothing", () => {
+  const options = base();
+  expect(adaptToRefusal(options, "messages[3]: bad role")).toBe(false);
+  expect(options).toEqual(base());
+});
+
+test("a level the model does not take, where the refusal lists those it does, becomes the nearest listed: the dial stays", () => {
+  const options: Adaptable = { ...base(), effortFor: {} };
+  const said = "Unsupported value: 'reasoning_effort' does not support 'none' with this model. Supported values are: 'minimal', 'low', 'medium', and 'high'.";
+  expect(adaptToRefusal(options, said)).toBe(true);
+  expect(options).toEqual({ ...base(), effortFor: { none: "minimal" } });
+  // a model with no such dial at all still gets none
+  expect(adaptToRefusal(options, "`reasoning_effort` must be one of `none` or `default`")).toBe(true);
+  expect(options.sendEffort).toBe(false);
+});
