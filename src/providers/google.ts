@@ -18,7 +18,7 @@ import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ToolCall, Usage } from "../kernel/ir.ts";
 import { ProviderError } from "../kernel/provider.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
-import { asObject, errorContextOf, requestBasics, toolText, unfinishedError } from "./common.ts";
+import { asObject, errorContextOf, FOREIGN_CALL_SIGNATURE, requestBasics, toolText, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { geminiEffort, geminiGeneration } from "./effort.ts";
 import { toProviderError } from "./google-errors.ts";
@@ -151,9 +151,6 @@ function rebuildParts(m: Message, model: string): Part[] {
   }
   return parts;
 }
-
-/** The stand-in that page's FAQ documents for a call Gemini did not make. */
-const FOREIGN_CALL_SIGNATURE = "skip_thought_signature_validator";
 
 function callData(c: ToolCall | undefined, model: string): CallData {
   if (c?.opaque?.protocol !== "google" || c.opaque.model !== model) return {};
