@@ -15,6 +15,7 @@ import { httpText, initializeBody, oauthError, sessionGone, signInMessage, Unrea
 import { listBoth, listTools } from "./lists.ts";
 import type { McpTool } from "./names.ts";
 import type { HeyOAuthProvider } from "./oauth.ts";
+import { requestOptions } from "./progress.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import type { CallResult } from "./results.ts";
 import { abortable, CallError, ConnectError, type Connection, type ConnectHooks, within } from "./server.ts";
@@ -377,8 +378,7 @@ function connection(
   return {
     tools: lists.tools,
     prompts: lists.prompts,
-    call: (name, args, { timeoutMs, signal }) =>
-      send(async (c) => (await c.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs, signal })) as CallResult),
+    call: (name, args, opts) => send(async (c) => (await c.callTool({ name, arguments: args }, undefined, requestOptions(opts))) as CallResult),
     get: (what, { timeoutMs, signal }): Promise<PromptResult | ResourceResult> =>
       send<PromptResult | ResourceResult>((c) =>
         "prompt" in what
