@@ -11,7 +11,7 @@
 // The sign-in itself (login.ts) reaches the SDK's auth through `oauthSdk`.
 import type { McpServerSettings } from "../config/settings.ts";
 import { boundedBodies, retrying503, sleep } from "./http-retry.ts";
-import { httpText, initializeBody, oauthError, sessionGone, signInMessage, Unreachable } from "./http-faults.ts";
+import { httpText, initializeBody, legacySessionGone, oauthError, sessionGone, signInMessage, Unreachable } from "./http-faults.ts";
 import { listBoth, listTools } from "./lists.ts";
 import type { McpTool } from "./names.ts";
 import type { HeyOAuthProvider } from "./oauth.ts";
@@ -233,10 +233,11 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
       client.onclose = () => {
         if (inUse(client)) lost("the connection closed");
       };
-      // the event stream the server's notices come on dropped and would not come back: the server
-      // restarted (a new session is needed) or is gone
+      // the event stream the server's notices come on dropped and would not come back (over legacy
+      // SSE: dropped at all — the session lives on that stream, and the SDK's reconnection would post
+      // to a session the server never initialized): the server restarted or is gone
       client.onerror = (e) => {
-        if (inUse(client) && /^Maximum reconnection attempts/.test(e.message)) renew(client).catch(() => {});
+        if (inUse(client) && (/^Maximum reconnection attempts/.test(e.message) || (legacy && e instanceof lib.SseError))) renew(client).catch(() => {});
       };
       return session;
     } catch (e) {
@@ -313,6 +314,7 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
     return revoked ? new CallError("auth", revoked) : callError(e, lib);
   };
   const send = async <T>(req: (c: SdkClient) => Promise<T>): Promise<T> => {
+    await renewing?.catch(() => {}); // a session being replaced takes no more requests
     const c = current!.client;
     try {
       return await req(c);
@@ -352,9 +354,7 @@ async function endSession(s: Pick<Session, "client" | "http">): Promise<void> {
 
 /** Whether a request failed because the server no longer knows the session (http-faults.ts). */
 function sessionLost(e: unknown, lib: Sdk): boolean {
-  if (e instanceof lib.StreamableHTTPError) return sessionGone(e.code ?? 0, e.message);
-  const legacy = e instanceof Error ? /^Error POSTing to endpoint \(HTTP (\d+)\)/.exec(e.message) : null; // the legacy SSE transport's words
-  return legacy !== null && sessionGone(Number(legacy[1]), (e as Error).message);
+  return e instanceof lib.StreamableHTTPError ? sessionGone(e.code ?? 0, e.message) : legacySessionGone(e);
 }
 
 /** Any SDK failure of a request as a CallError. */

@@ -40,6 +40,12 @@ export function sessionGone(status: number, message: string): boolean {
   return status === 404 || (status === 400 && /session/i.test(message));
 }
 
+/** Whether a legacy SSE transport's failed POST (its words: `Error POSTing to endpoint (HTTP 404): …`) says the session is gone. */
+export function legacySessionGone(e: unknown): boolean {
+  const legacy = e instanceof Error ? /^Error POSTing to endpoint \(HTTP (\d+)\)/.exec(e.message) : null;
+  return legacy !== null && sessionGone(Number(legacy[1]), (e as Error).message);
+}
+
 /**
  * The OAuth error of an error body at the end of `message` (`{"error":"server_error",
  * "error_description":"…"}`, an auth layer's, not a JSON-RPC error), as `code (description)`.
