@@ -11,11 +11,12 @@
 // The sign-in itself (login.ts) reaches the SDK's auth through `oauthSdk`.
 import type { McpServerSettings } from "../config/settings.ts";
 import { boundedBodies, retrying503, sleep } from "./http-retry.ts";
-import { httpText, initializeBody, legacySessionGone, oauthError, sessionGone, signInMessage, Unreachable } from "./http-faults.ts";
+import { asksForSignIn, httpText, legacySessionGone, sessionGone, signInMessage, Unreachable } from "./http-faults.ts";
 import { listBoth, listTools } from "./lists.ts";
 import type { McpTool } from "./names.ts";
 import type { HeyOAuthProvider } from "./oauth.ts";
 import { requestOptions } from "./progress.ts";
+import { refusedToken } from "./refused-token.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import type { CallResult } from "./results.ts";
 import { abortable, CallError, ConnectError, type Connection, type ConnectHooks, within } from "./server.ts";
@@ -75,9 +76,6 @@ export async function oauthSdk(): Promise<{
   const lib = await sdk();
   return { auth: (provider, options) => lib.auth(provider as unknown as Parameters<Sdk["auth"]>[0], options), wwwAuthenticate: lib.wwwAuthenticate };
 }
-
-/** A 401 whose WWW-Authenticate names the Bearer scheme: the server asks for a sign-in (MCP authorization spec). */
-export const asksForSignIn = (res: Response) => res.status === 401 && /^\s*bearer\b/i.test(res.headers.get("www-authenticate") ?? "");
 
 type SdkClient = InstanceType<Sdk["Client"]>;
 
@@ -255,25 +253,11 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
     if (revoked) return new ConnectError(revoked, "", true);
     return new ConnectError(connectMessage(e, lib, "the connection closed"));
   };
-  /**
-   * Whether `e` is the server's auth layer refusing hey's token with something else than 401: the
-   * SDK's own bearer middleware answers a token it cannot verify (revoked, from before the server
-   * restarted) with `500 {"error":"server_error"}`. It is, when the server answers the same
-   * request without a token with a 401 that asks for a sign-in. The reason, or undefined.
-   */
+  /** Whether `e` is the server's auth layer refusing hey's token with something else than 401 (refused-token.ts): the reason, or undefined. */
   const refusedSignIn = async (e: unknown): Promise<string | undefined> => {
     if (!provider || ownAuthorization || !(e instanceof lib.StreamableHTTPError) || e.code === 401) return undefined;
-    const oauth = oauthError(e.message);
-    if (!oauth) return undefined;
-    const res = await fetchImpl(url, {
-      method: "POST",
-      headers: { ...settings.headers, "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: initializeBody(ctx.version),
-      signal,
-    }).catch(() => undefined);
-    await res?.body?.cancel().catch(() => {});
-    if (!res || !asksForSignIn(res)) return undefined;
-    return `it refused hey's sign-in with HTTP ${e.code} ${oauth} and asks for a new one`;
+    const token = async () => (await provider.tokens())?.access_token;
+    return refusedToken({ code: e.code ?? 0, message: e.message }, { url, headers: settings.headers, token, fetch: fetchImpl, signal });
   };
   /** The connection is gone: the next call connects again. */
   const lost = (why: string, auth = false) => {
