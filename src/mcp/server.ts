@@ -209,15 +209,18 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
     );
   }
 
-  /** A connection to call through, or the error text for the model. */
-  async function ready(signal: AbortSignal): Promise<Connection | string> {
+  /** A connection to call through, or the error text for the model; `progress` is told while the server starts. */
+  async function ready(signal: AbortSignal, progress?: (note: string) => void): Promise<Connection | string> {
     if (!started) start();
     if (state === "stopped") {
       if (restarts >= MAX_RESTARTS) return `MCP server ${name} stopped again (${error}); it is not restarted twice: /reload restarts it`;
       restarts++;
       start();
     }
-    if (state === "connecting") await abortable(attempt, signal);
+    if (state === "connecting") {
+      progress?.(`waiting for MCP server ${name} to start`); // a slow start is no hung call
+      await abortable(attempt, signal);
+    }
     if (state === "connected" && connection) return connection;
     if (state === "closed") return `MCP server ${name} was closed (/reload replaced it)`;
     if (state === "auth_required") return signInText(name, error);
@@ -228,8 +231,13 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
   }
 
   /** One request through a ready connection; every failure becomes the text the model (or the user) reads. */
-  async function request<T>(signal: AbortSignal, send: (c: Connection) => Promise<T>, what: string): Promise<{ ok: T } | { error: string }> {
-    const c = await ready(signal);
+  async function request<T>(
+    signal: AbortSignal,
+    send: (c: Connection) => Promise<T>,
+    what: string,
+    progress?: (note: string) => void,
+  ): Promise<{ ok: T } | { error: string }> {
+    const c = await ready(signal, progress);
     if (typeof c === "string") return { error: c };
     try {
       return { ok: await send(c) };
@@ -275,7 +283,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
     async call(tool, args, signal, progress) {
       const onProgress = (p: Progress) => progress?.(progressNote(p));
       const opts = { timeoutMs: settings.timeoutMs, maxTotalMs: totalCap(settings), signal, onProgress };
-      const r = await request(signal, (c) => c.call(tool, args, opts), tool);
+      const r = await request(signal, (c) => c.call(tool, args, opts), tool, progress);
       return "error" in r ? r : { result: r.ok };
     },
     async get(what, signal) {

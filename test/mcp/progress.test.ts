@@ -52,6 +52,19 @@ test("progress extends a call only up to max_timeout_ms in all, and the timeout 
   expect(notes[0]).toBe("still busy"); // no total: the server's message only
 });
 
+test("a call that waits for its server to start says so while it waits", async () => {
+  const slow = serverSettings("slow", { command: BUN, args: [FAKE_SERVER, "slow-start", "1000"] });
+  const first = open(slow);
+  expect((await first.tools()).map((t) => t.name)).toEqual(["echo"]); // its list is cached
+  await first.manager.close();
+  // the next run offers the cached tool at once; the call waits for the server's start
+  const next = testManager([slow], { cacheDir: join(dir.path, "cache"), startupWaitMs: 0 });
+  managers.push(next);
+  const { result, notes } = await run(next, "echo", { text: "late" });
+  expect(result).toEqual({ output: "slow: late" });
+  expect(notes).toEqual(["waiting for MCP server slow to start"]);
+});
+
 test("a progress notice reads as a step count, a percentage or the server's own words", () => {
   expect(progressNote({ progress: 2, total: 5 })).toBe("2/5");
   expect(progressNote({ progress: 42.4, total: 100, message: "indexing  src/\n" })).toBe("42% indexing src/");
