@@ -19,6 +19,7 @@ import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import type { CredentialStore } from "./mcp/credentials.ts";
 import type { McpManager } from "./mcp/manager.ts";
+import { startNotes } from "./mcp/start-notes.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
 import type { SessionWriter } from "./sessions/writer.ts";
 import type { Skill } from "./skills/frontmatter.ts";
@@ -357,8 +358,9 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       dropDelivered();
       if (!pending) return undefined;
       pending.attached = agent.usage.requests;
+      const { report } = pending; // the servers it started, as they are now: one may have failed since
       return reloadNote(
-        pending.report,
+        { ...report, warnings: [...report.warnings, ...startNotes(report.changes, parts.mcp.status())] },
         pending.before,
         tools.map((t) => t.name),
       );

@@ -188,3 +188,28 @@ test("/reload as a diff: a broken skill beside a good one, an unchanged server k
   expect(alive(keepPid!)).toBe(true);
   await say(term, "/quit", "[exit 0]");
 });
+
+test("a server /reload added that then fails, or is still starting, is in the note the model reads, as the user saw it", async () => {
+  const model = startModelServer(() => ({ text: "ok" }));
+  servers.push(model);
+  const server = (name: string, ...mode: string[]) =>
+    `\n[mcp.${name}]\ncommand = ${JSON.stringify(BUN)}\nargs = [${[FAKE_SERVER, ...mode].map((a) => JSON.stringify(a)).join(", ")}]\n`;
+  userConfig(model.baseUrl);
+  const term = await openRepl(home.path);
+  await term.waitFor("›");
+  writeFileSync(configFile(), readFileSync(configFile(), "utf8") + server("dies", "exit-on-init") + server("slow", "slow-start", "60000"));
+  await term.type("/reload");
+  await term.keys("Enter");
+  await term.waitFor("Use these changes? (y/N)");
+  await term.type("y");
+  await term.keys("Enter");
+  await term.waitFor("hey: MCP server dies failed, its tools are left out: it exited with code 3 before it was ready", ALL);
+  await say(term, "is it there", "ok");
+  const note = reloadNoteOf(model.requests.at(-1)!) ?? "";
+  // before: "+ mcp server dies" and "+ mcp server slow" alone, as if both served
+  expect(note).toContain(
+    "\nwarning: MCP server dies did not start: it exited with code 3 before it was ready (its stderr: fatal: cannot open the database at /nope); its tools are left out until its table is fixed and the user runs /reload",
+  );
+  expect(note).toContain("\nwarning: MCP server slow is still starting; its tools join the list when it is ready");
+  await say(term, "/quit", "[exit 0]");
+});
