@@ -20,7 +20,7 @@ import { refusedToken } from "./refused-token.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import type { CallResult } from "./results.ts";
 import { abortable, CallError, ConnectError, type Connection, type ConnectHooks, within } from "./server.ts";
-import { childEnv, MAX_MESSAGE_BYTES, NoiseError, StdioTransport } from "./stdio.ts";
+import { childEnv, CommandNotFound, MAX_MESSAGE_BYTES, NoiseError, StdioTransport } from "./stdio.ts";
 import { errorText } from "../kernel/errors.ts";
 
 export interface ClientContext {
@@ -148,7 +148,9 @@ async function connectLocal(settings: McpServerSettings, hooks: ConnectHooks, ct
   } catch (e) {
     closing = true;
     await client.close().catch(() => {});
-    throw new ConnectError(signal.aborted ? "closed while starting" : connectMessage(e, lib, exitReason()), transport.stderrTail());
+    // a command that is not there is the table's fault: where it is written, as /reload says it
+    const why = e instanceof CommandNotFound ? `${settings.at} ${e.message}` : connectMessage(e, lib, exitReason());
+    throw new ConnectError(signal.aborted ? "closed while starting" : why, transport.stderrTail());
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
