@@ -259,7 +259,7 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
   const refusedSignIn = async (e: unknown): Promise<string | undefined> => {
     if (!provider || ownAuthorization || !(e instanceof lib.StreamableHTTPError) || e.code === 401) return undefined;
     const token = async () => (await provider.tokens())?.access_token;
-    return refusedToken({ code: e.code ?? 0, message: e.message }, { url, headers: settings.headers, token, fetch: fetchImpl, signal });
+    return refusedToken({ code: e.code ?? 0, message: e.message }, { url, headers: settings.headers, token, send: fetchImpl, signal });
   };
   /** The connection is gone: the next call connects again. */
   const lost = (why: string, auth = false) => {

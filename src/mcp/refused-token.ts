@@ -12,7 +12,8 @@ export interface TokenProbe {
   headers: Record<string, string>;
   /** the access token hey sent, undefined when it has none */
   token(): Promise<string | undefined>;
-  fetch: typeof fetch;
+  /** the fetch it is asked through (hey's, proxied) */
+  send: typeof fetch;
   signal: AbortSignal;
 }
 
@@ -30,7 +31,7 @@ export async function refusedToken(err: { code: number; message: string }, probe
   const ask = async (authorization: string | undefined) => {
     const headers: Record<string, string> = { ...probe.headers, "content-type": "application/json", accept: "application/json, text/event-stream" };
     if (authorization) headers.authorization = authorization;
-    const res = await probe.fetch(probe.url, { method: "POST", headers, body: PING, signal: probe.signal }).catch(() => undefined);
+    const res = await probe.send(probe.url, { method: "POST", headers, body: PING, signal: probe.signal }).catch(() => undefined);
     const text = res ? await res.text().catch(() => "") : "";
     return { res, text };
   };
