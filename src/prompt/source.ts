@@ -94,12 +94,14 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       if (!opts.skills) return { errors: [], warnings: [], changes: [], apply() {} };
       const trusted = opts.skills.trusted();
       const next = loadSkills(folders(trusted));
-      // start-up's rules: a skill that cannot be used is left out with a warning, the others load
+      // start-up's rules: a skill that cannot be used is left out with a warning, the others load.
+      // A lesser problem said before is not said again; a skill still left out is, each time: after
+      // an edit that did not fix it, "nothing changed" alone would read as fixed
       const problems = next.problems.map((p) => p.message);
       const nextGuide = guideOf(trusted);
       return {
         errors: [],
-        warnings: problems.filter((w) => !skillWarnings.has(w)),
+        warnings: next.problems.filter((p) => p.level === "error" || !skillWarnings.has(p.message)).map((p) => p.message),
         changes: skillChanges(skills, next.skills),
         apply() {
           skills = next.skills;
