@@ -1,5 +1,5 @@
-// /reload's word on skills (issue 26): a skill still left out is said again at each /reload, so an
-// edit that did not fix it never reads as "nothing changed"; a lesser problem is said once.
+// /reload's word on skills (issue 26): a problem is said once, as at start-up — and again after its
+// file was edited, so an edit that did not fix a broken skill never reads as "nothing changed".
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,7 +17,7 @@ const write = (path: string, text: string) => {
   writeFileSync(path, text);
 };
 
-test("a skill still broken after an edit is reported at every /reload; a lesser warning only when new", async () => {
+test("a skill still broken after an edit is reported at the next /reload; unedited problems are said once", async () => {
   const configDir = join(dir.path, "config");
   const broken = join(configDir, "skills", "bad", "SKILL.md");
   const misnamed = join(configDir, "skills", "odd", "SKILL.md");
@@ -45,7 +45,7 @@ test("a skill still broken after an edit is reported at every /reload; a lesser 
   };
   write(broken, "---\nname: bad\ndescription: [unclosed\n---\nBody, fixed?\n"); // the agent's edit missed the fault
   expect(await reload()).toEqual([badLine]); // before: [] — "reloaded: nothing changed"
-  expect(await reload()).toEqual([badLine]);
+  expect(await reload()).toEqual([]); // not edited since: said already
   write(broken, "---\nname: bad\ndescription: Fixed.\n---\nBody.\n");
   expect(await reload()).toEqual([]);
   expect(source.skills().map((s) => s.name)).toEqual(["bad", "other"]);
