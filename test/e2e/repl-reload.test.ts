@@ -213,3 +213,24 @@ test("a server /reload added that then fails, or is still starting, is in the no
   expect(note).toContain("\nwarning: MCP server slow is still starting; its tools join the list when it is ready");
   await say(term, "/quit", "[exit 0]");
 });
+
+test("a skill and an .mcp.json the agent wrote where hey runs, below the project root, are named at /reload as never read, with where they go", async () => {
+  const repo = join(realpathSync(projects.path), "repo");
+  mkdirSync(join(repo, ".git"), { recursive: true });
+  const here = join(repo, "web", "src");
+  mkdirSync(here, { recursive: true });
+  const model = startModelServer(() => ({ text: "ok" }));
+  servers.push(model);
+  userConfig(model.baseUrl);
+  const term = await openRepl(here);
+  await term.waitFor(/^›/m);
+  // written relative to where hey runs, as a model used to Claude Code would
+  write(join(here, ".hey", "skills", "lost", "SKILL.md"), "---\nname: lost\ndescription: In the wrong place.\n---\nx\n");
+  write(join(repo, "web", ".mcp.json"), '{"mcpServers": {}}\n');
+  await say(term, "/reload", "reloaded: nothing changed");
+  const said = `not read: ${join(here, ".hey", "skills")}/ and ${join(repo, "web", ".mcp.json")}: hey reads a project's skills, .hey/config.toml and .mcp.json at its root, ${repo}; move them there`;
+  expect(await flat(term)).toContain(`hey: ${said}`); // before: "reloaded: nothing changed" alone
+  await say(term, "hi", "ok");
+  expect(reloadNoteOf(model.requests.at(-1)!)).toBe(`[hey: the user ran /reload; nothing changed\nwarning: ${said}]`);
+  await say(term, "/quit", "[exit 0]");
+});
