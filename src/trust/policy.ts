@@ -107,7 +107,9 @@ export function untrustedReloadNotice(resources: readonly string[], oneShot = fa
 
 /** Project files below the project root (trust/store.ts strayResources): said at /reload, as they are never read. */
 export function strayNotice(paths: readonly string[], root: string): string {
-  return `not read: ${list(paths.map(visible))}: hey reads a project's skills, .hey/config.toml and .mcp.json at its root, ${visible(root)}; move them there`;
+  // a .hey/ below the root makes its folder the project at the next start there, the root's files then unread
+  const moves = paths.some((p) => /[\\/]\.hey[\\/]/.test(p)) ? " (a .hey/ there would make its folder the project at the next start)" : "";
+  return `not read: ${list(paths.map(visible))}: hey reads a project's skills, .hey/config.toml and .mcp.json at its root, ${visible(root)}; move them there${moves}`;
 }
 
 /**

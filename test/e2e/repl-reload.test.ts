@@ -228,7 +228,7 @@ test("a skill and an .mcp.json the agent wrote where hey runs, below the project
   write(join(here, ".hey", "skills", "lost", "SKILL.md"), "---\nname: lost\ndescription: In the wrong place.\n---\nx\n");
   write(join(repo, "web", ".mcp.json"), '{"mcpServers": {}}\n');
   await say(term, "/reload", "reloaded: nothing changed");
-  const said = `not read: ${join(here, ".hey", "skills")}/ and ${join(repo, "web", ".mcp.json")}: hey reads a project's skills, .hey/config.toml and .mcp.json at its root, ${repo}; move them there`;
+  const said = `not read: ${join(here, ".hey", "skills")}/ and ${join(repo, "web", ".mcp.json")}: hey reads a project's skills, .hey/config.toml and .mcp.json at its root, ${repo}; move them there (a .hey/ there would make its folder the project at the next start)`;
   expect(await flat(term)).toContain(`hey: ${said}`); // before: "reloaded: nothing changed" alone
   await say(term, "hi", "ok");
   expect(reloadNoteOf(model.requests.at(-1)!)).toBe(`[hey: the user ran /reload; nothing changed\nwarning: ${said}]`);
