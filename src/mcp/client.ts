@@ -300,7 +300,13 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
     return revoked ? new CallError("auth", revoked) : callError(e, lib);
   };
   const send = async <T>(req: (c: SdkClient) => Promise<T>): Promise<T> => {
-    await renewing?.catch(() => {}); // a session being replaced takes no more requests
+    // a session being replaced takes no more requests — for timeout_ms at most: a server may accept
+    // the legacy event stream and never name its endpoint, and the SDK's start has no limit of its own
+    if (renewing)
+      await within(
+        renewing.catch(() => {}),
+        settings.timeoutMs,
+      );
     const c = current!.client;
     try {
       return await req(c);
