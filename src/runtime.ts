@@ -19,6 +19,7 @@ import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import type { CredentialStore } from "./mcp/credentials.ts";
 import type { McpManager } from "./mcp/manager.ts";
+import { startNotes } from "./mcp/start-notes.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
 import type { SessionWriter } from "./sessions/writer.ts";
 import type { Skill } from "./skills/frontmatter.ts";
@@ -26,8 +27,8 @@ import type { SeenFiles } from "./tools/seen-files.ts";
 import type { ShellChoice } from "./tools/shell.ts";
 import type { Places } from "./fs/places.ts";
 import { decideWidenings, readApprovalState, recordApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
-import { trustedNotice, untrustedReloadNotice } from "./trust/policy.ts";
-import { gatedResources, projectEffects, projectKey, trustProject } from "./trust/store.ts";
+import { strayNotice, trustedNotice, untrustedReloadNotice } from "./trust/policy.ts";
+import { gatedResources, projectEffects, projectKey, strayResources, trustProject } from "./trust/store.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
 
 /** What the settings make (wire.ts's `configure`): rebuilt whenever they change. */
@@ -94,7 +95,7 @@ export interface RuntimeParts {
   /** what the user approved so far (shared with a run `/resume` builds) */
   approvals: ApprovalState;
   /** the project and hey's records of it: trust.json, the approvals record, the project's config files */
-  project: Pick<Places, "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson">;
+  project: Pick<Places, "cwd" | "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson">;
   /**
    * `trusted`: whether the next `/reload` loads the project's files (`/trust`, `/untrust` change it;
    * the prompt source reads it too); `loaded`: whether the configuration in use holds them (a
@@ -206,10 +207,14 @@ export function createRuntime(parts: RuntimeParts): Runtime {
    */
   const checkConfig = async (ask: ((question: string) => Promise<string | undefined>) | undefined, vet: Vet): Promise<StagedConfig> => {
     const current = live.config.settings;
-    // project files this reload may not load are said, with how to load them (issue 26)
+    // project files this reload may not load (untrusted) or never reads (below the root) are said, with what to do (issue 26)
     const gated = parts.trust.trusted ? [] : gatedResources(parts.project.root);
-    const untrusted = gated.length ? [untrustedReloadNotice(gated, parts.oneShot)] : [];
-    const nothing = { warnings: untrusted, changes: [], settings: current, apply() {} };
+    const stray = strayResources(parts.project.cwd, parts.project.root);
+    const notLoaded = [
+      ...(gated.length ? [untrustedReloadNotice(gated, parts.oneShot)] : []),
+      ...(stray.length ? [strayNotice(stray, parts.project.root)] : []),
+    ];
+    const nothing = { warnings: notLoaded, changes: [], settings: current, apply() {} };
     const next = live.config.reload(live.config.flags, parts.approvals.record, parts.trust.trusted);
     if (next.errors) return { ...nothing, errors: next.errors };
     /** the fetch and provider settings `s` need: the ones in use unless what makes them changed; throws ConfigError */
@@ -246,7 +251,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     const known = new Set(live.config.warnings);
     return {
       errors: [],
-      warnings: [...decided.warnings.filter((w) => !known.has(w)), ...refused, ...untrusted],
+      warnings: [...decided.warnings.filter((w) => !known.has(w)), ...refused, ...notLoaded],
       changes: settingsChanges(current, s),
       settings: s,
       async apply() {
@@ -361,8 +366,9 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       dropDelivered();
       if (!pending) return undefined;
       pending.attached = agent.usage.requests;
+      const { report } = pending; // the servers it started, as they are now: one may have failed since
       return reloadNote(
-        pending.report,
+        { ...report, warnings: [...report.warnings, ...startNotes(report.changes, parts.mcp.status())] },
         pending.before,
         tools.map((t) => t.name),
       );

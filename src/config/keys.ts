@@ -205,6 +205,12 @@ export const MCP_SERVER_KEYS = {
   headers: { kind: "stringTable", default: {}, doc: 'HTTP headers of a remote server, e.g. `{ Authorization = "Bearer ${TOKEN}" }`' },
   enabled: { kind: "boolean", default: true, doc: "`false` keeps the table without starting the server" },
   timeout_ms: { kind: "positive", default: 60_000, range: [100, DAY_MS], doc: "per call, and for start-up" },
+  max_timeout_ms: {
+    kind: "positive",
+    default: 600_000,
+    range: [100, DAY_MS],
+    doc: "a call whose server reports progress gets `timeout_ms` more after each report, up to this in all (never less than `timeout_ms`)",
+  },
   tools: { kind: "strings", doc: "offer only these of its tools (`*` matches anything; default: all)" },
   enabled_tools: { kind: "strings", doc: "Codex's spelling of `tools`" },
   exclude_tools: { kind: "strings", doc: "never offer these (applied after `tools`)" },

@@ -355,6 +355,7 @@ function mcpServers(file: ConfigFile, lineOf: (path: string[]) => string, warnin
       headers: s.headers ?? {},
       enabled: s.enabled ?? true,
       timeoutMs: s.timeout_ms ?? 60_000,
+      ...(s.max_timeout_ms !== undefined ? { maxTimeoutMs: s.max_timeout_ms } : {}),
       ...(tools ? { tools } : {}),
       ...(excludeTools ? { excludeTools } : {}),
       ...(s.url !== undefined && s.client_id ? { oauthClient: { id: s.client_id, ...(s.client_secret ? { secret: s.client_secret } : {}) } } : {}),

@@ -106,6 +106,8 @@ export interface McpServerSettings {
   headers: Record<string, string>;
   enabled: boolean;
   timeoutMs: number;
+  /** `max_timeout_ms`: a call that reports progress may run this long in all (mcp/progress.ts: undefined is its default) */
+  maxTimeoutMs?: number;
   /** `tools` (or `enabled_tools`): only these of its tools are offered; undefined: all */
   tools?: string[];
   /** `exclude_tools` (or `disabled_tools`): never offered */

@@ -26,11 +26,12 @@ export type HandOffLimit = Extract<RunStop, "max_turns" | "max_run_tokens">;
 export type ErrorKind = ProviderErrorKind | "config" | "usage" | "tool" | "interrupted" | "internal" | "empty_answer" | "length" | "refusal";
 
 /**
- * Everything the loop and the agent report, in order. All but `message`, `model`, `tool_start`
- * and `debug` are the JSON events of SPEC §18 (field names are the wire format); `message` carries
+ * Everything the loop and the agent report, in order. All but `message`, `model`, `tool_start`,
+ * `tool_progress` and `debug` are the JSON events of SPEC §18 (field names are the wire format); `message` carries
  * each message appended to the history and `model` each switch of model (`/model`), for the
  * session writer; `tool_start` marks the moment a call's tool begins to run (its arguments checked
- * and permitted), for the terminal's write diff against the file as it was then; `debug` is a line
+ * and permitted), for the terminal's write diff against the file as it was then; `tool_progress`
+ * is for the terminal's spinner; `debug` is a line
  * for the debug log only (`--verbose`). They are not part of the JSON stream.
  */
 export type AgentEvent =
@@ -43,6 +44,8 @@ export type AgentEvent =
   /** `server`: the MCP server whose tool this is (absent for hey's own tools) */
   | { type: "tool_call"; id: string; name: string; arguments: string; server?: string }
   | { type: "tool_start"; id: string }
+  /** how far a running call has come, in a few words (an MCP server's progress notice) */
+  | { type: "tool_progress"; id: string; note: string }
   | { type: "debug"; message: string }
   | { type: "tool_result"; id: string; name: string; ok: boolean; output: string }
   | { type: "retry"; attempt: number; delay_ms: number; error: string }

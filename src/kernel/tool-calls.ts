@@ -177,7 +177,8 @@ async function runOne(call: ToolCall, args: Record<string, unknown> | undefined,
   if (refusal !== undefined) return { output: refusal, isError: true };
   deps.output.emit({ type: "tool_start", id: call.id });
   try {
-    return await tool.run(checked.args, { signal: deps.signal, cwd: deps.cwd });
+    const progress = (note: string) => deps.output.emit({ type: "tool_progress", id: call.id, note });
+    return await tool.run(checked.args, { signal: deps.signal, cwd: deps.cwd, progress });
   } catch (e) {
     if (deps.signal.aborted) return { output: abortReason(deps.signal), isError: true };
     return { output: `${call.name} failed: ${errorText(e)}`, isError: true };

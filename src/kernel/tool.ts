@@ -6,6 +6,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** the project root (the directory hey started in); relative paths resolve against it */
   cwd: string;
+  /** tells the user how far a long call has come (a few words: `3/5 indexing`), while it runs; never throws */
+  progress?(note: string): void;
 }
 
 /** What an abort without a reason of its own was (Ctrl-C, Esc, an embedder's `abort()`). */

@@ -11,14 +11,16 @@
 // The sign-in itself (login.ts) reaches the SDK's auth through `oauthSdk`.
 import type { McpServerSettings } from "../config/settings.ts";
 import { boundedBodies, retrying503, sleep } from "./http-retry.ts";
-import { httpText, initializeBody, oauthError, sessionGone, signInMessage, Unreachable } from "./http-faults.ts";
+import { asksForSignIn, httpText, legacySessionGone, sessionGone, signInMessage, Unreachable } from "./http-faults.ts";
 import { listBoth, listTools } from "./lists.ts";
 import type { McpTool } from "./names.ts";
 import type { HeyOAuthProvider } from "./oauth.ts";
+import { requestOptions } from "./progress.ts";
+import { refusedToken } from "./refused-token.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import type { CallResult } from "./results.ts";
 import { abortable, CallError, ConnectError, type Connection, type ConnectHooks, within } from "./server.ts";
-import { childEnv, MAX_MESSAGE_BYTES, NoiseError, StdioTransport } from "./stdio.ts";
+import { childEnv, CommandNotFound, MAX_MESSAGE_BYTES, NoiseError, StdioTransport } from "./stdio.ts";
 import { errorText } from "../kernel/errors.ts";
 
 export interface ClientContext {
@@ -74,9 +76,6 @@ export async function oauthSdk(): Promise<{
   const lib = await sdk();
   return { auth: (provider, options) => lib.auth(provider as unknown as Parameters<Sdk["auth"]>[0], options), wwwAuthenticate: lib.wwwAuthenticate };
 }
-
-/** A 401 whose WWW-Authenticate names the Bearer scheme: the server asks for a sign-in (MCP authorization spec). */
-export const asksForSignIn = (res: Response) => res.status === 401 && /^\s*bearer\b/i.test(res.headers.get("www-authenticate") ?? "");
 
 type SdkClient = InstanceType<Sdk["Client"]>;
 
@@ -149,7 +148,9 @@ async function connectLocal(settings: McpServerSettings, hooks: ConnectHooks, ct
   } catch (e) {
     closing = true;
     await client.close().catch(() => {});
-    throw new ConnectError(signal.aborted ? "closed while starting" : connectMessage(e, lib, exitReason()), transport.stderrTail());
+    // a command that is not there is the table's fault: where it is written, as /reload says it
+    const why = e instanceof CommandNotFound ? `${settings.at} ${e.message}` : connectMessage(e, lib, exitReason());
+    throw new ConnectError(signal.aborted ? "closed while starting" : why, transport.stderrTail());
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
@@ -232,10 +233,11 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
       client.onclose = () => {
         if (inUse(client)) lost("the connection closed");
       };
-      // the event stream the server's notices come on dropped and would not come back: the server
-      // restarted (a new session is needed) or is gone
+      // the event stream the server's notices come on dropped and would not come back (over legacy
+      // SSE: dropped at all — the session lives on that stream, and the SDK's reconnection would post
+      // to a session the server never initialized): the server restarted or is gone
       client.onerror = (e) => {
-        if (inUse(client) && /^Maximum reconnection attempts/.test(e.message)) renew(client).catch(() => {});
+        if (inUse(client) && (/^Maximum reconnection attempts/.test(e.message) || (legacy && e instanceof lib.SseError))) renew(client).catch(() => {});
       };
       return session;
     } catch (e) {
@@ -253,25 +255,11 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
     if (revoked) return new ConnectError(revoked, "", true);
     return new ConnectError(connectMessage(e, lib, "the connection closed"));
   };
-  /**
-   * Whether `e` is the server's auth layer refusing hey's token with something else than 401: the
-   * SDK's own bearer middleware answers a token it cannot verify (revoked, from before the server
-   * restarted) with `500 {"error":"server_error"}`. It is, when the server answers the same
-   * request without a token with a 401 that asks for a sign-in. The reason, or undefined.
-   */
+  /** Whether `e` is the server's auth layer refusing hey's token with something else than 401 (refused-token.ts): the reason, or undefined. */
   const refusedSignIn = async (e: unknown): Promise<string | undefined> => {
     if (!provider || ownAuthorization || !(e instanceof lib.StreamableHTTPError) || e.code === 401) return undefined;
-    const oauth = oauthError(e.message);
-    if (!oauth) return undefined;
-    const res = await fetchImpl(url, {
-      method: "POST",
-      headers: { ...settings.headers, "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: initializeBody(ctx.version),
-      signal,
-    }).catch(() => undefined);
-    await res?.body?.cancel().catch(() => {});
-    if (!res || !asksForSignIn(res)) return undefined;
-    return `it refused hey's sign-in with HTTP ${e.code} ${oauth} and asks for a new one`;
+    const token = async () => (await provider.tokens())?.access_token;
+    return refusedToken({ code: e.code ?? 0, message: e.message }, { url, headers: settings.headers, token, send: fetchImpl, signal });
   };
   /** The connection is gone: the next call connects again. */
   const lost = (why: string, auth = false) => {
@@ -312,6 +300,13 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
     return revoked ? new CallError("auth", revoked) : callError(e, lib);
   };
   const send = async <T>(req: (c: SdkClient) => Promise<T>): Promise<T> => {
+    // a session being replaced takes no more requests — for timeout_ms at most: a server may accept
+    // the legacy event stream and never name its endpoint, and the SDK's start has no limit of its own
+    if (renewing)
+      await within(
+        renewing.catch(() => {}),
+        settings.timeoutMs,
+      );
     const c = current!.client;
     try {
       return await req(c);
@@ -351,9 +346,7 @@ async function endSession(s: Pick<Session, "client" | "http">): Promise<void> {
 
 /** Whether a request failed because the server no longer knows the session (http-faults.ts). */
 function sessionLost(e: unknown, lib: Sdk): boolean {
-  if (e instanceof lib.StreamableHTTPError) return sessionGone(e.code ?? 0, e.message);
-  const legacy = e instanceof Error ? /^Error POSTing to endpoint \(HTTP (\d+)\)/.exec(e.message) : null; // the legacy SSE transport's words
-  return legacy !== null && sessionGone(Number(legacy[1]), (e as Error).message);
+  return e instanceof lib.StreamableHTTPError ? sessionGone(e.code ?? 0, e.message) : legacySessionGone(e);
 }
 
 /** Any SDK failure of a request as a CallError. */
@@ -377,8 +370,7 @@ function connection(
   return {
     tools: lists.tools,
     prompts: lists.prompts,
-    call: (name, args, { timeoutMs, signal }) =>
-      send(async (c) => (await c.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs, signal })) as CallResult),
+    call: (name, args, opts) => send(async (c) => (await c.callTool({ name, arguments: args }, undefined, requestOptions(opts))) as CallResult),
     get: (what, { timeoutMs, signal }): Promise<PromptResult | ResourceResult> =>
       send<PromptResult | ResourceResult>((c) =>
         "prompt" in what

@@ -26,6 +26,9 @@ const NO_ANSWER: Record<string, string> = {
   ENETUNREACH: "network unreachable",
 };
 
+/** A 401 whose WWW-Authenticate names the Bearer scheme: the server asks for a sign-in (MCP authorization spec). */
+export const asksForSignIn = (res: Response) => res.status === 401 && /^\s*bearer\b/i.test(res.headers.get("www-authenticate") ?? "");
+
 /** Why a server that answered 401 is waiting for a sign-in: none yet, or the one hey had no longer works. */
 export function signInMessage(signedIn: boolean): string {
   return signedIn ? "hey's sign-in to it has run out and could not be refreshed" : "it answers HTTP 401 without one";
@@ -40,6 +43,19 @@ export function sessionGone(status: number, message: string): boolean {
   return status === 404 || (status === 400 && /session/i.test(message));
 }
 
+/** Whether a legacy SSE transport's failed POST (its words: `Error POSTing to endpoint (HTTP 404): …`) says the session is gone. */
+export function legacySessionGone(e: unknown): boolean {
+  const legacy = e instanceof Error ? /^Error POSTing to endpoint \(HTTP (\d+)\)/.exec(e.message) : null;
+  return legacy !== null && sessionGone(Number(legacy[1]), (e as Error).message);
+}
+
+/** The error codes of OAuth (RFC 6749 §4.1.2.1 and §5.2, RFC 6750 §3.1, RFC 7591 §3.2.2, RFC 8707): those the MCP SDK's auth errors carry. */
+const OAUTH_CODES = new Set(
+  "invalid_request invalid_client invalid_grant unauthorized_client unsupported_grant_type invalid_scope access_denied server_error temporarily_unavailable unsupported_response_type unsupported_token_type invalid_token insufficient_scope invalid_client_metadata invalid_target".split(
+    " ",
+  ),
+);
+
 /**
  * The OAuth error of an error body at the end of `message` (`{"error":"server_error",
  * "error_description":"…"}`, an auth layer's, not a JSON-RPC error), as `code (description)`.
@@ -48,7 +64,7 @@ export function oauthError(message: string): string | undefined {
   const body = /\{.*\}\s*$/s.exec(message)?.[0];
   try {
     const o = body ? (JSON.parse(body) as Record<string, unknown>) : undefined;
-    if (!o || "jsonrpc" in o || typeof o.error !== "string") return undefined;
+    if (!o || "jsonrpc" in o || typeof o.error !== "string" || !OAUTH_CODES.has(o.error)) return undefined;
     return typeof o.error_description === "string" ? `${o.error} (${o.error_description})` : o.error;
   } catch {
     return undefined;

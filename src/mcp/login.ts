@@ -7,9 +7,9 @@
 // the credential store keeps. A failure or a cancel names the step it happened in.
 import type { McpServerSettings } from "../config/settings.ts";
 import { browserCommands } from "./browser.ts";
-import { asksForSignIn, oauthSdk } from "./client.ts";
+import { oauthSdk } from "./client.ts";
 import type { CredentialStore } from "./credentials.ts";
-import { initializeBody, Unreachable } from "./http-faults.ts";
+import { asksForSignIn, initializeBody, Unreachable } from "./http-faults.ts";
 import { createOAuthProvider, registeredPort, type HeyOAuthProvider, type Step } from "./oauth.ts";
 
 /** How long a sign-in waits for the browser to come back. */

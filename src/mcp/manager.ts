@@ -221,7 +221,7 @@ export function createMcpManager(
       ...mcpSpec(e),
       server: e.server,
       run: async (args, ctx) => {
-        const r = await server.call(e.tool.name, args, ctx.signal);
+        const r = await server.call(e.tool.name, args, ctx.signal, ctx.progress);
         if ("error" in r) return { output: r.error, isError: true };
         return finish(e.server, shapeResult(r.result));
       },

@@ -10,6 +10,7 @@ import type { McpServerSettings } from "../config/settings.ts";
 import type { McpTool } from "./names.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import type { CallResult } from "./results.ts";
+import { type Progress, progressNote, totalCap } from "./progress.ts";
 import { errorText } from "../kernel/errors.ts";
 
 /** How long a failed call waits for the server's exit to be seen, to tell a crash from a failure. */
@@ -18,8 +19,11 @@ const CLOSE_SETTLE_MS = 300;
 /** A stopped server is restarted this many times (per /reload) before calls say to /reload. */
 export const MAX_RESTARTS = 1;
 
-/** One request's limits. */
-export type RequestOpts = { timeoutMs: number; signal: AbortSignal };
+/**
+ * One request's limits: `timeoutMs` without a word from the server; a call's progress notices
+ * (each passed to `onProgress`) extend it, up to `maxTotalMs` in all.
+ */
+export type RequestOpts = { timeoutMs: number; signal: AbortSignal; maxTotalMs?: number; onProgress?: (p: Progress) => void };
 
 /** A live session with one server. */
 export interface Connection {
@@ -113,8 +117,13 @@ export interface McpServer {
   readonly started: boolean;
   /** settles when the current attempt has connected or failed; at once when none is running */
   settled(): Promise<void>;
-  /** one tool call: the result, or the error text for the model; rejects only when `signal` aborts */
-  call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<{ result: CallResult } | { error: string }>;
+  /** one tool call: the result, or the error text for the model; rejects only when `signal` aborts; `progress` hears the server's progress notices, in a few words */
+  call(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    progress?: (note: string) => void,
+  ): Promise<{ result: CallResult } | { error: string }>;
   /** a prompt or a resource: the result, or the error text; rejects only when `signal` aborts */
   get(what: Get, signal: AbortSignal): Promise<{ result: PromptResult | ResourceResult } | { error: string }>;
   /** ends it for good; never throws */
@@ -200,15 +209,18 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
     );
   }
 
-  /** A connection to call through, or the error text for the model. */
-  async function ready(signal: AbortSignal): Promise<Connection | string> {
+  /** A connection to call through, or the error text for the model; `progress` is told while the server starts. */
+  async function ready(signal: AbortSignal, progress?: (note: string) => void): Promise<Connection | string> {
     if (!started) start();
     if (state === "stopped") {
       if (restarts >= MAX_RESTARTS) return `MCP server ${name} stopped again (${error}); it is not restarted twice: /reload restarts it`;
       restarts++;
       start();
     }
-    if (state === "connecting") await abortable(attempt, signal);
+    if (state === "connecting") {
+      progress?.(`waiting for MCP server ${name} to start`); // a slow start is no hung call
+      await abortable(attempt, signal);
+    }
     if (state === "connected" && connection) return connection;
     if (state === "closed") return `MCP server ${name} was closed (/reload replaced it)`;
     if (state === "auth_required") return signInText(name, error);
@@ -219,18 +231,27 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
   }
 
   /** One request through a ready connection; every failure becomes the text the model (or the user) reads. */
-  async function request<T>(signal: AbortSignal, send: (c: Connection) => Promise<T>, what: string): Promise<{ ok: T } | { error: string }> {
-    const c = await ready(signal);
+  async function request<T>(
+    signal: AbortSignal,
+    send: (c: Connection) => Promise<T>,
+    what: string,
+    progress?: (note: string) => void,
+  ): Promise<{ ok: T } | { error: string }> {
+    const c = await ready(signal, progress);
     if (typeof c === "string") return { error: c };
     try {
       return { ok: await send(c) };
     } catch (e) {
       if (signal.aborted) throw e;
       const err = e instanceof CallError ? e : new CallError("failed", String(e));
-      if (err.kind === "timeout")
-        return {
-          error: `${what} timed out after ${settings.timeoutMs / 1000} s ([mcp.${name}] timeout_ms); the server is still running and may finish it in the background`,
-        };
+      if (err.kind === "timeout") {
+        // the SDK's words for the cap on a call that kept reporting progress (its only RequestTimeout that is not the plain one)
+        const capped = /maximum total timeout/i.test(err.message);
+        const limit = capped
+          ? `${totalCap(settings) / 1000} s in all ([mcp.${name}] max_timeout_ms)`
+          : `${settings.timeoutMs / 1000} s ([mcp.${name}] timeout_ms)`;
+        return { error: `${what} timed out after ${limit}; the server is still running and may finish it in the background` };
+      }
       if (err.kind === "auth") {
         // the sign-in ran out and could not be refreshed: the server waits for a new one
         if (connection === c) connection = undefined;
@@ -259,8 +280,10 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
       return started;
     },
     settled: () => attempt,
-    async call(tool, args, signal) {
-      const r = await request(signal, (c) => c.call(tool, args, { timeoutMs: settings.timeoutMs, signal }), tool);
+    async call(tool, args, signal, progress) {
+      const onProgress = (p: Progress) => progress?.(progressNote(p));
+      const opts = { timeoutMs: settings.timeoutMs, maxTotalMs: totalCap(settings), signal, onProgress };
+      const r = await request(signal, (c) => c.call(tool, args, opts), tool, progress);
       return "error" in r ? r : { result: r.ok };
     },
     async get(what, signal) {

@@ -76,6 +76,11 @@ export function findCommand(command: string, env: Record<string, string>, cwd: s
   return Bun.which(command, { PATH: env.PATH ?? "", cwd: cwd ?? process.cwd() });
 }
 
+/** A server's command that is not there (not found on its PATH, or no such file). */
+export class CommandNotFound extends Error {
+  override name = "CommandNotFound";
+}
+
 /** `command "x" not found on PATH` (a path: just not found). */
 export const commandNotFound = (command: string) => `command ${JSON.stringify(command)} not found${command.includes("/") ? "" : " on PATH"}`;
 
@@ -109,7 +114,7 @@ export class StdioTransport {
     if (this.closed) throw new Error("closed before it started");
     const { command, args, cwd } = this.spec;
     const exe = findCommand(command, this.env, cwd);
-    if (!exe) throw new Error(commandNotFound(command));
+    if (!exe) throw new CommandNotFound(commandNotFound(command));
     const proc = Bun.spawn([exe, ...args], {
       cwd,
       env: this.env,

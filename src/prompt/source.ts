@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { PlatformPath } from "../fs/user-path.ts";
 import type { Reloadable, Staged } from "../config/reload.ts";
 import { skillChanges } from "../skills/catalog.ts";
-import type { Skill } from "../skills/frontmatter.ts";
+import type { Skill, SkillProblem } from "../skills/frontmatter.ts";
 import { loadSkills, skillFolders } from "../skills/load.ts";
 import { agentsChanges, agentsPlaces, readAgentsFiles } from "./agents-md.ts";
 import { buildSystemPrompt, type GuideFacts } from "./system.ts";
@@ -62,7 +62,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const first = opts.skills ? loadSkills(folders(startTrusted)) : { skills: [], problems: [] };
   for (const p of first.problems) warn(p.message);
   let skills: readonly Skill[] = first.skills;
-  let skillWarnings = new Set(first.problems.map((p) => p.message));
+  let skillWarnings = new Set(first.problems.map(problemKey));
   let guide = guideOf(startTrusted);
   let agents = readAgentsFiles(agentsPlaces(cwd, configDir));
   for (const w of agents.warnings) warn(w);
@@ -94,12 +94,14 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       if (!opts.skills) return { errors: [], warnings: [], changes: [], apply() {} };
       const trusted = opts.skills.trusted();
       const next = loadSkills(folders(trusted));
-      // start-up's rules: a skill that cannot be used is left out with a warning, the others load
-      const problems = next.problems.map((p) => p.message);
+      // start-up's rules: a skill that cannot be used is left out with a warning, the others load.
+      // A problem said before is not said again — unless its file was edited since: after an edit
+      // that did not fix it, "nothing changed" alone would read as fixed
+      const problems = next.problems.map(problemKey);
       const nextGuide = guideOf(trusted);
       return {
         errors: [],
-        warnings: problems.filter((w) => !skillWarnings.has(w)),
+        warnings: next.problems.filter((p) => !skillWarnings.has(problemKey(p))).map((p) => p.message),
         changes: skillChanges(skills, next.skills),
         apply() {
           skills = next.skills;
@@ -133,6 +135,9 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   };
   return { system, skills: () => skills, unloadedSkill, reloadables: [skillsPart, agentsPart] };
 }
+
+/** A skill problem as it was said: its words and the version of its file. */
+const problemKey = (p: SkillProblem) => `${p.message}\n${p.version ?? ""}`;
 
 /**
  * A path as the model should write it: relative inside the working directory, `~/…` under home,

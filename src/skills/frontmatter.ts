@@ -25,6 +25,8 @@ export interface Skill {
 export interface SkillProblem {
   level: "error" | "warning";
   message: string;
+  /** the file's version when it was read (its mtime and size): an edit that leaves the problem is told from no edit */
+  version?: string;
 }
 
 export type YamlParse = (text: string) => unknown;

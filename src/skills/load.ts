@@ -97,7 +97,8 @@ export function loadSkills(folders: readonly (string | SkillFolder)[]): LoadedSk
       return;
     }
     const parsed = parseSkill(text, { path, ...(folder !== undefined ? { folder } : {}), stem: basename(path, ".md") }, Bun.YAML.parse);
-    problems.push(...parsed.problems);
+    const version = versionOf(path);
+    problems.push(...parsed.problems.map((p) => (version ? { ...p, version } : p)));
     if (parsed.skill) found.push(parsed.skill);
   }
 }
@@ -105,6 +106,16 @@ export function loadSkills(folders: readonly (string | SkillFolder)[]): LoadedSk
 /** The whole text `/skill:NAME` sends (up to a cap). Throws the system error when it cannot be read. */
 export function readSkillText(skill: Skill): { text: string; truncated: boolean } {
   return readHead(skill.path, SKILL_TEXT_MAX_BYTES);
+}
+
+/** A file's mtime and size, or undefined when it cannot be read. */
+function versionOf(path: string): string | undefined {
+  try {
+    const st = statSync(path);
+    return `${st.mtimeMs}:${st.size}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A directory entry's kind, links followed (a linked skill folder is common in dotfiles). */

@@ -5,7 +5,7 @@
 // approve is found again next time, whoever wrote it.
 import { readApprovals, updateApprovals } from "../config/approval-store.ts";
 import { emptyApprovals, withConfigs, type Approvals } from "../config/approvals.ts";
-import { aboutServer, sameGuarded, type Guarded } from "../config/guard.ts";
+import { aboutServer, NOTHING_APPROVED, sameGuarded, type Guarded } from "../config/guard.ts";
 import type { LoadedConfig } from "../config/load.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, readAnswer, type Widening } from "./policy.ts";
 import { readTrust } from "./store.ts";
@@ -57,7 +57,8 @@ export async function decideWidenings(
 }
 
 /**
- * Records what `config` uses of each guarded file, when that differs from `state.record`; on the
+ * Records what `config` uses of each guarded file, when that differs from `state.record` (a "no"
+ * here never undoes a "yes" another session recorded since this one read the record); on the
  * first run (no record) every file's keys and trust.json's trusted projects are taken as the
  * user's — said in one line when `announce` (the REPL: a one-shot run in a fresh home, as in CI,
  * would say it every time) and there was something to take. Returns the record as it now is.
@@ -83,7 +84,15 @@ export async function recordApprovals(
         .map(([p]) => p);
     } catch {} // a broken trust.json trusts nothing (settleTrust said so)
   }
-  const update = (a: Approvals) => withConfigs(first ? { ...a, trusted: [...new Set([...a.trusted, ...trusted])] } : a, used);
+  // a file another session recorded since this one read the record keeps that entry, unless this
+  // session approved more of it: its view of the file is stale, and a "no" here must not undo a yes there
+  const stale = (a: Approvals, key: string) =>
+    !first && !sameGuarded(a.configs[key], before.configs[key]) && sameGuarded(before.configs[key] ?? NOTHING_APPROVED, used[key]);
+  const update = (a: Approvals) =>
+    withConfigs(
+      first ? { ...a, trusted: [...new Set([...a.trusted, ...trusted])] } : a,
+      Object.fromEntries(Object.entries(used).filter(([key]) => !stale(a, key))),
+    );
   try {
     const next = await updateApprovals(state.file, update);
     const adopted = config.guards.filter((g) => hasAny(g.used)).map((g) => g.source);

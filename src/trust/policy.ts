@@ -105,6 +105,13 @@ export function untrustedReloadNotice(resources: readonly string[], oneShot = fa
   return `not loaded: ${list(resources)} (this project is not trusted: ${oneShot ? "hey trust trusts it, --approve for one run" : "/trust, then /reload, loads them"})`;
 }
 
+/** Project files below the project root (trust/store.ts strayResources): said at /reload, as they are never read. */
+export function strayNotice(paths: readonly string[], root: string): string {
+  // a .hey/ below the root makes its folder the project at the next start there, the root's files then unread
+  const moves = paths.some((p) => /[\\/]\.hey[\\/]/.test(p)) ? " (a .hey/ there would make its folder the project at the next start)" : "";
+  return `not read: ${list(paths.map(visible))}: hey reads a project's skills, .hey/config.toml and .mcp.json at its root, ${visible(root)}; move them there${moves}`;
+}
+
 /**
  * trust.json trusts the project, but not at hey's question (the approvals record does not say so):
  * the file was changed behind hey's back — possibly by the agent — so the answer is not used.

@@ -1,7 +1,7 @@
 // trust.json (SPEC §15, §24): read and written by hey alone, atomically, never through a link;
 // plus what in a project needs trust, and the flow that settles it for a run.
 import { readdirSync, realpathSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, sep } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { readOwnFile } from "../fs/own-files.ts";
 import { updateApprovals } from "../config/approval-store.ts";
@@ -51,6 +51,17 @@ export function gatedResources(root: string): string[] {
       if (readdirSync(join(root, dir)).some((n) => !n.startsWith("."))) out.push(`${dir}/`);
     } catch {}
   }
+  return out;
+}
+
+/**
+ * The project files (as gatedResources names them) in the directories from `cwd` up to the project
+ * root, the root left out: never read — the project's are the root's — though written there by
+ * the agent as easily as `.hey/skills/x/SKILL.md` relative to where hey runs. Absolute paths.
+ */
+export function strayResources(cwd: string, root: string): string[] {
+  const out: string[] = [];
+  for (let dir = cwd; dir !== root && dir.startsWith(root + sep); dir = dirname(dir)) out.push(...gatedResources(dir).map((r) => join(dir, r)));
   return out;
 }
 

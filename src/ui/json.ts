@@ -21,6 +21,7 @@ export function createJsonOutput(write: (line: string) => void): Output {
           return;
         case "model":
         case "tool_start":
+        case "tool_progress":
         case "debug":
           return;
         case "session": {

@@ -130,7 +130,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
       const left = until === undefined ? 0 : Math.ceil((until - at) / 1000);
       const what =
         left > 0 ? `${label} ${left}s` : `${until === undefined ? label : "waiting for the model…"} ${Math.floor((at - (until ?? spinStart)) / 1000)}s`;
-      const line = `${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} ${what}`;
+      const line = fitted(`${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} ${what}`); // one row: a wrapped line would not be cleared
       info.write(CLEAR_LINE + (info.color ? DIM + line + RESET : line));
     };
     draw();
@@ -230,6 +230,12 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           // the file as this call finds it: an earlier call of the batch may have written it
           const call = calls.get(event.id);
           if (call?.name === TOOL.writeFile) call.before = before(call.args);
+          break;
+        }
+        case "tool_progress": {
+          // the wait goes on, its seconds counting from the call's start; side by side calls say whose it is
+          const call = calls.get(event.id);
+          if (spinner && call) spin(`running… ${batch > 1 ? `${call.label}: ` : ""}${visible(event.note)}`, spinStart);
           break;
         }
         case "tool_result":

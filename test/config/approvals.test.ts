@@ -140,6 +140,27 @@ describe("a run", () => {
     expect(asked).toHaveLength(2);
   });
 
+  test("a change declined in a session started earlier does not undo what another session approved since", async () => {
+    mkdirSync(join(files.approvalsFile, ".."), { recursive: true });
+    writeFileSync(files.approvalsFile, formatApprovals(emptyApprovals())); // a record, of no config file yet
+    const earlier = readApprovalState(files.approvalsFile, () => {}); // a REPL open since, its record as it was
+    writeUser('[mcp.x]\ncommand = "sh"\n');
+    expect((await start("y")).mcp.servers.map((s) => s.name)).toEqual(["x"]); // another REPL: /reload, y
+    // the earlier REPL's /reload asks about the same change; its user answers no
+    const loaded = loadConfig({ env: { HOME: home }, here: files, trustProject: false, flags: {}, approvals: earlier.record });
+    const declined = await decideWidenings(
+      loaded,
+      async () => "n",
+      () => {},
+      true,
+    );
+    expect(declined.settings.mcp.servers).toEqual([]);
+    await recordApprovals(declined, earlier, files.trustFile, () => {});
+    // before: the record's entry for the file became the earlier REPL's view (nothing approved), and x was left out
+    expect(Object.keys(readApprovals(files.approvalsFile)?.configs[files.userConfig]?.mcp ?? {})).toEqual(["x"]);
+    expect((await start()).mcp.servers.map((s) => s.name)).toEqual(["x"]);
+  });
+
   test("a base_url: a record of an earlier hey (none kept) adopts it; moved, it is asked about, and a yes uses and records it", async () => {
     writeUser("");
     mkdirSync(join(files.approvalsFile, ".."), { recursive: true });

@@ -188,3 +188,49 @@ test("/reload as a diff: a broken skill beside a good one, an unchanged server k
   expect(alive(keepPid!)).toBe(true);
   await say(term, "/quit", "[exit 0]");
 });
+
+test("a server /reload added that then fails, or is still starting, is in the note the model reads, as the user saw it", async () => {
+  const model = startModelServer(() => ({ text: "ok" }));
+  servers.push(model);
+  const server = (name: string, ...mode: string[]) =>
+    `\n[mcp.${name}]\ncommand = ${JSON.stringify(BUN)}\nargs = [${[FAKE_SERVER, ...mode].map((a) => JSON.stringify(a)).join(", ")}]\n`;
+  userConfig(model.baseUrl);
+  const term = await openRepl(home.path);
+  await term.waitFor("›");
+  writeFileSync(configFile(), readFileSync(configFile(), "utf8") + server("dies", "exit-on-init") + server("slow", "slow-start", "60000"));
+  await term.type("/reload");
+  await term.keys("Enter");
+  await term.waitFor("Use these changes? (y/N)");
+  await term.type("y");
+  await term.keys("Enter");
+  await term.waitFor("hey: MCP server dies failed, its tools are left out: it exited with code 3 before it was ready", ALL);
+  await say(term, "is it there", "ok");
+  const note = reloadNoteOf(model.requests.at(-1)!) ?? "";
+  // before: "+ mcp server dies" and "+ mcp server slow" alone, as if both served
+  expect(note).toContain(
+    "\nwarning: MCP server dies did not start: it exited with code 3 before it was ready (its stderr: fatal: cannot open the database at /nope); its tools are left out until its table is fixed and the user runs /reload",
+  );
+  expect(note).toContain("\nwarning: MCP server slow is still starting; its tools join the list when it is ready");
+  await say(term, "/quit", "[exit 0]");
+});
+
+test("a skill and an .mcp.json the agent wrote where hey runs, below the project root, are named at /reload as never read, with where they go", async () => {
+  const repo = join(realpathSync(projects.path), "repo");
+  mkdirSync(join(repo, ".git"), { recursive: true });
+  const here = join(repo, "web", "src");
+  mkdirSync(here, { recursive: true });
+  const model = startModelServer(() => ({ text: "ok" }));
+  servers.push(model);
+  userConfig(model.baseUrl);
+  const term = await openRepl(here);
+  await term.waitFor(/^›/m);
+  // written relative to where hey runs, as a model used to Claude Code would
+  write(join(here, ".hey", "skills", "lost", "SKILL.md"), "---\nname: lost\ndescription: In the wrong place.\n---\nx\n");
+  write(join(repo, "web", ".mcp.json"), '{"mcpServers": {}}\n');
+  await say(term, "/reload", "reloaded: nothing changed");
+  const said = `not read: ${join(here, ".hey", "skills")}/ and ${join(repo, "web", ".mcp.json")}: hey reads a project's skills, .hey/config.toml and .mcp.json at its root, ${repo}; move them there (a .hey/ there would make its folder the project at the next start)`;
+  expect(await flat(term)).toContain(`hey: ${said}`); // before: "reloaded: nothing changed" alone
+  await say(term, "hi", "ok");
+  expect(reloadNoteOf(model.requests.at(-1)!)).toBe(`[hey: the user ran /reload; nothing changed\nwarning: ${said}]`);
+  await say(term, "/quit", "[exit 0]");
+});

@@ -88,10 +88,9 @@ export function freePort(): number {
 
 /**
  * server-everything's HTTP mode on a free port: `streamableHttp` (endpoint /mcp) or the legacy
- * `sse` (endpoint /sse). Resolves once it listens.
+ * `sse` (endpoint /sse). Resolves once it listens. `port`: the same one again (a server that restarted).
  */
-export async function startEverythingHttp(mode: "streamableHttp" | "sse"): Promise<HttpServer> {
-  const port = freePort();
+export async function startEverythingHttp(mode: "streamableHttp" | "sse", port = freePort()): Promise<HttpServer> {
   const proc = Bun.spawn(["node", EVERYTHING_SERVER, mode], { env: { PATH: process.env.PATH ?? "", PORT: String(port) }, stdout: "ignore", stderr: "pipe" });
   const reader = proc.stderr.getReader();
   let seen = "";

@@ -35,6 +35,8 @@ export interface OAuthFakeOptions {
    * 401 (the SDK's bearer middleware does so when its verifier throws, as the SDK's example's does)
    */
   revokedStatus?: number;
+  /** answer every tools/call (with a token it knows) with this status and an OAuth-shaped `{"error":"server_error"}` of its own: a failure that is no sign-in's */
+  callStatus?: number;
 }
 
 export function startOAuthFake(opts: OAuthFakeOptions = {}): OAuthFake {
@@ -116,6 +118,8 @@ export function startOAuthFake(opts: OAuthFakeOptions = {}): OAuthFake {
     if (req.method !== "POST") return new Response(null, { status: 405 });
     const msg = (await req.json()) as { id?: number; method: string };
     if (msg.id === undefined) return new Response(null, { status: 202 });
+    if (msg.method === "tools/call" && opts.callStatus)
+      return Response.json({ error: "server_error", error_description: "the database is down" }, { status: opts.callStatus });
     const result =
       msg.method === "initialize"
         ? { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "oauth-fake", version: "1" } }

@@ -199,3 +199,29 @@ test("a read after a command sees what the command made (codegen, then the gener
   turn.open("rm old");
   expect(await turn.done).toHaveLength(4);
 });
+
+test("what a running tool says of its progress reaches the output as tool_progress, under its call's id", async () => {
+  const events: unknown[] = [];
+  const tool: Tool = {
+    name: "index",
+    description: "",
+    parameters: { type: "object", properties: {} },
+    run: async (_, ctx) => {
+      ctx.progress?.("1/2");
+      ctx.progress?.("2/2 writing");
+      return { output: "indexed" };
+    },
+  };
+  await runToolCalls([{ id: "c1", name: "index", arguments: "{}" }], {
+    tools: [tool],
+    output: { emit: (e) => void (e.type === "tool_progress" ? events.push(e) : undefined) },
+    permission: () => undefined,
+    signal: new AbortController().signal,
+    cwd: "/",
+    parallel: true,
+  });
+  expect(events).toEqual([
+    { type: "tool_progress", id: "c1", note: "1/2" },
+    { type: "tool_progress", id: "c1", note: "2/2 writing" },
+  ]);
+});

@@ -151,6 +151,14 @@ test("/reload refuses a server whose command is not found, naming where it is de
   expect(m.manager.status().map((s) => [s.name, s.state])).toEqual([["good", "connected"]]);
 });
 
+test("a server whose command is not found at start-up fails naming where it is defined, as /reload would", async () => {
+  const m = open([serverSettings("ghost", { command: "no-such-mcp-server-x" }), fake("good", ["ok", "good", "echo"])]);
+  expect((await m.tools()).map((t) => t.name)).toEqual(["echo"]);
+  const why = '/test/config.toml: [mcp.ghost] command "no-such-mcp-server-x" not found on PATH';
+  expect(m.events.find((e) => e.server === "ghost")).toMatchObject({ state: "failed", error: why });
+  expect(m.manager.status().find((s) => s.name === "ghost")).toMatchObject({ state: "failed", error: why });
+});
+
 test("a disabled server's missing command is no error at /reload: it will not start", async () => {
   const good = fake("good", ["ok", "good", "echo"]);
   const m = open([good]);

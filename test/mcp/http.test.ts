@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { proxiedFetch } from "../../src/net/fetch.ts";
 import { tempDir } from "../helpers/e2e.ts";
-import { serverSettings, startEverythingHttp, testManager, type HttpServer, type TestManager } from "../helpers/mcp.ts";
+import { freePort, serverSettings, startEverythingHttp, testManager, type HttpServer, type TestManager } from "../helpers/mcp.ts";
+import { until } from "../helpers/wait.ts";
 import { startHttpProxy } from "../helpers/proxies.ts";
 
 setDefaultTimeout(60_000);
@@ -32,6 +33,25 @@ test("a server that rejects Streamable HTTP is reached over the legacy SSE trans
   const m = open([serverSettings("old", { url: sse.url })], { cacheDir: cache.path });
   expect((await m.tools()).map((t) => t.name)).toContain("echo");
   expect(await m.call("echo", { message: "over SSE" })).toEqual({ output: "Echo: over SSE" });
+});
+
+test("a legacy SSE server that restarted is noticed when its event stream drops, and the next call gets a new session, not a timeout", async () => {
+  const old = await startEverythingHttp("sse", freePort());
+  let restarted: HttpServer | undefined;
+  try {
+    const m = open([serverSettings("sse", { url: old.url, timeoutMs: 20_000 })], { cacheDir: cache.path });
+    expect(await m.call("echo", { message: "before" })).toEqual({ output: "Echo: before" });
+    await old.stop();
+    // the user is told at once, as for a Streamable HTTP server that went away
+    await until(() => m.events.some((e) => e.server === "sse" && e.state === "stopped"), "the dropped stream to be noticed");
+    expect(m.events.find((e) => e.state === "stopped")?.error).toMatch(/cannot reach 127\.0\.0\.1:\d+ \(connection refused\)/);
+    restarted = await startEverythingHttp("sse", Number(new URL(old.url).port));
+    // before: posted to the old session id, which the new server never answers: timed out after timeout_ms
+    expect(await m.call("echo", { message: "after" })).toEqual({ output: "Echo: after" });
+    expect(m.events.filter((e) => e.server === "sse").map((e) => e.state)).toEqual(["connected", "stopped", "connected"]);
+  } finally {
+    await Promise.all([old.stop(), restarted?.stop()]);
+  }
 });
 
 test("503s are retried with backoff; configured headers are sent with every request", async () => {

@@ -227,6 +227,15 @@ test("a server that answers a token it no longer knows with 500 server_error (th
   expect(next.events).toEqual([{ type: "mcp", server: "remote", state: "auth_required", error: why }] as never);
 });
 
+test("a signed-in server's own 500 with an OAuth-shaped body is the call's failure, not a sign-in that ran out", async () => {
+  const f = fake({ callStatus: 500, refresh: false });
+  expect((await login(f.url)).ok).toBe(true);
+  const { m, call } = manager(f.url);
+  // before: "MCP server remote needs a sign-in (it refused hey's sign-in with HTTP 500 server_error …)"
+  expect(await call()).toBe('whoami failed: HTTP 500: {"error":"server_error","error_description":"the database is down"}');
+  expect(m.status()[0]).toMatchObject({ state: "connected" });
+});
+
 test("a sign-in whose registration the authorization server has forgotten registers hey again, instead of sending the browser to an error page", async () => {
   const f = fake();
   expect((await login(f.url)).ok).toBe(true);

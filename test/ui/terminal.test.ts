@@ -328,3 +328,21 @@ test("a status line is cut to the terminal's width as the lines under it are; wi
   for (const line of [...statuses(wide), ...lines(wide).filter((l) => l.startsWith("    E"))]) expect(line).toHaveLength(120);
   expect(statuses(render(events).err).map((l) => l.length)).toEqual(["  ✗ ".length + 160, "  ✗ ".length + 160]);
 });
+
+test("an MCP call's progress shows on the spinner line, its seconds counting from the call's start, cut to one row", () => {
+  const err: string[] = [];
+  let t = 0;
+  const info = { write: (s: string) => void err.push(s), color: false, tty: true, columns: () => 40 };
+  const terminal = createTerminalOutput({ ...info, write: () => {} }, info, { maxRetries: 5, now: () => t });
+  terminal.emit({ type: "turn_start", turn: 1 });
+  terminal.emit({ type: "tool_call", id: "c", name: "index", arguments: "{}", server: "search" });
+  t = 3_000;
+  terminal.emit({ type: "tool_start", id: "c" });
+  terminal.emit({ type: "tool_progress", id: "c", note: "2/5" });
+  const step = err.join("").split("\r\x1b[K").at(-1);
+  terminal.emit({ type: "tool_progress", id: "c", note: "3/5 reading a very long list of files under src/" });
+  const long = err.join("").split("\r\x1b[K").at(-1);
+  terminal.stopSpinner();
+  expect(step).toBe("⠋ running… 2/5 3s");
+  expect(long).toBe("⠋ running… 3/5 reading a very long list…"); // 40 columns
+});

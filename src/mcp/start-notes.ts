@@ -1,0 +1,20 @@
+// What the model hears of the servers a /reload started (issue 26): a server starts in the
+// background, so by the first request after `/reload` it may have failed — which the user saw
+// and the model, which wrote its table, would not — or still be starting, its tools not yet in the
+// list. Pure.
+import type { ServerStatus } from "./server.ts";
+import { stderrLines } from "./stderr-lines.ts";
+
+/** Lines for the reload note: one per server `changes` added or changed (`+ mcp server NAME`) that is not connected now. */
+export function startNotes(changes: readonly string[], statuses: readonly ServerStatus[]): string[] {
+  const named = new Set(changes.flatMap((c) => /^[+~] mcp server (\S+)/.exec(c)?.[1] ?? []));
+  return statuses.flatMap((s) => {
+    if (!named.has(s.name)) return [];
+    if (s.state === "connecting") return [`MCP server ${s.name} is still starting; its tools join the list when it is ready`];
+    if (s.state === "auth_required") return [`MCP server ${s.name} needs a sign-in (${s.error ?? "HTTP 401"}); the user runs /mcp login ${s.name}`];
+    if (s.state !== "failed" && s.state !== "stopped") return [];
+    const tail = stderrLines(s.stderr ?? "", 3);
+    const said = tail.length ? ` (its stderr: ${tail.join(" | ")})` : "";
+    return [`MCP server ${s.name} did not start: ${s.error ?? s.state}${said}; its tools are left out until its table is fixed and the user runs /reload`];
+  });
+}

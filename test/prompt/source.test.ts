@@ -1,0 +1,52 @@
+// /reload's word on skills (issue 26): a problem is said once, as at start-up — and again after its
+// file was edited, so an edit that did not fix a broken skill never reads as "nothing changed".
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createPromptSource } from "../../src/prompt/source.ts";
+import { tempDir } from "../helpers/e2e.ts";
+
+let dir: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  dir = tempDir("hey-source-");
+});
+afterEach(() => dir.remove());
+
+const write = (path: string, text: string) => {
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, text);
+};
+
+test("a skill still broken after an edit is reported at the next /reload; unedited problems are said once", async () => {
+  const configDir = join(dir.path, "config");
+  const broken = join(configDir, "skills", "bad", "SKILL.md");
+  const misnamed = join(configDir, "skills", "odd", "SKILL.md");
+  write(broken, "---\nname: bad\ndescription: [unclosed\n---\nBody.\n");
+  write(misnamed, "---\nname: other\ndescription: Named unlike its folder.\n---\nBody.\n");
+  const warned: string[] = [];
+  const source = createPromptSource({
+    core: "core",
+    cwd: dir.path,
+    root: dir.path,
+    home: dir.path,
+    configDir,
+    os: "linux",
+    shell: () => "bash",
+    skills: { trusted: () => true },
+    writable: () => true,
+    warn: (m) => void warned.push(m),
+  });
+  const badLine = `${broken}:3: broken YAML frontmatter: Unexpected token; left out`;
+  expect(warned).toContain(badLine);
+  const reload = async () => {
+    const staged = await source.reloadables[0]!.check({} as never);
+    staged.apply();
+    return staged.warnings;
+  };
+  write(broken, "---\nname: bad\ndescription: [unclosed\n---\nBody, fixed?\n"); // the agent's edit missed the fault
+  expect(await reload()).toEqual([badLine]); // before: [] — "reloaded: nothing changed"
+  expect(await reload()).toEqual([]); // not edited since: said already
+  write(broken, "---\nname: bad\ndescription: Fixed.\n---\nBody.\n");
+  expect(await reload()).toEqual([]);
+  expect(source.skills().map((s) => s.name)).toEqual(["bad", "other"]);
+});
