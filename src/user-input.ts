@@ -12,7 +12,8 @@ import { expandPrompt, isBlank } from "./prompt/input.ts";
 import type { Runtime } from "./runtime.ts";
 import { parseSkillCommand, skillMessage, unknownSkill } from "./skills/catalog.ts";
 import { readSkillText } from "./skills/load.ts";
-import { contentHash, type SeenFiles } from "./tools/seen-files.ts";
+import { contentHash } from "./tools/read-file.ts";
+import type { SeenFiles } from "./tools/seen-files.ts";
 import { realTarget } from "./fs/real-target.ts";
 import { lineKind, unknownCommand } from "./ui/slash.ts";
 

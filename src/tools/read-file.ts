@@ -6,7 +6,7 @@ import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../prompt/image.ts";
 import { TOOL } from "../kernel/tool-names.ts";
-import { contentHash, type SeenFiles } from "./seen-files.ts";
+import type { SeenFiles } from "./seen-files.ts";
 import { ENCODING_NAME, type Encoding, utf16Of } from "./text-encoding.ts";
 
 export const READ_LIMIT = 2000; // lines per call unless `limit` says otherwise
@@ -14,6 +14,9 @@ export const READ_LINE_MAX = 2000; // characters kept of one line; the rest is c
 export const READ_OUTPUT_MAX = 100_000; // characters per call, whatever the limit: ~25k tokens
 const BINARY_PROBE = 8192; // a NUL byte in the first 8 KB means binary (git's heuristic)
 const UTF16_MAX_BYTES = 64 * 1024 * 1024; // a UTF-16 file is decoded whole, so only up to this size
+
+/** A hash of a file's bytes: what SeenFiles keeps of it. */
+export const contentHash = (bytes: Uint8Array): string => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 
 /**
  * `home`: what a leading `~` in a path means (default: the user's home); `seen`: where each text

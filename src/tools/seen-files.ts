@@ -1,7 +1,7 @@
 // What the file tools know of each file the agent read or wrote this run, so that write_file never
 // replaces a change it has not seen (the user's, saved in an editor while the agent worked, or a
-// command's): the decisions, pure. The tools hash the bytes with contentHash, as does an `@file` the
-// user's message brought whole (user-input.ts).
+// command's): the decisions, pure. The tools hash the bytes (read-file.ts contentHash), as does an
+// `@file` the user's message brought whole (user-input.ts).
 
 /**
  * A hash of the bytes the agent last saw of each file this run, by real path (links resolved):
@@ -10,9 +10,6 @@
  * resumed run starts with none.
  */
 export type SeenFiles = Map<string, string>;
-
-/** A hash of a file's bytes: what SeenFiles keeps of it. */
-export const contentHash = (bytes: Uint8Array): string => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 
 /**
  * Why write_file must not replace `path`, whose bytes now hash to `now` (undefined: no such file),
