@@ -33,7 +33,17 @@ export interface CompiledRules {
   readonly shell: { name: string; reading?: Reading | "powershell" };
   /** hey's control files, which no redirection may write while a list is set */
   readonly control?: ControlFiles;
+  /** file names ignore case where the commands run, so a deny entry's words do too (`rm -rf BUILD` is `rm -rf build`) */
+  readonly caseless: boolean;
 }
+
+/**
+ * Whether the file system of the platform hey runs on ignores case in file names: Windows always,
+ * macOS by default (APFS and HFS+ as formatted unless chosen otherwise). There a deny entry's words
+ * compare case-insensitively — refusing more on a case-sensitive volume, the safe side of a deny
+ * list; Linux compares them exactly.
+ */
+export const CASELESS_FILES = process.platform === "win32" || process.platform === "darwin";
 
 interface RuleList {
   tools: string[];
@@ -63,9 +73,14 @@ export function readingOf(shell: string): Reading | "powershell" | undefined {
  * holds one complete line per entry that is not a rule (`[permission] allow: "Bash" names no
  * tool …`); such entries are left out of `rules`, and the configuration layer refuses to start.
  * `control`: hey's control files (the caller knows where they are), which bash redirections may
- * not write while any list is set.
+ * not write while any list is set. `caseless`: file names ignore case where commands run (CASELESS_FILES).
  */
-export function compileRules(lists: PermissionRules, shell = "sh", control?: ControlFiles): { rules: CompiledRules; errors: string[] } {
+export function compileRules(
+  lists: PermissionRules,
+  shell = "sh",
+  control?: ControlFiles,
+  caseless = CASELESS_FILES,
+): { rules: CompiledRules; errors: string[] } {
   const errors: string[] = [];
   const read = (list: "allow" | "deny", entries: string[]): RuleList => {
     const out: RuleList = { tools: [], patterns: [] };
@@ -84,6 +99,7 @@ export function compileRules(lists: PermissionRules, shell = "sh", control?: Con
     deny: read("deny", lists.deny),
     shell: { name: shell, reading: readingOf(shell) },
     ...(control && listed ? { control } : {}),
+    caseless,
   };
   return { rules, errors };
 }
@@ -136,7 +152,7 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
     // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all
     for (const spelled of reading === "powershell" ? powerShellSpellings(seg) : [seg])
       for (const p of rules.deny.patterns) {
-        const hit = denyMatch(spelled, p, reading === "powershell");
+        const hit = denyMatch(spelled, p, reading === "powershell", rules.caseless);
         if (hit === "yes") return block(`\`${show(seg.raw)}\` matches deny entry \`${p.entry}\``);
         if (hit === "maybe") return block(`\`${show(seg.raw)}\` is known only at run time and could match deny entry \`${p.entry}\``);
         const alias = aliasRisk(spelled, p);

@@ -250,3 +250,23 @@ export const aliases: Row[] = [
   ["gh secret delete *", "gh secret list", "allowed"],
   ["gh ruleset view *", "gh rs view 1", "matches deny entry"],
 ];
+
+/**
+ * A deny entry's other words name files: every spelling of the same path matches (`..` taken
+ * lexically). Case is the platform's (deny-case.test.ts); these hold on any file system.
+ */
+export const paths: Row[] = [
+  ["rm -rf build", "rm -rf ./build", "matches deny entry"],
+  ["rm -rf build", "rm -rf build/", "matches deny entry"],
+  ["rm -rf build", "rm -rf build/.", "matches deny entry"],
+  ["rm -rf build", "rm -rf .//build//", "matches deny entry"],
+  ["rm -rf build", "rm -rf src/../build", "matches deny entry"],
+  ["rm -rf build", "rm -fr ./././build", "matches deny entry"],
+  ["rm -rf build/out", "rm -rf build//out/", "matches deny entry"],
+  ["rm -rf /tmp/x", "rm -rf //tmp/./x/", "matches deny entry"],
+  ["rm -rf build*", "rm -rf ./build-old", "matches deny entry"],
+  ["rm -rf .", "rm -rf ./", "matches deny entry"],
+  ["rm -rf build", "rm -rf ../build", "allowed"],
+  ["rm -rf build", "rm -rf build/x", "allowed"],
+  ["rm -rf build", "rm -rf ./builds", "allowed"],
+];
