@@ -9,6 +9,7 @@
 //
 // Under PowerShell an entry is also read as PowerShell binds a command's parameters (parameter
 // words, below). Pure.
+import { configForces } from "./git.ts";
 import { globMatch } from "./match.ts";
 import { GIT_OPTIONS, NPM_OPTIONS, RM_OPTIONS } from "./program-tables.ts";
 import type { Word } from "./shell-model.ts";
@@ -28,6 +29,11 @@ export interface OptionTable {
    * `--force` does), or do with a value (npm's `--location=global` is `--global`): `name` or `name=value`
    */
   implies?: Record<string, string>;
+  /**
+   * long options whose effect the words before the subcommand (the program first) can give as well,
+   * and whether they do: git push's `--force` by `git -c remote.origin.push=+HEAD:main push`
+   */
+  before?: Record<string, (words: Word[]) => Hit>;
 }
 
 /** One option a pattern names, as one of these: its long name, a short letter without one, a word as written, or a glob. */
@@ -87,7 +93,7 @@ export function optionTable(program: string, path: string[]): OptionTable | unde
     const spec = GIT_COMPOSITES[key] ? `${GIT_COMPOSITES[key]} ${GIT_OPTIONS[key]}` : GIT_OPTIONS[key];
     if (spec === undefined) return undefined;
     const table = readTable(spec, false);
-    return path[0] === "push" ? { ...table, plus: "force", implies: { mirror: "force" } } : table;
+    return path[0] === "push" ? { ...table, plus: "force", implies: { mirror: "force" }, before: { force: configForces } } : table;
   }
   if (program === "npm") return { ...readTable(NPM_OPTIONS, true), implies: { "location=global": "global" } };
   return program === "rm" ? readTable(RM_OPTIONS, false) : undefined;
@@ -260,11 +266,14 @@ export function optionsIn(words: Word[], from: number, reading: Reading): Hit {
 
 function unitIn(words: Word[], from: number, unit: Unit, table: OptionTable | undefined): Hit {
   if (unit.parameter !== undefined) return parameterIn(words, from, unit);
-  let hit: Hit;
+  let hit: Hit = unit.long && !unit.value && Object.hasOwn(table?.before ?? {}, unit.long) ? table!.before![unit.long]!(words.slice(0, from - 1)) : undefined;
+  if (hit === "yes") return hit;
   let end = words.length;
   for (let i = from; i < words.length; i++) if (known(words[i]) && (table?.loose ? /^-{2,}$/ : /^--$/).test(words[i]!.text)) end = Math.min(end, i);
   for (let i = from; i < end && hit !== "yes"; i++) {
     const w = words[i]!;
+    // a glob beginning with `+` (`+refs/heads/*:refs/heads/*`) is a `+` word, expanded or not
+    if (table?.plus && unit.long === table.plus && !unit.value && !w.unknown && !w.anyValue && /^\+./.test(w.text)) return "yes";
     if (!known(w)) {
       if (couldBeOption(w)) hit = either(hit, "maybe");
       continue;

@@ -94,3 +94,39 @@ export function readGit(words: Word[]): GitRead | undefined {
   }
   return { runs };
 }
+
+/** Config keys that make a `git push` without refspecs force (git-config(1)): a remote's refspec `+…`, a remote that mirrors. */
+const FORCING = /^remote\..+\.(push|mirror)$/i;
+/** git's false values (git-config(1) "boolean"); a key given no `=value` is true. */
+const FALSE = /^(false|no|off|0|)$/i;
+
+/**
+ * Whether git's own options, `words` (git first, up to its subcommand), set a config value that
+ * makes `git push` force as `--force` does: "yes" for `-c remote.origin.push=+HEAD:main` or `-c
+ * remote.origin.mirror=true` (keys in any case, as git reads them), "maybe" for one whose value
+ * comes from the environment (`--config-env=remote.origin.push=VAR`) or is decided at run time.
+ * The config files are not read: a forcing refspec there (`remote.origin.push = +refs/heads/*:…`)
+ * is not seen.
+ */
+export function configForces(words: Word[]): "yes" | "maybe" | undefined {
+  let hit: "maybe" | undefined;
+  for (let k = 1; k < words.length; k++) {
+    const t = words[k]!;
+    if (!known(t)) continue;
+    const env = t.text === "--config-env" || t.text.startsWith("--config-env=");
+    if (t.text !== "-c" && !env) continue;
+    const word = t.text.includes("=") ? { ...t, text: t.text.slice(t.text.indexOf("=") + 1) } : words[++k];
+    if (!word) continue;
+    // a glob's names begin as it does: `remote.origin.push=+refs/heads/*:…` is a forcing refspec, expanded or not
+    if (word.unknown || word.anyValue) {
+      hit = "maybe";
+      continue;
+    }
+    const eq = word.text.indexOf("=");
+    const key = eq < 0 ? word.text : word.text.slice(0, eq);
+    if (!FORCING.test(key)) continue;
+    if (env) hit = "maybe";
+    else if (/\.mirror$/i.test(key) ? !FALSE.test(eq < 0 ? "true" : word.text.slice(eq + 1)) : word.text.slice(eq + 1).startsWith("+")) return "yes";
+  }
+  return hit;
+}

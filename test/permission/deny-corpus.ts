@@ -98,6 +98,21 @@ export const options: Row[] = [
   ["git push --force *", "git push --no-force --force origin main", "matches deny entry"],
   ["git push --force *", "git -C . push origin main --force", "matches deny entry"],
   ["git push --force *", "git push origin +main", "matches deny entry"], // `+` forces that ref
+  // a `+` glob forces every ref it names, expanded or not
+  ["git push --force *", "git push origin +refs/heads/*:refs/heads/*", "matches deny entry"],
+  // config given on the command line that makes a plain push force: a `+` refspec, a mirroring remote
+  ["git push --force *", "git -c remote.origin.push=+HEAD:main push", "matches deny entry"],
+  ["git push --force *", "git -c Remote.Origin.PUSH=+refs/heads/*:refs/heads/* push origin", "matches deny entry"],
+  ["git push --force *", "git -C . -c remote.up.stream.push=+main push up.stream", "matches deny entry"],
+  ["git push --force *", "git -c remote.origin.mirror=true push", "matches deny entry"],
+  ["git push --force *", "git -c remote.origin.mirror push", "matches deny entry"],
+  ["git push -f *", "git -c remote.origin.mirror=yes push", "matches deny entry"],
+  ["git push --force *", "git --config-env=remote.origin.push=REFSPEC push", "known only at run time"],
+  ["git push --force *", "git --config-env remote.origin.mirror=M push", "known only at run time"],
+  ["git push --force *", "git -c remote.origin.push=HEAD:main push", "allowed"],
+  ["git push --force *", "git -c remote.origin.mirror=false push", "allowed"],
+  ["git push --force *", "git -c push.default=matching push", "allowed"], // pushes matching branches, never forcing
+  ["git push --force *", "git -c remote.origin.push=+HEAD:main fetch", "allowed"],
   ["git push --force *", "git push origin $FLAG", "known only at run time and could match"],
   ["git push --force *", "git push --force-with-lease origin main", "allowed"], // another option: deny it by name (or `--force*`)
   ["git push --force *", "git push --force-w origin main", "allowed"],
