@@ -15,6 +15,7 @@
 //   git and npm: programs, to which PowerShell passes the words as written, and whose own reading
 //   of them hey has tables of.
 import { both, denyReadings, either, type Hit, optionsIn } from "./deny-options.ts";
+import { type Form, pathForm } from "./path-form.ts";
 import { readGit } from "./git.ts";
 import { globMatch, isStar, type Pattern, program, wordMatches } from "./match.ts";
 import { powerShellTokens } from "./powershell.ts";
@@ -62,33 +63,6 @@ export function denyMatch(seg: Segment, p: Pattern, powershell = false, caseless
     }
   }
   return hit && denyRedirects(seg, p, hit);
-}
-
-/** How a deny entry's words other than options compare: see pathForm. */
-interface Form {
-  /** the file system ignores case (Windows, macOS): `BUILD` is `build` */
-  caseless: boolean;
-  /** `\` separates names (PowerShell) */
-  backslash: boolean;
-}
-
-/**
- * A word as a path names a file, so that `./build`, `build/`, `build/.`, `x/../build` and `.//build`
- * are `build` (and, where the file system ignores case, `BUILD` is too). `..` is taken lexically:
- * through a link it may name another file, and a deny entry then refuses more, never less. Words
- * that are not paths pass through unchanged but for case.
- */
-export function pathForm(s: string, form: Form): string {
-  const text = form.caseless ? s.toLowerCase() : s;
-  const p = form.backslash ? text.replace(/\\/g, "/") : text;
-  if (!p.includes("/") && p !== ".") return text;
-  const out: string[] = [];
-  for (const part of p.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === ".." && out.length && out[out.length - 1] !== "..") out.pop();
-    else out.push(part);
-  }
-  return (p.startsWith("/") ? "/" : "") + out.join("/") || (p.startsWith("/") ? "/" : ".");
 }
 
 /**

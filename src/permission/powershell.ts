@@ -87,6 +87,9 @@ for (const [cmdlet, aliases] of Object.entries(ALIASES)) {
   for (const name of names) SAME_COMMAND.set(name, names);
 }
 
+/** The cmdlet a command name (lowercase) runs when it is one of the table's names or aliases (`ri` is `remove-item`), or undefined. */
+export const cmdletOf = (name: string): string | undefined => SAME_COMMAND.get(name)?.[0];
+
 /**
  * The segment as each name of its command's alias group would be written (itself first), for deny
  * entries: PowerShell runs the same cmdlet for every one. A first word with a path or an extension
