@@ -7,6 +7,7 @@
 // chained, piped, substituted, in a subshell, behind a wrapper, inside `sh -c`/eval — is matched
 // on its own, and whatever the checker cannot model exactly for that shell is refused as "cannot
 // verify" (fail closed). The rules are read once (compileRules) and then decide every call.
+import { controlArgument } from "./control-arguments.ts";
 import { controlWrite, type ControlFiles } from "./control-files.ts";
 import { readEntry } from "./entries.ts";
 import { aliasRisk, denyMatch } from "./deny.ts";
@@ -166,6 +167,9 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
     return block(
       `\`${show(control.redirect)}\` could write hey's own configuration or trust file${control.how && ` (${control.how})`}, which the agent may not change`,
     );
+  const named = rules.control && controlArgument(parsed.segments, rules.control);
+  if (named)
+    return block(`\`${show(named.word)}\` names hey's own configuration or trust file${named.how && ` (${named.how})`}, which the agent may not change`);
   if (!allow) return ALLOWED;
   for (const seg of parsed.segments) {
     // runs no program: a builtin (`cd`, `set -e`, `x=1`, dash's `ls &>/dev/null` tail); its file redirections still need a pattern
