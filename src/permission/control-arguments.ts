@@ -16,7 +16,9 @@ import type { Segment, Word } from "./shell-model.ts";
 const READERS = new Set(
   (
     "cat,head,tail,less,more,bat,grep,egrep,fgrep,rg,ag,diff,cmp,wc,ls,stat,file,md5sum,sha1sum,sha256sum,sha512sum,b2sum,cksum,od,xxd,hexdump,strings,jq," +
-    "readlink,realpath,basename,dirname,test,[,echo,printf,nl,tac,cut,du,type,command"
+    "readlink,realpath,basename,dirname,test,[,echo,printf,nl,tac,cut,du,type,command," +
+    // PowerShell's (lowercase, as program() gives them)
+    "get-content,gc,select-string,sls,get-childitem,gci,dir,get-item,gi,test-path,resolve-path,get-filehash,write-output"
   ).split(","),
 );
 /** git subcommands that read files and write none of them. */

@@ -1,7 +1,7 @@
 // How git reads its command line (SPEC §8): the options before the subcommand, as git.c's
 // handle_options reads them (git 2.17 to 2.50: exact names, no abbreviations, no clusters), which
 // subcommand runs, and whether a word could make git run a command. Pure.
-import type { Word } from "./shell-model.ts";
+import type { Segment, Word } from "./shell-model.ts";
 
 const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;
 
@@ -129,4 +129,19 @@ export function configForces(words: Word[]): "yes" | "maybe" | undefined {
     else if (/\.mirror$/i.test(key) ? !FALSE.test(eq < 0 ? "true" : word.text.slice(eq + 1)) : word.text.slice(eq + 1).startsWith("+")) return "yes";
   }
   return hit;
+}
+
+/**
+ * A segment running one of git's own command programs by its dashed name — `git-push` from git's
+ * exec path (`/usr/lib/git-core/git-push`, `$(git --exec-path)/git-push`), which runs `git push` —
+ * spelled as `git push …` too, so that a deny entry naming the subcommand sees it. Others: none.
+ */
+export function gitDashed(seg: Segment): Segment[] {
+  const first = seg.words[0];
+  if (!first || !known(first)) return [];
+  const base = first.text.slice(Math.max(first.text.lastIndexOf("/"), first.text.lastIndexOf("\\")) + 1).replace(/\.exe$/i, "");
+  const sub = /^git-(.+)$/i.exec(base)?.[1];
+  if (!sub || !GIT_COMMANDS.has(sub.toLowerCase())) return [];
+  const word = (text: string): Word => ({ text, raw: text, unknown: false, glob: false });
+  return [{ ...seg, words: [word("git"), word(sub.toLowerCase()), ...seg.words.slice(1)] }];
 }

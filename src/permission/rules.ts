@@ -10,6 +10,7 @@
 import { controlArgument } from "./control-arguments.ts";
 import { controlWrite, type ControlFiles } from "./control-files.ts";
 import { readEntry } from "./entries.ts";
+import { gitDashed } from "./git.ts";
 import { aliasRisk, denyMatch } from "./deny.ts";
 import { allowMatch, globMatch, harmless, hint, namedUnseen, type Pattern } from "./match.ts";
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
@@ -150,8 +151,8 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   if (!parsed.ok) return block(`cannot verify \`${show(command)}\`: ${parsed.reason}`);
   for (const seg of parsed.segments) {
     if (seg.opaque) return block(`cannot verify \`${show(seg.raw)}\`: ${seg.opaque}`);
-    // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all
-    for (const spelled of reading === "powershell" ? powerShellSpellings(seg) : [seg])
+    // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all. `git-push` is `git push`
+    for (const spelled of reading === "powershell" ? powerShellSpellings(seg) : [seg, ...gitDashed(seg)])
       for (const p of rules.deny.patterns) {
         const hit = denyMatch(spelled, p, reading === "powershell", rules.caseless);
         if (hit === "yes") return block(`\`${show(seg.raw)}\` matches deny entry \`${p.entry}\``);

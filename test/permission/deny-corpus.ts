@@ -37,6 +37,13 @@ export const subcommands: Row[] = [
   ["git push *", "git p origin", "`p` is not a git command hey knows, so it may be an alias"],
   ["git push *", "git config alias.p push && git p", "`p` is not a git command hey knows"],
   ["git push *", "git $SUB", "a word known only at run time"],
+  // git's own command programs by their dashed names, from its exec path
+  ["git push *", "/usr/lib/git-core/git-push origin main", "matches deny entry"],
+  ["git push *", "git-push", "matches deny entry"],
+  ["git push --force *", "/usr/libexec/git-core/git-push -f origin main", "matches deny entry"],
+  ["git push --force *", "git-push origin main", "allowed"],
+  ["git push *", "/usr/lib/git-core/git-pull", "allowed"],
+  ["git push *", "git-lfs push", "allowed"], // a program of its own, not git's push
   ["git push --force *", "git -C . push --force origin", "matches deny entry"],
   ["git push origin *", "git push --force origin main", "matches deny entry"],
   ["git remote add *", "git remote -v add x https://example.com/x", "matches deny entry"],
