@@ -25,6 +25,8 @@ export function pathForm(s: string, form: Form): string {
   for (const part of p.split("/")) {
     if (part === "" || part === ".") continue;
     if (part === ".." && out.length && out[out.length - 1] !== "..") out.pop();
+    else if (part === ".." && p.startsWith("/"))
+      continue; // `/..` is `/`
     else out.push(part);
   }
   return (p.startsWith("/") ? "/" : "") + out.join("/") || (p.startsWith("/") ? "/" : ".");
