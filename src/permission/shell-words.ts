@@ -130,7 +130,7 @@ export abstract class WordReader {
         if (c === "~" && this.dialect === "bash" && /[=:]$/.test(w.text) && !w.unknown && this.s[this.i - 1] === w.text.at(-1)) w.unknown = true;
         // and `~+`, `~-`, `~N`, `~+N`, `~-N` leading a word are $PWD, $OLDPWD and the directory stack's
         // entries: a directory known only at run time, an absolute path (no option) like `<(…)`'s
-        if (c === "~" && this.dialect === "bash" && this.i === start && /^~[+-]?\d*(?=$|[/\s;&|()<>])/.exec(this.s.slice(this.i))?.[0].length! > 1)
+        if (c === "~" && this.dialect === "bash" && this.i === start && /^~(?:[+-]\d*|\d+)(?=$|[/\s;&|()<>])/.test(this.s.slice(this.i)))
           w.glob = w.anyValue = true;
         bracket ||= c === "[";
         if (c === "{" && !brace) brace = 1;
