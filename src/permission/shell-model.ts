@@ -34,6 +34,8 @@ export interface Word {
 export interface Redirect {
   op: string;
   target: Word;
+  /** a heredoc's body, as written */
+  body?: string;
 }
 
 /** One simple command. */

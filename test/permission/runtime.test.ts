@@ -152,6 +152,19 @@ const rows: Row[] = [
   ["named", "git commit -m 'drop the rm call' && git log --grep=rm", "sh", "rm", "allowed"],
   ["named", "command -v rm; type rm", "sh", "rm", "allowed"],
   ["named", "make rmdir-all", "sh", "rm", "allowed"],
+  // what a heredoc or a here-string gives a program on stdin is its words too
+  ["named", "python3 - <<EOF\nimport os\nos.system('rm -rf x')\nEOF", "sh dash bash", "rm", "`python3 - <<EOF` names `rm`, which `python3` could run"],
+  ["named", "python3 - <<'EOF'\nimport os\nos.system('rm x')\nEOF", "sh", "rm", "names `rm`"],
+  ["named", 'node <<< \'require("child_process").execSync("rm x")\'', "bash", "rm", "names `rm`"],
+  ["named", "cat <<EOF\nrm x\nEOF", "sh", "rm", "allowed"],
+  ["named", "python3 - <<EOF\nprint(1)\nEOF", "sh", "rm", "allowed"],
+  // jobs run later by atd or cron, from stdin or a file
+  ["runners", "echo 'rm x' | at now", "sh", "rm", "cannot verify `at now`: `at` runs a command the checker does not model"],
+  ["runners", "at -f job.sh now + 1 minute", "sh", "rm", "`at` runs a command"],
+  ["runners", "batch < job.sh", "sh", "rm", "`batch` runs a command"],
+  ["runners", "echo '* * * * * rm x' | crontab -", "sh", "rm", "`crontab` runs a command"],
+  ["runners", "crontab -e", "sh", "rm", "`crontab` runs a command"],
+  ["runners", "at -l; crontab -l", "sh", "rm", "allowed"],
   // usable still
   ["usable", "git status && git diff", "sh dash bash", "usable", "allowed"],
   ["usable", "ls -la | head", "sh dash bash", "usable", "allowed"],
