@@ -99,7 +99,8 @@ export function powerShellSpellings(seg: Segment): Segment[] {
   const first = seg.words[0];
   if (!first || first.unknown || first.glob) return [seg];
   const text = first.text.toLowerCase();
-  const bare = /^[a-z0-9?%-]+$/.test(text) ? text : /^[a-z0-9.]+\\[a-z]+-[a-z]+$/.test(text) ? text.slice(text.indexOf("\\") + 1) : undefined;
+  // a module-qualified name (`Microsoft.PowerShell.Management\Remove-Item`; an alias so written is read the same, erring towards refusing)
+  const bare = /^[a-z0-9?%-]+$/.test(text) ? text : /^[a-z0-9.]+\\[a-z0-9?%-]+$/.test(text) ? text.slice(text.indexOf("\\") + 1) : undefined;
   const names = bare === undefined ? undefined : SAME_COMMAND.get(bare);
   if (!names) return [seg];
   const spelled = (name: string): Segment => ({ ...seg, words: [{ text: name, raw: name, unknown: false, glob: false }, ...seg.words.slice(1)] });

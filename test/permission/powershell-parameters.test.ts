@@ -15,7 +15,7 @@ test.each<[string, string[], string[]]>([
       // a value after `:` (in the word or the next), whatever it is: `-Recurse:0` does not recurse, and is refused all the same
       ...["Remove-Item -Recurse:1 x", "Remove-Item -Recurse: 1 x", "Remove-Item -Recurse:0 x"],
       // the cmdlet by any of its names
-      ...["ri -r x", "rm -r x", "del x -R", "erase -rec x", "Microsoft.PowerShell.Management\\Remove-Item -r x"],
+      ...["ri -r x", "rm -r x", "del x -R", "erase -rec x", "Microsoft.PowerShell.Management\\Remove-Item -r x", "Microsoft.PowerShell.Management\\ri -r x"],
       // PowerShell ends a parameter's name at `.`; a word after `--` counts too (over-refusing a file named `-r`)
       ...["Remove-Item -r.x", "Remove-Item x -- -r"],
     ],
