@@ -293,6 +293,11 @@ function unitIn(words: Word[], from: number, unit: Unit, table: OptionTable | un
             ? !!m.long && (sameLong(m.long, unit.long, table) || implied(m, words[i + 1], unit.long, table))
             : m.short === unit.short;
     const read: Meaning[] = /^-./.test(t) ? meanings(t, table) : [];
+    // npm (nopt): a negated flag given `false`, in the word or the next, is the flag (`--no-global=false` is `--global`)
+    if (table?.loose)
+      for (const m of [...read])
+        if (m.long?.startsWith("no-") && (m.value ?? (known(words[i + 1]) ? words[i + 1]!.text : ""))?.toLowerCase() === "false")
+          read.push({ long: m.long.slice(3) });
     if (unit.literal || unit.glob) read.push({});
     for (const m of read) {
       if (!named(m)) continue;

@@ -186,6 +186,11 @@ export const options: Row[] = [
   ["terraform destroy -auto-approve *", "terraform destroy -var x=1", "allowed"],
   // npm, from its shorthands; npm reads its options anywhere
   ["npm install -g *", "npm install --global x", "matches deny entry"],
+  // nopt: a negated flag given `false` sets the flag (npm's own nopt: `--no-global=false` is global: true)
+  ["npm install -g *", "npm install --no-global=false x", "matches deny entry"],
+  ["npm install -g *", "npm i x --no-global false", "matches deny entry"],
+  ["npm install -g *", "npm i --no-global x", "allowed"],
+  ["npm install -g *", "npm i --no-global=true x", "allowed"],
   ["npm install -g *", "npm install x -g", "matches deny entry"],
   ["npm install -g *", "npm -g install x", "matches deny entry"],
   ["npm install -g *", "npm install -global x", "matches deny entry"],
