@@ -27,7 +27,7 @@ const GIT_READERS = new Set(["diff", "log", "show", "status", "blame", "ls-files
 const parent = (path: string, f: Flavour) => f.normalize(path).replace(/[\\/][^\\/]*$/, "") || f.normalize(path);
 
 /** Whether the segment's program only reads what it names. */
-function reads(seg: Segment): boolean {
+export function reads(seg: Segment): boolean {
   const first = seg.words[0];
   if (!first || !decided(first)) return false;
   const name = program(first.text);

@@ -14,6 +14,7 @@ import { gitDashed } from "./git.ts";
 import { aliasRisk, denyMatch } from "./deny.ts";
 import { allowMatch, globMatch, harmless, hint, namedUnseen, type Pattern } from "./match.ts";
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
+import { forcedByConfig } from "./push-config.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
 import type { Parsed } from "./shell-model.ts";
 
@@ -161,6 +162,8 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
         if (alias) return block(`\`${show(seg.raw)}\` could run what deny entry \`${p.entry}\` names: ${alias}`);
         const named = namedUnseen(spelled, p);
         if (named) return block(`\`${show(seg.raw)}\` names \`${named}\`, which \`${show(seg.words[0]!.text)}\` could run: deny entry \`${p.entry}\``);
+        const config = forcedByConfig(spelled, p, rules.control?.pushForcing, rules.caseless, parsed.segments);
+        if (config) return block(`\`${show(seg.raw)}\` may force the push through git's config (${config}): deny entry \`${p.entry}\``);
       }
   }
   const control = rules.control && controlWrite(parsed.segments, rules.control);
