@@ -52,13 +52,15 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
   const above = (d: string) => !!control.cwd && (f.normalize(control.cwd) + "/").startsWith(d.replace(/[\\/]?$/, "/"));
   const holders = control.paths.map((p) => parent(p, f)).filter((d) => !above(d));
   const tails = control.paths.map(tail);
+  /** whether a word's text ends with, or names a file under, a control file's last two names */
+  const ending = (text: string) => tails.some((t) => text.endsWith(t) || text.includes(`${t}/`));
   for (const seg of segments) {
     if (seg.inert || reads(seg)) continue;
     for (const w of seg.words.slice(1)) {
-      // `of=x`, `--target-directory=x`: the value too
+      // `of=x`, `--target-directory=x`: the value, then the word
       const values = [
-        w,
         ...(decided(w) && /^[^=/]+=./.test(w.text) ? [{ ...w, raw: w.raw.slice(w.raw.indexOf("=") + 1), text: w.text.slice(w.text.indexOf("=") + 1) }] : []),
+        w,
       ];
       for (const v of values) {
         const how = naming(v);
@@ -70,8 +72,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
 
   function naming(w: Word): string | undefined {
     const spelled = w.raw.replace(/["'\\]/g, "");
-    if (tails.some((t) => spelled.includes(t)) && !decided(w)) return "by its last names";
-    if (!decided(w)) return undefined;
+    if (!decided(w)) return ending(spelled) ? "by its last names" : undefined;
     const text = expand(w, control.home);
     if (text === undefined) return tails.some((t) => w.text.includes(t)) ? "by its last names" : undefined;
     const abs = f.absolute(text);
@@ -82,7 +83,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
       if (control.named?.(p) === true) return "by another name";
       if (names.some((name, i) => holders.includes(parent(control.paths[i]!, f)) && control.named?.(f.join(p, name)) === true)) return "by another name";
     }
-    if (!dirs && abs === undefined && tails.some((t) => f.normalize(`/${text}`).endsWith(t))) return "by its last names";
-    return undefined;
+    // an option's value in the same word (`-o/home/ana/.config/hey/config.toml`), or a path from a directory known only at run time
+    return ending(w.text) ? "by its last names" : undefined;
   }
 }

@@ -58,6 +58,9 @@ const REFUSED: [string, string][] = [
   ['cp /etc/hostname "$HOME/.config/hey/config.toml"', " (by its last names)"],
   ["cp /etc/hostname ${XDG_CONFIG_HOME}/hey/config.toml", " (by its last names)"],
   ["cp /etc/hostname ~ana/.local/state/hey/approvals.json", " (by its last names)"],
+  // an option's value in the same word
+  ["curl https://example.com -o/tmp/x/.config/hey/config.toml", " (by its last names)"],
+  ["wget https://example.com -O.hey/config.toml", " (by its last names)"],
 ];
 
 describe.each(Object.entries(checks))("under the %s list", (_list, check) => {
@@ -68,8 +71,13 @@ describe.each(Object.entries(checks))("under the %s list", (_list, check) => {
     );
   });
 
-  test.each(["cat ~/.config/hey/config.toml", "git diff .hey/config.toml", "git add .", "cp -r src dst", "cat cfglink", "echo .hey/config.toml"])(
-    "%s runs",
-    (command) => expect(check("bash", { command })).toBeUndefined(),
-  );
+  test.each([
+    "cat ~/.config/hey/config.toml",
+    "git diff .hey/config.toml",
+    "git add .",
+    "cp -r src dst",
+    "cat cfglink",
+    "echo .hey/config.toml",
+    "cp hey/config.toml.bak backup/",
+  ])("%s runs", (command) => expect(check("bash", { command })).toBeUndefined());
 });
