@@ -15,6 +15,7 @@ import { aliasRisk, denyMatch } from "./deny.ts";
 import { allowMatch, globMatch, harmless, hint, namedUnseen, type Pattern } from "./match.ts";
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
 import { forcedByConfig } from "./push-config.ts";
+import { writtenScript } from "./written-scripts.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
 import type { Parsed } from "./shell-model.ts";
 
@@ -153,7 +154,10 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   for (const seg of parsed.segments) {
     if (seg.opaque) return block(`cannot verify \`${show(seg.raw)}\`: ${seg.opaque}`);
     // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all. `git-push` is `git push`
-    for (const spelled of reading === "powershell" ? powerShellSpellings(seg) : [seg, ...gitDashed(seg)])
+    const script = rules.deny.patterns.length ? writtenScript(seg, parsed.segments) : undefined;
+    if (script && "unknown" in script) return block(`cannot verify \`${show(seg.raw)}\`: it ${script.unknown}`);
+    const read = script?.seg ?? seg; // a script the command writes: what it holds counts as the words of what runs it
+    for (const spelled of reading === "powershell" ? powerShellSpellings(read) : [read, ...gitDashed(read)])
       for (const p of rules.deny.patterns) {
         const hit = denyMatch(spelled, p, reading === "powershell", rules.caseless);
         if (hit === "yes") return block(`\`${show(seg.raw)}\` matches deny entry \`${p.entry}\``);
