@@ -26,7 +26,7 @@ export function controlContext(place: { cwd: string; home: string; controls: rea
     home: place.home,
     cwd: place.cwd,
     named: (abs: string) => controlNamed(abs, target) !== undefined,
-    pushForcing: () => pushForcing(place.cwd, place.home),
+    pushForcing: (dir: string) => pushForcing(dir, place.home),
   };
   return { target, control };
 }

@@ -18,8 +18,8 @@ export interface ControlFiles {
   home?: string;
   cwd?: string;
   named?(abs: string): boolean;
-  /** the git config setting that makes a `git push` from `cwd` without refspecs force (fs/git-config-files.ts), or undefined */
-  pushForcing?(): string | undefined;
+  /** the git config setting that makes a `git push` from the absolute directory `dir` without refspecs force (fs/git-config-files.ts), or undefined */
+  pushForcing?(dir: string): string | undefined;
 }
 
 /** Redirections that open their target for writing (`>&2` and `>&-` duplicate or close an fd instead). */

@@ -4,6 +4,7 @@
 // config so forces it. Pure: the caller reads the config (fs/git-config-files.ts), for the
 // directory the commands start in.
 import { reads } from "./control-arguments.ts";
+import { type ControlFiles, directories, onWindows, POSIX, WINDOWS } from "./control-files.ts";
 import { denyMatch } from "./deny.ts";
 import { readGit } from "./git.ts";
 import { type Pattern, program } from "./match.ts";
@@ -62,23 +63,33 @@ function changesConfig(s: Segment): boolean {
 }
 
 /**
- * The config setting (`forcing()`, read only when needed) that makes `seg` a forced push which
- * the deny entry `p` refuses given `--force`, or a segment of the same command (`segments`) that
- * may change the config first; undefined when neither.
+ * The config setting (`control.pushForcing`, read only when needed, for each directory the push
+ * may run in: where a `cd` may lead, then its `git -C`) that makes `seg` a forced push which the
+ * deny entry `p` refuses given `--force`, or a segment of the same command (`segments`) that may
+ * change the config first; undefined when neither.
  */
-export function forcedByConfig(
-  seg: Segment,
-  p: Pattern,
-  forcing: (() => string | undefined) | undefined,
-  caseless: boolean,
-  segments: Segment[],
-): string | undefined {
+export function forcedByConfig(seg: Segment, p: Pattern, control: ControlFiles | undefined, caseless: boolean, segments: Segment[]): string | undefined {
   const first = seg.words[0];
-  if (!forcing || !first || !known(first) || program(first.text) !== "git") return undefined;
+  const forcing = control?.pushForcing;
+  if (!control || !forcing || !first || !known(first) || program(first.text) !== "git") return undefined;
   const sub = readGit(seg.words)?.sub;
   if (sub === undefined || seg.words[sub]!.text !== "push" || !mayLackRefspecs(seg.words.slice(sub + 1))) return undefined;
   const forced = { ...seg, words: [...seg.words.slice(0, sub + 1), FORCE, ...seg.words.slice(sub + 1)] };
   if (denyMatch(seg, p, false, caseless) !== undefined || denyMatch(forced, p, false, caseless) !== "yes") return undefined;
   const changer = segments.find((s) => s !== seg && changesConfig(s));
-  return changer ? `\`${changer.raw}\` may change it first` : forcing();
+  if (changer) return `\`${changer.raw}\` may change it first`;
+  // the repositories it may push from: where a `cd` may lead (else the start directory), then its `-C`s
+  const f = onWindows(control) ? WINDOWS : POSIX;
+  let dirs = [...new Set((directories(segments, control, f) ?? (control.cwd ? [control.cwd] : [])).map(f.normalize))];
+  for (let k = 1; k < sub; k++) {
+    const [w, next] = [seg.words[k]!, seg.words[k + 1]];
+    if (w.text !== "-C" || !next || !known(next)) continue;
+    const abs = f.absolute(next.text);
+    dirs = dirs.map((d) => f.normalize(abs ?? f.join(d, next.text)));
+  }
+  for (const dir of dirs) {
+    const found = forcing(dir);
+    if (found) return found;
+  }
+  return undefined;
 }

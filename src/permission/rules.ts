@@ -166,7 +166,7 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
         if (alias) return block(`\`${show(seg.raw)}\` could run what deny entry \`${p.entry}\` names: ${alias}`);
         const named = namedUnseen(spelled, p);
         if (named) return block(`\`${show(seg.raw)}\` names \`${named}\`, which \`${show(seg.words[0]!.text)}\` could run: deny entry \`${p.entry}\``);
-        const config = forcedByConfig(spelled, p, rules.control?.pushForcing, rules.caseless, parsed.segments);
+        const config = forcedByConfig(spelled, p, rules.control, rules.caseless, parsed.segments);
         if (config) return block(`\`${show(seg.raw)}\` may force the push through git's config (${config}): deny entry \`${p.entry}\``);
       }
   }

@@ -131,3 +131,27 @@ test("a command that may change git's config before its push is refused; one tha
   ])
     expect([command, decide("bash", { command }, rules)]).toEqual([command, { allowed: true }]);
 });
+
+test("the push's repository is the one a `cd` or `git -C` leads to", () => {
+  const calm = repo("calm2", '[remote "origin"]\n\turl = x\n');
+  const other = join(tmp.path, "calm2", "other");
+  mkdirSync(join(other, ".git"), { recursive: true });
+  writeFileSync(join(other, ".git", "config"), FORCING);
+  const rules = compileRules({ allow: [], deny: ["bash: git push --force *"] }, "sh", {
+    paths: [],
+    cwd: calm.project,
+    home: calm.home,
+    pushForcing: (dir) => pushForcing(dir, calm.home, calm.env),
+  }).rules;
+  expect(decide("bash", { command: "git push" }, rules)).toEqual({ allowed: true });
+  for (const command of ["git -C ../other push", "cd ../other && git push", `git -C ${other} push origin`, "cd .. && git -C other push"])
+    expect([command, decide("bash", { command }, rules)]).toEqual([
+      command,
+      {
+        allowed: false,
+        reason: expect.stringContaining(
+          `may force the push through git's config (${join(other, ".git", "config")}: remote.origin.push = +refs/heads/*:refs/heads/*)`,
+        ),
+      },
+    ]);
+});
