@@ -51,9 +51,9 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
   // directories that hold a control file, but not the start directory or one above it (a project's `.mcp.json`: `git add .` stays)
   const above = (d: string) => !!control.cwd && (f.normalize(control.cwd) + "/").startsWith(d.replace(/[\\/]?$/, "/"));
   const holders = control.paths.map((p) => parent(p, f)).filter((d) => !above(d));
-  const tails = control.paths.map(tail);
-  /** whether a word's text ends with, or names a file under, a control file's last two names */
-  const ending = (text: string) => tails.some((t) => text.endsWith(t) || text.includes(`${t}/`));
+  const tails = control.paths.map((p) => tail(p).toLowerCase());
+  /** whether a word's text ends with, or names a file under, a control file's last two names (in any case: macOS and Windows ignore it) */
+  const ending = (text: string) => tails.some((t) => text.toLowerCase().endsWith(t) || text.toLowerCase().includes(`${t}/`));
   for (const seg of segments) {
     if (seg.inert || reads(seg)) continue;
     for (const w of seg.words.slice(1)) {

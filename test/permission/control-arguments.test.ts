@@ -58,6 +58,7 @@ const REFUSED: [string, string][] = [
   ['cp /etc/hostname "$HOME/.config/hey/config.toml"', " (by its last names)"],
   ["cp /etc/hostname ${XDG_CONFIG_HOME}/hey/config.toml", " (by its last names)"],
   ["cp /etc/hostname ~ana/.local/state/hey/approvals.json", " (by its last names)"],
+  ['cp /etc/hostname "$HOME/.Config/Hey/Config.toml"', " (by its last names)"], // macOS and Windows ignore case
   // an option's value in the same word
   ["curl https://example.com -o/tmp/x/.config/hey/config.toml", " (by its last names)"],
   ["wget https://example.com -O.hey/config.toml", " (by its last names)"],
@@ -65,7 +66,7 @@ const REFUSED: [string, string][] = [
 
 describe.each(Object.entries(checks))("under the %s list", (_list, check) => {
   test.each(REFUSED)("%s is refused", (command, how) => {
-    const word = /[^ ]*(?:hey|hey\/|cfglink|dirlink|hard|approvals\.json|config\.toml)[^ ]*$/.exec(command.replace(/ -c wq/, ""))?.[0];
+    const word = /[^ ]*(?:hey|hey\/|cfglink|dirlink|hard|approvals\.json|config\.toml)[^ ]*$/i.exec(command.replace(/ -c wq/, ""))?.[0];
     expect(check("bash", { command })).toBe(
       `blocked by permission rules: \`${word}\` names hey's own configuration or trust file${how}, which the agent may not change`,
     );
