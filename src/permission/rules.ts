@@ -15,7 +15,7 @@ import { aliasRisk, denyMatch } from "./deny.ts";
 import { allowMatch, globMatch, harmless, hint, namedUnseen, type Pattern } from "./match.ts";
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
 import { forcedByConfig } from "./push-config.ts";
-import { writtenScript } from "./written-scripts.ts";
+import { pipedProgram, writtenScript } from "./written-scripts.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
 import type { Parsed } from "./shell-model.ts";
 
@@ -156,6 +156,8 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
     // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all. `git-push` is `git push`
     const script = rules.deny.patterns.length ? writtenScript(seg, parsed.segments) : undefined;
     if (script && "unknown" in script) return block(`cannot verify \`${show(seg.raw)}\`: it ${script.unknown}`);
+    const piped = rules.deny.patterns.length ? pipedProgram(seg) : undefined;
+    if (piped) return block(`cannot verify \`${show(seg.raw)}\`: ${piped}`);
     const read = script?.seg ?? seg; // a script the command writes: what it holds counts as the words of what runs it
     for (const spelled of reading === "powershell" ? powerShellSpellings(read) : [read, ...gitDashed(read)])
       for (const p of rules.deny.patterns) {

@@ -60,3 +60,22 @@ export function writtenScript(seg: Segment, segments: Segment[]): { seg: Segment
   if (body === undefined) return { unknown: `runs \`${file.raw}\`, which this command writes with what only the run knows` };
   return { seg: { ...seg, redirects: [...seg.redirects, { op: "<<", target: file, body }] } };
 }
+
+/** Interpreters that read their program from stdin when given none, and their options that give it inline or name a module. */
+const STDIN_INTERPRETERS = new Set(["python", "python2", "python3", "node", "nodejs", "perl", "ruby", "php", "lua"]);
+const INLINE = /^(-c|-m|-e|-E|-p|-r|--eval|--print|-[A-Za-z]*[cme])$/;
+
+/**
+ * Why a segment runs a program read from a pipe (`echo 'import os; os.system("rm x")' | python3`,
+ * `curl … | node -`): an interpreter after a pipe given no program — no script, no `-c`/`-e` — and
+ * no heredoc, here-string or file on stdin reads its program from what the pipe carries, which no
+ * rule sees. Without a pipe it reads hey's stdin, which holds nothing.
+ */
+export function pipedProgram(seg: Segment): string | undefined {
+  const [first, ...args] = seg.words;
+  if (!seg.piped || !first || !known(first) || !STDIN_INTERPRETERS.has(program(first.text))) return undefined;
+  if (seg.redirects.some((r) => /^0?<(<<|<-|<)?$/.test(r.op) || r.op === "<")) return undefined;
+  if (!args.every((w) => known(w) && (w.text === "-" || (w.text.startsWith("-") && !INLINE.test(w.text))))) return undefined;
+  if (args.some((w) => /^(-V|-v|--version|-h|--help|-\?)$/.test(w.text))) return undefined; // prints and exits
+  return `\`${program(first.text)}\` reads its program from stdin, which the rules cannot see`;
+}
