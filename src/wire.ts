@@ -8,15 +8,16 @@ import { platform } from "node:os";
 import { join } from "node:path";
 import { createAgent } from "./agent.ts";
 import { VERSION, type RunFlags } from "./cli.ts";
-import { controlNamed, controlRefusal, listsSet } from "./config/control-files.ts";
+import { controlContext } from "./config/control-context.ts";
+import { controlRefusal, listsSet } from "./config/control-files.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { hideSecrets, knownSecrets, redactingOutput, redactingTool, redactText, toolEnvironment, type Redaction } from "./config/secrets.ts";
 import type { ConfigFlags, Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
 import { fetchFor, providerFor, startProvider, type Started } from "./endpoint.ts";
 import type { Places } from "./fs/places.ts";
-import { fileId, realTarget } from "./fs/real-target.ts";
-import { callPath, resolveUserPath } from "./fs/user-path.ts";
+import { realTarget } from "./fs/real-target.ts";
+import { callPath } from "./fs/user-path.ts";
 import { newId } from "./kernel/ir.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
 import { TOOL } from "./kernel/tool-names.ts";
@@ -110,17 +111,7 @@ export function permissionCheck(
   place: { cwd: string; home: string; controls: readonly string[] },
 ): PermissionCheck {
   const guarded = listsSet(lists);
-  const target = {
-    abs: (path: string) => {
-      const where = resolveUserPath(path, place.cwd, place.home);
-      return "abs" in where ? where.abs : undefined;
-    },
-    real: realTarget,
-    id: fileId,
-    controls: place.controls,
-    fold: process.platform === "darwin" || process.platform === "win32",
-  };
-  const control = { paths: [...place.controls], home: place.home, cwd: place.cwd, named: (abs: string) => controlNamed(abs, target) !== undefined };
+  const { target, control } = controlContext(place);
   const checks = everyList(lists).map((l: PermissionRules) => compileRules(l, shell, control).rules);
   return (tool, args) => {
     const refusal = guarded ? controlRefusal(tool, args, target) : undefined;

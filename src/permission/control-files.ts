@@ -18,6 +18,8 @@ export interface ControlFiles {
   home?: string;
   cwd?: string;
   named?(abs: string): boolean;
+  /** the git config setting that makes a `git push` from the absolute directory `dir` without refspecs force (fs/git-config-files.ts), or undefined */
+  pushForcing?(dir: string): string | undefined;
 }
 
 /** Redirections that open their target for writing (`>&2` and `>&-` duplicate or close an fd instead). */
@@ -28,7 +30,7 @@ function writes(r: Redirect): boolean {
 }
 
 /** How paths are written where the commands run: POSIX, or Windows seen through Git Bash. */
-interface Flavour {
+export interface Flavour {
   /** the absolute path `path` names as written, or undefined when it is relative */
   absolute(path: string): string | undefined;
   /** `.` and `..` resolved, separators joined; `..` above the root stays at the root; on Windows lowercase */
@@ -46,7 +48,7 @@ function normalizeUnder(root: string, rest: string, separators: RegExp, sep: str
   return root + out.join(sep);
 }
 
-const POSIX: Flavour = {
+export const POSIX: Flavour = {
   absolute: (path) => (path.startsWith("/") ? path : undefined),
   normalize: (path) => normalizeUnder("/", path, /\//, "/"),
   join: (dir, path) => `${dir}/${path}`,
@@ -58,7 +60,7 @@ const DRIVE = /^([A-Za-z]):[\\/]/;
 const UNC = /^[\\/]{2}[^\\/]/;
 const MSYS_DRIVE = /^\/(?:cygdrive\/|mnt\/)?([A-Za-z])(?=\/|$)/;
 
-const WINDOWS: Flavour = {
+export const WINDOWS: Flavour = {
   absolute(path) {
     const msys = MSYS_DRIVE.exec(path);
     if (msys) return `${msys[1]}:\\${path.slice(msys[0].length)}`;
@@ -77,12 +79,12 @@ const WINDOWS: Flavour = {
  * Bash runs the commands: there `C:\…`, `C:/…` and MSYS's `/c/…` are absolute, a backslash
  * separates names too, and names compare case-insensitively.
  */
-const onWindows = (control: ControlFiles) => !!control.cwd && (DRIVE.test(control.cwd) || UNC.test(control.cwd));
+export const onWindows = (control: ControlFiles) => !!control.cwd && (DRIVE.test(control.cwd) || UNC.test(control.cwd));
 
-const decided = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
+export const decided = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
 
 /** `~` and `~/…` with the user's home; undefined for `~user` or an unknown home. */
-function expand(w: Word, home: string | undefined): string | undefined {
+export function expand(w: Word, home: string | undefined): string | undefined {
   if (!w.raw.startsWith("~")) return w.text;
   const slash = w.text.indexOf("/");
   if ((slash < 0 ? w.text.slice(1) : w.text.slice(1, slash)) || !home) return undefined;
@@ -97,7 +99,7 @@ const MAX_DIRS = 32; // directories a script's `cd`s may lead to before the chec
  * lexically, as `cd -L` does). Undefined when one may lead somewhere known only at run time: an
  * operand decided then, `cd -`, a command word decided then (it could be `cd`).
  */
-function directories(segments: Segment[], control: ControlFiles, f: Flavour): string[] | undefined {
+export function directories(segments: Segment[], control: ControlFiles, f: Flavour): string[] | undefined {
   if (!control.cwd) return undefined;
   let dirs = [control.cwd];
   for (const seg of segments) {

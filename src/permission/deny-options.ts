@@ -9,7 +9,10 @@
 //
 // Under PowerShell an entry is also read as PowerShell binds a command's parameters (parameter
 // words, below). Pure.
+import { configForces } from "./git.ts";
 import { globMatch } from "./match.ts";
+import { pathForm, WINDOWS_FORM } from "./path-form.ts";
+import { type Named, parameterNames } from "./powershell-parameters.ts";
 import { GIT_OPTIONS, NPM_OPTIONS, RM_OPTIONS } from "./program-tables.ts";
 import type { Word } from "./shell-model.ts";
 
@@ -28,6 +31,11 @@ export interface OptionTable {
    * `--force` does), or do with a value (npm's `--location=global` is `--global`): `name` or `name=value`
    */
   implies?: Record<string, string>;
+  /**
+   * long options whose effect the words before the subcommand (the program first) can give as well,
+   * and whether they do: git push's `--force` by `git -c remote.origin.push=+HEAD:main push`
+   */
+  before?: Record<string, (words: Word[]) => Hit>;
 }
 
 /** One option a pattern names, as one of these: its long name, a short letter without one, a word as written, or a glob. */
@@ -38,6 +46,8 @@ export interface Unit {
   glob?: string;
   /** a PowerShell parameter's name (or, from `-Rec*`, the start of it), lowercase: see parameterIn */
   parameter?: string;
+  /** the names PowerShell binds to the same parameter, and the positions it takes a value at (powershell-parameters.ts) */
+  named?: Named;
   /** the value the pattern gives it (`--tag beta`, `--tag=beta`) */
   value?: Word;
 }
@@ -87,7 +97,7 @@ export function optionTable(program: string, path: string[]): OptionTable | unde
     const spec = GIT_COMPOSITES[key] ? `${GIT_COMPOSITES[key]} ${GIT_OPTIONS[key]}` : GIT_OPTIONS[key];
     if (spec === undefined) return undefined;
     const table = readTable(spec, false);
-    return path[0] === "push" ? { ...table, plus: "force", implies: { mirror: "force" } } : table;
+    return path[0] === "push" ? { ...table, plus: "force", implies: { mirror: "force" }, before: { force: configForces } } : table;
   }
   if (program === "npm") return { ...readTable(NPM_OPTIONS, true), implies: { "location=global": "global" } };
   return program === "rm" ? readTable(RM_OPTIONS, false) : undefined;
@@ -127,7 +137,7 @@ export function denyReadings(words: Word[], pc: number, program: string, powersh
     const arity = powershell ? (/^[^:]*:$/.test(w.text) ? true : undefined) : takesValue(w.text, table);
     const inline = powershell ? /:./.test(w.text) : w.text.includes("=");
     const canTake = !inline && next !== undefined && !next.unknown && !isStar(next) && !isOption(next) && arity !== false;
-    const read = (value: Word | undefined) => (powershell ? parameterUnits(w, value) : units(w, value, table));
+    const read = (value: Word | undefined) => (powershell ? parameterUnits(w, value, program) : units(w, value, table));
     if (!canTake) {
       for (const r of readings) r.options.push(read(undefined));
       continue;
@@ -260,11 +270,14 @@ export function optionsIn(words: Word[], from: number, reading: Reading): Hit {
 
 function unitIn(words: Word[], from: number, unit: Unit, table: OptionTable | undefined): Hit {
   if (unit.parameter !== undefined) return parameterIn(words, from, unit);
-  let hit: Hit;
+  let hit: Hit = unit.long && !unit.value && Object.hasOwn(table?.before ?? {}, unit.long) ? table!.before![unit.long]!(words.slice(0, from - 1)) : undefined;
+  if (hit === "yes") return hit;
   let end = words.length;
   for (let i = from; i < words.length; i++) if (known(words[i]) && (table?.loose ? /^-{2,}$/ : /^--$/).test(words[i]!.text)) end = Math.min(end, i);
   for (let i = from; i < end && hit !== "yes"; i++) {
     const w = words[i]!;
+    // a glob beginning with `+` (`+refs/heads/*:refs/heads/*`) is a `+` word, expanded or not
+    if (table?.plus && unit.long === table.plus && !unit.value && !w.unknown && !w.anyValue && /^\+./.test(w.text)) return "yes";
     if (!known(w)) {
       if (couldBeOption(w)) hit = either(hit, "maybe");
       continue;
@@ -280,6 +293,11 @@ function unitIn(words: Word[], from: number, unit: Unit, table: OptionTable | un
             ? !!m.long && (sameLong(m.long, unit.long, table) || implied(m, words[i + 1], unit.long, table))
             : m.short === unit.short;
     const read: Meaning[] = /^-./.test(t) ? meanings(t, table) : [];
+    // npm (nopt): a negated flag given `false`, in the word or the next, is the flag (`--no-global=false` is `--global`)
+    if (table?.loose)
+      for (const m of [...read])
+        if (m.long?.startsWith("no-") && (m.value ?? (known(words[i + 1]) ? words[i + 1]!.text : ""))?.toLowerCase() === "false")
+          read.push({ long: m.long.slice(3) });
     if (unit.literal || unit.glob) read.push({});
     for (const m of read) {
       if (!named(m)) continue;
@@ -300,12 +318,13 @@ function unitIn(words: Word[], from: number, unit: Unit, table: OptionTable | un
 const parameterWord = (w: Word) => !w.unknown && !isStar(w) && /^-[A-Za-z_?]/.test(w.text);
 
 /** The unit a pattern's parameter word names (`-Recurse`, `-Path:x`, `-Rec*`), `value` the word given as its value. */
-function parameterUnits(w: Word, value: Word | undefined): Required {
+function parameterUnits(w: Word, value: Word | undefined, command: string): Required {
   const colon = w.text.indexOf(":");
   const name = w.text.slice(1, colon < 0 ? undefined : colon).toLowerCase();
   const inline = colon >= 0 && colon < w.text.length - 1 ? w.text.slice(colon + 1) : undefined;
   const given = inline !== undefined ? { value: { ...literalWord(inline), glob: inline.includes("*") } } : value ? { value } : {};
-  return [[{ parameter: name.split("*")[0]!, ...given }]];
+  const parameter = name.split("*")[0]!;
+  return [[{ parameter, named: parameterNames(command, parameter), ...given }]];
 }
 
 /**
@@ -314,25 +333,33 @@ function parameterUnits(w: Word, value: Word | undefined): Required {
  * binds a parameter word by name wherever it stands, case-insensitively, spelled out or as any
  * prefix of the name or of one of its aliases (MergedCommandParameterMetadata.GetMatchingParameter),
  * its value after a `:` (`-Path:x`, `-Path: x`) or in the next word. A word counts as the
- * pattern's `-Name` when one of the two begins the other:
+ * pattern's `-Name` when one of the two begins the other, or X begins one of the parameter's
+ * aliases (powershell-parameters.ts: `-PSPath`, `-LP` are `-LiteralPath`, `-ea` is `-ErrorAction`):
  * - `-X` where Name begins with X: `-r`, `-Rec`, `-RECURSE`, `-Recurse:0` are `-Recurse`. That X
  *   may abbreviate another parameter of the cmdlet too (`-f` is `-Filter` or `-Force` to
- *   Remove-Item, and PowerShell refuses the command as ambiguous) does not matter: hey has no
- *   cmdlet's list of parameters, and refusing a command that PowerShell would not run either, or
- *   that means another parameter, is the safe side of a deny list;
+ *   Remove-Item, and PowerShell refuses the command as ambiguous) does not matter: refusing a
+ *   command that PowerShell would not run either, or that means another parameter, is the safe
+ *   side of a deny list;
  * - `-X` where X begins with Name: the entry may be the one abbreviating (`bash: rm -r *` names
  *   `-Recurse` too).
  * A switch given a value counts whatever the value: `-Recurse:0` (like `-Recurse:$false`, which
  * the reader refuses anyway for its `$`) does not recurse, and is refused all the same. Words after
  * a `--` count too, though PowerShell 7 reads them as plain words (over-refusing a file named like
- * a parameter); so do quoted ones (`'-r'`, a plain word to PowerShell). Not seen: a parameter's own
- * aliases, which hey has no table of (Remove-Item's `-LiteralPath` is also `-PSPath` and `-LP`,
- * Get-ChildItem's `-Recurse` also `-s`), and a named parameter given by position (`Remove-Item x`
- * gives `-Path x`).
+ * a parameter); so do quoted ones (`'-r'`, a plain word to PowerShell). A parameter the table
+ * gives a position takes as its value any word no parameter names at or after that position
+ * (`Remove-Item x` gives `-Path x`; so may `Remove-Item -Force x`).
  */
 function parameterIn(words: Word[], from: number, unit: Unit): Hit {
   const want = unit.parameter!;
+  const names = unit.named?.names ?? [want];
   let hit: Hit;
+  // values compared as paths, case-insensitively, as PowerShell compares enum values and Windows paths
+  const same = (value: Word) => {
+    if (value.unknown || value.anyValue || /[*?]/.test(value.text)) return "maybe"; // a wildcard, quoted or not, that the cmdlet may expand to the value
+    const [a, b] = [pathForm(unit.value!.text, WINDOWS_FORM), pathForm(value.text, WINDOWS_FORM)];
+    return (unit.value!.glob && a.includes("*") ? globMatch(a, b) : a === b) ? "yes" : undefined;
+  };
+  let bare = 0;
   for (let i = from; i < words.length; i++) {
     const w = words[i]!;
     if (w.unknown || w.anyValue) {
@@ -340,19 +367,22 @@ function parameterIn(words: Word[], from: number, unit: Unit): Hit {
       continue;
     }
     const m = /^-([A-Za-z_?][^:.]*):?$/.exec(w.text);
-    if (!m) continue;
+    if (!m) {
+      // a word no parameter takes by name may be the value of one taken by position: the `bare`th
+      // such word is at a position from 0 to `bare` (the parameter words before it may have taken
+      // some as their values)
+      if (unit.value && unit.named?.positions.some((p) => p <= bare)) hit = either(hit, same(w));
+      if (hit === "yes") return hit;
+      bare++;
+      continue;
+    }
     const name = m[1]!.toLowerCase();
-    if (!want.startsWith(name) && !name.startsWith(want)) continue;
+    if (!names.some((n) => n.startsWith(name)) && !name.startsWith(want)) continue;
     if (!unit.value) return "yes";
     const value = words[i + 1];
     if (!value) continue;
-    if (value.unknown || value.anyValue || /[*?]/.test(value.text)) {
-      hit = either(hit, "maybe"); // a wildcard, quoted or not, that the cmdlet may expand to the value
-      continue;
-    }
-    // values compared case-insensitively, as PowerShell compares enum values and Windows paths
-    const [a, b] = [unit.value.text.toLowerCase(), value.text.toLowerCase()];
-    if (unit.value.glob && a.includes("*") ? globMatch(a, b) : a === b) return "yes";
+    hit = either(hit, same(value));
+    if (hit === "yes") return hit;
   }
   return hit;
 }

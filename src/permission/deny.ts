@@ -15,6 +15,7 @@
 //   git and npm: programs, to which PowerShell passes the words as written, and whose own reading
 //   of them hey has tables of.
 import { both, denyReadings, either, type Hit, optionsIn } from "./deny-options.ts";
+import { type Form, pathForm } from "./path-form.ts";
 import { readGit } from "./git.ts";
 import { globMatch, isStar, type Pattern, program, wordMatches } from "./match.ts";
 import { powerShellTokens } from "./powershell.ts";
@@ -37,7 +38,8 @@ const subcommand = (t: Word) => !t.unknown && !isStar(t) && !/^[-+]/.test(t.text
  * anywhere among the command's arguments (deny-options.ts). `powershell`: the command is read by
  * PowerShell, so its parameter words count too.
  */
-export function denyMatch(seg: Segment, p: Pattern, powershell = false): Hit {
+export function denyMatch(seg: Segment, p: Pattern, powershell = false, caseless = false): Hit {
+  const form = { caseless, backslash: powershell };
   // assignments count only when the pattern names some (`FOO=1 *`)
   const lead = p.assigns ? seg.assigns : [];
   const pc = p.words.findIndex((w) => !ASSIGN.test(w.raw));
@@ -47,8 +49,8 @@ export function denyMatch(seg: Segment, p: Pattern, powershell = false): Hit {
   const sub = git ? readGit(seg.words)?.sub : undefined;
   let hit: Hit;
   for (const reading of denyReadings(p.words, pc, name)) {
-    let h = denyWords([...lead, ...seg.words], lead.length, reading.words, pc, git ? 2 : 1, name);
-    if (sub !== undefined) h = either(h, denyWords([...lead, seg.words[0]!, ...seg.words.slice(sub)], lead.length, reading.words, pc, 2, name));
+    let h = denyWords([...lead, ...seg.words], lead.length, reading.words, pc, git ? 2 : 1, name, form);
+    if (sub !== undefined) h = either(h, denyWords([...lead, seg.words[0]!, ...seg.words.slice(sub)], lead.length, reading.words, pc, 2, name, form));
     if (h && reading.options.length) h = both(h, optionsIn(seg.words, git ? (sub ?? 0) + 1 : 1, reading));
     hit = either(hit, h);
   }
@@ -56,7 +58,7 @@ export function denyMatch(seg: Segment, p: Pattern, powershell = false): Hit {
     // the words as PowerShell's tokenizer cuts them: `-Path:x` is `-Path:` and `x`, which an entry's `x` then matches
     const words = powerShellTokens(seg.words);
     for (const reading of denyReadings(p.words, pc, name, true)) {
-      const h = denyWords([...lead, ...words], lead.length, reading.words, pc, 1, name);
+      const h = denyWords([...lead, ...words], lead.length, reading.words, pc, 1, name, form);
       hit = either(hit, h && reading.options.length ? both(h, optionsIn(words, 1, reading)) : h);
     }
   }
@@ -66,13 +68,14 @@ export function denyMatch(seg: Segment, p: Pattern, powershell = false): Hit {
 /**
  * denyMatch over `words`, the command at `cmd`, against the pattern words `pw` (`pc` its command,
  * `name` its program). Before each subcommand word from the `skip`th on, the segment's options are
- * skipped, and the word may be another name the program gives that subcommand.
+ * skipped, and the word may be another name the program gives that subcommand. Other words compare
+ * as the paths they may name (pathForm).
  */
-function denyWords(words: Word[], cmd: number, pw: Word[], pc: number, skip: number, name: string): Hit {
+function denyWords(words: Word[], cmd: number, pw: Word[], pc: number, skip: number, name: string, form: Form): Hit {
   const n = words.length;
   const wild = (i: number) => words[i]!.unknown || words[i]!.glob;
   // the command by basename and case-insensitively: `/bin/rm` and, on macOS, `RM` are rm
-  const named = (s: string, i: number) => (i === cmd ? program(s) : s);
+  const named = (s: string, i: number) => (i === cmd ? program(s) : /^[-+]/.test(s) ? s : pathForm(s, form));
   const end = pw.findIndex((t, i) => i > pc && !subcommand(t));
   const path = (pi: number) => pc >= 0 && pi >= pc + skip && (end < 0 || pi < end);
   const same = (t: Word, i: number, pi: number) => {

@@ -1,7 +1,7 @@
 // How git reads its command line (SPEC §8): the options before the subcommand, as git.c's
 // handle_options reads them (git 2.17 to 2.50: exact names, no abbreviations, no clusters), which
 // subcommand runs, and whether a word could make git run a command. Pure.
-import type { Word } from "./shell-model.ts";
+import type { Segment, Word } from "./shell-model.ts";
 
 const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;
 
@@ -93,4 +93,55 @@ export function readGit(words: Word[]): GitRead | undefined {
     if ((name === "-c" || name === "--config-env") && (!known(value) || ALIASES.test(value.text))) unsure ??= `\`${name} ${value!.raw}\` may define an alias`;
   }
   return { runs };
+}
+
+/** Config keys that make a `git push` without refspecs force (git-config(1)): a remote's refspec `+…`, a remote that mirrors. */
+const FORCING = /^remote\..+\.(push|mirror)$/i;
+/** git's false values (git-config(1) "boolean"); a key given no `=value` is true. */
+const FALSE = /^(false|no|off|0|)$/i;
+
+/**
+ * Whether git's own options, `words` (git first, up to its subcommand), set a config value that
+ * makes `git push` force as `--force` does: "yes" for `-c remote.origin.push=+HEAD:main` or `-c
+ * remote.origin.mirror=true` (keys in any case, as git reads them), "maybe" for one whose value
+ * comes from the environment (`--config-env=remote.origin.push=VAR`) or is decided at run time.
+ * The config files are not read: a forcing refspec there (`remote.origin.push = +refs/heads/*:…`)
+ * is not seen.
+ */
+export function configForces(words: Word[]): "yes" | "maybe" | undefined {
+  let hit: "maybe" | undefined;
+  for (let k = 1; k < words.length; k++) {
+    const t = words[k]!;
+    if (!known(t)) continue;
+    const env = t.text === "--config-env" || t.text.startsWith("--config-env=");
+    if (t.text !== "-c" && !env) continue;
+    const word = t.text.includes("=") ? { ...t, text: t.text.slice(t.text.indexOf("=") + 1) } : words[++k];
+    if (!word) continue;
+    // a glob's names begin as it does: `remote.origin.push=+refs/heads/*:…` is a forcing refspec, expanded or not
+    if (word.unknown || word.anyValue) {
+      hit = "maybe";
+      continue;
+    }
+    const eq = word.text.indexOf("=");
+    const key = eq < 0 ? word.text : word.text.slice(0, eq);
+    if (!FORCING.test(key)) continue;
+    if (env) hit = "maybe";
+    else if (/\.mirror$/i.test(key) ? !FALSE.test(eq < 0 ? "true" : word.text.slice(eq + 1)) : word.text.slice(eq + 1).startsWith("+")) return "yes";
+  }
+  return hit;
+}
+
+/**
+ * A segment running one of git's own command programs by its dashed name — `git-push` from git's
+ * exec path (`/usr/lib/git-core/git-push`, `$(git --exec-path)/git-push`), which runs `git push` —
+ * spelled as `git push …` too, so that a deny entry naming the subcommand sees it. Others: none.
+ */
+export function gitDashed(seg: Segment): Segment[] {
+  const first = seg.words[0];
+  if (!first || !known(first)) return [];
+  const base = first.text.slice(Math.max(first.text.lastIndexOf("/"), first.text.lastIndexOf("\\")) + 1).replace(/\.exe$/i, "");
+  const sub = /^git-(.+)$/i.exec(base)?.[1];
+  if (!sub || !GIT_COMMANDS.has(sub.toLowerCase())) return [];
+  const word = (text: string): Word => ({ text, raw: text, unknown: false, glob: false });
+  return [{ ...seg, words: [word("git"), word(sub.toLowerCase()), ...seg.words.slice(1)] }];
 }

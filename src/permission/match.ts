@@ -86,7 +86,8 @@ export function allowMatch(seg: Segment, p: Pattern): boolean {
 
 /**
  * A deny entry's program named among the words of a segment that could run it (issue 24): `make
- * rm`, `python3 -c 'os.system("rm x")'`, `git -c alias.x='!rm x' x`. Words are compared as the
+ * rm`, `python3 -c 'os.system("rm x")'`, `git -c alias.x='!rm x' x`, or in what a heredoc or a
+ * here-string gives it on stdin (`python3 - <<EOF`). Words are compared as the
  * shell-ish words inside them (split at anything but letters, digits and `_.+-`); a segment known
  * not to run its words (a builtin, a wrapper's own options, `cat`, `grep`, git's data subcommands)
  * names nothing. Returns the name, or undefined.
@@ -98,7 +99,9 @@ export function namedUnseen(seg: Segment, p: Pattern): string | undefined {
   const name = program(command.text);
   if (!first.unknown && !first.glob && (DATA_PROGRAMS.has(program(first.text)) || (program(first.text) === "git" && readGit(seg.words)?.runs === false)))
     return undefined;
-  const values = [...seg.assigns.map((w) => w.text.slice(w.text.indexOf("=") + 1)), ...seg.words.slice(1).map((w) => w.text)];
+  // what it reads on stdin from a heredoc or a here-string is its words too (`python3 - <<EOF … EOF`)
+  const input = seg.redirects.flatMap((r) => (r.body !== undefined ? [r.body] : /^\d*<<<$/.test(r.op) ? [r.target.text] : []));
+  const values = [...seg.assigns.map((w) => w.text.slice(w.text.indexOf("=") + 1)), ...seg.words.slice(1).map((w) => w.text), ...input];
   const hit = values.some((v) =>
     v
       .toLowerCase()

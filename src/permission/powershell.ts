@@ -87,6 +87,9 @@ for (const [cmdlet, aliases] of Object.entries(ALIASES)) {
   for (const name of names) SAME_COMMAND.set(name, names);
 }
 
+/** The cmdlet a command name (lowercase) runs when it is one of the table's names or aliases (`ri` is `remove-item`), or undefined. */
+export const cmdletOf = (name: string): string | undefined => SAME_COMMAND.get(name)?.[0];
+
 /**
  * The segment as each name of its command's alias group would be written (itself first), for deny
  * entries: PowerShell runs the same cmdlet for every one. A first word with a path or an extension
@@ -96,7 +99,8 @@ export function powerShellSpellings(seg: Segment): Segment[] {
   const first = seg.words[0];
   if (!first || first.unknown || first.glob) return [seg];
   const text = first.text.toLowerCase();
-  const bare = /^[a-z0-9?%-]+$/.test(text) ? text : /^[a-z0-9.]+\\[a-z]+-[a-z]+$/.test(text) ? text.slice(text.indexOf("\\") + 1) : undefined;
+  // a module-qualified name (`Microsoft.PowerShell.Management\Remove-Item`; an alias so written is read the same, erring towards refusing)
+  const bare = /^[a-z0-9?%-]+$/.test(text) ? text : /^[a-z0-9.]+\\[a-z0-9?%-]+$/.test(text) ? text.slice(text.indexOf("\\") + 1) : undefined;
   const names = bare === undefined ? undefined : SAME_COMMAND.get(bare);
   if (!names) return [seg];
   const spelled = (name: string): Segment => ({ ...seg, words: [{ text: name, raw: name, unknown: false, glob: false }, ...seg.words.slice(1)] });

@@ -90,8 +90,9 @@ export const DATA_PROGRAMS = new Set(
 /**
  * Programs that run what they are given in a way the checker does not model: through a shell or
  * their own command language (`tmux new-session 'cmd'`, `screen cmd`, `parallel`), from options
- * (`start-stop-daemon --exec`, `capsh -- ARGS`), or as a profiler (`perf stat cmd`). Returns why, or
- * undefined for the forms that run nothing (`tmux ls`, `capsh --print`, `perf report`).
+ * (`start-stop-daemon --exec`, `capsh -- ARGS`), as a profiler (`perf stat cmd`), or later, from a
+ * job read from stdin or a file (`at`, `batch`, `crontab`). Returns why, or undefined for the forms
+ * that run nothing (`tmux ls`, `capsh --print`, `perf report`, `at -l`, `crontab -l`).
  */
 export function runsUnseen(name: string, words: Word[]): string | undefined {
   const args = words.slice(1);
@@ -112,6 +113,12 @@ export function runsUnseen(name: string, words: Word[]): string | undefined {
       return /^(stat|record|trace|ftrace|kvm|sched|lock|mem|c2c|kmem|kwork|timechart|script|test|bench)$/.test(text[0] ?? "") || text[0] === "\0"
         ? why
         : undefined;
+    // a job read from stdin or a file, run later by atd or cron: the listing, printing and removing forms run nothing
+    case "at":
+      return text.some((t) => /^-[lrdcV]+$/.test(t)) && !text.includes("\0") ? undefined : why;
+    case "crontab":
+      return text.some((t) => /^-[lr]$/.test(t)) && !text.includes("\0") ? undefined : why;
+    case "batch":
     case "start-stop-daemon":
     case "parallel":
     case "systemd-run":

@@ -7,11 +7,15 @@
 // chained, piped, substituted, in a subshell, behind a wrapper, inside `sh -c`/eval — is matched
 // on its own, and whatever the checker cannot model exactly for that shell is refused as "cannot
 // verify" (fail closed). The rules are read once (compileRules) and then decide every call.
+import { controlArgument } from "./control-arguments.ts";
 import { controlWrite, type ControlFiles } from "./control-files.ts";
 import { readEntry } from "./entries.ts";
+import { gitDashed } from "./git.ts";
 import { aliasRisk, denyMatch } from "./deny.ts";
 import { allowMatch, globMatch, harmless, hint, namedUnseen, type Pattern } from "./match.ts";
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
+import { forcedByConfig } from "./push-config.ts";
+import { pipedProgram, writtenScript } from "./written-scripts.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
 import type { Parsed } from "./shell-model.ts";
 
@@ -33,7 +37,17 @@ export interface CompiledRules {
   readonly shell: { name: string; reading?: Reading | "powershell" };
   /** hey's control files, which no redirection may write while a list is set */
   readonly control?: ControlFiles;
+  /** file names ignore case where the commands run, so a deny entry's words do too (`rm -rf BUILD` is `rm -rf build`) */
+  readonly caseless: boolean;
 }
+
+/**
+ * Whether the file system of the platform hey runs on ignores case in file names: Windows always,
+ * macOS by default (APFS and HFS+ as formatted unless chosen otherwise). There a deny entry's words
+ * compare case-insensitively — refusing more on a case-sensitive volume, the safe side of a deny
+ * list; Linux compares them exactly.
+ */
+export const CASELESS_FILES = process.platform === "win32" || process.platform === "darwin";
 
 interface RuleList {
   tools: string[];
@@ -63,9 +77,14 @@ export function readingOf(shell: string): Reading | "powershell" | undefined {
  * holds one complete line per entry that is not a rule (`[permission] allow: "Bash" names no
  * tool …`); such entries are left out of `rules`, and the configuration layer refuses to start.
  * `control`: hey's control files (the caller knows where they are), which bash redirections may
- * not write while any list is set.
+ * not write while any list is set. `caseless`: file names ignore case where commands run (CASELESS_FILES).
  */
-export function compileRules(lists: PermissionRules, shell = "sh", control?: ControlFiles): { rules: CompiledRules; errors: string[] } {
+export function compileRules(
+  lists: PermissionRules,
+  shell = "sh",
+  control?: ControlFiles,
+  caseless = CASELESS_FILES,
+): { rules: CompiledRules; errors: string[] } {
   const errors: string[] = [];
   const read = (list: "allow" | "deny", entries: string[]): RuleList => {
     const out: RuleList = { tools: [], patterns: [] };
@@ -84,6 +103,7 @@ export function compileRules(lists: PermissionRules, shell = "sh", control?: Con
     deny: read("deny", lists.deny),
     shell: { name: shell, reading: readingOf(shell) },
     ...(control && listed ? { control } : {}),
+    caseless,
   };
   return { rules, errors };
 }
@@ -133,16 +153,23 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   if (!parsed.ok) return block(`cannot verify \`${show(command)}\`: ${parsed.reason}`);
   for (const seg of parsed.segments) {
     if (seg.opaque) return block(`cannot verify \`${show(seg.raw)}\`: ${seg.opaque}`);
-    // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all
-    for (const spelled of reading === "powershell" ? powerShellSpellings(seg) : [seg])
+    // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all. `git-push` is `git push`
+    const script = rules.deny.patterns.length ? writtenScript(seg, parsed.segments) : undefined;
+    if (script && "unknown" in script) return block(`cannot verify \`${show(seg.raw)}\`: it ${script.unknown}`);
+    const piped = rules.deny.patterns.length ? pipedProgram(seg) : undefined;
+    if (piped) return block(`cannot verify \`${show(seg.raw)}\`: ${piped}`);
+    const read = script?.seg ?? seg; // a script the command writes: what it holds counts as the words of what runs it
+    for (const spelled of reading === "powershell" ? powerShellSpellings(read) : [read, ...gitDashed(read)])
       for (const p of rules.deny.patterns) {
-        const hit = denyMatch(spelled, p, reading === "powershell");
+        const hit = denyMatch(spelled, p, reading === "powershell", rules.caseless);
         if (hit === "yes") return block(`\`${show(seg.raw)}\` matches deny entry \`${p.entry}\``);
         if (hit === "maybe") return block(`\`${show(seg.raw)}\` is known only at run time and could match deny entry \`${p.entry}\``);
         const alias = aliasRisk(spelled, p);
         if (alias) return block(`\`${show(seg.raw)}\` could run what deny entry \`${p.entry}\` names: ${alias}`);
         const named = namedUnseen(spelled, p);
         if (named) return block(`\`${show(seg.raw)}\` names \`${named}\`, which \`${show(seg.words[0]!.text)}\` could run: deny entry \`${p.entry}\``);
+        const config = forcedByConfig(spelled, p, rules.control, rules.caseless, parsed.segments);
+        if (config) return block(`\`${show(seg.raw)}\` may force the push through git's config (${config}): deny entry \`${p.entry}\``);
       }
   }
   const control = rules.control && controlWrite(parsed.segments, rules.control);
@@ -150,6 +177,9 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
     return block(
       `\`${show(control.redirect)}\` could write hey's own configuration or trust file${control.how && ` (${control.how})`}, which the agent may not change`,
     );
+  const named = rules.control && controlArgument(parsed.segments, rules.control);
+  if (named)
+    return block(`\`${show(named.word)}\` names hey's own configuration or trust file${named.how && ` (${named.how})`}, which the agent may not change`);
   if (!allow) return ALLOWED;
   for (const seg of parsed.segments) {
     // runs no program: a builtin (`cd`, `set -e`, `x=1`, dash's `ls &>/dev/null` tail); its file redirections still need a pattern

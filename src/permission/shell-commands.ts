@@ -154,7 +154,12 @@ function script(words: Word[], seg: Segment, depth: number, reading: Reading): S
 /** The command a wrapper runs; `inShell` for the shell's own wrappers (`command`, `builtin`, bash's `time`, `jobs -x`), which run builtins too. */
 function run(seg: Segment, words: Word[], env: Word[], redirects: Redirect[], depth: number, dialect: Dialect, inShell = false): Segment[] {
   const raw = words.map((w) => w.raw).join(" ");
-  return seeThrough({ raw, assigns: [...seg.assigns, ...env], words, redirects, nested: true }, depth + 1, dialect, inShell);
+  return seeThrough(
+    { raw, assigns: [...seg.assigns, ...env], words, redirects, nested: true, ...(seg.piped ? { piped: true } : {}) },
+    depth + 1,
+    dialect,
+    inShell,
+  );
 }
 
 /** Wrappers that are the shell's own: the command they run may be a builtin. */

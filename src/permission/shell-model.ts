@@ -34,6 +34,8 @@ export interface Word {
 export interface Redirect {
   op: string;
   target: Word;
+  /** a heredoc's body, as written */
+  body?: string;
 }
 
 /** One simple command. */
@@ -54,6 +56,8 @@ export interface Segment {
    * wrapper's own options, `find` without `-exec`). Either way a deny entry need only match its name.
    */
   inert?: "builtin" | "words";
+  /** reads a pipe from the command before it (`… | python3`), directly or as part of a group or subshell that does */
+  piped?: boolean;
   /** run by a program in another directory or root (`env -C`, `sudo -D`, `find -execdir`, `chroot`): its relative and absolute paths are not the script's */
   elsewhere?: boolean;
 }

@@ -80,6 +80,8 @@ class Reader extends CompoundReader {
   private associative = new Map<string, number>();
   /** the last simple command, and where its words start (waiting to be known unconditional) */
   private last?: { seg: Segment; at: number[] };
+  /** the command being read reads a pipe from the one before it (directly, or as part of a group or subshell that does) */
+  private piped = false;
 
   protected reader(src: string, level: number): WordReader {
     return new Reader(src, level, this.out, this.dialect);
@@ -216,7 +218,14 @@ class Reader extends CompoundReader {
         return;
       } else {
         const before = pending;
-        const joined = this.command(nested);
+        const outer = this.piped;
+        this.piped ||= before === "|" || before === "|&";
+        let joined: boolean;
+        try {
+          joined = this.command(nested);
+        } finally {
+          this.piped = outer;
+        }
         this.blanks();
         const next = this.operator();
         const surely = !before && next !== "|" && next !== "&" && next !== "|&" && !this.open.length && this.level === 0 && !nested;
@@ -241,7 +250,7 @@ class Reader extends CompoundReader {
   protected command(nested: boolean): boolean {
     const start = this.i;
     let from = start; // the raw text starts after keywords that only precede the command
-    const seg: Segment = { raw: "", assigns: [], words: [], redirects: [], nested };
+    const seg: Segment = { raw: "", assigns: [], words: [], redirects: [], nested, ...(this.piped ? { piped: true } : {}) };
     let compound = false; // after `)`, `}`, `fi`, `done`, `esac`: only redirections may follow
     let joined = false;
     let wordEnd = -1; // where the last word ended: `NAME=(` must touch

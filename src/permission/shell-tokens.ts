@@ -1,7 +1,7 @@
 // The tokens between words (SPEC §8): blanks and comments, reserved words, operators,
 // redirections and heredoc bodies, read as dash or bash reads them. shell-syntax.ts builds the
 // grammar on top; shell-words.ts reads the words.
-import { fail, syntaxError, type Dialect, type Segment, type Word } from "./shell-model.ts";
+import { fail, syntaxError, type Dialect, type Redirect, type Segment, type Word } from "./shell-model.ts";
 import { META, WordReader } from "./shell-words.ts";
 
 const POSIX_RESERVED = ["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "case", "esac", "in", "{", "}", "!"];
@@ -25,6 +25,8 @@ interface Pending {
   expand: boolean;
   /** the nesting level of the command that declared it */
   level: number;
+  /** its redirection, which gets the body */
+  redirect: Redirect;
 }
 
 export abstract class TokenReader extends WordReader {
@@ -89,10 +91,11 @@ export abstract class TokenReader extends WordReader {
     // dash: `>&` takes an fd number or `-`, anything else is a syntax error
     if (this.dialect === "dash" && (op === ">&" || op === "<&") && !target.unknown && !/^(\d+|-)$/.test(target.text))
       syntaxError(`\`${op}${target.raw}\`: not an fd number`);
-    seg.redirects.push({ op: (fd === (op.startsWith("<") ? "0" : "1") ? "" : fd) + op, target });
+    const redirect: Redirect = { op: (fd === (op.startsWith("<") ? "0" : "1") ? "" : fd) + op, target };
+    seg.redirects.push(redirect);
     if (op === "<<" || op === "<<-") {
       if (!PLAIN_DELIMITER.test(target.raw)) fail(`heredoc delimiter \`${target.raw}\` is not a plain word`);
-      this.heredocs.push({ delim: target.text, strip: op === "<<-", expand: !/['"\\]/.test(target.raw), level: this.level });
+      this.heredocs.push({ delim: target.text, strip: op === "<<-", expand: !/['"\\]/.test(target.raw), level: this.level, redirect });
     }
     return true;
   }
@@ -114,6 +117,7 @@ export abstract class TokenReader extends WordReader {
         if (h.expand && line.endsWith("\\")) fail("a line continuation inside a heredoc body");
         body += line + "\n";
       }
+      h.redirect.body = body;
       // an unquoted delimiter: the body expands like a double-quoted string, $(…) included
       if (h.expand) this.reader(body, this.level + 1).quotedBody();
     }

@@ -128,6 +128,10 @@ export abstract class WordReader {
         if (c === "*" || c === "?" || (c === "]" && bracket) || (c === "}" && brace === 2)) w.glob = true;
         // bash expands `~` after `=` or `:` in any word (`make prefix=~/x`); dash only at the start
         if (c === "~" && this.dialect === "bash" && /[=:]$/.test(w.text) && !w.unknown && this.s[this.i - 1] === w.text.at(-1)) w.unknown = true;
+        // and `~+`, `~-`, `~N`, `~+N`, `~-N` leading a word are $PWD, $OLDPWD and the directory stack's
+        // entries: a directory known only at run time, an absolute path (no option) like `<(…)`'s
+        if (c === "~" && this.dialect === "bash" && this.i === start && /^~(?:[+-]\d*|\d+)(?=$|[/\s;&|()<>])/.test(this.s.slice(this.i)))
+          w.glob = w.anyValue = true;
         bracket ||= c === "[";
         if (c === "{" && !brace) brace = 1;
         if (brace === 1 && (c === "," || (c === "." && this.at(1) === "."))) brace = 2;

@@ -37,6 +37,13 @@ export const subcommands: Row[] = [
   ["git push *", "git p origin", "`p` is not a git command hey knows, so it may be an alias"],
   ["git push *", "git config alias.p push && git p", "`p` is not a git command hey knows"],
   ["git push *", "git $SUB", "a word known only at run time"],
+  // git's own command programs by their dashed names, from its exec path
+  ["git push *", "/usr/lib/git-core/git-push origin main", "matches deny entry"],
+  ["git push *", "git-push", "matches deny entry"],
+  ["git push --force *", "/usr/libexec/git-core/git-push -f origin main", "matches deny entry"],
+  ["git push --force *", "git-push origin main", "allowed"],
+  ["git push *", "/usr/lib/git-core/git-pull", "allowed"],
+  ["git push *", "git-lfs push", "allowed"], // a program of its own, not git's push
   ["git push --force *", "git -C . push --force origin", "matches deny entry"],
   ["git push origin *", "git push --force origin main", "matches deny entry"],
   ["git remote add *", "git remote -v add x https://example.com/x", "matches deny entry"],
@@ -98,6 +105,21 @@ export const options: Row[] = [
   ["git push --force *", "git push --no-force --force origin main", "matches deny entry"],
   ["git push --force *", "git -C . push origin main --force", "matches deny entry"],
   ["git push --force *", "git push origin +main", "matches deny entry"], // `+` forces that ref
+  // a `+` glob forces every ref it names, expanded or not
+  ["git push --force *", "git push origin +refs/heads/*:refs/heads/*", "matches deny entry"],
+  // config given on the command line that makes a plain push force: a `+` refspec, a mirroring remote
+  ["git push --force *", "git -c remote.origin.push=+HEAD:main push", "matches deny entry"],
+  ["git push --force *", "git -c Remote.Origin.PUSH=+refs/heads/*:refs/heads/* push origin", "matches deny entry"],
+  ["git push --force *", "git -C . -c remote.up.stream.push=+main push up.stream", "matches deny entry"],
+  ["git push --force *", "git -c remote.origin.mirror=true push", "matches deny entry"],
+  ["git push --force *", "git -c remote.origin.mirror push", "matches deny entry"],
+  ["git push -f *", "git -c remote.origin.mirror=yes push", "matches deny entry"],
+  ["git push --force *", "git --config-env=remote.origin.push=REFSPEC push", "known only at run time"],
+  ["git push --force *", "git --config-env remote.origin.mirror=M push", "known only at run time"],
+  ["git push --force *", "git -c remote.origin.push=HEAD:main push", "allowed"],
+  ["git push --force *", "git -c remote.origin.mirror=false push", "allowed"],
+  ["git push --force *", "git -c push.default=matching push", "allowed"], // pushes matching branches, never forcing
+  ["git push --force *", "git -c remote.origin.push=+HEAD:main fetch", "allowed"],
   ["git push --force *", "git push origin $FLAG", "known only at run time and could match"],
   ["git push --force *", "git push --force-with-lease origin main", "allowed"], // another option: deny it by name (or `--force*`)
   ["git push --force *", "git push --force-w origin main", "allowed"],
@@ -164,6 +186,11 @@ export const options: Row[] = [
   ["terraform destroy -auto-approve *", "terraform destroy -var x=1", "allowed"],
   // npm, from its shorthands; npm reads its options anywhere
   ["npm install -g *", "npm install --global x", "matches deny entry"],
+  // nopt: a negated flag given `false` sets the flag (npm's own nopt: `--no-global=false` is global: true)
+  ["npm install -g *", "npm install --no-global=false x", "matches deny entry"],
+  ["npm install -g *", "npm i x --no-global false", "matches deny entry"],
+  ["npm install -g *", "npm i --no-global x", "allowed"],
+  ["npm install -g *", "npm i --no-global=true x", "allowed"],
   ["npm install -g *", "npm install x -g", "matches deny entry"],
   ["npm install -g *", "npm -g install x", "matches deny entry"],
   ["npm install -g *", "npm install -global x", "matches deny entry"],
@@ -249,4 +276,24 @@ export const aliases: Row[] = [
   ["gh secret delete *", "gh secret remove X", "matches deny entry"],
   ["gh secret delete *", "gh secret list", "allowed"],
   ["gh ruleset view *", "gh rs view 1", "matches deny entry"],
+];
+
+/**
+ * A deny entry's other words name files: every spelling of the same path matches (`..` taken
+ * lexically). Case is the platform's (deny-case.test.ts); these hold on any file system.
+ */
+export const paths: Row[] = [
+  ["rm -rf build", "rm -rf ./build", "matches deny entry"],
+  ["rm -rf build", "rm -rf build/", "matches deny entry"],
+  ["rm -rf build", "rm -rf build/.", "matches deny entry"],
+  ["rm -rf build", "rm -rf .//build//", "matches deny entry"],
+  ["rm -rf build", "rm -rf src/../build", "matches deny entry"],
+  ["rm -rf build", "rm -fr ./././build", "matches deny entry"],
+  ["rm -rf build/out", "rm -rf build//out/", "matches deny entry"],
+  ["rm -rf /tmp/x", "rm -rf //tmp/./x/", "matches deny entry"],
+  ["rm -rf build*", "rm -rf ./build-old", "matches deny entry"],
+  ["rm -rf .", "rm -rf ./", "matches deny entry"],
+  ["rm -rf build", "rm -rf ../build", "allowed"],
+  ["rm -rf build", "rm -rf build/x", "allowed"],
+  ["rm -rf build", "rm -rf ./builds", "allowed"],
 ];

@@ -15,7 +15,7 @@ test.each<[string, string[], string[]]>([
       // a value after `:` (in the word or the next), whatever it is: `-Recurse:0` does not recurse, and is refused all the same
       ...["Remove-Item -Recurse:1 x", "Remove-Item -Recurse: 1 x", "Remove-Item -Recurse:0 x"],
       // the cmdlet by any of its names
-      ...["ri -r x", "rm -r x", "del x -R", "erase -rec x", "Microsoft.PowerShell.Management\\Remove-Item -r x"],
+      ...["ri -r x", "rm -r x", "del x -R", "erase -rec x", "Microsoft.PowerShell.Management\\Remove-Item -r x", "Microsoft.PowerShell.Management\\ri -r x"],
       // PowerShell ends a parameter's name at `.`; a word after `--` counts too (over-refusing a file named `-r`)
       ...["Remove-Item -r.x", "Remove-Item x -- -r"],
     ],
@@ -44,6 +44,43 @@ test.each<[string, string[], string[]]>([
   // git (like npm) is a program that reads its own options, which hey has a table of: `-d` is not `-D` to git
   ["bash: git branch -D *", ["git branch -D x", "git branch --delete --force x"], ["git branch -d x"]],
 ])("PowerShell, deny %s", (entry, refused, allowed) => {
+  const lists = { allow: [], deny: [entry] };
+  for (const command of refused) expect([command, run(command, lists).allowed]).toEqual([command, false]);
+  for (const command of allowed) expect([command, run(command, lists).allowed]).toEqual([command, true]);
+});
+
+// PowerShell's own other names of a parameter (Microsoft's cmdlet reference, about_CommonParameters)
+// and a parameter given by position: powershell-parameters.ts
+test.each<[string, string[], string[]]>([
+  [
+    "bash: Remove-Item -LiteralPath build *",
+    ["Remove-Item -PSPath build", "Remove-Item -LP build", "ri -lp:BUILD", "del -PSP .\\build\\", "Remove-Item -LiteralPath build"],
+    ["Remove-Item -PSPath src", "Remove-Item -LP src -Recurse"],
+  ],
+  // `Remove-Item build` gives -Path build: position 0, however many parameter words stand before it
+  [
+    "bash: Remove-Item -Path build *",
+    ["Remove-Item build", "rm -r build", "Remove-Item -Force -Recurse build", "ri BUILD", "Remove-Item src build"],
+    ["Remove-Item src", "Remove-Item -Path src", "Remove-Item"],
+  ],
+  ["bash: Copy-Item -Destination C:/Windows *", ["Copy-Item x C:/Windows", "cp -r x c:\\windows\\", "copy x -Dest C:/Windows/"], ["Copy-Item C:/Windows x"]],
+  ["bash: Get-ChildItem -Recurse *", ["gci -s", "Get-ChildItem -S x", "dir x -r"], ["gci x", "gci -Name"]],
+  ["bash: Stop-Process -Name explorer *", ["kill -ProcessName explorer", "spps -processn explorer"], ["Stop-Process -Name notepad"]],
+  [
+    "bash: Set-ExecutionPolicy -Scope LocalMachine *",
+    ["Set-ExecutionPolicy Bypass LocalMachine"],
+    ["Set-ExecutionPolicy Bypass CurrentUser", "Set-ExecutionPolicy LocalMachine"],
+  ],
+  // common parameters, on any cmdlet, and the entry may give the alias
+  [
+    "bash: Remove-Item -ErrorAction SilentlyContinue *",
+    ["Remove-Item x -ea SilentlyContinue", "ri x -EA:silentlycontinue", "Remove-Item x -ErrorA SilentlyContinue"],
+    ["Remove-Item x -ea Stop", "Remove-Item x"],
+  ],
+  ["bash: Remove-Item -ea SilentlyContinue *", ["Remove-Item x -ErrorAction SilentlyContinue"], ["Remove-Item x -ErrorAction Stop"]],
+  ["bash: Remove-Item -Confirm:0 *", ["Remove-Item x -cf:0", "Remove-Item x -Confirm:0"], ["Remove-Item x"]],
+  ["bash: mytool -Verbose *", ["mytool -vb", "mytool -Verbose"], ["mytool -x"]],
+])("PowerShell's other names of a parameter, deny %s", (entry, refused, allowed) => {
   const lists = { allow: [], deny: [entry] };
   for (const command of refused) expect([command, run(command, lists).allowed]).toEqual([command, false]);
   for (const command of allowed) expect([command, run(command, lists).allowed]).toEqual([command, true]);

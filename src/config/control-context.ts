@@ -1,0 +1,32 @@
+// What the permission checks of a run need to know of the file system (issue 24, SPEC §8): how a
+// path names one of hey's control files (links, hard links, `..`), for the file tools and the bash
+// checker, and what the git config says about a plain `git push` forcing. Built once per run.
+import { pushForcing } from "../fs/git-config-files.ts";
+import { fileId, realTarget } from "../fs/real-target.ts";
+import { resolveUserPath } from "../fs/user-path.ts";
+import type { ControlFiles } from "../permission/control-files.ts";
+import { controlNamed, type ControlNames } from "./control-files.ts";
+
+export function controlContext(place: { cwd: string; home: string; controls: readonly string[] }): {
+  target: ControlNames & { abs(path: string): string | undefined };
+  control: ControlFiles;
+} {
+  const target = {
+    abs: (path: string) => {
+      const where = resolveUserPath(path, place.cwd, place.home);
+      return "abs" in where ? where.abs : undefined;
+    },
+    real: realTarget,
+    id: fileId,
+    controls: place.controls,
+    fold: process.platform === "darwin" || process.platform === "win32",
+  };
+  const control: ControlFiles = {
+    paths: [...place.controls],
+    home: place.home,
+    cwd: place.cwd,
+    named: (abs: string) => controlNamed(abs, target) !== undefined,
+    pushForcing: (dir: string) => pushForcing(dir, place.home),
+  };
+  return { target, control };
+}

@@ -1,0 +1,77 @@
+// The git config files a `git push` run from a directory reads (git-config(1) "FILES"), read for the
+// permission checker (SPEC §8): the system file, the global ones, the repository's (found as git
+// finds it: `.git` a directory, or a file `gitdir: …` for a worktree, whose `commondir` holds the
+// shared config) and its `config.worktree`, each with the files it includes. Read here, by hey,
+// never by a git the command could configure. Never throws: a file that cannot be read says nothing.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { readGitConfig } from "../permission/git-config.ts";
+
+const MAX_BYTES = 1 << 20;
+const MAX_DEPTH = 10; // git's own limit on nested includes
+
+function text(path: string): string | undefined {
+  try {
+    return statSync(path).size <= MAX_BYTES ? readFileSync(path, "utf8") : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The repository's git directory and its common directory (a worktree's main `.git`), from `cwd` up. */
+function gitDirs(cwd: string, env: Record<string, string | undefined>): string[] {
+  let dir = env.GIT_DIR ? resolve(cwd, env.GIT_DIR) : undefined;
+  for (let d = resolve(cwd); !dir; d = dirname(d)) {
+    const dotGit = join(d, ".git");
+    if (existsSync(dotGit)) {
+      const pointer = statSync(dotGit).isFile() ? /^gitdir:\s*(.+)$/m.exec(text(dotGit) ?? "")?.[1]?.trim() : undefined;
+      dir = pointer ? resolve(d, pointer) : dotGit;
+    }
+    if (dirname(d) === d) break;
+  }
+  if (!dir) return [];
+  const common = text(join(dir, "commondir"))?.trim();
+  return common ? [dir, resolve(dir, common)] : [dir];
+}
+
+/** The files, in git's order: system, global, the repository's, the worktree's. */
+function files(cwd: string, home: string, env: Record<string, string | undefined>): string[] {
+  const system = env.GIT_CONFIG_NOSYSTEM ? [] : [env.GIT_CONFIG_SYSTEM ?? "/etc/gitconfig"];
+  const global = env.GIT_CONFIG_GLOBAL
+    ? [env.GIT_CONFIG_GLOBAL]
+    : [join(env.XDG_CONFIG_HOME || join(home, ".config"), "git", "config"), join(home, ".gitconfig")];
+  const [dir, common] = gitDirs(cwd, env);
+  const repo = dir ? [join(common ?? dir, "config"), join(dir, "config.worktree")] : [];
+  return [...system, ...global, ...repo];
+}
+
+/**
+ * The first setting that makes a `git push` from `cwd` without refspecs force (git-config.ts), as
+ * `FILE: remote.NAME.push = +…`, or undefined. Includes are followed whatever their condition.
+ */
+export function pushForcing(cwd: string, home: string, env: Record<string, string | undefined> = process.env): string | undefined {
+  const seen = new Set<string>();
+  const visit = (path: string, depth: number): string | undefined => {
+    if (depth > MAX_DEPTH || seen.has(path)) return undefined;
+    seen.add(path);
+    const content = text(path);
+    if (content === undefined) return undefined;
+    const read = readGitConfig(content);
+    if (read.forcing) return `${path}: ${read.forcing}`;
+    for (const inc of read.includes) {
+      const target = inc.startsWith("~/") ? join(home, inc.slice(2)) : isAbsolute(inc) ? inc : join(dirname(path), inc);
+      const found = visit(target, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  try {
+    for (const file of files(cwd, home, env)) {
+      const found = visit(file, 0);
+      if (found) return found;
+    }
+  } catch {
+    // a directory that vanished while it was read: nothing seen
+  }
+  return undefined;
+}

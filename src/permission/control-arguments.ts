@@ -1,0 +1,89 @@
+// hey's control files named as a program's argument (issue 24, beyond redirections): `cp x
+// ~/.config/hey/config.toml`, `tee -a .hey/config.toml`, `sed -i … ~/.local/state/hey/approvals.json`,
+// `ln -sf /tmp/x .hey/config.toml`, `dd of=…`, `git checkout other -- .hey/config.toml`, `cp x
+// ~/.config/hey/` (the directory holding one). While a list is set, a command whose words name a
+// control file or its directory — as written, after `~`, relative to any directory a `cd` may lead
+// to, through a link, or spelled with a variable around the file's own last two names
+// (`"$HOME/.config/hey/config.toml"`) — is refused, unless its program only reads (`cat`, `grep`,
+// `git diff`). This sees names, not what a program does with them: `cp -r evil/.hey .`, `tar -x`,
+// a script or an interpreter can still write the files, which the approvals record (config/
+// guard.ts) then holds back until the user says yes. Pure: `named` does the file system's part.
+import { type ControlFiles, decided, directories, expand, type Flavour, onWindows, POSIX, WINDOWS } from "./control-files.ts";
+import { program } from "./match.ts";
+import type { Segment, Word } from "./shell-model.ts";
+
+/** Programs that only read the files they name (none of their options writes one). */
+const READERS = new Set(
+  (
+    "cat,head,tail,less,more,bat,grep,egrep,fgrep,rg,ag,diff,cmp,wc,ls,stat,file,md5sum,sha1sum,sha256sum,sha512sum,b2sum,cksum,od,xxd,hexdump,strings,jq," +
+    "readlink,realpath,basename,dirname,test,[,echo,printf,nl,tac,cut,du,type,command," +
+    // PowerShell's (lowercase, as program() gives them)
+    "get-content,gc,select-string,sls,get-childitem,gci,dir,get-item,gi,test-path,resolve-path,get-filehash,write-output"
+  ).split(","),
+);
+/** git subcommands that read files and write none of them. */
+const GIT_READERS = new Set(["diff", "log", "show", "status", "blame", "ls-files", "grep", "cat-file", "check-ignore", "annotate", "add", "commit"]);
+
+const parent = (path: string, f: Flavour) => f.normalize(path).replace(/[\\/][^\\/]*$/, "") || f.normalize(path);
+
+/** Whether the segment's program only reads what it names. */
+export function reads(seg: Segment): boolean {
+  const first = seg.words[0];
+  if (!first || !decided(first)) return false;
+  const name = program(first.text);
+  if (name !== "git") return READERS.has(name);
+  const sub = seg.words.slice(1).find((w) => !decided(w) || !w.text.startsWith("-"));
+  return !!sub && decided(sub) && GIT_READERS.has(sub.text) && !seg.words.some((w) => /^--(output|ext-diff)/.test(w.text));
+}
+
+/** The last two names of a path (`hey/config.toml`, `.hey/config.toml`), as a word spelled with variables may still show them. */
+const tail = (path: string) => path.split(/[\\/]/).slice(-2).join("/");
+
+/**
+ * The first word among `segments` naming a control file or the directory that holds one, for a
+ * program that may write it, and how ("" as written, "by another name", "by its last names"), or undefined.
+ */
+export function controlArgument(segments: Segment[], control: ControlFiles): { word: string; how: string } | undefined {
+  const f = onWindows(control) ? WINDOWS : POSIX;
+  const dirs = directories(segments, control, f);
+  const controls = control.paths.map(f.normalize);
+  const names = control.paths.map((p) => p.split(/[\\/]/).pop()!);
+  // directories that hold a control file, but not the start directory or one above it (a project's `.mcp.json`: `git add .` stays)
+  const above = (d: string) => !!control.cwd && (f.normalize(control.cwd) + "/").startsWith(d.replace(/[\\/]?$/, "/"));
+  const holders = control.paths.map((p) => parent(p, f)).filter((d) => !above(d));
+  const tails = control.paths.map((p) => tail(p).toLowerCase());
+  /** whether a word's text ends with, or names a file under, a control file's last two names (in any case: macOS and Windows ignore it) */
+  const ending = (text: string) => tails.some((t) => text.toLowerCase().endsWith(t) || text.toLowerCase().includes(`${t}/`));
+  for (const seg of segments) {
+    if (seg.inert || reads(seg)) continue;
+    for (const w of seg.words.slice(1)) {
+      // `of=x`, `--target-directory=x`: the value, then the word
+      const values = [
+        ...(decided(w) && /^[^=/]+=./.test(w.text) ? [{ ...w, raw: w.raw.slice(w.raw.indexOf("=") + 1), text: w.text.slice(w.text.indexOf("=") + 1) }] : []),
+        w,
+      ];
+      for (const v of values) {
+        const how = naming(v);
+        if (how !== undefined) return { word: w.raw, how };
+      }
+    }
+  }
+  return undefined;
+
+  function naming(w: Word): string | undefined {
+    const spelled = w.raw.replace(/["'\\]/g, "");
+    if (!decided(w)) return ending(spelled) ? "by its last names" : undefined;
+    const text = expand(w, control.home);
+    if (text === undefined) return tails.some((t) => w.text.includes(t)) ? "by its last names" : undefined;
+    const abs = f.absolute(text);
+    const paths = abs !== undefined ? [abs] : (dirs ?? []).map((d) => f.join(d, text));
+    for (const p of paths) {
+      const n = f.normalize(p);
+      if (controls.includes(n) || holders.includes(n)) return "";
+      if (control.named?.(p) === true) return "by another name";
+      if (names.some((name, i) => holders.includes(parent(control.paths[i]!, f)) && control.named?.(f.join(p, name)) === true)) return "by another name";
+    }
+    // an option's value in the same word (`-o/home/ana/.config/hey/config.toml`), or a path from a directory known only at run time
+    return ending(w.text) ? "by its last names" : undefined;
+  }
+}

@@ -1,0 +1,68 @@
+// Through dist/hey against a loopback model, under a deny list: a bash command handing hey's
+// approvals record to `cp`, or the project config to `tee`, is refused and the files stay as they
+// were; a plain `git push` in a repository whose .git/config forces pushes is refused by a deny
+// entry naming `git push --force`, the refusal naming the file and the setting.
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runHey, tempDir } from "../helpers/e2e.ts";
+import { resultText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
+
+setDefaultTimeout(60_000); // the first test may build dist/hey
+
+let home: ReturnType<typeof tempDir>;
+let project: ReturnType<typeof tempDir>;
+let model: ModelServer;
+let calls: [string, unknown][] = [];
+beforeEach(() => {
+  home = tempDir("hey-home-");
+  project = tempDir("hey-project-");
+  model = startModelServer((req): Turn => {
+    if (req.messages.at(-1)!.role === "user" && calls.length) return { calls };
+    return { text: "done" };
+  });
+});
+afterEach(() => {
+  model.stop();
+  home.remove();
+  project.remove();
+});
+
+const write = (path: string, text: string) => {
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, text);
+};
+const results = () =>
+  model.requests
+    .at(-1)!
+    .messages.filter((m) => m.role === "tool")
+    .map((m) => resultText(m));
+
+test("under a deny list, cp and tee may not be handed hey's approvals record or project config, and a push git's config forces is refused", async () => {
+  const config = `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${model.baseUrl}"\nmodels = ["m1"]\n[permission]\ndeny = ["bash: git push --force *"]\n`;
+  write(join(home.path, ".config", "hey", "config.toml"), config);
+  write(join(project.path, "evil.json"), '{"approved": "everything"}\n');
+  write(join(project.path, ".git", "config"), '[remote "origin"]\n\turl = /nonexistent/x.git\n\tpush = +refs/heads/*:refs/heads/*\n');
+  const run0 = await runHey(["-p", "hi"], { cwd: project.path, env: { HOME: home.path } }); // records the approvals
+  expect([run0.code, run0.stderr]).toEqual([0, ""]);
+  const approvals = join(home.path, ".local", "state", "hey", "approvals.json");
+  const recorded = readFileSync(approvals, "utf8");
+  calls = [
+    ["bash", { command: "cp evil.json ~/.local/state/hey/approvals.json" }],
+    ["bash", { command: "echo '[permission]' | tee .hey/config.toml" }],
+    ["bash", { command: "git push" }],
+    ["bash", { command: "echo fine" }],
+  ];
+  const run = await runHey(["-p", "widen"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  const got = results();
+  expect(got[0]).toBe(
+    "blocked by permission rules: `~/.local/state/hey/approvals.json` names hey's own configuration or trust file, which the agent may not change",
+  );
+  expect(got[1]).toBe("blocked by permission rules: `.hey/config.toml` names hey's own configuration or trust file, which the agent may not change");
+  expect(got[2]).toBe(
+    `blocked by permission rules: \`git push\` may force the push through git's config (${join(realpathSync(project.path), ".git", "config")}: remote.origin.push = +refs/heads/*:refs/heads/*): deny entry \`bash: git push --force *\``,
+  );
+  expect(got[3]).toContain("fine");
+  expect(readFileSync(approvals, "utf8")).toBe(recorded);
+});

@@ -1,0 +1,84 @@
+// Issue 24 beyond redirections: while a list is set, a program may not be handed one of hey's
+// control files (or the directory holding one) to write — `cp`, `mv`, `tee`, `sed -i`, `ln`,
+// `install`, `dd of=`, `git checkout --`, an editor in batch mode — by its name, through a link in
+// the project, a hard link, `..`, a `cd` first, or spelled with a variable around its last names.
+// Programs that only read keep reading them. Before, all of these ran under a deny list, and under
+// an allow list that lets the program run; the approvals record (`approvals.json`) among them.
+import { afterAll, describe, expect, test } from "bun:test";
+import { realpathSync } from "node:fs";
+import { permissionCheck } from "../../src/wire.ts";
+import { tempDir } from "../helpers/e2e.ts";
+import { controlFixture } from "./control-corpus.ts";
+
+const tmp = tempDir("hey-control-args-");
+afterAll(() => tmp.remove());
+const { home, project, controls } = controlFixture(realpathSync(tmp.path));
+const place = { cwd: project, home, controls };
+const checks = {
+  deny: permissionCheck({ allow: [], deny: ["bash: rm *"], narrow: [] }, "sh", place),
+  allow: permissionCheck(
+    {
+      allow: [
+        "bash: cp *",
+        "bash: mv *",
+        "bash: tee *",
+        "bash: sed *",
+        "bash: ln *",
+        "bash: install *",
+        "bash: dd *",
+        "bash: git *",
+        "bash: cd *",
+        "bash: cat *",
+        "bash: echo *",
+        "bash: vim *",
+      ],
+      deny: [],
+      narrow: [],
+    },
+    "sh",
+    place,
+  ),
+};
+
+const REFUSED: [string, string][] = [
+  ["cp /etc/hostname ~/.config/hey/config.toml", ""],
+  ["cp /etc/hostname ~/.config/hey/", ""],
+  ["echo x | tee -a .hey/config.toml", ""],
+  ["sed -i s/deny/allow/ ~/.config/hey/config.toml", ""],
+  ["echo '{}' | tee ~/.local/state/hey/approvals.json", ""],
+  ["ln -sf /etc/hostname .hey/config.toml", ""],
+  ["install -m 644 /etc/hostname sub/../.hey/config.toml", ""],
+  ["dd if=/etc/hostname of=.hey/config.toml", ""],
+  ["git checkout other -- .hey/config.toml", ""],
+  ["vim -es -c 'normal Ax' -c wq .hey/config.toml", ""],
+  ["mv /tmp/x cfglink", " (by another name)"],
+  ["cp /etc/hostname dirlink", " (by another name)"],
+  ["cp /etc/hostname hard", " (by another name)"],
+  ["cd sub && cp /etc/hostname cfglink", " (by another name)"],
+  ['cp /etc/hostname "$HOME/.config/hey/config.toml"', " (by its last names)"],
+  ["cp /etc/hostname ${XDG_CONFIG_HOME}/hey/config.toml", " (by its last names)"],
+  ["cp /etc/hostname ~ana/.local/state/hey/approvals.json", " (by its last names)"],
+  ['cp /etc/hostname "$HOME/.Config/Hey/Config.toml"', " (by its last names)"], // macOS and Windows ignore case
+  // an option's value in the same word
+  ["curl https://example.com -o/tmp/x/.config/hey/config.toml", " (by its last names)"],
+  ["wget https://example.com -O.hey/config.toml", " (by its last names)"],
+];
+
+describe.each(Object.entries(checks))("under the %s list", (_list, check) => {
+  test.each(REFUSED)("%s is refused", (command, how) => {
+    const word = /[^ ]*(?:hey|hey\/|cfglink|dirlink|hard|approvals\.json|config\.toml)[^ ]*$/i.exec(command.replace(/ -c wq/, ""))?.[0];
+    expect(check("bash", { command })).toBe(
+      `blocked by permission rules: \`${word}\` names hey's own configuration or trust file${how}, which the agent may not change`,
+    );
+  });
+
+  test.each([
+    "cat ~/.config/hey/config.toml",
+    "git diff .hey/config.toml",
+    "git add .",
+    "cp -r src dst",
+    "cat cfglink",
+    "echo .hey/config.toml",
+    "cp hey/config.toml.bak backup/",
+  ])("%s runs", (command) => expect(check("bash", { command })).toBeUndefined());
+});
