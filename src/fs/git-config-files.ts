@@ -46,7 +46,7 @@ function files(cwd: string, home: string, env: Record<string, string | undefined
 }
 
 /**
- * The first setting that makes a `git push` from `cwd` without refspecs force (git-config.ts), as
+ * The first setting that makes a `git push` from `cwd` without refspecs force (permission/git-config.ts), as
  * `FILE: remote.NAME.push = +…`, or undefined. Includes are followed whatever their condition.
  */
 export function pushForcing(cwd: string, home: string, env: Record<string, string | undefined> = process.env): string | undefined {

@@ -6,8 +6,8 @@
 // to, through a link, or spelled with a variable around the file's own last two names
 // (`"$HOME/.config/hey/config.toml"`) — is refused, unless its program only reads (`cat`, `grep`,
 // `git diff`). This sees names, not what a program does with them: `cp -r evil/.hey .`, `tar -x`,
-// a script or an interpreter can still write the files, which the approvals record (config/
-// guard.ts) then holds back until the user says yes. Pure: `named` does the file system's part.
+// a script or an interpreter can still write the files, which the approvals record
+// (config/guard.ts) then holds back until the user says yes. Pure: `named` does the file system's part.
 import { type ControlFiles, decided, directories, expand, type Flavour, onWindows, POSIX, WINDOWS } from "./control-files.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
