@@ -42,7 +42,13 @@ import { commandContext } from "./command-context.ts";
 export async function run(args: CliArgs, here: Places): Promise<number> {
   await hideEnvironment(); // before anything is spawned: the keys in hey's environment are not its children's to read
   const env = process.env;
-  if (args.sessions) return print(sessionsListing(here, args.all, args.run.output === "json", process.stdout.columns || 0));
+  if (args.sessions) {
+    try {
+      return print(sessionsListing(here, args.all, args.run.output === "json", process.stdout.columns || 0));
+    } catch (e) {
+      return preflightFailure(new SessionError(errorText(e)), args.run.output);
+    }
+  }
   const oneShot = args.print || !isTty(0) || args.run.output === "json"; // JSON never opens the REPL
   let runtime: Runtime;
   let prompt: ContentBlock[];

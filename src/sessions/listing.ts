@@ -2,6 +2,7 @@
 // pruning. Opening one to continue it is reader.ts's; the format lives in format.ts.
 import { closeSync, constants, fstatSync, readdirSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
+import { dirProblem } from "../fs/dir-problem.ts";
 import { errnoCode } from "../kernel/errors.ts";
 import { textOf } from "../kernel/ir.ts";
 import { oneLine, parseEntry, parseHeader, promptOfCutLine, salvageHeader, type SessionInfo } from "./format.ts";
@@ -19,7 +20,10 @@ export interface UnreadableSession {
   modified: number;
 }
 
-/** Every session in `dir`, most recently used first. Reads only the head of each file. */
+/**
+ * Every session in `dir`, most recently used first. Reads only the head of each file. Throws,
+ * naming the path at fault, when `dir` exists but cannot be listed.
+ */
 export function listSessions(dir: string): SessionInfo[] {
   return scanSessions(dir).sessions;
 }
@@ -117,8 +121,10 @@ function sessionIds(dir: string): string[] {
     return readdirSync(dir)
       .filter((n) => n.endsWith(".jsonl"))
       .map((n) => n.slice(0, -".jsonl".length));
-  } catch {
-    return []; // no sessions yet
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return []; // no sessions yet
+    // a directory hey cannot read is not "no sessions": `-c` would start afresh beside them
+    throw new Error(dirProblem(dir, e));
   }
 }
 

@@ -6,7 +6,8 @@ import { newId } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
 import { toLine, type SessionEntry, type SessionHeader } from "./format.ts";
 import { closeQuietly, openSessionFile } from "./lines.ts";
-import { lockSession, unlockSession } from "./lock.ts";
+import { lockSession, SessionLockedError, unlockSession } from "./lock.ts";
+import { dirProblem } from "../fs/dir-problem.ts";
 import { errorText } from "../kernel/errors.ts";
 
 /**
@@ -29,6 +30,13 @@ export interface SessionWriter extends Output {
   sync(): void;
   /** syncs and closes the file; a later `message` event opens it again */
   close(): void;
+}
+
+/** The sessions directory could not be made, or a file made in it (its `cause`). */
+class SessionDirError extends Error {
+  constructor(override readonly cause: unknown) {
+    super(String(cause));
+  }
 }
 
 /** A `compaction` event as the writer reads it (the union in kernel/output.ts may grow it). */
@@ -64,7 +72,8 @@ export function createSessionWriter(opts: {
       failed = true;
       if (fd !== undefined) closeQuietly(fd);
       fd = undefined;
-      opts.warn(`session not saved: cannot write ${path}: ${errorText(e)}; the conversation continues without it`);
+      const where = e instanceof SessionDirError ? dirProblem(opts.dir, e.cause) : `cannot write ${path}: ${errorText(e)}`;
+      opts.warn(`session not saved: ${where}; the conversation continues without it`);
     }
   };
   const write = (text: string) => {
@@ -73,8 +82,13 @@ export function createSessionWriter(opts: {
     dirty = true;
   };
   const open = () => {
-    mkdirSync(opts.dir, { recursive: true, mode: 0o700 }); // conversations are private
-    lockSession(path); // one writer per session: a second hey is refused, never interleaved
+    try {
+      mkdirSync(opts.dir, { recursive: true, mode: 0o700 }); // conversations are private
+      lockSession(path); // one writer per session: a second hey is refused, never interleaved
+    } catch (e) {
+      if (e instanceof SessionLockedError) throw e;
+      throw new SessionDirError(e);
+    }
     fd = openSessionFile(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT); // read too: a resume checks the last byte
     const size = fstatSync(fd).size;
     if (size === 0) write(toLine({ type: "header", id: opts.id, cwd: opts.cwd, created: new Date().toISOString(), version: opts.version }));

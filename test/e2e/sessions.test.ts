@@ -1,7 +1,7 @@
 // Sessions through dist/hey (SPEC §19): crash mid-tool then `-c`, a torn last line, an unwritable
 // sessions directory, `-c` with nothing to continue, --resume and --sessions.
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:test";
-import { appendFileSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
@@ -109,6 +109,25 @@ test("an unwritable sessions directory warns once and the answer is still printe
   expect(run.code).toBe(0);
   expect(run.stdout).toBe("still answered\n");
   expect(run.stderr.match(/hey: .*session/g)).toHaveLength(1);
+  // the file in the way is named, not "ENOTDIR: mkdir …/hey/sessions"
+  expect(run.stderr).toContain(`hey: session not saved: ${join(state.path, "hey")} is a file, not a directory`);
+});
+
+test("a sessions directory hey cannot list is not “no sessions”: --sessions and -c name the file in its way, and -c starts nothing", async () => {
+  server.enqueue(textReply("openai", "saved"));
+  await hey(["-p", "first"]);
+  const dir = sessionsDir();
+  renameSync(dir, `${dir}.moved`); // as a sync tool or a backup restore may leave it
+  writeFileSync(dir, "");
+  const named = `hey: ${dir} is a file, not a directory, so hey cannot keep ${dir}; move the file away (hey makes the directory again)\n`;
+  const listed = await runHey(["--sessions"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  expect([listed.code, listed.stdout, listed.stderr]).toEqual([2, "", named]);
+  const sent = server.requests.length;
+  const continued = await hey(["-c", "-p", "second"]);
+  expect(continued.code).toBe(2);
+  expect(continued.stderr).toContain(named);
+  expect(continued.stderr).not.toContain("starting a new one");
+  expect(server.requests).toHaveLength(sent); // nothing was sent for the second prompt
 });
 
 test("`-c` with no earlier session here starts a fresh one, and says so on stderr", async () => {
