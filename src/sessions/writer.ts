@@ -4,7 +4,8 @@ import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, readSync, rename
 import { join } from "node:path";
 import { newId } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
-import { toLine, type SessionEntry, type SessionHeader } from "./format.ts";
+import { formatSize, toLine, type SessionEntry, type SessionHeader } from "./format.ts";
+import { copyBytes, copySession, whereabouts } from "./vanished.ts";
 import { closeQuietly, openSessionFile } from "./lines.ts";
 import { lockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { dirProblem } from "../fs/dir-problem.ts";
@@ -55,7 +56,7 @@ export function createSessionWriter(opts: {
    */
   existing?: boolean;
 }): SessionWriter {
-  const path = join(opts.dir, `${opts.id}.jsonl`);
+  let path = join(opts.dir, `${opts.id}.jsonl`);
   let fd: number | undefined;
   let failed = false;
   let dirty = false;
@@ -72,8 +73,8 @@ export function createSessionWriter(opts: {
       failed = true;
       if (fd !== undefined) closeQuietly(fd);
       fd = undefined;
-      const where = e instanceof SessionDirError ? dirProblem(opts.dir, e.cause) : `cannot write ${path}: ${errorText(e)}`;
-      opts.warn(`session not saved: ${where}; the conversation continues without it`);
+      const why = e instanceof SessionDirError ? dirProblem(opts.dir, e.cause) : errorText(e);
+      opts.warn(`session not saved: cannot write ${path}: ${why}; the conversation continues without it`);
     }
   };
   const write = (text: string) => {
@@ -109,8 +110,30 @@ export function createSessionWriter(opts: {
     write(toLine(entry));
   };
   const sync = () => {
+    if (fd !== undefined) relocate();
     if (fd !== undefined && dirty) fsyncSync(fd);
     dirty = false;
+  };
+  /** a file deleted or replaced under hey: the session is written again where `hey -c` finds it */
+  const relocate = () => {
+    const where = whereabouts(fd!, path);
+    if (where === "there") return;
+    const id = where === "gone" ? undefined : newId(); // another file has the name now: this conversation takes a new one
+    const target = id === undefined ? path : join(opts.dir, `${id}.jsonl`);
+    mkdirSync(opts.dir, { recursive: true, mode: 0o700 }); // `rm -r` of the sessions directory
+    if (id !== undefined) lockSession(target);
+    const copy = copySession(fd!, target, id);
+    closeQuietly(fd!);
+    fd = copy.fd;
+    dirty = false; // the copy was synced
+    const was = path;
+    path = target;
+    if (id === undefined)
+      return opts.warn(`${was} was deleted while hey was writing it; hey wrote the session back (${formatSize(copy.bytes)}) and goes on saving it there`);
+    unlockSession(was); // the file there now is not this hey's
+    opts.warn(
+      `${was} was replaced by another file while hey was writing it (that file is left as it is); this conversation goes on as session ${id}, ${target} — \`hey --resume ${id}\` continues it`,
+    );
   };
 
   function model(provider: string, name: string): void {
@@ -123,7 +146,9 @@ export function createSessionWriter(opts: {
   }
 
   return {
-    path,
+    get path() {
+      return path;
+    },
     emit(event: AgentEvent | CompactionEvent) {
       guard(() => {
         switch (event.type) {
@@ -209,12 +234,7 @@ export function repairHeader(path: string, header: SessionHeader, keepFirst: boo
     try {
       const head = Buffer.concat([line, Buffer.from("\n")]);
       for (let done = 0; done < head.length; ) done += writeSync(out, head, done, head.length - done);
-      for (
-        let at = keepFirst ? 0 : Math.min(size, firstEnd + 1), n: number;
-        at < size && (n = readSync(fd, buf, 0, Math.min(COPY_CHUNK, size - at), at)) > 0;
-        at += n
-      )
-        for (let done = 0; done < n; ) done += writeSync(out, buf, done, n - done);
+      copyBytes(fd, out, keepFirst ? 0 : Math.min(size, firstEnd + 1), size);
       fsyncSync(out);
     } catch (e) {
       closeQuietly(out);
