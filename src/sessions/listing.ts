@@ -7,7 +7,7 @@ import { errnoCode } from "../kernel/errors.ts";
 import { textOf } from "../kernel/ir.ts";
 import { oneLine, parseEntry, parseHeader, promptOfCutLine, salvageHeader, type SessionInfo } from "./format.ts";
 import { matchIds, shortIds } from "./ids.ts";
-import { closeQuietly, linesForward, openSessionFile } from "./lines.ts";
+import { closeQuietly, linesForward, onlyNul, openSessionFile } from "./lines.ts";
 import { releaseIfUnheld } from "./lock.ts";
 
 /** `--sessions` reads this much of each file: the header and the start of the first prompt. */
@@ -18,6 +18,8 @@ export interface UnreadableSession {
   id: string;
   path: string;
   modified: number;
+  /** the file holds NUL bytes only: nothing to repair */
+  nul?: true;
 }
 
 /**
@@ -45,14 +47,30 @@ export function scanSessions(dir: string): { sessions: SessionInfo[]; unreadable
 
 /** What `-c`, `--sessions` and `/sessions` say about unreadable session files (none: nothing). */
 export function unreadableNote(files: readonly UnreadableSession[]): string | undefined {
-  if (files.length === 0) return undefined;
-  const shown =
-    files
+  const named = (some: readonly UnreadableSession[]) =>
+    some
       .slice(0, 3)
       .map((f) => f.path)
-      .join(", ") + (files.length > 3 ? `, and ${files.length - 3} more` : "");
-  return `${files.length === 1 ? "a session file has" : `${files.length} session files have`} a damaged header and cannot be listed: ${shown}; \`hey --resume ID\` opens one in this directory and repairs it`;
+      .join(", ") + (some.length > 3 ? `, and ${some.length - 3} more` : "");
+  const damaged = files.filter((f) => !f.nul);
+  const nul = files.filter((f) => f.nul);
+  const notes = [
+    ...(damaged.length === 0
+      ? []
+      : [
+          `${damaged.length === 1 ? "a session file has" : `${damaged.length} session files have`} a damaged header and cannot be listed: ${named(damaged)}; \`hey --resume ID\` opens one in this directory and repairs it`,
+        ]),
+    ...(nul.length === 0
+      ? []
+      : [
+          `${nul.length === 1 ? "a session file holds" : `${nul.length} session files hold`} ${NUL_ONLY}: ${named(nul)}; delete ${nul.length === 1 ? "it" : "them"}`,
+        ]),
+  ];
+  return notes.length === 0 ? undefined : notes.join("\nhey: ");
 }
+
+/** What a file of NUL bytes is, for the messages that name one. */
+const NUL_ONLY = "nothing but NUL bytes (what a crash can leave of a file not yet on disk), so nothing in it can be read";
 
 /** The most recently used session started in `cwd`, if any. */
 export function latestSession(dir: string, cwd: string): SessionInfo | undefined {
@@ -75,7 +93,9 @@ export function findSession(dir: string, idOrPart: string, lister = "hey --sessi
   }
   const path = join(dir, `${matches[0]}.jsonl`);
   closeSync(openSessionFile(path, constants.O_RDONLY)); // a link or not a file: says so
-  if (!readInfo(path)) throw new Error(`${path} is not a hey session: it is empty`);
+  const info = readInfo(path);
+  if (!info) throw new Error(`${path} is not a hey session: it is empty`);
+  if ("nul" in info) throw new Error(`${path} holds ${NUL_ONLY}; delete it`);
   return { id: matches[0]!, path };
 }
 
@@ -140,7 +160,7 @@ function readInfo(path: string): SessionInfo | UnreadableSession | undefined {
     const id = basename(path, ".jsonl");
     const parsed = parseHeader(first.value.text);
     const header = parsed ?? salvageHeader(first.value.text, id);
-    if (!header) return { id, path, modified: stat.mtimeMs };
+    if (!header) return { id, path, modified: stat.mtimeMs, ...(onlyNul(fd, stat.size) ? { nul: true as const } : {}) };
     let prompt = "";
     for (const line of lines) {
       if (!line.terminated && line.end < stat.size) {

@@ -266,6 +266,24 @@ test("a header damaged beyond reading its directory: reported by --sessions and 
   expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "remember 42", "noted", "which number?"]);
 });
 
+test("a session file of NUL bytes (a crash before it reached the disk): named as such, to delete — not sent to a --resume that cannot repair it", async () => {
+  server.enqueue(textReply("openai", "noted"));
+  const id = String(jsonEvents((await hey(["-p", "remember 42"])).stdout)[0]!.id);
+  const file = join(sessionsDir(), `${id}.jsonl`);
+  writeFileSync(file, Buffer.alloc(readFileSync(file).length));
+  const said = `${file}; delete it`;
+  const list = await runHey(["--sessions"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  expect(list.stdout).toContain(
+    `hey: a session file holds nothing but NUL bytes (what a crash can leave of a file not yet on disk), so nothing in it can be read: ${said}`,
+  );
+  expect(list.stdout).not.toContain("repairs it");
+  const resumed = await hey(["--resume", id, "-p", "which number?"]);
+  expect(resumed.code).toBe(2);
+  expect(resumed.stderr).toContain(`${file} holds nothing but NUL bytes`);
+  expect(resumed.stderr).toContain("; delete it");
+  expect(readFileSync(file).every((b) => b === 0)).toBe(true); // nothing written into it
+});
+
 test("--resume of a session started in another directory says so once on stderr; one of this directory says nothing of the kind", async () => {
   const other = tempDir("hey-other-");
   try {
