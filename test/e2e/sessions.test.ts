@@ -102,6 +102,20 @@ test("a torn last line is skipped with a warning and the conversation goes on", 
   expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "first", "first answer", "second"]);
 });
 
+test("a message line with a part missing its text (edited by hand) is skipped with a warning naming its line; -c goes on, no internal error", async () => {
+  server.enqueue(textReply("openai", "first answer"));
+  await hey(["-p", "first"]);
+  const file = join(sessionsDir(), sessionFiles()[0]!);
+  const lineNo = readFileSync(file, "utf8").split("\n").length; // the next line's number
+  appendFileSync(file, `${JSON.stringify({ type: "message", message: { id: "x1", role: "assistant", content: [{ type: "text" }] } })}\n`);
+  server.enqueue(textReply("openai", "second answer"));
+  const run = await hey(["-c", "-p", "second"]);
+  expect(run.stderr).not.toContain("internal error");
+  expect(run.stderr).toContain(`${file}: skipped line ${lineNo}: not a valid message entry`);
+  expect(run.code).toBe(0);
+  expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "first", "first answer", "second"]);
+});
+
 test("an unwritable sessions directory warns once and the answer is still printed", async () => {
   writeFileSync(join(state.path, "hey"), "a file where the directory should be");
   server.enqueue(toolCallsReply("openai", [{ id: "c1", name: "bash", args: { command: "echo hi" } }]), textReply("openai", "still answered"));
