@@ -242,7 +242,11 @@ function print(text: string): number {
   return EXIT.ok;
 }
 
-/** A line of hey's own on stderr, word-wrapped to its terminal (unchanged when it is not one). */
+/**
+ * A line of hey's own on stderr, word-wrapped to its terminal (unchanged when it is not one). What
+ * it quotes of files (a session's directory, a file name, a lock's host) is made visible, never
+ * written to the terminal as control characters.
+ */
 function warn(message: string): void {
-  writer(2).write(wrapColumns(`hey: ${message}`, process.stderr.columns || 0, Bun.stringWidth) + "\n");
+  writer(2).write(wrapColumns(`hey: ${visible(message)}`, process.stderr.columns || 0, Bun.stringWidth) + "\n");
 }

@@ -298,6 +298,21 @@ test("a session file of NUL bytes (a crash before it reached the disk): named as
   expect(readFileSync(file).every((b) => b === 0)).toBe(true); // nothing written into it
 });
 
+test("control characters a session file holds in its directory or name reach the terminal visible, never as escapes", async () => {
+  server.enqueue(textReply("openai", "noted"));
+  const id = String(jsonEvents((await hey(["-p", "remember 42"])).stdout)[0]!.id);
+  const file = join(sessionsDir(), `${id}.jsonl`);
+  const [header, ...rest] = readFileSync(file, "utf8").split("\n");
+  writeFileSync(file, [JSON.stringify({ ...JSON.parse(header!), cwd: "/tmp/\x1b]0;owned\x07x" }), ...rest].join("\n"));
+  writeFileSync(join(sessionsDir(), "\x1b[2Jwiped.jsonl"), "\0\0\0\0");
+  const list = await runHey(["--sessions", "--all"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  expect(list.stdout).toContain("^[[2Jwiped.jsonl; delete it");
+  server.enqueue(textReply("openai", "42"));
+  const resumed = await hey(["--resume", id, "-p", "which number?"]);
+  expect(resumed.stderr).toContain("this session was started in /tmp/^[]0;owned^Gx;");
+  for (const out of [list.stdout, list.stderr, resumed.stderr]) expect(out).not.toContain("\x1b");
+});
+
 test("--resume of a session started in another directory says so once on stderr; one of this directory says nothing of the kind", async () => {
   const other = tempDir("hey-other-");
   try {
