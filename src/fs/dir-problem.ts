@@ -22,6 +22,24 @@ export function dirProblem(dir: string, e: unknown): string {
   return `cannot use ${dir}: ${errorText(e)}`;
 }
 
+/**
+ * What a failed write into one of hey's files means for the user, when it is the disk (full, over
+ * quota, read-only) or a size limit; undefined for anything else.
+ */
+export function diskProblem(e: unknown): string | undefined {
+  switch (errnoCode(e)) {
+    case "ENOSPC":
+      return "its disk is full (ENOSPC); free some space — what was saved before stays";
+    case "EDQUOT":
+      return "your disk quota is used up (EDQUOT); free some space — what was saved before stays";
+    case "EFBIG":
+      return "the file would be larger than this process may write (EFBIG: see `ulimit -f`)";
+    case "EROFS":
+      return "its file system is read-only (EROFS)";
+  }
+  return undefined;
+}
+
 /** The path nearest the root, among `dir` and the directories above it, that exists and is not a directory. */
 function firstNonDirectory(dir: string): string | undefined {
   const chain: string[] = [];

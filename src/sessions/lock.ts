@@ -28,6 +28,9 @@ export function lockSession(sessionPath: string): void {
       const fd = openSync(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
       try {
         writeSync(fd, `${process.pid} ${hostname()}\n`);
+      } catch (e) {
+        removeQuietly(lock); // a full disk: no empty lock left behind
+        throw e;
       } finally {
         closeSync(fd);
       }

@@ -8,7 +8,7 @@ import { formatSize, toLine, type SessionEntry, type SessionHeader } from "./for
 import { copyBytes, copySession, whereabouts } from "./vanished.ts";
 import { closeQuietly, openSessionFile } from "./lines.ts";
 import { lockSession, SessionLockedError, unlockSession } from "./lock.ts";
-import { dirProblem } from "../fs/dir-problem.ts";
+import { diskProblem, dirProblem } from "../fs/dir-problem.ts";
 import { errorText } from "../kernel/errors.ts";
 
 /**
@@ -60,6 +60,7 @@ export function createSessionWriter(opts: {
   let fd: number | undefined;
   let failed = false;
   let dirty = false;
+  let fresh = false; // this writer made the file, and no message is in it yet
   let pendingModel: SessionEntry | undefined;
   let lastModel = "";
   let current: { provider: string; model: string } | undefined; // the model of the last model() call
@@ -73,7 +74,9 @@ export function createSessionWriter(opts: {
       failed = true;
       if (fd !== undefined) closeQuietly(fd);
       fd = undefined;
-      const why = e instanceof SessionDirError ? dirProblem(opts.dir, e.cause) : errorText(e);
+      if (fresh) removeQuietly(path); // a file this writer made holds no message: not left as an empty session (a full disk)
+      const cause = e instanceof SessionDirError ? e.cause : e;
+      const why = diskProblem(cause) ?? (e instanceof SessionDirError ? dirProblem(opts.dir, cause) : errorText(e));
       opts.warn(`session not saved: cannot write ${path}: ${why}; the conversation continues without it`);
     }
   };
@@ -92,6 +95,7 @@ export function createSessionWriter(opts: {
     }
     fd = openSessionFile(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT); // read too: a resume checks the last byte
     const size = fstatSync(fd).size;
+    fresh = size === 0;
     if (size === 0) write(toLine({ type: "header", id: opts.id, cwd: opts.cwd, created: new Date().toISOString(), version: opts.version }));
     else if (!endsWithNewline(fd, size)) write("\n"); // a torn last line stays alone on its line
   };
@@ -108,6 +112,7 @@ export function createSessionWriter(opts: {
     if (fd === undefined) open();
     flushModel();
     write(toLine(entry));
+    if (entry.type === "message") fresh = false;
   };
   const sync = () => {
     if (fd !== undefined) relocate();
@@ -194,6 +199,14 @@ export function createSessionWriter(opts: {
       unlockSession(path);
     },
   };
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // gone already, or the directory will not let it go: an empty file is listed nowhere
+  }
 }
 
 function endsWithNewline(fd: number, size: number): boolean {

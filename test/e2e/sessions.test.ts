@@ -127,6 +127,25 @@ test("an unwritable sessions directory warns once and the answer is still printe
   expect(run.stderr).toMatch(`: ${join(state.path, "hey")} is a file, not a directory`);
 });
 
+test("writes the file size limit refuses (as a full disk would): said once with the cause, the answer printed, no empty or torn session file and no lock left behind", async () => {
+  const limited = (prompt: string, kb: number) =>
+    runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", prompt], { cwd: work.path, env: { XDG_STATE_HOME: state.path }, fileSizeLimitKb: kb });
+  for (const [prompt, kb] of [
+    ["hi", 0], // not even the lock can be written
+    ["x".repeat(3000), 1], // the header fits, the first prompt does not
+  ] as const) {
+    server.enqueue(textReply("openai", "still answered"));
+    const run = await limited(prompt, kb);
+    expect([run.code, run.stdout]).toEqual([0, "still answered\n"]);
+    expect(
+      run.stderr.match(/hey: session not saved: cannot write .*\.jsonl: the file would be larger than this process may write \(EFBIG: see `ulimit -f`\)/g),
+    ).toHaveLength(1);
+    expect(readdirSync(sessionsDir())).toEqual([]);
+  }
+  const listed = await runHey(["--sessions"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  expect(listed.stdout).toBe("No sessions yet.\n");
+});
+
 test("a sessions directory hey cannot list is not “no sessions”: --sessions and -c name the file in its way, and -c starts nothing", async () => {
   server.enqueue(textReply("openai", "saved"));
   await hey(["-p", "first"]);
