@@ -8,7 +8,7 @@ import { textOf } from "../kernel/ir.ts";
 import { oneLine, parseEntry, parseHeader, promptOfCutLine, salvageHeader, type SessionInfo } from "./format.ts";
 import { matchIds, shortIds } from "./ids.ts";
 import { closeQuietly, linesForward, onlyNul, openSessionFile } from "./lines.ts";
-import { releaseIfUnheld } from "./lock.ts";
+import { lockedByOther, releaseIfUnheld } from "./lock.ts";
 
 /** `--sessions` reads this much of each file: the header and the start of the first prompt. */
 export const LIST_HEAD_BYTES = 4096;
@@ -18,8 +18,8 @@ export interface UnreadableSession {
   id: string;
   path: string;
   modified: number;
-  /** the file holds NUL bytes only: nothing to repair */
-  nul?: true;
+  /** the file is empty or holds NUL bytes only (a crash): nothing to repair */
+  lost?: true;
 }
 
 /**
@@ -52,25 +52,25 @@ export function unreadableNote(files: readonly UnreadableSession[]): string | un
       .slice(0, 3)
       .map((f) => f.path)
       .join(", ") + (some.length > 3 ? `, and ${some.length - 3} more` : "");
-  const damaged = files.filter((f) => !f.nul);
-  const nul = files.filter((f) => f.nul);
+  const damaged = files.filter((f) => !f.lost);
+  const lost = files.filter((f) => f.lost);
   const notes = [
     ...(damaged.length === 0
       ? []
       : [
           `${damaged.length === 1 ? "a session file has" : `${damaged.length} session files have`} a damaged header and cannot be listed: ${named(damaged)}; \`hey --resume ID\` opens one in this directory and repairs it`,
         ]),
-    ...(nul.length === 0
+    ...(lost.length === 0
       ? []
       : [
-          `${nul.length === 1 ? "a session file holds" : `${nul.length} session files hold`} ${NUL_ONLY}: ${named(nul)}; delete ${nul.length === 1 ? "it" : "them"}`,
+          `${lost.length === 1 ? "a session file holds" : `${lost.length} session files hold`} ${LOST}: ${named(lost)}; delete ${lost.length === 1 ? "it" : "them"}`,
         ]),
   ];
   return notes.length === 0 ? undefined : notes.join("\nhey: ");
 }
 
-/** What a file of NUL bytes is, for the messages that name one. */
-const NUL_ONLY = "nothing but NUL bytes (what a crash can leave of a file not yet on disk), so nothing in it can be read";
+/** What an empty file or one of NUL bytes is, for the messages that name one. */
+const LOST = "nothing — it is empty or NUL bytes only, what a crash can leave of a file not yet on disk — so there is nothing to resume";
 
 /** The most recently used session started in `cwd`, if any. */
 export function latestSession(dir: string, cwd: string): SessionInfo | undefined {
@@ -94,8 +94,8 @@ export function findSession(dir: string, idOrPart: string, lister = "hey --sessi
   const path = join(dir, `${matches[0]}.jsonl`);
   closeSync(openSessionFile(path, constants.O_RDONLY)); // a link or not a file: says so
   const info = readInfo(path);
-  if (!info) throw new Error(`${path} is not a hey session: it is empty`);
-  if ("nul" in info) throw new Error(`${path} holds ${NUL_ONLY}; delete it`);
+  if (!info) throw new Error(`${path} cannot be read`);
+  if ("lost" in info) throw new Error(`${path} holds ${LOST}; delete it`);
   return { id: matches[0]!, path };
 }
 
@@ -148,7 +148,7 @@ function sessionIds(dir: string): string[] {
   }
 }
 
-/** What the listing shows of a file; its id, path and time when its header is beyond repair; undefined for an empty file or no file. */
+/** What the listing shows of a file; its id, path and time when its header is beyond repair (`lost`: empty or NUL bytes); undefined for no file, or an empty one a live hey is about to write. */
 function readInfo(path: string): SessionInfo | UnreadableSession | undefined {
   let fd: number | undefined;
   try {
@@ -156,11 +156,12 @@ function readInfo(path: string): SessionInfo | UnreadableSession | undefined {
     const stat = fstatSync(fd);
     const lines = linesForward(fd, Math.min(stat.size, LIST_HEAD_BYTES));
     const first = lines.next();
-    if (first.done) return undefined;
     const id = basename(path, ".jsonl");
+    // empty: the writer of a live hey may be about to write its header
+    if (first.done) return lockedByOther(path) ? undefined : { id, path, modified: stat.mtimeMs, lost: true };
     const parsed = parseHeader(first.value.text);
     const header = parsed ?? salvageHeader(first.value.text, id);
-    if (!header) return { id, path, modified: stat.mtimeMs, ...(onlyNul(fd, stat.size) ? { nul: true as const } : {}) };
+    if (!header) return { id, path, modified: stat.mtimeMs, ...(onlyNul(fd, stat.size) ? { lost: true as const } : {}) };
     let prompt = "";
     for (const line of lines) {
       if (!line.terminated && line.end < stat.size) {

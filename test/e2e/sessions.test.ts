@@ -1,7 +1,7 @@
 // Sessions through dist/hey (SPEC §19): crash mid-tool then `-c`, a torn last line, an unwritable
 // sessions directory, `-c` with nothing to continue, --resume and --sessions.
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:test";
-import { appendFileSync, readdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, realpathSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
@@ -299,22 +299,27 @@ test("a header damaged beyond reading its directory: reported by --sessions and 
   expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "remember 42", "noted", "which number?"]);
 });
 
-test("a session file of NUL bytes (a crash before it reached the disk): named as such, to delete — not sent to a --resume that cannot repair it", async () => {
+test("a session file a crash left empty or of NUL bytes: named as lost, to delete — not ignored, nor sent to a --resume that cannot repair it", async () => {
   server.enqueue(textReply("openai", "noted"));
   const id = String(jsonEvents((await hey(["-p", "remember 42"])).stdout)[0]!.id);
   const file = join(sessionsDir(), `${id}.jsonl`);
-  writeFileSync(file, Buffer.alloc(readFileSync(file).length));
-  const said = `${file}; delete it`;
-  const list = await runHey(["--sessions"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
-  expect(list.stdout).toContain(
-    `hey: a session file holds nothing but NUL bytes (what a crash can leave of a file not yet on disk), so nothing in it can be read: ${said}`,
-  );
-  expect(list.stdout).not.toContain("repairs it");
-  const resumed = await hey(["--resume", id, "-p", "which number?"]);
-  expect(resumed.code).toBe(2);
-  expect(resumed.stderr).toContain(`${file} holds nothing but NUL bytes`);
-  expect(resumed.stderr).toContain("; delete it");
-  expect(readFileSync(file).every((b) => b === 0)).toBe(true); // nothing written into it
+  const lost = "holds nothing — it is empty or NUL bytes only, what a crash can leave of a file not yet on disk — so there is nothing to resume";
+  for (const bytes of [Buffer.alloc(readFileSync(file).length), Buffer.alloc(0)]) {
+    writeFileSync(file, bytes);
+    const list = await runHey(["--sessions"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+    expect(list.stdout).toContain(`hey: a session file ${lost}: ${file}; delete it\n`);
+    expect(list.stdout).not.toContain("repairs it");
+    const resumed = await hey(["--resume", id, "-p", "which number?"]);
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toContain(`hey: ${file} ${lost}; delete it\n`);
+    server.enqueue(textReply("openai", "a fresh start"));
+    const continued = await hey(["-c", "-p", "which number?"]);
+    expect(continued.code).toBe(0);
+    // an empty file was passed over without a word: -c started afresh (or went on with an older session)
+    expect(continued.stderr).toContain(`hey: a session file ${lost}: ${file}; delete it\n`);
+    expect(readFileSync(file).equals(bytes)).toBe(true); // nothing written into it
+    for (const f of sessionFiles()) if (!f.startsWith(id)) unlinkSync(join(sessionsDir(), f)); // -c's new one
+  }
 });
 
 test("control characters a session file holds in its directory or name reach the terminal visible, never as escapes", async () => {
