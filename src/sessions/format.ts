@@ -98,7 +98,8 @@ export function salvageHeader(line: string, id: string): SessionHeader | undefin
  */
 export function parseEntry(line: string): ParsedLine {
   const v = parseObject(line);
-  if (!v) return { ok: false, reason: "not valid JSON" };
+  // most often a line of hey's cut short (a crash or a full disk mid-write), ended by the next run's writer
+  if (!v) return { ok: false, reason: line.startsWith('{"type":"') ? CUT_LINE : "not valid JSON" };
   const bad = (what: string): ParsedLine => ({ ok: false, reason: `not a valid ${what} entry` });
   switch (v.type) {
     case "message": {
@@ -344,6 +345,9 @@ function parseObject(line: string): Record<string, unknown> | undefined {
 function isStr(v: unknown): v is string {
   return typeof v === "string";
 }
+
+/** Why a line of hey's that does not parse is skipped, and that nothing else is. */
+const CUT_LINE = "not valid JSON, cut short or damaged (hey stopped while writing it, or it was edited); the lines after it are loaded";
 
 /** A learned context window: a whole number of tokens, as context/window.ts computes it. */
 function isWindow(v: unknown): v is number {

@@ -100,6 +100,13 @@ test("a torn last line is skipped with a warning and the conversation goes on", 
   expect(run.code).toBe(0);
   expect(run.stderr).toContain("torn");
   expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "first", "first answer", "second"]);
+  // the next run finds it inside the file, ended by the writer: still said for what it is
+  server.enqueue(textReply("openai", "third answer"));
+  const next = await hey(["-c", "-p", "third"]);
+  expect(next.stderr).toContain(
+    `: skipped line 6: not valid JSON, cut short or damaged (hey stopped while writing it, or it was edited); the lines after it are loaded\n`,
+  );
+  expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "first", "first answer", "second", "second answer", "third"]);
 });
 
 test("a message line with a part missing its text (edited by hand) is skipped with a warning naming its line; -c goes on, no internal error", async () => {
