@@ -174,7 +174,7 @@ function readInfo(path: string): SessionInfo | UnreadableSession | undefined {
       break;
     }
     return {
-      id: header.id,
+      id, // the file's: what --resume finds, and a copied file's header names the original
       created: header.created,
       modified: stat.mtimeMs,
       cwd: header.cwd,

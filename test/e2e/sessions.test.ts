@@ -273,6 +273,27 @@ test("two `hey -c` at once: the second is refused with a message, nothing is int
   expect((await hey(["-c", "-p", "third"])).code).toBe(0);
 });
 
+test("a session file copied under another name (a branch of the conversation): --resume of the copy goes on in the copy, the original is untouched, each listed by its own id", async () => {
+  server.enqueue(textReply("openai", "blue"));
+  const id = String(jsonEvents((await hey(["-p", "my favourite colour is blue"])).stdout)[0]!.id);
+  const original = join(sessionsDir(), `${id}.jsonl`);
+  const before = readFileSync(original, "utf8");
+  writeFileSync(join(sessionsDir(), "try-green.jsonl"), before);
+  server.enqueue(textReply("openai", "Green it is."));
+  const run = await hey(["--resume", "try-green", "-p", "make it green"]);
+  expect(run.code).toBe(0);
+  expect(jsonEvents(run.stdout)[0]!.id).toBe("try-green");
+  expect(readFileSync(original, "utf8")).toBe(before); // the new messages went into the original, or a new file of its name
+  expect(readFileSync(join(sessionsDir(), "try-green.jsonl"), "utf8")).toContain("Green it is.");
+  const list = await runHey(["--sessions"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  expect(
+    list.stdout
+      .split("\n")
+      .filter((l) => l.includes("my favourite colour"))
+      .map((l) => l.split(" ")[0]),
+  ).toEqual(["try-green", id]);
+});
+
 test("a damaged header: listed, and `-c` repairs it and goes on", async () => {
   server.enqueue(textReply("openai", "blue"));
   await hey(["-p", "my favourite colour is blue"]);
