@@ -24,10 +24,15 @@ export function dirProblem(dir: string, e: unknown): string {
 
 /**
  * What a failed write into one of hey's files means for the user, when it is the disk (full, over
- * quota, read-only) or a size limit; undefined for anything else.
+ * quota, read-only), a size limit or, given the `file`, its permissions; undefined for anything else.
  */
-export function diskProblem(e: unknown): string | undefined {
+export function diskProblem(e: unknown, file?: string): string | undefined {
   switch (errnoCode(e)) {
+    case "EACCES":
+    case "EPERM":
+      return file === undefined
+        ? undefined
+        : `this user may not write it (${errnoCode(e)}: read-only, or made by another user — under sudo?); see ls -l ${file}`;
     case "ENOSPC":
       return "its disk is full (ENOSPC); free some space — what was saved before stays";
     case "EDQUOT":

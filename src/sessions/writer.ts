@@ -76,7 +76,7 @@ export function createSessionWriter(opts: {
       fd = undefined;
       if (fresh) removeQuietly(path); // a file this writer made holds no message: not left as an empty session (a full disk)
       const cause = e instanceof SessionDirError ? e.cause : e;
-      const why = diskProblem(cause) ?? (e instanceof SessionDirError ? dirProblem(opts.dir, cause) : errorText(e));
+      const why = e instanceof SessionDirError ? (diskProblem(cause) ?? dirProblem(opts.dir, cause)) : (diskProblem(e, path) ?? errorText(e));
       opts.warn(`session not saved: cannot write ${path}: ${why}; the conversation continues without it`);
     }
   };
