@@ -1,10 +1,11 @@
 // One writer per session (issue 13 row 14): `<id>.jsonl.lock` beside the session file holds the
-// writing hey's pid and host. A second hey that wants to write the same session (two `hey -c` in
+// writing hey's pid, host and when the machine started (a lock from before a reboot is stale,
+// whatever process has its pid now). A second hey that wants to write the same session (two `hey -c` in
 // one directory) is refused with a message instead of interleaving lines. A lock whose process is
 // gone (a crash, a kill -9) is stale and taken over. Locks are removed when the session is closed
 // and, at the latest, when the process exits.
 import { closeSync, constants, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
-import { hostname } from "node:os";
+import { hostname, uptime } from "node:os";
 import { basename } from "node:path";
 import { errnoCode } from "../kernel/errors.ts";
 
@@ -27,7 +28,7 @@ export function lockSession(sessionPath: string): void {
     try {
       const fd = openSync(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
       try {
-        writeSync(fd, `${process.pid} ${hostname()}\n`);
+        writeSync(fd, `${process.pid} ${hostname()} ${bootTime()}\n`);
       } catch (e) {
         removeQuietly(lock); // a full disk: no empty lock left behind
         throw e;
@@ -87,10 +88,12 @@ function lockOwner(lock: string): string | undefined {
   } catch (e) {
     return errnoCode(e) === "ENOENT" ? undefined : `its lock ${lock} cannot be read`;
   }
-  const [pidText = "", host = ""] = text.trim().split(/\s+/);
+  const [pidText = "", host = "", bootText = ""] = text.trim().split(/\s+/);
   const pid = Number(pidText);
   if (!Number.isInteger(pid) || pid <= 0) return undefined; // a torn lock: its writer died while making it
   if (host !== "" && host !== hostname()) return `pid ${pid} on ${host}`;
+  // made before this machine last started (a crash, then a reboot): its pid may be another process's now
+  if (/^\d+$/.test(bootText) && Math.abs(Number(bootText) - bootTime()) > BOOT_SLACK_S) return undefined;
   if (pid === process.pid) return undefined; // an earlier process had our pid
   try {
     process.kill(pid, 0);
@@ -99,6 +102,14 @@ function lockOwner(lock: string): string | undefined {
     return errnoCode(e) === "EPERM" ? `pid ${pid}` : undefined;
   }
 }
+
+/** When this machine started, in seconds since the epoch (a lock written by an older hey has none). */
+function bootTime(): number {
+  return Math.round(Date.now() / 1000 - uptime());
+}
+
+/** How far two readings of the start time may differ (rounding, a clock set a little) and still be one boot. */
+const BOOT_SLACK_S = 60;
 
 function removeQuietly(path: string): void {
   try {

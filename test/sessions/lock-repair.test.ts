@@ -3,7 +3,7 @@
 // reported, and repaired when the session is resumed.
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { hostname, tmpdir, uptime } from "node:os";
 import { join } from "node:path";
 import { newId, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { toLine } from "../../src/sessions/format.ts";
@@ -16,6 +16,16 @@ const root = mkdtempSync(join(tmpdir(), "hey-lock-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 const dir = () => mkdtempSync(join(root, `d${n++}-`));
+
+/** When this machine started, as locks record it. */
+const bootTime = () => Math.round(Date.now() / 1000 - uptime());
+
+/** The lock holds this process's pid, the host and the machine's start (uptime has whole seconds: within a second or two). */
+function expectOurs(lock: string) {
+  const [pid, host, boot] = readFileSync(lock, "utf8").trimEnd().split(" ");
+  expect([pid, host]).toEqual([String(process.pid), hostname()]);
+  expect(Math.abs(Number(boot) - bootTime())).toBeLessThanOrEqual(2);
+}
 
 /** A live process that is not this one, for a lock held by "another hey". */
 function otherProcess() {
@@ -47,9 +57,25 @@ describe("the lock", () => {
       writeFileSync(`${path}.lock`, text === "12" ? `${gone.pid} ${hostname()}\n` : text);
       expect(lockedByOther(path)).toBe(false);
       lockSession(path);
-      expect(readFileSync(`${path}.lock`, "utf8")).toBe(`${process.pid} ${hostname()}\n`);
+      expectOurs(`${path}.lock`);
       unlockSession(path);
       expect(existsSync(`${path}.lock`)).toBe(false);
+    }
+  });
+
+  test("a lock made before this machine last started (a crash, then a reboot) is stale, though its pid is some live process's now", () => {
+    const path = join(dir(), "s.jsonl");
+    const other = otherProcess(); // the process that has the dead hey's pid after the reboot
+    try {
+      writeFileSync(`${path}.lock`, `${other.pid} ${hostname()} ${bootTime()}\n`);
+      expect(lockedByOther(path)).toBe(true); // made in this boot: its process lives
+      writeFileSync(`${path}.lock`, `${other.pid} ${hostname()} ${bootTime() - 86_400}\n`);
+      expect(lockedByOther(path)).toBe(false);
+      lockSession(path);
+      expectOurs(`${path}.lock`);
+      unlockSession(path);
+    } finally {
+      other.stop();
     }
   });
 
