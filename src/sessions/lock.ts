@@ -1,11 +1,11 @@
 // One writer per session (issue 13 row 14): `<id>.jsonl.lock` beside the session file holds the
-// writing hey's pid, host and when the machine started (a lock from before a reboot is stale,
+// writing hey's pid, host and, on Linux, the boot's id (a lock from before a reboot is stale,
 // whatever process has its pid now). A second hey that wants to write the same session (two `hey -c` in
 // one directory) is refused with a message instead of interleaving lines. A lock whose process is
 // gone (a crash, a kill -9) is stale and taken over. Locks are removed when the session is closed
 // and, at the latest, when the process exits.
 import { closeSync, constants, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
-import { hostname, uptime } from "node:os";
+import { hostname } from "node:os";
 import { basename } from "node:path";
 import { errnoCode } from "../kernel/errors.ts";
 
@@ -28,7 +28,7 @@ export function lockSession(sessionPath: string): void {
     try {
       const fd = openSync(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
       try {
-        writeSync(fd, `${process.pid} ${hostname()} ${bootTime()}\n`);
+        writeSync(fd, `${process.pid} ${hostname()}${bootId() ? ` ${bootId()}` : ""}\n`);
       } catch (e) {
         removeQuietly(lock); // a full disk: no empty lock left behind
         throw e;
@@ -93,7 +93,7 @@ function lockOwner(lock: string): string | undefined {
   if (!Number.isInteger(pid) || pid <= 0) return undefined; // a torn lock: its writer died while making it
   if (host !== "" && host !== hostname()) return `pid ${pid} on ${host}`;
   // made before this machine last started (a crash, then a reboot): its pid may be another process's now
-  if (/^\d+$/.test(bootText) && Math.abs(Number(bootText) - bootTime()) > BOOT_SLACK_S) return undefined;
+  if (bootText !== "" && bootId() !== undefined && bootText !== bootId()) return undefined;
   if (pid === process.pid) return undefined; // an earlier process had our pid
   try {
     process.kill(pid, 0);
@@ -103,13 +103,23 @@ function lockOwner(lock: string): string | undefined {
   }
 }
 
-/** When this machine started, in seconds since the epoch (a lock written by an older hey has none). */
-function bootTime(): number {
-  return Math.round(Date.now() / 1000 - uptime());
-}
+let boot: string | null | undefined;
 
-/** How far two readings of the start time may differ (rounding, a clock set a little) and still be one boot. */
-const BOOT_SLACK_S = 60;
+/**
+ * This boot's id (Linux's boot_id; a lock written by an older hey has none), undefined elsewhere:
+ * a start time computed from the uptime moves with the clock, and with sleep where the uptime
+ * leaves it out, so a live lock could be taken for a stale one.
+ */
+function bootId(): string | undefined {
+  if (boot === undefined) {
+    try {
+      boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || null;
+    } catch {
+      boot = null;
+    }
+  }
+  return boot ?? undefined;
+}
 
 function removeQuietly(path: string): void {
   try {
