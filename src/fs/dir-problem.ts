@@ -16,8 +16,11 @@ export function dirProblem(dir: string, e: unknown): string {
     const file = firstNonDirectory(dir);
     if (file) return `${file} is a file, not a directory, so hey cannot keep ${dir}; move the file away (hey makes the directory again)`;
   }
-  if (code === "EACCES" || code === "EPERM")
+  if (code === "EACCES" || code === "EPERM") {
+    const existing = deepestExisting(dir);
+    if (existing && existing !== dir) return `${dir} cannot be made: this user may not write ${existing} (${code}); chmod u+w ${existing}`;
     return `${dir} cannot be used: permission denied; give your user access to it (chmod u+rwx ${dir}, and x on each directory above it)`;
+  }
   if (code === "EROFS") return `${dir} is on a read-only file system; set XDG_STATE_HOME to a writable directory`;
   return `cannot use ${dir}: ${errorText(e)}`;
 }
@@ -43,6 +46,18 @@ export function diskProblem(e: unknown, file?: string): string | undefined {
       return "its file system is read-only (EROFS)";
   }
   return undefined;
+}
+
+/** `dir`, or the nearest directory above it, that exists as a directory (undefined when none can be seen). */
+function deepestExisting(dir: string): string | undefined {
+  for (let p = dir; ; p = dirname(p)) {
+    try {
+      if (statSync(p).isDirectory()) return p;
+    } catch {
+      // missing, or in a directory this user may not search: look above
+    }
+    if (dirname(p) === p) return undefined;
+  }
 }
 
 /** The path nearest the root, among `dir` and the directories above it, that exists and is not a directory. */

@@ -22,8 +22,19 @@ test("a file where a directory of the path should be is named, whichever call fa
     expect(dirProblem(sessions, err(code))).toBe(
       `${join(root, "state", "hey")} is a file, not a directory, so hey cannot keep ${sessions}; move the file away (hey makes the directory again)`,
     );
+});
+
+test("permission denied: a directory that exists is named; one that does not is blamed on the directory above it it cannot be made in", () => {
+  const root = mkdtempSync(join(tmpdir(), "hey-dirproblem-"));
+  temps.push(root);
+  mkdirSync(join(root, "hey", "sessions"), { recursive: true });
+  const sessions = join(root, "hey", "sessions");
   expect(dirProblem(sessions, err("EACCES"))).toStartWith(
     `${sessions} cannot be used: permission denied; give your user access to it (chmod u+rwx ${sessions}`,
+  );
+  const missing = join(root, "hey", "logs", "today");
+  expect(dirProblem(missing, err("EACCES"))).toBe(
+    `${missing} cannot be made: this user may not write ${join(root, "hey")} (EACCES); chmod u+w ${join(root, "hey")}`,
   );
 });
 
