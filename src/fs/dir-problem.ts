@@ -14,6 +14,7 @@ export function dirProblem(dir: string, e: unknown): string {
   const code = errnoCode(e);
   if (code === "ENOTDIR" || code === "EEXIST") {
     const file = firstNonDirectory(dir);
+    if (file === dir) return `${dir} is a file, not a directory; move it away (hey makes the directory again)`;
     if (file) return `${file} is a file, not a directory, so hey cannot keep ${dir}; move the file away (hey makes the directory again)`;
   }
   if (code === "EACCES" || code === "EPERM") {

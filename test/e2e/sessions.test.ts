@@ -159,7 +159,7 @@ test("a sessions directory hey cannot list is not “no sessions”: --sessions 
   const dir = sessionsDir();
   renameSync(dir, `${dir}.moved`); // as a sync tool or a backup restore may leave it
   writeFileSync(dir, "");
-  const named = `hey: ${dir} is a file, not a directory, so hey cannot keep ${dir}; move the file away (hey makes the directory again)\n`;
+  const named = `hey: ${dir} is a file, not a directory; move it away (hey makes the directory again)\n`;
   const listed = await runHey(["--sessions"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
   expect([listed.code, listed.stdout, listed.stderr]).toEqual([2, "", named]);
   const sent = server.requests.length;
