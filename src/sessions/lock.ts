@@ -4,7 +4,7 @@
 // one directory) is refused with a message instead of interleaving lines. A lock whose process is
 // gone (a crash, a kill -9) is stale and taken over. Locks are removed when the session is closed
 // and, at the latest, when the process exits.
-import { closeSync, constants, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, existsSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename } from "node:path";
 import { errnoCode } from "../kernel/errors.ts";
@@ -51,6 +51,14 @@ export function lockSession(sessionPath: string): void {
       removeQuietly(lock); // stale: its process is gone
     }
   }
+}
+
+/** Makes again the lock of a session this process holds, when it is gone (its directory was removed). */
+export function relockSession(sessionPath: string): void {
+  const lock = `${sessionPath}.lock`;
+  if (!held.has(lock) || existsSync(lock)) return;
+  held.delete(lock);
+  lockSession(sessionPath);
 }
 
 /** Gives the session up (its writer closed). */

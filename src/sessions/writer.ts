@@ -7,7 +7,7 @@ import type { AgentEvent, Output } from "../kernel/output.ts";
 import { formatSize, toLine, type SessionEntry, type SessionHeader } from "./format.ts";
 import { copyBytes, copySession, whereabouts } from "./vanished.ts";
 import { closeQuietly, openSessionFile } from "./lines.ts";
-import { lockSession, SessionLockedError, unlockSession } from "./lock.ts";
+import { lockSession, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { diskProblem, dirProblem } from "../fs/dir-problem.ts";
 import { errorText } from "../kernel/errors.ts";
 
@@ -126,7 +126,9 @@ export function createSessionWriter(opts: {
     const id = where === "gone" ? undefined : newId(); // another file has the name now: this conversation takes a new one
     const target = id === undefined ? path : join(opts.dir, `${id}.jsonl`);
     mkdirSync(opts.dir, { recursive: true, mode: 0o700 }); // `rm -r` of the sessions directory
-    if (id !== undefined) lockSession(target);
+    // a lock removed with the directory is made again: another hey must still be refused
+    if (id === undefined) relockSession(path);
+    else lockSession(target);
     const copy = copySession(fd!, target, id);
     closeQuietly(fd!);
     fd = copy.fd;

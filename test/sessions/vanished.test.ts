@@ -56,6 +56,7 @@ test("the sessions directory removed whole: it is made again with the session in
   const { dir, w, warnings } = started();
   rmSync(dir, { recursive: true });
   nextTurn(w, "and the tests");
+  expect(existsSync(`${w.path}.lock`)).toBe(true); // gone with the directory: made again, so a second hey is still refused
   w.close();
   expect(texts(w.path)).toEqual(["fix the build", "on it", "and the tests"]);
   expect(warnings).toHaveLength(1);
