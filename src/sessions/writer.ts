@@ -116,6 +116,7 @@ export function createSessionWriter(opts: {
   };
   const sync = () => {
     if (fd !== undefined) relocate();
+    if (fd !== undefined) relockSession(path); // a lock deleted by hand: made again, or another hey that took it stops this one
     if (fd !== undefined && dirty) fsyncSync(fd);
     dirty = false;
   };

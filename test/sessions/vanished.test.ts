@@ -86,3 +86,13 @@ test("replaced by another file: that file is left alone, the conversation goes o
   ]);
   expect(readdirSync(dir).filter((f) => f.endsWith(".lock"))).toEqual([]);
 });
+
+test("its lock deleted by hand: made again at the turn's end, so a second hey is refused again", () => {
+  const { w, warnings } = started();
+  unlinkSync(`${w.path}.lock`);
+  nextTurn(w, "and the tests");
+  expect(existsSync(`${w.path}.lock`)).toBe(true);
+  w.close();
+  expect(existsSync(`${w.path}.lock`)).toBe(false);
+  expect(warnings).toEqual([]);
+});
