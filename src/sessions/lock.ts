@@ -4,7 +4,7 @@
 // one directory) is refused with a message instead of interleaving lines. A lock whose process is
 // gone (a crash, a kill -9) is stale and taken over. Locks are removed when the session is closed
 // and, at the latest, when the process exits.
-import { closeSync, constants, existsSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename } from "node:path";
 import { errnoCode } from "../kernel/errors.ts";
@@ -53,10 +53,21 @@ export function lockSession(sessionPath: string): void {
   }
 }
 
-/** Makes again the lock of a session this process holds, when it is gone (its directory was removed). */
+/**
+ * Checks that the lock of a session this process holds is still its own: one deleted (by hand, with
+ * its directory) is made again; one another hey made meanwhile throws SessionLockedError while
+ * that hey lives, else it is taken back.
+ */
 export function relockSession(sessionPath: string): void {
   const lock = `${sessionPath}.lock`;
-  if (!held.has(lock) || existsSync(lock)) return;
+  if (!held.has(lock)) return;
+  let pid: number | undefined;
+  try {
+    pid = Number(readFileSync(lock, "utf8").trim().split(/\s+/)[0]);
+  } catch {
+    // gone: made again below
+  }
+  if (pid === process.pid) return;
   held.delete(lock);
   lockSession(sessionPath);
 }

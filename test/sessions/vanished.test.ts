@@ -2,7 +2,7 @@
 // boundary the session is written back where `hey -c` and `--resume` find it, said once.
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { listSessions } from "../../src/sessions/listing.ts";
@@ -95,4 +95,21 @@ test("its lock deleted by hand: made again at the turn's end, so a second hey is
   w.close();
   expect(existsSync(`${w.path}.lock`)).toBe(false);
   expect(warnings).toEqual([]);
+});
+
+test("its lock replaced by another live hey's (deleted by hand, then taken): this one stops writing and says who has it", () => {
+  const { w, warnings } = started();
+  const other = Bun.spawn(["sleep", "30"]); // alive, and not this process
+  try {
+    writeFileSync(`${w.path}.lock`, `${other.pid} ${hostname()}\n`);
+    nextTurn(w, "and the tests");
+    w.emit({ type: "message", message: answer("more") });
+    expect(readFileSync(w.path, "utf8")).not.toContain("more");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`is in use by another hey (pid ${other.pid})`);
+    w.close();
+    expect(readFileSync(`${w.path}.lock`, "utf8")).toBe(`${other.pid} ${hostname()}\n`); // the other's lock stays
+  } finally {
+    other.kill();
+  }
 });
