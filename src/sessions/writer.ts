@@ -224,6 +224,15 @@ function endsWithNewline(fd: number, size: number): boolean {
  * entry (the header is missing, not damaged) and stays, after the header.
  */
 export function repairHeader(path: string, header: SessionHeader, keepFirst: boolean): void {
+  try {
+    rewriteHeader(path, header, keepFirst);
+  } catch (e) {
+    // the copy is made beside the file and renamed over it only when whole: nothing of it was lost
+    throw new Error(`cannot repair the damaged header of ${path}: ${diskProblem(e, path) ?? errorText(e)}; the file is as it was`);
+  }
+}
+
+function rewriteHeader(path: string, header: SessionHeader, keepFirst: boolean): void {
   const line = Buffer.from(JSON.stringify(header));
   const fd = openSessionFile(path, constants.O_RDWR);
   try {

@@ -309,6 +309,27 @@ test("a damaged header: listed, and `-c` repairs it and goes on", async () => {
   expect(JSON.parse(readFileSync(file, "utf8").split("\n")[0]!)).toMatchObject({ type: "header", cwd: work.path });
 });
 
+test("a damaged header that cannot be repaired (the disk full, a size limit): --resume says which file and that it is as it was, and leaves nothing behind", async () => {
+  server.enqueue(textReply("openai", "noted"));
+  const id = String(jsonEvents((await hey(["-p", `remember ${"42 ".repeat(4000)}`])).stdout)[0]!.id);
+  const file = join(sessionsDir(), `${id}.jsonl`);
+  const text = readFileSync(file, "utf8");
+  writeFileSync(file, '{"type":"hea' + text.slice(text.indexOf("\n"))); // shorter than the header it needs: repaired by a copy
+  const damaged = readFileSync(file, "utf8");
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--resume", id, "-p", "which number?"], {
+    cwd: work.path,
+    env: { XDG_STATE_HOME: state.path },
+    fileSizeLimitKb: 4, // the session is 12 KB: its copy cannot be written
+  });
+  expect(run.code).toBe(2);
+  expect(run.stderr).toBe(
+    `hey: cannot repair the damaged header of ${file}: the file would be larger than this process may write (EFBIG: see \`ulimit -f\`); the file is as it was\n`,
+  );
+  expect(readFileSync(file, "utf8")).toBe(damaged);
+  expect(sessionFiles()).toEqual([`${id}.jsonl`]);
+  expect(readdirSync(sessionsDir()).filter((f) => !f.endsWith(".jsonl"))).toEqual([]); // no copy, no lock
+});
+
 test("a header damaged beyond reading its directory: reported by --sessions and -c; --resume ID repairs it here", async () => {
   server.enqueue(textReply("openai", "noted"));
   const id = String(jsonEvents((await hey(["-p", "remember 42"])).stdout)[0]!.id);
