@@ -42,7 +42,13 @@ import { commandContext } from "./command-context.ts";
 export async function run(args: CliArgs, here: Places): Promise<number> {
   await hideEnvironment(); // before anything is spawned: the keys in hey's environment are not its children's to read
   const env = process.env;
-  if (args.sessions) return print(sessionsListing(here, args.all, args.run.output === "json", process.stdout.columns || 0));
+  if (args.sessions) {
+    try {
+      return print(sessionsListing(here, args.all, args.run.output === "json", process.stdout.columns || 0));
+    } catch (e) {
+      return preflightFailure(new SessionError(errorText(e)), args.run.output);
+    }
+  }
   const oneShot = args.print || !isTty(0) || args.run.output === "json"; // JSON never opens the REPL
   let runtime: Runtime;
   let prompt: ContentBlock[];
@@ -236,7 +242,11 @@ function print(text: string): number {
   return EXIT.ok;
 }
 
-/** A line of hey's own on stderr, word-wrapped to its terminal (unchanged when it is not one). */
+/**
+ * A line of hey's own on stderr, word-wrapped to its terminal (unchanged when it is not one). What
+ * it quotes of files (a session's directory, a file name, a lock's host) is made visible, never
+ * written to the terminal as control characters.
+ */
 function warn(message: string): void {
-  writer(2).write(wrapColumns(`hey: ${message}`, process.stderr.columns || 0, Bun.stringWidth) + "\n");
+  writer(2).write(wrapColumns(`hey: ${visible(message)}`, process.stderr.columns || 0, Bun.stringWidth) + "\n");
 }

@@ -147,7 +147,7 @@ export async function assemble(
     id: sessionId,
     cwd,
     version: VERSION,
-    warn,
+    warn: (m) => start.notice(`hey: ${m}`), // said mid-answer: a line of its own, never inside the streamed text
     untilAnswer: true,
     existing: resumed !== undefined,
   });

@@ -68,21 +68,25 @@ export function readOwnFile(path: string, maxBytes: number, opts: { tail?: boole
 
 /**
  * Appends `text` to `path` (created 0600, its directory 0700 when missing), never through a link.
- * Throws OwnFileError for a link or a non-regular file, the system error otherwise.
+ * A last line a crash left without its newline (`text` being lines) is ended first, so the new
+ * line is not glued to it. Throws OwnFileError for a link or a non-regular file, the system error otherwise.
  */
 export function appendOwnFile(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   checkOwnFile(path);
   let fd: number;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+    fd = openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600); // read too: the last byte
   } catch (e) {
     if (errnoCode(e) === "ELOOP") throw new OwnFileError(`${path} is a symbolic link; hey does not follow links for its own files`);
     throw e;
   }
   try {
-    if (!fstatSync(fd).isFile()) throw new OwnFileError(`${path} is not a regular file`);
-    const bytes = Buffer.from(text);
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new OwnFileError(`${path} is not a regular file`);
+    const last = Buffer.alloc(1);
+    const torn = text.endsWith("\n") && st.size > 0 && readSync(fd, last, 0, 1, st.size - 1) === 1 && last[0] !== 10;
+    const bytes = Buffer.from(torn ? `\n${text}` : text);
     for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
   } finally {
     closeSync(fd);

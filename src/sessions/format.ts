@@ -8,6 +8,7 @@ import type { Message } from "../kernel/ir.ts";
 import { syntheticResult } from "../kernel/tool-calls.ts";
 import type { UsageCounts } from "../kernel/output.ts";
 import type { TailLine } from "./lines.ts";
+import { messageEntry } from "./message-entry.ts";
 
 export interface SessionHeader {
   type: "header";
@@ -59,7 +60,6 @@ export const ENTRY_PREFIX = {
 } as const;
 
 const FIRST_PROMPT_CHARS = 80;
-const ROLES = new Set(["user", "assistant", "tool", "system"]);
 const USAGE_FIELDS = ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens"] as const;
 
 /** The line (newline included) for an entry or the header. May throw only on data JSON cannot hold. */
@@ -98,11 +98,14 @@ export function salvageHeader(line: string, id: string): SessionHeader | undefin
  */
 export function parseEntry(line: string): ParsedLine {
   const v = parseObject(line);
-  if (!v) return { ok: false, reason: "not valid JSON" };
+  // most often a line of hey's cut short (a crash or a full disk mid-write), ended by the next run's writer
+  if (!v) return { ok: false, reason: line.startsWith('{"type":"') ? CUT_LINE : "not valid JSON" };
   const bad = (what: string): ParsedLine => ({ ok: false, reason: `not a valid ${what} entry` });
   switch (v.type) {
-    case "message":
-      return isMessage(v.message) ? { ok: true, entry: { type: "message", message: v.message } } : bad("message");
+    case "message": {
+      const message = messageEntry(v.message);
+      return message ? { ok: true, entry: { type: "message", message } } : bad("message");
+    }
     case "usage": {
       if (!isStr(v.id) || !USAGE_FIELDS.every((f) => typeof v[f] === "number")) return bad("usage");
       const counts = Object.fromEntries(USAGE_FIELDS.map((f) => [f, v[f]])) as unknown as Omit<UsageCounts, "cache_hit_share">;
@@ -343,20 +346,8 @@ function isStr(v: unknown): v is string {
   return typeof v === "string";
 }
 
-function isMessage(v: unknown): v is Message {
-  if (v === null || typeof v !== "object") return false;
-  const m = v as Record<string, unknown>;
-  if (!isStr(m.id) || !isStr(m.role) || !ROLES.has(m.role) || !Array.isArray(m.content)) return false;
-  if (!m.content.every((p: unknown) => p !== null && typeof p === "object" && isStr((p as Record<string, unknown>).type))) return false;
-  if (m.toolCalls !== undefined && !(Array.isArray(m.toolCalls) && m.toolCalls.every(isToolCall))) return false;
-  return m.role !== "tool" || isStr(m.toolCallId);
-}
-
-function isToolCall(v: unknown): boolean {
-  if (v === null || typeof v !== "object") return false;
-  const c = v as Record<string, unknown>;
-  return isStr(c.id) && isStr(c.name) && isStr(c.arguments);
-}
+/** Why a line of hey's that does not parse is skipped, and that nothing else is. */
+const CUT_LINE = "not valid JSON, cut short or damaged (hey stopped while writing it, or it was edited); the lines after it are loaded";
 
 /** A learned context window: a whole number of tokens, as context/window.ts computes it. */
 function isWindow(v: unknown): v is number {

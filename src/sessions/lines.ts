@@ -206,6 +206,19 @@ export function openSessionFile(path: string, flags: number): number {
   return fd;
 }
 
+/**
+ * Whether the `size` bytes of `fd` are all NUL: what some file systems leave of a file whose
+ * blocks were allocated but never written when the machine went down. Stops at the first other byte.
+ */
+export function onlyNul(fd: number, size: number): boolean {
+  const buf = Buffer.allocUnsafe(Math.min(SKIP_CHUNK, size));
+  for (let pos = 0, n: number; pos < size; pos += n) {
+    n = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
+    if (n === 0 || buf.subarray(0, n).some((b) => b !== 0)) return n === 0;
+  }
+  return size > 0;
+}
+
 /** Closes `fd`, ignoring errors: there is nothing left to save. */
 export function closeQuietly(fd: number): void {
   try {

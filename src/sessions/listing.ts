@@ -2,12 +2,13 @@
 // pruning. Opening one to continue it is reader.ts's; the format lives in format.ts.
 import { closeSync, constants, fstatSync, readdirSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
+import { dirProblem } from "../fs/dir-problem.ts";
 import { errnoCode } from "../kernel/errors.ts";
 import { textOf } from "../kernel/ir.ts";
 import { oneLine, parseEntry, parseHeader, promptOfCutLine, salvageHeader, type SessionInfo } from "./format.ts";
 import { matchIds, shortIds } from "./ids.ts";
-import { closeQuietly, linesForward, openSessionFile } from "./lines.ts";
-import { releaseIfUnheld } from "./lock.ts";
+import { closeQuietly, linesForward, onlyNul, openSessionFile } from "./lines.ts";
+import { lockedByOther, releaseIfUnheld } from "./lock.ts";
 
 /** `--sessions` reads this much of each file: the header and the start of the first prompt. */
 export const LIST_HEAD_BYTES = 4096;
@@ -17,9 +18,14 @@ export interface UnreadableSession {
   id: string;
   path: string;
   modified: number;
+  /** the file is empty or holds NUL bytes only (a crash): nothing to repair */
+  lost?: true;
 }
 
-/** Every session in `dir`, most recently used first. Reads only the head of each file. */
+/**
+ * Every session in `dir`, most recently used first. Reads only the head of each file. Throws,
+ * naming the path at fault, when `dir` exists but cannot be listed.
+ */
 export function listSessions(dir: string): SessionInfo[] {
   return scanSessions(dir).sessions;
 }
@@ -41,14 +47,30 @@ export function scanSessions(dir: string): { sessions: SessionInfo[]; unreadable
 
 /** What `-c`, `--sessions` and `/sessions` say about unreadable session files (none: nothing). */
 export function unreadableNote(files: readonly UnreadableSession[]): string | undefined {
-  if (files.length === 0) return undefined;
-  const shown =
-    files
+  const named = (some: readonly UnreadableSession[]) =>
+    some
       .slice(0, 3)
       .map((f) => f.path)
-      .join(", ") + (files.length > 3 ? `, and ${files.length - 3} more` : "");
-  return `${files.length === 1 ? "a session file has" : `${files.length} session files have`} a damaged header and cannot be listed: ${shown}; \`hey --resume ID\` opens one in this directory and repairs it`;
+      .join(", ") + (some.length > 3 ? `, and ${some.length - 3} more` : "");
+  const damaged = files.filter((f) => !f.lost);
+  const lost = files.filter((f) => f.lost);
+  const notes = [
+    ...(damaged.length === 0
+      ? []
+      : [
+          `${damaged.length === 1 ? "a session file has" : `${damaged.length} session files have`} a damaged header and cannot be listed: ${named(damaged)}; \`hey --resume ID\` opens one in this directory and repairs it`,
+        ]),
+    ...(lost.length === 0
+      ? []
+      : [
+          `${lost.length === 1 ? "a session file holds" : `${lost.length} session files hold`} ${LOST}: ${named(lost)}; delete ${lost.length === 1 ? "it" : "them"}`,
+        ]),
+  ];
+  return notes.length === 0 ? undefined : notes.join("\nhey: ");
 }
+
+/** What an empty file or one of NUL bytes is, for the messages that name one. */
+const LOST = "nothing — it is empty or NUL bytes only, what a crash can leave of a file not yet on disk — so there is nothing to resume";
 
 /** The most recently used session started in `cwd`, if any. */
 export function latestSession(dir: string, cwd: string): SessionInfo | undefined {
@@ -71,7 +93,9 @@ export function findSession(dir: string, idOrPart: string, lister = "hey --sessi
   }
   const path = join(dir, `${matches[0]}.jsonl`);
   closeSync(openSessionFile(path, constants.O_RDONLY)); // a link or not a file: says so
-  if (!readInfo(path)) throw new Error(`${path} is not a hey session: it is empty`);
+  const info = readInfo(path);
+  if (!info) throw new Error(`${path} cannot be read`);
+  if ("lost" in info) throw new Error(`${path} holds ${LOST}; delete it`);
   return { id: matches[0]!, path };
 }
 
@@ -117,12 +141,14 @@ function sessionIds(dir: string): string[] {
     return readdirSync(dir)
       .filter((n) => n.endsWith(".jsonl"))
       .map((n) => n.slice(0, -".jsonl".length));
-  } catch {
-    return []; // no sessions yet
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return []; // no sessions yet
+    // a directory hey cannot read is not "no sessions": `-c` would start afresh beside them
+    throw new Error(dirProblem(dir, e));
   }
 }
 
-/** What the listing shows of a file; its id, path and time when its header is beyond repair; undefined for an empty file or no file. */
+/** What the listing shows of a file; its id, path and time when its header is beyond repair (`lost`: empty or NUL bytes); undefined for no file, or an empty one a live hey is about to write. */
 function readInfo(path: string): SessionInfo | UnreadableSession | undefined {
   let fd: number | undefined;
   try {
@@ -130,11 +156,12 @@ function readInfo(path: string): SessionInfo | UnreadableSession | undefined {
     const stat = fstatSync(fd);
     const lines = linesForward(fd, Math.min(stat.size, LIST_HEAD_BYTES));
     const first = lines.next();
-    if (first.done) return undefined;
     const id = basename(path, ".jsonl");
+    // empty: the writer of a live hey may be about to write its header
+    if (first.done) return lockedByOther(path) ? undefined : { id, path, modified: stat.mtimeMs, lost: true };
     const parsed = parseHeader(first.value.text);
     const header = parsed ?? salvageHeader(first.value.text, id);
-    if (!header) return { id, path, modified: stat.mtimeMs };
+    if (!header) return { id, path, modified: stat.mtimeMs, ...(onlyNul(fd, stat.size) ? { lost: true as const } : {}) };
     let prompt = "";
     for (const line of lines) {
       if (!line.terminated && line.end < stat.size) {
@@ -147,7 +174,7 @@ function readInfo(path: string): SessionInfo | UnreadableSession | undefined {
       break;
     }
     return {
-      id: header.id,
+      id, // the file's: what --resume finds, and a copied file's header names the original
       created: header.created,
       modified: stat.mtimeMs,
       cwd: header.cwd,

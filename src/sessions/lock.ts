@@ -1,5 +1,6 @@
 // One writer per session (issue 13 row 14): `<id>.jsonl.lock` beside the session file holds the
-// writing hey's pid and host. A second hey that wants to write the same session (two `hey -c` in
+// writing hey's pid, host and, on Linux, the boot's id (a lock from before a reboot is stale,
+// whatever process has its pid now). A second hey that wants to write the same session (two `hey -c` in
 // one directory) is refused with a message instead of interleaving lines. A lock whose process is
 // gone (a crash, a kill -9) is stale and taken over. Locks are removed when the session is closed
 // and, at the latest, when the process exits.
@@ -27,7 +28,10 @@ export function lockSession(sessionPath: string): void {
     try {
       const fd = openSync(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
       try {
-        writeSync(fd, `${process.pid} ${hostname()}\n`);
+        writeSync(fd, `${process.pid} ${hostname()}${bootId() ? ` ${bootId()}` : ""}\n`);
+      } catch (e) {
+        removeQuietly(lock); // a full disk: no empty lock left behind
+        throw e;
       } finally {
         closeSync(fd);
       }
@@ -47,6 +51,25 @@ export function lockSession(sessionPath: string): void {
       removeQuietly(lock); // stale: its process is gone
     }
   }
+}
+
+/**
+ * Checks that the lock of a session this process holds is still its own: one deleted (by hand, with
+ * its directory) is made again; one another hey made meanwhile throws SessionLockedError while
+ * that hey lives, else it is taken back.
+ */
+export function relockSession(sessionPath: string): void {
+  const lock = `${sessionPath}.lock`;
+  if (!held.has(lock)) return;
+  let pid: number | undefined;
+  try {
+    pid = Number(readFileSync(lock, "utf8").trim().split(/\s+/)[0]);
+  } catch {
+    // gone: made again below
+  }
+  if (pid === process.pid) return;
+  held.delete(lock);
+  lockSession(sessionPath);
 }
 
 /** Gives the session up (its writer closed). */
@@ -84,10 +107,12 @@ function lockOwner(lock: string): string | undefined {
   } catch (e) {
     return errnoCode(e) === "ENOENT" ? undefined : `its lock ${lock} cannot be read`;
   }
-  const [pidText = "", host = ""] = text.trim().split(/\s+/);
+  const [pidText = "", host = "", bootText = ""] = text.trim().split(/\s+/);
   const pid = Number(pidText);
   if (!Number.isInteger(pid) || pid <= 0) return undefined; // a torn lock: its writer died while making it
   if (host !== "" && host !== hostname()) return `pid ${pid} on ${host}`;
+  // made before this machine last started (a crash, then a reboot): its pid may be another process's now
+  if (bootText !== "" && bootId() !== undefined && bootText !== bootId()) return undefined;
   if (pid === process.pid) return undefined; // an earlier process had our pid
   try {
     process.kill(pid, 0);
@@ -95,6 +120,24 @@ function lockOwner(lock: string): string | undefined {
   } catch (e) {
     return errnoCode(e) === "EPERM" ? `pid ${pid}` : undefined;
   }
+}
+
+let boot: string | null | undefined;
+
+/**
+ * This boot's id (Linux's boot_id; a lock written by an older hey has none), undefined elsewhere:
+ * a start time computed from the uptime moves with the clock, and with sleep where the uptime
+ * leaves it out, so a live lock could be taken for a stale one.
+ */
+function bootId(): string | undefined {
+  if (boot === undefined) {
+    try {
+      boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || null;
+    } catch {
+      boot = null;
+    }
+  }
+  return boot ?? undefined;
 }
 
 function removeQuietly(path: string): void {

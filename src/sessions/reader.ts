@@ -96,7 +96,7 @@ function* take<T>(items: Iterator<T>, n: number): Generator<T> {
 }
 
 export interface LoadedSession {
-  header: SessionHeader;
+  header: SessionHeader; // `id`: the file's, which the writer appends to (a copy's header keeps the original's)
   /**
    * first user message, then the aligned window; every tool call has exactly one result. Each
    * summary whose last message the window reaches stands in its place for the whole range it
@@ -277,7 +277,7 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
     // counted from the end: what follows the epoch was read whole; a request's answer came after its history was judged
     const upTo = epoch && messages.length - appended.length - epoch.after - (epoch.answer ? 1 : 0);
     return {
-      header,
+      header: { ...header, id: basename(path, ".jsonl") }, // the file's name is the id: a copy's header names the original
       messages,
       summaries,
       ...(model ? { model } : {}),

@@ -4,9 +4,11 @@ import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, readSync, rename
 import { join } from "node:path";
 import { newId } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
-import { toLine, type SessionEntry, type SessionHeader } from "./format.ts";
+import { formatSize, toLine, type SessionEntry, type SessionHeader } from "./format.ts";
+import { copyBytes, copySession, whereabouts } from "./vanished.ts";
 import { closeQuietly, openSessionFile } from "./lines.ts";
-import { lockSession, unlockSession } from "./lock.ts";
+import { lockSession, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
+import { diskProblem, dirProblem } from "../fs/dir-problem.ts";
 import { errorText } from "../kernel/errors.ts";
 
 /**
@@ -31,6 +33,13 @@ export interface SessionWriter extends Output {
   close(): void;
 }
 
+/** The sessions directory could not be made, or a file made in it (its `cause`). */
+class SessionDirError extends Error {
+  constructor(override readonly cause: unknown) {
+    super(String(cause));
+  }
+}
+
 /** A `compaction` event as the writer reads it (the union in kernel/output.ts may grow it). */
 type CompactionEvent = { type: "compaction"; kind: string; from_id?: string; to_id?: string; summary?: string; window?: number };
 
@@ -47,10 +56,11 @@ export function createSessionWriter(opts: {
    */
   existing?: boolean;
 }): SessionWriter {
-  const path = join(opts.dir, `${opts.id}.jsonl`);
+  let path = join(opts.dir, `${opts.id}.jsonl`);
   let fd: number | undefined;
   let failed = false;
   let dirty = false;
+  let fresh = false; // this writer made the file, and no message is in it yet
   let pendingModel: SessionEntry | undefined;
   let lastModel = "";
   let current: { provider: string; model: string } | undefined; // the model of the last model() call
@@ -64,7 +74,10 @@ export function createSessionWriter(opts: {
       failed = true;
       if (fd !== undefined) closeQuietly(fd);
       fd = undefined;
-      opts.warn(`session not saved: cannot write ${path}: ${errorText(e)}; the conversation continues without it`);
+      if (fresh) removeQuietly(path); // a file this writer made holds no message: not left as an empty session (a full disk)
+      const cause = e instanceof SessionDirError ? e.cause : e;
+      const why = e instanceof SessionDirError ? (diskProblem(cause) ?? dirProblem(opts.dir, cause)) : (diskProblem(e, path) ?? errorText(e));
+      opts.warn(`session not saved: cannot write ${path}: ${why}; the conversation continues without it`);
     }
   };
   const write = (text: string) => {
@@ -73,10 +86,16 @@ export function createSessionWriter(opts: {
     dirty = true;
   };
   const open = () => {
-    mkdirSync(opts.dir, { recursive: true, mode: 0o700 }); // conversations are private
-    lockSession(path); // one writer per session: a second hey is refused, never interleaved
+    try {
+      mkdirSync(opts.dir, { recursive: true, mode: 0o700 }); // conversations are private
+      lockSession(path); // one writer per session: a second hey is refused, never interleaved
+    } catch (e) {
+      if (e instanceof SessionLockedError) throw e;
+      throw new SessionDirError(e);
+    }
     fd = openSessionFile(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT); // read too: a resume checks the last byte
     const size = fstatSync(fd).size;
+    fresh = size === 0;
     if (size === 0) write(toLine({ type: "header", id: opts.id, cwd: opts.cwd, created: new Date().toISOString(), version: opts.version }));
     else if (!endsWithNewline(fd, size)) write("\n"); // a torn last line stays alone on its line
   };
@@ -93,10 +112,36 @@ export function createSessionWriter(opts: {
     if (fd === undefined) open();
     flushModel();
     write(toLine(entry));
+    if (entry.type === "message") fresh = false;
   };
   const sync = () => {
+    if (fd !== undefined) relocate();
+    if (fd !== undefined) relockSession(path); // a lock deleted by hand: made again, or another hey that took it stops this one
     if (fd !== undefined && dirty) fsyncSync(fd);
     dirty = false;
+  };
+  /** a file deleted or replaced under hey: the session is written again where `hey -c` finds it */
+  const relocate = () => {
+    const where = whereabouts(fd!, path);
+    if (where === "there") return;
+    const id = where === "gone" ? undefined : newId(); // another file has the name now: this conversation takes a new one
+    const target = id === undefined ? path : join(opts.dir, `${id}.jsonl`);
+    mkdirSync(opts.dir, { recursive: true, mode: 0o700 }); // `rm -r` of the sessions directory
+    // a lock removed with the directory is made again: another hey must still be refused
+    if (id === undefined) relockSession(path);
+    else lockSession(target);
+    const copy = copySession(fd!, target, id);
+    closeQuietly(fd!);
+    fd = copy.fd;
+    dirty = false; // the copy was synced
+    const was = path;
+    path = target;
+    if (id === undefined)
+      return opts.warn(`${was} was deleted while hey was writing it; hey wrote the session back (${formatSize(copy.bytes)}) and goes on saving it there`);
+    unlockSession(was); // the file there now is not this hey's
+    opts.warn(
+      `${was} was replaced by another file while hey was writing it (that file is left as it is); this conversation goes on as session ${id}, ${target} — \`hey --resume ${id}\` continues it`,
+    );
   };
 
   function model(provider: string, name: string): void {
@@ -109,7 +154,9 @@ export function createSessionWriter(opts: {
   }
 
   return {
-    path,
+    get path() {
+      return path;
+    },
     emit(event: AgentEvent | CompactionEvent) {
       guard(() => {
         switch (event.type) {
@@ -157,6 +204,14 @@ export function createSessionWriter(opts: {
   };
 }
 
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // gone already, or the directory will not let it go: an empty file is listed nowhere
+  }
+}
+
 function endsWithNewline(fd: number, size: number): boolean {
   const b = Buffer.alloc(1);
   return readSync(fd, b, 0, 1, size - 1) === 1 && b[0] === 10;
@@ -169,6 +224,15 @@ function endsWithNewline(fd: number, size: number): boolean {
  * entry (the header is missing, not damaged) and stays, after the header.
  */
 export function repairHeader(path: string, header: SessionHeader, keepFirst: boolean): void {
+  try {
+    rewriteHeader(path, header, keepFirst);
+  } catch (e) {
+    // the copy is made beside the file and renamed over it only when whole: nothing of it was lost
+    throw new Error(`cannot repair the damaged header of ${path}: ${diskProblem(e, path) ?? errorText(e)}; the file is as it was`);
+  }
+}
+
+function rewriteHeader(path: string, header: SessionHeader, keepFirst: boolean): void {
   const line = Buffer.from(JSON.stringify(header));
   const fd = openSessionFile(path, constants.O_RDWR);
   try {
@@ -195,12 +259,7 @@ export function repairHeader(path: string, header: SessionHeader, keepFirst: boo
     try {
       const head = Buffer.concat([line, Buffer.from("\n")]);
       for (let done = 0; done < head.length; ) done += writeSync(out, head, done, head.length - done);
-      for (
-        let at = keepFirst ? 0 : Math.min(size, firstEnd + 1), n: number;
-        at < size && (n = readSync(fd, buf, 0, Math.min(COPY_CHUNK, size - at), at)) > 0;
-        at += n
-      )
-        for (let done = 0; done < n; ) done += writeSync(out, buf, done, n - done);
+      copyBytes(fd, out, keepFirst ? 0 : Math.min(size, firstEnd + 1), size);
       fsyncSync(out);
     } catch (e) {
       closeQuietly(out);

@@ -290,7 +290,7 @@ function sessionsCommand(words: string[], interactive: boolean, here: CommandCon
     const note = unreadableNote(unreadable);
     const { shown, heading } = listedHere(sessions, here, words.length === 1);
     const list = formatSessionList(shown, home, interactive ? RESUME_IN_REPL : undefined, sessionShortIds(dir), listFit(columns));
-    return said(heading + visible(list).trimEnd() + (note ? `\nhey: ${note}` : ""));
+    return said(heading + visible(list).trimEnd() + (note ? `\nhey: ${visible(note)}` : ""));
   }
   const [verb, ...rest] = words;
   const every = rest[0] === "all";

@@ -62,8 +62,15 @@ export function lastExchange(messages: readonly Message[], prompt: string, forma
   return [...question, ...shown].join("\n") + "\n";
 }
 
-/** `/resume`'s choices: number, when, size, the directory when `home` is given (paths under it as `~/…`: the project's sessions), first prompt. */
-export function resumeChoices(infos: SessionInfo[], home?: string): string {
+/** What `/resume` shows before the first prompt of a session another hey has open. */
+const IN_USE = "(open in another hey) ";
+
+/**
+ * `/resume`'s choices: number, when, size, the directory when `home` is given (paths under it as
+ * `~/…`: the project's sessions), first prompt; a session `inUse` (another hey has it open: picking
+ * it is refused) says so, before its prompt is cut.
+ */
+export function resumeChoices(infos: SessionInfo[], home?: string, inUse: (s: SessionInfo) => boolean = () => false): string {
   const when = (ms: number) => {
     const d = new Date(ms);
     const p = (n: number) => String(n).padStart(2, "0");
@@ -74,7 +81,7 @@ export function resumeChoices(infos: SessionInfo[], home?: string): string {
     infos
       .map(
         (s, i) =>
-          `${String(i + 1).padStart(width)}  ${when(s.modified)}  ${formatSize(s.size).padStart(8)}  ${home !== undefined ? `${visible(shortPath(s.cwd, home))}  ` : ""}${visible(oneLine(s.firstPrompt || "(no prompt)", 60))}`,
+          `${String(i + 1).padStart(width)}  ${when(s.modified)}  ${formatSize(s.size).padStart(8)}  ${home !== undefined ? `${visible(shortPath(s.cwd, home))}  ` : ""}${inUse(s) ? IN_USE : ""}${visible(oneLine(s.firstPrompt || "(no prompt)", 60))}`,
       )
       .join("\n") + "\n"
   );

@@ -328,7 +328,7 @@ function loadHistory(file: string): string[] {
     const lines = read.text.split("\n");
     if (read.truncated) lines.shift(); // the cut first line
     return lines
-      .filter((l) => l !== "")
+      .filter((l) => l.replace(/\0/g, "") !== "") // NUL bytes alone: what a crash can leave of the file's end
       .map(decodeHistoryLine)
       .slice(-HISTORY_SIZE);
   } catch {

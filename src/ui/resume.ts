@@ -3,6 +3,7 @@
 // `/resume ID-PREFIX`) and load it. The caller swaps the conversation.
 import { projectOf } from "../fs/root-probe.ts";
 import { findSession, listSessions } from "../sessions/listing.ts";
+import { lockedByOther } from "../sessions/lock.ts";
 import { resumeSession, type LoadedSession } from "../sessions/reader.ts";
 import { sessionsHere } from "../sessions/scope.ts";
 import { RESUME_CHOICES, resumeChoices, shortPath } from "./intro.ts";
@@ -36,7 +37,7 @@ export async function resumeCommand(arg: string, ctx: ResumeContext): Promise<Lo
       return undefined;
     }
     if (scoped.project) ctx.say(`No other sessions in this directory; its project's, ${visible(shortPath(ctx.root, ctx.home))}:\n`);
-    ctx.say(resumeChoices(here, scoped.project ? ctx.home : undefined));
+    ctx.say(resumeChoices(here, scoped.project ? ctx.home : undefined, (s) => lockedByOther(s.path)));
     choice = (await ctx.ask(`resume which? (1-${here.length}, Enter to cancel) `)) ?? "";
     if (choice === "") return undefined;
   }

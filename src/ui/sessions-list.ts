@@ -48,7 +48,7 @@ export function sessionsListing(here: Pick<Places, "sessionsDir" | "cwd" | "root
     shown.length === 0 && sessions.length > 0
       ? `No sessions in this directory${here.root === here.cwd ? "" : " or its project"}; hey --sessions --all lists all ${sessions.length}.\n`
       : heading + visible(formatSessionList(shown, here.home, undefined, short, listFit(json ? 0 : columns)));
-  const list = table + (note ? `\nhey: ${note}\n` : "");
+  const list = table + (note ? `\nhey: ${visible(note)}\n` : ""); // a file's name is foreign text
   if (!json) return list;
   // for scripts, the listing as data too: `jq '.sessions[].id'`
   const rows = shown.map((s) => ({

@@ -3,7 +3,7 @@
 // unknown /word names the command it probably meant, and the history is kept per project root
 // with the global file read where a project's runs out.
 import { afterEach, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { startTerm, type Term, type TermOptions } from "../helpers/tmux.ts";
@@ -116,6 +116,25 @@ test(
     await t.keys("Enter");
     await t.waitFor("hey: unknown command /frobnicate (/help lists the commands)");
     expect(server.requests.length).toBe(before);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "a history file a crash left with NUL bytes at its end and a torn last line: ↑ shows the lines, the next one goes on a line of its own",
+  async () => {
+    const stateHome = fileTempDir("hey-history-crash-").path;
+    mkdirSync(join(stateHome, "hey"), { recursive: true });
+    writeFileSync(join(stateHome, "hey", "history"), "git status\nnpm te\n\0\0\0\0\0\0\0\0");
+    const t = await open({ env: { XDG_STATE_HOME: stateHome } });
+    await t.keys("Up");
+    await t.waitFor((s) => lastLine(s) === "› npm te");
+    await t.keys("Up");
+    await t.waitFor((s) => lastLine(s) === "› git status");
+    await t.keys("C-u");
+    server.enqueue(answer("ok"));
+    await say(t, "ls -la", "ok");
+    expect(readFileSync(join(stateHome, "hey", "history"), "utf8")).toBe("git status\nnpm te\n\0\0\0\0\0\0\0\0\nls -la\n");
   },
   E2E_TIMEOUT,
 );

@@ -1,7 +1,8 @@
 // The REPL in a real terminal (issue 14), against a local mock model: what a person sees and the
 // keys they press. Each test types keys into tmux and asserts on the captured screen.
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { jsonReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 import { startTerm, type Term, type TermOptions } from "../helpers/tmux.ts";
@@ -288,6 +289,50 @@ test(
       `hey: this session was started in /srv/elsewhere; hey works in ${t.cwd} now (paths in it may be relative to /srv/elsewhere)`,
     );
     expect(await prompt(t)).toContain("› fix src/a.ts\nFixed.\n"); // the notice, then the last exchange
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "a session that cannot be saved says so on a line of its own, never inside the answer being shown",
+  async () => {
+    const t = await open();
+    mkdirSync(join(t.home, ".local", "state", "hey"), { recursive: true });
+    writeFileSync(join(t.home, ".local", "state", "hey", "sessions"), ""); // a file where the directory should be
+    const text = "The capital of France is Paris, and it has been for a very long time indeed.";
+    server.enqueue(answer(text));
+    await t.type("capital?");
+    await t.keys("Enter");
+    const screen = await t.waitFor("the conversation continues without it", { scrollback: true, joined: true });
+    expect(screen).toContain(`${text}\n`);
+    expect(screen).toMatch(/^hey: session not saved: cannot write /m);
+    await prompt(t);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "/resume marks a session another hey has open, and picking it anyway is refused with who holds it; the conversation here goes on",
+  async () => {
+    const t = await open();
+    const sessions = join(t.home, ".local", "state", "hey", "sessions");
+    writeSession(join(t.home, ".local", "state"), t.cwd, "an older question", "an older answer");
+    const held = writeSession(join(t.home, ".local", "state"), t.cwd, "the other terminal's work", "on it");
+    writeFileSync(join(sessions, `${held}.jsonl.lock`), `${process.pid} ${hostname()}\n`); // this test's process: alive, not the REPL's hey
+    await t.type("/resume");
+    await t.keys("Enter");
+    const screen = await t.waitFor("resume which? (1-2, Enter to cancel)");
+    expect(screen).toMatch(/ {2}\(open in another hey\) the other terminal's work$/m);
+    expect(screen).toMatch(/ {2}an older question$/m);
+    const row = screen
+      .split("\n")
+      .find((l) => l.includes("the other terminal's work"))!
+      .trim()
+      .split(" ")[0];
+    await t.type(row!);
+    await t.keys("Enter");
+    await t.waitFor(`hey: session ${held} is in use by another hey (pid ${process.pid})`, { joined: true });
+    await prompt(t);
   },
   E2E_TIMEOUT,
 );

@@ -1,7 +1,7 @@
 // Sessions through dist/hey (SPEC §19): crash mid-tool then `-c`, a torn last line, an unwritable
 // sessions directory, `-c` with nothing to continue, --resume and --sessions.
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:test";
-import { appendFileSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, realpathSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
@@ -100,6 +100,27 @@ test("a torn last line is skipped with a warning and the conversation goes on", 
   expect(run.code).toBe(0);
   expect(run.stderr).toContain("torn");
   expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "first", "first answer", "second"]);
+  // the next run finds it inside the file, ended by the writer: still said for what it is
+  server.enqueue(textReply("openai", "third answer"));
+  const next = await hey(["-c", "-p", "third"]);
+  expect(next.stderr).toContain(
+    `: skipped line 6: not valid JSON, cut short or damaged (hey stopped while writing it, or it was edited); the lines after it are loaded\n`,
+  );
+  expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "first", "first answer", "second", "second answer", "third"]);
+});
+
+test("a message line with a part missing its text (edited by hand) is skipped with a warning naming its line; -c goes on, no internal error", async () => {
+  server.enqueue(textReply("openai", "first answer"));
+  await hey(["-p", "first"]);
+  const file = join(sessionsDir(), sessionFiles()[0]!);
+  const lineNo = readFileSync(file, "utf8").split("\n").length; // the next line's number
+  appendFileSync(file, `${JSON.stringify({ type: "message", message: { id: "x1", role: "assistant", content: [{ type: "text" }] } })}\n`);
+  server.enqueue(textReply("openai", "second answer"));
+  const run = await hey(["-c", "-p", "second"]);
+  expect(run.stderr).not.toContain("internal error");
+  expect(run.stderr).toContain(`${file}: skipped line ${lineNo}: not a valid message entry`);
+  expect(run.code).toBe(0);
+  expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "first", "first answer", "second"]);
 });
 
 test("an unwritable sessions directory warns once and the answer is still printed", async () => {
@@ -109,6 +130,44 @@ test("an unwritable sessions directory warns once and the answer is still printe
   expect(run.code).toBe(0);
   expect(run.stdout).toBe("still answered\n");
   expect(run.stderr.match(/hey: .*session/g)).toHaveLength(1);
+  // the file in the way is named, not "ENOTDIR: mkdir …/hey/sessions"
+  expect(run.stderr).toMatch(`: ${join(state.path, "hey")} is a file, not a directory`);
+});
+
+test("writes the file size limit refuses (as a full disk would): said once with the cause, the answer printed, no empty or torn session file and no lock left behind", async () => {
+  const limited = (prompt: string, kb: number) =>
+    runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", prompt], { cwd: work.path, env: { XDG_STATE_HOME: state.path }, fileSizeLimitKb: kb });
+  for (const [prompt, kb] of [
+    ["hi", 0], // not even the lock can be written
+    ["x".repeat(3000), 1], // the header fits, the first prompt does not
+  ] as const) {
+    server.enqueue(textReply("openai", "still answered"));
+    const run = await limited(prompt, kb);
+    expect([run.code, run.stdout]).toEqual([0, "still answered\n"]);
+    expect(
+      run.stderr.match(/hey: session not saved: cannot write .*\.jsonl: the file would be larger than this process may write \(EFBIG: see `ulimit -f`\)/g),
+    ).toHaveLength(1);
+    expect(readdirSync(sessionsDir())).toEqual([]);
+  }
+  const listed = await runHey(["--sessions"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  expect(listed.stdout).toBe("No sessions yet.\n");
+});
+
+test("a sessions directory hey cannot list is not “no sessions”: --sessions and -c name the file in its way, and -c starts nothing", async () => {
+  server.enqueue(textReply("openai", "saved"));
+  await hey(["-p", "first"]);
+  const dir = sessionsDir();
+  renameSync(dir, `${dir}.moved`); // as a sync tool or a backup restore may leave it
+  writeFileSync(dir, "");
+  const named = `hey: ${dir} is a file, not a directory; move it away (hey makes the directory again)\n`;
+  const listed = await runHey(["--sessions"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  expect([listed.code, listed.stdout, listed.stderr]).toEqual([2, "", named]);
+  const sent = server.requests.length;
+  const continued = await hey(["-c", "-p", "second"]);
+  expect(continued.code).toBe(2);
+  expect(continued.stderr).toContain(named);
+  expect(continued.stderr).not.toContain("starting a new one");
+  expect(server.requests).toHaveLength(sent); // nothing was sent for the second prompt
 });
 
 test("`-c` with no earlier session here starts a fresh one, and says so on stderr", async () => {
@@ -214,6 +273,27 @@ test("two `hey -c` at once: the second is refused with a message, nothing is int
   expect((await hey(["-c", "-p", "third"])).code).toBe(0);
 });
 
+test("a session file copied under another name (a branch of the conversation): --resume of the copy goes on in the copy, the original is untouched, each listed by its own id", async () => {
+  server.enqueue(textReply("openai", "blue"));
+  const id = String(jsonEvents((await hey(["-p", "my favourite colour is blue"])).stdout)[0]!.id);
+  const original = join(sessionsDir(), `${id}.jsonl`);
+  const before = readFileSync(original, "utf8");
+  writeFileSync(join(sessionsDir(), "try-green.jsonl"), before);
+  server.enqueue(textReply("openai", "Green it is."));
+  const run = await hey(["--resume", "try-green", "-p", "make it green"]);
+  expect(run.code).toBe(0);
+  expect(jsonEvents(run.stdout)[0]!.id).toBe("try-green");
+  expect(readFileSync(original, "utf8")).toBe(before); // the new messages went into the original, or a new file of its name
+  expect(readFileSync(join(sessionsDir(), "try-green.jsonl"), "utf8")).toContain("Green it is.");
+  const list = await runHey(["--sessions"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  expect(
+    list.stdout
+      .split("\n")
+      .filter((l) => l.includes("my favourite colour"))
+      .map((l) => l.split(" ")[0]),
+  ).toEqual(["try-green", id]);
+});
+
 test("a damaged header: listed, and `-c` repairs it and goes on", async () => {
   server.enqueue(textReply("openai", "blue"));
   await hey(["-p", "my favourite colour is blue"]);
@@ -227,6 +307,27 @@ test("a damaged header: listed, and `-c` repairs it and goes on", async () => {
   expect(run.stderr).toContain("the session's header was damaged; repaired");
   expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "my favourite colour is blue", "blue", "which colour?"]);
   expect(JSON.parse(readFileSync(file, "utf8").split("\n")[0]!)).toMatchObject({ type: "header", cwd: work.path });
+});
+
+test("a damaged header that cannot be repaired (the disk full, a size limit): --resume says which file and that it is as it was, and leaves nothing behind", async () => {
+  server.enqueue(textReply("openai", "noted"));
+  const id = String(jsonEvents((await hey(["-p", `remember ${"42 ".repeat(4000)}`])).stdout)[0]!.id);
+  const file = join(sessionsDir(), `${id}.jsonl`);
+  const text = readFileSync(file, "utf8");
+  writeFileSync(file, '{"type":"hea' + text.slice(text.indexOf("\n"))); // shorter than the header it needs: repaired by a copy
+  const damaged = readFileSync(file, "utf8");
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--resume", id, "-p", "which number?"], {
+    cwd: work.path,
+    env: { XDG_STATE_HOME: state.path },
+    fileSizeLimitKb: 4, // the session is 12 KB: its copy cannot be written
+  });
+  expect(run.code).toBe(2);
+  expect(run.stderr).toBe(
+    `hey: cannot repair the damaged header of ${file}: the file would be larger than this process may write (EFBIG: see \`ulimit -f\`); the file is as it was\n`,
+  );
+  expect(readFileSync(file, "utf8")).toBe(damaged);
+  expect(sessionFiles()).toEqual([`${id}.jsonl`]);
+  expect(readdirSync(sessionsDir()).filter((f) => !f.endsWith(".jsonl"))).toEqual([]); // no copy, no lock
 });
 
 test("a header damaged beyond reading its directory: reported by --sessions and -c; --resume ID repairs it here", async () => {
@@ -245,6 +346,44 @@ test("a header damaged beyond reading its directory: reported by --sessions and 
   const resumed = await hey(["--resume", id, "-p", "which number?"]);
   expect(resumed.code).toBe(0);
   expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "remember 42", "noted", "which number?"]);
+});
+
+test("a session file a crash left empty or of NUL bytes: named as lost, to delete — not ignored, nor sent to a --resume that cannot repair it", async () => {
+  server.enqueue(textReply("openai", "noted"));
+  const id = String(jsonEvents((await hey(["-p", "remember 42"])).stdout)[0]!.id);
+  const file = join(sessionsDir(), `${id}.jsonl`);
+  const lost = "holds nothing — it is empty or NUL bytes only, what a crash can leave of a file not yet on disk — so there is nothing to resume";
+  for (const bytes of [Buffer.alloc(readFileSync(file).length), Buffer.alloc(0)]) {
+    writeFileSync(file, bytes);
+    const list = await runHey(["--sessions"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+    expect(list.stdout).toContain(`hey: a session file ${lost}: ${file}; delete it\n`);
+    expect(list.stdout).not.toContain("repairs it");
+    const resumed = await hey(["--resume", id, "-p", "which number?"]);
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toContain(`hey: ${file} ${lost}; delete it\n`);
+    server.enqueue(textReply("openai", "a fresh start"));
+    const continued = await hey(["-c", "-p", "which number?"]);
+    expect(continued.code).toBe(0);
+    // an empty file was passed over without a word: -c started afresh (or went on with an older session)
+    expect(continued.stderr).toContain(`hey: a session file ${lost}: ${file}; delete it\n`);
+    expect(readFileSync(file).equals(bytes)).toBe(true); // nothing written into it
+    for (const f of sessionFiles()) if (!f.startsWith(id)) unlinkSync(join(sessionsDir(), f)); // -c's new one
+  }
+});
+
+test("control characters a session file holds in its directory or name reach the terminal visible, never as escapes", async () => {
+  server.enqueue(textReply("openai", "noted"));
+  const id = String(jsonEvents((await hey(["-p", "remember 42"])).stdout)[0]!.id);
+  const file = join(sessionsDir(), `${id}.jsonl`);
+  const [header, ...rest] = readFileSync(file, "utf8").split("\n");
+  writeFileSync(file, [JSON.stringify({ ...JSON.parse(header!), cwd: "/tmp/\x1b]0;owned\x07x" }), ...rest].join("\n"));
+  writeFileSync(join(sessionsDir(), "\x1b[2Jwiped.jsonl"), "\0\0\0\0");
+  const list = await runHey(["--sessions", "--all"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  expect(list.stdout).toContain("^[[2Jwiped.jsonl; delete it");
+  server.enqueue(textReply("openai", "42"));
+  const resumed = await hey(["--resume", id, "-p", "which number?"]);
+  expect(resumed.stderr).toContain("this session was started in /tmp/^[]0;owned^Gx;");
+  for (const out of [list.stdout, list.stderr, resumed.stderr]) expect(out).not.toContain("\x1b");
 });
 
 test("--resume of a session started in another directory says so once on stderr; one of this directory says nothing of the kind", async () => {

@@ -28,6 +28,13 @@ test("appends, creating the file 0600 and its directory 0700", () => {
   expect(statSync(join(dir.path, "state", "hey")).mode & 0o777).toBe(0o700);
 });
 
+test("a last line a crash left without its newline stays alone on its line: the next entry is not glued to it", () => {
+  const file = join(dir.path, "history");
+  writeFileSync(file, "git status\ngit sta");
+  appendOwnFile(file, "npm test\n");
+  expect(readFileSync(file, "utf8")).toBe("git status\ngit sta\nnpm test\n");
+});
+
 test.each([
   { name: "the file is a link", link: "history" },
   { name: "its directory is a link", link: "hey" },

@@ -78,6 +78,8 @@ export interface HeyOptions {
   env?: Record<string, string | undefined>;
   stdin?: string;
   timeoutMs?: number;
+  /** `ulimit -f`: the largest file hey may write, in KB (a write past it fails with EFBIG) */
+  fileSizeLimitKb?: number;
 }
 
 /** A temporary directory removed by the returned function. */
@@ -96,7 +98,8 @@ export async function runHey(args: string[], opts: HeyOptions = {}): Promise<Hey
   try {
     const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home.path, NO_COLOR: "1" };
     for (const [k, v] of Object.entries(opts.env ?? {})) if (v !== undefined) env[k] = v;
-    const proc = Bun.spawn([bin, ...args], {
+    const limited = opts.fileSizeLimitKb === undefined ? [] : ["sh", "-c", `ulimit -f ${opts.fileSizeLimitKb} && exec "$0" "$@"`];
+    const proc = Bun.spawn([...limited, bin, ...args], {
       cwd: opts.cwd ?? home.path,
       env,
       stdin: new Blob([opts.stdin ?? ""]),

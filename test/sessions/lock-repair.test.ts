@@ -17,6 +17,14 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 const dir = () => mkdtempSync(join(root, `d${n++}-`));
 
+/** This boot's id, as locks record it where the system tells it (Linux). */
+const bootId = existsSync("/proc/sys/kernel/random/boot_id") ? readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() : undefined;
+
+/** The lock holds this process's pid, the host and the boot's id. */
+function expectOurs(lock: string) {
+  expect(readFileSync(lock, "utf8")).toBe(`${process.pid} ${hostname()}${bootId ? ` ${bootId}` : ""}\n`);
+}
+
 /** A live process that is not this one, for a lock held by "another hey". */
 function otherProcess() {
   const p = Bun.spawn(["sleep", "30"]);
@@ -47,9 +55,27 @@ describe("the lock", () => {
       writeFileSync(`${path}.lock`, text === "12" ? `${gone.pid} ${hostname()}\n` : text);
       expect(lockedByOther(path)).toBe(false);
       lockSession(path);
-      expect(readFileSync(`${path}.lock`, "utf8")).toBe(`${process.pid} ${hostname()}\n`);
+      expectOurs(`${path}.lock`);
       unlockSession(path);
       expect(existsSync(`${path}.lock`)).toBe(false);
+    }
+  });
+
+  test("a lock made before this machine last started (a crash, then a reboot) is stale, though its pid is some live process's now", () => {
+    const path = join(dir(), "s.jsonl");
+    const other = otherProcess(); // the process that has the dead hey's pid after the reboot
+    try {
+      writeFileSync(`${path}.lock`, `${other.pid} ${hostname()} ${bootId ?? "x"}\n`);
+      expect(lockedByOther(path)).toBe(true); // made in this boot: its process lives
+      writeFileSync(`${path}.lock`, `${other.pid} ${hostname()} 5f1c9b2e-0000-4000-8000-000000000000\n`);
+      // where the system tells no boot id (not Linux), such a lock is respected: better refused than interleaved
+      expect(lockedByOther(path)).toBe(bootId === undefined);
+      if (bootId === undefined) return;
+      lockSession(path);
+      expectOurs(`${path}.lock`);
+      unlockSession(path);
+    } finally {
+      other.stop();
     }
   });
 

@@ -205,7 +205,10 @@ describe("crash damage", () => {
     writeFileSync(path, lines.join("\n"));
     const loaded = loadSession(path);
     expect(loaded.messages).toEqual(h);
-    expect(loaded.warnings).toEqual([`${path}: skipped line 4: not valid JSON`, `${path}: skipped line 5: not a valid message entry`]);
+    expect(loaded.warnings).toEqual([
+      `${path}: skipped line 4: not valid JSON, cut short or damaged (hey stopped while writing it, or it was edited); the lines after it are loaded`,
+      `${path}: skipped line 5: not a valid message entry`,
+    ]);
   });
 
   test("corrupt lines far from the start are named by byte offset", () => {

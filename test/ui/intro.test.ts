@@ -2,7 +2,7 @@
 // answer rendered as a live answer is (markdown, wrap), a long answer cut to its end without losing its styles.
 import { expect, test } from "bun:test";
 import { userMessage, type Message } from "../../src/kernel/ir.ts";
-import { banner, lastExchange } from "../../src/ui/intro.ts";
+import { banner, lastExchange, resumeChoices } from "../../src/ui/intro.ts";
 
 const said = (text: string): Message => ({ id: "a", role: "assistant", content: [{ type: "text", text }] });
 const format = (color: boolean, columns = 0) => ({ color, columns, stringWidth: (t: string) => [...t].length });
@@ -38,4 +38,11 @@ test("the banner shows the directory under home as ~, a Windows one too", () => 
   expect(line("/home/ann/app", "/home/ann")).toBe("hey 1 · p/m · ~/app · /help for commands\n");
   expect(line("C:\\Users\\ann\\app", "C:\\Users\\ann")).toBe("hey 1 · p/m · ~\\app · /help for commands\n");
   expect(line("C:\\Users\\anna", "C:\\Users\\ann")).toBe("hey 1 · p/m · C:\\Users\\anna · /help for commands\n");
+});
+
+test("/resume's choices: a session another hey has open says so before its first prompt, so it is not picked only to be refused", () => {
+  const info = (id: string, firstPrompt: string) => ({ id, created: "", modified: 0, cwd: "/w", firstPrompt, size: 10, path: `/s/${id}.jsonl` });
+  const rows = resumeChoices([info("a", "fix the build"), info("b", "add a test")], undefined, (s) => s.id === "a").split("\n");
+  expect(rows[0]).toEndWith("  (open in another hey) fix the build");
+  expect(rows[1]).toEndWith("  add a test");
 });

@@ -1,0 +1,79 @@
+// Why one of hey's own directories (the sessions directory, under XDG_STATE_HOME) cannot be used,
+// said as one sentence that names the path at fault and what to do — not "ENOTDIR: mkdir …",
+// which names a directory that does not exist rather than the file in its way.
+import { statSync } from "node:fs";
+import { dirname } from "node:path";
+import { errnoCode, errorText } from "../kernel/errors.ts";
+
+/**
+ * What went wrong making, listing or writing into `dir` (`e`: the system error), naming the path
+ * at fault: a file where a directory of the path should be, a directory hey may not use, else the
+ * error as it came.
+ */
+export function dirProblem(dir: string, e: unknown): string {
+  const code = errnoCode(e);
+  if (code === "ENOTDIR" || code === "EEXIST") {
+    const file = firstNonDirectory(dir);
+    if (file === dir) return `${dir} is a file, not a directory; move it away (hey makes the directory again)`;
+    if (file) return `${file} is a file, not a directory, so hey cannot keep ${dir}; move the file away (hey makes the directory again)`;
+  }
+  if (code === "EACCES" || code === "EPERM") {
+    const existing = deepestExisting(dir);
+    if (existing && existing !== dir) return `${dir} cannot be made: this user may not write ${existing} (${code}); chmod u+w ${existing}`;
+    return `${dir} cannot be used: permission denied; give your user access to it (chmod u+rwx ${dir}, and x on each directory above it)`;
+  }
+  if (code === "EROFS") return `${dir} is on a read-only file system; set XDG_STATE_HOME to a writable directory`;
+  return `cannot use ${dir}: ${errorText(e)}`;
+}
+
+/**
+ * What a failed write into one of hey's files means for the user, when it is the disk (full, over
+ * quota, read-only), a size limit or, given the `file`, its permissions; undefined for anything else.
+ */
+export function diskProblem(e: unknown, file?: string): string | undefined {
+  switch (errnoCode(e)) {
+    case "EACCES":
+    case "EPERM":
+      return file === undefined
+        ? undefined
+        : `this user may not write it (${errnoCode(e)}: read-only, or made by another user — under sudo?); see ls -l ${file}`;
+    case "ENOSPC":
+      return "its disk is full (ENOSPC); free some space — what was saved before stays";
+    case "EDQUOT":
+      return "your disk quota is used up (EDQUOT); free some space — what was saved before stays";
+    case "EFBIG":
+      return "the file would be larger than this process may write (EFBIG: see `ulimit -f`)";
+    case "EROFS":
+      return "its file system is read-only (EROFS)";
+  }
+  return undefined;
+}
+
+/** `dir`, or the nearest directory above it, that exists as a directory (undefined when none can be seen). */
+function deepestExisting(dir: string): string | undefined {
+  for (let p = dir; ; p = dirname(p)) {
+    try {
+      if (statSync(p).isDirectory()) return p;
+    } catch {
+      // missing, or in a directory this user may not search: look above
+    }
+    if (dirname(p) === p) return undefined;
+  }
+}
+
+/** The path nearest the root, among `dir` and the directories above it, that exists and is not a directory. */
+function firstNonDirectory(dir: string): string | undefined {
+  const chain: string[] = [];
+  for (let p = dir; ; p = dirname(p)) {
+    chain.unshift(p);
+    if (dirname(p) === p) break;
+  }
+  for (const p of chain) {
+    try {
+      if (!statSync(p).isDirectory()) return p;
+    } catch {
+      return undefined; // missing (or unreadable): nothing in the way from here down
+    }
+  }
+  return undefined;
+}

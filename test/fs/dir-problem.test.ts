@@ -1,0 +1,50 @@
+// What hey says when one of its own directories or files cannot be used (fs/dir-problem.ts): the
+// path at fault and what to do, not the system call's words.
+import { afterEach, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { diskProblem, dirProblem } from "../../src/fs/dir-problem.ts";
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const err = (code: string) => Object.assign(new Error(`${code}: something, write`), { code });
+
+test("a file where a directory of the path should be is named, whichever call failed", () => {
+  const root = mkdtempSync(join(tmpdir(), "hey-dirproblem-"));
+  temps.push(root);
+  mkdirSync(join(root, "state"));
+  writeFileSync(join(root, "state", "hey"), "");
+  const sessions = join(root, "state", "hey", "sessions");
+  for (const code of ["ENOTDIR", "EEXIST"])
+    expect(dirProblem(sessions, err(code))).toBe(
+      `${join(root, "state", "hey")} is a file, not a directory, so hey cannot keep ${sessions}; move the file away (hey makes the directory again)`,
+    );
+});
+
+test("permission denied: a directory that exists is named; one that does not is blamed on the directory above it it cannot be made in", () => {
+  const root = mkdtempSync(join(tmpdir(), "hey-dirproblem-"));
+  temps.push(root);
+  mkdirSync(join(root, "hey", "sessions"), { recursive: true });
+  const sessions = join(root, "hey", "sessions");
+  expect(dirProblem(sessions, err("EACCES"))).toStartWith(
+    `${sessions} cannot be used: permission denied; give your user access to it (chmod u+rwx ${sessions}`,
+  );
+  const missing = join(root, "hey", "logs", "today");
+  expect(dirProblem(missing, err("EACCES"))).toBe(
+    `${missing} cannot be made: this user may not write ${join(root, "hey")} (EACCES); chmod u+w ${join(root, "hey")}`,
+  );
+});
+
+test("a write refused by the disk, a quota, a size limit or the file's permissions says which, and what to do", () => {
+  expect(diskProblem(err("ENOSPC"))).toBe("its disk is full (ENOSPC); free some space — what was saved before stays");
+  expect(diskProblem(err("EDQUOT"))).toStartWith("your disk quota is used up (EDQUOT)");
+  expect(diskProblem(err("EFBIG"))).toBe("the file would be larger than this process may write (EFBIG: see `ulimit -f`)");
+  expect(diskProblem(err("EACCES"), "/s/a.jsonl")).toBe(
+    "this user may not write it (EACCES: read-only, or made by another user — under sudo?); see ls -l /s/a.jsonl",
+  );
+  expect(diskProblem(err("EACCES"))).toBeUndefined(); // a directory's: dirProblem says it
+  expect(diskProblem(err("EIO"))).toBeUndefined();
+});
