@@ -29,7 +29,7 @@ export function messageEntry(v: unknown): Message | undefined {
     }
     const part = contentPart(p);
     if (!part) return undefined;
-    parts.push(part);
+    parts.push(inOrderOf(p, part));
   }
   let calls: ToolCall[] | undefined;
   if (toolCalls !== undefined) {
@@ -37,18 +37,28 @@ export function messageEntry(v: unknown): Message | undefined {
     calls = [];
     for (const c of toolCalls as unknown[]) {
       if (!isObject(c) || !isStr(c.id) || !isStr(c.name) || !isStr(c.arguments)) return undefined;
-      calls.push({ id: c.id, name: c.name, arguments: c.arguments, ...opaqueOf(c.opaque) });
+      calls.push(inOrderOf(c, { id: c.id, name: c.name, arguments: c.arguments, ...opaqueOf(c.opaque) }));
     }
   }
   if (parts.length === 0 && unknown.length > 0 && !calls?.length)
     parts.push({ type: "text", text: `[${unknown.join(", ")} content from a newer hey, which this one cannot send]` });
-  return {
+  return inOrderOf(v, {
     id,
     role: role as Message["role"],
     content: parts,
     ...(calls ? { toolCalls: calls } : {}),
     ...(role === "tool" ? { toolCallId: toolCallId as string, toolName: isStr(toolName) ? toolName : "tool", isError: isError === true } : {}),
-  };
+  });
+}
+
+/**
+ * `built` with its keys in the order `line` had them (then any it added): a message read back is
+ * the same JSON as the one written, which the prompt cache's prefix check compares (context/cache.ts).
+ */
+function inOrderOf<T extends object>(line: Record<string, unknown>, built: T): T {
+  const fields = built as Record<string, unknown>;
+  const keys = [...Object.keys(line).filter((k) => k in fields), ...Object.keys(fields).filter((k) => !(k in line))];
+  return Object.fromEntries(keys.map((k) => [k, fields[k]])) as T;
 }
 
 /** A part of a kind hey writes, with the fields of its kind, else undefined. */
@@ -61,7 +71,9 @@ function contentPart(p: Record<string, unknown>): ContentBlock | undefined {
 /** `{opaque}` when `v` is shaped as a vendor's opaque state (kernel/ir.ts Opaque), else nothing. */
 function opaqueOf(v: unknown): { opaque?: NonNullable<ToolCall["opaque"]> } {
   if (!isObject(v) || !isStr(v.protocol) || !isStr(v.model)) return {};
-  return { opaque: { protocol: v.protocol as NonNullable<ToolCall["opaque"]>["protocol"], model: v.model, ...("data" in v ? { data: v.data } : {}) } };
+  return {
+    opaque: inOrderOf(v, { protocol: v.protocol as NonNullable<ToolCall["opaque"]>["protocol"], model: v.model, ...("data" in v ? { data: v.data } : {}) }),
+  };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

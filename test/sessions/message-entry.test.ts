@@ -2,6 +2,7 @@
 // a part missing its field is a bad line, skipped with a warning; a kind of content from a newer hey is left out.
 import { expect, test } from "bun:test";
 import { parseEntry } from "../../src/sessions/format.ts";
+import { messageEntry } from "../../src/sessions/message-entry.ts";
 
 const line = (message: unknown) => JSON.stringify({ type: "message", message });
 const parsed = (message: unknown) => parseEntry(line(message));
@@ -60,4 +61,12 @@ test("content of a kind a newer hey wrote is left out; a message left with nothi
       message: { id: "a", role: "assistant", content: [{ type: "text", text: "[hologram content from a newer hey, which this one cannot send]" }] },
     },
   });
+});
+
+test("a message read back is the same JSON as the line, key order included (the prompt cache compares the two)", () => {
+  const lines = [
+    '{"id":"t1","role":"tool","toolCallId":"c1","toolName":"read_file","isError":false,"content":[{"type":"text","text":"x"}]}',
+    '{"id":"a1","role":"assistant","content":[{"type":"thinking","text":"hm","opaque":{"protocol":"anthropic","model":"m","data":"sig"}}],"toolCalls":[{"id":"c1","name":"read_file","arguments":"{}","opaque":{"protocol":"google","model":"g","data":"s"}}]}',
+  ];
+  for (const line of lines) expect(JSON.stringify(messageEntry(JSON.parse(line)))).toBe(line);
 });
