@@ -93,6 +93,31 @@ test("completion fills the common prefix; a unique one gets a space", () => {
 });
 
 test.each([
+  ["a letter with a combining accent", "ae\u0301x"],
+  ["an emoji with a skin tone", "a👍🏽x"],
+  ["a family joined with ZWJ", "a👨‍👩‍👧x"],
+  ["a flag", "a🇫🇷x"],
+])("%s is one character to Left, Right, Backspace and Delete", (_name, text) => {
+  const middle = text.slice(1, -1);
+  let s = editKey(insert(emptyEditor([]), text), "left", []);
+  expect(s.cursor).toBe(1 + middle.length);
+  s = editKey(s, "left", []);
+  expect(s.cursor).toBe(1);
+  expect(editKey(s, "right", []).cursor).toBe(1 + middle.length);
+  expect(editKey(s, "delete", []).text).toBe("ax");
+  expect(editKey(editKey(s, "right", []), "backspace", [])).toMatchObject({ text: "ax", cursor: 1 });
+});
+
+test("up and down keep as many characters in, never landing inside an emoji or after half an accent", () => {
+  let s = insert(emptyEditor([]), "🙂🙂🙂\naé\u0301b");
+  s = editKey(editKey(s, "end", []), "left", []); // after "aé́" on the second line: 2 characters in
+  s = editKey(s, "up", []);
+  expect(s.cursor).toBe(4); // after two emoji, not between the halves of one
+  s = editKey(s, "down", []);
+  expect(s.cursor).toBe("🙂🙂🙂\naé\u0301".length);
+});
+
+test.each([
   ["short", "abc", 3, { cursorRow: 0, cursorCol: 5, endRow: 0, endCol: 5 }],
   ["wraps at the width", "abcdefghij", 10, { cursorRow: 1, cursorCol: 2, endRow: 1, endCol: 2 }],
   ["exactly full: the cursor goes to the next row", "abcdefgh", 8, { cursorRow: 1, cursorCol: 0, endRow: 0, endCol: 10 }],
