@@ -1,8 +1,7 @@
-// The prompt's text being edited (issue 14): the buffer and cursor, the editing keys, history,
-// and where the text lands on the screen at a given width. The cursor moves and deletes a
-// character as the user sees it (a grapheme: a letter with its accents, an emoji with its joined
-// parts, a flag). Pure: repl.ts reads keys, draws, and decides what Enter, Ctrl-C, Esc, Ctrl-D
-// and Tab mean.
+// The prompt's text being edited (issue 14): the buffer and cursor, the editing keys, history.
+// The cursor moves and deletes a character as the user sees it (a grapheme: a letter with its
+// accents, an emoji with its joined parts, a flag). Pure: repl.ts reads keys, draws (where the
+// text lands: prompt-rows.ts), and decides what Enter, Ctrl-C, Esc, Ctrl-D and Tab mean.
 import type { KeyName } from "./keys.ts";
 
 export interface EditorState {
@@ -108,58 +107,6 @@ export function complete(s: EditorState, candidates: string[]): { state: EditorS
   if (replacement.length < s.cursor - wordAt) return { state: s, unique };
   const text = s.text.slice(0, wordAt) + replacement + s.text.slice(s.cursor);
   return { state: { ...s, text, cursor: wordAt + replacement.length }, unique };
-}
-
-export interface Layout {
-  /** where the cursor goes, relative to the first row */
-  cursorRow: number;
-  cursorCol: number;
-  /** where the terminal's cursor is after the text is written; endCol = columns when the last row is exactly full (the drawer then moves to the next row itself) */
-  endRow: number;
-  endCol: number;
-}
-
-/**
- * Where the prompt and `text` land with `columns` columns: the first line after `prompt`, each
- * further line after `continuation`, long lines wrapped by the terminal.
- */
-export function layout(promptWidth: number, continuationWidth: number, text: string, cursor: number, columns: number, width: (s: string) => number): Layout {
-  const cols = Math.max(1, columns);
-  let row = 0;
-  let col = promptWidth;
-  let cursorRow = 0;
-  let cursorCol = col;
-  const wrapIfFull = () => {
-    if (col >= cols) {
-      row += Math.floor(col / cols);
-      col %= cols;
-    }
-  };
-  let i = 0;
-  for (const ch of text) {
-    if (i === cursor) {
-      wrapIfFull();
-      [cursorRow, cursorCol] = [row, col];
-    }
-    if (ch === "\n") {
-      row++;
-      col = continuationWidth;
-    } else {
-      const w = width(ch);
-      if (col + w > cols) {
-        row++;
-        col = 0;
-      }
-      col += w;
-    }
-    i += ch.length;
-  }
-  const [endRow, endCol] = [row, col];
-  if (cursor >= text.length) {
-    wrapIfFull();
-    [cursorRow, cursorCol] = [row, col];
-  }
-  return { cursorRow, cursorCol, endRow, endCol };
 }
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });

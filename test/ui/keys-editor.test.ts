@@ -2,7 +2,7 @@
 // piece, Esc told from a sequence by the caller's timeout, editing, history, completion, layout.
 import { expect, test } from "bun:test";
 import { parseKeys } from "../../src/ui/keys.ts";
-import { complete, editKey, emptyEditor, insert, layout } from "../../src/ui/line-editor.ts";
+import { complete, editKey, emptyEditor, insert } from "../../src/ui/line-editor.ts";
 
 test.each([
   ["plain text", "héllo 你好", [{ type: "text", text: "héllo 你好" }], ""],
@@ -115,15 +115,4 @@ test("up and down keep as many characters in, never landing inside an emoji or a
   expect(s.cursor).toBe(4); // after two emoji, not between the halves of one
   s = editKey(s, "down", []);
   expect(s.cursor).toBe("🙂🙂🙂\naé\u0301".length);
-});
-
-test.each([
-  ["short", "abc", 3, { cursorRow: 0, cursorCol: 5, endRow: 0, endCol: 5 }],
-  ["wraps at the width", "abcdefghij", 10, { cursorRow: 1, cursorCol: 2, endRow: 1, endCol: 2 }],
-  ["exactly full: the cursor goes to the next row", "abcdefgh", 8, { cursorRow: 1, cursorCol: 0, endRow: 0, endCol: 10 }],
-  ["a second line after the continuation prompt", "ab\ncd", 1, { cursorRow: 0, cursorCol: 3, endRow: 1, endCol: 4 }],
-  ["wide characters take two columns", "你好你好你", 5, { cursorRow: 1, cursorCol: 2, endRow: 1, endCol: 2 }],
-])("layout: %s", (_name, text, cursor, expected) => {
-  const width = (c: string) => (/[\u4e00-\u9fff]/.test(c) ? 2 : 1);
-  expect(layout(2, 2, text, cursor, 10, width)).toEqual(expected);
 });
