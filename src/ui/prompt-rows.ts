@@ -1,9 +1,12 @@
 // Where the prompt and the line being edited land on the terminal (issue 14): the rows as the
 // terminal wraps them, a character at a time — a wide character that does not fit goes whole to
 // the next row and leaves a blank, a tab (shown as spaces) and a control shown as ^X split like
-// any text — and where the cursor stands: on the character it is at, never in the blank a wide
-// character left. A text taller than the screen is shown as a window of rows around the cursor,
+// any text, an emoji joined to the one before by a zero-width joiner shares its cell (a family is
+// two columns, as tmux and current terminals draw it) — and where the cursor stands: on the
+// character it is at, never in the blank a wide character left. A text taller than the screen is shown as a window of rows around the cursor,
 // so a redraw never scrolls copies of it into the scrollback. Pure.
+
+const ZWJ = "\u200d";
 
 export interface Row {
   /** the part of the prompt on this row (a prompt wider than the terminal takes more than one) */
@@ -63,13 +66,16 @@ export function promptRows(
   };
   for (const ch of prompt) put("prompt", ch);
   let i = 0;
+  let joined = false; // after a zero-width joiner: the terminal draws this emoji in the one before's cell
   for (const ch of text) {
     const cells = ch === "\n" ? [] : [...shown(ch)];
     if (!cursorAt && i >= cursor) mark(cells.length > 0 ? Math.max(1, width(cells[0]!)) : 1);
     if (ch === "\n") {
       next(false);
       for (const c of continuation) put("continuation", c);
-    } else for (const c of cells) put("text", c);
+    } else if (joined && shown(ch) === ch) row.text += ch;
+    else for (const c of cells) put("text", c);
+    joined = ch === ZWJ;
     i += ch.length;
   }
   if (!cursorAt) mark(1);

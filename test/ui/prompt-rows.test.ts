@@ -3,7 +3,7 @@
 import { expect, test } from "bun:test";
 import { promptRows, windowTop } from "../../src/ui/prompt-rows.ts";
 
-const width = (c: string) => (/[\u4e00-\u9fff]/.test(c) ? 2 : 1);
+const width = (c: string) => (c === "\u200d" ? 0 : /[\u4e00-\u9fff]|\p{Extended_Pictographic}/u.test(c) ? 2 : 1);
 const shown = (c: string) => (c === "\t" ? "    " : c);
 const rows = (text: string, cursor: number, prompt = "> ") => promptRows(prompt, "… ", text, cursor, 10, shown, width);
 const texts = (r: ReturnType<typeof rows>) => r.rows.map((row) => row.prompt + row.continuation + row.text);
@@ -16,6 +16,7 @@ test.each([
   ["wide characters take two columns", "你好你好你", 5, 1, 2, "> "],
   ["on a wide character the terminal moved to the next row: the cursor is on it, not in the blank it left", "abcdefg你x", 7, 1, 0, "> "],
   ["a tab's spaces split at the edge as the terminal splits them", "abcdefg\tb", 9, 1, 4, "> "],
+  ["an emoji family joined by ZWJ is two columns, as the terminal draws it", "👨‍👩‍👧b", "👨‍👩‍👧".length, 0, 4, "> "],
   ["a prompt wider than the terminal", "ab", 2, 1, 3, "(question) "],
 ])("%s", (_name, text, cursor, row, col, prompt) => {
   const r = rows(text, cursor, prompt);
