@@ -27,7 +27,8 @@ export type KeyName =
   | "reverseSearch"
   | "forwardSearch"
   | "cancel"
-  | "suspend";
+  | "suspend"
+  | "yank";
 
 export type Key = { type: "text"; text: string } | { type: "paste"; text: string } | { type: "key"; name: KeyName };
 
@@ -57,6 +58,7 @@ const CONTROL: Record<string, KeyName> = {
   "\x13": "forwardSearch",
   "\x07": "cancel",
   "\x1a": "suspend",
+  "\x19": "yank",
 };
 
 /** CSI sequences by their parameters and final byte. */

@@ -39,6 +39,8 @@ export interface ReplState {
   lastQuery: string;
   /** lines that did not come from a turn (an MCP server connected), kept while a turn runs */
   later: readonly string[];
+  /** what the last Ctrl-U, Ctrl-K, Ctrl-W or Alt-D cut, for Ctrl-Y; kept across lines (cut a draft, send another line, bring it back) */
+  killed: string;
 }
 
 export type ReplEvent =
@@ -86,7 +88,7 @@ export type Effect =
   | { type: "suspend" };
 
 export function initialRepl(history: readonly string[]): ReplState {
-  return { mode: "prompt", editor: emptyEditor(history), history, lastCtrlC: 0, cancelled: false, cancelPresses: 0, lastQuery: "", later: [] };
+  return { mode: "prompt", editor: emptyEditor(history), history, lastCtrlC: 0, cancelled: false, cancelPresses: 0, lastQuery: "", later: [], killed: "" };
 }
 
 /** The text before the line: the question while one is asked, the search while one runs, else the prompt. */
@@ -172,10 +174,19 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number): Step {
     case "forwardSearch":
     case "cancel":
       return { state: s, effects: [] };
-    default:
-      return edited(editKey(s.editor, key.name, s.mode === "prompt" ? s.history : []));
+    case "yank":
+      return edited(insert(s.editor, s.killed));
+    default: {
+      const editor = editKey(s.editor, key.name, s.mode === "prompt" ? s.history : []);
+      const cut = s.editor.text.length - editor.text.length; // a kill takes a stretch from where the cursor ends up
+      const killed = KILLS.has(key.name) && cut > 0 ? s.editor.text.slice(editor.cursor, editor.cursor + cut) : s.killed;
+      return { state: { ...s, editor, killed }, effects: redraw };
+    }
   }
 }
+
+/** The keys whose cut Ctrl-Y brings back. */
+const KILLS: ReadonlySet<string> = new Set(["killToEnd", "killToStart", "deleteWordLeft", "deleteWordRight"]);
 
 function ctrlC(s: ReplState, now: number): Step {
   if (s.mode === "ask") return answer(s, undefined);

@@ -26,7 +26,12 @@ test.each([
     "",
   ],
   ["Ctrl-C, Ctrl-D, Tab", "\x03\x04\t", ["interrupt", "eof", "tab"].map((name) => ({ type: "key", name })), ""],
-  ["Ctrl-R, Ctrl-S, Ctrl-G, Ctrl-Z", "\x12\x13\x07\x1a", ["reverseSearch", "forwardSearch", "cancel", "suspend"].map((name) => ({ type: "key", name })), ""],
+  [
+    "Ctrl-R, Ctrl-S, Ctrl-G, Ctrl-Z, Ctrl-Y",
+    "\x12\x13\x07\x1a\x19",
+    ["reverseSearch", "forwardSearch", "cancel", "suspend", "yank"].map((name) => ({ type: "key", name })),
+    "",
+  ],
   [
     "a bracketed paste is one piece, CRLF as newlines",
     "\x1b[200~one\r\ntwo\rthree\x1b[201~x",

@@ -28,6 +28,19 @@ describe("at the prompt", () => {
     expect(types(play([key("enter")]).effects)).toEqual(["below", "draw"]);
   });
 
+  test("Ctrl-Y brings back what Ctrl-U, Ctrl-K, Ctrl-W or Alt-D cut, even after another line was sent", () => {
+    const home = (n: number) => Array.from({ length: n }, () => key("left"));
+    let { state } = play([text("a long draft"), key("killToStart")]);
+    expect(state.editor.text).toBe("");
+    ({ state } = play([text("git status"), key("enter"), { type: "ended", line: "git status", quit: false }, key("yank")], state));
+    expect(state.editor).toMatchObject({ text: "a long draft", cursor: 12 });
+    ({ state } = play([...home(5), key("killToEnd"), key("deleteWordLeft"), key("yank")], state));
+    expect(state.editor.text).toBe("a long ");
+    ({ state } = play([key("home"), key("deleteWordRight"), key("end"), key("yank")], state));
+    expect(state.editor.text).toBe(" long a");
+    expect(play([key("yank")]).state.editor.text).toBe(""); // nothing cut yet
+  });
+
   test("a trailing backslash makes Enter a new line; keys that arrive together (an unbracketed paste) too", () => {
     expect(play([text("a\\"), key("enter")]).state.editor.text).toBe("a\n");
     const pasted = play([text("a"), { type: "key", key: { type: "key", name: "enter" }, more: true, now: 0 }, text("b")]);
