@@ -78,6 +78,14 @@ const CSI: Record<string, KeyName> = {
   "1;3C": "wordRight",
   "1;5D": "wordLeft",
   "1;3D": "wordLeft",
+  "3;5~": "deleteWordRight",
+  "3;3~": "deleteWordRight",
+  // Shift-Enter and Ctrl-Enter where the terminal tells them from Enter (CSI u, xterm's
+  // modifyOtherKeys): a new line, as Alt-Enter and Ctrl-J are
+  "13;2u": "newline",
+  "13;5u": "newline",
+  "27;2;13~": "newline",
+  "27;5;13~": "newline",
 };
 
 /** Alt+key (ESC then the key). */

@@ -25,6 +25,12 @@ test.each([
     ["wordLeft", "wordRight", "deleteWordLeft", "deleteWordLeft"].map((name) => ({ type: "key", name })),
     "",
   ],
+  [
+    "Shift-Enter and Ctrl-Enter as terminals that tell them from Enter send them, Ctrl-Delete",
+    "\x1b[13;2u\x1b[13;5u\x1b[27;2;13~\x1b[27;5;13~\x1b[3;5~",
+    ["newline", "newline", "newline", "newline", "deleteWordRight"].map((name) => ({ type: "key", name })),
+    "",
+  ],
   ["Ctrl-C, Ctrl-D, Tab", "\x03\x04\t", ["interrupt", "eof", "tab"].map((name) => ({ type: "key", name })), ""],
   [
     "Ctrl-R, Ctrl-S, Ctrl-G, Ctrl-Z, Ctrl-Y",
