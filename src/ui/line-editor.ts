@@ -124,6 +124,12 @@ function prevChar(text: string, i: number): number {
   return at;
 }
 
+/** Where the character holding index `i` starts (`i` itself when a character starts there). */
+export function graphemeStart(text: string, i: number): number {
+  const before = prevChar(text, i);
+  return i >= text.length || nextChar(text, before) === i ? i : before;
+}
+
 /** Where the character at index `i` ends. */
 function nextChar(text: string, i: number): number {
   if (i >= text.length) return text.length;

@@ -25,6 +25,8 @@ export interface PromptRows {
   rows: Row[];
   cursorRow: number;
   cursorCol: number;
+  /** where each place the cursor can stand in `text` lands: [index, row, column], in order */
+  stops: [number, number, number][];
 }
 
 /**
@@ -67,9 +69,12 @@ export function promptRows(
   for (const ch of prompt) put("prompt", ch);
   let i = 0;
   let joined = false; // after a zero-width joiner: the terminal draws this emoji in the one before's cell
+  const stops: [number, number, number][] = [];
   for (const ch of text) {
     const cells = ch === "\n" ? [] : [...shown(ch)];
-    if (!cursorAt && i >= cursor) mark(cells.length > 0 ? Math.max(1, width(cells[0]!)) : 1);
+    const w = cells.length > 0 ? Math.max(1, width(cells[0]!)) : 1;
+    if (!joined && (cells.length === 0 || width(cells[0]!) > 0)) stops.push(col + w > cols ? [i, rows.length + 1, 0] : [i, rows.length, col]);
+    if (!cursorAt && i >= cursor) mark(w);
     if (ch === "\n") {
       next(false);
       for (const c of continuation) put("continuation", c);
@@ -78,10 +83,26 @@ export function promptRows(
     joined = ch === ZWJ;
     i += ch.length;
   }
+  stops.push(col + 1 > cols ? [i, rows.length + 1, 0] : [i, rows.length, col]);
   if (!cursorAt) mark(1);
   rows.push({ ...row, width: col });
   const [cursorRow, cursorCol] = cursorAt!;
-  return { rows, cursorRow, cursorCol };
+  return { rows, cursorRow, cursorCol, stops };
+}
+
+/**
+ * Up (-1) or Down (1) on the screen: the place in the text on the row above or below, at the
+ * cursor's column or the nearest before it (the row's end when it is shorter); undefined on the
+ * first or last row (the key then goes through history).
+ */
+export function rowMove(at: PromptRows, dir: -1 | 1): number | undefined {
+  const row = at.cursorRow + dir;
+  let best: [number, number, number] | undefined;
+  for (const stop of at.stops) {
+    if (stop[1] !== row) continue;
+    if (best === undefined || stop[2] <= at.cursorCol) best = stop;
+  }
+  return best?.[0];
 }
 
 /**

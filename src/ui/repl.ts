@@ -9,7 +9,7 @@ import { writeSync } from "node:fs";
 import { appendOwnFile, readOwnFile } from "../fs/own-files.ts";
 import { decodeHistoryLine, encodeHistoryEntry } from "./history-line.ts";
 import { parseKeys, type Key } from "./keys.ts";
-import { promptRows, windowTop, type Row } from "./prompt-rows.ts";
+import { promptRows, rowMove as rowMoveOf, windowTop, type Row } from "./prompt-rows.ts";
 import { drawn, HISTORY_SIZE, initialRepl, promptOf, runInitial, step, type Effect, type ReplEvent } from "./repl-state.ts";
 import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON, type EndSignal } from "./signals.ts";
 import { visible } from "./visible.ts";
@@ -231,8 +231,9 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     clearTimeout(escTimer);
     const { keys, rest } = parseKeys(pending + chunk.toString());
     pending = rest;
+    const rowMove = (dir: -1 | 1) => rowMoveOf(place(), dir);
     const feed = (ks: Key[]) => {
-      for (const [i, key] of ks.entries()) dispatch({ type: "key", key, more: i < ks.length - 1, now: Date.now() });
+      for (const [i, key] of ks.entries()) dispatch({ type: "key", key, more: i < ks.length - 1, now: Date.now(), rowMove });
     };
     if (rest !== "" && !rest.startsWith("\x1b[200~"))
       escTimer = setTimeout(() => {

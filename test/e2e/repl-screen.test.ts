@@ -7,7 +7,7 @@ import { afterEach, expect, test } from "bun:test";
 import { fileReplayServer } from "../helpers/fixtures.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
 import { until } from "../helpers/wait.ts";
-import { answer } from "./repl-helpers.ts";
+import { answer, say } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 90_000;
 const server = fileReplayServer();
@@ -118,6 +118,32 @@ test(
     await t.waitFor((s) => lastLine(s) === "› ab");
     const after = (await t.screen(SCROLLBACK)).split("\n").filter((l) => l.startsWith("›"));
     expect(after.length).toBe(before);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "↑ and ↓ in a line the terminal wrapped go a row up and down it, at the same column; from its first row, through history",
+  async () => {
+    const t = await open(40, 12);
+    server.enqueue(answer("noted"));
+    await say(t, "an earlier line", "noted");
+    await t.waitFor((s) => lastLine(s) === "›");
+    const line = `${"word ".repeat(20)}end`; // with "› " three rows of 40, 40 and 25 columns
+    await t.type(line);
+    await t.waitFor((s) => lastLine(s).endsWith("word end"));
+    const end = await t.cursor();
+    await t.keys("Up");
+    await cursorAt(t, end.col, end.row - 1);
+    await t.type("X");
+    const screen = await t.waitFor("X");
+    expect(screen.split("\n").findIndex((l) => l.indexOf("X") === end.col)).toBeGreaterThan(-1); // typed where the cursor stood
+    await t.keys("Down");
+    await cursorAt(t, end.col + 1, end.row); // after X, a column on; the last row is a column longer too
+    await t.keys("Up", "Up", "Up");
+    await t.waitFor((s) => lastLine(s) === "› an earlier line");
+    await t.keys("Down");
+    await t.waitFor((s) => lastLine(s).endsWith("word end"));
   },
   E2E_TIMEOUT,
 );

@@ -1,7 +1,7 @@
 // Where the prompt and the line land on the terminal (issue 14): rows as the terminal wraps them,
 // the cursor on the character it is at, and a window of rows for a line taller than the screen.
 import { expect, test } from "bun:test";
-import { promptRows, windowTop } from "../../src/ui/prompt-rows.ts";
+import { promptRows, rowMove, windowTop } from "../../src/ui/prompt-rows.ts";
 
 const width = (c: string) => (c === "\u200d" ? 0 : /[\u4e00-\u9fff]|\p{Extended_Pictographic}/u.test(c) ? 2 : 1);
 const shown = (c: string) => (c === "\t" ? "    " : c);
@@ -37,4 +37,17 @@ test("a window keeps the cursor's row in view and moves only when the cursor lea
   expect(windowTop(100, 85, 20, 80)).toBe(80); // still in view: unchanged
   expect(windowTop(100, 70, 20, 80)).toBe(70); // above it: the window follows
   expect(windowTop(30, 29, 20, 50)).toBe(10); // never past the last row
+});
+
+test("Up and Down go a row up or down the line as drawn, at the cursor's column or the nearest before it", () => {
+  const text = "abcdefghijklmnopqrstuvwxyz\nshort"; // rows: "> abcdefgh", "ijklmnopqr", "stuvwxyz", "… short"
+  expect(rowMove(rows(text, 12), -1)).toBe(2); // m at column 4: c, on the row above
+  expect(rowMove(rows(text, 12), 1)).toBe(22); // w
+  expect(rowMove(rows(text, 25), 1)).toBe(text.length); // z at column 7: "… short" ends at 7
+  expect(rowMove(rows(text, 9), -1)).toBe(0); // j at column 1: the row above starts after the prompt
+  expect(rowMove(rows(text, 3), -1)).toBeUndefined(); // the first row: history
+  expect(rowMove(rows(text, text.length), 1)).toBeUndefined(); // the last row: history
+  // wide characters: "> ab你好你" then "好cd"; under d (column 3) is b, under 你 (column 4) is the end of "好cd"
+  expect(rowMove(rows("ab你好你好cd", 7), -1)).toBe(1);
+  expect(rowMove(rows("ab你好你好cd", 2), 1)).toBe(8);
 });

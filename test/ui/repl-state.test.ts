@@ -41,6 +41,15 @@ describe("at the prompt", () => {
     expect(play([key("yank")]).state.editor.text).toBe(""); // nothing cut yet
   });
 
+  test("Up and Down move a row on the screen where the driver says where that is, else through the lines and history", () => {
+    const at = (cursor: number | undefined) => ({ ...key("up"), rowMove: () => cursor }) as ReplEvent;
+    const { state } = play([text("a long line that the terminal wraps"), at(5)], initialRepl(["earlier"]));
+    expect(state.editor).toMatchObject({ text: "a long line that the terminal wraps", cursor: 5 });
+    expect(play([at(undefined)], state).state.editor.text).toBe("earlier");
+    // a place inside an emoji is taken to its start
+    expect(play([text("a👍🏽b"), at(3)]).state.editor.cursor).toBe(1);
+  });
+
   test("a trailing backslash makes Enter a new line; keys that arrive together (an unbracketed paste) too", () => {
     expect(play([text("a\\"), key("enter")]).state.editor.text).toBe("a\n");
     const pasted = play([text("a"), { type: "key", key: { type: "key", name: "enter" }, more: true, now: 0 }, text("b")]);
