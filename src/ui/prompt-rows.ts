@@ -25,7 +25,7 @@ export interface PromptRows {
   rows: Row[];
   cursorRow: number;
   cursorCol: number;
-  /** where each place the cursor can stand in `text` lands: [index, row, column], in order */
+  /** where each place the cursor can stand in `text` lands: [index, row, column], in order (when asked for) */
   stops: [number, number, number][];
 }
 
@@ -42,6 +42,8 @@ export function promptRows(
   columns: number,
   shown: (ch: string) => string,
   width: (ch: string) => number,
+  /** collect `stops` (only Up and Down need them; a huge paste makes them costly on every key) */
+  withStops = false,
 ): PromptRows {
   const cols = Math.max(1, columns);
   const rows: Row[] = [];
@@ -73,7 +75,7 @@ export function promptRows(
   for (const ch of text) {
     const cells = ch === "\n" ? [] : [...shown(ch)];
     const w = cells.length > 0 ? Math.max(1, width(cells[0]!)) : 1;
-    if (!joined && (cells.length === 0 || width(cells[0]!) > 0)) stops.push(col + w > cols ? [i, rows.length + 1, 0] : [i, rows.length, col]);
+    if (withStops && !joined && (cells.length === 0 || width(cells[0]!) > 0)) stops.push(col + w > cols ? [i, rows.length + 1, 0] : [i, rows.length, col]);
     if (!cursorAt && i >= cursor) mark(w);
     if (ch === "\n") {
       next(false);
@@ -83,7 +85,7 @@ export function promptRows(
     joined = ch === ZWJ;
     i += ch.length;
   }
-  stops.push(col + 1 > cols ? [i, rows.length + 1, 0] : [i, rows.length, col]);
+  if (withStops) stops.push(col + 1 > cols ? [i, rows.length + 1, 0] : [i, rows.length, col]);
   if (!cursorAt) mark(1);
   rows.push({ ...row, width: col });
   const [cursorRow, cursorCol] = cursorAt!;

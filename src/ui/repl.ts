@@ -95,7 +95,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   /** what a draw shows: the prompt (or the question, or the search) and the line with its cursor */
   type View = { prompt: string; text: string; cursor: number };
   const current = (): View => ({ prompt: promptOf(state, opts.prompt), text: state.editor.text, cursor: state.editor.cursor });
-  const place = (view = current(), cols = columns()) => promptRows(view.prompt, CONTINUATION, view.text, view.cursor, cols, shown, width);
+  const place = (view = current(), cols = columns(), stops = false) => promptRows(view.prompt, CONTINUATION, view.text, view.cursor, cols, shown, width, stops);
   const screenRows = () => Math.max(1, stdout.rows || 24);
   let top = 0; // the first row shown of a line taller than the screen
   let windowed: View | undefined; // the last draw showed only part of this view
@@ -231,7 +231,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     clearTimeout(escTimer);
     const { keys, rest } = parseKeys(pending + chunk.toString());
     pending = rest;
-    const rowMove = (dir: -1 | 1) => rowMoveOf(place(), dir);
+    const rowMove = (dir: -1 | 1) => rowMoveOf(place(undefined, undefined, true), dir);
     const feed = (ks: Key[]) => {
       for (const [i, key] of ks.entries()) dispatch({ type: "key", key, more: i < ks.length - 1, now: Date.now(), rowMove });
     };

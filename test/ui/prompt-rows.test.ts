@@ -5,7 +5,7 @@ import { promptRows, rowMove, windowTop } from "../../src/ui/prompt-rows.ts";
 
 const width = (c: string) => (c === "\u200d" ? 0 : /[\u4e00-\u9fff]|\p{Extended_Pictographic}/u.test(c) ? 2 : 1);
 const shown = (c: string) => (c === "\t" ? "    " : c);
-const rows = (text: string, cursor: number, prompt = "> ") => promptRows(prompt, "… ", text, cursor, 10, shown, width);
+const rows = (text: string, cursor: number, prompt = "> ") => promptRows(prompt, "… ", text, cursor, 10, shown, width, true);
 const texts = (r: ReturnType<typeof rows>) => r.rows.map((row) => row.prompt + row.continuation + row.text);
 
 test.each([
