@@ -65,7 +65,7 @@ const CLEAR_BELOW = "\r \x1b[J\r";
 
 /**
  * Runs until /quit, Ctrl-D at an empty prompt, a second Ctrl-C at an empty prompt, SIGTERM,
- * SIGHUP or the terminal closing (a hang-up too). Resolves to 143 / 129 after a signal or a
+ * SIGHUP, SIGQUIT or the terminal closing (a hang-up too). Resolves to 143 / 129 / 131 after a signal or a
  * hang-up, 130 when the last turn was interrupted, else 0. What each key does is repl-state.ts's;
  * this driver reads the terminal, draws the line and carries out what a step says.
  */
