@@ -129,8 +129,10 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
         ...(effort !== undefined ? { effort } : {}),
       };
       const reply = await requestWithRetry(request, deps);
-      // an answer cut short (by the user, a signal or the connection) is kept, marked, so the model reads it as unfinished
-      if (reply.partial) self.append(interruptedAnswer(reply.partial, deps.signal.aborted ? abortReason(deps.signal) : BROKE_OFF));
+      // an answer cut short (by the user, a signal or the connection) is kept, marked, so the model reads it as unfinished;
+      // one cut before its first word is the marker alone, so the next request does not read as the same question asked again
+      const cut = reply.partial ?? (reply.error && deps.signal.aborted ? partialMessage({ text: "" }, true) : undefined);
+      if (cut) self.append(interruptedAnswer(cut, deps.signal.aborted ? abortReason(deps.signal) : BROKE_OFF));
       if (reply.error) {
         if (deps.signal.aborted) return self.interrupted();
         output.emit({ type: "error", kind: reply.error.kind, message: reply.error.message });
@@ -221,11 +223,12 @@ const BROKE_OFF = "the response broke off";
  */
 function interruptedAnswer(partial: Message, reason: string): Message {
   const marker = reason === INTERRUPTED ? INTERRUPTED_ANSWER : `[interrupted: ${reason}]`;
-  return { ...partial, content: partial.content.map((b) => (b.type === "text" ? { ...b, text: `${b.text.trimEnd()}\n\n${marker}` } : b)) };
+  const marked = (text: string) => (text.trim() === "" ? marker : `${text.trimEnd()}\n\n${marker}`);
+  return { ...partial, content: partial.content.map((b) => (b.type === "text" ? { ...b, text: marked(b.text) } : b)) };
 }
 
-/** What survives of a broken response: its visible text (thinking without a signature cannot be replayed). */
-function partialMessage(partial: { text: string }): Message | undefined {
-  if (partial.text === "") return undefined;
+/** What survives of a broken response: its visible text (thinking without a signature cannot be replayed); `empty`: a message even without any. */
+function partialMessage(partial: { text: string }, empty = false): Message | undefined {
+  if (partial.text === "" && !empty) return undefined;
   return { id: newId(), role: "assistant", content: [{ type: "text", text: partial.text }] };
 }
