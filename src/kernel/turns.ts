@@ -130,8 +130,10 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       };
       const reply = await requestWithRetry(request, deps);
       // an answer cut short (by the user, a signal or the connection) is kept, marked, so the model reads it as unfinished;
-      // one cut before its first word is the marker alone, so the next request does not read as the same question asked again
-      const cut = reply.partial ?? (reply.error && deps.signal.aborted ? partialMessage({ text: "" }, true) : undefined);
+      // one to the user's message cut before its first word is the marker alone, so the next message does not follow the
+      // cancelled one as a second request (after tool results it follows them, as it always has)
+      const unanswered = reply.error && deps.signal.aborted && messages.at(-1)?.role === "user";
+      const cut = reply.partial ?? (unanswered ? partialMessage({ text: "" }, true) : undefined);
       if (cut) self.append(interruptedAnswer(cut, deps.signal.aborted ? abortReason(deps.signal) : BROKE_OFF));
       if (reply.error) {
         if (deps.signal.aborted) return self.interrupted();
