@@ -130,8 +130,12 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
         ...(effort !== undefined ? { effort } : {}),
       };
       const reply = await requestWithRetry(request, deps);
-      // an answer cut short (by the user, a signal or the connection) is kept, marked, so the model reads it as unfinished
-      if (reply.partial) self.append(interruptedAnswer(reply.partial, deps.signal.aborted ? abortReason(deps.signal) : BROKE_OFF));
+      // an answer cut short (by the user, a signal or the connection) is kept, marked, so the model reads it as unfinished;
+      // one to the user's message cut before its first word is the marker alone, so the next message does not follow the
+      // cancelled one as a second request (after tool results it follows them, as it always has)
+      const unanswered = reply.error && deps.signal.aborted && messages.at(-1)?.role === "user";
+      const cut = reply.partial ?? (unanswered ? partialMessage({ text: "" }, true) : undefined);
+      if (cut) self.append(interruptedAnswer(cut, deps.signal.aborted ? abortReason(deps.signal) : BROKE_OFF));
       if (reply.error) {
         if (deps.signal.aborted) return self.interrupted();
         output.emit({ type: "error", kind: reply.error.kind, message: reply.error.message });
@@ -224,11 +228,12 @@ const BROKE_OFF = "the response broke off";
  */
 function interruptedAnswer(partial: Message, reason: string): Message {
   const marker = reason === INTERRUPTED ? INTERRUPTED_ANSWER : `[interrupted: ${reason}]`;
-  return { ...partial, content: partial.content.map((b) => (b.type === "text" ? { ...b, text: `${b.text.trimEnd()}\n\n${marker}` } : b)) };
+  const marked = (text: string) => (text.trim() === "" ? marker : `${text.trimEnd()}\n\n${marker}`);
+  return { ...partial, content: partial.content.map((b) => (b.type === "text" ? { ...b, text: marked(b.text) } : b)) };
 }
 
-/** What survives of a broken response: its visible text (thinking without a signature cannot be replayed). */
-function partialMessage(partial: { text: string }): Message | undefined {
-  if (partial.text === "") return undefined;
+/** What survives of a broken response: its visible text (thinking without a signature cannot be replayed); `empty`: a message even without any. */
+function partialMessage(partial: { text: string }, empty = false): Message | undefined {
+  if (partial.text === "" && !empty) return undefined;
   return { id: newId(), role: "assistant", content: [{ type: "text", text: partial.text }] };
 }

@@ -76,7 +76,8 @@ const HELP = `/help                     this list
 Keys: Esc or Ctrl-C cancels a running turn; text typed meanwhile waits at the next prompt.
 Enter sends; a trailing \\ or Ctrl-J starts a new line; a paste is one message; ↑/↓ history
 (this project's first); Ctrl-R searches it (again: older, Ctrl-S: newer, Esc: back); Ctrl-Z
-suspends (fg resumes); Tab completes /commands, /skill: names, /mcp: prompts, @paths and models.`;
+suspends (fg resumes); Ctrl-Y puts back what Ctrl-U/K/W cut; Tab completes /commands, /skill:
+names, /mcp: prompts, @paths and models.`;
 
 /** What a command did: its text (shown as is), whether it worked, whether to leave the REPL, the session to go on with. */
 export interface CommandResult {

@@ -27,7 +27,8 @@ export type KeyName =
   | "reverseSearch"
   | "forwardSearch"
   | "cancel"
-  | "suspend";
+  | "suspend"
+  | "yank";
 
 export type Key = { type: "text"; text: string } | { type: "paste"; text: string } | { type: "key"; name: KeyName };
 
@@ -57,6 +58,7 @@ const CONTROL: Record<string, KeyName> = {
   "\x13": "forwardSearch",
   "\x07": "cancel",
   "\x1a": "suspend",
+  "\x19": "yank",
 };
 
 /** CSI sequences by their parameters and final byte. */
@@ -76,6 +78,14 @@ const CSI: Record<string, KeyName> = {
   "1;3C": "wordRight",
   "1;5D": "wordLeft",
   "1;3D": "wordLeft",
+  "3;5~": "deleteWordRight",
+  "3;3~": "deleteWordRight",
+  // Shift-Enter and Ctrl-Enter where the terminal tells them from Enter (CSI u, xterm's
+  // modifyOtherKeys): a new line, as Alt-Enter and Ctrl-J are
+  "13;2u": "newline",
+  "13;5u": "newline",
+  "27;2;13~": "newline",
+  "27;5;13~": "newline",
 };
 
 /** Alt+key (ESC then the key). */

@@ -1,6 +1,7 @@
-// The prompt's text being edited (issue 14): the buffer and cursor, the editing keys, history,
-// and where the text lands on the screen at a given width. Pure: repl.ts reads keys, draws, and
-// decides what Enter, Ctrl-C, Esc, Ctrl-D and Tab mean.
+// The prompt's text being edited (issue 14): the buffer and cursor, the editing keys, history.
+// The cursor moves and deletes a character as the user sees it (a grapheme: a letter with its
+// accents, an emoji with its joined parts, a flag). Pure: repl.ts reads keys, draws (where the
+// text lands: prompt-rows.ts), and decides what Enter, Ctrl-C, Esc, Ctrl-D and Tab mean.
 import type { KeyName } from "./keys.ts";
 
 export interface EditorState {
@@ -71,19 +72,19 @@ export function editKey(s: EditorState, key: KeyName, history: readonly string[]
   }
 }
 
-/** Up/Down: to the line above or below in a multi-line text, else through history. */
+/** Up/Down: to the line above or below in a multi-line text (as many characters in), else through history. */
 function moveLine(s: EditorState, dir: -1 | 1, history: readonly string[]): EditorState {
   const lineStart = s.text.lastIndexOf("\n", s.cursor - 1) + 1;
-  const column = s.cursor - lineStart;
-  if (dir < 0 && lineStart > 0) {
-    const prevStart = s.text.lastIndexOf("\n", lineStart - 2) + 1;
-    return { ...s, cursor: Math.min(prevStart + column, lineStart - 1) };
-  }
+  const column = graphemes(s.text.slice(lineStart, s.cursor)).length;
+  /** `column` characters into the line starting at `start`, or its end */
+  const into = (start: number) => {
+    const end = s.text.indexOf("\n", start);
+    const line = graphemes(s.text.slice(start, end < 0 ? s.text.length : end));
+    return start + line.slice(0, column).join("").length;
+  };
+  if (dir < 0 && lineStart > 0) return { ...s, cursor: into(s.text.lastIndexOf("\n", lineStart - 2) + 1) };
   const nextNl = s.text.indexOf("\n", s.cursor);
-  if (dir > 0 && nextNl >= 0) {
-    const nextEnd = s.text.indexOf("\n", nextNl + 1);
-    return { ...s, cursor: Math.min(nextNl + 1 + column, nextEnd < 0 ? s.text.length : nextEnd) };
-  }
+  if (dir > 0 && nextNl >= 0) return { ...s, cursor: into(nextNl + 1) };
   const index = s.historyIndex + dir;
   if (index < 0 || index > history.length) return s;
   const draft = s.historyIndex === history.length ? s.text : s.draft;
@@ -108,68 +109,35 @@ export function complete(s: EditorState, candidates: string[]): { state: EditorS
   return { state: { ...s, text, cursor: wordAt + replacement.length }, unique };
 }
 
-export interface Layout {
-  /** where the cursor goes, relative to the first row */
-  cursorRow: number;
-  cursorCol: number;
-  /** where the terminal's cursor is after the text is written; endCol = columns when the last row is exactly full (the drawer then moves to the next row itself) */
-  endRow: number;
-  endCol: number;
-}
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
-/**
- * Where the prompt and `text` land with `columns` columns: the first line after `prompt`, each
- * further line after `continuation`, long lines wrapped by the terminal.
- */
-export function layout(promptWidth: number, continuationWidth: number, text: string, cursor: number, columns: number, width: (s: string) => number): Layout {
-  const cols = Math.max(1, columns);
-  let row = 0;
-  let col = promptWidth;
-  let cursorRow = 0;
-  let cursorCol = col;
-  const wrapIfFull = () => {
-    if (col >= cols) {
-      row += Math.floor(col / cols);
-      col %= cols;
-    }
-  };
-  let i = 0;
-  for (const ch of text) {
-    if (i === cursor) {
-      wrapIfFull();
-      [cursorRow, cursorCol] = [row, col];
-    }
-    if (ch === "\n") {
-      row++;
-      col = continuationWidth;
-    } else {
-      const w = width(ch);
-      if (col + w > cols) {
-        row++;
-        col = 0;
-      }
-      col += w;
-    }
-    i += ch.length;
-  }
-  const [endRow, endCol] = [row, col];
-  if (cursor >= text.length) {
-    wrapIfFull();
-    [cursorRow, cursorCol] = [row, col];
-  }
-  return { cursorRow, cursorCol, endRow, endCol };
-}
+/** `text` as the characters a user sees: a letter with its accents, an emoji with its modifiers and joined parts, a flag. */
+export const graphemes = (text: string): string[] => Array.from(segmenter.segment(text), (g) => g.segment);
 
+/** Where the character before index `i` starts (a whole grapheme: Backspace and Left never split one). */
 function prevChar(text: string, i: number): number {
   if (i <= 0) return 0;
-  const low = text.charCodeAt(i - 1);
-  return low >= 0xdc00 && low <= 0xdfff && i >= 2 ? i - 2 : i - 1;
+  // a grapheme is short: looking back a little is enough, except for absurd runs of combining marks
+  const from = Math.max(0, i - 64);
+  let at = from;
+  for (const g of segmenter.segment(text.slice(from, i))) at = from + g.index;
+  return at;
 }
 
+/** Where the character holding index `i` starts (`i` itself when a character starts there). */
+export function graphemeStart(text: string, i: number): number {
+  const before = prevChar(text, i);
+  return i >= text.length || nextChar(text, before) === i ? i : before;
+}
+
+/** Where the character at index `i` ends. */
 function nextChar(text: string, i: number): number {
   if (i >= text.length) return text.length;
-  const high = text.charCodeAt(i);
-  return high >= 0xd800 && high <= 0xdbff && i + 1 < text.length ? i + 2 : i + 1;
+  const first = segmenter
+    .segment(text.slice(i, i + 64))
+    [Symbol.iterator]()
+    .next().value;
+  return i + (first?.segment.length ?? 1);
 }
 
 const isWordChar = (c: string | undefined) => c !== undefined && !/\s/.test(c);

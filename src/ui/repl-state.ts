@@ -8,7 +8,7 @@
 // reads the terminal, draws, runs lines and carries out the effects, in order.
 import { again, narrow, newSearch, searchPrompt, widen, type Search } from "./history-search.ts";
 import type { Key } from "./keys.ts";
-import { complete, editKey, emptyEditor, insert, type EditorState } from "./line-editor.ts";
+import { complete, editKey, emptyEditor, graphemeStart, insert, type EditorState } from "./line-editor.ts";
 
 /** A second Ctrl-C at an empty prompt within this window exits. */
 export const EXIT_CTRL_C_MS = 2000;
@@ -39,10 +39,20 @@ export interface ReplState {
   lastQuery: string;
   /** lines that did not come from a turn (an MCP server connected), kept while a turn runs */
   later: readonly string[];
+  /** what the last Ctrl-U, Ctrl-K, Ctrl-W or Alt-D cut, for Ctrl-Y; kept across lines (cut a draft, send another line, bring it back) */
+  killed: string;
 }
 
 export type ReplEvent =
-  | { type: "key"; key: Key /** more keys arrived with it (an unbracketed paste): Enter is a newline */; more: boolean; now: number }
+  | {
+      type: "key";
+      key: Key;
+      /** more keys arrived with it (an unbracketed paste): Enter is a newline */
+      more: boolean;
+      now: number;
+      /** where Up (-1) or Down (1) lands in the line as drawn (a long line wraps); undefined on its first or last row */
+      rowMove?: (dir: -1 | 1) => number | undefined;
+    }
   /** the completions of the line before the cursor, asked for by a `complete` effect */
   | { type: "completed"; candidates: string[] }
   /** a turn's line ended; `quit`: /quit */
@@ -86,7 +96,7 @@ export type Effect =
   | { type: "suspend" };
 
 export function initialRepl(history: readonly string[]): ReplState {
-  return { mode: "prompt", editor: emptyEditor(history), history, lastCtrlC: 0, cancelled: false, cancelPresses: 0, lastQuery: "", later: [] };
+  return { mode: "prompt", editor: emptyEditor(history), history, lastCtrlC: 0, cancelled: false, cancelPresses: 0, lastQuery: "", later: [], killed: "" };
 }
 
 /** The text before the line: the question while one is asked, the search while one runs, else the prompt. */
@@ -111,7 +121,7 @@ export function step(s: ReplState, e: ReplEvent): Step {
   if (s.mode === "done" && e.type !== "aside") return { state: s, effects: [] };
   switch (e.type) {
     case "key":
-      return onKey(s, e.key, e.more, e.now);
+      return onKey(s, e.key, e.more, e.now, e.rowMove);
     case "completed": {
       const { state: editor, unique } = complete(s.editor, e.candidates);
       const listed = editor.text === s.editor.text && !unique && e.candidates.length > 1;
@@ -137,7 +147,7 @@ export function step(s: ReplState, e: ReplEvent): Step {
   }
 }
 
-function onKey(s: ReplState, key: Key, more: boolean, now: number): Step {
+function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (dir: -1 | 1) => number | undefined): Step {
   if (s.mode === "search") return searchKey(s, key, more, now);
   const redraw: Effect[] = drawn(s) ? [{ type: "draw" }] : [];
   if (key.type !== "key") return { state: { ...s, editor: insert(s.editor, key.text) }, effects: redraw };
@@ -172,10 +182,26 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number): Step {
     case "forwardSearch":
     case "cancel":
       return { state: s, effects: [] };
-    default:
+    case "yank":
+      return edited(insert(s.editor, s.killed));
+    case "up":
+    case "down": {
+      // a row up or down the line as drawn; from its first or last row, through history
+      const to = drawn(s) ? rowMove?.(key.name === "up" ? -1 : 1) : undefined;
+      if (to !== undefined) return edited({ ...s.editor, cursor: graphemeStart(s.editor.text, to) });
       return edited(editKey(s.editor, key.name, s.mode === "prompt" ? s.history : []));
+    }
+    default: {
+      const editor = editKey(s.editor, key.name, s.mode === "prompt" ? s.history : []);
+      const cut = s.editor.text.length - editor.text.length; // a kill takes a stretch from where the cursor ends up
+      const killed = KILLS.has(key.name) && cut > 0 ? s.editor.text.slice(editor.cursor, editor.cursor + cut) : s.killed;
+      return { state: { ...s, editor, killed }, effects: redraw };
+    }
   }
 }
+
+/** The keys whose cut Ctrl-Y brings back. */
+const KILLS: ReadonlySet<string> = new Set(["killToEnd", "killToStart", "deleteWordLeft", "deleteWordRight"]);
 
 function ctrlC(s: ReplState, now: number): Step {
   if (s.mode === "ask") return answer(s, undefined);

@@ -9,7 +9,7 @@ import { writeSync } from "node:fs";
 import { appendOwnFile, readOwnFile } from "../fs/own-files.ts";
 import { decodeHistoryLine, encodeHistoryEntry } from "./history-line.ts";
 import { parseKeys, type Key } from "./keys.ts";
-import { layout } from "./line-editor.ts";
+import { promptRows, rowMove as rowMoveOf, windowTop, type Row } from "./prompt-rows.ts";
 import { drawn, HISTORY_SIZE, initialRepl, promptOf, runInitial, step, type Effect, type ReplEvent } from "./repl-state.ts";
 import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON, type EndSignal } from "./signals.ts";
 import { visible } from "./visible.ts";
@@ -59,10 +59,13 @@ const CONTINUATION = "… ";
 const DIM = "\x1b[2m";
 const PROMPT_STYLE = "\x1b[1;36m";
 const RESET = "\x1b[0m";
+const ERASE_LINE = "\x1b[K";
+/** everything from the cursor's row down cleared, never from the screen's top corner (see draw) */
+const CLEAR_BELOW = "\r \x1b[J\r";
 
 /**
  * Runs until /quit, Ctrl-D at an empty prompt, a second Ctrl-C at an empty prompt, SIGTERM,
- * SIGHUP or the terminal closing (a hang-up too). Resolves to 143 / 129 after a signal or a
+ * SIGHUP, SIGQUIT or the terminal closing (a hang-up too). Resolves to 143 / 129 / 131 after a signal or a
  * hang-up, 130 when the last turn was interrupted, else 0. What each key does is repl-state.ts's;
  * this driver reads the terminal, draws the line and carries out what a step says.
  */
@@ -76,7 +79,8 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   };
   const columns = () => stdout.columns || 80;
   const shown = (ch: string) => (ch === "\t" ? "    " : visible(ch));
-  const width = (ch: string) => Bun.stringWidth(shown(ch));
+  /** a code point's columns as a terminal counts them (one at a time, as tmux and xterm do) */
+  const width = (ch: string) => Bun.stringWidth(ch);
   const style = (t: string, s: string) => (opts.color ? s + t + RESET : t);
 
   let state = initialRepl(loadHistories(opts.history.project, opts.history.global));
@@ -91,32 +95,41 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   /** what a draw shows: the prompt (or the question, or the search) and the line with its cursor */
   type View = { prompt: string; text: string; cursor: number };
   const current = (): View => ({ prompt: promptOf(state, opts.prompt), text: state.editor.text, cursor: state.editor.cursor });
-  const place = (view = current(), cols = columns()) => layout(Bun.stringWidth(view.prompt), CONTINUATION.length, view.text, view.cursor, cols, width);
-  function draw(view = current()): void {
+  const place = (view = current(), cols = columns(), stops = false) => promptRows(view.prompt, CONTINUATION, view.text, view.cursor, cols, shown, width, stops);
+  const screenRows = () => Math.max(1, stdout.rows || 24);
+  let top = 0; // the first row shown of a line taller than the screen
+  let windowed: View | undefined; // the last draw showed only part of this view
+  const styled = (row: Row) => (row.prompt && style(row.prompt, PROMPT_STYLE)) + (row.continuation && style(row.continuation, DIM)) + row.text;
+  /** `whole`: every row, even of a line taller than the screen (it is being left, and stays above what follows) */
+  function draw(view = current(), whole = false): void {
     const cols = columns();
     const at = place(view, cols);
-    let s = drawnRow > 0 ? `\x1b[${drawnRow}A` : "";
-    s += "\r\x1b[J" + style(view.prompt, PROMPT_STYLE);
-    s += view.text
-      .split("\n")
-      .map((line) => [...line].map(shown).join(""))
-      .join("\r\n" + style(CONTINUATION, DIM));
-    let endRow = at.endRow;
-    if (at.endCol >= cols) {
-      s += "\r\n"; // the last row is exactly full: move to the next one, where the layout puts the cursor
-      endRow++;
-    }
-    if (endRow > at.cursorRow) s += `\x1b[${endRow - at.cursorRow}A`;
+    const height = whole ? at.rows.length : screenRows();
+    top = windowTop(at.rows.length, at.cursorRow, height, top);
+    const rows = at.rows.slice(top, top + height);
+    // a row the terminal wraps is written on from the one above, so a resize reflows it; in a
+    // window every row is a line of its own, and the window never scrolls. What a row does not
+    // fill is cleared as it is written: a clear from the screen's top corner would scroll the old
+    // screen into the scrollback in tmux and some terminals (a copy per key)
+    const rest = (row: Row) => (row.width < cols ? ERASE_LINE : "");
+    const joined = rows.length === at.rows.length;
+    let s = (drawnRow > 0 ? `\x1b[${drawnRow}A` : "") + CLEAR_BELOW;
+    s += rows.map((row, i) => (i === 0 || (joined && row.wrapped && row.text !== "") ? "" : "\r\n") + styled(row) + rest(row)).join("");
+    const last = top + rows.length - 1;
+    if (last > at.cursorRow) s += `\x1b[${last - at.cursorRow}A`;
     s += "\r" + (at.cursorCol > 0 ? `\x1b[${at.cursorCol}C` : "");
-    drawnRow = at.cursorRow;
-    drawnBelow = endRow - at.cursorRow;
+    drawnRow = at.cursorRow - top;
+    drawnBelow = last - at.cursorRow;
+    windowed = rows.length < at.rows.length ? view : undefined;
     out(s);
   }
   /** leaves the drawn prompt: the cursor goes to a fresh line below it, past all of the line as drawn (Enter with the cursor mid-line) */
   function moveBelow(): void {
+    if (windowed) draw(windowed, true);
     out((drawnBelow > 0 ? `\x1b[${drawnBelow}B` : "") + "\r\n");
     drawnRow = 0;
     drawnBelow = 0;
+    top = 0;
   }
 
   /** One event through the step, its effects carried out in order. */
@@ -135,7 +148,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
       case "print":
         return out(style(visible(e.text), e.dim ? DIM : "") + (restored ? "\n" : "\r\n"));
       case "aside":
-        out((drawnRow > 0 ? `\x1b[${drawnRow}A` : "") + "\r\x1b[J" + visible(e.text) + "\r\n");
+        out((drawnRow > 0 ? `\x1b[${drawnRow}A` : "") + CLEAR_BELOW + visible(e.text) + "\r\n");
         drawnRow = 0;
         return draw();
       case "clearScreen":
@@ -218,8 +231,9 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     clearTimeout(escTimer);
     const { keys, rest } = parseKeys(pending + chunk.toString());
     pending = rest;
+    const rowMove = (dir: -1 | 1) => rowMoveOf(place(undefined, undefined, true), dir);
     const feed = (ks: Key[]) => {
-      for (const [i, key] of ks.entries()) dispatch({ type: "key", key, more: i < ks.length - 1, now: Date.now() });
+      for (const [i, key] of ks.entries()) dispatch({ type: "key", key, more: i < ks.length - 1, now: Date.now(), rowMove });
     };
     if (rest !== "" && !rest.startsWith("\x1b[200~"))
       escTimer = setTimeout(() => {
@@ -232,7 +246,8 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
 
   // ---- the terminal, and giving it back ----
   const onResize = () => {
-    drawnRow = place().cursorRow; // where the terminal's reflow put the cursor, near enough
+    // where the terminal's reflow put the cursor, near enough; a window filled the screen: from its top
+    drawnRow = windowed ? screenRows() : place().cursorRow;
     if (drawn(state) && !lent) draw();
   };
   // closing a terminal window ends its input (often just before the SIGHUP): a hang-up, not a /quit

@@ -1,15 +1,18 @@
 // How hey ends on a signal (SPEC §6, §24), for the one-shot run and the REPL alike: Ctrl-C
-// (SIGINT) cancels the running turn; SIGTERM and SIGHUP end the run as Ctrl-C does — the turn is
+// (SIGINT) cancels the running turn; SIGTERM, SIGHUP and SIGQUIT end the run as Ctrl-C does — the turn is
 // cancelled saying why, the tools' process groups are killed, the session is flushed — then hey
 // exits 128 + the signal's number. A turn that ignores its cancel is left behind after a grace.
 import { EXIT } from "../cli.ts";
 
 /** The signals that end a run, and its exit code after each. */
-export const SIGNAL_EXIT = { SIGTERM: EXIT.terminated, SIGHUP: EXIT.hangup } as const;
+export const SIGNAL_EXIT = { SIGTERM: EXIT.terminated, SIGHUP: EXIT.hangup, SIGQUIT: EXIT.quit } as const;
 export type EndSignal = keyof typeof SIGNAL_EXIT;
 
 /** What a run cancelled by a signal says happened (its error, the results of the calls it cut short); Ctrl-C says "interrupted by user". */
-export const SIGNAL_REASON = { SIGTERM: "terminated (SIGTERM)", SIGHUP: "the terminal hung up (SIGHUP)" } as const satisfies Record<EndSignal, string>;
+export const SIGNAL_REASON = { SIGTERM: "terminated (SIGTERM)", SIGHUP: "the terminal hung up (SIGHUP)", SIGQUIT: "quit (SIGQUIT)" } as const satisfies Record<
+  EndSignal,
+  string
+>;
 
 /** After SIGTERM or SIGHUP, how long the cancelled turn gets to end (tools killed, session flushed) before hey leaves anyway. */
 export const SIGNAL_GRACE_MS = 5000;
@@ -24,6 +27,8 @@ export function onSignals(handlers: { interrupt(): void; end(signal: EndSignal):
     ["SIGINT", () => handlers.interrupt()],
     ["SIGTERM", () => handlers.end("SIGTERM")],
     ["SIGHUP", () => handlers.end("SIGHUP")],
+    // `kill -QUIT` (raw mode makes Ctrl-\ a key): by default it would leave the terminal raw
+    ["SIGQUIT", () => handlers.end("SIGQUIT")],
   ] as const;
   for (const [name, listener] of listeners) process.on(name, listener);
   return (keep = []) => {

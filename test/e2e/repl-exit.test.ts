@@ -65,6 +65,16 @@ test(
 );
 
 test(
+  "after SIGQUIT (kill -QUIT) at the prompt: exit 131, the terminal as it was (it was left raw, without echo)",
+  async () => {
+    const t = await start();
+    process.kill(await t.heyPid(), "SIGQUIT");
+    await sttyKept(t, 131);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
   "after SIGHUP at the prompt: exit 129, the terminal as it was",
   async () => {
     const t = await start();

@@ -5,6 +5,7 @@ import { afterEach, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileReplayServer } from "../helpers/fixtures.ts";
+import { sseReply } from "../helpers/replay-server.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
 import { answer, say } from "./repl-helpers.ts";
 
@@ -49,6 +50,28 @@ test(
     const dir = join(t.home, ".local/state/hey/sessions");
     const session = readFileSync(join(dir, readdirSync(dir).find((f) => f.endsWith(".jsonl"))!), "utf8");
     expect(session).toContain("\\n\\n[interrupted by the user]");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "Esc before the model's first word: the next request says the question was interrupted, so it is not taken up with the next one",
+  async () => {
+    const t = await open();
+    server.enqueue(sseReply("", { hang: true })); // the model says nothing
+    await t.type("delete the old tests");
+    await t.keys("Enter");
+    await t.waitFor((s) => s.includes("working…"));
+    await t.keys("Escape");
+    await t.waitFor("error: interrupted by user");
+    server.enqueue(answer("Noon."));
+    await say(t, "what time is it", "Noon.");
+    const messages = (server.requests.at(-1)!.body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role !== "system");
+    expect(messages.map((m) => [m.role, m.content])).toEqual([
+      ["user", "delete the old tests"],
+      ["assistant", "[interrupted by the user]"],
+      ["user", "what time is it"],
+    ]);
   },
   E2E_TIMEOUT,
 );

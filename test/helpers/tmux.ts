@@ -29,6 +29,8 @@ export interface Term {
   /** polls the screen until `want` is on it (a string, a pattern or a test); returns that screen */
   waitFor(want: string | RegExp | ((screen: string) => boolean), opts?: ScreenOptions & { timeoutMs?: number }): Promise<string>;
   resize(cols: number, rows: number): Promise<void>;
+  /** where the terminal's cursor is: column and row of the visible screen, from 0 */
+  cursor(): Promise<{ col: number; row: number }>;
   /** hey's process id (the child of the pane's shell) */
   heyPid(): Promise<number>;
   /** closes the terminal as closing its window does (tmux kill-session); the temp HOME stays until close() */
@@ -132,6 +134,10 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
       }
     },
     resize: async (cols, rows) => void (await tmux("resize-window", ...target.slice(0, 1), "t:0", "-x", String(cols), "-y", String(rows))),
+    async cursor() {
+      const [col, row] = (await tmux("display-message", "-p", ...target, "#{cursor_x},#{cursor_y}")).trim().split(",").map(Number);
+      return { col: col!, row: row! };
+    },
     async heyPid() {
       const shell = Number((await tmux("display-message", "-p", ...target, "#{pane_pid}")).trim());
       const deadline = Date.now() + SCREEN_TIMEOUT_MS;

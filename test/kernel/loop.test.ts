@@ -441,6 +441,38 @@ describe("retries", () => {
     expect(requests[1]!.map((m) => textOf(m))).toEqual(["q", kept, "go on"]);
   });
 
+  test("an answer interrupted before its first word is the marker alone: the next request does not send the question and the next message in a row, as if both were to be done", async () => {
+    const abort = new AbortController();
+    const requests: Message[][] = [];
+    const provider: Provider = {
+      protocol: "openai",
+      model: "m",
+      async *stream(request, signal) {
+        requests.push(structuredClone([...request.messages]));
+        if (requests.length > 1) {
+          yield { type: "text", delta: "ok" };
+          yield { type: "done", message: { id: "a2", role: "assistant", content: [{ type: "text", text: "ok" }] }, usage: emptyUsage(), stop: "stop" };
+          return;
+        }
+        abort.abort(); // Esc while the model has said nothing yet
+        throw signal.reason;
+      },
+    };
+    const messages = [userMessage("delete the old tests")];
+    expect((await runLoop(messages, loopDeps(provider, { signal: abort.signal }))).stop).toBe("interrupted");
+    expect(messages.map((m) => [m.role, textOf(m)])).toEqual([
+      ["user", "delete the old tests"],
+      ["assistant", INTERRUPTED_ANSWER],
+    ]);
+    messages.push(userMessage("what time is it"));
+    await runLoop(messages, loopDeps(provider));
+    expect(requests[1]!.map((m) => [m.role, textOf(m)])).toEqual([
+      ["user", "delete the old tests"],
+      ["assistant", INTERRUPTED_ANSWER],
+      ["user", "what time is it"],
+    ]);
+  });
+
   test("a stream that fails before any delta is retried", async () => {
     const provider = fakeProvider([{ error: new ProviderError("network", "ECONNRESET") }, { text: "fine" }]);
     const deps = loopDeps(provider);

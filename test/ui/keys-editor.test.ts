@@ -2,7 +2,7 @@
 // piece, Esc told from a sequence by the caller's timeout, editing, history, completion, layout.
 import { expect, test } from "bun:test";
 import { parseKeys } from "../../src/ui/keys.ts";
-import { complete, editKey, emptyEditor, insert, layout } from "../../src/ui/line-editor.ts";
+import { complete, editKey, emptyEditor, insert } from "../../src/ui/line-editor.ts";
 
 test.each([
   ["plain text", "héllo 你好", [{ type: "text", text: "héllo 你好" }], ""],
@@ -25,8 +25,19 @@ test.each([
     ["wordLeft", "wordRight", "deleteWordLeft", "deleteWordLeft"].map((name) => ({ type: "key", name })),
     "",
   ],
+  [
+    "Shift-Enter and Ctrl-Enter as terminals that tell them from Enter send them, Ctrl-Delete",
+    "\x1b[13;2u\x1b[13;5u\x1b[27;2;13~\x1b[27;5;13~\x1b[3;5~",
+    ["newline", "newline", "newline", "newline", "deleteWordRight"].map((name) => ({ type: "key", name })),
+    "",
+  ],
   ["Ctrl-C, Ctrl-D, Tab", "\x03\x04\t", ["interrupt", "eof", "tab"].map((name) => ({ type: "key", name })), ""],
-  ["Ctrl-R, Ctrl-S, Ctrl-G, Ctrl-Z", "\x12\x13\x07\x1a", ["reverseSearch", "forwardSearch", "cancel", "suspend"].map((name) => ({ type: "key", name })), ""],
+  [
+    "Ctrl-R, Ctrl-S, Ctrl-G, Ctrl-Z, Ctrl-Y",
+    "\x12\x13\x07\x1a\x19",
+    ["reverseSearch", "forwardSearch", "cancel", "suspend", "yank"].map((name) => ({ type: "key", name })),
+    "",
+  ],
   [
     "a bracketed paste is one piece, CRLF as newlines",
     "\x1b[200~one\r\ntwo\rthree\x1b[201~x",
@@ -93,12 +104,26 @@ test("completion fills the common prefix; a unique one gets a space", () => {
 });
 
 test.each([
-  ["short", "abc", 3, { cursorRow: 0, cursorCol: 5, endRow: 0, endCol: 5 }],
-  ["wraps at the width", "abcdefghij", 10, { cursorRow: 1, cursorCol: 2, endRow: 1, endCol: 2 }],
-  ["exactly full: the cursor goes to the next row", "abcdefgh", 8, { cursorRow: 1, cursorCol: 0, endRow: 0, endCol: 10 }],
-  ["a second line after the continuation prompt", "ab\ncd", 1, { cursorRow: 0, cursorCol: 3, endRow: 1, endCol: 4 }],
-  ["wide characters take two columns", "你好你好你", 5, { cursorRow: 1, cursorCol: 2, endRow: 1, endCol: 2 }],
-])("layout: %s", (_name, text, cursor, expected) => {
-  const width = (c: string) => (/[\u4e00-\u9fff]/.test(c) ? 2 : 1);
-  expect(layout(2, 2, text, cursor, 10, width)).toEqual(expected);
+  ["a letter with a combining accent", "ae\u0301x"],
+  ["an emoji with a skin tone", "a👍🏽x"],
+  ["a family joined with ZWJ", "a👨‍👩‍👧x"],
+  ["a flag", "a🇫🇷x"],
+])("%s is one character to Left, Right, Backspace and Delete", (_name, text) => {
+  const middle = text.slice(1, -1);
+  let s = editKey(insert(emptyEditor([]), text), "left", []);
+  expect(s.cursor).toBe(1 + middle.length);
+  s = editKey(s, "left", []);
+  expect(s.cursor).toBe(1);
+  expect(editKey(s, "right", []).cursor).toBe(1 + middle.length);
+  expect(editKey(s, "delete", []).text).toBe("ax");
+  expect(editKey(editKey(s, "right", []), "backspace", [])).toMatchObject({ text: "ax", cursor: 1 });
+});
+
+test("up and down keep as many characters in, never landing inside an emoji or after half an accent", () => {
+  let s = insert(emptyEditor([]), "🙂🙂🙂\naé\u0301b");
+  s = editKey(editKey(s, "end", []), "left", []); // after "aé́" on the second line: 2 characters in
+  s = editKey(s, "up", []);
+  expect(s.cursor).toBe(4); // after two emoji, not between the halves of one
+  s = editKey(s, "down", []);
+  expect(s.cursor).toBe("🙂🙂🙂\naé\u0301".length);
 });

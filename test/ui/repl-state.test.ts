@@ -28,6 +28,28 @@ describe("at the prompt", () => {
     expect(types(play([key("enter")]).effects)).toEqual(["below", "draw"]);
   });
 
+  test("Ctrl-Y brings back what Ctrl-U, Ctrl-K, Ctrl-W or Alt-D cut, even after another line was sent", () => {
+    const home = (n: number) => Array.from({ length: n }, () => key("left"));
+    let { state } = play([text("a long draft"), key("killToStart")]);
+    expect(state.editor.text).toBe("");
+    ({ state } = play([text("git status"), key("enter"), { type: "ended", line: "git status", quit: false }, key("yank")], state));
+    expect(state.editor).toMatchObject({ text: "a long draft", cursor: 12 });
+    ({ state } = play([...home(5), key("killToEnd"), key("deleteWordLeft"), key("yank")], state));
+    expect(state.editor.text).toBe("a long ");
+    ({ state } = play([key("home"), key("deleteWordRight"), key("end"), key("yank")], state));
+    expect(state.editor.text).toBe(" long a");
+    expect(play([key("yank")]).state.editor.text).toBe(""); // nothing cut yet
+  });
+
+  test("Up and Down move a row on the screen where the driver says where that is, else through the lines and history", () => {
+    const at = (cursor: number | undefined) => ({ ...key("up"), rowMove: () => cursor }) as ReplEvent;
+    const { state } = play([text("a long line that the terminal wraps"), at(5)], initialRepl(["earlier"]));
+    expect(state.editor).toMatchObject({ text: "a long line that the terminal wraps", cursor: 5 });
+    expect(play([at(undefined)], state).state.editor.text).toBe("earlier");
+    // a place inside an emoji is taken to its start
+    expect(play([text("a👍🏽b"), at(3)]).state.editor.cursor).toBe(1);
+  });
+
   test("a trailing backslash makes Enter a new line; keys that arrive together (an unbracketed paste) too", () => {
     expect(play([text("a\\"), key("enter")]).state.editor.text).toBe("a\n");
     const pasted = play([text("a"), { type: "key", key: { type: "key", name: "enter" }, more: true, now: 0 }, text("b")]);

@@ -3,18 +3,19 @@
 import { expect, test } from "bun:test";
 import { onSignals, SIGNAL_EXIT } from "../../src/ui/signals.ts";
 
-const count = (name: "SIGINT" | "SIGTERM" | "SIGHUP") => process.listenerCount(name);
+const count = (name: "SIGINT" | "SIGTERM" | "SIGHUP" | "SIGQUIT") => process.listenerCount(name);
 
-test("SIGINT interrupts; SIGTERM and SIGHUP end, named; off() removes all three", () => {
-  const before = { SIGINT: count("SIGINT"), SIGTERM: count("SIGTERM"), SIGHUP: count("SIGHUP") };
+test("SIGINT interrupts; SIGTERM, SIGHUP and SIGQUIT end, named; off() removes them all", () => {
+  const before = { SIGINT: count("SIGINT"), SIGTERM: count("SIGTERM"), SIGHUP: count("SIGHUP"), SIGQUIT: count("SIGQUIT") };
   const seen: string[] = [];
   const off = onSignals({ interrupt: () => seen.push("interrupt"), end: (name) => seen.push(`end ${name}`) });
   process.emit("SIGINT");
   process.emit("SIGTERM");
   process.emit("SIGHUP");
-  expect(seen).toEqual(["interrupt", "end SIGTERM", "end SIGHUP"]);
+  process.emit("SIGQUIT");
+  expect(seen).toEqual(["interrupt", "end SIGTERM", "end SIGHUP", "end SIGQUIT"]);
   off();
-  expect({ SIGINT: count("SIGINT"), SIGTERM: count("SIGTERM"), SIGHUP: count("SIGHUP") }).toEqual(before);
+  expect({ SIGINT: count("SIGINT"), SIGTERM: count("SIGTERM"), SIGHUP: count("SIGHUP"), SIGQUIT: count("SIGQUIT") }).toEqual(before);
 });
 
 test("a kept listener stays (after a hang-up, the next SIGHUP must not kill hey before it has closed the session)", () => {
@@ -30,5 +31,5 @@ test("a kept listener stays (after a hang-up, the next SIGHUP must not kill hey 
 });
 
 test("exit codes are 128 + the signal's number", () => {
-  expect(SIGNAL_EXIT).toEqual({ SIGTERM: 143, SIGHUP: 129 });
+  expect(SIGNAL_EXIT).toEqual({ SIGTERM: 143, SIGHUP: 129, SIGQUIT: 131 });
 });

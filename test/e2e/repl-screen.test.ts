@@ -1,0 +1,149 @@
+// What the prompt leaves on the screen (issue 14), through dist/hey in tmux against a local mock
+// model: the cursor stands on the character it is at (a wide character the terminal moved to the
+// next row, a tab split at the edge, an emoji family taken whole), and redrawing the line never
+// scrolls copies of it into the scrollback (a paste taller than the screen, a prompt at the top
+// after Ctrl-L).
+import { afterEach, expect, test } from "bun:test";
+import { fileReplayServer } from "../helpers/fixtures.ts";
+import { startTerm, type Term } from "../helpers/tmux.ts";
+import { until } from "../helpers/wait.ts";
+import { answer, say } from "./repl-helpers.ts";
+
+const E2E_TIMEOUT = 90_000;
+const server = fileReplayServer();
+let term: Term | undefined;
+afterEach(async () => {
+  await term?.close();
+  term = undefined;
+});
+
+const lastLine = (screen: string) => screen.trimEnd().split("\n").at(-1)?.trimEnd() ?? "";
+/** the user message of the last request the model got */
+const asked = () =>
+  (server.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === "user").at(-1)?.content;
+const SCROLLBACK = { scrollback: true };
+
+async function open(cols: number, rows: number): Promise<Term> {
+  term = await startTerm({ cols, rows, args: ["--base-url", `${server.url}/v1`, "-m", "mock-model"] });
+  await term.waitFor((s) => lastLine(s) === "›");
+  return term;
+}
+
+/** waits until the terminal's cursor is at `col`, `row`; fails naming where it is */
+async function cursorAt(t: Term, col: number, row: number): Promise<void> {
+  let at = { col: -1, row: -1 };
+  await until(async () => {
+    at = await t.cursor();
+    return at.col === col && at.row === row;
+  }, `the cursor at column ${col}, row ${row}`).catch((e: Error) => {
+    throw new Error(`${e.message}; it is at column ${at.col}, row ${at.row}`);
+  });
+}
+
+test(
+  "the cursor stands on the character it is at: a wide character moved to the next row, a tab split at the edge, an emoji family taken whole",
+  async () => {
+    const t = await open(40, 12);
+    const { row } = await t.cursor(); // the prompt's row; "› " is two columns
+    // 37 columns of text fill the row but one: 你 does not fit and goes to the next row
+    await t.type(`${"a".repeat(37)}你b`);
+    await t.waitFor("你b");
+    await t.keys("Left", "Left");
+    await cursorAt(t, 0, row + 1); // on 你, not in the blank it left at the row's end
+    // a tab is four spaces: one ends the row, three start the next, then b
+    await t.keys("C-e", "C-u");
+    await t.type("a".repeat(37));
+    await t.paste("\tb");
+    await t.waitFor((s) => s.includes("   b"));
+    await cursorAt(t, 4, row + 1);
+    await t.keys("BSpace");
+    await cursorAt(t, 3, row + 1);
+    // Left, Left and Backspace take the family (five code points) whole, never a part of it
+    await t.keys("C-e", "C-u");
+    await t.type("a👨‍👩‍👧b");
+    await t.waitFor("👧b");
+    await t.keys("Left");
+    await cursorAt(t, 5, row); // on b: the family is two columns on the screen (one emoji's cell), not six
+    await t.keys("Left", "BSpace");
+    await t.waitFor((s) => lastLine(s) === "› 👨‍👩‍👧b");
+    server.enqueue(answer("fine"));
+    await t.keys("Enter");
+    await t.waitFor("fine");
+    expect(asked()).toBe("👨‍👩‍👧b");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "a paste taller than the screen: typing in it adds no copy of it to the scrollback; sent, it stays above the answer once, and is what the model gets",
+  async () => {
+    const t = await open(40, 12);
+    const pasted = Array.from({ length: 60 }, (_, i) => `pasted line ${i + 1}`).join("\n");
+    await t.paste(pasted);
+    await t.waitFor((s) => lastLine(s) === "… pasted line 60");
+    await t.type("x");
+    await t.waitFor((s) => lastLine(s) === "… pasted line 60x");
+    await t.keys("Left");
+    await t.type("y");
+    await t.waitFor((s) => lastLine(s) === "… pasted line 60yx");
+    for (let i = 0; i < 30; i++) await t.keys("Up");
+    await t.type("z");
+    await t.waitFor("… pasted line 30z");
+    const count = (screen: string, line: string) => screen.split("\n").filter((l) => l.endsWith(line)).length;
+    const typing = await t.screen(SCROLLBACK);
+    expect(count(typing, "pasted line 60yx")).toBeLessThanOrEqual(1);
+    expect(count(typing, "pasted line 40")).toBeLessThanOrEqual(1);
+    server.enqueue(answer("Got it."));
+    await t.keys("Enter");
+    const sent = await t.waitFor("Got it.", SCROLLBACK);
+    for (const line of ["› pasted line 1", "… pasted line 12", "… pasted line 30z", "… pasted line 60yx"]) expect(count(sent, line)).toBe(1);
+    expect(sent).toContain("… pasted line 60yx\nGot it.");
+    expect(asked()).toBe(pasted.replace("pasted line 30\n", "pasted line 30z\n") + "yx");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "after Ctrl-L the prompt is at the screen's top: typing there adds no copy of the line to the scrollback",
+  async () => {
+    const t = await open(40, 12);
+    await t.keys("C-l");
+    await t.waitFor((s) => s.trim() === "›");
+    const before = (await t.screen(SCROLLBACK)).split("\n").filter((l) => l.startsWith("›")).length;
+    for (const c of "abc") {
+      await t.type(c);
+      await t.waitFor((s) => lastLine(s).endsWith(c));
+    }
+    await t.keys("BSpace");
+    await t.waitFor((s) => lastLine(s) === "› ab");
+    const after = (await t.screen(SCROLLBACK)).split("\n").filter((l) => l.startsWith("›"));
+    expect(after.length).toBe(before);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "↑ and ↓ in a line the terminal wrapped go a row up and down it, at the same column; from its first row, through history",
+  async () => {
+    const t = await open(40, 12);
+    server.enqueue(answer("noted"));
+    await say(t, "an earlier line", "noted");
+    await t.waitFor((s) => lastLine(s) === "›");
+    const line = `${"word ".repeat(20)}end`; // with "› " three rows of 40, 40 and 25 columns
+    await t.type(line);
+    await t.waitFor((s) => lastLine(s).endsWith("word end"));
+    const end = await t.cursor();
+    await t.keys("Up");
+    await cursorAt(t, end.col, end.row - 1);
+    await t.type("X");
+    const screen = await t.waitFor("X");
+    expect(screen.split("\n").findIndex((l) => l.indexOf("X") === end.col)).toBeGreaterThan(-1); // typed where the cursor stood
+    await t.keys("Down");
+    await cursorAt(t, end.col + 1, end.row); // after X, a column on; the last row is a column longer too
+    await t.keys("Up", "Up", "Up");
+    await t.waitFor((s) => lastLine(s) === "› an earlier line");
+    await t.keys("Down");
+    await t.waitFor((s) => lastLine(s).endsWith("word end"));
+  },
+  E2E_TIMEOUT,
+);
