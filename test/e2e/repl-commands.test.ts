@@ -174,8 +174,9 @@ test(
     await t.waitFor((s) => lastLine(s) === "›");
     expect(withMarker(m)).toEqual([]); // the orphaned sleep too, which held the output open
     expect(await t.screen()).not.toContain("\nafter\n");
-    await t.type("!cat");
+    await t.type("!echo cat-ready; cat");
     await t.keys("Enter");
+    await t.waitFor("\ncat-ready\n"); // the shell has the terminal: what is typed now is cat's, not hey's
     await t.type("typed to cat");
     await t.keys("Enter");
     await t.waitFor("typed to cat\ntyped to cat\n"); // the terminal's echo, and cat's
