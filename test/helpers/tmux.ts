@@ -1,4 +1,4 @@
-// Drives dist/hey in a real terminal (issue 14): a tmux server on its own socket (`tmux -L`), a
+// Drives dist/hey in a real terminal (issue 14): a tmux server on its own socket in a temp HOME (`tmux -S`), a
 // clean HOME, keys typed with send-keys, pastes through tmux's buffer (bracketed when hey asks for
 // it), and the screen read back with capture-pane. Waits poll the screen with generous timeouts:
 // a loaded 2-core machine must not make a test flaky, and no sleep is ever an assertion.
@@ -65,8 +65,6 @@ export interface TermOptions {
   jobControl?: boolean;
 }
 
-let servers = 0;
-
 /**
  * Starts `dist/hey ARGS` in a fresh tmux server. After hey exits the pane shows `[exit N]` and
  * stays open, so the screen can still be read.
@@ -75,7 +73,8 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
   const bin = await ensureBinary();
   const home = tempDir("hey-tmux-");
   const cwd = opts.cwd ?? home.path;
-  const socket = `hey-test-${process.pid}-${++servers}`;
+  // the server's socket lives in the temp HOME, so it goes with it (a named one stays in /tmp/tmux-UID after kill-server)
+  const socket = join(home.path, "tmux.sock");
   const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home.path, LANG: "C.UTF-8", TERM: "xterm-256color", ...opts.env };
   const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
   const hey = [bin, ...(opts.args ?? [])].map(quote).join(" ");
@@ -91,12 +90,17 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
   const conf = join(home.path, ".tmux.conf");
   writeFileSync(conf, `set-option -g history-limit ${SCROLLBACK_LINES}\nset-option -g status off\n`);
   const tmux = async (...args: string[]): Promise<string> => {
-    const p = Bun.spawn(["tmux", "-u", "-L", socket, "-f", conf, ...args], { env, stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn(["tmux", "-u", "-S", socket, "-f", conf, ...args], { env, stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([p.stdout.text(), p.stderr.text(), p.exited]);
     if (code !== 0) throw new Error(`tmux ${args[0]} failed (${code}): ${err}`);
     return out;
   };
-  await tmux("new-session", "-d", "-s", "t", "-x", String(opts.cols ?? 80), "-y", String(opts.rows ?? 24), "-c", cwd, ...pane);
+  try {
+    await tmux("new-session", "-d", "-s", "t", "-x", String(opts.cols ?? 80), "-y", String(opts.rows ?? 24), "-c", cwd, ...pane);
+  } catch (e) {
+    home.remove(); // a server that did not start leaves nothing behind
+    throw e;
+  }
   const target = ["-t", "t:0.0"];
 
   const screen = async (o: ScreenOptions = {}) =>
