@@ -62,9 +62,10 @@ export function loadedContext(body: unknown, model: string): number | undefined 
 export function smallContextNotice(context: number, model: string, provider: string): string | undefined {
   if (context >= AGENT_MIN_CONTEXT) return undefined;
   const n = context.toLocaleString("en-US");
-  return (
-    `Ollama runs ${model} with a context of ${n} tokens, too small for an agent (it cuts longer requests from the start without an error); ` +
-    `hey keeps each request within it. Raise it: OLLAMA_CONTEXT_LENGTH=${SUGGESTED_CONTEXT} ollama serve (or the Ollama app's context slider), ` +
-    `or set context_window in [provider.${provider}] if the server runs it with more`
-  );
+  return `Ollama runs ${model} with a context of ${n} tokens, too small for an agent (it cuts longer requests from the start without an error); hey keeps each request within it. Raise it: ${raiseContext(provider)}`;
+}
+
+/** How to give the model more context, for the provider table named `provider`. */
+export function raiseContext(provider: string): string {
+  return `OLLAMA_CONTEXT_LENGTH=${SUGGESTED_CONTEXT} ollama serve (or the Ollama app's context slider), or set context_window in [provider.${provider}] if the server runs it with more`;
 }

@@ -80,3 +80,15 @@ test("a server on this machine whose answers do not name Ollama (vLLM, llama.cpp
   expect(run.stderr).toBe("");
   expect(ollama.psRequests).toBe(0);
 }, 90_000);
+
+test("hey doctor reports the context a local Ollama runs the model with, and how to raise a small one", async () => {
+  ollama = startOllama({ model: "qwen3", context: 4096, reads: 0 });
+  work = tempDir("hey-ollama-");
+  writeFileSync(join(work.path, "hey.toml"), `[provider.ollama]\nbase_url = "${ollama.baseUrl}"\nmodels = ["qwen3"]\ncontext_window = 32768\n`);
+  const run = await runHey(["doctor", "-m", "ollama/qwen3", "--config", join(work.path, "hey.toml")], { cwd: work.path, timeoutMs: 60_000 });
+  const lines = run.stdout.split("\n");
+  const at = lines.findIndex((l) => l.slice(2).startsWith("server context"));
+  expect(lines[at]).toContain("Ollama runs qwen3 with 4,096 tokens (GET /api/ps)"); // asked even with context_window set: it may be wrong
+  expect(lines[at]).toContain("too small for an agent");
+  expect(lines.slice(at, at + 3).join(" ")).toContain("OLLAMA_CONTEXT_LENGTH=32768 ollama serve");
+}, 90_000);
