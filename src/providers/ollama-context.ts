@@ -58,14 +58,42 @@ export function loadedContext(body: unknown, model: string): number | undefined 
   return undefined;
 }
 
-/** The one line a user is told when Ollama runs the model with less than AGENT_MIN_CONTEXT; undefined otherwise. */
-export function smallContextNotice(context: number, model: string, provider: string): string | undefined {
+/** The one line a user is told when Ollama runs the model with less than AGENT_MIN_CONTEXT (`about`: as its usage shows); undefined otherwise. */
+export function smallContextNotice(context: number, model: string, provider: string, about = false): string | undefined {
   if (context >= AGENT_MIN_CONTEXT) return undefined;
   const n = context.toLocaleString("en-US");
-  return `Ollama runs ${model} with a context of ${n} tokens, too small for an agent (it cuts longer requests from the start without an error); hey keeps each request within it. Raise it: ${raiseContext(provider)}`;
+  return `Ollama runs ${model} with a context of ${about ? "about " : ""}${n} tokens, too small for an agent (it cuts longer requests from the start without an error); hey keeps each request within it. Raise it: ${raiseContext(provider)}`;
 }
 
 /** How to give the model more context, for the provider table named `provider`. */
 export function raiseContext(provider: string): string {
   return `OLLAMA_CONTEXT_LENGTH=${SUGGESTED_CONTEXT} ollama serve (or the Ollama app's context slider), or set context_window in [provider.${provider}] if the server runs it with more`;
+}
+
+/** One answer of the model: the characters hey sent, and the prompt tokens the server said it read. */
+export interface Sample {
+  chars: number;
+  input: number;
+}
+/** A context is never smaller than this (`context_window`'s lower bound): a smaller flat count is a gateway's made-up one. */
+const MIN_CONTEXT = 1024;
+/** What hey sent grew this far past what the server read, by the ratio of the first answer: the rest was cut. */
+const CUT_SHARE = 1.25;
+/** Ollama cuts whole messages, so a cut prompt fills its context only to within a message: this share of it at least. */
+const FILLED_SHARE = 0.75;
+
+/**
+ * The context an Ollama that does not tell it (older than /api/ps's `context_length`) runs the
+ * model with, from its usage: its last two answers each read at most about the same count
+ * (within FILLED_SHARE of the larger) while hey sent CUT_SHARE more than that by the first answer's
+ * tokens per character — the server cut the prompt to fit. The larger count; undefined until then.
+ */
+export function cappedContext(samples: readonly Sample[]): number | undefined {
+  const first = samples[0];
+  const last = samples.slice(-2);
+  if (!first || first.chars <= 0 || first.input <= 0 || samples.length < 3) return undefined;
+  const cap = Math.max(...last.map((s) => s.input));
+  if (cap < MIN_CONTEXT) return undefined;
+  const perChar = first.input / first.chars;
+  return last.every((s) => s.input >= FILLED_SHARE * cap && perChar * s.chars >= CUT_SHARE * cap) ? cap : undefined;
 }

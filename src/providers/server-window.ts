@@ -4,11 +4,12 @@
 // background, so no request waits for it; the agent builds the later requests to what it tells,
 // and the user is told once when it is too small for an agent. A host that is neither this machine
 // nor Ollama's port is never asked, nor is a server whose answers do not name Ollama (vLLM,
-// llama.cpp, LM Studio); a failed probe (an Ollama older than the field, a proxy in front) leaves
-// the run as it was.
+// llama.cpp, LM Studio). When the probe gets nothing (an Ollama older than the field, a proxy in
+// front), the usage tells: prompt tokens that stop growing while what hey sends grows
+// (ollama-context.ts cappedContext); until then the run is as it was.
 import { configuredWindow, type ProviderSettings } from "../config/settings.ts";
-import type { Provider } from "../kernel/provider.ts";
-import { loadedContext, ollamaRoot, smallContextNotice } from "./ollama-context.ts";
+import type { ModelRequest, Provider } from "../kernel/provider.ts";
+import { cappedContext, loadedContext, ollamaRoot, smallContextNotice, type Sample } from "./ollama-context.ts";
 
 /** A loopback server answers /api/ps at once; one that does not within this is not worth waiting for. */
 const PROBE_TIMEOUT_MS = 2000;
@@ -24,24 +25,41 @@ export function withServerWindow(provider: Provider, settings: ProviderSettings,
   const root = ollamaRoot(settings.baseUrl);
   if (root === undefined || configuredWindow({ provider: settings, model: provider.model }) !== undefined) return provider;
   let probe: Promise<number | undefined> | undefined;
-  const start = () => {
+  const samples: Sample[] = [];
+  let capped: number | undefined;
+  const tell = (window: number, about: boolean) => {
+    const line = smallContextNotice(window, provider.model, settings.name, about);
+    const key = `${root} ${provider.model}`;
+    if (line && !told.has(key)) {
+      told.add(key);
+      notice(line);
+    }
+  };
+  /** After an answer from Ollama: the probe, once; and what it read against what was sent, for an Ollama the probe gets nothing from. */
+  const answered = (request: ModelRequest, input: number) => {
     probe ??= loadedWindow(root, provider.model, fetchImpl).then((window) => {
-      const line = window === undefined ? undefined : smallContextNotice(window, provider.model, settings.name);
-      const key = `${root} ${provider.model}`;
-      if (line && !told.has(key)) told.add(key), notice(line);
+      if (window !== undefined) tell(window, false);
       return window;
     });
+    samples.push({ chars: request.system.length + JSON.stringify(request.messages).length + JSON.stringify(request.tools).length, input });
+    if (samples.length > 8) samples.splice(1, 1); // the first stays: its ratio is the uncut one
+    capped ??= cappedContext(samples);
   };
   return {
     protocol: provider.protocol,
     model: provider.model,
     async *stream(request, signal) {
       for await (const event of provider.stream(request, signal)) {
-        if (event.type === "done" && event.server === "ollama") start();
+        if (event.type === "done" && event.server === "ollama") answered(request, event.usage.input);
         yield event;
       }
     },
-    serverWindow: () => probe ?? Promise.resolve(undefined),
+    async serverWindow() {
+      const window = await probe;
+      if (window !== undefined || capped === undefined) return window;
+      tell(capped, true);
+      return capped;
+    },
   };
 }
 

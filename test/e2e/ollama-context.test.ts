@@ -23,7 +23,7 @@ afterEach(() => {
 async function session(server: OllamaServer, config = "") {
   work = tempDir("hey-ollama-");
   mkdirSync(join(work.path, "src"));
-  for (let n = 1; n <= 6; n++) writeFileSync(join(work.path, "src", `file${n}.ts`), source(n));
+  for (let n = 1; n <= 8; n++) writeFileSync(join(work.path, "src", `file${n}.ts`), source(n));
   writeFileSync(join(work.path, "hey.toml"), `[provider.ollama]\nbase_url = "${server.baseUrl}"\nmodels = ["qwen3"]\n${config}`);
   const args = ["-m", "ollama/qwen3", "--config", join(work.path, "hey.toml"), "--output", "json", "-p", "read the files in src/ one by one"];
   return runHey(args, { cwd: work.path, timeoutMs: 60_000, env: { XDG_STATE_HOME: join(work.path, "state") } });
@@ -91,4 +91,15 @@ test("hey doctor reports the context a local Ollama runs the model with, and how
   expect(lines[at]).toContain("Ollama runs qwen3 with 4,096 tokens (GET /api/ps)"); // asked even with context_window set: it may be wrong
   expect(lines[at]).toContain("too small for an agent");
   expect(lines.slice(at, at + 3).join(" ")).toContain("OLLAMA_CONTEXT_LENGTH=32768 ollama serve");
+}, 90_000);
+
+test("an Ollama older than /api/ps's context_length: its prompt tokens stop growing, hey sees the cut, fits the rest and says so once", async () => {
+  ollama = startOllama({ model: "qwen3", context: 4096, reads: 8, ps: "old" });
+  const run = await session(ollama);
+  expect(run.code).toBe(0);
+  expect(jsonEvents(run.stdout).find((e) => e.type === "result")).toMatchObject({ text: "Read all 8 files." });
+  const cut = ollama.log.map((x) => x.dropped > 0);
+  expect(cut.filter(Boolean).length).toBe(2); // two cut answers are how it shows…
+  expect(cut.slice(cut.lastIndexOf(true) + 1).length).toBeGreaterThanOrEqual(4); // …and every request after them fits
+  expect(run.stderr.match(/^hey: Ollama runs qwen3 with a context of about 4,0\d\d tokens, too small for an agent/gm)?.length).toBe(1);
 }, 90_000);

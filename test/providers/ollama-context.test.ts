@@ -3,7 +3,7 @@
 // "List Running Models", with `context_length` as api/types.go ProcessModelResponse has it since
 // ollama 0.9.7), and when the user is told.
 import { expect, test } from "bun:test";
-import { AGENT_MIN_CONTEXT, loadedContext, ollamaRoot, smallContextNotice } from "../../src/providers/ollama-context.ts";
+import { AGENT_MIN_CONTEXT, cappedContext, loadedContext, ollamaRoot, smallContextNotice } from "../../src/providers/ollama-context.ts";
 
 test.each([
   ["http://127.0.0.1:11434/v1", "http://127.0.0.1:11434"],
@@ -47,4 +47,21 @@ test("the user is told of a context below what an agent needs, with how to raise
   expect(line).not.toContain("\n");
   expect(smallContextNotice(AGENT_MIN_CONTEXT, "qwen3", "ollama")).toBeUndefined();
   expect(smallContextNotice(32768, "qwen3", "ollama")).toBeUndefined();
+});
+
+// [characters sent, prompt tokens reported] per answer; the first answer's ratio (1 token per 4 characters here) is the uncut one
+const answers = (...pairs: [number, number][]) => pairs.map(([chars, input]) => ({ chars, input }));
+test.each([
+  ["prompt tokens that stop at ~4,000 while what is sent grows: cut to the larger", answers([4500, 1125], [16000, 4000], [20000, 3700], [24000, 3980]), 3980],
+  ["every prompt read whole", answers([4500, 1125], [8000, 2000], [12000, 3000], [16000, 4000]), undefined],
+  ["one cut answer is not enough", answers([4500, 1125], [8000, 2000], [12000, 3000], [20000, 4000]), undefined],
+  ["a flat count below any real context (a gateway's made-up number)", answers([4500, 10], [16000, 10], [24000, 10]), undefined],
+  ["a conversation that shrank (a summary) while reading it all", answers([4500, 1125], [16000, 4000], [6000, 1500], [6400, 1600]), undefined],
+  ["too few answers", answers([4500, 1125], [16000, 4000]), undefined],
+])("cappedContext: %s", (_, samples, context) => {
+  expect(cappedContext(samples)).toBe(context);
+});
+
+test("a context seen only in the usage is said to be about that size", () => {
+  expect(smallContextNotice(4061, "qwen3", "ollama", true)).toContain("with a context of about 4,061 tokens");
 });
