@@ -163,6 +163,7 @@ export function createAgent(parts: AgentParts): Agent {
     if (window === undefined) return;
     compaction.window = window;
     servedBy = provider;
+    parts.output.emit({ type: "model", ...settings.model, window }); // kept with the session: `hey -c` starts within it
   };
 
   /**

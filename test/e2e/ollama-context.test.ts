@@ -103,3 +103,15 @@ test("an Ollama older than /api/ps's context_length: its prompt tokens stop grow
   expect(cut.slice(cut.lastIndexOf(true) + 1).length).toBeGreaterThanOrEqual(4); // …and every request after them fits
   expect(run.stderr.match(/^hey: Ollama runs qwen3 with a context of about 4,0\d\d tokens, too small for an agent/gm)?.length).toBe(1);
 }, 90_000);
+
+test("hey -c on that Ollama starts within the context found before: its first request is not cut either", async () => {
+  ollama = startOllama({ model: "qwen3", context: 4096, reads: 8 });
+  expect((await session(ollama)).code).toBe(0);
+  const before = ollama.log.length;
+  const args = ["-m", "ollama/qwen3", "--config", join(work!.path, "hey.toml"), "--output", "json", "-c", "-p", "which file came last?"];
+  const next = await runHey(args, { cwd: work!.path, timeoutMs: 60_000, env: { XDG_STATE_HOME: join(work!.path, "state") } });
+  expect(next.code).toBe(0);
+  const resumed = ollama.log.slice(before);
+  expect(resumed[0]?.body).toContain("which file came last?");
+  expect(resumed.map((x) => x.dropped)).toEqual(resumed.map(() => 0));
+}, 90_000);
