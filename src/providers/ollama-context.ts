@@ -87,6 +87,8 @@ const FILLED_SHARE = 0.75;
  * model with, from its usage: its last two answers each read at most about the same count
  * (within FILLED_SHARE of the larger) while hey sent CUT_SHARE more than that by the first answer's
  * tokens per character — the server cut the prompt to fit. The larger count; undefined until then.
+ * (A prompt whose last message alone overflows is cut to half the context, ollama/ollama#17427:
+ * then the count found is about half, and hey builds smaller requests than it could.)
  */
 export function cappedContext(samples: readonly Sample[]): number | undefined {
   const first = samples[0];
