@@ -8,13 +8,17 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { startOllama, type OllamaServer } from "../helpers/ollama-server.ts";
+import { startTerm, type Term } from "../helpers/tmux.ts";
 
 /** A ~3 KB source file: six of them and hey's first request are far more than 4,096 tokens. */
 const source = (n: number) => Array.from({ length: 60 }, (_, i) => `export const f${n}_${i} = "${"abcdefghij".repeat(3)}";`).join("\n") + "\n";
 
 let work: ReturnType<typeof tempDir> | undefined;
 let ollama: OllamaServer | undefined;
-afterEach(() => {
+let term: Term | undefined;
+afterEach(async () => {
+  await term?.close();
+  term = undefined;
   ollama?.stop();
   work?.remove();
   ollama = work = undefined;
@@ -114,4 +118,25 @@ test("hey -c on that Ollama starts within the context found before: its first re
   const resumed = ollama.log.slice(before);
   expect(resumed[0]?.body).toContain("which file came last?");
   expect(resumed.map((x) => x.dropped)).toEqual(resumed.map(() => 0));
+}, 90_000);
+
+test("in the REPL the line comes once, on a line of its own, however many prompts follow", async () => {
+  ollama = startOllama({ model: "qwen3", context: 4096, reads: 3 });
+  work = tempDir("hey-ollama-");
+  mkdirSync(join(work.path, "src"));
+  for (let n = 1; n <= 3; n++) writeFileSync(join(work.path, "src", `file${n}.ts`), source(n));
+  writeFileSync(join(work.path, "hey.toml"), `[provider.ollama]\nbase_url = "${ollama.baseUrl}"\nmodels = ["qwen3"]\n`);
+  const config = join(work.path, "hey.toml");
+  term = await startTerm({ args: ["-m", "ollama/qwen3", "--config", config], cwd: work.path, cols: 120, env: { XDG_STATE_HOME: join(work.path, "state") } });
+  await term.waitFor((s) => s.trimEnd().split("\n").at(-1)?.trimEnd() === "›");
+  await term.type("read the files in src/ one by one");
+  await term.keys("Enter");
+  await term.waitFor("Read all 3 files.");
+  await term.type("and again");
+  await term.keys("Enter");
+  await term.waitFor((s) => s.split("Read all 3 files.").length > 2);
+  const screen = await term.screen({ scrollback: true, joined: true });
+  const told = screen.split("\n").filter((l) => l.includes("Ollama runs qwen3 with a context of 4,096 tokens"));
+  expect(told.length).toBe(1);
+  expect(told[0]).toMatch(/^hey: Ollama runs qwen3/);
 }, 90_000);
