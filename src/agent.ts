@@ -154,6 +154,18 @@ export function createAgent(parts: AgentParts): Agent {
     now: Date.now,
   });
 
+  /** the provider whose server-stated window is in use: it is taken once, so a context-length error may still lower it */
+  let servedBy: Provider | undefined;
+  /** The window the server says it runs the model with (a local Ollama), once it says: it replaces one learned or resumed before. */
+  const useServerWindow = async () => {
+    if (servedBy === provider || !provider.serverWindow) return;
+    const window = await provider.serverWindow();
+    if (window === undefined) return;
+    compaction.window = window;
+    servedBy = provider;
+    parts.output.emit({ type: "model", ...settings.model, window }); // kept with the session: `hey -c` starts within it
+  };
+
   /**
    * The provider of the loop's requests: a request the model answers with a context-length error
    * is built again, deterministically, to the window that error taught (kept for the session), and
@@ -223,6 +235,7 @@ export function createAgent(parts: AgentParts): Agent {
         output: counted,
         context: async (history, s, handOff) => {
           const tools = await parts.tools(s);
+          await useServerWindow();
           if (resumedCache) replayCache(history.slice(0, -1), prepareDeps(counted, tools), resumedCache); // without the message just sent
           resumedCache = undefined;
           // past the run's token cap the hand-off is trimmed to fit, never summarized: the cap is not overshot by a request the run does not need

@@ -15,6 +15,7 @@ import { hideSecrets, knownSecrets, redactingOutput, redactingTool, redactText, 
 import type { ConfigFlags, Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
 import { fetchFor, providerFor, startProvider, type Started } from "./endpoint.ts";
+import { withServerWindow } from "./providers/server-window.ts";
 import type { Places } from "./fs/places.ts";
 import { realTarget } from "./fs/real-target.ts";
 import { callPath } from "./fs/user-path.ts";
@@ -139,6 +140,7 @@ export async function assemble(
 ): Promise<Runtime> {
   const { cwd, home } = here;
   const { env, warn } = start;
+  const say = (m: string) => start.notice(`hey: ${m}`); // said mid-answer: a line of its own, never inside the streamed text
   const { settings } = start.config;
   const sessionId = resumed?.header.id ?? newId(); // ids sort by time
   // a run that never got an answer leaves no session (issue 14)
@@ -147,7 +149,7 @@ export async function assemble(
     id: sessionId,
     cwd,
     version: VERSION,
-    warn: (m) => start.notice(`hey: ${m}`), // said mid-answer: a line of its own, never inside the streamed text
+    warn: say,
     untilAnswer: true,
     existing: resumed !== undefined,
   });
@@ -162,7 +164,7 @@ export async function assemble(
   const trust = { trusted: start.trusted, loaded: start.loaded ?? start.trusted };
   const pathOf = (path: string) => callPath(path, cwd, home);
   // a subdirectory's AGENTS.md reaches the model with the first file tool result under it (issue 26)
-  const nested = createNestedAgents({ cwd, configDir: here.configDir, warn: (m) => start.notice(`hey: ${m}`) });
+  const nested = createNestedAgents({ cwd, configDir: here.configDir, warn: say });
   // said among the tool's own lines on a terminal; on stderr with --output json
   const toolNotice = (line: string) => (terminal ? terminal.notice(visible(line)) : warn(line.replace(/^hey: /, "")));
   const lastRequest = () => {
@@ -244,7 +246,7 @@ export async function assemble(
     (await mcp.tools(live.configured.tools, signal)).filter((t) => !live.configured.refused(t.name)).map((t) => redactingTool(t, redaction));
   const agent = createAgent({
     settings: agentSettings(settings),
-    provider: await start.started.provider,
+    provider: withServerWindow(await start.started.provider, settings.provider, live.fetch, say), // a local Ollama's real context
     // every tool's results, MCP servers' included, are redacted before the model reads them
     tools: requestTools,
     output,
@@ -282,7 +284,8 @@ export async function assemble(
     reloadables: [...prompt.reloadables, mcp.reloadable],
     configure,
     fetchFor: (s) => fetchFor(s, run.proxy, env, debug),
-    providerFor: (s, fetchImpl) => providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs),
+    providerFor: async (s, fetchImpl) =>
+      withServerWindow(await providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs), s.provider, fetchImpl, say),
     async endpointModels(s, fetchImpl, signal) {
       const { listModels } = await import("./doctor/probe.ts"); // only when a model is not in the configuration
       const got = await listModels(s.provider, s.model, fetchImpl, signal); // given up on after 15 s, as by `hey doctor`

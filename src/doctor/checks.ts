@@ -1,6 +1,7 @@
 // `hey doctor` (SPEC §23): what the probes of an endpoint found, judged into one check per line —
 // passed, a quirk hey handles with a compatibility flag, a failure, or nothing to check — and the
 // flags to record. Pure: probe.ts and network.ts gather the outcomes, report.ts renders them.
+import { AGENT_MIN_CONTEXT, raiseContext } from "../providers/ollama-context.ts";
 import type { Protocol } from "../kernel/ir.ts";
 
 /**
@@ -48,6 +49,8 @@ export interface Probes {
   afterToolNoReplay?: Outcome<Streamed>;
   /** a request with `tools: []` */
   emptyTools?: Outcome;
+  /** the context a local Ollama loaded the model with after the answer (GET /api/ps: providers/server-window.ts) */
+  served?: number;
   /** every 429 seen during the probes, with its Retry-After header (null when it had none) */
   rateLimits: (string | null)[];
 }
@@ -172,6 +175,8 @@ function endpointChecks(p: Probes, keyVar: string | undefined): Check[] {
         `${p.models.window.toLocaleString("en-US")} tokens, as the model list states; hey builds requests to at most 80 % of a window it knows (context_window = ${p.models.window} in [provider.NAME] tells it before the first request)`,
       ),
     );
+
+  if (p.served !== undefined) out.push(servedContext(p.served, p.model));
 
   if (p.answer) {
     const ok = p.answer.ok || p.developer?.ok;
@@ -320,6 +325,13 @@ function isRejection(o: Outcome<object>): boolean {
 /** The fix for a server that takes requests and answers nothing: what a run does about it, and its key. */
 const FIX_SILENT =
   "the server took the request and answered nothing: check that it is working (a run gives up after 2 such tries; [retry] idle_timeout_ms sets the wait)";
+
+/** What a local Ollama runs the model with: a quirk with how to raise it when it is too small for an agent. */
+function servedContext(tokens: number, model: string): Check {
+  const found = `Ollama runs ${model} with ${tokens.toLocaleString("en-US")} tokens (GET /api/ps); hey builds requests to at most 80 % of it unless context_window says otherwise`;
+  if (tokens >= AGENT_MIN_CONTEXT) return pass("served", "server context", found);
+  return quirk("served", "server context", `${found}: too small for an agent`, `raise it: ${raiseContext("NAME")}`);
+}
 
 function failure(o: Outcome<object>): string {
   return o.ok ? "" : o.message;

@@ -8,6 +8,7 @@ import type { Compat } from "../providers/common.ts";
 import { anthropicBaseUrl } from "../providers/anthropic.ts";
 import { splitBaseUrl } from "../providers/google.ts";
 import { providerFor } from "../endpoint.ts";
+import { withServerWindow } from "../providers/server-window.ts";
 import type { Outcome, Probes, Streamed } from "./checks.ts";
 import { errorText } from "../kernel/errors.ts";
 import { NetError } from "../net/errors.ts";
@@ -70,7 +71,12 @@ export async function probeEndpoint(opts: EndpointOptions): Promise<ModelProbes>
   const listSilent = !out.models.ok && out.models.silent === true;
   const answerMs = listSilent ? limits.afterSilentListMs : limits.answerMs;
   probing("streamed answer");
-  out.answer = await stream(provider(openai ? { systemRole: "system" } : {}), request(ASK.answer), base, answerMs, listSilent);
+  // a local Ollama is asked, after the answer that loaded the model, what context it runs it with (context_window or not)
+  const { contextWindow: _window, ...asked } = opts.settings;
+  const answering = provider(openai ? { systemRole: "system" } : {}).then((p) => withServerWindow(p, asked, recording, () => {}));
+  out.answer = await stream(answering, request(ASK.answer), base, answerMs, listSilent);
+  const served = await answering.then((p) => p.serverWindow?.()).catch(() => undefined);
+  if (served !== undefined) out.served = served;
   if (!out.answer.ok && out.answer.silent) return out; // another role would be asked into the same silence
   if (openai) {
     probing("developer role");

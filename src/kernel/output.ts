@@ -36,7 +36,8 @@ export type ErrorKind = ProviderErrorKind | "config" | "usage" | "tool" | "inter
  */
 export type AgentEvent =
   | { type: "message"; message: Message }
-  | { type: "model"; provider: string; model: string }
+  /** `window`: the context the model's server says it runs it with (Provider.serverWindow), kept with the session */
+  | { type: "model"; provider: string; model: string; window?: number }
   | { type: "session"; id: string; provider: string; model: string; cwd: string }
   | { type: "turn_start"; turn: number }
   | { type: "text_delta"; text: string }

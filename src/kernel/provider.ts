@@ -31,8 +31,12 @@ export type StreamEvent =
   | { type: "text"; delta: string }
   | { type: "thinking"; delta: string }
   | { type: "tool_call"; call: ToolCall }
-  /** `detail`: the provider's own words on a stop the user must hear about (why it refused, what blocked the prompt) */
-  | { type: "done"; message: Message; usage: Usage; stop: StopReason; detail?: string };
+  /**
+   * `detail`: the provider's own words on a stop the user must hear about (why it refused, what
+   * blocked the prompt); `server`: the server software that answered, when its answer names it
+   * ("ollama": providers/openai.ts)
+   */
+  | { type: "done"; message: Message; usage: Usage; stop: StopReason; detail?: string; server?: string };
 
 /**
  * A model endpoint speaking one protocol.
@@ -45,6 +49,12 @@ export interface Provider {
   readonly protocol: Protocol;
   readonly model: string;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
+  /**
+   * the context (in tokens) the server runs the model with, when it tells (a local Ollama, asked
+   * after its first answer that names it: providers/server-window.ts); undefined until then or
+   * when it does not tell. Never rejects.
+   */
+  serverWindow?(): Promise<number | undefined>;
 }
 
 /** The error kinds of SPEC §4; the names are those of the JSON `error` event (§18). */

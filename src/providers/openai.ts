@@ -191,6 +191,7 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
   let finish: string | undefined;
   let usage: WireUsage | undefined;
   let ours: number | undefined;
+  let fingerprint: string | null | undefined;
   // Keyed by the wire `index`, never by id: only the first fragment carries id and name, and the
   // Anthropic compat endpoint starts at index 1 (openai-compat/anthropic-compat-tool-index-1.sse).
   const calls = new Map<number, { id: string; name: string; args: string; extra?: unknown }>();
@@ -200,6 +201,7 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
     // Usage arrives in a `choices: []` chunk (OpenAI), on the finish chunk (deepseek/reasoning.sse)
     // or after it (openai-compat/openrouter-comment-lines.sse); every other chunk may say null.
     if (chunk.usage) usage = chunk.usage;
+    fingerprint ??= chunk.system_fingerprint;
     // Our choice is the first one named: 0, whose chunks interleave with others' when n > 1
     // (openai-chat/multiple-choices-n3.sse); some gateways number a lone choice 1 (BerriAI/litellm#3678).
     if (ours === undefined && chunk.choices?.length) ours = chunk.choices[0]?.index;
@@ -262,7 +264,8 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
   // Gemini's compat endpoint streams tool calls with finish_reason "stop" (googleapis/python-genai#2868).
   const stop = refused ? "refusal" : toolCalls.length > 0 && finish === "stop" ? "tool_calls" : toStop(finish);
-  yield { type: "done", message, usage: toUsage(usage), stop };
+  // Ollama's /v1 says "fp_ollama" in every chunk (ollama/ollama openai/openai.go, since v0.1.24): server-window.ts asks it its real context
+  yield { type: "done", message, usage: toUsage(usage), stop, ...(fingerprint === "fp_ollama" ? { server: "ollama" } : {}) };
 }
 
 function toUsage(u: WireUsage | undefined): Usage {

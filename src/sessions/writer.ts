@@ -161,6 +161,8 @@ export function createSessionWriter(opts: {
       guard(() => {
         switch (event.type) {
           case "model":
+            // a window the model's server stated: recorded as one a context-length error taught, so `hey -c` starts within it
+            if (event.window !== undefined && current) return append({ type: "model", id: newId(), ...current, window: event.window });
             return model(event.provider, event.model);
           case "message": {
             const entry: SessionEntry = { type: "message", message: event.message };

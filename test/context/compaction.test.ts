@@ -247,7 +247,7 @@ test("/usage shows what the prompt cache served, and the model's window once it 
   expect(report).toMatch(/^last request: 1,200 in \(900 cached = 75%\) · 12 out$/m);
   expect(report).not.toContain("window");
   (agent.context as { window: number | undefined }).window = 16_000;
-  expect(usageReport(agent)).toMatch(/^context: ~[\d,]+ of 12,800 tokens \(\d+%\) · the model's window 16,000 tokens \(learned from its answer\) · /m);
+  expect(usageReport(agent)).toMatch(/^context: ~[\d,]+ of 12,800 tokens \(\d+%\) · the model's window 16,000 tokens \(learned from the server\) · /m);
 });
 
 test("a summary's tokens_before is what the context held, not more: a result only ever sent cut to the window counts as sent", async () => {

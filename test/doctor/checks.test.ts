@@ -117,6 +117,18 @@ describe("judge", () => {
     expect(check!.detail).toContain("context_window = 32768");
   });
 
+  test("the context a local Ollama runs the model with: reported; below what an agent needs, a quirk saying how to raise it", () => {
+    expect(status(healthy(), "served")).toBeUndefined();
+    expect(status({ ...healthy(), served: 32_768 }, "served")).toMatchObject({
+      status: "pass",
+      detail: expect.stringContaining("Ollama runs m with 32,768 tokens"),
+    });
+    const small = status({ ...healthy(), served: 4096 }, "served");
+    expect(small).toMatchObject({ status: "quirk", detail: expect.stringContaining("4,096 tokens (GET /api/ps)") });
+    expect(small!.fix).toContain("OLLAMA_CONTEXT_LENGTH=32768 ollama serve");
+    expect(judge({ ...healthy(), served: 4096 }, "K").usable).toBe(true); // it works, within the small context
+  });
+
   test("TLS soon to expire, or not verified, is a quirk saying what to do", () => {
     expect(status({ ...healthy(), tls: { ok: true, issuer: "X", validTo: "2026-12-10", daysLeft: 3, insecure: false } }, "tls")).toMatchObject({
       status: "quirk",

@@ -183,3 +183,13 @@ describe("an unfinished stream", () => {
     expect(events.map((e) => e.type)).toEqual(Array(deltas).fill("text"));
   });
 });
+
+// Ollama's /v1 names itself in every chunk (ollama/ollama openai/openai.go: SystemFingerprint
+// "fp_ollama"): the answer says so, and a local Ollama is then asked its real context
+test("an answer whose chunks carry Ollama's fingerprint says it came from Ollama; others say nothing", async () => {
+  const named = (fp: string | null) => [chatChunk({ content: "hi" }), chatChunk({ finish: "stop" })].map((c) => ({ ...c, system_fingerprint: fp }));
+  expect(done(await run(named("fp_ollama"))).server).toBe("ollama");
+  expect(done(await run(named("fp_44709d6fcb"))).server).toBeUndefined(); // api.openai.com's kind
+  expect(done(await run(named(null))).server).toBeUndefined();
+  expect(done(await run([chatChunk({ content: "hi" }), chatChunk({ finish: "stop" })])).server).toBeUndefined();
+});

@@ -122,6 +122,13 @@ describe("round trip", () => {
     expect(bad.warnings).toEqual([`${path}: skipped line 6: not a valid model entry`]);
   });
 
+  test("the context a local server says it runs the model with is kept with its model: hey -c starts within it", () => {
+    const said = (w: ReturnType<typeof createSessionWriter>) => w.emit({ type: "model", provider: "openai", model: "gpt-test", window: 4096 });
+    const kept = loadSession(written([userMessage("read it"), asks("done")], said));
+    expect(kept.model).toEqual({ provider: "openai", model: "gpt-test", window: 4096 });
+    expect(learnedWindow(kept, "openai", "gpt-test")).toBe(4096);
+  });
+
   test("the estimate's corrected ratio comes back from the newest usage entry that has it; an older session's has none", () => {
     const path = written([userMessage("read it"), asks("done")], (w) => {
       w.emit({ ...usage, tokens_per_char: 0.31 });

@@ -1,0 +1,142 @@
+// A local Ollama that runs the model with a 4,096-token context cuts longer prompts from the start
+// without an error (test/helpers/ollama-server.ts does as its documentation says). Through
+// dist/hey: hey asks the server's /api/ps after the first answer that names Ollama, builds the
+// later requests to fit, and says once how to raise the context; a server that is no Ollama, or an
+// older one, leaves the run as it was.
+import { afterEach, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { startOllama, type OllamaServer } from "../helpers/ollama-server.ts";
+import { startTerm, type Term } from "../helpers/tmux.ts";
+
+/** A ~3 KB source file: six of them and hey's first request are far more than 4,096 tokens. */
+const source = (n: number) => Array.from({ length: 60 }, (_, i) => `export const f${n}_${i} = "${"abcdefghij".repeat(3)}";`).join("\n") + "\n";
+
+let work: ReturnType<typeof tempDir> | undefined;
+let ollama: OllamaServer | undefined;
+let term: Term | undefined;
+afterEach(async () => {
+  await term?.close();
+  term = undefined;
+  ollama?.stop();
+  work?.remove();
+  ollama = work = undefined;
+});
+
+async function session(server: OllamaServer, config = "") {
+  work = tempDir("hey-ollama-");
+  mkdirSync(join(work.path, "src"));
+  for (let n = 1; n <= 8; n++) writeFileSync(join(work.path, "src", `file${n}.ts`), source(n));
+  writeFileSync(join(work.path, "hey.toml"), `[provider.ollama]\nbase_url = "${server.baseUrl}"\nmodels = ["qwen3"]\n${config}`);
+  const args = ["-m", "ollama/qwen3", "--config", join(work.path, "hey.toml"), "--output", "json", "-p", "read the files in src/ one by one"];
+  return runHey(args, { cwd: work.path, timeoutMs: 60_000, env: { XDG_STATE_HOME: join(work.path, "state") } });
+}
+
+const NOTICE =
+  /^hey: Ollama runs qwen3 with a context of 4,096 tokens, too small for an agent .*OLLAMA_CONTEXT_LENGTH=32768 ollama serve.*context_window in \[provider\.ollama\]/m;
+
+test("a 4,096-token Ollama context: no request is cut by the server, and the user is told once how to raise it", async () => {
+  ollama = startOllama({ model: "qwen3", context: 4096, reads: 6 });
+  const run = await session(ollama);
+  expect(run.code).toBe(0);
+  expect(jsonEvents(run.stdout).find((e) => e.type === "result")).toMatchObject({ text: "Read all 6 files." });
+  expect(ollama.log.reduce((n, x) => n + x.tokens, 0)).toBeGreaterThan(3 * 4096); // the session grows well past the context
+  // every request the model saw held hey's system prompt and the task: Ollama dropped nothing
+  expect(ollama.log.map((x) => x.dropped)).toEqual(ollama.log.map(() => 0));
+  expect(ollama.psRequests).toBe(1);
+  expect(run.stderr.match(new RegExp(NOTICE.source, "gm"))?.length).toBe(1);
+}, 90_000);
+
+test("a 32,768-token Ollama context: asked once, nothing said, the run as before", async () => {
+  ollama = startOllama({ model: "qwen3", context: 32_768, reads: 3 });
+  const run = await session(ollama);
+  expect(run.code).toBe(0);
+  expect(run.stderr).toBe("");
+  expect(ollama.psRequests).toBe(1);
+  expect(ollama.log.map((x) => x.dropped)).toEqual(ollama.log.map(() => 0));
+}, 90_000);
+
+test("a proxy in front that passes only /v1, or an Ollama older than context_length: the run goes on, nothing said", async () => {
+  for (const ps of ["none", "old"] as const) {
+    ollama = startOllama({ model: "qwen3", context: 32_768, reads: 2, ps });
+    const run = await session(ollama);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("");
+    expect(jsonEvents(run.stdout).find((e) => e.type === "result")).toMatchObject({ text: "Read all 2 files." });
+    ollama.stop();
+    work?.remove();
+    ollama = work = undefined;
+  }
+}, 90_000);
+
+test("context_window in the provider's table wins: the server is not asked", async () => {
+  ollama = startOllama({ model: "qwen3", context: 32_768, reads: 1 });
+  const run = await session(ollama, "context_window = 16384\n");
+  expect(run.code).toBe(0);
+  expect(ollama.psRequests).toBe(0);
+}, 90_000);
+
+test("a server on this machine whose answers do not name Ollama (vLLM, llama.cpp, LM Studio) is never asked", async () => {
+  ollama = startOllama({ model: "qwen3", context: 32_768, reads: 2, fingerprint: false });
+  const run = await session(ollama);
+  expect(run.code).toBe(0);
+  expect(run.stderr).toBe("");
+  expect(ollama.psRequests).toBe(0);
+}, 90_000);
+
+test("hey doctor reports the context a local Ollama runs the model with, and how to raise a small one", async () => {
+  ollama = startOllama({ model: "qwen3", context: 4096, reads: 0 });
+  work = tempDir("hey-ollama-");
+  writeFileSync(join(work.path, "hey.toml"), `[provider.ollama]\nbase_url = "${ollama.baseUrl}"\nmodels = ["qwen3"]\ncontext_window = 32768\n`);
+  const run = await runHey(["doctor", "-m", "ollama/qwen3", "--config", join(work.path, "hey.toml")], { cwd: work.path, timeoutMs: 60_000 });
+  const lines = run.stdout.split("\n");
+  const at = lines.findIndex((l) => l.slice(2).startsWith("server context"));
+  expect(lines[at]).toContain("Ollama runs qwen3 with 4,096 tokens (GET /api/ps)"); // asked even with context_window set: it may be wrong
+  expect(lines[at]).toContain("too small for an agent");
+  expect(lines.slice(at, at + 3).join(" ")).toContain("OLLAMA_CONTEXT_LENGTH=32768 ollama serve");
+}, 90_000);
+
+test("an Ollama older than /api/ps's context_length: its prompt tokens stop growing, hey sees the cut, fits the rest and says so once", async () => {
+  ollama = startOllama({ model: "qwen3", context: 4096, reads: 8, ps: "old" });
+  const run = await session(ollama);
+  expect(run.code).toBe(0);
+  expect(jsonEvents(run.stdout).find((e) => e.type === "result")).toMatchObject({ text: "Read all 8 files." });
+  const cut = ollama.log.map((x) => x.dropped > 0);
+  expect(cut.filter(Boolean).length).toBe(2); // two cut answers are how it shows…
+  expect(cut.slice(cut.lastIndexOf(true) + 1).length).toBeGreaterThanOrEqual(4); // …and every request after them fits
+  expect(run.stderr.match(/^hey: Ollama runs qwen3 with a context of about 4,0\d\d tokens, too small for an agent/gm)?.length).toBe(1);
+}, 90_000);
+
+test("hey -c on that Ollama starts within the context found before: its first request is not cut either", async () => {
+  ollama = startOllama({ model: "qwen3", context: 4096, reads: 8 });
+  expect((await session(ollama)).code).toBe(0);
+  const before = ollama.log.length;
+  const args = ["-m", "ollama/qwen3", "--config", join(work!.path, "hey.toml"), "--output", "json", "-c", "-p", "which file came last?"];
+  const next = await runHey(args, { cwd: work!.path, timeoutMs: 60_000, env: { XDG_STATE_HOME: join(work!.path, "state") } });
+  expect(next.code).toBe(0);
+  const resumed = ollama.log.slice(before);
+  expect(resumed[0]?.body).toContain("which file came last?");
+  expect(resumed.map((x) => x.dropped)).toEqual(resumed.map(() => 0));
+}, 90_000);
+
+test("in the REPL the line comes once, on a line of its own, however many prompts follow", async () => {
+  ollama = startOllama({ model: "qwen3", context: 4096, reads: 3 });
+  work = tempDir("hey-ollama-");
+  mkdirSync(join(work.path, "src"));
+  for (let n = 1; n <= 3; n++) writeFileSync(join(work.path, "src", `file${n}.ts`), source(n));
+  writeFileSync(join(work.path, "hey.toml"), `[provider.ollama]\nbase_url = "${ollama.baseUrl}"\nmodels = ["qwen3"]\n`);
+  const config = join(work.path, "hey.toml");
+  term = await startTerm({ args: ["-m", "ollama/qwen3", "--config", config], cwd: work.path, cols: 120, env: { XDG_STATE_HOME: join(work.path, "state") } });
+  await term.waitFor((s) => s.trimEnd().split("\n").at(-1)?.trimEnd() === "›");
+  await term.type("read the files in src/ one by one");
+  await term.keys("Enter");
+  await term.waitFor("Read all 3 files.");
+  await term.type("and again");
+  await term.keys("Enter");
+  await term.waitFor((s) => s.split("Read all 3 files.").length > 2);
+  const screen = await term.screen({ scrollback: true, joined: true });
+  const told = screen.split("\n").filter((l) => l.includes("Ollama runs qwen3 with a context of 4,096 tokens"));
+  expect(told.length).toBe(1);
+  expect(told[0]).toMatch(/^hey: Ollama runs qwen3/);
+}, 90_000);

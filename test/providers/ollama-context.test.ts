@@ -1,0 +1,67 @@
+// What hey reads of a local Ollama's context (providers/ollama-context.ts): which hosts are asked,
+// what a GET /api/ps body says (shapes from https://github.com/ollama/ollama/blob/main/docs/api.md,
+// "List Running Models", with `context_length` as api/types.go ProcessModelResponse has it since
+// ollama 0.9.7), and when the user is told.
+import { expect, test } from "bun:test";
+import { AGENT_MIN_CONTEXT, cappedContext, loadedContext, ollamaRoot, smallContextNotice } from "../../src/providers/ollama-context.ts";
+
+test.each([
+  ["http://127.0.0.1:11434/v1", "http://127.0.0.1:11434"],
+  ["http://localhost:11434/v1/", "http://localhost:11434"],
+  ["http://[::1]:8080/v1", "http://[::1]:8080"],
+  ["http://gpu-box.lan:11434/v1", "http://gpu-box.lan:11434"], // Ollama's port on another machine
+  ["http://127.0.0.1:3000/ollama/v1", "http://127.0.0.1:3000/ollama"], // behind a path on this machine
+  ["https://api.openai.com/v1", undefined], // never asked anything extra
+  ["http://10.0.0.5:8000/v1", undefined], // a LAN vLLM on its own port
+  ["not a url", undefined],
+])("ollamaRoot(%p) = %p", (baseUrl, root) => {
+  expect(ollamaRoot(baseUrl)).toBe(root);
+});
+
+const ps = (entries: Record<string, unknown>[]) => ({ models: entries });
+test.each([
+  ["qwen3", ps([{ name: "qwen3:latest", model: "qwen3:latest", size_vram: 1, context_length: 4096 }]), 4096],
+  [
+    "qwen3:14b",
+    ps([
+      { name: "llama3.2:latest", context_length: 131072 },
+      { name: "qwen3:14b", model: "qwen3:14b", context_length: 8192 },
+    ]),
+    8192,
+  ],
+  ["qwen3:14b", ps([{ name: "qwen3:latest", context_length: 4096 }]), undefined], // another tag is another model
+  ["qwen3", ps([{ name: "qwen3:latest", model: "qwen3:latest" }]), undefined], // an Ollama older than 0.9.7
+  ["qwen3", ps([]), undefined], // not loaded (unloaded since, or another server)
+  ["qwen3", { error: "not found" }, undefined],
+  ["qwen3", null, undefined],
+  ["qwen3", ps([{ name: "qwen3:latest", context_length: "4096" }]), undefined],
+])("loadedContext for %p", (model, body, context) => {
+  expect(loadedContext(body, model)).toBe(context);
+});
+
+test("the user is told of a context below what an agent needs, with how to raise it, and of no other", () => {
+  const line = smallContextNotice(4096, "qwen3", "ollama")!;
+  expect(line).toContain("Ollama runs qwen3 with a context of 4,096 tokens");
+  expect(line).toContain("OLLAMA_CONTEXT_LENGTH=32768 ollama serve");
+  expect(line).toContain("context_window in [provider.ollama]");
+  expect(line).not.toContain("\n");
+  expect(smallContextNotice(AGENT_MIN_CONTEXT, "qwen3", "ollama")).toBeUndefined();
+  expect(smallContextNotice(32768, "qwen3", "ollama")).toBeUndefined();
+});
+
+// [characters sent, prompt tokens reported] per answer; the first answer's ratio (1 token per 4 characters here) is the uncut one
+const answers = (...pairs: [number, number][]) => pairs.map(([chars, input]) => ({ chars, input }));
+test.each([
+  ["prompt tokens that stop at ~4,000 while what is sent grows: cut to the larger", answers([4500, 1125], [16000, 4000], [20000, 3700], [24000, 3980]), 3980],
+  ["every prompt read whole", answers([4500, 1125], [8000, 2000], [12000, 3000], [16000, 4000]), undefined],
+  ["one cut answer is not enough", answers([4500, 1125], [8000, 2000], [12000, 3000], [20000, 4000]), undefined],
+  ["a flat count below any real context (a gateway's made-up number)", answers([4500, 10], [16000, 10], [24000, 10]), undefined],
+  ["a conversation that shrank (a summary) while reading it all", answers([4500, 1125], [16000, 4000], [6000, 1500], [6400, 1600]), undefined],
+  ["too few answers", answers([4500, 1125], [16000, 4000]), undefined],
+])("cappedContext: %s", (_, samples, context) => {
+  expect(cappedContext(samples)).toBe(context);
+});
+
+test("a context seen only in the usage is said to be about that size", () => {
+  expect(smallContextNotice(4061, "qwen3", "ollama", true)).toContain("with a context of about 4,061 tokens");
+});
