@@ -108,32 +108,34 @@ export function sessionShortIds(dir: string): Map<string, string> {
  * Deletes the sessions started in `cwd` (every directory's when it is undefined: `/sessions prune
  * all`) that were last used more than `olderThanDays` ago, and all of them but the newest `keep`.
  * A session a live hey holds (this one, or another) is never deleted: `held` names those that
- * would have been. A deleted session's stale lock goes with it.
+ * would have been. A deleted session's stale lock goes with it. Files a crash left empty or NUL
+ * bytes only (`lost`: they hold nothing, and belong to no directory) go whatever the options.
  */
 export function pruneSessions(
   dir: string,
   opts: { cwd: string | undefined; olderThanDays?: number; keep?: number; now?: number },
-): { deleted: string[]; held: string[] } {
+): { deleted: string[]; held: string[]; lost: string[] } {
   const now = opts.now ?? Date.now();
   const deleted: string[] = [];
   const held: string[] = [];
-  const sessions = listSessions(dir).filter((s) => opts.cwd === undefined || s.cwd === opts.cwd);
-  for (const [i, s] of sessions.entries()) {
-    const old = opts.olderThanDays !== undefined && now - s.modified > opts.olderThanDays * 86_400_000;
-    const extra = opts.keep !== undefined && i >= opts.keep;
-    if (!old && !extra) continue;
-    if (releaseIfUnheld(s.path)) {
-      held.push(s.id);
-      continue;
-    }
+  const scan = scanSessions(dir);
+  const sessions = scan.sessions.filter((s) => opts.cwd === undefined || s.cwd === opts.cwd);
+  const remove = (path: string) => {
+    if (releaseIfUnheld(path)) return false;
     try {
-      unlinkSync(s.path);
+      unlinkSync(path);
     } catch (e) {
       if (errnoCode(e) !== "ENOENT") throw e;
     }
-    deleted.push(s.id);
+    return true;
+  };
+  for (const [i, s] of sessions.entries()) {
+    const old = opts.olderThanDays !== undefined && now - s.modified > opts.olderThanDays * 86_400_000;
+    const extra = opts.keep !== undefined && i >= opts.keep;
+    if (old || extra) (remove(s.path) ? deleted : held).push(s.id);
   }
-  return { deleted, held };
+  const lost = scan.unreadable.filter((f) => f.lost && remove(f.path)).map((f) => f.id);
+  return { deleted, held, lost };
 }
 
 function sessionIds(dir: string): string[] {

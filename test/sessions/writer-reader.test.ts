@@ -347,8 +347,8 @@ describe("pruneSessions", () => {
     const w = createSessionWriter({ dir, id, cwd: "/here", version: "1.2.3", warn: () => {} });
     w.emit({ type: "message", message: userMessage("now") }); // creates the file, locked by this process
     try {
-      expect(pruneSessions(dir, { cwd: "/here", olderThanDays: 0, now: Date.now() + 1000 })).toEqual({ deleted: [other], held: [id] });
-      expect(pruneSessions(dir, { cwd: undefined, keep: 0 })).toEqual({ deleted: [], held: [id] });
+      expect(pruneSessions(dir, { cwd: "/here", olderThanDays: 0, now: Date.now() + 1000 })).toEqual({ deleted: [other], held: [id], lost: [] });
+      expect(pruneSessions(dir, { cwd: undefined, keep: 0 })).toEqual({ deleted: [], held: [id], lost: [] });
       expect(listSessions(dir).map((s) => s.id)).toEqual([id]);
     } finally {
       w.close();
