@@ -59,6 +59,7 @@ const EDGES = new Set([
   "providers/google.ts",
   "providers/openai.ts",
   "providers/responses.ts",
+  "sessions/leftovers.ts",
   "sessions/lines.ts",
   "sessions/listing.ts",
   "sessions/lock.ts",

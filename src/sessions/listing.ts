@@ -8,6 +8,7 @@ import { textOf } from "../kernel/ir.ts";
 import { oneLine, parseEntry, parseHeader, promptOfCutLine, salvageHeader, type SessionInfo } from "./format.ts";
 import { matchIds, shortIds } from "./ids.ts";
 import { closeQuietly, linesForward, onlyNul, openSessionFile } from "./lines.ts";
+import { removeLeftovers } from "./leftovers.ts";
 import { lockedByOther, releaseIfUnheld } from "./lock.ts";
 
 /** `--sessions` reads this much of each file: the header and the start of the first prompt. */
@@ -34,7 +35,7 @@ export function listSessions(dir: string): SessionInfo[] {
 export function scanSessions(dir: string): { sessions: SessionInfo[]; unreadable: UnreadableSession[] } {
   const sessions: SessionInfo[] = [];
   const unreadable: UnreadableSession[] = [];
-  for (const id of sessionIds(dir)) {
+  for (const id of sessionIds(dir, true)) {
     const info = readInfo(join(dir, `${id}.jsonl`));
     if (info && "cwd" in info) sessions.push(info);
     else if (info) unreadable.push(info);
@@ -138,11 +139,12 @@ export function pruneSessions(
   return { deleted, held, lost };
 }
 
-function sessionIds(dir: string): string[] {
+/** The ids of the session files in `dir`; `tidy`: removing what killed heys left of their copies (leftovers.ts). */
+function sessionIds(dir: string, tidy = false): string[] {
   try {
-    return readdirSync(dir)
-      .filter((n) => n.endsWith(".jsonl"))
-      .map((n) => n.slice(0, -".jsonl".length));
+    const names = readdirSync(dir);
+    if (tidy) removeLeftovers(dir, names);
+    return names.filter((n) => n.endsWith(".jsonl")).map((n) => n.slice(0, -".jsonl".length));
   } catch (e) {
     if (errnoCode(e) === "ENOENT") return []; // no sessions yet
     // a directory hey cannot read is not "no sessions": `-c` would start afresh beside them

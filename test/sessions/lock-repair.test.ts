@@ -2,13 +2,13 @@
 // writer, a stale one is taken over; a damaged header is listed from what is left of it or
 // reported, and repaired when the session is resumed.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { toLine } from "../../src/sessions/format.ts";
 import { lockedByOther, lockSession, SessionLockedError, unlockSession } from "../../src/sessions/lock.ts";
-import { findSession, scanSessions, unreadableNote } from "../../src/sessions/listing.ts";
+import { findSession, pruneSessions, scanSessions, unreadableNote } from "../../src/sessions/listing.ts";
 import { loadSession, resumeSession } from "../../src/sessions/reader.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 
@@ -182,5 +182,39 @@ describe("damaged headers", () => {
     symlinkSync(join(d, "real"), join(d, "lnk.jsonl"));
     expect(() => findSession(d, "lnk")).toThrow("lnk.jsonl is a symbolic link; hey does not follow links for its own files");
     expect(() => loadSession(join(d, "lnk.jsonl"))).toThrow("symbolic link");
+  });
+});
+
+describe("leftovers of a hey killed mid-copy", () => {
+  test("a header repair's or a relocation's copy whose hey is gone is removed when the directory is listed or pruned; one a live hey is making stays", async () => {
+    const d = dir();
+    const dead = Bun.spawn(["true"]);
+    await dead.exited; // its pid names no process now
+    const sleeper = Bun.spawn(["sleep", "30"]);
+    const other = { pid: sleeper.pid };
+    try {
+      const big = Buffer.alloc(64 * 1024, "x");
+      const name = (id: string, kind: string, pid: number) => join(d, `${id}.jsonl.${kind}-${pid}`);
+      writeFileSync(name("a", "repair", dead.pid), big); // killed: no lock left that names it
+      writeFileSync(name("b", "restore", dead.pid), big);
+      writeFileSync(name("c", "restore", other.pid), big); // a live process, but it holds no lock: its pid is reused
+      writeFileSync(name("d", "repair", other.pid), big); // a live hey that holds the session is copying it
+      writeFileSync(join(d, "d.jsonl.lock"), `${other.pid} ${hostname()}${bootId ? ` ${bootId}` : ""}\n`);
+      writeFileSync(name("e", "restore", other.pid), big); // its lock is from before the last boot
+      writeFileSync(join(d, "e.jsonl.lock"), `${other.pid} ${hostname()} not-this-boot\n`);
+      writeFileSync(join(d, "notes.jsonl.repair-x"), "not hey's name"); // not one of hey's: left alone
+      scanSessions(d);
+      const left = () =>
+        readdirSync(d)
+          .filter((f) => !f.endsWith(".lock"))
+          .sort();
+      expect(left()).toEqual([`d.jsonl.repair-${other.pid}`, ...(bootId ? [] : [`e.jsonl.restore-${other.pid}`]), "notes.jsonl.repair-x"]);
+      sleeper.kill();
+      await sleeper.exited; // that hey is killed: its lock, left behind, is stale
+      pruneSessions(d, { cwd: undefined, keep: 10 });
+      expect(left()).toEqual(["notes.jsonl.repair-x"]);
+    } finally {
+      sleeper.kill();
+    }
   });
 });
