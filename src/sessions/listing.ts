@@ -8,7 +8,7 @@ import { textOf } from "../kernel/ir.ts";
 import { oneLine, parseEntry, parseHeader, promptOfCutLine, salvageHeader, type SessionInfo } from "./format.ts";
 import { matchIds, shortIds } from "./ids.ts";
 import { closeQuietly, linesForward, onlyNul, openSessionFile } from "./lines.ts";
-import { removeLeftovers } from "./leftovers.ts";
+import { openProblem, removeLeftovers } from "./leftovers.ts";
 import { lockedByOther, releaseIfUnheld } from "./lock.ts";
 
 /** `--sessions` reads this much of each file: the header and the start of the first prompt. */
@@ -21,6 +21,8 @@ export interface UnreadableSession {
   modified: number;
   /** the file is empty or holds NUL bytes only (a crash): nothing to repair */
   lost?: true;
+  /** why it cannot be opened (openProblem: no permission, a FIFO, a directory, a link) */
+  problem?: string;
 }
 
 /**
@@ -53,9 +55,15 @@ export function unreadableNote(files: readonly UnreadableSession[]): string | un
       .slice(0, 3)
       .map((f) => f.path)
       .join(", ") + (some.length > 3 ? `, and ${some.length - 3} more` : "");
-  const damaged = files.filter((f) => !f.lost);
+  const damaged = files.filter((f) => !f.lost && !f.problem);
   const lost = files.filter((f) => f.lost);
+  const closed = files.filter((f) => f.problem);
   const notes = [
+    ...(closed.length === 0
+      ? []
+      : [
+          `${closed.length === 1 ? "a session file cannot" : `${closed.length} session files cannot`} be opened: ${closed.map((f) => `${f.path} (${f.problem})`).join(", ")}; hey leaves ${closed.length === 1 ? "it" : "them"} alone`,
+        ]),
     ...(damaged.length === 0
       ? []
       : [
@@ -187,8 +195,9 @@ function readInfo(path: string): SessionInfo | UnreadableSession | undefined {
       path,
       ...(parsed ? {} : { damaged: true as const }),
     };
-  } catch {
-    return undefined;
+  } catch (e) {
+    const problem = openProblem(path, e);
+    return problem && { id: basename(path, ".jsonl"), path, modified: problem.modified, problem: problem.why };
   } finally {
     if (fd !== undefined) closeQuietly(fd);
   }
