@@ -12,6 +12,7 @@ import {
   renameSync,
   symlinkSync,
   unlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -411,6 +412,7 @@ test("session files that cannot be opened — no read permission, a FIFO, a dire
   expect(out).toContain(`${at("link.jsonl")} (a symbolic link: hey does not follow links for its own files)`);
   expect(out.match(/cannot be opened/g)).toHaveLength(1); // named once
   unlinkSync(at("secret.jsonl")); // a copy of the session: as root, -c would go on with it
+  utimesSync(file, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000)); // -c names the files newer than the session it picks
   server.enqueue(textReply("openai", "42"));
   const continued = await hey(["-c", "-p", "which number?"]);
   expect(continued.code).toBe(0);
