@@ -35,6 +35,7 @@ const EDGES = new Set([
   "doctor/probe.ts",
   "fs/atomic.ts",
   "fs/dir-problem.ts",
+  "fs/dir-sync.ts",
   "fs/git-config-files.ts",
   "fs/own-files.ts",
   "fs/read-head.ts",

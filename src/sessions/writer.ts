@@ -1,7 +1,7 @@
 // Writing sessions (SPEC §19): one append-only JSONL file per conversation. The writer is an
 // Output subscriber, so the loop never persists anything itself. The format lives in format.ts.
 import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { newId } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
 import { formatSize, toLine, type SessionEntry, type SessionHeader } from "./format.ts";
@@ -9,6 +9,7 @@ import { copyBytes, copySession, whereabouts } from "./vanished.ts";
 import { closeQuietly, openSessionFile } from "./lines.ts";
 import { lockSession, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { diskProblem, dirProblem } from "../fs/dir-problem.ts";
+import { dirSync } from "../fs/dir-sync.ts";
 import { errorText } from "../kernel/errors.ts";
 
 /**
@@ -97,6 +98,8 @@ export function createSessionWriter(opts: {
     const size = fstatSync(fd).size;
     fresh = size === 0;
     if (size === 0) write(toLine({ type: "header", id: opts.id, cwd: opts.cwd, created: new Date().toISOString(), version: opts.version }));
+    if (size === 0)
+      dirSync.run(opts.dir); // the new file's name: its bytes are synced at the turn's end
     else if (!endsWithNewline(fd, size)) write("\n"); // a torn last line stays alone on its line
   };
   const flushModel = () => {
@@ -268,6 +271,7 @@ function rewriteHeader(path: string, header: SessionHeader, keepFirst: boolean):
     }
     closeSync(out);
     renameSync(tmp, path);
+    dirSync.run(dirname(path));
   } finally {
     closeQuietly(fd);
   }
