@@ -4,9 +4,9 @@ import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, readSync, rename
 import { dirname, join } from "node:path";
 import { newId } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
-import { formatSize, toLine, type SessionEntry, type SessionHeader } from "./format.ts";
+import { formatSize, parseEntry, toLine, TORN_END, type SessionEntry, type SessionHeader } from "./format.ts";
 import { copyBytes, copySession, whereabouts } from "./vanished.ts";
-import { closeQuietly, openSessionFile } from "./lines.ts";
+import { closeQuietly, linesBackward, openSessionFile } from "./lines.ts";
 import { lockSession, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { diskProblem, dirProblem } from "../fs/dir-problem.ts";
 import { dirSync } from "../fs/dir-sync.ts";
@@ -100,7 +100,7 @@ export function createSessionWriter(opts: {
     if (size === 0) write(toLine({ type: "header", id: opts.id, cwd: opts.cwd, created: new Date().toISOString(), version: opts.version }));
     if (size === 0)
       dirSync.run(opts.dir); // the new file's name: its bytes are synced at the turn's end
-    else if (!endsWithNewline(fd, size)) write("\n"); // a torn last line stays alone on its line
+    else if (!endsWithNewline(fd, size)) write(tornLineEnd(fd, size)); // a torn last line stays alone on its line
   };
   const flushModel = () => {
     if (fd === undefined || !pendingModel) return;
@@ -213,6 +213,17 @@ function removeQuietly(path: string): void {
   } catch {
     // gone already, or the directory will not let it go: an empty file is listed nowhere
   }
+}
+
+/**
+ * What ends the file's last line, which has no newline: a line the resume just warned of as torn
+ * is marked so (format.ts TORN_END) and no resume warns of it again; a whole entry that only lacks
+ * its newline, or a line too long to read, gets the newline alone.
+ */
+function tornLineEnd(fd: number, size: number): string {
+  const last = linesBackward(fd, size).next();
+  const torn = !last.done && !last.value.oversized && !parseEntry(last.value.buf.toString("utf8", last.value.start, last.value.end)).ok;
+  return torn ? `${TORN_END}\n` : "\n";
 }
 
 function endsWithNewline(fd: number, size: number): boolean {

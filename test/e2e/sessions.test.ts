@@ -113,13 +113,37 @@ test("a torn last line is skipped with a warning and the conversation goes on", 
   expect(run.code).toBe(0);
   expect(run.stderr).toContain("torn");
   expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "first", "first answer", "second"]);
-  // the next run finds it inside the file, ended by the writer: still said for what it is
-  server.enqueue(textReply("openai", "third answer"));
-  const next = await hey(["-c", "-p", "third"]);
-  expect(next.stderr).toContain(
-    `: skipped line 6: not valid JSON, cut short or damaged (hey stopped while writing it, or it was edited); the lines after it are loaded\n`,
-  );
-  expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "first", "first answer", "second", "second answer", "third"]);
+  // the writer ended it, marked as known: it was said once, and is not said at every resume after
+  for (const prompt of ["third", "fourth"]) {
+    server.enqueue(textReply("openai", `${prompt} answer`));
+    const next = await hey(["-c", "-p", prompt]);
+    expect(next.stderr).toBe("");
+  }
+  expect(lastBody().messages.map((m) => m.content)).toEqual([
+    expect.any(String),
+    "first",
+    "first answer",
+    "second",
+    "second answer",
+    "third",
+    "third answer",
+    "fourth",
+  ]);
+  // nothing of it is lost: its bytes stay in the file, marked as cut short
+  expect(readFileSync(join(sessionsDir(), sessionFiles()[0]!), "utf8").split("\n")[5]).toStartWith('{"type":"message","message":{"id":"x","role":"assis');
+});
+
+test("a line damaged in the middle of a session (edited by hand), not one hey cut short and ended, is still said at every resume", async () => {
+  server.enqueue(textReply("openai", "first answer"));
+  await hey(["-p", "first"]);
+  appendFileSync(join(sessionsDir(), sessionFiles()[0]!), '{"type":"message", garbage\n');
+  for (const prompt of ["second", "third"]) {
+    server.enqueue(textReply("openai", `${prompt} answer`));
+    const run = await hey(["-c", "-p", prompt]);
+    expect(run.stderr).toContain(
+      ": skipped line 6: not valid JSON, cut short or damaged (hey stopped while writing it, or it was edited); the lines after it are loaded\n",
+    );
+  }
 });
 
 test("a message line with a part missing its text (edited by hand) is skipped with a warning naming its line; -c goes on, no internal error", async () => {
