@@ -232,9 +232,8 @@ export async function assemble(
     writable: () => !listsSet(live.config.settings.permission),
     warn,
   });
-  const builtins = live.configured.tools.map((t) => t.name);
   const mcp = mcpManager(here, run, start, {
-    builtins,
+    builtins: live.configured.tools.map((t) => t.name),
     fetch: () => live.fetch,
     emit: (e) => output.emit(e),
     credentials,
@@ -280,6 +279,7 @@ export async function assemble(
       }
     },
     reloadables: [...prompt.reloadables, mcp.reloadable],
+    startNote: prompt.startNote,
     configure,
     fetchFor: (s) => fetchFor(s, run.proxy, env, debug),
     providerFor: (s, fetchImpl) => providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs),
