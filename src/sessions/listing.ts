@@ -147,11 +147,11 @@ export function pruneSessions(
   return { deleted, held, lost };
 }
 
-/** The ids of the session files in `dir`; `tidy`: removing what killed heys left of their copies (leftovers.ts). */
+/** The ids of the session files in `dir`; `tidy`: tidying what killed heys left of their copies first (leftovers.ts). */
 function sessionIds(dir: string, tidy = false): string[] {
   try {
     const names = readdirSync(dir);
-    if (tidy) removeLeftovers(dir, names);
+    if (tidy) names.push(...removeLeftovers(dir, names));
     return names.filter((n) => n.endsWith(".jsonl")).map((n) => n.slice(0, -".jsonl".length));
   } catch (e) {
     if (errnoCode(e) === "ENOENT") return []; // no sessions yet
