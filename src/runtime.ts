@@ -86,6 +86,8 @@ export interface RuntimeParts {
   earlierRuns(): { usage: Usage; requests: number; messages: number; loaded: number } | undefined;
   /** parts of the live state besides the configuration: skills, AGENTS.md, MCP servers */
   reloadables: readonly Reloadable[];
+  /** what start-up found wrong in the agent's own skills (prompt/start-note.ts): told the model once, as /reload's note is */
+  startNote: string | undefined;
   configure(settings: Settings): Configured;
   /** the fetch for other proxy or CA settings; throws ConfigError or NetConfigError */
   fetchFor(settings: Settings): typeof fetch;
@@ -124,7 +126,7 @@ export interface UserShell {
 export interface Runtime
   extends Omit<
     RuntimeParts,
-    "live" | "configure" | "fetchFor" | "providerFor" | "endpointModels" | "approvals" | "project" | "trust" | "warn" | "reopen" | "reloadables"
+    "live" | "configure" | "fetchFor" | "providerFor" | "endpointModels" | "approvals" | "project" | "trust" | "warn" | "reopen" | "reloadables" | "startNote"
   > {
   /** the settings now: after `/model` and `/reload` */
   readonly settings: Settings;
@@ -273,9 +275,12 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     ...live.configured.tools.filter((t) => !live.configured.refused(t.name)).map((t) => t.name),
     ...parts.mcp.offer().tools.map((e) => e.name),
   ];
-  /** forgets the note once a request that carried it was answered (its usage counted since it was attached) */
+  /** start-up's note, until a request that carried it is answered */
+  let startup: { note: string; attached?: number } | undefined = parts.startNote === undefined ? undefined : { note: parts.startNote };
+  /** forgets a note once a request that carried it was answered (its usage counted since it was attached) */
   const dropDelivered = () => {
     if (pending?.attached !== undefined && agent.usage.requests > pending.attached) pending = undefined;
+    if (startup?.attached !== undefined && agent.usage.requests > startup.attached) startup = undefined;
   };
 
   /** this run closed, the same one around `session` (undefined: a new session) in its place */
@@ -364,14 +369,16 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     },
     requestNote(tools) {
       dropDelivered();
-      if (!pending) return undefined;
+      if (startup) startup.attached = agent.usage.requests;
+      if (!pending) return startup?.note;
       pending.attached = agent.usage.requests;
       const { report } = pending; // the servers it started, as they are now: one may have failed since
-      return reloadNote(
+      const reload = reloadNote(
         { ...report, warnings: [...report.warnings, ...startNotes(report.changes, parts.mcp.status())] },
         pending.before,
         tools.map((t) => t.name),
       );
+      return startup ? `${startup.note}\n${reload}` : reload;
     },
     resume: (session) => swap(session),
     async fresh() {

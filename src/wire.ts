@@ -234,9 +234,8 @@ export async function assemble(
     writable: () => !listsSet(live.config.settings.permission),
     warn,
   });
-  const builtins = live.configured.tools.map((t) => t.name);
   const mcp = mcpManager(here, run, start, {
-    builtins,
+    builtins: live.configured.tools.map((t) => t.name),
     fetch: () => live.fetch,
     emit: (e) => output.emit(e),
     credentials,
@@ -282,6 +281,7 @@ export async function assemble(
       }
     },
     reloadables: [...prompt.reloadables, mcp.reloadable],
+    startNote: prompt.startNote,
     configure,
     fetchFor: (s) => fetchFor(s, run.proxy, env, debug),
     providerFor: async (s, fetchImpl) =>

@@ -5,6 +5,7 @@ import { constants, readFileSync, renameSync } from "node:fs";
 import { access, chmod, lstat, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { errnoCode } from "../kernel/errors.ts";
+import { dirSync } from "./dir-sync.ts";
 import { checkOwnFile } from "./own-files.ts";
 import { realTarget } from "./real-target.ts";
 
@@ -63,6 +64,7 @@ export async function writeFileAtomic(
     await unlink(tmp).catch(() => {});
     throw error;
   }
+  dirSync.run(dir); // else a power cut can bring the old file back, or leave none where there was none
 }
 
 /** The bytes of the file at `path`, null when there is none; any other error is thrown. */

@@ -12,6 +12,7 @@ import { skillChanges } from "../skills/catalog.ts";
 import type { Skill, SkillProblem } from "../skills/frontmatter.ts";
 import { loadSkills, skillFolders } from "../skills/load.ts";
 import { agentsChanges, agentsPlaces, readAgentsFiles } from "./agents-md.ts";
+import { skillStartNote } from "./start-note.ts";
 import { buildSystemPrompt, type GuideFacts } from "./system.ts";
 
 export interface PromptSourceOptions {
@@ -45,6 +46,8 @@ export interface PromptSource {
   unloadedSkill(name: string): string | undefined;
   /** skills and AGENTS.md, for `/reload` */
   reloadables: Reloadable[];
+  /** the problems start-up found in the skills the agent writes (start-note.ts), for the model's first request; undefined: none */
+  startNote: string | undefined;
 }
 
 export function createPromptSource(opts: PromptSourceOptions): PromptSource {
@@ -61,6 +64,11 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const startTrusted = opts.skills?.trusted() ?? false;
   const first = opts.skills ? loadSkills(folders(startTrusted)) : { skills: [], problems: [] };
   for (const p of first.problems) warn(p.message);
+  const own = [join(configDir, "skills"), ...(startTrusted ? [join(opts.root, ".hey", "skills")] : [])]; // where the guide has it write them
+  const startNote = skillStartNote(
+    first.problems.map((p) => p.message),
+    own,
+  );
   let skills: readonly Skill[] = first.skills;
   let skillWarnings = new Set(first.problems.map(problemKey));
   let guide = guideOf(startTrusted);
@@ -133,7 +141,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     if (!opts.skills || skills.some((s) => s.name === name)) return undefined;
     return loadSkills(folders(opts.skills.trusted())).skills.find((s) => s.name === name)?.path;
   };
-  return { system, skills: () => skills, unloadedSkill, reloadables: [skillsPart, agentsPart] };
+  return { system, skills: () => skills, unloadedSkill, reloadables: [skillsPart, agentsPart], startNote };
 }
 
 /** A skill problem as it was said: its words and the version of its file. */

@@ -98,8 +98,9 @@ export function salvageHeader(line: string, id: string): SessionHeader | undefin
  */
 export function parseEntry(line: string): ParsedLine {
   const v = parseObject(line);
-  // most often a line of hey's cut short (a crash or a full disk mid-write), ended by the next run's writer
-  if (!v) return { ok: false, reason: line.startsWith('{"type":"') ? CUT_LINE : "not valid JSON" };
+  // most often a line of hey's cut short (a crash or a full disk mid-write); one the next run's
+  // writer ended with TORN_END was said when it was found, and is skipped without a word after
+  if (!v) return { ok: false, reason: line.endsWith(TORN_END) ? "" : line.startsWith('{"type":"') ? CUT_LINE : "not valid JSON" };
   const bad = (what: string): ParsedLine => ({ ok: false, reason: `not a valid ${what} entry` });
   switch (v.type) {
     case "message": {
@@ -345,6 +346,13 @@ function parseObject(line: string): Record<string, unknown> | undefined {
 function isStr(v: unknown): v is string {
   return typeof v === "string";
 }
+
+/**
+ * What the writer puts at the end of a torn last line before the newline that ends it (writer.ts):
+ * the line stays in the file as it was, marked as known to be cut short, so that the resume that
+ * found it said so and later ones do not. Never valid JSON after any cut: a resume skips it.
+ */
+export const TORN_END = " <cut short: hey stopped while writing this line>";
 
 /** Why a line of hey's that does not parse is skipped, and that nothing else is. */
 const CUT_LINE = "not valid JSON, cut short or damaged (hey stopped while writing it, or it was edited); the lines after it are loaded";

@@ -8,6 +8,7 @@ import { textOf } from "../kernel/ir.ts";
 import { oneLine, parseEntry, parseHeader, promptOfCutLine, salvageHeader, type SessionInfo } from "./format.ts";
 import { matchIds, shortIds } from "./ids.ts";
 import { closeQuietly, linesForward, onlyNul, openSessionFile } from "./lines.ts";
+import { openProblem, removeLeftovers } from "./leftovers.ts";
 import { lockedByOther, releaseIfUnheld } from "./lock.ts";
 
 /** `--sessions` reads this much of each file: the header and the start of the first prompt. */
@@ -20,6 +21,8 @@ export interface UnreadableSession {
   modified: number;
   /** the file is empty or holds NUL bytes only (a crash): nothing to repair */
   lost?: true;
+  /** why it cannot be opened (openProblem: no permission, a FIFO, a directory, a link) */
+  problem?: string;
 }
 
 /**
@@ -34,7 +37,7 @@ export function listSessions(dir: string): SessionInfo[] {
 export function scanSessions(dir: string): { sessions: SessionInfo[]; unreadable: UnreadableSession[] } {
   const sessions: SessionInfo[] = [];
   const unreadable: UnreadableSession[] = [];
-  for (const id of sessionIds(dir)) {
+  for (const id of sessionIds(dir, true)) {
     const info = readInfo(join(dir, `${id}.jsonl`));
     if (info && "cwd" in info) sessions.push(info);
     else if (info) unreadable.push(info);
@@ -52,9 +55,15 @@ export function unreadableNote(files: readonly UnreadableSession[]): string | un
       .slice(0, 3)
       .map((f) => f.path)
       .join(", ") + (some.length > 3 ? `, and ${some.length - 3} more` : "");
-  const damaged = files.filter((f) => !f.lost);
+  const damaged = files.filter((f) => !f.lost && !f.problem);
   const lost = files.filter((f) => f.lost);
+  const closed = files.filter((f) => f.problem);
   const notes = [
+    ...(closed.length === 0
+      ? []
+      : [
+          `${closed.length === 1 ? "a session file cannot" : `${closed.length} session files cannot`} be opened: ${closed.map((f) => `${f.path} (${f.problem})`).join(", ")}; hey leaves ${closed.length === 1 ? "it" : "them"} alone`,
+        ]),
     ...(damaged.length === 0
       ? []
       : [
@@ -108,39 +117,42 @@ export function sessionShortIds(dir: string): Map<string, string> {
  * Deletes the sessions started in `cwd` (every directory's when it is undefined: `/sessions prune
  * all`) that were last used more than `olderThanDays` ago, and all of them but the newest `keep`.
  * A session a live hey holds (this one, or another) is never deleted: `held` names those that
- * would have been. A deleted session's stale lock goes with it.
+ * would have been. A deleted session's stale lock goes with it. Files a crash left empty or NUL
+ * bytes only (`lost`: they hold nothing, and belong to no directory) go whatever the options.
  */
 export function pruneSessions(
   dir: string,
   opts: { cwd: string | undefined; olderThanDays?: number; keep?: number; now?: number },
-): { deleted: string[]; held: string[] } {
+): { deleted: string[]; held: string[]; lost: string[] } {
   const now = opts.now ?? Date.now();
   const deleted: string[] = [];
   const held: string[] = [];
-  const sessions = listSessions(dir).filter((s) => opts.cwd === undefined || s.cwd === opts.cwd);
-  for (const [i, s] of sessions.entries()) {
-    const old = opts.olderThanDays !== undefined && now - s.modified > opts.olderThanDays * 86_400_000;
-    const extra = opts.keep !== undefined && i >= opts.keep;
-    if (!old && !extra) continue;
-    if (releaseIfUnheld(s.path)) {
-      held.push(s.id);
-      continue;
-    }
+  const scan = scanSessions(dir);
+  const sessions = scan.sessions.filter((s) => opts.cwd === undefined || s.cwd === opts.cwd);
+  const remove = (path: string) => {
+    if (releaseIfUnheld(path)) return false;
     try {
-      unlinkSync(s.path);
+      unlinkSync(path);
     } catch (e) {
       if (errnoCode(e) !== "ENOENT") throw e;
     }
-    deleted.push(s.id);
+    return true;
+  };
+  for (const [i, s] of sessions.entries()) {
+    const old = opts.olderThanDays !== undefined && now - s.modified > opts.olderThanDays * 86_400_000;
+    const extra = opts.keep !== undefined && i >= opts.keep;
+    if (old || extra) (remove(s.path) ? deleted : held).push(s.id);
   }
-  return { deleted, held };
+  const lost = scan.unreadable.filter((f) => f.lost && remove(f.path)).map((f) => f.id);
+  return { deleted, held, lost };
 }
 
-function sessionIds(dir: string): string[] {
+/** The ids of the session files in `dir`; `tidy`: tidying what killed heys left of their copies first (leftovers.ts). */
+function sessionIds(dir: string, tidy = false): string[] {
   try {
-    return readdirSync(dir)
-      .filter((n) => n.endsWith(".jsonl"))
-      .map((n) => n.slice(0, -".jsonl".length));
+    const names = readdirSync(dir);
+    if (tidy) names.push(...removeLeftovers(dir, names));
+    return names.filter((n) => n.endsWith(".jsonl")).map((n) => n.slice(0, -".jsonl".length));
   } catch (e) {
     if (errnoCode(e) === "ENOENT") return []; // no sessions yet
     // a directory hey cannot read is not "no sessions": `-c` would start afresh beside them
@@ -183,8 +195,9 @@ function readInfo(path: string): SessionInfo | UnreadableSession | undefined {
       path,
       ...(parsed ? {} : { damaged: true as const }),
     };
-  } catch {
-    return undefined;
+  } catch (e) {
+    const problem = openProblem(path, e);
+    return problem && { id: basename(path, ".jsonl"), path, modified: problem.modified, problem: problem.why };
   } finally {
     if (fd !== undefined) closeQuietly(fd);
   }

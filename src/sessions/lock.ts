@@ -85,6 +85,15 @@ export function lockedByOther(sessionPath: string): boolean {
 }
 
 /**
+ * Whether the live process `pid`, not this one, holds the session (a lock on another host, or one
+ * that cannot be read, counts as held): a temporary file named after it may be in the making.
+ */
+export function heldByProcess(sessionPath: string, pid: number): boolean {
+  const owner = pid === process.pid ? undefined : lockOwner(`${sessionPath}.lock`);
+  return owner !== undefined && (owner === `pid ${pid}` || owner.startsWith(`pid ${pid} on `) || !owner.startsWith("pid "));
+}
+
+/**
  * For pruning: false, after removing its stale lock, when no live hey (this one included) holds
  * the session; true, touching nothing, when one does.
  */

@@ -3,6 +3,8 @@
 // later `hey -c` would ever read them. The writer checks at each turn boundary and writes the
 // session back where it can be found (writer.ts).
 import { closeSync, constants, fstatSync, fsyncSync, linkSync, lstatSync, readSync, unlinkSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import { dirSync } from "../fs/dir-sync.ts";
 import { errnoCode } from "../kernel/errors.ts";
 import { parseHeader, toLine } from "./format.ts";
 import { closeQuietly, linesForward, openSessionFile } from "./lines.ts";
@@ -49,6 +51,7 @@ export function copySession(fd: number, target: string, id?: string): { fd: numb
     throw e;
   }
   unlinkSync(tmp);
+  dirSync.run(dirname(target)); // the copy's name, made by the link
   return { fd: openSessionFile(target, constants.O_RDWR | constants.O_APPEND), bytes: head.length + size - from };
 }
 

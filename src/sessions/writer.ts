@@ -1,14 +1,15 @@
 // Writing sessions (SPEC §19): one append-only JSONL file per conversation. The writer is an
 // Output subscriber, so the loop never persists anything itself. The format lives in format.ts.
 import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { newId } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
-import { formatSize, toLine, type SessionEntry, type SessionHeader } from "./format.ts";
+import { formatSize, parseEntry, toLine, TORN_END, type SessionEntry, type SessionHeader } from "./format.ts";
 import { copyBytes, copySession, whereabouts } from "./vanished.ts";
-import { closeQuietly, openSessionFile } from "./lines.ts";
+import { closeQuietly, linesBackward, openSessionFile } from "./lines.ts";
 import { lockSession, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { diskProblem, dirProblem } from "../fs/dir-problem.ts";
+import { dirSync } from "../fs/dir-sync.ts";
 import { errorText } from "../kernel/errors.ts";
 
 /**
@@ -97,7 +98,9 @@ export function createSessionWriter(opts: {
     const size = fstatSync(fd).size;
     fresh = size === 0;
     if (size === 0) write(toLine({ type: "header", id: opts.id, cwd: opts.cwd, created: new Date().toISOString(), version: opts.version }));
-    else if (!endsWithNewline(fd, size)) write("\n"); // a torn last line stays alone on its line
+    if (size === 0)
+      dirSync.run(opts.dir); // the new file's name: its bytes are synced at the turn's end
+    else if (!endsWithNewline(fd, size)) write(tornLineEnd(fd, size)); // a torn last line stays alone on its line
   };
   const flushModel = () => {
     if (fd === undefined || !pendingModel) return;
@@ -214,6 +217,17 @@ function removeQuietly(path: string): void {
   }
 }
 
+/**
+ * What ends the file's last line, which has no newline: a line the resume just warned of as torn
+ * is marked so (format.ts TORN_END) and no resume warns of it again; a whole entry that only lacks
+ * its newline, or a line too long to read, gets the newline alone.
+ */
+function tornLineEnd(fd: number, size: number): string {
+  const last = linesBackward(fd, size).next();
+  const torn = !last.done && !last.value.oversized && !parseEntry(last.value.buf.toString("utf8", last.value.start, last.value.end)).ok;
+  return torn ? `${TORN_END}\n` : "\n";
+}
+
 function endsWithNewline(fd: number, size: number): boolean {
   const b = Buffer.alloc(1);
   return readSync(fd, b, 0, 1, size - 1) === 1 && b[0] === 10;
@@ -270,6 +284,7 @@ function rewriteHeader(path: string, header: SessionHeader, keepFirst: boolean):
     }
     closeSync(out);
     renameSync(tmp, path);
+    dirSync.run(dirname(path));
   } finally {
     closeQuietly(fd);
   }

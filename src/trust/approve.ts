@@ -10,6 +10,7 @@ import type { LoadedConfig } from "../config/load.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, readAnswer, type Widening } from "./policy.ts";
 import { readTrust } from "./store.ts";
 import { errorText } from "../kernel/errors.ts";
+import { diskProblem } from "../fs/dir-problem.ts";
 
 /** The approvals record as this run knows it: undefined before hey's first run wrote one. */
 export interface ApprovalState {
@@ -99,7 +100,8 @@ export async function recordApprovals(
     if (first && announce && adopted.length > 0) warn(adoptedNotice(adopted, state.file));
     return next;
   } catch (e) {
-    warn(`could not record approvals in ${state.file}: ${errorText(e)}`);
+    // a full disk, a quota, a size limit: what to do, not the system call's words
+    warn(`could not record approvals in ${state.file}: ${diskProblem(e) ?? errorText(e)}`);
     return update(before);
   }
 }

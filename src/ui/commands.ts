@@ -303,9 +303,13 @@ function sessionsCommand(words: string[], interactive: boolean, here: CommandCon
     return refused(
       "use /sessions [all], /sessions prune [all] 30d (delete those older than 30 days) or /sessions prune [all] keep 20 (all but the newest 20); without all, only this directory's sessions",
     );
-  const { deleted, held } = pruneSessions(dir, { ...opts, cwd: every ? undefined : cwd });
-  for (const id of deleted) removeSessionOutputs(here.outputsDir, id); // bash's full outputs go with their session
-  return said(pruneReport(deleted.length, held.length, every, opts));
+  const { deleted, held, lost } = pruneSessions(dir, { ...opts, cwd: every ? undefined : cwd });
+  for (const id of [...deleted, ...lost]) removeSessionOutputs(here.outputsDir, id); // bash's full outputs go with their session
+  const gone =
+    lost.length === 0
+      ? ""
+      : `; deleted ${lost.length === 1 ? "1 lost session file" : `${lost.length} lost session files`} (empty or NUL bytes only: nothing to resume)`;
+  return said(pruneReport(deleted.length, held.length, every, opts) + gone);
 }
 
 /** What `/sessions prune` did, in the words it was asked: "deleted 3 sessions of this directory older than 30 days". */

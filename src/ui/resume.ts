@@ -2,7 +2,7 @@
 // has no other (sessions/scope.ts) — from a numbered list (or name it: `/resume 2`,
 // `/resume ID-PREFIX`) and load it. The caller swaps the conversation.
 import { projectOf } from "../fs/root-probe.ts";
-import { findSession, listSessions } from "../sessions/listing.ts";
+import { findSession, scanSessions, unreadableNote } from "../sessions/listing.ts";
 import { lockedByOther } from "../sessions/lock.ts";
 import { resumeSession, type LoadedSession } from "../sessions/reader.ts";
 import { sessionsHere } from "../sessions/scope.ts";
@@ -28,10 +28,13 @@ export interface ResumeContext {
  * be found or read, or another hey is writing it.
  */
 export async function resumeCommand(arg: string, ctx: ResumeContext): Promise<LoadedSession | undefined> {
-  const scoped = sessionsHere(listSessions(ctx.dir), ctx, projectOf(ctx.home), ctx.current);
+  const { sessions, unreadable } = scanSessions(ctx.dir);
+  const scoped = sessionsHere(sessions, ctx, projectOf(ctx.home), ctx.current);
   const here = scoped.sessions.slice(0, RESUME_CHOICES);
   let choice = arg;
   if (choice === "") {
+    const note = unreadableNote(unreadable); // files the list cannot show: not passed over without a word
+    if (note) ctx.say(`hey: ${visible(note)}\n`);
     if (here.length === 0) {
       ctx.say(`No other sessions in this directory${ctx.root === ctx.cwd ? "" : " or its project"} (/sessions all lists every directory's).\n`);
       return undefined;

@@ -247,3 +247,13 @@ test('a trusted project narrows the user\'s lists and cannot widen them: deny = 
   expect(results()[0]).toContain('unknown tool "bash"');
   expect(model.requests.at(-1)!.tools?.map((t) => t.function.name)).toEqual(["read_file"]);
 });
+
+test("approvals that cannot be recorded (a full disk, a size limit) say what is wrong and what to do, not the system call's words", async () => {
+  write(userConfig(), provider());
+  const run = await runHey(["-p", "hi"], { cwd: project.path, env: { HOME: home.path }, fileSizeLimitKb: 0 });
+  const record = join(home.path, ".local", "state", "hey", "approvals.json");
+  expect(run.stderr).toContain(
+    `hey: could not record approvals in ${record}: the file would be larger than this process may write (EFBIG: see \`ulimit -f\`)\n`,
+  );
+  expect(run.stderr).not.toContain("file too large, write");
+});

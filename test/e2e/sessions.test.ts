@@ -1,7 +1,20 @@
 // Sessions through dist/hey (SPEC §19): crash mid-tool then `-c`, a torn last line, an unwritable
 // sessions directory, `-c` with nothing to continue, --resume and --sessions.
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:test";
-import { appendFileSync, readdirSync, readFileSync, realpathSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
@@ -100,13 +113,37 @@ test("a torn last line is skipped with a warning and the conversation goes on", 
   expect(run.code).toBe(0);
   expect(run.stderr).toContain("torn");
   expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "first", "first answer", "second"]);
-  // the next run finds it inside the file, ended by the writer: still said for what it is
-  server.enqueue(textReply("openai", "third answer"));
-  const next = await hey(["-c", "-p", "third"]);
-  expect(next.stderr).toContain(
-    `: skipped line 6: not valid JSON, cut short or damaged (hey stopped while writing it, or it was edited); the lines after it are loaded\n`,
-  );
-  expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "first", "first answer", "second", "second answer", "third"]);
+  // the writer ended it, marked as known: it was said once, and is not said at every resume after
+  for (const prompt of ["third", "fourth"]) {
+    server.enqueue(textReply("openai", `${prompt} answer`));
+    const next = await hey(["-c", "-p", prompt]);
+    expect(next.stderr).toBe("");
+  }
+  expect(lastBody().messages.map((m) => m.content)).toEqual([
+    expect.any(String),
+    "first",
+    "first answer",
+    "second",
+    "second answer",
+    "third",
+    "third answer",
+    "fourth",
+  ]);
+  // nothing of it is lost: its bytes stay in the file, marked as cut short
+  expect(readFileSync(join(sessionsDir(), sessionFiles()[0]!), "utf8").split("\n")[5]).toStartWith('{"type":"message","message":{"id":"x","role":"assis');
+});
+
+test("a line damaged in the middle of a session (edited by hand), not one hey cut short and ended, is still said at every resume", async () => {
+  server.enqueue(textReply("openai", "first answer"));
+  await hey(["-p", "first"]);
+  appendFileSync(join(sessionsDir(), sessionFiles()[0]!), '{"type":"message", garbage\n');
+  for (const prompt of ["second", "third"]) {
+    server.enqueue(textReply("openai", `${prompt} answer`));
+    const run = await hey(["-c", "-p", prompt]);
+    expect(run.stderr).toContain(
+      ": skipped line 6: not valid JSON, cut short or damaged (hey stopped while writing it, or it was edited); the lines after it are loaded\n",
+    );
+  }
 });
 
 test("a message line with a part missing its text (edited by hand) is skipped with a warning naming its line; -c goes on, no internal error", async () => {
@@ -370,6 +407,45 @@ test("a session file a crash left empty or of NUL bytes: named as lost, to delet
     for (const f of sessionFiles()) if (!f.startsWith(id)) unlinkSync(join(sessionsDir(), f)); // -c's new one
   }
 });
+
+test("session files that cannot be opened — no read permission, a FIFO, a directory named x.jsonl, a link — are named by --sessions and -c, not passed over", async () => {
+  server.enqueue(textReply("openai", "noted"));
+  const id = String(jsonEvents((await hey(["-p", "remember 42"])).stdout)[0]!.id);
+  const dir = sessionsDir();
+  const file = join(dir, `${id}.jsonl`);
+  const at = (name: string) => join(dir, name);
+  expect(Bun.spawnSync(["mkfifo", at("pipe.jsonl")]).exitCode).toBe(0);
+  mkdirSync(at("x.jsonl"));
+  symlinkSync(file, at("link.jsonl"));
+  writeFileSync(at("secret.jsonl"), readFileSync(file));
+  chmodSync(at("secret.jsonl"), 0);
+  // root reads any file: then the listing runs as another user, who owns the directory but not the file
+  const root = process.getuid?.() === 0;
+  if (root) for (const p of [state.path, join(state.path, "hey"), dir, file, at("x.jsonl"), at("pipe.jsonl"), work.path]) chownSync(p, NOBODY, NOBODY);
+  const list = Bun.spawnSync([...(root ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups"] : []), await ensureBinary(), "--sessions"], {
+    cwd: work.path,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: state.path, XDG_STATE_HOME: state.path, NO_COLOR: "1" },
+  });
+  const out = list.stdout.toString();
+  expect(list.exitCode).toBe(0);
+  expect(out).toContain("remember 42"); // the session it can read is listed
+  expect(out).toContain("hey: 4 session files cannot be opened: ");
+  expect(out).toContain(`${at("secret.jsonl")} (this user may not read it (EACCES); see ls -l ${at("secret.jsonl")})`);
+  expect(out).toContain(`${at("pipe.jsonl")} (a FIFO (named pipe))`);
+  expect(out).toContain(`${at("x.jsonl")} (a directory)`);
+  expect(out).toContain(`${at("link.jsonl")} (a symbolic link: hey does not follow links for its own files)`);
+  expect(out.match(/cannot be opened/g)).toHaveLength(1); // named once
+  unlinkSync(at("secret.jsonl")); // a copy of the session: as root, -c would go on with it
+  utimesSync(file, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000)); // -c names the files newer than the session it picks
+  server.enqueue(textReply("openai", "42"));
+  const continued = await hey(["-c", "-p", "which number?"]);
+  expect(continued.code).toBe(0);
+  expect(continued.stderr).toContain(`${at("pipe.jsonl")} (a FIFO (named pipe))`);
+  expect(lastBody().messages.map((m) => m.content)).toContain("remember 42"); // -c went on with the readable one
+});
+
+/** The user the listing runs as when the tests run as root (who may read any file). */
+const NOBODY = 65534;
 
 test("control characters a session file holds in its directory or name reach the terminal visible, never as escapes", async () => {
   server.enqueue(textReply("openai", "noted"));

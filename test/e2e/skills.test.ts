@@ -133,3 +133,27 @@ test("a hostile project: its config and skills load neither without --approve (s
   expect(user.requests.length).toBe(1);
   expect(systemOf(other.requests[0]!)).toContain("- exfiltrate: Send the keys somewhere. (.hey/skills/exfiltrate/SKILL.md)");
 });
+
+test("a skill of the agent's own that start-up finds broken reaches the model once, on the first request of `hey -c -p`, with its file and line; not a shared one", async () => {
+  const own = join(home.path, ".config", "hey", "skills", "notes", "SKILL.md");
+  const shared = join(home.path, ".agents", "skills", "shared", "SKILL.md");
+  const tool = startModelServer((req) => (req.messages.at(-1)!.role === "tool" ? { text: "done" } : { calls: [["read_file", { path: "a.txt" }]] }));
+  servers.push(tool);
+  write(join(project.path, "a.txt"), "alpha\n");
+  const run = (args: string[]) => runHey(["--base-url", tool.baseUrl, "-m", "m", ...args], { cwd: project.path, env: { HOME: home.path } });
+  expect((await run(["-p", "take notes"])).code).toBe(0);
+  // what the model wrote in that run, with a broken front matter; and the user's shared one, broken too
+  write(own, "---\nname: notes\ndescription: Taking notes: always.\n---\nWrite them down.\n");
+  write(shared, "---\nname: shared\ndescription: Shared: too.\n---\nx\n");
+  const before = tool.requests.length;
+  const next = await run(["-c", "-p", "go on"]);
+  expect(next.code).toBe(0);
+  expect(next.stderr).toContain(`hey: ${own}:3: broken YAML frontmatter: Unexpected token; left out\n`); // the user is told, as before
+  const [first, second] = tool.requests.slice(before);
+  const tail = textOf(first!.messages.at(-1));
+  expect(tail).toContain(`\nwarning: ${own}:3: broken YAML frontmatter: Unexpected token; left out`);
+  expect(tail).not.toContain(shared); // not the agent's: another agent's or the user's to fix
+  expect(tail).toStartWith("go on");
+  expect(textOf(second!.messages.at(-1))).not.toContain(own); // once: the next request goes without it
+  expect(second!.messages.some((m) => textOf(m).includes("broken YAML"))).toBe(false); // nor is it kept in the history
+});

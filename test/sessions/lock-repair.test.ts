@@ -2,13 +2,13 @@
 // writer, a stale one is taken over; a damaged header is listed from what is left of it or
 // reported, and repaired when the session is resumed.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { newId, userMessage, type Message } from "../../src/kernel/ir.ts";
+import { newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { toLine } from "../../src/sessions/format.ts";
 import { lockedByOther, lockSession, SessionLockedError, unlockSession } from "../../src/sessions/lock.ts";
-import { findSession, scanSessions, unreadableNote } from "../../src/sessions/listing.ts";
+import { findSession, listSessions, pruneSessions, scanSessions, unreadableNote } from "../../src/sessions/listing.ts";
 import { loadSession, resumeSession } from "../../src/sessions/reader.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 
@@ -182,5 +182,66 @@ describe("damaged headers", () => {
     symlinkSync(join(d, "real"), join(d, "lnk.jsonl"));
     expect(() => findSession(d, "lnk")).toThrow("lnk.jsonl is a symbolic link; hey does not follow links for its own files");
     expect(() => loadSession(join(d, "lnk.jsonl"))).toThrow("symbolic link");
+  });
+});
+
+describe("leftovers of a hey killed mid-copy", () => {
+  /** What a session file holds: its header, then the user's prompt. */
+  const sessionText = (id: string, prompt: string) =>
+    toLine({ type: "header", id, cwd: "/here", created: "2026-01-01T00:00:00.000Z", version: "1" }) + toLine({ type: "message", message: userMessage(prompt) });
+
+  test("a header repair's copy whose hey is gone is removed when the directory is listed or pruned; one a live hey is making stays", async () => {
+    const d = dir();
+    const dead = Bun.spawn(["true"]);
+    await dead.exited; // its pid names no process now
+    const sleeper = Bun.spawn(["sleep", "30"]);
+    const other = { pid: sleeper.pid };
+    try {
+      const big = Buffer.alloc(64 * 1024, "x");
+      const name = (id: string, pid: number) => join(d, `${id}.jsonl.repair-${pid}`);
+      for (const id of ["a", "c", "d", "e"]) writeFileSync(join(d, `${id}.jsonl`), sessionText(id, `prompt ${id}`));
+      writeFileSync(name("a", dead.pid), big); // killed: no lock left that names it
+      writeFileSync(name("c", other.pid), big); // a live process, but it holds no lock: its pid is reused
+      writeFileSync(name("d", other.pid), big); // a live hey that holds the session is copying it
+      writeFileSync(join(d, "d.jsonl.lock"), `${other.pid} ${hostname()}${bootId ? ` ${bootId}` : ""}\n`);
+      writeFileSync(name("e", other.pid), big); // its lock is from before the last boot
+      writeFileSync(join(d, "e.jsonl.lock"), `${other.pid} ${hostname()} not-this-boot\n`);
+      writeFileSync(join(d, "notes.jsonl.repair-x"), "not hey's name"); // not one of hey's: left alone
+      scanSessions(d);
+      const left = () =>
+        readdirSync(d)
+          .filter((f) => f.includes(".jsonl.repair"))
+          .sort();
+      expect(left()).toEqual([`d.jsonl.repair-${other.pid}`, ...(bootId ? [] : [`e.jsonl.repair-${other.pid}`]), "notes.jsonl.repair-x"]);
+      sleeper.kill();
+      await sleeper.exited; // that hey is killed: its lock, left behind, is stale
+      pruneSessions(d, { cwd: undefined, keep: 10 });
+      expect(left()).toEqual(["notes.jsonl.repair-x"]);
+      expect(
+        listSessions(d)
+          .map((s) => s.firstPrompt)
+          .sort(),
+      ).toEqual(["prompt a", "prompt c", "prompt d", "prompt e"]); // the sessions as they were
+    } finally {
+      sleeper.kill();
+    }
+  });
+
+  test("a write-back's copy whose hey is gone becomes the session again (its file was deleted): nothing lost; one linked already just goes", async () => {
+    const d = dir();
+    const dead = Bun.spawn(["true"]);
+    await dead.exited;
+    const copy = (id: string) => join(d, `${id}.jsonl.restore-${dead.pid}`);
+    writeFileSync(copy("gone"), `${sessionText("gone", "the only copy")}{"type":"message","mess`); // killed mid-copy
+    writeFileSync(join(d, "linked.jsonl"), sessionText("linked", "whole"));
+    linkSync(join(d, "linked.jsonl"), copy("linked")); // killed after the link, before the copy's name went
+    writeFileSync(join(d, "taken.jsonl"), sessionText("taken", "another file took the name"));
+    writeFileSync(copy("taken"), sessionText("taken", "the conversation written back"));
+    const listed = listSessions(d);
+    expect(readdirSync(d).filter((f) => f.includes(".restore-"))).toEqual([]);
+    expect(listed.map((s) => s.firstPrompt).sort()).toEqual(["another file took the name", "the conversation written back", "the only copy", "whole"]);
+    const back = listed.find((s) => s.firstPrompt === "the conversation written back")!;
+    expect(back.id).not.toBe("taken"); // a new id: the file with its name is left as it is
+    expect(loadSession(join(d, "gone.jsonl")).messages.map((m) => textOf(m))).toEqual(["the only copy"]);
   });
 });

@@ -18,9 +18,10 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import type { AgentEvent } from "../../src/kernel/output.ts";
-import { formatSessionList, type SessionInfo } from "../../src/sessions/format.ts";
+import { formatSessionList, TORN_END, type SessionInfo } from "../../src/sessions/format.ts";
 import { findSession, latestSession, listSessions, pruneSessions } from "../../src/sessions/listing.ts";
 import { lockSession, unlockSession } from "../../src/sessions/lock.ts";
+import { loadSession } from "../../src/sessions/reader.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 import { cutToWidth } from "../../src/ui/wrap.ts";
 
@@ -153,8 +154,24 @@ describe("writer", () => {
     again.close();
     const text = readFileSync(again.path, "utf8").split("\n");
     expect(text.filter((l) => l.includes('"type":"header"'))).toHaveLength(1);
-    expect(text[2]).toBe('{"type":"message","mess'); // the torn line stays alone on its line
+    expect(text[2]).toBe(`{"type":"message","mess${TORN_END}`); // the torn line stays alone on its line, marked as known
     expect(text.filter((l) => l.includes('"role":"user"')).map((l) => JSON.parse(l).message.content[0].text)).toEqual(["one", "two", "three"]);
+    expect(loadSession(again.path).warnings).toEqual([]); // said by the resume that found it, not by every one after
+  });
+
+  test("a last entry that lost only its newline is ended with one, unmarked: it is loaded, not taken for a torn line", () => {
+    const dir = tempDir();
+    const id = newId();
+    const first = writer(dir, id);
+    first.emit({ type: "message", message: userMessage("one") });
+    first.close();
+    const whole = readFileSync(first.path, "utf8");
+    writeFileSync(first.path, whole.slice(0, -1)); // a crash between the entry and its newline
+    const again = writer(dir, id);
+    again.emit({ type: "message", message: userMessage("two") });
+    again.close();
+    expect(readFileSync(again.path, "utf8").startsWith(whole)).toBe(true);
+    expect(loadSession(again.path).messages.map(textOf)).toEqual(["one", "two"]);
   });
 
   test("files are private to the user", () => {
@@ -347,8 +364,8 @@ describe("pruneSessions", () => {
     const w = createSessionWriter({ dir, id, cwd: "/here", version: "1.2.3", warn: () => {} });
     w.emit({ type: "message", message: userMessage("now") }); // creates the file, locked by this process
     try {
-      expect(pruneSessions(dir, { cwd: "/here", olderThanDays: 0, now: Date.now() + 1000 })).toEqual({ deleted: [other], held: [id] });
-      expect(pruneSessions(dir, { cwd: undefined, keep: 0 })).toEqual({ deleted: [], held: [id] });
+      expect(pruneSessions(dir, { cwd: "/here", olderThanDays: 0, now: Date.now() + 1000 })).toEqual({ deleted: [other], held: [id], lost: [] });
+      expect(pruneSessions(dir, { cwd: undefined, keep: 0 })).toEqual({ deleted: [], held: [id], lost: [] });
       expect(listSessions(dir).map((s) => s.id)).toEqual([id]);
     } finally {
       w.close();

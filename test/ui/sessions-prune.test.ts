@@ -1,7 +1,8 @@
 // `/sessions prune`: like `/sessions`, it acts on this directory's sessions; `all` reaches every
 // directory's. The answer says which and how many; a pruned session's bash outputs go with it.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, mkdirSync, utimesSync } from "node:fs";
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Agent } from "../../src/agent.ts";
 import { places } from "../../src/fs/places.ts";
@@ -90,6 +91,23 @@ test("the session this hey is writing survives `prune 0d`, and the answer says i
   } finally {
     w.close();
   }
+});
+
+test("prune deletes the session files a crash left empty or NUL bytes only (they hold nothing), and says so; not one a live hey is about to write", async () => {
+  const kept = session(here, 1);
+  mkdirSync(sessions(), { recursive: true });
+  const empty = join(sessions(), "0empty.jsonl");
+  const nul = join(sessions(), "0nul.jsonl");
+  const writing = join(sessions(), "0writing.jsonl");
+  writeFileSync(empty, "");
+  writeFileSync(nul, Buffer.alloc(300));
+  writeFileSync(writing, "");
+  writeFileSync(`${writing}.lock`, `${process.ppid} ${hostname()}\n`); // a live process holds it: its header is on the way
+  expect((await runCommand("/sessions prune 30d", ctx)).text).toBe(
+    "no sessions of this directory older than 30 days to delete; deleted 2 lost session files (empty or NUL bytes only: nothing to resume)",
+  );
+  expect([existsSync(empty), existsSync(nul), existsSync(writing)]).toEqual([false, false, true]);
+  expect(ids()).toEqual([kept]);
 });
 
 test.each([

@@ -1,0 +1,20 @@
+// What the model hears of its own skill files that start-up found broken (a SKILL.md whose front
+// matter it wrote wrong in an earlier run): the user is warned on stderr, but without this note
+// the model of `hey -c -p` would never learn it, nor fix it. It rides on the run's first request,
+// after the last message, as /reload's note does (config/reload.ts): the prompt's cached prefix
+// stays as it is. Pure.
+import { sep } from "node:path";
+import { RELOAD_NOTE_MAX_CHARS } from "../config/reload.ts";
+
+/**
+ * The note for `problems` (start-up's skill problems, each message starting with its file's path)
+ * that lie in one of `own`, the folders the agent writes its skills to; undefined when none do.
+ */
+export function skillStartNote(problems: readonly string[], own: readonly string[], separator = sep): string | undefined {
+  const mine = problems.filter((p) => own.some((dir) => p.startsWith(dir + separator)));
+  if (mine.length === 0) return undefined;
+  const head =
+    "these skill files in hey's skills folders could not be loaded as written (the user was told too); fix them — a fix loads at /reload or in the next run:";
+  const text = `[hey: ${head}${mine.map((p) => `\nwarning: ${p}`).join("")}]`;
+  return text.length > RELOAD_NOTE_MAX_CHARS ? `${text.slice(0, RELOAD_NOTE_MAX_CHARS - 2)}…]` : text;
+}

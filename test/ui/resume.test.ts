@@ -1,0 +1,43 @@
+// `/resume`'s list names the session files it cannot show (no read permission, a FIFO, a
+// directory, a link; damaged or lost ones), once above the list, rather than passing them over.
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { newId, userMessage } from "../../src/kernel/ir.ts";
+import { createSessionWriter } from "../../src/sessions/writer.ts";
+import { resumeCommand } from "../../src/ui/resume.ts";
+import { tempDir } from "../helpers/e2e.ts";
+
+let root: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  root = tempDir("hey-resume-pick-");
+});
+afterEach(() => root.remove());
+
+test("the picker names the files that cannot be opened, once, above the sessions it offers", async () => {
+  const dir = join(root.path, "sessions");
+  const here = join(root.path, "here");
+  mkdirSync(here);
+  const w = createSessionWriter({ dir, id: newId(), cwd: here, version: "1.2.3", warn: () => {} });
+  w.emit({ type: "message", message: userMessage("earlier work") });
+  w.close();
+  expect(Bun.spawnSync(["mkfifo", join(dir, "pipe.jsonl")]).exitCode).toBe(0);
+  mkdirSync(join(dir, "x.jsonl"));
+  const said: string[] = [];
+  const picked = await resumeCommand("", {
+    dir,
+    cwd: here,
+    root: here,
+    home: root.path,
+    current: join(dir, "current.jsonl"),
+    ask: async () => "", // Enter: cancelled
+    say: (text) => said.push(text),
+  });
+  expect(picked).toBeUndefined();
+  const shown = said.join("");
+  expect(shown).toContain("hey: 2 session files cannot be opened: ");
+  expect(shown).toContain(`${join(dir, "pipe.jsonl")} (a FIFO (named pipe))`);
+  expect(shown).toContain(`${join(dir, "x.jsonl")} (a directory)`);
+  expect(shown.match(/cannot be opened/g)).toHaveLength(1);
+  expect(shown).toContain("earlier work");
+});
