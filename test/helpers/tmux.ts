@@ -74,7 +74,7 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
   const home = tempDir("hey-tmux-");
   const cwd = opts.cwd ?? home.path;
   // the server's socket lives in the temp HOME, so it goes with it (a named one stays in /tmp/tmux-UID after kill-server)
-  const socket = join(home.path, "tmux.sock");
+  const socket = join(home.path, ".tmux.sock"); // hidden, as .tmux.conf: a test may list its HOME
   const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home.path, LANG: "C.UTF-8", TERM: "xterm-256color", ...opts.env };
   const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
   const hey = [bin, ...(opts.args ?? [])].map(quote).join(" ");
