@@ -1,7 +1,7 @@
 // The model endpoint of a run (SPEC §16): the proxied fetch every model request and remote MCP
 // server goes through, and the provider behind it, loaded as early as possible.
 import { hideCredentials } from "./config/guard.ts";
-import { ConfigError, type ProviderSettings, type Settings } from "./config/settings.ts";
+import { ConfigError, configuredWindow, type ProviderSettings, type Settings } from "./config/settings.ts";
 import type { Effort } from "./kernel/ir.ts";
 import type { Provider } from "./kernel/provider.ts";
 import { trustedCas } from "./net/ca.ts";
@@ -9,6 +9,7 @@ import type { DebugLog } from "./net/debug-log.ts";
 import { proxiedFetch } from "./net/fetch.ts";
 import { parseProxyUrl, resolveProxy } from "./net/proxy.ts";
 import { createProvider } from "./providers/create.ts";
+import type { ServerOf } from "./providers/server-window.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -77,3 +78,10 @@ function unverified(fetchImpl: typeof fetch): typeof fetch {
     fetchImpl(input, { ...init, tls: { ...init?.tls, rejectUnauthorized: false } });
   return Object.assign(insecure, { preconnect: fetchImpl.preconnect });
 }
+
+/** The endpoint of `settings` as providers/server-window.ts asks about it: a local Ollama's real context is learned unless one is configured. */
+export const serverOf = (settings: Settings): ServerOf => ({
+  name: settings.provider.name,
+  baseUrl: settings.provider.baseUrl,
+  configured: configuredWindow(settings),
+});

@@ -14,7 +14,7 @@ import type { LoadedConfig } from "./config/load.ts";
 import { hideSecrets, knownSecrets, redactingOutput, redactingTool, redactText, toolEnvironment, type Redaction } from "./config/secrets.ts";
 import type { ConfigFlags, Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
-import { fetchFor, providerFor, startProvider, type Started } from "./endpoint.ts";
+import { fetchFor, providerFor, serverOf, startProvider, type Started } from "./endpoint.ts";
 import { withServerWindow } from "./providers/server-window.ts";
 import type { Places } from "./fs/places.ts";
 import { realTarget } from "./fs/real-target.ts";
@@ -245,7 +245,7 @@ export async function assemble(
     (await mcp.tools(live.configured.tools, signal)).filter((t) => !live.configured.refused(t.name)).map((t) => redactingTool(t, redaction));
   const agent = createAgent({
     settings: agentSettings(settings),
-    provider: withServerWindow(await start.started.provider, settings.provider, live.fetch, say), // a local Ollama's real context
+    provider: withServerWindow(await start.started.provider, serverOf(settings), live.fetch, say), // a local Ollama's real context
     // every tool's results, MCP servers' included, are redacted before the model reads them
     tools: requestTools,
     output,
@@ -285,7 +285,7 @@ export async function assemble(
     configure,
     fetchFor: (s) => fetchFor(s, run.proxy, env, debug),
     providerFor: async (s, fetchImpl) =>
-      withServerWindow(await providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs), s.provider, fetchImpl, say),
+      withServerWindow(await providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs), serverOf(s), fetchImpl, say),
     async endpointModels(s, fetchImpl, signal) {
       const { listModels } = await import("./doctor/probe.ts"); // only when a model is not in the configuration
       const got = await listModels(s.provider, s.model, fetchImpl, signal); // given up on after 15 s, as by `hey doctor`

@@ -72,7 +72,7 @@ export async function probeEndpoint(opts: EndpointOptions): Promise<ModelProbes>
   const answerMs = listSilent ? limits.afterSilentListMs : limits.answerMs;
   probing("streamed answer");
   // a local Ollama is asked, after the answer that loaded the model, what context it runs it with (context_window or not)
-  const { contextWindow: _window, ...asked } = opts.settings;
+  const asked = { name: opts.settings.name, baseUrl: opts.settings.baseUrl, configured: undefined };
   const answering = provider(openai ? { systemRole: "system" } : {}).then((p) => withServerWindow(p, asked, recording, () => {}));
   out.answer = await stream(answering, request(ASK.answer), base, answerMs, listSilent);
   const served = await answering.then((p) => p.serverWindow?.()).catch(() => undefined);

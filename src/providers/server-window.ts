@@ -7,7 +7,6 @@
 // llama.cpp, LM Studio). When the probe gets nothing (an Ollama older than the field, a proxy in
 // front), the usage tells: prompt tokens that stop growing while what hey sends grows
 // (ollama-context.ts cappedContext); until then the run is as it was.
-import { configuredWindow, type ProviderSettings } from "../config/settings.ts";
 import type { ModelRequest, Provider } from "../kernel/provider.ts";
 import { cappedContext, loadedContext, ollamaRoot, smallContextNotice, type Sample } from "./ollama-context.ts";
 
@@ -16,19 +15,26 @@ const PROBE_TIMEOUT_MS = 2000;
 /** The servers and models whose small context the user was told of: once a process, not again at each `/reload` or `/model` back. */
 const told = new Set<string>();
 
+/** The endpoint of a provider: its `[provider.NAME]` name, its URL, and the `context_window` configured for its model, if any. */
+export interface ServerOf {
+  name: string;
+  baseUrl: string;
+  configured: number | undefined;
+}
+
 /**
- * `provider`, which also tells `serverWindow()` when `settings` may be a local Ollama and states
- * no `context_window` for the model (what the user says wins); else `provider` itself. `notice`
- * gets the one line about a context too small for an agent.
+ * `provider`, which also tells `serverWindow()` when `server` may be a local Ollama and states no
+ * `context_window` for the model (what the user says wins); else `provider` itself. `notice` gets
+ * the one line about a context too small for an agent.
  */
-export function withServerWindow(provider: Provider, settings: ProviderSettings, fetchImpl: typeof fetch, notice: (line: string) => void): Provider {
-  const root = ollamaRoot(settings.baseUrl);
-  if (root === undefined || configuredWindow({ provider: settings, model: provider.model }) !== undefined) return provider;
+export function withServerWindow(provider: Provider, server: ServerOf, fetchImpl: typeof fetch, notice: (line: string) => void): Provider {
+  const root = ollamaRoot(server.baseUrl);
+  if (root === undefined || server.configured !== undefined) return provider;
   let probe: Promise<number | undefined> | undefined;
   const samples: Sample[] = [];
   let capped: number | undefined;
   const tell = (window: number, about: boolean) => {
-    const line = smallContextNotice(window, provider.model, settings.name, about);
+    const line = smallContextNotice(window, provider.model, server.name, about);
     const key = `${root} ${provider.model}`;
     if (line && !told.has(key)) {
       told.add(key);
