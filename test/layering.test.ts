@@ -168,6 +168,19 @@ describe("the kernel", () => {
   });
 });
 
+describe("the adapters", () => {
+  // the configuration is resolved above them and handed down as plain values (endpoint.ts)
+  const adapters = [...code.keys()].filter((f) => f.startsWith("providers/")).sort();
+  test.each(adapters)("%s imports nothing from config/", (name) => {
+    expect(
+      graph
+        .get(name)!
+        .filter((i) => i.target.startsWith("config/"))
+        .map((i) => i.target),
+    ).toEqual([]);
+  });
+});
+
 describe("imports", () => {
   test("there is no import cycle, type-only imports included", () => {
     const cycles: string[] = [];
