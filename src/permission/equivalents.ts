@@ -1,0 +1,218 @@
+// Other names of what a deny entry refuses (SPEC §8): a deny entry names one program, but a model
+// told "no" reaches for another that does the same. For the entries users write to keep an agent
+// from deleting, pushing, publishing or sending data, compileRules adds these patterns to the deny
+// list; each refuses on behalf of its entry. Only programs that really do the same are here, each
+// with where its manual says so. They err towards refusing, as a deny entry must (a `find -delete`
+// outside the entry's paths is still `find -delete`), and they never touch an allow list. Pure.
+import { readEntry } from "./entries.ts";
+import { type Pattern, program, toldValues } from "./match.ts";
+import type { Segment, Word } from "./shell-model.ts";
+
+/** A deny pattern that refuses on behalf of another entry: `entry` is the user's, `does` says what this one runs. */
+export type Equivalent = Pattern & { does: string };
+
+const isOption = (w: Word) => !w.unknown && /^-./.test(w.text) && w.text !== "--";
+/** rm's `-r`, `-R`, `--recursive` (or an abbreviation), alone or in a cluster */
+const recursiveOption = (w: Word) => /^-[^-]*[rR]/.test(w.text) || /^--rec/.test(w.text);
+const raw = (words: Word[]) => words.map((w) => w.raw).join(" ");
+
+/**
+ * The equivalents of one deny pattern (none for most): `rm` entries, `git push`, `npm publish`,
+ * and curl's `-X METHOD`. An entry that spells out operands (`rm -rf build`) hands them on where
+ * the other program takes the same operands; other words of the entry become `*`.
+ */
+export function equivalents(p: Pattern): Equivalent[] {
+  const pc = p.words.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w.raw));
+  const command = p.words[pc];
+  if (pc !== 0 || !command || command.unknown || command.glob || p.redirects.length) return [];
+  const name = program(command.text);
+  const rest = p.words.slice(1);
+  const made = (entries: [string, string][]) =>
+    entries.flatMap(([text, does]) => {
+      const e = readEntry(`bash: ${text}`);
+      return "pattern" in e ? [{ ...e.pattern, entry: p.entry, does }] : [];
+    });
+  if (name === "rm") return made(deleting(rest));
+  if (name === "git" && rest[0]?.text === "push") return made(pushing(rest.slice(1)));
+  if (name === "npm" && rest[0]?.text === "publish") return made(publishing(raw(rest.slice(1))));
+  if (name === "curl") return made(sending(rest));
+  return [];
+}
+
+/**
+ * `rm [OPTIONS] OPERANDS`: what deletes files too. With `-r`/`-R`/`--recursive` in the entry, only
+ * what deletes trees (`rm -rf *` lets `rm -f x` run, so it lets `unlink x` run too).
+ */
+function deleting(rest: Word[]): [string, string][] {
+  const options = rest.filter(isOption);
+  const recursive = options.some(recursiveOption);
+  const operands = rest.filter((w) => !isOption(w) && w.text !== "--");
+  const ops = operands.length ? raw(operands) : "*";
+  const any = ops === "*";
+  const out: [string, string][] = [
+    // find(1): "-delete  Delete files or directories", depth-first, so a whole tree
+    [`find ${ops} ${any ? "" : "* "}-delete*`, "find -delete removes the files it finds"],
+    // git-clean(1): "Remove untracked files from the working tree", recursively, given -f
+    [`git clean --force ${any ? "*" : `* ${ops}`}`, "git clean -f removes untracked files"],
+    // git-rm(1): "Remove files from the working tree and from the index"
+    [`git rm ${raw(options)} ${any ? "*" : `* ${ops}`}`, "git rm removes files from the working tree"],
+    // rsync(1): "--delete  delete extraneous files from the receiving side" (the last operand);
+    // "--remove-source-files  sender removes synchronization-related files"
+    [`rsync --delete* ${any ? "*" : `* ${ops}`}`, "rsync --delete removes files from the destination"],
+    [`rsync --del ${any ? "*" : `* ${ops}`}`, "rsync --del removes files from the destination"],
+    [`rsync --remove-source* ${any ? "*" : `${ops} *`}`, "rsync --remove-source-files removes the files it copies"],
+  ];
+  // rimraf (npmjs.com/package/rimraf): "The UNIX command rm -rf for node", also run by npx
+  out.push([`rimraf ${ops}`, "rimraf is rm -rf"]);
+  if (recursive) return out;
+  return out.concat([
+    // unlink(1): "call the unlink function to remove the specified FILE"
+    [`unlink ${ops}`, "unlink removes a file"],
+    // rmdir(1): "Remove the DIRECTORY(ies), if they are empty"
+    [`rmdir ${ops}`, "rmdir removes directories"],
+    // shred(1): "Overwrite the specified FILE(s) repeatedly … -u  deallocate and remove file after overwriting"
+    [`shred ${ops}`, "shred destroys a file's contents"],
+    // truncate(1): "Shrink or extend the size of each FILE to the specified size" (`-s 0` empties it)
+    [`truncate ${ops}`, "truncate can empty a file"],
+    // mv(1) onto /dev/null: the file leaves its name, and nothing keeps it
+    [`mv ${ops} /dev/null`, "mv onto /dev/null discards a file"],
+    // cp(1) from /dev/null: the file is left empty
+    [`cp /dev/null ${ops}`, "cp /dev/null empties a file"],
+  ]);
+}
+
+/** `git push [OPTIONS] [ARGS]`: what updates a remote's refs too. */
+function pushing(rest: Word[]): [string, string][] {
+  const forced = rest.some((w) => isOption(w));
+  return [
+    // git-send-pack(1): "Push objects over Git protocol to another repository" (`git push` runs it)
+    ["git send-pack *", "git send-pack is what git push runs"],
+    // git-http-push(1): "Push objects over HTTP/DAV to another repository"
+    ["git http-push *", "git http-push pushes over HTTP/DAV"],
+    // gh repo sync: "Sync destination repository from source repository … using a hard reset" with
+    // --force; given a repository, the destination is that remote repository
+    [forced ? "gh repo sync --force *" : "gh repo sync *", "gh repo sync updates a remote branch"],
+  ];
+}
+
+/**
+ * The segment as the git it runs, for a program that is git by another name: hub(1) "is a command
+ * line tool that wraps git", so `hub push -f` is `git push -f`, read with git's own options.
+ */
+export function asGit(seg: Segment): Segment[] {
+  const first = seg.words[0];
+  if (!first || first.unknown || first.glob || program(first.text) !== "hub") return [];
+  return [{ ...seg, words: [{ ...first, text: "git", raw: "git" }, ...seg.words.slice(1)] }];
+}
+
+/** `npm publish [ARGS]`: the other package managers' publish, and the release tools that run one. */
+function publishing(rest: string): [string, string][] {
+  const args = rest || "*";
+  return [
+    // pnpm.io/cli/publish: "Publishes a package to the registry"
+    [`pnpm publish ${args}`, "pnpm publish publishes to the registry"],
+    // classic.yarnpkg.com/en/docs/cli/publish; yarnpkg.com/cli/npm/publish
+    [`yarn publish ${args}`, "yarn publish publishes to the registry"],
+    [`yarn npm publish ${args}`, "yarn npm publish publishes to the registry"],
+    // bun.sh/docs/cli/publish: "Use bun publish to publish a package to the npm registry"
+    [`bun publish ${args}`, "bun publish publishes to the registry"],
+    // lerna.js.org/docs/features/version-and-publish: "lerna publish" publishes changed packages
+    ["lerna publish *", "lerna publish publishes packages"],
+    // github.com/changesets/changesets: "changeset publish … publishes to npm"
+    ["changeset publish *", "changeset publish runs npm publish"],
+  ];
+}
+
+/** Package runners: `npx lerna publish`, `pnpm exec changeset publish`, `yarn lerna publish` run the program named after them. */
+const RUNNERS = new Set(["npx", "pnpx", "bunx", "pnpm", "yarn", "bun", "npm", "corepack"]);
+
+/**
+ * The segment as each program a package runner could run (its words from a program name on), or
+ * none: `npx -y lerna publish` is read as `lerna publish` too. Equivalents are matched on these as
+ * well; `pnpm publish` itself is one of them, read at its own name.
+ */
+export function runnerTails(seg: Segment): Segment[] {
+  const first = seg.words[0];
+  if (!first || first.unknown || first.glob || !RUNNERS.has(program(first.text))) return [];
+  const out: Segment[] = [];
+  for (let i = 1; i < seg.words.length; i++) {
+    const w = seg.words[i]!;
+    if (!w.unknown && !w.glob && !isOption(w)) out.push({ ...seg, words: seg.words.slice(i) });
+  }
+  return out;
+}
+
+/** `curl -X METHOD`: curl's other ways to send that method, and wget's and HTTPie's. */
+function sending(rest: Word[]): [string, string][] {
+  let method = "";
+  const kept: Word[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const t = rest[i]!.text;
+    const m = /^(?:-X|--request(?:=|$))(.*)$/.exec(t);
+    if (!m || rest[i]!.unknown) kept.push(rest[i]!);
+    else if (m[1]) method = m[1];
+    else method = rest[++i]?.text ?? "";
+  }
+  method = method.toUpperCase();
+  if (!/^[A-Z]+$/.test(method)) return [];
+  const args = raw(kept) || "*";
+  const out: [string, string][] = [
+    // curl(1): "-X, --request <method>"; wget(1): "--method=HTTP-Method"; http(1) (HTTPie): "http [METHOD] URL"
+    [`curl --request ${method} ${args}`, `curl --request ${method} is -X ${method}`],
+    [`wget --method ${method} ${args}`, `wget --method sends ${method}`],
+    [`http ${method} ${args}`, `http (HTTPie) ${method} sends ${method}`],
+    [`https ${method} ${args}`, `https (HTTPie) ${method} sends ${method}`],
+    [`xh ${method} ${args}`, `xh ${method} sends ${method}`],
+  ];
+  if (method === "POST" || method === "PUT") out.push([`curl -T ${args}`, "curl -T uploads (PUT)"], [`curl --upload-file ${args}`, "curl -T uploads (PUT)"]);
+  if (method !== "POST") return out;
+  return out.concat([
+    // curl(1): -d/--data*: "Sends the specified data in a POST request"; -F/--form: "emulate a filled-in
+    // form … POST"; --json: "Sends the specified JSON data in a POST request"
+    [`curl -d ${args}`, "curl -d sends a POST"],
+    [`curl --data* ${args}`, "curl --data sends a POST"],
+    [`curl -F ${args}`, "curl -F sends a POST"],
+    [`curl --form* ${args}`, "curl --form sends a POST"],
+    [`curl --json ${args}`, "curl --json sends a POST"],
+    // wget(1): "--post-data=string --post-file=file  Use POST as the method for all HTTP requests"
+    [`wget --post-data ${args}`, "wget --post-data sends a POST"],
+    [`wget --post-file ${args}`, "wget --post-file sends a POST"],
+    // http(1): "-f, --form  Data items from the command line are serialized as form fields" (a POST)
+    ...["http", "https"].flatMap((h): [string, string][] => [
+      [`${h} --form ${args}`, `${h} --form sends a POST`],
+      [`${h} -f ${args}`, `${h} --form sends a POST`],
+    ]),
+  ]);
+}
+
+/** Interpreters that take their program as an argument or on stdin (`python3 -c`, `perl -e`, `node -e`, `ruby -e`, `php -r`). */
+const INTERPRETER = /^(python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|node|nodejs|ruby[0-9.]*|deno|bun|php[0-9.]*|lua[0-9.]*|tclsh[0-9.]*|osascript)$/;
+/**
+ * The names these languages' libraries give deleting a file: Python's os.remove/unlink/rmdir/
+ * removedirs, shutil.rmtree, pathlib's unlink/rmdir; Perl's unlink, rmdir, File::Path rmtree/
+ * remove_tree; Node's fs.rm/rmSync/unlink/unlinkSync/rmdir/rmdirSync (and rimraf); Deno.remove;
+ * Ruby's File.delete/unlink, FileUtils.rm/rm_f/rm_r/rm_rf/remove_dir/remove_entry; PHP's unlink/rmdir;
+ * truncation (os.truncate, fs.truncateSync, File.truncate).
+ */
+const DELETES =
+  /\b(unlink(Sync)?|rmdir(Sync)?|rmSync|remove|removedirs|rmtree|rm_rf?|rm_f|remove_(dir|entry|entry_secure|tree|file)|rimraf|truncate(Sync)?|File\.delete)\b|\.rm\s*\(/;
+/** Of those, the ones that delete a whole tree (or are told to: `{ recursive: true }`). */
+const DELETES_TREES = /\b(removedirs|rmtree|rm_rf?|remove_(dir|entry|entry_secure|tree)|rimraf|recursive)\b/;
+
+/**
+ * Why a segment deletes files as an `rm` deny entry `p` (not an equivalent) refuses without running
+ * a program of its own: an interpreter given code that calls its library's delete (`python3 -c
+ * 'os.remove(…)'`, `perl -e 'unlink …'`, `node -e 'fs.rmSync(…)'`), as an argument or on stdin;
+ * under an entry with `-r`, only a call that deletes trees. undefined: none.
+ */
+export function deletesInCode(seg: Segment, p: Pattern): string | undefined {
+  const command = p.words[0];
+  if (!command || command.unknown || command.glob || program(command.text) !== "rm" || p.redirects.length) return undefined;
+  const recursive = p.words.slice(1).some((w) => isOption(w) && recursiveOption(w));
+  const first = seg.words[0];
+  if (!first || first.unknown || first.glob || !INTERPRETER.test(program(first.text))) return undefined;
+  const found = toldValues(seg)
+    .map((v) => (recursive ? DELETES_TREES : DELETES).exec(v)?.[0])
+    .find(Boolean);
+  return found ? `its code calls \`${found}\`` : undefined;
+}
