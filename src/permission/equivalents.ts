@@ -36,6 +36,8 @@ export function equivalents(p: Pattern): Equivalent[] {
   if (name === "git" && rest[0]?.text === "push") return made(pushing(rest.slice(1)));
   if (name === "npm" && rest[0]?.text === "publish") return made(publishing(raw(rest.slice(1))));
   if (name === "curl") return made(sending(rest));
+  if (name === "docker") return made(containers(rest));
+  if (name === "kubectl" && rest[0]?.text === "delete") return made(deletingResources(rest.slice(1)));
   return [];
 }
 
@@ -96,13 +98,75 @@ function pushing(rest: Word[]): [string, string][] {
 }
 
 /**
- * The segment as the git it runs, for a program that is git by another name: hub(1) "is a command
- * line tool that wraps git", so `hub push -f` is `git push -f`, read with git's own options.
+ * Programs that are another by a different name, read with that one's options: hub(1) "is a command
+ * line tool that wraps git" (`hub push -f` is `git push -f`); podman ("alias docker=podman", its
+ * docs) and nerdctl ("Docker-compatible CLI for containerd") take docker's commands; the
+ * `docker-compose` program is `docker compose`.
  */
-export function asGit(seg: Segment): Segment[] {
+const SAME_PROGRAM: Record<string, string[]> = { hub: ["git"], podman: ["docker"], nerdctl: ["docker"], "docker-compose": ["docker", "compose"] };
+
+/** The segment as the program it is another name of (SAME_PROGRAM), or none. */
+export function respelled(seg: Segment): Segment[] {
   const first = seg.words[0];
-  if (!first || first.unknown || first.glob || program(first.text) !== "hub") return [];
-  return [{ ...seg, words: [{ ...first, text: "git", raw: "git" }, ...seg.words.slice(1)] }];
+  const as = first && !first.unknown && !first.glob ? SAME_PROGRAM[program(first.text)] : undefined;
+  if (!as) return [];
+  return [{ ...seg, words: [...as.map((text) => ({ ...first!, text, raw: text })), ...seg.words.slice(1)] }];
+}
+
+/**
+ * docker's commands by all their names (`docker X --help`: "Aliases: docker container rm, docker
+ * container remove, docker rm"); each group runs the same command.
+ */
+const DOCKER_NAMES = [
+  "run|container run",
+  "exec|container exec",
+  "rm|container rm|container remove",
+  "rmi|image rm|image remove",
+  "ps|container ls|container list|container ps",
+  "images|image ls|image list",
+  "build|image build|builder build|buildx build",
+  ..."attach commit cp create diff export kill logs pause port rename restart start stats stop top unpause update wait"
+    .split(" ")
+    .map((c) => `${c}|container ${c}`),
+  ..."history import load pull push save tag".split(" ").map((c) => `${c}|image ${c}`),
+].map((g) => g.split("|"));
+/** What removes what a docker command removes: `container prune` "Remove all stopped containers", `system prune` "Remove unused data" (containers, images). */
+const DOCKER_PRUNES: Record<string, string[]> = { rm: ["container prune", "system prune"], rmi: ["image prune", "system prune"] };
+
+/** `docker SUBCOMMAND [ARGS]`: the same command by its other names, and the prunes that remove what it removes. */
+function containers(rest: Word[]): [string, string][] {
+  const words = rest.map((w) => w.text);
+  for (const take of [2, 1]) {
+    const name = words.slice(0, take).join(" ");
+    const group = DOCKER_NAMES.find((g) => g.includes(name));
+    if (!group || rest.slice(0, take).some((w) => w.unknown || w.glob)) continue;
+    const args = raw(rest.slice(take)) || "*";
+    const others: [string, string][] = group.filter((n) => n !== name).map((n) => [`docker ${n} ${args}`, `docker ${n} is docker ${name}`]);
+    const prunes = DOCKER_PRUNES[group[0]!] ?? [];
+    return others.concat(prunes.map((n): [string, string] => [`docker ${n} *`, `docker ${n} removes what docker ${group[0]} does`]));
+  }
+  return [];
+}
+
+/**
+ * `kubectl delete [ARGS]`: kubectl(1) `replace --force` ("immediately remove resources from API"),
+ * `apply --prune` ("Automatically delete resource objects, that do not appear in the configs") and
+ * `drain` ("evicts or deletes all pods"), with the entry's options (`-n prod`).
+ */
+function deletingResources(rest: Word[]): [string, string][] {
+  const options: Word[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    if (!isOption(rest[i]!)) continue;
+    options.push(rest[i]!);
+    const next = rest[i + 1];
+    if (!rest[i]!.text.includes("=") && next && !isOption(next) && !next.glob) options.push(rest[++i]!);
+  }
+  const given = options.length ? `${raw(options)} *` : "*";
+  return [
+    [`kubectl replace --force ${given}`, "kubectl replace --force deletes and re-creates"],
+    [`kubectl apply --prune ${given}`, "kubectl apply --prune deletes what the configs leave out"],
+    [`kubectl drain ${given}`, "kubectl drain deletes a node's pods"],
+  ];
 }
 
 /** `npm publish [ARGS]`: the other package managers' publish, and the release tools that run one. */

@@ -10,7 +10,7 @@
 import { controlArgument } from "./control-arguments.ts";
 import { controlWrite, type ControlFiles } from "./control-files.ts";
 import { readEntry } from "./entries.ts";
-import { asGit, deletesInCode, type Equivalent, equivalents, runnerTails } from "./equivalents.ts";
+import { respelled, deletesInCode, type Equivalent, equivalents, runnerTails } from "./equivalents.ts";
 import { gitDashed } from "./git.ts";
 import { aliasRisk, denyMatch } from "./deny.ts";
 import { allowMatch, globMatch, harmless, hint, namedUnseen, type Pattern } from "./match.ts";
@@ -154,13 +154,13 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   if (!parsed.ok) return block(`cannot verify \`${show(command)}\`: ${parsed.reason}`);
   for (const seg of parsed.segments) {
     if (seg.opaque) return block(`cannot verify \`${show(seg.raw)}\`: ${seg.opaque}`);
-    // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all. `git-push` and `hub push` are `git push`
+    // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all. `git-push` and `hub push` are `git push`, `podman run` is `docker run`
     const script = rules.deny.patterns.length ? writtenScript(seg, parsed.segments) : undefined;
     if (script && "unknown" in script) return block(`cannot verify \`${show(seg.raw)}\`: it ${script.unknown}`);
     const piped = rules.deny.patterns.length ? pipedProgram(seg) : undefined;
     if (piped) return block(`cannot verify \`${show(seg.raw)}\`: ${piped}`);
     const read = script?.seg ?? seg; // a script the command writes: what it holds counts as the words of what runs it
-    for (const spelled of reading === "powershell" ? powerShellSpellings(read) : [read, ...gitDashed(read), ...asGit(read)])
+    for (const spelled of reading === "powershell" ? powerShellSpellings(read) : [read, ...gitDashed(read), ...respelled(read)])
       for (const p of rules.deny.patterns) {
         if ("does" in p) {
           const refused = equivalentHit(spelled, p as Equivalent, reading === "powershell", rules.caseless);
