@@ -34,6 +34,7 @@ export function equivalents(p: Pattern): Equivalent[] {
     });
   if (name === "rm") return made(deleting(rest));
   if (name === "git" && rest[0]?.text === "push") return made(pushing(rest.slice(1)));
+  if (name === "git" && rest[0]?.text === "reset" && rest.some((w) => /^--hard?$|^--har$/.test(w.text))) return made(DISCARDING);
   if (name === "npm" && rest[0]?.text === "publish") return made(publishing(raw(rest.slice(1))));
   if (name === "curl") return made(sending(rest));
   if (name === "docker") return made(containers(rest));
@@ -168,6 +169,18 @@ function deletingResources(rest: Word[]): [string, string][] {
     [`kubectl drain ${given}`, "kubectl drain deletes a node's pods"],
   ];
 }
+
+/** `git reset --hard`: what else throws away the working tree's changes. */
+const DISCARDING: [string, string][] = [
+  // git-checkout(1): "-f, --force … This is used to throw away local changes"; with paths, "overwrite
+  // the contents of the files that match the pathspec"
+  ["git checkout --force *", "git checkout -f throws away local changes"],
+  ["git checkout * .", "git checkout . overwrites every changed file"],
+  ["git checkout * :/", "git checkout :/ overwrites every changed file"],
+  // git-switch(1): "--discard-changes … Both the index and working tree are restored"; "-f, --force An alias for --discard-changes"
+  ["git switch --force *", "git switch -f throws away local changes"],
+  ["git switch --discard-changes *", "git switch --discard-changes throws away local changes"],
+];
 
 /** `npm publish [ARGS]`: the other package managers' publish, and the release tools that run one. */
 function publishing(rest: string): [string, string][] {

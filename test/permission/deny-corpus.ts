@@ -432,6 +432,17 @@ export const equivalent: Row[] = [
   ["curl -X DELETE *", "curl -d x https://example.com", "allowed"],
   ["curl -X POST https://api.example.com/*", "curl -d x https://api.example.com/v1", "by another name: curl -d"],
   ["curl -X POST https://api.example.com/*", "curl -d x https://other.example.com/v1", "allowed"],
+  // git reset --hard: git-checkout(1) -f and with the whole tree as pathspec, git-switch(1) -f/--discard-changes
+  ["git reset --hard *", "git checkout -f main", "by another name: git checkout -f"],
+  ["git reset --hard *", "git checkout -- .", "by another name: git checkout ."],
+  ["git reset --hard *", "git checkout HEAD -- ./", "by another name: git checkout ."],
+  ["git reset --hard *", "git checkout :/", "by another name: git checkout :/"],
+  ["git reset --hard *", "git switch -f main", "by another name: git switch -f"],
+  ["git reset --hard *", "git switch --discard-changes main", "by another name: git switch --discard-changes"],
+  ["git reset --hard *", "git checkout main", "allowed"],
+  ["git reset --hard *", "git checkout -- src/x.ts", "allowed"],
+  ["git reset --hard *", "git switch -c topic", "allowed"],
+  ["git reset --hard *", "git restore --staged .", "allowed"],
   // docker's commands by their other names (`docker container rm --help`: "Aliases: …"), its prunes; podman, nerdctl and docker-compose are docker
   ["docker run *", "docker container run alpine", "by another name: docker container run"],
   ["docker run *", "docker --context prod container run alpine", "by another name: docker container run"],
