@@ -17,8 +17,8 @@ const recursiveOption = (w: Word) => /^-[^-]*[rR]/.test(w.text) || /^--rec/.test
 const raw = (words: Word[]) => words.map((w) => w.raw).join(" ");
 
 /**
- * The equivalents of one deny pattern (none for most): `rm` entries, `git push`, `npm publish`,
- * and curl's `-X METHOD`. An entry that spells out operands (`rm -rf build`) hands them on where
+ * The equivalents of one deny pattern (none for most): `rm` entries, `git push`, `git reset
+ * --hard`, `npm publish`, curl's `-X METHOD`, docker's commands and `kubectl delete`. An entry that spells out operands (`rm -rf build`) hands them on where
  * the other program takes the same operands; other words of the entry become `*`.
  */
 export function equivalents(p: Pattern): Equivalent[] {
@@ -34,7 +34,7 @@ export function equivalents(p: Pattern): Equivalent[] {
     });
   if (name === "rm") return made(deleting(rest));
   if (name === "git" && rest[0]?.text === "push") return made(pushing(rest.slice(1)));
-  if (name === "git" && rest[0]?.text === "reset" && rest.some((w) => /^--hard?$|^--har$/.test(w.text))) return made(DISCARDING);
+  if (name === "git" && rest[0]?.text === "reset" && rest.some((w) => /^--hard?$/.test(w.text))) return made(DISCARDING);
   if (name === "npm" && rest[0]?.text === "publish") return made(publishing(raw(rest.slice(1))));
   if (name === "curl") return made(sending(rest));
   if (name === "docker") return made(containers(rest));
@@ -193,9 +193,9 @@ function publishing(rest: string): [string, string][] {
     [`yarn npm publish ${args}`, "yarn npm publish publishes to the registry"],
     // bun.sh/docs/cli/publish: "Use bun publish to publish a package to the npm registry"
     [`bun publish ${args}`, "bun publish publishes to the registry"],
-    // lerna.js.org/docs/features/version-and-publish: "lerna publish" publishes changed packages
+    // lerna.js.org/docs/features/version-and-publish: `lerna publish` publishes the changed packages to the registry
     ["lerna publish *", "lerna publish publishes packages"],
-    // github.com/changesets/changesets: "changeset publish … publishes to npm"
+    // changesets' docs/command-line-options.md: `changeset publish` publishes the changed packages to npm and tags them
     ["changeset publish *", "changeset publish runs npm publish"],
   ];
 }
