@@ -195,7 +195,7 @@ function publishing(rest: string): [string, string][] {
     [`bun publish ${args}`, "bun publish publishes to the registry"],
     // lerna.js.org/docs/features/version-and-publish: `lerna publish` publishes the changed packages to the registry
     ["lerna publish *", "lerna publish publishes packages"],
-    // changesets' docs/command-line-options.md: `changeset publish` publishes the changed packages to npm and tags them
+    // changesets' command-line docs (github.com/changesets/changesets): `changeset publish` publishes the changed packages to npm and tags them
     ["changeset publish *", "changeset publish runs npm publish"],
   ];
 }
