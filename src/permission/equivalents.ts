@@ -277,12 +277,40 @@ const DELETES =
 const DELETES_TREES = /\b(removedirs|rmtree|rm_rf?|remove_(dir|entry|entry_secure|tree)|rimraf|recursive)\b/;
 
 /**
+ * Why a segment does what deny entry `p` (not an equivalent) refuses without a command line that
+ * names it: code that deletes (deletesInCode), or HTTPie sending a body (impliedPost). undefined: neither.
+ */
+export function doesOtherwise(seg: Segment, p: Pattern): string | undefined {
+  return deletesInCode(seg, p) ?? impliedPost(seg, p);
+}
+
+/**
+ * Under a deny entry naming curl's `-X POST`, HTTPie (`http`, `https`) or xh given no method but a
+ * body: http(1) "METHOD … defaults to GET (with no request data) or POST (with request data)";
+ * request data is a `field=value`, `field:=json` or `field@file` item (not `==`, a query
+ * parameter, nor `Header:value`), or stdin from a pipe.
+ */
+function impliedPost(seg: Segment, p: Pattern): string | undefined {
+  const command = p.words[0];
+  if (!command || command.unknown || program(command.text) !== "curl") return undefined;
+  if (!sending(p.words.slice(1)).some(([text]) => text.startsWith("curl -d "))) return undefined; // not POST
+  const first = seg.words[0];
+  if (!first || first.unknown || first.glob || !/^(https?|xh|xhs)$/.test(program(first.text))) return undefined;
+  const items = seg.words.slice(1).filter((w) => !isOption(w));
+  if (items.length && /^[A-Z]+$/.test(items[0]!.text)) return undefined; // a method, matched as an equivalent
+  // the first is the URL, whose query may hold `=`
+  const body = items.slice(1).find((w) => w.unknown || /^[^=:@]*(=(?!=)|:=|@)/.test(w.text));
+  if (body) return `\`${body.raw}\` is request data, which HTTPie sends as a POST`;
+  return seg.piped ? "it reads request data from a pipe, which HTTPie sends as a POST" : undefined;
+}
+
+/**
  * Why a segment deletes files as an `rm` deny entry `p` (not an equivalent) refuses without running
  * a program of its own: an interpreter given code that calls its library's delete (`python3 -c
  * 'os.remove(…)'`, `perl -e 'unlink …'`, `node -e 'fs.rmSync(…)'`), as an argument or on stdin;
  * under an entry with `-r`, only a call that deletes trees. undefined: none.
  */
-export function deletesInCode(seg: Segment, p: Pattern): string | undefined {
+function deletesInCode(seg: Segment, p: Pattern): string | undefined {
   const command = p.words[0];
   if (!command || command.unknown || command.glob || program(command.text) !== "rm" || p.redirects.length) return undefined;
   const recursive = p.words.slice(1).some((w) => isOption(w) && recursiveOption(w));

@@ -10,7 +10,7 @@
 import { controlArgument } from "./control-arguments.ts";
 import { controlWrite, type ControlFiles } from "./control-files.ts";
 import { readEntry } from "./entries.ts";
-import { respelled, deletesInCode, type Equivalent, equivalents, runnerTails } from "./equivalents.ts";
+import { respelled, doesOtherwise, type Equivalent, equivalents, runnerTails } from "./equivalents.ts";
 import { gitDashed } from "./git.ts";
 import { aliasRisk, denyMatch } from "./deny.ts";
 import { allowMatch, globMatch, harmless, hint, namedUnseen, type Pattern } from "./match.ts";
@@ -170,8 +170,8 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
         const hit = denyMatch(spelled, p, reading === "powershell", rules.caseless);
         if (hit === "yes") return block(`\`${show(seg.raw)}\` matches deny entry \`${p.entry}\``);
         if (hit === "maybe") return block(`\`${show(seg.raw)}\` is known only at run time and could match deny entry \`${p.entry}\``);
-        const code = deletesInCode(spelled, p);
-        if (code) return block(`\`${show(seg.raw)}\` deletes files as deny entry \`${p.entry}\` refuses: ${code}`);
+        const otherwise = doesOtherwise(spelled, p);
+        if (otherwise) return block(`\`${show(seg.raw)}\` does what deny entry \`${p.entry}\` refuses: ${otherwise}`);
         const alias = aliasRisk(spelled, p);
         if (alias) return block(`\`${show(seg.raw)}\` could run what deny entry \`${p.entry}\` names: ${alias}`);
         const named = namedUnseen(spelled, p);

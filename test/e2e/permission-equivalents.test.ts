@@ -51,7 +51,7 @@ test("under deny rm *, find -delete, unlink, git clean -f and python's os.remove
     "blocked by permission rules: `git clean -fdx` matches deny entry `bash: rm *` by another name: git clean -f removes untracked files",
   ]);
   expect(got[3]).toBe(
-    "blocked by permission rules: `python3 -c 'import os; os.remove(\"c.txt\")'` deletes files as deny entry `bash: rm *` refuses: its code calls `remove`",
+    "blocked by permission rules: `python3 -c 'import os; os.remove(\"c.txt\")'` does what deny entry `bash: rm *` refuses: its code calls `remove`",
   );
   expect(got[4]).toContain("fine");
   for (const name of ["a.tmp", "b.txt", "c.txt"]) expect({ name, there: existsSync(join(project.path, name)) }).toEqual({ name, there: true });
