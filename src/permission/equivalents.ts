@@ -5,6 +5,7 @@
 // with where its manual says so. They err towards refusing, as a deny entry must (a `find -delete`
 // outside the entry's paths is still `find -delete`), and they never touch an allow list. Pure.
 import { readEntry } from "./entries.ts";
+import { readGit } from "./git.ts";
 import { type Pattern, program, toldValues } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
@@ -281,7 +282,27 @@ const DELETES_TREES = /\b(removedirs|rmtree|rm_rf?|remove_(dir|entry|entry_secur
  * names it: code that deletes (deletesInCode), or HTTPie sending a body (impliedPost). undefined: neither.
  */
 export function doesOtherwise(seg: Segment, p: Pattern): string | undefined {
-  return deletesInCode(seg, p) ?? impliedPost(seg, p);
+  return deletesInCode(seg, p) ?? cleansUnforced(seg, p) ?? impliedPost(seg, p);
+}
+
+/**
+ * Under an `rm` entry that names no operands, `git clean` without `-f` and without `-n`/`--dry-run`:
+ * git-config(1) "clean.requireForce … defaults to true": set to false, in a file hey does not read,
+ * git clean deletes without `-f` (with it, the equivalent `git clean --force` refuses it already).
+ */
+function cleansUnforced(seg: Segment, p: Pattern): string | undefined {
+  const command = p.words[0];
+  if (!command || command.unknown || program(command.text) !== "rm") return undefined;
+  if (p.words.slice(1).some((w) => !isOption(w) && !(w.glob && w.raw === "*") && w.text !== "--")) return undefined;
+  const first = seg.words[0];
+  if (!first || first.unknown || first.glob || program(first.text) !== "git") return undefined;
+  const sub = readGit(seg.words)?.sub;
+  if (sub === undefined || seg.words[sub]!.text !== "clean") return undefined;
+  const args = seg.words.slice(sub + 1);
+  const end = args.findIndex((w) => w.text === "--");
+  // `-n`/`--dry-run` deletes nothing; `-f`/`--force` is the equivalent's to refuse
+  if ((end < 0 ? args : args.slice(0, end)).some((w) => !w.unknown && /^(-[dfiqxX]*[nf]|--[df])/.test(w.text))) return undefined;
+  return "git clean deletes untracked files without `-f` where clean.requireForce is false";
 }
 
 /**
