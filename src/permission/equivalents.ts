@@ -326,6 +326,23 @@ function impliedPost(seg: Segment, p: Pattern): string | undefined {
 }
 
 /**
+ * The code an interpreter is given on its command line or stdin: the word after `-c`, `-e`, `-E`,
+ * `-r` (php), `-p`/`--eval`/`--print` (node) or a cluster ending in one (`perl -ne`), `-cCODE`,
+ * `--eval=CODE`, `deno eval CODE`, and a heredoc or here-string. Not a script's name or its
+ * arguments: `bun remove x` removes a package, `python3 tidy.py remove` runs a file hey cannot read.
+ */
+function code(seg: Segment): string[] {
+  const words = seg.words;
+  const out = toldValues(seg).slice(seg.assigns.length + words.length - 1); // stdin: heredocs, here-strings
+  for (let i = 1; i < words.length; i++) {
+    const t = words[i]!.text;
+    if (/^-[A-Za-z]*[ceEr]$|^-p$|^--(eval|print|command)$/.test(t) || (i === 1 && t === "eval")) out.push(words[i + 1]?.text ?? "");
+    else if (/^-c./.test(t) || /^--eval=/.test(t)) out.push(t.replace(/^-c|^--eval=/, ""));
+  }
+  return out;
+}
+
+/**
  * Why a segment deletes files as an `rm` deny entry `p` (not an equivalent) refuses without running
  * a program of its own: an interpreter given code that calls its library's delete (`python3 -c
  * 'os.remove(…)'`, `perl -e 'unlink …'`, `node -e 'fs.rmSync(…)'`), as an argument or on stdin;
@@ -337,7 +354,7 @@ function deletesInCode(seg: Segment, p: Pattern): string | undefined {
   const recursive = p.words.slice(1).some((w) => isOption(w) && recursiveOption(w));
   const first = seg.words[0];
   if (!first || first.unknown || first.glob || !INTERPRETER.test(program(first.text))) return undefined;
-  const found = toldValues(seg)
+  const found = code(seg)
     .map((v) => (recursive ? DELETES_TREES : DELETES).exec(v)?.[0])
     .find(Boolean);
   return found ? `its code calls \`${found}\`` : undefined;

@@ -345,6 +345,13 @@ export const equivalent: Row[] = [
   ["rm *", 'mv "$a" "$b"', "allowed"], // could be /dev/null, but only what the command spells out counts
   ["rm *", "cp x y", "allowed"],
   ["rm *", "python3 -c 'print(1)'", "allowed"],
+  ["rm *", "perl -MFile::Path=remove_tree -e 'remove_tree(\"x\")'", "its code calls `remove_tree`"],
+  ["rm *", "php -r 'unlink(\"x\");'", "its code calls `unlink`"],
+  ["rm *", "deno eval 'await Deno.remove(\"x\")'", "its code calls `remove`"],
+  ["rm *", "python3 - <<'EOF'\nimport os\nos.rmdir('x')\nEOF", "its code calls `rmdir`"],
+  ["rm *", "bun remove lodash", "allowed"], // a package, not a file
+  ["rm *", "node scripts/remove-unused.js", "allowed"], // a script's name; what it holds hey cannot read
+  ["rm *", "python3 -m pip uninstall -y x", "allowed"],
   ["rm *", "node -e 'console.log(process.version)'", "allowed"],
   ["rm *", "echo unlink", "allowed"],
   ["rm *", ": > x", "allowed"], // a redirection cannot tell emptying a file from making one (README)
