@@ -66,6 +66,13 @@ function deleting(rest: Word[]): [string, string][] {
     [`rsync --del ${any ? "*" : `* ${ops}`}`, "rsync --del removes files from the destination"],
     [`rsync --remove-source* ${any ? "*" : `${ops} *`}`, "rsync --remove-source-files removes the files it copies"],
   ];
+  // tar(1): "--remove-files  Remove files from disk after adding them to the archive"; zip(1): "-m
+  // --move … deletes the target directories/files after making the specified zip archive"
+  out.push([`tar --remove-files ${any ? "*" : `* ${ops}`}`, "tar --remove-files removes what it archives"]);
+  out.push(
+    [`zip -m ${any ? "*" : `* ${ops}`}`, "zip -m removes what it archives"],
+    [`zip --move ${any ? "*" : `* ${ops}`}`, "zip -m removes what it archives"],
+  );
   // rimraf (npmjs.com/package/rimraf): "The UNIX command rm -rf for node", also run by npx
   out.push([`rimraf ${ops}`, "rimraf is rm -rf"]);
   if (recursive) return out;
@@ -252,6 +259,12 @@ function sending(rest: Word[]): [string, string][] {
     [`curl -F ${args}`, "curl -F sends a POST"],
     [`curl --form* ${args}`, "curl --form sends a POST"],
     [`curl --json ${args}`, "curl --json sends a POST"],
+    // curl(1): "-K, --config <file>  Specify a text file to read curl arguments from"; wget(1): "-e
+    // command … Execute command as if it were a part of .wgetrc" (`post_data = x`): either may send a POST
+    [`curl -K ${args}`, "curl -K reads its options, a POST's among them, from a file"],
+    [`curl --config ${args}`, "curl -K reads its options, a POST's among them, from a file"],
+    [`wget -e ${args}`, "wget -e may set post_data"],
+    [`wget --execute ${args}`, "wget -e may set post_data"],
     // wget(1): "--post-data=string --post-file=file  Use POST as the method for all HTTP requests"
     [`wget --post-data ${args}`, "wget --post-data sends a POST"],
     [`wget --post-file ${args}`, "wget --post-file sends a POST"],
