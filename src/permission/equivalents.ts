@@ -19,7 +19,8 @@ const raw = (words: Word[]) => words.map((w) => w.raw).join(" ");
 
 /**
  * The equivalents of one deny pattern (none for most): `rm` entries, `git push`, `git reset
- * --hard`, `npm publish`, curl's `-X METHOD`, docker's commands and `kubectl delete`. An entry that spells out operands (`rm -rf build`) hands them on where
+ * --hard`, `git branch -d`/`-D`, `npm publish`, curl's `-X METHOD`, docker's commands, `kubectl
+ * delete`, `terraform destroy` and `gh pr merge`. An entry that spells out operands (`rm -rf build`) hands them on where
  * the other program takes the same operands; other words of the entry become `*`.
  */
 export function equivalents(p: Pattern): Equivalent[] {
@@ -39,6 +40,15 @@ export function equivalents(p: Pattern): Equivalent[] {
   if (name === "npm" && rest[0]?.text === "publish") return made(publishing(raw(rest.slice(1))));
   if (name === "curl") return made(sending(rest));
   if (name === "docker") return made(containers(rest));
+  // terraform(1) `destroy -help`: "This command is a convenience alias for: terraform apply -destroy"
+  if (name === "terraform" && rest[0]?.text === "destroy")
+    return made([[`terraform apply -destroy ${raw(rest.slice(1))}`, "terraform apply -destroy is terraform destroy"]]);
+  // git-update-ref(1): "With -d flag, it deletes the named <ref>"; a branch is refs/heads/NAME
+  if (name === "git" && rest[0]?.text === "branch" && rest.slice(1).some((w) => /^-[^-]*[dD]|^--del/.test(w.text)))
+    return made([["git update-ref -d *", "git update-ref -d deletes a branch's ref"]]);
+  // `gh pr merge` is the REST call `PUT repos/OWNER/REPO/pulls/N/merge`, which `gh api` makes
+  if (name === "gh" && rest[0]?.text === "pr" && rest[1]?.text === "merge")
+    return made([["gh api * *pulls/*/merge *", "gh api …/pulls/N/merge merges a pull request"]]);
   if (name === "kubectl" && rest[0]?.text === "delete") return made(deletingResources(rest.slice(1)));
   return [];
 }
@@ -110,9 +120,15 @@ function pushing(rest: Word[]): [string, string][] {
  * Programs that are another by a different name, read with that one's options: hub(1) "is a command
  * line tool that wraps git" (`hub push -f` is `git push -f`); podman ("alias docker=podman", its
  * docs) and nerdctl ("Docker-compatible CLI for containerd") take docker's commands; the
- * `docker-compose` program is `docker compose`.
+ * `docker-compose` program is `docker compose`; OpenTofu's `tofu` is terraform.
  */
-const SAME_PROGRAM: Record<string, string[]> = { hub: ["git"], podman: ["docker"], nerdctl: ["docker"], "docker-compose": ["docker", "compose"] };
+const SAME_PROGRAM: Record<string, string[]> = {
+  hub: ["git"],
+  podman: ["docker"],
+  nerdctl: ["docker"],
+  "docker-compose": ["docker", "compose"],
+  tofu: ["terraform"], // OpenTofu (opentofu.org: "a fork of Terraform"), the same commands
+};
 
 /** The segment as the program it is another name of (SAME_PROGRAM), or none. */
 export function respelled(seg: Segment): Segment[] {

@@ -471,6 +471,19 @@ export const equivalent: Row[] = [
   ["git reset --hard *", "git checkout -- src/x.ts", "allowed"],
   ["git reset --hard *", "git switch -c topic", "allowed"],
   ["git reset --hard *", "git restore --staged .", "allowed"],
+  // terraform(1): `destroy` is "a convenience alias for" `apply -destroy`; OpenTofu's tofu is terraform
+  ["terraform destroy *", "terraform apply -destroy", "by another name: terraform apply -destroy"],
+  ["terraform destroy *", "terraform -chdir=infra apply -destroy -auto-approve", "by another name: terraform apply -destroy"],
+  ["terraform destroy *", "tofu destroy", "matches deny entry"],
+  ["terraform destroy *", "terraform apply", "allowed"],
+  ["terraform destroy -auto-approve *", "terraform apply -destroy -auto-approve", "by another name: terraform apply -destroy"],
+  ["terraform destroy -auto-approve *", "terraform apply -destroy", "allowed"],
+  // git-update-ref(1) -d deletes a ref; gh pr merge is gh api's PUT …/pulls/N/merge
+  ["git branch -D *", "git update-ref -d refs/heads/topic", "by another name: git update-ref -d"],
+  ["git branch -D *", "git update-ref refs/heads/topic HEAD", "allowed"],
+  ["gh pr merge *", "gh api -X PUT repos/o/r/pulls/1/merge", "by another name: gh api"],
+  ["gh pr merge *", "gh api repos/{owner}/{repo}/pulls/1/merge -X PUT -f merge_method=squash", "by another name: gh api"],
+  ["gh pr merge *", "gh api repos/o/r/pulls/1", "allowed"],
   // docker's commands by their other names (`docker container rm --help`: "Aliases: …"), its prunes; podman, nerdctl and docker-compose are docker
   ["docker run *", "docker container run alpine", "by another name: docker container run"],
   ["docker run *", "docker --context prod container run alpine", "by another name: docker container run"],
