@@ -303,8 +303,8 @@ const INTERPRETER = /^(python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|node|nodejs|ruby[0-
  */
 const DELETES =
   /\b(unlink(Sync)?|rmdir(Sync)?|rmSync|remove|removedirs|rmtree|rm_rf?|rm_f|remove_(dir|entry|entry_secure|tree|file)|rimraf|truncate(Sync)?|File\.delete)\b|\.rm\s*\(/;
-/** Of those, the ones that delete a whole tree (or are told to: `{ recursive: true }`). */
-const DELETES_TREES = /\b(removedirs|rmtree|rm_rf?|remove_(dir|entry|entry_secure|tree)|rimraf|recursive)\b/;
+/** Of those, the ones that delete a whole tree, or are told to (`fs.rmSync(x, { recursive: true })`, not `fs.mkdirSync(x, { recursive: true })`). */
+const DELETES_TREES = /\b(removedirs|rmtree|rm_rf?|remove_(dir|entry|entry_secure|tree)|rimraf)\b|\b(rm|rmSync|rmdir|rmdirSync|remove)\s*\([^)]*\brecursive\b/;
 
 /**
  * Why a segment does what deny entry `p` (not an equivalent) refuses without a command line that
