@@ -66,9 +66,9 @@ function deleting(rest: Word[]): [string, string][] {
   const out: [string, string][] = [
     // find(1): "-delete  Delete files or directories", depth-first, so a whole tree
     [`find ${ops} ${any ? "" : "* "}-delete*`, "find -delete removes the files it finds"],
-    // git-clean(1): "Remove untracked files from the working tree", recursively, given -f
+    // git-clean(1): "Cleans the working tree by recursively removing files that are not under version control", given -f
     [`git clean --force ${any ? "*" : `* ${ops}`}`, "git clean -f removes untracked files"],
-    // git-rm(1): "Remove files from the working tree and from the index"
+    // git-rm(1): "Remove files matching pathspec from the index, or from the working tree and the index"
     [`git rm ${raw(options)} ${any ? "*" : `* ${ops}`}`, "git rm removes files from the working tree"],
     // rsync(1): "--delete  delete extraneous files from the receiving side" (the last operand);
     // "--remove-source-files  sender removes synchronization-related files"
@@ -87,11 +87,11 @@ function deleting(rest: Word[]): [string, string][] {
   out.push([`rimraf ${ops}`, "rimraf is rm -rf"]);
   if (recursive) return out;
   return out.concat([
-    // unlink(1): "call the unlink function to remove the specified FILE"
+    // unlink(1): "Call the unlink function to remove the specified FILE"
     [`unlink ${ops}`, "unlink removes a file"],
     // rmdir(1): "Remove the DIRECTORY(ies), if they are empty"
     [`rmdir ${ops}`, "rmdir removes directories"],
-    // shred(1): "Overwrite the specified FILE(s) repeatedly … -u  deallocate and remove file after overwriting"
+    // shred(1): "Overwrite the specified FILE(s) repeatedly"; `-u` then removes it
     [`shred ${ops}`, "shred destroys a file's contents"],
     // truncate(1): "Shrink or extend the size of each FILE to the specified size" (`-s 0` empties it)
     [`truncate ${ops}`, "truncate can empty a file"],
