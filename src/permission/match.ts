@@ -99,16 +99,22 @@ export function namedUnseen(seg: Segment, p: Pattern): string | undefined {
   const name = program(command.text);
   if (!first.unknown && !first.glob && (DATA_PROGRAMS.has(program(first.text)) || (program(first.text) === "git" && readGit(seg.words)?.runs === false)))
     return undefined;
-  // what it reads on stdin from a heredoc or a here-string is its words too (`python3 - <<EOF … EOF`)
-  const input = seg.redirects.flatMap((r) => (r.body !== undefined ? [r.body] : /^\d*<<<$/.test(r.op) ? [r.target.text] : []));
-  const values = [...seg.assigns.map((w) => w.text.slice(w.text.indexOf("=") + 1)), ...seg.words.slice(1).map((w) => w.text), ...input];
-  const hit = values.some((v) =>
+  const hit = toldValues(seg).some((v) =>
     v
       .toLowerCase()
       .split(/[^a-z0-9_.+-]+/)
       .some((token) => (command.glob ? globMatch(name, token) : token === name)),
   );
   return hit ? name : undefined;
+}
+
+/**
+ * What a segment's program is told: its assignments' values, its arguments, and what it reads on
+ * stdin from a heredoc or a here-string (`python3 - <<EOF … EOF`).
+ */
+export function toldValues(seg: Segment): string[] {
+  const input = seg.redirects.flatMap((r) => (r.body !== undefined ? [r.body] : /^\d*<<<$/.test(r.op) ? [r.target.text] : []));
+  return [...seg.assigns.map((w) => w.text.slice(w.text.indexOf("=") + 1)), ...seg.words.slice(1).map((w) => w.text), ...input];
 }
 
 /** Why a segment failed, when it is not just its command: a run-time value, or a file redirection. */

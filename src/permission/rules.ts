@@ -10,6 +10,7 @@
 import { controlArgument } from "./control-arguments.ts";
 import { controlWrite, type ControlFiles } from "./control-files.ts";
 import { readEntry } from "./entries.ts";
+import { respelled, doesOtherwise, type Equivalent, equivalents, runnerTails } from "./equivalents.ts";
 import { gitDashed } from "./git.ts";
 import { aliasRisk, denyMatch } from "./deny.ts";
 import { allowMatch, globMatch, harmless, hint, namedUnseen, type Pattern } from "./match.ts";
@@ -17,7 +18,7 @@ import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
 import { forcedByConfig } from "./push-config.ts";
 import { pipedProgram, writtenScript } from "./written-scripts.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
-import type { Parsed } from "./shell-model.ts";
+import type { Parsed, Segment } from "./shell-model.ts";
 
 /** The `[permission]` lists as configured. */
 export interface PermissionRules {
@@ -92,7 +93,7 @@ export function compileRules(
       const e = readEntry(entry);
       if ("error" in e) errors.push(`[permission] ${list}: ${JSON.stringify(entry)} ${e.error}`);
       else if ("tool" in e) out.tools.push(e.tool);
-      else out.patterns.push(e.pattern);
+      else out.patterns.push(e.pattern, ...(list === "deny" ? equivalents(e.pattern) : []));
     }
     return out;
   };
@@ -153,17 +154,24 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   if (!parsed.ok) return block(`cannot verify \`${show(command)}\`: ${parsed.reason}`);
   for (const seg of parsed.segments) {
     if (seg.opaque) return block(`cannot verify \`${show(seg.raw)}\`: ${seg.opaque}`);
-    // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all. `git-push` is `git push`
+    // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all. `git-push` and `hub push` are `git push`, `podman run` is `docker run`
     const script = rules.deny.patterns.length ? writtenScript(seg, parsed.segments) : undefined;
     if (script && "unknown" in script) return block(`cannot verify \`${show(seg.raw)}\`: it ${script.unknown}`);
     const piped = rules.deny.patterns.length ? pipedProgram(seg) : undefined;
     if (piped) return block(`cannot verify \`${show(seg.raw)}\`: ${piped}`);
     const read = script?.seg ?? seg; // a script the command writes: what it holds counts as the words of what runs it
-    for (const spelled of reading === "powershell" ? powerShellSpellings(read) : [read, ...gitDashed(read)])
+    for (const spelled of reading === "powershell" ? powerShellSpellings(read) : [read, ...gitDashed(read), ...respelled(read)])
       for (const p of rules.deny.patterns) {
+        if ("does" in p) {
+          const refused = equivalentHit(spelled, p as Equivalent, reading === "powershell", rules.caseless);
+          if (refused) return block(`\`${show(seg.raw)}\` ${refused}`);
+          continue;
+        }
         const hit = denyMatch(spelled, p, reading === "powershell", rules.caseless);
         if (hit === "yes") return block(`\`${show(seg.raw)}\` matches deny entry \`${p.entry}\``);
         if (hit === "maybe") return block(`\`${show(seg.raw)}\` is known only at run time and could match deny entry \`${p.entry}\``);
+        const otherwise = doesOtherwise(spelled, p);
+        if (otherwise) return block(`\`${show(seg.raw)}\` does what deny entry \`${p.entry}\` refuses: ${otherwise}`);
         const alias = aliasRisk(spelled, p);
         if (alias) return block(`\`${show(seg.raw)}\` could run what deny entry \`${p.entry}\` names: ${alias}`);
         const named = namedUnseen(spelled, p);
@@ -188,6 +196,15 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
       return block(`\`${show(seg.raw)}\` matches no allow entry${hint(seg, allow, show)} (allowed: ${listed(allow.map((p) => p.entry))})`);
   }
   return ALLOWED;
+}
+
+/** An equivalent of a deny entry (equivalents.ts) matched by the segment, or by what a package runner in it runs: the refusal, or undefined. */
+function equivalentHit(seg: Segment, p: Equivalent, powershell: boolean, caseless: boolean): string | undefined {
+  for (const run of [seg, ...runnerTails(seg)]) {
+    // only what the command spells out: `mv "$a" "$b"` could be `mv x /dev/null`, but refusing every run-time word would refuse ordinary scripts
+    if (denyMatch(run, p, powershell, caseless) === "yes") return `matches deny entry \`${p.entry}\` by another name: ${p.does}`;
+  }
+  return undefined;
 }
 
 function block(what: string): Decision {

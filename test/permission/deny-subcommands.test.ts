@@ -5,9 +5,9 @@
 // refused. What only looks like the denied command stays allowed. Allow lists are not widened.
 import { expect, test } from "bun:test";
 import { compileRules, decide } from "../../src/permission/rules.ts";
-import { aliases, options, paths, subcommands } from "./deny-corpus.ts";
+import { aliases, equivalent, options, paths, subcommands } from "./deny-corpus.ts";
 
-const rows = [...subcommands, ...options, ...aliases, ...paths];
+const rows = [...subcommands, ...options, ...aliases, ...paths, ...equivalent];
 
 test.each(rows)("deny %j: %j", (entry, command, names) => {
   for (const shell of ["sh", "dash", "bash"]) {

@@ -102,9 +102,11 @@ function refusalClass(reason: string): string {
  */
 const CEILINGS: Record<string, number> = {
   ...{ "A/sh": 0.145, "A/dash": 0.286, "A/bash": 0.193 },
-  ...{ "B/sh": 0.077, "B/dash": 0.103, "B/bash": 0.074 },
+  // B/bash from 0.074 and D/dash from 0.101: `find src -type d -empty -delete -print` and `git
+  // clean -f` delete without running rm, and `rm *` now refuses them (equivalents.ts)
+  ...{ "B/sh": 0.077, "B/dash": 0.103, "B/bash": 0.0741 },
   ...{ "C/sh": 0.094, "C/dash": 0.127, "C/bash": 0.1 },
-  ...{ "D/sh": 0.077, "D/dash": 0.101, "D/bash": 0.074 },
+  ...{ "D/sh": 0.077, "D/dash": 0.1015, "D/bash": 0.074 },
   ...{ "E/sh": 0.081, "E/dash": 0.107, "E/bash": 0.078 },
 };
 

@@ -1,0 +1,58 @@
+// Through dist/hey against a loopback model, under `deny = ["bash: rm *"]`: the other ways to delete
+// a file a model reaches for (`find -delete`, `unlink`, `git clean -f`, an interpreter's delete) are
+// refused, naming the entry, and the files are still there; an ordinary command still runs.
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runHey, tempDir } from "../helpers/e2e.ts";
+import { resultText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
+
+setDefaultTimeout(60_000); // the first test may build dist/hey
+
+let home: ReturnType<typeof tempDir>;
+let project: ReturnType<typeof tempDir>;
+let model: ModelServer;
+let calls: [string, unknown][] = [];
+beforeEach(() => {
+  home = tempDir("hey-home-");
+  project = tempDir("hey-project-");
+  model = startModelServer((req): Turn => {
+    if (req.messages.at(-1)!.role === "user" && calls.length) return { calls };
+    return { text: "done" };
+  });
+});
+afterEach(() => {
+  model.stop();
+  home.remove();
+  project.remove();
+});
+
+test("under deny rm *, find -delete, unlink, git clean -f and python's os.remove are refused and delete nothing", async () => {
+  const config = `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${model.baseUrl}"\nmodels = ["m1"]\n[permission]\ndeny = ["bash: rm *"]\n`;
+  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
+  writeFileSync(join(home.path, ".config", "hey", "config.toml"), config);
+  for (const name of ["a.tmp", "b.txt", "c.txt"]) writeFileSync(join(project.path, name), "keep\n");
+  calls = [
+    ["bash", { command: "find . -name '*.tmp' -delete" }],
+    ["bash", { command: "unlink b.txt" }],
+    ["bash", { command: "git clean -fdx" }],
+    ["bash", { command: `python3 -c 'import os; os.remove("c.txt")'` }],
+    ["bash", { command: "echo fine" }],
+  ];
+  const run = await runHey(["-p", "clean up"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  const got = model.requests
+    .at(-1)!
+    .messages.filter((m) => m.role === "tool")
+    .map((m) => resultText(m));
+  expect(got.slice(0, 3)).toEqual([
+    "blocked by permission rules: `find . -name '*.tmp' -delete` matches deny entry `bash: rm *` by another name: find -delete removes the files it finds",
+    "blocked by permission rules: `unlink b.txt` matches deny entry `bash: rm *` by another name: unlink removes a file",
+    "blocked by permission rules: `git clean -fdx` matches deny entry `bash: rm *` by another name: git clean -f removes untracked files",
+  ]);
+  expect(got[3]).toBe(
+    "blocked by permission rules: `python3 -c 'import os; os.remove(\"c.txt\")'` does what deny entry `bash: rm *` refuses: its code calls `remove`",
+  );
+  expect(got[4]).toContain("fine");
+  for (const name of ["a.tmp", "b.txt", "c.txt"]) expect({ name, there: existsSync(join(project.path, name)) }).toEqual({ name, there: true });
+});
