@@ -1,38 +1,24 @@
 // Through dist/hey against a loopback model, under `deny = ["bash: rm *"]`: the other ways to delete
 // a file a model reaches for (`find -delete`, `unlink`, `git clean -f`, an interpreter's delete) are
 // refused, naming the entry, and the files are still there; an ordinary command still runs.
-import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHey, tempDir } from "../helpers/e2e.ts";
-import { resultText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { runHey } from "../helpers/e2e.ts";
+import { eachScriptedRun } from "../helpers/scripted-run.ts";
+import { resultText } from "../helpers/model-server.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
 
-let home: ReturnType<typeof tempDir>;
-let project: ReturnType<typeof tempDir>;
-let model: ModelServer;
-let calls: [string, unknown][] = [];
-beforeEach(() => {
-  home = tempDir("hey-home-");
-  project = tempDir("hey-project-");
-  model = startModelServer((req): Turn => {
-    if (req.messages.at(-1)!.role === "user" && calls.length) return { calls };
-    return { text: "done" };
-  });
-});
-afterEach(() => {
-  model.stop();
-  home.remove();
-  project.remove();
-});
+const scripted = eachScriptedRun();
+const { home, project } = scripted;
 
 test("under deny rm *, find -delete, unlink, git clean -f and python's os.remove are refused and delete nothing", async () => {
-  const config = `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${model.baseUrl}"\nmodels = ["m1"]\n[permission]\ndeny = ["bash: rm *"]\n`;
+  const config = `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${scripted.model.baseUrl}"\nmodels = ["m1"]\n[permission]\ndeny = ["bash: rm *"]\n`;
   mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
   writeFileSync(join(home.path, ".config", "hey", "config.toml"), config);
   for (const name of ["a.tmp", "b.txt", "c.txt"]) writeFileSync(join(project.path, name), "keep\n");
-  calls = [
+  scripted.calls = [
     ["bash", { command: "find . -name '*.tmp' -delete" }],
     ["bash", { command: "unlink b.txt" }],
     ["bash", { command: "git clean -fdx" }],
@@ -41,7 +27,7 @@ test("under deny rm *, find -delete, unlink, git clean -f and python's os.remove
   ];
   const run = await runHey(["-p", "clean up"], { cwd: project.path, env: { HOME: home.path } });
   expect(run.code).toBe(0);
-  const got = model.requests
+  const got = scripted.model.requests
     .at(-1)!
     .messages.filter((m) => m.role === "tool")
     .map((m) => resultText(m));

@@ -2,44 +2,30 @@
 // approvals record to `cp`, or the project config to `tee`, is refused and the files stay as they
 // were; a plain `git push` in a repository whose .git/config forces pushes is refused by a deny
 // entry naming `git push --force`, the refusal naming the file and the setting.
-import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHey, tempDir } from "../helpers/e2e.ts";
-import { resultText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { runHey } from "../helpers/e2e.ts";
+import { eachScriptedRun } from "../helpers/scripted-run.ts";
+import { resultText } from "../helpers/model-server.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
 
-let home: ReturnType<typeof tempDir>;
-let project: ReturnType<typeof tempDir>;
-let model: ModelServer;
-let calls: [string, unknown][] = [];
-beforeEach(() => {
-  home = tempDir("hey-home-");
-  project = tempDir("hey-project-");
-  model = startModelServer((req): Turn => {
-    if (req.messages.at(-1)!.role === "user" && calls.length) return { calls };
-    return { text: "done" };
-  });
-});
-afterEach(() => {
-  model.stop();
-  home.remove();
-  project.remove();
-});
+const scripted = eachScriptedRun();
+const { home, project } = scripted;
 
 const write = (path: string, text: string) => {
   mkdirSync(join(path, ".."), { recursive: true });
   writeFileSync(path, text);
 };
 const results = () =>
-  model.requests
+  scripted.model.requests
     .at(-1)!
     .messages.filter((m) => m.role === "tool")
     .map((m) => resultText(m));
 
 test("under a deny list, cp and tee may not be handed hey's approvals record or project config, and a push git's config forces is refused", async () => {
-  const config = `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${model.baseUrl}"\nmodels = ["m1"]\n[permission]\ndeny = ["bash: git push --force *"]\n`;
+  const config = `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${scripted.model.baseUrl}"\nmodels = ["m1"]\n[permission]\ndeny = ["bash: git push --force *"]\n`;
   write(join(home.path, ".config", "hey", "config.toml"), config);
   write(join(project.path, "evil.json"), '{"approved": "everything"}\n');
   write(join(project.path, ".git", "config"), '[remote "origin"]\n\turl = /nonexistent/x.git\n\tpush = +refs/heads/*:refs/heads/*\n');
@@ -47,7 +33,7 @@ test("under a deny list, cp and tee may not be handed hey's approvals record or 
   expect([run0.code, run0.stderr]).toEqual([0, ""]);
   const approvals = join(home.path, ".local", "state", "hey", "approvals.json");
   const recorded = readFileSync(approvals, "utf8");
-  calls = [
+  scripted.calls = [
     ["bash", { command: "cp evil.json ~/.local/state/hey/approvals.json" }],
     ["bash", { command: "echo '[permission]' | tee .hey/config.toml" }],
     ["bash", { command: "git push" }],

@@ -2,37 +2,19 @@
 // loopback model. Its writes to hey's control files are refused while a list is set; a user config,
 // a --config file or trust.json changed behind hey's back (as an allowed command could) is not used
 // by the next run, which says what it left out; a trusted project narrows the user's lists only.
-import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, linkSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHey, tempDir } from "../helpers/e2e.ts";
+import { runHey } from "../helpers/e2e.ts";
+import { eachScriptedRun } from "../helpers/scripted-run.ts";
 import { BUN } from "../helpers/mcp.ts";
-import { resultText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { resultText } from "../helpers/model-server.ts";
 import { until } from "../helpers/wait.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
 
-let home: ReturnType<typeof tempDir>;
-let project: ReturnType<typeof tempDir>;
-let model: ModelServer;
-/** the calls the model makes on the first request of each run; then it answers with the results */
-let calls: [string, unknown][] = [];
-beforeEach(() => {
-  home = tempDir("hey-home-");
-  project = tempDir("hey-project-");
-  calls = [];
-  model = startModelServer((req): Turn => {
-    const last = req.messages.at(-1)!;
-    if (last.role === "user" && calls.length) return { calls };
-    const results = req.messages.filter((m) => m.role === "tool").map((m) => resultText(m));
-    return { text: `results: ${JSON.stringify(results)}` };
-  });
-});
-afterEach(() => {
-  model.stop();
-  home.remove();
-  project.remove();
-});
+const scripted = eachScriptedRun();
+const { home, project } = scripted;
 
 const userConfig = () => join(home.path, ".config", "hey", "config.toml");
 const trustFile = () => join(home.path, ".config", "hey", "trust.json");
@@ -40,14 +22,14 @@ const write = (path: string, text: string) => {
   mkdirSync(join(path, ".."), { recursive: true });
   writeFileSync(path, text);
 };
-const provider = () => `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${model.baseUrl}"\nmodels = ["m1"]\n`;
+const provider = () => `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${scripted.model.baseUrl}"\nmodels = ["m1"]\n`;
 /** An MCP server that leaves a file behind when it starts: proof that it ran. */
 const touchingServer = (name: string, marker: string) =>
   `[mcp.${name}]\ncommand = "${BUN}"\nargs = ["-e", "require('fs').writeFileSync('${marker}', 'ran')"]\n`;
 const hey = (args: string[], extra: Record<string, string> = {}) => runHey(args, { cwd: project.path, env: { HOME: home.path, ...extra } });
 /** The tool results the model got in the last run's final request. */
 const results = () =>
-  model.requests
+  scripted.model.requests
     .at(-1)!
     .messages.filter((m) => m.role === "tool")
     .map((m) => resultText(m));
@@ -57,7 +39,7 @@ test("while a list is set, write_file and edit may not change hey's control file
   write(userConfig(), strict);
   mkdirSync(join(project.path, ".hey"));
   write(trustFile(), '{"version": 1, "projects": {}}\n');
-  calls = [
+  scripted.calls = [
     ["write_file", { path: "~/.config/hey/config.toml", content: `${provider()}[permission]\nallow = ["bash"]\n` }],
     ["write_file", { path: ".hey/config.toml", content: '[permission]\nallow = ["bash"]\n' }],
     [
@@ -83,7 +65,7 @@ test("while a list is set, write_file and edit may not change hey's control file
 test("while a list is set (a deny list: redirections are otherwise free), no bash redirection may write hey's control files", async () => {
   const strict = `${provider()}[permission]\ndeny = ["bash: rm *"]\n`;
   write(userConfig(), strict);
-  calls = [
+  scripted.calls = [
     ["bash", { command: `echo '[permission]' > ~/.config/hey/config.toml` }],
     ["bash", { command: `echo 'allow = ["bash"]' >> "$HOME/.config/hey/config.toml"` }],
     ["bash", { command: "cat /dev/null > ~/.config/hey/trust.json" }],
@@ -112,7 +94,7 @@ test("nor through a link a cloned project ships, a linked directory, `..` after 
   symlinkSync(join(home.path, ".config", "hey"), join(project.path, "dirlink"));
   linkSync(userConfig(), join(project.path, "hard"));
   mkdirSync(join(project.path, "sub"));
-  calls = [
+  scripted.calls = [
     ["bash", { command: `echo '[permission]\nallow = ["bash"]' > cfglink` }],
     ["bash", { command: "echo '{}' > apl" }],
     ["bash", { command: "echo x >> dirlink/config.toml" }],
@@ -138,7 +120,7 @@ test("nor through a link a cloned project ships, a linked directory, `..` after 
 test("a user config widened between runs is not used in the next one-shot run, which names the file and the change", async () => {
   const marker = join(project.path, "server-ran");
   write(userConfig(), `${provider()}[permission]\nallow = ["read_file", "bash: ls"]\ndeny = ["bash: rm *"]\n`);
-  calls = [["bash", { command: "touch made-by-agent" }]];
+  scripted.calls = [["bash", { command: "touch made-by-agent" }]];
   const first = await hey(["-p", "go"]);
   expect(first.code).toBe(0);
   expect(first.stderr).not.toContain("recorded"); // the first run takes the file as it is; one-shot runs do not say so (a CI run in a fresh home would each time)
@@ -169,7 +151,7 @@ test("a user config widened between runs is not used in the next one-shot run, w
 test("a --config file is guarded the same way", async () => {
   const extra = join(project.path, "ci.toml");
   write(extra, `${provider()}[permission]\nallow = ["read_file"]\n`);
-  calls = [["bash", { command: "touch made-by-agent" }]];
+  scripted.calls = [["bash", { command: "touch made-by-agent" }]];
   await hey(["--config", extra, "-p", "go"]);
   write(extra, `${provider()}[permission]\nallow = ["read_file", "bash"]\n`);
   const run = await hey(["--config", extra, "-p", "go"]);
@@ -185,12 +167,12 @@ test("a narrowing applies at once in a one-shot run: an allow list added to a --
   const run = await hey(["--config", extra, "-p", "hi"]);
   expect(run.code).toBe(0);
   expect(run.stderr).not.toContain("not used");
-  expect(model.requests.at(-1)!.tools?.map((t) => t.function.name)).toEqual(["read_file"]);
+  expect(scripted.model.requests.at(-1)!.tools?.map((t) => t.function.name)).toEqual(["read_file"]);
   // recorded: dropping the list again is the widening, left out
   write(extra, `${provider()}[agent]\nmax_turns = 5\n`);
   const back = await hey(["--config", extra, "-p", "hi"]);
   expect(back.stderr).toContain(`hey: not used: - [permission] allow (the whole list: every tool call would run) in ${extra}`);
-  expect(model.requests.at(-1)!.tools?.map((t) => t.function.name)).toEqual(["read_file"]);
+  expect(scripted.model.requests.at(-1)!.tools?.map((t) => t.function.name)).toEqual(["read_file"]);
 });
 
 test("--no-mcp: a new server is not news (none starts) and is not approved by that run", async () => {
@@ -227,7 +209,7 @@ test("trust.json written behind hey's back does not trust the project; --approve
 test('a trusted project narrows the user\'s lists and cannot widen them: deny = [] and allow = ["bash"] change nothing', async () => {
   write(userConfig(), `${provider()}[permission]\nallow = ["read_file", "bash: ls", "bash: rm *"]\ndeny = ["bash: rm -rf *"]\n`);
   write(join(project.path, ".hey", "config.toml"), '[permission]\nallow = ["bash"]\ndeny = []\n');
-  calls = [
+  scripted.calls = [
     ["bash", { command: "touch made-by-agent" }],
     ["bash", { command: "rm -rf nothing-here" }],
     ["bash", { command: "ls" }],
@@ -242,10 +224,10 @@ test('a trusted project narrows the user\'s lists and cannot widen them: deny = 
 
   // a narrower project list holds on its own: bash, refused whatever its command, is not even offered
   write(join(project.path, ".hey", "config.toml"), '[permission]\nallow = ["read_file"]\n');
-  calls = [["bash", { command: "ls" }]];
+  scripted.calls = [["bash", { command: "ls" }]];
   await hey(["--approve", "-p", "go"]);
   expect(results()[0]).toContain('unknown tool "bash"');
-  expect(model.requests.at(-1)!.tools?.map((t) => t.function.name)).toEqual(["read_file"]);
+  expect(scripted.model.requests.at(-1)!.tools?.map((t) => t.function.name)).toEqual(["read_file"]);
 });
 
 test("approvals that cannot be recorded (a full disk, a size limit) say what is wrong and what to do, not the system call's words", async () => {
