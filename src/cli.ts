@@ -61,7 +61,7 @@ export class UsageError extends Error {
 
 type OptionSpec = { type: "boolean" | "string"; short?: string };
 
-const OPTIONS = {
+export const OPTIONS = {
   print: { type: "boolean", short: "p" },
   output: { type: "string" },
   effort: { type: "string", short: "t" },
