@@ -177,7 +177,8 @@ Options:
       --protocol NAME      protocol of --base-url: ${PROTOCOLS.join("|")} (default openai)
       --api-key KEY        API key for this run, for --base-url or the chosen provider
                            (instead of its api_key; default: HEY_API_KEY, else none)
-      --max-turns N        model requests allowed per run (default 20)
+      --max-turns N        model requests that may call tools per run (default 20);
+                           then one more asks for a hand-off (exit 3)
       --max-run-tokens N   stop like --max-turns once the run's input + output tokens pass N
       --proxy URL          proxy for model requests: http://, https://, socks5://, socks5h://
       --config FILE        read this config file after the user and project ones
