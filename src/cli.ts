@@ -208,9 +208,10 @@ override files. With no config, OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KE
 DEEPSEEK_API_KEY select a provider; otherwise a local Ollama is used.
 On Windows ~ is %USERPROFILE%: the config is in ~\\.config\\hey, sessions, history and logs
 in ~\\.local\\state\\hey, the cache (ripgrep, bash's full outputs) in %LOCALAPPDATA%\\hey\\cache.
-Rules come from you: a change to [permission], [tools] bash_filter/shell/rg/keep_env or
-[mcp] that gives the agent more is asked about at the interactive prompt (start-up and
-/reload); -p runs use what you approved and say so. A project's lists only narrow yours.
+Rules come from you: a change to [permission], [tools] bash_filter/shell/rg/keep_env,
+[mcp], a provider's base_url or [proxy] url that gives the agent more (or sends your
+keys elsewhere) is asked about at the interactive prompt (start-up and /reload); -p runs
+use what you approved and say so. A project's lists only narrow yours.
 
 Prompt: ~/.config/hey/AGENTS.md, then AGENTS.md (or CLAUDE.md) from the git root down to here.
 A deeper directory's AGENTS.md comes with the first file tool result under it.
