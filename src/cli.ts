@@ -200,12 +200,13 @@ Options:
   -h, --help               print this help
 
 Project: the nearest directory up to the git root holding .hey/, else the git root, else
-here; its .hey/ (config.toml, skills, task.md), .agents/skills and .mcp.json are used from
-any directory below it, only once you trust it (the REPL asks; /trust, /untrust, hey trust).
+here. Its .hey/task.md (the hand-off) is used from any directory below it, and once you
+trust it (the REPL asks; /trust, /untrust, hey trust) so are .hey/config.toml, .hey/skills,
+.agents/skills and .mcp.json.
 Config: ~/.config/hey/config.toml, then the project's .mcp.json and .hey/config.toml, then --config;
 HEY_MODEL, HEY_PROVIDER, HEY_BASE_URL, HEY_API_KEY, HEY_EFFORT, HEY_MAX_TURNS, HEY_PROXY
-override files. With no config, OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or
-DEEPSEEK_API_KEY select a provider; otherwise a local Ollama is used.
+override files. With no config, OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY (or
+GOOGLE_API_KEY) or DEEPSEEK_API_KEY select a provider; otherwise a local Ollama is used.
 On Windows ~ is %USERPROFILE%: the config is in ~\\.config\\hey, sessions, history and logs
 in ~\\.local\\state\\hey, the cache (ripgrep, bash's full outputs) in %LOCALAPPDATA%\\hey\\cache.
 Rules come from you: a change to [permission], [tools] bash_filter/shell/rg/keep_env,
