@@ -61,7 +61,7 @@ export class UsageError extends Error {
 
 type OptionSpec = { type: "boolean" | "string"; short?: string };
 
-const OPTIONS = {
+export const OPTIONS = {
   print: { type: "boolean", short: "p" },
   output: { type: "string" },
   effort: { type: "string", short: "t" },
@@ -177,7 +177,8 @@ Options:
       --protocol NAME      protocol of --base-url: ${PROTOCOLS.join("|")} (default openai)
       --api-key KEY        API key for this run, for --base-url or the chosen provider
                            (instead of its api_key; default: HEY_API_KEY, else none)
-      --max-turns N        model requests allowed per run (default 20)
+      --max-turns N        model requests that may call tools per run (default 20);
+                           then one more asks for a hand-off (exit 3)
       --max-run-tokens N   stop like --max-turns once the run's input + output tokens pass N
       --proxy URL          proxy for model requests: http://, https://, socks5://, socks5h://
       --config FILE        read this config file after the user and project ones
@@ -199,17 +200,19 @@ Options:
   -h, --help               print this help
 
 Project: the nearest directory up to the git root holding .hey/, else the git root, else
-here; its .hey/ (config.toml, skills, task.md), .agents/skills and .mcp.json are used from
-any directory below it, only once you trust it (the REPL asks; /trust, /untrust, hey trust).
+here. Its .hey/task.md (the hand-off) is used from any directory below it, and once you
+trust it (the REPL asks; /trust, /untrust, hey trust) so are .hey/config.toml, .hey/skills,
+.agents/skills and .mcp.json.
 Config: ~/.config/hey/config.toml, then the project's .mcp.json and .hey/config.toml, then --config;
 HEY_MODEL, HEY_PROVIDER, HEY_BASE_URL, HEY_API_KEY, HEY_EFFORT, HEY_MAX_TURNS, HEY_PROXY
-override files. With no config, OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or
-DEEPSEEK_API_KEY select a provider; otherwise a local Ollama is used.
+override files. With no config, OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY (or
+GOOGLE_API_KEY) or DEEPSEEK_API_KEY select a provider; otherwise a local Ollama is used.
 On Windows ~ is %USERPROFILE%: the config is in ~\\.config\\hey, sessions, history and logs
 in ~\\.local\\state\\hey, the cache (ripgrep, bash's full outputs) in %LOCALAPPDATA%\\hey\\cache.
-Rules come from you: a change to [permission], [tools] bash_filter/shell/rg/keep_env or
-[mcp] that gives the agent more is asked about at the interactive prompt (start-up and
-/reload); -p runs use what you approved and say so. A project's lists only narrow yours.
+Rules come from you: a change to [permission], [tools] bash_filter/shell/rg/keep_env,
+[mcp], a provider's base_url or [proxy] url that gives the agent more (or sends your
+keys elsewhere) is asked about at the interactive prompt (start-up and /reload); -p runs
+use what you approved and say so. A project's lists only narrow yours.
 
 Prompt: ~/.config/hey/AGENTS.md, then AGENTS.md (or CLAUDE.md) from the git root down to here.
 A deeper directory's AGENTS.md comes with the first file tool result under it.
