@@ -7,6 +7,7 @@
 import { readEntry } from "./entries.ts";
 import { readGit } from "./git.ts";
 import { type Pattern, program, toldValues } from "./match.ts";
+import { entryMethod, ghImpliedPost, ghSending } from "./methods.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
 /** A deny pattern that refuses on behalf of another entry: `entry` is the user's, `does` says what this one runs. */
@@ -243,19 +244,10 @@ export function runnerTails(seg: Segment): Segment[] {
   return out;
 }
 
-/** `curl -X METHOD`: curl's other ways to send that method, and wget's and HTTPie's. */
+/** `curl -X METHOD`: curl's other ways to send that method (any case: methods.ts), and wget's, HTTPie's and gh api's. */
 function sending(rest: Word[]): [string, string][] {
-  let method = "";
-  const kept: Word[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    const t = rest[i]!.text;
-    const m = /^(?:-X|--request(?:=|$))(.*)$/.exec(t);
-    if (!m || rest[i]!.unknown) kept.push(rest[i]!);
-    else if (m[1]) method = m[1];
-    else method = rest[++i]?.text ?? "";
-  }
-  method = method.toUpperCase();
-  if (!/^[A-Z]+$/.test(method)) return [];
+  const { method, spelled, kept } = entryMethod(rest);
+  if (!method) return [];
   const args = raw(kept) || "*";
   const out: [string, string][] = [
     // curl(1): "-X, --request <method>"; wget(1): "--method=HTTP-Method"; http(1) (HTTPie): "http [METHOD] URL"
@@ -264,6 +256,8 @@ function sending(rest: Word[]): [string, string][] {
     [`http ${method} ${args}`, `http (HTTPie) ${method} sends ${method}`],
     [`https ${method} ${args}`, `https (HTTPie) ${method} sends ${method}`],
     [`xh ${method} ${args}`, `xh ${method} sends ${method}`],
+    ...(spelled === method ? [] : [[`curl -X ${method} ${args}`, `curl -X ${method} is -X ${spelled}`] as [string, string]]),
+    ...ghSending(method, kept),
   ];
   if (method === "POST" || method === "PUT") out.push([`curl -T ${args}`, "curl -T uploads (PUT)"], [`curl --upload-file ${args}`, "curl -T uploads (PUT)"]);
   if (method !== "POST") return out;
@@ -311,7 +305,7 @@ const DELETES_TREES = /\b(removedirs|rmtree|rm_rf?|remove_(dir|entry|entry_secur
  * names it: code that deletes (deletesInCode), or HTTPie sending a body (impliedPost). undefined: neither.
  */
 export function doesOtherwise(seg: Segment, p: Pattern): string | undefined {
-  return deletesInCode(seg, p) ?? cleansUnforced(seg, p) ?? impliedPost(seg, p);
+  return deletesInCode(seg, p) ?? cleansUnforced(seg, p) ?? impliedPost(seg, p) ?? ghImpliedPost(seg, p);
 }
 
 /**
@@ -343,7 +337,7 @@ function cleansUnforced(seg: Segment, p: Pattern): string | undefined {
 function impliedPost(seg: Segment, p: Pattern): string | undefined {
   const command = p.words[0];
   if (!command || command.unknown || program(command.text) !== "curl") return undefined;
-  if (!sending(p.words.slice(1)).some(([text]) => text.startsWith("curl -d "))) return undefined; // not POST
+  if (entryMethod(p.words.slice(1)).method !== "POST") return undefined;
   const first = seg.words[0];
   if (!first || first.unknown || first.glob || !/^(https?|xh|xhs)$/.test(program(first.text))) return undefined;
   const items = seg.words.slice(1).filter((w) => !isOption(w));
