@@ -121,7 +121,7 @@ function pushing(rest: Word[]): [string, string][] {
  * Programs that are another by a different name, read with that one's options: hub(1) "is a command
  * line tool that wraps git" (`hub push -f` is `git push -f`); podman ("alias docker=podman", its
  * docs) and nerdctl ("Docker-compatible CLI for containerd") take docker's commands; the
- * `docker-compose` program is `docker compose`; OpenTofu's `tofu` is terraform.
+ * `docker-compose` program is `docker compose`; OpenTofu's `tofu` is terraform; OpenShift's `oc` is kubectl.
  */
 const SAME_PROGRAM: Record<string, string[]> = {
   hub: ["git"],
@@ -129,6 +129,8 @@ const SAME_PROGRAM: Record<string, string[]> = {
   nerdctl: ["docker"],
   "docker-compose": ["docker", "compose"],
   tofu: ["terraform"], // OpenTofu (opentofu.org: "a fork of Terraform"), the same commands
+  // OpenShift's docs (usage-oc-kubectl): "The oc binary offers the same capabilities as the kubectl binary"
+  oc: ["kubectl"],
 };
 
 /** The segment as the program it is another name of (SAME_PROGRAM), or none. */
@@ -155,9 +157,18 @@ const DOCKER_NAMES = [
     .split(" ")
     .map((c) => `${c}|container ${c}`),
   ..."history import load pull push save tag".split(" ").map((c) => `${c}|image ${c}`),
+  "volume rm|volume remove",
 ].map((g) => g.split("|"));
-/** What removes what a docker command removes: `container prune` "Remove all stopped containers", `system prune` "Remove unused data" (containers, images). */
-const DOCKER_PRUNES: Record<string, string[]> = { rm: ["container prune", "system prune"], rmi: ["image prune", "system prune"] };
+/**
+ * What removes what a docker command removes: `container prune` "Remove all stopped containers",
+ * `system prune` "Remove unused data" (containers, images), `volume prune` "Remove unused local
+ * volumes", and `system prune --volumes` "Prune anonymous volumes".
+ */
+const DOCKER_PRUNES: Record<string, string[]> = {
+  rm: ["container prune", "system prune"],
+  rmi: ["image prune", "system prune"],
+  "volume rm": ["volume prune", "system prune --volumes"],
+};
 
 /** `docker SUBCOMMAND [ARGS]`: the same command by its other names, and the prunes that remove what it removes. */
 function containers(rest: Word[]): [string, string][] {
@@ -169,7 +180,7 @@ function containers(rest: Word[]): [string, string][] {
     const args = raw(rest.slice(take)) || "*";
     const others: [string, string][] = group.filter((n) => n !== name).map((n) => [`docker ${n} ${args}`, `docker ${n} is docker ${name}`]);
     const prunes = DOCKER_PRUNES[group[0]!] ?? [];
-    return others.concat(prunes.map((n): [string, string] => [`docker ${n} *`, `docker ${n} removes what docker ${group[0]} does`]));
+    return others.concat(prunes.map((n): [string, string] => [`docker ${n} *`, `docker ${n.replace(/ --.*/, "")} removes what docker ${group[0]} does`]));
   }
   return [];
 }

@@ -529,6 +529,19 @@ export const equivalent: Row[] = [
   ["docker container rm *", "docker rm x", "by another name: docker rm"],
   ["docker build *", "docker buildx build .", "by another name: docker buildx build"],
   ["docker compose down *", "docker-compose down -v", "matches deny entry"],
+  ["docker volume rm *", "docker volume remove data", "by another name: docker volume remove"],
+  ["docker volume rm *", "docker volume prune -af", "by another name: docker volume prune"],
+  ["docker volume rm *", "docker system prune -f --volumes", "by another name: docker system prune"],
+  ["docker volume rm *", "podman volume prune", "by another name: docker volume prune"],
+  ["docker volume rm *", "docker system prune -f", "allowed"],
+  ["docker volume rm *", "docker volume ls", "allowed"],
+  // helm(1) `uninstall --help`: "Aliases: uninstall, del, delete, un"
+  ["helm uninstall *", "helm delete web", "matches deny entry"],
+  ["helm uninstall *", "helm -n prod del web", "matches deny entry"],
+  ["helm uninstall *", "helm un web", "matches deny entry"],
+  ["helm delete *", "helm uninstall web --keep-history", "matches deny entry"],
+  ["helm uninstall --dry-run *", "helm del web", "allowed"],
+  ["helm uninstall *", "helm list", "allowed"],
   // kubectl(1): replace --force, apply --prune and drain delete too
   ["kubectl delete *", "kubectl replace --force -f x.yaml", "by another name: kubectl replace --force"],
   ["kubectl delete *", "kubectl apply --prune -l app=x -f deploy/", "by another name: kubectl apply --prune"],
@@ -537,4 +550,9 @@ export const equivalent: Row[] = [
   ["kubectl delete -n prod *", "kubectl replace --force -n dev -f x.yaml", "allowed"],
   ["kubectl delete *", "kubectl apply -f x.yaml", "allowed"],
   ["kubectl delete *", "kubectl replace -f x.yaml", "allowed"],
+  // OpenShift's oc "offers the same capabilities as the kubectl binary"
+  ["kubectl delete *", "oc delete pod web-1", "matches deny entry"],
+  ["kubectl delete -n prod *", "oc -n prod delete dc/web", "matches deny entry"],
+  ["kubectl delete *", "oc replace --force -f x.yaml", "by another name: kubectl replace --force"],
+  ["kubectl delete *", "oc get pods", "allowed"],
 ];
