@@ -175,7 +175,7 @@ const DISCARDING: [string, string][] = [
   ["git switch --discard-changes *", "git switch --discard-changes throws away local changes"],
 ];
 
-/** `npm publish [ARGS]`: the other package managers' publish, and the release tools that run one */
+/** `npm publish [ARGS]`: the other package managers' publish, and the release tools that run one (not a script: `npm run release` names nothing). */
 function publishing(rest: string): [string, string][] {
   const args = rest || "*";
   return [
@@ -190,6 +190,13 @@ function publishing(rest: string): [string, string][] {
     ["lerna publish *", "lerna publish publishes packages"],
     // changesets' command-line docs (github.com/changesets/changesets): `changeset publish` publishes the changed packages to npm and tags them
     ["changeset publish *", "changeset publish runs npm publish"],
+    // np (github.com/sindresorhus/np), "A better `npm publish`": it "Publishes the new version to npm"
+    // (`np --preview` and `--no-publish` do not, and are refused too: the options are not read)
+    ["np *", "np publishes to npm"],
+    // release-it's npm docs: with a package.json, "release-it will let npm bump the version … and publish to the npm registry"
+    ["release-it *", "release-it runs npm publish"],
+    // semantic-release's npm plugin (github.com/semantic-release/npm), used by default: "Publish the package on the npm registry"
+    ["semantic-release *", "semantic-release runs npm publish"],
   ];
 }
 
