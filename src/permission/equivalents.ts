@@ -7,6 +7,7 @@
 import { readEntry } from "./entries.ts";
 import { readGit } from "./git.ts";
 import { type Pattern, program, toldValues } from "./match.ts";
+import { discardsAll, discardsFiles } from "./discards.ts";
 import { containers } from "./docker-names.ts";
 import { entryMethod, ghImpliedPost, ghSending } from "./methods.ts";
 import type { Segment, Word } from "./shell-model.ts";
@@ -38,7 +39,7 @@ export function equivalents(p: Pattern): Equivalent[] {
     });
   if (name === "rm") return made(deleting(rest));
   if (name === "git" && rest[0]?.text === "push") return made(pushing(rest.slice(1)));
-  if (name === "git" && rest[0]?.text === "reset" && rest.some((w) => /^--hard?$/.test(w.text))) return made(DISCARDING);
+  if (discardsAll(p)) return made(DISCARDING);
   if (name === "npm" && rest[0]?.text === "publish") return made(publishing(raw(rest.slice(1))));
   if (name === "curl") return made(sending(rest));
   if (name === "docker") return made(containers(rest));
@@ -163,7 +164,7 @@ function deletingResources(rest: Word[]): [string, string][] {
   ];
 }
 
-/** `git reset --hard`: what else throws away the working tree's changes. */
+/** `git reset --hard`, `git checkout -f`, `git switch -f`: what else throws away the working tree's changes (and discards.ts). */
 const DISCARDING: [string, string][] = [
   // git-checkout(1): "-f, --force … This is used to throw away local changes"; with paths, "overwrite
   // the contents of the files that match the pathspec"
@@ -173,6 +174,8 @@ const DISCARDING: [string, string][] = [
   // git-switch(1): "--discard-changes … Both the index and working tree are restored"; "-f, --force An alias for --discard-changes"
   ["git switch --force *", "git switch -f throws away local changes"],
   ["git switch --discard-changes *", "git switch --discard-changes throws away local changes"],
+  // git-reset(1) "--hard": "Any changes to tracked files in the working tree since <commit> are discarded"
+  ["git reset --hard *", "git reset --hard throws away local changes"],
 ];
 
 /** `npm publish [ARGS]`: the other package managers' publish, and the release tools that run one (not a script: `npm run release` names nothing). */
@@ -277,10 +280,11 @@ const DELETES_TREES = /\b(removedirs|rmtree|rm_rf?|remove_(dir|entry|entry_secur
 
 /**
  * Why a segment does what deny entry `p` (not an equivalent) refuses without a command line that
- * names it: code that deletes (deletesInCode), or HTTPie sending a body (impliedPost). undefined: neither.
+ * names it: code that deletes (deletesInCode), HTTPie or gh api sending a body (impliedPost, ghImpliedPost),
+ * changes to some files thrown away (discardsFiles). undefined: none.
  */
 export function doesOtherwise(seg: Segment, p: Pattern): string | undefined {
-  return deletesInCode(seg, p) ?? cleansUnforced(seg, p) ?? impliedPost(seg, p) ?? ghImpliedPost(seg, p);
+  return deletesInCode(seg, p) ?? cleansUnforced(seg, p) ?? impliedPost(seg, p) ?? ghImpliedPost(seg, p) ?? discardsFiles(seg, p);
 }
 
 /**
