@@ -9,6 +9,7 @@ import { readGit } from "./git.ts";
 import { type Pattern, program, toldValues } from "./match.ts";
 import { discardsAll, discardsFiles } from "./discards.ts";
 import { containers } from "./docker-names.ts";
+import { emptiesNamed } from "./empties.ts";
 import { entryMethod, ghImpliedPost, ghSending } from "./methods.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
@@ -281,10 +282,13 @@ const DELETES_TREES = /\b(removedirs|rmtree|rm_rf?|remove_(dir|entry|entry_secur
 /**
  * Why a segment does what deny entry `p` (not an equivalent) refuses without a command line that
  * names it: code that deletes (deletesInCode), HTTPie or gh api sending a body (impliedPost, ghImpliedPost),
- * changes to some files thrown away (discardsFiles). undefined: none.
+ * changes to some files thrown away (discardsFiles), a file the entry names emptied (emptiesNamed;
+ * `caseless`: file names ignore case). undefined: none.
  */
-export function doesOtherwise(seg: Segment, p: Pattern): string | undefined {
-  return deletesInCode(seg, p) ?? cleansUnforced(seg, p) ?? impliedPost(seg, p) ?? ghImpliedPost(seg, p) ?? discardsFiles(seg, p);
+export function doesOtherwise(seg: Segment, p: Pattern, caseless = false): string | undefined {
+  return (
+    deletesInCode(seg, p) ?? cleansUnforced(seg, p) ?? impliedPost(seg, p) ?? ghImpliedPost(seg, p) ?? discardsFiles(seg, p) ?? emptiesNamed(seg, p, caseless)
+  );
 }
 
 /**

@@ -171,7 +171,7 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
         const hit = denyMatch(spelled, p, reading === "powershell", rules.caseless);
         if (hit === "yes") return block(`\`${show(seg.raw)}\` matches deny entry \`${p.entry}\``);
         if (hit === "maybe") return block(`\`${show(seg.raw)}\` is known only at run time and could match deny entry \`${p.entry}\``);
-        const otherwise = doesOtherwise(spelled, p);
+        const otherwise = doesOtherwise(spelled, p, rules.caseless);
         if (otherwise) return block(`\`${show(seg.raw)}\` does what deny entry \`${p.entry}\` refuses: ${otherwise}`);
         const alias = aliasRisk(spelled, p);
         if (alias) return block(`\`${show(seg.raw)}\` could run what deny entry \`${p.entry}\` names: ${alias}`);

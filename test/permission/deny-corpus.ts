@@ -383,6 +383,23 @@ export const equivalent: Row[] = [
   ["rm build.log", "unlink build.log", "by another name: unlink"],
   ["rm build.log", "truncate -s 0 build.log", "by another name: truncate"],
   ["rm build.log", "unlink other.log", "allowed"],
+  // emptying a file the entry names (empties.ts): a redirection from a command that writes nothing, truncate, cp /dev/null
+  ["rm build.log", ": > build.log", "it empties `build.log` (the entry names `build.log`)"],
+  ["rm build.log", "> ./build.log", "it empties `./build.log`"],
+  ["rm build.log", "cat /dev/null > build.log", "it empties `build.log`"],
+  ["rm -f build.log", "true >| build.log", "it empties `build.log`"],
+  ["rm -rf build", ": > build/out/app.js", "it empties `build/out/app.js` (the entry names `build`)"],
+  ["rm -rf build", "truncate -s 0 build/app.log", "it empties `build/app.log`"],
+  ["rm -rf build", "cp /dev/null build/app.log", "it empties `build/app.log`"],
+  ["rm -f logs/*.log", ": > logs/app.log", "it empties `logs/app.log`"],
+  ["rm build.log", ": >> build.log", "allowed"],
+  ["rm build.log", "echo done > build.log", "allowed"], // writes it, as any command may
+  ["rm build.log", ": > other.log", "allowed"],
+  ["rm -rf build", ": > src/x.ts", "allowed"],
+  ["rm -rf build", "make > build/log.txt", "allowed"],
+  ["rm *", ": > new.txt", "allowed"], // under an entry naming no file, making one and emptying one look alike
+  ["rm -rf *", "> new.txt", "allowed"],
+  ["rm -rf .", ": > new.txt", "allowed"],
   // git push: git-send-pack(1), git-http-push(1), hub(1) (git by another name), gh repo sync
   ["git push *", "git send-pack --force origin main", "by another name: git send-pack"],
   ["git push *", "git-send-pack origin main", "by another name: git send-pack"],
