@@ -7,6 +7,10 @@
 import { readEntry } from "./entries.ts";
 import { readGit } from "./git.ts";
 import { type Pattern, program, toldValues } from "./match.ts";
+import { discardsAll, discardsFiles } from "./discards.ts";
+import { containers } from "./docker-names.ts";
+import { emptiesNamed } from "./empties.ts";
+import { entryMethod, ghImpliedPost, ghSending } from "./methods.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
 /** A deny pattern that refuses on behalf of another entry: `entry` is the user's, `does` says what this one runs. */
@@ -36,7 +40,7 @@ export function equivalents(p: Pattern): Equivalent[] {
     });
   if (name === "rm") return made(deleting(rest));
   if (name === "git" && rest[0]?.text === "push") return made(pushing(rest.slice(1)));
-  if (name === "git" && rest[0]?.text === "reset" && rest.some((w) => /^--hard?$/.test(w.text))) return made(DISCARDING);
+  if (discardsAll(p)) return made(DISCARDING);
   if (name === "npm" && rest[0]?.text === "publish") return made(publishing(raw(rest.slice(1))));
   if (name === "curl") return made(sending(rest));
   if (name === "docker") return made(containers(rest));
@@ -120,7 +124,7 @@ function pushing(rest: Word[]): [string, string][] {
  * Programs that are another by a different name, read with that one's options: hub(1) "is a command
  * line tool that wraps git" (`hub push -f` is `git push -f`); podman ("alias docker=podman", its
  * docs) and nerdctl ("Docker-compatible CLI for containerd") take docker's commands; the
- * `docker-compose` program is `docker compose`; OpenTofu's `tofu` is terraform.
+ * `docker-compose` program is `docker compose`; OpenTofu's `tofu` is terraform; OpenShift's `oc` is kubectl.
  */
 const SAME_PROGRAM: Record<string, string[]> = {
   hub: ["git"],
@@ -128,6 +132,8 @@ const SAME_PROGRAM: Record<string, string[]> = {
   nerdctl: ["docker"],
   "docker-compose": ["docker", "compose"],
   tofu: ["terraform"], // OpenTofu (opentofu.org: "a fork of Terraform"), the same commands
+  // OpenShift's docs (usage-oc-kubectl): "The oc binary offers the same capabilities as the kubectl binary"
+  oc: ["kubectl"],
 };
 
 /** The segment as the program it is another name of (SAME_PROGRAM), or none. */
@@ -136,41 +142,6 @@ export function respelled(seg: Segment): Segment[] {
   const as = first && !first.unknown && !first.glob ? SAME_PROGRAM[program(first.text)] : undefined;
   if (!as) return [];
   return [{ ...seg, words: [...as.map((text) => ({ ...first!, text, raw: text })), ...seg.words.slice(1)] }];
-}
-
-/**
- * docker's commands by all their names (`docker X --help`: "Aliases: docker container rm, docker
- * container remove, docker rm"); each group runs the same command.
- */
-const DOCKER_NAMES = [
-  "run|container run",
-  "exec|container exec",
-  "rm|container rm|container remove",
-  "rmi|image rm|image remove",
-  "ps|container ls|container list|container ps",
-  "images|image ls|image list",
-  "build|image build|builder build|buildx build",
-  ..."attach commit cp create diff export kill logs pause port rename restart start stats stop top unpause update wait"
-    .split(" ")
-    .map((c) => `${c}|container ${c}`),
-  ..."history import load pull push save tag".split(" ").map((c) => `${c}|image ${c}`),
-].map((g) => g.split("|"));
-/** What removes what a docker command removes: `container prune` "Remove all stopped containers", `system prune` "Remove unused data" (containers, images). */
-const DOCKER_PRUNES: Record<string, string[]> = { rm: ["container prune", "system prune"], rmi: ["image prune", "system prune"] };
-
-/** `docker SUBCOMMAND [ARGS]`: the same command by its other names, and the prunes that remove what it removes. */
-function containers(rest: Word[]): [string, string][] {
-  const words = rest.map((w) => w.text);
-  for (const take of [2, 1]) {
-    const name = words.slice(0, take).join(" ");
-    const group = DOCKER_NAMES.find((g) => g.includes(name));
-    if (!group || rest.slice(0, take).some((w) => w.unknown || w.glob)) continue;
-    const args = raw(rest.slice(take)) || "*";
-    const others: [string, string][] = group.filter((n) => n !== name).map((n) => [`docker ${n} ${args}`, `docker ${n} is docker ${name}`]);
-    const prunes = DOCKER_PRUNES[group[0]!] ?? [];
-    return others.concat(prunes.map((n): [string, string] => [`docker ${n} *`, `docker ${n} removes what docker ${group[0]} does`]));
-  }
-  return [];
 }
 
 /**
@@ -194,7 +165,7 @@ function deletingResources(rest: Word[]): [string, string][] {
   ];
 }
 
-/** `git reset --hard`: what else throws away the working tree's changes. */
+/** `git reset --hard`, `git checkout -f`, `git switch -f`: what else throws away the working tree's changes (and discards.ts). */
 const DISCARDING: [string, string][] = [
   // git-checkout(1): "-f, --force … This is used to throw away local changes"; with paths, "overwrite
   // the contents of the files that match the pathspec"
@@ -204,9 +175,11 @@ const DISCARDING: [string, string][] = [
   // git-switch(1): "--discard-changes … Both the index and working tree are restored"; "-f, --force An alias for --discard-changes"
   ["git switch --force *", "git switch -f throws away local changes"],
   ["git switch --discard-changes *", "git switch --discard-changes throws away local changes"],
+  // git-reset(1) "--hard": "Any changes to tracked files in the working tree since <commit> are discarded"
+  ["git reset --hard *", "git reset --hard throws away local changes"],
 ];
 
-/** `npm publish [ARGS]`: the other package managers' publish, and the release tools that run one. */
+/** `npm publish [ARGS]`: the other package managers' publish, and the release tools that run one (not a script: `npm run release` names nothing). */
 function publishing(rest: string): [string, string][] {
   const args = rest || "*";
   return [
@@ -221,6 +194,13 @@ function publishing(rest: string): [string, string][] {
     ["lerna publish *", "lerna publish publishes packages"],
     // changesets' command-line docs (github.com/changesets/changesets): `changeset publish` publishes the changed packages to npm and tags them
     ["changeset publish *", "changeset publish runs npm publish"],
+    // np (github.com/sindresorhus/np), "A better `npm publish`": it "Publishes the new version to npm"
+    // (`np --preview` and `--no-publish` do not, and are refused too: the options are not read)
+    ["np *", "np publishes to npm"],
+    // release-it's npm docs: with a package.json, "release-it will let npm bump the version … and publish to the npm registry"
+    ["release-it *", "release-it runs npm publish"],
+    // semantic-release's npm plugin (github.com/semantic-release/npm), used by default: "Publish the package on the npm registry"
+    ["semantic-release *", "semantic-release runs npm publish"],
   ];
 }
 
@@ -243,19 +223,10 @@ export function runnerTails(seg: Segment): Segment[] {
   return out;
 }
 
-/** `curl -X METHOD`: curl's other ways to send that method, and wget's and HTTPie's. */
+/** `curl -X METHOD`: curl's other ways to send that method (any case: methods.ts), and wget's, HTTPie's and gh api's. */
 function sending(rest: Word[]): [string, string][] {
-  let method = "";
-  const kept: Word[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    const t = rest[i]!.text;
-    const m = /^(?:-X|--request(?:=|$))(.*)$/.exec(t);
-    if (!m || rest[i]!.unknown) kept.push(rest[i]!);
-    else if (m[1]) method = m[1];
-    else method = rest[++i]?.text ?? "";
-  }
-  method = method.toUpperCase();
-  if (!/^[A-Z]+$/.test(method)) return [];
+  const { method, spelled, kept } = entryMethod(rest);
+  if (!method) return [];
   const args = raw(kept) || "*";
   const out: [string, string][] = [
     // curl(1): "-X, --request <method>"; wget(1): "--method=HTTP-Method"; http(1) (HTTPie): "http [METHOD] URL"
@@ -264,6 +235,8 @@ function sending(rest: Word[]): [string, string][] {
     [`http ${method} ${args}`, `http (HTTPie) ${method} sends ${method}`],
     [`https ${method} ${args}`, `https (HTTPie) ${method} sends ${method}`],
     [`xh ${method} ${args}`, `xh ${method} sends ${method}`],
+    ...(spelled === method ? [] : [[`curl -X ${method} ${args}`, `curl -X ${method} is -X ${spelled}`] as [string, string]]),
+    ...ghSending(method, kept),
   ];
   if (method === "POST" || method === "PUT") out.push([`curl -T ${args}`, "curl -T uploads (PUT)"], [`curl --upload-file ${args}`, "curl -T uploads (PUT)"]);
   if (method !== "POST") return out;
@@ -308,10 +281,14 @@ const DELETES_TREES = /\b(removedirs|rmtree|rm_rf?|remove_(dir|entry|entry_secur
 
 /**
  * Why a segment does what deny entry `p` (not an equivalent) refuses without a command line that
- * names it: code that deletes (deletesInCode), or HTTPie sending a body (impliedPost). undefined: neither.
+ * names it: code that deletes (deletesInCode), HTTPie or gh api sending a body (impliedPost, ghImpliedPost),
+ * changes to some files thrown away (discardsFiles), a file the entry names emptied (emptiesNamed;
+ * `caseless`: file names ignore case). undefined: none.
  */
-export function doesOtherwise(seg: Segment, p: Pattern): string | undefined {
-  return deletesInCode(seg, p) ?? cleansUnforced(seg, p) ?? impliedPost(seg, p);
+export function doesOtherwise(seg: Segment, p: Pattern, caseless = false): string | undefined {
+  return (
+    deletesInCode(seg, p) ?? cleansUnforced(seg, p) ?? impliedPost(seg, p) ?? ghImpliedPost(seg, p) ?? discardsFiles(seg, p) ?? emptiesNamed(seg, p, caseless)
+  );
 }
 
 /**
@@ -343,7 +320,7 @@ function cleansUnforced(seg: Segment, p: Pattern): string | undefined {
 function impliedPost(seg: Segment, p: Pattern): string | undefined {
   const command = p.words[0];
   if (!command || command.unknown || program(command.text) !== "curl") return undefined;
-  if (!sending(p.words.slice(1)).some(([text]) => text.startsWith("curl -d "))) return undefined; // not POST
+  if (entryMethod(p.words.slice(1)).method !== "POST") return undefined;
   const first = seg.words[0];
   if (!first || first.unknown || first.glob || !/^(https?|xh|xhs)$/.test(program(first.text))) return undefined;
   const items = seg.words.slice(1).filter((w) => !isOption(w));

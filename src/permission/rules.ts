@@ -15,6 +15,7 @@ import { gitDashed } from "./git.ts";
 import { aliasRisk, denyMatch } from "./deny.ts";
 import { allowMatch, globMatch, harmless, hint, namedUnseen, type Pattern } from "./match.ts";
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
+import { upperMethods } from "./methods.ts";
 import { forcedByConfig } from "./push-config.ts";
 import { pipedProgram, writtenScript } from "./written-scripts.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
@@ -160,7 +161,7 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
     const piped = rules.deny.patterns.length ? pipedProgram(seg) : undefined;
     if (piped) return block(`cannot verify \`${show(seg.raw)}\`: ${piped}`);
     const read = script?.seg ?? seg; // a script the command writes: what it holds counts as the words of what runs it
-    for (const spelled of reading === "powershell" ? powerShellSpellings(read) : [read, ...gitDashed(read), ...respelled(read)])
+    for (const spelled of reading === "powershell" ? powerShellSpellings(read) : [read, ...gitDashed(read), ...respelled(read), ...upperMethods(read)])
       for (const p of rules.deny.patterns) {
         if ("does" in p) {
           const refused = equivalentHit(spelled, p as Equivalent, reading === "powershell", rules.caseless);
@@ -170,7 +171,7 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
         const hit = denyMatch(spelled, p, reading === "powershell", rules.caseless);
         if (hit === "yes") return block(`\`${show(seg.raw)}\` matches deny entry \`${p.entry}\``);
         if (hit === "maybe") return block(`\`${show(seg.raw)}\` is known only at run time and could match deny entry \`${p.entry}\``);
-        const otherwise = doesOtherwise(spelled, p);
+        const otherwise = doesOtherwise(spelled, p, rules.caseless);
         if (otherwise) return block(`\`${show(seg.raw)}\` does what deny entry \`${p.entry}\` refuses: ${otherwise}`);
         const alias = aliasRisk(spelled, p);
         if (alias) return block(`\`${show(seg.raw)}\` could run what deny entry \`${p.entry}\` names: ${alias}`);

@@ -1,6 +1,6 @@
 // Which subcommand a command runs, for deny entries that name one (SPEC §8): the other names a
 // program gives its own subcommands (npm's aliases and abbreviations, `npm pub` is publish; gh's
-// `ls` for `list`), and the words that may be a user's alias of any subcommand, which a deny entry
+// `ls` for `list`, helm's `del` for `uninstall`), and the words that may be a user's alias of any subcommand, which a deny entry
 // naming a subcommand of that program refuses (git's aliases and `git-NAME` programs, cargo's
 // `[alias]` and `cargo-NAME` programs, gh's `gh alias set` and extensions). Pure.
 import { GIT_COMMANDS, readGit } from "./git.ts";
@@ -103,6 +103,8 @@ function npmCould(word: string, target: string): boolean {
   return target.startsWith(c) || Object.entries(NPM_ALIASES).some(([alias, to]) => to === target && alias.startsWith(c));
 }
 
+const HELM_UNINSTALL = ["uninstall", "del", "delete", "un"];
+
 /** gh's names by parent path: each name to the command it is. */
 const ghNames = new Map<string, Map<string, string>>();
 function ghLevel(parent: string[]): Map<string, string> | undefined {
@@ -128,6 +130,8 @@ export function sameSubcommand(program: string, parent: string[], sub: string, w
     const groups = parent.length === 1 ? NPM_GROUPS[npmCommand(parent[0]!) ?? parent[0]!] : undefined;
     return !!groups?.some((g) => g.split(" ").includes(sub) && g.split(" ").includes(word));
   }
+  // helm(1) `uninstall --help`: "Aliases: uninstall, del, delete, un"
+  if (program === "helm") return !parent.length && [sub, word].every((w) => HELM_UNINSTALL.includes(w));
   if (program === "gh") {
     const name = ghName(parent, sub);
     return !!name && ghName(parent, word) === name;

@@ -1,8 +1,10 @@
 // Through dist/hey against a loopback model, under `deny = ["bash: rm *"]`: the other ways to delete
 // a file a model reaches for (`find -delete`, `unlink`, `git clean -f`, an interpreter's delete) are
-// refused, naming the entry, and the files are still there; an ordinary command still runs.
+// refused, naming the entry, and the files are still there; an ordinary command still runs. Under
+// entries naming a directory, curl's POST and git reset --hard: emptying a file in it, a lowercase
+// POST, gh api given fields, git restore.
 import { expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { eachScriptedRun } from "../helpers/scripted-run.ts";
@@ -41,4 +43,34 @@ test("under deny rm *, find -delete, unlink, git clean -f and python's os.remove
   );
   expect(got[4]).toContain("fine");
   for (const name of ["a.tmp", "b.txt", "c.txt"]) expect({ name, there: existsSync(join(project.path, name)) }).toEqual({ name, there: true });
+});
+
+test("under deny rm -rf build, curl -X POST * and git reset --hard *, emptying a built file, a lowercase POST, gh api fields and git restore are refused", async () => {
+  const deny = `["bash: rm -rf build", "bash: curl -X POST *", "bash: git reset --hard *"]`;
+  const config = `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${scripted.model.baseUrl}"\nmodels = ["m1"]\n[permission]\ndeny = ${deny}\n`;
+  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
+  writeFileSync(join(home.path, ".config", "hey", "config.toml"), config);
+  mkdirSync(join(project.path, "build"));
+  writeFileSync(join(project.path, "build", "app.js"), "keep\n");
+  scripted.calls = [
+    ["bash", { command: ": > build/app.js" }],
+    ["bash", { command: "curl -X post http://127.0.0.1:9/x" }],
+    ["bash", { command: "gh api repos/o/r/issues -f title=x" }],
+    ["bash", { command: "git restore ." }],
+    ["bash", { command: "echo fine" }],
+  ];
+  const run = await runHey(["-p", "tidy up"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  const got = scripted.model.requests
+    .at(-1)!
+    .messages.filter((m) => m.role === "tool")
+    .map((m) => resultText(m));
+  expect(got.slice(0, 4)).toEqual([
+    "blocked by permission rules: `: > build/app.js` does what deny entry `bash: rm -rf build` refuses: it empties `build/app.js` (the entry names `build`)",
+    "blocked by permission rules: `curl -X post http://127.0.0.1:9/x` matches deny entry `bash: curl -X POST *`",
+    "blocked by permission rules: `gh api repos/o/r/issues -f title=x` does what deny entry `bash: curl -X POST *` refuses: gh api sends a POST when given `-f` and no method",
+    "blocked by permission rules: `git restore .` does what deny entry `bash: git reset --hard *` refuses: git restore overwrites the working tree's changes to the files it names",
+  ]);
+  expect(got[4]).toContain("fine");
+  expect(readFileSync(join(project.path, "build", "app.js"), "utf8")).toBe("keep\n");
 });
