@@ -32,7 +32,7 @@ import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { refusedOutright } from "./permission/refused.ts";
-import { blockedTools, blockedWarning, compileRules, decide, type PermissionRules } from "./permission/rules.ts";
+import { blockedTools, blockedWarning, compileRules, decide, type CompiledRules, type PermissionRules } from "./permission/rules.ts";
 import { createNestedAgents, type NestedAgents } from "./prompt/nested-agents.ts";
 import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
@@ -106,15 +106,18 @@ export function createTools(
  * (issue 24), and while any list is set hey's control files (`place.controls`) are refused to the
  * file tools and to bash redirections.
  */
-export function permissionCheck(
-  lists: Settings["permission"],
-  shell: string,
-  place: { cwd: string; home: string; controls: readonly string[] },
-): PermissionCheck {
+export function permissionCheck(lists: Settings["permission"], shell: string, place: Place): PermissionCheck {
+  return permissionRules(lists, shell, place).check;
+}
+
+type Place = { cwd: string; home: string; controls: readonly string[] };
+
+/** permissionCheck, and the rules it compiled (each list once: a deny entry's equivalents are ~20 patterns to parse). */
+function permissionRules(lists: Settings["permission"], shell: string, place: Place): { check: PermissionCheck; compiled: CompiledRules[] } {
   const guarded = listsSet(lists);
   const { target, control } = controlContext(place);
   const checks = everyList(lists).map((l: PermissionRules) => compileRules(l, shell, control).rules);
-  return (tool, args) => {
+  const check: PermissionCheck = (tool, args) => {
     const refusal = guarded ? controlRefusal(tool, args, target) : undefined;
     if (refusal) return refusal;
     for (const rules of checks) {
@@ -123,6 +126,7 @@ export function permissionCheck(
     }
     return undefined;
   };
+  return { check, compiled: checks };
 }
 
 /**
@@ -174,7 +178,7 @@ export async function assemble(
   const configure = (s: Settings): Configured => {
     const shell = chooseShell({ configured: s.tools.shell, platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined });
     // the schema diet: a tool every call of which some list refuses is not offered
-    const compiled = everyList(s.permission).map((l) => compileRules(l, shell.name).rules);
+    const permission = permissionRules(s.permission, shell.name, place);
     const commandEnv = toolEnvironment(env, s, s.tools.keepEnv);
     const tools = createTools(s, {
       shell,
@@ -188,8 +192,8 @@ export async function assemble(
     return {
       shell,
       env: commandEnv,
-      check: permissionCheck(s.permission, shell.name, place),
-      refused: (name) => compiled.some((rules) => refusedOutright(name, rules)),
+      check: permission.check,
+      refused: (name) => permission.compiled.some((rules) => refusedOutright(name, rules)),
       tools: s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools,
       secrets: knownSecrets(s, env, run.proxy),
       shapes: s.tools.redactSecrets,
@@ -197,6 +201,7 @@ export async function assemble(
   };
   const live: Live = { config: start.config, fetch: start.started.fetch, configured: configure(settings) };
   for (const lists of everyList(settings.permission)) {
+    if (lists.allow.length === 0) continue; // only an allow list blocks a tool
     const blocked = blockedTools(
       compileRules(lists, live.configured.shell.name).rules,
       live.configured.tools.map((t) => t.name),

@@ -5,7 +5,6 @@
 // openclaw/openclaw#57672); Mistral's v3 chat templates, served locally, enforce the same rule
 // (ml-explore/mlx-lm#1399). A session begun on another model (OpenAI's `call_…` ids, Anthropic's
 // `toolu_…`) and continued there by /model or -c would otherwise never get an answer. Pure.
-import { createHash } from "node:crypto";
 
 /** Mistral's refusal of an id, in its own words. */
 export const NINE_CHAR_REFUSAL = /tool call id was .*must be a-z, A-Z, 0-9, with a length of 9/i;
@@ -27,6 +26,8 @@ const NINE = /^[A-Za-z0-9]{9}$/;
  */
 export function nineCharId(id: string): string {
   if (NINE.test(id)) return id;
+  // node:crypto only now: loaded with the adapter, it made every run's first request ~0.5 ms later
+  const { createHash } = require("node:crypto") as typeof import("node:crypto");
   const digest = createHash("sha256").update(id).digest();
   let out = "";
   for (let i = 0; i < 9; i++) out += ALPHABET[digest[i]! % ALPHABET.length];
