@@ -334,8 +334,9 @@ export async function compactRange(
   try {
     reply = await collect(deps.provider, request("off"), signal);
   } catch (e) {
-    // models without reasoning reject any reasoning setting (gpt-4o: reasoning_effort): once more without it
-    if (!(e instanceof ProviderError) || e.kind !== "bad_request") throw e;
+    // models without reasoning reject any reasoning setting (gpt-4o: reasoning_effort): once more without it;
+    // another refusal would only be paid for twice
+    if (!(e instanceof ProviderError) || e.kind !== "bad_request" || !REASONING_REFUSAL.test(e.message)) throw e;
     reply = await collect(deps.provider, request(), signal);
   }
   const { text } = reply;
@@ -345,6 +346,9 @@ export async function compactRange(
   deps.state.summaries.push(summary);
   return { summary, usage };
 }
+
+/** How a refusal names the reasoning setting: OpenAI's reasoning_effort / reasoning.effort, Anthropic's thinking. */
+const REASONING_REFUSAL = /reasoning|effort|thinking/i;
 
 async function collect(provider: Provider, request: ModelRequest, signal: AbortSignal): Promise<{ text: string; usage: Usage | undefined }> {
   for await (const event of provider.stream(request, signal)) if (event.type === "done") return { text: textOf(event.message).trim(), usage: event.usage };
