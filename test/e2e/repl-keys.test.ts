@@ -120,10 +120,11 @@ test(
   E2E_TIMEOUT,
 );
 
+const crashState = fileTempDir("hey-history-crash-"); // made at the file's level: its removal is registered with the file's hooks
 test(
   "a history file a crash left with NUL bytes at its end and a torn last line: ↑ shows the lines, the next one goes on a line of its own",
   async () => {
-    const stateHome = fileTempDir("hey-history-crash-").path;
+    const stateHome = crashState.path;
     mkdirSync(join(stateHome, "hey"), { recursive: true });
     writeFileSync(join(stateHome, "hey", "history"), "git status\nnpm te\n\0\0\0\0\0\0\0\0");
     const t = await open({ env: { XDG_STATE_HOME: stateHome } });
@@ -140,10 +141,11 @@ test(
 );
 
 const state = fileTempDir("hey-history-");
+const projectsDir = fileTempDir("hey-projects-");
 test(
   "history is kept per project root: ↑ walks this project's lines first, then what other projects ran",
   async () => {
-    const projects = fileTempDir("hey-projects-").path;
+    const projects = projectsDir.path;
     const alpha = join(projects, "alpha");
     const beta = join(projects, "beta");
     mkdirSync(join(alpha, ".git"), { recursive: true });
