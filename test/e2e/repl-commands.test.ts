@@ -11,7 +11,7 @@ import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { killMarked, marker, withMarker } from "../helpers/processes.ts";
 import { startTerm, type Term, type TermOptions } from "../helpers/tmux.ts";
 import { until } from "../helpers/wait.ts";
-import { ALL, answer, say, toolCalls, writeSession } from "./repl-helpers.ts";
+import { ALL, answer, say, toolCalls, writeSession, lastLine } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 90_000;
 const server = fileReplayServer(undefined, { models: ["mock-model", "mock-large"] });
@@ -29,7 +29,6 @@ const mark = () => {
   return m;
 };
 
-const lastLine = (screen: string) => screen.trimEnd().split("\n").at(-1)?.trimEnd() ?? "";
 type Body = { model: string; messages: { role: string; content: unknown }[] };
 const body = (i: number) => server.requests[i]!.body as Body;
 /** the text of the last request's last user message */

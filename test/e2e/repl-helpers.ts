@@ -16,6 +16,9 @@ export function answer(text: string, delayMs = 0): Reply {
   return sseReply(sseEvents([...words, chatChunk({ finish: "stop" }), USAGE]), { delayMs });
 }
 
+/** The screen's last line (where the prompt is), without trailing blanks. */
+export const lastLine = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
+
 let callCount = 0; // call ids stay unique across a conversation
 
 /** One turn that calls tools (with optional text before), each call `[name, args]`. */

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileReplayServer } from "../helpers/fixtures.ts";
 import { sseReply } from "../helpers/replay-server.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
-import { answer, say } from "./repl-helpers.ts";
+import { answer, say, lastLine } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 90_000;
 const server = fileReplayServer();
@@ -17,7 +17,6 @@ afterEach(async () => {
   term = undefined;
 });
 
-const lastLine = (screen: string) => screen.trimEnd().split("\n").at(-1)?.trimEnd() ?? "";
 const slowAnswer = () => answer(Array.from({ length: 80 }, (_, i) => `w${i}`).join(" "), 150);
 
 async function open(): Promise<Term> {

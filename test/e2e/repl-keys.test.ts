@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { startTerm, type Term, type TermOptions } from "../helpers/tmux.ts";
-import { answer, say } from "./repl-helpers.ts";
+import { answer, say, lastLine } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 90_000;
 const server = fileReplayServer();
@@ -17,7 +17,6 @@ afterEach(async () => {
   term = undefined;
 });
 
-const lastLine = (screen: string) => screen.trimEnd().split("\n").at(-1)?.trimEnd() ?? "";
 /** the user message of each request the model got */
 const asked = () =>
   server.requests.map((r) => (r.body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === "user").at(-1)?.content);

@@ -9,6 +9,7 @@ import { tempDir } from "../helpers/e2e.ts";
 import { FS_SERVER } from "../helpers/mcp.ts";
 import { startModelServer, textOf, type ChatRequest, type ModelServer } from "../helpers/model-server.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
+import { lastLine } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 120_000;
 let home: ReturnType<typeof tempDir>;
@@ -23,7 +24,6 @@ afterEach(async () => {
   home.remove();
 });
 
-const lastLine = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
 const atPrompt = (s: string) => lastLine(s).trimEnd() === "›";
 const toolNames = (req: ChatRequest) => (req.tools ?? []).map((t) => t.function.name);
 

@@ -7,7 +7,7 @@ import { afterEach, expect, test } from "bun:test";
 import { fileReplayServer } from "../helpers/fixtures.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
 import { until } from "../helpers/wait.ts";
-import { answer, say } from "./repl-helpers.ts";
+import { answer, say, lastLine } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 90_000;
 const server = fileReplayServer();
@@ -17,7 +17,6 @@ afterEach(async () => {
   term = undefined;
 });
 
-const lastLine = (screen: string) => screen.trimEnd().split("\n").at(-1)?.trimEnd() ?? "";
 /** the user message of the last request the model got */
 const asked = () =>
   (server.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === "user").at(-1)?.content;

@@ -6,7 +6,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { jsonReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 import { startTerm, type Term, type TermOptions } from "../helpers/tmux.ts";
-import { answer, toolCalls, writeSession } from "./repl-helpers.ts";
+import { answer, toolCalls, writeSession, lastLine } from "./repl-helpers.ts";
 
 let server: ReplayServer;
 let term: Term | undefined;
@@ -28,7 +28,6 @@ async function open(opts: TermOptions = {}): Promise<Term> {
   return term;
 }
 /** the last line on the screen that is not blank */
-const lastLine = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
 /** waits until the prompt is the last line, holding `text` */
 const prompt = (t: Term, text = "") => t.waitFor((s) => lastLine(s).trimEnd() === `› ${text}`.trimEnd());
 const userTexts = () =>
