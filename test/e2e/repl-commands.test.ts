@@ -249,13 +249,13 @@ test(
     await t.type("/sessions");
     await t.keys("Enter");
     const [row, under] = rowOf(await t.waitFor("Resume one with /resume ID"));
-    expect(row).toMatch(/ {2}Use the skill "greet" \(\/tmp\/explore\/.*…$/);
+    expect(row).toMatch(/ {2}Use the skill "greet" \(.*…$/);
     expect(row!.length).toBeLessThanOrEqual(120);
     expect(under).toBe("");
     await t.close();
     term = await startTerm({ cols: 120, cwd: project.path, env, args: ["--sessions"] });
     const [cli, next] = rowOf(await term.waitFor("[exit 0]"));
-    expect(cli).toMatch(/ {2}Use the skill "greet" \(\/tmp\/explore\/.*…$/);
+    expect(cli).toMatch(/ {2}Use the skill "greet" \(.*…$/);
     expect(cli!.length).toBeLessThanOrEqual(120);
     expect(next).toBe("");
   },
@@ -272,12 +272,12 @@ test(
     writeSession(state.path, repo, "where are the release steps?", "In RELEASE.md.");
     const t = await open({ cols: 120, cwd: join(repo, "web"), env: { XDG_STATE_HOME: state.path } });
     const listed = await say(t, "/sessions", /^›$/m);
-    expect(listed).toContain(`No sessions in this directory; its project's, ${repo}:\n`);
-    expect(listed).toContain("where are the release steps?");
+    expect(listed.replace(/\s+/g, " ")).toContain(`No sessions in this directory; its project's, ${repo}: `);
+    expect(listed).toContain("where are the release st"); // cut with … when the directory column is wide
     await t.type("/resume");
     await t.keys("Enter");
     const screen = await t.waitFor("resume which? (1-1, Enter to cancel)", ALL);
-    expect(screen).toContain(`No other sessions in this directory; its project's, ${repo}:\n`);
+    expect(screen.replace(/\s+/g, " ")).toContain(`No other sessions in this directory; its project's, ${repo}: `);
     expect(screen).toMatch(new RegExp(`^1 {2}\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d +\\S+ B {2}${repo}  where are the release steps\\?$`, "m"));
     await t.type("1");
     await t.keys("Enter");

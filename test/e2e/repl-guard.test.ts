@@ -10,7 +10,7 @@ import { BUN } from "../helpers/mcp.ts";
 import { lastUserText, startModelServer, systemOf, textOf, type ModelServer, type Turn } from "../helpers/model-server.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
 import { until } from "../helpers/wait.ts";
-import { ALL, say } from "./repl-helpers.ts";
+import { ALL, flat, say } from "./repl-helpers.ts";
 
 setDefaultTimeout(90_000); // the first test may build dist/hey
 
@@ -47,8 +47,6 @@ const userConfig = (allow: string[]) =>
 /** An MCP server that leaves a file behind when it starts: proof that it ran. */
 const touchingServer = (name: string, marker: string) =>
   `[mcp.${name}]\ncommand = "${BUN}"\nargs = ["-e", "require('fs').writeFileSync('${marker}', 'ran')"]\n`;
-
-const flat = async (term: Term) => (await term.screen(ALL)).replace(/\s+/g, " ");
 
 async function openRepl(): Promise<Term> {
   const term = await startTerm({ cwd: project.path, cols: 200, rows: 50, env: { HOME: home.path, NO_COLOR: "1" } });

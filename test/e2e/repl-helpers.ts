@@ -50,6 +50,12 @@ export function writeSession(stateHome: string, cwd: string, question: string, r
 /** The whole screen, scrollback included, wrapped lines joined. */
 export const ALL = { scrollback: true, joined: true };
 
+/**
+ * The screen with every run of whitespace one space: hey wraps its own lines at spaces, so a
+ * message reads whole here however long the temp paths in it are.
+ */
+export const flat = async (term: Term, opts = ALL): Promise<string> => (await term.screen(opts)).replace(/\s+/g, " ");
+
 /** Types a line at the prompt and waits for the screen to show `expect` after the typed line; returns what follows it. */
 export async function say(term: Term, line: string, expect: RegExp | string): Promise<string> {
   const echo = `› ${line}`; // the line as the prompt shows it

@@ -73,7 +73,7 @@ test(
     await t.type("what is in my notes?");
     await t.keys("Enter");
     const answered = await t.waitFor("Your notes: [FILE] todo.md");
-    expect(answered).toContain(`list_directory (fs) ${root}`); // an MCP tool's line names its server
+    expect(answered.replace(/\s+/g, " ")).toContain(`list_directory (fs) ${root}`); // an MCP tool's line names its server
     // its read_file and write_file keep off hey's names (issue 26): said when it connected, before any question, once
     const said = answered.indexOf("hey: MCP server fs's tool read_file is offered as fs_read_file: hey's own read_file keeps its name");
     expect(said).toBeGreaterThan(answered.indexOf("connected: fs"));
@@ -96,7 +96,7 @@ test(
     await t.keys("Enter");
     // checked before it is asked about (issue 24): a server that cannot start is the reload's error, not a question
     const refused = await t.waitFor("fix these and /reload again", { joined: true });
-    expect(refused).toContain(`${configFile}:${ghostLine}: [mcp.ghost] command "no-such-mcp-server-x" not found on PATH`);
+    expect(refused.replace(/\s+/g, " ")).toContain(`${configFile}:${ghostLine}: [mcp.ghost] command "no-such-mcp-server-x" not found on PATH`);
     expect(refused.slice(refused.lastIndexOf("› /reload"))).not.toContain("Use this change?");
     await t.waitFor(atPrompt);
     await t.type("/mcp");

@@ -2,6 +2,7 @@
 // model, a bash call shows the last lines of its output under its status, a failed one its error
 // lines first, and a command of several lines is shown whole (the model sees what it always saw).
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { tmpdir } from "node:os";
 import { startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
 import { answer, toolCalls } from "./repl-helpers.ts";
@@ -113,18 +114,21 @@ test(
   async () => {
     server.enqueue(answer("ok"));
     const config = "unknown_section_with_a_long_name = 1\n";
+    // wide enough for the config's path (a word of its own) under any TMPDIR: $TMPDIR/hey-tmux-XXXXXX/long-name-config.toml:1:
+    const pathWord = `${tmpdir()}/hey-tmux-XXXXXX/long-name-config.toml:1:`.length;
+    const cols = Math.max(60, pathWord + 10);
     term = await startTerm({
       args: ["--base-url", `${server.url}/v1`, "-m", "mock-model", "--config", "long-name-config.toml", "-p", "hi"],
       before: `printf '${config}' > long-name-config.toml`,
-      cols: 60,
+      cols,
     });
     const screen = await term.waitFor(/\[exit \d+\]/);
     const lines = screen.split("\n").map((l) => l.trimEnd());
     const start = lines.findIndex((l) => l.startsWith("hey:"));
     const end = lines.indexOf("ok");
     const warning = lines.slice(start, end);
-    expect(warning.length).toBeGreaterThan(1); // long enough to wrap at 60 columns
-    for (const l of warning) expect(l.length).toBeLessThanOrEqual(60);
+    expect(warning.length).toBeGreaterThan(1); // long enough to wrap
+    for (const l of warning) expect(l.length).toBeLessThanOrEqual(cols);
     // broken at spaces: joined with spaces again, the lines are the message exactly
     expect(warning.join(" ")).toBe(`hey: ${term.home}/long-name-config.toml:1: unknown key unknown_section_with_a_long_name (ignored)`);
   },

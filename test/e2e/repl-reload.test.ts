@@ -12,7 +12,7 @@ import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
 import { lastUserText, reloadNoteOf, startModelServer, systemOf, textOf, type ModelServer } from "../helpers/model-server.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
 import { until } from "../helpers/wait.ts";
-import { ALL, say } from "./repl-helpers.ts";
+import { ALL, flat, say } from "./repl-helpers.ts";
 
 setDefaultTimeout(120_000); // the first test may build dist/hey
 
@@ -39,7 +39,6 @@ const configFile = () => join(home.path, ".config", "hey", "config.toml");
 const userConfig = (baseUrl: string, more = "") =>
   write(configFile(), `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n${more}`);
 /** the screen with every run of spaces and line breaks as one space: hey wraps long sentences at spaces */
-const flat = async (term: Term) => (await term.screen(ALL)).replace(/\s+/g, " ");
 async function openRepl(cwd: string): Promise<Term> {
   const term = await startTerm({ cwd, cols: 200, rows: 50, env: { HOME: home.path, NO_COLOR: "1" } });
   terminals.push(term);
@@ -68,7 +67,7 @@ test("an untrusted project, from a subdirectory: the skill's absence is explaine
   expect(await flat(term)).toContain(`${repo} has .hey/skills/:`);
   await term.keys("Enter"); // a no for this session only
   await term.waitFor(/^›/m);
-  expect(await term.screen(ALL)).toContain(`· ${join(repo, "sub")} (project ${repo}) · /help for commands`);
+  expect(await flat(term)).toContain(`· ${join(repo, "sub")} (project ${repo}) · /help for commands`);
 
   await say(term, "/skill:greet", "no skill named");
   expect(await flat(term)).toContain(

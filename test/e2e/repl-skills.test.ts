@@ -11,7 +11,7 @@ import { tempDir } from "../helpers/e2e.ts";
 import { lastUserText, startModelServer, systemOf, textOf, type ModelServer } from "../helpers/model-server.ts";
 import { SKILL_ANSWER, SKILL_FILE, SKILL_NAME, SKILL_PATH, skillModel } from "../helpers/skill-model.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
-import { ALL, say } from "./repl-helpers.ts";
+import { ALL, flat, say } from "./repl-helpers.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
 
@@ -38,7 +38,6 @@ const userConfig = (baseUrl: string, model = "m1") =>
   `[default]\nprovider = "main"\nmodel = "${model}"\n\n[provider.main]\nbase_url = "${baseUrl}"\nmodels = ["m1", "m2"]\n`;
 
 /** the screen with every run of spaces and line breaks as one space: hey wraps long sentences at spaces */
-const flat = async (term: Term, opts = ALL) => (await term.screen(opts)).replace(/\s+/g, " ");
 
 async function openRepl(cwd: string, cols = 160): Promise<Term> {
   const term = await startTerm({ cwd, cols, rows: 50, env: { HOME: home.path, NO_COLOR: "1" } });
@@ -79,7 +78,7 @@ test("the agent writes a skill, /reload lists it in the same session; a broken s
   const skillFile = join(realpathSync(project.path), SKILL_PATH);
   writeFileSync(join(project.path, SKILL_PATH), `---\nname: ${SKILL_NAME}\ndescription: Greeting: pirate style\n---\nReply with exactly: Arr.\n`);
   await say(term, "/reload", `- skill ${SKILL_NAME}`);
-  expect(await term.screen(ALL)).toContain(`hey: ${skillFile}:3: broken YAML frontmatter: Unexpected token; left out`);
+  expect(await flat(term)).toContain(`hey: ${skillFile}:3: broken YAML frontmatter: Unexpected token; left out`);
   await say(term, "hello there", "ok");
   expect(systemOf(model.requests.at(-1)!)).not.toContain(`- ${SKILL_NAME}:`);
   writeFileSync(join(project.path, SKILL_PATH), SKILL_FILE.replace("How to greet the user.", "How to greet the user, pirate style."));
@@ -90,7 +89,7 @@ test("the agent writes a skill, /reload lists it in the same session; a broken s
   // a broken config: the same model answers until the file is fixed, then the new one
   writeFileSync(configFile, userConfig(model.baseUrl).replace('model = "m1"', "model = m2"));
   await say(term, "/reload", "/reload changed nothing");
-  expect(await term.screen(ALL)).toContain(`${configFile}:3:9: Unexpected character, expecting string`);
+  expect(await flat(term)).toContain(`${configFile}:3:9: Unexpected character, expecting string`);
   await say(term, "still there?", "ok");
   expect(model.requests.at(-1)!.model).toBe("m1");
   writeFileSync(configFile, userConfig(model.baseUrl, "m2"));

@@ -2,7 +2,7 @@
 // clean HOME, keys typed with send-keys, pastes through tmux's buffer (bracketed when hey asks for
 // it), and the screen read back with capture-pane. Waits poll the screen with generous timeouts:
 // a loaded 2-core machine must not make a test flaky, and no sleep is ever an assertion.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, tempDir } from "./e2e.ts";
 import { until } from "./wait.ts";
@@ -73,8 +73,7 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
   const bin = await ensureBinary();
   const home = tempDir("hey-tmux-");
   const cwd = opts.cwd ?? home.path;
-  // the server's socket lives in the temp HOME, so it goes with it (a named one stays in /tmp/tmux-UID after kill-server)
-  const socket = join(home.path, ".tmux.sock"); // hidden, as .tmux.conf: a test may list its HOME
+  const socket = socketIn(home);
   const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home.path, LANG: "C.UTF-8", TERM: "xterm-256color", ...opts.env };
   const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
   const hey = [bin, ...(opts.args ?? [])].map(quote).join(" ");
@@ -90,7 +89,7 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
   const conf = join(home.path, ".tmux.conf");
   writeFileSync(conf, `set-option -g history-limit ${SCROLLBACK_LINES}\nset-option -g status off\n`);
   const tmux = async (...args: string[]): Promise<string> => {
-    const p = Bun.spawn(["tmux", "-u", "-S", socket, "-f", conf, ...args], { env, stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn(["tmux", "-u", "-S", socket.path, "-f", conf, ...args], { env, stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([p.stdout.text(), p.stderr.text(), p.exited]);
     if (code !== 0) throw new Error(`tmux ${args[0]} failed (${code}): ${err}`);
     return out;
@@ -98,6 +97,7 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
   try {
     await tmux("new-session", "-d", "-s", "t", "-x", String(opts.cols ?? 80), "-y", String(opts.rows ?? 24), "-c", cwd, ...pane);
   } catch (e) {
+    socket.remove();
     home.remove(); // a server that did not start leaves nothing behind
     throw e;
   }
@@ -159,6 +159,7 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
       const hey = shell ? childOf(shell, bin) : undefined;
       await tmux("kill-server").catch(() => {});
       if (hey) await until(() => !runs(hey), "hey to exit", 10_000).catch(() => {});
+      socket.remove();
       home.remove();
     },
   };
@@ -168,6 +169,21 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
     await term.keys("Enter");
   }
   return term;
+}
+
+/** A unix socket's path holds at most 107 bytes; a longer one fails with "File name too long". */
+const SOCKET_PATH_MAX = 107;
+
+/**
+ * Where the tmux server's socket lives: in the temp HOME, so it goes with it (a named one stays in
+ * /tmp/tmux-UID after kill-server), hidden as .tmux.conf is, since a test may list its HOME. Under
+ * a TMPDIR too long for that, in a short directory of its own in /tmp, removed with the terminal.
+ */
+function socketIn(home: { path: string }): { path: string; remove(): void } {
+  const inHome = join(home.path, ".tmux.sock");
+  if (Buffer.byteLength(inHome) <= SOCKET_PATH_MAX) return { path: inHome, remove: () => {} };
+  const dir = mkdtempSync("/tmp/hey-tmux-");
+  return { path: join(dir, "s"), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** Whether `pid` runs (a zombie does not: where no init reaps, one may stay). */
