@@ -13,6 +13,7 @@ import { places } from "../fs/places.ts";
 import { outputDecoder } from "./output-text.ts";
 import { ensurePrivateDir } from "./outputs.ts";
 import { listProcesses } from "./process-tree.ts";
+import { guarded, release } from "./group-guard.ts";
 import type { ShellChoice } from "./shell.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
@@ -99,6 +100,7 @@ async function runBash(
     signal: ctx.signal,
     spill,
     verbatim: opts.shell.verbatim,
+    guard: true,
   });
   if ("error" in run) return { output: `bash: could not start ${opts.shell.program}: ${run.error}`, isError: true };
   const exitCode = run.ended === "timeout" ? TIMEOUT_EXIT_CODE : run.exitCode;
@@ -274,6 +276,8 @@ interface RunOptions {
   timeoutMs: number;
   signal: AbortSignal;
   input?: ReadableStream<Uint8Array>;
+  /** the group ends with hey, however hey ends (group-guard.ts) */
+  guard?: boolean;
   /** the file a stream ("stdout", "stderr") spills to when it outgrows memory */
   spill?: (stream: "stdout" | "stderr") => () => string;
 }
@@ -283,13 +287,15 @@ interface RunOptions {
  * closed or fed `input`. Returns `{error}` only when it could not start. Never throws.
  */
 async function runProcess(argv: string[], opts: RunOptions): Promise<Finished | { error: string }> {
-  let proc: Bun.Subprocess<"ignore" | ReadableStream<Uint8Array>, "pipe", "pipe">;
+  let proc: Bun.Subprocess<"ignore" | number | ReadableStream<Uint8Array>, "pipe", "pipe">;
   try {
-    proc = Bun.spawn(argv, {
+    const env = opts.env ?? process.env;
+    const run = opts.guard ? guarded(argv, env.PATH, opts.cwd) : { argv, stdin: "ignore" as const };
+    proc = Bun.spawn(run.argv, {
       cwd: opts.cwd,
-      env: opts.env ?? process.env,
-      // Bun does the writing, and a filter that stops reading early (head -n 3) is fine
-      stdin: opts.input ?? "ignore",
+      env,
+      // Bun does the writing, and a filter that stops reading early (head -n 3) is fine; a guard reads its pipe
+      stdin: opts.input ?? run.stdin,
       stdout: "pipe",
       stderr: "pipe",
       // POSIX: setsid(), so the group can be killed. On Windows it would give the child its own
@@ -320,6 +326,7 @@ async function runProcess(argv: string[], opts: RunOptions): Promise<Finished | 
   clearTimeout(timer);
   opts.signal.removeEventListener("abort", onAbort);
   await stopping;
+  if (opts.guard && !stopping) release(proc.pid);
   await drained([stdout, stderr]); // the shell is gone; a grandchild (`server &`) may hold the pipes
   const [out, err] = await Promise.all([stdout.finish(), stderr.finish()]);
   return { stdout: out, stderr: err, exitCode, signal: typeof proc.signalCode === "string" ? proc.signalCode : undefined, ended };
