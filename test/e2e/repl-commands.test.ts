@@ -115,6 +115,24 @@ test(
 );
 
 test(
+  "! in a narrow terminal: the status line is broken between words, not mid-word by the terminal, after output and after ^C alike",
+  async () => {
+    const t = await open({ cols: 30 });
+    await t.type("!printf abc");
+    await t.keys("Enter");
+    await t.waitFor((s) => lastLine(s) === "›" && s.includes("message"));
+    expect(await t.screen()).toContain("› !printf abc\nabc\nexit 0 · the command and its\noutput go with your next\nmessage\n›");
+    await t.type("!sleep 600");
+    await t.keys("Enter");
+    await t.waitFor("!sleep 600\n");
+    await t.keys("C-c");
+    await t.waitFor((s) => lastLine(s) === "›" && s.includes("SIGINT"));
+    expect(await t.screen()).toContain("^C\nkilled by SIGINT · the command\nand its output go with your\nnext message\n›");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
   "! gives the command the terminal: it can ask, and Ctrl-C stops it; hey's prompt comes back",
   async () => {
     const t = await open();
