@@ -13,7 +13,7 @@
 import { constants, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { listProcesses } from "./process-tree.ts";
+import { listProcesses, type Proc } from "./process-tree.ts";
 
 /**
  * `sh -c GUARD hey PROGRAM ARGS…`: the pipe (stdin) moves to fd 3 and the command's stdin is
@@ -22,7 +22,7 @@ import { listProcesses } from "./process-tree.ts";
  * same exit status).
  */
 const GUARD = `exec 3<&0 </dev/null
-sh -c 'read line || kill -KILL 0' hey-guard <&3 >/dev/null 2>&1 &
+/bin/sh -c 'read line || kill -KILL 0' hey-guard <&3 >/dev/null 2>&1 &
 exec 3<&- "$@"`;
 
 /** How long after a call ends its group is first looked at (calls in a row share one look), and again while a job runs on. */
@@ -57,8 +57,8 @@ function pipeReader(): number | null {
  */
 export function guarded(argv: string[], path: string | undefined, cwd: string): { argv: string[]; stdin: number | "ignore" } {
   const fd = pipeReader();
-  const program = fd === null ? null : Bun.which(argv[0]!, { PATH: path ?? "", cwd });
-  return fd === null || !program ? { argv, stdin: "ignore" } : { argv: ["/bin/sh", "-c", GUARD, "hey", program, ...argv.slice(1)], stdin: fd };
+  const found = fd !== null && Bun.which(argv[0]!, { PATH: path ?? "", cwd }) !== null;
+  return fd === null || !found ? { argv, stdin: "ignore" } : { argv: ["/bin/sh", "-c", GUARD, "hey", ...argv], stdin: fd };
 }
 
 /** Process groups whose command exited while more of the group ran, to be looked at again. */
@@ -77,16 +77,20 @@ function schedule(ms: number): void {
   sweep = setTimeout(() => {
     sweep = undefined;
     const all = listProcesses();
-    const running = new Map<number, number>();
-    for (const p of all) if (p.running) running.set(p.pgid, (running.get(p.pgid) ?? 0) + 1);
+    const members = new Map<number, Proc[]>();
+    for (const p of all) if (p.running && held.has(p.pgid)) members.set(p.pgid, [...(members.get(p.pgid) ?? []), p]);
     if (all.length > 0)
-      for (const pgid of held)
-        if ((running.get(pgid) ?? 0) <= 1) {
-          held.delete(pgid);
+      for (const pgid of held) {
+        const left = members.get(pgid) ?? [];
+        if (left.length > 1) continue;
+        held.delete(pgid);
+        // the guard is never its group's leader (the command's shell is): a lone leader is a new group
+        // that took the number of one the command ended itself (`trap 'kill 0' EXIT`), not hey's to end
+        if (left.length === 1 && left[0]!.pid !== pgid)
           try {
-            process.kill(-pgid, "SIGKILL"); // the guard, alone: while it runs, the number is its group's
+            process.kill(left[0]!.pid, "SIGKILL");
           } catch {} // gone meanwhile
-        }
+      }
     if (held.size > 0) schedule(RESWEEP_MS);
   }, ms);
   sweep.unref(); // hey exits without waiting for it: the guards then end what is left
