@@ -74,6 +74,18 @@ test(
 );
 
 test(
+  "/last shows a command's Latin-1 output as the model read it, from the full-output file that keeps its bytes",
+  async () => {
+    const t = await open();
+    server.enqueue(toolCalls([["bash", { command: "printf 'caf\\351 cr\\350me\\n'" }]]), answer("Printed."));
+    await say(t, "print", "Printed.");
+    const shown = await say(t, "/last", /^›$/m);
+    expect(shown).toMatch(/\(full output:\s[^)]*\.log\)\ncafé crème\n/);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
   "/clear ends the session (it stays saved) and starts a new one in place; the next request carries nothing of the old",
   async () => {
     const t = await open();
