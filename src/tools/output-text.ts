@@ -6,11 +6,14 @@
 // text-encoding.ts), so `caf\xe9` reads `café`; the few bytes Windows-1252 leaves undefined read
 // `\xNN`. The full-output file keeps the bytes as they were. Pure.
 
-/** Windows-1252's characters for the bytes 0x80–0xFF, each of which never starts valid UTF-8 by itself. */
+/** What each byte 0x80–0xFF reads as where it is not part of valid UTF-8: its Windows-1252 character. */
 const HIGH = [...new TextDecoder("windows-1252").decode(Uint8Array.from({ length: 128 }, (_, i) => 0x80 + i))].map((c, i) =>
   // 0x81, 0x8D, 0x8F, 0x90, 0x9D: undefined in Windows-1252 (decoded as C1 controls)
   c.charCodeAt(0) === 0x80 + i && i < 0x20 ? `\\x${(0x80 + i).toString(16).toUpperCase()}` : c,
 );
+
+/** The same characters as UTF-8, the bytes that stand in for them. */
+const HIGH_UTF8 = HIGH.map((c) => new TextEncoder().encode(c));
 
 const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -54,23 +57,24 @@ export function decodeOutput(bytes: Uint8Array, stream = false): { text: string;
   const rest = bytes.slice(end);
   try {
     return { text: strict.decode(whole), rest, foreign: 0 };
-  } catch {} // not all UTF-8: byte by byte (only such output pays for it)
-  const parts: string[] = [];
+  } catch {} // not all UTF-8: each other byte is replaced by its character's UTF-8, then decoded at once (only such output pays)
+  const out = new Uint8Array(whole.length * 4); // `\xNN`, the longest replacement, is 4 bytes
+  let o = 0;
   let foreign = 0;
-  let from = 0;
   for (let at = 0; at < whole.length; ) {
-    const length = whole[at]! < 0x80 ? 1 : sequenceAt(whole, at);
+    const b = whole[at]!;
+    const length = b < 0x80 ? 1 : sequenceAt(whole, at);
     if (length > 0) {
-      at += length;
+      for (const end = at + length; at < end; ) out[o++] = whole[at++]!;
       continue;
     }
-    if (from < at) parts.push(strict.decode(whole.subarray(from, at)));
-    parts.push(HIGH[whole[at]! - 0x80]!);
+    const replacement = HIGH_UTF8[b - 0x80]!;
+    out.set(replacement, o);
+    o += replacement.length;
     foreign++;
-    from = ++at;
+    at++;
   }
-  if (from < whole.length) parts.push(strict.decode(whole.subarray(from)));
-  return { text: parts.join(""), rest, foreign };
+  return { text: strict.decode(out.subarray(0, o)), rest, foreign };
 }
 
 /** A decoder for output that arrives in chunks: a character split between two chunks is decoded whole. */
