@@ -104,7 +104,9 @@ export async function repl(first: Runtime, here: Places, message: string, skills
       const run = await io.lend(() => runShellCommand(command, { ...user, cwd: here.cwd, signal, show }));
       say(freshLine(answerFormat.columns)); // after its last output or the terminal's ^C, wherever the cursor stands
       notes.push(shellNote(command, run, runtime.redact));
-      say(dim(`${ending(run)} · the command and its output go with your next message`) + "\n");
+      // broken between words to the width, not left to the terminal's wrap mid-word
+      const status = wrapped(`${ending(run)} · the command and its output go with your next message`);
+      say(status.split("\n").map(dim).join("\n") + "\n");
     } catch (e) {
       say(`hey: cannot run ${user.shell.program}: ${errorText(e)}\n`);
     }

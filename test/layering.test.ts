@@ -71,6 +71,7 @@ const EDGES = new Set([
   "skills/load.ts",
   "tools/bash.ts",
   "tools/capture.ts",
+  "tools/group-guard.ts",
   "tools/edit.ts",
   "tools/grep.ts",
   "tools/outputs.ts",

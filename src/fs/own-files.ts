@@ -34,10 +34,14 @@ export function checkOwnFile(path: string): void {
 /**
  * The text of `path` read without following a link (O_NOFOLLOW, then a regular-file check on the
  * open descriptor), at most `maxBytes` of it — its start, or its end with `tail` — (`truncated`
- * says whether there was more); undefined when the file does not exist. Throws OwnFileError for a
- * link or a non-regular file, the system error otherwise.
+ * says whether there was more), as UTF-8 or by `decode`; undefined when the file does not exist.
+ * Throws OwnFileError for a link or a non-regular file, the system error otherwise.
  */
-export function readOwnFile(path: string, maxBytes: number, opts: { tail?: boolean } = {}): { text: string; truncated: boolean } | undefined {
+export function readOwnFile(
+  path: string,
+  maxBytes: number,
+  opts: { tail?: boolean; decode?: (bytes: Uint8Array) => string } = {},
+): { text: string; truncated: boolean } | undefined {
   checkOwnFile(path);
   let fd: number;
   try {
@@ -60,7 +64,7 @@ export function readOwnFile(path: string, maxBytes: number, opts: { tail?: boole
       if (n === 0) break;
       got += n;
     }
-    return { text: buf.toString("utf8", 0, got), truncated: st.size > got };
+    return { text: opts.decode ? opts.decode(buf.subarray(0, got)) : buf.toString("utf8", 0, got), truncated: st.size > got };
   } finally {
     closeSync(fd);
   }

@@ -10,8 +10,10 @@ import { filterOutput, filterStreams } from "./bash-filter.ts";
 import { formatOutput, isVerbatimCommand, truncateHeadTail, type Hidden } from "./bash-output.ts";
 import { capture, drained, type Captured } from "./capture.ts";
 import { places } from "../fs/places.ts";
+import { outputDecoder } from "./output-text.ts";
 import { ensurePrivateDir } from "./outputs.ts";
 import { listProcesses } from "./process-tree.ts";
+import { guarded, release } from "./group-guard.ts";
 import type { ShellChoice } from "./shell.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
@@ -98,6 +100,7 @@ async function runBash(
     signal: ctx.signal,
     spill,
     verbatim: opts.shell.verbatim,
+    guard: true,
   });
   if ("error" in run) return { output: `bash: could not start ${opts.shell.program}: ${run.error}`, isError: true };
   const exitCode = run.ended === "timeout" ? TIMEOUT_EXIT_CODE : run.exitCode;
@@ -135,7 +138,11 @@ async function runBash(
   if (run.ended === "timeout") output += `\n[timed out after ${seconds(timeoutMs)} s; the process group was killed]`;
   if (run.ended === "abort") output += `\n[${abortReason(ctx.signal)}; the process group was killed]`;
   if (run.ended === "exit" && run.signal) output += `\n[the shell was killed by ${run.signal}]`;
-  if (filtered || cut.truncated || plain.hidden.bytes > 0 || binary) output += `\n${await saveFullOutput(join(opts.outputDir, `${id}.log`), run, exitCode)}`;
+  const foreign = shown.stdout.foreign + shown.stderr.foreign;
+  if (foreign > 0)
+    output += `\n[${foreign} byte${foreign === 1 ? " is" : "s are"} not UTF-8, shown as Windows-1252 (Latin-1) characters; the full output keeps the bytes]`;
+  if (filtered || cut.truncated || plain.hidden.bytes > 0 || binary || foreign > 0)
+    output += `\n${await saveFullOutput(join(opts.outputDir, `${id}.log`), run, exitCode)}`;
   // a command that failed (non-zero exit, killed, timed out, interrupted) is a failed call: for the model, the terminal and JSON alike
   return run.ended === "exit" && exitCode === 0 && !run.signal ? { output } : { output, isError: true };
 }
@@ -207,7 +214,7 @@ const BINARY_PROBE = 8192;
 function textOnly(c: Captured): Captured {
   if (!c.head.slice(0, BINARY_PROBE).includes("\0")) return c;
   const text = `[binary output: ${c.bytes} bytes, not shown; pipe it through od -c | head to see its start]`;
-  return { head: text, tail: "", hidden: { lines: 0, bytes: 0 }, bytes: c.bytes };
+  return { head: text, tail: "", hidden: { lines: 0, bytes: 0 }, bytes: c.bytes, foreign: 0 };
 }
 
 /** A stream's text in memory: all of it, or its head and tail (the caller accounts for `hidden`). */
@@ -223,10 +230,10 @@ async function* chunksOf(c: Captured): AsyncGenerator<string> {
   // one buffer, reused: reading 50 MB through fresh chunks left ~15 MB more garbage at the peak
   const file = await open(c.spill, "r");
   const buffer = new Uint8Array(READ_CHUNK_BYTES);
-  const decoder = new TextDecoder();
+  const decoder = outputDecoder();
   try {
-    for (let n: number; (n = (await file.read(buffer, 0, buffer.length, null)).bytesRead) > 0; ) yield decoder.decode(buffer.subarray(0, n), { stream: true });
-    yield decoder.decode();
+    for (let n: number; (n = (await file.read(buffer, 0, buffer.length, null)).bytesRead) > 0; ) yield decoder.decode(buffer.subarray(0, n));
+    yield decoder.decode(new Uint8Array(0), false);
   } finally {
     await file.close();
   }
@@ -269,6 +276,8 @@ interface RunOptions {
   timeoutMs: number;
   signal: AbortSignal;
   input?: ReadableStream<Uint8Array>;
+  /** the group ends with hey, however hey ends (group-guard.ts) */
+  guard?: boolean;
   /** the file a stream ("stdout", "stderr") spills to when it outgrows memory */
   spill?: (stream: "stdout" | "stderr") => () => string;
 }
@@ -278,13 +287,15 @@ interface RunOptions {
  * closed or fed `input`. Returns `{error}` only when it could not start. Never throws.
  */
 async function runProcess(argv: string[], opts: RunOptions): Promise<Finished | { error: string }> {
-  let proc: Bun.Subprocess<"ignore" | ReadableStream<Uint8Array>, "pipe", "pipe">;
+  let proc: Bun.Subprocess<"ignore" | number | ReadableStream<Uint8Array>, "pipe", "pipe">;
   try {
-    proc = Bun.spawn(argv, {
+    const env = opts.env ?? process.env;
+    const run = opts.guard ? guarded(argv, env.PATH, opts.cwd) : { argv, stdin: "ignore" as const };
+    proc = Bun.spawn(run.argv, {
       cwd: opts.cwd,
-      env: opts.env ?? process.env,
-      // Bun does the writing, and a filter that stops reading early (head -n 3) is fine
-      stdin: opts.input ?? "ignore",
+      env,
+      // Bun does the writing, and a filter that stops reading early (head -n 3) is fine; a guard reads its pipe
+      stdin: opts.input ?? run.stdin,
       stdout: "pipe",
       stderr: "pipe",
       // POSIX: setsid(), so the group can be killed. On Windows it would give the child its own
@@ -315,6 +326,7 @@ async function runProcess(argv: string[], opts: RunOptions): Promise<Finished | 
   clearTimeout(timer);
   opts.signal.removeEventListener("abort", onAbort);
   await stopping;
+  if (opts.guard && !stopping) release(proc.pid);
   await drained([stdout, stderr]); // the shell is gone; a grandchild (`server &`) may hold the pipes
   const [out, err] = await Promise.all([stdout.finish(), stderr.finish()]);
   return { stdout: out, stderr: err, exitCode, signal: typeof proc.signalCode === "string" ? proc.signalCode : undefined, ended };

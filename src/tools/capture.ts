@@ -5,6 +5,7 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import type { Hidden } from "./bash-output.ts";
 import { errorText } from "../kernel/errors.ts";
+import { cutEdges, decodeOutput } from "./output-text.ts";
 
 export interface CaptureLimits {
   /** beyond this many bytes the stream spills to a file */
@@ -29,6 +30,8 @@ export interface Captured {
   /** what lies between `head` and `tail`; zero when `head` is all of it */
   hidden: Hidden;
   bytes: number;
+  /** bytes of `head` and `tail` that are not UTF-8, shown as Windows-1252 characters (output-text.ts) */
+  foreign: number;
   /** the file holding all of it, when it outgrew memory and the file could be written */
   spill?: string;
   /** why a stream that outgrew memory could not be kept whole */
@@ -146,14 +149,19 @@ export function capture(stream: ReadableStream<Uint8Array>, spillPath: (() => st
     await pipe.stop();
     if (fd !== undefined) closeSync(fd);
     fd = undefined;
-    const decode = (b: Uint8Array) => new TextDecoder().decode(b);
     if (head === undefined) {
       const raw = concat(memory);
-      return { head: decode(raw), raw, tail: "", hidden: { lines: 0, bytes: 0 }, bytes };
+      const { text, foreign } = decodeOutput(raw);
+      return { head: text, raw, tail: "", hidden: { lines: 0, bytes: 0 }, bytes, foreign };
     }
-    const end = concat(tail);
-    const hidden = { lines: newlines - countNewlines(head) - countNewlines(end), bytes: bytes - head.length - end.length };
-    return { head: decode(head), tail: decode(end), hidden, bytes, ...(spill ? { spill } : { spillError }) };
+    // a character cut in two where the hidden middle begins or ends is part of the middle
+    const first = head.subarray(0, head.length - cutEdges(head).end);
+    const all = concat(tail);
+    const end = all.subarray(cutEdges(all).start);
+    const hidden = { lines: newlines - countNewlines(first) - countNewlines(end), bytes: bytes - first.length - end.length };
+    const [shownHead, shownTail] = [decodeOutput(first), decodeOutput(end)];
+    const foreign = shownHead.foreign + shownTail.foreign;
+    return { head: shownHead.text, tail: shownTail.text, hidden, bytes, foreign, ...(spill ? { spill } : { spillError }) };
   };
   return { done: pipe.done, finish };
 }

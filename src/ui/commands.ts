@@ -18,6 +18,7 @@ import { pruneSessions, scanSessions, sessionShortIds, unreadableNote } from "..
 import type { LoadedSession } from "../sessions/reader.ts";
 import { removeSessionOutputs } from "../tools/outputs.ts";
 import { lastCall } from "./last-call.ts";
+import { decodeOutput } from "../tools/output-text.ts";
 import type { TerminalOutput } from "./terminal.ts";
 import { COMMANDS, unknownCommand } from "./slash.ts";
 import { listedHere, listFit } from "./sessions-list.ts";
@@ -207,7 +208,7 @@ function lastOutput(ctx: CommandContext): CommandResult {
   if (!last.fullOutput) return said(seen);
   let read: { text: string; truncated: boolean } | undefined;
   try {
-    read = readOwnFile(last.fullOutput, LAST_MAX_BYTES, { tail: true });
+    read = readOwnFile(last.fullOutput, LAST_MAX_BYTES, { tail: true, decode: (bytes) => decodeOutput(bytes).text }); // as the model read it
   } catch (e) {
     return said(`${seen}\nhey: cannot read the full output ${last.fullOutput}: ${errorText(e)}`);
   }

@@ -6,6 +6,7 @@
 import { MAX_RESULT_BYTES, MAX_RESULT_LINES } from "../tools/bash.ts";
 import { truncateHeadTail } from "../tools/bash-output.ts";
 import { drained, readPipe } from "../tools/capture.ts";
+import { outputDecoder } from "../tools/output-text.ts";
 import { killTree, killTreeNow } from "../tools/process-tree.ts";
 import type { ShellChoice } from "../tools/shell.ts";
 
@@ -54,15 +55,18 @@ export async function runShellCommand(
   let kept = "";
   let lost = 0;
   let showing = true;
-  const take = (decoder: TextDecoder) => (chunk: Uint8Array) => {
-    if (!showing) return;
-    const text = decoder.decode(chunk, { stream: true });
-    opts.show(text);
-    if (kept.length < KEEP_BYTES) kept += text;
-    else lost += chunk.byteLength;
-  };
+  const decoders = [outputDecoder(), outputDecoder()] as const;
+  const take =
+    (decoder: ReturnType<typeof outputDecoder>, stream = true) =>
+    (chunk: Uint8Array) => {
+      if (!showing) return;
+      const text = decoder.decode(chunk, stream);
+      opts.show(text);
+      if (kept.length < KEEP_BYTES) kept += text;
+      else lost += chunk.byteLength;
+    };
   // read to their end even after the run, unshown: closing them would kill a job that writes (EPIPE)
-  const pipes = [readPipe(child.stdout, take(new TextDecoder())), readPipe(child.stderr, take(new TextDecoder()))];
+  const pipes = [readPipe(child.stdout, take(decoders[0])), readPipe(child.stderr, take(decoders[1]))];
   const runs = () => child.exitCode === null && child.signalCode === null; // not reaped: its pid is still its own
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -79,6 +83,7 @@ export async function runShellCommand(
     const code = await child.exited;
     await stopping;
     await drained(pipes);
+    for (const decoder of decoders) take(decoder, false)(new Uint8Array(0)); // a last byte held back as the start of a character
     showing = false;
     const signal = child.signalCode ? String(child.signalCode) : undefined;
     return { code: signal ? undefined : code, ...(signal ? { signal } : {}), output: kept, lost };

@@ -271,7 +271,10 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           if (finalOnly) flushTurn(answer);
           if (event.stop_reason === "end" && !turnAnswered && event.turns > 0) infoLine("the model ended without a final answer; its work is above", YELLOW);
           if (event.stop_reason === "max_turns") infoLine("stopped at the turn limit (--max-turns)", YELLOW);
-          if (event.stop_reason === "max_run_tokens") infoLine("stopped at the run's token limit (--max-run-tokens)", YELLOW);
+          if (event.stop_reason === "max_run_tokens") {
+            const used = count(event.usage.input_tokens + event.usage.output_tokens);
+            infoLine(`stopped at the run's token limit (--max-run-tokens): ${used} tokens used, the hand-off included`, YELLOW);
+          }
           endLine(info);
           endLine(answer);
           calls.clear();

@@ -187,7 +187,7 @@ const CUT = /^… (\d+) lines? \(.*\) omitted …$/;
 const EXIT_LINE = /^\[exit code (-?\d+)\]$/;
 /** the bash tool's own lines: labels, the exit code, notes about filtering, saving and stopping */
 const MARKER =
-  /^\[(exit code -?\d+|stderr|stdout|full output: .*|could not save .*|output filtered.*|external filter .*|.*; the process group was killed|.* before the command started|the shell was killed .*)\]$/;
+  /^\[(exit code -?\d+|stderr|stdout|full output: .*|could not save .*|output filtered.*|external filter .*|.*; the process group was killed|.* before the command started|the shell was killed .*|\d+ bytes? (?:is|are) not UTF-8, .*)\]$/;
 /** why bash stopped the command: `[timed out after 2 s; …]`, `[interrupted by user; …]`, `[terminated (SIGTERM); …]` */
 const STOPPED = /^\[([^;\]]*); the process group was killed\]$/;
 const OMITTED = /^… .* omitted …$/;

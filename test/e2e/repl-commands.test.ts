@@ -74,6 +74,18 @@ test(
 );
 
 test(
+  "/last shows a command's Latin-1 output as the model read it, from the full-output file that keeps its bytes",
+  async () => {
+    const t = await open();
+    server.enqueue(toolCalls([["bash", { command: "printf 'caf\\351 cr\\350me\\n'" }]]), answer("Printed."));
+    await say(t, "print", "Printed.");
+    const shown = await say(t, "/last", /^›$/m);
+    expect(shown).toMatch(/\(full output:\s[^)]*\.log\)\ncafé crème\n/);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
   "/clear ends the session (it stays saved) and starts a new one in place; the next request carries nothing of the old",
   async () => {
     const t = await open();
@@ -110,6 +122,24 @@ test(
     server.enqueue(answer("Nothing new."));
     await say(t, "and now?", "Nothing new.");
     expect(lastUserText()).toBe("and now?");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "! in a narrow terminal: the status line is broken between words, not mid-word by the terminal, after output and after ^C alike",
+  async () => {
+    const t = await open({ cols: 30 });
+    await t.type("!printf abc");
+    await t.keys("Enter");
+    await t.waitFor((s) => lastLine(s) === "›" && s.includes("message"));
+    expect(await t.screen()).toContain("› !printf abc\nabc\nexit 0 · the command and its\noutput go with your next\nmessage\n›");
+    await t.type("!sleep 600");
+    await t.keys("Enter");
+    await t.waitFor("!sleep 600\n");
+    await t.keys("C-c");
+    await t.waitFor((s) => lastLine(s) === "›" && s.includes("SIGINT"));
+    expect(await t.screen()).toContain("^C\nkilled by SIGINT · the command\nand its output go with your\nnext message\n›");
   },
   E2E_TIMEOUT,
 );

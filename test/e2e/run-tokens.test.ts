@@ -31,8 +31,10 @@ test("--max-run-tokens: past the cap the run hands off without tools, saves .hey
   expect(run.code).toBe(3);
   // 15, 30, 45 > 40: three requests with tools, then the hand-off
   expect(model.requests.map(handOff)).toEqual([false, false, false, true]);
+  // the calls of the answer that passed the cap ran, as at --max-turns: the hand-off request has every result
+  expect(model.requests.at(-1)!.messages.filter((m) => m.role === "tool")).toHaveLength(3);
   expect(run.stdout).toBe("Done so far: listed files.\nRemaining: read them.\n");
-  expect(run.stderr).toContain("stopped at the run's token limit (--max-run-tokens)");
+  expect(run.stderr).toContain("stopped at the run's token limit (--max-run-tokens): 60 tokens used, the hand-off included");
   const note = readFileSync(join(work.path, ".hey", "task.md"), "utf8");
   expect(note).toContain("## Stopped at the run's token limit (");
   expect(note).toContain("Remaining: read them.");

@@ -50,6 +50,13 @@ test.each([
   ],
   ["bash silent", "bash", true, "(no output)\n[exit code 0]", "✓ no output"],
   [
+    "bash ok, Latin-1 output",
+    "bash",
+    true,
+    "café\n[exit code 0]\n[1 byte is not UTF-8, shown as Windows-1252 (Latin-1) characters; the full output keeps the bytes]\n[full output: /tmp/x.log]",
+    "✓ 1 line of output",
+  ],
+  [
     "bash exit 1, stderr first",
     "bash",
     false,

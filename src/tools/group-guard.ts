@@ -1,0 +1,97 @@
+// A bash call's process group ends with hey, however hey ends — `kill -9` included, when hey runs no
+// code at all. Each command starts under a small guard: a `sh` in the command's own process group
+// that reads a pipe only hey writes to, and kills its group (`kill -KILL 0`) when the read ends. It
+// ends when no writer is left: when hey's process ends, for any reason, the kernel closes hey's
+// end. (Linux's PR_SET_PDEATHSIG would cover only the shell, not a job it left running, and
+// Bun.spawn has no hook to set it in the child.) One pipe serves every guard of the run: a FIFO
+// made and unlinked at the first guarded call, hey holding it open to write (no child inherits
+// that) and giving each command its read end as stdin. Being in the group, the guard also keeps
+// the group's number from being reused while it waits, so its kill never reaches another group.
+// Once a call's command has exited and only the guard is left in its group, hey ends the guard:
+// no idle guard per call; a job left running (`server &`) keeps its guard until it ends or hey
+// does. POSIX only; where the FIFO cannot be made (or on Windows) commands run unguarded.
+import { constants, mkdtempSync, openSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { listProcesses, type Proc } from "./process-tree.ts";
+
+/**
+ * `sh -c GUARD hey PROGRAM ARGS…`: the pipe (stdin) moves to fd 3 and the command's stdin is
+ * /dev/null, as unguarded; the guard starts in the background with the pipe, no output of its own
+ * (it must not hold the output pipes open), then the shell becomes the command (`exec`: same pid,
+ * same exit status).
+ */
+const GUARD = `exec 3<&0 </dev/null
+/bin/sh -c 'read line || kill -KILL 0' hey-guard <&3 >/dev/null 2>&1 &
+exec 3<&- "$@"`;
+
+/** How long after a call ends its group is first looked at (calls in a row share one look), and again while a job runs on. */
+const SWEEP_MS = 500;
+const RESWEEP_MS = 10_000;
+
+/** The pipe's read end (the write end is only ever hey's); null once it could not be made. */
+let reader: number | null | undefined;
+
+function pipeReader(): number | null {
+  if (reader !== undefined) return reader;
+  reader = null;
+  if (process.platform === "win32") return reader;
+  let dir: string | undefined;
+  try {
+    dir = mkdtempSync(join(tmpdir(), "hey-guard-"));
+    const path = join(dir, "pipe");
+    if (Bun.spawnSync(["mkfifo", "-m", "600", path], { stdout: "ignore", stderr: "ignore" }).exitCode !== 0) return reader;
+    openSync(path, constants.O_RDWR); // hey's end, never written to, never closed: open read-write, it does not wait for a reader
+    reader = openSync(path, constants.O_RDONLY);
+  } catch {
+    reader = null;
+  } finally {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }
+  return reader;
+}
+
+/**
+ * How to spawn `argv` guarded: the argv and its stdin; unguarded (stdin closed) where there is no
+ * pipe, and when its program is not found on `path` (from `cwd`; spawning it fails then, saying so).
+ */
+export function guarded(argv: string[], path: string | undefined, cwd: string): { argv: string[]; stdin: number | "ignore" } {
+  const fd = pipeReader();
+  const found = fd !== null && Bun.which(argv[0]!, { PATH: path ?? "", cwd }) !== null;
+  return fd === null || !found ? { argv, stdin: "ignore" } : { argv: ["/bin/sh", "-c", GUARD, "hey", ...argv], stdin: fd };
+}
+
+/** Process groups whose command exited while more of the group ran, to be looked at again. */
+const held = new Set<number>();
+let sweep: ReturnType<typeof setTimeout> | undefined;
+
+/** After a guarded command of group `pgid` exited (and was not killed): its guard is ended once nothing else of the group runs. */
+export function release(pgid: number): void {
+  if (reader === null || reader === undefined) return;
+  held.add(pgid);
+  schedule(SWEEP_MS);
+}
+
+function schedule(ms: number): void {
+  if (sweep) return;
+  sweep = setTimeout(() => {
+    sweep = undefined;
+    const all = listProcesses();
+    const members = new Map<number, Proc[]>();
+    for (const p of all) if (p.running && held.has(p.pgid)) members.set(p.pgid, [...(members.get(p.pgid) ?? []), p]);
+    if (all.length > 0)
+      for (const pgid of held) {
+        const left = members.get(pgid) ?? [];
+        if (left.length > 1) continue;
+        held.delete(pgid);
+        // the guard is never its group's leader (the command's shell is): a lone leader is a new group
+        // that took the number of one the command ended itself (`trap 'kill 0' EXIT`), not hey's to end
+        if (left.length === 1 && left[0]!.pid !== pgid)
+          try {
+            process.kill(left[0]!.pid, "SIGKILL");
+          } catch {} // gone meanwhile
+      }
+    if (held.size > 0) schedule(RESWEEP_MS);
+  }, ms);
+  sweep.unref(); // hey exits without waiting for it: the guards then end what is left
+}

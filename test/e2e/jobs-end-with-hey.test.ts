@@ -1,0 +1,71 @@
+// What the bash tool starts ends with hey, however hey ends: `kill -9` of hey, which runs no code
+// of its own then, leaves no job behind (tools/group-guard.ts), neither a command still running
+// nor a job an earlier command left in the background; nor does hey's normal exit. While hey runs,
+// a background job runs on, and a call that left nothing running leaves no guard behind either.
+// Through the compiled binary against a local mock model.
+import { afterAll, afterEach, expect, test } from "bun:test";
+import { join } from "node:path";
+import { ensureBinary, runHey, tempDir } from "../helpers/e2e.ts";
+import { startModelServer, type ChatRequest } from "../helpers/model-server.ts";
+import { killMarked, marker, processes, withMarker } from "../helpers/processes.ts";
+import { found, until } from "../helpers/wait.ts";
+
+const root = tempDir("hey-jobs-");
+const leftovers: string[] = [];
+afterEach(() => killMarked(leftovers.splice(0)));
+afterAll(() => root.remove());
+
+/** The tool results the model has been sent so far, in order. */
+const results = (req: ChatRequest) => req.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
+const inGroup = (pgid: number) => processes().filter((p) => p.pgid === pgid);
+const env = (name: string) => ({
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  HOME: root.path,
+  XDG_STATE_HOME: join(root.path, name, "state"),
+  XDG_CACHE_HOME: join(root.path, name, "cache"),
+  NO_COLOR: "1",
+});
+
+test("kill -9 of hey: the running command and a job an earlier command left in the background both end", async () => {
+  const [job, running] = [marker(), marker()];
+  leftovers.push(job, running);
+  const commands = ["echo $$", `sleep ${job} >/dev/null 2>&1 & echo $$`, `sleep ${running}`];
+  const model = startModelServer((req) => ({ calls: [["bash", { command: commands[results(req).length] ?? "true" }]] }));
+  try {
+    const hey = Bun.spawn([await ensureBinary(), "--base-url", model.baseUrl, "-m", "m", "-p", "start the server and test it"], {
+      cwd: root.path,
+      env: env("kill9"),
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "ignore",
+      timeout: 30_000,
+    });
+    const sleeper = await found(() => withMarker(running).find((p) => p.args.startsWith("sleep")), "the running command", 15_000);
+    const [quiet, withJob] = results(model.requests.at(-1)!).map((r) => Number.parseInt(r, 10));
+    // while hey runs: the job runs on, and the call that left nothing running left no guard either
+    expect(inGroup(withJob!).some((p) => p.args.startsWith(`sleep ${job}`))).toBe(true);
+    await until(() => inGroup(quiet!).length === 0, "the first call's group to be empty", 10_000);
+
+    hey.kill("SIGKILL");
+    expect(await hey.exited).toBe(137);
+    await until(() => withMarker(job).length === 0 && withMarker(running).length === 0, "the jobs to end after kill -9 of hey", 10_000);
+    await until(() => inGroup(withJob!).length === 0 && inGroup(sleeper.pgid).length === 0, "their guards to end", 10_000);
+  } finally {
+    model.stop();
+  }
+}, 40_000);
+
+test("a job the model left in the background ends when hey exits normally", async () => {
+  const job = marker();
+  leftovers.push(job);
+  const model = startModelServer((req) =>
+    results(req).length === 0 ? { calls: [["bash", { command: `sleep ${job} >/dev/null 2>&1 & echo started` }]] } : { text: "started it" },
+  );
+  try {
+    const run = await runHey(["--base-url", model.baseUrl, "-m", "m", "-p", "start it"], { cwd: root.path, env: env("normal") });
+    expect(run.code).toBe(0);
+    await until(() => withMarker(job).length === 0, "the job to end with hey", 10_000);
+  } finally {
+    model.stop();
+  }
+}, 40_000);
