@@ -7,20 +7,20 @@ import type {
   ContentBlockParam,
   ImageBlockParam,
   MessageCreateParamsStreaming,
-  MessageDeltaUsage,
   MessageParam,
   RawMessageStreamEvent,
   TextBlockParam,
   Tool,
-  Usage as WireUsage,
 } from "@anthropic-ai/sdk/resources/messages";
-import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
-import type { ContentBlock, Message, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
-import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
+import { newId, parseArguments } from "../kernel/ir.ts";
+import type { ContentBlock, Message, ThinkingPart, ToolCall } from "../kernel/ir.ts";
+import type { ModelRequest, Provider, ProviderError, StreamEvent } from "../kernel/provider.ts";
 import { toProviderError } from "./anthropic-errors.ts";
+import { continuingPaused, recording, type Paused, type Recorded } from "./anthropic-pause.ts";
 import { adaptingStream, errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { toStop, stopDetail } from "./anthropic-stop.ts";
+import { mergeUsage, toUsage, type WireUsage } from "./anthropic-usage.ts";
 import { anthropicEffort } from "./effort.ts";
 import { statedOutputLimit } from "./output-limit.ts";
 import { guardedStream } from "./stream-guard.ts";
@@ -188,7 +188,7 @@ type Block =
  */
 export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, ctx: { model: string }): AsyncGenerator<StreamEvent> {
   const blocks = new Map<number, Block>();
-  let usage: Partial<WireUsage> = {};
+  let usage: WireUsage = {};
   let stop: string | undefined;
   let detail: string | undefined;
 
@@ -268,26 +268,6 @@ function inputText(input: unknown): string {
   return typeof input === "object" && input !== null && Object.keys(input).length > 0 ? JSON.stringify(input) : "{}";
 }
 
-/** `message_delta.usage` is cumulative; its input counts may be null or absent (text-then-tool-use.sse). */
-function mergeUsage(start: Partial<WireUsage>, delta: Partial<MessageDeltaUsage> | undefined): Partial<WireUsage> {
-  const out = { ...start };
-  for (const [k, v] of Object.entries(delta ?? {})) if (v !== null && v !== undefined) (out as Record<string, unknown>)[k] = v;
-  return out;
-}
-
-function toUsage(u: Partial<WireUsage>): Usage {
-  const cacheRead = u.cache_read_input_tokens ?? 0;
-  const cacheWrite = u.cache_creation_input_tokens ?? 0;
-  if (u.input_tokens === undefined && u.output_tokens === undefined) return emptyUsage();
-  return {
-    input: (u.input_tokens ?? 0) + cacheRead + cacheWrite,
-    output: u.output_tokens ?? 0,
-    cacheRead,
-    cacheWrite,
-    reasoning: u.output_tokens_details?.thinking_tokens ?? 0,
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Factory: the only code that touches the SDK client
 
@@ -345,7 +325,7 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
     stream(request: ModelRequest, signal: AbortSignal) {
       let sentThinking: string | undefined;
       let sentMax = 0;
-      const attempt = () =>
+      const attempt = (paused: Paused, into: Recorded) =>
         guardedStream(
           signal,
           opts.idleTimeoutMs,
@@ -353,11 +333,15 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
             const body = toRequest(request, requestOptions);
             sentThinking = body.thinking?.type;
             sentMax = body.max_tokens;
+            if (paused.content.length > 0) body.messages.push({ role: "assistant", content: paused.content as unknown as ContentBlockParam[] });
+            if (paused.container) body.container = paused.container;
             return client.messages.create(body, { signal: s });
           },
-          (events) => mapEvents(events, { model: opts.model }),
+          (events) => mapEvents(recording(events, into), { model: opts.model }),
           (e) => toProviderError(e, errorContext),
         );
+      // a turn the server paused goes on where it stopped (anthropic-pause.ts)
+      return continuingPaused((paused, into) => adaptingStream(() => attempt(paused, into), adapt));
       // A 400 that one change of the request avoids, made for good (each once, so the retries end):
       // - hey's own max_tokens default (never the user's) comes down to a limit the endpoint states:
       //   an Anthropic-compatible gateway or an older model may allow less than 32000 (output-limit.ts);
@@ -366,7 +350,7 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
       // - Claude 4.5 and earlier refuse adaptive thinking, 4.7 and later budget thinking: the other mode.
       // (platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting, "rejected configurations
       // by model"; the words of those 400s are not documented, so a refusal naming the mode is taken as one.)
-      return adaptingStream(attempt, (e) => {
+      function adapt(e: ProviderError): boolean {
         const stated = opts.maxTokens === undefined ? statedOutputLimit(e.message, sentMax) : undefined;
         if (stated !== undefined) return (requestOptions.maxTokens = stated) > 0;
         if (sentThinking === "disabled") return THINKING_REFUSED.test(e.message) && (requestOptions.noDisabledThinking = true);
@@ -374,7 +358,7 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
         if (modeSwitched || !refusedMode?.test(e.message) || !/thinking/i.test(e.message)) return false;
         requestOptions.legacyThinking = sentThinking === "adaptive";
         return (modeSwitched = true);
-      });
+      }
     },
   };
 }
