@@ -96,7 +96,8 @@ export type AgentEvent =
   | { type: "reload"; ok: boolean; changes: string[]; errors: string[]; warnings: string[] }
   /** a slash command's outcome (`hey -p /usage`): `ok` false for a refused or unknown one */
   | { type: "command"; name: string; ok: boolean; output: string }
-  | { type: "error"; kind: ErrorKind; message: string }
+  /** `max_tokens`: of a `length` error, the output token limit the request went with, where hey chose it (StreamEvent `done.maxTokens`) */
+  | { type: "error"; kind: ErrorKind; message: string; max_tokens?: number }
   | { type: "done"; stop_reason: RunStop; turns: number; usage: UsageCounts };
 
 /** Receives every agent event in order. `emit` must not throw and must not block the loop. */

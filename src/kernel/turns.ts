@@ -51,12 +51,13 @@ export interface RunResult {
   usage: Usage;
 }
 
-/** One answered request: its message (already appended, unless it is a hand-off without text), whether it has text, why it stopped (and the provider's words on it), the tools it was offered. */
+/** One answered request: its message (already appended, unless it is a hand-off without text), whether it has text, why it stopped (and the provider's words on it, and the output limit it went with), the tools it was offered. */
 export interface Answer {
   message: Message;
   answered: boolean;
   stop: StopReason;
   detail?: string;
+  maxTokens?: number;
   tools: Tool[];
 }
 
@@ -149,7 +150,8 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       if (!handOff || answered) self.append(message); // an empty hand-off is not kept: it is asked for again
       usage = addUsage(usage, reply.usage);
       output.emit({ type: "usage", ...usageCounts(reply.usage) });
-      return { message, answered, stop: reply.stop, ...(reply.detail ? { detail: reply.detail } : {}), tools: context.tools };
+      const { stop, detail, maxTokens } = reply;
+      return { message, answered, stop, ...(detail ? { detail } : {}), ...(maxTokens ? { maxTokens } : {}), tools: context.tools };
     },
   };
   return self;
@@ -160,7 +162,7 @@ const THINKING_BLOCKED =
   "the tool-calling message in progress has no thinking block of this model (another model's, or made with thinking off), and Anthropic keeps one thinking setting per tool loop";
 
 type Reply =
-  | { error?: undefined; partial?: undefined; message: Message; usage: Usage; stop: StopReason; detail?: string }
+  | { error?: undefined; partial?: undefined; message: Message; usage: Usage; stop: StopReason; detail?: string; maxTokens?: number }
   | { error: ProviderError; partial?: Message };
 
 /**

@@ -184,9 +184,10 @@ type Block =
  * complete, then `done`, whose message keeps one part per content block in block order.
  * Complete means a stop reason arrived: `message_stop` adds nothing, and the SDK drops a final
  * event that lacks its blank line (max-tokens-truncated-tool-input.sse, parallel-tool-use.sse).
- * Throws ProviderError("network") when the stream ends without one.
+ * Throws ProviderError("network") when the stream ends without one. `ctx.maxTokens`: the request's
+ * max_tokens, which `done` carries.
  */
-export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, ctx: { model: string }): AsyncGenerator<StreamEvent> {
+export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, ctx: { model: string; maxTokens?: number }): AsyncGenerator<StreamEvent> {
   const blocks = new Map<number, Block>();
   let usage: WireUsage = {};
   let stop: string | undefined;
@@ -249,7 +250,8 @@ export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, c
 
   const message: Message = { id: newId(), role: "assistant", content };
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
-  yield { type: "done", message, usage: toUsage(usage), stop: toStop(stop), ...(detail ? { detail } : {}) };
+  const limit = ctx.maxTokens ? { maxTokens: ctx.maxTokens } : {};
+  yield { type: "done", message, usage: toUsage(usage), stop: toStop(stop), ...(detail ? { detail } : {}), ...limit };
 }
 
 function* appendText(block: Block | undefined, delta: string): Generator<StreamEvent> {
@@ -337,7 +339,7 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
             if (paused.container) body.container = paused.container;
             return client.messages.create(body, { signal: s });
           },
-          (events) => mapEvents(recording(events, into), { model: opts.model }),
+          (events) => mapEvents(recording(events, into), { model: opts.model, maxTokens: sentMax }),
           (e) => toProviderError(e, errorContext),
         );
       // a turn the server paused goes on where it stopped (anthropic-pause.ts)
