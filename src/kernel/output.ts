@@ -50,6 +50,8 @@ export type AgentEvent =
   | { type: "debug"; message: string }
   | { type: "tool_result"; id: string; name: string; ok: boolean; output: string }
   | { type: "retry"; attempt: number; delay_ms: number; error: string }
+  /** how the provider adapted the request to go on, said once (StreamEvent `notice`): an effort level the model refused, replaced */
+  | { type: "notice"; message: string }
   /**
    * `tokens_per_char`: the context estimate's ratio after this response corrected it (the agent adds
    * it, for the session writer: `hey -c` starts from it); not part of the JSON stream

@@ -31,6 +31,8 @@ export type StreamEvent =
   | { type: "text"; delta: string }
   | { type: "thinking"; delta: string }
   | { type: "tool_call"; call: ToolCall }
+  /** what the user should hear, once, of a change the adapter made to go on (an effort level the model refused, replaced) */
+  | { type: "notice"; message: string }
   /**
    * `detail`: the provider's own words on a stop the user must hear about (why it refused, what
    * blocked the prompt); `server`: the server software that answered, when its answer names it

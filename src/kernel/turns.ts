@@ -215,7 +215,8 @@ async function streamOnce(request: ModelRequest, deps: LoopDeps, partial: { text
     } else if (event.type === "thinking") {
       partial.thinking += event.delta;
       deps.output.emit({ type: "thinking_delta", text: event.delta });
-    } else if (event.type === "done") return event;
+    } else if (event.type === "notice") deps.output.emit(event);
+    else if (event.type === "done") return event;
   }
   throw new ProviderError("network", "the model's stream ended without a final message");
 }

@@ -21,7 +21,7 @@ import { adaptingStream, errorContextOf, joinText, requestBasics, unfinishedErro
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { toStop, stopDetail } from "./anthropic-stop.ts";
 import { mergeUsage, toUsage, type WireUsage } from "./anthropic-usage.ts";
-import { anthropicEffort } from "./effort.ts";
+import { anthropicEffort, effortNotice, learnEffort } from "./effort.ts";
 import { statedOutputLimit } from "./output-limit.ts";
 import { guardedStream } from "./stream-guard.ts";
 
@@ -32,6 +32,8 @@ export interface RequestOptions extends RequestBasics {
   legacyThinking?: boolean;
   /** The model refused `thinking: {type: "disabled"}`: thinking off is sent as no `thinking` field. */
   noDisabledThinking?: boolean;
+  /** effort levels the model refused → the nearest it takes (effort.ts learnEffort) */
+  effortFor?: Record<string, string>;
 }
 
 /** What rides in `Opaque.data` of an Anthropic thinking part: a signature, or a redacted block's data. */
@@ -102,7 +104,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
   }
   if (req.tools.length > 0 && req.toolChoice === "none") body.tool_choice = { type: "none" };
   if (thinking && !(thinking.type === "disabled" && opts.noDisabledThinking)) body.thinking = thinking;
-  if (output_config) body.output_config = output_config as MessageCreateParamsStreaming["output_config"];
+  const effort = output_config && (opts.effortFor?.[output_config.effort] ?? output_config.effort);
+  if (effort) body.output_config = { effort } as MessageCreateParamsStreaming["output_config"];
   return body;
 }
 
@@ -317,6 +320,7 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
   const requestOptions: RequestOptions = {
     ...requestBasics(opts),
     ...(opts.legacyThinking !== undefined ? { legacyThinking: opts.legacyThinking } : {}),
+    effortFor: {},
   };
   const errorContext = errorContextOf(opts);
   let modeSwitched = false;
@@ -345,6 +349,7 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
       // a turn the server paused goes on where it stopped (anthropic-pause.ts)
       return continuingPaused((paused, into) => adaptingStream(() => attempt(paused, into), adapt));
       // A 400 that one change of the request avoids, made for good (each once, so the retries end):
+      // - a level of `output_config.effort` the model does not take goes as the nearest it names (effort.ts), and the user is told;
       // - hey's own max_tokens default (never the user's) comes down to a limit the endpoint states:
       //   an Anthropic-compatible gateway or an older model may allow less than 32000 (output-limit.ts);
       // - thinking off is `disabled`, which Claude Fable 5, Mythos 5 and Mythos Preview (always
@@ -352,7 +357,9 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
       // - Claude 4.5 and earlier refuse adaptive thinking, 4.7 and later budget thinking: the other mode.
       // (platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting, "rejected configurations
       // by model"; the words of those 400s are not documented, so a refusal naming the mode is taken as one.)
-      function adapt(e: ProviderError): boolean {
+      function adapt(e: ProviderError): boolean | string {
+        const learned = learnEffort(requestOptions.effortFor!, e.message);
+        if (learned) return effortNotice(learned);
         const stated = opts.maxTokens === undefined ? statedOutputLimit(e.message, sentMax) : undefined;
         if (stated !== undefined) return (requestOptions.maxTokens = stated) > 0;
         if (sentThinking === "disabled") return THINKING_REFUSED.test(e.message) && (requestOptions.noDisabledThinking = true);

@@ -243,6 +243,9 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           showResult(event);
           spin(calls.size > 0 ? "running…" : "working…");
           break;
+        case "notice":
+          infoLine(`hey: ${visible(event.message)}`, DIM);
+          break;
         case "retry":
           infoLine(`retrying in ${formatDelay(event.delay_ms)} (${event.attempt}/${opts.maxRetries ?? "?"}): ${visible(event.error)}`, YELLOW);
           spin("retrying in", now(), now() + event.delay_ms);
