@@ -11,16 +11,13 @@ import { jsonReply } from "../helpers/replay-server.ts";
 const server = fileReplayServer();
 const work = fileTempDir("hey-effort-");
 
+/** Anthropic's words (anthropics/claude-code#81084) */
+const ANTHROPIC_REFUSAL =
+  "output_config.effort 'xhigh' is not supported when thinking is disabled on this model. Use effort 'high' or below, or enable thinking.";
 const NOTICE = "this model does not take effort xhigh: high is sent instead";
 
 test("Anthropic: output_config.effort xhigh refused → high, said once (before: the run failed with the 400)", async () => {
-  const refusal = jsonReply(400, {
-    type: "error",
-    error: {
-      type: "invalid_request_error",
-      message: "output_config.effort 'xhigh' is not supported when thinking is disabled on this model. Use effort 'high' or below, or enable thinking.",
-    },
-  });
+  const refusal = jsonReply(400, { type: "error", error: { type: "invalid_request_error", message: ANTHROPIC_REFUSAL } });
   const before = server.requests.length;
   server.enqueue(refusal, textReply("anthropic", "It says hello."));
   const run = await runHey(["--base-url", `${server.url}/v1`, "--protocol", "anthropic", "-m", "m", "--effort", "xhigh", "-p", "what does a.txt say"], {
@@ -30,6 +27,20 @@ test("Anthropic: output_config.effort xhigh refused → high, said once (before:
   const efforts = server.requests.slice(before).map((r) => (r.body as { output_config?: { effort: string } }).output_config?.effort);
   expect(efforts).toEqual(["xhigh", "high"]);
   expect(run.stderr.split("\n").filter((l) => l.includes(NOTICE))).toEqual([`hey: ${NOTICE}`]);
+});
+
+test("a context-length refusal after the effort was adapted still gets the request cut to the window and sent again", async () => {
+  const before = server.requests.length;
+  server.enqueue(
+    jsonReply(400, { type: "error", error: { type: "invalid_request_error", message: ANTHROPIC_REFUSAL } }),
+    jsonReply(400, { type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 250000 tokens > 200000 maximum" } }),
+    textReply("anthropic", "It says hello."),
+  );
+  const run = await runHey(["--base-url", `${server.url}/v1`, "--protocol", "anthropic", "-m", "m", "--effort", "xhigh", "-p", "what does a.txt say"], {
+    cwd: work.path,
+  });
+  expect(run).toMatchObject({ code: 0, stdout: "It says hello.\n" });
+  expect(server.requests.slice(before).map((r) => (r.body as { output_config?: { effort: string } }).output_config?.effort)).toEqual(["xhigh", "high", "high"]);
 });
 
 test('chat completions: a gateway\'s `"xhigh" is not supported …; supported values: [low medium high]` → high, a notice event in JSON (before: no effort sent at all)', async () => {
