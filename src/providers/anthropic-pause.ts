@@ -81,7 +81,7 @@ export interface Paused {
  * A response that stopped with "pause_turn" is sent back as it came, up to MAX_CONTINUATIONS
  * times. Deltas and tool calls pass on as they come; one `done` ends it: every response's parts in
  * order, their usage summed (each request is billed), the last one's stop. A turn still paused
- * after the last continuation ends with stop "other" and a detail that says so.
+ * after the last continuation ends with stop "other", a notice and a detail that say so.
  */
 export async function* continuingPaused(send: (paused: Paused, into: Recorded) => AsyncIterable<StreamEvent>): AsyncGenerator<StreamEvent> {
   const paused: Paused = { content: [] };
@@ -96,8 +96,11 @@ export async function* continuingPaused(send: (paused: Paused, into: Recorded) =
     if (!done) return;
     merged = merged ? joined(merged, done) : done;
     if (into.stop !== "pause_turn") return yield merged;
-    if (continued === MAX_CONTINUATIONS)
-      return yield { ...merged, detail: `the server paused the turn (pause_turn) ${continued + 1} times; hey stopped asking it to go on` };
+    if (continued === MAX_CONTINUATIONS) {
+      const detail = `the server paused the turn (pause_turn) ${continued + 1} times; hey stopped asking it to go on, so the answer may be unfinished`;
+      yield { type: "notice", message: detail };
+      return yield { ...merged, detail };
+    }
     // the API rejects whitespace-only text blocks, its own included ("text content blocks must contain non-whitespace text")
     paused.content.push(...into.blocks.filter((b) => b && !(b.type === "text" && String(b.text ?? "").trim() === "")));
     if (into.container) paused.container = into.container;

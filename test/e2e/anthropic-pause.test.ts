@@ -76,7 +76,7 @@ test("a paused turn is continued with the paused content sent back as it came, a
   expect(events.filter((e) => e.type === "usage")).toMatchObject([{ input_tokens: 100 + 90 }]);
 });
 
-test(`a server that pauses on and on is continued ${MAX_CONTINUATIONS} times, then the run ends with what it said`, async () => {
+test(`a server that pauses on and on is continued ${MAX_CONTINUATIONS} times, then the run ends with what it said, and says why`, async () => {
   const before = server.requests.length;
   server.enqueue(...Array.from({ length: MAX_CONTINUATIONS + 1 }, (_, i) => pausedReply(i + 1)));
   const result = await run();
@@ -86,5 +86,11 @@ test(`a server that pauses on and on is continued ${MAX_CONTINUATIONS} times, th
   expect((last.content as unknown[]).length).toBe(2 * MAX_CONTINUATIONS); // every paused response, in order
   const events = jsonEvents(result.stdout);
   expect(events.filter((e) => e.type === "text_delta").map((e) => e.text)).toHaveLength(MAX_CONTINUATIONS + 1);
+  expect(events.filter((e) => e.type === "notice")).toEqual([
+    {
+      type: "notice",
+      message: `the server paused the turn (pause_turn) ${MAX_CONTINUATIONS + 1} times; hey stopped asking it to go on, so the answer may be unfinished`,
+    },
+  ]);
   expect(events.at(-1)).toMatchObject({ type: "done", turns: 1 });
 });
