@@ -113,3 +113,24 @@ test("chat completions: a cut call goes back as `{}` like on every other protoco
   expect(call.tool_calls).toMatchObject([{ id: "call_1", function: { name: "write_file", arguments: "{}" } }]);
   expect(String(messages.find((m) => m.role === "tool")?.content)).toStartWith(`write_file: ${CUT_OFF_CALL}`);
 });
+
+test("chat completions: a call cut before any of its arguments is not run with none, as on Anthropic: the answer was cut, exit 1", async () => {
+  const before = server.requests.length;
+  server.enqueue(
+    sseReply(
+      sse([
+        chatChunk({ content: "Writing the guide." }),
+        chatChunk({ toolCall: { index: 0, id: "call_1", name: "write_file", arguments: "" } }),
+        chatChunk({ finish: "length" }),
+        chatChunk({ usage: { prompt_tokens: 50, completion_tokens: 100, total_tokens: 150 } }),
+      ]),
+    ),
+  );
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--output", "json", "-p", "write a guide"], { cwd: work.path });
+  expect(run.code).toBe(1);
+  const events = jsonEvents(run.stdout);
+  expect(events.filter((e) => e.type === "tool_call")).toEqual([]);
+  expect(events.find((e) => e.type === "error")).toMatchObject({ kind: "length" });
+  expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "length", turns: 1 });
+  expect(server.requests.length - before).toBe(1);
+});
