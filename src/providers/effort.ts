@@ -101,9 +101,10 @@ export interface LearnedEffort {
  * `output_config.effort "xhigh" is not supported by model claude-opus-4.7` (microsoft/vscode#312711),
  * Anthropic `output_config.effort 'xhigh' is not supported when thinking is disabled on this model`
  * (anthropics/claude-code#81084), Volcano Engine's "expected `low`, `medium`, `high` or `max`, but
- * got `xhigh` instead" (farion1231/cc-switch#2851).
+ * got `xhigh` instead" (farion1231/cc-switch#2851), pydantic's literal_error (SGLang: "'msg': \"Input
+ * should be 'low', 'medium' or 'high'\", 'input': 'xhigh'", router-for-me/CLIProxyAPI#1572).
  */
-const REFUSED_LEVEL = [/does not support ['"`](\w+)['"`]/i, /['"`](\w+)['"`] is not supported/i, /but got ['"`](\w+)['"`]/i];
+const REFUSED_LEVEL = [/does not support ['"`](\w+)['"`]/i, /['"`](\w+)['"`] is not supported/i, /but got ['"`](\w+)['"`]/i, /['"]input['"]:\s*['"](\w+)['"]/i];
 
 /** The levels a refusal offers: quoted ('high', "low", `max`) or in a bracketed list ([low medium high]). */
 function offeredLevels(said: string): string[] {

@@ -110,6 +110,11 @@ describe("a refused reasoning effort learns the model's nearest", () => {
       "output_config.effort 'xhigh' is not supported when thinking is disabled on this model. Use effort 'high' or below, or enable thinking.",
       { xhigh: "high" },
     ],
+    // SGLang's pydantic literal_error (router-for-me/CLIProxyAPI#1572)
+    [
+      `1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'reasoning_effort'), 'msg': "Input should be 'low', 'medium' or 'high'", 'input': 'xhigh', 'ctx': {'expected': "'low', 'medium' or 'high'"}}`,
+      { xhigh: "high" },
+    ],
     // Volcano Engine's Anthropic-compatible endpoint (farion1231/cc-switch#2851): a tie goes to the lower level
     [
       "The parameter `output_config.effort` specified in the request are not valid: expected `low`, `medium`, `high` or `max`, but got `xhigh` instead.",
