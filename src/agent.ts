@@ -179,7 +179,7 @@ export function createAgent(parts: AgentParts): Agent {
         let started = false;
         try {
           for await (const event of provider.stream(request, signal)) {
-            started = true;
+            started ||= event.type !== "notice"; // a notice is no part of an answer: the request may still be built again
             yield event;
           }
           return;

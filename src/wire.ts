@@ -51,7 +51,7 @@ import { createWriteFileTool } from "./tools/write-file.ts";
 import type { ApprovalState } from "./trust/approve.ts";
 import { errorsTo, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
-import { setupHint } from "./ui/setup-help.ts";
+import { setupHint, type Failure } from "./ui/setup-help.ts";
 import { visible } from "./ui/visible.ts";
 import { writer } from "./ui/term.ts";
 
@@ -157,7 +157,7 @@ export async function assemble(
     untilAnswer: true,
     existing: resumed !== undefined,
   });
-  const hint = (e: { kind: string; message: string }) => setupHint(runtime.settings.provider, runtime.settings.model, e, { userFile: here.userConfig, home });
+  const hint = (e: Failure) => setupHint(runtime.settings.provider, runtime.settings.model, e, { userFile: here.userConfig, home });
   const terminal = run.output === "text" ? terminalOutput(oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint }) : undefined;
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
 

@@ -1,6 +1,6 @@
 // What of a conversation may be sent to a given protocol and model (SPEC §5.6). The one place
 // that decides: adapters then send everything they are given, the way their protocol wants it.
-import type { Message, Protocol, ToolCall } from "./ir.ts";
+import { parseArguments, type Message, type Protocol, type ToolCall } from "./ir.ts";
 import { syntheticResult } from "./tool-calls.ts";
 
 export interface Target {
@@ -19,6 +19,9 @@ export interface Target {
  * - opaque data on tool calls (Gemini thought signatures) survives only for its own model;
  * - tool-call ids are made acceptable to every protocol (`[A-Za-z0-9_-]`, ≤ 40 characters),
  *   the same way on the call and on its result;
+ * - arguments that are not a JSON object (a call the output limit cut off mid-way; its result says
+ *   so) go as `{}`: chat-completions servers that parse them answer 400 to half a JSON text, and
+ *   Anthropic, Gemini and Responses take only an object there;
  * - every tool call gets exactly one result (a synthetic error result when it has none) and
  *   results without a call are dropped, so no request is ever rejected for a broken pair.
  * Returns `messages` itself when nothing had to change (the common case, every turn).
@@ -69,14 +72,19 @@ function adaptAssistant(m: Message, target: Target, currentTurn: boolean): Messa
   const keepThinking = currentTurn || (target.protocol === "openai" && (m.toolCalls?.length ?? 0) > 0);
   const content = m.content.filter((p) => p.type !== "thinking" || (keepThinking && mine(p.opaque)));
   let calls = m.toolCalls;
-  if (calls?.some((c) => safeId(c.id) !== c.id || (c.opaque && !mine(c.opaque)))) {
+  if (calls?.some((c) => safeId(c.id) !== c.id || (c.opaque && !mine(c.opaque)) || sentArguments(c) !== c.arguments)) {
     calls = calls.map((c): ToolCall => {
       const { opaque, ...rest } = c;
-      return { ...rest, id: safeId(c.id), ...(opaque && mine(opaque) ? { opaque } : {}) };
+      return { ...rest, id: safeId(c.id), arguments: sentArguments(c), ...(opaque && mine(opaque) ? { opaque } : {}) };
     });
   }
   if (content.length === m.content.length && calls === m.toolCalls) return m;
   return { ...m, content, ...(calls ? { toolCalls: calls } : {}) };
+}
+
+/** A call's arguments as every protocol takes them back: a JSON object's text, else `{}` (blank, cut off, not JSON, not an object). */
+function sentArguments(c: ToolCall): string {
+  return c.arguments.trim() !== "" && parseArguments(c.arguments) ? c.arguments : "{}";
 }
 
 /** Longest tool-call id every protocol accepts (OpenAI chat rejects ids over 40 characters). */

@@ -51,7 +51,8 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
       return turns.finish("error");
     }
     if (calls.length === 0 && reply.stop === "length") {
-      deps.output.emit({ type: "error", kind: "length", message: reply.detail ? `the answer was cut off: ${reply.detail}` : CUT_OFF });
+      const message = reply.detail ? `the answer was cut off: ${reply.detail}` : CUT_OFF;
+      deps.output.emit({ type: "error", kind: "length", message, ...(reply.maxTokens ? { max_tokens: reply.maxTokens } : {}) });
       return turns.finish("length");
     }
     if (calls.length === 0) return turns.finish("end");

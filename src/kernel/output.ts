@@ -50,6 +50,8 @@ export type AgentEvent =
   | { type: "debug"; message: string }
   | { type: "tool_result"; id: string; name: string; ok: boolean; output: string }
   | { type: "retry"; attempt: number; delay_ms: number; error: string }
+  /** how the provider adapted the request to go on, said once (StreamEvent `notice`): an effort level the model refused, replaced */
+  | { type: "notice"; message: string }
   /**
    * `tokens_per_char`: the context estimate's ratio after this response corrected it (the agent adds
    * it, for the session writer: `hey -c` starts from it); not part of the JSON stream
@@ -96,7 +98,8 @@ export type AgentEvent =
   | { type: "reload"; ok: boolean; changes: string[]; errors: string[]; warnings: string[] }
   /** a slash command's outcome (`hey -p /usage`): `ok` false for a refused or unknown one */
   | { type: "command"; name: string; ok: boolean; output: string }
-  | { type: "error"; kind: ErrorKind; message: string }
+  /** `max_tokens`: of a `length` error, the output token limit the request went with, where hey chose it (StreamEvent `done.maxTokens`) */
+  | { type: "error"; kind: ErrorKind; message: string; max_tokens?: number }
   | { type: "done"; stop_reason: RunStop; turns: number; usage: UsageCounts };
 
 /** Receives every agent event in order. `emit` must not throw and must not block the loop. */

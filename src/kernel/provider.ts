@@ -31,12 +31,16 @@ export type StreamEvent =
   | { type: "text"; delta: string }
   | { type: "thinking"; delta: string }
   | { type: "tool_call"; call: ToolCall }
+  /** what the user should hear, once, of a change the adapter made to go on (an effort level the model refused, replaced) */
+  | { type: "notice"; message: string }
   /**
    * `detail`: the provider's own words on a stop the user must hear about (why it refused, what
    * blocked the prompt); `server`: the server software that answered, when its answer names it
-   * ("ollama": providers/openai.ts)
+   * ("ollama": providers/openai.ts); `maxTokens`: the output token limit the request went with,
+   * where the adapter chose it rather than the configuration (Anthropic's default, lowered to what
+   * the endpoint takes, or raised above a thinking budget), for what a `length` stop tells the user
    */
-  | { type: "done"; message: Message; usage: Usage; stop: StopReason; detail?: string; server?: string };
+  | { type: "done"; message: Message; usage: Usage; stop: StopReason; detail?: string; server?: string; maxTokens?: number };
 
 /**
  * A model endpoint speaking one protocol.

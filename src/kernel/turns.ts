@@ -51,12 +51,13 @@ export interface RunResult {
   usage: Usage;
 }
 
-/** One answered request: its message (already appended, unless it is a hand-off without text), whether it has text, why it stopped (and the provider's words on it), the tools it was offered. */
+/** One answered request: its message (already appended, unless it is a hand-off without text), whether it has text, why it stopped (and the provider's words on it, and the output limit it went with), the tools it was offered. */
 export interface Answer {
   message: Message;
   answered: boolean;
   stop: StopReason;
   detail?: string;
+  maxTokens?: number;
   tools: Tool[];
 }
 
@@ -143,11 +144,14 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       }
       const answered = textOf(reply.message).trim() !== "";
       if (handOff) delete reply.message.toolCalls; // calls made anyway in the hand-off will never run
-      const message = withUniqueCallIds(reply.message, messages); // two calls with one id keep both results
+      const refusal = reply.stop === "refusal" && !reply.message.toolCalls?.length;
+      // two calls with one id keep both results; a refused answer is kept as its marker alone
+      const message = refusal ? refusedAnswer(reply.message, reply.detail) : withUniqueCallIds(reply.message, messages);
       if (!handOff || answered) self.append(message); // an empty hand-off is not kept: it is asked for again
       usage = addUsage(usage, reply.usage);
       output.emit({ type: "usage", ...usageCounts(reply.usage) });
-      return { message, answered, stop: reply.stop, ...(reply.detail ? { detail: reply.detail } : {}), tools: context.tools };
+      const { stop, detail, maxTokens } = reply;
+      return { message, answered, stop, ...(detail ? { detail } : {}), ...(maxTokens ? { maxTokens } : {}), tools: context.tools };
     },
   };
   return self;
@@ -158,7 +162,7 @@ const THINKING_BLOCKED =
   "the tool-calling message in progress has no thinking block of this model (another model's, or made with thinking off), and Anthropic keeps one thinking setting per tool loop";
 
 type Reply =
-  | { error?: undefined; partial?: undefined; message: Message; usage: Usage; stop: StopReason; detail?: string }
+  | { error?: undefined; partial?: undefined; message: Message; usage: Usage; stop: StopReason; detail?: string; maxTokens?: number }
   | { error: ProviderError; partial?: Message };
 
 /**
@@ -211,9 +215,23 @@ async function streamOnce(request: ModelRequest, deps: LoopDeps, partial: { text
     } else if (event.type === "thinking") {
       partial.thinking += event.delta;
       deps.output.emit({ type: "thinking_delta", text: event.delta });
-    } else if (event.type === "done") return event;
+    } else if (event.type === "notice") deps.output.emit(event);
+    else if (event.type === "done") return event;
   }
   throw new ProviderError("network", "the model's stream ended without a final message");
+}
+
+/**
+ * A refused answer as the history keeps it, and every later request sends it: a marker in place of
+ * what came. The words and thinking of a refusal (the start of what the provider's filter stopped,
+ * or nothing at all: a Gemini SAFETY stop) sent again with each later request get that request
+ * refused too, or rejected as an empty turn
+ * (platform.claude.com/docs/en/test-and-evaluate/strengthen-guardrails/handle-streaming-refusals:
+ * "reset the conversation context"); the user's message stays, for the next one to rephrase or
+ * follow, and the marker tells the model that it was not answered.
+ */
+export function refusedAnswer(reply: Message, detail: string | undefined): Message {
+  return { id: reply.id, role: "assistant", content: [{ type: "text", text: `[refused${detail ? ` (${detail})` : ""}: this request was not answered]` }] };
 }
 
 /** The end of an answer the user interrupted, as the session keeps it and every later request sends it. */

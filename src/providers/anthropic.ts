@@ -7,21 +7,21 @@ import type {
   ContentBlockParam,
   ImageBlockParam,
   MessageCreateParamsStreaming,
-  MessageDeltaUsage,
   MessageParam,
   RawMessageStreamEvent,
   TextBlockParam,
   Tool,
-  Usage as WireUsage,
 } from "@anthropic-ai/sdk/resources/messages";
-import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
-import type { ContentBlock, Message, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
-import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
+import { newId, parseArguments } from "../kernel/ir.ts";
+import type { ContentBlock, Message, ThinkingPart, ToolCall } from "../kernel/ir.ts";
+import type { ModelRequest, Provider, ProviderError, StreamEvent } from "../kernel/provider.ts";
 import { toProviderError } from "./anthropic-errors.ts";
+import { continuingPaused, recording, type Paused, type Recorded } from "./anthropic-pause.ts";
 import { adaptingStream, errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { toStop, stopDetail } from "./anthropic-stop.ts";
-import { anthropicEffort } from "./effort.ts";
+import { mergeUsage, toUsage, type WireUsage } from "./anthropic-usage.ts";
+import { anthropicEffort, effortNotice, learnEffort } from "./effort.ts";
 import { statedOutputLimit } from "./output-limit.ts";
 import { guardedStream } from "./stream-guard.ts";
 
@@ -32,6 +32,8 @@ export interface RequestOptions extends RequestBasics {
   legacyThinking?: boolean;
   /** The model refused `thinking: {type: "disabled"}`: thinking off is sent as no `thinking` field. */
   noDisabledThinking?: boolean;
+  /** effort levels the model refused → the nearest it takes (effort.ts learnEffort) */
+  effortFor?: Record<string, string>;
 }
 
 /** What rides in `Opaque.data` of an Anthropic thinking part: a signature, or a redacted block's data. */
@@ -102,7 +104,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
   }
   if (req.tools.length > 0 && req.toolChoice === "none") body.tool_choice = { type: "none" };
   if (thinking && !(thinking.type === "disabled" && opts.noDisabledThinking)) body.thinking = thinking;
-  if (output_config) body.output_config = output_config as MessageCreateParamsStreaming["output_config"];
+  const effort = output_config && (opts.effortFor?.[output_config.effort] ?? output_config.effort);
+  if (effort) body.output_config = { effort } as MessageCreateParamsStreaming["output_config"];
   return body;
 }
 
@@ -184,11 +187,12 @@ type Block =
  * complete, then `done`, whose message keeps one part per content block in block order.
  * Complete means a stop reason arrived: `message_stop` adds nothing, and the SDK drops a final
  * event that lacks its blank line (max-tokens-truncated-tool-input.sse, parallel-tool-use.sse).
- * Throws ProviderError("network") when the stream ends without one.
+ * Throws ProviderError("network") when the stream ends without one. `ctx.maxTokens`: the request's
+ * max_tokens, which `done` carries.
  */
-export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, ctx: { model: string }): AsyncGenerator<StreamEvent> {
+export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, ctx: { model: string; maxTokens?: number }): AsyncGenerator<StreamEvent> {
   const blocks = new Map<number, Block>();
-  let usage: Partial<WireUsage> = {};
+  let usage: WireUsage = {};
   let stop: string | undefined;
   let detail: string | undefined;
 
@@ -249,7 +253,8 @@ export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, c
 
   const message: Message = { id: newId(), role: "assistant", content };
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
-  yield { type: "done", message, usage: toUsage(usage), stop: toStop(stop), ...(detail ? { detail } : {}) };
+  const limit = ctx.maxTokens ? { maxTokens: ctx.maxTokens } : {};
+  yield { type: "done", message, usage: toUsage(usage), stop: toStop(stop), ...(detail ? { detail } : {}), ...limit };
 }
 
 function* appendText(block: Block | undefined, delta: string): Generator<StreamEvent> {
@@ -266,26 +271,6 @@ function thinkingPart(text: string, model: string, data: ThinkingData | undefine
 /** A tool_use whose input came whole in its start event (no deltas); `{}` otherwise. */
 function inputText(input: unknown): string {
   return typeof input === "object" && input !== null && Object.keys(input).length > 0 ? JSON.stringify(input) : "{}";
-}
-
-/** `message_delta.usage` is cumulative; its input counts may be null or absent (text-then-tool-use.sse). */
-function mergeUsage(start: Partial<WireUsage>, delta: Partial<MessageDeltaUsage> | undefined): Partial<WireUsage> {
-  const out = { ...start };
-  for (const [k, v] of Object.entries(delta ?? {})) if (v !== null && v !== undefined) (out as Record<string, unknown>)[k] = v;
-  return out;
-}
-
-function toUsage(u: Partial<WireUsage>): Usage {
-  const cacheRead = u.cache_read_input_tokens ?? 0;
-  const cacheWrite = u.cache_creation_input_tokens ?? 0;
-  if (u.input_tokens === undefined && u.output_tokens === undefined) return emptyUsage();
-  return {
-    input: (u.input_tokens ?? 0) + cacheRead + cacheWrite,
-    output: u.output_tokens ?? 0,
-    cacheRead,
-    cacheWrite,
-    reasoning: u.output_tokens_details?.thinking_tokens ?? 0,
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -335,6 +320,7 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
   const requestOptions: RequestOptions = {
     ...requestBasics(opts),
     ...(opts.legacyThinking !== undefined ? { legacyThinking: opts.legacyThinking } : {}),
+    effortFor: {},
   };
   const errorContext = errorContextOf(opts);
   let modeSwitched = false;
@@ -345,7 +331,7 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
     stream(request: ModelRequest, signal: AbortSignal) {
       let sentThinking: string | undefined;
       let sentMax = 0;
-      const attempt = () =>
+      const attempt = (paused: Paused, into: Recorded) =>
         guardedStream(
           signal,
           opts.idleTimeoutMs,
@@ -353,12 +339,17 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
             const body = toRequest(request, requestOptions);
             sentThinking = body.thinking?.type;
             sentMax = body.max_tokens;
+            if (paused.content.length > 0) body.messages.push({ role: "assistant", content: paused.content as unknown as ContentBlockParam[] });
+            if (paused.container) body.container = paused.container;
             return client.messages.create(body, { signal: s });
           },
-          (events) => mapEvents(events, { model: opts.model }),
+          (events) => mapEvents(recording(events, into), { model: opts.model, maxTokens: sentMax }),
           (e) => toProviderError(e, errorContext),
         );
+      // a turn the server paused goes on where it stopped (anthropic-pause.ts)
+      return continuingPaused((paused, into) => adaptingStream(() => attempt(paused, into), adapt));
       // A 400 that one change of the request avoids, made for good (each once, so the retries end):
+      // - a level of `output_config.effort` the model does not take goes as the nearest it names (effort.ts), and the user is told;
       // - hey's own max_tokens default (never the user's) comes down to a limit the endpoint states:
       //   an Anthropic-compatible gateway or an older model may allow less than 32000 (output-limit.ts);
       // - thinking off is `disabled`, which Claude Fable 5, Mythos 5 and Mythos Preview (always
@@ -366,7 +357,9 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
       // - Claude 4.5 and earlier refuse adaptive thinking, 4.7 and later budget thinking: the other mode.
       // (platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting, "rejected configurations
       // by model"; the words of those 400s are not documented, so a refusal naming the mode is taken as one.)
-      return adaptingStream(attempt, (e) => {
+      function adapt(e: ProviderError): boolean | string {
+        const learned = learnEffort(requestOptions.effortFor!, e.message);
+        if (learned) return effortNotice(learned);
         const stated = opts.maxTokens === undefined ? statedOutputLimit(e.message, sentMax) : undefined;
         if (stated !== undefined) return (requestOptions.maxTokens = stated) > 0;
         if (sentThinking === "disabled") return THINKING_REFUSED.test(e.message) && (requestOptions.noDisabledThinking = true);
@@ -374,7 +367,7 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
         if (modeSwitched || !refusedMode?.test(e.message) || !/thinking/i.test(e.message)) return false;
         requestOptions.legacyThinking = sentThinking === "adaptive";
         return (modeSwitched = true);
-      });
+      }
     },
   };
 }

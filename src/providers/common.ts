@@ -288,9 +288,10 @@ export function conversationKey(req: ModelRequest): string | undefined {
  * The stream of `attempt()`, sent again when it fails as a bad request before any event and
  * `adapt(error)` changed what the next attempt sends (an optional field the endpoint refuses, a
  * replay it turns out to need). `adapt` makes each change for good, so each is tried once and the
- * retries end. A refusal comes before any event, so nothing is repeated.
+ * retries end. A refusal comes before any event, so nothing is repeated. A change the user should
+ * hear about (a level of theirs replaced) is `adapt`'s string: a `notice` goes before the next attempt.
  */
-export async function* adaptingStream(attempt: () => AsyncIterable<StreamEvent>, adapt: (e: ProviderError) => boolean): AsyncGenerator<StreamEvent> {
+export async function* adaptingStream(attempt: () => AsyncIterable<StreamEvent>, adapt: (e: ProviderError) => boolean | string): AsyncGenerator<StreamEvent> {
   for (;;) {
     let started = false;
     try {
@@ -300,7 +301,9 @@ export async function* adaptingStream(attempt: () => AsyncIterable<StreamEvent>,
       }
       return;
     } catch (e) {
-      if (started || !(e instanceof ProviderError) || e.kind !== "bad_request" || !adapt(e)) throw e;
+      const adapted = !started && e instanceof ProviderError && e.kind === "bad_request" && adapt(e);
+      if (!adapted) throw e;
+      if (typeof adapted === "string") yield { type: "notice", message: adapted };
     }
   }
 }

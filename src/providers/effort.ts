@@ -86,28 +86,56 @@ export function geminiGeneration(model: string): number {
   return m ? Number(m[1]) : 0;
 }
 
-/** OpenAI's levels in order, "none" first: where a refused one finds its nearest. */
-const OPENAI_LEVELS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"];
+/** Effort levels in order, "none" (OpenAI's off) first: where a refused one finds its nearest. */
+const LEVELS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"];
+
+/** A level refused, and the one sent in its place from then on. */
+export interface LearnedEffort {
+  refused: string;
+  nearest: string;
+}
 
 /**
- * Learns from a 400 that refuses a reasoning effort and lists the model's own ("Unsupported value:
- * 'reasoning_effort' does not support 'none' with this model. Supported values are: 'minimal',
- * 'low', 'medium', and 'high'." — Kilo-Org/cloud#3807; Responses says 'reasoning.effort'): `map`
- * gets the refused level → the nearest supported one (a lower one on a tie), and every level that
- * went to the refused one follows. Returns whether it learned anything new (false: not such a
- * refusal, or one already learned), so a retry loop ends. Mutates `map` only.
+ * How endpoints name the level they refuse: OpenAI "does not support 'none' with this model"
+ * (Kilo-Org/cloud#3807; Responses says 'reasoning.effort'), GitHub Copilot's gateway
+ * `output_config.effort "xhigh" is not supported by model claude-opus-4.7` (microsoft/vscode#312711),
+ * Anthropic `output_config.effort 'xhigh' is not supported when thinking is disabled on this model`
+ * (anthropics/claude-code#81084), Volcano Engine's "expected `low`, `medium`, `high` or `max`, but
+ * got `xhigh` instead" (farion1231/cc-switch#2851), pydantic's literal_error (SGLang: "'msg': \"Input
+ * should be 'low', 'medium' or 'high'\", 'input': 'xhigh'", router-for-me/CLIProxyAPI#1572).
  */
-export function learnEffort(map: Record<string, string>, message: string): boolean {
-  const m = /does not support '([a-z]+)'.*?supported values are:?(.*)/is.exec(message);
-  const refused = m?.[1]?.toLowerCase();
-  if (!refused || !OPENAI_LEVELS.includes(refused) || map[refused] !== undefined) return false;
-  const offered = [...(m?.[2] ?? "").matchAll(/'([a-z]+)'/gi)].map((x) => x[1]!.toLowerCase()).filter((v) => OPENAI_LEVELS.includes(v) && v !== refused);
-  if (offered.length === 0) return false;
-  const distance = (v: string) => Math.abs(OPENAI_LEVELS.indexOf(v) - OPENAI_LEVELS.indexOf(refused));
+const REFUSED_LEVEL = [/does not support ['"`](\w+)['"`]/i, /['"`](\w+)['"`] is not supported/i, /but got ['"`](\w+)['"`]/i, /['"]input['"]:\s*['"](\w+)['"]/i];
+
+/** The levels a refusal offers: quoted ('high', "low", `max`) or in a bracketed list ([low medium high]). */
+function offeredLevels(said: string): string[] {
+  const quoted = [...said.matchAll(/(['"`])(\w+)\1/g)].map((m) => m[2]!);
+  const listed = [...said.matchAll(/\[([^\]]*)\]/g)].flatMap((m) => m[1]!.split(/[^\w]+/));
+  return [...quoted, ...listed].map((v) => v.toLowerCase()).filter((v) => LEVELS.includes(v));
+}
+
+/**
+ * Learns from a 400 that refuses a reasoning effort and names the levels the model takes (all of
+ * them, or "'high' or below"): `map` gets the refused level → the nearest offered one (a lower one
+ * on a tie; so xhigh and max go to the highest the model takes below them), and every level that
+ * went to the refused one follows. Returns what it learned, or undefined (not such a refusal, or
+ * one already learned), so a retry loop ends. Mutates `map` only.
+ */
+export function learnEffort(map: Record<string, string>, message: string): LearnedEffort | undefined {
+  if (!/effort/i.test(message)) return undefined;
+  const refused = REFUSED_LEVEL.map((r) => r.exec(message)?.[1]?.toLowerCase()).find((v) => v !== undefined && LEVELS.includes(v));
+  if (!refused || map[refused] !== undefined) return undefined;
+  const offered = offeredLevels(message).filter((v) => v !== refused);
+  if (offered.length === 0) return undefined;
+  const distance = (v: string) => Math.abs(LEVELS.indexOf(v) - LEVELS.indexOf(refused));
   const nearest = offered.reduce((best, v) =>
-    distance(v) < distance(best) || (distance(v) === distance(best) && OPENAI_LEVELS.indexOf(v) < OPENAI_LEVELS.indexOf(best)) ? v : best,
+    distance(v) < distance(best) || (distance(v) === distance(best) && LEVELS.indexOf(v) < LEVELS.indexOf(best)) ? v : best,
   );
   for (const [k, v] of Object.entries(map)) if (v === refused) map[k] = nearest;
   map[refused] = nearest;
-  return true;
+  return { refused, nearest };
+}
+
+/** What the user is told, once, of a level the model refused. */
+export function effortNotice({ refused, nearest }: LearnedEffort): string {
+  return `this model does not take effort ${refused}: ${nearest} is sent instead`;
 }

@@ -2,7 +2,7 @@
 // refused one (common.ts adaptingStream): an optional field it does not know, a value it does not
 // take, a shape of tool-call id or of reasoning replay it wants. Each change is made for the rest
 // of the run, so each is tried once. Pure apart from changing `options`.
-import { learnEffort } from "./effort.ts";
+import { effortNotice, learnEffort } from "./effort.ts";
 import { NINE_CHAR_REFUSAL } from "./tool-call-ids.ts";
 
 /** Which turns' reasoning goes back as reasoning_content (openai.ts RequestOptions.reasoningReplay). */
@@ -26,12 +26,13 @@ export interface Adaptable {
  */
 const REFUSED_FIELD = /extra_forbidden|extra inputs are not permitted|unrecognized|unknown name|unknown field/i;
 
-/** Changes `options` as the refusal `said` asks; true when it changed something (send again). */
-export function adaptToRefusal(options: Adaptable, said: string): boolean {
+/** Changes `options` as the refusal `said` asks; true when it changed something (send again), or what to tell the user of it. */
+export function adaptToRefusal(options: Adaptable, said: string): boolean | string {
   if (options.cacheKey && said.includes("prompt_cache_key")) return !(options.cacheKey = false);
   if (options.streamUsage !== false && said.includes("stream_options")) return !(options.streamUsage = false);
   // a level the model does not take, where it lists those it does (OpenAI: "does not support 'none' … Supported values are: …"): its nearest
-  if (options.effortFor && learnEffort(options.effortFor, said)) return true;
+  const learned = options.effortFor && learnEffort(options.effortFor, said);
+  if (learned) return effortNotice(learned);
   // a model without the dial, or with other values (Groq: "must be one of `none` or `default`"; xAI: "reasoningEffort";
   // Ollama, which makes it its `think`: "think value "medium" is not supported for this model", ollama/ollama#12561,
   // and "… does not support thinking", taketwo/llm-ollama#54)

@@ -99,11 +99,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
 
   if (req.note) appendNote(messages, req.note);
 
-  const body: ChatCompletionCreateParamsStreaming = {
-    model: opts.model,
-    messages,
-    stream: true,
-  };
+  const body: ChatCompletionCreateParamsStreaming = { model: opts.model, messages, stream: true };
   if (opts.streamUsage !== false) body.stream_options = { include_usage: true };
   if (req.tools.length > 0)
     body.tools = req.tools.map((t) => ({
@@ -250,6 +246,7 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
 
   const toolCalls: ToolCall[] = [...calls.entries()]
     .sort(([a], [b]) => a - b)
+    .filter(([, c], k, all) => c.args || finish !== "length" || k < all.length - 1) // cut before any argument: nothing to run, as in anthropic.ts
     .map(([, c]): ToolCall => {
       const call: ToolCall = { id: c.id || `call_${newId()}`, name: c.name, arguments: c.args || "{}" };
       if (c.extra !== undefined) call.opaque = { protocol: "openai", model: ctx.model, data: { extra_content: c.extra } };

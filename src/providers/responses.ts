@@ -7,7 +7,7 @@ import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
-import { learnEffort, openaiEffort } from "./effort.ts";
+import { effortNotice, learnEffort, openaiEffort } from "./effort.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
 import { openaiClient } from "./openai.ts";
@@ -355,9 +355,11 @@ export async function createResponsesProvider(opts: AdapterOptions): Promise<Pro
     stream: (request: ModelRequest, signal: AbortSignal) =>
       adaptingStream(
         () => attempt(request, signal),
-        (e) =>
-          (requestOptions.cacheKey === true && e.message.includes("prompt_cache_key") && !(requestOptions.cacheKey = false)) ||
-          learnEffort(requestOptions.effortFor!, e.message),
+        (e) => {
+          if (requestOptions.cacheKey === true && e.message.includes("prompt_cache_key")) return !(requestOptions.cacheKey = false);
+          const learned = learnEffort(requestOptions.effortFor!, e.message);
+          return learned ? effortNotice(learned) : false;
+        },
       ),
   };
 }

@@ -53,7 +53,7 @@ function readBefore(cwd: string, home: string, path: string): string | undefined
 }
 
 /** In JSON mode a one-line human-readable error also goes to stderr (SPEC §18), with its hint. */
-export function errorsTo(stream: Writer, hint: (e: { kind: string; message: string }) => string | undefined): Output {
+export function errorsTo(stream: Writer, hint: (e: { kind: string; message: string; max_tokens?: number }) => string | undefined): Output {
   return {
     emit: (e) => {
       if (e.type !== "error") return;

@@ -26,6 +26,13 @@ export function setupText(userFile = "~/.config/hey/config.toml", home?: string)
   ].join("\n");
 }
 
+/** A failed request as the `error` event tells it: `max_tokens` of a `length` error (kernel/output.ts). */
+export interface Failure {
+  kind: string;
+  message: string;
+  max_tokens?: number;
+}
+
 /**
  * Help after a failed request, when there is some: for an answer cut at the output token limit,
  * the max_tokens to raise (length-hint.ts); (issue 14) the setup hint when the default
@@ -35,13 +42,8 @@ export function setupText(userFile = "~/.config/hey/config.toml", home?: string)
  * user config file and the home directory, for the hint to name the file this run reads (a
  * Windows path also says how a key variable is set there).
  */
-export function setupHint(
-  provider: ProviderSettings,
-  model: string,
-  error: { kind: string; message: string },
-  where: { userFile?: string; home?: string } = {},
-): string | undefined {
-  if (error.kind === "length" && error.message === CUT_OFF) return lengthHint(provider, where.userFile);
+export function setupHint(provider: ProviderSettings, model: string, error: Failure, where: { userFile?: string; home?: string } = {}): string | undefined {
+  if (error.kind === "length" && error.message === CUT_OFF) return lengthHint(provider, where.userFile, error.max_tokens);
   if (provider.preset && provider.name === "ollama" && error.kind === "network") return setupText(where.userFile, where.home);
   if (error.kind === "bad_request" && /\(404\)/.test(error.message) && isLoopbackUrl(provider.baseUrl)) {
     // Ollama's own port: a loopback endpoint there is taken to be Ollama (vLLM, llama.cpp, LM Studio pull no models)

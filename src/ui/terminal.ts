@@ -28,7 +28,7 @@ export interface TerminalOptions {
   /** the text of a file before a write_file call replaces it, for the diff; undefined = none */
   readBefore?(path: string): string | undefined;
   /** what to tell the user after an error (a setup hint), if anything */
-  hint?(error: { kind: string; message: string }): string | undefined;
+  hint?(error: { kind: string; message: string; max_tokens?: number }): string | undefined;
   /** ms clock for the spinner's elapsed seconds */
   now?(): number;
 }
@@ -242,6 +242,9 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           stopSpinner();
           showResult(event);
           spin(calls.size > 0 ? "running…" : "working…");
+          break;
+        case "notice":
+          infoLine(`hey: ${visible(event.message)}`, DIM);
           break;
         case "retry":
           infoLine(`retrying in ${formatDelay(event.delay_ms)} (${event.attempt}/${opts.maxRetries ?? "?"}): ${visible(event.error)}`, YELLOW);

@@ -9,6 +9,7 @@ import { jsonEvents, runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { textReply } from "../helpers/protocol-streams.ts";
 import { sseReply } from "../helpers/replay-server.ts";
+import { chatChunk, sse } from "../helpers/sse.ts";
 
 const server = fileReplayServer();
 const work = fileTempDir("hey-cut-");
@@ -87,4 +88,49 @@ test("Responses: a call cut by max_output_tokens is not run, the model is told, 
   const input = (server.requests.at(-1)!.body as { input: Record<string, unknown>[] }).input;
   expect(input.find((i) => i.type === "function_call")).toMatchObject({ call_id: "call_1", name: "write_file", arguments: "{}" });
   expect(String(input.find((i) => i.type === "function_call_output")?.output)).toStartWith(`write_file: ${CUT_OFF_CALL}`);
+});
+
+// Hand-made like the recorded openai-chat/finish-length.sse, with a tool call in it: its arguments
+// stop mid-string, then finish_reason "length".
+const cutChatWrite = sseReply(
+  sse([
+    chatChunk({ toolCall: { index: 0, id: "call_1", name: "write_file", arguments: "" } }),
+    chatChunk({ toolCall: { index: 0, arguments: '{"path":"guide.md","content":"# Gu' } }),
+    chatChunk({ finish: "length" }),
+    chatChunk({ usage: { prompt_tokens: 50, completion_tokens: 100, total_tokens: 150 } }),
+  ]),
+);
+
+test("chat completions: a cut call goes back as `{}` like on every other protocol, not as half a JSON text (a 400 where the server parses it)", async () => {
+  const before = server.requests.length;
+  server.enqueue(cutChatWrite, textReply("openai", "I will write it in parts."));
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--output", "json", "-p", "write a guide"], { cwd: work.path });
+  expect(run.code).toBe(0);
+  expect(existsSync(join(work.path, "guide.md"))).toBe(false);
+  expect(server.requests.length - before).toBe(2);
+  const messages = (server.requests.at(-1)!.body as { messages: Record<string, unknown>[] }).messages;
+  const call = messages.find((m) => m.role === "assistant") as { tool_calls: { id: string; function: { arguments: string } }[] };
+  expect(call.tool_calls).toMatchObject([{ id: "call_1", function: { name: "write_file", arguments: "{}" } }]);
+  expect(String(messages.find((m) => m.role === "tool")?.content)).toStartWith(`write_file: ${CUT_OFF_CALL}`);
+});
+
+test("chat completions: a call cut before any of its arguments is not run with none, as on Anthropic: the answer was cut, exit 1", async () => {
+  const before = server.requests.length;
+  server.enqueue(
+    sseReply(
+      sse([
+        chatChunk({ content: "Writing the guide." }),
+        chatChunk({ toolCall: { index: 0, id: "call_1", name: "write_file", arguments: "" } }),
+        chatChunk({ finish: "length" }),
+        chatChunk({ usage: { prompt_tokens: 50, completion_tokens: 100, total_tokens: 150 } }),
+      ]),
+    ),
+  );
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--output", "json", "-p", "write a guide"], { cwd: work.path });
+  expect(run.code).toBe(1);
+  const events = jsonEvents(run.stdout);
+  expect(events.filter((e) => e.type === "tool_call")).toEqual([]);
+  expect(events.find((e) => e.type === "error")).toMatchObject({ kind: "length" });
+  expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "length", turns: 1 });
+  expect(server.requests.length - before).toBe(1);
 });

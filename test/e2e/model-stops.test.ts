@@ -9,7 +9,7 @@ import { refused } from "../../src/kernel/loop.ts";
 import { runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { textReply } from "../helpers/protocol-streams.ts";
-import { sseReply } from "../helpers/replay-server.ts";
+import { jsonReply, sseReply } from "../helpers/replay-server.ts";
 
 const server = fileReplayServer();
 const work = fileTempDir("hey-stops-");
@@ -118,5 +118,20 @@ test("model_context_window_exceeded: the window is full, said so, and no advice 
   expect(result.code).toBe(1);
   expect(result.stderr).toBe(
     "the answer was cut off: the conversation filled the model's context window (model_context_window_exceeded): /compact it (hey -c /compact) or start a new one\n",
+  );
+});
+
+test("an answer cut after hey lowered its default max_tokens to what the endpoint takes: the hint names that limit, not 32000; exit 1", async () => {
+  // Anthropic's 400 for a model with a smaller output limit, in the words users report (no recording).
+  const file = join(work.path, "claude-small.toml");
+  writeFileSync(file, `[provider.claude]\nprotocol = "anthropic"\nbase_url = "${server.url}/v1"\nmodels = ["m"]\n`);
+  const message = "max_tokens: 32000 > 8192, which is the maximum allowed number of output tokens for claude-3-5-haiku-20241022";
+  const before = server.requests.length;
+  server.enqueue(jsonReply(400, { type: "error", error: { type: "invalid_request_error", message } }), anthropicText("The first half of", "max_tokens"));
+  const result = await runHey(["--config", file, "-m", "claude/m", "-p", "go"], { cwd: work.path });
+  expect(result.code).toBe(1);
+  expect(server.requests.slice(before).map((r) => (r.body as { max_tokens: number }).max_tokens)).toEqual([32000, 8192]);
+  expect(result.stderr).toBe(
+    "the answer was cut off: the model reached its output token limit\nthe endpoint takes at most 8192 output tokens for this model (it refused hey's default of 32000), so no setting raises the limit: ask for the answer in parts\n",
   );
 });

@@ -158,3 +158,25 @@ describe("thinkingBlocked: Anthropic's one thinking setting per tool loop", () =
     expect(thinkingBlocked(messages, target)).toBe(blocked);
   });
 });
+
+describe("a call whose arguments are not a JSON object (cut off by the output limit)", () => {
+  const history: Message[] = [
+    user("u1"),
+    { id: "a1", role: "assistant", content: [], toolCalls: [{ id: "call_1", name: "write_file", arguments: '{"path":"a.md","content":"# Gu' }] },
+    result("r1", "call_1"),
+  ];
+
+  test.each(["openai", "responses", "anthropic", "google"] as const)("goes to %s as `{}`, with its result", (protocol) => {
+    const out = adaptHistory(history, { protocol, model: "m" });
+    expect(out[1]!.toolCalls).toEqual([{ id: "call_1", name: "write_file", arguments: "{}" }]);
+    expect(out[2]).toEqual(history[2]);
+    expect(history[1]!.toolCalls![0]!.arguments).toStartWith('{"path"'); // the history itself keeps what the model wrote
+  });
+
+  test("blank arguments go as `{}` too; whole ones unchanged", () => {
+    const blank = history.map((m) => (m.toolCalls ? { ...m, toolCalls: [{ ...m.toolCalls[0]!, arguments: " " }] } : m));
+    expect(adaptHistory(blank, { protocol: "openai", model: "m" })[1]!.toolCalls![0]!.arguments).toBe("{}");
+    const whole = history.map((m) => (m.toolCalls ? { ...m, toolCalls: [{ ...m.toolCalls[0]!, arguments: '{"path":"a.md"}' }] } : m));
+    expect(adaptHistory(whole, { protocol: "openai", model: "m" })).toBe(whole);
+  });
+});

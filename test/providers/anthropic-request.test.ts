@@ -533,6 +533,35 @@ describe("an endpoint that allows less output than hey's default max_tokens", ()
   });
 });
 
+describe("an effort level the model does not take", () => {
+  // Anthropic's words (anthropics/claude-code#81084); no recording here.
+  const refused = () =>
+    jsonReply(400, {
+      type: "error",
+      error: {
+        type: "invalid_request_error",
+        message: "output_config.effort 'xhigh' is not supported when thinking is disabled on this model. Use effort 'high' or below, or enable thinking.",
+      },
+    });
+
+  test("goes as the nearest level it names, for this request and the provider's later ones; the notice comes once", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", effort: "xhigh" });
+    const before = server.requests.length;
+    server.enqueue(refused(), fixture("anthropic/text"), fixture("anthropic/text"));
+    const first = await drain(provider.stream({ system: "", messages: [user("hi")], tools: [] }, new AbortController().signal));
+    const second = await drain(provider.stream({ system: "", messages: [user("again")], tools: [] }, new AbortController().signal));
+    expect(first.error).toBeUndefined();
+    expect([...first.events, ...second.events].filter((e) => e.type === "notice")).toEqual([
+      { type: "notice", message: "this model does not take effort xhigh: high is sent instead" },
+    ]);
+    expect(server.requests.slice(before).map((r) => (r.body as { output_config?: { effort: string } }).output_config?.effort)).toEqual([
+      "xhigh",
+      "high",
+      "high",
+    ]);
+  });
+});
+
 describe("base URL", () => {
   test.each([
     ["https://api.anthropic.com/v1", "https://api.anthropic.com"],

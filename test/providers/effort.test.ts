@@ -87,7 +87,7 @@ describe("a refused reasoning effort learns the model's nearest", () => {
     ["minimal", "'none', 'low', 'medium', 'high' and 'xhigh'", { minimal: "none" }],
   ])("%s refused, supported %s → %j", (level, supported, learned) => {
     const map: Record<string, string> = {};
-    expect(learnEffort(map, refusal(level, supported))).toBe(true);
+    expect(learnEffort(map, refusal(level, supported))).toEqual({ refused: level, nearest: Object.values(learned)[0]! });
     expect(map).toEqual(learned);
   });
 
@@ -95,9 +95,38 @@ describe("a refused reasoning effort learns the model's nearest", () => {
     const map: Record<string, string> = { max: "xhigh" };
     expect(
       learnEffort(map, "Unsupported value: 'reasoning.effort' does not support 'xhigh' with this model. Supported values are: 'low', 'medium', and 'high'."),
-    ).toBe(true);
+    ).toEqual({ refused: "xhigh", nearest: "high" });
     expect(map).toEqual({ max: "high", xhigh: "high" });
-    expect(learnEffort(map, "Unsupported value: 'reasoning.effort' does not support 'xhigh' with this model. Supported values are: 'low'.")).toBe(false);
-    expect(learnEffort(map, "Unsupported parameter: 'temperature' is not supported with this model.")).toBe(false);
+    expect(learnEffort(map, "Unsupported value: 'reasoning.effort' does not support 'xhigh' with this model. Supported values are: 'low'.")).toBeUndefined();
+    expect(learnEffort(map, "Unsupported parameter: 'temperature' is not supported with this model.")).toBeUndefined();
+  });
+
+  test.each([
+    // GitHub Copilot's gateway (microsoft/vscode#312711)
+    ['output_config.effort "xhigh" is not supported by model claude-opus-4.7; supported values: [medium]', { xhigh: "medium" }],
+    ['reasoning_effort "max" is not supported by model gpt-5-mini; supported values: [low medium high]', { max: "high" }],
+    // Anthropic (anthropics/claude-code#81084)
+    [
+      "output_config.effort 'xhigh' is not supported when thinking is disabled on this model. Use effort 'high' or below, or enable thinking.",
+      { xhigh: "high" },
+    ],
+    // SGLang's pydantic literal_error (router-for-me/CLIProxyAPI#1572)
+    [
+      `1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'reasoning_effort'), 'msg': "Input should be 'low', 'medium' or 'high'", 'input': 'xhigh', 'ctx': {'expected': "'low', 'medium' or 'high'"}}`,
+      { xhigh: "high" },
+    ],
+    // Volcano Engine's Anthropic-compatible endpoint (farion1231/cc-switch#2851): a tie goes to the lower level
+    [
+      "The parameter `output_config.effort` specified in the request are not valid: expected `low`, `medium`, `high` or `max`, but got `xhigh` instead.",
+      { xhigh: "high" },
+    ],
+  ])("other wordings: %s → %j", (message, learned) => {
+    const map: Record<string, string> = {};
+    expect(learnEffort(map, message)).toBeDefined();
+    expect(map).toEqual(learned);
+  });
+
+  test("a refusal of the effort parameter itself, with no level to go to, learns nothing", () => {
+    expect(learnEffort({}, "This model does not support the effort parameter.")).toBeUndefined();
   });
 });

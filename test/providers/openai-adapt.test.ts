@@ -36,7 +36,7 @@ test("a refusal that names nothing hey can leave out changes nothing", () => {
 test("a level the model does not take, where the refusal lists those it does, becomes the nearest listed: the dial stays", () => {
   const options: Adaptable = { ...base(), effortFor: {} };
   const said = "Unsupported value: 'reasoning_effort' does not support 'none' with this model. Supported values are: 'minimal', 'low', 'medium', and 'high'.";
-  expect(adaptToRefusal(options, said)).toBe(true);
+  expect(adaptToRefusal(options, said)).toBe("this model does not take effort none: minimal is sent instead"); // told the user
   expect(options).toEqual({ ...base(), effortFor: { none: "minimal" } });
   // a model with no such dial at all still gets none
   expect(adaptToRefusal(options, "`reasoning_effort` must be one of `none` or `default`")).toBe(true);

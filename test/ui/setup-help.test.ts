@@ -98,6 +98,18 @@ describe("after an answer cut at the output token limit", () => {
     expect(setupHint(settings.provider, settings.model, cut)).toBe(hint);
   });
 
+  test("the limit the request went with, where hey chose it: lowered to what the endpoint takes, or raised above a thinking budget", () => {
+    const anthropic = resolve('[provider.claude]\nprotocol = "anthropic"\nbase_url = "https://api.anthropic.com/v1"\nmodels = ["m"]', {}).settings;
+    expect(setupHint(anthropic.provider, anthropic.model, { ...cut, max_tokens: 8192 })).toBe(
+      "the endpoint takes at most 8192 output tokens for this model (it refused hey's default of 32000), so no setting raises the limit: ask for the answer in parts",
+    );
+    const legacy = resolve(
+      '[provider.claude]\nprotocol = "anthropic"\nbase_url = "https://api.anthropic.com/v1"\nmodels = ["m"]\nmax_tokens = 8000\nlegacy_thinking = true',
+      {},
+    ).settings;
+    expect(setupHint(legacy.provider, legacy.model, { ...cut, max_tokens: 28672 })).toBe("raise max_tokens in [provider.claude] of /l0.toml (now 28672)");
+  });
+
   test("a cut stated otherwise (the context window is full) gets no max_tokens hint", () => {
     const { settings } = resolve("", { ANTHROPIC_API_KEY: "k" });
     expect(

@@ -1,0 +1,56 @@
+// An effort level the model does not take (`--effort xhigh` or `max` on a model without it): the
+// endpoint's 400 names the levels it takes, hey sends the nearest of them (the highest below the
+// one asked for) for the rest of the run, and says so once. Refusals in the words endpoints use,
+// cited in src/providers/effort.ts; replayed from a loopback server.
+import { expect, test } from "bun:test";
+import { jsonEvents, runHey } from "../helpers/e2e.ts";
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
+import { textReply } from "../helpers/protocol-streams.ts";
+import { jsonReply } from "../helpers/replay-server.ts";
+
+const server = fileReplayServer();
+const work = fileTempDir("hey-effort-");
+
+/** Anthropic's words (anthropics/claude-code#81084) */
+const ANTHROPIC_REFUSAL =
+  "output_config.effort 'xhigh' is not supported when thinking is disabled on this model. Use effort 'high' or below, or enable thinking.";
+const NOTICE = "this model does not take effort xhigh: high is sent instead";
+
+test("Anthropic: output_config.effort xhigh refused → high, said once (before: the run failed with the 400)", async () => {
+  const refusal = jsonReply(400, { type: "error", error: { type: "invalid_request_error", message: ANTHROPIC_REFUSAL } });
+  const before = server.requests.length;
+  server.enqueue(refusal, textReply("anthropic", "It says hello."));
+  const run = await runHey(["--base-url", `${server.url}/v1`, "--protocol", "anthropic", "-m", "m", "--effort", "xhigh", "-p", "what does a.txt say"], {
+    cwd: work.path,
+  });
+  expect(run).toMatchObject({ code: 0, stdout: "It says hello.\n" });
+  const efforts = server.requests.slice(before).map((r) => (r.body as { output_config?: { effort: string } }).output_config?.effort);
+  expect(efforts).toEqual(["xhigh", "high"]);
+  expect(run.stderr.split("\n").filter((l) => l.includes(NOTICE))).toEqual([`hey: ${NOTICE}`]);
+});
+
+test("a context-length refusal after the effort was adapted still gets the request cut to the window and sent again", async () => {
+  const before = server.requests.length;
+  server.enqueue(
+    jsonReply(400, { type: "error", error: { type: "invalid_request_error", message: ANTHROPIC_REFUSAL } }),
+    jsonReply(400, { type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 250000 tokens > 200000 maximum" } }),
+    textReply("anthropic", "It says hello."),
+  );
+  const run = await runHey(["--base-url", `${server.url}/v1`, "--protocol", "anthropic", "-m", "m", "--effort", "xhigh", "-p", "what does a.txt say"], {
+    cwd: work.path,
+  });
+  expect(run).toMatchObject({ code: 0, stdout: "It says hello.\n" });
+  expect(server.requests.slice(before).map((r) => (r.body as { output_config?: { effort: string } }).output_config?.effort)).toEqual(["xhigh", "high", "high"]);
+});
+
+test('chat completions: a gateway\'s `"xhigh" is not supported …; supported values: [low medium high]` → high, a notice event in JSON (before: no effort sent at all)', async () => {
+  const refusal = jsonReply(400, {
+    error: { message: 'reasoning_effort "xhigh" is not supported by model m; supported values: [low medium high]', code: "invalid_reasoning_effort" },
+  });
+  const before = server.requests.length;
+  server.enqueue(refusal, textReply("openai", "Done."));
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--effort", "xhigh", "--output", "json", "-p", "go"], { cwd: work.path });
+  expect(run.code).toBe(0);
+  expect(server.requests.slice(before).map((r) => (r.body as { reasoning_effort?: string }).reasoning_effort)).toEqual(["xhigh", "high"]);
+  expect(jsonEvents(run.stdout).filter((e) => e.type === "notice")).toEqual([{ type: "notice", message: NOTICE }]);
+});
