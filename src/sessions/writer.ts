@@ -1,12 +1,13 @@
 // Writing sessions (SPEC §19): one append-only JSONL file per conversation. The writer is an
 // Output subscriber, so the loop never persists anything itself. The format lives in format.ts.
-import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, mkdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { newId } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
-import { formatSize, parseEntry, toLine, TORN_END, type SessionEntry, type SessionHeader } from "./format.ts";
+import { formatSize, parseEntry, parseHeader, toLine, TORN_END, type SessionEntry, type SessionHeader } from "./format.ts";
+import { emptyKept, keep, rebase, writeBack, writeBackWarning, type Kept } from "./shrunk.ts";
 import { copyBytes, copySession, whereabouts } from "./vanished.ts";
-import { closeQuietly, linesBackward, openSessionFile } from "./lines.ts";
+import { closeQuietly, linesBackward, linesForward, openSessionFile } from "./lines.ts";
 import { lockSession, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { diskProblem, dirProblem } from "../fs/dir-problem.ts";
 import { dirSync } from "../fs/dir-sync.ts";
@@ -23,6 +24,8 @@ import { errorText } from "../kernel/errors.ts";
  * first word) leaves no session, and what came before the answer is held in memory and written
  * with it. An existing file is appended to (resume).
  * Each entry is written with one write; the file is fsynced at every turn boundary and on close.
+ * The file found shorter than the writer left it (emptied or cut under it) gets the lines of this
+ * run it lost written back first, with a warning that says what is lost (shrunk.ts).
  * Never throws: the first failure is passed to `warn` once and the writer stops writing.
  */
 export interface SessionWriter extends Output {
@@ -66,6 +69,7 @@ export function createSessionWriter(opts: {
   let lastModel = "";
   let current: { provider: string; model: string } | undefined; // the model of the last model() call
   let held: SessionEntry[] | undefined = opts.untilAnswer ? [] : undefined; // untilAnswer: the entries before the first answer
+  let kept: Kept | undefined; // this run's lines, to write back if the file shrinks under the writer
 
   const guard = (action: () => void) => {
     if (failed) return;
@@ -81,10 +85,24 @@ export function createSessionWriter(opts: {
       opts.warn(`session not saved: cannot write ${path}: ${why}; the conversation continues without it`);
     }
   };
-  const write = (text: string) => {
+  /** writes `text` at the end of the file; `line`: it is an entry's line, kept to write back */
+  const write = (text: string, line = true) => {
+    shrunk();
     const bytes = Buffer.from(text);
-    for (let done = 0; done < bytes.length; ) done += writeSync(fd!, bytes, done, bytes.length - done);
+    writeAll(fd!, bytes);
     dirty = true;
+    if (line) keep(kept!, text, bytes.length);
+    else kept!.size += bytes.length;
+  };
+  const shrunk = () => {
+    const now = fstatSync(fd!).size;
+    if (now >= kept!.size) return;
+    const back = writeBack(kept!, now, now > 0 && endsWithNewline(fd!, now));
+    if (back.truncateTo !== undefined) ftruncateSync(fd!, back.truncateTo);
+    writeAll(fd!, Buffer.from(back.text));
+    fsyncSync(fd!); // what was lost once is not left to the next power cut
+    kept = back.kept;
+    opts.warn(writeBackWarning(path, now, back));
   };
   const open = () => {
     try {
@@ -97,10 +115,13 @@ export function createSessionWriter(opts: {
     fd = openSessionFile(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT); // read too: a resume checks the last byte
     const size = fstatSync(fd).size;
     fresh = size === 0;
-    if (size === 0) write(toLine({ type: "header", id: opts.id, cwd: opts.cwd, created: new Date().toISOString(), version: opts.version }));
+    const header =
+      size === 0 ? toLine({ type: "header", id: opts.id, cwd: opts.cwd, created: new Date().toISOString(), version: opts.version }) : headerLine(fd, size);
+    kept = emptyKept(header, size);
+    if (size === 0) write(header!, false);
     if (size === 0)
       dirSync.run(opts.dir); // the new file's name: its bytes are synced at the turn's end
-    else if (!endsWithNewline(fd, size)) write(tornLineEnd(fd, size)); // a torn last line stays alone on its line
+    else if (!endsWithNewline(fd, size)) write(tornLineEnd(fd, size), false); // a torn last line stays alone on its line
   };
   const flushModel = () => {
     if (fd === undefined || !pendingModel) return;
@@ -118,6 +139,7 @@ export function createSessionWriter(opts: {
     if (entry.type === "message") fresh = false;
   };
   const sync = () => {
+    if (fd !== undefined) shrunk();
     if (fd !== undefined) relocate();
     if (fd !== undefined) relockSession(path); // a lock deleted by hand: made again, or another hey that took it stops this one
     if (fd !== undefined && dirty) fsyncSync(fd);
@@ -136,6 +158,7 @@ export function createSessionWriter(opts: {
     const copy = copySession(fd!, target, id);
     closeQuietly(fd!);
     fd = copy.fd;
+    kept = rebase(kept!, headerLine(fd, copy.bytes), copy.bytes);
     dirty = false; // the copy was synced
     const was = path;
     path = target;
@@ -228,6 +251,19 @@ function tornLineEnd(fd: number, size: number): string {
   return torn ? `${TORN_END}\n` : "\n";
 }
 
+/** The first line of the file when it is a session header (a resumed file's), with its newline. */
+function headerLine(fd: number, size: number): string | undefined {
+  const first = linesForward(fd, Math.min(size, HEADER_MAX_BYTES)).next();
+  return !first.done && first.value.terminated && parseHeader(first.value.text) ? `${first.value.text}\n` : undefined;
+}
+
+/** A header line is ~150 bytes and its directory's path; one longer than this is not written back. */
+const HEADER_MAX_BYTES = 64 * 1024;
+
+function writeAll(fd: number, bytes: Buffer): void {
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+}
+
 function endsWithNewline(fd: number, size: number): boolean {
   const b = Buffer.alloc(1);
   return readSync(fd, b, 0, 1, size - 1) === 1 && b[0] === 10;
@@ -274,7 +310,7 @@ function rewriteHeader(path: string, header: SessionHeader, keepFirst: boolean):
     const out = openSessionFile(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
     try {
       const head = Buffer.concat([line, Buffer.from("\n")]);
-      for (let done = 0; done < head.length; ) done += writeSync(out, head, done, head.length - done);
+      writeAll(out, head);
       copyBytes(fd, out, keepFirst ? 0 : Math.min(size, firstEnd + 1), size);
       fsyncSync(out);
     } catch (e) {
