@@ -1,6 +1,6 @@
 // Writing sessions (SPEC §19): one append-only JSONL file per conversation. The writer is an
 // Output subscriber, so the loop never persists anything itself. The format lives in format.ts.
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, mkdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { newId } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
@@ -10,7 +10,7 @@ import { copyBytes, copySession, whereabouts } from "./vanished.ts";
 import { closeQuietly, linesBackward, linesForward, openSessionFile } from "./lines.ts";
 import { lockSession, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { diskProblem, dirProblem } from "../fs/dir-problem.ts";
-import { dirSync } from "../fs/dir-sync.ts";
+import { dirSync, makeDirDurable } from "../fs/dir-sync.ts";
 import { errorText } from "../kernel/errors.ts";
 
 /**
@@ -106,7 +106,7 @@ export function createSessionWriter(opts: {
   };
   const open = () => {
     try {
-      mkdirSync(opts.dir, { recursive: true, mode: 0o700 }); // conversations are private
+      makeDirDurable(opts.dir, 0o700); // conversations are private
       lockSession(path); // one writer per session: a second hey is refused, never interleaved
     } catch (e) {
       if (e instanceof SessionLockedError) throw e;
@@ -151,7 +151,7 @@ export function createSessionWriter(opts: {
     if (where === "there") return;
     const id = where === "gone" ? undefined : newId(); // another file has the name now: this conversation takes a new one
     const target = id === undefined ? path : join(opts.dir, `${id}.jsonl`);
-    mkdirSync(opts.dir, { recursive: true, mode: 0o700 }); // `rm -r` of the sessions directory
+    makeDirDurable(opts.dir, 0o700); // `rm -r` of the sessions directory
     // a lock removed with the directory is made again: another hey must still be refused
     if (id === undefined) relockSession(path);
     else lockSession(target);
