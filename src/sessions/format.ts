@@ -355,7 +355,7 @@ function isStr(v: unknown): v is string {
 export const TORN_END = " <cut short: hey stopped while writing this line>";
 
 /** Why a line of hey's that does not parse is skipped, and that nothing else is. */
-const CUT_LINE = "not valid JSON, cut short or damaged (hey stopped while writing it, or it was edited); the lines after it are loaded";
+export const CUT_LINE = "not valid JSON, cut short or damaged (hey stopped while writing it, or it was edited); the lines after it are loaded";
 
 /** A learned context window: a whole number of tokens, as context/window.ts computes it. */
 function isWindow(v: unknown): v is number {

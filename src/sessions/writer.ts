@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { newId } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
 import { formatSize, parseEntry, parseHeader, toLine, TORN_END, type SessionEntry, type SessionHeader } from "./format.ts";
+import { oversizedTorn, tornNote } from "./torn.ts";
 import { emptyKept, keep, rebase, writeBack, writeBackWarning, type Kept } from "./shrunk.ts";
 import { copyBytes, copySession, whereabouts } from "./vanished.ts";
 import { closeQuietly, linesBackward, linesForward, openSessionFile } from "./lines.ts";
@@ -55,10 +56,12 @@ export function createSessionWriter(opts: {
   warn: (message: string) => void;
   untilAnswer?: boolean;
   /**
-   * the session is on disk already (a resume): a summary or a usage entry is written at once, even
-   * before this run's first message (`hey -c /compact` keeps its summary and what it cost)
+   * the session is on disk already (a resume: true, or the resumed session): a summary or a usage
+   * entry is written at once, even before this run's first message (`hey -c /compact` keeps its
+   * summary and what it cost); the `torn` lines its resume said are recorded as said (torn.ts)
+   * when the file is opened
    */
-  existing?: boolean;
+  existing?: boolean | { torn?: readonly string[] };
 }): SessionWriter {
   let path = join(opts.dir, `${opts.id}.jsonl`);
   let fd: number | undefined;
@@ -70,6 +73,7 @@ export function createSessionWriter(opts: {
   let current: { provider: string; model: string } | undefined; // the model of the last model() call
   let held: SessionEntry[] | undefined = opts.untilAnswer ? [] : undefined; // untilAnswer: the entries before the first answer
   let kept: Kept | undefined; // this run's lines, to write back if the file shrinks under the writer
+  let noted = typeof opts.existing === "object" ? (opts.existing.torn ?? []) : []; // torn lines to record as said
 
   const guard = (action: () => void) => {
     if (failed) return;
@@ -122,6 +126,8 @@ export function createSessionWriter(opts: {
     if (size === 0)
       dirSync.run(opts.dir); // the new file's name: its bytes are synced at the turn's end
     else if (!endsWithNewline(fd, size)) write(tornLineEnd(fd, size), false); // a torn last line stays alone on its line
+    for (const key of noted) write(tornNote(key));
+    noted = [];
   };
   const flushModel = () => {
     if (fd === undefined || !pendingModel) return;
@@ -130,7 +136,7 @@ export function createSessionWriter(opts: {
     write(toLine(entry));
   };
   const append = (entry: SessionEntry) => {
-    const onDisk = opts.existing === true && entry.type !== "message"; // its messages are in the file already
+    const onDisk = opts.existing !== undefined && opts.existing !== false && entry.type !== "message"; // its messages are in the file already
     if (held && !onDisk) return void held.push(entry);
     if (fd === undefined && entry.type !== "message" && !onDisk) return; // nothing but a message creates the file
     if (fd === undefined) open();
@@ -242,12 +248,14 @@ function removeQuietly(path: string): void {
 
 /**
  * What ends the file's last line, which has no newline: a line the resume just warned of as torn
- * is marked so (format.ts TORN_END) and no resume warns of it again; a whole entry that only lacks
- * its newline, or a line too long to read, gets the newline alone.
+ * is marked so (format.ts TORN_END) and no resume warns of it again — one too long to read when
+ * its end is not an entry's (torn.ts oversizedTorn); a whole entry that only lacks its newline gets
+ * the newline alone.
  */
 function tornLineEnd(fd: number, size: number): string {
   const last = linesBackward(fd, size).next();
-  const torn = !last.done && !last.value.oversized && !parseEntry(last.value.buf.toString("utf8", last.value.start, last.value.end)).ok;
+  const line = last.done ? undefined : last.value;
+  const torn = line !== undefined && (line.oversized ? oversizedTorn(line.oversized) : !parseEntry(line.buf.toString("utf8", line.start, line.end)).ok);
   return torn ? `${TORN_END}\n` : "\n";
 }
 

@@ -133,6 +133,32 @@ test("a torn last line is skipped with a warning and the conversation goes on", 
   expect(readFileSync(join(sessionsDir(), sessionFiles()[0]!), "utf8").split("\n")[5]).toStartWith('{"type":"message","message":{"id":"x","role":"assis');
 });
 
+test("a torn line an older hey ended with a bare newline (no mark) is said by one resume, not by every one after", async () => {
+  server.enqueue(textReply("openai", "first answer"));
+  await hey(["-p", "first"]);
+  appendFileSync(join(sessionsDir(), sessionFiles()[0]!), '{"type":"message","message":{"id":"x","role":"assis\n');
+  for (const [prompt, said] of [
+    ["second", true],
+    ["third", false],
+    ["fourth", false],
+  ] as const) {
+    server.enqueue(textReply("openai", `${prompt} answer`));
+    const run = await hey(["-c", "-p", prompt]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(said ? `hey: ${join(sessionsDir(), sessionFiles()[0]!)}: skipped a torn line (line 6): hey stopped while writing it\n` : "");
+  }
+  expect(lastBody().messages.map((m) => m.content)).toEqual([
+    expect.any(String),
+    "first",
+    "first answer",
+    "second",
+    "second answer",
+    "third",
+    "third answer",
+    "fourth",
+  ]);
+});
+
 test("a line damaged in the middle of a session (edited by hand), not one hey cut short and ended, is still said at every resume", async () => {
   server.enqueue(textReply("openai", "first answer"));
   await hey(["-p", "first"]);

@@ -172,7 +172,16 @@ describe("round trip", () => {
     const path = join(tempDir(), "s.jsonl");
     writeFileSync(path, JSON.stringify({ type: "header", id: "s", cwd: "/", created: "2025-01-01T00:00:00.000Z", version: "1" }) + "\n");
     const header = { type: "header" as const, id: "s", cwd: "/", created: "2025-01-01T00:00:00.000Z", version: "1" };
-    expect(loadSession(path)).toEqual({ header, messages: [], summaries: [], warnings: [], appended: [], path, bytes: JSON.stringify(header).length + 1 });
+    expect(loadSession(path)).toEqual({
+      header,
+      messages: [],
+      summaries: [],
+      warnings: [],
+      appended: [],
+      torn: [],
+      path,
+      bytes: JSON.stringify(header).length + 1,
+    });
   });
 
   test.each([
