@@ -233,6 +233,28 @@ test("a sessions directory hey cannot list is not “no sessions”: --sessions 
   expect(server.requests).toHaveLength(sent); // nothing was sent for the second prompt
 });
 
+test("a sessions directory that is a link to nothing (a disk not mounted) is named with its target: not saved, and not “no sessions” for --sessions and -c", async () => {
+  mkdirSync(join(state.path, "hey"));
+  const target = join(state.path, "usb", "sessions");
+  symlinkSync(target, sessionsDir());
+  const named = `${sessionsDir()} is a symbolic link to ${target}, which does not exist (a disk not mounted, or a folder moved?); make ${target} or remove the link`;
+  server.enqueue(textReply("openai", "answered"));
+  const run = await hey(["-p", "first"]);
+  expect(run.code).toBe(0); // answered
+  expect(run.stderr).toContain(named);
+  const listed = await runHey(["--sessions"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  expect([listed.code, listed.stdout, listed.stderr]).toEqual([2, "", `hey: ${named}\n`]);
+  const sent = server.requests.length;
+  const continued = await hey(["-c", "-p", "second"]);
+  expect(continued.code).toBe(2);
+  expect(continued.stderr).toContain(named);
+  expect(server.requests).toHaveLength(sent);
+  mkdirSync(target, { recursive: true }); // the disk is back: the link is used as the directory
+  server.enqueue(textReply("openai", "saved"));
+  expect((await hey(["-p", "third"])).stderr).toBe("");
+  expect(readdirSync(target).filter((f) => f.endsWith(".jsonl"))).toHaveLength(1);
+});
+
 test("`-c` with no earlier session here starts a fresh one, and says so on stderr", async () => {
   server.enqueue(textReply("openai", "fresh"));
   const run = await hey(["-c", "-p", "hello"]);
