@@ -21,7 +21,8 @@ import {
 import type { SessionEntry, SessionHeader } from "./format.ts";
 import { linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK } from "./lines.ts";
 import { LIST_HEAD_BYTES } from "./listing.ts";
-import { lockSession, unlockSession } from "./lock.ts";
+import { lockSession, SessionLockedError, unlockSession } from "./lock.ts";
+import { diskProblem } from "../fs/dir-problem.ts";
 import { idTime } from "./ids.ts";
 import { repairHeader } from "./writer.ts";
 import { entryOf } from "./torn.ts";
@@ -45,10 +46,17 @@ const SCAN_LIMIT = 32 * 1024 * 1024;
  * Opens the session at `path` to continue it: makes this process its one writer (lock.ts; throws
  * SessionLockedError when another hey is writing it), repairs a damaged header — from what is left
  * of it, else with `cwd` as its directory, and only when the lines after it are hey's — then loads
- * it. The caller's writer releases the lock when it closes.
+ * it. The caller's writer releases the lock when it closes. A lock the disk will not take (full,
+ * read-only, not this user's) does not stop the resume: the session is read as it is, and the
+ * writer, failing the same way, says once that it is not saved (SPEC §19).
  */
 export function resumeSession(path: string, cwd: string): LoadedSession {
-  lockSession(path);
+  try {
+    lockSession(path);
+  } catch (e) {
+    if (e instanceof SessionLockedError || diskProblem(e, path) === undefined) throw e;
+    return loadSession(path);
+  }
   try {
     const repaired = repairIfDamaged(path, cwd);
     const loaded = loadSession(path);

@@ -216,6 +216,24 @@ test("writes the file size limit refuses (as a full disk would): said once with 
   expect(listed.stdout).toBe("No sessions yet.\n");
 });
 
+test("`-c` on a disk that takes no more bytes (here `ulimit -f`, as a full disk): the session is still resumed, the answer given, and not being saved said once", async () => {
+  server.enqueue(textReply("openai", "first answer"));
+  await hey(["-p", "first"]);
+  const file = join(sessionsDir(), sessionFiles()[0]!);
+  const before = readFileSync(file, "utf8");
+  server.enqueue(textReply("openai", "second answer"));
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-c", "-p", "second"], {
+    cwd: work.path,
+    env: { XDG_STATE_HOME: state.path },
+    fileSizeLimitKb: 0, // not even the lock can be written
+  });
+  expect([run.code, run.stdout]).toEqual([0, "second answer\n"]);
+  expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "first", "first answer", "second"]);
+  expect(run.stderr.match(/hey: session not saved: .*EFBIG/g)).toHaveLength(1);
+  expect(readFileSync(file, "utf8")).toBe(before); // as it was, not torn
+  expect(readdirSync(sessionsDir()).filter((f) => f.endsWith(".lock"))).toEqual([]);
+});
+
 test("a sessions directory hey cannot list is not “no sessions”: --sessions and -c name the file in its way, and -c starts nothing", async () => {
   server.enqueue(textReply("openai", "saved"));
   await hey(["-p", "first"]);
