@@ -169,6 +169,7 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
     const warnings: { offset: number; fromEnd: number; reason: string; torn?: "last" | "line" }[] = [];
     const noted = new Set<string>(); // torn lines said before (their notes come after them: read first)
     const torn: string[] = []; // torn lines said now for the first time
+    const newer = new Map<string, number>(); // lines of kinds a newer hey writes: how many of each
     const found: Message[] = []; // newest first; a summary's message where its range was
     const cut = new Set<string>(); // messages too long to load, loaded as their start
     const summaries: Summary[] = [];
@@ -240,6 +241,7 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
       if (!parsed.ok) {
         if (parsed.reason) warnings.push({ offset: line.offset, fromEnd, reason: parsed.reason, torn: "torn" in parsed ? parsed.torn : undefined });
         if ("key" in parsed && parsed.key !== undefined) torn.push(parsed.key);
+        if ("newer" in parsed && parsed.newer !== undefined) newer.set(parsed.newer, (newer.get(parsed.newer) ?? 0) + 1);
         continue;
       }
       const e = parsed.entry;
@@ -296,6 +298,7 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
       ...(model ? { model } : {}),
       warnings: [
         ...cutNote,
+        ...(newer.size > 0 ? [newerNote(path, newer)] : []),
         ...warnings.reverse().map((w) => {
           const where = before === 0 ? `line ${fromEnd - w.fromEnd + 1}` : `the line at byte ${w.offset}`;
           return w.torn
@@ -335,6 +338,14 @@ function readHead(fd: number, size: number): { header?: SessionHeader; firstUser
     };
   }
   return { header, firstModel };
+}
+
+/** Lines a newer hey wrote, of kinds this one does not know (`kinds`: read from the end): said once a resume, since what they meant is left out. */
+function newerNote(path: string, kinds: ReadonlyMap<string, number>): string {
+  const n = [...kinds.values()].reduce((a, b) => a + b, 0);
+  const shown = (kind: string) => kind.replace(/[^\x20-\x7e]/g, "?").slice(0, 40); // the file's words: nothing the terminal acts on
+  const names = [...kinds.keys()].reverse().slice(0, 3).map(shown).join(", ") + (kinds.size > 3 ? ", …" : "");
+  return `${path}: skipped ${n === 1 ? "a line" : `${n} lines`} of kinds this hey does not know (${names}), written by a newer hey; the rest is loaded — \`hey upgrade\` reads them`;
 }
 
 type Marked = keyof typeof ENTRY_PREFIX;

@@ -137,7 +137,7 @@ export function entryOf(text: string, terminated: boolean, oversized: Oversized 
   if (parsed.ok) return parsed;
   const key = oversized ? undefined : notedKey(text);
   if (key !== undefined) noted.add(key);
-  if (parsed.reason === "") return parsed;
+  if (key !== undefined || parsed.reason === "") return key === undefined ? parsed : { ok: false, reason: "" }; // a note is this hey's own
   if (!terminated) return { ...parsed, torn: "last" };
   if (oversized || parsed.reason !== CUT_LINE || !cutShort(text)) return parsed;
   const seen = lineKey(text);

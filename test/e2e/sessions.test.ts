@@ -159,6 +159,34 @@ test("a torn line an older hey ended with a bare newline (no mark) is said by on
   ]);
 });
 
+test("`-c` of a session a newer hey wrote to: entries of kinds this hey does not know are skipped, said in one line naming them, and the rest is sent", async () => {
+  server.enqueue(textReply("openai", "first answer"));
+  await hey(["-p", "first"]);
+  const file = join(sessionsDir(), sessionFiles()[0]!);
+  const newer = (type: string) => `${JSON.stringify({ type, id: `0mxa4zzzz000${type.length}aaaaaa`, to: "x" })}\n`;
+  appendFileSync(file, newer("rewind") + newer("rewind") + newer("branch\u001b[2J"));
+  appendFileSync(file, `${JSON.stringify({ type: "message", message: { id: "n1", role: "user", content: [{ type: "audio", data: "AAAA" }] } })}\n`);
+  appendFileSync(file, `${JSON.stringify({ type: "message", message: { id: "n2", role: "assistant", content: [{ type: "text", text: "heard it" }] } })}\n`);
+  for (const prompt of ["second", "third"]) {
+    server.enqueue(textReply("openai", `${prompt} answer`));
+    const run = await hey(["-c", "-p", prompt]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      `hey: ${file}: skipped 3 lines of kinds this hey does not know (rewind, branch?[2J), written by a newer hey; the rest is loaded — \`hey upgrade\` reads them\n`,
+    );
+  }
+  expect(lastBody().messages.map((m) => m.content)).toEqual([
+    expect.any(String),
+    "first",
+    "first answer",
+    "[audio content from a newer hey, which this one cannot send]",
+    "heard it",
+    "second",
+    "second answer",
+    "third",
+  ]);
+});
+
 test("a line damaged in the middle of a session (edited by hand), not one hey cut short and ended, is still said at every resume", async () => {
   server.enqueue(textReply("openai", "first answer"));
   await hey(["-p", "first"]);
