@@ -2,7 +2,7 @@
 // Output subscriber, so the loop never persists anything itself. The format lives in format.ts.
 import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { newId } from "../kernel/ir.ts";
+import { newId, type Message } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
 import { formatSize, parseEntry, parseHeader, toLine, TORN_END, type SessionEntry, type SessionHeader } from "./format.ts";
 import { oversizedTorn, tornNote } from "./torn.ts";
@@ -59,9 +59,10 @@ export function createSessionWriter(opts: {
    * the session is on disk already (a resume: true, or the resumed session): a summary or a usage
    * entry is written at once, even before this run's first message (`hey -c /compact` keeps its
    * summary and what it cost); the `torn` lines its resume said are recorded as said (torn.ts)
-   * when the file is opened
+   * when the file is opened, and its `messages` (less the `appended` ones, this run's) are written
+   * back if the file is emptied under the writer
    */
-  existing?: boolean | { torn?: readonly string[] };
+  existing?: boolean | { torn?: readonly string[]; messages?: readonly Message[]; appended?: readonly Message[] };
 }): SessionWriter {
   let path = join(opts.dir, `${opts.id}.jsonl`);
   let fd: number | undefined;
@@ -73,7 +74,10 @@ export function createSessionWriter(opts: {
   let current: { provider: string; model: string } | undefined; // the model of the last model() call
   let held: SessionEntry[] | undefined = opts.untilAnswer ? [] : undefined; // untilAnswer: the entries before the first answer
   let kept: Kept | undefined; // this run's lines, to write back if the file shrinks under the writer
-  let noted = typeof opts.existing === "object" ? (opts.existing.torn ?? []) : []; // torn lines to record as said
+  // the messages the run resumed with, as lines, for a file emptied under the writer: given back once (then they are kept lines)
+  const resumed = typeof opts.existing === "object" ? opts.existing : undefined;
+  let resumedLines: (() => string[]) | undefined = resumed && (() => resumedEntries(resumed));
+  let noted = resumed?.torn ?? []; // torn lines to record as said
 
   const guard = (action: () => void) => {
     if (failed) return;
@@ -101,11 +105,12 @@ export function createSessionWriter(opts: {
   const shrunk = () => {
     const now = fstatSync(fd!).size;
     if (now >= kept!.size) return;
-    const back = writeBack(kept!, now, now > 0 && endsWithNewline(fd!, now));
+    const back = writeBack(kept!, now, now > 0 && endsWithNewline(fd!, now), resumedLines);
     if (back.truncateTo !== undefined) ftruncateSync(fd!, back.truncateTo);
     writeAll(fd!, Buffer.from(back.text));
     fsyncSync(fd!); // what was lost once is not left to the next power cut
     kept = back.kept;
+    if (back.resumed > 0) resumedLines = undefined;
     opts.warn(writeBackWarning(path, now, back));
   };
   const open = () => {
@@ -257,6 +262,12 @@ function tornLineEnd(fd: number, size: number): string {
   const line = last.done ? undefined : last.value;
   const torn = line !== undefined && (line.oversized ? oversizedTorn(line.oversized) : !parseEntry(line.buf.toString("utf8", line.start, line.end)).ok);
   return torn ? `${TORN_END}\n` : "\n";
+}
+
+/** The lines of the messages a run resumed with, less the ones it adds itself (the synthetic results it writes). */
+function resumedEntries(resumed: { messages?: readonly Message[]; appended?: readonly Message[] }): string[] {
+  const own = new Set(resumed.appended?.map((m) => m.id));
+  return (resumed.messages ?? []).filter((m) => !own.has(m.id)).map((message) => toLine({ type: "message", message }));
 }
 
 /** The first line of the file when it is a session header (a resumed file's), with its newline. */

@@ -50,22 +50,22 @@ test("a session file emptied between two turns of a run is written back whole: `
   expect(JSON.parse(lines[0]!).type).toBe("header");
 });
 
-test("a resumed session emptied mid-run: this run's lines are written back, the warning says how much of the earlier runs is lost, and `hey -c` goes on from this run", async () => {
+test("a resumed session emptied mid-run: the messages it resumed with and this run's lines are written back, and `hey -c` sends the whole conversation", async () => {
   server.enqueue(textReply("openai", "first answer"));
   expect((await hey(["-p", "first"])).code).toBe(0);
   const file = join(sessionsDir(), sessionFiles()[0]!);
-  const [header, ...earlier] = readFileSync(file, "utf8").split(/(?<=\n)/);
+  const header = readFileSync(file, "utf8").split("\n")[0]!;
   const empty = `: > ${file}; echo emptied`;
   server.enqueue(toolCallsReply("openai", [{ id: "c1", name: "bash", args: { command: empty } }]), textReply("openai", "done"));
   const run = await hey(["-c", "-p", "second"]);
   expect(run.code).toBe(0);
-  const lost = Buffer.byteLength(earlier.join(""));
   expect(run.stderr).toContain(
-    `hey: ${file} was emptied while hey was writing it; hey wrote back the 4 lines of this run it had lost; ${lost} B written before them is lost (\`hey -c\` goes on from what is left)\n`,
+    `hey: ${file} was emptied while hey was writing it; hey wrote back the 2 messages this run resumed with and the 4 lines of this run it had lost, which \`hey -c\` goes on from; what a resume does not load (older messages, the earlier runs' usage records) is lost\n`,
   );
-  expect(readFileSync(file, "utf8").startsWith(header!)).toBe(true); // the session keeps its id, directory and date
+  expect(readFileSync(file, "utf8").split("\n")[0]).toBe(header); // the session keeps its id, directory and date
   server.enqueue(textReply("openai", "third answer"));
   const next = await hey(["-c", "-p", "third"]);
   expect(next.code).toBe(0);
-  expect(contents()).toEqual([expect.any(String), "second", null, expect.stringMatching(/^emptied\n/), "done", "third"]);
+  expect(next.stderr).toMatch(/^hey: resumed session \S+ \(6 messages loaded\)\n$/);
+  expect(contents()).toEqual([expect.any(String), "first", "first answer", "second", null, expect.stringMatching(/^emptied\n/), "done", "third"]);
 });

@@ -39,6 +39,15 @@ describe("writeBack", () => {
     expect(writeBack(kept(100), HEADER.length + 60, true)).toMatchObject({ text: lines.join(""), lost: 40 });
   });
 
+  test("emptied under a resumed run: the messages it resumed with go back between the header and this run's lines, once", () => {
+    const resumed = ["m1\n", "m22\n"];
+    const back = writeBack(kept(10), 0, false, () => resumed);
+    expect(back).toMatchObject({ text: HEADER + resumed.join("") + lines.join(""), lines: 3, resumed: 2 });
+    const again = writeBack(back.kept, 0, false); // emptied once more: they are kept lines now
+    expect(again.text).toBe(back.text);
+    expect(writeBack(kept(10), HEADER.length + 4, true, () => resumed).resumed).toBe(0); // a cut further on keeps what it left
+  });
+
   test("a run's lines past KEPT_MAX_BYTES: the oldest are dropped, and a cut below them counts them lost", () => {
     const k = emptyKept(HEADER, HEADER.length);
     const big = `${"x".repeat(KEPT_MAX_BYTES / 2)}\n`;
@@ -55,5 +64,14 @@ test("the warning says what happened to the file, what was written back and what
   );
   expect(writeBackWarning("/s/x.jsonl", 2048, writeBack(kept(4096), 2048, true))).toBe(
     "/s/x.jsonl was cut to 2.0 KB while hey was writing it; hey wrote back the 3 lines of this run it had lost; 2.0 KB written before them is lost (`hey -c` goes on from what is left)",
+  );
+  expect(
+    writeBackWarning(
+      "/s/x.jsonl",
+      0,
+      writeBack(kept(4096), 0, false, () => ["m\n"]),
+    ),
+  ).toBe(
+    "/s/x.jsonl was emptied while hey was writing it; hey wrote back the message this run resumed with and the 3 lines of this run it had lost, which `hey -c` goes on from; what a resume does not load (older messages, the earlier runs' usage records) is lost",
   );
 });
