@@ -260,7 +260,9 @@ function removeQuietly(path: string): void {
 function tornLineEnd(fd: number, size: number): string {
   const last = linesBackward(fd, size).next();
   const line = last.done ? undefined : last.value;
-  const torn = line !== undefined && (line.oversized ? oversizedTorn(line.oversized) : !parseEntry(line.buf.toString("utf8", line.start, line.end)).ok);
+  const parsed = line && !line.oversized ? parseEntry(line.buf.toString("utf8", line.start, line.end)) : undefined;
+  // a whole entry of a kind a newer hey writes is left whole: that hey reads it after an upgrade
+  const torn = line !== undefined && (line.oversized ? oversizedTorn(line.oversized) : !parsed!.ok && parsed!.newer === undefined);
   return torn ? `${TORN_END}\n` : "\n";
 }
 

@@ -72,6 +72,13 @@ describe("a torn line an older hey ended with a bare newline", () => {
   });
 });
 
+test("a whole entry of a kind a newer hey writes that lost only its newline is ended with one, not marked as torn: that hey still reads it", () => {
+  const entry = '{"type":"rewind","id":"0mxa4zzzz0000aaaaaa","to":"x"}';
+  const s = session(entry);
+  resumeAndRun(s, "two");
+  expect(readFileSync(s.path, "utf8").split("\n")[3]).toBe(entry);
+});
+
 describe("a torn last line longer than hey loads", () => {
   const big = `{"type":"message","message":{"id":"big","role":"assistant","content":[{"type":"text","text":"${"y".repeat(MAX_LINE_BYTES + 1024)}`;
 
