@@ -1,9 +1,9 @@
 // Lines a crash cut short (SPEC §19: skipped with a warning, never fatal), said once. The writer
-// that finds a torn last line ends it marked (format.ts TORN_END). A torn line an older hey ended with a bare
-// newline sits among the others, its bytes not to be rewritten: the writer records it as seen with
-// a `torn` entry naming it (an older hey skips the entry, as it does every type it does not know),
-// and the resumes after it pass over the line without a word. A line torn past MAX_LINE_BYTES is
-// judged by its last bytes (lines.ts never reads it whole).
+// that finds a torn last line ends it marked (format.ts TORN_END). A torn line an older hey ended
+// with a bare newline sits among the others, its bytes not to be rewritten: the writer records it
+// as seen with a `torn` entry naming it (an older hey skips the entry, as it does every type it
+// does not know), and the resumes after it pass over the line without a word. A line torn past
+// MAX_LINE_BYTES is judged by its last bytes (lines.ts never reads it whole).
 import { newId } from "../kernel/ir.ts";
 import { CUT_LINE, oversizedEntry, parseEntry, TORN_END, type ParsedLine } from "./format.ts";
 import type { Oversized } from "./lines.ts";
@@ -136,8 +136,11 @@ export function entryOf(text: string, terminated: boolean, oversized: Oversized 
   const parsed = oversized ? oversizedEntry(oversized) : parseEntry(text);
   if (parsed.ok) return parsed;
   const key = oversized ? undefined : notedKey(text);
-  if (key !== undefined) noted.add(key);
-  if (key !== undefined || parsed.reason === "") return key === undefined ? parsed : { ok: false, reason: "" }; // a note is this hey's own
+  if (key !== undefined) {
+    noted.add(key);
+    return { ok: false, reason: "" }; // this hey's own, not a newer hey's
+  }
+  if (parsed.reason === "") return parsed;
   if (!terminated) return { ...parsed, torn: "last" };
   if (oversized || parsed.reason !== CUT_LINE || !cutShort(text)) return parsed;
   const seen = lineKey(text);
