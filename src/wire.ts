@@ -155,7 +155,7 @@ export async function assemble(
     version: VERSION,
     warn: say,
     untilAnswer: true,
-    existing: resumed !== undefined,
+    existing: resumed,
   });
   const hint = (e: Failure) => setupHint(runtime.settings.provider, runtime.settings.model, e, { userFile: here.userConfig, home });
   const terminal = run.output === "text" ? terminalOutput(oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint }) : undefined;

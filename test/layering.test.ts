@@ -66,6 +66,7 @@ const EDGES = new Set([
   "sessions/listing.ts",
   "sessions/lock.ts",
   "sessions/reader.ts",
+  "sessions/usage-in.ts",
   "sessions/vanished.ts",
   "sessions/writer.ts",
   "skills/load.ts",

@@ -1,17 +1,19 @@
 // Why one of hey's own directories (the sessions directory, under XDG_STATE_HOME) cannot be used,
 // said as one sentence that names the path at fault and what to do — not "ENOTDIR: mkdir …",
 // which names a directory that does not exist rather than the file in its way.
-import { statSync } from "node:fs";
-import { dirname } from "node:path";
+import { lstatSync, readlinkSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 
 /**
  * What went wrong making, listing or writing into `dir` (`e`: the system error), naming the path
- * at fault: a file where a directory of the path should be, a directory hey may not use, else the
- * error as it came.
+ * at fault: a link to nothing, a file where a directory of the path should be, a directory hey may
+ * not use, else the error as it came.
  */
 export function dirProblem(dir: string, e: unknown): string {
   const code = errnoCode(e);
+  const broken = code === "ENOENT" || code === "EEXIST" ? brokenLink(dir) : undefined;
+  if (broken) return broken;
   if (code === "ENOTDIR" || code === "EEXIST") {
     const file = firstNonDirectory(dir);
     if (file === dir) return `${dir} is a file, not a directory; move it away (hey makes the directory again)`;
@@ -73,6 +75,34 @@ function firstNonDirectory(dir: string): string | undefined {
       if (!statSync(p).isDirectory()) return p;
     } catch {
       return undefined; // missing (or unreadable): nothing in the way from here down
+    }
+  }
+  return undefined;
+}
+
+/**
+ * When `dir` or a directory above it is a symbolic link to a path that does not exist (a disk not
+ * mounted, a dotfiles folder moved), the sentence that says so; else undefined. hey does not make
+ * the target: on an unmounted disk it would land on the mount point, out of the user's sight.
+ */
+export function brokenLink(dir: string): string | undefined {
+  const chain: string[] = [];
+  for (let p = dir; ; p = dirname(p)) {
+    chain.unshift(p);
+    if (dirname(p) === p) break;
+  }
+  for (const p of chain) {
+    try {
+      if (!lstatSync(p).isSymbolicLink()) continue;
+      statSync(p);
+    } catch (e) {
+      if (errnoCode(e) !== "ENOENT") return undefined;
+      try {
+        const target = resolve(dirname(p), readlinkSync(p));
+        return `${p} is a symbolic link to ${target}, which does not exist (a disk not mounted, or a folder moved?); make ${target} or remove the link`;
+      } catch {
+        return undefined; // missing: nothing in the way from here down
+      }
     }
   }
   return undefined;

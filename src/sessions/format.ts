@@ -32,7 +32,7 @@ export type SessionEntry =
   | { type: "model"; id: string; provider: string; model: string; window?: number }
   | { type: "compaction"; id: string; from_id: string; to_id: string; summary: string };
 
-export type ParsedLine = { ok: true; entry: SessionEntry } | { ok: false; reason: string };
+export type ParsedLine = { ok: true; entry: SessionEntry } | { ok: false; reason: string; newer?: string };
 
 /** What `--sessions` shows of one session file. */
 export interface SessionInfo {
@@ -94,7 +94,7 @@ export function salvageHeader(line: string, id: string): SessionHeader | undefin
 
 /**
  * One entry line. Unknown `type`s (written by a newer hey) come back as `{ok: false, reason: ""}`
- * so readers skip them without a warning; anything else unusable carries the reason.
+ * with the type as `newer`; anything else unusable carries the reason.
  */
 export function parseEntry(line: string): ParsedLine {
   const v = parseObject(line);
@@ -125,7 +125,7 @@ export function parseEntry(line: string): ParsedLine {
     case "header":
       return bad("entry: a second header is");
     default:
-      return typeof v.type === "string" ? { ok: false, reason: "" } : bad("session");
+      return typeof v.type === "string" ? { ok: false, reason: "", newer: v.type } : bad("session");
   }
 }
 
@@ -355,7 +355,7 @@ function isStr(v: unknown): v is string {
 export const TORN_END = " <cut short: hey stopped while writing this line>";
 
 /** Why a line of hey's that does not parse is skipped, and that nothing else is. */
-const CUT_LINE = "not valid JSON, cut short or damaged (hey stopped while writing it, or it was edited); the lines after it are loaded";
+export const CUT_LINE = "not valid JSON, cut short or damaged (hey stopped while writing it, or it was edited); the lines after it are loaded";
 
 /** A learned context window: a whole number of tokens, as context/window.ts computes it. */
 function isWindow(v: unknown): v is number {

@@ -1,7 +1,8 @@
 // What a hey killed mid-copy (kill -9, a crash) leaves beside the sessions: a header repair's copy
 // `ID.jsonl.repair-PID` (writer.ts), as big as the session, or a write-back's `ID.jsonl.restore-PID`
-// (vanished.ts), the session's only copy once its file was deleted. Nothing else would ever tidy
-// them: the listing and pruning do (listing.ts).
+// (vanished.ts), the session's only copy once its file was deleted, or a stale lock set aside to
+// be removed (`ID.jsonl.lock.stale-PID`, lock.ts). Nothing else would ever tidy them: the listing
+// and pruning do (listing.ts).
 // And what a listing says of a name in the directory that cannot be opened as a session file.
 import { linkSync, lstatSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
@@ -10,16 +11,17 @@ import { errnoCode, errorText } from "../kernel/errors.ts";
 import { newId } from "../kernel/ir.ts";
 import { heldByProcess } from "./lock.ts";
 
-const LEFTOVER = /^(.+\.jsonl)\.(repair|restore)-(\d+)$/;
+const LEFTOVER = /^(.+\.jsonl)\.(repair|restore|lock\.stale)-(\d+)$/;
 
 /**
  * Tidies in `dir` (whose file names are `names`) every copy whose process no longer holds its
  * session (lock.ts: gone, or from before the machine last started; the copy is made under the
  * session's lock). A copy of this process's is never in the making here: it is made synchronously.
- * A repair's copy is removed: the file it was made from is whole. A write-back's is removed when
- * it is its session's file already (it is linked there when whole), else it becomes the session
- * again — under its own name when that is free, a new id when another file has it — holding what
- * was copied (at worst a torn last line, which a resume skips): nothing of the conversation is lost.
+ * A repair's copy is removed (the file it was made from is whole), and so is a stale lock set
+ * aside. A write-back's is removed when it is its session's file already (linked there when
+ * whole), else it becomes the session again — under its own name when that is free, a new id when
+ * another file has it — holding what was copied (at worst a torn last line, which a resume
+ * skips): nothing of the conversation is lost.
  * Returns the names of the sessions brought back. Never throws: a copy that cannot be tidied is
  * tried again at the next listing.
  */

@@ -2,7 +2,7 @@
 // pruning. Opening one to continue it is reader.ts's; the format lives in format.ts.
 import { closeSync, constants, fstatSync, readdirSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
-import { dirProblem } from "../fs/dir-problem.ts";
+import { brokenLink, dirProblem } from "../fs/dir-problem.ts";
 import { errnoCode } from "../kernel/errors.ts";
 import { textOf } from "../kernel/ir.ts";
 import { oneLine, parseEntry, parseHeader, promptOfCutLine, salvageHeader, type SessionInfo } from "./format.ts";
@@ -154,7 +154,7 @@ function sessionIds(dir: string, tidy = false): string[] {
     if (tidy) names.push(...removeLeftovers(dir, names));
     return names.filter((n) => n.endsWith(".jsonl")).map((n) => n.slice(0, -".jsonl".length));
   } catch (e) {
-    if (errnoCode(e) === "ENOENT") return []; // no sessions yet
+    if (errnoCode(e) === "ENOENT" && brokenLink(dir) === undefined) return []; // no sessions yet
     // a directory hey cannot read is not "no sessions": `-c` would start afresh beside them
     throw new Error(dirProblem(dir, e));
   }

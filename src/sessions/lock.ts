@@ -4,7 +4,7 @@
 // one directory) is refused with a message instead of interleaving lines. A lock whose process is
 // gone (a crash, a kill -9) is stale and taken over. Locks are removed when the session is closed
 // and, at the latest, when the process exits.
-import { closeSync, constants, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename } from "node:path";
 import { errnoCode } from "../kernel/errors.ts";
@@ -40,16 +40,52 @@ export function lockSession(sessionPath: string): void {
       hooked = true;
       return;
     } catch (e) {
-      if (errnoCode(e) !== "EEXIST" || attempt > 0) throw e;
-      const owner = lockOwner(lock);
+      if (errnoCode(e) !== "EEXIST" || attempt > TAKEOVER_TRIES) throw e;
+      const seen = readLock(lock);
+      const owner = seen === null ? `its lock ${lock} cannot be read` : seen === undefined ? undefined : lockOwner(lock, seen);
       if (owner) {
         const id = basename(sessionPath, ".jsonl");
         throw new SessionLockedError(
           `session ${id} is in use by another hey (${owner}); wait for it to finish or start a new session — if no other hey is running, delete ${lock}`,
         );
       }
-      removeQuietly(lock); // stale: its process is gone
+      if (seen !== null) removeStale(lock, seen);
     }
+  }
+}
+
+/** How many times a stale lock is taken over before giving up: each try lost means another hey took it first. */
+const TAKEOVER_TRIES = 3;
+
+/**
+ * Removes the stale lock whose text was `seen` (undefined: a link to nothing), and only that one:
+ * another hey that judged it stale too may have replaced it with its own since (two `hey -c`
+ * started at once after a crash). It is moved aside first, which one process alone can do, and
+ * put back when it is not the one judged.
+ */
+function removeStale(lock: string, seen: string | undefined): void {
+  const aside = `${lock}.stale-${process.pid}`;
+  try {
+    renameSync(lock, aside);
+  } catch {
+    return; // gone already: the next try makes it
+  }
+  if (readLock(aside) !== seen) {
+    try {
+      linkSync(aside, lock); // never over a lock made meanwhile
+    } catch {
+      // one was: that hey holds the session, and the next try says so
+    }
+  }
+  removeQuietly(aside);
+}
+
+/** The lock's text; undefined when there is none, null when it cannot be read (held, as lockOwner counts it). */
+function readLock(lock: string): string | undefined | null {
+  try {
+    return readFileSync(lock, "utf8");
+  } catch (e) {
+    return errnoCode(e) === "ENOENT" ? undefined : null;
   }
 }
 
@@ -109,10 +145,10 @@ export function releaseIfUnheld(sessionPath: string): boolean {
  * undefined for no lock or a stale one. An unreadable lock counts as held: better refused than
  * interleaved.
  */
-function lockOwner(lock: string): string | undefined {
+function lockOwner(lock: string, known?: string): string | undefined {
   let text: string;
   try {
-    text = readFileSync(lock, "utf8");
+    text = known ?? readFileSync(lock, "utf8");
   } catch (e) {
     return errnoCode(e) === "ENOENT" ? undefined : `its lock ${lock} cannot be read`;
   }

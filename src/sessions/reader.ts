@@ -2,7 +2,7 @@
 // earlier runs wrote. Finding one is listing.ts's; the format and the window rules live in format.ts.
 import { closeSync, constants, fstatSync, readSync } from "node:fs";
 import { basename } from "node:path";
-import { addUsage, emptyUsage, newId, type Message, type Usage } from "../kernel/ir.ts";
+import { newId, type Message } from "../kernel/ir.ts";
 import { summaryMessage, type Summary } from "../context/passes.ts";
 import {
   alignWindow,
@@ -13,7 +13,6 @@ import {
   formatSize,
   idMarker,
   modelOf,
-  oversizedEntry,
   parseEntry,
   parseHeader,
   rangeStart,
@@ -22,11 +21,15 @@ import {
 import type { SessionEntry, SessionHeader } from "./format.ts";
 import { linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK } from "./lines.ts";
 import { LIST_HEAD_BYTES } from "./listing.ts";
-import { lockSession, unlockSession } from "./lock.ts";
+import { lockSession, SessionLockedError, unlockSession } from "./lock.ts";
+import { diskProblem } from "../fs/dir-problem.ts";
 import { idTime } from "./ids.ts";
 import { repairHeader } from "./writer.ts";
+import { entryOf } from "./torn.ts";
 import { errorText } from "../kernel/errors.ts";
 import { CACHE_LIFETIME_MS } from "../context/cache.ts";
+
+export { usageIn } from "./usage-in.ts"; // what earlier runs cost: wire.ts reads it with the session
 
 /** SPEC §19: resume keeps about the last 500 messages; older context comes from the summary. */
 export const DEFAULT_WINDOW = 500;
@@ -38,17 +41,22 @@ const HEAD_MAX_LINES = 64;
  * search must stay cheap when a session has none (120 MB took ~50 ms warm, ~250 ms cold).
  */
 const SCAN_LIMIT = 32 * 1024 * 1024;
-/** A usage entry's line is ~170 bytes; more is not one of hey's. */
-const USAGE_LINE_MAX = 1024;
 
 /**
  * Opens the session at `path` to continue it: makes this process its one writer (lock.ts; throws
  * SessionLockedError when another hey is writing it), repairs a damaged header — from what is left
  * of it, else with `cwd` as its directory, and only when the lines after it are hey's — then loads
- * it. The caller's writer releases the lock when it closes.
+ * it. The caller's writer releases the lock when it closes. A lock the disk will not take (full,
+ * read-only, not this user's) does not stop the resume: the session is read as it is, and the
+ * writer, failing the same way, says once that it is not saved (SPEC §19).
  */
 export function resumeSession(path: string, cwd: string): LoadedSession {
-  lockSession(path);
+  try {
+    lockSession(path);
+  } catch (e) {
+    if (e instanceof SessionLockedError || diskProblem(e, path) === undefined) throw e;
+    return loadSession(path);
+  }
   try {
     const repaired = repairIfDamaged(path, cwd);
     const loaded = loadSession(path);
@@ -120,6 +128,8 @@ export interface LoadedSession {
   warnings: string[];
   /** synthetic results for calls a crash left open: in `messages`, not yet in the file */
   appended: Message[];
+  /** torn lines an older hey ended that this resume said first: the writer records them as said (torn.ts) */
+  torn: string[];
   /** the file and its size when it was read: what earlier runs wrote (`/usage` sums their usage) */
   path: string;
   bytes: number;
@@ -156,7 +166,10 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
     const size = fstatSync(fd).size;
     const { header, firstUser, firstModel, firstCut } = readHead(fd, size);
     if (!header) throw new Error(`${path} is not a hey session: its first line is not a session header`);
-    const warnings: { offset: number; fromEnd: number; reason: string; torn: boolean }[] = [];
+    const warnings: { offset: number; fromEnd: number; reason: string; torn?: "last" | "line" }[] = [];
+    const noted = new Set<string>(); // torn lines said before (their notes come after them: read first)
+    const torn: string[] = []; // torn lines said now for the first time
+    const newer = new Map<string, number>(); // lines of kinds a newer hey writes: how many of each
     const found: Message[] = []; // newest first; a summary's message where its range was
     const cut = new Set<string>(); // messages too long to load, loaded as their start
     const summaries: Summary[] = [];
@@ -224,9 +237,11 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
         break;
       }
       if (line.start === line.end && !line.oversized) continue;
-      const parsed = line.oversized ? oversizedEntry(line.oversized) : parseEntry(line.buf.toString("utf8", line.start, line.end));
+      const parsed = entryOf(line.oversized ? "" : line.buf.toString("utf8", line.start, line.end), line.terminated, line.oversized, noted);
       if (!parsed.ok) {
-        if (parsed.reason) warnings.push({ offset: line.offset, fromEnd, reason: parsed.reason, torn: !line.terminated });
+        if (parsed.reason) warnings.push({ offset: line.offset, fromEnd, reason: parsed.reason, torn: "torn" in parsed ? parsed.torn : undefined });
+        if ("key" in parsed && parsed.key !== undefined) torn.push(parsed.key);
+        if ("newer" in parsed && parsed.newer !== undefined) newer.set(parsed.newer, (newer.get(parsed.newer) ?? 0) + 1);
         continue;
       }
       const e = parsed.entry;
@@ -283,12 +298,16 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
       ...(model ? { model } : {}),
       warnings: [
         ...cutNote,
+        ...(newer.size > 0 ? [newerNote(path, newer)] : []),
         ...warnings.reverse().map((w) => {
           const where = before === 0 ? `line ${fromEnd - w.fromEnd + 1}` : `the line at byte ${w.offset}`;
-          return w.torn ? `${path}: skipped a torn last line (${where}): hey stopped while writing it` : `${path}: skipped ${where}: ${w.reason}`;
+          return w.torn
+            ? `${path}: skipped a torn ${w.torn === "last" ? "last " : ""}line (${where}): hey stopped while writing it`
+            : `${path}: skipped ${where}: ${w.reason}`;
         }),
       ],
       appended,
+      torn,
       path,
       bytes: size,
       ...(upTo !== undefined && upTo > 0 && lastAt !== undefined ? { cache: { upTo, at: lastAt } } : {}),
@@ -297,47 +316,6 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
   } finally {
     closeSync(fd);
   }
-}
-
-/**
- * The token counts of every `usage` entry in the first `bytes` of the session at `path` (the runs
- * before this one), how many there are, and how many message lines: found by a byte search for
- * the entries' line prefixes, so no other line is decoded, however long (a message line is counted, not read).
- */
-export function usageIn(path: string, bytes: number): { usage: Usage; requests: number; messages: number } {
-  const fd = openSessionFile(path, constants.O_RDONLY);
-  let usage = emptyUsage();
-  let requests = 0;
-  let messages = 0;
-  const marker = Buffer.from("\n" + ENTRY_PREFIX.usage);
-  const messageMarker = Buffer.from("\n" + ENTRY_PREFIX.message);
-  const buf = Buffer.allocUnsafe(TAIL_CHUNK + USAGE_LINE_MAX);
-  try {
-    for (let from = 0; from < bytes; from += TAIL_CHUNK) {
-      const got = readSync(fd, buf, 0, Math.min(buf.length, bytes - from), from);
-      const view = buf.subarray(0, got);
-      // a marker is counted in the chunk where it starts; the extra bytes complete its line
-      for (let at = view.indexOf(messageMarker); at >= 0 && at < TAIL_CHUNK; at = view.indexOf(messageMarker, at + 1)) messages++;
-      for (let at = view.indexOf(marker); at >= 0 && at < TAIL_CHUNK; at = view.indexOf(marker, at + 1)) {
-        const end = view.indexOf(10, at + 1);
-        const parsed = end < 0 ? undefined : parseEntry(view.toString("utf8", at + 1, end));
-        if (parsed?.ok && parsed.entry.type === "usage") {
-          const e = parsed.entry;
-          usage = addUsage(usage, {
-            input: e.input_tokens,
-            output: e.output_tokens,
-            cacheRead: e.cache_read_tokens,
-            cacheWrite: e.cache_write_tokens,
-            reasoning: e.reasoning_tokens,
-          });
-          requests++;
-        }
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return { usage, requests, messages };
 }
 
 /** The header, the first user message (the first message, when it is a user's) and the model before it. */
@@ -349,7 +327,7 @@ function readHead(fd: number, size: number): { header?: SessionHeader; firstUser
   for (let n = 0; header && n < HEAD_MAX_LINES; n++) {
     const line = lines.next();
     if (line.done) break;
-    const parsed = line.value.oversized ? oversizedEntry(line.value.oversized) : parseEntry(line.value.text);
+    const parsed = entryOf(line.value.text, line.value.terminated, line.value.oversized, new Set());
     if (parsed.ok && parsed.entry.type === "model") firstModel = modelOf(parsed.entry);
     if (!parsed.ok || parsed.entry.type !== "message") continue;
     return {
@@ -360,6 +338,14 @@ function readHead(fd: number, size: number): { header?: SessionHeader; firstUser
     };
   }
   return { header, firstModel };
+}
+
+/** Lines a newer hey wrote, of kinds this one does not know (`kinds`: read from the end): said once a resume, since what they meant is left out. */
+function newerNote(path: string, kinds: ReadonlyMap<string, number>): string {
+  const n = [...kinds.values()].reduce((a, b) => a + b, 0);
+  const shown = (kind: string) => kind.replace(/[^\x20-\x7e]/g, "?").slice(0, 40); // the file's words: nothing the terminal acts on
+  const names = [...kinds.keys()].reverse().slice(0, 3).map(shown).join(", ") + (kinds.size > 3 ? ", …" : "");
+  return `${path}: skipped ${n === 1 ? "a line" : `${n} lines`} of kinds this hey does not know (${names}), written by a newer hey; the rest is loaded — \`hey upgrade\` reads them`;
 }
 
 type Marked = keyof typeof ENTRY_PREFIX;

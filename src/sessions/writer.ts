@@ -1,15 +1,17 @@
 // Writing sessions (SPEC §19): one append-only JSONL file per conversation. The writer is an
 // Output subscriber, so the loop never persists anything itself. The format lives in format.ts.
-import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { newId } from "../kernel/ir.ts";
+import { newId, type Message } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
-import { formatSize, parseEntry, toLine, TORN_END, type SessionEntry, type SessionHeader } from "./format.ts";
+import { formatSize, parseEntry, parseHeader, toLine, TORN_END, type SessionEntry, type SessionHeader } from "./format.ts";
+import { oversizedTorn, tornNote } from "./torn.ts";
+import { emptyKept, keep, rebase, writeBack, writeBackWarning, type Kept } from "./shrunk.ts";
 import { copyBytes, copySession, whereabouts } from "./vanished.ts";
-import { closeQuietly, linesBackward, openSessionFile } from "./lines.ts";
+import { closeQuietly, linesBackward, linesForward, openSessionFile } from "./lines.ts";
 import { lockSession, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { diskProblem, dirProblem } from "../fs/dir-problem.ts";
-import { dirSync } from "../fs/dir-sync.ts";
+import { dirSync, makeDirDurable } from "../fs/dir-sync.ts";
 import { errorText } from "../kernel/errors.ts";
 
 /**
@@ -23,6 +25,8 @@ import { errorText } from "../kernel/errors.ts";
  * first word) leaves no session, and what came before the answer is held in memory and written
  * with it. An existing file is appended to (resume).
  * Each entry is written with one write; the file is fsynced at every turn boundary and on close.
+ * The file found shorter than the writer left it (emptied or cut under it) gets the lines of this
+ * run it lost written back first, with a warning that says what is lost (shrunk.ts).
  * Never throws: the first failure is passed to `warn` once and the writer stops writing.
  */
 export interface SessionWriter extends Output {
@@ -52,10 +56,13 @@ export function createSessionWriter(opts: {
   warn: (message: string) => void;
   untilAnswer?: boolean;
   /**
-   * the session is on disk already (a resume): a summary or a usage entry is written at once, even
-   * before this run's first message (`hey -c /compact` keeps its summary and what it cost)
+   * the session is on disk already (a resume: true, or the resumed session): a summary or a usage
+   * entry is written at once, even before this run's first message (`hey -c /compact` keeps its
+   * summary and what it cost); the `torn` lines its resume said are recorded as said (torn.ts)
+   * when the file is opened, and its `messages` (less the `appended` ones, this run's) are written
+   * back if the file is emptied under the writer
    */
-  existing?: boolean;
+  existing?: boolean | { torn?: readonly string[]; messages?: readonly Message[]; appended?: readonly Message[] };
 }): SessionWriter {
   let path = join(opts.dir, `${opts.id}.jsonl`);
   let fd: number | undefined;
@@ -66,6 +73,11 @@ export function createSessionWriter(opts: {
   let lastModel = "";
   let current: { provider: string; model: string } | undefined; // the model of the last model() call
   let held: SessionEntry[] | undefined = opts.untilAnswer ? [] : undefined; // untilAnswer: the entries before the first answer
+  let kept: Kept | undefined; // this run's lines, to write back if the file shrinks under the writer
+  // the messages the run resumed with, as lines, for a file emptied under the writer: given back once (then they are kept lines)
+  const resumed = typeof opts.existing === "object" ? opts.existing : undefined;
+  let resumedLines: (() => string[]) | undefined = resumed && (() => resumedEntries(resumed));
+  let noted = resumed?.torn ?? []; // torn lines to record as said
 
   const guard = (action: () => void) => {
     if (failed) return;
@@ -81,14 +93,29 @@ export function createSessionWriter(opts: {
       opts.warn(`session not saved: cannot write ${path}: ${why}; the conversation continues without it`);
     }
   };
-  const write = (text: string) => {
+  /** writes `text` at the end of the file; `line`: it is an entry's line, kept to write back */
+  const write = (text: string, line = true) => {
+    shrunk();
     const bytes = Buffer.from(text);
-    for (let done = 0; done < bytes.length; ) done += writeSync(fd!, bytes, done, bytes.length - done);
+    writeAll(fd!, bytes);
     dirty = true;
+    if (line) keep(kept!, text, bytes.length);
+    else kept!.size += bytes.length;
+  };
+  const shrunk = () => {
+    const now = fstatSync(fd!).size;
+    if (now >= kept!.size) return;
+    const back = writeBack(kept!, now, now > 0 && endsWithNewline(fd!, now), resumedLines);
+    if (back.truncateTo !== undefined) ftruncateSync(fd!, back.truncateTo);
+    writeAll(fd!, Buffer.from(back.text));
+    fsyncSync(fd!); // what was lost once is not left to the next power cut
+    kept = back.kept;
+    if (back.resumed > 0) resumedLines = undefined;
+    opts.warn(writeBackWarning(path, now, back));
   };
   const open = () => {
     try {
-      mkdirSync(opts.dir, { recursive: true, mode: 0o700 }); // conversations are private
+      makeDirDurable(opts.dir, 0o700); // conversations are private
       lockSession(path); // one writer per session: a second hey is refused, never interleaved
     } catch (e) {
       if (e instanceof SessionLockedError) throw e;
@@ -97,10 +124,15 @@ export function createSessionWriter(opts: {
     fd = openSessionFile(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT); // read too: a resume checks the last byte
     const size = fstatSync(fd).size;
     fresh = size === 0;
-    if (size === 0) write(toLine({ type: "header", id: opts.id, cwd: opts.cwd, created: new Date().toISOString(), version: opts.version }));
+    const header =
+      size === 0 ? toLine({ type: "header", id: opts.id, cwd: opts.cwd, created: new Date().toISOString(), version: opts.version }) : headerLine(fd, size);
+    kept = emptyKept(header, size);
+    if (size === 0) write(header!, false);
     if (size === 0)
       dirSync.run(opts.dir); // the new file's name: its bytes are synced at the turn's end
-    else if (!endsWithNewline(fd, size)) write(tornLineEnd(fd, size)); // a torn last line stays alone on its line
+    else if (!endsWithNewline(fd, size)) write(tornLineEnd(fd, size), false); // a torn last line stays alone on its line
+    for (const key of noted) write(tornNote(key));
+    noted = [];
   };
   const flushModel = () => {
     if (fd === undefined || !pendingModel) return;
@@ -109,7 +141,7 @@ export function createSessionWriter(opts: {
     write(toLine(entry));
   };
   const append = (entry: SessionEntry) => {
-    const onDisk = opts.existing === true && entry.type !== "message"; // its messages are in the file already
+    const onDisk = opts.existing !== undefined && opts.existing !== false && entry.type !== "message"; // its messages are in the file already
     if (held && !onDisk) return void held.push(entry);
     if (fd === undefined && entry.type !== "message" && !onDisk) return; // nothing but a message creates the file
     if (fd === undefined) open();
@@ -118,6 +150,7 @@ export function createSessionWriter(opts: {
     if (entry.type === "message") fresh = false;
   };
   const sync = () => {
+    if (fd !== undefined) shrunk();
     if (fd !== undefined) relocate();
     if (fd !== undefined) relockSession(path); // a lock deleted by hand: made again, or another hey that took it stops this one
     if (fd !== undefined && dirty) fsyncSync(fd);
@@ -129,13 +162,14 @@ export function createSessionWriter(opts: {
     if (where === "there") return;
     const id = where === "gone" ? undefined : newId(); // another file has the name now: this conversation takes a new one
     const target = id === undefined ? path : join(opts.dir, `${id}.jsonl`);
-    mkdirSync(opts.dir, { recursive: true, mode: 0o700 }); // `rm -r` of the sessions directory
+    makeDirDurable(opts.dir, 0o700); // `rm -r` of the sessions directory
     // a lock removed with the directory is made again: another hey must still be refused
     if (id === undefined) relockSession(path);
     else lockSession(target);
     const copy = copySession(fd!, target, id);
     closeQuietly(fd!);
     fd = copy.fd;
+    kept = rebase(kept!, headerLine(fd, copy.bytes), copy.bytes);
     dirty = false; // the copy was synced
     const was = path;
     path = target;
@@ -219,13 +253,36 @@ function removeQuietly(path: string): void {
 
 /**
  * What ends the file's last line, which has no newline: a line the resume just warned of as torn
- * is marked so (format.ts TORN_END) and no resume warns of it again; a whole entry that only lacks
- * its newline, or a line too long to read, gets the newline alone.
+ * is marked so (format.ts TORN_END) and no resume warns of it again — one too long to read when
+ * its end is not an entry's (torn.ts oversizedTorn); a whole entry that only lacks its newline gets
+ * the newline alone.
  */
 function tornLineEnd(fd: number, size: number): string {
   const last = linesBackward(fd, size).next();
-  const torn = !last.done && !last.value.oversized && !parseEntry(last.value.buf.toString("utf8", last.value.start, last.value.end)).ok;
+  const line = last.done ? undefined : last.value;
+  const parsed = line && !line.oversized ? parseEntry(line.buf.toString("utf8", line.start, line.end)) : undefined;
+  // a whole entry of a kind a newer hey writes is left whole: that hey reads it after an upgrade
+  const torn = line !== undefined && (line.oversized ? oversizedTorn(line.oversized) : !parsed!.ok && parsed!.newer === undefined);
   return torn ? `${TORN_END}\n` : "\n";
+}
+
+/** The lines of the messages a run resumed with, less the ones it adds itself (the synthetic results it writes). */
+function resumedEntries(resumed: { messages?: readonly Message[]; appended?: readonly Message[] }): string[] {
+  const own = new Set(resumed.appended?.map((m) => m.id));
+  return (resumed.messages ?? []).filter((m) => !own.has(m.id)).map((message) => toLine({ type: "message", message }));
+}
+
+/** The first line of the file when it is a session header (a resumed file's), with its newline. */
+function headerLine(fd: number, size: number): string | undefined {
+  const first = linesForward(fd, Math.min(size, HEADER_MAX_BYTES)).next();
+  return !first.done && first.value.terminated && parseHeader(first.value.text) ? `${first.value.text}\n` : undefined;
+}
+
+/** A header line is ~150 bytes and its directory's path; one longer than this is not written back. */
+const HEADER_MAX_BYTES = 64 * 1024;
+
+function writeAll(fd: number, bytes: Buffer): void {
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
 function endsWithNewline(fd: number, size: number): boolean {
@@ -274,7 +331,7 @@ function rewriteHeader(path: string, header: SessionHeader, keepFirst: boolean):
     const out = openSessionFile(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
     try {
       const head = Buffer.concat([line, Buffer.from("\n")]);
-      for (let done = 0; done < head.length; ) done += writeSync(out, head, done, head.length - done);
+      writeAll(out, head);
       copyBytes(fd, out, keepFirst ? 0 : Math.min(size, firstEnd + 1), size);
       fsyncSync(out);
     } catch (e) {

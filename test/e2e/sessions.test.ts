@@ -133,6 +133,60 @@ test("a torn last line is skipped with a warning and the conversation goes on", 
   expect(readFileSync(join(sessionsDir(), sessionFiles()[0]!), "utf8").split("\n")[5]).toStartWith('{"type":"message","message":{"id":"x","role":"assis');
 });
 
+test("a torn line an older hey ended with a bare newline (no mark) is said by one resume, not by every one after", async () => {
+  server.enqueue(textReply("openai", "first answer"));
+  await hey(["-p", "first"]);
+  appendFileSync(join(sessionsDir(), sessionFiles()[0]!), '{"type":"message","message":{"id":"x","role":"assis\n');
+  for (const [prompt, said] of [
+    ["second", true],
+    ["third", false],
+    ["fourth", false],
+  ] as const) {
+    server.enqueue(textReply("openai", `${prompt} answer`));
+    const run = await hey(["-c", "-p", prompt]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(said ? `hey: ${join(sessionsDir(), sessionFiles()[0]!)}: skipped a torn line (line 6): hey stopped while writing it\n` : "");
+  }
+  expect(lastBody().messages.map((m) => m.content)).toEqual([
+    expect.any(String),
+    "first",
+    "first answer",
+    "second",
+    "second answer",
+    "third",
+    "third answer",
+    "fourth",
+  ]);
+});
+
+test("`-c` of a session a newer hey wrote to: entries of kinds this hey does not know are skipped, said in one line naming them, and the rest is sent", async () => {
+  server.enqueue(textReply("openai", "first answer"));
+  await hey(["-p", "first"]);
+  const file = join(sessionsDir(), sessionFiles()[0]!);
+  const newer = (type: string) => `${JSON.stringify({ type, id: `0mxa4zzzz000${type.length}aaaaaa`, to: "x" })}\n`;
+  appendFileSync(file, newer("rewind") + newer("rewind") + newer("branch\u001b[2J"));
+  appendFileSync(file, `${JSON.stringify({ type: "message", message: { id: "n1", role: "user", content: [{ type: "audio", data: "AAAA" }] } })}\n`);
+  appendFileSync(file, `${JSON.stringify({ type: "message", message: { id: "n2", role: "assistant", content: [{ type: "text", text: "heard it" }] } })}\n`);
+  for (const prompt of ["second", "third"]) {
+    server.enqueue(textReply("openai", `${prompt} answer`));
+    const run = await hey(["-c", "-p", prompt]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      `hey: ${file}: skipped 3 lines of kinds this hey does not know (rewind, branch?[2J), written by a newer hey; the rest is loaded — \`hey upgrade\` reads them\n`,
+    );
+  }
+  expect(lastBody().messages.map((m) => m.content)).toEqual([
+    expect.any(String),
+    "first",
+    "first answer",
+    "[audio content from a newer hey, which this one cannot send]",
+    "heard it",
+    "second",
+    "second answer",
+    "third",
+  ]);
+});
+
 test("a line damaged in the middle of a session (edited by hand), not one hey cut short and ended, is still said at every resume", async () => {
   server.enqueue(textReply("openai", "first answer"));
   await hey(["-p", "first"]);
@@ -190,6 +244,24 @@ test("writes the file size limit refuses (as a full disk would): said once with 
   expect(listed.stdout).toBe("No sessions yet.\n");
 });
 
+test("`-c` on a disk that takes no more bytes (here `ulimit -f`, as a full disk): the session is still resumed, the answer given, and not being saved said once", async () => {
+  server.enqueue(textReply("openai", "first answer"));
+  await hey(["-p", "first"]);
+  const file = join(sessionsDir(), sessionFiles()[0]!);
+  const before = readFileSync(file, "utf8");
+  server.enqueue(textReply("openai", "second answer"));
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-c", "-p", "second"], {
+    cwd: work.path,
+    env: { XDG_STATE_HOME: state.path },
+    fileSizeLimitKb: 0, // not even the lock can be written
+  });
+  expect([run.code, run.stdout]).toEqual([0, "second answer\n"]);
+  expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), "first", "first answer", "second"]);
+  expect(run.stderr.match(/hey: session not saved: .*EFBIG/g)).toHaveLength(1);
+  expect(readFileSync(file, "utf8")).toBe(before); // as it was, not torn
+  expect(readdirSync(sessionsDir()).filter((f) => f.endsWith(".lock"))).toEqual([]);
+});
+
 test("a sessions directory hey cannot list is not “no sessions”: --sessions and -c name the file in its way, and -c starts nothing", async () => {
   server.enqueue(textReply("openai", "saved"));
   await hey(["-p", "first"]);
@@ -205,6 +277,28 @@ test("a sessions directory hey cannot list is not “no sessions”: --sessions 
   expect(continued.stderr).toContain(named);
   expect(continued.stderr).not.toContain("starting a new one");
   expect(server.requests).toHaveLength(sent); // nothing was sent for the second prompt
+});
+
+test("a sessions directory that is a link to nothing (a disk not mounted) is named with its target: not saved, and not “no sessions” for --sessions and -c", async () => {
+  mkdirSync(join(state.path, "hey"));
+  const target = join(state.path, "usb", "sessions");
+  symlinkSync(target, sessionsDir());
+  const named = `${sessionsDir()} is a symbolic link to ${target}, which does not exist (a disk not mounted, or a folder moved?); make ${target} or remove the link`;
+  server.enqueue(textReply("openai", "answered"));
+  const run = await hey(["-p", "first"]);
+  expect(run.code).toBe(0); // answered
+  expect(run.stderr).toContain(named);
+  const listed = await runHey(["--sessions"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  expect([listed.code, listed.stdout, listed.stderr]).toEqual([2, "", `hey: ${named}\n`]);
+  const sent = server.requests.length;
+  const continued = await hey(["-c", "-p", "second"]);
+  expect(continued.code).toBe(2);
+  expect(continued.stderr).toContain(named);
+  expect(server.requests).toHaveLength(sent);
+  mkdirSync(target, { recursive: true }); // the disk is back: the link is used as the directory
+  server.enqueue(textReply("openai", "saved"));
+  expect((await hey(["-p", "third"])).stderr).toBe("");
+  expect(readdirSync(target).filter((f) => f.endsWith(".jsonl"))).toHaveLength(1);
 });
 
 test("`-c` with no earlier session here starts a fresh one, and says so on stderr", async () => {

@@ -1,10 +1,10 @@
 // What hey says when one of its own directories or files cannot be used (fs/dir-problem.ts): the
 // path at fault and what to do, not the system call's words.
 import { afterEach, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { diskProblem, dirProblem } from "../../src/fs/dir-problem.ts";
+import { brokenLink, diskProblem, dirProblem } from "../../src/fs/dir-problem.ts";
 
 const temps: string[] = [];
 afterEach(() => {
@@ -47,4 +47,18 @@ test("a write refused by the disk, a quota, a size limit or the file's permissio
   );
   expect(diskProblem(err("EACCES"))).toBeUndefined(); // a directory's: dirProblem says it
   expect(diskProblem(err("EIO"))).toBeUndefined();
+});
+
+test("a link to nothing on the way (a disk not mounted) is named with its target, whichever call failed; a plain missing directory is not a problem of that kind", () => {
+  const root = mkdtempSync(join(tmpdir(), "hey-dirproblem-"));
+  temps.push(root);
+  mkdirSync(join(root, "state", "hey"), { recursive: true });
+  symlinkSync(join(root, "usb", "sessions"), join(root, "state", "hey", "sessions"));
+  const sessions = join(root, "state", "hey", "sessions");
+  for (const code of ["ENOENT", "EEXIST"])
+    expect(dirProblem(sessions, err(code))).toBe(
+      `${sessions} is a symbolic link to ${join(root, "usb", "sessions")}, which does not exist (a disk not mounted, or a folder moved?); make ${join(root, "usb", "sessions")} or remove the link`,
+    );
+  expect(dirProblem(join(sessions, "x"), err("ENOENT"))).toStartWith(`${sessions} is a symbolic link to`);
+  expect(brokenLink(join(root, "state", "logs"))).toBeUndefined();
 });

@@ -32,11 +32,25 @@ test("a new session file's directory is synced once, when the file is made — n
   const dir = join(root.path, "sessions");
   const w = createSessionWriter({ dir, id: newId(), cwd: "/here", version: "1.2.3", warn: (m) => synced.push(`warned: ${m}`) });
   w.emit({ type: "message", message: userMessage("one") });
-  expect(synced).toEqual([dir]);
+  expect(synced).toEqual([root.path, dir]); // the directory's own name too: hey made it
   for (let i = 0; i < 5; i++) w.emit({ type: "message", message: userMessage(`more ${i}`) });
   w.sync();
   w.close();
-  expect(synced).toEqual([dir]);
+  expect(synced).toEqual([root.path, dir]);
+  synced = [];
+  const next = createSessionWriter({ dir, id: newId(), cwd: "/here", version: "1.2.3", warn: () => {} });
+  next.emit({ type: "message", message: userMessage("two") });
+  next.close();
+  expect(synced).toEqual([dir]); // the directory was there: only the new file's name
+});
+
+test("the first session ever: every directory hey makes on the way ($XDG_STATE_HOME/hey/sessions) has its name synced in its parent", () => {
+  const state = join(root.path, "state");
+  const dir = join(state, "hey", "sessions");
+  const w = createSessionWriter({ dir, id: newId(), cwd: "/here", version: "1.2.3", warn: (m) => synced.push(`warned: ${m}`) });
+  w.emit({ type: "message", message: userMessage("one") });
+  w.close();
+  expect(synced.toSorted()).toEqual([root.path, state, join(state, "hey"), dir]);
 });
 
 test("a header repaired by a copy renamed over the file, and a session written back after it was deleted, each sync the directory", () => {

@@ -227,6 +227,16 @@ describe("leftovers of a hey killed mid-copy", () => {
     }
   });
 
+  test("a stale lock set aside by a hey killed before it removed it is removed when the directory is listed", async () => {
+    const d = dir();
+    const dead = Bun.spawn(["true"]);
+    await dead.exited;
+    writeFileSync(join(d, "s.jsonl"), sessionText("s", "kept"));
+    writeFileSync(join(d, `s.jsonl.lock.stale-${dead.pid}`), "999999999\n");
+    expect(listSessions(d).map((s) => s.firstPrompt)).toEqual(["kept"]);
+    expect(readdirSync(d)).toEqual(["s.jsonl"]);
+  });
+
   test("a write-back's copy whose hey is gone becomes the session again (its file was deleted): nothing lost; one linked already just goes", async () => {
     const d = dir();
     const dead = Bun.spawn(["true"]);

@@ -1,0 +1,148 @@
+// Lines a crash cut short (SPEC §19: skipped with a warning, never fatal), said once. The writer
+// that finds a torn last line ends it marked (format.ts TORN_END). A torn line an older hey ended
+// with a bare newline sits among the others, its bytes not to be rewritten: the writer records it
+// as seen with a `torn` entry naming it (an older hey skips the entry, as it does every type it
+// does not know), and the resumes after it pass over the line without a word. A line torn past
+// MAX_LINE_BYTES is judged by its last bytes (lines.ts never reads it whole).
+import { newId } from "../kernel/ir.ts";
+import { CUT_LINE, oversizedEntry, parseEntry, TORN_END, type ParsedLine } from "./format.ts";
+import type { Oversized } from "./lines.ts";
+
+/** The line prefix of the entry that records a torn line as seen. */
+const NOTE_PREFIX = '{"type":"torn"';
+
+/** A line cut short, as one of hey's entries cut mid-write is: a JSON object begun, unclosed, with no error before its end. */
+export function cutShort(text: string): boolean {
+  const open: string[] = []; // the containers not closed yet
+  let want: "value" | "key" | "colon" | "next" | "end" = "value"; // what may come next
+  let first = false; // just after `{` or `[`: it may close at once
+  for (let i = 0; i < text.length; ) {
+    const c = text[i]!;
+    if (c === " " || c === "\t" || c === "\r" || c === "\n") {
+      i++;
+      continue;
+    }
+    const top = open.at(-1);
+    if ((want === "key" || want === "value" || want === "next") && (c === "}" || c === "]")) {
+      if ((want !== "next" && !first) || (c === "}") !== (top === "{")) return false;
+      open.pop();
+      want = open.length > 0 ? "next" : "end";
+      first = false;
+      i++;
+      continue;
+    }
+    first = false;
+    if (want === "end") return false;
+    if (want === "colon") {
+      if (c !== ":") return false;
+      want = "value";
+      i++;
+    } else if (want === "next") {
+      if (c !== ",") return false;
+      want = top === "{" ? "key" : "value";
+      i++;
+    } else if (c === '"') {
+      const end = stringEnd(text, i + 1);
+      if (end === undefined) return open.length > 0; // cut inside the string
+      if (end < 0) return false;
+      want = want === "key" ? "colon" : open.length > 0 ? "next" : "end";
+      i = end;
+    } else if (want === "key") return false;
+    else if (c === "{" || c === "[") {
+      open.push(c);
+      want = c === "{" ? "key" : "value";
+      first = true;
+      i++;
+    } else {
+      const word = /^[-+.0-9a-zA-Z]+/.exec(text.slice(i, i + 32))?.[0] ?? "";
+      if (!word) return false;
+      if (i + word.length === text.length) return open.length > 0 && /^(-?[0-9][-+.0-9eE]*|-|t|tr|tru|f|fa|fal|fals|n|nu|nul)$/.test(word);
+      if (!/^(true|false|null|-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?)$/.test(word)) return false;
+      want = open.length > 0 ? "next" : "end";
+      i += word.length;
+    }
+  }
+  return open.length > 0;
+}
+
+/** Where the string whose body starts at `from` ends (after its quote); undefined when the text ends first, -1 for a bad escape or a control character. */
+function stringEnd(text: string, from: number): number | undefined {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) return i + 1;
+    if (c < 0x20) return -1;
+    if (c !== 0x5c) continue;
+    const e = text.slice(i + 1, i + 6);
+    if (e === "") return undefined;
+    if (e[0] === "u") {
+      if (!/^u[0-9a-fA-F]{0,4}$/.test(e.slice(0, Math.min(5, e.length)))) return -1;
+      if (e.length < 5) return undefined;
+      i += 5;
+    } else if ('"\\/bfnrt'.includes(e[0]!)) i++;
+    else return -1;
+  }
+  return undefined;
+}
+
+/** A name for a line's text that a note records: its length and a 32-bit FNV-1a of its characters. */
+export function lineKey(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return `${text.length}:${h.toString(16).padStart(8, "0")}`;
+}
+
+/** The note line (newline included) that records the torn line named `key` as said. */
+export function tornNote(key: string): string {
+  return `${JSON.stringify({ type: "torn", id: newId(), line: key })}\n`;
+}
+
+/** The key a note line records, or undefined when the line is not a note. */
+export function notedKey(text: string): string | undefined {
+  if (!text.startsWith(NOTE_PREFIX)) return undefined;
+  try {
+    const v = JSON.parse(text) as { line?: unknown };
+    return typeof v.line === "string" ? v.line : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a line over the loading limit that has no newline was cut mid-write: a whole entry
+ * (written with its newline in one write) ends `}}`.
+ */
+export function oversizedTorn(line: Oversized): boolean {
+  return !line.tail.endsWith("}}");
+}
+
+/** A line the reader skips: why (`reason`, "" when nothing is said) and, for a torn one, where it is and the key to record it by. */
+export interface Skipped {
+  ok: false;
+  reason: string;
+  /** `last`: the file's last line, without its newline; `line`: one ended before (by an older hey) */
+  torn?: "last" | "line";
+  /** a `line` said for the first time: the writer records it (tornNote) so no later resume says it */
+  key?: string;
+}
+
+/**
+ * The entry on a line of the session (`text`, "" when `oversized`), or why it is skipped. A note
+ * met adds its key to `noted`; a torn line already noted (read backwards, its note comes first) is
+ * skipped without a word, and so is one the writer marked with TORN_END.
+ */
+export function entryOf(text: string, terminated: boolean, oversized: Oversized | undefined, noted: Set<string>): ParsedLine | Skipped {
+  if (oversized?.tail.endsWith(TORN_END)) return { ok: false, reason: "" };
+  if (oversized && !terminated && oversizedTorn(oversized)) return { ok: false, reason: CUT_LINE, torn: "last" };
+  const parsed = oversized ? oversizedEntry(oversized) : parseEntry(text);
+  if (parsed.ok) return parsed;
+  const key = oversized ? undefined : notedKey(text);
+  if (key !== undefined) {
+    noted.add(key);
+    return { ok: false, reason: "" }; // this hey's own, not a newer hey's
+  }
+  if (parsed.reason === "") return parsed;
+  if (!terminated) return { ...parsed, torn: "last" };
+  if (oversized || parsed.reason !== CUT_LINE || !cutShort(text)) return parsed;
+  const seen = lineKey(text);
+  return noted.has(seen) ? { ok: false, reason: "" } : { ok: false, reason: parsed.reason, torn: "line", key: seen };
+}
