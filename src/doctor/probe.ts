@@ -4,7 +4,8 @@
 import type { ProviderSettings } from "../config/settings.ts";
 import type { Effort, Message, ToolSpec } from "../kernel/ir.ts";
 import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
-import type { Compat } from "../providers/common.ts";
+import { oneLine, type Compat } from "../providers/common.ts";
+import { errorWords } from "../providers/error-words.ts";
 import { anthropicBaseUrl } from "../providers/anthropic.ts";
 import { splitBaseUrl } from "../providers/google.ts";
 import { providerFor } from "../endpoint.ts";
@@ -300,13 +301,8 @@ function thrown(e: unknown): Outcome & { ok: false } {
   return { ok: false, kind: e.kind === "proxy_auth" ? "auth" : "network", message: e.message, proxy: true };
 }
 
-/** The server's own words from an error body, kept short. */
+/** The server's own words from an error body (any of its shapes: providers/error-words.ts), as one short line. */
 function shortBody(text: string): string {
-  let said = text;
-  try {
-    const parsed = JSON.parse(text) as { error?: { message?: string } | string; message?: string };
-    said = (typeof parsed.error === "object" ? parsed.error?.message : parsed.error) ?? parsed.message ?? text;
-  } catch {}
-  const line = said.replace(/\s+/g, " ").trim();
+  const line = oneLine(errorWords(text) ?? "");
   return line.length > 160 ? `${line.slice(0, 157)}…` : line;
 }

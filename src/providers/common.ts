@@ -225,10 +225,15 @@ export function unfinishedError(): ProviderError {
   return new ProviderError("network", "the connection closed before the model finished its answer");
 }
 
-/** The SDK's own message minus the status prefix its HTTP errors start with ("502 Bad Gateway" → "Bad Gateway"). */
+/**
+ * The SDK's own message minus the status prefix its HTTP errors start with ("502 Bad Gateway" →
+ * "Bad Gateway"); "" for the words the openai and anthropic SDKs put in place of an empty body
+ * ("502 status code (no body)"), which oneLine says as such.
+ */
 export function sdkWords(message: unknown): string {
-  const msg = typeof message === "string" ? message : "";
-  return msg.replace(/^\d{3}\s+/, "") || "(no message)";
+  const msg = (typeof message === "string" ? message : "").replace(/^\d{3}\s+/, "");
+  if (msg === "status code (no body)") return "";
+  return msg || "(no message)";
 }
 
 /**
