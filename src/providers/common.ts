@@ -6,7 +6,7 @@ import type { ContentBlock, Effort, ImagePart, Protocol } from "../kernel/ir.ts"
 import { ProviderError, type ModelRequest, type StreamEvent } from "../kernel/provider.ts";
 import { NetError } from "../net/errors.ts";
 import { contextOverflow } from "./context-length.ts";
-import { parseRetryAfter } from "./retry-after.ts";
+import { parseRetryAfter, retryHintOf } from "./retry-after.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Factory options
@@ -129,14 +129,16 @@ export interface Failure {
  * (or a vendor's bad-key sign) → auth; a spent quota → quota_exhausted; a context-length error
  * (context-length.ts) on any other 4xx or 5xx → context_length; 429 → rate_limit; 408 →
  * network; 5xx → overloaded; anything else → bad_request, naming the base URL on a 404. Only the
- * retryable kinds carry `retryAfterMs`. Pure; never throws.
+ * retryable kinds carry `retryAfterMs`: the response's own, else the wait its words ask for
+ * (retryHintOf). Pure; never throws.
  */
 export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
   const { status } = f;
   const said = oneLine(f.said);
   const where = f.where ?? `(${status})`;
   const plain = f.noStatus ? {} : { status };
-  const opts = { ...plain, ...(f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : {}) };
+  const retryAfterMs = f.retryAfterMs ?? retryHintOf(f.said);
+  const opts = { ...plain, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
   if (status === 401 || status === 403 || f.badKey) return new ProviderError("auth", authMessage(where, said, ctx), plain);
   if (f.quota) return new ProviderError("quota_exhausted", `quota exhausted ${where}: ${said}`, plain);
   const overflow = status === 429 || status === 408 ? undefined : contextOverflow(f.said, f.body);

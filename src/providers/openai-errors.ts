@@ -7,7 +7,7 @@ import { contextOverflow } from "./context-length.ts";
 import { asObject, classifyFailure, netFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
 import { errorWords } from "./error-words.ts";
 import { googleFailure, type GoogleError } from "./google-errors.ts";
-import { parseRetryAfter } from "./retry-after.ts";
+import { parseRetryAfter, retryHintOf } from "./retry-after.ts";
 import type { ErrorContext } from "./common.ts";
 
 /** The fields of the SDK's APIError we read, duck-typed: class names do not survive --minify. */
@@ -51,9 +51,10 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
     if (overflow) return new ProviderError("context_length", `the request is larger than the model's context window: ${said}`, { overflow });
     if (code >= 400 && code < 600) status = code;
     else if (isQuota(body, own)) return new ProviderError("quota_exhausted", `quota exhausted: ${said}${resetOf(body, ctx.now)}`);
-    else if (/rate.?limit|overload|server_error|internal|unavailable|capacity|timeout/i.test(wordsOf(body, own)))
-      return new ProviderError("overloaded", `the model failed mid-stream: ${said}`);
-    else return new ProviderError("bad_request", `the model failed mid-stream: ${said}`);
+    else if (/rate.?limit|overload|server_error|internal|unavailable|capacity|timeout/i.test(wordsOf(body, own))) {
+      const retryAfterMs = gatewayRetryAfter(body, ctx.now) ?? retryHintOf(said);
+      return new ProviderError("overloaded", `the model failed mid-stream: ${said}`, retryAfterMs === undefined ? {} : { retryAfterMs });
+    } else return new ProviderError("bad_request", `the model failed mid-stream: ${said}`);
   }
 
   const retryAfterMs = retryAfterOf(err.headers, ctx.now) ?? gatewayRetryAfter(body, ctx.now);
