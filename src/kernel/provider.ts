@@ -34,7 +34,7 @@ export type StreamEvent =
   /**
    * `detail`: the provider's own words on a stop the user must hear about (why it refused, what
    * blocked the prompt); `server`: the server software that answered, when its answer names it
-   * ("ollama": providers/openai.ts)
+   * ("ollama", "llama.cpp": providers/served-context.ts)
    */
   | { type: "done"; message: Message; usage: Usage; stop: StopReason; detail?: string; server?: string };
 
@@ -50,8 +50,8 @@ export interface Provider {
   readonly model: string;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
   /**
-   * the context (in tokens) the server runs the model with, when it tells (a local Ollama, asked
-   * after its first answer that names it: providers/server-window.ts); undefined until then or
+   * the context (in tokens) the server runs the model with, when it tells (Ollama, llama-server,
+   * LM Studio, asked after the first answer: providers/server-window.ts); undefined until then or
    * when it does not tell. Never rejects.
    */
   serverWindow?(): Promise<number | undefined>;

@@ -1,13 +1,15 @@
 // A local Ollama that runs the model with a 4,096-token context cuts longer prompts from the start
 // without an error (test/helpers/ollama-server.ts does as its documentation says). Through
 // dist/hey: hey asks the server's /api/ps after the first answer that names Ollama, builds the
-// later requests to fit, and says once how to raise the context; a server that is no Ollama, or an
-// older one, leaves the run as it was.
-import { afterEach, expect, test } from "bun:test";
+// later requests to fit, and says once how to raise the context; LM Studio and llama-server are
+// asked their own APIs the same way; a server that says nothing, or an older one, leaves the run
+// as it was.
+import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { startOllama, type OllamaServer } from "../helpers/ollama-server.ts";
+import { startHttpProxy, type HttpProxyRequest, type TestProxy } from "../helpers/proxies.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
 
 /** A ~3 KB source file: six of them and hey's first request are far more than 4,096 tokens. */
@@ -24,12 +26,23 @@ afterEach(async () => {
   ollama = work = undefined;
 });
 
-async function session(server: OllamaServer, config = "") {
+/** A run reading the files; `baseUrl` in place of the server's own (a host name the proxy of `args` resolves to it). */
+async function session(server: OllamaServer, config = "", opts: { baseUrl?: string; args?: string[] } = {}) {
   work = tempDir("hey-ollama-");
   mkdirSync(join(work.path, "src"));
   for (let n = 1; n <= 8; n++) writeFileSync(join(work.path, "src", `file${n}.ts`), source(n));
-  writeFileSync(join(work.path, "hey.toml"), `[provider.ollama]\nbase_url = "${server.baseUrl}"\nmodels = ["qwen3"]\n${config}`);
-  const args = ["-m", "ollama/qwen3", "--config", join(work.path, "hey.toml"), "--output", "json", "-p", "read the files in src/ one by one"];
+  writeFileSync(join(work.path, "hey.toml"), `[provider.ollama]\nbase_url = "${opts.baseUrl ?? server.baseUrl}"\nmodels = ["qwen3"]\n${config}`);
+  const args = [
+    "-m",
+    "ollama/qwen3",
+    "--config",
+    join(work.path, "hey.toml"),
+    "--output",
+    "json",
+    ...(opts.args ?? []),
+    "-p",
+    "read the files in src/ one by one",
+  ];
   return runHey(args, { cwd: work.path, timeoutMs: 60_000, env: { XDG_STATE_HOME: join(work.path, "state") } });
 }
 
@@ -77,13 +90,68 @@ test("context_window in the provider's table wins: the server is not asked", asy
   expect(ollama.psRequests).toBe(0);
 }, 90_000);
 
-test("a server on this machine whose answers do not name Ollama (vLLM, llama.cpp, LM Studio) is never asked", async () => {
+test("a server on this machine whose answers name no server (vLLM, on a port of its own) is asked nothing", async () => {
   ollama = startOllama({ model: "qwen3", context: 32_768, reads: 2, fingerprint: false });
   const run = await session(ollama);
   expect(run.code).toBe(0);
   expect(run.stderr).toBe("");
-  expect(ollama.psRequests).toBe(0);
+  expect(ollama.gets).toEqual([]);
 }, 90_000);
+
+test("llama-server (its build as the answers' fingerprint) with -c 4096: GET /props, no request cut, the user told how to raise it", async () => {
+  ollama = startOllama({ model: "qwen3", context: 4096, reads: 6, as: "llama.cpp" });
+  const run = await session(ollama);
+  expect(run.code).toBe(0);
+  expect(ollama.log.map((x) => x.dropped)).toEqual(ollama.log.map(() => 0));
+  expect(ollama.gets).toEqual(["/props"]);
+  expect(run.stderr).toMatch(/^hey: llama-server runs qwen3 with a context of 4,096 tokens, too small for an agent; .*-c 32768/m);
+}, 90_000);
+
+describe("on another machine, reached through a proxy", () => {
+  let proxy: TestProxy<HttpProxyRequest> | undefined;
+  afterEach(() => {
+    proxy?.close();
+    proxy = undefined;
+  });
+  /** A run against `host` (at `port`, else the server's own), which the proxy resolves to the server. */
+  const through = async (server: OllamaServer, host: string, port = new URL(server.baseUrl).port) => {
+    proxy = await startHttpProxy({ hosts: { [host]: `127.0.0.1:${new URL(server.baseUrl).port}` } });
+    return session(server, "", { baseUrl: `http://${host}:${port}/v1`, args: ["--proxy", proxy.url] });
+  };
+
+  const LM_STUDIO =
+    /^hey: LM Studio runs qwen3 with a context of 4,096 tokens, too small for an agent; .*lms load MODEL --context-length 32768.*\[provider\.ollama\]/m;
+
+  test.each(["lmstudio", "lmstudio-v0"] as const)(
+    "LM Studio (%s) on its port 1234 of a machine on the network, with a 4,096-token context: asked its loaded context, no request cut, the user told once",
+    async (as) => {
+      ollama = startOllama({ model: "qwen3", context: 4096, reads: 6, as });
+      const run = await through(ollama, "studio.lan", "1234");
+      expect(run.code).toBe(0);
+      expect(jsonEvents(run.stdout).find((e) => e.type === "result")).toMatchObject({ text: "Read all 6 files." });
+      expect(ollama.log.map((x) => x.dropped)).toEqual(ollama.log.map(() => 0));
+      expect(ollama.gets).toEqual(as === "lmstudio" ? ["/api/v1/models"] : ["/api/v1/models", "/api/v0/models"]);
+      expect(run.stderr.match(new RegExp(LM_STUDIO.source, "gm"))?.length).toBe(1);
+    },
+    90_000,
+  );
+
+  test("a remote Ollama (any host, any port: its answers name it) is asked /api/ps there, and no request is cut", async () => {
+    ollama = startOllama({ model: "qwen3", context: 4096, reads: 6 });
+    const run = await through(ollama, "gpu-box.example.com");
+    expect(run.code).toBe(0);
+    expect(ollama.log.map((x) => x.dropped)).toEqual(ollama.log.map(() => 0));
+    expect(proxy!.log.filter((r) => r.method === "GET").map((r) => r.target)).toEqual([`http://gpu-box.example.com:${new URL(ollama.baseUrl).port}/api/ps`]);
+    expect(run.stderr.match(new RegExp(NOTICE.source, "gm"))?.length).toBe(1);
+  }, 90_000);
+
+  test("a public host whose answers name no server is asked nothing beyond the model requests, even on port 1234", async () => {
+    ollama = startOllama({ model: "qwen3", context: 32_768, reads: 1, fingerprint: false });
+    const run = await through(ollama, "api.example.com", "1234");
+    expect(run.code).toBe(0);
+    expect(ollama.gets).toEqual([]);
+  }, 90_000);
+});
 
 test("hey doctor reports the context a local Ollama runs the model with, and how to raise a small one", async () => {
   ollama = startOllama({ model: "qwen3", context: 4096, reads: 0 });
