@@ -83,6 +83,14 @@ test("a proxy in front that passes only /v1, or an Ollama older than context_len
   }
 }, 90_000);
 
+test("an Ollama behind a key: the probe carries the key the model requests carry", async () => {
+  ollama = startOllama({ model: "qwen3", context: 32_768, reads: 1 });
+  const run = await session(ollama, 'api_key = "sk-local-1"\n');
+  expect(run.code).toBe(0);
+  expect(ollama.gets).toEqual(["/api/ps"]);
+  expect(ollama.getAuth).toEqual(["Bearer sk-local-1"]);
+}, 90_000);
+
 test("context_window in the provider's table wins: the server is not asked", async () => {
   ollama = startOllama({ model: "qwen3", context: 32_768, reads: 1 });
   const run = await session(ollama, "context_window = 16384\n");

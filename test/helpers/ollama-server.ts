@@ -39,6 +39,8 @@ export interface OllamaServer {
   psRequests: number;
   /** every GET, path and query */
   gets: string[];
+  /** the Authorization header of each GET, in order ("" for none) */
+  getAuth: string[];
   stop(): void;
 }
 
@@ -58,13 +60,17 @@ export function startOllama(opts: {
   let step = 0;
   let psRequests = 0;
   const gets: string[] = [];
+  const getAuth: string[] = [];
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
     async fetch(req) {
       const url = new URL(req.url);
       const path = url.pathname;
-      if (req.method === "GET") gets.push(`${path}${url.search}`);
+      if (req.method === "GET") {
+        gets.push(`${path}${url.search}`);
+        getAuth.push(req.headers.get("authorization") ?? "");
+      }
       if (opts.as && req.method === "GET") return otherServer(opts.as, path, opts.model, loaded ? opts.context : undefined);
       if (req.method === "GET" && path === "/api/ps") {
         psRequests++;
@@ -122,6 +128,7 @@ export function startOllama(opts: {
       return psRequests;
     },
     gets,
+    getAuth,
     stop: () => server.stop(true),
   };
 }
