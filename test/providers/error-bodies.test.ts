@@ -112,3 +112,14 @@ test.each(CASES)("%s (%i) reads as one clean line", async (_, status, type, body
   expect(error).toBeInstanceOf(ProviderError);
   expect((error as ProviderError).message).toBe(expected.replace("BASE", baseUrl));
 });
+
+test("a string error inside a 200 stream (an error chunk) reads unquoted too", async () => {
+  server.enqueue({
+    status: 200,
+    headers: { "content-type": "text/event-stream" },
+    chunks: [new TextEncoder().encode('data: {"error":"Model unloaded."}\n\n')],
+  });
+  const provider = await createOpenAIProvider({ model: "m", baseUrl: `${server.url}/v1` });
+  const { error } = await drain(provider.stream({ system: "", messages: [userMessage("hi")], tools: [] }, new AbortController().signal));
+  expect((error as ProviderError).message).toBe("the model failed mid-stream: Model unloaded.");
+});
