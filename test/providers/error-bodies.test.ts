@@ -4,6 +4,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { userMessage } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
+import { createAnthropicProvider } from "../../src/providers/anthropic.ts";
 import { createOpenAIProvider } from "../../src/providers/openai.ts";
 import { drain } from "../helpers/drain.ts";
 import { startReplayServer } from "../helpers/replay-server.ts";
@@ -122,4 +123,19 @@ test("a string error inside a 200 stream (an error chunk) reads unquoted too", a
   const provider = await createOpenAIProvider({ model: "m", baseUrl: `${server.url}/v1` });
   const { error } = await drain(provider.stream({ system: "", messages: [userMessage("hi")], tools: [] }, new AbortController().signal));
   expect((error as ProviderError).message).toBe("the model failed mid-stream: Model unloaded.");
+});
+
+test.each([
+  ["LM Studio's string error", JSON.stringify({ error: "Model unloaded." }), "request rejected (400): Model unloaded."],
+  [
+    "Anthropic's own shape",
+    JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "max_tokens: Field required" } }),
+    "request rejected (400): max_tokens: Field required",
+  ],
+  ["FastAPI's detail", JSON.stringify({ detail: "Not Found" }), "request rejected (400): Not Found"],
+])("the anthropic protocol, to a local server's Anthropic endpoint: %s reads as one clean line", async (_, body, expected) => {
+  server.enqueue({ status: 400, headers: { "content-type": "application/json" }, chunks: [new TextEncoder().encode(body)] });
+  const provider = await createAnthropicProvider({ model: "m", baseUrl: server.url });
+  const { error } = await drain(provider.stream({ system: "", messages: [userMessage("hi")], tools: [] }, new AbortController().signal));
+  expect((error as ProviderError).message).toBe(expected);
 });
