@@ -26,11 +26,14 @@ afterEach(async () => {
   ollama = work = undefined;
 });
 
-/** A run reading the files; `baseUrl` in place of the server's own (a host name the proxy of `args` resolves to it). */
-async function session(server: OllamaServer, config = "", opts: { baseUrl?: string; args?: string[] } = {}) {
+/**
+ * A run reading the files (those of `big` ten times as long: ~30 KB, more than a 4,096-token
+ * context alone); `baseUrl` in place of the server's own (a host name the proxy of `args` resolves to it).
+ */
+async function session(server: OllamaServer, config = "", opts: { baseUrl?: string; args?: string[]; big?: number[] } = {}) {
   work = tempDir("hey-ollama-");
   mkdirSync(join(work.path, "src"));
-  for (let n = 1; n <= 8; n++) writeFileSync(join(work.path, "src", `file${n}.ts`), source(n));
+  for (let n = 1; n <= 8; n++) writeFileSync(join(work.path, "src", `file${n}.ts`), opts.big?.includes(n) ? source(n).repeat(10) : source(n));
   writeFileSync(join(work.path, "hey.toml"), `[provider.ollama]\nbase_url = "${opts.baseUrl ?? server.baseUrl}"\nmodels = ["qwen3"]\n${config}`);
   const args = [
     "-m",
@@ -182,6 +185,14 @@ test("an Ollama older than /api/ps's context_length: its prompt tokens stop grow
   expect(cut.filter(Boolean).length).toBe(2); // two cut answers are how it shows…
   expect(cut.slice(cut.lastIndexOf(true) + 1).length).toBeGreaterThanOrEqual(4); // …and every request after them fits
   expect(run.stderr.match(/^hey: Ollama runs qwen3 with a context of about 4,0\d\d tokens, too small for an agent/gm)?.length).toBe(1);
+}, 90_000);
+
+test("an older Ollama whose last message alone overflows (two big files read in a row): it reads half its context of them, and hey finds the whole, not the half", async () => {
+  ollama = startOllama({ model: "qwen3", context: 4096, reads: 5, ps: "old" });
+  const run = await session(ollama, "", { big: [3, 4] });
+  expect(run.code).toBe(0);
+  expect(ollama.log.filter((x) => x.halved).length).toBeGreaterThan(0);
+  expect(run.stderr).toMatch(/^hey: Ollama runs qwen3 with a context of about 4,09\d tokens, too small for an agent/m);
 }, 90_000);
 
 test("hey -c on that Ollama starts within the context found before: its first request is not cut either", async () => {

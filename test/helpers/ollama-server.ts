@@ -2,7 +2,8 @@
 // - POST /v1/chat/completions (https://github.com/ollama/ollama/blob/main/docs/api/openai-compatibility.mdx)
 //   runs the model with a context of `context` tokens (body bytes / 4) and, as Ollama's
 //   server/prompt.go chatPrompt does, silently drops the oldest messages but the system ones and
-//   the last until the prompt fits; usage reports the tokens of what was kept;
+//   the last until the prompt fits; usage reports the tokens of what was kept (when even those
+//   overflow, the runner's cut to half the context: ollama/ollama#17427);
 // - GET /api/ps (https://github.com/ollama/ollama/blob/main/docs/api.md, "List Running Models")
 //   lists the model once a chat has loaded it, with `context_length` (api/types.go
 //   ProcessModelResponse, ollama 0.9.7 and later) unless `ps` says "old" (an older Ollama
@@ -28,6 +29,8 @@ export interface OllamaExchange {
   tokens: number;
   /** messages Ollama dropped to fit its context: the model never saw them */
   dropped: number;
+  /** what was left overflowed still, and the runner cut inside it to half the context */
+  halved: boolean;
   tools: boolean;
   body: string;
 }
@@ -103,8 +106,12 @@ export function startOllama(opts: {
         kept = kept.filter((_, k) => k !== i);
         dropped++;
       }
-      const prompt = tokensOf(JSON.stringify({ ...body, messages: kept }));
-      log.push({ tokens: tokensOf(text), dropped, tools, body: text });
+      // what is left still too long (the last message alone overflows): the runner keeps numKeep
+      // (4) and half the rest of the context, and reads that (ollama/ollama#17427: 65,536 → 32,770)
+      const left = tokensOf(JSON.stringify({ ...body, messages: kept }));
+      const halved = left > opts.context;
+      const prompt = halved ? 4 + Math.floor((opts.context - 4) / 2) : left;
+      log.push({ tokens: tokensOf(text), dropped, halved, tools, body: text });
       const usage = chatChunk({ usage: { prompt_tokens: prompt, completion_tokens: 20, total_tokens: prompt + 20 } });
       const read = tools && step < opts.reads ? ++step : undefined;
       const chunks =
