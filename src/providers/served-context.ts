@@ -18,10 +18,11 @@ const SUGGESTED_CONTEXT = 32_768;
 /** A server that says the context it runs a model with. */
 export type ServerKind = "ollama" | "llama.cpp" | "lmstudio";
 
-/** What a server said: the context it runs the model with. */
+/** What a server said: the context it runs the model with, and the GET that said it. */
 export interface Served {
   tokens: number;
   server: ServerKind;
+  via: string;
 }
 
 /** How each names itself to the user. */

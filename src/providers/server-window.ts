@@ -106,7 +106,7 @@ async function askServers(
           continue;
         }
         const tokens = servedContext(kind, await res.json(), model);
-        if (tokens !== undefined) return { tokens, server: kind };
+        if (tokens !== undefined) return { tokens, server: kind, via: path };
       } catch {
         // no answer, or not JSON: the next, else nothing
       }

@@ -147,6 +147,21 @@ describe("on another machine, reached through a proxy", () => {
     90_000,
   );
 
+  test("hey doctor names LM Studio and the GET that told its context (/api/v0/models of an LM Studio before 0.4)", async () => {
+    ollama = startOllama({ model: "qwen3", context: 4096, reads: 0, as: "lmstudio-v0" });
+    proxy = await startHttpProxy({ hosts: { "studio.lan": `127.0.0.1:${new URL(ollama.baseUrl).port}` } });
+    work = tempDir("hey-ollama-");
+    writeFileSync(join(work.path, "hey.toml"), `[provider.lms]\nbase_url = "http://studio.lan:1234/v1"\nmodels = ["qwen3"]\n`);
+    const run = await runHey(["doctor", "-m", "lms/qwen3", "--config", join(work.path, "hey.toml"), "--proxy", proxy.url], {
+      cwd: work.path,
+      timeoutMs: 60_000,
+    });
+    const lines = run.stdout.split("\n");
+    const at = lines.findIndex((l) => l.slice(2).startsWith("server context"));
+    expect(lines[at]).toContain("LM Studio runs qwen3 with 4,096 tokens (GET /api/v0/models)");
+    expect(lines.slice(at, at + 3).join(" ")).toContain("lms load MODEL --context-length 32768");
+  }, 90_000);
+
   test("a remote Ollama (any host, any port: its answers name it) is asked /api/ps there, and no request is cut", async () => {
     ollama = startOllama({ model: "qwen3", context: 4096, reads: 6 });
     const run = await through(ollama, "gpu-box.example.com");

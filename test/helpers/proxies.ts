@@ -57,6 +57,7 @@ export async function startHttpProxy(opts: {
         };
         return tunnel(client, opts.hosts[host], Number(port), { open, fail: badGateway });
       }
+      if (!URL.canParse(target)) return void client.end("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"); // not absolute-form: a probe of the proxy itself
       const url = new URL(target);
       const headers = headerLines.filter((l) => !/^(proxy-[^:]*|connection|keep-alive):/i.test(l));
       const originHead = [`${method} ${url.pathname}${url.search} HTTP/1.1`, ...headers, "Connection: close", "", ""].join("\r\n");
