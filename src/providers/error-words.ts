@@ -12,6 +12,8 @@ const MAX_DEPTH = 4;
  * - an object's `error`, `message`, `detail` or `errors`, the first that holds words
  *   (`{"error": {"message": "…"}}`: OpenAI, llama.cpp; `{"message": "…"}`: Mistral, vLLM;
  *   `{"detail": "…"}`: any FastAPI server's own errors; `{"errors": [{"message": "…"}]}`: Cloudflare);
+ *   a string `error` comes last, being only the status's name when a `message` is beside it
+ *   (`{"statusCode": 400, "error": "Bad Request", "message": "…"}`: Fastify and NestJS servers);
  * - FastAPI's validation errors `{"loc": ["body", "messages"], "msg": "Field required"}` as
  *   "body.messages: Field required";
  * - an array as the words of its items, the distinct ones joined by "; ".
@@ -35,7 +37,9 @@ export function errorWords(value: unknown, depth = 0): string | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const o = value as Record<string, unknown>;
   if (typeof o.msg === "string" && o.msg) return Array.isArray(o.loc) && o.loc.length > 0 ? `${o.loc.join(".")}: ${o.msg}` : o.msg;
-  for (const key of ["error", "message", "detail", "errors"]) {
+  // a string `error` beside a `message` is only the status's name (Fastify, NestJS: "Bad Request")
+  const keys = typeof o.error === "string" ? ["message", "detail", "errors", "error"] : ["error", "message", "detail", "errors"];
+  for (const key of keys) {
     const words = errorWords(o[key], depth + 1);
     if (words !== undefined) return words;
   }

@@ -133,6 +133,18 @@ test.each([
     "request rejected (400): max_tokens: Field required",
   ],
   ["FastAPI's detail", JSON.stringify({ detail: "Not Found" }), "request rejected (400): Not Found"],
+  // Fastify's own error (its FST_ERR_CTP_EMPTY_JSON_BODY): "error" is only the status's name. (Through the
+  // openai SDK only "Bad Request" arrives: it keeps a body's `error` and drops the rest.)
+  [
+    "Fastify's message beside the status's name",
+    JSON.stringify({
+      statusCode: 400,
+      code: "FST_ERR_CTP_EMPTY_JSON_BODY",
+      error: "Bad Request",
+      message: "Body cannot be empty when content-type is set to 'application/json'",
+    }),
+    "request rejected (400): Body cannot be empty when content-type is set to 'application/json'",
+  ],
 ])("the anthropic protocol, to a local server's Anthropic endpoint: %s reads as one clean line", async (_, body, expected) => {
   server.enqueue({ status: 400, headers: { "content-type": "application/json" }, chunks: [new TextEncoder().encode(body)] });
   const provider = await createAnthropicProvider({ model: "m", baseUrl: server.url });
