@@ -129,7 +129,7 @@ export interface Failure {
  * (or a vendor's bad-key sign) → auth; a spent quota → quota_exhausted; a context-length error
  * (context-length.ts) on any other 4xx or 5xx → context_length; 429 → rate_limit; 408 →
  * network; 5xx → overloaded; anything else → bad_request, naming the base URL on a 404. Only the
- * retryable kinds carry `retryAfterMs`: the response's own, else the wait its words ask for
+ * retryable kinds carry `retryAfterMs`: the response's own, else the wait a 429's words ask for
  * (retryHintOf). Pure; never throws.
  */
 export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
@@ -137,7 +137,8 @@ export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
   const said = oneLine(f.said);
   const where = f.where ?? `(${status})`;
   const plain = f.noStatus ? {} : { status };
-  const retryAfterMs = f.retryAfterMs ?? retryHintOf(f.said);
+  // a 429's own words, not a 5xx page's: "try again in 5 minutes" on a proxy's error page is boilerplate
+  const retryAfterMs = f.retryAfterMs ?? (status === 429 ? retryHintOf(f.said) : undefined);
   const opts = { ...plain, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
   if (status === 401 || status === 403 || f.badKey) return new ProviderError("auth", authMessage(where, said, ctx), plain);
   if (f.quota) return new ProviderError("quota_exhausted", `quota exhausted ${where}: ${said}`, plain);

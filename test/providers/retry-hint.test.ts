@@ -5,6 +5,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { userMessage } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import { retryDecision, type RetryPolicy } from "../../src/kernel/retry.ts";
+import { classifyFailure } from "../../src/providers/common.ts";
 import { createOpenAIProvider } from "../../src/providers/openai.ts";
 import { retryHintOf } from "../../src/providers/retry-after.ts";
 import { drain } from "../helpers/drain.ts";
@@ -101,4 +102,10 @@ describe("through the openai SDK and the retry policy", () => {
       why: "the server allows the next try in 11 h 50 min, longer than hey waits ([retry] max_delay_ms = 60000)",
     });
   });
+});
+
+test("a 5xx page's 'try again in 5 minutes' is boilerplate, not the server's wait: the policy's backoff retries it", () => {
+  const page = "<html><head><title>503 Service Unavailable</title></head><body>The server is busy. Please try again in 5 minutes.</body></html>";
+  expect(classifyFailure({ status: 503, said: page }, { baseUrl: "http://x" }).retryAfterMs).toBeUndefined();
+  expect(classifyFailure({ status: 429, said: "Please try again in 5 minutes." }, { baseUrl: "http://x" }).retryAfterMs).toBe(300_000);
 });
