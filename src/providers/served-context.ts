@@ -91,10 +91,10 @@ export function serversToAsk(kind: ServerKind | undefined, root: string): Server
 
 /**
  * The GETs that tell `kind`'s context for `model`, in order (the next is asked when one gets no
- * answer): Ollama's GET /api/ps (ollama-context.ts); llama-server's GET /props,
- * then with `?model=` for its router mode, where a bare /props says `n_ctx: 0` (tools/server/README.md
- * "Routing requests"); LM Studio's GET /api/v1/models (0.4 and later: lmstudio.ai/docs/developer/rest/list),
- * else its older GET /api/v0/models (0.3.6 and later).
+ * answer): Ollama's GET /api/ps (ollama-context.ts); llama-server's GET /props, then with
+ * `?model=` for its router mode, where a bare /props says `n_ctx: 0` (llama.cpp's
+ * tools/server/README.md, "Routing requests"); LM Studio's GET /api/v1/models (0.4 and later:
+ * lmstudio.ai/docs/developer/rest/list), else its older GET /api/v0/models (0.3.6 and later).
  */
 export function contextPaths(kind: ServerKind, model: string): string[] {
   if (kind === "ollama") return ["/api/ps"];
@@ -110,22 +110,25 @@ export function servedContext(kind: ServerKind, body: unknown, model: string): n
 }
 
 /**
- * LM Studio's loaded context of `model` (its key, or the id of one of its loaded instances):
- * v1 `{"models": [{"key", "loaded_instances": [{"id", "config": {"context_length"}}]}]}`; v0
- * `{"data": [{"id", "state": "loaded", "loaded_context_length"}]}` (the field is in real answers,
- * not in its docs: zed-industries/zed#25606, co-l/openfox#49). The smallest of several instances.
+ * LM Studio's loaded context of `model` (its key, with or without the publisher before a "/", or
+ * the id of one of its loaded instances): v1 `{"models": [{"key", "loaded_instances": [{"id",
+ * "config": {"context_length"}}]}]}`; v0 `{"data": [{"id", "state": "loaded", "loaded_context_length"}]}`
+ * (the field is in real answers, not in its docs: zed-industries/zed#25606, co-l/openfox#49). The
+ * smallest of several instances.
  */
 function lmStudioContext(body: unknown, model: string): number | undefined {
   const found: number[] = [];
-  for (const entry of list(field(body, "models"))) {
-    const named = field(entry, "key") === model;
+  const add = (v: unknown) => {
+    const n = tokens(v);
+    if (n !== undefined) found.push(n);
+  };
+  const named = (id: unknown) => typeof id === "string" && (id === model || id.endsWith(`/${model}`));
+  for (const entry of list(field(body, "models")))
     for (const instance of list(field(entry, "loaded_instances")))
-      if (named || field(instance, "id") === model) found.push(tokens(field(field(instance, "config"), "context_length")) ?? Number.NaN);
-  }
+      if (named(field(entry, "key")) || named(field(instance, "id"))) add(field(field(instance, "config"), "context_length"));
   for (const entry of list(field(body, "data")))
-    if (field(entry, "id") === model && field(entry, "state") === "loaded") found.push(tokens(field(entry, "loaded_context_length")) ?? Number.NaN);
-  const known = found.filter((n) => !Number.isNaN(n));
-  return known.length > 0 ? Math.min(...known) : undefined;
+    if (named(field(entry, "id")) && field(entry, "state") === "loaded") add(field(entry, "loaded_context_length"));
+  return found.length > 0 ? Math.min(...found) : undefined;
 }
 
 const field = (v: unknown, key: string): unknown =>

@@ -80,6 +80,7 @@ test.each([
     "qwen/qwen3-8b",
     4096,
   ],
+  ["LM Studio v1, asked without the publisher", "lmstudio", v1([{ id: "qwen/qwen3-8b", config: { context_length: 4096 } }]), "qwen3-8b", 4096],
   ["LM Studio v1, not loaded: its max_context_length is no answer", "lmstudio", v1([]), "qwen/qwen3-8b", undefined],
   ["LM Studio v1, another model", "lmstudio", v1([{ id: "x", config: { context_length: 4096 } }], "other"), "qwen/qwen3-8b", undefined],
   // LM Studio 0.3.x, as zed-industries/zed#25606 shows the answer
