@@ -156,7 +156,7 @@ export function createAgent(parts: AgentParts): Agent {
 
   /** the provider whose server-stated window is in use: it is taken once, so a context-length error may still lower it */
   let servedBy: Provider | undefined;
-  /** The window the server says it runs the model with (a local Ollama), once it says: it replaces one learned or resumed before. */
+  /** The window the server says it runs the model with (a local model server), once it says: it replaces one learned or resumed before. */
   const useServerWindow = async () => {
     if (servedBy === provider || !provider.serverWindow) return;
     const window = await provider.serverWindow();

@@ -79,9 +79,19 @@ function unverified(fetchImpl: typeof fetch): typeof fetch {
   return Object.assign(insecure, { preconnect: fetchImpl.preconnect });
 }
 
-/** The endpoint of `settings` as providers/server-window.ts asks about it: a local Ollama's real context is learned unless one is configured. */
+/** The endpoint of `settings` as providers/server-window.ts asks about it: a local server's real context is learned unless one is configured. */
 export const serverOf = (settings: Settings): ServerOf => ({
   name: settings.provider.name,
   baseUrl: settings.provider.baseUrl,
   configured: configuredWindow(settings),
+  headers: probeHeaders(settings.provider),
 });
+
+/**
+ * What the probe of providers/server-window.ts carries: the key and headers the model requests
+ * carry, to the same server (a local server behind a key wants it for its own API too).
+ */
+export function probeHeaders(p: ProviderSettings): Record<string, string> {
+  const bearer: Record<string, string> = p.apiKey && (p.protocol === "openai" || p.protocol === "responses") ? { authorization: `Bearer ${p.apiKey}` } : {};
+  return { ...bearer, ...p.headers };
+}

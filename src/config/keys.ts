@@ -88,7 +88,11 @@ export const SECTIONS = {
       doc: "the longest wait; a server asking for longer fails at once, saying when it allows the next try",
     },
     jitter: { kind: "boolean", default: true, doc: "waits are randomized (never below what the server asked)" },
-    respect_retry_after: { kind: "boolean", default: true, doc: "wait what `Retry-After` (or `retry-after-ms`) says" },
+    respect_retry_after: {
+      kind: "boolean",
+      default: true,
+      doc: 'wait what `Retry-After` (or `retry-after-ms`, or the error\'s own words: "Please wait 46 seconds") says',
+    },
     idle_timeout_ms: {
       kind: "positive",
       default: DEFAULT_IDLE_TIMEOUT_MS,

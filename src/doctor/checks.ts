@@ -1,7 +1,7 @@
 // `hey doctor` (SPEC §23): what the probes of an endpoint found, judged into one check per line —
 // passed, a quirk hey handles with a compatibility flag, a failure, or nothing to check — and the
 // flags to record. Pure: probe.ts and network.ts gather the outcomes, report.ts renders them.
-import { AGENT_MIN_CONTEXT, raiseContext } from "../providers/ollama-context.ts";
+import { AGENT_MIN_CONTEXT, raiseContext, SERVER_NAMES, type Served } from "../providers/served-context.ts";
 import type { Protocol } from "../kernel/ir.ts";
 
 /**
@@ -49,8 +49,8 @@ export interface Probes {
   afterToolNoReplay?: Outcome<Streamed>;
   /** a request with `tools: []` */
   emptyTools?: Outcome;
-  /** the context a local Ollama loaded the model with after the answer (GET /api/ps: providers/server-window.ts) */
-  served?: number;
+  /** the context the model's server (Ollama, llama-server, LM Studio) runs it with after the answer (providers/server-window.ts) */
+  served?: Served;
   /** every 429 seen during the probes, with its Retry-After header (null when it had none) */
   rateLimits: (string | null)[];
 }
@@ -326,11 +326,11 @@ function isRejection(o: Outcome<object>): boolean {
 const FIX_SILENT =
   "the server took the request and answered nothing: check that it is working (a run gives up after 2 such tries; [retry] idle_timeout_ms sets the wait)";
 
-/** What a local Ollama runs the model with: a quirk with how to raise it when it is too small for an agent. */
-function servedContext(tokens: number, model: string): Check {
-  const found = `Ollama runs ${model} with ${tokens.toLocaleString("en-US")} tokens (GET /api/ps); hey builds requests to at most 80 % of it unless context_window says otherwise`;
-  if (tokens >= AGENT_MIN_CONTEXT) return pass("served", "server context", found);
-  return quirk("served", "server context", `${found}: too small for an agent`, `raise it: ${raiseContext("NAME")}`);
+/** What the model's server runs it with: a quirk with how to raise it when it is too small for an agent. */
+function servedContext(served: Served, model: string): Check {
+  const found = `${SERVER_NAMES[served.server]} runs ${model} with ${served.tokens.toLocaleString("en-US")} tokens (GET ${served.via}); hey builds requests to at most 80 % of it unless context_window says otherwise`;
+  if (served.tokens >= AGENT_MIN_CONTEXT) return pass("served", "server context", found);
+  return quirk("served", "server context", `${found}: too small for an agent`, `raise it: ${raiseContext("NAME", served.server)}`);
 }
 
 function failure(o: Outcome<object>): string {

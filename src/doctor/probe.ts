@@ -4,10 +4,11 @@
 import type { ProviderSettings } from "../config/settings.ts";
 import type { Effort, Message, ToolSpec } from "../kernel/ir.ts";
 import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
-import type { Compat } from "../providers/common.ts";
+import { oneLine, type Compat } from "../providers/common.ts";
+import { errorWords } from "../providers/error-words.ts";
 import { anthropicBaseUrl } from "../providers/anthropic.ts";
 import { splitBaseUrl } from "../providers/google.ts";
-import { providerFor } from "../endpoint.ts";
+import { probeHeaders, providerFor } from "../endpoint.ts";
 import { withServerWindow } from "../providers/server-window.ts";
 import type { Outcome, Probes, Streamed } from "./checks.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -71,12 +72,21 @@ export async function probeEndpoint(opts: EndpointOptions): Promise<ModelProbes>
   const listSilent = !out.models.ok && out.models.silent === true;
   const answerMs = listSilent ? limits.afterSilentListMs : limits.answerMs;
   probing("streamed answer");
-  // a local Ollama is asked, after the answer that loaded the model, what context it runs it with (context_window or not)
-  const asked = { name: opts.settings.name, baseUrl: opts.settings.baseUrl, configured: undefined };
-  const answering = provider(openai ? { systemRole: "system" } : {}).then((p) => withServerWindow(p, asked, recording, () => {}));
+  // a local server is asked, after the answer that loaded the model, what context it runs it with (context_window or not)
+  const asked = { name: opts.settings.name, baseUrl: opts.settings.baseUrl, configured: undefined, headers: probeHeaders(opts.settings) };
+  const answering = provider(openai ? { systemRole: "system" } : {}).then((p) =>
+    withServerWindow(
+      p,
+      asked,
+      recording,
+      () => {},
+      (served) => {
+        out.served = served;
+      },
+    ),
+  );
   out.answer = await stream(answering, request(ASK.answer), base, answerMs, listSilent);
-  const served = await answering.then((p) => p.serverWindow?.()).catch(() => undefined);
-  if (served !== undefined) out.served = served;
+  await answering.then((p) => p.serverWindow?.()).catch(() => undefined);
   if (!out.answer.ok && out.answer.silent) return out; // another role would be asked into the same silence
   if (openai) {
     probing("developer role");
@@ -300,13 +310,8 @@ function thrown(e: unknown): Outcome & { ok: false } {
   return { ok: false, kind: e.kind === "proxy_auth" ? "auth" : "network", message: e.message, proxy: true };
 }
 
-/** The server's own words from an error body, kept short. */
+/** The server's own words from an error body (any of its shapes: providers/error-words.ts), as one short line. */
 function shortBody(text: string): string {
-  let said = text;
-  try {
-    const parsed = JSON.parse(text) as { error?: { message?: string } | string; message?: string };
-    said = (typeof parsed.error === "object" ? parsed.error?.message : parsed.error) ?? parsed.message ?? text;
-  } catch {}
-  const line = said.replace(/\s+/g, " ").trim();
+  const line = oneLine(errorWords(text) ?? "");
   return line.length > 160 ? `${line.slice(0, 157)}…` : line;
 }

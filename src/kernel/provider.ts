@@ -36,9 +36,10 @@ export type StreamEvent =
   /**
    * `detail`: the provider's own words on a stop the user must hear about (why it refused, what
    * blocked the prompt); `server`: the server software that answered, when its answer names it
-   * ("ollama": providers/openai.ts); `maxTokens`: the output token limit the request went with,
-   * where the adapter chose it rather than the configuration (Anthropic's default, lowered to what
-   * the endpoint takes, or raised above a thinking budget), for what a `length` stop tells the user
+   * ("ollama", "llama.cpp": providers/served-context.ts); `maxTokens`: the output token limit the
+   * request went with, where the adapter chose it rather than the configuration (Anthropic's
+   * default, lowered to what the endpoint takes, or raised above a thinking budget), for what a
+   * `length` stop tells the user
    */
   | { type: "done"; message: Message; usage: Usage; stop: StopReason; detail?: string; server?: string; maxTokens?: number };
 
@@ -54,8 +55,8 @@ export interface Provider {
   readonly model: string;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
   /**
-   * the context (in tokens) the server runs the model with, when it tells (a local Ollama, asked
-   * after its first answer that names it: providers/server-window.ts); undefined until then or
+   * the context (in tokens) the server runs the model with, when it tells (Ollama, llama-server,
+   * LM Studio, asked after the first answer: providers/server-window.ts); undefined until then or
    * when it does not tell. Never rejects.
    */
   serverWindow?(): Promise<number | undefined>;

@@ -3,6 +3,7 @@
 // duck-typed, never imported.
 import { ProviderError } from "../kernel/provider.ts";
 import { classifyFailure, headerReader, netFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
+import { errorWords } from "./error-words.ts";
 import type { ErrorContext } from "./common.ts";
 
 /** The fields of the SDK's APIError we read, duck-typed: class names do not survive --minify. */
@@ -63,13 +64,16 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
   );
 }
 
-/** The error type and the provider's own words: Anthropic nests them in `error`; some gateways do not. */
+/**
+ * The error type and the provider's own words: Anthropic nests them in `error`; some gateways do
+ * not, and the local servers with an Anthropic endpoint (LM Studio, llama-server) send their own
+ * shapes (error-words.ts reads them all).
+ */
 function errorBody(err: ErrorShape): { type: string | undefined; said: string } {
   const body = isObject(err.error) ? err.error : {};
   const inner = isObject(body.error) ? body.error : body;
   const type = typeof inner.type === "string" ? inner.type : undefined;
-  if (typeof inner.message === "string" && inner.message) return { type, said: inner.message };
-  return { type, said: sdkWords(err.message) };
+  return { type, said: errorWords(err.error) ?? sdkWords(err.message) };
 }
 
 /**

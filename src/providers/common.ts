@@ -6,7 +6,7 @@ import type { ContentBlock, Effort, ImagePart, Protocol } from "../kernel/ir.ts"
 import { ProviderError, type ModelRequest, type StreamEvent } from "../kernel/provider.ts";
 import { NetError } from "../net/errors.ts";
 import { contextOverflow } from "./context-length.ts";
-import { parseRetryAfter } from "./retry-after.ts";
+import { parseRetryAfter, retryHintOf } from "./retry-after.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Factory options
@@ -129,14 +129,17 @@ export interface Failure {
  * (or a vendor's bad-key sign) → auth; a spent quota → quota_exhausted; a context-length error
  * (context-length.ts) on any other 4xx or 5xx → context_length; 429 → rate_limit; 408 →
  * network; 5xx → overloaded; anything else → bad_request, naming the base URL on a 404. Only the
- * retryable kinds carry `retryAfterMs`. Pure; never throws.
+ * retryable kinds carry `retryAfterMs`: the response's own, else the wait a 429's words ask for
+ * (retryHintOf). Pure; never throws.
  */
 export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
   const { status } = f;
   const said = oneLine(f.said);
   const where = f.where ?? `(${status})`;
   const plain = f.noStatus ? {} : { status };
-  const opts = { ...plain, ...(f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : {}) };
+  // a 429's own words, not a 5xx page's: "try again in 5 minutes" on a proxy's error page is boilerplate
+  const retryAfterMs = f.retryAfterMs ?? (status === 429 ? retryHintOf(f.said) : undefined);
+  const opts = { ...plain, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
   if (status === 401 || status === 403 || f.badKey) return new ProviderError("auth", authMessage(where, said, ctx), plain);
   if (f.quota) return new ProviderError("quota_exhausted", `quota exhausted ${where}: ${said}`, plain);
   const overflow = status === 429 || status === 408 ? undefined : contextOverflow(f.said, f.body);
@@ -225,10 +228,15 @@ export function unfinishedError(): ProviderError {
   return new ProviderError("network", "the connection closed before the model finished its answer");
 }
 
-/** The SDK's own message minus the status prefix its HTTP errors start with ("502 Bad Gateway" → "Bad Gateway"). */
+/**
+ * The SDK's own message minus the status prefix its HTTP errors start with ("502 Bad Gateway" →
+ * "Bad Gateway"); "" for the words the openai and anthropic SDKs put in place of an empty body
+ * ("502 status code (no body)"), which oneLine says as such.
+ */
 export function sdkWords(message: unknown): string {
-  const msg = typeof message === "string" ? message : "";
-  return msg.replace(/^\d{3}\s+/, "") || "(no message)";
+  const msg = (typeof message === "string" ? message : "").replace(/^\d{3}\s+/, "");
+  if (msg === "status code (no body)") return "";
+  return msg || "(no message)";
 }
 
 /**

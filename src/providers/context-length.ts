@@ -31,8 +31,10 @@ const STATED: [RegExp, (m: RegExpExecArray) => ContextOverflow][] = [
   [/prompt contains (\d+) tokens.*?too large for model with (\d+) maximum context length/i, (m) => ({ window: n(m[2])!, prompt: n(m[1]) })],
   // Hugging Face TGI: "`inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4000 `inputs` tokens and 1000 `max_new_tokens`"
   [/must be <= (\d+)\. Given: (\d+) `inputs` tokens and (\d+) `max_new_tokens`/i, (m) => ({ window: n(m[1])!, prompt: n(m[2]), completion: n(m[3]) })],
-  // LM Studio: "… However, the model is loaded with context length of 4096 tokens, which is not enough."
-  [/loaded with context length of (\d+) tokens/i, (m) => ({ window: n(m[1])! })],
+  // LM Studio: "… However, the model is loaded with context length of only 2048 tokens, which is not enough."
+  // (dyad-sh/dyad#925, lmstudio-ai/lmstudio-bug-tracker#546; "with a context length of only 4096" in
+  // n4ze3m/page-assist#356; without "only" in older ones)
+  [/loaded with (?:a )?context length of (?:only )?(\d+) tokens/i, (m) => ({ window: n(m[1])! })],
 ];
 
 /** Wordings that state no numbers (or none hey can use): the request must still shrink. */

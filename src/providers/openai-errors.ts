@@ -5,8 +5,9 @@ import { ProviderError } from "../kernel/provider.ts";
 import { formatWait } from "../kernel/retry.ts";
 import { contextOverflow } from "./context-length.ts";
 import { asObject, classifyFailure, netFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
+import { errorWords } from "./error-words.ts";
 import { googleFailure, type GoogleError } from "./google-errors.ts";
-import { parseRetryAfter } from "./retry-after.ts";
+import { parseRetryAfter, retryHintOf } from "./retry-after.ts";
 import type { ErrorContext } from "./common.ts";
 
 /** The fields of the SDK's APIError we read, duck-typed: class names do not survive --minify. */
@@ -36,7 +37,7 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
     return classifyFailure(googleFailure(err.status, said, google, retryAfterOf(err.headers, ctx.now)), ctx);
   }
   const body = typeof err.error === "object" && err.error !== null ? (err.error as ErrorShape) : {};
-  const own = providerMessage(err, body);
+  const own = providerMessage(err);
   const upstream = gatewayWords(body);
   const said = upstream ? `${own} (${upstream})` : own;
   let status = typeof err.status === "number" ? err.status : undefined;
@@ -50,9 +51,10 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
     if (overflow) return new ProviderError("context_length", `the request is larger than the model's context window: ${said}`, { overflow });
     if (code >= 400 && code < 600) status = code;
     else if (isQuota(body, own)) return new ProviderError("quota_exhausted", `quota exhausted: ${said}${resetOf(body, ctx.now)}`);
-    else if (/rate.?limit|overload|server_error|internal|unavailable|capacity|timeout/i.test(wordsOf(body, own)))
-      return new ProviderError("overloaded", `the model failed mid-stream: ${said}`);
-    else return new ProviderError("bad_request", `the model failed mid-stream: ${said}`);
+    else if (/rate.?limit|overload|server_error|internal|unavailable|capacity|timeout/i.test(wordsOf(body, own))) {
+      const retryAfterMs = gatewayRetryAfter(body, ctx.now) ?? retryHintOf(said);
+      return new ProviderError("overloaded", `the model failed mid-stream: ${said}`, retryAfterMs === undefined ? {} : { retryAfterMs });
+    } else return new ProviderError("bad_request", `the model failed mid-stream: ${said}`);
   }
 
   const retryAfterMs = retryAfterOf(err.headers, ctx.now) ?? gatewayRetryAfter(body, ctx.now);
@@ -81,9 +83,12 @@ function googleErrorIn(err: ErrorShape): GoogleError | undefined {
   return asObject(asObject(err.error[0])?.error);
 }
 
-/** The provider's own words: the body's message, else the SDK's message minus its status prefix. */
-function providerMessage(err: ErrorShape, body: ErrorShape): string {
-  return typeof body.message === "string" && body.message ? body.message : sdkWords(err.message);
+/**
+ * The provider's own words: the message of its error body in whatever shape it came (error-words.ts),
+ * else the SDK's message minus its status prefix (a body that is no JSON: text, an HTML page, nothing).
+ */
+function providerMessage(err: ErrorShape): string {
+  return errorWords(err.error) ?? sdkWords(err.message);
 }
 
 /**
@@ -98,25 +103,8 @@ function gatewayWords(body: ErrorShape): string | undefined {
   const meta = asObject((body as { metadata?: unknown }).metadata);
   const raw = meta?.raw;
   if (raw === undefined || raw === null || raw === "") return undefined;
-  const text = typeof raw === "string" ? (wordsInJson(raw) ?? raw) : (wordsOfValue(raw) ?? JSON.stringify(raw));
+  const text = errorWords(raw) ?? JSON.stringify(raw);
   return typeof meta?.provider_name === "string" && meta.provider_name ? `${meta.provider_name}: ${text}` : text;
-}
-
-/** The message inside a JSON error body held as a string, else undefined. */
-function wordsInJson(text: string): string | undefined {
-  try {
-    return wordsOfValue(JSON.parse(text));
-  } catch {
-    return undefined;
-  }
-}
-
-/** `message`, `error.message` or a string `error` of an error body: how upstream APIs say it. */
-function wordsOfValue(v: unknown): string | undefined {
-  const o = asObject(v);
-  const inner = asObject(o?.error);
-  const words = inner?.message ?? o?.message ?? o?.error;
-  return typeof words === "string" && words ? words : undefined;
 }
 
 /**

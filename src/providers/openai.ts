@@ -9,8 +9,7 @@ import type {
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
-import { emptyUsage, newId } from "../kernel/ir.ts";
-import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
+import { emptyUsage, newId, type ContentBlock, type Message, type StopReason, type ThinkingPart, type ToolCall, type Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { openaiEffort } from "./effort.ts";
 import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, toolText, unfinishedError } from "./common.ts";
@@ -18,6 +17,7 @@ import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { deltaContent } from "./delta-content.ts";
 import { adaptToRefusal, type ReasoningReplay } from "./openai-adapt.ts";
 import { toProviderError } from "./openai-errors.ts";
+import { serverNamed } from "./served-context.ts";
 import { guardedStream } from "./stream-guard.ts";
 import { wireCall } from "./openai-tool-calls.ts";
 import { nineCharId, wantsNineCharIds } from "./tool-call-ids.ts";
@@ -261,8 +261,8 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
   // Gemini's compat endpoint streams tool calls with finish_reason "stop" (googleapis/python-genai#2868).
   const stop = refused ? "refusal" : toolCalls.length > 0 && finish === "stop" ? "tool_calls" : toStop(finish);
-  // Ollama's /v1 says "fp_ollama" in every chunk (ollama/ollama openai/openai.go, since v0.1.24): server-window.ts asks it its real context
-  yield { type: "done", message, usage: toUsage(usage), stop, ...(fingerprint === "fp_ollama" ? { server: "ollama" } : {}) };
+  // the server its chunks name (Ollama, llama-server: served-context.ts), which server-window.ts asks its real context
+  yield { type: "done", message, usage: toUsage(usage), stop, ...serverNamed(fingerprint) };
 }
 
 function toUsage(u: WireUsage | undefined): Usage {

@@ -1,16 +1,18 @@
-// A provider that learns the context a local Ollama runs its model with (ollama-context.ts says
-// why and where each field is documented): after the model's first answer — the request that
-// loaded it — when that answer says it came from Ollama (openai.ts), one GET /api/ps, in the
-// background, so no request waits for it; the agent builds the later requests to what it tells,
-// and the user is told once when it is too small for an agent. A host that is neither this machine
-// nor Ollama's port is never asked, nor is a server whose answers do not name Ollama (vLLM,
-// llama.cpp, LM Studio). When the probe gets nothing (an Ollama older than the field, a proxy in
-// front), the usage tells: prompt tokens that stop growing while what hey sends grows
-// (ollama-context.ts cappedContext); until then the run is as it was.
-import type { ModelRequest, Provider } from "../kernel/provider.ts";
-import { cappedContext, loadedContext, ollamaRoot, smallContextNotice, type Sample } from "./ollama-context.ts";
+// A provider that learns the context a local model server runs its model with (served-context.ts
+// says where each server says it): after the model's first answer — the request that loaded it —
+// one probe, in the background, so no request waits for it; the agent builds the later requests to
+// what it tells, and the user is told once when it is too small for an agent. The server asked is
+// the one the answer named (Ollama, llama-server), wherever it runs; an answer that names none is
+// asked about only on LM Studio's port of a host of this machine or its network (LM Studio names
+// itself nowhere), and any other endpoint is asked nothing. When an Ollama's probe gets nothing
+// (an Ollama older than the field, a proxy in front), the usage tells: prompt tokens that stop
+// growing while what hey sends grows (ollama-context.ts cappedContext); until then the run is as
+// it was.
+import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
+import { cappedContext, type Sample } from "./ollama-context.ts";
+import { contextPaths, serverRoot, serversToAsk, servedContext, smallContextNotice, type Served, type ServerKind } from "./served-context.ts";
 
-/** A loopback server answers /api/ps at once; one that does not within this is not worth waiting for. */
+/** A server on this machine answers at once; one that does not within this is not worth waiting for (the next request waits on it). */
 const PROBE_TIMEOUT_MS = 2000;
 /** The servers and models whose small context the user was told of: once a process, not again at each `/reload` or `/model` back. */
 const told = new Set<string>();
@@ -20,34 +22,52 @@ export interface ServerOf {
   name: string;
   baseUrl: string;
   configured: number | undefined;
+  /** sent with the probe, as with every model request: a server behind a key wants it for its own API too */
+  headers?: Record<string, string>;
 }
 
 /**
- * `provider`, which also tells `serverWindow()` when `server` may be a local Ollama and states no
- * `context_window` for the model (what the user says wins); else `provider` itself. `notice` gets
- * the one line about a context too small for an agent.
+ * `provider`, which also tells `serverWindow()` the context its server says it runs the model with,
+ * unless a `context_window` is configured for the model (what the user says wins); else `provider`
+ * itself. `notice` gets the one line about a context too small for an agent; `found` (hey doctor)
+ * what the probe found.
  */
-export function withServerWindow(provider: Provider, server: ServerOf, fetchImpl: typeof fetch, notice: (line: string) => void): Provider {
-  const root = ollamaRoot(server.baseUrl);
+export function withServerWindow(
+  provider: Provider,
+  server: ServerOf,
+  fetchImpl: typeof fetch,
+  notice: (line: string) => void,
+  found?: (served: Served) => void,
+): Provider {
+  const root = serverRoot(server.baseUrl);
   if (root === undefined || server.configured !== undefined) return provider;
   let probe: Promise<number | undefined> | undefined;
   const samples: Sample[] = [];
   let capped: number | undefined;
-  const tell = (window: number, about: boolean) => {
-    const line = smallContextNotice(window, provider.model, server.name, about);
+  const tell = (window: number, kind: ServerKind, about: boolean) => {
+    const line = smallContextNotice(window, provider.model, server.name, kind, about);
     const key = `${root} ${provider.model}`;
     if (line && !told.has(key)) {
       told.add(key);
       notice(line);
     }
   };
-  /** After an answer from Ollama: the probe, once; and what it read against what was sent, for an Ollama the probe gets nothing from. */
-  const answered = (request: ModelRequest, input: number) => {
-    probe ??= loadedWindow(root, provider.model, fetchImpl).then((window) => {
-      if (window !== undefined) tell(window, false);
-      return window;
+  /** After an answer: the probe, once; and, from Ollama, what it read against what was sent, for an Ollama the probe gets nothing from. */
+  const answered = (request: ModelRequest, done: Extract<StreamEvent, { type: "done" }>) => {
+    const kind = done.server as ServerKind | undefined;
+    probe ??= askServers(root, serversToAsk(kind, root), provider.model, fetchImpl, server.headers).then((served) => {
+      if (!served) return undefined;
+      found?.(served);
+      tell(served.tokens, served.server, false);
+      return served.tokens;
     });
-    samples.push({ chars: request.system.length + JSON.stringify(request.messages).length + JSON.stringify(request.tools).length, input });
+    if (kind !== "ollama") return;
+    const tools = JSON.stringify(request.tools).length + request.system.length + (request.note?.length ?? 0);
+    samples.push({
+      chars: tools + JSON.stringify(request.messages).length,
+      kept: tools + JSON.stringify(request.messages.at(-1) ?? "").length,
+      input: done.usage.input,
+    });
     if (samples.length > 8) samples.splice(1, 1); // the first stays: its ratio is the uncut one
     capped ??= cappedContext(samples);
   };
@@ -56,26 +76,40 @@ export function withServerWindow(provider: Provider, server: ServerOf, fetchImpl
     model: provider.model,
     async *stream(request, signal) {
       for await (const event of provider.stream(request, signal)) {
-        if (event.type === "done" && event.server === "ollama") answered(request, event.usage.input);
+        if (event.type === "done") answered(request, event);
         yield event;
       }
     },
     async serverWindow() {
       const window = await probe;
       if (window !== undefined || capped === undefined) return window;
-      tell(capped, true);
+      tell(capped, "ollama", true);
       return capped;
     },
   };
 }
 
-/** The context `model` is loaded with, from GET ROOT/api/ps; undefined on any failure. Never throws. */
-async function loadedWindow(root: string, model: string, fetchImpl: typeof fetch): Promise<number | undefined> {
-  try {
-    const res = await fetchImpl(`${root}/api/ps`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
-    if (!res.ok) return undefined;
-    return loadedContext(await res.json(), model);
-  } catch {
-    return undefined;
-  }
+/** The first of `kinds` that says the context `model` runs with, each of its GETs in turn; undefined when none does. Never throws. */
+async function askServers(
+  root: string,
+  kinds: ServerKind[],
+  model: string,
+  fetchImpl: typeof fetch,
+  headers?: Record<string, string>,
+): Promise<Served | undefined> {
+  for (const kind of kinds)
+    for (const path of contextPaths(kind, model)) {
+      try {
+        const res = await fetchImpl(`${root}${path}`, { headers: headers ?? {}, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+        if (!res.ok) {
+          await res.body?.cancel();
+          continue;
+        }
+        const tokens = servedContext(kind, await res.json(), model);
+        if (tokens !== undefined) return { tokens, server: kind, via: path };
+      } catch {
+        // no answer, or not JSON: the next, else nothing
+      }
+    }
+  return undefined;
 }

@@ -1,13 +1,15 @@
 // A local Ollama that runs the model with a 4,096-token context cuts longer prompts from the start
 // without an error (test/helpers/ollama-server.ts does as its documentation says). Through
 // dist/hey: hey asks the server's /api/ps after the first answer that names Ollama, builds the
-// later requests to fit, and says once how to raise the context; a server that is no Ollama, or an
-// older one, leaves the run as it was.
-import { afterEach, expect, test } from "bun:test";
+// later requests to fit, and says once how to raise the context; LM Studio and llama-server are
+// asked their own APIs the same way; a server that says nothing, or an older one, leaves the run
+// as it was.
+import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { startOllama, type OllamaServer } from "../helpers/ollama-server.ts";
+import { startHttpProxy, type HttpProxyRequest, type TestProxy } from "../helpers/proxies.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
 
 /** A ~3 KB source file: six of them and hey's first request are far more than 4,096 tokens. */
@@ -24,12 +26,26 @@ afterEach(async () => {
   ollama = work = undefined;
 });
 
-async function session(server: OllamaServer, config = "") {
+/**
+ * A run reading the files (those of `big` ten times as long: ~30 KB, more than a 4,096-token
+ * context alone); `baseUrl` in place of the server's own (a host name the proxy of `args` resolves to it).
+ */
+async function session(server: OllamaServer, config = "", opts: { baseUrl?: string; args?: string[]; big?: number[] } = {}) {
   work = tempDir("hey-ollama-");
   mkdirSync(join(work.path, "src"));
-  for (let n = 1; n <= 8; n++) writeFileSync(join(work.path, "src", `file${n}.ts`), source(n));
-  writeFileSync(join(work.path, "hey.toml"), `[provider.ollama]\nbase_url = "${server.baseUrl}"\nmodels = ["qwen3"]\n${config}`);
-  const args = ["-m", "ollama/qwen3", "--config", join(work.path, "hey.toml"), "--output", "json", "-p", "read the files in src/ one by one"];
+  for (let n = 1; n <= 8; n++) writeFileSync(join(work.path, "src", `file${n}.ts`), opts.big?.includes(n) ? source(n).repeat(10) : source(n));
+  writeFileSync(join(work.path, "hey.toml"), `[provider.ollama]\nbase_url = "${opts.baseUrl ?? server.baseUrl}"\nmodels = ["qwen3"]\n${config}`);
+  const args = [
+    "-m",
+    "ollama/qwen3",
+    "--config",
+    join(work.path, "hey.toml"),
+    "--output",
+    "json",
+    ...(opts.args ?? []),
+    "-p",
+    "read the files in src/ one by one",
+  ];
   return runHey(args, { cwd: work.path, timeoutMs: 60_000, env: { XDG_STATE_HOME: join(work.path, "state") } });
 }
 
@@ -70,6 +86,14 @@ test("a proxy in front that passes only /v1, or an Ollama older than context_len
   }
 }, 90_000);
 
+test("an Ollama behind a key: the probe carries the key the model requests carry", async () => {
+  ollama = startOllama({ model: "qwen3", context: 32_768, reads: 1 });
+  const run = await session(ollama, 'api_key = "sk-local-1"\n');
+  expect(run.code).toBe(0);
+  expect(ollama.gets).toEqual(["/api/ps"]);
+  expect(ollama.getAuth).toEqual(["Bearer sk-local-1"]);
+}, 90_000);
+
 test("context_window in the provider's table wins: the server is not asked", async () => {
   ollama = startOllama({ model: "qwen3", context: 32_768, reads: 1 });
   const run = await session(ollama, "context_window = 16384\n");
@@ -77,13 +101,83 @@ test("context_window in the provider's table wins: the server is not asked", asy
   expect(ollama.psRequests).toBe(0);
 }, 90_000);
 
-test("a server on this machine whose answers do not name Ollama (vLLM, llama.cpp, LM Studio) is never asked", async () => {
+test("a server on this machine whose answers name no server (vLLM, on a port of its own) is asked nothing", async () => {
   ollama = startOllama({ model: "qwen3", context: 32_768, reads: 2, fingerprint: false });
   const run = await session(ollama);
   expect(run.code).toBe(0);
   expect(run.stderr).toBe("");
-  expect(ollama.psRequests).toBe(0);
+  expect(ollama.gets).toEqual([]);
 }, 90_000);
+
+test("llama-server (its build as the answers' fingerprint) with -c 4096: GET /props, no request cut, the user told how to raise it", async () => {
+  ollama = startOllama({ model: "qwen3", context: 4096, reads: 6, as: "llama.cpp" });
+  const run = await session(ollama);
+  expect(run.code).toBe(0);
+  expect(ollama.log.map((x) => x.dropped)).toEqual(ollama.log.map(() => 0));
+  expect(ollama.gets).toEqual(["/props"]);
+  expect(run.stderr).toMatch(/^hey: llama-server runs qwen3 with a context of 4,096 tokens, too small for an agent; .*-c 32768/m);
+}, 90_000);
+
+describe("on another machine, reached through a proxy", () => {
+  let proxy: TestProxy<HttpProxyRequest> | undefined;
+  afterEach(() => {
+    proxy?.close();
+    proxy = undefined;
+  });
+  /** A run against `host` (at `port`, else the server's own), which the proxy resolves to the server. */
+  const through = async (server: OllamaServer, host: string, port = new URL(server.baseUrl).port) => {
+    proxy = await startHttpProxy({ hosts: { [host]: `127.0.0.1:${new URL(server.baseUrl).port}` } });
+    return session(server, "", { baseUrl: `http://${host}:${port}/v1`, args: ["--proxy", proxy.url] });
+  };
+
+  const LM_STUDIO =
+    /^hey: LM Studio runs qwen3 with a context of 4,096 tokens, too small for an agent; .*lms load MODEL --context-length 32768.*\[provider\.ollama\]/m;
+
+  test.each(["lmstudio", "lmstudio-v0"] as const)(
+    "LM Studio (%s) on its port 1234 of a machine on the network, with a 4,096-token context: asked its loaded context, no request cut, the user told once",
+    async (as) => {
+      ollama = startOllama({ model: "qwen3", context: 4096, reads: 6, as });
+      const run = await through(ollama, "studio.lan", "1234");
+      expect(run.code).toBe(0);
+      expect(jsonEvents(run.stdout).find((e) => e.type === "result")).toMatchObject({ text: "Read all 6 files." });
+      expect(ollama.log.map((x) => x.dropped)).toEqual(ollama.log.map(() => 0));
+      expect(ollama.gets).toEqual(as === "lmstudio" ? ["/api/v1/models"] : ["/api/v1/models", "/api/v0/models"]);
+      expect(run.stderr.match(new RegExp(LM_STUDIO.source, "gm"))?.length).toBe(1);
+    },
+    90_000,
+  );
+
+  test("hey doctor names LM Studio and the GET that told its context (/api/v0/models of an LM Studio before 0.4)", async () => {
+    ollama = startOllama({ model: "qwen3", context: 4096, reads: 0, as: "lmstudio-v0" });
+    proxy = await startHttpProxy({ hosts: { "studio.lan": `127.0.0.1:${new URL(ollama.baseUrl).port}` } });
+    work = tempDir("hey-ollama-");
+    writeFileSync(join(work.path, "hey.toml"), `[provider.lms]\nbase_url = "http://studio.lan:1234/v1"\nmodels = ["qwen3"]\n`);
+    const run = await runHey(["doctor", "-m", "lms/qwen3", "--config", join(work.path, "hey.toml"), "--proxy", proxy.url], {
+      cwd: work.path,
+      timeoutMs: 60_000,
+    });
+    const lines = run.stdout.split("\n");
+    const at = lines.findIndex((l) => l.slice(2).startsWith("server context"));
+    expect(lines[at]).toContain("LM Studio runs qwen3 with 4,096 tokens (GET /api/v0/models)");
+    expect(lines.slice(at, at + 3).join(" ")).toContain("lms load MODEL --context-length 32768");
+  }, 90_000);
+
+  test("a remote Ollama (any host, any port: its answers name it) is asked /api/ps there, and no request is cut", async () => {
+    ollama = startOllama({ model: "qwen3", context: 4096, reads: 6 });
+    const run = await through(ollama, "gpu-box.example.com");
+    expect(run.code).toBe(0);
+    expect(ollama.log.map((x) => x.dropped)).toEqual(ollama.log.map(() => 0));
+    expect(proxy!.log.filter((r) => r.method === "GET").map((r) => r.target)).toEqual([`http://gpu-box.example.com:${new URL(ollama.baseUrl).port}/api/ps`]);
+    expect(run.stderr.match(new RegExp(NOTICE.source, "gm"))?.length).toBe(1);
+  }, 90_000);
+
+  test("a public host whose answers name no server is asked nothing beyond the model requests, even on port 1234", async () => {
+    ollama = startOllama({ model: "qwen3", context: 32_768, reads: 1, fingerprint: false });
+    const run = await through(ollama, "api.example.com", "1234");
+    expect(run.code).toBe(0);
+    expect(ollama.gets).toEqual([]);
+  }, 90_000);
+});
 
 test("hey doctor reports the context a local Ollama runs the model with, and how to raise a small one", async () => {
   ollama = startOllama({ model: "qwen3", context: 4096, reads: 0 });
@@ -106,6 +200,14 @@ test("an Ollama older than /api/ps's context_length: its prompt tokens stop grow
   expect(cut.filter(Boolean).length).toBe(2); // two cut answers are how it shows…
   expect(cut.slice(cut.lastIndexOf(true) + 1).length).toBeGreaterThanOrEqual(4); // …and every request after them fits
   expect(run.stderr.match(/^hey: Ollama runs qwen3 with a context of about 4,0\d\d tokens, too small for an agent/gm)?.length).toBe(1);
+}, 90_000);
+
+test("an older Ollama whose last message alone overflows (two big files read in a row): it reads half its context of them, and hey finds the whole, not the half", async () => {
+  ollama = startOllama({ model: "qwen3", context: 4096, reads: 5, ps: "old" });
+  const run = await session(ollama, "", { big: [3, 4] });
+  expect(run.code).toBe(0);
+  expect(ollama.log.filter((x) => x.halved).length).toBeGreaterThan(0);
+  expect(run.stderr).toMatch(/^hey: Ollama runs qwen3 with a context of about 4,09\d tokens, too small for an agent/m);
 }, 90_000);
 
 test("hey -c on that Ollama starts within the context found before: its first request is not cut either", async () => {

@@ -2,12 +2,19 @@
 // - POST /v1/chat/completions (https://github.com/ollama/ollama/blob/main/docs/api/openai-compatibility.mdx)
 //   runs the model with a context of `context` tokens (body bytes / 4) and, as Ollama's
 //   server/prompt.go chatPrompt does, silently drops the oldest messages but the system ones and
-//   the last until the prompt fits; usage reports the tokens of what was kept;
+//   the last until the prompt fits; usage reports the tokens of what was kept (when even those
+//   overflow, the runner's cut to half the context: ollama/ollama#17427);
 // - GET /api/ps (https://github.com/ollama/ollama/blob/main/docs/api.md, "List Running Models")
 //   lists the model once a chat has loaded it, with `context_length` (api/types.go
 //   ProcessModelResponse, ollama 0.9.7 and later) unless `ps` says "old" (an older Ollama
 //   without the field) or "none" (a proxy in front that passes only /v1: 404);
 // - GET /api/version answers `{"version": …}` (docs/api.md, "Version").
+// With `as` it stands in for another local server that cuts a long prompt the same way (LM Studio's
+// "truncate middle" and "rolling window" overflow policies do): its answers name no server, and it
+// answers LM Studio's GET /api/v1/models (lmstudio.ai/docs/developer/rest/list; "lmstudio-v0":
+// only the older GET /api/v0/models, with `loaded_context_length` as zed-industries/zed#25606
+// shows it); or, as "llama.cpp", its chunks carry llama-server's build as their fingerprint and
+// GET /props says `default_generation_settings.n_ctx` (llama.cpp's tools/server/README.md).
 // The "model" reads src/file1.ts … src/fileN.ts one per turn, then answers; a request without
 // tools (a summary) gets a summary.
 import { chatChunk, sse } from "./sse.ts";
@@ -22,6 +29,8 @@ export interface OllamaExchange {
   tokens: number;
   /** messages Ollama dropped to fit its context: the model never saw them */
   dropped: number;
+  /** what was left overflowed still, and the runner cut inside it to half the context */
+  halved: boolean;
   tools: boolean;
   body: string;
 }
@@ -31,22 +40,41 @@ export interface OllamaServer {
   log: OllamaExchange[];
   /** GET /api/ps requests */
   psRequests: number;
+  /** every GET, path and query */
+  gets: string[];
+  /** the Authorization header of each GET, in order ("" for none) */
+  getAuth: string[];
   stop(): void;
 }
 
 const tokensOf = (text: string) => Math.ceil(Buffer.byteLength(text) / 4);
 
 /** `fingerprint: false`: answers that do not name Ollama (another server on this machine: vLLM, llama.cpp, LM Studio). */
-export function startOllama(opts: { model: string; context: number; reads: number; ps?: "context" | "old" | "none"; fingerprint?: boolean }): OllamaServer {
+export function startOllama(opts: {
+  model: string;
+  context: number;
+  reads: number;
+  ps?: "context" | "old" | "none";
+  fingerprint?: boolean;
+  as?: "lmstudio" | "lmstudio-v0" | "llama.cpp";
+}): OllamaServer {
   const log: OllamaExchange[] = [];
   let loaded = false;
   let step = 0;
   let psRequests = 0;
+  const gets: string[] = [];
+  const getAuth: string[] = [];
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
     async fetch(req) {
-      const path = new URL(req.url).pathname;
+      const url = new URL(req.url);
+      const path = url.pathname;
+      if (req.method === "GET") {
+        gets.push(`${path}${url.search}`);
+        getAuth.push(req.headers.get("authorization") ?? "");
+      }
+      if (opts.as && req.method === "GET") return otherServer(opts.as, path, opts.model, loaded ? opts.context : undefined);
       if (req.method === "GET" && path === "/api/ps") {
         psRequests++;
         if (opts.ps === "none") return new Response("404 page not found", { status: 404 });
@@ -78,8 +106,12 @@ export function startOllama(opts: { model: string; context: number; reads: numbe
         kept = kept.filter((_, k) => k !== i);
         dropped++;
       }
-      const prompt = tokensOf(JSON.stringify({ ...body, messages: kept }));
-      log.push({ tokens: tokensOf(text), dropped, tools, body: text });
+      // what is left still too long (the last message alone overflows): the runner keeps numKeep
+      // (4) and half the rest of the context, and reads that (ollama/ollama#17427: 65,536 → 32,770)
+      const left = tokensOf(JSON.stringify({ ...body, messages: kept }));
+      const halved = left > opts.context;
+      const prompt = halved ? 4 + Math.floor((opts.context - 4) / 2) : left;
+      log.push({ tokens: tokensOf(text), dropped, halved, tools, body: text });
       const usage = chatChunk({ usage: { prompt_tokens: prompt, completion_tokens: 20, total_tokens: prompt + 20 } });
       const read = tools && step < opts.reads ? ++step : undefined;
       const chunks =
@@ -91,7 +123,8 @@ export function startOllama(opts: { model: string; context: number; reads: numbe
             ]
           : [chatChunk({ content: tools ? `Read all ${opts.reads} files.` : "Summary: read the files so far." }), chatChunk({ finish: "stop" }), usage];
       // every chunk of Ollama's /v1 stream names it (ollama/ollama openai/openai.go: SystemFingerprint "fp_ollama")
-      const named = opts.fingerprint === false ? chunks : chunks.map((c) => ({ ...c, system_fingerprint: "fp_ollama" }));
+      const fingerprint = opts.as === "llama.cpp" ? "b4963-02082f15" : opts.as || opts.fingerprint === false ? undefined : "fp_ollama";
+      const named = fingerprint === undefined ? chunks : chunks.map((c) => ({ ...c, system_fingerprint: fingerprint }));
       return new Response(sse(named), { headers: { "content-type": "text/event-stream" } });
     },
   });
@@ -101,6 +134,25 @@ export function startOllama(opts: { model: string; context: number; reads: numbe
     get psRequests() {
       return psRequests;
     },
+    gets,
+    getAuth,
     stop: () => server.stop(true),
   };
+}
+
+/** The GETs of LM Studio's and llama-server's own APIs; `context` once the model is loaded. */
+function otherServer(as: "lmstudio" | "lmstudio-v0" | "llama.cpp", path: string, model: string, context: number | undefined): Response {
+  if (as === "llama.cpp" && path === "/props")
+    return Response.json({ default_generation_settings: { id: 0, n_ctx: context ?? 4096, params: {} }, total_slots: 1, build_info: "b4963-02082f15" });
+  if (as === "lmstudio" && path === "/api/v1/models") {
+    const instances = context === undefined ? [] : [{ id: model, config: { context_length: context } }];
+    return Response.json({
+      models: [{ type: "llm", key: model, display_name: model, loaded_instances: instances, max_context_length: 131072, format: "gguf" }],
+    });
+  }
+  if (as === "lmstudio-v0" && path === "/api/v0/models") {
+    const state = context === undefined ? { state: "not-loaded" } : { state: "loaded", loaded_context_length: context };
+    return Response.json({ object: "list", data: [{ id: model, object: "model", type: "llm", ...state, max_context_length: 131072 }] });
+  }
+  return Response.json({ error: "Unexpected endpoint or method." }, { status: 404 });
 }

@@ -1,6 +1,7 @@
 // Loopback proxies for tests: an HTTP forward proxy (absolute-form and CONNECT) and a SOCKS5 server.
 // Both resolve host names only through `hosts` (e.g. { "model.test": "127.0.0.1" }), so a request
-// that reaches the target proves it went through the proxy. Written with node:net, independently of
+// that reaches the target proves it went through the proxy. The HTTP proxy also takes a port
+// there ({ "studio.lan": "127.0.0.1:41234" }), for a server whose port is its name (LM Studio's 1234). Written with node:net, independently of
 // hey's own bridge, so they can test it.
 import { connect, createServer, type Server, type Socket } from "node:net";
 
@@ -56,6 +57,7 @@ export async function startHttpProxy(opts: {
         };
         return tunnel(client, opts.hosts[host], Number(port), { open, fail: badGateway });
       }
+      if (!URL.canParse(target)) return void client.end("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"); // not absolute-form: a probe of the proxy itself
       const url = new URL(target);
       const headers = headerLines.filter((l) => !/^(proxy-[^:]*|connection|keep-alive):/i.test(l));
       const originHead = [`${method} ${url.pathname}${url.search} HTTP/1.1`, ...headers, "Connection: close", "", ""].join("\r\n");
@@ -63,7 +65,8 @@ export async function startHttpProxy(opts: {
         upstream.write(originHead);
         upstream.write(rest);
       };
-      tunnel(client, opts.hosts[url.hostname], Number(url.port || 80), { open, fail: badGateway, closeResponse: true });
+      const [ip, port = url.port || "80"] = (opts.hosts[url.hostname] ?? "").split(":");
+      tunnel(client, ip || undefined, Number(port), { open, fail: badGateway, closeResponse: true });
     });
   });
   return serve(server, "http", log);

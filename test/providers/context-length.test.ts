@@ -64,6 +64,16 @@ describe("contextOverflow: what each server says", () => {
       "Trying to keep the first 6124 tokens when context the overflows. However, the model is loaded with context length of 4096 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input",
       { window: 4096 },
     ],
+    [
+      "LM Studio, as it says it now (dyad-sh/dyad#925)",
+      "Trying to keep the first 14538 tokens when context the overflows. However, the model is loaded with context length of only 2048 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input",
+      { window: 2048 },
+    ],
+    [
+      "LM Studio, as n4ze3m/page-assist#356 quotes it",
+      "Trying to keep the first 6547 tokens when context overflows. However, the model is loaded with a context length of only 4096 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input.",
+      { window: 4096 },
+    ],
     ["OpenAI Responses (no numbers)", "Your input exceeds the context window of this model. Please adjust your input and try again.", {}],
     ["llama.cpp (numbers beside the message)", "the request exceeds the available context size, try increasing it", {}],
     ["Ollama", "prompt too long; exceeded max context length by 1402 tokens", {}],

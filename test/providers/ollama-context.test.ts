@@ -1,22 +1,9 @@
-// What hey reads of a local Ollama's context (providers/ollama-context.ts): which hosts are asked,
-// what a GET /api/ps body says (shapes from https://github.com/ollama/ollama/blob/main/docs/api.md,
+// What hey reads of a local Ollama's context (providers/ollama-context.ts): what a GET /api/ps body says (shapes from https://github.com/ollama/ollama/blob/main/docs/api.md,
 // "List Running Models", with `context_length` as api/types.go ProcessModelResponse has it since
 // ollama 0.9.7), and when the user is told.
 import { expect, test } from "bun:test";
-import { AGENT_MIN_CONTEXT, cappedContext, loadedContext, ollamaRoot, smallContextNotice } from "../../src/providers/ollama-context.ts";
-
-test.each([
-  ["http://127.0.0.1:11434/v1", "http://127.0.0.1:11434"],
-  ["http://localhost:11434/v1/", "http://localhost:11434"],
-  ["http://[::1]:8080/v1", "http://[::1]:8080"],
-  ["http://gpu-box.lan:11434/v1", "http://gpu-box.lan:11434"], // Ollama's port on another machine
-  ["http://127.0.0.1:3000/ollama/v1", "http://127.0.0.1:3000/ollama"], // behind a path on this machine
-  ["https://api.openai.com/v1", undefined], // never asked anything extra
-  ["http://10.0.0.5:8000/v1", undefined], // a LAN vLLM on its own port
-  ["not a url", undefined],
-])("ollamaRoot(%p) = %p", (baseUrl, root) => {
-  expect(ollamaRoot(baseUrl)).toBe(root);
-});
+import { cappedContext, loadedContext } from "../../src/providers/ollama-context.ts";
+import { AGENT_MIN_CONTEXT, smallContextNotice } from "../../src/providers/served-context.ts";
 
 const ps = (entries: Record<string, unknown>[]) => ({ models: entries });
 test.each([
@@ -49,8 +36,10 @@ test("the user is told of a context below what an agent needs, with how to raise
   expect(smallContextNotice(32768, "qwen3", "ollama")).toBeUndefined();
 });
 
-// [characters sent, prompt tokens reported] per answer; the first answer's ratio (1 token per 4 characters here) is the uncut one
-const answers = (...pairs: [number, number][]) => pairs.map(([chars, input]) => ({ chars, input }));
+// [characters sent, prompt tokens reported] per answer, or [characters sent, of them those Ollama never drops, tokens reported];
+// the first answer's ratio (1 token per 4 characters here) is the uncut one
+const answers = (...rows: ([number, number] | [number, number, number])[]) =>
+  rows.map((r) => (r.length === 2 ? { chars: r[0], kept: Math.min(r[0], 4000), input: r[1] } : { chars: r[0], kept: r[1], input: r[2] }));
 test.each([
   ["prompt tokens that stop at ~4,000 while what is sent grows: cut to the larger", answers([4500, 1125], [16000, 4000], [20000, 3700], [24000, 3980]), 3980],
   ["every prompt read whole", answers([4500, 1125], [8000, 2000], [12000, 3000], [16000, 4000]), undefined],
@@ -58,10 +47,19 @@ test.each([
   ["a flat count below any real context (a gateway's made-up number)", answers([4500, 10], [16000, 10], [24000, 10]), undefined],
   ["a conversation that shrank (a summary) while reading it all", answers([4500, 1125], [16000, 4000], [6000, 1500], [6400, 1600]), undefined],
   ["too few answers", answers([4500, 1125], [16000, 4000]), undefined],
+  // ollama/ollama#17427: a 65,536-token context reads 32,770 of a prompt whose last message alone is longer
+  ["the last message alone overflows a 65,536 context: half of it read, the whole found", answers([4500, 1125], [300_000, 290_000, 32_770]), 65_536],
+  [
+    "two such answers in a row: still the whole, not the half a cap on the count would find",
+    answers([4500, 1125], [300_000, 290_000, 32_770], [310_000, 300_000, 32_770]),
+    65_536,
+  ],
+  ["…and of a 32,768 context", answers([4500, 1125], [8000, 2000], [150_000, 140_000, 16_387]), 32_770],
+  ["a large last message read whole is no cut", answers([4500, 1125], [60_000, 50_000, 15_000]), undefined],
 ])("cappedContext: %s", (_, samples, context) => {
   expect(cappedContext(samples)).toBe(context);
 });
 
 test("a context seen only in the usage is said to be about that size", () => {
-  expect(smallContextNotice(4061, "qwen3", "ollama", true)).toContain("with a context of about 4,061 tokens");
+  expect(smallContextNotice(4061, "qwen3", "ollama", "ollama", true)).toContain("with a context of about 4,061 tokens");
 });
