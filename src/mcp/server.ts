@@ -312,11 +312,10 @@ export function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** Settles when `p` does, or after `ms` (its timer cleared, so it holds no exit back). */
+/** Settles when `p` does (rejects when it rejects), or after `ms` (its timer cleared, so it holds no exit back). */
 export async function within(p: Promise<unknown>, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
+  await Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
 }
 
 /** What a call (or the user) reads while a server waits for a sign-in. */
