@@ -7,6 +7,7 @@ import { tempDir } from "../helpers/e2e.ts";
 import { freePort, serverSettings, startEverythingHttp, testManager, type HttpServer, type TestManager } from "../helpers/mcp.ts";
 import { until } from "../helpers/wait.ts";
 import { startHttpProxy } from "../helpers/proxies.ts";
+import { startLegacyMcp, type LegacyMcp } from "../helpers/mcp-http.ts";
 
 setDefaultTimeout(60_000);
 
@@ -14,12 +15,14 @@ let streamable: HttpServer;
 let sse: HttpServer;
 let cache: ReturnType<typeof tempDir>;
 const managers: TestManager[] = [];
+const legacies: LegacyMcp[] = [];
 beforeAll(async () => {
   [streamable, sse] = await Promise.all([startEverythingHttp("streamableHttp"), startEverythingHttp("sse")]);
   cache = tempDir("hey-mcp-cache-");
 });
 afterAll(async () => {
   for (const m of managers) await m.manager.close();
+  await Promise.all(legacies.map((l) => l.stop()));
   await Promise.all([streamable.stop(), sse.stop()]);
   cache.remove();
 });
@@ -52,6 +55,21 @@ test("a legacy SSE server that restarted is noticed when its event stream drops,
   } finally {
     await Promise.all([old.stop(), restarted?.stop()]);
   }
+});
+
+test("a legacy SSE server that restarts and is slow to open hey's new session holds a call timeout_ms at most, not until it is back", async () => {
+  const legacy = await startLegacyMcp();
+  legacies.push(legacy);
+  const m = open([serverSettings("legacy", { url: legacy.url, timeoutMs: 500 })], { cacheDir: cache.path });
+  expect(await m.call("echo", { text: "before" })).toEqual({ output: "legacy: before" });
+  legacy.restartSlow();
+  // the event stream ended: hey asks for a new session, whose stream never names its endpoint
+  await until(() => legacy.stalled() > 0, "hey to open a new event stream");
+  // before (86084b9): the call waited for that session as long as the server took, here for ever
+  expect(await m.call("echo", { text: "after" })).toEqual({
+    output: "echo timed out after 0.5 s ([mcp.legacy] timeout_ms); the server is still running and may finish it in the background",
+    isError: true,
+  });
 });
 
 test("503s are retried with backoff; configured headers are sent with every request", async () => {
