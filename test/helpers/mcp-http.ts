@@ -135,9 +135,10 @@ export interface LegacyMcp {
   /**
    * the server restarts and is slow to come back: every event stream ends (hey's session with it),
    * and from now on a new stream is accepted but never names its endpoint, while a POST to an old
-   * session is never answered (as server-everything's SSE mode leaves one it does not know)
+   * session is never answered (as server-everything's SSE mode leaves one it does not know), or
+   * with `gone`, answered 404 (as the spec says)
    */
-  restartSlow(): void;
+  restartSlow(oldSessions?: "unanswered" | "gone"): void;
   /** event streams opened since restartSlow, each waiting for an endpoint that never comes */
   stalled(): number;
   stop(): Promise<void>;
@@ -154,6 +155,7 @@ export async function startLegacyMcp(): Promise<LegacyMcp> {
   const sessions = new Map<string, InstanceType<typeof SSEServerTransport>>();
   const held = new Set<import("node:http").ServerResponse>(); // responses left open: ended at stop
   let slow = false;
+  let gone = false;
   let stalled = 0;
   const http = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
@@ -173,7 +175,8 @@ export async function startLegacyMcp(): Promise<LegacyMcp> {
       return void server.connect(transport);
     }
     const transport = sessions.get(url.searchParams.get("sessionId") ?? "");
-    if (req.method === "POST" && url.pathname === "/message") return transport ? void transport.handlePostMessage(req, res) : void held.add(res);
+    if (req.method === "POST" && url.pathname === "/message" && transport) return void transport.handlePostMessage(req, res);
+    if (req.method === "POST" && url.pathname === "/message") return void (gone ? res.writeHead(404).end("Session not found") : held.add(res));
     res.writeHead(405).end();
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
@@ -185,8 +188,9 @@ export async function startLegacyMcp(): Promise<LegacyMcp> {
   };
   return {
     url: `http://127.0.0.1:${port}/sse`,
-    restartSlow() {
+    restartSlow(oldSessions = "unanswered") {
       slow = true;
+      gone = oldSessions === "gone";
       endAll();
     },
     stalled: () => stalled,

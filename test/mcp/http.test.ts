@@ -72,6 +72,20 @@ test("a legacy SSE server that restarts and is slow to open hey's new session ho
   });
 });
 
+test("a call its old session turns away (404) while the new one is slow to open waits timeout_ms at most too, and says why", async () => {
+  const legacy = await startLegacyMcp();
+  legacies.push(legacy);
+  const m = open([serverSettings("legacy", { url: legacy.url, timeoutMs: 500 })], { cacheDir: cache.path });
+  expect(await m.call("echo", { text: "before" })).toEqual({ output: "legacy: before" });
+  legacy.restartSlow("gone");
+  await until(() => legacy.stalled() > 0, "hey to open a new event stream");
+  // before: the 404 sent the call back to wait for that session, for ever
+  expect(await m.call("echo", { text: "after" })).toEqual({
+    output: "echo failed: the server restarted and has not opened hey's new session within timeout_ms; try again",
+    isError: true,
+  });
+});
+
 test("503s are retried with backoff; configured headers are sent with every request", async () => {
   let unavailable = 2;
   const seen: { method: string; auth: string | null }[] = [];
