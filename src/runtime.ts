@@ -28,7 +28,7 @@ import type { ShellChoice } from "./tools/shell.ts";
 import type { Places } from "./fs/places.ts";
 import { decideWidenings, readApprovalState, recordApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
 import { strayNotice, trustedNotice, untrustedReloadNotice } from "./trust/policy.ts";
-import { gatedResources, projectEffects, projectKey, strayResources, trustProject } from "./trust/store.ts";
+import { gatedResources, projectEffects, projectLabel, strayResources, trustProject } from "./trust/store.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
 
 /** What the settings make (wire.ts's `configure`): rebuilt whenever they change. */
@@ -355,7 +355,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       parts.trust.trusted = trusted;
       const root = parts.project.root;
       const effects = trusted ? projectEffects(parts.project) : [];
-      return trustedNotice(projectKey(root), trusted, gatedResources(root), effects, parts.project.trustFile, true, trusted && parts.trust.loaded);
+      return trustedNotice(projectLabel(root), trusted, gatedResources(root), effects, parts.project.trustFile, true, trusted && parts.trust.loaded);
     },
     leftOut() {
       const { trusted, loaded } = parts.trust;

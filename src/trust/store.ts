@@ -36,6 +36,12 @@ const TRUST_FILE_MAX_BYTES = 4 * 1024 * 1024;
  */
 export const projectKey = (cwd: string): string => inMainCheckout(realPath(cwd));
 
+/** The project as hey names it to the user: its key, or in a git worktree the worktree and the key its trust is kept under. */
+export function projectLabel(root: string): string {
+  const [own, key] = [realPath(root), projectKey(root)];
+  return own === key ? key : `${own} (a git worktree of ${key}: the answer holds for both)`;
+}
+
 function realPath(path: string): string {
   try {
     return realpathSync(path);
@@ -174,9 +180,7 @@ export async function settleTrust(opts: {
   }
   const decision = decideTrust({ approve: opts.approve, stored, interactive: opts.interactive, resources });
   if (decision !== "ask") return { trusted: decision, resources, stored, asked: false, file };
-  const own = realPath(opts.here.root);
-  const worktree = own === project ? project : `${own} (a git worktree of ${project}: the answer holds for both)`;
-  const typed = await opts.ask(trustQuestion(worktree, resources, projectEffects(opts.here)));
+  const typed = await opts.ask(trustQuestion(projectLabel(opts.here.root), resources, projectEffects(opts.here)));
   if (typed === undefined) return "cancelled";
   const answer = readAnswer(typed);
   const trusted = answer === "yes";

@@ -72,4 +72,10 @@ test("a worktree of a trusted project is trusted: its skills and .mcp.json serve
   git(root, "clone", "-q", main, clone);
   const other = await hey(clone, ["-p", "search my notes"]);
   expect(other.stderr).toContain("hey: not loaded: .mcp.json and .hey/skills/ (this project is not trusted; hey trust trusts it");
+
+  // `hey trust --revoke` in the worktree names both checkouts, and takes trust back from both
+  const revoke = await hey(fix, ["trust", "--revoke"]);
+  expect(revoke.stdout).toStartWith(`project: ${fix} (a git worktree of ${main}: the answer holds for both)\n`);
+  expect(revoke.stdout).toContain(`${fix} (a git worktree of ${main}: the answer holds for both) is not trusted now`);
+  expect((await hey(main, ["-p", "search my notes"])).stderr).toContain("hey: not loaded: .mcp.json and .hey/skills/ (you said no in");
 });
