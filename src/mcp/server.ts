@@ -219,7 +219,11 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
     }
     if (state === "connecting") {
       progress?.(`waiting for MCP server ${name} to start`); // a slow start is no hung call
-      await abortable(attempt, signal);
+      // for timeout_ms at most: a legacy SSE server may open its event stream and never name its
+      // endpoint (a proxy that buffers the stream), and the SDK's start has no limit of its own
+      await abortable(within(attempt, settings.timeoutMs), signal);
+      if (state === "connecting")
+        return `MCP server ${name} is still starting after ${settings.timeoutMs / 1000} s ([mcp.${name}] timeout_ms); try again later`;
     }
     if (state === "connected" && connection) return connection;
     if (state === "closed") return `MCP server ${name} was closed (/reload replaced it)`;

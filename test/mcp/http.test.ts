@@ -86,6 +86,22 @@ test("a call its old session turns away (404) while the new one is slow to open 
   });
 });
 
+test("a call to a cached tool of a legacy SSE server whose event stream never names its endpoint waits timeout_ms, not for ever", async () => {
+  const legacy = await startLegacyMcp();
+  legacies.push(legacy);
+  const settings = serverSettings("legacy", { url: legacy.url, timeoutMs: 500 });
+  const first = open([settings], { cacheDir: cache.path });
+  expect(await first.call("echo", { text: "listed" })).toEqual({ output: "legacy: listed" }); // its list is cached
+  await first.manager.close();
+  legacy.restartSlow(); // from now on its stream never names the endpoint (as behind a proxy that buffers it)
+  const m = open([settings], { cacheDir: cache.path, startupWaitMs: 0 });
+  // before: the call waited for the start, which has no limit
+  expect(await m.call("echo", { text: "then" })).toEqual({
+    output: "MCP server legacy is still starting after 0.5 s ([mcp.legacy] timeout_ms); try again later",
+    isError: true,
+  });
+});
+
 test("503s are retried with backoff; configured headers are sent with every request", async () => {
   let unavailable = 2;
   const seen: { method: string; auth: string | null }[] = [];
