@@ -51,7 +51,8 @@ test("from a worktree's subdirectory: a skill the agent writes is used after /re
   mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
   writeFileSync(
     join(home.path, ".config", "hey", "config.toml"),
-    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${model.baseUrl}"\nmodels = ["m"]\n`,
+    // startup_wait_ms 0: the request after /reload does not wait for the new server either
+    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${model.baseUrl}"\nmodels = ["m"]\n\n[mcp]\nstartup_wait_ms = 0\n`,
   );
   await runHey(["-p", "hi"], { cwd: home.path, env: { HOME: home.path } }); // hey's first run: the user's config is recorded as approved
   await trustProject(places({}, home.path, main, process.platform), true); // the user trusted the main checkout
