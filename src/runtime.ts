@@ -19,7 +19,7 @@ import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import type { CredentialStore } from "./mcp/credentials.ts";
 import type { McpManager } from "./mcp/manager.ts";
-import { startNotes } from "./mcp/start-notes.ts";
+import { startNotes, stillStarting } from "./mcp/start-notes.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
 import type { SessionWriter } from "./sessions/writer.ts";
 import type { Skill } from "./skills/frontmatter.ts";
@@ -370,7 +370,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     requestNote(tools) {
       dropDelivered();
       if (startup) startup.attached = agent.usage.requests;
-      if (!pending) return startup?.note;
+      if (!pending) return [startup?.note, stillStarting(parts.mcp.status())].filter(Boolean).join("\n") || undefined;
       pending.attached = agent.usage.requests;
       const { report } = pending; // the servers it started, as they are now: one may have failed since
       const reload = reloadNote(

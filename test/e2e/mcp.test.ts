@@ -90,6 +90,11 @@ test("the model calls a tool whose server is still starting (startup_wait_ms 0):
   const run = await hey(["-p", "echo late"]);
   expect(run.code).toBe(0);
   expect(toolNames(m.requests[0]!)).not.toContain("echo"); // the request did not wait for it
+  // and said why its tools are missing (before: nothing; a model told the user it had no such tools)
+  // (broken may have failed by then: only slow is sure to be starting)
+  expect(textOf(m.requests[0]!.messages.at(-1))).toMatch(
+    /\[hey: MCP servers? (slow|slow, broken) (is|are) still starting: (its|their) tools join the list when ready \(a call to one by name waits for it\)\]$/,
+  );
   // before: unknown tool "echo"; available: bash, read_file, …
   expect(run.stdout).toBe(
     'slow: late | unknown tool "broken_query": MCP server broken failed: it exited with code 3 before it was ready; its tools are left out until it is fixed and the user runs /reload\n',
