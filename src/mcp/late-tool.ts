@@ -35,7 +35,7 @@ export function suppliers(name: string, statuses: readonly ServerStatus[], offer
   const starting = statuses.filter((s) => s.state === "connecting");
   const named = statuses.filter((s) => name.startsWith(`${sanitizeName(s.name)}_`)).sort((a, b) => b.name.length - a.name.length)[0];
   if (named?.state === "connecting") return { wait: [named.name] };
-  if (named && named.state !== "connected") return { said: `unknown tool "${name}": ${stateLine(named, [], 0)}` };
+  if (named && named.state !== "connected") return { said: `unknown tool "${name}": ${stateLine(named, name, [], 0)}` };
   const listed = starting.filter((s) => s.tools?.some((t) => sanitizeName(t.name) === name));
   const wait = (listed.length ? listed : starting).map((s) => s.name);
   return wait.length ? { wait } : undefined;
@@ -43,13 +43,13 @@ export function suppliers(name: string, statuses: readonly ServerStatus[], offer
 
 /** The line a call to `name` gets when the servers it waited for do not list it: each one's state. */
 export function notListed(name: string, servers: readonly { status: ServerStatus; offered: readonly string[] }[], waitedMs: number): string {
-  return `unknown tool "${name}": ${servers.map((s) => stateLine(s.status, s.offered, waitedMs, name)).join("; ")}`;
+  return `unknown tool "${name}": ${servers.map((s) => stateLine(s.status, name, s.offered, waitedMs)).join("; ")}`;
 }
 
-function stateLine(s: ServerStatus, offered: readonly string[], waitedMs: number, name?: string): string {
+function stateLine(s: ServerStatus, name: string, offered: readonly string[], waitedMs: number): string {
   switch (s.state) {
     case "connected": {
-      const near = [...offered].sort((a, b) => editDistance(name ?? "", a) - editDistance(name ?? "", b)).slice(0, CLOSEST_NAMES);
+      const near = [...offered].sort((a, b) => editDistance(name, a) - editDistance(name, b)).slice(0, CLOSEST_NAMES);
       return `MCP server ${s.name} started but has no tool ${name} (${near.length ? `closest: ${near.join(", ")}` : "it offers no tools"})`;
     }
     case "connecting":
@@ -58,8 +58,10 @@ function stateLine(s: ServerStatus, offered: readonly string[], waitedMs: number
       return signInText(s.name, s.error);
     case "failed":
       return `MCP server ${s.name} failed: ${s.error}; its tools are left out until it is fixed and the user runs /reload`;
+    case "stopped":
+      return `MCP server ${s.name} stopped${s.error ? ` (${s.error})` : ""}, and has no tool ${name} that hey knows of; a call to one of its tools starts it again`;
     default:
-      return `MCP server ${s.name} has ${s.state}${s.error ? ` (${s.error})` : ""}; /reload starts it again`;
+      return `MCP server ${s.name} was closed (/reload replaced it)`;
   }
 }
 

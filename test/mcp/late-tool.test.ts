@@ -37,6 +37,15 @@ describe("which server a call to a name no request offered is for", () => {
     ],
     ["the starting server the name is prefixed with", "b_echo", [status("a", "connecting"), status("b", "connecting")], [], { wait: ["b"] }],
     ["the longest server name that prefixes it", "gh_x_echo", [status("gh", "connecting"), status("gh_x", "connecting")], [], { wait: ["gh_x"] }],
+    [
+      "none, but the name is prefixed with a server that stopped: said, as its next call starts it",
+      "db_query",
+      [status("db", "stopped", { error: "it exited with code 1" })],
+      [],
+      {
+        said: 'unknown tool "db_query": MCP server db stopped (it exited with code 1), and has no tool db_query that hey knows of; a call to one of its tools starts it again',
+      },
+    ],
     ["none: no server is starting", "echo", [status("a", "connected"), status("b", "failed", { error: "x" })], [], undefined],
   ])("%s", (_, name, statuses, offered, expected) => {
     expect(suppliers(name, statuses, offered)).toEqual(expected as never);
