@@ -47,6 +47,8 @@ export interface AgentParts {
    * meanwhile change them; may wait (abortably, bounded) for MCP servers still starting
    */
   tools(signal: AbortSignal): Tool[] | Promise<Tool[]>;
+  /** a tool a call names that its request did not offer, still to be had (LoopDeps.unlisted) */
+  unlisted?(name: string): Tool | undefined;
   output: Output;
   cwd: string;
   /** which file a tool call's `path` names (`~` is the home directory, links resolved), to run calls on one file in order */
@@ -248,6 +250,7 @@ export function createAgent(parts: AgentParts): Agent {
         signal,
         cwd: parts.cwd,
         ...(parts.pathOf ? { pathOf: parts.pathOf } : {}),
+        ...(parts.unlisted ? { unlisted: parts.unlisted } : {}),
         limits: settings.limits,
         retry: settings.retry,
         permission: parts.permission,

@@ -19,7 +19,7 @@ import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import type { CredentialStore } from "./mcp/credentials.ts";
 import type { McpManager } from "./mcp/manager.ts";
-import { startNotes } from "./mcp/start-notes.ts";
+import { startNotes, stillStarting } from "./mcp/start-notes.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
 import type { SessionWriter } from "./sessions/writer.ts";
 import type { Skill } from "./skills/frontmatter.ts";
@@ -28,7 +28,7 @@ import type { ShellChoice } from "./tools/shell.ts";
 import type { Places } from "./fs/places.ts";
 import { decideWidenings, readApprovalState, recordApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
 import { strayNotice, trustedNotice, untrustedReloadNotice } from "./trust/policy.ts";
-import { gatedResources, projectEffects, projectKey, strayResources, trustProject } from "./trust/store.ts";
+import { gatedResources, projectEffects, projectLabel, strayResources, trustProject } from "./trust/store.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
 
 /** What the settings make (wire.ts's `configure`): rebuilt whenever they change. */
@@ -355,7 +355,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       parts.trust.trusted = trusted;
       const root = parts.project.root;
       const effects = trusted ? projectEffects(parts.project) : [];
-      return trustedNotice(projectKey(root), trusted, gatedResources(root), effects, parts.project.trustFile, true, trusted && parts.trust.loaded);
+      return trustedNotice(projectLabel(root), trusted, gatedResources(root), effects, parts.project.trustFile, true, trusted && parts.trust.loaded);
     },
     leftOut() {
       const { trusted, loaded } = parts.trust;
@@ -370,7 +370,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     requestNote(tools) {
       dropDelivered();
       if (startup) startup.attached = agent.usage.requests;
-      if (!pending) return startup?.note;
+      if (!pending) return [startup?.note, stillStarting(parts.mcp.status())].filter(Boolean).join("\n") || undefined;
       pending.attached = agent.usage.requests;
       const { report } = pending; // the servers it started, as they are now: one may have failed since
       const reload = reloadNote(

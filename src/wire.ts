@@ -25,6 +25,7 @@ import { TOOL } from "./kernel/tool-names.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { createCredentialStore, type CredentialStore } from "./mcp/credentials.ts";
+import { lateTool } from "./mcp/late-tool.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
 import { signedIn } from "./mcp/oauth.ts";
 import { eventLine } from "./mcp/status.ts";
@@ -163,7 +164,6 @@ export async function assemble(
 
   // bash's full outputs live with the session; older ones are pruned in the background
   void pruneOutputs(here.outputsDir, { current: sessionId });
-  const place = { cwd, home, controls: start.controls };
   const seen = new Map<string, string>(); // what the file tools saw of each file; /reload keeps it, a resumed run has none
   const trust = { trusted: start.trusted, loaded: start.loaded ?? start.trusted };
   const pathOf = (path: string) => callPath(path, cwd, home);
@@ -178,7 +178,7 @@ export async function assemble(
   const configure = (s: Settings): Configured => {
     const shell = chooseShell({ configured: s.tools.shell, platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined });
     // the schema diet: a tool every call of which some list refuses is not offered
-    const permission = permissionRules(s.permission, shell.name, place);
+    const permission = permissionRules(s.permission, shell.name, { cwd, home, controls: start.controls });
     const commandEnv = toolEnvironment(env, s, s.tools.keepEnv);
     const tools = createTools(s, {
       shell,
@@ -251,8 +251,8 @@ export async function assemble(
   const agent = createAgent({
     settings: agentSettings(settings),
     provider: withServerWindow(await start.started.provider, serverOf(settings), live.fetch, say), // a local Ollama's real context
-    // every tool's results, MCP servers' included, are redacted before the model reads them
-    tools: requestTools,
+    tools: requestTools, // every tool's results, MCP servers' included, are redacted before the model reads them
+    unlisted: (name) => lateTool(name, { mcp, tools: requestTools, servers: () => live.config.settings.mcp.servers, now: Date.now }),
     output,
     cwd,
     pathOf: (path) => realTarget(pathOf(path)), // an edit through a link and one through its target: one file, run in call order

@@ -37,6 +37,7 @@ const EDGES = new Set([
   "fs/dir-problem.ts",
   "fs/dir-sync.ts",
   "fs/git-config-files.ts",
+  "fs/worktree.ts",
   "fs/own-files.ts",
   "fs/read-head.ts",
   "fs/real-target.ts",

@@ -4,6 +4,7 @@ import type TOMLModule from "@iarna/toml";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Places } from "../fs/places.ts";
+import { inMainCheckout } from "../fs/worktree.ts";
 import type { Approvals } from "./approvals.ts";
 import type { Guarded, LayerRole } from "./guard.ts";
 import { resolveConfig, type LayerGuard } from "./resolve.ts";
@@ -190,10 +191,14 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
   return layers;
 }
 
-/** The approvals record's key of a config file: its real path, so a linked config (dotfiles) keeps its record. */
+/**
+ * The approvals record's key of a config file: its real path, so a linked config (dotfiles) keeps
+ * its record; in a git worktree, the main checkout's path (fs/worktree.ts), so a worktree's
+ * `.mcp.json` is approved as far as it is the same as the main checkout's, and a change is asked about.
+ */
 export function recordKey(path: string): string {
   try {
-    return realpathSync(path);
+    return inMainCheckout(realpathSync(path));
   } catch {
     return path;
   }

@@ -23,6 +23,11 @@ export interface ToolRunDeps {
   parallel: boolean;
   /** the reply stopped at the model's output token limit: a call whose arguments are not whole JSON was cut off there (CUT_OFF_CALL) */
   cutOff?: boolean;
+  /**
+   * a tool `tools` does not hold that a call may still name (LoopDeps.unlisted); undefined: the
+   * call is answered as an unknown tool. Asked once per call, before the turn's calls run.
+   */
+  unlisted?(name: string): Tool | undefined;
 }
 
 /**
@@ -82,8 +87,9 @@ export function syntheticResult(call: Pick<ToolCall, "id" | "name">, id: string,
  * write_file calls before it on files inside it.
  */
 export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promise<Message[]> {
-  for (const c of calls) {
-    const server = deps.tools.find((t) => t.name === c.name)?.server;
+  const found = calls.map((c) => deps.tools.find((t) => t.name === c.name) ?? deps.unlisted?.(c.name));
+  for (const [i, c] of calls.entries()) {
+    const server = found[i]?.server;
     deps.output.emit({ type: "tool_call", id: c.id, name: c.name, arguments: c.arguments, ...(server ? { server } : {}) });
   }
   const started: Promise<ToolResult>[] = [];
@@ -93,11 +99,12 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
   const onPaths: Promise<unknown>[] = []; // its calls with a path so far
   const commands: Promise<unknown>[] = []; // its calls without a path so far
   let barrier: Promise<unknown> = Promise.resolve();
-  for (const call of calls) {
+  for (const [i, call] of calls.entries()) {
+    const tool = found[i];
     const args = parseArguments(call.arguments);
     // one file named two ways (`a.txt`, `./a.txt`, `~/…`, absolute) is one file: order by where it is
     const path = typeof args?.path === "string" ? (deps.pathOf?.(args.path) ?? resolvePath(deps.cwd, args.path)) : undefined;
-    const exclusive = deps.tools.find((t) => t.name === call.name)?.exclusive === true;
+    const exclusive = tool?.exclusive === true;
     const changesFile = path !== undefined && FILE_CHANGES.has(call.name);
     let before: Promise<unknown> = barrier;
     if (!deps.parallel || exclusive) before = Promise.allSettled(started);
@@ -110,7 +117,7 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
       }
       if (after.length > 1) before = Promise.allSettled(after);
     }
-    const task = before.then(() => slot(() => runOne(call, args, deps)));
+    const task = before.then(() => slot(() => runOne(call, tool, args, deps)));
     started.push(task);
     if (path !== undefined) lastOnPath.set(path, task);
     if (changesFile) changes.push({ path, task });
@@ -164,9 +171,8 @@ function toolMessage(call: ToolCall, result: ToolResult): Message {
   };
 }
 
-async function runOne(call: ToolCall, args: Record<string, unknown> | undefined, deps: ToolRunDeps): Promise<ToolResult> {
+async function runOne(call: ToolCall, tool: Tool | undefined, args: Record<string, unknown> | undefined, deps: ToolRunDeps): Promise<ToolResult> {
   if (deps.signal.aborted) return { output: abortReason(deps.signal), isError: true };
-  const tool = deps.tools.find((t) => t.name === call.name);
   if (!tool) return { output: `unknown tool "${call.name}"; available: ${deps.tools.map((t) => t.name).join(", ")}`, isError: true };
   if (!args && deps.cutOff) return { output: `${call.name}: ${CUT_OFF_CALL}`, isError: true };
   if (!args)

@@ -302,18 +302,15 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
   const send = async <T>(req: (c: SdkClient) => Promise<T>): Promise<T> => {
     // a session being replaced takes no more requests — for timeout_ms at most: a server may accept
     // the legacy event stream and never name its endpoint, and the SDK's start has no limit of its own
-    if (renewing)
-      await within(
-        renewing.catch(() => {}),
-        settings.timeoutMs,
-      );
+    if (renewing) await within(renewing, settings.timeoutMs).catch(() => {});
     const c = current!.client;
     try {
       return await req(c);
     } catch (e) {
       if (closing || !sessionLost(e, lib)) throw await failure(e);
     }
-    await renew(c);
+    await within(renew(c), settings.timeoutMs); // the same bound for a call its old session turned away
+    if (renewing) throw new CallError("failed", "the server restarted and has not opened hey's new session within timeout_ms; try again");
     try {
       return await req(current!.client);
     } catch (e) {

@@ -219,7 +219,11 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
     }
     if (state === "connecting") {
       progress?.(`waiting for MCP server ${name} to start`); // a slow start is no hung call
-      await abortable(attempt, signal);
+      // for timeout_ms at most: a legacy SSE server may open its event stream and never name its
+      // endpoint (a proxy that buffers the stream), and the SDK's start has no limit of its own
+      await abortable(within(attempt, settings.timeoutMs), signal);
+      if (state === "connecting")
+        return `MCP server ${name} is still starting after ${settings.timeoutMs / 1000} s ([mcp.${name}] timeout_ms); try again later`;
     }
     if (state === "connected" && connection) return connection;
     if (state === "closed") return `MCP server ${name} was closed (/reload replaced it)`;
@@ -312,11 +316,10 @@ export function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** Settles when `p` does, or after `ms` (its timer cleared, so it holds no exit back). */
+/** Settles when `p` does (rejects when it rejects), or after `ms` (its timer cleared, so it holds no exit back). */
 export async function within(p: Promise<unknown>, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
+  await Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
 }
 
 /** What a call (or the user) reads while a server waits for a sign-in. */

@@ -1,9 +1,23 @@
 // What the model hears of the servers a /reload started (issue 26): a server starts in the
 // background, so by the first request after `/reload` it may have failed — which the user saw
 // and the model, which wrote its table, would not — or still be starting, its tools not yet in the
-// list. Pure.
+// list; and, with no /reload to tell of, of the servers still starting with no list yet (hey
+// stopped waiting for them at startup_wait_ms), so it does not tell the user it has no such tools.
+// Pure.
 import type { ServerStatus } from "./server.ts";
 import { stderrLines } from "./stderr-lines.ts";
+
+/**
+ * The line for a request while servers still start with no tool list yet, or undefined: said so,
+ * the model neither takes their tools for missing nor is left guessing; a call by name waits
+ * for the server (late-tool.ts), and says its tools' names if it guessed wrong.
+ */
+export function stillStarting(statuses: readonly ServerStatus[]): string | undefined {
+  const names = statuses.filter((s) => s.state === "connecting" && s.tools === undefined).map((s) => s.name);
+  if (names.length === 0) return undefined;
+  const which = names.length === 1 ? `MCP server ${names[0]} is` : `MCP servers ${names.join(", ")} are`;
+  return `[hey: ${which} still starting: ${names.length === 1 ? "its" : "their"} tools join the list when ready (a call to one by name waits for it)]`;
+}
 
 /** Lines for the reload note: one per server `changes` added or changed (`+ mcp server NAME`) that is not connected now. */
 export function startNotes(changes: readonly string[], statuses: readonly ServerStatus[]): string[] {

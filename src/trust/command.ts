@@ -10,7 +10,7 @@ import { places, projectRoot, type Places } from "../fs/places.ts";
 import { errorText } from "../kernel/errors.ts";
 import { isTty, writer } from "../ui/term.ts";
 import { effectsBlock, readAnswer, trustedNotice } from "./policy.ts";
-import { gatedResources, projectEffects, projectKey, readProjectFiles, trustProject } from "./store.ts";
+import { gatedResources, projectEffects, projectLabel, readProjectFiles, trustProject } from "./store.ts";
 
 export const TRUST_USAGE = `usage: hey trust [DIR]            trust the project DIR is in (default: here), after showing what it would run
        hey trust --revoke [DIR]   stop trusting it
@@ -44,7 +44,7 @@ export async function trustCommand(args: string[], here: Places, probe: Paramete
     return EXIT.usage;
   }
   const at = dir === undefined ? here : places(process.env, here.home, cwd, process.platform, projectRoot(cwd, here.home, probe));
-  const project = projectKey(at.root);
+  const project = projectLabel(at.root);
   const resources = gatedResources(at.root);
   out.write(`project: ${project}${at.root !== cwd ? ` (the project of ${cwd})` : ""}\n`);
   out.write(resources.length ? `it has ${resources.join(", ")}\n` : "it has no .hey/config.toml, skills or .mcp.json yet\n");

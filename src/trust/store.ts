@@ -12,6 +12,7 @@ import { checkLayer } from "../config/schema.ts";
 import type { Table } from "../config/table.ts";
 import { ConfigError } from "../config/settings.ts";
 import type { Places } from "../fs/places.ts";
+import { inMainCheckout } from "../fs/worktree.ts";
 import { effectLines } from "./effects.ts";
 import {
   declinedNotice,
@@ -29,12 +30,23 @@ import { errorText } from "../kernel/errors.ts";
 /** trust.json holds one short line per project; anything bigger is not hey's. */
 const TRUST_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
-/** The key of a project: its real path, so a link to it or `..` in the path name the same project. */
-export function projectKey(cwd: string): string {
+/**
+ * The key of a project: its real path, so a link to it or `..` in the path name the same project;
+ * a git worktree's is its main checkout's (fs/worktree.ts), so a worktree of a trusted project is trusted.
+ */
+export const projectKey = (cwd: string): string => inMainCheckout(realPath(cwd));
+
+/** The project as hey names it to the user: its key, or in a git worktree the worktree and the key its trust is kept under. */
+export function projectLabel(root: string): string {
+  const [own, key] = [realPath(root), projectKey(root)];
+  return own === key ? key : `${own} (a git worktree of ${key}: the answer holds for both)`;
+}
+
+function realPath(path: string): string {
   try {
-    return realpathSync(cwd);
+    return realpathSync(path);
   } catch {
-    return cwd;
+    return path;
   }
 }
 
@@ -168,7 +180,7 @@ export async function settleTrust(opts: {
   }
   const decision = decideTrust({ approve: opts.approve, stored, interactive: opts.interactive, resources });
   if (decision !== "ask") return { trusted: decision, resources, stored, asked: false, file };
-  const typed = await opts.ask(trustQuestion(project, resources, projectEffects(opts.here)));
+  const typed = await opts.ask(trustQuestion(projectLabel(opts.here.root), resources, projectEffects(opts.here)));
   if (typed === undefined) return "cancelled";
   const answer = readAnswer(typed);
   const trusted = answer === "yes";

@@ -69,6 +69,38 @@ test("a server that takes 10 s to start: with a cached tool list the first reque
   expect(m.times[before + 1]! - t0).toBeGreaterThanOrEqual(10_000); // the answer came once the server was up
 });
 
+test("the model calls a tool whose server is still starting (startup_wait_ms 0): the call waits for the server and runs; one that failed is named with why", async () => {
+  const m = model((req) => {
+    const tool = lastTool(req);
+    if (tool)
+      return {
+        text: req.messages
+          .filter((x) => x.role === "tool")
+          .map(resultText)
+          .join(" | "),
+      };
+    return {
+      calls: [
+        ["echo", { text: "late" }],
+        ["broken_query", { sql: "select 1" }],
+      ],
+    };
+  });
+  writeConfig(provider(m.baseUrl) + "\n[mcp]\nstartup_wait_ms = 0\n" + fake("slow", "slow-start", "1500") + fake("broken", "exit-on-init"));
+  const run = await hey(["-p", "echo late"]);
+  expect(run.code).toBe(0);
+  expect(toolNames(m.requests[0]!)).not.toContain("echo"); // the request did not wait for it
+  // and said why its tools are missing (before: nothing; a model told the user it had no such tools)
+  // (broken may have failed by then: only slow is sure to be starting)
+  expect(textOf(m.requests[0]!.messages.at(-1))).toMatch(
+    /\[hey: MCP servers? (slow|slow, broken) (is|are) still starting: (its|their) tools join the list when ready \(a call to one by name waits for it\)\]$/,
+  );
+  // before: unknown tool "echo"; available: bash, read_file, …
+  expect(run.stdout).toBe(
+    'slow: late | unknown tool "broken_query": MCP server broken failed: it exited with code 3 before it was ready; its tools are left out until it is fixed and the user runs /reload\n',
+  );
+});
+
 test("two servers with the same tool name: both reach the model prefixed, with a warning; permission rules name them so (a denied one is not offered)", async () => {
   const m = model((req) => {
     if (lastTool(req))

@@ -128,3 +128,76 @@ export function startRemoteMcp(opts: { label?: string; port?: number } = {}): Re
     },
   };
 }
+
+export interface LegacyMcp {
+  /** the event-stream endpoint, http://127.0.0.1:PORT/sse */
+  url: string;
+  /**
+   * the server restarts and is slow to come back: every event stream ends (hey's session with it),
+   * and from now on a new stream is accepted but never names its endpoint, while a POST to an old
+   * session is never answered (as server-everything's SSE mode leaves one it does not know), or
+   * with `gone`, answered 404 (as the spec says)
+   */
+  restartSlow(oldSessions?: "unanswered" | "gone"): void;
+  /** event streams opened since restartSlow, each waiting for an endpoint that never comes */
+  stalled(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A legacy SSE server (protocol 2024-11-05): the MCP SDK's McpServer over its SSEServerTransport
+ * in a loopback node:http server, answering a Streamable HTTP initialize with 405 as such servers
+ * do. Tool: `echo` ({ text } → "legacy: text").
+ */
+export async function startLegacyMcp(): Promise<LegacyMcp> {
+  const { createServer } = await import("node:http");
+  const { SSEServerTransport } = await import("@modelcontextprotocol/sdk/server/sse.js");
+  const sessions = new Map<string, InstanceType<typeof SSEServerTransport>>();
+  const held = new Set<import("node:http").ServerResponse>(); // responses left open: ended at stop
+  let slow = false;
+  let gone = false;
+  let stalled = 0;
+  const http = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (req.method === "GET" && url.pathname === "/sse") {
+      if (slow) {
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" }).write(": starting\n\n");
+        stalled++;
+        return void held.add(res);
+      }
+      const transport = new SSEServerTransport("/message", res);
+      sessions.set(transport.sessionId, transport);
+      held.add(res);
+      const server = new McpServer({ name: "legacy-fake", version: "1" });
+      server.registerTool("echo", { description: "echoes text", inputSchema: { text: z.string() } }, async ({ text }) => ({
+        content: [{ type: "text", text: `legacy: ${text}` }],
+      }));
+      return void server.connect(transport);
+    }
+    const transport = sessions.get(url.searchParams.get("sessionId") ?? "");
+    if (req.method === "POST" && url.pathname === "/message" && transport) return void transport.handlePostMessage(req, res);
+    if (req.method === "POST" && url.pathname === "/message") return void (gone ? res.writeHead(404).end("Session not found") : held.add(res));
+    res.writeHead(405).end();
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const port = (http.address() as { port: number }).port;
+  const endAll = () => {
+    for (const res of held) res.end();
+    held.clear();
+    sessions.clear();
+  };
+  return {
+    url: `http://127.0.0.1:${port}/sse`,
+    restartSlow(oldSessions = "unanswered") {
+      slow = true;
+      gone = oldSessions === "gone";
+      endAll();
+    },
+    stalled: () => stalled,
+    async stop() {
+      endAll();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

@@ -604,6 +604,27 @@ describe("tools per request", () => {
     await runLoop(messages, deps);
     expect(textOf(messages.find((m) => m.role === "tool")!)).toBe('unknown tool "late"; available: ');
   });
+
+  test("a call to a name its request did not offer runs the tool `unlisted` gives for it (an MCP server's, still starting), said with its server", async () => {
+    const provider = fakeProvider([
+      {
+        toolCalls: [
+          { name: "late", arguments: {} },
+          { name: "nope", arguments: {} },
+        ],
+      },
+      { text: "ok" },
+    ]);
+    const late = { ...sleepTool("late", 1), server: "slow" };
+    const deps = loopDeps(provider, { unlisted: (name) => (name === "late" ? late : undefined) });
+    const messages = [userMessage("go")];
+    await runLoop(messages, deps);
+    expect(messages.filter((m) => m.role === "tool").map((m) => [textOf(m), m.isError])).toEqual([
+      ["late done {}", false],
+      ['unknown tool "nope"; available: ', true],
+    ]);
+    expect(deps.output.events.find((e) => e.type === "tool_call" && e.name === "late")).toMatchObject({ server: "slow" });
+  });
 });
 
 describe("duplicate tool-call ids (issue 13 row 12)", () => {

@@ -7,6 +7,7 @@ import { tempDir } from "../helpers/e2e.ts";
 import { freePort, serverSettings, startEverythingHttp, testManager, type HttpServer, type TestManager } from "../helpers/mcp.ts";
 import { until } from "../helpers/wait.ts";
 import { startHttpProxy } from "../helpers/proxies.ts";
+import { startLegacyMcp, type LegacyMcp } from "../helpers/mcp-http.ts";
 
 setDefaultTimeout(60_000);
 
@@ -14,12 +15,14 @@ let streamable: HttpServer;
 let sse: HttpServer;
 let cache: ReturnType<typeof tempDir>;
 const managers: TestManager[] = [];
+const legacies: LegacyMcp[] = [];
 beforeAll(async () => {
   [streamable, sse] = await Promise.all([startEverythingHttp("streamableHttp"), startEverythingHttp("sse")]);
   cache = tempDir("hey-mcp-cache-");
 });
 afterAll(async () => {
   for (const m of managers) await m.manager.close();
+  await Promise.all(legacies.map((l) => l.stop()));
   await Promise.all([streamable.stop(), sse.stop()]);
   cache.remove();
 });
@@ -52,6 +55,51 @@ test("a legacy SSE server that restarted is noticed when its event stream drops,
   } finally {
     await Promise.all([old.stop(), restarted?.stop()]);
   }
+});
+
+test("a legacy SSE server that restarts and is slow to open hey's new session holds a call timeout_ms at most, not until it is back", async () => {
+  const legacy = await startLegacyMcp();
+  legacies.push(legacy);
+  const m = open([serverSettings("legacy", { url: legacy.url, timeoutMs: 500 })], { cacheDir: cache.path });
+  expect(await m.call("echo", { text: "before" })).toEqual({ output: "legacy: before" });
+  legacy.restartSlow();
+  // the event stream ended: hey asks for a new session, whose stream never names its endpoint
+  await until(() => legacy.stalled() > 0, "hey to open a new event stream");
+  // before (86084b9): the call waited for that session as long as the server took, here for ever
+  expect(await m.call("echo", { text: "after" })).toEqual({
+    output: "echo timed out after 0.5 s ([mcp.legacy] timeout_ms); the server is still running and may finish it in the background",
+    isError: true,
+  });
+});
+
+test("a call its old session turns away (404) while the new one is slow to open waits timeout_ms at most too, and says why", async () => {
+  const legacy = await startLegacyMcp();
+  legacies.push(legacy);
+  const m = open([serverSettings("legacy", { url: legacy.url, timeoutMs: 500 })], { cacheDir: cache.path });
+  expect(await m.call("echo", { text: "before" })).toEqual({ output: "legacy: before" });
+  legacy.restartSlow("gone");
+  await until(() => legacy.stalled() > 0, "hey to open a new event stream");
+  // before: the 404 sent the call back to wait for that session, for ever
+  expect(await m.call("echo", { text: "after" })).toEqual({
+    output: "echo failed: the server restarted and has not opened hey's new session within timeout_ms; try again",
+    isError: true,
+  });
+});
+
+test("a call to a cached tool of a legacy SSE server whose event stream never names its endpoint waits timeout_ms, not for ever", async () => {
+  const legacy = await startLegacyMcp();
+  legacies.push(legacy);
+  const settings = serverSettings("legacy", { url: legacy.url, timeoutMs: 500 });
+  const first = open([settings], { cacheDir: cache.path });
+  expect(await first.call("echo", { text: "listed" })).toEqual({ output: "legacy: listed" }); // its list is cached
+  await first.manager.close();
+  legacy.restartSlow(); // from now on its stream never names the endpoint (as behind a proxy that buffers it)
+  const m = open([settings], { cacheDir: cache.path, startupWaitMs: 0 });
+  // before: the call waited for the start, which has no limit
+  expect(await m.call("echo", { text: "then" })).toEqual({
+    output: "MCP server legacy is still starting after 0.5 s ([mcp.legacy] timeout_ms); try again later",
+    isError: true,
+  });
 });
 
 test("503s are retried with backoff; configured headers are sent with every request", async () => {

@@ -1,7 +1,7 @@
 // What the model hears of the servers a /reload started, as they are at its next request.
 import { expect, test } from "bun:test";
 import type { ServerStatus } from "../../src/mcp/server.ts";
-import { startNotes } from "../../src/mcp/start-notes.ts";
+import { startNotes, stillStarting } from "../../src/mcp/start-notes.ts";
 
 const status = (name: string, state: ServerStatus["state"], more: Partial<ServerStatus> = {}): ServerStatus => ({
   name,
@@ -25,4 +25,15 @@ test("only the servers the reload added or changed, and only those not serving, 
     "MCP server slow is still starting; its tools join the list when it is ready",
     "MCP server web needs a sign-in (it answers HTTP 401 without one); the user runs /mcp login web",
   ]);
+});
+
+test("with no /reload to tell of, a request names the servers still starting with no tool list yet (a cached list is offered: not named)", () => {
+  const tool = { name: "t", inputSchema: {} };
+  expect(stillStarting([status("slow", "connecting"), status("cached", "connecting", { tools: [tool] }), status("up", "connected", { tools: [tool] })])).toBe(
+    "[hey: MCP server slow is still starting: its tools join the list when ready (a call to one by name waits for it)]",
+  );
+  expect(stillStarting([status("gh", "connecting"), status("db", "connecting")])).toBe(
+    "[hey: MCP servers gh, db are still starting: their tools join the list when ready (a call to one by name waits for it)]",
+  );
+  expect(stillStarting([status("up", "connected", { tools: [] }), status("dies", "failed", { error: "x" })])).toBeUndefined();
 });

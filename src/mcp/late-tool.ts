@@ -1,0 +1,104 @@
+// A call to a tool its request did not offer, by a name an MCP server may still supply (SPEC §14):
+// hey stops waiting for servers at `[mcp] startup_wait_ms` and lists their tools when they come up,
+// so a model told of a tool (by the user, a skill, an earlier session) may call it while its server
+// is still starting, or starting again (/reload, /mcp login). Such a call waits for that server,
+// then runs; when the server failed or does not list the name, the model reads one line naming the
+// server and its state. A name no starting server can supply stays an unknown tool (kernel). Pure:
+// the servers are the manager's.
+import type { McpServerSettings } from "../config/settings.ts";
+import { editDistance } from "../config/suggest.ts";
+import type { Tool, ToolResult } from "../kernel/tool.ts";
+import { checkArguments } from "../kernel/tool-args.ts";
+import type { McpManager } from "./manager.ts";
+import { sanitizeName } from "./names.ts";
+import { signInText, within, type ServerStatus } from "./server.ts";
+
+/** How many of a server's names the model is offered instead of one it does not have. */
+export const CLOSEST_NAMES = 3;
+
+export interface LateDeps {
+  mcp: Pick<McpManager, "status" | "offer" | "settled">;
+  /** the tools the next request offers (hey's own and the servers'), as the model would call them */
+  tools(signal: AbortSignal): Promise<Tool[]>;
+  /** the configured servers: each one's `timeout_ms` bounds the wait for it */
+  servers(): readonly McpServerSettings[];
+  now(): number;
+}
+
+/**
+ * Which servers a call to `name` (a name its request did not offer) is for: `wait` for those
+ * (every server still starting, or the one the name is prefixed with or that listed it before),
+ * `said` when it names a server that cannot answer, undefined when no server can supply it.
+ */
+export function suppliers(name: string, statuses: readonly ServerStatus[], offered: readonly string[]): { wait: string[] } | { said: string } | undefined {
+  if (offered.includes(name)) return { wait: [] }; // its server connected after the request went out
+  const starting = statuses.filter((s) => s.state === "connecting");
+  const named = statuses.filter((s) => name.startsWith(`${sanitizeName(s.name)}_`)).sort((a, b) => b.name.length - a.name.length)[0];
+  if (named?.state === "connecting") return { wait: [named.name] };
+  if (named && named.state !== "connected") return { said: `unknown tool "${name}": ${stateLine(named, name, [], 0)}` };
+  const listed = starting.filter((s) => s.tools?.some((t) => sanitizeName(t.name) === name));
+  const wait = (listed.length ? listed : starting).map((s) => s.name);
+  return wait.length ? { wait } : undefined;
+}
+
+/** The line a call to `name` gets when the servers it waited for do not list it: each one's state. */
+export function notListed(name: string, servers: readonly { status: ServerStatus; offered: readonly string[] }[], waitedMs: number): string {
+  return `unknown tool "${name}": ${servers.map((s) => stateLine(s.status, name, s.offered, waitedMs)).join("; ")}`;
+}
+
+function stateLine(s: ServerStatus, name: string, offered: readonly string[], waitedMs: number): string {
+  switch (s.state) {
+    case "connected": {
+      const near = [...offered].sort((a, b) => editDistance(name, a) - editDistance(name, b)).slice(0, CLOSEST_NAMES);
+      return `MCP server ${s.name} started but has no tool ${name} (${near.length ? `closest: ${near.join(", ")}` : "it offers no tools"})`;
+    }
+    case "connecting":
+      return `MCP server ${s.name} is still starting after ${Math.round(waitedMs / 1000)} s; its tools join the list when it is ready: call it again then`;
+    case "auth_required":
+      return signInText(s.name, s.error);
+    case "failed":
+      return `MCP server ${s.name} failed: ${s.error}; its tools are left out until it is fixed and the user runs /reload`;
+    case "stopped":
+      return `MCP server ${s.name} stopped${s.error ? ` (${s.error})` : ""}, and has no tool ${name} that hey knows of; a call to one of its tools starts it again`;
+    default:
+      return `MCP server ${s.name} was closed (/reload replaced it)`;
+  }
+}
+
+/** The tool a call to `name` runs when its request did not offer it (see suppliers), or undefined. */
+export function lateTool(name: string, deps: LateDeps): Tool | undefined {
+  const found = suppliers(
+    name,
+    deps.mcp.status(),
+    deps.mcp.offer().tools.map((e) => e.name),
+  );
+  if (!found) return undefined;
+  const server = "wait" in found && found.wait.length === 1 ? found.wait[0] : undefined;
+  return {
+    name,
+    description: `a tool of an MCP server still starting`,
+    parameters: { type: "object" }, // checked against the server's own schema once it lists the tool
+    ...(server ? { server } : {}),
+    async run(args, ctx): Promise<ToolResult> {
+      if ("said" in found) return { output: found.said, isError: true };
+      const start = deps.now();
+      if (found.wait.length) {
+        ctx.progress?.(`waiting for MCP server ${found.wait.join(", ")} to start`);
+        const cap = Math.max(...found.wait.map((s) => deps.servers().find((x) => x.name === s)?.timeoutMs ?? 0));
+        // bounded by each server's own timeout_ms (initialize, each list), except a legacy SSE start
+        // that never names its endpoint: a call waits no longer than a call to it may take
+        await within(Promise.all(found.wait.map((s) => deps.mcp.settled(s, ctx.signal))), cap);
+      }
+      const tools = (await deps.tools(ctx.signal)).filter((t) => t.server !== undefined);
+      const tool = tools.find((t) => t.name === name);
+      if (!tool) {
+        const statuses = deps.mcp.status().filter((s) => found.wait.includes(s.name));
+        const listed = statuses.map((status) => ({ status, offered: tools.filter((t) => t.server === status.name).map((t) => t.name) }));
+        return { output: notListed(name, listed, deps.now() - start), isError: true };
+      }
+      const checked = checkArguments(name, args, tool.parameters);
+      if ("error" in checked) return { output: checked.error, isError: true };
+      return tool.run(checked.args, ctx);
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// A linked worktree's paths as its main checkout names them (fs/worktree.ts), with real git: the
+// key trust and the approvals record use, so a worktree of a trusted project is trusted — and only
+// a worktree its repository lists, never a directory whose `.git` file merely claims one.
+import { afterAll, expect, test } from "bun:test";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { inMainCheckout } from "../../src/fs/worktree.ts";
+import { settleTrust } from "../../src/trust/store.ts";
+import { tempDir } from "../helpers/e2e.ts";
+import { git, repoWith } from "../helpers/git-worktree.ts";
+
+const dir = tempDir("hey-worktree-");
+afterAll(() => dir.remove());
+const root = realpathSync(dir.path);
+const main = repoWith(join(root, "shop"), { "README.md": "shop\n", "src/a.ts": "a\n" });
+git(main, "worktree", "add", "-q", "-b", "fix", join(root, "shop-fix"));
+
+test("a worktree, and any path in it, maps onto the main checkout", () => {
+  expect(inMainCheckout(join(root, "shop-fix"))).toBe(main);
+  expect(inMainCheckout(join(root, "shop-fix", "src", "a.ts"))).toBe(join(main, "src", "a.ts"));
+  expect(inMainCheckout(join(root, "shop-fix", ".hey", "config.toml"))).toBe(join(main, ".hey", "config.toml")); // not there yet: still mapped
+});
+
+test("the main checkout, a second clone and a directory outside git are themselves", () => {
+  expect(inMainCheckout(main)).toBe(main);
+  git(root, "clone", "-q", main, join(root, "shop-2"));
+  expect(inMainCheckout(join(root, "shop-2", "src"))).toBe(join(root, "shop-2", "src"));
+  mkdirSync(join(root, "plain"));
+  expect(inMainCheckout(join(root, "plain"))).toBe(join(root, "plain"));
+});
+
+test("a .git file that claims the trusted repository's worktree record is not followed: the record does not name it back", () => {
+  const fake = join(root, "download");
+  mkdirSync(fake);
+  writeFileSync(join(fake, ".git"), `gitdir: ${join(main, ".git", "worktrees", "shop-fix")}\n`);
+  expect(inMainCheckout(fake)).toBe(fake);
+  const claims = join(root, "claims-repo");
+  mkdirSync(claims);
+  writeFileSync(join(claims, ".git"), `gitdir: ${join(main, ".git")}\n`);
+  expect(inMainCheckout(claims)).toBe(claims);
+});
+
+test("a worktree of a bare repository maps onto the repository", () => {
+  const bare = join(root, "lib.git");
+  git(root, "clone", "-q", "--bare", main, bare);
+  git(bare, "worktree", "add", "-q", join(root, "lib-main"), "main");
+  expect(inMainCheckout(join(root, "lib-main", "src"))).toBe(join(bare, "src"));
+});
+
+test("hey's trust question in a worktree names it and the repository the answer is kept for", async () => {
+  const fix = join(root, "shop-fix");
+  mkdirSync(join(fix, ".hey", "skills", "x"), { recursive: true });
+  writeFileSync(join(fix, ".hey", "skills", "x", "SKILL.md"), "---\nname: x\ndescription: x\n---\n");
+  const asked: string[] = [];
+  const got = await settleTrust({
+    here: { root: fix, projectConfig: join(fix, ".hey", "config.toml"), projectMcpJson: join(fix, ".mcp.json") },
+    trustFile: join(root, "trust.json"),
+    approve: false,
+    interactive: true,
+    ask: async (q) => (asked.push(q), ""),
+    warn: () => {},
+    approvals: { record: undefined, file: join(root, "approvals.json") },
+  });
+  expect(got).toMatchObject({ trusted: false });
+  expect(asked[0]).toStartWith(`${fix} (a git worktree of ${main}: the answer holds for both) has .hey/skills/: `);
+});

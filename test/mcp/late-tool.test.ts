@@ -1,0 +1,132 @@
+// A call to a tool whose MCP server is still starting (hey stopped waiting at startup_wait_ms):
+// it waits for that server and runs, or tells the model the server's state in one line — with our
+// fake slow server and with the real server-everything started late.
+import { afterAll, afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { lateTool, notListed, suppliers } from "../../src/mcp/late-tool.ts";
+import type { ServerStatus } from "../../src/mcp/server.ts";
+import { tempDir } from "../helpers/e2e.ts";
+import { BUN, EVERYTHING_SERVER, FAKE_SERVER, serverSettings, testManager, type TestManager } from "../helpers/mcp.ts";
+
+setDefaultTimeout(60_000);
+
+const status = (name: string, state: ServerStatus["state"], more: Partial<ServerStatus> = {}): ServerStatus => ({
+  name,
+  state,
+  tools: undefined,
+  cached: false,
+  ...more,
+});
+const tool = (name: string) => ({ name, inputSchema: {} });
+
+describe("which server a call to a name no request offered is for", () => {
+  test.each([
+    ["a name offered since (its server connected after the request)", "echo", [status("a", "connected")], ["echo"], { wait: [] }],
+    [
+      "every server still starting, when nothing says which",
+      "echo",
+      [status("a", "connecting"), status("b", "connecting"), status("c", "connected")],
+      [],
+      { wait: ["a", "b"] },
+    ],
+    [
+      "the starting server whose cached list has it",
+      "echo",
+      [status("a", "connecting"), status("b", "connecting", { tools: [tool("echo")] })],
+      [],
+      { wait: ["b"] },
+    ],
+    ["the starting server the name is prefixed with", "b_echo", [status("a", "connecting"), status("b", "connecting")], [], { wait: ["b"] }],
+    ["the longest server name that prefixes it", "gh_x_echo", [status("gh", "connecting"), status("gh_x", "connecting")], [], { wait: ["gh_x"] }],
+    [
+      "none, but the name is prefixed with a server that stopped: said, as its next call starts it",
+      "db_query",
+      [status("db", "stopped", { error: "it exited with code 1" })],
+      [],
+      {
+        said: 'unknown tool "db_query": MCP server db stopped (it exited with code 1), and has no tool db_query that hey knows of; a call to one of its tools starts it again',
+      },
+    ],
+    ["none: no server is starting", "echo", [status("a", "connected"), status("b", "failed", { error: "x" })], [], undefined],
+  ])("%s", (_, name, statuses, offered, expected) => {
+    expect(suppliers(name, statuses, offered)).toEqual(expected as never);
+  });
+
+  test("a name prefixed with a server that failed is answered with why, without waiting", () => {
+    const got = suppliers("db_query", [status("db", "failed", { error: "it exited (code 3) before it was ready" }), status("x", "connecting")], []);
+    expect(got).toEqual({
+      said: 'unknown tool "db_query": MCP server db failed: it exited (code 3) before it was ready; its tools are left out until it is fixed and the user runs /reload',
+    });
+  });
+});
+
+test("the line for servers that do not list the name: each one's state, with its closest names", () => {
+  const line = notListed(
+    "serach",
+    [
+      { status: status("web", "connected"), offered: ["fetch", "search", "search_news", "scrape"] },
+      { status: status("slow", "connecting"), offered: [] },
+      { status: status("gh", "auth_required", { error: "HTTP 401" }), offered: [] },
+    ],
+    12_400,
+  );
+  expect(line).toBe(
+    'unknown tool "serach": MCP server web started but has no tool serach (closest: search, fetch, scrape); ' +
+      "MCP server slow is still starting after 12 s; its tools join the list when it is ready: call it again then; " +
+      "MCP server gh needs a sign-in (HTTP 401): run hey mcp login gh (or /mcp login gh in hey), then try again",
+  );
+});
+
+describe("through a manager whose first request did not wait for the server", () => {
+  const cache = tempDir("hey-late-tool-");
+  let m: TestManager | undefined;
+  afterAll(() => cache.remove());
+  afterEach(async () => {
+    await m?.manager.close();
+    m = undefined;
+  });
+  const open = (servers: Parameters<typeof testManager>[0]) => {
+    m = testManager(servers, { cacheDir: cache.path, startupWaitMs: 0 });
+    const deps = {
+      mcp: m.manager,
+      tools: (signal: AbortSignal) => m!.manager.tools([], signal),
+      servers: () => servers,
+      now: Date.now,
+    };
+    const ctx = (notes: string[] = []) => ({ signal: new AbortController().signal, cwd: cache.path, progress: (n: string) => void notes.push(n) });
+    return { m, late: (name: string) => lateTool(name, deps), ctx };
+  };
+
+  test("a call to the tool of a server still starting waits for it, then runs (before: unknown tool)", async () => {
+    const { m, late, ctx } = open([serverSettings("slow", { command: BUN, args: [FAKE_SERVER, "slow-start", "1500"] })]);
+    expect((await m.tools()).map((t) => t.name)).toEqual([]); // the request went without it
+    const echo = late("echo");
+    expect(echo?.server).toBe("slow");
+    const notes: string[] = [];
+    expect(await echo!.run({ text: "hi" }, ctx(notes))).toEqual({ output: "slow: hi" });
+    expect(notes).toEqual(["waiting for MCP server slow to start"]);
+  });
+
+  test("a server that started without that tool: its closest names; a server that failed: why", async () => {
+    const { late, ctx } = open([
+      serverSettings("slow", { command: BUN, args: [FAKE_SERVER, "slow-start", "800"] }),
+      serverSettings("broken", { command: BUN, args: [FAKE_SERVER, "exit-on-init"] }),
+    ]);
+    const got = await late("ecoh")!.run({}, ctx());
+    expect(got.isError).toBe(true);
+    expect(got.output).toStartWith('unknown tool "ecoh": MCP server slow started but has no tool ecoh (closest: echo); MCP server broken failed: ');
+    // once no server is starting, a name none lists is the kernel's unknown tool
+    expect(late("ecoh")).toBeUndefined();
+  });
+
+  test("arguments are checked against the server's schema once it lists the tool", async () => {
+    const { late, ctx } = open([serverSettings("slow", { command: BUN, args: [FAKE_SERVER, "slow-start", "300"] })]);
+    const got = await late("echo")!.run({ text: 5 }, ctx());
+    expect(got).toEqual({ output: expect.stringContaining("text"), isError: true });
+  });
+
+  test("the real server-everything, started late: its echo is called once it is up", async () => {
+    const { m, late, ctx } = open([serverSettings("everything", { command: "node", args: [EVERYTHING_SERVER] })]);
+    expect((await m.tools()).map((t) => t.name)).not.toContain("echo");
+    expect(await late("echo")!.run({ message: "late" }, ctx())).toEqual({ output: "Echo: late" });
+  });
+});
