@@ -125,3 +125,14 @@ test("examples/embed.ts runs a task from the scratch project: tools, a refusal, 
   expect(said.at(-1)).toBe("big.txt");
   expect(entries.filter((e) => e.message?.role === "tool")).toHaveLength(2);
 }, 60_000);
+
+test("under Node.js, importing the package throws one error that says it needs Bun and what to do instead", () => {
+  writeFileSync(join(scratch.path, "on-node.mjs"), 'import { createAgent } from "hey";\nconsole.log(typeof createAgent);\n');
+  const ran = run(["node", "on-node.mjs"], scratch.path);
+  expect(ran.exitCode).toBe(1);
+  expect(ran.stdout).toBe("");
+  expect(ran.stderr).toContain(
+    `the hey package runs on Bun (https://bun.sh), not on Node.js ${run(["node", "-p", "process.versions.node"], scratch.path).stdout.trim()}`,
+  );
+  expect(ran.stderr).toContain("Run your program with bun");
+});
