@@ -23,6 +23,7 @@ import { compileRules, decide, validateRules } from "./permission/rules.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { buildSystemPrompt } from "./prompt/system.ts";
 import { createBashTool } from "./tools/bash.ts";
+import { createCompressTool } from "./tools/compress.ts";
 import { createEditTool } from "./tools/edit.ts";
 import { createGrepTool } from "./tools/grep.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
@@ -76,7 +77,11 @@ export interface AgentOptions {
   provider: Provider;
   /** the project the tools work in; default: the current directory */
   cwd?: string;
-  /** the tools of each request; default: hey's five (bash, read_file, write_file, edit, grep) for `cwd` */
+  /**
+   * the tools of each request; default: hey's five (bash, read_file, write_file, edit, grep) for
+   * `cwd`. hey's `compress` tool follows them while `settings.context.compressTool` is on (the
+   * default, as in the CLI: tool results end with the `[#handle]` it names them by); off, neither
+   */
   tools?: Tool[] | ((signal: AbortSignal) => Tool[] | Promise<Tool[]>);
   /** where the run's events go (a display, `createSessionWriter`, several with `fanOut`); default: nowhere */
   output?: Output;
@@ -142,10 +147,14 @@ export function createAgent(options: AgentOptions): Agent {
       agentsMd: [],
       skills: undefined,
     });
-  return agentOf({
+  const settings = { ...defaultAgentSettings(options.provider), ...options.settings };
+  const own = typeof tools === "function" ? tools : () => tools;
+  // results show handles exactly when the model has the tool that reads them
+  const compress = settings.context.compressTool ? createCompressTool(() => agent.messages) : undefined;
+  const agent: Agent = agentOf({
     provider: options.provider,
-    settings: { ...defaultAgentSettings(options.provider), ...options.settings },
-    tools: typeof tools === "function" ? tools : () => tools,
+    settings,
+    tools: compress ? async (signal) => [...(await own(signal)), compress] : own,
     output: options.output ?? { emit() {} },
     cwd,
     pathOf: (path) => realTarget(callPath(path, cwd, homedir())),
@@ -154,6 +163,7 @@ export function createAgent(options: AgentOptions): Agent {
     taskNote: () => undefined,
     ...(options.history ? { history: options.history } : {}),
   });
+  return agent;
 }
 
 /**

@@ -114,7 +114,7 @@ test("examples/embed.ts runs a task from the scratch project: tools, a refusal, 
   // what the model was sent: hey's tools, its system prompt, the user's task
   const first = model.requests[0]!.body as { model: string; messages: { role: string; content: string }[]; tools: { function: { name: string } }[] };
   expect(first.model).toBe("mock");
-  expect(first.tools.map((t) => t.function.name)).toEqual(["bash", "read_file", "write_file", "edit", "grep"]);
+  expect(first.tools.map((t) => t.function.name)).toEqual(["bash", "read_file", "write_file", "edit", "grep", "compress"]);
   expect(first.messages.at(-1)).toEqual({ role: "user", content: "Which file here is the largest?" });
   const [file] = readdirSync(join(scratch.path, ".sessions")).filter((f) => f.endsWith(".jsonl"));
   const entries = readFileSync(join(scratch.path, ".sessions", file!), "utf8")

@@ -107,7 +107,7 @@ describe("createAgent: an agent with hey's defaults", () => {
     expect(textOf(agent.messages.at(-1)!)).toBe("It says alpha.");
     expect(agent.settings).toMatchObject({ limits: { maxTurns: 20 }, retry: { maxRetries: 5 }, context: { budgetTokens: 40_000, purgeErrorsAfter: 4 } });
     const first = server.requests.at(-2)!.body as { messages: { role: string; content: string }[]; tools: { function: { name: string } }[] };
-    expect(first.tools.map((t) => t.function.name)).toEqual(["bash", "read_file", "write_file", "edit", "grep"]);
+    expect(first.tools.map((t) => t.function.name)).toEqual(["bash", "read_file", "write_file", "edit", "grep", "compress"]);
     expect(first.messages[0]!.content).toContain(`Working directory: ${dir.path}`);
     const saved = readFileSync(join(sessions, "s1.jsonl"), "utf8");
     expect(saved).toContain("It says alpha.");

@@ -1,0 +1,52 @@
+// What an embedder gets from createAgent (src/lib.ts) by default, checked on the requests a
+// loopback model receives: the tools offered and what tool results look like to the model.
+import { afterAll, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createAgent, createProvider, defaultAgentSettings, type Tool } from "../src/lib.ts";
+import { tempDir } from "./helpers/e2e.ts";
+import { startModelServer, textOf, type ChatRequest } from "./helpers/model-server.ts";
+
+const dir = tempDir("hey-embed-defaults-");
+afterAll(() => dir.remove());
+
+/** A model that reads notes.txt once, then answers. */
+const readsOnce = (req: ChatRequest) =>
+  req.messages.some((m) => m.role === "tool") ? { text: "done" } : { calls: [["read_file", { path: "notes.txt" }]] as [string, unknown][] };
+const offered = (req: ChatRequest) => (req.tools ?? []).map((t) => t.function.name);
+
+test("tool results end with a [#handle] only while the model is offered the compress tool that reads them", async () => {
+  writeFileSync(join(dir.path, "notes.txt"), "alpha\n");
+  const model = startModelServer(readsOnce);
+  try {
+    const provider = await createProvider({ protocol: "openai", baseUrl: model.baseUrl, model: "m" });
+    await createAgent({ provider, cwd: dir.path }).send("read notes.txt", new AbortController().signal);
+    const withHandles = model.requests.at(-1)!;
+    expect(textOf(withHandles.messages.at(-1))).toMatch(/alpha\n\[#[0-9a-z]{5}\]$/);
+    expect(offered(withHandles)).toEqual(["bash", "read_file", "write_file", "edit", "grep", "compress"]);
+
+    const context = { ...defaultAgentSettings(provider).context, compressTool: false };
+    await createAgent({ provider, cwd: dir.path, settings: { context } }).send("read notes.txt", new AbortController().signal);
+    const without = model.requests.at(-1)!;
+    expect(textOf(without.messages.at(-1))).toEndWith("alpha");
+    expect(offered(without)).toEqual(["bash", "read_file", "write_file", "edit", "grep"]);
+  } finally {
+    model.stop();
+  }
+});
+
+test("an embedder's own tools are followed by compress too", async () => {
+  const echo: Tool = { name: "echo", description: "Echoes.", parameters: { type: "object", properties: {} }, run: async () => ({ output: "echoed" }) };
+  const model = startModelServer((req) => {
+    const results = req.messages.filter((m) => m.role === "tool").length;
+    if (results === 0) return { calls: [["echo", {}]] };
+    return { text: "ok" };
+  });
+  try {
+    const provider = await createProvider({ protocol: "openai", baseUrl: model.baseUrl, model: "m" });
+    await createAgent({ provider, cwd: dir.path, tools: async () => [echo] }).send("echo", new AbortController().signal);
+    expect(offered(model.requests[0]!)).toEqual(["echo", "compress"]);
+  } finally {
+    model.stop();
+  }
+});
