@@ -29,7 +29,8 @@ const progress: Output = {
 const agent = createAgent({
   provider,
   output: fanOut([progress, session]),
-  // the model may look, not change: anything else comes back to it as refused
+  // the model may look, not change: it is offered only bash, read_file and grep, and a command
+  // other than these comes back to it as refused
   permission: permissionCheck({ allow: ["read_file", "grep", "bash: ls *", "bash: wc *", "bash: du *"] }),
 });
 const result = await agent.send(task, new AbortController().signal);

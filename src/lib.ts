@@ -16,9 +16,11 @@ import type { Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
+import { TOOL } from "./kernel/tool-names.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
 import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
+import { refusedOutright } from "./permission/refused.ts";
 import { compileRules, decide, validateRules } from "./permission/rules.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { buildSystemPrompt } from "./prompt/system.ts";
@@ -87,8 +89,12 @@ export interface AgentOptions {
   output?: Output;
   /** the system prompt; default: hey's, for `cwd` */
   system?: string;
-  /** whether a tool call may run (`permissionCheck`); default: every call runs */
-  permission?: PermissionCheck;
+  /**
+   * whether a tool call may run; default: every call runs. One made by `permissionCheck` also
+   * keeps the tools it refuses whatever their arguments out of the requests (their schemas would
+   * be paid for on every request for calls that can only fail), as the CLI does
+   */
+  permission?: PermissionCheck | ListPermission;
   /** the loop's limits, retries and context management, each part replacing the default's */
   settings?: Partial<AgentSettings>;
   /** a conversation to continue */
@@ -147,14 +153,17 @@ export function createAgent(options: AgentOptions): Agent {
       agentsMd: [],
       skills: undefined,
     });
-  const settings = { ...defaultAgentSettings(options.provider), ...options.settings };
-  const own = typeof tools === "function" ? tools : () => tools;
+  const given = { ...defaultAgentSettings(options.provider), ...options.settings };
+  const refuses = options.permission && "refuses" in options.permission ? options.permission.refuses : () => false;
   // results show handles exactly when the model has the tool that reads them
-  const compress = settings.context.compressTool ? createCompressTool(() => agent.messages) : undefined;
+  const handles = given.context.compressTool && !refuses(TOOL.compress);
+  const settings = handles === given.context.compressTool ? given : { ...given, context: { ...given.context, compressTool: false } };
+  const compress = handles ? [createCompressTool(() => agent.messages)] : [];
+  const own = typeof tools === "function" ? tools : () => tools;
   const agent: Agent = agentOf({
     provider: options.provider,
     settings,
-    tools: compress ? async (signal) => [...(await own(signal)), compress] : own,
+    tools: async (signal) => [...(await own(signal)), ...compress].filter((t) => !refuses(t.name)),
     output: options.output ?? { emit() {} },
     cwd,
     pathOf: (path) => realTarget(callPath(path, cwd, homedir())),
@@ -173,15 +182,22 @@ export function createAgent(options: AgentOptions): Agent {
  * shell the bash tool runs (its syntax is what is checked). Throws an Error naming every entry that
  * is no rule.
  */
-export function permissionCheck(lists: { allow?: string[]; deny?: string[] }, shell = "sh"): PermissionCheck {
+export function permissionCheck(lists: { allow?: string[]; deny?: string[] }, shell = "sh"): ListPermission {
   const both = { allow: lists.allow ?? [], deny: lists.deny ?? [] };
   const problems = validateRules(both);
   if (problems.length > 0) throw new Error(problems.join("\n"));
   const { rules } = compileRules(both, shell);
-  return (tool, args) => {
+  const check = (tool: string, args: Record<string, unknown>) => {
     const decision = decide(tool, args, rules);
     return decision.allowed ? undefined : decision.reason;
   };
+  return Object.assign(check, { refuses: (tool: string) => refusedOutright(tool, rules) });
+}
+
+/** A PermissionCheck made from lists (`permissionCheck`), which also knows the tools it refuses whatever their arguments. */
+export interface ListPermission extends PermissionCheck {
+  /** true when every call of `tool` is refused: a deny entry names it, or an allow list leaves it no way to run */
+  refuses(tool: string): boolean;
 }
 
 /** One MCP server for `createMcp`: a local command or a remote URL, as an `[mcp.NAME]` table holds it. */

@@ -3,7 +3,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createAgent, createProvider, defaultAgentSettings, type Tool } from "../src/lib.ts";
+import { createAgent, createProvider, defaultAgentSettings, defaultTools, permissionCheck, type Tool } from "../src/lib.ts";
 import { tempDir } from "./helpers/e2e.ts";
 import { startModelServer, textOf, type ChatRequest } from "./helpers/model-server.ts";
 
@@ -46,6 +46,28 @@ test("an embedder's own tools are followed by compress too", async () => {
     const provider = await createProvider({ protocol: "openai", baseUrl: model.baseUrl, model: "m" });
     await createAgent({ provider, cwd: dir.path, tools: async () => [echo] }).send("echo", new AbortController().signal);
     expect(offered(model.requests[0]!)).toEqual(["echo", "compress"]);
+  } finally {
+    model.stop();
+  }
+});
+
+test.each([
+  [{ allow: ["read_file", "grep"] }, ["read_file", "grep"], false],
+  [{ allow: ["read_file", "compress", "bash: ls *"] }, ["bash", "read_file", "compress"], true],
+  [{ deny: ["bash", "write_file", "edit"] }, ["read_file", "grep", "echo", "compress"], true],
+  [{ allow: ["echo", "read_file"] }, ["read_file", "echo"], false],
+])("a permission list %j keeps the tools it refuses outright out of every request: %j offered (handles: %p)", async (lists, tools, handles) => {
+  writeFileSync(join(dir.path, "notes.txt"), "alpha\n");
+  const echo: Tool = { name: "echo", description: "Echoes.", parameters: { type: "object", properties: {} }, run: async () => ({ output: "echoed" }) };
+  const model = startModelServer(readsOnce);
+  try {
+    const provider = await createProvider({ protocol: "openai", baseUrl: model.baseUrl, model: "m" });
+    const agent = createAgent({ provider, cwd: dir.path, tools: [...defaultTools(), echo], permission: permissionCheck(lists) });
+    expect((await agent.send("read notes.txt", new AbortController().signal)).stop).toBe("end");
+    for (const req of model.requests) expect(offered(req)).toEqual(tools);
+    const result = textOf(model.requests.at(-1)!.messages.at(-1));
+    expect(result).toStartWith("1\talpha");
+    expect(/\[#[0-9a-z]{5}\]$/.test(result)).toBe(handles);
   } finally {
     model.stop();
   }

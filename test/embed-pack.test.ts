@@ -1,8 +1,8 @@
 // hey as a package (issue 25): `npm pack` makes the tarball (its prepack builds dist/lib and the
 // type declarations), a scratch project installs it as npm ci would — offline, from npm's cache,
 // which `npm ci` in this repository filled — type-checks examples/embed.ts against the packed
-// declarations, and runs it against a loopback mock model: one turn of tool calls (one the
-// example's permission list refuses), then the answer.
+// declarations, and runs it against a loopback mock model: one turn of tool calls (one to a tool
+// the example's permission list refuses, so it is not offered), then the answer.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -109,12 +109,13 @@ test("examples/embed.ts runs a task from the scratch project: tools, a refusal, 
   expect(ran.stdout).toBe("big.txt\n");
   expect(ran.stderr).toContain('→ bash {"command":"ls -S"}');
   expect(ran.stderr).toContain("✓ big.txt"); // ls -S: the largest first
-  expect(ran.stderr).toContain("✗ blocked by permission rules:");
+  // the list refuses write_file whatever its arguments: it is not offered, and a call to it runs nothing
+  expect(ran.stderr).toContain('✗ unknown tool "write_file"; available: bash, read_file, grep');
   expect(existsSync(join(scratch.path, "x.txt"))).toBe(false);
   // what the model was sent: hey's tools, its system prompt, the user's task
   const first = model.requests[0]!.body as { model: string; messages: { role: string; content: string }[]; tools: { function: { name: string } }[] };
   expect(first.model).toBe("mock");
-  expect(first.tools.map((t) => t.function.name)).toEqual(["bash", "read_file", "write_file", "edit", "grep", "compress"]);
+  expect(first.tools.map((t) => t.function.name)).toEqual(["bash", "read_file", "grep"]);
   expect(first.messages.at(-1)).toEqual({ role: "user", content: "Which file here is the largest?" });
   const [file] = readdirSync(join(scratch.path, ".sessions")).filter((f) => f.endsWith(".jsonl"));
   const entries = readFileSync(join(scratch.path, ".sessions", file!), "utf8")
