@@ -12,6 +12,8 @@ import { places } from "./fs/places.ts";
 import { realTarget } from "./fs/real-target.ts";
 import { callPath } from "./fs/user-path.ts";
 import type { Message } from "./kernel/ir.ts";
+import type { LoadedSession } from "./sessions/reader.ts";
+import { resumedParts } from "./sessions/resumed.ts";
 import type { Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
@@ -72,6 +74,8 @@ export { createReadFileTool } from "./tools/read-file.ts";
 export { createWriteFileTool } from "./tools/write-file.ts";
 export { chooseShell, type ShellChoice } from "./tools/shell.ts";
 export { createSessionWriter, type SessionWriter } from "./sessions/writer.ts";
+export { resumeSession, type LoadedSession } from "./sessions/reader.ts";
+export { SessionLockedError } from "./sessions/lock.ts";
 export type { McpManager } from "./mcp/manager.ts";
 
 /** What an embedded agent is built from: a provider, and whatever should differ from hey's defaults. */
@@ -99,6 +103,13 @@ export interface AgentOptions {
   settings?: Partial<AgentSettings>;
   /** a conversation to continue */
   history?: Message[];
+  /**
+   * a session file to continue (`resumeSession`), instead of `history`: its latest messages with
+   * its summaries in place of what they cover, as hey's own resume sends them, and the context
+   * window and token estimate it learned. Results for calls a crash left open are emitted to
+   * `output` as `message` events first, so a session writer appending to the file records them
+   */
+  resume?: LoadedSession;
 }
 
 /** hey's defaults (config/keys.ts) for an agent over `provider`: 20 turns, retries with backoff, a 40k-token context budget with pruning. */
@@ -160,17 +171,19 @@ export function createAgent(options: AgentOptions): Agent {
   const settings = handles === given.context.compressTool ? given : { ...given, context: { ...given.context, compressTool: false } };
   const compress = handles ? [createCompressTool(() => agent.messages)] : [];
   const own = typeof tools === "function" ? tools : () => tools;
+  const output = options.output ?? { emit() {} };
+  for (const message of options.resume?.appended ?? []) output.emit({ type: "message", message });
   const agent: Agent = agentOf({
     provider: options.provider,
     settings,
     tools: async (signal) => [...(await own(signal)), ...compress].filter((t) => !refuses(t.name)),
-    output: options.output ?? { emit() {} },
+    output,
     cwd,
     pathOf: (path) => realTarget(callPath(path, cwd, homedir())),
     system: () => system,
     permission: options.permission ?? (() => undefined),
     taskNote: () => undefined,
-    ...(options.history ? { history: options.history } : {}),
+    ...(options.resume ? resumedParts(options.resume, settings.model.provider, settings.model.model) : options.history ? { history: options.history } : {}),
   });
   return agent;
 }
