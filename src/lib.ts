@@ -229,16 +229,31 @@ export interface McpServer {
   excludeTools?: string[];
 }
 
+/** How `createMcp` runs its servers; every part may be left out. */
+export interface McpOptions {
+  /** where each server's tool list is cached; default hey's cache dir */
+  cacheDir?: string;
+  fetch?: typeof fetch;
+  /** a server that failed to start, and warnings about its tools' names */
+  warn?(message: string): void;
+  /** the most a request waits for a server with no cached tool list; default 3 s */
+  startupWaitMs?: number;
+  /**
+   * each server's `mcp` events as they happen: connected (with its tool count and how many are
+   * offered), failed, stopped, with why — what `hey` prints as `connected: fs (14 tools)`
+   */
+  output?: Output;
+  /** the agent's `permissionCheck`: a tool it refuses outright is not offered, and `offered` counts without it */
+  permission?: PermissionCheck | ListPermission;
+}
+
 /**
  * MCP servers (SPEC §14), connecting in the background at once: give an agent
  * `tools: (signal) => mcp.tools(builtins, signal)`, with `const builtins = defaultTools()` made
  * once, and each request offers their tools as they come; `close()` stops them. Their tool lists are cached in hey's cache dir (or `cacheDir`).
  * No OAuth sign-in: a remote server's own `headers` authorize it.
  */
-export function createMcp(
-  servers: McpServer[],
-  opts: { cacheDir?: string; fetch?: typeof fetch; warn?(message: string): void; startupWaitMs?: number } = {},
-): McpManager {
+export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpManager {
   const env = process.env;
   const defaults = resolveTable(MCP_SERVER_KEYS, undefined);
   const settings = servers.map((s): McpServerSettings => ({ ...defaults, ...s, at: `the server ${s.name}` }));
@@ -252,10 +267,11 @@ export function createMcp(
       store: createToolStore(cacheDir),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => {
+        opts.output?.emit(e);
         if (e.state === "failed") warn(`MCP server ${e.server} failed: ${e.error ?? "unknown error"}`);
       },
       warn,
-      refused: () => false,
+      refused: opts.permission && "refuses" in opts.permission ? opts.permission.refuses : () => false,
       now: Date.now,
     },
   );
