@@ -99,8 +99,8 @@ export interface AgentOptions {
    * be paid for on every request for calls that can only fail), as the CLI does
    */
   permission?: PermissionCheck | ListPermission;
-  /** the loop's limits, retries and context management, each part replacing the default's */
-  settings?: Partial<AgentSettings>;
+  /** the loop's limits, retries and context management: what each part gives replaces hey's default, the rest of the part stays */
+  settings?: AgentSettingsPatch;
   /** a conversation to continue */
   history?: Message[];
   /**
@@ -110,6 +110,21 @@ export interface AgentOptions {
    * `output` as `message` events first, so a session writer appending to the file records them
    */
   resume?: LoadedSession;
+}
+
+/** AgentSettings given only where they differ from hey's defaults, part by part: `{ context: { budgetTokens: 100_000 } }`. */
+export type AgentSettingsPatch = { [K in keyof AgentSettings]?: AgentSettings[K] extends object ? Partial<AgentSettings[K]> : AgentSettings[K] };
+
+/** `base` with what `patch` gives in each part; the rest of each part stays. */
+function withDefaults(base: AgentSettings, patch: AgentSettingsPatch = {}): AgentSettings {
+  return {
+    ...base,
+    ...patch,
+    model: { ...base.model, ...patch.model },
+    limits: { ...base.limits, ...patch.limits },
+    retry: { ...base.retry, ...patch.retry },
+    context: { ...base.context, ...patch.context },
+  };
 }
 
 /** hey's defaults (config/keys.ts) for an agent over `provider`: 20 turns, retries with backoff, a 40k-token context budget with pruning. */
@@ -164,7 +179,7 @@ export function createAgent(options: AgentOptions): Agent {
       agentsMd: [],
       skills: undefined,
     });
-  const given = { ...defaultAgentSettings(options.provider), ...options.settings };
+  const given = withDefaults(defaultAgentSettings(options.provider), options.settings);
   const refuses = options.permission && "refuses" in options.permission ? options.permission.refuses : () => false;
   // results show handles exactly when the model has the tool that reads them
   const handles = given.context.compressTool && !refuses(TOOL.compress);

@@ -134,6 +134,16 @@ describe("createAgent: an agent with hey's defaults", () => {
     expect(agent.settings.limits).toEqual({ maxTurns: 2, parallelTools: false });
     expect(agent.settings.retry).toEqual(defaultAgentSettings(provider).retry);
   });
+
+  test("a part of the settings given in part keeps hey's defaults for the rest of it", async () => {
+    const provider = await createProvider({ protocol: "openai", baseUrl: `${server.url}/v1`, model: "m" });
+    const defaults = defaultAgentSettings(provider);
+    const agent = createAgent({ provider, settings: { limits: { maxTurns: 3 }, retry: { maxRetries: 0 }, context: { budgetTokens: 100_000 } } });
+    expect(agent.settings.limits).toEqual({ ...defaults.limits, maxTurns: 3 });
+    expect(agent.settings.retry).toEqual({ ...defaults.retry, maxRetries: 0 });
+    expect(agent.settings.context).toEqual({ ...defaults.context, budgetTokens: 100_000 });
+    expect(agent.settings.context.purgeErrorsAfter).toBe(4);
+  });
 });
 
 test("permissionCheck: deny wins, an allow list admits only what matches, the refusal says so; a bad entry throws", () => {
