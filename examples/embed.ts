@@ -37,6 +37,6 @@ const result = await agent.send(task, new AbortController().signal);
 session.close();
 
 const last = agent.messages.at(-1);
-console.log(last && last.role === "assistant" ? textOf(last) : `(no answer: ${result.stop})`);
+console.log(last && last.role === "assistant" ? textOf(last) : `(no answer: ${result.error?.message ?? result.stop})`);
 console.error(`${result.turns} requests, ${result.usage.input} tokens in, ${result.usage.output} out; session in ${session.path}`);
 process.exit(result.stop === "end" ? 0 : 1);

@@ -72,3 +72,16 @@ test.each([
     model.stop();
   }
 });
+
+test("a run that fails says why in its result, with no output given: nothing listening, then an abort", async () => {
+  const closed = startModelServer(() => ({ text: "never" }));
+  closed.stop(); // its port now refuses connections
+  const provider = await createProvider({ protocol: "openai", baseUrl: closed.baseUrl, model: "m" });
+  const refused = await createAgent({ provider, cwd: dir.path, tools: [] }).send("hi", new AbortController().signal);
+  expect(refused).toMatchObject({ stop: "error", error: { kind: "network", message: expect.stringContaining("connection refused") } });
+
+  const aborted = new AbortController();
+  aborted.abort("the bot is shutting down");
+  const stopped = await createAgent({ provider, cwd: dir.path, tools: [] }).send("hi", aborted.signal);
+  expect(stopped).toMatchObject({ stop: "interrupted", error: { kind: "interrupted", message: "the bot is shutting down" } });
+});
