@@ -33,6 +33,8 @@ import { createGrepTool } from "./tools/grep.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
 import { chooseShell, type ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
+import { createProvider as providerFor, type ProviderOptions } from "./providers/create.ts";
+import { secretGuard, withoutSecrets } from "./embed-secrets.ts";
 import pkg from "../package.json" with { type: "json" };
 
 export {
@@ -66,7 +68,7 @@ export type { PermissionCheck } from "./kernel/tool-calls.ts";
 export type { RetryPolicy } from "./kernel/retry.ts";
 export type { Agent, AgentSettings, AgentUsage } from "./agent.ts";
 export type { ContextPolicy } from "./context/view.ts";
-export { createProvider, type ProviderOptions } from "./providers/create.ts";
+export type { ProviderOptions } from "./providers/create.ts";
 export { createBashTool, type BashToolOptions } from "./tools/bash.ts";
 export { createEditTool } from "./tools/edit.ts";
 export { createGrepTool } from "./tools/grep.ts";
@@ -104,6 +106,14 @@ export interface AgentOptions {
   /** a conversation to continue */
   history?: Message[];
   /**
+   * values the model must never read, besides the API key the provider was made with
+   * (createProvider's `apiKey`): `[redacted]` in every tool result and event (a session writer's
+   * file too), and the commands of the default tools get no variable that holds one
+   */
+  secrets?: string[];
+  /** values shaped like credentials in tool results become `[secret: NAME]` placeholders; default on, as the CLI's `[tools] redact_secrets` */
+  redactShapes?: boolean;
+  /**
    * a session file to continue (`resumeSession`), instead of `history`: its latest messages with
    * its summaries in place of what they cover, as hey's own resume sends them, and the context
    * window and token estimate it learned. Results for calls a crash left open are emitted to
@@ -127,6 +137,25 @@ function withDefaults(base: AgentSettings, patch: AgentSettingsPatch = {}): Agen
   };
 }
 
+/** The API key each provider was made with, and every key given to createProvider in this process: what the model never sees (embed-secrets.ts). */
+const providerKeys = new WeakMap<Provider, string>();
+const allKeys = new Set<string>();
+
+/**
+ * The adapter for `opts.protocol`. A refused connection to this machine fails at once instead of
+ * being retried: nothing listens there (Ollama not started, a wrong port). A try that got not a
+ * byte of an answer says which endpoint was silent. Throws only what the adapter's factory throws.
+ * `apiKey` never reaches the model: see AgentOptions.secrets.
+ */
+export async function createProvider(opts: ProviderOptions): Promise<Provider> {
+  const provider = await providerFor(opts);
+  if (opts.apiKey) {
+    providerKeys.set(provider, opts.apiKey);
+    allKeys.add(opts.apiKey);
+  }
+  return provider;
+}
+
 /** hey's defaults (config/keys.ts) for an agent over `provider`: 20 turns, retries with backoff, a 40k-token context budget with pruning. */
 export function defaultAgentSettings(provider: Provider): AgentSettings {
   const agent = resolveTable(SECTIONS.agent, undefined);
@@ -145,13 +174,16 @@ export function defaultShell(): ShellChoice {
 
 /**
  * hey's five built-in tools, as the CLI configures them by default. Its file tools share what they
- * saw of each file, so write_file refuses a file changed since: make them once per agent.
+ * saw of each file, so write_file refuses a file changed since: make them once per agent. The
+ * commands bash runs get no environment variable whose value is one of `secrets` (default: the
+ * API keys given to createProvider before this call).
  */
-export function defaultTools(shell: ShellChoice = defaultShell()): Tool[] {
+export function defaultTools(shell: ShellChoice = defaultShell(), secrets: readonly string[] = [...allKeys]): Tool[] {
   const tools = resolveTable(SECTIONS.tools, undefined);
   const seen = new Map<string, string>();
+  const env = withoutSecrets(process.env, secrets);
   return [
-    createBashTool({ shell, timeoutMs: tools.bashTimeoutMs, filter: tools.bashFilter, raw: false }),
+    createBashTool({ shell, timeoutMs: tools.bashTimeoutMs, filter: tools.bashFilter, raw: false, env }),
     createReadFileTool({ seen }),
     createWriteFileTool({ seen }),
     createEditTool({ seen }),
@@ -167,7 +199,10 @@ export function defaultTools(shell: ShellChoice = defaultShell()): Tool[] {
 export function createAgent(options: AgentOptions): Agent {
   const cwd = options.cwd ?? process.cwd();
   const shell = defaultShell();
-  const tools = options.tools ?? defaultTools(shell);
+  const key = providerKeys.get(options.provider);
+  const secrets = [...(options.secrets ?? []), ...(key ? [key] : [])];
+  const guard = secretGuard(secrets, options.redactShapes ?? resolveTable(SECTIONS.tools, undefined).redactSecrets);
+  const tools = options.tools ?? defaultTools(shell, [...allKeys, ...secrets]);
   const system =
     options.system ??
     buildSystemPrompt({
@@ -186,12 +221,12 @@ export function createAgent(options: AgentOptions): Agent {
   const settings = handles === given.context.compressTool ? given : { ...given, context: { ...given.context, compressTool: false } };
   const compress = handles ? [createCompressTool(() => agent.messages)] : [];
   const own = typeof tools === "function" ? tools : () => tools;
-  const output = options.output ?? { emit() {} };
+  const output = guard.output(options.output ?? { emit() {} });
   for (const message of options.resume?.appended ?? []) output.emit({ type: "message", message });
   const agent: Agent = agentOf({
     provider: options.provider,
     settings,
-    tools: async (signal) => [...(await own(signal)), ...compress].filter((t) => !refuses(t.name)),
+    tools: async (signal) => [...(await own(signal)), ...compress].filter((t) => !refuses(t.name)).map(guard.tool),
     output,
     cwd,
     pathOf: (path) => realTarget(callPath(path, cwd, homedir())),
