@@ -85,3 +85,34 @@ test("a run that fails says why in its result, with no output given: nothing lis
   const stopped = await createAgent({ provider, cwd: dir.path, tools: [] }).send("hi", aborted.signal);
   expect(stopped).toMatchObject({ stop: "interrupted", error: { kind: "interrupted", message: "the bot is shutting down" } });
 });
+
+test("two sends at once run one after the other: each message gets its own answer, no request holds a half-finished turn", async () => {
+  writeFileSync(join(dir.path, "notes.txt"), "alpha\n");
+  // the first message makes the model read a file (a turn of tools), the second is answered at once
+  const model = startModelServer((req) => {
+    const last = req.messages.at(-1)!;
+    if (last.role === "user" && textOf(last).startsWith("read")) return { calls: [["read_file", { path: "notes.txt" }]] };
+    return { text: `answer to ${textOf(req.messages.findLast((m) => m.role === "user"))}` };
+  });
+  try {
+    const provider = await createProvider({ protocol: "openai", baseUrl: model.baseUrl, model: "m" });
+    const agent = createAgent({ provider, cwd: dir.path });
+    const [first, second] = await Promise.all([
+      agent.send("read notes.txt", new AbortController().signal),
+      agent.send("and hello", new AbortController().signal),
+    ]);
+    expect([first.stop, second.stop]).toEqual(["end", "end"]);
+    expect(agent.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "user", "assistant"]);
+    expect(textOf(agent.messages.at(-1))).toBe("answer to and hello");
+    expect(
+      model.requests.map((r) =>
+        r.messages
+          .slice(1)
+          .map((m) => m.role)
+          .join(","),
+      ),
+    ).toEqual(["user", "user,assistant,tool", "user,assistant,tool,assistant,user"]);
+  } finally {
+    model.stop();
+  }
+});
