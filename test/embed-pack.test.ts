@@ -137,3 +137,22 @@ test("under Node.js, importing the package throws one error that says it needs B
   );
   expect(ran.stderr).toContain("Run your program with bun");
 });
+
+test("examples/embed.ts -c goes on with that session in a new process: the model hears the whole conversation, the file holds both runs", async () => {
+  const before = model.requests.length;
+  model.enqueue(sseReply(sse([chatChunk({ content: "x.txt is not there" }), chatChunk({ finish: "stop" })])));
+  const env = { PATH: process.env.PATH, HOME: scratch.path, MODEL_BASE_URL: `${model.url}/v1`, MODEL: "mock" };
+  const child = Bun.spawn([process.execPath, "embed.ts", "-c", "And the smallest?"], { cwd: scratch.path, env, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, exitCode] = await Promise.all([child.stdout.text(), child.stderr.text(), child.exited]);
+  expect({ stdout, exitCode }).toEqual({ stdout: "x.txt is not there\n", exitCode: 0 });
+  expect(stderr).toContain("1 requests");
+
+  const sent = model.requests.slice(before)[0]!.body as { messages: { role: string; content: unknown }[] };
+  expect(sent.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "tool", "assistant", "user"]);
+  expect(sent.messages.at(-1)).toEqual({ role: "user", content: "And the smallest?" });
+  const files = readdirSync(join(scratch.path, ".sessions")).filter((f) => f.endsWith(".jsonl"));
+  expect(files).toHaveLength(1); // appended to, not a second session
+  const saved = readFileSync(join(scratch.path, ".sessions", files[0]!), "utf8");
+  expect(saved.indexOf("And the smallest?")).toBeGreaterThan(saved.indexOf("big.txt"));
+  expect(readdirSync(join(scratch.path, ".sessions")).filter((f) => f.endsWith(".lock"))).toEqual([]); // the writer let go of it
+}, 60_000);
