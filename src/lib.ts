@@ -301,9 +301,12 @@ export interface McpOptions {
  * MCP servers (SPEC §14), connecting in the background at once: give an agent
  * `tools: (signal) => mcp.tools(builtins, signal)`, with `const builtins = defaultTools()` made
  * once, and each request offers their tools as they come; `close()` stops them. Their tool lists are cached in hey's cache dir (or `cacheDir`).
- * No OAuth sign-in: a remote server's own `headers` authorize it.
+ * No OAuth sign-in: a remote server's own `headers` authorize it. Throws an Error naming every
+ * server that has no name or another's, or not exactly one of `command` and `url`.
  */
 export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpManager {
+  const problems = serverProblems(servers);
+  if (problems.length > 0) throw new Error(problems.join("\n"));
   const env = process.env;
   const defaults = resolveTable(MCP_SERVER_KEYS, undefined);
   const settings = servers.map((s): McpServerSettings => ({ ...defaults, ...s, at: `the server ${s.name}` }));
@@ -325,4 +328,18 @@ export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpManag
       now: Date.now,
     },
   );
+}
+
+/** What is wrong with createMcp's `servers`, each naming the server (as a config file's `[mcp.NAME]` errors do); none: []. */
+function serverProblems(servers: McpServer[]): string[] {
+  return servers.flatMap((s, i) => {
+    const at = `createMcp: servers[${i}]${s.name ? ` (${s.name})` : ""}`;
+    const first = servers.findIndex((o) => o.name === s.name);
+    return [
+      ...(s.name ? [] : [`${at} has no name`]),
+      ...(first < i ? [`${at} is named like servers[${first}]; each server needs a name of its own`] : []),
+      ...(s.command === undefined && s.url === undefined ? [`${at} needs command (a local server) or url (a remote one)`] : []),
+      ...(s.command !== undefined && s.url !== undefined ? [`${at} has both command and url; keep one`] : []),
+    ];
+  });
 }

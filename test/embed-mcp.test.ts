@@ -30,3 +30,22 @@ test("each server's mcp events reach the program's output: connected with its to
     await mcp.close();
   }
 });
+
+test("servers createMcp cannot run are refused at once, each named, instead of failing later as 'Invalid URL' or never", () => {
+  expect(() =>
+    createMcp([
+      { name: "fs", command: "true" },
+      { name: "x" },
+      { name: "y", command: "node", url: "http://127.0.0.1:9/mcp" },
+      { name: "fs", url: "http://127.0.0.1:9/mcp" },
+      { name: "", command: "true" },
+    ]),
+  ).toThrow(
+    [
+      "createMcp: servers[1] (x) needs command (a local server) or url (a remote one)",
+      "createMcp: servers[2] (y) has both command and url; keep one",
+      "createMcp: servers[3] (fs) is named like servers[0]; each server needs a name of its own",
+      "createMcp: servers[4] has no name",
+    ].join("\n"),
+  );
+});
