@@ -148,7 +148,8 @@ const allKeys = new Set<string>();
  * `apiKey` never reaches the model: see AgentOptions.secrets.
  */
 export async function createProvider(opts: ProviderOptions): Promise<Provider> {
-  const provider = await providerFor(opts);
+  // its errors name the embedder's options, not the CLI's config keys and flags
+  const provider = await providerFor({ apiKeySetting: "createProvider's apiKey", baseUrlSetting: "createProvider's baseUrl", ...opts });
   if (opts.apiKey) {
     providerKeys.set(provider, opts.apiKey);
     allKeys.add(opts.apiKey);

@@ -116,3 +116,31 @@ test("two sends at once run one after the other: each message gets its own answe
     model.stop();
   }
 });
+
+test("a provider's errors name createProvider's options, not the CLI's config keys and flags", async () => {
+  const refusing = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: () => Response.json({ error: { message: "Incorrect API key provided" } }, { status: 401 }),
+  });
+  try {
+    const baseUrl = `http://127.0.0.1:${refusing.port}/v1`;
+    for (const [apiKey, advice] of [
+      [undefined, "set one (createProvider's apiKey)"],
+      ["sk-wrong-0123456789", "check createProvider's apiKey"],
+    ] as const) {
+      const provider = await createProvider({ protocol: "openai", baseUrl, model: "m", ...(apiKey ? { apiKey } : {}) });
+      const result = await createAgent({ provider, cwd: dir.path, tools: [] }).send("hi", new AbortController().signal);
+      expect(result.error?.message).toEndWith(advice);
+    }
+  } finally {
+    refusing.stop(true);
+  }
+  // a host name that does not resolve (injected: no real DNS is asked)
+  const unresolved = Object.assign(new TypeError("getaddrinfo ENOTFOUND api.opnai.invalid"), { code: "ENOTFOUND" });
+  const fetchImpl = Object.assign(async () => Promise.reject(unresolved), { preconnect: () => {} }) as unknown as typeof fetch;
+  const provider = await createProvider({ protocol: "openai", baseUrl: "https://api.opnai.invalid/v1", model: "m", fetch: fetchImpl });
+  const result = await createAgent({ provider, cwd: dir.path, tools: [] }).send("hi", new AbortController().signal);
+  expect(result.error?.message).toContain("createProvider's baseUrl");
+  expect(result.error?.message).not.toContain("base_url");
+});
