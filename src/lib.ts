@@ -1,6 +1,6 @@
 // hey for embedding (the seed's `lib.rs`): an agent in a few lines — `createAgent` with hey's
-// defaults (its tools, system prompt, retries, context management), the permission check, the
-// session writer and MCP servers — over the kernel (message IR, Provider / Tool / Output, the
+// defaults (its tools, system prompt, retries, context management, the secrets it keeps from the
+// model), the permission check, the session writer and resume, and MCP servers — over the kernel (message IR, Provider / Tool / Output, the
 // loop) and the four protocol adapters behind `createProvider`. Nothing here reads configuration
 // files or the terminal: the embedder passes in what differs. The CLI (main.ts → run.ts → wire.ts)
 // builds its agent from its configuration instead; examples/embed.ts builds one from this file.
