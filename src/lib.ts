@@ -91,7 +91,11 @@ export interface AgentOptions {
    * default, as in the CLI: tool results end with the `[#handle]` it names them by); off, neither
    */
   tools?: Tool[] | ((signal: AbortSignal) => Tool[] | Promise<Tool[]>);
-  /** where the run's events go (a display, `createSessionWriter`, several with `fanOut`); default: nowhere */
+  /**
+   * where the run's events go (a display, `createSessionWriter`, several with `fanOut`); default:
+   * nowhere. A `model` event naming `settings.model` comes first, so a session writer records the
+   * model, and with it the context window a context-length error teaches, for a resume
+   */
   output?: Output;
   /** the system prompt; default: hey's, for `cwd` */
   system?: string;
@@ -223,6 +227,7 @@ export function createAgent(options: AgentOptions): Agent {
   const compress = handles ? [createCompressTool(() => agent.messages)] : [];
   const own = typeof tools === "function" ? tools : () => tools;
   const output = guard.output(options.output ?? { emit() {} });
+  output.emit({ type: "model", ...settings.model });
   for (const message of options.resume?.appended ?? []) output.emit({ type: "message", message });
   const agent: Agent = agentOf({
     provider: options.provider,

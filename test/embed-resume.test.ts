@@ -8,6 +8,7 @@ import { createAgent, createProvider, createSessionWriter, resumeSession, textOf
 import { NO_RESULT } from "../src/kernel/tool-calls.ts";
 import { tempDir } from "./helpers/e2e.ts";
 import { startModelServer, textOf } from "./helpers/model-server.ts";
+import { chatChunk, sse } from "./helpers/sse.ts";
 
 const dir = tempDir("hey-embed-resume-");
 afterAll(() => dir.remove());
@@ -68,5 +69,53 @@ test("a call a crash left without its result is closed for the model and in the 
     expect(lines.findIndex((l) => l.includes(NO_RESULT))).toBeLessThan(lines.findIndex((l) => l.includes("go on")));
   } finally {
     model.stop();
+  }
+});
+
+test("a context window a context-length error taught is kept with the session: the resumed agent's first request fits it", async () => {
+  const WINDOW = 2_500; // tokens, at 4 bytes each: room for the system prompt, the tools and a few messages
+  const statuses: number[] = [];
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(req) {
+      const tokens = Math.ceil((await req.text()).length / 4);
+      statuses.push(tokens > WINDOW ? 400 : 200);
+      if (tokens > WINDOW)
+        return Response.json(
+          {
+            error: {
+              message: `This model's maximum context length is ${WINDOW} tokens. However, your messages resulted in ${tokens} tokens.`,
+              code: "context_length_exceeded",
+            },
+          },
+          { status: 400 },
+        );
+      const chunks = [
+        chatChunk({ content: "ok" }),
+        chatChunk({ finish: "stop" }),
+        chatChunk({ usage: { prompt_tokens: tokens, completion_tokens: 1, total_tokens: tokens + 1 } }),
+      ];
+      return new Response(sse(chunks), { headers: { "content-type": "text/event-stream" } });
+    },
+  });
+  try {
+    const provider = await createProvider({ protocol: "openai", baseUrl: `http://127.0.0.1:${server.port}/v1`, model: "small" });
+    const first = writer("window");
+    const agent = createAgent({ provider, cwd: dir.path, output: first });
+    for (let i = 0; statuses.every((s) => s === 200); i++) await agent.send(`note ${i}: ${"lorem ipsum ".repeat(150)}`, new AbortController().signal);
+    first.close(); // it learned the window from the refused request and sent the request again within it
+
+    const loaded = resumeSession(first.path, dir.path);
+    expect(loaded.model).toEqual({ provider: "openai", model: "small", window: WINDOW });
+    const before = statuses.length;
+    const second = writer(loaded.header.id, true);
+    const again = createAgent({ provider, cwd: dir.path, output: second, resume: loaded });
+    expect((await again.send("and one more", new AbortController().signal)).stop).toBe("end");
+    second.close();
+    expect(statuses.slice(before)).not.toContain(400); // not refused first (a summary request may come before the answer)
+    expect(statuses.length).toBeGreaterThan(before);
+  } finally {
+    server.stop(true);
   }
 });
