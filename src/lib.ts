@@ -33,7 +33,7 @@ import { createGrepTool } from "./tools/grep.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
 import { chooseShell, type ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
-import { createProvider as providerFor, type ProviderOptions } from "./providers/create.ts";
+import { createProvider as providerFor, type ProviderOptions as AdapterChoice } from "./providers/create.ts";
 import { secretGuard, withoutSecrets } from "./embed-secrets.ts";
 import pkg from "../package.json" with { type: "json" };
 
@@ -68,7 +68,15 @@ export type { PermissionCheck } from "./kernel/tool-calls.ts";
 export type { RetryPolicy } from "./kernel/retry.ts";
 export type { Agent, AgentSettings, AgentUsage } from "./agent.ts";
 export type { ContextPolicy } from "./context/view.ts";
-export type { ProviderOptions } from "./providers/create.ts";
+/** A fetch of the standard shape: any function that takes what fetch takes (a logging wrapper, a test double). */
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** What createProvider is given (providers/common.ts ProviderOptions), with `fetch` any FetchLike: Bun's `typeof fetch` also demands `preconnect`. */
+export type ProviderOptions = Omit<AdapterChoice, "fetch"> & { fetch?: FetchLike };
+
+/** `f` as Bun types fetch: the preconnect hint is the global fetch's. */
+const bunFetch = (f: FetchLike): typeof fetch =>
+  Object.assign((input: string | URL | Request, init?: RequestInit) => f(input, init), { preconnect: fetch.preconnect });
 export { createBashTool, type BashToolOptions } from "./tools/bash.ts";
 export { createEditTool } from "./tools/edit.ts";
 export { createGrepTool } from "./tools/grep.ts";
@@ -153,7 +161,13 @@ const allKeys = new Set<string>();
  */
 export async function createProvider(opts: ProviderOptions): Promise<Provider> {
   // its errors name the embedder's options, not the CLI's config keys and flags
-  const provider = await providerFor({ apiKeySetting: "createProvider's apiKey", baseUrlSetting: "createProvider's baseUrl", ...opts });
+  const { fetch: given, ...rest } = opts;
+  const provider = await providerFor({
+    apiKeySetting: "createProvider's apiKey",
+    baseUrlSetting: "createProvider's baseUrl",
+    ...rest,
+    ...(given ? { fetch: bunFetch(given) } : {}),
+  });
   if (opts.apiKey) {
     providerKeys.set(provider, opts.apiKey);
     allKeys.add(opts.apiKey);
@@ -289,7 +303,7 @@ export interface McpServer {
 export interface McpOptions {
   /** where each server's tool list is cached; default hey's cache dir */
   cacheDir?: string;
-  fetch?: typeof fetch;
+  fetch?: FetchLike;
   /** a server that failed to start, and warnings about its tools' names */
   warn?(message: string): void;
   /** the most a request waits for a server with no cached tool list; default 3 s */
@@ -322,7 +336,7 @@ export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpManag
     { servers: settings, startupWaitMs: opts.startupWaitMs ?? resolveTable(SECTIONS.mcp, undefined).startupWaitMs, off: false },
     {
       connect: async (s, hooks, signal) =>
-        (await import("./mcp/client.ts")).connectServer(s, hooks, { version: pkg.version, env, fetch: opts.fetch ?? fetch }, signal),
+        (await import("./mcp/client.ts")).connectServer(s, hooks, { version: pkg.version, env, fetch: opts.fetch ? bunFetch(opts.fetch) : fetch }, signal),
       store: createToolStore(cacheDir),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => {

@@ -144,3 +144,19 @@ test("a provider's errors name createProvider's options, not the CLI's config ke
   expect(result.error?.message).toContain("createProvider's baseUrl");
   expect(result.error?.message).not.toContain("base_url");
 });
+
+test("a program's own fetch, a plain function, carries the provider's requests", async () => {
+  const model = startModelServer(() => ({ text: "hi" }));
+  try {
+    const seen: string[] = [];
+    const logged = async (input: string | URL | Request, init?: RequestInit) => {
+      seen.push(input instanceof Request ? input.url : String(input));
+      return fetch(input, init);
+    };
+    const provider = await createProvider({ protocol: "openai", baseUrl: model.baseUrl, model: "m", fetch: logged });
+    expect((await createAgent({ provider, cwd: dir.path, tools: [] }).send("hi", new AbortController().signal)).stop).toBe("end");
+    expect(seen).toEqual([`${model.baseUrl}/chat/completions`]);
+  } finally {
+    model.stop();
+  }
+});

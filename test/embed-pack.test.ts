@@ -55,11 +55,26 @@ function scratchProject(dir: string, tarball: string, integrity: string): void {
         typeRoots: [join(ROOT, "node_modules", "@types")],
         types: ["bun"],
       },
-      include: ["embed.ts"],
+      include: ["embed.ts", "typed.ts"],
     }),
   );
   copyFileSync(join(ROOT, "examples", "embed.ts"), join(dir, "embed.ts"));
+  writeFileSync(join(dir, "typed.ts"), TYPED);
 }
+
+/**
+ * What a program writes against the declarations with no cast: a fetch of its own (Bun's `typeof
+ * fetch` wants `preconnect` too), settings given in part, why a run failed. Type-checked, never run.
+ */
+const TYPED = `import { createAgent, createMcp, createProvider, permissionCheck, type AgentEvent, type RunResult } from "hey";
+const logged = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => fetch(input, init);
+const provider = await createProvider({ protocol: "openai", baseUrl: "http://127.0.0.1:9/v1", model: "m", fetch: logged });
+const permission = permissionCheck({ allow: ["read_file"] });
+const mcp = createMcp([{ name: "docs", url: "http://127.0.0.1:9/mcp" }], { fetch: logged, permission, output: { emit: (e: AgentEvent) => void e } });
+const agent = createAgent({ provider, permission, settings: { context: { budgetTokens: 100_000 }, retry: { maxRetries: 0 } }, tools: (signal) => mcp.tools([], signal) });
+const result: RunResult = await agent.send("hi", AbortSignal.timeout(1));
+export const why: string | undefined = result.error?.message;
+`;
 
 beforeAll(() => {
   const packed = run(["npm", "pack", "--json", "--pack-destination", scratch.path], ROOT);
@@ -81,7 +96,7 @@ test("the tarball holds the library, its declarations and no binary", () => {
   );
 });
 
-test("examples/embed.ts type-checks against the packed declarations", () => {
+test("examples/embed.ts, and a program that brings its own fetch and gives settings in part, type-check against the packed declarations", () => {
   const checked = run([join(ROOT, "node_modules", ".bin", "tsc"), "-p", scratch.path], scratch.path);
   expect(checked.stdout + checked.stderr).toBe("");
   expect(checked.exitCode).toBe(0);
