@@ -1,7 +1,7 @@
 // hey for embedding (the seed's `lib.rs`): an agent in a few lines — `createAgent` with hey's
 // defaults (its tools, system prompt, retries, context management, the secrets it keeps from the
-// model), the permission check, the session writer and resume, and MCP servers — over the kernel (message IR, Provider / Tool / Output, the
-// loop) and the four protocol adapters behind `createProvider`. Nothing here reads configuration
+// model), the permission check, the session writer and resume, and MCP servers — over the kernel
+// (message IR, Provider / Tool / Output, the loop) and the four protocol adapters behind `createProvider`. Nothing here reads configuration
 // files or the terminal: the embedder passes in what differs. The CLI (main.ts → run.ts → wire.ts)
 // builds its agent from its configuration instead; examples/embed.ts builds one from this file.
 import { homedir, platform } from "node:os";
@@ -234,7 +234,7 @@ export function createAgent(options: AgentOptions): Agent {
       skills: undefined,
     });
   const given = withDefaults(defaultAgentSettings(options.provider), options.settings);
-  const refuses = options.permission && "refuses" in options.permission ? options.permission.refuses : () => false;
+  const refuses = refusesOf(options.permission);
   // results show handles exactly when the model has the tool that reads them
   const handles = given.context.compressTool && !refuses(TOOL.compress);
   const settings = handles === given.context.compressTool ? given : { ...given, context: { ...given.context, compressTool: false } };
@@ -281,6 +281,11 @@ export function permissionCheck(lists: { allow?: string[]; deny?: string[] }, sh
 export interface ListPermission extends PermissionCheck {
   /** true when every call of `tool` is refused: a deny entry names it, or an allow list leaves it no way to run */
   refuses(tool: string): boolean;
+}
+
+/** Which tools `permission` refuses outright: a ListPermission knows; of any other check, none is assumed. */
+function refusesOf(permission: PermissionCheck | ListPermission | undefined): (tool: string) => boolean {
+  return permission && "refuses" in permission ? permission.refuses : () => false;
 }
 
 /** One MCP server for `createMcp`: a local command or a remote URL, as an `[mcp.NAME]` table holds it. */
@@ -344,7 +349,7 @@ export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpManag
         if (e.state === "failed") warn(`MCP server ${e.server} failed: ${e.error ?? "unknown error"}`);
       },
       warn,
-      refused: opts.permission && "refuses" in opts.permission ? opts.permission.refuses : () => false,
+      refused: refusesOf(opts.permission),
       now: Date.now,
     },
   );
