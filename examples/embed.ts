@@ -1,7 +1,8 @@
 // hey inside another program (README "Embed"): an agent from hey's library with hey's tools, a
 // permission list, its session saved to a file and its progress printed, running one task.
 //
-//   bun add hey            (or: npm install path/to/hey-0.1.0.tgz, from `npm pack` in hey's repository)
+//   bun add path/to/hey-0.1.0.tgz     (`npm pack` in hey's repository makes it: the package is
+//                                      private, not published: `bun add hey` would not get this one)
 //   bun examples/embed.ts "which file here is the largest?"
 //   bun examples/embed.ts -c "and the smallest?"     (goes on with the latest session, in a new process)
 //
