@@ -86,7 +86,12 @@ export { chooseShell, type ShellChoice } from "./tools/shell.ts";
 export { createSessionWriter, type SessionWriter } from "./sessions/writer.ts";
 export { resumeSession, type LoadedSession } from "./sessions/reader.ts";
 export { SessionLockedError } from "./sessions/lock.ts";
-export type { McpManager } from "./mcp/manager.ts";
+/**
+ * What createMcp gives a program: the servers' tools for each request, their state, their prompts
+ * and resources, and close(). The CLI's own parts of the manager (`/reload`'s swap, a restart after
+ * an OAuth sign-in) are not in it.
+ */
+export type McpServers = Pick<McpManager, "tools" | "status" | "offer" | "settled" | "prompts" | "get" | "close">;
 
 /** What an embedded agent is built from: a provider, and whatever should differ from hey's defaults. */
 export interface AgentOptions {
@@ -329,7 +334,7 @@ export interface McpOptions {
  * No OAuth sign-in: a remote server's own `headers` authorize it. Throws an Error naming every
  * server that has no name or another's, or not exactly one of `command` and `url`.
  */
-export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpManager {
+export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServers {
   const problems = serverProblems(servers);
   if (problems.length > 0) throw new Error(problems.join("\n"));
   const env = process.env;

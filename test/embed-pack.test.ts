@@ -64,7 +64,8 @@ function scratchProject(dir: string, tarball: string, integrity: string): void {
 
 /**
  * What a program writes against the declarations with no cast: a fetch of its own (Bun's `typeof
- * fetch` wants `preconnect` too), settings given in part, why a run failed. Type-checked, never run.
+ * fetch` wants `preconnect` too), settings given in part, why a run failed; and what it cannot
+ * reach: the CLI's parts of the MCP manager. Type-checked, never run.
  */
 const TYPED = `import { createAgent, createMcp, createProvider, permissionCheck, type AgentEvent, type RunResult } from "hey";
 const logged = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => fetch(input, init);
@@ -74,6 +75,8 @@ const mcp = createMcp([{ name: "docs", url: "http://127.0.0.1:9/mcp" }], { fetch
 const agent = createAgent({ provider, permission, settings: { context: { budgetTokens: 100_000 }, retry: { maxRetries: 0 } }, tools: (signal) => mcp.tools([], signal) });
 const result: RunResult = await agent.send("hi", AbortSignal.timeout(1));
 export const why: string | undefined = result.error?.message;
+// @ts-expect-error the CLI's /reload swap is not the program's to call
+void mcp.reloadable;
 `;
 
 beforeAll(() => {
