@@ -14,7 +14,7 @@ import { callPath } from "./fs/user-path.ts";
 import type { Message } from "./kernel/ir.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
 import { resumedParts } from "./sessions/resumed.ts";
-import type { Output } from "./kernel/output.ts";
+import { fanOut, type Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
@@ -107,7 +107,8 @@ export interface AgentOptions {
   /**
    * where the run's events go (a display, `createSessionWriter`, several with `fanOut`); default:
    * nowhere. A `model` event naming `settings.model` comes first, so a session writer records the
-   * model, and with it the context window a context-length error teaches, for a resume
+   * model, and with it the context window a context-length error teaches, for a resume. One that
+   * throws (a closed socket) loses that event; the run goes on, as with the CLI's closed pipe
    */
   output?: Output;
   /** the system prompt; default: hey's, for `cwd` */
@@ -245,7 +246,7 @@ export function createAgent(options: AgentOptions): Agent {
   const settings = handles === given.context.compressTool ? given : { ...given, context: { ...given.context, compressTool: false } };
   const compress = handles ? [createCompressTool(() => agent.messages)] : [];
   const own = typeof tools === "function" ? tools : () => tools;
-  const output = guard.output(options.output ?? { emit() {} });
+  const output = guard.output(fanOut(options.output ? [options.output] : []));
   output.emit({ type: "model", ...settings.model });
   for (const message of options.resume?.appended ?? []) output.emit({ type: "message", message });
   const agent: Agent = agentOf({

@@ -160,3 +160,21 @@ test("a program's own fetch, a plain function, carries the provider's requests",
     model.stop();
   }
 });
+
+test("an output that throws (a closed socket) loses its events, not the run: the tool's result is kept and the model answers", async () => {
+  writeFileSync(join(dir.path, "notes.txt"), "alpha\n");
+  const model = startModelServer(readsOnce);
+  try {
+    const provider = await createProvider({ protocol: "openai", baseUrl: model.baseUrl, model: "m" });
+    const closed = {
+      emit(e: { type: string }) {
+        if (e.type === "tool_result") throw new Error("WebSocket is closed");
+      },
+    };
+    const agent = createAgent({ provider, cwd: dir.path, output: closed });
+    expect((await agent.send("read notes.txt", new AbortController().signal)).stop).toBe("end");
+    expect(agent.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+  } finally {
+    model.stop();
+  }
+});
