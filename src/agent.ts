@@ -92,7 +92,10 @@ export interface Agent {
   readonly effort: Effort | undefined;
   readonly usage: Readonly<AgentUsage>;
   readonly context: Readonly<CompactionState>;
-  /** appends a user message and runs the loop until it stops; never throws for provider or tool failures */
+  /**
+   * appends a user message and runs the loop until it stops; never throws for provider or tool
+   * failures. A send made while a run is going waits for it, then runs (sends run in call order)
+   */
   send(content: string | ContentBlock[], signal: AbortSignal): Promise<RunResult>;
   /**
    * the context the next request would hold were it sent now — system prompt, tools and history,
@@ -211,6 +214,40 @@ export function createAgent(parts: AgentParts): Agent {
     },
   });
 
+  /** one run of send: the user's message, then the loop */
+  function runOne(content: string | ContentBlock[], signal: AbortSignal): Promise<RunResult> {
+    const message = userMessage(content);
+    messages.push(message);
+    parts.output.emit({ type: "message", message });
+    return runLoop(messages, {
+      provider: windowed(),
+      output: counted,
+      context: async (history, s, handOff) => {
+        const tools = await parts.tools(s);
+        await useServerWindow();
+        if (resumedCache) replayCache(history.slice(0, -1), prepareDeps(counted, tools), resumedCache); // without the message just sent
+        resumedCache = undefined;
+        // past the run's token cap the hand-off is trimmed to fit, never summarized: the cap is not overshot by a request the run does not need
+        const prepared = await prepare(history, prepareDeps(counted, tools), s, { deterministic: handOff === "max_run_tokens" });
+        if (prepared.usage) spent(prepared.usage);
+        extraNote = parts.note?.(tools);
+        const note = withNote(prepared.note);
+        return { ...prepared, ...(note ? { note } : {}), tools };
+      },
+      signal,
+      cwd: parts.cwd,
+      ...(parts.pathOf ? { pathOf: parts.pathOf } : {}),
+      ...(parts.unlisted ? { unlisted: parts.unlisted } : {}),
+      limits: settings.limits,
+      retry: settings.retry,
+      permission: parts.permission,
+      effort,
+      clock: { sleep, random: Math.random },
+    });
+  }
+  /** the last send's run, until it settles */
+  let busy: Promise<void> | undefined;
+
   return {
     get messages() {
       return messages;
@@ -229,34 +266,15 @@ export function createAgent(parts: AgentParts): Agent {
     },
     context: compaction,
     send(content, signal) {
-      const message = userMessage(content);
-      messages.push(message);
-      parts.output.emit({ type: "message", message });
-      return runLoop(messages, {
-        provider: windowed(),
-        output: counted,
-        context: async (history, s, handOff) => {
-          const tools = await parts.tools(s);
-          await useServerWindow();
-          if (resumedCache) replayCache(history.slice(0, -1), prepareDeps(counted, tools), resumedCache); // without the message just sent
-          resumedCache = undefined;
-          // past the run's token cap the hand-off is trimmed to fit, never summarized: the cap is not overshot by a request the run does not need
-          const prepared = await prepare(history, prepareDeps(counted, tools), s, { deterministic: handOff === "max_run_tokens" });
-          if (prepared.usage) spent(prepared.usage);
-          extraNote = parts.note?.(tools);
-          const note = withNote(prepared.note);
-          return { ...prepared, ...(note ? { note } : {}), tools };
-        },
-        signal,
-        cwd: parts.cwd,
-        ...(parts.pathOf ? { pathOf: parts.pathOf } : {}),
-        ...(parts.unlisted ? { unlisted: parts.unlisted } : {}),
-        limits: settings.limits,
-        retry: settings.retry,
-        permission: parts.permission,
-        effort,
-        clock: { sleep, random: Math.random },
-      });
+      // the history holds one conversation: a second run beside the first would put its message between a call and its result
+      // (when none is going it starts at once, the message in `messages` before send returns)
+      const run = busy ? busy.then(() => runOne(content, signal)) : runOne(content, signal);
+      const idle = () => {
+        if (busy === settled) busy = undefined;
+      };
+      const settled = run.then(idle, idle);
+      busy = settled;
+      return run;
     },
     async preview(signal) {
       return previewContext(messages, prepareDeps(counted, await parts.tools(signal)));

@@ -1,7 +1,7 @@
 // hey for embedding (the seed's `lib.rs`): an agent in a few lines — `createAgent` with hey's
-// defaults (its tools, system prompt, retries, context management), the permission check, the
-// session writer and MCP servers — over the kernel (message IR, Provider / Tool / Output, the
-// loop) and the four protocol adapters behind `createProvider`. Nothing here reads configuration
+// defaults (its tools, system prompt, retries, context management, the secrets it keeps from the
+// model), the permission check, the session writer and resume, and MCP servers — over the kernel
+// (message IR, Provider / Tool / Output, the loop) and the four protocol adapters behind `createProvider`. Nothing here reads configuration
 // files or the terminal: the embedder passes in what differs. The CLI (main.ts → run.ts → wire.ts)
 // builds its agent from its configuration instead; examples/embed.ts builds one from this file.
 import { homedir, platform } from "node:os";
@@ -12,22 +12,29 @@ import { places } from "./fs/places.ts";
 import { realTarget } from "./fs/real-target.ts";
 import { callPath } from "./fs/user-path.ts";
 import type { Message } from "./kernel/ir.ts";
-import type { Output } from "./kernel/output.ts";
+import type { LoadedSession } from "./sessions/reader.ts";
+import { resumedParts } from "./sessions/resumed.ts";
+import { fanOut, type Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
+import { TOOL } from "./kernel/tool-names.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
 import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
+import { refusedOutright } from "./permission/refused.ts";
 import { compileRules, decide, validateRules } from "./permission/rules.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { buildSystemPrompt } from "./prompt/system.ts";
 import { createBashTool } from "./tools/bash.ts";
+import { createCompressTool } from "./tools/compress.ts";
 import { createEditTool } from "./tools/edit.ts";
 import { createGrepTool } from "./tools/grep.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
 import { chooseShell, type ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
+import { createProvider as providerFor, type ProviderOptions as AdapterChoice } from "./providers/create.ts";
+import { secretGuard, withoutSecrets } from "./embed-secrets.ts";
 import pkg from "../package.json" with { type: "json" };
 
 export {
@@ -61,7 +68,15 @@ export type { PermissionCheck } from "./kernel/tool-calls.ts";
 export type { RetryPolicy } from "./kernel/retry.ts";
 export type { Agent, AgentSettings, AgentUsage } from "./agent.ts";
 export type { ContextPolicy } from "./context/view.ts";
-export { createProvider, type ProviderOptions } from "./providers/create.ts";
+/** A fetch of the standard shape: any function that takes what fetch takes (a logging wrapper, a test double). */
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** What createProvider is given (providers/common.ts ProviderOptions), with `fetch` any FetchLike: Bun's `typeof fetch` also demands `preconnect`. */
+export type ProviderOptions = Omit<AdapterChoice, "fetch"> & { fetch?: FetchLike };
+
+/** `f` as Bun types fetch: the preconnect hint is the global fetch's. */
+const bunFetch = (f: FetchLike): typeof fetch =>
+  Object.assign((input: string | URL | Request, init?: RequestInit) => f(input, init), { preconnect: fetch.preconnect });
 export { createBashTool, type BashToolOptions } from "./tools/bash.ts";
 export { createEditTool } from "./tools/edit.ts";
 export { createGrepTool } from "./tools/grep.ts";
@@ -69,25 +84,101 @@ export { createReadFileTool } from "./tools/read-file.ts";
 export { createWriteFileTool } from "./tools/write-file.ts";
 export { chooseShell, type ShellChoice } from "./tools/shell.ts";
 export { createSessionWriter, type SessionWriter } from "./sessions/writer.ts";
-export type { McpManager } from "./mcp/manager.ts";
+export { resumeSession, type LoadedSession } from "./sessions/reader.ts";
+export { SessionLockedError } from "./sessions/lock.ts";
+/**
+ * What createMcp gives a program: the servers' tools for each request, their state, their prompts
+ * and resources, and close(). The CLI's own parts of the manager (`/reload`'s swap, a restart after
+ * an OAuth sign-in) are not in it.
+ */
+export type McpServers = Pick<McpManager, "tools" | "status" | "offer" | "settled" | "prompts" | "get" | "close">;
 
 /** What an embedded agent is built from: a provider, and whatever should differ from hey's defaults. */
 export interface AgentOptions {
   provider: Provider;
   /** the project the tools work in; default: the current directory */
   cwd?: string;
-  /** the tools of each request; default: hey's five (bash, read_file, write_file, edit, grep) for `cwd` */
+  /**
+   * the tools of each request; default: hey's five (bash, read_file, write_file, edit, grep) for
+   * `cwd`. hey's `compress` tool follows them while `settings.context.compressTool` is on (the
+   * default, as in the CLI: tool results end with the `[#handle]` it names them by); off, neither
+   */
   tools?: Tool[] | ((signal: AbortSignal) => Tool[] | Promise<Tool[]>);
-  /** where the run's events go (a display, `createSessionWriter`, several with `fanOut`); default: nowhere */
+  /**
+   * where the run's events go (a display, `createSessionWriter`, several with `fanOut`); default:
+   * nowhere. A `model` event naming `settings.model` comes first, so a session writer records the
+   * model, and with it the context window a context-length error teaches, for a resume. One that
+   * throws (a closed socket) loses that event; the run goes on, as with the CLI's closed pipe
+   */
   output?: Output;
   /** the system prompt; default: hey's, for `cwd` */
   system?: string;
-  /** whether a tool call may run (`permissionCheck`); default: every call runs */
-  permission?: PermissionCheck;
-  /** the loop's limits, retries and context management, each part replacing the default's */
-  settings?: Partial<AgentSettings>;
+  /**
+   * whether a tool call may run; default: every call runs. One made by `permissionCheck` also
+   * keeps the tools it refuses whatever their arguments out of the requests (their schemas would
+   * be paid for on every request for calls that can only fail), as the CLI does
+   */
+  permission?: PermissionCheck | ListPermission;
+  /** the loop's limits, retries and context management: what each part gives replaces hey's default, the rest of the part stays */
+  settings?: AgentSettingsPatch;
   /** a conversation to continue */
   history?: Message[];
+  /**
+   * values the model must never read, besides the API key the provider was made with
+   * (createProvider's `apiKey`): `[redacted]` in every tool result and event (a session writer's
+   * file too), and the commands of the default tools get no variable that holds one
+   */
+  secrets?: string[];
+  /** values shaped like credentials in tool results become `[secret: NAME]` placeholders; default on, as the CLI's `[tools] redact_secrets` */
+  redactShapes?: boolean;
+  /**
+   * a session file to continue (`resumeSession`), instead of `history`: its latest messages with
+   * its summaries in place of what they cover, as hey's own resume sends them, and the context
+   * window and token estimate it learned. Results for calls a crash left open are emitted to
+   * `output` as `message` events first, so a session writer appending to the file records them
+   */
+  resume?: LoadedSession;
+}
+
+/** AgentSettings given only where they differ from hey's defaults, part by part: `{ context: { budgetTokens: 100_000 } }`. */
+export type AgentSettingsPatch = { [K in keyof AgentSettings]?: AgentSettings[K] extends object ? Partial<AgentSettings[K]> : AgentSettings[K] };
+
+/** `base` with what `patch` gives in each part; the rest of each part stays. */
+function withDefaults(base: AgentSettings, patch: AgentSettingsPatch = {}): AgentSettings {
+  return {
+    ...base,
+    ...patch,
+    model: { ...base.model, ...patch.model },
+    limits: { ...base.limits, ...patch.limits },
+    retry: { ...base.retry, ...patch.retry },
+    context: { ...base.context, ...patch.context },
+  };
+}
+
+/** The API key each provider was made with, and every key given to createProvider in this process: what the model never sees (embed-secrets.ts). */
+const providerKeys = new WeakMap<Provider, string>();
+const allKeys = new Set<string>();
+
+/**
+ * The adapter for `opts.protocol`. A refused connection to this machine fails at once instead of
+ * being retried: nothing listens there (Ollama not started, a wrong port). A try that got not a
+ * byte of an answer says which endpoint was silent. Throws only what the adapter's factory throws.
+ * `apiKey` never reaches the model: see AgentOptions.secrets.
+ */
+export async function createProvider(opts: ProviderOptions): Promise<Provider> {
+  // its errors name the embedder's options, not the CLI's config keys and flags
+  const { fetch: given, ...rest } = opts;
+  const provider = await providerFor({
+    apiKeySetting: "createProvider's apiKey",
+    baseUrlSetting: "createProvider's baseUrl",
+    ...rest,
+    ...(given ? { fetch: bunFetch(given) } : {}),
+  });
+  if (opts.apiKey) {
+    providerKeys.set(provider, opts.apiKey);
+    allKeys.add(opts.apiKey);
+  }
+  return provider;
 }
 
 /** hey's defaults (config/keys.ts) for an agent over `provider`: 20 turns, retries with backoff, a 40k-token context budget with pruning. */
@@ -108,13 +199,16 @@ export function defaultShell(): ShellChoice {
 
 /**
  * hey's five built-in tools, as the CLI configures them by default. Its file tools share what they
- * saw of each file, so write_file refuses a file changed since: make them once per agent.
+ * saw of each file, so write_file refuses a file changed since: make them once per agent. The
+ * commands bash runs get no environment variable whose value is one of `secrets` (default: the
+ * API keys given to createProvider before this call).
  */
-export function defaultTools(shell: ShellChoice = defaultShell()): Tool[] {
+export function defaultTools(shell: ShellChoice = defaultShell(), secrets: readonly string[] = [...allKeys]): Tool[] {
   const tools = resolveTable(SECTIONS.tools, undefined);
   const seen = new Map<string, string>();
+  const env = withoutSecrets(process.env, secrets);
   return [
-    createBashTool({ shell, timeoutMs: tools.bashTimeoutMs, filter: tools.bashFilter, raw: false }),
+    createBashTool({ shell, timeoutMs: tools.bashTimeoutMs, filter: tools.bashFilter, raw: false, env }),
     createReadFileTool({ seen }),
     createWriteFileTool({ seen }),
     createEditTool({ seen }),
@@ -130,7 +224,10 @@ export function defaultTools(shell: ShellChoice = defaultShell()): Tool[] {
 export function createAgent(options: AgentOptions): Agent {
   const cwd = options.cwd ?? process.cwd();
   const shell = defaultShell();
-  const tools = options.tools ?? defaultTools(shell);
+  const key = providerKeys.get(options.provider);
+  const secrets = [...(options.secrets ?? []), ...(key ? [key] : [])];
+  const guard = secretGuard(secrets, options.redactShapes ?? resolveTable(SECTIONS.tools, undefined).redactSecrets);
+  const tools = options.tools ?? defaultTools(shell, [...allKeys, ...secrets]);
   const system =
     options.system ??
     buildSystemPrompt({
@@ -142,18 +239,29 @@ export function createAgent(options: AgentOptions): Agent {
       agentsMd: [],
       skills: undefined,
     });
-  return agentOf({
+  const given = withDefaults(defaultAgentSettings(options.provider), options.settings);
+  const refuses = refusesOf(options.permission);
+  // results show handles exactly when the model has the tool that reads them
+  const handles = given.context.compressTool && !refuses(TOOL.compress);
+  const settings = handles === given.context.compressTool ? given : { ...given, context: { ...given.context, compressTool: false } };
+  const compress = handles ? [createCompressTool(() => agent.messages)] : [];
+  const own = typeof tools === "function" ? tools : () => tools;
+  const output = guard.output(fanOut(options.output ? [options.output] : []));
+  output.emit({ type: "model", ...settings.model });
+  for (const message of options.resume?.appended ?? []) output.emit({ type: "message", message });
+  const agent: Agent = agentOf({
     provider: options.provider,
-    settings: { ...defaultAgentSettings(options.provider), ...options.settings },
-    tools: typeof tools === "function" ? tools : () => tools,
-    output: options.output ?? { emit() {} },
+    settings,
+    tools: async (signal) => [...(await own(signal)), ...compress].filter((t) => !refuses(t.name)).map(guard.tool),
+    output,
     cwd,
     pathOf: (path) => realTarget(callPath(path, cwd, homedir())),
     system: () => system,
     permission: options.permission ?? (() => undefined),
     taskNote: () => undefined,
-    ...(options.history ? { history: options.history } : {}),
+    ...(options.resume ? resumedParts(options.resume, settings.model.provider, settings.model.model) : options.history ? { history: options.history } : {}),
   });
+  return agent;
 }
 
 /**
@@ -163,15 +271,27 @@ export function createAgent(options: AgentOptions): Agent {
  * shell the bash tool runs (its syntax is what is checked). Throws an Error naming every entry that
  * is no rule.
  */
-export function permissionCheck(lists: { allow?: string[]; deny?: string[] }, shell = "sh"): PermissionCheck {
+export function permissionCheck(lists: { allow?: string[]; deny?: string[] }, shell = "sh"): ListPermission {
   const both = { allow: lists.allow ?? [], deny: lists.deny ?? [] };
   const problems = validateRules(both);
   if (problems.length > 0) throw new Error(problems.join("\n"));
   const { rules } = compileRules(both, shell);
-  return (tool, args) => {
+  const check = (tool: string, args: Record<string, unknown>) => {
     const decision = decide(tool, args, rules);
     return decision.allowed ? undefined : decision.reason;
   };
+  return Object.assign(check, { refuses: (tool: string) => refusedOutright(tool, rules) });
+}
+
+/** A PermissionCheck made from lists (`permissionCheck`), which also knows the tools it refuses whatever their arguments. */
+export interface ListPermission extends PermissionCheck {
+  /** true when every call of `tool` is refused: a deny entry names it, or an allow list leaves it no way to run */
+  refuses(tool: string): boolean;
+}
+
+/** Which tools `permission` refuses outright: a ListPermission knows; of any other check, none is assumed. */
+function refusesOf(permission: PermissionCheck | ListPermission | undefined): (tool: string) => boolean {
+  return permission && "refuses" in permission ? permission.refuses : () => false;
 }
 
 /** One MCP server for `createMcp`: a local command or a remote URL, as an `[mcp.NAME]` table holds it. */
@@ -190,16 +310,34 @@ export interface McpServer {
   excludeTools?: string[];
 }
 
+/** How `createMcp` runs its servers; every part may be left out. */
+export interface McpOptions {
+  /** where each server's tool list is cached; default hey's cache dir */
+  cacheDir?: string;
+  fetch?: FetchLike;
+  /** a server that failed to start, and warnings about its tools' names */
+  warn?(message: string): void;
+  /** the most a request waits for a server with no cached tool list; default 3 s */
+  startupWaitMs?: number;
+  /**
+   * each server's `mcp` events as they happen: connected (with its tool count and how many are
+   * offered), failed, stopped, with why — what `hey` prints as `connected: fs (14 tools)`
+   */
+  output?: Output;
+  /** the agent's `permissionCheck`: a tool it refuses outright is not offered, and `offered` counts without it */
+  permission?: PermissionCheck | ListPermission;
+}
+
 /**
  * MCP servers (SPEC §14), connecting in the background at once: give an agent
  * `tools: (signal) => mcp.tools(builtins, signal)`, with `const builtins = defaultTools()` made
  * once, and each request offers their tools as they come; `close()` stops them. Their tool lists are cached in hey's cache dir (or `cacheDir`).
- * No OAuth sign-in: a remote server's own `headers` authorize it.
+ * No OAuth sign-in: a remote server's own `headers` authorize it. Throws an Error naming every
+ * server that has no name or another's, or not exactly one of `command` and `url`.
  */
-export function createMcp(
-  servers: McpServer[],
-  opts: { cacheDir?: string; fetch?: typeof fetch; warn?(message: string): void; startupWaitMs?: number } = {},
-): McpManager {
+export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServers {
+  const problems = serverProblems(servers);
+  if (problems.length > 0) throw new Error(problems.join("\n"));
   const env = process.env;
   const defaults = resolveTable(MCP_SERVER_KEYS, undefined);
   const settings = servers.map((s): McpServerSettings => ({ ...defaults, ...s, at: `the server ${s.name}` }));
@@ -209,15 +347,30 @@ export function createMcp(
     { servers: settings, startupWaitMs: opts.startupWaitMs ?? resolveTable(SECTIONS.mcp, undefined).startupWaitMs, off: false },
     {
       connect: async (s, hooks, signal) =>
-        (await import("./mcp/client.ts")).connectServer(s, hooks, { version: pkg.version, env, fetch: opts.fetch ?? fetch }, signal),
+        (await import("./mcp/client.ts")).connectServer(s, hooks, { version: pkg.version, env, fetch: opts.fetch ? bunFetch(opts.fetch) : fetch }, signal),
       store: createToolStore(cacheDir),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => {
+        opts.output?.emit(e);
         if (e.state === "failed") warn(`MCP server ${e.server} failed: ${e.error ?? "unknown error"}`);
       },
       warn,
-      refused: () => false,
+      refused: refusesOf(opts.permission),
       now: Date.now,
     },
   );
+}
+
+/** What is wrong with createMcp's `servers`, each naming the server (as a config file's `[mcp.NAME]` errors do); none: []. */
+function serverProblems(servers: McpServer[]): string[] {
+  return servers.flatMap((s, i) => {
+    const at = `createMcp: servers[${i}]${s.name ? ` (${s.name})` : ""}`;
+    const first = servers.findIndex((o) => o.name === s.name);
+    return [
+      ...(s.name ? [] : [`${at} has no name`]),
+      ...(first < i ? [`${at} is named like servers[${first}]; each server needs a name of its own`] : []),
+      ...(s.command === undefined && s.url === undefined ? [`${at} needs command (a local server) or url (a remote one)`] : []),
+      ...(s.command !== undefined && s.url !== undefined ? [`${at} has both command and url; keep one`] : []),
+    ];
+  });
 }

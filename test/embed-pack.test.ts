@@ -1,8 +1,8 @@
 // hey as a package (issue 25): `npm pack` makes the tarball (its prepack builds dist/lib and the
 // type declarations), a scratch project installs it as npm ci would — offline, from npm's cache,
 // which `npm ci` in this repository filled — type-checks examples/embed.ts against the packed
-// declarations, and runs it against a loopback mock model: one turn of tool calls (one the
-// example's permission list refuses), then the answer.
+// declarations, and runs it against a loopback mock model: one turn of tool calls (one to a tool
+// the example's permission list refuses, so it is not offered), then the answer.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -55,11 +55,29 @@ function scratchProject(dir: string, tarball: string, integrity: string): void {
         typeRoots: [join(ROOT, "node_modules", "@types")],
         types: ["bun"],
       },
-      include: ["embed.ts"],
+      include: ["embed.ts", "typed.ts"],
     }),
   );
   copyFileSync(join(ROOT, "examples", "embed.ts"), join(dir, "embed.ts"));
+  writeFileSync(join(dir, "typed.ts"), TYPED);
 }
+
+/**
+ * What a program writes against the declarations with no cast: a fetch of its own (Bun's `typeof
+ * fetch` wants `preconnect` too), settings given in part, why a run failed; and what it cannot
+ * reach: the CLI's parts of the MCP manager. Type-checked, never run.
+ */
+const TYPED = `import { createAgent, createMcp, createProvider, permissionCheck, type AgentEvent, type RunResult } from "hey";
+const logged = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => fetch(input, init);
+const provider = await createProvider({ protocol: "openai", baseUrl: "http://127.0.0.1:9/v1", model: "m", fetch: logged });
+const permission = permissionCheck({ allow: ["read_file"] });
+const mcp = createMcp([{ name: "docs", url: "http://127.0.0.1:9/mcp" }], { fetch: logged, permission, output: { emit: (e: AgentEvent) => void e } });
+const agent = createAgent({ provider, permission, settings: { context: { budgetTokens: 100_000 }, retry: { maxRetries: 0 } }, tools: (signal) => mcp.tools([], signal) });
+const result: RunResult = await agent.send("hi", AbortSignal.timeout(1));
+export const why: string | undefined = result.error?.message;
+// @ts-expect-error the CLI's /reload swap is not the program's to call
+void mcp.reloadable;
+`;
 
 beforeAll(() => {
   const packed = run(["npm", "pack", "--json", "--pack-destination", scratch.path], ROOT);
@@ -81,7 +99,7 @@ test("the tarball holds the library, its declarations and no binary", () => {
   );
 });
 
-test("examples/embed.ts type-checks against the packed declarations", () => {
+test("examples/embed.ts, and a program that brings its own fetch and gives settings in part, type-check against the packed declarations", () => {
   const checked = run([join(ROOT, "node_modules", ".bin", "tsc"), "-p", scratch.path], scratch.path);
   expect(checked.stdout + checked.stderr).toBe("");
   expect(checked.exitCode).toBe(0);
@@ -109,12 +127,13 @@ test("examples/embed.ts runs a task from the scratch project: tools, a refusal, 
   expect(ran.stdout).toBe("big.txt\n");
   expect(ran.stderr).toContain('→ bash {"command":"ls -S"}');
   expect(ran.stderr).toContain("✓ big.txt"); // ls -S: the largest first
-  expect(ran.stderr).toContain("✗ blocked by permission rules:");
+  // the list refuses write_file whatever its arguments: it is not offered, and a call to it runs nothing
+  expect(ran.stderr).toContain('✗ unknown tool "write_file"; available: bash, read_file, grep');
   expect(existsSync(join(scratch.path, "x.txt"))).toBe(false);
   // what the model was sent: hey's tools, its system prompt, the user's task
   const first = model.requests[0]!.body as { model: string; messages: { role: string; content: string }[]; tools: { function: { name: string } }[] };
   expect(first.model).toBe("mock");
-  expect(first.tools.map((t) => t.function.name)).toEqual(["bash", "read_file", "write_file", "edit", "grep"]);
+  expect(first.tools.map((t) => t.function.name)).toEqual(["bash", "read_file", "grep"]);
   expect(first.messages.at(-1)).toEqual({ role: "user", content: "Which file here is the largest?" });
   const [file] = readdirSync(join(scratch.path, ".sessions")).filter((f) => f.endsWith(".jsonl"));
   const entries = readFileSync(join(scratch.path, ".sessions", file!), "utf8")
@@ -124,4 +143,34 @@ test("examples/embed.ts runs a task from the scratch project: tools, a refusal, 
   const said = entries.filter((e) => e.type === "message" && e.message?.role === "assistant").map((e) => e.message!.content.map((c) => c.text ?? "").join(""));
   expect(said.at(-1)).toBe("big.txt");
   expect(entries.filter((e) => e.message?.role === "tool")).toHaveLength(2);
+}, 60_000);
+
+test("under Node.js, importing the package throws one error that says it needs Bun and what to do instead", () => {
+  writeFileSync(join(scratch.path, "on-node.mjs"), 'import { createAgent } from "hey";\nconsole.log(typeof createAgent);\n');
+  const ran = run(["node", "on-node.mjs"], scratch.path);
+  expect(ran.exitCode).toBe(1);
+  expect(ran.stdout).toBe("");
+  expect(ran.stderr).toContain(
+    `the hey package runs on Bun (https://bun.sh), not on Node.js ${run(["node", "-p", "process.versions.node"], scratch.path).stdout.trim()}`,
+  );
+  expect(ran.stderr).toContain("Run your program with bun");
+});
+
+test("examples/embed.ts -c goes on with that session in a new process: the model hears the whole conversation, the file holds both runs", async () => {
+  const before = model.requests.length;
+  model.enqueue(sseReply(sse([chatChunk({ content: "x.txt is not there" }), chatChunk({ finish: "stop" })])));
+  const env = { PATH: process.env.PATH, HOME: scratch.path, MODEL_BASE_URL: `${model.url}/v1`, MODEL: "mock" };
+  const child = Bun.spawn([process.execPath, "embed.ts", "-c", "And the smallest?"], { cwd: scratch.path, env, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, exitCode] = await Promise.all([child.stdout.text(), child.stderr.text(), child.exited]);
+  expect({ stdout, exitCode }).toEqual({ stdout: "x.txt is not there\n", exitCode: 0 });
+  expect(stderr).toContain("1 requests");
+
+  const sent = model.requests.slice(before)[0]!.body as { messages: { role: string; content: unknown }[] };
+  expect(sent.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "tool", "assistant", "user"]);
+  expect(sent.messages.at(-1)).toEqual({ role: "user", content: "And the smallest?" });
+  const files = readdirSync(join(scratch.path, ".sessions")).filter((f) => f.endsWith(".jsonl"));
+  expect(files).toHaveLength(1); // appended to, not a second session
+  const saved = readFileSync(join(scratch.path, ".sessions", files[0]!), "utf8");
+  expect(saved.indexOf("And the smallest?")).toBeGreaterThan(saved.indexOf("big.txt"));
+  expect(readdirSync(join(scratch.path, ".sessions")).filter((f) => f.endsWith(".lock"))).toEqual([]); // the writer let go of it
 }, 60_000);

@@ -107,7 +107,7 @@ describe("createAgent: an agent with hey's defaults", () => {
     expect(textOf(agent.messages.at(-1)!)).toBe("It says alpha.");
     expect(agent.settings).toMatchObject({ limits: { maxTurns: 20 }, retry: { maxRetries: 5 }, context: { budgetTokens: 40_000, purgeErrorsAfter: 4 } });
     const first = server.requests.at(-2)!.body as { messages: { role: string; content: string }[]; tools: { function: { name: string } }[] };
-    expect(first.tools.map((t) => t.function.name)).toEqual(["bash", "read_file", "write_file", "edit", "grep"]);
+    expect(first.tools.map((t) => t.function.name)).toEqual(["bash", "read_file", "write_file", "edit", "grep", "compress"]);
     expect(first.messages[0]!.content).toContain(`Working directory: ${dir.path}`);
     const saved = readFileSync(join(sessions, "s1.jsonl"), "utf8");
     expect(saved).toContain("It says alpha.");
@@ -133,6 +133,16 @@ describe("createAgent: an agent with hey's defaults", () => {
     const agent = createAgent({ provider, settings: { limits: { maxTurns: 2, parallelTools: false } } });
     expect(agent.settings.limits).toEqual({ maxTurns: 2, parallelTools: false });
     expect(agent.settings.retry).toEqual(defaultAgentSettings(provider).retry);
+  });
+
+  test("a part of the settings given in part keeps hey's defaults for the rest of it", async () => {
+    const provider = await createProvider({ protocol: "openai", baseUrl: `${server.url}/v1`, model: "m" });
+    const defaults = defaultAgentSettings(provider);
+    const agent = createAgent({ provider, settings: { limits: { maxTurns: 3 }, retry: { maxRetries: 0 }, context: { budgetTokens: 100_000 } } });
+    expect(agent.settings.limits).toEqual({ ...defaults.limits, maxTurns: 3 });
+    expect(agent.settings.retry).toEqual({ ...defaults.retry, maxRetries: 0 });
+    expect(agent.settings.context).toEqual({ ...defaults.context, budgetTokens: 100_000 });
+    expect(agent.settings.context.purgeErrorsAfter).toBe(4);
   });
 });
 

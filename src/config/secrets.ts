@@ -37,7 +37,12 @@ export function knownSecrets(settings: Settings, env: Record<string, string | un
     found.push(s.oauthClient?.secret);
   }
   for (const url of [cliProxy, settings.proxy, ...PROXY_VARS.map((v) => env[v])]) found.push(...proxyPassword(url));
-  const plain = found.filter((v): v is string => v !== undefined && v.length >= MIN_SECRET_CHARS);
+  return secretSpellings(found);
+}
+
+/** What redaction looks for of `values`: each of MIN_SECRET_CHARS or more, and its base64 spellings; longest first. */
+export function secretSpellings(values: readonly (string | undefined)[]): string[] {
+  const plain = values.filter((v): v is string => v !== undefined && v.length >= MIN_SECRET_CHARS);
   // `base64 < somefile` must not carry a key past redaction either: its three base64 spellings
   const encoded = plain.filter((v) => v.length >= MIN_BASE64_SOURCE_CHARS).flatMap(base64Cores);
   const unique = new Set([...plain, ...encoded]);

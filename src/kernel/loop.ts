@@ -41,19 +41,16 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     if ("turns" in reply) return reply;
     const calls = reply.message.toolCalls ?? [];
     if (calls.length === 0 && reply.stop === "refusal") {
-      deps.output.emit({ type: "error", kind: "refusal", message: refused(reply.detail) });
-      return turns.finish("error");
+      return turns.fail("refusal", refused(reply.detail), "error");
     }
     // nothing at all for the request: a failure (exit 1), not a silent success; an answer without
     // text after the model worked with tools ends the run normally (its work is the result)
     if (calls.length === 0 && reply.stop !== "length" && !reply.answered && turns.count() === 1) {
-      deps.output.emit({ type: "error", kind: "empty_answer", message: reply.detail ? `${EMPTY_ANSWER} (${reply.detail})` : EMPTY_ANSWER });
-      return turns.finish("error");
+      return turns.fail("empty_answer", reply.detail ? `${EMPTY_ANSWER} (${reply.detail})` : EMPTY_ANSWER, "error");
     }
     if (calls.length === 0 && reply.stop === "length") {
       const message = reply.detail ? `the answer was cut off: ${reply.detail}` : CUT_OFF;
-      deps.output.emit({ type: "error", kind: "length", message, ...(reply.maxTokens ? { max_tokens: reply.maxTokens } : {}) });
-      return turns.finish("length");
+      return turns.fail("length", message, "length", reply.maxTokens);
     }
     if (calls.length === 0) return turns.finish("end");
     const cutOff = reply.stop === "length"; // the last call may have been cut off mid-arguments: it is not run

@@ -4,7 +4,7 @@
 import { adaptHistory, thinkingBlocked } from "./adapt-history.ts";
 import { errorText } from "./errors.ts";
 import { addUsage, emptyUsage, newId, textOf, type Effort, type Message, type StopReason, type Usage } from "./ir.ts";
-import { usageCounts, type HandOffLimit, type Output, type RunStop } from "./output.ts";
+import { usageCounts, type ErrorKind, type HandOffLimit, type Output, type RunStop } from "./output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "./provider.ts";
 import { retryDecision, type RetryPolicy } from "./retry.ts";
 import { abortReason, INTERRUPTED, type Tool } from "./tool.ts";
@@ -54,6 +54,11 @@ export interface RunResult {
   stop: RunStop;
   turns: number;
   usage: Usage;
+  /**
+   * the `error` event that ended the run, for a caller with no Output: why it stopped with "error"
+   * or "interrupted", or the cut-off final answer of "length"; absent otherwise
+   */
+  error?: { kind: ErrorKind; message: string };
 }
 
 /** One answered request: its message (already appended, unless it is a hand-off without text), whether it has text, why it stopped (and the provider's words on it, and the output limit it went with), the tools it was offered. */
@@ -80,6 +85,8 @@ export interface Turns {
   count(): number;
   /** emits `done` */
   finish(stop: RunStop): RunResult;
+  /** emits the `error` event (with the output limit a `length` stop went with), then `done`: a RunResult that carries the error */
+  fail(kind: ErrorKind, message: string, stop: RunStop, maxTokens?: number): RunResult;
   interrupted(): RunResult;
 }
 
@@ -104,10 +111,11 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       output.emit({ type: "done", stop_reason: stop, turns, usage: usageCounts(usage) });
       return { stop, turns, usage };
     },
-    interrupted() {
-      output.emit({ type: "error", kind: "interrupted", message: abortReason(deps.signal) });
-      return self.finish("interrupted");
+    fail(kind, message, stop, maxTokens) {
+      output.emit({ type: "error", kind, message, ...(maxTokens ? { max_tokens: maxTokens } : {}) });
+      return { ...self.finish(stop), error: { kind, message } };
     },
+    interrupted: () => self.fail("interrupted", abortReason(deps.signal), "interrupted"),
     async request(handOff, limit) {
       turns++;
       output.emit({ type: "turn_start", turn: turns });
@@ -144,8 +152,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       if (cut) self.append(interruptedAnswer(cut, deps.signal.aborted ? abortReason(deps.signal) : BROKE_OFF));
       if (reply.error) {
         if (deps.signal.aborted) return self.interrupted();
-        output.emit({ type: "error", kind: reply.error.kind, message: reply.error.message });
-        return self.finish(limit ?? "error"); // past the limit the run still ends there (the caller writes a hand-off of its own)
+        return self.fail(reply.error.kind, reply.error.message, limit ?? "error"); // past the limit the run still ends there (the caller writes a hand-off of its own)
       }
       const answered = textOf(reply.message).trim() !== "";
       if (handOff) delete reply.message.toolCalls; // calls made anyway in the hand-off will never run

@@ -43,6 +43,8 @@ export interface ProviderOptions {
   apiKey?: string;
   /** The variable the key came from, for auth error messages. */
   apiKeyVar?: string;
+  /** Where the key is given, for auth error messages; default `api_key in the provider's config, or --api-key` (the CLI's). */
+  apiKeySetting?: string;
   /** Sent on every request; they win over the adapter's own. */
   headers?: Record<string, string>;
   maxTokens?: number;
@@ -88,6 +90,8 @@ export function requestBasics(opts: AdapterOptions): RequestBasics {
 export interface ErrorContext {
   /** The environment variable the key came from, named in auth errors. */
   keyVar?: string;
+  /** Where the key is given, named in auth errors (ProviderOptions.apiKeySetting). */
+  keySetting?: string;
   /** false when no key was configured (so none was sent). Default true. */
   hasKey?: boolean;
   baseUrl: string;
@@ -101,6 +105,7 @@ export function errorContextOf(opts: AdapterOptions): ErrorContext {
     baseUrl: opts.baseUrl,
     hasKey: Boolean(opts.apiKey),
     ...(opts.apiKeyVar !== undefined ? { keyVar: opts.apiKeyVar } : {}),
+    ...(opts.apiKeySetting !== undefined ? { keySetting: opts.apiKeySetting } : {}),
   };
 }
 
@@ -193,8 +198,8 @@ const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"'
 export function authMessage(where: string, said: string, ctx: ErrorContext): string {
   const head = `authentication failed ${where}: ${said}`;
   if (ctx.hasKey === false)
-    return `${head} — no API key was sent to ${ctx.baseUrl}; set ${ctx.keyVar ?? "one"} (api_key in the provider's config, or --api-key)`;
-  return `${head} — check ${ctx.keyVar ?? "the provider's api_key"}`;
+    return `${head} — no API key was sent to ${ctx.baseUrl}; set ${ctx.keyVar ?? "one"} (${ctx.keySetting ?? "api_key in the provider's config, or --api-key"})`;
+  return `${head} — check ${ctx.keyVar ?? ctx.keySetting ?? "the provider's api_key"}`;
 }
 
 /**

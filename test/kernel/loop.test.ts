@@ -31,6 +31,22 @@ describe("termination", () => {
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
   });
 
+  test.each([
+    ["a cut final answer", { text: "The answer is", stop: "length" as const }, "length", { kind: "length" as const, message: CUT_OFF }],
+    ["a refusal", { text: "", stop: "refusal" as const, detail: "declined" }, "error", { kind: "refusal" as const, message: refused("declined") }],
+    ["an empty answer", { text: "" }, "error", { kind: "empty_answer" as const, message: EMPTY_ANSWER }],
+    ["a provider error", { error: new ProviderError("auth", "key revoked") }, "error", { kind: "auth" as const, message: "key revoked" }],
+  ])("%s: the result says why the run ended, as its error event did, for a caller with no output", async (_, turn, stop, error) => {
+    const deps = loopDeps(fakeProvider([turn]));
+    const result = await runLoop([userMessage("q")], deps);
+    expect(result).toMatchObject({ stop, error });
+    expect(deps.output.of("error")).toEqual([{ type: "error", ...error }]);
+  });
+
+  test("an answer without trouble carries no error", async () => {
+    expect(await runLoop([userMessage("q")], loopDeps(fakeProvider([{ text: "fine" }])))).not.toHaveProperty("error");
+  });
+
   test("a final answer cut at the token limit ends with an error event of kind length, then stop_reason length", async () => {
     const deps = loopDeps(fakeProvider([{ text: "The answer is", stop: "length" }]));
     expect((await runLoop([userMessage("q")], deps)).stop).toBe("length");

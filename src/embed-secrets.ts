@@ -1,0 +1,31 @@
+// What an embedded agent (lib.ts) keeps from its model, as the CLI's does (wire.ts with
+// config/secrets.ts): the API key its provider was made with and the embedder's own secrets are
+// replaced by [redacted] in every tool result and every event (the session file's included),
+// values shaped like credentials become `[secret: NAME]` placeholders in tool results, and the
+// commands the model runs get no variable that holds one of the secrets. Pure.
+import { redactingOutput, redactingTool, secretSpellings } from "./config/secrets.ts";
+import type { Output } from "./kernel/output.ts";
+import type { Tool } from "./kernel/tool.ts";
+
+export interface SecretGuard {
+  /** `tool` whose results reach the model redacted (and a placeholder it saw is never written back to a file) */
+  tool(tool: Tool): Tool;
+  /** `output` seeing every event redacted, streamed text included */
+  output(output: Output): Output;
+}
+
+/** A guard for `secrets` (as the CLI's: those of 8 characters or more, and their base64 spellings); `shapes`: hide values shaped like credentials too. */
+export function secretGuard(secrets: readonly (string | undefined)[], shapes: boolean): SecretGuard {
+  const known = secretSpellings(secrets);
+  const redaction = { secrets: () => known, shapes: () => shapes, shown: new Set<string>() };
+  return {
+    tool: (tool) => redactingTool(tool, redaction),
+    output: (output) => redactingOutput(output, () => known),
+  };
+}
+
+/** `env` without the variables whose value is one of `secrets`: the environment of the model's commands. */
+export function withoutSecrets(env: Record<string, string | undefined>, secrets: readonly (string | undefined)[]): Record<string, string | undefined> {
+  const hidden = new Set(secrets.filter((s) => !!s));
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value === undefined || !hidden.has(value)));
+}

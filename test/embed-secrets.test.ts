@@ -1,0 +1,60 @@
+// What an embedded agent (src/lib.ts) keeps from its model, as the CLI does: the API key its
+// provider was made with and the program's own secrets never reach a request, an event or the
+// session file, and the model's commands do not get a variable holding one.
+import { afterAll, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createAgent, createProvider, createSessionWriter, type AgentEvent } from "../src/lib.ts";
+import { tempDir } from "./helpers/e2e.ts";
+import { startModelServer } from "./helpers/model-server.ts";
+
+const dir = tempDir("hey-embed-secrets-");
+const KEY = "hk-embed-test-3f9a8b7c6d5e4f3a2b1c";
+const TOKEN = "slack-token-for-the-embed-test-0042";
+const GITHUB = `ghp_${"a1B2c3D4e5".repeat(3)}abcdef`; // shaped like a GitHub token: hidden though nobody named it
+process.env.HEY_EMBED_TEST_KEY = KEY;
+afterAll(() => {
+  delete process.env.HEY_EMBED_TEST_KEY;
+  dir.remove();
+});
+
+test("the provider's API key and the program's secrets reach no request, event or session line; commands lack the key's variable", async () => {
+  writeFileSync(join(dir.path, "config.txt"), `token=${TOKEN}\nkey=${KEY}\ngithub=${GITHUB}\nencoded=${btoa(KEY)}\n`);
+  const model = startModelServer((req) =>
+    req.messages.some((m) => m.role === "tool")
+      ? { text: "done" }
+      : {
+          calls: [
+            ["bash", { command: 'echo "var=[$HEY_EMBED_TEST_KEY]"' }],
+            ["read_file", { path: "config.txt" }],
+          ],
+        },
+  );
+  try {
+    const provider = await createProvider({ protocol: "openai", baseUrl: model.baseUrl, model: "m", apiKey: KEY });
+    const events: AgentEvent[] = [];
+    const session = createSessionWriter({ dir: join(dir.path, "sessions"), id: "s", cwd: dir.path, version: "test", warn: () => {} });
+    const agent = createAgent({
+      provider,
+      cwd: dir.path,
+      secrets: [TOKEN],
+      output: { emit: (e) => (events.push(e), session.emit(e)) },
+    });
+    expect((await agent.send("read the config", new AbortController().signal)).stop).toBe("end");
+    session.close();
+
+    const sent = JSON.stringify(model.requests.at(-1));
+    expect(sent).toContain("var=[]"); // the variable is not there at all
+    expect(sent).toContain("token=[redacted]");
+    expect(sent).toContain("key=[redacted]");
+    expect(sent).toMatch(/github=\[secret: [^\]]+\]/);
+    for (const seen of [sent, JSON.stringify(events), readFileSync(session.path, "utf8"), JSON.stringify(agent.messages)]) {
+      expect(seen).not.toContain(KEY);
+      expect(seen).not.toContain(TOKEN);
+      expect(seen).not.toContain(GITHUB);
+      expect(seen).not.toContain(btoa(KEY).slice(4, -4)); // its base64 spelling too
+    }
+  } finally {
+    model.stop();
+  }
+});
