@@ -22,6 +22,7 @@ import { runLoop, type LoopDeps, type RunResult } from "./kernel/loop.ts";
 import { usageCounts, type Output } from "./kernel/output.ts";
 import { ProviderError, type ModelRequest, type Provider, type StreamEvent } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
+import { TOOL } from "./kernel/tool-names.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import type { RetryPolicy } from "./kernel/retry.ts";
 import type { ContextPolicy } from "./context/view.ts";
@@ -150,7 +151,7 @@ export function createAgent(parts: AgentParts): Agent {
   const withNote = (note: string | undefined) => (extraNote && note ? `${extraNote}\n${note}` : (extraNote ?? note));
   const prepareDeps = (output: Output, tools: ToolSpec[]): PrepareDeps => ({
     state: compaction,
-    policy: settings.context,
+    policy: offeredPolicy(settings.context, tools),
     provider,
     output,
     tools,
@@ -311,4 +312,13 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(resolve, ms);
     signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
   });
+}
+
+/**
+ * The context policy for a request offering `tools`: results end with the `[#handle]` the compress
+ * tool names them by, and the context note nudges toward it, only while compress is offered (a
+ * permission list may refuse it, and the request then goes without it).
+ */
+function offeredPolicy(policy: ContextPolicy, tools: readonly ToolSpec[]): ContextPolicy {
+  return policy.compressTool && !tools.some((t) => t.name === TOOL.compress) ? { ...policy, compressTool: false } : policy;
 }

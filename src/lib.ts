@@ -18,7 +18,6 @@ import { fanOut, type Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
-import { TOOL } from "./kernel/tool-names.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
 import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
@@ -239,12 +238,10 @@ export function createAgent(options: AgentOptions): Agent {
       agentsMd: [],
       skills: undefined,
     });
-  const given = withDefaults(defaultAgentSettings(options.provider), options.settings);
+  const settings = withDefaults(defaultAgentSettings(options.provider), options.settings);
   const refuses = refusesOf(options.permission);
-  // results show handles exactly when the model has the tool that reads them
-  const handles = given.context.compressTool && !refuses(TOOL.compress);
-  const settings = handles === given.context.compressTool ? given : { ...given, context: { ...given.context, compressTool: false } };
-  const compress = handles ? [createCompressTool(() => agent.messages)] : [];
+  // offered unless the list refuses it; results show handles exactly when the model has it (agent.ts)
+  const compress = settings.context.compressTool ? [createCompressTool(() => agent.messages)] : [];
   const own = typeof tools === "function" ? tools : () => tools;
   const output = guard.output(fanOut(options.output ? [options.output] : []));
   output.emit({ type: "model", ...settings.model });

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { eachScriptedRun } from "../helpers/scripted-run.ts";
-import { resultText } from "../helpers/model-server.ts";
+import { resultText, textOf } from "../helpers/model-server.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
 
@@ -51,4 +51,17 @@ test("under a deny list, cp and tee may not be handed hey's approvals record or 
   );
   expect(got[3]).toContain("fine");
   expect(readFileSync(approvals, "utf8")).toBe(recorded);
+});
+
+test("an allow list without compress: the tool is not offered and no tool result ends with a [#handle] naming it", async () => {
+  const config = `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${scripted.model.baseUrl}"\nmodels = ["m1"]\n[permission]\nallow = ["read_file"]\n`;
+  write(join(home.path, ".config", "hey", "config.toml"), config);
+  write(join(project.path, "notes.txt"), "alpha\n");
+  scripted.calls = [["read_file", { path: "notes.txt" }]];
+  const run = await runHey(["-p", "read notes.txt"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  const last = scripted.model.requests.at(-1)!;
+  expect((last.tools ?? []).map((t) => t.function.name)).toEqual(["read_file"]);
+  const result = last.messages.find((m) => m.role === "tool");
+  expect(textOf(result)).toBe("1\talpha"); // textOf: the result as sent, a [#handle] line included
 });
