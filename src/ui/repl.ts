@@ -9,6 +9,7 @@ import { writeSync } from "node:fs";
 import { appendOwnFile, readOwnFile } from "../fs/own-files.ts";
 import { decodeHistoryLine, encodeHistoryEntry } from "./history-line.ts";
 import { parseKeys, type Key } from "./keys.ts";
+import { pasteLabel } from "./paste-fold.ts";
 import { promptRows, rowMove as rowMoveOf, windowTop, type Row } from "./prompt-rows.ts";
 import { drawn, HISTORY_SIZE, initialRepl, promptOf, runInitial, step, type Effect, type ReplEvent } from "./repl-state.ts";
 import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON, type EndSignal } from "./signals.ts";
@@ -78,7 +79,8 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     } catch {} // the terminal is gone (SIGHUP): nothing left to show
   };
   const columns = () => stdout.columns || 80;
-  const shown = (ch: string) => (ch === "\t" ? "    " : visible(ch));
+  /** a tab as spaces, a folded paste as its label, a control character made visible */
+  const shown = (ch: string) => (ch === "\t" ? "    " : (pasteLabel(state.pastes, ch) ?? visible(ch)));
   /** a code point's columns as a terminal counts them (one at a time, as tmux and xterm do) */
   const width = (ch: string) => Bun.stringWidth(ch);
   const style = (t: string, s: string) => (opts.color ? s + t + RESET : t);

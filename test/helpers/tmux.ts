@@ -122,7 +122,10 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
     keys: async (...names) => void (await tmux("send-keys", ...target, ...names)),
     type: async (text) => void (await tmux("send-keys", ...target, "-l", text)),
     paste: async (text) => {
-      await tmux("set-buffer", "-b", "paste", text);
+      // through a file: set-buffer takes the text on tmux's command line, which refuses a big one
+      const file = join(home.path, ".hey-paste");
+      writeFileSync(file, text);
+      await tmux("load-buffer", "-b", "paste", file);
       await tmux("paste-buffer", "-p", "-d", "-b", "paste", ...target);
     },
     screen,
