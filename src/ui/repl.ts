@@ -8,7 +8,7 @@
 import { writeSync } from "node:fs";
 import { appendOwnFile, readOwnFile } from "../fs/own-files.ts";
 import { decodeHistoryLine, encodeHistoryEntry } from "./history-line.ts";
-import { parseKeys, type Key } from "./keys.ts";
+import { parseKeys, waitsForPaste, type Key } from "./keys.ts";
 import { pasteLabel } from "./paste-fold.ts";
 import { promptRows, rowMove as rowMoveOf, windowTop, type Row } from "./prompt-rows.ts";
 import { drawn, HISTORY_SIZE, initialRepl, promptOf, runInitial, step, type Effect, type ReplEvent } from "./repl-state.ts";
@@ -237,7 +237,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     const feed = (ks: Key[]) => {
       for (const [i, key] of ks.entries()) dispatch({ type: "key", key, more: i < ks.length - 1, now: Date.now(), rowMove });
     };
-    if (rest !== "" && !rest.startsWith("\x1b[200~"))
+    if (rest !== "" && !waitsForPaste(rest))
       escTimer = setTimeout(() => {
         const flushed = parseKeys(pending, true);
         pending = flushed.rest;

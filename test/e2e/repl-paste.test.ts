@@ -52,3 +52,22 @@ test(
   },
   E2E_TIMEOUT,
 );
+
+test(
+  "a paste holding the paste-end marker stays one paste: nothing of it runs as keys, and Enter sends all of it",
+  async () => {
+    const t = await open();
+    server.enqueue(answer("Seen."));
+    const before = server.requests.length;
+    // terminal output captured with its escapes: tmux passes the marker on as xterm does
+    const text = "printf '\x1b[201~'\nrm -rf build\necho done\n";
+    await t.paste(text);
+    await t.waitFor((s) => lastLine(s) === "…" && s.includes("… echo done"));
+    expect(await t.screen()).toContain("› printf '^[[201~'");
+    expect(server.requests.length).toBe(before);
+    await t.keys("Enter");
+    await t.waitFor("Seen.");
+    expect(String(asked().at(-1))).toStartWith(text.trimEnd());
+  },
+  E2E_TIMEOUT,
+);
