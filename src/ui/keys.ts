@@ -30,7 +30,12 @@ export type KeyName =
   | "suspend"
   | "yank";
 
-export type Key = { type: "text"; text: string } | { type: "paste"; text: string } | { type: "key"; name: KeyName };
+export type Key =
+  | { type: "text"; text: string }
+  | { type: "paste"; text: string }
+  | { type: "key"; name: KeyName }
+  /** the terminal's answer to a cursor position request (CSI 6n): row and column from 1 */
+  | { type: "cursorAt"; row: number; col: number };
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
@@ -157,7 +162,9 @@ export function parseKeys(input: string, final = false): { keys: Key[]; rest: st
           continue;
         }
         const name = CSI[m[0]];
+        const report = /^(\d+);(\d+)R$/.exec(m[0]); // at row 1 the same as a modified F3 (CSI 1;2R): nothing to do for either
         if (name) keys.push({ type: "key", name });
+        else if (report) keys.push({ type: "cursorAt", row: Number(report[1]), col: Number(report[2]) });
         i += 2 + m[0].length;
         continue;
       }

@@ -79,6 +79,10 @@ export type Effect =
   /** clear the prompt as drawn, print `text` (a line that is not a turn's) and draw again */
   | { type: "aside"; text: string }
   | { type: "clearScreen" }
+  /** during a turn, Ctrl-L: ask the terminal where the cursor is (it answers with a cursorAt key) */
+  | { type: "askCursor" }
+  /** the screen cleared but for the row the turn is writing on (where the cursor is: `row`, `col` from 1), which goes to the top */
+  | { type: "keepRow"; row: number; col: number }
   /** append to the history file */
   | { type: "remember"; entry: string }
   /** run `line` as a turn (the driver answers with an `ended` event) */
@@ -171,6 +175,7 @@ export function step(s: ReplState, e: ReplEvent): Step {
 function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (dir: -1 | 1) => number | undefined): Step {
   if (s.mode === "search") return searchKey(s, key, more, now);
   const redraw: Effect[] = drawn(s) ? [{ type: "draw" }] : [];
+  if (key.type === "cursorAt") return { state: s, effects: s.mode === "busy" ? [{ type: "keepRow", row: key.row, col: key.col }] : [] };
   if (key.type === "paste" && folds(key.text)) {
     const { mark, pastes } = foldPaste(s.pastes, key.text);
     return { state: { ...s, pastes, editor: insert(s.editor, mark) }, effects: redraw };
@@ -198,7 +203,8 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (di
     case "tab":
       return { state: s, effects: s.mode === "prompt" ? [{ type: "complete", line: s.editor.text.slice(0, s.editor.cursor) }] : [] };
     case "clearScreen":
-      return { state: s, effects: s.mode === "busy" ? [] : [{ type: "clearScreen" }, { type: "draw" }] };
+      // during a turn what is live is the row being written (the spinner, a line of the answer), where the cursor is
+      return { state: s, effects: s.mode === "busy" ? [{ type: "askCursor" }] : [{ type: "clearScreen" }, { type: "draw" }] };
     case "suspend":
       return { state: s, effects: [{ type: "suspend" }] };
     case "reverseSearch":
@@ -285,6 +291,7 @@ function searchKey(s: ReplState, key: Key, more: boolean, now: number): Step {
     const editor = next.at === undefined ? saved : { text: s.history[next.at]!, cursor: next.offset, historyIndex: next.at, draft: saved.text };
     return { state: { ...s, search: { state: next, saved }, editor }, effects: [{ type: "draw" }] };
   };
+  if (key.type === "cursorAt") return { state: s, effects: [] };
   if (key.type !== "key") return to(narrow(search, s.history, key.text, s.pastes));
   const prompt: ReplState = { ...s, mode: "prompt", search: undefined, lastQuery: search.query || s.lastQuery };
   switch (key.name) {

@@ -157,6 +157,11 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
         out("\x1b[H\x1b[2J");
         drawnRow = 0;
         return;
+      case "askCursor":
+        return out("\x1b[6n");
+      case "keepRow":
+        // the rows above deleted (the kept one moves up), those below it cleared, the cursor where it was on it
+        return out(`\x1b[H${e.row > 1 ? `\x1b[${e.row - 1}M` : ""}\x1b[2;1H\x1b[J\x1b[1;${e.col}H`);
       case "remember":
         for (const file of [opts.history.project, opts.history.global]) appendHistory(file, e.entry);
         return;

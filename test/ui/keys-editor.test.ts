@@ -70,6 +70,7 @@ test.each([
     ],
     "",
   ],
+  ["the terminal's answer to a cursor position request", "\x1b[12;7R", [{ type: "cursorAt", row: 12, col: 7 }], ""],
   ["unknown sequences and controls are dropped", "\x1b[99Z\x0fa", [{ type: "text", text: "a" }], ""],
 ])("%s", (_name, input, keys, rest) => {
   expect(parseKeys(input)).toEqual({ keys: keys as never, rest });
