@@ -7,8 +7,10 @@ const MIN_ROOM = 24;
 /**
  * `text` with every line wider than `columns` broken at spaces. The continuation lines start
  * under the line's last column (after its last run of two or more spaces, as in `/help` and the
- * session table), or under the line's own indentation when that column leaves too little room.
- * A word wider than the room is left whole (the terminal breaks it). `columns` 0: unchanged.
+ * session table); when that column leaves too little room it goes under the columns before it,
+ * indented two more than the line, so each entry of a table reads the same way (a narrow
+ * terminal); prose goes on under its own indentation. A word wider than the room is left whole
+ * (the terminal breaks it). `columns` 0: unchanged.
  */
 export function wrapColumns(text: string, columns: number, width: (s: string) => number): string {
   if (columns <= 0) return text;
@@ -22,7 +24,10 @@ function wrapLine(line: string, columns: number, width: (s: string) => number): 
   const lead = line.length - line.trimStart().length;
   let cut = lead;
   for (const m of line.matchAll(/\S( {2,})(?=\S)/g)) cut = m.index + 1 + m[1]!.length;
-  if (width(line.slice(0, cut)) > columns - MIN_ROOM) cut = lead;
+  if (width(line.slice(0, cut)) > columns - MIN_ROOM) {
+    if (cut > lead) return wrapColumns(`${line.slice(0, cut).trimEnd()}\n${" ".repeat(lead + 2)}${line.slice(cut)}`, columns, width);
+    cut = lead;
+  }
   const indent = " ".repeat(width(line.slice(0, cut)));
   const out: string[] = [];
   let current = line.slice(0, cut);

@@ -153,7 +153,7 @@ test(
   "Ctrl-L during a turn clears the screen but for the row the answer is being written on, which goes on at the top",
   async () => {
     const t = await open(60, 16);
-    await say(t, "/help", "models.");
+    await say(t, "/help", /models$/m);
     server.enqueue(answer("alpha beta gamma delta epsilon zeta eta theta iota", 300));
     await t.type("go");
     await t.keys("Enter");
@@ -164,6 +164,47 @@ test(
     expect(cleared.trimEnd().split("\n")).toHaveLength(1);
     await t.waitFor((s) => lastLine(s) === "›");
     expect(first(await t.screen())).toBe("alpha beta gamma delta epsilon zeta eta theta iota");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "narrowing the terminal then widening it again leaves no stale row of the prompt (the cursor on a row of its own after a full one)",
+  async () => {
+    const t = await open(40, 12);
+    await say(t, "/help", /models$/m); // the prompt at the screen's bottom
+    // "… " and 38 characters fill the second row exactly: the cursor goes on a row of its own below
+    await t.paste("first line\nsecond line that is longer than twenty");
+    const pasted = await t.waitFor((s) => s.includes("› first line\n… second line that is longer than twenty"));
+    const above = pasted.split("\n").at(pasted.split("\n").indexOf("› first line") - 1)!; // the help's last row
+    await t.resize(20, 12);
+    await t.waitFor((s) => s.includes("… second line that i\ns longer than twenty"));
+    await t.resize(60, 12);
+    // drawn again at 60 columns: the cursor after "twenty" (the terminal's reflow alone leaves it on the row below)
+    await until(async () => (await t.cursor()).col === 40, "the line drawn again at 60 columns");
+    const screen = await t.screen();
+    // the line drawn again where it was: no stale row of it, and the output above it kept
+    expect(screen).toContain(`${above}\n› first line\n… second line`);
+    expect(screen.split("\n").filter((l) => l.includes("first line"))).toEqual(["› first line"]);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "/help at 20 columns: each command and each key on its own line, its description indented under it",
+  async () => {
+    const t = await open(20, 24);
+    await say(t, "/help", /models$/m);
+    const screen = await t.screen(SCROLLBACK);
+    for (const entry of [
+      "› /help\n/help\n  this list\n/model\n[provider/model]\n  show or switch the\n",
+      "/quit\n  leave (also\n",
+      "\nKeys:\nEnter\n  send; a trailing \\\n",
+      "\nCtrl-Z\n  suspend (fg\n  resumes)\nCtrl-Y\n",
+    ])
+      expect(screen).toContain(entry);
+    // no row is wider than the terminal (none is broken mid-word by it)
+    for (const line of screen.split("\n")) expect(Bun.stringWidth(line)).toBeLessThanOrEqual(20);
   },
   E2E_TIMEOUT,
 );
