@@ -14,18 +14,35 @@ const MIN_ROOM = 24;
  */
 export function wrapColumns(text: string, columns: number, width: (s: string) => number): string {
   if (columns <= 0) return text;
-  return text
-    .split("\n")
-    .map((line) => (width(line) <= columns ? line : wrapLine(line, columns, width)))
-    .join("\n");
+  const lines = text.split("\n");
+  // a column that leaves too little room in one line goes below in every line that has it (a table reads the same all through)
+  const below = new Set<number>();
+  for (const line of lines) {
+    const at = lastColumn(line, width);
+    if (at > 0 && width(line) > columns && at > columns - MIN_ROOM) below.add(at);
+  }
+  return lines.map((line) => (width(line) <= columns && !below.has(lastColumn(line, width)) ? line : wrapLine(line, columns, width))).join("\n");
 }
+
+/** Where a line's last column starts (after its last run of two or more spaces), as an index; 0 when it has none. */
+function columnIndex(line: string): number {
+  let cut = 0;
+  for (const m of line.matchAll(/\S( {2,})(?=\S)/g)) cut = m.index + 1 + m[1]!.length;
+  return cut;
+}
+
+/** The terminal column where a line's last column starts; 0 when it has none. */
+const lastColumn = (line: string, width: (s: string) => number) => width(line.slice(0, columnIndex(line)));
 
 function wrapLine(line: string, columns: number, width: (s: string) => number): string {
   const lead = line.length - line.trimStart().length;
-  let cut = lead;
-  for (const m of line.matchAll(/\S( {2,})(?=\S)/g)) cut = m.index + 1 + m[1]!.length;
+  let cut = columnIndex(line) || lead;
   if (width(line.slice(0, cut)) > columns - MIN_ROOM) {
-    if (cut > lead) return wrapColumns(`${line.slice(0, cut).trimEnd()}\n${" ".repeat(lead + 2)}${line.slice(cut)}`, columns, width);
+    if (cut > lead) {
+      const head = line.slice(0, cut).trimEnd();
+      const rest = " ".repeat(lead + 2) + line.slice(cut);
+      return [head, rest].map((l) => (width(l) <= columns ? l : wrapLine(l, columns, width))).join("\n");
+    }
     cut = lead;
   }
   const indent = " ".repeat(width(line.slice(0, cut)));

@@ -65,6 +65,14 @@ test("/help at 20 columns: every entry the same shape, its name then its descrip
   );
 });
 
+test("when one entry's description must go below its name, every entry with that column does, even one that fits", () => {
+  const help = ["/help                      this list", "/usage                     tokens of the session and of this run, context size"].join("\n");
+  expect(wrapColumns(help, 50, width)).toBe(["/help", "  this list", "/usage", "  tokens of the session and of this run, context", "  size"].join("\n"));
+  expect(wrapColumns("/help                      this list\nplain prose  that fits", 50, width)).toBe(
+    "/help                      this list\nplain prose  that fits",
+  );
+});
+
 test("a word wider than the room is left whole; width 0 (not a terminal) changes nothing", () => {
   const url = "see https://example.com/a/very/long/path/that/does/not/fit";
   expect(wrapColumns(url, 20, width)).toBe("see\nhttps://example.com/a/very/long/path/that/does/not/fit");
