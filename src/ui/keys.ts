@@ -44,8 +44,9 @@ const PASTE_END = "\x1b[201~";
 /**
  * Where the paste whose text starts at `from` ends (the index of its end marker; `input.length`
  * when it takes in the rest), or -1 while that cannot be told yet. A paste holding the end marker
- * itself (ESC [ 2 0 1 ~ in a file, a log of terminal output) would end there: xterm and tmux pass
- * it on as it is, and only some terminals strip it. A terminal writes a paste whole, its marker
+ * itself (ESC [ 2 0 1 ~ in a file, a log of terminal output) would end there: the protocol has no
+ * escape for it, tmux passes it on as it is, and whether a terminal strips control characters from
+ * a paste differs from one to another. A terminal writes a paste whole, its marker
  * last, so text right behind a marker with no start of its own is still the paste: the paste ends
  * at the last marker before the next paste's start, the markers before it kept as text. When the
  * text behind a marker has no marker after it yet, the rest may be on its way (`final`: nothing
