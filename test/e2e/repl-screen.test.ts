@@ -169,22 +169,22 @@ test(
 );
 
 test(
-  "narrowing the terminal then widening it again leaves no stale row of the prompt (the cursor on a row of its own after a full one)",
+  "widening the terminal leaves no stale row of the prompt when the cursor was on a row of its own after a full one",
   async () => {
-    const t = await open(40, 12);
+    const t = await open(20, 12);
     await say(t, "/help", /models$/m); // the prompt at the screen's bottom
-    // "… " and 38 characters fill the second row exactly: the cursor goes on a row of its own below
-    await t.paste("first line\nsecond line that is longer than twenty");
-    const pasted = await t.waitFor((s) => s.includes("› first line\n… second line that is longer than twenty"));
-    const above = pasted.split("\n").at(pasted.split("\n").indexOf("› first line") - 1)!; // the help's last row
-    await t.resize(20, 12);
-    await t.waitFor((s) => s.includes("… second line that i\ns longer than twenty"));
+    // "… " and 18 characters fill the second row: the cursor goes on a row of its own below (the terminal's line ended)
+    const full = `… ${"y".repeat(18)}`;
+    await t.paste(`first line\n${"y".repeat(18)}`);
+    const pasted = await t.waitFor((s) => s.includes(`› first line\n${full}`));
+    const rows = pasted.split("\n");
+    const above = rows[rows.indexOf("› first line") - 1]!; // the help's last row
     await t.resize(60, 12);
-    // drawn again at 60 columns: the cursor after "twenty" (the terminal's reflow alone leaves it on the row below)
-    await until(async () => (await t.cursor()).col === 40, "the line drawn again at 60 columns");
+    // drawn again at 60 columns: the cursor after the y's (the terminal's reflow alone leaves it on the row below)
+    await until(async () => (await t.cursor()).col === 20, "the line drawn again at 60 columns");
     const screen = await t.screen();
     // the line drawn again where it was: no stale row of it, and the output above it kept
-    expect(screen).toContain(`${above}\n› first line\n… second line`);
+    expect(screen).toContain(`${above}\n› first line\n${full}`);
     expect(screen.split("\n").filter((l) => l.includes("first line"))).toEqual(["› first line"]);
   },
   E2E_TIMEOUT,
