@@ -109,7 +109,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     drawnRow = 0;
     lines = NOTHING;
   };
-  /** the cursor's row in the drawn prompt now: resized since (its event may come after a key's draw), where the terminal's reflow put it */
+  /** the cursor's row in the drawn prompt now: after a resize, where the terminal's reflow of what was drawn put it */
   const rowNow = (cols = columns()) => (cols === drawnCols ? drawnRow : reflowedRow(lines, cols));
   const styled = (row: Row) => (row.prompt && style(row.prompt, PROMPT_STYLE)) + (row.continuation && style(row.continuation, DIM)) + row.text;
   /** `whole`: every row, even of a line taller than the screen (it is being left, and stays above what follows) */
