@@ -1,7 +1,9 @@
 // Ctrl-R at the prompt (issue 28): incremental search through the history, newest first, as
 // readline does it. Typing narrows the query and keeps the match where it is while it still
 // matches; Ctrl-R goes to the next older match, Ctrl-S back to a newer one; the same line is never
-// shown twice in a row. Pure: repl-state.ts holds the search and decides what keys mean.
+// shown twice in a row; a line's folded pastes (paste-fold.ts) are searched too. Pure: repl-state.ts
+// holds the search and decides what keys mean.
+import { matchFolded, type Pastes } from "./paste-fold.ts";
 
 export interface Search {
   query: string;
@@ -30,28 +32,35 @@ export function matchAt(line: string, query: string): number {
  * The nearest history entry holding `query` from index `from` on, going older (`dir` -1) or newer
  * (+1), skipping entries whose text is `skip` (the line already shown); undefined when none is.
  */
-export function findEntry(history: readonly string[], query: string, from: number, dir: -1 | 1, skip?: string): { at: number; offset: number } | undefined {
+export function findEntry(
+  history: readonly string[],
+  query: string,
+  from: number,
+  dir: -1 | 1,
+  skip?: string,
+  pastes: Pastes = [],
+): { at: number; offset: number } | undefined {
   for (let i = from; i >= 0 && i < history.length; i += dir) {
     const line = history[i]!;
     if (line === skip) continue;
-    const offset = matchAt(line, query);
+    const offset = matchFolded(pastes, line, query, matchAt);
     if (offset >= 0) return { at: i, offset };
   }
   return undefined;
 }
 
 /** The query with `text` typed after it: the match stays when it still matches, else the next older one. */
-export function narrow(s: Search, history: readonly string[], text: string): Search {
+export function narrow(s: Search, history: readonly string[], text: string, pastes: Pastes = []): Search {
   const query = s.query + text;
-  const found = findEntry(history, query, s.at ?? history.length - 1, -1);
+  const found = findEntry(history, query, s.at ?? history.length - 1, -1, undefined, pastes);
   return found ? { query, ...found, failed: false } : { ...s, query, failed: true };
 }
 
 /** The query one character shorter: searched again from the newest line. */
-export function widen(s: Search, history: readonly string[]): Search {
+export function widen(s: Search, history: readonly string[], pastes: Pastes = []): Search {
   const query = [...s.query].slice(0, -1).join("");
   if (query === "") return { ...newSearch(), at: s.at, offset: s.offset };
-  const found = findEntry(history, query, history.length - 1, -1);
+  const found = findEntry(history, query, history.length - 1, -1, undefined, pastes);
   return found ? { query, ...found, failed: false } : { ...s, query, failed: true };
 }
 
@@ -59,11 +68,11 @@ export function widen(s: Search, history: readonly string[]): Search {
  * Ctrl-R (`dir` -1) or Ctrl-S (+1): the next match that is another line. An empty query takes up
  * `previous`, the last search's (readline's Ctrl-R Ctrl-R).
  */
-export function again(s: Search, history: readonly string[], dir: -1 | 1, previous: string): Search {
+export function again(s: Search, history: readonly string[], dir: -1 | 1, previous: string, pastes: Pastes = []): Search {
   const query = s.query === "" ? previous : s.query;
   if (query === "") return s;
   const start = s.at === undefined || s.query === "" ? history.length - 1 : s.at + dir;
   const shown = s.at === undefined || s.query === "" ? undefined : history[s.at];
-  const found = findEntry(history, query, start, dir, shown);
+  const found = findEntry(history, query, start, dir, shown, pastes);
   return found ? { query, ...found, failed: false } : { ...s, query, failed: true };
 }

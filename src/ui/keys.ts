@@ -30,12 +30,47 @@ export type KeyName =
   | "suspend"
   | "yank";
 
-export type Key = { type: "text"; text: string } | { type: "paste"; text: string } | { type: "key"; name: KeyName };
+export type Key =
+  | { type: "text"; text: string }
+  | { type: "paste"; text: string }
+  | { type: "key"; name: KeyName }
+  /** the terminal's answer to a cursor position request (CSI 6n): row and column from 1 */
+  | { type: "cursorAt"; row: number; col: number };
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
 
 /** Control characters that are keys of their own. */
+/**
+ * Where the paste whose text starts at `from` ends (the index of its end marker; `input.length`
+ * when it takes in the rest), or -1 while that cannot be told yet. A paste holding the end marker
+ * itself (ESC [ 2 0 1 ~ in a file, a log of terminal output) would end there: the protocol has no
+ * escape for it, tmux passes it on as it is, and whether a terminal strips control characters from
+ * a paste differs from one to another. A terminal writes a paste whole, its marker
+ * last, so text right behind a marker with no start of its own is still the paste: the paste ends
+ * at the last marker before the next paste's start, the markers before it kept as text. When the
+ * text behind a marker has no marker after it yet, the rest may be on its way (`final`: nothing
+ * more came for a moment: the paste takes that text in, so none of it runs as keys — no Enter
+ * sends half a paste).
+ */
+function pasteEnd(input: string, from: number, final: boolean): number {
+  let end = input.indexOf(PASTE_END, from);
+  if (end < 0) return -1;
+  for (;;) {
+    const after = end + PASTE_END.length;
+    if (after >= input.length) return end;
+    const nextStart = input.indexOf(PASTE_START, after);
+    if (nextStart === after) return end;
+    const next = input.indexOf(PASTE_END, after);
+    if (next >= 0 && (nextStart < 0 || next < nextStart)) end = next;
+    else if (nextStart >= 0) return end;
+    else return final ? input.length : -1;
+  }
+}
+
+/** Whether `rest` is a paste still waiting for its end marker (no timeout ends that wait). */
+export const waitsForPaste = (rest: string) => rest.startsWith(PASTE_START) && !rest.includes(PASTE_END);
+
 const CONTROL: Record<string, KeyName> = {
   "\r": "enter",
   "\n": "newline",
@@ -94,8 +129,8 @@ const ALT: Record<string, KeyName> = { b: "wordLeft", f: "wordRight", d: "delete
 /**
  * The keys in `input`. An escape sequence cut off at the end is returned in `rest` to be fed
  * again with the next input; with `final` (nothing more came for a moment) a lone ESC is the
- * Escape key. A paste whose end marker has not arrived yet stays in `rest` whole. Unknown
- * sequences are dropped.
+ * Escape key. A paste whose end marker has not arrived yet stays in `rest` whole (see pasteEnd
+ * for one that holds an end marker of its own). Unknown sequences are dropped.
  */
 export function parseKeys(input: string, final = false): { keys: Key[]; rest: string } {
   const keys: Key[] = [];
@@ -109,10 +144,10 @@ export function parseKeys(input: string, final = false): { keys: Key[]; rest: st
     const c = input[i]!;
     if (c === "\x1b") {
       if (input.startsWith(PASTE_START, i)) {
-        const end = input.indexOf(PASTE_END, i + PASTE_START.length);
+        const end = pasteEnd(input, i + PASTE_START.length, final);
         if (end < 0) return { keys, rest: input.slice(i) };
         keys.push({ type: "paste", text: input.slice(i + PASTE_START.length, end).replace(/\r\n?/g, "\n") });
-        i = end + PASTE_END.length;
+        i = Math.min(input.length, end + PASTE_END.length);
         continue;
       }
       const next = input[i + 1];
@@ -128,7 +163,9 @@ export function parseKeys(input: string, final = false): { keys: Key[]; rest: st
           continue;
         }
         const name = CSI[m[0]];
+        const report = /^(\d+);(\d+)R$/.exec(m[0]); // at row 1 the same as a modified F3 (CSI 1;2R): nothing to do for either
         if (name) keys.push({ type: "key", name });
+        else if (report) keys.push({ type: "cursorAt", row: Number(report[1]), col: Number(report[2]) });
         i += 2 + m[0].length;
         continue;
       }

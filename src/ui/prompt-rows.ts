@@ -115,3 +115,46 @@ export function windowTop(total: number, cursorRow: number, height: number, top:
   if (total <= height) return 0;
   return Math.max(0, Math.min(Math.max(top, cursorRow - height + 1), cursorRow, total - height));
 }
+
+/** The drawn prompt as the terminal holds it: its lines (rows it wrapped joined) and where the cursor is in them. */
+export interface DrawnLines {
+  /** each line's columns; a row the terminal wrapped counts whole (a wide character it moved on left a blank) */
+  widths: number[];
+  /** the cursor's line, and its column counted from that line's start */
+  line: number;
+  offset: number;
+}
+
+/**
+ * `rows` as drawn `cols` wide, the cursor on `cursorRow` (an index into `rows`) at `cursorCol`; a
+ * row goes on the line above when `continues` says so (the draw wrote no newline before it).
+ */
+export function drawnLines(rows: Row[], continues: (row: Row) => boolean, cols: number, cursorRow: number, cursorCol: number): DrawnLines {
+  const widths: number[] = [];
+  let line = 0;
+  let offset = 0;
+  let before = 0; // columns of the line's rows above this one
+  rows.forEach((row, i) => {
+    if (i > 0 && continues(row)) before += cols;
+    else {
+      before = 0;
+      widths.push(0);
+    }
+    widths[widths.length - 1] = before + row.width;
+    if (i === cursorRow) [line, offset] = [widths.length - 1, before + cursorCol];
+  });
+  return { widths, line, offset };
+}
+
+/**
+ * The cursor's row within the drawn prompt once the terminal has reflowed its lines to `cols`
+ * (as tmux, xterm and most terminals do on a resize): each line above takes its rows, and the
+ * cursor is as many columns into its own line as before (at most on that line's last row).
+ */
+export function reflowedRow(d: DrawnLines, cols: number): number {
+  const c = Math.max(1, cols);
+  const rowsOf = (w: number) => Math.max(1, Math.ceil(w / c));
+  let row = 0;
+  for (let i = 0; i < d.line; i++) row += rowsOf(d.widths[i]!);
+  return row + Math.min(Math.floor(d.offset / c), rowsOf(d.widths[d.line] ?? 0) - 1);
+}

@@ -9,6 +9,7 @@
 import { again, narrow, newSearch, searchPrompt, widen, type Search } from "./history-search.ts";
 import type { Key } from "./keys.ts";
 import { complete, editKey, emptyEditor, graphemeStart, insert, type EditorState } from "./line-editor.ts";
+import { expand, foldEntry, foldPaste, folds, type Pastes } from "./paste-fold.ts";
 
 /** A second Ctrl-C at an empty prompt within this window exits. */
 export const EXIT_CTRL_C_MS = 2000;
@@ -21,8 +22,10 @@ export interface ReplState {
   /** prompt: editing a line; search: Ctrl-R at the prompt; busy: a turn runs; ask: a question during a turn takes the keys; done: left */
   mode: "prompt" | "search" | "busy" | "ask" | "done";
   editor: EditorState;
-  /** earlier lines, oldest first */
+  /** earlier lines, oldest first, their big pastes folded (paste-fold.ts) */
   history: readonly string[];
+  /** the pastes folded this session, in the line and in history; sent and saved in full */
+  pastes: Pastes;
   /** when Ctrl-C last hit an empty prompt (ms), 0 when it did not */
   lastCtrlC: number;
   /** the running turn was cancelled (Ctrl-C, Esc, a signal) */
@@ -76,6 +79,10 @@ export type Effect =
   /** clear the prompt as drawn, print `text` (a line that is not a turn's) and draw again */
   | { type: "aside"; text: string }
   | { type: "clearScreen" }
+  /** during a turn, Ctrl-L: ask the terminal where the cursor is (it answers with a cursorAt key) */
+  | { type: "askCursor" }
+  /** the screen cleared but for the row the turn is writing on (where the cursor is: `row`, `col` from 1), which goes to the top */
+  | { type: "keepRow"; row: number; col: number }
   /** append to the history file */
   | { type: "remember"; entry: string }
   /** run `line` as a turn (the driver answers with an `ended` event) */
@@ -95,8 +102,26 @@ export type Effect =
   /** Ctrl-Z: give the terminal back, stop until the shell's `fg`, then take it again and draw */
   | { type: "suspend" };
 
+/** `history`: the lines of earlier sessions, oldest first, in full (folded here as a paste would be). */
 export function initialRepl(history: readonly string[]): ReplState {
-  return { mode: "prompt", editor: emptyEditor(history), history, lastCtrlC: 0, cancelled: false, cancelPresses: 0, lastQuery: "", later: [], killed: "" };
+  let pastes: Pastes = [];
+  const folded = history.map((entry) => {
+    const f = foldEntry(pastes, entry);
+    pastes = f.pastes;
+    return f.text;
+  });
+  return {
+    mode: "prompt",
+    editor: emptyEditor(folded),
+    history: folded,
+    pastes,
+    lastCtrlC: 0,
+    cancelled: false,
+    cancelPresses: 0,
+    lastQuery: "",
+    later: [],
+    killed: "",
+  };
 }
 
 /** The text before the line: the question while one is asked, the search while one runs, else the prompt. */
@@ -150,6 +175,11 @@ export function step(s: ReplState, e: ReplEvent): Step {
 function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (dir: -1 | 1) => number | undefined): Step {
   if (s.mode === "search") return searchKey(s, key, more, now);
   const redraw: Effect[] = drawn(s) ? [{ type: "draw" }] : [];
+  if (key.type === "cursorAt") return { state: s, effects: s.mode === "busy" ? [{ type: "keepRow", row: key.row, col: key.col }] : [] };
+  if (key.type === "paste" && folds(key.text)) {
+    const { mark, pastes } = foldPaste(s.pastes, key.text);
+    return { state: { ...s, pastes, editor: insert(s.editor, mark) }, effects: redraw };
+  }
   if (key.type !== "key") return { state: { ...s, editor: insert(s.editor, key.text) }, effects: redraw };
   const edited = (editor: EditorState): Step => ({ state: { ...s, editor }, effects: redraw });
   switch (key.name) {
@@ -173,7 +203,8 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (di
     case "tab":
       return { state: s, effects: s.mode === "prompt" ? [{ type: "complete", line: s.editor.text.slice(0, s.editor.cursor) }] : [] };
     case "clearScreen":
-      return { state: s, effects: s.mode === "busy" ? [] : [{ type: "clearScreen" }, { type: "draw" }] };
+      // during a turn what is live is the row being written (the spinner, a line of the answer), where the cursor is
+      return { state: s, effects: s.mode === "busy" ? [{ type: "askCursor" }] : [{ type: "clearScreen" }, { type: "draw" }] };
     case "suspend":
       return { state: s, effects: [{ type: "suspend" }] };
     case "reverseSearch":
@@ -221,9 +252,11 @@ function ctrlC(s: ReplState, now: number): Step {
 
 function submit(s: ReplState): Step {
   const text = s.editor.text;
-  if (s.mode === "ask") return answer(s, text.trim(), [{ type: "below" }]);
-  if (text.trim() === "") return { state: { ...s, editor: emptyEditor(s.history) }, effects: [{ type: "below" }, { type: "draw" }] };
-  return run({ ...s, history: remembered(s.history, text) }, text, [{ type: "below" }, { type: "remember", entry: text }]);
+  const full = expand(s.pastes, text);
+  if (s.mode === "ask") return answer(s, full.trim(), [{ type: "below" }]);
+  if (full.trim() === "") return { state: { ...s, editor: emptyEditor(s.history) }, effects: [{ type: "below" }, { type: "draw" }] };
+  // history keeps the line as folded (recalled as fast as it was typed); the file and the model get it whole
+  return run({ ...s, history: remembered(s.history, text) }, full, [{ type: "below" }, { type: "remember", entry: full }]);
 }
 
 /** A line becomes a turn: what is typed meanwhile collects, unseen, in a new line. */
@@ -236,7 +269,8 @@ export function run(s: ReplState, line: string, before: Effect[] = []): Step {
 
 /** The first line of a REPL opened with a message: shown as typed, remembered, run. */
 export function runInitial(s: ReplState, line: string): Step {
-  return run({ ...s, history: remembered(s.history, line) }, line, [{ type: "remember", entry: line }]);
+  const { text, pastes } = foldEntry(s.pastes, line);
+  return run({ ...s, pastes, history: remembered(s.history, text) }, line, [{ type: "remember", entry: line }]);
 }
 
 function answer(s: ReplState, text: string | undefined, before: Effect[] = []): Step {
@@ -257,20 +291,21 @@ function searchKey(s: ReplState, key: Key, more: boolean, now: number): Step {
     const editor = next.at === undefined ? saved : { text: s.history[next.at]!, cursor: next.offset, historyIndex: next.at, draft: saved.text };
     return { state: { ...s, search: { state: next, saved }, editor }, effects: [{ type: "draw" }] };
   };
-  if (key.type !== "key") return to(narrow(search, s.history, key.text));
+  if (key.type === "cursorAt") return { state: s, effects: [] };
+  if (key.type !== "key") return to(narrow(search, s.history, key.text, s.pastes));
   const prompt: ReplState = { ...s, mode: "prompt", search: undefined, lastQuery: search.query || s.lastQuery };
   switch (key.name) {
     case "reverseSearch":
     case "forwardSearch":
-      return to(again(search, s.history, key.name === "reverseSearch" ? -1 : 1, s.lastQuery));
+      return to(again(search, s.history, key.name === "reverseSearch" ? -1 : 1, s.lastQuery, s.pastes));
     case "backspace":
-      return to(widen(search, s.history));
+      return to(widen(search, s.history, s.pastes));
     case "escape":
     case "cancel":
     case "interrupt":
       return { state: { ...prompt, editor: saved }, effects: [{ type: "draw" }] };
     case "enter": {
-      if (more) return to(narrow(search, s.history, "\n"));
+      if (more) return to(narrow(search, s.history, "\n", s.pastes));
       // the search line gives way to the line found at the prompt, which stays above the turn as a typed line does
       const sent = submit(prompt);
       return { state: sent.state, effects: [{ type: "draw", line: prompt.editor.text }, ...sent.effects] };

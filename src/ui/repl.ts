@@ -8,8 +8,9 @@
 import { writeSync } from "node:fs";
 import { appendOwnFile, readOwnFile } from "../fs/own-files.ts";
 import { decodeHistoryLine, encodeHistoryEntry } from "./history-line.ts";
-import { parseKeys, type Key } from "./keys.ts";
-import { promptRows, rowMove as rowMoveOf, windowTop, type Row } from "./prompt-rows.ts";
+import { parseKeys, waitsForPaste, type Key } from "./keys.ts";
+import { pasteLabel } from "./paste-fold.ts";
+import { drawnLines, promptRows, reflowedRow, rowMove as rowMoveOf, windowTop, type DrawnLines, type Row } from "./prompt-rows.ts";
 import { drawn, HISTORY_SIZE, initialRepl, promptOf, runInitial, step, type Effect, type ReplEvent } from "./repl-state.ts";
 import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON, type EndSignal } from "./signals.ts";
 import { visible } from "./visible.ts";
@@ -78,7 +79,8 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     } catch {} // the terminal is gone (SIGHUP): nothing left to show
   };
   const columns = () => stdout.columns || 80;
-  const shown = (ch: string) => (ch === "\t" ? "    " : visible(ch));
+  /** a tab as spaces, a folded paste as its label, a control character made visible */
+  const shown = (ch: string) => (ch === "\t" ? "    " : (pasteLabel(state.pastes, ch) ?? visible(ch)));
   /** a code point's columns as a terminal counts them (one at a time, as tmux and xterm do) */
   const width = (ch: string) => Bun.stringWidth(ch);
   const style = (t: string, s: string) => (opts.color ? s + t + RESET : t);
@@ -99,10 +101,21 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   const screenRows = () => Math.max(1, stdout.rows || 24);
   let top = 0; // the first row shown of a line taller than the screen
   let windowed: View | undefined; // the last draw showed only part of this view
+  const NOTHING: DrawnLines = { widths: [0], line: 0, offset: 0 };
+  let lines = NOTHING; // what the last draw left, as the terminal reflows it
+  let drawnCols = 0; // the width it was drawn at
+  /** output came since the last draw (or it was left): the line is drawn from where the cursor is */
+  const forget = () => {
+    drawnRow = 0;
+    lines = NOTHING;
+  };
+  /** the cursor's row in the drawn prompt now: after a resize, where the terminal's reflow of what was drawn put it */
+  const rowNow = (cols = columns()) => (cols === drawnCols ? drawnRow : reflowedRow(lines, cols));
   const styled = (row: Row) => (row.prompt && style(row.prompt, PROMPT_STYLE)) + (row.continuation && style(row.continuation, DIM)) + row.text;
   /** `whole`: every row, even of a line taller than the screen (it is being left, and stays above what follows) */
   function draw(view = current(), whole = false): void {
     const cols = columns();
+    drawnRow = rowNow(cols);
     const at = place(view, cols);
     const height = whole ? at.rows.length : screenRows();
     top = windowTop(at.rows.length, at.cursorRow, height, top);
@@ -113,13 +126,16 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     // screen into the scrollback in tmux and some terminals (a copy per key)
     const rest = (row: Row) => (row.width < cols ? ERASE_LINE : "");
     const joined = rows.length === at.rows.length;
+    const continues = (row: Row) => joined && row.wrapped && row.text !== "";
     let s = (drawnRow > 0 ? `\x1b[${drawnRow}A` : "") + CLEAR_BELOW;
-    s += rows.map((row, i) => (i === 0 || (joined && row.wrapped && row.text !== "") ? "" : "\r\n") + styled(row) + rest(row)).join("");
+    s += rows.map((row, i) => (i === 0 || continues(row) ? "" : "\r\n") + styled(row) + rest(row)).join("");
     const last = top + rows.length - 1;
     if (last > at.cursorRow) s += `\x1b[${last - at.cursorRow}A`;
     s += "\r" + (at.cursorCol > 0 ? `\x1b[${at.cursorCol}C` : "");
     drawnRow = at.cursorRow - top;
     drawnBelow = last - at.cursorRow;
+    lines = drawnLines(rows, continues, cols, drawnRow, at.cursorCol);
+    drawnCols = cols;
     windowed = rows.length < at.rows.length ? view : undefined;
     out(s);
   }
@@ -127,7 +143,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   function moveBelow(): void {
     if (windowed) draw(windowed, true);
     out((drawnBelow > 0 ? `\x1b[${drawnBelow}B` : "") + "\r\n");
-    drawnRow = 0;
+    forget();
     drawnBelow = 0;
     top = 0;
   }
@@ -141,20 +157,25 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   function apply(e: Effect): void {
     switch (e.type) {
       case "draw":
-        if (e.fresh) drawnRow = 0;
+        if (e.fresh) forget();
         return draw(e.line === undefined ? undefined : { prompt: opts.prompt, text: e.line, cursor: e.line.length });
       case "below":
         return moveBelow();
       case "print":
         return out(style(visible(e.text), e.dim ? DIM : "") + (restored ? "\n" : "\r\n"));
       case "aside":
-        out((drawnRow > 0 ? `\x1b[${drawnRow}A` : "") + CLEAR_BELOW + visible(e.text) + "\r\n");
-        drawnRow = 0;
+        out((rowNow() > 0 ? `\x1b[${rowNow()}A` : "") + CLEAR_BELOW + visible(e.text) + "\r\n");
+        forget();
         return draw();
       case "clearScreen":
         out("\x1b[H\x1b[2J");
-        drawnRow = 0;
+        forget();
         return;
+      case "askCursor":
+        return out("\x1b[6n");
+      case "keepRow":
+        // the rows above deleted (the kept one moves up), those below it cleared, the cursor where it was on it
+        return out(`\x1b[H${e.row > 1 ? `\x1b[${e.row - 1}M` : ""}\x1b[2;1H\x1b[J\x1b[1;${e.col}H`);
       case "remember":
         for (const file of [opts.history.project, opts.history.global]) appendHistory(file, e.entry);
         return;
@@ -235,7 +256,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     const feed = (ks: Key[]) => {
       for (const [i, key] of ks.entries()) dispatch({ type: "key", key, more: i < ks.length - 1, now: Date.now(), rowMove });
     };
-    if (rest !== "" && !rest.startsWith("\x1b[200~"))
+    if (rest !== "" && !waitsForPaste(rest))
       escTimer = setTimeout(() => {
         const flushed = parseKeys(pending, true);
         pending = flushed.rest;
@@ -245,9 +266,8 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   }
 
   // ---- the terminal, and giving it back ----
+  // the terminal reflowed the drawn line (draw finds where that put the cursor): drawn again at the new width
   const onResize = () => {
-    // where the terminal's reflow put the cursor, near enough; a window filled the screen: from its top
-    drawnRow = windowed ? screenRows() : place().cursorRow;
     if (drawn(state) && !lent) draw();
   };
   // closing a terminal window ends its input (often just before the SIGHUP): a hang-up, not a /quit
@@ -271,7 +291,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   /** the terminal hey's again: raw mode, bracketed paste, keys read */
   function acquire(): void {
     lent = false;
-    drawnRow = 0; // output came since: the line is drawn from where the cursor is
+    forget();
     try {
       if (stdin.isTTY) stdin.setRawMode(true);
     } catch {}

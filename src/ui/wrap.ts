@@ -7,22 +7,44 @@ const MIN_ROOM = 24;
 /**
  * `text` with every line wider than `columns` broken at spaces. The continuation lines start
  * under the line's last column (after its last run of two or more spaces, as in `/help` and the
- * session table), or under the line's own indentation when that column leaves too little room.
- * A word wider than the room is left whole (the terminal breaks it). `columns` 0: unchanged.
+ * session table); when that column leaves too little room it goes under the columns before it,
+ * indented two more than the line, so each entry of a table reads the same way (a narrow
+ * terminal); prose goes on under its own indentation. A word wider than the room is left whole
+ * (the terminal breaks it). `columns` 0: unchanged.
  */
 export function wrapColumns(text: string, columns: number, width: (s: string) => number): string {
   if (columns <= 0) return text;
-  return text
-    .split("\n")
-    .map((line) => (width(line) <= columns ? line : wrapLine(line, columns, width)))
-    .join("\n");
+  const lines = text.split("\n");
+  // a column that leaves too little room in one line goes below in every line that has it (a table reads the same all through)
+  const below = new Set<number>();
+  for (const line of lines) {
+    const at = lastColumn(line, width);
+    if (at > 0 && width(line) > columns && at > columns - MIN_ROOM) below.add(at);
+  }
+  return lines.map((line) => (width(line) <= columns && !below.has(lastColumn(line, width)) ? line : wrapLine(line, columns, width))).join("\n");
 }
+
+/** Where a line's last column starts (after its last run of two or more spaces), as an index; 0 when it has none. */
+function columnIndex(line: string): number {
+  let cut = 0;
+  for (const m of line.matchAll(/\S( {2,})(?=\S)/g)) cut = m.index + 1 + m[1]!.length;
+  return cut;
+}
+
+/** The terminal column where a line's last column starts; 0 when it has none. */
+const lastColumn = (line: string, width: (s: string) => number) => width(line.slice(0, columnIndex(line)));
 
 function wrapLine(line: string, columns: number, width: (s: string) => number): string {
   const lead = line.length - line.trimStart().length;
-  let cut = lead;
-  for (const m of line.matchAll(/\S( {2,})(?=\S)/g)) cut = m.index + 1 + m[1]!.length;
-  if (width(line.slice(0, cut)) > columns - MIN_ROOM) cut = lead;
+  let cut = columnIndex(line) || lead;
+  if (width(line.slice(0, cut)) > columns - MIN_ROOM) {
+    if (cut > lead) {
+      const head = line.slice(0, cut).trimEnd();
+      const rest = " ".repeat(lead + 2) + line.slice(cut);
+      return [head, rest].map((l) => (width(l) <= columns ? l : wrapLine(l, columns, width))).join("\n");
+    }
+    cut = lead;
+  }
   const indent = " ".repeat(width(line.slice(0, cut)));
   const out: string[] = [];
   let current = line.slice(0, cut);

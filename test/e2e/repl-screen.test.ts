@@ -2,10 +2,11 @@
 // model: the cursor stands on the character it is at (a wide character the terminal moved to the
 // next row, a tab split at the edge, an emoji family taken whole), and redrawing the line never
 // scrolls copies of it into the scrollback (a paste taller than the screen, a prompt at the top
-// after Ctrl-L).
+// after Ctrl-L); Ctrl-L during a turn keeps the row being written.
 import { afterEach, expect, test } from "bun:test";
 import { fileReplayServer } from "../helpers/fixtures.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
+import { PASTE_FOLD_LINES } from "../../src/ui/paste-fold.ts";
 import { until } from "../helpers/wait.ts";
 import { answer, say, lastLine } from "./repl-helpers.ts";
 
@@ -76,28 +77,29 @@ test(
 test(
   "a paste taller than the screen: typing in it adds no copy of it to the scrollback; sent, it stays above the answer once, and is what the model gets",
   async () => {
-    const t = await open(40, 12);
-    const pasted = Array.from({ length: 60 }, (_, i) => `pasted line ${i + 1}`).join("\n");
+    const t = await open(40, 6);
+    // one line short of what is folded (PASTE_FOLD_LINES)
+    const pasted = Array.from({ length: PASTE_FOLD_LINES - 1 }, (_, i) => `pasted line ${i + 1}`).join("\n");
     await t.paste(pasted);
-    await t.waitFor((s) => lastLine(s) === "… pasted line 60");
+    await t.waitFor((s) => lastLine(s) === "… pasted line 14");
     await t.type("x");
-    await t.waitFor((s) => lastLine(s) === "… pasted line 60x");
+    await t.waitFor((s) => lastLine(s) === "… pasted line 14x");
     await t.keys("Left");
     await t.type("y");
-    await t.waitFor((s) => lastLine(s) === "… pasted line 60yx");
-    for (let i = 0; i < 30; i++) await t.keys("Up");
+    await t.waitFor((s) => lastLine(s) === "… pasted line 14yx");
+    for (let i = 0; i < 7; i++) await t.keys("Up");
     await t.type("z");
-    await t.waitFor("… pasted line 30z");
+    await t.waitFor("… pasted line 7z");
     const count = (screen: string, line: string) => screen.split("\n").filter((l) => l.endsWith(line)).length;
     const typing = await t.screen(SCROLLBACK);
-    expect(count(typing, "pasted line 60yx")).toBeLessThanOrEqual(1);
-    expect(count(typing, "pasted line 40")).toBeLessThanOrEqual(1);
+    expect(count(typing, "pasted line 14yx")).toBeLessThanOrEqual(1);
+    expect(count(typing, "pasted line 10")).toBeLessThanOrEqual(1);
     server.enqueue(answer("Got it."));
     await t.keys("Enter");
     const sent = await t.waitFor("Got it.", SCROLLBACK);
-    for (const line of ["› pasted line 1", "… pasted line 12", "… pasted line 30z", "… pasted line 60yx"]) expect(count(sent, line)).toBe(1);
-    expect(sent).toContain("… pasted line 60yx\nGot it.");
-    expect(asked()).toBe(pasted.replace("pasted line 30\n", "pasted line 30z\n") + "yx");
+    for (const line of ["› pasted line 1", "… pasted line 5", "… pasted line 7z", "… pasted line 14yx"]) expect(count(sent, line)).toBe(1);
+    expect(sent).toContain("… pasted line 14yx\nGot it.");
+    expect(asked()).toBe(pasted.replace("pasted line 7\n", "pasted line 7z\n") + "yx");
   },
   E2E_TIMEOUT,
 );
@@ -143,6 +145,71 @@ test(
     await t.waitFor((s) => lastLine(s) === "› an earlier line");
     await t.keys("Down");
     await t.waitFor((s) => lastLine(s).endsWith("word end"));
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "Ctrl-L during a turn clears the screen but for the row the answer is being written on, which goes on at the top",
+  async () => {
+    const t = await open(60, 16);
+    await say(t, "/help", /models$/m);
+    server.enqueue(answer("alpha beta gamma delta epsilon zeta eta theta iota", 500));
+    await t.type("go");
+    await t.keys("Enter");
+    await t.waitFor(/^alpha beta/m);
+    await t.keys("C-l");
+    const first = (s: string) => s.split("\n")[0] ?? "";
+    const cleared = await t.waitFor((s) => first(s).startsWith("alpha beta") && !s.includes("this list"));
+    expect(
+      cleared
+        .trimEnd()
+        .split("\n")
+        .filter((l) => l !== "›"),
+    ).toHaveLength(1); // the answer's row alone (the prompt after it, if it ended)
+    await t.waitFor((s) => lastLine(s) === "›");
+    expect(first(await t.screen())).toBe("alpha beta gamma delta epsilon zeta eta theta iota");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "widening the terminal leaves no stale row of the prompt when the cursor was on a row of its own after a full one",
+  async () => {
+    const t = await open(20, 12);
+    await say(t, "/help", /models$/m); // the prompt at the screen's bottom
+    // "… " and 18 characters fill the second row: the cursor goes on a row of its own below (the terminal's line ended)
+    const full = `… ${"y".repeat(18)}`;
+    await t.paste(`first line\n${"y".repeat(18)}`);
+    const pasted = await t.waitFor((s) => s.includes(`› first line\n${full}`));
+    const rows = pasted.split("\n");
+    const above = rows[rows.indexOf("› first line") - 1]!; // the help's last row
+    await t.resize(60, 12);
+    // drawn again at 60 columns: the cursor after the y's (the terminal's reflow alone leaves it on the row below)
+    await until(async () => (await t.cursor()).col === 20, "the line drawn again at 60 columns");
+    const screen = await t.screen();
+    // the line drawn again where it was: no stale row of it, and the output above it kept
+    expect(screen).toContain(`${above}\n› first line\n${full}`);
+    expect(screen.split("\n").filter((l) => l.includes("first line"))).toEqual(["› first line"]);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "/help at 20 columns: each command and each key on its own line, its description indented under it",
+  async () => {
+    const t = await open(20, 24);
+    await say(t, "/help", /models$/m);
+    const screen = await t.screen(SCROLLBACK);
+    for (const entry of [
+      "› /help\n/help\n  this list\n/model\n[provider/model]\n  show or switch the\n",
+      "/quit\n  leave (also\n",
+      "\nKeys:\nEnter\n  send; a trailing \\\n",
+      "\nCtrl-Z\n  suspend (fg\n  resumes)\nCtrl-Y\n",
+    ])
+      expect(screen).toContain(entry);
+    // no row is wider than the terminal (none is broken mid-word by it)
+    for (const line of screen.split("\n")) expect(Bun.stringWidth(line)).toBeLessThanOrEqual(20);
   },
   E2E_TIMEOUT,
 );

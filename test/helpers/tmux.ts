@@ -28,6 +28,7 @@ export interface Term {
   screen(opts?: ScreenOptions): Promise<string>;
   /** polls the screen until `want` is on it (a string, a pattern or a test); returns that screen */
   waitFor(want: string | RegExp | ((screen: string) => boolean), opts?: ScreenOptions & { timeoutMs?: number }): Promise<string>;
+  /** resolves once the pane has the size */
   resize(cols: number, rows: number): Promise<void>;
   /** where the terminal's cursor is: column and row of the visible screen, from 0 */
   cursor(): Promise<{ col: number; row: number }>;
@@ -122,7 +123,10 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
     keys: async (...names) => void (await tmux("send-keys", ...target, ...names)),
     type: async (text) => void (await tmux("send-keys", ...target, "-l", text)),
     paste: async (text) => {
-      await tmux("set-buffer", "-b", "paste", text);
+      // through a file: set-buffer takes the text on tmux's command line, which refuses a big one
+      const file = join(home.path, ".hey-paste");
+      writeFileSync(file, text);
+      await tmux("load-buffer", "-b", "paste", file);
       await tmux("paste-buffer", "-p", "-d", "-b", "paste", ...target);
     },
     screen,
@@ -137,7 +141,12 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
         await Bun.sleep(POLL_MS);
       }
     },
-    resize: async (cols, rows) => void (await tmux("resize-window", ...target.slice(0, 1), "t:0", "-x", String(cols), "-y", String(rows))),
+    async resize(cols, rows) {
+      await tmux("resize-window", ...target.slice(0, 1), "t:0", "-x", String(cols), "-y", String(rows));
+      // the pane has the size (and the program its SIGWINCH) before anything typed next reaches it
+      const size = async () => (await tmux("display-message", "-p", ...target, "#{pane_width}x#{pane_height}")).trim();
+      await until(async () => (await size()) === `${cols}x${rows}`, `the pane at ${cols}x${rows}`);
+    },
     async cursor() {
       const [col, row] = (await tmux("display-message", "-p", ...target, "#{cursor_x},#{cursor_y}")).trim().split(",").map(Number);
       return { col: col!, row: row! };

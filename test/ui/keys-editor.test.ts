@@ -1,7 +1,7 @@
 // The prompt's keys and editing (issue 14): raw terminal input to keys, a bracketed paste as one
 // piece, Esc told from a sequence by the caller's timeout, editing, history, completion, layout.
 import { expect, test } from "bun:test";
-import { parseKeys } from "../../src/ui/keys.ts";
+import { parseKeys, waitsForPaste } from "../../src/ui/keys.ts";
 import { complete, editKey, emptyEditor, insert } from "../../src/ui/line-editor.ts";
 
 test.each([
@@ -38,15 +38,26 @@ test.each([
     ["reverseSearch", "forwardSearch", "cancel", "suspend", "yank"].map((name) => ({ type: "key", name })),
     "",
   ],
+  ["a bracketed paste is one piece, CRLF as newlines", "\x1b[200~one\r\ntwo\rthree\x1b[201~", [{ type: "paste", text: "one\ntwo\nthree" }], ""],
   [
-    "a bracketed paste is one piece, CRLF as newlines",
-    "\x1b[200~one\r\ntwo\rthree\x1b[201~x",
+    "a paste then another",
+    "\x1b[200~one\x1b[201~\x1b[200~two\x1b[201~",
     [
-      { type: "paste", text: "one\ntwo\nthree" },
-      { type: "text", text: "x" },
+      { type: "paste", text: "one" },
+      { type: "paste", text: "two" },
     ],
     "",
   ],
+  [
+    "an end marker inside a paste is its text: the paste ends at the last one",
+    "a\x1b[200~cat <<EOF\r\x1b[201~\rrm -rf build\r\x1b[201~",
+    [
+      { type: "text", text: "a" },
+      { type: "paste", text: "cat <<EOF\n\x1b[201~\nrm -rf build\n" },
+    ],
+    "",
+  ],
+  ["text behind an end marker waits for the paste's rest", "\x1b[200~one\x1b[201~\rtw", [], "\x1b[200~one\x1b[201~\rtw"],
   ["an unfinished paste waits", "a\x1b[200~one\ntw", [{ type: "text", text: "a" }], "\x1b[200~one\ntw"],
   ["an unfinished sequence waits", "a\x1b[1;5", [{ type: "text", text: "a" }], "\x1b[1;5"],
   ["a lone ESC waits for the timeout", "\x1b", [], "\x1b"],
@@ -59,6 +70,7 @@ test.each([
     ],
     "",
   ],
+  ["the terminal's answer to a cursor position request", "\x1b[12;7R", [{ type: "cursorAt", row: 12, col: 7 }], ""],
   ["unknown sequences and controls are dropped", "\x1b[99Z\x0fa", [{ type: "text", text: "a" }], ""],
 ])("%s", (_name, input, keys, rest) => {
   expect(parseKeys(input)).toEqual({ keys: keys as never, rest });
@@ -66,6 +78,12 @@ test.each([
 
 test("after the timeout a lone ESC is the Escape key", () => {
   expect(parseKeys("\x1b", true)).toEqual({ keys: [{ type: "key", name: "escape" }], rest: "" });
+});
+
+test("after the timeout, text behind a paste's end marker with no marker of its own is the paste's too: its Enter sends nothing", () => {
+  expect(parseKeys("\x1b[200~one\x1b[201~\rtwo\r", true)).toEqual({ keys: [{ type: "paste", text: "one\x1b[201~\ntwo\n" }], rest: "" });
+  expect(waitsForPaste("\x1b[200~one\x1b[201~\rtw")).toBe(false); // the timeout ends this wait
+  expect(waitsForPaste("\x1b[200~one\rtw")).toBe(true);
 });
 
 test("editing keys", () => {

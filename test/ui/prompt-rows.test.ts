@@ -1,7 +1,7 @@
 // Where the prompt and the line land on the terminal (issue 14): rows as the terminal wraps them,
 // the cursor on the character it is at, and a window of rows for a line taller than the screen.
-import { expect, test } from "bun:test";
-import { promptRows, rowMove, windowTop } from "../../src/ui/prompt-rows.ts";
+import { describe, expect, test } from "bun:test";
+import { drawnLines, promptRows, reflowedRow, rowMove, windowTop } from "../../src/ui/prompt-rows.ts";
 
 const width = (c: string) => (c === "\u200d" ? 0 : /[\u4e00-\u9fff]|\p{Extended_Pictographic}/u.test(c) ? 2 : 1);
 const shown = (c: string) => (c === "\t" ? "    " : c);
@@ -50,4 +50,37 @@ test("Up and Down go a row up or down the line as drawn, at the cursor's column 
   // wide characters: "> ab你好你" then "好cd"; under d (column 3) is b, under 你 (column 4) is the end of "好cd"
   expect(rowMove(rows("ab你好你好cd", 7), -1)).toBe(1);
   expect(rowMove(rows("ab你好你好cd", 2), 1)).toBe(8);
+});
+
+describe("where a resize leaves the cursor", () => {
+  const at = (text: string, cursor: number, cols: number) => {
+    const r = promptRows(
+      "› ",
+      "… ",
+      text,
+      cursor,
+      cols,
+      (c) => c,
+      () => 1,
+    );
+    return drawnLines(r.rows, (row) => row.wrapped && row.text !== "", cols, r.cursorRow, r.cursorCol);
+  };
+  test("a line the terminal wrapped reflows with it: narrower, the cursor is rows further down, wider, back up", () => {
+    const d = at("x".repeat(50), 50, 20); // "› " + 50 = 52 columns: 3 rows at 20
+    expect(d).toEqual({ widths: [52], line: 0, offset: 52 });
+    expect(reflowedRow(d, 10)).toBe(5);
+    expect(reflowedRow(d, 80)).toBe(0);
+  });
+  test("the row of its own the cursor gets after a full row is a line hey ended: it stays a row below", () => {
+    // "› first line", then "… " and 38 characters: exactly 40 columns, the cursor on the next row
+    const d = at(`first line\n${"y".repeat(38)}`, 49, 40);
+    expect(d).toEqual({ widths: [12, 40, 0], line: 2, offset: 0 });
+    expect(reflowedRow(d, 20)).toBe(3);
+    expect(reflowedRow(d, 60)).toBe(2);
+  });
+  test("the cursor mid-line stays as many columns into it", () => {
+    const d = at("a".repeat(30), 10, 20); // at column 12 of a 32-column line
+    expect(reflowedRow(d, 8)).toBe(1);
+    expect(reflowedRow(d, 5)).toBe(2);
+  });
 });

@@ -84,6 +84,16 @@ describe("at the prompt", () => {
 });
 
 describe("during a turn", () => {
+  test("Ctrl-L asks the terminal where the cursor is, and its answer clears the screen but for that row (the spinner, the answer's line)", () => {
+    const { state, effects } = play([text("go"), key("enter"), key("clearScreen")]);
+    expect(effects.at(-1)).toEqual({ type: "askCursor" });
+    const at: ReplEvent = { type: "key", key: { type: "cursorAt", row: 12, col: 7 }, more: false, now: 0 };
+    expect(play([at], state).effects).toEqual([{ type: "keepRow", row: 12, col: 7 }]);
+    // at the prompt an answer that comes late does nothing; Ctrl-L clears and draws the line
+    const back = play([{ type: "ended", line: "go", quit: false }, at, key("clearScreen")], state);
+    expect(types(back.effects)).toEqual(["draw", "clearScreen", "draw"]);
+  });
+
   const busy = () => play([text("go"), key("enter")]).state;
 
   test("keys are kept, not drawn, never sent: Enter is a newline; they wait at the next prompt", () => {

@@ -32,12 +32,44 @@ test("a session table row goes on under its last column; lines that fit are unto
   );
 });
 
-test("prose breaks under its own indentation, and so does a line whose last column leaves too little room", () => {
+test("prose breaks under its own indentation; a last column that leaves too little room goes below the columns before it", () => {
   expect(wrapColumns("Keys: Esc or Ctrl-C cancels a running turn; text typed meanwhile waits", 30, width)).toBe(
     ["Keys: Esc or Ctrl-C cancels a", "running turn; text typed", "meanwhile waits"].join("\n"),
   );
   expect(wrapColumns("  fs: connected · 14 tools  read_file, read_text_file, write_file", 30, width)).toBe(
-    ["  fs: connected · 14 tools", "  read_file, read_text_file,", "  write_file"].join("\n"),
+    ["  fs: connected · 14 tools", "    read_file, read_text_file,", "    write_file"].join("\n"),
+  );
+});
+
+test("/help at 20 columns: every entry the same shape, its name then its description indented under it", () => {
+  const help = [
+    "/help                      this list",
+    "/model [provider/model]    show or switch the model (the conversation is kept)",
+    "/mcp:SERVER:PROMPT [args]  send the server's prompt",
+  ].join("\n");
+  expect(wrapColumns(help, 20, width)).toBe(
+    [
+      "/help",
+      "  this list",
+      "/model",
+      "[provider/model]",
+      "  show or switch the",
+      "  model (the",
+      "  conversation is",
+      "  kept)",
+      "/mcp:SERVER:PROMPT",
+      "[args]",
+      "  send the server's",
+      "  prompt",
+    ].join("\n"),
+  );
+});
+
+test("when one entry's description must go below its name, every entry with that column does, even one that fits", () => {
+  const help = ["/help                      this list", "/usage                     tokens of the session and of this run, context size"].join("\n");
+  expect(wrapColumns(help, 50, width)).toBe(["/help", "  this list", "/usage", "  tokens of the session and of this run, context", "  size"].join("\n"));
+  expect(wrapColumns("/help                      this list\nplain prose  that fits", 50, width)).toBe(
+    "/help                      this list\nplain prose  that fits",
   );
 });
 
