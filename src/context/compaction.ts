@@ -153,7 +153,7 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
     // said when what is left out changes (once the budget is reached again), not on every request
     deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view, held) });
   }
-  state.last = view;
+  state.last = asSent(view);
   state.rewriteUpTo = upTo;
   state.hold = view.hold;
   state.sent = { messages: view.messages, count: view.messages.length, fixed, at: now };
@@ -204,7 +204,7 @@ export async function compactNow(
   if (!before.summarizable) return false;
   const { summary, usage } = await compactRange(before.summarizable, { ...deps, budgetTokens }, signal, instructions);
   deps.state.rewriteUpTo = undefined; // the prefix changed: the next request may rewrite all it likes
-  deps.state.last = build(history.length); // what the next request holds now (`/usage` reads it)
+  deps.state.last = asSent(build(history.length)); // what the next request holds now (`/usage` reads it)
   deps.output.emit(summaryEvent(summary, before.untrimmedEstimate, deps.state.last));
   return { usage };
 }
@@ -261,6 +261,13 @@ function heldBefore(history: readonly Message[], last: ContextView | undefined, 
   const at = newest === undefined ? -1 : history.findLastIndex((m) => m.id === newest.id);
   return at < 0 ? undefined : last!.estimate + estimateTokens(history.slice(at + 1), tokensPerChar);
 }
+
+/**
+ * The view as CompactionState.last keeps it: its messages are the history array itself when
+ * nothing was left out or changed (buildContext), and the history grows after the request; held
+ * apart, heldBefore finds what came since.
+ */
+const asSent = (view: ContextView): ContextView => ({ ...view, messages: view.messages.slice() });
 
 /**
  * A compaction event's `tokens_before`, the same for a trim and a summary (docs/json-events.md): the
