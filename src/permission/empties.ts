@@ -8,6 +8,7 @@
 import { globMatch, type Pattern, program } from "./match.ts";
 import { type Form, pathForm } from "./path-form.ts";
 import type { Segment, Word } from "./shell-model.ts";
+import { truncateGrows } from "./spares.ts";
 
 const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob;
 const isOption = (w: Word) => !w.unknown && /^-./.test(w.text) && w.text !== "--";
@@ -31,7 +32,7 @@ function emptied(seg: Segment, tools: boolean): Word[] {
   const name = known(first) ? program(first.text) : "";
   const out = writesNothing(seg) ? seg.redirects.filter((r) => EMPTIES.test(r.op)).map((r) => r.target) : [];
   // truncate(1): "Shrink or extend the size of each FILE"; its operands (a `-s 0` value among them, which names no file)
-  if (tools && name === "truncate") out.push(...seg.words.slice(1).filter((w) => !isOption(w)));
+  if (tools && name === "truncate" && !truncateGrows(seg)) out.push(...seg.words.slice(1).filter((w) => !isOption(w)));
   // cp(1) from /dev/null: the last operand is left empty
   if (tools && name === "cp" && seg.words.some((w) => w.text === "/dev/null")) out.push(...seg.words.slice(-1));
   return out.filter(known);

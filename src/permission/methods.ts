@@ -10,6 +10,7 @@
 import { program } from "./match.ts";
 import type { Pattern } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
+import { ghReadsGraphql } from "./spares.ts";
 
 const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob;
 const isOption = (w: Word) => !w.unknown && /^-./.test(w.text) && w.text !== "--";
@@ -104,6 +105,7 @@ export function ghImpliedPost(seg: Segment, p: Pattern): string | undefined {
   const end = words.findIndex((w, i) => i > 1 && w.text === "--" && !w.unknown);
   const args = words.slice(2, end < 0 ? undefined : end).filter(known);
   if (args.some((w) => /^-i*X|^--method(=|$)/.test(w.text))) return undefined; // a method given: the equivalents judge it
+  if (ghReadsGraphql(seg)) return undefined; // a GraphQL query, "a read-only fetch"
   const body = args.find((w) => /^-i*[fF]|^--(raw-field|field|input)(=|$)/.test(w.text));
   return body ? `gh api sends a POST when given \`${body.raw}\` and no method` : undefined;
 }

@@ -13,12 +13,13 @@ import { readEntry } from "./entries.ts";
 import { respelled, doesOtherwise, type Equivalent, equivalents, runnerTails } from "./equivalents.ts";
 import { gitDashed } from "./git.ts";
 import { aliasRisk, denyMatch } from "./deny.ts";
-import { allowMatch, globMatch, harmless, hint, namedUnseen, type Pattern } from "./match.ts";
+import { allowMatch, globMatch, harmless, hint, namedUnseen, type Pattern, program } from "./match.ts";
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
 import { upperMethods } from "./methods.ts";
 import { forcedByConfig } from "./push-config.ts";
 import { pipedProgram, writtenScript } from "./written-scripts.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
+import { spared } from "./spares.ts";
 import type { Parsed, Segment } from "./shell-model.ts";
 
 /** The `[permission]` lists as configured. */
@@ -213,7 +214,8 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
 function equivalentHit(seg: Segment, p: Equivalent, powershell: boolean, caseless: boolean): string | undefined {
   for (const run of [seg, ...runnerTails(seg)]) {
     // only what the command spells out: `mv "$a" "$b"` could be `mv x /dev/null`, but refusing every run-time word would refuse ordinary scripts
-    if (denyMatch(run, p, powershell, caseless) === "yes") return `matches deny entry \`${p.entry}\` by another name: ${p.does}`;
+    if (denyMatch(run, p, powershell, caseless) === "yes" && !spared(run, program(p.words[0]!.text), p.words))
+      return `matches deny entry \`${p.entry}\` by another name: ${p.does}`;
   }
   return undefined;
 }
