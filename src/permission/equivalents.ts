@@ -136,6 +136,19 @@ const SAME_PROGRAM: Record<string, string[]> = {
   oc: ["kubectl"],
 };
 
+/**
+ * A deny entry naming a program by its other name (`oc delete *`, `podman run *`, `hub push *`) as
+ * the program it is (`kubectl delete *`): that refuses the program by its own name too, as the
+ * entry's own pattern, and brings that program's equivalents (compileRules adds both).
+ */
+export function sameEntries(p: Pattern): Pattern[] {
+  const command = p.words[0];
+  const as = command && !command.unknown && !command.glob && !p.redirects.length ? SAME_PROGRAM[program(command.text)] : undefined;
+  if (!as) return [];
+  const e = readEntry(`bash: ${[...as, ...p.words.slice(1).map((w) => w.raw)].join(" ")}`);
+  return "pattern" in e ? [{ ...e.pattern, entry: p.entry }] : [];
+}
+
 /** The segment as the program it is another name of (SAME_PROGRAM), or none. */
 export function respelled(seg: Segment): Segment[] {
   const first = seg.words[0];

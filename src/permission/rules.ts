@@ -10,7 +10,7 @@
 import { controlArgument } from "./control-arguments.ts";
 import { controlWrite, type ControlFiles } from "./control-files.ts";
 import { readEntry } from "./entries.ts";
-import { respelled, doesOtherwise, type Equivalent, equivalents, runnerTails } from "./equivalents.ts";
+import { respelled, doesOtherwise, type Equivalent, equivalents, runnerTails, sameEntries } from "./equivalents.ts";
 import { gitDashed } from "./git.ts";
 import { aliasRisk, denyMatch } from "./deny.ts";
 import { allowMatch, globMatch, harmless, hint, namedUnseen, type Pattern, program } from "./match.ts";
@@ -95,7 +95,11 @@ export function compileRules(
       const e = readEntry(entry);
       if ("error" in e) errors.push(errorLine(list, entry, e.error));
       else if ("tool" in e) out.tools.push(e.tool);
-      else out.patterns.push(e.pattern, ...(list === "deny" ? equivalents(e.pattern) : []));
+      else if (list === "allow") out.patterns.push(e.pattern);
+      else {
+        const same = [e.pattern, ...sameEntries(e.pattern)]; // `oc delete *` is `kubectl delete *` too
+        out.patterns.push(...same, ...same.flatMap(equivalents));
+      }
     }
     return out;
   };
