@@ -52,6 +52,7 @@ const tail = (path: string) => path.split(/[\\/]/).slice(-2).join("/");
  * program that may write it, and how ("" as written, "by another name", "by its last names"), or undefined.
  */
 export function controlArgument(segments: Segment[], control: ControlFiles): { word: string; how: string } | undefined {
+  if (!control.paths.length) return undefined; // none to name
   const f = onWindows(control) ? WINDOWS : POSIX;
   const dirs = directories(segments, control, f);
   const controls = control.paths.map(f.normalize);

@@ -11,6 +11,7 @@ import { discardsAll, discardsFiles } from "./discards.ts";
 import { containers } from "./docker-names.ts";
 import { emptiesNamed } from "./empties.ts";
 import { entryMethod, ghImpliedPost, ghSending } from "./methods.ts";
+import type { Disk } from "./on-disk.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
 /** A deny pattern that refuses on behalf of another entry: `entry` is the user's, `does` says what this one runs. */
@@ -295,12 +296,17 @@ const DELETES_TREES = /\b(removedirs|rmtree|rm_rf?|remove_(dir|entry|entry_secur
 /**
  * Why a segment does what deny entry `p` (not an equivalent) refuses without a command line that
  * names it: code that deletes (deletesInCode), HTTPie or gh api sending a body (impliedPost, ghImpliedPost),
- * changes to some files thrown away (discardsFiles), a file the entry names emptied (emptiesNamed;
- * `caseless`: file names ignore case). undefined: none.
+ * changes to some files thrown away (discardsFiles), a file emptied (emptiesNamed; `caseless`: file
+ * names ignore case; `disk`: what the files are now, on-disk.ts). undefined: none.
  */
-export function doesOtherwise(seg: Segment, p: Pattern, caseless = false): string | undefined {
+export function doesOtherwise(seg: Segment, p: Pattern, caseless = false, disk?: Disk): string | undefined {
   return (
-    deletesInCode(seg, p) ?? cleansUnforced(seg, p) ?? impliedPost(seg, p) ?? ghImpliedPost(seg, p) ?? discardsFiles(seg, p) ?? emptiesNamed(seg, p, caseless)
+    deletesInCode(seg, p) ??
+    cleansUnforced(seg, p) ??
+    impliedPost(seg, p) ??
+    ghImpliedPost(seg, p) ??
+    discardsFiles(seg, p, disk) ??
+    emptiesNamed(seg, p, caseless, disk)
   );
 }
 

@@ -168,8 +168,18 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   if (!reading) return block(`cannot verify \`${show(command)}\`: commands for the shell \`${name}\` are not modelled`);
   const parsed: Parsed = reading === "powershell" ? parsePowerShell(command) : parseCommand(command, reading);
   if (!parsed.ok) return block(`cannot verify \`${show(command)}\`: ${parsed.reason}`);
+  const unseen = parsed.segments.find((seg) => seg.opaque);
+  if (unseen) return block(`cannot verify \`${show(unseen.raw)}\`: ${unseen.opaque}`);
+  // hey's own files before the deny list: whatever else a command does, this is why it may not run
+  const control = rules.control && controlWrite(parsed.segments, rules.control);
+  if (control)
+    return block(
+      `\`${show(control.redirect)}\` could write hey's own configuration or trust file${control.how && ` (${control.how})`}, which the agent may not change`,
+    );
+  const named = rules.control && controlArgument(parsed.segments, rules.control);
+  if (named)
+    return block(`\`${show(named.word)}\` names hey's own configuration or trust file${named.how && ` (${named.how})`}, which the agent may not change`);
   for (const seg of parsed.segments) {
-    if (seg.opaque) return block(`cannot verify \`${show(seg.raw)}\`: ${seg.opaque}`);
     // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all. `git-push` and `hub push` are `git push`, `podman run` is `docker run`
     const script = rules.deny.patterns.length ? writtenScript(seg, parsed.segments) : undefined;
     if (script && "unknown" in script) return block(`cannot verify \`${show(seg.raw)}\`: it ${script.unknown}`);
@@ -186,7 +196,7 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
         const hit = denyMatch(spelled, p, reading === "powershell", rules.caseless);
         if (hit === "yes") return block(`\`${show(seg.raw)}\` matches deny entry \`${p.entry}\``);
         if (hit === "maybe") return block(`\`${show(seg.raw)}\` is known only at run time and could match deny entry \`${p.entry}\``);
-        const otherwise = doesOtherwise(spelled, p, rules.caseless);
+        const otherwise = doesOtherwise(spelled, p, rules.caseless, { control: rules.control, segments: parsed.segments });
         if (otherwise) return block(`\`${show(seg.raw)}\` does what deny entry \`${p.entry}\` refuses: ${otherwise}`);
         const alias = aliasRisk(spelled, p);
         if (alias) return block(`\`${show(seg.raw)}\` could run what deny entry \`${p.entry}\` names: ${alias}`);
@@ -196,14 +206,6 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
         if (config) return block(`\`${show(seg.raw)}\` may force the push through git's config (${config}): deny entry \`${p.entry}\``);
       }
   }
-  const control = rules.control && controlWrite(parsed.segments, rules.control);
-  if (control)
-    return block(
-      `\`${show(control.redirect)}\` could write hey's own configuration or trust file${control.how && ` (${control.how})`}, which the agent may not change`,
-    );
-  const named = rules.control && controlArgument(parsed.segments, rules.control);
-  if (named)
-    return block(`\`${show(named.word)}\` names hey's own configuration or trust file${named.how && ` (${named.how})`}, which the agent may not change`);
   if (!allow) return ALLOWED;
   for (const seg of parsed.segments) {
     // runs no program: a builtin (`cd`, `set -e`, `x=1`, dash's `ls &>/dev/null` tail); its file redirections still need a pattern

@@ -360,7 +360,7 @@ export const equivalent: Row[] = [
   ["rm *", "python3 -m pip uninstall -y x", "allowed"],
   ["rm *", "node -e 'console.log(process.version)'", "allowed"],
   ["rm *", "echo unlink", "allowed"],
-  ["rm *", ": > x", "allowed"], // a redirection cannot tell emptying a file from making one (README)
+  ["rm *", ": > x", "it empties `x` if it holds anything, which hey cannot see"], // with no file system to look at (disk.test.ts looks)
   // rm -rf: only what deletes trees (the entry lets `rm -f x` run)
   ["rm -rf *", "find . -delete", "by another name: find -delete"],
   ["rm -rf *", "git clean -fd", "by another name: git clean"],
@@ -397,7 +397,9 @@ export const equivalent: Row[] = [
   ["rm build.log", ": > other.log", "allowed"],
   ["rm -rf build", ": > src/x.ts", "allowed"],
   ["rm -rf build", "make > build/log.txt", "allowed"],
-  ["rm *", ": > new.txt", "allowed"], // under an entry naming no file, making one and emptying one look alike
+  ["rm *", ": > new.txt", "which hey cannot see"], // making a file and emptying one look alike; hey running looks (disk.test.ts)
+  ["rm -f *", "true > $LOG", "it empties `$LOG` if it holds anything"],
+  ["rm *", "echo done > new.txt", "allowed"], // writes it, as any command may
   ["rm -rf *", "> new.txt", "allowed"],
   ["rm -rf .", ": > new.txt", "allowed"],
   // what an equivalent's words match but it does not do (spares.ts): git-rm(1) --cached keeps the files, -n and git-clean(1) -n only list, truncate(1) +SIZE only grows
@@ -560,7 +562,10 @@ export const equivalent: Row[] = [
   ["git reset --hard *", "git checkout :/", "by another name: git checkout :/"],
   ["git reset --hard *", "git switch -f main", "by another name: git switch -f"],
   ["git reset --hard *", "git switch --discard-changes main", "by another name: git switch --discard-changes"],
-  ["git reset --hard *", "git checkout main", "allowed"],
+  ["git reset --hard *", "git checkout main", "overwrites its changes if it names a file, which hey cannot see"], // hey running looks (disk.test.ts)
+  ["git reset --hard *", "git checkout '*.ts'", "overwrites the changes to the files the pattern matches"],
+  ["git reset --hard *", "git checkout :/src", "overwrites the changes to the files the pattern matches"],
+  ["git reset --hard *", "git checkout -f main", "by another name: git checkout -f"],
   ["git reset --hard *", "git switch -c topic", "allowed"],
   ["git reset --hard *", "git restore --staged .", "allowed"],
   // git-checkout(1) given paths "Overwrite the contents of the files"; git-restore(1) restores the working tree unless `--staged` alone
@@ -584,7 +589,23 @@ export const equivalent: Row[] = [
   ["git checkout -f *", "git restore .", "git restore overwrites"],
   ["git checkout -f *", "git checkout -- src/x.ts", "git checkout -- PATHS overwrites"],
   ["git switch --discard-changes *", "git checkout .", "by another name: git checkout ."],
-  ["git checkout -f *", "git checkout main", "allowed"],
+  ["git checkout -f *", "git checkout main", "which hey cannot see"],
+  ["git checkout -f *", "git checkout -b topic main", "allowed"],
+  ["git checkout -f *", "git checkout --detach v1.0", "allowed"],
+  // entries that throw away changes to some files (`git checkout -- *`, `git restore *`) refuse each other and what throws away all
+  ["git checkout -- *", "git restore src/x.ts", "git restore overwrites"],
+  ["git checkout -- *", "git checkout HEAD~1 src/x.ts", "git checkout TREE-ISH PATHS overwrites"],
+  ["git checkout -- *", "git reset --hard", "by another name: git reset --hard"],
+  ["git checkout -- *", "git checkout .", "by another name: git checkout ."],
+  ["git restore *", "git checkout -- src/x.ts", "git checkout -- PATHS overwrites"],
+  ["git restore *", "git switch -f main", "by another name: git switch -f"],
+  ["git restore -W *", "git checkout -- x", "git checkout -- PATHS overwrites"],
+  ["git checkout -- *", "git restore --staged x", "allowed"],
+  ["git checkout -- *", "git checkout -b topic", "allowed"],
+  ["git restore *", "git checkout -t origin/topic", "allowed"],
+  ["git restore --staged *", "git checkout -- x", "allowed"], // unstaging keeps the work
+  ["git restore --staged *", "git reset --hard", "allowed"],
+  ["git checkout -- src/*", "git restore x", "allowed"], // an entry naming paths refuses only those
   ["git checkout -f *", "git restore --staged .", "allowed"],
   ["git reset --soft *", "git restore .", "allowed"],
   // terraform(1): `destroy` is "a convenience alias for" `apply -destroy`; OpenTofu's tofu is terraform

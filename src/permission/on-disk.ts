@@ -1,0 +1,67 @@
+// What a deny check learns from the files as they are when the command is checked (SPEC §8): whether
+// a file a command would empty, or a name `git checkout` could read as a path, holds anything. A
+// redirection cannot tell emptying a file from making one (`: > new.txt`), nor `git checkout NAME`
+// a branch from a path; the file system can. It is read only where the command cannot have changed
+// what is there first: a name decided at run time, one relative to a directory known only then, one
+// another part of the command names (`mv a f && : > f`, `ln a f`, `mkdir d && … d/f`), or one no
+// one could look at (no start directory) is "cannot tell" (undefined), and the caller refuses. A
+// change made by another process between the check and the run is not seen. Pure: the caller's
+// `fileState` reads the disk.
+import { type ControlFiles, decided, directories, expand, onWindows, POSIX, WINDOWS } from "./control-files.ts";
+import { program } from "./match.ts";
+import type { Segment, Word } from "./shell-model.ts";
+
+/** What the deny checks may look at: hey's view of the file system, and the whole command. */
+export interface Disk {
+  control?: ControlFiles;
+  segments: Segment[];
+}
+
+export type State = "none" | "empty" | "data";
+
+const names = (text: string) => text.split(/[\\/]+/).filter((n) => n && n !== "." && n !== "..");
+
+/** Programs that move or link no file, so put nothing of another file's at a name they are given (`mkdir -p build && : > build/.gitkeep`). */
+const MAKE_NOTHING = new Set(["mkdir", "touch", "chmod", "chown", "chgrp", "echo", "printf", "ls", "cat", "true", "test", "[", "[[", "stat", "wc", "grep"]);
+
+/**
+ * Whether another part of the command could put something at `text` before `seg` runs: a word
+ * decided at run time, or one whose last name is a name on `text`'s path (`mv a /x/f`, `mv src
+ * dst` before `dst/x`, `ln -s a f`), unless that part runs a builtin or one of MAKE_NOTHING.
+ */
+function touched(text: string, seg: Segment, segments: Segment[]): boolean {
+  const path = new Set(names(text).map((n) => n.toLowerCase()));
+  const inert = (s: Segment) => s.inert === "builtin" || (!!s.words[0] && decided(s.words[0]) && MAKE_NOTHING.has(program(s.words[0].text)));
+  // any part, also one written after `seg`: in a loop it runs before the next round
+  return segments.some(
+    (s) =>
+      s !== seg &&
+      !inert(s) &&
+      s.words.slice(1).some((w) => {
+        if (!decided(w)) return true;
+        const last = names(w.text).pop()?.toLowerCase();
+        return !!last && path.has(last);
+      }),
+  );
+}
+
+/**
+ * What is at the path word `w` names, for segment `seg` (`under`: the directory a program is told to
+ * work in, `git -C DIR`): the worst of what is there from every directory a `cd` may lead to ("data"
+ * before "empty" before "none"), or undefined when that cannot be told.
+ */
+export function stateOf(w: Word, seg: Segment, disk: Disk | undefined, under?: string): State | undefined {
+  const control = disk?.control;
+  if (!disk || !control?.fileState || !decided(w) || seg.elsewhere) return undefined;
+  const f = onWindows(control) ? WINDOWS : POSIX;
+  const text = expand(w, control.home);
+  if (text === undefined || touched(text, seg, disk.segments)) return undefined;
+  // Windows: `C:foo` is relative to drive C:'s own current directory
+  if (f === WINDOWS && /^[A-Za-z]:(?![\\/])/.test(text)) return undefined;
+  const rel = under !== undefined && f.absolute(text) === undefined ? f.join(under, text) : text;
+  const abs = f.absolute(rel);
+  const dirs = abs === undefined ? directories(disk.segments, control, f) : [""];
+  if (!dirs) return undefined;
+  const states = dirs.map((d) => control.fileState!(abs ?? f.join(d, rel)));
+  return states.includes("data") ? "data" : states.includes("empty") ? "empty" : "none";
+}
