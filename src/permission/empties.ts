@@ -15,8 +15,8 @@ import { truncateGrows } from "./spares.ts";
 
 const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob;
 const isOption = (w: Word) => !w.unknown && /^-./.test(w.text) && w.text !== "--";
-/** A redirection that empties its file before the command writes: `>`, `>|`, `1>`, `&>` (not `>>`, not `>&`). */
-const EMPTIES = /^(1?>\|?|&>)$/;
+/** A redirection that empties its file before the command writes: `>`, `>|`, `1>`, `2>` (any fd), `&>` (not `>>`, not `>&`). */
+const EMPTIES = /^(\d*>\|?|&>)$/;
 
 /** Does the segment's command write nothing to its output: none, `:`, `true`, `false`, `cat /dev/null`, `echo -n`, `printf ''`? */
 function writesNothing(seg: Segment): boolean {

@@ -388,6 +388,9 @@ export const equivalent: Row[] = [
   ["rm build.log", "> ./build.log", "it empties `./build.log`"],
   ["rm build.log", "cat /dev/null > build.log", "it empties `build.log`"],
   ["rm -f build.log", "true >| build.log", "it empties `build.log`"],
+  ["rm build.log", ": 2> build.log", "it empties `build.log`"],
+  ["rm build.log", "true 3>build.log", "it empties `build.log`"],
+  ["rm build.log", "make 2> build.log", "allowed"], // writes it, as any command may
   ["rm -rf build", ": > build/out/app.js", "it empties `build/out/app.js` (the entry names `build`)"],
   ["rm -rf build", "truncate -s 0 build/app.log", "it empties `build/app.log`"],
   ["rm -rf build", "cp /dev/null build/app.log", "it empties `build/app.log`"],
