@@ -6,11 +6,12 @@
 // outside the entry's paths is still `find -delete`), and they never touch an allow list. Pure.
 import { readEntry } from "./entries.ts";
 import { readGit } from "./git.ts";
-import { type Pattern, program, toldValues } from "./match.ts";
+import { type Pattern, program } from "./match.ts";
 import { discardsAll, discardsFiles } from "./discards.ts";
 import { containers } from "./docker-names.ts";
 import { emptiesNamed } from "./empties.ts";
 import { entryMethod, ghImpliedPost, ghSending } from "./methods.ts";
+import { code, INTERPRETER, sendsInCode } from "./interpreter-code.ts";
 import type { Disk } from "./on-disk.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
@@ -279,8 +280,6 @@ function sending(rest: Word[]): [string, string][] {
   ]);
 }
 
-/** Interpreters that take their program as an argument or on stdin (`python3 -c`, `perl -e`, `node -e`, `ruby -e`, `php -r`). */
-const INTERPRETER = /^(python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|node|nodejs|ruby[0-9.]*|deno|bun|php[0-9.]*|lua[0-9.]*|tclsh[0-9.]*|osascript)$/;
 /**
  * The names these languages' libraries give deleting a file: Python's os.remove/unlink/rmdir/
  * removedirs, shutil.rmtree, pathlib's unlink/rmdir; Perl's unlink, rmdir, File::Path rmtree/
@@ -302,6 +301,7 @@ const DELETES_TREES = /\b(removedirs|rmtree|rm_rf?|remove_(dir|entry|entry_secur
 export function doesOtherwise(seg: Segment, p: Pattern, caseless = false, disk?: Disk): string | undefined {
   return (
     deletesInCode(seg, p) ??
+    sendsInCode(seg, p) ??
     cleansUnforced(seg, p) ??
     impliedPost(seg, p) ??
     ghImpliedPost(seg, p) ??
@@ -348,23 +348,6 @@ function impliedPost(seg: Segment, p: Pattern): string | undefined {
   const body = items.slice(1).find((w) => w.unknown || /^[^=:@]*(=(?!=)|:=|@)/.test(w.text));
   if (body) return `\`${body.raw}\` is request data, which HTTPie sends as a POST`;
   return seg.piped ? "it reads request data from a pipe, which HTTPie sends as a POST" : undefined;
-}
-
-/**
- * The code an interpreter is given on its command line or stdin: the word after `-c`, `-e`, `-E`,
- * `-r` (php), `-p`/`--eval`/`--print` (node) or a cluster ending in one (`perl -ne`), `-cCODE`,
- * `--eval=CODE`, `deno eval CODE`, and a heredoc or here-string. Not a script's name or its
- * arguments: `bun remove x` removes a package, `python3 tidy.py remove` runs a file hey cannot read.
- */
-function code(seg: Segment): string[] {
-  const words = seg.words;
-  const out = toldValues(seg).slice(seg.assigns.length + words.length - 1); // stdin: heredocs, here-strings
-  for (let i = 1; i < words.length; i++) {
-    const t = words[i]!.text;
-    if (/^-[A-Za-z]*[ceEr]$|^-p$|^--(eval|print|command)$/.test(t) || (i === 1 && t === "eval")) out.push(words[i + 1]?.text ?? "");
-    else if (/^-c./.test(t) || /^--eval=/.test(t)) out.push(t.replace(/^-c|^--eval=/, ""));
-  }
-  return out;
 }
 
 /**
