@@ -38,6 +38,7 @@ const EDGES = new Set([
   "fs/dir-sync.ts",
   "fs/git-config-files.ts",
   "fs/own-files.ts",
+  "fs/package-scripts.ts",
   "fs/read-head.ts",
   "fs/real-target.ts",
   "fs/root-probe.ts",

@@ -19,6 +19,7 @@ import { upperMethods } from "./methods.ts";
 import { forcedByConfig } from "./push-config.ts";
 import { pipedProgram, writtenScript } from "./written-scripts.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
+import { scriptsRun } from "./run-scripts.ts";
 import { spared } from "./spares.ts";
 import type { Parsed, Segment } from "./shell-model.ts";
 
@@ -63,6 +64,7 @@ const BASH_TOOL = "bash";
 const ALLOWED: Decision = { allowed: true };
 const SHOWN_ENTRIES = 6; // entries listed in a refusal; more would not fit on one line
 const SHOWN_CHARS = 100; // longer commands are cut in messages
+const MAX_SCRIPT_DEPTH = 4; // package.json scripts that run scripts (`npm run a` in `b`), followed this deep
 
 /**
  * How the checker reads commands for the shell named `shell` (ShellChoice.name from
@@ -180,31 +182,8 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   if (named)
     return block(`\`${show(named.word)}\` names hey's own configuration or trust file${named.how && ` (${named.how})`}, which the agent may not change`);
   for (const seg of parsed.segments) {
-    // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all. `git-push` and `hub push` are `git push`, `podman run` is `docker run`
-    const script = rules.deny.patterns.length ? writtenScript(seg, parsed.segments) : undefined;
-    if (script && "unknown" in script) return block(`cannot verify \`${show(seg.raw)}\`: it ${script.unknown}`);
-    const piped = rules.deny.patterns.length ? pipedProgram(seg) : undefined;
-    if (piped) return block(`cannot verify \`${show(seg.raw)}\`: ${piped}`);
-    const read = script?.seg ?? seg; // a script the command writes: what it holds counts as the words of what runs it
-    for (const spelled of reading === "powershell" ? powerShellSpellings(read) : [read, ...gitDashed(read), ...respelled(read), ...upperMethods(read)])
-      for (const p of rules.deny.patterns) {
-        if ("does" in p) {
-          const refused = equivalentHit(spelled, p as Equivalent, reading === "powershell", rules.caseless);
-          if (refused) return block(`\`${show(seg.raw)}\` ${refused}`);
-          continue;
-        }
-        const hit = denyMatch(spelled, p, reading === "powershell", rules.caseless);
-        if (hit === "yes") return block(`\`${show(seg.raw)}\` matches deny entry \`${p.entry}\``);
-        if (hit === "maybe") return block(`\`${show(seg.raw)}\` is known only at run time and could match deny entry \`${p.entry}\``);
-        const otherwise = doesOtherwise(spelled, p, rules.caseless, { control: rules.control, segments: parsed.segments });
-        if (otherwise) return block(`\`${show(seg.raw)}\` does what deny entry \`${p.entry}\` refuses: ${otherwise}`);
-        const alias = aliasRisk(spelled, p);
-        if (alias) return block(`\`${show(seg.raw)}\` could run what deny entry \`${p.entry}\` names: ${alias}`);
-        const named = namedUnseen(spelled, p);
-        if (named) return block(`\`${show(seg.raw)}\` names \`${named}\`, which \`${show(seg.words[0]!.text)}\` could run: deny entry \`${p.entry}\``);
-        const config = forcedByConfig(spelled, p, rules.control, rules.caseless, parsed.segments);
-        if (config) return block(`\`${show(seg.raw)}\` may force the push through git's config (${config}): deny entry \`${p.entry}\``);
-      }
+    const refused = deniedSegment(seg, parsed.segments, rules, 0);
+    if (refused) return block(refused);
   }
   if (!allow) return ALLOWED;
   for (const seg of parsed.segments) {
@@ -214,6 +193,53 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
       return block(`\`${show(seg.raw)}\` matches no allow entry${hint(seg, allow, show)} (allowed: ${listed(allow.map((p) => p.entry))})`);
   }
   return ALLOWED;
+}
+
+/**
+ * Why deny list `rules.deny` refuses `seg`, a part of `segments` (one line, without the prefix), or
+ * undefined. `depth`: package.json scripts already followed (run-scripts.ts).
+ */
+function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, depth: number): string | undefined {
+  const { reading } = rules.shell;
+  const powershell = reading === "powershell";
+  const disk = { control: rules.control, segments };
+  const at = `\`${show(seg.raw)}\``;
+  const script = rules.deny.patterns.length ? writtenScript(seg, segments) : undefined;
+  if (script && "unknown" in script) return `cannot verify ${at}: it ${script.unknown}`;
+  const piped = rules.deny.patterns.length ? pipedProgram(seg) : undefined;
+  if (piped) return `cannot verify ${at}: ${piped}`;
+  const read = script?.seg ?? seg; // a script the command writes: what it holds counts as the words of what runs it
+  // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all. `git-push` and `hub push` are `git push`, `podman run` is `docker run`
+  for (const spelled of powershell ? powerShellSpellings(read) : [read, ...gitDashed(read), ...respelled(read), ...upperMethods(read)])
+    for (const p of rules.deny.patterns) {
+      if ("does" in p) {
+        const refused = equivalentHit(spelled, p as Equivalent, powershell, rules.caseless);
+        if (refused) return `${at} ${refused}`;
+        continue;
+      }
+      const hit = denyMatch(spelled, p, powershell, rules.caseless);
+      if (hit === "yes") return `${at} matches deny entry \`${p.entry}\``;
+      if (hit === "maybe") return `${at} is known only at run time and could match deny entry \`${p.entry}\``;
+      const otherwise = doesOtherwise(spelled, p, rules.caseless, disk);
+      if (otherwise) return `${at} does what deny entry \`${p.entry}\` refuses: ${otherwise}`;
+      const alias = aliasRisk(spelled, p);
+      if (alias) return `${at} could run what deny entry \`${p.entry}\` names: ${alias}`;
+      const named = namedUnseen(spelled, p);
+      if (named) return `${at} names \`${named}\`, which \`${show(seg.words[0]!.text)}\` could run: deny entry \`${p.entry}\``;
+      const config = forcedByConfig(spelled, p, rules.control, rules.caseless, segments);
+      if (config) return `${at} may force the push through git's config (${config}): deny entry \`${p.entry}\``;
+    }
+  // `npm run release`: what package.json's script runs, read as /bin/sh reads it (npm's script-shell)
+  if (powershell || depth >= MAX_SCRIPT_DEPTH || !rules.deny.patterns.length) return undefined;
+  for (const { name, text } of scriptsRun(seg, disk)) {
+    const parsed = parseCommand(text, "sh");
+    if (!parsed.ok) continue; // npm's shell would stop on it too, or read it as hey cannot: not seen
+    for (const inner of parsed.segments) {
+      const why = inner.opaque ? undefined : deniedSegment(inner, parsed.segments, rules, depth + 1);
+      if (why) return `${at} runs package.json's script \`${name}\` (\`${show(text)}\`): ${why}`;
+    }
+  }
+  return undefined;
 }
 
 /** An equivalent of a deny entry (equivalents.ts) matched by the segment, or by what a package runner in it runs: the refusal, or undefined. */
