@@ -10,7 +10,7 @@ import { type Pattern, program } from "./match.ts";
 import { discardsAll, discardsFiles } from "./discards.ts";
 import { containers } from "./docker-names.ts";
 import { emptiesNamed } from "./empties.ts";
-import { entryMethod, ghImpliedPost, ghSending } from "./methods.ts";
+import { entryMethod, ghImpliedPost, ghSending, webCmdletAsCurl } from "./methods.ts";
 import { code, INTERPRETER, sendsInCode } from "./interpreter-code.ts";
 import type { Disk } from "./on-disk.ts";
 import type { Segment, Word } from "./shell-model.ts";
@@ -145,9 +145,12 @@ const SAME_PROGRAM: Record<string, string[]> = {
  */
 export function sameEntries(p: Pattern): Pattern[] {
   const command = p.words[0];
-  const as = command && !command.unknown && !command.glob && !p.redirects.length ? SAME_PROGRAM[program(command.text)] : undefined;
+  if (!command || command.unknown || command.glob || p.redirects.length) return [];
+  // `Invoke-WebRequest -Method Post *` is `curl -X POST *`, and so refuses curl's, wget's, HTTPie's, gh api's and code's POST
+  const curlish = webCmdletAsCurl(program(command.text), p.words.slice(1));
+  const as = curlish ? ["curl"] : SAME_PROGRAM[program(command.text)];
   if (!as) return [];
-  const e = readEntry(`bash: ${[...as, ...p.words.slice(1).map((w) => w.raw)].join(" ")}`);
+  const e = readEntry(`bash: ${[...as, ...(curlish ?? p.words.slice(1)).map((w) => w.raw)].join(" ")}`);
   return "pattern" in e ? [{ ...e.pattern, entry: p.entry }] : [];
 }
 
@@ -250,6 +253,9 @@ function sending(rest: Word[]): [string, string][] {
     [`http ${method} ${args}`, `http (HTTPie) ${method} sends ${method}`],
     [`https ${method} ${args}`, `https (HTTPie) ${method} sends ${method}`],
     [`xh ${method} ${args}`, `xh ${method} sends ${method}`],
+    // PowerShell's Invoke-WebRequest/Invoke-RestMethod `-Method` (any case and prefix: PowerShell binds it)
+    [`Invoke-WebRequest -Method ${method} ${args}`, `Invoke-WebRequest -Method ${method} sends ${method}`],
+    [`Invoke-RestMethod -Method ${method} ${args}`, `Invoke-RestMethod -Method ${method} sends ${method}`],
     ...(spelled === method ? [] : [[`curl -X ${method} ${args}`, `curl -X ${method} is -X ${spelled}`] as [string, string]]),
     ...ghSending(method, kept),
   ];

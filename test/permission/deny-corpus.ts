@@ -541,6 +541,13 @@ export const equivalent: Row[] = [
   ["curl -X DELETE *", "python3 -c 'import requests; requests.post(u)'", "allowed"],
   ["curl -X POST https://api.example.com/*", "python3 -c 'import requests; requests.post(\"https://api.example.com/v1\")'", "its code sends a POST"],
   ["curl -X POST https://api.example.com/*", "python3 -c 'import requests; requests.post(\"https://other.example.org/v1\")'", "allowed"],
+  // an entry written in PowerShell's terms is curl's too (methods.ts webCmdletAsCurl), whichever shell runs the command
+  ["Invoke-WebRequest -Method Post *", "curl -X POST https://example.com", "matches deny entry `bash: Invoke-WebRequest -Method Post *`"],
+  ["Invoke-WebRequest -Method Post *", "curl -d x https://example.com", "by another name: curl -d"],
+  ["Invoke-RestMethod -Method:POST *", "gh api repos/o/r/issues -f title=x", "gh api sends a POST"],
+  ["Invoke-WebRequest -Method Post *", "python3 -c 'import requests; requests.post(u)'", "its code sends a POST"],
+  ["Invoke-WebRequest -Method Post *", "curl https://example.com", "allowed"],
+  ["Invoke-WebRequest -Method Post *", "curl -X GET https://example.com", "allowed"],
   // the method case-blind (methods.ts): curl sends `-X post` as written, still the write the entry denies
   ["curl -X POST *", "curl -X post https://example.com", "matches deny entry"],
   ["curl -X POST *", "curl -sXpost https://example.com", "matches deny entry"],
