@@ -7,7 +7,7 @@
 // tell emptying a file from making one (`: > new.txt`): the file system can (on-disk.ts), so
 // emptying a name where there is nothing, or an empty file, runs; where hey cannot look, it is
 // refused. Pure.
-import { globMatch, type Pattern, program } from "./match.ts";
+import { globMatch, harmless, type Pattern, program } from "./match.ts";
 import { type Form, pathForm } from "./path-form.ts";
 import { type Disk, stateOf } from "./on-disk.ts";
 import type { Segment, Word } from "./shell-model.ts";
@@ -17,6 +17,8 @@ const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob;
 const isOption = (w: Word) => !w.unknown && /^-./.test(w.text) && w.text !== "--";
 /** A redirection that empties its file before the command writes: `>`, `>|`, `1>`, `2>` (any fd), `&>` (not `>>`, not `>&`). */
 const EMPTIES = /^(\d*>\|?|&>)$/;
+/** Terminals and a process's own outputs, which a redirection writes to rather than empties. */
+const DEVICES = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 
 /** Does the segment's command write nothing to its output: none, `:`, `true`, `false`, `cat /dev/null`, `echo -n`, `printf ''`? */
 function writesNothing(seg: Segment): boolean {
@@ -33,7 +35,8 @@ function writesNothing(seg: Segment): boolean {
 function emptied(seg: Segment, tools: boolean): Word[] {
   const first = seg.words[0];
   const name = known(first) ? program(first.text) : "";
-  const out = writesNothing(seg) ? seg.redirects.filter((r) => EMPTIES.test(r.op)).map((r) => r.target) : [];
+  // /dev/null and the like hold no file's data: emptying them destroys nothing
+  const out = writesNothing(seg) ? seg.redirects.filter((r) => EMPTIES.test(r.op) && !harmless(r) && !DEVICES.test(r.target.text)).map((r) => r.target) : [];
   // truncate(1): "Shrink or extend the size of each FILE"; its operands (a `-s 0` value among them, which names no file)
   if (tools && name === "truncate" && !truncateGrows(seg)) out.push(...seg.words.slice(1).filter((w) => !isOption(w)));
   // cp(1) from /dev/null: the last operand is left empty

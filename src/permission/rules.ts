@@ -65,6 +65,7 @@ const ALLOWED: Decision = { allowed: true };
 const SHOWN_ENTRIES = 6; // entries listed in a refusal; more would not fit on one line
 const SHOWN_CHARS = 100; // longer commands are cut in messages
 const MAX_SCRIPT_DEPTH = 4; // package.json scripts that run scripts (`npm run a` in `b`), followed this deep
+const MAX_SCRIPTS = 64; // and this many in all for one command
 
 /**
  * How the checker reads commands for the shell named `shell` (ShellChoice.name from
@@ -182,7 +183,7 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   if (named)
     return block(`\`${show(named.word)}\` names hey's own configuration or trust file${named.how && ` (${named.how})`}, which the agent may not change`);
   for (const seg of parsed.segments) {
-    const refused = deniedSegment(seg, parsed.segments, rules, 0);
+    const refused = deniedSegment(seg, parsed.segments, rules, { depth: 0, budget: { left: MAX_SCRIPTS } });
     if (refused) return block(refused);
   }
   if (!allow) return ALLOWED;
@@ -197,9 +198,10 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
 
 /**
  * Why deny list `rules.deny` refuses `seg`, a part of `segments` (one line, without the prefix), or
- * undefined. `depth`: package.json scripts already followed (run-scripts.ts).
+ * undefined. `follow`: how deep in package.json scripts that run scripts this is, and how many more
+ * scripts the whole check may read (run-scripts.ts; shared, so a script fanning out stays bounded).
  */
-function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, depth: number): string | undefined {
+function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, follow: { depth: number; budget: { left: number } }): string | undefined {
   const { reading } = rules.shell;
   const powershell = reading === "powershell";
   const disk = { control: rules.control, segments };
@@ -230,12 +232,13 @@ function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, 
       if (config) return `${at} may force the push through git's config (${config}): deny entry \`${p.entry}\``;
     }
   // `npm run release`: what package.json's script runs, read as /bin/sh reads it (npm's script-shell)
-  if (powershell || depth >= MAX_SCRIPT_DEPTH || !rules.deny.patterns.length) return undefined;
+  if (powershell || follow.depth >= MAX_SCRIPT_DEPTH || !rules.deny.patterns.length) return undefined;
   for (const { name, text } of scriptsRun(seg, disk)) {
+    if (--follow.budget.left < 0) return `cannot verify ${at}: its package.json scripts run more scripts than hey follows (${MAX_SCRIPTS})`;
     const parsed = parseCommand(text, "sh");
     if (!parsed.ok) continue; // npm's shell would stop on it too, or read it as hey cannot: not seen
     for (const inner of parsed.segments) {
-      const why = inner.opaque ? undefined : deniedSegment(inner, parsed.segments, rules, depth + 1);
+      const why = inner.opaque ? undefined : deniedSegment(inner, parsed.segments, rules, { ...follow, depth: follow.depth + 1 });
       if (why) return `${at} runs package.json's script \`${name}\` (\`${show(text)}\`): ${why}`;
     }
   }

@@ -69,7 +69,9 @@ export function truncateGrows(seg: Segment): boolean {
 function curlGets(seg: Segment): boolean {
   const words = optionWords(seg.words.slice(1));
   // `-G` alone or after flags in a cluster (`-sG`, `-Gd x`); a letter that takes a value would make the rest its value
-  return !!words && words.some((t) => t === "--get" || /^-[fikLsSv]*G/.test(t));
+  // `--next`/`-:` starts another transfer, whose options -G does not reach
+  if (!words || words.some((t) => t === "--next" || t === "-:")) return false;
+  return words.some((t) => t === "--get" || /^-[fikLsSv]*G/.test(t));
 }
 
 /**
@@ -99,7 +101,7 @@ export function ghReadsGraphql(seg: Segment): boolean {
   const words = optionWords(seg.words.slice(2));
   if (!words) return false;
   let endpoint: string | undefined;
-  let query: string | undefined;
+  const queries: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const t = words[i]!;
     if (/^--input/.test(t)) return false;
@@ -108,9 +110,9 @@ export function ghReadsGraphql(seg: Segment): boolean {
     if (field && !field[1]) i++;
     else if (GH_VALUE.test(t)) i++;
     else if (!t.startsWith("-")) endpoint ??= t;
-    if (value?.startsWith("query=")) query = value.slice("query=".length);
+    if (value?.startsWith("query=")) queries.push(value.slice("query=".length));
   }
-  if (endpoint !== "graphql" || !query?.trim() || query.startsWith("@")) return false;
-  const document = query.replace(/#[^\n]*/g, "");
-  return !/\b(mutation|subscription)\b/i.test(document);
+  if (endpoint !== "graphql" || !queries.length) return false;
+  // every query given (gh sends one of them): none from a file, none a mutation or subscription
+  return queries.every((q) => q.trim() && !q.startsWith("@") && !/\b(mutation|subscription)\b/i.test(q.replace(/#[^\n]*/g, "")));
 }

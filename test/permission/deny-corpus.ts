@@ -402,6 +402,8 @@ export const equivalent: Row[] = [
   ["rm -rf build", "make > build/log.txt", "allowed"],
   ["rm *", ": > new.txt", "which hey cannot see"], // making a file and emptying one look alike; hey running looks (disk.test.ts)
   ["rm -f *", "true > $LOG", "it empties `$LOG` if it holds anything"],
+  ["rm *", "true > /dev/null", "allowed"],
+  ["rm *", ": > /dev/stderr", "allowed"],
   ["rm *", "echo done > new.txt", "allowed"], // writes it, as any command may
   ["rm -rf *", "> new.txt", "allowed"],
   ["rm -rf .", ": > new.txt", "allowed"],
@@ -582,6 +584,8 @@ export const equivalent: Row[] = [
   ["curl -X POST *", "curl -G -d q=x -X POST https://example.com", "matches deny entry"],
   ["curl -X POST *", "curl -dG https://example.com", "by another name: curl -d"], // `G` is -d's value
   ["curl -X POST *", "curl $OPT -d q=x https://example.com", "could match deny entry"],
+  ["curl -X POST *", "curl -G -d a=1 https://example.com --next -d b=2 https://example.org", "by another name: curl -d"], // -G does not reach past --next
+  ["curl -X POST *", "gh api graphql -F query=@m.graphql -f query='{ x }'", "gh api sends a POST"], // every query must be read
   ["curl -X POST *", "gh api graphql -f query='query { viewer { login } }'", "allowed"],
   ["curl -X POST *", 'gh api graphql -f query=\'{ repository(owner: "o", name: "r") { stargazerCount } }\' -F n=3', "allowed"],
   [

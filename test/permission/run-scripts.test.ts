@@ -27,7 +27,19 @@ const scripts = {
   prepare: "husky",
   clean: "rimraf dist",
 };
-writeFileSync(join(project, "package.json"), JSON.stringify({ name: "app", scripts }));
+// scripts that each run the ten of the next level, four levels deep (10,000 runs unfolded): read in bounded time
+const level = (d: number) => Array.from({ length: 10 }, (_, i) => `fan${d}_${i}`);
+const fan = Object.fromEntries(
+  [0, 1, 2, 3].flatMap((d) =>
+    level(d).map((n) => [
+      n,
+      level(d + 1)
+        .map((m) => `npm run ${m}`)
+        .join(" && "),
+    ]),
+  ),
+);
+writeFileSync(join(project, "package.json"), JSON.stringify({ name: "app", scripts: { ...scripts, ...fan } }));
 writeFileSync(
   join(project, "site", "package.json"),
   JSON.stringify({ name: "site", scripts: { release: "npm publish --access public", build: "vite build" } }),
@@ -54,6 +66,7 @@ test.each([
   ["npm publish *", 'npm run "$TASK"', "runs package.json's script `release`"],
   ["rm *", "npm run clean", "runs package.json's script `clean` (`rimraf dist`)"],
   ["husky *", "npm ci", "runs package.json's script `prepare` (`husky`)"],
+  ["npm publish *", "npm run fan0_0", "its package.json scripts run more scripts than hey follows (64)"],
 ])("deny %j refuses %j", (entry, command, names) => {
   expect(under(entry)("bash", { command })).toContain(names);
 });
