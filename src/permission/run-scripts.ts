@@ -1,5 +1,5 @@
 // The package.json scripts a command runs (SPEC §8): `npm run release`, `yarn release`, `pnpm run
-// deploy`, `bun run publish:all`, `npm test` run what the scripts say, which a script's name does not
+// deploy`, `bun run publish:all`, `npm test`, `node --run release` run what the scripts say, which a script's name does not
 // tell; the deny checks read the scripts as the command is checked and judge what they run
 // (rules.ts). With them, npm's `preNAME` and `postNAME` (npm runs them around NAME). The directory
 // is the one the command runs in (after a `cd`), or the one `--prefix`, `-C`, `--cwd` or `--dir`
@@ -51,6 +51,14 @@ export function scriptsRun(seg: Segment, disk: Disk | undefined): { name: string
   const first = seg.words[0];
   if (!control?.packageScripts || !first || !decided(first)) return [];
   const manager = program(first.text);
+  // node(1) `--run <script>`: "Run a command from a package.json's "scripts" object" (Node 22); no pre/post
+  if (manager === "node") {
+    const at = seg.words.findIndex((w) => decided(w) && /^--run(=|$)/.test(w.text));
+    if (at < 0) return [];
+    const named = seg.words[at]!.text.includes("=") ? seg.words[at] : seg.words[at + 1];
+    const name = named && decided(named) ? named.text.replace(/^--run=/, "") : undefined;
+    return readScripts(disk!, undefined, name === undefined ? undefined : [name], false);
+  }
   if (!["npm", "pnpm", "yarn", "bun"].includes(manager)) return [];
   let under: string | undefined;
   const ops: { text: string; known: boolean }[] = [];
@@ -77,15 +85,21 @@ export function scriptsRun(seg: Segment, disk: Disk | undefined): { name: string
   if (ops.length === 1 && ops[0]!.known && manager === "npm" && INSTALL.has(ops[0]!.text)) for (const n of ["install", "prepublish", "prepare"]) names.add(n);
   if (ops[0] && manager !== "npm" && !(ops[0].known && RUN.has(ops[0].text))) ops[0].known ? names.add(ops[0].text) : (any = true);
   if (!names.size && !any) return [];
+  return readScripts(disk!, under, any ? undefined : [...names], true);
+}
+
+/** The scripts `names` (undefined: all) of the package.json where the command runs, or `under` it; `around`: with npm's pre and post scripts. */
+function readScripts(disk: Disk, under: string | undefined, names: string[] | undefined, around: boolean): { name: string; text: string }[] {
+  const control = disk.control!;
   const f = onWindows(control) ? WINDOWS : POSIX;
   const at = under === undefined ? undefined : expand({ text: under, raw: under, unknown: false, glob: false }, control.home);
   const abs = at === undefined ? undefined : f.absolute(at);
-  const dirs = abs !== undefined ? [abs] : directories(disk!.segments, control, f)?.map((d) => (at === undefined ? d : f.join(d, at)));
+  const dirs = abs !== undefined ? [abs] : directories(disk.segments, control, f)?.map((d) => (at === undefined ? d : f.join(d, at)));
   const out: { name: string; text: string }[] = [];
   for (const dir of dirs ?? []) {
-    const scripts = control.packageScripts(dir);
+    const scripts = control.packageScripts!(dir);
     if (!scripts) continue;
-    const wanted = any ? Object.keys(scripts) : [...names].flatMap((n) => [`pre${n}`, n, `post${n}`]);
+    const wanted = names === undefined ? Object.keys(scripts) : around ? names.flatMap((n) => [`pre${n}`, n, `post${n}`]) : names;
     for (const name of wanted) if (Object.hasOwn(scripts, name)) out.push({ name, text: scripts[name]! });
   }
   return out;

@@ -66,6 +66,8 @@ test.each([
   ["npm publish *", 'npm run "$TASK"', "runs package.json's script `release`"],
   ["rm *", "npm run clean", "runs package.json's script `clean` (`rimraf dist`)"],
   ["husky *", "npm ci", "runs package.json's script `prepare` (`husky`)"],
+  ["npm publish *", "node --run release", "runs package.json's script `release`"],
+  ["npm publish *", "node --run=ship", "runs package.json's script `ship`"],
   ["npm publish *", "npm run fan0_0", "its package.json scripts run more scripts than hey follows (64)"],
 ])("deny %j refuses %j", (entry, command, names) => {
   expect(under(entry)("bash", { command })).toContain(names);
@@ -78,6 +80,8 @@ test.each([
   ["npm publish *", "npm install"],
   ["npm publish *", "npm run loop"], // runs itself: followed a few levels, nothing denied
   ["npm publish *", "npm run missing"],
+  ["npm publish *", "node --run build"],
+  ["npm publish *", "node build.js"],
   ["npm publish *", "npm --prefix site run build"],
   ["rm *", "npm run release"],
 ])("deny %j lets %j run", (entry, command) => {
