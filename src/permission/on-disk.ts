@@ -3,10 +3,11 @@
 // redirection cannot tell emptying a file from making one (`: > new.txt`), nor `git checkout NAME`
 // a branch from a path; the file system can. It is read only where the command cannot have changed
 // what is there first: a name decided at run time, one relative to a directory known only then, one
-// another part of the command names (`mv a f && : > f`, `ln a f`, `mkdir d && … d/f`), or one no
-// one could look at (no start directory) is "cannot tell" (undefined), and the caller refuses. A
-// change made by another process between the check and the run is not seen. Pure: the caller's
-// `fileState` reads the disk.
+// another part of the command names (`mv a f && : > f`, `ln a f`, `mv src d && : > d/x`; not
+// `mkdir -p d`, `touch`, `echo`…, which put no other file's data there), or one no one could look at
+// (no start directory) is "cannot tell" (undefined), and the caller refuses. A change made by
+// another process between the check and the run is not seen. Pure: the caller's `fileState` reads
+// the disk.
 import { type ControlFiles, decided, directories, expand, onWindows, POSIX, WINDOWS } from "./control-files.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
