@@ -25,10 +25,27 @@ const names = (text: string) => text.split(/[\\/]+/).filter((n) => n && n !== ".
 /** Programs that move or link no file, so put nothing of another file's at a name they are given (`mkdir -p build && : > build/.gitkeep`). */
 const MAKE_NOTHING = new Set(["mkdir", "touch", "chmod", "chown", "chgrp", "echo", "printf", "ls", "cat", "true", "test", "[", "[[", "stat", "wc", "grep"]);
 
+/** Programs that put a file at their last operand only: mv(1), cp(1), ln(1), install(1) `SOURCE… DEST` (not with `-t DIR`). */
+const TO_LAST = new Set(["mv", "cp", "ln", "install"]);
+
+/** The words of `s` that could name where it puts something: for TO_LAST its destination, else all of them. */
+function destinations(s: Segment): Word[] {
+  const args = s.words.slice(1);
+  const name = s.words[0] && decided(s.words[0]) ? program(s.words[0].text) : "";
+  if (!TO_LAST.has(name) || !args.every(decided)) return args;
+  const end = args.findIndex((w) => w.text === "--");
+  const options = end < 0 ? args : args.slice(0, end);
+  // `-t DIR`, `--target-directory`: the directory is named first, the files after it
+  if (options.some((w) => /^-[^-]*t|^--t/.test(w.text))) return args;
+  const operands = args.filter((w, i) => (end >= 0 && i > end) || !w.text.startsWith("-"));
+  return operands.slice(-1);
+}
+
 /**
  * Whether another part of the command could put something at `text` before `seg` runs: a word
- * decided at run time, or one whose last name is a name on `text`'s path (`mv a /x/f`, `mv src
- * dst` before `dst/x`, `ln -s a f`), unless that part runs a builtin or one of MAKE_NOTHING.
+ * decided at run time, or one where it may put something whose last name is a name on `text`'s
+ * path (`mv a /x/f`, `mv src dst` before `dst/x`, `ln -s a f`; not `ln f b`, which leaves f as it
+ * is), unless that part runs a builtin or one of MAKE_NOTHING.
  */
 function touched(text: string, seg: Segment, segments: Segment[]): boolean {
   const path = new Set(names(text).map((n) => n.toLowerCase()));
@@ -38,7 +55,7 @@ function touched(text: string, seg: Segment, segments: Segment[]): boolean {
     (s) =>
       s !== seg &&
       !inert(s) &&
-      s.words.slice(1).some((w) => {
+      destinations(s).some((w) => {
         if (!decided(w)) return true;
         const last = names(w.text).pop()?.toLowerCase();
         return !!last && path.has(last);

@@ -42,7 +42,11 @@ const CASES: [entry: string, command: string, names: string][] = [
   ["rm *", "for i in 1 2; do : > new.txt; mv notes.txt new.txt; done", "which hey cannot see"],
   ["rm *", ": > $F", "blocked by permission rules:"], // as a name that could be hey's config, first
   ["rm *", "cd $D && : > new.txt", "blocked by permission rules:"],
-  ["rm *", ": > new.txt; mv new.txt other.txt", "which hey cannot see"], // in a loop the mv could run first: not told apart
+  ["rm *", "ln -s notes.txt new.txt; : > new.txt", "which hey cannot see"],
+  ["rm *", "cp -t out notes.txt; : > out/notes.txt", "which hey cannot see"], // `-t`: the files land in the directory
+  ["rm *", "while true; do : > new.txt; mv notes.txt new.txt; done", "which hey cannot see"], // the mv runs before the next round
+  ["rm *", ": > new.txt; mv new.txt other.txt", "allowed"], // new.txt is what mv moves away, never where it puts anything
+  ["rm *", ": > a.txt; ln a.txt b.txt", "allowed"],
   ["rm *", ": > new.txt", "allowed"],
   ["rm *", "> new.txt", "allowed"],
   ["rm *", ": > empty.txt", "allowed"],

@@ -10,7 +10,7 @@
 // those refused printed, for a reader to judge.
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import type { ControlFiles } from "../../src/permission/control-files.ts";
 import { compileRules, decide, type CompiledRules } from "../../src/permission/rules.ts";
 import { parseSyntax } from "../../src/permission/shell-syntax.ts";
@@ -68,10 +68,17 @@ function firstProgram(command: string): string | undefined {
 
 /**
  * The file system as the recording had it (scripts/real-world/driver.ts makes a fresh directory for
- * each command): none of the files a command empties or checks out by name was there before it
- * ran, and none of hey's own files.
+ * each command): its FILES hold text, the other files a command names were not there or empty, and
+ * none of hey's own files was.
  */
-const RECORDED: ControlFiles = { paths: [], cwd: "/tmp/box/cwd", home: "/tmp/box/home", fileState: () => "none" };
+const BOX = "/tmp/box/cwd";
+const HELD = new Set(["notes.txt", "file.txt", "src", "src/main.c", "docs", "docs/README.md"].map((f) => `${BOX}/${f}`));
+const RECORDED: ControlFiles = {
+  paths: [],
+  cwd: BOX,
+  home: "/tmp/box/home",
+  fileState: (abs) => (HELD.has(posix.normalize(abs).replace(/\/$/, "")) ? "data" : "none"),
+};
 
 const compiled = new Map<string, CompiledRules>();
 function rules(name: string, list: List, reading: Reading): CompiledRules {
@@ -112,12 +119,9 @@ const CEILINGS: Record<string, number> = {
   ...{ "A/sh": 0.145, "A/dash": 0.286, "A/bash": 0.193 },
   // B/bash from 0.074 and D/dash from 0.101: `find src -type d -empty -delete -print` and `git
   // clean -f` delete without running rm, and `rm *` now refuses them (equivalents.ts)
-  // B and D: 5 commands more since `rm *` refuses emptying a file unless hey sees there is nothing
-  // there or an empty file (empties.ts, on-disk.ts): in all 5 an `ln` of the command names the file
-  // (`>a; ln a b; …`, `ln -s b a; …; >b`), and a link made first would make `>` empty another file
-  ...{ "B/sh": 0.0782, "B/dash": 0.1042, "B/bash": 0.0753 },
+  ...{ "B/sh": 0.077, "B/dash": 0.103, "B/bash": 0.0741 },
   ...{ "C/sh": 0.094, "C/dash": 0.127, "C/bash": 0.1 },
-  ...{ "D/sh": 0.0778, "D/dash": 0.1026, "D/bash": 0.075 },
+  ...{ "D/sh": 0.077, "D/dash": 0.1015, "D/bash": 0.074 },
   ...{ "E/sh": 0.081, "E/dash": 0.107, "E/bash": 0.078 },
 };
 
