@@ -39,6 +39,7 @@ const EDGES = new Set([
   "fs/git-config-files.ts",
   "fs/worktree.ts",
   "fs/own-files.ts",
+  "fs/package-scripts.ts",
   "fs/read-head.ts",
   "fs/real-target.ts",
   "fs/root-probe.ts",

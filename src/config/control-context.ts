@@ -1,8 +1,10 @@
 // What the permission checks of a run need to know of the file system (issue 24, SPEC §8): how a
 // path names one of hey's control files (links, hard links, `..`), for the file tools and the bash
-// checker, and what the git config says about a plain `git push` forcing. Built once per run.
+// checker, what the git config says about a plain `git push` forcing, and whether a file a command
+// would empty or check out holds anything, and the scripts `npm run NAME` runs. Built once per run.
 import { pushForcing } from "../fs/git-config-files.ts";
-import { fileId, realTarget } from "../fs/real-target.ts";
+import { packageScripts } from "../fs/package-scripts.ts";
+import { fileId, fileState, realTarget } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { ControlFiles } from "../permission/control-files.ts";
 import { controlNamed, type ControlNames } from "./control-files.ts";
@@ -27,6 +29,8 @@ export function controlContext(place: { cwd: string; home: string; controls: rea
     cwd: place.cwd,
     named: (abs: string) => controlNamed(abs, target) !== undefined,
     pushForcing: (dir: string) => pushForcing(dir, place.home),
+    fileState,
+    packageScripts,
   };
   return { target, control };
 }

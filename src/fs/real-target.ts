@@ -59,3 +59,18 @@ export function fileId(abs: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * What is at `abs`, its last name not followed: "none" (nothing: writing there makes a file),
+ * "empty" (a regular file holding nothing), "data" (anything else: a file with content, a
+ * directory, a link, or what cannot be read). Never throws.
+ */
+export function fileState(abs: string): "none" | "empty" | "data" {
+  try {
+    const st = lstatSync(abs);
+    return st.isFile() && st.size === 0 ? "empty" : "data";
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? "none" : "data";
+  }
+}

@@ -26,11 +26,19 @@ const GIT_READERS = new Set(["diff", "log", "show", "status", "blame", "ls-files
 
 const parent = (path: string, f: Flavour) => f.normalize(path).replace(/[\\/][^\\/]*$/, "") || f.normalize(path);
 
-/** Whether the segment's program only reads what it names. */
+/**
+ * find(1)'s actions that delete, write a file (`-fprint FILE`, `-fprintf FILE FORMAT`, `-fls FILE`)
+ * or run a command on what it finds (the command is a segment of its own, handed `{}`, which names
+ * no file to this check): looked for in the whole find command as written.
+ */
+const FIND_ACTS = /(^|[\s'"])-(delete|exec|execdir|ok|okdir|fprint0?|fprintf|fls)(?![\w-])/;
+
+/** Whether the segment's program only reads what it names: a reader, a git reader, find without an action that writes or runs a command (every word known: one could be `-delete`). */
 export function reads(seg: Segment): boolean {
   const first = seg.words[0];
   if (!first || !decided(first)) return false;
   const name = program(first.text);
+  if (name === "find") return seg.words.every(decided) && !FIND_ACTS.test(seg.raw);
   if (name !== "git") return READERS.has(name);
   const sub = seg.words.slice(1).find((w) => !decided(w) || !w.text.startsWith("-"));
   return !!sub && decided(sub) && GIT_READERS.has(sub.text) && !seg.words.some((w) => /^--(output|ext-diff)/.test(w.text));
@@ -44,6 +52,7 @@ const tail = (path: string) => path.split(/[\\/]/).slice(-2).join("/");
  * program that may write it, and how ("" as written, "by another name", "by its last names"), or undefined.
  */
 export function controlArgument(segments: Segment[], control: ControlFiles): { word: string; how: string } | undefined {
+  if (!control.paths.length) return undefined; // none to name
   const f = onWindows(control) ? WINDOWS : POSIX;
   const dirs = directories(segments, control, f);
   const controls = control.paths.map(f.normalize);
@@ -55,7 +64,10 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
   /** whether a word's text ends with, or names a file under, a control file's last two names (in any case: macOS and Windows ignore it) */
   const ending = (text: string) => tails.some((t) => text.toLowerCase().endsWith(t) || text.toLowerCase().includes(`${t}/`));
   for (const seg of segments) {
-    if (seg.inert || reads(seg)) continue;
+    // a wrapper's own words ("words") can name a file it writes: `logsave FILE`, `strace -o FILE`, `time -o FILE`, `valgrind --log-file=FILE`
+    if (seg.inert === "builtin" || reads(seg)) continue;
+    // mkdir(1) makes a directory that is not there and writes nothing in it: naming the one holding a control file (`mkdir -p .hey`) writes no control file
+    const makes = decided(seg.words[0]!) && program(seg.words[0]!.text) === "mkdir";
     for (const w of seg.words.slice(1)) {
       // `of=x`, `--target-directory=x`: the value, then the word
       const values = [
@@ -63,14 +75,14 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
         w,
       ];
       for (const v of values) {
-        const how = naming(v);
+        const how = naming(v, !makes);
         if (how !== undefined) return { word: w.raw, how };
       }
     }
   }
   return undefined;
 
-  function naming(w: Word): string | undefined {
+  function naming(w: Word, holding: boolean): string | undefined {
     const spelled = w.raw.replace(/["'\\]/g, "");
     if (!decided(w)) return ending(spelled) ? "by its last names" : undefined;
     const text = expand(w, control.home);
@@ -79,9 +91,10 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     const paths = abs !== undefined ? [abs] : (dirs ?? []).map((d) => f.join(d, text));
     for (const p of paths) {
       const n = f.normalize(p);
-      if (controls.includes(n) || holders.includes(n)) return "";
+      if (controls.includes(n) || (holding && holders.includes(n))) return "";
       if (control.named?.(p) === true) return "by another name";
-      if (names.some((name, i) => holders.includes(parent(control.paths[i]!, f)) && control.named?.(f.join(p, name)) === true)) return "by another name";
+      if (holding && names.some((name, i) => holders.includes(parent(control.paths[i]!, f)) && control.named?.(f.join(p, name)) === true))
+        return "by another name";
     }
     // an option's value in the same word (`-o/home/ana/.config/hey/config.toml`), or a path from a directory known only at run time
     return ending(w.text) ? "by its last names" : undefined;

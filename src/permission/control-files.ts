@@ -20,6 +20,10 @@ export interface ControlFiles {
   named?(abs: string): boolean;
   /** the git config setting that makes a `git push` from the absolute directory `dir` without refspecs force (fs/git-config-files.ts), or undefined */
   pushForcing?(dir: string): string | undefined;
+  /** what is at the absolute path now (fs/real-target.ts fileState): nothing, an empty file, or anything else */
+  fileState?(abs: string): "none" | "empty" | "data";
+  /** the `scripts` of the package.json in the absolute directory `dir` (fs/package-scripts.ts), or undefined when there is none to read */
+  packageScripts?(dir: string): Record<string, string> | undefined;
 }
 
 /** Redirections that open their target for writing (`>&2` and `>&-` duplicate or close an fd instead). */
@@ -148,6 +152,7 @@ function reaches(target: Word, control: ControlFiles, dirs: string[] | undefined
  * `chroot`), every file a redirection names could be one.
  */
 export function controlWrite(segments: Segment[], control: ControlFiles): { redirect: string; how: string } | undefined {
+  if (!control.paths.length) return undefined; // none to write
   const f = onWindows(control) ? WINDOWS : POSIX;
   const dirs = directories(segments, control, f);
   for (const seg of segments)

@@ -48,7 +48,8 @@ export function denyMatch(seg: Segment, p: Pattern, powershell = false, caseless
   const git = name === "git" && isProgram(seg.words[0], "git");
   const sub = git ? readGit(seg.words)?.sub : undefined;
   let hit: Hit;
-  for (const reading of denyReadings(p.words, pc, name)) {
+  // `iwr -Method Get` read as `curl`: PowerShell binds a cmdlet's parameters; curl's clusters (`-Method` as `-M -e -t -h -o -d`) are not read
+  for (const reading of powershell && seg.cmdlet ? [] : denyReadings(p.words, pc, name)) {
     let h = denyWords([...lead, ...seg.words], lead.length, reading.words, pc, git ? 2 : 1, name, form);
     if (sub !== undefined) h = either(h, denyWords([...lead, seg.words[0]!, ...seg.words.slice(sub)], lead.length, reading.words, pc, 2, name, form));
     if (h && reading.options.length) h = both(h, optionsIn(seg.words, git ? (sub ?? 0) + 1 : 1, reading));

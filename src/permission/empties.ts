@@ -1,18 +1,24 @@
-// Emptying a file that an `rm` deny entry names (SPEC §8): `: > build.log`, `> build.log`, `cat
-// /dev/null > build.log`, `truncate -s 0 build.log` and `cp /dev/null build.log` leave it with nothing
-// in it, which `bash: rm build.log` keeps the agent from doing; with `-r` in the entry (`rm -rf
-// build`), any file under the directory it names. Only under an entry that names its operands: a
-// redirection cannot tell emptying a file from making one (`: > new.txt`), so under `rm *` this
-// would refuse every such way of creating a file, while the paths an entry names are ones the user
-// means to keep. Pure.
-import { globMatch, type Pattern, program } from "./match.ts";
+// Emptying a file under an `rm` deny entry (SPEC §8): `: > build.log`, `> build.log`, `cat /dev/null
+// > build.log`, `truncate -s 0 build.log` and `cp /dev/null build.log` leave a file with nothing in
+// it, which `bash: rm build.log` keeps the agent from doing; with `-r` in the entry (`rm -rf build`),
+// any file under the directory it names. An entry naming no file without `-r` (`rm *`, `rm -f *`:
+// "destroy no file") refuses emptying any file by redirection (truncate and cp /dev/null are its
+// equivalents already); `rm -rf *` lets `rm -f x` run, and so emptying one file. A redirection cannot
+// tell emptying a file from making one (`: > new.txt`): the file system can (on-disk.ts), so
+// emptying a name where there is nothing, or an empty file, runs; where hey cannot look, it is
+// refused. Pure.
+import { globMatch, harmless, type Pattern, program } from "./match.ts";
 import { type Form, pathForm } from "./path-form.ts";
+import { type Disk, stateOf } from "./on-disk.ts";
 import type { Segment, Word } from "./shell-model.ts";
+import { truncateGrows } from "./spares.ts";
 
 const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob;
 const isOption = (w: Word) => !w.unknown && /^-./.test(w.text) && w.text !== "--";
-/** A redirection that empties its file before the command writes: `>`, `>|`, `1>`, `&>` (not `>>`, not `>&`). */
-const EMPTIES = /^(1?>\|?|&>)$/;
+/** A redirection that empties its file before the command writes: `>`, `>|`, `1>`, `2>` (any fd), `&>` (not `>>`, not `>&`). */
+const EMPTIES = /^(\d*>\|?|&>)$/;
+/** Terminals and a process's own outputs, which a redirection writes to rather than empties. */
+const DEVICES = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 
 /** Does the segment's command write nothing to its output: none, `:`, `true`, `false`, `cat /dev/null`, `echo -n`, `printf ''`? */
 function writesNothing(seg: Segment): boolean {
@@ -23,35 +29,45 @@ function writesNothing(seg: Segment): boolean {
 }
 
 /**
- * The files a segment empties: the targets of its emptying redirections when it writes nothing,
+ * The files a segment empties (a name decided at run time among them): the targets of its emptying redirections when it writes nothing,
  * and (`tools`) those of `truncate` and `cp /dev/null`, which an entry without `-r` refuses by name already (equivalents.ts).
  */
 function emptied(seg: Segment, tools: boolean): Word[] {
   const first = seg.words[0];
   const name = known(first) ? program(first.text) : "";
-  const out = writesNothing(seg) ? seg.redirects.filter((r) => EMPTIES.test(r.op)).map((r) => r.target) : [];
+  // /dev/null and the like hold no file's data: emptying them destroys nothing
+  const out = writesNothing(seg) ? seg.redirects.filter((r) => EMPTIES.test(r.op) && !harmless(r) && !DEVICES.test(r.target.text)).map((r) => r.target) : [];
   // truncate(1): "Shrink or extend the size of each FILE"; its operands (a `-s 0` value among them, which names no file)
-  if (tools && name === "truncate") out.push(...seg.words.slice(1).filter((w) => !isOption(w)));
+  if (tools && name === "truncate" && !truncateGrows(seg)) out.push(...seg.words.slice(1).filter((w) => !isOption(w)));
   // cp(1) from /dev/null: the last operand is left empty
   if (tools && name === "cp" && seg.words.some((w) => w.text === "/dev/null")) out.push(...seg.words.slice(-1));
-  return out.filter(known);
+  return out.filter((w) => w.unknown || known(w));
 }
 
-/** Why a segment empties a file that `rm` deny entry `p` names, or undefined. `caseless`: file names ignore case. */
-export function emptiesNamed(seg: Segment, p: Pattern, caseless: boolean): string | undefined {
+/**
+ * Why a segment empties a file as `rm` deny entry `p` refuses, or undefined. `caseless`: file names
+ * ignore case; `disk`: what is at each name now (nothing there, or an empty file: it destroys nothing).
+ */
+export function emptiesNamed(seg: Segment, p: Pattern, caseless: boolean, disk?: Disk): string | undefined {
   const command = p.words[0];
   if (!known(command) || program(command.text) !== "rm" || p.redirects.length) return undefined;
   // the paths it spells out (`rm build.log` is `rm build.log *`: the `*` names no path of its own)
   const operands = p.words.slice(1).filter((w) => !isOption(w) && w.text !== "--" && !(w.glob && w.raw === "*"));
-  if (!operands.length || operands.some((w) => w.unknown)) return undefined;
+  if (operands.some((w) => w.unknown)) return undefined;
   const recursive = p.words.slice(1).some((w) => isOption(w) && (/^-[^-]*[rR]/.test(w.text) || /^--rec/.test(w.text)));
+  if (!operands.length && recursive) return undefined; // `rm -rf *` lets `rm -f x` run
   const form: Form = { caseless, backslash: false };
   const named = operands.map((w) => pathForm(w.text, form));
-  for (const target of emptied(seg, recursive)) {
+  for (const target of emptied(seg, recursive && operands.length > 0)) {
+    if (!known(target) && operands.length) continue; // only what the command spells out can be a file the entry names
     const t = pathForm(target.text, form);
     // `rm -rf .` names every file (`./*` is no file's form), and with it every way of making one: not read so
-    const hit = named.find((n) => globMatch(n, t) || (recursive && globMatch(`${n}/*`, t)));
-    if (hit) return `it empties \`${target.raw}\` (the entry names \`${hit}\`)`;
+    const hit = operands.length ? named.find((n) => globMatch(n, t) || (recursive && globMatch(`${n}/*`, t))) : "";
+    if (hit === undefined) continue;
+    const state = stateOf(target, seg, disk);
+    if (state === "none" || state === "empty") continue; // makes the file, or empties an empty one
+    const what = hit ? ` (the entry names \`${hit}\`)` : "";
+    return `it empties \`${target.raw}\`${what}${state === "data" ? "" : " if it holds anything, which hey cannot see"}`;
   }
   return undefined;
 }

@@ -6,11 +6,13 @@
 // outside the entry's paths is still `find -delete`), and they never touch an allow list. Pure.
 import { readEntry } from "./entries.ts";
 import { readGit } from "./git.ts";
-import { type Pattern, program, toldValues } from "./match.ts";
+import { type Pattern, program } from "./match.ts";
 import { discardsAll, discardsFiles } from "./discards.ts";
 import { containers } from "./docker-names.ts";
 import { emptiesNamed } from "./empties.ts";
-import { entryMethod, ghImpliedPost, ghSending } from "./methods.ts";
+import { entryMethod, ghImpliedPost, ghSending, webCmdletAsCurl } from "./methods.ts";
+import { code, INTERPRETER, sendsInCode } from "./interpreter-code.ts";
+import type { Disk } from "./on-disk.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
 /** A deny pattern that refuses on behalf of another entry: `entry` is the user's, `does` says what this one runs. */
@@ -136,6 +138,22 @@ const SAME_PROGRAM: Record<string, string[]> = {
   oc: ["kubectl"],
 };
 
+/**
+ * A deny entry naming a program by its other name (`oc delete *`, `podman run *`, `hub push *`) as
+ * the program it is (`kubectl delete *`): that refuses the program by its own name too, as the
+ * entry's own pattern, and brings that program's equivalents (compileRules adds both).
+ */
+export function sameEntries(p: Pattern): Pattern[] {
+  const command = p.words[0];
+  if (!command || command.unknown || command.glob || p.redirects.length) return [];
+  // `Invoke-WebRequest -Method Post *` is `curl -X POST *`, and so refuses curl's, wget's, HTTPie's, gh api's and code's POST
+  const curlish = webCmdletAsCurl(program(command.text), p.words.slice(1));
+  const as = curlish ? ["curl"] : SAME_PROGRAM[program(command.text)];
+  if (!as) return [];
+  const e = readEntry(`bash: ${[...as, ...(curlish ?? p.words.slice(1)).map((w) => w.raw)].join(" ")}`);
+  return "pattern" in e ? [{ ...e.pattern, entry: p.entry }] : [];
+}
+
 /** The segment as the program it is another name of (SAME_PROGRAM), or none. */
 export function respelled(seg: Segment): Segment[] {
   const first = seg.words[0];
@@ -235,6 +253,9 @@ function sending(rest: Word[]): [string, string][] {
     [`http ${method} ${args}`, `http (HTTPie) ${method} sends ${method}`],
     [`https ${method} ${args}`, `https (HTTPie) ${method} sends ${method}`],
     [`xh ${method} ${args}`, `xh ${method} sends ${method}`],
+    // PowerShell's Invoke-WebRequest/Invoke-RestMethod `-Method` (any case and prefix: PowerShell binds it)
+    [`Invoke-WebRequest -Method ${method} ${args}`, `Invoke-WebRequest -Method ${method} sends ${method}`],
+    [`Invoke-RestMethod -Method ${method} ${args}`, `Invoke-RestMethod -Method ${method} sends ${method}`],
     ...(spelled === method ? [] : [[`curl -X ${method} ${args}`, `curl -X ${method} is -X ${spelled}`] as [string, string]]),
     ...ghSending(method, kept),
   ];
@@ -265,8 +286,6 @@ function sending(rest: Word[]): [string, string][] {
   ]);
 }
 
-/** Interpreters that take their program as an argument or on stdin (`python3 -c`, `perl -e`, `node -e`, `ruby -e`, `php -r`). */
-const INTERPRETER = /^(python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|node|nodejs|ruby[0-9.]*|deno|bun|php[0-9.]*|lua[0-9.]*|tclsh[0-9.]*|osascript)$/;
 /**
  * The names these languages' libraries give deleting a file: Python's os.remove/unlink/rmdir/
  * removedirs, shutil.rmtree, pathlib's unlink/rmdir; Perl's unlink, rmdir, File::Path rmtree/
@@ -282,12 +301,18 @@ const DELETES_TREES = /\b(removedirs|rmtree|rm_rf?|remove_(dir|entry|entry_secur
 /**
  * Why a segment does what deny entry `p` (not an equivalent) refuses without a command line that
  * names it: code that deletes (deletesInCode), HTTPie or gh api sending a body (impliedPost, ghImpliedPost),
- * changes to some files thrown away (discardsFiles), a file the entry names emptied (emptiesNamed;
- * `caseless`: file names ignore case). undefined: none.
+ * changes to some files thrown away (discardsFiles), a file emptied (emptiesNamed; `caseless`: file
+ * names ignore case; `disk`: what the files are now, on-disk.ts). undefined: none.
  */
-export function doesOtherwise(seg: Segment, p: Pattern, caseless = false): string | undefined {
+export function doesOtherwise(seg: Segment, p: Pattern, caseless = false, disk?: Disk): string | undefined {
   return (
-    deletesInCode(seg, p) ?? cleansUnforced(seg, p) ?? impliedPost(seg, p) ?? ghImpliedPost(seg, p) ?? discardsFiles(seg, p) ?? emptiesNamed(seg, p, caseless)
+    deletesInCode(seg, p) ??
+    sendsInCode(seg, p) ??
+    cleansUnforced(seg, p) ??
+    impliedPost(seg, p) ??
+    ghImpliedPost(seg, p) ??
+    discardsFiles(seg, p, disk) ??
+    emptiesNamed(seg, p, caseless, disk)
   );
 }
 
@@ -329,23 +354,6 @@ function impliedPost(seg: Segment, p: Pattern): string | undefined {
   const body = items.slice(1).find((w) => w.unknown || /^[^=:@]*(=(?!=)|:=|@)/.test(w.text));
   if (body) return `\`${body.raw}\` is request data, which HTTPie sends as a POST`;
   return seg.piped ? "it reads request data from a pipe, which HTTPie sends as a POST" : undefined;
-}
-
-/**
- * The code an interpreter is given on its command line or stdin: the word after `-c`, `-e`, `-E`,
- * `-r` (php), `-p`/`--eval`/`--print` (node) or a cluster ending in one (`perl -ne`), `-cCODE`,
- * `--eval=CODE`, `deno eval CODE`, and a heredoc or here-string. Not a script's name or its
- * arguments: `bun remove x` removes a package, `python3 tidy.py remove` runs a file hey cannot read.
- */
-function code(seg: Segment): string[] {
-  const words = seg.words;
-  const out = toldValues(seg).slice(seg.assigns.length + words.length - 1); // stdin: heredocs, here-strings
-  for (let i = 1; i < words.length; i++) {
-    const t = words[i]!.text;
-    if (/^-[A-Za-z]*[ceEr]$|^-p$|^--(eval|print|command)$/.test(t) || (i === 1 && t === "eval")) out.push(words[i + 1]?.text ?? "");
-    else if (/^-c./.test(t) || /^--eval=/.test(t)) out.push(t.replace(/^-c|^--eval=/, ""));
-  }
-  return out;
 }
 
 /**

@@ -10,6 +10,7 @@
 import { program } from "./match.ts";
 import type { Pattern } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
+import { ghReadsGraphql } from "./spares.ts";
 
 const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob;
 const isOption = (w: Word) => !w.unknown && /^-./.test(w.text) && w.text !== "--";
@@ -104,6 +105,29 @@ export function ghImpliedPost(seg: Segment, p: Pattern): string | undefined {
   const end = words.findIndex((w, i) => i > 1 && w.text === "--" && !w.unknown);
   const args = words.slice(2, end < 0 ? undefined : end).filter(known);
   if (args.some((w) => /^-i*X|^--method(=|$)/.test(w.text))) return undefined; // a method given: the equivalents judge it
+  if (ghReadsGraphql(seg)) return undefined; // a GraphQL query, "a read-only fetch"
   const body = args.find((w) => /^-i*[fF]|^--(raw-field|field|input)(=|$)/.test(w.text));
   return body ? `gh api sends a POST when given \`${body.raw}\` and no method` : undefined;
+}
+
+/** PowerShell's web cmdlets and their aliases (`curl` and `wget` are Invoke-WebRequest in Windows PowerShell 5.1). */
+const WEB_CMDLETS = new Set(["invoke-webrequest", "iwr", "invoke-restmethod", "irm"]);
+
+/**
+ * A deny entry on PowerShell's web cmdlets naming a method (`Invoke-WebRequest -Method Post *`,
+ * `-Method:Post`, `-Me POST`) as curl's words (`-X POST` and the entry's other words), so that it
+ * refuses curl, wget, HTTPie and gh api sending it as `curl -X POST *` does; undefined: not one.
+ */
+export function webCmdletAsCurl(name: string, rest: Word[]): Word[] | undefined {
+  if (!WEB_CMDLETS.has(name)) return undefined;
+  const out: Word[] = [];
+  let method = "";
+  for (let i = 0; i < rest.length; i++) {
+    const m = /^-me(?:t(?:h(?:od?)?)?)?(?::(.*))?$/i.exec(rest[i]!.text);
+    if (!m || rest[i]!.unknown) out.push(rest[i]!);
+    else method = m[1] ?? rest[++i]?.text ?? "";
+  }
+  if (!/^[A-Za-z]+$/.test(method)) return undefined;
+  const word = (text: string): Word => ({ text, raw: text, unknown: false, glob: false });
+  return [word("-X"), word(method.toUpperCase()), ...out];
 }

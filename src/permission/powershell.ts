@@ -103,7 +103,7 @@ export function powerShellSpellings(seg: Segment): Segment[] {
   const bare = /^[a-z0-9?%-]+$/.test(text) ? text : /^[a-z0-9.]+\\[a-z0-9?%-]+$/.test(text) ? text.slice(text.indexOf("\\") + 1) : undefined;
   const names = bare === undefined ? undefined : SAME_COMMAND.get(bare);
   if (!names) return [seg];
-  const spelled = (name: string): Segment => ({ ...seg, words: [{ text: name, raw: name, unknown: false, glob: false }, ...seg.words.slice(1)] });
+  const spelled = (name: string): Segment => ({ ...seg, cmdlet: true, words: [{ text: name, raw: name, unknown: false, glob: false }, ...seg.words.slice(1)] });
   return [seg, ...names.filter((n) => n !== text).map(spelled)];
 }
 

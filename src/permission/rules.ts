@@ -10,15 +10,17 @@
 import { controlArgument } from "./control-arguments.ts";
 import { controlWrite, type ControlFiles } from "./control-files.ts";
 import { readEntry } from "./entries.ts";
-import { respelled, doesOtherwise, type Equivalent, equivalents, runnerTails } from "./equivalents.ts";
+import { respelled, doesOtherwise, type Equivalent, equivalents, runnerTails, sameEntries } from "./equivalents.ts";
 import { gitDashed } from "./git.ts";
 import { aliasRisk, denyMatch } from "./deny.ts";
-import { allowMatch, globMatch, harmless, hint, namedUnseen, type Pattern } from "./match.ts";
+import { allowMatch, globMatch, harmless, hint, namedUnseen, type Pattern, program } from "./match.ts";
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
 import { upperMethods } from "./methods.ts";
 import { forcedByConfig } from "./push-config.ts";
 import { pipedProgram, writtenScript } from "./written-scripts.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
+import { scriptsRun } from "./run-scripts.ts";
+import { spared } from "./spares.ts";
 import type { Parsed, Segment } from "./shell-model.ts";
 
 /** The `[permission]` lists as configured. */
@@ -62,6 +64,8 @@ const BASH_TOOL = "bash";
 const ALLOWED: Decision = { allowed: true };
 const SHOWN_ENTRIES = 6; // entries listed in a refusal; more would not fit on one line
 const SHOWN_CHARS = 100; // longer commands are cut in messages
+const MAX_SCRIPT_DEPTH = 4; // package.json scripts that run scripts (`npm run a` in `b`), followed this deep
+const MAX_SCRIPTS = 64; // and this many in all for one command
 
 /**
  * How the checker reads commands for the shell named `shell` (ShellChoice.name from
@@ -94,7 +98,11 @@ export function compileRules(
       const e = readEntry(entry);
       if ("error" in e) errors.push(errorLine(list, entry, e.error));
       else if ("tool" in e) out.tools.push(e.tool);
-      else out.patterns.push(e.pattern, ...(list === "deny" ? equivalents(e.pattern) : []));
+      else if (list === "allow") out.patterns.push(e.pattern);
+      else {
+        const same = [e.pattern, ...sameEntries(e.pattern)]; // `oc delete *` is `kubectl delete *` too
+        out.patterns.push(...same, ...same.flatMap(equivalents));
+      }
     }
     return out;
   };
@@ -163,34 +171,9 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   if (!reading) return block(`cannot verify \`${show(command)}\`: commands for the shell \`${name}\` are not modelled`);
   const parsed: Parsed = reading === "powershell" ? parsePowerShell(command) : parseCommand(command, reading);
   if (!parsed.ok) return block(`cannot verify \`${show(command)}\`: ${parsed.reason}`);
-  for (const seg of parsed.segments) {
-    if (seg.opaque) return block(`cannot verify \`${show(seg.raw)}\`: ${seg.opaque}`);
-    // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all. `git-push` and `hub push` are `git push`, `podman run` is `docker run`
-    const script = rules.deny.patterns.length ? writtenScript(seg, parsed.segments) : undefined;
-    if (script && "unknown" in script) return block(`cannot verify \`${show(seg.raw)}\`: it ${script.unknown}`);
-    const piped = rules.deny.patterns.length ? pipedProgram(seg) : undefined;
-    if (piped) return block(`cannot verify \`${show(seg.raw)}\`: ${piped}`);
-    const read = script?.seg ?? seg; // a script the command writes: what it holds counts as the words of what runs it
-    for (const spelled of reading === "powershell" ? powerShellSpellings(read) : [read, ...gitDashed(read), ...respelled(read), ...upperMethods(read)])
-      for (const p of rules.deny.patterns) {
-        if ("does" in p) {
-          const refused = equivalentHit(spelled, p as Equivalent, reading === "powershell", rules.caseless);
-          if (refused) return block(`\`${show(seg.raw)}\` ${refused}`);
-          continue;
-        }
-        const hit = denyMatch(spelled, p, reading === "powershell", rules.caseless);
-        if (hit === "yes") return block(`\`${show(seg.raw)}\` matches deny entry \`${p.entry}\``);
-        if (hit === "maybe") return block(`\`${show(seg.raw)}\` is known only at run time and could match deny entry \`${p.entry}\``);
-        const otherwise = doesOtherwise(spelled, p, rules.caseless);
-        if (otherwise) return block(`\`${show(seg.raw)}\` does what deny entry \`${p.entry}\` refuses: ${otherwise}`);
-        const alias = aliasRisk(spelled, p);
-        if (alias) return block(`\`${show(seg.raw)}\` could run what deny entry \`${p.entry}\` names: ${alias}`);
-        const named = namedUnseen(spelled, p);
-        if (named) return block(`\`${show(seg.raw)}\` names \`${named}\`, which \`${show(seg.words[0]!.text)}\` could run: deny entry \`${p.entry}\``);
-        const config = forcedByConfig(spelled, p, rules.control, rules.caseless, parsed.segments);
-        if (config) return block(`\`${show(seg.raw)}\` may force the push through git's config (${config}): deny entry \`${p.entry}\``);
-      }
-  }
+  const unseen = parsed.segments.find((seg) => seg.opaque);
+  if (unseen) return block(`cannot verify \`${show(unseen.raw)}\`: ${unseen.opaque}`);
+  // hey's own files before the deny list: whatever else a command does, this is why it may not run
   const control = rules.control && controlWrite(parsed.segments, rules.control);
   if (control)
     return block(
@@ -199,6 +182,10 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   const named = rules.control && controlArgument(parsed.segments, rules.control);
   if (named)
     return block(`\`${show(named.word)}\` names hey's own configuration or trust file${named.how && ` (${named.how})`}, which the agent may not change`);
+  for (const seg of parsed.segments) {
+    const refused = deniedSegment(seg, parsed.segments, rules, { depth: 0, budget: { left: MAX_SCRIPTS } });
+    if (refused) return block(refused);
+  }
   if (!allow) return ALLOWED;
   for (const seg of parsed.segments) {
     // runs no program: a builtin (`cd`, `set -e`, `x=1`, dash's `ls &>/dev/null` tail); its file redirections still need a pattern
@@ -209,11 +196,61 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   return ALLOWED;
 }
 
+/**
+ * Why deny list `rules.deny` refuses `seg`, a part of `segments` (one line, without the prefix), or
+ * undefined. `follow`: how deep in package.json scripts that run scripts this is, and how many more
+ * scripts the whole check may read (run-scripts.ts; shared, so a script fanning out stays bounded).
+ */
+function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, follow: { depth: number; budget: { left: number } }): string | undefined {
+  const { reading } = rules.shell;
+  const powershell = reading === "powershell";
+  const disk = { control: rules.control, segments };
+  const at = `\`${show(seg.raw)}\``;
+  const script = rules.deny.patterns.length ? writtenScript(seg, segments) : undefined;
+  if (script && "unknown" in script) return `cannot verify ${at}: it ${script.unknown}`;
+  const piped = rules.deny.patterns.length ? pipedProgram(seg) : undefined;
+  if (piped) return `cannot verify ${at}: ${piped}`;
+  const read = script?.seg ?? seg; // a script the command writes: what it holds counts as the words of what runs it
+  // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all. `git-push` and `hub push` are `git push`, `podman run` is `docker run`
+  for (const spelled of powershell ? powerShellSpellings(read) : [read, ...gitDashed(read), ...respelled(read), ...upperMethods(read)])
+    for (const p of rules.deny.patterns) {
+      if ("does" in p) {
+        const refused = equivalentHit(spelled, p as Equivalent, powershell, rules.caseless);
+        if (refused) return `${at} ${refused}`;
+        continue;
+      }
+      const hit = denyMatch(spelled, p, powershell, rules.caseless);
+      if (hit === "yes") return `${at} matches deny entry \`${p.entry}\``;
+      if (hit === "maybe") return `${at} is known only at run time and could match deny entry \`${p.entry}\``;
+      const otherwise = doesOtherwise(spelled, p, rules.caseless, disk);
+      if (otherwise) return `${at} does what deny entry \`${p.entry}\` refuses: ${otherwise}`;
+      const alias = aliasRisk(spelled, p);
+      if (alias) return `${at} could run what deny entry \`${p.entry}\` names: ${alias}`;
+      const named = namedUnseen(spelled, p);
+      if (named) return `${at} names \`${named}\`, which \`${show(seg.words[0]!.text)}\` could run: deny entry \`${p.entry}\``;
+      const config = forcedByConfig(spelled, p, rules.control, rules.caseless, segments);
+      if (config) return `${at} may force the push through git's config (${config}): deny entry \`${p.entry}\``;
+    }
+  // `npm run release`: what package.json's script runs, read as /bin/sh reads it (npm's script-shell)
+  if (powershell || follow.depth >= MAX_SCRIPT_DEPTH || !rules.deny.patterns.length) return undefined;
+  for (const { name, text } of scriptsRun(seg, disk)) {
+    if (--follow.budget.left < 0) return `cannot verify ${at}: its package.json scripts run more scripts than hey follows (${MAX_SCRIPTS})`;
+    const parsed = parseCommand(text, "sh");
+    if (!parsed.ok) continue; // npm's shell would stop on it too, or read it as hey cannot: not seen
+    for (const inner of parsed.segments) {
+      const why = inner.opaque ? undefined : deniedSegment(inner, parsed.segments, rules, { ...follow, depth: follow.depth + 1 });
+      if (why) return `${at} runs package.json's script \`${name}\` (\`${show(text)}\`): ${why}`;
+    }
+  }
+  return undefined;
+}
+
 /** An equivalent of a deny entry (equivalents.ts) matched by the segment, or by what a package runner in it runs: the refusal, or undefined. */
 function equivalentHit(seg: Segment, p: Equivalent, powershell: boolean, caseless: boolean): string | undefined {
   for (const run of [seg, ...runnerTails(seg)]) {
     // only what the command spells out: `mv "$a" "$b"` could be `mv x /dev/null`, but refusing every run-time word would refuse ordinary scripts
-    if (denyMatch(run, p, powershell, caseless) === "yes") return `matches deny entry \`${p.entry}\` by another name: ${p.does}`;
+    if (denyMatch(run, p, powershell, caseless) === "yes" && !spared(run, program(p.words[0]!.text), p.words))
+      return `matches deny entry \`${p.entry}\` by another name: ${p.does}`;
   }
   return undefined;
 }

@@ -58,6 +58,8 @@ export interface Segment {
   inert?: "builtin" | "words";
   /** reads a pipe from the command before it (`… | python3`), directly or as part of a group or subshell that does */
   piped?: boolean;
+  /** PowerShell: the command under another name of its cmdlet (`iwr` as `curl`): its words are the cmdlet's parameters, not a program's options */
+  cmdlet?: boolean;
   /** run by a program in another directory or root (`env -C`, `sudo -D`, `find -execdir`, `chroot`): its relative and absolute paths are not the script's */
   elsewhere?: boolean;
 }

@@ -2,7 +2,8 @@
 // a file a model reaches for (`find -delete`, `unlink`, `git clean -f`, an interpreter's delete) are
 // refused, naming the entry, and the files are still there; an ordinary command still runs. Under
 // entries naming a directory, curl's POST and git reset --hard: emptying a file in it, a lowercase
-// POST, gh api given fields, git restore.
+// POST, gh api given fields, git restore. What hey reads off the disk: a file holding something is
+// not emptied, a new or empty one is made; a package.json script that publishes is refused.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -73,4 +74,33 @@ test("under deny rm -rf build, curl -X POST * and git reset --hard *, emptying a
   ]);
   expect(got[4]).toContain("fine");
   expect(readFileSync(join(project.path, "build", "app.js"), "utf8")).toBe("keep\n");
+});
+
+test("under deny rm * and npm publish *, hey looks at the disk and at package.json: emptying notes.txt and a release script that publishes are refused; a new file, an empty .gitkeep and the build script run", async () => {
+  const deny = `["bash: rm *", "bash: npm publish *"]`;
+  const config = `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${scripted.model.baseUrl}"\nmodels = ["m1"]\n[permission]\ndeny = ${deny}\n`;
+  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
+  writeFileSync(join(home.path, ".config", "hey", "config.toml"), config);
+  mkdirSync(join(project.path, "build"));
+  writeFileSync(join(project.path, "notes.txt"), "keep\n");
+  writeFileSync(join(project.path, "build", ".gitkeep"), "");
+  writeFileSync(join(project.path, "package.json"), JSON.stringify({ scripts: { build: "echo built", release: "npm run build && np --yolo" } }));
+  scripted.calls = [
+    ["bash", { command: ": > notes.txt" }],
+    ["bash", { command: "npm run release" }],
+    ["bash", { command: ": > new.txt && : > build/.gitkeep && echo made" }],
+  ];
+  const run = await runHey(["-p", "tidy up"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  const got = scripted.model.requests
+    .at(-1)!
+    .messages.filter((m) => m.role === "tool")
+    .map((m) => resultText(m));
+  expect(got.slice(0, 2)).toEqual([
+    "blocked by permission rules: `: > notes.txt` does what deny entry `bash: rm *` refuses: it empties `notes.txt`",
+    "blocked by permission rules: `npm run release` runs package.json's script `release` (`npm run build && np --yolo`): `np --yolo` matches deny entry `bash: npm publish *` by another name: np publishes to npm",
+  ]);
+  expect(got[2]).toContain("made");
+  expect(readFileSync(join(project.path, "notes.txt"), "utf8")).toBe("keep\n");
+  expect(existsSync(join(project.path, "new.txt"))).toBe(true);
 });

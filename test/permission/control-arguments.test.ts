@@ -31,6 +31,12 @@ const checks = {
         "bash: cat *",
         "bash: echo *",
         "bash: vim *",
+        "bash: mkdir *",
+        "bash: find *",
+        "bash: logsave *",
+        "bash: strace *",
+        "bash: time *",
+        "bash: valgrind *",
       ],
       deny: [],
       narrow: [],
@@ -80,5 +86,35 @@ describe.each(Object.entries(checks))("under the %s list", (_list, check) => {
     "cat cfglink",
     "echo .hey/config.toml",
     "cp hey/config.toml.bak backup/",
+  ])("%s runs", (command) => expect(check("bash", { command })).toBeUndefined());
+});
+
+// mkdir makes a directory that is not there and writes nothing in it; find without an action that
+// writes or runs a command only lists. Both were refused while any list was set (`mkdir .hey`,
+// `find ~/.config/hey`). A wrapper's own words were not read at all, though some name a file it writes.
+describe.each(Object.entries(checks))("under the %s list, making, listing and logging", (_list, check) => {
+  const names = (word: string) => `blocked by permission rules: \`${word}\` names hey's own configuration or trust file`;
+  test.each([
+    ["mkdir -p ~/.config/hey/config.toml", names("~/.config/hey/config.toml")],
+    ["mkdir .hey/config.toml", names(".hey/config.toml")],
+    ["find ~/.config/hey -name '*.toml' -delete", "blocked by permission rules:"], // under `rm *`, as find -delete
+    ["find .hey -exec sed -i s/deny/allow/ {} +", names(".hey")],
+    ["find . -fprint .hey/config.toml", names(".hey/config.toml")],
+    ["find . -maxdepth 0 -fprintf ~/.config/hey/config.toml '[permission]'", names("~/.config/hey/config.toml")],
+    ["find ~/.config/hey -fls /tmp/x", names("~/.config/hey")],
+    ["find ~/.config/hey $ACTION", "blocked by permission rules: cannot verify"],
+    ["logsave .hey/config.toml echo x", names(".hey/config.toml")],
+    ["strace -o ~/.config/hey/config.toml cat", names("~/.config/hey/config.toml")],
+    ["time -o .hey/config.toml cat", names(".hey/config.toml")],
+    ["valgrind --log-file=.hey/config.toml cat", names("--log-file=.hey/config.toml")],
+  ])("%s is refused", (command, reason) => expect(check("bash", { command })).toStartWith(reason));
+  test.each([
+    "mkdir .hey",
+    "mkdir -p .hey ~/.config/hey",
+    "mkdir -p ~/.local/state/hey",
+    "find ~/.config/hey",
+    "find ~/.config/hey -name '*.toml' -print",
+    "find .hey -type f",
+    "time -p cat .hey/config.toml",
   ])("%s runs", (command) => expect(check("bash", { command })).toBeUndefined());
 });

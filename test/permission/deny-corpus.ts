@@ -312,7 +312,7 @@ export const equivalent: Row[] = [
   ["rm *", "rmdir x", "by another name: rmdir"],
   ["rm *", "git clean -fdx", "by another name: git clean"],
   ["rm *", "git -C sub clean --force", "by another name: git clean"],
-  ["rm *", "git rm -r --cached x", "by another name: git rm"],
+  ["rm *", "git rm -r x", "by another name: git rm"],
   ["rm *", "shred -u x", "by another name: shred"],
   ["rm *", "truncate -s 0 x", "by another name: truncate"],
   ["rm *", "mv x /dev/null", "by another name: mv onto /dev/null"],
@@ -360,7 +360,7 @@ export const equivalent: Row[] = [
   ["rm *", "python3 -m pip uninstall -y x", "allowed"],
   ["rm *", "node -e 'console.log(process.version)'", "allowed"],
   ["rm *", "echo unlink", "allowed"],
-  ["rm *", ": > x", "allowed"], // a redirection cannot tell emptying a file from making one (README)
+  ["rm *", ": > x", "it empties `x` if it holds anything, which hey cannot see"], // with no file system to look at (disk.test.ts looks)
   // rm -rf: only what deletes trees (the entry lets `rm -f x` run)
   ["rm -rf *", "find . -delete", "by another name: find -delete"],
   ["rm -rf *", "git clean -fd", "by another name: git clean"],
@@ -388,6 +388,9 @@ export const equivalent: Row[] = [
   ["rm build.log", "> ./build.log", "it empties `./build.log`"],
   ["rm build.log", "cat /dev/null > build.log", "it empties `build.log`"],
   ["rm -f build.log", "true >| build.log", "it empties `build.log`"],
+  ["rm build.log", ": 2> build.log", "it empties `build.log`"],
+  ["rm build.log", "true 3>build.log", "it empties `build.log`"],
+  ["rm build.log", "make 2> build.log", "allowed"], // writes it, as any command may
   ["rm -rf build", ": > build/out/app.js", "it empties `build/out/app.js` (the entry names `build`)"],
   ["rm -rf build", "truncate -s 0 build/app.log", "it empties `build/app.log`"],
   ["rm -rf build", "cp /dev/null build/app.log", "it empties `build/app.log`"],
@@ -397,9 +400,33 @@ export const equivalent: Row[] = [
   ["rm build.log", ": > other.log", "allowed"],
   ["rm -rf build", ": > src/x.ts", "allowed"],
   ["rm -rf build", "make > build/log.txt", "allowed"],
-  ["rm *", ": > new.txt", "allowed"], // under an entry naming no file, making one and emptying one look alike
+  ["rm *", ": > new.txt", "which hey cannot see"], // making a file and emptying one look alike; hey running looks (disk.test.ts)
+  ["rm -f *", "true > $LOG", "it empties `$LOG` if it holds anything"],
+  ["rm *", "true > /dev/null", "allowed"],
+  ["rm *", ": > /dev/stderr", "allowed"],
+  ["rm *", "echo done > new.txt", "allowed"], // writes it, as any command may
   ["rm -rf *", "> new.txt", "allowed"],
   ["rm -rf .", ": > new.txt", "allowed"],
+  // what an equivalent's words match but it does not do (spares.ts): git-rm(1) --cached keeps the files, -n and git-clean(1) -n only list, truncate(1) +SIZE only grows
+  ["rm *", "git rm -r --cached x", "allowed"],
+  ["rm *", "git rm --cach x", "allowed"],
+  ["rm *", "git rm -rn x", "allowed"],
+  ["rm *", "git clean -nf", "allowed"],
+  ["rm *", "git clean -fdn", "allowed"],
+  ["rm *", "git clean -f --dry-run", "allowed"],
+  ["rm *", "truncate -s +1M x", "allowed"],
+  ["rm *", "truncate -c --size='>10K' x", "allowed"],
+  ["rm -rf build", "truncate -s %4K build/x", "allowed"],
+  ["rm *", "git rm --cached --no-cached x", "by another name: git rm"],
+  ["rm *", "git rm -- --cached", "by another name: git rm"],
+  ["rm *", "git rm --cached $X", "by another name: git rm"],
+  ["rm *", "git clean -fen", "by another name: git clean"], // `n` is -e's value
+  ["rm *", "git clean -f -e n", "by another name: git clean"],
+  ["rm *", "truncate -s 1K x", "by another name: truncate"],
+  ["rm *", "truncate -s +1M -s 0 x", "by another name: truncate"],
+  ["rm *", "truncate -s +1M -r other x", "by another name: truncate"],
+  ["rm *", "truncate -s $SIZE x", "by another name: truncate"],
+  ["rm -rf build", "truncate -s 1 build/x", "it empties `build/x`"],
   // git push: git-send-pack(1), git-http-push(1), hub(1) (git by another name), gh repo sync
   ["git push *", "git send-pack --force origin main", "by another name: git send-pack"],
   ["git push *", "git-send-pack origin main", "by another name: git send-pack"],
@@ -487,6 +514,42 @@ export const equivalent: Row[] = [
   ["curl -X DELETE *", "curl -d x https://example.com", "allowed"],
   ["curl -X POST https://api.example.com/*", "curl -d x https://api.example.com/v1", "by another name: curl -d"],
   ["curl -X POST https://api.example.com/*", "curl -d x https://other.example.com/v1", "allowed"],
+  // an interpreter's HTTP client (interpreter-code.ts): the method named in its code, or one it picks at run time
+  ["curl -X POST *", "python3 -c 'import requests; requests.post(\"https://example.com\", json={})'", "its code sends a POST (`.post`)"],
+  ["curl -X POST *", "python -c 'import httpx; httpx.post(u)'", "its code sends a POST"],
+  ["curl -X POST *", "python3 -c 'import requests; requests.request(\"post\", u)'", 'its code sends a POST (`"post"`)'],
+  ["curl -X POST *", 'python3 -c \'import urllib.request as r; r.urlopen("https://example.com", b"a=1")\'', "its code sends a POST (`urlopen("],
+  ["curl -X POST *", "python3 -c 'import urllib.request as r; r.urlopen(r.Request(u, data=b\"x\"))'", "its code sends a POST"],
+  ["curl -X POST *", "python3 - <<'EOF'\nimport requests\nrequests.post('https://example.com')\nEOF", "its code sends a POST"],
+  ["curl -X POST *", 'node -e \'fetch("https://example.com", { method: "POST", body: "{}" })\'', 'its code sends a POST (`"POST"`)'],
+  ["curl -X POST *", "node -e 'require(\"axios\").post(u, d)'", "its code sends a POST (`.post`)"],
+  ["curl -X POST *", "perl -MLWP::UserAgent -e 'LWP::UserAgent->new->post(\"https://example.com\", {a=>1})'", "its code sends a POST (`->post`)"],
+  ["curl -X POST *", "ruby -rnet/http -e 'Net::HTTP.post_form(URI(\"https://example.com\"), {})'", "its code sends a POST (`.post_form`)"],
+  ["curl -X POST *", "php -r '$c = curl_init(\"https://example.com\"); curl_setopt($c, CURLOPT_POST, 1); curl_exec($c);'", "its code sends a POST"],
+  ["curl -X PUT *", "deno eval 'await fetch(u, { method: \"PUT\" })'", "its code sends a PUT"],
+  ["curl -X DELETE *", "python3 -c 'import requests; requests.delete(u)'", "its code sends a DELETE"],
+  ["curl -X POST *", "python3 -c 'import requests; requests.request(m, u)'", "hey cannot read which"],
+  ["curl -X POST *", "node -e 'fetch(u, opts)'", "passes fetch its options in a variable"],
+  ["curl -X POST *", "node -e 'fetch(u, { method: m })'", "takes its method from a variable"],
+  ["curl -X POST *", 'node -e \'require("net").connect(80, "example.com")\'', "opens a connection and writes its own request"],
+  ["curl -X POST *", "python3 -c 'import socket; s = socket.create_connection((\"example.com\", 80))'", "opens a connection"],
+  ["curl -X POST *", "python3 -c 'import requests; print(requests.get(\"https://example.com\").status_code)'", "allowed"],
+  ["curl -X POST *", "python3 -c 'import urllib.request as r; print(r.urlopen(\"https://example.com\").read())'", "allowed"],
+  ["curl -X POST *", "node -e 'fetch(\"https://example.com\").then((r) => r.text()).then(console.log)'", "allowed"],
+  ["curl -X POST *", "python3 -c 'print(\"post\")'", "allowed"], // no HTTP client
+  ["curl -X POST *", "node -e 'console.log(posts.length)'", "allowed"],
+  ["curl -X POST *", "python3 scripts/post.py", "allowed"], // a script file hey cannot read
+  ["curl -X DELETE *", "node -e 'const m = new Map(); m.delete(1)'", "allowed"],
+  ["curl -X DELETE *", "python3 -c 'import requests; requests.post(u)'", "allowed"],
+  ["curl -X POST https://api.example.com/*", "python3 -c 'import requests; requests.post(\"https://api.example.com/v1\")'", "its code sends a POST"],
+  ["curl -X POST https://api.example.com/*", "python3 -c 'import requests; requests.post(\"https://other.example.org/v1\")'", "allowed"],
+  // an entry written in PowerShell's terms is curl's too (methods.ts webCmdletAsCurl), whichever shell runs the command
+  ["Invoke-WebRequest -Method Post *", "curl -X POST https://example.com", "matches deny entry `bash: Invoke-WebRequest -Method Post *`"],
+  ["Invoke-WebRequest -Method Post *", "curl -d x https://example.com", "by another name: curl -d"],
+  ["Invoke-RestMethod -Method:POST *", "gh api repos/o/r/issues -f title=x", "gh api sends a POST"],
+  ["Invoke-WebRequest -Method Post *", "python3 -c 'import requests; requests.post(u)'", "its code sends a POST"],
+  ["Invoke-WebRequest -Method Post *", "curl https://example.com", "allowed"],
+  ["Invoke-WebRequest -Method Post *", "curl -X GET https://example.com", "allowed"],
   // the method case-blind (methods.ts): curl sends `-X post` as written, still the write the entry denies
   ["curl -X POST *", "curl -X post https://example.com", "matches deny entry"],
   ["curl -X POST *", "curl -sXpost https://example.com", "matches deny entry"],
@@ -512,6 +575,29 @@ export const equivalent: Row[] = [
   ["curl -X DELETE *", "gh api repos/o/r/issues -f title=x", "allowed"],
   ["curl -X POST https://api.example.com/*", "gh api repos/o/r/issues -f title=x", "allowed"],
   ["curl -X POST https://api.github.com/*", "gh api repos/o/r/issues -f title=x", "gh api sends a POST"],
+  // curl(1) -G makes -d's data a GET's query; a GraphQL query is "a read-only fetch" (spares.ts)
+  ["curl -X POST *", "curl -G -d q=x https://example.com", "allowed"],
+  ["curl -X POST *", "curl -sG --data-urlencode q=x https://example.com", "allowed"],
+  ["curl -X POST *", "curl --get -d q=x https://example.com", "allowed"],
+  ["curl -X POST *", "curl -G -F q=x https://example.com", "by another name: curl -F"],
+  ["curl -X POST *", "curl -G --json '{}' https://example.com", "by another name: curl --json"],
+  ["curl -X POST *", "curl -G -d q=x -X POST https://example.com", "matches deny entry"],
+  ["curl -X POST *", "curl -dG https://example.com", "by another name: curl -d"], // `G` is -d's value
+  ["curl -X POST *", "curl $OPT -d q=x https://example.com", "could match deny entry"],
+  ["curl -X POST *", "curl -G -d a=1 https://example.com --next -d b=2 https://example.org", "by another name: curl -d"], // -G does not reach past --next
+  ["curl -X POST *", "gh api graphql -F query=@m.graphql -f query='{ x }'", "gh api sends a POST"], // every query must be read
+  ["curl -X POST *", "gh api graphql -f query='query { viewer { login } }'", "allowed"],
+  ["curl -X POST *", 'gh api graphql -f query=\'{ repository(owner: "o", name: "r") { stargazerCount } }\' -F n=3', "allowed"],
+  [
+    "curl -X POST *",
+    "gh api graphql --paginate -f query='query($endCursor: String) { viewer { repositories(after: $endCursor) { nodes { name } } } }'",
+    "allowed",
+  ],
+  ["curl -X POST *", "gh api graphql -f query='mutation { addStar(input: {starrableId: \"x\"}) { clientMutationId } }'", "gh api sends a POST"],
+  ["curl -X POST *", "gh api graphql -f query='query { a } mutation { b }'", "gh api sends a POST"],
+  ["curl -X POST *", 'gh api graphql -f query="$Q"', "gh api sends a POST"],
+  ["curl -X POST *", "gh api graphql -f query='{ x }' --input body.json", "gh api sends a POST"],
+  ["curl -X POST *", "gh api -H graphql repos/o/r/issues -f query='{ x }'", "gh api sends a POST"],
   // git reset --hard: git-checkout(1) -f and with the whole tree as pathspec, git-switch(1) -f/--discard-changes
   ["git reset --hard *", "git checkout -f main", "by another name: git checkout -f"],
   ["git reset --hard *", "git checkout -- .", "by another name: git checkout ."],
@@ -519,7 +605,10 @@ export const equivalent: Row[] = [
   ["git reset --hard *", "git checkout :/", "by another name: git checkout :/"],
   ["git reset --hard *", "git switch -f main", "by another name: git switch -f"],
   ["git reset --hard *", "git switch --discard-changes main", "by another name: git switch --discard-changes"],
-  ["git reset --hard *", "git checkout main", "allowed"],
+  ["git reset --hard *", "git checkout main", "overwrites its changes if it names a file, which hey cannot see"], // hey running looks (disk.test.ts)
+  ["git reset --hard *", "git checkout '*.ts'", "overwrites the changes to the files the pattern matches"],
+  ["git reset --hard *", "git checkout :/src", "overwrites the changes to the files the pattern matches"],
+  ["git reset --hard *", "git checkout -f main", "by another name: git checkout -f"],
   ["git reset --hard *", "git switch -c topic", "allowed"],
   ["git reset --hard *", "git restore --staged .", "allowed"],
   // git-checkout(1) given paths "Overwrite the contents of the files"; git-restore(1) restores the working tree unless `--staged` alone
@@ -543,7 +632,23 @@ export const equivalent: Row[] = [
   ["git checkout -f *", "git restore .", "git restore overwrites"],
   ["git checkout -f *", "git checkout -- src/x.ts", "git checkout -- PATHS overwrites"],
   ["git switch --discard-changes *", "git checkout .", "by another name: git checkout ."],
-  ["git checkout -f *", "git checkout main", "allowed"],
+  ["git checkout -f *", "git checkout main", "which hey cannot see"],
+  ["git checkout -f *", "git checkout -b topic main", "allowed"],
+  ["git checkout -f *", "git checkout --detach v1.0", "allowed"],
+  // entries that throw away changes to some files (`git checkout -- *`, `git restore *`) refuse each other and what throws away all
+  ["git checkout -- *", "git restore src/x.ts", "git restore overwrites"],
+  ["git checkout -- *", "git checkout HEAD~1 src/x.ts", "git checkout TREE-ISH PATHS overwrites"],
+  ["git checkout -- *", "git reset --hard", "by another name: git reset --hard"],
+  ["git checkout -- *", "git checkout .", "by another name: git checkout ."],
+  ["git restore *", "git checkout -- src/x.ts", "git checkout -- PATHS overwrites"],
+  ["git restore *", "git switch -f main", "by another name: git switch -f"],
+  ["git restore -W *", "git checkout -- x", "git checkout -- PATHS overwrites"],
+  ["git checkout -- *", "git restore --staged x", "allowed"],
+  ["git checkout -- *", "git checkout -b topic", "allowed"],
+  ["git restore *", "git checkout -t origin/topic", "allowed"],
+  ["git restore --staged *", "git checkout -- x", "allowed"], // unstaging keeps the work
+  ["git restore --staged *", "git reset --hard", "allowed"],
+  ["git checkout -- src/*", "git restore x", "allowed"], // an entry naming paths refuses only those
   ["git checkout -f *", "git restore --staged .", "allowed"],
   ["git reset --soft *", "git restore .", "allowed"],
   // terraform(1): `destroy` is "a convenience alias for" `apply -destroy`; OpenTofu's tofu is terraform
@@ -603,4 +708,19 @@ export const equivalent: Row[] = [
   ["kubectl delete -n prod *", "oc -n prod delete dc/web", "matches deny entry"],
   ["kubectl delete *", "oc replace --force -f x.yaml", "by another name: kubectl replace --force"],
   ["kubectl delete *", "oc get pods", "allowed"],
+  // and an entry naming the other name refuses the program it is (sameEntries), with that program's equivalents
+  ["oc delete *", "kubectl delete pod web-1", "matches deny entry `bash: oc delete *`"],
+  ["oc delete -n prod *", "kubectl -n prod delete dc/web", "matches deny entry"],
+  ["oc delete *", "kubectl replace --force -f x.yaml", "by another name: kubectl replace --force"],
+  ["oc delete *", "kubectl $SUB pod web-1", "could match deny entry"],
+  ["podman run *", "docker run alpine", "matches deny entry `bash: podman run *`"],
+  ["podman run *", "nerdctl run alpine", "matches deny entry"],
+  ["podman rm *", "docker container prune", "by another name: docker container prune"],
+  ["hub push --force *", "git push -f origin main", "matches deny entry `bash: hub push --force *`"],
+  ["tofu destroy *", "terraform apply -destroy", "by another name: terraform apply -destroy"],
+  ["docker-compose down *", "docker compose down -v", "matches deny entry"],
+  ["oc delete -n prod *", "kubectl -n dev delete pod web-1", "allowed"],
+  ["oc delete *", "kubectl get pods", "allowed"],
+  ["hub push --force *", "git push origin main", "allowed"],
+  ["podman run *", "docker ps", "allowed"],
 ];

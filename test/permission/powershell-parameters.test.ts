@@ -43,6 +43,33 @@ test.each<[string, string[], string[]]>([
   ],
   // git (like npm) is a program that reads its own options, which hey has a table of: `-d` is not `-D` to git
   ["bash: git branch -D *", ["git branch -D x", "git branch --delete --force x"], ["git branch -d x"]],
+  // a method, in any case, both ways: curl's `-X POST` is Invoke-WebRequest's `-Method Post`, and the other way
+  // round; `iwr`'s words are its parameters, never curl's clusters (`-Method` is not `-M -e -t -h -o -d`)
+  [
+    "bash: curl -X POST *",
+    [
+      "iwr https://example.com -Method Post",
+      "iwr https://example.com -Method:post",
+      "Invoke-WebRequest -Uri https://example.com -Me pOsT",
+      "curl.exe -X post https://example.com",
+    ],
+    ["iwr https://example.com -Method Get", "iwr https://example.com -Method Head", "iwr https://example.com -OutFile x.html", "iwr https://example.com"],
+  ],
+  [
+    "bash: Invoke-WebRequest -Method Post *",
+    [
+      "curl.exe -X POST https://example.com",
+      "curl.exe -d x https://example.com",
+      "iwr https://example.com -Method POST",
+      "wget.exe --post-data=x https://example.com",
+    ],
+    ["Invoke-WebRequest https://example.com -Method Get", "curl.exe https://example.com"],
+  ],
+  [
+    "bash: iwr -Method Delete *",
+    ["curl.exe -X delete https://example.com/x", "Invoke-WebRequest https://example.com/x -Method DELETE"],
+    ["curl.exe -X GET https://example.com"],
+  ],
 ])("PowerShell, deny %s", (entry, refused, allowed) => {
   const lists = { allow: [], deny: [entry] };
   for (const command of refused) expect([command, run(command, lists).allowed]).toEqual([command, false]);

@@ -10,7 +10,8 @@
 // those refused printed, for a reader to judge.
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, posix } from "node:path";
+import type { ControlFiles } from "../../src/permission/control-files.ts";
 import { compileRules, decide, type CompiledRules } from "../../src/permission/rules.ts";
 import { parseSyntax } from "../../src/permission/shell-syntax.ts";
 
@@ -65,10 +66,24 @@ function firstProgram(command: string): string | undefined {
   return first.text;
 }
 
+/**
+ * The file system as the recording had it (scripts/real-world/driver.ts makes a fresh directory for
+ * each command): its FILES hold text, the other files a command names were not there or empty, and
+ * none of hey's own files was.
+ */
+const BOX = "/tmp/box/cwd";
+const HELD = new Set(["notes.txt", "file.txt", "src", "src/main.c", "docs", "docs/README.md"].map((f) => `${BOX}/${f}`));
+const RECORDED: ControlFiles = {
+  paths: [],
+  cwd: BOX,
+  home: "/tmp/box/home",
+  fileState: (abs) => (HELD.has(posix.normalize(abs).replace(/\/$/, "")) ? "data" : "none"),
+};
+
 const compiled = new Map<string, CompiledRules>();
 function rules(name: string, list: List, reading: Reading): CompiledRules {
   const key = `${name}/${reading}`;
-  if (!compiled.has(key)) compiled.set(key, compileRules(list.lists, reading).rules);
+  if (!compiled.has(key)) compiled.set(key, compileRules(list.lists, reading, RECORDED).rules);
   return compiled.get(key)!;
 }
 
@@ -129,7 +144,7 @@ test("real-world corpus: nothing allowed runs an unallowed program; the harmless
           if (!first) continue;
           list = { lists: { allow: [`bash: ${first} *`], deny: [] }, permits: (n) => n === first };
         }
-        const r = name === "C" ? compileRules(list!.lists, reading).rules : rules(name, list!, reading);
+        const r = name === "C" ? compileRules(list!.lists, reading, RECORDED).rules : rules(name, list!, reading);
         const d = decide("bash", { command: e.command }, r);
         const ran = ranUnder(e, reading);
         const ok = ran.every(list!.permits);

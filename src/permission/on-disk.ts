@@ -1,0 +1,85 @@
+// What a deny check learns from the files as they are when the command is checked (SPEC §8): whether
+// a file a command would empty, or a name `git checkout` could read as a path, holds anything. A
+// redirection cannot tell emptying a file from making one (`: > new.txt`), nor `git checkout NAME`
+// a branch from a path; the file system can. It is read only where the command cannot have changed
+// what is there first: a name decided at run time, one relative to a directory known only then, one
+// another part of the command names (`mv a f && : > f`, `ln a f`, `mv src d && : > d/x`; not
+// `mkdir -p d`, `touch`, `echo`…, which put no other file's data there), or one no one could look at
+// (no start directory) is "cannot tell" (undefined), and the caller refuses. A change made by
+// another process between the check and the run is not seen. Pure: the caller's `fileState` reads
+// the disk.
+import { type ControlFiles, decided, directories, expand, onWindows, POSIX, WINDOWS } from "./control-files.ts";
+import { program } from "./match.ts";
+import type { Segment, Word } from "./shell-model.ts";
+
+/** What the deny checks may look at: hey's view of the file system, and the whole command. */
+export interface Disk {
+  control?: ControlFiles;
+  segments: Segment[];
+}
+
+export type State = "none" | "empty" | "data";
+
+const names = (text: string) => text.split(/[\\/]+/).filter((n) => n && n !== "." && n !== "..");
+
+/** Programs that move or link no file, so put nothing of another file's at a name they are given (`mkdir -p build && : > build/.gitkeep`). */
+const MAKE_NOTHING = new Set(["mkdir", "touch", "chmod", "chown", "chgrp", "echo", "printf", "ls", "cat", "true", "test", "[", "[[", "stat", "wc", "grep"]);
+
+/** Programs that put a file at their last operand only: mv(1), cp(1), ln(1), install(1) `SOURCE… DEST` (not with `-t DIR`). */
+const TO_LAST = new Set(["mv", "cp", "ln", "install"]);
+
+/** The words of `s` that could name where it puts something: for TO_LAST its destination, else all of them. */
+function destinations(s: Segment): Word[] {
+  const args = s.words.slice(1);
+  const name = s.words[0] && decided(s.words[0]) ? program(s.words[0].text) : "";
+  if (!TO_LAST.has(name) || !args.every(decided)) return args;
+  const end = args.findIndex((w) => w.text === "--");
+  const options = end < 0 ? args : args.slice(0, end);
+  // `-t DIR`, `--target-directory`: the directory is named first, the files after it
+  if (options.some((w) => /^-[^-]*t|^--t/.test(w.text))) return args;
+  const operands = args.filter((w, i) => (end >= 0 && i > end) || !w.text.startsWith("-"));
+  return operands.slice(-1);
+}
+
+/**
+ * Whether another part of the command could put something at `text` before `seg` runs: a word
+ * decided at run time, or one where it may put something whose last name is a name on `text`'s
+ * path (`mv a /x/f`, `mv src dst` before `dst/x`, `ln -s a f`; not `ln f b`, which leaves f as it
+ * is), unless that part runs a builtin or one of MAKE_NOTHING.
+ */
+function touched(text: string, seg: Segment, segments: Segment[]): boolean {
+  const path = new Set(names(text).map((n) => n.toLowerCase()));
+  const inert = (s: Segment) => s.inert === "builtin" || (!!s.words[0] && decided(s.words[0]) && MAKE_NOTHING.has(program(s.words[0].text)));
+  // any part, also one written after `seg`: in a loop it runs before the next round
+  return segments.some(
+    (s) =>
+      s !== seg &&
+      !inert(s) &&
+      destinations(s).some((w) => {
+        if (!decided(w)) return true;
+        const last = names(w.text).pop()?.toLowerCase();
+        return !!last && path.has(last);
+      }),
+  );
+}
+
+/**
+ * What is at the path word `w` names, for segment `seg` (`under`: the directory a program is told to
+ * work in, `git -C DIR`): the worst of what is there from every directory a `cd` may lead to ("data"
+ * before "empty" before "none"), or undefined when that cannot be told.
+ */
+export function stateOf(w: Word, seg: Segment, disk: Disk | undefined, under?: string): State | undefined {
+  const control = disk?.control;
+  if (!disk || !control?.fileState || !decided(w) || seg.elsewhere) return undefined;
+  const f = onWindows(control) ? WINDOWS : POSIX;
+  const text = expand(w, control.home);
+  if (text === undefined || touched(text, seg, disk.segments)) return undefined;
+  // Windows: `C:foo` is relative to drive C:'s own current directory
+  if (f === WINDOWS && /^[A-Za-z]:(?![\\/])/.test(text)) return undefined;
+  const rel = under !== undefined && f.absolute(text) === undefined ? f.join(under, text) : text;
+  const abs = f.absolute(rel);
+  const dirs = abs === undefined ? directories(disk.segments, control, f) : [""];
+  if (!dirs) return undefined;
+  const states = dirs.map((d) => control.fileState!(abs ?? f.join(d, rel)));
+  return states.includes("data") ? "data" : states.includes("empty") ? "empty" : "none";
+}

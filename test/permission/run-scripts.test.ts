@@ -1,0 +1,89 @@
+// A deny entry judges what package.json's scripts run (run-scripts.ts): `npm run release`, `yarn
+// release`, `pnpm run deploy`, `bun run ship`, `npm test` and a bare `npm install` run scripts whose
+// names say nothing, and a release script that publishes ran under `bash: npm publish *`. Scripts
+// that run scripts are followed; `--prefix` and a `cd` first lead to the package.json read; a name
+// known only at run time could be any script. Scripts that run nothing denied still run.
+import { afterAll, expect, test } from "bun:test";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { permissionCheck } from "../../src/wire.ts";
+import { tempDir } from "../helpers/e2e.ts";
+
+const tmp = tempDir("hey-scripts-");
+afterAll(() => tmp.remove());
+const root = realpathSync(tmp.path);
+const project = join(root, "project");
+const home = join(root, "home");
+mkdirSync(join(project, "site"), { recursive: true });
+mkdirSync(home);
+const scripts = {
+  build: "tsc -p .",
+  postbuild: "echo built",
+  release: "npm run build && np --yolo",
+  deploy: "npm run release",
+  ship: "pnpm publish --tag latest",
+  test: "bun test",
+  loop: "npm run loop",
+  prepare: "husky",
+  clean: "rimraf dist",
+};
+// scripts that each run the ten of the next level, four levels deep (10,000 runs unfolded): read in bounded time
+const level = (d: number) => Array.from({ length: 10 }, (_, i) => `fan${d}_${i}`);
+const fan = Object.fromEntries(
+  [0, 1, 2, 3].flatMap((d) =>
+    level(d).map((n) => [
+      n,
+      level(d + 1)
+        .map((m) => `npm run ${m}`)
+        .join(" && "),
+    ]),
+  ),
+);
+writeFileSync(join(project, "package.json"), JSON.stringify({ name: "app", scripts: { ...scripts, ...fan } }));
+writeFileSync(
+  join(project, "site", "package.json"),
+  JSON.stringify({ name: "site", scripts: { release: "npm publish --access public", build: "vite build" } }),
+);
+const place = { cwd: project, home, controls: [join(home, ".config", "hey", "config.toml")] };
+const under = (entry: string) => permissionCheck({ allow: [], deny: [`bash: ${entry}`], narrow: [] }, "sh", place);
+
+test.each([
+  [
+    "npm publish *",
+    "npm run release",
+    "runs package.json's script `release` (`npm run build && np --yolo`): `np --yolo` matches deny entry `bash: npm publish *` by another name",
+  ],
+  ["npm publish *", "npm run-script release -- --tag beta", "runs package.json's script `release`"],
+  ["npm publish *", "yarn release", "runs package.json's script `release`"],
+  ["npm publish *", "pnpm run deploy", "runs package.json's script `deploy` (`npm run release`): `npm run release` runs package.json's script `release`"],
+  ["npm publish *", "bun run ship", "`pnpm publish --tag latest` matches deny entry `bash: npm publish *` by another name"],
+  [
+    "npm publish *",
+    "npm --prefix site run release",
+    "runs package.json's script `release` (`npm publish --access public`): `npm publish --access public` matches deny entry",
+  ],
+  ["npm publish *", "cd site && npm run release", "runs package.json's script `release`"],
+  ["npm publish *", 'npm run "$TASK"', "runs package.json's script `release`"],
+  ["rm *", "npm run clean", "runs package.json's script `clean` (`rimraf dist`)"],
+  ["husky *", "npm ci", "runs package.json's script `prepare` (`husky`)"],
+  ["npm publish *", "node --run release", "runs package.json's script `release`"],
+  ["npm publish *", "node --run=ship", "runs package.json's script `ship`"],
+  ["npm publish *", "npm run fan0_0", "its package.json scripts run more scripts than hey follows (64)"],
+])("deny %j refuses %j", (entry, command, names) => {
+  expect(under(entry)("bash", { command })).toContain(names);
+});
+
+test.each([
+  ["npm publish *", "npm run build"],
+  ["npm publish *", "yarn build"],
+  ["npm publish *", "npm test"],
+  ["npm publish *", "npm install"],
+  ["npm publish *", "npm run loop"], // runs itself: followed a few levels, nothing denied
+  ["npm publish *", "npm run missing"],
+  ["npm publish *", "node --run build"],
+  ["npm publish *", "node build.js"],
+  ["npm publish *", "npm --prefix site run build"],
+  ["rm *", "npm run release"],
+])("deny %j lets %j run", (entry, command) => {
+  expect(under(entry)("bash", { command })).toBeUndefined();
+});
