@@ -70,7 +70,9 @@ export function formatStatus(
   settings: readonly McpServerSettings[] = [],
 ): string {
   if (off) return "MCP is off in this run (--no-mcp)";
-  if (servers.length === 0) return "no MCP servers configured; add an [mcp.NAME] table to the config (see the README) and /reload";
+  // "in use", not "configured": a table the user has not approved yet is left out (said apart), yet is there
+  if (servers.length === 0)
+    return "no MCP servers in use; add an [mcp.NAME] table to the config (see the README) and /reload: one hey has not approved yet starts once you say yes at the interactive prompt";
   let total = 0;
   let count = 0;
   const blocks = servers.map((s) => {

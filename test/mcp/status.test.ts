@@ -88,8 +88,10 @@ test("/mcp: what the selection and the permission rules leave out, and why; prom
   );
 });
 
-test("/mcp with none configured, and with --no-mcp", () => {
+test("/mcp with none in use (a table hey has not approved yet is there, so not 'none configured'), and with --no-mcp", () => {
   const none = offerTools([], () => false);
-  expect(formatStatus([], none, false)).toMatch(/^no MCP servers configured; add an \[mcp\.NAME\] table/);
+  expect(formatStatus([], none, false)).toBe(
+    "no MCP servers in use; add an [mcp.NAME] table to the config (see the README) and /reload: one hey has not approved yet starts once you say yes at the interactive prompt",
+  );
   expect(formatStatus([], none, true)).toBe("MCP is off in this run (--no-mcp)");
 });
