@@ -1,4 +1,5 @@
 // `@path` mentions and stdin merged into a prompt (SPEC §2). Pure: the caller reads the files.
+import { decodeOutput } from "../tools/output-text.ts";
 
 /** Binary data is told by a NUL byte in its first this many bytes; nothing further is looked at. */
 const BINARY_SNIFF_BYTES = 8192;
@@ -39,19 +40,24 @@ export interface MentionedFile {
   path: string;
   text: string;
   cut?: Cut;
+  /** bytes that are not UTF-8, shown as their Windows-1252 characters */
+  foreign?: number;
 }
 
+/** The note after a fenced input some of whose bytes are not UTF-8 (a Latin-1 log), as the bash tool says it of output. */
+const foreignNote = (n: number | undefined) => (n ? `\n(${n} byte${n === 1 ? " is" : "s are"} not UTF-8, shown as Windows-1252 (Latin-1) characters)` : "");
+
 /** message, then each mentioned file, then stdin, separated by blank lines (SPEC §2); a cut says so. */
-export function buildPrompt(message: string, files: MentionedFile[], stdin?: { text: string; cut?: Cut }): string {
+export function buildPrompt(message: string, files: MentionedFile[], stdin?: { text: string; cut?: Cut; foreign?: number }): string {
   const parts: string[] = [];
   if (message.trim() !== "") parts.push(message.trim());
   for (const f of files) {
     const note = f.cut ? `\n(truncated: showing the first ${f.cut.shown} of ${f.cut.of} bytes; read_file can read the rest)` : "";
-    parts.push(fence(f.path, f.text) + note);
+    parts.push(fence(f.path, f.text) + note + foreignNote(f.foreign));
   }
   if (stdin !== undefined && stdin.text.trim() !== "") {
     const note = stdin.cut ? `\n(truncated: showing the first ${stdin.cut.shown} bytes of stdin; the rest was not read)` : "";
-    parts.push(fence("stdin", stdin.text) + note);
+    parts.push(fence("stdin", stdin.text) + note + foreignNote(stdin.foreign));
   }
   return parts.join("\n\n");
 }
@@ -68,14 +74,20 @@ const size = (bytes: number) =>
 /**
  * Decodes input for a prompt, or says why it cannot be shown as text. `bytes` is what was read:
  * up to `maxBytes` + 1 (one more than fits says there is more); `size`, when known, is the whole.
- * Binary is told from the first BINARY_SNIFF_BYTES only.
+ * Binary is told from the first BINARY_SNIFF_BYTES only. Bytes that are not UTF-8 (a Latin-1 log)
+ * read as their Windows-1252 characters, counted in `foreign`, as read_file and the bash tool read
+ * them, not as U+FFFD.
  */
-export function decodeForPrompt(bytes: Uint8Array, maxBytes: number, size?: number): { text: string; cut?: Cut } | { binary: true } {
+export function decodeForPrompt(bytes: Uint8Array, maxBytes: number, size?: number): { text: string; cut?: Cut; foreign?: number } | { binary: true } {
   if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { binary: true };
-  if (bytes.length <= maxBytes && (size === undefined || size <= maxBytes)) return { text: new TextDecoder().decode(bytes) };
+  const decoded = (b: Uint8Array) => {
+    const { text, foreign } = decodeOutput(b);
+    return foreign ? { text, foreign } : { text };
+  };
+  if (bytes.length <= maxBytes && (size === undefined || size <= maxBytes)) return decoded(bytes);
   // cut on a line boundary near the cap so the model never sees half a line
   const head = bytes.subarray(0, maxBytes);
   const lastNewline = head.lastIndexOf(10);
   const end = lastNewline > maxBytes / 2 ? lastNewline + 1 : maxBytes;
-  return { text: new TextDecoder().decode(bytes.subarray(0, end)), cut: { shown: end, ...(size !== undefined ? { of: size } : {}) } };
+  return { ...decoded(bytes.subarray(0, end)), cut: { shown: end, ...(size !== undefined ? { of: size } : {}) } };
 }

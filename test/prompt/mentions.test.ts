@@ -38,3 +38,14 @@ test("mentions: trailing punctuation dropped, path-likeness noted", () => {
     { path: "types/node", looksLikePath: true },
   ]);
 });
+
+test("input that is not UTF-8 (a Latin-1 log piped or @-mentioned) reads as its Windows-1252 characters, with a note, as read_file and bash read it", () => {
+  const latin1 = Uint8Array.from([...bytes("caf"), 0xe9, ...bytes(" cr"), 0xe8, ...bytes("me\n")]);
+  const decoded = decodeForPrompt(latin1, 100);
+  expect(decoded).toEqual({ text: "café crème\n", foreign: 2 });
+  expect(decodeForPrompt(latin1, 6)).toEqual({ text: "café c", foreign: 1, cut: { shown: 6 } });
+  expect(buildPrompt("why", [{ path: "app.log", text: "café crème\n", foreign: 2 }], { text: "é\n", foreign: 1 })).toBe(
+    "why\n\n```app.log\ncafé crème\n```\n(2 bytes are not UTF-8, shown as Windows-1252 (Latin-1) characters)\n\n```stdin\né\n```\n(1 byte is not UTF-8, shown as Windows-1252 (Latin-1) characters)",
+  );
+  expect(decodeForPrompt(bytes("café\n"), 100)).toEqual({ text: "café\n" }); // UTF-8: no count, no note
+});
