@@ -1,5 +1,6 @@
 // Command-line flags (SPEC §2): parsing, validation and the help text. No I/O.
 import type { ConfigFlags } from "./config/settings.ts";
+import { closest } from "./config/suggest.ts";
 import { EFFORTS, PROTOCOLS } from "./kernel/ir.ts";
 import pkg from "../package.json" with { type: "json" };
 
@@ -119,7 +120,10 @@ function splitArgs(argv: string[]): { values: Values; positionals: string[] } {
     if (arg.startsWith("--")) {
       const eq = arg.indexOf("=");
       const name = arg.slice(2, eq < 0 ? undefined : eq);
-      if (!(name in OPTIONS)) throw new UsageError(`unknown flag --${name} (see hey --help)`);
+      if (!(name in OPTIONS)) {
+        const near = closest(name, Object.keys(OPTIONS));
+        throw new UsageError(`unknown flag --${name}${near ? `; did you mean --${near}?` : ""} (see hey --help)`);
+      }
       set(name as OptionName, `--${name}`, eq < 0 ? undefined : arg.slice(eq + 1), next);
     } else if (arg.startsWith("-") && arg.length > 1) {
       for (let j = 1; j < arg.length; j++) {

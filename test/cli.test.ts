@@ -33,6 +33,8 @@ test.each([
 
 test.each([
   [["--frobnicate"], "unknown flag --frobnicate (see hey --help)"],
+  [["--outptu", "json"], "unknown flag --outptu; did you mean --output? (see hey --help)"],
+  [["--contine"], "unknown flag --contine; did you mean --continue? (see hey --help)"],
   [["-x"], "unknown flag -x (see hey --help)"],
   [["-m"], "-m/--model needs a value"],
   [["-m", "-p"], "-m/--model needs a value"],

@@ -5,6 +5,8 @@
 import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import TOML from "@iarna/toml";
+import { checkLayer } from "../src/config/schema.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const SRC = join(ROOT, "src");
@@ -96,4 +98,21 @@ test("the files the architecture block lists in a folder exist", () => {
     }
   }
   expect(missing).toEqual([]);
+});
+
+test("every config example in the README is one a new user can copy: it parses, with no unknown key or wrong value", () => {
+  const readme = read("README.md");
+  const problems: string[] = [];
+  for (const m of readme.matchAll(/^```toml\n([\s\S]*?)^```/gm)) {
+    const fence = readme.slice(0, m.index).split("\n").length;
+    const text = "\n".repeat(fence) + m[1]; // its lines numbered as the README's
+    const where = `README.md (the block at line ${fence})`;
+    try {
+      const checked = checkLayer("README.md", TOML.parse(text) as Record<string, unknown>, text);
+      problems.push(...checked.errors, ...checked.warnings);
+    } catch (e) {
+      problems.push(`${where}: ${(e as Error).message.split("\n")[0]}`);
+    }
+  }
+  expect(problems).toEqual([]);
 });

@@ -1,6 +1,7 @@
 // Reading configuration (SPEC §3): where the files are, reading and parsing them. Everything
 // after parsing — merging, checking, precedence, messages — is config/resolve.ts's.
 import type TOMLModule from "@iarna/toml";
+import { redefinedReason } from "./toml-reason.ts";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Places } from "../fs/places.ts";
@@ -82,7 +83,11 @@ function parseToml(path: string, text: string): Record<string, unknown> {
     try {
       TOML.parse(clean);
     } catch (e) {
-      if (isTomlError(e)) throw new ConfigError(`${path}:${e.line + 1}:${e.col + 1}: ${reason(e)}`);
+      if (isTomlError(e)) {
+        const why = reason(e);
+        const said = (why === "Can't redefine existing key" && redefinedReason(clean, e.line)) || why;
+        throw new ConfigError(`${path}:${e.line + 1}:${e.col + 1}: ${said}`);
+      }
       throw e;
     }
     // the two parsers disagree (e.g. an integer beyond 2^53): Bun's reason, without a position

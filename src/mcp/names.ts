@@ -78,13 +78,17 @@ export function exposeTools(lists: readonly { server: string; tools: readonly Mc
       let name = base;
       for (let n = 2; taken.has(name); n++) name = `${base.slice(0, MAX_NAME_CHARS - String(n).length - 1)}_${n}`;
       taken.add(name);
-      if (own.has(plain)) renamed.push(`MCP server ${server}'s tool ${plain} is offered as ${name}: hey's own ${plain} keeps its name`);
+      if (own.has(plain)) renamed.push(renamedLine(server, plain, name));
       tools.push({ server, tool, name });
     }
   return { tools, warnings, renamed };
 }
 
 const prefixed = (server: string, name: string) => sanitizeName(`${server}_${name}`);
+
+/** What hey says of a server's tool `plain` offered as `name` because one of hey's own tools has that name. */
+export const renamedLine = (server: string, plain: string, name: string) =>
+  `MCP server ${server}'s tool ${plain} is offered as ${name}: hey's own ${plain} keeps its name`;
 
 /** `MCP server gh's tools changed: + a, − b (12 tools now)`, or undefined when the names are the same. */
 export function toolsChanged(server: string, before: string[], after: string[]): string | undefined {

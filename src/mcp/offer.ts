@@ -5,7 +5,7 @@
 // that can only fail. Pure.
 import { DEFAULT_TOKENS_PER_CHAR } from "../context/passes.ts";
 import type { ToolSpec } from "../kernel/ir.ts";
-import { exposeTools, shortDescription, type ExposedTool, type McpTool } from "./names.ts";
+import { exposeTools, renamedLine, sanitizeName, shortDescription, type ExposedTool, type McpTool } from "./names.ts";
 import { leftOutBy, selectionWarnings, selectTools, type Selection } from "./select.ts";
 
 /** Why a server's tool is not in the request. */
@@ -20,11 +20,14 @@ export interface ServerTools {
 export interface Offer {
   /** the tools in the request, with the names the model sees */
   tools: ExposedTool[];
-  /** the tools left out, under their server's own names */
+  /**
+   * the tools left out, under their server's own names; one the permission rules refuse under the
+   * name they judged, the model's (`fs_read_file`), so the user sees what an allow entry must name
+   */
   leftOut: { server: string; name: string; why: Reason }[];
   /** clashes between servers, and selection names that match no tool */
   warnings: string[];
-  /** tools offered under a prefixed name because hey has a tool of that name (said once, as soon as they are offered) */
+  /** tools offered under a prefixed name because hey has a tool of that name (said once, as soon as they are offered; one the rules refuse is not offered, so not said) */
   renamed: string[];
 }
 
@@ -47,10 +50,12 @@ export function offerTools(lists: readonly ServerTools[], refused: (name: string
   const exposed = exposeTools(selected, builtins);
   const tools = exposed.tools.filter((e) => {
     if (!refused(e.name)) return true;
-    leftOut.push({ server: e.server, name: e.tool.name, why: "permission" });
+    leftOut.push({ server: e.server, name: e.name, why: "permission" });
     return false;
   });
-  return { tools, leftOut, warnings: [...exposed.warnings, ...warnings], renamed: exposed.renamed };
+  const own = new Set(builtins);
+  const renamed = tools.filter((e) => own.has(sanitizeName(e.tool.name))).map((e) => renamedLine(e.server, sanitizeName(e.tool.name), e.name));
+  return { tools, leftOut, warnings: [...exposed.warnings, ...warnings], renamed };
 }
 
 /** The spec a request carries for an MCP tool (the description cut, a placeholder when it has none). */

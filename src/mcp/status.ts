@@ -31,6 +31,18 @@ const STATE: Record<ServerStatus["state"], string> = {
 };
 const WHY: Record<Reason, string> = { tools: "not in tools", exclude_tools: "exclude_tools", permission: "refused by [permission]" };
 
+/** `a, b (exclude_tools); c (refused by [permission])`: the names under each reason once, reasons in order of first use. */
+const byReason = (left: readonly { name: string; why: Reason }[]) =>
+  [...new Set(left.map((l) => l.why))]
+    .map(
+      (why) =>
+        `${left
+          .filter((l) => l.why === why)
+          .map((l) => l.name)
+          .join(", ")} (${WHY[why]})`,
+    )
+    .join("; ");
+
 /**
  * A server written in another agent's format (Codex's `[mcp_servers.NAME]`, a `.mcp.json` entry) as
  * the `[mcp.NAME]` table hey read it as; env and header values are not shown (they may be secrets).
@@ -70,7 +82,9 @@ export function formatStatus(
   settings: readonly McpServerSettings[] = [],
 ): string {
   if (off) return "MCP is off in this run (--no-mcp)";
-  if (servers.length === 0) return "no MCP servers configured; add an [mcp.NAME] table to the config (see the README) and /reload";
+  // "in use", not "configured": a table the user has not approved yet is left out (said apart), yet is there
+  if (servers.length === 0)
+    return "no MCP servers in use; add an [mcp.NAME] table to the config (see the README) and /reload: one hey has not approved yet starts once you say yes at the interactive prompt";
   let total = 0;
   let count = 0;
   const blocks = servers.map((s) => {
@@ -92,7 +106,7 @@ export function formatStatus(
       if (s.stderr) lines.push(`  stderr: ${stderrLines(s.stderr, 3).join("\n          ")}`);
     }
     if (shown && mine.length) lines.push(`  ${mine.map((t) => `${t.name} ~${n(t.tokens)}`).join(", ")}`);
-    if (shown && left.length) lines.push(`  not offered: ${left.map((l) => `${l.name} (${WHY[l.why]})`).join(", ")}`);
+    if (shown && left.length) lines.push(`  not offered: ${byReason(left)}`);
     if (s.state === "connected" && s.prompts?.length) lines.push(`  prompts: ${s.prompts.map((p) => promptUsage(s.name, p)).join(", ")}`);
     return lines.join("\n");
   });

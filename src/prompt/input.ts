@@ -62,7 +62,7 @@ export function expandPrompt(message: string, opts: PromptInput): ContentBlock[]
     } else if (required.has(path)) throw new MentionError(`@${path}: no such file (${full})`);
     else if (looksLikePath) opts.warn(`@${path} is not a file here; it is sent as written`);
   }
-  let stdin: { text: string; cut?: { shown: number } } | undefined;
+  let stdin: { text: string; cut?: { shown: number }; encoding?: string } | undefined;
   if (opts.stdin) {
     const decoded = decodeForPrompt(opts.stdin, opts.maxBytes);
     if ("binary" in decoded) throw new MentionError("stdin: binary data (a NUL byte near its start); hey takes text on stdin");

@@ -1,4 +1,6 @@
 // `@path` mentions and stdin merged into a prompt (SPEC §2). Pure: the caller reads the files.
+import { decodeOutput } from "../tools/output-text.ts";
+import { ENCODING_NAME, utf16Of } from "../tools/text-encoding.ts";
 
 /** Binary data is told by a NUL byte in its first this many bytes; nothing further is looked at. */
 const BINARY_SNIFF_BYTES = 8192;
@@ -39,19 +41,23 @@ export interface MentionedFile {
   path: string;
   text: string;
   cut?: Cut;
+  /** how text that is not UTF-8 was read: `2 bytes are not UTF-8, shown as …`, `read as UTF-16 LE` */
+  encoding?: string;
 }
 
+const encodingNote = (note: string | undefined) => (note ? `\n(${note})` : "");
+
 /** message, then each mentioned file, then stdin, separated by blank lines (SPEC §2); a cut says so. */
-export function buildPrompt(message: string, files: MentionedFile[], stdin?: { text: string; cut?: Cut }): string {
+export function buildPrompt(message: string, files: MentionedFile[], stdin?: { text: string; cut?: Cut; encoding?: string }): string {
   const parts: string[] = [];
   if (message.trim() !== "") parts.push(message.trim());
   for (const f of files) {
     const note = f.cut ? `\n(truncated: showing the first ${f.cut.shown} of ${f.cut.of} bytes; read_file can read the rest)` : "";
-    parts.push(fence(f.path, f.text) + note);
+    parts.push(fence(f.path, f.text) + note + encodingNote(f.encoding));
   }
   if (stdin !== undefined && stdin.text.trim() !== "") {
     const note = stdin.cut ? `\n(truncated: showing the first ${stdin.cut.shown} bytes of stdin; the rest was not read)` : "";
-    parts.push(fence("stdin", stdin.text) + note);
+    parts.push(fence("stdin", stdin.text) + note + encodingNote(stdin.encoding));
   }
   return parts.join("\n\n");
 }
@@ -68,14 +74,24 @@ const size = (bytes: number) =>
 /**
  * Decodes input for a prompt, or says why it cannot be shown as text. `bytes` is what was read:
  * up to `maxBytes` + 1 (one more than fits says there is more); `size`, when known, is the whole.
- * Binary is told from the first BINARY_SNIFF_BYTES only.
+ * Binary is told from the first BINARY_SNIFF_BYTES only. Text that is not UTF-8 is read as
+ * read_file and the bash tool read it, and `encoding` says how: a UTF-16 byte-order mark (Windows
+ * PowerShell 5.1's `>`) as UTF-16, other bytes that are not UTF-8 (a Latin-1 log) as their
+ * Windows-1252 characters, not as U+FFFD.
  */
-export function decodeForPrompt(bytes: Uint8Array, maxBytes: number, size?: number): { text: string; cut?: Cut } | { binary: true } {
+export function decodeForPrompt(bytes: Uint8Array, maxBytes: number, size?: number): { text: string; cut?: Cut; encoding?: string } | { binary: true } {
+  const whole = bytes.length <= maxBytes && (size === undefined || size <= maxBytes);
+  const cut = (shown: number) => (whole ? {} : { cut: { shown, ...(size !== undefined ? { of: size } : {}) } });
+  const utf16 = utf16Of(bytes);
+  if (utf16) {
+    const end = whole ? bytes.length : maxBytes - (maxBytes % 2); // whole code units
+    return { text: new TextDecoder(utf16).decode(bytes.subarray(0, end)), encoding: `read as ${ENCODING_NAME[utf16]}`, ...cut(end) };
+  }
   if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { binary: true };
-  if (bytes.length <= maxBytes && (size === undefined || size <= maxBytes)) return { text: new TextDecoder().decode(bytes) };
-  // cut on a line boundary near the cap so the model never sees half a line
-  const head = bytes.subarray(0, maxBytes);
-  const lastNewline = head.lastIndexOf(10);
-  const end = lastNewline > maxBytes / 2 ? lastNewline + 1 : maxBytes;
-  return { text: new TextDecoder().decode(bytes.subarray(0, end)), cut: { shown: end, ...(size !== undefined ? { of: size } : {}) } };
+  // a cut falls on a line boundary near the cap so the model never sees half a line
+  const lastNewline = whole ? -1 : bytes.subarray(0, maxBytes).lastIndexOf(10);
+  const end = whole ? bytes.length : lastNewline > maxBytes / 2 ? lastNewline + 1 : maxBytes;
+  const { text, foreign } = decodeOutput(bytes.subarray(0, end));
+  const encoding = foreign ? `${foreign} byte${foreign === 1 ? " is" : "s are"} not UTF-8, shown as Windows-1252 (Latin-1) characters` : undefined;
+  return { text, ...(encoding ? { encoding } : {}), ...cut(end) };
 }

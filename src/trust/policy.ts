@@ -144,10 +144,11 @@ export function approvalNotice(pending: readonly Widening[], asked: boolean): st
     return [
       `not used: the ${pending.reduce((n, w) => n + w.lines.length, 0) === 1 ? "change" : "changes"} above; the approved values are used (hey asks again at the next start or /reload)`,
     ];
-  return pending.map(
-    (w) =>
-      `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: it gives the agent more than you approved, and the agent can write that file; the approved values are used (run hey without -p to review and approve it)`,
-  );
+  return pending.map((w) => {
+    // a base_url never approved has no approved value to use: its provider gets no request
+    const none = w.lines.some((l) => /^\+ \[provider\.[^\]]+\] base_url = /.test(l)) ? "; a provider whose base_url was never approved gets no request" : "";
+    return `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: it gives the agent more than you approved, and the agent can write that file; the approved values are used${none} (run hey without -p to review and approve it)`;
+  });
 }
 
 /** On hey's first run (no approvals record yet) the files' guarded keys are taken as the user's. */

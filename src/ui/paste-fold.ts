@@ -23,9 +23,10 @@ const FIRST_MARK = 0x100000;
 const LAST_MARK = 0x10fffd;
 const MARKS = /[\u{100000}-\u{10fffd}]/gu;
 
+// a final line end ends the last line, starting none: 40 lines copied from a file (`seq 40`) are 40
 const lineCount = (text: string) => {
   let n = 1;
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  for (let i = text.indexOf("\n"); i >= 0 && i < text.length - 1; i = text.indexOf("\n", i + 1)) n++;
   return n;
 };
 

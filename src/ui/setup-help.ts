@@ -21,7 +21,8 @@ export function setupText(userFile = "~/.config/hey/config.toml", home?: string)
     windows
       ? `or set a key for a hosted model: ${keys} (PowerShell: $env:OPENAI_API_KEY = "…"; setx OPENAI_API_KEY "…" keeps it for new terminals),`
       : `or set a key for a hosted model: export ${keys},`,
-    `or add a provider to ${shown}: [provider.NAME] base_url = "https://.../v1", models = ["MODEL"],`,
+    // this run has written the approvals record: a config written from now on waits for a yes, which only the REPL asks
+    `or add a provider to ${shown}: [provider.NAME] base_url = "https://.../v1", models = ["MODEL"], then run hey once to approve it,`,
     "or use any endpoint once: hey --base-url http://127.0.0.1:11434/v1 -m MODEL",
   ].join("\n");
 }

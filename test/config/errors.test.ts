@@ -39,7 +39,17 @@ describe("a malformed file names PATH:LINE:COL (1-based)", () => {
     ["a value missing", "[agent]\nmax_turns = \n", "2:13: Unexpected character, expecting string, number, datetime, boolean, inline array or inline table"],
     ["an unclosed string", '[provider.x]\nbase_url = "http://h/v1\nmodels = []\n', "2:24: Unterminated string"],
     ["an unclosed table header", "[agent\nmax_turns = 3\n", "1:8: Unexpected character, expected whitespace, . or ]"],
-    ["a key defined twice", "[agent]\nmax_turns = 1\nmax_turns = 2\n", "3:14: Can't redefine existing key"],
+    ["a key defined twice: which, and where first", "[agent]\nmax_turns = 1\nmax_turns = 2\n", "3:14: max_turns is set twice in [agent] (first at line 2)"],
+    [
+      "a table given twice (the README's [permission] pasted under your own): which, and where its keys go",
+      '[permission]\nallow = ["read_file"]\n\n[mcp.fs]\ncommand = "x"\n\n[permission]\ndeny = ["bash: rm *"]\n',
+      "7:12: table [permission] is defined twice (first at line 1): put its keys under that one",
+    ],
+    [
+      "a table an inline table already made",
+      '[mcp]\nfs = { command = "x" }\n[mcp.fs]\nargs = []\n',
+      "3:8: table [mcp.fs] is already defined above (by a key or table that names it)",
+    ],
     ["a stray character, shown as itself", "= 3\n", '1:2: Unknown character "="'],
   ];
   test.each(cases)("%s", (_name, text, expected) => {

@@ -73,7 +73,7 @@ test("an untrusted project, from a subdirectory: the skill's absence is explaine
   expect(await flat(term)).toContain(
     `hey: no skill named "greet"; none are loaded; this project's .hey/skills/ is not loaded: it is not trusted (/trust, then /reload, loads them)`,
   );
-  await say(term, "/mcp", "no MCP servers configured");
+  await say(term, "/mcp", "no MCP servers in use");
   expect(await flat(term)).toContain("this project's .hey/skills/ is not loaded: it is not trusted (/trust, then /reload, loads them)");
   await say(term, "/reload", "reloaded: nothing changed");
   expect(await flat(term)).toContain("hey: not loaded: .hey/skills/ (this project is not trusted: /trust, then /reload, loads them)");

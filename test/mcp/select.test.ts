@@ -51,5 +51,14 @@ test("the offer: selection before naming (an excluded tool causes no clash), the
   // without the selection the clash prefixes both, and the rules name the prefixed tool
   const clash = offerTools([{ ...lists[0]!, selection: {} }, lists[1]!], (name) => name === "a_search");
   expect(clash.tools.map((e) => e.name)).toEqual(["read", "b_search", "delete_all"]);
-  expect(clash.leftOut).toEqual([{ server: "a", name: "search", why: "permission" }]);
+  expect(clash.leftOut).toEqual([{ server: "a", name: "a_search", why: "permission" }]);
+});
+
+test("a tool renamed for one of hey's own is said to be offered only when it is: the rules judge, and /mcp names, the name the model would see", () => {
+  const fs = [{ server: "fs", tools: [tool("read_file"), tool("write_file"), tool("list_directory")], selection: {} }];
+  const builtins = ["read_file", "write_file"];
+  const offer = offerTools(fs, (name) => name === "fs_read_file", builtins);
+  expect(offer.tools.map((e) => e.name)).toEqual(["fs_write_file", "list_directory"]);
+  expect(offer.renamed).toEqual(["MCP server fs's tool write_file is offered as fs_write_file: hey's own write_file keeps its name"]);
+  expect(offer.leftOut).toEqual([{ server: "fs", name: "fs_read_file", why: "permission" }]);
 });

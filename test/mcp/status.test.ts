@@ -79,7 +79,7 @@ test("/mcp: what the selection and the permission rules leave out, and why; prom
     [
       "everything: connected · 2 of 4 tools offered, ~40 tokens per request",
       "  echo ~19, get-sum ~21",
-      "  not offered: zip (exclude_tools), trigger-long (refused by [permission])",
+      "  not offered: zip (exclude_tools); trigger-long (refused by [permission])",
       "  prompts: /mcp:everything:args-prompt city=… [state=…]",
       "gh: auth required · sign in with hey mcp login gh (or /mcp login gh in hey)",
       "  it answers HTTP 401 without one",
@@ -88,8 +88,20 @@ test("/mcp: what the selection and the permission rules leave out, and why; prom
   );
 });
 
-test("/mcp with none configured, and with --no-mcp", () => {
+test("/mcp with none in use (a table hey has not approved yet is there, so not 'none configured'), and with --no-mcp", () => {
   const none = offerTools([], () => false);
-  expect(formatStatus([], none, false)).toMatch(/^no MCP servers configured; add an \[mcp\.NAME\] table/);
+  expect(formatStatus([], none, false)).toBe(
+    "no MCP servers in use; add an [mcp.NAME] table to the config (see the README) and /reload: one hey has not approved yet starts once you say yes at the interactive prompt",
+  );
   expect(formatStatus([], none, true)).toBe("MCP is off in this run (--no-mcp)");
+});
+
+test("/mcp names the tools left out once per reason: an allow list that refuses ten reads as one list, not ten '(refused by [permission])'", () => {
+  const servers: ServerStatus[] = [{ name: "fs", state: "connected", tools: tools("read_text_file", "move_file", "edit_file", "get_env"), cached: false }];
+  const text = formatStatus(
+    servers,
+    offer(servers, { fs: { excludeTools: ["get_env"] } }, (n) => n !== "read_text_file"),
+    false,
+  );
+  expect(text.split("\n")[2]).toBe("  not offered: get_env (exclude_tools); move_file, edit_file (refused by [permission])");
 });

@@ -38,3 +38,22 @@ test("mentions: trailing punctuation dropped, path-likeness noted", () => {
     { path: "types/node", looksLikePath: true },
   ]);
 });
+
+test("input that is not UTF-8 (a Latin-1 log piped or @-mentioned) reads as its Windows-1252 characters, with a note, as read_file and bash read it", () => {
+  const latin1 = Uint8Array.from([...bytes("caf"), 0xe9, ...bytes(" cr"), 0xe8, ...bytes("me\n")]);
+  const note = (n: number) => `${n} byte${n === 1 ? " is" : "s are"} not UTF-8, shown as Windows-1252 (Latin-1) characters`;
+  expect(decodeForPrompt(latin1, 100)).toEqual({ text: "café crème\n", encoding: note(2) });
+  expect(decodeForPrompt(latin1, 6)).toEqual({ text: "café c", encoding: note(1), cut: { shown: 6 } });
+  expect(buildPrompt("why", [{ path: "app.log", text: "café crème\n", encoding: note(2) }], { text: "é\n", encoding: note(1) })).toBe(
+    `why\n\n${"```"}app.log\ncafé crème\n${"```"}\n(${note(2)})\n\n${"```"}stdin\né\n${"```"}\n(${note(1)})`,
+  );
+  expect(decodeForPrompt(bytes("café\n"), 100)).toEqual({ text: "café\n" }); // UTF-8: no note
+});
+
+test("a file with a UTF-16 byte-order mark (Windows PowerShell 5.1's >) is text, as read_file reads it, not binary", () => {
+  const le = Uint8Array.from([0xff, 0xfe, ...[..."hé\n"].flatMap((c) => [c.charCodeAt(0), 0])]);
+  expect(decodeForPrompt(le, 100)).toEqual({ text: "hé\n", encoding: "read as UTF-16 LE" });
+  expect(decodeForPrompt(le, 5)).toEqual({ text: "h", encoding: "read as UTF-16 LE", cut: { shown: 4 } });
+  const be = Uint8Array.from([0xfe, 0xff, 0, 0x68, 0, 0x69]);
+  expect(decodeForPrompt(be, 100)).toEqual({ text: "hi", encoding: "read as UTF-16 BE" });
+});

@@ -54,6 +54,13 @@ describe("a big paste in the line", () => {
     expect(drawn(state)).toBe("ab");
   });
 
+  test("its label counts the lines pasted: a last line end (40 lines copied from a file) starts no line", () => {
+    const forty = Array.from({ length: 40 }, (_, i) => `${i + 1}\n`).join("");
+    expect(drawn(play([paste(forty)]).state)).toBe("[Pasted text #1 +40 lines]");
+    expect(drawn(play([paste(big)]).state)).toBe("[Pasted text #1 +2000 lines]");
+    expect(folds("x\n".repeat(PASTE_FOLD_LINES - 1))).toBe(false);
+  });
+
   test("small pastes stay inline; each big one has its own number", () => {
     const { state } = play([paste("one\ntwo"), paste(big), paste("z".repeat(1500))]);
     expect(drawn(state)).toBe("one\ntwo[Pasted text #1 +2000 lines][Pasted text #2 1,500 chars]");

@@ -18,6 +18,8 @@ describe("setup help", () => {
     expect(lines[0]).toContain("ollama pull qwen3");
     expect(lines[1]).toContain("OPENAI_API_KEY");
     expect(lines[2]).toContain("~/.config/hey/config.toml");
+    // the run that failed recorded approvals: a provider added now is used once the interactive prompt's question is answered
+    expect(lines[2]).toEndWith("then run hey once to approve it,");
     expect(lines[3]).toContain("--base-url");
   });
 
