@@ -2,7 +2,7 @@
 // key trust and the approvals record use, so a worktree of a trusted project is trusted — and only
 // a worktree its repository lists, never a directory whose `.git` file merely claims one.
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inMainCheckout } from "../../src/fs/worktree.ts";
 import { settleTrust } from "../../src/trust/store.ts";
@@ -63,4 +63,26 @@ test("hey's trust question in a worktree names it and the repository the answer 
   });
   expect(got).toMatchObject({ trusted: false });
   expect(asked[0]).toStartWith(`${fix} (a git worktree of ${main}: the answer holds for both) has .hey/skills/: `);
+});
+
+test("a directory holding its own worktree record whose commondir names the trusted repository is itself: the record is not in that repository", () => {
+  const fake = join(root, "archive");
+  mkdirSync(join(fake, ".record"), { recursive: true });
+  writeFileSync(join(fake, ".git"), "gitdir: .record\n");
+  writeFileSync(join(fake, ".record", "gitdir"), `${join(fake, ".git")}\n`);
+  writeFileSync(join(fake, ".record", "commondir"), `${join(main, ".git")}\n`);
+  expect(inMainCheckout(join(fake, ".hey", "config.toml"))).toBe(join(fake, ".hey", "config.toml"));
+  const relative = join(root, "archive-2");
+  mkdirSync(join(relative, "r"), { recursive: true });
+  writeFileSync(join(relative, ".git"), "gitdir: r\n");
+  writeFileSync(join(relative, "r", "gitdir"), "../.git\n");
+  writeFileSync(join(relative, "r", "commondir"), "../../shop/.git\n");
+  expect(inMainCheckout(relative)).toBe(relative);
+});
+
+test("a .git that is a link to a listed worktree's .git file is not that worktree", () => {
+  const linked = join(root, "unpacked");
+  mkdirSync(linked);
+  symlinkSync(join(root, "shop-fix", ".git"), join(linked, ".git"));
+  expect(inMainCheckout(join(linked, "src"))).toBe(join(linked, "src"));
 });
