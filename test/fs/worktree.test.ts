@@ -5,7 +5,8 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inMainCheckout } from "../../src/fs/worktree.ts";
-import { settleTrust } from "../../src/trust/store.ts";
+import { readApprovals } from "../../src/config/approval-store.ts";
+import { recordTrust, settleTrust } from "../../src/trust/store.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { git, repoWith } from "../helpers/git-worktree.ts";
 
@@ -85,4 +86,27 @@ test("a .git that is a link to a listed worktree's .git file is not that worktre
   mkdirSync(linked);
   symlinkSync(join(root, "shop-fix", ".git"), join(linked, ".git"));
   expect(inMainCheckout(join(linked, "src"))).toBe(join(linked, "src"));
+});
+
+test("with the repository trusted, a directory that forges a worktree record of it is asked about, its skills not loaded unasked", async () => {
+  const trustFile = join(root, "trust-forged.json");
+  const approvalsFile = join(root, "approvals-forged.json");
+  await recordTrust(trustFile, main, true, approvalsFile);
+  const fake = join(root, "pr-archive");
+  mkdirSync(join(fake, ".record"), { recursive: true });
+  mkdirSync(join(fake, ".hey", "skills", "x"), { recursive: true });
+  writeFileSync(join(fake, ".hey", "skills", "x", "SKILL.md"), "---\nname: x\ndescription: x\n---\n");
+  writeFileSync(join(fake, ".git"), "gitdir: .record\n");
+  writeFileSync(join(fake, ".record", "gitdir"), "../.git\n");
+  writeFileSync(join(fake, ".record", "commondir"), `${join(main, ".git")}\n`);
+  const got = await settleTrust({
+    here: { root: fake, projectConfig: join(fake, ".hey", "config.toml"), projectMcpJson: join(fake, ".mcp.json") },
+    trustFile,
+    approve: false,
+    interactive: false, // hey -p: an untrusted project's files are left out
+    ask: async () => "",
+    warn: () => {},
+    approvals: { record: readApprovals(approvalsFile), file: approvalsFile },
+  });
+  expect(got).toMatchObject({ trusted: false, stored: undefined });
 });
