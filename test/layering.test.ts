@@ -93,6 +93,7 @@ const EDGES = new Set([
   "ui/commands.ts",
   "ui/display.ts",
   "ui/repl.ts",
+  "ui/history-store.ts",
   "ui/resume.ts",
   "ui/shell-command.ts",
   "ui/term.ts",

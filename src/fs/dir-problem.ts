@@ -65,12 +65,7 @@ function deepestExisting(dir: string): string | undefined {
 
 /** The path nearest the root, among `dir` and the directories above it, that exists and is not a directory. */
 function firstNonDirectory(dir: string): string | undefined {
-  const chain: string[] = [];
-  for (let p = dir; ; p = dirname(p)) {
-    chain.unshift(p);
-    if (dirname(p) === p) break;
-  }
-  for (const p of chain) {
+  for (const p of fromRoot(dir)) {
     try {
       if (!statSync(p).isDirectory()) return p;
     } catch {
@@ -86,12 +81,7 @@ function firstNonDirectory(dir: string): string | undefined {
  * the target: on an unmounted disk it would land on the mount point, out of the user's sight.
  */
 export function brokenLink(dir: string): string | undefined {
-  const chain: string[] = [];
-  for (let p = dir; ; p = dirname(p)) {
-    chain.unshift(p);
-    if (dirname(p) === p) break;
-  }
-  for (const p of chain) {
+  for (const p of fromRoot(dir)) {
     try {
       if (!lstatSync(p).isSymbolicLink()) continue;
       statSync(p);
@@ -106,4 +96,13 @@ export function brokenLink(dir: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** `dir` and the directories above it, the root first. */
+function fromRoot(dir: string): string[] {
+  const chain: string[] = [];
+  for (let p = dir; ; p = dirname(p)) {
+    chain.unshift(p);
+    if (dirname(p) === p) return chain;
+  }
 }

@@ -3,10 +3,12 @@
 // worktree's `.git` file back, and its `commondir` the repository's own git directory. Trust and
 // the approvals record key a worktree's files by the main checkout's paths, as Codex CLI resolves a
 // worktree to its repository for trust: a worktree is the same project on another branch, as a
-// `git switch` in the main checkout would be. The link is followed only when both ends agree — a
-// `.git` file alone is anyone's to write (an archive could claim any repository) — while a second
-// clone is another repository and is asked about again. Never throws.
-import { readFileSync, realpathSync, statSync } from "node:fs";
+// `git switch` in the main checkout would be. The link is followed only when both ends agree and the
+// record lies in the repository it names (`<common>/worktrees/<id>`) — a `.git` file, and a record
+// beside it, are anyone's to write (an archive could claim any repository); a `.git` that is a link
+// is never a worktree's, as git writes a file — while a second clone is another repository and is
+// asked about again. Never throws.
+import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 
 /** A `.git` file is one line; the worktree records are one path each. */
@@ -31,7 +33,7 @@ export function inMainCheckout(path: string): string {
 function mainOf(dir: string): string | undefined | null {
   const dotGit = join(dir, ".git");
   try {
-    if (!statSync(dotGit).isFile()) return undefined; // a repository of its own (or its main checkout)
+    if (!lstatSync(dotGit).isFile()) return undefined; // a repository of its own (or its main checkout), or a link
   } catch {
     return null;
   }
@@ -39,9 +41,11 @@ function mainOf(dir: string): string | undefined | null {
     const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(read(dotGit))?.[1];
     if (!pointer) return undefined;
     const gitdir = realpathSync(resolve(dir, pointer));
-    // the repository lists this worktree: its record names this very `.git` file
-    if (realpathSync(resolve(gitdir, read(join(gitdir, "gitdir")).trim())) !== realpathSync(dotGit)) return undefined;
+    // the repository lists this worktree: its record names this very `.git` file (`dir` is a real path)
+    if (realpathSync(resolve(gitdir, read(join(gitdir, "gitdir")).trim())) !== dotGit) return undefined;
     const common = realpathSync(resolve(gitdir, read(join(gitdir, "commondir")).trim()));
+    // …and the record is one of that repository's, not one written beside the `.git` file
+    if (dirname(gitdir) !== join(common, "worktrees")) return undefined;
     return basename(common) === ".git" ? dirname(common) : common;
   } catch {
     return undefined; // a submodule (no record names it back), or a worktree whose repository moved

@@ -299,10 +299,12 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
     const revoked = await refusedSignIn(e);
     return revoked ? new CallError("auth", revoked) : callError(e, lib);
   };
+  const notRenewed = () => new CallError("failed", "the server restarted and has not opened hey's new session within timeout_ms; try again");
   const send = async <T>(req: (c: SdkClient) => Promise<T>): Promise<T> => {
-    // a session being replaced takes no more requests — for timeout_ms at most: a server may accept
-    // the legacy event stream and never name its endpoint, and the SDK's start has no limit of its own
+    // a session being replaced takes no requests; timeout_ms at most (a legacy event stream may never name
+    // its endpoint, and the SDK's start has no limit), then the call fails unsent: the old session is gone
     if (renewing) await within(renewing, settings.timeoutMs).catch(() => {});
+    if (renewing) throw notRenewed();
     const c = current!.client;
     try {
       return await req(c);
@@ -310,7 +312,7 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
       if (closing || !sessionLost(e, lib)) throw await failure(e);
     }
     await within(renew(c), settings.timeoutMs); // the same bound for a call its old session turned away
-    if (renewing) throw new CallError("failed", "the server restarted and has not opened hey's new session within timeout_ms; try again");
+    if (renewing) throw notRenewed();
     try {
       return await req(current!.client);
     } catch (e) {

@@ -27,7 +27,9 @@ export interface LateDeps {
 
 /**
  * Which servers a call to `name` (a name its request did not offer) is for: `wait` for those
- * (every server still starting, or the one the name is prefixed with or that listed it before),
+ * (the one the name is prefixed with or that listed it before, else every server still starting
+ * with no list yet — one whose list is known, cached or from before a restart, and lacks the name
+ * is not waited for: a mistyped name, `read_files`, would wait out every start for nothing),
  * `said` when it names a server that cannot answer, undefined when no server can supply it.
  */
 export function suppliers(name: string, statuses: readonly ServerStatus[], offered: readonly string[]): { wait: string[] } | { said: string } | undefined {
@@ -37,7 +39,7 @@ export function suppliers(name: string, statuses: readonly ServerStatus[], offer
   if (named?.state === "connecting") return { wait: [named.name] };
   if (named && named.state !== "connected") return { said: `unknown tool "${name}": ${stateLine(named, name, [], 0)}` };
   const listed = starting.filter((s) => s.tools?.some((t) => sanitizeName(t.name) === name));
-  const wait = (listed.length ? listed : starting).map((s) => s.name);
+  const wait = (listed.length ? listed : starting.filter((s) => s.tools === undefined)).map((s) => s.name);
   return wait.length ? { wait } : undefined;
 }
 

@@ -11,10 +11,16 @@ import { formatSize, TORN_END } from "./format.ts";
  */
 export const KEPT_MAX_BYTES = 32 * 1024 * 1024;
 
+/**
+ * A kept line: its text, or how to make it again (the writer's entries: their messages are the
+ * conversation's, so the line's text is not held a second time — up to KEPT_MAX_BYTES of it).
+ */
+export type KeptText = string | (() => string);
+
 /** What the writer knows of its file: its header line, the lines this run wrote (at their offsets), and the size it expects. */
 export interface Kept {
   header: string | undefined;
-  lines: { at: number; text: string; bytes: number }[];
+  lines: { at: number; text: KeptText; bytes: number }[];
   /** bytes of `lines` */
   bytes: number;
   /** where the file ends after the writer's last write */
@@ -26,7 +32,7 @@ export function emptyKept(header: string | undefined, size: number): Kept {
 }
 
 /** Records a line written at the end of the file; the oldest are dropped past KEPT_MAX_BYTES. */
-export function keep(kept: Kept, text: string, bytes: number): void {
+export function keep(kept: Kept, text: KeptText, bytes: number): void {
   kept.lines.push({ at: kept.size, text, bytes });
   kept.bytes += bytes;
   kept.size += bytes;
@@ -68,7 +74,7 @@ export function writeBack(kept: Kept, now: number, endsLine: boolean, resumed?: 
   after.bytes = after.lines.reduce((n, l) => n + l.bytes, 0);
   for (const text of earlier) keep(after, text, Buffer.byteLength(text));
   for (const l of again) keep(after, l.text, l.bytes);
-  const text = lead + earlier.join("") + again.map((l) => l.text).join("");
+  const text = lead + earlier.join("") + again.map((l) => (typeof l.text === "string" ? l.text : l.text())).join("");
   return { truncateTo: restart && now > 0 ? 0 : undefined, text, lines: again.length, resumed: earlier.length, lost, kept: after };
 }
 

@@ -6,7 +6,7 @@ import { newId, type Message } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
 import { formatSize, parseEntry, parseHeader, toLine, TORN_END, type SessionEntry, type SessionHeader } from "./format.ts";
 import { oversizedTorn, tornNote } from "./torn.ts";
-import { emptyKept, keep, rebase, writeBack, writeBackWarning, type Kept } from "./shrunk.ts";
+import { emptyKept, keep, rebase, writeBack, writeBackWarning, type Kept, type KeptText } from "./shrunk.ts";
 import { copyBytes, copySession, whereabouts } from "./vanished.ts";
 import { closeQuietly, linesBackward, linesForward, openSessionFile } from "./lines.ts";
 import { lockSession, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
@@ -93,13 +93,13 @@ export function createSessionWriter(opts: {
       opts.warn(`session not saved: cannot write ${path}: ${why}; the conversation continues without it`);
     }
   };
-  /** writes `text` at the end of the file; `line`: it is an entry's line, kept to write back */
-  const write = (text: string, line = true) => {
+  /** writes `text` at the end of the file; `line`: it is an entry's line, kept to write back (as how to make it again) */
+  const write = (text: string, line: KeptText | false = text) => {
     shrunk();
     const bytes = Buffer.from(text);
     writeAll(fd!, bytes);
     dirty = true;
-    if (line) keep(kept!, text, bytes.length);
+    if (line !== false) keep(kept!, line, bytes.length);
     else kept!.size += bytes.length;
   };
   const shrunk = () => {
@@ -138,7 +138,7 @@ export function createSessionWriter(opts: {
     if (fd === undefined || !pendingModel) return;
     const entry = pendingModel;
     pendingModel = undefined;
-    write(toLine(entry));
+    write(toLine(entry), () => toLine(entry));
   };
   const append = (entry: SessionEntry) => {
     const onDisk = opts.existing !== undefined && opts.existing !== false && entry.type !== "message"; // its messages are in the file already
@@ -146,7 +146,7 @@ export function createSessionWriter(opts: {
     if (fd === undefined && entry.type !== "message" && !onDisk) return; // nothing but a message creates the file
     if (fd === undefined) open();
     flushModel();
-    write(toLine(entry));
+    write(toLine(entry), () => toLine(entry)); // its message is the conversation's: not held again as text
     if (entry.type === "message") fresh = false;
   };
   const sync = () => {

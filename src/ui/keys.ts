@@ -163,7 +163,7 @@ export function parseKeys(input: string, final = false): { keys: Key[]; rest: st
           continue;
         }
         const name = CSI[m[0]];
-        const report = /^(\d+);(\d+)R$/.exec(m[0]); // at row 1 the same as a modified F3 (CSI 1;2R): nothing to do for either
+        const report = /^(\d+);(\d+)R$/.exec(m[0]); // at row 1 the same as a modified F3 (CSI 1;2R): repl-state.ts acts on one only when it asked
         if (name) keys.push({ type: "key", name });
         else if (report) keys.push({ type: "cursorAt", row: Number(report[1]), col: Number(report[2]) });
         i += 2 + m[0].length;

@@ -44,6 +44,8 @@ export interface ReplState {
   later: readonly string[];
   /** what the last Ctrl-U, Ctrl-K, Ctrl-W or Alt-D cut, for Ctrl-Y; kept across lines (cut a draft, send another line, bring it back) */
   killed: string;
+  /** Ctrl-L during a turn asked the terminal where the cursor is: the next cursorAt is its answer, not a modified F3 (CSI 1;2R) */
+  cursorAsked?: boolean;
 }
 
 export type ReplEvent =
@@ -175,7 +177,8 @@ export function step(s: ReplState, e: ReplEvent): Step {
 function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (dir: -1 | 1) => number | undefined): Step {
   if (s.mode === "search") return searchKey(s, key, more, now);
   const redraw: Effect[] = drawn(s) ? [{ type: "draw" }] : [];
-  if (key.type === "cursorAt") return { state: s, effects: s.mode === "busy" ? [{ type: "keepRow", row: key.row, col: key.col }] : [] };
+  if (key.type === "cursorAt")
+    return { state: { ...s, cursorAsked: false }, effects: s.mode === "busy" && s.cursorAsked ? [{ type: "keepRow", row: key.row, col: key.col }] : [] };
   if (key.type === "paste" && folds(key.text)) {
     const { mark, pastes } = foldPaste(s.pastes, key.text);
     return { state: { ...s, pastes, editor: insert(s.editor, mark) }, effects: redraw };
@@ -204,7 +207,8 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (di
       return { state: s, effects: s.mode === "prompt" ? [{ type: "complete", line: s.editor.text.slice(0, s.editor.cursor) }] : [] };
     case "clearScreen":
       // during a turn what is live is the row being written (the spinner, a line of the answer), where the cursor is
-      return { state: s, effects: s.mode === "busy" ? [{ type: "askCursor" }] : [{ type: "clearScreen" }, { type: "draw" }] };
+      if (s.mode === "busy") return { state: { ...s, cursorAsked: true }, effects: [{ type: "askCursor" }] };
+      return { state: s, effects: [{ type: "clearScreen" }, { type: "draw" }] };
     case "suspend":
       return { state: s, effects: [{ type: "suspend" }] };
     case "reverseSearch":

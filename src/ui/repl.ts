@@ -6,12 +6,11 @@
 // is restored on every way out (Ctrl-D, Ctrl-C, /quit, SIGTERM, SIGHUP, process exit) and while
 // hey is stopped or a `!` command has it.
 import { writeSync } from "node:fs";
-import { appendOwnFile, readOwnFile } from "../fs/own-files.ts";
-import { decodeHistoryLine, encodeHistoryEntry } from "./history-line.ts";
+import { appendHistory, loadHistories } from "./history-store.ts";
 import { parseKeys, waitsForPaste, type Key } from "./keys.ts";
 import { pasteLabel } from "./paste-fold.ts";
 import { drawnLines, promptRows, reflowedRow, rowMove as rowMoveOf, windowTop, type DrawnLines, type Row } from "./prompt-rows.ts";
-import { drawn, HISTORY_SIZE, initialRepl, promptOf, runInitial, step, type Effect, type ReplEvent } from "./repl-state.ts";
+import { drawn, initialRepl, promptOf, runInitial, step, type Effect, type ReplEvent } from "./repl-state.ts";
 import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON, type EndSignal } from "./signals.ts";
 import { visible } from "./visible.ts";
 import { wrapColumns } from "./wrap.ts";
@@ -47,8 +46,6 @@ export interface ReplOptions {
   aside?(print: (line: string) => void): void;
 }
 
-/** The end of the history file read at start: far more than HISTORY_SIZE typical entries. */
-const HISTORY_READ_BYTES = 1024 * 1024;
 /** An ESC with nothing after it for this long is the Escape key, not the start of a sequence. */
 const ESC_TIMEOUT_MS = 50;
 /** The terminal went away without a SIGHUP first: its input ended (read 0) or failed (EIO). */
@@ -342,42 +339,4 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
       for (const effect of first.effects) apply(effect);
     } else draw();
   });
-}
-
-/**
- * The history at start, oldest first: the project's, after the lines of the global file it lacks
- * (what other projects ran), so ↑ and Ctrl-R go through this project's lines first.
- */
-function loadHistories(project: string, global: string): string[] {
-  const own = loadHistory(project);
-  if (own.length >= HISTORY_SIZE) return own;
-  const mine = new Set(own);
-  return [...loadHistory(global).filter((l) => !mine.has(l)), ...own].slice(-HISTORY_SIZE);
-}
-
-/** Oldest first; one entry a line (history-line.ts). Never through a link. */
-function loadHistory(file: string): string[] {
-  try {
-    const read = readOwnFile(file, HISTORY_READ_BYTES, { tail: true });
-    if (!read) return [];
-    const lines = read.text.split("\n");
-    if (read.truncated) lines.shift(); // the cut first line
-    return lines
-      .filter((l) => l.replace(/\0/g, "") !== "") // NUL bytes alone: what a crash can leave of the file's end
-      .map(decodeHistoryLine)
-      .slice(-HISTORY_SIZE);
-  } catch {
-    return [];
-  }
-}
-
-let historyWarned = false;
-
-function appendHistory(file: string, entry: string): void {
-  try {
-    appendOwnFile(file, encodeHistoryEntry(entry) + "\n");
-  } catch (e) {
-    if (!historyWarned) process.stderr.write(`hey: cannot save history to ${file}: ${errorText(e)}\n`);
-    historyWarned = true;
-  }
 }

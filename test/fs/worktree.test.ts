@@ -2,10 +2,11 @@
 // key trust and the approvals record use, so a worktree of a trusted project is trusted — and only
 // a worktree its repository lists, never a directory whose `.git` file merely claims one.
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inMainCheckout } from "../../src/fs/worktree.ts";
-import { settleTrust } from "../../src/trust/store.ts";
+import { readApprovals } from "../../src/config/approval-store.ts";
+import { recordTrust, settleTrust } from "../../src/trust/store.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { git, repoWith } from "../helpers/git-worktree.ts";
 
@@ -63,4 +64,49 @@ test("hey's trust question in a worktree names it and the repository the answer 
   });
   expect(got).toMatchObject({ trusted: false });
   expect(asked[0]).toStartWith(`${fix} (a git worktree of ${main}: the answer holds for both) has .hey/skills/: `);
+});
+
+test("a directory holding its own worktree record whose commondir names the trusted repository is itself: the record is not in that repository", () => {
+  const fake = join(root, "archive");
+  mkdirSync(join(fake, ".record"), { recursive: true });
+  writeFileSync(join(fake, ".git"), "gitdir: .record\n");
+  writeFileSync(join(fake, ".record", "gitdir"), `${join(fake, ".git")}\n`);
+  writeFileSync(join(fake, ".record", "commondir"), `${join(main, ".git")}\n`);
+  expect(inMainCheckout(join(fake, ".hey", "config.toml"))).toBe(join(fake, ".hey", "config.toml"));
+  const relative = join(root, "archive-2");
+  mkdirSync(join(relative, "r"), { recursive: true });
+  writeFileSync(join(relative, ".git"), "gitdir: r\n");
+  writeFileSync(join(relative, "r", "gitdir"), "../.git\n");
+  writeFileSync(join(relative, "r", "commondir"), "../../shop/.git\n");
+  expect(inMainCheckout(relative)).toBe(relative);
+});
+
+test("a .git that is a link to a listed worktree's .git file is not that worktree", () => {
+  const linked = join(root, "unpacked");
+  mkdirSync(linked);
+  symlinkSync(join(root, "shop-fix", ".git"), join(linked, ".git"));
+  expect(inMainCheckout(join(linked, "src"))).toBe(join(linked, "src"));
+});
+
+test("with the repository trusted, a directory that forges a worktree record of it is asked about, its skills not loaded unasked", async () => {
+  const trustFile = join(root, "trust-forged.json");
+  const approvalsFile = join(root, "approvals-forged.json");
+  await recordTrust(trustFile, main, true, approvalsFile);
+  const fake = join(root, "pr-archive");
+  mkdirSync(join(fake, ".record"), { recursive: true });
+  mkdirSync(join(fake, ".hey", "skills", "x"), { recursive: true });
+  writeFileSync(join(fake, ".hey", "skills", "x", "SKILL.md"), "---\nname: x\ndescription: x\n---\n");
+  writeFileSync(join(fake, ".git"), "gitdir: .record\n");
+  writeFileSync(join(fake, ".record", "gitdir"), "../.git\n");
+  writeFileSync(join(fake, ".record", "commondir"), `${join(main, ".git")}\n`);
+  const got = await settleTrust({
+    here: { root: fake, projectConfig: join(fake, ".hey", "config.toml"), projectMcpJson: join(fake, ".mcp.json") },
+    trustFile,
+    approve: false,
+    interactive: false, // hey -p: an untrusted project's files are left out
+    ask: async () => "",
+    warn: () => {},
+    approvals: { record: readApprovals(approvalsFile), file: approvalsFile },
+  });
+  expect(got).toMatchObject({ trusted: false, stored: undefined });
 });

@@ -65,9 +65,11 @@ test("a legacy SSE server that restarts and is slow to open hey's new session ho
   legacy.restartSlow();
   // the event stream ended: hey asks for a new session, whose stream never names its endpoint
   await until(() => legacy.stalled() > 0, "hey to open a new event stream");
-  // before (86084b9): the call waited for that session as long as the server took, here for ever
+  // before (86084b9): the call waited for that session as long as the server took, here for ever;
+  // then it was sent to the old session after the wait, and after timeout_ms more the model read
+  // that the server 'may finish it in the background' — a call no server had, waited for twice
   expect(await m.call("echo", { text: "after" })).toEqual({
-    output: "echo timed out after 0.5 s ([mcp.legacy] timeout_ms); the server is still running and may finish it in the background",
+    output: "echo failed: the server restarted and has not opened hey's new session within timeout_ms; try again",
     isError: true,
   });
 });

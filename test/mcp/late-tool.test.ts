@@ -35,6 +35,20 @@ describe("which server a call to a name no request offered is for", () => {
       [],
       { wait: ["b"] },
     ],
+    [
+      "none, when every starting server's list is known (cached) and lacks it: a mistyped name (read_files) waits for no start",
+      "read_files",
+      [status("a", "connecting", { tools: [tool("echo")], cached: true }), status("b", "connected")],
+      [],
+      undefined,
+    ],
+    [
+      "only the starting servers with no list yet, when the known lists lack it",
+      "read_files",
+      [status("a", "connecting", { tools: [tool("echo")], cached: true }), status("b", "connecting")],
+      [],
+      { wait: ["b"] },
+    ],
     ["the starting server the name is prefixed with", "b_echo", [status("a", "connecting"), status("b", "connecting")], [], { wait: ["b"] }],
     ["the longest server name that prefixes it", "gh_x_echo", [status("gh", "connecting"), status("gh_x", "connecting")], [], { wait: ["gh_x"] }],
     [

@@ -94,6 +94,16 @@ describe("during a turn", () => {
     expect(types(back.effects)).toEqual(["draw", "clearScreen", "draw"]);
   });
 
+  test("Shift-F3 during a turn (CSI 1;2R, a cursor report's shape) clears nothing: only an answer hey asked for moves the row", () => {
+    const f3: ReplEvent = { type: "key", key: { type: "cursorAt", row: 1, col: 2 }, more: false, now: 0 };
+    const turn = play([text("go"), key("enter")]).state;
+    expect(play([f3], turn).effects).toEqual([]);
+    const asked = play([key("clearScreen")], turn).state;
+    const answered = play([{ ...f3, key: { type: "cursorAt", row: 9, col: 3 } }], asked);
+    expect(answered.effects).toEqual([{ type: "keepRow", row: 9, col: 3 }]);
+    expect(play([f3], answered.state).effects).toEqual([]); // one answer per question
+  });
+
   const busy = () => play([text("go"), key("enter")]).state;
 
   test("keys are kept, not drawn, never sent: Enter is a newline; they wait at the next prompt", () => {
