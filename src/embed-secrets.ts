@@ -2,7 +2,8 @@
 // config/secrets.ts): the API key its provider was made with and the embedder's own secrets are
 // replaced by [redacted] in every tool result and every event (the session file's included),
 // values shaped like credentials become `[secret: NAME]` placeholders in tool results, and the
-// commands the model runs get no variable that holds one of the secrets. Pure.
+// commands the model runs get no variable that holds one of the secrets (config/secrets.ts
+// withoutSecrets, as the CLI's). Pure.
 import { redactingOutput, redactingTool, secretSpellings } from "./config/secrets.ts";
 import type { Output } from "./kernel/output.ts";
 import type { Tool } from "./kernel/tool.ts";
@@ -22,10 +23,4 @@ export function secretGuard(secrets: readonly (string | undefined)[], shapes: bo
     tool: (tool) => redactingTool(tool, redaction),
     output: (output) => redactingOutput(output, () => known),
   };
-}
-
-/** `env` without the variables whose value is one of `secrets`: the environment of the model's commands. */
-export function withoutSecrets(env: Record<string, string | undefined>, secrets: readonly (string | undefined)[]): Record<string, string | undefined> {
-  const hidden = new Set(secrets.filter((s) => !!s));
-  return Object.fromEntries(Object.entries(env).filter(([, value]) => value === undefined || !hidden.has(value)));
 }

@@ -33,7 +33,8 @@ import { createReadFileTool } from "./tools/read-file.ts";
 import { chooseShell, type ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
 import { createProvider as providerFor, type ProviderOptions as AdapterChoice } from "./providers/create.ts";
-import { secretGuard, withoutSecrets } from "./embed-secrets.ts";
+import { secretGuard } from "./embed-secrets.ts";
+import { withoutSecrets } from "./config/secrets.ts";
 import pkg from "../package.json" with { type: "json" };
 
 export {

@@ -121,9 +121,22 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
  * except those listed in `keep` (`[tools] keep_env`).
  */
 export function toolEnvironment(env: Record<string, string | undefined>, settings: Settings, keep: readonly string[]): Record<string, string | undefined> {
-  const keys = new Set(settings.providers.map((p) => p.apiKey).filter((k) => k !== undefined && k !== ""));
+  return withoutSecrets(
+    env,
+    settings.providers.map((p) => p.apiKey),
+    keep,
+  );
+}
+
+/** `env` without the variables whose value is one of `secrets`, but those named in `keep`: the environment of the model's commands (the CLI's, an embedded agent's). */
+export function withoutSecrets(
+  env: Record<string, string | undefined>,
+  secrets: readonly (string | undefined)[],
+  keep: readonly string[] = [],
+): Record<string, string | undefined> {
+  const hidden = new Set(secrets.filter((s) => !!s));
   const out: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(env)) if (value === undefined || !keys.has(value) || keep.includes(name)) out[name] = value;
+  for (const [name, value] of Object.entries(env)) if (value === undefined || !hidden.has(value) || keep.includes(name)) out[name] = value;
   return out;
 }
 

@@ -39,9 +39,12 @@ export type StreamEvent =
    * ("ollama", "llama.cpp": providers/served-context.ts); `maxTokens`: the output token limit the
    * request went with, where the adapter chose it rather than the configuration (Anthropic's
    * default, lowered to what the endpoint takes, or raised above a thinking budget), for what a
-   * `length` stop tells the user
+   * `length` stop tells the user; `promptTokens`: of an answer that took several requests (a paused
+   * turn continued: providers/anthropic-pause.ts), the input tokens of the first, the request as
+   * the caller built it, which `usage` (every request's, each billed) overstates for the context
+   * estimate
    */
-  | { type: "done"; message: Message; usage: Usage; stop: StopReason; detail?: string; server?: string; maxTokens?: number };
+  | { type: "done"; message: Message; usage: Usage; stop: StopReason; detail?: string; server?: string; maxTokens?: number; promptTokens?: number };
 
 /**
  * A model endpoint speaking one protocol.

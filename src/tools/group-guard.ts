@@ -19,10 +19,12 @@ import { listProcesses, type Proc } from "./process-tree.ts";
  * `sh -c GUARD hey PROGRAM ARGS…`: the pipe (stdin) moves to fd 3 and the command's stdin is
  * /dev/null, as unguarded; the guard starts in the background with the pipe, no output of its own
  * (it must not hold the output pipes open), then the shell becomes the command (`exec`: same pid,
- * same exit status).
+ * same exit status). The guard starts from a subshell that ends at once, so it is no child of the
+ * command: a program that waits until no child is left (`while (wait(NULL) > 0);`, Perl's
+ * `1 while wait() != -1`) would wait on the guard for ever.
  */
 const GUARD = `exec 3<&0 </dev/null
-/bin/sh -c 'read line || kill -KILL 0' hey-guard <&3 >/dev/null 2>&1 &
+(/bin/sh -c 'read line || kill -KILL 0' hey-guard <&3 >/dev/null 2>&1 &)
 exec 3<&- "$@"`;
 
 /** How long after a call ends its group is first looked at (calls in a row share one look), and again while a job runs on. */

@@ -94,3 +94,51 @@ test(`a server that pauses on and on is continued ${MAX_CONTINUATIONS} times, th
   ]);
   expect(events.at(-1)).toMatchObject({ type: "done", turns: 1 });
 });
+
+/** A finished answer of text blocks, the request read as `input` tokens (the server tool's results of a continued turn count there). */
+const answerReply = (texts: string[], input: number) =>
+  sseReply(
+    [
+      event("message_start", {
+        message: {
+          id: "msg_end",
+          type: "message",
+          role: "assistant",
+          model: "m",
+          content: [],
+          stop_reason: null,
+          usage: { input_tokens: input, output_tokens: 1 },
+        },
+      }),
+      ...texts.flatMap((text, index) => [
+        event("content_block_start", { index, content_block: { type: "text", text: "", citations: null } }),
+        event("content_block_delta", { index, delta: { type: "text_delta", text } }),
+        event("content_block_stop", { index }),
+      ]),
+      event("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 10 } }),
+      event("message_stop", {}),
+    ].join(""),
+  );
+
+test("a continued turn corrects the context estimate by the request hey built, not by every continuation's input summed (before: /usage after one continued search showed the context 4 times as full, and pruning came that much sooner)", async () => {
+  const state = `${work.path}/state`;
+  const hey = async (dir: string, args: string[]) => {
+    await Bun.write(`${work.path}/${dir}/.keep`, "");
+    return runHey(["--base-url", `${server.url}/v1`, "--protocol", "anthropic", "-m", "m", ...args], {
+      cwd: `${work.path}/${dir}`,
+      env: { XDG_STATE_HOME: state },
+    });
+  };
+  const contextLine = (stdout: string) => /^context: .*$/m.exec(stdout)?.[0];
+  // the same words in one answer, read as 100 tokens
+  server.enqueue(answerReply(["Searching 1. ", "Bun 2 is out."], 100));
+  expect((await hey("whole", ["-p", "what is new in bun"])).code).toBe(0);
+  // paused after reading the same 100 tokens, then continued: the continuation reads the search results too
+  server.enqueue(pausedReply(1), answerReply(["Bun 2 is out."], 6000));
+  expect((await hey("paused", ["-p", "what is new in bun"])).code).toBe(0);
+
+  const whole = contextLine((await hey("whole", ["-c", "-p", "/usage"])).stdout);
+  const paused = contextLine((await hey("paused", ["-c", "-p", "/usage"])).stdout);
+  expect(whole).toMatch(/^context: ~\d+/);
+  expect(paused).toBe(whole!);
+});

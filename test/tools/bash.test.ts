@@ -62,6 +62,19 @@ describe("bash tool", () => {
     expect(r.output).toBe("after\n[exit code 0]");
   });
 
+  test(
+    "a program that waits for all its children ends: the guard that ends the group with hey is none of its children",
+    async () => {
+      // `while (wait(NULL) > 0);` in C, `1 while wait() != -1` in Perl: waits until no child is left.
+      // bash and zsh exec a lone or last command (`bash -c './prog'`, `bash -c 'make; ./prog'`): the
+      // program has the shell's children then; `exec` makes it so under any shell.
+      const waitsForAll = `exec perl -e 'if (!fork) { exit 0 } 1 while wait() != -1; print "every child reaped\\n"'`;
+      const r = await tool({ timeoutMs: 5_000 }).run({ command: waitsForAll }, ctx());
+      expect(r).toEqual({ output: "every child reaped\n[exit code 0]" }); // before: it waited on the guard, and was killed at the timeout
+    },
+    HANG,
+  );
+
   test("bad arguments and a shell that cannot start are error results", async () => {
     expect(await callTool(tool(), {}, ctx())).toEqual({ output: "bash: `command` must be a string, got nothing", isError: true });
     expect(await callTool(tool(), { command: "  " }, ctx())).toEqual({ output: "bash: `command` must be a non-empty string", isError: true });
