@@ -123,6 +123,8 @@ export function createAgent(parts: AgentParts): Agent {
   let effort = settings.effort;
   let usage: AgentUsage = { total: emptyUsage(), last: undefined, requests: 0 };
 
+  /** the input tokens of the request just answered, when its usage sums more requests (StreamEvent done.requestInput) */
+  let requestInput: number | undefined;
   /** The loop's output: counts usage and corrects the context estimate, then passes everything on. */
   const counted: Output = {
     emit(event) {
@@ -135,7 +137,8 @@ export function createAgent(parts: AgentParts): Agent {
           reasoning: event.reasoning_tokens,
         };
         usage = { total: addUsage(usage.total, u), last: u, requests: usage.requests + 1 };
-        correctEstimate(compaction, u.input);
+        correctEstimate(compaction, requestInput ?? u.input);
+        requestInput = undefined;
         return parts.output.emit({ ...event, tokens_per_char: compaction.tokensPerChar });
       }
       parts.output.emit(event);
@@ -186,6 +189,7 @@ export function createAgent(parts: AgentParts): Agent {
         try {
           for await (const event of provider.stream(request, signal)) {
             started ||= event.type !== "notice"; // a notice is no part of an answer: the request may still be built again
+            if (event.type === "done") requestInput = event.requestInput;
             yield event;
           }
           return;

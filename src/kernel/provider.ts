@@ -39,9 +39,11 @@ export type StreamEvent =
    * ("ollama", "llama.cpp": providers/served-context.ts); `maxTokens`: the output token limit the
    * request went with, where the adapter chose it rather than the configuration (Anthropic's
    * default, lowered to what the endpoint takes, or raised above a thinking budget), for what a
-   * `length` stop tells the user
+   * `length` stop tells the user; `requestInput`: the input tokens of the request as the caller
+   * built it, when `usage` sums more requests than that one (an Anthropic paused turn's
+   * continuations, each billed): the context estimate is corrected by it, not by the sum
    */
-  | { type: "done"; message: Message; usage: Usage; stop: StopReason; detail?: string; server?: string; maxTokens?: number };
+  | { type: "done"; message: Message; usage: Usage; stop: StopReason; detail?: string; server?: string; maxTokens?: number; requestInput?: number };
 
 /**
  * A model endpoint speaking one protocol.

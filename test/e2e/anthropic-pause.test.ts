@@ -3,11 +3,13 @@
 // turn (platform.claude.com/docs/en/build-with-claude/handling-stop-reasons#pause-turn). dist/hey
 // continues it, a bounded number of times, and the answer is the whole turn's.
 import { expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { MAX_CONTINUATIONS } from "../../src/providers/anthropic-pause.ts";
 import { jsonEvents, runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { textReply } from "../helpers/protocol-streams.ts";
-import { sseReply } from "../helpers/replay-server.ts";
+import { sseReply, type Reply } from "../helpers/replay-server.ts";
 
 const server = fileReplayServer();
 const work = fileTempDir("hey-pause-");
@@ -17,7 +19,7 @@ const event = (type: string, data: Record<string, unknown>) => `event: ${type}\n
 // Hand-made in the shape of the recorded test/fixtures/wire/anthropic/text-then-tool-use.sse: text,
 // then a server_tool_use block whose input streams as input_json_delta, then stop_reason "pause_turn"
 // (no recording of one exists), with the container the server ran it in.
-const pausedReply = (n: number) =>
+const pausedReply = (n: number, input = 100) =>
   sseReply(
     [
       event("message_start", {
@@ -29,7 +31,7 @@ const pausedReply = (n: number) =>
           content: [],
           stop_reason: null,
           container: { id: "container_1", expires_at: "2026-12-05T10:00:00Z" },
-          usage: { input_tokens: 100, output_tokens: 1 },
+          usage: { input_tokens: input, output_tokens: 1 },
         },
       }),
       event("content_block_start", { index: 0, content_block: { type: "text", text: "", citations: null } }),
@@ -93,4 +95,52 @@ test(`a server that pauses on and on is continued ${MAX_CONTINUATIONS} times, th
     },
   ]);
   expect(events.at(-1)).toMatchObject({ type: "done", turns: 1 });
+});
+
+/** An answer that ends the turn, its request counted as `input` tokens. */
+const answer = (text: string, input: number) =>
+  sseReply(
+    [
+      event("message_start", {
+        message: {
+          id: "msg_a",
+          type: "message",
+          role: "assistant",
+          model: "m",
+          content: [],
+          stop_reason: null,
+          usage: { input_tokens: input, output_tokens: 1 },
+        },
+      }),
+      event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+      event("content_block_delta", { index: 0, delta: { type: "text_delta", text } }),
+      event("content_block_stop", { index: 0 }),
+      event("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 5 } }),
+      event("message_stop", {}),
+    ].join(""),
+  );
+
+test("a paused turn corrects the context estimate by its first request's input, not by the sum of its continuations' (before: up to twice too high, a needless compaction)", async () => {
+  const input = 1200; // near what hey estimates of this first request: neither count is clamped (one step corrects at most 2×)
+  /** the usage lines of the one session a run in a fresh state directory writes: tokens_per_char is the estimate `hey -c` goes on with */
+  const usages = async (...replies: Reply[]) => {
+    const state = join(work.path, `state-${replies.length}`);
+    server.enqueue(...replies);
+    const result = await runHey(["--base-url", `${server.url}/v1`, "--protocol", "anthropic", "-m", "m", "-p", "what is new in bun"], {
+      cwd: work.path,
+      env: { XDG_STATE_HOME: state },
+    });
+    expect(result.code).toBe(0);
+    const dir = join(state, "hey", "sessions");
+    const [file] = readdirSync(dir).filter((f) => f.endsWith(".jsonl"));
+    return readFileSync(join(dir, file!), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((e) => e.type === "usage");
+  };
+  const plain = await usages(answer("Bun 2 is out.", input));
+  const paused = await usages(pausedReply(1, input), answer("Bun 2 is out.", input));
+  expect(paused).toMatchObject([{ input_tokens: 2 * input }]); // both requests are billed
+  expect(paused[0]!.tokens_per_char).toBe(plain[0]!.tokens_per_char as number);
 });
