@@ -102,13 +102,16 @@ const SCENARIOS: Scenario[] = [
     wires: ["openai", "anthropic"],
     config: `[mcp]\nstartup_wait_ms = 0\n\n[mcp.slow]\ncommand = ${JSON.stringify(BUN)}\nargs = ${JSON.stringify([FAKE_SERVER, "slow-start", "1500"])}\n`,
     runs: (p) =>
-      [1, 2].map((n) => ({
+      [
+        [1, 2, 3],
+        [3, 1, 2], // no file read twice in one run: dedup would rewrite the prefix for reasons of its own
+      ].map(([a, b, c]) => ({
         fresh: true,
         replies: [
-          read(p, n),
+          read(p, a!),
           toolCallsReply(p, [{ id: "call_s", name: "bash", args: { command: "sleep 2.5" } }]),
-          read(p, 2),
-          read(p, 3),
+          read(p, b!),
+          read(p, c!),
           textReply(p, "done"),
         ],
       })),
