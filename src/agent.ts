@@ -123,8 +123,8 @@ export function createAgent(parts: AgentParts): Agent {
   let effort = settings.effort;
   let usage: AgentUsage = { total: emptyUsage(), last: undefined, requests: 0 };
 
-  /** the input tokens of the request as built, of the answer just done, where its usage sums several requests (StreamEvent done.promptTokens) */
-  let prompt: number | undefined;
+  /** the input tokens of the request just answered, when its usage sums more requests (StreamEvent done.requestInput) */
+  let requestInput: number | undefined;
   /** The loop's output: counts usage and corrects the context estimate, then passes everything on. */
   const counted: Output = {
     emit(event) {
@@ -137,8 +137,8 @@ export function createAgent(parts: AgentParts): Agent {
           reasoning: event.reasoning_tokens,
         };
         usage = { total: addUsage(usage.total, u), last: u, requests: usage.requests + 1 };
-        correctEstimate(compaction, prompt ?? u.input);
-        prompt = undefined;
+        correctEstimate(compaction, requestInput ?? u.input);
+        requestInput = undefined;
         return parts.output.emit({ ...event, tokens_per_char: compaction.tokensPerChar });
       }
       parts.output.emit(event);
@@ -189,7 +189,7 @@ export function createAgent(parts: AgentParts): Agent {
         try {
           for await (const event of provider.stream(request, signal)) {
             started ||= event.type !== "notice"; // a notice is no part of an answer: the request may still be built again
-            if (event.type === "done") prompt = event.promptTokens; // its usage event follows: the estimate is corrected by it
+            if (event.type === "done") requestInput = event.requestInput;
             yield event;
           }
           return;

@@ -9,7 +9,16 @@ import { ProviderError, type ModelRequest, type Provider } from "../kernel/provi
 import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix } from "./cache.ts";
 import type { Hold } from "./budget.ts";
 import { estimateTokens, SUMMARY_ID } from "./passes.ts";
-import { buildContext, DEFAULT_TOKENS_PER_CHAR, nudgeLine, type ContextPolicy, type ContextView, type Summary } from "./view.ts";
+import {
+  buildContext,
+  DEFAULT_TOKENS_PER_CHAR,
+  nudgeLine,
+  summaryParts,
+  type ContextPolicy,
+  type ContextView,
+  type Summary,
+  type SummaryRange,
+} from "./view.ts";
 import { effectiveBudget, hardTokens } from "./window.ts";
 import { errorText } from "../kernel/errors.ts";
 
@@ -138,7 +147,7 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
       usage = done.usage;
       const before = view;
       view = build((upTo = history.length));
-      deps.output.emit(summaryEvent(done.summary, tokensBefore(before, held), view));
+      deps.output.emit(summaryEvent(done.parts, tokensBefore(before, held), view));
     } catch (e) {
       if (signal.aborted) throw e;
       usage = e instanceof SummaryError ? e.usage : undefined;
@@ -202,10 +211,10 @@ export async function compactNow(
   const { budgetTokens, build } = contextOf(history, deps);
   const before = build(history.length);
   if (!before.summarizable) return false;
-  const { summary, usage } = await compactRange(before.summarizable, { ...deps, budgetTokens }, signal, instructions);
+  const { parts, usage } = await compactRange(before.summarizable, { ...deps, budgetTokens }, signal, instructions);
   deps.state.rewriteUpTo = undefined; // the prefix changed: the next request may rewrite all it likes
   deps.state.last = asSent(build(history.length)); // what the next request holds now (`/usage` reads it)
-  deps.output.emit(summaryEvent(summary, before.untrimmedEstimate, deps.state.last));
+  deps.output.emit(summaryEvent(parts, before.untrimmedEstimate, deps.state.last));
   return { usage };
 }
 
@@ -278,14 +287,17 @@ const asSent = (view: ContextView): ContextView => ({ ...view, messages: view.me
 const tokensBefore = (view: ContextView, held: number | undefined) => Math.min(view.untrimmedEstimate, held ?? Number.POSITIVE_INFINITY);
 const trimmedTokens = (view: ContextView, held: number | undefined) => ({ tokens_before: tokensBefore(view, held), tokens_after: view.estimate });
 
-/** The `compaction` event of `summary`: `before` is the context before it (tokensBefore), `after` the view with it. */
-function summaryEvent(summary: Summary, before: number, after: ContextView): AgentEvent {
+/** The `compaction` event of one summary's `parts` (summaryParts: the summary last): `before` is the context before it (tokensBefore), `after` the view with it. */
+function summaryEvent(parts: readonly Summary[], before: number, after: ContextView): AgentEvent {
+  const summary = parts.at(-1)!;
+  const earlier = parts.slice(0, -1).map((p) => ({ from_id: p.fromId, to_id: p.toId, summary: p.text }));
   return {
     type: "compaction",
     kind: "summary",
     from_id: summary.fromId,
     to_id: summary.toId,
     summary: summary.text,
+    ...(earlier.length ? { before: earlier } : {}),
     tokens_before: before,
     tokens_after: after.estimate,
   };
@@ -313,11 +325,11 @@ export class SummaryError extends Error {
  * returns nothing.
  */
 export async function compactRange(
-  range: { fromId: string; toId: string; messages: readonly Message[] },
+  range: SummaryRange,
   deps: Pick<PrepareDeps, "state" | "provider"> & { budgetTokens: number },
   signal: AbortSignal,
   instructions?: string,
-): Promise<{ summary: Summary; usage: Usage }> {
+): Promise<{ parts: Summary[]; usage: Usage }> {
   const maxChars = Math.ceil((SUMMARY_INPUT_SHARE * deps.budgetTokens) / deps.state.tokensPerChar);
   const earlier = range.messages[0]?.id.startsWith(SUMMARY_ID) ? range.messages[0] : undefined;
   const kept = earlier ? `${describe(earlier, Number.POSITIVE_INFINITY)}\n\n` : "";
@@ -349,9 +361,9 @@ export async function compactRange(
   const { text } = reply;
   const usage = reply.usage ?? emptyUsage();
   if (text === "") throw new SummaryError("the model returned an empty summary", usage);
-  const summary: Summary = { fromId: range.fromId, toId: range.toId, text };
-  deps.state.summaries.push(summary);
-  return { summary, usage };
+  const parts = summaryParts(range, text);
+  deps.state.summaries.push(...parts);
+  return { parts, usage };
 }
 
 /** How a refusal names the reasoning setting: OpenAI's reasoning_effort / reasoning.effort, Anthropic's thinking. */

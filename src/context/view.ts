@@ -96,15 +96,18 @@ export interface ContextView {
   /** what this view left out and cut, for the next request's ContextInput.hold */
   hold: Hold;
   /**
-   * The stretch a summary should replace: the heaviest run of whole units that are not pinned and
-   * not in the last turns kept verbatim (at most KEEP_SHARE of the budget, at least the newest
-   * turn), two messages or more, in history ids, with the view's messages of it (earlier
-   * summaries inside it as their text). When `newlyTrimmed > 0` or `overBudget`, a caller that
-   * can summarize should summarize it and call buildContext again with the new Summary appended;
-   * when summarizing fails it sends this view (the deterministic trim). `/compact` uses it at any
-   * time.
+   * What a summary should replace: the runs of whole units that are not pinned and not in the last
+   * turns kept verbatim (at most KEEP_SHARE of the budget, at least the newest turn), two messages
+   * or more each, in history ids. The last run is `fromId`…`toId`; the runs before it (split from
+   * it by a pinned message: in a REPL the latest user message parts the work before it from the
+   * work since) are `before`. `messages` are the view's messages from the first run's start to
+   * the last run's end, pinned ones included (earlier summaries inside as their text): one summary
+   * covers them all, so the next is not due a turn or two later for the run left over. When
+   * `newlyTrimmed > 0` or `overBudget`, a caller that can summarize should summarize it and call
+   * buildContext again with the new Summaries appended (summaryParts); when summarizing fails it
+   * sends this view (the deterministic trim). `/compact` uses it at any time.
    */
-  summarizable: { fromId: string; toId: string; messages: readonly Message[] } | undefined;
+  summarizable: SummaryRange | undefined;
   /**
    * results pruned as duplicates, calls purged, messages replaced by compaction summaries (`/compact`,
    * the budget), ranges replaced by the compress tool, messages trimmed, results cut by the ceiling
@@ -187,7 +190,24 @@ function replacedBy(history: readonly Message[], summaries: readonly Summary[]):
   return summaries.reduce((n, s) => n + index.get(s.toId)! - index.get(s.fromId)! + 1, 0);
 }
 
-/** The heaviest run (of two messages or more) of consecutive unprotected units in `view`, as a history range. */
+/** What one summary request replaces (ContextView.summarizable). */
+export interface SummaryRange {
+  fromId: string;
+  toId: string;
+  messages: readonly Message[];
+  /** earlier runs the same summary covers, each replaced by a line pointing at it */
+  before?: readonly { fromId: string; toId: string }[];
+}
+
+/** The summary's text in place of an earlier run it covers: the summary itself stands after the pinned message, where the work went on. */
+export const SUMMARIZED_BELOW = "(summarized below, after the next user message, together with the work that followed it)";
+
+/** The Summaries one summary `text` of `range` makes: a pointer for each earlier run, then the summary itself. */
+export function summaryParts(range: SummaryRange, text: string): Summary[] {
+  return [...(range.before ?? []).map((b) => ({ ...b, text: SUMMARIZED_BELOW })), { fromId: range.fromId, toId: range.toId, text }];
+}
+
+/** The runs (of two messages or more) of consecutive unprotected units in `view`, as history ranges: one summary covers them all. */
 function summarizableRange(view: readonly Message[], facts: HistoryFacts, applied: Summary[]): ContextView["summarizable"] {
   const runs: { start: number; end: number; chars: number }[] = [];
   let run: { start: number; end: number; chars: number } | undefined;
@@ -202,12 +222,17 @@ function summarizableRange(view: readonly Message[], facts: HistoryFacts, applie
     }
     i = end;
   }
-  const best = runs.filter((r) => r.end - r.start >= 2).reduce<(typeof runs)[number] | undefined>((a, r) => (a && a.chars >= r.chars ? a : r), undefined);
-  if (!best) return undefined;
+  const taken = runs.filter((r) => r.end - r.start >= 2);
+  const last = taken.at(-1);
+  if (!last) return undefined;
   const bySummary = new Map(applied.map((s) => [summaryMessage(s).id, s]));
-  const first = view[best.start]!.id;
-  const last = view[best.end - 1]!.id;
-  return { fromId: bySummary.get(first)?.fromId ?? first, toId: bySummary.get(last)?.toId ?? last, messages: view.slice(best.start, best.end) };
+  const ids = (r: (typeof runs)[number]) => {
+    const first = view[r.start]!.id;
+    const end = view[r.end - 1]!.id;
+    return { fromId: bySummary.get(first)?.fromId ?? first, toId: bySummary.get(end)?.toId ?? end };
+  };
+  const before = taken.slice(0, -1).map(ids);
+  return { ...ids(last), messages: view.slice(taken[0]!.start, last.end), ...(before.length ? { before } : {}) };
 }
 
 /**

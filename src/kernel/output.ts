@@ -68,6 +68,12 @@ export type AgentEvent =
       from_id?: string;
       to_id?: string;
       summary?: string;
+      /**
+       * kind "summary": earlier stretches the same summary covers, parted from `from_id`…`to_id` by
+       * the latest user message; each is replaced in what is sent by its `summary`, a line saying
+       * the work is summarized after that message
+       */
+      before?: { from_id: string; to_id: string; summary: string }[];
       /** kind "window": the window hey now builds requests for, in tokens */
       window?: number;
       /**

@@ -39,12 +39,11 @@ export type StreamEvent =
    * ("ollama", "llama.cpp": providers/served-context.ts); `maxTokens`: the output token limit the
    * request went with, where the adapter chose it rather than the configuration (Anthropic's
    * default, lowered to what the endpoint takes, or raised above a thinking budget), for what a
-   * `length` stop tells the user; `promptTokens`: of an answer that took several requests (a paused
-   * turn continued: providers/anthropic-pause.ts), the input tokens of the first, the request as
-   * the caller built it, which `usage` (every request's, each billed) overstates for the context
-   * estimate
+   * `length` stop tells the user; `requestInput`: the input tokens of the request as the caller
+   * built it, when `usage` sums more requests than that one (an Anthropic paused turn's
+   * continuations, each billed): the context estimate is corrected by it, not by the sum
    */
-  | { type: "done"; message: Message; usage: Usage; stop: StopReason; detail?: string; server?: string; maxTokens?: number; promptTokens?: number };
+  | { type: "done"; message: Message; usage: Usage; stop: StopReason; detail?: string; server?: string; maxTokens?: number; requestInput?: number };
 
 /**
  * A model endpoint speaking one protocol.

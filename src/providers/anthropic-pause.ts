@@ -108,12 +108,13 @@ export async function* continuingPaused(send: (paused: Paused, into: Recorded) =
 }
 
 /**
- * Two responses of one turn as one: parts and calls in order, usage summed, the later stop; the
- * prompt the first read, as the request hey built (each continuation reads it again, and the
- * server tools' results besides).
+ * Two responses of one turn as one: parts and calls in order, usage summed, the later stop. The
+ * first request's input stays the turn's requestInput: a continuation sends the same context again
+ * with the paused content after it, so the sum counts the context twice or more (and corrected by
+ * it, the estimate would be up to twice too high: a needless compaction).
  */
 function joined(a: Extract<StreamEvent, { type: "done" }>, b: Extract<StreamEvent, { type: "done" }>): Extract<StreamEvent, { type: "done" }> {
   const calls = [...(a.message.toolCalls ?? []), ...(b.message.toolCalls ?? [])];
   const message = { ...a.message, content: [...a.message.content, ...b.message.content], ...(calls.length > 0 ? { toolCalls: calls } : {}) };
-  return { ...b, message, usage: addUsage(a.usage, b.usage), promptTokens: a.promptTokens ?? a.usage.input };
+  return { ...b, message, usage: addUsage(a.usage, b.usage), requestInput: a.requestInput ?? a.usage.input };
 }

@@ -46,7 +46,15 @@ class SessionDirError extends Error {
 }
 
 /** A `compaction` event as the writer reads it (the union in kernel/output.ts may grow it). */
-type CompactionEvent = { type: "compaction"; kind: string; from_id?: string; to_id?: string; summary?: string; window?: number };
+type CompactionEvent = {
+  type: "compaction";
+  kind: string;
+  from_id?: string;
+  to_id?: string;
+  summary?: string;
+  before?: { from_id: string; to_id: string; summary: string }[];
+  window?: number;
+};
 
 export function createSessionWriter(opts: {
   dir: string;
@@ -222,6 +230,8 @@ export function createSessionWriter(opts: {
             if (event.kind === "window" && current && event.window !== undefined)
               return append({ type: "model", id: newId(), ...current, window: event.window });
             if (event.kind !== "summary" || event.from_id === undefined || event.to_id === undefined || event.summary === undefined) return;
+            // the earlier stretches it covers first: each its own compaction line, as a summary of its own would be
+            for (const b of event.before ?? []) append({ type: "compaction", id: newId(), from_id: b.from_id, to_id: b.to_id, summary: b.summary });
             return append({ type: "compaction", id: newId(), from_id: event.from_id, to_id: event.to_id, summary: event.summary });
           case "turn_start":
             // the end of the previous turn; before the first there is nothing worth the fsync's
