@@ -25,7 +25,12 @@ const provider = await createProvider({
 // every event of the run is also an entry of a JSONL session file, as hey's own sessions are; -c
 // goes on with the latest one (ids sort by time) as `hey -c` would: its summaries stand in for
 // what they cover, and this process is its one writer until the writer closes
-const latest = again ? readdirSync(".sessions").filter((f) => f.endsWith(".jsonl")).sort().at(-1) : undefined;
+const latest = again
+  ? readdirSync(".sessions")
+      .filter((f) => f.endsWith(".jsonl"))
+      .sort()
+      .at(-1)
+  : undefined;
 const resume = latest ? resumeSession(join(".sessions", latest), process.cwd()) : undefined;
 const session = createSessionWriter({
   dir: ".sessions",
