@@ -35,6 +35,13 @@ export function rawTarget(s: ProviderSettings, path: string): { url: string; hea
 }
 
 /**
+ * The whole list in one page where it is paged: Anthropic's `/v1/models` gives 20 models unless
+ * `limit` says up to 1,000 (docs.anthropic.com/en/api/models-list), Gemini's 50 unless `pageSize`
+ * does (ai.google.dev/api/rest/v1beta/models/list); the model in use may be past the first page.
+ */
+const ONE_PAGE: Partial<Record<ProviderSettings["protocol"], string>> = { anthropic: "?limit=1000", google: "?pageSize=1000" };
+
+/**
  * GET the model list: the ids, or `listed` undefined when the endpoint has none (404, 405); and
  * `window`, the context window the list states for `model`. Also what `/model NAME` checks a name
  * against; `signal` ends the wait early (Ctrl-C). No answer within `limitMs` is a `silent` outcome.
@@ -47,7 +54,7 @@ export async function listModels(
   signal?: AbortSignal,
   limitMs = LIST_TIMEOUT_MS,
 ): Promise<Outcome<{ listed?: string[]; window?: number }>> {
-  const { url, headers } = rawTarget(s, "models");
+  const { url, headers } = rawTarget(s, `models${ONE_PAGE[s.protocol] ?? ""}`);
   const timeout = AbortSignal.timeout(limitMs);
   let heard = false;
   try {

@@ -79,3 +79,20 @@ test("Together's bare array: hey doctor and /model see its models (they saw none
   const got = await listModels(settings, "meta-llama/Llama-3.3-70B-Instruct-Turbo", fetch);
   expect(got).toEqual({ ok: true, listed: ["meta-llama/Llama-3.3-70B-Instruct-Turbo"], window: 131072 });
 });
+
+test.each([
+  ["anthropic", "limit", (ids: string[]) => ({ data: ids.map((id) => ({ id, type: "model", max_input_tokens: 200000 })), has_more: false })],
+  ["google", "pageSize", (ids: string[]) => ({ models: ids.map((id) => ({ name: `models/${id}`, inputTokenLimit: 1048576 })) })],
+] as const)("%s: the model on a later page of the list is found (the list asked in one page, %s)", async (protocol, param, page) => {
+  const ids = Array.from({ length: 60 }, (_, i) => `model-${i}`);
+  // the first page holds 20 unless the request asks for more, as the vendor's list does
+  server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: (req) => Response.json(page(ids.slice(0, Number(new URL(req.url).searchParams.get(param) ?? 20)))),
+  });
+  const settings = { name: protocol, protocol, baseUrl: `http://127.0.0.1:${server.port}`, apiKey: "k", headers: {} } as unknown as ProviderSettings;
+  const got = await listModels(settings, "model-42", fetch);
+  expect(got).toMatchObject({ ok: true, window: protocol === "anthropic" ? 200000 : 1048576 });
+  expect(got.ok && got.listed).toContain("model-42");
+});
