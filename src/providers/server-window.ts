@@ -43,8 +43,8 @@ export interface ServerOf {
 
 /**
  * `provider`, which also tells `serverWindow()` the context its server says it runs the model with,
- * unless a `context_window` is configured for the model (what the user says wins); else `provider`
- * itself. `notice` gets the one line about a context too small for an agent; `found` (hey doctor)
+ * or the window its model list states (`server.listed`), unless a `context_window` is configured
+ * for the model (what the user says wins); else `provider` itself. `notice` gets the one line about a context too small for an agent; `found` (hey doctor)
  * what the probe found.
  */
 export function withServerWindow(
