@@ -114,10 +114,14 @@ export interface Agent {
   setEffort(effort: Effort | undefined): void;
 }
 
+/** Where a window a context-length error taught came from, as `/usage` says it. */
+const CONTEXT_ERROR = "a context-length error";
+
 export function createAgent(parts: AgentParts): Agent {
   const messages: Message[] = [...(parts.history ?? [])];
   const compaction = newCompactionState(parts.summaries, parts.tokensPerChar);
   compaction.window = parts.window;
+  if (parts.window !== undefined) compaction.windowFrom = "the session it continues";
   let resumedCache = parts.cache && parts.cache.upTo <= messages.length ? parts.cache : undefined; // replayed before the first request
   let { settings, provider } = parts;
   let effort = settings.effort;
@@ -165,14 +169,21 @@ export function createAgent(parts: AgentParts): Agent {
 
   /** the provider whose server-stated window is in use: it is taken once, so a context-length error may still lower it */
   let servedBy: Provider | undefined;
-  /** The window the server says it runs the model with (a local model server), once it says: it replaces one learned or resumed before. */
+  /**
+   * The window the endpoint states (a local model server, the model list), once it says: it replaces
+   * one resumed before, but never raises one a context-length error of this model taught.
+   */
   const useServerWindow = async () => {
     if (servedBy === provider || !provider.serverWindow) return;
-    const window = await provider.serverWindow();
-    if (window === undefined) return;
+    const stated = await provider.serverWindow();
+    if (stated === undefined) return;
+    const taught = compaction.windowFrom === CONTEXT_ERROR ? compaction.window : undefined;
+    const window = taught !== undefined && taught < stated.tokens ? taught : stated.tokens;
+    if (window === stated.tokens) compaction.windowFrom = stated.from;
     compaction.window = window;
     servedBy = provider;
     parts.output.emit({ type: "model", ...settings.model, window }); // kept with the session: `hey -c` starts within it
+    parts.output.emit({ type: "debug", message: `the model's window: ${window} tokens, from ${compaction.windowFrom}` });
   };
 
   /**
@@ -197,6 +208,7 @@ export function createAgent(parts: AgentParts): Agent {
           if (started || !(e instanceof ProviderError) || e.kind !== "context_length") throw e;
           const before = compaction.last?.estimate ?? 0;
           compaction.window = learnWindow(e.overflow ?? {}, before, compaction.window ?? settings.context.window);
+          compaction.windowFrom = CONTEXT_ERROR;
           if (e.overflow?.prompt) correctEstimate(compaction, e.overflow.prompt);
           if (attempt > 1) throw e;
           const prepared = await prepare(messages, prepareDeps(counted, request.tools), signal, { deterministic: true });
@@ -300,7 +312,7 @@ export function createAgent(parts: AgentParts): Agent {
       settings = next;
       provider = nextProvider;
       effort = next.effort;
-      if (changed) compaction.window = undefined; // what the old model's errors taught says nothing about this one
+      if (changed) compaction.window = compaction.windowFrom = undefined; // what the old model's errors taught says nothing about this one
       if (changed) parts.output.emit({ type: "model", provider: next.model.provider, model: next.model.model });
     },
     setEffort(next) {

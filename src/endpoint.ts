@@ -79,12 +79,20 @@ function unverified(fetchImpl: typeof fetch): typeof fetch {
   return Object.assign(insecure, { preconnect: fetchImpl.preconnect });
 }
 
-/** The endpoint of `settings` as providers/server-window.ts asks about it: a local server's real context is learned unless one is configured. */
+/**
+ * The endpoint of `settings` as providers/server-window.ts asks about it: a local server's real
+ * context, else the window its model list states, is learned unless one is configured.
+ */
 export const serverOf = (settings: Settings): ServerOf => ({
   name: settings.provider.name,
   baseUrl: settings.provider.baseUrl,
   configured: configuredWindow(settings),
   headers: probeHeaders(settings.provider),
+  async listed(fetchImpl) {
+    const { listModels } = await import("./doctor/model-list.ts"); // after the first answer, never on the way to it
+    const got = await listModels(settings.provider, settings.model, fetchImpl);
+    return got.ok ? got.window : undefined;
+  },
 });
 
 /**

@@ -292,7 +292,7 @@ export async function assemble(
     providerFor: async (s, fetchImpl) =>
       withServerWindow(await providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs), serverOf(s), fetchImpl, say),
     async endpointModels(s, fetchImpl, signal) {
-      const { listModels } = await import("./doctor/probe.ts"); // only when a model is not in the configuration
+      const { listModels } = await import("./doctor/model-list.ts"); // only when a model is not in the configuration
       const got = await listModels(s.provider, s.model, fetchImpl, signal); // given up on after 15 s, as by `hey doctor`
       if (!got.ok) throw new Error(got.message);
       return got.listed;

@@ -33,6 +33,7 @@ const EDGES = new Set([
   "doctor/command.ts",
   "doctor/network.ts",
   "doctor/probe.ts",
+  "doctor/model-list.ts",
   "fs/atomic.ts",
   "fs/dir-problem.ts",
   "fs/dir-sync.ts",

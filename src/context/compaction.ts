@@ -52,8 +52,10 @@ export interface CompactionState {
   tokensPerChar: number;
   /** the last view sent, for /usage and the correction */
   last: ContextView | undefined;
-  /** the model's window (prompt tokens), learned from a context-length error; kept for the session */
+  /** the model's window (prompt tokens), learned from a context-length error or stated by the endpoint; kept for the session */
   window: number | undefined;
+  /** where `window` came from, for `/usage` ("a context-length error", "the endpoint's model list (GET /models)") */
+  windowFrom?: string;
   /**
    * ContextInput.rewriteUpTo of the requests now: dedup and error purge see the history as it was
    * then. Moved on when the prompt cache is broken anyway, or when the rewrites pay for themselves;

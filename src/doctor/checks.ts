@@ -172,7 +172,7 @@ function endpointChecks(p: Probes, keyVar: string | undefined): Check[] {
       pass(
         "window",
         "context window",
-        `${p.models.window.toLocaleString("en-US")} tokens, as the model list states; hey builds requests to at most 80 % of a window it knows (context_window = ${p.models.window} in [provider.NAME] tells it before the first request)`,
+        `${p.models.window.toLocaleString("en-US")} tokens, as the model list states; a run reads it after its first answer and builds the later requests to at most 80 % of it (context_window = ${p.models.window} in [provider.NAME] tells it before the first request)`,
       ),
     );
 

@@ -4,18 +4,15 @@
 import type { ProviderSettings } from "../config/settings.ts";
 import type { Effort, Message, ToolSpec } from "../kernel/ir.ts";
 import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
-import { oneLine, type Compat } from "../providers/common.ts";
-import { errorWords } from "../providers/error-words.ts";
-import { anthropicBaseUrl } from "../providers/anthropic.ts";
-import { splitBaseUrl } from "../providers/google.ts";
+import type { Compat } from "../providers/common.ts";
 import { probeHeaders, providerFor } from "../endpoint.ts";
 import { withServerWindow } from "../providers/server-window.ts";
 import type { Outcome, Probes, Streamed } from "./checks.ts";
 import { errorText } from "../kernel/errors.ts";
 import { NetError } from "../net/errors.ts";
+import { LIST_TIMEOUT_MS, listModels, rawTarget, shortBody, thrown } from "./model-list.ts";
 
 export const PROBE_TIMEOUT_MS = 90_000; // a reasoning model may think a while even about "say ready"
-const LIST_TIMEOUT_MS = 15_000; // the model list is one cheap GET: a working server answers it in a second
 const LIMITS = {
   listMs: LIST_TIMEOUT_MS,
   answerMs: PROBE_TIMEOUT_MS,
@@ -200,78 +197,6 @@ function recordRateLimits(base: typeof fetch, seen: (string | null)[]): typeof f
 
 // ---- raw requests ----
 
-/** The URL of `path` under the endpoint's API root, and the headers that authenticate like the adapter does. */
-function rawTarget(s: ProviderSettings, path: string): { url: string; headers: Record<string, string> } {
-  const key = s.apiKey || undefined;
-  const base = s.baseUrl.replace(/\/+$/, "");
-  switch (s.protocol) {
-    case "anthropic":
-      return {
-        url: `${anthropicBaseUrl(base)}/v1/${path}`,
-        headers: { "anthropic-version": "2023-06-01", ...(key ? { "x-api-key": key, authorization: `Bearer ${key}` } : {}), ...s.headers },
-      };
-    case "google": {
-      const split = splitBaseUrl(base, s.apiVersion);
-      return { url: `${split.baseUrl}/${split.apiVersion}/${path}`, headers: { ...(key ? { "x-goog-api-key": key } : {}), ...s.headers } };
-    }
-    default:
-      return { url: `${base}/${path}`, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...s.headers } };
-  }
-}
-
-/**
- * GET the model list: the ids, or `listed` undefined when the endpoint has none (404, 405). Also
- * what `/model NAME` checks a name against; `signal` ends the wait early (Ctrl-C). No answer
- * within `limitMs` is a `silent` outcome.
- */
-export async function listModels(
-  s: ProviderSettings,
-  model: string,
-  fetchImpl: typeof fetch,
-  signal?: AbortSignal,
-  limitMs = LIST_TIMEOUT_MS,
-): Promise<Outcome<{ listed?: string[]; window?: number }>> {
-  const { url, headers } = rawTarget(s, "models");
-  const timeout = AbortSignal.timeout(limitMs);
-  let heard = false;
-  try {
-    const res = await fetchImpl(url, { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-    heard = true;
-    const text = await res.text();
-    if (res.status === 404 || res.status === 405) return { ok: true };
-    if (res.status === 401 || res.status === 403)
-      return { ok: false, kind: "auth", status: res.status, message: `GET ${url}: ${res.status} ${shortBody(text)}` };
-    if (!res.ok) return { ok: false, kind: "bad_request", status: res.status, message: `GET ${url}: ${res.status} ${shortBody(text)}` };
-    const body = JSON.parse(text) as { data?: ListedModel[]; models?: ListedModel[] };
-    const entries = [
-      ...(body.data ?? []).map((m) => [m.id ?? "", m] as const),
-      ...(body.models ?? []).map((m) => [(m.name ?? "").replace(/^models\//, ""), m] as const),
-    ];
-    const window = windowOf(entries.find(([id]) => id === model)?.[1]);
-    return { ok: true, listed: entries.map(([id]) => id).filter(Boolean), ...(window !== undefined ? { window } : {}) };
-  } catch (e) {
-    if (timeout.aborted && !signal?.aborted)
-      return { ok: false, kind: "network", message: `no answer to GET ${url} in ${limitMs / 1000} s`, ...(heard ? {} : { silent: true as const }) };
-    return thrown(e);
-  }
-}
-
-/** A model list entry, with the fields servers state a model's context window in. */
-type ListedModel = { id?: string; name?: string } & Record<string, unknown>;
-
-/**
- * The context window a model list entry states: vLLM's `max_model_len`, OpenRouter's and Together's
- * `context_length`, Groq's `context_window`, LM Studio's `max_context_length`, Gemini's
- * `inputTokenLimit`, Anthropic's `max_input_tokens`.
- */
-function windowOf(m: ListedModel | undefined): number | undefined {
-  for (const key of ["max_model_len", "context_length", "context_window", "max_context_length", "inputTokenLimit", "max_input_tokens"]) {
-    const v = m?.[key];
-    if (typeof v === "number" && Number.isInteger(v) && v > 0) return v;
-  }
-  return undefined;
-}
-
 /** A non-streaming request with `tools: []` in the protocol's shape. */
 async function postEmptyTools(s: ProviderSettings, model: string, fetchImpl: typeof fetch): Promise<Outcome> {
   const prompt = ASK.answer;
@@ -302,16 +227,4 @@ async function postEmptyTools(s: ProviderSettings, model: string, fetchImpl: typ
   } catch (e) {
     return thrown(e);
   }
-}
-
-/** The outcome of a request whose fetch threw: hey's NetError when a proxy refused (auth when it wanted credentials), else a network failure. */
-function thrown(e: unknown): Outcome & { ok: false } {
-  if (!(e instanceof NetError)) return { ok: false, kind: "network", message: errorText(e) };
-  return { ok: false, kind: e.kind === "proxy_auth" ? "auth" : "network", message: e.message, proxy: true };
-}
-
-/** The server's own words from an error body (any of its shapes: providers/error-words.ts), as one short line. */
-function shortBody(text: string): string {
-  const line = oneLine(errorWords(text) ?? "");
-  return line.length > 160 ? `${line.slice(0, 157)}…` : line;
 }

@@ -58,10 +58,17 @@ export interface Provider {
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
   /**
    * the context (in tokens) the server runs the model with, when it tells (Ollama, llama-server,
-   * LM Studio, asked after the first answer: providers/server-window.ts); undefined until then or
-   * when it does not tell. Never rejects.
+   * LM Studio, or the window the endpoint's model list states: asked after the first answer,
+   * providers/server-window.ts), and where it said so; undefined until then or when it does not
+   * tell. Never rejects.
    */
-  serverWindow?(): Promise<number | undefined>;
+  serverWindow?(): Promise<StatedWindow | undefined>;
+}
+
+/** A context window the endpoint stated: its tokens, and where it said so, for the user ("Ollama's GET /api/ps"). */
+export interface StatedWindow {
+  tokens: number;
+  from: string;
 }
 
 /** The error kinds of SPEC §4; the names are those of the JSON `error` event (§18). */

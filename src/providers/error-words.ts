@@ -1,7 +1,8 @@
 // The words of an error body, whatever shape the server gave them. OpenAI-compatible servers agree
 // on the status codes but not on the body: the `openai` SDK keeps whatever JSON came as the
-// error's `error` (a body without an `error` key as the whole body), and its own message for it
-// is that JSON again, quotes and braces included. Pure.
+// error's `error` (a body without an `error` key as the whole body; one whose `error` is only the
+// status's name is handed to it nested, so it keeps that whole too: whole-error-body.ts), and its
+// own message for it is that JSON again, quotes and braces included. Pure.
 
 /** How deep a body is searched for words: the deepest real shape is an array of objects holding an object. */
 const MAX_DEPTH = 4;

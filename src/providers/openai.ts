@@ -17,6 +17,7 @@ import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { deltaContent } from "./delta-content.ts";
 import { adaptToRefusal, type ReasoningReplay } from "./openai-adapt.ts";
 import { toProviderError } from "./openai-errors.ts";
+import { wholeErrorBodies } from "./whole-error-body.ts";
 import { serverNamed } from "./served-context.ts";
 import { guardedStream } from "./stream-guard.ts";
 import { wireCall } from "./openai-tool-calls.ts";
@@ -325,7 +326,7 @@ export async function openaiClient(opts: ClientOptions): Promise<OpenAI> {
     defaultHeaders: { ...(apiKey === undefined ? { Authorization: null } : {}), ...opts.headers },
     // Bun's own 5-minute socket idle timeout would fire under ours; the watchdog owns idleness.
     fetchOptions: { timeout: false },
-    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    fetch: wholeErrorBodies(opts.fetch ?? fetch), // an error body whose `error` is only the status's name keeps its words
   });
 }
 

@@ -136,10 +136,18 @@ const field = (v: unknown, key: string): unknown =>
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const tokens = (v: unknown): number | undefined => (typeof v === "number" && Number.isInteger(v) && v > 0 ? v : undefined);
 
-/** The one line a user is told when `kind` runs the model with less than AGENT_MIN_CONTEXT (`about`: as its usage shows); undefined otherwise. */
-export function smallContextNotice(context: number, model: string, provider: string, kind: ServerKind = "ollama", about = false): string | undefined {
+/** Where a window the endpoint's model list states came from, as `/usage` says it. */
+export const LISTED_FROM = "the endpoint's model list, GET /models";
+
+/**
+ * The one line a user is told when `kind` runs the model with less than AGENT_MIN_CONTEXT (`about`:
+ * as its usage shows; `kind` "list": as the endpoint's model list states it); undefined otherwise.
+ */
+export function smallContextNotice(context: number, model: string, provider: string, kind: ServerKind | "list" = "ollama", about = false): string | undefined {
   if (context >= AGENT_MIN_CONTEXT) return undefined;
   const n = context.toLocaleString("en-US");
+  if (kind === "list")
+    return `the model list of [provider.${provider}] says ${model} takes ${n} tokens, too small for an agent; hey keeps each request within it. Raise it where the server allows (vLLM: --max-model-len), or set context_window in [provider.${provider}] if the model takes more`;
   const cut = kind === "ollama" ? " (it cuts longer requests from the start without an error)" : "";
   return `${SERVER_NAMES[kind]} runs ${model} with a context of ${about ? "about " : ""}${n} tokens, too small for an agent${cut}; hey keeps each request within it. Raise it: ${raiseContext(provider, kind)}`;
 }

@@ -7,10 +7,23 @@
 // itself nowhere), and any other endpoint is asked nothing. When an Ollama's probe gets nothing
 // (an Ollama older than the field, a proxy in front), the usage tells: prompt tokens that stop
 // growing while what hey sends grows (ollama-context.ts cappedContext); until then the run is as
-// it was.
-import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
+// it was. After an answer that names no local server (vLLM, a hosted endpoint: OpenRouter, Groq,
+// Mistral, Together), once a request follows it, one GET of the endpoint's model list instead, which
+// states the model's window in many servers' answers (doctor/model-list.ts WINDOW_FIELDS); no
+// request waits for it, and a run that ends with its first answer never sends it.
+import type { ModelRequest, Provider, StatedWindow, StreamEvent } from "../kernel/provider.ts";
 import { cappedContext, type Sample } from "./ollama-context.ts";
-import { contextPaths, serverRoot, serversToAsk, servedContext, smallContextNotice, type Served, type ServerKind } from "./served-context.ts";
+import {
+  contextPaths,
+  LISTED_FROM,
+  serverRoot,
+  serversToAsk,
+  servedContext,
+  SERVER_NAMES,
+  smallContextNotice,
+  type Served,
+  type ServerKind,
+} from "./served-context.ts";
 
 /** A server on this machine answers at once; one that does not within this is not worth waiting for (the next request waits on it). */
 const PROBE_TIMEOUT_MS = 2000;
@@ -24,12 +37,14 @@ export interface ServerOf {
   configured: number | undefined;
   /** sent with the probe, as with every model request: a server behind a key wants it for its own API too */
   headers?: Record<string, string>;
+  /** the window the endpoint's model list (GET <base>/models) states for the model, if it does (doctor/model-list.ts); absent: the list is not asked. Never rejects. */
+  listed?: (fetchImpl: typeof fetch) => Promise<number | undefined>;
 }
 
 /**
  * `provider`, which also tells `serverWindow()` the context its server says it runs the model with,
- * unless a `context_window` is configured for the model (what the user says wins); else `provider`
- * itself. `notice` gets the one line about a context too small for an agent; `found` (hey doctor)
+ * or the window its model list states (`server.listed`), unless a `context_window` is configured
+ * for the model (what the user says wins); else `provider` itself. `notice` gets the one line about a context too small for an agent; `found` (hey doctor)
  * what the probe found.
  */
 export function withServerWindow(
@@ -41,10 +56,15 @@ export function withServerWindow(
 ): Provider {
   const root = serverRoot(server.baseUrl);
   if (root === undefined || server.configured !== undefined) return provider;
-  let probe: Promise<number | undefined> | undefined;
+  /** the local servers' answer; null when the first answer named none and none said (the model list may) */
+  let probe: Promise<StatedWindow | undefined | null> | undefined;
+  /** the model list's GET was asked for: when a request follows an answer that named no local server */
+  let listAsked = false;
+  /** what the model list stated, once it answered */
+  let listed: StatedWindow | undefined;
   const samples: Sample[] = [];
   let capped: number | undefined;
-  const tell = (window: number, kind: ServerKind, about: boolean) => {
+  const tell = (window: number, kind: ServerKind | "list", about: boolean) => {
     const line = smallContextNotice(window, provider.model, server.name, kind, about);
     const key = `${root} ${provider.model}`;
     if (line && !told.has(key)) {
@@ -56,11 +76,12 @@ export function withServerWindow(
   const answered = (request: ModelRequest, done: Extract<StreamEvent, { type: "done" }>) => {
     const kind = done.server as ServerKind | undefined;
     probe ??= askServers(root, serversToAsk(kind, root), provider.model, fetchImpl, server.headers).then((served) => {
-      if (!served) return undefined;
+      if (!served) return kind === undefined ? null : undefined; // null: the list may say
       found?.(served);
       tell(served.tokens, served.server, false);
-      return served.tokens;
+      return { tokens: served.tokens, from: `${SERVER_NAMES[served.server]}'s GET ${served.via}` };
     });
+    if (done.stop === "tool_calls") listLater(); // a request follows: its GET goes meanwhile
     if (kind !== "ollama") return;
     const tools = JSON.stringify(request.tools).length + request.system.length + (request.note?.length ?? 0);
     samples.push({
@@ -71,6 +92,18 @@ export function withServerWindow(
     if (samples.length > 8) samples.splice(1, 1); // the first stays: its ratio is the uncut one
     capped ??= cappedContext(samples);
   };
+  /** The model list, once, when the first answer named no local server and none of them said: a run that ends with its first answer never asks it. */
+  const listLater = () => {
+    if (listAsked || !probe) return;
+    listAsked = true;
+    void probe.then(async (stated) => {
+      if (stated !== null) return;
+      const tokens = await server.listed?.(fetchImpl).catch(() => undefined);
+      if (tokens === undefined) return;
+      listed = { tokens, from: LISTED_FROM };
+      tell(tokens, "list", false);
+    });
+  };
   return {
     protocol: provider.protocol,
     model: provider.model,
@@ -80,11 +113,13 @@ export function withServerWindow(
         yield event;
       }
     },
+    /** the local server's word, waited for; else the list's, once it answered (a hosted list can be large: no request waits for it) */
     async serverWindow() {
-      const window = await probe;
-      if (window !== undefined || capped === undefined) return window;
+      listLater(); // a request after an answer is being built (before the first answer there is no probe)
+      const stated = (await probe) ?? listed;
+      if (stated !== undefined || capped === undefined) return stated;
       tell(capped, "ollama", true);
-      return capped;
+      return { tokens: capped, from: "Ollama's usage (its prompt tokens stopped growing)" };
     },
   };
 }

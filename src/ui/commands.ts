@@ -348,8 +348,11 @@ export function usageReport(
     .filter((w) => w !== undefined)
     .reduce<number | undefined>((a, w) => (a === undefined ? w : Math.min(a, w)), undefined);
   const budget = effectiveBudget(policy.budgetTokens, window);
+  const learned = agent.context.window !== undefined && (policy.window === undefined || agent.context.window < policy.window);
   const windowNote =
-    window === undefined ? "" : ` · the model's window ${n(window)} tokens${agent.context.window !== undefined ? " (learned from the server)" : ""}`;
+    window === undefined
+      ? ""
+      : ` · the model's window ${n(window)} tokens (${learned ? `from ${agent.context.windowFrom ?? "the server"}` : "context_window"})`;
   const count = (k: number, what: string) => `${n(k)} ${what}${k === 1 ? "" : "s"}`;
   const made = agent.context.summaries.length;
   const summaries = `${n(made)} summar${made === 1 ? "y" : "ies"}`;

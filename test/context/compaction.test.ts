@@ -247,7 +247,19 @@ test("/usage shows what the prompt cache served, and the model's window once it 
   expect(report).toMatch(/^last request: 1,200 in \(900 cached = 75%\) · 12 out$/m);
   expect(report).not.toContain("window");
   (agent.context as { window: number | undefined }).window = 16_000;
-  expect(usageReport(agent)).toMatch(/^context: ~[\d,]+ of 12,800 tokens \(\d+%\) · the model's window 16,000 tokens \(learned from the server\) · /m);
+  expect(usageReport(agent)).toMatch(/^context: ~[\d,]+ of 12,800 tokens \(\d+%\) · the model's window 16,000 tokens \(from the server\) · /m);
+});
+
+test("/usage says where the model's window came from: the endpoint that stated it, a context-length error, or context_window", async () => {
+  const p = provider([{ text: "one", usage: { input: 1000, output: 10, cacheRead: 0 } }, { text: "two" }, { text: "three" }], () => "s");
+  const stated = Object.assign(p, { serverWindow: async () => ({ tokens: 16_000, from: "the endpoint's model list, GET /models" }) });
+  const agent = longTask(stated, recordingOutput());
+  agent.settings.context.budgetTokens = 100_000;
+  await agent.send("go", new AbortController().signal);
+  await agent.send("again", new AbortController().signal); // the window is taken before the request after the first answer
+  expect(usageReport(agent)).toContain("the model's window 16,000 tokens (from the endpoint's model list, GET /models)");
+  agent.settings.context.window = 12_000; // a smaller context_window is what holds
+  expect(usageReport(agent)).toContain("the model's window 12,000 tokens (context_window)");
 });
 
 test("a summary's tokens_before is what the context held, not more: a result only ever sent cut to the window counts as sent", async () => {

@@ -39,6 +39,7 @@ function startModel(reads: number, window: number) {
     port: 0,
     hostname: "127.0.0.1",
     async fetch(req) {
+      if (req.method !== "POST") return new Response("404 page not found", { status: 404 }); // hey's GET of the model list: none here, the window is learned from the refusal
       const text = await req.text();
       const protocol: Protocol = new URL(req.url).pathname.endsWith("/messages") ? "anthropic" : "openai";
       const body = JSON.parse(text) as { tools?: unknown[] };

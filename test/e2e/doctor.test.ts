@@ -285,7 +285,10 @@ test("--write records the flags a quirky server needs (after a backup), and then
       .map((e) => e.text)
       .join(""),
   ).toContain("the answer is 42");
-  const sent = server.requests.slice(start).map((r) => r.body);
+  const sent = server.requests
+    .slice(start)
+    .filter((r) => r.method === "POST") // not the run's GET of the model list
+    .map((r) => r.body);
   expect(sent.every((b) => b.max_completion_tokens === 2000 && b.max_tokens === undefined && b.parallel_tool_calls === false)).toBe(true);
 
   const again = await runHey(["doctor", "quirky"], { cwd: work.path, env });

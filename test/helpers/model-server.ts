@@ -44,6 +44,7 @@ export function startModelServer(decide: (req: ChatRequest) => Turn, opts: { pro
     port: 0,
     hostname: "127.0.0.1",
     async fetch(req) {
+      if (req.method !== "POST") return new Response("404 page not found", { status: 404 }); // hey's GET of the model list, after the first answer: no list here
       times.push(performance.now());
       const text = await req.text();
       sizes.push(new TextEncoder().encode(text).length);

@@ -14,7 +14,11 @@
 // answers LM Studio's GET /api/v1/models (lmstudio.ai/docs/developer/rest/list; "lmstudio-v0":
 // only the older GET /api/v0/models, with `loaded_context_length` as zed-industries/zed#25606
 // shows it); or, as "llama.cpp", its chunks carry llama-server's build as their fingerprint and
-// GET /props says `default_generation_settings.n_ctx` (llama.cpp's tools/server/README.md).
+// GET /props says `default_generation_settings.n_ctx` (llama.cpp's tools/server/README.md); or, as
+// "vllm", it refuses a prompt longer than its context with vLLM's 400 instead of cutting it
+// ("This model's maximum context length is … tokens and your request has … input tokens", vLLM 0.9
+// and later: src/providers/context-length.ts) and states the context as `max_model_len` in its
+// GET /v1/models (an answer as modal-labs/modal-examples#843 quotes it; `listed` states another).
 // The "model" reads src/file1.ts … src/fileN.ts one per turn, then answers; a request without
 // tools (a summary) gets a summary.
 import { chatChunk, sse } from "./sse.ts";
@@ -31,6 +35,8 @@ export interface OllamaExchange {
   dropped: number;
   /** what was left overflowed still, and the runner cut inside it to half the context */
   halved: boolean;
+  /** refused as longer than the context (a vLLM) */
+  refused: boolean;
   tools: boolean;
   body: string;
 }
@@ -56,7 +62,9 @@ export function startOllama(opts: {
   reads: number;
   ps?: "context" | "old" | "none";
   fingerprint?: boolean;
-  as?: "lmstudio" | "lmstudio-v0" | "llama.cpp";
+  as?: "lmstudio" | "lmstudio-v0" | "llama.cpp" | "vllm";
+  /** the `max_model_len` a vLLM's model list states, when not `context` */
+  listed?: number;
 }): OllamaServer {
   const log: OllamaExchange[] = [];
   let loaded = false;
@@ -74,7 +82,8 @@ export function startOllama(opts: {
         gets.push(`${path}${url.search}`);
         getAuth.push(req.headers.get("authorization") ?? "");
       }
-      if (opts.as && req.method === "GET") return otherServer(opts.as, path, opts.model, loaded ? opts.context : undefined);
+      if (opts.as === "vllm" && req.method === "GET") return vllmModels(path, opts.model, opts.listed ?? opts.context);
+      if (opts.as && opts.as !== "vllm" && req.method === "GET") return otherServer(opts.as, path, opts.model, loaded ? opts.context : undefined);
       if (req.method === "GET" && path === "/api/ps") {
         psRequests++;
         if (opts.ps === "none") return new Response("404 page not found", { status: 404 });
@@ -97,6 +106,11 @@ export function startOllama(opts: {
       const text = await req.text();
       const body = JSON.parse(text) as { messages: Message[]; tools?: unknown[] };
       const tools = (body.tools?.length ?? 0) > 0;
+      if (opts.as === "vllm" && tokensOf(text) > opts.context) {
+        log.push({ tokens: tokensOf(text), dropped: 0, halved: false, refused: true, tools, body: text });
+        const message = `This model's maximum context length is ${opts.context} tokens and your request has ${tokensOf(text)} input tokens. Please reduce the length of the input messages.`;
+        return Response.json({ object: "error", message, type: "BadRequestError", param: null, code: 400 }, { status: 400 });
+      }
       // chatPrompt: from the front, drop messages (keeping system ones and the last) until it fits
       let kept = body.messages;
       let dropped = 0;
@@ -111,7 +125,7 @@ export function startOllama(opts: {
       const left = tokensOf(JSON.stringify({ ...body, messages: kept }));
       const halved = left > opts.context;
       const prompt = halved ? 4 + Math.floor((opts.context - 4) / 2) : left;
-      log.push({ tokens: tokensOf(text), dropped, halved, tools, body: text });
+      log.push({ tokens: tokensOf(text), dropped, halved, refused: false, tools, body: text });
       const usage = chatChunk({ usage: { prompt_tokens: prompt, completion_tokens: 20, total_tokens: prompt + 20 } });
       const read = tools && step < opts.reads ? ++step : undefined;
       const chunks =
@@ -138,6 +152,15 @@ export function startOllama(opts: {
     getAuth,
     stop: () => server.stop(true),
   };
+}
+
+/** A vLLM's GET /v1/models, stating `maxModelLen`. */
+function vllmModels(path: string, model: string, maxModelLen: number): Response {
+  if (path !== "/v1/models") return Response.json({ detail: "Not Found" }, { status: 404 });
+  return Response.json({
+    object: "list",
+    data: [{ id: model, object: "model", created: 1723770563, owned_by: "vllm", root: model, parent: null, max_model_len: maxModelLen, permission: [] }],
+  });
 }
 
 /** The GETs of LM Studio's and llama-server's own APIs; `context` once the model is loaded. */

@@ -166,6 +166,11 @@ export function startReplayServer(checks: InvariantCheck[] = INVARIANTS, opts: {
     ...(opts.tls ? { tls: opts.tls } : {}),
     async fetch(req) {
       const url = new URL(req.url);
+      // hey's GET of the model list (`/model NAME`, and a run's after its first answer) is no model request: not recorded
+      if (req.method === "GET" && url.pathname.endsWith("/models"))
+        return opts.models
+          ? Response.json({ object: "list", data: opts.models.map((id) => ({ id, object: "model", owned_by: "replay" })) })
+          : new Response("replay server: only POST is served", { status: 405 });
       const text = await req.text();
       let body: unknown = text;
       try {
@@ -180,8 +185,6 @@ export function startReplayServer(checks: InvariantCheck[] = INVARIANTS, opts: {
         const message = `replay server: tool-call invariant violated: ${problems.join("; ")}`;
         return Response.json({ error: { message, type: "invalid_request_error" } }, { status: 400 });
       }
-      if (req.method === "GET" && opts.models && url.pathname.endsWith("/models"))
-        return Response.json({ object: "list", data: opts.models.map((id) => ({ id, object: "model", owned_by: "replay" })) });
       if (req.method !== "POST") return new Response("replay server: only POST is served", { status: 405 });
       const reply = queue.shift();
       if (!reply) return new Response("replay server: no response queued", { status: 500 });

@@ -114,6 +114,32 @@ test.each(CASES)("%s (%i) reads as one clean line", async (_, status, type, body
   expect((error as ProviderError).message).toBe(expected.replace("BASE", baseUrl));
 });
 
+// A body whose `error` is only the status's name: the openai SDK keeps only that key, so hey read
+// "Bad Request" alone (src/providers/whole-error-body.ts hands the SDK the whole body).
+test.each([
+  [
+    "Fastify's own error (FST_ERR_CTP_EMPTY_JSON_BODY)",
+    {
+      statusCode: 400,
+      code: "FST_ERR_CTP_EMPTY_JSON_BODY",
+      error: "Bad Request",
+      message: "Body cannot be empty when content-type is set to 'application/json'",
+    },
+    "request rejected (400): Body cannot be empty when content-type is set to 'application/json'",
+  ],
+  // NestJS's built-in BadRequestException (docs.nestjs.com/exception-filters), its ValidationPipe's list of messages
+  [
+    "NestJS's validation error",
+    { statusCode: 400, message: ["model must be a string", "messages should not be empty"], error: "Bad Request" },
+    "request rejected (400): model must be a string; messages should not be empty",
+  ],
+])("the openai protocol: %s reads as the server's words, not the status's name", async (_, body, expected) => {
+  server.enqueue({ status: 400, headers: { "content-type": "application/json; charset=utf-8" }, chunks: [new TextEncoder().encode(JSON.stringify(body))] });
+  const provider = await createOpenAIProvider({ model: "m", baseUrl: `${server.url}/v1` });
+  const { error } = await drain(provider.stream({ system: "", messages: [userMessage("hi")], tools: [] }, new AbortController().signal));
+  expect((error as ProviderError).message).toBe(expected);
+});
+
 test("a string error inside a 200 stream (an error chunk) reads unquoted too", async () => {
   server.enqueue({
     status: 200,
@@ -133,8 +159,7 @@ test.each([
     "request rejected (400): max_tokens: Field required",
   ],
   ["FastAPI's detail", JSON.stringify({ detail: "Not Found" }), "request rejected (400): Not Found"],
-  // Fastify's own error (its FST_ERR_CTP_EMPTY_JSON_BODY): "error" is only the status's name. (Through the
-  // openai SDK only "Bad Request" arrives: it keeps a body's `error` and drops the rest.)
+  // Fastify's own error (its FST_ERR_CTP_EMPTY_JSON_BODY): "error" is only the status's name
   [
     "Fastify's message beside the status's name",
     JSON.stringify({

@@ -1,0 +1,75 @@
+// A server that names itself in none of its answers (vLLM, a hosted endpoint) often states the
+// model's context window in its GET /v1/models (src/doctor/model-list.ts WINDOW_FIELDS). Through
+// dist/hey against a loopback vLLM that runs the model with a 4,096-token context and refuses a
+// longer prompt with its 400 (test/helpers/ollama-server.ts): after the first answer hey asks the
+// list once, and builds the later requests within what it states, so none is refused; a configured
+// context_window wins (the list is not asked); a context-length error still lowers a window the
+// list overstates.
+import { afterEach, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { startOllama, type OllamaServer } from "../helpers/ollama-server.ts";
+
+/** A ~3 KB source file: six of them and hey's first request are far more than 4,096 tokens. */
+const source = (n: number) => Array.from({ length: 60 }, (_, i) => `export const f${n}_${i} = "${"abcdefghij".repeat(3)}";`).join("\n") + "\n";
+
+let work: ReturnType<typeof tempDir> | undefined;
+let vllm: OllamaServer | undefined;
+afterEach(() => {
+  vllm?.stop();
+  work?.remove();
+  vllm = work = undefined;
+});
+
+async function session(server: OllamaServer, config = "") {
+  work = tempDir("hey-vllm-");
+  mkdirSync(join(work.path, "src"));
+  for (let n = 1; n <= 8; n++) writeFileSync(join(work.path, "src", `file${n}.ts`), source(n));
+  writeFileSync(join(work.path, "hey.toml"), `[provider.vllm]\nbase_url = "${server.baseUrl}"\nmodels = ["qwen3"]\n${config}`);
+  const args = ["-m", "vllm/qwen3", "--config", join(work.path, "hey.toml"), "--output", "json", "-p", "read the files in src/ one by one"];
+  return runHey(args, { cwd: work.path, timeoutMs: 60_000, env: { XDG_STATE_HOME: join(work.path, "state") } });
+}
+
+const listGets = (server: OllamaServer) => server.gets.filter((g) => g === "/v1/models").length;
+const windowEvents = (stdout: string) => jsonEvents(stdout).filter((e) => e.type === "compaction" && e.kind === "window");
+
+test("the window the model list states: asked once after the first answer, no request refused, the user told once it is small", async () => {
+  vllm = startOllama({ model: "qwen3", context: 4096, reads: 6, as: "vllm" });
+  const run = await session(vllm);
+  expect(run.code).toBe(0);
+  expect(jsonEvents(run.stdout).find((e) => e.type === "result")).toMatchObject({ text: "Read all 6 files." });
+  expect(vllm.log.reduce((n, x) => n + x.tokens, 0)).toBeGreaterThan(3 * 4096); // the session grows well past the window
+  expect(vllm.log.filter((x) => x.refused)).toEqual([]);
+  expect(windowEvents(run.stdout)).toEqual([]);
+  expect(listGets(vllm)).toBe(1);
+  expect(run.stderr).toBe(
+    "hey: the model list of [provider.vllm] says qwen3 takes 4,096 tokens, too small for an agent; hey keeps each request within it. Raise it where the server allows (vLLM: --max-model-len), or set context_window in [provider.vllm] if the model takes more\n",
+  );
+}, 90_000);
+
+test("a window the list states that is room enough: nothing said, the run as before", async () => {
+  vllm = startOllama({ model: "qwen3", context: 32_768, reads: 3, as: "vllm" });
+  const run = await session(vllm);
+  expect(run.code).toBe(0);
+  expect(run.stderr).toBe("");
+  expect(listGets(vllm)).toBe(1);
+  expect(vllm.log.filter((x) => x.refused)).toEqual([]);
+}, 90_000);
+
+test("a configured context_window wins: the list is not asked", async () => {
+  vllm = startOllama({ model: "qwen3", context: 4096, reads: 3, as: "vllm" });
+  const run = await session(vllm, "context_window = 3000\n");
+  expect(run.code).toBe(0);
+  expect(listGets(vllm)).toBe(0);
+  expect(vllm.log.filter((x) => x.refused)).toEqual([]);
+}, 90_000);
+
+test("a list that overstates the window: the context-length error lowers it, once, and the run goes on", async () => {
+  vllm = startOllama({ model: "qwen3", context: 4096, reads: 6, as: "vllm", listed: 32_768 });
+  const run = await session(vllm);
+  expect(run.code).toBe(0);
+  expect(jsonEvents(run.stdout).find((e) => e.type === "result")).toMatchObject({ text: "Read all 6 files." });
+  expect(vllm.log.filter((x) => x.refused).length).toBe(1);
+  expect(windowEvents(run.stdout)).toMatchObject([{ window: 4096 }]);
+}, 90_000);
