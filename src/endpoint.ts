@@ -7,7 +7,7 @@ import type { Provider } from "./kernel/provider.ts";
 import { trustedCas } from "./net/ca.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { proxiedFetch } from "./net/fetch.ts";
-import { parseProxyUrl, resolveProxy } from "./net/proxy.ts";
+import { isLoopback, parseProxyUrl, resolveProxy } from "./net/proxy.ts";
 import { createProvider } from "./providers/create.ts";
 import type { ServerOf } from "./providers/server-window.ts";
 
@@ -81,19 +81,36 @@ function unverified(fetchImpl: typeof fetch): typeof fetch {
 
 /**
  * The endpoint of `settings` as providers/server-window.ts asks about it: a local server's real
- * context, else the window its model list states, is learned unless one is configured.
+ * context, else the window its model list states, is learned unless one is configured. What a list
+ * said is kept a week in `cacheDir` (fs/listed-windows.ts): a hosted list can be megabytes.
  */
-export const serverOf = (settings: Settings): ServerOf => ({
+export const serverOf = (settings: Settings, cacheDir: string): ServerOf => ({
   name: settings.provider.name,
   baseUrl: settings.provider.baseUrl,
   configured: configuredWindow(settings),
   headers: probeHeaders(settings.provider),
   async listed(fetchImpl) {
-    const { listModels } = await import("./doctor/model-list.ts"); // after the first answer, never on the way to it
+    // after the first answer, never on the way to it
+    const [{ listModels }, cache] = await Promise.all([import("./doctor/model-list.ts"), import("./fs/listed-windows.ts")]);
+    // a server on this machine answers at once, and may run the model with another window after a restart: asked each run
+    const kept = !onThisMachine(settings.provider.baseUrl);
+    const key = cache.listedKey(settings.provider.protocol, settings.provider.baseUrl, settings.model);
+    const known = kept ? cache.cachedWindow(cacheDir, key, Date.now()) : undefined;
+    if (known) return known.tokens;
     const got = await listModels(settings.provider, settings.model, fetchImpl);
-    return got.ok ? got.window : undefined;
+    if (!got.ok) return undefined; // not remembered: a list that failed is asked again next run
+    if (kept) await cache.rememberWindow(cacheDir, key, got.window, Date.now());
+    return got.window;
   },
 });
+
+function onThisMachine(baseUrl: string): boolean {
+  try {
+    return isLoopback(new URL(baseUrl).hostname);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * What the probe of providers/server-window.ts carries: the key and headers the model requests

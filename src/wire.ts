@@ -250,7 +250,7 @@ export async function assemble(
     (await mcp.tools(live.configured.tools, signal)).filter((t) => !live.configured.refused(t.name)).map((t) => redactingTool(t, redaction));
   const agent = createAgent({
     settings: agentSettings(settings),
-    provider: withServerWindow(await start.started.provider, serverOf(settings), live.fetch, say), // a local Ollama's real context
+    provider: withServerWindow(await start.started.provider, serverOf(settings, here.cacheDir), live.fetch, say), // a local Ollama's real context
     tools: requestTools, // every tool's results, MCP servers' included, are redacted before the model reads them
     unlisted: (name) => lateTool(name, { mcp, tools: requestTools, servers: () => live.config.settings.mcp.servers, now: Date.now }),
     output,
@@ -290,7 +290,7 @@ export async function assemble(
     configure,
     fetchFor: (s) => fetchFor(s, run.proxy, env, debug),
     providerFor: async (s, fetchImpl) =>
-      withServerWindow(await providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs), serverOf(s), fetchImpl, say),
+      withServerWindow(await providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs), serverOf(s, here.cacheDir), fetchImpl, say),
     async endpointModels(s, fetchImpl, signal) {
       const { listModels } = await import("./doctor/model-list.ts"); // only when a model is not in the configuration
       const got = await listModels(s.provider, s.model, fetchImpl, signal); // given up on after 15 s, as by `hey doctor`

@@ -38,6 +38,7 @@ const EDGES = new Set([
   "fs/dir-problem.ts",
   "fs/dir-sync.ts",
   "fs/git-config-files.ts",
+  "fs/listed-windows.ts",
   "fs/worktree.ts",
   "fs/own-files.ts",
   "fs/package-scripts.ts",
