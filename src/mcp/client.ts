@@ -17,6 +17,7 @@ import type { McpTool } from "./names.ts";
 import type { HeyOAuthProvider } from "./oauth.ts";
 import { requestOptions } from "./progress.ts";
 import { refusedToken } from "./refused-token.ts";
+import { boundedStart } from "./sse-start.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import type { CallResult } from "./results.ts";
 import { abortable, CallError, ConnectError, type Connection, type ConnectHooks, within } from "./server.ts";
@@ -228,7 +229,7 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
           [client, http, legacy] = [newClient(lib, ctx, hooks, limits, inUse), undefined, true];
         }
       }
-      if (legacy) await connect(client, new lib.SSE(url, { requestInit, fetch: watched, ...auth }));
+      if (legacy) await connect(client, boundedStart(new lib.SSE(url, { requestInit, fetch: watched, ...auth }), settings));
       const session: Session = { client, http, ...(await listBoth(client, settings.timeoutMs, signal)) };
       client.onclose = () => {
         if (inUse(client)) lost("the connection closed");

@@ -219,8 +219,8 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
     }
     if (state === "connecting") {
       progress?.(`waiting for MCP server ${name} to start`); // a slow start is no hung call
-      // for timeout_ms at most: a legacy SSE server may open its event stream and never name its
-      // endpoint (a proxy that buffers the stream), and the SDK's start has no limit of its own
+      // for timeout_ms at most: a start takes up to timeout_ms for each of its steps (a legacy SSE
+      // start, initialize, each list), and a call waits no longer than a call to it may take
       await abortable(within(attempt, settings.timeoutMs), signal);
       if (state === "connecting")
         return `MCP server ${name} is still starting after ${settings.timeoutMs / 1000} s ([mcp.${name}] timeout_ms); try again later`;
