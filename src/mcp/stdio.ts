@@ -1,10 +1,16 @@
-import { errorText } from "../kernel/errors.ts";
-// The stdio transport of a local MCP server (SPEC §14), on Bun.spawn: it fits the SDK's
+// The stdio transport of a local MCP server (SPEC §14), on node:child_process: it fits the SDK's
 // Transport interface (start/send/close and the three callbacks) without importing it. The child
 // gets an explicit environment — a short allow-list of the parent's plus the server's configured
 // `env`, never the user's API keys — runs in its own process group (a Ctrl-C meant for hey does not
 // reach it; close kills its whole tree) and its stderr is kept, the tail only, for diagnostics.
-// Messages are newline-delimited JSON on stdin/stdout.
+// Messages are newline-delimited JSON on stdin/stdout. The child and its pipes hold the program
+// open only while a request to it is in flight (in-flight.ts): a program that embeds hey (lib.ts
+// createMcp) and forgets close() still exits, and the server, its stdin closed, ends too.
+// node:child_process rather than Bun.spawn for that: a Bun.spawn pipe being read keeps the event
+// loop alive whatever `unref()` says (tried with Bun 1.4.5), a node socket's unref() does not.
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { errorText } from "../kernel/errors.ts";
+import { inFlight } from "./in-flight.ts";
 
 /** The parent's variables a server inherits (STYLE "Processes"); everything else must be configured. */
 export const ENV_ALLOW = [
@@ -95,9 +101,11 @@ export class StdioTransport {
   onmessage?: ((message: unknown) => void) | undefined;
   /** why the process ended ("exited with code 1"), once it has */
   exitReason: string | undefined;
-  private proc: Bun.Subprocess<"pipe", "pipe", "pipe"> | undefined;
+  private proc: ChildProcessWithoutNullStreams | undefined;
   private tail = "";
   private closed = false;
+  /** the requests sent and not yet answered: while there is one, the child holds the program open */
+  private readonly inFlight = inFlight((waiting) => this.hold(waiting));
 
   constructor(
     private readonly spec: StdioSpec,
@@ -115,31 +123,37 @@ export class StdioTransport {
     const { command, args, cwd } = this.spec;
     const exe = findCommand(command, this.env, cwd);
     if (!exe) throw new CommandNotFound(commandNotFound(command));
-    const proc = Bun.spawn([exe, ...args], {
-      cwd,
-      env: this.env,
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-      detached: process.platform !== "win32",
-      windowsHide: true,
+    const proc = spawn(exe, args, { cwd, env: this.env, stdio: "pipe", detached: process.platform !== "win32", windowsHide: true });
+    await new Promise<void>((resolve, reject) => {
+      proc.once("spawn", resolve);
+      proc.once("error", reject); // EACCES and the like: it could not be started
     });
+    proc.stdin.on("error", () => {}); // EPIPE: the process is gone, its exit says why
     this.proc = proc;
+    this.hold(false);
+    const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
     const reading = this.readLines(proc.stdout);
     void this.readStderr(proc.stderr);
-    void proc.exited.then(async (code) => {
-      this.exitReason = proc.signalCode ? `killed by ${proc.signalCode}` : `exited with code ${code}`;
+    void exited.then(async () => {
+      this.exitReason = proc.signalCode ? `killed by ${proc.signalCode}` : `exited with code ${proc.exitCode}`;
       await reading; // the last messages before the exit are delivered first
       this.finish();
     });
   }
 
+  /** Whether the child and its pipes keep the program running (node's ref), or let it exit. */
+  private hold(held: boolean): void {
+    const proc = this.proc;
+    if (!proc) return;
+    for (const h of [proc, proc.stdout, proc.stderr, proc.stdin] as unknown as { ref?(): void; unref?(): void }[]) held ? h.ref?.() : h.unref?.();
+  }
+
   async send(message: unknown): Promise<void> {
     const proc = this.proc;
     if (!proc || this.closed) throw new Error("not connected");
+    this.inFlight.sent(message);
     try {
-      proc.stdin.write(JSON.stringify(message) + "\n");
-      await proc.stdin.flush();
+      await new Promise<void>((resolve, reject) => proc.stdin.write(JSON.stringify(message) + "\n", (e) => (e ? reject(e) : resolve())));
     } catch (e) {
       // EPIPE and the like: the process is gone (its exit is reported a moment later)
       throw new Error(`not connected: ${errorText(e)}`);
@@ -150,11 +164,12 @@ export class StdioTransport {
   async close(): Promise<void> {
     const proc = this.proc;
     if (proc && proc.exitCode === null && proc.signalCode === null) {
-      try {
-        Promise.resolve(proc.stdin.end()).catch(() => {}); // EPIPE: already gone
-      } catch {} // already gone
+      proc.stdin.end(); // an EPIPE is its error event's, ignored
+      const exited = new Promise<boolean>((resolve) => proc.once("exit", () => resolve(true)));
       signalGroup(proc, "SIGTERM");
-      const gone = await Promise.race([proc.exited.then(() => true), Bun.sleep(CLOSE_GRACE_MS).then(() => false)]);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const gone = await Promise.race([exited, new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_GRACE_MS)))]);
+      clearTimeout(timer);
       if (!gone) signalGroup(proc, "SIGKILL");
     }
     this.finish();
@@ -171,7 +186,7 @@ export class StdioTransport {
    * MAX_MESSAGE_BYTES of one: past that only its edges are kept, and at its end the request it
    * answers is failed (dropLine).
    */
-  private async readLines(stream: ReadableStream<Uint8Array>): Promise<void> {
+  private async readLines(stream: AsyncIterable<Uint8Array>): Promise<void> {
     let parts: Uint8Array[] = [];
     let size = 0;
     let dropped: { head: Uint8Array; tail: Uint8Array; bytes: number } | undefined;
@@ -217,7 +232,7 @@ export class StdioTransport {
     const id = messageId(new TextDecoder().decode(head), new TextDecoder().decode(tail));
     const why = `the server's answer was ${mb(bytes)}, more than the ${mb(MAX_MESSAGE_BYTES)} hey reads, so it was dropped; ask the tool for less (a range, a filter, a page)`;
     if (id === undefined) return this.onerror?.(new NoiseError(`${why} (no request id found in it)`));
-    this.onmessage?.({ jsonrpc: "2.0", id, error: { code: TOO_LARGE, message: why } });
+    this.deliver({ jsonrpc: "2.0", id, error: { code: TOO_LARGE, message: why } });
   }
 
   private line(raw: string): void {
@@ -229,10 +244,15 @@ export class StdioTransport {
     } catch {
       return this.onerror?.(new NoiseError(`it wrote something that is not JSON-RPC on stdout: ${JSON.stringify(text.slice(0, 120))}`));
     }
+    this.deliver(message);
+  }
+
+  private deliver(message: unknown): void {
+    this.inFlight.received(message);
     this.onmessage?.(message);
   }
 
-  private async readStderr(stream: ReadableStream<Uint8Array>): Promise<void> {
+  private async readStderr(stream: AsyncIterable<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
     try {
       for await (const chunk of stream) this.tail = (this.tail + decoder.decode(chunk, { stream: true })).slice(-STDERR_TAIL_CHARS);
@@ -279,9 +299,9 @@ export function messageId(head: string, tail: string): number | string | undefin
 }
 
 /** A signal to the child's process group (the child alone on Windows). */
-function signalGroup(proc: Bun.Subprocess, signal: NodeJS.Signals): void {
+function signalGroup(proc: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
   try {
     if (process.platform === "win32") proc.kill(signal);
-    else process.kill(-proc.pid, signal);
+    else if (proc.pid !== undefined) process.kill(-proc.pid, signal);
   } catch {} // ESRCH: nothing left
 }
