@@ -18,6 +18,7 @@ import type { HeyOAuthProvider } from "./oauth.ts";
 import { requestOptions } from "./progress.ts";
 import { refusedToken } from "./refused-token.ts";
 import { boundedStart } from "./sse-start.ts";
+import { toolPage } from "./tool-list.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import type { CallResult } from "./results.ts";
 import { abortable, CallError, ConnectError, type Connection, type ConnectHooks, within } from "./server.ts";
@@ -56,6 +57,7 @@ async function loadSdk() {
     StreamableHTTPError: http.StreamableHTTPError,
     SSE: sse.SSEClientTransport,
     SseError: sse.SseError,
+    Result: types.ResultSchema, // any result, read by hey (tool-list.ts)
     UnauthorizedError: auth.UnauthorizedError,
     auth: auth.auth,
     wwwAuthenticate: auth.extractWWWAuthenticateParams,
@@ -90,7 +92,7 @@ export async function connectServer(settings: McpServerSettings, hooks: ConnectH
 /**
  * The SDK client of hey. A server's notice that its tools changed is answered by reading every page
  * of the new list (the SDK's own refresh reads only the first), given to `hooks` while `inUse`
- * says this client is still the one in use.
+ * says this client is still the one in use. tools/list is read tool by tool (tool-list.ts).
  */
 function newClient(
   lib: Sdk,
@@ -107,6 +109,7 @@ function newClient(
       );
   };
   const client: SdkClient = new lib.Client({ name: "hey", version: ctx.version }, { listChanged: { tools: { autoRefresh: false, onChanged: refresh } } });
+  client.listTools = async (params, options) => toolPage(await client.request({ method: "tools/list", params }, lib.Result, options), client);
   return client;
 }
 

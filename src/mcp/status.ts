@@ -29,7 +29,12 @@ const STATE: Record<ServerStatus["state"], string> = {
   stopped: "stopped",
   closed: "closed",
 };
-const WHY: Record<Reason, string> = { tools: "not in tools", exclude_tools: "exclude_tools", permission: "refused by [permission]" };
+const WHY: Record<Reason, string> = {
+  tools: "not in tools",
+  exclude_tools: "exclude_tools",
+  permission: "refused by [permission]",
+  schema: "invalid input schema",
+};
 
 /**
  * A server written in another agent's format (Codex's `[mcp_servers.NAME]`, a `.mcp.json` entry) as
