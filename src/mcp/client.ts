@@ -362,7 +362,7 @@ function callError(e: unknown, lib: Sdk): CallError {
   return new CallError("failed", errorText(e));
 }
 
-/** The calls of a connection, each through `send` (which turns every failure into a CallError). */
+/** The calls of a connection, each through `send` (every failure a CallError); a result is read by results.ts, not the SDK's types. */
 function connection(
   lists: Pick<Connection, "tools" | "prompts">,
   send: <T>(req: (c: SdkClient) => Promise<T>) => Promise<T>,
@@ -371,7 +371,8 @@ function connection(
   return {
     tools: lists.tools,
     prompts: lists.prompts,
-    call: (name, args, opts) => send(async (c) => (await c.callTool({ name, arguments: args }, undefined, requestOptions(opts))) as CallResult),
+    call: (name, args, opts) =>
+      send(async (c) => (await c.callTool({ name, arguments: args }, (await sdk()).Result as never, requestOptions(opts))) as CallResult),
     get: (what, { timeoutMs, signal }): Promise<PromptResult | ResourceResult> =>
       send<PromptResult | ResourceResult>((c) =>
         "prompt" in what

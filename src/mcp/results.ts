@@ -1,8 +1,12 @@
-// An MCP tool result as the model gets it (SPEC §14). Pure. Text parts are joined; images become
-// IR images (an adapter whose wire takes none names them instead); other parts are named by what
-// they are; `structuredContent` is the JSON text when the server sent no text; `isError` makes an
-// error result. Long output is cut, and the caller keeps the full text in a file named in the result.
+// An MCP tool result as the model gets it (SPEC §14). Pure. Text parts are joined; images (and
+// embedded resources that are images) become IR images (an adapter whose wire takes none names
+// them instead) when a model can take them — PNG, JPEG, GIF or WebP by their bytes, whatever the
+// server calls them, up to IMAGE_MAX_BYTES: any other, once in the history, would have every later
+// request refused — else a line names them; other parts are named by what they are;
+// `structuredContent` is the JSON text when the server sent no text; `isError` makes an error
+// result. Long output is cut, and the caller keeps the full text in a file named in the result.
 import type { ImagePart } from "../kernel/ir.ts";
+import { IMAGE_MAX_BYTES, sniffImage } from "../prompt/image.ts";
 
 /** One MCP result sends at most this much text to the model (seed M10b); the rest goes to a file. */
 export const MAX_RESULT_CHARS = 8_000;
@@ -27,13 +31,15 @@ export function shapeResult(result: CallResult): Shaped {
   const texts: string[] = [];
   const images: ImagePart[] = [];
   const parts = Array.isArray(result.content) ? (result.content as Part[]) : [];
+  const take = (image: ImagePart | string) => (typeof image === "string" ? texts.push(image) : images.push(image));
   for (const p of parts) {
     if (typeof p !== "object" || p === null) continue;
     const mime = typeof p.mimeType === "string" ? p.mimeType : "unknown type";
     if (p.type === "text" && typeof p.text === "string") texts.push(p.text);
-    else if (p.type === "image" && typeof p.data === "string") images.push({ type: "image", mediaType: mime, data: p.data });
+    else if (p.type === "image" && typeof p.data === "string") take(imageOf(p.data, mime));
     else if (p.type === "audio") texts.push(`[audio ${mime} omitted]`);
     else if (p.type === "resource_link") texts.push(`[resource ${String(p.uri ?? "")}${typeof p.name === "string" ? ` (${p.name})` : ""}]`);
+    else if (p.type === "resource" && isImage(p.resource)) take(imageOf(p.resource.blob, p.resource.mimeType));
     else if (p.type === "resource") texts.push(resourceText(p.resource));
     else texts.push(`[${String(p.type ?? "unknown")} content omitted]`);
   }
@@ -42,6 +48,28 @@ export function shapeResult(result: CallResult): Shaped {
   if (text === "" && images.length > 0) text = images.map((i) => `[image ${i.mediaType}]`).join("\n");
   return { text, isError: result.isError === true, images };
 }
+
+/** An image as a model takes it, or the line that stands for it: its kind by its bytes, its size within IMAGE_MAX_BYTES. */
+function imageOf(data: string, declared: string): ImagePart | string {
+  let kind: string | undefined;
+  try {
+    kind = sniffImage(Uint8Array.from(atob(data.slice(0, 16)), (c) => c.charCodeAt(0)));
+  } catch {} // not base64: no kind
+  if (!kind) return `[image ${declared} omitted: not PNG, JPEG, GIF or WebP, the kinds a model takes]`;
+  const bytes = Math.floor((data.length * 3) / 4);
+  if (bytes > IMAGE_MAX_BYTES) return `[image ${kind} of ${(bytes / 1048576).toFixed(1)} MB omitted: over the ${IMAGE_MAX_BYTES / 1048576} MB a model takes]`;
+  return { type: "image", mediaType: kind, data };
+}
+
+/** Whether an embedded resource is an image (a blob with an image type). */
+const isImage = (r: unknown): r is { blob: string; mimeType: string } =>
+  typeof r === "object" &&
+  r !== null &&
+  "blob" in r &&
+  typeof r.blob === "string" &&
+  "mimeType" in r &&
+  typeof r.mimeType === "string" &&
+  r.mimeType.startsWith("image/");
 
 /** An embedded resource: its text, or what it is when it is binary. */
 function resourceText(resource: unknown): string {
