@@ -65,9 +65,11 @@ const NO_ENDPOINT = "its event stream named no endpoint to post to within 0.5 s 
 // start had no limit. That start is bounded by timeout_ms now (src/mcp/sse-start.ts), and it begins
 // before any call can wait on it, so the renewal here gives up first: this test shows the call
 // ends with why, rather than hanging (without the start's bound: 'echo timed out' after
-// 86084b9's wait, for ever before it). 86084b9's own bound now only matters when a renewal's later
-// steps (initialize, tools/list, each bounded by timeout_ms too) outlast a call's wait, which a
-// test could reach only by answering one just before its deadline, a race of clocks.
+// 86084b9's wait, for ever before it). Every step of a renewal is bounded now (start, initialize,
+// each list: timeout_ms each), and when one fails the call ends then, with or without 86084b9's
+// wait, with the same words. That wait still changes something only when a renewal succeeds more
+// than timeout_ms after a call began waiting (the call then fails instead of being served late):
+// a test would have to answer a step just before its own deadline, a race of clocks.
 test("a legacy SSE server that restarts and is slow to open hey's new session: the new session gives up after timeout_ms, and a call waiting on it says why", async () => {
   const legacy = await startLegacyMcp();
   legacies.push(legacy);
