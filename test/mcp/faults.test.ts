@@ -237,3 +237,11 @@ test("a badly described tool costs that tool, not its server: no input type is r
   expect(await m.call("dangling")).toEqual({ output: "fake: " });
   expect(await m.call("echo", { text: "still" })).toEqual({ output: "fake: still" });
 });
+
+test("a server whose tools change while hey still connects to it (its notice comes as hey reads its prompts) is offered the new list", async () => {
+  const m = open([fake("late", ["late-tools"])]);
+  // before: the notice was dropped (the server was not connected yet), and hey offered `echo` alone until the server's next notice
+  await until(async () => (await m.tools()).some((t) => t.name === "later"), "the tool it announced while connecting");
+  expect((await m.tools()).map((t) => t.name)).toEqual(["echo", "later"]);
+  expect(await m.call("later")).toEqual({ output: "fake: " });
+});
