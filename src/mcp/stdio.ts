@@ -8,7 +8,7 @@
 // createMcp) and forgets close() still exits, and the server, its stdin closed, ends too.
 // node:child_process rather than Bun.spawn for that: a Bun.spawn pipe being read keeps the event
 // loop alive whatever `unref()` says (tried with Bun 1.4.5), a node socket's unref() does not.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { errorText } from "../kernel/errors.ts";
 import { inFlight } from "./in-flight.ts";
 
@@ -123,6 +123,7 @@ export class StdioTransport {
     const { command, args, cwd } = this.spec;
     const exe = findCommand(command, this.env, cwd);
     if (!exe) throw new CommandNotFound(commandNotFound(command));
+    const { spawn } = await import("node:child_process"); // not at start-up: ~2 ms a run without servers would pay
     const proc = spawn(exe, args, { cwd, env: this.env, stdio: "pipe", detached: process.platform !== "win32", windowsHide: true });
     await new Promise<void>((resolve, reject) => {
       proc.once("spawn", resolve);
