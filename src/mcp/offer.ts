@@ -11,7 +11,7 @@ import { schemaProblem } from "./schema-check.ts";
 import { leftOutBy, selectionWarnings, selectTools, type Selection } from "./select.ts";
 
 /** Why a server's tool is not in the request. */
-export type Reason = "tools" | "exclude_tools" | "permission" | "schema";
+export type Reason = "tools" | "exclude_tools" | "permission" | "schema" | "tasks";
 
 export interface ServerTools {
   server: string;
@@ -44,7 +44,9 @@ export function offerTools(lists: readonly ServerTools[], refused: (name: string
       const bad = schemaProblem(t.inputSchema);
       if (bad) leftOut.push({ server, name: t.name, why: "schema" });
       if (bad) warnings.push(`MCP server ${server}'s tool ${t.name} is not offered: its input schema is invalid (${bad})`);
-      return !bad;
+      // a tool the server runs only as an MCP task would fail every call: hey does not run tasks yet
+      if (!bad && t.tasksOnly) leftOut.push({ server, name: t.name, why: "tasks" });
+      return !bad && !t.tasksOnly;
     });
     for (const t of tools) {
       const why = leftOutBy(t, selection);

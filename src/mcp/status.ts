@@ -34,6 +34,7 @@ const WHY: Record<Reason, string> = {
   exclude_tools: "exclude_tools",
   permission: "refused by [permission]",
   schema: "invalid input schema",
+  tasks: "runs only as an MCP task, which hey does not run",
 };
 
 /**
