@@ -71,12 +71,26 @@ const isImage = (r: unknown): r is { blob: string; mimeType: string } =>
   typeof r.mimeType === "string" &&
   r.mimeType.startsWith("image/");
 
-/** An embedded resource: its text, or what it is when it is binary. */
+/** An embedded resource: its text (a blob of text decoded), or what it is when it is binary. */
 function resourceText(resource: unknown): string {
   if (typeof resource !== "object" || resource === null) return "[resource]";
   const r = resource as { uri?: unknown; text?: unknown; blob?: unknown; mimeType?: unknown };
   if (typeof r.text === "string") return r.text;
-  return `[resource ${String(r.uri ?? "")} (${typeof r.mimeType === "string" ? r.mimeType : "binary"}) omitted]`;
+  const mime = typeof r.mimeType === "string" ? r.mimeType : "binary";
+  const text = typeof r.blob === "string" && TEXT_TYPE.test(mime) ? utf8(r.blob) : undefined;
+  return text ?? `[resource ${String(r.uri ?? "")} (${mime}) omitted]`;
+}
+
+/** Media types whose bytes are text (a server may send a text file as a blob). */
+const TEXT_TYPE = /^(text\/|application\/([\w.-]+\+)?(json|xml|yaml|x-yaml|javascript|x-sh|sql|toml|csv)\b)/;
+
+/** `base64` decoded as UTF-8 text, or undefined when it is not base64 or not UTF-8. */
+function utf8(base64: string): string | undefined {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether `text` is over the limit and must be cut (the caller saves it first). */

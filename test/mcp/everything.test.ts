@@ -48,6 +48,14 @@ describe.each(["stdio", "Streamable HTTP"] as const)("server-everything over %s"
     expect(r.images).toEqual([{ type: "image", mediaType: "image/png", data: expect.stringMatching(/^iVBOR/) }]);
   });
 
+  test("an embedded resource, text or a text blob, is its text", async () => {
+    expect((await m.call("get-resource-reference", { resourceType: "Text", resourceId: 1 })).output).toMatch(
+      /\nResource 1: This is a plaintext resource created at /,
+    );
+    // before: '[resource demo://resource/dynamic/blob/2 (text/plain) omitted]'
+    expect((await m.call("get-resource-reference", { resourceType: "Blob", resourceId: 2 })).output).toMatch(/\nResource 2: This is a base64 blob created at /);
+  });
+
   test("structured content (validated by the SDK against its output schema)", async () => {
     const r = await m.call("get-structured-content", { location: "Chicago" });
     expect(JSON.parse(r.output)).toEqual({ temperature: 36, conditions: "Light rain / drizzle", humidity: 82 });

@@ -59,6 +59,17 @@ test.each<[string, Parameters<typeof shapeResult>[0], ReturnType<typeof shapeRes
     },
   ],
   [
+    "an embedded resource that is text sent as a blob is its text; one that is not UTF-8 is named",
+    {
+      content: [
+        { type: "resource", resource: { uri: "file:///notes.md", blob: btoa("# Notes\nsee the plan"), mimeType: "text/markdown" } },
+        { type: "resource", resource: { uri: "file:///a.json", blob: btoa('{"a":1}'), mimeType: "application/json" } },
+        { type: "resource", resource: { uri: "file:///bad.txt", blob: btoa("\xff\xfe"), mimeType: "text/plain" } },
+      ],
+    },
+    { text: '# Notes\nsee the plan\n{"a":1}\n[resource file:///bad.txt (text/plain) omitted]', isError: false, images: [] },
+  ],
+  [
     "an embedded resource that is an image is an image",
     { content: [{ type: "resource", resource: { uri: "screen://1", blob: PNG, mimeType: "image/png" } }] },
     { text: "[image image/png]", isError: false, images: [{ type: "image", mediaType: "image/png", data: PNG }] },
