@@ -217,7 +217,7 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
       return abortable(p, signal);
     };
     challenged = false;
-    const inUse = (c: SdkClient) => current?.client === c;
+    const inUse = (c: SdkClient) => (current ?? { client: c }).client === c; // the first session's notices count while it opens
     const limits = { timeoutMs: settings.timeoutMs, signal };
     let client = newClient(lib, ctx, hooks, limits, inUse);
     let http: Session["http"];
