@@ -1,15 +1,14 @@
-// The stdio transport of a local MCP server (SPEC §14), on node:child_process: it fits the SDK's
+// The stdio transport of a local MCP server (SPEC §14), on child.ts's process: it fits the SDK's
 // Transport interface (start/send/close and the three callbacks) without importing it. The child
 // gets an explicit environment — a short allow-list of the parent's plus the server's configured
 // `env`, never the user's API keys — runs in its own process group (a Ctrl-C meant for hey does not
 // reach it; close kills its whole tree) and its stderr is kept, the tail only, for diagnostics.
 // Messages are newline-delimited JSON on stdin/stdout. The child and its pipes hold the program
-// open only while a request to it is in flight (in-flight.ts): a program that embeds hey (lib.ts
-// createMcp) and forgets close() still exits, and the server, its stdin closed, ends too.
-// node:child_process rather than Bun.spawn for that: a Bun.spawn pipe being read keeps the event
-// loop alive whatever `unref()` says (tried with Bun 1.4.5), a node socket's unref() does not.
-import type { ChildProcessWithoutNullStreams } from "node:child_process";
+// open only while a request to it is in flight (in-flight.ts; POSIX, see child.ts): a program that
+// embeds hey (lib.ts createMcp) and forgets close() still exits, and the server, its stdin
+// closed, ends too.
 import { errorText } from "../kernel/errors.ts";
+import { type Child, spawnChild } from "./child.ts";
 import { inFlight } from "./in-flight.ts";
 
 /** The parent's variables a server inherits (STYLE "Processes"); everything else must be configured. */
@@ -101,11 +100,11 @@ export class StdioTransport {
   onmessage?: ((message: unknown) => void) | undefined;
   /** why the process ended ("exited with code 1"), once it has */
   exitReason: string | undefined;
-  private proc: ChildProcessWithoutNullStreams | undefined;
+  private proc: Child | undefined;
   private tail = "";
   private closed = false;
   /** the requests sent and not yet answered: while there is one, the child holds the program open */
-  private readonly inFlight = inFlight((waiting) => this.hold(waiting));
+  private readonly inFlight = inFlight((waiting) => this.proc?.hold(waiting));
 
   constructor(
     private readonly spec: StdioSpec,
@@ -123,30 +122,16 @@ export class StdioTransport {
     const { command, args, cwd } = this.spec;
     const exe = findCommand(command, this.env, cwd);
     if (!exe) throw new CommandNotFound(commandNotFound(command));
-    const { spawn } = await import("node:child_process"); // not at start-up: ~2 ms a run without servers would pay
-    const proc = spawn(exe, args, { cwd, env: this.env, stdio: "pipe", detached: process.platform !== "win32", windowsHide: true });
-    await new Promise<void>((resolve, reject) => {
-      proc.once("spawn", resolve);
-      proc.once("error", reject); // EACCES and the like: it could not be started
-    });
-    proc.stdin.on("error", () => {}); // EPIPE: the process is gone, its exit says why
+    const proc = await spawnChild({ exe, args, env: this.env, cwd });
     this.proc = proc;
-    this.hold(false);
-    const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
+    proc.hold(false); // until a request waits for its answer
     const reading = this.readLines(proc.stdout);
     void this.readStderr(proc.stderr);
-    void exited.then(async () => {
-      this.exitReason = proc.signalCode ? `killed by ${proc.signalCode}` : `exited with code ${proc.exitCode}`;
+    void proc.exited.then(async (why) => {
+      this.exitReason = why;
       await reading; // the last messages before the exit are delivered first
       this.finish();
     });
-  }
-
-  /** Whether the child and its pipes keep the program running (node's ref), or let it exit. */
-  private hold(held: boolean): void {
-    const proc = this.proc;
-    if (!proc) return;
-    for (const h of [proc, proc.stdout, proc.stderr, proc.stdin] as unknown as { ref?(): void; unref?(): void }[]) held ? h.ref?.() : h.unref?.();
   }
 
   async send(message: unknown): Promise<void> {
@@ -154,7 +139,7 @@ export class StdioTransport {
     if (!proc || this.closed) throw new Error("not connected");
     this.inFlight.sent(message);
     try {
-      await new Promise<void>((resolve, reject) => proc.stdin.write(JSON.stringify(message) + "\n", (e) => (e ? reject(e) : resolve())));
+      await proc.write(JSON.stringify(message) + "\n");
     } catch (e) {
       // EPIPE and the like: the process is gone (its exit is reported a moment later)
       throw new Error(`not connected: ${errorText(e)}`);
@@ -164,14 +149,16 @@ export class StdioTransport {
   /** Ends the server: stdin closed, SIGTERM to its group, SIGKILL after a short grace. Never throws. */
   async close(): Promise<void> {
     const proc = this.proc;
-    if (proc && proc.exitCode === null && proc.signalCode === null) {
-      proc.stdin.end(); // an EPIPE is its error event's, ignored
-      const exited = new Promise<boolean>((resolve) => proc.once("exit", () => resolve(true)));
-      signalGroup(proc, "SIGTERM");
+    if (proc?.running()) {
+      proc.end();
+      proc.signal("SIGTERM");
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const gone = await Promise.race([exited, new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_GRACE_MS)))]);
+      const gone = await Promise.race([
+        proc.exited.then(() => true),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_GRACE_MS))),
+      ]);
       clearTimeout(timer);
-      if (!gone) signalGroup(proc, "SIGKILL");
+      if (!gone) proc.signal("SIGKILL");
     }
     this.finish();
   }
@@ -297,12 +284,4 @@ export function messageId(head: string, tail: string): number | string | undefin
   const last = new RegExp(String.raw`,\s*"id"\s*:\s*` + value + String.raw`\s*(?:,\s*"jsonrpc"\s*:\s*"2\.0"\s*)?\}\s*$`).exec(tail);
   const raw = first?.[1] ?? last?.[1];
   return raw === undefined ? undefined : (JSON.parse(raw) as number | string);
-}
-
-/** A signal to the child's process group (the child alone on Windows). */
-function signalGroup(proc: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
-  try {
-    if (process.platform === "win32") proc.kill(signal);
-    else if (proc.pid !== undefined) process.kill(-proc.pid, signal);
-  } catch {} // ESRCH: nothing left
 }

@@ -3,7 +3,9 @@
 // with nothing else to wait for (no SDK and its request timers): it stays for the answer, then exits.
 import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
+import { spawnChild } from "../../src/mcp/child.ts";
 import { inFlight } from "../../src/mcp/in-flight.ts";
+import { childEnv } from "../../src/mcp/stdio.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
 
@@ -44,5 +46,20 @@ await t.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "nap
     expect(await new Response(run.stdout).text()).toBe('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"rested"}]}}\n');
   } finally {
     run.kill("SIGKILL");
+  }
+});
+
+test("Windows' spawn (Bun.spawn, which runs npx's .cmd shim; it does not let go of the program): a server answers, its exit is told", async () => {
+  const child = await spawnChild({ exe: BUN, args: [FAKE_SERVER, "ok"], env: childEnv(process.env, {}), cwd: undefined }, "win32");
+  try {
+    await child.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })}\n`);
+    const reader = child.stdout[Symbol.asyncIterator]();
+    const first = new TextDecoder().decode((await reader.next()).value);
+    expect(JSON.parse(first)).toMatchObject({ id: 1, result: { tools: [{ name: "echo" }] } });
+    child.end(); // its stdin closed, it ends
+    expect(await child.exited).toBe("exited with code 0");
+    expect(child.running()).toBe(false);
+  } finally {
+    child.signal("SIGKILL");
   }
 });
