@@ -372,13 +372,13 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       if (startup) startup.attached = agent.usage.requests;
       if (!pending) return [startup?.note, stillStarting(parts.mcp.status())].filter(Boolean).join("\n") || undefined;
       pending.attached = agent.usage.requests;
-      const { report } = pending; // the servers it started, as they are now: one may have failed since
+      const { report } = pending; // the servers it started, as they are now (one may have failed since), and start-up's still starting
       const reload = reloadNote(
         { ...report, warnings: [...report.warnings, ...startNotes(report.changes, parts.mcp.status())] },
         pending.before,
         tools.map((t) => t.name),
       );
-      return startup ? `${startup.note}\n${reload}` : reload;
+      return [startup?.note, reload, stillStarting(parts.mcp.status(), report.changes)].filter(Boolean).join("\n");
     },
     resume: (session) => swap(session),
     async fresh() {

@@ -49,3 +49,36 @@ test("servers createMcp cannot run are refused at once, each named, instead of f
     ].join("\n"),
   );
 });
+
+test("a program that forgets mcp.close() exits once its calls are answered, the call it awaited not cut, and its server ends with it", async () => {
+  const log = join(dir.path, "starts.log");
+  const program = join(dir.path, "forgets-close.ts");
+  // a program whose last act is a call that takes a while; it never closes its servers
+  await Bun.write(
+    program,
+    `import { createMcp } from ${JSON.stringify(join(import.meta.dir, "../src/lib.ts"))};
+const mcp = createMcp([{ name: "nap", command: ${JSON.stringify(BUN)}, args: [${JSON.stringify(FAKE_SERVER)}, "sleepy"], env: { FAKE_LOG: ${JSON.stringify(log)} } }], { cacheDir: ${JSON.stringify(join(dir.path, "cache-forgets"))} });
+const nap = (await mcp.tools([], new AbortController().signal)).find((t) => t.name === "nap")!;
+console.log(JSON.stringify(await nap.run({ ms: 1000 }, { signal: new AbortController().signal, cwd: process.cwd() })));
+`,
+  );
+  const run = Bun.spawn([BUN, program], { stdout: "pipe", stderr: "pipe" });
+  try {
+    // before: the server's process and pipes kept the program running for ever (this await timed out)
+    expect(await run.exited).toBe(0);
+    expect(await new Response(run.stdout).text()).toBe('{"output":"rested"}\n'); // the call in flight held it open until answered
+    const pid = Number(/^start sleepy (\d+)$/m.exec(await Bun.file(log).text())?.[1]);
+    await until(() => !alive(pid), "the server to end with its stdin closed");
+  } finally {
+    run.kill("SIGKILL");
+  }
+});
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};

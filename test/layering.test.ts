@@ -45,6 +45,7 @@ const EDGES = new Set([
   "fs/read-head.ts",
   "fs/real-target.ts",
   "fs/root-probe.ts",
+  "mcp/child.ts",
   "mcp/client.ts",
   "mcp/credentials.ts",
   "mcp/login.ts",

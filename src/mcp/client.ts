@@ -17,6 +17,8 @@ import type { McpTool } from "./names.ts";
 import type { HeyOAuthProvider } from "./oauth.ts";
 import { requestOptions } from "./progress.ts";
 import { refusedToken } from "./refused-token.ts";
+import { boundedStart } from "./sse-start.ts";
+import { toolPage } from "./tool-list.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import type { CallResult } from "./results.ts";
 import { abortable, CallError, ConnectError, type Connection, type ConnectHooks, within } from "./server.ts";
@@ -55,6 +57,7 @@ async function loadSdk() {
     StreamableHTTPError: http.StreamableHTTPError,
     SSE: sse.SSEClientTransport,
     SseError: sse.SseError,
+    Result: types.ResultSchema, // any result, read by hey (tool-list.ts)
     UnauthorizedError: auth.UnauthorizedError,
     auth: auth.auth,
     wwwAuthenticate: auth.extractWWWAuthenticateParams,
@@ -89,7 +92,7 @@ export async function connectServer(settings: McpServerSettings, hooks: ConnectH
 /**
  * The SDK client of hey. A server's notice that its tools changed is answered by reading every page
  * of the new list (the SDK's own refresh reads only the first), given to `hooks` while `inUse`
- * says this client is still the one in use.
+ * says this client is still the one in use. tools/list is read tool by tool (tool-list.ts).
  */
 function newClient(
   lib: Sdk,
@@ -106,6 +109,7 @@ function newClient(
       );
   };
   const client: SdkClient = new lib.Client({ name: "hey", version: ctx.version }, { listChanged: { tools: { autoRefresh: false, onChanged: refresh } } });
+  client.listTools = async (params, options) => toolPage(await client.request({ method: "tools/list", params }, lib.Result, options), client);
   return client;
 }
 
@@ -213,7 +217,7 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
       return abortable(p, signal);
     };
     challenged = false;
-    const inUse = (c: SdkClient) => current?.client === c;
+    const inUse = (c: SdkClient) => (current ?? { client: c }).client === c; // the first session's notices count while it opens
     const limits = { timeoutMs: settings.timeoutMs, signal };
     let client = newClient(lib, ctx, hooks, limits, inUse);
     let http: Session["http"];
@@ -228,7 +232,7 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
           [client, http, legacy] = [newClient(lib, ctx, hooks, limits, inUse), undefined, true];
         }
       }
-      if (legacy) await connect(client, new lib.SSE(url, { requestInit, fetch: watched, ...auth }));
+      if (legacy) await connect(client, boundedStart(new lib.SSE(url, { requestInit, fetch: watched, ...auth }), settings));
       const session: Session = { client, http, ...(await listBoth(client, settings.timeoutMs, signal)) };
       client.onclose = () => {
         if (inUse(client)) lost("the connection closed");
@@ -360,7 +364,7 @@ function callError(e: unknown, lib: Sdk): CallError {
   return new CallError("failed", errorText(e));
 }
 
-/** The calls of a connection, each through `send` (which turns every failure into a CallError). */
+/** The calls of a connection, each through `send` (every failure a CallError); a result is read by results.ts, not the SDK's types. */
 function connection(
   lists: Pick<Connection, "tools" | "prompts">,
   send: <T>(req: (c: SdkClient) => Promise<T>) => Promise<T>,
@@ -369,7 +373,8 @@ function connection(
   return {
     tools: lists.tools,
     prompts: lists.prompts,
-    call: (name, args, opts) => send(async (c) => (await c.callTool({ name, arguments: args }, undefined, requestOptions(opts))) as CallResult),
+    call: (name, args, opts) =>
+      send(async (c) => (await c.callTool({ name, arguments: args }, (await sdk()).Result as never, requestOptions(opts))) as CallResult),
     get: (what, { timeoutMs, signal }): Promise<PromptResult | ResourceResult> =>
       send<PromptResult | ResourceResult>((c) =>
         "prompt" in what

@@ -38,7 +38,12 @@ export function suppliers(name: string, statuses: readonly ServerStatus[], offer
   const named = statuses.filter((s) => name.startsWith(`${sanitizeName(s.name)}_`)).sort((a, b) => b.name.length - a.name.length)[0];
   if (named?.state === "connecting") return { wait: [named.name] };
   if (named && named.state !== "connected") return { said: `unknown tool "${name}": ${stateLine(named, name, [], 0)}` };
-  const listed = starting.filter((s) => s.tools?.some((t) => sanitizeName(t.name) === name));
+  const lists = (s: ServerStatus) => s.tools?.some((t) => sanitizeName(t.name) === name);
+  // a tool of a server that failed or waits for a sign-in is not offered, but its cached list names it: why
+  const down = named ? undefined : statuses.find((s) => (s.state === "failed" || s.state === "auth_required") && lists(s));
+  if (down) return { said: `unknown tool "${name}": ${stateLine(down, name, [], 0)}` };
+  const listed = starting.filter(lists);
+  // no server lists it: those whose list is not known yet may (one whose list lacks it is not waited for)
   const wait = (listed.length ? listed : starting.filter((s) => s.tools === undefined)).map((s) => s.name);
   return wait.length ? { wait } : undefined;
 }
@@ -87,8 +92,8 @@ export function lateTool(name: string, deps: LateDeps): Tool | undefined {
       if (found.wait.length) {
         ctx.progress?.(`waiting for MCP server ${found.wait.join(", ")} to start`);
         const cap = Math.max(...found.wait.map((s) => deps.servers().find((x) => x.name === s)?.timeoutMs ?? 0));
-        // bounded by each server's own timeout_ms (initialize, each list), except a legacy SSE start
-        // that never names its endpoint: a call waits no longer than a call to it may take
+        // a start is bounded by each step's timeout_ms (a legacy SSE start, initialize, each list):
+        // a call waits no longer than a call to it may take
         await within(Promise.all(found.wait.map((s) => deps.mcp.settled(s, ctx.signal))), cap);
       }
       const tools = (await deps.tools(ctx.signal)).filter((t) => t.server !== undefined);

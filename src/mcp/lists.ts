@@ -3,6 +3,8 @@
 import type { McpTool } from "./names.ts";
 import type { McpPrompt } from "./prompts.ts";
 
+type ListedTool = { name: string; description?: string; inputSchema: object; execution?: { taskSupport?: string } };
+
 /** Pages of tools/list (and prompts/list) read at most (a server that pages forever is not waited on forever). */
 const MAX_PAGES = 20;
 
@@ -11,7 +13,7 @@ type Limits = { timeout: number; signal: AbortSignal };
 
 /** The part of an MCP client that lists; each call rejects as the client does. */
 export interface Lister {
-  listTools(page: Page, limits: Limits): Promise<{ tools: { name: string; description?: string; inputSchema: object }[]; nextCursor?: string }>;
+  listTools(page: Page, limits: Limits): Promise<{ tools: ListedTool[]; nextCursor?: string }>;
   listPrompts(
     page: Page,
     limits: Limits,
@@ -69,6 +71,11 @@ async function allPages<T>(list: (page: Page) => Promise<{ items: T[]; nextCurso
   return all;
 }
 
-function toolOf(t: { name: string; description?: string; inputSchema: object }): McpTool {
-  return { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), inputSchema: t.inputSchema as Record<string, unknown> };
+function toolOf(t: ListedTool): McpTool {
+  return {
+    name: t.name,
+    ...(t.description !== undefined ? { description: t.description } : {}),
+    inputSchema: t.inputSchema as Record<string, unknown>,
+    ...(t.execution?.taskSupport === "required" ? { tasksOnly: true as const } : {}),
+  };
 }

@@ -16,6 +16,8 @@ export interface McpTool {
   name: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  /** the server runs it only as an MCP task (`execution.taskSupport: "required"`), which hey does not run */
+  tasksOnly?: true;
 }
 
 /** A server's tool with the name the model sees. */

@@ -2,14 +2,16 @@
 // selection (`tools` / `exclude_tools`) goes first; the names the model sees are given to what is
 // left (so an excluded tool causes no prefix clash); then a tool the permission rules refuse
 // whatever its arguments is left out too: its schema would be paid on every request for a call
-// that can only fail. Pure.
+// that can only fail; before all, a tool whose input schema a model's API would refuse
+// (schema-check.ts). Pure.
 import { DEFAULT_TOKENS_PER_CHAR } from "../context/passes.ts";
 import type { ToolSpec } from "../kernel/ir.ts";
 import { exposeTools, renamedLine, sanitizeName, shortDescription, type ExposedTool, type McpTool } from "./names.ts";
+import { schemaProblem } from "./schema-check.ts";
 import { leftOutBy, selectionWarnings, selectTools, type Selection } from "./select.ts";
 
 /** Why a server's tool is not in the request. */
-export type Reason = "tools" | "exclude_tools" | "permission";
+export type Reason = "tools" | "exclude_tools" | "permission" | "schema" | "tasks";
 
 export interface ServerTools {
   server: string;
@@ -39,7 +41,16 @@ export interface Offer {
 export function offerTools(lists: readonly ServerTools[], refused: (name: string) => boolean, builtins: readonly string[] = []): Offer {
   const leftOut: Offer["leftOut"] = [];
   const warnings: string[] = [];
-  const selected = lists.map(({ server, tools, selection }) => {
+  const selected = lists.map(({ server, tools: listed, selection }) => {
+    // a schema a model's API refuses would fail every request: its tool is left out, and said
+    const tools = listed.filter((t) => {
+      const bad = schemaProblem(t.inputSchema);
+      if (bad) leftOut.push({ server, name: t.name, why: "schema" });
+      if (bad) warnings.push(`MCP server ${server}'s tool ${t.name} is not offered: its input schema is invalid (${bad})`);
+      // a tool the server runs only as an MCP task would fail every call: hey does not run tasks yet
+      if (!bad && t.tasksOnly) leftOut.push({ server, name: t.name, why: "tasks" });
+      return !bad && !t.tasksOnly;
+    });
     for (const t of tools) {
       const why = leftOutBy(t, selection);
       if (why) leftOut.push({ server, name: t.name, why });

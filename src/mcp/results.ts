@@ -1,8 +1,12 @@
-// An MCP tool result as the model gets it (SPEC §14). Pure. Text parts are joined; images become
-// IR images (an adapter whose wire takes none names them instead); other parts are named by what
-// they are; `structuredContent` is the JSON text when the server sent no text; `isError` makes an
-// error result. Long output is cut, and the caller keeps the full text in a file named in the result.
+// An MCP tool result as the model gets it (SPEC §14). Pure. Text parts are joined; images (and
+// embedded resources that are images) become IR images (an adapter whose wire takes none names
+// them instead) when a model can take them — PNG, JPEG, GIF or WebP by their bytes, whatever the
+// server calls them, up to IMAGE_MAX_BYTES: any other, once in the history, would have every later
+// request refused — else a line names them; other parts are named by what they are;
+// `structuredContent` is the JSON text when the server sent no text; `isError` makes an error
+// result. Long output is cut, and the caller keeps the full text in a file named in the result.
 import type { ImagePart } from "../kernel/ir.ts";
+import { IMAGE_MAX_BYTES, sniffImage } from "../prompt/image.ts";
 
 /** One MCP result sends at most this much text to the model (seed M10b); the rest goes to a file. */
 export const MAX_RESULT_CHARS = 8_000;
@@ -27,13 +31,15 @@ export function shapeResult(result: CallResult): Shaped {
   const texts: string[] = [];
   const images: ImagePart[] = [];
   const parts = Array.isArray(result.content) ? (result.content as Part[]) : [];
+  const take = (image: ImagePart | string) => (typeof image === "string" ? texts.push(image) : images.push(image));
   for (const p of parts) {
     if (typeof p !== "object" || p === null) continue;
     const mime = typeof p.mimeType === "string" ? p.mimeType : "unknown type";
     if (p.type === "text" && typeof p.text === "string") texts.push(p.text);
-    else if (p.type === "image" && typeof p.data === "string") images.push({ type: "image", mediaType: mime, data: p.data });
+    else if (p.type === "image" && typeof p.data === "string") take(imageOf(p.data, mime));
     else if (p.type === "audio") texts.push(`[audio ${mime} omitted]`);
     else if (p.type === "resource_link") texts.push(`[resource ${String(p.uri ?? "")}${typeof p.name === "string" ? ` (${p.name})` : ""}]`);
+    else if (p.type === "resource" && isImage(p.resource)) take(imageOf(p.resource.blob, p.resource.mimeType));
     else if (p.type === "resource") texts.push(resourceText(p.resource));
     else texts.push(`[${String(p.type ?? "unknown")} content omitted]`);
   }
@@ -43,12 +49,48 @@ export function shapeResult(result: CallResult): Shaped {
   return { text, isError: result.isError === true, images };
 }
 
-/** An embedded resource: its text, or what it is when it is binary. */
+/** An image as a model takes it, or the line that stands for it: its kind by its bytes, its size within IMAGE_MAX_BYTES. */
+function imageOf(data: string, declared: string): ImagePart | string {
+  let kind: string | undefined;
+  try {
+    kind = sniffImage(Uint8Array.from(atob(data.slice(0, 16)), (c) => c.charCodeAt(0)));
+  } catch {} // not base64: no kind
+  if (!kind) return `[image ${declared} omitted: not PNG, JPEG, GIF or WebP, the kinds a model takes]`;
+  const bytes = Math.floor((data.length * 3) / 4);
+  if (bytes > IMAGE_MAX_BYTES) return `[image ${kind} of ${(bytes / 1048576).toFixed(1)} MB omitted: over the ${IMAGE_MAX_BYTES / 1048576} MB a model takes]`;
+  return { type: "image", mediaType: kind, data };
+}
+
+/** Whether an embedded resource is an image (a blob with an image type). */
+const isImage = (r: unknown): r is { blob: string; mimeType: string } =>
+  typeof r === "object" &&
+  r !== null &&
+  "blob" in r &&
+  typeof r.blob === "string" &&
+  "mimeType" in r &&
+  typeof r.mimeType === "string" &&
+  r.mimeType.startsWith("image/");
+
+/** An embedded resource: its text (a blob of text decoded), or what it is when it is binary. */
 function resourceText(resource: unknown): string {
   if (typeof resource !== "object" || resource === null) return "[resource]";
   const r = resource as { uri?: unknown; text?: unknown; blob?: unknown; mimeType?: unknown };
   if (typeof r.text === "string") return r.text;
-  return `[resource ${String(r.uri ?? "")} (${typeof r.mimeType === "string" ? r.mimeType : "binary"}) omitted]`;
+  const mime = typeof r.mimeType === "string" ? r.mimeType : "binary";
+  const text = typeof r.blob === "string" && TEXT_TYPE.test(mime) ? utf8(r.blob) : undefined;
+  return text ?? `[resource ${String(r.uri ?? "")} (${mime}) omitted]`;
+}
+
+/** Media types whose bytes are text (a server may send a text file as a blob). */
+const TEXT_TYPE = /^(text\/|application\/([\w.-]+\+)?(json|xml|yaml|x-yaml|javascript|x-sh|sql|toml|csv)\b)/;
+
+/** `base64` decoded as UTF-8 text, or undefined when it is not base64 or not UTF-8. */
+function utf8(base64: string): string | undefined {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether `text` is over the limit and must be cut (the caller saves it first). */

@@ -177,6 +177,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
     started = true;
     state = "connecting";
     let mine: Connection | undefined;
+    let early: McpTool[] | undefined; // a list the server announced while it was still connecting: newer than the one connect brings
     const hooks: ConnectHooks = {
       onClose(why, tail, auth) {
         if (!mine || connection !== mine || state === "closed") return; // a failure while connecting rejects connect instead
@@ -184,6 +185,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
         set(auth ? "auth_required" : "stopped", { error: why, stderr: tail });
       },
       onTools(list) {
+        if (!mine && state === "connecting") early = list;
         if (!mine || connection !== mine || state === "closed") return;
         tools = list;
         deps.events.listed(list);
@@ -196,11 +198,11 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
         connection = c;
         // a remote server reached again is well again: losing it later is no crash loop
         if (remote) restarts = 0;
-        tools = c.tools;
+        tools = early ?? c.tools;
         prompts = c.prompts;
         cached = false;
         set("connected");
-        deps.events.listed(c.tools);
+        deps.events.listed(tools);
       },
       (e: unknown) => {
         if (state === "closed") return;
@@ -219,8 +221,8 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
     }
     if (state === "connecting") {
       progress?.(`waiting for MCP server ${name} to start`); // a slow start is no hung call
-      // for timeout_ms at most: a legacy SSE server may open its event stream and never name its
-      // endpoint (a proxy that buffers the stream), and the SDK's start has no limit of its own
+      // for timeout_ms at most: a start takes up to timeout_ms for each of its steps (a legacy SSE
+      // start, initialize, each list), and a call waits no longer than a call to it may take
       await abortable(within(attempt, settings.timeoutMs), signal);
       if (state === "connecting")
         return `MCP server ${name} is still starting after ${settings.timeoutMs / 1000} s ([mcp.${name}] timeout_ms); try again later`;

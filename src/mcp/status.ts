@@ -29,7 +29,13 @@ const STATE: Record<ServerStatus["state"], string> = {
   stopped: "stopped",
   closed: "closed",
 };
-const WHY: Record<Reason, string> = { tools: "not in tools", exclude_tools: "exclude_tools", permission: "refused by [permission]" };
+const WHY: Record<Reason, string> = {
+  tools: "not in tools",
+  exclude_tools: "exclude_tools",
+  permission: "refused by [permission]",
+  schema: "invalid input schema",
+  tasks: "runs only as an MCP task, which hey does not run",
+};
 
 /** `a, b (exclude_tools); c (refused by [permission])`: the names under each reason once, reasons in order of first use. */
 const byReason = (left: readonly { name: string; why: Reason }[]) =>

@@ -1,10 +1,15 @@
-import { errorText } from "../kernel/errors.ts";
-// The stdio transport of a local MCP server (SPEC §14), on Bun.spawn: it fits the SDK's
+// The stdio transport of a local MCP server (SPEC §14), on child.ts's process: it fits the SDK's
 // Transport interface (start/send/close and the three callbacks) without importing it. The child
 // gets an explicit environment — a short allow-list of the parent's plus the server's configured
 // `env`, never the user's API keys — runs in its own process group (a Ctrl-C meant for hey does not
 // reach it; close kills its whole tree) and its stderr is kept, the tail only, for diagnostics.
-// Messages are newline-delimited JSON on stdin/stdout.
+// Messages are newline-delimited JSON on stdin/stdout. The child and its pipes hold the program
+// open only while a request to it is in flight (in-flight.ts; POSIX, see child.ts): a program that
+// embeds hey (lib.ts createMcp) and forgets close() still exits, and the server, its stdin
+// closed, ends too.
+import { errorText } from "../kernel/errors.ts";
+import { type Child, spawnChild } from "./child.ts";
+import { inFlight } from "./in-flight.ts";
 
 /** The parent's variables a server inherits (STYLE "Processes"); everything else must be configured. */
 export const ENV_ALLOW = [
@@ -95,9 +100,11 @@ export class StdioTransport {
   onmessage?: ((message: unknown) => void) | undefined;
   /** why the process ended ("exited with code 1"), once it has */
   exitReason: string | undefined;
-  private proc: Bun.Subprocess<"pipe", "pipe", "pipe"> | undefined;
+  private proc: Child | undefined;
   private tail = "";
   private closed = false;
+  /** the requests sent and not yet answered: while there is one, the child holds the program open */
+  private readonly inFlight = inFlight((waiting) => this.proc?.hold(waiting));
 
   constructor(
     private readonly spec: StdioSpec,
@@ -115,20 +122,13 @@ export class StdioTransport {
     const { command, args, cwd } = this.spec;
     const exe = findCommand(command, this.env, cwd);
     if (!exe) throw new CommandNotFound(commandNotFound(command));
-    const proc = Bun.spawn([exe, ...args], {
-      cwd,
-      env: this.env,
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-      detached: process.platform !== "win32",
-      windowsHide: true,
-    });
+    const proc = await spawnChild({ exe, args, env: this.env, cwd });
     this.proc = proc;
+    proc.hold(false); // until a request waits for its answer
     const reading = this.readLines(proc.stdout);
     void this.readStderr(proc.stderr);
-    void proc.exited.then(async (code) => {
-      this.exitReason = proc.signalCode ? `killed by ${proc.signalCode}` : `exited with code ${code}`;
+    void proc.exited.then(async (why) => {
+      this.exitReason = why;
       await reading; // the last messages before the exit are delivered first
       this.finish();
     });
@@ -137,9 +137,9 @@ export class StdioTransport {
   async send(message: unknown): Promise<void> {
     const proc = this.proc;
     if (!proc || this.closed) throw new Error("not connected");
+    this.inFlight.sent(message);
     try {
-      proc.stdin.write(JSON.stringify(message) + "\n");
-      await proc.stdin.flush();
+      await proc.write(JSON.stringify(message) + "\n");
     } catch (e) {
       // EPIPE and the like: the process is gone (its exit is reported a moment later)
       throw new Error(`not connected: ${errorText(e)}`);
@@ -149,13 +149,16 @@ export class StdioTransport {
   /** Ends the server: stdin closed, SIGTERM to its group, SIGKILL after a short grace. Never throws. */
   async close(): Promise<void> {
     const proc = this.proc;
-    if (proc && proc.exitCode === null && proc.signalCode === null) {
-      try {
-        Promise.resolve(proc.stdin.end()).catch(() => {}); // EPIPE: already gone
-      } catch {} // already gone
-      signalGroup(proc, "SIGTERM");
-      const gone = await Promise.race([proc.exited.then(() => true), Bun.sleep(CLOSE_GRACE_MS).then(() => false)]);
-      if (!gone) signalGroup(proc, "SIGKILL");
+    if (proc?.running()) {
+      proc.end();
+      proc.signal("SIGTERM");
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const gone = await Promise.race([
+        proc.exited.then(() => true),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_GRACE_MS))),
+      ]);
+      clearTimeout(timer);
+      if (!gone) proc.signal("SIGKILL");
     }
     this.finish();
   }
@@ -171,7 +174,7 @@ export class StdioTransport {
    * MAX_MESSAGE_BYTES of one: past that only its edges are kept, and at its end the request it
    * answers is failed (dropLine).
    */
-  private async readLines(stream: ReadableStream<Uint8Array>): Promise<void> {
+  private async readLines(stream: AsyncIterable<Uint8Array>): Promise<void> {
     let parts: Uint8Array[] = [];
     let size = 0;
     let dropped: { head: Uint8Array; tail: Uint8Array; bytes: number } | undefined;
@@ -217,7 +220,7 @@ export class StdioTransport {
     const id = messageId(new TextDecoder().decode(head), new TextDecoder().decode(tail));
     const why = `the server's answer was ${mb(bytes)}, more than the ${mb(MAX_MESSAGE_BYTES)} hey reads, so it was dropped; ask the tool for less (a range, a filter, a page)`;
     if (id === undefined) return this.onerror?.(new NoiseError(`${why} (no request id found in it)`));
-    this.onmessage?.({ jsonrpc: "2.0", id, error: { code: TOO_LARGE, message: why } });
+    this.deliver({ jsonrpc: "2.0", id, error: { code: TOO_LARGE, message: why } });
   }
 
   private line(raw: string): void {
@@ -229,10 +232,15 @@ export class StdioTransport {
     } catch {
       return this.onerror?.(new NoiseError(`it wrote something that is not JSON-RPC on stdout: ${JSON.stringify(text.slice(0, 120))}`));
     }
+    this.deliver(message);
+  }
+
+  private deliver(message: unknown): void {
+    this.inFlight.received(message);
     this.onmessage?.(message);
   }
 
-  private async readStderr(stream: ReadableStream<Uint8Array>): Promise<void> {
+  private async readStderr(stream: AsyncIterable<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
     try {
       for await (const chunk of stream) this.tail = (this.tail + decoder.decode(chunk, { stream: true })).slice(-STDERR_TAIL_CHARS);
@@ -276,12 +284,4 @@ export function messageId(head: string, tail: string): number | string | undefin
   const last = new RegExp(String.raw`,\s*"id"\s*:\s*` + value + String.raw`\s*(?:,\s*"jsonrpc"\s*:\s*"2\.0"\s*)?\}\s*$`).exec(tail);
   const raw = first?.[1] ?? last?.[1];
   return raw === undefined ? undefined : (JSON.parse(raw) as number | string);
-}
-
-/** A signal to the child's process group (the child alone on Windows). */
-function signalGroup(proc: Bun.Subprocess, signal: NodeJS.Signals): void {
-  try {
-    if (process.platform === "win32") proc.kill(signal);
-    else process.kill(-proc.pid, signal);
-  } catch {} // ESRCH: nothing left
 }

@@ -53,7 +53,7 @@ test(
         s.includes(
           "hey: MCP server remote needs a sign-in, its tools are left out (it answers HTTP 401 without one); sign in with hey mcp login remote (or /mcp login remote in hey)",
         ) &&
-        /connected: everything \(\d+ tools\)/.test(s) &&
+        /connected: everything \((\d+ of its )?\d+ tools/.test(s) &&
         atPrompt(s),
       { joined: true },
     );

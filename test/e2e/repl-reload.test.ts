@@ -213,6 +213,27 @@ test("a server /reload added that then fails, or is still starting, is in the no
   await say(term, "/quit", "[exit 0]");
 });
 
+test("a server from start-up still starting is named on the request that carries a /reload note, once, beside the server the reload started", async () => {
+  const model = startModelServer(() => ({ text: "ok" }));
+  servers.push(model);
+  const server = (name: string) => `\n[mcp.${name}]\ncommand = ${JSON.stringify(BUN)}\nargs = [${JSON.stringify(FAKE_SERVER)}, "slow-start", "60000"]\n`;
+  userConfig(model.baseUrl, "\n[mcp]\nstartup_wait_ms = 0\n" + server("early"));
+  const term = await openRepl(home.path);
+  await term.waitFor("›");
+  writeFileSync(configFile(), readFileSync(configFile(), "utf8") + server("late"));
+  await term.type("/reload");
+  await term.keys("Enter");
+  await term.waitFor("Use this change? (y/N)");
+  await term.type("y");
+  await term.keys("Enter");
+  await say(term, "what tools", "ok");
+  const text = textOf(model.requests.at(-1)!.messages.at(-1));
+  expect(reloadNoteOf(model.requests.at(-1)!)).toContain("\nwarning: MCP server late is still starting; its tools join the list when it is ready");
+  // before: the reload note alone — early, still starting since start-up, went unnamed, and the model took its tools for missing
+  expect(text).toEndWith("]\n[hey: MCP server early is still starting: its tools join the list when ready (a call to one by name waits for it)]");
+  await say(term, "/quit", "[exit 0]");
+});
+
 test("a skill and an .mcp.json the agent wrote where hey runs, below the project root, are named at /reload as never read, with where they go", async () => {
   const repo = join(realpathSync(projects.path), "repo");
   mkdirSync(join(repo, ".git"), { recursive: true });

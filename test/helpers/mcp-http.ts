@@ -22,6 +22,8 @@ export interface RemoteMcp {
   addTool(name: string): void;
   /** initialize is answered this much later from now on */
   delayInit(ms: number): void;
+  /** event streams (GET) a client opened */
+  streams(): number;
   /** the port stops answering: connections are refused */
   down(): Promise<void>;
   /** a new server on the same port: the old sessions are gone */
@@ -29,12 +31,14 @@ export interface RemoteMcp {
   stop(): Promise<void>;
 }
 
-export function startRemoteMcp(opts: { label?: string; port?: number } = {}): RemoteMcp {
+/** `slowPrompts`: the server offers a prompt, and answers prompts/list this many ms late. */
+export function startRemoteMcp(opts: { label?: string; port?: number; slowPrompts?: number } = {}): RemoteMcp {
   const label = opts.label ?? "remote";
   const seen: RemoteMcp["seen"] = [];
   const extra: string[] = [];
   let initDelay = 0;
   let initializes = 0;
+  let streams = 0;
   let sessions = new Map<string, { server: McpServer; transport: WebStandardStreamableHTTPServerTransport }>();
 
   const newServer = () => {
@@ -43,6 +47,7 @@ export function startRemoteMcp(opts: { label?: string; port?: number } = {}): Re
       content: [{ type: "text", text: `${label}: ${text}` }],
     }));
     for (const name of extra) addTo(server, name);
+    if (opts.slowPrompts !== undefined) server.registerPrompt("hello", { description: "says hello" }, () => ({ messages: [] }));
     return server;
   };
   const addTo = (server: McpServer, name: string) =>
@@ -57,7 +62,9 @@ export function startRemoteMcp(opts: { label?: string; port?: number } = {}): Re
       const m = body as { method?: string; params?: { name?: string } };
       if (m.method) seen.push({ method: m.method === "tools/call" ? `tools/call ${m.params?.name}` : m.method, session });
       if (m.method === "initialize" && initDelay > 0) await Bun.sleep(initDelay);
+      if (m.method === "prompts/list" && opts.slowPrompts) await Bun.sleep(opts.slowPrompts);
     }
+    if (req.method === "GET") streams++;
     const open = session ? sessions.get(session) : undefined;
     if (open) return flushed(await open.transport.handleRequest(req, { parsedBody: body }));
     if (session) return Response.json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }, { status: 404 });
@@ -105,6 +112,7 @@ export function startRemoteMcp(opts: { label?: string; port?: number } = {}): Re
     url: `http://127.0.0.1:${port}/mcp`,
     seen,
     initializes: () => initializes,
+    streams: () => streams,
     sessions: () => sessions.size,
     addTool(name) {
       extra.push(name);

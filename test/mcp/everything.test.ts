@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { tempDir } from "../helpers/e2e.ts";
 import { EVERYTHING_SERVER, serverSettings, startEverythingHttp, testManager, type HttpServer, type TestManager } from "../helpers/mcp.ts";
+import { until } from "../helpers/wait.ts";
+import { formatStatus } from "../../src/mcp/status.ts";
 
 setDefaultTimeout(60_000);
 
@@ -29,6 +31,13 @@ describe.each(["stdio", "Streamable HTTP"] as const)("server-everything over %s"
     expect(m.events[0]).toMatchObject({ type: "mcp", server: "ev", state: "connected" });
   });
 
+  test("a tool it runs only as an MCP task is not offered, and /mcp says why: every call of it failed ('requires task-based execution. Use client.experimental.tasks.callToolStream() instead')", async () => {
+    // it is registered once the session is up (a tools/list_changed notice may bring it)
+    await until(() => m.manager.status()[0]?.tools?.some((t) => t.name === "simulate-research-query") === true, "the task tool to be listed");
+    expect((await m.tools()).map((t) => t.name)).not.toContain("simulate-research-query");
+    expect(formatStatus(m.manager.status(), m.manager.offer(), false)).toContain("simulate-research-query (runs only as an MCP task, which hey does not run)");
+  });
+
   test("text", async () => {
     expect(await m.call("echo", { message: "hello" })).toEqual({ output: "Echo: hello" });
   });
@@ -37,6 +46,14 @@ describe.each(["stdio", "Streamable HTTP"] as const)("server-everything over %s"
     const r = await m.call("get-tiny-image");
     expect(r.output).toContain("Here's the image you requested:");
     expect(r.images).toEqual([{ type: "image", mediaType: "image/png", data: expect.stringMatching(/^iVBOR/) }]);
+  });
+
+  test("an embedded resource, text or a text blob, is its text", async () => {
+    expect((await m.call("get-resource-reference", { resourceType: "Text", resourceId: 1 })).output).toMatch(
+      /\nResource 1: This is a plaintext resource created at /,
+    );
+    // before: '[resource demo://resource/dynamic/blob/2 (text/plain) omitted]'
+    expect((await m.call("get-resource-reference", { resourceType: "Blob", resourceId: 2 })).output).toMatch(/\nResource 2: This is a base64 blob created at /);
   });
 
   test("structured content (validated by the SDK against its output schema)", async () => {

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { tempDir } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER, serverSettings, testManager, type TestManager } from "../helpers/mcp.ts";
 import { defaultSettingsForTest } from "../helpers/settings.ts";
+import { formatStatus } from "../../src/mcp/status.ts";
 import { until } from "../helpers/wait.ts";
 
 setDefaultTimeout(60_000);
@@ -223,4 +224,24 @@ test("a server whose tools change while hey runs (tools/list_changed) is read ag
   expect(await m.call("grow")).toEqual({ output: "grew" });
   await until(() => m.manager.status()[0]!.tools?.some((t) => t.name === "grown") === true, "the new list");
   expect((await m.tools()).map((t) => t.name)).toEqual(["grow", "first", "grown"]);
+});
+
+test("a badly described tool costs that tool, not its server: no input type is read as an object schema, an output schema that does not compile is dropped, a schema a model's API refuses is left out and said", async () => {
+  const m = open([fake("bad", ["bad-schemas"])]);
+  // before: the server failed with the SDK's validation errors as JSON, every tool lost
+  expect((await m.tools()).map((t) => t.name)).toEqual(["echo", "untyped", "dangling"]);
+  expect(m.events).toEqual([{ type: "mcp", server: "bad", state: "connected", tools: 4, offered: 3 }]);
+  expect(m.warnings).toEqual([`MCP server bad's tool typo is not offered: its input schema is invalid (properties.n.type: "integr" is no JSON Schema type)`]);
+  expect(formatStatus(m.manager.status(), m.manager.offer(), false)).toContain("not offered: typo (invalid input schema)");
+  expect(await m.call("untyped", { text: "hi" })).toEqual({ output: "fake: hi" });
+  expect(await m.call("dangling")).toEqual({ output: "fake: " });
+  expect(await m.call("echo", { text: "still" })).toEqual({ output: "fake: still" });
+});
+
+test("a server whose tools change while hey still connects to it (its notice comes as hey reads its prompts) is offered the new list", async () => {
+  const m = open([fake("late", ["late-tools"])]);
+  // before: the notice was dropped (the server was not connected yet), and hey offered `echo` alone until the server's next notice
+  await until(async () => (await m.tools()).some((t) => t.name === "later"), "the tool it announced while connecting");
+  expect((await m.tools()).map((t) => t.name)).toEqual(["echo", "later"]);
+  expect(await m.call("later")).toEqual({ output: "fake: " });
 });

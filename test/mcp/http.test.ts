@@ -8,6 +8,8 @@ import { freePort, serverSettings, startEverythingHttp, testManager, type HttpSe
 import { until } from "../helpers/wait.ts";
 import { startHttpProxy } from "../helpers/proxies.ts";
 import { startLegacyMcp, type LegacyMcp } from "../helpers/mcp-http.ts";
+import { formatStatus } from "../../src/mcp/status.ts";
+import { lateTool } from "../../src/mcp/late-tool.ts";
 
 setDefaultTimeout(60_000);
 
@@ -57,7 +59,18 @@ test("a legacy SSE server that restarted is noticed when its event stream drops,
   }
 });
 
-test("a legacy SSE server that restarts and is slow to open hey's new session holds a call timeout_ms at most, not until it is back", async () => {
+const NO_ENDPOINT = "its event stream named no endpoint to post to within 0.5 s ([mcp.legacy] timeout_ms); a proxy that buffers event streams does this";
+
+// 86084b9 bounded a call's wait for a session being replaced by timeout_ms, because the SDK's SSE
+// start had no limit. That start is bounded by timeout_ms now (src/mcp/sse-start.ts), and it begins
+// before any call can wait on it, so the renewal here gives up first: this test shows the call
+// ends with why, rather than hanging (without the start's bound: 'echo timed out' after
+// 86084b9's wait, for ever before it). Every step of a renewal is bounded now (start, initialize,
+// each list: timeout_ms each), and when one fails the call ends then, with or without 86084b9's
+// wait, with the same words. That wait still changes something only when a renewal succeeds more
+// than timeout_ms after a call began waiting (the call then fails instead of being served late):
+// a test would have to answer a step just before its own deadline, a race of clocks.
+test("a legacy SSE server that restarts and is slow to open hey's new session: the new session gives up after timeout_ms, and a call waiting on it says why", async () => {
   const legacy = await startLegacyMcp();
   legacies.push(legacy);
   const m = open([serverSettings("legacy", { url: legacy.url, timeoutMs: 500 })], { cacheDir: cache.path });
@@ -65,13 +78,14 @@ test("a legacy SSE server that restarts and is slow to open hey's new session ho
   legacy.restartSlow();
   // the event stream ended: hey asks for a new session, whose stream never names its endpoint
   await until(() => legacy.stalled() > 0, "hey to open a new event stream");
-  // before (86084b9): the call waited for that session as long as the server took, here for ever;
-  // then it was sent to the old session after the wait, and after timeout_ms more the model read
-  // that the server 'may finish it in the background' — a call no server had, waited for twice
   expect(await m.call("echo", { text: "after" })).toEqual({
-    output: "echo failed: the server restarted and has not opened hey's new session within timeout_ms; try again",
+    output: `MCP server legacy was lost during the call (${NO_ENDPOINT}); hey connects again on the next call`,
     isError: true,
   });
+  expect(m.events.filter((e) => e.server === "legacy").map((e) => [e.state, e.error])).toEqual([
+    ["connected", undefined],
+    ["stopped", NO_ENDPOINT],
+  ]);
 });
 
 test("a call its old session turns away (404) while the new one is slow to open waits timeout_ms at most too, and says why", async () => {
@@ -83,12 +97,12 @@ test("a call its old session turns away (404) while the new one is slow to open 
   await until(() => legacy.stalled() > 0, "hey to open a new event stream");
   // before: the 404 sent the call back to wait for that session, for ever
   expect(await m.call("echo", { text: "after" })).toEqual({
-    output: "echo failed: the server restarted and has not opened hey's new session within timeout_ms; try again",
+    output: `MCP server legacy was lost during the call (${NO_ENDPOINT}); hey connects again on the next call`,
     isError: true,
   });
 });
 
-test("a call to a cached tool of a legacy SSE server whose event stream never names its endpoint waits timeout_ms, not for ever", async () => {
+test("a legacy SSE server whose event stream never names its endpoint fails after timeout_ms with why, in /mcp and to the model, rather than 'connecting' for ever", async () => {
   const legacy = await startLegacyMcp();
   legacies.push(legacy);
   const settings = serverSettings("legacy", { url: legacy.url, timeoutMs: 500 });
@@ -97,9 +111,14 @@ test("a call to a cached tool of a legacy SSE server whose event stream never na
   await first.manager.close();
   legacy.restartSlow(); // from now on its stream never names the endpoint (as behind a proxy that buffers it)
   const m = open([settings], { cacheDir: cache.path, startupWaitMs: 0 });
-  // before: the call waited for the start, which has no limit
-  expect(await m.call("echo", { text: "then" })).toEqual({
-    output: "MCP server legacy is still starting after 0.5 s ([mcp.legacy] timeout_ms); try again later",
+  // before: 'connecting' for ever (the SDK's start has no limit)
+  await until(() => m.manager.status()[0]?.state === "failed", "the start to give up");
+  expect(formatStatus(m.manager.status(), m.manager.offer(), false)).toStartWith(`legacy: failed\n  ${NO_ENDPOINT}`);
+  // its cached tool is left out; a call to it by name is told why (before: unknown tool, and hey's own tools listed)
+  expect((await m.tools()).map((t) => t.name)).not.toContain("echo");
+  const late = lateTool("echo", { mcp: m.manager, tools: (signal) => m.manager.tools([], signal), servers: () => [settings], now: Date.now });
+  expect(await late?.run({ text: "then" }, { signal: new AbortController().signal, cwd: process.cwd() })).toEqual({
+    output: `unknown tool "echo": MCP server legacy failed: ${NO_ENDPOINT}; its tools are left out until it is fixed and the user runs /reload`,
     isError: true,
   });
 });

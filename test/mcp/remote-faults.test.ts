@@ -24,8 +24,8 @@ afterEach(async () => {
   dir.remove();
 });
 
-function remote(): RemoteMcp {
-  const r = startRemoteMcp({ label: "far" });
+function remote(more: { slowPrompts?: number } = {}): RemoteMcp {
+  const r = startRemoteMcp({ label: "far", ...more });
   remotes.push(r);
   return r;
 }
@@ -111,6 +111,16 @@ test("a tool the server adds while hey runs (tools/list_changed) is said, offere
   await m.manager.close();
   const next = open(r);
   expect(state(next)).toMatchObject({ cached: true, tools: [{ name: "echo" }, { name: "later" }] });
+});
+
+test("a tool the server adds while hey still connects to it (its notice comes while hey reads its prompts) is offered", async () => {
+  const r = remote({ slowPrompts: 1_000 });
+  const m = open(r);
+  await until(() => r.seen.some((s) => s.method === "prompts/list") && r.streams() > 0, "hey to read its prompts, its event stream open");
+  r.addTool("later");
+  // before: the notice came to a session not yet in use and was dropped; hey offered echo alone until the next notice
+  await until(() => state(m).tools?.length === 2, "the list it announced while hey connected");
+  expect((await m.tools()).map((t) => t.name)).toEqual(["echo", "later"]);
 });
 
 test("closing ends hey's session on the server (HTTP DELETE), so runs do not pile sessions up there", async () => {

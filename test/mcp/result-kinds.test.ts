@@ -30,6 +30,13 @@ test("an image alone: an IR image, named in the text", async () => {
   expect(r.images).toEqual([{ type: "image", mediaType: "image/png", data: expect.stringMatching(/^iVBOR/) }]);
 });
 
+test("a part of a kind no MCP version has, an image no model takes, a screenshot as an embedded resource: the call serves, each as the model can take it", async () => {
+  // before: the SDK's check of the result refused the whole call ("echo failed: [ { code: invalid_union … ")
+  const r = await m.call("odd");
+  expect(r.output).toBe("here\n[chart content omitted]\n[image image/svg+xml omitted: not PNG, JPEG, GIF or WebP, the kinds a model takes]");
+  expect(r.images).toEqual([{ type: "image", mediaType: "image/png", data: expect.stringMatching(/^iVBOR/) }]);
+});
+
 test("isError is a tool error", async () => {
   expect(await m.call("fail")).toEqual({ output: "the database is locked", isError: true });
 });

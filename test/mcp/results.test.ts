@@ -3,6 +3,10 @@
 import { expect, test } from "bun:test";
 import { cutText, MAX_RESULT_CHARS, needsCut, shapeResult } from "../../src/mcp/results.ts";
 
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const GIF = "R0lGODlhAQABAAAAACw=";
+const SVG = btoa('<svg xmlns="http://www.w3.org/2000/svg"/>');
+
 test.each<[string, Parameters<typeof shapeResult>[0], ReturnType<typeof shapeResult>]>([
   [
     "text parts joined",
@@ -20,15 +24,55 @@ test.each<[string, Parameters<typeof shapeResult>[0], ReturnType<typeof shapeRes
     {
       content: [
         { type: "text", text: "see" },
-        { type: "image", data: "AAAA", mimeType: "image/png" },
+        { type: "image", data: PNG, mimeType: "image/png" },
       ],
     },
-    { text: "see", isError: false, images: [{ type: "image", mediaType: "image/png", data: "AAAA" }] },
+    { text: "see", isError: false, images: [{ type: "image", mediaType: "image/png", data: PNG }] },
   ],
   [
     "an image alone is named in the text",
-    { content: [{ type: "image", data: "AAAA", mimeType: "image/gif" }] },
-    { text: "[image image/gif]", isError: false, images: [{ type: "image", mediaType: "image/gif", data: "AAAA" }] },
+    { content: [{ type: "image", data: GIF, mimeType: "image/gif" }] },
+    { text: "[image image/gif]", isError: false, images: [{ type: "image", mediaType: "image/gif", data: GIF }] },
+  ],
+  [
+    "an image is what its bytes say (a PNG called JPEG is sent as PNG: the APIs refuse a type that does not match)",
+    { content: [{ type: "image", data: PNG, mimeType: "image/jpeg" }] },
+    { text: "[image image/png]", isError: false, images: [{ type: "image", mediaType: "image/png", data: PNG }] },
+  ],
+  [
+    "an image no model takes, over the size one takes, or not base64: a line instead (in the history it would have every later request refused)",
+    {
+      content: [
+        { type: "image", data: SVG, mimeType: "image/svg+xml" },
+        { type: "image", data: PNG.slice(0, 16) + "A".repeat(8 * 1024 * 1024), mimeType: "image/png" },
+        { type: "image", data: "%%not base64%%", mimeType: "image/png" },
+      ],
+    },
+    {
+      text: [
+        "[image image/svg+xml omitted: not PNG, JPEG, GIF or WebP, the kinds a model takes]",
+        "[image image/png of 6.0 MB omitted: over the 5 MB a model takes]",
+        "[image image/png omitted: not PNG, JPEG, GIF or WebP, the kinds a model takes]",
+      ].join("\n"),
+      isError: false,
+      images: [],
+    },
+  ],
+  [
+    "an embedded resource that is text sent as a blob is its text; one that is not UTF-8 is named",
+    {
+      content: [
+        { type: "resource", resource: { uri: "file:///notes.md", blob: btoa("# Notes\nsee the plan"), mimeType: "text/markdown" } },
+        { type: "resource", resource: { uri: "file:///a.json", blob: btoa('{"a":1}'), mimeType: "application/json" } },
+        { type: "resource", resource: { uri: "file:///bad.txt", blob: btoa("\xff\xfe"), mimeType: "text/plain" } },
+      ],
+    },
+    { text: '# Notes\nsee the plan\n{"a":1}\n[resource file:///bad.txt (text/plain) omitted]', isError: false, images: [] },
+  ],
+  [
+    "an embedded resource that is an image is an image",
+    { content: [{ type: "resource", resource: { uri: "screen://1", blob: PNG, mimeType: "image/png" } }] },
+    { text: "[image image/png]", isError: false, images: [{ type: "image", mediaType: "image/png", data: PNG }] },
   ],
   ["structured content without text", { content: [], structuredContent: { a: 1 } }, { text: '{\n  "a": 1\n}', isError: false, images: [] }],
   ["text wins over structured content", { content: [{ type: "text", text: "t" }], structuredContent: { a: 1 } }, { text: "t", isError: false, images: [] }],

@@ -37,3 +37,11 @@ test("with no /reload to tell of, a request names the servers still starting wit
   );
   expect(stillStarting([status("up", "connected", { tools: [] }), status("dies", "failed", { error: "x" })])).toBeUndefined();
 });
+
+test("beside a /reload note, the servers it started are left to that note: only start-up's still starting are named", () => {
+  const statuses = [status("early", "connecting"), status("late", "connecting"), status("changed", "connecting")];
+  expect(stillStarting(statuses, ["+ mcp server late", "~ mcp server changed (args)"])).toBe(
+    "[hey: MCP server early is still starting: its tools join the list when ready (a call to one by name waits for it)]",
+  );
+  expect(stillStarting(statuses.slice(1), ["+ mcp server late", "~ mcp server changed (args)"])).toBeUndefined();
+});
