@@ -31,6 +31,8 @@ export function startMock(answer: (req: MockRequest) => string): MockServer {
     hostname: "127.0.0.1",
     idleTimeout: 0,
     async fetch(req) {
+      // hey asks the model list once a request follows an answer (the window it states): this one states none
+      if (req.method === "GET") return Response.json({ object: "list", data: [] });
       const at = performance.now();
       const text = await req.text();
       const body = JSON.parse(text) as ChatBody;
