@@ -3,9 +3,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { newId, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { toLine } from "../../src/sessions/format.ts";
-import { sseReply, type Reply } from "../helpers/replay-server.ts";
+import { afterEach } from "bun:test";
+import { sseReply, type Reply, type ReplayServer } from "../helpers/replay-server.ts";
 import { chatChunk, sseEvents } from "../helpers/sse.ts";
-import type { Term } from "../helpers/tmux.ts";
+import { startTerm, type Term, type TermOptions } from "../helpers/tmux.ts";
 import { found } from "../helpers/wait.ts";
 
 const USAGE = chatChunk({ usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
@@ -18,6 +19,39 @@ export function answer(text: string, delayMs = 0): Reply {
 
 /** The screen's last line (where the prompt is), without trailing blanks. */
 export const lastLine = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
+
+/**
+ * The terminals of a test file's REPL tests against `server` (a replay server), each closed after
+ * its test: `open` starts dist/hey at its prompt with `--base-url`, `-m mock-model` and `opts.args`
+ * (`defaults` under `opts`); `start` starts a terminal as given (jobControl, another command).
+ */
+export function replTerms(
+  server: ReplayServer,
+  defaults: TermOptions = {},
+): { open(opts?: TermOptions): Promise<Term>; start(opts: TermOptions): Promise<Term> } {
+  let term: Term | undefined;
+  afterEach(async () => {
+    await term?.close();
+    term = undefined;
+  });
+  const start = async (opts: TermOptions) => {
+    await term?.close(); // a second terminal in one test: the first goes
+    term = await startTerm(opts);
+    return term;
+  };
+  return {
+    start,
+    async open(opts = {}) {
+      const t = await start({ ...defaults, ...opts, args: ["--base-url", `${server.url}/v1`, "-m", "mock-model", ...(opts.args ?? [])] });
+      await t.waitFor((s) => lastLine(s) === "›");
+      return t;
+    },
+  };
+}
+
+/** The last user message of each request `server` got (`content` as sent: a string or parts). */
+export const askedOf = (server: ReplayServer) => () =>
+  server.requests.map((r) => (r.body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === "user").at(-1)?.content);
 
 let callCount = 0; // call ids stay unique across a conversation
 

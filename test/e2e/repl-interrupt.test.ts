@@ -1,29 +1,19 @@
 // A cancelled answer and what follows it (issue 28), through dist/hey in tmux against a local mock
 // model: the partial answer is kept with `[interrupted by the user]`, in the next request's body
 // and in the session file, and a cancelled turn does not make the session's exit code 130.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileReplayServer } from "../helpers/fixtures.ts";
 import { sseReply } from "../helpers/replay-server.ts";
-import { startTerm, type Term } from "../helpers/tmux.ts";
-import { answer, say, lastLine } from "./repl-helpers.ts";
+import type { Term } from "../helpers/tmux.ts";
+import { answer, say, lastLine, replTerms } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 90_000;
 const server = fileReplayServer();
-let term: Term | undefined;
-afterEach(async () => {
-  await term?.close();
-  term = undefined;
-});
+const { open } = replTerms(server);
 
 const slowAnswer = () => answer(Array.from({ length: 80 }, (_, i) => `w${i}`).join(" "), 150);
-
-async function open(): Promise<Term> {
-  term = await startTerm({ args: ["--base-url", `${server.url}/v1`, "-m", "mock-model"] });
-  await term.waitFor((s) => lastLine(s) === "›");
-  return term;
-}
 
 /** Sends `line` with a slow answer queued and presses `key` once some of it is on the screen. */
 async function cancelled(t: Term, line: string, key: string): Promise<void> {

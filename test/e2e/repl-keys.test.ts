@@ -2,30 +2,18 @@
 // Ctrl-R searches the history, Ctrl-Z suspends to the shell and `fg` brings the line back, an
 // unknown /word names the command it probably meant, and the history is kept per project root
 // with the global file read where a project's runs out.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
-import { startTerm, type Term, type TermOptions } from "../helpers/tmux.ts";
-import { answer, say, lastLine } from "./repl-helpers.ts";
+import type { Term } from "../helpers/tmux.ts";
+import { answer, say, lastLine, replTerms, askedOf } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 90_000;
 const server = fileReplayServer();
-let term: Term | undefined;
-afterEach(async () => {
-  await term?.close();
-  term = undefined;
-});
-
+const { open, start } = replTerms(server);
 /** the user message of each request the model got */
-const asked = () =>
-  server.requests.map((r) => (r.body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === "user").at(-1)?.content);
-
-async function open(opts: TermOptions = {}): Promise<Term> {
-  term = await startTerm({ ...opts, args: ["--base-url", `${server.url}/v1`, "-m", "mock-model", ...(opts.args ?? [])] });
-  await term.waitFor((s) => lastLine(s) === "›");
-  return term;
-}
+const asked = askedOf(server);
 
 test(
   "Ctrl-R finds an earlier line as you type, Ctrl-R again an older one, Enter sends it; Esc gives the line back",
@@ -73,7 +61,7 @@ test(
 test(
   "Ctrl-Z stops hey with the terminal given back to the shell; fg draws the line again and it goes on",
   async () => {
-    term = await startTerm({
+    const term = await start({
       args: ["--base-url", `${server.url}/v1`, "-m", "mock-model"],
       jobControl: true,
       before: 'stty -a > "$HOME/stty-before"',
@@ -156,8 +144,7 @@ test(
       await run(t);
       await t.keys("C-u", "C-d");
       await t.waitFor("[exit 0]");
-      await t.close();
-      term = undefined;
+      await t.close(); // closed again after the test: a no-op
     };
     server.enqueue(answer("a1"), answer("b1"));
     await session(join(alpha, "src"), (t) => say(t, "alpha task", "a1").then(() => {})); // in a subdirectory: alpha is the root

@@ -1,28 +1,15 @@
 // Pastes at the prompt, through dist/hey in tmux against a local mock model: a big paste stands in
 // the line as one label (sent whole, recalled folded), and a paste holding its own end marker is
 // never cut into keys.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { fileReplayServer } from "../helpers/fixtures.ts";
-import { startTerm, type Term, type TermOptions } from "../helpers/tmux.ts";
-import { answer, lastLine } from "./repl-helpers.ts";
+import { answer, lastLine, replTerms, askedOf } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 90_000;
 const server = fileReplayServer();
-let term: Term | undefined;
-afterEach(async () => {
-  await term?.close();
-  term = undefined;
-});
-
+const { open } = replTerms(server);
 /** the user message of each request the model got */
-const asked = () =>
-  server.requests.map((r) => (r.body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === "user").at(-1)?.content);
-
-async function open(opts: TermOptions = {}): Promise<Term> {
-  term = await startTerm({ ...opts, args: ["--base-url", `${server.url}/v1`, "-m", "mock-model", ...(opts.args ?? [])] });
-  await term.waitFor((s) => lastLine(s) === "›");
-  return term;
-}
+const asked = askedOf(server);
 
 test(
   "a 2,000-line paste shows as one label the cursor steps over; the model gets all of it, and ↑ brings the line back folded",

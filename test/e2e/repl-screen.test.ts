@@ -3,31 +3,23 @@
 // next row, a tab split at the edge, an emoji family taken whole), and redrawing the line never
 // scrolls copies of it into the scrollback (a paste taller than the screen, a prompt at the top
 // after Ctrl-L); Ctrl-L during a turn keeps the row being written.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { fileReplayServer } from "../helpers/fixtures.ts";
-import { startTerm, type Term } from "../helpers/tmux.ts";
+import type { Term } from "../helpers/tmux.ts";
 import { PASTE_FOLD_LINES } from "../../src/ui/paste-fold.ts";
 import { until } from "../helpers/wait.ts";
-import { answer, say, lastLine } from "./repl-helpers.ts";
+import { answer, say, lastLine, replTerms } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 90_000;
 const server = fileReplayServer();
-let term: Term | undefined;
-afterEach(async () => {
-  await term?.close();
-  term = undefined;
-});
+const terms = replTerms(server);
 
 /** the user message of the last request the model got */
 const asked = () =>
   (server.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === "user").at(-1)?.content;
 const SCROLLBACK = { scrollback: true };
 
-async function open(cols: number, rows: number): Promise<Term> {
-  term = await startTerm({ cols, rows, args: ["--base-url", `${server.url}/v1`, "-m", "mock-model"] });
-  await term.waitFor((s) => lastLine(s) === "›");
-  return term;
-}
+const open = (cols: number, rows: number) => terms.open({ cols, rows });
 
 /** waits until the terminal's cursor is at `col`, `row`; fails naming where it is */
 async function cursorAt(t: Term, col: number, row: number): Promise<void> {
