@@ -12,6 +12,7 @@ import { newId, textOf } from "../../src/kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../../src/kernel/provider.ts";
 import { agentSettings } from "../../src/runtime.ts";
 import { loadSession } from "../../src/sessions/reader.ts";
+import { usageReport } from "../../src/ui/commands.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { fakeProvider, type Turn } from "../helpers/fake-provider.ts";
@@ -62,12 +63,13 @@ async function session(first: number, second: number) {
   await agent.send("fix the parser", new AbortController().signal);
   await agent.send("now the lexer", new AbortController().signal);
   writer.close();
-  return { requests, summaries, output, session: writer.path };
+  return { requests, summaries, output, session: writer.path, agent };
 }
 
 test("one summary request covers the work before the latest user message and the work since (before: two, two requests apart)", async () => {
-  const { requests, summaries, session: path } = await session(2, 6);
+  const { requests, summaries, session: path, agent } = await session(2, 6);
   expect(summaries).toHaveLength(1);
+  expect(usageReport(agent)).toMatch(/ · 1 summary$/m); // one summary, though it stands in two places
   const asked = textOf(summaries[0]!.messages[0]!);
   for (const part of ["file 1:", "file 2:", "now the lexer", "file 3:"]) expect(asked).toContain(part); // both stretches and the message between
   const after = requests.findIndex((r) => r.messages.some((m) => m.id.startsWith("summary-")));
