@@ -170,14 +170,16 @@ export function createAgent(parts: AgentParts): Agent {
   /** the provider whose server-stated window is in use: it is taken once, so a context-length error may still lower it */
   let servedBy: Provider | undefined;
   /**
-   * The window the endpoint states (a local model server, the model list), once it says: it replaces
-   * one resumed before, but never raises one a context-length error of this model taught.
+   * The window the endpoint states (a local model server, the model list), once it says: a server's
+   * replaces one resumed before; neither raises one a context-length error of this model taught.
    */
   const useServerWindow = async () => {
     if (servedBy === provider || !provider.serverWindow) return;
     const stated = await provider.serverWindow();
     if (stated === undefined) return;
-    const taught = compaction.windowFrom === CONTEXT_ERROR ? compaction.window : undefined;
+    // nor does a list's word raise the window the session it continues kept: a context-length error taught it, most likely,
+    // and the list said more then too (a request past it would fail again at every `hey -c`)
+    const taught = compaction.windowFrom === CONTEXT_ERROR || stated.listed ? compaction.window : undefined;
     const window = taught !== undefined && taught < stated.tokens ? taught : stated.tokens;
     if (window === stated.tokens) compaction.windowFrom = stated.from;
     compaction.window = window;

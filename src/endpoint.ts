@@ -7,8 +7,9 @@ import type { Provider } from "./kernel/provider.ts";
 import { trustedCas } from "./net/ca.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { proxiedFetch } from "./net/fetch.ts";
-import { isLoopback, parseProxyUrl, resolveProxy } from "./net/proxy.ts";
+import { parseProxyUrl, resolveProxy } from "./net/proxy.ts";
 import { createProvider } from "./providers/create.ts";
+import { isLocalHost } from "./providers/served-context.ts";
 import type { ServerOf } from "./providers/server-window.ts";
 
 type Env = Record<string, string | undefined>;
@@ -92,8 +93,9 @@ export const serverOf = (settings: Settings, cacheDir: string): ServerOf => ({
   async listed(fetchImpl) {
     // after the first answer, never on the way to it
     const [{ listModels }, cache] = await Promise.all([import("./doctor/model-list.ts"), import("./fs/listed-windows.ts")]);
-    // a server on this machine answers at once, and may run the model with another window after a restart: asked each run
-    const kept = !onThisMachine(settings.provider.baseUrl);
+    // a server on this machine or its network (a vLLM on the box under the desk) answers at once, and may run the model
+    // with another window after a restart: asked each run
+    const kept = !onThisNetwork(settings.provider.baseUrl);
     const key = cache.listedKey(settings.provider.protocol, settings.provider.baseUrl, settings.model);
     const known = kept ? cache.cachedWindow(cacheDir, key, Date.now()) : undefined;
     if (known) return known.tokens;
@@ -104,9 +106,9 @@ export const serverOf = (settings: Settings, cacheDir: string): ServerOf => ({
   },
 });
 
-function onThisMachine(baseUrl: string): boolean {
+function onThisNetwork(baseUrl: string): boolean {
   try {
-    return isLoopback(new URL(baseUrl).hostname);
+    return isLocalHost(new URL(baseUrl).hostname);
   } catch {
     return false;
   }

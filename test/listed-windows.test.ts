@@ -1,7 +1,7 @@
 // The window an endpoint's model list states is kept a week per endpoint and model
 // (fs/listed-windows.ts through endpoint.ts serverOf): a hosted list (OpenRouter's is megabytes) is
 // fetched once, not by every run that calls a tool; a list that states no window is remembered as
-// such; a server on this machine is asked each run; a failed list is not remembered; the cache
+// such; a server on this machine or its network is asked each run; a failed list is not remembered; the cache
 // file holds no credentials.
 import { afterAll, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -72,14 +72,17 @@ test("a list that states no window is remembered as such; one that failed is ask
   expect(failing.urls).toHaveLength(2);
 });
 
-test("a server on this machine is asked each run: restarted, it may run the model with another window", async () => {
-  const dir = cacheDir();
-  let window = 4096;
-  const local = lists(() => Response.json({ data: [{ id: "vendor/big-model", max_model_len: window }] }));
-  expect(await serverOf(settingsFor("http://127.0.0.1:8000/v1"), dir).listed!(local.fetchImpl)).toBe(4096);
-  window = 32768;
-  expect(await serverOf(settingsFor("http://127.0.0.1:8000/v1"), dir).listed!(local.fetchImpl)).toBe(32768);
-  expect(local.urls).toHaveLength(2);
+test("a server on this machine or its network is asked each run: restarted, it may run the model with another window", async () => {
+  // a vLLM on the box under the desk, a homelab's name, as served-context.ts isLocalHost knows them
+  for (const base of ["http://127.0.0.1:8000/v1", "http://192.168.1.20:8000/v1", "http://gpu-box.lan:8000/v1"]) {
+    const dir = cacheDir();
+    let window = 4096;
+    const local = lists(() => Response.json({ data: [{ id: "vendor/big-model", max_model_len: window }] }));
+    expect(await serverOf(settingsFor(base), dir).listed!(local.fetchImpl)).toBe(4096);
+    window = 32768;
+    expect(await serverOf(settingsFor(base), dir).listed!(local.fetchImpl)).toBe(32768);
+    expect(local.urls).toHaveLength(2);
+  }
 });
 
 test("what a list said is used for a week, then asked again; a broken cache file is no cache", async () => {

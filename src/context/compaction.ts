@@ -8,7 +8,8 @@ import type { AgentEvent, Output } from "../kernel/output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
 import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix } from "./cache.ts";
 import type { Hold } from "./budget.ts";
-import { estimateTokens, SUMMARY_ID } from "./passes.ts";
+import { estimateTokens } from "./passes.ts";
+import { summaryTranscript } from "./summary-transcript.ts";
 import {
   buildContext,
   DEFAULT_TOKENS_PER_CHAR,
@@ -24,12 +25,6 @@ import { errorText } from "../kernel/errors.ts";
 
 /** Output budget of a summary request: it must be short to be worth anything. */
 const SUMMARY_MAX_TOKENS = 4096;
-/** Characters of one message shown to the summarizer; long tool output matters little there. */
-const SUMMARY_MESSAGE_CHARS = 2000;
-/** A long stretch shows each message shorter, down to this, before the oldest are left out. */
-const SUMMARY_MESSAGE_MIN_CHARS = 200;
-/** The labels and the cut note describe() adds to a message. */
-const DESCRIBE_OVERHEAD = 60;
 /** The correction factor moves at most this far per response, so one odd count cannot swing it. */
 const MAX_CORRECTION_STEP = 2;
 /**
@@ -320,10 +315,10 @@ export class SummaryError extends Error {
  * each summary carries the last one forward instead of reading the whole history again) with the
  * provider (reasoning off, its own output budget), and records the summary; the caller emits its
  * `compaction` event (summaryEvent, which the session writer persists) once it has built the view
- * with it. The transcript fills at most SUMMARY_INPUT_SHARE of the
- * budget: past that, the oldest part of the new stretch is left out (an earlier summary at its
- * start is kept whole). Returns the summary with the tokens the request cost (they count like any
- * request's). Throws when the provider fails, or a SummaryError (with what it cost) when it
+ * with it. The transcript (summary-transcript.ts) fills at most SUMMARY_INPUT_SHARE of the
+ * budget: past that, the oldest messages of the new stretch are left out (every earlier summary in
+ * it is kept whole, wherever it stands). Returns the summary with the tokens the request cost (they
+ * count like any request's). Throws when the provider fails, or a SummaryError (with what it cost) when it
  * returns nothing.
  */
 export async function compactRange(
@@ -333,16 +328,7 @@ export async function compactRange(
   instructions?: string,
 ): Promise<{ parts: Summary[]; usage: Usage }> {
   const maxChars = Math.ceil((SUMMARY_INPUT_SHARE * deps.budgetTokens) / deps.state.tokensPerChar);
-  const earlier = range.messages[0]?.id.startsWith(SUMMARY_ID) ? range.messages[0] : undefined;
-  const kept = earlier ? `${describe(earlier, Number.POSITIVE_INFINITY)}\n\n` : "";
-  const stretch = earlier ? range.messages.slice(1) : range.messages;
-  // each message shows less, down to a floor, before any is left out: the summary should see all of them
-  const room = Math.floor((maxChars - kept.length) / Math.max(1, stretch.length)) - DESCRIBE_OVERHEAD;
-  const share = Math.max(SUMMARY_MESSAGE_MIN_CHARS, Math.min(SUMMARY_MESSAGE_CHARS, room));
-  let transcript = stretch.map((m) => describe(m, share)).join("\n\n");
-  if (kept.length + transcript.length > maxChars)
-    transcript = `[earlier part of this stretch left out]\n\n${transcript.slice(transcript.length - Math.max(0, maxChars - kept.length))}`;
-  transcript = kept + transcript;
+  const transcript = summaryTranscript(range.messages, maxChars);
   const ask = `Summarize this part of the work${instructions ? ` (${instructions})` : ""}:\n\n${transcript}`;
   const request = (effort?: "off"): ModelRequest => ({
     system: SUMMARY_SYSTEM,
@@ -386,13 +372,4 @@ export function correctEstimate(state: CompactionState, reportedInput: number): 
   const ratio = Math.min(MAX_CORRECTION_STEP, Math.max(1 / MAX_CORRECTION_STEP, reportedInput / estimated));
   const [low, high] = TOKENS_PER_CHAR_RANGE;
   state.tokensPerChar = Math.min(high, Math.max(low, state.tokensPerChar * ratio));
-}
-
-/** `m` for the summarizer, each text cut to `chars` (a summary whole). */
-function describe(m: Message, chars: number): string {
-  if (m.id.startsWith(SUMMARY_ID)) return textOf(m);
-  const cut = (s: string) => (s.length > chars ? `${s.slice(0, chars)} …(${s.length - chars} more characters)` : s);
-  if (m.role === "tool") return `[${m.toolName ?? "tool"} result${m.isError ? ", failed" : ""}] ${cut(textOf(m))}`;
-  const calls = (m.toolCalls ?? []).map((c) => `[calls ${c.name} ${cut(c.arguments)}]`).join("\n");
-  return `[${m.role}] ${cut(textOf(m))}${calls ? `\n${calls}` : ""}`;
 }

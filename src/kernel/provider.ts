@@ -69,6 +69,8 @@ export interface Provider {
 export interface StatedWindow {
   tokens: number;
   from: string;
+  /** what a model list says of the model, not what a server runs it with: it never raises a window known before (agent.ts) */
+  listed?: true;
 }
 
 /** The error kinds of SPEC §4; the names are those of the JSON `error` event (§18). */

@@ -100,7 +100,7 @@ export function withServerWindow(
       if (stated !== null) return;
       const tokens = await server.listed?.(fetchImpl).catch(() => undefined);
       if (tokens === undefined) return;
-      listed = { tokens, from: LISTED_FROM };
+      listed = { tokens, from: LISTED_FROM, listed: true };
       tell(tokens, "list", false);
     });
   };

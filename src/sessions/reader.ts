@@ -4,6 +4,7 @@ import { closeSync, constants, fstatSync, readSync } from "node:fs";
 import { basename } from "node:path";
 import { newId, type Message } from "../kernel/ir.ts";
 import { summaryMessage, type Summary } from "../context/passes.ts";
+import { SUMMARIZED_BELOW } from "../context/view.ts";
 import {
   alignWindow,
   closeToolCalls,
@@ -19,7 +20,7 @@ import {
   salvageHeader,
 } from "./format.ts";
 import type { SessionEntry, SessionHeader } from "./format.ts";
-import { linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK } from "./lines.ts";
+import { linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK, type TailLine } from "./lines.ts";
 import { LIST_HEAD_BYTES } from "./listing.ts";
 import { lockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { diskProblem } from "../fs/dir-problem.ts";
@@ -202,7 +203,12 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
     };
     let fromEnd = 0;
     let before = 0; // where the tail read stopped; 0 = it reached the header
-    const summaryAt = (e: Extract<SessionEntry, { type: "compaction" }>) => {
+    let keptAt: number | undefined; // where the compaction line read before (the file's next line, if it is) starts
+    const summaryAt = (e: Extract<SessionEntry, { type: "compaction" }>, line: TailLine) => {
+      // a pointer past a user message (context/view.ts summaryParts) stands only with its summary on the line after it: a crash or a
+      // full disk between the two would replace the work before the message by a pointer to nothing, where it is sent whole
+      if (e.summary === SUMMARIZED_BELOW && keptAt !== line.offset + (line.oversized ? line.oversized.bytes : line.end - line.start) + 1) return;
+      keptAt = line.offset;
       const s = { fromId: e.from_id, toId: e.to_id, text: e.summary };
       summaries.unshift(s);
       if (!ending.has(s.toId)) ending.set(s.toId, s); // an earlier one ending there too lies inside the later one
@@ -219,7 +225,7 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
           break;
         }
         const covered = coveredEntry(line, (skip.markers ??= [skip.first, ...ending.keys()].map(idMarker)));
-        if (covered?.type === "compaction") summaryAt(covered);
+        if (covered?.type === "compaction") summaryAt(covered, line);
         else if (covered?.type === "model") modelAt(covered);
         else if (covered?.type === "message") {
           const m = covered.message;
@@ -262,13 +268,14 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
       else if (e.type === "usage") usageAt(e);
       else if (e.type === "compaction") {
         epoch ??= { after: found.length, answer: false };
-        summaryAt(e);
+        summaryAt(e, line);
       }
     }
     let older: Summary | undefined; // the latest summary before the messages read, when none was among them
     if (before > 0 && (summaries.length === 0 || !model)) {
       const entries = lastEntriesBefore(fd, before, [...(summaries.length === 0 ? ["compaction" as const] : []), ...(model ? [] : ["model" as const])]);
-      if (entries.compaction?.type === "compaction")
+      if (entries.compaction?.type === "compaction" && entries.compaction.summary !== SUMMARIZED_BELOW)
+        // the latest is a pointer: its summary is lost
         summaries.push((older = { fromId: entries.compaction.from_id, toId: entries.compaction.to_id, text: entries.compaction.summary }));
       if (entries.model?.type === "model") model = modelOf(entries.model);
     }

@@ -10,7 +10,7 @@ import { cacheHitShare } from "../kernel/output.ts";
 import { isUsable } from "../config/providers.ts";
 import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError, type ProviderSettings } from "../config/settings.ts";
-import type { ContextView } from "../context/view.ts";
+import { SUMMARIZED_BELOW, type ContextView } from "../context/view.ts";
 import { promptCompletions, type McpPrompt } from "../mcp/prompts.ts";
 import { effectiveBudget } from "../context/window.ts";
 import { formatSessionList } from "../sessions/format.ts";
@@ -354,7 +354,7 @@ export function usageReport(
       ? ""
       : ` · the model's window ${n(window)} tokens (${learned ? `from ${agent.context.windowFrom ?? "the server"}` : "context_window"})`;
   const count = (k: number, what: string) => `${n(k)} ${what}${k === 1 ? "" : "s"}`;
-  const made = agent.context.summaries.length;
+  const made = agent.context.summaries.filter((s) => s.text !== SUMMARIZED_BELOW).length; // a summary's pointer past a user message is part of it
   const summaries = `${n(made)} summar${made === 1 ? "y" : "ies"}`;
   // a resume loads the latest ~500 messages (summaries as one): the session's are the file's and this run's
   const held = agent.messages.length;

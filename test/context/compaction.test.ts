@@ -293,3 +293,33 @@ test("a summary's tokens_before is what the context held, not more: a result onl
   expect(summary.tokens_before).toBeLessThan(4000); // it never held more than the window: the huge result went cut to it
   expect(summary.tokens_before).toBeGreaterThan(summary.tokens_after);
 });
+
+test("hey -c: the model list's window does not raise the one the session kept (a context-length error taught it), but a server's word replaces it", async () => {
+  for (const [stated, expected] of [
+    [
+      { tokens: 16_000, from: "the endpoint's model list, GET /models", listed: true as const },
+      "the model's window 8,000 tokens (from the session it continues)",
+    ],
+    [{ tokens: 16_000, from: "Ollama's GET /api/ps" }, "the model's window 16,000 tokens (from Ollama's GET /api/ps)"],
+  ] as const) {
+    const p = Object.assign(
+      provider([{ text: "one" }, { text: "two" }], () => "s"),
+      { serverWindow: async () => stated },
+    );
+    const settings = defaultSettingsForTest();
+    const agent = createAgent({
+      settings: agentSettings(settings),
+      provider: p,
+      window: 8000, // the session's model entry: what a context-length error taught it
+      tools: () => [],
+      output: recordingOutput(),
+      cwd: dir.path,
+      system: () => "system",
+      permission: () => undefined,
+      taskNote: () => undefined,
+    });
+    await agent.send("go", new AbortController().signal);
+    await agent.send("again", new AbortController().signal); // the window is taken before the request after the first answer
+    expect(usageReport(agent)).toContain(expected);
+  }
+});

@@ -4,6 +4,7 @@
 // summary replaced only the heavier stretch, and a second summary request (and a second rewrite of
 // the cached prefix) followed a turn or two later for the other.
 import { afterEach, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createAgent } from "../../src/agent.ts";
 import { SUMMARIZED_BELOW } from "../../src/context/view.ts";
@@ -11,6 +12,7 @@ import { newId, textOf } from "../../src/kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../../src/kernel/provider.ts";
 import { agentSettings } from "../../src/runtime.ts";
 import { loadSession } from "../../src/sessions/reader.ts";
+import { usageReport } from "../../src/ui/commands.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { fakeProvider, type Turn } from "../helpers/fake-provider.ts";
@@ -61,12 +63,13 @@ async function session(first: number, second: number) {
   await agent.send("fix the parser", new AbortController().signal);
   await agent.send("now the lexer", new AbortController().signal);
   writer.close();
-  return { requests, summaries, output, session: writer.path };
+  return { requests, summaries, output, session: writer.path, agent };
 }
 
 test("one summary request covers the work before the latest user message and the work since (before: two, two requests apart)", async () => {
-  const { requests, summaries, session: path } = await session(2, 6);
+  const { requests, summaries, session: path, agent } = await session(2, 6);
   expect(summaries).toHaveLength(1);
+  expect(usageReport(agent)).toMatch(/ · 1 summary$/m); // one summary, though it stands in two places
   const asked = textOf(summaries[0]!.messages[0]!);
   for (const part of ["file 1:", "file 2:", "now the lexer", "file 3:"]) expect(asked).toContain(part); // both stretches and the message between
   const after = requests.findIndex((r) => r.messages.some((m) => m.id.startsWith("summary-")));
@@ -81,4 +84,21 @@ test("one summary request covers the work before the latest user message and the
   // `hey -c` goes on from the same context: the session keeps both parts of the summary
   const resumed = loadSession(path);
   expect(resumed.messages.slice(0, 4).map(textOf)).toEqual(requests[after]!.messages.slice(0, 4).map(textOf));
+});
+
+test("hey -c after a crash between the summary's two lines sends the work before the message whole, not a pointer to a summary that is not there", async () => {
+  const { session: path } = await session(2, 6);
+  const text = readFileSync(path, "utf8");
+  const pointer = text.indexOf('"summary":"(summarized below');
+  expect(pointer).toBeGreaterThan(0);
+  const next = text.indexOf("\n", pointer) + 1; // the summary's own line starts here
+  for (const cut of [next, next + 40]) {
+    // the process stopped after the pointer's line, or in the middle of the summary's (a full disk, a power cut)
+    writeFileSync(path, text.slice(0, cut));
+    const resumed = loadSession(path).messages.map(textOf).join("\n");
+    expect(resumed).not.toContain(SUMMARIZED_BELOW);
+    for (const part of ["file 1:", "file 2:", "now the lexer"]) expect(resumed).toContain(part);
+  }
+  writeFileSync(path, text); // whole, both lines stand
+  expect(loadSession(path).messages.map(textOf)).toContain(`[summary of earlier work]\n${SUMMARIZED_BELOW}`);
 });

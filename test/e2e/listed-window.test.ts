@@ -73,3 +73,22 @@ test("a list that overstates the window: the context-length error lowers it, onc
   expect(vllm.log.filter((x) => x.refused).length).toBe(1);
   expect(windowEvents(run.stdout)).toMatchObject([{ window: 4096 }]);
 }, 90_000);
+
+test("hey -c after the list overstated the window: the window the error taught holds, no request is refused again", async () => {
+  vllm = startOllama({ model: "qwen3", context: 4096, reads: 6, as: "vllm", listed: 32_768 });
+  const first = await session(vllm);
+  expect(windowEvents(first.stdout)).toMatchObject([{ window: 4096 }]);
+  vllm.stop();
+  // the same server started again (its port is another): the session's model entry keeps what the error taught
+  vllm = startOllama({ model: "qwen3", context: 4096, reads: 3, as: "vllm", listed: 32_768 });
+  const dir = work!.path;
+  const config = join(dir, "again.toml"); // a new file: hey.toml's base_url changed would wait for the user's approval
+  writeFileSync(config, `[provider.vllm]\nbase_url = "${vllm.baseUrl}"\nmodels = ["qwen3"]\n`);
+  const args = ["-c", "-m", "vllm/qwen3", "--config", config, "--output", "json", "-p", "read them again"];
+  const again = await runHey(args, { cwd: dir, timeoutMs: 60_000, env: { XDG_STATE_HOME: join(dir, "state") } });
+  expect(again.stderr).toBe("");
+  expect(again.code).toBe(0);
+  expect(listGets(vllm)).toBe(1); // the list was asked, and said 32,768 again
+  expect(vllm.log.filter((x) => x.refused)).toEqual([]);
+  expect(windowEvents(again.stdout)).toEqual([]);
+}, 120_000);
