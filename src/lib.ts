@@ -67,6 +67,7 @@ export { MAX_TURNS_PROMPT, type HandOffLimit } from "./kernel/hand-off.ts";
 export type { PermissionCheck } from "./kernel/tool-calls.ts";
 export type { RetryPolicy } from "./kernel/retry.ts";
 export type { Agent, AgentSettings, AgentUsage } from "./agent.ts";
+export { defineTool, type TypedToolDefinition } from "./define-tool.ts";
 export type { ContextPolicy } from "./context/view.ts";
 /** A fetch of the standard shape: any function that takes what fetch takes (a logging wrapper, a test double). */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;

@@ -67,7 +67,8 @@ function scratchProject(dir: string, tarball: string, integrity: string): void {
  * fetch` wants `preconnect` too), settings given in part, why a run failed; and what it cannot
  * reach: the CLI's parts of the MCP manager. Type-checked, never run.
  */
-const TYPED = `import { createAgent, createMcp, createProvider, permissionCheck, type AgentEvent, type RunResult } from "hey";
+const TYPED = `import { createAgent, createMcp, createProvider, defineTool, permissionCheck, type AgentEvent, type RunResult } from "hey";
+import { z } from "zod";
 const logged = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => fetch(input, init);
 const provider = await createProvider({ protocol: "openai", baseUrl: "http://127.0.0.1:9/v1", model: "m", fetch: logged });
 const permission = permissionCheck({ allow: ["read_file"] });
@@ -75,6 +76,11 @@ const mcp = createMcp([{ name: "docs", url: "http://127.0.0.1:9/mcp" }], { fetch
 const agent = createAgent({ provider, permission, settings: { context: { budgetTokens: 100_000 }, retry: { maxRetries: 0 } }, tools: (signal) => mcp.tools([], signal) });
 const result: RunResult = await agent.send("hi", AbortSignal.timeout(1));
 export const why: string | undefined = result.error?.message;
+// a typed tool: run's arguments are what its schema parses to, no cast
+const lookup = defineTool({ name: "lookup", description: "Looks up.", parameters: z.object({ word: z.string(), limit: z.number().default(3) }), run: (args) => args.word.repeat(args.limit) });
+// @ts-expect-error a field its schema does not have
+defineTool({ name: "bad", description: "", parameters: z.object({ word: z.string() }), run: (args) => args.wrd });
+void createAgent({ provider, tools: [lookup] });
 // @ts-expect-error the CLI's /reload swap is not the program's to call
 void mcp.reloadable;
 `;
