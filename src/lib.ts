@@ -18,6 +18,7 @@ import { fanOut, type Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
+import { lateTool } from "./mcp/late-tool.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
 import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
@@ -105,6 +106,13 @@ export interface AgentOptions {
    * default, as in the CLI: tool results end with the `[#handle]` it names them by); off, neither
    */
   tools?: Tool[] | ((signal: AbortSignal) => Tool[] | Promise<Tool[]>);
+  /**
+   * createMcp's servers: their tools follow `tools` in each request as they come, and a call to one
+   * its request did not offer (its server still starting) waits for that server, bounded by its
+   * `timeoutMs`, instead of failing as an unknown tool — as in the CLI. Then `tools` holds only
+   * your own (default: hey's five); `close()` the servers yourself
+   */
+  mcp?: McpServers;
   /**
    * where the run's events go (a display, `createSessionWriter`, several with `fanOut`); default:
    * nowhere. A `model` event naming `settings.model` comes first, so a session writer records the
@@ -244,14 +252,18 @@ export function createAgent(options: AgentOptions): Agent {
   const refuses = refusesOf(options.permission);
   // offered unless the list refuses it; results show handles exactly when the model has it (agent.ts)
   const compress = settings.context.compressTool ? [createCompressTool(() => agent.messages)] : [];
-  const own = typeof tools === "function" ? tools : () => tools;
+  const given = typeof tools === "function" ? tools : () => tools;
+  const { mcp } = options;
+  const own = mcp ? async (signal: AbortSignal) => mcp.tools(await given(signal), signal) : given;
+  const requestTools = async (signal: AbortSignal) => [...(await own(signal)), ...compress].filter((t) => !refuses(t.name)).map(guard.tool);
   const output = guard.output(fanOut(options.output ? [options.output] : []));
   output.emit({ type: "model", ...settings.model });
   for (const message of options.resume?.appended ?? []) output.emit({ type: "message", message });
   const agent: Agent = agentOf({
     provider: options.provider,
     settings,
-    tools: async (signal) => [...(await own(signal)), ...compress].filter((t) => !refuses(t.name)).map(guard.tool),
+    tools: requestTools,
+    ...(mcp ? { unlisted: (name: string) => lateTool(name, { mcp, tools: requestTools, servers: () => mcpSettings.get(mcp) ?? [], now: Date.now }) } : {}),
     output,
     cwd,
     pathOf: (path) => realTarget(callPath(path, cwd, homedir())),
@@ -328,9 +340,9 @@ export interface McpOptions {
 }
 
 /**
- * MCP servers (SPEC §14), connecting in the background at once: give an agent
- * `tools: (signal) => mcp.tools(builtins, signal)`, with `const builtins = defaultTools()` made
- * once, and each request offers their tools as they come; `close()` stops them. Their tool lists are cached in hey's cache dir (or `cacheDir`).
+ * MCP servers (SPEC §14), connecting in the background at once: give them to an agent
+ * (`createAgent({ provider, mcp })`) and each request offers their tools as they come, a call to
+ * one whose server is still starting waiting for it; `close()` stops them. Their tool lists are cached in hey's cache dir (or `cacheDir`).
  * No OAuth sign-in: a remote server's own `headers` authorize it. Throws an Error naming every
  * server that has no name or another's, or not exactly one of `command` and `url`.
  */
@@ -342,7 +354,7 @@ export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServe
   const settings = servers.map((s): McpServerSettings => ({ ...defaults, ...s, at: `the server ${s.name}` }));
   const cacheDir = opts.cacheDir ?? places(env, env.HOME ?? "", process.cwd(), process.platform).cacheDir;
   const warn = opts.warn ?? (() => {});
-  return createMcpManager(
+  const manager = createMcpManager(
     { servers: settings, startupWaitMs: opts.startupWaitMs ?? resolveTable(SECTIONS.mcp, undefined).startupWaitMs, off: false },
     {
       connect: async (s, hooks, signal) =>
@@ -358,7 +370,12 @@ export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServe
       now: Date.now,
     },
   );
+  mcpSettings.set(manager, settings);
+  return manager;
 }
+
+/** The servers each createMcp was given, as settings: a late call waits for its server at most that server's `timeoutMs`. */
+const mcpSettings = new WeakMap<McpServers, McpServerSettings[]>();
 
 /** What is wrong with createMcp's `servers`, each naming the server (as a config file's `[mcp.NAME]` errors do); none: []. */
 function serverProblems(servers: McpServer[]): string[] {
