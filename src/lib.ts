@@ -37,6 +37,7 @@ import { createProvider as providerFor, type ProviderOptions as AdapterChoice } 
 import { secretGuard } from "./embed-secrets.ts";
 import { withoutSecrets } from "./config/secrets.ts";
 import pkg from "../package.json" with { type: "json" };
+import { withStream, type EmbeddedAgent, type StreamTap } from "./embed-stream.ts";
 
 export {
   EFFORTS,
@@ -68,6 +69,7 @@ export { MAX_TURNS_PROMPT, type HandOffLimit } from "./kernel/hand-off.ts";
 export type { PermissionCheck } from "./kernel/tool-calls.ts";
 export type { RetryPolicy } from "./kernel/retry.ts";
 export type { Agent, AgentSettings, AgentUsage } from "./agent.ts";
+export { STREAM_LEFT, type EmbeddedAgent, type StreamItem } from "./embed-stream.ts";
 export { defineTool, type TypedToolDefinition } from "./define-tool.ts";
 export type { ContextPolicy } from "./context/view.ts";
 /** A fetch of the standard shape: any function that takes what fetch takes (a logging wrapper, a test double). */
@@ -227,10 +229,11 @@ export function defaultTools(shell: ShellChoice = defaultShell(), secrets: reado
 
 /**
  * An agent: `send` a message and it runs the loop until the model answers without tools, a limit
- * or an error (its events go to `output`); `messages` is the conversation so far. See AgentOptions
- * for what can differ from hey's defaults.
+ * or an error (its events go to `output`), or `stream` it to read the run's events as an async
+ * iterable (embed-stream.ts); `messages` is the conversation so far. See AgentOptions for what can
+ * differ from hey's defaults.
  */
-export function createAgent(options: AgentOptions): Agent {
+export function createAgent(options: AgentOptions): EmbeddedAgent {
   const cwd = options.cwd ?? process.cwd();
   const shell = defaultShell();
   const key = providerKeys.get(options.provider);
@@ -256,7 +259,8 @@ export function createAgent(options: AgentOptions): Agent {
   const { mcp } = options;
   const own = mcp ? async (signal: AbortSignal) => mcp.tools(await given(signal), signal) : given;
   const requestTools = async (signal: AbortSignal) => [...(await own(signal)), ...compress].filter((t) => !refuses(t.name)).map(guard.tool);
-  const output = guard.output(fanOut(options.output ? [options.output] : []));
+  const tap: StreamTap = { listener: undefined };
+  const output = guard.output(fanOut([...(options.output ? [options.output] : []), { emit: (e) => tap.listener?.(e) }]));
   output.emit({ type: "model", ...settings.model });
   for (const message of options.resume?.appended ?? []) output.emit({ type: "message", message });
   const agent: Agent = agentOf({
@@ -272,7 +276,7 @@ export function createAgent(options: AgentOptions): Agent {
     taskNote: () => undefined,
     ...(options.resume ? resumedParts(options.resume, settings.model.provider, settings.model.model) : options.history ? { history: options.history } : {}),
   });
-  return agent;
+  return withStream(agent, tap);
 }
 
 /**
