@@ -6,9 +6,7 @@
 // builds its agent from its configuration instead; examples/embed.ts builds one from this file.
 import { homedir, platform } from "node:os";
 import { createAgent as agentOf, type Agent, type AgentSettings } from "./agent.ts";
-import { MCP_SERVER_KEYS, resolveTable, SECTIONS } from "./config/keys.ts";
-import type { McpServerSettings } from "./config/settings.ts";
-import { places } from "./fs/places.ts";
+import { resolveTable, SECTIONS } from "./config/keys.ts";
 import { realTarget } from "./fs/real-target.ts";
 import { callPath } from "./fs/user-path.ts";
 import type { Message } from "./kernel/ir.ts";
@@ -19,11 +17,6 @@ import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { lateTool } from "./mcp/late-tool.ts";
-import { createMcpManager, type McpManager } from "./mcp/manager.ts";
-import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
-import { createToolStore } from "./mcp/store.ts";
-import { refusedOutright } from "./permission/refused.ts";
-import { compileRules, decide, validateRules } from "./permission/rules.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { buildSystemPrompt } from "./prompt/system.ts";
 import { createBashTool } from "./tools/bash.ts";
@@ -36,8 +29,9 @@ import { createWriteFileTool } from "./tools/write-file.ts";
 import { createProvider as providerFor, type ProviderOptions as AdapterChoice } from "./providers/create.ts";
 import { secretGuard } from "./embed-secrets.ts";
 import { withoutSecrets } from "./config/secrets.ts";
-import pkg from "../package.json" with { type: "json" };
 import { withStream, type EmbeddedAgent, type StreamTap } from "./embed-stream.ts";
+import { bunFetch, mcpSettings, type FetchLike, type McpServers } from "./embed-mcp.ts";
+import { refusesOf, type ListPermission } from "./embed-permission.ts";
 
 export {
   EFFORTS,
@@ -72,15 +66,12 @@ export type { Agent, AgentSettings, AgentUsage } from "./agent.ts";
 export { STREAM_LEFT, type EmbeddedAgent, type StreamItem } from "./embed-stream.ts";
 export { defineTool, type TypedToolDefinition } from "./define-tool.ts";
 export type { ContextPolicy } from "./context/view.ts";
-/** A fetch of the standard shape: any function that takes what fetch takes (a logging wrapper, a test double). */
-export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /** What createProvider is given (providers/common.ts ProviderOptions), with `fetch` any FetchLike: Bun's `typeof fetch` also demands `preconnect`. */
 export type ProviderOptions = Omit<AdapterChoice, "fetch"> & { fetch?: FetchLike };
 
-/** `f` as Bun types fetch: the preconnect hint is the global fetch's. */
-const bunFetch = (f: FetchLike): typeof fetch =>
-  Object.assign((input: string | URL | Request, init?: RequestInit) => f(input, init), { preconnect: fetch.preconnect });
+export { createMcp, type FetchLike, type McpOptions, type McpServer, type McpServers } from "./embed-mcp.ts";
+export { permissionCheck, type ListPermission } from "./embed-permission.ts";
 export { createBashTool, type BashToolOptions } from "./tools/bash.ts";
 export { createEditTool } from "./tools/edit.ts";
 export { createGrepTool } from "./tools/grep.ts";
@@ -90,12 +81,6 @@ export { chooseShell, type ShellChoice } from "./tools/shell.ts";
 export { createSessionWriter, type SessionWriter } from "./sessions/writer.ts";
 export { resumeSession, type LoadedSession } from "./sessions/reader.ts";
 export { SessionLockedError } from "./sessions/lock.ts";
-/**
- * What createMcp gives a program: the servers' tools for each request, their state, their prompts
- * and resources, and close(). The CLI's own parts of the manager (`/reload`'s swap, a restart after
- * an OAuth sign-in) are not in it.
- */
-export type McpServers = Pick<McpManager, "tools" | "status" | "offer" | "settled" | "prompts" | "get" | "close">;
 
 /** What an embedded agent is built from: a provider, and whatever should differ from hey's defaults. */
 export interface AgentOptions {
@@ -277,120 +262,4 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
     ...(options.resume ? resumedParts(options.resume, settings.model.provider, settings.model.model) : options.history ? { history: options.history } : {}),
   });
   return withStream(agent, tap);
-}
-
-/**
- * The permission check of SPEC §8 for `allow` and `deny` lists as a config file writes them
- * (`"read_file"`, `"github_*"`, `"bash: git *"`): deny wins; with an allow list a call runs only if
- * it matches; a refused call's result starts with `blocked by permission rules:`. `shell` is the
- * shell the bash tool runs (its syntax is what is checked). Throws an Error naming every entry that
- * is no rule.
- */
-export function permissionCheck(lists: { allow?: string[]; deny?: string[] }, shell = "sh"): ListPermission {
-  const both = { allow: lists.allow ?? [], deny: lists.deny ?? [] };
-  const problems = validateRules(both);
-  if (problems.length > 0) throw new Error(problems.join("\n"));
-  const { rules } = compileRules(both, shell);
-  const check = (tool: string, args: Record<string, unknown>) => {
-    const decision = decide(tool, args, rules);
-    return decision.allowed ? undefined : decision.reason;
-  };
-  return Object.assign(check, { refuses: (tool: string) => refusedOutright(tool, rules) });
-}
-
-/** A PermissionCheck made from lists (`permissionCheck`), which also knows the tools it refuses whatever their arguments. */
-export interface ListPermission extends PermissionCheck {
-  /** true when every call of `tool` is refused: a deny entry names it, or an allow list leaves it no way to run */
-  refuses(tool: string): boolean;
-}
-
-/** Which tools `permission` refuses outright: a ListPermission knows; of any other check, none is assumed. */
-function refusesOf(permission: PermissionCheck | ListPermission | undefined): (tool: string) => boolean {
-  return permission && "refuses" in permission ? permission.refuses : () => false;
-}
-
-/** One MCP server for `createMcp`: a local command or a remote URL, as an `[mcp.NAME]` table holds it. */
-export interface McpServer {
-  name: string;
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  cwd?: string;
-  url?: string;
-  headers?: Record<string, string>;
-  /** per call and for start-up; default 60 s */
-  timeoutMs?: number;
-  /** offer only these of its tools, never those (`*` matches anything) */
-  tools?: string[];
-  excludeTools?: string[];
-}
-
-/** How `createMcp` runs its servers; every part may be left out. */
-export interface McpOptions {
-  /** where each server's tool list is cached; default hey's cache dir */
-  cacheDir?: string;
-  fetch?: FetchLike;
-  /** a server that failed to start, and warnings about its tools' names */
-  warn?(message: string): void;
-  /** the most a request waits for a server with no cached tool list; default 3 s */
-  startupWaitMs?: number;
-  /**
-   * each server's `mcp` events as they happen: connected (with its tool count and how many are
-   * offered), failed, stopped, with why — what `hey` prints as `connected: fs (14 tools)`
-   */
-  output?: Output;
-  /** the agent's `permissionCheck`: a tool it refuses outright is not offered, and `offered` counts without it */
-  permission?: PermissionCheck | ListPermission;
-}
-
-/**
- * MCP servers (SPEC §14), connecting in the background at once: give them to an agent
- * (`createAgent({ provider, mcp })`) and each request offers their tools as they come, a call to
- * one whose server is still starting waiting for it; `close()` stops them. Their tool lists are cached in hey's cache dir (or `cacheDir`).
- * No OAuth sign-in: a remote server's own `headers` authorize it. Throws an Error naming every
- * server that has no name or another's, or not exactly one of `command` and `url`.
- */
-export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServers {
-  const problems = serverProblems(servers);
-  if (problems.length > 0) throw new Error(problems.join("\n"));
-  const env = process.env;
-  const defaults = resolveTable(MCP_SERVER_KEYS, undefined);
-  const settings = servers.map((s): McpServerSettings => ({ ...defaults, ...s, at: `the server ${s.name}` }));
-  const cacheDir = opts.cacheDir ?? places(env, env.HOME ?? "", process.cwd(), process.platform).cacheDir;
-  const warn = opts.warn ?? (() => {});
-  const manager = createMcpManager(
-    { servers: settings, startupWaitMs: opts.startupWaitMs ?? resolveTable(SECTIONS.mcp, undefined).startupWaitMs, off: false },
-    {
-      connect: async (s, hooks, signal) =>
-        (await import("./mcp/client.ts")).connectServer(s, hooks, { version: pkg.version, env, fetch: opts.fetch ? bunFetch(opts.fetch) : fetch }, signal),
-      store: createToolStore(cacheDir),
-      missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
-      report: (e) => {
-        opts.output?.emit(e);
-        if (e.state === "failed") warn(`MCP server ${e.server} failed: ${e.error ?? "unknown error"}`);
-      },
-      warn,
-      refused: refusesOf(opts.permission),
-      now: Date.now,
-    },
-  );
-  mcpSettings.set(manager, settings);
-  return manager;
-}
-
-/** The servers each createMcp was given, as settings: a late call waits for its server at most that server's `timeoutMs`. */
-const mcpSettings = new WeakMap<McpServers, McpServerSettings[]>();
-
-/** What is wrong with createMcp's `servers`, each naming the server (as a config file's `[mcp.NAME]` errors do); none: []. */
-function serverProblems(servers: McpServer[]): string[] {
-  return servers.flatMap((s, i) => {
-    const at = `createMcp: servers[${i}]${s.name ? ` (${s.name})` : ""}`;
-    const first = servers.findIndex((o) => o.name === s.name);
-    return [
-      ...(s.name ? [] : [`${at} has no name`]),
-      ...(first < i ? [`${at} is named like servers[${first}]; each server needs a name of its own`] : []),
-      ...(s.command === undefined && s.url === undefined ? [`${at} needs command (a local server) or url (a remote one)`] : []),
-      ...(s.command !== undefined && s.url !== undefined ? [`${at} has both command and url; keep one`] : []),
-    ];
-  });
 }

@@ -15,6 +15,7 @@ const SRC = join(ROOT, "src");
  */
 const EDGES = new Set([
   "lib.ts",
+  "embed-mcp.ts",
   "main.ts",
   "here.ts",
   "mcp-command.ts",
