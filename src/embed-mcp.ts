@@ -3,7 +3,7 @@
 // what it gives. No OAuth sign-in here: a remote server's own `headers` authorize it.
 import { MCP_SERVER_KEYS, resolveTable, SECTIONS } from "./config/keys.ts";
 import type { McpServerSettings } from "./config/settings.ts";
-import { places } from "./fs/places.ts";
+import { embeddedDirs } from "./embed-dirs.ts";
 import type { Output } from "./kernel/output.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
@@ -44,7 +44,7 @@ export interface McpServer {
 
 /** How `createMcp` runs its servers; every part may be left out. */
 export interface McpOptions {
-  /** where each server's tool list is cached; default hey's cache dir */
+  /** where each server's tool list is cached, and results cut for the model are kept in full; default embeddedDirs().cache, apart from the CLI's */
   cacheDir?: string;
   fetch?: FetchLike;
   /** a server that failed to start, and warnings about its tools' names */
@@ -63,7 +63,7 @@ export interface McpOptions {
 /**
  * MCP servers (SPEC §14), connecting in the background at once: give them to an agent
  * (`createAgent({ provider, mcp })`) and each request offers their tools as they come, a call to
- * one whose server is still starting waiting for it; `close()` stops them. Their tool lists are cached in hey's cache dir (or `cacheDir`).
+ * one whose server is still starting waiting for it; `close()` stops them. Their tool lists are cached in `cacheDir` (default: embeddedDirs().cache).
  * No OAuth sign-in: a remote server's own `headers` authorize it. Throws an Error naming every
  * server that has no name or another's, or not exactly one of `command` and `url`.
  */
@@ -73,7 +73,7 @@ export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServe
   const env = process.env;
   const defaults = resolveTable(MCP_SERVER_KEYS, undefined);
   const settings = servers.map((s): McpServerSettings => ({ ...defaults, ...s, at: `the server ${s.name}` }));
-  const cacheDir = opts.cacheDir ?? places(env, env.HOME ?? "", process.cwd(), process.platform).cacheDir;
+  const cacheDir = opts.cacheDir ?? embeddedDirs().cache;
   const warn = opts.warn ?? (() => {});
   const manager = createMcpManager(
     { servers: settings, startupWaitMs: opts.startupWaitMs ?? resolveTable(SECTIONS.mcp, undefined).startupWaitMs, off: false },

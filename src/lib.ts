@@ -31,6 +31,7 @@ import { secretGuard } from "./embed-secrets.ts";
 import { withoutSecrets } from "./config/secrets.ts";
 import { withStream, type EmbeddedAgent, type StreamTap } from "./embed-stream.ts";
 import { bunFetch, mcpSettings, type FetchLike, type McpServers } from "./embed-mcp.ts";
+import { ownOutputDir } from "./embed-dirs.ts";
 import { refusesOf, type ListPermission } from "./embed-permission.ts";
 
 export {
@@ -72,6 +73,7 @@ export type ProviderOptions = Omit<AdapterChoice, "fetch"> & { fetch?: FetchLike
 
 export { createMcp, type FetchLike, type McpOptions, type McpServer, type McpServers } from "./embed-mcp.ts";
 export { permissionCheck, type ListPermission } from "./embed-permission.ts";
+export { embeddedDirs } from "./embed-dirs.ts";
 export { createBashTool, type BashToolOptions } from "./tools/bash.ts";
 export { createEditTool } from "./tools/edit.ts";
 export { createGrepTool } from "./tools/grep.ts";
@@ -107,6 +109,8 @@ export interface AgentOptions {
    * throws (a closed socket) loses that event; the run goes on, as with the CLI's closed pipe
    */
   output?: Output;
+  /** where the default tools' bash saves a cut command's full output; default: a folder of its own under embeddedDirs().outputs */
+  outputDir?: string;
   /** the system prompt; default: hey's, for `cwd` */
   system?: string;
   /**
@@ -193,18 +197,31 @@ export function defaultShell(): ShellChoice {
   return chooseShell({ platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined });
 }
 
+/** What `defaultTools` may be given; every part may be left out. */
+export interface DefaultToolsOptions {
+  /** the shell bash runs; default `defaultShell()` */
+  shell?: ShellChoice;
+  /** values no variable of the commands' environment may hold, besides every API key given to createProvider */
+  secrets?: readonly string[];
+  /** where bash saves the full output of a command whose result it cut; default: embeddedDirs().outputs, a folder of its own */
+  outputDir?: string;
+}
+
 /**
  * hey's five built-in tools, as the CLI configures them by default. Its file tools share what they
  * saw of each file, so write_file refuses a file changed since: make them once per agent. The
- * commands bash runs get no environment variable whose value is one of `secrets` (default: the
- * API keys given to createProvider before this call).
+ * commands bash runs get no environment variable whose value is one of `secrets` or an API key
+ * given to createProvider, before these tools were made or after: each command's environment is
+ * made as it starts. (A ShellChoice alone, as before, is `{ shell }`.)
  */
-export function defaultTools(shell: ShellChoice = defaultShell(), secrets: readonly string[] = [...allKeys]): Tool[] {
+export function defaultTools(options: DefaultToolsOptions | ShellChoice = {}): Tool[] {
+  const { shell = defaultShell(), secrets = [], outputDir } = "program" in options ? { shell: options } : options;
   const tools = resolveTable(SECTIONS.tools, undefined);
   const seen = new Map<string, string>();
-  const env = withoutSecrets(process.env, secrets);
+  const env = () => withoutSecrets(process.env, [...allKeys, ...secrets]);
+  const outputs = outputDir ?? ownOutputDir();
   return [
-    createBashTool({ shell, timeoutMs: tools.bashTimeoutMs, filter: tools.bashFilter, raw: false, env }),
+    createBashTool({ shell, timeoutMs: tools.bashTimeoutMs, filter: tools.bashFilter, raw: false, env, outputDir: outputs }),
     createReadFileTool({ seen }),
     createWriteFileTool({ seen }),
     createEditTool({ seen }),
@@ -224,7 +241,7 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
   const key = providerKeys.get(options.provider);
   const secrets = [...(options.secrets ?? []), ...(key ? [key] : [])];
   const guard = secretGuard(secrets, options.redactShapes ?? resolveTable(SECTIONS.tools, undefined).redactSecrets);
-  const tools = options.tools ?? defaultTools(shell, [...allKeys, ...secrets]);
+  const tools = options.tools ?? defaultTools({ shell, secrets, ...(options.outputDir ? { outputDir: options.outputDir } : {}) });
   const system =
     options.system ??
     buildSystemPrompt({

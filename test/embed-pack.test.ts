@@ -67,7 +67,7 @@ function scratchProject(dir: string, tarball: string, integrity: string): void {
  * fetch` wants `preconnect` too), settings given in part, why a run failed; and what it cannot
  * reach: the CLI's parts of the MCP manager. Type-checked, never run.
  */
-const TYPED = `import { createAgent, createMcp, createProvider, defineTool, permissionCheck, type AgentEvent, type RunResult } from "hey";
+const TYPED = `import { createAgent, createMcp, createProvider, defaultTools, defineTool, embeddedDirs, permissionCheck, type AgentEvent, type RunResult } from "hey";
 import { z } from "zod";
 const logged = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => fetch(input, init);
 const provider = await createProvider({ protocol: "openai", baseUrl: "http://127.0.0.1:9/v1", model: "m", fetch: logged });
@@ -80,6 +80,9 @@ export const why: string | undefined = result.error?.message;
 const lookup = defineTool({ name: "lookup", description: "Looks up.", parameters: z.object({ word: z.string(), limit: z.number().default(3) }), run: (args) => args.word.repeat(args.limit) });
 // @ts-expect-error a field its schema does not have
 defineTool({ name: "bad", description: "", parameters: z.object({ word: z.string() }), run: (args) => args.wrd });
+// the program's own places for what the agent writes
+void createAgent({ provider, outputDir: "outputs", tools: [...defaultTools({ outputDir: "outputs", secrets: ["t"] }), lookup] });
+void createMcp([], { cacheDir: embeddedDirs().cache });
 // the servers given to the agent (their late tools waited for), and a run read as a stream
 for await (const item of createAgent({ provider, tools: [lookup], mcp }).stream("hi")) {
   if (item.type === "result") console.log(item.result.stop satisfies RunResult["stop"]);

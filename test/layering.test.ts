@@ -16,6 +16,7 @@ const SRC = join(ROOT, "src");
 const EDGES = new Set([
   "lib.ts",
   "embed-mcp.ts",
+  "embed-dirs.ts",
   "main.ts",
   "here.ts",
   "mcp-command.ts",
