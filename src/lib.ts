@@ -6,9 +6,7 @@
 // builds its agent from its configuration instead; examples/embed.ts builds one from this file.
 import { homedir, platform } from "node:os";
 import { createAgent as agentOf, type Agent, type AgentSettings } from "./agent.ts";
-import { MCP_SERVER_KEYS, resolveTable, SECTIONS } from "./config/keys.ts";
-import type { McpServerSettings } from "./config/settings.ts";
-import { places } from "./fs/places.ts";
+import { resolveTable, SECTIONS } from "./config/keys.ts";
 import { realTarget } from "./fs/real-target.ts";
 import { callPath } from "./fs/user-path.ts";
 import type { Message } from "./kernel/ir.ts";
@@ -18,11 +16,7 @@ import { fanOut, type Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
-import { createMcpManager, type McpManager } from "./mcp/manager.ts";
-import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
-import { createToolStore } from "./mcp/store.ts";
-import { refusedOutright } from "./permission/refused.ts";
-import { compileRules, decide, validateRules } from "./permission/rules.ts";
+import { lateTool } from "./mcp/late-tool.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { buildSystemPrompt } from "./prompt/system.ts";
 import { createBashTool } from "./tools/bash.ts";
@@ -35,7 +29,10 @@ import { createWriteFileTool } from "./tools/write-file.ts";
 import { createProvider as providerFor, type ProviderOptions as AdapterChoice } from "./providers/create.ts";
 import { secretGuard } from "./embed-secrets.ts";
 import { withoutSecrets } from "./config/secrets.ts";
-import pkg from "../package.json" with { type: "json" };
+import { withStream, type EmbeddedAgent, type StreamTap } from "./embed-stream.ts";
+import { bunFetch, mcpSettings, type FetchLike, type McpServers } from "./embed-mcp.ts";
+import { ownOutputDir } from "./embed-dirs.ts";
+import { refusesOf, type ListPermission } from "./embed-permission.ts";
 
 export {
   EFFORTS,
@@ -67,16 +64,16 @@ export { MAX_TURNS_PROMPT, type HandOffLimit } from "./kernel/hand-off.ts";
 export type { PermissionCheck } from "./kernel/tool-calls.ts";
 export type { RetryPolicy } from "./kernel/retry.ts";
 export type { Agent, AgentSettings, AgentUsage } from "./agent.ts";
+export { STREAM_LEFT, type EmbeddedAgent, type StreamItem } from "./embed-stream.ts";
+export { defineTool, type TypedToolDefinition } from "./define-tool.ts";
 export type { ContextPolicy } from "./context/view.ts";
-/** A fetch of the standard shape: any function that takes what fetch takes (a logging wrapper, a test double). */
-export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /** What createProvider is given (providers/common.ts ProviderOptions), with `fetch` any FetchLike: Bun's `typeof fetch` also demands `preconnect`. */
 export type ProviderOptions = Omit<AdapterChoice, "fetch"> & { fetch?: FetchLike };
 
-/** `f` as Bun types fetch: the preconnect hint is the global fetch's. */
-const bunFetch = (f: FetchLike): typeof fetch =>
-  Object.assign((input: string | URL | Request, init?: RequestInit) => f(input, init), { preconnect: fetch.preconnect });
+export { createMcp, type FetchLike, type McpOptions, type McpServer, type McpServers } from "./embed-mcp.ts";
+export { permissionCheck, type ListPermission } from "./embed-permission.ts";
+export { embeddedDirs } from "./embed-dirs.ts";
 export { createBashTool, type BashToolOptions } from "./tools/bash.ts";
 export { createEditTool } from "./tools/edit.ts";
 export { createGrepTool } from "./tools/grep.ts";
@@ -86,12 +83,6 @@ export { chooseShell, type ShellChoice } from "./tools/shell.ts";
 export { createSessionWriter, type SessionWriter } from "./sessions/writer.ts";
 export { resumeSession, type LoadedSession } from "./sessions/reader.ts";
 export { SessionLockedError } from "./sessions/lock.ts";
-/**
- * What createMcp gives a program: the servers' tools for each request, their state, their prompts
- * and resources, and close(). The CLI's own parts of the manager (`/reload`'s swap, a restart after
- * an OAuth sign-in) are not in it.
- */
-export type McpServers = Pick<McpManager, "tools" | "status" | "offer" | "settled" | "prompts" | "get" | "close">;
 
 /** What an embedded agent is built from: a provider, and whatever should differ from hey's defaults. */
 export interface AgentOptions {
@@ -105,12 +96,21 @@ export interface AgentOptions {
    */
   tools?: Tool[] | ((signal: AbortSignal) => Tool[] | Promise<Tool[]>);
   /**
+   * createMcp's servers: their tools follow `tools` in each request as they come, and a call to one
+   * its request did not offer (its server still starting) waits for that server, bounded by its
+   * `timeoutMs`, instead of failing as an unknown tool — as in the CLI. Then `tools` holds only
+   * your own (default: hey's five); `close()` the servers yourself
+   */
+  mcp?: McpServers;
+  /**
    * where the run's events go (a display, `createSessionWriter`, several with `fanOut`); default:
    * nowhere. A `model` event naming `settings.model` comes first, so a session writer records the
    * model, and with it the context window a context-length error teaches, for a resume. One that
    * throws (a closed socket) loses that event; the run goes on, as with the CLI's closed pipe
    */
   output?: Output;
+  /** where the default tools' bash saves a cut command's full output; default: a folder of its own under embeddedDirs().outputs */
+  outputDir?: string;
   /** the system prompt; default: hey's, for `cwd` */
   system?: string;
   /**
@@ -197,18 +197,31 @@ export function defaultShell(): ShellChoice {
   return chooseShell({ platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined });
 }
 
+/** What `defaultTools` may be given; every part may be left out. */
+export interface DefaultToolsOptions {
+  /** the shell bash runs; default `defaultShell()` */
+  shell?: ShellChoice;
+  /** values no variable of the commands' environment may hold, besides every API key given to createProvider */
+  secrets?: readonly string[];
+  /** where bash saves the full output of a command whose result it cut; default: embeddedDirs().outputs, a folder of its own */
+  outputDir?: string;
+}
+
 /**
  * hey's five built-in tools, as the CLI configures them by default. Its file tools share what they
  * saw of each file, so write_file refuses a file changed since: make them once per agent. The
- * commands bash runs get no environment variable whose value is one of `secrets` (default: the
- * API keys given to createProvider before this call).
+ * commands bash runs get no environment variable whose value is one of `secrets` or an API key
+ * given to createProvider, before these tools were made or after: each command's environment is
+ * made as it starts. (A ShellChoice alone, as before, is `{ shell }`.)
  */
-export function defaultTools(shell: ShellChoice = defaultShell(), secrets: readonly string[] = [...allKeys]): Tool[] {
+export function defaultTools(options: DefaultToolsOptions | ShellChoice = {}): Tool[] {
+  const { shell = defaultShell(), secrets = [], outputDir } = "program" in options ? { shell: options } : options;
   const tools = resolveTable(SECTIONS.tools, undefined);
   const seen = new Map<string, string>();
-  const env = withoutSecrets(process.env, secrets);
+  const env = () => withoutSecrets(process.env, [...allKeys, ...secrets]);
+  const outputs = outputDir ?? ownOutputDir();
   return [
-    createBashTool({ shell, timeoutMs: tools.bashTimeoutMs, filter: tools.bashFilter, raw: false, env }),
+    createBashTool({ shell, timeoutMs: tools.bashTimeoutMs, filter: tools.bashFilter, raw: false, env, outputDir: outputs }),
     createReadFileTool({ seen }),
     createWriteFileTool({ seen }),
     createEditTool({ seen }),
@@ -218,16 +231,17 @@ export function defaultTools(shell: ShellChoice = defaultShell(), secrets: reado
 
 /**
  * An agent: `send` a message and it runs the loop until the model answers without tools, a limit
- * or an error (its events go to `output`); `messages` is the conversation so far. See AgentOptions
- * for what can differ from hey's defaults.
+ * or an error (its events go to `output`), or `stream` it to read the run's events as an async
+ * iterable (embed-stream.ts); `messages` is the conversation so far. See AgentOptions for what can
+ * differ from hey's defaults.
  */
-export function createAgent(options: AgentOptions): Agent {
+export function createAgent(options: AgentOptions): EmbeddedAgent {
   const cwd = options.cwd ?? process.cwd();
   const shell = defaultShell();
   const key = providerKeys.get(options.provider);
   const secrets = [...(options.secrets ?? []), ...(key ? [key] : [])];
   const guard = secretGuard(secrets, options.redactShapes ?? resolveTable(SECTIONS.tools, undefined).redactSecrets);
-  const tools = options.tools ?? defaultTools(shell, [...allKeys, ...secrets]);
+  const tools = options.tools ?? defaultTools({ shell, secrets, ...(options.outputDir ? { outputDir: options.outputDir } : {}) });
   const system =
     options.system ??
     buildSystemPrompt({
@@ -243,14 +257,19 @@ export function createAgent(options: AgentOptions): Agent {
   const refuses = refusesOf(options.permission);
   // offered unless the list refuses it; results show handles exactly when the model has it (agent.ts)
   const compress = settings.context.compressTool ? [createCompressTool(() => agent.messages)] : [];
-  const own = typeof tools === "function" ? tools : () => tools;
-  const output = guard.output(fanOut(options.output ? [options.output] : []));
+  const given = typeof tools === "function" ? tools : () => tools;
+  const { mcp } = options;
+  const own = mcp ? async (signal: AbortSignal) => mcp.tools(await given(signal), signal) : given;
+  const requestTools = async (signal: AbortSignal) => [...(await own(signal)), ...compress].filter((t) => !refuses(t.name)).map(guard.tool);
+  const tap: StreamTap = { listener: undefined };
+  const output = guard.output(fanOut([...(options.output ? [options.output] : []), { emit: (e) => tap.listener?.(e) }]));
   output.emit({ type: "model", ...settings.model });
   for (const message of options.resume?.appended ?? []) output.emit({ type: "message", message });
   const agent: Agent = agentOf({
     provider: options.provider,
     settings,
-    tools: async (signal) => [...(await own(signal)), ...compress].filter((t) => !refuses(t.name)).map(guard.tool),
+    tools: requestTools,
+    ...(mcp ? { unlisted: (name: string) => lateTool(name, { mcp, tools: requestTools, servers: () => mcpSettings.get(mcp) ?? [], now: Date.now }) } : {}),
     output,
     cwd,
     pathOf: (path) => realTarget(callPath(path, cwd, homedir())),
@@ -259,116 +278,5 @@ export function createAgent(options: AgentOptions): Agent {
     taskNote: () => undefined,
     ...(options.resume ? resumedParts(options.resume, settings.model.provider, settings.model.model) : options.history ? { history: options.history } : {}),
   });
-  return agent;
-}
-
-/**
- * The permission check of SPEC §8 for `allow` and `deny` lists as a config file writes them
- * (`"read_file"`, `"github_*"`, `"bash: git *"`): deny wins; with an allow list a call runs only if
- * it matches; a refused call's result starts with `blocked by permission rules:`. `shell` is the
- * shell the bash tool runs (its syntax is what is checked). Throws an Error naming every entry that
- * is no rule.
- */
-export function permissionCheck(lists: { allow?: string[]; deny?: string[] }, shell = "sh"): ListPermission {
-  const both = { allow: lists.allow ?? [], deny: lists.deny ?? [] };
-  const problems = validateRules(both);
-  if (problems.length > 0) throw new Error(problems.join("\n"));
-  const { rules } = compileRules(both, shell);
-  const check = (tool: string, args: Record<string, unknown>) => {
-    const decision = decide(tool, args, rules);
-    return decision.allowed ? undefined : decision.reason;
-  };
-  return Object.assign(check, { refuses: (tool: string) => refusedOutright(tool, rules) });
-}
-
-/** A PermissionCheck made from lists (`permissionCheck`), which also knows the tools it refuses whatever their arguments. */
-export interface ListPermission extends PermissionCheck {
-  /** true when every call of `tool` is refused: a deny entry names it, or an allow list leaves it no way to run */
-  refuses(tool: string): boolean;
-}
-
-/** Which tools `permission` refuses outright: a ListPermission knows; of any other check, none is assumed. */
-function refusesOf(permission: PermissionCheck | ListPermission | undefined): (tool: string) => boolean {
-  return permission && "refuses" in permission ? permission.refuses : () => false;
-}
-
-/** One MCP server for `createMcp`: a local command or a remote URL, as an `[mcp.NAME]` table holds it. */
-export interface McpServer {
-  name: string;
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  cwd?: string;
-  url?: string;
-  headers?: Record<string, string>;
-  /** per call and for start-up; default 60 s */
-  timeoutMs?: number;
-  /** offer only these of its tools, never those (`*` matches anything) */
-  tools?: string[];
-  excludeTools?: string[];
-}
-
-/** How `createMcp` runs its servers; every part may be left out. */
-export interface McpOptions {
-  /** where each server's tool list is cached; default hey's cache dir */
-  cacheDir?: string;
-  fetch?: FetchLike;
-  /** a server that failed to start, and warnings about its tools' names */
-  warn?(message: string): void;
-  /** the most a request waits for a server with no cached tool list; default 3 s */
-  startupWaitMs?: number;
-  /**
-   * each server's `mcp` events as they happen: connected (with its tool count and how many are
-   * offered), failed, stopped, with why — what `hey` prints as `connected: fs (14 tools)`
-   */
-  output?: Output;
-  /** the agent's `permissionCheck`: a tool it refuses outright is not offered, and `offered` counts without it */
-  permission?: PermissionCheck | ListPermission;
-}
-
-/**
- * MCP servers (SPEC §14), connecting in the background at once: give an agent
- * `tools: (signal) => mcp.tools(builtins, signal)`, with `const builtins = defaultTools()` made
- * once, and each request offers their tools as they come; `close()` stops them. Their tool lists are cached in hey's cache dir (or `cacheDir`).
- * No OAuth sign-in: a remote server's own `headers` authorize it. Throws an Error naming every
- * server that has no name or another's, or not exactly one of `command` and `url`.
- */
-export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServers {
-  const problems = serverProblems(servers);
-  if (problems.length > 0) throw new Error(problems.join("\n"));
-  const env = process.env;
-  const defaults = resolveTable(MCP_SERVER_KEYS, undefined);
-  const settings = servers.map((s): McpServerSettings => ({ ...defaults, ...s, at: `the server ${s.name}` }));
-  const cacheDir = opts.cacheDir ?? places(env, env.HOME ?? "", process.cwd(), process.platform).cacheDir;
-  const warn = opts.warn ?? (() => {});
-  return createMcpManager(
-    { servers: settings, startupWaitMs: opts.startupWaitMs ?? resolveTable(SECTIONS.mcp, undefined).startupWaitMs, off: false },
-    {
-      connect: async (s, hooks, signal) =>
-        (await import("./mcp/client.ts")).connectServer(s, hooks, { version: pkg.version, env, fetch: opts.fetch ? bunFetch(opts.fetch) : fetch }, signal),
-      store: createToolStore(cacheDir),
-      missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
-      report: (e) => {
-        opts.output?.emit(e);
-        if (e.state === "failed") warn(`MCP server ${e.server} failed: ${e.error ?? "unknown error"}`);
-      },
-      warn,
-      refused: refusesOf(opts.permission),
-      now: Date.now,
-    },
-  );
-}
-
-/** What is wrong with createMcp's `servers`, each naming the server (as a config file's `[mcp.NAME]` errors do); none: []. */
-function serverProblems(servers: McpServer[]): string[] {
-  return servers.flatMap((s, i) => {
-    const at = `createMcp: servers[${i}]${s.name ? ` (${s.name})` : ""}`;
-    const first = servers.findIndex((o) => o.name === s.name);
-    return [
-      ...(s.name ? [] : [`${at} has no name`]),
-      ...(first < i ? [`${at} is named like servers[${first}]; each server needs a name of its own`] : []),
-      ...(s.command === undefined && s.url === undefined ? [`${at} needs command (a local server) or url (a remote one)`] : []),
-      ...(s.command !== undefined && s.url !== undefined ? [`${at} has both command and url; keep one`] : []),
-    ];
-  });
+  return withStream(agent, tap);
 }

@@ -2,9 +2,10 @@
 // (the `mcp` events hey prints as `connected: fs (14 tools)`) and which of their tools it offers.
 import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
-import { createMcp, defaultTools, permissionCheck, type AgentEvent } from "../src/lib.ts";
+import { createAgent, createMcp, createProvider, defaultTools, permissionCheck, type AgentEvent } from "../src/lib.ts";
 import { tempDir } from "./helpers/e2e.ts";
 import { BUN, FAKE_SERVER } from "./helpers/mcp.ts";
+import { startModelServer } from "./helpers/model-server.ts";
 import { until } from "./helpers/wait.ts";
 
 const dir = tempDir("hey-embed-mcp-");
@@ -82,3 +83,25 @@ const alive = (pid: number) => {
     return false;
   }
 };
+
+test("given createMcp's servers, an agent's call to a tool whose server is still starting waits for it and runs, instead of 'unknown tool'", async () => {
+  const mcp = createMcp([{ name: "slow", command: BUN, args: [FAKE_SERVER, "slow-start", "1500"] }], {
+    cacheDir: join(dir.path, "cache-late"),
+    startupWaitMs: 0,
+  });
+  // the model was told of `echo` (by the user, a skill, an earlier session) and calls it at once
+  const model = startModelServer((req) => (req.messages.some((m) => m.role === "tool") ? { text: "done" } : { calls: [["echo", { text: "hi" }]] }));
+  try {
+    const provider = await createProvider({ protocol: "openai", baseUrl: model.baseUrl, model: "m" });
+    const results: string[] = [];
+    const agent = createAgent({ provider, mcp, output: { emit: (e) => void (e.type === "tool_result" && results.push(e.output)) } });
+    const result = await agent.send("echo hi", new AbortController().signal);
+    expect(result.stop).toBe("end");
+    expect(model.requests[0]!.tools!.map((t) => t.function.name)).not.toContain("echo"); // not offered yet: its server was starting
+    expect(results).toEqual(["slow: hi"]); // before: unknown tool "echo"; available: bash, …
+    expect(model.requests.at(-1)!.tools!.map((t) => t.function.name)).toContain("echo"); // offered once it came
+  } finally {
+    model.stop();
+    await mcp.close();
+  }
+});

@@ -67,7 +67,8 @@ function scratchProject(dir: string, tarball: string, integrity: string): void {
  * fetch` wants `preconnect` too), settings given in part, why a run failed; and what it cannot
  * reach: the CLI's parts of the MCP manager. Type-checked, never run.
  */
-const TYPED = `import { createAgent, createMcp, createProvider, permissionCheck, type AgentEvent, type RunResult } from "hey";
+const TYPED = `import { createAgent, createMcp, createProvider, defaultTools, defineTool, embeddedDirs, permissionCheck, type AgentEvent, type RunResult } from "hey";
+import { z } from "zod";
 const logged = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => fetch(input, init);
 const provider = await createProvider({ protocol: "openai", baseUrl: "http://127.0.0.1:9/v1", model: "m", fetch: logged });
 const permission = permissionCheck({ allow: ["read_file"] });
@@ -75,6 +76,18 @@ const mcp = createMcp([{ name: "docs", url: "http://127.0.0.1:9/mcp" }], { fetch
 const agent = createAgent({ provider, permission, settings: { context: { budgetTokens: 100_000 }, retry: { maxRetries: 0 } }, tools: (signal) => mcp.tools([], signal) });
 const result: RunResult = await agent.send("hi", AbortSignal.timeout(1));
 export const why: string | undefined = result.error?.message;
+// a typed tool: run's arguments are what its schema parses to, no cast
+const lookup = defineTool({ name: "lookup", description: "Looks up.", parameters: z.object({ word: z.string(), limit: z.number().default(3) }), run: (args) => args.word.repeat(args.limit) });
+// @ts-expect-error a field its schema does not have
+defineTool({ name: "bad", description: "", parameters: z.object({ word: z.string() }), run: (args) => args.wrd });
+// the program's own places for what the agent writes
+void createAgent({ provider, outputDir: "outputs", tools: [...defaultTools({ outputDir: "outputs", secrets: ["t"] }), lookup] });
+void createMcp([], { cacheDir: embeddedDirs().cache });
+// the servers given to the agent (their late tools waited for), and a run read as a stream
+for await (const item of createAgent({ provider, tools: [lookup], mcp }).stream("hi")) {
+  if (item.type === "result") console.log(item.result.stop satisfies RunResult["stop"]);
+  else if (item.type === "tool_call") console.log(item.name);
+}
 // @ts-expect-error the CLI's /reload swap is not the program's to call
 void mcp.reloadable;
 `;
@@ -95,7 +108,7 @@ test("the tarball holds the library, its declarations and no binary", () => {
   expect(readdirSync(join(hey, "dist"))).toEqual(["lib"]);
   expect(existsSync(join(hey, "dist", "lib", "index.js"))).toBe(true);
   expect(readFileSync(join(hey, "dist", "lib", "types", "src", "lib.d.ts"), "utf8")).toContain(
-    "export declare function createAgent(options: AgentOptions): Agent;",
+    "export declare function createAgent(options: AgentOptions): EmbeddedAgent;",
   );
 });
 
@@ -173,4 +186,33 @@ test("examples/embed.ts -c goes on with that session in a new process: the model
   const saved = readFileSync(join(scratch.path, ".sessions", files[0]!), "utf8");
   expect(saved.indexOf("And the smallest?")).toBeGreaterThan(saved.indexOf("big.txt"));
   expect(readdirSync(join(scratch.path, ".sessions")).filter((f) => f.endsWith(".lock"))).toEqual([]); // the writer let go of it
+}, 60_000);
+
+test("from the installed package, a typed tool refuses what its schema does not allow and runs what it does, read as a stream", async () => {
+  writeFileSync(
+    join(scratch.path, "streamed.ts"),
+    `import { createAgent, createProvider, defineTool } from "hey";
+import { z } from "zod";
+const provider = await createProvider({ protocol: "openai", baseUrl: process.env.MODEL_BASE_URL!, model: "mock" });
+const say = defineTool({ name: "say", description: "Says a word.", parameters: z.object({ word: z.string().max(5), times: z.number().default(2) }), run: ({ word, times }) => word.repeat(times) });
+for await (const item of createAgent({ provider, tools: [say] }).stream("say hi")) {
+  if (item.type === "tool_result") console.log(item.output);
+  if (item.type === "result") console.log(item.result.stop);
+}
+`,
+  );
+  model.enqueue(
+    sseReply(
+      sse([
+        chatChunk({ toolCall: { index: 0, id: "s1", name: "say", arguments: '{"word":"toolong"}' } }),
+        chatChunk({ toolCall: { index: 1, id: "s2", name: "say", arguments: '{"word":"hi"}' } }),
+        chatChunk({ finish: "tool_calls" }),
+      ]),
+    ),
+    sseReply(sse([chatChunk({ content: "said" }), chatChunk({ finish: "stop" })])),
+  );
+  const env = { PATH: process.env.PATH, HOME: scratch.path, MODEL_BASE_URL: `${model.url}/v1` };
+  const child = Bun.spawn([process.execPath, "streamed.ts"], { cwd: scratch.path, env, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, exitCode] = await Promise.all([child.stdout.text(), child.stderr.text(), child.exited]);
+  expect({ stdout, stderr, exitCode }).toEqual({ stdout: "say: `word` Too big: expected string to have <=5 characters\nhihi\nend\n", stderr: "", exitCode: 0 });
 }, 60_000);

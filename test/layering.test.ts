@@ -15,6 +15,8 @@ const SRC = join(ROOT, "src");
  */
 const EDGES = new Set([
   "lib.ts",
+  "embed-mcp.ts",
+  "embed-dirs.ts",
   "main.ts",
   "here.ts",
   "mcp-command.ts",

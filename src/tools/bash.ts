@@ -47,9 +47,11 @@ export interface BashToolOptions {
   raw: boolean;
   /** where full outputs go, created 0700 when first needed: the session's folder under outputs.ts's root by default */
   outputDir?: string;
-  /** the commands' environment; process.env by default */
-  env?: Record<string, string | undefined>;
+  /** the commands' environment, or what makes it before each command; process.env by default */
+  env?: Env | (() => Env);
 }
+
+type Env = Record<string, string | undefined>;
 
 /** The bash tool. `run` never throws: spawn failures, non-zero exits, timeouts and aborts are error results. */
 export function createBashTool(opts: BashToolOptions): Tool {
@@ -70,7 +72,7 @@ export function createBashTool(opts: BashToolOptions): Tool {
       properties: { command: { type: "string" }, timeout_ms: { type: "integer" } },
       required: ["command"],
     },
-    run: (args, ctx) => runBash({ ...opts, outputDir }, maxTimeoutMs, args, ctx),
+    run: (args, ctx) => runBash({ ...opts, outputDir, env: typeof opts.env === "function" ? opts.env() : opts.env }, maxTimeoutMs, args, ctx),
   };
 }
 
@@ -78,7 +80,7 @@ export function createBashTool(opts: BashToolOptions): Tool {
 type Body = { text: string; hidden: Hidden };
 
 async function runBash(
-  opts: BashToolOptions & { outputDir: string },
+  opts: Omit<BashToolOptions, "env"> & { outputDir: string; env: Env | undefined },
   maxTimeoutMs: number,
   args: Record<string, unknown>,
   ctx: ToolContext,
@@ -148,7 +150,7 @@ async function runBash(
 }
 
 /** The external filter's output, or why it failed. It reads stderr then stdout on stdin. */
-async function runFilter(opts: BashToolOptions, run: Finished, ctx: ToolContext): Promise<Body | { failure: string }> {
+async function runFilter(opts: Omit<BashToolOptions, "env"> & { env: Env | undefined }, run: Finished, ctx: ToolContext): Promise<Body | { failure: string }> {
   const argv = [opts.shell.program, ...opts.shell.args(opts.filter)];
   const input = readable(async function* () {
     for (const c of [run.stderr, run.stdout]) {

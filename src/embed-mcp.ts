@@ -1,0 +1,113 @@
+// MCP servers for an embedded agent (README "Embed"): `createMcp` runs them as the CLI's manager
+// does, from values the program passes instead of `[mcp.NAME]` tables; createAgent's `mcp` takes
+// what it gives. No OAuth sign-in here: a remote server's own `headers` authorize it.
+import { MCP_SERVER_KEYS, resolveTable, SECTIONS } from "./config/keys.ts";
+import type { McpServerSettings } from "./config/settings.ts";
+import { embeddedDirs } from "./embed-dirs.ts";
+import type { Output } from "./kernel/output.ts";
+import type { PermissionCheck } from "./kernel/tool-calls.ts";
+import { createMcpManager, type McpManager } from "./mcp/manager.ts";
+import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
+import { createToolStore } from "./mcp/store.ts";
+import { refusesOf, type ListPermission } from "./embed-permission.ts";
+import pkg from "../package.json" with { type: "json" };
+
+/** A fetch of the standard shape: any function that takes what fetch takes (a logging wrapper, a test double). */
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** `f` as Bun types fetch: the preconnect hint is the global fetch's. */
+export const bunFetch = (f: FetchLike): typeof fetch =>
+  Object.assign((input: string | URL | Request, init?: RequestInit) => f(input, init), { preconnect: fetch.preconnect });
+
+/**
+ * What createMcp gives a program: the servers' tools for each request, their state, their prompts
+ * and resources, and close(). The CLI's own parts of the manager (`/reload`'s swap, a restart after
+ * an OAuth sign-in) are not in it.
+ */
+export type McpServers = Pick<McpManager, "tools" | "status" | "offer" | "settled" | "prompts" | "get" | "close">;
+
+/** One MCP server for `createMcp`: a local command or a remote URL, as an `[mcp.NAME]` table holds it. */
+export interface McpServer {
+  name: string;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  /** per call and for start-up; default 60 s */
+  timeoutMs?: number;
+  /** offer only these of its tools, never those (`*` matches anything) */
+  tools?: string[];
+  excludeTools?: string[];
+}
+
+/** How `createMcp` runs its servers; every part may be left out. */
+export interface McpOptions {
+  /** where each server's tool list is cached, and results cut for the model are kept in full; default embeddedDirs().cache, apart from the CLI's */
+  cacheDir?: string;
+  fetch?: FetchLike;
+  /** a server that failed to start, and warnings about its tools' names */
+  warn?(message: string): void;
+  /** the most a request waits for a server with no cached tool list; default 3 s */
+  startupWaitMs?: number;
+  /**
+   * each server's `mcp` events as they happen: connected (with its tool count and how many are
+   * offered), failed, stopped, with why — what `hey` prints as `connected: fs (14 tools)`
+   */
+  output?: Output;
+  /** the agent's `permissionCheck`: a tool it refuses outright is not offered, and `offered` counts without it */
+  permission?: PermissionCheck | ListPermission;
+}
+
+/**
+ * MCP servers (SPEC §14), connecting in the background at once: give them to an agent
+ * (`createAgent({ provider, mcp })`) and each request offers their tools as they come, a call to
+ * one whose server is still starting waiting for it; `close()` stops them. Their tool lists are cached in `cacheDir` (default: embeddedDirs().cache).
+ * No OAuth sign-in: a remote server's own `headers` authorize it. Throws an Error naming every
+ * server that has no name or another's, or not exactly one of `command` and `url`.
+ */
+export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServers {
+  const problems = serverProblems(servers);
+  if (problems.length > 0) throw new Error(problems.join("\n"));
+  const env = process.env;
+  const defaults = resolveTable(MCP_SERVER_KEYS, undefined);
+  const settings = servers.map((s): McpServerSettings => ({ ...defaults, ...s, at: `the server ${s.name}` }));
+  const cacheDir = opts.cacheDir ?? embeddedDirs().cache;
+  const warn = opts.warn ?? (() => {});
+  const manager = createMcpManager(
+    { servers: settings, startupWaitMs: opts.startupWaitMs ?? resolveTable(SECTIONS.mcp, undefined).startupWaitMs, off: false },
+    {
+      connect: async (s, hooks, signal) =>
+        (await import("./mcp/client.ts")).connectServer(s, hooks, { version: pkg.version, env, fetch: opts.fetch ? bunFetch(opts.fetch) : fetch }, signal),
+      store: createToolStore(cacheDir),
+      missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
+      report: (e) => {
+        opts.output?.emit(e);
+        if (e.state === "failed") warn(`MCP server ${e.server} failed: ${e.error ?? "unknown error"}`);
+      },
+      warn,
+      refused: refusesOf(opts.permission),
+      now: Date.now,
+    },
+  );
+  mcpSettings.set(manager, settings);
+  return manager;
+}
+
+/** The servers each createMcp was given, as settings: a late call waits for its server at most that server's `timeoutMs`. */
+export const mcpSettings = new WeakMap<McpServers, McpServerSettings[]>();
+
+/** What is wrong with createMcp's `servers`, each naming the server (as a config file's `[mcp.NAME]` errors do); none: []. */
+function serverProblems(servers: McpServer[]): string[] {
+  return servers.flatMap((s, i) => {
+    const at = `createMcp: servers[${i}]${s.name ? ` (${s.name})` : ""}`;
+    const first = servers.findIndex((o) => o.name === s.name);
+    return [
+      ...(s.name ? [] : [`${at} has no name`]),
+      ...(first < i ? [`${at} is named like servers[${first}]; each server needs a name of its own`] : []),
+      ...(s.command === undefined && s.url === undefined ? [`${at} needs command (a local server) or url (a remote one)`] : []),
+      ...(s.command !== undefined && s.url !== undefined ? [`${at} has both command and url; keep one`] : []),
+    ];
+  });
+}
