@@ -40,7 +40,7 @@ export interface CommandContext {
   setTrust?(trusted: boolean): Promise<string>;
   /** `/mcp`: every MCP server, its state and its tools (after waiting, bounded, for those just starting) */
   mcpStatus(signal: AbortSignal): Promise<string>;
-  /** `/mcp login NAME`, `/mcp logout NAME`: sign in to (out of) a remote server, which then starts again */
+  /** `/mcp login NAME`, `/mcp logout NAME`: sign in to (out of) a remote server, which then starts again; NAME "": which server? (refused, naming them) */
   mcpAuth?(verb: "login" | "logout", name: string, signal: AbortSignal): Promise<CommandResult>;
   /** the tokens and messages of the session's earlier runs (a resumed session's file; Runtime.earlierRuns), if any */
   earlierRuns?(): { usage: Usage; requests: number; messages: number; loaded: number } | undefined;
@@ -164,7 +164,8 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/mcp": {
       if (arg === "") return said(visible(await ctx.mcpStatus(ctx.signal)));
       const [verb, server, more] = rest;
-      if ((verb === "login" || verb === "logout") && server && more === undefined && ctx.mcpAuth) return ctx.mcpAuth(verb, server, ctx.signal);
+      // no name: mcpAuth asks which, listing the servers that sign in
+      if ((verb === "login" || verb === "logout") && more === undefined && ctx.mcpAuth) return ctx.mcpAuth(verb, server ?? "", ctx.signal);
       return refused(`/mcp takes nothing (the servers), login NAME or logout NAME; got "${visible(arg)}"`);
     }
     case "/reload": {

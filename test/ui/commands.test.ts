@@ -118,4 +118,7 @@ test("/mcp takes nothing, login NAME or logout NAME; anything else is refused in
   expect(await runCommand("/mcp login github", withAuth)).toEqual({ ok: true, text: "done" });
   expect(await runCommand("/mcp logout github", withAuth)).toEqual({ ok: true, text: "done" });
   expect(asked).toEqual(["login github", "logout github"]);
+  // no name: the sign-in is asked which server (it names them), not refused as a wrong word
+  expect(await runCommand("/mcp login", withAuth)).toEqual({ ok: true, text: "done" });
+  expect(asked.at(-1)).toBe("login ");
 });
