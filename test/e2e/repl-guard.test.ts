@@ -121,7 +121,7 @@ test("/reload: the agent cannot write the project's config; written another way,
   // the user's own list, widened and approved at /reload, still meets the project's narrowing
   write(userConfigFile(), userConfig(["read_file", "write_file", "bash: ls", "bash: touch *"]));
   await say(term, "/reload", "Use this change? (y/N)");
-  await answer(term, "y", "~ [permission] allow");
+  await answer(term, "y", '~ [permission] allow + "bash: touch *"');
   await say(term, "touch it", "the tool said: (no output)");
   expect(existsSync(join(project.path, "touched"))).toBe(true);
   await say(term, "/quit", "[exit 0]");
