@@ -123,7 +123,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/exit":
       return { text: "", ok: true, quit: true };
     case "/model": {
-      if (!arg) return said(modelList(ctx.agent, ctx.providers()));
+      if (!arg) return said(modelList(ctx.agent, ctx.providers(), ctx.oneShot === true));
       // the first word made it a command (SPEC §24); a model name has no spaces, so this is no model
       if (rest.length > 1)
         return refused(
@@ -254,21 +254,30 @@ export function completions(line: string, from: CompletionSource): string[] {
   return [];
 }
 
-/** The models of the providers that can be used now (a key present, or a keyless local server). */
+/** The models of the providers that can be used now (a key present, or a keyless local server; a base_url approved). */
 function usableModels(providers: readonly ProviderSettings[]): string[] {
-  return providers.filter(isUsable).flatMap((p) => p.models.map((m) => `${p.name}/${m}`));
+  return providers.filter((p) => isUsable(p) && !p.unapproved).flatMap((p) => p.models.map((m) => `${p.name}/${m}`));
 }
 
 /** The model in use, as `-m` names it. */
 const modelName = (agent: Agent) => `${agent.settings.model.provider}/${agent.settings.model.model}`;
 
-/** `/model`: the usable models, the current one marked; how to switch; what is missing a key. */
-function modelList(agent: Agent, providers: readonly ProviderSettings[]): string {
+/** `/model`: the usable models, the current one marked; how to switch; what is missing a key or an approval. */
+function modelList(agent: Agent, providers: readonly ProviderSettings[], oneShot: boolean): string {
   const current = modelName(agent);
   const models = usableModels(providers);
   const lines = (models.includes(current) ? models : [current, ...models]).map((m) => (m === current ? `* ${m}` : `  ${m}`));
   const locked = providers.filter((p) => !isUsable(p)).map((p) => `${p.name} (${p.apiKeyVar})`);
-  return [...lines, "switch with /model PROVIDER/MODEL", ...(locked.length ? [`without a key: ${locked.join(", ")}`] : [])].join("\n");
+  // a provider whose base_url the user has not said yes to gets no request: not offered, but named, with how to approve it
+  const unapproved = providers.filter((p) => isUsable(p) && p.unapproved).map((p) => p.name);
+  return [
+    ...lines,
+    "switch with /model PROVIDER/MODEL",
+    ...(locked.length ? [`without a key: ${locked.join(", ")}`] : []),
+    ...(unapproved.length
+      ? [`base_url not approved yet: ${unapproved.join(", ")} (${oneShot ? "the interactive prompt asks: start `hey` at a terminal" : "/reload asks"})`]
+      : []),
+  ].join("\n");
 }
 
 function pathCompletions(partial: string, cwd: string): string[] {
