@@ -125,7 +125,13 @@ export function settingsChanges(before: Settings, after: Settings): string[] {
   const out: string[] = [];
   if (modelOf(before) !== modelOf(after)) out.push(`~ model ${modelOf(before)} → ${modelOf(after)}`);
   if (before.effort !== after.effort) out.push(`~ effort ${before.effort ?? "(default)"} → ${after.effort ?? "(default)"}`);
-  out.push(...namedChanges("provider", before.providers, after.providers));
+  // a provider the user said no to (or was not asked about) is there, but gets no request: said on its line
+  const refused = new Set(after.providers.filter((p) => p.unapproved).map((p) => `provider ${p.name}`));
+  out.push(
+    ...namedChanges("provider", before.providers, after.providers).map((l) =>
+      refused.has(l.slice(2)) ? `${l} (base_url not approved: it gets no request)` : l,
+    ),
+  );
   if (before.proxy !== after.proxy) out.push("~ [proxy] url");
   for (const section of ["agent", "retry", "compaction", "tools"] as const) {
     const a = before[section] as Record<string, unknown>;

@@ -128,6 +128,15 @@ describe("settingsChanges", () => {
       ["+ provider b", "~ [proxy] url"],
     ],
     [
+      "a provider added whose base_url is not approved: it gets no request",
+      resolved(two),
+      (() => {
+        const s = resolved({ ...two, provider: { ...two.provider, b: { base_url: "http://h/v1", models: ["z"] } } });
+        return { ...s, providers: s.providers.map((p) => (p.name === "b" ? { ...p, unapproved: "/h/config.toml" } : p)) };
+      })(),
+      ["+ provider b (base_url not approved: it gets no request)"],
+    ],
+    [
       "numbers and booleans with values",
       base,
       { ...base, agent: { ...base.agent, maxTurns: 40 }, retry: { ...base.retry, jitter: false } },
