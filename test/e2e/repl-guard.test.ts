@@ -170,3 +170,25 @@ test("/reload: a new MCP server whose command is not found is the reload's error
   await until(() => existsSync(marker), "the approved server to start");
   await say(term, "/quit", "[exit 0]");
 });
+
+test("a no to a new provider's base_url at start-up: the REPL opens, each prompt is refused naming it, and /model to the approved one works", async () => {
+  write(userConfigFile(), userConfig(["read_file"]));
+  expect((await runHey(["-p", "hi"], { cwd: project.path, env: { HOME: home.path } })).code).toBe(0); // approved as it was
+  const other = startModelServer(() => ({ text: "the other server answered" }));
+  try {
+    write(
+      userConfigFile(),
+      `[default]\nprovider = "fast"\nmodel = "f1"\n[provider.fast]\nbase_url = "${other.baseUrl}"\nmodels = ["f1"]\n${userConfig(["read_file"]).replace(/^\[default\][^[]*/, "")}`,
+    );
+    const term = await openRepl();
+    await term.waitFor("Use this change? (y/N)");
+    await answer(term, "n", "/help for commands");
+    await say(term, "hello", "is not approved yet, so hey sends nothing there");
+    expect(other.requests).toHaveLength(0);
+    await say(term, "/model local/m1", "model: local/m1");
+    await say(term, "hello", "ok");
+    expect(other.requests).toHaveLength(0);
+  } finally {
+    other.stop();
+  }
+});
