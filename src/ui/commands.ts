@@ -365,7 +365,17 @@ export function usageReport(
       : ` · the model's window ${n(window)} tokens (${learned ? `from ${agent.context.windowFrom ?? "the server"}` : "context_window"})`;
   const count = (k: number, what: string) => `${n(k)} ${what}${k === 1 ? "" : "s"}`;
   const made = agent.context.summaries.length;
-  const summaries = `${n(made)} summar${made === 1 ? "y" : "ies"}`;
+  // what was pruned, the kinds that were: seven zeros wrapped over two lines said nothing
+  const st = view && agent.messages.length > 0 ? view.stats : undefined;
+  const pruned = [
+    st?.deduped && count(st.deduped, "duplicate output"),
+    st?.purged && count(st.purged, "failed-call argument"),
+    st?.summarized && `${count(st.summarized, "message")} summarized`,
+    st?.compressed && count(st.compressed, "compressed range"),
+    st?.trimmed && `${count(st.trimmed, "message")} left out`,
+    st?.cut && `${count(st.cut, "result")} cut`,
+    made && `${n(made)} summar${made === 1 ? "y" : "ies"}`,
+  ].filter((x): x is string => typeof x === "string");
   // a resume loads the latest ~500 messages (summaries as one): the session's are the file's and this run's
   const held = agent.messages.length;
   const all = earlier ? earlier.messages + held - earlier.loaded : held;
@@ -377,9 +387,7 @@ export function usageReport(
     view
       ? `context: ~${n(view.estimate)} of ${n(budget)} tokens (${Math.round((view.estimate / budget) * 100)}%)${windowNote} · ${inSession}`
       : `context: budget ${n(budget)} tokens${windowNote} · ${inSession}`,
-    view && agent.messages.length > 0
-      ? `pruned: ${count(view.stats.deduped, "duplicate output")} · ${count(view.stats.purged, "failed-call argument")} · ${count(view.stats.summarized, "message")} summarized · ${count(view.stats.compressed, "compressed range")} · ${count(view.stats.trimmed, "message")} left out · ${count(view.stats.cut, "result")} cut · ${summaries}`
-      : `pruned: nothing yet · ${summaries}`,
+    `pruned: ${pruned.join(" · ") || "nothing yet"}`,
   ];
   return lines.join("\n");
 }
