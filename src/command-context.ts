@@ -3,7 +3,7 @@
 // the same way.
 import type { Places } from "./fs/places.ts";
 import { specTokens } from "./mcp/offer.ts";
-import { formatStatus } from "./mcp/status.ts";
+import { formatStatus, whichServer } from "./mcp/status.ts";
 import type { Runtime } from "./runtime.ts";
 import type { CommandContext } from "./ui/commands.ts";
 
@@ -43,6 +43,7 @@ export function commandContext(
       return untrusted ? `${status}\n${untrusted}` : status;
     },
     mcpAuth: async (verb: "login" | "logout", name: string, s: AbortSignal) => {
+      if (name === "") return { ok: false, text: `hey: ${whichServer(`/mcp ${verb}`, runtime.settings.mcp.servers, runtime.mcp.status())}` };
       const { authCommand } = await import("./mcp/login.ts");
       return authCommand(verb, name, {
         servers: runtime.settings.mcp.servers,

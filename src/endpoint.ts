@@ -3,7 +3,7 @@
 import { hideCredentials } from "./config/guard.ts";
 import { ConfigError, configuredWindow, type ProviderSettings, type Settings } from "./config/settings.ts";
 import type { Effort } from "./kernel/ir.ts";
-import type { Provider } from "./kernel/provider.ts";
+import { ProviderError, type Provider } from "./kernel/provider.ts";
 import { trustedCas } from "./net/ca.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { proxiedFetch } from "./net/fetch.ts";
@@ -23,11 +23,15 @@ export interface Started {
 /**
  * Checks the proxy settings (a bad value is a configuration error now, not a minute of "network"
  * retries later) and starts loading the provider's adapter, whose SDK module takes ~12 ms to
- * evaluate: the caller reads stdin meanwhile. Throws ConfigError or NetConfigError.
+ * evaluate: the caller reads stdin meanwhile. A provider whose base_url is not approved yet is one
+ * that refuses each request (unsentProvider): what needs no model (`hey mcp`, `/usage`, `/model`
+ * to another) still runs. Throws ConfigError or NetConfigError.
  */
 export function startProvider(settings: Settings, cliProxy: string | undefined, env: Env, debug?: DebugLog): Started {
   const fetchImpl = fetchFor(settings, cliProxy, env, debug);
-  const provider = providerFor(settings.provider, settings.model, settings.effort, fetchImpl, settings.retry.idleTimeoutMs);
+  const provider = settings.provider.unapproved
+    ? Promise.resolve(unsentProvider(settings.provider, settings.model))
+    : providerFor(settings.provider, settings.model, settings.effort, fetchImpl, settings.retry.idleTimeoutMs);
   provider.catch(() => {}); // awaited by assemble; a run that fails before that never awaits it
   return { fetch: fetchImpl, provider };
 }
@@ -71,6 +75,18 @@ export function baseUrlSettingOf(p: ProviderSettings): string {
 export function unapprovedEndpoint(p: ProviderSettings): string {
   const url = hideCredentials(p.baseUrl);
   return `[provider.${p.name}] base_url = ${JSON.stringify(url)} in ${p.unapproved} is not approved yet, so hey sends nothing there (its requests carry the provider's key; the agent can write that file): say yes to it at the interactive prompt, which asks at start-up and at /reload`;
+}
+
+/** A provider that sends nothing: each request fails at once (not retried), saying why (unapprovedEndpoint). */
+export function unsentProvider(settings: ProviderSettings, model: string): Provider {
+  return {
+    protocol: settings.protocol,
+    model,
+    // biome-ignore lint/correctness/useYield: it ends before its first event
+    async *stream() {
+      throw new ProviderError("bad_request", unapprovedEndpoint(settings));
+    },
+  };
 }
 
 /** `fetchImpl` without TLS certificate verification (a provider's `insecure = true`, warned about on every run). */

@@ -15,6 +15,7 @@ import { connectServer } from "./mcp/client.ts";
 import { createCredentialStore, type CredentialStore } from "./mcp/credentials.ts";
 import { signIn, signOut } from "./mcp/login.ts";
 import { signedIn } from "./mcp/oauth.ts";
+import { whichServer } from "./mcp/status.ts";
 import { createToolStore } from "./mcp/store.ts";
 import { errorText } from "./kernel/errors.ts";
 
@@ -40,8 +41,8 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
   try {
     args = parseCli(rest);
     const words = args.message.split(/\s+/).filter(Boolean);
-    if (words.length !== 1) throw new UsageError(`hey mcp ${verb} takes one server name${words.length ? `, got "${args.message}"` : ""}`);
-    name = words[0]!;
+    if (words.length > 1) throw new UsageError(`hey mcp ${verb} takes one server name, got "${args.message}"`);
+    name = words[0] ?? ""; // none: which server is asked once the configuration names them
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     err.write(`hey mcp: ${e.message}\n${MCP_USAGE}`);
@@ -56,6 +57,10 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
     const { config, trust } = begun;
     for (const w of config.warnings) warn(w);
     const { settings } = config;
+    if (name === "") {
+      err.write(`hey: ${whichServer(`hey mcp ${verb}`, settings.mcp.servers, [])}\n`);
+      return EXIT.usage;
+    }
     const server = settings.mcp.servers.find((s) => s.name === name);
     if (!server) {
       const known = settings.mcp.servers.filter((s) => s.url).map((s) => s.name);

@@ -8,7 +8,7 @@ import { hideEnvironment } from "./config/private-env.ts";
 import { hideSecrets, knownSecrets } from "./config/secrets.ts";
 import { ConfigError } from "./config/settings.ts";
 import { fallbackHandOff, saveHandOff } from "./context/task-note.ts";
-import { startProvider } from "./endpoint.ts";
+import { startProvider, unapprovedEndpoint } from "./endpoint.ts";
 import type { Places } from "./fs/places.ts";
 import { projectOf } from "./fs/root-probe.ts";
 import { errorText } from "./kernel/errors.ts";
@@ -62,6 +62,9 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     const begun = await beginConfig(here, env, withSession(args.flags, resumed), { approve: args.approve, configFile: args.config, ask, warn: warn });
     if (begun === "cancelled") return EXIT.interrupted;
     const { trust, approvals } = begun;
+    // a prompt would go to a provider that sends nothing: that is the one line, before the rest is told (a command needs no model)
+    const { provider } = begun.config.settings;
+    if (oneShot && provider.unapproved && lineKind(args.message) !== "command") throw new ConfigError(unapprovedEndpoint(provider));
     // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
     const config = await decideWidenings(begun.config, ask, warn, args.run.mcp);
     approvals.record = await recordApprovals(config, approvals, here.trustFile, warn, !oneShot);

@@ -1,11 +1,13 @@
 // The README a new user reads stays true to the tree: every `(#anchor)` link lands on a heading,
 // every relative link on a file, and the architecture block names files and folders that exist
-// (and every top-level file and folder of src/). Ten merges a day each edit the README; these are
+// (and every top-level file and folder of src/, and every file of a folder it lists), and the banner
+// example shows the version hey is. Ten merges a day each edit the README; these are
 // the parts of it a test can hold without reading prose.
 import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import TOML from "@iarna/toml";
+import { VERSION } from "../src/cli.ts";
 import { checkLayer } from "../src/config/schema.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -79,25 +81,42 @@ test("the architecture block names every top-level file and folder of src/, and 
   expect(named).toEqual(actual);
 });
 
+/** Each folder line of the architecture block: the folder and the names it lists — those outside parentheses, and those of a `(+ a, b)` group; other parentheses are prose. */
+function folderLines(): { folder: string; names: string[] }[] {
+  return architecture()
+    .filter(({ entries }) => entries.length === 1 && entries[0]!.endsWith("/"))
+    .map(({ entries, listed }) => ({
+      folder: entries[0]!,
+      names: listed
+        .replace(/\((?!\+)[^()]*\)/g, "")
+        .split(/[,()+:]/)
+        .map((s) => s.trim())
+        .filter((s) => /^[a-z][a-z0-9-]*(\*|\.md)?$/.test(s)),
+    }));
+}
+
+const names = (file: string, name: string) => (name.endsWith("*") ? file.startsWith(name.slice(0, -1)) : file === name || file === `${name}.ts`);
+
 test("the files the architecture block lists in a folder exist", () => {
   const missing: string[] = [];
-  for (const { entries, listed } of architecture()) {
-    if (entries.length !== 1 || !entries[0]!.endsWith("/")) continue;
-    const dir = join(SRC, entries[0]!);
-    // the names outside parentheses, and those of a `(+ a, b)` group; other parentheses are prose
-    const names = listed
-      .replace(/\((?!\+)[^()]*\)/g, "")
-      .split(/[,()+]/)
-      .map((s) => s.trim())
-      .filter((s) => /^[a-z][a-z0-9-]*(\*|\.md)?$/.test(s));
-    for (const name of names) {
-      const found = name.endsWith("*")
-        ? readdirSync(dir).some((f) => f.startsWith(name.slice(0, -1)))
-        : existsSync(join(dir, name.endsWith(".md") ? name : `${name}.ts`)) || existsSync(join(dir, name));
-      if (!found) missing.push(`${entries[0]}${name}`);
-    }
+  for (const { folder, names: listed } of folderLines()) {
+    const files = readdirSync(join(SRC, folder));
+    for (const name of listed) if (!files.some((f) => names(f, name))) missing.push(`${folder}${name}`);
   }
   expect(missing).toEqual([]);
+});
+
+test("the architecture block names every file of each folder it lists: a new file is added to its line", () => {
+  const unnamed: string[] = [];
+  for (const { folder, names: listed } of folderLines())
+    for (const file of readdirSync(join(SRC, folder))) if (!listed.some((name) => names(file, name))) unnamed.push(`${folder}${file}`);
+  expect(unnamed).toEqual([]);
+});
+
+test("the README's banner example shows the version hey is (package.json), so it does not go stale", () => {
+  const banners = [...read("README.md").matchAll(/^hey (\d+\.\d+\.\d+) · /gm)].map((m) => m[1]);
+  expect(banners.length).toBeGreaterThan(0);
+  expect(new Set(banners)).toEqual(new Set([VERSION]));
 });
 
 test("every config example in the README is one a new user can copy: it parses, with no unknown key or wrong value", () => {

@@ -125,7 +125,13 @@ export function settingsChanges(before: Settings, after: Settings): string[] {
   const out: string[] = [];
   if (modelOf(before) !== modelOf(after)) out.push(`~ model ${modelOf(before)} → ${modelOf(after)}`);
   if (before.effort !== after.effort) out.push(`~ effort ${before.effort ?? "(default)"} → ${after.effort ?? "(default)"}`);
-  out.push(...namedChanges("provider", before.providers, after.providers));
+  // a provider the user said no to (or was not asked about) is there, but gets no request: said on its line
+  const refused = new Set(after.providers.filter((p) => p.unapproved).map((p) => `provider ${p.name}`));
+  out.push(
+    ...namedChanges("provider", before.providers, after.providers).map((l) =>
+      refused.has(l.slice(2)) ? `${l} (base_url not approved: it gets no request)` : l,
+    ),
+  );
   if (before.proxy !== after.proxy) out.push("~ [proxy] url");
   for (const section of ["agent", "retry", "compaction", "tools"] as const) {
     const a = before[section] as Record<string, unknown>;
@@ -136,10 +142,34 @@ export function settingsChanges(before: Settings, after: Settings): string[] {
       out.push(`~ [${section}] ${key} ${shown(a[camel(key)])} → ${shown(b[camel(key)])}`);
     }
   }
-  for (const key of ["allow", "deny"] as const) if (!same(before.permission[key], after.permission[key])) out.push(`~ [permission] ${key}`);
+  for (const key of ["allow", "deny"] as const) {
+    const line = entryChanges(key, before.permission[key], after.permission[key]);
+    if (line) out.push(line);
+  }
   if (!same(before.permission.narrow, after.permission.narrow)) out.push("~ [permission] allow of the project");
   // MCP servers are the MCP part's to tell (mcp/manager.ts): only it knows which ones run
   return out;
+}
+
+/** A permission list's entries shown in one line, at most this many; the rest counted. */
+const SHOWN_ENTRIES = 4;
+
+/**
+ * `~ [permission] allow + "bash: make *", - "bash: rm *"`: the entries a list gained and lost,
+ * briefly; an allow list that starts or ends says what that means. undefined: the same entries.
+ */
+export function entryChanges(key: "allow" | "deny", before: readonly string[], after: readonly string[]): string | undefined {
+  const added = after.filter((e) => !before.includes(e));
+  const removed = before.filter((e) => !after.includes(e));
+  if (added.length === 0 && removed.length === 0) return undefined;
+  const shown = (sign: string, entries: readonly string[]) => {
+    const listed = entries.slice(0, SHOWN_ENTRIES).map((e) => `${sign} ${JSON.stringify(e)}`);
+    return entries.length > SHOWN_ENTRIES ? [...listed, `${sign} ${entries.length - SHOWN_ENTRIES} more`] : listed;
+  };
+  const entries = [...shown("+", added), ...shown("-", removed)].join(", ");
+  if (key === "allow" && before.length === 0) return `~ [permission] allow ${entries} (a list now: only calls it matches run)`;
+  if (key === "allow" && after.length === 0) return `~ [permission] allow ${entries} (no list now: any call runs unless denied)`;
+  return `~ [permission] ${key} ${entries}`;
 }
 
 /** `+ provider x`, `- provider x`, `~ provider x` for lists of named settings. */

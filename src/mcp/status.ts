@@ -122,3 +122,15 @@ export function formatStatus(
 
 const n = (x: number) => x.toLocaleString("en-US");
 const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? "" : "s"}`;
+
+/**
+ * `/mcp login` or `hey mcp login` (`command`; or logout) without a name: which server, asked with
+ * the remote ones (those with a url: only they sign in), those that need a sign-in first and said so.
+ */
+export function whichServer(command: string, settings: readonly Pick<McpServerSettings, "name" | "url">[], states: readonly ServerStatus[]): string {
+  const remote = settings.filter((s) => s.url).map((s) => s.name);
+  if (remote.length === 0) return `${command} takes a server name, and no remote MCP server is configured: only an [mcp.NAME] table with a url signs in`;
+  const wants = new Set(states.filter((s) => s.state === "auth_required").map((s) => s.name));
+  const named = [...remote.filter((n) => wants.has(n)).map((n) => `${n} (needs a sign-in)`), ...remote.filter((n) => !wants.has(n))];
+  return `which server? ${command} NAME, one of: ${named.join(", ")}`;
+}

@@ -147,7 +147,7 @@ export function approvalNotice(pending: readonly Widening[], asked: boolean): st
   return pending.map((w) => {
     // a base_url never approved has no approved value to use: its provider gets no request
     const none = w.lines.some((l) => /^\+ \[provider\.[^\]]+\] base_url = /.test(l)) ? "; a provider whose base_url was never approved gets no request" : "";
-    return `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: it gives the agent more than you approved, and the agent can write that file; the approved values are used${none} (run hey without -p to review and approve it)`;
+    return `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: it gives the agent more than you approved, and the agent can write that file; the approved values are used${none} (the interactive prompt asks about it: start \`hey\` at a terminal)`;
   });
 }
 

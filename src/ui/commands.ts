@@ -40,7 +40,7 @@ export interface CommandContext {
   setTrust?(trusted: boolean): Promise<string>;
   /** `/mcp`: every MCP server, its state and its tools (after waiting, bounded, for those just starting) */
   mcpStatus(signal: AbortSignal): Promise<string>;
-  /** `/mcp login NAME`, `/mcp logout NAME`: sign in to (out of) a remote server, which then starts again */
+  /** `/mcp login NAME`, `/mcp logout NAME`: sign in to (out of) a remote server, which then starts again; NAME "": which server? (refused, naming them) */
   mcpAuth?(verb: "login" | "logout", name: string, signal: AbortSignal): Promise<CommandResult>;
   /** the tokens and messages of the session's earlier runs (a resumed session's file; Runtime.earlierRuns), if any */
   earlierRuns?(): { usage: Usage; requests: number; messages: number; loaded: number } | undefined;
@@ -123,7 +123,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/exit":
       return { text: "", ok: true, quit: true };
     case "/model": {
-      if (!arg) return said(modelList(ctx.agent, ctx.providers()));
+      if (!arg) return said(modelList(ctx.agent, ctx.providers(), ctx.oneShot === true));
       // the first word made it a command (SPEC §24); a model name has no spaces, so this is no model
       if (rest.length > 1)
         return refused(
@@ -164,7 +164,8 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/mcp": {
       if (arg === "") return said(visible(await ctx.mcpStatus(ctx.signal)));
       const [verb, server, more] = rest;
-      if ((verb === "login" || verb === "logout") && server && more === undefined && ctx.mcpAuth) return ctx.mcpAuth(verb, server, ctx.signal);
+      // no name: mcpAuth asks which, listing the servers that sign in
+      if ((verb === "login" || verb === "logout") && more === undefined && ctx.mcpAuth) return ctx.mcpAuth(verb, server ?? "", ctx.signal);
       return refused(`/mcp takes nothing (the servers), login NAME or logout NAME; got "${visible(arg)}"`);
     }
     case "/reload": {
@@ -253,21 +254,30 @@ export function completions(line: string, from: CompletionSource): string[] {
   return [];
 }
 
-/** The models of the providers that can be used now (a key present, or a keyless local server). */
+/** The models of the providers that can be used now (a key present, or a keyless local server; a base_url approved). */
 function usableModels(providers: readonly ProviderSettings[]): string[] {
-  return providers.filter(isUsable).flatMap((p) => p.models.map((m) => `${p.name}/${m}`));
+  return providers.filter((p) => isUsable(p) && !p.unapproved).flatMap((p) => p.models.map((m) => `${p.name}/${m}`));
 }
 
 /** The model in use, as `-m` names it. */
 const modelName = (agent: Agent) => `${agent.settings.model.provider}/${agent.settings.model.model}`;
 
-/** `/model`: the usable models, the current one marked; how to switch; what is missing a key. */
-function modelList(agent: Agent, providers: readonly ProviderSettings[]): string {
+/** `/model`: the usable models, the current one marked; how to switch; what is missing a key or an approval. */
+function modelList(agent: Agent, providers: readonly ProviderSettings[], oneShot: boolean): string {
   const current = modelName(agent);
   const models = usableModels(providers);
   const lines = (models.includes(current) ? models : [current, ...models]).map((m) => (m === current ? `* ${m}` : `  ${m}`));
   const locked = providers.filter((p) => !isUsable(p)).map((p) => `${p.name} (${p.apiKeyVar})`);
-  return [...lines, "switch with /model PROVIDER/MODEL", ...(locked.length ? [`without a key: ${locked.join(", ")}`] : [])].join("\n");
+  // a provider whose base_url the user has not said yes to gets no request: not offered, but named, with how to approve it
+  const unapproved = providers.filter((p) => isUsable(p) && p.unapproved).map((p) => p.name);
+  return [
+    ...lines,
+    "switch with /model PROVIDER/MODEL",
+    ...(locked.length ? [`without a key: ${locked.join(", ")}`] : []),
+    ...(unapproved.length
+      ? [`base_url not approved yet: ${unapproved.join(", ")} (${oneShot ? "the interactive prompt asks: start `hey` at a terminal" : "/reload asks"})`]
+      : []),
+  ].join("\n");
 }
 
 function pathCompletions(partial: string, cwd: string): string[] {
@@ -355,7 +365,17 @@ export function usageReport(
       : ` · the model's window ${n(window)} tokens (${learned ? `from ${agent.context.windowFrom ?? "the server"}` : "context_window"})`;
   const count = (k: number, what: string) => `${n(k)} ${what}${k === 1 ? "" : "s"}`;
   const made = agent.context.summaries.filter((s) => s.text !== SUMMARIZED_BELOW).length; // a summary's pointer past a user message is part of it
-  const summaries = `${n(made)} summar${made === 1 ? "y" : "ies"}`;
+  // what was pruned, the kinds that were: seven zeros wrapped over two lines said nothing
+  const st = view && agent.messages.length > 0 ? view.stats : undefined;
+  const pruned = [
+    st?.deduped && count(st.deduped, "duplicate output"),
+    st?.purged && count(st.purged, "failed-call argument"),
+    st?.summarized && `${count(st.summarized, "message")} summarized`,
+    st?.compressed && count(st.compressed, "compressed range"),
+    st?.trimmed && `${count(st.trimmed, "message")} left out`,
+    st?.cut && `${count(st.cut, "result")} cut`,
+    made && `${n(made)} summar${made === 1 ? "y" : "ies"}`,
+  ].filter((x): x is string => typeof x === "string");
   // a resume loads the latest ~500 messages (summaries as one): the session's are the file's and this run's
   const held = agent.messages.length;
   const all = earlier ? earlier.messages + held - earlier.loaded : held;
@@ -367,9 +387,7 @@ export function usageReport(
     view
       ? `context: ~${n(view.estimate)} of ${n(budget)} tokens (${Math.round((view.estimate / budget) * 100)}%)${windowNote} · ${inSession}`
       : `context: budget ${n(budget)} tokens${windowNote} · ${inSession}`,
-    view && agent.messages.length > 0
-      ? `pruned: ${count(view.stats.deduped, "duplicate output")} · ${count(view.stats.purged, "failed-call argument")} · ${count(view.stats.summarized, "message")} summarized · ${count(view.stats.compressed, "compressed range")} · ${count(view.stats.trimmed, "message")} left out · ${count(view.stats.cut, "result")} cut · ${summaries}`
-      : `pruned: nothing yet · ${summaries}`,
+    `pruned: ${pruned.join(" · ") || "nothing yet"}`,
   ];
   return lines.join("\n");
 }

@@ -40,7 +40,8 @@ export interface AnswerFormat {
 /**
  * The last exchange of a resumed session, dim (issue 14): the user's last question after the
  * prompt (a summary of earlier work is none), and the answer rendered as a live answer is
- * (markdown, word wrap); "" when there is none. Long ones show their start and end.
+ * (markdown, word wrap); "" when there is none. A long question shows its first lines and its
+ * last; a long answer its last lines.
  */
 export function lastExchange(messages: readonly Message[], prompt: string, format: AnswerFormat): string {
   // a summary that stands for earlier work in a resumed history is no question the user asked
@@ -49,7 +50,8 @@ export function lastExchange(messages: readonly Message[], prompt: string, forma
   const answer = messages.slice(asked + 1).findLast((m) => m.role === "assistant" && textOf(m).trim() !== "");
   const cap = (lines: string[], max: number, fromEnd: boolean) => {
     if (lines.length <= max) return lines;
-    return fromEnd ? [dim("…", format.color), ...lines.slice(-max)] : [...lines.slice(0, max), "…"];
+    // a question's start and its last line: after a paste, what the user asked of it is often at the end
+    return fromEnd ? [dim("…", format.color), ...lines.slice(-max)] : [...lines.slice(0, max - 1), "…", lines.at(-1)!];
   };
   const question = cap(visible(textOf(messages[asked]!).trim()).split("\n"), PAST_QUESTION_LINES, false).map((l, i) =>
     dim((i === 0 ? prompt : "  ") + l, format.color),

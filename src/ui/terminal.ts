@@ -263,6 +263,8 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
         case "error": {
           // a cut-off answer is not a failure of hey's or the provider's: said as a warning, with what to do
           if (event.kind === "length") infoLine(visible(event.message), YELLOW);
+          // the user's own Ctrl-C or Esc (or a signal) stopped it: what happened, not a failure in red
+          else if (event.kind === "interrupted") infoLine(visible(event.message), DIM);
           else infoLine(`error: ${visible(event.message)}`, RED);
           const hint = opts.hint?.(event);
           if (hint) write(info, hint + "\n");

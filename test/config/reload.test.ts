@@ -5,7 +5,16 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
-import { formatReload, RELOAD_NOTE_MAX_CHARS, reloadAll, reloadNote, settingsChanges, type Reloadable, type StagedConfig } from "../../src/config/reload.ts";
+import {
+  entryChanges,
+  formatReload,
+  RELOAD_NOTE_MAX_CHARS,
+  reloadAll,
+  reloadNote,
+  settingsChanges,
+  type Reloadable,
+  type StagedConfig,
+} from "../../src/config/reload.ts";
 import { resolveConfig } from "../../src/config/resolve.ts";
 import type { Settings } from "../../src/config/settings.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -119,6 +128,15 @@ describe("settingsChanges", () => {
       ["+ provider b", "~ [proxy] url"],
     ],
     [
+      "a provider added whose base_url is not approved: it gets no request",
+      resolved(two),
+      (() => {
+        const s = resolved({ ...two, provider: { ...two.provider, b: { base_url: "http://h/v1", models: ["z"] } } });
+        return { ...s, providers: s.providers.map((p) => (p.name === "b" ? { ...p, unapproved: "/h/config.toml" } : p)) };
+      })(),
+      ["+ provider b (base_url not approved: it gets no request)"],
+    ],
+    [
       "numbers and booleans with values",
       base,
       { ...base, agent: { ...base.agent, maxTurns: 40 }, retry: { ...base.retry, jitter: false } },
@@ -129,7 +147,7 @@ describe("settingsChanges", () => {
       "permission lists and the shell",
       base,
       { ...base, permission: { allow: ["read_file"], deny: [], narrow: [] }, tools: { ...base.tools, shell: "bash" } },
-      ['~ [tools] shell (default) → "bash"', "~ [permission] allow"],
+      ['~ [tools] shell (default) → "bash"', '~ [permission] allow + "read_file" (a list now: only calls it matches run)'],
     ],
     [
       "an MCP server: not told here",
@@ -236,4 +254,26 @@ describe("LoadedConfig.reload reads the files again and collects every problem",
     expect(config.reload({}, undefined, true).errors).toHaveLength(1);
     expect(config.reload({}, undefined, true).errors![0]).toContain("nope");
   });
+});
+
+test.each([
+  [
+    "an entry added and one removed",
+    "allow",
+    ["read_file", "bash: rm *"],
+    ["read_file", "bash: make *"],
+    '~ [permission] allow + "bash: make *", - "bash: rm *"',
+  ],
+  ["a deny entry added", "deny", [], ["bash: git push *"], '~ [permission] deny + "bash: git push *"'],
+  ["the allow list gone", "allow", ["read_file"], [], '~ [permission] allow - "read_file" (no list now: any call runs unless denied)'],
+  [
+    "many: the rest counted",
+    "allow",
+    [],
+    ["a", "b", "c", "d", "e", "f"],
+    '~ [permission] allow + "a", + "b", + "c", + "d", + 2 more (a list now: only calls it matches run)',
+  ],
+  ["the same entries in another order", "deny", ["a", "b"], ["b", "a"], undefined],
+] as const)("/reload names the permission entries a list gained and lost: %s", (_, key, before, after, line) => {
+  expect(entryChanges(key, before, after)).toBe(line);
 });

@@ -64,7 +64,19 @@ test("a provider the agent added is refused, named, and never sent a request", a
 
   const second = await hey();
   expect(second.code).toBe(2);
-  expect(second.stderr).toContain(`hey: not used: + [provider.fast] base_url = "${other.baseUrl}": its requests and key would go there in ${userConfig()}`);
-  expect(second.stderr).toContain(`hey: [provider.fast] base_url = "${other.baseUrl}" in ${userConfig()} is not approved yet, so hey sends nothing there`);
+  // one line says it: the provider is not approved, nothing goes there, and where to approve it
+  expect(second.stderr).toStartWith(`hey: [provider.fast] base_url = "${other.baseUrl}" in ${userConfig()} is not approved yet, so hey sends nothing there`);
+  expect(second.stderr.trim().split("\n")).toHaveLength(1);
+  expect(requestsTo(other)).toBe(0);
+
+  // what needs no model runs all the same: the MCP servers listed, the usage shown
+  const env = { HOME: home.path, LOCAL_KEY: KEY };
+  const mcp = await runHey(["mcp"], { cwd: project.path, env });
+  expect(mcp.code).toBe(0);
+  expect(mcp.stdout).toContain("no MCP servers in use");
+  expect(mcp.stderr).not.toContain("-p"); // the user typed none: the notice says what to do from here
+  const usage = await runHey(["-c", "-p", "/usage"], { cwd: project.path, env });
+  expect(usage.code).toBe(0);
+  expect(usage.stdout).toContain("session:");
   expect(requestsTo(other)).toBe(0);
 });

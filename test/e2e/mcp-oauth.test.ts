@@ -186,7 +186,9 @@ test("hey mcp: usage, an unknown server, a local server, a sign-in that fails na
   );
   expect(listed.stdout).toEndWith("MCP tools in every request: 0, ~0 tokens (hey's own tools: ~669)\n");
   expect(await hey(["mcp", "--help"])).toMatchObject({ code: 0, stdout: expect.stringContaining("usage: hey mcp | hey mcp login NAME | hey mcp logout NAME") });
-  expect(await hey(["mcp", "login"])).toMatchObject({ code: 2, stderr: expect.stringContaining("hey mcp login takes one server name") });
+  // no name: which server, of those that sign in
+  expect(await hey(["mcp", "login"])).toMatchObject({ code: 2, stderr: "hey: which server? hey mcp login NAME, one of: closed\n" });
+  expect(await hey(["mcp", "login", "a", "b"])).toMatchObject({ code: 2, stderr: expect.stringContaining('hey mcp login takes one server name, got "a b"') });
   expect(await hey(["mcp", "login", "clsoed"])).toMatchObject({
     code: 2,
     stderr: "hey: no [mcp.clsoed] table; did you mean closed?; remote servers configured: closed\n",

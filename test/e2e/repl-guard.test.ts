@@ -121,7 +121,7 @@ test("/reload: the agent cannot write the project's config; written another way,
   // the user's own list, widened and approved at /reload, still meets the project's narrowing
   write(userConfigFile(), userConfig(["read_file", "write_file", "bash: ls", "bash: touch *"]));
   await say(term, "/reload", "Use this change? (y/N)");
-  await answer(term, "y", "~ [permission] allow");
+  await answer(term, "y", '~ [permission] allow + "bash: touch *"');
   await say(term, "touch it", "the tool said: (no output)");
   expect(existsSync(join(project.path, "touched"))).toBe(true);
   await say(term, "/quit", "[exit 0]");
@@ -169,4 +169,26 @@ test("/reload: a new MCP server whose command is not found is the reload's error
   await answer(term, "y", "+ mcp server ghost");
   await until(() => existsSync(marker), "the approved server to start");
   await say(term, "/quit", "[exit 0]");
+});
+
+test("a no to a new provider's base_url at start-up: the REPL opens, each prompt is refused naming it, and /model to the approved one works", async () => {
+  write(userConfigFile(), userConfig(["read_file"]));
+  expect((await runHey(["-p", "hi"], { cwd: project.path, env: { HOME: home.path } })).code).toBe(0); // approved as it was
+  const other = startModelServer(() => ({ text: "the other server answered" }));
+  try {
+    write(
+      userConfigFile(),
+      `[default]\nprovider = "fast"\nmodel = "f1"\n[provider.fast]\nbase_url = "${other.baseUrl}"\nmodels = ["f1"]\n${userConfig(["read_file"]).replace(/^\[default\][^[]*/, "")}`,
+    );
+    const term = await openRepl();
+    await term.waitFor("Use this change? (y/N)");
+    await answer(term, "n", "/help for commands");
+    await say(term, "hello", "is not approved yet, so hey sends nothing there");
+    expect(other.requests).toHaveLength(0);
+    await say(term, "/model local/m1", "model: local/m1");
+    await say(term, "hello", "ok");
+    expect(other.requests).toHaveLength(0);
+  } finally {
+    other.stop();
+  }
 });

@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { offerTools, type ServerTools } from "../../src/mcp/offer.ts";
 import type { ServerStatus } from "../../src/mcp/server.ts";
-import { eventLine, formatStatus } from "../../src/mcp/status.ts";
+import { eventLine, formatStatus, whichServer } from "../../src/mcp/status.ts";
 
 const tools = (...names: string[]) => names.map((name) => ({ name, inputSchema: {} }));
 /** the offer a manager makes of these servers (tools of failed and auth-required ones are not offered) */
@@ -104,4 +104,16 @@ test("/mcp names the tools left out once per reason: an allow list that refuses 
     false,
   );
   expect(text.split("\n")[2]).toBe("  not offered: get_env (exclude_tools); move_file, edit_file (refused by [permission])");
+});
+
+test("/mcp login without a name asks which server: the remote ones, those that need a sign-in first", () => {
+  const settings = [{ name: "fs" }, { name: "linear", url: "https://l/mcp" }, { name: "gh", url: "https://g/mcp" }];
+  const states: ServerStatus[] = [
+    { name: "linear", state: "connected", tools: [], cached: false },
+    { name: "gh", state: "auth_required", tools: undefined, cached: false },
+  ];
+  expect(whichServer("/mcp login", settings, states)).toBe("which server? /mcp login NAME, one of: gh (needs a sign-in), linear");
+  expect(whichServer("hey mcp logout", [{ name: "fs" }], [])).toBe(
+    "hey mcp logout takes a server name, and no remote MCP server is configured: only an [mcp.NAME] table with a url signs in",
+  );
 });

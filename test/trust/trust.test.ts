@@ -48,12 +48,15 @@ test("the questions make control characters in a path or a change visible: a dir
 test("a one-shot run's notice of a base_url never approved does not say its approved value is used: there is none, and the provider gets no request", () => {
   const file = "/h/.config/hey/config.toml";
   const added = approvalNotice([{ file, lines: ['+ [provider.local] base_url = "http://127.0.0.1:8080/v1": its requests and key would go there'] }], false);
-  expect(added[0]).toContain("the approved values are used; a provider whose base_url was never approved gets no request (run hey without -p");
+  expect(added[0]).toContain(
+    "the approved values are used; a provider whose base_url was never approved gets no request (the interactive prompt asks about it: start `hey` at a terminal)",
+  );
+  expect(added[0]).not.toContain("-p"); // said by `hey mcp` too, where the user typed no -p
   const moved = approvalNotice(
     [{ file, lines: ['~ [provider.local] base_url = "http://b/v1" (was "http://a/v1"): its requests and key would go there'] }],
     false,
   );
-  expect(moved[0]).toContain("the approved values are used (run hey without -p");
+  expect(moved[0]).toContain("the approved values are used (the interactive prompt asks about it: start `hey` at a terminal)");
 });
 
 describe("readAnswer", () => {

@@ -118,4 +118,24 @@ test("/mcp takes nothing, login NAME or logout NAME; anything else is refused in
   expect(await runCommand("/mcp login github", withAuth)).toEqual({ ok: true, text: "done" });
   expect(await runCommand("/mcp logout github", withAuth)).toEqual({ ok: true, text: "done" });
   expect(asked).toEqual(["login github", "logout github"]);
+  // no name: the sign-in is asked which server (it names them), not refused as a wrong word
+  expect(await runCommand("/mcp login", withAuth)).toEqual({ ok: true, text: "done" });
+  expect(asked.at(-1)).toBe("login ");
+});
+
+test("/model lists a provider whose base_url is not approved apart, with how to approve it: it gets no request", async () => {
+  const { ctx } = context();
+  const provider = (name: string, unapproved?: string) => ({
+    name,
+    models: ["a"],
+    apiKey: "k",
+    apiKeyVar: "K",
+    baseUrl: "http://h/v1",
+    ...(unapproved ? { unapproved } : {}),
+  });
+  const providers = () => [provider("mock"), provider("fast", "/h/.config/hey/config.toml")] as never;
+  expect(await runCommand("/model", { ...ctx, providers })).toEqual({
+    ok: true,
+    text: "* mock/m\n  mock/a\nswitch with /model PROVIDER/MODEL\nbase_url not approved yet: fast (/reload asks)",
+  });
 });

@@ -25,6 +25,13 @@ test("a long answer shows its last lines; lines inside a code fence opened befor
   expect(lines).toHaveLength(1 + 1 + 12 + 1);
 });
 
+test("a long question (a paste, then what the user asked of it) shows its start and its last line", () => {
+  const paste = Array.from({ length: 200 }, (_, i) => `log line ${i}`).join("\n");
+  expect(lastExchange([userMessage(`${paste}\nwhy does it fail?`), said("A typo.")], "› ", format(false))).toBe(
+    "› log line 0\n  log line 1\n  …\n  why does it fail?\nA typo.\n",
+  );
+});
+
 test("a resumed history's summary of earlier work is not shown as the question: the user's prompt before it is", () => {
   const summary: Message = { id: "summary-0mx1", role: "user", content: [{ type: "text", text: "[summary of earlier work]\nread the files" }] };
   const step: Message = { id: "c", role: "assistant", content: [], toolCalls: [{ id: "t1", name: "bash", arguments: "{}" }] };

@@ -212,6 +212,10 @@ test("an error is followed by the hint for it", () => {
   expect(err).toBe("error: connection refused\nstart Ollama\n");
 });
 
+test("an answer the user interrupted says so, not as an error", () => {
+  expect(render([{ type: "error", kind: "interrupted", message: "interrupted by user" }]).err).toBe("interrupted by user\n");
+});
+
 test("an answer cut at the token limit and a max-turns stop are said", () => {
   expect(
     render(
