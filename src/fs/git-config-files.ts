@@ -3,16 +3,19 @@
 // finds it: `.git` a directory, or a file `gitdir: …` for a worktree, whose `commondir` holds the
 // shared config) and its `config.worktree`, each with the files it includes. Read here, by hey,
 // never by a git the command could configure. Never throws: a file that cannot be read says nothing.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { readGitConfig } from "../permission/git-config.ts";
+import { readHead } from "./read-head.ts";
 
 const MAX_BYTES = 1 << 20;
 const MAX_DEPTH = 10; // git's own limit on nested includes
 
+/** A config file's text; a FIFO or device (an include naming /dev/stdin, a `mkfifo .git/config`) is not read, so it cannot hang the check. */
 function text(path: string): string | undefined {
   try {
-    return statSync(path).size <= MAX_BYTES ? readFileSync(path, "utf8") : undefined;
+    const { text, truncated } = readHead(path, MAX_BYTES);
+    return truncated ? undefined : text;
   } catch {
     return undefined;
   }
