@@ -8,6 +8,7 @@
 // (no start directory) is "cannot tell" (undefined), and the caller refuses. A change made by
 // another process between the check and the run is not seen. Pure: the caller's `fileState` reads
 // the disk.
+import { reads } from "./control-arguments.ts";
 import { type ControlFiles, decided, directories, expand, onWindows, POSIX, WINDOWS } from "./control-files.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
@@ -61,6 +62,23 @@ function touched(text: string, seg: Segment, segments: Segment[]): boolean {
         return !!last && path.has(last);
       }),
   );
+}
+
+/**
+ * Whether another part of the command could change the file at `text` before `seg` reads it: as
+ * `touched` judges (a program that only reads, control-arguments.ts reads, does not), or by a redirection writing there (`echo '{…}' > package.json && npm test`;
+ * a target decided at run time could be it).
+ */
+export function rewritten(text: string, seg: Segment, segments: Segment[]): boolean {
+  const last = names(text).pop()?.toLowerCase();
+  const redirected = (s: Segment) => s.redirects.some((r) => r.op.includes(">") && (!decided(r.target) || names(r.target.text).pop()?.toLowerCase() === last));
+  // `cp ../x/package.json .`: a destination naming no name of its own (`.`, `..`, `/`) takes the sources' names
+  const into = (s: Segment) => {
+    const to = destinations(s);
+    return to.length === 1 && !names(to[0]!.text).length && s.words.slice(1).some((w) => names(w.text).pop()?.toLowerCase() === last);
+  };
+  const writers = segments.filter((s) => !reads(s)); // `git add package.json`, `jq . package.json` leave it as it is
+  return touched(text, seg, writers) || segments.some((s) => s !== seg && (redirected(s) || (!reads(s) && into(s))));
 }
 
 /**

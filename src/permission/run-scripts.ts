@@ -4,11 +4,12 @@
 // (rules.ts). With them, npm's `preNAME` and `postNAME` (npm runs them around NAME). The directory
 // is the one the command runs in (after a `cd`), or the one `--prefix`, `-C`, `--cwd` or `--dir`
 // names. A script's name decided at run time (`npm run "$s"`) could be any of them. Not read: the
-// scripts of a workspace's other packages (`-w`, `--workspaces`, `pnpm -r`), and a script the agent
-// changed before the check is read as it then is. Pure: the caller's `packageScripts` reads the file.
+// scripts of a workspace's other packages (`-w`, `--workspaces`, `pnpm -r`); a script the agent
+// changed before the check is read as it then is, and one another part of the command names or
+// redirects to (on-disk.ts rewritten) cannot be known, so is refused. Pure: the caller's `packageScripts` reads the file.
 import { decided, directories, expand, onWindows, POSIX, WINDOWS } from "./control-files.ts";
 import { program } from "./match.ts";
-import type { Disk } from "./on-disk.ts";
+import { type Disk, rewritten } from "./on-disk.ts";
 import type { Segment } from "./shell-model.ts";
 
 /** npm's run-script and its aliases (npm's `run-script --help`: "aliases: run, rum, urn"); pnpm's, yarn's and bun's `run`. */
@@ -45,8 +46,14 @@ const INSTALL = new Set([
 /** Options that name the directory whose package.json is read. */
 const DIR_OPTION = /^(--prefix|-C|--cwd|--dir)(=(.*))?$/;
 
-/** The scripts `seg` runs from package.json, each with its text, or none (not a package manager running a script, or none there). */
-export function scriptsRun(seg: Segment, disk: Disk | undefined): { name: string; text: string }[] {
+type Script = { name: string; text: string };
+
+/**
+ * The scripts `seg` runs from package.json, each with its text, or none (not a package manager
+ * running a script, or none there); `unknown` when another part of the command may change that
+ * package.json first (`cp x package.json && npm test`), so what runs is not what hey can read now.
+ */
+export function scriptsRun(seg: Segment, disk: Disk | undefined): Script[] | { unknown: string } {
   const control = disk?.control;
   const first = seg.words[0];
   if (!control?.packageScripts || !first || !decided(first)) return [];
@@ -57,7 +64,7 @@ export function scriptsRun(seg: Segment, disk: Disk | undefined): { name: string
     if (at < 0) return [];
     const named = seg.words[at]!.text.includes("=") ? seg.words[at] : seg.words[at + 1];
     const name = named && decided(named) ? named.text.replace(/^--run=/, "") : undefined;
-    return readScripts(disk!, undefined, name === undefined ? undefined : [name], false);
+    return readScripts(disk!, undefined, name === undefined ? undefined : [name], false, seg);
   }
   if (!["npm", "pnpm", "yarn", "bun"].includes(manager)) return [];
   let under: string | undefined;
@@ -85,17 +92,19 @@ export function scriptsRun(seg: Segment, disk: Disk | undefined): { name: string
   if (ops.length === 1 && ops[0]!.known && manager === "npm" && INSTALL.has(ops[0]!.text)) for (const n of ["install", "prepublish", "prepare"]) names.add(n);
   if (ops[0] && manager !== "npm" && !(ops[0].known && RUN.has(ops[0].text))) ops[0].known ? names.add(ops[0].text) : (any = true);
   if (!names.size && !any) return [];
-  return readScripts(disk!, under, any ? undefined : [...names], true);
+  return readScripts(disk!, under, any ? undefined : [...names], true, seg);
 }
 
 /** The scripts `names` (undefined: all) of the package.json where the command runs, or `under` it; `around`: with npm's pre and post scripts. */
-function readScripts(disk: Disk, under: string | undefined, names: string[] | undefined, around: boolean): { name: string; text: string }[] {
+function readScripts(disk: Disk, under: string | undefined, names: string[] | undefined, around: boolean, seg: Segment): Script[] | { unknown: string } {
   const control = disk.control!;
+  const file = under === undefined ? "package.json" : `${under}/package.json`;
+  if (rewritten(file, seg, disk.segments)) return { unknown: `another part of the command may change ${file} before it runs its scripts` };
   const f = onWindows(control) ? WINDOWS : POSIX;
   const at = under === undefined ? undefined : expand({ text: under, raw: under, unknown: false, glob: false }, control.home);
   const abs = at === undefined ? undefined : f.absolute(at);
   const dirs = abs !== undefined ? [abs] : directories(disk.segments, control, f)?.map((d) => (at === undefined ? d : f.join(d, at)));
-  const out: { name: string; text: string }[] = [];
+  const out: Script[] = [];
   for (const dir of dirs ?? []) {
     const scripts = control.packageScripts!(dir);
     if (!scripts) continue;

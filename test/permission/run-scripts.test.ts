@@ -2,7 +2,8 @@
 // release`, `pnpm run deploy`, `bun run ship`, `npm test` and a bare `npm install` run scripts whose
 // names say nothing, and a release script that publishes ran under `bash: npm publish *`. Scripts
 // that run scripts are followed; `--prefix` and a `cd` first lead to the package.json read; a name
-// known only at run time could be any script. Scripts that run nothing denied still run.
+// known only at run time could be any script; a package.json the same command may replace first
+// cannot be read ahead. Scripts that run nothing denied still run.
 import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -69,6 +70,12 @@ test.each([
   ["npm publish *", "node --run release", "runs package.json's script `release`"],
   ["npm publish *", "node --run=ship", "runs package.json's script `ship`"],
   ["npm publish *", "npm run fan0_0", "its package.json scripts run more scripts than hey follows (64)"],
+  // the same command may put another package.json there first: what runs is not what hey reads now
+  ["npm publish *", `echo '{"scripts":{"test":"npm publish"}}' > package.json && npm test`, "another part of the command may change package.json"],
+  ["npm publish *", "cp site/package.json . && npm run release", "another part of the command may change package.json"],
+  ["npm publish *", "ln -sf site/package.json package.json; yarn build", "another part of the command may change package.json"],
+  ["npm publish *", "mv /tmp/x/package.json ./ && npm test", "another part of the command may change package.json"],
+  ["npm publish *", 'cp "$F" site/package.json && npm --prefix site run build', "another part of the command may change site/package.json"],
 ])("deny %j refuses %j", (entry, command, names) => {
   expect(under(entry)("bash", { command })).toContain(names);
 });
@@ -84,6 +91,10 @@ test.each([
   ["npm publish *", "node build.js"],
   ["npm publish *", "npm --prefix site run build"],
   ["rm *", "npm run release"],
+  ["npm publish *", "npm install && npm test"],
+  ["npm publish *", "git add package.json && git commit -m bump && npm test"],
+  ["npm publish *", "npm test > out.log 2>&1"],
+  ["npm publish *", "cp package.json /tmp/package.json.bak && npm run build"],
 ])("deny %j lets %j run", (entry, command) => {
   expect(under(entry)("bash", { command })).toBeUndefined();
 });
