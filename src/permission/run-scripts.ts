@@ -1,5 +1,6 @@
 // The package.json scripts a command runs (SPEC §8): `npm run release`, `yarn release`, `pnpm run
-// deploy`, `bun run publish:all`, `npm test`, `node --run release` run what the scripts say, which a script's name does not
+// deploy`, `bun run publish:all`, `npm test`, `npm it`, `npm pack`, `npm version patch`, `node --run
+// release` run what the scripts say, which a script's name does not
 // tell; the deny checks read the scripts as the command is checked and judge what they run
 // (rules.ts). With them, npm's `preNAME` and `postNAME` (npm runs them around NAME). The directory
 // is the one the command runs in (after a `cd`), or the one `--prefix`, `-C`, `--cwd` or `--dir`
@@ -14,7 +15,7 @@ import type { Segment } from "./shell-model.ts";
 
 /** npm's run-script and its aliases (npm's `run-script --help`: "aliases: run, rum, urn"); pnpm's, yarn's and bun's `run`. */
 const RUN = new Set(["run", "run-script", "rum", "urn"]);
-/** npm's commands that run the script of their name (npm-test(1) "This runs a predefined command specified in the "test" property"…). */
+/** npm's commands that run scripts (npm-test(1) "This runs a predefined command specified in the "test" property"…), each wrapped in its pre and post. */
 const LIFECYCLE: Record<string, string[]> = {
   test: ["test"],
   t: ["test"],
@@ -22,6 +23,14 @@ const LIFECYCLE: Record<string, string[]> = {
   start: ["start"],
   stop: ["stop"],
   restart: ["restart", "stop", "start"],
+  // npm-install-test(1) "runs an npm install followed immediately by an npm test"; install-ci-test the same after npm ci
+  ...Object.fromEntries(
+    ["it", "install-test", "cit", "install-ci-test", "clean-install-test", "sit"].map((c) => [c, ["install", "prepublish", "prepare", "test"]]),
+  ),
+  // npm's scripts(7) "Life Cycle Operation Order": pack runs prepack, prepare, postpack; publish prepublishOnly, those, publish, postpublish; version preversion, version, postversion
+  pack: ["pack", "prepare"],
+  publish: ["prepublishOnly", "pack", "prepare", "publish"],
+  version: ["version"],
 };
 /** npm's install and clean-install, by their names and aliases, which run the package's own lifecycle scripts when given no package. */
 const INSTALL = new Set([
@@ -87,7 +96,7 @@ export function scriptsRun(seg: Segment, disk: Disk | undefined): Script[] | { u
   ops.forEach((op, j) => {
     if (op.known && RUN.has(op.text) && ops[j + 1]) ops[j + 1]!.known ? names.add(ops[j + 1]!.text) : (any = true);
   });
-  if (ops[0]?.known && manager === "npm") for (const n of LIFECYCLE[ops[0].text] ?? []) names.add(n);
+  if (ops[0]?.known && manager === "npm" && Object.hasOwn(LIFECYCLE, ops[0].text)) for (const n of LIFECYCLE[ops[0].text]!) names.add(n);
   // npm-install(1) with no package "runs … the package's lifecycle scripts": (pre/post)install, prepublish, prepare
   if (ops.length === 1 && ops[0]!.known && manager === "npm" && INSTALL.has(ops[0]!.text)) for (const n of ["install", "prepublish", "prepare"]) names.add(n);
   if (ops[0] && manager !== "npm" && !(ops[0].known && RUN.has(ops[0].text))) ops[0].known ? names.add(ops[0].text) : (any = true);

@@ -27,6 +27,7 @@ const scripts = {
   loop: "npm run loop",
   prepare: "husky",
   clean: "rimraf dist",
+  version: "git add -A",
 };
 // scripts that each run the ten of the next level, four levels deep (10,000 runs unfolded): read in bounded time
 const level = (d: number) => Array.from({ length: 10 }, (_, i) => `fan${d}_${i}`);
@@ -70,6 +71,12 @@ test.each([
   ["npm publish *", "node --run release", "runs package.json's script `release`"],
   ["npm publish *", "node --run=ship", "runs package.json's script `ship`"],
   ["npm publish *", "npm run fan0_0", "its package.json scripts run more scripts than hey follows (64)"],
+  // npm's commands that run lifecycle scripts: install-test, pack, publish, version
+  ["husky *", "npm it", "runs package.json's script `prepare` (`husky`)"],
+  ["bun test *", "npm cit", "runs package.json's script `test` (`bun test`)"],
+  ["husky *", "npm pack --dry-run", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "npm publish", "runs package.json's script `prepare` (`husky`)"],
+  ["git add *", "npm version patch", "runs package.json's script `version` (`git add -A`)"],
   // the same command may put another package.json there first: what runs is not what hey reads now
   ["npm publish *", `echo '{"scripts":{"test":"npm publish"}}' > package.json && npm test`, "another part of the command may change package.json"],
   ["npm publish *", "cp site/package.json . && npm run release", "another part of the command may change package.json"],
@@ -92,6 +99,8 @@ test.each([
   ["npm publish *", "npm --prefix site run build"],
   ["rm *", "npm run release"],
   ["npm publish *", "npm install && npm test"],
+  ["rm *", "npm toString"], // no lifecycle of npm's: an Object's own names are not one (the check threw)
+  ["rm *", "npm constructor"],
   ["npm publish *", "git add package.json && git commit -m bump && npm test"],
   ["npm publish *", "npm test > out.log 2>&1"],
   ["npm publish *", "cp package.json /tmp/package.json.bak && npm run build"],
