@@ -686,6 +686,9 @@ export const equivalent: Row[] = [
   ["docker volume rm *", "docker volume prune -af", "by another name: docker volume prune"],
   ["docker volume rm *", "docker system prune -f --volumes", "by another name: docker system prune"],
   ["docker volume rm *", "podman volume prune", "by another name: docker volume prune"],
+  // a program named as one of an Object's own keys is no other name (the check threw: `as.map is not a function`)
+  ["docker run *", "constructor", "allowed"],
+  ["oc delete *", "__proto__ pod", "allowed"],
   ["docker volume rm *", "docker system prune -f", "allowed"],
   ["docker volume rm *", "docker volume ls", "allowed"],
   // helm(1) `uninstall --help`: "Aliases: uninstall, del, delete, un"
