@@ -58,7 +58,7 @@ export function truncateGrows(seg: Segment): boolean {
     const t = words[i]!;
     if (/^-[co]*r|^--r/.test(t)) return false;
     const short = /^-[co]*s(.*)$/.exec(t);
-    const long = /^--si(?:ze?)?(=.*)?$/.exec(t);
+    const long = /^--s(?:i(?:ze?)?)?(=.*)?$/.exec(t); // `--s`: getopt_long takes any unique prefix
     if (short) sizes.push(short[1] || (words[++i] ?? ""));
     else if (long) sizes.push(long[1] ? long[1].slice(1) : (words[++i] ?? ""));
   }

@@ -424,6 +424,8 @@ export const equivalent: Row[] = [
   ["rm *", "git clean -f -e n", "by another name: git clean"],
   ["rm *", "truncate -s 1K x", "by another name: truncate"],
   ["rm *", "truncate -s +1M -s 0 x", "by another name: truncate"],
+  ["rm *", "truncate -s +1M --s 0 x", "by another name: truncate"], // --s: --size abbreviated as far as it goes (getopt_long)
+  ["rm *", "truncate -s +1M --s=0 x", "by another name: truncate"],
   ["rm *", "truncate -s +1M -r other x", "by another name: truncate"],
   ["rm *", "truncate -s $SIZE x", "by another name: truncate"],
   ["rm -rf build", "truncate -s 1 build/x", "it empties `build/x`"],
