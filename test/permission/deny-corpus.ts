@@ -597,6 +597,8 @@ export const equivalent: Row[] = [
   ],
   ["curl -X POST *", "gh api graphql -f query='mutation { addStar(input: {starrableId: \"x\"}) { clientMutationId } }'", "gh api sends a POST"],
   ["curl -X POST *", "gh api graphql -f query='query { a } mutation { b }'", "gh api sends a POST"],
+  ["curl -X POST *", `gh api graphql -f query='query A { search(query: "#x") { n } } mutation B { b }' -f operationName=B`, "gh api sends a POST"],
+  ["curl -X POST *", `gh api graphql -f query='query { search(query: "no mutation") { n } } # mutation? no'`, "allowed"],
   ["curl -X POST *", 'gh api graphql -f query="$Q"', "gh api sends a POST"],
   ["curl -X POST *", "gh api graphql -f query='{ x }' --input body.json", "gh api sends a POST"],
   ["curl -X POST *", "gh api -H graphql repos/o/r/issues -f query='{ x }'", "gh api sends a POST"],
