@@ -116,6 +116,7 @@ function readScripts(disk: Disk, under: string | undefined, names: string[] | un
   const out: Script[] = [];
   for (const dir of dirs ?? []) {
     const scripts = control.packageScripts!(dir);
+    if (typeof scripts === "string") return { unknown: scripts };
     if (!scripts) continue;
     const wanted = names === undefined ? Object.keys(scripts) : around ? names.flatMap((n) => [`pre${n}`, n, `post${n}`]) : names;
     for (const name of wanted) if (Object.hasOwn(scripts, name)) out.push({ name, text: scripts[name]! });

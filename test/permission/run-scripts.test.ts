@@ -107,3 +107,15 @@ test.each([
 ])("deny %j lets %j run", (entry, command) => {
   expect(under(entry)("bash", { command })).toBeUndefined();
 });
+
+test("a package.json npm reads is read too: one that starts with a byte order mark, and one too large to read is refused", () => {
+  mkdirSync(join(project, "bom"));
+  writeFileSync(join(project, "bom", "package.json"), `\uFEFF${JSON.stringify({ scripts: { release: "npm publish" } })}`);
+  expect(under("npm publish *")("bash", { command: "npm --prefix bom run release" })).toContain("runs package.json's script `release` (`npm publish`)");
+  mkdirSync(join(project, "big"));
+  writeFileSync(join(project, "big", "package.json"), JSON.stringify({ description: "x".repeat(1 << 20), scripts: { build: "npm publish" } }));
+  expect(under("npm publish *")("bash", { command: "cd big && npm run build" })).toContain(
+    "cannot verify `npm run build`: its package.json is over 1 MB, more than hey reads",
+  );
+  expect(under("npm publish *")("bash", { command: "cd big && npm install lodash" })).toBeUndefined(); // runs no script of its
+});
