@@ -101,3 +101,21 @@ export function stateOf(w: Word, seg: Segment, disk: Disk | undefined, under?: s
   const states = dirs.map((d) => control.fileState!(abs ?? f.join(d, rel)));
   return states.includes("data") ? "data" : states.includes("empty") ? "empty" : "none";
 }
+
+/**
+ * Whether the path word `w` (for `seg`) is, through a link made before the command (`ln -s
+ * important.db sl; : > sl`, a hard link), the file a deny entry names at `named` (as the entry
+ * spells it: relative to the start directory, `~` expanded), or (`under`) a file below it.
+ */
+export function linksTo(w: Word, seg: Segment, disk: Disk | undefined, named: string, under: boolean): boolean {
+  const control = disk?.control;
+  if (!disk || !control?.sameFile || !control.cwd || !decided(w) || seg.elsewhere) return false;
+  const f = onWindows(control) ? WINDOWS : POSIX;
+  const text = expand(w, control.home);
+  const entry = expand({ text: named, raw: named, unknown: false, glob: false }, control.home);
+  if (text === undefined || entry === undefined) return false;
+  const abs = f.absolute(text);
+  const target = f.absolute(entry) ?? f.join(control.cwd, entry);
+  const dirs = abs === undefined ? (directories(disk.segments, control, f) ?? []) : [""];
+  return dirs.some((d) => control.sameFile!(abs ?? f.join(d, text), target, under));
+}
