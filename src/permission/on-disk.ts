@@ -66,8 +66,9 @@ function touched(text: string, seg: Segment, segments: Segment[]): boolean {
 
 /**
  * Whether another part of the command could change the file at `text` before `seg` reads it: as
- * `touched` judges (a program that only reads, control-arguments.ts reads, does not), or by a redirection writing there (`echo '{…}' > package.json && npm test`;
- * a target decided at run time could be it).
+ * `touched` judges (a program that only reads, control-arguments.ts reads, does not), or by a
+ * redirection writing there (`echo '{…}' > package.json && npm test`; a target decided at run
+ * time could be it).
  */
 export function rewritten(text: string, seg: Segment, segments: Segment[]): boolean {
   const last = names(text).pop()?.toLowerCase();
