@@ -1,0 +1,45 @@
+// A local server that exits and leaves a process of its own running (`cmd &` in a wrapper script,
+// an npx whose child outlives it): the call it was answering fails at once with why, not at
+// timeout_ms (the leftover holds its stdout open), and closing the server (/reload, exit) ends
+// what it left in its process group (src/mcp/stdio.ts).
+import { afterAll, expect, test } from "bun:test";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { childEnv, StdioTransport } from "../../src/mcp/stdio.ts";
+import { tempDir } from "../helpers/e2e.ts";
+import { until } from "../helpers/wait.ts";
+
+const dir = tempDir("hey-leftovers-");
+afterAll(() => dir.remove());
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test("a server that exits before answering, leaving a process on its stdout: closed at once, and its leftover ended on close", async () => {
+  const server = join(dir.path, "server.sh");
+  const pidFile = join(dir.path, "leftover.pid");
+  // reads the request, starts a process that keeps stdout open, exits without answering
+  writeFileSync(server, `#!/bin/sh\nread line\nsleep 300 &\necho $! > '${pidFile}'\nexit 3\n`);
+  chmodSync(server, 0o755);
+  const t = new StdioTransport({ command: server, args: [], env: {} }, childEnv(process.env, {}));
+  let closed = false;
+  t.onclose = () => void (closed = true);
+  await t.start();
+  await t.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x" } });
+  await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").endsWith("\n"), "the leftover's pid");
+  const leftover = Number(readFileSync(pidFile, "utf8"));
+  try {
+    await until(() => closed, "the transport to close after the server's exit", 10_000);
+    expect(t.exitReason).toBe("exited with code 3");
+    await t.close();
+    await until(() => !alive(leftover), "the leftover to be ended", 10_000);
+  } finally {
+    if (alive(leftover)) process.kill(leftover, "SIGKILL");
+  }
+});
