@@ -135,6 +135,7 @@ export class StdioTransport {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([reading, new Promise<void>((resolve) => (timer = setTimeout(resolve, IO_DRAIN_MS)))]);
       clearTimeout(timer);
+      proc.signal("SIGKILL"); // what it left running in its group: nothing closes this connection again to end it
       this.finish();
     });
   }
