@@ -3,6 +3,7 @@
 // checker, what the git config says about a plain `git push` forcing, and whether a file a command
 // would empty or check out holds anything, and the scripts `npm run NAME` runs. Built once per run.
 import { pushForcing } from "../fs/git-config-files.ts";
+import { sep } from "node:path";
 import { packageScripts } from "../fs/package-scripts.ts";
 import { fileId, fileState, realTarget } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
@@ -30,6 +31,12 @@ export function controlContext(place: { cwd: string; home: string; controls: rea
     named: (abs: string) => controlNamed(abs, target) !== undefined,
     pushForcing: (dir: string) => pushForcing(dir, place.home),
     fileState,
+    sameFile: (abs, named, under) => {
+      const id = fileId(abs);
+      if (id !== undefined && id === fileId(named)) return true;
+      const dir = realTarget(named);
+      return under && realTarget(abs).startsWith(dir.endsWith(sep) ? dir : dir + sep);
+    },
     packageScripts,
   };
   return { target, control };

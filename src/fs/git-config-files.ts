@@ -2,17 +2,29 @@
 // permission checker (SPEC §8): the system file, the global ones, the repository's (found as git
 // finds it: `.git` a directory, or a file `gitdir: …` for a worktree, whose `commondir` holds the
 // shared config) and its `config.worktree`, each with the files it includes. Read here, by hey,
-// never by a git the command could configure. Never throws: a file that cannot be read says nothing.
-import { existsSync, readFileSync, statSync } from "node:fs";
+// never by a git the command could configure. Never throws: a file that cannot be read says nothing,
+// one over MAX_BYTES that it may force (git reads it all).
+import { existsSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { readGitConfig } from "../permission/git-config.ts";
+import { readHead } from "./read-head.ts";
 
 const MAX_BYTES = 1 << 20;
 const MAX_DEPTH = 10; // git's own limit on nested includes
 
+/** A config file's text; a FIFO or device (an include naming /dev/stdin, a `mkfifo .git/config`) is not read, so it cannot hang the check. */
 function text(path: string): string | undefined {
+  const read = bounded(path);
+  return read === TOO_LARGE ? undefined : read;
+}
+
+/** What `bounded` gives for a file over MAX_BYTES: git reads it all, hey cannot tell what it sets. */
+const TOO_LARGE = Symbol("too large");
+
+function bounded(path: string): string | typeof TOO_LARGE | undefined {
   try {
-    return statSync(path).size <= MAX_BYTES ? readFileSync(path, "utf8") : undefined;
+    const { text, truncated } = readHead(path, MAX_BYTES);
+    return truncated ? TOO_LARGE : text;
   } catch {
     return undefined;
   }
@@ -54,7 +66,8 @@ export function pushForcing(cwd: string, home: string, env: Record<string, strin
   const visit = (path: string, depth: number): string | undefined => {
     if (depth > MAX_DEPTH || seen.has(path)) return undefined;
     seen.add(path);
-    const content = text(path);
+    const content = bounded(path);
+    if (content === TOO_LARGE) return `${path}: over ${MAX_BYTES / 1048576} MB, more than hey reads, so it may set anything`;
     if (content === undefined) return undefined;
     const read = readGitConfig(content);
     if (read.forcing) return `${path}: ${read.forcing}`;

@@ -1,17 +1,20 @@
 // The `scripts` of a directory's package.json, for the deny checks (SPEC §8): `npm run release` runs
 // what package.json says, read as the command is checked. A file that is not there, cannot be read,
-// is not JSON or holds no scripts object gives undefined; a script that is not a string is left out.
-import { readFileSync, statSync } from "node:fs";
+// is not JSON or holds no scripts object gives undefined (npm fails on it too); a script that is not
+// a string is left out. A leading byte order mark is skipped, as npm's JSON reader skips it. A file
+// over MAX_BYTES gives why it was not read: npm reads it, so its scripts must count as unknown.
+// Read as read-head.ts reads (a FIFO or device named package.json gives undefined): the check runs
+// before every bash call, and a `mkfifo package.json` by the agent must not freeze hey at its next `npm test`.
 import { join } from "node:path";
+import { readHead } from "./read-head.ts";
 
-const MAX_BYTES = 1 << 20; // a package.json larger than this is not read: no scripts seen
+const MAX_BYTES = 1 << 20; // a package.json larger than this is not read (npm's own are a few KB)
 
-export function packageScripts(dir: string): Record<string, string> | undefined {
+export function packageScripts(dir: string): Record<string, string> | string | undefined {
   try {
-    const file = join(dir, "package.json");
-    if (statSync(file).size > MAX_BYTES) return undefined;
-    const text = readFileSync(file, "utf8");
-    const scripts = (JSON.parse(text) as { scripts?: unknown }).scripts;
+    const { text, truncated } = readHead(join(dir, "package.json"), MAX_BYTES);
+    if (truncated) return `its package.json is over ${MAX_BYTES / 1048576} MB, more than hey reads`;
+    const scripts = (JSON.parse(text.replace(/^\uFEFF/, "")) as { scripts?: unknown }).scripts;
     if (!scripts || typeof scripts !== "object") return undefined;
     return Object.fromEntries(Object.entries(scripts).filter((e): e is [string, string] => typeof e[1] === "string"));
   } catch {

@@ -50,16 +50,21 @@ export function shapeResult(result: CallResult): Shaped {
 }
 
 /** An image as a model takes it, or the line that stands for it: its kind by its bytes, its size within IMAGE_MAX_BYTES. */
-function imageOf(data: string, declared: string): ImagePart | string {
+function imageOf(sent: string, declared: string): ImagePart | string {
+  // base64 wrapped at 76 columns (Python's encodebytes, MIME) is base64 to atob but not to the APIs, which refuse the request
+  const data = sent.replace(/[\t\n\f\r ]+/g, "");
   let kind: string | undefined;
   try {
-    kind = sniffImage(Uint8Array.from(atob(data.slice(0, 16)), (c) => c.charCodeAt(0)));
+    if (BASE64.test(data) && data.length % 4 !== 1) kind = sniffImage(Uint8Array.from(atob(data.slice(0, 16)), (c) => c.charCodeAt(0)));
   } catch {} // not base64: no kind
   if (!kind) return `[image ${declared} omitted: not PNG, JPEG, GIF or WebP, the kinds a model takes]`;
   const bytes = Math.floor((data.length * 3) / 4);
   if (bytes > IMAGE_MAX_BYTES) return `[image ${kind} of ${(bytes / 1048576).toFixed(1)} MB omitted: over the ${IMAGE_MAX_BYTES / 1048576} MB a model takes]`;
   return { type: "image", mediaType: kind, data };
 }
+
+/** Base64 as the APIs read it: its alphabet only, padding at the end (whitespace taken out first). */
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /** Whether an embedded resource is an image (a blob with an image type). */
 const isImage = (r: unknown): r is { blob: string; mimeType: string } =>

@@ -57,6 +57,8 @@ export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 const EDGE_BYTES = 512;
 /** After SIGTERM, how long the group gets before SIGKILL. */
 const CLOSE_GRACE_MS = 500;
+/** After the server exits, how long its last messages may take to arrive: a process it started can hold stdout open for ever. */
+const IO_DRAIN_MS = 200;
 
 export interface StdioSpec {
   command: string;
@@ -129,7 +131,11 @@ export class StdioTransport {
     void this.readStderr(proc.stderr);
     void proc.exited.then(async (why) => {
       this.exitReason = why;
-      await reading; // the last messages before the exit are delivered first
+      // the last messages before the exit are delivered first, but a process it left running may hold stdout open
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([reading, new Promise<void>((resolve) => (timer = setTimeout(resolve, IO_DRAIN_MS)))]);
+      clearTimeout(timer);
+      proc.signal("SIGKILL"); // what it left running in its group: nothing closes this connection again to end it
       this.finish();
     });
   }
@@ -146,26 +152,27 @@ export class StdioTransport {
     }
   }
 
-  /** Ends the server: stdin closed, SIGTERM to its group, SIGKILL after a short grace. Never throws. */
+  /**
+   * Ends the server: stdin closed, SIGTERM to its group, SIGKILL after a short grace; then SIGKILL
+   * to what the server left running in its group (`cmd &`), also when it had exited. Never throws.
+   */
   async close(): Promise<void> {
     const proc = this.proc;
     if (proc?.running()) {
       proc.end();
       proc.signal("SIGTERM");
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const gone = await Promise.race([
-        proc.exited.then(() => true),
-        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_GRACE_MS))),
-      ]);
+      await Promise.race([proc.exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))]);
       clearTimeout(timer);
-      if (!gone) proc.signal("SIGKILL");
     }
+    proc?.signal("SIGKILL"); // what is left of its group once the server is gone (nothing: ESRCH, ignored)
     this.finish();
   }
 
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
+    this.proc?.hold(false); // a request left waiting, or a pipe another process holds, keeps nothing running
     this.onclose?.();
   }
 

@@ -235,7 +235,8 @@ export function builtinRisk(seg: Segment, dialect: Dialect): string | undefined 
   for (const w of seg.assigns) {
     const name = w.text.slice(0, Math.max(0, w.text.search(/\+?=/))).replace(/\[[^]*$/, ""); // `PATH[0]=x` assigns PATH
     const risk = assignRisk(name);
-    if (risk && !builtin) return risk;
+    // `CDPATH=~/.config cd hey`: the assignment lasts for cd alone, but where cd went every later command runs
+    if (risk && (!builtin || (name === "CDPATH" && /^(cd|pushd)$/.test(first.text)))) return risk;
     // evaluated when assigned, even for the one command a builtin runs
     const evaluated = dialect === "bash" ? integerRisk(name, known(w) ? w.text.slice(w.text.indexOf("=") + 1) : undefined) : undefined;
     if (evaluated) return evaluated;

@@ -9,7 +9,7 @@
 // refused. Pure.
 import { globMatch, harmless, type Pattern, program } from "./match.ts";
 import { type Form, pathForm } from "./path-form.ts";
-import { type Disk, stateOf } from "./on-disk.ts";
+import { type Disk, linksTo, stateOf } from "./on-disk.ts";
 import type { Segment, Word } from "./shell-model.ts";
 import { truncateGrows } from "./spares.ts";
 
@@ -30,7 +30,7 @@ function writesNothing(seg: Segment): boolean {
 
 /**
  * The files a segment empties (a name decided at run time among them): the targets of its emptying redirections when it writes nothing,
- * and (`tools`) those of `truncate` and `cp /dev/null`, which an entry without `-r` refuses by name already (equivalents.ts).
+ * and (`tools`) those of `truncate` and `cp /dev/null` (an entry naming no file refuses them by name already, equivalents.ts).
  */
 function emptied(seg: Segment, tools: boolean): Word[] {
   const first = seg.words[0];
@@ -58,15 +58,21 @@ export function emptiesNamed(seg: Segment, p: Pattern, caseless: boolean, disk?:
   if (!operands.length && recursive) return undefined; // `rm -rf *` lets `rm -f x` run
   const form: Form = { caseless, backslash: false };
   const named = operands.map((w) => pathForm(w.text, form));
-  for (const target of emptied(seg, recursive && operands.length > 0)) {
+  // truncate and cp /dev/null by the names an entry without -r names are its equivalents (equivalents.ts); through a link they are not
+  const byName = new Set(emptied(seg, recursive && operands.length > 0));
+  for (const target of emptied(seg, operands.length > 0)) {
     if (!known(target) && operands.length) continue; // only what the command spells out can be a file the entry names
     const t = pathForm(target.text, form);
     // `rm -rf .` names every file (`./*` is no file's form), and with it every way of making one: not read so
-    const hit = operands.length ? named.find((n) => globMatch(n, t) || (recursive && globMatch(`${n}/*`, t))) : "";
+    let hit =
+      operands.length && byName.has(target) ? named.find((n) => globMatch(n, t) || (recursive && globMatch(`${n}/*`, t))) : operands.length ? undefined : "";
+    // a link an earlier call made to a file the entry names (`ln -s important.db sl`, then `: > sl`) empties that file
+    const linked = hit === undefined && known(target) ? operands.find((w) => known(w) && linksTo(target, seg, disk, w.text, recursive)) : undefined;
+    hit ??= linked?.raw;
     if (hit === undefined) continue;
     const state = stateOf(target, seg, disk);
     if (state === "none" || state === "empty") continue; // makes the file, or empties an empty one
-    const what = hit ? ` (the entry names \`${hit}\`)` : "";
+    const what = linked ? ` (a link to \`${hit}\`, which the entry names)` : hit ? ` (the entry names \`${hit}\`)` : "";
     return `it empties \`${target.raw}\`${what}${state === "data" ? "" : " if it holds anything, which hey cannot see"}`;
   }
   return undefined;

@@ -148,16 +148,19 @@ export function sameEntries(p: Pattern): Pattern[] {
   if (!command || command.unknown || command.glob || p.redirects.length) return [];
   // `Invoke-WebRequest -Method Post *` is `curl -X POST *`, and so refuses curl's, wget's, HTTPie's, gh api's and code's POST
   const curlish = webCmdletAsCurl(program(command.text), p.words.slice(1));
-  const as = curlish ? ["curl"] : SAME_PROGRAM[program(command.text)];
+  const as = curlish ? ["curl"] : otherName(program(command.text));
   if (!as) return [];
   const e = readEntry(`bash: ${[...as, ...(curlish ?? p.words.slice(1)).map((w) => w.raw)].join(" ")}`);
   return "pattern" in e ? [{ ...e.pattern, entry: p.entry }] : [];
 }
 
+/** What SAME_PROGRAM says `name` is, looked up by its own keys only (`constructor` is a program's name too). */
+const otherName = (name: string) => (Object.hasOwn(SAME_PROGRAM, name) ? SAME_PROGRAM[name] : undefined);
+
 /** The segment as the program it is another name of (SAME_PROGRAM), or none. */
 export function respelled(seg: Segment): Segment[] {
   const first = seg.words[0];
-  const as = first && !first.unknown && !first.glob ? SAME_PROGRAM[program(first.text)] : undefined;
+  const as = first && !first.unknown && !first.glob ? otherName(program(first.text)) : undefined;
   if (!as) return [];
   return [{ ...seg, words: [...as.map((text) => ({ ...first!, text, raw: text })), ...seg.words.slice(1)] }];
 }

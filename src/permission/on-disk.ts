@@ -8,6 +8,7 @@
 // (no start directory) is "cannot tell" (undefined), and the caller refuses. A change made by
 // another process between the check and the run is not seen. Pure: the caller's `fileState` reads
 // the disk.
+import { reads } from "./control-arguments.ts";
 import { type ControlFiles, decided, directories, expand, onWindows, POSIX, WINDOWS } from "./control-files.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
@@ -64,6 +65,24 @@ function touched(text: string, seg: Segment, segments: Segment[]): boolean {
 }
 
 /**
+ * Whether another part of the command could change the file at `text` before `seg` reads it: as
+ * `touched` judges (a program that only reads, control-arguments.ts reads, does not), or by a
+ * redirection writing there (`echo '{…}' > package.json && npm test`; a target decided at run
+ * time could be it).
+ */
+export function rewritten(text: string, seg: Segment, segments: Segment[]): boolean {
+  const last = names(text).pop()?.toLowerCase();
+  const redirected = (s: Segment) => s.redirects.some((r) => r.op.includes(">") && (!decided(r.target) || names(r.target.text).pop()?.toLowerCase() === last));
+  // `cp ../x/package.json .`: a destination naming no name of its own (`.`, `..`, `/`) takes the sources' names
+  const into = (s: Segment) => {
+    const to = destinations(s);
+    return to.length === 1 && !names(to[0]!.text).length && s.words.slice(1).some((w) => names(w.text).pop()?.toLowerCase() === last);
+  };
+  const writers = segments.filter((s) => !reads(s)); // `git add package.json`, `jq . package.json` leave it as it is
+  return touched(text, seg, writers) || segments.some((s) => s !== seg && (redirected(s) || (!reads(s) && into(s))));
+}
+
+/**
  * What is at the path word `w` names, for segment `seg` (`under`: the directory a program is told to
  * work in, `git -C DIR`): the worst of what is there from every directory a `cd` may lead to ("data"
  * before "empty" before "none"), or undefined when that cannot be told.
@@ -82,4 +101,22 @@ export function stateOf(w: Word, seg: Segment, disk: Disk | undefined, under?: s
   if (!dirs) return undefined;
   const states = dirs.map((d) => control.fileState!(abs ?? f.join(d, rel)));
   return states.includes("data") ? "data" : states.includes("empty") ? "empty" : "none";
+}
+
+/**
+ * Whether the path word `w` (for `seg`) is, through a link made before the command (`ln -s
+ * important.db sl; : > sl`, a hard link), the file a deny entry names at `named` (as the entry
+ * spells it: relative to the start directory, `~` expanded), or (`under`) a file below it.
+ */
+export function linksTo(w: Word, seg: Segment, disk: Disk | undefined, named: string, under: boolean): boolean {
+  const control = disk?.control;
+  if (!disk || !control?.sameFile || !control.cwd || !decided(w) || seg.elsewhere) return false;
+  const f = onWindows(control) ? WINDOWS : POSIX;
+  const text = expand(w, control.home);
+  const entry = expand({ text: named, raw: named, unknown: false, glob: false }, control.home);
+  if (text === undefined || entry === undefined) return false;
+  const abs = f.absolute(text);
+  const target = f.absolute(entry) ?? f.join(control.cwd, entry);
+  const dirs = abs === undefined ? (directories(disk.segments, control, f) ?? []) : [""];
+  return dirs.some((d) => control.sameFile!(abs ?? f.join(d, text), target, under));
 }

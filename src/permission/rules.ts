@@ -233,7 +233,9 @@ function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, 
     }
   // `npm run release`: what package.json's script runs, read as /bin/sh reads it (npm's script-shell)
   if (powershell || follow.depth >= MAX_SCRIPT_DEPTH || !rules.deny.patterns.length) return undefined;
-  for (const { name, text } of scriptsRun(seg, disk)) {
+  const run = scriptsRun(seg, disk);
+  if ("unknown" in run) return `cannot verify ${at}: ${run.unknown}`;
+  for (const { name, text } of run) {
     if (--follow.budget.left < 0) return `cannot verify ${at}: its package.json scripts run more scripts than hey follows (${MAX_SCRIPTS})`;
     const parsed = parseCommand(text, "sh");
     if (!parsed.ok) continue; // npm's shell would stop on it too, or read it as hey cannot: not seen

@@ -1,19 +1,21 @@
 // The package.json scripts a command runs (SPEC §8): `npm run release`, `yarn release`, `pnpm run
-// deploy`, `bun run publish:all`, `npm test`, `node --run release` run what the scripts say, which a script's name does not
+// deploy`, `bun run publish:all`, `npm test`, `npm it`, `npm pack`, `npm version patch`, `node --run
+// release` run what the scripts say, which a script's name does not
 // tell; the deny checks read the scripts as the command is checked and judge what they run
 // (rules.ts). With them, npm's `preNAME` and `postNAME` (npm runs them around NAME). The directory
 // is the one the command runs in (after a `cd`), or the one `--prefix`, `-C`, `--cwd` or `--dir`
 // names. A script's name decided at run time (`npm run "$s"`) could be any of them. Not read: the
-// scripts of a workspace's other packages (`-w`, `--workspaces`, `pnpm -r`), and a script the agent
-// changed before the check is read as it then is. Pure: the caller's `packageScripts` reads the file.
+// scripts of a workspace's other packages (`-w`, `--workspaces`, `pnpm -r`); a script the agent
+// changed before the check is read as it then is, and one another part of the command names or
+// redirects to (on-disk.ts rewritten) cannot be known, so is refused. Pure: the caller's `packageScripts` reads the file.
 import { decided, directories, expand, onWindows, POSIX, WINDOWS } from "./control-files.ts";
 import { program } from "./match.ts";
-import type { Disk } from "./on-disk.ts";
+import { type Disk, rewritten } from "./on-disk.ts";
 import type { Segment } from "./shell-model.ts";
 
 /** npm's run-script and its aliases (npm's `run-script --help`: "aliases: run, rum, urn"); pnpm's, yarn's and bun's `run`. */
 const RUN = new Set(["run", "run-script", "rum", "urn"]);
-/** npm's commands that run the script of their name (npm-test(1) "This runs a predefined command specified in the "test" property"…). */
+/** npm's commands that run scripts (npm-test(1) "This runs a predefined command specified in the "test" property"…), each wrapped in its pre and post. */
 const LIFECYCLE: Record<string, string[]> = {
   test: ["test"],
   t: ["test"],
@@ -21,6 +23,14 @@ const LIFECYCLE: Record<string, string[]> = {
   start: ["start"],
   stop: ["stop"],
   restart: ["restart", "stop", "start"],
+  // npm-install-test(1) "runs an npm install followed immediately by an npm test"; install-ci-test the same after npm ci
+  ...Object.fromEntries(
+    ["it", "install-test", "cit", "install-ci-test", "clean-install-test", "sit"].map((c) => [c, ["install", "prepublish", "prepare", "test"]]),
+  ),
+  // npm's scripts(7) "Life Cycle Operation Order": pack runs prepack, prepare, postpack; publish prepublishOnly, those, publish, postpublish; version preversion, version, postversion
+  pack: ["pack", "prepare"],
+  publish: ["prepublishOnly", "pack", "prepare", "publish"],
+  version: ["version"],
 };
 /** npm's install and clean-install, by their names and aliases, which run the package's own lifecycle scripts when given no package. */
 const INSTALL = new Set([
@@ -45,8 +55,14 @@ const INSTALL = new Set([
 /** Options that name the directory whose package.json is read. */
 const DIR_OPTION = /^(--prefix|-C|--cwd|--dir)(=(.*))?$/;
 
-/** The scripts `seg` runs from package.json, each with its text, or none (not a package manager running a script, or none there). */
-export function scriptsRun(seg: Segment, disk: Disk | undefined): { name: string; text: string }[] {
+type Script = { name: string; text: string };
+
+/**
+ * The scripts `seg` runs from package.json, each with its text, or none (not a package manager
+ * running a script, or none there); `unknown` when another part of the command may change that
+ * package.json first (`cp x package.json && npm test`), so what runs is not what hey can read now.
+ */
+export function scriptsRun(seg: Segment, disk: Disk | undefined): Script[] | { unknown: string } {
   const control = disk?.control;
   const first = seg.words[0];
   if (!control?.packageScripts || !first || !decided(first)) return [];
@@ -57,7 +73,7 @@ export function scriptsRun(seg: Segment, disk: Disk | undefined): { name: string
     if (at < 0) return [];
     const named = seg.words[at]!.text.includes("=") ? seg.words[at] : seg.words[at + 1];
     const name = named && decided(named) ? named.text.replace(/^--run=/, "") : undefined;
-    return readScripts(disk!, undefined, name === undefined ? undefined : [name], false);
+    return readScripts(disk!, undefined, name === undefined ? undefined : [name], false, seg);
   }
   if (!["npm", "pnpm", "yarn", "bun"].includes(manager)) return [];
   let under: string | undefined;
@@ -80,24 +96,27 @@ export function scriptsRun(seg: Segment, disk: Disk | undefined): { name: string
   ops.forEach((op, j) => {
     if (op.known && RUN.has(op.text) && ops[j + 1]) ops[j + 1]!.known ? names.add(ops[j + 1]!.text) : (any = true);
   });
-  if (ops[0]?.known && manager === "npm") for (const n of LIFECYCLE[ops[0].text] ?? []) names.add(n);
+  if (ops[0]?.known && manager === "npm" && Object.hasOwn(LIFECYCLE, ops[0].text)) for (const n of LIFECYCLE[ops[0].text]!) names.add(n);
   // npm-install(1) with no package "runs … the package's lifecycle scripts": (pre/post)install, prepublish, prepare
   if (ops.length === 1 && ops[0]!.known && manager === "npm" && INSTALL.has(ops[0]!.text)) for (const n of ["install", "prepublish", "prepare"]) names.add(n);
   if (ops[0] && manager !== "npm" && !(ops[0].known && RUN.has(ops[0].text))) ops[0].known ? names.add(ops[0].text) : (any = true);
   if (!names.size && !any) return [];
-  return readScripts(disk!, under, any ? undefined : [...names], true);
+  return readScripts(disk!, under, any ? undefined : [...names], true, seg);
 }
 
 /** The scripts `names` (undefined: all) of the package.json where the command runs, or `under` it; `around`: with npm's pre and post scripts. */
-function readScripts(disk: Disk, under: string | undefined, names: string[] | undefined, around: boolean): { name: string; text: string }[] {
+function readScripts(disk: Disk, under: string | undefined, names: string[] | undefined, around: boolean, seg: Segment): Script[] | { unknown: string } {
   const control = disk.control!;
+  const file = under === undefined ? "package.json" : `${under}/package.json`;
+  if (rewritten(file, seg, disk.segments)) return { unknown: `another part of the command may change ${file} before it runs its scripts` };
   const f = onWindows(control) ? WINDOWS : POSIX;
   const at = under === undefined ? undefined : expand({ text: under, raw: under, unknown: false, glob: false }, control.home);
   const abs = at === undefined ? undefined : f.absolute(at);
   const dirs = abs !== undefined ? [abs] : directories(disk.segments, control, f)?.map((d) => (at === undefined ? d : f.join(d, at)));
-  const out: { name: string; text: string }[] = [];
+  const out: Script[] = [];
   for (const dir of dirs ?? []) {
     const scripts = control.packageScripts!(dir);
+    if (typeof scripts === "string") return { unknown: scripts };
     if (!scripts) continue;
     const wanted = names === undefined ? Object.keys(scripts) : around ? names.flatMap((n) => [`pre${n}`, n, `post${n}`]) : names;
     for (const name of wanted) if (Object.hasOwn(scripts, name)) out.push({ name, text: scripts[name]! });

@@ -58,7 +58,7 @@ export function truncateGrows(seg: Segment): boolean {
     const t = words[i]!;
     if (/^-[co]*r|^--r/.test(t)) return false;
     const short = /^-[co]*s(.*)$/.exec(t);
-    const long = /^--si(?:ze?)?(=.*)?$/.exec(t);
+    const long = /^--s(?:i(?:ze?)?)?(=.*)?$/.exec(t); // `--s`: getopt_long takes any unique prefix
     if (short) sizes.push(short[1] || (words[++i] ?? ""));
     else if (long) sizes.push(long[1] ? long[1].slice(1) : (words[++i] ?? ""));
   }
@@ -89,6 +89,12 @@ export function spared(seg: Segment, patternProgram: string, patternWords: Word[
   return false;
 }
 
+/**
+ * GraphQL's strings (block strings too) and comments, taken out as one pass left to right: a `#`
+ * inside a string starts no comment (`search(query: "#x") } mutation {…}` holds a mutation).
+ */
+const GRAPHQL_INERT = /"""[\s\S]*?"""|"(?:[^"\\\n]|\\.)*"|#[^\n]*/g;
+
 /** gh api's options that take a value (gh-api(1)); a word after one is not the endpoint. */
 const GH_VALUE = /^(-[XfFHqtp]|--(method|raw-field|field|header|input|jq|template|preview|hostname|cache))$/;
 
@@ -114,5 +120,5 @@ export function ghReadsGraphql(seg: Segment): boolean {
   }
   if (endpoint !== "graphql" || !queries.length) return false;
   // every query given (gh sends one of them): none from a file, none a mutation or subscription
-  return queries.every((q) => q.trim() && !q.startsWith("@") && !/\b(mutation|subscription)\b/i.test(q.replace(/#[^\n]*/g, "")));
+  return queries.every((q) => q.trim() && !q.startsWith("@") && !/\b(mutation|subscription)\b/i.test(q.replace(GRAPHQL_INERT, "")));
 }

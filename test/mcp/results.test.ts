@@ -70,6 +70,20 @@ test.each<[string, Parameters<typeof shapeResult>[0], ReturnType<typeof shapeRes
     { text: '# Notes\nsee the plan\n{"a":1}\n[resource file:///bad.txt (text/plain) omitted]', isError: false, images: [] },
   ],
   [
+    "an image whose base64 is wrapped in lines is sent unwrapped (the APIs refuse base64 with line breaks); one broken past its first bytes is not sent",
+    {
+      content: [
+        { type: "image", data: PNG.replace(/(.{8})/g, "$1\r\n"), mimeType: "image/png" },
+        { type: "image", data: `${PNG.slice(0, 16)}%%${PNG.slice(16)}`, mimeType: "image/png" },
+      ],
+    },
+    {
+      text: "[image image/png omitted: not PNG, JPEG, GIF or WebP, the kinds a model takes]",
+      isError: false,
+      images: [{ type: "image", mediaType: "image/png", data: PNG }],
+    },
+  ],
+  [
     "an embedded resource that is an image is an image",
     { content: [{ type: "resource", resource: { uri: "screen://1", blob: PNG, mimeType: "image/png" } }] },
     { text: "[image image/png]", isError: false, images: [{ type: "image", mediaType: "image/png", data: PNG }] },

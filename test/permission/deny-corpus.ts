@@ -424,6 +424,8 @@ export const equivalent: Row[] = [
   ["rm *", "git clean -f -e n", "by another name: git clean"],
   ["rm *", "truncate -s 1K x", "by another name: truncate"],
   ["rm *", "truncate -s +1M -s 0 x", "by another name: truncate"],
+  ["rm *", "truncate -s +1M --s 0 x", "by another name: truncate"], // --s: --size abbreviated as far as it goes (getopt_long)
+  ["rm *", "truncate -s +1M --s=0 x", "by another name: truncate"],
   ["rm *", "truncate -s +1M -r other x", "by another name: truncate"],
   ["rm *", "truncate -s $SIZE x", "by another name: truncate"],
   ["rm -rf build", "truncate -s 1 build/x", "it empties `build/x`"],
@@ -595,6 +597,8 @@ export const equivalent: Row[] = [
   ],
   ["curl -X POST *", "gh api graphql -f query='mutation { addStar(input: {starrableId: \"x\"}) { clientMutationId } }'", "gh api sends a POST"],
   ["curl -X POST *", "gh api graphql -f query='query { a } mutation { b }'", "gh api sends a POST"],
+  ["curl -X POST *", `gh api graphql -f query='query A { search(query: "#x") { n } } mutation B { b }' -f operationName=B`, "gh api sends a POST"],
+  ["curl -X POST *", `gh api graphql -f query='query { search(query: "no mutation") { n } } # mutation? no'`, "allowed"],
   ["curl -X POST *", 'gh api graphql -f query="$Q"', "gh api sends a POST"],
   ["curl -X POST *", "gh api graphql -f query='{ x }' --input body.json", "gh api sends a POST"],
   ["curl -X POST *", "gh api -H graphql repos/o/r/issues -f query='{ x }'", "gh api sends a POST"],
@@ -686,6 +690,9 @@ export const equivalent: Row[] = [
   ["docker volume rm *", "docker volume prune -af", "by another name: docker volume prune"],
   ["docker volume rm *", "docker system prune -f --volumes", "by another name: docker system prune"],
   ["docker volume rm *", "podman volume prune", "by another name: docker volume prune"],
+  // a program named as one of an Object's own keys is no other name (the check threw: `as.map is not a function`)
+  ["docker run *", "constructor", "allowed"],
+  ["oc delete *", "__proto__ pod", "allowed"],
   ["docker volume rm *", "docker system prune -f", "allowed"],
   ["docker volume rm *", "docker volume ls", "allowed"],
   // helm(1) `uninstall --help`: "Aliases: uninstall, del, delete, un"

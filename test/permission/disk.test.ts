@@ -8,7 +8,7 @@
 // refused as unseen. Before, `: > f` ran under `rm *` whatever f held, and `: > build/.gitkeep` and
 // `git checkout main`'s neighbours were judged without looking.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { permissionCheck } from "../../src/wire.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -25,6 +25,8 @@ writeFileSync(join(project, "empty.txt"), "");
 writeFileSync(join(project, "build", ".gitkeep"), "");
 writeFileSync(join(project, "build", "app.js"), "console.log(1)\n");
 symlinkSync(join(project, "notes.txt"), join(project, "lnk"));
+linkSync(join(project, "notes.txt"), join(project, "hard"));
+symlinkSync("build/app.js", join(project, "app-link"));
 const place = { cwd: project, home, controls: [join(home, ".config", "hey", "config.toml")] };
 const under = (entry: string) => permissionCheck({ allow: [], deny: [`bash: ${entry}`], narrow: [] }, "sh", place);
 
@@ -62,6 +64,14 @@ const CASES: [entry: string, command: string, names: string][] = [
   ["rm -rf build", "mkdir -p build && : > build/.gitkeep", "allowed"],
   ["rm -rf build", ": > build/new.log", "allowed"],
   ["rm -rf build", "truncate -s 0 build/.gitkeep", "allowed"],
+  // a link an earlier call made to a file the entry names empties that file
+  ["rm notes.txt", ": > lnk", "it empties `lnk` (a link to `notes.txt`, which the entry names)"],
+  ["rm notes.txt", ": > hard", "it empties `hard` (a link to `notes.txt`, which the entry names)"],
+  ["rm notes.txt", "truncate -s 0 hard", "it empties `hard` (a link to `notes.txt`"],
+  ["rm notes.txt", "cp /dev/null lnk", "it empties `lnk` (a link to `notes.txt`"],
+  ["rm -rf build", ": > app-link", "it empties `app-link` (a link to `build`, which the entry names)"],
+  ["rm notes.txt", ": > app-link", "allowed"], // a link, but to a file the entry does not name
+  ["rm notes.txt", "echo more > lnk", "allowed"],
   // git checkout NAME: a path where something is there
   ["git reset --hard *", "git checkout notes.txt", "git checkout `notes.txt` overwrites the changes to the file or directory of that name"],
   ["git reset --hard *", "git checkout build", "overwrites the changes to the file or directory of that name"],

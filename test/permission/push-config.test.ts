@@ -155,3 +155,8 @@ test("the push's repository is the one a `cd` or `git -C` leads to", () => {
       },
     ]);
 });
+
+test("a git config too large for hey to read may force the push: git reads it all", () => {
+  const big = repo("big", `#${"x".repeat(1 << 20)}\n${FORCING}`);
+  expect(pushForcing(big.project, big.home, big.env)).toBe(`${join(big.project, ".git", "config")}: over 1 MB, more than hey reads, so it may set anything`);
+});

@@ -2,7 +2,8 @@
 // release`, `pnpm run deploy`, `bun run ship`, `npm test` and a bare `npm install` run scripts whose
 // names say nothing, and a release script that publishes ran under `bash: npm publish *`. Scripts
 // that run scripts are followed; `--prefix` and a `cd` first lead to the package.json read; a name
-// known only at run time could be any script. Scripts that run nothing denied still run.
+// known only at run time could be any script; a package.json the same command may replace first
+// cannot be read ahead. Scripts that run nothing denied still run.
 import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -26,6 +27,7 @@ const scripts = {
   loop: "npm run loop",
   prepare: "husky",
   clean: "rimraf dist",
+  version: "git add -A",
 };
 // scripts that each run the ten of the next level, four levels deep (10,000 runs unfolded): read in bounded time
 const level = (d: number) => Array.from({ length: 10 }, (_, i) => `fan${d}_${i}`);
@@ -69,6 +71,18 @@ test.each([
   ["npm publish *", "node --run release", "runs package.json's script `release`"],
   ["npm publish *", "node --run=ship", "runs package.json's script `ship`"],
   ["npm publish *", "npm run fan0_0", "its package.json scripts run more scripts than hey follows (64)"],
+  // npm's commands that run lifecycle scripts: install-test, pack, publish, version
+  ["husky *", "npm it", "runs package.json's script `prepare` (`husky`)"],
+  ["bun test *", "npm cit", "runs package.json's script `test` (`bun test`)"],
+  ["husky *", "npm pack --dry-run", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "npm publish", "runs package.json's script `prepare` (`husky`)"],
+  ["git add *", "npm version patch", "runs package.json's script `version` (`git add -A`)"],
+  // the same command may put another package.json there first: what runs is not what hey reads now
+  ["npm publish *", `echo '{"scripts":{"test":"npm publish"}}' > package.json && npm test`, "another part of the command may change package.json"],
+  ["npm publish *", "cp site/package.json . && npm run release", "another part of the command may change package.json"],
+  ["npm publish *", "ln -sf site/package.json package.json; yarn build", "another part of the command may change package.json"],
+  ["npm publish *", "mv /tmp/x/package.json ./ && npm test", "another part of the command may change package.json"],
+  ["npm publish *", 'cp "$F" site/package.json && npm --prefix site run build', "another part of the command may change site/package.json"],
 ])("deny %j refuses %j", (entry, command, names) => {
   expect(under(entry)("bash", { command })).toContain(names);
 });
@@ -84,6 +98,24 @@ test.each([
   ["npm publish *", "node build.js"],
   ["npm publish *", "npm --prefix site run build"],
   ["rm *", "npm run release"],
+  ["npm publish *", "npm install && npm test"],
+  ["rm *", "npm toString"], // no lifecycle of npm's: an Object's own names are not one (the check threw)
+  ["rm *", "npm constructor"],
+  ["npm publish *", "git add package.json && git commit -m bump && npm test"],
+  ["npm publish *", "npm test > out.log 2>&1"],
+  ["npm publish *", "cp package.json /tmp/package.json.bak && npm run build"],
 ])("deny %j lets %j run", (entry, command) => {
   expect(under(entry)("bash", { command })).toBeUndefined();
+});
+
+test("a package.json npm reads is read too: one that starts with a byte order mark, and one too large to read is refused", () => {
+  mkdirSync(join(project, "bom"));
+  writeFileSync(join(project, "bom", "package.json"), `\uFEFF${JSON.stringify({ scripts: { release: "npm publish" } })}`);
+  expect(under("npm publish *")("bash", { command: "npm --prefix bom run release" })).toContain("runs package.json's script `release` (`npm publish`)");
+  mkdirSync(join(project, "big"));
+  writeFileSync(join(project, "big", "package.json"), JSON.stringify({ description: "x".repeat(1 << 20), scripts: { build: "npm publish" } }));
+  expect(under("npm publish *")("bash", { command: "cd big && npm run build" })).toContain(
+    "cannot verify `npm run build`: its package.json is over 1 MB, more than hey reads",
+  );
+  expect(under("npm publish *")("bash", { command: "cd big && npm install lodash" })).toBeUndefined(); // runs no script of its
 });
