@@ -89,6 +89,20 @@ export function unsentProvider(settings: ProviderSettings, model: string): Provi
   };
 }
 
+/**
+ * The model ids the endpoint of `s` lists, what `/model NAME` checks a name the configuration does
+ * not list against (given up on after 15 s, as by `hey doctor`); undefined when it has no list.
+ * Never asks an endpoint not approved: the GET carries the provider's key. Throws ConfigError, or
+ * Error saying why the list failed.
+ */
+export async function endpointModels(s: Settings, fetchImpl: typeof fetch, signal: AbortSignal): Promise<string[] | undefined> {
+  if (s.provider.unapproved) throw new ConfigError(unapprovedEndpoint(s.provider));
+  const { listModels } = await import("./doctor/model-list.ts"); // only when a model is not in the configuration
+  const got = await listModels(s.provider, s.model, fetchImpl, signal);
+  if (!got.ok) throw new Error(got.message);
+  return got.listed;
+}
+
 /** `fetchImpl` without TLS certificate verification (a provider's `insecure = true`, warned about on every run). */
 function unverified(fetchImpl: typeof fetch): typeof fetch {
   const insecure = (input: string | URL | Request, init?: BunFetchRequestInit) =>

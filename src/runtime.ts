@@ -322,11 +322,11 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       const listedBefore = live.config.settings.providers.find((p) => p.name === next.provider.name)?.models ?? next.provider.models;
       const known = [...listedBefore, ...[...used].filter((m) => m.startsWith(`${next.provider.name}/`)).map((m) => m.slice(next.provider.name.length + 1))];
       if (!known.includes(next.model)) {
-        let listed: string[] | undefined;
-        let why: string | undefined;
+        let [listed, why]: [string[] | undefined, string | undefined] = [undefined, undefined];
         try {
           listed = await parts.endpointModels(next, live.fetch, signal);
         } catch (e) {
+          if (e instanceof ConfigError) throw e; // an endpoint not approved: asked nothing
           why = errorText(e);
         }
         const refused = unknownModel(next.model, { name: next.provider.name, models: [...new Set(known)] }, listed, why);

@@ -14,7 +14,7 @@ import type { LoadedConfig } from "./config/load.ts";
 import { hideSecrets, knownSecrets, redactingOutput, redactingTool, redactText, toolEnvironment, type Redaction } from "./config/secrets.ts";
 import type { ConfigFlags, Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
-import { fetchFor, providerFor, serverOf, startProvider, type Started } from "./endpoint.ts";
+import { endpointModels, fetchFor, providerFor, serverOf, startProvider, type Started } from "./endpoint.ts";
 import { withServerWindow } from "./providers/server-window.ts";
 import type { Places } from "./fs/places.ts";
 import { realTarget } from "./fs/real-target.ts";
@@ -291,12 +291,7 @@ export async function assemble(
     fetchFor: (s) => fetchFor(s, run.proxy, env, debug),
     providerFor: async (s, fetchImpl) =>
       withServerWindow(await providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs), serverOf(s, here.cacheDir), fetchImpl, say),
-    async endpointModels(s, fetchImpl, signal) {
-      const { listModels } = await import("./doctor/model-list.ts"); // only when a model is not in the configuration
-      const got = await listModels(s.provider, s.model, fetchImpl, signal); // given up on after 15 s, as by `hey doctor`
-      if (!got.ok) throw new Error(got.message);
-      return got.listed;
-    },
+    endpointModels,
     approvals: start.approvals, // shared with a run reassembled by /resume: what /reload records holds there too
     project: here,
     trust,

@@ -192,3 +192,20 @@ test("a no to a new provider's base_url at start-up: the REPL opens, each prompt
     other.stop();
   }
 });
+
+test("/model to a model a provider not approved does not list: nothing goes there, not even the GET of its model list, which carries the key", async () => {
+  write(userConfigFile(), userConfig(["read_file"]));
+  expect((await runHey(["-p", "hi"], { cwd: project.path, env: { HOME: home.path } })).code).toBe(0); // approved as it was
+  const other = startModelServer(() => ({ text: "the other server answered" }));
+  try {
+    write(userConfigFile(), `${userConfig(["read_file"])}[provider.fast]\nbase_url = "${other.baseUrl}"\napi_key = "sk-fast-0123456789"\nmodels = ["f1"]\n`);
+    const term = await openRepl();
+    await term.waitFor("Use this change? (y/N)");
+    await answer(term, "n", "/help for commands");
+    await say(term, "/model fast/unlisted", "is not approved yet, so hey sends nothing there");
+    expect(other.gets).toEqual([]);
+    expect(other.requests).toHaveLength(0);
+  } finally {
+    other.stop();
+  }
+});

@@ -27,6 +27,8 @@ export interface ModelServer {
   sizes: number[];
   /** when each request arrived (performance.now() of the test process), in order */
   times: number[];
+  /** the path of each GET (the model list), in order */
+  gets: string[];
   stop(): void;
 }
 
@@ -40,10 +42,12 @@ export function startModelServer(decide: (req: ChatRequest) => Turn, opts: { pro
   const requests: ChatRequest[] = [];
   const sizes: number[] = [];
   const times: number[] = [];
+  const gets: string[] = [];
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
     async fetch(req) {
+      if (req.method === "GET") gets.push(new URL(req.url).pathname);
       if (req.method !== "POST") return new Response("404 page not found", { status: 404 }); // hey's GET of the model list, after the first answer: no list here
       times.push(performance.now());
       const text = await req.text();
@@ -69,7 +73,7 @@ export function startModelServer(decide: (req: ChatRequest) => Turn, opts: { pro
       return new Response(sse(chunks), { headers: { "content-type": "text/event-stream" } });
     },
   });
-  return { baseUrl: `http://127.0.0.1:${server.port}/v1`, requests, sizes, times, stop: () => server.stop(true) };
+  return { baseUrl: `http://127.0.0.1:${server.port}/v1`, requests, sizes, times, gets, stop: () => server.stop(true) };
 }
 
 /** The text of a message's content. */
