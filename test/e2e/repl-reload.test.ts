@@ -12,7 +12,7 @@ import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
 import { lastUserText, reloadNoteOf, startModelServer, systemOf, textOf, type ModelServer } from "../helpers/model-server.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
 import { until } from "../helpers/wait.ts";
-import { ALL, flat, say } from "./repl-helpers.ts";
+import { ALL, flat, lastLine, say } from "./repl-helpers.ts";
 
 setDefaultTimeout(120_000); // the first test may build dist/hey
 
@@ -203,6 +203,7 @@ test("a server /reload added that then fails, or is still starting, is in the no
   await term.type("y");
   await term.keys("Enter");
   await term.waitFor("hey: MCP server dies failed, its tools are left out: it exited with code 3 before it was ready", ALL);
+  await term.waitFor((s) => lastLine(s) === "›"); // the reload done: a line typed before would wait as type-ahead
   await say(term, "is it there", "ok");
   const note = reloadNoteOf(model.requests.at(-1)!) ?? "";
   // before: "+ mcp server dies" and "+ mcp server slow" alone, as if both served
@@ -226,6 +227,8 @@ test("a server from start-up still starting is named on the request that carries
   await term.waitFor("Use this change? (y/N)");
   await term.type("y");
   await term.keys("Enter");
+  // the reload done, its prompt back: a line typed while it runs waits as type-ahead, its Enter a newline (never sent)
+  await term.waitFor((s) => s.includes("+ mcp server late") && lastLine(s) === "›");
   await say(term, "what tools", "ok");
   const text = textOf(model.requests.at(-1)!.messages.at(-1));
   expect(reloadNoteOf(model.requests.at(-1)!)).toContain("\nwarning: MCP server late is still starting; its tools join the list when it is ready");
