@@ -7,7 +7,7 @@ import { afterEach } from "bun:test";
 import { sseReply, type Reply, type ReplayServer } from "../helpers/replay-server.ts";
 import { chatChunk, sseEvents } from "../helpers/sse.ts";
 import { startTerm, type Term, type TermOptions } from "../helpers/tmux.ts";
-import { found } from "../helpers/wait.ts";
+import { found, until } from "../helpers/wait.ts";
 
 const USAGE = chatChunk({ usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
 
@@ -90,8 +90,15 @@ export const ALL = { scrollback: true, joined: true };
  */
 export const flat = async (term: Term, opts = ALL): Promise<string> => (await term.screen(opts)).replace(/\s+/g, " ");
 
+/** How long say() waits for an empty prompt before it types anyway (a question takes the line too). */
+const READY_MS = 5_000;
+
 /** Types a line at the prompt and waits for the screen to show `expect` after the typed line; returns what follows it. */
 export async function say(term: Term, line: string, expect: RegExp | string): Promise<string> {
+  // typed at a ready prompt: a line typed while a turn or a command still runs waits as type-ahead,
+  // its Enter a newline, and is never sent (SPEC §17). An empty prompt is the last line then; a
+  // question (or a line typed before) is not: after a while the line goes in anyway
+  await until(async () => lastLine(await term.screen()) === "›", "a ready prompt", READY_MS).catch(() => {});
   const echo = `› ${line}`; // the line as the prompt shows it
   const before = (await term.screen(ALL)).split(echo).length;
   await term.type(line);
