@@ -15,6 +15,12 @@
 //   the top or an earlier branch defines keeps that schema), and a name is required when the top
 //   requires it, an allOf branch does, or every anyOf/oneOf branch does. OpenAI's top-level `enum`
 //   and `not` go. The server still checks the arguments against its own schema.
+// - `$ref`, for Gemini: it answers "reference to undefined schema at properties.target_object.anyOf.1"
+//   to refs into the schema's own `$defs` (https://github.com/google-gemini/gemini-cli/issues/13326),
+//   "$ref ... was set alongside unsupported fields" to one with siblings
+//   (https://github.com/anomalyco/opencode/issues/12295), and loses what `#/properties/x` points to
+//   (https://github.com/DEEIX-AI/DEEIX-Chat/issues/546). Each local ref is replaced by what it
+//   points to, as deep as MAX_REFS.
 // Everything else is sent as the server wrote it. A schema with nothing to change is returned
 // itself (hey's own tools, every tool of the reference servers), and the same schema always gives
 // the same result, so the request prefix stays byte-stable. Pure.
@@ -43,6 +49,11 @@ const ONE = [
 const LIST = ["items", "prefixItems", ...COMBINATORS];
 /** Keywords whose value maps names to schemas. */
 const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+/** Keywords whose value is a schema or a list of them, and those that map names to schemas, for inlineRefs. */
+const SUBSCHEMAS = new Set([...ONE, ...LIST]);
+const MAPS = new Set(["properties", "patternProperties", "dependentSchemas"]);
+/** Refs inside refs inlined before one is sent as `{}`: a recursive schema would never end. */
+const MAX_REFS = 8;
 /** Schemas nested deeper than this are sent as they are (mcp/schema-check.ts looks no deeper either). */
 const MAX_DEPTH = 64;
 
@@ -54,7 +65,7 @@ export function sentSchema(schema: Schema, protocol: Protocol): Schema {
   if (!seen) done.set(protocol, (seen = new WeakMap()));
   const known = seen.get(schema);
   if (known) return known;
-  const folded = foldTop(schema, protocol);
+  const folded = foldTop(protocol === "google" ? inlineRefs(schema) : schema, protocol);
   const out = NEEDS_ITEMS.has(protocol) ? (withItems(folded, 0) as Schema) : folded;
   seen.set(schema, out);
   return out;
@@ -89,6 +100,46 @@ function local(branch: unknown, root: Schema): unknown {
   const defs = m ? root[m[1]!] : undefined;
   return isObject(defs) ? (defs[decodeURIComponent(m![2]!).replace(/~1/g, "/").replace(/~0/g, "~")] ?? branch) : branch;
 }
+
+/**
+ * Gemini with every local `$ref` replaced by what it points to (its siblings — a description, a
+ * default — kept over it), and `$defs`/`definitions` dropped once nothing points into them. A ref
+ * that points nowhere, into itself, or deeper than MAX_REFS refs becomes `{}` (any value): the
+ * server still checks it.
+ */
+function inlineRefs(schema: Schema): Schema {
+  if (!JSON.stringify(schema).includes('"$ref"')) return schema;
+  const { $defs: _defs, definitions: _definitions, ...rest } = schema;
+  return expand(rest, schema, [], 0) as Schema;
+}
+
+function expand(node: unknown, root: Schema, refs: string[], depth: number): unknown {
+  if (Array.isArray(node)) return node.map((n) => expand(n, root, refs, depth + 1));
+  if (!isObject(node) || depth > MAX_DEPTH) return node;
+  if (typeof node.$ref === "string") {
+    const { $ref, ...siblings } = node;
+    const target = refs.length < MAX_REFS && !refs.includes($ref) ? pointer(root, $ref) : undefined;
+    const merged = isObject(target) ? { ...target, ...siblings } : siblings;
+    return expand(merged, root, isObject(target) ? [...refs, $ref] : refs, depth + 1);
+  }
+  const out: Schema = {};
+  for (const [k, v] of Object.entries(node))
+    out[k] = MAPS.has(k) ? mapValues(v, (s) => expand(s, root, refs, depth + 1)) : SUBSCHEMAS.has(k) ? expand(v, root, refs, depth + 1) : v;
+  return out;
+}
+
+/** What `ref` (`#/$defs/x`, `#/properties/a/items`) points to in `root`, or undefined. */
+function pointer(root: Schema, ref: string): unknown {
+  if (!ref.startsWith("#")) return undefined;
+  let at: unknown = root;
+  for (const part of ref.slice(1).split("/").slice(1)) {
+    const key = decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~");
+    at = isObject(at) ? at[key] : Array.isArray(at) ? at[Number(key)] : undefined;
+  }
+  return ref === "#" ? undefined : at;
+}
+
+const mapValues = (v: unknown, f: (s: unknown) => unknown) => (isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, s]) => [k, f(s)])) : v);
 
 /** `node` with `items: {}` on every array schema that has neither `items` nor `prefixItems`. */
 function withItems(node: unknown, depth: number): unknown {

@@ -13,7 +13,7 @@ const spec = (parameters: Schema): ToolSpec => ({ name: "t", description: "d", p
 const OPENAI: Protocol[] = ["openai", "responses"];
 const ITEMS: Protocol[] = ["openai", "responses", "google"];
 
-const rows: { what: string; schema: Schema; protocols: Protocol[]; want: Schema }[] = [
+const rows: { what: string; schema: Schema; protocols: Protocol[]; want: Schema; google?: Schema }[] = [
   {
     // "Invalid schema for function 'filesystem_read_multiple_files': In context=('properties', 'paths'), array schema
     // missing items." (https://github.com/sigoden/aichat/pull/1049); Gemini: "properties[command].items: missing field"
@@ -44,6 +44,17 @@ const rows: { what: string; schema: Schema; protocols: Protocol[]; want: Schema 
       type: "object",
       properties: { args: { anyOf: [{ type: ["array", "null"], items: {} }, { $ref: "#/$defs/list" }] } },
       $defs: { list: { type: "array", items: {} } },
+    },
+    google: {
+      type: "object",
+      properties: {
+        args: {
+          anyOf: [
+            { type: ["array", "null"], items: {} },
+            { type: "array", items: {} },
+          ],
+        },
+      },
     },
   },
   {
@@ -82,6 +93,7 @@ const rows: { what: string; schema: Schema; protocols: Protocol[]; want: Schema 
       properties: { path: { type: "string" }, force: { type: "boolean" } },
       required: ["path", "force"],
     },
+    google: { type: "object", properties: { path: { type: "string" }, force: { type: "boolean" } }, required: ["path", "force"] },
   },
   {
     // the "one of these is required" idiom: nothing to add, the anyOf goes
@@ -91,6 +103,60 @@ const rows: { what: string; schema: Schema; protocols: Protocol[]; want: Schema 
     want: { type: "object", properties: { id: { type: "string" }, name: { type: "string" } } },
   },
   {
+    // Gemini: "reference to undefined schema at properties.target_object.anyOf.1" (Snowflake MCP's create_object,
+    // https://github.com/google-gemini/gemini-cli/issues/13326)
+    what: "a ref into $defs is replaced by its definition, and $defs goes",
+    schema: {
+      type: "object",
+      properties: { target_object: { anyOf: [{ $ref: "#/$defs/Table" }, { type: "null" }], default: null } },
+      $defs: { Table: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } },
+    },
+    protocols: ["google"],
+    want: {
+      type: "object",
+      properties: {
+        target_object: { anyOf: [{ type: "object", properties: { name: { type: "string" } }, required: ["name"] }, { type: "null" }], default: null },
+      },
+    },
+  },
+  {
+    // Gemini: "$ref 'QuestionOption' was set alongside unsupported fields. If a schema node has $ref set, then only
+    // description and default can be set alongside it" (https://github.com/anomalyco/opencode/issues/12295)
+    what: "a ref with siblings: the definition, the siblings over it",
+    schema: {
+      type: "object",
+      properties: { options: { type: "array", items: { $ref: "#/definitions/QuestionOption", title: "Option", description: "one choice" } } },
+      definitions: { QuestionOption: { type: "object", title: "QuestionOption", properties: { label: { type: "string" } } } },
+    },
+    protocols: ["google"],
+    want: {
+      type: "object",
+      properties: {
+        options: { type: "array", items: { type: "object", title: "Option", properties: { label: { type: "string" } }, description: "one choice" } },
+      },
+    },
+  },
+  {
+    // Gemini 400 "items: missing field" once `#/properties/headers` was lost (https://github.com/DEEIX-AI/DEEIX-Chat/issues/546)
+    what: "a ref to another property (zod-to-json-schema's reuse)",
+    schema: { type: "object", properties: { headers: { type: "object" }, actions: { type: "array", items: { $ref: "#/properties/headers" } } } },
+    protocols: ["google"],
+    want: { type: "object", properties: { headers: { type: "object" }, actions: { type: "array", items: { type: "object" } } } },
+  },
+  {
+    what: "a recursive ref stops where it would repeat, and a ref to nowhere, as any value",
+    schema: {
+      type: "object",
+      properties: { tree: { $ref: "#/$defs/Node" }, other: { $ref: "#/$defs/Missing", description: "gone" } },
+      $defs: { Node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Node" } } } } },
+    },
+    protocols: ["google"],
+    want: {
+      type: "object",
+      properties: { tree: { type: "object", properties: { children: { type: "array", items: {} } } }, other: { description: "gone" } },
+    },
+  },
+  {
     what: "OpenAI's top-level not and enum go (the error names them); the others keep them",
     schema: { type: "object", properties: { a: { type: "string" } }, not: { required: ["a", "b"] } },
     protocols: OPENAI,
@@ -98,8 +164,8 @@ const rows: { what: string; schema: Schema; protocols: Protocol[]; want: Schema 
   },
 ];
 
-test.each(rows.flatMap((r) => r.protocols.map((protocol) => ({ ...r, protocol }))))("$protocol: $what", ({ schema, protocol, want }) => {
-  expect(sent(protocol, [spec(schema)])).toEqual([want]);
+test.each(rows.flatMap((r) => r.protocols.map((protocol) => ({ ...r, protocol }))))("$protocol: $what", ({ schema, protocol, want, google }) => {
+  expect(sent(protocol, [spec(schema)])).toEqual([protocol === "google" ? (google ?? want) : want]);
 });
 
 test.each(rows.flatMap((r) => ALL.filter((p) => !r.protocols.includes(p)).map((protocol) => ({ ...r, protocol }))))(
