@@ -3,7 +3,8 @@
 // request of the session, until the server is removed. What each API refuses, as users met it:
 // - an array with no `items`, anywhere: OpenAI (chat and Responses) answers 400 "array schema
 //   missing items" (https://github.com/sigoden/aichat/pull/1049, server-filesystem's
-//   read_multiple_files; https://github.com/gumloop/guMCP/pull/136), and Gemini
+//   read_multiple_files; https://github.com/gumloop/guMCP/pull/136; Codex, on Responses:
+//   https://github.com/digitalocean-labs/mcp-digitalocean/issues/265), and Gemini
 //   "properties[command].items: missing field" (https://github.com/NousResearch/hermes-agent/pull/71874).
 //   It gets `items: {}`: any item, which is what the schema said.
 // - anyOf/oneOf/allOf at the top: OpenAI "schema must have type 'object' and not have
