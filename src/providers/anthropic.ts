@@ -12,13 +12,11 @@ import type {
   TextBlockParam,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages";
-import { newId, parseArguments } from "../kernel/ir.ts";
-import type { ContentBlock, Message, ThinkingPart, ToolCall } from "../kernel/ir.ts";
+import { newId, parseArguments, type ContentBlock, type Message, type ThinkingPart, type ToolCall } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, ProviderError, StreamEvent } from "../kernel/provider.ts";
 import { toProviderError } from "./anthropic-errors.ts";
 import { continuingPaused, recording, type Paused, type Recorded } from "./anthropic-pause.ts";
-import { adaptingStream, errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
-import type { AdapterOptions, RequestBasics } from "./common.ts";
+import { adaptingStream, errorContextOf, joinText, requestBasics, sentSchema, unfinishedError, type AdapterOptions, type RequestBasics } from "./common.ts";
 import { toStop, stopDetail } from "./anthropic-stop.ts";
 import { mergeUsage, toUsage, type WireUsage } from "./anthropic-usage.ts";
 import { anthropicEffort, effortNotice, learnEffort } from "./effort.ts";
@@ -91,7 +89,9 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
   const body: MessageCreateParamsStreaming = { model: opts.model, max_tokens, messages: turns as MessageParam[], stream: true };
   const prompt = system.filter((s) => s.trim() !== "").join("\n\n");
   if (req.tools.length > 0)
-    body.tools = req.tools.map((t): Tool => ({ name: t.name, description: t.description, input_schema: t.parameters as Tool.InputSchema }));
+    body.tools = req.tools.map(
+      (t): Tool => ({ name: t.name, description: t.description, input_schema: sentSchema(t.parameters, "anthropic") as Tool.InputSchema }),
+    );
   // an agent request (one with tools) marks what the next request will repeat; a summary's is never repeated
   const cached = req.tools.length > 0;
   if (prompt) body.system = cached ? [{ type: "text", text: prompt, cache_control: EPHEMERAL }] : prompt;

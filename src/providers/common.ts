@@ -7,6 +7,8 @@ import { ProviderError, type ModelRequest, type StreamEvent } from "../kernel/pr
 import { NetError } from "../net/errors.ts";
 import { contextOverflow } from "./context-length.ts";
 import { parseRetryAfter, retryHintOf } from "./retry-after.ts";
+/** Each adapter sends a tool's schema through this (tool-schema.ts). */
+export { sentSchema } from "./tool-schema.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Factory options

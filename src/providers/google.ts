@@ -14,11 +14,9 @@ import type {
   Part,
   ThinkingLevel,
 } from "@google/genai";
-import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
-import type { ContentBlock, Message, StopReason, ToolCall, Usage } from "../kernel/ir.ts";
-import { ProviderError } from "../kernel/provider.ts";
-import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
-import { asObject, errorContextOf, FOREIGN_CALL_SIGNATURE, requestBasics, toolText, unfinishedError } from "./common.ts";
+import { emptyUsage, newId, parseArguments, type ContentBlock, type Message, type StopReason, type ToolCall, type Usage } from "../kernel/ir.ts";
+import { ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../kernel/provider.ts";
+import { asObject, errorContextOf, FOREIGN_CALL_SIGNATURE, requestBasics, sentSchema, toolText, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { geminiEffort, geminiGeneration } from "./effort.ts";
 import { toProviderError } from "./google-errors.ts";
@@ -108,7 +106,9 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateCont
   };
   if (req.system) config.systemInstruction = { parts: [{ text: req.system }] };
   if (req.tools.length > 0)
-    config.tools = [{ functionDeclarations: req.tools.map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: t.parameters })) }];
+    config.tools = [
+      { functionDeclarations: req.tools.map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: sentSchema(t.parameters, "google") })) },
+    ];
   if (req.tools.length > 0 && req.toolChoice === "none") config.toolConfig = { functionCallingConfig: { mode: "NONE" as FunctionCallingConfigMode } };
   const maxTokens = req.maxTokens ?? opts.maxTokens;
   if (maxTokens !== undefined) config.maxOutputTokens = maxTokens;

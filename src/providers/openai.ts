@@ -12,7 +12,7 @@ import type { CompletionUsage } from "openai/resources/completions";
 import { emptyUsage, newId, type ContentBlock, type Message, type StopReason, type ThinkingPart, type ToolCall, type Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { openaiEffort } from "./effort.ts";
-import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, toolText, unfinishedError } from "./common.ts";
+import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, sentSchema, toolText, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { deltaContent } from "./delta-content.ts";
 import { adaptToRefusal, type ReasoningReplay } from "./openai-adapt.ts";
@@ -105,7 +105,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
   if (req.tools.length > 0)
     body.tools = req.tools.map((t) => ({
       type: "function",
-      function: { name: t.name, description: t.description, parameters: t.parameters },
+      function: { name: t.name, description: t.description, parameters: sentSchema(t.parameters, "openai") },
     }));
   if (req.tools.length > 0 && req.toolChoice === "none") body.tool_choice = "none";
   if (req.tools.length > 0 && opts.parallelToolCalls === false) body.parallel_tool_calls = false;

@@ -6,7 +6,7 @@
 import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
-import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, unfinishedError } from "./common.ts";
+import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, sentSchema, unfinishedError } from "./common.ts";
 import { effortNotice, learnEffort, openaiEffort } from "./effort.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
@@ -76,7 +76,13 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): CreateParams
   };
   if (req.system) body.instructions = req.system;
   if (req.tools.length > 0)
-    body.tools = req.tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+    body.tools = req.tools.map((t) => ({
+      type: "function",
+      name: t.name,
+      description: t.description,
+      parameters: sentSchema(t.parameters, "responses"),
+      strict: false,
+    }));
   if (req.tools.length > 0 && req.toolChoice === "none") body.tool_choice = "none";
   if (req.tools.length > 0 && opts.parallelToolCalls === false) body.parallel_tool_calls = false;
   const key = opts.cacheKey ? conversationKey(req) : undefined;
