@@ -6,7 +6,7 @@ import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileReplayServer } from "../helpers/fixtures.ts";
-import { answer, replTerms, toolCalls } from "./repl-helpers.ts";
+import { answer, lastLine, replTerms, toolCalls } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 90_000;
 const server = fileReplayServer();
@@ -33,6 +33,24 @@ test(
     expect(all[at - 1]).toEndWith("…"); // the command's line, then its result: no live lines left between
     expect(all.slice(at + 1, at + 7)).toEqual(["    line 6", "    line 7", "    green bell^G", `    ${"x".repeat(75)}…`, "    finished", "Done."]);
     expect(all.filter((l) => l === "    line 7")).toHaveLength(1); // the result's preview only, in the scrollback too
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "Ctrl-C during a command says 'interrupted by user' once: the call's line says it stopped, the turn's line why",
+  async () => {
+    server.enqueue(toolCalls([["bash", { command: "echo start; while [ ! -e never ]; do sleep 0.05; done" }]]));
+    const t = await open();
+    await t.type("run it");
+    await t.keys("Enter");
+    await t.waitFor(/^ {4}start$/m); // running: its first line is on the screen
+    await t.keys("C-c");
+    const screen = await t.waitFor((s) => lastLine(s) === "›" && s.includes("✗"));
+    const rows = screen.split("\n").map((l) => l.trimEnd());
+    const at = rows.indexOf("  ✗ stopped: start");
+    expect(rows.slice(at, at + 2)).toEqual(["  ✗ stopped: start", "interrupted by user"]);
+    expect(screen.match(/interrupted by user/g)).toHaveLength(1);
   },
   E2E_TIMEOUT,
 );
