@@ -58,6 +58,8 @@ const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", 
 /** fast enough to look alive, slow enough to cost nothing measurable */
 const SPINNER_INTERVAL_MS = 100;
 const RESULT_INDENT = "  ";
+/** the width the live lines of a running command are cut to when the terminal does not say its own */
+const LIVE_COLUMNS = 80;
 /** starts each stretch of thinking where it cannot be shown dim */
 const THINKING_MARK = "thinking: ";
 const DIFF_INDENT = "    ";
@@ -109,7 +111,8 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   /** the live lines above the spinner's row, cut to one row each; the spinner is drawn after them */
   const drawLive = () => {
     const lines = live && calls.has(live.id) ? live.lines : [];
-    const block = lines.map((l) => fitted(DIFF_INDENT + visible(l))).join("\n");
+    const columns = info.columns?.() || LIVE_COLUMNS; // a wrapped row would not be cleared: cut even when the width is unknown
+    const block = lines.map((l) => cutToWidth(DIFF_INDENT + visible(l), columns, width)).join("\n");
     info.write(block === "" ? "" : (info.color ? DIM + block + RESET : block) + "\n");
     liveRows = lines.length;
   };

@@ -49,7 +49,7 @@ test(
     const screen = await t.waitFor((s) => lastLine(s) === "›" && s.includes("✗"));
     const rows = screen.split("\n").map((l) => l.trimEnd());
     const at = rows.indexOf("  ✗ stopped: start");
-    expect(rows.slice(at, at + 2)).toEqual(["  ✗ stopped: start", "interrupted by user"]);
+    expect(rows.slice(at - 1, at + 2)).toEqual(["$ echo start; while [ ! -e never ]; do sleep 0.05; done", "  ✗ stopped: start", "interrupted by user"]);
     expect(screen.match(/interrupted by user/g)).toHaveLength(1);
   },
   E2E_TIMEOUT,

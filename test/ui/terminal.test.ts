@@ -369,3 +369,15 @@ test("a running command's last lines show above the spinner, cut to one row each
   expect(err.join("").startsWith("\r\x1b[1A\x1b[J  ✓ ")).toBe(true); // the live row goes, the result takes its place
   expect(err.join("")).not.toContain("ld main.o");
 });
+
+test("a running command's live line is cut to 80 columns where the terminal does not say its width: a wrapped row would be left behind", () => {
+  const err: string[] = [];
+  const info = { write: (s: string) => void err.push(s), color: false, tty: true, columns: () => 0 };
+  const terminal = createTerminalOutput({ ...info, write: () => {} }, info, { maxRetries: 5, now: () => 0 });
+  terminal.emit({ type: "tool_call", id: "c", name: "bash", arguments: '{"command":"make"}' });
+  err.length = 0;
+  terminal.emit({ type: "tool_output", id: "c", lines: ["x".repeat(200)] });
+  terminal.stopSpinner();
+  const row = err.join("").split("\n")[0]!.replace("\r\x1b[K", "");
+  expect(row).toBe(`    ${"x".repeat(75)}…`);
+});
