@@ -46,6 +46,7 @@ async function setAside(): Promise<Buffer> {
   stdin.on("data", take);
   stdin.resume();
   await Bun.sleep(EARLY_INPUT_MS);
+  await new Promise((resolve) => setImmediate(resolve)); // a loop held up past the timer still reads what is waiting first
   stdin.off("data", take);
   stdin.pause();
   stdin.setRawMode(false);
