@@ -10,7 +10,7 @@ import type { Places } from "./fs/places.ts";
 import { projectHistoryFile } from "./fs/history-file.ts";
 import { errorText } from "./kernel/errors.ts";
 import type { HandOffLimit } from "./kernel/hand-off.ts";
-import type { ContentBlock } from "./kernel/ir.ts";
+import { addUsage, emptyUsage, type ContentBlock } from "./kernel/ir.ts";
 import type { Runtime } from "./runtime.ts";
 import { completions, runCommand } from "./ui/commands.ts";
 import { banner, lastExchange } from "./ui/intro.ts";
@@ -20,6 +20,7 @@ import { ending, freshLine, runShellCommand, shellNote } from "./ui/shell-comman
 import { lineKind, unknownCommand } from "./ui/slash.ts";
 import { isTty } from "./ui/term.ts";
 import { wrapColumns } from "./ui/wrap.ts";
+import type { Spent } from "./ui/usage-report.ts";
 import { lineContent } from "./user-input.ts";
 
 /** What the REPL needs from the run that opens it. */
@@ -38,6 +39,11 @@ const RESET = "\x1b[0m";
 /** Runs the REPL until it is left; its exit code. `message`: a first line to run, as if typed. */
 export async function repl(first: Runtime, here: Places, message: string, skillsOn: boolean, hooks: ReplHooks): Promise<number> {
   let runtime = first; // `/resume` and `/clear` swap it
+  let left: Spent = { usage: emptyUsage(), requests: 0 }; // what this run sent in the sessions it left, for `/usage`
+  const leave = (was: Runtime) => {
+    const { total, requests } = was.agent.usage;
+    left = { usage: addUsage(left.usage, total), requests: left.requests + requests };
+  };
   /** `!` commands since the last message, each a note for the next one */
   const notes: string[] = [];
   const color = isTty(1) && !process.env.NO_COLOR;
@@ -76,16 +82,20 @@ export async function repl(first: Runtime, here: Places, message: string, skills
     };
     const pickSession = (arg: string) =>
       resumeCommand(arg, { dir: here.sessionsDir, cwd: here.cwd, root: here.root, home: here.home, current: runtime.session.path, ask: io.ask, say });
-    const result = await runCommand(line, { ...commandContext(runtime, here, signal, (t) => say(`${t}\n`), ask), pickSession, columns: answerFormat.columns });
+    const context = commandContext(runtime, here, signal, (t) => say(`${t}\n`), ask);
+    const result = await runCommand(line, { ...context, pickSession, columns: answerFormat.columns, leftSessions: () => left });
     if (result.text) say(wrapped(result.text) + "\n");
+    const was = runtime;
     if (result.resume) {
       runtime = await runtime.resume(result.resume);
+      leave(was);
       notes.length = 0;
       say(lastExchange(runtime.agent.messages, PROMPT, answerFormat));
     }
     if (result.fresh) {
       const ended = runtime.session.path;
       runtime = await runtime.fresh();
+      leave(was);
       notes.length = 0;
       // a session that never got an answer left no file: there is nothing to resume
       say(dim(existsSync(ended) ? "new session; the last one is saved (/resume lists it)" : "new session") + "\n");

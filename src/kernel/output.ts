@@ -27,11 +27,11 @@ export type ErrorKind = ProviderErrorKind | "config" | "usage" | "tool" | "inter
 
 /**
  * Everything the loop and the agent report, in order. All but `message`, `model`, `tool_start`,
- * `tool_progress` and `debug` are the JSON events of SPEC §18 (field names are the wire format); `message` carries
+ * `tool_progress`, `tool_output` and `debug` are the JSON events of SPEC §18 (field names are the wire format); `message` carries
  * each message appended to the history and `model` each switch of model (`/model`), for the
  * session writer; `tool_start` marks the moment a call's tool begins to run (its arguments checked
  * and permitted), for the terminal's write diff against the file as it was then; `tool_progress`
- * is for the terminal's spinner; `debug` is a line
+ * is for the terminal's spinner and `tool_output` for the live lines under it; `debug` is a line
  * for the debug log only (`--verbose`). They are not part of the JSON stream.
  */
 export type AgentEvent =
@@ -47,6 +47,8 @@ export type AgentEvent =
   | { type: "tool_start"; id: string }
   /** how far a running call has come, in a few words (an MCP server's progress notice) */
   | { type: "tool_progress"; id: string; note: string }
+  /** the last lines of a running command's output as it comes (the bash tool), for the terminal */
+  | { type: "tool_output"; id: string; lines: string[] }
   | { type: "debug"; message: string }
   | { type: "tool_result"; id: string; name: string; ok: boolean; output: string }
   | { type: "retry"; attempt: number; delay_ms: number; error: string }

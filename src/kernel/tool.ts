@@ -8,6 +8,8 @@ export interface ToolContext {
   cwd: string;
   /** tells the user how far a long call has come (a few words: `3/5 indexing`), while it runs; never throws */
   progress?(note: string): void;
+  /** the last lines of a running command's output, for the terminal only (never the model); never throws */
+  output?(lines: string[]): void;
 }
 
 /** What an abort without a reason of its own was (Ctrl-C, Esc, an embedder's `abort()`). */

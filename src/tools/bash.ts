@@ -17,6 +17,7 @@ import { guarded, release } from "./group-guard.ts";
 import type { ShellChoice } from "./shell.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { liveTail } from "./live-tail.ts";
 
 export const MAX_TIMEOUT_MS = 600_000;
 /** What the model sees at most, after filtering; the rest is in the full-output file. */
@@ -95,6 +96,7 @@ async function runBash(
     return join(opts.outputDir, `${id}.${stream}`);
   };
 
+  const live = ctx.output ? liveTail(ctx.output) : undefined; // the terminal's last lines while it runs
   const run = await runProcess([opts.shell.program, ...opts.shell.args(command)], {
     cwd: ctx.cwd,
     env: opts.env,
@@ -103,7 +105,8 @@ async function runBash(
     spill,
     verbatim: opts.shell.verbatim,
     guard: true,
-  });
+    listen: live?.take,
+  }).finally(() => live?.stop());
   if ("error" in run) return { output: `bash: could not start ${opts.shell.program}: ${run.error}`, isError: true };
   const exitCode = run.ended === "timeout" ? TIMEOUT_EXIT_CODE : run.exitCode;
   const shown = { ...run, stdout: textOnly(run.stdout), stderr: textOnly(run.stderr) }; // what the model reads; `run` is saved whole
@@ -282,6 +285,8 @@ interface RunOptions {
   guard?: boolean;
   /** the file a stream ("stdout", "stderr") spills to when it outgrows memory */
   spill?: (stream: "stdout" | "stderr") => () => string;
+  /** told of each chunk of stdout and stderr as it arrives */
+  listen?: (chunk: Uint8Array) => void;
 }
 
 /**
@@ -309,8 +314,8 @@ async function runProcess(argv: string[], opts: RunOptions): Promise<Finished | 
   } catch (e) {
     return { error: errorText(e) };
   }
-  const stdout = capture(proc.stdout, opts.spill?.("stdout"));
-  const stderr = capture(proc.stderr, opts.spill?.("stderr"));
+  const stdout = capture(proc.stdout, opts.spill?.("stdout"), undefined, opts.listen);
+  const stderr = capture(proc.stderr, opts.spill?.("stderr"), undefined, opts.listen);
 
   let ended: Finished["ended"] = "exit";
   let stopping: Promise<void> | undefined;

@@ -86,7 +86,13 @@ export const drained = (pipes: { done: Promise<void> }[]): Promise<unknown> => P
  * all of the output once it exceeds `limits.memoryBytes`; without it, or when it cannot be
  * written, only the head and tail are kept and `spillError` says why.
  */
-export function capture(stream: ReadableStream<Uint8Array>, spillPath: (() => string) | undefined, limits: CaptureLimits = CAPTURE_LIMITS): Capture {
+export function capture(
+  stream: ReadableStream<Uint8Array>,
+  spillPath: (() => string) | undefined,
+  limits: CaptureLimits = CAPTURE_LIMITS,
+  /** also told of each chunk as it arrives (the live tail a terminal shows) */
+  listen?: (chunk: Uint8Array) => void,
+): Capture {
   let memory: Uint8Array[] = []; // all of it, until it outgrows memory
   let memoryBytes = 0;
   let head: Uint8Array | undefined; // once spilled
@@ -143,7 +149,15 @@ export function capture(stream: ReadableStream<Uint8Array>, spillPath: (() => st
     write(chunk);
     keepTail(chunk);
   };
-  const pipe = readPipe(stream, keep);
+  const pipe = readPipe(
+    stream,
+    listen
+      ? (chunk) => {
+          keep(chunk);
+          listen(chunk);
+        }
+      : keep,
+  );
 
   const finish = async (): Promise<Captured> => {
     await pipe.stop();

@@ -5,14 +5,11 @@ import type { Agent } from "../agent.ts";
 import { readOwnFile } from "../fs/own-files.ts";
 import type { Places } from "../fs/places.ts";
 import { errorText } from "../kernel/errors.ts";
-import { addUsage, EFFORTS, emptyUsage, type Effort, type Usage } from "../kernel/ir.ts";
-import { cacheHitShare } from "../kernel/output.ts";
+import { EFFORTS, type Effort, type Usage } from "../kernel/ir.ts";
 import { isUsable } from "../config/providers.ts";
 import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError, type ProviderSettings } from "../config/settings.ts";
-import { SUMMARIZED_BELOW, type ContextView } from "../context/view.ts";
 import { promptCompletions, type McpPrompt } from "../mcp/prompts.ts";
-import { effectiveBudget } from "../context/window.ts";
 import { formatSessionList } from "../sessions/format.ts";
 import { pruneSessions, scanSessions, sessionShortIds, unreadableNote } from "../sessions/listing.ts";
 import type { LoadedSession } from "../sessions/reader.ts";
@@ -23,6 +20,7 @@ import type { TerminalOutput } from "./terminal.ts";
 import { COMMANDS, unknownCommand } from "./slash.ts";
 import { listedHere, listFit } from "./sessions-list.ts";
 import { visible } from "./visible.ts";
+import { usageReport, type Spent } from "./usage-report.ts";
 
 export interface CommandContext {
   agent: Agent;
@@ -44,6 +42,8 @@ export interface CommandContext {
   mcpAuth?(verb: "login" | "logout", name: string, signal: AbortSignal): Promise<CommandResult>;
   /** the tokens and messages of the session's earlier runs (a resumed session's file; Runtime.earlierRuns), if any */
   earlierRuns?(): { usage: Usage; requests: number; messages: number; loaded: number } | undefined;
+  /** what this run sent in the sessions it left (`/resume`, `/clear`), for `/usage`'s "this run" */
+  leftSessions?(): Spent;
   /** `/resume`: another session of this directory, picked at the prompt (ui/resume.ts); undefined when none was */
   pickSession?(arg: string): Promise<LoadedSession | undefined>;
   /** a command run on its own (`hey -p /usage`): nothing follows it in this run */
@@ -159,7 +159,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/usage": {
       // the context the next request would hold (system prompt and tools counted, the latest answer
       // included): the same number before a run's first request and after any exchange
-      return said(usageReport(ctx.agent, ctx.earlierRuns?.(), await ctx.agent.preview(ctx.signal)));
+      return said(usageReport(ctx.agent, ctx.earlierRuns?.(), await ctx.agent.preview(ctx.signal), ctx.leftSessions?.()));
     }
     case "/mcp": {
       if (arg === "") return said(visible(await ctx.mcpStatus(ctx.signal)));
@@ -334,60 +334,4 @@ function pruneReport(deleted: number, held: number, every: boolean, opts: { olde
   const which = opts.keep !== undefined ? `beyond the newest ${opts.keep}` : `older than ${plural(opts.olderThanDays ?? 0, "day")}`;
   const done = deleted === 0 ? `no sessions ${every ? "of any directory" : of} ${which} to delete` : `deleted ${plural(deleted, "session")} ${of} ${which}`;
   return held === 0 ? done : `${done}; kept ${plural(held, "session")} a running hey is using (this one, or another)`;
-}
-
-/**
- * `/usage` (SPEC §10): tokens of the whole session (`earlier` runs and this one), of this run and
- * of the last request as sent, the context against the budget, the session's messages (and this
- * run's history, when a resume loaded fewer), and pruning counts. `view`: the
- * context the next request would hold (Agent.preview); none: the budget alone.
- */
-export function usageReport(
-  agent: Agent,
-  earlier?: { usage: Usage; requests: number; messages: number; loaded: number },
-  view: ContextView | undefined = agent.context.last,
-): string {
-  const n = (x: number) => x.toLocaleString("en-US");
-  const { total, last, requests } = agent.usage;
-  /** what the provider's prompt cache served, when it served anything */
-  const share = (u: Usage) => (u.cacheRead > 0 ? ` = ${Math.round(cacheHitShare(u) * 100)}%` : "");
-  const tokens = (u: Usage, count: number) =>
-    `${n(u.input)} in (${n(u.cacheRead)} cached${share(u)}, ${n(u.cacheWrite)} cache writes) · ${n(u.output)} out (${n(u.reasoning)} reasoning) · ${count} request${count === 1 ? "" : "s"}`;
-  const policy = agent.settings.context;
-  const window = [agent.context.window, policy.window]
-    .filter((w) => w !== undefined)
-    .reduce<number | undefined>((a, w) => (a === undefined ? w : Math.min(a, w)), undefined);
-  const budget = effectiveBudget(policy.budgetTokens, window);
-  const learned = agent.context.window !== undefined && (policy.window === undefined || agent.context.window < policy.window);
-  const windowNote =
-    window === undefined
-      ? ""
-      : ` · the model's window ${n(window)} tokens (${learned ? `from ${agent.context.windowFrom ?? "the server"}` : "context_window"})`;
-  const count = (k: number, what: string) => `${n(k)} ${what}${k === 1 ? "" : "s"}`;
-  const made = agent.context.summaries.filter((s) => s.text !== SUMMARIZED_BELOW).length; // a summary's pointer past a user message is part of it
-  // what was pruned, the kinds that were: seven zeros wrapped over two lines said nothing
-  const st = view && agent.messages.length > 0 ? view.stats : undefined;
-  const pruned = [
-    st?.deduped && count(st.deduped, "duplicate output"),
-    st?.purged && count(st.purged, "failed-call argument"),
-    st?.summarized && `${count(st.summarized, "message")} summarized`,
-    st?.compressed && count(st.compressed, "compressed range"),
-    st?.trimmed && `${count(st.trimmed, "message")} left out`,
-    st?.cut && `${count(st.cut, "result")} cut`,
-    made && `${n(made)} summar${made === 1 ? "y" : "ies"}`,
-  ].filter((x): x is string => typeof x === "string");
-  // a resume loads the latest ~500 messages (summaries as one): the session's are the file's and this run's
-  const held = agent.messages.length;
-  const all = earlier ? earlier.messages + held - earlier.loaded : held;
-  const inSession = `${n(all)} messages in the session${all === held ? "" : ` (${n(held)} in this run's history)`}`;
-  const lines = [
-    `session: ${tokens(addUsage(earlier?.usage ?? emptyUsage(), total), (earlier?.requests ?? 0) + requests)}`,
-    `this run: ${tokens(total, requests)}`,
-    last ? `last request: ${n(last.input)} in (${n(last.cacheRead)} cached${share(last)}) · ${n(last.output)} out` : "last request: none yet",
-    view
-      ? `context: ~${n(view.estimate)} of ${n(budget)} tokens (${Math.round((view.estimate / budget) * 100)}%)${windowNote} · ${inSession}`
-      : `context: budget ${n(budget)} tokens${windowNote} · ${inSession}`,
-    `pruned: ${pruned.join(" · ") || "nothing yet"}`,
-  ];
-  return lines.join("\n");
 }

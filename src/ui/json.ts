@@ -22,6 +22,7 @@ export function createJsonOutput(write: (line: string) => void): Output {
         case "model":
         case "tool_start":
         case "tool_progress":
+        case "tool_output":
         case "debug":
           return;
         case "session": {

@@ -58,6 +58,8 @@ const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", 
 /** fast enough to look alive, slow enough to cost nothing measurable */
 const SPINNER_INTERVAL_MS = 100;
 const RESULT_INDENT = "  ";
+/** the width the live lines of a running command are cut to when the terminal does not say its own */
+const LIVE_COLUMNS = 80;
 /** starts each stretch of thinking where it cannot be shown dim */
 const THINKING_MARK = "thinking: ";
 const DIFF_INDENT = "    ";
@@ -104,11 +106,22 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   let spinLabel = "";
   let spinUntil: number | undefined;
   let spinStart = 0;
+  let live: { id: string; lines: string[] } | undefined; // a running command's last lines of output
+  let liveRows = 0; // rows of them above the spinner's
+  /** the live lines above the spinner's row, cut to one row each; the spinner is drawn after them */
+  const drawLive = () => {
+    const lines = live && calls.has(live.id) ? live.lines : [];
+    const columns = info.columns?.() || LIVE_COLUMNS; // a wrapped row would not be cleared: cut even when the width is unknown
+    const block = lines.map((l) => cutToWidth(DIFF_INDENT + visible(l), columns, width)).join("\n");
+    info.write(block === "" ? "" : (info.color ? DIM + block + RESET : block) + "\n");
+    liveRows = lines.length;
+  };
   const stopSpinner = () => {
     if (!spinner) return;
     clearInterval(spinner);
     spinner = undefined;
-    info.write(CLEAR_LINE);
+    info.write(liveRows > 0 ? `\r\x1b[${liveRows}A\x1b[J` : CLEAR_LINE); // the live lines go with it: the scrollback keeps none
+    liveRows = 0;
   };
   /**
    * `start`: when the wait began (a spinner drawn again after a notice keeps counting); `until`: a
@@ -125,7 +138,12 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     spinStart = start;
     spinUntil = until;
     let frame = 0;
-    const draw = () => {
+    drawLive();
+    const draw = (redrawLive = false) => {
+      if (redrawLive) {
+        info.write(liveRows > 0 ? `\r\x1b[${liveRows}A\x1b[J` : CLEAR_LINE);
+        drawLive();
+      }
       const at = now();
       const left = until === undefined ? 0 : Math.ceil((until - at) / 1000);
       const what =
@@ -135,7 +153,9 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     };
     draw();
     spinner = setInterval(draw, SPINNER_INTERVAL_MS);
+    redraw = () => draw(true);
   };
+  let redraw = () => {};
 
   /** a line of hey's own on `info`, after whatever was streaming */
   const infoLine = (line: string, color?: string) => {
@@ -238,7 +258,13 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           if (spinner && call) spin(`running… ${batch > 1 ? `${call.label}: ` : ""}${visible(event.note)}`, spinStart);
           break;
         }
+        case "tool_output":
+          // redrawn in place under the call's line, until its result replaces them
+          live = { id: event.id, lines: event.lines };
+          if (spinner && calls.has(event.id)) redraw();
+          break;
         case "tool_result":
+          if (live?.id === event.id) live = undefined;
           stopSpinner();
           showResult(event);
           spin(calls.size > 0 ? "running…" : "working…");

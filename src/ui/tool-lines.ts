@@ -135,7 +135,7 @@ export function resultStatus(name: string, ok: boolean, output: string, argsJson
 
 /**
  * bash: whether it failed is the result's (`ok`, as JSON says it); a failure is labelled with why
- * (exit code, timeout, interrupt) and shows the first error line.
+ * (exit code, timeout, `stopped` by an interrupt) and shows the first error line.
  */
 function bashStatus(ok: boolean, output: string): ResultStatus {
   const lines = output.split("\n");
@@ -154,7 +154,8 @@ function bashStatus(ok: boolean, output: string): ResultStatus {
     return { ok: true, text: what, diff: [], preview: printed.slice(-PREVIEW_LINES).map(cut) };
   }
   const first = [...stderr, ...printed][0]?.trim();
-  const head = note ? note[1]! : code !== undefined ? `exit ${code}` : "failed";
+  // a call the turn's interrupt cut short says "stopped": why (Ctrl-C, a signal) is the turn's own line, next, said once
+  const head = note ? (TIMED_OUT.test(note[1]!) ? note[1]! : "stopped") : code !== undefined ? `exit ${code}` : "failed";
   // a failure shows its error lines first — stderr's, else the lines of the output that read as
   // errors (a test runner's on stdout), past the one the status shows — then how the output ended
   // the line the status shows is not shown again under it
@@ -191,6 +192,8 @@ const MARKER =
 /** why bash stopped the command: `[timed out after 2 s; …]`, `[interrupted by user; …]`, `[terminated (SIGTERM); …]` */
 const STOPPED = /^\[([^;\]]*); the process group was killed\]$/;
 const OMITTED = /^… .* omitted …$/;
+/** the one stop that is the call's own and not the turn's: its time ran out */
+const TIMED_OUT = /^timed out after /;
 
 /** The unified diff of a write (`@@` hunks, no file headers), capped; [] when it cannot be made. */
 export function writeDiff(before: string, after: string): string[] {

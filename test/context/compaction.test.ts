@@ -8,7 +8,8 @@ import { readTaskNote } from "../../src/context/task-note.ts";
 import { textOf, type Message } from "../../src/kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../../src/kernel/provider.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
-import { runCommand, usageReport, type CommandContext } from "../../src/ui/commands.ts";
+import { runCommand, type CommandContext } from "../../src/ui/commands.ts";
+import { usageReport } from "../../src/ui/usage-report.ts";
 import { estimateTokens } from "../../src/context/view.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { fakeProvider, type Turn } from "../helpers/fake-provider.ts";
@@ -243,7 +244,8 @@ test("/usage shows what the prompt cache served, and the model's window once it 
   agent.settings.context.budgetTokens = 100_000;
   await agent.send("go", new AbortController().signal);
   const report = usageReport(agent);
-  expect(report).toMatch(/^this run: 2,200 in \(900 cached = 41%, 0 cache writes\)/m);
+  expect(report).toMatch(/^session: 2,200 in \(900 cached = 41%, 0 cache writes\)/m); // this run is the session: one line
+  expect(report).not.toContain("this run:");
   expect(report).toMatch(/^last request: 1,200 in \(900 cached = 75%\) · 12 out$/m);
   expect(report).not.toContain("window");
   (agent.context as { window: number | undefined }).window = 16_000;

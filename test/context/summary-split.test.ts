@@ -12,7 +12,7 @@ import { newId, textOf } from "../../src/kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../../src/kernel/provider.ts";
 import { agentSettings } from "../../src/runtime.ts";
 import { loadSession } from "../../src/sessions/reader.ts";
-import { usageReport } from "../../src/ui/commands.ts";
+import { usageReport } from "../../src/ui/usage-report.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { fakeProvider, type Turn } from "../helpers/fake-provider.ts";

@@ -350,3 +350,34 @@ test("an MCP call's progress shows on the spinner line, its seconds counting fro
   expect(step).toBe("⠋ running… 2/5 3s");
   expect(long).toBe("⠋ running… 3/5 reading a very long list…"); // 40 columns
 });
+
+test("a running command's last lines show above the spinner, cut to one row each, and go when its result is shown", () => {
+  const err: string[] = [];
+  const info = { write: (s: string) => void err.push(s), color: false, tty: true, columns: () => 20 };
+  const terminal = createTerminalOutput({ ...info, write: () => {} }, info, { maxRetries: 5, now: () => 0 });
+  terminal.emit({ type: "turn_start", turn: 1 });
+  terminal.emit({ type: "tool_call", id: "c", name: "bash", arguments: '{"command":"make"}' });
+  err.length = 0;
+  terminal.emit({ type: "tool_output", id: "c", lines: ["cc -c main.c", "warning\x07 in a very long line"] });
+  expect(err.join("")).toBe("\r\x1b[K    cc -c main.c\n    warning^G in a …\n\r\x1b[K⠙ running… 0s");
+  err.length = 0;
+  terminal.emit({ type: "tool_output", id: "c", lines: ["ld main.o"] });
+  expect(err.join("")).toBe("\r\x1b[2A\x1b[J    ld main.o\n\r\x1b[K⠹ running… 0s"); // the two rows redrawn in place
+  err.length = 0;
+  terminal.emit({ type: "tool_result", id: "c", name: "bash", ok: true, output: "[exit code 0]" });
+  terminal.stopSpinner();
+  expect(err.join("").startsWith("\r\x1b[1A\x1b[J  ✓ ")).toBe(true); // the live row goes, the result takes its place
+  expect(err.join("")).not.toContain("ld main.o");
+});
+
+test("a running command's live line is cut to 80 columns where the terminal does not say its width: a wrapped row would be left behind", () => {
+  const err: string[] = [];
+  const info = { write: (s: string) => void err.push(s), color: false, tty: true, columns: () => 0 };
+  const terminal = createTerminalOutput({ ...info, write: () => {} }, info, { maxRetries: 5, now: () => 0 });
+  terminal.emit({ type: "tool_call", id: "c", name: "bash", arguments: '{"command":"make"}' });
+  err.length = 0;
+  terminal.emit({ type: "tool_output", id: "c", lines: ["x".repeat(200)] });
+  terminal.stopSpinner();
+  const row = err.join("").split("\n")[0]!.replace("\r\x1b[K", "");
+  expect(row).toBe(`    ${"x".repeat(75)}…`);
+});

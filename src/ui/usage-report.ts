@@ -1,0 +1,73 @@
+// `/usage` (SPEC §10): what the session and this run spent, the last request, the context against
+// the budget and what was pruned. Pure: the caller gathers the counts.
+import type { Agent } from "../agent.ts";
+import { addUsage, emptyUsage, type Usage } from "../kernel/ir.ts";
+import { cacheHitShare } from "../kernel/output.ts";
+import { SUMMARIZED_BELOW, type ContextView } from "../context/view.ts";
+import { effectiveBudget } from "../context/window.ts";
+
+/** Tokens and requests. */
+export interface Spent {
+  usage: Usage;
+  requests: number;
+}
+
+/**
+ * Tokens of the whole session (`earlier` runs and this one), of this run (`left`: what it sent in
+ * sessions it left by `/resume` or `/clear`, and this session's) — one line when the two are the
+ * same — and of the last request as sent, the context against the budget, the session's messages
+ * (and this run's history, when a resume loaded fewer), and pruning counts. `view`: the context
+ * the next request would hold (Agent.preview); none: the budget alone.
+ */
+export function usageReport(
+  agent: Agent,
+  earlier?: Spent & { messages: number; loaded: number },
+  view: ContextView | undefined = agent.context.last,
+  left?: Spent,
+): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  const { total, last, requests } = agent.usage;
+  /** what the provider's prompt cache served, when it served anything */
+  const share = (u: Usage) => (u.cacheRead > 0 ? ` = ${Math.round(cacheHitShare(u) * 100)}%` : "");
+  const tokens = (u: Usage, count: number) =>
+    `${n(u.input)} in (${n(u.cacheRead)} cached${share(u)}, ${n(u.cacheWrite)} cache writes) · ${n(u.output)} out (${n(u.reasoning)} reasoning) · ${count} request${count === 1 ? "" : "s"}`;
+  const policy = agent.settings.context;
+  const window = [agent.context.window, policy.window]
+    .filter((w) => w !== undefined)
+    .reduce<number | undefined>((a, w) => (a === undefined ? w : Math.min(a, w)), undefined);
+  const budget = effectiveBudget(policy.budgetTokens, window);
+  const learned = agent.context.window !== undefined && (policy.window === undefined || agent.context.window < policy.window);
+  const windowNote =
+    window === undefined
+      ? ""
+      : ` · the model's window ${n(window)} tokens (${learned ? `from ${agent.context.windowFrom ?? "the server"}` : "context_window"})`;
+  const count = (k: number, what: string) => `${n(k)} ${what}${k === 1 ? "" : "s"}`;
+  const made = agent.context.summaries.filter((s) => s.text !== SUMMARIZED_BELOW).length; // a summary's pointer past a user message is part of it
+  // what was pruned, the kinds that were: seven zeros wrapped over two lines said nothing
+  const st = view && agent.messages.length > 0 ? view.stats : undefined;
+  const pruned = [
+    st?.deduped && count(st.deduped, "duplicate output"),
+    st?.purged && count(st.purged, "failed-call argument"),
+    st?.summarized && `${count(st.summarized, "message")} summarized`,
+    st?.compressed && count(st.compressed, "compressed range"),
+    st?.trimmed && `${count(st.trimmed, "message")} left out`,
+    st?.cut && `${count(st.cut, "result")} cut`,
+    made && `${n(made)} summar${made === 1 ? "y" : "ies"}`,
+  ].filter((x): x is string => typeof x === "string");
+  // a resume loads the latest ~500 messages (summaries as one): the session's are the file's and this run's
+  const held = agent.messages.length;
+  const all = earlier ? earlier.messages + held - earlier.loaded : held;
+  const inSession = `${n(all)} messages in the session${all === held ? "" : ` (${n(held)} in this run's history)`}`;
+  const session = tokens(addUsage(earlier?.usage ?? emptyUsage(), total), (earlier?.requests ?? 0) + requests);
+  const run = tokens(addUsage(left?.usage ?? emptyUsage(), total), (left?.requests ?? 0) + requests);
+  const lines = [
+    `session: ${session}`,
+    ...(run === session ? [] : [`this run: ${run}`]), // a fresh session of a fresh run: said once
+    last ? `last request: ${n(last.input)} in (${n(last.cacheRead)} cached${share(last)}) · ${n(last.output)} out` : "last request: none yet",
+    view
+      ? `context: ~${n(view.estimate)} of ${n(budget)} tokens (${Math.round((view.estimate / budget) * 100)}%)${windowNote} · ${inSession}`
+      : `context: budget ${n(budget)} tokens${windowNote} · ${inSession}`,
+    `pruned: ${pruned.join(" · ") || "nothing yet"}`,
+  ];
+  return lines.join("\n");
+}
