@@ -1,6 +1,6 @@
 // The file a path really names (issue 24): links resolved, also for a file not created yet, so a
 // guard comparing paths cannot be passed by a link or a `..` that names the same file differently.
-import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, parse, sep } from "node:path";
 
 /** The kernel's own limit on links followed in one lookup (Linux's MAXSYMLINKS; ELOOP past it). */
@@ -58,6 +58,50 @@ export function fileId(abs: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Entries looked at, at most, for another name of a hard-linked file below a directory. */
+const MAX_ENTRIES = 10_000;
+
+/**
+ * Whether the regular file at `abs` (links followed), having other hard links, has one below the
+ * directory `dir`: true, false (no other links, another device, or none found in the whole tree),
+ * or "maybe" (the tree is larger than MAX_ENTRIES, or a part of it cannot be read). Links in the
+ * tree are not followed (a link to the file is another case: sameFile's realTarget).
+ */
+export function hardLinkUnder(abs: string, dir: string): boolean | "maybe" {
+  let st: ReturnType<typeof statSync>;
+  try {
+    st = statSync(abs, { bigint: true });
+    if (!st.isFile() || st.nlink < 2n || statSync(dir, { bigint: true }).dev !== st.dev) return false;
+  } catch {
+    return false;
+  }
+  const todo = [dir];
+  let seen = 0;
+  while (todo.length) {
+    const at = todo.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(at, { withFileTypes: true });
+    } catch {
+      return "maybe";
+    }
+    for (const e of entries) {
+      if (++seen > MAX_ENTRIES) return "maybe";
+      const path = join(at, e.name);
+      if (e.isDirectory()) todo.push(path);
+      else if (e.isFile()) {
+        try {
+          const other = lstatSync(path, { bigint: true });
+          if (other.ino === st.ino && other.dev === st.dev) return true;
+        } catch {
+          return "maybe";
+        }
+      }
+    }
+  }
+  return false;
 }
 
 /**
