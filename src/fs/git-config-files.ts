@@ -4,10 +4,10 @@
 // shared config) and its `config.worktree`, each with the files it includes. Read here, by hey,
 // never by a git the command could configure. Never throws: a file that cannot be read says nothing,
 // one over MAX_BYTES, a FIFO or a device that it may force (git reads it all, or what a writer sends).
-import { existsSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { readGitConfig } from "../permission/git-config.ts";
-import { isDevNull, readHead } from "./read-head.ts";
+import { boundedHead, boundedStat, Hung, type Stat } from "./bounded-reads.ts";
+import { isDevNull } from "./read-head.ts";
 
 const MAX_BYTES = 1 << 20;
 const MAX_DEPTH = 10; // git's own limit on nested includes
@@ -25,10 +25,21 @@ const NOT_REGULAR = Symbol("not a regular file");
 
 function bounded(path: string): string | typeof TOO_LARGE | typeof NOT_REGULAR | undefined {
   try {
-    const { text, truncated } = readHead(path, MAX_BYTES);
-    return truncated ? TOO_LARGE : text;
+    const { bytes, size } = boundedHead(path, MAX_BYTES);
+    return size > bytes.length ? TOO_LARGE : Buffer.from(bytes).toString("utf8");
   } catch (e) {
+    if (e instanceof Hung) throw e; // pushForcing says so
     return (e as NodeJS.ErrnoException).code === "EINVAL" && !isDevNull(path) ? NOT_REGULAR : undefined;
+  }
+}
+
+/** stat(2) of `path`, undefined where nothing is; throws Hung (and a vanished directory's errors). */
+function statOrNone(path: string): Stat | undefined {
+  try {
+    return boundedStat(path);
+  } catch (e) {
+    if (e instanceof Hung) throw e;
+    return undefined;
   }
 }
 
@@ -37,8 +48,9 @@ function gitDirs(cwd: string, env: Record<string, string | undefined>): string[]
   let dir = env.GIT_DIR ? resolve(cwd, env.GIT_DIR) : undefined;
   for (let d = resolve(cwd); !dir; d = dirname(d)) {
     const dotGit = join(d, ".git");
-    if (existsSync(dotGit)) {
-      const pointer = statSync(dotGit).isFile() ? /^gitdir:\s*(.+)$/m.exec(text(dotGit) ?? "")?.[1]?.trim() : undefined;
+    const st = statOrNone(dotGit);
+    if (st) {
+      const pointer = st.kind === "file" ? /^gitdir:\s*(.+)$/m.exec(text(dotGit) ?? "")?.[1]?.trim() : undefined;
       dir = pointer ? resolve(d, pointer) : dotGit;
     }
     if (dirname(d) === d) break;
@@ -86,8 +98,9 @@ export function pushForcing(cwd: string, home: string, env: Record<string, strin
       const found = visit(file, 0);
       if (found) return found;
     }
-  } catch {
-    // a directory that vanished while it was read: nothing seen
+  } catch (e) {
+    // a read that did not answer in time may hide a forcing setting; a directory that vanished while it was read: nothing seen
+    if (e instanceof Hung) return `${e.message}, so it may set anything`;
   }
   return undefined;
 }

@@ -2,6 +2,7 @@
 // guard comparing paths cannot be passed by a link or a `..` that names the same file differently.
 import { type Dirent, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, parse, sep } from "node:path";
+import { boundedLstat, Hung } from "./bounded-reads.ts";
 
 /** The kernel's own limit on links followed in one lookup (Linux's MAXSYMLINKS; ELOOP past it). */
 const MAX_LINKS = 40;
@@ -107,13 +108,15 @@ export function hardLinkUnder(abs: string, dir: string): boolean | "maybe" {
 /**
  * What is at `abs`, its last name not followed: "none" (nothing: writing there makes a file),
  * "empty" (a regular file holding nothing), "data" (anything else: a file with content, a
- * directory, a link, or what cannot be read). Never throws.
+ * directory, a link, or what cannot be read), undefined (it did not answer in time:
+ * fs/bounded-reads.ts). Never throws.
  */
-export function fileState(abs: string): "none" | "empty" | "data" {
+export function fileState(abs: string): "none" | "empty" | "data" | undefined {
   try {
-    const st = lstatSync(abs);
-    return st.isFile() && st.size === 0 ? "empty" : "data";
+    const st = boundedLstat(abs);
+    return st.kind === "file" && st.size === 0 ? "empty" : "data";
   } catch (e) {
+    if (e instanceof Hung) return undefined;
     const code = (e as NodeJS.ErrnoException).code;
     return code === "ENOENT" || code === "ENOTDIR" ? "none" : "data";
   }

@@ -100,6 +100,7 @@ export function stateOf(w: Word, seg: Segment, disk: Disk | undefined, under?: s
   const dirs = abs === undefined ? directories(disk.segments, control, f) : [""];
   if (!dirs) return undefined;
   const states = dirs.map((d) => control.fileState!(abs ?? f.join(d, rel)));
+  if (states.includes(undefined)) return undefined; // a read that did not answer in time
   return states.includes("data") ? "data" : states.includes("empty") ? "empty" : "none";
 }
 
