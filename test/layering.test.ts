@@ -37,6 +37,7 @@ const EDGES = new Set([
   "doctor/probe.ts",
   "doctor/model-list.ts",
   "fs/atomic.ts",
+  "fs/bounded-reads.ts",
   "fs/dir-problem.ts",
   "fs/dir-sync.ts",
   "fs/git-config-files.ts",

@@ -5,7 +5,7 @@
 import { pushForcing } from "../fs/git-config-files.ts";
 import { sep } from "node:path";
 import { packageScripts } from "../fs/package-scripts.ts";
-import { fileId, fileState, realTarget } from "../fs/real-target.ts";
+import { fileId, fileState, hardLinkUnder, realTarget } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { ControlFiles } from "../permission/control-files.ts";
 import { controlNamed, type ControlNames } from "./control-files.ts";
@@ -35,7 +35,10 @@ export function controlContext(place: { cwd: string; home: string; controls: rea
       const id = fileId(abs);
       if (id !== undefined && id === fileId(named)) return true;
       const dir = realTarget(named);
-      return under && realTarget(abs).startsWith(dir.endsWith(sep) ? dir : dir + sep);
+      if (!under) return false;
+      if (realTarget(abs).startsWith(dir.endsWith(sep) ? dir : dir + sep)) return true;
+      // a hard link's other names are not found from it: looked for below the directory
+      return hardLinkUnder(abs, dir);
     },
     packageScripts,
   };

@@ -3,11 +3,11 @@
 // finds it: `.git` a directory, or a file `gitdir: …` for a worktree, whose `commondir` holds the
 // shared config) and its `config.worktree`, each with the files it includes. Read here, by hey,
 // never by a git the command could configure. Never throws: a file that cannot be read says nothing,
-// one over MAX_BYTES that it may force (git reads it all).
-import { existsSync, statSync } from "node:fs";
+// one over MAX_BYTES, a FIFO or a device that it may force (git reads it all, or what a writer sends).
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { readGitConfig } from "../permission/git-config.ts";
-import { readHead } from "./read-head.ts";
+import { boundedHead, boundedStat, Hung, type Stat } from "./bounded-reads.ts";
+import { isDevNull } from "./read-head.ts";
 
 const MAX_BYTES = 1 << 20;
 const MAX_DEPTH = 10; // git's own limit on nested includes
@@ -15,17 +15,30 @@ const MAX_DEPTH = 10; // git's own limit on nested includes
 /** A config file's text; a FIFO or device (an include naming /dev/stdin, a `mkfifo .git/config`) is not read, so it cannot hang the check. */
 function text(path: string): string | undefined {
   const read = bounded(path);
-  return read === TOO_LARGE ? undefined : read;
+  return typeof read === "string" ? read : undefined;
 }
 
 /** What `bounded` gives for a file over MAX_BYTES: git reads it all, hey cannot tell what it sets. */
 const TOO_LARGE = Symbol("too large");
+/** What `bounded` gives for a FIFO or device (not /dev/null): git reads what a writer sends it, which hey cannot read ahead. */
+const NOT_REGULAR = Symbol("not a regular file");
 
-function bounded(path: string): string | typeof TOO_LARGE | undefined {
+function bounded(path: string): string | typeof TOO_LARGE | typeof NOT_REGULAR | undefined {
   try {
-    const { text, truncated } = readHead(path, MAX_BYTES);
-    return truncated ? TOO_LARGE : text;
-  } catch {
+    const { bytes, size } = boundedHead(path, MAX_BYTES);
+    return size > bytes.length ? TOO_LARGE : Buffer.from(bytes).toString("utf8");
+  } catch (e) {
+    if (e instanceof Hung) throw e; // pushForcing says so
+    return (e as NodeJS.ErrnoException).code === "EINVAL" && !isDevNull(path) ? NOT_REGULAR : undefined;
+  }
+}
+
+/** stat(2) of `path`, undefined where nothing is; throws Hung (and a vanished directory's errors). */
+function statOrNone(path: string): Stat | undefined {
+  try {
+    return boundedStat(path);
+  } catch (e) {
+    if (e instanceof Hung) throw e;
     return undefined;
   }
 }
@@ -35,8 +48,9 @@ function gitDirs(cwd: string, env: Record<string, string | undefined>): string[]
   let dir = env.GIT_DIR ? resolve(cwd, env.GIT_DIR) : undefined;
   for (let d = resolve(cwd); !dir; d = dirname(d)) {
     const dotGit = join(d, ".git");
-    if (existsSync(dotGit)) {
-      const pointer = statSync(dotGit).isFile() ? /^gitdir:\s*(.+)$/m.exec(text(dotGit) ?? "")?.[1]?.trim() : undefined;
+    const st = statOrNone(dotGit);
+    if (st) {
+      const pointer = st.kind === "file" ? /^gitdir:\s*(.+)$/m.exec(text(dotGit) ?? "")?.[1]?.trim() : undefined;
       dir = pointer ? resolve(d, pointer) : dotGit;
     }
     if (dirname(d) === d) break;
@@ -68,6 +82,7 @@ export function pushForcing(cwd: string, home: string, env: Record<string, strin
     seen.add(path);
     const content = bounded(path);
     if (content === TOO_LARGE) return `${path}: over ${MAX_BYTES / 1048576} MB, more than hey reads, so it may set anything`;
+    if (content === NOT_REGULAR) return `${path}: not a regular file (a FIFO or device), whose contents hey cannot read ahead, so it may set anything`;
     if (content === undefined) return undefined;
     const read = readGitConfig(content);
     if (read.forcing) return `${path}: ${read.forcing}`;
@@ -83,8 +98,9 @@ export function pushForcing(cwd: string, home: string, env: Record<string, strin
       const found = visit(file, 0);
       if (found) return found;
     }
-  } catch {
-    // a directory that vanished while it was read: nothing seen
+  } catch (e) {
+    // a read that did not answer in time may hide a forcing setting; a directory that vanished while it was read: nothing seen
+    if (e instanceof Hung) return `${e.message}, so it may set anything`;
   }
   return undefined;
 }

@@ -1,7 +1,16 @@
 // Bounded reads of text files hey reads but does not own (AGENTS.md, skills): at most `maxBytes`
 // of the file, whatever its size, so a huge or endless file cannot stall start-up or fill the
 // prompt. Links are followed; whether a link may be followed is the caller's decision.
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "node:fs";
+
+/** Whether `path` is, links followed, /dev/null (a device that reads as an empty file: `GIT_CONFIG_GLOBAL=/dev/null`). */
+export function isDevNull(path: string): boolean {
+  try {
+    return realpathSync(path) === "/dev/null";
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The first `maxBytes` of `path` as UTF-8 (a character cut at the limit becomes U+FFFD);

@@ -1,7 +1,8 @@
 // The file a path really names (issue 24): links resolved, also for a file not created yet, so a
 // guard comparing paths cannot be passed by a link or a `..` that names the same file differently.
-import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, parse, sep } from "node:path";
+import { boundedLstat, Hung } from "./bounded-reads.ts";
 
 /** The kernel's own limit on links followed in one lookup (Linux's MAXSYMLINKS; ELOOP past it). */
 const MAX_LINKS = 40;
@@ -60,16 +61,62 @@ export function fileId(abs: string): string | undefined {
   }
 }
 
+/** Entries looked at, at most, for another name of a hard-linked file below a directory. */
+const MAX_ENTRIES = 10_000;
+
+/**
+ * Whether the regular file at `abs` (links followed), having other hard links, has one below the
+ * directory `dir`: true, false (no other links, another device, or none found in the whole tree),
+ * or "maybe" (the tree is larger than MAX_ENTRIES, or a part of it cannot be read). Links in the
+ * tree are not followed (a link to the file is another case: sameFile's realTarget).
+ */
+export function hardLinkUnder(abs: string, dir: string): boolean | "maybe" {
+  let st: ReturnType<typeof statSync>;
+  try {
+    st = statSync(abs, { bigint: true });
+    if (!st.isFile() || st.nlink < 2n || statSync(dir, { bigint: true }).dev !== st.dev) return false;
+  } catch {
+    return false;
+  }
+  const todo = [dir];
+  let seen = 0;
+  while (todo.length) {
+    const at = todo.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(at, { withFileTypes: true });
+    } catch {
+      return "maybe";
+    }
+    for (const e of entries) {
+      if (++seen > MAX_ENTRIES) return "maybe";
+      const path = join(at, e.name);
+      if (e.isDirectory()) todo.push(path);
+      else if (e.isFile()) {
+        try {
+          const other = lstatSync(path, { bigint: true });
+          if (other.ino === st.ino && other.dev === st.dev) return true;
+        } catch {
+          return "maybe";
+        }
+      }
+    }
+  }
+  return false;
+}
+
 /**
  * What is at `abs`, its last name not followed: "none" (nothing: writing there makes a file),
  * "empty" (a regular file holding nothing), "data" (anything else: a file with content, a
- * directory, a link, or what cannot be read). Never throws.
+ * directory, a link, or what cannot be read), undefined (it did not answer in time:
+ * fs/bounded-reads.ts). Never throws.
  */
-export function fileState(abs: string): "none" | "empty" | "data" {
+export function fileState(abs: string): "none" | "empty" | "data" | undefined {
   try {
-    const st = lstatSync(abs);
-    return st.isFile() && st.size === 0 ? "empty" : "data";
+    const st = boundedLstat(abs);
+    return st.kind === "file" && st.size === 0 ? "empty" : "data";
   } catch (e) {
+    if (e instanceof Hung) return undefined;
     const code = (e as NodeJS.ErrnoException).code;
     return code === "ENOENT" || code === "ENOTDIR" ? "none" : "data";
   }

@@ -20,10 +20,10 @@ export interface ControlFiles {
   named?(abs: string): boolean;
   /** the git config setting that makes a `git push` from the absolute directory `dir` without refspecs force (fs/git-config-files.ts), or undefined */
   pushForcing?(dir: string): string | undefined;
-  /** what is at the absolute path now (fs/real-target.ts fileState): nothing, an empty file, or anything else */
-  fileState?(abs: string): "none" | "empty" | "data";
-  /** whether the absolute path `abs` is, through a link (symbolic or hard), the file at the absolute `named`, or (`under`) a file below that directory (config/control-context.ts) */
-  sameFile?(abs: string, named: string, under: boolean): boolean;
+  /** what is at the absolute path now (fs/real-target.ts fileState): nothing, an empty file, or anything else; undefined: it did not answer in time */
+  fileState?(abs: string): "none" | "empty" | "data" | undefined;
+  /** whether the absolute path `abs` is, through a link (symbolic or hard), the file at the absolute `named`, or (`under`) a file below that directory (config/control-context.ts); "maybe": a file with other hard links, under a directory too large to search */
+  sameFile?(abs: string, named: string, under: boolean): boolean | "maybe";
   /** the `scripts` of the package.json in the absolute directory `dir` (fs/package-scripts.ts), undefined when there is none to read, or why it was not read */
   packageScripts?(dir: string): Record<string, string> | string | undefined;
 }

@@ -67,12 +67,21 @@ export function emptiesNamed(seg: Segment, p: Pattern, caseless: boolean, disk?:
     let hit =
       operands.length && byName.has(target) ? named.find((n) => globMatch(n, t) || (recursive && globMatch(`${n}/*`, t))) : operands.length ? undefined : "";
     // a link an earlier call made to a file the entry names (`ln -s important.db sl`, then `: > sl`) empties that file
-    const linked = hit === undefined && known(target) ? operands.find((w) => known(w) && linksTo(target, seg, disk, w.text, recursive)) : undefined;
+    let maybe = false;
+    const linked =
+      hit === undefined && known(target)
+        ? operands.find((w) => {
+            const to = known(w) && linksTo(target, seg, disk, w.text, recursive);
+            maybe = to === "maybe";
+            return !!to;
+          })
+        : undefined;
     hit ??= linked?.raw;
     if (hit === undefined) continue;
     const state = stateOf(target, seg, disk);
     if (state === "none" || state === "empty") continue; // makes the file, or empties an empty one
-    const what = linked ? ` (a link to \`${hit}\`, which the entry names)` : hit ? ` (the entry names \`${hit}\`)` : "";
+    const link = maybe ? `may be a link to ${recursive ? "a file under " : ""}\`${hit}\`` : `a link to \`${hit}\``;
+    const what = linked ? ` (${link}, which the entry names)` : hit ? ` (the entry names \`${hit}\`)` : "";
     return `it empties \`${target.raw}\`${what}${state === "data" ? "" : " if it holds anything, which hey cannot see"}`;
   }
   return undefined;

@@ -100,6 +100,7 @@ export function stateOf(w: Word, seg: Segment, disk: Disk | undefined, under?: s
   const dirs = abs === undefined ? directories(disk.segments, control, f) : [""];
   if (!dirs) return undefined;
   const states = dirs.map((d) => control.fileState!(abs ?? f.join(d, rel)));
+  if (states.includes(undefined)) return undefined; // a read that did not answer in time
   return states.includes("data") ? "data" : states.includes("empty") ? "empty" : "none";
 }
 
@@ -107,8 +108,11 @@ export function stateOf(w: Word, seg: Segment, disk: Disk | undefined, under?: s
  * Whether the path word `w` (for `seg`) is, through a link made before the command (`ln -s
  * important.db sl; : > sl`, a hard link), the file a deny entry names at `named` (as the entry
  * spells it: relative to the start directory, `~` expanded), or (`under`) a file below it.
+ * "maybe": a file with other hard links where the directory is too large to search for them
+ * (fs/real-target.ts hardLinkUnder), or one another part of the command links there (linkedHere).
  */
-export function linksTo(w: Word, seg: Segment, disk: Disk | undefined, named: string, under: boolean): boolean {
+export function linksTo(w: Word, seg: Segment, disk: Disk | undefined, named: string, under: boolean): boolean | "maybe" {
+  if (linkedHere(w, seg, disk, named, under)) return "maybe";
   const control = disk?.control;
   if (!disk || !control?.sameFile || !control.cwd || !decided(w) || seg.elsewhere) return false;
   const f = onWindows(control) ? WINDOWS : POSIX;
@@ -118,5 +122,33 @@ export function linksTo(w: Word, seg: Segment, disk: Disk | undefined, named: st
   const abs = f.absolute(text);
   const target = f.absolute(entry) ?? f.join(control.cwd, entry);
   const dirs = abs === undefined ? (directories(disk.segments, control, f) ?? []) : [""];
-  return dirs.some((d) => control.sameFile!(abs ?? f.join(d, text), target, under));
+  const same = dirs.map((d) => control.sameFile!(abs ?? f.join(d, text), target, under));
+  return same.includes(true) || (same.includes("maybe") && "maybe");
+}
+
+/**
+ * Whether another part of the command may link the path word `w` to the file at `named` (or,
+ * `under`, one below it) before `seg` writes it: `ln build/a x; : > x`, `ln -s`, `cp -l`/`-s`. The
+ * file is not there to look at yet; a source or destination decided at run time could be it.
+ */
+function linkedHere(w: Word, seg: Segment, disk: Disk | undefined, named: string, under: boolean): boolean {
+  if (!disk || !decided(w)) return false;
+  const last = names(w.text).pop()?.toLowerCase();
+  const cwd = disk.control?.cwd;
+  // both from the root where the start directory is known (`ln /home/u/app/build/a x` under `rm -rf build`)
+  const full = (text: string) => (/^[\\/]/.test(text) || !cwd ? names(text) : [...names(cwd), ...names(text)]).map((n) => n.toLowerCase());
+  const entry = full(named);
+  const at = (text: string) => {
+    const path = full(text);
+    return (path.length === entry.length || (under && path.length > entry.length)) && entry.every((n, k) => path[k] === n);
+  };
+  return disk.segments.some((s) => {
+    const first = s.words[0];
+    if (s === seg || !first || !decided(first)) return false;
+    const args = s.words.slice(1);
+    const name = program(first.text);
+    const links = name === "ln" || (name === "cp" && args.some((a) => decided(a) && /^(-[^-]*[ls]|--link|--symbolic-link)/.test(a.text)));
+    if (!links || !destinations(s).some((d) => !decided(d) || names(d.text).pop()?.toLowerCase() === last)) return false;
+    return args.some((a) => !decided(a) || (!a.text.startsWith("-") && at(a.text)));
+  });
 }

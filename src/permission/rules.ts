@@ -13,7 +13,7 @@ import { readEntry } from "./entries.ts";
 import { respelled, doesOtherwise, type Equivalent, equivalents, runnerTails, sameEntries } from "./equivalents.ts";
 import { gitDashed } from "./git.ts";
 import { aliasRisk, denyMatch } from "./deny.ts";
-import { allowMatch, globMatch, harmless, hint, namedUnseen, type Pattern, program } from "./match.ts";
+import { allowMatch, globMatch, harmless, hint, isStar, namedUnseen, type Pattern, program } from "./match.ts";
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
 import { upperMethods } from "./methods.ts";
 import { forcedByConfig } from "./push-config.ts";
@@ -100,7 +100,8 @@ export function compileRules(
       else if ("tool" in e) out.tools.push(e.tool);
       else if (list === "allow") out.patterns.push(e.pattern);
       else {
-        const same = [e.pattern, ...sameEntries(e.pattern)]; // `oc delete *` is `kubectl delete *` too
+        const base = openEnded(e.pattern);
+        const same = [base, ...sameEntries(base)]; // `oc delete *` is `kubectl delete *` too
         out.patterns.push(...same, ...same.flatMap(equivalents));
       }
     }
@@ -129,6 +130,17 @@ export function validateRules(lists: PermissionRules): string[] {
       return "error" in e ? [errorLine(list, entry, e.error)] : [];
     }),
   );
+}
+
+/**
+ * A deny pattern matches whatever follows its last word, as one without `*` does: `bash: curl -X
+ * POST https://api.example.com/*` refuses `curl -X POST https://api.example.com/v1 -d x`, and `bash:
+ * rm -rf build/*` `rm -rf build/x other` (a `*` inside the last word matched within that word only,
+ * so one more word let the command run). An allow pattern stays as written.
+ */
+function openEnded(p: Pattern): Pattern {
+  const last = p.words.at(-1);
+  return last && isStar(last) ? p : { ...p, words: [...p.words, { text: "*", raw: "*", unknown: false, glob: true }] };
 }
 
 const errorLine = (list: "allow" | "deny", entry: string, error: string) => `[permission] ${list}: ${JSON.stringify(entry)} ${error}`;

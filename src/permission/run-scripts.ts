@@ -4,11 +4,18 @@
 // tell; the deny checks read the scripts as the command is checked and judge what they run
 // (rules.ts). With them, npm's `preNAME` and `postNAME` (npm runs them around NAME). The directory
 // is the one the command runs in (after a `cd`), or the one `--prefix`, `-C`, `--cwd` or `--dir`
-// names. A script's name decided at run time (`npm run "$s"`) could be any of them. Not read: the
-// scripts of a workspace's other packages (`-w`, `--workspaces`, `pnpm -r`); a script the agent
-// changed before the check is read as it then is, and one another part of the command names or
-// redirects to (on-disk.ts rewritten) cannot be known, so is refused. Pure: the caller's `packageScripts` reads the file.
+// names; the same through a package runner (`npx npm test`, `npm exec -- npm test`, `corepack pnpm
+// dev`). A script's name decided at run time (`npm run "$s"`) could be any of them. npm's
+// `--ignore-scripts` runs no pre, post or lifecycle script, only what the command names (npm's
+// config docs: "commands explicitly intended to run a particular script … will still run"). Not
+// read, so "cannot verify": the scripts of a workspace's packages (`-w`, `--workspaces`, `pnpm -r`,
+// `--filter`, `yarn workspace`) and deno.json's tasks (`deno task NAME`). A script the agent changed
+// before the check is read as it then is; one another part of the command names, redirects to or
+// may check out (on-disk.ts rewritten, git's commands that rewrite the work tree) cannot be known,
+// so is refused. Pure: the caller's `packageScripts` reads the file.
 import { decided, directories, expand, onWindows, POSIX, WINDOWS } from "./control-files.ts";
+import { runnerTails } from "./equivalents.ts";
+import { readGit } from "./git.ts";
 import { program } from "./match.ts";
 import { type Disk, rewritten } from "./on-disk.ts";
 import type { Segment } from "./shell-model.ts";
@@ -54,6 +61,30 @@ const INSTALL = new Set([
 ]);
 /** Options that name the directory whose package.json is read. */
 const DIR_OPTION = /^(--prefix|-C|--cwd|--dir)(=(.*))?$/;
+/** Options that run the scripts of a workspace's packages (npm's `-w`/`--workspaces`, pnpm's `-r`/`--filter`/`-w` (its root), bun's `--filter`): their package.json is not the one read. */
+const WORKSPACE = /^(-w|--workspace|-ws|--workspaces|-r|--recursive|--filter|-F|--filter-prod|--workspace-root)(=|$)/;
+/** Package managers' commands that run no script of the packages (`exec` and `dlx` run the program they name, read as such). */
+const RUNS_NONE = new Set(["list", "ls", "why", "outdated", "audit", "info", "view", "exec", "dlx", "x"]);
+/** npm's commands that name the script they run, so run it also under `--ignore-scripts` (without its pre and post). */
+const NAMES_ITS_SCRIPT = new Set(["test", "t", "tst", "start", "stop", "restart"]);
+/** git's commands that may put another package.json in the work tree (git-checkout(1), git-pull(1)…). */
+const CHECKS_OUT = new Set([
+  "checkout",
+  "switch",
+  "pull",
+  "merge",
+  "rebase",
+  "reset",
+  "restore",
+  "stash",
+  "cherry-pick",
+  "revert",
+  "am",
+  "apply",
+  "worktree",
+  "read-tree",
+  "checkout-index",
+]);
 
 type Script = { name: string; text: string };
 
@@ -63,10 +94,21 @@ type Script = { name: string; text: string };
  * package.json first (`cp x package.json && npm test`), so what runs is not what hey can read now.
  */
 export function scriptsRun(seg: Segment, disk: Disk | undefined): Script[] | { unknown: string } {
+  const out: Script[] = [];
+  // `npx npm test`, `npm exec -- npm test`, `corepack pnpm dev`: the runner's program runs its scripts
+  for (const s of [seg, ...runnerTails(seg)]) {
+    const run = scriptsOf(s, disk);
+    if ("unknown" in run) return run;
+    out.push(...run);
+  }
+  return out;
+}
+
+function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: string } {
   const control = disk?.control;
   const first = seg.words[0];
   if (!control?.packageScripts || !first || !decided(first)) return [];
-  const manager = program(first.text);
+  const manager = program(first.text).replace(/^(npm|pnpm|yarn)@.*$/, "$1"); // `npx npm@10 test`
   // node(1) `--run <script>`: "Run a command from a package.json's "scripts" object" (Node 22); no pre/post
   if (manager === "node") {
     const at = seg.words.findIndex((w) => decided(w) && /^--run(=|$)/.test(w.text));
@@ -75,8 +117,15 @@ export function scriptsRun(seg: Segment, disk: Disk | undefined): Script[] | { u
     const name = named && decided(named) ? named.text.replace(/^--run=/, "") : undefined;
     return readScripts(disk!, undefined, name === undefined ? undefined : [name], false, seg);
   }
+  if (manager === "deno") {
+    const [sub, task] = seg.words.slice(1).filter((w) => !decided(w) || !w.text.startsWith("-"));
+    if (sub && decided(sub) && sub.text === "task" && task) return { unknown: "it runs a task of deno.json, which hey does not read" };
+    return [];
+  }
   if (!["npm", "pnpm", "yarn", "bun"].includes(manager)) return [];
   let under: string | undefined;
+  let workspace = false;
+  let ignore = false;
   const ops: { text: string; known: boolean }[] = [];
   for (let i = 1; i < seg.words.length; i++) {
     const w = seg.words[i]!;
@@ -88,7 +137,12 @@ export function scriptsRun(seg: Segment, disk: Disk | undefined): Script[] | { u
       const value = m[2] ? { text: m[3]!, known: true } : seg.words[i + 1] && { text: seg.words[++i]!.text, known: decided(seg.words[i]!) };
       if (!value?.known) return []; // a directory known only at run time: its scripts are not read
       under = value.text;
-    } else if (!w.text.startsWith("-")) ops.push({ text: w.text, known: true });
+    } else if (WORKSPACE.test(w.text)) {
+      workspace = true;
+      // the package named (`npm -w web`, `pnpm --filter web`) is not a script's name
+      if (/^(--workspace|--filter|-F|--filter-prod)$/.test(w.text) || (manager === "npm" && w.text === "-w")) i++;
+    } else if (manager === "npm" && /^--ignore-scripts(=true)?$/.test(w.text)) ignore = true;
+    else if (!w.text.startsWith("-")) ops.push({ text: w.text, known: true });
   }
   // the script's name: after `run` (an option's value may stand before it), npm's lifecycle commands, or yarn's, pnpm's and bun's `NAME`
   const names = new Set<string>();
@@ -96,12 +150,18 @@ export function scriptsRun(seg: Segment, disk: Disk | undefined): Script[] | { u
   ops.forEach((op, j) => {
     if (op.known && RUN.has(op.text) && ops[j + 1]) ops[j + 1]!.known ? names.add(ops[j + 1]!.text) : (any = true);
   });
-  if (ops[0]?.known && manager === "npm" && Object.hasOwn(LIFECYCLE, ops[0].text)) for (const n of LIFECYCLE[ops[0].text]!) names.add(n);
+  const lifecycle = ops[0]?.known && manager === "npm" && Object.hasOwn(LIFECYCLE, ops[0].text) ? LIFECYCLE[ops[0].text]! : [];
+  // npm's `--ignore-scripts`: of its lifecycle, only the script a command names (`npm test`; `npm it` installs, then tests)
+  for (const n of ignore ? lifecycle.filter((n) => n === "test" || NAMES_ITS_SCRIPT.has(ops[0]!.text)) : lifecycle) names.add(n);
   // npm-install(1) with no package "runs … the package's lifecycle scripts": (pre/post)install, prepublish, prepare
-  if (ops.length === 1 && ops[0]!.known && manager === "npm" && INSTALL.has(ops[0]!.text)) for (const n of ["install", "prepublish", "prepare"]) names.add(n);
+  if (!ignore && ops.length === 1 && ops[0]!.known && manager === "npm" && INSTALL.has(ops[0]!.text))
+    for (const n of ["install", "prepublish", "prepare"]) names.add(n);
   if (ops[0] && manager !== "npm" && !(ops[0].known && RUN.has(ops[0].text))) ops[0].known ? names.add(ops[0].text) : (any = true);
+  if (manager === "yarn" && ops[0]?.known && /^workspaces?$/.test(ops[0].text)) workspace = true;
   if (!names.size && !any) return [];
-  return readScripts(disk!, under, any ? undefined : [...names], true, seg);
+  if (workspace && !(ops[0]?.known && RUNS_NONE.has(ops[0].text)))
+    return { unknown: "it runs the scripts of a workspace's packages, whose package.json hey does not read" };
+  return readScripts(disk!, under, any ? undefined : [...names], !ignore, seg);
 }
 
 /** The scripts `names` (undefined: all) of the package.json where the command runs, or `under` it; `around`: with npm's pre and post scripts. */
@@ -109,6 +169,8 @@ function readScripts(disk: Disk, under: string | undefined, names: string[] | un
   const control = disk.control!;
   const file = under === undefined ? "package.json" : `${under}/package.json`;
   if (rewritten(file, seg, disk.segments)) return { unknown: `another part of the command may change ${file} before it runs its scripts` };
+  const git = disk.segments.find((s) => s !== seg && checksOut(s));
+  if (git) return { unknown: `\`${git.words.map((w) => w.text).join(" ")}\` may check out another ${file} before it runs its scripts` };
   const f = onWindows(control) ? WINDOWS : POSIX;
   const at = under === undefined ? undefined : expand({ text: under, raw: under, unknown: false, glob: false }, control.home);
   const abs = at === undefined ? undefined : f.absolute(at);
@@ -122,4 +184,14 @@ function readScripts(disk: Disk, under: string | undefined, names: string[] | un
     for (const name of wanted) if (Object.hasOwn(scripts, name)) out.push({ name, text: scripts[name]! });
   }
   return out;
+}
+
+/** Whether `s` is a git command that may rewrite the work tree (`git checkout other`, `git pull`), or one whose subcommand is known only at run time. */
+function checksOut(s: Segment): boolean {
+  const first = s.words[0];
+  if (!first || !decided(first) || program(first.text) !== "git") return false;
+  const read = readGit(s.words);
+  if (!read) return true;
+  const sub = read.sub === undefined ? undefined : s.words[read.sub];
+  return !!sub && (!decided(sub) || CHECKS_OUT.has(sub.text));
 }

@@ -176,6 +176,11 @@ export const options: Row[] = [
   ["curl -X POST *", "curl -s -X POST https://example.com", "matches deny entry"],
   ["curl -X POST *", "curl https://example.com -XPOST", "matches deny entry"],
   ["curl -X POST *", "curl https://example.com -X GET", "allowed"],
+  // a `*` inside the entry's last word: the words after it match too, as after an entry without `*`
+  ["curl -X POST https://api.example.com/*", "curl -X POST https://api.example.com/v1 -d x", "matches deny entry"],
+  ["curl -X POST https://api.example.com/*", "curl -X POST https://other.example.com/v1 -d x", "allowed"],
+  ["rm -rf build/*", "rm -rf build/x other", "matches deny entry"],
+  ["rm -rf build/*", "rm -rf dist/x other", "allowed"],
   ["kubectl delete -n prod *", "kubectl delete pod x -n prod", "matches deny entry"],
   ["kubectl delete -n prod *", "kubectl delete pod x -n dev", "allowed"],
   ["docker run --privileged *", "docker run -it --privileged alpine", "matches deny entry"],

@@ -27,6 +27,7 @@ writeFileSync(join(project, "build", "app.js"), "console.log(1)\n");
 symlinkSync(join(project, "notes.txt"), join(project, "lnk"));
 linkSync(join(project, "notes.txt"), join(project, "hard"));
 symlinkSync("build/app.js", join(project, "app-link"));
+linkSync(join(project, "build", "app.js"), join(project, "hard-build"));
 const place = { cwd: project, home, controls: [join(home, ".config", "hey", "config.toml")] };
 const under = (entry: string) => permissionCheck({ allow: [], deny: [`bash: ${entry}`], narrow: [] }, "sh", place);
 
@@ -71,6 +72,18 @@ const CASES: [entry: string, command: string, names: string][] = [
   ["rm notes.txt", "cp /dev/null lnk", "it empties `lnk` (a link to `notes.txt`"],
   ["rm -rf build", ": > app-link", "it empties `app-link` (a link to `build`, which the entry names)"],
   ["rm notes.txt", ": > app-link", "allowed"], // a link, but to a file the entry does not name
+  // a hard link to a file under the directory an entry names
+  ["rm -rf build", ": > hard-build", "it empties `hard-build` (a link to `build`, which the entry names)"],
+  ["rm -rf build", "truncate -s 0 hard-build", "it empties `hard-build` (a link to `build`"],
+  // a link the same command makes, to a file the entry names or one under it: not there to look at yet
+  ["rm -rf build", "ln build/app.js x; : > x", "it empties `x` (may be a link to a file under `build`, which the entry names) if it holds anything"],
+  ["rm -rf build", "ln -sf ./build/app.js x && : > x", "it empties `x` (may be a link to a file under `build`"],
+  ["rm -rf build", `ln ${"$"}{PWD}/build/app.js x && : > x`, "it empties `x`"],
+  ["rm -rf build", "cp -l build/app.js x && : > x", "it empties `x` (may be a link to a file under `build`"],
+  ["rm notes.txt", "ln -f notes.txt n2; : > n2", "it empties `n2` (may be a link to `notes.txt`, which the entry names)"],
+  ["rm -rf build", "cp build/app.js x; : > x", "allowed"], // a copy: emptying it leaves build/app.js
+  ["rm -rf build", "ln notes.txt x; : > x", "allowed"], // a link to a file the entry does not name
+  ["rm -rf build", ": > hard", "allowed"], // a hard link, but none of its names is under build
   ["rm notes.txt", "echo more > lnk", "allowed"],
   // git checkout NAME: a path where something is there
   ["git reset --hard *", "git checkout notes.txt", "git checkout `notes.txt` overwrites the changes to the file or directory of that name"],

@@ -65,6 +65,25 @@ test.each<[string, string[], string[]]>([
     ],
     ["Invoke-WebRequest https://example.com -Method Get", "curl.exe https://example.com"],
   ],
+  // a URL-scoped entry: Invoke-WebRequest takes its URL by position or as -Uri, before or after the method
+  [
+    "bash: curl -X POST https://api.example.com/*",
+    [
+      "iwr https://api.example.com/v1 -Method Post",
+      "iwr -Uri https://api.example.com/v1 -Method Post",
+      "Invoke-WebRequest -uri:https://api.example.com/v1 -Method Post",
+      "iwr -Ur 'https://api.example.com/v*' -Method Post",
+      "curl https://api.example.com/v1 -Method Post -UseBasicParsing",
+      "iwr -Method Post https://api.example.com/v1 -Body x",
+      "curl.exe -X POST https://api.example.com/v1 -H 'a: b'",
+    ],
+    [
+      "iwr https://api.example.com/v1 -Method Get",
+      "iwr https://api.example.com/v1",
+      "iwr https://other.example.com/v1 -Method Post",
+      "iwr -Uri https://other.example.com/v1 -Method Post -OutFile x",
+    ],
+  ],
   [
     "bash: iwr -Method Delete *",
     ["curl.exe -X delete https://example.com/x", "Invoke-WebRequest https://example.com/x -Method DELETE"],

@@ -83,6 +83,29 @@ test.each([
   ["npm publish *", "ln -sf site/package.json package.json; yarn build", "another part of the command may change package.json"],
   ["npm publish *", "mv /tmp/x/package.json ./ && npm test", "another part of the command may change package.json"],
   ["npm publish *", 'cp "$F" site/package.json && npm --prefix site run build', "another part of the command may change site/package.json"],
+  // git may put another package.json there first: a branch's, a pull's
+  ["npm publish *", "git checkout other && npm test", "`git checkout other` may check out another package.json before it runs its scripts"],
+  ["npm publish *", "git pull && npm run build", "`git pull` may check out another package.json"],
+  ["npm publish *", "git -C . switch main; yarn build", "`git -C . switch main` may check out another package.json"],
+  // through a package runner: the program it runs runs the script
+  // (a deny entry naming npm refuses a runner running npm anyway)
+  ["bun test *", "npx npm test", "runs package.json's script `test` (`bun test`)"],
+  ["rm *", "npx -y npm@10 run clean", "runs package.json's script `clean` (`rimraf dist`)"],
+  ["bun test *", "npm exec -- npm test", "runs package.json's script `test`"],
+  ["npm publish *", "corepack pnpm deploy", "runs package.json's script `deploy`"],
+  ["npm publish *", "bunx yarn ship", "runs package.json's script `ship`"],
+  // a workspace's packages and deno.json's tasks are not read
+  ["npm publish *", "npm -w pkg run build", "cannot verify `npm -w pkg run build`: it runs the scripts of a workspace's packages"],
+  ["npm publish *", "npm run build --workspaces", "it runs the scripts of a workspace's packages"],
+  ["npm publish *", "pnpm -r run build", "it runs the scripts of a workspace's packages"],
+  ["npm publish *", "pnpm --filter web build", "it runs the scripts of a workspace's packages"],
+  ["npm publish *", "yarn workspace web build", "it runs the scripts of a workspace's packages"],
+  ["npm publish *", "npx pnpm -r test", "it runs the scripts of a workspace's packages"],
+  ["npm publish *", "deno task release", "cannot verify `deno task release`: it runs a task of deno.json"],
+  // --ignore-scripts still runs the script a command names
+  ["npm publish *", "npm run release --ignore-scripts", "runs package.json's script `release`"],
+  ["bun test *", "npm test --ignore-scripts", "runs package.json's script `test`"],
+  ["bun test *", "npm it --ignore-scripts", "runs package.json's script `test`"],
 ])("deny %j refuses %j", (entry, command, names) => {
   expect(under(entry)("bash", { command })).toContain(names);
 });
@@ -104,6 +127,20 @@ test.each([
   ["npm publish *", "git add package.json && git commit -m bump && npm test"],
   ["npm publish *", "npm test > out.log 2>&1"],
   ["npm publish *", "cp package.json /tmp/package.json.bak && npm run build"],
+  ["npm publish *", "git status && git diff && npm test"],
+  ["rm *", "npx npm run build"],
+  ["npm publish *", "npx prettier --write ."],
+  ["npm publish *", "deno run main.ts"],
+  ["npm publish *", "deno task"], // lists the tasks
+  ["npm publish *", "pnpm -r list"],
+  ["npm publish *", "npm -w web ls"],
+  ["npm publish *", "pnpm --filter web why react"],
+  // npm's --ignore-scripts runs no pre, post or lifecycle script (npm's config docs)
+  ["echo *", "npm run build --ignore-scripts"], // not postbuild's `echo built`
+  ["husky *", "npm ci --ignore-scripts"],
+  ["husky *", "npm install --ignore-scripts"],
+  ["husky *", "npm pack --ignore-scripts=true"],
+  ["git add *", "npm version patch --ignore-scripts"],
 ])("deny %j lets %j run", (entry, command) => {
   expect(under(entry)("bash", { command })).toBeUndefined();
 });

@@ -37,12 +37,14 @@ async function decisions(cwd: string, deny: string, commands: string[]): Promise
   return code === 0 ? JSON.parse(out) : undefined;
 }
 
-test("a FIFO named package.json does not hang the check of `npm test`; a real one is still read", async () => {
+test("a FIFO named package.json does not hang the check of `npm test`, and is not taken for one without scripts; a real one is still read", async () => {
   const dir = join(tmp.path, "fifo-package");
   mkdirSync(join(tmp.path, "home"), { recursive: true });
   mkdirSync(dir);
   execFileSync("mkfifo", [join(dir, "package.json")]);
-  expect(await decisions(dir, "bash: rm *", ["npm test", "npm run build"])).toEqual([{ allowed: true }, { allowed: true }]);
+  // npm reads what a writer sends it (`… > package.json &` left by an earlier call): its scripts are unknown
+  const unknown = { allowed: false, reason: expect.stringContaining("its package.json is not a regular file (a FIFO or device)") };
+  expect(await decisions(dir, "bash: rm *", ["npm test", "npm run build", "ls"])).toEqual([unknown, unknown, { allowed: true }]);
   const real = join(tmp.path, "real-package");
   mkdirSync(real);
   writeFileSync(join(real, "package.json"), JSON.stringify({ scripts: { test: "rm -r out" } }));
@@ -58,4 +60,17 @@ test("a git config that includes a FIFO does not hang the check of `git push`", 
   expect(await decisions(dir, "bash: git push --force *", ["git push"])).toEqual([
     { allowed: false, reason: expect.stringContaining("may force the push through git's config") },
   ]);
+});
+
+test("a git config include that is a FIFO may force `git push`; one naming /dev/null says nothing", async () => {
+  const dir = join(tmp.path, "fifo-only");
+  mkdirSync(join(dir, ".git"), { recursive: true });
+  execFileSync("mkfifo", [join(dir, "inc.fifo")]);
+  writeFileSync(join(dir, ".git", "config"), "[include]\n\tpath = ../inc.fifo\n");
+  expect(await decisions(dir, "bash: git push --force *", ["git push", "git status"])).toEqual([
+    { allowed: false, reason: expect.stringContaining("inc.fifo: not a regular file (a FIFO or device)") },
+    { allowed: true },
+  ]);
+  writeFileSync(join(dir, ".git", "config"), "[include]\n\tpath = /dev/null\n");
+  expect(await decisions(dir, "bash: git push --force *", ["git push"])).toEqual([{ allowed: true }]);
 });

@@ -1,0 +1,55 @@
+// The permission checks read the disk before every bash call (package.json for `npm test`, git's
+// config for `git push`, a file `: > f` would empty). A path on a hung network mount blocked those
+// reads, and hey with them, for as long as the mount hung. Each read now has a deadline
+// (fs/bounded-reads.ts); one that does not answer makes the check "cannot verify", naming the file.
+// A worker that never answers stands for the hung mount: the reads' own thread is what is bounded.
+import { afterAll, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { boundedHead, boundedLstat, setWorkerSource } from "../../src/fs/bounded-reads.ts";
+import { permissionCheck } from "../../src/wire.ts";
+import { tempDir } from "../helpers/e2e.ts";
+
+const tmp = tempDir("hey-bounded-");
+afterAll(() => {
+  setWorkerSource(undefined);
+  tmp.remove();
+});
+const root = realpathSync(tmp.path);
+const project = join(root, "project");
+const home = join(root, "home");
+mkdirSync(join(project, ".git"), { recursive: true });
+mkdirSync(home);
+writeFileSync(join(project, "package.json"), JSON.stringify({ scripts: { test: "npm publish" } }));
+writeFileSync(join(project, "notes.txt"), "the user's notes\n");
+writeFileSync(join(project, ".git", "config"), "[core]\n\tbare = false\n");
+const place = { cwd: project, home, controls: [join(home, ".config", "hey", "config.toml")] };
+const check = (deny: string, command: string) => permissionCheck({ allow: [], deny: [deny], narrow: [] }, "sh", place)("bash", { command });
+
+test("reads answer as the file system does: kind, size, content, the system error", () => {
+  expect(boundedLstat(join(project, "notes.txt"))).toMatchObject({ kind: "file", size: 17, nlink: 1 });
+  expect(boundedLstat(project).kind).toBe("dir");
+  const head = boundedHead(join(project, "notes.txt"), 8);
+  expect([Buffer.from(head.bytes).toString(), head.size]).toEqual(["the user", 17]);
+  expect(() => boundedLstat(join(project, "missing"))).toThrow(expect.objectContaining({ code: "ENOENT" }));
+  execFileSync("mkfifo", [join(root, "fifo")]);
+  expect(() => boundedHead(join(root, "fifo"), 8)).toThrow(expect.objectContaining({ code: "EINVAL" }));
+});
+
+test("a read that does not answer in time makes the check 'cannot verify', naming the file; the next reads work again", () => {
+  expect(check("bash: npm publish *", "npm test")).toContain("runs package.json's script `test`");
+  setWorkerSource("self.onmessage = () => {};"); // a mount that hangs: no read ever answers
+  try {
+    expect(check("bash: npm publish *", "npm test")).toBe(
+      "blocked by permission rules: cannot verify `npm test`: its package.json did not answer in 2 s (a hung network mount?), so its scripts are unknown",
+    );
+    expect(check("bash: git push --force *", "git push")).toContain(`may force the push through git's config (${join(project, ".git")} did not answer in 2 s`);
+    expect(check("bash: rm *", ": > notes.txt")).toContain("it empties `notes.txt` if it holds anything, which hey cannot see");
+    expect(check("bash: npm publish *", "ls")).toBeUndefined(); // reads nothing
+  } finally {
+    setWorkerSource(undefined);
+  }
+  expect(check("bash: npm publish *", "npm test")).toContain("runs package.json's script `test`");
+  expect(check("bash: rm *", ": > new.txt")).toBeUndefined();
+});
