@@ -95,3 +95,25 @@ test(
   },
   E2E_TIMEOUT,
 );
+
+test(
+  "Ctrl-C during the first call of a batch: the calls it kept from running say 'stopped', 'interrupted by user' is said once",
+  async () => {
+    server.enqueue(
+      toolCalls([
+        ["bash", { command: "echo start; while [ ! -e never ]; do sleep 0.05; done" }],
+        ["read_file", { path: "a.txt" }],
+        ["bash", { command: "echo two" }],
+      ]),
+    );
+    const t = await open();
+    await t.type("run it");
+    await t.keys("Enter");
+    await t.waitFor(/^ {4}start$/m);
+    await t.keys("C-c");
+    const screen = await t.waitFor((s) => lastLine(s) === "›" && s.includes("✗ $ echo two"));
+    expect(screen).toContain("  ✗ read a.txt: stopped\n  ✗ $ echo two: stopped\ninterrupted by user\n");
+    expect(screen.match(/interrupted by user/g)).toHaveLength(1);
+  },
+  E2E_TIMEOUT,
+);
