@@ -56,15 +56,18 @@ export function liveTail(show: (lines: string[]) => void, everyMs = LIVE_TAIL_MS
   };
 }
 
+/** a move to the line's first column (CSI G: Node's readline.cursorTo, ora's spinners): a redraw, as a carriage return is */
+const TO_FIRST_COLUMN = /\x1b\[[01]?G/g;
+
 /**
  * The last `n` lines of `text` as a terminal would leave them: colour and other escape sequences
- * dropped, a line redrawn after a carriage return (a progress bar) in its last state, tabs as
- * spaces, blank lines at the end left out. `partialFirst`: the first line is the end of a longer
+ * dropped, a line redrawn after a carriage return or a move to its first column (a progress bar)
+ * in its last state, tabs as spaces, blank lines at the end left out. `partialFirst`: the first line is the end of a longer
  * one, left out — but for what follows its last carriage return, a whole redraw (a progress bar
  * past the kept bytes). Other control characters stay for the terminal to make visible. Pure.
  */
 export function lastLines(text: string, n: number, partialFirst = false): string[] {
-  const lines = text.replace(ESCAPES, "").split("\n");
+  const lines = text.replace(TO_FIRST_COLUMN, "\r").replace(ESCAPES, "").split("\n");
   if (partialFirst) {
     const first = lines[0]!.replace(/\r$/, "");
     const redraw = first.lastIndexOf("\r");

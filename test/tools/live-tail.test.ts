@@ -24,6 +24,13 @@ test.each([
   ["a line still being written is shown", "done\nhalf", 5, false, ["done", "half"]],
   ["tput sgr0's charset selection dropped, as in the result", "\x1b[31mred\x1b(B\x1b[m ok\n", 5, false, ["red ok"]],
   ["a progress bar cut off at its start shows its last redraw", "ing [##   ] 20%\rDownloading [###  ] 30%", 5, true, ["Downloading [###  ] 30%"]],
+  [
+    "a spinner redrawn from the first column (readline.cursorTo, ora)",
+    "\x1b[1G\x1b[0K⠋ installing\x1b[1G\x1b[0K⠙ installing\x1b[G\x1b[2K⠹ linking",
+    5,
+    false,
+    ["⠹ linking"],
+  ],
   ["... and one ended by CRLF", "ing 20%\rDownloading 30%\r\nnext", 5, true, ["Downloading 30%", "next"]],
 ])("lastLines: %s", (_what, text, n, partial, want) => {
   expect(lastLines(text, n, partial)).toEqual(want);
