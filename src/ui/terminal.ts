@@ -62,7 +62,7 @@ const RESULT_INDENT = "  ";
 /** the width the live lines of a running command are cut to when the terminal does not say its own */
 const LIVE_COLUMNS = 80;
 /** rows side by side commands' live lines share: each its call's line and its last lines (one at least) */
-const LIVE_ROWS = 10;
+const LIVE_ROWS = 8;
 /**
  * from the cursor's row and everything below cleared, never from the screen's top corner: tmux
  * keeps what such a clear wipes in the scrollback (a copy per redraw once Ctrl-L put the lines there)
@@ -119,13 +119,15 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   let spinWidth = 0; // the spinner's row as drawn: the cursor is at its end
   /**
    * the live lines above the spinner's row, cut to one row each; the spinner is drawn after them.
-   * Commands side by side each show under their own line, in the order they were called
+   * Commands side by side each show under their own line, in the order they were called (and a
+   * command's under its own while other calls of the batch still run)
    */
   const drawLive = () => {
     const running = [...calls].filter(([id]) => live.has(id));
     const each = running.length > 1 ? Math.max(1, Math.floor(LIVE_ROWS / running.length) - 1) : Number.POSITIVE_INFINITY;
+    const labelled = calls.size > 1; // which of the calls still running they are from
     const lines = running.flatMap(([id, call]) => [
-      ...(running.length > 1 ? [call.label] : []),
+      ...(labelled ? [call.label] : []),
       ...live
         .get(id)!
         .slice(-each)

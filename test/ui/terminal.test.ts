@@ -398,9 +398,12 @@ test("commands side by side each show their live lines under their own line, not
   };
   terminal.emit({ type: "tool_output", id: "a", lines: ["a1", "a2", "a3", "a4", "a5"] });
   terminal.emit({ type: "tool_output", id: "b", lines: ["Compiling foo", "Compiling bar"] });
-  expect(shown()).toEqual(["$ npm test", "    a2", "    a3", "    a4", "    a5", "$ cargo build", "    Compiling foo", "    Compiling bar"]);
+  expect(shown()).toEqual(["$ npm test", "    a3", "    a4", "    a5", "$ cargo build", "    Compiling foo", "    Compiling bar"]);
   terminal.emit({ type: "tool_result", id: "a", name: "bash", ok: true, output: "a5\n[exit code 0]" });
   terminal.emit({ type: "tool_output", id: "b", lines: ["Compiling bar", "Finished"] });
   expect(shown()).toEqual(["    Compiling bar", "    Finished"]); // alone again: its lines only
+  terminal.emit({ type: "tool_call", id: "c", name: "read_file", arguments: '{"path":"a.txt"}' });
+  terminal.emit({ type: "tool_output", id: "b", lines: ["Finished", "Running tests"] });
+  expect(shown()).toEqual(["$ cargo build", "    Finished", "    Running tests"]); // another call still runs: whose they are
   terminal.stopSpinner();
 });
