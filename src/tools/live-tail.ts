@@ -2,6 +2,7 @@
 // tool hands every chunk of stdout and stderr to `take`; at most every LIVE_TAIL_MS, when something
 // new came, `show` gets the last LIVE_LINES lines. A chunk costs a copy of at most TAIL_BYTES, so a
 // command that prints fast is not slowed. Display only: the model's result is made as before.
+import { ESCAPES } from "./bash-output.ts";
 
 /** lines shown under a running command */
 export const LIVE_LINES = 5;
@@ -55,18 +56,24 @@ export function liveTail(show: (lines: string[]) => void, everyMs = LIVE_TAIL_MS
   };
 }
 
-// eslint-disable-next-line no-control-regex
-const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]/g;
+/** a move to the line's first column (CSI G: Node's readline.cursorTo, ora's spinners): a redraw, as a carriage return is */
+const TO_FIRST_COLUMN = /\x1b\[[01]?G/g;
 
 /**
  * The last `n` lines of `text` as a terminal would leave them: colour and other escape sequences
- * dropped, a line redrawn after a carriage return (a progress bar) in its last state, tabs as
- * spaces, blank lines at the end left out. `partialFirst`: the first line is the end of a longer
- * one, left out. Other control characters stay for the terminal to make visible. Pure.
+ * dropped, a line redrawn after a carriage return or a move to its first column (a progress bar)
+ * in its last state, tabs as spaces, blank lines at the end left out. `partialFirst`: the first line is the end of a longer
+ * one, left out — but for what follows its last carriage return, a whole redraw (a progress bar
+ * past the kept bytes). Other control characters stay for the terminal to make visible. Pure.
  */
 export function lastLines(text: string, n: number, partialFirst = false): string[] {
-  const lines = text.replace(ESCAPES, "").split("\n");
-  if (partialFirst) lines.shift();
+  const lines = text.replace(TO_FIRST_COLUMN, "\r").replace(ESCAPES, "").split("\n");
+  if (partialFirst) {
+    const first = lines[0]!.replace(/\r$/, "");
+    const redraw = first.lastIndexOf("\r");
+    if (redraw < 0) lines.shift();
+    else lines[0] = first.slice(redraw + 1);
+  }
   const out: string[] = [];
   for (let i = lines.length - 1; i >= 0 && out.length < n; i--) {
     const line = redrawn(lines[i]!).replace(/\t/g, "  ").trimEnd();

@@ -9,6 +9,7 @@ import { createTextStream, type TextStream } from "./markdown.ts";
 import { cutToWidth, wrapColumns } from "./wrap.ts";
 import { commandRest, resultStatus, toolLine } from "./tool-lines.ts";
 import { visible } from "./visible.ts";
+import { reflowedRow } from "./prompt-rows.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 
 export interface Stream {
@@ -60,6 +61,13 @@ const SPINNER_INTERVAL_MS = 100;
 const RESULT_INDENT = "  ";
 /** the width the live lines of a running command are cut to when the terminal does not say its own */
 const LIVE_COLUMNS = 80;
+/** rows side by side commands' live lines share: each its call's line and its last lines (one at least) */
+const LIVE_ROWS = 8;
+/**
+ * from the cursor's row and everything below cleared, never from the screen's top corner: tmux
+ * keeps what such a clear wipes in the scrollback (a copy per redraw once Ctrl-L put the lines there)
+ */
+const CLEAR_DOWN = "\r \x1b[J\r\x1b[K";
 /** starts each stretch of thinking where it cannot be shown dim */
 const THINKING_MARK = "thinking: ";
 const DIFF_INDENT = "    ";
@@ -106,22 +114,44 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   let spinLabel = "";
   let spinUntil: number | undefined;
   let spinStart = 0;
-  let live: { id: string; lines: string[] } | undefined; // a running command's last lines of output
-  let liveRows = 0; // rows of them above the spinner's
-  /** the live lines above the spinner's row, cut to one row each; the spinner is drawn after them */
+  const live = new Map<string, string[]>(); // running commands' last lines of output, by call
+  let liveDrawn = { widths: [] as number[], columns: 0 }; // the rows of them above the spinner's, as drawn
+  let spinWidth = 0; // the spinner's row as drawn: the cursor is at its end
+  /**
+   * the live lines above the spinner's row, cut to one row each; the spinner is drawn after them.
+   * Commands side by side each show under their own line, in the order they were called (and a
+   * command's under its own while other calls of the batch still run)
+   */
   const drawLive = () => {
-    const lines = live && calls.has(live.id) ? live.lines : [];
+    const running = [...calls].filter(([id]) => live.has(id));
+    const each = running.length > 1 ? Math.max(1, Math.floor(LIVE_ROWS / running.length) - 1) : Number.POSITIVE_INFINITY;
+    const labelled = calls.size > 1; // which of the calls still running they are from
+    const lines = running.flatMap(([id, call]) => [
+      ...(labelled ? [call.label] : []),
+      ...live
+        .get(id)!
+        .slice(-each)
+        .map((l) => DIFF_INDENT + visible(l)),
+    ]);
     const columns = info.columns?.() || LIVE_COLUMNS; // a wrapped row would not be cleared: cut even when the width is unknown
-    const block = lines.map((l) => cutToWidth(DIFF_INDENT + visible(l), columns, width)).join("\n");
+    const rows = lines.map((l) => cutToWidth(l, columns, width));
+    const block = rows.join("\n");
     info.write(block === "" ? "" : (info.color ? DIM + block + RESET : block) + "\n");
-    liveRows = lines.length;
+    liveDrawn = { widths: rows.map(width), columns };
+  };
+  /** the live lines and the spinner's row cleared, the cursor where the first was: as many rows up as the terminal's reflow made them after a resize */
+  const clearLive = () => {
+    const columns = info.columns?.() || LIVE_COLUMNS;
+    const { widths } = liveDrawn;
+    const up = columns === liveDrawn.columns ? widths.length : reflowedRow({ widths: [...widths, spinWidth], line: widths.length, offset: spinWidth }, columns);
+    info.write(up > 0 ? `\r\x1b[${up}A${CLEAR_DOWN}` : CLEAR_LINE);
+    liveDrawn = { widths: [], columns: 0 };
   };
   const stopSpinner = () => {
     if (!spinner) return;
     clearInterval(spinner);
     spinner = undefined;
-    info.write(liveRows > 0 ? `\r\x1b[${liveRows}A\x1b[J` : CLEAR_LINE); // the live lines go with it: the scrollback keeps none
-    liveRows = 0;
+    clearLive(); // the live lines go with it: the scrollback keeps none
   };
   /**
    * `start`: when the wait began (a spinner drawn again after a notice keeps counting); `until`: a
@@ -141,7 +171,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     drawLive();
     const draw = (redrawLive = false) => {
       if (redrawLive) {
-        info.write(liveRows > 0 ? `\r\x1b[${liveRows}A\x1b[J` : CLEAR_LINE);
+        clearLive();
         drawLive();
       }
       const at = now();
@@ -150,6 +180,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
         left > 0 ? `${label} ${left}s` : `${until === undefined ? label : "waiting for the model…"} ${Math.floor((at - (until ?? spinStart)) / 1000)}s`;
       const line = fitted(`${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} ${what}`); // one row: a wrapped line would not be cleared
       info.write(CLEAR_LINE + (info.color ? DIM + line + RESET : line));
+      spinWidth = width(line);
     };
     draw();
     spinner = setInterval(draw, SPINNER_INTERVAL_MS);
@@ -260,11 +291,12 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
         }
         case "tool_output":
           // redrawn in place under the call's line, until its result replaces them
-          live = { id: event.id, lines: event.lines };
-          if (spinner && calls.has(event.id)) redraw();
+          if (!calls.has(event.id)) break;
+          live.set(event.id, event.lines);
+          if (spinner) redraw();
           break;
         case "tool_result":
-          if (live?.id === event.id) live = undefined;
+          live.delete(event.id);
           stopSpinner();
           showResult(event);
           spin(calls.size > 0 ? "running…" : "working…");
@@ -309,6 +341,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           endLine(info);
           endLine(answer);
           calls.clear();
+          live.clear();
           break;
         default:
           break;

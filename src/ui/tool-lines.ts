@@ -5,6 +5,7 @@
 // unified diff of an edit or a write, capped. Pure: the colours and the I/O are terminal.ts's.
 import { structuredPatch } from "diff";
 import { TOOL } from "../kernel/tool-names.ts";
+import { INTERRUPTED } from "../kernel/tool.ts";
 import { isSignal } from "../tools/bash-filter.ts";
 
 /** A call line or a status is cut to this many characters; on a terminal a status is cut further, to its width (terminal.ts). */
@@ -103,6 +104,8 @@ export function commandRest(name: string, argsJson: string): string[] {
 export function resultStatus(name: string, ok: boolean, output: string, argsJson = "{}", before?: string): ResultStatus {
   const bad = (text: string): ResultStatus => ({ ok: false, text: cut(text), diff: [], preview: [] });
   const good = (text: string, diff: string[] = []): ResultStatus => ({ ok: true, text: cut(text), diff, preview: [] });
+  // the kernel's result for a call the turn's interrupt cut short or never ran (a batch's later calls): why is the turn's own line, next
+  if (!ok && CUT_SHORT.test(output)) return bad("stopped");
   if (name === TOOL.bash) return bashStatus(ok, output);
   if (!ok) return bad(firstLine(output) || "failed");
   switch (name) {
@@ -192,6 +195,8 @@ const MARKER =
 /** why bash stopped the command: `[timed out after 2 s; …]`, `[interrupted by user; …]`, `[terminated (SIGTERM); …]` */
 const STOPPED = /^\[([^;\]]*); the process group was killed\]$/;
 const OMITTED = /^… .* omitted …$/;
+/** a call's whole result when the turn was cancelled: Ctrl-C's words, or a signal's (`terminated (SIGTERM)`, ui/signals.ts) */
+const CUT_SHORT = new RegExp(`^(?:${INTERRUPTED}|[a-z ]+ \\(SIG[A-Z]+\\))$`);
 /** the one stop that is the call's own and not the turn's: its time ran out */
 const TIMED_OUT = /^timed out after /;
 

@@ -54,3 +54,66 @@ test(
   },
   E2E_TIMEOUT,
 );
+
+test(
+  "a resize while the live lines are up leaves none of them behind: the terminal's reflow of them is cleared too",
+  async () => {
+    const lines = [1, 2, 3, 4, 5].map((i) => `echo "L${i} building module number ${i} of the project with a long line"`).join("; ");
+    server.enqueue(toolCalls([["bash", { command: `${lines}; while [ ! -e go ]; do sleep 0.05; done; echo end` }]]), answer("Done."));
+    const t = await open({ cols: 80 });
+    await t.type("run it");
+    await t.keys("Enter");
+    await t.waitFor(/^ {4}L5 /m);
+    await t.resize(40, 24); // each live row now takes two
+    writeFileSync(join(t.cwd, "go"), "");
+    await t.waitFor("Done.");
+    const all = (await t.screen({ scrollback: true, joined: true })).split("\n");
+    const at = all.findIndex((l) => l.startsWith("  ✓ "));
+    expect(all.slice(0, at).filter((l) => /^ {4}L\d/.test(l))).toEqual([]); // before the result: the command's line only
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "Ctrl-L while the live lines are up: later redraws leave no copies of them in the scrollback",
+  async () => {
+    const command =
+      "for i in 1 2 3; do echo a$i; done; while [ ! -e go ]; do sleep 0.05; done; for i in 1 2 3; do echo b$i; done; while [ ! -e end ]; do sleep 0.05; done";
+    server.enqueue(toolCalls([["bash", { command }]]), answer("Done."));
+    const t = await open({ cols: 80 });
+    await t.type("run it");
+    await t.keys("Enter");
+    await t.waitFor(/^ {4}a3$/m);
+    await t.keys("C-l");
+    await t.waitFor((s) => s.split("\n")[0]!.includes("running…")); // the spinner's row at the top, the rest cleared
+    writeFileSync(join(t.cwd, "go"), "");
+    await t.waitFor(/^ {4}b3$/m);
+    const all = (await t.screen({ scrollback: true })).split("\n");
+    expect(all.filter((l) => l.includes("running…"))).toHaveLength(1);
+    writeFileSync(join(t.cwd, "end"), "");
+    await t.waitFor("Done.");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "Ctrl-C during the first call of a batch: the calls it kept from running say 'stopped', 'interrupted by user' is said once",
+  async () => {
+    server.enqueue(
+      toolCalls([
+        ["bash", { command: "echo start; while [ ! -e never ]; do sleep 0.05; done" }],
+        ["read_file", { path: "a.txt" }],
+        ["bash", { command: "echo two" }],
+      ]),
+    );
+    const t = await open();
+    await t.type("run it");
+    await t.keys("Enter");
+    await t.waitFor(/^ {4}start$/m);
+    await t.keys("C-c");
+    const screen = await t.waitFor((s) => lastLine(s) === "›" && s.includes("✗ $ echo two"));
+    expect(screen).toContain("  ✗ read a.txt: stopped\n  ✗ $ echo two: stopped\ninterrupted by user\n");
+    expect(screen.match(/interrupted by user/g)).toHaveLength(1);
+  },
+  E2E_TIMEOUT,
+);

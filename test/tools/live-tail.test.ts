@@ -22,6 +22,16 @@ test.each([
   ["tabs as spaces, other controls kept for the terminal to show", "a\tb\x07\n", 5, false, ["a  b\x07"]],
   ["a first line cut off at its start left out", "tail of a long line\nwhole\n", 5, true, ["whole"]],
   ["a line still being written is shown", "done\nhalf", 5, false, ["done", "half"]],
+  ["tput sgr0's charset selection dropped, as in the result", "\x1b[31mred\x1b(B\x1b[m ok\n", 5, false, ["red ok"]],
+  ["a progress bar cut off at its start shows its last redraw", "ing [##   ] 20%\rDownloading [###  ] 30%", 5, true, ["Downloading [###  ] 30%"]],
+  [
+    "a spinner redrawn from the first column (readline.cursorTo, ora)",
+    "\x1b[1G\x1b[0K⠋ installing\x1b[1G\x1b[0K⠙ installing\x1b[G\x1b[2K⠹ linking",
+    5,
+    false,
+    ["⠹ linking"],
+  ],
+  ["... and one ended by CRLF", "ing 20%\rDownloading 30%\r\nnext", 5, true, ["Downloading 30%", "next"]],
 ])("lastLines: %s", (_what, text, n, partial, want) => {
   expect(lastLines(text, n, partial)).toEqual(want);
 });
@@ -37,6 +47,16 @@ test("only the end of a long output is kept, and what is shown changes only when
   await until(() => shown.length === 2, "the new lines");
   tail.stop();
   expect(shown[1]).toEqual(["more 2995", "more 2996", "more 2997", "more 2998", "more 2999"]);
+});
+
+test("a progress bar redrawn past the kept bytes stays on show", async () => {
+  const shown: string[][] = [];
+  const tail = liveTail((lines) => shown.push(lines), 5);
+  const bar = (i: number) => `\rDownloading [${"#".repeat(i % 50).padEnd(50)}] ${i}%`; // curl, pip, npm: one line, redrawn
+  for (let i = 0; i < 200; i++) tail.take(new TextEncoder().encode(bar(i)));
+  await until(() => shown.length === 1, "the bar");
+  tail.stop();
+  expect(shown[0]).toEqual([bar(199).slice(1)]);
 });
 
 test("the bash tool reports a running command's last lines while it runs; its result is as before", async () => {

@@ -362,11 +362,11 @@ test("a running command's last lines show above the spinner, cut to one row each
   expect(err.join("")).toBe("\r\x1b[K    cc -c main.c\n    warning^G in a …\n\r\x1b[K⠙ running… 0s");
   err.length = 0;
   terminal.emit({ type: "tool_output", id: "c", lines: ["ld main.o"] });
-  expect(err.join("")).toBe("\r\x1b[2A\x1b[J    ld main.o\n\r\x1b[K⠹ running… 0s"); // the two rows redrawn in place
+  expect(err.join("")).toBe("\r\x1b[2A\r \x1b[J\r\x1b[K    ld main.o\n\r\x1b[K⠹ running… 0s"); // the two rows redrawn in place
   err.length = 0;
   terminal.emit({ type: "tool_result", id: "c", name: "bash", ok: true, output: "[exit code 0]" });
   terminal.stopSpinner();
-  expect(err.join("").startsWith("\r\x1b[1A\x1b[J  ✓ ")).toBe(true); // the live row goes, the result takes its place
+  expect(err.join("").startsWith("\r\x1b[1A\r \x1b[J\r\x1b[K  ✓ ")).toBe(true); // the live row goes, the result takes its place
   expect(err.join("")).not.toContain("ld main.o");
 });
 
@@ -380,4 +380,30 @@ test("a running command's live line is cut to 80 columns where the terminal does
   terminal.stopSpinner();
   const row = err.join("").split("\n")[0]!.replace("\r\x1b[K", "");
   expect(row).toBe(`    ${"x".repeat(75)}…`);
+});
+
+test("commands side by side each show their live lines under their own line, not one in place of the other", () => {
+  const err: string[] = [];
+  const info = { write: (s: string) => void err.push(s), color: false, tty: true, columns: () => 40 };
+  const terminal = createTerminalOutput({ ...info, write: () => {} }, info, { maxRetries: 5, now: () => 0 });
+  terminal.emit({ type: "turn_start", turn: 1 });
+  terminal.emit({ type: "tool_call", id: "a", name: "bash", arguments: '{"command":"npm test"}' });
+  terminal.emit({ type: "tool_call", id: "b", name: "bash", arguments: '{"command":"cargo build"}' });
+  const shown = () => {
+    const last = err.join("").split("\x1b[J").at(-1)!; // what the last redraw drew
+    return last
+      .split("\n")
+      .map((l) => l.replace(/^\r\x1b\[K/, ""))
+      .slice(0, -1); // the spinner's row last
+  };
+  terminal.emit({ type: "tool_output", id: "a", lines: ["a1", "a2", "a3", "a4", "a5"] });
+  terminal.emit({ type: "tool_output", id: "b", lines: ["Compiling foo", "Compiling bar"] });
+  expect(shown()).toEqual(["$ npm test", "    a3", "    a4", "    a5", "$ cargo build", "    Compiling foo", "    Compiling bar"]);
+  terminal.emit({ type: "tool_result", id: "a", name: "bash", ok: true, output: "a5\n[exit code 0]" });
+  terminal.emit({ type: "tool_output", id: "b", lines: ["Compiling bar", "Finished"] });
+  expect(shown()).toEqual(["    Compiling bar", "    Finished"]); // alone again: its lines only
+  terminal.emit({ type: "tool_call", id: "c", name: "read_file", arguments: '{"path":"a.txt"}' });
+  terminal.emit({ type: "tool_output", id: "b", lines: ["Finished", "Running tests"] });
+  expect(shown()).toEqual(["$ cargo build", "    Finished", "    Running tests"]); // another call still runs: whose they are
+  terminal.stopSpinner();
 });
