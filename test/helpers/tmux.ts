@@ -165,7 +165,7 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
     async close() {
       // hey, hung up on, saves its session and history before it exits: its home goes after it
       const shell = Number((await tmux("display-message", "-p", ...target, "#{pane_pid}").catch(() => "")).trim());
-      const hey = shell ? childOf(shell, bin) : undefined;
+      const hey = shell ? descendantOf(shell, bin) : undefined; // with job control, below the script the shell runs
       await tmux("kill-server").catch(() => {});
       if (hey) await until(() => !runs(hey), "hey to exit", 10_000).catch(() => {});
       socket.remove();
@@ -206,13 +206,28 @@ function runs(pid: number): boolean {
 
 /** The process whose parent is `parent` and whose executable is `exe`, from /proc. */
 function childOf(parent: number, exe: string): number | undefined {
+  return processesOf(exe).find((p) => p.ppid === parent)?.pid;
+}
+
+/** `exe` running anywhere below `ancestor` (with job control a shell script stands between the pane's shell and hey). */
+function descendantOf(ancestor: number, exe: string): number | undefined {
+  const parents = new Map(processesOf().map((p) => [p.pid, p.ppid]));
+  return processesOf(exe).find((p) => {
+    for (let up = p.ppid, hops = 0; up > 1 && hops < 16; up = parents.get(up) ?? 0, hops++) if (up === ancestor) return true;
+    return false;
+  })?.pid;
+}
+
+/** Each process (of `exe`, when given) with its parent, from /proc. */
+function processesOf(exe?: string): { pid: number; ppid: number }[] {
+  const out: { pid: number; ppid: number }[] = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, "utf8");
       const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === parent && readFileSync(`/proc/${name}/cmdline`, "utf8").startsWith(exe)) return Number(name);
+      if (exe === undefined || readFileSync(`/proc/${name}/cmdline`, "utf8").startsWith(exe)) out.push({ pid: Number(name), ppid });
     } catch {} // gone meanwhile
   }
-  return undefined;
+  return out;
 }
