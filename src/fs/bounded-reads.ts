@@ -75,7 +75,9 @@ self.onmessage = (e) => {
     Atomics.store(ctl, 0, 0);
     const req = JSON.parse(new TextDecoder().decode(new Uint8Array(sab, ${HEADER}, ctl[2]).slice()));
     const { answer, bytes } = perform(fs, req);
-    const text = new TextEncoder().encode(JSON.stringify(answer)).subarray(0, ${ANSWER_ROOM});
+    let text = new TextEncoder().encode(JSON.stringify(answer));
+    // an error naming a path near PATH_MAX does not fit: its code does (cut, the answer would not parse)
+    if (text.length > ${ANSWER_ROOM}) text = new TextEncoder().encode(JSON.stringify({ error: { code: answer.error && answer.error.code, message: req.path.slice(0, 200) + "…: " + (answer.error && answer.error.code) } }));
     new Uint8Array(sab, ${HEADER}).set(text);
     if (bytes) new Uint8Array(sab, ${HEADER + ANSWER_ROOM}).set(bytes);
     ctl[3] = text.length;

@@ -53,3 +53,15 @@ test("a read that does not answer in time makes the check 'cannot verify', namin
   expect(check("bash: npm publish *", "npm test")).toContain("runs package.json's script `test`");
   expect(check("bash: rm *", ": > new.txt")).toBeUndefined();
 });
+
+test("a package.json that is a FIFO at a path near PATH_MAX is still 'cannot verify' (the error naming it kept its code)", () => {
+  let dir = root;
+  while (dir.length < 4070) {
+    dir = join(dir, "d".repeat(Math.min(200, 4070 - dir.length)));
+    mkdirSync(dir);
+  }
+  execFileSync("mkfifo", [join(dir, "package.json")]);
+  const deep = permissionCheck({ allow: [], deny: ["bash: npm publish *"], narrow: [] }, "sh", { ...place, cwd: dir });
+  expect(deep("bash", { command: "npm test" })).toContain("its package.json is not a regular file (a FIFO or device)");
+  expect(() => boundedLstat(join(dir, "missing"))).toThrow(expect.objectContaining({ code: "ENOENT" }));
+});
