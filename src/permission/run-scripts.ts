@@ -198,9 +198,14 @@ function readScripts(disk: Disk, under: string | undefined, names: string[] | un
   return out;
 }
 
-/** Whether `s` is a git command that may rewrite the work tree (`git checkout other`, `git pull`), or one whose subcommand is known only at run time. */
+/** Whether `s` is a git (or gh) command that may rewrite the work tree (`git checkout other`, `git pull`, `gh pr checkout 12`), or one whose subcommand is known only at run time. */
 function checksOut(s: Segment): boolean {
   const first = s.words[0];
+  // gh-pr-checkout(1): "Check out a pull request in git" (`gh pr checkout 12 && npm test`)
+  if (first && decided(first) && program(first.text) === "gh") {
+    const [area, sub] = s.words.slice(1).filter((w) => !decided(w) || !w.text.startsWith("-"));
+    return !!area && (!decided(area) || (area.text === "pr" && !!sub && (!decided(sub) || sub.text === "checkout" || sub.text === "co")));
+  }
   if (!first || !decided(first) || program(first.text) !== "git") return false;
   const read = readGit(s.words);
   if (!read) return true;

@@ -118,6 +118,7 @@ test.each([
   ],
   ["husky *", 'npm --prefix "$D" run build', "in a directory known only at run time"],
   ["npm publish *", 'pnpm -C "$D" release', "in a directory known only at run time"],
+  ["npm publish *", "gh pr checkout 12 && npm test", "`gh pr checkout 12` may check out another package.json before it runs its scripts"],
 ])("deny %j refuses %j", (entry, command, names) => {
   expect(under(entry)("bash", { command })).toContain(names);
 });
@@ -152,6 +153,7 @@ test.each([
   ["husky *", "npm ci --ignore-scripts"],
   ["husky *", "npm ci --ignore-scripts true"],
   ["husky *", 'npm --prefix "$D" ls'], // runs no script
+  ["npm publish *", "gh pr view 12 && npm test"],
   ["husky *", "npm install --ignore-scripts"],
   ["husky *", "npm pack --ignore-scripts=true"],
   ["git add *", "npm version patch --ignore-scripts"],
