@@ -5,7 +5,8 @@
 // (Atomics.wait); a read that does not answer in time throws Hung, which the callers turn into
 // "cannot verify" naming the file, and the worker it is stuck in is left behind (a fresh one takes
 // the next read). After MAX_STUCK such workers, reads fail at once: each holds a thread.
-// ~40 µs a read (a round trip between threads); where no worker can be made, the read runs here.
+// ~40 µs a read (a round trip between threads); where no worker can be made, or one made never
+// starts (its code cannot load there: it costs one wait), the reads run here, without a deadline.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync } from "node:fs";
 
 export const DEADLINE_MS = 2000;
@@ -60,22 +61,25 @@ function perform(fs: typeof import("node:fs"), req: Op): { answer: Answer; bytes
   }
 }
 
-// the buffer: [request's state, answer's state, request's length, answer's length, bytes' length],
-// then the request or the answer (JSON), then the bytes. The worker waits on the buffer, not for
-// messages: a read is two wake-ups, no message to copy.
-const HEADER = 20;
+// the buffer: [request's state, answer's state, request's length, answer's length, bytes' length,
+// started], then the request or the answer (JSON), then the bytes. The worker waits on the buffer,
+// not for messages: a read is two wake-ups, no message to copy.
+const HEADER = 24;
 const ANSWER_ROOM = 4096;
 const WORKER = `const fs = require("node:fs");
 const perform = ${perform.toString()};
 self.onmessage = (e) => {
   const sab = e.data;
-  const ctl = new Int32Array(sab, 0, 5);
+  const ctl = new Int32Array(sab, 0, 6);
+  Atomics.store(ctl, 5, 1);
   for (;;) {
     Atomics.wait(ctl, 0, 0);
     Atomics.store(ctl, 0, 0);
     const req = JSON.parse(new TextDecoder().decode(new Uint8Array(sab, ${HEADER}, ctl[2]).slice()));
     const { answer, bytes } = perform(fs, req);
-    const text = new TextEncoder().encode(JSON.stringify(answer)).subarray(0, ${ANSWER_ROOM});
+    let text = new TextEncoder().encode(JSON.stringify(answer));
+    // an error naming a path near PATH_MAX does not fit: its code does (cut, the answer would not parse)
+    if (text.length > ${ANSWER_ROOM}) text = new TextEncoder().encode(JSON.stringify({ error: { code: answer.error && answer.error.code, message: req.path.slice(0, 200) + "…: " + (answer.error && answer.error.code) } }));
     new Uint8Array(sab, ${HEADER}).set(text);
     if (bytes) new Uint8Array(sab, ${HEADER + ANSWER_ROOM}).set(bytes);
     ctl[3] = text.length;
@@ -97,6 +101,7 @@ export function setWorkerSource(code: string | undefined): void {
   worker?.terminate();
   worker = undefined;
   stuck = 0;
+  noWorker = false;
   source = code;
 }
 
@@ -119,7 +124,7 @@ function ask(req: Op): { answer: Answer; bytes?: Uint8Array } {
   }
   if (!worker) return perform({ closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync } as typeof import("node:fs"), req);
   const sab = shared!;
-  const ctl = new Int32Array(sab, 0, 5);
+  const ctl = new Int32Array(sab, 0, 6);
   const asked = new TextEncoder().encode(JSON.stringify(req));
   new Uint8Array(sab, HEADER).set(asked);
   ctl[2] = asked.length;
@@ -129,6 +134,11 @@ function ask(req: Op): { answer: Answer; bytes?: Uint8Array } {
   if (Atomics.wait(ctl, 1, 0, DEADLINE_MS) === "timed-out" && Atomics.load(ctl, 1) === 0) {
     worker.terminate(); // a thread blocked in the kernel may stay there; it is not waited for
     worker = undefined;
+    // one that never started (its code cannot load on this platform) reads nothing: read here from now on, as without workers
+    if (Atomics.load(ctl, 5) === 0) {
+      noWorker = true;
+      return ask(req);
+    }
     stuck++;
     throw new Hung(req.path);
   }

@@ -58,8 +58,11 @@ function touched(text: string, seg: Segment, segments: Segment[]): boolean {
       !inert(s) &&
       destinations(s).some((w) => {
         if (!decided(w)) return true;
-        const last = names(w.text).pop()?.toLowerCase();
-        return !!last && path.has(last);
+        // `ln build/a .`, `mv x/f ..`: a destination naming no name of its own takes the sources' names
+        return (names(w.text).length ? [w] : s.words.slice(1)).some((d) => {
+          const last = names(d.text).pop()?.toLowerCase();
+          return !!last && path.has(last);
+        });
       }),
   );
 }
@@ -128,27 +131,36 @@ export function linksTo(w: Word, seg: Segment, disk: Disk | undefined, named: st
 
 /**
  * Whether another part of the command may link the path word `w` to the file at `named` (or,
- * `under`, one below it) before `seg` writes it: `ln build/a x; : > x`, `ln -s`, `cp -l`/`-s`. The
- * file is not there to look at yet; a source or destination decided at run time could be it.
+ * `under`, one below it) before `seg` writes it: `ln build/a x; : > x`, `ln -s`, `cp -l`/`-s`,
+ * link(1). The file is not there to look at yet; a source or destination decided at run time could
+ * be it. The link may be named by its destination or, into a directory, by its source (`ln build/a
+ * .; : > a`), and a link to a directory holding the file leads to it (`ln -s build x; : > x/a`,
+ * `cp -rs . ../y`): any name on `w`'s path counts.
  */
 function linkedHere(w: Word, seg: Segment, disk: Disk | undefined, named: string, under: boolean): boolean {
   if (!disk || !decided(w)) return false;
-  const last = names(w.text).pop()?.toLowerCase();
+  const path = new Set(names(w.text).map((n) => n.toLowerCase()));
   const cwd = disk.control?.cwd;
   // both from the root where the start directory is known (`ln /home/u/app/build/a x` under `rm -rf build`)
-  const full = (text: string) => (/^[\\/]/.test(text) || !cwd ? names(text) : [...names(cwd), ...names(text)]).map((n) => n.toLowerCase());
+  const full = (text: string) => (/^[\/]/.test(text) || !cwd ? names(text) : [...names(cwd), ...names(text)]).map((n) => n.toLowerCase());
   const entry = full(named);
+  // the entry's file, a directory holding it, or (`under`) a file below it
   const at = (text: string) => {
-    const path = full(text);
-    return (path.length === entry.length || (under && path.length > entry.length)) && entry.every((n, k) => path[k] === n);
+    if (/(^|[\\/])\.\.([\\/]|$)/.test(text)) return true; // `sub/../build/a`: `..` is not resolved here
+    const source = full(text);
+    return (source.length <= entry.length || under) && source.every((n, k) => k >= entry.length || entry[k] === n);
   };
+  const lastOf = (text: string) => names(text).pop()?.toLowerCase();
   return disk.segments.some((s) => {
     const first = s.words[0];
     if (s === seg || !first || !decided(first)) return false;
     const args = s.words.slice(1);
     const name = program(first.text);
-    const links = name === "ln" || (name === "cp" && args.some((a) => decided(a) && /^(-[^-]*[ls]|--link|--symbolic-link)/.test(a.text)));
-    if (!links || !destinations(s).some((d) => !decided(d) || names(d.text).pop()?.toLowerCase() === last)) return false;
-    return args.some((a) => !decided(a) || (!a.text.startsWith("-") && at(a.text)));
+    const links = name === "ln" || name === "link" || (name === "cp" && args.some((a) => decided(a) && /^(-[^-]*[ls]|--link|--symbolic-link)/.test(a.text)));
+    if (!links) return false;
+    const sources = args.filter((a) => !decided(a) || (!a.text.startsWith("-") && at(a.text)));
+    if (!sources.length) return false;
+    const made = [...destinations(s), ...sources].map((d) => (decided(d) ? lastOf(d.text) : undefined));
+    return made.some((n) => n === undefined || path.has(n));
   });
 }

@@ -88,6 +88,8 @@ const CHECKS_OUT = new Set([
 
 type Script = { name: string; text: string };
 
+const AWAY = "it runs the scripts of a package.json in a directory known only at run time";
+
 /**
  * The scripts `seg` runs from package.json, each with its text, or none (not a package manager
  * running a script, or none there); `unknown` when another part of the command may change that
@@ -126,6 +128,8 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   let under: string | undefined;
   let workspace = false;
   let ignore = false;
+  let away = false;
+  let unsaid = false;
   const ops: { text: string; known: boolean }[] = [];
   for (let i = 1; i < seg.words.length; i++) {
     const w = seg.words[i]!;
@@ -135,18 +139,24 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
     else if (DIR_OPTION.test(w.text)) {
       const m = DIR_OPTION.exec(w.text)!;
       const value = m[2] ? { text: m[3]!, known: true } : seg.words[i + 1] && { text: seg.words[++i]!.text, known: decided(seg.words[i]!) };
-      if (!value?.known) return []; // a directory known only at run time: its scripts are not read
-      under = value.text;
+      if (value?.known) under = value.text;
+      else away = true; // a directory known only at run time
     } else if (WORKSPACE.test(w.text)) {
       workspace = true;
       // the package named (`npm -w web`, `pnpm --filter web`) is not a script's name
       if (/^(--workspace|--filter|-F|--filter-prod)$/.test(w.text) || (manager === "npm" && w.text === "-w")) i++;
-    } else if (manager === "npm" && /^--ignore-scripts(=true)?$/.test(w.text)) ignore = true;
-    else if (!w.text.startsWith("-")) ops.push({ text: w.text, known: true });
+    } else if (manager === "npm" && /^--ignore-scripts(=true)?$/.test(w.text)) {
+      // npm's option parser (nopt) takes a `true` or `false` after a bare boolean flag as its value
+      // (`npm ci --ignore-scripts false` runs them); a word known only at run time may be `false`
+      const next = w.text.includes("=") ? undefined : seg.words[i + 1];
+      if (next && decided(next) && /^(true|false)$/.test(next.text)) ignore = seg.words[++i]!.text === "true";
+      else ignore = !next || decided(next);
+      unsaid ||= !!next && !decided(next); // `false` at run time: what npm then runs is not told by the words, so any script may run
+    } else if (!w.text.startsWith("-")) ops.push({ text: w.text, known: true });
   }
   // the script's name: after `run` (an option's value may stand before it), npm's lifecycle commands, or yarn's, pnpm's and bun's `NAME`
   const names = new Set<string>();
-  let any = false;
+  let any = unsaid;
   ops.forEach((op, j) => {
     if (op.known && RUN.has(op.text) && ops[j + 1]) ops[j + 1]!.known ? names.add(ops[j + 1]!.text) : (any = true);
   });
@@ -159,6 +169,7 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   if (ops[0] && manager !== "npm" && !(ops[0].known && RUN.has(ops[0].text))) ops[0].known ? names.add(ops[0].text) : (any = true);
   if (manager === "yarn" && ops[0]?.known && /^workspaces?$/.test(ops[0].text)) workspace = true;
   if (!names.size && !any) return [];
+  if (away) return { unknown: AWAY };
   if (workspace && !(ops[0]?.known && RUNS_NONE.has(ops[0].text)))
     return { unknown: "it runs the scripts of a workspace's packages, whose package.json hey does not read" };
   return readScripts(disk!, under, any ? undefined : [...names], !ignore, seg);
@@ -175,8 +186,9 @@ function readScripts(disk: Disk, under: string | undefined, names: string[] | un
   const at = under === undefined ? undefined : expand({ text: under, raw: under, unknown: false, glob: false }, control.home);
   const abs = at === undefined ? undefined : f.absolute(at);
   const dirs = abs !== undefined ? [abs] : directories(disk.segments, control, f)?.map((d) => (at === undefined ? d : f.join(d, at)));
+  if (!dirs) return { unknown: AWAY }; // `cd "$D" && npm run release`
   const out: Script[] = [];
-  for (const dir of dirs ?? []) {
+  for (const dir of dirs) {
     const scripts = control.packageScripts!(dir);
     if (typeof scripts === "string") return { unknown: scripts };
     if (!scripts) continue;
@@ -186,9 +198,14 @@ function readScripts(disk: Disk, under: string | undefined, names: string[] | un
   return out;
 }
 
-/** Whether `s` is a git command that may rewrite the work tree (`git checkout other`, `git pull`), or one whose subcommand is known only at run time. */
+/** Whether `s` is a git (or gh) command that may rewrite the work tree (`git checkout other`, `git pull`, `gh pr checkout 12`), or one whose subcommand is known only at run time. */
 function checksOut(s: Segment): boolean {
   const first = s.words[0];
+  // gh-pr-checkout(1): "Check out a pull request in git" (`gh pr checkout 12 && npm test`)
+  if (first && decided(first) && program(first.text) === "gh") {
+    const [area, sub] = s.words.slice(1).filter((w) => !decided(w) || !w.text.startsWith("-"));
+    return !!area && (!decided(area) || (area.text === "pr" && !!sub && (!decided(sub) || sub.text === "checkout" || sub.text === "co")));
+  }
   if (!first || !decided(first) || program(first.text) !== "git") return false;
   const read = readGit(s.words);
   if (!read) return true;

@@ -39,7 +39,7 @@ test("reads answer as the file system does: kind, size, content, the system erro
 
 test("a read that does not answer in time makes the check 'cannot verify', naming the file; the next reads work again", () => {
   expect(check("bash: npm publish *", "npm test")).toContain("runs package.json's script `test`");
-  setWorkerSource("self.onmessage = () => {};"); // a mount that hangs: no read ever answers
+  setWorkerSource("self.onmessage = (e) => Atomics.store(new Int32Array(e.data, 0, 6), 5, 1);"); // a mount that hangs: started, no read ever answers
   try {
     expect(check("bash: npm publish *", "npm test")).toBe(
       "blocked by permission rules: cannot verify `npm test`: its package.json did not answer in 2 s (a hung network mount?), so its scripts are unknown",
@@ -52,4 +52,26 @@ test("a read that does not answer in time makes the check 'cannot verify', namin
   }
   expect(check("bash: npm publish *", "npm test")).toContain("runs package.json's script `test`");
   expect(check("bash: rm *", ": > new.txt")).toBeUndefined();
+});
+
+test("a package.json that is a FIFO at a path near PATH_MAX is still 'cannot verify' (the error naming it kept its code)", () => {
+  let dir = root;
+  while (dir.length < 4070) {
+    dir = join(dir, "d".repeat(Math.min(200, 4070 - dir.length)));
+    mkdirSync(dir);
+  }
+  execFileSync("mkfifo", [join(dir, "package.json")]);
+  const deep = permissionCheck({ allow: [], deny: ["bash: npm publish *"], narrow: [] }, "sh", { ...place, cwd: dir });
+  expect(deep("bash", { command: "npm test" })).toContain("its package.json is not a regular file (a FIFO or device)");
+  expect(() => boundedLstat(join(dir, "missing"))).toThrow(expect.objectContaining({ code: "ENOENT" }));
+});
+
+test("a worker that cannot start (its code does not load on this platform) costs one wait, then the checks read the disk themselves", () => {
+  setWorkerSource("throw new Error('no workers here');");
+  try {
+    expect(check("bash: npm publish *", "npm test")).toContain("runs package.json's script `test`");
+    expect(check("bash: rm *", ": > notes.txt")).toEndWith("it empties `notes.txt`"); // seen to hold something
+  } finally {
+    setWorkerSource(undefined);
+  }
 });

@@ -81,6 +81,16 @@ const CASES: [entry: string, command: string, names: string][] = [
   ["rm -rf build", `ln ${"$"}{PWD}/build/app.js x && : > x`, "it empties `x`"],
   ["rm -rf build", "cp -l build/app.js x && : > x", "it empties `x` (may be a link to a file under `build`"],
   ["rm notes.txt", "ln -f notes.txt n2; : > n2", "it empties `n2` (may be a link to `notes.txt`, which the entry names)"],
+  // the link named by its source, into a directory (`.`, `d/`), or a link to a directory holding the file
+  ["rm -rf build", "ln build/app.js .; : > app.js", "it empties `app.js` (may be a link to a file under `build`"],
+  ["rm -rf build", "cp -l build/app.js . && : > app.js", "it empties `app.js` (may be a link to a file under `build`"],
+  ["rm -rf build", "mkdir d; ln build/app.js d; : > d/app.js", "it empties `d/app.js` (may be a link to a file under `build`"],
+  ["rm -rf build", "ln -s build x && : > x/app.js", "it empties `x/app.js` (may be a link to a file under `build`"],
+  ["rm -rf build", "link build/app.js x; : > x", "it empties `x` (may be a link to a file under `build`"],
+  ["rm -rf build", "ln sub/../build/app.js x; : > x", "it empties `x` (may be a link to a file under `build`"],
+  ["rm notes.txt", "ln notes.txt sub/; : > sub/notes.txt", "it empties `sub/notes.txt` (may be a link to `notes.txt`"],
+  ["rm notes.txt", "cp -rs . ../y; : > ../y/notes.txt", "it empties `../y/notes.txt` (may be a link to `notes.txt`"],
+  ["rm *", "mv build/app.js . && : > app.js", "it empties `app.js` if it holds anything, which hey cannot see"],
   ["rm -rf build", "cp build/app.js x; : > x", "allowed"], // a copy: emptying it leaves build/app.js
   ["rm -rf build", "ln notes.txt x; : > x", "allowed"], // a link to a file the entry does not name
   ["rm -rf build", ": > hard", "allowed"], // a hard link, but none of its names is under build

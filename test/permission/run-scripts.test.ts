@@ -106,6 +106,19 @@ test.each([
   ["npm publish *", "npm run release --ignore-scripts", "runs package.json's script `release`"],
   ["bun test *", "npm test --ignore-scripts", "runs package.json's script `test`"],
   ["bun test *", "npm it --ignore-scripts", "runs package.json's script `test`"],
+  // npm takes a `true` or `false` after the flag as its value: `false` runs them all
+  ["husky *", "npm ci --ignore-scripts false", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "npm --ignore-scripts false install", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", 'npm ci --ignore-scripts "$X"', "runs package.json's script `prepare` (`husky`)"],
+  // a directory known only at run time: its package.json could hold any script
+  [
+    "npm publish *",
+    'cd "$(git rev-parse --show-toplevel)" && npm run release',
+    "cannot verify `npm run release`: it runs the scripts of a package.json in a directory known only at run time",
+  ],
+  ["husky *", 'npm --prefix "$D" run build', "in a directory known only at run time"],
+  ["npm publish *", 'pnpm -C "$D" release', "in a directory known only at run time"],
+  ["npm publish *", "gh pr checkout 12 && npm test", "`gh pr checkout 12` may check out another package.json before it runs its scripts"],
 ])("deny %j refuses %j", (entry, command, names) => {
   expect(under(entry)("bash", { command })).toContain(names);
 });
@@ -138,6 +151,9 @@ test.each([
   // npm's --ignore-scripts runs no pre, post or lifecycle script (npm's config docs)
   ["echo *", "npm run build --ignore-scripts"], // not postbuild's `echo built`
   ["husky *", "npm ci --ignore-scripts"],
+  ["husky *", "npm ci --ignore-scripts true"],
+  ["husky *", 'npm --prefix "$D" ls'], // runs no script
+  ["npm publish *", "gh pr view 12 && npm test"],
   ["husky *", "npm install --ignore-scripts"],
   ["husky *", "npm pack --ignore-scripts=true"],
   ["git add *", "npm version patch --ignore-scripts"],
