@@ -26,7 +26,8 @@ import type { Skill } from "./skills/frontmatter.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
 import type { ShellChoice } from "./tools/shell.ts";
 import type { Places } from "./fs/places.ts";
-import { decideWidenings, readApprovalState, recordApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
+import { unsentProvider } from "./endpoint.ts";
+import { decideWidenings, keepApproved, readApprovalState, recordApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
 import { strayNotice, trustedNotice, untrustedReloadNotice } from "./trust/policy.ts";
 import { gatedResources, projectEffects, projectLabel, strayResources, trustProject } from "./trust/store.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
@@ -171,20 +172,6 @@ export interface Runtime
   close(): Promise<void>;
 }
 
-/**
- * `config` with each MCP server whose changed table was left out (not approved) kept as it runs
- * now: the approvals record holds only a fingerprint of the approved table, and the running one
- * is that table. A server that is not in `current` stays out.
- */
-function keepApproved(config: LoadedConfig, current: Settings): LoadedConfig {
-  const kept = new Set(config.guards.flatMap((g) => g.kept));
-  const now = new Set(config.settings.mcp.servers.map((s) => s.name));
-  const back = current.mcp.servers.filter((s) => kept.has(s.name) && !now.has(s.name));
-  if (back.length === 0) return config;
-  const settings = { ...config.settings, mcp: { ...config.settings.mcp, servers: [...config.settings.mcp.servers, ...back] } };
-  return { ...config, settings };
-}
-
 /** What the agent runs with, from the settings. */
 export function agentSettings(settings: Settings): AgentSettings {
   const { maxTurns, parallelTools, maxRunTokens } = settings.agent;
@@ -219,7 +206,11 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     const nothing = { warnings: notLoaded, changes: [], settings: current, apply() {} };
     const next = live.config.reload(live.config.flags, parts.approvals.record, parts.trust.trusted);
     if (next.errors) return { ...nothing, errors: next.errors };
-    /** the fetch and provider settings `s` need: the ones in use unless what makes them changed; throws ConfigError */
+    /**
+     * the fetch and provider settings `s` need: the ones in use unless what makes them changed; a
+     * base_url not approved gets one that sends nothing, as at start-up (endpoint.ts's
+     * startProvider), so the rest of the reload applies; throws ConfigError
+     */
     const swapsFor = async (s: Settings) => {
       let fetchImpl = live.fetch;
       if (s.proxy !== current.proxy || JSON.stringify(s.network) !== JSON.stringify(current.network)) fetchImpl = parts.fetchFor(s);
@@ -228,7 +219,8 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         s.model === current.model &&
         JSON.stringify(s.provider) === JSON.stringify(current.provider) &&
         s.retry.idleTimeoutMs === current.retry.idleTimeoutMs;
-      return { fetchImpl, provider: same ? agent.provider : await parts.providerFor(s, fetchImpl) };
+      if (same) return { fetchImpl, provider: agent.provider };
+      return { fetchImpl, provider: s.provider.unapproved ? unsentProvider(s.provider, s.model) : await parts.providerFor(s, fetchImpl) };
     };
     const servers = !parts.mcpOff;
     const refused: string[] = [];

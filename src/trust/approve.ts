@@ -7,6 +7,7 @@ import { readApprovals, updateApprovals } from "../config/approval-store.ts";
 import { emptyApprovals, withConfigs, type Approvals } from "../config/approvals.ts";
 import { aboutServer, NOTHING_APPROVED, sameGuarded, type Guarded } from "../config/guard.ts";
 import type { LoadedConfig } from "../config/load.ts";
+import type { Settings } from "../config/settings.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, readAnswer, type Widening } from "./policy.ts";
 import { readTrust } from "./store.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -118,3 +119,17 @@ const hasAny = (g: Guarded) =>
       Object.keys(g.endpoints ?? {}).length ||
       g.proxy,
   );
+
+/**
+ * `config` with each MCP server whose changed table was left out (not approved) kept as it runs
+ * now: the approvals record holds only a fingerprint of the approved table, and the running one
+ * is that table. A server that is not in `current` stays out.
+ */
+export function keepApproved(config: LoadedConfig, current: Settings): LoadedConfig {
+  const kept = new Set(config.guards.flatMap((g) => g.kept));
+  const now = new Set(config.settings.mcp.servers.map((s) => s.name));
+  const back = current.mcp.servers.filter((s) => kept.has(s.name) && !now.has(s.name));
+  if (back.length === 0) return config;
+  const settings = { ...config.settings, mcp: { ...config.settings.mcp, servers: [...config.settings.mcp.servers, ...back] } };
+  return { ...config, settings };
+}

@@ -209,3 +209,34 @@ test("/model to a model a provider not approved does not list: nothing goes ther
     other.stop();
   }
 });
+
+test("a no to a new provider's base_url at /reload: the rest of the edit applies (a new deny entry holds), and the provider gets nothing, as at start-up", async () => {
+  write(userConfigFile(), userConfig(["read_file", "bash"]));
+  expect((await runHey(["-p", "hi"], { cwd: project.path, env: { HOME: home.path } })).code).toBe(0); // approved as it was
+  const other = startModelServer(() => ({ text: "the other server answered" }));
+  try {
+    const term = await openRepl();
+    await term.waitFor(/^›/m);
+    // one edit: a new default provider somewhere else, and a narrowing deny entry
+    write(
+      userConfigFile(),
+      `[default]\nprovider = "fast"\nmodel = "f1"\n[provider.fast]\nbase_url = "${other.baseUrl}"\nmodels = ["f1"]\n${userConfig(["read_file", "bash"]).replace(/^\[default\][^[]*/, "")}deny = ["bash: touch *"]\n`,
+    );
+    await say(term, "/reload", "Use this change? (y/N)");
+    await answer(term, "n", "hey asks again at the next start or /reload");
+    const reloaded = await flat(term);
+    expect(reloaded).not.toContain("/reload changed nothing");
+    expect(reloaded).toContain("+ provider fast (base_url not approved: it gets no request)");
+    expect(reloaded).toContain('~ [permission] deny + "bash: touch *"');
+    await say(term, "!touch touched", "hey: not run:");
+    expect(existsSync(join(project.path, "touched"))).toBe(false);
+    await say(term, "hello", "is not approved yet, so hey sends nothing there");
+    expect(other.requests).toHaveLength(0);
+    await say(term, "/model local/m1", "model: local/m1");
+    await say(term, "hello", "ok");
+    expect(other.requests).toHaveLength(0);
+    await say(term, "/quit", "[exit 0]");
+  } finally {
+    other.stop();
+  }
+});
