@@ -140,9 +140,11 @@ export interface Runtime
    */
   switchModel(spec: string, signal: AbortSignal): Promise<void>;
   /**
-   * `/reload`: re-reads and validates everything, then switches all or nothing; emits a `reload`
-   * event. A change that gives the agent more is asked about with `ask` (the REPL) once the checks
-   * found it would apply (a missing MCP command is the reload's error, not a question), else left out.
+   * `/reload`: re-reads and validates everything, then switches all or nothing when it finds an
+   * error; emits a `reload` event. A change that gives the agent more is asked about with `ask` (the
+   * REPL) once the checks found it would apply (a missing MCP command is the reload's error, not a
+   * question), else left out while the rest applies (a provider whose base_url is left out refuses
+   * each request, as at start-up).
    */
   reload(ask?: (question: string) => Promise<string | undefined>): Promise<ReloadReport>;
   /**
