@@ -63,7 +63,9 @@ test("read the failing test, run it, fix the code, run it again", async () => {
   const result = await agent.send("the test fails, fix it", new AbortController().signal);
 
   expect(result).toMatchObject({ stop: "end", turns: 5 });
-  expect(output.sequence()).toEqual([
+  // live output lines (tool_output) come only while a command runs past LIVE_TAIL_MS: how many
+  // depends on the machine's speed, so the order is checked without them
+  expect(output.sequence().filter((type) => type !== "tool_output")).toEqual([
     "turn_start",
     "text_delta",
     "usage",
