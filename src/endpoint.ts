@@ -97,7 +97,7 @@ export function unsentProvider(settings: ProviderSettings, model: string): Provi
  */
 export async function endpointModels(s: Settings, fetchImpl: typeof fetch, signal: AbortSignal): Promise<string[] | undefined> {
   if (s.provider.unapproved) throw new ConfigError(unapprovedEndpoint(s.provider));
-  const { listModels } = await import("./doctor/model-list.ts"); // only when a model is not in the configuration
+  const { listModels } = await import("./model-list.ts"); // only when a model is not in the configuration
   const got = await listModels(s.provider, s.model, fetchImpl, signal);
   if (!got.ok) throw new Error(got.message);
   return got.listed;
@@ -122,7 +122,7 @@ export const serverOf = (settings: Settings, cacheDir: string): ServerOf => ({
   headers: probeHeaders(settings.provider),
   async listed(fetchImpl) {
     // after the first answer, never on the way to it
-    const [{ listModels }, cache] = await Promise.all([import("./doctor/model-list.ts"), import("./fs/listed-windows.ts")]);
+    const [{ listModels }, cache] = await Promise.all([import("./model-list.ts"), import("./fs/listed-windows.ts")]);
     // a server on this machine or its network (a vLLM on the box under the desk) answers at once, and may run the model
     // with another window after a restart: asked each run
     const kept = !onThisNetwork(settings.provider.baseUrl);

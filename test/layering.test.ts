@@ -35,7 +35,7 @@ const EDGES = new Set([
   "doctor/command.ts",
   "doctor/network.ts",
   "doctor/probe.ts",
-  "doctor/model-list.ts",
+  "model-list.ts",
   "fs/atomic.ts",
   "fs/bounded-reads.ts",
   "fs/dir-problem.ts",

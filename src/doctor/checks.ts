@@ -4,12 +4,7 @@
 import { AGENT_MIN_CONTEXT, raiseContext, SERVER_NAMES, type Served } from "../providers/served-context.ts";
 import type { Protocol } from "../kernel/ir.ts";
 
-/**
- * What one probe came back with. `kind` is a ProviderError kind (or "network" for a socket check);
- * `proxy`: the proxy failed the request (refused it, wanted other credentials), so the endpoint never saw it;
- * `silent`: the server took the request and sent not a byte of an answer before the probe gave up.
- */
-export type Outcome<T = object> = ({ ok: true } & T) | { ok: false; kind: string; status?: number; message: string; proxy?: true; silent?: true };
+import type { Outcome } from "../model-list.ts";
 
 /** A streamed model answer: its text, its tool calls (names only), and whether it reasoned. */
 export interface Streamed {

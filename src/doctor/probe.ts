@@ -7,10 +7,10 @@ import { ProviderError, type ModelRequest, type Provider } from "../kernel/provi
 import type { Compat } from "../providers/common.ts";
 import { probeHeaders, providerFor } from "../endpoint.ts";
 import { withServerWindow } from "../providers/server-window.ts";
-import type { Outcome, Probes, Streamed } from "./checks.ts";
+import type { Probes, Streamed } from "./checks.ts";
 import { errorText } from "../kernel/errors.ts";
 import { NetError } from "../net/errors.ts";
-import { LIST_TIMEOUT_MS, listModels, rawTarget, shortBody, thrown } from "./model-list.ts";
+import { LIST_TIMEOUT_MS, listModels, rawTarget, shortBody, thrown, type Outcome } from "../model-list.ts";
 
 export const PROBE_TIMEOUT_MS = 90_000; // a reasoning model may think a while even about "say ready"
 const LIMITS = {

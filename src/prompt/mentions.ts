@@ -1,6 +1,6 @@
 // `@path` mentions and stdin merged into a prompt (SPEC §2). Pure: the caller reads the files.
-import { decodeOutput } from "../tools/output-text.ts";
-import { ENCODING_NAME, utf16Of } from "../tools/text-encoding.ts";
+import { decodeOutput } from "../fs/output-text.ts";
+import { ENCODING_NAME, utf16Of } from "../fs/text-encoding.ts";
 
 /** Binary data is told by a NUL byte in its first this many bytes; nothing further is looked at. */
 const BINARY_SNIFF_BYTES = 8192;

@@ -9,7 +9,7 @@
 // growing while what hey sends grows (ollama-context.ts cappedContext); until then the run is as
 // it was. After an answer that names no local server (vLLM, a hosted endpoint: OpenRouter, Groq,
 // Mistral, Together), once a request follows it, one GET of the endpoint's model list instead, which
-// states the model's window in many servers' answers (doctor/model-list.ts WINDOW_FIELDS); no
+// states the model's window in many servers' answers (model-list.ts WINDOW_FIELDS); no
 // request waits for it, and a run that ends with its first answer never sends it.
 import type { ModelRequest, Provider, StatedWindow, StreamEvent } from "../kernel/provider.ts";
 import { cappedContext, type Sample } from "./ollama-context.ts";
@@ -37,7 +37,7 @@ export interface ServerOf {
   configured: number | undefined;
   /** sent with the probe, as with every model request: a server behind a key wants it for its own API too */
   headers?: Record<string, string>;
-  /** the window the endpoint's model list (GET <base>/models) states for the model, if it does (doctor/model-list.ts); absent: the list is not asked. Never rejects. */
+  /** the window the endpoint's model list (GET <base>/models) states for the model, if it does (model-list.ts); absent: the list is not asked. Never rejects. */
   listed?: (fetchImpl: typeof fetch) => Promise<number | undefined>;
 }
 

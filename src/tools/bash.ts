@@ -10,7 +10,7 @@ import { filterOutput, filterStreams } from "./bash-filter.ts";
 import { formatOutput, isVerbatimCommand, truncateHeadTail, type Hidden } from "./bash-output.ts";
 import { capture, drained, type Captured } from "./capture.ts";
 import { places } from "../fs/places.ts";
-import { outputDecoder } from "./output-text.ts";
+import { outputDecoder } from "../fs/output-text.ts";
 import { ensurePrivateDir } from "./outputs.ts";
 import { listProcesses } from "./process-tree.ts";
 import { guarded, release } from "./group-guard.ts";

@@ -5,7 +5,7 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import type { Hidden } from "./bash-output.ts";
 import { errorText } from "../kernel/errors.ts";
-import { cutEdges, decodeOutput } from "./output-text.ts";
+import { cutEdges, decodeOutput } from "../fs/output-text.ts";
 
 export interface CaptureLimits {
   /** beyond this many bytes the stream spills to a file */
@@ -30,7 +30,7 @@ export interface Captured {
   /** what lies between `head` and `tail`; zero when `head` is all of it */
   hidden: Hidden;
   bytes: number;
-  /** bytes of `head` and `tail` that are not UTF-8, shown as Windows-1252 characters (output-text.ts) */
+  /** bytes of `head` and `tail` that are not UTF-8, shown as Windows-1252 characters (fs/output-text.ts) */
   foreign: number;
   /** the file holding all of it, when it outgrew memory and the file could be written */
   spill?: string;

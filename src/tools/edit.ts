@@ -11,7 +11,7 @@ import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { contentHash } from "./read-file.ts";
 import { type SeenFiles, seenAfterEdit } from "./seen-files.ts";
-import { decodeText, ENCODING_NAME, encodeText, isText } from "./text-encoding.ts";
+import { decodeText, ENCODING_NAME, encodeText, isText } from "../fs/text-encoding.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
 const DIFF_CONTEXT = 3; // unchanged lines around each change

@@ -19,7 +19,7 @@ import { type Tool, type ToolContext, toolError } from "../kernel/tool.ts";
 import { globToRegExp } from "./gitignore.ts";
 import { places } from "../fs/places.ts";
 import { locateRipgrep } from "./ripgrep.ts";
-import { utf16Of } from "./text-encoding.ts";
+import { utf16Of } from "../fs/text-encoding.ts";
 import { ALWAYS_SKIP, walkFiles } from "./walk.ts";
 import { errorText } from "../kernel/errors.ts";
 import { clip, type Collector, createCollector, type FileHits, format, hitsOf, lower, reasonOf, unreadableNote } from "./grep-results.ts";

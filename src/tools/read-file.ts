@@ -7,7 +7,7 @@ import { type Tool, toolError } from "../kernel/tool.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../prompt/image.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import type { SeenFiles } from "./seen-files.ts";
-import { ENCODING_NAME, type Encoding, utf16Of } from "./text-encoding.ts";
+import { ENCODING_NAME, type Encoding, utf16Of } from "../fs/text-encoding.ts";
 
 export const READ_LIMIT = 2000; // lines per call unless `limit` says otherwise
 export const READ_LINE_MAX = 2000; // characters kept of one line; the rest is cut

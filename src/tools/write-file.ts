@@ -5,7 +5,7 @@ import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
 import { readOnlyError } from "./edit.ts";
 import { contentHash } from "./read-file.ts";
 import { type SeenFiles, writeRefusal } from "./seen-files.ts";
-import { likeBefore } from "./text-encoding.ts";
+import { likeBefore } from "../fs/text-encoding.ts";
 import { realTarget } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";

@@ -15,7 +15,7 @@ import { pruneSessions, scanSessions, sessionShortIds, unreadableNote } from "..
 import type { LoadedSession } from "../sessions/reader.ts";
 import { removeSessionOutputs } from "../tools/outputs.ts";
 import { lastCall } from "./last-call.ts";
-import { decodeOutput } from "../tools/output-text.ts";
+import { decodeOutput } from "../fs/output-text.ts";
 import type { TerminalOutput } from "./terminal.ts";
 import { COMMANDS, unknownCommand } from "./slash.ts";
 import { listedHere, listFit } from "./sessions-list.ts";

@@ -6,7 +6,7 @@
 import { MAX_RESULT_BYTES, MAX_RESULT_LINES } from "../tools/bash.ts";
 import { truncateHeadTail } from "../tools/bash-output.ts";
 import { drained, readPipe } from "../tools/capture.ts";
-import { outputDecoder } from "../tools/output-text.ts";
+import { outputDecoder } from "../fs/output-text.ts";
 import { killTree, killTreeNow } from "../tools/process-tree.ts";
 import type { ShellChoice } from "../tools/shell.ts";
 

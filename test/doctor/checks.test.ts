@@ -1,7 +1,8 @@
 // The doctor's judgement of probe outcomes: which checks pass, which quirk needs which flag, and
 // when the endpoint is usable. Pure.
 import { describe, expect, test } from "bun:test";
-import { judge, missingFlags, type Outcome, type Probes, type Streamed } from "../../src/doctor/checks.ts";
+import { judge, missingFlags, type Probes, type Streamed } from "../../src/doctor/checks.ts";
+import type { Outcome } from "../../src/model-list.ts";
 import { renderJson, renderText } from "../../src/doctor/report.ts";
 
 const answer = (text = "ready", calls = 0, thinking = false): Outcome<Streamed> => ({ ok: true, text, calls, thinking });

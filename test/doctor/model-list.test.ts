@@ -1,8 +1,8 @@
-// The endpoint's model list as each server answers it (src/doctor/model-list.ts): the ids, and the
+// The endpoint's model list as each server answers it (src/model-list.ts): the ids, and the
 // context window its entry states. Each body is shaped as the source named beside it shows a real
 // answer (or, for Together, its OpenAPI spec).
 import { afterEach, expect, test } from "bun:test";
-import { listedModels, listedWindow, listModels } from "../../src/doctor/model-list.ts";
+import { listedModels, listedWindow, listModels } from "../../src/model-list.ts";
 import type { ProviderSettings } from "../../src/config/settings.ts";
 
 const BODIES: [string, unknown, string, number | undefined][] = [

@@ -1,5 +1,5 @@
 // A server that names itself in none of its answers (vLLM, a hosted endpoint) often states the
-// model's context window in its GET /v1/models (src/doctor/model-list.ts WINDOW_FIELDS). Through
+// model's context window in its GET /v1/models (src/model-list.ts WINDOW_FIELDS). Through
 // dist/hey against a loopback vLLM that runs the model with a 4,096-token context and refuses a
 // longer prompt with its 400 (test/helpers/ollama-server.ts): after the first answer hey asks the
 // list once, and builds the later requests within what it states, so none is refused; a configured

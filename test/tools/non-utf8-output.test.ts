@@ -1,13 +1,13 @@
 // Output that is not UTF-8 (a Latin-1 log `cat`ed, `printf 'caf\xe9'`) reads as the characters it
 // most likely was, not as U+FFFD: for the model (the bash tool's result) and on the screen (`!`),
-// with the bytes kept as they were in the full-output file (tools/output-text.ts).
+// with the bytes kept as they were in the full-output file (fs/output-text.ts).
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBashTool } from "../../src/tools/bash.ts";
 import { capture } from "../../src/tools/capture.ts";
-import { cutEdges, decodeOutput, outputDecoder } from "../../src/tools/output-text.ts";
+import { cutEdges, decodeOutput, outputDecoder } from "../../src/fs/output-text.ts";
 import { chooseShell } from "../../src/tools/shell.ts";
 import { runShellCommand } from "../../src/ui/shell-command.ts";
 

@@ -2,15 +2,21 @@
 // never make: `hey doctor` checks the model against it, `/model NAME` a name not in the
 // configuration, and a run reads the context window the list states for its model, after the
 // first answer (providers/server-window.ts), so that no request overflows it and none is built to
-// less than it. Each answer outcome goes to checks.ts to be judged.
-import type { ProviderSettings } from "../config/settings.ts";
-import { oneLine } from "../providers/common.ts";
-import { errorWords } from "../providers/error-words.ts";
-import { anthropicBaseUrl } from "../providers/anthropic.ts";
-import { splitBaseUrl } from "../providers/google.ts";
-import type { Outcome } from "./checks.ts";
-import { errorText } from "../kernel/errors.ts";
-import { NetError } from "../net/errors.ts";
+// less than it. Each answer outcome goes to doctor/checks.ts to be judged.
+import type { ProviderSettings } from "./config/settings.ts";
+import { oneLine } from "./providers/common.ts";
+import { errorWords } from "./providers/error-words.ts";
+import { anthropicBaseUrl } from "./providers/anthropic.ts";
+import { splitBaseUrl } from "./providers/google.ts";
+import { errorText } from "./kernel/errors.ts";
+import { NetError } from "./net/errors.ts";
+
+/**
+ * What one probe came back with. `kind` is a ProviderError kind (or "network" for a socket check);
+ * `proxy`: the proxy failed the request (refused it, wanted other credentials), so the endpoint never saw it;
+ * `silent`: the server took the request and sent not a byte of an answer before the probe gave up.
+ */
+export type Outcome<T = object> = ({ ok: true } & T) | { ok: false; kind: string; status?: number; message: string; proxy?: true; silent?: true };
 
 /** the model list is one cheap GET: a working server answers it in a second */
 export const LIST_TIMEOUT_MS = 15_000;
