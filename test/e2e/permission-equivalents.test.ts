@@ -9,7 +9,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { eachScriptedRun } from "../helpers/scripted-run.ts";
-import { resultText } from "../helpers/model-server.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
 
@@ -17,9 +16,7 @@ const scripted = eachScriptedRun();
 const { home, project } = scripted;
 
 test("under deny rm *, find -delete, unlink, git clean -f and python's os.remove are refused and delete nothing", async () => {
-  const config = `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${scripted.model.baseUrl}"\nmodels = ["m1"]\n[permission]\ndeny = ["bash: rm *"]\n`;
-  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
-  writeFileSync(join(home.path, ".config", "hey", "config.toml"), config);
+  scripted.userConfig(`[permission]\ndeny = ["bash: rm *"]\n`);
   for (const name of ["a.tmp", "b.txt", "c.txt"]) writeFileSync(join(project.path, name), "keep\n");
   scripted.calls = [
     ["bash", { command: "find . -name '*.tmp' -delete" }],
@@ -30,10 +27,7 @@ test("under deny rm *, find -delete, unlink, git clean -f and python's os.remove
   ];
   const run = await runHey(["-p", "clean up"], { cwd: project.path, env: { HOME: home.path } });
   expect(run.code).toBe(0);
-  const got = scripted.model.requests
-    .at(-1)!
-    .messages.filter((m) => m.role === "tool")
-    .map((m) => resultText(m));
+  const got = scripted.results();
   expect(got.slice(0, 3)).toEqual([
     "blocked by permission rules: `find . -name '*.tmp' -delete` matches deny entry `bash: rm *` by another name: find -delete removes the files it finds",
     "blocked by permission rules: `unlink b.txt` matches deny entry `bash: rm *` by another name: unlink removes a file",
@@ -48,9 +42,7 @@ test("under deny rm *, find -delete, unlink, git clean -f and python's os.remove
 
 test("under deny rm -rf build, curl -X POST * and git reset --hard *, emptying a built file, a lowercase POST, gh api fields and git restore are refused", async () => {
   const deny = `["bash: rm -rf build", "bash: curl -X POST *", "bash: git reset --hard *"]`;
-  const config = `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${scripted.model.baseUrl}"\nmodels = ["m1"]\n[permission]\ndeny = ${deny}\n`;
-  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
-  writeFileSync(join(home.path, ".config", "hey", "config.toml"), config);
+  scripted.userConfig(`[permission]\ndeny = ${deny}\n`);
   mkdirSync(join(project.path, "build"));
   writeFileSync(join(project.path, "build", "app.js"), "keep\n");
   scripted.calls = [
@@ -62,10 +54,7 @@ test("under deny rm -rf build, curl -X POST * and git reset --hard *, emptying a
   ];
   const run = await runHey(["-p", "tidy up"], { cwd: project.path, env: { HOME: home.path } });
   expect(run.code).toBe(0);
-  const got = scripted.model.requests
-    .at(-1)!
-    .messages.filter((m) => m.role === "tool")
-    .map((m) => resultText(m));
+  const got = scripted.results();
   expect(got.slice(0, 4)).toEqual([
     "blocked by permission rules: `: > build/app.js` does what deny entry `bash: rm -rf build` refuses: it empties `build/app.js` (the entry names `build`)",
     "blocked by permission rules: `curl -X post http://127.0.0.1:9/x` matches deny entry `bash: curl -X POST *`",
@@ -78,9 +67,7 @@ test("under deny rm -rf build, curl -X POST * and git reset --hard *, emptying a
 
 test("under deny rm * and npm publish *, hey looks at the disk and at package.json: emptying notes.txt and a release script that publishes are refused; a new file, an empty .gitkeep and the build script run", async () => {
   const deny = `["bash: rm *", "bash: npm publish *"]`;
-  const config = `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${scripted.model.baseUrl}"\nmodels = ["m1"]\n[permission]\ndeny = ${deny}\n`;
-  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
-  writeFileSync(join(home.path, ".config", "hey", "config.toml"), config);
+  scripted.userConfig(`[permission]\ndeny = ${deny}\n`);
   mkdirSync(join(project.path, "build"));
   writeFileSync(join(project.path, "notes.txt"), "keep\n");
   writeFileSync(join(project.path, "build", ".gitkeep"), "");
@@ -92,10 +79,7 @@ test("under deny rm * and npm publish *, hey looks at the disk and at package.js
   ];
   const run = await runHey(["-p", "tidy up"], { cwd: project.path, env: { HOME: home.path } });
   expect(run.code).toBe(0);
-  const got = scripted.model.requests
-    .at(-1)!
-    .messages.filter((m) => m.role === "tool")
-    .map((m) => resultText(m));
+  const got = scripted.results();
   expect(got.slice(0, 2)).toEqual([
     "blocked by permission rules: `: > notes.txt` does what deny entry `bash: rm *` refuses: it empties `notes.txt`",
     "blocked by permission rules: `npm run release` runs package.json's script `release` (`npm run build && np --yolo`): `np --yolo` matches deny entry `bash: npm publish *` by another name: np publishes to npm",

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { eachScriptedRun } from "../helpers/scripted-run.ts";
-import { resultText, textOf } from "../helpers/model-server.ts";
+import { textOf } from "../helpers/model-server.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
 
@@ -18,15 +18,10 @@ const write = (path: string, text: string) => {
   mkdirSync(join(path, ".."), { recursive: true });
   writeFileSync(path, text);
 };
-const results = () =>
-  scripted.model.requests
-    .at(-1)!
-    .messages.filter((m) => m.role === "tool")
-    .map((m) => resultText(m));
+const results = () => scripted.results();
 
 test("under a deny list, cp and tee may not be handed hey's approvals record or project config, and a push git's config forces is refused", async () => {
-  const config = `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${scripted.model.baseUrl}"\nmodels = ["m1"]\n[permission]\ndeny = ["bash: git push --force *"]\n`;
-  write(join(home.path, ".config", "hey", "config.toml"), config);
+  scripted.userConfig(`[permission]\ndeny = ["bash: git push --force *"]\n`);
   write(join(project.path, "evil.json"), '{"approved": "everything"}\n');
   write(join(project.path, ".git", "config"), '[remote "origin"]\n\turl = /nonexistent/x.git\n\tpush = +refs/heads/*:refs/heads/*\n');
   const run0 = await runHey(["-p", "hi"], { cwd: project.path, env: { HOME: home.path } }); // records the approvals
@@ -54,8 +49,7 @@ test("under a deny list, cp and tee may not be handed hey's approvals record or 
 });
 
 test("an allow list without compress: the tool is not offered and no tool result ends with a [#handle] naming it", async () => {
-  const config = `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${scripted.model.baseUrl}"\nmodels = ["m1"]\n[permission]\nallow = ["read_file"]\n`;
-  write(join(home.path, ".config", "hey", "config.toml"), config);
+  scripted.userConfig(`[permission]\nallow = ["read_file"]\n`);
   write(join(project.path, "notes.txt"), "alpha\n");
   scripted.calls = [["read_file", { path: "notes.txt" }]];
   const run = await runHey(["-p", "read notes.txt"], { cwd: project.path, env: { HOME: home.path } });

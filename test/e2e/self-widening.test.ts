@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { eachScriptedRun } from "../helpers/scripted-run.ts";
 import { BUN } from "../helpers/mcp.ts";
-import { resultText } from "../helpers/model-server.ts";
 import { until } from "../helpers/wait.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
@@ -22,17 +21,13 @@ const write = (path: string, text: string) => {
   mkdirSync(join(path, ".."), { recursive: true });
   writeFileSync(path, text);
 };
-const provider = () => `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${scripted.model.baseUrl}"\nmodels = ["m1"]\n`;
+const provider = () => scripted.provider();
 /** An MCP server that leaves a file behind when it starts: proof that it ran. */
 const touchingServer = (name: string, marker: string) =>
   `[mcp.${name}]\ncommand = "${BUN}"\nargs = ["-e", "require('fs').writeFileSync('${marker}', 'ran')"]\n`;
 const hey = (args: string[], extra: Record<string, string> = {}) => runHey(args, { cwd: project.path, env: { HOME: home.path, ...extra } });
 /** The tool results the model got in the last run's final request. */
-const results = () =>
-  scripted.model.requests
-    .at(-1)!
-    .messages.filter((m) => m.role === "tool")
-    .map((m) => resultText(m));
+const results = () => scripted.results();
 
 test("while a list is set, write_file and edit may not change hey's control files", async () => {
   const strict = `${provider()}[permission]\nallow = ["read_file", "write_file", "edit", "bash: ls"]\n`;

@@ -2,6 +2,8 @@
 // makes the calls the test set (`scripted.calls = [...]`), then answers with what they returned.
 // For end-to-end tests of what the tools and the permission checker do through dist/hey.
 import { afterEach, beforeEach } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { tempDir } from "./e2e.ts";
 import { resultText, startModelServer, type ModelServer, type Turn } from "./model-server.ts";
 
@@ -11,6 +13,12 @@ export interface ScriptedRun {
   readonly model: ModelServer;
   /** the calls the model makes on the first request of each run (none: it answers at once) */
   calls: [string, unknown][];
+  /** the user config's provider table on the loopback model (`[default]` and `[provider.local]`) */
+  provider(): string;
+  /** writes the user config (HOME/.config/hey/config.toml): the provider, then `extra` (a `[permission]` table…) */
+  userConfig(extra: string): void;
+  /** the tool results the model got in the last request, without their `[#handle]` lines */
+  results(): string[];
 }
 
 export function eachScriptedRun(): ScriptedRun {
@@ -57,5 +65,16 @@ export function eachScriptedRun(): ScriptedRun {
     set calls(next) {
       calls = next;
     },
+    provider: () => `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${inTest(model).baseUrl}"\nmodels = ["m1"]\n`,
+    userConfig(extra) {
+      const dir = join(inTest(home).path, ".config", "hey");
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "config.toml"), this.provider() + extra);
+    },
+    results: () =>
+      inTest(model)
+        .requests.at(-1)!
+        .messages.filter((m) => m.role === "tool")
+        .map((m) => resultText(m)),
   };
 }
