@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { refused } from "../../src/kernel/loop.ts";
 import { runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
-import { textReply } from "../helpers/protocol-streams.ts";
+import { anthropicRefusal, textReply } from "../helpers/protocol-streams.ts";
 import { jsonReply, sseReply } from "../helpers/replay-server.ts";
 
 const server = fileReplayServer();
@@ -24,34 +24,7 @@ const event = (type: string, data: Record<string, unknown>) => `event: ${type}\n
 test("Anthropic stop_reason refusal after some text: the text, then one line with the category and explanation; exit 1", async () => {
   // As platform.claude.com/docs/en/test-and-evaluate/strengthen-guardrails/handle-streaming-refusals
   // shows it: stop_details arrives on message_delta beside stop_reason "refusal".
-  server.enqueue(
-    sseReply(
-      [
-        event("message_start", {
-          message: {
-            id: "msg_1",
-            type: "message",
-            role: "assistant",
-            model: "m",
-            content: [],
-            stop_reason: null,
-            usage: { input_tokens: 9, output_tokens: 1 },
-          },
-        }),
-        event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
-        event("content_block_delta", { index: 0, delta: { type: "text_delta", text: "Hello.." } }),
-        event("content_block_stop", { index: 0 }),
-        event("message_delta", {
-          delta: {
-            stop_reason: "refusal",
-            stop_details: { type: "refusal", category: "cyber", explanation: "This request was declined because it could enable cyber harm." },
-          },
-          usage: { output_tokens: 3 },
-        }),
-        event("message_stop", {}),
-      ].join(""),
-    ),
-  );
+  server.enqueue(anthropicRefusal("Hello..", "cyber", "This request was declined because it could enable cyber harm."));
   const result = await run("anthropic", "/v1");
   expect(result.code).toBe(1);
   expect(result.stdout).toBe("Hello..\n");

@@ -10,7 +10,7 @@ import { textOf, type Protocol } from "../../src/kernel/ir.ts";
 import { refusedAnswer } from "../../src/kernel/turns.ts";
 import { runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
-import { baseUrlFor, textReply } from "../helpers/protocol-streams.ts";
+import { anthropicRefusal, baseUrlFor, textReply } from "../helpers/protocol-streams.ts";
 import { sseReply } from "../helpers/replay-server.ts";
 
 const server = fileReplayServer();
@@ -26,30 +26,7 @@ const REFUSALS: { protocol: Protocol; reply: () => ReturnType<typeof sseReply>; 
   {
     // as handle-streaming-refusals shows it: some text, then stop_details beside stop_reason "refusal"
     protocol: "anthropic",
-    reply: () =>
-      sseReply(
-        [
-          event("message_start", {
-            message: {
-              id: "msg_1",
-              type: "message",
-              role: "assistant",
-              model: "m",
-              content: [],
-              stop_reason: null,
-              usage: { input_tokens: 9, output_tokens: 1 },
-            },
-          }),
-          event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
-          event("content_block_delta", { index: 0, delta: { type: "text_delta", text: REFUSED_WORDS } }),
-          event("content_block_stop", { index: 0 }),
-          event("message_delta", {
-            delta: { stop_reason: "refusal", stop_details: { type: "refusal", category: "cyber", explanation: DETAIL.slice(7) } },
-            usage: { output_tokens: 3 },
-          }),
-          event("message_stop", {}),
-        ].join(""),
-      ),
+    reply: () => anthropicRefusal(REFUSED_WORDS, "cyber", DETAIL.slice(7)),
     detail: DETAIL,
   },
   {

@@ -182,3 +182,23 @@ export function textReply(protocol: Protocol, text: string): Reply {
 export function baseUrlFor(protocol: Protocol, server: string): string {
   return protocol === "google" ? `${server}/v1beta` : `${server}/v1`;
 }
+
+/**
+ * An Anthropic answer refused mid-way, as platform.claude.com's handle-streaming-refusals shows it:
+ * `text` streamed, then `stop_details` (category, explanation) beside stop_reason "refusal".
+ */
+export function anthropicRefusal(text: string, category: string, explanation: string): Reply {
+  const at = (type: string, data: Record<string, unknown>) => event(type, { type, ...data });
+  return sseReply(
+    [
+      at("message_start", {
+        message: { id: "msg_1", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, usage: { input_tokens: 9, output_tokens: 1 } },
+      }),
+      at("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+      at("content_block_delta", { index: 0, delta: { type: "text_delta", text } }),
+      at("content_block_stop", { index: 0 }),
+      at("message_delta", { delta: { stop_reason: "refusal", stop_details: { type: "refusal", category, explanation } }, usage: { output_tokens: 3 } }),
+      at("message_stop", {}),
+    ].join(""),
+  );
+}
