@@ -1,28 +1,16 @@
 // A session file emptied or cut short while hey writes it (a `: > file`, a log-rotation tool, a
 // cleanup script): the writer notices at its next entry and writes back what it knows (writer.ts,
 // sessions/shrunk.ts), so `hey -c` finds the whole conversation, or says what was lost.
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHey, tempDir } from "../helpers/e2e.ts";
+import { runHey } from "../helpers/e2e.ts";
+import { eachTempDir, fileReplayServer } from "../helpers/fixtures.ts";
 import { textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
-import { startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 
-let server: ReplayServer;
-let state: ReturnType<typeof tempDir>;
-let work: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  server = startReplayServer();
-});
-afterAll(() => server.stop());
-beforeEach(() => {
-  state = tempDir("hey-state-");
-  work = tempDir("hey-work-");
-});
-afterEach(() => {
-  state.remove();
-  work.remove();
-});
+const server = fileReplayServer();
+const state = eachTempDir("hey-state-");
+const work = eachTempDir("hey-work-");
 
 const sessionsDir = () => join(state.path, "hey", "sessions");
 const sessionFiles = () => readdirSync(sessionsDir()).filter((f) => f.endsWith(".jsonl"));

@@ -1,6 +1,6 @@
 // Sessions through dist/hey (SPEC §19): crash mid-tool then `-c`, a torn last line, an unwritable
 // sessions directory, `-c` with nothing to continue, --resume and --sessions.
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import {
   appendFileSync,
   chmodSync,
@@ -17,27 +17,16 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { eachTempDir, fileReplayServer } from "../helpers/fixtures.ts";
 import { textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
-import { sseReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
+import { sseReply } from "../helpers/replay-server.ts";
 import { chatChunk, sseEvents } from "../helpers/sse.ts";
 import { resultText } from "../helpers/model-server.ts";
 import { until } from "../helpers/wait.ts";
 
-let server: ReplayServer;
-let state: ReturnType<typeof tempDir>;
-let work: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  server = startReplayServer();
-});
-afterAll(() => server.stop());
-beforeEach(() => {
-  state = tempDir("hey-state-");
-  work = tempDir("hey-work-");
-});
-afterEach(() => {
-  state.remove();
-  work.remove();
-});
+const server = fileReplayServer();
+const state = eachTempDir("hey-state-");
+const work = eachTempDir("hey-work-");
 
 const sessionsDir = () => join(state.path, "hey", "sessions");
 const sessionFiles = () => readdirSync(sessionsDir()).filter((f) => f.endsWith(".jsonl"));
