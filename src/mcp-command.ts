@@ -74,7 +74,7 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
     const store = createCredentialStore(here.configDir);
     if (verb === "logout") {
       const r = signOut(server, store);
-      createToolStore(here.cacheDir).forget(server); // the next run offers none of its tools until a sign-in
+      await createToolStore(here.cacheDir).forget(server); // the next run offers none of its tools until a sign-in
       (r.ok ? out : err).write(`${r.ok ? "" : "hey: "}${r.text}\n`);
       return r.ok ? EXIT.ok : EXIT.usage;
     }

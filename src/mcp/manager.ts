@@ -100,11 +100,12 @@ export function createMcpManager(
   };
   const builtins = config.builtins ?? [];
   const enabled = (servers: McpServerSettings[]) => (config.off ? [] : servers.filter((s) => s.enabled));
-  const saving = new Set<Promise<void>>(); // cache writes, awaited by close so a short run still leaves its cache
-  const save = (settings: McpServerSettings, tools: McpTool[]) => {
-    const p = deps.store.save(settings, tools).finally(() => saving.delete(p));
+  const saving = new Set<Promise<void>>(); // cache writes and removals, awaited by close so a short run still leaves its cache right
+  const track = (write: Promise<void>) => {
+    const p = write.finally(() => saving.delete(p));
     saving.add(p);
   };
+  const save = (settings: McpServerSettings, tools: McpTool[]) => track(deps.store.save(settings, tools));
   /** the tool names each server listed last while connected */
   const lastListed = new WeakMap<McpServer, string[]>();
   /** changed servers starting beside the one they replace, by name; they take over once connected */
@@ -133,7 +134,7 @@ export function createMcpManager(
           if (pending.get(settings.name) === self) return takeOver(self, s);
           if (!current.servers.includes(self)) return;
           if (s.state === "connected") connected(s, offered(current));
-          if (s.state === "auth_required") deps.store.forget(settings); // the next run does not offer tools it cannot call
+          if (s.state === "auth_required") track(deps.store.forget(settings)); // the next run does not offer tools it cannot call
           if (s.state === "failed" || s.state === "stopped" || s.state === "auth_required")
             deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });
         },

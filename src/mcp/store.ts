@@ -21,8 +21,11 @@ export interface ToolStore {
   load(settings: McpServerSettings): McpTool[] | undefined;
   /** replaces the cached list (and any for an older configuration of the server); never throws */
   save(settings: McpServerSettings, tools: McpTool[]): Promise<void>;
-  /** drops the cached list of this configuration (a server that wants a sign-in offers nothing until it has one); never throws */
-  forget(settings: McpServerSettings): void;
+  /**
+   * drops the cached list of this configuration (a server that wants a sign-in offers nothing until
+   * it has one), after any save of it still under way; never throws
+   */
+  forget(settings: McpServerSettings): Promise<void>;
   /** writes a result's full text to a private file and returns its path; throws on failure */
   saveFull(server: string, text: string): Promise<string>;
 }
@@ -37,6 +40,15 @@ export function createToolStore(cacheDir: string): ToolStore {
   const dir = join(cacheDir, "mcp");
   const fileOf = (s: McpServerSettings) => join(dir, `${sanitizeName(s.name)}-${configKey(s)}.json`);
   let pruned = false;
+  // A list saved when the server connected can still be being written when a sign-in that ran out
+  // forgets it a moment later: each file's writes and removals run one after another, in order.
+  const last = new Map<string, Promise<void>>();
+  const inOrder = (file: string, op: () => Promise<void>) => {
+    const p = (last.get(file) ?? Promise.resolve()).then(op);
+    last.set(file, p);
+    void p.finally(() => last.get(file) === p && last.delete(file));
+    return p;
+  };
   return {
     load(settings) {
       try {
@@ -48,20 +60,25 @@ export function createToolStore(cacheDir: string): ToolStore {
         return undefined; // a broken cache is no cache
       }
     },
-    async save(settings, tools) {
+    save(settings, tools) {
       const file = fileOf(settings);
-      try {
-        await writeFileAtomic(file, JSON.stringify({ server: settings.name, tools }) + "\n", { own: true, private: true });
-        const prefix = `${sanitizeName(settings.name)}-`;
-        for (const name of readdirSync(dir))
-          if (name.startsWith(prefix) && name.endsWith(".json") && join(dir, name) !== file && /^[0-9a-f]{16}\.json$/.test(name.slice(prefix.length)))
-            unlinkSync(join(dir, name));
-      } catch {} // no cache next time: slower, not wrong
+      return inOrder(file, async () => {
+        try {
+          await writeFileAtomic(file, JSON.stringify({ server: settings.name, tools }) + "\n", { own: true, private: true });
+          const prefix = `${sanitizeName(settings.name)}-`;
+          for (const name of readdirSync(dir))
+            if (name.startsWith(prefix) && name.endsWith(".json") && join(dir, name) !== file && /^[0-9a-f]{16}\.json$/.test(name.slice(prefix.length)))
+              unlinkSync(join(dir, name));
+        } catch {} // no cache next time: slower, not wrong
+      });
     },
     forget(settings) {
-      try {
-        unlinkSync(fileOf(settings));
-      } catch {} // none cached
+      const file = fileOf(settings);
+      return inOrder(file, async () => {
+        try {
+          unlinkSync(file);
+        } catch {} // none cached
+      });
     },
     async saveFull(server, text) {
       const outDir = join(dir, "output");

@@ -222,6 +222,7 @@ test("a server that answers a token it no longer knows with 500 server_error (th
   const why = "it refused hey's sign-in with HTTP 500 server_error (Internal Server Error) and asks for a new one";
   expect(await call()).toBe(`MCP server remote needs a sign-in (${why}): run hey mcp login remote (or /mcp login remote in hey), then try again`);
   expect(m.status()[0]).toMatchObject({ state: "auth_required", error: why });
+  await m.close(); // the run ends (its cache writes with it); then the next one starts
   const next = manager(f.url);
   expect(await next.call()).toBe("(no whoami offered)");
   expect(next.events).toEqual([{ type: "mcp", server: "remote", state: "auth_required", error: why }] as never);

@@ -1,0 +1,32 @@
+// The MCP tool-list cache (src/mcp/store.ts): what one run saves, the next offers before its server starts.
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { createToolStore } from "../../src/mcp/store.ts";
+import { tempDir } from "../helpers/e2e.ts";
+import { serverSettings } from "../helpers/mcp.ts";
+
+let dir: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  dir = tempDir("hey-mcp-store-");
+});
+afterEach(() => dir.remove());
+
+const remote = serverSettings("remote", { url: "http://127.0.0.1:9/mcp" });
+const whoami = [{ name: "whoami", inputSchema: { type: "object" } }];
+
+test("a sign-in that runs out right after the list was saved leaves no list: the next run does not offer tools it cannot call", async () => {
+  const store = createToolStore(dir.path);
+  // the server connected (its list is being written) and, a moment later, refused the token
+  const saved = store.save(remote, whoami as never);
+  const forgotten = store.forget(remote);
+  await Promise.all([saved, forgotten]);
+  expect(createToolStore(dir.path).load(remote)).toBeUndefined();
+});
+
+test("a list saved after a forget is kept (a new sign-in connected again)", async () => {
+  const store = createToolStore(dir.path);
+  await store.save(remote, whoami as never);
+  const forgotten = store.forget(remote);
+  const saved = store.save(remote, whoami as never);
+  await Promise.all([forgotten, saved]);
+  expect(createToolStore(dir.path).load(remote)).toEqual(whoami as never);
+});
