@@ -20,6 +20,7 @@ import { asObject, errorContextOf, FOREIGN_CALL_SIGNATURE, requestBasics, sentSc
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { geminiEffort, geminiGeneration } from "./effort.ts";
 import { toProviderError } from "./google-errors.ts";
+import { fromGeminiName, geminiName } from "./gemini-names.ts";
 import { applyPartialArg } from "./partial-args.ts";
 import { guardedStream } from "./stream-guard.ts";
 
@@ -107,7 +108,13 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateCont
   if (req.system) config.systemInstruction = { parts: [{ text: req.system }] };
   if (req.tools.length > 0)
     config.tools = [
-      { functionDeclarations: req.tools.map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: sentSchema(t.parameters, "google") })) },
+      {
+        functionDeclarations: req.tools.map((t) => ({
+          name: geminiName(t.name),
+          description: t.description,
+          parametersJsonSchema: sentSchema(t.parameters, "google"),
+        })),
+      },
     ];
   if (req.tools.length > 0 && req.toolChoice === "none") config.toolConfig = { functionCallingConfig: { mode: "NONE" as FunctionCallingConfigMode } };
   const maxTokens = req.maxTokens ?? opts.maxTokens;
@@ -144,7 +151,7 @@ function rebuildParts(m: Message, model: string): Part[] {
   const parts: Part[] = m.content.flatMap((p): Part[] => (p.type === "text" && p.text ? [{ text: p.text }] : []));
   for (const [i, c] of (m.toolCalls ?? []).entries()) {
     const data = callData(c, model);
-    const call: FunctionCall = { name: c.name, args: parseArguments(c.arguments) ?? {} };
+    const call: FunctionCall = { name: geminiName(c.name), args: parseArguments(c.arguments) ?? {} };
     if (data.id) call.id = data.id;
     const signature = data.thoughtSignature ?? (i === 0 && geminiGeneration(model) >= 3 ? FOREIGN_CALL_SIGNATURE : undefined);
     parts.push({ functionCall: call, ...(signature ? { thoughtSignature: signature } : {}) });
@@ -168,7 +175,7 @@ function functionResponse(r: Message, calls: ToolCall[], model: string): Part {
   return {
     functionResponse: {
       ...(id ? { id } : {}),
-      name: r.toolName ?? call?.name ?? "",
+      name: geminiName(r.toolName ?? call?.name ?? ""),
       response: r.isError ? { error: text } : { output: text },
     },
   };
@@ -195,7 +202,7 @@ interface OpenCall {
  * the stream has ended, then `done`. Throws ProviderError("network") when the stream ends with no
  * finishReason and no promptFeedback (a cut connection must not look like a finished answer).
  */
-export async function* mapEvents(chunks: AsyncIterable<Chunk>, ctx: { model: string }): AsyncGenerator<StreamEvent> {
+export async function* mapEvents(chunks: AsyncIterable<Chunk>, ctx: { model: string; tools?: readonly string[] }): AsyncGenerator<StreamEvent> {
   const parts: Part[] = []; // what the next request sends back (see keepPart)
   const calls: OpenCall[] = [];
   let open: OpenCall | undefined;
@@ -229,7 +236,7 @@ export async function* mapEvents(chunks: AsyncIterable<Chunk>, ctx: { model: str
 
   // A sampling accident, not a verdict on the request: asked again, the model usually gets the call right.
   if (finish !== undefined && RETRIED_FINISH.has(finish)) throw new ProviderError("network", `the model's function call could not be parsed (${finish})`);
-  const toolCalls = calls.map(toToolCall(ctx.model, finish === "MAX_TOKENS" ? open : undefined));
+  const toolCalls = calls.map(toToolCall(ctx.model, finish === "MAX_TOKENS" ? open : undefined, ctx.tools ?? []));
   for (const call of toolCalls) yield { type: "tool_call", call };
 
   const content: ContentBlock[] = [];
@@ -286,11 +293,11 @@ function addCallPart(part: Part, fc: FunctionCall, open: OpenCall | undefined, p
 }
 
 /** `cut`: a call still willContinue when the stream ended (MAX_TOKENS): its JSON is left unclosed, as cut. */
-function toToolCall(model: string, cut: OpenCall | undefined): (c: OpenCall) => ToolCall {
+function toToolCall(model: string, cut: OpenCall | undefined, tools: readonly string[]): (c: OpenCall) => ToolCall {
   return (c) => {
     const data: CallData = { ...(c.signature ? { thoughtSignature: c.signature } : {}), ...(c.id ? { id: c.id } : {}) };
     const args = JSON.stringify(c.args); // no ids on the Gemini API (function-call-thought-signature.sse): matched by name and order
-    const call: ToolCall = { id: c.id ?? `call_${newId()}`, name: c.name, arguments: c === cut ? args.slice(0, -1) : args };
+    const call: ToolCall = { id: c.id ?? `call_${newId()}`, name: fromGeminiName(c.name, tools), arguments: c === cut ? args.slice(0, -1) : args };
     if (data.thoughtSignature || data.id) call.opaque = { protocol: "google", model, data };
     return call;
   };
@@ -389,7 +396,7 @@ export async function createGoogleProvider(opts: AdapterOptions): Promise<Provid
           params.config = { ...params.config, httpOptions: { fetch: wrap(seen) } };
           return client.models.generateContentStream(params);
         },
-        (chunks) => mapEvents(chunks, { model: opts.model }),
+        (chunks) => mapEvents(chunks, { model: opts.model, tools: request.tools.map((t) => t.name) }),
         (e) => toProviderError(e, { ...errorContext, ...(seen.headers ? { headers: seen.headers } : {}) }),
       );
     },

@@ -315,6 +315,29 @@ describe("request body", () => {
   });
 });
 
+describe("tool names Gemini refuses", () => {
+  const RENDER: ToolSpec = { name: "3d_render", description: "Render a scene.", parameters: { type: "object", properties: {} } };
+  const called = (name: string) =>
+    sseReply(
+      `data: {"candidates": [{"content": {"parts": [{"functionCall": {"name": "${name}", "args": {}}}],"role": "model"},"finishReason": "STOP"}]}\r\n\r\n`,
+    );
+
+  test("an MCP tool named 3d_render is sent as _3d_render (Gemini's names start with a letter or _) and its calls come back as 3d_render", async () => {
+    const first = await send({ messages: [user("render it")], tools: [READ, RENDER] }, {}, called("_3d_render"));
+    expect((first.body.tools as { functionDeclarations: { name: string }[] }[])[0]!.functionDeclarations.map((d) => d.name)).toEqual(["read", "_3d_render"]);
+    const call = first.reply.toolCalls![0]!;
+    expect(call.name).toBe("3d_render"); // what permission entries, the session and the tool table know it by
+
+    // the call and its result go back under the name Gemini knows (the turn rebuilt, as after /model)
+    const rebuilt: Message = { id: "a1", role: "assistant", content: [], toolCalls: [{ id: "c1", name: "3d_render", arguments: "{}" }] };
+    const { body } = await send({ messages: [user("render it"), rebuilt, result({ id: "c1", name: "3d_render" }, "done")], tools: [READ, RENDER] });
+    expect(body.contents.slice(1)).toEqual([
+      { role: "model", parts: [{ functionCall: { name: "_3d_render", args: {} }, thoughtSignature: expect.any(String) }] },
+      { role: "user", parts: [{ functionResponse: { name: "_3d_render", response: { output: "done" } } }] },
+    ]);
+  });
+});
+
 describe("prompt caching", () => {
   test("the note is a user content of its own after the last one (a text part beside functionResponse parts may be refused)", async () => {
     const call = { id: "c1", name: "read" };
@@ -415,6 +438,7 @@ describe("the Gemini tool-call invariant", () => {
     ["a wrong id", [model(call("a", "1")), userC(response("a", "2"))], ["function call 1 is answered by id 2"]],
     ["a made-up id", [model(call("a")), userC(response("a", "call_x"))], ["function response call_x answers a call that has no id"]],
     ["a response with no call", [userC({ text: "q" }), userC(response("a"))], ["content 1 has function responses but follows no function call turn"]],
+    ["a name that starts with a digit", [model(call("3d")), userC(response("3d"))], ['invalid function name "3d"', 'invalid function name "3d"']],
   ];
   test.each(
     CASES.map(([name, contents, problems]) => ({ title: `${name} → ${problems.length === 0 ? "no problems" : problems.join("; ")}`, contents, problems })),
