@@ -9,6 +9,7 @@ import { errorWords } from "./providers/error-words.ts";
 import { anthropicBaseUrl } from "./providers/anthropic.ts";
 import { splitBaseUrl } from "./providers/google.ts";
 import { errorText } from "./kernel/errors.ts";
+import { bodyText, MAX_BODY_BYTES } from "./net/body-text.ts";
 import { NetError } from "./net/errors.ts";
 
 /**
@@ -66,7 +67,14 @@ export async function listModels(
   try {
     const res = await fetchImpl(url, { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
     heard = true;
-    const text = await res.text();
+    const { text, cut } = await bodyText(res);
+    if (cut)
+      return {
+        ok: false,
+        kind: "protocol",
+        status: res.status,
+        message: `GET ${url}: the answer is over ${MAX_BODY_BYTES / 1024 / 1024} MB, not a model list`,
+      };
     if (res.status === 404 || res.status === 405) return { ok: true };
     if (res.status === 401 || res.status === 403)
       return { ok: false, kind: "auth", status: res.status, message: `GET ${url}: ${res.status} ${shortBody(text)}` };

@@ -10,6 +10,7 @@ import { withServerWindow } from "../providers/server-window.ts";
 import type { Probes, Streamed } from "./checks.ts";
 import { errorText } from "../kernel/errors.ts";
 import { NetError } from "../net/errors.ts";
+import { bodyText } from "../net/body-text.ts";
 import { LIST_TIMEOUT_MS, listModels, rawTarget, shortBody, thrown, type Outcome } from "../model-list.ts";
 
 export const PROBE_TIMEOUT_MS = 90_000; // a reasoning model may think a while even about "say ready"
@@ -220,7 +221,7 @@ async function postEmptyTools(s: ProviderSettings, model: string, fetchImpl: typ
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
     });
-    const text = await res.text();
+    const { text } = await bodyText(res); // a body past the cap says nothing more than its status
     if (res.ok) return { ok: true };
     const kind = res.status === 429 ? "rate_limit" : res.status >= 500 ? "overloaded" : res.status === 401 || res.status === 403 ? "auth" : "bad_request";
     return { ok: false, kind, status: res.status, message: `${res.status} ${shortBody(text)}` };

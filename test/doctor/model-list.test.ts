@@ -96,3 +96,31 @@ test.each([
   expect(got).toMatchObject({ ok: true, window: protocol === "anthropic" ? 200000 : 1048576 });
   expect(got.ok && got.listed).toContain("model-42");
 });
+
+test("a base_url whose /models never ends (a download, an event stream) is given up on at 16 MB, not read into memory until the deadline", async () => {
+  let sent = 0;
+  const mb = new Uint8Array(1024 * 1024).fill(0x20);
+  server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: () =>
+      new Response(
+        new ReadableStream({
+          pull(c) {
+            sent++;
+            c.enqueue(mb);
+          },
+        }),
+        { headers: { "content-type": "application/json" } },
+      ),
+  });
+  const settings = { name: "x", protocol: "openai", baseUrl: `http://127.0.0.1:${server.port}/v1`, apiKey: "k", headers: {} } as unknown as ProviderSettings;
+  const got = await listModels(settings, "m", fetch, undefined, 60_000);
+  expect(got).toEqual({
+    ok: false,
+    kind: "protocol",
+    status: 200,
+    message: `GET http://127.0.0.1:${server.port}/v1/models: the answer is over 16 MB, not a model list`,
+  });
+  expect(sent).toBeLessThan(64); // the rest was never asked for
+});
