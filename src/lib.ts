@@ -242,6 +242,14 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
   const secrets = [...(options.secrets ?? []), ...(key ? [key] : [])];
   const guard = secretGuard(secrets, options.redactShapes ?? resolveTable(SECTIONS.tools, undefined).redactSecrets);
   const tools = options.tools ?? defaultTools({ shell, secrets, ...(options.outputDir ? { outputDir: options.outputDir } : {}) });
+  if (Array.isArray(tools)) {
+    // two tools of one name: every vendor refuses every request that lists them ("tool names must be unique")
+    const twice = tools.flatMap((t, i) => {
+      const first = tools.findIndex((o) => o.name === t.name);
+      return first < i ? [`createAgent: tools[${i}] (${t.name}) is named like tools[${first}]; each tool needs a name of its own`] : [];
+    });
+    if (twice.length > 0) throw new Error(twice.join("\n"));
+  }
   const system =
     options.system ??
     buildSystemPrompt({

@@ -179,3 +179,11 @@ test("defaultTools: its write_file refuses a file changed since its read_file re
   expect(result.isError).toBe(true);
   expect(readFileSync(join(dir.path, "shared.txt"), "utf8")).toBe("mine\nthe user's\n");
 });
+
+test("createAgent refuses two tools of one name at once, naming both: every vendor would refuse every request that lists them", async () => {
+  const provider = await createProvider({ protocol: "openai", baseUrl: `${server.url}/v1`, model: "m" });
+  const lookup = (description: string): Tool => ({ name: "lookup", description, parameters: { type: "object" }, run: async () => ({ output: "" }) });
+  expect(() => createAgent({ provider, tools: [...defaultTools(), lookup("mine"), lookup("a colleague's")] })).toThrow(
+    "createAgent: tools[6] (lookup) is named like tools[5]; each tool needs a name of its own",
+  );
+});
