@@ -65,6 +65,34 @@ const DIR_OPTION = /^(--prefix|-C|--cwd|--dir)(=(.*))?$/;
 const WORKSPACE = /^(-w|--workspace|-ws|--workspaces|-r|--recursive|--filter|-F|--filter-prod|--workspace-root)(=|$)/;
 /** Package managers' commands that run no script of the packages (`exec` and `dlx` run the program they name, read as such). */
 const RUNS_NONE = new Set(["list", "ls", "why", "outdated", "audit", "info", "view", "exec", "dlx", "x"]);
+/**
+ * bun's own commands that run no script of their name (`bun --help`; bun runs `bun NAME` as a
+ * script only when it has no command NAME: `bun test` is its test runner, `bun build` its bundler).
+ * Its install, add, remove, update, publish and pm are left to read as scripts: they may run the
+ * package's lifecycle scripts.
+ */
+const BUN_OWN = new Set([
+  "test",
+  "check",
+  "fmt",
+  "x",
+  "repl",
+  "exec",
+  "build",
+  "init",
+  "create",
+  "c",
+  "upgrade",
+  "outdated",
+  "audit",
+  "dedupe",
+  "prune",
+  "info",
+  "why",
+  "link",
+  "unlink",
+  "patch",
+]);
 /** npm's commands that name the script they run, so run it also under `--ignore-scripts` (without its pre and post). */
 const NAMES_ITS_SCRIPT = new Set(["test", "t", "tst", "start", "stop", "restart"]);
 /** git's commands that may put another package.json in the work tree (git-checkout(1), git-pull(1)…). */
@@ -166,7 +194,8 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   // npm-install(1) with no package "runs … the package's lifecycle scripts": (pre/post)install, prepublish, prepare
   if (!ignore && ops.length === 1 && ops[0]!.known && manager === "npm" && INSTALL.has(ops[0]!.text))
     for (const n of ["install", "prepublish", "prepare"]) names.add(n);
-  if (ops[0] && manager !== "npm" && !(ops[0].known && RUN.has(ops[0].text))) ops[0].known ? names.add(ops[0].text) : (any = true);
+  const own = manager === "bun" && ops[0]?.known && BUN_OWN.has(ops[0].text);
+  if (ops[0] && manager !== "npm" && !own && !(ops[0].known && RUN.has(ops[0].text))) ops[0].known ? names.add(ops[0].text) : (any = true);
   if (manager === "yarn" && ops[0]?.known && /^workspaces?$/.test(ops[0].text)) workspace = true;
   if (!names.size && !any) return [];
   if (away) return { unknown: AWAY };

@@ -119,6 +119,9 @@ test.each([
   ["husky *", 'npm --prefix "$D" run build', "in a directory known only at run time"],
   ["npm publish *", 'pnpm -C "$D" release', "in a directory known only at run time"],
   ["npm publish *", "gh pr checkout 12 && npm test", "`gh pr checkout 12` may check out another package.json before it runs its scripts"],
+  // bun runs a script by its name alone when no command of its own has that name
+  ["rm *", "bun clean", "runs package.json's script `clean` (`rimraf dist`)"],
+  ["tsc *", "bun run build", "runs package.json's script `build` (`tsc -p .`)"],
 ])("deny %j refuses %j", (entry, command, names) => {
   expect(under(entry)("bash", { command })).toContain(names);
 });
@@ -157,6 +160,9 @@ test.each([
   ["husky *", "npm install --ignore-scripts"],
   ["husky *", "npm pack --ignore-scripts=true"],
   ["git add *", "npm version patch --ignore-scripts"],
+  // bun's own commands come before a script of their name (`bun build` bundles, `bun test` runs bun's test runner)
+  ["tsc *", "bun build ./src/index.ts --outdir dist"],
+  ["tsc *", "bun build"],
 ])("deny %j lets %j run", (entry, command) => {
   expect(under(entry)("bash", { command })).toBeUndefined();
 });
