@@ -81,7 +81,16 @@ export async function repl(first: Runtime, here: Places, message: string, skills
       return io.ask(lines.at(-1)!);
     };
     const pickSession = (arg: string) =>
-      resumeCommand(arg, { dir: here.sessionsDir, cwd: here.cwd, root: here.root, home: here.home, current: runtime.session.path, ask: io.ask, say });
+      resumeCommand(arg, {
+        dir: here.sessionsDir,
+        cwd: here.cwd,
+        root: here.root,
+        home: here.home,
+        current: runtime.session.path,
+        ask: io.ask,
+        say,
+        fit: { columns: answerFormat.columns, width: Bun.stringWidth },
+      });
     const context = commandContext(runtime, here, signal, (t) => say(`${t}\n`), ask);
     const result = await runCommand(line, { ...context, pickSession, columns: answerFormat.columns, leftSessions: () => left });
     if (result.text) say(wrapped(result.text) + "\n");

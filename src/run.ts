@@ -123,7 +123,7 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
  */
 const notices = {
   print(line: string): void {
-    writer(2).write(visible(line) + "\n");
+    writer(2).write(wrapColumns(visible(line), process.stderr.columns || 0, Bun.stringWidth) + "\n"); // at spaces, never mid-word
   },
 };
 

@@ -139,11 +139,12 @@ export function approvalQuestion(pending: readonly Widening[]): string {
  * REPL's question was not answered yes.
  */
 export function approvalNotice(pending: readonly Widening[], asked: boolean): string[] {
-  // asked: the question listed the changes a moment ago
+  // asked: named again, as /reload's note carries the line to the model, which never saw the question
   if (asked)
-    return [
-      `not used: the ${pending.reduce((n, w) => n + w.lines.length, 0) === 1 ? "change" : "changes"} above; the approved values are used (hey asks again at the next start or /reload)`,
-    ];
+    return pending.map(
+      (w) =>
+        `not used, not approved: ${visible(w.lines.join(", "))} in ${visible(w.file)}; the approved values are used (hey asks again at the next start or /reload)`,
+    );
   return pending.map((w) => {
     // a base_url never approved has no approved value to use: its provider gets no request
     const none = w.lines.some((l) => /^\+ \[provider\.[^\]]+\] base_url = /.test(l)) ? "; a provider whose base_url was never approved gets no request" : "";

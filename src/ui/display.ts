@@ -6,6 +6,7 @@ import { resolveUserPath } from "../fs/user-path.ts";
 import type { Output } from "../kernel/output.ts";
 import { isTty, writer, type Writer } from "./term.ts";
 import { createTerminalOutput, type TerminalOptions, type TerminalOutput } from "./terminal.ts";
+import { holdNoticesInText } from "./held-notices.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -33,7 +34,8 @@ export function terminalOutput(
     return createTerminalOutput(out, out, options);
   }
   const stream = (fd: 1 | 2) => ({ write: writer(fd).write, color: isTty(fd) && !noColor, tty: isTty(fd), columns: columns(fd) });
-  return createTerminalOutput(stream(1), stream(2), options);
+  // the REPL holds its own notices while a turn runs; a -p run's would cut into the streamed answer
+  return holdNoticesInText(createTerminalOutput(stream(1), stream(2), options));
 }
 
 /** Files larger than this get no diff when write_file replaces them. */

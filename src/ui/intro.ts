@@ -5,6 +5,7 @@ import { textOf, type Message } from "../kernel/ir.ts";
 import { formatSize, oneLine, type SessionInfo } from "../sessions/format.ts";
 import { createTextStream } from "./markdown.ts";
 import { visible } from "./visible.ts";
+import { cutToWidth } from "./wrap.ts";
 
 const DIM = "\x1b[2m";
 const RESET = "\x1b[0m";
@@ -67,24 +68,32 @@ export function lastExchange(messages: readonly Message[], prompt: string, forma
 /** What `/resume` shows before the first prompt of a session another hey has open. */
 const IN_USE = "(open in another hey) ";
 
+/** The least room a choice's first prompt is cut to when its row is narrower than the rest of the line. */
+const MIN_PROMPT_COLUMNS = 10;
+
 /**
  * `/resume`'s choices: number, when, size, the directory when `home` is given (paths under it as
  * `~/…`: the project's sessions), first prompt; a session `inUse` (another hey has it open: picking
- * it is refused) says so, before its prompt is cut.
+ * it is refused) says so, before its prompt is cut. With `fit`, the prompt is cut with … so a row
+ * fits a terminal that many columns wide (0: not cut), as `/sessions` cuts it.
  */
-export function resumeChoices(infos: SessionInfo[], home?: string, inUse: (s: SessionInfo) => boolean = () => false): string {
+export function resumeChoices(
+  infos: SessionInfo[],
+  home?: string,
+  inUse: (s: SessionInfo) => boolean = () => false,
+  fit: { columns: number; width(text: string): number } = { columns: 0, width: (t) => t.length },
+): string {
   const when = (ms: number) => {
     const d = new Date(ms);
     const p = (n: number) => String(n).padStart(2, "0");
     return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
   };
   const width = String(infos.length).length;
-  return (
-    infos
-      .map(
-        (s, i) =>
-          `${String(i + 1).padStart(width)}  ${when(s.modified)}  ${formatSize(s.size).padStart(8)}  ${home !== undefined ? `${visible(shortPath(s.cwd, home))}  ` : ""}${inUse(s) ? IN_USE : ""}${visible(oneLine(s.firstPrompt || "(no prompt)", 60))}`,
-      )
-      .join("\n") + "\n"
-  );
+  const row = (s: SessionInfo, i: number) => {
+    const lead = `${String(i + 1).padStart(width)}  ${when(s.modified)}  ${formatSize(s.size).padStart(8)}  ${home !== undefined ? `${visible(shortPath(s.cwd, home))}  ` : ""}${inUse(s) ? IN_USE : ""}`;
+    const prompt = visible(oneLine(s.firstPrompt || "(no prompt)", 60));
+    if (fit.columns <= 0) return lead + prompt;
+    return lead + cutToWidth(prompt, Math.max(MIN_PROMPT_COLUMNS, fit.columns - fit.width(lead)), fit.width, true);
+  };
+  return infos.map(row).join("\n") + "\n";
 }

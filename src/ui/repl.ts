@@ -76,6 +76,8 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     } catch {} // the terminal is gone (SIGHUP): nothing left to show
   };
   const columns = () => stdout.columns || 80;
+  /** text of several lines as the terminal needs them: a raw terminal moves down a row at \n but stays in its column */
+  const shownLines = (text: string) => (restored ? visible(text) : visible(text).replaceAll("\n", "\r\n"));
   /** a tab as spaces, a folded paste as its label, a control character made visible */
   const shown = (ch: string) => (ch === "\t" ? "    " : (pasteLabel(state.pastes, ch) ?? visible(ch)));
   /** a code point's columns as a terminal counts them (one at a time, as tmux and xterm do) */
@@ -159,9 +161,9 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
       case "below":
         return moveBelow();
       case "print":
-        return out(style(visible(e.text), e.dim ? DIM : "") + (restored ? "\n" : "\r\n"));
+        return out(style(shownLines(e.text), e.dim ? DIM : "") + (restored ? "\n" : "\r\n"));
       case "aside":
-        out((rowNow() > 0 ? `\x1b[${rowNow()}A` : "") + CLEAR_BELOW + visible(e.text) + "\r\n");
+        out((rowNow() > 0 ? `\x1b[${rowNow()}A` : "") + CLEAR_BELOW + shownLines(e.text) + "\r\n");
         forget();
         return draw();
       case "clearScreen":
@@ -331,7 +333,8 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     stdin.on("error", onEnd); // EIO: the terminal is gone
     stdin.resume();
     out(PASTE_ON);
-    opts.aside?.((line) => dispatch({ type: "aside", line }));
+    // a notice is a sentence: wrapped at spaces, not mid-word by the terminal
+    opts.aside?.((line) => dispatch({ type: "aside", line: wrapColumns(visible(line), columns(), Bun.stringWidth) }));
     if (initial && initial.trim() !== "") {
       out(style(opts.prompt, PROMPT_STYLE) + visible(initial) + "\r\n");
       const first = runInitial(state, initial);

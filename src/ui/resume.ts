@@ -20,6 +20,8 @@ export interface ResumeContext {
   current: string;
   ask(question: string): Promise<string | undefined>;
   say(text: string): void;
+  /** the terminal's width (0: none) and a text's columns on it: each choice is kept to a row */
+  fit?: { columns: number; width(text: string): number };
 }
 
 /**
@@ -40,7 +42,7 @@ export async function resumeCommand(arg: string, ctx: ResumeContext): Promise<Lo
       return undefined;
     }
     if (scoped.project) ctx.say(`No other sessions in this directory; its project's, ${visible(shortPath(ctx.root, ctx.home))}:\n`);
-    ctx.say(resumeChoices(here, scoped.project ? ctx.home : undefined, (s) => lockedByOther(s.path)));
+    ctx.say(resumeChoices(here, scoped.project ? ctx.home : undefined, (s) => lockedByOther(s.path), ctx.fit));
     choice = (await ctx.ask(`resume which? (1-${here.length}, Enter to cancel) `)) ?? "";
     if (choice === "") return undefined;
   }

@@ -292,6 +292,23 @@ test(
   E2E_TIMEOUT,
 );
 
+const narrow = fileTempDir("hey-resume-narrow-");
+test(
+  "/resume at 50 columns keeps each choice to a row: its long first prompt cut with …, not broken by the terminal",
+  async () => {
+    writeSession(state.path, narrow.path, "look at @hello.txt and tell me what the second line of it says", "It says SECOND LINE.");
+    const t = await open({ cols: 50, cwd: narrow.path, env: { XDG_STATE_HOME: state.path } });
+    await t.type("/resume");
+    await t.keys("Enter");
+    const lines = (await t.waitFor("resume which? (1-1, Enter to cancel)")).split("\n").map((l) => l.trimEnd());
+    const at = lines.findIndex((l) => /^1 {2}\d{4}-/.test(l));
+    expect(lines[at]).toMatch(/ {2}look at @hello\.txt.*…$/);
+    expect(Bun.stringWidth(lines[at]!)).toBeLessThanOrEqual(50);
+    expect(lines[at + 1]).toStartWith("resume which?"); // before: the prompt's rest on the next row ("e second line of it says")
+  },
+  E2E_TIMEOUT,
+);
+
 const shop = fileTempDir("hey-resume-project-");
 test(
   "/resume in a project's subdirectory with no other session of its own offers the project's, each with its directory, and /sessions lists them",

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { join } from "node:path";
 import { runHey, tempDir } from "../helpers/e2e.ts";
 import { BUN } from "../helpers/mcp.ts";
-import { lastUserText, startModelServer, systemOf, textOf, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { lastUserText, reloadNoteOf, startModelServer, systemOf, textOf, type ModelServer, type Turn } from "../helpers/model-server.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
 import { until } from "../helpers/wait.ts";
 import { ALL, flat, say } from "./repl-helpers.ts";
@@ -75,7 +75,9 @@ test("start-up: a user config widened since it was approved is shown and asked a
     `${userConfigFile()} would give the agent more than you approved: + [permission] allow "bash: touch *" The agent can write this file, so hey asks. Use this change? (y/N)`,
   );
   await answer(first, "n", /^›/m);
-  expect(await flat(first)).toContain("hey: not used: the change above; the approved values are used (hey asks again at the next start or /reload)");
+  expect(await flat(first)).toContain(
+    `hey: not used, not approved: + [permission] allow "bash: touch *" in ${userConfigFile()}; the approved values are used (hey asks again at the next start or /reload)`,
+  );
   expect((await first.screen(ALL)).split("Use this change? (y/N)").length).toBe(2); // asked once, drawn once
   await say(first, "touch it", "the tool said: blocked by permission rules");
   expect(existsSync(join(project.path, "touched"))).toBe(false);
@@ -124,6 +126,22 @@ test("/reload: the agent cannot write the project's config; written another way,
   await answer(term, "y", '~ [permission] allow + "bash: touch *"');
   await say(term, "touch it", "the tool said: (no output)");
   expect(existsSync(join(project.path, "touched"))).toBe(true);
+  await say(term, "/quit", "[exit 0]");
+});
+
+test('a no at /reload: the note the model reads names the change it was not given, not one "above" that only the user saw', async () => {
+  write(userConfigFile(), userConfig(["read_file", "bash: ls"]));
+  const term = await openRepl();
+  await term.waitFor(/^›/m);
+  write(userConfigFile(), userConfig(["read_file", "bash: ls", "bash: touch *"]));
+  await say(term, "/reload", "Use this change? (y/N)");
+  await answer(term, "n", "hey asks again at the next start or /reload");
+  await term.waitFor(/^›/m);
+  await say(term, "is touch allowed now?", "ok");
+  const note = reloadNoteOf(model.requests.at(-1)!) ?? "";
+  // before: "warning: not used: the change above; …", where the model saw no change above
+  expect(note).toContain(`\nwarning: not used, not approved: + [permission] allow "bash: touch *" in ${userConfigFile()}; the approved values are used`);
+  expect(note).not.toContain("above");
   await say(term, "/quit", "[exit 0]");
 });
 

@@ -181,7 +181,10 @@ test("/reload as a diff: a broken skill beside a good one, an unchanged server k
   await term.waitFor(/~ \[mcp\.keep\][^\n]*\n.*Use this change\? \(y\/N\)\s*$/, { joined: true });
   await term.type("n");
   await term.keys("Enter");
-  await term.waitFor(/not used: the change above[^\n]*\n(?:hey: MCP server db[^\n]*\n[^\n]*\n)?reloaded:/, { scrollback: true, joined: true });
+  await term.waitFor(/not used, not approved: ~ \[mcp\.keep\][\s\S]*?the approved values are used[^\n]*\n(?:hey: MCP server db[^\n]*\n[^\n]*\n)?reloaded:/, {
+    scrollback: true,
+    joined: true,
+  });
   expect((await term.screen(ALL)).split("› /reload").at(-1)).not.toContain("mcp server keep");
   expect(pids("keep")).toEqual([keepPid!]);
   expect(alive(keepPid!)).toBe(true);

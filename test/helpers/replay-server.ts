@@ -32,6 +32,8 @@ export interface Reply {
   cutAfterBytes?: number;
   /** after the last chunk keep the connection open, silent, until the client or stop() ends it */
   hang?: boolean;
+  /** the chunk at `at` and those after it wait for `until()`, called when the stream gets there (something the test does mid-stream) */
+  hold?: { at: number; until: () => Promise<void> };
 }
 
 export interface ReplayServer {
@@ -212,6 +214,7 @@ function replayBody(reply: Reply, hanging: Set<() => void>): ReadableStream<Uint
       let budget = reply.cutAfterBytes ?? Number.POSITIVE_INFINITY;
       for (const [i, chunk] of reply.chunks.entries()) {
         if (i > 0 && reply.delayMs) await Bun.sleep(reply.delayMs);
+        if (i === reply.hold?.at) await reply.hold.until();
         if (cancelled) return;
         const piece = chunk.subarray(0, Math.min(chunk.length, budget));
         if (piece.length > 0) controller.enqueue(piece);
