@@ -181,7 +181,8 @@ test("/reload as a diff: a broken skill beside a good one, an unchanged server k
   await term.waitFor(/~ \[mcp\.keep\][^\n]*\n.*Use this change\? \(y\/N\)\s*$/, { joined: true });
   await term.type("n");
   await term.keys("Enter");
-  await term.waitFor(/not used, not approved: ~ \[mcp\.keep\][\s\S]*?the approved values are used[^\n]*\n(?:hey: MCP server db[^\n]*\n[^\n]*\n)?reloaded:/, {
+  // the notice is wrapped at spaces where the terminal's width and the paths in it put the breaks
+  await term.waitFor(/not used, not approved: ~ \[mcp\.keep\][\s\S]*?the\s+approved\s+values\s+are\s+used[^\n]*\n(?:hey: MCP server db[^\n]*\n[^\n]*\n)?reloaded:/, {
     scrollback: true,
     joined: true,
   });
