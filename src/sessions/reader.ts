@@ -25,7 +25,7 @@ import { LIST_HEAD_BYTES } from "./listing.ts";
 import { lockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { diskProblem } from "../fs/dir-problem.ts";
 import { idTime } from "./ids.ts";
-import { repairHeader } from "./writer.ts";
+import { repairHeader } from "./header-repair.ts";
 import { entryOf } from "./torn.ts";
 import { errorText } from "../kernel/errors.ts";
 import { CACHE_LIFETIME_MS } from "../context/cache.ts";

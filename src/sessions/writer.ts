@@ -1,13 +1,13 @@
 // Writing sessions (SPEC §19): one append-only JSONL file per conversation. The writer is an
 // Output subscriber, so the loop never persists anything itself. The format lives in format.ts.
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { constants, fstatSync, fsyncSync, ftruncateSync, readSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
 import { newId, type Message } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
-import { formatSize, parseEntry, parseHeader, toLine, TORN_END, type SessionEntry, type SessionHeader } from "./format.ts";
+import { formatSize, parseEntry, parseHeader, toLine, TORN_END, type SessionEntry } from "./format.ts";
 import { oversizedTorn, tornNote } from "./torn.ts";
 import { emptyKept, keep, rebase, writeBack, writeBackWarning, type Kept, type KeptText } from "./shrunk.ts";
-import { copyBytes, copySession, whereabouts } from "./vanished.ts";
+import { copySession, whereabouts, writeAll } from "./vanished.ts";
 import { closeQuietly, linesBackward, linesForward, openSessionFile } from "./lines.ts";
 import { lockSession, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { diskProblem, dirProblem } from "../fs/dir-problem.ts";
@@ -291,70 +291,7 @@ function headerLine(fd: number, size: number): string | undefined {
 /** A header line is ~150 bytes and its directory's path; one longer than this is not written back. */
 const HEADER_MAX_BYTES = 64 * 1024;
 
-function writeAll(fd: number, bytes: Buffer): void {
-  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
-}
-
 function endsWithNewline(fd: number, size: number): boolean {
   const b = Buffer.alloc(1);
   return readSync(fd, b, 0, 1, size - 1) === 1 && b[0] === 10;
 }
-
-/**
- * Writes `header` as the first line of the session at `path` (the caller holds its lock): over the
- * damaged first line when it fits (padded with spaces, which JSON allows), else by copying the file
- * behind it into a temporary file renamed over the old one. `keepFirst`: the first line is an
- * entry (the header is missing, not damaged) and stays, after the header.
- */
-export function repairHeader(path: string, header: SessionHeader, keepFirst: boolean): void {
-  try {
-    rewriteHeader(path, header, keepFirst);
-  } catch (e) {
-    // the copy is made beside the file and renamed over it only when whole: nothing of it was lost
-    throw new Error(`cannot repair the damaged header of ${path}: ${diskProblem(e, path) ?? errorText(e)}; the file is as it was`);
-  }
-}
-
-function rewriteHeader(path: string, header: SessionHeader, keepFirst: boolean): void {
-  const line = Buffer.from(JSON.stringify(header));
-  const fd = openSessionFile(path, constants.O_RDWR);
-  try {
-    const size = fstatSync(fd).size;
-    const buf = Buffer.allocUnsafe(COPY_CHUNK);
-    let firstEnd = 0; // the first newline, or the end of the file
-    for (let n: number; firstEnd < size && (n = readSync(fd, buf, 0, Math.min(COPY_CHUNK, size - firstEnd), firstEnd)) > 0; ) {
-      const nl = buf.subarray(0, n).indexOf(10);
-      if (nl >= 0) {
-        firstEnd += nl;
-        break;
-      }
-      firstEnd += n;
-    }
-    if (!keepFirst && line.length <= firstEnd) {
-      const padded = Buffer.alloc(firstEnd, 0x20);
-      line.copy(padded);
-      for (let done = 0; done < padded.length; ) done += writeSync(fd, padded, done, padded.length - done, done);
-      fsyncSync(fd);
-      return;
-    }
-    const tmp = `${path}.repair-${process.pid}`;
-    const out = openSessionFile(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
-    try {
-      const head = Buffer.concat([line, Buffer.from("\n")]);
-      writeAll(out, head);
-      copyBytes(fd, out, keepFirst ? 0 : Math.min(size, firstEnd + 1), size);
-      fsyncSync(out);
-    } catch (e) {
-      closeQuietly(out);
-      unlinkSync(tmp);
-      throw e;
-    }
-    closeSync(out);
-    renameSync(tmp, path);
-    dirSync.run(dirname(path));
-  } finally {
-    closeQuietly(fd);
-  }
-}
-
-const COPY_CHUNK = 1024 * 1024;
