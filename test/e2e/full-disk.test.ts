@@ -3,7 +3,7 @@
 // file can grow no further (a write across the limit is cut short, then fails with EFBIG, as a
 // full disk cuts a line), then the limit is lifted, as when the user deletes a build directory.
 import { expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, runHey } from "../helpers/e2e.ts";
 import { eachTempDir, fileModelServer } from "../helpers/fixtures.ts";
@@ -31,10 +31,7 @@ const script: ((req: ChatRequest) => Turn)[] = [
     return { text: "all three ran" };
   },
 ];
-const server = fileModelServer((req) => {
-  const step = script.shift();
-  return step ? step(req) : { text: "as you saw: one, two, three" };
-});
+const server = fileModelServer((req) => script.shift()?.(req) ?? { text: "noted" });
 
 test("the disk fills mid-run and frees: said once each way, and `hey -c` sends every turn of it", async () => {
   fsize = (limit) => {
@@ -86,4 +83,41 @@ test("the disk fills mid-run and frees: said once each way, and `hey -c` sends e
     ["assistant", "all three ran"],
     ["user", "what ran?"],
   ]);
+});
+
+test("a header the full disk cut: `-c` passes over a file with nothing after it and names it, `--resume` of it says what is wrong; one with lines after it is resumed even while the disk takes nothing", async () => {
+  script.length = 0;
+  const run = (args: string[], fileSizeLimitKb?: number) =>
+    runHey(["--base-url", server.baseUrl, "-m", "m", ...args], { cwd: work.path, env: { XDG_STATE_HOME: state.path }, fileSizeLimitKb });
+  expect((await run(["-p", "remember 42"])).code).toBe(0);
+  const file = sessionFile();
+  const cutId = "0mxzzzzzz0000zzzzzz";
+  const cut = join(state.path, "hey", "sessions", `${cutId}.jsonl`);
+  const minuteAgo = Date.now() / 1000 - 60;
+  utimesSync(file, minuteAgo, minuteAgo);
+  writeFileSync(cut, `{"type":"header","id":"${cutId}","cwd":"${work.path}","cre`); // newer than the session: \`-c\` names it
+  const why = "its first line, the session header, is cut short — hey stopped while writing it, most often because the disk was full";
+
+  const continued = await run(["-c", "-p", "which number?"]);
+  expect(continued.code).toBe(0);
+  expect(continued.stderr).toContain(
+    `hey: a session file holds only a header cut short — hey stopped while writing it, most often because the disk was full — so there is no conversation to resume: ${cut}; delete it\n`,
+  );
+  expect(server.requests.at(-1)!.messages.map((m) => textOf(m))).toContain("remember 42");
+  const resumed = await run(["--resume", cutId, "-p", "which number?"]);
+  expect([resumed.code, resumed.stderr]).toEqual([
+    2,
+    `hey: ${cut}: ${why} — and nothing was saved after it, so there is no conversation in it to resume; delete it\n`,
+  ]);
+
+  const text = readFileSync(file, "utf8");
+  writeFileSync(file, text.slice(0, 60) + text.slice(text.indexOf("\n"))); // the header cut, the lines after it whole
+  const damaged = readFileSync(file, "utf8");
+  const full = await run(["--resume", file.split("/").at(-1)!.replace(".jsonl", ""), "-p", "which number?"], 0); // not even a lock fits
+  expect(full.code).toBe(0);
+  expect(full.stderr).toContain(
+    `hey: ${file}: the session's header is damaged (cut short, most often by a full disk) and cannot be repaired now: the file would be larger than this process may write (EFBIG: see \`ulimit -f\`); resumed from the lines after it`,
+  );
+  expect(server.requests.at(-1)!.messages.map((m) => textOf(m))).toContain("remember 42");
+  expect(readFileSync(file, "utf8")).toBe(damaged);
 });

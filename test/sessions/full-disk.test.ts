@@ -1,7 +1,7 @@
 // The session writer on a disk that fills and frees (SPEC §19; src/sessions/backlog.ts): the disk
 // is a write that takes only the bytes still free, then fails with ENOSPC, as a real full disk cuts
 // a line short; freeing space lets the next turn end write what was held.
-import { afterEach, expect, spyOn, test } from "bun:test";
+import { afterAll, afterEach, expect, spyOn, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,7 +27,7 @@ afterEach(() => {
   free = Number.POSITIVE_INFINITY;
   for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-process.on("exit", () => disk.mockRestore());
+afterAll(() => disk.mockRestore());
 
 function setup(existing?: boolean) {
   const dir = mkdtempSync(join(tmpdir(), "hey-full-disk-"));
