@@ -18,7 +18,7 @@ const HEAD_BYTES = 64 * 1024;
  * place (`firstIsEntry`: the first line is an entry, the header is missing) when the lines after it
  * are hey's; or `problem`, the sentence that says why there is nothing to resume.
  */
-export type Head = { fine: true } | { fine: false; header: SessionHeader; firstIsEntry: boolean } | { fine: false; problem: string };
+export type Head = { fine: true } | { fine: false; header: SessionHeader; firstIsEntry: boolean; cut: boolean } | { fine: false; problem: string };
 
 /** Judges the head of the session at `path`; `cwd` is the directory a header too damaged to tell its own gets. */
 export function judgeHead(path: string, cwd: string): Head {
@@ -41,7 +41,7 @@ export function judgeHead(path: string, cwd: string): Head {
         created: new Date(stat.mtimeMs).toISOString(),
         version: "unknown",
       };
-      return { fine: false, header, firstIsEntry };
+      return { fine: false, header, firstIsEntry, cut: cutHeader(first.value.text) };
     }
     if (cutHeader(first.value.text)) return { fine: false, problem: `${path}: ${CUT_HEADER_ALONE}; delete it` };
     return { fine: false, problem: notHeys(path) };
@@ -71,8 +71,9 @@ export function cutHeader(line: string): boolean {
   return text.length < HEADER_START.length || cutShort(text);
 }
 
-/** The warning of a resume that loads a damaged header's session without repairing it (`why`: the disk will not take the repair). */
-export function unrepairedNote(path: string, why: string): string {
+/** The warning of a resume that loads a damaged header's session without repairing it (`why`: the disk will not take the repair; `cut`: the header is cut short). */
+export function unrepairedNote(path: string, why: string, cut: boolean): string {
   const id = basename(path, ".jsonl");
-  return `${path}: the session's header is damaged (cut short, most often by a full disk) and cannot be repaired now: ${why}; resumed from the lines after it — \`hey --resume ${id}\` repairs it once the disk takes writes`;
+  const what = cut ? "is cut short (most often by a full disk)" : "is damaged";
+  return `${path}: the session's header ${what} and cannot be repaired now: ${why}; resumed from the lines after it, as it is — \`hey --resume ${id}\` repairs it once the disk takes writes`;
 }

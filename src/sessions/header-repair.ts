@@ -20,7 +20,7 @@ export function repairHeader(path: string, header: SessionHeader, keepFirst: boo
     rewriteHeader(path, header, keepFirst);
   } catch (e) {
     // the copy is made beside the file and renamed over it only when whole: nothing of it was lost
-    throw new Error(`cannot repair the damaged header of ${path}: ${diskProblem(e, path) ?? errorText(e)}; the file is as it was`);
+    throw new Error(`cannot repair the damaged header of ${path}: ${diskProblem(e, path) ?? errorText(e)}; the file is as it was`, { cause: e });
   }
 }
 

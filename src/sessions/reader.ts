@@ -44,10 +44,10 @@ const SCAN_LIMIT = 32 * 1024 * 1024;
  * Opens the session at `path` to continue it: makes this process its one writer (lock.ts; throws
  * SessionLockedError when another hey is writing it), repairs a damaged header — from what is left
  * of it, else with `cwd` as its directory, and only when the lines after it are hey's — then loads
- * it. The caller's writer releases the lock when it closes. A lock the disk will not take (full,
- * read-only, not this user's) does not stop the resume: the session is read as it is (a damaged
- * header not repaired, with a warning), and the writer, failing the same way, says once that it
- * is not saved (SPEC §19). Throws, saying what is wrong, when there is nothing to resume.
+ * it. The caller's writer releases the lock when it closes. A lock or a repair the disk will not
+ * take (full, read-only, not this user's) does not stop the resume: the session is read as it is
+ * (a damaged header not repaired, with a warning), and the writer, failing the same way, says once
+ * that it is not saved (SPEC §19). Throws, saying what is wrong, when there is nothing to resume.
  */
 export function resumeSession(path: string, cwd: string): LoadedSession {
   try {
@@ -55,10 +55,17 @@ export function resumeSession(path: string, cwd: string): LoadedSession {
   } catch (e) {
     const why = e instanceof SessionLockedError ? undefined : diskProblem(e, path);
     if (why === undefined) throw e;
-    return loadUnlocked(path, cwd, why);
+    return loadUnrepaired(path, cwd, why);
   }
   try {
-    const repaired = repairIfDamaged(path, cwd);
+    let repaired: string | undefined;
+    try {
+      repaired = repairIfDamaged(path, cwd);
+    } catch (e) {
+      const why = e instanceof Error && e.cause ? diskProblem(e.cause) : undefined; // a full disk: resumed as it is
+      if (why === undefined) throw e;
+      return loadUnrepaired(path, cwd, why);
+    }
     const loaded = loadSession(path);
     return repaired ? { ...loaded, warnings: [repaired, ...loaded.warnings] } : loaded;
   } catch (e) {
@@ -75,14 +82,14 @@ function repairIfDamaged(path: string, cwd: string): string | undefined {
   return `${path}: the session's header was damaged; repaired (directory ${head.header.cwd})`;
 }
 
-/** A session read as it is when its lock cannot be made (`why`: the disk's problem): a damaged header is not repaired, the lines after it are loaded. */
-function loadUnlocked(path: string, cwd: string, why: string): LoadedSession {
+/** A session read as it is when the disk takes no lock or repair (`why`): a damaged header is not repaired, the lines after it are loaded. */
+function loadUnrepaired(path: string, cwd: string, why: string): LoadedSession {
   const head = judgeHead(path, cwd);
   if (head.fine) return loadSession(path);
   if ("problem" in head) throw new Error(head.problem);
   if (head.firstIsEntry) throw new Error(`${path}: the session's header is missing and cannot be added now: ${why}`);
   const loaded = loadSession(path, { header: head.header });
-  return { ...loaded, warnings: [unrepairedNote(path, why), ...loaded.warnings] };
+  return { ...loaded, warnings: [unrepairedNote(path, why, head.cut), ...loaded.warnings] };
 }
 
 export interface LoadedSession {

@@ -116,7 +116,7 @@ test("a header the full disk cut: `-c` passes over a file with nothing after it 
   const full = await run(["--resume", file.split("/").at(-1)!.replace(".jsonl", ""), "-p", "which number?"], 0); // not even a lock fits
   expect(full.code).toBe(0);
   expect(full.stderr).toContain(
-    `hey: ${file}: the session's header is damaged (cut short, most often by a full disk) and cannot be repaired now: the file would be larger than this process may write (EFBIG: see \`ulimit -f\`); resumed from the lines after it`,
+    `hey: ${file}: the session's header is cut short (most often by a full disk) and cannot be repaired now: the file would be larger than this process may write (EFBIG: see \`ulimit -f\`); resumed from the lines after it, as it is`,
   );
   expect(server.requests.at(-1)!.messages.map((m) => textOf(m))).toContain("remember 42");
   expect(readFileSync(file, "utf8")).toBe(damaged);

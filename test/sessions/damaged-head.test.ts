@@ -68,7 +68,7 @@ test("a cut header with readable lines after it, on a disk that takes no lock or
   expect(loaded.messages.map(textOf)).toEqual(["remember 42", "noted"]);
   expect(loaded.header.cwd).toBe("/home/u/p");
   expect(loaded.warnings[0]).toBe(
-    `${path}: the session's header is damaged (cut short, most often by a full disk) and cannot be repaired now: its disk is full (ENOSPC); free some space — what was saved before stays; resumed from the lines after it — \`hey --resume ${id}\` repairs it once the disk takes writes`,
+    `${path}: the session's header is cut short (most often by a full disk) and cannot be repaired now: its disk is full (ENOSPC); free some space — what was saved before stays; resumed from the lines after it, as it is — \`hey --resume ${id}\` repairs it once the disk takes writes`,
   );
   expect(readFileSync(path, "utf8")).toBe(before);
 });
