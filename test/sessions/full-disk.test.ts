@@ -2,7 +2,7 @@
 // is a write that takes only the bytes still free, then fails with ENOSPC, as a real full disk cuts
 // a line short; freeing space lets the next turn end write what was held.
 import { afterAll, afterEach, expect, spyOn, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
@@ -164,6 +164,25 @@ test(`what is held stays within ${BACKLOG_MAX_BYTES / 1024 / 1024} MB: the newes
   );
   const lines = wholeLines(w.path).filter((e) => e.type === "message");
   expect(lines.map((e) => (e.message as Message).id)).toEqual([...lines.slice(0, 2).map((e) => (e.message as Message).id), ...big.slice(5).map((m) => m.id)]);
+});
+
+test("the session file deleted on a full disk (space being freed): one warning while it cannot be written back, then written back whole", () => {
+  const { w, warnings } = setup();
+  const sent = turn(w, 1);
+  unlinkSync(w.path);
+  free = 0;
+  for (let n = 2; n <= 3; n++) sent.push(...turn(w, n));
+  expect(warnings).toHaveLength(1);
+  expect(existsSync(w.path)).toBe(false);
+  free = Number.POSITIVE_INFINITY;
+  sent.push(...turn(w, 4));
+  w.close();
+  expect(warnings.slice(1).map((m) => m.split(";")[0])).toEqual([
+    `${w.path} was deleted while hey was writing it`,
+    "session saved again: " + `${w.path} takes writes again`,
+  ]);
+  expect(texts(loadSession(w.path).messages)).toEqual(texts(sent));
+  wholeLines(w.path);
 });
 
 test("hold drops the oldest past its bound, never the newest line", () => {
