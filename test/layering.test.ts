@@ -69,6 +69,8 @@ const EDGES = new Set([
   "providers/openai.ts",
   "providers/responses.ts",
   "providers/server-window.ts",
+  "sessions/damaged-head.ts",
+  "sessions/header-repair.ts",
   "sessions/leftovers.ts",
   "sessions/lines.ts",
   "sessions/listing.ts",

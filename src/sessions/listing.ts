@@ -10,6 +10,7 @@ import { matchIds, shortIds } from "./ids.ts";
 import { closeQuietly, linesForward, onlyNul, openSessionFile } from "./lines.ts";
 import { openProblem, removeLeftovers } from "./leftovers.ts";
 import { lockedByOther, releaseIfUnheld } from "./lock.ts";
+import { CUT_HEADER_ALONE, cutHeader } from "./damaged-head.ts";
 
 /** `--sessions` reads this much of each file: the header and the start of the first prompt. */
 export const LIST_HEAD_BYTES = 4096;
@@ -19,8 +20,9 @@ export interface UnreadableSession {
   id: string;
   path: string;
   modified: number;
-  /** the file is empty or holds NUL bytes only (a crash): nothing to repair */
+  /** the file is empty or holds NUL bytes only (a crash), or (`cut`) a header cut short alone: nothing to repair */
   lost?: true;
+  cut?: true;
   /** why it cannot be opened (openProblem: no permission, a FIFO, a directory, a link) */
   problem?: string;
 }
@@ -56,7 +58,8 @@ export function unreadableNote(files: readonly UnreadableSession[]): string | un
       .map((f) => f.path)
       .join(", ") + (some.length > 3 ? `, and ${some.length - 3} more` : "");
   const damaged = files.filter((f) => !f.lost && !f.problem);
-  const lost = files.filter((f) => f.lost);
+  const lost = files.filter((f) => f.lost && !f.cut);
+  const cut = files.filter((f) => f.cut);
   const closed = files.filter((f) => f.problem);
   const notes = [
     ...(closed.length === 0
@@ -73,6 +76,11 @@ export function unreadableNote(files: readonly UnreadableSession[]): string | un
       ? []
       : [
           `${lost.length === 1 ? "a session file holds" : `${lost.length} session files hold`} ${LOST}: ${named(lost)}; delete ${lost.length === 1 ? "it" : "them"}`,
+        ]),
+    ...(cut.length === 0
+      ? []
+      : [
+          `${cut.length === 1 ? "a session file holds" : `${cut.length} session files hold`} only a header cut short — hey stopped while writing it, most often because the disk was full — so there is no conversation to resume: ${named(cut)}; delete ${cut.length === 1 ? "it" : "them"}`,
         ]),
   ];
   return notes.length === 0 ? undefined : notes.join("\nhey: ");
@@ -104,7 +112,7 @@ export function findSession(dir: string, idOrPart: string, lister = "hey --sessi
   closeSync(openSessionFile(path, constants.O_RDONLY)); // a link or not a file: says so
   const info = readInfo(path);
   if (!info) throw new Error(`${path} cannot be read`);
-  if ("lost" in info) throw new Error(`${path} holds ${LOST}; delete it`);
+  if ("lost" in info) throw new Error(info.cut ? `${path}: ${CUT_HEADER_ALONE}; delete it` : `${path} holds ${LOST}; delete it`);
   return { id: matches[0]!, path };
 }
 
@@ -118,7 +126,8 @@ export function sessionShortIds(dir: string): Map<string, string> {
  * all`) that were last used more than `olderThanDays` ago, and all of them but the newest `keep`.
  * A session a live hey holds (this one, or another) is never deleted: `held` names those that
  * would have been. A deleted session's stale lock goes with it. Files a crash left empty or NUL
- * bytes only (`lost`: they hold nothing, and belong to no directory) go whatever the options.
+ * bytes only, or holding a header cut short alone (`lost`: they hold nothing, and belong to no
+ * directory), go whatever the options.
  */
 export function pruneSessions(
   dir: string,
@@ -173,6 +182,9 @@ function readInfo(path: string): SessionInfo | UnreadableSession | undefined {
     if (first.done) return lockedByOther(path) ? undefined : { id, path, modified: stat.mtimeMs, lost: true };
     const parsed = parseHeader(first.value.text);
     const header = parsed ?? salvageHeader(first.value.text, id);
+    // a header cut short and nothing after it: the full disk (or the crash) left no conversation
+    if (!parsed && first.value.end + 1 >= stat.size && cutHeader(first.value.text))
+      return lockedByOther(path) ? undefined : { id, path, modified: stat.mtimeMs, lost: true, cut: true };
     if (!header) return { id, path, modified: stat.mtimeMs, ...(onlyNul(fd, stat.size) ? { lost: true as const } : {}) };
     let prompt = "";
     for (const line of lines) {

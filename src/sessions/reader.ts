@@ -17,15 +17,14 @@ import {
   parseEntry,
   parseHeader,
   rangeStart,
-  salvageHeader,
 } from "./format.ts";
 import type { SessionEntry, SessionHeader } from "./format.ts";
 import { linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK, type TailLine } from "./lines.ts";
-import { LIST_HEAD_BYTES } from "./listing.ts";
 import { lockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { diskProblem } from "../fs/dir-problem.ts";
 import { idTime } from "./ids.ts";
-import { repairHeader } from "./writer.ts";
+import { repairHeader } from "./header-repair.ts";
+import { HEAD_MAX_LINES, headProblem, judgeHead, unrepairedNote } from "./damaged-head.ts";
 import { entryOf } from "./torn.ts";
 import { errorText } from "../kernel/errors.ts";
 import { CACHE_LIFETIME_MS } from "../context/cache.ts";
@@ -34,8 +33,6 @@ export { usageIn } from "./usage-in.ts"; // what earlier runs cost: wire.ts read
 
 /** SPEC §19: resume keeps about the last 500 messages; older context comes from the summary. */
 export const DEFAULT_WINDOW = 500;
-/** The header and the first user message come before this many lines, or the file is not hey's. */
-const HEAD_MAX_LINES = 64;
 /**
  * How far before the window resume searches for the latest summary and model entry: ~30,000
  * typical messages. A summary older than that says little about the recent window, and the
@@ -47,19 +44,28 @@ const SCAN_LIMIT = 32 * 1024 * 1024;
  * Opens the session at `path` to continue it: makes this process its one writer (lock.ts; throws
  * SessionLockedError when another hey is writing it), repairs a damaged header — from what is left
  * of it, else with `cwd` as its directory, and only when the lines after it are hey's — then loads
- * it. The caller's writer releases the lock when it closes. A lock the disk will not take (full,
- * read-only, not this user's) does not stop the resume: the session is read as it is, and the
- * writer, failing the same way, says once that it is not saved (SPEC §19).
+ * it. The caller's writer releases the lock when it closes. A lock or a repair the disk will not
+ * take (full, read-only, not this user's) does not stop the resume: the session is read as it is
+ * (a damaged header not repaired, with a warning), and the writer, failing the same way, says once
+ * that it is not saved (SPEC §19). Throws, saying what is wrong, when there is nothing to resume.
  */
 export function resumeSession(path: string, cwd: string): LoadedSession {
   try {
     lockSession(path);
   } catch (e) {
-    if (e instanceof SessionLockedError || diskProblem(e, path) === undefined) throw e;
-    return loadSession(path);
+    const why = e instanceof SessionLockedError ? undefined : diskProblem(e, path);
+    if (why === undefined) throw e;
+    return loadUnrepaired(path, cwd, why);
   }
   try {
-    const repaired = repairIfDamaged(path, cwd);
+    let repaired: string | undefined;
+    try {
+      repaired = repairIfDamaged(path, cwd);
+    } catch (e) {
+      const why = e instanceof Error && e.cause ? diskProblem(e.cause) : undefined; // a full disk: resumed as it is
+      if (why === undefined) throw e;
+      return loadUnrepaired(path, cwd, why);
+    }
     const loaded = loadSession(path);
     return repaired ? { ...loaded, warnings: [repaired, ...loaded.warnings] } : loaded;
   } catch (e) {
@@ -70,38 +76,20 @@ export function resumeSession(path: string, cwd: string): LoadedSession {
 
 /** Rewrites a damaged header (see resumeSession); the warning that says so, or undefined when the header was fine. */
 function repairIfDamaged(path: string, cwd: string): string | undefined {
-  const fd = openSessionFile(path, constants.O_RDONLY);
-  let header: SessionHeader;
-  let firstIsEntry: boolean;
-  try {
-    const size = fstatSync(fd).size;
-    const lines = linesForward(fd, Math.min(size, LIST_HEAD_BYTES * 16));
-    const first = lines.next();
-    if (first.done || parseHeader(first.value.text)) return undefined;
-    const rest = [...take(lines, HEAD_MAX_LINES)].filter((l) => l.terminated);
-    firstIsEntry = parseEntry(first.value.text).ok;
-    if (!firstIsEntry && !rest.some((l) => parseEntry(l.text).ok)) return undefined; // not hey's: loadSession says so
-    const id = basename(path, ".jsonl");
-    header = (!firstIsEntry && salvageHeader(first.value.text, id)) || {
-      type: "header",
-      id,
-      cwd,
-      created: new Date(fstatSync(fd).mtimeMs).toISOString(),
-      version: "unknown",
-    };
-  } finally {
-    closeSync(fd);
-  }
-  repairHeader(path, header, firstIsEntry);
-  return `${path}: the session's header was damaged; repaired (directory ${header.cwd})`;
+  const head = judgeHead(path, cwd);
+  if (!("header" in head)) return undefined; // fine, or nothing to resume: loadSession says why
+  repairHeader(path, head.header, head.firstIsEntry);
+  return `${path}: the session's header was damaged; repaired (directory ${head.header.cwd})`;
 }
 
-function* take<T>(items: Iterator<T>, n: number): Generator<T> {
-  for (let i = 0; i < n; i++) {
-    const next = items.next();
-    if (next.done) return;
-    yield next.value;
-  }
+/** A session read as it is when the disk takes no lock or repair (`why`): a damaged header is not repaired, the lines after it are loaded. */
+function loadUnrepaired(path: string, cwd: string, why: string): LoadedSession {
+  const head = judgeHead(path, cwd);
+  if (head.fine) return loadSession(path);
+  if ("problem" in head) throw new Error(head.problem);
+  if (head.firstIsEntry) throw new Error(`${path}: the session's header is missing and cannot be added now: ${why}`);
+  const loaded = loadSession(path, { header: head.header });
+  return { ...loaded, warnings: [unrepairedNote(path, why, head.cut), ...loaded.warnings] };
 }
 
 export interface LoadedSession {
@@ -155,7 +143,7 @@ export interface LoadedSession {
  * Bad lines are skipped with a warning. Throws when the file cannot be read or its first line is
  * not a session header.
  */
-export function loadSession(path: string, opts: { window?: number } = {}): LoadedSession {
+export function loadSession(path: string, opts: { window?: number; header?: SessionHeader } = {}): LoadedSession {
   const window = opts.window ?? DEFAULT_WINDOW;
   let fd: number;
   try {
@@ -165,8 +153,8 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
   }
   try {
     const size = fstatSync(fd).size;
-    const { header, firstUser, firstModel, firstCut } = readHead(fd, size);
-    if (!header) throw new Error(`${path} is not a hey session: its first line is not a session header`);
+    const { header, firstUser, firstModel, firstCut } = readHead(fd, size, opts.header);
+    if (!header) throw new Error(headProblem(path));
     const warnings: { offset: number; fromEnd: number; reason: string; torn?: "last" | "line" }[] = [];
     const noted = new Set<string>(); // torn lines said before (their notes come after them: read first)
     const torn: string[] = []; // torn lines said now for the first time
@@ -326,10 +314,14 @@ export function loadSession(path: string, opts: { window?: number } = {}): Loade
 }
 
 /** The header, the first user message (the first message, when it is a user's) and the model before it. */
-function readHead(fd: number, size: number): { header?: SessionHeader; firstUser?: Message; firstModel?: LoadedSession["model"]; firstCut?: boolean } {
+function readHead(
+  fd: number,
+  size: number,
+  damaged?: SessionHeader,
+): { header?: SessionHeader; firstUser?: Message; firstModel?: LoadedSession["model"]; firstCut?: boolean } {
   const lines = linesForward(fd, size);
   const first = lines.next();
-  const header = first.done ? undefined : parseHeader(first.value.text);
+  const header = first.done ? undefined : (parseHeader(first.value.text) ?? damaged);
   let firstModel: LoadedSession["model"];
   for (let n = 0; header && n < HEAD_MAX_LINES; n++) {
     const line = lines.next();

@@ -63,6 +63,7 @@ export function copyBytes(src: number, out: number, from: number, to: number): v
   for (let at = from, n: number; at < to && (n = readSync(src, buf, 0, Math.min(COPY_CHUNK, to - at), at)) > 0; at += n) writeAll(out, buf.subarray(0, n));
 }
 
-function writeAll(fd: number, bytes: Buffer): void {
+/** Writes all of `bytes` at the file's end (its position), however many writes it takes. */
+export function writeAll(fd: number, bytes: Buffer): void {
   for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
 }

@@ -1,15 +1,16 @@
 // Writing sessions (SPEC §19): one append-only JSONL file per conversation. The writer is an
 // Output subscriber, so the loop never persists anything itself. The format lives in format.ts.
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { constants, fstatSync, fsyncSync, ftruncateSync, readSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
 import { newId, type Message } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
-import { formatSize, parseEntry, parseHeader, toLine, TORN_END, type SessionEntry, type SessionHeader } from "./format.ts";
+import { formatSize, parseEntry, parseHeader, toLine, TORN_END, type SessionEntry } from "./format.ts";
 import { oversizedTorn, tornNote } from "./torn.ts";
 import { emptyKept, keep, rebase, writeBack, writeBackWarning, type Kept, type KeptText } from "./shrunk.ts";
-import { copyBytes, copySession, whereabouts } from "./vanished.ts";
+import { copySession, whereabouts, writeAll } from "./vanished.ts";
 import { closeQuietly, linesBackward, linesForward, openSessionFile } from "./lines.ts";
 import { lockSession, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
+import { emptyBacklog, hold, lostWarning, savedAgain, spaceError, stoppedWarning, written } from "./backlog.ts";
 import { diskProblem, dirProblem } from "../fs/dir-problem.ts";
 import { dirSync, makeDirDurable } from "../fs/dir-sync.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -27,7 +28,10 @@ import { errorText } from "../kernel/errors.ts";
  * Each entry is written with one write; the file is fsynced at every turn boundary and on close.
  * The file found shorter than the writer left it (emptied or cut under it) gets the lines of this
  * run it lost written back first, with a warning that says what is lost (shrunk.ts).
- * Never throws: the first failure is passed to `warn` once and the writer stops writing.
+ * Never throws. A full disk (a quota, a size limit: backlog.ts) is said once: the lines it would
+ * not take are held, the cut one taken off the file's end, and written at a turn's end once there
+ * is space, which is said too; lines still held at close are said lost. Any other failure is passed
+ * to `warn` once and the writer stops writing.
  */
 export interface SessionWriter extends Output {
   readonly path: string;
@@ -86,7 +90,17 @@ export function createSessionWriter(opts: {
   const resumed = typeof opts.existing === "object" ? opts.existing : undefined;
   let resumedLines: (() => string[]) | undefined = resumed && (() => resumedEntries(resumed));
   let noted = resumed?.torn ?? []; // torn lines to record as said
+  // a full disk (backlog.ts): the lines it did not take, whether the writer waits for space, where a write it cut began
+  const backlog = emptyBacklog();
+  let stalled = false;
+  let tornAt: number | undefined;
+  let opening = false;
+  let saved = opts.existing !== undefined && opts.existing !== false; // the file holds messages
 
+  const why = (e: unknown) => {
+    const cause = e instanceof SessionDirError ? e.cause : e;
+    return e instanceof SessionDirError ? (diskProblem(cause) ?? dirProblem(opts.dir, cause)) : (diskProblem(e, path) ?? errorText(e));
+  };
   const guard = (action: () => void) => {
     if (failed) return;
     try {
@@ -96,16 +110,68 @@ export function createSessionWriter(opts: {
       if (fd !== undefined) closeQuietly(fd);
       fd = undefined;
       if (fresh) removeQuietly(path); // a file this writer made holds no message: not left as an empty session (a full disk)
-      const cause = e instanceof SessionDirError ? e.cause : e;
-      const why = e instanceof SessionDirError ? (diskProblem(cause) ?? dirProblem(opts.dir, cause)) : (diskProblem(e, path) ?? errorText(e));
-      opts.warn(`session not saved: cannot write ${path}: ${why}; the conversation continues without it`);
+      opts.warn(`session not saved: cannot write ${path}: ${why(e)}; the conversation continues without it`);
+    }
+  };
+  /** the disk took no more (`e`, a spaceError): what a write left of a line is cut off, and the writer waits for space */
+  const stall = (e: unknown) => {
+    try {
+      if (fd !== undefined && tornAt !== undefined) ftruncateSync(fd, tornAt); // no torn line: the file ends where it did
+      tornAt = undefined;
+    } catch {
+      // tried again before the next write (retry)
+    }
+    if (fd !== undefined && (fresh || opening)) {
+      closeQuietly(fd); // opened again when there is space: its header, its torn line's end, its notes are written then
+      fd = undefined;
+      tornAt = undefined;
+      if (fresh) removeQuietly(path); // no message in it: not left as an empty session
+    }
+    opening = false;
+    if (!stalled) opts.warn(stoppedWarning(path, why(e)));
+    stalled = true;
+  };
+  /** `action`, or the stall a full disk makes of it (false) */
+  const spaceSafe = (action: () => void): boolean => {
+    try {
+      action();
+      return true;
+    } catch (e) {
+      if (!spaceError(e instanceof SessionDirError ? e.cause : e)) throw e;
+      stall(e);
+      return false;
+    }
+  };
+  /** an entry's line (`text`, made again by `make`) at the end of the file; held while the disk is full */
+  const put = (text: string, make: KeptText, message: boolean) => {
+    if (!stalled)
+      spaceSafe(() => {
+        if (fd === undefined) open();
+        write(text, make);
+        if (message) fresh = false;
+        if (message) saved = true;
+      });
+    if (stalled) hold(backlog, make, Buffer.byteLength(text), message);
+  };
+  /** at a turn's end, while the disk was full: the held lines written, in order (a line the disk cut taken off first) */
+  const writeHeld = () => {
+    if (fd !== undefined && tornAt !== undefined) ftruncateSync(fd, tornAt);
+    tornAt = undefined;
+    if (fd === undefined && backlog.lines.length > 0) open();
+    for (let line = backlog.lines[0]; line; line = backlog.lines[0]) {
+      write(typeof line.text === "string" ? line.text : line.text(), line.text);
+      written(backlog);
+      if (line.message) fresh = false;
+      if (line.message) saved = true;
     }
   };
   /** writes `text` at the end of the file; `line`: it is an entry's line, kept to write back (as how to make it again) */
   const write = (text: string, line: KeptText | false = text) => {
     shrunk();
     const bytes = Buffer.from(text);
+    tornAt = kept!.size;
     writeAll(fd!, bytes);
+    tornAt = undefined;
     dirty = true;
     if (line !== false) keep(kept!, line, bytes.length);
     else kept!.size += bytes.length;
@@ -115,13 +181,16 @@ export function createSessionWriter(opts: {
     if (now >= kept!.size) return;
     const back = writeBack(kept!, now, now > 0 && endsWithNewline(fd!, now), resumedLines);
     if (back.truncateTo !== undefined) ftruncateSync(fd!, back.truncateTo);
+    tornAt = back.truncateTo ?? now; // a write-back the disk cut is made again whole
     writeAll(fd!, Buffer.from(back.text));
+    tornAt = undefined;
     fsyncSync(fd!); // what was lost once is not left to the next power cut
     kept = back.kept;
     if (back.resumed > 0) resumedLines = undefined;
     opts.warn(writeBackWarning(path, now, back));
   };
   const open = () => {
+    opening = true;
     try {
       makeDirDurable(opts.dir, 0o700); // conversations are private
       lockSession(path); // one writer per session: a second hey is refused, never interleaved
@@ -139,25 +208,30 @@ export function createSessionWriter(opts: {
     if (size === 0)
       dirSync.run(opts.dir); // the new file's name: its bytes are synced at the turn's end
     else if (!endsWithNewline(fd, size)) write(tornLineEnd(fd, size), false); // a torn last line stays alone on its line
-    for (const key of noted) write(tornNote(key));
-    noted = [];
+    for (; noted.length > 0; noted = noted.slice(1)) write(tornNote(noted[0]!));
+    opening = false;
   };
   const flushModel = () => {
-    if (fd === undefined || !pendingModel) return;
+    if ((fd === undefined && !stalled) || !pendingModel) return;
     const entry = pendingModel;
     pendingModel = undefined;
-    write(toLine(entry), () => toLine(entry));
+    put(toLine(entry), () => toLine(entry), false);
   };
   const append = (entry: SessionEntry) => {
     const onDisk = opts.existing !== undefined && opts.existing !== false && entry.type !== "message"; // its messages are in the file already
     if (held && !onDisk) return void held.push(entry);
-    if (fd === undefined && entry.type !== "message" && !onDisk) return; // nothing but a message creates the file
-    if (fd === undefined) open();
+    if (fd === undefined && !stalled && entry.type !== "message" && !onDisk) return; // nothing but a message creates the file
+    if (fd === undefined && !stalled) spaceSafe(open);
     flushModel();
-    write(toLine(entry), () => toLine(entry)); // its message is the conversation's: not held again as text
-    if (entry.type === "message") fresh = false;
+    put(toLine(entry), () => toLine(entry), entry.type === "message"); // its message is the conversation's: not held again as text
   };
   const sync = () => {
+    if (stalled && !spaceSafe(writeHeld)) return;
+    if (!spaceSafe(syncFile) || !stalled) return; // synced too (a deleted file written back): saving is said again only then
+    stalled = false;
+    opts.warn(savedAgain(backlog, path));
+  };
+  const syncFile = () => {
     if (fd !== undefined) shrunk();
     if (fd !== undefined) relocate();
     if (fd !== undefined) relockSession(path); // a lock deleted by hand: made again, or another hey that took it stops this one
@@ -214,11 +288,11 @@ export function createSessionWriter(opts: {
             if (held && event.message.role === "assistant") {
               const before = held;
               held = undefined;
-              if (fd === undefined) open();
+              if (fd === undefined && !stalled) spaceSafe(open);
               for (const e of [...before, entry]) append(e);
               return;
             }
-            if (fd === undefined && !held) open();
+            if (fd === undefined && !held && !stalled) spaceSafe(open);
             return append(entry);
           }
           case "usage": {
@@ -246,6 +320,7 @@ export function createSessionWriter(opts: {
     sync: () => guard(sync),
     close() {
       guard(sync);
+      if (stalled && !failed && backlog.lines.length > 0) opts.warn(lostWarning(path, backlog, saved));
       if (fd !== undefined) closeQuietly(fd);
       fd = undefined;
       unlockSession(path);
@@ -291,70 +366,7 @@ function headerLine(fd: number, size: number): string | undefined {
 /** A header line is ~150 bytes and its directory's path; one longer than this is not written back. */
 const HEADER_MAX_BYTES = 64 * 1024;
 
-function writeAll(fd: number, bytes: Buffer): void {
-  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
-}
-
 function endsWithNewline(fd: number, size: number): boolean {
   const b = Buffer.alloc(1);
   return readSync(fd, b, 0, 1, size - 1) === 1 && b[0] === 10;
 }
-
-/**
- * Writes `header` as the first line of the session at `path` (the caller holds its lock): over the
- * damaged first line when it fits (padded with spaces, which JSON allows), else by copying the file
- * behind it into a temporary file renamed over the old one. `keepFirst`: the first line is an
- * entry (the header is missing, not damaged) and stays, after the header.
- */
-export function repairHeader(path: string, header: SessionHeader, keepFirst: boolean): void {
-  try {
-    rewriteHeader(path, header, keepFirst);
-  } catch (e) {
-    // the copy is made beside the file and renamed over it only when whole: nothing of it was lost
-    throw new Error(`cannot repair the damaged header of ${path}: ${diskProblem(e, path) ?? errorText(e)}; the file is as it was`);
-  }
-}
-
-function rewriteHeader(path: string, header: SessionHeader, keepFirst: boolean): void {
-  const line = Buffer.from(JSON.stringify(header));
-  const fd = openSessionFile(path, constants.O_RDWR);
-  try {
-    const size = fstatSync(fd).size;
-    const buf = Buffer.allocUnsafe(COPY_CHUNK);
-    let firstEnd = 0; // the first newline, or the end of the file
-    for (let n: number; firstEnd < size && (n = readSync(fd, buf, 0, Math.min(COPY_CHUNK, size - firstEnd), firstEnd)) > 0; ) {
-      const nl = buf.subarray(0, n).indexOf(10);
-      if (nl >= 0) {
-        firstEnd += nl;
-        break;
-      }
-      firstEnd += n;
-    }
-    if (!keepFirst && line.length <= firstEnd) {
-      const padded = Buffer.alloc(firstEnd, 0x20);
-      line.copy(padded);
-      for (let done = 0; done < padded.length; ) done += writeSync(fd, padded, done, padded.length - done, done);
-      fsyncSync(fd);
-      return;
-    }
-    const tmp = `${path}.repair-${process.pid}`;
-    const out = openSessionFile(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
-    try {
-      const head = Buffer.concat([line, Buffer.from("\n")]);
-      writeAll(out, head);
-      copyBytes(fd, out, keepFirst ? 0 : Math.min(size, firstEnd + 1), size);
-      fsyncSync(out);
-    } catch (e) {
-      closeQuietly(out);
-      unlinkSync(tmp);
-      throw e;
-    }
-    closeSync(out);
-    renameSync(tmp, path);
-    dirSync.run(dirname(path));
-  } finally {
-    closeQuietly(fd);
-  }
-}
-
-const COPY_CHUNK = 1024 * 1024;

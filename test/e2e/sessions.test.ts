@@ -429,22 +429,24 @@ test("a damaged header: listed, and `-c` repairs it and goes on", async () => {
   expect(JSON.parse(readFileSync(file, "utf8").split("\n")[0]!)).toMatchObject({ type: "header", cwd: work.path });
 });
 
-test("a damaged header that cannot be repaired (the disk full, a size limit): --resume says which file and that it is as it was, and leaves nothing behind", async () => {
+test("a damaged header that cannot be repaired (the disk full, a size limit): --resume goes on from the lines after it, says which file and why the header stays, and leaves nothing behind", async () => {
   server.enqueue(textReply("openai", "noted"));
   const id = String(jsonEvents((await hey(["-p", `remember ${"42 ".repeat(4000)}`])).stdout)[0]!.id);
   const file = join(sessionsDir(), `${id}.jsonl`);
   const text = readFileSync(file, "utf8");
   writeFileSync(file, '{"type":"hea' + text.slice(text.indexOf("\n"))); // shorter than the header it needs: repaired by a copy
   const damaged = readFileSync(file, "utf8");
+  server.enqueue(textReply("openai", "42"));
   const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--resume", id, "-p", "which number?"], {
     cwd: work.path,
     env: { XDG_STATE_HOME: state.path },
     fileSizeLimitKb: 4, // the session is 12 KB: its copy cannot be written
   });
-  expect(run.code).toBe(2);
-  expect(run.stderr).toBe(
-    `hey: cannot repair the damaged header of ${file}: the file would be larger than this process may write (EFBIG: see \`ulimit -f\`); the file is as it was\n`,
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain(
+    `hey: ${file}: the session's header is cut short (most often by a full disk) and cannot be repaired now: the file would be larger than this process may write (EFBIG: see \`ulimit -f\`); resumed from the lines after it, as it is — \`hey --resume ${id}\` repairs it once the disk takes writes\n`,
   );
+  expect(lastBody().messages.map((m) => m.content)).toEqual([expect.any(String), `remember ${"42 ".repeat(4000)}`.trim(), "noted", "which number?"]);
   expect(readFileSync(file, "utf8")).toBe(damaged);
   expect(sessionFiles()).toEqual([`${id}.jsonl`]);
   expect(readdirSync(sessionsDir()).filter((f) => !f.endsWith(".jsonl"))).toEqual([]); // no copy, no lock

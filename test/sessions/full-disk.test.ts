@@ -1,0 +1,198 @@
+// The session writer on a disk that fills and frees (SPEC §19; src/sessions/backlog.ts): the disk
+// is a write that takes only the bytes still free, then fails with ENOSPC, as a real full disk cuts
+// a line short; freeing space lets the next turn end write what was held.
+import { afterAll, afterEach, expect, spyOn, test } from "bun:test";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
+import type { AgentEvent } from "../../src/kernel/output.ts";
+import { BACKLOG_MAX_BYTES, emptyBacklog, hold } from "../../src/sessions/backlog.ts";
+import { loadSession } from "../../src/sessions/reader.ts";
+import * as vanished from "../../src/sessions/vanished.ts";
+import { createSessionWriter } from "../../src/sessions/writer.ts";
+
+const realWriteAll = vanished.writeAll;
+/** bytes the disk still takes (Infinity: not full) */
+let free = Number.POSITIVE_INFINITY;
+const disk = spyOn(vanished, "writeAll").mockImplementation((fd: number, bytes: Buffer) => {
+  const take = Math.min(free, bytes.length);
+  realWriteAll(fd, bytes.subarray(0, take));
+  free -= take;
+  if (take < bytes.length) throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", errno: -28, syscall: "write" });
+});
+
+const temps: string[] = [];
+afterEach(() => {
+  free = Number.POSITIVE_INFINITY;
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+afterAll(() => disk.mockRestore());
+
+function setup(existing?: boolean) {
+  const dir = mkdtempSync(join(tmpdir(), "hey-full-disk-"));
+  temps.push(dir);
+  const warnings: string[] = [];
+  const id = newId();
+  const w = createSessionWriter({ dir, id, cwd: "/home/u/p", version: "1", warn: (m) => warnings.push(m), existing });
+  return { dir, w, warnings };
+}
+
+const assistant = (text: string): Message => ({ id: newId(), role: "assistant", content: [{ type: "text", text }] });
+const usage: AgentEvent = {
+  type: "usage",
+  input_tokens: 10,
+  output_tokens: 5,
+  cache_read_tokens: 0,
+  cache_write_tokens: 0,
+  reasoning_tokens: 0,
+  cache_hit_share: 0,
+};
+/** one turn: a prompt, its answer and usage, then the turn's end */
+function turn(w: ReturnType<typeof createSessionWriter>, n: number): Message[] {
+  const asked = userMessage(`question ${n}`);
+  const answered = assistant(`answer ${n}`);
+  w.emit({ type: "message", message: asked });
+  w.emit({ type: "message", message: answered });
+  w.emit(usage);
+  w.emit({ type: "done", stop_reason: "end", turns: 1, usage: usage as never });
+  return [asked, answered];
+}
+/** every line of the file parses (none torn), and no entry is there twice */
+function wholeLines(path: string): Record<string, unknown>[] {
+  const text = readFileSync(path, "utf8");
+  expect(text.endsWith("\n")).toBe(true);
+  const entries = text
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const ids = entries.map((e) => (e.type === "message" ? (e.message as { id: string }).id : e.id));
+  expect(new Set(ids).size).toBe(ids.length);
+  return entries;
+}
+const texts = (messages: Message[]) => messages.map(textOf);
+
+test("a disk that fills mid-session and frees: the held lines are written at the next turn end, in order, none torn or twice, and both said once", () => {
+  const { w, warnings } = setup();
+  w.model("p", "m");
+  const sent = turn(w, 1);
+  free = 40; // the next line is cut after 40 bytes
+  for (let n = 2; n <= 4; n++) sent.push(...turn(w, n)); // three turn ends on a full disk
+  expect(warnings).toHaveLength(1);
+  expect(warnings[0]).toBe(
+    `session not saved: cannot write ${w.path}: its disk is full (ENOSPC); free some space — what was saved before stays; hey holds what it could not write (up to 32.0 MB) and writes it at the end of a turn once there is space`,
+  );
+  expect(texts(loadSession(w.path).messages)).toEqual(["question 1", "answer 1"]); // no torn line left by the cut write
+  wholeLines(w.path);
+  free = Number.POSITIVE_INFINITY; // a build directory deleted
+  sent.push(...turn(w, 5));
+  expect(warnings.slice(1)).toEqual([
+    `session saved again: ${w.path} takes writes again; wrote the 8 messages and 4 other entries held since the disk was full`,
+  ]);
+  w.close();
+  expect(wholeLines(w.path).filter((e) => e.type === "usage")).toHaveLength(5);
+  const loaded = loadSession(w.path);
+  expect(texts(loaded.messages)).toEqual(texts(sent));
+  expect(loaded.warnings).toEqual([]);
+  expect(loaded.model).toEqual({ provider: "p", model: "m" });
+});
+
+test("full again after saving again: said again, and what each time held is written", () => {
+  const { w, warnings } = setup();
+  const sent = turn(w, 1);
+  for (let round = 0; round < 2; round++) {
+    free = 0;
+    sent.push(...turn(w, 2 + round * 2));
+    free = Number.POSITIVE_INFINITY;
+    sent.push(...turn(w, 3 + round * 2));
+  }
+  w.close();
+  expect(warnings.map((m) => m.split(":")[0])).toEqual(["session not saved", "session saved again", "session not saved", "session saved again"]);
+  expect(texts(loadSession(w.path).messages)).toEqual(texts(sent));
+  wholeLines(w.path);
+});
+
+test("a new session whose header the full disk cut: no file left while full; the whole conversation once there is space", () => {
+  const { dir, w, warnings } = setup();
+  free = 30; // the header is cut
+  const first = turn(w, 1);
+  expect(readdirSync(dir).filter((f) => f.endsWith(".jsonl"))).toEqual([]); // no file that is not a session
+  free = Number.POSITIVE_INFINITY;
+  const second = turn(w, 2);
+  w.close();
+  expect(warnings).toHaveLength(2);
+  const entries = wholeLines(w.path);
+  expect(entries[0]).toMatchObject({ type: "header", cwd: "/home/u/p" });
+  expect(texts(loadSession(w.path).messages)).toEqual(texts([...first, ...second]));
+});
+
+test("closed while the disk is still full: what it held is said lost, the file ends whole at what was saved, the lock is gone", () => {
+  const { w, warnings } = setup();
+  const saved = turn(w, 1);
+  free = 10;
+  turn(w, 2);
+  w.close();
+  expect(warnings[1]).toBe(
+    `${w.path} still cannot be written as hey ends: the 2 messages and 1 other entry (${warnings[1]!.match(/\((\d+ B)\)/)![1]}) held since the disk was full are lost; \`hey -c\` goes on from what was saved before the disk was full`,
+  );
+  expect(warnings).toHaveLength(2);
+  wholeLines(w.path);
+  expect(texts(loadSession(w.path).messages)).toEqual(texts(saved));
+  expect(existsSync(`${w.path}.lock`)).toBe(false);
+});
+
+test("a new session closed with the disk still full says nothing of it was saved, and leaves no file", () => {
+  const { dir, w, warnings } = setup();
+  free = 0;
+  turn(w, 1);
+  w.close();
+  expect(warnings[1]).toContain("held since the disk was full are lost; nothing of this conversation was saved");
+  expect(readdirSync(dir)).toEqual([]);
+});
+
+test(`what is held stays within ${BACKLOG_MAX_BYTES / 1024 / 1024} MB: the newest is kept, and saving again says what was lost`, () => {
+  const { w, warnings } = setup();
+  turn(w, 1);
+  free = 0;
+  const big = Array.from({ length: 36 }, (_, i) => userMessage(`${i} `.padEnd(1024 * 1024, "x")));
+  for (const message of big) w.emit({ type: "message", message });
+  free = Number.POSITIVE_INFINITY;
+  w.sync();
+  w.close();
+  expect(warnings[1]).toMatch(
+    /^session saved again: .* takes writes again; wrote the 31 messages held since the disk was full; the 5 messages before them \(5\.0 MB\) went past the 32\.0 MB hey holds and are lost, so the session has a gap there$/,
+  );
+  const lines = wholeLines(w.path).filter((e) => e.type === "message");
+  expect(lines.map((e) => (e.message as Message).id)).toEqual([...lines.slice(0, 2).map((e) => (e.message as Message).id), ...big.slice(5).map((m) => m.id)]);
+});
+
+test("the session file deleted on a full disk (space being freed): one warning while it cannot be written back, then written back whole", () => {
+  const { w, warnings } = setup();
+  const sent = turn(w, 1);
+  unlinkSync(w.path);
+  free = 0;
+  for (let n = 2; n <= 3; n++) sent.push(...turn(w, n));
+  expect(warnings).toHaveLength(1);
+  expect(existsSync(w.path)).toBe(false);
+  free = Number.POSITIVE_INFINITY;
+  sent.push(...turn(w, 4));
+  w.close();
+  expect(warnings.slice(1).map((m) => m.split(";")[0])).toEqual([
+    `${w.path} was deleted while hey was writing it`,
+    "session saved again: " + `${w.path} takes writes again`,
+  ]);
+  expect(texts(loadSession(w.path).messages)).toEqual(texts(sent));
+  wholeLines(w.path);
+});
+
+test("hold drops the oldest past its bound, never the newest line", () => {
+  const b = emptyBacklog();
+  hold(b, "a", 6, true, 10);
+  hold(b, "b", 3, false, 10);
+  hold(b, "c", 5, true, 10);
+  expect(b.lines.map((l) => l.text)).toEqual(["b", "c"]);
+  expect(b.dropped).toEqual({ lines: 1, bytes: 6, messages: 1 });
+  hold(b, "huge", 50, true, 10);
+  expect(b.lines.map((l) => l.text)).toEqual(["huge"]);
+  expect(b.bytes).toBe(50);
+});
