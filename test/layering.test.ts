@@ -38,6 +38,7 @@ const EDGES = new Set([
   "model-list.ts",
   "fs/atomic.ts",
   "fs/bounded-reads.ts",
+  "fs/disk-walks.ts",
   "fs/dir-problem.ts",
   "fs/dir-sync.ts",
   "fs/git-config-files.ts",

@@ -1,10 +1,11 @@
 // realTarget resolves a path as the kernel does when a shell opens it for writing: links on the
 // way and at the end (also one whose target does not exist yet, which the open creates), `..`
-// after the link before it; fileId knows a hard link for the same file.
+// after the link before it; fileId knows a hard link for the same file. The permission checks' copy
+// (realTargetBounded) runs the same walk on fs/bounded-reads.ts's worker.
 import { afterAll, expect, test } from "bun:test";
 import { linkSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileId, realTarget } from "../../src/fs/real-target.ts";
+import { fileId, realTarget, realTargetBounded } from "../../src/fs/real-target.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 const tmp = tempDir("hey-real-target-");
@@ -38,6 +39,7 @@ test.each([
   ["`..` after a link to a file's directory, where the lexical path exists too", "proj/dirlink/../hey/config.toml", "conf/hey/config.toml"],
 ])("%s", (_why, path, real) => {
   expect(realTarget(`${root}/${path}`)).toBe(at(real)); // not joined: join would take `..` before the link
+  expect(realTargetBounded(`${root}/${path}`)).toBe(at(real)); // the same walk, on the permission checks' worker
 });
 
 test("a link loop ends without throwing, as the kernel's ELOOP does", () => {
