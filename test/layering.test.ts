@@ -26,6 +26,7 @@ const EDGES = new Set([
   "user-input.ts",
   "runtime.ts",
   "wire.ts",
+  "permission-check.ts",
   "endpoint.ts",
   "config/approval-store.ts",
   "config/control-context.ts",

@@ -8,7 +8,8 @@
 // takes the next read. A stuck worker whose read has answered since (the mount is back) is ended
 // at the next read. While one is stuck, a read of its path, or of one below it, fails at once (no
 // second wait, no second thread); with MAX_STUCK stuck (a thread and ~2.5 MB each), every read
-// fails at once until one of them answers. ~40 µs a read (a round trip between threads); where no
+// fails at once until one of them answers. Within one check (oneCheck) a read that did not answer
+// makes the check's later reads fail at once: a check waits one deadline at most. ~40 µs a read (a round trip between threads); where no
 // worker can be made, or one made never starts (its code cannot load there: it costs one wait),
 // the reads run here, without a deadline.
 import * as fs from "node:fs";
@@ -117,6 +118,25 @@ let stuck: Reader[] = [];
 let source: string | undefined;
 let deadline = DEADLINE_MS;
 let noWorker = false;
+/** Inside oneCheck: whether a check is running, and the path whose read in it did not answer in time. */
+let checking = false;
+let lost: string | undefined;
+
+/**
+ * Runs one permission check: once a read of it has not answered in time, its later reads fail at
+ * once, so the whole check waits at most one deadline (a command naming paths on one hung mount
+ * many times, `cd a || cd b; : > f` resolved from each directory).
+ */
+export function oneCheck<T>(check: () => T): T {
+  if (checking) return check();
+  checking = true;
+  try {
+    return check();
+  } finally {
+    checking = false;
+    lost = undefined;
+  }
+}
 
 /**
  * The worker's code, replaced by tests (one that never answers stands for a hung mount), and how
@@ -177,7 +197,9 @@ function fresh(room: number): Reader | undefined {
 /** The worker's answer to `req`; throws Hung, saying `slow` (or "did not answer…") when it does not answer in time. */
 function ask(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
   reap();
-  const why = blocked(req.path);
+  const why =
+    blocked(req.path) ??
+    (lost === undefined ? undefined : `was not read: ${lost}, read before it in this check, did not answer in ${deadline / 1000} s (a hung network mount?)`);
   if (why) throw new Hung(req.path, why);
   const room = HEADER + ANSWER_ROOM + (req.op === "head" ? req.max : 0);
   if (current && current.shared.byteLength < room) {
@@ -206,6 +228,7 @@ function ask(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
     // a thread blocked in the kernel cannot be ended; it is kept to be ended once its read returns
     stuck.push({ ...r, op: req, since: Date.now() });
     current = undefined;
+    if (checking) lost = req.path;
     throw new Hung(req.path, slow);
   }
   const answer = JSON.parse(new TextDecoder().decode(new Uint8Array(r.shared, HEADER, ctl[3]!).slice())) as Answer;

@@ -25,7 +25,7 @@ writeFileSync(join(project, "notes.txt"), "the user's notes\n");
 linkSync(join(project, "notes.txt"), join(project, "notes-copy.txt")); // a second name: the search under build runs
 const controls = [join(home, ".config", "hey", "config.toml")];
 const place = { cwd: project, home, controls };
-const allowing = permissionCheck({ allow: ["write_file", "bash: echo * > *"], deny: [], narrow: [] }, "sh", place);
+const allowing = permissionCheck({ allow: ["write_file", "bash: echo * > *", "bash: cd *"], deny: [], narrow: [] }, "sh", place);
 const denying = permissionCheck({ allow: [], deny: ["bash: rm -rf build"], narrow: [] }, "sh", place);
 const DEADLINE = 500;
 
@@ -68,10 +68,20 @@ test("a redirection into a path that does not answer is 'cannot verify', naming 
   expect(allowing("bash", { command: "echo hi > out.txt" })).toBeUndefined();
 });
 
+test("one check waits for one path that does not answer, not for each: the next paths of the check are not read", () => {
+  hangingMount();
+  // `> f` is resolved from each directory the `cd`s may lead to: two on the hung mount
+  expect(allowing("bash", { command: "cd hung/a || cd hung/b; echo hi > f" })).toBe(
+    `blocked by permission rules: cannot verify \`cd hung/a || cd hung/b; echo hi > f\`: hey cannot tell whether \`> f\` writes its own configuration or trust file: ${project}/hung/a/f did not answer in 0.5 s (a hung network mount?)`,
+  );
+  expect(stuckReads()).toBe(1); // hung/b/f was not sent to a second worker to wait for
+  expect(allowing("bash", { command: "echo hi > f" })).toBeUndefined(); // the next check reads again
+});
+
 test("emptying a file whose other names are searched for under a directory that does not answer is refused, saying so", () => {
   hangingMount(true);
   expect(denying("bash", { command: ": > notes.txt" })).toBe(
-    `blocked by permission rules: \`: > notes.txt\` does what deny entry \`bash: rm -rf build\` refuses: it empties \`notes.txt\` (may be a link to a file under \`build\`, which the entry names: hey cannot tell, ${project}/build was not searched in 0.5 s for other names of ${project}/notes.txt (a hung network mount, or too large a tree?))`,
+    `blocked by permission rules: \`: > notes.txt\` does what deny entry \`bash: rm -rf build\` refuses: it empties \`notes.txt\` (may be a link to a file under \`build\`, which the entry names: hey cannot tell, ${project}/build was not searched in 0.5 s for other names of ${project}/notes.txt (a hung network mount, or too large a tree?)) if it holds anything, which hey cannot see`, // not looked at either: the check has waited once
   );
   expect(denying("bash", { command: ": > new.txt" })).toBeUndefined(); // nothing there: no search
 });
