@@ -15,7 +15,7 @@ import { readTaskNote } from "./context/task-note.ts";
 import { endpointModels, fetchFor, providerFor, serverOf, startProvider, type Started } from "./endpoint.ts";
 import { withServerWindow } from "./providers/server-window.ts";
 import type { Places } from "./fs/places.ts";
-import { realTarget } from "./fs/real-target.ts";
+import { callTarget } from "./fs/real-target.ts";
 import { callPath } from "./fs/user-path.ts";
 import { newId } from "./kernel/ir.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
@@ -227,7 +227,7 @@ export async function assemble(
     unlisted: (name) => lateTool(name, { mcp, tools: requestTools, servers: () => live.config.settings.mcp.servers, now: Date.now }),
     output,
     cwd,
-    pathOf: (path) => realTarget(pathOf(path)), // an edit through a link and one through its target: one file, run in call order
+    pathOf: (path) => callTarget(pathOf(path)), // an edit through a link and one through its target: one file, run in call order
     system: prompt.system,
     permission: (tool, a) => live.configured.check(tool, a),
     taskNote: () => readTaskNote(here.root),

@@ -1,8 +1,9 @@
 // The file a path really names (issue 24): links resolved, also for a file not created yet, so a
 // guard comparing paths cannot be passed by a link or a `..` that names the same file differently.
 // The permission checks look within the deadline (fs/bounded-reads.ts: a hung network mount or a
-// huge tree throws Hung, which they turn into a refusal naming the path); the file tools, which
-// read the file anyway, resolve it here (realTarget).
+// huge tree throws Hung, which they turn into a refusal naming the path), and so does the order of
+// tool calls on one file (callTarget); the file tools, which have just read the file, resolve it
+// here (realTarget).
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { boundedHardLink, boundedLstat, boundedReal, boundedStat, Hung } from "./bounded-reads.ts";
@@ -13,6 +14,19 @@ export const realTarget = (abs: string): string => resolveTarget(fs, path, abs);
 
 /** realTarget within the deadline; throws Hung. */
 export const realTargetBounded = boundedReal;
+
+/**
+ * The file a tool call's absolute path names, so that calls on one file (through a link and through
+ * its target) run in call order: realTarget within the deadline, or the path as written when it
+ * does not answer (the tool then meets the hung mount itself, off hey's main thread).
+ */
+export function callTarget(abs: string): string {
+  try {
+    return boundedReal(abs);
+  } catch {
+    return abs;
+  }
+}
 
 /** Which file `abs` is, links followed: its device and inode, so a hard link is known as the same file. Undefined when it does not exist; throws Hung. */
 export function fileId(abs: string): string | undefined {
