@@ -7,7 +7,7 @@
 import { homedir, platform } from "node:os";
 import { createAgent as agentOf, type Agent, type AgentSettings } from "./agent.ts";
 import { resolveTable, SECTIONS } from "./config/keys.ts";
-import { realTarget } from "./fs/real-target.ts";
+import { callTarget } from "./fs/real-target.ts";
 import { callPath } from "./fs/user-path.ts";
 import type { Message } from "./kernel/ir.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
@@ -280,7 +280,7 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
     ...(mcp ? { unlisted: (name: string) => lateTool(name, { mcp, tools: requestTools, servers: () => mcpSettings.get(mcp) ?? [], now: Date.now }) } : {}),
     output,
     cwd,
-    pathOf: (path) => realTarget(callPath(path, cwd, homedir())),
+    pathOf: (path) => callTarget(callPath(path, cwd, homedir())),
     system: () => system,
     permission: options.permission ?? (() => undefined),
     taskNote: () => undefined,

@@ -8,8 +8,6 @@ import { platform } from "node:os";
 import { join } from "node:path";
 import { createAgent } from "./agent.ts";
 import { VERSION, type RunFlags } from "./cli.ts";
-import { controlContext } from "./config/control-context.ts";
-import { controlRefusal, listsSet } from "./config/control-files.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { hideSecrets, knownSecrets, redactingOutput, redactingTool, redactText, toolEnvironment, type Redaction } from "./config/secrets.ts";
 import type { ConfigFlags, Settings } from "./config/settings.ts";
@@ -17,7 +15,7 @@ import { readTaskNote } from "./context/task-note.ts";
 import { endpointModels, fetchFor, providerFor, serverOf, startProvider, type Started } from "./endpoint.ts";
 import { withServerWindow } from "./providers/server-window.ts";
 import type { Places } from "./fs/places.ts";
-import { realTarget } from "./fs/real-target.ts";
+import { callTarget } from "./fs/real-target.ts";
 import { callPath } from "./fs/user-path.ts";
 import { newId } from "./kernel/ir.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
@@ -33,7 +31,9 @@ import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { refusedOutright } from "./permission/refused.ts";
-import { blockedTools, blockedWarning, compileRules, decide, type CompiledRules, type PermissionRules } from "./permission/rules.ts";
+import { listsSet } from "./config/control-files.ts";
+import { everyList, permissionRules } from "./permission-check.ts";
+import { blockedTools, blockedWarning, compileRules } from "./permission/rules.ts";
 import { createNestedAgents, type NestedAgents } from "./prompt/nested-agents.ts";
 import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
@@ -100,35 +100,7 @@ export function createTools(
   ];
 }
 
-/**
- * SPEC §8: the rules compiled once for the shell that will run the commands; deny first, every
- * segment checked; a refusal is the error result the model sees. (Config resolution has already
- * refused rules that do not compile.) A trusted project's allow list is one more a call must match
- * (issue 24), and while any list is set hey's control files (`place.controls`) are refused to the
- * file tools and to bash redirections.
- */
-export function permissionCheck(lists: Settings["permission"], shell: string, place: Place): PermissionCheck {
-  return permissionRules(lists, shell, place).check;
-}
-
-type Place = { cwd: string; home: string; controls: readonly string[] };
-
-/** permissionCheck, and the rules it compiled (each list once: a deny entry's equivalents are ~20 patterns to parse). */
-function permissionRules(lists: Settings["permission"], shell: string, place: Place): { check: PermissionCheck; compiled: CompiledRules[] } {
-  const guarded = listsSet(lists);
-  const { target, control } = controlContext(place);
-  const checks = everyList(lists).map((l: PermissionRules) => compileRules(l, shell, control).rules);
-  const check: PermissionCheck = (tool, args) => {
-    const refusal = guarded ? controlRefusal(tool, args, target) : undefined;
-    if (refusal) return refusal;
-    for (const rules of checks) {
-      const decision = decide(tool, args, rules);
-      if (!decision.allowed) return decision.reason;
-    }
-    return undefined;
-  };
-  return { check, compiled: checks };
-}
+export { permissionCheck } from "./permission-check.ts";
 
 /**
  * Everything a run needs, built once, in the runtime that swaps it: `run` is what the command line
@@ -255,7 +227,7 @@ export async function assemble(
     unlisted: (name) => lateTool(name, { mcp, tools: requestTools, servers: () => live.config.settings.mcp.servers, now: Date.now }),
     output,
     cwd,
-    pathOf: (path) => realTarget(pathOf(path)), // an edit through a link and one through its target: one file, run in call order
+    pathOf: (path) => callTarget(pathOf(path)), // an edit through a link and one through its target: one file, run in call order
     system: prompt.system,
     permission: (tool, a) => live.configured.check(tool, a),
     taskNote: () => readTaskNote(here.root),
@@ -385,9 +357,4 @@ function withNestedAgents(
       return { ...result, output: `${result.output}\n\n${found.text}` };
     },
   };
-}
-
-/** The user's lists, then each list a trusted project narrows them with (its `source`: how warnings name it). */
-function everyList(permission: Settings["permission"]): (PermissionRules & { source: string })[] {
-  return [{ ...permission, source: "" }, ...permission.narrow.map((n) => ({ allow: n.allow, deny: [], source: `${n.source}: ` }))];
 }

@@ -2,10 +2,12 @@
 // path names one of hey's control files (links, hard links, `..`), for the file tools and the bash
 // checker, what the git config says about a plain `git push` forcing, and whether a file a command
 // would empty or check out holds anything, and the scripts `npm run NAME` runs. Built once per run.
+// Every look is within fs/bounded-reads.ts's deadline; one that does not answer (a hung network
+// mount, a huge tree) is "cannot tell", in words naming the path, never "no".
 import { pushForcing } from "../fs/git-config-files.ts";
 import { sep } from "node:path";
 import { packageScripts } from "../fs/package-scripts.ts";
-import { fileId, fileState, hardLinkUnder, realTarget } from "../fs/real-target.ts";
+import { fileId, fileState, hardLinkUnder, realTargetBounded } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { ControlFiles } from "../permission/control-files.ts";
 import { controlNamed, type ControlNames } from "./control-files.ts";
@@ -19,7 +21,7 @@ export function controlContext(place: { cwd: string; home: string; controls: rea
       const where = resolveUserPath(path, place.cwd, place.home);
       return "abs" in where ? where.abs : undefined;
     },
-    real: realTarget,
+    real: realTargetBounded,
     id: fileId,
     controls: place.controls,
     fold: process.platform === "darwin" || process.platform === "win32",
@@ -28,17 +30,27 @@ export function controlContext(place: { cwd: string; home: string; controls: rea
     paths: [...place.controls],
     home: place.home,
     cwd: place.cwd,
-    named: (abs: string) => controlNamed(abs, target) !== undefined,
+    named: (abs: string) => {
+      try {
+        return controlNamed(abs, target) !== undefined;
+      } catch (e) {
+        return (e as Error).message; // it did not answer in time
+      }
+    },
     pushForcing: (dir: string) => pushForcing(dir, place.home),
     fileState,
     sameFile: (abs, named, under) => {
-      const id = fileId(abs);
-      if (id !== undefined && id === fileId(named)) return true;
-      const dir = realTarget(named);
-      if (!under) return false;
-      if (realTarget(abs).startsWith(dir.endsWith(sep) ? dir : dir + sep)) return true;
-      // a hard link's other names are not found from it: looked for below the directory
-      return hardLinkUnder(abs, dir);
+      try {
+        const id = fileId(abs);
+        if (id !== undefined && id === fileId(named)) return true;
+        if (!under) return false;
+        const dir = realTargetBounded(named);
+        if (realTargetBounded(abs).startsWith(dir.endsWith(sep) ? dir : dir + sep)) return true;
+        // a hard link's other names are not found from it: looked for below the directory
+        return hardLinkUnder(abs, dir);
+      } catch (e) {
+        return { unknown: (e as Error).message }; // it did not answer in time
+      }
     },
     packageScripts,
   };

@@ -25,7 +25,7 @@ export const listsSet = (p: { allow: readonly string[]; deny: readonly string[];
 /** Tools whose `path` argument is a file they write. */
 const WRITERS = new Set<string>([TOOL.writeFile, TOOL.edit]);
 
-/** How control files are found by another name: `real` maps a path to the file it really names (fs/real-target.ts), `id` to its device and inode. */
+/** How control files are found by another name: `real` maps a path to the file it really names (fs/real-target.ts), `id` to its device and inode; either may throw (a path that did not answer in time). */
 export interface ControlNames {
   real(abs: string): string;
   /** undefined: no such file */
@@ -60,7 +60,13 @@ export function controlRefusal(
   if (!WRITERS.has(tool.toLowerCase()) || typeof args.path !== "string" || args.path === "") return undefined;
   const abs = target.abs(args.path);
   if (abs === undefined) return undefined; // the tool reports the bad path itself
-  const hit = controlNamed(abs, target);
+  let hit: string | undefined;
+  try {
+    hit = controlNamed(abs, target);
+  } catch (e) {
+    // a look that did not answer in time (a hung network mount): refused, saying which path
+    return `blocked by permission rules: cannot verify that ${args.path} is none of hey's control files: ${(e as Error).message}; while a permission list is set the agent may not change its own rules`;
+  }
   if (!hit) return undefined;
   return `blocked by permission rules: ${args.path} is ${hit === abs ? "" : `${hit} (by another name), `}one of hey's control files; while a permission list is set the agent may not change its own rules — ask the user to edit it`;
 }

@@ -3,20 +3,33 @@
 // of a path on a hung network mount (an NFS or SMB server gone) blocks in the kernel, and hey with
 // it. So each read runs on a worker thread while hey waits for its answer at most DEADLINE_MS
 // (Atomics.wait); a read that does not answer in time throws Hung, which the callers turn into
-// "cannot verify" naming the file, and the worker it is stuck in is left behind (a fresh one takes
-// the next read). After MAX_STUCK such workers, reads fail at once: each holds a thread.
-// ~40 µs a read (a round trip between threads); where no worker can be made, or one made never
-// starts (its code cannot load there: it costs one wait), the reads run here, without a deadline.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync } from "node:fs";
+// "cannot verify" naming the file. The worker it is stuck in is left behind (a thread blocked in
+// the kernel cannot be ended: terminate() frees nothing until the read returns) and a fresh one
+// takes the next read. A stuck worker whose read has answered since (the mount is back) is ended
+// at the next read. While one is stuck, a read of its path, or of one below it, fails at once (no
+// second wait, no second thread); with MAX_STUCK stuck (a thread and ~2.5 MB each), every read
+// fails at once until one of them answers. Within one check (oneCheck) a read that did not answer
+// makes the check's later reads fail at once: a check waits one deadline at most. ~40 µs a read (a round trip between threads); where no
+// worker can be made, or one made never starts (its code cannot load there: it costs one wait),
+// the reads run here, without a deadline.
+import * as fs from "node:fs";
+import * as nodePath from "node:path";
+import { hardLinkBelow, resolveTarget } from "./disk-walks.ts";
 
 export const DEADLINE_MS = 2000;
-const MAX_STUCK = 8;
+/** Workers left stuck in a read at once, at most: each holds a thread until its read returns. */
+export const MAX_STUCK = 8;
+/** How long a fresh worker may take to start (load its code) before reads run here. */
+const START_MS = 2000;
 
-/** A read that did not answer within the deadline. */
+/** A read that did not answer within the deadline, or was not tried (one before it is still stuck). The message starts with the path. */
 export class Hung extends Error {
   readonly code = "EHUNG";
-  constructor(readonly path: string) {
-    super(`${path} did not answer in ${DEADLINE_MS / 1000} s (a hung network mount?)`);
+  constructor(
+    readonly path: string,
+    why = `did not answer in ${deadline / 1000} s (a hung network mount?)`,
+  ) {
+    super(`${path} ${why}`);
   }
 }
 
@@ -28,11 +41,12 @@ export interface Stat {
   id: string;
 }
 
-type Op = { op: "lstat" | "stat"; path: string } | { op: "head"; path: string; max: number };
-type Answer = { stat?: Stat; size?: number; error?: { code?: string; message: string } };
+type Op = { op: "lstat" | "stat" | "real"; path: string } | { op: "head"; path: string; max: number } | { op: "links"; path: string; file: string };
+type Answer = { stat?: Stat; size?: number; real?: string; links?: boolean | "maybe"; error?: { code?: string; message: string } };
+type Walks = { path: typeof nodePath; real: typeof resolveTarget; links: typeof hardLinkBelow };
 
-// Runs in the worker and, without one, here: Node's fs only, no import (a worker made from text can import nothing of hey's)
-function perform(fs: typeof import("node:fs"), req: Op): { answer: Answer; bytes?: Uint8Array } {
+// Runs in the worker and, without one, here: Node's fs and the walks only, no import (a worker made from text can import nothing of hey's)
+function perform(fs: typeof import("node:fs"), req: Op, walks: Walks): { answer: Answer; bytes?: Uint8Array } {
   const stat = (st: import("node:fs").BigIntStats): Stat => ({
     kind: st.isSymbolicLink() ? "link" : st.isFile() ? "file" : st.isDirectory() ? "dir" : "other",
     size: Number(st.size),
@@ -42,6 +56,8 @@ function perform(fs: typeof import("node:fs"), req: Op): { answer: Answer; bytes
   try {
     if (req.op === "lstat") return { answer: { stat: stat(fs.lstatSync(req.path, { bigint: true })) } };
     if (req.op === "stat") return { answer: { stat: stat(fs.statSync(req.path, { bigint: true })) } };
+    if (req.op === "real") return { answer: { real: walks.real(fs, walks.path, req.path) } };
+    if (req.op === "links") return { answer: { links: walks.links(fs, walks.path, req.file, req.path) } };
     // a FIFO is opened non-blocking, so it cannot hang the read; only a regular file is read
     const fd = fs.openSync(req.path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     try {
@@ -65,21 +81,26 @@ function perform(fs: typeof import("node:fs"), req: Op): { answer: Answer; bytes
 // started], then the request or the answer (JSON), then the bytes. The worker waits on the buffer,
 // not for messages: a read is two wake-ups, no message to copy.
 const HEADER = 24;
-const ANSWER_ROOM = 4096;
-const WORKER = `const fs = require("node:fs");
+const ANSWER_ROOM = 65536; // a resolved path may be as long as the path asked about
+/** hey's worker code; `gate` (tests): a function, as JS, called with each request before it is read (one that blocks stands for a hung mount). */
+export const workerSource = (gate = "() => {}") => `const fs = require("node:fs");
+const gate = ${gate};
 const perform = ${perform.toString()};
+const walks = { path: require("node:path"), real: ${resolveTarget.toString()}, links: ${hardLinkBelow.toString()} };
 self.onmessage = (e) => {
   const sab = e.data;
   const ctl = new Int32Array(sab, 0, 6);
   Atomics.store(ctl, 5, 1);
+  Atomics.notify(ctl, 5);
   for (;;) {
     Atomics.wait(ctl, 0, 0);
     Atomics.store(ctl, 0, 0);
     const req = JSON.parse(new TextDecoder().decode(new Uint8Array(sab, ${HEADER}, ctl[2]).slice()));
-    const { answer, bytes } = perform(fs, req);
+    gate(req);
+    const { answer, bytes } = perform(fs, req, walks);
     let text = new TextEncoder().encode(JSON.stringify(answer));
     // an error naming a path near PATH_MAX does not fit: its code does (cut, the answer would not parse)
-    if (text.length > ${ANSWER_ROOM}) text = new TextEncoder().encode(JSON.stringify({ error: { code: answer.error && answer.error.code, message: req.path.slice(0, 200) + "…: " + (answer.error && answer.error.code) } }));
+    if (text.length > ${ANSWER_ROOM}) text = new TextEncoder().encode(JSON.stringify({ error: { code: (answer.error && answer.error.code) || "E2BIG", message: req.path.slice(0, 200) + "…: " + ((answer.error && answer.error.code) || "answer too long") } }));
     new Uint8Array(sab, ${HEADER}).set(text);
     if (bytes) new Uint8Array(sab, ${HEADER + ANSWER_ROOM}).set(bytes);
     ctl[3] = text.length;
@@ -89,61 +110,129 @@ self.onmessage = (e) => {
   }
 };`;
 
-let worker: Worker | undefined;
-/** The worker's buffer, made with it (one stuck in a read may still write its own) */
-let shared: SharedArrayBuffer | undefined;
-let stuck = 0;
-let source: string | undefined;
-let noWorker = false;
+/** A worker and its buffer (one stuck in a read may still write its own); `op`, `since`: the read it is stuck in, and since when. */
+type Reader = { worker: Worker; shared: SharedArrayBuffer; started: boolean; op?: Op; since?: number };
 
-/** The worker's code, replaced by tests (one that never answers stands for a hung mount); undefined: hey's own. */
-export function setWorkerSource(code: string | undefined): void {
-  worker?.terminate();
-  worker = undefined;
-  stuck = 0;
-  noWorker = false;
-  source = code;
+let current: Reader | undefined;
+let stuck: Reader[] = [];
+let source: string | undefined;
+let deadline = DEADLINE_MS;
+let noWorker = false;
+/** Inside oneCheck: whether a check is running, and the path whose read in it did not answer in time. */
+let checking = false;
+let lost: string | undefined;
+
+/**
+ * Runs one permission check: once a read of it has not answered in time, its later reads fail at
+ * once, so the whole check waits at most one deadline (a command naming paths on one hung mount
+ * many times, `cd a || cd b; : > f` resolved from each directory).
+ */
+export function oneCheck<T>(check: () => T): T {
+  if (checking) return check();
+  checking = true;
+  try {
+    return check();
+  } finally {
+    checking = false;
+    lost = undefined;
+  }
 }
 
-function ask(req: Op): { answer: Answer; bytes?: Uint8Array } {
-  if (stuck >= MAX_STUCK) throw new Hung(req.path);
+/**
+ * The worker's code, replaced by tests (one that never answers stands for a hung mount), and how
+ * long a read may take (tests: shorter); undefined: hey's own. Ends every worker there is.
+ */
+export function setWorkerSource(code: string | undefined, deadlineMs = DEADLINE_MS): void {
+  for (const r of [current, ...stuck]) r?.worker.terminate();
+  current = undefined;
+  stuck = [];
+  noWorker = false;
+  source = code;
+  deadline = deadlineMs;
+}
+
+/** Workers stuck in a read now (a read that answered since ends its worker). */
+export function stuckReads(): number {
+  reap();
+  return stuck.length;
+}
+
+const control = (r: Reader) => new Int32Array(r.shared, 0, 6);
+
+/** Ends the stuck workers whose read has answered since: back in their loop, their thread can end. */
+function reap(): void {
+  stuck = stuck.filter((r) => {
+    if (Atomics.load(control(r), 1) === 0) return true;
+    r.worker.terminate();
+    return false;
+  });
+}
+
+/** Why `path` is not read now, or undefined: a stuck read of it or of a directory above it, or MAX_STUCK reads stuck. */
+function blocked(path: string): string | undefined {
+  const on = stuck.find((r) => r.op!.path === path || (r.op!.op !== "links" && path.startsWith(r.op!.path.replace(/\/?$/, "/"))));
+  const secs = (r: Reader) => {
+    const s = (Date.now() - r.since! + deadline) / 1000; // since the read began
+    return s < 10 ? s.toFixed(1) : Math.round(s);
+  };
+  if (on) return `${on.op!.path === path ? "" : `is below ${on.op!.path}, which `}has not answered for ${secs(on)} s (a hung network mount?)`;
+  if (stuck.length >= MAX_STUCK)
+    return `was not read: ${stuck.length} reads before it have not answered (the first, of ${stuck[0]!.op!.path}, for ${secs(stuck[0]!)} s: a hung network mount?); hey reads again once one answers`;
+  return undefined;
+}
+
+function fresh(room: number): Reader | undefined {
+  try {
+    const shared = new SharedArrayBuffer(Math.max(room, HEADER + ANSWER_ROOM + (1 << 20)));
+    const worker = new Worker(URL.createObjectURL(new Blob([source ?? workerSource()], { type: "application/javascript" })));
+    (worker as Worker & { unref?: () => void }).unref?.();
+    worker.postMessage(shared);
+    return { worker, shared, started: false };
+  } catch {
+    noWorker = true;
+    return undefined;
+  }
+}
+
+/** The worker's answer to `req`; throws Hung, saying `slow` (or "did not answer…") when it does not answer in time. */
+function ask(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
+  reap();
+  const why =
+    blocked(req.path) ??
+    (lost === undefined ? undefined : `was not read: ${lost}, read before it in this check, did not answer in ${deadline / 1000} s (a hung network mount?)`);
+  if (why) throw new Hung(req.path, why);
   const room = HEADER + ANSWER_ROOM + (req.op === "head" ? req.max : 0);
-  if (worker && shared!.byteLength < room) {
-    worker.terminate();
-    worker = undefined;
+  if (current && current.shared.byteLength < room) {
+    current.worker.terminate();
+    current = undefined;
   }
-  if (!worker && !noWorker) {
-    try {
-      shared = new SharedArrayBuffer(Math.max(room, HEADER + ANSWER_ROOM + (1 << 20)));
-      worker = new Worker(URL.createObjectURL(new Blob([source ?? WORKER], { type: "application/javascript" })));
-      (worker as Worker & { unref?: () => void }).unref?.();
-      worker.postMessage(shared);
-    } catch {
-      noWorker = true;
-    }
+  if (!current && !noWorker) current = fresh(room);
+  const r = current;
+  if (!r) return perform(fs, req, { path: nodePath, real: resolveTarget, links: hardLinkBelow });
+  const ctl = control(r);
+  // one that never starts (its code cannot load on this platform) reads nothing: read here from now on, as without workers
+  if (!r.started && Atomics.wait(ctl, 5, 0, START_MS) === "timed-out" && Atomics.load(ctl, 5) === 0) {
+    r.worker.terminate();
+    current = undefined;
+    noWorker = true;
+    return ask(req, slow);
   }
-  if (!worker) return perform({ closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync } as typeof import("node:fs"), req);
-  const sab = shared!;
-  const ctl = new Int32Array(sab, 0, 6);
+  r.started = true;
   const asked = new TextEncoder().encode(JSON.stringify(req));
-  new Uint8Array(sab, HEADER).set(asked);
+  new Uint8Array(r.shared, HEADER).set(asked);
   ctl[2] = asked.length;
   Atomics.store(ctl, 1, 0);
   Atomics.store(ctl, 0, 1);
   Atomics.notify(ctl, 0);
-  if (Atomics.wait(ctl, 1, 0, DEADLINE_MS) === "timed-out" && Atomics.load(ctl, 1) === 0) {
-    worker.terminate(); // a thread blocked in the kernel may stay there; it is not waited for
-    worker = undefined;
-    // one that never started (its code cannot load on this platform) reads nothing: read here from now on, as without workers
-    if (Atomics.load(ctl, 5) === 0) {
-      noWorker = true;
-      return ask(req);
-    }
-    stuck++;
-    throw new Hung(req.path);
+  if (Atomics.wait(ctl, 1, 0, deadline) === "timed-out" && Atomics.load(ctl, 1) === 0) {
+    // a thread blocked in the kernel cannot be ended; it is kept to be ended once its read returns
+    stuck.push({ ...r, op: req, since: Date.now() });
+    current = undefined;
+    if (checking) lost = req.path;
+    throw new Hung(req.path, slow);
   }
-  const answer = JSON.parse(new TextDecoder().decode(new Uint8Array(sab, HEADER, ctl[3]!).slice())) as Answer;
-  return { answer, ...(ctl[4]! >= 0 ? { bytes: new Uint8Array(sab, HEADER + ANSWER_ROOM, ctl[4]!).slice() } : {}) };
+  const answer = JSON.parse(new TextDecoder().decode(new Uint8Array(r.shared, HEADER, ctl[3]!).slice())) as Answer;
+  return { answer, ...(ctl[4]! >= 0 ? { bytes: new Uint8Array(r.shared, HEADER + ANSWER_ROOM, ctl[4]!).slice() } : {}) };
 }
 
 function answered(path: string, r: { answer: Answer }): void {
@@ -170,4 +259,21 @@ export function boundedHead(path: string, max: number): { bytes: Uint8Array; siz
   const r = ask({ op: "head", path, max });
   answered(path, r);
   return { bytes: r.bytes ?? new Uint8Array(), size: r.answer.size ?? 0 };
+}
+
+/** The file `abs` really names (fs/disk-walks.ts resolveTarget) within the deadline; throws Hung (or an error for an answer too long to carry). */
+export function boundedReal(abs: string): string {
+  const r = ask({ op: "real", path: abs });
+  answered(abs, r);
+  return r.answer.real!;
+}
+
+/** Whether the file at `abs` has another hard link below `dir` (fs/disk-walks.ts hardLinkBelow), the whole search within the deadline; throws Hung naming `dir`. */
+export function boundedHardLink(abs: string, dir: string): boolean | "maybe" {
+  const r = ask(
+    { op: "links", path: dir, file: abs },
+    `was not searched in ${deadline / 1000} s for other names of ${abs} (a hung network mount, or too large a tree?)`,
+  );
+  answered(dir, r);
+  return r.answer.links!;
 }

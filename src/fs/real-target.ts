@@ -1,109 +1,50 @@
 // The file a path really names (issue 24): links resolved, also for a file not created yet, so a
 // guard comparing paths cannot be passed by a link or a `..` that names the same file differently.
-import { type Dirent, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, join, parse, sep } from "node:path";
-import { boundedLstat, Hung } from "./bounded-reads.ts";
+// The permission checks look within the deadline (fs/bounded-reads.ts: a hung network mount or a
+// huge tree throws Hung, which they turn into a refusal naming the path), and so does the order of
+// tool calls on one file (callTarget); the file tools, which have just read the file, resolve it
+// here (realTarget).
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { boundedHardLink, boundedLstat, boundedReal, boundedStat, Hung } from "./bounded-reads.ts";
+import { resolveTarget } from "./disk-walks.ts";
 
-/** The kernel's own limit on links followed in one lookup (Linux's MAXSYMLINKS; ELOOP past it). */
-const MAX_LINKS = 40;
+/** fs/disk-walks.ts resolveTarget, here: `abs` with every link on the way resolved, as the kernel opens it. Never throws. */
+export const realTarget = (abs: string): string => resolveTarget(fs, path, abs);
+
+/** realTarget within the deadline; throws Hung. */
+export const realTargetBounded = boundedReal;
 
 /**
- * `abs` with every link on the way resolved and `..` taken after the link before it, as the
- * kernel does when it opens the path. A name that does not exist yet is kept as written — also a
- * link whose target does not exist yet: it is followed, since opening it for writing creates its
- * target. Never throws.
+ * The file a tool call's absolute path names, so that calls on one file (through a link and through
+ * its target) run in call order: realTarget within the deadline, or the path as written when it
+ * does not answer (the tool then meets the hung mount itself, off hey's main thread).
  */
-export function realTarget(abs: string): string {
-  // realpathSync takes `..` before the links (it normalizes the path first); the walk takes it after, as the kernel does
-  const path = parts(abs).includes("..") ? walk(abs) : abs;
+export function callTarget(abs: string): string {
   try {
-    return realpathSync(path);
+    return boundedReal(abs);
   } catch {
-    return walk(path);
+    return abs;
   }
 }
 
-const parts = (path: string) => path.slice(parse(path).root.length).split(sep === "\\" ? /[\\/]+/ : /\/+/);
-
-/** realTarget for a path that does not exist whole: one name at a time, links read, `..` from where the walk stands. */
-function walk(abs: string): string {
-  let at = parse(abs).root;
-  const todo = parts(abs);
-  for (let links = 0; todo.length; ) {
-    const name = todo.shift()!;
-    if (name === "" || name === ".") continue;
-    if (name === "..") {
-      at = join(at, "..");
-      continue;
-    }
-    const next = join(at, name);
-    let link: string | undefined;
-    try {
-      if (lstatSync(next).isSymbolicLink()) link = readlinkSync(next);
-    } catch {} // missing: what creates it (and the names after it) is not a link yet
-    if (link === undefined || ++links > MAX_LINKS) {
-      at = next;
-      continue;
-    }
-    if (isAbsolute(link)) at = parse(link).root;
-    todo.unshift(...parts(link));
-  }
-  return at;
-}
-
-/** Which file `abs` is, links followed: its device and inode, so a hard link is known as the same file. Undefined when it does not exist. */
+/** Which file `abs` is, links followed: its device and inode, so a hard link is known as the same file. Undefined when it does not exist; throws Hung. */
 export function fileId(abs: string): string | undefined {
   try {
-    const st = statSync(abs, { bigint: true });
-    return `${st.dev}:${st.ino}`;
-  } catch {
+    return boundedStat(abs).id;
+  } catch (e) {
+    if (e instanceof Hung) throw e;
     return undefined;
   }
 }
 
-/** Entries looked at, at most, for another name of a hard-linked file below a directory. */
-const MAX_ENTRIES = 10_000;
-
 /**
  * Whether the regular file at `abs` (links followed), having other hard links, has one below the
  * directory `dir`: true, false (no other links, another device, or none found in the whole tree),
- * or "maybe" (the tree is larger than MAX_ENTRIES, or a part of it cannot be read). Links in the
- * tree are not followed (a link to the file is another case: sameFile's realTarget).
+ * or "maybe" (the tree is too large to search, or a part of it cannot be read): fs/disk-walks.ts
+ * hardLinkBelow, the whole search within the deadline; throws Hung naming `dir`.
  */
-export function hardLinkUnder(abs: string, dir: string): boolean | "maybe" {
-  let st: ReturnType<typeof statSync>;
-  try {
-    st = statSync(abs, { bigint: true });
-    if (!st.isFile() || st.nlink < 2n || statSync(dir, { bigint: true }).dev !== st.dev) return false;
-  } catch {
-    return false;
-  }
-  const todo = [dir];
-  let seen = 0;
-  while (todo.length) {
-    const at = todo.pop()!;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(at, { withFileTypes: true });
-    } catch {
-      return "maybe";
-    }
-    for (const e of entries) {
-      if (++seen > MAX_ENTRIES) return "maybe";
-      const path = join(at, e.name);
-      if (e.isDirectory()) todo.push(path);
-      else if (e.isFile()) {
-        try {
-          const other = lstatSync(path, { bigint: true });
-          if (other.ino === st.ino && other.dev === st.dev) return true;
-        } catch {
-          return "maybe";
-        }
-      }
-    }
-  }
-  return false;
-}
+export const hardLinkUnder = (abs: string, dir: string): boolean | "maybe" => boundedHardLink(abs, dir);
 
 /**
  * What is at `abs`, its last name not followed: "none" (nothing: writing there makes a file),

@@ -51,7 +51,7 @@ const tail = (path: string) => path.split(/[\\/]/).slice(-2).join("/");
  * The first word among `segments` naming a control file or the directory that holds one, for a
  * program that may write it, and how ("" as written, "by another name", "by its last names"), or undefined.
  */
-export function controlArgument(segments: Segment[], control: ControlFiles): { word: string; how: string } | undefined {
+export function controlArgument(segments: Segment[], control: ControlFiles): { word: string; how: string; unknown?: string } | undefined {
   if (!control.paths.length) return undefined; // none to name
   const f = onWindows(control) ? WINDOWS : POSIX;
   const dirs = directories(segments, control, f);
@@ -76,26 +76,33 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
       ];
       for (const v of values) {
         const how = naming(v, !makes);
+        if (typeof how === "object") return { word: w.raw, how: "", unknown: how.unknown };
         if (how !== undefined) return { word: w.raw, how };
       }
     }
   }
   return undefined;
 
-  function naming(w: Word, holding: boolean): string | undefined {
+  function naming(w: Word, holding: boolean): string | { unknown: string } | undefined {
     const spelled = w.raw.replace(/["'\\]/g, "");
     if (!decided(w)) return ending(spelled) ? "by its last names" : undefined;
     const text = expand(w, control.home);
     if (text === undefined) return tails.some((t) => w.text.includes(t)) ? "by its last names" : undefined;
     const abs = f.absolute(text);
     const paths = abs !== undefined ? [abs] : (dirs ?? []).map((d) => f.join(d, text));
+    let unknown: string | undefined; // a path that did not answer in time
+    const another = (p: string) => {
+      const n = control.named?.(p);
+      if (typeof n === "string") unknown ??= n;
+      return n === true;
+    };
     for (const p of paths) {
       const n = f.normalize(p);
       if (controls.includes(n) || (holding && holders.includes(n))) return "";
-      if (control.named?.(p) === true) return "by another name";
-      if (holding && names.some((name, i) => holders.includes(parent(control.paths[i]!, f)) && control.named?.(f.join(p, name)) === true))
-        return "by another name";
+      if (another(p)) return "by another name";
+      if (holding && names.some((name, i) => holders.includes(parent(control.paths[i]!, f)) && another(f.join(p, name)))) return "by another name";
     }
+    if (unknown !== undefined) return { unknown };
     // an option's value in the same word (`-o/home/ana/.config/hey/config.toml`), or a path from a directory known only at run time
     return ending(w.text) ? "by its last names" : undefined;
   }

@@ -11,19 +11,19 @@ import type { Redirect, Segment, Word } from "./shell-model.ts";
  * The files, as absolute paths, and what the checker needs to resolve a target: the user's home
  * (`~`), the directory commands start in, and `named`, which says whether writing an absolute
  * path (`..` and links not yet resolved) would write one of the files; without it, names are
- * compared as written.
+ * compared as written; a string: why that cannot be told (a path that did not answer in time).
  */
 export interface ControlFiles {
   paths: string[];
   home?: string;
   cwd?: string;
-  named?(abs: string): boolean;
+  named?(abs: string): boolean | string;
   /** the git config setting that makes a `git push` from the absolute directory `dir` without refspecs force (fs/git-config-files.ts), or undefined */
   pushForcing?(dir: string): string | undefined;
   /** what is at the absolute path now (fs/real-target.ts fileState): nothing, an empty file, or anything else; undefined: it did not answer in time */
   fileState?(abs: string): "none" | "empty" | "data" | undefined;
-  /** whether the absolute path `abs` is, through a link (symbolic or hard), the file at the absolute `named`, or (`under`) a file below that directory (config/control-context.ts); "maybe": a file with other hard links, under a directory too large to search */
-  sameFile?(abs: string, named: string, under: boolean): boolean | "maybe";
+  /** whether the absolute path `abs` is, through a link (symbolic or hard), the file at the absolute `named`, or (`under`) a file below that directory (config/control-context.ts); "maybe": a file with other hard links, under a directory too large to search; `unknown`: why it cannot be told (a path that did not answer in time) */
+  sameFile?(abs: string, named: string, under: boolean): boolean | "maybe" | { unknown: string };
   /** the `scripts` of the package.json in the absolute directory `dir` (fs/package-scripts.ts), undefined when there is none to read, or why it was not read */
   packageScripts?(dir: string): Record<string, string> | string | undefined;
 }
@@ -134,7 +134,7 @@ export function directories(segments: Segment[], control: ControlFiles, f: Flavo
  * Could writing the redirection's target write a control file, from a script standing in one of
  * `dirs`? How, as a phrase for the refusal ("" when it names one as written), or undefined.
  */
-function reaches(target: Word, control: ControlFiles, dirs: string[] | undefined, f: Flavour): string | undefined {
+function reaches(target: Word, control: ControlFiles, dirs: string[] | undefined, f: Flavour): string | { unknown: string } | undefined {
   if (!decided(target)) return "its name is known only at run time"; // any name, and any name could be a link to a control file
   const text = expand(target, control.home);
   if (text === undefined) return "`~` names a home the checker does not know"; // another user's, or ours unknown: could be anything
@@ -145,15 +145,18 @@ function reaches(target: Word, control: ControlFiles, dirs: string[] | undefined
   if (!paths) return "it is relative to a directory known only at run time";
   const controls = control.paths.map(f.normalize);
   if (paths.some((p) => controls.includes(f.normalize(p)))) return "";
-  return paths.some((abs) => control.named?.(abs) === true) ? "by another name" : undefined;
+  const named = paths.map((abs) => control.named?.(abs));
+  if (named.includes(true)) return "by another name";
+  const unknown = named.find((n) => typeof n === "string");
+  return unknown === undefined ? undefined : { unknown };
 }
 
 /**
  * The first redirection among `segments` that could write a control file, as it was written, and
- * how (see reaches). In a command run in another directory or root (`env -C`, `find -execdir`,
- * `chroot`), every file a redirection names could be one.
+ * how (see reaches), or (`unknown`) why hey cannot tell whether it does. In a command run in another
+ * directory or root (`env -C`, `find -execdir`, `chroot`), every file a redirection names could be one.
  */
-export function controlWrite(segments: Segment[], control: ControlFiles): { redirect: string; how: string } | undefined {
+export function controlWrite(segments: Segment[], control: ControlFiles): { redirect: string; how: string; unknown?: string } | undefined {
   if (!control.paths.length) return undefined; // none to write
   const f = onWindows(control) ? WINDOWS : POSIX;
   const dirs = directories(segments, control, f);
@@ -161,6 +164,7 @@ export function controlWrite(segments: Segment[], control: ControlFiles): { redi
     for (const r of seg.redirects) {
       if (!writes(r) || harmless(r)) continue;
       const how = seg.elsewhere ? "its command runs in another directory" : reaches(r.target, control, dirs, f);
+      if (typeof how === "object") return { redirect: `${r.op} ${r.target.raw}`, how: "", unknown: how.unknown };
       if (how !== undefined) return { redirect: `${r.op} ${r.target.raw}`, how };
     }
   return undefined;

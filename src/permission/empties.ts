@@ -67,12 +67,12 @@ export function emptiesNamed(seg: Segment, p: Pattern, caseless: boolean, disk?:
     let hit =
       operands.length && byName.has(target) ? named.find((n) => globMatch(n, t) || (recursive && globMatch(`${n}/*`, t))) : operands.length ? undefined : "";
     // a link an earlier call made to a file the entry names (`ln -s important.db sl`, then `: > sl`) empties that file
-    let maybe = false;
+    let maybe: boolean | { unknown: string } = false;
     const linked =
       hit === undefined && known(target)
         ? operands.find((w) => {
             const to = known(w) && linksTo(target, seg, disk, w.text, recursive);
-            maybe = to === "maybe";
+            maybe = to === "maybe" || (typeof to === "object" && to);
             return !!to;
           })
         : undefined;
@@ -81,7 +81,9 @@ export function emptiesNamed(seg: Segment, p: Pattern, caseless: boolean, disk?:
     const state = stateOf(target, seg, disk);
     if (state === "none" || state === "empty") continue; // makes the file, or empties an empty one
     const link = maybe ? `may be a link to ${recursive ? "a file under " : ""}\`${hit}\`` : `a link to \`${hit}\``;
-    const what = linked ? ` (${link}, which the entry names)` : hit ? ` (the entry names \`${hit}\`)` : "";
+    // a look that did not answer in time says which path and why
+    const why = typeof maybe === "object" ? `: hey cannot tell, ${(maybe as { unknown: string }).unknown}` : "";
+    const what = linked ? ` (${link}, which the entry names${why})` : hit ? ` (the entry names \`${hit}\`)` : "";
     return `it empties \`${target.raw}\`${what}${state === "data" ? "" : " if it holds anything, which hey cannot see"}`;
   }
   return undefined;

@@ -112,9 +112,10 @@ export function stateOf(w: Word, seg: Segment, disk: Disk | undefined, under?: s
  * important.db sl; : > sl`, a hard link), the file a deny entry names at `named` (as the entry
  * spells it: relative to the start directory, `~` expanded), or (`under`) a file below it.
  * "maybe": a file with other hard links where the directory is too large to search for them
- * (fs/real-target.ts hardLinkUnder), or one another part of the command links there (linkedHere).
+ * (fs/real-target.ts hardLinkUnder), or one another part of the command links there (linkedHere);
+ * `unknown`: why it cannot be told (a path that did not answer in time).
  */
-export function linksTo(w: Word, seg: Segment, disk: Disk | undefined, named: string, under: boolean): boolean | "maybe" {
+export function linksTo(w: Word, seg: Segment, disk: Disk | undefined, named: string, under: boolean): boolean | "maybe" | { unknown: string } {
   if (linkedHere(w, seg, disk, named, under)) return "maybe";
   const control = disk?.control;
   if (!disk || !control?.sameFile || !control.cwd || !decided(w) || seg.elsewhere) return false;
@@ -126,7 +127,8 @@ export function linksTo(w: Word, seg: Segment, disk: Disk | undefined, named: st
   const target = f.absolute(entry) ?? f.join(control.cwd, entry);
   const dirs = abs === undefined ? (directories(disk.segments, control, f) ?? []) : [""];
   const same = dirs.map((d) => control.sameFile!(abs ?? f.join(d, text), target, under));
-  return same.includes(true) || (same.includes("maybe") && "maybe");
+  const unknown = same.find((s) => typeof s === "object");
+  return same.includes(true) || unknown || (same.includes("maybe") && "maybe");
 }
 
 /**

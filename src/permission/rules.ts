@@ -187,11 +187,16 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   if (unseen) return block(`cannot verify \`${show(unseen.raw)}\`: ${unseen.opaque}`);
   // hey's own files before the deny list: whatever else a command does, this is why it may not run
   const control = rules.control && controlWrite(parsed.segments, rules.control);
+  // a path that did not answer in time (fs/bounded-reads.ts): not known to be safe, so refused, saying which
+  const unknown = (it: string, what: string, why: string) =>
+    block(`cannot verify \`${show(command)}\`: hey cannot tell whether \`${show(it)}\` ${what} its own configuration or trust file: ${why}`);
+  if (control?.unknown) return unknown(control.redirect, "writes", control.unknown);
   if (control)
     return block(
       `\`${show(control.redirect)}\` could write hey's own configuration or trust file${control.how && ` (${control.how})`}, which the agent may not change`,
     );
   const named = rules.control && controlArgument(parsed.segments, rules.control);
+  if (named?.unknown) return unknown(named.word, "names", named.unknown);
   if (named)
     return block(`\`${show(named.word)}\` names hey's own configuration or trust file${named.how && ` (${named.how})`}, which the agent may not change`);
   for (const seg of parsed.segments) {

@@ -7,7 +7,7 @@ import { afterAll, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { boundedHead, boundedLstat, setWorkerSource } from "../../src/fs/bounded-reads.ts";
+import { boundedHead, boundedLstat, setWorkerSource, workerSource } from "../../src/fs/bounded-reads.ts";
 import { permissionCheck } from "../../src/wire.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
@@ -39,7 +39,9 @@ test("reads answer as the file system does: kind, size, content, the system erro
 
 test("a read that does not answer in time makes the check 'cannot verify', naming the file; the next reads work again", () => {
   expect(check("bash: npm publish *", "npm test")).toContain("runs package.json's script `test`");
-  setWorkerSource("self.onmessage = (e) => Atomics.store(new Int32Array(e.data, 0, 6), 5, 1);"); // a mount that hangs: started, no read ever answers
+  // a mount that hangs: no read of a package.json or a .git, nor an lstat of notes.txt, ever answers
+  const hangs = `/package\\.json$|\\.git/.test(req.path) || (req.op === "lstat" && /notes/.test(req.path))`;
+  setWorkerSource(workerSource(`(req) => { if (${hangs}) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); }`));
   try {
     expect(check("bash: npm publish *", "npm test")).toBe(
       "blocked by permission rules: cannot verify `npm test`: its package.json did not answer in 2 s (a hung network mount?), so its scripts are unknown",

@@ -1,10 +1,12 @@
 // realTarget resolves a path as the kernel does when a shell opens it for writing: links on the
 // way and at the end (also one whose target does not exist yet, which the open creates), `..`
-// after the link before it; fileId knows a hard link for the same file.
+// after the link before it; fileId knows a hard link for the same file. The permission checks' copy
+// (realTargetBounded) runs the same walk on fs/bounded-reads.ts's worker.
 import { afterAll, expect, test } from "bun:test";
 import { linkSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileId, realTarget } from "../../src/fs/real-target.ts";
+import { setWorkerSource, stuckReads, workerSource } from "../../src/fs/bounded-reads.ts";
+import { callTarget, fileId, realTarget, realTargetBounded } from "../../src/fs/real-target.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 const tmp = tempDir("hey-real-target-");
@@ -38,6 +40,7 @@ test.each([
   ["`..` after a link to a file's directory, where the lexical path exists too", "proj/dirlink/../hey/config.toml", "conf/hey/config.toml"],
 ])("%s", (_why, path, real) => {
   expect(realTarget(`${root}/${path}`)).toBe(at(real)); // not joined: join would take `..` before the link
+  expect(realTargetBounded(`${root}/${path}`)).toBe(at(real)); // the same walk, on the permission checks' worker
 });
 
 test("a link loop ends without throwing, as the kernel's ELOOP does", () => {
@@ -49,4 +52,19 @@ test("fileId: a hard link is the same file; a missing file is none", () => {
   expect(fileId(at("proj", "cfglink"))).toBe(fileId(at("conf", "hey", "config.toml"))!);
   expect(fileId(at("proj", "sub"))).not.toBe(fileId(at("conf", "hey", "config.toml"))!);
   expect(fileId(at("proj", "dangling"))).toBeUndefined();
+});
+
+test("callTarget (the order of tool calls on one file) does not wait on a path that does not answer: it is taken as written, once", () => {
+  // the worker's reads of paths holding "/hung" never answer: a hung mount (fs/bounded-reads.ts)
+  setWorkerSource(workerSource(`(req) => { if (req.path.includes("/hung")) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); }`), 300);
+  try {
+    expect(callTarget(at("proj", "cfglink"))).toBe(at("conf", "hey", "config.toml"));
+    expect(callTarget(at("hung", "x"))).toBe(at("hung", "x"));
+    expect(stuckReads()).toBe(1); // it was asked of the worker, which hey stopped waiting for
+    expect(callTarget(at("hung", "x"))).toBe(at("hung", "x")); // at once: no second thread stuck
+    expect(stuckReads()).toBe(1);
+    expect(callTarget(at("proj", "cfglink"))).toBe(at("conf", "hey", "config.toml"));
+  } finally {
+    setWorkerSource(undefined);
+  }
 });

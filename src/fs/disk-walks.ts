@@ -1,0 +1,92 @@
+// The two walks of the disk a permission check makes beyond one read (fs/real-target.ts): the file
+// a path really names, and another name of a hard-linked file below a directory. Each is one
+// self-contained function of Node's fs and path modules (no name from outside its body: a worker
+// made from text can import nothing of hey's), so fs/bounded-reads.ts runs it on its worker, within
+// the deadline, and realTarget runs it here.
+type Fs = typeof import("node:fs");
+type Path = typeof import("node:path");
+
+/**
+ * `abs` with every link on the way resolved and `..` taken after the link before it, as the
+ * kernel does when it opens the path. A name that does not exist yet is kept as written — also a
+ * link whose target does not exist yet: it is followed, since opening it for writing creates its
+ * target. Never throws.
+ */
+export function resolveTarget(fs: Fs, path: Path, abs: string): string {
+  const MAX_LINKS = 40; // the kernel's own limit on links followed in one lookup (Linux's MAXSYMLINKS; ELOOP past it)
+  const parts = (p: string) => p.slice(path.parse(p).root.length).split(path.sep === "\\" ? /[\\/]+/ : /\/+/);
+  // one name at a time, links read, `..` from where the walk stands
+  const walk = (start: string) => {
+    let at = path.parse(start).root;
+    const todo = parts(start);
+    for (let links = 0; todo.length; ) {
+      const name = todo.shift()!;
+      if (name === "" || name === ".") continue;
+      if (name === "..") {
+        at = path.join(at, "..");
+        continue;
+      }
+      const next = path.join(at, name);
+      let link: string | undefined;
+      try {
+        if (fs.lstatSync(next).isSymbolicLink()) link = fs.readlinkSync(next);
+      } catch {} // missing: what creates it (and the names after it) is not a link yet
+      if (link === undefined || ++links > MAX_LINKS) {
+        at = next;
+        continue;
+      }
+      if (path.isAbsolute(link)) at = path.parse(link).root;
+      todo.unshift(...parts(link));
+    }
+    return at;
+  };
+  // realpathSync takes `..` before the links (it normalizes the path first); the walk takes it after, as the kernel does
+  const whole = parts(abs).includes("..") ? walk(abs) : abs;
+  try {
+    return fs.realpathSync(whole);
+  } catch {
+    return walk(whole);
+  }
+}
+
+/**
+ * Whether the regular file at `abs` (links followed), having other hard links, has one below the
+ * directory `dir`: true, false (no other links, another device, or none found in the whole tree),
+ * or "maybe" (the tree holds more than 10,000 entries, or a part of it cannot be read). Links in
+ * the tree are not followed (a link to the file is another case: resolveTarget).
+ */
+export function hardLinkBelow(fs: Fs, path: Path, abs: string, dir: string): boolean | "maybe" {
+  const MAX_ENTRIES = 10_000;
+  let st: import("node:fs").BigIntStats;
+  try {
+    st = fs.statSync(abs, { bigint: true });
+    if (!st.isFile() || st.nlink < 2n || fs.statSync(dir, { bigint: true }).dev !== st.dev) return false;
+  } catch {
+    return false;
+  }
+  const todo = [dir];
+  let seen = 0;
+  while (todo.length) {
+    const at = todo.pop()!;
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = fs.readdirSync(at, { withFileTypes: true });
+    } catch {
+      return "maybe";
+    }
+    for (const e of entries) {
+      if (++seen > MAX_ENTRIES) return "maybe";
+      const next = path.join(at, e.name);
+      if (e.isDirectory()) todo.push(next);
+      else if (e.isFile()) {
+        try {
+          const other = fs.lstatSync(next, { bigint: true });
+          if (other.ino === st.ino && other.dev === st.dev) return true;
+        } catch {
+          return "maybe";
+        }
+      }
+    }
+  }
+  return false;
+}

@@ -1,0 +1,46 @@
+// The permission check of a run (SPEC §8), built once from the lists and where hey runs: the file
+// tools' guard of hey's control files, then every list (the user's, then each a trusted project
+// narrows them with). One call is one check: the disk it reads waits at most one deadline in all
+// (fs/bounded-reads.ts oneCheck), however many paths it looks at.
+import { controlContext } from "./config/control-context.ts";
+import { controlRefusal, listsSet } from "./config/control-files.ts";
+import type { Settings } from "./config/settings.ts";
+import { oneCheck } from "./fs/bounded-reads.ts";
+import type { PermissionCheck } from "./kernel/tool-calls.ts";
+import { compileRules, decide, type CompiledRules, type PermissionRules } from "./permission/rules.ts";
+
+type Place = { cwd: string; home: string; controls: readonly string[] };
+
+/**
+ * SPEC §8: the rules compiled once for the shell that will run the commands; deny first, every
+ * segment checked; a refusal is the error result the model sees. (Config resolution has already
+ * refused rules that do not compile.) A trusted project's allow list is one more a call must match
+ * (issue 24), and while any list is set hey's control files (`place.controls`) are refused to the
+ * file tools and to bash redirections.
+ */
+export function permissionCheck(lists: Settings["permission"], shell: string, place: Place): PermissionCheck {
+  return permissionRules(lists, shell, place).check;
+}
+
+/** permissionCheck, and the rules it compiled (each list once: a deny entry's equivalents are ~20 patterns to parse). */
+export function permissionRules(lists: Settings["permission"], shell: string, place: Place): { check: PermissionCheck; compiled: CompiledRules[] } {
+  const guarded = listsSet(lists);
+  const { target, control } = controlContext(place);
+  const checks = everyList(lists).map((l: PermissionRules) => compileRules(l, shell, control).rules);
+  const check: PermissionCheck = (tool, args) =>
+    oneCheck(() => {
+      const refusal = guarded ? controlRefusal(tool, args, target) : undefined;
+      if (refusal) return refusal;
+      for (const rules of checks) {
+        const decision = decide(tool, args, rules);
+        if (!decision.allowed) return decision.reason;
+      }
+      return undefined;
+    });
+  return { check, compiled: checks };
+}
+
+/** The user's lists, then each list a trusted project narrows them with (its `source`: how warnings name it). */
+export function everyList(permission: Settings["permission"]): (PermissionRules & { source: string })[] {
+  return [{ ...permission, source: "" }, ...permission.narrow.map((n) => ({ allow: n.allow, deny: [], source: `${n.source}: ` }))];
+}

@@ -1,0 +1,104 @@
+// The permission check never waits on the disk longer than the deadline (fs/bounded-reads.ts): where
+// a write goes once links are resolved (the file tools, a redirection, a command's argument), which
+// file a hard link is, and the search for a file's other names under an `rm -rf` entry's directory
+// all run on the worker. A path that does not answer makes the check refuse, naming the path and
+// that it took too long, never allow; the same path again is refused at once; and once the mount
+// answers again — also after more reads hung than hey keeps threads for — checks work again.
+// A worker whose reads of paths holding "hung" block until a file appears stands for the mount.
+import { afterAll, afterEach, expect, test } from "bun:test";
+import { existsSync, linkSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { MAX_STUCK, setWorkerSource, stuckReads, workerSource } from "../../src/fs/bounded-reads.ts";
+import { permissionCheck } from "../../src/wire.ts";
+import { tempDir } from "../helpers/e2e.ts";
+import { until } from "../helpers/wait.ts";
+
+const tmp = tempDir("hey-hung-disk-");
+const root = realpathSync(tmp.path);
+const project = join(root, "project");
+const home = join(root, "home");
+const back = join(root, "mount-is-back");
+mkdirSync(join(project, "hung"), { recursive: true });
+mkdirSync(join(project, "build"));
+mkdirSync(home);
+writeFileSync(join(project, "notes.txt"), "the user's notes\n");
+linkSync(join(project, "notes.txt"), join(project, "notes-copy.txt")); // a second name: the search under build runs
+const controls = [join(home, ".config", "hey", "config.toml")];
+const place = { cwd: project, home, controls };
+const allowing = permissionCheck({ allow: ["write_file", "bash: echo * > *", "bash: cd *"], deny: [], narrow: [] }, "sh", place);
+const denying = permissionCheck({ allow: [], deny: ["bash: rm -rf build"], narrow: [] }, "sh", place);
+const DEADLINE = 500;
+
+/** hey's own worker, but a read whose path holds "hung" (or, `search`, the search for other names) blocks until `back` exists */
+function hangingMount(search = false): void {
+  const hangs = search ? `req.op === "links"` : `req.path.includes("/hung")`;
+  const gate = `(req) => { if (${hangs}) { const t = new Int32Array(new SharedArrayBuffer(4)); while (!fs.existsSync(${JSON.stringify(back)})) Atomics.wait(t, 0, 0, 20); } }`;
+  setWorkerSource(workerSource(gate), DEADLINE);
+}
+
+afterEach(() => {
+  setWorkerSource(undefined);
+  if (existsSync(back)) rmSync(back);
+});
+afterAll(() => tmp.remove());
+
+const write = (path: string) => allowing("write_file", { path, content: "x" });
+
+test("a file tool's write to a path that does not answer is refused, naming it; the same path again is refused at once; others are not held up", async () => {
+  hangingMount();
+  expect(write("hung/dir")).toBe(
+    `blocked by permission rules: cannot verify that hung/dir is none of hey's control files: ${project}/hung/dir did not answer in 0.5 s (a hung network mount?); while a permission list is set the agent may not change its own rules`,
+  );
+  expect(stuckReads()).toBe(1);
+  // no second wait, no second thread held
+  expect(write("hung/dir")).toMatch(new RegExp(`: ${project}/hung/dir has not answered for [\\d.]+ s \\(a hung network mount\\?\\)`));
+  expect(write("hung/dir/y.txt")).toContain(`${project}/hung/dir/y.txt is below ${project}/hung/dir, which has not answered for`);
+  expect(stuckReads()).toBe(1);
+  expect(write("src/a.ts")).toBeUndefined();
+  writeFileSync(back, "");
+  await until(() => stuckReads() === 0, "the stuck read to answer");
+  expect(write("hung/dir")).toBeUndefined();
+});
+
+test("a redirection into a path that does not answer is 'cannot verify', naming the path", () => {
+  hangingMount();
+  expect(allowing("bash", { command: "echo hi > hung/out.txt" })).toBe(
+    `blocked by permission rules: cannot verify \`echo hi > hung/out.txt\`: hey cannot tell whether \`> hung/out.txt\` writes its own configuration or trust file: ${project}/hung/out.txt did not answer in 0.5 s (a hung network mount?)`,
+  );
+  expect(allowing("bash", { command: "echo hi > out.txt" })).toBeUndefined();
+});
+
+test("one check waits for one path that does not answer, not for each: the next paths of the check are not read", () => {
+  hangingMount();
+  // `> f` is resolved from each directory the `cd`s may lead to: two on the hung mount
+  expect(allowing("bash", { command: "cd hung/a || cd hung/b; echo hi > f" })).toBe(
+    `blocked by permission rules: cannot verify \`cd hung/a || cd hung/b; echo hi > f\`: hey cannot tell whether \`> f\` writes its own configuration or trust file: ${project}/hung/a/f did not answer in 0.5 s (a hung network mount?)`,
+  );
+  expect(stuckReads()).toBe(1); // hung/b/f was not sent to a second worker to wait for
+  expect(allowing("bash", { command: "echo hi > f" })).toBeUndefined(); // the next check reads again
+});
+
+test("emptying a file whose other names are searched for under a directory that does not answer is refused, saying so", () => {
+  hangingMount(true);
+  expect(denying("bash", { command: ": > notes.txt" })).toBe(
+    `blocked by permission rules: \`: > notes.txt\` does what deny entry \`bash: rm -rf build\` refuses: it empties \`notes.txt\` (may be a link to a file under \`build\`, which the entry names: hey cannot tell, ${project}/build was not searched in 0.5 s for other names of ${project}/notes.txt (a hung network mount, or too large a tree?)) if it holds anything, which hey cannot see`, // not looked at either: the check has waited once
+  );
+  expect(denying("bash", { command: ": > new.txt" })).toBeUndefined(); // nothing there: no search
+});
+
+test(`after ${MAX_STUCK} reads hung at once every disk check is refused at once, saying why; once the mount answers, checks work again`, async () => {
+  hangingMount();
+  for (let i = 0; i < MAX_STUCK; i++) expect(write(`hung/f${i}.txt`)).toContain(`hung/f${i}.txt did not answer in 0.5 s`);
+  expect(stuckReads()).toBe(MAX_STUCK);
+  expect(write("src/a.ts")).toMatch(
+    new RegExp(
+      `: ${project}/src/a.ts was not read: ${MAX_STUCK} reads before it have not answered \\(the first, of ${project}/hung/f0.txt, for [\\d.]+ s: a hung network mount\\?\\); hey reads again once one answers`,
+    ),
+  );
+  expect(stuckReads()).toBe(MAX_STUCK); // no thread more
+  writeFileSync(back, "");
+  await until(() => stuckReads() === 0, "the stuck reads to answer");
+  expect(write("src/a.ts")).toBeUndefined();
+  expect(write("hung/f0.txt")).toBeUndefined();
+  expect(denying("bash", { command: ": > notes.txt" })).toBeUndefined();
+});
