@@ -277,7 +277,10 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
     provider: options.provider,
     settings,
     tools: requestTools,
-    ...(mcp ? { unlisted: (name: string) => lateTool(name, { mcp, tools: requestTools, servers: () => mcpSettings.get(mcp) ?? [], now: Date.now }) } : {}),
+    // a tool the list refuses outright is not offered; a call to it reads the list's refusal, not "unknown tool"
+    unlisted: (name: string) =>
+      (mcp ? lateTool(name, { mcp, tools: requestTools, servers: () => mcpSettings.get(mcp) ?? [], now: Date.now }) : undefined) ??
+      (refuses(name) && Array.isArray(tools) ? tools.find((t) => t.name === name) : undefined),
     output,
     cwd,
     pathOf: (path) => callTarget(callPath(path, cwd, homedir())),

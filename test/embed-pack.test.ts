@@ -141,7 +141,7 @@ test("examples/embed.ts runs a task from the scratch project: tools, a refusal, 
   expect(ran.stderr).toContain('→ bash {"command":"ls -S"}');
   expect(ran.stderr).toContain("✓ big.txt"); // ls -S: the largest first
   // the list refuses write_file whatever its arguments: it is not offered, and a call to it runs nothing
-  expect(ran.stderr).toContain('✗ unknown tool "write_file"; available: bash, read_file, grep');
+  expect(ran.stderr).toContain("✗ blocked by permission rules: tool `write_file` matches no allow entry (allowed: read_file, grep)");
   expect(existsSync(join(scratch.path, "x.txt"))).toBe(false);
   // what the model was sent: hey's tools, its system prompt, the user's task
   const first = model.requests[0]!.body as { model: string; messages: { role: string; content: string }[]; tools: { function: { name: string } }[] };

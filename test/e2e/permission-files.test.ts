@@ -3,7 +3,7 @@
 // were; a plain `git push` in a repository whose .git/config forces pushes is refused by a deny
 // entry naming `git push --force`, the refusal naming the file and the setting.
 import { expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { eachScriptedRun } from "../helpers/scripted-run.ts";
@@ -58,4 +58,20 @@ test("an allow list without compress: the tool is not offered and no tool result
   expect((last.tools ?? []).map((t) => t.function.name)).toEqual(["read_file"]);
   const result = last.messages.find((m) => m.role === "tool");
   expect(textOf(result)).toBe("1\talpha"); // textOf: the result as sent, a [#handle] line included
+});
+
+test("a call to a tool the allow list leaves out is refused by the rules, said so, where it read as a tool hey does not have", async () => {
+  scripted.userConfig(`[permission]\nallow = ["read_file", "bash: ls *"]\n`);
+  scripted.calls = [
+    ["write_file", { path: "x.txt", content: "x" }],
+    ["nosuchtool", {}],
+  ];
+  const run = await runHey(["-p", "write x.txt"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  expect((scripted.model.requests[0]!.tools ?? []).map((t) => t.function.name)).toEqual(["bash", "read_file"]);
+  // before: unknown tool "write_file"; available: bash, read_file
+  const refused = "blocked by permission rules: tool `write_file` matches no allow entry (allowed: read_file)";
+  expect(results()).toEqual([refused, 'unknown tool "nosuchtool"; available: bash, read_file']);
+  expect(run.stderr).toContain(`✗ write x.txt (1 line): ${refused}`);
+  expect(existsSync(join(project.path, "x.txt"))).toBe(false);
 });

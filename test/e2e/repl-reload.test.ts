@@ -182,10 +182,13 @@ test("/reload as a diff: a broken skill beside a good one, an unchanged server k
   await term.type("n");
   await term.keys("Enter");
   // the notice is wrapped at spaces where the terminal's width and the paths in it put the breaks
-  await term.waitFor(/not used, not approved: ~ \[mcp\.keep\][\s\S]*?the\s+approved\s+values\s+are\s+used[^\n]*\n(?:hey: MCP server db[^\n]*\n[^\n]*\n)?reloaded:/, {
-    scrollback: true,
-    joined: true,
-  });
+  await term.waitFor(
+    /not used, not approved: ~ \[mcp\.keep\][\s\S]*?the\s+approved\s+values\s+are\s+used[^\n]*\n(?:hey: MCP server db[^\n]*\n[^\n]*\n)?reloaded:/,
+    {
+      scrollback: true,
+      joined: true,
+    },
+  );
   expect((await term.screen(ALL)).split("› /reload").at(-1)).not.toContain("mcp server keep");
   expect(pids("keep")).toEqual([keepPid!]);
   expect(alive(keepPid!)).toBe(true);
