@@ -4,6 +4,7 @@ import { SUMMARY_ID } from "../context/passes.ts";
 import { textOf, type Message } from "../kernel/ir.ts";
 import { formatSize, oneLine, type SessionInfo } from "../sessions/format.ts";
 import { createTextStream } from "./markdown.ts";
+import { toolLine } from "./tool-lines.ts";
 import { visible } from "./visible.ts";
 import { cutToWidth } from "./wrap.ts";
 
@@ -57,12 +58,24 @@ export function lastExchange(messages: readonly Message[], prompt: string, forma
   const question = cap(visible(textOf(messages[asked]!).trim()).split("\n"), PAST_QUESTION_LINES, false).map((l, i) =>
     dim((i === 0 ? prompt : "  ") + l, format.color),
   );
-  if (!answer) return question.join("\n") + "\n";
+  if (!answer) return [...question, ...unanswered(messages.slice(asked + 1), format.color)].join("\n") + "\n";
   // rendered whole, then cut: a fence or a list cut off at its start would render wrong; every rendered line closes its styles
   const stream = createTextStream({ width: () => format.columns, stringWidth: format.stringWidth, markdown: format.color });
   const rendered = (stream.push(visible(textOf(answer).trim())) + stream.finish()).replace(/\n$/, "");
   const shown = cap(rendered.split("\n"), PAST_ANSWER_LINES, true).map((l) => (l.startsWith(DIM) ? l : dimRendered(l, format.color)));
   return [...question, ...shown].join("\n") + "\n";
+}
+
+/**
+ * The work after a question that got no answer yet (a turn interrupted in its tools, hey stopped
+ * mid-task): how many calls were made and the last one, dim; nothing when none was.
+ */
+function unanswered(after: readonly Message[], color: boolean): string[] {
+  const calls = after.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []) : []));
+  const last = calls.at(-1);
+  if (!last) return [];
+  const many = calls.length === 1 ? "1 tool call" : `${calls.length} tool calls`;
+  return [dim(`  ${many}, no answer yet; the last: ${visible(toolLine(last.name, last.arguments))}`, color)];
 }
 
 /** What `/resume` shows before the first prompt of a session another hey has open. */

@@ -53,3 +53,19 @@ test("/resume's choices: a session another hey has open says so before its first
   expect(rows[0]).toEndWith("  (open in another hey) fix the build");
   expect(rows[1]).toEndWith("  add a test");
 });
+
+test("a question whose turn stopped in its tools (interrupted, hey ended) says how many calls were made and the last one, not the question alone", () => {
+  const called: Message = {
+    id: "a1",
+    role: "assistant",
+    content: [],
+    toolCalls: [
+      { id: "c1", name: "read_file", arguments: '{"path":"src/app.ts"}' },
+      { id: "c2", name: "bash", arguments: '{"command":"npm test"}' },
+    ],
+  };
+  const result = (id: string, text: string): Message => ({ id: `r-${id}`, role: "tool", toolCallId: id, content: [{ type: "text", text }] });
+  const history = [userMessage("fix the test"), called, result("c1", "…"), result("c2", "[interrupted by the user]")];
+  expect(lastExchange(history, "› ", format(false))).toBe("› fix the test\n  2 tool calls, no answer yet; the last: $ npm test\n");
+  expect(lastExchange([userMessage("hi")], "› ", format(false))).toBe("› hi\n"); // nothing done after it: the question alone
+});
