@@ -134,9 +134,11 @@ test(
     await t.keys("Enter");
     await t.waitFor((s) => lastLine(s) === "›" && s.includes("message"));
     expect(await t.screen()).toContain("› !printf abc\nabc\nexit 0 · the command and its\noutput go with your next\nmessage\n›");
-    await t.type("!sleep 600");
+    // Ctrl-C once the command runs: one pressed while the shell is still being started can reach
+    // it before it takes signals, and only the SIGTERM a second later ends it
+    await t.type("!echo started; sleep 600");
     await t.keys("Enter");
-    await t.waitFor("!sleep 600\n");
+    await t.waitFor("!echo started; sleep 600\nstarted\n");
     await t.keys("C-c");
     await t.waitFor((s) => lastLine(s) === "›" && s.includes("SIGINT"));
     expect(await t.screen()).toContain("^C\nkilled by SIGINT · the command\nand its output go with your\nnext message\n›");
@@ -155,9 +157,11 @@ test(
     await t.keys("Enter");
     await t.waitFor("hello ada\nexit 0 ·");
     await t.waitFor((s) => lastLine(s) === "›");
-    await t.type("!sleep 600");
+    // Ctrl-C once the command runs: one pressed while the shell is still being started can reach
+    // it before it takes signals, and only the SIGTERM a second later ends it
+    await t.type("!echo started; sleep 600");
     await t.keys("Enter");
-    await t.waitFor("!sleep 600\n");
+    await t.waitFor("!echo started; sleep 600\nstarted\n");
     await t.keys("C-c");
     await t.waitFor(/^\^C\nkilled by SIGINT · the command/m); // the status on a line of its own, below the terminal's ^C
     await t.waitFor((s) => lastLine(s) === "›");

@@ -50,9 +50,12 @@ test(
     const t = term;
     await t.waitFor(
       (s) =>
-        s.includes(
-          "hey: MCP server remote needs a sign-in, its tools are left out (it answers HTTP 401 without one); sign in with hey mcp login remote (or /mcp login remote in hey)",
-        ) &&
+        // a notice is wrapped at spaces: matched across its breaks
+        s
+          .replace(/\s+/g, " ")
+          .includes(
+            "hey: MCP server remote needs a sign-in, its tools are left out (it answers HTTP 401 without one); sign in with hey mcp login remote (or /mcp login remote in hey)",
+          ) &&
         /connected: everything \((\d+ of its )?\d+ tools/.test(s) &&
         atPrompt(s),
       { joined: true },

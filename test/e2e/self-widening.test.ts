@@ -221,7 +221,7 @@ test('a trusted project narrows the user\'s lists and cannot widen them: deny = 
   write(join(project.path, ".hey", "config.toml"), '[permission]\nallow = ["read_file"]\n');
   scripted.calls = [["bash", { command: "ls" }]];
   await hey(["--approve", "-p", "go"]);
-  expect(results()[0]).toContain('unknown tool "bash"');
+  expect(results()[0]).toBe("blocked by permission rules: `ls` matches no allow entry (allowed: none)"); // not offered, and refused by the rules
   expect(scripted.model.requests.at(-1)!.tools?.map((t) => t.function.name)).toEqual(["read_file"]);
 });
 
