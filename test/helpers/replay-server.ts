@@ -32,6 +32,11 @@ export interface Reply {
   cutAfterBytes?: number;
   /** after the last chunk keep the connection open, silent, until the client or stop() ends it */
   hang?: boolean;
+  /**
+   * the chunks from index `at` on wait until `until` resolves (or the client or stop() ends the
+   * stream): a turn that is still running for as long as the test needs, however loaded the machine
+   */
+  hold?: { at: number; until: Promise<void> };
 }
 
 export interface ReplayServer {
@@ -210,8 +215,18 @@ function replayBody(reply: Reply, hanging: Set<() => void>): ReadableStream<Uint
   return new ReadableStream<Uint8Array>({
     async start(controller) {
       let budget = reply.cutAfterBytes ?? Number.POSITIVE_INFINITY;
+      const held = () =>
+        new Promise<void>((resolve) => {
+          release = resolve;
+          hanging.add(resolve);
+          void reply.hold?.until.then(resolve);
+        });
       for (const [i, chunk] of reply.chunks.entries()) {
         if (i > 0 && reply.delayMs) await Bun.sleep(reply.delayMs);
+        if (reply.hold?.at === i) {
+          await held();
+          hanging.delete(release);
+        }
         if (cancelled) return;
         const piece = chunk.subarray(0, Math.min(chunk.length, budget));
         if (piece.length > 0) controller.enqueue(piece);
