@@ -215,18 +215,18 @@ function replayBody(reply: Reply, hanging: Set<() => void>): ReadableStream<Uint
   return new ReadableStream<Uint8Array>({
     async start(controller) {
       let budget = reply.cutAfterBytes ?? Number.POSITIVE_INFINITY;
-      const held = () =>
-        new Promise<void>((resolve) => {
+      /** waits until the client or stop() ends the stream, or `until` resolves */
+      const wait = async (until?: Promise<void>) => {
+        await new Promise<void>((resolve) => {
           release = resolve;
           hanging.add(resolve);
-          void reply.hold?.until.then(resolve);
+          void until?.then(resolve);
         });
+        hanging.delete(release);
+      };
       for (const [i, chunk] of reply.chunks.entries()) {
         if (i > 0 && reply.delayMs) await Bun.sleep(reply.delayMs);
-        if (reply.hold?.at === i) {
-          await held();
-          hanging.delete(release);
-        }
+        if (reply.hold?.at === i) await wait(reply.hold.until);
         if (cancelled) return;
         const piece = chunk.subarray(0, Math.min(chunk.length, budget));
         if (piece.length > 0) controller.enqueue(piece);
@@ -240,11 +240,7 @@ function replayBody(reply: Reply, hanging: Set<() => void>): ReadableStream<Uint
         }
       }
       if (reply.hang) {
-        await new Promise<void>((resolve) => {
-          release = resolve;
-          hanging.add(resolve);
-        });
-        hanging.delete(release);
+        await wait();
         if (cancelled) return;
       }
       controller.close();
