@@ -36,19 +36,22 @@ export function configKey(s: McpServerSettings): string {
   return new Bun.CryptoHasher("sha256").update(JSON.stringify(identity)).digest("hex").slice(0, 16);
 }
 
+// A list saved when the server connected can still be being written when a sign-in that ran out
+// forgets it a moment later, in this store or in another one of the process (a REPL's /new or
+// /resume starts a run, and its store, while the last run's servers close in the background):
+// each file's writes and removals run one after another, in order, whichever store asked.
+const last = new Map<string, Promise<void>>();
+function inOrder(file: string, op: () => Promise<void>): Promise<void> {
+  const p = (last.get(file) ?? Promise.resolve()).then(op);
+  last.set(file, p);
+  void p.finally(() => last.get(file) === p && last.delete(file));
+  return p;
+}
+
 export function createToolStore(cacheDir: string): ToolStore {
   const dir = join(cacheDir, "mcp");
   const fileOf = (s: McpServerSettings) => join(dir, `${sanitizeName(s.name)}-${configKey(s)}.json`);
   let pruned = false;
-  // A list saved when the server connected can still be being written when a sign-in that ran out
-  // forgets it a moment later: each file's writes and removals run one after another, in order.
-  const last = new Map<string, Promise<void>>();
-  const inOrder = (file: string, op: () => Promise<void>) => {
-    const p = (last.get(file) ?? Promise.resolve()).then(op);
-    last.set(file, p);
-    void p.finally(() => last.get(file) === p && last.delete(file));
-    return p;
-  };
   return {
     load(settings) {
       try {

@@ -17,6 +17,14 @@ export function answer(text: string, delayMs = 0): Reply {
   return sseReply(sseEvents([...words, chatChunk({ finish: "stop" }), USAGE]), { delayMs });
 }
 
+/**
+ * An answer streamed a word at a time whose words from index `at` on wait for `until` (a gate the
+ * test opens): the turn is surely still running while the test types, resizes or presses keys.
+ */
+export function heldAnswer(text: string, at: number, until: Promise<void>): Reply {
+  return { ...answer(text), hold: { at, until } };
+}
+
 /** The screen's last line (where the prompt is), without trailing blanks. */
 export const lastLine = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
 

@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { tmpdir } from "node:os";
 import { startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
-import { answer, toolCalls } from "./repl-helpers.ts";
+import { gate } from "../helpers/wait.ts";
+import { answer, heldAnswer, toolCalls } from "./repl-helpers.ts";
 
 let server: ReplayServer;
 let term: Term | undefined;
@@ -93,13 +94,19 @@ test(
 test(
   "-p with stdout to a file: the terminal shows the work and that the answer is being written, the file gets the answer",
   async () => {
-    server.enqueue(toolCalls([["bash", { command: "echo checked" }]], "Checking."), answer("The answer is forty-two and it took a while to write.", 150));
+    // the answer's words after its first wait until the test has seen the spinner (it goes when the answer ends)
+    const rest = gate();
+    server.enqueue(
+      toolCalls([["bash", { command: "echo checked" }]], "Checking."),
+      heldAnswer("The answer is forty-two and it took a while to write.", 1, rest.passed),
+    );
     term = await startTerm({
       args: ["--base-url", `${server.url}/v1`, "-m", "mock-model", "-p", "what is it?"],
       before: 'exec 3>&1 1>"$HOME/answer.txt"',
       after: "exec 1>&3",
     });
     await term.waitFor("writing…");
+    rest.open();
     const screen = await term.waitFor(/\[exit \d+\]/);
     expect(screen).toContain("[exit 0]");
     expect(screen).toContain("Checking.\n$ echo checked\n  ✓ 1 line of output\n    checked\n");

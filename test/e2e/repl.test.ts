@@ -6,7 +6,8 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { jsonReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 import { startTerm, type Term, type TermOptions } from "../helpers/tmux.ts";
-import { answer, toolCalls, writeSession, lastLine } from "./repl-helpers.ts";
+import { gate } from "../helpers/wait.ts";
+import { answer, heldAnswer, toolCalls, writeSession, lastLine } from "./repl-helpers.ts";
 
 let server: ReplayServer;
 let term: Term | undefined;
@@ -98,7 +99,8 @@ test.each([["C-c"], ["Escape"]])(
   "%s cancels a running turn and hey stays",
   async (key) => {
     const t = await open();
-    server.enqueue(answer(Array.from({ length: 60 }, (_, i) => `word${i}`).join(" "), 150), answer("Still here."));
+    // held after word3 (word2 and the space after it on the screen) until the key ends the turn: it is surely running when the key arrives
+    server.enqueue(heldAnswer(Array.from({ length: 60 }, (_, i) => `word${i}`).join(" "), 4, new Promise(() => {})), answer("Still here."));
     await t.type("talk slowly");
     await t.keys("Enter");
     await t.waitFor("word2 ");
@@ -131,7 +133,9 @@ test(
   async () => {
     const t = await open();
     const before = server.requests.length;
-    server.enqueue(answer(Array.from({ length: 24 }, (_, i) => `w${i}`).join(" "), 200));
+    // the words after w7 (w6 and the space after it on the screen) wait until the test has typed and looked: the turn runs all the while, however loaded the machine
+    const rest = gate();
+    server.enqueue(heldAnswer(Array.from({ length: 24 }, (_, i) => `w${i}`).join(" "), 8, rest.passed));
     await t.type("first");
     await t.keys("Enter");
     await t.waitFor("w1 ");
@@ -142,6 +146,7 @@ test(
     expect(streaming).not.toContain("w23");
     expect(streaming).not.toContain("next question");
     expect(streaming).not.toContain("more");
+    rest.open();
     await t.waitFor((s) => lastLine(s) === "… more");
     const screen = await t.screen();
     expect(screen).toContain("› next question\n… more");
@@ -200,11 +205,14 @@ test(
   async () => {
     const t = await open({ cols: 80 });
     const words = Array.from({ length: 40 }, (_, i) => `word${i}`);
-    server.enqueue(answer(words.join(" "), 150));
+    // the words after word6 (word5 and the space after it on the screen) wait until the terminal is narrower: they stream after the resize, however loaded the machine
+    const rest = gate();
+    server.enqueue(heldAnswer(words.join(" "), 7, rest.passed));
     await t.type("stream");
     await t.keys("Enter");
     await t.waitFor("word5 ");
     await t.resize(30, 24);
+    rest.open();
     const screen = await prompt(t);
     const lines = linesAfter(screen, "word0");
     expect(lines.join(" ").split(/\s+/)).toEqual(words);

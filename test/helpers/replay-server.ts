@@ -32,8 +32,12 @@ export interface Reply {
   cutAfterBytes?: number;
   /** after the last chunk keep the connection open, silent, until the client or stop() ends it */
   hang?: boolean;
-  /** the chunk at `at` and those after it wait for `until()`, called when the stream gets there (something the test does mid-stream) */
-  hold?: { at: number; until: () => Promise<void> };
+  /**
+   * the chunks from index `at` on wait until `until` resolves (or the client or stop() ends the
+   * stream): a turn that is still running for as long as the test needs, however loaded the
+   * machine. A function is called when the stream gets there (something the test does mid-stream).
+   */
+  hold?: { at: number; until: Promise<void> | (() => Promise<void>) };
 }
 
 export interface ReplayServer {
@@ -212,9 +216,18 @@ function replayBody(reply: Reply, hanging: Set<() => void>): ReadableStream<Uint
   return new ReadableStream<Uint8Array>({
     async start(controller) {
       let budget = reply.cutAfterBytes ?? Number.POSITIVE_INFINITY;
+      /** waits until the client or stop() ends the stream, or `until` resolves */
+      const wait = async (until?: Promise<void>) => {
+        await new Promise<void>((resolve) => {
+          release = resolve;
+          hanging.add(resolve);
+          void until?.then(resolve);
+        });
+        hanging.delete(release);
+      };
       for (const [i, chunk] of reply.chunks.entries()) {
         if (i > 0 && reply.delayMs) await Bun.sleep(reply.delayMs);
-        if (i === reply.hold?.at) await reply.hold.until();
+        if (reply.hold?.at === i) await wait(typeof reply.hold.until === "function" ? reply.hold.until() : reply.hold.until);
         if (cancelled) return;
         const piece = chunk.subarray(0, Math.min(chunk.length, budget));
         if (piece.length > 0) controller.enqueue(piece);
@@ -228,11 +241,7 @@ function replayBody(reply: Reply, hanging: Set<() => void>): ReadableStream<Uint
         }
       }
       if (reply.hang) {
-        await new Promise<void>((resolve) => {
-          release = resolve;
-          hanging.add(resolve);
-        });
-        hanging.delete(release);
+        await wait();
         if (cancelled) return;
       }
       controller.close();

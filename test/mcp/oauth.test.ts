@@ -14,6 +14,7 @@ import { createToolStore } from "../../src/mcp/store.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { freePort, serverSettings } from "../helpers/mcp.ts";
 import { startOAuthFake, type OAuthFake, type OAuthFakeOptions } from "../helpers/oauth-server.ts";
+import { until } from "../helpers/wait.ts";
 
 setDefaultTimeout(30_000);
 
@@ -143,8 +144,12 @@ test("a failed registration names its step; a cancelled wait names the browser s
   expect((await login(f.url)).ok).toBe(true);
   const kept = store().read(f.url)!.tokens!.access_token;
   const abort = new AbortController();
-  setTimeout(() => abort.abort(), 500);
-  const cancelled = await login(f.url, { BROWSER: "true", PATH: process.env.PATH ?? "" }, abort.signal); // a browser that never comes back
+  const waiting = printed.length;
+  const pending = login(f.url, { BROWSER: "true", PATH: process.env.PATH ?? "" }, abort.signal); // a browser that never comes back
+  // Ctrl-C once hey waits for the browser (a fixed 500 ms could land in discovery on a loaded machine)
+  await until(() => printed.slice(waiting).some((t) => t.startsWith("Waiting for the browser to come back")), "the sign-in waiting for the browser");
+  abort.abort();
+  const cancelled = await pending;
   expect(cancelled).toEqual({
     ok: false,
     step: "browser sign-in",

@@ -30,3 +30,11 @@ test("a list saved after a forget is kept (a new sign-in connected again)", asyn
   await Promise.all([forgotten, saved]);
   expect(createToolStore(dir.path).load(remote)).toEqual(whoami as never);
 });
+
+test("a list the closing run saves lands before the removal the next run's store asks for (a REPL's /new while a server connected): no list is left", async () => {
+  // the run being closed saves the list its server just sent; the new run's server wants a sign-in
+  const saved = createToolStore(dir.path).save(remote, whoami as never);
+  const forgotten = createToolStore(dir.path).forget(remote);
+  await Promise.all([saved, forgotten]);
+  expect(createToolStore(dir.path).load(remote)).toBeUndefined();
+});
