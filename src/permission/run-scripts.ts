@@ -69,12 +69,12 @@ const RUNS_NONE = new Set(["list", "ls", "why", "outdated", "audit", "info", "vi
  * bun's own commands that run no script of their name (`bun --help`; bun runs `bun NAME` as a
  * script only when it has no command NAME: `bun test` is its test runner, `bun build` its bundler).
  * Its install, add, remove, update, publish and pm are left to read as scripts: they may run the
- * package's lifecycle scripts.
+ * package's lifecycle scripts. So are `bun check` and `bun fmt` (and `bun format`): bun runs a
+ * package.json script of that name when there is one, and its own type checker or formatter only
+ * when there is none (bun 1.4.5; https://bun.com/docs/guides/format/migrate-from-prettier).
  */
 const BUN_OWN = new Set([
   "test",
-  "check",
-  "fmt",
   "x",
   "repl",
   "exec",
