@@ -48,6 +48,17 @@ export function written(backlog: Backlog): void {
   if (line.message) backlog.written.messages++;
 }
 
+/**
+ * The lines written to a new file the writer then removed (the disk filled before its first
+ * message: a file with none is no session), held again before the rest, as non-message lines;
+ * `counted` of them had been counted as written from the backlog.
+ */
+export function holdAgain(backlog: Backlog, lines: readonly { text: KeptText; bytes: number }[], counted: number): void {
+  backlog.lines.unshift(...lines.map((l) => ({ text: l.text, bytes: l.bytes, message: false })));
+  backlog.bytes += lines.reduce((n, l) => n + l.bytes, 0);
+  backlog.written.lines -= counted;
+}
+
 /** The disk takes lines again and none is held: what the backlog says of the time it was full, which then begins anew. */
 export function savedAgain(backlog: Backlog, path: string): string {
   const { lines, messages } = backlog.written;

@@ -10,7 +10,7 @@ import { emptyKept, keep, rebase, writeBack, writeBackWarning, type Kept, type K
 import { copySession, whereabouts, writeAll } from "./vanished.ts";
 import { closeQuietly, linesBackward, linesForward, openSessionFile } from "./lines.ts";
 import { lockSession, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
-import { emptyBacklog, hold, lostWarning, savedAgain, spaceError, stoppedWarning, written } from "./backlog.ts";
+import { emptyBacklog, hold, holdAgain, lostWarning, savedAgain, spaceError, stoppedWarning, written } from "./backlog.ts";
 import { diskProblem, dirProblem } from "../fs/dir-problem.ts";
 import { dirSync, makeDirDurable } from "../fs/dir-sync.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -95,6 +95,7 @@ export function createSessionWriter(opts: {
   let stalled = false;
   let tornAt: number | undefined;
   let opening = false;
+  let heldIn = 0; // held lines written to the file since it was opened
   let saved = opts.existing !== undefined && opts.existing !== false; // the file holds messages
 
   const why = (e: unknown) => {
@@ -126,6 +127,7 @@ export function createSessionWriter(opts: {
       fd = undefined;
       tornAt = undefined;
       if (fresh) removeQuietly(path); // no message in it: not left as an empty session
+      if (fresh) holdAgain(backlog, kept?.lines ?? [], heldIn); // what it held (the model's line) is written again with the first message
     }
     opening = false;
     if (!stalled) opts.warn(stoppedWarning(path, why(e)));
@@ -161,6 +163,7 @@ export function createSessionWriter(opts: {
     for (let line = backlog.lines[0]; line; line = backlog.lines[0]) {
       write(typeof line.text === "string" ? line.text : line.text(), line.text);
       written(backlog);
+      heldIn++;
       if (line.message) fresh = false;
       if (line.message) saved = true;
     }
@@ -191,6 +194,7 @@ export function createSessionWriter(opts: {
   };
   const open = () => {
     opening = true;
+    heldIn = 0;
     try {
       makeDirDurable(opts.dir, 0o700); // conversations are private
       lockSession(path); // one writer per session: a second hey is refused, never interleaved

@@ -126,6 +126,43 @@ test("a new session whose header the full disk cut: no file left while full; the
   expect(texts(loadSession(w.path).messages)).toEqual(texts([...first, ...second]));
 });
 
+/** bytes of a new session's header and of its first model line (ids and the date have fixed lengths) */
+const headerBytes = `${JSON.stringify({ type: "header", id: newId(), cwd: "/home/u/p", created: new Date().toISOString(), version: "1" })}\n`.length;
+const modelBytes = `${JSON.stringify({ type: "model", id: newId(), provider: "p", model: "m" })}\n`.length;
+
+test("a new session whose first message the full disk cut after its model line: the model is written again with it, so `hey -c` resumes with it", () => {
+  const { w, warnings } = setup();
+  w.model("p", "m");
+  free = headerBytes + modelBytes + 10; // the first message is cut; the file, holding no message, is removed
+  const sent = turn(w, 1);
+  free = Number.POSITIVE_INFINITY;
+  sent.push(...turn(w, 2));
+  w.close();
+  expect(warnings[1]).toEndWith("wrote the 4 messages and 3 other entries held since the disk was full");
+  const loaded = loadSession(w.path);
+  expect(loaded.model).toEqual({ provider: "p", model: "m" });
+  expect(texts(loaded.messages)).toEqual(texts(sent));
+  wholeLines(w.path);
+});
+
+test("the held lines cut again after the model's line of a new file: the model is held again, counted once", () => {
+  const { w, warnings } = setup();
+  w.model("p", "m");
+  free = 0;
+  const sent = turn(w, 1);
+  free = headerBytes + modelBytes + 10; // the next turn's end writes the header and the model, then the disk is full again
+  sent.push(...turn(w, 2));
+  free = Number.POSITIVE_INFINITY;
+  sent.push(...turn(w, 3));
+  w.close();
+  expect(warnings).toHaveLength(2);
+  expect(warnings[1]).toEndWith("wrote the 6 messages and 4 other entries held since the disk was full");
+  const loaded = loadSession(w.path);
+  expect(loaded.model).toEqual({ provider: "p", model: "m" });
+  expect(texts(loaded.messages)).toEqual(texts(sent));
+  wholeLines(w.path);
+});
+
 test("closed while the disk is still full: what it held is said lost, the file ends whole at what was saved, the lock is gone", () => {
   const { w, warnings } = setup();
   const saved = turn(w, 1);
