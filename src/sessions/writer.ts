@@ -7,7 +7,7 @@ import type { AgentEvent, Output } from "../kernel/output.ts";
 import { formatSize, parseEntry, parseHeader, toLine, TORN_END, type SessionEntry } from "./format.ts";
 import { oversizedTorn, tornNote } from "./torn.ts";
 import { emptyKept, keep, rebase, writeBack, writeBackWarning, type Kept, type KeptText } from "./shrunk.ts";
-import { copySession, whereabouts, writeAll } from "./vanished.ts";
+import { copySession, whereabouts, whereaboutsQuietly, writeAll } from "./vanished.ts";
 import { closeQuietly, linesBackward, linesForward, openSessionFile } from "./lines.ts";
 import { lockSession, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { emptyBacklog, hold, holdAgain, lostWarning, savedAgain, spaceError, stoppedWarning, written } from "./backlog.ts";
@@ -30,7 +30,8 @@ import { errorText } from "../kernel/errors.ts";
  * run it lost written back first, with a warning that says what is lost (shrunk.ts).
  * Never throws. A full disk (a quota, a size limit: backlog.ts) is said once: the lines it would
  * not take are held, the cut one taken off the file's end, and written at a turn's end once there
- * is space, which is said too; lines still held at close are said lost. Any other failure is passed
+ * is space, which is said too; lines still held at close are said lost, as is the whole session
+ * when its file was deleted or replaced and the disk took no copy of it. Any other failure is passed
  * to `warn` once and the writer stops writing.
  */
 export interface SessionWriter extends Output {
@@ -252,7 +253,13 @@ export function createSessionWriter(opts: {
     // a lock removed with the directory is made again: another hey must still be refused
     if (id === undefined) relockSession(path);
     else lockSession(target);
-    const copy = copySession(fd!, target, id);
+    let copy: ReturnType<typeof copySession>;
+    try {
+      copy = copySession(fd!, target, id);
+    } catch (e) {
+      if (id !== undefined) unlockSession(target); // a full disk: the next try takes another name, and this lock is no session's
+      throw e;
+    }
     closeQuietly(fd!);
     fd = copy.fd;
     kept = rebase(kept!, headerLine(fd, copy.bytes), copy.bytes);
@@ -324,7 +331,9 @@ export function createSessionWriter(opts: {
     sync: () => guard(sync),
     close() {
       guard(sync);
-      if (stalled && !failed && backlog.lines.length > 0) opts.warn(lostWarning(path, backlog, saved));
+      const away = stalled && !failed && fd !== undefined ? whereaboutsQuietly(fd, path) : "there"; // deleted on a full disk, never written back
+      if (stalled && !failed && (away !== "there" || backlog.lines.length > 0))
+        opts.warn(lostWarning(path, backlog, saved, away === "there" ? undefined : away));
       if (fd !== undefined) closeQuietly(fd);
       fd = undefined;
       unlockSession(path);

@@ -2,7 +2,7 @@
 // is a write that takes only the bytes still free, then fails with ENOSPC, as a real full disk cuts
 // a line short; freeing space lets the next turn end write what was held.
 import { afterAll, afterEach, expect, spyOn, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
@@ -220,6 +220,51 @@ test("the session file deleted on a full disk (space being freed): one warning w
   ]);
   expect(texts(loadSession(w.path).messages)).toEqual(texts(sent));
   wholeLines(w.path);
+});
+
+test("the session file deleted and the disk still full as hey ends: said lost, all of it, not that `hey -c` goes on from it", () => {
+  const { w, warnings } = setup();
+  turn(w, 1);
+  unlinkSync(w.path);
+  free = 0;
+  turn(w, 2);
+  w.close();
+  expect(warnings.slice(1)).toEqual([
+    `${w.path} was deleted while hey was writing it, and the disk still takes no copy of it as hey ends: this conversation, and the 2 messages and 1 other entry (${warnings[1]!.match(/\((\d+ B)\)/)![1]}) held since the disk was full, is lost`,
+  ]);
+  expect(existsSync(w.path)).toBe(false);
+});
+
+test("the session file deleted, this run's lines taken by the disk but no copy of the file: hey ends saying the conversation is lost", () => {
+  const { w, warnings } = setup();
+  turn(w, 1);
+  unlinkSync(w.path);
+  free = 400; // the next turn's lines fit, the file written back whole does not
+  turn(w, 2);
+  free = 0;
+  w.close();
+  expect(warnings).toHaveLength(2);
+  expect(warnings[1]).toBe(`${w.path} was deleted while hey was writing it, and the disk still takes no copy of it as hey ends: this conversation is lost`);
+});
+
+test("the session file replaced while the disk takes no copy of it: no lock is left for each name tried, and the conversation goes on under one", () => {
+  const { dir, w, warnings } = setup();
+  const sent = turn(w, 1);
+  const was = w.path;
+  writeFileSync(`${was}.other`, "someone else's\n");
+  renameSync(`${was}.other`, was);
+  for (let n = 2; n <= 4; n++) {
+    free = 450; // the turn's lines fit, the copy under a new name does not
+    sent.push(...turn(w, n));
+  }
+  free = Number.POSITIVE_INFINITY;
+  sent.push(...turn(w, 5));
+  expect(w.path).not.toBe(was);
+  expect(readdirSync(dir).filter((f) => f.endsWith(".lock"))).toEqual([`${w.path.split("/").at(-1)}.lock`]);
+  w.close();
+  expect(readdirSync(dir).filter((f) => f.endsWith(".lock"))).toEqual([]);
+  expect(warnings.map((m) => m.split(" ")[0])).toEqual(["session", was, "session"]);
+  expect(texts(loadSession(w.path).messages)).toEqual(texts(sent));
 });
 
 test("hold drops the oldest past its bound, never the newest line", () => {
