@@ -188,10 +188,10 @@ export function createSessionWriter(opts: {
     tornAt = back.truncateTo ?? now; // a write-back the disk cut is made again whole
     writeAll(fd!, Buffer.from(back.text));
     tornAt = undefined;
-    fsyncSync(fd!); // what was lost once is not left to the next power cut
-    kept = back.kept;
+    kept = back.kept; // before the sync: a sync the full disk fails leaves the lines written, where the next cut write is taken back to
     if (back.resumed > 0) resumedLines = undefined;
     opts.warn(writeBackWarning(path, now, back));
+    fsyncSync(fd!); // what was lost once is not left to the next power cut
   };
   const open = () => {
     opening = true;

@@ -2,7 +2,8 @@
 // is a write that takes only the bytes still free, then fails with ENOSPC, as a real full disk cuts
 // a line short; freeing space lets the next turn end write what was held.
 import { afterAll, afterEach, expect, spyOn, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import * as fs from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
@@ -22,12 +23,24 @@ const disk = spyOn(vanished, "writeAll").mockImplementation((fd: number, bytes: 
   if (take < bytes.length) throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", errno: -28, syscall: "write" });
 });
 
+/** fsyncs the disk fails next with ENOSPC (a file system that says so only at the sync: NFS, a thin volume) */
+let syncsFailing = 0;
+const realFsync = fs.fsyncSync;
+const syncs = spyOn(fs, "fsyncSync").mockImplementation((fd: number) => {
+  if (syncsFailing-- > 0) throw Object.assign(new Error("ENOSPC: no space left on device, fsync"), { code: "ENOSPC", errno: -28, syscall: "fsync" });
+  realFsync(fd);
+});
+
 const temps: string[] = [];
 afterEach(() => {
   free = Number.POSITIVE_INFINITY;
+  syncsFailing = 0;
   for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-afterAll(() => disk.mockRestore());
+afterAll(() => {
+  disk.mockRestore();
+  syncs.mockRestore();
+});
 
 function setup(existing?: boolean) {
   const dir = mkdtempSync(join(tmpdir(), "hey-full-disk-"));
@@ -265,6 +278,23 @@ test("the session file replaced while the disk takes no copy of it: no lock is l
   expect(readdirSync(dir).filter((f) => f.endsWith(".lock"))).toEqual([]);
   expect(warnings.map((m) => m.split(" ")[0])).toEqual(["session", was, "session"]);
   expect(texts(loadSession(w.path).messages)).toEqual(texts(sent));
+});
+
+test("a file cut under hey, written back, then a sync the full disk fails: a later write the disk cuts is taken off where it began, tearing no line written back", () => {
+  const { w, warnings } = setup();
+  const sent = turn(w, 1);
+  truncateSync(w.path, readFileSync(w.path, "utf8").indexOf("\n") + 11); // cut 10 bytes into the first message
+  syncsFailing = 1;
+  sent.push(...turn(w, 2)); // the lines written back, the turn's own lines, then the sync fails
+  free = 30;
+  sent.push(...turn(w, 3)); // cut 30 bytes in
+  free = Number.POSITIVE_INFINITY;
+  sent.push(...turn(w, 4));
+  w.close();
+  expect(warnings[0]).toStartWith(`${w.path} was cut to`);
+  const loaded = loadSession(w.path);
+  expect(loaded.warnings).toEqual([]);
+  expect(texts(loaded.messages)).toEqual(texts(sent));
 });
 
 test("hold drops the oldest past its bound, never the newest line", () => {
