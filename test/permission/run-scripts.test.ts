@@ -127,6 +127,12 @@ test.each([
   // bun check and bun fmt are bun's own only where package.json has no script of that name: bun runs the script first
   ["tsc *", "bun check", "runs package.json's script `check` (`tsc --noEmit`)"],
   ["prettier *", "bun fmt", "runs package.json's script `fmt` (`prettier --write .`)"],
+  // bun's commands that install run the package's lifecycle scripts (postinstall, prepare), whatever their name
+  ["husky *", "bun i", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "bun add left-pad", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "bun remove left-pad", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "bun link left-pad", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "bun install", "runs package.json's script `prepare` (`husky`)"],
 ])("deny %j refuses %j", (entry, command, names) => {
   expect(under(entry)("bash", { command })).toContain(names);
 });
