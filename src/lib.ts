@@ -10,6 +10,7 @@ import { resolveTable, SECTIONS } from "./config/keys.ts";
 import { callTarget } from "./fs/real-target.ts";
 import { callPath } from "./fs/user-path.ts";
 import type { Message } from "./kernel/ir.ts";
+import { TOOL } from "./kernel/tool-names.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
 import { resumedParts } from "./sessions/resumed.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
@@ -242,14 +243,6 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
   const secrets = [...(options.secrets ?? []), ...(key ? [key] : [])];
   const guard = secretGuard(secrets, options.redactShapes ?? resolveTable(SECTIONS.tools, undefined).redactSecrets);
   const tools = options.tools ?? defaultTools({ shell, secrets, ...(options.outputDir ? { outputDir: options.outputDir } : {}) });
-  if (Array.isArray(tools)) {
-    // two tools of one name: every vendor refuses every request that lists them ("tool names must be unique")
-    const twice = tools.flatMap((t, i) => {
-      const first = tools.findIndex((o) => o.name === t.name);
-      return first < i ? [`createAgent: tools[${i}] (${t.name}) is named like tools[${first}]; each tool needs a name of its own`] : [];
-    });
-    if (twice.length > 0) throw new Error(twice.join("\n"));
-  }
   const system =
     options.system ??
     buildSystemPrompt({
@@ -262,6 +255,18 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
       skills: undefined,
     });
   const settings = withDefaults(defaultAgentSettings(options.provider), options.settings);
+  if (Array.isArray(tools)) {
+    // two tools of one name: every vendor refuses every request that lists them ("tool names must be unique")
+    const twice = tools.flatMap((t, i) => {
+      const first = tools.findIndex((o) => o.name === t.name);
+      if (first < i) return [`createAgent: tools[${i}] (${t.name}) is named like tools[${first}]; each tool needs a name of its own`];
+      if (t.name !== TOOL.compress || !settings.context.compressTool) return [];
+      return [
+        `createAgent: tools[${i}] (compress) is named like hey's own compress tool, which settings.context.compressTool offers; name it otherwise, or set compressTool to false`,
+      ];
+    });
+    if (twice.length > 0) throw new Error(twice.join("\n"));
+  }
   const refuses = refusesOf(options.permission);
   // offered unless the list refuses it; results show handles exactly when the model has it (agent.ts)
   const compress = settings.context.compressTool ? [createCompressTool(() => agent.messages)] : [];

@@ -187,3 +187,12 @@ test("createAgent refuses two tools of one name at once, naming both: every vend
     "createAgent: tools[6] (lookup) is named like tools[5]; each tool needs a name of its own",
   );
 });
+
+test("createAgent refuses a tool named like hey's own compress tool while settings.context.compressTool offers it: both would go in every request", async () => {
+  const provider = await createProvider({ protocol: "openai", baseUrl: `${server.url}/v1`, model: "m" });
+  const compress: Tool = { name: "compress", description: "zips files", parameters: { type: "object" }, run: async () => ({ output: "" }) };
+  expect(() => createAgent({ provider, tools: [...defaultTools(), compress] })).toThrow(
+    "createAgent: tools[5] (compress) is named like hey's own compress tool, which settings.context.compressTool offers; name it otherwise, or set compressTool to false",
+  );
+  expect(() => createAgent({ provider, tools: [...defaultTools(), compress], settings: { context: { compressTool: false } } })).not.toThrow();
+});

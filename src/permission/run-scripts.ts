@@ -69,12 +69,12 @@ const RUNS_NONE = new Set(["list", "ls", "why", "outdated", "audit", "info", "vi
  * bun's own commands that run no script of their name (`bun --help`; bun runs `bun NAME` as a
  * script only when it has no command NAME: `bun test` is its test runner, `bun build` its bundler).
  * Its install, add, remove, update, publish and pm are left to read as scripts: they may run the
- * package's lifecycle scripts.
+ * package's lifecycle scripts (BUN_INSTALLS). So are `bun check` and `bun fmt` (and `bun format`):
+ * bun runs a package.json script of that name when there is one, and its own type checker or
+ * formatter only when there is none (bun 1.4.5; https://bun.com/docs/guides/format/migrate-from-prettier).
  */
 const BUN_OWN = new Set([
   "test",
-  "check",
-  "fmt",
   "x",
   "repl",
   "exec",
@@ -85,14 +85,19 @@ const BUN_OWN = new Set([
   "upgrade",
   "outdated",
   "audit",
-  "dedupe",
   "prune",
   "info",
   "why",
-  "link",
   "unlink",
   "patch",
 ]);
+/**
+ * bun's commands that install: each runs the package's own lifecycle scripts (preinstall,
+ * postinstall, prepare — bun 1.4.5 ran them for `bun i`, `bun add`, `bun remove` and `bun link
+ * PKG`), not a script of the command's name. `bun link` alone only registers the package: read
+ * as installing too, the safe side.
+ */
+const BUN_INSTALLS = new Set(["install", "i", "add", "a", "remove", "rm", "update", "link", "dedupe"]);
 /** npm's commands that name the script they run, so run it also under `--ignore-scripts` (without its pre and post). */
 const NAMES_ITS_SCRIPT = new Set(["test", "t", "tst", "start", "stop", "restart"]);
 /** git's commands that may put another package.json in the work tree (git-checkout(1), git-pull(1)…). */
@@ -194,7 +199,9 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   // npm-install(1) with no package "runs … the package's lifecycle scripts": (pre/post)install, prepublish, prepare
   if (!ignore && ops.length === 1 && ops[0]!.known && manager === "npm" && INSTALL.has(ops[0]!.text))
     for (const n of ["install", "prepublish", "prepare"]) names.add(n);
-  const own = manager === "bun" && ops[0]?.known && BUN_OWN.has(ops[0].text);
+  const installs = manager === "bun" && ops[0]?.known && BUN_INSTALLS.has(ops[0].text);
+  if (installs) for (const n of ["install", "prepare"]) names.add(n);
+  const own = installs || (manager === "bun" && ops[0]?.known && BUN_OWN.has(ops[0].text));
   if (ops[0] && manager !== "npm" && !own && !(ops[0].known && RUN.has(ops[0].text))) ops[0].known ? names.add(ops[0].text) : (any = true);
   if (manager === "yarn" && ops[0]?.known && /^workspaces?$/.test(ops[0].text)) workspace = true;
   if (!names.size && !any) return [];

@@ -48,6 +48,17 @@ export function written(backlog: Backlog): void {
   if (line.message) backlog.written.messages++;
 }
 
+/**
+ * The lines written to a new file the writer then removed (the disk filled before its first
+ * message: a file with none is no session), held again before the rest, as non-message lines;
+ * `counted` of them had been counted as written from the backlog.
+ */
+export function holdAgain(backlog: Backlog, lines: readonly { text: KeptText; bytes: number }[], counted: number): void {
+  backlog.lines.unshift(...lines.map((l) => ({ text: l.text, bytes: l.bytes, message: false })));
+  backlog.bytes += lines.reduce((n, l) => n + l.bytes, 0);
+  backlog.written.lines -= counted;
+}
+
 /** The disk takes lines again and none is held: what the backlog says of the time it was full, which then begins anew. */
 export function savedAgain(backlog: Backlog, path: string): string {
   const { lines, messages } = backlog.written;
@@ -71,10 +82,19 @@ export function stoppedWarning(path: string, why: string): string {
   return `session not saved: cannot write ${path}: ${why}; hey holds what it could not write (up to ${formatSize(BACKLOG_MAX_BYTES)}) and writes it at the end of a turn once there is space`;
 }
 
-/** What the writer says when it closes with lines still held: they are lost. `saved`: the file holds earlier messages. */
-export function lostWarning(path: string, backlog: Backlog, saved: boolean): string {
+/**
+ * What the writer says when it closes with lines still held: they are lost. `saved`: the file holds
+ * earlier messages. `away`: the file was deleted or replaced under the writer and the full disk
+ * took no copy of it, so nothing of the conversation is where `hey -c` finds it.
+ */
+export function lostWarning(path: string, backlog: Backlog, saved: boolean, away?: "gone" | "replaced"): string {
   const lines = backlog.lines.length;
   const messages = backlog.lines.filter((l) => l.message).length;
+  if (away) {
+    const how = away === "gone" ? "was deleted" : "was replaced by another file";
+    const also = lines === 0 ? "" : `, and the ${held(lines, messages)} (${formatSize(backlog.bytes)}) held since the disk was full,`;
+    return `${path} ${how} while hey was writing it, and the disk still takes no copy of it as hey ends: this conversation${also} is lost${droppedNote(backlog.dropped)}`;
+  }
   const from = saved ? `; \`hey -c\` goes on from what was saved before the disk was full` : `; nothing of this conversation was saved`;
   return `${path} still cannot be written as hey ends: the ${held(lines, messages)} (${formatSize(backlog.bytes)}) held since the disk was full are lost${droppedNote(backlog.dropped)}${from}`;
 }

@@ -21,6 +21,15 @@ export function whereabouts(fd: number, path: string): "there" | "gone" | "repla
   }
 }
 
+/** whereabouts, or "there" when it cannot be told (what is said as hey ends, which must not throw) */
+export function whereaboutsQuietly(fd: number, path: string): ReturnType<typeof whereabouts> {
+  try {
+    return whereabouts(fd, path);
+  } catch {
+    return "there";
+  }
+}
+
 /**
  * Copies the session open as `fd` to `target`, a name no file has (never over one: it is made
  * whole under a temporary name first, then linked), with `id` as its header's id when given;

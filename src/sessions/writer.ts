@@ -7,10 +7,10 @@ import type { AgentEvent, Output } from "../kernel/output.ts";
 import { formatSize, parseEntry, parseHeader, toLine, TORN_END, type SessionEntry } from "./format.ts";
 import { oversizedTorn, tornNote } from "./torn.ts";
 import { emptyKept, keep, rebase, writeBack, writeBackWarning, type Kept, type KeptText } from "./shrunk.ts";
-import { copySession, whereabouts, writeAll } from "./vanished.ts";
+import { copySession, whereabouts, whereaboutsQuietly, writeAll } from "./vanished.ts";
 import { closeQuietly, linesBackward, linesForward, openSessionFile } from "./lines.ts";
 import { lockSession, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
-import { emptyBacklog, hold, lostWarning, savedAgain, spaceError, stoppedWarning, written } from "./backlog.ts";
+import { emptyBacklog, hold, holdAgain, lostWarning, savedAgain, spaceError, stoppedWarning, written } from "./backlog.ts";
 import { diskProblem, dirProblem } from "../fs/dir-problem.ts";
 import { dirSync, makeDirDurable } from "../fs/dir-sync.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -30,7 +30,8 @@ import { errorText } from "../kernel/errors.ts";
  * run it lost written back first, with a warning that says what is lost (shrunk.ts).
  * Never throws. A full disk (a quota, a size limit: backlog.ts) is said once: the lines it would
  * not take are held, the cut one taken off the file's end, and written at a turn's end once there
- * is space, which is said too; lines still held at close are said lost. Any other failure is passed
+ * is space, which is said too; lines still held at close are said lost, as is the whole session
+ * when its file was deleted or replaced and the disk took no copy of it. Any other failure is passed
  * to `warn` once and the writer stops writing.
  */
 export interface SessionWriter extends Output {
@@ -95,6 +96,7 @@ export function createSessionWriter(opts: {
   let stalled = false;
   let tornAt: number | undefined;
   let opening = false;
+  let heldIn = 0; // held lines written to the file since it was opened
   let saved = opts.existing !== undefined && opts.existing !== false; // the file holds messages
 
   const why = (e: unknown) => {
@@ -126,6 +128,7 @@ export function createSessionWriter(opts: {
       fd = undefined;
       tornAt = undefined;
       if (fresh) removeQuietly(path); // no message in it: not left as an empty session
+      if (fresh) holdAgain(backlog, kept?.lines ?? [], heldIn); // what it held (the model's line) is written again with the first message
     }
     opening = false;
     if (!stalled) opts.warn(stoppedWarning(path, why(e)));
@@ -161,6 +164,7 @@ export function createSessionWriter(opts: {
     for (let line = backlog.lines[0]; line; line = backlog.lines[0]) {
       write(typeof line.text === "string" ? line.text : line.text(), line.text);
       written(backlog);
+      heldIn++;
       if (line.message) fresh = false;
       if (line.message) saved = true;
     }
@@ -184,13 +188,14 @@ export function createSessionWriter(opts: {
     tornAt = back.truncateTo ?? now; // a write-back the disk cut is made again whole
     writeAll(fd!, Buffer.from(back.text));
     tornAt = undefined;
-    fsyncSync(fd!); // what was lost once is not left to the next power cut
-    kept = back.kept;
+    kept = back.kept; // before the sync: a sync the full disk fails leaves the lines written, where the next cut write is taken back to
     if (back.resumed > 0) resumedLines = undefined;
     opts.warn(writeBackWarning(path, now, back));
+    fsyncSync(fd!); // what was lost once is not left to the next power cut
   };
   const open = () => {
     opening = true;
+    heldIn = 0;
     try {
       makeDirDurable(opts.dir, 0o700); // conversations are private
       lockSession(path); // one writer per session: a second hey is refused, never interleaved
@@ -248,7 +253,13 @@ export function createSessionWriter(opts: {
     // a lock removed with the directory is made again: another hey must still be refused
     if (id === undefined) relockSession(path);
     else lockSession(target);
-    const copy = copySession(fd!, target, id);
+    let copy: ReturnType<typeof copySession>;
+    try {
+      copy = copySession(fd!, target, id);
+    } catch (e) {
+      if (id !== undefined) unlockSession(target); // a full disk: the next try takes another name, and this lock is no session's
+      throw e;
+    }
     closeQuietly(fd!);
     fd = copy.fd;
     kept = rebase(kept!, headerLine(fd, copy.bytes), copy.bytes);
@@ -320,7 +331,9 @@ export function createSessionWriter(opts: {
     sync: () => guard(sync),
     close() {
       guard(sync);
-      if (stalled && !failed && backlog.lines.length > 0) opts.warn(lostWarning(path, backlog, saved));
+      const away = stalled && !failed && fd !== undefined ? whereaboutsQuietly(fd, path) : "there"; // deleted on a full disk, never written back
+      if (stalled && !failed && (away !== "there" || backlog.lines.length > 0))
+        opts.warn(lostWarning(path, backlog, saved, away === "there" ? undefined : away));
       if (fd !== undefined) closeQuietly(fd);
       fd = undefined;
       unlockSession(path);

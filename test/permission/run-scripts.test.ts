@@ -28,6 +28,8 @@ const scripts = {
   prepare: "husky",
   clean: "rimraf dist",
   version: "git add -A",
+  check: "tsc --noEmit",
+  fmt: "prettier --write .",
 };
 // scripts that each run the ten of the next level, four levels deep (10,000 runs unfolded): read in bounded time
 const level = (d: number) => Array.from({ length: 10 }, (_, i) => `fan${d}_${i}`);
@@ -122,6 +124,15 @@ test.each([
   // bun runs a script by its name alone when no command of its own has that name
   ["rm *", "bun clean", "runs package.json's script `clean` (`rimraf dist`)"],
   ["tsc *", "bun run build", "runs package.json's script `build` (`tsc -p .`)"],
+  // bun check and bun fmt are bun's own only where package.json has no script of that name: bun runs the script first
+  ["tsc *", "bun check", "runs package.json's script `check` (`tsc --noEmit`)"],
+  ["prettier *", "bun fmt", "runs package.json's script `fmt` (`prettier --write .`)"],
+  // bun's commands that install run the package's lifecycle scripts (postinstall, prepare), whatever their name
+  ["husky *", "bun i", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "bun add left-pad", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "bun remove left-pad", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "bun link left-pad", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "bun install", "runs package.json's script `prepare` (`husky`)"],
 ])("deny %j refuses %j", (entry, command, names) => {
   expect(under(entry)("bash", { command })).toContain(names);
 });

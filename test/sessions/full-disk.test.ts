@@ -2,7 +2,8 @@
 // is a write that takes only the bytes still free, then fails with ENOSPC, as a real full disk cuts
 // a line short; freeing space lets the next turn end write what was held.
 import { afterAll, afterEach, expect, spyOn, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
+import * as fs from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
@@ -22,12 +23,24 @@ const disk = spyOn(vanished, "writeAll").mockImplementation((fd: number, bytes: 
   if (take < bytes.length) throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", errno: -28, syscall: "write" });
 });
 
+/** fsyncs the disk fails next with ENOSPC (a file system that says so only at the sync: NFS, a thin volume) */
+let syncsFailing = 0;
+const realFsync = fs.fsyncSync;
+const syncs = spyOn(fs, "fsyncSync").mockImplementation((fd: number) => {
+  if (syncsFailing-- > 0) throw Object.assign(new Error("ENOSPC: no space left on device, fsync"), { code: "ENOSPC", errno: -28, syscall: "fsync" });
+  realFsync(fd);
+});
+
 const temps: string[] = [];
 afterEach(() => {
   free = Number.POSITIVE_INFINITY;
+  syncsFailing = 0;
   for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-afterAll(() => disk.mockRestore());
+afterAll(() => {
+  disk.mockRestore();
+  syncs.mockRestore();
+});
 
 function setup(existing?: boolean) {
   const dir = mkdtempSync(join(tmpdir(), "hey-full-disk-"));
@@ -126,6 +139,43 @@ test("a new session whose header the full disk cut: no file left while full; the
   expect(texts(loadSession(w.path).messages)).toEqual(texts([...first, ...second]));
 });
 
+/** bytes of a new session's header and of its first model line (ids and the date have fixed lengths) */
+const headerBytes = `${JSON.stringify({ type: "header", id: newId(), cwd: "/home/u/p", created: new Date().toISOString(), version: "1" })}\n`.length;
+const modelBytes = `${JSON.stringify({ type: "model", id: newId(), provider: "p", model: "m" })}\n`.length;
+
+test("a new session whose first message the full disk cut after its model line: the model is written again with it, so `hey -c` resumes with it", () => {
+  const { w, warnings } = setup();
+  w.model("p", "m");
+  free = headerBytes + modelBytes + 10; // the first message is cut; the file, holding no message, is removed
+  const sent = turn(w, 1);
+  free = Number.POSITIVE_INFINITY;
+  sent.push(...turn(w, 2));
+  w.close();
+  expect(warnings[1]).toEndWith("wrote the 4 messages and 3 other entries held since the disk was full");
+  const loaded = loadSession(w.path);
+  expect(loaded.model).toEqual({ provider: "p", model: "m" });
+  expect(texts(loaded.messages)).toEqual(texts(sent));
+  wholeLines(w.path);
+});
+
+test("the held lines cut again after the model's line of a new file: the model is held again, counted once", () => {
+  const { w, warnings } = setup();
+  w.model("p", "m");
+  free = 0;
+  const sent = turn(w, 1);
+  free = headerBytes + modelBytes + 10; // the next turn's end writes the header and the model, then the disk is full again
+  sent.push(...turn(w, 2));
+  free = Number.POSITIVE_INFINITY;
+  sent.push(...turn(w, 3));
+  w.close();
+  expect(warnings).toHaveLength(2);
+  expect(warnings[1]).toEndWith("wrote the 6 messages and 4 other entries held since the disk was full");
+  const loaded = loadSession(w.path);
+  expect(loaded.model).toEqual({ provider: "p", model: "m" });
+  expect(texts(loaded.messages)).toEqual(texts(sent));
+  wholeLines(w.path);
+});
+
 test("closed while the disk is still full: what it held is said lost, the file ends whole at what was saved, the lock is gone", () => {
   const { w, warnings } = setup();
   const saved = turn(w, 1);
@@ -183,6 +233,68 @@ test("the session file deleted on a full disk (space being freed): one warning w
   ]);
   expect(texts(loadSession(w.path).messages)).toEqual(texts(sent));
   wholeLines(w.path);
+});
+
+test("the session file deleted and the disk still full as hey ends: said lost, all of it, not that `hey -c` goes on from it", () => {
+  const { w, warnings } = setup();
+  turn(w, 1);
+  unlinkSync(w.path);
+  free = 0;
+  turn(w, 2);
+  w.close();
+  expect(warnings.slice(1)).toEqual([
+    `${w.path} was deleted while hey was writing it, and the disk still takes no copy of it as hey ends: this conversation, and the 2 messages and 1 other entry (${warnings[1]!.match(/\((\d+ B)\)/)![1]}) held since the disk was full, is lost`,
+  ]);
+  expect(existsSync(w.path)).toBe(false);
+});
+
+test("the session file deleted, this run's lines taken by the disk but no copy of the file: hey ends saying the conversation is lost", () => {
+  const { w, warnings } = setup();
+  turn(w, 1);
+  unlinkSync(w.path);
+  free = 400; // the next turn's lines fit, the file written back whole does not
+  turn(w, 2);
+  free = 0;
+  w.close();
+  expect(warnings).toHaveLength(2);
+  expect(warnings[1]).toBe(`${w.path} was deleted while hey was writing it, and the disk still takes no copy of it as hey ends: this conversation is lost`);
+});
+
+test("the session file replaced while the disk takes no copy of it: no lock is left for each name tried, and the conversation goes on under one", () => {
+  const { dir, w, warnings } = setup();
+  const sent = turn(w, 1);
+  const was = w.path;
+  writeFileSync(`${was}.other`, "someone else's\n");
+  renameSync(`${was}.other`, was);
+  for (let n = 2; n <= 4; n++) {
+    free = 450; // the turn's lines fit, the copy under a new name does not
+    sent.push(...turn(w, n));
+  }
+  free = Number.POSITIVE_INFINITY;
+  sent.push(...turn(w, 5));
+  expect(w.path).not.toBe(was);
+  expect(readdirSync(dir).filter((f) => f.endsWith(".lock"))).toEqual([`${w.path.split("/").at(-1)}.lock`]);
+  w.close();
+  expect(readdirSync(dir).filter((f) => f.endsWith(".lock"))).toEqual([]);
+  expect(warnings.map((m) => m.split(" ")[0])).toEqual(["session", was, "session"]);
+  expect(texts(loadSession(w.path).messages)).toEqual(texts(sent));
+});
+
+test("a file cut under hey, written back, then a sync the full disk fails: a later write the disk cuts is taken off where it began, tearing no line written back", () => {
+  const { w, warnings } = setup();
+  const sent = turn(w, 1);
+  truncateSync(w.path, readFileSync(w.path, "utf8").indexOf("\n") + 11); // cut 10 bytes into the first message
+  syncsFailing = 1;
+  sent.push(...turn(w, 2)); // the lines written back, the turn's own lines, then the sync fails
+  free = 30;
+  sent.push(...turn(w, 3)); // cut 30 bytes in
+  free = Number.POSITIVE_INFINITY;
+  sent.push(...turn(w, 4));
+  w.close();
+  expect(warnings[0]).toStartWith(`${w.path} was cut to`);
+  const loaded = loadSession(w.path);
+  expect(loaded.warnings).toEqual([]);
+  expect(texts(loaded.messages)).toEqual(texts(sent));
 });
 
 test("hold drops the oldest past its bound, never the newest line", () => {
