@@ -120,14 +120,17 @@ let deadline = DEADLINE_MS;
 let noWorker = false;
 /** Whether a worker has started in this process: then workers work here, and reads never run on hey's own thread. */
 let everStarted = false;
-/** Inside oneCheck: whether a check is running, and the path whose read in it did not answer in time. */
+/** Inside oneCheck: whether a check is running, the path whose read in it did not answer in time, and its answers so far. */
 let checking = false;
 let lost: string | undefined;
+const answers = new Map<string, { answer: Answer; bytes?: Uint8Array }>();
 
 /**
  * Runs one permission check: once a read of it has not answered in time, its later reads fail at
  * once, so the whole check waits at most one deadline (a command naming paths on one hung mount
- * many times, `cd a || cd b; : > f` resolved from each directory).
+ * many times, `cd a || cd b; : > f` resolved from each directory). A read asked again within it is
+ * answered as the first time (each path a command names is compared with every control file); the
+ * next check reads again, so a link the agent made since is seen.
  */
 export function oneCheck<T>(check: () => T): T {
   if (checking) return check();
@@ -137,6 +140,7 @@ export function oneCheck<T>(check: () => T): T {
   } finally {
     checking = false;
     lost = undefined;
+    answers.clear();
   }
 }
 
@@ -197,8 +201,16 @@ function fresh(room: number): Reader | string {
   }
 }
 
-/** The worker's answer to `req`; throws Hung, saying `slow` (or "did not answer…") when it does not answer in time. */
+/** The worker's answer to `req` (within a check, the one it gave before); throws Hung, saying `slow` (or "did not answer…") when it does not answer in time. */
 function ask(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
+  if (!checking) return read(req, slow);
+  const key = JSON.stringify(req);
+  const known = answers.get(key) ?? read(req, slow);
+  answers.set(key, known);
+  return known;
+}
+
+function read(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
   reap();
   const why =
     blocked(req.path) ??
@@ -228,7 +240,7 @@ function ask(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
     r.worker.terminate();
     current = undefined;
     noWorker = true;
-    return ask(req, slow);
+    return read(req, slow);
   }
   r.started = everStarted = true;
   const asked = new TextEncoder().encode(JSON.stringify(req));

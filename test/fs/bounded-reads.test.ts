@@ -5,7 +5,7 @@
 // A worker that never answers stands for the hung mount: the reads' own thread is what is bounded.
 import { afterAll, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { boundedHead, boundedLstat, setWorkerSource, workerSource } from "../../src/fs/bounded-reads.ts";
 import { permissionCheck } from "../../src/wire.ts";
@@ -73,6 +73,29 @@ test("a worker that cannot start (its code does not load on this platform) costs
   try {
     expect(check("bash: npm publish *", "npm test")).toContain("runs package.json's script `test`");
     expect(check("bash: rm *", ": > notes.txt")).toEndWith("it empties `notes.txt`"); // seen to hold something
+  } finally {
+    setWorkerSource(undefined);
+  }
+});
+
+test("one check reads a path once however many of its words are compared with it (hey's control files, for every path a command names); the next check reads again, so a link made between them is seen", () => {
+  const log = join(root, "reads.log");
+  writeFileSync(log, "");
+  setWorkerSource(workerSource(`(req) => fs.appendFileSync(${JSON.stringify(log)}, req.op + " " + req.path + "\\n")`));
+  const control = place.controls[0]!;
+  const copies = `cp ${Array.from({ length: 20 }, (_, i) => `f${i}.txt`).join(" ")} dest/`;
+  const reads = () =>
+    readFileSync(log, "utf8")
+      .split("\n")
+      .filter((l) => l === `real ${control}`).length;
+  try {
+    expect(check("bash: rm -rf build", copies)).toBeUndefined();
+    expect(reads()).toBe(1); // was 42: twice for each word cp may write
+    symlinkSync(control, join(project, "f7.txt"));
+    expect(check("bash: rm -rf build", copies)).toBe(
+      "blocked by permission rules: `f7.txt` names hey's own configuration or trust file (by another name), which the agent may not change",
+    );
+    expect(reads()).toBe(2);
   } finally {
     setWorkerSource(undefined);
   }
