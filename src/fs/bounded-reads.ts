@@ -10,8 +10,8 @@
 // second wait, no second thread); with MAX_STUCK stuck (a thread and ~2.5 MB each), every read
 // fails at once until one of them answers. Within one check (oneCheck) a read that did not answer
 // makes the check's later reads fail at once: a check waits one deadline at most. ~40 µs a read (a
-// round trip between threads). Where no worker can be made, or the first one made never starts (its
-// code cannot load there: it costs one wait), the reads run here, without a deadline; once one has
+// round trip between threads). Where no worker can be made, or until the first one made starts (its
+// code may not load there: it costs one wait), the reads run here, without a deadline; once one has
 // started, a fresh one that cannot be made or does not start in time (an overloaded machine, no
 // threads left) fails the read, as a hung one does: here, a hung mount would freeze hey.
 import * as fs from "node:fs";
@@ -111,7 +111,7 @@ self.onmessage = (e) => {
 };`;
 
 /** A worker and its buffer (one stuck in a read may still write its own); `op`, `since`: the read it is stuck in, and since when. */
-type Reader = { worker: Worker; shared: SharedArrayBuffer; started: boolean; op?: Op; since?: number };
+type Reader = { worker: Worker; shared: SharedArrayBuffer; started: boolean; late?: boolean; op?: Op; since?: number };
 
 let current: Reader | undefined;
 let stuck: Reader[] = [];
@@ -228,21 +228,23 @@ function read(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
     else noWorker = true; // no workers on this platform: read here, as before there were any
   }
   const r = current;
-  if (!r) return perform(fs, req, { path: nodePath, real: resolveTarget, links: hardLinkBelow });
+  const here = () => perform(fs, req, { path: nodePath, real: resolveTarget, links: hardLinkBelow });
+  if (!r) return here();
   const ctl = control(r);
-  if (!r.started && Atomics.wait(ctl, 5, 0, deadline) === "timed-out" && Atomics.load(ctl, 5) === 0) {
+  // the first, not started when waited for, is looked at again without waiting: once it starts, it reads
+  if (r.late && Atomics.load(ctl, 5) === 0) return here();
+  if (!r.started && !r.late && Atomics.wait(ctl, 5, 0, deadline) === "timed-out" && Atomics.load(ctl, 5) === 0) {
     // once workers have worked here, one slow to start is kept (the next read looks again), and this read fails
     if (everStarted) {
       if (checking) lost = req.path;
       throw new Hung(req.path, `was not read: hey's thread for reads has not started in ${deadline / 1000} s (an overloaded machine, or no threads left?)`);
     }
-    // the first never starts (its code cannot load on this platform): read here from now on, as without workers
-    r.worker.terminate();
-    current = undefined;
-    noWorker = true;
-    return read(req, slow);
+    // the first has not started (its code cannot load on this platform, or the machine is overloaded): read here until it does
+    r.late = true;
+    return here();
   }
   r.started = everStarted = true;
+  r.late = false;
   const asked = new TextEncoder().encode(JSON.stringify(req));
   new Uint8Array(r.shared, HEADER).set(asked);
   ctl[2] = asked.length;

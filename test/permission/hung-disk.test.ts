@@ -122,3 +122,18 @@ test("a thread for reads that does not start, once hey's have started (an overlo
   }
   await until(() => write("src/a.ts") === undefined, "the thread for reads to start");
 });
+
+test("a first thread for reads slow to start (an overloaded machine) lets the checks read the disk themselves only until it starts: from then on a path that does not answer is refused", async () => {
+  const slow = join(root, "slow-start");
+  writeFileSync(slow, "");
+  const gate = `(req) => { if (req.path.includes("/hung")) { const t = new Int32Array(new SharedArrayBuffer(4)); while (!fs.existsSync(${JSON.stringify(back)})) Atomics.wait(t, 0, 0, 20); } }`;
+  const starting = `{ const t = new Int32Array(new SharedArrayBuffer(4)); while (require("node:fs").existsSync(${JSON.stringify(slow)})) Atomics.wait(t, 0, 0, 20); }`;
+  setWorkerSource(`${starting}\n${workerSource(gate)}`, DEADLINE);
+  try {
+    expect(write("src/a.ts")).toBeUndefined(); // read here, after one wait
+  } finally {
+    rmSync(slow);
+  }
+  await until(() => write("hung/x") !== undefined, "the thread for reads to take the reads");
+  expect(write("hung/x")).toContain(`${project}/hung/x has not answered for`);
+});
