@@ -246,6 +246,12 @@ function read(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
   r.started = everStarted = true;
   r.late = false;
   const asked = new TextEncoder().encode(JSON.stringify(req));
+  // a path of a megabyte (no system takes one) does not fit the buffer: said as the system would
+  if (asked.length > r.shared.byteLength - HEADER)
+    throw Object.assign(new Error(`${req.path.slice(0, 200)}… is too long a path to look at (${asked.length} bytes)`), {
+      code: "ENAMETOOLONG",
+      path: req.path,
+    });
   new Uint8Array(r.shared, HEADER).set(asked);
   ctl[2] = asked.length;
   Atomics.store(ctl, 1, 0);

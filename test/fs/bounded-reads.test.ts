@@ -100,3 +100,12 @@ test("one check reads a path once however many of its words are compared with it
     setWorkerSource(undefined);
   }
 });
+
+test("a path too long for the worker's buffer (a megabyte) is refused as too long, saying so, not as an offset out of bounds", () => {
+  const long = `${project}/${"a/".repeat(700_000)}f`;
+  expect(() => boundedLstat(long)).toThrow(expect.objectContaining({ code: "ENAMETOOLONG" }));
+  const writes = permissionCheck({ allow: ["write_file"], deny: [], narrow: [] }, "sh", place)("write_file", { path: long, content: "" });
+  expect(writes).toContain(`: ${project}/a/a/a/`);
+  expect(writes).toContain("… is too long a path to look at (1400");
+  expect(boundedLstat(join(project, "notes.txt")).kind).toBe("file"); // the worker still reads
+});
