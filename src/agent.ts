@@ -52,8 +52,8 @@ export interface AgentParts {
   unlisted?(name: string): Tool | undefined;
   output: Output;
   cwd: string;
-  /** which file a tool call's `path` names (`~` is the home directory, links resolved), to run calls on one file in order */
-  pathOf?(path: string): string;
+  /** which file a tool call's `path` names (`~` is the home directory, links resolved), to run calls on one file in order; undefined: it cannot be told (ToolRunDeps.pathOf) */
+  pathOf?(path: string): string | undefined;
   /** the system prompt without the per-request context line, asked before every request */
   system(): string;
   permission: PermissionCheck;

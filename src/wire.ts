@@ -21,7 +21,6 @@ import { newId } from "./kernel/ir.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
 import { TOOL } from "./kernel/tool-names.ts";
 import type { Tool } from "./kernel/tool.ts";
-import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { createCredentialStore, type CredentialStore } from "./mcp/credentials.ts";
 import { lateTool } from "./mcp/late-tool.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";

@@ -9,9 +9,11 @@
 // at the next read. While one is stuck, a read of its path, or of one below it, fails at once (no
 // second wait, no second thread); with MAX_STUCK stuck (a thread and ~2.5 MB each), every read
 // fails at once until one of them answers. Within one check (oneCheck) a read that did not answer
-// makes the check's later reads fail at once: a check waits one deadline at most. ~40 µs a read (a round trip between threads); where no
-// worker can be made, or one made never starts (its code cannot load there: it costs one wait),
-// the reads run here, without a deadline.
+// makes the check's later reads fail at once: a check waits one deadline at most. ~40 µs a read (a
+// round trip between threads). Where no worker can be made, or until the first one made starts (its
+// code may not load there: it costs one wait), the reads run here, without a deadline; once one has
+// started, a fresh one that cannot be made or does not start in time (an overloaded machine, no
+// threads left) fails the read, as a hung one does: here, a hung mount would freeze hey.
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { hardLinkBelow, resolveTarget } from "./disk-walks.ts";
@@ -19,8 +21,6 @@ import { hardLinkBelow, resolveTarget } from "./disk-walks.ts";
 export const DEADLINE_MS = 2000;
 /** Workers left stuck in a read at once, at most: each holds a thread until its read returns. */
 export const MAX_STUCK = 8;
-/** How long a fresh worker may take to start (load its code) before reads run here. */
-const START_MS = 2000;
 
 /** A read that did not answer within the deadline, or was not tried (one before it is still stuck). The message starts with the path. */
 export class Hung extends Error {
@@ -111,21 +111,26 @@ self.onmessage = (e) => {
 };`;
 
 /** A worker and its buffer (one stuck in a read may still write its own); `op`, `since`: the read it is stuck in, and since when. */
-type Reader = { worker: Worker; shared: SharedArrayBuffer; started: boolean; op?: Op; since?: number };
+type Reader = { worker: Worker; shared: SharedArrayBuffer; started: boolean; late?: boolean; op?: Op; since?: number };
 
 let current: Reader | undefined;
 let stuck: Reader[] = [];
 let source: string | undefined;
 let deadline = DEADLINE_MS;
 let noWorker = false;
-/** Inside oneCheck: whether a check is running, and the path whose read in it did not answer in time. */
+/** Whether a worker has started in this process: then workers work here, and reads never run on hey's own thread. */
+let everStarted = false;
+/** Inside oneCheck: whether a check is running, the path whose read in it did not answer in time, and its answers so far. */
 let checking = false;
 let lost: string | undefined;
+const answers = new Map<string, { answer: Answer; bytes?: Uint8Array }>();
 
 /**
  * Runs one permission check: once a read of it has not answered in time, its later reads fail at
  * once, so the whole check waits at most one deadline (a command naming paths on one hung mount
- * many times, `cd a || cd b; : > f` resolved from each directory).
+ * many times, `cd a || cd b; : > f` resolved from each directory). A read asked again within it is
+ * answered as the first time (each path a command names is compared with every control file); the
+ * next check reads again, so a link the agent made since is seen.
  */
 export function oneCheck<T>(check: () => T): T {
   if (checking) return check();
@@ -135,6 +140,7 @@ export function oneCheck<T>(check: () => T): T {
   } finally {
     checking = false;
     lost = undefined;
+    answers.clear();
   }
 }
 
@@ -147,6 +153,7 @@ export function setWorkerSource(code: string | undefined, deadlineMs = DEADLINE_
   current = undefined;
   stuck = [];
   noWorker = false;
+  everStarted = false;
   source = code;
   deadline = deadlineMs;
 }
@@ -181,21 +188,29 @@ function blocked(path: string): string | undefined {
   return undefined;
 }
 
-function fresh(room: number): Reader | undefined {
+/** A new worker, or why none could be made. */
+function fresh(room: number): Reader | string {
   try {
     const shared = new SharedArrayBuffer(Math.max(room, HEADER + ANSWER_ROOM + (1 << 20)));
     const worker = new Worker(URL.createObjectURL(new Blob([source ?? workerSource()], { type: "application/javascript" })));
     (worker as Worker & { unref?: () => void }).unref?.();
     worker.postMessage(shared);
     return { worker, shared, started: false };
-  } catch {
-    noWorker = true;
-    return undefined;
+  } catch (e) {
+    return (e as Error).message;
   }
 }
 
-/** The worker's answer to `req`; throws Hung, saying `slow` (or "did not answer…") when it does not answer in time. */
+/** The worker's answer to `req` (within a check, the one it gave before); throws Hung, saying `slow` (or "did not answer…") when it does not answer in time. */
 function ask(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
+  if (!checking) return read(req, slow);
+  const key = JSON.stringify(req);
+  const known = answers.get(key) ?? read(req, slow);
+  answers.set(key, known);
+  return known;
+}
+
+function read(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
   reap();
   const why =
     blocked(req.path) ??
@@ -206,19 +221,37 @@ function ask(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
     current.worker.terminate();
     current = undefined;
   }
-  if (!current && !noWorker) current = fresh(room);
-  const r = current;
-  if (!r) return perform(fs, req, { path: nodePath, real: resolveTarget, links: hardLinkBelow });
-  const ctl = control(r);
-  // one that never starts (its code cannot load on this platform) reads nothing: read here from now on, as without workers
-  if (!r.started && Atomics.wait(ctl, 5, 0, START_MS) === "timed-out" && Atomics.load(ctl, 5) === 0) {
-    r.worker.terminate();
-    current = undefined;
-    noWorker = true;
-    return ask(req, slow);
+  if (!current && !noWorker) {
+    const made = fresh(room);
+    if (typeof made === "object") current = made;
+    else if (everStarted) throw new Hung(req.path, `was not read: hey could not start a thread to read it (${made})`);
+    else noWorker = true; // no workers on this platform: read here, as before there were any
   }
-  r.started = true;
+  const r = current;
+  const here = () => perform(fs, req, { path: nodePath, real: resolveTarget, links: hardLinkBelow });
+  if (!r) return here();
+  const ctl = control(r);
+  // the first, not started when waited for, is looked at again without waiting: once it starts, it reads
+  if (r.late && Atomics.load(ctl, 5) === 0) return here();
+  if (!r.started && !r.late && Atomics.wait(ctl, 5, 0, deadline) === "timed-out" && Atomics.load(ctl, 5) === 0) {
+    // once workers have worked here, one slow to start is kept (the next read looks again), and this read fails
+    if (everStarted) {
+      if (checking) lost = req.path;
+      throw new Hung(req.path, `was not read: hey's thread for reads has not started in ${deadline / 1000} s (an overloaded machine, or no threads left?)`);
+    }
+    // the first has not started (its code cannot load on this platform, or the machine is overloaded): read here until it does
+    r.late = true;
+    return here();
+  }
+  r.started = everStarted = true;
+  r.late = false;
   const asked = new TextEncoder().encode(JSON.stringify(req));
+  // a path of a megabyte (no system takes one) does not fit the buffer: said as the system would
+  if (asked.length > r.shared.byteLength - HEADER)
+    throw Object.assign(new Error(`${req.path.slice(0, 200)}… is too long a path to look at (${asked.length} bytes)`), {
+      code: "ENAMETOOLONG",
+      path: req.path,
+    });
   new Uint8Array(r.shared, HEADER).set(asked);
   ctl[2] = asked.length;
   Atomics.store(ctl, 1, 0);

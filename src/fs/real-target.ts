@@ -2,8 +2,8 @@
 // guard comparing paths cannot be passed by a link or a `..` that names the same file differently.
 // The permission checks look within the deadline (fs/bounded-reads.ts: a hung network mount or a
 // huge tree throws Hung, which they turn into a refusal naming the path), and so does the order of
-// tool calls on one file (callTarget); the file tools, which have just read the file, resolve it
-// here (realTarget).
+// tool calls on one file (callTarget: "cannot tell" when it does not answer); the file tools, which
+// have just read the file, resolve it here (realTarget).
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { boundedHardLink, boundedLstat, boundedReal, boundedStat, Hung } from "./bounded-reads.ts";
@@ -17,14 +17,16 @@ export const realTargetBounded = boundedReal;
 
 /**
  * The file a tool call's absolute path names, so that calls on one file (through a link and through
- * its target) run in call order: realTarget within the deadline, or the path as written when it
- * does not answer (the tool then meets the hung mount itself, off hey's main thread).
+ * its target) run in call order: realTarget within the deadline, or undefined when it does not
+ * answer (kernel/tool-calls.ts then orders the call with every file call around it: taken as
+ * written, a link's call and its target's would run side by side). The tool meets the hung mount
+ * itself, off hey's main thread.
  */
-export function callTarget(abs: string): string {
+export function callTarget(abs: string): string | undefined {
   try {
     return boundedReal(abs);
   } catch {
-    return abs;
+    return undefined;
   }
 }
 

@@ -18,8 +18,12 @@ export interface ToolRunDeps {
   permission: PermissionCheck;
   signal: AbortSignal;
   cwd: string;
-  /** the absolute path a call's `path` names, where the tools resolve it (`~` too); default: against `cwd` */
-  pathOf?(path: string): string;
+  /**
+   * the absolute path a call's `path` names, where the tools resolve it (`~` too); default: against
+   * `cwd`. undefined: which file it is cannot be told (a link not resolved in time), so the call is
+   * ordered as a command is, with every file call around it.
+   */
+  pathOf?(path: string): string | undefined;
   parallel: boolean;
   /** the reply stopped at the model's output token limit: a call whose arguments are not whole JSON was cut off there (CUT_OFF_CALL) */
   cutOff?: boolean;
@@ -103,7 +107,7 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
     const tool = found[i];
     const args = parseArguments(call.arguments);
     // one file named two ways (`a.txt`, `./a.txt`, `~/…`, absolute) is one file: order by where it is
-    const path = typeof args?.path === "string" ? (deps.pathOf?.(args.path) ?? resolvePath(deps.cwd, args.path)) : undefined;
+    const path = typeof args?.path === "string" ? (deps.pathOf ? deps.pathOf(args.path) : resolvePath(deps.cwd, args.path)) : undefined;
     const exclusive = tool?.exclusive === true;
     const changesFile = path !== undefined && FILE_CHANGES.has(call.name);
     let before: Promise<unknown> = barrier;

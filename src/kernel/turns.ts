@@ -22,8 +22,8 @@ export interface LoopDeps {
   context(history: Message[], signal: AbortSignal, handOff?: HandOffLimit): Promise<RequestContext>;
   signal: AbortSignal;
   cwd: string;
-  /** where a tool call's `path` points (ToolRunDeps.pathOf) */
-  pathOf?(path: string): string;
+  /** where a tool call's `path` points (ToolRunDeps.pathOf); undefined: it cannot be told */
+  pathOf?(path: string): string | undefined;
   /**
    * a tool no request offered that a call names and that may still come: an MCP server's, whose
    * server is starting (ToolRunDeps.unlisted); its run waits for it, bounded

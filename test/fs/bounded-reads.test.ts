@@ -5,7 +5,7 @@
 // A worker that never answers stands for the hung mount: the reads' own thread is what is bounded.
 import { afterAll, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { boundedHead, boundedLstat, setWorkerSource, workerSource } from "../../src/fs/bounded-reads.ts";
 import { permissionCheck } from "../../src/wire.ts";
@@ -76,4 +76,36 @@ test("a worker that cannot start (its code does not load on this platform) costs
   } finally {
     setWorkerSource(undefined);
   }
+});
+
+test("one check reads a path once however many of its words are compared with it (hey's control files, for every path a command names); the next check reads again, so a link made between them is seen", () => {
+  const log = join(root, "reads.log");
+  writeFileSync(log, "");
+  setWorkerSource(workerSource(`(req) => fs.appendFileSync(${JSON.stringify(log)}, req.op + " " + req.path + "\\n")`));
+  const control = place.controls[0]!;
+  const copies = `cp ${Array.from({ length: 20 }, (_, i) => `f${i}.txt`).join(" ")} dest/`;
+  const reads = () =>
+    readFileSync(log, "utf8")
+      .split("\n")
+      .filter((l) => l === `real ${control}`).length;
+  try {
+    expect(check("bash: rm -rf build", copies)).toBeUndefined();
+    expect(reads()).toBe(1); // was 42: twice for each word cp may write
+    symlinkSync(control, join(project, "f7.txt"));
+    expect(check("bash: rm -rf build", copies)).toBe(
+      "blocked by permission rules: `f7.txt` names hey's own configuration or trust file (by another name), which the agent may not change",
+    );
+    expect(reads()).toBe(2);
+  } finally {
+    setWorkerSource(undefined);
+  }
+});
+
+test("a path too long for the worker's buffer (a megabyte) is refused as too long, saying so, not as an offset out of bounds", () => {
+  const long = `${project}/${"a/".repeat(700_000)}f`;
+  expect(() => boundedLstat(long)).toThrow(expect.objectContaining({ code: "ENAMETOOLONG" }));
+  const writes = permissionCheck({ allow: ["write_file"], deny: [], narrow: [] }, "sh", place)("write_file", { path: long, content: "" });
+  expect(writes).toContain(`: ${project}/a/a/a/`);
+  expect(writes).toContain("… is too long a path to look at (1400");
+  expect(boundedLstat(join(project, "notes.txt")).kind).toBe("file"); // the worker still reads
 });

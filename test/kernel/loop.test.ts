@@ -592,6 +592,24 @@ test("~/a.txt and the same file by its absolute path are one file: with the tool
   expect(edits.order).toEqual(["start ~/a.txt", "end ~/a.txt", "start /home/me/a.txt", "end /home/me/a.txt"]);
 });
 
+test("a call whose file pathOf cannot tell (a link on a mount that did not answer) runs in order with the file calls around it, as a command does", async () => {
+  const edits = heldEdits();
+  // `link.txt` is a link to a.txt that could not be resolved in time: it may be a.txt
+  const pathOf = (p: string) => (p === "link.txt" ? undefined : `/work/app/${p}`);
+  const provider = fakeProvider([
+    {
+      toolCalls: [
+        { name: "edit", arguments: { path: "a.txt" } },
+        { name: "edit", arguments: { path: "link.txt" } },
+        { name: "edit", arguments: { path: "a.txt" } },
+      ],
+    },
+    { text: "ok" },
+  ]);
+  await edits.runInOrder(runLoop([userMessage("go")], loopDeps(provider, { tools: [edits.tool], cwd: "/work/app", pathOf })), 3);
+  expect(edits.order).toEqual(["start a.txt", "end a.txt", "start link.txt", "end link.txt", "start a.txt", "end a.txt"]);
+});
+
 describe("tools per request", () => {
   test("context() gives each request its tools: one that joins after the first request is offered by the next, and its call runs", async () => {
     const provider = fakeProvider([{ toolCalls: [{ name: "early", arguments: {} }] }, { toolCalls: [{ name: "late", arguments: {} }] }, { text: "done" }]);

@@ -102,3 +102,38 @@ test(`after ${MAX_STUCK} reads hung at once every disk check is refused at once,
   expect(write("hung/f0.txt")).toBeUndefined();
   expect(denying("bash", { command: ": > notes.txt" })).toBeUndefined();
 });
+
+test("a thread for reads that does not start, once hey's have started (an overloaded machine, no threads left), makes the check refuse, saying so: the reads never move to hey's own thread, where a hung mount would freeze it", async () => {
+  const slow = join(root, "slow-start");
+  const gate = `(req) => { if (req.path.includes("/hung")) { const t = new Int32Array(new SharedArrayBuffer(4)); while (!fs.existsSync(${JSON.stringify(back)})) Atomics.wait(t, 0, 0, 20); } }`;
+  // hey's worker, whose start waits while `slow` exists
+  const starting = `{ const t = new Int32Array(new SharedArrayBuffer(4)); while (require("node:fs").existsSync(${JSON.stringify(slow)})) Atomics.wait(t, 0, 0, 20); }`;
+  setWorkerSource(`${starting}\n${workerSource(gate)}`, DEADLINE);
+  try {
+    expect(write("hung/a")).toContain(`${project}/hung/a did not answer in 0.5 s`); // the thread left stuck there had started
+    writeFileSync(slow, "");
+    expect(write("hung/b")).toBe(
+      `blocked by permission rules: cannot verify that hung/b is none of hey's control files: ${project}/hung/b was not read: hey's thread for reads has not started in 0.5 s (an overloaded machine, or no threads left?); while a permission list is set the agent may not change its own rules`,
+    );
+    expect(write("hung/c")).toContain(`${project}/hung/c was not read: hey's thread for reads has not started`); // not read here either
+    expect(stuckReads()).toBe(1); // the thread that has not started is not joined by more
+  } finally {
+    rmSync(slow, { force: true });
+  }
+  await until(() => write("src/a.ts") === undefined, "the thread for reads to start");
+});
+
+test("a first thread for reads slow to start (an overloaded machine) lets the checks read the disk themselves only until it starts: from then on a path that does not answer is refused", async () => {
+  const slow = join(root, "slow-start");
+  writeFileSync(slow, "");
+  const gate = `(req) => { if (req.path.includes("/hung")) { const t = new Int32Array(new SharedArrayBuffer(4)); while (!fs.existsSync(${JSON.stringify(back)})) Atomics.wait(t, 0, 0, 20); } }`;
+  const starting = `{ const t = new Int32Array(new SharedArrayBuffer(4)); while (require("node:fs").existsSync(${JSON.stringify(slow)})) Atomics.wait(t, 0, 0, 20); }`;
+  setWorkerSource(`${starting}\n${workerSource(gate)}`, DEADLINE);
+  try {
+    expect(write("src/a.ts")).toBeUndefined(); // read here, after one wait
+  } finally {
+    rmSync(slow);
+  }
+  await until(() => write("hung/x") !== undefined, "the thread for reads to take the reads");
+  expect(write("hung/x")).toContain(`${project}/hung/x has not answered for`);
+});
