@@ -140,6 +140,17 @@ describe.each(ADAPTERS)("$name", (adapter) => {
     expect(events.some((e) => e.type === "done")).toBe(false);
   });
 
+  test("an abort ends the stream at once, also when the events after it came in the same read", async () => {
+    server.enqueue(fixture(adapter.recording)); // one write: the SDK holds the rest of the stream when the caller aborts
+    const p = await adapter.create(server.url);
+    const controller = new AbortController();
+    const { events, error: thrown } = await drain(p.stream(request, controller.signal), (events) => {
+      if (events.length === 3) controller.abort();
+    });
+    expect((thrown as Error).name).toBe("AbortError");
+    expect(events.map((e) => e.type)).toEqual([adapter.firstThree, adapter.firstThree, adapter.firstThree]);
+  });
+
   test("an abort reason given by the caller is what is thrown", async () => {
     server.enqueue(fixture(adapter.reasonRecording, { delayMs: EVENT_GAP_MS }));
     const p = await adapter.create(server.url);
