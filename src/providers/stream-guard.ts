@@ -119,7 +119,12 @@ export async function* guardedStream<E>(
   const watchdog = startIdleWatchdog(signal, idleMs);
   try {
     const events = await requestsOf.run(watchdog, () => open(watchdog.signal));
-    yield* map(endOnAbort(watchdog.watch(events), watchdog.signal));
+    for await (const event of map(endOnAbort(watchdog.watch(events), watchdog.signal))) {
+      // the caller's abort ends the stream at once: not after the events the SDK had already read
+      // (one read can hold many), which would still be shown and kept as the interrupted answer
+      signal.throwIfAborted();
+      yield event;
+    }
   } catch (e) {
     signal.throwIfAborted();
     if (watchdog.fired) throw idleError(idleMs, !watchdog.heard);

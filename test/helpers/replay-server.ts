@@ -28,6 +28,12 @@ export interface Reply {
   /** written in order, `delayMs` apart */
   chunks: Uint8Array[];
   delayMs?: number;
+  /**
+   * the chunks after the first are written once this resolves: a test that needs them in a read of
+   * their own resolves it when the client has made an event of the first (a delay cannot promise
+   * that on a loaded machine, where the client may read late and get both at once)
+   */
+  restAfter?: Promise<void>;
   /** close the connection abruptly (a reset, not a clean end) after this many body bytes */
   cutAfterBytes?: number;
   /** after the last chunk keep the connection open, silent, until the client or stop() ends it */
@@ -226,6 +232,7 @@ function replayBody(reply: Reply, hanging: Set<() => void>): ReadableStream<Uint
         hanging.delete(release);
       };
       for (const [i, chunk] of reply.chunks.entries()) {
+        if (i === 1 && reply.restAfter) await reply.restAfter;
         if (i > 0 && reply.delayMs) await Bun.sleep(reply.delayMs);
         if (reply.hold?.at === i) await wait(typeof reply.hold.until === "function" ? reply.hold.until() : reply.hold.until);
         if (cancelled) return;

@@ -125,6 +125,8 @@ const CEILINGS: Record<string, number> = {
   ...{ "E/sh": 0.081, "E/dash": 0.107, "E/bash": 0.078 },
 };
 
+// ~66,000 checks (4,409 commands, 5 lists, 3 readings) on one thread: npm test's 30 s was too tight
+// on a loaded 2-CPU machine (measured 29.7, 35.0 and 42.7 s), so, like the differential tests, it has its own timeout
 test("real-world corpus: nothing allowed runs an unallowed program; the harmless share refused is printed", () => {
   const corpus = load();
   expect(corpus.length).toBeGreaterThanOrEqual(4000);
@@ -182,4 +184,4 @@ test("real-world corpus: nothing allowed runs an unallowed program; the harmless
       .join("\n")}`,
   );
   expect(bypasses).toEqual([]);
-});
+}, 120_000);

@@ -15,6 +15,7 @@ import type { Chunk } from "../../src/providers/google.ts";
 import { WIRE_DIR, cutAfter, fixture, jsonReply, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import type { Reply } from "../helpers/replay-server.ts";
 import { drain } from "../helpers/drain.ts";
+import { gate } from "../helpers/wait.ts";
 
 const MODEL = "gemini-test";
 const STREAM_PATH = `/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`;
@@ -307,9 +308,24 @@ describe("streams that fail after partial output", () => {
     expect(deltasOf(events)).toEqual(["Okay"]);
   });
 
+  /** The reply in two reads of the client: `rest` is written once the client has made an event of `first`. */
+  async function failureInTwoReads(first: string, rest: string): Promise<{ error: ProviderError; events: StreamEvent[] }> {
+    const firstRead = gate();
+    server.enqueue({ ...sseReply([first, rest]), restAfter: firstRead.passed });
+    const p = await provider();
+    const { events, error } = await drain(p.stream({ system: "", messages: [userMessage("hi")], tools: [] }, new AbortController().signal), () =>
+      firstRead.open(),
+    );
+    expect(error).toBeInstanceOf(ProviderError);
+    return { error: error as ProviderError, events };
+  }
+  const fragment = () => readFileSync(join(WIRE_DIR, `${FRAGMENT}.sse`), "utf8");
+  const bareAt = (text: string) => text.indexOf("\n{") + 1;
+
   // Arriving as its own read, the bare object parses whole and the SDK throws its ApiError.
   test("the unframed 503 arriving in its own read is overloaded, after the partial text", async () => {
-    const { error, events } = await failure(fixture(FRAGMENT, { delayMs: 20 }));
+    const text = fragment();
+    const { error, events } = await failureInTwoReads(text.slice(0, bareAt(text)), text.slice(bareAt(text)));
     expect(error.kind).toBe("overloaded");
     expect(error.status).toBe(503);
     expect(error.message).toBe("the provider is failing (503): The model is overloaded. Please try again later.");
@@ -317,10 +333,9 @@ describe("streams that fail after partial output", () => {
   });
 
   test("its first event alone, then the bare object (no finishReason ever), is an error after the partial text", async () => {
-    const text = readFileSync(join(WIRE_DIR, `${FRAGMENT}.sse`), "utf8");
+    const text = fragment();
     const [first] = text.split("\n\n");
-    const bare = text.slice(text.indexOf("\n{") + 1);
-    const { error, events } = await failure(sseReply([`${first}\r\n\r\n`, bare], { delayMs: 20 }));
+    const { error, events } = await failureInTwoReads(`${first}\r\n\r\n`, text.slice(bareAt(text)));
     expect(error.kind).toBe("overloaded");
     expect(deltasOf(events)).toEqual(["Okay"]);
   });

@@ -1,56 +1,118 @@
 // The "no data for N s" watchdog on its own: it fires after the idle time of silence and only
 // then, not while the consumer holds an item, and a caller's abort is not a firing. Each adapter
 // running its streams under it: contract.test.ts.
-import { describe, expect, test } from "bun:test";
+//
+// The clock is bun's fake one and the source hands out an item when the test says: with real
+// sleeps (a 10 ms gap against a 60 ms idle time) a loaded machine could stretch a gap past the
+// idle time and fire the watchdog where the test says it must not.
+import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
 import { startIdleWatchdog } from "../../src/providers/stream-guard.ts";
+import { gate } from "../helpers/wait.ts";
 
-describe("startIdleWatchdog", () => {
-  async function* ticks(gapsMs: number[]) {
-    for (const gap of gapsMs) {
-      await Bun.sleep(gap);
-      yield gap;
+/** A source whose next item comes when `give` is called, and that ends on `end`. */
+function fed() {
+  let next = gate();
+  let ended = false;
+  let count = 0;
+  async function* items() {
+    for (;;) {
+      await next.passed;
+      if (ended) return;
+      next = gate();
+      yield ++count;
     }
   }
+  return {
+    items: items(),
+    give: () => next.open(),
+    end: () => {
+      ended = true;
+      next.open();
+    },
+  };
+}
+
+describe("startIdleWatchdog", () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
 
   test("fires when the source is silent for the idle time, and only then", async () => {
     const dog = startIdleWatchdog(new AbortController().signal, 80);
-    const seen: number[] = [];
-    for await (const gap of dog.watch(ticks([40, 40, 40]))) seen.push(gap);
-    expect(seen).toEqual([40, 40, 40]);
+    const source = fed();
+    const items = dog.watch(source.items);
+    for (const n of [1, 2, 3]) {
+      const next = items.next();
+      jest.advanceTimersByTime(79);
+      source.give();
+      expect(await next).toEqual({ value: n, done: false });
+    }
+    expect(dog.fired).toBe(false);
+    const next = items.next();
+    jest.advanceTimersByTime(79);
+    expect(dog.fired).toBe(false);
     expect(dog.signal.aborted).toBe(false);
-    await Bun.sleep(120);
+    jest.advanceTimersByTime(1);
     expect(dog.fired).toBe(true);
     expect(dog.signal.reason).toMatchObject({ kind: "network", message: "no data from the model for 0.08 s" });
+    source.end();
+    expect(await next).toEqual({ value: undefined, done: true });
     dog.dispose();
   });
 
   test("time the consumer holds an item does not count as silence", async () => {
     const dog = startIdleWatchdog(new AbortController().signal, 60);
-    for await (const _ of dog.watch(ticks([10, 10]))) await Bun.sleep(120);
+    const source = fed();
+    const items = dog.watch(source.items);
+    for (const n of [1, 2]) {
+      const next = items.next();
+      source.give();
+      expect(await next).toEqual({ value: n, done: false });
+      jest.advanceTimersByTime(1000); // the consumer holds the item
+      expect(dog.fired).toBe(false);
+    }
+    const last = items.next();
+    source.end();
+    expect(await last).toEqual({ value: undefined, done: true });
     expect(dog.fired).toBe(false);
     dog.dispose();
   });
 
   test("touch (bytes the SDK drops) restarts the silence while waiting for an item", async () => {
     const dog = startIdleWatchdog(new AbortController().signal, 60);
-    const keepAlive = setInterval(() => dog.touch(), 20);
-    const seen: number[] = [];
-    for await (const gap of dog.watch(ticks([150, 150]))) seen.push(gap);
-    clearInterval(keepAlive);
-    expect(seen).toEqual([150, 150]);
+    const source = fed();
+    const items = dog.watch(source.items);
+    for (const n of [1, 2]) {
+      const next = items.next();
+      for (let i = 0; i < 5; i++) {
+        jest.advanceTimersByTime(50); // 250 ms in all, never 60 ms of silence
+        dog.touch();
+      }
+      source.give();
+      expect(await next).toEqual({ value: n, done: false });
+    }
     expect(dog.fired).toBe(false);
-    await Bun.sleep(100);
+    const next = items.next();
+    jest.advanceTimersByTime(60);
     expect(dog.fired).toBe(true);
+    source.end();
+    await next;
     dog.dispose();
   });
 
   test("a touch while the consumer holds an item does not start the timer", async () => {
     const dog = startIdleWatchdog(new AbortController().signal, 60);
-    for await (const _ of dog.watch(ticks([10, 10]))) {
+    const source = fed();
+    const items = dog.watch(source.items);
+    for (const n of [1, 2]) {
+      const next = items.next();
+      source.give();
+      expect(await next).toEqual({ value: n, done: false });
       dog.touch();
-      await Bun.sleep(120);
+      jest.advanceTimersByTime(1000);
+      expect(dog.fired).toBe(false);
     }
-    expect(dog.fired).toBe(false);
+    source.end();
+    await items.next();
     dog.dispose();
   });
 
@@ -64,10 +126,10 @@ describe("startIdleWatchdog", () => {
     dog.dispose();
   });
 
-  test("dispose stops the timer", async () => {
+  test("dispose stops the timer", () => {
     const dog = startIdleWatchdog(new AbortController().signal, 20);
     dog.dispose();
-    await Bun.sleep(50);
+    jest.advanceTimersByTime(1000);
     expect(dog.fired).toBe(false);
     expect(dog.signal.aborted).toBe(false);
   });

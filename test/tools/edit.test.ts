@@ -168,7 +168,8 @@ test("replacement text is literal ($& and $1 are not patterns); a BOM survives, 
 });
 
 test("atomic write: keeps the mode, leaves no temp file", async () => {
-  writeFileSync(join(dir, "run.sh"), "#!/bin/sh\necho old\n", { mode: 0o755 });
+  writeFileSync(join(dir, "run.sh"), "#!/bin/sh\necho old\n");
+  chmodSync(join(dir, "run.sh"), 0o755); // not writeFileSync's mode, which the umask cuts
   await edit({ path: "run.sh", old_string: "old", new_string: "new" });
   expect(statSync(join(dir, "run.sh")).mode & 0o777).toBe(0o755);
   expect(readdirSync(dir).sort()).toEqual(["a.txt", "run.sh"]);
@@ -244,7 +245,8 @@ test("a UTF-16 file is edited in UTF-16, its byte-order mark and CRLF kept", asy
 });
 
 test("a read-only file is left alone, also through a link: the model is told why and how to go on", async () => {
-  writeFileSync(join(dir, "gen.lock"), "version 1\n", { mode: 0o444 });
+  writeFileSync(join(dir, "gen.lock"), "version 1\n");
+  chmodSync(join(dir, "gen.lock"), 0o444); // not writeFileSync's mode, which the umask cuts
   symlinkSync("gen.lock", join(dir, "lock-link"));
   for (const path of ["gen.lock", "lock-link"])
     expect(await edit({ path, old_string: "1", new_string: "2" })).toEqual({

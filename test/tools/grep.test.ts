@@ -277,9 +277,11 @@ testNeeding(asUser.slice(0, 1))("what could not be read is named, by ripgrep and
   try {
     for (const [path, text] of Object.entries({ "src/a.ts": "needle\n", "db-data/base/1": "needle\n", "secret.txt": "needle\n" })) {
       mkdirSync(dirname(join(tree, path)), { recursive: true });
+      chmodSync(dirname(join(tree, path)), 0o755); // readable by whoever searches, whatever the umask: only the two below are not
       writeFileSync(join(tree, path), text);
+      chmodSync(join(tree, path), 0o644);
     }
-    chmodSync(join(tree, "db-data"), 0o700);
+    chmodSync(join(tree, "db-data"), 0o000); // not 700: a user who is not root runs the search as the owner, who could read that
     chmodSync(join(tree, "secret.txt"), 0o000);
     chmodSync(tree, 0o755);
     const script = `

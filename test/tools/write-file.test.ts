@@ -35,10 +35,12 @@ test("overwriting says so; counts a last line without newline and bytes, not cha
 
 test("keeps the mode of an existing file (an executable stays executable)", async () => {
   const script = join(dir, "run.sh");
-  writeFileSync(script, "#!/bin/sh\n", { mode: 0o755 });
+  writeFileSync(script, "#!/bin/sh\n");
+  chmodSync(script, 0o755); // not writeFileSync's mode, which the umask cuts
   await write({ path: "run.sh", content: "#!/bin/sh\necho hi\n" });
   expect(statSync(script).mode & 0o777).toBe(0o755);
-  writeFileSync(join(dir, "private"), "x", { mode: 0o600 });
+  writeFileSync(join(dir, "private"), "x");
+  chmodSync(join(dir, "private"), 0o600);
   await write({ path: "private", content: "y" });
   expect(statSync(join(dir, "private")).mode & 0o777).toBe(0o600);
 });
@@ -84,7 +86,8 @@ test("content carrying U+FFFD where the file is Latin-1 (the model read it with 
 });
 
 test("a read-only file is not overwritten: the model is told why", async () => {
-  writeFileSync(join(dir, "locked.txt"), "keep\n", { mode: 0o444 });
+  writeFileSync(join(dir, "locked.txt"), "keep\n");
+  chmodSync(join(dir, "locked.txt"), 0o444); // not writeFileSync's mode, which the umask cuts
   expect(await write({ path: "locked.txt", content: "changed\n" })).toEqual({
     output: "locked.txt is read-only (mode 444); not changed. If it really should change, make it writable first (chmod u+w)",
     isError: true,
