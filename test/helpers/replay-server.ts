@@ -28,12 +28,6 @@ export interface Reply {
   /** written in order, `delayMs` apart */
   chunks: Uint8Array[];
   delayMs?: number;
-  /**
-   * the chunks after the first are written once this resolves: a test that needs them in a read of
-   * their own resolves it when the client has made an event of the first (a delay cannot promise
-   * that on a loaded machine, where the client may read late and get both at once)
-   */
-  restAfter?: Promise<void>;
   /** close the connection abruptly (a reset, not a clean end) after this many body bytes */
   cutAfterBytes?: number;
   /** after the last chunk keep the connection open, silent, until the client or stop() ends it */
@@ -41,7 +35,9 @@ export interface Reply {
   /**
    * the chunks from index `at` on wait until `until` resolves (or the client or stop() ends the
    * stream): a turn that is still running for as long as the test needs, however loaded the
-   * machine. A function is called when the stream gets there (something the test does mid-stream).
+   * machine (`at: 1` until the client has made an event of the first chunk: the rest in a read of
+   * its own, which a delay cannot promise where the client may read late and get both at once). A
+   * function is called when the stream gets there (something the test does mid-stream).
    */
   hold?: { at: number; until: Promise<void> | (() => Promise<void>) };
 }
@@ -232,7 +228,6 @@ function replayBody(reply: Reply, hanging: Set<() => void>): ReadableStream<Uint
         hanging.delete(release);
       };
       for (const [i, chunk] of reply.chunks.entries()) {
-        if (i === 1 && reply.restAfter) await reply.restAfter;
         if (i > 0 && reply.delayMs) await Bun.sleep(reply.delayMs);
         if (reply.hold?.at === i) await wait(typeof reply.hold.until === "function" ? reply.hold.until() : reply.hold.until);
         if (cancelled) return;

@@ -311,7 +311,7 @@ describe("streams that fail after partial output", () => {
   /** The reply in two reads of the client: `rest` is written once the client has made an event of `first`. */
   async function failureInTwoReads(first: string, rest: string): Promise<{ error: ProviderError; events: StreamEvent[] }> {
     const firstRead = gate();
-    server.enqueue({ ...sseReply([first, rest]), restAfter: firstRead.passed });
+    server.enqueue({ ...sseReply([first, rest]), hold: { at: 1, until: firstRead.passed } });
     const p = await provider();
     const { events, error } = await drain(p.stream({ system: "", messages: [userMessage("hi")], tools: [] }, new AbortController().signal), () =>
       firstRead.open(),
