@@ -9,11 +9,20 @@ import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
 import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
+import { proxiedFetch } from "./net/fetch.ts";
 import { refusesOf, type ListPermission } from "./embed-permission.ts";
 import pkg from "../package.json" with { type: "json" };
 
 /** A fetch of the standard shape: any function that takes what fetch takes (a logging wrapper, a test double). */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/**
+ * The fetch a program that gives none gets: hey's own routing (net/fetch.ts), as the CLI's —
+ * HTTPS_PROXY/HTTP_PROXY/ALL_PROXY and NO_PROXY read as curl reads them, SOCKS5 too, and this
+ * machine always direct. Bun's own fetch sends even a loopback request through HTTP_PROXY, so a
+ * program with a proxy set could not reach a local Ollama or MCP server.
+ */
+export const defaultFetch = (): typeof fetch => proxiedFetch({ env: process.env });
 
 /** `f` as Bun types fetch: the preconnect hint is the global fetch's. */
 export const bunFetch = (f: FetchLike): typeof fetch =>
@@ -79,7 +88,12 @@ export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServe
     { servers: settings, startupWaitMs: opts.startupWaitMs ?? resolveTable(SECTIONS.mcp, undefined).startupWaitMs, off: false },
     {
       connect: async (s, hooks, signal) =>
-        (await import("./mcp/client.ts")).connectServer(s, hooks, { version: pkg.version, env, fetch: opts.fetch ? bunFetch(opts.fetch) : fetch }, signal),
+        (await import("./mcp/client.ts")).connectServer(
+          s,
+          hooks,
+          { version: pkg.version, env, fetch: opts.fetch ? bunFetch(opts.fetch) : defaultFetch() },
+          signal,
+        ),
       store: createToolStore(cacheDir),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => {

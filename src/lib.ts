@@ -31,7 +31,7 @@ import { createProvider as providerFor, type ProviderOptions as AdapterChoice } 
 import { secretGuard } from "./embed-secrets.ts";
 import { withoutSecrets } from "./config/secrets.ts";
 import { withStream, type EmbeddedAgent, type StreamTap } from "./embed-stream.ts";
-import { bunFetch, mcpSettings, type FetchLike, type McpServers } from "./embed-mcp.ts";
+import { bunFetch, defaultFetch, mcpSettings, type FetchLike, type McpServers } from "./embed-mcp.ts";
 import { ownOutputDir } from "./embed-dirs.ts";
 import { refusesOf, type ListPermission } from "./embed-permission.ts";
 
@@ -173,7 +173,7 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
     apiKeySetting: "createProvider's apiKey",
     baseUrlSetting: "createProvider's baseUrl",
     ...rest,
-    ...(given ? { fetch: bunFetch(given) } : {}),
+    fetch: given ? bunFetch(given) : defaultFetch(),
   });
   if (opts.apiKey) {
     providerKeys.set(provider, opts.apiKey);

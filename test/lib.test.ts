@@ -196,3 +196,19 @@ test("createAgent refuses a tool named like hey's own compress tool while settin
   );
   expect(() => createAgent({ provider, tools: [...defaultTools(), compress], settings: { context: { compressTool: false } } })).not.toThrow();
 });
+
+test("a program with a proxy set in its environment still reaches a model on this machine: loopback goes direct, as in the CLI", async () => {
+  server.enqueue(sseReply(sse([chatChunk({ content: "direct" }), chatChunk({ finish: "stop" })])));
+  const before = process.env.HTTP_PROXY;
+  process.env.HTTP_PROXY = "http://127.0.0.1:9"; // nothing listens there
+  try {
+    const provider = await createProvider({ protocol: "openai", baseUrl: `${server.url}/v1`, model: "m" });
+    const agent = createAgent({ provider, tools: [] });
+    // before: Bun's own fetch sent the loopback request to the proxy, and the run failed (ECONNREFUSED)
+    expect((await agent.send("hi", new AbortController().signal)).stop).toBe("end");
+    expect(textOf(agent.messages.at(-1)!)).toBe("direct");
+  } finally {
+    if (before === undefined) delete process.env.HTTP_PROXY;
+    else process.env.HTTP_PROXY = before;
+  }
+});
