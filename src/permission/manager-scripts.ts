@@ -5,8 +5,12 @@
 // the script of that name. Where two versions differ, what either runs is read (a refusal too
 // many beats a script run unjudged). Pure.
 
-/** What a command runs: `names`, exact script names; `itself`, whether it also runs the script of its own name (with its pre and post). */
-export type Runs = { names: string[]; itself: boolean };
+/**
+ * What a command runs: `names`, exact script names; `lifecycle`, more that `--ignore-scripts`
+ * skips (pnpm 10 and 12, yarn 1 ran none for `install`, `add`, `pack` given it); `itself`, whether
+ * it also runs the script of its own name (with its pre and post).
+ */
+export type Runs = { names: string[]; lifecycle?: string[]; itself: boolean };
 
 const around = (n: string) => [`pre${n}`, n, `post${n}`];
 /** The package's own lifecycle scripts an install runs: pnpm's `preinstall`…`postprepare` (pnpm 10's rebuild adds `prepublish`), yarn 1's `prepublish` and `prepare` after them. */
@@ -76,8 +80,6 @@ const PNPM_NAMED: Record<string, string[]> = {
   start: around("start"),
   stop: around("stop"),
   restart: ["stop", "restart", "start"].flatMap(around),
-  it: around("test"),
-  "install-test": around("test"),
 };
 
 /**
@@ -88,11 +90,13 @@ const PNPM_NAMED: Record<string, string[]> = {
  */
 export function pnpmRuns(op: string | undefined): Runs {
   if (op === undefined || PNPM_NONE.has(op)) return NONE;
-  if (op === "pack") return { names: PACK, itself: false };
-  if (op === "publish") return { names: PUBLISH, itself: false };
+  if (op === "pack") return { names: [], lifecycle: PACK, itself: false };
+  if (op === "publish") return { names: [], lifecycle: PUBLISH, itself: false };
   if (op === "version") return { names: around("version"), itself: false };
+  if (op === "it" || op === "install-test") return { names: around("test"), lifecycle: INSTALLING, itself: false };
+  // pnpm 12's install before a script runs is not told a `--ignore-scripts` after the script's name (that goes to the script)
   if (Object.hasOwn(PNPM_NAMED, op)) return { names: [...INSTALLING, ...PNPM_NAMED[op]!], itself: false };
-  if (Object.hasOwn(PNPM_INSTALLS, op)) return { names: INSTALLING, itself: PNPM_INSTALLS[op]! };
+  if (Object.hasOwn(PNPM_INSTALLS, op)) return { names: [], lifecycle: INSTALLING, itself: PNPM_INSTALLS[op]! };
   // exec's program and run's script are read by the caller
   return { names: INSTALLING, itself: op !== "exec" && op !== "run" && op !== "run-script" };
 }
@@ -112,11 +116,12 @@ const YARN_NONE = new Set(["why", "info", "node", "exec", "bin", "config", "cach
 
 /** What `yarn OP NEXT` runs (a bare `yarn` installs; `informs`: it was given `--version` or `--help`, and prints). */
 export function yarnRuns(op: string | undefined, next: string | undefined, informs: boolean): Runs {
-  if (op === undefined) return informs ? NONE : { names: INSTALLING, itself: false };
+  if (op === undefined) return informs ? NONE : { names: [], lifecycle: INSTALLING, itself: false };
   if (YARN_NONE.has(op)) return NONE;
-  if (Object.hasOwn(YARN_INSTALLS, op)) return { names: INSTALLING, itself: YARN_INSTALLS[op]! };
-  if (op === "pack") return { names: PACK, itself: false };
-  if (op === "publish") return { names: PUBLISH, itself: false };
+  if (Object.hasOwn(YARN_INSTALLS, op)) return { names: [], lifecycle: INSTALLING, itself: YARN_INSTALLS[op]! };
+  if (op === "pack") return { names: [], lifecycle: PACK, itself: false };
+  if (op === "publish") return { names: [], lifecycle: PUBLISH, itself: false };
+  // yarn 1's version runs its scripts under --ignore-scripts too
   if (op === "version") return { names: around("version"), itself: false };
   // yarn 4's `yarn npm publish`; yarn 1 runs `yarn npm` as a script
   if (op === "npm") return { names: next === "publish" ? NPM_PUBLISH : [], itself: true };

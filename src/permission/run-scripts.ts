@@ -135,6 +135,7 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   let ignore = false;
   let away = false;
   let unsaid = false;
+  let skips = false;
   const ops: { text: string; known: boolean }[] = [];
   for (let i = 1; i < seg.words.length; i++) {
     const w = seg.words[i]!;
@@ -157,6 +158,11 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
       if (next && decided(next) && /^(true|false)$/.test(next.text)) ignore = seg.words[++i]!.text === "true";
       else ignore = !next || decided(next);
       unsaid ||= !!next && !decided(next); // `false` at run time: what npm then runs is not told by the words, so any script may run
+    } else if (manager !== "npm" && /^--ignore-scripts(=true)?$/.test(w.text)) {
+      // pnpm's and yarn's: a `false` (or a word known only at run time) after it may turn it off
+      const next = w.text.includes("=") ? undefined : seg.words[i + 1];
+      skips = !next || (decided(next) && next.text !== "false");
+      if (next && decided(next) && /^(true|false)$/.test(next.text)) i++;
     } else if (!w.text.startsWith("-")) ops.push({ text: w.text, known: true });
   }
   // the script's name: after `run` (an option's value may stand before it), npm's lifecycle commands, or yarn's, pnpm's and bun's `NAME`
@@ -175,7 +181,7 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   const [op, next] = ops.map((o) => (o.known ? o.text : undefined));
   const runs: Runs | undefined =
     manager === "pnpm" ? pnpmRuns(op) : manager === "yarn" ? yarnRuns(op, next, seg.words.some(informs)) : manager === "bun" ? bunRuns(op) : undefined;
-  const exact = new Set(runs?.names);
+  const exact = new Set([...(runs?.names ?? []), ...(skips ? [] : (runs?.lifecycle ?? []))]);
   if (ops[0] && runs && !(ops[0].known && RUN.has(ops[0].text))) ops[0].known ? runs.itself && names.add(ops[0].text) : (any = true);
   if (manager === "yarn" && ops[0]?.known && /^workspaces?$/.test(ops[0].text)) workspace = true;
   if (!names.size && !exact.size && !any) return [];

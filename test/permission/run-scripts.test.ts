@@ -158,6 +158,12 @@ test.each([
   ["tsc *", "yarn npm publish", "runs package.json's script `prepack` (`npm run build`)"],
   ["bun test *", "pnpm t", "runs package.json's script `test` (`bun test`)"],
   ["node *", "pnpm restart", "runs package.json's script `start` (`node server.js`)"],
+  // --ignore-scripts after a script's name goes to the script: pnpm 12 still installs first
+  ["husky *", "pnpm test --ignore-scripts", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "pnpm install --ignore-scripts false", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", 'yarn --ignore-scripts "$X"', "runs package.json's script `prepare` (`husky`)"],
+  ["git add *", "yarn version --ignore-scripts", "runs package.json's script `version` (`git add -A`)"], // yarn 1 runs them anyway
+  ["bun test *", "pnpm it --ignore-scripts", "runs package.json's script `test` (`bun test`)"],
 ])("deny %j refuses %j", (entry, command, names) => {
   expect(under(entry)("bash", { command })).toContain(names);
 });
@@ -206,6 +212,13 @@ test.each([
   ["husky *", "pnpm list"],
   ["husky *", "yarn why left-pad"],
   ["husky *", "yarn --version"], // a bare yarn installs, but not when it only prints
+  // pnpm's and yarn's --ignore-scripts: an install, pack or publish runs no lifecycle script
+  ["husky *", "pnpm install --ignore-scripts"],
+  ["husky *", "pnpm --ignore-scripts add left-pad"],
+  ["husky *", "yarn --ignore-scripts"],
+  ["husky *", "yarn add left-pad --ignore-scripts=true"],
+  ["husky *", "pnpm pack --ignore-scripts"],
+  ["husky *", "pnpm it --ignore-scripts"],
 ])("deny %j lets %j run", (entry, command) => {
   expect(under(entry)("bash", { command })).toBeUndefined();
 });
