@@ -14,7 +14,7 @@ export type Runs = { names: string[]; lifecycle?: string[]; itself: boolean };
 
 const around = (n: string) => [`pre${n}`, n, `post${n}`];
 /** The package's own lifecycle scripts an install runs: pnpm's `preinstall`…`postprepare` (pnpm 10's rebuild adds `prepublish`), yarn 1's `prepublish` and `prepare` after them. */
-const INSTALLING = ["install", "prepublish", "prepare"].flatMap(around);
+export const INSTALLING = ["install", "prepublish", "prepare"].flatMap(around);
 /** pnpm's pack `prepack`, `prepare`, `postpack`; yarn's `prepack`, `postpack`. */
 const PACK = ["prepack", "prepare", "postpack"];
 /** pnpm's and yarn 1's publish. */

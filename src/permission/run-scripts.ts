@@ -3,7 +3,8 @@
 // release` run what the scripts say, which a script's name does not
 // tell; the deny checks read the scripts as the command is checked and judge what they run
 // (rules.ts). With them, npm's `preNAME` and `postNAME` (npm runs them around NAME); pnpm's, yarn's
-// and bun's own commands run the scripts src/permission/manager-scripts.ts names. The directory
+// and bun's own commands run the scripts src/permission/manager-scripts.ts names, pnpm's and yarn's
+// installs with the lifecycle scripts of each package.json above (a workspace's root). The directory
 // is the one the command runs in (after a `cd`), or the one `--prefix`, `-C`, `--cwd` or `--dir`
 // names; the same through a package runner (`npx npm test`, `npm exec -- npm test`, `corepack pnpm
 // dev`). A script's name decided at run time (`npm run "$s"`) could be any of them. npm's
@@ -17,7 +18,7 @@
 import { decided, directories, expand, onWindows, POSIX, WINDOWS } from "./control-files.ts";
 import { runnerTails } from "./equivalents.ts";
 import { readGit } from "./git.ts";
-import { bunRuns, pnpmRuns, type Runs, yarnRuns } from "./manager-scripts.ts";
+import { bunRuns, INSTALLING, pnpmRuns, type Runs, yarnRuns } from "./manager-scripts.ts";
 import { program } from "./match.ts";
 import { type Disk, rewritten } from "./on-disk.ts";
 import type { Segment, Word } from "./shell-model.ts";
@@ -88,7 +89,8 @@ const CHECKS_OUT = new Set([
   "checkout-index",
 ]);
 
-type Script = { name: string; text: string };
+/** A script `name` whose command line is `text`, of `file` when that is not the package.json where the command runs (a workspace's root). */
+type Script = { name: string; text: string; file?: string };
 
 /** `--version` or `--help`: a bare `yarn --version` prints, where a bare `yarn` installs. */
 const informs = (w: Word) => decided(w) && /^(-v|--version|-h|--help)$/.test(w.text);
@@ -190,11 +192,19 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   if (workspace && (manager === "pnpm" || !(ops[0]?.known && RUNS_NONE.has(ops[0].text))))
     return { unknown: "it runs the scripts of a workspace's packages, whose package.json hey does not read" };
   const wanted = [...[...names].flatMap((n) => (ignore ? [n] : [`pre${n}`, n, `post${n}`])), ...exact];
-  return readScripts(disk!, under, any ? undefined : wanted, seg);
+  // pnpm 10 and 12 and yarn 4 installing in a workspace's package ran the workspace root's lifecycle scripts too
+  const rootward = (manager === "pnpm" || manager === "yarn") && (any || exact.has("preinstall")) ? INSTALLING : [];
+  return readScripts(disk!, under, any ? undefined : wanted, seg, rootward);
 }
 
-/** The scripts `names` (undefined: all) of the package.json where the command runs, or `under` it. */
-function readScripts(disk: Disk, under: string | undefined, names: string[] | undefined, seg: Segment): Script[] | { unknown: string } {
+/** The scripts `names` (undefined: all) of the package.json where the command runs, or `under` it, and the scripts `rootward` of each package.json above it. */
+function readScripts(
+  disk: Disk,
+  under: string | undefined,
+  names: string[] | undefined,
+  seg: Segment,
+  rootward: string[] = [],
+): Script[] | { unknown: string } {
   const control = disk.control!;
   const file = under === undefined ? "package.json" : `${under}/package.json`;
   if (rewritten(file, seg, disk.segments)) return { unknown: `another part of the command may change ${file} before it runs its scripts` };
@@ -209,9 +219,14 @@ function readScripts(disk: Disk, under: string | undefined, names: string[] | un
   for (const dir of dirs) {
     const scripts = control.packageScripts!(dir);
     if (typeof scripts === "string") return { unknown: scripts };
-    if (!scripts) continue;
-    const wanted = names === undefined ? Object.keys(scripts) : [...new Set(names)];
-    for (const name of wanted) if (Object.hasOwn(scripts, name)) out.push({ name, text: scripts[name]! });
+    const wanted = names === undefined ? Object.keys(scripts ?? {}) : [...new Set(names)];
+    for (const name of wanted) if (scripts && Object.hasOwn(scripts, name)) out.push({ name, text: scripts[name]! });
+    // the directories above, up to the root: which one is the workspace's root is not looked for
+    for (let at = dir, up = f.normalize(f.join(dir, "..")); rootward.length && up !== at; at = up, up = f.normalize(f.join(up, ".."))) {
+      const above = control.packageScripts!(up);
+      if (typeof above === "string") return { unknown: above };
+      for (const name of rootward) if (above && Object.hasOwn(above, name)) out.push({ name, text: above[name]!, file: f.join(up, "package.json") });
+    }
   }
   return out;
 }

@@ -51,6 +51,9 @@ writeFileSync(
   join(project, "site", "package.json"),
   JSON.stringify({ name: "site", scripts: { release: "npm publish --access public", build: "vite build" } }),
 );
+// a workspace's package: pnpm and yarn 4 installing there run the workspace root's lifecycle scripts too
+mkdirSync(join(project, "packages", "web"), { recursive: true });
+writeFileSync(join(project, "packages", "web", "package.json"), JSON.stringify({ name: "web", scripts: { build: "vite build" } }));
 const place = { cwd: project, home, controls: [join(home, ".config", "hey", "config.toml")] };
 const under = (entry: string) => permissionCheck({ allow: [], deny: [`bash: ${entry}`], narrow: [] }, "sh", place);
 
@@ -164,6 +167,10 @@ test.each([
   ["husky *", 'yarn --ignore-scripts "$X"', "runs package.json's script `prepare` (`husky`)"],
   ["git add *", "yarn version --ignore-scripts", "runs package.json's script `version` (`git add -A`)"], // yarn 1 runs them anyway
   ["bun test *", "pnpm it --ignore-scripts", "runs package.json's script `test` (`bun test`)"],
+  // in a workspace's package, the root's (every package.json above is read: which is the root is not looked for)
+  ["husky *", "cd packages/web && pnpm add left-pad", "runs package.json's script `prepare` (`husky`)"], // the cd may fail: both are read
+  ["husky *", "pnpm -C packages/web test", "/project/package.json's script `prepare` (`husky`)"],
+  ["husky *", "yarn --cwd packages/web install", "/project/package.json's script `prepare` (`husky`)"],
 ])("deny %j refuses %j", (entry, command, names) => {
   expect(under(entry)("bash", { command })).toContain(names);
 });
@@ -219,6 +226,8 @@ test.each([
   ["husky *", "yarn add left-pad --ignore-scripts=true"],
   ["husky *", "pnpm pack --ignore-scripts"],
   ["husky *", "pnpm it --ignore-scripts"],
+  ["husky *", "cd packages/web && pnpm add left-pad --ignore-scripts"],
+  ["husky *", "cd packages/web && yarn build"],
 ])("deny %j lets %j run", (entry, command) => {
   expect(under(entry)("bash", { command })).toBeUndefined();
 });
