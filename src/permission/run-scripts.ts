@@ -2,7 +2,9 @@
 // deploy`, `bun run publish:all`, `npm test`, `npm it`, `npm pack`, `npm version patch`, `node --run
 // release` run what the scripts say, which a script's name does not
 // tell; the deny checks read the scripts as the command is checked and judge what they run
-// (rules.ts). With them, npm's `preNAME` and `postNAME` (npm runs them around NAME). The directory
+// (rules.ts). With them, npm's `preNAME` and `postNAME` (npm runs them around NAME); pnpm's, yarn's
+// and bun's own commands run the scripts src/permission/manager-scripts.ts names, pnpm's and yarn's
+// installs with the lifecycle scripts of each package.json above (a workspace's root). The directory
 // is the one the command runs in (after a `cd`), or the one `--prefix`, `-C`, `--cwd` or `--dir`
 // names; the same through a package runner (`npx npm test`, `npm exec -- npm test`, `corepack pnpm
 // dev`). A script's name decided at run time (`npm run "$s"`) could be any of them. npm's
@@ -16,9 +18,10 @@
 import { decided, directories, expand, onWindows, POSIX, WINDOWS } from "./control-files.ts";
 import { runnerTails } from "./equivalents.ts";
 import { readGit } from "./git.ts";
+import { bunRuns, INSTALLING, pnpmRuns, type Runs, yarnRuns } from "./manager-scripts.ts";
 import { program } from "./match.ts";
 import { type Disk, rewritten } from "./on-disk.ts";
-import type { Segment } from "./shell-model.ts";
+import type { Segment, Word } from "./shell-model.ts";
 
 /** npm's run-script and its aliases (npm's `run-script --help`: "aliases: run, rum, urn"); pnpm's, yarn's and bun's `run`. */
 const RUN = new Set(["run", "run-script", "rum", "urn"]);
@@ -65,39 +68,6 @@ const DIR_OPTION = /^(--prefix|-C|--cwd|--dir)(=(.*))?$/;
 const WORKSPACE = /^(-w|--workspace|-ws|--workspaces|-r|--recursive|--filter|-F|--filter-prod|--workspace-root)(=|$)/;
 /** Package managers' commands that run no script of the packages (`exec` and `dlx` run the program they name, read as such). */
 const RUNS_NONE = new Set(["list", "ls", "why", "outdated", "audit", "info", "view", "exec", "dlx", "x"]);
-/**
- * bun's own commands that run no script of their name (`bun --help`; bun runs `bun NAME` as a
- * script only when it has no command NAME: `bun test` is its test runner, `bun build` its bundler).
- * Its install, add, remove, update, publish and pm are left to read as scripts: they may run the
- * package's lifecycle scripts (BUN_INSTALLS). So are `bun check` and `bun fmt` (and `bun format`):
- * bun runs a package.json script of that name when there is one, and its own type checker or
- * formatter only when there is none (bun 1.4.5; https://bun.com/docs/guides/format/migrate-from-prettier).
- */
-const BUN_OWN = new Set([
-  "test",
-  "x",
-  "repl",
-  "exec",
-  "build",
-  "init",
-  "create",
-  "c",
-  "upgrade",
-  "outdated",
-  "audit",
-  "prune",
-  "info",
-  "why",
-  "unlink",
-  "patch",
-]);
-/**
- * bun's commands that install: each runs the package's own lifecycle scripts (preinstall,
- * postinstall, prepare — bun 1.4.5 ran them for `bun i`, `bun add`, `bun remove` and `bun link
- * PKG`), not a script of the command's name. `bun link` alone only registers the package: read
- * as installing too, the safe side.
- */
-const BUN_INSTALLS = new Set(["install", "i", "add", "a", "remove", "rm", "update", "link", "dedupe"]);
 /** npm's commands that name the script they run, so run it also under `--ignore-scripts` (without its pre and post). */
 const NAMES_ITS_SCRIPT = new Set(["test", "t", "tst", "start", "stop", "restart"]);
 /** git's commands that may put another package.json in the work tree (git-checkout(1), git-pull(1)…). */
@@ -119,7 +89,11 @@ const CHECKS_OUT = new Set([
   "checkout-index",
 ]);
 
-type Script = { name: string; text: string };
+/** A script `name` whose command line is `text`, of `file` when that is not the package.json where the command runs (a workspace's root). */
+type Script = { name: string; text: string; file?: string };
+
+/** `--version` or `--help`: a bare `yarn --version` prints, where a bare `yarn` installs. */
+const informs = (w: Word) => decided(w) && /^(-v|--version|-h|--help)$/.test(w.text);
 
 const AWAY = "it runs the scripts of a package.json in a directory known only at run time";
 
@@ -150,7 +124,7 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
     if (at < 0) return [];
     const named = seg.words[at]!.text.includes("=") ? seg.words[at] : seg.words[at + 1];
     const name = named && decided(named) ? named.text.replace(/^--run=/, "") : undefined;
-    return readScripts(disk!, undefined, name === undefined ? undefined : [name], false, seg);
+    return readScripts(disk!, undefined, name === undefined ? undefined : [name], seg);
   }
   if (manager === "deno") {
     const [sub, task] = seg.words.slice(1).filter((w) => !decided(w) || !w.text.startsWith("-"));
@@ -163,6 +137,7 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   let ignore = false;
   let away = false;
   let unsaid = false;
+  let skips = false;
   const ops: { text: string; known: boolean }[] = [];
   for (let i = 1; i < seg.words.length; i++) {
     const w = seg.words[i]!;
@@ -185,6 +160,11 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
       if (next && decided(next) && /^(true|false)$/.test(next.text)) ignore = seg.words[++i]!.text === "true";
       else ignore = !next || decided(next);
       unsaid ||= !!next && !decided(next); // `false` at run time: what npm then runs is not told by the words, so any script may run
+    } else if (manager !== "npm" && /^--ignore-scripts(=true)?$/.test(w.text)) {
+      // pnpm's and yarn's: a `false` (or a word known only at run time) after it may turn it off
+      const next = w.text.includes("=") ? undefined : seg.words[i + 1];
+      skips = !next || (decided(next) && next.text !== "false");
+      if (next && decided(next) && /^(true|false)$/.test(next.text)) i++;
     } else if (!w.text.startsWith("-")) ops.push({ text: w.text, known: true });
   }
   // the script's name: after `run` (an option's value may stand before it), npm's lifecycle commands, or yarn's, pnpm's and bun's `NAME`
@@ -199,20 +179,32 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   // npm-install(1) with no package "runs … the package's lifecycle scripts": (pre/post)install, prepublish, prepare
   if (!ignore && ops.length === 1 && ops[0]!.known && manager === "npm" && INSTALL.has(ops[0]!.text))
     for (const n of ["install", "prepublish", "prepare"]) names.add(n);
-  const installs = manager === "bun" && ops[0]?.known && BUN_INSTALLS.has(ops[0].text);
-  if (installs) for (const n of ["install", "prepare"]) names.add(n);
-  const own = installs || (manager === "bun" && ops[0]?.known && BUN_OWN.has(ops[0].text));
-  if (ops[0] && manager !== "npm" && !own && !(ops[0].known && RUN.has(ops[0].text))) ops[0].known ? names.add(ops[0].text) : (any = true);
+  // pnpm's, yarn's and bun's own commands: the lifecycle scripts they run, or the script of their name (manager-scripts.ts)
+  const [op, next] = ops.map((o) => (o.known ? o.text : undefined));
+  const runs: Runs | undefined =
+    manager === "pnpm" ? pnpmRuns(op) : manager === "yarn" ? yarnRuns(op, next, seg.words.some(informs)) : manager === "bun" ? bunRuns(op) : undefined;
+  const exact = new Set([...(runs?.names ?? []), ...(skips ? [] : (runs?.lifecycle ?? []))]);
+  if (ops[0] && runs && !(ops[0].known && RUN.has(ops[0].text))) ops[0].known ? runs.itself && names.add(ops[0].text) : (any = true);
   if (manager === "yarn" && ops[0]?.known && /^workspaces?$/.test(ops[0].text)) workspace = true;
-  if (!names.size && !any) return [];
+  if (!names.size && !exact.size && !any) return [];
   if (away) return { unknown: AWAY };
-  if (workspace && !(ops[0]?.known && RUNS_NONE.has(ops[0].text)))
+  // (pnpm 12's `pnpm -r exec` installs the workspace first: its packages' lifecycle scripts)
+  if (workspace && (manager === "pnpm" || !(ops[0]?.known && RUNS_NONE.has(ops[0].text))))
     return { unknown: "it runs the scripts of a workspace's packages, whose package.json hey does not read" };
-  return readScripts(disk!, under, any ? undefined : [...names], !ignore, seg);
+  const wanted = [...[...names].flatMap((n) => (ignore ? [n] : [`pre${n}`, n, `post${n}`])), ...exact];
+  // pnpm 10 and 12 and yarn 4 installing in a workspace's package ran the workspace root's lifecycle scripts too
+  const rootward = (manager === "pnpm" || manager === "yarn") && (any || exact.has("preinstall")) ? INSTALLING : [];
+  return readScripts(disk!, under, any ? undefined : wanted, seg, rootward);
 }
 
-/** The scripts `names` (undefined: all) of the package.json where the command runs, or `under` it; `around`: with npm's pre and post scripts. */
-function readScripts(disk: Disk, under: string | undefined, names: string[] | undefined, around: boolean, seg: Segment): Script[] | { unknown: string } {
+/** The scripts `names` (undefined: all) of the package.json where the command runs, or `under` it, and the scripts `rootward` of each package.json above it. */
+function readScripts(
+  disk: Disk,
+  under: string | undefined,
+  names: string[] | undefined,
+  seg: Segment,
+  rootward: string[] = [],
+): Script[] | { unknown: string } {
   const control = disk.control!;
   const file = under === undefined ? "package.json" : `${under}/package.json`;
   if (rewritten(file, seg, disk.segments)) return { unknown: `another part of the command may change ${file} before it runs its scripts` };
@@ -227,9 +219,14 @@ function readScripts(disk: Disk, under: string | undefined, names: string[] | un
   for (const dir of dirs) {
     const scripts = control.packageScripts!(dir);
     if (typeof scripts === "string") return { unknown: scripts };
-    if (!scripts) continue;
-    const wanted = names === undefined ? Object.keys(scripts) : around ? names.flatMap((n) => [`pre${n}`, n, `post${n}`]) : names;
-    for (const name of wanted) if (Object.hasOwn(scripts, name)) out.push({ name, text: scripts[name]! });
+    const wanted = names === undefined ? Object.keys(scripts ?? {}) : [...new Set(names)];
+    for (const name of wanted) if (scripts && Object.hasOwn(scripts, name)) out.push({ name, text: scripts[name]! });
+    // the directories above, up to the root: which one is the workspace's root is not looked for
+    for (let at = dir, up = f.normalize(f.join(dir, "..")); rootward.length && up !== at; at = up, up = f.normalize(f.join(up, ".."))) {
+      const above = control.packageScripts!(up);
+      if (typeof above === "string") return { unknown: above };
+      for (const name of rootward) if (above && Object.hasOwn(above, name)) out.push({ name, text: above[name]!, file: f.join(up, "package.json") });
+    }
   }
   return out;
 }

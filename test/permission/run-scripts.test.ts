@@ -30,6 +30,9 @@ const scripts = {
   version: "git add -A",
   check: "tsc --noEmit",
   fmt: "prettier --write .",
+  init: "rm -rf .cache && node scripts/setup.js",
+  prepack: "npm run build",
+  start: "node server.js",
 };
 // scripts that each run the ten of the next level, four levels deep (10,000 runs unfolded): read in bounded time
 const level = (d: number) => Array.from({ length: 10 }, (_, i) => `fan${d}_${i}`);
@@ -48,6 +51,9 @@ writeFileSync(
   join(project, "site", "package.json"),
   JSON.stringify({ name: "site", scripts: { release: "npm publish --access public", build: "vite build" } }),
 );
+// a workspace's package: pnpm and yarn 4 installing there run the workspace root's lifecycle scripts too
+mkdirSync(join(project, "packages", "web"), { recursive: true });
+writeFileSync(join(project, "packages", "web", "package.json"), JSON.stringify({ name: "web", scripts: { build: "vite build" } }));
 const place = { cwd: project, home, controls: [join(home, ".config", "hey", "config.toml")] };
 const under = (entry: string) => permissionCheck({ allow: [], deny: [`bash: ${entry}`], narrow: [] }, "sh", place);
 
@@ -133,6 +139,38 @@ test.each([
   ["husky *", "bun remove left-pad", "runs package.json's script `prepare` (`husky`)"],
   ["husky *", "bun link left-pad", "runs package.json's script `prepare` (`husky`)"],
   ["husky *", "bun install", "runs package.json's script `prepare` (`husky`)"],
+  // pnpm's and yarn's commands that install run the package's lifecycle scripts (seen with pnpm 10 and 12, yarn 1 and 4)
+  ["husky *", "pnpm i", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "pnpm install", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "pnpm add left-pad", "runs package.json's script `prepare` (`husky`)"], // in a workspace
+  ["husky *", "pnpm rebuild", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "pnpm link ../lib", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "yarn", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "yarn install --frozen-lockfile", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "yarn add left-pad", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "yarn rebuild", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "yarn upgrade", "runs package.json's script `prepare` (`husky`)"],
+  // pnpm 12 installs first when the dependencies are out of date, before a script or a program runs
+  ["husky *", "pnpm test", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "pnpm run build", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "pnpm exec tsc", "runs package.json's script `prepare` (`husky`)"],
+  // their pack and publish run prepack, prepare and postpack; pnpm's t is test, its restart runs stop and start too
+  ["husky *", "pnpm pack", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "pnpm publish --dry-run", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "yarn publish", "runs package.json's script `prepare` (`husky`)"],
+  ["tsc *", "yarn npm publish", "runs package.json's script `prepack` (`npm run build`)"],
+  ["bun test *", "pnpm t", "runs package.json's script `test` (`bun test`)"],
+  ["node *", "pnpm restart", "runs package.json's script `start` (`node server.js`)"],
+  // --ignore-scripts after a script's name goes to the script: pnpm 12 still installs first
+  ["husky *", "pnpm test --ignore-scripts", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "pnpm install --ignore-scripts false", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", 'yarn --ignore-scripts "$X"', "runs package.json's script `prepare` (`husky`)"],
+  ["git add *", "yarn version --ignore-scripts", "runs package.json's script `version` (`git add -A`)"], // yarn 1 runs them anyway
+  ["bun test *", "pnpm it --ignore-scripts", "runs package.json's script `test` (`bun test`)"],
+  // in a workspace's package, the root's (every package.json above is read: which is the root is not looked for)
+  ["husky *", "cd packages/web && pnpm add left-pad", "runs package.json's script `prepare` (`husky`)"], // the cd may fail: both are read
+  ["husky *", "pnpm -C packages/web test", "/project/package.json's script `prepare` (`husky`)"],
+  ["husky *", "yarn --cwd packages/web install", "/project/package.json's script `prepare` (`husky`)"],
 ])("deny %j refuses %j", (entry, command, names) => {
   expect(under(entry)("bash", { command })).toContain(names);
 });
@@ -174,6 +212,22 @@ test.each([
   // bun's own commands come before a script of their name (`bun build` bundles, `bun test` runs bun's test runner)
   ["tsc *", "bun build ./src/index.ts --outdir dist"],
   ["tsc *", "bun build"],
+  // pnpm's and yarn's own commands that run no script: not one of their name
+  ["rm *", "pnpm init"],
+  ["rm *", "yarn init -y"],
+  ["husky *", "pnpm fetch"],
+  ["husky *", "pnpm list"],
+  ["husky *", "yarn why left-pad"],
+  ["husky *", "yarn --version"], // a bare yarn installs, but not when it only prints
+  // pnpm's and yarn's --ignore-scripts: an install, pack or publish runs no lifecycle script
+  ["husky *", "pnpm install --ignore-scripts"],
+  ["husky *", "pnpm --ignore-scripts add left-pad"],
+  ["husky *", "yarn --ignore-scripts"],
+  ["husky *", "yarn add left-pad --ignore-scripts=true"],
+  ["husky *", "pnpm pack --ignore-scripts"],
+  ["husky *", "pnpm it --ignore-scripts"],
+  ["husky *", "cd packages/web && pnpm add left-pad --ignore-scripts"],
+  ["husky *", "cd packages/web && yarn build"],
 ])("deny %j lets %j run", (entry, command) => {
   expect(under(entry)("bash", { command })).toBeUndefined();
 });
