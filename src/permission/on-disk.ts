@@ -144,7 +144,7 @@ function linkedHere(w: Word, seg: Segment, disk: Disk | undefined, named: string
   const path = new Set(names(w.text).map((n) => n.toLowerCase()));
   const cwd = disk.control?.cwd;
   // both from the root where the start directory is known (`ln /home/u/app/build/a x` under `rm -rf build`)
-  const full = (text: string) => (/^[\/]/.test(text) || !cwd ? names(text) : [...names(cwd), ...names(text)]).map((n) => n.toLowerCase());
+  const full = (text: string) => (text.startsWith("/") || !cwd ? names(text) : [...names(cwd), ...names(text)]).map((n) => n.toLowerCase());
   const entry = full(named);
   // the entry's file, a directory holding it, or (`under`) a file below it
   const at = (text: string) => {
