@@ -7,6 +7,7 @@ import { structuredPatch } from "diff";
 import { TOOL } from "../kernel/tool-names.ts";
 import { INTERRUPTED } from "../kernel/tool.ts";
 import { isSignal } from "../tools/bash-filter.ts";
+import { BLOCKED_PREFIX } from "../permission/rules.ts";
 
 /** A call line or a status is cut to this many characters; on a terminal a status is cut further, to its width (terminal.ts). */
 const LINE_MAX = 160;
@@ -106,6 +107,8 @@ export function resultStatus(name: string, ok: boolean, output: string, argsJson
   const good = (text: string, diff: string[] = []): ResultStatus => ({ ok: true, text: cut(text), diff, preview: [] });
   // the kernel's result for a call the turn's interrupt cut short or never ran (a batch's later calls): why is the turn's own line, next
   if (!ok && CUT_SHORT.test(output)) return bad("stopped");
+  // a call the rules refused ran nothing: their words, not a command's "failed"
+  if (!ok && output.startsWith(BLOCKED_PREFIX)) return bad(firstLine(output));
   if (name === TOOL.bash) return bashStatus(ok, output);
   if (!ok) return bad(firstLine(output) || "failed");
   switch (name) {

@@ -124,7 +124,8 @@ test("a bash result shows the last lines the command printed; a failure its erro
   expect(status.preview).toEqual(["error: aborting", "compiling a", "compiling b", "compiling c"]);
   // a refusal (or any failure with one line) shows that line once, in the status
   const refused = resultStatus("bash", false, "blocked by permission rules: `npm pub` matches deny entry `bash: npm publish *`");
-  expect(refused.text).toBe("failed: blocked by permission rules: `npm pub` matches deny entry `bash: npm publish *`");
+  // in the rules' words, as a refused file tool says it (it read "failed: blocked by …", as if the command had run)
+  expect(refused.text).toBe("blocked by permission rules: `npm pub` matches deny entry `bash: npm publish *`");
   expect(refused.preview).toEqual([]);
   const oneError = resultStatus("bash", false, "[stderr]\nerror: src refspec main does not match any\n[exit code 1]");
   expect(oneError).toMatchObject({ text: "exit 1: error: src refspec main does not match any", preview: [] });
