@@ -158,6 +158,9 @@ export function setWorkerSource(code: string | undefined, deadlineMs = DEADLINE_
   deadline = deadlineMs;
 }
 
+/** Whether a thread for reads has worked in this process (a permission list's checks start one). */
+export const readerStarted = (): boolean => everStarted;
+
 /** Workers stuck in a read now (a read that answered since ends its worker). */
 export function stuckReads(): number {
   reap();

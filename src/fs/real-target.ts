@@ -6,7 +6,7 @@
 // have just read the file, resolve it here (realTarget).
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { boundedHardLink, boundedLstat, boundedReal, boundedStat, Hung } from "./bounded-reads.ts";
+import { boundedHardLink, boundedLstat, boundedReal, boundedStat, Hung, readerStarted } from "./bounded-reads.ts";
 import { resolveTarget } from "./disk-walks.ts";
 
 /** fs/disk-walks.ts resolveTarget, here: `abs` with every link on the way resolved, as the kernel opens it. Never throws. */
@@ -17,12 +17,16 @@ export const realTargetBounded = boundedReal;
 
 /**
  * The file a tool call's absolute path names, so that calls on one file (through a link and through
- * its target) run in call order: realTarget within the deadline, or undefined when it does not
+ * its target) run in call order: realTarget — within the deadline once the permission checks run a
+ * thread for reads (without a permission list, none is started for this alone) — or undefined when it does not
  * answer (kernel/tool-calls.ts then orders the call with every file call around it: taken as
  * written, a link's call and its target's would run side by side). The tool meets the hung mount
  * itself, off hey's main thread.
  */
 export function callTarget(abs: string): string | undefined {
+  // a thread for reads costs ~9 MB: only a permission list's checks start one, and until they have,
+  // the order is looked up here, as the file tools look up their paths
+  if (!readerStarted()) return realTarget(abs);
   try {
     return boundedReal(abs);
   } catch {

@@ -5,7 +5,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { linkSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { setWorkerSource, stuckReads, workerSource } from "../../src/fs/bounded-reads.ts";
+import { boundedLstat, readerStarted, setWorkerSource, stuckReads, workerSource } from "../../src/fs/bounded-reads.ts";
 import { callTarget, fileId, realTarget, realTargetBounded } from "../../src/fs/real-target.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
@@ -58,6 +58,8 @@ test("callTarget (the order of tool calls on one file) does not wait on a path t
   // the worker's reads of paths holding "/hung" never answer: a hung mount (fs/bounded-reads.ts)
   setWorkerSource(workerSource(`(req) => { if (req.path.includes("/hung")) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); }`), 300);
   try {
+    expect(callTarget(at("proj", "cfglink"))).toBe(at("conf", "hey", "config.toml")); // no thread for reads yet: looked up here
+    boundedLstat(at("proj")); // a permission list's check starts the thread
     expect(callTarget(at("proj", "cfglink"))).toBe(at("conf", "hey", "config.toml"));
     expect(callTarget(at("hung", "x"))).toBeUndefined();
     expect(stuckReads()).toBe(1); // it was asked of the worker, which hey stopped waiting for
@@ -67,4 +69,10 @@ test("callTarget (the order of tool calls on one file) does not wait on a path t
   } finally {
     setWorkerSource(undefined);
   }
+});
+
+test("without a permission list no thread for reads is started for the order of calls alone (it costs ~9 MB of a short task's ~50)", () => {
+  setWorkerSource(undefined); // as at start-up: none started
+  expect(callTarget(at("proj", "cfglink"))).toBe(at("conf", "hey", "config.toml"));
+  expect(readerStarted()).toBe(false);
 });
