@@ -171,6 +171,18 @@ test.each([
   ["husky *", "cd packages/web && pnpm add left-pad", "runs package.json's script `prepare` (`husky`)"], // the cd may fail: both are read
   ["husky *", "pnpm -C packages/web test", "/project/package.json's script `prepare` (`husky`)"],
   ["husky *", "yarn --cwd packages/web install", "/project/package.json's script `prepare` (`husky`)"],
+  // an option's value before the command (yarn 1, pnpm 12 and npm ran the command after it)
+  ["husky *", "yarn --network-timeout 1000 install", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "yarn --mutex network add left-pad", "runs package.json's script `prepare` (`husky`)"],
+  ["bun test *", "pnpm --reporter silent test", "runs package.json's script `test` (`bun test`)"],
+  ["bun test *", "npm --loglevel silent test", "runs package.json's script `test` (`bun test`)"],
+  ["husky *", "npm --loglevel silent install", "runs package.json's script `prepare` (`husky`)"],
+  // the last --ignore-scripts said wins (npm and pnpm ran the scripts)
+  ["husky *", "pnpm install --ignore-scripts --no-ignore-scripts", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "pnpm add left-pad --ignore-scripts --ignore-scripts=false", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "npm ci --ignore-scripts --ignore-scripts=false", "runs package.json's script `prepare` (`husky`)"],
+  // pnpm's -C with its directory in the same word runs there
+  ["vite *", "pnpm -Cpackages/web build", "runs package.json's script `build` (`vite build`)"],
 ])("deny %j refuses %j", (entry, command, names) => {
   expect(under(entry)("bash", { command })).toContain(names);
 });
@@ -225,6 +237,9 @@ test.each([
   ["husky *", "yarn --ignore-scripts"],
   ["husky *", "yarn add left-pad --ignore-scripts=true"],
   ["husky *", "pnpm pack --ignore-scripts"],
+  // an option known to take no value: the word after it is the command
+  ["husky *", "yarn --silent why left-pad"],
+  ["husky *", "yarn --frozen-lockfile why left-pad"],
   ["husky *", "pnpm it --ignore-scripts"],
   ["husky *", "cd packages/web && pnpm add left-pad --ignore-scripts"],
   ["husky *", "cd packages/web && yarn build"],
