@@ -251,17 +251,24 @@ function readScripts(
   const dirs = abs !== undefined ? [abs] : directories(disk.segments, control, f)?.map((d) => (at === undefined ? d : f.join(d, at)));
   if (!dirs) return { unknown: AWAY }; // `cd "$D" && npm run release`
   const out: Script[] = [];
+  const seen = new Set<string>(); // the directories above already read
   for (const dir of dirs) {
     const scripts = control.packageScripts!(dir);
     if (typeof scripts === "string") return { unknown: scripts };
     const wanted = names === undefined ? Object.keys(scripts ?? {}) : [...new Set(names)];
     for (const name of wanted) if (scripts && Object.hasOwn(scripts, name)) out.push({ name, text: scripts[name]! });
-    // the directories above, up to the root: which one is the workspace's root is not looked for
-    for (let at = dir, up = f.normalize(f.join(dir, "..")); rootward.length && up !== at; at = up, up = f.normalize(f.join(up, ".."))) {
-      const above = control.packageScripts!(up);
-      if (typeof above === "string") return { unknown: above };
-      for (const name of rootward) if (above && Object.hasOwn(above, name)) out.push({ name, text: above[name]!, file: f.join(up, "package.json") });
-    }
+    if (!rootward.length) continue;
+    // the directories above, up to the root: which one is the workspace's root is not looked for;
+    // above the directory as written and above where its links lead (pnpm and yarn look from there)
+    const real = control.realDir?.(dir) ?? dir;
+    if (typeof real !== "string") return real;
+    for (const from of new Set([dir, f.normalize(real)]))
+      for (let at = from, up = f.normalize(f.join(from, "..")); up !== at && !seen.has(up); at = up, up = f.normalize(f.join(up, ".."))) {
+        seen.add(up);
+        const above = control.packageScripts!(up);
+        if (typeof above === "string") return { unknown: above };
+        for (const name of rootward) if (above && Object.hasOwn(above, name)) out.push({ name, text: above[name]!, file: f.join(up, "package.json") });
+      }
   }
   return out;
 }

@@ -5,7 +5,7 @@
 // known only at run time could be any script; a package.json the same command may replace first
 // cannot be read ahead. Scripts that run nothing denied still run.
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { permissionCheck } from "../../src/wire.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -54,6 +54,8 @@ writeFileSync(
 // a workspace's package: pnpm and yarn 4 installing there run the workspace root's lifecycle scripts too
 mkdirSync(join(project, "packages", "web"), { recursive: true });
 writeFileSync(join(project, "packages", "web", "package.json"), JSON.stringify({ name: "web", scripts: { build: "vite build" } }));
+// a link to the workspace's package from outside it: pnpm and yarn look above where it leads
+symlinkSync(join(project, "packages", "web"), join(root, "web-link"));
 const place = { cwd: project, home, controls: [join(home, ".config", "hey", "config.toml")] };
 const under = (entry: string) => permissionCheck({ allow: [], deny: [`bash: ${entry}`], narrow: [] }, "sh", place);
 
@@ -181,6 +183,8 @@ test.each([
   ["husky *", "pnpm install --ignore-scripts --no-ignore-scripts", "runs package.json's script `prepare` (`husky`)"],
   ["husky *", "pnpm add left-pad --ignore-scripts --ignore-scripts=false", "runs package.json's script `prepare` (`husky`)"],
   ["husky *", "npm ci --ignore-scripts --ignore-scripts=false", "runs package.json's script `prepare` (`husky`)"],
+  // a workspace's package reached through a link: pnpm 12 ran the root's lifecycle (it looks above the real directory)
+  ["husky *", `pnpm --dir ${root}/web-link add left-pad`, "/project/package.json's script `prepare` (`husky`)"],
   // pnpm's -C with its directory in the same word runs there
   ["vite *", "pnpm -Cpackages/web build", "runs package.json's script `build` (`vite build`)"],
 ])("deny %j refuses %j", (entry, command, names) => {
