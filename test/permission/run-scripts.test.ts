@@ -185,6 +185,9 @@ test.each([
   ["husky *", "npm ci --ignore-scripts --ignore-scripts=false", "runs package.json's script `prepare` (`husky`)"],
   // a workspace's package reached through a link: pnpm 12 ran the root's lifecycle (it looks above the real directory)
   ["husky *", `pnpm --dir ${root}/web-link add left-pad`, "/project/package.json's script `prepare` (`husky`)"],
+  // pnpm's patch-commit and patch-remove install after changing the patches
+  ["husky *", "pnpm patch-commit /tmp/edit-dep", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "pnpm patch-remove left-pad", "runs package.json's script `prepare` (`husky`)"],
   // pnpm's -C with its directory in the same word runs there
   ["vite *", "pnpm -Cpackages/web build", "runs package.json's script `build` (`vite build`)"],
 ])("deny %j refuses %j", (entry, command, names) => {
