@@ -288,7 +288,7 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
       (refuses(name) && Array.isArray(tools) ? tools.find((t) => t.name === name) : undefined),
     output,
     cwd,
-    pathOf: (path) => callTarget(callPath(path, cwd, homedir())),
+    pathOf: (path) => callTarget(callPath(path, cwd, homedir()), options.permission !== undefined),
     system: () => system,
     permission: options.permission ?? (() => undefined),
     taskNote: () => undefined,
