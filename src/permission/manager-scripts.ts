@@ -108,7 +108,8 @@ export function pnpmRuns(op: string | undefined): Runs {
  * rebuild`, yarn 4 `yarn upgrade`, as scripts of that name.
  */
 const YARN_INSTALLS: Record<string, boolean> = {
-  ...Object.fromEntries(["install", "add", "remove", "dedupe", "link", "unlink", "unplug"].map((c) => [c, false])),
+  // yarn 1's upgrade-interactive installs the chosen upgrades (its code runs an Install)
+  ...Object.fromEntries(["install", "add", "remove", "dedupe", "link", "unlink", "unplug", "upgrade-interactive"].map((c) => [c, false])),
   ...Object.fromEntries(["up", "upgrade", "rebuild"].map((c) => [c, true])),
 };
 /** yarn's commands that run no script in yarn 1 and 4 (yarn 4 runs `yarn check`, `yarn list`, `yarn outdated`… as scripts; yarn 1 `yarn dlx`). */

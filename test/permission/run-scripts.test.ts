@@ -188,6 +188,7 @@ test.each([
   // pnpm's patch-commit and patch-remove install after changing the patches
   ["husky *", "pnpm patch-commit /tmp/edit-dep", "runs package.json's script `prepare` (`husky`)"],
   ["husky *", "pnpm patch-remove left-pad", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "yarn upgrade-interactive --latest", "runs package.json's script `prepare` (`husky`)"],
   // pnpm's -C with its directory in the same word runs there
   ["vite *", "pnpm -Cpackages/web build", "runs package.json's script `build` (`vite build`)"],
 ])("deny %j refuses %j", (entry, command, names) => {
