@@ -95,7 +95,7 @@ type Script = { name: string; text: string; file?: string };
 /** A word of the command after its program and options: `known`, decided now; `value`, it follows an option that may take it as its value. */
 type Op = { text: string; known: boolean; value: boolean };
 /** Options known to take no value: the word after them is the command (`pnpm --silent install`). */
-const SAYS_NO_VALUE = /^(-s|--silent|--verbose|--json|--offline|--prefer-offline|--frozen-lockfile|--production|--prod|-P|--dev|-D|-g|--global|--no-.*)$/;
+const SAYS_NO_VALUE = /^(-s|--silent|--verbose|--json|--offline|--prefer-offline|--frozen-lockfile|-P|--dev|-D|-g|--global|--no-.*)$/;
 
 /** `--version` or `--help`: a bare `yarn --version` prints, where a bare `yarn` installs. */
 const informs = (w: Word) => decided(w) && /^(-v|--version|-h|--help)$/.test(w.text);
