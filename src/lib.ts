@@ -31,6 +31,7 @@ import { createProvider as providerFor, type ProviderOptions as AdapterChoice } 
 import { secretGuard } from "./embed-secrets.ts";
 import { withoutSecrets } from "./config/secrets.ts";
 import { withStream, type EmbeddedAgent, type StreamTap } from "./embed-stream.ts";
+import { resolveProxy } from "./net/proxy.ts";
 import { bunFetch, defaultFetch, mcpSettings, type FetchLike, type McpServers } from "./embed-mcp.ts";
 import { ownOutputDir } from "./embed-dirs.ts";
 import { refusesOf, type ListPermission } from "./embed-permission.ts";
@@ -163,12 +164,16 @@ const allKeys = new Set<string>();
 /**
  * The adapter for `opts.protocol`. A refused connection to this machine fails at once instead of
  * being retried: nothing listens there (Ollama not started, a wrong port). A try that got not a
- * byte of an answer says which endpoint was silent. Throws only what the adapter's factory throws.
+ * byte of an answer says which endpoint was silent. Throws what the adapter's factory throws, and
+ * NetConfigError for a proxy in the environment hey cannot use on the way to `baseUrl` (given no `fetch`).
  * `apiKey` never reaches the model: see AgentOptions.secrets.
  */
 export async function createProvider(opts: ProviderOptions): Promise<Provider> {
   // its errors name the embedder's options, not the CLI's config keys and flags
   const { fetch: given, ...rest } = opts;
+  // a proxy setting hey cannot use fails here, naming its variable, as the CLI's does at start; at the
+  // first request it was a "network error" retried with backoff until the retries ran out
+  if (!given && URL.canParse(opts.baseUrl)) resolveProxy(new URL(opts.baseUrl), { env: process.env });
   const provider = await providerFor({
     apiKeySetting: "createProvider's apiKey",
     baseUrlSetting: "createProvider's baseUrl",
@@ -288,7 +293,7 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
       (refuses(name) && Array.isArray(tools) ? tools.find((t) => t.name === name) : undefined),
     output,
     cwd,
-    pathOf: (path) => callTarget(callPath(path, cwd, homedir())),
+    pathOf: (path) => callTarget(callPath(path, cwd, homedir()), options.permission !== undefined),
     system: () => system,
     permission: options.permission ?? (() => undefined),
     taskNote: () => undefined,

@@ -229,7 +229,7 @@ export async function assemble(
       (live.configured.refused(name) ? live.configured.tools.find((t) => t.name === name) : undefined),
     output,
     cwd,
-    pathOf: (path) => callTarget(pathOf(path)), // an edit through a link and one through its target: one file, run in call order
+    pathOf: (path) => callTarget(pathOf(path), listsSet(live.config.settings.permission)), // an edit through a link and one through its target: one file, run in call order
     system: prompt.system,
     permission: (tool, a) => live.configured.check(tool, a),
     taskNote: () => readTaskNote(here.root),

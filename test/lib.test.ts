@@ -212,3 +212,19 @@ test("a program with a proxy set in its environment still reaches a model on thi
     else process.env.HTTP_PROXY = before;
   }
 });
+
+test("a proxy in the environment that hey cannot use fails createProvider, naming the variable, where the run retried it as a network error", async () => {
+  const before = process.env.HTTPS_PROXY;
+  process.env.HTTPS_PROXY = "not a url";
+  try {
+    await expect(createProvider({ protocol: "openai", baseUrl: "https://api.example.invalid/v1", model: "m", apiKey: "k" })).rejects.toThrow(
+      'HTTPS_PROXY: invalid proxy URL "not a url"',
+    );
+    // a fetch of the program's own does its own routing; this machine is always direct
+    await createProvider({ protocol: "openai", baseUrl: "https://api.example.invalid/v1", model: "m", apiKey: "k", fetch: (i, init) => fetch(i, init) });
+    await createProvider({ protocol: "openai", baseUrl: `${server.url}/v1`, model: "m" });
+  } finally {
+    if (before === undefined) delete process.env.HTTPS_PROXY;
+    else process.env.HTTPS_PROXY = before;
+  }
+});

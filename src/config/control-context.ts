@@ -53,6 +53,13 @@ export function controlContext(place: { cwd: string; home: string; controls: rea
       }
     },
     packageScripts,
+    realDir: (dir) => {
+      try {
+        return realTargetBounded(dir);
+      } catch (e) {
+        return { unknown: (e as Error).message }; // it did not answer in time
+      }
+    },
   };
   return { target, control };
 }

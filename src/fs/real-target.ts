@@ -17,16 +17,18 @@ export const realTargetBounded = boundedReal;
 
 /**
  * The file a tool call's absolute path names, so that calls on one file (through a link and through
- * its target) run in call order: realTarget — within the deadline once the permission checks run a
- * thread for reads (without a permission list, none is started for this alone) — or undefined when it does not
+ * its target) run in call order: realTarget — within the deadline when there is a permission list
+ * (`guarded`) or its checks run a thread for reads (without one, none is started for this alone) — or undefined when it does not
  * answer (kernel/tool-calls.ts then orders the call with every file call around it: taken as
  * written, a link's call and its target's would run side by side). The tool meets the hung mount
  * itself, off hey's main thread.
  */
-export function callTarget(abs: string): string | undefined {
-  // a thread for reads costs ~9 MB: only a permission list's checks start one, and until they have,
-  // the order is looked up here, as the file tools look up their paths
-  if (!readerStarted()) return realTarget(abs);
+export function callTarget(abs: string, guarded = false): string | undefined {
+  // a thread for reads costs ~9 MB: only a permission list's checks start one (`guarded`: there is a
+  // list), and without one the order is looked up here, as the file tools look up their paths; with
+  // one, the first turn's calls are ordered before any check has run, and a hung mount's path would
+  // freeze hey here (no Ctrl-C) where its check would have been refused in time
+  if (!guarded && !readerStarted()) return realTarget(abs);
   try {
     return boundedReal(abs);
   } catch {

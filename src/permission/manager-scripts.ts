@@ -27,13 +27,15 @@ const ITSELF: Runs = { names: [], itself: true };
 
 /**
  * pnpm's commands that install: install, add, remove, update, dedupe, prune, link, unlink, rebuild,
- * ci, deploy (pnpm 10 ran the package's lifecycle for `pnpm i`, `update`, `dedupe`, `prune`, `link
+ * ci, deploy, patch-commit, patch-remove (pnpm 10 ran the package's lifecycle for `pnpm i`, `update`, `dedupe`, `prune`, `link
  * DIR` and `rebuild`; `pnpm add`/`remove` in a workspace run them, pnpm 12's changelog: "whenever
  * the command mutates it at all"). pnpm 12 runs a script named rebuild, rb or deploy over its own.
  */
 const PNPM_INSTALLS: Record<string, boolean> = {
   ...Object.fromEntries(["install", "i", "add", "remove", "rm", "uninstall", "un", "uni", "update", "up", "upgrade", "dedupe", "prune"].map((c) => [c, false])),
   ...Object.fromEntries(["link", "ln", "unlink", "dislink", "ci", "clean-install", "ic", "install-clean"].map((c) => [c, false])),
+  // pnpm 12's patch-commit and patch-remove end in an install (they ran preinstall…prepare)
+  ...Object.fromEntries(["patch-commit", "patch-remove"].map((c) => [c, false])),
   ...Object.fromEntries(["rebuild", "rb", "deploy"].map((c) => [c, true])),
 };
 /** pnpm's commands that run no script in pnpm 10 and 12 (pnpm 10 runs `pnpm sbom`, `pnpm lane`… as scripts: not its commands there). */
@@ -62,8 +64,6 @@ const PNPM_NONE = new Set([
   "setup",
   "self-update",
   "patch",
-  "patch-commit",
-  "patch-remove",
   "approve-builds",
   "ignored-builds",
   "view",
@@ -108,7 +108,8 @@ export function pnpmRuns(op: string | undefined): Runs {
  * rebuild`, yarn 4 `yarn upgrade`, as scripts of that name.
  */
 const YARN_INSTALLS: Record<string, boolean> = {
-  ...Object.fromEntries(["install", "add", "remove", "dedupe", "link", "unlink", "unplug"].map((c) => [c, false])),
+  // yarn 1's upgrade-interactive installs the chosen upgrades (its code runs an Install)
+  ...Object.fromEntries(["install", "add", "remove", "dedupe", "link", "unlink", "unplug", "upgrade-interactive"].map((c) => [c, false])),
   ...Object.fromEntries(["up", "upgrade", "rebuild"].map((c) => [c, true])),
 };
 /** yarn's commands that run no script in yarn 1 and 4 (yarn 4 runs `yarn check`, `yarn list`, `yarn outdated`… as scripts; yarn 1 `yarn dlx`). */

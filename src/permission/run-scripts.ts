@@ -92,6 +92,11 @@ const CHECKS_OUT = new Set([
 /** A script `name` whose command line is `text`, of `file` when that is not the package.json where the command runs (a workspace's root). */
 type Script = { name: string; text: string; file?: string };
 
+/** A word of the command after its program and options: `known`, decided now; `value`, it follows an option that may take it as its value. */
+type Op = { text: string; known: boolean; value: boolean };
+/** Options known to take no value: the word after them is the command (`pnpm --silent install`). */
+const SAYS_NO_VALUE = /^(-s|--silent|--verbose|--json|--offline|--prefer-offline|--frozen-lockfile|-P|--dev|-D|-g|--global|--no-.*)$/;
+
 /** `--version` or `--help`: a bare `yarn --version` prints, where a bare `yarn` installs. */
 const informs = (w: Word) => decided(w) && /^(-v|--version|-h|--help)$/.test(w.text);
 
@@ -138,10 +143,13 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   let away = false;
   let unsaid = false;
   let skips = false;
-  const ops: { text: string; known: boolean }[] = [];
+  const ops: Op[] = [];
+  let valued = false; // the word before was an option that may take the next word as its value
   for (let i = 1; i < seg.words.length; i++) {
     const w = seg.words[i]!;
-    if (!decided(w)) ops.push({ text: "", known: false });
+    const value = valued;
+    valued = false;
+    if (!decided(w)) ops.push({ text: "", known: false, value });
     else if (w.text === "--")
       break; // what follows goes to the script
     else if (DIR_OPTION.test(w.text)) {
@@ -149,6 +157,11 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
       const value = m[2] ? { text: m[3]!, known: true } : seg.words[i + 1] && { text: seg.words[++i]!.text, known: decided(seg.words[i]!) };
       if (value?.known) under = value.text;
       else away = true; // a directory known only at run time
+    } else if (/^-C[^=]/.test(w.text))
+      under = w.text.slice(2); // pnpm's and npm's `-Cpackages/web`
+    else if (/^(--ignore-scripts=false|--no-ignore-scripts)$/.test(w.text)) {
+      ignore = false; // the last word said wins (npm, pnpm: `--ignore-scripts --no-ignore-scripts` ran them)
+      skips = false;
     } else if (WORKSPACE.test(w.text)) {
       workspace = true;
       // the package named (`npm -w web`, `pnpm --filter web`) is not a script's name
@@ -165,7 +178,8 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
       const next = w.text.includes("=") ? undefined : seg.words[i + 1];
       skips = !next || (decided(next) && next.text !== "false");
       if (next && decided(next) && /^(true|false)$/.test(next.text)) i++;
-    } else if (!w.text.startsWith("-")) ops.push({ text: w.text, known: true });
+    } else if (!w.text.startsWith("-")) ops.push({ text: w.text, known: true, value });
+    else valued = !w.text.includes("=") && !SAYS_NO_VALUE.test(w.text);
   }
   // the script's name: after `run` (an option's value may stand before it), npm's lifecycle commands, or yarn's, pnpm's and bun's `NAME`
   const names = new Set<string>();
@@ -173,6 +187,35 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   ops.forEach((op, j) => {
     if (op.known && RUN.has(op.text) && ops[j + 1]) ops[j + 1]!.known ? names.add(ops[j + 1]!.text) : (any = true);
   });
+  // `yarn --network-timeout 1000 install`, `pnpm --reporter silent test`: a word after an option may be
+  // its value or the command (hey does not know every option's type), so what either command runs is read
+  const exact = new Set<string>();
+  let workspaces = false;
+  for (let at = 0; at === 0 || ops[at - 1]?.value; at++) {
+    const read = commandRuns(manager, ops.slice(at), ignore, skips, seg.words.some(informs));
+    for (const n of read.names) names.add(n);
+    for (const n of read.exact) exact.add(n);
+    any ||= read.any;
+    workspaces ||= (workspace || read.workspace) && (manager === "pnpm" || !read.runsNone);
+  }
+  if (!names.size && !exact.size && !any) return [];
+  if (away) return { unknown: AWAY };
+  // (pnpm 12's `pnpm -r exec` installs the workspace first: its packages' lifecycle scripts)
+  if (workspaces) return { unknown: "it runs the scripts of a workspace's packages, whose package.json hey does not read" };
+  const wanted = [...[...names].flatMap((n) => (ignore ? [n] : [`pre${n}`, n, `post${n}`])), ...exact];
+  // pnpm 10 and 12 and yarn 4 installing in a workspace's package ran the workspace root's lifecycle scripts too
+  const rootward = (manager === "pnpm" || manager === "yarn") && (any || exact.has("preinstall")) ? INSTALLING : [];
+  return readScripts(disk!, under, any ? undefined : wanted, seg, rootward);
+}
+
+/**
+ * What the command `ops` (its first word the command) runs: the scripts `names` (with their pre
+ * and post), the `exact` ones, `any` script, whether it is yarn's `workspace(s)` and whether it is
+ * one of the commands that run no script of the packages.
+ */
+function commandRuns(manager: string, ops: Op[], ignore: boolean, skips: boolean, informing: boolean) {
+  const names = new Set<string>();
+  let any = false;
   const lifecycle = ops[0]?.known && manager === "npm" && Object.hasOwn(LIFECYCLE, ops[0].text) ? LIFECYCLE[ops[0].text]! : [];
   // npm's `--ignore-scripts`: of its lifecycle, only the script a command names (`npm test`; `npm it` installs, then tests)
   for (const n of ignore ? lifecycle.filter((n) => n === "test" || NAMES_ITS_SCRIPT.has(ops[0]!.text)) : lifecycle) names.add(n);
@@ -182,19 +225,11 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   // pnpm's, yarn's and bun's own commands: the lifecycle scripts they run, or the script of their name (manager-scripts.ts)
   const [op, next] = ops.map((o) => (o.known ? o.text : undefined));
   const runs: Runs | undefined =
-    manager === "pnpm" ? pnpmRuns(op) : manager === "yarn" ? yarnRuns(op, next, seg.words.some(informs)) : manager === "bun" ? bunRuns(op) : undefined;
+    manager === "pnpm" ? pnpmRuns(op) : manager === "yarn" ? yarnRuns(op, next, informing) : manager === "bun" ? bunRuns(op) : undefined;
   const exact = new Set([...(runs?.names ?? []), ...(skips ? [] : (runs?.lifecycle ?? []))]);
   if (ops[0] && runs && !(ops[0].known && RUN.has(ops[0].text))) ops[0].known ? runs.itself && names.add(ops[0].text) : (any = true);
-  if (manager === "yarn" && ops[0]?.known && /^workspaces?$/.test(ops[0].text)) workspace = true;
-  if (!names.size && !exact.size && !any) return [];
-  if (away) return { unknown: AWAY };
-  // (pnpm 12's `pnpm -r exec` installs the workspace first: its packages' lifecycle scripts)
-  if (workspace && (manager === "pnpm" || !(ops[0]?.known && RUNS_NONE.has(ops[0].text))))
-    return { unknown: "it runs the scripts of a workspace's packages, whose package.json hey does not read" };
-  const wanted = [...[...names].flatMap((n) => (ignore ? [n] : [`pre${n}`, n, `post${n}`])), ...exact];
-  // pnpm 10 and 12 and yarn 4 installing in a workspace's package ran the workspace root's lifecycle scripts too
-  const rootward = (manager === "pnpm" || manager === "yarn") && (any || exact.has("preinstall")) ? INSTALLING : [];
-  return readScripts(disk!, under, any ? undefined : wanted, seg, rootward);
+  const workspace = manager === "yarn" && !!ops[0]?.known && /^workspaces?$/.test(ops[0].text);
+  return { names, exact, any, workspace, runsNone: !!ops[0]?.known && RUNS_NONE.has(ops[0].text) };
 }
 
 /** The scripts `names` (undefined: all) of the package.json where the command runs, or `under` it, and the scripts `rootward` of each package.json above it. */
@@ -216,17 +251,24 @@ function readScripts(
   const dirs = abs !== undefined ? [abs] : directories(disk.segments, control, f)?.map((d) => (at === undefined ? d : f.join(d, at)));
   if (!dirs) return { unknown: AWAY }; // `cd "$D" && npm run release`
   const out: Script[] = [];
+  const seen = new Set<string>(); // the directories above already read
   for (const dir of dirs) {
     const scripts = control.packageScripts!(dir);
     if (typeof scripts === "string") return { unknown: scripts };
     const wanted = names === undefined ? Object.keys(scripts ?? {}) : [...new Set(names)];
     for (const name of wanted) if (scripts && Object.hasOwn(scripts, name)) out.push({ name, text: scripts[name]! });
-    // the directories above, up to the root: which one is the workspace's root is not looked for
-    for (let at = dir, up = f.normalize(f.join(dir, "..")); rootward.length && up !== at; at = up, up = f.normalize(f.join(up, ".."))) {
-      const above = control.packageScripts!(up);
-      if (typeof above === "string") return { unknown: above };
-      for (const name of rootward) if (above && Object.hasOwn(above, name)) out.push({ name, text: above[name]!, file: f.join(up, "package.json") });
-    }
+    if (!rootward.length) continue;
+    // the directories above, up to the root: which one is the workspace's root is not looked for;
+    // above the directory as written and above where its links lead (pnpm and yarn look from there)
+    const real = control.realDir?.(dir) ?? dir;
+    if (typeof real !== "string") return real;
+    for (const from of new Set([dir, f.normalize(real)]))
+      for (let at = from, up = f.normalize(f.join(from, "..")); up !== at && !seen.has(up); at = up, up = f.normalize(f.join(up, ".."))) {
+        seen.add(up);
+        const above = control.packageScripts!(up);
+        if (typeof above === "string") return { unknown: above };
+        for (const name of rootward) if (above && Object.hasOwn(above, name)) out.push({ name, text: above[name]!, file: f.join(up, "package.json") });
+      }
   }
   return out;
 }

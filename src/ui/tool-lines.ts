@@ -107,8 +107,9 @@ export function resultStatus(name: string, ok: boolean, output: string, argsJson
   const good = (text: string, diff: string[] = []): ResultStatus => ({ ok: true, text: cut(text), diff, preview: [] });
   // the kernel's result for a call the turn's interrupt cut short or never ran (a batch's later calls): why is the turn's own line, next
   if (!ok && CUT_SHORT.test(output)) return bad("stopped");
-  // a call the rules refused ran nothing: their words, not a command's "failed"
-  if (!ok && output.startsWith(BLOCKED_PREFIX)) return bad(firstLine(output));
+  // a call the rules refused ran nothing: their words (one line), not a command's "failed"; a
+  // command that ran has its exit code under what it printed, so printing their words reads as failed
+  if (!ok && output.startsWith(BLOCKED_PREFIX) && !output.includes("\n")) return bad(output);
   if (name === TOOL.bash) return bashStatus(ok, output);
   if (!ok) return bad(firstLine(output) || "failed");
   switch (name) {

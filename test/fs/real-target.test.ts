@@ -71,6 +71,18 @@ test("callTarget (the order of tool calls on one file) does not wait on a path t
   }
 });
 
+test("with a permission list the first turn's calls, ordered before any check has run, do not wait on a path that does not answer", () => {
+  setWorkerSource(workerSource(`(req) => { if (req.path.includes("/hung")) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); }`), 300);
+  try {
+    expect(readerStarted()).toBe(false); // no check has run yet
+    expect(callTarget(at("hung", "x"), true)).toBeUndefined(); // on a hung mount, looked up here, hey would freeze
+    expect(stuckReads()).toBe(1);
+    expect(callTarget(at("proj", "cfglink"), true)).toBe(at("conf", "hey", "config.toml"));
+  } finally {
+    setWorkerSource(undefined);
+  }
+});
+
 test("without a permission list no thread for reads is started for the order of calls alone (it costs ~9 MB of a short task's ~50)", () => {
   setWorkerSource(undefined); // as at start-up: none started
   expect(callTarget(at("proj", "cfglink"))).toBe(at("conf", "hey", "config.toml"));

@@ -5,7 +5,7 @@
 // known only at run time could be any script; a package.json the same command may replace first
 // cannot be read ahead. Scripts that run nothing denied still run.
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { permissionCheck } from "../../src/wire.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -54,6 +54,8 @@ writeFileSync(
 // a workspace's package: pnpm and yarn 4 installing there run the workspace root's lifecycle scripts too
 mkdirSync(join(project, "packages", "web"), { recursive: true });
 writeFileSync(join(project, "packages", "web", "package.json"), JSON.stringify({ name: "web", scripts: { build: "vite build" } }));
+// a link to the workspace's package from outside it: pnpm and yarn look above where it leads
+symlinkSync(join(project, "packages", "web"), join(root, "web-link"));
 const place = { cwd: project, home, controls: [join(home, ".config", "hey", "config.toml")] };
 const under = (entry: string) => permissionCheck({ allow: [], deny: [`bash: ${entry}`], narrow: [] }, "sh", place);
 
@@ -171,6 +173,24 @@ test.each([
   ["husky *", "cd packages/web && pnpm add left-pad", "runs package.json's script `prepare` (`husky`)"], // the cd may fail: both are read
   ["husky *", "pnpm -C packages/web test", "/project/package.json's script `prepare` (`husky`)"],
   ["husky *", "yarn --cwd packages/web install", "/project/package.json's script `prepare` (`husky`)"],
+  // an option's value before the command (yarn 1, pnpm 12 and npm ran the command after it)
+  ["husky *", "yarn --network-timeout 1000 install", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "yarn --mutex network add left-pad", "runs package.json's script `prepare` (`husky`)"],
+  ["bun test *", "pnpm --reporter silent test", "runs package.json's script `test` (`bun test`)"],
+  ["bun test *", "npm --loglevel silent test", "runs package.json's script `test` (`bun test`)"],
+  ["husky *", "npm --loglevel silent install", "runs package.json's script `prepare` (`husky`)"],
+  // the last --ignore-scripts said wins (npm and pnpm ran the scripts)
+  ["husky *", "pnpm install --ignore-scripts --no-ignore-scripts", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "pnpm add left-pad --ignore-scripts --ignore-scripts=false", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "npm ci --ignore-scripts --ignore-scripts=false", "runs package.json's script `prepare` (`husky`)"],
+  // a workspace's package reached through a link: pnpm 12 ran the root's lifecycle (it looks above the real directory)
+  ["husky *", `pnpm --dir ${root}/web-link add left-pad`, "/project/package.json's script `prepare` (`husky`)"],
+  // pnpm's patch-commit and patch-remove install after changing the patches
+  ["husky *", "pnpm patch-commit /tmp/edit-dep", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "pnpm patch-remove left-pad", "runs package.json's script `prepare` (`husky`)"],
+  ["husky *", "yarn upgrade-interactive --latest", "runs package.json's script `prepare` (`husky`)"],
+  // pnpm's -C with its directory in the same word runs there
+  ["vite *", "pnpm -Cpackages/web build", "runs package.json's script `build` (`vite build`)"],
 ])("deny %j refuses %j", (entry, command, names) => {
   expect(under(entry)("bash", { command })).toContain(names);
 });
@@ -225,6 +245,9 @@ test.each([
   ["husky *", "yarn --ignore-scripts"],
   ["husky *", "yarn add left-pad --ignore-scripts=true"],
   ["husky *", "pnpm pack --ignore-scripts"],
+  // an option known to take no value: the word after it is the command
+  ["husky *", "yarn --silent why left-pad"],
+  ["husky *", "yarn --frozen-lockfile why left-pad"],
   ["husky *", "pnpm it --ignore-scripts"],
   ["husky *", "cd packages/web && pnpm add left-pad --ignore-scripts"],
   ["husky *", "cd packages/web && yarn build"],

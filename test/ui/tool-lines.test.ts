@@ -127,6 +127,9 @@ test("a bash result shows the last lines the command printed; a failure its erro
   // in the rules' words, as a refused file tool says it (it read "failed: blocked by …", as if the command had run)
   expect(refused.text).toBe("blocked by permission rules: `npm pub` matches deny entry `bash: npm publish *`");
   expect(refused.preview).toEqual([]);
+  // a command that ran and printed the rules' words is not shown as refused: it ran
+  const ran = resultStatus("bash", false, "blocked by permission rules: nothing ran\nremoved 3 files\n[exit code 1]");
+  expect(ran.text).toBe("exit 1: blocked by permission rules: nothing ran");
   const oneError = resultStatus("bash", false, "[stderr]\nerror: src refspec main does not match any\n[exit code 1]");
   expect(oneError).toMatchObject({ text: "exit 1: error: src refspec main does not match any", preview: [] });
   // a test runner that reports on stdout: its error lines first, then how the output ended
