@@ -84,16 +84,12 @@ export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServe
   const settings = servers.map((s): McpServerSettings => ({ ...defaults, ...s, at: `the server ${s.name}` }));
   const cacheDir = opts.cacheDir ?? embeddedDirs().cache;
   const warn = opts.warn ?? (() => {});
+  // one for every connect of these servers: a SOCKS5 route's loopback bridge is started once, not at each reconnect
+  const fetchImpl = opts.fetch ? bunFetch(opts.fetch) : defaultFetch();
   const manager = createMcpManager(
     { servers: settings, startupWaitMs: opts.startupWaitMs ?? resolveTable(SECTIONS.mcp, undefined).startupWaitMs, off: false },
     {
-      connect: async (s, hooks, signal) =>
-        (await import("./mcp/client.ts")).connectServer(
-          s,
-          hooks,
-          { version: pkg.version, env, fetch: opts.fetch ? bunFetch(opts.fetch) : defaultFetch() },
-          signal,
-        ),
+      connect: async (s, hooks, signal) => (await import("./mcp/client.ts")).connectServer(s, hooks, { version: pkg.version, env, fetch: fetchImpl }, signal),
       store: createToolStore(cacheDir),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => {
