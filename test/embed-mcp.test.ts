@@ -7,6 +7,7 @@ import { tempDir } from "./helpers/e2e.ts";
 import { BUN, FAKE_SERVER } from "./helpers/mcp.ts";
 import { startModelServer } from "./helpers/model-server.ts";
 import { until } from "./helpers/wait.ts";
+import { alive } from "./helpers/processes.ts";
 
 const dir = tempDir("hey-embed-mcp-");
 afterAll(() => dir.remove());
@@ -74,15 +75,6 @@ console.log(JSON.stringify(await nap.run({ ms: 1000 }, { signal: new AbortContro
     run.kill("SIGKILL");
   }
 });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 test("given createMcp's servers, an agent's call to a tool whose server is still starting waits for it and runs, instead of 'unknown tool'", async () => {
   const mcp = createMcp([{ name: "slow", command: BUN, args: [FAKE_SERVER, "slow-start", "1500"] }], {

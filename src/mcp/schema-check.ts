@@ -3,26 +3,9 @@
 // of type "integr", `required: "path"` — so one server's slip would fail every request, every
 // turn, until the server was removed. Such a tool is left out instead, and said (offer.ts). The
 // check covers the keywords whose values have a fixed shape, not the whole meta-schema. Pure.
+import { LIST, MAP, ONE } from "../providers/tool-schema.ts";
 
 const TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
-/** Keywords whose value is one schema. */
-const ONE = [
-  "additionalProperties",
-  "items",
-  "not",
-  "contains",
-  "if",
-  "then",
-  "else",
-  "propertyNames",
-  "additionalItems",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-];
-/** Keywords whose value is a list of schemas. */
-const LIST = ["anyOf", "oneOf", "allOf", "prefixItems", "items"];
-/** Keywords whose value maps names to schemas. */
-const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 /** Schemas nested deeper than this are not looked into (no model's tool needs it). */
 const MAX_DEPTH = 64;
 

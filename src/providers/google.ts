@@ -14,13 +14,14 @@ import type {
   Part,
   ThinkingLevel,
 } from "@google/genai";
-import { emptyUsage, newId, parseArguments, type ContentBlock, type Message, type StopReason, type ToolCall, type Usage } from "../kernel/ir.ts";
+import { newId, parseArguments, type ContentBlock, type Message, type ToolCall } from "../kernel/ir.ts";
 import { ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../kernel/provider.ts";
 import { asObject, errorContextOf, FOREIGN_CALL_SIGNATURE, requestBasics, sentSchema, toolText, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { geminiEffort, geminiGeneration } from "./effort.ts";
 import { toProviderError } from "./google-errors.ts";
 import { fromGeminiName, geminiName } from "./gemini-names.ts";
+import { RETRIED_FINISH, toStop, toUsage } from "./google-finish.ts";
 import { applyPartialArg } from "./partial-args.ts";
 import { guardedStream } from "./stream-guard.ts";
 
@@ -301,38 +302,6 @@ function toToolCall(model: string, cut: OpenCall | undefined, tools: readonly st
     if (data.thoughtSignature || data.id) call.opaque = { protocol: "google", model, data };
     return call;
   };
-}
-
-function toUsage(u: GenerateContentResponseUsageMetadata | undefined): Usage {
-  if (!u) return emptyUsage();
-  const thoughts = u.thoughtsTokenCount ?? 0;
-  return {
-    input: (u.promptTokenCount ?? 0) + (u.toolUsePromptTokenCount ?? 0),
-    output: (u.candidatesTokenCount ?? 0) + thoughts,
-    cacheRead: u.cachedContentTokenCount ?? 0,
-    cacheWrite: 0,
-    reasoning: thoughts,
-  };
-}
-
-/** finishReasons of a malformed call (MALFORMED_FUNCTION_CALL: one that "can't be parsed", in the SDK's FinishReason), retried like a broken stream. */
-const RETRIED_FINISH = new Set(["MALFORMED_FUNCTION_CALL"]);
-
-function toStop(finish: string, calledTools: boolean): StopReason {
-  switch (finish) {
-    case "STOP":
-      return calledTools ? "tool_calls" : "stop";
-    case "MAX_TOKENS":
-      return "length";
-    case "SAFETY":
-    case "RECITATION":
-    case "PROHIBITED_CONTENT":
-    case "BLOCKLIST":
-    case "SPII":
-      return "refusal";
-    default:
-      return "other";
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -32,8 +32,8 @@ type Schema = Record<string, unknown>;
 const COMBINATORS = ["allOf", "anyOf", "oneOf"] as const;
 /** The protocols that refuse an array schema without `items`. */
 const NEEDS_ITEMS: ReadonlySet<Protocol> = new Set<Protocol>(["openai", "responses", "google"]);
-/** Keywords whose value is one schema. */
-const ONE = [
+/** JSON Schema's keywords whose value is one schema (also what mcp/schema-check.ts looks into). */
+export const ONE = [
   "items",
   "additionalProperties",
   "not",
@@ -47,9 +47,9 @@ const ONE = [
   "unevaluatedProperties",
 ];
 /** Keywords whose value is a list of schemas. */
-const LIST = ["items", "prefixItems", ...COMBINATORS];
+export const LIST = ["items", "prefixItems", ...COMBINATORS];
 /** Keywords whose value maps names to schemas. */
-const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+export const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 /** Keywords whose value is a schema or a list of them, and those that map names to schemas, for inlineRefs. */
 const SUBSCHEMAS = new Set([...ONE, ...LIST]);
 const MAPS = new Set(["properties", "patternProperties", "dependentSchemas"]);

@@ -13,6 +13,7 @@ import { lastUserText, reloadNoteOf, startModelServer, systemOf, textOf, type Mo
 import { startTerm, type Term } from "../helpers/tmux.ts";
 import { until } from "../helpers/wait.ts";
 import { ALL, flat, lastLine, say } from "./repl-helpers.ts";
+import { alive } from "../helpers/processes.ts";
 
 setDefaultTimeout(120_000); // the first test may build dist/hey
 
@@ -44,14 +45,6 @@ async function openRepl(cwd: string): Promise<Term> {
   terminals.push(term);
   return term;
 }
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 test("an untrusted project, from a subdirectory: the skill's absence is explained, /trust then /reload loads it, and the next request says so", async () => {
   const repo = join(realpathSync(projects.path), "repo");

@@ -25,3 +25,13 @@ export async function waitForGroup(m: string, timeoutMs?: number): Promise<numbe
 export function killMarked(markers: string[]): void {
   for (const m of markers) for (const p of withMarker(m)) process.kill(p.pid, "SIGKILL");
 }
+
+/** Whether the process `pid` still exists (signal 0: nothing is sent). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -9,6 +9,7 @@ import { BUN, FAKE_SERVER, serverSettings, testManager, type TestManager } from 
 import { defaultSettingsForTest } from "../helpers/settings.ts";
 import { formatStatus } from "../../src/mcp/status.ts";
 import { until } from "../helpers/wait.ts";
+import { alive } from "../helpers/processes.ts";
 
 setDefaultTimeout(60_000);
 
@@ -110,14 +111,6 @@ const existsLog = (name: string) => {
     return false;
   }
 };
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 test("/reload brings a server that stopped twice back: an unchanged table whose server is not running starts again", async () => {
   const flaky = fake("flaky", ["crash-after-call", "flaky"]);

@@ -11,6 +11,7 @@ import { tempDir } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER, serverSettings, testManager, type TestManager } from "../helpers/mcp.ts";
 import { defaultSettingsForTest } from "../helpers/settings.ts";
 import { until } from "../helpers/wait.ts";
+import { alive } from "../helpers/processes.ts";
 
 setDefaultTimeout(60_000);
 
@@ -43,14 +44,6 @@ async function reload(m: TestManager, servers: McpServerSettings[]) {
   const applied = (await staged.apply()) as Applied;
   return { checked: staged.changes, ...applied };
 }
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 test("an unchanged server keeps its process; a new one starts; a removed one closes", async () => {
   const keep = fake("keep", ["ok", "keep", "echo"]);

@@ -8,18 +8,10 @@ import { join } from "node:path";
 import { childEnv, StdioTransport } from "../../src/mcp/stdio.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { until } from "../helpers/wait.ts";
+import { alive } from "../helpers/processes.ts";
 
 const dir = tempDir("hey-leftovers-");
 afterAll(() => dir.remove());
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 test("a server that exits before answering, leaving a process on its stdout: closed at once, its leftover ended", async () => {
   const server = join(dir.path, "server.sh");
