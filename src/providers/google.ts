@@ -20,7 +20,7 @@ import { asObject, errorContextOf, FOREIGN_CALL_SIGNATURE, requestBasics, sentSc
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { geminiEffort, geminiGeneration } from "./effort.ts";
 import { toProviderError } from "./google-errors.ts";
-import { fromGeminiName, geminiName } from "./gemini-names.ts";
+import { type GeminiNames, geminiNames } from "./gemini-names.ts";
 import { RETRIED_FINISH, toStop, toUsage } from "./google-finish.ts";
 import { applyPartialArg } from "./partial-args.ts";
 import { guardedStream } from "./stream-guard.ts";
@@ -69,13 +69,14 @@ export interface RequestOptions extends RequestBasics {
  */
 export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateContentParameters {
   const contents: Content[] = [];
+  const names = geminiNames(req.tools.map((t) => t.name));
   let calls: ToolCall[] = []; // of the latest assistant message, whose results follow it
   let results: Message[] = [];
   const flush = () => {
     if (results.length === 0) return;
     const order = (r: Message) => calls.findIndex((c) => c.id === r.toolCallId);
     results.sort((a, b) => order(a) - order(b));
-    contents.push({ role: "user", parts: results.map((r) => functionResponse(r, calls, opts.model)) });
+    contents.push({ role: "user", parts: results.map((r) => functionResponse(r, calls, opts.model, names)) });
     results = [];
   };
   for (const m of req.messages) {
@@ -86,7 +87,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateCont
     flush();
     if (m.role === "assistant") {
       calls = m.toolCalls ?? [];
-      const parts = replayParts(m, opts.model) ?? rebuildParts(m, opts.model);
+      const parts = replayParts(m, opts.model) ?? rebuildParts(m, opts.model, names);
       if (parts.length > 0) contents.push({ role: "model", parts });
     } else {
       // Gemini has no system role inside `contents`: a mid-conversation system note is user text.
@@ -111,7 +112,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateCont
     config.tools = [
       {
         functionDeclarations: req.tools.map((t) => ({
-          name: geminiName(t.name),
+          name: names.toWire(t.name),
           description: t.description,
           parametersJsonSchema: sentSchema(t.parameters, "google"),
         })),
@@ -148,11 +149,11 @@ function replayParts(m: Message, model: string): Part[] | undefined {
  * Gemini 3 answers 400 "Function call is missing a thought_signature" to a step whose first call has
  * none (ai.google.dev/gemini-api/docs/thought-signatures), as another model's calls do after /model.
  */
-function rebuildParts(m: Message, model: string): Part[] {
+function rebuildParts(m: Message, model: string, names: GeminiNames): Part[] {
   const parts: Part[] = m.content.flatMap((p): Part[] => (p.type === "text" && p.text ? [{ text: p.text }] : []));
   for (const [i, c] of (m.toolCalls ?? []).entries()) {
     const data = callData(c, model);
-    const call: FunctionCall = { name: geminiName(c.name), args: parseArguments(c.arguments) ?? {} };
+    const call: FunctionCall = { name: names.toWire(c.name), args: parseArguments(c.arguments) ?? {} };
     if (data.id) call.id = data.id;
     const signature = data.thoughtSignature ?? (i === 0 && geminiGeneration(model) >= 3 ? FOREIGN_CALL_SIGNATURE : undefined);
     parts.push({ functionCall: call, ...(signature ? { thoughtSignature: signature } : {}) });
@@ -169,14 +170,14 @@ function callData(c: ToolCall | undefined, model: string): CallData {
   };
 }
 
-function functionResponse(r: Message, calls: ToolCall[], model: string): Part {
+function functionResponse(r: Message, calls: ToolCall[], model: string, names: GeminiNames): Part {
   const call = calls.find((c) => c.id === r.toolCallId);
   const text = toolText(r.content);
   const id = callData(call, model).id;
   return {
     functionResponse: {
       ...(id ? { id } : {}),
-      name: geminiName(r.toolName ?? call?.name ?? ""),
+      name: names.toWire(r.toolName ?? call?.name ?? ""),
       response: r.isError ? { error: text } : { output: text },
     },
   };
@@ -237,7 +238,7 @@ export async function* mapEvents(chunks: AsyncIterable<Chunk>, ctx: { model: str
 
   // A sampling accident, not a verdict on the request: asked again, the model usually gets the call right.
   if (finish !== undefined && RETRIED_FINISH.has(finish)) throw new ProviderError("network", `the model's function call could not be parsed (${finish})`);
-  const toolCalls = calls.map(toToolCall(ctx.model, finish === "MAX_TOKENS" ? open : undefined, ctx.tools ?? []));
+  const toolCalls = calls.map(toToolCall(ctx.model, finish === "MAX_TOKENS" ? open : undefined, geminiNames(ctx.tools ?? [])));
   for (const call of toolCalls) yield { type: "tool_call", call };
 
   const content: ContentBlock[] = [];
@@ -294,11 +295,11 @@ function addCallPart(part: Part, fc: FunctionCall, open: OpenCall | undefined, p
 }
 
 /** `cut`: a call still willContinue when the stream ended (MAX_TOKENS): its JSON is left unclosed, as cut. */
-function toToolCall(model: string, cut: OpenCall | undefined, tools: readonly string[]): (c: OpenCall) => ToolCall {
+function toToolCall(model: string, cut: OpenCall | undefined, names: GeminiNames): (c: OpenCall) => ToolCall {
   return (c) => {
     const data: CallData = { ...(c.signature ? { thoughtSignature: c.signature } : {}), ...(c.id ? { id: c.id } : {}) };
     const args = JSON.stringify(c.args); // no ids on the Gemini API (function-call-thought-signature.sse): matched by name and order
-    const call: ToolCall = { id: c.id ?? `call_${newId()}`, name: fromGeminiName(c.name, tools), arguments: c === cut ? args.slice(0, -1) : args };
+    const call: ToolCall = { id: c.id ?? `call_${newId()}`, name: names.fromWire(c.name), arguments: c === cut ? args.slice(0, -1) : args };
     if (data.thoughtSignature || data.id) call.opaque = { protocol: "google", model, data };
     return call;
   };

@@ -336,6 +336,20 @@ describe("tool names Gemini refuses", () => {
       { role: "user", parts: [{ functionResponse: { name: "_3d_render", response: { output: "done" } } }] },
     ]);
   });
+  test("3d_render beside a tool named _3d_render goes out under a name of its own, and each tool's calls come back to it", async () => {
+    const UNDERSCORED: ToolSpec = { ...RENDER, name: "_3d_render" };
+    const sent = (body: { tools?: unknown }) => (body.tools as { functionDeclarations: { name: string }[] }[])[0]!.functionDeclarations.map((d) => d.name);
+    const first = await send({ messages: [user("render it")], tools: [RENDER, UNDERSCORED] }, {}, called("_3d_render"));
+    expect(sent(first.body)).toEqual(["_2_3d_render", "_3d_render"]);
+    expect(first.reply.toolCalls![0]!.name).toBe("_3d_render");
+    const second = await send({ messages: [user("render it")], tools: [RENDER, UNDERSCORED] }, {}, called("_2_3d_render"));
+    expect(second.reply.toolCalls![0]!.name).toBe("3d_render");
+
+    const rebuilt: Message = { id: "a1", role: "assistant", content: [], toolCalls: [{ id: "c1", name: "3d_render", arguments: "{}" }] };
+    const { body } = await send({ messages: [user("render it"), rebuilt, result({ id: "c1", name: "3d_render" }, "done")], tools: [RENDER, UNDERSCORED] });
+    expect(JSON.stringify(body.contents.slice(1))).toContain('"name":"_2_3d_render"');
+    expect(JSON.stringify(body.contents.slice(1))).not.toContain('"name":"_3d_render"');
+  });
 });
 
 describe("prompt caching", () => {
