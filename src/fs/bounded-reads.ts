@@ -6,8 +6,9 @@
 // "cannot verify" naming the file. The worker it is stuck in is left behind (a thread blocked in
 // the kernel cannot be ended: terminate() frees nothing until the read returns) and a fresh one
 // takes the next read. A stuck worker whose read has answered since (the mount is back) is ended
-// at the next read. While one is stuck, a read of its path, or of one below it, fails at once (no
-// second wait, no second thread); with MAX_STUCK stuck (a thread and ~2.5 MB each), every read
+// at the next read. While one is stuck, a read of its path, of one below it, or of any path on its
+// mount when that is a network or FUSE one (fs/mounts.ts), fails at once (no second wait, no
+// second thread); with MAX_STUCK stuck (a thread and ~2.5 MB each), every read
 // fails at once until one of them answers. Within one check (oneCheck) a read that did not answer
 // makes the check's later reads fail at once: a check waits one deadline at most. ~40 µs a read (a
 // round trip between threads). Where no worker can be made, or until the first one made starts (its
@@ -17,6 +18,7 @@
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { hardLinkBelow, resolveTarget } from "./disk-walks.ts";
+import { mayHang, MOUNTINFO, mountOf, parseMountinfo, type Mount } from "./mounts.ts";
 
 export const DEADLINE_MS = 2000;
 /** Workers left stuck in a read at once, at most: each holds a thread until its read returns. */
@@ -110,13 +112,19 @@ self.onmessage = (e) => {
   }
 };`;
 
-/** A worker and its buffer (one stuck in a read may still write its own); `op`, `since`: the read it is stuck in, and since when. */
-type Reader = { worker: Worker; shared: SharedArrayBuffer; started: boolean; late?: boolean; op?: Op; since?: number };
+/**
+ * A worker and its buffer (one stuck in a read may still write its own); `op`, `since`: the read it
+ * is stuck in, and since when; `mount`: the network or FUSE mount that read's path is on.
+ */
+type Reader = { worker: Worker; shared: SharedArrayBuffer; started: boolean; late?: boolean; op?: Op; since?: number; mount?: Mount };
 
 let current: Reader | undefined;
 let stuck: Reader[] = [];
 let source: string | undefined;
 let deadline = DEADLINE_MS;
+/** Where the mount table is read (tests: a file of their own), and the table as it was when a read last got stuck. */
+let mountinfo = MOUNTINFO;
+let mounts: Mount[] = [];
 let noWorker = false;
 /** Whether a worker has started in this process: then workers work here, and reads never run on hey's own thread. */
 let everStarted = false;
@@ -145,10 +153,11 @@ export function oneCheck<T>(check: () => T): T {
 }
 
 /**
- * The worker's code, replaced by tests (one that never answers stands for a hung mount), and how
- * long a read may take (tests: shorter); undefined: hey's own. Ends every worker there is.
+ * The worker's code, replaced by tests (one that never answers stands for a hung mount), how long
+ * a read may take (tests: shorter) and the mount table read (tests: one of their own); undefined:
+ * hey's own. Ends every worker there is.
  */
-export function setWorkerSource(code: string | undefined, deadlineMs = DEADLINE_MS): void {
+export function setWorkerSource(code: string | undefined, deadlineMs = DEADLINE_MS, mountTable = MOUNTINFO): void {
   for (const r of [current, ...stuck]) r?.worker.terminate();
   current = undefined;
   stuck = [];
@@ -156,6 +165,7 @@ export function setWorkerSource(code: string | undefined, deadlineMs = DEADLINE_
   everStarted = false;
   source = code;
   deadline = deadlineMs;
+  mountinfo = mountTable;
 }
 
 /** Whether a thread for reads has worked in this process (a permission list's checks start one). */
@@ -178,7 +188,10 @@ function reap(): void {
   });
 }
 
-/** Why `path` is not read now, or undefined: a stuck read of it or of a directory above it, or MAX_STUCK reads stuck. */
+/**
+ * Why `path` is not read now, or undefined: a stuck read of it, of a directory above it or of a
+ * path on its network mount, or MAX_STUCK reads stuck.
+ */
 function blocked(path: string): string | undefined {
   const on = stuck.find((r) => r.op!.path === path || (r.op!.op !== "links" && path.startsWith(r.op!.path.replace(/\/?$/, "/"))));
   const secs = (r: Reader) => {
@@ -186,6 +199,9 @@ function blocked(path: string): string | undefined {
     return s < 10 ? s.toFixed(1) : Math.round(s);
   };
   if (on) return `${on.op!.path === path ? "" : `is below ${on.op!.path}, which `}has not answered for ${secs(on)} s (a hung network mount?)`;
+  const point = stuck.some((r) => r.mount) ? mountOf(path, mounts)?.point : undefined;
+  const same = point === undefined ? undefined : stuck.find((r) => r.mount?.point === point);
+  if (same) return `is on ${point} (${same.mount!.type}), where a read of ${same.op!.path} has not answered for ${secs(same)} s (a hung network mount?)`;
   if (stuck.length >= MAX_STUCK)
     return `was not read: ${stuck.length} reads before it have not answered (the first, of ${stuck[0]!.op!.path}, for ${secs(stuck[0]!)} s: a hung network mount?); hey reads again once one answers`;
   return undefined;
@@ -265,13 +281,25 @@ function read(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
   // CPU, not a hung mount: one more deadline before a busy machine's check is refused for nothing
   if (!answeredIn(deadline) && (Atomics.load(ctl, 0) === 0 || !answeredIn(deadline))) {
     // a thread blocked in the kernel cannot be ended; it is kept to be ended once its read returns
-    stuck.push({ ...r, op: req, since: Date.now() });
+    stuck.push({ ...r, op: req, since: Date.now(), ...stuckMount(req) });
     current = undefined;
     if (checking) lost = req.path;
     throw new Hung(req.path, slow);
   }
   const answer = JSON.parse(new TextDecoder().decode(new Uint8Array(r.shared, HEADER, ctl[3]!).slice())) as Answer;
   return { answer, ...(ctl[4]! >= 0 ? { bytes: new Uint8Array(r.shared, HEADER + ANSWER_ROOM, ctl[4]!).slice() } : {}) };
+}
+
+/** The network or FUSE mount the stuck read `req` names a path on (the table read afresh); none for a search below a directory, whose stuck path is not known. */
+function stuckMount(req: Op): { mount?: Mount } {
+  if (req.op === "links") return {};
+  try {
+    mounts = parseMountinfo(fs.readFileSync(mountinfo, "utf8"));
+  } catch {
+    mounts = []; // no such table (not Linux): no mount is known
+  }
+  const mount = mountOf(req.path, mounts);
+  return mount && mayHang(mount.type) ? { mount } : {};
 }
 
 function answered(path: string, r: { answer: Answer }): void {

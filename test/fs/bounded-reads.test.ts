@@ -7,7 +7,7 @@ import { afterAll, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { boundedHead, boundedLstat, setWorkerSource, workerSource } from "../../src/fs/bounded-reads.ts";
+import { boundedHead, boundedLstat, setWorkerSource, stuckReads, workerSource } from "../../src/fs/bounded-reads.ts";
 import { permissionCheck } from "../../src/wire.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
@@ -121,6 +121,42 @@ test("a read its thread has not even taken up by the deadline (a starved CPU, no
   try {
     // before: "cannot verify `npm test`: its package.json did not answer in 0.3 s (a hung network mount?)"
     expect(check("bash: npm publish *", "npm test")).toContain("runs package.json's script `test`");
+  } finally {
+    setWorkerSource(undefined);
+  }
+});
+
+test("once a read on a network mount is stuck, every path on that mount is refused at once, naming it; a local mount's paths and a local mount inside it still wait and read", () => {
+  // the kernel's table as a file of the test's own: nfs (an NFS server gone) and slow (a local disk) hang; nfs/scratch is a local mount inside nfs
+  const nfs = join(root, "nfs");
+  const slow = join(root, "slow dir");
+  const table = join(root, "mountinfo");
+  writeFileSync(
+    table,
+    [
+      "22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw",
+      `40 22 0:50 / ${nfs} rw,relatime shared:20 - nfs4 server:/export rw,vers=4.2`,
+      `41 40 8:2 / ${nfs}/scratch rw,relatime - ext4 /dev/sdb1 rw`,
+      `42 22 8:3 / ${slow.replace(" ", "\\040")} rw,relatime - xfs /dev/sdc1 rw`,
+    ].join("\n") + "\n",
+  );
+  const hangs = `req.path.startsWith(${JSON.stringify(slow)}) || (req.path.startsWith(${JSON.stringify(nfs)}) && !req.path.includes("scratch"))`;
+  setWorkerSource(workerSource(`(req) => { if (${hangs}) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); }`), 200, table);
+  try {
+    expect(() => boundedLstat(join(nfs, "src", "a.ts"))).toThrow("did not answer in 0.2 s");
+    expect(stuckReads()).toBe(1);
+    // before: each path of the mount waited its own 0.2 s and held a thread of its own, until 8 of them refused every read
+    expect(() => boundedLstat(join(nfs, "docs", "b.md"))).toThrow(
+      `${join(nfs, "docs", "b.md")} is on ${nfs} (nfs4), where a read of ${join(nfs, "src", "a.ts")} has not answered for`,
+    );
+    expect(() => boundedLstat(nfs)).toThrow(`is on ${nfs} (nfs4)`);
+    expect(stuckReads()).toBe(1); // refused before it was asked: no second thread left waiting
+    expect(() => boundedLstat(join(nfs, "scratch", "x"))).toThrow(expect.objectContaining({ code: "ENOENT" })); // its own mount, read
+    expect(boundedLstat(join(project, "notes.txt")).kind).toBe("file");
+    // a local disk that is slow is not refused whole: its other paths are read again (each may answer)
+    expect(() => boundedLstat(join(slow, "one"))).toThrow("did not answer in 0.2 s");
+    expect(() => boundedLstat(join(slow, "two"))).toThrow("did not answer in 0.2 s");
+    expect(stuckReads()).toBe(3);
   } finally {
     setWorkerSource(undefined);
   }
