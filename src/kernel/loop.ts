@@ -4,6 +4,7 @@
 // At the turn or token limit the run ends with a hand-off (hand-off.ts). Every dependency is
 // passed in; the loop prints nothing and persists nothing (Outputs do).
 import { handOff } from "./hand-off.ts";
+import { refused } from "./refusal.ts";
 import { runToolCalls } from "./tool-calls.ts";
 import { turnsOf, type LoopDeps, type RunResult } from "./turns.ts";
 import type { Message } from "./ir.ts";
@@ -12,15 +13,6 @@ export type { LoopDeps, RequestContext, RunResult } from "./turns.ts";
 
 /** The `error` event of a run whose answer stopped at the model's output token limit (`done.stop_reason` "length"); a provider that says why otherwise (`done.detail`: the context window) is quoted instead. */
 export const CUT_OFF = "the answer was cut off: the model reached its output token limit";
-
-/**
- * The `error` event of a run whose reply the model or its provider's filter refused (Anthropic
- * "refusal", a Gemini SAFETY stop or blocked prompt, a Responses content_filter), with the
- * provider's words when it gave some. Asking again in the same words is refused again
- * (platform.claude.com/docs/en/test-and-evaluate/strengthen-guardrails/handle-streaming-refusals).
- */
-export const refused = (detail: string | undefined) =>
-  `the model refused to answer${detail ? ` (${detail})` : ""}; rephrase the request, or start a new conversation: asked the same way it is refused again`;
 
 /** The `error` event of a run whose first reply was empty (no tool calls, no text: nothing, or only thinking). */
 export const EMPTY_ANSWER = "the model's answer was empty";

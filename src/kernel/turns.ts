@@ -6,6 +6,7 @@ import { errorText } from "./errors.ts";
 import { addUsage, emptyUsage, newId, textOf, type Effort, type Message, type StopReason, type Usage } from "./ir.ts";
 import { usageCounts, type ErrorKind, type HandOffLimit, type Output, type RunStop } from "./output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "./provider.ts";
+import { refusedAnswer } from "./refusal.ts";
 import { retryDecision, type RetryPolicy } from "./retry.ts";
 import { abortReason, INTERRUPTED, type Tool } from "./tool.ts";
 import { withUniqueCallIds, type PermissionCheck } from "./tool-calls.ts";
@@ -231,19 +232,6 @@ async function streamOnce(request: ModelRequest, deps: LoopDeps, partial: { text
     else if (event.type === "done") return event;
   }
   throw new ProviderError("network", "the model's stream ended without a final message");
-}
-
-/**
- * A refused answer as the history keeps it, and every later request sends it: a marker in place of
- * what came. The words and thinking of a refusal (the start of what the provider's filter stopped,
- * or nothing at all: a Gemini SAFETY stop) sent again with each later request get that request
- * refused too, or rejected as an empty turn
- * (platform.claude.com/docs/en/test-and-evaluate/strengthen-guardrails/handle-streaming-refusals:
- * "reset the conversation context"); the user's message stays, for the next one to rephrase or
- * follow, and the marker tells the model that it was not answered.
- */
-export function refusedAnswer(reply: Message, detail: string | undefined): Message {
-  return { id: reply.id, role: "assistant", content: [{ type: "text", text: `[refused${detail ? ` (${detail})` : ""}: this request was not answered]` }] };
 }
 
 /** The end of an answer the user interrupted, as the session keeps it and every later request sends it. */

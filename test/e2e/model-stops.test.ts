@@ -5,7 +5,7 @@
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { refused } from "../../src/kernel/loop.ts";
+import { refused } from "../../src/kernel/refusal.ts";
 import { runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { anthropicRefusal, textReply } from "../helpers/protocol-streams.ts";

@@ -1,13 +1,14 @@
-// A refused answer (Anthropic stop_reason "refusal", Responses `refusal` content, Gemini SAFETY) is
-// not sent again: the next request (`hey -c`, or the next line of the REPL) carries the user's
-// message and, in place of the refused reply, a marker saying it was not answered. Sent again, the
-// refused words get that request refused too
-// (platform.claude.com/docs/en/test-and-evaluate/strengthen-guardrails/handle-streaming-refusals),
-// and Gemini rejects the empty model turn a SAFETY stop leaves.
+// A refused answer (Anthropic stop_reason "refusal", Responses `refusal` content, Gemini SAFETY) ends
+// the run, and no later request (`hey -c`, or the next line of the REPL) sends the exchange again:
+// not the refused words, not the user's message that drew them. Anthropic: "you must reset the
+// conversation context before continuing … Attempting to continue without resetting will result in
+// continued refusals" (platform.claude.com/docs/en/test-and-evaluate/strengthen-guardrails/handle-streaming-refusals);
+// Gemini rejects the empty model turn a SAFETY stop leaves. The session keeps the exchange, marked.
 import { expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { textOf, type Protocol } from "../../src/kernel/ir.ts";
-import { refusedAnswer } from "../../src/kernel/turns.ts";
+import { refusedAnswer } from "../../src/kernel/refusal.ts";
 import { runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { anthropicRefusal, baseUrlFor, textReply } from "../helpers/protocol-streams.ts";
@@ -59,19 +60,34 @@ const REFUSALS: { protocol: Protocol; reply: () => ReturnType<typeof sseReply>; 
 
 const marker = (detail: string | undefined) => textOf(refusedAnswer({ id: "x", role: "assistant", content: [] }, detail));
 
-test.each(REFUSALS)("$protocol: the next request carries the user's message and a marker, not the refused reply", async ({ protocol, reply, detail }) => {
-  const env = { XDG_STATE_HOME: join(work.path, `state-${protocol}`) };
-  const args = ["--base-url", baseUrlFor(protocol, server.url), "--protocol", protocol, "-m", "m"];
-  server.enqueue(reply());
-  const first = await runHey([...args, "-p", "get me into my router"], { cwd: work.path, env });
-  expect(first.code).toBe(1);
+test.each(REFUSALS)(
+  "$protocol: the next request sends the earlier exchange and the new message, none of the refused one",
+  async ({ protocol, reply, detail }) => {
+    const env = { XDG_STATE_HOME: join(work.path, `state-${protocol}`) };
+    const args = ["--base-url", baseUrlFor(protocol, server.url), "--protocol", protocol, "-m", "m"];
+    server.enqueue(textReply(protocol, "It is a TP-Link."));
+    expect((await runHey([...args, "-p", "which router is this?"], { cwd: work.path, env })).code).toBe(0);
+    server.enqueue(reply());
+    const first = await runHey([...args, "-c", "-p", "get me into my router"], { cwd: work.path, env });
+    expect(first.code).toBe(1);
+    expect(first.stderr.replace(/\s+/g, " ")).toContain("your message is not sent again: say it another way in the next one");
 
-  server.enqueue(textReply(protocol, "Reset it with the button on its back."));
-  const next = await runHey([...args, "-c", "-p", "it is my own router"], { cwd: work.path, env });
-  expect(next).toMatchObject({ code: 0, stdout: "Reset it with the button on its back.\n" });
-  const sent = JSON.stringify(server.requests.at(-1)!.body);
-  expect(sent).toContain("get me into my router");
-  expect(sent).toContain(JSON.stringify(marker(detail)));
-  expect(sent).not.toContain(REFUSED_WORDS);
-  expect(sent).toContain("it is my own router");
-});
+    server.enqueue(textReply(protocol, "Reset it with the button on its back."));
+    const next = await runHey([...args, "-c", "-p", "it is my own router"], { cwd: work.path, env });
+    expect(next).toMatchObject({ code: 0, stdout: "Reset it with the button on its back.\n" });
+    const sent = JSON.stringify(server.requests.at(-1)!.body);
+    expect(sent).toContain("which router is this?");
+    expect(sent).toContain("It is a TP-Link.");
+    expect(sent).not.toContain("get me into my router");
+    expect(sent).not.toContain(JSON.stringify(marker(detail)).slice(1, -1));
+    expect(sent).not.toContain(REFUSED_WORDS);
+    expect(sent).toContain("it is my own router");
+    // the session keeps the exchange, marked: a later `hey -c` shows it
+    const log = readdirSync(join(env.XDG_STATE_HOME, "hey", "sessions"), { recursive: true })
+      .map(String)
+      .find((f) => f.endsWith(".jsonl"))!;
+    const kept = readFileSync(join(env.XDG_STATE_HOME, "hey", "sessions", log), "utf8");
+    expect(kept).toContain("get me into my router");
+    expect(kept).toContain(JSON.stringify(marker(detail)).slice(1, -1));
+  },
+);

@@ -1,7 +1,8 @@
 // The loop driven by a scripted provider: termination, event order, parallel tools, retries.
 import { describe, expect, test } from "bun:test";
 import { MAX_RUN_TOKENS_PROMPT, MAX_TURNS_PROMPT, PLAIN_HAND_OFF_PROMPT } from "../../src/kernel/hand-off.ts";
-import { runLoop, CUT_OFF, EMPTY_ANSWER, refused } from "../../src/kernel/loop.ts";
+import { runLoop, CUT_OFF, EMPTY_ANSWER } from "../../src/kernel/loop.ts";
+import { refused } from "../../src/kernel/refusal.ts";
 import { INTERRUPTED_ANSWER } from "../../src/kernel/turns.ts";
 import type { Provider } from "../../src/kernel/provider.ts";
 import { emptyUsage, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
@@ -123,7 +124,7 @@ describe("a hand-off or an answer without text", () => {
     const first = loopDeps(fakeProvider([{ text: "Sure, here", stop: "refusal", detail: "cyber: declined" }]));
     expect((await runLoop([userMessage("go")], first)).stop).toBe("error");
     expect(first.output.of("error")).toEqual([{ type: "error", kind: "refusal", message: refused("cyber: declined") }]);
-    expect(refused("cyber: declined")).toStartWith("the model refused to answer (cyber: declined); rephrase the request");
+    expect(refused("cyber: declined")).toStartWith("the model refused to answer (cyber: declined); your message is not sent again");
 
     const later = loopDeps(fakeProvider([{ toolCalls: [{ name: "t", arguments: {} }] }, { text: "", stop: "refusal" }]), { tools: [sleepTool("t", 1)] });
     expect(await runLoop([userMessage("go")], later)).toMatchObject({ stop: "error", turns: 2 });
