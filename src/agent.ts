@@ -17,6 +17,7 @@ import {
 import type { ContextView, Summary } from "./context/view.ts";
 import { learnWindow } from "./context/window.ts";
 import { adaptHistory } from "./kernel/adapt-history.ts";
+import { withoutRefused } from "./kernel/refusal.ts";
 import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type ToolSpec, type Usage } from "./kernel/ir.ts";
 import { runLoop, type LoopDeps, type RunResult } from "./kernel/loop.ts";
 import { usageCounts, type Output } from "./kernel/output.ts";
@@ -213,7 +214,7 @@ export function createAgent(parts: AgentParts): Agent {
           compaction.windowFrom = CONTEXT_ERROR;
           if (e.overflow?.prompt) correctEstimate(compaction, e.overflow.prompt);
           if (attempt > 1) throw e;
-          const prepared = await prepare(messages, prepareDeps(counted, request.tools), signal, { deterministic: true });
+          const prepared = await prepare(withoutRefused(messages), prepareDeps(counted, request.tools), signal, { deterministic: true });
           request = {
             ...request,
             system: prepared.system,

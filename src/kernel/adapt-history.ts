@@ -1,7 +1,6 @@
 // What of a conversation may be sent to a given protocol and model (SPEC §5.6). The one place
 // that decides: adapters then send everything they are given, the way their protocol wants it.
 import { parseArguments, type Message, type Protocol, type ToolCall } from "./ir.ts";
-import { withoutRefused } from "./refusal.ts";
 import { syntheticResult } from "./tool-calls.ts";
 
 export interface Target {
@@ -25,11 +24,9 @@ export interface Target {
  *   Anthropic, Gemini and Responses take only an object there;
  * - every tool call gets exactly one result (a synthetic error result when it has none) and
  *   results without a call are dropped, so no request is ever rejected for a broken pair.
- * - a refused exchange (kernel/refusal.ts) is left out: sent again, it gets the request refused too.
- * Returns `history` itself when nothing had to change (the common case, every turn).
+ * Returns `messages` itself when nothing had to change (the common case, every turn).
  */
-export function adaptHistory(history: readonly Message[], target: Target): readonly Message[] {
-  const messages = withoutRefused(history);
+export function adaptHistory(messages: readonly Message[], target: Target): readonly Message[] {
   const lastUser = messages.findLastIndex((m) => m.role === "user");
   const lastAssistant = messages.findLastIndex((m) => m.role === "assistant");
   let changed = false;

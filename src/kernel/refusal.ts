@@ -38,7 +38,7 @@ export function isRefusedAnswer(m: Message): boolean {
  * before it (the run it ended: its tool calls and results too, so no call loses its result).
  * Returns `messages` itself when none was refused (the common case, every turn).
  */
-export function withoutRefused(messages: readonly Message[]): readonly Message[] {
+export function withoutRefused(messages: Message[]): Message[] {
   if (!messages.some(isRefusedAnswer)) return messages;
   const out: Message[] = [];
   for (const m of messages) {

@@ -6,7 +6,7 @@ import { errorText } from "./errors.ts";
 import { addUsage, emptyUsage, newId, textOf, type Effort, type Message, type StopReason, type Usage } from "./ir.ts";
 import { usageCounts, type ErrorKind, type HandOffLimit, type Output, type RunStop } from "./output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "./provider.ts";
-import { refusedAnswer } from "./refusal.ts";
+import { refusedAnswer, withoutRefused } from "./refusal.ts";
 import { retryDecision, type RetryPolicy } from "./retry.ts";
 import { abortReason, INTERRUPTED, type Tool } from "./tool.ts";
 import { withUniqueCallIds, type PermissionCheck } from "./tool-calls.ts";
@@ -122,7 +122,8 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       output.emit({ type: "turn_start", turn: turns });
       let context: RequestContext;
       try {
-        context = await deps.context(messages, deps.signal, handOff ? limit : undefined);
+        // a refused exchange is never sent again (refusal.ts), nor summarized or counted
+        context = await deps.context(withoutRefused(messages), deps.signal, handOff ? limit : undefined);
       } catch (e) {
         if (deps.signal.aborted) return self.interrupted();
         throw e;

@@ -3,7 +3,6 @@ import { describe, expect, test } from "bun:test";
 import type { Message, Protocol } from "../../src/kernel/ir.ts";
 import { adaptHistory, safeId, thinkingBlocked, type Target } from "../../src/kernel/adapt-history.ts";
 import { NO_RESULT as MISSING_RESULT } from "../../src/kernel/tool-calls.ts";
-import { isRefusedAnswer, refusedAnswer } from "../../src/kernel/refusal.ts";
 
 const think = (protocol: Protocol, model: string, text = "hmm") => ({ type: "thinking" as const, text, opaque: { protocol, model, data: { sig: "s" } } });
 const user = (id: string, text = "q"): Message => ({ id, role: "user", content: [{ type: "text", text }] });
@@ -179,33 +178,5 @@ describe("a call whose arguments are not a JSON object (cut off by the output li
     expect(adaptHistory(blank, { protocol: "openai", model: "m" })[1]!.toolCalls![0]!.arguments).toBe("{}");
     const whole = history.map((m) => (m.toolCalls ? { ...m, toolCalls: [{ ...m.toolCalls[0]!, arguments: '{"path":"a.md"}' }] } : m));
     expect(adaptHistory(whole, { protocol: "openai", model: "m" })).toBe(whole);
-  });
-});
-
-describe("a refused exchange", () => {
-  const marker = (id: string, detail?: string) => refusedAnswer({ id, role: "assistant", content: [] }, detail);
-  const answer = (id: string, text = "a"): Message => ({ id, role: "assistant", content: [{ type: "text", text }] });
-
-  test("is not sent again: the user's message, the run's calls and results, the marker; what came before and after is", () => {
-    const h: Message[] = [
-      user("u1", "what is in this repo?"),
-      answer("a1"),
-      user("u2", "get me into my router"),
-      { id: "a2", role: "assistant", content: [], toolCalls: [{ id: "c1", name: "bash", arguments: "{}" }] },
-      result("r1", "c1"),
-      marker("m2", "cyber: declined\nsecond line"),
-      user("u3", "how do I reset my own router?"),
-    ];
-    expect(adaptHistory(h, { protocol: "anthropic", model: "m" }).map((m) => m.id)).toEqual(["u1", "a1", "u3"]);
-    expect(adaptHistory([user("u1"), marker("m1"), user("u2"), marker("m2"), user("u3")], { protocol: "openai", model: "m" }).map((m) => m.id)).toEqual(["u3"]);
-  });
-
-  test("an answer that only quotes the marker's words, or a marker with calls, is the model's own and is sent", () => {
-    const quoting = answer("a2", `It said "[refused: this request was not answered]" before.`);
-    const h: Message[] = [user("u1"), quoting, user("u2")];
-    expect(adaptHistory(h, { protocol: "openai", model: "m" })).toBe(h);
-    expect(isRefusedAnswer(marker("m"))).toBe(true);
-    expect(isRefusedAnswer({ ...marker("m"), toolCalls: [{ id: "c", name: "t", arguments: "{}" }] })).toBe(false);
-    expect(isRefusedAnswer({ ...marker("m"), role: "user" })).toBe(false);
   });
 });
