@@ -7,8 +7,8 @@
 
 /**
  * What a command runs: `names`, exact script names; `lifecycle`, more that `--ignore-scripts`
- * skips (pnpm 10 and 12, yarn 1 ran none for `install`, `add`, `pack` given it); `itself`, whether
- * it also runs the script of its own name (with its pre and post).
+ * skips (pnpm 10 and 12, yarn 1 ran none for `install`, `add`, `pack` given it, bun 1.4.5 none for
+ * its installs); `itself`, whether it also runs the script of its own name (with its pre and post).
  */
 export type Runs = { names: string[]; lifecycle?: string[]; itself: boolean };
 
@@ -162,9 +162,9 @@ const BUN_OWN = new Set([
  */
 const BUN_INSTALLS = new Set(["install", "i", "add", "a", "remove", "rm", "update", "link", "dedupe"]);
 
-/** What `bun OP` runs. */
+/** What `bun OP` runs; `--ignore-scripts` skips an install's scripts ("Skip lifecycle scripts for all packages, including the project's package.json"). */
 export function bunRuns(op: string | undefined): Runs {
   if (op === undefined || BUN_OWN.has(op) || op === "run") return NONE;
-  if (BUN_INSTALLS.has(op)) return { names: ["install", "prepare"].flatMap(around), itself: false };
+  if (BUN_INSTALLS.has(op)) return { names: [], lifecycle: ["install", "prepare"].flatMap(around), itself: false };
   return ITSELF;
 }

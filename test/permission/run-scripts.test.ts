@@ -251,6 +251,11 @@ test.each([
   ["husky *", "pnpm it --ignore-scripts"],
   ["husky *", "cd packages/web && pnpm add left-pad --ignore-scripts"],
   ["husky *", "cd packages/web && yarn build"],
+  // bun's --ignore-scripts skips the lifecycle scripts of the package (bun 1.4.5, before or after the command)
+  ["husky *", "bun install --ignore-scripts"],
+  ["husky *", "bun add --ignore-scripts left-pad"],
+  ["husky *", "bun --ignore-scripts i"],
+  ["husky *", "bun remove left-pad --ignore-scripts"],
 ])("deny %j lets %j run", (entry, command) => {
   expect(under(entry)("bash", { command })).toBeUndefined();
 });
