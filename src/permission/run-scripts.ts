@@ -6,7 +6,8 @@
 // and bun's own commands run the scripts src/permission/manager-scripts.ts names, pnpm's and yarn's
 // installs with the lifecycle scripts of each package.json above (a workspace's root). The directory
 // is the one the command runs in (after a `cd`), or the one `--prefix`, `-C`, `--cwd` or `--dir`
-// names; the same through a package runner (`npx npm test`, `npm exec -- npm test`, `corepack pnpm
+// names, or the nearest above it with a package.json (the managers look up for one); a script runs
+// in its package.json's directory, so what it runs (another script) is judged from there. The same through a package runner (`npx npm test`, `npm exec -- npm test`, `corepack pnpm
 // dev`). A script's name decided at run time (`npm run "$s"`) could be any of them. npm's
 // `--ignore-scripts` runs no pre, post or lifecycle script, only what the command names (npm's
 // config docs: "commands explicitly intended to run a particular script … will still run"). Not
@@ -89,8 +90,12 @@ const CHECKS_OUT = new Set([
   "checkout-index",
 ]);
 
-/** A script `name` whose command line is `text`, of `file` when that is not the package.json where the command runs (a workspace's root). */
-type Script = { name: string; text: string; file?: string };
+/**
+ * A script `name` whose command line is `text`, run in the absolute directory `dir` (its
+ * package.json's), of `file` when that is not the package.json where the command runs (a
+ * workspace's root, a package.json above a directory that has none).
+ */
+type Script = { name: string; text: string; dir: string; file?: string };
 
 /** A word of the command after its program and options: `known`, decided now; `value`, it follows an option that may take it as its value. */
 type Op = { text: string; known: boolean; value: boolean };
@@ -129,7 +134,7 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
     if (at < 0) return [];
     const named = seg.words[at]!.text.includes("=") ? seg.words[at] : seg.words[at + 1];
     const name = named && decided(named) ? named.text.replace(/^--run=/, "") : undefined;
-    return readScripts(disk!, undefined, name === undefined ? undefined : [name], seg);
+    return readScripts(disk!, undefined, name === undefined ? undefined : [name], seg, { member: [], rootward: [] });
   }
   if (manager === "deno") {
     const [sub, task] = seg.words.slice(1).filter((w) => !decided(w) || !w.text.startsWith("-"));
@@ -205,7 +210,7 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   const wanted = [...[...names].flatMap((n) => (ignore ? [n] : [`pre${n}`, n, `post${n}`])), ...exact];
   // pnpm 10 and 12 and yarn 4 installing in a workspace's package ran the workspace root's lifecycle scripts too
   const rootward = (manager === "pnpm" || manager === "yarn") && (any || exact.has("preinstall")) ? INSTALLING : [];
-  return readScripts(disk!, under, any ? undefined : wanted, seg, rootward);
+  return readScripts(disk!, under, any ? undefined : wanted, seg, { member: [], rootward });
 }
 
 /**
@@ -232,13 +237,17 @@ function commandRuns(manager: string, ops: Op[], ignore: boolean, skips: boolean
   return { names, exact, any, workspace, runsNone: !!ops[0]?.known && RUNS_NONE.has(ops[0].text) };
 }
 
-/** The scripts `names` (undefined: all) of the package.json where the command runs, or `under` it, and the scripts `rootward` of each package.json above it. */
+/**
+ * The scripts `names` (undefined: all) of the package.json where the command runs, or `under` it —
+ * the nearest one up from there, as npm, pnpm, yarn and bun look for it — with `more.member` of it
+ * when a package.json is above it, and the scripts `more.rootward` of each package.json above it.
+ */
 function readScripts(
   disk: Disk,
   under: string | undefined,
   names: string[] | undefined,
   seg: Segment,
-  rootward: string[] = [],
+  more: { member: string[]; rootward: string[] },
 ): Script[] | { unknown: string } {
   const control = disk.control!;
   const file = under === undefined ? "package.json" : `${under}/package.json`;
@@ -251,24 +260,39 @@ function readScripts(
   const dirs = abs !== undefined ? [abs] : directories(disk.segments, control, f)?.map((d) => (at === undefined ? d : f.join(d, at)));
   if (!dirs) return { unknown: AWAY }; // `cd "$D" && npm run release`
   const out: Script[] = [];
-  const seen = new Set<string>(); // the directories above already read
+  const seen = new Map<string, boolean>(); // the directories above already read: whether a package.json is there
+  const take = (dir: string, scripts: Record<string, string>, wanted: string[], file?: string) => {
+    for (const name of wanted) if (Object.hasOwn(scripts, name)) out.push({ name, text: scripts[name]!, dir, ...(file && { file }) });
+  };
   for (const dir of dirs) {
-    const scripts = control.packageScripts!(dir);
+    // a directory with no package.json: the managers run the nearest one's above, in its directory
+    let own = f.normalize(dir);
+    let scripts = control.packageScripts!(own);
+    for (let up = f.normalize(f.join(own, "..")); scripts === undefined && up !== own; up = f.normalize(f.join(up, ".."))) {
+      own = up;
+      scripts = control.packageScripts!(own);
+    }
     if (typeof scripts === "string") return { unknown: scripts };
-    const wanted = names === undefined ? Object.keys(scripts ?? {}) : [...new Set(names)];
-    for (const name of wanted) if (scripts && Object.hasOwn(scripts, name)) out.push({ name, text: scripts[name]! });
-    if (!rootward.length) continue;
+    if (scripts === undefined) continue;
+    const shown = own === f.normalize(dir) ? undefined : f.join(own, "package.json");
+    take(own, scripts, names ?? Object.keys(scripts), shown);
+    if (!more.rootward.length && !more.member.length) continue;
     // the directories above, up to the root: which one is the workspace's root is not looked for;
     // above the directory as written and above where its links lead (pnpm and yarn look from there)
-    const real = control.realDir?.(dir) ?? dir;
+    const real = control.realDir?.(own) ?? own;
     if (typeof real !== "string") return real;
-    for (const from of new Set([dir, f.normalize(real)]))
-      for (let at = from, up = f.normalize(f.join(from, "..")); up !== at && !seen.has(up); at = up, up = f.normalize(f.join(up, ".."))) {
-        seen.add(up);
-        const above = control.packageScripts!(up);
-        if (typeof above === "string") return { unknown: above };
-        for (const name of rootward) if (above && Object.hasOwn(above, name)) out.push({ name, text: above[name]!, file: f.join(up, "package.json") });
+    let above = false;
+    for (const from of new Set([own, f.normalize(real)]))
+      for (let at = from, up = f.normalize(f.join(from, "..")); up !== at; at = up, up = f.normalize(f.join(up, ".."))) {
+        if (!seen.has(up)) {
+          const upper = control.packageScripts!(up);
+          if (typeof upper === "string") return { unknown: upper };
+          if (upper) take(up, upper, more.rootward, f.join(up, "package.json"));
+          seen.set(up, upper !== undefined);
+        }
+        above ||= seen.get(up)!;
       }
+    if (above) take(own, scripts, more.member, shown);
   }
   return out;
 }

@@ -49,15 +49,17 @@ const fan = Object.fromEntries(
 writeFileSync(join(project, "package.json"), JSON.stringify({ name: "app", scripts: { ...scripts, ...fan } }));
 writeFileSync(
   join(project, "site", "package.json"),
-  JSON.stringify({ name: "site", scripts: { release: "npm publish --access public", build: "vite build" } }),
+  JSON.stringify({ name: "site", scripts: { release: "npm publish --access public", build: "vite build", bundle: "npm run build" } }),
 );
 // a workspace's package: pnpm and yarn 4 installing there run the workspace root's lifecycle scripts too
 mkdirSync(join(project, "packages", "web"), { recursive: true });
 writeFileSync(join(project, "packages", "web", "package.json"), JSON.stringify({ name: "web", scripts: { build: "vite build" } }));
+// a directory with no package.json: the managers run the nearest one's above
+mkdirSync(join(project, "src", "lib"), { recursive: true });
 // a link to the workspace's package from outside it: pnpm and yarn look above where it leads
 symlinkSync(join(project, "packages", "web"), join(root, "web-link"));
 const place = { cwd: project, home, controls: [join(home, ".config", "hey", "config.toml")] };
-const under = (entry: string) => permissionCheck({ allow: [], deny: [`bash: ${entry}`], narrow: [] }, "sh", place);
+const under = (entry: string, cwd = project) => permissionCheck({ allow: [], deny: [`bash: ${entry}`], narrow: [] }, "sh", { ...place, cwd });
 
 test.each([
   [
@@ -191,6 +193,8 @@ test.each([
   ["husky *", "yarn upgrade-interactive --latest", "runs package.json's script `prepare` (`husky`)"],
   // pnpm's -C with its directory in the same word runs there
   ["vite *", "pnpm -Cpackages/web build", "runs package.json's script `build` (`vite build`)"],
+  // a script runs in its own package.json's directory: a script it runs is read from there
+  ["vite *", "npm --prefix site run bundle", "runs package.json's script `build` (`vite build`)"],
 ])("deny %j refuses %j", (entry, command, names) => {
   expect(under(entry)("bash", { command })).toContain(names);
 });
@@ -256,8 +260,20 @@ test.each([
   ["husky *", "bun add --ignore-scripts left-pad"],
   ["husky *", "bun --ignore-scripts i"],
   ["husky *", "bun remove left-pad --ignore-scripts"],
+  ["tsc *", "npm --prefix site run bundle"], // site's build, not this package.json's
 ])("deny %j lets %j run", (entry, command) => {
   expect(under(entry)("bash", { command })).toBeUndefined();
+});
+
+// a directory with no package.json: npm, pnpm, yarn and bun run the nearest one's above, in its directory
+test.each([
+  ["rimraf *", "npm run clean", "/project/package.json's script `clean` (`rimraf dist`)"],
+  ["husky *", "npm install", "/project/package.json's script `prepare` (`husky`)"],
+  ["rimraf *", "yarn clean", "/project/package.json's script `clean` (`rimraf dist`)"],
+  ["husky *", "bun i", "/project/package.json's script `prepare` (`husky`)"],
+  ["rimraf *", "pnpm run clean", "/project/package.json's script `clean` (`rimraf dist`)"],
+])("in a directory below the package, deny %j refuses %j", (entry, command, names) => {
+  expect(under(entry, join(project, "src", "lib"))("bash", { command })).toContain(names);
 });
 
 test("a package.json npm reads is read too: one that starts with a byte order mark, and one too large to read is refused", () => {
