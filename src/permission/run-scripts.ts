@@ -3,8 +3,8 @@
 // release` run what the scripts say, which a script's name does not
 // tell; the deny checks read the scripts as the command is checked and judge what they run
 // (rules.ts). With them, npm's `preNAME` and `postNAME` (npm runs them around NAME); pnpm's, yarn's
-// and bun's own commands run the scripts src/permission/manager-scripts.ts names, pnpm's and yarn's
-// installs with the lifecycle scripts of each package.json above (a workspace's root). The directory
+// and bun's own commands and npm's installs run the scripts src/permission/manager-scripts.ts names,
+// their installs with the lifecycle scripts of each package.json above (a workspace's root). The directory
 // is the one the command runs in (after a `cd`), or the one `--prefix`, `-C`, `--cwd` or `--dir`
 // names, or the nearest above it with a package.json (the managers look up for one); a script runs
 // in its package.json's directory, so what it runs (another script) is judged from there. The same through a package runner (`npx npm test`, `npm exec -- npm test`, `corepack pnpm
@@ -19,7 +19,7 @@
 import { decided, directories, expand, onWindows, POSIX, WINDOWS } from "./control-files.ts";
 import { runnerTails } from "./equivalents.ts";
 import { readGit } from "./git.ts";
-import { bunRuns, INSTALLING, pnpmRuns, type Runs, yarnRuns } from "./manager-scripts.ts";
+import { BUN_INSTALLING, bunRuns, INSTALLING, npmInstalls, pnpmRuns, type Runs, yarnRuns } from "./manager-scripts.ts";
 import { program } from "./match.ts";
 import { type Disk, rewritten } from "./on-disk.ts";
 import type { Segment, Word } from "./shell-model.ts";
@@ -195,11 +195,15 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   // `yarn --network-timeout 1000 install`, `pnpm --reporter silent test`: a word after an option may be
   // its value or the command (hey does not know every option's type), so what either command runs is read
   const exact = new Set<string>();
+  const member = new Set<string>();
+  const rootward = new Set<string>();
   let workspaces = false;
   for (let at = 0; at === 0 || ops[at - 1]?.value; at++) {
     const read = commandRuns(manager, ops.slice(at), ignore, skips, seg.words.some(informs));
     for (const n of read.names) names.add(n);
     for (const n of read.exact) exact.add(n);
+    for (const n of read.member) member.add(n);
+    for (const n of read.rootward) rootward.add(n);
     any ||= read.any;
     workspaces ||= (workspace || read.workspace) && (manager === "pnpm" || !read.runsNone);
   }
@@ -208,9 +212,9 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   // (pnpm 12's `pnpm -r exec` installs the workspace first: its packages' lifecycle scripts)
   if (workspaces) return { unknown: "it runs the scripts of a workspace's packages, whose package.json hey does not read" };
   const wanted = [...[...names].flatMap((n) => (ignore ? [n] : [`pre${n}`, n, `post${n}`])), ...exact];
-  // pnpm 10 and 12 and yarn 4 installing in a workspace's package ran the workspace root's lifecycle scripts too
-  const rootward = (manager === "pnpm" || manager === "yarn") && (any || exact.has("preinstall")) ? INSTALLING : [];
-  return readScripts(disk!, under, any ? undefined : wanted, seg, { member: [], rootward });
+  // any script: the command may be any of their installs, which run the root's lifecycle (npm's dependencies scripts too)
+  if (any) for (const n of [...INSTALLING, ...BUN_INSTALLING, "predependencies", "dependencies", "postdependencies"]) rootward.add(n);
+  return readScripts(disk!, under, any ? undefined : wanted, seg, { member: [...member], rootward: [...rootward] });
 }
 
 /**
@@ -224,17 +228,20 @@ function commandRuns(manager: string, ops: Op[], ignore: boolean, skips: boolean
   const lifecycle = ops[0]?.known && manager === "npm" && Object.hasOwn(LIFECYCLE, ops[0].text) ? LIFECYCLE[ops[0].text]! : [];
   // npm's `--ignore-scripts`: of its lifecycle, only the script a command names (`npm test`; `npm it` installs, then tests)
   for (const n of ignore ? lifecycle.filter((n) => n === "test" || NAMES_ITS_SCRIPT.has(ops[0]!.text)) : lifecycle) names.add(n);
-  // npm-install(1) with no package "runs … the package's lifecycle scripts": (pre/post)install, prepublish, prepare
-  if (!ignore && ops.length === 1 && ops[0]!.known && manager === "npm" && INSTALL.has(ops[0]!.text))
-    for (const n of ["install", "prepublish", "prepare"]) names.add(n);
-  // pnpm's, yarn's and bun's own commands: the lifecycle scripts they run, or the script of their name (manager-scripts.ts)
+  // npm's installs (manager-scripts.ts): the package's lifecycle scripts, in a workspace's package the root's too; none under --ignore-scripts
   const [op, next] = ops.map((o) => (o.known ? o.text : undefined));
+  const tests = op !== undefined && lifecycle.includes("install"); // `npm it`: an install, then test
+  const npm = manager === "npm" && !ignore && op !== undefined ? npmInstalls(op, INSTALL.has(op) || tests, ops.length === 1 || tests) : undefined;
+  // pnpm's, yarn's and bun's own commands: the lifecycle scripts they run, or the script of their name (manager-scripts.ts)
   const runs: Runs | undefined =
     manager === "pnpm" ? pnpmRuns(op) : manager === "yarn" ? yarnRuns(op, next, informing) : manager === "bun" ? bunRuns(op) : undefined;
-  const exact = new Set([...(runs?.names ?? []), ...(skips ? [] : (runs?.lifecycle ?? []))]);
+  const exact = new Set([...(runs?.names ?? []), ...(skips ? [] : (runs?.lifecycle ?? [])), ...(npm?.own ?? [])]);
   if (ops[0] && runs && !(ops[0].known && RUN.has(ops[0].text))) ops[0].known ? runs.itself && names.add(ops[0].text) : (any = true);
+  // pnpm 10 and 12, yarn 4 and bun installing in a workspace's package ran the workspace root's lifecycle scripts too
+  const installs = exact.has("preinstall") && manager !== "npm";
+  const rootward = npm?.rootward ?? (installs ? (manager === "bun" ? BUN_INSTALLING : INSTALLING) : []);
   const workspace = manager === "yarn" && !!ops[0]?.known && /^workspaces?$/.test(ops[0].text);
-  return { names, exact, any, workspace, runsNone: !!ops[0]?.known && RUNS_NONE.has(ops[0].text) };
+  return { names, exact, member: npm?.member ?? [], rootward, any, workspace, runsNone: !!ops[0]?.known && RUNS_NONE.has(ops[0].text) };
 }
 
 /**

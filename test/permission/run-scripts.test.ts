@@ -33,6 +33,7 @@ const scripts = {
   init: "rm -rf .cache && node scripts/setup.js",
   prepack: "npm run build",
   start: "node server.js",
+  dependencies: "patch-package",
 };
 // scripts that each run the ten of the next level, four levels deep (10,000 runs unfolded): read in bounded time
 const level = (d: number) => Array.from({ length: 10 }, (_, i) => `fan${d}_${i}`);
@@ -53,7 +54,7 @@ writeFileSync(
 );
 // a workspace's package: pnpm and yarn 4 installing there run the workspace root's lifecycle scripts too
 mkdirSync(join(project, "packages", "web"), { recursive: true });
-writeFileSync(join(project, "packages", "web", "package.json"), JSON.stringify({ name: "web", scripts: { build: "vite build" } }));
+writeFileSync(join(project, "packages", "web", "package.json"), JSON.stringify({ name: "web", scripts: { build: "vite build", prepare: "lefthook install" } }));
 // a directory with no package.json: the managers run the nearest one's above
 mkdirSync(join(project, "src", "lib"), { recursive: true });
 // a link to the workspace's package from outside it: pnpm and yarn look above where it leads
@@ -193,6 +194,12 @@ test.each([
   ["husky *", "yarn upgrade-interactive --latest", "runs package.json's script `prepare` (`husky`)"],
   // pnpm's -C with its directory in the same word runs there
   ["vite *", "pnpm -Cpackages/web build", "runs package.json's script `build` (`vite build`)"],
+  // npm's commands that change node_modules run its dependencies scripts (npm 11); its rebuild and link the install's
+  ["patch-package *", "npm i left-pad", "runs package.json's script `dependencies` (`patch-package`)"],
+  ["patch-package *", "npm uninstall left-pad", "runs package.json's script `dependencies` (`patch-package`)"],
+  ["patch-package *", "npm update", "runs package.json's script `dependencies` (`patch-package`)"],
+  ["patch-package *", "npm ci", "runs package.json's script `dependencies` (`patch-package`)"],
+  ["husky *", "npm link", "runs package.json's script `prepare` (`husky`)"],
   // a script runs in its own package.json's directory: a script it runs is read from there
   ["vite *", "npm --prefix site run bundle", "runs package.json's script `build` (`vite build`)"],
 ])("deny %j refuses %j", (entry, command, names) => {
@@ -255,7 +262,11 @@ test.each([
   ["husky *", "pnpm it --ignore-scripts"],
   ["husky *", "cd packages/web && pnpm add left-pad --ignore-scripts"],
   ["husky *", "cd packages/web && yarn build"],
-  // bun's --ignore-scripts skips the lifecycle scripts of the package (bun 1.4.5, before or after the command)
+  // npm installing a package in a package.json with none above runs none of its install's scripts
+  ["husky *", "npm i left-pad"],
+  ["husky *", "npm rebuild"],
+  ["patch-package *", "npm i left-pad --ignore-scripts"],
+  // bun's --ignore-scripts skips the lifecycle scripts of the package and the workspace's root (bun 1.4.5)
   ["husky *", "bun install --ignore-scripts"],
   ["husky *", "bun add --ignore-scripts left-pad"],
   ["husky *", "bun --ignore-scripts i"],
@@ -263,6 +274,31 @@ test.each([
   ["tsc *", "npm --prefix site run bundle"], // site's build, not this package.json's
 ])("deny %j lets %j run", (entry, command) => {
   expect(under(entry)("bash", { command })).toBeUndefined();
+});
+
+// run in a workspace's package (npm 11.19, bun 1.4.5): an install there runs the workspace root's lifecycle scripts too, and npm's
+// commands that change node_modules run the package's own install scripts (its link is rebuilt) and the root's dependencies scripts
+test.each([
+  ["husky *", "npm install", "/project/package.json's script `prepare` (`husky`)"],
+  ["husky *", "npm ci", "/project/package.json's script `prepare` (`husky`)"],
+  ["husky *", "npm it", "/project/package.json's script `prepare` (`husky`)"],
+  ["patch-package *", "npm i left-pad", "/project/package.json's script `dependencies` (`patch-package`)"],
+  ["lefthook *", "npm i left-pad", "runs package.json's script `prepare` (`lefthook install`)"],
+  ["lefthook *", "npm uninstall left-pad", "runs package.json's script `prepare` (`lefthook install`)"],
+  ["lefthook *", "npm rebuild", "runs package.json's script `prepare` (`lefthook install`)"],
+  ["husky *", "bun install", "/project/package.json's script `prepare` (`husky`)"],
+  ["husky *", "bun add left-pad", "/project/package.json's script `prepare` (`husky`)"],
+])("in a workspace's package, deny %j refuses %j", (entry, command, names) => {
+  expect(under(entry, join(project, "packages", "web"))("bash", { command })).toContain(names);
+});
+
+test.each([
+  ["husky *", "npm install --ignore-scripts"],
+  ["husky *", "bun install --ignore-scripts"],
+  ["husky *", "npm run build"], // the root's scripts run only for an install
+  ["husky *", "bun run build"],
+])("in a workspace's package, deny %j lets %j run", (entry, command) => {
+  expect(under(entry, join(project, "packages", "web"))("bash", { command })).toBeUndefined();
 });
 
 // a directory with no package.json: npm, pnpm, yarn and bun run the nearest one's above, in its directory
@@ -285,5 +321,9 @@ test("a package.json npm reads is read too: one that starts with a byte order ma
   expect(under("npm publish *")("bash", { command: "cd big && npm run build" })).toContain(
     "cannot verify `npm run build`: its package.json is over 1 MB, more than hey reads",
   );
-  expect(under("npm publish *")("bash", { command: "cd big && npm install lodash" })).toBeUndefined(); // runs no script of its
+  // npm's install of a package runs its dependencies scripts, which hey cannot read there
+  expect(under("npm publish *")("bash", { command: "cd big && npm install lodash" })).toContain(
+    "cannot verify `npm install lodash`: its package.json is over 1 MB",
+  );
+  expect(under("npm publish *")("bash", { command: "cd big && npm ls" })).toBeUndefined(); // runs no script of its
 });
