@@ -26,6 +26,8 @@ export interface ControlFiles {
   sameFile?(abs: string, named: string, under: boolean): boolean | "maybe" | { unknown: string };
   /** the `scripts` of the package.json in the absolute directory `dir` (fs/package-scripts.ts): undefined when there is no package.json there, none when it holds none or cannot be read, or why it was not read */
   packageScripts?(dir: string): Record<string, string> | string | undefined;
+  /** the absolute directories of the packages the workspace rooted at the absolute `dir` declares (fs/workspace-packages.ts), none when it is no workspace's root, or why they are unknown */
+  workspacePackages?(dir: string): string[] | { unknown: string };
   /** the absolute directory `dir` with its links resolved (where pnpm and yarn look above for a workspace's root), or why it did not answer in time */
   realDir?(dir: string): string | { unknown: string };
 }

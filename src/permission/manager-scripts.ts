@@ -187,8 +187,8 @@ export function bunRuns(op: string | undefined): Runs {
 export type Installs = { own: string[]; member: string[]; rootward: string[] };
 
 const DEPENDENCIES = around("dependencies");
-/** A workspace's package installed (linked) by npm: its preinstall, prepare, install and postinstall. */
-const LINKED = ["preinstall", "install", "postinstall", "prepare"];
+/** A workspace's package installed (linked) by npm or bun: its preinstall, prepare, install and postinstall. */
+export const LINKED = ["preinstall", "install", "postinstall", "prepare"];
 const NPM_CHANGES = new Set(["uninstall", "unlink", "remove", "rm", "r", "un", "update", "up", "upgrade", "udpate", "dedupe", "ddp", "prune", "version"]);
 
 /** What `npm OP` runs as it installs (`bare`: OP is an install given no package), or undefined when it does not install. */

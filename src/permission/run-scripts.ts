@@ -19,7 +19,7 @@
 import { decided, directories, expand, onWindows, POSIX, WINDOWS } from "./control-files.ts";
 import { runnerTails } from "./equivalents.ts";
 import { readGit } from "./git.ts";
-import { BUN_INSTALLING, bunRuns, INSTALLING, npmInstalls, pnpmRuns, type Runs, yarnRuns } from "./manager-scripts.ts";
+import { BUN_INSTALLING, bunRuns, INSTALLING, LINKED, npmInstalls, pnpmRuns, type Runs, yarnRuns } from "./manager-scripts.ts";
 import { program } from "./match.ts";
 import { type Disk, rewritten } from "./on-disk.ts";
 import type { Segment, Word } from "./shell-model.ts";
@@ -134,7 +134,7 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
     if (at < 0) return [];
     const named = seg.words[at]!.text.includes("=") ? seg.words[at] : seg.words[at + 1];
     const name = named && decided(named) ? named.text.replace(/^--run=/, "") : undefined;
-    return readScripts(disk!, undefined, name === undefined ? undefined : [name], seg, { member: [], rootward: [] });
+    return readScripts(disk!, undefined, name === undefined ? undefined : [name], seg, { member: [], rootward: [], packages: [] });
   }
   if (manager === "deno") {
     const [sub, task] = seg.words.slice(1).filter((w) => !decided(w) || !w.text.startsWith("-"));
@@ -214,7 +214,9 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   const wanted = [...[...names].flatMap((n) => (ignore ? [n] : [`pre${n}`, n, `post${n}`])), ...exact];
   // any script: the command may be any of their installs, which run the root's lifecycle (npm's dependencies scripts too)
   if (any) for (const n of [...INSTALLING, ...BUN_INSTALLING, "predependencies", "dependencies", "postdependencies"]) rootward.add(n);
-  return readScripts(disk!, under, any ? undefined : wanted, seg, { member: [...member], rootward: [...rootward] });
+  // an install runs the lifecycle scripts of the workspace's packages too (npm 11 and bun 1.4.5 ran each one's preinstall…prepare)
+  const packages = !rootward.size ? [] : manager === "npm" || manager === "bun" ? LINKED : INSTALLING;
+  return readScripts(disk!, under, any ? undefined : wanted, seg, { member: [...member], rootward: [...rootward], packages });
 }
 
 /**
@@ -247,14 +249,15 @@ function commandRuns(manager: string, ops: Op[], ignore: boolean, skips: boolean
 /**
  * The scripts `names` (undefined: all) of the package.json where the command runs, or `under` it —
  * the nearest one up from there, as npm, pnpm, yarn and bun look for it — with `more.member` of it
- * when a package.json is above it, and the scripts `more.rootward` of each package.json above it.
+ * when a package.json is above it, the scripts `more.rootward` of each package.json above it, and
+ * `more.packages` of each package of a workspace rooted at any of those.
  */
 function readScripts(
   disk: Disk,
   under: string | undefined,
   names: string[] | undefined,
   seg: Segment,
-  more: { member: string[]; rootward: string[] },
+  more: { member: string[]; rootward: string[]; packages: string[] },
 ): Script[] | { unknown: string } {
   const control = disk.control!;
   const file = under === undefined ? "package.json" : `${under}/package.json`;
@@ -268,9 +271,15 @@ function readScripts(
   if (!dirs) return { unknown: AWAY }; // `cd "$D" && npm run release`
   const out: Script[] = [];
   const seen = new Map<string, boolean>(); // the directories above already read: whether a package.json is there
+  const taken = new Set<string>(); // a script of a directory read once, though several lists name it
   const take = (dir: string, scripts: Record<string, string>, wanted: string[], file?: string) => {
-    for (const name of wanted) if (Object.hasOwn(scripts, name)) out.push({ name, text: scripts[name]!, dir, ...(file && { file }) });
+    for (const name of wanted)
+      if (Object.hasOwn(scripts, name) && !taken.has(`${dir}\0${name}`)) {
+        taken.add(`${dir}\0${name}`);
+        out.push({ name, text: scripts[name]!, dir, ...(file && { file }) });
+      }
   };
+  const roots = new Set<string>(); // the directories whose workspace's packages were read
   for (const dir of dirs) {
     // a directory with no package.json: the managers run the nearest one's above, in its directory
     let own = f.normalize(dir);
@@ -300,6 +309,18 @@ function readScripts(
         above ||= seen.get(up)!;
       }
     if (above) take(own, scripts, more.member, shown);
+    if (!more.packages.length || !control.workspacePackages) continue;
+    for (const root of [own, ...[...seen].filter(([, there]) => there).map(([up]) => up)]) {
+      if (roots.has(root)) continue;
+      roots.add(root);
+      const packages = control.workspacePackages(root);
+      if ("unknown" in packages) return { unknown: packages.unknown };
+      for (const dir of packages) {
+        const scripts = control.packageScripts!(dir);
+        if (typeof scripts === "string") return { unknown: scripts };
+        if (scripts) take(f.normalize(dir), scripts, more.packages, f.join(dir, "package.json"));
+      }
+    }
   }
   return out;
 }

@@ -57,6 +57,24 @@ mkdirSync(join(project, "packages", "web"), { recursive: true });
 writeFileSync(join(project, "packages", "web", "package.json"), JSON.stringify({ name: "web", scripts: { build: "vite build", prepare: "lefthook install" } }));
 // a directory with no package.json: the managers run the nearest one's above
 mkdirSync(join(project, "src", "lib"), { recursive: true });
+// workspaces' roots: an install there (or in one of their packages) runs every package's lifecycle scripts
+const json = (path: string, value: unknown) => {
+  mkdirSync(join(project, path, ".."), { recursive: true });
+  writeFileSync(join(project, path), typeof value === "string" ? value : JSON.stringify(value));
+};
+json("mono/package.json", { name: "mono", workspaces: ["./packages/*", "apps/web", "!packages/skip"] });
+json("mono/packages/ui/package.json", { name: "ui", scripts: { prepare: "lefthook install", build: "vite build" } });
+json("mono/packages/.cache/package.json", { scripts: { prepare: "ignored-dot" } });
+json("mono/apps/web/package.json", { name: "web", scripts: { postinstall: "node fetch-assets.js" } });
+json("yarn-mono/package.json", { name: "y", workspaces: { packages: ["libs/lib-*"] } });
+json("yarn-mono/libs/lib-a/package.json", { scripts: { prepare: "lefthook install" } });
+json("pnpm-mono/package.json", { name: "p" });
+json("pnpm-mono/pnpm-workspace.yaml", "packages:\n  - 'tools/*' # every tool\n  - \"!**/test/**\"\n\ncatalog:\n  react: ^19\n");
+json("pnpm-mono/tools/gen/package.json", { scripts: { prepare: "lefthook install" } });
+json("pnpm-flow/pnpm-workspace.yaml", "packages: [a, 'b']\n");
+json("pnpm-flow/package.json", { name: "f" });
+json("pnpm-flow/b/package.json", { scripts: { install: "lefthook install" } });
+json("deep-mono/package.json", { name: "d", workspaces: ["packages/**"] });
 // a link to the workspace's package from outside it: pnpm and yarn look above where it leads
 symlinkSync(join(project, "packages", "web"), join(root, "web-link"));
 const place = { cwd: project, home, controls: [join(home, ".config", "hey", "config.toml")] };
@@ -310,6 +328,37 @@ test.each([
   ["rimraf *", "pnpm run clean", "/project/package.json's script `clean` (`rimraf dist`)"],
 ])("in a directory below the package, deny %j refuses %j", (entry, command, names) => {
   expect(under(entry, join(project, "src", "lib"))("bash", { command })).toContain(names);
+});
+
+// at a workspace's root, or in one of its packages: an install runs the lifecycle scripts of every package (npm 11.19, bun 1.4.5)
+test.each([
+  ["mono", "npm install", "/mono/packages/ui/package.json's script `prepare` (`lefthook install`)"],
+  ["mono", "npm ci", "/mono/packages/ui/package.json's script `prepare` (`lefthook install`)"],
+  ["mono", "npm i left-pad", "/mono/packages/ui/package.json's script `prepare` (`lefthook install`)"],
+  ["mono", "npm rebuild", "/mono/packages/ui/package.json's script `prepare` (`lefthook install`)"],
+  ["mono", "bun install", "/mono/packages/ui/package.json's script `prepare` (`lefthook install`)"],
+  ["mono/apps/web", "bun add left-pad", "/mono/packages/ui/package.json's script `prepare` (`lefthook install`)"], // a package beside it
+  ["mono", "yarn", "/mono/packages/ui/package.json's script `prepare` (`lefthook install`)"],
+  ["yarn-mono", "yarn install", "/yarn-mono/libs/lib-a/package.json's script `prepare` (`lefthook install`)"],
+  ["pnpm-mono", "pnpm install", "/pnpm-mono/tools/gen/package.json's script `prepare` (`lefthook install`)"],
+  ["pnpm-flow", "pnpm i", "/pnpm-flow/b/package.json's script `install` (`lefthook install`)"],
+  ["deep-mono", "npm install", "cannot verify `npm install`: its workspaces pattern `packages/**` is not one hey expands"],
+])('in %s, deny "lefthook *" refuses %j', (dir, command, names) => {
+  expect(under("lefthook *", join(project, dir))("bash", { command })).toContain(names);
+});
+
+test.each([
+  ["mono", "npm install --ignore-scripts"],
+  ["mono", "bun install --ignore-scripts"],
+  ["mono", "npm run build"], // running a script installs nothing
+  ["mono", "npm ls"],
+  ["deep-mono", "npm test"],
+])('in %s, deny "lefthook *" lets %j run', (dir, command) => {
+  expect(under("lefthook *", join(project, dir))("bash", { command })).toBeUndefined();
+});
+
+test("a workspace's package in a directory whose name starts with a dot is not one (npm's globs skip them)", () => {
+  expect(under("ignored-dot", join(project, "mono"))("bash", { command: "npm install" })).toBeUndefined();
 });
 
 test("a package.json npm reads is read too: one that starts with a byte order mark, and one too large to read is refused", () => {
