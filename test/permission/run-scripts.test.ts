@@ -34,6 +34,7 @@ const scripts = {
   prepack: "npm run build",
   start: "node server.js",
   dependencies: "patch-package",
+  co: "git checkout notes.txt",
 };
 // scripts that each run the ten of the next level, four levels deep (10,000 runs unfolded): read in bounded time
 const level = (d: number) => Array.from({ length: 10 }, (_, i) => `fan${d}_${i}`);
@@ -50,8 +51,12 @@ const fan = Object.fromEntries(
 writeFileSync(join(project, "package.json"), JSON.stringify({ name: "app", scripts: { ...scripts, ...fan } }));
 writeFileSync(
   join(project, "site", "package.json"),
-  JSON.stringify({ name: "site", scripts: { release: "npm publish --access public", build: "vite build", bundle: "npm run build" } }),
+  JSON.stringify({
+    name: "site",
+    scripts: { release: "npm publish --access public", build: "vite build", bundle: "npm run build", co: "git checkout notes.txt" },
+  }),
 );
+writeFileSync(join(project, "site", "notes.txt"), "the site's notes\n");
 // a workspace's package: pnpm and yarn 4 installing there run the workspace root's lifecycle scripts too
 mkdirSync(join(project, "packages", "web"), { recursive: true });
 writeFileSync(join(project, "packages", "web", "package.json"), JSON.stringify({ name: "web", scripts: { build: "vite build", prepare: "lefthook install" } }));
@@ -220,6 +225,8 @@ test.each([
   ["husky *", "npm link", "runs package.json's script `prepare` (`husky`)"],
   // a script runs in its own package.json's directory: a script it runs is read from there
   ["vite *", "npm --prefix site run bundle", "runs package.json's script `build` (`vite build`)"],
+  // and a file it names is looked for there: site/notes.txt, which `git checkout notes.txt` overwrites
+  ["git reset --hard *", "npm --prefix site run co", "git checkout `notes.txt` overwrites the changes to the file or directory of that name"],
 ])("deny %j refuses %j", (entry, command, names) => {
   expect(under(entry)("bash", { command })).toContain(names);
 });
@@ -290,6 +297,7 @@ test.each([
   ["husky *", "bun --ignore-scripts i"],
   ["husky *", "bun remove left-pad --ignore-scripts"],
   ["tsc *", "npm --prefix site run bundle"], // site's build, not this package.json's
+  ["git reset --hard *", "npm run co"], // no notes.txt here: `git checkout notes.txt` is a branch
 ])("deny %j lets %j run", (entry, command) => {
   expect(under(entry)("bash", { command })).toBeUndefined();
 });
