@@ -239,6 +239,7 @@ function commandRuns(manager: string, ops: Op[], ignore: boolean, skips: boolean
     manager === "pnpm" ? pnpmRuns(op) : manager === "yarn" ? yarnRuns(op, next, informing) : manager === "bun" ? bunRuns(op) : undefined;
   const exact = new Set([...(runs?.names ?? []), ...(skips ? [] : (runs?.lifecycle ?? [])), ...(npm?.own ?? [])]);
   if (ops[0] && runs && !(ops[0].known && RUN.has(ops[0].text))) ops[0].known ? runs.itself && names.add(ops[0].text) : (any = true);
+  if (manager === "npm" && ops[0] && !ops[0].known) any = true; // `npm "$cmd"`: test, install, run-script… any of them
   // pnpm 10 and 12, yarn 4 and bun installing in a workspace's package ran the workspace root's lifecycle scripts too
   const installs = exact.has("preinstall") && manager !== "npm";
   const rootward = npm?.rootward ?? (installs ? (manager === "bun" ? BUN_INSTALLING : INSTALLING) : []);

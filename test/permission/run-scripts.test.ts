@@ -102,6 +102,7 @@ test.each([
   ],
   ["npm publish *", "cd site && npm run release", "runs package.json's script `release`"],
   ["npm publish *", 'npm run "$TASK"', "runs package.json's script `release`"],
+  ["bun test *", 'npm "$CMD"', "runs package.json's script `test` (`bun test`)"], // npm's command known only at run time: `test` is one
   ["rm *", "npm run clean", "runs package.json's script `clean` (`rimraf dist`)"],
   ["husky *", "npm ci", "runs package.json's script `prepare` (`husky`)"],
   ["npm publish *", "node --run release", "runs package.json's script `release`"],
