@@ -4,18 +4,21 @@
 // tell; the deny checks read the scripts as the command is checked and judge what they run
 // (rules.ts). With them, npm's `preNAME` and `postNAME` (npm runs them around NAME); pnpm's, yarn's
 // and bun's own commands and npm's installs run the scripts src/permission/manager-scripts.ts names,
-// their installs with the lifecycle scripts of each package.json above (a workspace's root). The directory
-// is the one the command runs in (after a `cd`), or the one `--prefix`, `-C`, `--cwd` or `--dir`
-// names, or the nearest above it with a package.json (the managers look up for one); a script runs
-// in its package.json's directory, so what it runs (another script) is judged from there. The same through a package runner (`npx npm test`, `npm exec -- npm test`, `corepack pnpm
-// dev`). A script's name decided at run time (`npm run "$s"`) could be any of them. npm's
-// `--ignore-scripts` runs no pre, post or lifecycle script, only what the command names (npm's
-// config docs: "commands explicitly intended to run a particular script … will still run"). Not
-// read, so "cannot verify": the scripts of a workspace's packages (`-w`, `--workspaces`, `pnpm -r`,
-// `--filter`, `yarn workspace`) and deno.json's tasks (`deno task NAME`). A script the agent changed
-// before the check is read as it then is; one another part of the command names, redirects to or
-// may check out (on-disk.ts rewritten, git's commands that rewrite the work tree) cannot be known,
-// so is refused. Pure: the caller's `packageScripts` reads the file.
+// their installs with the lifecycle scripts of each package.json above (a workspace's root) and of
+// the workspace's packages. The directory is the one the command runs in (after a `cd`), or the one
+// `--prefix`, `-C`, `--cwd` or `--dir` names, or the nearest above it with a package.json (the
+// managers look up for one); a script runs in its package.json's directory, so what it runs
+// (another script) is judged from there. The same through a package runner (`npx npm test`, `npm
+// exec -- npm test`, `corepack pnpm dev`). A script's name decided at run time (`npm run "$s"`)
+// could be any of them. npm's `--ignore-scripts` runs no pre, post or lifecycle script, only what
+// the command names (npm's config docs: "commands explicitly intended to run a particular script …
+// will still run"). `-w`, `--workspaces`, `pnpm -r` and `--filter` read the scripts they run from
+// every package of the workspace (fs/workspace-packages.ts). Not read, so "cannot verify": the
+// scripts yarn's `workspace` and `workspaces` commands run and deno.json's tasks (`deno task
+// NAME`). A script the agent changed before the check is read as it then is; one another part of
+// the command names, redirects to or may check out (on-disk.ts rewritten, git's commands that
+// rewrite the work tree) cannot be known, so is refused. Pure: the caller's `packageScripts` reads
+// the file.
 import { decided, directories, expand, onWindows, POSIX, WINDOWS } from "./control-files.ts";
 import { runnerTails } from "./equivalents.ts";
 import { readGit } from "./git.ts";
@@ -209,13 +212,16 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   }
   if (!names.size && !exact.size && !any) return [];
   if (away) return { unknown: AWAY };
-  // (pnpm 12's `pnpm -r exec` installs the workspace first: its packages' lifecycle scripts)
-  if (workspaces) return { unknown: "it runs the scripts of a workspace's packages, whose package.json hey does not read" };
+  // yarn's `workspace NAME SCRIPT` and `workspaces foreach`: which script runs is not read
+  if (workspaces && manager === "yarn") return { unknown: "it runs the scripts of a workspace's packages, whose package.json hey does not read" };
   const wanted = [...[...names].flatMap((n) => (ignore ? [n] : [`pre${n}`, n, `post${n}`])), ...exact];
   // any script: the command may be any of their installs, which run the root's lifecycle (npm's dependencies scripts too)
   if (any) for (const n of [...INSTALLING, ...BUN_INSTALLING, "predependencies", "dependencies", "postdependencies"]) rootward.add(n);
   // an install runs the lifecycle scripts of the workspace's packages too (npm 11 and bun 1.4.5 ran each one's preinstall…prepare)
-  const packages = !rootward.size ? [] : manager === "npm" || manager === "bun" ? LINKED : INSTALLING;
+  const installs = !rootward.size ? [] : manager === "npm" || manager === "bun" ? LINKED : INSTALLING;
+  // `-w NAME`, `--workspaces`, `-r`, `--filter`: the scripts it runs, of every package of the workspace (which one a name selects is not looked for)
+  // (pnpm 12's `pnpm -r exec` installs the workspace first: its packages' lifecycle scripts)
+  const packages = !workspaces ? installs : any ? undefined : [...new Set([...installs, ...wanted])];
   return readScripts(disk!, under, any ? undefined : wanted, seg, { member: [...member], rootward: [...rootward], packages });
 }
 
@@ -251,14 +257,14 @@ function commandRuns(manager: string, ops: Op[], ignore: boolean, skips: boolean
  * The scripts `names` (undefined: all) of the package.json where the command runs, or `under` it —
  * the nearest one up from there, as npm, pnpm, yarn and bun look for it — with `more.member` of it
  * when a package.json is above it, the scripts `more.rootward` of each package.json above it, and
- * `more.packages` of each package of a workspace rooted at any of those.
+ * `more.packages` (undefined: all) of each package of a workspace rooted at any of those.
  */
 function readScripts(
   disk: Disk,
   under: string | undefined,
   names: string[] | undefined,
   seg: Segment,
-  more: { member: string[]; rootward: string[]; packages: string[] },
+  more: { member: string[]; rootward: string[]; packages: string[] | undefined },
 ): Script[] | { unknown: string } {
   const control = disk.control!;
   const file = under === undefined ? "package.json" : `${under}/package.json`;
@@ -293,7 +299,7 @@ function readScripts(
     if (scripts === undefined) continue;
     const shown = own === f.normalize(dir) ? undefined : f.join(own, "package.json");
     take(own, scripts, names ?? Object.keys(scripts), shown);
-    if (!more.rootward.length && !more.member.length) continue;
+    if (!more.rootward.length && !more.member.length && more.packages?.length === 0) continue;
     // the directories above, up to the root: which one is the workspace's root is not looked for;
     // above the directory as written and above where its links lead (pnpm and yarn look from there)
     const real = control.realDir?.(own) ?? own;
@@ -310,7 +316,8 @@ function readScripts(
         above ||= seen.get(up)!;
       }
     if (above) take(own, scripts, more.member, shown);
-    if (!more.packages.length || !control.workspacePackages) continue;
+    if (more.packages?.length === 0) continue;
+    if (!control.workspacePackages) return { unknown: "it runs the scripts of a workspace's packages, which hey cannot list here" };
     for (const root of [own, ...[...seen].filter(([, there]) => there).map(([up]) => up)]) {
       if (roots.has(root)) continue;
       roots.add(root);
@@ -319,7 +326,7 @@ function readScripts(
       for (const dir of packages) {
         const scripts = control.packageScripts!(dir);
         if (typeof scripts === "string") return { unknown: scripts };
-        if (scripts) take(f.normalize(dir), scripts, more.packages, f.join(dir, "package.json"));
+        if (scripts) take(f.normalize(dir), scripts, more.packages ?? Object.keys(scripts), f.join(dir, "package.json"));
       }
     }
   }

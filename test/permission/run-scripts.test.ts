@@ -75,7 +75,7 @@ json("yarn-mono/package.json", { name: "y", workspaces: { packages: ["libs/lib-*
 json("yarn-mono/libs/lib-a/package.json", { scripts: { prepare: "lefthook install" } });
 json("pnpm-mono/package.json", { name: "p" });
 json("pnpm-mono/pnpm-workspace.yaml", "packages:\n  - 'tools/*' # every tool\n  - \"!**/test/**\"\n\ncatalog:\n  react: ^19\n");
-json("pnpm-mono/tools/gen/package.json", { scripts: { prepare: "lefthook install" } });
+json("pnpm-mono/tools/gen/package.json", { scripts: { prepare: "lefthook install", test: "vitest run" } });
 json("pnpm-flow/pnpm-workspace.yaml", "packages: [a, 'b']\n");
 json("pnpm-flow/package.json", { name: "f" });
 json("pnpm-flow/b/package.json", { scripts: { install: "lefthook install" } });
@@ -131,13 +131,9 @@ test.each([
   ["bun test *", "npm exec -- npm test", "runs package.json's script `test`"],
   ["npm publish *", "corepack pnpm deploy", "runs package.json's script `deploy`"],
   ["npm publish *", "bunx yarn ship", "runs package.json's script `ship`"],
-  // a workspace's packages and deno.json's tasks are not read
-  ["npm publish *", "npm -w pkg run build", "cannot verify `npm -w pkg run build`: it runs the scripts of a workspace's packages"],
-  ["npm publish *", "npm run build --workspaces", "it runs the scripts of a workspace's packages"],
-  ["npm publish *", "pnpm -r run build", "it runs the scripts of a workspace's packages"],
-  ["npm publish *", "pnpm --filter web build", "it runs the scripts of a workspace's packages"],
-  ["npm publish *", "yarn workspace web build", "it runs the scripts of a workspace's packages"],
-  ["npm publish *", "npx pnpm -r test", "it runs the scripts of a workspace's packages"],
+  // yarn's workspace commands and deno.json's tasks are not read
+  ["npm publish *", "yarn workspace web build", "cannot verify `yarn workspace web build`: it runs the scripts of a workspace's packages"],
+  ["npm publish *", "yarn workspaces foreach -A run build", "it runs the scripts of a workspace's packages"],
   ["npm publish *", "deno task release", "cannot verify `deno task release`: it runs a task of deno.json"],
   // --ignore-scripts still runs the script a command names
   ["npm publish *", "npm run release --ignore-scripts", "runs package.json's script `release`"],
@@ -364,6 +360,33 @@ test.each([
   ["deep-mono", "npm test"],
 ])('in %s, deny "lefthook *" lets %j run', (dir, command) => {
   expect(under("lefthook *", join(project, dir))("bash", { command })).toBeUndefined();
+});
+
+// -w, --workspaces, -r, --filter: the scripts they run, read from every package of the workspace
+test.each([
+  ["mono", "vite *", "npm -w ui run build", "/mono/packages/ui/package.json's script `build` (`vite build`)"],
+  ["mono", "vite *", "npm run build --workspaces", "/mono/packages/ui/package.json's script `build` (`vite build`)"],
+  ["mono", "vite *", "npm run build --workspace=packages/ui", "/mono/packages/ui/package.json's script `build` (`vite build`)"],
+  ["mono", "vite *", "bun run --filter ui build", "/mono/packages/ui/package.json's script `build` (`vite build`)"],
+  ["mono/apps/web", "vite *", "npm -w ui run build", "/mono/packages/ui/package.json's script `build` (`vite build`)"],
+  ["mono", "vite *", 'npm -w ui run "$S"', "/mono/packages/ui/package.json's script `build` (`vite build`)"],
+  ["pnpm-mono", "vitest *", "pnpm -r test", "/pnpm-mono/tools/gen/package.json's script `test` (`vitest run`)"],
+  ["pnpm-mono", "vitest *", "npx pnpm --filter gen test", "/pnpm-mono/tools/gen/package.json's script `test` (`vitest run`)"],
+  ["pnpm-mono", "lefthook *", "pnpm -r exec tsc", "/pnpm-mono/tools/gen/package.json's script `prepare` (`lefthook install`)"], // pnpm 12 installs first
+  ["deep-mono", "vite *", "npm -w x run build", "cannot verify `npm -w x run build`: its workspaces pattern `packages/**` is not one hey expands"],
+])("in %s, deny %j refuses %j", (dir, entry, command, names) => {
+  expect(under(entry, join(project, dir))("bash", { command })).toContain(names);
+});
+
+test.each([
+  ["mono", "tsc *", "npm -w ui run build"], // ui's build is vite's
+  ["mono", "vite *", "npm -w ui run lint"], // no lint script
+  ["mono", "vite *", "npm -w ui ls"],
+  ["mono", "lefthook *", "npm run build --workspaces --ignore-scripts"],
+  ["", "npm publish *", "npm -w pkg run build"], // no workspace here: this package.json's build
+  ["", "npm publish *", "pnpm --filter web build"],
+])("in %j, deny %j lets %j run", (dir, entry, command) => {
+  expect(under(entry, join(project, dir))("bash", { command })).toBeUndefined();
 });
 
 test("a workspace's package in a directory whose name starts with a dot is not one (npm's globs skip them)", () => {
