@@ -227,8 +227,9 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
 
 /**
  * What the command `ops` (its first word the command) runs: the scripts `names` (with their pre
- * and post), the `exact` ones, `any` script, whether it is yarn's `workspace(s)` and whether it is
- * one of the commands that run no script of the packages.
+ * and post), the `exact` ones, `any` script, the `member` and `rootward` ones an install runs (see
+ * readScripts), whether it is yarn's `workspace(s)` and whether it is one of the commands that run
+ * no script of the packages.
  */
 function commandRuns(manager: string, ops: Op[], ignore: boolean, skips: boolean, informing: boolean) {
   const names = new Set<string>();
