@@ -47,6 +47,7 @@ const EDGES = new Set([
   "fs/worktree.ts",
   "fs/own-files.ts",
   "fs/package-scripts.ts",
+  "fs/workspace-packages.ts",
   "fs/read-head.ts",
   "fs/real-target.ts",
   "fs/root-probe.ts",

@@ -7,6 +7,7 @@
 import { pushForcing } from "../fs/git-config-files.ts";
 import { sep } from "node:path";
 import { packageScripts } from "../fs/package-scripts.ts";
+import { workspacePackages } from "../fs/workspace-packages.ts";
 import { fileId, fileState, hardLinkUnder, realTargetBounded } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { ControlFiles } from "../permission/control-files.ts";
@@ -53,6 +54,7 @@ export function controlContext(place: { cwd: string; home: string; controls: rea
       }
     },
     packageScripts,
+    workspacePackages,
     realDir: (dir) => {
       try {
         return realTargetBounded(dir);

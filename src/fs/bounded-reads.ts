@@ -43,8 +43,8 @@ export interface Stat {
   id: string;
 }
 
-type Op = { op: "lstat" | "stat" | "real"; path: string } | { op: "head"; path: string; max: number } | { op: "links"; path: string; file: string };
-type Answer = { stat?: Stat; size?: number; real?: string; links?: boolean | "maybe"; error?: { code?: string; message: string } };
+type Op = { op: "lstat" | "stat" | "real" | "list"; path: string } | { op: "head"; path: string; max: number } | { op: "links"; path: string; file: string };
+type Answer = { stat?: Stat; size?: number; real?: string; links?: boolean | "maybe"; names?: string[]; error?: { code?: string; message: string } };
 type Walks = { path: typeof nodePath; real: typeof resolveTarget; links: typeof hardLinkBelow };
 
 // Runs in the worker and, without one, here: Node's fs and the walks only, no import (a worker made from text can import nothing of hey's)
@@ -60,6 +60,7 @@ function perform(fs: typeof import("node:fs"), req: Op, walks: Walks): { answer:
     if (req.op === "stat") return { answer: { stat: stat(fs.statSync(req.path, { bigint: true })) } };
     if (req.op === "real") return { answer: { real: walks.real(fs, walks.path, req.path) } };
     if (req.op === "links") return { answer: { links: walks.links(fs, walks.path, req.file, req.path) } };
+    if (req.op === "list") return { answer: { names: fs.readdirSync(req.path) } };
     // a FIFO is opened non-blocking, so it cannot hang the read; only a regular file is read
     const fd = fs.openSync(req.path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     try {
@@ -333,6 +334,13 @@ export function boundedReal(abs: string): string {
   const r = ask({ op: "real", path: abs });
   answered(abs, r);
   return r.answer.real!;
+}
+
+/** The names in the directory `path` (readdir(3)), within the deadline; throws the system error (E2BIG: too many to carry) or Hung. */
+export function boundedList(path: string): string[] {
+  const r = ask({ op: "list", path });
+  answered(path, r);
+  return r.answer.names!;
 }
 
 /** Whether the file at `abs` has another hard link below `dir` (fs/disk-walks.ts hardLinkBelow), the whole search within the deadline; throws Hung naming `dir`. */

@@ -24,8 +24,10 @@ export interface ControlFiles {
   fileState?(abs: string): "none" | "empty" | "data" | undefined;
   /** whether the absolute path `abs` is, through a link (symbolic or hard), the file at the absolute `named`, or (`under`) a file below that directory (config/control-context.ts); "maybe": a file with other hard links, under a directory too large to search; `unknown`: why it cannot be told (a path that did not answer in time) */
   sameFile?(abs: string, named: string, under: boolean): boolean | "maybe" | { unknown: string };
-  /** the `scripts` of the package.json in the absolute directory `dir` (fs/package-scripts.ts), undefined when there is none to read, or why it was not read */
+  /** the `scripts` of the package.json in the absolute directory `dir` (fs/package-scripts.ts): undefined when there is no package.json there, none when it holds none or cannot be read, or why it was not read */
   packageScripts?(dir: string): Record<string, string> | string | undefined;
+  /** the absolute directories of the packages the workspace rooted at the absolute `dir` declares (fs/workspace-packages.ts), none when it is no workspace's root, or why they are unknown */
+  workspacePackages?(dir: string): string[] | { unknown: string };
   /** the absolute directory `dir` with its links resolved (where pnpm and yarn look above for a workspace's root), or why it did not answer in time */
   realDir?(dir: string): string | { unknown: string };
 }

@@ -1,14 +1,14 @@
-// Which package.json scripts pnpm's, yarn's and bun's own commands run (run-scripts.ts reads and
-// judges them), as each was seen to run them in a project whose every script said its name: pnpm
-// 10.34 and 12.24, yarn 1.22 and 4.18, bun 1.4.5. A command that installs runs the package's
-// lifecycle scripts, not a script of its name; a name that is no command of the manager's runs
-// the script of that name. Where two versions differ, what either runs is read (a refusal too
+// Which package.json scripts pnpm's, yarn's and bun's own commands, and npm's that install, run
+// (run-scripts.ts reads and judges them), as each was seen to run them in a project whose every
+// script said its name: pnpm 10.34 and 12.24, yarn 1.22 and 4.18, bun 1.4.5, npm 11.19. A command
+// that installs runs the package's lifecycle scripts, not a script of its name; a name that is no
+// command of the manager's runs the script of that name. Where two versions differ, what either runs is read (a refusal too
 // many beats a script run unjudged). Pure.
 
 /**
  * What a command runs: `names`, exact script names; `lifecycle`, more that `--ignore-scripts`
- * skips (pnpm 10 and 12, yarn 1 ran none for `install`, `add`, `pack` given it); `itself`, whether
- * it also runs the script of its own name (with its pre and post).
+ * skips (pnpm 10 and 12, yarn 1 ran none for `install`, `add`, `pack` given it, bun 1.4.5 none for
+ * its installs); `itself`, whether it also runs the script of its own name (with its pre and post).
  */
 export type Runs = { names: string[]; lifecycle?: string[]; itself: boolean };
 
@@ -162,9 +162,40 @@ const BUN_OWN = new Set([
  */
 const BUN_INSTALLS = new Set(["install", "i", "add", "a", "remove", "rm", "update", "link", "dedupe"]);
 
-/** What `bun OP` runs. */
+/** bun's install: preinstall…postprepare, of the package and of the workspace's root (bun 1.4.5 ran both from a workspace's package). */
+export const BUN_INSTALLING = ["install", "prepare"].flatMap(around);
+
+/** What `bun OP` runs; `--ignore-scripts` skips an install's scripts ("Skip lifecycle scripts for all packages, including the project's package.json"). */
 export function bunRuns(op: string | undefined): Runs {
   if (op === undefined || BUN_OWN.has(op) || op === "run") return NONE;
-  if (BUN_INSTALLS.has(op)) return { names: ["install", "prepare"].flatMap(around), itself: false };
+  if (BUN_INSTALLS.has(op)) return { names: [], lifecycle: BUN_INSTALLING, itself: false };
   return ITSELF;
+}
+
+/**
+ * What an npm command that installs runs, but for `--ignore-scripts` (which skipped every one):
+ * `own`, scripts of the package where it runs; `member`, more of its own when a package.json is
+ * above it (a workspace's package, which npm installs from the workspace's root); `rootward`,
+ * those of each package.json above. npm 11.19 ran, for a bare `npm install` or `npm ci`, the
+ * package's preinstall…postprepare and, in a workspace's package, the root's too, and the root's
+ * predependencies…postdependencies ("after any operations that modify the node_modules
+ * directory"); for `npm i PKG`, `uninstall`, `update`, `dedupe`, `prune`, `link` and `version`, the
+ * dependencies scripts (a plain package's own), and in a workspace's package its own preinstall,
+ * install, postinstall and prepare; `npm link` alone those in a plain package too; `npm rebuild`
+ * preinstall…postinstall (prepare in a workspace's package) of the package and of the root above.
+ */
+export type Installs = { own: string[]; member: string[]; rootward: string[] };
+
+const DEPENDENCIES = around("dependencies");
+/** A workspace's package installed (linked) by npm or bun: its preinstall, prepare, install and postinstall. */
+export const LINKED = ["preinstall", "install", "postinstall", "prepare"];
+const NPM_CHANGES = new Set(["uninstall", "unlink", "remove", "rm", "r", "un", "update", "up", "upgrade", "udpate", "dedupe", "ddp", "prune", "version"]);
+
+/** What `npm OP` runs as it installs (`bare`: OP is an install given no package), or undefined when it does not install. */
+export function npmInstalls(op: string, installs: boolean, bare: boolean): Installs | undefined {
+  if (installs && bare) return { own: [...INSTALLING, ...DEPENDENCIES], member: [], rootward: [...INSTALLING, ...DEPENDENCIES] };
+  if (installs || NPM_CHANGES.has(op)) return { own: DEPENDENCIES, member: LINKED, rootward: DEPENDENCIES };
+  if (op === "link" || op === "ln") return { own: [...LINKED, ...DEPENDENCIES], member: [], rootward: DEPENDENCIES };
+  if (op === "rebuild" || op === "rb") return { own: around("install"), member: ["prepare"], rootward: around("install") };
+  return undefined;
 }

@@ -252,12 +252,14 @@ function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, 
   if (powershell || follow.depth >= MAX_SCRIPT_DEPTH || !rules.deny.patterns.length) return undefined;
   const run = scriptsRun(seg, disk);
   if ("unknown" in run) return `cannot verify ${at}: ${run.unknown}`;
-  for (const { name, text, file } of run) {
+  for (const { name, text, dir, file } of run) {
     if (--follow.budget.left < 0) return `cannot verify ${at}: its package.json scripts run more scripts than hey follows (${MAX_SCRIPTS})`;
     const parsed = parseCommand(text, "sh");
     if (!parsed.ok) continue; // npm's shell would stop on it too, or read it as hey cannot: not seen
+    // the script runs in its package.json's directory: what it reads there (another script, a file it names) is judged from there
+    const there = rules.control && rules.control.cwd !== dir ? { ...rules, control: { ...rules.control, cwd: dir } } : rules;
     for (const inner of parsed.segments) {
-      const why = inner.opaque ? undefined : deniedSegment(inner, parsed.segments, rules, { ...follow, depth: follow.depth + 1 });
+      const why = inner.opaque ? undefined : deniedSegment(inner, parsed.segments, there, { ...follow, depth: follow.depth + 1 });
       if (why) return `${at} runs ${file ?? "package.json"}'s script \`${name}\` (\`${show(text)}\`): ${why}`;
     }
   }

@@ -3,22 +3,26 @@
 // release` run what the scripts say, which a script's name does not
 // tell; the deny checks read the scripts as the command is checked and judge what they run
 // (rules.ts). With them, npm's `preNAME` and `postNAME` (npm runs them around NAME); pnpm's, yarn's
-// and bun's own commands run the scripts src/permission/manager-scripts.ts names, pnpm's and yarn's
-// installs with the lifecycle scripts of each package.json above (a workspace's root). The directory
-// is the one the command runs in (after a `cd`), or the one `--prefix`, `-C`, `--cwd` or `--dir`
-// names; the same through a package runner (`npx npm test`, `npm exec -- npm test`, `corepack pnpm
-// dev`). A script's name decided at run time (`npm run "$s"`) could be any of them. npm's
-// `--ignore-scripts` runs no pre, post or lifecycle script, only what the command names (npm's
-// config docs: "commands explicitly intended to run a particular script … will still run"). Not
-// read, so "cannot verify": the scripts of a workspace's packages (`-w`, `--workspaces`, `pnpm -r`,
-// `--filter`, `yarn workspace`) and deno.json's tasks (`deno task NAME`). A script the agent changed
-// before the check is read as it then is; one another part of the command names, redirects to or
-// may check out (on-disk.ts rewritten, git's commands that rewrite the work tree) cannot be known,
-// so is refused. Pure: the caller's `packageScripts` reads the file.
+// and bun's own commands and npm's installs run the scripts src/permission/manager-scripts.ts names,
+// their installs with the lifecycle scripts of each package.json above (a workspace's root) and of
+// the workspace's packages. The directory is the one the command runs in (after a `cd`), or the one
+// `--prefix`, `-C`, `--cwd` or `--dir` names, or the nearest above it with a package.json (the
+// managers look up for one); a script runs in its package.json's directory, so what it runs
+// (another script) is judged from there. The same through a package runner (`npx npm test`, `npm
+// exec -- npm test`, `corepack pnpm dev`). A script's name decided at run time (`npm run "$s"`)
+// could be any of them. npm's `--ignore-scripts` runs no pre, post or lifecycle script, only what
+// the command names (npm's config docs: "commands explicitly intended to run a particular script …
+// will still run"). `-w`, `--workspaces`, `pnpm -r` and `--filter` read the scripts they run from
+// every package of the workspace (fs/workspace-packages.ts). Not read, so "cannot verify": the
+// scripts yarn's `workspace` and `workspaces` commands run and deno.json's tasks (`deno task
+// NAME`). A script the agent changed before the check is read as it then is; one another part of
+// the command names, redirects to or may check out (on-disk.ts rewritten, git's commands that
+// rewrite the work tree) cannot be known, so is refused. Pure: the caller's `packageScripts` reads
+// the file.
 import { decided, directories, expand, onWindows, POSIX, WINDOWS } from "./control-files.ts";
 import { runnerTails } from "./equivalents.ts";
 import { readGit } from "./git.ts";
-import { bunRuns, INSTALLING, pnpmRuns, type Runs, yarnRuns } from "./manager-scripts.ts";
+import { BUN_INSTALLING, bunRuns, INSTALLING, LINKED, npmInstalls, pnpmRuns, type Runs, yarnRuns } from "./manager-scripts.ts";
 import { program } from "./match.ts";
 import { type Disk, rewritten } from "./on-disk.ts";
 import type { Segment, Word } from "./shell-model.ts";
@@ -89,8 +93,12 @@ const CHECKS_OUT = new Set([
   "checkout-index",
 ]);
 
-/** A script `name` whose command line is `text`, of `file` when that is not the package.json where the command runs (a workspace's root). */
-type Script = { name: string; text: string; file?: string };
+/**
+ * A script `name` whose command line is `text`, run in the absolute directory `dir` (its
+ * package.json's), of `file` when that is not the package.json where the command runs (a
+ * workspace's root, a package.json above a directory that has none).
+ */
+type Script = { name: string; text: string; dir: string; file?: string };
 
 /** A word of the command after its program and options: `known`, decided now; `value`, it follows an option that may take it as its value. */
 type Op = { text: string; known: boolean; value: boolean };
@@ -129,7 +137,7 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
     if (at < 0) return [];
     const named = seg.words[at]!.text.includes("=") ? seg.words[at] : seg.words[at + 1];
     const name = named && decided(named) ? named.text.replace(/^--run=/, "") : undefined;
-    return readScripts(disk!, undefined, name === undefined ? undefined : [name], seg);
+    return readScripts(disk!, undefined, name === undefined ? undefined : [name], seg, { member: [], rootward: [], packages: [] });
   }
   if (manager === "deno") {
     const [sub, task] = seg.words.slice(1).filter((w) => !decided(w) || !w.text.startsWith("-"));
@@ -190,28 +198,38 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   // `yarn --network-timeout 1000 install`, `pnpm --reporter silent test`: a word after an option may be
   // its value or the command (hey does not know every option's type), so what either command runs is read
   const exact = new Set<string>();
+  const member = new Set<string>();
+  const rootward = new Set<string>();
   let workspaces = false;
   for (let at = 0; at === 0 || ops[at - 1]?.value; at++) {
     const read = commandRuns(manager, ops.slice(at), ignore, skips, seg.words.some(informs));
     for (const n of read.names) names.add(n);
     for (const n of read.exact) exact.add(n);
+    for (const n of read.member) member.add(n);
+    for (const n of read.rootward) rootward.add(n);
     any ||= read.any;
     workspaces ||= (workspace || read.workspace) && (manager === "pnpm" || !read.runsNone);
   }
   if (!names.size && !exact.size && !any) return [];
   if (away) return { unknown: AWAY };
-  // (pnpm 12's `pnpm -r exec` installs the workspace first: its packages' lifecycle scripts)
-  if (workspaces) return { unknown: "it runs the scripts of a workspace's packages, whose package.json hey does not read" };
+  // yarn's `workspace NAME SCRIPT` and `workspaces foreach`: which script runs is not read
+  if (workspaces && manager === "yarn") return { unknown: "it runs the scripts of a workspace's packages, whose package.json hey does not read" };
   const wanted = [...[...names].flatMap((n) => (ignore ? [n] : [`pre${n}`, n, `post${n}`])), ...exact];
-  // pnpm 10 and 12 and yarn 4 installing in a workspace's package ran the workspace root's lifecycle scripts too
-  const rootward = (manager === "pnpm" || manager === "yarn") && (any || exact.has("preinstall")) ? INSTALLING : [];
-  return readScripts(disk!, under, any ? undefined : wanted, seg, rootward);
+  // any script: the command may be any of their installs, which run the root's lifecycle (npm's dependencies scripts too)
+  if (any) for (const n of [...INSTALLING, ...BUN_INSTALLING, "predependencies", "dependencies", "postdependencies"]) rootward.add(n);
+  // an install runs the lifecycle scripts of the workspace's packages too (npm 11 and bun 1.4.5 ran each one's preinstall…prepare)
+  const installs = !rootward.size ? [] : manager === "npm" || manager === "bun" ? LINKED : INSTALLING;
+  // `-w NAME`, `--workspaces`, `-r`, `--filter`: the scripts it runs, of every package of the workspace (which one a name selects is not looked for)
+  // (pnpm 12's `pnpm -r exec` installs the workspace first: its packages' lifecycle scripts)
+  const packages = !workspaces ? installs : any ? undefined : [...new Set([...installs, ...wanted])];
+  return readScripts(disk!, under, any ? undefined : wanted, seg, { member: [...member], rootward: [...rootward], packages });
 }
 
 /**
  * What the command `ops` (its first word the command) runs: the scripts `names` (with their pre
- * and post), the `exact` ones, `any` script, whether it is yarn's `workspace(s)` and whether it is
- * one of the commands that run no script of the packages.
+ * and post), the `exact` ones, `any` script, the `member` and `rootward` ones an install runs (see
+ * readScripts), whether it is yarn's `workspace(s)` and whether it is one of the commands that run
+ * no script of the packages.
  */
 function commandRuns(manager: string, ops: Op[], ignore: boolean, skips: boolean, informing: boolean) {
   const names = new Set<string>();
@@ -219,26 +237,35 @@ function commandRuns(manager: string, ops: Op[], ignore: boolean, skips: boolean
   const lifecycle = ops[0]?.known && manager === "npm" && Object.hasOwn(LIFECYCLE, ops[0].text) ? LIFECYCLE[ops[0].text]! : [];
   // npm's `--ignore-scripts`: of its lifecycle, only the script a command names (`npm test`; `npm it` installs, then tests)
   for (const n of ignore ? lifecycle.filter((n) => n === "test" || NAMES_ITS_SCRIPT.has(ops[0]!.text)) : lifecycle) names.add(n);
-  // npm-install(1) with no package "runs … the package's lifecycle scripts": (pre/post)install, prepublish, prepare
-  if (!ignore && ops.length === 1 && ops[0]!.known && manager === "npm" && INSTALL.has(ops[0]!.text))
-    for (const n of ["install", "prepublish", "prepare"]) names.add(n);
-  // pnpm's, yarn's and bun's own commands: the lifecycle scripts they run, or the script of their name (manager-scripts.ts)
+  // npm's installs (manager-scripts.ts): the package's lifecycle scripts, in a workspace's package the root's too; none under --ignore-scripts
   const [op, next] = ops.map((o) => (o.known ? o.text : undefined));
+  const tests = op !== undefined && lifecycle.includes("install"); // `npm it`: an install, then test
+  const npm = manager === "npm" && !ignore && op !== undefined ? npmInstalls(op, INSTALL.has(op) || tests, ops.length === 1 || tests) : undefined;
+  // pnpm's, yarn's and bun's own commands: the lifecycle scripts they run, or the script of their name (manager-scripts.ts)
   const runs: Runs | undefined =
     manager === "pnpm" ? pnpmRuns(op) : manager === "yarn" ? yarnRuns(op, next, informing) : manager === "bun" ? bunRuns(op) : undefined;
-  const exact = new Set([...(runs?.names ?? []), ...(skips ? [] : (runs?.lifecycle ?? []))]);
+  const exact = new Set([...(runs?.names ?? []), ...(skips ? [] : (runs?.lifecycle ?? [])), ...(npm?.own ?? [])]);
   if (ops[0] && runs && !(ops[0].known && RUN.has(ops[0].text))) ops[0].known ? runs.itself && names.add(ops[0].text) : (any = true);
+  if (manager === "npm" && ops[0] && !ops[0].known) any = true; // `npm "$cmd"`: test, install, run-script… any of them
+  // pnpm 10 and 12, yarn 4 and bun installing in a workspace's package ran the workspace root's lifecycle scripts too
+  const installs = exact.has("preinstall") && manager !== "npm";
+  const rootward = npm?.rootward ?? (installs ? (manager === "bun" ? BUN_INSTALLING : INSTALLING) : []);
   const workspace = manager === "yarn" && !!ops[0]?.known && /^workspaces?$/.test(ops[0].text);
-  return { names, exact, any, workspace, runsNone: !!ops[0]?.known && RUNS_NONE.has(ops[0].text) };
+  return { names, exact, member: npm?.member ?? [], rootward, any, workspace, runsNone: !!ops[0]?.known && RUNS_NONE.has(ops[0].text) };
 }
 
-/** The scripts `names` (undefined: all) of the package.json where the command runs, or `under` it, and the scripts `rootward` of each package.json above it. */
+/**
+ * The scripts `names` (undefined: all) of the package.json where the command runs, or `under` it —
+ * the nearest one up from there, as npm, pnpm, yarn and bun look for it — with `more.member` of it
+ * when a package.json is above it, the scripts `more.rootward` of each package.json above it, and
+ * `more.packages` (undefined: all) of each package of a workspace rooted at any of those.
+ */
 function readScripts(
   disk: Disk,
   under: string | undefined,
   names: string[] | undefined,
   seg: Segment,
-  rootward: string[] = [],
+  more: { member: string[]; rootward: string[]; packages: string[] | undefined },
 ): Script[] | { unknown: string } {
   const control = disk.control!;
   const file = under === undefined ? "package.json" : `${under}/package.json`;
@@ -251,24 +278,58 @@ function readScripts(
   const dirs = abs !== undefined ? [abs] : directories(disk.segments, control, f)?.map((d) => (at === undefined ? d : f.join(d, at)));
   if (!dirs) return { unknown: AWAY }; // `cd "$D" && npm run release`
   const out: Script[] = [];
-  const seen = new Set<string>(); // the directories above already read
+  const seen = new Map<string, boolean>(); // the directories above already read: whether a package.json is there
+  const taken = new Set<string>(); // a script of a directory read once, though several lists name it
+  const take = (dir: string, scripts: Record<string, string>, wanted: string[], file?: string) => {
+    for (const name of wanted)
+      if (Object.hasOwn(scripts, name) && !taken.has(`${dir}\0${name}`)) {
+        taken.add(`${dir}\0${name}`);
+        out.push({ name, text: scripts[name]!, dir, ...(file && { file }) });
+      }
+  };
+  const roots = new Set<string>(); // the directories whose workspace's packages were read
   for (const dir of dirs) {
-    const scripts = control.packageScripts!(dir);
+    // a directory with no package.json: the managers run the nearest one's above, in its directory
+    let own = f.normalize(dir);
+    let scripts = control.packageScripts!(own);
+    for (let up = f.normalize(f.join(own, "..")); scripts === undefined && up !== own; up = f.normalize(f.join(up, ".."))) {
+      own = up;
+      scripts = control.packageScripts!(own);
+    }
     if (typeof scripts === "string") return { unknown: scripts };
-    const wanted = names === undefined ? Object.keys(scripts ?? {}) : [...new Set(names)];
-    for (const name of wanted) if (scripts && Object.hasOwn(scripts, name)) out.push({ name, text: scripts[name]! });
-    if (!rootward.length) continue;
+    if (scripts === undefined) continue;
+    const shown = own === f.normalize(dir) ? undefined : f.join(own, "package.json");
+    take(own, scripts, names ?? Object.keys(scripts), shown);
+    if (!more.rootward.length && !more.member.length && more.packages?.length === 0) continue;
     // the directories above, up to the root: which one is the workspace's root is not looked for;
     // above the directory as written and above where its links lead (pnpm and yarn look from there)
-    const real = control.realDir?.(dir) ?? dir;
+    const real = control.realDir?.(own) ?? own;
     if (typeof real !== "string") return real;
-    for (const from of new Set([dir, f.normalize(real)]))
-      for (let at = from, up = f.normalize(f.join(from, "..")); up !== at && !seen.has(up); at = up, up = f.normalize(f.join(up, ".."))) {
-        seen.add(up);
-        const above = control.packageScripts!(up);
-        if (typeof above === "string") return { unknown: above };
-        for (const name of rootward) if (above && Object.hasOwn(above, name)) out.push({ name, text: above[name]!, file: f.join(up, "package.json") });
+    let above = false;
+    for (const from of new Set([own, f.normalize(real)]))
+      for (let at = from, up = f.normalize(f.join(from, "..")); up !== at; at = up, up = f.normalize(f.join(up, ".."))) {
+        if (!seen.has(up)) {
+          const upper = control.packageScripts!(up);
+          if (typeof upper === "string") return { unknown: upper };
+          if (upper) take(up, upper, more.rootward, f.join(up, "package.json"));
+          seen.set(up, upper !== undefined);
+        }
+        above ||= seen.get(up)!;
       }
+    if (above) take(own, scripts, more.member, shown);
+    if (more.packages?.length === 0) continue;
+    if (!control.workspacePackages) return { unknown: "it runs the scripts of a workspace's packages, which hey cannot list here" };
+    for (const root of [own, ...[...seen].filter(([, there]) => there).map(([up]) => up)]) {
+      if (roots.has(root)) continue;
+      roots.add(root);
+      const packages = control.workspacePackages(root);
+      if ("unknown" in packages) return { unknown: packages.unknown };
+      for (const dir of packages) {
+        const scripts = control.packageScripts!(dir);
+        if (typeof scripts === "string") return { unknown: scripts };
+        if (scripts) take(f.normalize(dir), scripts, more.packages ?? Object.keys(scripts), f.join(dir, "package.json"));
+      }
+    }
   }
   return out;
 }

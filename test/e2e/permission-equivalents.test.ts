@@ -3,7 +3,8 @@
 // refused, naming the entry, and the files are still there; an ordinary command still runs. Under
 // entries naming a directory, curl's POST and git reset --hard: emptying a file in it, a lowercase
 // POST, gh api given fields, git restore. What hey reads off the disk: a file holding something is
-// not emptied, a new or empty one is made; a package.json script that publishes is refused.
+// not emptied, a new or empty one is made; a package.json script that publishes is refused, as are
+// the scripts of a workspace's packages an install runs and those of the package.json above a directory.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -87,4 +88,25 @@ test("under deny rm * and npm publish *, hey looks at the disk and at package.js
   expect(got[2]).toContain("made");
   expect(readFileSync(join(project.path, "notes.txt"), "utf8")).toBe("keep\n");
   expect(existsSync(join(project.path, "new.txt"))).toBe(true);
+});
+
+test("under deny rm *, an install at a workspace's root is refused for a package's prepare, and a script run from a directory without package.json for the one above", async () => {
+  scripted.userConfig(`[permission]\ndeny = ["bash: rm *"]\n`);
+  mkdirSync(join(project.path, "packages", "ui"), { recursive: true });
+  mkdirSync(join(project.path, "src"));
+  writeFileSync(join(project.path, "package.json"), JSON.stringify({ workspaces: ["packages/*"], scripts: { clean: "rm -rf dist" } }));
+  writeFileSync(join(project.path, "packages", "ui", "package.json"), JSON.stringify({ scripts: { prepare: "rm -rf dist && tsc" } }));
+  scripted.calls = [
+    ["bash", { command: "npm install" }],
+    ["bash", { command: "cd src && bun run clean" }],
+    ["bash", { command: "echo fine" }],
+  ];
+  const run = await runHey(["-p", "set up"], { cwd: join(project.path, "src"), env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  const got = scripted.results();
+  expect(got.slice(0, 2)).toEqual([
+    `blocked by permission rules: \`npm install\` runs ${join(project.path, "packages", "ui", "package.json")}'s script \`prepare\` (\`rm -rf dist && tsc\`): \`rm -rf dist\` matches deny entry \`bash: rm *\``,
+    `blocked by permission rules: \`bun run clean\` runs ${join(project.path, "package.json")}'s script \`clean\` (\`rm -rf dist\`): \`rm -rf dist\` matches deny entry \`bash: rm *\``,
+  ]);
+  expect(got[2]).toContain("fine");
 });

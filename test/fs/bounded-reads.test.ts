@@ -7,7 +7,7 @@ import { afterAll, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { boundedHead, boundedLstat, setWorkerSource, stuckReads, workerSource } from "../../src/fs/bounded-reads.ts";
+import { boundedHead, boundedList, boundedLstat, setWorkerSource, stuckReads, workerSource } from "../../src/fs/bounded-reads.ts";
 import { permissionCheck } from "../../src/wire.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
@@ -54,6 +54,25 @@ test("a read that does not answer in time makes the check 'cannot verify', namin
   }
   expect(check("bash: npm publish *", "npm test")).toContain("runs package.json's script `test`");
   expect(check("bash: rm *", ": > new.txt")).toBeUndefined();
+});
+
+test("a workspace's packages are listed within the deadline too: a directory that does not answer makes an install at its root 'cannot verify'", () => {
+  const ws = join(root, "ws");
+  mkdirSync(join(ws, "packages", "ui"), { recursive: true });
+  writeFileSync(join(ws, "package.json"), JSON.stringify({ workspaces: ["packages/*"] }));
+  writeFileSync(join(ws, "packages", "ui", "package.json"), JSON.stringify({ scripts: { prepare: "npm publish" } }));
+  expect(boundedList(join(ws, "packages"))).toEqual(["ui"]);
+  const install = () =>
+    permissionCheck({ allow: [], deny: ["bash: npm publish *"], narrow: [] }, "sh", { ...place, cwd: ws })("bash", { command: "npm install" });
+  expect(install()).toContain("/ws/packages/ui/package.json's script `prepare` (`npm publish`)");
+  setWorkerSource(workerSource(`(req) => { if (req.op === "list") Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); }`));
+  try {
+    expect(install()).toBe(
+      `blocked by permission rules: cannot verify \`npm install\`: its workspace ${join(ws, "packages")} did not answer in 2 s (a hung network mount?), so its packages' scripts are unknown`,
+    );
+  } finally {
+    setWorkerSource(undefined);
+  }
 });
 
 test("a package.json that is a FIFO at a path near PATH_MAX is still 'cannot verify' (the error naming it kept its code)", () => {

@@ -33,6 +33,8 @@ const scripts = {
   init: "rm -rf .cache && node scripts/setup.js",
   prepack: "npm run build",
   start: "node server.js",
+  dependencies: "patch-package",
+  co: "git checkout notes.txt",
 };
 // scripts that each run the ten of the next level, four levels deep (10,000 runs unfolded): read in bounded time
 const level = (d: number) => Array.from({ length: 10 }, (_, i) => `fan${d}_${i}`);
@@ -49,15 +51,39 @@ const fan = Object.fromEntries(
 writeFileSync(join(project, "package.json"), JSON.stringify({ name: "app", scripts: { ...scripts, ...fan } }));
 writeFileSync(
   join(project, "site", "package.json"),
-  JSON.stringify({ name: "site", scripts: { release: "npm publish --access public", build: "vite build" } }),
+  JSON.stringify({
+    name: "site",
+    scripts: { release: "npm publish --access public", build: "vite build", bundle: "npm run build", co: "git checkout notes.txt" },
+  }),
 );
+writeFileSync(join(project, "site", "notes.txt"), "the site's notes\n");
 // a workspace's package: pnpm and yarn 4 installing there run the workspace root's lifecycle scripts too
 mkdirSync(join(project, "packages", "web"), { recursive: true });
-writeFileSync(join(project, "packages", "web", "package.json"), JSON.stringify({ name: "web", scripts: { build: "vite build" } }));
+writeFileSync(join(project, "packages", "web", "package.json"), JSON.stringify({ name: "web", scripts: { build: "vite build", prepare: "lefthook install" } }));
+// a directory with no package.json: the managers run the nearest one's above
+mkdirSync(join(project, "src", "lib"), { recursive: true });
+// workspaces' roots: an install there (or in one of their packages) runs every package's lifecycle scripts
+const json = (path: string, value: unknown) => {
+  mkdirSync(join(project, path, ".."), { recursive: true });
+  writeFileSync(join(project, path), typeof value === "string" ? value : JSON.stringify(value));
+};
+json("mono/package.json", { name: "mono", workspaces: ["./packages/*", "apps/web", "!packages/skip"] });
+json("mono/packages/ui/package.json", { name: "ui", scripts: { prepare: "lefthook install", build: "vite build" } });
+json("mono/packages/.cache/package.json", { scripts: { prepare: "ignored-dot" } });
+json("mono/apps/web/package.json", { name: "web", scripts: { postinstall: "node fetch-assets.js" } });
+json("yarn-mono/package.json", { name: "y", workspaces: { packages: ["libs/lib-*"] } });
+json("yarn-mono/libs/lib-a/package.json", { scripts: { prepare: "lefthook install" } });
+json("pnpm-mono/package.json", { name: "p" });
+json("pnpm-mono/pnpm-workspace.yaml", "packages:\n  - 'tools/*' # every tool\n  - \"!**/test/**\"\n\ncatalog:\n  react: ^19\n");
+json("pnpm-mono/tools/gen/package.json", { scripts: { prepare: "lefthook install", test: "vitest run" } });
+json("pnpm-flow/pnpm-workspace.yaml", "packages: [a, 'b']\n");
+json("pnpm-flow/package.json", { name: "f" });
+json("pnpm-flow/b/package.json", { scripts: { install: "lefthook install" } });
+json("deep-mono/package.json", { name: "d", workspaces: ["packages/**"] });
 // a link to the workspace's package from outside it: pnpm and yarn look above where it leads
 symlinkSync(join(project, "packages", "web"), join(root, "web-link"));
 const place = { cwd: project, home, controls: [join(home, ".config", "hey", "config.toml")] };
-const under = (entry: string) => permissionCheck({ allow: [], deny: [`bash: ${entry}`], narrow: [] }, "sh", place);
+const under = (entry: string, cwd = project) => permissionCheck({ allow: [], deny: [`bash: ${entry}`], narrow: [] }, "sh", { ...place, cwd });
 
 test.each([
   [
@@ -76,6 +102,7 @@ test.each([
   ],
   ["npm publish *", "cd site && npm run release", "runs package.json's script `release`"],
   ["npm publish *", 'npm run "$TASK"', "runs package.json's script `release`"],
+  ["bun test *", 'npm "$CMD"', "runs package.json's script `test` (`bun test`)"], // npm's command known only at run time: `test` is one
   ["rm *", "npm run clean", "runs package.json's script `clean` (`rimraf dist`)"],
   ["husky *", "npm ci", "runs package.json's script `prepare` (`husky`)"],
   ["npm publish *", "node --run release", "runs package.json's script `release`"],
@@ -104,13 +131,9 @@ test.each([
   ["bun test *", "npm exec -- npm test", "runs package.json's script `test`"],
   ["npm publish *", "corepack pnpm deploy", "runs package.json's script `deploy`"],
   ["npm publish *", "bunx yarn ship", "runs package.json's script `ship`"],
-  // a workspace's packages and deno.json's tasks are not read
-  ["npm publish *", "npm -w pkg run build", "cannot verify `npm -w pkg run build`: it runs the scripts of a workspace's packages"],
-  ["npm publish *", "npm run build --workspaces", "it runs the scripts of a workspace's packages"],
-  ["npm publish *", "pnpm -r run build", "it runs the scripts of a workspace's packages"],
-  ["npm publish *", "pnpm --filter web build", "it runs the scripts of a workspace's packages"],
-  ["npm publish *", "yarn workspace web build", "it runs the scripts of a workspace's packages"],
-  ["npm publish *", "npx pnpm -r test", "it runs the scripts of a workspace's packages"],
+  // yarn's workspace commands and deno.json's tasks are not read
+  ["npm publish *", "yarn workspace web build", "cannot verify `yarn workspace web build`: it runs the scripts of a workspace's packages"],
+  ["npm publish *", "yarn workspaces foreach -A run build", "it runs the scripts of a workspace's packages"],
   ["npm publish *", "deno task release", "cannot verify `deno task release`: it runs a task of deno.json"],
   // --ignore-scripts still runs the script a command names
   ["npm publish *", "npm run release --ignore-scripts", "runs package.json's script `release`"],
@@ -191,6 +214,16 @@ test.each([
   ["husky *", "yarn upgrade-interactive --latest", "runs package.json's script `prepare` (`husky`)"],
   // pnpm's -C with its directory in the same word runs there
   ["vite *", "pnpm -Cpackages/web build", "runs package.json's script `build` (`vite build`)"],
+  // npm's commands that change node_modules run its dependencies scripts (npm 11); its rebuild and link the install's
+  ["patch-package *", "npm i left-pad", "runs package.json's script `dependencies` (`patch-package`)"],
+  ["patch-package *", "npm uninstall left-pad", "runs package.json's script `dependencies` (`patch-package`)"],
+  ["patch-package *", "npm update", "runs package.json's script `dependencies` (`patch-package`)"],
+  ["patch-package *", "npm ci", "runs package.json's script `dependencies` (`patch-package`)"],
+  ["husky *", "npm link", "runs package.json's script `prepare` (`husky`)"],
+  // a script runs in its own package.json's directory: a script it runs is read from there
+  ["vite *", "npm --prefix site run bundle", "runs package.json's script `build` (`vite build`)"],
+  // and a file it names is looked for there: site/notes.txt, which `git checkout notes.txt` overwrites
+  ["git reset --hard *", "npm --prefix site run co", "git checkout `notes.txt` overwrites the changes to the file or directory of that name"],
 ])("deny %j refuses %j", (entry, command, names) => {
   expect(under(entry)("bash", { command })).toContain(names);
 });
@@ -251,8 +284,113 @@ test.each([
   ["husky *", "pnpm it --ignore-scripts"],
   ["husky *", "cd packages/web && pnpm add left-pad --ignore-scripts"],
   ["husky *", "cd packages/web && yarn build"],
+  // npm installing a package in a package.json with none above runs none of its install's scripts
+  ["husky *", "npm i left-pad"],
+  ["husky *", "npm rebuild"],
+  ["patch-package *", "npm i left-pad --ignore-scripts"],
+  // bun's --ignore-scripts skips the lifecycle scripts of the package and the workspace's root (bun 1.4.5)
+  ["husky *", "bun install --ignore-scripts"],
+  ["husky *", "bun add --ignore-scripts left-pad"],
+  ["husky *", "bun --ignore-scripts i"],
+  ["husky *", "bun remove left-pad --ignore-scripts"],
+  ["tsc *", "npm --prefix site run bundle"], // site's build, not this package.json's
+  ["git reset --hard *", "npm run co"], // no notes.txt here: `git checkout notes.txt` is a branch
 ])("deny %j lets %j run", (entry, command) => {
   expect(under(entry)("bash", { command })).toBeUndefined();
+});
+
+// run in a workspace's package (npm 11.19, bun 1.4.5): an install there runs the workspace root's lifecycle scripts too, and npm's
+// commands that change node_modules run the package's own install scripts (its link is rebuilt) and the root's dependencies scripts
+test.each([
+  ["husky *", "npm install", "/project/package.json's script `prepare` (`husky`)"],
+  ["husky *", "npm ci", "/project/package.json's script `prepare` (`husky`)"],
+  ["husky *", "npm it", "/project/package.json's script `prepare` (`husky`)"],
+  ["patch-package *", "npm i left-pad", "/project/package.json's script `dependencies` (`patch-package`)"],
+  ["lefthook *", "npm i left-pad", "runs package.json's script `prepare` (`lefthook install`)"],
+  ["lefthook *", "npm uninstall left-pad", "runs package.json's script `prepare` (`lefthook install`)"],
+  ["lefthook *", "npm rebuild", "runs package.json's script `prepare` (`lefthook install`)"],
+  ["husky *", "bun install", "/project/package.json's script `prepare` (`husky`)"],
+  ["husky *", "bun add left-pad", "/project/package.json's script `prepare` (`husky`)"],
+])("in a workspace's package, deny %j refuses %j", (entry, command, names) => {
+  expect(under(entry, join(project, "packages", "web"))("bash", { command })).toContain(names);
+});
+
+test.each([
+  ["husky *", "npm install --ignore-scripts"],
+  ["husky *", "bun install --ignore-scripts"],
+  ["husky *", "npm run build"], // the root's scripts run only for an install
+  ["husky *", "bun run build"],
+])("in a workspace's package, deny %j lets %j run", (entry, command) => {
+  expect(under(entry, join(project, "packages", "web"))("bash", { command })).toBeUndefined();
+});
+
+// a directory with no package.json: npm, pnpm, yarn and bun run the nearest one's above, in its directory
+test.each([
+  ["rimraf *", "npm run clean", "/project/package.json's script `clean` (`rimraf dist`)"],
+  ["husky *", "npm install", "/project/package.json's script `prepare` (`husky`)"],
+  ["rimraf *", "yarn clean", "/project/package.json's script `clean` (`rimraf dist`)"],
+  ["husky *", "bun i", "/project/package.json's script `prepare` (`husky`)"],
+  ["rimraf *", "pnpm run clean", "/project/package.json's script `clean` (`rimraf dist`)"],
+])("in a directory below the package, deny %j refuses %j", (entry, command, names) => {
+  expect(under(entry, join(project, "src", "lib"))("bash", { command })).toContain(names);
+});
+
+// at a workspace's root, or in one of its packages: an install runs the lifecycle scripts of every package (npm 11.19, bun 1.4.5)
+test.each([
+  ["mono", "npm install", "/mono/packages/ui/package.json's script `prepare` (`lefthook install`)"],
+  ["mono", "npm ci", "/mono/packages/ui/package.json's script `prepare` (`lefthook install`)"],
+  ["mono", "npm i left-pad", "/mono/packages/ui/package.json's script `prepare` (`lefthook install`)"],
+  ["mono", "npm rebuild", "/mono/packages/ui/package.json's script `prepare` (`lefthook install`)"],
+  ["mono", "bun install", "/mono/packages/ui/package.json's script `prepare` (`lefthook install`)"],
+  ["mono/apps/web", "bun add left-pad", "/mono/packages/ui/package.json's script `prepare` (`lefthook install`)"], // a package beside it
+  ["mono", "yarn", "/mono/packages/ui/package.json's script `prepare` (`lefthook install`)"],
+  ["yarn-mono", "yarn install", "/yarn-mono/libs/lib-a/package.json's script `prepare` (`lefthook install`)"],
+  ["pnpm-mono", "pnpm install", "/pnpm-mono/tools/gen/package.json's script `prepare` (`lefthook install`)"],
+  ["pnpm-flow", "pnpm i", "/pnpm-flow/b/package.json's script `install` (`lefthook install`)"],
+  ["deep-mono", "npm install", "cannot verify `npm install`: its workspaces pattern `packages/**` is not one hey expands"],
+])('in %s, deny "lefthook *" refuses %j', (dir, command, names) => {
+  expect(under("lefthook *", join(project, dir))("bash", { command })).toContain(names);
+});
+
+test.each([
+  ["mono", "npm install --ignore-scripts"],
+  ["mono", "bun install --ignore-scripts"],
+  ["mono", "npm run build"], // running a script installs nothing
+  ["mono", "npm ls"],
+  ["deep-mono", "npm test"],
+])('in %s, deny "lefthook *" lets %j run', (dir, command) => {
+  expect(under("lefthook *", join(project, dir))("bash", { command })).toBeUndefined();
+});
+
+// -w, --workspaces, -r, --filter: the scripts they run, read from every package of the workspace
+test.each([
+  ["mono", "vite *", "npm -w ui run build", "/mono/packages/ui/package.json's script `build` (`vite build`)"],
+  ["mono", "vite *", "npm run build --workspaces", "/mono/packages/ui/package.json's script `build` (`vite build`)"],
+  ["mono", "vite *", "npm run build --workspace=packages/ui", "/mono/packages/ui/package.json's script `build` (`vite build`)"],
+  ["mono", "vite *", "bun run --filter ui build", "/mono/packages/ui/package.json's script `build` (`vite build`)"],
+  ["mono/apps/web", "vite *", "npm -w ui run build", "/mono/packages/ui/package.json's script `build` (`vite build`)"],
+  ["mono", "vite *", 'npm -w ui run "$S"', "/mono/packages/ui/package.json's script `build` (`vite build`)"],
+  ["pnpm-mono", "vitest *", "pnpm -r test", "/pnpm-mono/tools/gen/package.json's script `test` (`vitest run`)"],
+  ["pnpm-mono", "vitest *", "npx pnpm --filter gen test", "/pnpm-mono/tools/gen/package.json's script `test` (`vitest run`)"],
+  ["pnpm-mono", "lefthook *", "pnpm -r exec tsc", "/pnpm-mono/tools/gen/package.json's script `prepare` (`lefthook install`)"], // pnpm 12 installs first
+  ["deep-mono", "vite *", "npm -w x run build", "cannot verify `npm -w x run build`: its workspaces pattern `packages/**` is not one hey expands"],
+])("in %s, deny %j refuses %j", (dir, entry, command, names) => {
+  expect(under(entry, join(project, dir))("bash", { command })).toContain(names);
+});
+
+test.each([
+  ["mono", "tsc *", "npm -w ui run build"], // ui's build is vite's
+  ["mono", "vite *", "npm -w ui run lint"], // no lint script
+  ["mono", "vite *", "npm -w ui ls"],
+  ["mono", "lefthook *", "npm run build --workspaces --ignore-scripts"],
+  ["", "npm publish *", "npm -w pkg run build"], // no workspace here: this package.json's build
+  ["", "npm publish *", "pnpm --filter web build"],
+])("in %j, deny %j lets %j run", (dir, entry, command) => {
+  expect(under(entry, join(project, dir))("bash", { command })).toBeUndefined();
+});
+
+test("a workspace's package in a directory whose name starts with a dot is not one (npm's globs skip them)", () => {
+  expect(under("ignored-dot", join(project, "mono"))("bash", { command: "npm install" })).toBeUndefined();
 });
 
 test("a package.json npm reads is read too: one that starts with a byte order mark, and one too large to read is refused", () => {
@@ -264,5 +402,9 @@ test("a package.json npm reads is read too: one that starts with a byte order ma
   expect(under("npm publish *")("bash", { command: "cd big && npm run build" })).toContain(
     "cannot verify `npm run build`: its package.json is over 1 MB, more than hey reads",
   );
-  expect(under("npm publish *")("bash", { command: "cd big && npm install lodash" })).toBeUndefined(); // runs no script of its
+  // npm's install of a package runs its dependencies scripts, which hey cannot read there
+  expect(under("npm publish *")("bash", { command: "cd big && npm install lodash" })).toContain(
+    "cannot verify `npm install lodash`: its package.json is over 1 MB",
+  );
+  expect(under("npm publish *")("bash", { command: "cd big && npm ls" })).toBeUndefined(); // runs no script of its
 });
