@@ -73,6 +73,8 @@ export interface Start {
   warn(message: string): void;
   /** a line about something that happened in the background (an MCP server connected or failed) */
   notice(line: string): void;
+  /** a one-shot command (`hey -p /help`): an MCP server starts only if the command uses it (`/mcp`) */
+  command?: boolean;
 }
 
 /** The flags of a run that continues `session`: its model is one more layer of the choice (ConfigFlags.session). */
@@ -311,7 +313,7 @@ function mcpManager(
   const { env } = start;
   const { settings } = start.config;
   return createMcpManager(
-    { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: !run.mcp, builtins: deps.builtins },
+    { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: !run.mcp, builtins: deps.builtins, onDemand: start.command },
     {
       connect: async (s, hooks, signal) =>
         (await import("./mcp/client.ts")).connectServer(

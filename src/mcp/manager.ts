@@ -20,7 +20,7 @@ import { cutText, needsCut, shapeResult } from "./results.ts";
 import { abortable, createServer, type Connect, type Get, type McpServer, type ServerStatus } from "./server.ts";
 import type { ToolStore } from "./store.ts";
 import { errorText } from "../kernel/errors.ts";
-import { stderrLines } from "./stderr-lines.ts";
+import { withTail } from "./stderr-lines.ts";
 
 /** Servers with a cached list start this long after start-up at the latest (the REPL sends no request for a while). */
 export const CACHED_START_DELAY_MS = 200;
@@ -88,10 +88,12 @@ interface Generation {
 /**
  * `servers`: the enabled servers to run (none with --no-mcp; `off` keeps it so across /reload).
  * `builtins`: the names of hey's own tools: a server's tool named like one is offered as
- * `<server>_<name>` (names.ts), said once.
+ * `<server>_<name>` (names.ts), said once. `onDemand`: a server starts only when something uses
+ * it (`/mcp` waits for it, a call, a prompt, a resource), never in the background: a one-shot
+ * command (`hey -p /help`) spawns nothing; what the requests would offer is the cached lists.
  */
 export function createMcpManager(
-  config: { servers: McpServerSettings[]; startupWaitMs: number; off: boolean; builtins?: readonly string[] },
+  config: { servers: McpServerSettings[]; startupWaitMs: number; off: boolean; builtins?: readonly string[]; onDemand?: boolean },
   deps: ManagerDeps,
 ): McpManager {
   const warned = new Set<string>();
@@ -117,6 +119,7 @@ export function createMcpManager(
   const begin = (servers: McpServerSettings[], waitMs: number, reused: readonly McpServer[] = []): Generation => {
     const gen: Generation = { servers: [], startedAt: deps.now(), waitMs, deferred: undefined };
     gen.servers = servers.map((settings) => reused.find((r) => r.settings === settings) ?? serverIn(settings, deps.store.load(settings)));
+    if (config.onDemand) return gen;
     for (const s of gen.servers) if (!s.started && !s.status().cached) s.start();
     if (gen.servers.some((s) => !s.started)) {
       gen.deferred = setTimeout(() => startDeferred(gen), CACHED_START_DELAY_MS);
@@ -198,7 +201,7 @@ export function createMcpManager(
   /** Servers the next request waits for: no list yet, still connecting, start-up wait not over. */
   async function waitForStarting(gen: Generation, signal: AbortSignal): Promise<void> {
     const left = gen.startedAt + gen.waitMs - deps.now();
-    const waiting = gen.servers.filter((s) => s.status().state === "connecting" && s.status().tools === undefined);
+    const waiting = gen.servers.filter((s) => s.started && s.status().state === "connecting" && s.status().tools === undefined);
     if (left <= 0 || waiting.length === 0) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort = () => {};
@@ -382,10 +385,4 @@ function sameServer(a: McpServerSettings, b: McpServerSettings): boolean {
 /** What is said when a changed server did not start and the old one was kept. */
 function keptOld(s: ServerStatus): string {
   return `MCP server ${s.name}: its changed table did not start (${withTail(s) || s.state}); the old one keeps serving, its tools unchanged`;
-}
-
-/** The error with what its stderr said under it (stderr-lines.ts). */
-function withTail(s: ServerStatus): string {
-  const lines = stderrLines(s.stderr ?? "", 5);
-  return lines.length ? `${s.error}\n${lines.map((l) => `  ${l}`).join("\n")}` : (s.error ?? "");
 }
