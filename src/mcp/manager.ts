@@ -17,6 +17,7 @@ import { toolsChanged, type ExposedTool, type McpTool } from "./names.ts";
 import { mcpSpec, offerTools, type Offer } from "./offer.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import { cutText, needsCut, shapeResult } from "./results.ts";
+import { renameNotices } from "./said-renames.ts";
 import { abortable, createServer, type Connect, type Get, type McpServer, type ServerStatus } from "./server.ts";
 import type { ToolStore } from "./store.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -97,8 +98,9 @@ export function createMcpManager(
   deps: ManagerDeps,
 ): McpManager {
   const warned = new Set<string>();
-  const warnOnce = (messages: string[]) => {
-    for (const m of messages) if (!warned.has(m)) warned.add(m), deps.warn(m);
+  const say = (o: Offer) => {
+    for (const m of o.warnings) if (!warned.has(m)) warned.add(m), deps.warn(m); // once a run
+    renames(o.renamed); // once per change of the lists they are about (said-renames.ts)
   };
   const builtins = config.builtins ?? [];
   const enabled = (servers: McpServerSettings[]) => (config.off ? [] : servers.filter((s) => s.enabled));
@@ -108,6 +110,7 @@ export function createMcpManager(
     saving.add(p);
   };
   const save = (settings: McpServerSettings, tools: McpTool[]) => track(deps.store.save(settings, tools));
+  const renames = renameNotices({ store: deps.store, servers: () => current.servers, warn: deps.warn, track });
   /** the tool names each server listed last while connected */
   const lastListed = new WeakMap<McpServer, string[]>();
   /** changed servers starting beside the one they replace, by name; they take over once connected */
@@ -175,7 +178,7 @@ export function createMcpManager(
     const tools = s.tools?.length ?? 0;
     const shown = offer.tools.filter((t) => t.server === s.name).length;
     deps.report({ type: "mcp", server: s.name, state: "connected", tools, ...(shown < tools ? { offered: shown } : {}) });
-    warnOnce(said(offer));
+    say(offer);
   };
   const startDeferred = (gen: Generation) => {
     clearTimeout(gen.deferred);
@@ -196,7 +199,8 @@ export function createMcpManager(
     return offerTools(lists, deps.refused, own.length ? [...new Set([...builtins, ...own])] : builtins);
   };
   let current = begin(enabled(config.servers), config.startupWaitMs);
-  warnOnce(offered(current).renamed); // a cached list is offered at once: a renamed tool is said now, not after an answer
+  // a cached list is offered at once: a renamed tool is said now (when new), not after an answer; a one-shot command offers nothing
+  if (!config.onDemand) renames(offered(current).renamed);
 
   /** Servers the next request waits for: no list yet, still connecting, start-up wait not over. */
   async function waitForStarting(gen: Generation, signal: AbortSignal): Promise<void> {
@@ -304,7 +308,7 @@ export function createMcpManager(
         gen,
         builtinTools.map((t) => t.name),
       );
-      warnOnce(said(exposed));
+      say(exposed);
       return [...builtinTools, ...exposed.tools.map((e) => toTool(gen, e))];
     },
     status: () => current.servers.map((s) => s.status()),
@@ -370,7 +374,6 @@ export function createMcpManager(
   };
 }
 
-const said = (o: Offer) => [...o.renamed, ...o.warnings];
 const names = (tools: McpTool[] | undefined) => (tools ?? []).map((t) => t.name);
 
 /** A server `/reload` keeps as it is when its table did not change: one that is up, or on its way up (or waiting to start). */
