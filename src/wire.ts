@@ -225,10 +225,11 @@ export async function assemble(
     settings: agentSettings(settings),
     provider: withServerWindow(await start.started.provider, serverOf(settings, here.cacheDir), live.fetch, say), // a local Ollama's real context
     tools: requestTools, // every tool's results, MCP servers' included, are redacted before the model reads them
-    // a built-in the rules refuse outright is not offered; a call to it reads the rules' refusal, not "unknown tool"
+    // a built-in the rules refuse outright is not offered; a call to it reads the rules' refusal, not "unknown tool" (nor the
+    // server's tool of that name, offered under its prefix)
     unlisted: (name) =>
-      lateTool(name, { mcp, tools: requestTools, servers: () => live.config.settings.mcp.servers, now: Date.now }) ??
-      (live.configured.refused(name) ? live.configured.tools.find((t) => t.name === name) : undefined),
+      (live.configured.refused(name) ? live.configured.tools.find((t) => t.name === name) : undefined) ??
+      lateTool(name, { mcp, tools: requestTools, servers: () => live.config.settings.mcp.servers, now: Date.now }),
     output,
     cwd,
     pathOf: (path) => callTarget(pathOf(path), listsSet(live.config.settings.permission)), // an edit through a link and one through its target: one file, run in call order

@@ -62,3 +62,25 @@ test("the renaming is said by the run that first sees the list, not by the next 
   expect(after.stderr).not.toContain("keeps its name");
   expect(toolNames(m.requests.at(-1)!)).toEqual(expect.arrayContaining(["notes_write_file", "notes_grep", "write_file", "grep"]));
 });
+
+test("two servers' tools of one name: the clash is said on the first run only; a call by the plain name is told the names to call", async () => {
+  await ensureBinary();
+  const fake = (name: string) => `\n[mcp.${name}]\ncommand = ${JSON.stringify(BUN)}\nargs = ${JSON.stringify([FAKE_SERVER, "ok", name, "lookup"])}\n`;
+  // told of "lookup" (by the user, a skill, an earlier session), the model calls it by that name first
+  const m = model((req) => {
+    const last = req.messages.at(-1)!;
+    if (last.role !== "tool") return { calls: [["lookup", { text: "milk" }]] };
+    const said = resultText(last);
+    return said.startsWith("unknown tool") ? { calls: [["beta_lookup", { text: "milk" }]] } : { text: `${said} after: ${resultText(req.messages.at(-3))}` };
+  });
+  writeUserConfig(home.path, `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n${fake("alpha")}${fake("beta")}`);
+  const CLASH = "hey: MCP servers alpha and beta both offer a tool named lookup; the model sees alpha_lookup and beta_lookup\n";
+  const told = `unknown tool "lookup": it is offered as alpha_lookup (MCP server alpha's lookup), beta_lookup (MCP server beta's lookup); call one of those`;
+
+  const first = await hey(["-p", "look up milk"]);
+  expect(first.stdout).toBe(`beta: milk after: ${told}\n`);
+  expect(first.stderr).toContain(CLASH);
+  const second = await hey(["-p", "look up milk"]);
+  expect(second.stdout).toBe(`beta: milk after: ${told}\n`);
+  expect(second.stderr).not.toContain("both offer");
+});
