@@ -3,7 +3,7 @@
 // the same way.
 import type { Places } from "./fs/places.ts";
 import { specTokens } from "./mcp/offer.ts";
-import { formatStatus, whichServer } from "./mcp/status.ts";
+import { formatStatus, uncountedLine, whichServer } from "./mcp/status.ts";
 import type { Runtime } from "./runtime.ts";
 import type { CommandContext } from "./ui/commands.ts";
 
@@ -29,6 +29,7 @@ export function commandContext(
     reload: () => runtime.reload(ask),
     setTrust: runtime.setTrust,
     earlierRuns: runtime.earlierRuns,
+    uncounted: () => uncountedLine(runtime.mcp.status()),
     redact: runtime.redact,
     mcpStatus: async (s: AbortSignal) => {
       const starting = runtime.mcp

@@ -287,10 +287,11 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
     provider: options.provider,
     settings,
     tools: requestTools,
-    // a tool the list refuses outright is not offered; a call to it reads the list's refusal, not "unknown tool"
+    // a tool the list refuses outright is not offered; a call to it reads the list's refusal, not "unknown tool" (nor the
+    // server's tool of that name, offered under its prefix)
     unlisted: (name: string) =>
-      (mcp ? lateTool(name, { mcp, tools: requestTools, servers: () => mcpSettings.get(mcp) ?? [], now: Date.now }) : undefined) ??
-      (refuses(name) && Array.isArray(tools) ? tools.find((t) => t.name === name) : undefined),
+      (refuses(name) && Array.isArray(tools) ? tools.find((t) => t.name === name) : undefined) ??
+      (mcp ? lateTool(name, { mcp, tools: requestTools, servers: () => mcpSettings.get(mcp) ?? [], now: Date.now }) : undefined),
     output,
     cwd,
     pathOf: (path) => callTarget(callPath(path, cwd, homedir()), options.permission !== undefined),

@@ -87,6 +87,7 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
       controls: controlFiles(here, args.config),
       warn,
       notice: (line: string) => notices.print(line),
+      command: oneShot && lineKind(args.message) === "command", // no model request: no server starts unless the command uses it
     };
     runtime = await assemble(here, args.run, oneShot, start, resumed, debug);
     for (const [file, hash] of seen) runtime.seen.set(file, hash);

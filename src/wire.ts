@@ -73,6 +73,8 @@ export interface Start {
   warn(message: string): void;
   /** a line about something that happened in the background (an MCP server connected or failed) */
   notice(line: string): void;
+  /** a one-shot command (`hey -p /help`): an MCP server starts only if the command uses it (`/mcp`) */
+  command?: boolean;
 }
 
 /** The flags of a run that continues `session`: its model is one more layer of the choice (ConfigFlags.session). */
@@ -223,10 +225,11 @@ export async function assemble(
     settings: agentSettings(settings),
     provider: withServerWindow(await start.started.provider, serverOf(settings, here.cacheDir), live.fetch, say), // a local Ollama's real context
     tools: requestTools, // every tool's results, MCP servers' included, are redacted before the model reads them
-    // a built-in the rules refuse outright is not offered; a call to it reads the rules' refusal, not "unknown tool"
+    // a built-in the rules refuse outright is not offered; a call to it reads the rules' refusal, not "unknown tool" (nor the
+    // server's tool of that name, offered under its prefix)
     unlisted: (name) =>
-      lateTool(name, { mcp, tools: requestTools, servers: () => live.config.settings.mcp.servers, now: Date.now }) ??
-      (live.configured.refused(name) ? live.configured.tools.find((t) => t.name === name) : undefined),
+      (live.configured.refused(name) ? live.configured.tools.find((t) => t.name === name) : undefined) ??
+      lateTool(name, { mcp, tools: requestTools, servers: () => live.config.settings.mcp.servers, now: Date.now }),
     output,
     cwd,
     pathOf: (path) => callTarget(pathOf(path), listsSet(live.config.settings.permission)), // an edit through a link and one through its target: one file, run in call order
@@ -311,7 +314,7 @@ function mcpManager(
   const { env } = start;
   const { settings } = start.config;
   return createMcpManager(
-    { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: !run.mcp, builtins: deps.builtins },
+    { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: !run.mcp, builtins: deps.builtins, onDemand: start.command },
     {
       connect: async (s, hooks, signal) =>
         (await import("./mcp/client.ts")).connectServer(

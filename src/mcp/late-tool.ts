@@ -10,7 +10,7 @@ import { editDistance } from "../config/suggest.ts";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
 import { checkArguments } from "../kernel/tool-args.ts";
 import type { McpManager } from "./manager.ts";
-import { sanitizeName } from "./names.ts";
+import { sanitizeName, type ExposedTool } from "./names.ts";
 import { signInText, within, type ServerStatus } from "./server.ts";
 
 /** How many of a server's names the model is offered instead of one it does not have. */
@@ -48,6 +48,17 @@ export function suppliers(name: string, statuses: readonly ServerStatus[], offer
   return wait.length ? { wait } : undefined;
 }
 
+/**
+ * The line for a call by a server's own name to a tool offered under another (two servers offer
+ * the name: each is `<server>_<name>`), or undefined: the notice that said so may be runs ago, and
+ * the model (told of `search` by the user or a skill) learns which names to call.
+ */
+export function renamedTo(name: string, offered: readonly ExposedTool[]): string | undefined {
+  const as = offered.filter((e) => e.name !== name && sanitizeName(e.tool.name) === name);
+  if (as.length === 0) return undefined;
+  return `unknown tool "${name}": it is offered as ${as.map((e) => `${e.name} (MCP server ${e.server}'s ${e.tool.name})`).join(", ")}; call ${as.length > 1 ? "one of those" : "that"}`;
+}
+
 /** The line a call to `name` gets when the servers it waited for do not list it: each one's state. */
 export function notListed(name: string, servers: readonly { status: ServerStatus; offered: readonly string[] }[], waitedMs: number): string {
   return `unknown tool "${name}": ${servers.map((s) => stateLine(s.status, name, s.offered, waitedMs)).join("; ")}`;
@@ -74,11 +85,15 @@ function stateLine(s: ServerStatus, name: string, offered: readonly string[], wa
 
 /** The tool a call to `name` runs when its request did not offer it (see suppliers), or undefined. */
 export function lateTool(name: string, deps: LateDeps): Tool | undefined {
-  const found = suppliers(
-    name,
-    deps.mcp.status(),
-    deps.mcp.offer().tools.map((e) => e.name),
-  );
+  const offered = deps.mcp.offer().tools;
+  const renamed = renamedTo(name, offered);
+  const found = renamed
+    ? { said: renamed }
+    : suppliers(
+        name,
+        deps.mcp.status(),
+        offered.map((e) => e.name),
+      );
   if (!found) return undefined;
   const server = "wait" in found && found.wait.length === 1 ? found.wait[0] : undefined;
   return {

@@ -17,10 +17,11 @@ import { toolsChanged, type ExposedTool, type McpTool } from "./names.ts";
 import { mcpSpec, offerTools, type Offer } from "./offer.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import { cutText, needsCut, shapeResult } from "./results.ts";
+import { renameNotices } from "./said-renames.ts";
 import { abortable, createServer, type Connect, type Get, type McpServer, type ServerStatus } from "./server.ts";
 import type { ToolStore } from "./store.ts";
 import { errorText } from "../kernel/errors.ts";
-import { stderrLines } from "./stderr-lines.ts";
+import { withTail } from "./stderr-lines.ts";
 
 /** Servers with a cached list start this long after start-up at the latest (the REPL sends no request for a while). */
 export const CACHED_START_DELAY_MS = 200;
@@ -88,15 +89,18 @@ interface Generation {
 /**
  * `servers`: the enabled servers to run (none with --no-mcp; `off` keeps it so across /reload).
  * `builtins`: the names of hey's own tools: a server's tool named like one is offered as
- * `<server>_<name>` (names.ts), said once.
+ * `<server>_<name>` (names.ts), said once. `onDemand`: a server starts only when something uses
+ * it (`/mcp` waits for it, a call, a prompt, a resource), never in the background: a one-shot
+ * command (`hey -p /help`) spawns nothing; what the requests would offer is the cached lists.
  */
 export function createMcpManager(
-  config: { servers: McpServerSettings[]; startupWaitMs: number; off: boolean; builtins?: readonly string[] },
+  config: { servers: McpServerSettings[]; startupWaitMs: number; off: boolean; builtins?: readonly string[]; onDemand?: boolean },
   deps: ManagerDeps,
 ): McpManager {
   const warned = new Set<string>();
-  const warnOnce = (messages: string[]) => {
-    for (const m of messages) if (!warned.has(m)) warned.add(m), deps.warn(m);
+  const say = (o: Offer) => {
+    for (const m of o.warnings) if (!warned.has(m)) warned.add(m), deps.warn(m); // once a run
+    renames(o.renamed); // once per change of the lists they are about (said-renames.ts)
   };
   const builtins = config.builtins ?? [];
   const enabled = (servers: McpServerSettings[]) => (config.off ? [] : servers.filter((s) => s.enabled));
@@ -106,6 +110,7 @@ export function createMcpManager(
     saving.add(p);
   };
   const save = (settings: McpServerSettings, tools: McpTool[]) => track(deps.store.save(settings, tools));
+  const renames = renameNotices({ store: deps.store, servers: () => current.servers, warn: deps.warn, track });
   /** the tool names each server listed last while connected */
   const lastListed = new WeakMap<McpServer, string[]>();
   /** changed servers starting beside the one they replace, by name; they take over once connected */
@@ -117,6 +122,7 @@ export function createMcpManager(
   const begin = (servers: McpServerSettings[], waitMs: number, reused: readonly McpServer[] = []): Generation => {
     const gen: Generation = { servers: [], startedAt: deps.now(), waitMs, deferred: undefined };
     gen.servers = servers.map((settings) => reused.find((r) => r.settings === settings) ?? serverIn(settings, deps.store.load(settings)));
+    if (config.onDemand) return gen;
     for (const s of gen.servers) if (!s.started && !s.status().cached) s.start();
     if (gen.servers.some((s) => !s.started)) {
       gen.deferred = setTimeout(() => startDeferred(gen), CACHED_START_DELAY_MS);
@@ -172,7 +178,7 @@ export function createMcpManager(
     const tools = s.tools?.length ?? 0;
     const shown = offer.tools.filter((t) => t.server === s.name).length;
     deps.report({ type: "mcp", server: s.name, state: "connected", tools, ...(shown < tools ? { offered: shown } : {}) });
-    warnOnce(said(offer));
+    say(offer);
   };
   const startDeferred = (gen: Generation) => {
     clearTimeout(gen.deferred);
@@ -193,12 +199,13 @@ export function createMcpManager(
     return offerTools(lists, deps.refused, own.length ? [...new Set([...builtins, ...own])] : builtins);
   };
   let current = begin(enabled(config.servers), config.startupWaitMs);
-  warnOnce(offered(current).renamed); // a cached list is offered at once: a renamed tool is said now, not after an answer
+  // a cached list is offered at once: a renamed tool is said now (when new), not after an answer; a one-shot command offers nothing
+  if (!config.onDemand) renames(offered(current).renamed);
 
   /** Servers the next request waits for: no list yet, still connecting, start-up wait not over. */
   async function waitForStarting(gen: Generation, signal: AbortSignal): Promise<void> {
     const left = gen.startedAt + gen.waitMs - deps.now();
-    const waiting = gen.servers.filter((s) => s.status().state === "connecting" && s.status().tools === undefined);
+    const waiting = gen.servers.filter((s) => s.started && s.status().state === "connecting" && s.status().tools === undefined);
     if (left <= 0 || waiting.length === 0) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort = () => {};
@@ -301,7 +308,7 @@ export function createMcpManager(
         gen,
         builtinTools.map((t) => t.name),
       );
-      warnOnce(said(exposed));
+      say(exposed);
       return [...builtinTools, ...exposed.tools.map((e) => toTool(gen, e))];
     },
     status: () => current.servers.map((s) => s.status()),
@@ -367,7 +374,6 @@ export function createMcpManager(
   };
 }
 
-const said = (o: Offer) => [...o.renamed, ...o.warnings];
 const names = (tools: McpTool[] | undefined) => (tools ?? []).map((t) => t.name);
 
 /** A server `/reload` keeps as it is when its table did not change: one that is up, or on its way up (or waiting to start). */
@@ -382,10 +388,4 @@ function sameServer(a: McpServerSettings, b: McpServerSettings): boolean {
 /** What is said when a changed server did not start and the old one was kept. */
 function keptOld(s: ServerStatus): string {
   return `MCP server ${s.name}: its changed table did not start (${withTail(s) || s.state}); the old one keeps serving, its tools unchanged`;
-}
-
-/** The error with what its stderr said under it (stderr-lines.ts). */
-function withTail(s: ServerStatus): string {
-  const lines = stderrLines(s.stderr ?? "", 5);
-  return lines.length ? `${s.error}\n${lines.map((l) => `  ${l}`).join("\n")}` : (s.error ?? "");
 }

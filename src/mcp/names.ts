@@ -41,13 +41,19 @@ export function shortDescription(description: string | undefined): string {
   return text.length <= MAX_DESCRIPTION_CHARS ? text : text.slice(0, MAX_DESCRIPTION_CHARS - 1).trimEnd() + "…";
 }
 
+/** A line saying that tools are offered under other names than their servers', and the servers it is about. */
+export interface Renaming {
+  servers: string[];
+  line: string;
+}
+
 /** What exposeTools decided: the names, the clashes between servers, and the tools renamed for a built-in. */
 export interface Exposed {
   tools: ExposedTool[];
   /** two servers offering one name */
-  warnings: string[];
+  clashes: Renaming[];
   /** a server's tool named like a built-in, offered under its prefixed name */
-  renamed: string[];
+  renamed: Renaming[];
 }
 
 /**
@@ -63,13 +69,14 @@ export function exposeTools(lists: readonly { server: string; tools: readonly Mc
       const name = sanitizeName(t.name);
       (owners.get(name) ?? owners.set(name, new Set()).get(name)!).add(server);
     }
-  const warnings: string[] = [];
-  const renamed: string[] = [];
+  const clashes: Renaming[] = [];
+  const renamed: Renaming[] = [];
   const own = new Set(builtins);
   for (const [name, servers] of owners)
     if (servers.size > 1 && !own.has(name)) {
       const both = [...servers];
-      warnings.push(`MCP servers ${both.join(" and ")} both offer a tool named ${name}; the model sees ${both.map((s) => prefixed(s, name)).join(" and ")}`);
+      const line = `MCP servers ${both.join(" and ")} both offer a tool named ${name}; the model sees ${both.map((s) => prefixed(s, name)).join(" and ")}`;
+      clashes.push({ servers: both, line });
     }
   const taken = new Set<string>(builtins);
   const tools: ExposedTool[] = [];
@@ -80,10 +87,10 @@ export function exposeTools(lists: readonly { server: string; tools: readonly Mc
       let name = base;
       for (let n = 2; taken.has(name); n++) name = `${base.slice(0, MAX_NAME_CHARS - String(n).length - 1)}_${n}`;
       taken.add(name);
-      if (own.has(plain)) renamed.push(renamedLine(server, plain, name));
+      if (own.has(plain)) renamed.push({ servers: [server], line: renamedLine(server, plain, name) });
       tools.push({ server, tool, name });
     }
-  return { tools, warnings, renamed };
+  return { tools, clashes, renamed };
 }
 
 const prefixed = (server: string, name: string) => sanitizeName(`${server}_${name}`);

@@ -6,7 +6,7 @@
 // (schema-check.ts). Pure.
 import { DEFAULT_TOKENS_PER_CHAR } from "../context/passes.ts";
 import type { ToolSpec } from "../kernel/ir.ts";
-import { exposeTools, renamedLine, sanitizeName, shortDescription, type ExposedTool, type McpTool } from "./names.ts";
+import { exposeTools, renamedLine, sanitizeName, shortDescription, type ExposedTool, type McpTool, type Renaming } from "./names.ts";
 import { schemaProblem } from "./schema-check.ts";
 import { leftOutBy, selectionWarnings, selectTools, type Selection } from "./select.ts";
 
@@ -27,10 +27,14 @@ export interface Offer {
    * name they judged, the model's (`fs_read_file`), so the user sees what an allow entry must name
    */
   leftOut: { server: string; name: string; why: Reason }[];
-  /** clashes between servers, and selection names that match no tool */
+  /** invalid input schemas, and selection names that match no tool */
   warnings: string[];
-  /** tools offered under a prefixed name because hey has a tool of that name (said once, as soon as they are offered; one the rules refuse is not offered, so not said) */
-  renamed: string[];
+  /**
+   * tools offered under their server's prefix: two servers offer the name, or hey has a tool of that
+   * name (said as soon as they are offered, once per change of the lists: said-renames.ts; one the
+   * rules refuse is not offered, so not said)
+   */
+  renamed: Renaming[];
 }
 
 /**
@@ -65,8 +69,10 @@ export function offerTools(lists: readonly ServerTools[], refused: (name: string
     return false;
   });
   const own = new Set(builtins);
-  const renamed = tools.filter((e) => own.has(sanitizeName(e.tool.name))).map((e) => renamedLine(e.server, sanitizeName(e.tool.name), e.name));
-  return { tools, leftOut, warnings: [...exposed.warnings, ...warnings], renamed };
+  const renamed = tools
+    .filter((e) => own.has(sanitizeName(e.tool.name)))
+    .map((e) => ({ servers: [e.server], line: renamedLine(e.server, sanitizeName(e.tool.name), e.name) }));
+  return { tools, leftOut, warnings, renamed: [...exposed.clashes, ...renamed] };
 }
 
 /** The spec a request carries for an MCP tool (the description cut, a placeholder when it has none). */

@@ -134,3 +134,15 @@ export function whichServer(command: string, settings: readonly Pick<McpServerSe
   const named = [...remote.filter((n) => wants.has(n)).map((n) => `${n} (needs a sign-in)`), ...remote.filter((n) => !wants.has(n))];
   return `which server? ${command} NAME, one of: ${named.join(", ")}`;
 }
+
+/**
+ * `/usage`'s line for the servers whose tools its context size leaves out, or undefined: those
+ * with no tool list yet, neither cached nor listed (not started by a one-shot command, or still
+ * starting), whose schemas the next request may still carry.
+ */
+export function uncountedLine(states: readonly ServerStatus[]): string | undefined {
+  const names = states.filter((s) => s.state === "connecting" && s.tools === undefined).map((s) => s.name);
+  if (names.length === 0) return undefined;
+  const which = names.length === 1 ? `MCP server ${names[0]}` : `MCP servers ${names.join(", ")}`;
+  return `not counted: the tools of ${which}, not listed yet (no cached list: not connected with this configuration yet)`;
+}

@@ -15,3 +15,9 @@ export function stderrLines(stderr: string, max: number): string[] {
   if (error === undefined || tail.includes(error)) return tail;
   return [error, ...lines.slice(lines.length - (max - 1))];
 }
+
+/** A server's error with the lines of its stderr worth showing under it (a warning about a failure). */
+export function withTail(s: { error?: string; stderr?: string }): string {
+  const lines = stderrLines(s.stderr ?? "", 5);
+  return lines.length ? `${s.error}\n${lines.map((l) => `  ${l}`).join("\n")}` : (s.error ?? "");
+}

@@ -1,7 +1,8 @@
 // What hey keeps on disk for MCP, under the user's cache dir (`<cache>/mcp/`): each server's last
 // tool list, keyed by a hash of its configuration, so the first request of a run can offer its
-// tools before the server has started (SPEC §14); and the full text of results cut for the model.
-// Both are hey's own files: written atomically or exclusively, never through a link.
+// tools before the server has started (SPEC §14), with the rename notices said of that list (so a
+// later run does not say them again while it stays the same); and the full text of results cut for
+// the model. Both are hey's own files: written atomically or exclusively, never through a link.
 import { readdirSync, statSync, unlinkSync } from "node:fs";
 import { mkdir, open } from "node:fs/promises";
 import { join } from "node:path";
@@ -21,6 +22,10 @@ export interface ToolStore {
   load(settings: McpServerSettings): McpTool[] | undefined;
   /** replaces the cached list (and any for an older configuration of the server); never throws */
   save(settings: McpServerSettings, tools: McpTool[]): Promise<void>;
+  /** the rename notices said of this list of this configuration (none when the list is another than the one they were said of) */
+  said(settings: McpServerSettings, tools: readonly McpTool[]): ReadonlySet<string>;
+  /** records `line` as said of this list, cached with it; never throws */
+  remember(settings: McpServerSettings, tools: McpTool[], line: string): Promise<void>;
   /**
    * drops the cached list of this configuration (a server that wants a sign-in offers nothing until
    * it has one), after any save of it still under way; never throws
@@ -48,35 +53,62 @@ function inOrder(file: string, op: () => Promise<void>): Promise<void> {
   return p;
 }
 
+/** What a list's notices are remembered by: its tool names (what a rename depends on). */
+const namesOf = (tools: readonly McpTool[]) => JSON.stringify(tools.map((t) => t.name).sort());
+
 export function createToolStore(cacheDir: string): ToolStore {
   const dir = join(cacheDir, "mcp");
   const fileOf = (s: McpServerSettings) => join(dir, `${sanitizeName(s.name)}-${configKey(s)}.json`);
   let pruned = false;
-  return {
-    load(settings) {
+  /** each file's list and the notices said of it, as this store last read or wrote them */
+  const known = new Map<string, { names: string; said: Set<string> }>();
+  const read = (file: string): McpTool[] | undefined => {
+    try {
+      const text = readOwnFile(file, MAX_CACHE_BYTES);
+      if (!text || text.truncated) return undefined;
+      const data = JSON.parse(text.text) as { tools?: unknown; said?: unknown };
+      if (!Array.isArray(data.tools) || !data.tools.every(isTool)) return undefined;
+      const said = Array.isArray(data.said) ? data.said.filter((l): l is string => typeof l === "string") : [];
+      known.set(file, { names: namesOf(data.tools), said: new Set(said) });
+      return data.tools;
+    } catch {
+      return undefined; // a broken cache is no cache
+    }
+  };
+  /** the notices said of `tools`, a fresh set when they were said of another list */
+  const saidOf = (file: string, tools: readonly McpTool[]) => {
+    const names = namesOf(tools);
+    const entry = known.get(file) ?? (read(file), known.get(file));
+    if (entry?.names === names) return entry.said;
+    const fresh = { names, said: new Set<string>() };
+    known.set(file, fresh);
+    return fresh.said;
+  };
+  const write = (settings: McpServerSettings, tools: McpTool[]) => {
+    const file = fileOf(settings);
+    const said = saidOf(file, tools);
+    return inOrder(file, async () => {
       try {
-        const read = readOwnFile(fileOf(settings), MAX_CACHE_BYTES);
-        if (!read || read.truncated) return undefined;
-        const data = JSON.parse(read.text) as { tools?: unknown };
-        return Array.isArray(data.tools) && data.tools.every(isTool) ? data.tools : undefined;
-      } catch {
-        return undefined; // a broken cache is no cache
-      }
-    },
-    save(settings, tools) {
-      const file = fileOf(settings);
-      return inOrder(file, async () => {
-        try {
-          await writeFileAtomic(file, JSON.stringify({ server: settings.name, tools }) + "\n", { own: true, private: true });
-          const prefix = `${sanitizeName(settings.name)}-`;
-          for (const name of readdirSync(dir))
-            if (name.startsWith(prefix) && name.endsWith(".json") && join(dir, name) !== file && /^[0-9a-f]{16}\.json$/.test(name.slice(prefix.length)))
-              unlinkSync(join(dir, name));
-        } catch {} // no cache next time: slower, not wrong
-      });
+        const kept = said.size ? { said: [...said] } : {};
+        await writeFileAtomic(file, JSON.stringify({ server: settings.name, tools, ...kept }) + "\n", { own: true, private: true });
+        const prefix = `${sanitizeName(settings.name)}-`;
+        for (const name of readdirSync(dir))
+          if (name.startsWith(prefix) && name.endsWith(".json") && join(dir, name) !== file && /^[0-9a-f]{16}\.json$/.test(name.slice(prefix.length)))
+            unlinkSync(join(dir, name));
+      } catch {} // no cache next time: slower, not wrong
+    });
+  };
+  return {
+    load: (settings) => read(fileOf(settings)),
+    save: write,
+    said: (settings, tools) => saidOf(fileOf(settings), tools),
+    remember(settings, tools, line) {
+      saidOf(fileOf(settings), tools).add(line);
+      return write(settings, tools);
     },
     forget(settings) {
       const file = fileOf(settings);
+      known.delete(file);
       return inOrder(file, async () => {
         try {
           unlinkSync(file);

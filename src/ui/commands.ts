@@ -40,6 +40,8 @@ export interface CommandContext {
   mcpStatus(signal: AbortSignal): Promise<string>;
   /** `/mcp login NAME`, `/mcp logout NAME`: sign in to (out of) a remote server, which then starts again; NAME "": which server? (refused, naming them) */
   mcpAuth?(verb: "login" | "logout", name: string, signal: AbortSignal): Promise<CommandResult>;
+  /** `/usage`: a line naming the MCP servers whose tools the context size cannot count (no list of them yet), or undefined */
+  uncounted?(): string | undefined;
   /** the tokens and messages of the session's earlier runs (a resumed session's file; Runtime.earlierRuns), if any */
   earlierRuns?(): { usage: Usage; requests: number; messages: number; loaded: number } | undefined;
   /** what this run sent in the sessions it left (`/resume`, `/clear`), for `/usage`'s "this run" */
@@ -159,7 +161,14 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/usage": {
       // the context the next request would hold (system prompt and tools counted, the latest answer
       // included): the same number before a run's first request and after any exchange
-      return said(usageReport(ctx.agent, ctx.earlierRuns?.(), await ctx.agent.preview(ctx.signal), ctx.leftSessions?.()));
+      const report = usageReport(ctx.agent, ctx.earlierRuns?.(), await ctx.agent.preview(ctx.signal), ctx.leftSessions?.());
+      const uncounted = ctx.uncounted?.(); // asked after the preview, which waits for servers just starting as a request does
+      return said(
+        uncounted
+          ? `${report}
+${uncounted}`
+          : report,
+      );
     }
     case "/mcp": {
       if (arg === "") return said(visible(await ctx.mcpStatus(ctx.signal)));

@@ -2,7 +2,7 @@
 // it waits for that server and runs, or tells the model the server's state in one line — with our
 // fake slow server and with the real server-everything started late.
 import { afterAll, afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { lateTool, notListed, suppliers } from "../../src/mcp/late-tool.ts";
+import { lateTool, notListed, renamedTo, suppliers } from "../../src/mcp/late-tool.ts";
 import type { ServerStatus } from "../../src/mcp/server.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { BUN, EVERYTHING_SERVER, FAKE_SERVER, serverSettings, testManager, type TestManager } from "../helpers/mcp.ts";
@@ -143,4 +143,18 @@ describe("through a manager whose first request did not wait for the server", ()
     expect((await m.tools()).map((t) => t.name)).not.toContain("echo");
     expect(await late("echo")!.run({ message: "late" }, ctx())).toEqual({ output: "Echo: late" });
   });
+});
+
+test("a call by a server's own name to a tool offered under its prefix (two servers offer it) names what to call", () => {
+  const offered = [
+    { server: "fs", tool: tool("search"), name: "fs_search" },
+    { server: "web", tool: tool("search"), name: "web_search" },
+    { server: "web", tool: tool("fetch.page"), name: "fetch_page" },
+  ];
+  expect(renamedTo("search", offered)).toBe(
+    `unknown tool "search": it is offered as fs_search (MCP server fs's search), web_search (MCP server web's search); call one of those`,
+  );
+  expect(renamedTo("search", offered.slice(1))).toBe(`unknown tool "search": it is offered as web_search (MCP server web's search); call that`);
+  expect(renamedTo("fetch_page", offered)).toBeUndefined(); // offered under that name: no late tool needed
+  expect(renamedTo("serach", offered)).toBeUndefined(); // no server's tool of that name: the kernel's unknown tool, or a start to wait for
 });

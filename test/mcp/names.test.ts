@@ -34,7 +34,9 @@ test("one name offered by two servers: both prefixed with their server, and a wa
     ["alpha", "only_alpha", "only_alpha"],
     ["beta", "search", "beta_search"],
   ]);
-  expect(r.warnings).toEqual(["MCP servers alpha and beta both offer a tool named search; the model sees alpha_search and beta_search"]);
+  expect(r.clashes).toEqual([
+    { servers: ["alpha", "beta"], line: "MCP servers alpha and beta both offer a tool named search; the model sees alpha_search and beta_search" },
+  ]);
 });
 
 test("names still taken after that get a number; nothing is lost", () => {
@@ -67,11 +69,11 @@ test("an MCP tool named like a built-in never replaces it: it is offered as <ser
     ["code", "lint", "lint"],
   ]);
   expect(r.renamed).toEqual([
-    "MCP server fs's tool write_file is offered as fs_write_file: hey's own write_file keeps its name",
-    "MCP server fs's tool read_file is offered as fs_read_file: hey's own read_file keeps its name",
-    "MCP server code's tool grep is offered as code_grep: hey's own grep keeps its name",
+    { servers: ["fs"], line: "MCP server fs's tool write_file is offered as fs_write_file: hey's own write_file keeps its name" },
+    { servers: ["fs"], line: "MCP server fs's tool read_file is offered as fs_read_file: hey's own read_file keeps its name" },
+    { servers: ["code"], line: "MCP server code's tool grep is offered as code_grep: hey's own grep keeps its name" },
   ]);
-  expect(r.warnings).toEqual([]);
+  expect(r.clashes).toEqual([]);
 });
 
 test("a prefixed name that is itself taken by a built-in or another tool gets a number", () => {

@@ -59,6 +59,8 @@ test("a tool renamed for one of hey's own is said to be offered only when it is:
   const builtins = ["read_file", "write_file"];
   const offer = offerTools(fs, (name) => name === "fs_read_file", builtins);
   expect(offer.tools.map((e) => e.name)).toEqual(["fs_write_file", "list_directory"]);
-  expect(offer.renamed).toEqual(["MCP server fs's tool write_file is offered as fs_write_file: hey's own write_file keeps its name"]);
+  expect(offer.renamed).toEqual([
+    { servers: ["fs"], line: "MCP server fs's tool write_file is offered as fs_write_file: hey's own write_file keeps its name" },
+  ]);
   expect(offer.leftOut).toEqual([{ server: "fs", name: "fs_read_file", why: "permission" }]);
 });

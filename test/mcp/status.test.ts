@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { offerTools, type ServerTools } from "../../src/mcp/offer.ts";
 import type { ServerStatus } from "../../src/mcp/server.ts";
-import { eventLine, formatStatus, whichServer } from "../../src/mcp/status.ts";
+import { eventLine, formatStatus, uncountedLine, whichServer } from "../../src/mcp/status.ts";
 
 const tools = (...names: string[]) => names.map((name) => ({ name, inputSchema: {} }));
 /** the offer a manager makes of these servers (tools of failed and auth-required ones are not offered) */
@@ -116,4 +116,18 @@ test("/mcp login without a name asks which server: the remote ones, those that n
   expect(whichServer("hey mcp logout", [{ name: "fs" }], [])).toBe(
     "hey mcp logout takes a server name, and no remote MCP server is configured: only an [mcp.NAME] table with a url signs in",
   );
+});
+
+test("/usage names the servers whose tools it cannot count: no list of them yet, neither cached nor listed", () => {
+  const st = (name: string, state: ServerStatus["state"], listed?: string[]): ServerStatus => ({
+    name,
+    state,
+    tools: listed && tools(...listed),
+    cached: false,
+  });
+  expect(uncountedLine([st("fs", "connecting", ["read"]), st("up", "connected", ["a"]), st("down", "failed")])).toBeUndefined();
+  expect(uncountedLine([st("fs", "connecting", ["read"]), st("gh", "connecting")])).toBe(
+    "not counted: the tools of MCP server gh, not listed yet (no cached list: not connected with this configuration yet)",
+  );
+  expect(uncountedLine([st("gh", "connecting"), st("db", "connecting")])).toContain("the tools of MCP servers gh, db, not listed yet");
 });

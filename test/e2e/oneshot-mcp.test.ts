@@ -1,0 +1,64 @@
+// A one-shot command never asks the model, so it starts no MCP server it does not use: `hey -p
+// /help`, `hey -p /usage` (which counts the cached tool lists, and says which servers it could
+// not count) and `hey -c -p /usage` spawn nothing; a real prompt starts the server, and `/mcp`
+// (`hey mcp`) starts it to show it. The server is a shell that leaves a mark before it runs the
+// fake server, so a start is seen even when hey exits at once.
+import { expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ensureBinary, jsonEvents, runHey } from "../helpers/e2e.ts";
+import { eachModelServers, eachTempDir, writeUserConfig } from "../helpers/fixtures.ts";
+import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
+import type { ChatRequest } from "../helpers/model-server.ts";
+
+setDefaultTimeout(120_000);
+
+const home = eachTempDir("hey-oneshot-mcp-");
+const model = eachModelServers();
+const hey = (args: string[]) => runHey(args, { env: { HOME: home.path }, cwd: home.path, timeoutMs: 60_000 });
+const toolNames = (req: ChatRequest) => (req.tools ?? []).map((t) => t.function.name);
+
+test("hey -p /help and hey -p /usage start no MCP server; a prompt does, and /mcp does to show it", async () => {
+  await ensureBinary();
+  const mark = join(home.path, "started");
+  const starts = () => (existsSync(mark) ? readFileSync(mark, "utf8").split("\n").filter(Boolean).length : 0);
+  const m = model(() => ({ text: "hello" }));
+  const server = `echo started >> ${JSON.stringify(mark)}; exec ${JSON.stringify(BUN)} ${JSON.stringify(FAKE_SERVER)} ok marked lookup`;
+  writeUserConfig(
+    home.path,
+    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n\n` +
+      `[mcp.marked]\ncommand = "/bin/sh"\nargs = ["-c", ${JSON.stringify(server)}]\n`,
+  );
+
+  const help = await hey(["-p", "/help"]);
+  expect(help.code).toBe(0);
+  expect(help.stdout).toContain("/usage ");
+  const json = await hey(["--output", "json", "-p", "/help"]);
+  expect(jsonEvents(json.stdout).filter((e) => e.type === "mcp")).toEqual([]);
+  // no cached list yet: /usage cannot count its tools, and says so rather than start it
+  const usage = await hey(["-p", "/usage"]);
+  expect(starts()).toBe(0);
+  expect(usage.code).toBe(0);
+  expect(usage.stderr).not.toContain("connected: marked");
+  expect(usage.stdout).toContain("context: ~");
+  expect(usage.stdout).toContain("not counted: the tools of MCP server marked, not listed yet");
+
+  // a prompt starts it (and its list is cached)
+  const asked = await hey(["-p", "hi"]);
+  expect(asked.code).toBe(0);
+  expect(toolNames(m.requests[0]!)).toContain("lookup");
+  expect(starts()).toBe(1);
+
+  // from the cached list: its tools are counted, still without a start
+  const later = await hey(["-c", "-p", "/usage"]);
+  expect(later.code).toBe(0);
+  expect(later.stdout).toContain("2 messages in the session");
+  expect(later.stdout).not.toContain("not counted");
+  expect((await hey(["-p", "/model"])).code).toBe(0);
+  expect(starts()).toBe(1);
+
+  // /mcp shows the server as it is: it starts it
+  const status = await hey(["-p", "/mcp"]);
+  expect(status.stdout).toContain("marked: connected · 1 tool");
+  expect(starts()).toBe(2);
+});
