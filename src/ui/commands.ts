@@ -163,12 +163,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       // included): the same number before a run's first request and after any exchange
       const report = usageReport(ctx.agent, ctx.earlierRuns?.(), await ctx.agent.preview(ctx.signal), ctx.leftSessions?.());
       const uncounted = ctx.uncounted?.(); // asked after the preview, which waits for servers just starting as a request does
-      return said(
-        uncounted
-          ? `${report}
-${uncounted}`
-          : report,
-      );
+      return said(uncounted ? `${report}\n${uncounted}` : report);
     }
     case "/mcp": {
       if (arg === "") return said(visible(await ctx.mcpStatus(ctx.signal)));

@@ -73,7 +73,10 @@ test("two servers' tools of one name: the clash is said on the first run only; a
     const said = resultText(last);
     return said.startsWith("unknown tool") ? { calls: [["beta_lookup", { text: "milk" }]] } : { text: `${said} after: ${resultText(req.messages.at(-3))}` };
   });
-  writeUserConfig(home.path, `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n${fake("alpha")}${fake("beta")}`);
+  writeUserConfig(
+    home.path,
+    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n${fake("alpha")}${fake("beta")}`,
+  );
   const CLASH = "hey: MCP servers alpha and beta both offer a tool named lookup; the model sees alpha_lookup and beta_lookup\n";
   const told = `unknown tool "lookup": it is offered as alpha_lookup (MCP server alpha's lookup), beta_lookup (MCP server beta's lookup); call one of those`;
 
