@@ -154,7 +154,12 @@ export const SECTIONS = {
     },
   },
   mcp: {
-    startup_wait_ms: { kind: "count", default: 3_000, range: [0, 600_000], doc: "how long the first request may wait for servers with no cached tool list" },
+    startup_wait_ms: {
+      kind: "count",
+      default: 3_000,
+      range: [0, 600_000],
+      doc: "how long the first request may wait for servers with no cached tool list (not for one whose last start failed)",
+    },
   },
 } as const satisfies Record<string, Table>;
 

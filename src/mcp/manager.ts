@@ -111,6 +111,8 @@ export function createMcpManager(
   };
   const save = (settings: McpServerSettings, tools: McpTool[]) => track(deps.store.save(settings, tools));
   const renames = renameNotices({ store: deps.store, servers: () => current.servers, warn: deps.warn, track });
+  /** servers with no cached list whose last start failed: a request does not wait for them (a server down for days holds no run up) */
+  const failedLast = new WeakSet<McpServer>();
   /** the tool names each server listed last while connected */
   const lastListed = new WeakMap<McpServer, string[]>();
   /** changed servers starting beside the one they replace, by name; they take over once connected */
@@ -122,6 +124,7 @@ export function createMcpManager(
   const begin = (servers: McpServerSettings[], waitMs: number, reused: readonly McpServer[] = []): Generation => {
     const gen: Generation = { servers: [], startedAt: deps.now(), waitMs, deferred: undefined };
     gen.servers = servers.map((settings) => reused.find((r) => r.settings === settings) ?? serverIn(settings, deps.store.load(settings)));
+    for (const s of gen.servers) if (!s.status().cached && deps.store.failedLast(s.settings)) failedLast.add(s);
     if (config.onDemand) return gen;
     for (const s of gen.servers) if (!s.started && !s.status().cached) s.start();
     if (gen.servers.some((s) => !s.started)) {
@@ -141,6 +144,7 @@ export function createMcpManager(
           if (!current.servers.includes(self)) return;
           if (s.state === "connected") connected(s, offered(current));
           if (s.state === "auth_required") track(deps.store.forget(settings)); // the next run does not offer tools it cannot call
+          if (s.state === "failed" && s.tools === undefined) track(deps.store.markFailed(settings)); // the next run does not wait for it
           if (s.state === "failed" || s.state === "stopped" || s.state === "auth_required")
             deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });
         },
@@ -202,10 +206,10 @@ export function createMcpManager(
   // a cached list is offered at once: a renamed tool is said now (when new), not after an answer; a one-shot command offers nothing
   if (!config.onDemand) renames(offered(current).renamed);
 
-  /** Servers the next request waits for: no list yet, still connecting, start-up wait not over. */
+  /** Servers the next request waits for: no list yet, still connecting, start-up wait not over, and not failed last run. */
   async function waitForStarting(gen: Generation, signal: AbortSignal): Promise<void> {
     const left = gen.startedAt + gen.waitMs - deps.now();
-    const waiting = gen.servers.filter((s) => s.started && s.status().state === "connecting" && s.status().tools === undefined);
+    const waiting = gen.servers.filter((s) => s.started && s.status().state === "connecting" && s.status().tools === undefined && !failedLast.has(s));
     if (left <= 0 || waiting.length === 0) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort = () => {};

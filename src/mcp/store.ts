@@ -26,6 +26,10 @@ export interface ToolStore {
   said(settings: McpServerSettings, tools: readonly McpTool[]): ReadonlySet<string>;
   /** records `line` as said of this list, cached with it; never throws */
   remember(settings: McpServerSettings, tools: McpTool[], line: string): Promise<void>;
+  /** whether this configuration's last start failed before it listed a tool, with no list cached (markFailed) */
+  failedLast(settings: McpServerSettings): boolean;
+  /** records that this configuration failed to start, unless a list of it is cached (kept: its tools stay offered); never throws */
+  markFailed(settings: McpServerSettings): Promise<void>;
   /**
    * drops the cached list of this configuration (a server that wants a sign-in offers nothing until
    * it has one), after any save of it still under way; never throws
@@ -62,12 +66,19 @@ export function createToolStore(cacheDir: string): ToolStore {
   let pruned = false;
   /** each file's list and the notices said of it, as this store last read or wrote them */
   const known = new Map<string, { names: string; said: Set<string> }>();
-  const read = (file: string): McpTool[] | undefined => {
+  /** the file's JSON object, or undefined (none, unreadable, too large, not JSON) */
+  const json = (file: string): { tools?: unknown; said?: unknown; failed?: unknown } | undefined => {
     try {
       const text = readOwnFile(file, MAX_CACHE_BYTES);
-      if (!text || text.truncated) return undefined;
-      const data = JSON.parse(text.text) as { tools?: unknown; said?: unknown };
-      if (!Array.isArray(data.tools) || !data.tools.every(isTool)) return undefined;
+      return text && !text.truncated ? JSON.parse(text.text) : undefined;
+    } catch {
+      return undefined; // a broken cache is no cache
+    }
+  };
+  const read = (file: string): McpTool[] | undefined => {
+    try {
+      const data = json(file);
+      if (!data || !Array.isArray(data.tools) || !data.tools.every(isTool)) return undefined;
       const said = Array.isArray(data.said) ? data.said.filter((l): l is string => typeof l === "string") : [];
       known.set(file, { names: namesOf(data.tools), said: new Set(said) });
       return data.tools;
@@ -102,6 +113,16 @@ export function createToolStore(cacheDir: string): ToolStore {
     load: (settings) => read(fileOf(settings)),
     save: write,
     said: (settings, tools) => saidOf(fileOf(settings), tools),
+    failedLast: (settings) => typeof json(fileOf(settings))?.failed === "string" && read(fileOf(settings)) === undefined,
+    markFailed(settings) {
+      const file = fileOf(settings);
+      return inOrder(file, async () => {
+        try {
+          if (read(file) === undefined)
+            await writeFileAtomic(file, JSON.stringify({ server: settings.name, failed: new Date().toISOString() }) + "\n", { own: true, private: true });
+        } catch {} // waited for next time: slower, not wrong
+      });
+    },
     remember(settings, tools, line) {
       saidOf(fileOf(settings), tools).add(line);
       return write(settings, tools);

@@ -61,6 +61,18 @@ test("a server that never answers holds the first request back no longer than st
   expect(performance.now() - t1).toBeLessThan(100);
 });
 
+test("a server without a cached list whose start failed last run is not waited for: the next run's first request goes at once, the server still starting", async () => {
+  const first = open([fake("mute", ["silent"], { timeoutMs: 300 }), fake("good", ["ok", "good", "echo"])]);
+  expect((await first.tools()).map((t) => t.name)).toEqual(["echo"]); // waited until it failed
+  await until(() => first.events.some((e) => e.server === "mute" && e.state === "failed"), "the timeout");
+  await first.manager.close(); // its record written
+  // the same server (its timeout is no part of what it is) on the next run: down still, and slower to say so
+  const next = open([fake("mute", ["silent"], { timeoutMs: 10_000 }), fake("good", ["ok", "good", "echo"])]);
+  expect((await next.tools()).map((t) => t.name)).toEqual(["echo"]);
+  // before: the request waited for it again until it failed (its 10 s here; startup_wait_ms at most), at every run
+  expect(next.manager.status().find((s) => s.name === "mute")).toMatchObject({ state: "connecting" });
+});
+
 test("a server that writes garbage on stdout fails at once, naming what it wrote", async () => {
   const m = open([fake("noisy", ["garbage"])]);
   const t0 = performance.now();

@@ -38,3 +38,17 @@ test("a list the closing run saves lands before the removal the next run's store
   await Promise.all([saved, forgotten]);
   expect(createToolStore(dir.path).load(remote)).toBeUndefined();
 });
+
+test("a start that failed is remembered until the server lists its tools; it never replaces a cached list", async () => {
+  const store = createToolStore(dir.path);
+  expect(store.failedLast(remote)).toBe(false);
+  await store.markFailed(remote);
+  expect(createToolStore(dir.path).failedLast(remote)).toBe(true); // the next run's store reads it
+  expect(createToolStore(dir.path).load(remote)).toBeUndefined();
+  await store.save(remote, whoami as never); // it came up
+  expect(createToolStore(dir.path).failedLast(remote)).toBe(false);
+  await store.markFailed(remote); // down again, with its list cached: the list stays offered
+  expect(createToolStore(dir.path).load(remote)).toEqual(whoami as never);
+  expect(createToolStore(dir.path).failedLast(remote)).toBe(false);
+  expect(store.failedLast({ ...remote, url: "http://127.0.0.1:9/other" })).toBe(false); // another configuration
+});
