@@ -155,7 +155,7 @@ Usage: hey [options] [@file ...] [message ...]
        hey doctor [PROVIDER] [--write]
                                probe the endpoint: network, TLS, auth, streaming, tool
                                calls, quirks; --write records the flags it needs
-       hey mcp                 list the MCP servers: state, tools, what each costs (/mcp)
+       hey mcp [list]          list the MCP servers: state, tools, what each costs (/mcp)
        hey mcp login NAME      sign in to the remote MCP server [mcp.NAME] (OAuth, in the
                                browser; the URL is printed too); the token is kept 0600
        hey mcp logout NAME     forget that sign-in
