@@ -6,7 +6,7 @@
 import { EFFORTS, PROTOCOLS } from "../kernel/ir.ts";
 import { MCP_SERVER_KEYS, PROVIDER_KEYS, SECTIONS, type FileTable, type Key, type Kind } from "./keys.ts";
 import { fromCodex } from "./mcp-formats.ts";
-import { didYouMean, editDistance } from "./suggest.ts";
+import { didYouMean, editDistance, protocolHint } from "./suggest.ts";
 import { isTable, type Table } from "./table.ts";
 
 export type { Kind };
@@ -137,7 +137,7 @@ export function checkValue(kind: Kind, v: unknown, label: string): string | unde
     return wrong ? mustBe(`${label}.${bare(wrong[0])}`, phrase, wrong[1]) : undefined;
   }
   const [accepts, phrase] = SCALARS[kind];
-  return accepts(v) ? undefined : mustBe(label, phrase, v);
+  return accepts(v) ? undefined : mustBe(label, phrase, v) + (kind === "protocol" ? protocolHint(v) : "");
 }
 
 /** Where a key is written in a file: its 1-based line, given the key's path as written (`["mcp", "fs", "args"]`). */

@@ -98,7 +98,15 @@ describe("wrong types name the file, the key and what was expected", () => {
     ],
     [
       '[provider.x]\nbase_url = "http://h/v1"\nprotocol = "claude"',
-      `${U}: [provider.x] protocol must be one of openai, responses, anthropic, google, got "claude"`,
+      `${U}: [provider.x] protocol must be one of openai, responses, anthropic, google, got "claude"; did you mean anthropic?`,
+    ],
+    [
+      '[provider.x]\nbase_url = "http://h/v1beta"\nprotocol = "gemini"',
+      `${U}: [provider.x] protocol must be one of openai, responses, anthropic, google, got "gemini"; did you mean google?`,
+    ],
+    [
+      '[provider.x]\nbase_url = "http://h/v1"\nprotocol = "antropic"',
+      `${U}: [provider.x] protocol must be one of openai, responses, anthropic, google, got "antropic"; did you mean anthropic?`,
     ],
     ['[provider.x]\nbase_url = "http://h/v1"\nmodels = "m"', `${U}: [provider.x] models must be an array of strings, got "m"`],
     ['[provider.x]\nbase_url = "http://h/v1"\nheaders = { X-Id = 1 }', `${U}: [provider.x] headers.X-Id must be a string, got 1`],
