@@ -251,6 +251,11 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
       `${input.sourceOf([...path, "api_key"])}: ${where(path)} api_key: ${missing.map((v) => `\${${v}}`).join(", ")} ` +
         `${missing.length > 1 ? "have" : "has"} no value, so provider ${provider.name} sends no API key`,
     );
+  const shellVar = provider.preset || key ? undefined : SHELL_VAR.exec(input.raw.provider?.[provider.name]?.api_key ?? "")?.[1];
+  if (shellVar)
+    warnings.push(
+      `${(input.lineOf ?? input.sourceOf)([...path, "api_key"])}: ${where(path)} api_key "$${shellVar}" is sent as written: hey reads a variable written "\${${shellVar}}"`,
+    );
   const chosen = key ? { ...provider, ...key } : provider;
   return { providers: providers.map((p) => (p === provider ? chosen : p)), provider: chosen, model, warnings, ...(notice ? { notice } : {}) };
 }
@@ -259,6 +264,9 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
 export function isUsable(p: ProviderSettings): boolean {
   return p.apiKey !== undefined || p.apiKeyVar === undefined;
 }
+
+/** `api_key = "$OPENAI_API_KEY"`: a shell's spelling of a variable, which TOML keeps as it is */
+const SHELL_VAR = /^\$([A-Za-z_][A-Za-z0-9_]*)$/;
 
 const keyFromEnv = (env: Env) => {
   const apiKey = envValue(env, "HEY_API_KEY");

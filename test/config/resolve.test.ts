@@ -365,6 +365,12 @@ describe("${VAR} expansion", () => {
     expect(warnings).toEqual(["/l0.toml: [provider.openai] api_key: ${OPENAI_API_KEY} has no value, so provider openai sends no API key"]);
   });
 
+  test('api_key = "$VAR", a shell\'s spelling, is sent as written, with a warning that says how to write the variable', () => {
+    const { settings, warnings } = resolve('[provider.gw]\nbase_url = "https://gw/v1"\napi_key = "$GW_KEY"\nmodels = ["m"]', { GW_KEY: "sk-real" });
+    expect(settings.provider.apiKey).toBe("$GW_KEY");
+    expect(warnings).toEqual(['/l0.toml: [provider.gw] api_key "$GW_KEY" is sent as written: hey reads a variable written "${GW_KEY}"']);
+  });
+
   test("a literal api_key is named by its file and table", () => {
     const { settings } = resolve('[provider.gw]\nbase_url = "https://gw/v1"\napi_key = "sk-lit"\nmodels = ["m"]');
     expect(settings.provider).toMatchObject({ apiKey: "sk-lit", apiKeyVar: "api_key in /l0.toml [provider.gw]" });
