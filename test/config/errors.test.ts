@@ -210,6 +210,22 @@ describe("numbers out of range name the file, its line and the key (issue 13 row
     ]);
   });
 
+  test("a key written outside its table, or as Codex's config.toml spells it, warns with where hey reads it", () => {
+    const path = join(dir, "config.toml");
+    const codex = 'model_provider = "oai"\nmodel_reasoning_effort = "high"\napproval_policy = "never"\n[model_providers.oai]\nbase_url = "http://h/v1"\n';
+    writeFileSync(path, 'model = "gpt-5.5"\nmax_turns = 5\nbase_url = "http://h/v1"\n' + codex);
+    const { warnings } = loadConfig({ ...configInputs({ HOME: dir }, dir), configFile: path, trustProject: false, flags: {}, approvals: undefined });
+    expect(warnings).toEqual([
+      `${path}:1: unknown key model (ignored); did you mean [default] model?`,
+      `${path}:2: unknown key max_turns (ignored); did you mean [agent] max_turns?`,
+      `${path}:3: unknown key base_url (ignored); it belongs in a [provider.NAME] table`,
+      `${path}:4: unknown key model_provider (ignored); hey's is [default] provider`,
+      `${path}:5: unknown key model_reasoning_effort (ignored); hey's is [provider.NAME] effort (or -t)`,
+      `${path}:6: unknown key approval_policy (ignored); hey asks nothing: [permission] allow and deny lists say what runs`,
+      `${path}:7: unknown table [model_providers] (ignored); hey's is [provider.NAME], with protocol, base_url, api_key = "\${VAR}" and models`,
+    ]);
+  });
+
   test("structural MCP errors and an unknown [default] provider name their line", () => {
     expect(fileError('[mcp.gh]\nargs = ["x"]\n\n[mcp.fs]\ncommand = "a"\nurl = "http://h/mcp"\n').split("\n")).toEqual([
       "PATH:1: [mcp.gh] needs command (a local server) or url (a remote one)",

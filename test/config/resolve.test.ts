@@ -477,7 +477,8 @@ describe("unknown keys warn and are ignored", () => {
   const cases: [string, string][] = [
     ["[agent]\nmax_turn = 3", "/l0.toml: unknown key [agent] max_turn (ignored); did you mean max_turns?"],
     ["[agnet]\nmax_turns = 3", "/l0.toml: unknown table [agnet] (ignored); did you mean agent?"],
-    ["model = 3", "/l0.toml: unknown key model (ignored)"],
+    ["model = 3", "/l0.toml: unknown key model (ignored); did you mean [default] model?"],
+    ["sandbox = 3", "/l0.toml: unknown key sandbox (ignored)"],
     ['[provider.local]\nbase_url = "http://h/v1"\nmodel = "m"', "/l0.toml: unknown key [provider.local] model (ignored); did you mean models?"],
     ['[mcp.fs]\ncommand = "x"\nargz = []', "/l0.toml: unknown key [mcp.fs] argz (ignored); did you mean args?"],
     ['[mcp]\nservers = [{ name = "fs", command = "x", enable = true }]', "/l0.toml: unknown key [mcp.fs] enable (ignored); did you mean enabled?"],
