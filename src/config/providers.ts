@@ -109,10 +109,11 @@ function checkUrl(url: string, label: string): void {
 function fromFile(name: string, p: FileProvider, input: ProviderInput): ProviderSettings {
   const path = ["provider", name];
   const keyPath = [...path, "api_key"];
-  if (p.base_url === undefined) fail(`${input.sourceOf(path)}: ${where(path)} base_url is missing (the API root, e.g. "https://api.openai.com/v1")`);
+  const at = input.lineOf ?? input.sourceOf; // FILE:LINE where it can be told
+  if (p.base_url === undefined) fail(`${at(path)}: ${where(path)} base_url is missing (the API root, e.g. "https://api.openai.com/v1")`);
   const baseUrl = p.base_url!;
   // a URL built from an unset variable is only an error if this run uses the provider (chooseProvider)
-  if (!input.missing([...path, "base_url"]).length) checkUrl(baseUrl, `${input.sourceOf([...path, "base_url"])}: ${where([...path, "base_url"])}`);
+  if (!input.missing([...path, "base_url"]).length) checkUrl(baseUrl, `${at([...path, "base_url"])}: ${where([...path, "base_url"])}`);
   const rawKey = input.raw.provider?.[name]?.api_key;
   const apiKeyVar = rawKey === undefined ? undefined : (WHOLE_VAR.exec(rawKey)?.[1] ?? `api_key in ${input.sourceOf(keyPath)} ${where(path)}`);
   // any variable of the key without a value means no key at all: half a key only earns a 401
@@ -131,7 +132,7 @@ function fromFile(name: string, p: FileProvider, input: ProviderInput): Provider
     apiVersion: p.api_version || undefined,
     ...(p.context_window !== undefined ? { contextWindow: p.context_window } : {}),
     ...(p.insecure ? { insecure: true } : {}),
-    ...compatOf(p, (key) => `${input.sourceOf([...path, key])}: ${where([...path, key])}`),
+    ...compatOf(p, (key) => `${at([...path, key])}: ${where([...path, key])}`),
     source: input.sourceOf([...path, "base_url"]),
   };
 }
@@ -232,15 +233,14 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
 
   const provider = byName(choice.provider)!;
   const path = ["provider", provider.name];
+  const at = input.lineOf ?? input.sourceOf; // FILE:LINE where it can be told
   const model =
-    choice.model ??
-    provider.models[0] ??
-    fail(`${input.sourceOf(path)}: ${where(path)} lists no models; pass -m ${provider.name}/MODEL or add models = ["MODEL"]`);
+    choice.model ?? provider.models[0] ?? fail(`${at(path)}: ${where(path)} lists no models; pass -m ${provider.name}/MODEL or add models = ["MODEL"]`);
 
   const urlVars = provider.preset ? [] : input.missing([...path, "base_url"]);
   if (urlVars.length)
     fail(
-      `${input.sourceOf([...path, "base_url"])}: ${where(path)} base_url needs ${urlVars.map((v) => `\${${v}}`).join(", ")}, which ${urlVars.length > 1 ? "have" : "has"} no value`,
+      `${at([...path, "base_url"])}: ${where(path)} base_url needs ${urlVars.map((v) => `\${${v}}`).join(", ")}, which ${urlVars.length > 1 ? "have" : "has"} no value`,
     );
 
   const warnings: string[] = [];
@@ -248,14 +248,12 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const missing = provider.preset ? [] : input.missing([...path, "api_key"]);
   if (!key && missing.length)
     warnings.push(
-      `${input.sourceOf([...path, "api_key"])}: ${where(path)} api_key: ${missing.map((v) => `\${${v}}`).join(", ")} ` +
+      `${at([...path, "api_key"])}: ${where(path)} api_key: ${missing.map((v) => `\${${v}}`).join(", ")} ` +
         `${missing.length > 1 ? "have" : "has"} no value, so provider ${provider.name} sends no API key`,
     );
   const shellVar = provider.preset || key ? undefined : SHELL_VAR.exec(input.raw.provider?.[provider.name]?.api_key ?? "")?.[1];
   if (shellVar)
-    warnings.push(
-      `${(input.lineOf ?? input.sourceOf)([...path, "api_key"])}: ${where(path)} api_key "$${shellVar}" is sent as written: hey reads a variable written "\${${shellVar}}"`,
-    );
+    warnings.push(`${at([...path, "api_key"])}: ${where(path)} api_key "$${shellVar}" is sent as written: hey reads a variable written "\${${shellVar}}"`);
   const chosen = key ? { ...provider, ...key } : provider;
   return { providers: providers.map((p) => (p === provider ? chosen : p)), provider: chosen, model, warnings, ...(notice ? { notice } : {}) };
 }

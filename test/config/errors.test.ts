@@ -226,6 +226,16 @@ describe("numbers out of range name the file, its line and the key (issue 13 row
     ]);
   });
 
+  test("a provider's base_url that is no URL, or is missing, and a provider with no model name their line", () => {
+    expect(fileError('[agent]\nmax_turns = 5\n\n[provider.x]\nbase_url = "api.openai.com/v1"\nmodels = ["m"]\n')).toBe(
+      'PATH:5: [provider.x] base_url must be an http:// or https:// URL, got "api.openai.com/v1"',
+    );
+    expect(fileError('[agent]\nmax_turns = 5\n[provider.y]\nprotocol = "anthropic"\n')).toBe(
+      'PATH:3: [provider.y] base_url is missing (the API root, e.g. "https://api.openai.com/v1")',
+    );
+    expect(fileError('\n[provider.z]\nbase_url = "http://h/v1"\n')).toBe('PATH:2: [provider.z] lists no models; pass -m z/MODEL or add models = ["MODEL"]');
+  });
+
   test("structural MCP errors and an unknown [default] provider name their line", () => {
     expect(fileError('[mcp.gh]\nargs = ["x"]\n\n[mcp.fs]\ncommand = "a"\nurl = "http://h/mcp"\n').split("\n")).toEqual([
       "PATH:1: [mcp.gh] needs command (a local server) or url (a remote one)",
