@@ -204,7 +204,9 @@ export function checkLayer(source: string, data: Table, text?: string | Locate):
   };
 
   const providers = (value: unknown): Table => {
-    if (!isTable(value)) return fail(mustBe("provider", "a table", value), ["provider"]);
+    // `provider = "openai"` at the top: the choice of one is [default] provider
+    if (!isTable(value))
+      return fail(mustBe("provider", "a table", value) + (typeof value === "string" ? "; the one to use is [default] provider" : ""), ["provider"]);
     const out: Table = {};
     for (const [name, v] of Object.entries(value)) {
       // `-m provider/model` splits at the first "/", so a name containing one could never be chosen

@@ -92,6 +92,7 @@ describe("wrong types name the file, the key and what was expected", () => {
     ['[permission]\nallow = "bash: ls"', `${U}: [permission] allow must be an array of strings, got "bash: ls"`],
     ['[permission]\nallow = ["bash: ls", 3]', `${U}: [permission] allow[1] must be a string, got 3`],
     ["agent = 5", `${U}: [agent] must be a table, got 5`],
+    ['provider = "openai"', `${U}: provider must be a table, got "openai"; the one to use is [default] provider`],
     [
       '[provider.x]\nbase_url = "http://h/v1"\neffort = "hgih"',
       `${U}: [provider.x] effort must be one of off, minimal, low, medium, high, xhigh, max, got "hgih"`,
