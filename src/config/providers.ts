@@ -4,6 +4,7 @@
 // first provider. Pure.
 import type { Protocol } from "../kernel/ir.ts";
 import type { Compat } from "../providers/common.ts";
+import { endpointRoot } from "./endpoint-root.ts";
 import { checkValue, type ConfigFile, type FileProvider, where, WHOLE_VAR } from "./schema.ts";
 import { didYouMean } from "./suggest.ts";
 import { ConfigError, type ConfigFlags, type ProviderSettings } from "./settings.ts";
@@ -254,7 +255,9 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const shellVar = provider.preset || key ? undefined : SHELL_VAR.exec(input.raw.provider?.[provider.name]?.api_key ?? "")?.[1];
   if (shellVar)
     warnings.push(`${at([...path, "api_key"])}: ${where(path)} api_key "$${shellVar}" is sent as written: hey reads a variable written "\${${shellVar}}"`);
-  const chosen = key ? { ...provider, ...key } : provider;
+  const rooted = endpointRoot(provider.baseUrl, provider.protocol);
+  if (rooted) warnings.push(`${at([...path, "base_url"])}: ${where(path)} base_url ${pasted(rooted)}`);
+  const chosen = { ...provider, ...(rooted ? { baseUrl: rooted.root } : {}), ...key };
   return { providers: providers.map((p) => (p === provider ? chosen : p)), provider: chosen, model, warnings, ...(notice ? { notice } : {}) };
 }
 
@@ -262,6 +265,9 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
 export function isUsable(p: ProviderSettings): boolean {
   return p.apiKey !== undefined || p.apiKeyVar === undefined;
 }
+
+/** What to say of a base URL given with its endpoint path (endpoint-root.ts). */
+const pasted = ({ root, cut }: { root: string; cut: string }) => `ends with ${cut}, a path the API client adds itself: hey uses ${root}, the API root`;
 
 /** `api_key = "$OPENAI_API_KEY"`: a shell's spelling of a variable, which TOML keeps as it is */
 const SHELL_VAR = /^\$([A-Za-z_][A-Za-z0-9_]*)$/;
@@ -278,14 +284,9 @@ function adHoc(baseUrl: string, heyProtocol: string | undefined, others: Provide
   checkUrl(baseUrl, fromFlag ? "--base-url" : "HEY_BASE_URL");
   const model = flags.model || envValue(env, "HEY_MODEL") || fail(fromFlag ? "--base-url needs -m MODEL" : "HEY_BASE_URL needs HEY_MODEL or -m MODEL");
   const key = flags.apiKey ? { apiKey: flags.apiKey, apiKeyVar: "--api-key" } : keyFromEnv(env);
-  const cli: ProviderSettings = {
-    name: "cli",
-    protocol: flags.protocol ?? (heyProtocol as Protocol | undefined) ?? "openai",
-    baseUrl,
-    ...key,
-    models: [model],
-    legacyThinking: false,
-    headers: {},
-  };
-  return { providers: [cli, ...others.filter((p) => p.name !== "cli")], provider: cli, model, warnings: [] };
+  const protocol = flags.protocol ?? (heyProtocol as Protocol | undefined) ?? "openai";
+  const rooted = endpointRoot(baseUrl, protocol);
+  const cli: ProviderSettings = { name: "cli", protocol, baseUrl: rooted?.root ?? baseUrl, ...key, models: [model], legacyThinking: false, headers: {} };
+  const warnings = rooted ? [`${fromFlag ? "--base-url" : "HEY_BASE_URL"} ${pasted(rooted)}`] : [];
+  return { providers: [cli, ...others.filter((p) => p.name !== "cli")], provider: cli, model, warnings };
 }
