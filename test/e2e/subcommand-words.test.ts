@@ -1,5 +1,7 @@
-// `hey mcp` is a command with flags, as its usage says (`hey mcp --config FILE`), and `hey mcp list`
-// — what Claude Code and Codex users type — is `hey mcp`: neither goes to the model as a prompt.
+// hey's own commands with a flag after them: `hey mcp` takes those its usage names (`hey mcp --config
+// FILE`), and `hey trust` refuses one it does not take with its usage — where both used to say the
+// command goes first, before any flag, though it was first. `hey mcp list` — what Claude Code and
+// Codex users type — is `hey mcp`: none of these goes to the model as a prompt.
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -50,4 +52,15 @@ test("hey mcp list is hey mcp, with or without flags; more words are a prompt; a
   expect(stray.code).toBe(2);
   expect(stray.stderr).toContain('takes flags only, got "alpha"');
   expect(asked()).toHaveLength(1);
+});
+
+test("hey trust with a flag it does not take: refused with its usage, not told to go first", async () => {
+  const { asked } = setUp();
+  for (const flag of ["--approve", "-p"]) {
+    const r = await hey(["trust", flag]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toStartWith(`hey trust: unknown flag ${flag}\nusage: hey trust [DIR]`);
+  }
+  expect((await hey(["trust", "--revoke", "--approve"])).stderr).toStartWith("hey trust: unknown flag --approve\n");
+  expect(asked()).toEqual([]);
 });
