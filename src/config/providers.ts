@@ -111,21 +111,30 @@ function fromFile(name: string, p: FileProvider, input: ProviderInput): Provider
   const path = ["provider", name];
   const keyPath = [...path, "api_key"];
   const at = input.lineOf ?? input.sourceOf; // FILE:LINE where it can be told
-  if (p.base_url === undefined) fail(`${at(path)}: ${where(path)} base_url is missing (the API root, e.g. "https://api.openai.com/v1")`);
-  const baseUrl = p.base_url!;
+  // `[provider.anthropic]` without base_url: the built-in provider, changed by what the table sets (models, effort…)
+  const builtIn = p.base_url === undefined ? PRESETS.find((x) => x.name === name) : undefined;
+  if (p.base_url === undefined && !builtIn) {
+    const example = PRESETS.find((x) => x.protocol === (p.protocol ?? "openai"))?.baseUrl ?? "https://api.openai.com/v1";
+    fail(`${at(path)}: ${where(path)} base_url is missing (the API root, e.g. "${example}")`);
+  }
+  const baseUrl = p.base_url ?? builtIn!.baseUrl;
   // a URL built from an unset variable is only an error if this run uses the provider (chooseProvider)
   if (!input.missing([...path, "base_url"]).length) checkUrl(baseUrl, `${at([...path, "base_url"])}: ${where([...path, "base_url"])}`);
   const rawKey = input.raw.provider?.[name]?.api_key;
-  const apiKeyVar = rawKey === undefined ? undefined : (WHOLE_VAR.exec(rawKey)?.[1] ?? `api_key in ${input.sourceOf(keyPath)} ${where(path)}`);
+  let apiKeyVar = rawKey === undefined ? undefined : (WHOLE_VAR.exec(rawKey)?.[1] ?? `api_key in ${input.sourceOf(keyPath)} ${where(path)}`);
   // any variable of the key without a value means no key at all: half a key only earns a 401
-  const apiKey = input.missing(keyPath).length ? undefined : p.api_key || undefined;
+  let apiKey = input.missing(keyPath).length ? undefined : p.api_key || undefined;
+  if (builtIn && rawKey === undefined) {
+    apiKeyVar = builtIn.keyVars.find((v) => input.env[v]) ?? builtIn.keyVars[0];
+    apiKey = apiKeyVar ? envValue(input.env, apiKeyVar) : undefined;
+  }
   return {
     name,
-    protocol: p.protocol ?? "openai",
+    protocol: p.protocol ?? builtIn?.protocol ?? "openai",
     baseUrl,
     apiKey,
     apiKeyVar,
-    models: p.models ?? [],
+    models: p.models ?? (builtIn ? [builtIn.model] : []),
     effort: p.effort,
     maxTokens: p.max_tokens,
     legacyThinking: p.legacy_thinking ?? false,

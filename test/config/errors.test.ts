@@ -232,7 +232,7 @@ describe("numbers out of range name the file, its line and the key (issue 13 row
       'PATH:5: [provider.x] base_url must be an http:// or https:// URL, got "api.openai.com/v1"',
     );
     expect(fileError('[agent]\nmax_turns = 5\n[provider.y]\nprotocol = "anthropic"\n')).toBe(
-      'PATH:3: [provider.y] base_url is missing (the API root, e.g. "https://api.openai.com/v1")',
+      'PATH:3: [provider.y] base_url is missing (the API root, e.g. "https://api.anthropic.com/v1")',
     );
     expect(fileError('\n[provider.z]\nbase_url = "http://h/v1"\n')).toBe('PATH:2: [provider.z] lists no models; pass -m z/MODEL or add models = ["MODEL"]');
   });

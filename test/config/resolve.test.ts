@@ -473,6 +473,39 @@ describe("zero-config presets", () => {
   });
 });
 
+describe("a table named after a built-in provider, without base_url, changes that provider", () => {
+  test("[provider.anthropic] with models and effort: Anthropic's URL, protocol and key variable", () => {
+    const { settings } = resolve('[provider.anthropic]\nmodels = ["claude-opus-4-5"]\neffort = "high"', { ANTHROPIC_API_KEY: "k" });
+    expect(settings.provider).toMatchObject({
+      name: "anthropic",
+      protocol: "anthropic",
+      baseUrl: "https://api.anthropic.com/v1",
+      apiKey: "k",
+      apiKeyVar: "ANTHROPIC_API_KEY",
+      models: ["claude-opus-4-5"],
+      effort: "high",
+    });
+    expect(settings.model).toBe("claude-opus-4-5");
+  });
+
+  test("[provider.ollama] with a model: the local server, no key; [provider.google] alone: its model, GOOGLE_API_KEY", () => {
+    expect(resolve('[provider.ollama]\nmodels = ["qwen3:8b"]').settings.provider).toMatchObject({
+      baseUrl: "http://127.0.0.1:11434/v1",
+      protocol: "openai",
+      apiKey: undefined,
+      apiKeyVar: undefined,
+    });
+    const google = resolve('[provider.google]\neffort = "low"', { GOOGLE_API_KEY: "g" }).settings;
+    expect(google.provider).toMatchObject({ protocol: "google", apiKey: "g", apiKeyVar: "GOOGLE_API_KEY" });
+    expect(google.model).toBe("gemini-3-flash-preview");
+  });
+
+  test("with base_url it is a provider of its own, as before: protocol openai unless it says", () => {
+    const { settings } = resolve('[provider.anthropic]\nbase_url = "https://gw.example/v1"\nmodels = ["m"]', { ANTHROPIC_API_KEY: "k" });
+    expect(settings.provider).toMatchObject({ protocol: "openai", baseUrl: "https://gw.example/v1", apiKey: undefined });
+  });
+});
+
 describe("unknown keys warn and are ignored", () => {
   const cases: [string, string][] = [
     ["[agent]\nmax_turn = 3", "/l0.toml: unknown key [agent] max_turn (ignored); did you mean max_turns?"],
