@@ -216,7 +216,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
     const holder = [byName(fallback), ...providers].find((p) => p?.models.includes(spec));
     if (holder) return { provider: holder.name, model: spec };
     if (byName(spec)) return { provider: spec };
-    return { provider: fallback, model: spec };
+    return { provider: vendorOf(spec, providers, byName(fallback)) ?? fallback, model: spec };
   };
 
   let choice: { provider: string; model?: string } = { provider: first };
@@ -273,6 +273,26 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
 /** Whether a provider can be used as it is: it has a key, or it was configured without one (a local server). */
 export function isUsable(p: ProviderSettings): boolean {
   return p.apiKey !== undefined || p.apiKeyVar === undefined;
+}
+
+/** Model names each vendor's built-in provider serves, by how they start. */
+const FAMILIES: [RegExp, string][] = [
+  [/^claude-/, "anthropic"],
+  [/^gemini-/, "google"],
+  [/^(gpt-|chatgpt-|codex-|o\d)/, "openai"],
+  [/^deepseek-/, "deepseek"],
+];
+
+/**
+ * With only built-in providers (keys in the environment, no provider of one's own in use), the one
+ * whose vendor names models like `model` (`claude-opus-4-5`: anthropic), when its key is set;
+ * undefined otherwise — a provider of one's own (a gateway) serves whatever it is asked for.
+ */
+function vendorOf(model: string, providers: ProviderSettings[], fallback: ProviderSettings | undefined): string | undefined {
+  if (!fallback?.preset) return undefined;
+  const name = FAMILIES.find(([re]) => re.test(model))?.[1];
+  const vendor = providers.find((p) => p.name === name && p.preset && p.apiKey);
+  return vendor?.name;
 }
 
 /** What to say of a base URL given with its endpoint path (endpoint-root.ts). */

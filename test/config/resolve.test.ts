@@ -449,6 +449,24 @@ describe("zero-config presets", () => {
     expect(settings.model).toBe("claude-opus-4-6");
   });
 
+  test.each([
+    ["claude-opus-4-5", "anthropic"],
+    ["gemini-2.5-pro", "google"],
+    ["o4-mini", "openai"],
+    ["deepseek-reasoner", "deepseek"],
+  ])("with keys of several vendors, -m %s (no provider lists it) goes to %s, whose key is set", (model, vendor) => {
+    const env = { OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k", GEMINI_API_KEY: "k", DEEPSEEK_API_KEY: "k" };
+    const { settings } = resolve([], env, { model });
+    expect(`${settings.provider.name}/${settings.model}`).toBe(`${vendor}/${model}`);
+  });
+
+  test("a model of a vendor whose key is not set, or one of no known vendor, stays with the default; so does any model when a provider of one's own is in use", () => {
+    expect(resolve([], { OPENAI_API_KEY: "k" }, { model: "claude-opus-4-5" }).settings.provider.name).toBe("openai");
+    expect(resolve([], { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "k" }, { model: "llama-4" }).settings.provider.name).toBe("openai");
+    const gateway = '[provider.gw]\nbase_url = "https://gw.example/v1"\nmodels = ["gpt-5.5"]';
+    expect(resolve(gateway, { ANTHROPIC_API_KEY: "k" }, { model: "claude-opus-4-5" }).settings.provider.name).toBe("gw");
+  });
+
   test("[default] applies to presets when no file defines a provider", () => {
     expect(resolve('[default]\nprovider = "deepseek"').settings.provider.name).toBe("deepseek");
   });
