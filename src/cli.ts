@@ -1,6 +1,6 @@
 // Command-line flags (SPEC §2): parsing, validation and the help text. No I/O.
 import type { ConfigFlags } from "./config/settings.ts";
-import { closest } from "./config/suggest.ts";
+import { closest, protocolHint } from "./config/suggest.ts";
 import { EFFORTS, PROTOCOLS } from "./kernel/ir.ts";
 import pkg from "../package.json" with { type: "json" };
 
@@ -155,7 +155,7 @@ Usage: hey [options] [@file ...] [message ...]
        hey doctor [PROVIDER] [--write]
                                probe the endpoint: network, TLS, auth, streaming, tool
                                calls, quirks; --write records the flags it needs
-       hey mcp                 list the MCP servers: state, tools, what each costs (/mcp)
+       hey mcp [list]          list the MCP servers: state, tools, what each costs (/mcp)
        hey mcp login NAME      sign in to the remote MCP server [mcp.NAME] (OAuth, in the
                                browser; the URL is printed too); the token is kept 0600
        hey mcp logout NAME     forget that sign-in
@@ -274,7 +274,7 @@ export function parseCli(argv: string[]): CliArgs {
     flags: {
       model: model(v.model),
       baseUrl: v["base-url"] === undefined ? undefined : url("--base-url", v["base-url"]),
-      protocol: v.protocol === undefined ? undefined : oneOf("--protocol", v.protocol, PROTOCOLS),
+      protocol: v.protocol === undefined ? undefined : oneOf("--protocol", v.protocol, PROTOCOLS, protocolHint(v.protocol)),
       apiKey: v["api-key"],
       effort: v.effort === undefined ? undefined : oneOf("-t/--effort", v.effort, EFFORTS),
       maxTurns: v["max-turns"] === undefined ? undefined : positiveInt("--max-turns", v["max-turns"]),
@@ -294,9 +294,10 @@ export function parseCli(argv: string[]): CliArgs {
   };
 }
 
-function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+/** `hint`: what to say after the refused value (`; did you mean google?`) */
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[], hint = ""): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`${flag} must be one of ${allowed.join(", ")} (got "${value}")`);
+  throw new UsageError(`${flag} must be one of ${allowed.join(", ")} (got "${value}"${hint})`);
 }
 
 function nonEmpty(flag: string, value: string | undefined): string | undefined {

@@ -11,8 +11,7 @@ async function main(argv: string[]): Promise<number> {
     const { upgradeCommand } = await import("./upgrade/command.ts");
     return upgradeCommand(argv.slice(1));
   }
-  // `hey mcp` alone or with a subcommand; any other `hey mcp …` is a prompt
-  if (argv[0] === "mcp" && (argv.length === 1 || ["login", "logout", "help", "--help", "-h"].includes(argv[1]!))) {
+  if (argv[0] === "mcp" && isMcpCommand(argv.slice(1))) {
     const { mcpCommand } = await import("./mcp-command.ts");
     return mcpCommand(argv.slice(1), await here());
   }
@@ -35,6 +34,17 @@ async function main(argv: string[]): Promise<number> {
   if (args.version) return print(versionLine() + "\n", EXIT.ok);
   const [{ run }, at] = await Promise.all([import("./run.ts"), here()]);
   return run(args, at);
+}
+
+/**
+ * `hey mcp` alone or with its flags (`hey mcp --config FILE`), `hey mcp list` (Claude Code's and
+ * Codex's word for it) or a subcommand; any other `hey mcp …` is a prompt.
+ */
+function isMcpCommand(rest: string[]): boolean {
+  const [verb, next] = rest;
+  if (verb === undefined || verb.startsWith("-")) return true;
+  if (verb === "list") return next === undefined || next.startsWith("-");
+  return ["login", "logout", "help"].includes(verb);
 }
 
 /** Where hey's files are and which project it is in (here.ts); after the flags, so `--version` never pays for it. */

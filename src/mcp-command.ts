@@ -20,7 +20,7 @@ import { createToolStore } from "./mcp/store.ts";
 import { errorText } from "./kernel/errors.ts";
 
 export const MCP_USAGE =
-  "usage: hey mcp | hey mcp login NAME | hey mcp logout NAME   [--config FILE] [--approve] [--proxy URL] [--verbose]\n  hey mcp alone lists the servers as /mcp does; NAME: an [mcp.NAME] table with a url\n";
+  "usage: hey mcp [list] | hey mcp login NAME | hey mcp logout NAME   [--config FILE] [--approve] [--proxy URL] [--verbose]\n  hey mcp (or hey mcp list) lists the servers as /mcp does; NAME: an [mcp.NAME] table with a url\n";
 
 export async function mcpCommand(argv: string[], here: Places): Promise<number> {
   const out = writer(1);
@@ -30,8 +30,19 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
     out.write(MCP_USAGE);
     return EXIT.ok;
   }
-  // alone: the servers, their state and tools, as /mcp shows them (a one-shot run of /mcp)
-  if (verb === undefined) return (await import("./run.ts")).run(parseCli(["-p", "/mcp"]), here);
+  // alone (or `list`, with flags or not): the servers, their state and tools, as /mcp shows them (a one-shot run of /mcp)
+  if (verb === undefined || verb === "list" || verb.startsWith("-")) {
+    const flags = verb === "list" ? rest : argv;
+    try {
+      const { message } = parseCli(flags);
+      if (message) throw new UsageError(`hey mcp${verb === "list" ? " list" : ""} takes flags only, got "${message}"`);
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      err.write(`hey mcp: ${e.message}\n${MCP_USAGE}`);
+      return EXIT.usage;
+    }
+    return (await import("./run.ts")).run(parseCli([...flags, "-p", "/mcp"]), here);
+  }
   if (verb !== "login" && verb !== "logout") {
     err.write(`hey mcp: unknown subcommand ${JSON.stringify(verb)}\n${MCP_USAGE}`);
     return EXIT.usage;

@@ -43,6 +43,8 @@ test.each([
   [["-t", "loud"], '-t/--effort must be one of off, minimal, low, medium, high, xhigh, max (got "loud")'],
   [["--output", "xml"], '--output must be one of text, json (got "xml")'],
   [["--protocol", "grpc"], '--protocol must be one of openai, responses, anthropic, google (got "grpc")'],
+  [["--protocol", "gemini"], '--protocol must be one of openai, responses, anthropic, google (got "gemini"; did you mean google?)'],
+  [["--protocol", "Claude"], '--protocol must be one of openai, responses, anthropic, google (got "Claude"; did you mean anthropic?)'],
   [["--max-turns", "0"], '--max-turns must be a positive integer (got "0")'],
   [["--max-turns", "2.5"], '--max-turns must be a positive integer (got "2.5")'],
   [["--base-url", "localhost:11434"], '--base-url must be an http:// or https:// URL (got "localhost:11434")'],

@@ -7,8 +7,9 @@ import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import TOML from "@iarna/toml";
-import { VERSION } from "../src/cli.ts";
+import { OPTIONS, VERSION } from "../src/cli.ts";
 import { checkLayer } from "../src/config/schema.ts";
+import { PROTOCOLS } from "../src/kernel/ir.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const SRC = join(ROOT, "src");
@@ -134,4 +135,22 @@ test("every config example in the README is one a new user can copy: it parses, 
     }
   }
   expect(problems).toEqual([]);
+});
+
+test("the README's config examples show a provider of every protocol, so an Anthropic, Gemini or Responses user has one to copy", async () => {
+  const blocks = [...read("README.md").matchAll(/^```toml\n([\s\S]*?)^```/gm)].map(
+    (m) => TOML.parse(m[1]!) as { provider?: Record<string, { protocol?: string }> },
+  );
+  const shown = new Set(blocks.flatMap((b) => Object.values(b.provider ?? {}).map((p) => p.protocol ?? "openai")));
+  expect(PROTOCOLS.filter((p) => !shown.has(p))).toEqual([]);
+});
+
+test("the README names every flag hey takes (hey --help lists them; a reader of the README should not have to)", () => {
+  const readme = read("README.md");
+  // the flag itself, not a longer one it begins (`--raw` is not in `--raw-field`)
+  const named = (form: string) => new RegExp(`(^|[\\s\`(\\[])${form}(?![\\w-])`, "m").test(readme);
+  const missing = Object.entries(OPTIONS)
+    .filter(([name, spec]) => ![`--${name}`, ...("short" in spec ? [`-${spec.short}`] : [])].some(named))
+    .map(([name]) => `--${name}`);
+  expect(missing).toEqual([]);
 });

@@ -166,7 +166,10 @@ export const SECTIONS = {
 /** The keys of each `[provider.NAME]` table. */
 export const PROVIDER_KEYS = {
   protocol: { kind: "protocol", default: "openai", doc: "`openai` (chat completions), `responses`, `anthropic`, `google`" },
-  base_url: { kind: "string", doc: "the API root as the vendor documents it, version included (`https://api.openai.com/v1`)" },
+  base_url: {
+    kind: "string",
+    doc: "the API root as the vendor documents it, version included (`https://api.openai.com/v1`); left out in a table named after a built-in provider (`openai`, `anthropic`, `google`, `deepseek`, `ollama`), that provider's URL, protocol, key variable and model, which the table's keys change",
+  },
   api_key: { kind: "string", doc: 'usually `"${VAR}"`; omitted or unset: no authentication' },
   models: { kind: "strings", default: [], doc: "model names; `-m NAME` finds its provider here; the first is the default" },
   effort: { kind: "effort", doc: "default reasoning effort: `off minimal low medium high xhigh max`" },

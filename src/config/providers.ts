@@ -4,6 +4,7 @@
 // first provider. Pure.
 import type { Protocol } from "../kernel/ir.ts";
 import type { Compat } from "../providers/common.ts";
+import { endpointRoot } from "./endpoint-root.ts";
 import { checkValue, type ConfigFile, type FileProvider, where, WHOLE_VAR } from "./schema.ts";
 import { didYouMean } from "./suggest.ts";
 import { ConfigError, type ConfigFlags, type ProviderSettings } from "./settings.ts";
@@ -109,21 +110,31 @@ function checkUrl(url: string, label: string): void {
 function fromFile(name: string, p: FileProvider, input: ProviderInput): ProviderSettings {
   const path = ["provider", name];
   const keyPath = [...path, "api_key"];
-  if (p.base_url === undefined) fail(`${input.sourceOf(path)}: ${where(path)} base_url is missing (the API root, e.g. "https://api.openai.com/v1")`);
-  const baseUrl = p.base_url!;
+  const at = input.lineOf ?? input.sourceOf; // FILE:LINE where it can be told
+  // `[provider.anthropic]` without base_url: the built-in provider, changed by what the table sets (models, effort…)
+  const builtIn = p.base_url === undefined ? PRESETS.find((x) => x.name === name) : undefined;
+  if (p.base_url === undefined && !builtIn) {
+    const example = PRESETS.find((x) => x.protocol === (p.protocol ?? "openai"))?.baseUrl ?? "https://api.openai.com/v1";
+    fail(`${at(path)}: ${where(path)} base_url is missing (the API root, e.g. "${example}")`);
+  }
+  const baseUrl = p.base_url ?? builtIn!.baseUrl;
   // a URL built from an unset variable is only an error if this run uses the provider (chooseProvider)
-  if (!input.missing([...path, "base_url"]).length) checkUrl(baseUrl, `${input.sourceOf([...path, "base_url"])}: ${where([...path, "base_url"])}`);
+  if (!input.missing([...path, "base_url"]).length) checkUrl(baseUrl, `${at([...path, "base_url"])}: ${where([...path, "base_url"])}`);
   const rawKey = input.raw.provider?.[name]?.api_key;
-  const apiKeyVar = rawKey === undefined ? undefined : (WHOLE_VAR.exec(rawKey)?.[1] ?? `api_key in ${input.sourceOf(keyPath)} ${where(path)}`);
+  let apiKeyVar = rawKey === undefined ? undefined : (WHOLE_VAR.exec(rawKey)?.[1] ?? `api_key in ${input.sourceOf(keyPath)} ${where(path)}`);
   // any variable of the key without a value means no key at all: half a key only earns a 401
-  const apiKey = input.missing(keyPath).length ? undefined : p.api_key || undefined;
+  let apiKey = input.missing(keyPath).length ? undefined : p.api_key || undefined;
+  if (builtIn && rawKey === undefined) {
+    apiKeyVar = builtIn.keyVars.find((v) => input.env[v]) ?? builtIn.keyVars[0];
+    apiKey = apiKeyVar ? envValue(input.env, apiKeyVar) : undefined;
+  }
   return {
     name,
-    protocol: p.protocol ?? "openai",
+    protocol: p.protocol ?? builtIn?.protocol ?? "openai",
     baseUrl,
     apiKey,
     apiKeyVar,
-    models: p.models ?? [],
+    models: p.models ?? (builtIn ? [builtIn.model] : []),
     effort: p.effort,
     maxTokens: p.max_tokens,
     legacyThinking: p.legacy_thinking ?? false,
@@ -131,7 +142,7 @@ function fromFile(name: string, p: FileProvider, input: ProviderInput): Provider
     apiVersion: p.api_version || undefined,
     ...(p.context_window !== undefined ? { contextWindow: p.context_window } : {}),
     ...(p.insecure ? { insecure: true } : {}),
-    ...compatOf(p, (key) => `${input.sourceOf([...path, key])}: ${where([...path, key])}`),
+    ...compatOf(p, (key) => `${at([...path, key])}: ${where([...path, key])}`),
     source: input.sourceOf([...path, "base_url"]),
   };
 }
@@ -205,7 +216,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
     const holder = [byName(fallback), ...providers].find((p) => p?.models.includes(spec));
     if (holder) return { provider: holder.name, model: spec };
     if (byName(spec)) return { provider: spec };
-    return { provider: fallback, model: spec };
+    return { provider: vendorOf(spec, providers, byName(fallback)) ?? fallback, model: spec };
   };
 
   let choice: { provider: string; model?: string } = { provider: first };
@@ -232,15 +243,14 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
 
   const provider = byName(choice.provider)!;
   const path = ["provider", provider.name];
+  const at = input.lineOf ?? input.sourceOf; // FILE:LINE where it can be told
   const model =
-    choice.model ??
-    provider.models[0] ??
-    fail(`${input.sourceOf(path)}: ${where(path)} lists no models; pass -m ${provider.name}/MODEL or add models = ["MODEL"]`);
+    choice.model ?? provider.models[0] ?? fail(`${at(path)}: ${where(path)} lists no models; pass -m ${provider.name}/MODEL or add models = ["MODEL"]`);
 
   const urlVars = provider.preset ? [] : input.missing([...path, "base_url"]);
   if (urlVars.length)
     fail(
-      `${input.sourceOf([...path, "base_url"])}: ${where(path)} base_url needs ${urlVars.map((v) => `\${${v}}`).join(", ")}, which ${urlVars.length > 1 ? "have" : "has"} no value`,
+      `${at([...path, "base_url"])}: ${where(path)} base_url needs ${urlVars.map((v) => `\${${v}}`).join(", ")}, which ${urlVars.length > 1 ? "have" : "has"} no value`,
     );
 
   const warnings: string[] = [];
@@ -248,10 +258,15 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const missing = provider.preset ? [] : input.missing([...path, "api_key"]);
   if (!key && missing.length)
     warnings.push(
-      `${input.sourceOf([...path, "api_key"])}: ${where(path)} api_key: ${missing.map((v) => `\${${v}}`).join(", ")} ` +
+      `${at([...path, "api_key"])}: ${where(path)} api_key: ${missing.map((v) => `\${${v}}`).join(", ")} ` +
         `${missing.length > 1 ? "have" : "has"} no value, so provider ${provider.name} sends no API key`,
     );
-  const chosen = key ? { ...provider, ...key } : provider;
+  const shellVar = provider.preset || key ? undefined : SHELL_VAR.exec(input.raw.provider?.[provider.name]?.api_key ?? "")?.[1];
+  if (shellVar)
+    warnings.push(`${at([...path, "api_key"])}: ${where(path)} api_key "$${shellVar}" is sent as written: hey reads a variable written "\${${shellVar}}"`);
+  const rooted = endpointRoot(provider.baseUrl, provider.protocol);
+  if (rooted) warnings.push(`${at([...path, "base_url"])}: ${where(path)} base_url ${pasted(rooted)}`);
+  const chosen = { ...provider, ...(rooted ? { baseUrl: rooted.root } : {}), ...key };
   return { providers: providers.map((p) => (p === provider ? chosen : p)), provider: chosen, model, warnings, ...(notice ? { notice } : {}) };
 }
 
@@ -259,6 +274,32 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
 export function isUsable(p: ProviderSettings): boolean {
   return p.apiKey !== undefined || p.apiKeyVar === undefined;
 }
+
+/** Model names each vendor's built-in provider serves, by how they start. */
+const FAMILIES: [RegExp, string][] = [
+  [/^claude-/, "anthropic"],
+  [/^gemini-/, "google"],
+  [/^(gpt-|chatgpt-|codex-|o\d)/, "openai"],
+  [/^deepseek-/, "deepseek"],
+];
+
+/**
+ * With only built-in providers (keys in the environment, no provider of one's own in use), the one
+ * whose vendor names models like `model` (`claude-opus-4-5`: anthropic), when its key is set;
+ * undefined otherwise — a provider of one's own (a gateway) serves whatever it is asked for.
+ */
+function vendorOf(model: string, providers: ProviderSettings[], fallback: ProviderSettings | undefined): string | undefined {
+  if (!fallback?.preset) return undefined;
+  const name = FAMILIES.find(([re]) => re.test(model))?.[1];
+  const vendor = providers.find((p) => p.name === name && p.preset && p.apiKey);
+  return vendor?.name;
+}
+
+/** What to say of a base URL given with its endpoint path (endpoint-root.ts). */
+const pasted = ({ root, cut }: { root: string; cut: string }) => `ends with ${cut}, a path the API client adds itself: hey uses ${root}, the API root`;
+
+/** `api_key = "$OPENAI_API_KEY"`: a shell's spelling of a variable, which TOML keeps as it is */
+const SHELL_VAR = /^\$([A-Za-z_][A-Za-z0-9_]*)$/;
 
 const keyFromEnv = (env: Env) => {
   const apiKey = envValue(env, "HEY_API_KEY");
@@ -272,14 +313,9 @@ function adHoc(baseUrl: string, heyProtocol: string | undefined, others: Provide
   checkUrl(baseUrl, fromFlag ? "--base-url" : "HEY_BASE_URL");
   const model = flags.model || envValue(env, "HEY_MODEL") || fail(fromFlag ? "--base-url needs -m MODEL" : "HEY_BASE_URL needs HEY_MODEL or -m MODEL");
   const key = flags.apiKey ? { apiKey: flags.apiKey, apiKeyVar: "--api-key" } : keyFromEnv(env);
-  const cli: ProviderSettings = {
-    name: "cli",
-    protocol: flags.protocol ?? (heyProtocol as Protocol | undefined) ?? "openai",
-    baseUrl,
-    ...key,
-    models: [model],
-    legacyThinking: false,
-    headers: {},
-  };
-  return { providers: [cli, ...others.filter((p) => p.name !== "cli")], provider: cli, model, warnings: [] };
+  const protocol = flags.protocol ?? (heyProtocol as Protocol | undefined) ?? "openai";
+  const rooted = endpointRoot(baseUrl, protocol);
+  const cli: ProviderSettings = { name: "cli", protocol, baseUrl: rooted?.root ?? baseUrl, ...key, models: [model], legacyThinking: false, headers: {} };
+  const warnings = rooted ? [`${fromFlag ? "--base-url" : "HEY_BASE_URL"} ${pasted(rooted)}`] : [];
+  return { providers: [cli, ...others.filter((p) => p.name !== "cli")], provider: cli, model, warnings };
 }

@@ -196,7 +196,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     if (!m.unset || overridden.has(pathKey(m.path))) continue;
     if (top === "provider" && (name !== choice.provider.name || key === "api_key")) continue;
     if (top === "mcp" && name === "servers" && key !== undefined && disabled.has(key)) continue;
-    const warning = `${sourceOf(m.path)}: ${where(m.path)}: \${${m.name}} is not set (using "")`;
+    const warning = `${lineOf(m.path)}: ${where(m.path)}: \${${m.name}} is not set (using "")`;
     warnings.push(warning);
     unresolved.push(warning);
   }

@@ -6,7 +6,7 @@
 import { EFFORTS, PROTOCOLS } from "../kernel/ir.ts";
 import { MCP_SERVER_KEYS, PROVIDER_KEYS, SECTIONS, type FileTable, type Key, type Kind } from "./keys.ts";
 import { fromCodex } from "./mcp-formats.ts";
-import { didYouMean, editDistance } from "./suggest.ts";
+import { didYouMean, editDistance, protocolHint } from "./suggest.ts";
 import { isTable, type Table } from "./table.ts";
 
 export type { Kind };
@@ -57,7 +57,8 @@ export function keyLine(text: string, path: readonly string[]): number | undefin
     const header = /^\[\[?\s*([^\]]+?)\s*\]\]?/.exec(line);
     if (header) {
       table = split(header[1]!);
-      if (table.join("\u0000") === want) return i + 1;
+      // a table written only through its subtables (`[provder.x]`) is where the first of them is
+      if (table.slice(0, path.length).join("\u0000") === want) return i + 1;
     } else {
       const assign = /^((?:"[^"]*"|'[^']*'|[A-Za-z0-9_.\s-])+?)\s*=/.exec(line);
       if (assign && [...table, ...split(assign[1]!)].join("\u0000") === want) return i + 1;
@@ -137,7 +138,7 @@ export function checkValue(kind: Kind, v: unknown, label: string): string | unde
     return wrong ? mustBe(`${label}.${bare(wrong[0])}`, phrase, wrong[1]) : undefined;
   }
   const [accepts, phrase] = SCALARS[kind];
-  return accepts(v) ? undefined : mustBe(label, phrase, v);
+  return accepts(v) ? undefined : mustBe(label, phrase, v) + (kind === "protocol" ? protocolHint(v) : "");
 }
 
 /** Where a key is written in a file: its 1-based line, given the key's path as written (`["mcp", "fs", "args"]`). */
@@ -203,7 +204,9 @@ export function checkLayer(source: string, data: Table, text?: string | Locate):
   };
 
   const providers = (value: unknown): Table => {
-    if (!isTable(value)) return fail(mustBe("provider", "a table", value), ["provider"]);
+    // `provider = "openai"` at the top: the choice of one is [default] provider
+    if (!isTable(value))
+      return fail(mustBe("provider", "a table", value) + (typeof value === "string" ? "; the one to use is [default] provider" : ""), ["provider"]);
     const out: Table = {};
     for (const [name, v] of Object.entries(value)) {
       // `-m provider/model` splits at the first "/", so a name containing one could never be chosen
@@ -288,11 +291,27 @@ export function checkLayer(source: string, data: Table, text?: string | Locate):
     else if (name === "mcp_servers") codexServers = value;
     else if (isTable(value) && nearMiss(name, "permission")) fail(`unknown table [${bare(name)}]; permission rules belong in [permission]`, [name]);
     else if (name === "allow" || name === "deny") fail(`${name} must be inside [permission]`, [name]);
-    else if (isTable(value)) unknown(`table [${bare(name)}]`, [name], didYouMean(name, tables));
-    else unknown(`key ${bare(name)}`, [name]);
+    else if (isTable(value)) unknown(`table [${bare(name)}]`, [name], OTHER_AGENTS[name] ?? didYouMean(name, tables));
+    else unknown(`key ${bare(name)}`, [name], placeOf(name));
   }
   if (codexServers !== undefined) codex(codexServers); // after [mcp]: a name both spell is defined twice
   return { data: out, warnings, errors, origins };
+}
+
+/** Where a top-level key of Codex's config.toml goes in hey's (hey reads its `[mcp_servers]` as they are). */
+const OTHER_AGENTS: Record<string, string> = {
+  model_provider: "; hey's is [default] provider",
+  model_reasoning_effort: "; hey's is [provider.NAME] effort (or -t)",
+  model_providers: '; hey\'s is [provider.NAME], with protocol, base_url, api_key = "${VAR}" and models',
+  approval_policy: "; hey asks nothing: [permission] allow and deny lists say what runs",
+  sandbox_mode: "; hey asks nothing: [permission] allow and deny lists say what runs",
+};
+
+/** `; did you mean [agent] max_turns?` for a key written outside its table (`max_turns = 5` at the top), or another agent's spelling. */
+function placeOf(key: string): string {
+  const table = Object.entries(SECTIONS).find(([name, keys]) => name !== "mcp" && Object.hasOwn(keys, key))?.[0];
+  if (table) return `; did you mean [${table}] ${key}?`;
+  return Object.hasOwn(PROVIDER_KEYS, key) ? `; it belongs in a [provider.NAME] table` : (OTHER_AGENTS[key] ?? "");
 }
 
 /** `name` looks like a misspelling of `target`: equal ignoring case, or at most two edits away. */

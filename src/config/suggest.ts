@@ -1,4 +1,5 @@
-// "Did you mean …?" for a name that is not known: a key of a config file, a provider. Pure.
+// "Did you mean …?" for a name that is not known: a key of a config file, a provider, a protocol. Pure.
+import { PROTOCOLS, type Protocol } from "../kernel/ir.ts";
 
 /** Edit distance between `a` and `b` (insertions, deletions, substitutions), ignoring case. */
 export function editDistance(a: string, b: string): number {
@@ -32,3 +33,26 @@ export const didYouMean = (name: string, known: readonly string[]): string => {
   const close = closest(name, known);
   return close ? `; did you mean ${close}?` : "";
 };
+
+/** What users call each protocol by: the vendor, the API, another agent's word for it. */
+const PROTOCOL_WORDS: Record<string, Protocol> = {
+  gemini: "google",
+  vertex: "google",
+  vertexai: "google",
+  claude: "anthropic",
+  messages: "anthropic",
+  chat: "openai",
+  completions: "openai",
+  "chat-completions": "openai",
+  chat_completions: "openai",
+  "openai-compatible": "openai",
+  response: "responses",
+  "openai-responses": "responses",
+};
+
+/** `; did you mean google?` after a refused protocol name (`gemini`, `claude`, `antropic`), or "". */
+export function protocolHint(name: unknown): string {
+  if (typeof name !== "string") return "";
+  const meant = PROTOCOL_WORDS[name.toLowerCase()] ?? closest(name, PROTOCOLS);
+  return meant ? `; did you mean ${meant}?` : "";
+}

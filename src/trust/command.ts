@@ -25,7 +25,8 @@ export const TRUST_USAGE = `usage: hey trust [DIR]            trust the project 
  */
 export function isTrustCommand(args: readonly string[], isDir: (path: string) => boolean): boolean {
   const words = args.filter((a) => !["--revoke", "--help", "-h"].includes(a));
-  if (words.length === 0) return true;
+  // `hey trust --approve`: a flag it does not take is refused by the command, with its usage
+  if (words.length === 0 || (words.length === 1 && words[0]!.startsWith("-"))) return true;
   return words.length === 1 && (isDir(words[0]!) || args.includes("--revoke") || /^[.~]|\//.test(words[0]!));
 }
 
@@ -35,6 +36,11 @@ export async function trustCommand(args: string[], here: Places, probe: Paramete
   if (args.includes("--help") || args.includes("-h")) {
     out.write(TRUST_USAGE);
     return EXIT.ok;
+  }
+  const flag = args.find((a) => a.startsWith("-") && a !== "--revoke");
+  if (flag !== undefined) {
+    err.write(`hey trust: unknown flag ${flag}\n${TRUST_USAGE}`);
+    return EXIT.usage;
   }
   const revoke = args.includes("--revoke");
   const dir = args.find((a) => a !== "--revoke");

@@ -92,13 +92,22 @@ describe("wrong types name the file, the key and what was expected", () => {
     ['[permission]\nallow = "bash: ls"', `${U}: [permission] allow must be an array of strings, got "bash: ls"`],
     ['[permission]\nallow = ["bash: ls", 3]', `${U}: [permission] allow[1] must be a string, got 3`],
     ["agent = 5", `${U}: [agent] must be a table, got 5`],
+    ['provider = "openai"', `${U}: provider must be a table, got "openai"; the one to use is [default] provider`],
     [
       '[provider.x]\nbase_url = "http://h/v1"\neffort = "hgih"',
       `${U}: [provider.x] effort must be one of off, minimal, low, medium, high, xhigh, max, got "hgih"`,
     ],
     [
       '[provider.x]\nbase_url = "http://h/v1"\nprotocol = "claude"',
-      `${U}: [provider.x] protocol must be one of openai, responses, anthropic, google, got "claude"`,
+      `${U}: [provider.x] protocol must be one of openai, responses, anthropic, google, got "claude"; did you mean anthropic?`,
+    ],
+    [
+      '[provider.x]\nbase_url = "http://h/v1beta"\nprotocol = "gemini"',
+      `${U}: [provider.x] protocol must be one of openai, responses, anthropic, google, got "gemini"; did you mean google?`,
+    ],
+    [
+      '[provider.x]\nbase_url = "http://h/v1"\nprotocol = "antropic"',
+      `${U}: [provider.x] protocol must be one of openai, responses, anthropic, google, got "antropic"; did you mean anthropic?`,
     ],
     ['[provider.x]\nbase_url = "http://h/v1"\nmodels = "m"', `${U}: [provider.x] models must be an array of strings, got "m"`],
     ['[provider.x]\nbase_url = "http://h/v1"\nheaders = { X-Id = 1 }', `${U}: [provider.x] headers.X-Id must be a string, got 1`],
@@ -200,6 +209,32 @@ describe("numbers out of range name the file, its line and the key (issue 13 row
       `${path}:2: unknown key [agent] max_turn (ignored); did you mean max_turns?`,
       `${path}:5: unknown key [mcp.fs] enable (ignored); did you mean enabled?`,
     ]);
+  });
+
+  test("a key written outside its table, or as Codex's config.toml spells it, warns with where hey reads it", () => {
+    const path = join(dir, "config.toml");
+    const codex = 'model_provider = "oai"\nmodel_reasoning_effort = "high"\napproval_policy = "never"\n[model_providers.oai]\nbase_url = "http://h/v1"\n';
+    writeFileSync(path, 'model = "gpt-5.5"\nmax_turns = 5\nbase_url = "http://h/v1"\n' + codex);
+    const { warnings } = loadConfig({ ...configInputs({ HOME: dir }, dir), configFile: path, trustProject: false, flags: {}, approvals: undefined });
+    expect(warnings).toEqual([
+      `${path}:1: unknown key model (ignored); did you mean [default] model?`,
+      `${path}:2: unknown key max_turns (ignored); did you mean [agent] max_turns?`,
+      `${path}:3: unknown key base_url (ignored); it belongs in a [provider.NAME] table`,
+      `${path}:4: unknown key model_provider (ignored); hey's is [default] provider`,
+      `${path}:5: unknown key model_reasoning_effort (ignored); hey's is [provider.NAME] effort (or -t)`,
+      `${path}:6: unknown key approval_policy (ignored); hey asks nothing: [permission] allow and deny lists say what runs`,
+      `${path}:7: unknown table [model_providers] (ignored); hey's is [provider.NAME], with protocol, base_url, api_key = "\${VAR}" and models`,
+    ]);
+  });
+
+  test("a provider's base_url that is no URL, or is missing, and a provider with no model name their line", () => {
+    expect(fileError('[agent]\nmax_turns = 5\n\n[provider.x]\nbase_url = "api.openai.com/v1"\nmodels = ["m"]\n')).toBe(
+      'PATH:5: [provider.x] base_url must be an http:// or https:// URL, got "api.openai.com/v1"',
+    );
+    expect(fileError('[agent]\nmax_turns = 5\n[provider.y]\nprotocol = "anthropic"\n')).toBe(
+      'PATH:3: [provider.y] base_url is missing (the API root, e.g. "https://api.anthropic.com/v1")',
+    );
+    expect(fileError('\n[provider.z]\nbase_url = "http://h/v1"\n')).toBe('PATH:2: [provider.z] lists no models; pass -m z/MODEL or add models = ["MODEL"]');
   });
 
   test("structural MCP errors and an unknown [default] provider name their line", () => {

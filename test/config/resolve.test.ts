@@ -365,6 +365,12 @@ describe("${VAR} expansion", () => {
     expect(warnings).toEqual(["/l0.toml: [provider.openai] api_key: ${OPENAI_API_KEY} has no value, so provider openai sends no API key"]);
   });
 
+  test('api_key = "$VAR", a shell\'s spelling, is sent as written, with a warning that says how to write the variable', () => {
+    const { settings, warnings } = resolve('[provider.gw]\nbase_url = "https://gw/v1"\napi_key = "$GW_KEY"\nmodels = ["m"]', { GW_KEY: "sk-real" });
+    expect(settings.provider.apiKey).toBe("$GW_KEY");
+    expect(warnings).toEqual(['/l0.toml: [provider.gw] api_key "$GW_KEY" is sent as written: hey reads a variable written "${GW_KEY}"']);
+  });
+
   test("a literal api_key is named by its file and table", () => {
     const { settings } = resolve('[provider.gw]\nbase_url = "https://gw/v1"\napi_key = "sk-lit"\nmodels = ["m"]');
     expect(settings.provider).toMatchObject({ apiKey: "sk-lit", apiKeyVar: "api_key in /l0.toml [provider.gw]" });
@@ -443,6 +449,24 @@ describe("zero-config presets", () => {
     expect(settings.model).toBe("claude-opus-4-6");
   });
 
+  test.each([
+    ["claude-opus-4-5", "anthropic"],
+    ["gemini-2.5-pro", "google"],
+    ["o4-mini", "openai"],
+    ["deepseek-reasoner", "deepseek"],
+  ])("with keys of several vendors, -m %s (no provider lists it) goes to %s, whose key is set", (model, vendor) => {
+    const env = { OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k", GEMINI_API_KEY: "k", DEEPSEEK_API_KEY: "k" };
+    const { settings } = resolve([], env, { model });
+    expect(`${settings.provider.name}/${settings.model}`).toBe(`${vendor}/${model}`);
+  });
+
+  test("a model of a vendor whose key is not set, or one of no known vendor, stays with the default; so does any model when a provider of one's own is in use", () => {
+    expect(resolve([], { OPENAI_API_KEY: "k" }, { model: "claude-opus-4-5" }).settings.provider.name).toBe("openai");
+    expect(resolve([], { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "k" }, { model: "llama-4" }).settings.provider.name).toBe("openai");
+    const gateway = '[provider.gw]\nbase_url = "https://gw.example/v1"\nmodels = ["gpt-5.5"]';
+    expect(resolve(gateway, { ANTHROPIC_API_KEY: "k" }, { model: "claude-opus-4-5" }).settings.provider.name).toBe("gw");
+  });
+
   test("[default] applies to presets when no file defines a provider", () => {
     expect(resolve('[default]\nprovider = "deepseek"').settings.provider.name).toBe("deepseek");
   });
@@ -467,11 +491,45 @@ describe("zero-config presets", () => {
   });
 });
 
+describe("a table named after a built-in provider, without base_url, changes that provider", () => {
+  test("[provider.anthropic] with models and effort: Anthropic's URL, protocol and key variable", () => {
+    const { settings } = resolve('[provider.anthropic]\nmodels = ["claude-opus-4-5"]\neffort = "high"', { ANTHROPIC_API_KEY: "k" });
+    expect(settings.provider).toMatchObject({
+      name: "anthropic",
+      protocol: "anthropic",
+      baseUrl: "https://api.anthropic.com/v1",
+      apiKey: "k",
+      apiKeyVar: "ANTHROPIC_API_KEY",
+      models: ["claude-opus-4-5"],
+      effort: "high",
+    });
+    expect(settings.model).toBe("claude-opus-4-5");
+  });
+
+  test("[provider.ollama] with a model: the local server, no key; [provider.google] alone: its model, GOOGLE_API_KEY", () => {
+    expect(resolve('[provider.ollama]\nmodels = ["qwen3:8b"]').settings.provider).toMatchObject({
+      baseUrl: "http://127.0.0.1:11434/v1",
+      protocol: "openai",
+      apiKey: undefined,
+      apiKeyVar: undefined,
+    });
+    const google = resolve('[provider.google]\neffort = "low"', { GOOGLE_API_KEY: "g" }).settings;
+    expect(google.provider).toMatchObject({ protocol: "google", apiKey: "g", apiKeyVar: "GOOGLE_API_KEY" });
+    expect(google.model).toBe("gemini-3-flash-preview");
+  });
+
+  test("with base_url it is a provider of its own, as before: protocol openai unless it says", () => {
+    const { settings } = resolve('[provider.anthropic]\nbase_url = "https://gw.example/v1"\nmodels = ["m"]', { ANTHROPIC_API_KEY: "k" });
+    expect(settings.provider).toMatchObject({ protocol: "openai", baseUrl: "https://gw.example/v1", apiKey: undefined });
+  });
+});
+
 describe("unknown keys warn and are ignored", () => {
   const cases: [string, string][] = [
     ["[agent]\nmax_turn = 3", "/l0.toml: unknown key [agent] max_turn (ignored); did you mean max_turns?"],
     ["[agnet]\nmax_turns = 3", "/l0.toml: unknown table [agnet] (ignored); did you mean agent?"],
-    ["model = 3", "/l0.toml: unknown key model (ignored)"],
+    ["model = 3", "/l0.toml: unknown key model (ignored); did you mean [default] model?"],
+    ["sandbox = 3", "/l0.toml: unknown key sandbox (ignored)"],
     ['[provider.local]\nbase_url = "http://h/v1"\nmodel = "m"', "/l0.toml: unknown key [provider.local] model (ignored); did you mean models?"],
     ['[mcp.fs]\ncommand = "x"\nargz = []', "/l0.toml: unknown key [mcp.fs] argz (ignored); did you mean args?"],
     ['[mcp]\nservers = [{ name = "fs", command = "x", enable = true }]', "/l0.toml: unknown key [mcp.fs] enable (ignored); did you mean enabled?"],

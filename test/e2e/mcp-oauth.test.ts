@@ -185,7 +185,10 @@ test("hey mcp: usage, an unknown server, a local server, a sign-in that fails na
     "\nclosed: auth required · sign in with hey mcp login closed (or /mcp login closed in hey)\n  it answers HTTP 401 without one\n",
   );
   expect(listed.stdout).toEndWith("MCP tools in every request: 0, ~0 tokens (hey's own tools: ~669)\n");
-  expect(await hey(["mcp", "--help"])).toMatchObject({ code: 0, stdout: expect.stringContaining("usage: hey mcp | hey mcp login NAME | hey mcp logout NAME") });
+  expect(await hey(["mcp", "--help"])).toMatchObject({
+    code: 0,
+    stdout: expect.stringContaining("usage: hey mcp [list] | hey mcp login NAME | hey mcp logout NAME"),
+  });
   // no name: which server, of those that sign in
   expect(await hey(["mcp", "login"])).toMatchObject({ code: 2, stderr: "hey: which server? hey mcp login NAME, one of: closed\n" });
   expect(await hey(["mcp", "login", "a", "b"])).toMatchObject({ code: 2, stderr: expect.stringContaining('hey mcp login takes one server name, got "a b"') });
@@ -204,7 +207,7 @@ test("hey mcp: usage, an unknown server, a local server, a sign-in that fails na
   );
   const help = await hey(["--help"]);
   expect(help.stdout).toContain("hey mcp login NAME");
-  expect(help.stdout).toContain("hey mcp                 list the MCP servers");
+  expect(help.stdout).toContain("hey mcp [list]          list the MCP servers");
   expect(help.stdout).toContain("hey mcp logout NAME");
 });
 

@@ -1,0 +1,28 @@
+// A base URL pasted with its endpoint — `…/v1/chat/completions`, the URL a vendor's curl example
+// shows — is the API root plus the path the SDK appends itself, so every request went to
+// `…/chat/completions/chat/completions` and the endpoint answered 404. Pure.
+import type { Protocol } from "../kernel/ir.ts";
+
+/** The path each protocol's SDK appends to the API root (Gemini's: the model and its method too). */
+const ENDPOINTS: Record<Protocol, RegExp> = {
+  openai: /\/chat\/completions\/*$/,
+  responses: /\/responses\/*$/,
+  anthropic: /\/messages\/*$/,
+  google: /\/models(?:\/[^/]+)?\/*$/,
+};
+
+/** The API root of `url` and the endpoint path cut from it; undefined when `url` ends with none (or is no URL). */
+export function endpointRoot(url: string, protocol: Protocol): { root: string; cut: string } | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const m = ENDPOINTS[protocol].exec(parsed.pathname);
+  if (!m) return undefined;
+  parsed.pathname = parsed.pathname.slice(0, m.index) || "/";
+  const root = parsed.toString();
+  // URL adds a "/" after a bare host; the user's spelling had none
+  return { root: parsed.pathname === "/" && !parsed.search ? root.replace(/\/$/, "") : root, cut: m[0].replace(/\/+$/, "") };
+}

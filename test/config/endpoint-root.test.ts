@@ -1,0 +1,32 @@
+// A base URL pasted with its endpoint path is cut to the API root the SDK wants (src/config/endpoint-root.ts).
+import { expect, test } from "bun:test";
+import { endpointRoot } from "../../src/config/endpoint-root.ts";
+import type { Protocol } from "../../src/kernel/ir.ts";
+
+test.each([
+  ["openai", "https://api.openai.com/v1/chat/completions", { root: "https://api.openai.com/v1", cut: "/chat/completions" }],
+  ["openai", "http://127.0.0.1:11434/v1/chat/completions/", { root: "http://127.0.0.1:11434/v1", cut: "/chat/completions" }],
+  ["responses", "https://api.openai.com/v1/responses", { root: "https://api.openai.com/v1", cut: "/responses" }],
+  ["anthropic", "https://api.anthropic.com/v1/messages", { root: "https://api.anthropic.com/v1", cut: "/messages" }],
+  ["google", "https://generativelanguage.googleapis.com/v1beta/models", { root: "https://generativelanguage.googleapis.com/v1beta", cut: "/models" }],
+  [
+    "google",
+    "https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro:streamGenerateContent",
+    { root: "https://generativelanguage.googleapis.com/v1beta", cut: "/models/gemini-3-pro:streamGenerateContent" },
+  ],
+  ["openai", "https://gw.example/chat/completions?api-version=2", { root: "https://gw.example/?api-version=2", cut: "/chat/completions" }],
+  ["anthropic", "https://gw.example/messages", { root: "https://gw.example", cut: "/messages" }],
+] as [Protocol, string, { root: string; cut: string }][])("%s %s → the API root", (protocol, url, expected) => {
+  expect(endpointRoot(url, protocol)).toEqual(expected);
+});
+
+test.each([
+  ["openai", "https://api.openai.com/v1"],
+  ["openai", "https://gw.example/v1/messages"], // another protocol's endpoint is some gateway's own path
+  ["anthropic", "https://api.anthropic.com"],
+  ["responses", "https://api.openai.com/v1/chat/completions"],
+  ["google", "https://generativelanguage.googleapis.com/v1beta"],
+  ["openai", "not a url"],
+] as [Protocol, string][])("%s %s is left as it is", (protocol, url) => {
+  expect(endpointRoot(url, protocol)).toBeUndefined();
+});

@@ -1,0 +1,40 @@
+// `/model NAME` after a switch to another provider: a name no provider lists is a model of the
+// provider in use, as `-m NAME` after `-c` is one of the session's — not of the [default] one,
+// which would quietly move the conversation to another endpoint (and key).
+import { expect, test } from "bun:test";
+import { fileReplayServer } from "../helpers/fixtures.ts";
+import { startTerm, type Term } from "../helpers/tmux.ts";
+import { answer, lastLine, say } from "./repl-helpers.ts";
+
+const E2E_TIMEOUT = 90_000;
+// the endpoint of both providers lists every model, so /model accepts each name whichever provider it goes to
+const server = fileReplayServer(undefined, { models: ["m1", "m2", "m3"] });
+
+async function open(): Promise<Term> {
+  const table = (name: string, model: string) =>
+    `[provider.${name}]\\nbase_url = "${server.url}/v1"\\nmodels = ["${model}"]\\nheaders = { X-Provider = "${name}" }\\n`;
+  const config = `[default]\\nprovider = "first"\\n\\n${table("first", "m1")}\\n${table("second", "m2")}`;
+  const t = await startTerm({ rows: 40, cols: 120, before: `printf '${config}' > hey.toml`, args: ["--config", "hey.toml"] });
+  await t.waitFor((s) => lastLine(s) === "›");
+  return t;
+}
+
+test(
+  "/model NAME that no provider lists stays with the provider in use; a name another provider lists goes there",
+  async () => {
+    const t = await open();
+    try {
+      await say(t, "/model second/m2", "model: second/m2");
+      await say(t, "/model m3", "model: second/m3");
+      server.enqueue(answer("From the second."));
+      await say(t, "which?", "From the second.");
+      const last = server.requests.at(-1)!;
+      expect(last.headers["x-provider"]).toBe("second");
+      expect((last.body as { model: string }).model).toBe("m3");
+      await say(t, "/model m1", "model: first/m1");
+    } finally {
+      await t.close();
+    }
+  },
+  E2E_TIMEOUT,
+);

@@ -1,0 +1,66 @@
+// hey's own commands with a flag after them: `hey mcp` takes those its usage names (`hey mcp --config
+// FILE`), and `hey trust` refuses one it does not take with its usage — where both used to say the
+// command goes first, before any flag, though it was first. `hey mcp list` — what Claude Code and
+// Codex users type — is `hey mcp`: none of these goes to the model as a prompt.
+import { expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runHey } from "../helpers/e2e.ts";
+import { eachModelServers, eachTempDir, writeUserConfig } from "../helpers/fixtures.ts";
+import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
+import { lastUserText } from "../helpers/model-server.ts";
+
+const home = eachTempDir("hey-mcp-words-");
+const model = eachModelServers();
+
+const toml = (s: string) => JSON.stringify(s);
+
+function setUp(): { asked: () => string[]; extra: string } {
+  const m = model((req) => ({ text: `answered: ${lastUserText(req)}` }));
+  writeUserConfig(home.path, `[provider.local]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n`);
+  const extra = join(home.path, "extra.toml");
+  writeFileSync(extra, `[mcp.alpha]\ncommand = ${toml(BUN)}\nargs = ${JSON.stringify([FAKE_SERVER, "ok", "alpha", "echo"])}\n`);
+  return { asked: () => m.requests.map(lastUserText), extra };
+}
+
+const hey = (args: string[]) => runHey(args, { cwd: home.path, env: { HOME: home.path } });
+
+test("hey mcp --config FILE lists the servers of that file (it used to say mcp goes first, before any flag)", async () => {
+  const { asked, extra } = setUp();
+  const r = await hey(["mcp", "--config", extra]);
+  expect(r.stderr).not.toContain("goes first");
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain("alpha: connected");
+  expect(asked()).toEqual([]);
+});
+
+test("hey mcp list is hey mcp, with or without flags; more words are a prompt; a word after flags is refused", async () => {
+  const { asked, extra } = setUp();
+  const plain = await hey(["mcp", "list"]);
+  expect(plain.code).toBe(0);
+  expect(plain.stdout).toContain("no MCP servers in use");
+  const flagged = await hey(["mcp", "list", "--config", extra]);
+  expect(flagged.code).toBe(0);
+  expect(flagged.stdout).toContain("alpha: connected");
+  expect(asked()).toEqual([]);
+
+  const prompt = await hey(["mcp", "list", "the", "servers", "you", "know"]);
+  expect(prompt.code).toBe(0);
+  expect(prompt.stdout).toContain("answered: mcp list the servers you know");
+
+  const stray = await hey(["mcp", "--config", extra, "alpha"]);
+  expect(stray.code).toBe(2);
+  expect(stray.stderr).toContain('takes flags only, got "alpha"');
+  expect(asked()).toHaveLength(1);
+});
+
+test("hey trust with a flag it does not take: refused with its usage, not told to go first", async () => {
+  const { asked } = setUp();
+  for (const flag of ["--approve", "-p"]) {
+    const r = await hey(["trust", flag]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toStartWith(`hey trust: unknown flag ${flag}\nusage: hey trust [DIR]`);
+  }
+  expect((await hey(["trust", "--revoke", "--approve"])).stderr).toStartWith("hey trust: unknown flag --approve\n");
+  expect(asked()).toEqual([]);
+});
