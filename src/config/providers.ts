@@ -284,12 +284,13 @@ const FAMILIES: [RegExp, string][] = [
 ];
 
 /**
- * With only built-in providers (keys in the environment, no provider of one's own in use), the one
- * whose vendor names models like `model` (`claude-opus-4-5`: anthropic), when its key is set;
- * undefined otherwise — a provider of one's own (a gateway) serves whatever it is asked for.
+ * With only built-in vendors' providers (keys in the environment, no provider of one's own nor a
+ * local one in use), the one whose vendor names models like `model` (`claude-opus-4-5`:
+ * anthropic), when its key is set; undefined otherwise — a provider of one's own (a gateway) serves whatever it is asked for.
  */
 function vendorOf(model: string, providers: ProviderSettings[], fallback: ProviderSettings | undefined): string | undefined {
-  if (!fallback?.preset) return undefined;
+  // a local model server (Ollama: no key) is chosen for being local: its models are never sent to a cloud vendor
+  if (!fallback?.preset || fallback.apiKeyVar === undefined) return undefined;
   const name = FAMILIES.find(([re]) => re.test(model))?.[1];
   const vendor = providers.find((p) => p.name === name && p.preset && p.apiKey);
   return vendor?.name;

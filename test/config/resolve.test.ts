@@ -467,6 +467,11 @@ describe("zero-config presets", () => {
     expect(resolve(gateway, { ANTHROPIC_API_KEY: "k" }, { model: "claude-opus-4-5" }).settings.provider.name).toBe("gw");
   });
 
+  test("a local model server chosen as the provider keeps a model named like a vendor's: -m deepseek-r1:7b with HEY_PROVIDER=ollama never goes to DeepSeek's API", () => {
+    const env = { HEY_PROVIDER: "ollama", DEEPSEEK_API_KEY: "k" };
+    expect(resolve([], env, { model: "deepseek-r1:7b" }).settings.provider.name).toBe("ollama");
+  });
+
   test("[default] applies to presets when no file defines a provider", () => {
     expect(resolve('[default]\nprovider = "deepseek"').settings.provider.name).toBe("deepseek");
   });
