@@ -7,7 +7,7 @@ import pkg from "../package.json" with { type: "json" };
 export const VERSION: string = pkg.version;
 
 /** Exit codes (SPEC §18). */
-export const EXIT = { ok: 0, runtime: 1, usage: 2, maxTurns: 3, interrupted: 130, hangup: 129, quit: 131, terminated: 143 } as const;
+export const EXIT = { ok: 0, runtime: 1, usage: 2, maxTurns: 3, interrupted: 130, hangup: 129, quit: 131, pipe: 141, terminated: 143 } as const;
 /** The exit code of a run that ended for `stop` (SPEC §18): 0 done, 3 at a limit, 130 interrupted, 1 otherwise. */
 export function exitFor(stop: "end" | "length" | "max_turns" | "max_run_tokens" | "interrupted" | "error"): number {
   if (stop === "end") return EXIT.ok;
@@ -231,7 +231,7 @@ keeps running); /mcp:SERVER:PROMPT runs a server's prompt, @SERVER:URI attaches 
 
 Exit codes: 0 done, 1 runtime error, 2 usage or config error, 3 max turns or run tokens
 reached (the hand-off is in the project's .hey/task.md), 130 interrupted, 143 SIGTERM, 129 SIGHUP,
-131 SIGQUIT.
+131 SIGQUIT, 141 the reader of the output went away (| head): the run stops there.
 `;
 
 /** hey's commands of their own (main.ts): only as the first word; after a flag a word is a prompt. */

@@ -31,7 +31,7 @@ import { doneEvent, failureLines } from "./ui/json.ts";
 import { sessionsListing } from "./ui/sessions-list.ts";
 import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
 import { lineKind } from "./ui/slash.ts";
-import { isTty, writer } from "./ui/term.ts";
+import { isTty, whenReaderGone, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
@@ -183,16 +183,26 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
       exitAfterGrace(signalled);
     },
   });
+  // the reader of the answer went away (`hey -p … --output json | head -3`): nobody reads what the run does, so it stops, as a shell's program does on SIGPIPE
+  const offGone = whenReaderGone(1, () => {
+    signalled ??= EXIT.pipe;
+    abort.abort(READER_GONE);
+    exitAfterGrace(signalled);
+  });
   let result: RunResult;
   try {
     result = await runtime.agent.send(prompt, abort.signal);
   } finally {
     off();
+    offGone();
   }
   if (signalled !== undefined) return signalled;
   if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(runtime, root, result.stop);
   return exitFor(result.stop);
 }
+
+/** Why a one-shot run stopped when its stdout's reader went away (the session's interrupted answer says it). */
+const READER_GONE = "the reader of hey's output went away (a closed pipe)";
 
 /** A `--resume` or `-c` that cannot be followed: a usage error. */
 class SessionError extends Error {}

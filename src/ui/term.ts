@@ -28,6 +28,9 @@ export interface Writer {
 }
 
 const sinks = new Map<1 | 2, Writer>();
+/** What runs once the reader of stdout or stderr goes away, by fd (whenReaderGone). */
+const goneHandlers = new Map<1 | 2, () => void>();
+const gone = new Set<1 | 2>();
 
 /** stdout (1) or stderr (2) as a Writer over Bun's FileSink. */
 export function writer(fd: 1 | 2): Writer {
@@ -35,16 +38,22 @@ export function writer(fd: 1 | 2): Writer {
   if (w) return w;
   const sink = (fd === 1 ? Bun.stdout : Bun.stderr).writer();
   let pending: Promise<unknown> = Promise.resolve();
-  let closed = false; // the reader went away (`hey … | head`): drop the rest quietly
+  let closed = false; // the reader went away (`hey … | head`): drop the rest quietly, and say so once
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    gone.add(fd);
+    goneHandlers.get(fd)?.();
+  };
   w = {
     write(text) {
       if (text === "" || closed) return;
       try {
         sink.write(text);
         const flushed = sink.flush();
-        if (flushed instanceof Promise) pending = pending.then(() => flushed).catch(() => (closed = true));
+        if (flushed instanceof Promise) pending = pending.then(() => flushed).catch(close);
       } catch {
-        closed = true;
+        close();
       }
     },
     drain: async () => {
@@ -53,12 +62,24 @@ export function writer(fd: 1 | 2): Writer {
         await pending;
         await sink.flush();
       } catch {
-        closed = true;
+        close();
       }
     },
   };
   sinks.set(fd, w);
   return w;
+}
+
+/**
+ * Runs `then` once the reader of `fd` goes away (a write fails: EPIPE after `| head`, a closed
+ * descriptor), at once when it has gone already; until the returned function is called.
+ */
+export function whenReaderGone(fd: 1 | 2, then: () => void): () => void {
+  goneHandlers.set(fd, then);
+  if (gone.has(fd)) then();
+  return () => {
+    if (goneHandlers.get(fd) === then) goneHandlers.delete(fd);
+  };
 }
 
 /** Waits until every writer created so far has drained (before process.exit). */

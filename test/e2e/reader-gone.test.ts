@@ -1,0 +1,55 @@
+// `hey -p … --output json | head -3`: once the reader of hey's output goes away, nobody reads what
+// the run does, so it stops — the turn cancelled, its commands' process groups killed, the session
+// saved — and hey exits 141, as a shell's program does on SIGPIPE. It went on running tools and
+// spending tokens to the end, its output dropped, and exited 0.
+import { afterAll, expect, test } from "bun:test";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ensureBinary, tempDir } from "../helpers/e2e.ts";
+import { sseReply, startReplayServer } from "../helpers/replay-server.ts";
+import { chatChunk, sseEvents } from "../helpers/sse.ts";
+import { until } from "../helpers/wait.ts";
+
+const server = startReplayServer();
+const home = tempDir("hey-reader-gone-");
+afterAll(() => {
+  server.stop();
+  home.remove();
+});
+
+test("a one-shot run whose stdout's reader closes stops there: no tool runs, no second request, exit 141", async () => {
+  const bin = await ensureBinary();
+  const work = join(home.path, "work");
+  let closed = false;
+  // the answer's first words, then (once the reader is gone) the rest and a call that would leave a mark
+  const call = JSON.stringify({ command: "touch ran.txt" });
+  const events = sseEvents([
+    chatChunk({ content: "Looking" }),
+    ...Array.from({ length: 20 }, () => chatChunk({ content: " more" })),
+    chatChunk({ toolCall: { index: 0, id: "c1", name: "bash", arguments: call } }),
+    chatChunk({ finish: "tool_calls" }),
+  ]);
+  server.enqueue({ ...sseReply(events, { delayMs: 20 }), hold: { at: 1, until: () => until(() => closed, "the reader to go away") } });
+  server.enqueue(sseReply(sseEvents([chatChunk({ content: "done" }), chatChunk({ finish: "stop" })])));
+  mkdirSync(work);
+  writeFileSync(join(work, ".keep"), "");
+  const child = spawn(bin, ["--base-url", `${server.url}/v1`, "-m", "m", "--output", "json", "-p", "look around"], {
+    cwd: work,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home.path, NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  // the reader takes the first lines (the request is out, its answer begun) and goes, as `head -3` does
+  await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
+  await until(() => server.requests.length === 1, "the request");
+  child.stdout!.destroy();
+  closed = true;
+  const code = await exited;
+  expect(code).toBe(141);
+  expect(server.requests).toHaveLength(1); // before: the call ran and a second request went out
+  expect(existsSync(join(work, "ran.txt"))).toBe(false);
+  expect(stderr).toContain("the reader of hey's output went away (a closed pipe)");
+});
