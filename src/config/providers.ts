@@ -261,6 +261,16 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
       `${at([...path, "api_key"])}: ${where(path)} api_key: ${missing.map((v) => `\${${v}}`).join(", ")} ` +
         `${missing.length > 1 ? "have" : "has"} no value, so provider ${provider.name} sends no API key`,
     );
+  // `[provider.anthropic]` without base_url nor api_key takes the built-in key variable: unset, the first sign would be a 401
+  const table = file.provider?.[provider.name];
+  if (!key && table && table.base_url === undefined && input.raw.provider?.[provider.name]?.api_key === undefined && !provider.apiKey) {
+    const vars = PRESETS.find((x) => x.name === provider.name)?.keyVars ?? [];
+    if (vars.length)
+      warnings.push(
+        `${at(path)}: ${where(path)} has no api_key and ${vars.length > 1 ? `neither ${vars.join(" nor ")} has a value` : `${vars[0]} has no value`}, ` +
+          `so provider ${provider.name} sends no API key (set ${vars[0]}, or api_key = "\${VAR}" in the table)`,
+      );
+  }
   const shellVar = provider.preset || key ? undefined : SHELL_VAR.exec(input.raw.provider?.[provider.name]?.api_key ?? "")?.[1];
   if (shellVar)
     warnings.push(`${at([...path, "api_key"])}: ${where(path)} api_key "$${shellVar}" is sent as written: hey reads a variable written "\${${shellVar}}"`);

@@ -523,6 +523,29 @@ describe("a table named after a built-in provider, without base_url, changes tha
     expect(google.model).toBe("gemini-3-flash-preview");
   });
 
+  // as an api_key = "${VAR}" without a value is said at start, not first by the endpoint's 401
+  const lined = (toml: string, env: Env = {}, flags: ConfigFlags = {}) =>
+    resolveConfig([{ source: "/u.toml", data: TOML.parse(toml), text: toml }], env, flags).warnings;
+  test.each([
+    ["anthropic", {}, "/u.toml:3: [provider.anthropic] has no api_key and ANTHROPIC_API_KEY has no value"],
+    ["anthropic", { ANTHROPIC_API_KEY: "" }, "/u.toml:3: [provider.anthropic] has no api_key and ANTHROPIC_API_KEY has no value"],
+    ["google", {}, "/u.toml:3: [provider.google] has no api_key and neither GEMINI_API_KEY nor GOOGLE_API_KEY has a value"],
+  ] as [string, Env, string][])("[provider.%s] in use without api_key while its key variable is unset (%o) warns at start", (name, env, warning) => {
+    const warnings = lined(`[default]\nprovider = "${name}"\n[provider.${name}]\neffort = "high"`, env);
+    expect(warnings).toEqual([
+      `${warning}, so provider ${name} sends no API key (set ${warning.match(/[A-Z_]+_API_KEY/)![0]}, or api_key = "\${VAR}" in the table)`,
+    ]);
+  });
+
+  test("no such warning when the key is set, given (HEY_API_KEY, --api-key), local (ollama), or the table is not in use", () => {
+    const table = '[provider.anthropic]\nmodels = ["claude-opus-4-5"]';
+    expect(lined(table, { ANTHROPIC_API_KEY: "k" })).toEqual([]);
+    expect(lined(table, { HEY_API_KEY: "k" })).toEqual([]);
+    expect(lined(table, {}, { apiKey: "k" })).toEqual([]);
+    expect(lined('[provider.ollama]\nmodels = ["qwen3:8b"]')).toEqual([]);
+    expect(lined(`[provider.local]\nbase_url = "http://127.0.0.1:8000/v1"\nmodels = ["m"]\n${table}`)).toEqual([]);
+  });
+
   test("with base_url it is a provider of its own, as before: protocol openai unless it says", () => {
     const { settings } = resolve('[provider.anthropic]\nbase_url = "https://gw.example/v1"\nmodels = ["m"]', { ANTHROPIC_API_KEY: "k" });
     expect(settings.provider).toMatchObject({ protocol: "openai", baseUrl: "https://gw.example/v1", apiKey: undefined });
