@@ -6,7 +6,7 @@ import type { Protocol } from "../kernel/ir.ts";
 import type { Compat } from "../providers/common.ts";
 import { endpointRoot } from "./endpoint-root.ts";
 import { checkValue, type ConfigFile, type FileProvider, where, WHOLE_VAR } from "./schema.ts";
-import { didYouMean } from "./suggest.ts";
+import { didYouMean, providerWord } from "./suggest.ts";
 import { ConfigError, type ConfigFlags, type ProviderSettings } from "./settings.ts";
 
 type Env = Record<string, string | undefined>;
@@ -87,6 +87,17 @@ export function presetHint(name: string): string {
   if (!preset) return "";
   if (preset.keyVars.length === 0) return ` (${name} is built in, but a config with providers lists only its own: add [provider.${name}])`;
   return ` (${name} is built in and offered when ${preset.keyVars.join(" or ")} is set)`;
+}
+
+/**
+ * What follows "unknown provider NAME": the provider meant when NAME is a vendor's product
+ * (`gemini`: google, `claude`: anthropic), with when a built-in one is offered if `known` lacks
+ * it; else why a built-in NAME is missing, else a known name close to NAME; "" when none is.
+ */
+export function unknownProviderHint(name: string, known: readonly string[]): string {
+  const meant = providerWord(name);
+  if (meant) return `; did you mean ${meant}?${known.includes(meant) ? "" : presetHint(meant)}`;
+  return presetHint(name) || didYouMean(name, known);
 }
 
 function presets(env: Env): { providers: ProviderSettings[]; first: string } {
@@ -194,8 +205,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const byName = (name: string) => providers.find((p) => p.name === name);
   const names_ = providers.map((p) => p.name);
   const known = (name: string, label: string): string =>
-    byName(name)?.name ??
-    fail(`${label}: unknown provider ${JSON.stringify(name)}${presetHint(name) || didYouMean(name, names_)}; known providers: ${names_.join(", ")}`);
+    byName(name)?.name ?? fail(`${label}: unknown provider ${JSON.stringify(name)}${unknownProviderHint(name, names_)}; known providers: ${names_.join(", ")}`);
 
   /** `-m` syntax: "provider/model", else a model some `models` list holds, else a provider name, else a model of `fallback`. */
   const parse = (spec: string, label: string, fallback: string): { provider: string; model?: string } => {
@@ -209,7 +219,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
       if (holder) return { provider: holder.name, model: spec };
       // not a model any provider lists: "PROVIDER/MODEL" with a provider that does not exist
       fail(
-        `${label}: unknown provider ${JSON.stringify(name)}${presetHint(name)}; known providers: ${providers.map((p) => p.name).join(", ")}` +
+        `${label}: unknown provider ${JSON.stringify(name)}${unknownProviderHint(name, names_)}; known providers: ${names_.join(", ")}` +
           ` (a model whose name has a slash goes after its provider: -m ${fallback}/${spec})`,
       );
     }
