@@ -5,6 +5,7 @@
 import type { Protocol } from "../kernel/ir.ts";
 import type { Compat } from "../providers/common.ts";
 import { endpointRoot } from "./endpoint-root.ts";
+import { nearMiss } from "./model-check.ts";
 import { checkValue, type ConfigFile, type FileProvider, where, WHOLE_VAR } from "./schema.ts";
 import { didYouMean, providerWord } from "./suggest.ts";
 import { ConfigError, type ConfigFlags, type ProviderSettings } from "./settings.ts";
@@ -229,11 +230,12 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
     return { provider: vendorOf(spec, providers, byName(fallback)) ?? fallback, model: spec };
   };
 
-  let choice: { provider: string; model?: string } = { provider: first };
+  // `named`: where the model was named, when it was (-m, HEY_MODEL, [default] model)
+  let choice: { provider: string; model?: string; named?: string } = { provider: first };
   const d = file.default;
   const defaultLabel = (key: string) => `${(input.lineOf ?? input.sourceOf)(["default", key])}: [default] ${key}`;
-  if (d?.provider !== undefined) choice = { provider: known(d.provider, defaultLabel("provider")), model: d.model || undefined };
-  else if (d?.model) choice = parse(d.model, defaultLabel("model"), first);
+  if (d?.provider !== undefined) choice = { provider: known(d.provider, defaultLabel("provider")), model: d.model || undefined, named: defaultLabel("model") };
+  else if (d?.model) choice = { ...parse(d.model, defaultLabel("model"), first), named: defaultLabel("model") };
   let notice: string | undefined;
   if (flags.session && byName(flags.session.provider)) choice = { ...flags.session };
   else if (flags.session && !flags.model && !envValue(env, "HEY_MODEL") && !envValue(env, "HEY_PROVIDER")) {
@@ -249,7 +251,10 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   if (heyProvider && heyProvider !== choice.provider) choice = { provider: known(heyProvider, "HEY_PROVIDER") };
 
   const spec = flags.model || envValue(env, "HEY_MODEL");
-  if (spec) choice = parse(spec, flags.model ? `-m ${spec}` : `HEY_MODEL=${spec}`, choice.provider);
+  if (spec) {
+    const label = flags.model ? `-m ${spec}` : `HEY_MODEL=${spec}`;
+    choice = { ...parse(spec, label, choice.provider), named: label };
+  }
 
   const provider = byName(choice.provider)!;
   const path = ["provider", provider.name];
@@ -284,6 +289,12 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const shellVar = provider.preset || key ? undefined : SHELL_VAR.exec(input.raw.provider?.[provider.name]?.api_key ?? "")?.[1];
   if (shellVar)
     warnings.push(`${at([...path, "api_key"])}: ${where(path)} api_key "$${shellVar}" is sent as written: hey reads a variable written "\${${shellVar}}"`);
+  // a configured list only (a built-in one names one model): one misspelt letter is otherwise first told by the vendor's 404
+  const near = choice.model && choice.named && file.provider?.[provider.name]?.models ? nearMiss(choice.model, provider.models) : undefined;
+  if (near)
+    warnings.push(
+      `${choice.named}: ${where(path)} models (${at([...path, "models"])}) has no "${choice.model}"; did you mean ${near}? (a model not listed is sent as written)`,
+    );
   const rooted = endpointRoot(provider.baseUrl, provider.protocol);
   if (rooted) warnings.push(`${at([...path, "base_url"])}: ${where(path)} base_url ${pasted(rooted)}`);
   const chosen = { ...provider, ...(rooted ? { baseUrl: rooted.root } : {}), ...key };

@@ -625,3 +625,35 @@ describe("a resumed session's model", () => {
     expect(resolve(P, {}, { session: { provider: "cli", model: "claude-x" }, model: "mock/m" }).warnings).toEqual([]);
   });
 });
+
+describe("a model named one or two edits from one the provider's models list holds is warned about at start", () => {
+  const table = '[provider.anthropic]\nmodels = ["claude-sonnet-4-5", "claude-opus-4-5"]\n';
+  const run = (toml: string, env: Env = { ANTHROPIC_API_KEY: "k" }, flags: ConfigFlags = {}) =>
+    resolveConfig([{ source: "/u.toml", data: TOML.parse(toml), text: toml }], env, flags);
+  const said = (label: string, model: string, near: string) =>
+    `${label}: [provider.anthropic] models (/u.toml:2) has no "${model}"; did you mean ${near}? (a model not listed is sent as written)`;
+
+  test.each([
+    ["-m", {}, { model: "claude-sonnet-4.5" }, "-m claude-sonnet-4.5", "claude-sonnet-4.5", "claude-sonnet-4-5"],
+    ["-m PROVIDER/MODEL", {}, { model: "anthropic/claude-opus-4.5" }, "-m anthropic/claude-opus-4.5", "claude-opus-4.5", "claude-opus-4-5"],
+    ["HEY_MODEL", { HEY_MODEL: "Claude-Sonnet-4-5" }, {}, "HEY_MODEL=Claude-Sonnet-4-5", "Claude-Sonnet-4-5", "claude-sonnet-4-5"],
+  ] as [string, Env, ConfigFlags, string, string, string][])("named by %s", (_, env, flags, label, model, near) => {
+    const { settings, warnings } = run(table, { ANTHROPIC_API_KEY: "k", ...env }, flags);
+    expect(settings.model).toBe(model); // still sent as written: the list may be partial
+    expect(warnings).toEqual([said(label, model, near)]);
+  });
+
+  test("named by [default] model, with its line", () => {
+    const { warnings } = run(`${table}[default]\nprovider = "anthropic"\nmodel = "claude-sonet-4-5"\n`);
+    expect(warnings).toEqual([said("/u.toml:5: [default] model", "claude-sonet-4-5", "claude-sonnet-4-5")]);
+  });
+
+  test.each([
+    ["a listed model", table, "claude-opus-4-5"],
+    ["a far name", table, "claude-haiku-4-5"],
+    ["another version", table, "claude-opus-4-1"],
+    ["a built-in provider's own default, no list configured", "", "claude-sonnet-4.5"],
+  ])("%s is not warned about", (_, toml, model) => {
+    expect(run(toml, { ANTHROPIC_API_KEY: "k" }, { model: `anthropic/${model}` }).warnings).toEqual([]);
+  });
+});
