@@ -65,3 +65,51 @@ export function closerAhead(text: string, from: number, opener: DelimiterRun): b
   }
   return undefined;
 }
+
+/** The styles open on a line, each with the marker that opened it. */
+export interface Emphasis {
+  strong?: Marker;
+  em?: Marker;
+}
+
+/**
+ * What the run at `text[at]` does with the styles `open`: the styles it opens or closes (`**`
+ * bold, `*` or `_` italics, `***` both), "text" (its markers are shown), or "wait" when it could
+ * open a style whose closer may still arrive (`final`: the text will not grow, so it cannot).
+ */
+export function emphasisAt(
+  text: string,
+  at: number,
+  open: Emphasis,
+  final: boolean,
+): { run: DelimiterRun; act: "open" | "close" | "text" | "wait"; strong: boolean; em: boolean } {
+  const run = delimiterRun(text, at);
+  const [strong, em] = [run.length >= 2, run.length !== 2];
+  const c = run.marker;
+  if (run.canClose && ((strong && open.strong === c) || (em && open.em === c)))
+    return { run, act: "close", strong: strong && open.strong === c, em: em && open.em === c };
+  if (!run.canOpen || (strong && open.strong) || (em && open.em)) return { run, act: "text", strong, em };
+  const found = closerAhead(text, at + run.length, run);
+  return { run, act: found === true ? "open" : found === undefined && !final ? "wait" : "text", strong, em };
+}
+
+/** `text` without the markers of its emphasis or inline code, by the rules a streamed line follows (a table cell, drawn unstyled). */
+export function withoutMarkers(text: string): string {
+  let out = "";
+  let code = false;
+  const open: Emphasis = {};
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "`") code = !code;
+    else if (code || (c !== "*" && c !== "_")) out += c;
+    else {
+      const { run, act, strong, em } = emphasisAt(text, i, open, true);
+      i += run.length - 1;
+      if (act === "text") out += c.repeat(run.length);
+      if (act === "text") continue;
+      if (strong) open.strong = act === "open" ? run.marker : undefined;
+      if (em) open.em = act === "open" ? run.marker : undefined;
+    }
+  }
+  return out;
+}

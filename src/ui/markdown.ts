@@ -7,7 +7,7 @@
 // then its markers are shown as written, as CommonMark does with `*.py` or `**kwargs`). Pure: the
 // width comes from the caller, read at each word, so a resize applies from the next word on.
 
-import { closerAhead, delimiterRun, type Marker } from "./emphasis.ts";
+import { emphasisAt, type Marker } from "./emphasis.ts";
 import { renderTable } from "./table.ts";
 
 export interface TextFormat {
@@ -84,29 +84,16 @@ export function createTextStream(fmt: TextFormat): TextStream {
         out += inCode ? CODE : DEFAULT_FG;
         isStyled = true;
       } else if (!inCode && (c === "*" || c === "_")) {
-        const run = delimiterRun(word, i);
-        i += run.length - 1;
-        // `*` and `_` italics, `**` bold, `***` both; a longer run (or `__`: emphasis.ts) is text
-        const [toStrong, toEm] = [run.length >= 2, run.length !== 2];
-        const closes = run.canClose && ((toStrong && isStrong === c) || (toEm && isEm === c));
-        let opens = false;
-        if (!closes && run.canOpen && !(toStrong && isStrong) && !(toEm && isEm)) {
-          const found = closerAhead(word + rest, i + 1, run);
-          if (found === undefined && !flush && rest.length < EMPHASIS_LOOKAHEAD) return undefined;
-          opens = found === true;
-        }
-        if (!closes && !opens) {
-          out += c.repeat(run.length);
+        const step = emphasisAt(word + rest, i, { strong: isStrong, em: isEm }, flush || rest.length >= EMPHASIS_LOOKAHEAD);
+        i += step.run.length - 1;
+        if (step.act === "wait") return undefined;
+        if (step.act === "text") {
+          out += c.repeat(step.run.length);
           continue;
         }
-        if (toStrong && (!closes || isStrong === c)) {
-          out += closes ? NORMAL : BOLD;
-          isStrong = closes ? undefined : c;
-        }
-        if (toEm && (!closes || isEm === c)) {
-          out += closes ? NOT_ITALIC : ITALIC;
-          isEm = closes ? undefined : c;
-        }
+        const opens = step.act === "open";
+        if (step.strong) [out, isStrong] = [out + (opens ? BOLD : NORMAL), opens ? c : undefined];
+        if (step.em) [out, isEm] = [out + (opens ? ITALIC : NOT_ITALIC), opens ? c : undefined];
         isStyled = true;
       } else out += c;
     }
