@@ -1,7 +1,9 @@
 // `/model NAME` checks the name before switching (issue 28): a model the provider's `models` list
 // holds, or one the endpoint's model list names, is accepted; anything else is refused at once —
-// not accepted silently to fail on the next message. Pure: the caller asks the endpoint.
-import { closest } from "./suggest.ts";
+// not accepted silently to fail on the next message. At start (providers.ts), a model named by -m,
+// HEY_MODEL or [default] model that is a near miss of the configured list is warned about. Pure:
+// the caller asks the endpoint.
+import { closest, editDistance } from "./suggest.ts";
 
 /** How many of the endpoint's models a refusal names. */
 const NAMED = 8;
@@ -27,4 +29,22 @@ export function unknownModel(
         : "; the endpoint has no model list"
       : `; the endpoint lists ${listed.length === 0 ? "none" : `${listed.slice(0, NAMED).join(", ")}${listed.length > NAMED ? `, … (${listed.length} in all)` : ""}`}`;
   return `provider ${provider.name} has no model "${model}": ${configured}${endpoint}${near ? `; did you mean ${near}?` : ""} (a model missing from both can be added to the provider's models = [...])`;
+}
+
+/** The digits of a model name in order: its version and size (`claude-opus-4-5`: 45, `qwen3:8b`: 38). */
+const digits = (name: string) => name.replace(/\D/g, "");
+
+/**
+ * The model of `listed` that `model` (not in it) is probably a misspelling of: one or two edits
+ * away with the same digits (`claude-sonnet-4.5`, `Claude-Sonnet-4-5`, `qwen3-8b`); undefined when
+ * none is — a far name, or one whose version differs (`claude-opus-4-1`, `gpt-5` beside `gpt-5.5`),
+ * is likely a real model that a partial list leaves out.
+ */
+export function nearMiss(model: string, listed: readonly string[]): string | undefined {
+  if (listed.includes(model)) return undefined;
+  const near = closest(
+    model,
+    listed.filter((m) => digits(m) === digits(model)),
+  );
+  return near !== undefined && editDistance(near, model) <= 2 ? near : undefined;
 }

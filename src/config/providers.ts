@@ -5,8 +5,9 @@
 import type { Protocol } from "../kernel/ir.ts";
 import type { Compat } from "../providers/common.ts";
 import { endpointRoot } from "./endpoint-root.ts";
+import { nearMiss } from "./model-check.ts";
 import { checkValue, type ConfigFile, type FileProvider, where, WHOLE_VAR } from "./schema.ts";
-import { didYouMean } from "./suggest.ts";
+import { didYouMean, providerWord } from "./suggest.ts";
 import { ConfigError, type ConfigFlags, type ProviderSettings } from "./settings.ts";
 
 type Env = Record<string, string | undefined>;
@@ -87,6 +88,17 @@ export function presetHint(name: string): string {
   if (!preset) return "";
   if (preset.keyVars.length === 0) return ` (${name} is built in, but a config with providers lists only its own: add [provider.${name}])`;
   return ` (${name} is built in and offered when ${preset.keyVars.join(" or ")} is set)`;
+}
+
+/**
+ * What follows "unknown provider NAME": the provider meant when NAME is a vendor's product
+ * (`gemini`: google, `claude`: anthropic), with when a built-in one is offered if `known` lacks
+ * it; else why a built-in NAME is missing, else a known name close to NAME; "" when none is.
+ */
+export function unknownProviderHint(name: string, known: readonly string[]): string {
+  const meant = providerWord(name);
+  if (meant) return `; did you mean ${meant}?${known.includes(meant) ? "" : presetHint(meant)}`;
+  return presetHint(name) || didYouMean(name, known);
 }
 
 function presets(env: Env): { providers: ProviderSettings[]; first: string } {
@@ -194,8 +206,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const byName = (name: string) => providers.find((p) => p.name === name);
   const names_ = providers.map((p) => p.name);
   const known = (name: string, label: string): string =>
-    byName(name)?.name ??
-    fail(`${label}: unknown provider ${JSON.stringify(name)}${presetHint(name) || didYouMean(name, names_)}; known providers: ${names_.join(", ")}`);
+    byName(name)?.name ?? fail(`${label}: unknown provider ${JSON.stringify(name)}${unknownProviderHint(name, names_)}; known providers: ${names_.join(", ")}`);
 
   /** `-m` syntax: "provider/model", else a model some `models` list holds, else a provider name, else a model of `fallback`. */
   const parse = (spec: string, label: string, fallback: string): { provider: string; model?: string } => {
@@ -209,7 +220,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
       if (holder) return { provider: holder.name, model: spec };
       // not a model any provider lists: "PROVIDER/MODEL" with a provider that does not exist
       fail(
-        `${label}: unknown provider ${JSON.stringify(name)}${presetHint(name)}; known providers: ${providers.map((p) => p.name).join(", ")}` +
+        `${label}: unknown provider ${JSON.stringify(name)}${unknownProviderHint(name, names_)}; known providers: ${names_.join(", ")}` +
           ` (a model whose name has a slash goes after its provider: -m ${fallback}/${spec})`,
       );
     }
@@ -219,11 +230,12 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
     return { provider: vendorOf(spec, providers, byName(fallback)) ?? fallback, model: spec };
   };
 
-  let choice: { provider: string; model?: string } = { provider: first };
+  // `named`: where the model was named, when it was (-m, HEY_MODEL, [default] model)
+  let choice: { provider: string; model?: string; named?: string } = { provider: first };
   const d = file.default;
   const defaultLabel = (key: string) => `${(input.lineOf ?? input.sourceOf)(["default", key])}: [default] ${key}`;
-  if (d?.provider !== undefined) choice = { provider: known(d.provider, defaultLabel("provider")), model: d.model || undefined };
-  else if (d?.model) choice = parse(d.model, defaultLabel("model"), first);
+  if (d?.provider !== undefined) choice = { provider: known(d.provider, defaultLabel("provider")), model: d.model || undefined, named: defaultLabel("model") };
+  else if (d?.model) choice = { ...parse(d.model, defaultLabel("model"), first), named: defaultLabel("model") };
   let notice: string | undefined;
   if (flags.session && byName(flags.session.provider)) choice = { ...flags.session };
   else if (flags.session && !flags.model && !envValue(env, "HEY_MODEL") && !envValue(env, "HEY_PROVIDER")) {
@@ -239,7 +251,10 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   if (heyProvider && heyProvider !== choice.provider) choice = { provider: known(heyProvider, "HEY_PROVIDER") };
 
   const spec = flags.model || envValue(env, "HEY_MODEL");
-  if (spec) choice = parse(spec, flags.model ? `-m ${spec}` : `HEY_MODEL=${spec}`, choice.provider);
+  if (spec) {
+    const label = flags.model ? `-m ${spec}` : `HEY_MODEL=${spec}`;
+    choice = { ...parse(spec, label, choice.provider), named: label };
+  }
 
   const provider = byName(choice.provider)!;
   const path = ["provider", provider.name];
@@ -261,9 +276,25 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
       `${at([...path, "api_key"])}: ${where(path)} api_key: ${missing.map((v) => `\${${v}}`).join(", ")} ` +
         `${missing.length > 1 ? "have" : "has"} no value, so provider ${provider.name} sends no API key`,
     );
+  // `[provider.anthropic]` without base_url nor api_key takes the built-in key variable: unset, the first sign would be a 401
+  const table = file.provider?.[provider.name];
+  if (!key && table && table.base_url === undefined && input.raw.provider?.[provider.name]?.api_key === undefined && !provider.apiKey) {
+    const vars = PRESETS.find((x) => x.name === provider.name)?.keyVars ?? [];
+    if (vars.length)
+      warnings.push(
+        `${at(path)}: ${where(path)} has no api_key and ${vars.length > 1 ? `neither ${vars.join(" nor ")} has a value` : `${vars[0]} has no value`}, ` +
+          `so provider ${provider.name} sends no API key (set ${vars[0]}, or api_key = "\${VAR}" in the table)`,
+      );
+  }
   const shellVar = provider.preset || key ? undefined : SHELL_VAR.exec(input.raw.provider?.[provider.name]?.api_key ?? "")?.[1];
   if (shellVar)
     warnings.push(`${at([...path, "api_key"])}: ${where(path)} api_key "$${shellVar}" is sent as written: hey reads a variable written "\${${shellVar}}"`);
+  // a configured list only (a built-in one names one model): one misspelt letter is otherwise first told by the vendor's 404
+  const near = choice.model && choice.named && file.provider?.[provider.name]?.models ? nearMiss(choice.model, provider.models) : undefined;
+  if (near)
+    warnings.push(
+      `${choice.named}: ${where(path)} models (${at([...path, "models"])}) has no "${choice.model}"; did you mean ${near}? (a model not listed is sent as written)`,
+    );
   const rooted = endpointRoot(provider.baseUrl, provider.protocol);
   if (rooted) warnings.push(`${at([...path, "base_url"])}: ${where(path)} base_url ${pasted(rooted)}`);
   const chosen = { ...provider, ...(rooted ? { baseUrl: rooted.root } : {}), ...key };

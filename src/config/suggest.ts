@@ -56,3 +56,18 @@ export function protocolHint(name: unknown): string {
   const meant = PROTOCOL_WORDS[name.toLowerCase()] ?? closest(name, PROTOCOLS);
   return meant ? `; did you mean ${meant}?` : "";
 }
+
+/** What users call each built-in provider by: the vendor's product, its models' family. */
+const PROVIDER_WORDS: Record<string, string> = {
+  gemini: "google",
+  "google-ai": "google",
+  googleai: "google",
+  "ai-studio": "google",
+  claude: "anthropic",
+  gpt: "openai",
+  chatgpt: "openai",
+  codex: "openai",
+};
+
+/** The built-in provider a user means by `name` (`gemini`: google, `claude`: anthropic, `gpt`: openai), or undefined. */
+export const providerWord = (name: string): string | undefined => PROVIDER_WORDS[name.toLowerCase()];

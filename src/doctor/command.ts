@@ -5,9 +5,8 @@
 import { readFile, stat } from "node:fs/promises";
 import { EXIT, parseCli, UsageError, type CliArgs } from "../cli.ts";
 import { hideSecrets, knownSecrets } from "../config/secrets.ts";
-import { presetHint } from "../config/providers.ts";
+import { unknownProviderHint } from "../config/providers.ts";
 import { ConfigError, type ProviderSettings, type Settings } from "../config/settings.ts";
-import { didYouMean } from "../config/suggest.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import type { Places } from "../fs/places.ts";
 import { trustedCas } from "../net/ca.ts";
@@ -68,7 +67,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   const { settings } = config;
   if (named !== undefined && settings.provider.name !== named) {
     const known = settings.providers.map((p) => p.name);
-    throw new ConfigError(`unknown provider ${JSON.stringify(named)}${presetHint(named) || didYouMean(named, known)}; known: ${known.join(", ")}`);
+    throw new ConfigError(`unknown provider ${JSON.stringify(named)}${unknownProviderHint(named, known)}; known: ${known.join(", ")}`);
   }
   for (const w of config.warnings) warn(w);
   const provider = settings.provider;

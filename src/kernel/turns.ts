@@ -238,6 +238,20 @@ async function streamOnce(request: ModelRequest, deps: LoopDeps, partial: { text
 /** The end of an answer the user interrupted, as the session keeps it and every later request sends it. */
 export const INTERRUPTED_ANSWER = "[interrupted by the user]";
 
+/** How the marker of an answer cut short by anything but the user starts. */
+const OTHER_MARKER = "[interrupted: ";
+
+/**
+ * Whether `m` is an answer cut before its first word: the marker alone, which stands in the
+ * conversation for no answer (the session writer saves no conversation for it). Never throws.
+ */
+export function cutBeforeAnswer(m: Message): boolean {
+  if (m.role !== "assistant" || m.toolCalls?.length || m.content.length !== 1) return false;
+  const only = m.content[0]!;
+  if (only.type !== "text") return false;
+  return only.text === INTERRUPTED_ANSWER || (only.text.startsWith(OTHER_MARKER) && only.text.endsWith("]") && !only.text.includes("\n"));
+}
+
 /** Why a stream that broke off after partial output is unfinished, in its marker. */
 const BROKE_OFF = "the response broke off";
 
@@ -246,7 +260,7 @@ const BROKE_OFF = "the response broke off";
  * (`[interrupted: terminated (SIGTERM)]`) or of a broken stream (`[interrupted: the response broke off]`).
  */
 function interruptedAnswer(partial: Message, reason: string): Message {
-  const marker = reason === INTERRUPTED ? INTERRUPTED_ANSWER : `[interrupted: ${reason}]`;
+  const marker = reason === INTERRUPTED ? INTERRUPTED_ANSWER : `${OTHER_MARKER}${reason}]`;
   const marked = (text: string) => (text.trim() === "" ? marker : `${text.trimEnd()}\n\n${marker}`);
   return { ...partial, content: partial.content.map((b) => (b.type === "text" ? { ...b, text: marked(b.text) } : b)) };
 }

@@ -4,6 +4,7 @@ import { constants, fstatSync, fsyncSync, ftruncateSync, readSync, unlinkSync } 
 import { join } from "node:path";
 import { newId, type Message } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
+import { cutBeforeAnswer } from "../kernel/turns.ts";
 import { formatSize, parseEntry, parseHeader, toLine, TORN_END, type SessionEntry } from "./format.ts";
 import { oversizedTorn, tornNote } from "./torn.ts";
 import { emptyKept, keep, rebase, writeBack, writeBackWarning, type Kept, type KeptText } from "./shrunk.ts";
@@ -17,14 +18,13 @@ import { errorText } from "../kernel/errors.ts";
 
 /**
  * The session writer: persists `message`, `usage` (with the estimate's ratio when the event has it)
- * and summary `compaction` events, and a
- * `model` entry per `model()` call or `model` event (`/model`) that names a different model than
- * the previous one; a `window` compaction (a context-length error taught the model's window)
+ * and summary `compaction` events, and a `model` entry per `model()` call or `model` event
+ * (`/model`) that names a different model than the previous one; a `window` compaction (a context-length error taught the model's window)
  * writes the model entry again with that window, so a resume starts from it.
  * Nothing is created until the first `message` event, or with `untilAnswer` until the first
- * assistant message: then a run that never got an answer (no server, a bad key, Ctrl-C before the
- * first word) leaves no session, and what came before the answer is held in memory and written
- * with it. An existing file is appended to (resume).
+ * assistant message that is more than the marker of an answer cut before its first word: then a
+ * run that never got an answer (no server, a bad key, Ctrl-C or a signal before the first word)
+ * leaves no session, and what came before the answer is held in memory and written with it. An existing file is appended to (resume).
  * Each entry is written with one write; the file is fsynced at every turn boundary and on close.
  * The file found shorter than the writer left it (emptied or cut under it) gets the lines of this
  * run it lost written back first, with a warning that says what is lost (shrunk.ts).
@@ -296,12 +296,12 @@ export function createSessionWriter(opts: {
             return model(event.provider, event.model);
           case "message": {
             const entry: SessionEntry = { type: "message", message: event.message };
-            if (held && event.message.role === "assistant") {
-              const before = held;
+            // an answer cut before its first word (the marker alone) is none: held with the question
+            if (held && event.message.role === "assistant" && !cutBeforeAnswer(event.message)) {
+              const before = [...held, entry];
               held = undefined;
               if (fd === undefined && !stalled) spaceSafe(open);
-              for (const e of [...before, entry]) append(e);
-              return;
+              return before.forEach(append);
             }
             if (fd === undefined && !held && !stalled) spaceSafe(open);
             return append(entry);

@@ -1,10 +1,13 @@
-// Streamed answer text for a terminal (issue 14): light markdown (headings, bold, inline code,
-// fenced code, lists, quotes, tables: table.ts) and word wrap at the terminal's width, applied as
-// the text arrives (a table once its last row has).
+// Streamed answer text for a terminal (issue 14): light markdown (headings, bold and italics:
+// emphasis.ts, inline code, fenced code, lists, quotes, tables: table.ts) and word wrap at the
+// terminal's width, applied as the text arrives (a table once its last row has).
 // A word is written once it is complete (the next space or newline arrives); a line that may open
-// or close a code fence is held until its end. Pure: the width comes from the caller, read at each
-// word, so a resize applies from the next word on.
+// or close a code fence is held until its end; a word that opens a style is held until its closer
+// arrives on the same line (or the line ends, or EMPHASIS_LOOKAHEAD characters came without one:
+// then its markers are shown as written, as CommonMark does with `*.py` or `**kwargs`). Pure: the
+// width comes from the caller, read at each word, so a resize applies from the next word on.
 
+import { emphasisAt, type Marker } from "./emphasis.ts";
 import { renderTable } from "./table.ts";
 
 export interface TextFormat {
@@ -27,12 +30,16 @@ export interface TextStream {
 
 const BOLD = "\x1b[1m";
 const NORMAL = "\x1b[22m";
+const ITALIC = "\x1b[3m";
+const NOT_ITALIC = "\x1b[23m";
 const CODE = "\x1b[36m";
 const DEFAULT_FG = "\x1b[39m";
 const HEADING = "\x1b[1;35m";
 const DIM = "\x1b[2m";
 const RESET = "\x1b[0m";
 const TAB = "    ";
+/** how far ahead on its line a style's closer is waited for: the words after an opener stream this much later at most */
+const EMPHASIS_LOOKAHEAD = 240;
 
 const FENCE = /^ {0,3}(```|~~~)/;
 /** text at a line start that may still turn into a fence */
@@ -45,7 +52,8 @@ export function createTextStream(fmt: TextFormat): TextStream {
   let indent = 0; // continuation indent of the current line (a list item's text)
   let lineStart = true; // no word yet on this line
   let fence: string | undefined; // the open fence's marker
-  let bold = false;
+  let strong: Marker | undefined; // the marker that opened bold
+  let em: Marker | undefined; // the marker that opened italics
   let code = false;
   let styled = false; // a style is open on this line
   let table: string[] = []; // the lines of a table, held until it ends: its columns depend on every row
@@ -56,33 +64,46 @@ export function createTextStream(fmt: TextFormat): TextStream {
     indent = 0;
     space = "";
     lineStart = true;
-    bold = code = styled = false;
+    code = styled = false;
+    strong = em = undefined;
     return out;
   };
 
-  /** a word with its inline markdown turned into styles */
-  const inline = (word: string): string => {
+  /**
+   * A word with its inline markdown turned into styles; `rest` is the text held after it. Undefined
+   * when the word opens a style whose closer may still arrive: the word waits for more text.
+   */
+  const inline = (word: string, rest: string, flush: boolean): string | undefined => {
     if (!fmt.markdown) return word;
     let out = "";
+    let [inCode, isStrong, isEm, isStyled] = [code, strong, em, styled];
     for (let i = 0; i < word.length; i++) {
       const c = word[i]!;
       if (c === "`") {
-        code = !code;
-        out += code ? CODE : DEFAULT_FG;
-        styled = true;
-      } else if (!code && c === "*" && word[i + 1] === "*") {
-        bold = !bold;
-        out += bold ? BOLD : NORMAL;
-        styled = true;
-        i++;
+        inCode = !inCode;
+        out += inCode ? CODE : DEFAULT_FG;
+        isStyled = true;
+      } else if (!inCode && (c === "*" || c === "_")) {
+        const step = emphasisAt(word + rest, i, { strong: isStrong, em: isEm }, flush || rest.length >= EMPHASIS_LOOKAHEAD);
+        i += step.run.length - 1;
+        if (step.act === "wait") return undefined;
+        if (step.act === "text") {
+          out += c.repeat(step.run.length);
+          continue;
+        }
+        const opens = step.act === "open";
+        if (step.strong) [out, isStrong] = [out + (opens ? BOLD : NORMAL), opens ? c : undefined];
+        if (step.em) [out, isEm] = [out + (opens ? ITALIC : NOT_ITALIC), opens ? c : undefined];
+        isStyled = true;
       } else out += c;
     }
+    [code, strong, em, styled] = [inCode, isStrong, isEm, isStyled];
     return out;
   };
   const plainWidth = (styledText: string) => fmt.stringWidth(styledText.replace(/\x1b\[[0-9;]*m/g, ""));
 
-  const word = (w: string): string => {
-    const text = inline(w);
+  /** a word, styled, placed on the line (or the next one when it does not fit) */
+  const word = (text: string): string => {
     const width = fmt.width();
     const wordWidth = plainWidth(text);
     let gap = space;
@@ -179,17 +200,19 @@ export function createTextStream(fmt: TextFormat): TextStream {
       const end = held.search(/[ \t\n]/);
       if (end < 0 && !flush) break;
       const w = end < 0 ? held : held.slice(0, end);
-      held = end < 0 ? "" : held.slice(end);
-      if (lineStart) {
+      const rest = end < 0 ? "" : held.slice(end);
+      const marker = lineStart ? lineMarker(w, rest[0] ?? "") : undefined;
+      if (marker !== undefined) {
         lineStart = false;
-        const marker = lineMarker(w, held[0] ?? "");
-        if (marker !== undefined) {
-          out += marker;
-          held = held.slice(1); // the one space after the marker is part of it
-          continue;
-        }
+        out += marker;
+        held = rest.slice(1); // the one space after the marker is part of it
+        continue;
       }
-      out += word(w);
+      const text = inline(w, rest, flush);
+      if (text === undefined) break; // an opened style's closer may be on its way
+      lineStart = false;
+      held = rest;
+      out += word(text);
     }
     return out;
   };

@@ -1,6 +1,8 @@
 // Markdown tables in an answer (issue 28): the rows of a `| a | b |` table with its `|---|` line,
 // drawn with aligned columns that fit the terminal. Pure.
 
+import { withoutMarkers } from "./emphasis.ts";
+
 const BOLD = "\x1b[1m";
 const DIM = "\x1b[2m";
 const RESET = "\x1b[0m";
@@ -42,8 +44,7 @@ export function renderTable(lines: string[], width: number, stringWidth: (s: str
   const header = rows[0]!;
   const body = rows.slice(2) as string[][];
   const columns = Math.max(header.length, ...body.map((r) => r.length));
-  const plain = (s: string) => s.replace(/\*\*|`/g, "");
-  const grid = [header, ...body].map((r) => Array.from({ length: columns }, (_, i) => plain(r[i] ?? "")));
+  const grid = [header, ...body].map((r) => Array.from({ length: columns }, (_, i) => withoutMarkers(r[i] ?? "")));
   const widths = Array.from({ length: columns }, (_, i) => Math.max(1, ...grid.map((r) => stringWidth(r[i]!))));
   const room = width > 0 ? width - SEPARATOR.length * (columns - 1) : Number.POSITIVE_INFINITY;
   // narrow the widest column, one column at a time, until the table fits (or every column is at its minimum)

@@ -1,7 +1,7 @@
 // `/model NAME` is checked before the switch (config/model-check.ts): known from the provider's
 // models or the endpoint's list, else refused with what is there and the nearest name.
 import { expect, test } from "bun:test";
-import { unknownModel } from "../../src/config/model-check.ts";
+import { nearMiss, unknownModel } from "../../src/config/model-check.ts";
 
 const ollama = { name: "ollama", models: ["qwen3:8b"] };
 
@@ -24,4 +24,20 @@ test("a long list is named in part, with its size", () => {
   expect(unknownModel("zzz", { name: "p", models: [] }, listed)).toContain(
     "it lists no models; the endpoint lists m0, m1, m2, m3, m4, m5, m6, m7, … (20 in all)",
   );
+});
+
+const LISTED = ["claude-sonnet-4-5", "claude-opus-4-5", "gpt-5.5", "qwen3:8b"];
+test.each([
+  ["claude-sonnet-4.5", "claude-sonnet-4-5"],
+  ["Claude-Opus-4-5", "claude-opus-4-5"],
+  ["claude-sonet-4-5", "claude-sonnet-4-5"],
+  ["qwen3-8b", "qwen3:8b"],
+  ["gpt5.5", "gpt-5.5"],
+  ["claude-opus-4-5", undefined], // listed
+  ["claude-opus-4-1", undefined], // another version
+  ["gpt-5", undefined], // another model, two edits away
+  ["claude-haiku-4-5", undefined], // far
+  ["claude", undefined], // a prefix is no misspelling
+])("nearMiss(%p) is %p", (model, near) => {
+  expect(nearMiss(model, LISTED)).toBe(near);
 });

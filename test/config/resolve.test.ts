@@ -523,6 +523,29 @@ describe("a table named after a built-in provider, without base_url, changes tha
     expect(google.model).toBe("gemini-3-flash-preview");
   });
 
+  // as an api_key = "${VAR}" without a value is said at start, not first by the endpoint's 401
+  const lined = (toml: string, env: Env = {}, flags: ConfigFlags = {}) =>
+    resolveConfig([{ source: "/u.toml", data: TOML.parse(toml), text: toml }], env, flags).warnings;
+  test.each([
+    ["anthropic", {}, "/u.toml:3: [provider.anthropic] has no api_key and ANTHROPIC_API_KEY has no value"],
+    ["anthropic", { ANTHROPIC_API_KEY: "" }, "/u.toml:3: [provider.anthropic] has no api_key and ANTHROPIC_API_KEY has no value"],
+    ["google", {}, "/u.toml:3: [provider.google] has no api_key and neither GEMINI_API_KEY nor GOOGLE_API_KEY has a value"],
+  ] as [string, Env, string][])("[provider.%s] in use without api_key while its key variable is unset (%o) warns at start", (name, env, warning) => {
+    const warnings = lined(`[default]\nprovider = "${name}"\n[provider.${name}]\neffort = "high"`, env);
+    expect(warnings).toEqual([
+      `${warning}, so provider ${name} sends no API key (set ${warning.match(/[A-Z_]+_API_KEY/)![0]}, or api_key = "\${VAR}" in the table)`,
+    ]);
+  });
+
+  test("no such warning when the key is set, given (HEY_API_KEY, --api-key), local (ollama), or the table is not in use", () => {
+    const table = '[provider.anthropic]\nmodels = ["claude-opus-4-5"]';
+    expect(lined(table, { ANTHROPIC_API_KEY: "k" })).toEqual([]);
+    expect(lined(table, { HEY_API_KEY: "k" })).toEqual([]);
+    expect(lined(table, {}, { apiKey: "k" })).toEqual([]);
+    expect(lined('[provider.ollama]\nmodels = ["qwen3:8b"]')).toEqual([]);
+    expect(lined(`[provider.local]\nbase_url = "http://127.0.0.1:8000/v1"\nmodels = ["m"]\n${table}`)).toEqual([]);
+  });
+
   test("with base_url it is a provider of its own, as before: protocol openai unless it says", () => {
     const { settings } = resolve('[provider.anthropic]\nbase_url = "https://gw.example/v1"\nmodels = ["m"]', { ANTHROPIC_API_KEY: "k" });
     expect(settings.provider).toMatchObject({ protocol: "openai", baseUrl: "https://gw.example/v1", apiKey: undefined });
@@ -600,5 +623,37 @@ describe("a resumed session's model", () => {
   });
   test("needs no word when -m chooses anyway", () => {
     expect(resolve(P, {}, { session: { provider: "cli", model: "claude-x" }, model: "mock/m" }).warnings).toEqual([]);
+  });
+});
+
+describe("a model named one or two edits from one the provider's models list holds is warned about at start", () => {
+  const table = '[provider.anthropic]\nmodels = ["claude-sonnet-4-5", "claude-opus-4-5"]\n';
+  const run = (toml: string, env: Env = { ANTHROPIC_API_KEY: "k" }, flags: ConfigFlags = {}) =>
+    resolveConfig([{ source: "/u.toml", data: TOML.parse(toml), text: toml }], env, flags);
+  const said = (label: string, model: string, near: string) =>
+    `${label}: [provider.anthropic] models (/u.toml:2) has no "${model}"; did you mean ${near}? (a model not listed is sent as written)`;
+
+  test.each([
+    ["-m", {}, { model: "claude-sonnet-4.5" }, "-m claude-sonnet-4.5", "claude-sonnet-4.5", "claude-sonnet-4-5"],
+    ["-m PROVIDER/MODEL", {}, { model: "anthropic/claude-opus-4.5" }, "-m anthropic/claude-opus-4.5", "claude-opus-4.5", "claude-opus-4-5"],
+    ["HEY_MODEL", { HEY_MODEL: "Claude-Sonnet-4-5" }, {}, "HEY_MODEL=Claude-Sonnet-4-5", "Claude-Sonnet-4-5", "claude-sonnet-4-5"],
+  ] as [string, Env, ConfigFlags, string, string, string][])("named by %s", (_, env, flags, label, model, near) => {
+    const { settings, warnings } = run(table, { ANTHROPIC_API_KEY: "k", ...env }, flags);
+    expect(settings.model).toBe(model); // still sent as written: the list may be partial
+    expect(warnings).toEqual([said(label, model, near)]);
+  });
+
+  test("named by [default] model, with its line", () => {
+    const { warnings } = run(`${table}[default]\nprovider = "anthropic"\nmodel = "claude-sonet-4-5"\n`);
+    expect(warnings).toEqual([said("/u.toml:5: [default] model", "claude-sonet-4-5", "claude-sonnet-4-5")]);
+  });
+
+  test.each([
+    ["a listed model", table, "claude-opus-4-5"],
+    ["a far name", table, "claude-haiku-4-5"],
+    ["another version", table, "claude-opus-4-1"],
+    ["a built-in provider's own default, no list configured", "", "claude-sonnet-4.5"],
+  ])("%s is not warned about", (_, toml, model) => {
+    expect(run(toml, { ANTHROPIC_API_KEY: "k" }, { model: `anthropic/${model}` }).warnings).toEqual([]);
   });
 });

@@ -3,7 +3,9 @@
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHey } from "../helpers/e2e.ts";
+import { ensureBinary, runHey } from "../helpers/e2e.ts";
+import { jsonReply } from "../helpers/replay-server.ts";
+import { until } from "../helpers/wait.ts";
 
 import { answer, toolCalls, writeSession } from "./repl-helpers.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
@@ -42,6 +44,40 @@ test("a run that never got an answer leaves no session; one that did leaves one"
   server.enqueue(answer("hello"));
   expect((await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "hi"], { cwd: work.path, env: { XDG_STATE_HOME: state } })).code).toBe(0);
   expect(readdirSync(join(state, "hey", "sessions"))).toHaveLength(1);
+}, 60_000);
+
+test("a run killed (SIGTERM) while it waits out a 429 got no answer: it leaves no session, and -c goes on with the conversation before it", async () => {
+  const state = join(work.path, "state-killed");
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: work.path, XDG_STATE_HOME: state, NO_COLOR: "1" };
+  const sessions = () => readdirSync(join(state, "hey", "sessions")).filter((f) => f.endsWith(".jsonl"));
+  server.enqueue(answer("the first answer"));
+  expect((await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "first question"], { cwd: work.path, env })).code).toBe(0);
+  expect(sessions()).toHaveLength(1);
+
+  server.enqueue(jsonReply(429, { error: { message: "Rate limit reached" } }, { "retry-after": "60" }));
+  const hey = Bun.spawn([await ensureBinary(), "--base-url", `${server.url}/v1`, "-m", "m", "-p", "second question"], {
+    cwd: work.path,
+    env,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: 30_000,
+  });
+  let stderr = "";
+  void (async () => {
+    for await (const chunk of hey.stderr) stderr += new TextDecoder().decode(chunk);
+  })();
+  await until(() => stderr.includes("retrying in"), "the 429's wait");
+  hey.kill("SIGTERM");
+  expect(await hey.exited).toBe(143);
+  await until(() => stderr.includes("terminated (SIGTERM)"), "the reason");
+  expect(sessions()).toHaveLength(1); // no session of a question with no answer
+
+  server.enqueue(answer("go on"));
+  const resumed = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-c", "-p", "third question"], { cwd: work.path, env });
+  expect(resumed.code).toBe(0);
+  const sent = server.requests.at(-1)!.body as { messages: { role: string; content: string }[] };
+  expect(sent.messages.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["first question", "third question"]);
 }, 60_000);
 
 test("--sessions lists this directory's sessions; --all every directory's", async () => {

@@ -486,6 +486,37 @@ describe("a run that never got an answer leaves no session (untilAnswer)", () =>
     expect(existsSync(w.path)).toBe(false);
   });
 
+  test.each(["[interrupted by the user]", "[interrupted: terminated (SIGTERM)]"])(
+    "an answer cut before its first word (%p alone) is no answer: nothing is created",
+    (marker) => {
+      const w = held(tempDir());
+      w.model("ollama", "qwen3");
+      w.emit({ type: "message", message: userMessage("my long prompt") });
+      w.emit({ type: "message", message: assistant(marker) });
+      w.close();
+      expect(existsSync(w.path)).toBe(false);
+    },
+  );
+
+  test("a later answer writes the cut one with it, so the resumed conversation reads as it went", () => {
+    const w = held(tempDir());
+    w.emit({ type: "message", message: userMessage("delete the old tests") });
+    w.emit({ type: "message", message: assistant("[interrupted by the user]") });
+    w.emit({ type: "message", message: userMessage("what time is it") });
+    w.emit({ type: "message", message: assistant("Noon.") });
+    w.close();
+    const texts = lines(w.path).flatMap((e) => (e.type === "message" ? [textOf(e.message as Message)] : []));
+    expect(texts).toEqual(["delete the old tests", "[interrupted by the user]", "what time is it", "Noon."]);
+  });
+
+  test("an answer cut after its first words is an answer", () => {
+    const w = held(tempDir());
+    w.emit({ type: "message", message: userMessage("hi") });
+    w.emit({ type: "message", message: assistant("Hello, I\n\n[interrupted: terminated (SIGTERM)]") });
+    w.close();
+    expect(existsSync(w.path)).toBe(true);
+  });
+
   test("the first answer writes what came before it, in order", () => {
     const w = held(tempDir());
     w.model("ollama", "qwen3");

@@ -61,8 +61,67 @@ test("without markdown (NO_COLOR) the text stays as written, wrapped", () => {
 });
 
 test("an unclosed style ends with its line", () => {
-  const out = render("**never closed\nnext\n");
-  expect(out).toBe(`${ESC}[1mnever closed${ESC}[0m\nnext\n`);
+  const out = render("`never closed\nnext\n");
+  expect(out).toBe(`${ESC}[36mnever closed${ESC}[0m\nnext\n`);
+});
+
+const ITALIC = (t: string) => `${ESC}[3m${t}${ESC}[23m`;
+const BOLD = (t: string) => `${ESC}[1m${t}${ESC}[22m`;
+/** a line that had a style ends with a reset */
+const END = `${ESC}[0m\n`;
+
+test.each([1, 4, 1000])("single * and _ are italics, ** bold, *** both (pieces of %p)", (step) => {
+  const out = render("Hello *John* _Doe_, **bold** **too** and ***all***.\n", { step });
+  expect(plain(out)).toBe("Hello John Doe, bold too and all.\n");
+  expect(out).toContain(ITALIC("John"));
+  expect(out).toContain(ITALIC("Doe"));
+  expect(out).toContain(BOLD("bold"));
+  expect(out).toContain(BOLD("too"));
+  expect(out).toContain(`${ESC}[1m${ESC}[3mall${ESC}[22m${ESC}[23m.`);
+});
+
+test.each([
+  ["spaced asterisks", "a * b * c"],
+  ["arithmetic", "2*3*4 and 2**10 and x*y*z"],
+  ["snake case", "snake_case_name and file_name.py"],
+  ["a glob with no closer", "all *.py files"],
+  ["an unmatched opener", "call f(*args, **kwargs) here"],
+  ["markers inside words", "foo_bar_ and a**b"],
+  ["a run of four", "****"],
+  ["dunder names", "__init__ and __dirname__"],
+])("%s stay as written", (_, text) => {
+  const out = render(text + "\n");
+  expect(out).toBe(text + "\n");
+});
+
+test("emphasis works inside words where CommonMark allows it, and with CJK text", () => {
+  expect(render("un_*frigging*_believable\n")).toContain(ITALIC("frigging"));
+  expect(render("这是**重点：**内容\n")).toBe(`这是${BOLD("重点：")}内容${END}`);
+});
+
+test("a * list bullet is a bullet, its item's emphasis styled", () => {
+  expect(render("* an *item*\n")).toBe(`• an ${ITALIC("item")}${END}`);
+});
+
+test("emphasis spans words, and markers inside code are text", () => {
+  expect(render("_two words_ then `a_b_c *d*`\n")).toBe(`${ITALIC("two words")} then ${ESC}[36ma_b_c *d*${ESC}[39m${END}`);
+});
+
+test("a word that opens a style waits for its closer; a line without one shows its markers", () => {
+  const s = createTextStream({ width: () => 0, stringWidth: (t) => t.length, markdown: true });
+  expect(s.push("see *this ")).toBe("see");
+  expect(s.push("one* ok")).toBe(` ${ESC}[3mthis one${ESC}[23m`);
+  expect(s.push(" and *that\n")).toBe(` ok and *that${END}`);
+});
+
+test("a closer that does not come within the lookahead shows the opener as written", () => {
+  const long = "word ".repeat(60);
+  const out = render(`*${long}end*\n`, { step: 7 });
+  expect(out).toBe(`*${long}end*\n`);
+});
+
+test("without markdown (NO_COLOR) emphasis stays as written", () => {
+  expect(render("*a* _b_ **c**\n", { markdown: false })).toBe("*a* _b_ **c**\n");
 });
 
 test("a fence left open by one answer does not swallow the next", () => {

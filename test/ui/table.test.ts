@@ -22,6 +22,11 @@ test("a table that fits: padded columns, a rule under the header, markdown marke
   ]);
 });
 
+test("cells lose the markers of emphasis as answer text does, and keep what only looks like it", () => {
+  const rows = ["| option | default |", "|---|---|", "| *timeout* | _none_ |", "| max_line_len | 2**10 |", "| `a*b*c` | ***all*** |"];
+  expect(renderTable(rows, 80, width, false)!.slice(2)).toEqual(["timeout      │ none", "max_line_len │ 2**10", "a*b*c        │ all"]);
+});
+
 test("a table wider than the terminal: the widest column narrows, its cells wrap at spaces", () => {
   const rows = ["| name | what it does |", "|---|---|", "| hey | a minimal terminal coding agent that talks to any model endpoint |"];
   const lines = renderTable(rows, 40, width, false)!;
