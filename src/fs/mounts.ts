@@ -30,7 +30,7 @@ export function parseMountinfo(text: string): Mount[] {
     const fields = line.split(" ");
     const dash = fields.indexOf("-", 6);
     if (dash < 0 || fields[4] === undefined || fields[dash + 1] === undefined) continue;
-    mounts.push({ point: unescape(fields[4]), type: fields[dash + 1]! });
+    mounts.push({ point: unescaped(fields[4]), type: fields[dash + 1]! });
   }
   return mounts;
 }
@@ -46,4 +46,4 @@ export function mountOf(path: string, mounts: readonly Mount[]): Mount | undefin
 }
 
 /** The kernel writes a space, tab, newline or backslash in a mount point as `\040`, `\011`, `\012`, `\134`. */
-const unescape = (field: string): string => field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
+const unescaped = (field: string): string => field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
