@@ -440,3 +440,22 @@ test("a package.json npm reads is read too: one that starts with a byte order ma
   );
   expect(under("npm publish *")("bash", { command: "cd big && npm ls" })).toBeUndefined(); // runs no script of its
 });
+
+// a global install (`npm i -g typescript`) puts a registry package in the global prefix: no script of
+// the project where it is typed runs, where hey read this package's (and its workspace's) install scripts
+test.each([
+  ["mono", "npm i -g typescript"],
+  ["mono", "npm install --global pnpm"],
+  ["mono/packages/ui", "pnpm add -g tsx"],
+  ["mono", "bun add -g cowsay"],
+  ["mono", "npm uninstall -g typescript"],
+])('in %s, deny "lefthook *" lets %j run', (dir, command) => {
+  expect(under("lefthook *", join(project, dir))("bash", { command })).toBeUndefined();
+});
+
+test.each([
+  ["mono", "npm i -g .", "/mono/packages/ui/package.json's script `prepare` (`lefthook install`)"], // this package, installed globally
+  ["mono", "npm i -g typescript && npm install", "/mono/packages/ui/package.json's script `prepare` (`lefthook install`)"],
+])('in %s, deny "lefthook *" refuses %j', (dir, command, names) => {
+  expect(under("lefthook *", join(project, dir))("bash", { command })).toContain(names);
+});
