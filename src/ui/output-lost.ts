@@ -14,5 +14,5 @@ export function outputLost(error: unknown): { code: number; reason: string; pipe
   const code = typeof e?.code === "string" ? e.code : undefined;
   if (code === undefined || code === "EPIPE") return { code: EXIT.pipe, reason: READER_GONE, pipe: true };
   const message = typeof e?.message === "string" && e.message ? e.message : code;
-  return { code: EXIT.runtime, reason: `hey's output cannot be written to stdout (${message})`, pipe: false };
+  return { code: EXIT.runtime, reason: `stdout cannot be written (${message}): the answer is lost`, pipe: false };
 }

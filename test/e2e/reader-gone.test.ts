@@ -72,7 +72,7 @@ test.each([["json"], ["text"]])("a one-shot run whose stdout is a full disk (%s)
   let stderr = "";
   child.stderr!.on("data", (d) => (stderr += d));
   const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
-  expect(stderr).toContain("hey's output cannot be written to stdout (ENOSPC: no space left on device");
+  expect(stderr).toContain("hey: stdout cannot be written (ENOSPC: no space left on device");
   expect(stderr).not.toContain("closed pipe");
   expect(code).toBe(1);
 });
