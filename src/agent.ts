@@ -297,11 +297,12 @@ export function createAgent(parts: AgentParts): Agent {
       return run;
     },
     async preview(signal) {
-      return previewContext(messages, prepareDeps(counted, await parts.tools(signal)));
+      return previewContext(withoutRefused(messages), prepareDeps(counted, await parts.tools(signal))); // what the next request holds: no refused exchange
     },
     async compact(instructions, signal) {
       try {
-        const done = await compactNow(messages, prepareDeps(parts.output, await parts.tools(signal)), signal, instructions);
+        // a refused exchange is not summarized (kernel/refusal.ts): the summary request would carry the words that drew the refusal
+        const done = await compactNow(withoutRefused(messages), prepareDeps(parts.output, await parts.tools(signal)), signal, instructions);
         if (!done) return false;
         spent(done.usage);
       } catch (e) {

@@ -31,6 +31,7 @@ import { doneEvent, failureLines } from "./ui/json.ts";
 import { sessionsListing } from "./ui/sessions-list.ts";
 import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
 import { lineKind } from "./ui/slash.ts";
+import { outputLost } from "./ui/output-lost.ts";
 import { isTty, whenReaderGone, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
@@ -183,10 +184,13 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
       exitAfterGrace(signalled);
     },
   });
-  // the reader of the answer went away (`hey -p … --output json | head -3`): nobody reads what the run does, so it stops, as a shell's program does on SIGPIPE
-  const offGone = whenReaderGone(1, () => {
-    signalled ??= EXIT.pipe;
-    abort.abort(READER_GONE);
+  // the reader of the answer went away (`hey -p … --output json | head -3`): nobody reads what the run does, so it stops, as a shell's program does on SIGPIPE;
+  // a write that fails otherwise (`> out.txt` on a full disk) stops it too, exit 1 (ui/output-lost.ts)
+  let lost: ReturnType<typeof outputLost> | undefined;
+  const offGone = whenReaderGone(1, (error) => {
+    lost = outputLost(error);
+    signalled ??= lost.code;
+    abort.abort(lost.reason);
     exitAfterGrace(signalled);
   });
   let result: RunResult;
@@ -196,13 +200,12 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
     off();
     offGone();
   }
+  // the answer's write failed once the run was over (text goes to a file at the end): no error event said why
+  if (lost && !lost.pipe && result.stop !== "interrupted") warn(lost.reason);
   if (signalled !== undefined) return signalled;
   if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(runtime, root, result.stop);
   return exitFor(result.stop);
 }
-
-/** Why a one-shot run stopped when its stdout's reader went away (the session's interrupted answer says it). */
-const READER_GONE = "the reader of hey's output went away (a closed pipe)";
 
 /** A `--resume` or `-c` that cannot be followed: a usage error. */
 class SessionError extends Error {}

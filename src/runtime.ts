@@ -310,10 +310,10 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       refusal: (command) => live.configured.check("bash", { command }),
     }),
     async switchModel(spec, signal) {
-      const flags = { ...live.config.flags, model: spec, session: { provider: live.config.settings.provider.name, model: live.config.settings.model } };
-      const next = live.config.resolve(flags); // kept by /reload, as -m is; a NAME no list holds is the current provider's, as -m after -c is the session's
-      // what the configuration lists for that provider (an ad-hoc --base-url provider lists whatever -m says: not a check), and the models this run used
-      const listedBefore = live.config.settings.providers.find((p) => p.name === next.provider.name)?.models ?? next.provider.models;
+      const { provider, model, providers } = live.config.settings; // providers: what each lists (an ad-hoc one: whatever -m says, not a check)
+      const flags = { ...live.config.flags, model: spec, session: { provider: provider.name, model, current: true } };
+      const next = live.config.resolve(flags); // kept by /reload, as -m is; a NAME no list holds is the current provider's, over HEY_PROVIDER
+      const listedBefore = providers.find((p) => p.name === next.provider.name)?.models ?? next.provider.models; // and below, the models this run used
       const known = [...listedBefore, ...[...used].filter((m) => m.startsWith(`${next.provider.name}/`)).map((m) => m.slice(next.provider.name.length + 1))];
       if (!known.includes(next.model)) {
         let [listed, why]: [string[] | undefined, string | undefined] = [undefined, undefined];

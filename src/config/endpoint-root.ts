@@ -22,7 +22,18 @@ export function endpointRoot(url: string, protocol: Protocol): { root: string; c
   const m = ENDPOINTS[protocol].exec(parsed.pathname);
   if (!m) return undefined;
   parsed.pathname = parsed.pathname.slice(0, m.index) || "/";
+  // Gemini's query is its endpoint's too (`?alt=sse`, `?key=…` in Google's curl examples): the SDK
+  // adds its own after the path, so one kept went before it. (OpenAI's and Anthropic's SDKs keep a
+  // base URL's query, as Azure's `?api-version=` needs.)
+  const query = protocol === "google" ? endpointQuery(parsed) : "";
   const root = parsed.toString();
   // URL adds a "/" after a bare host; the user's spelling had none
-  return { root: parsed.pathname === "/" && !parsed.search ? root.replace(/\/$/, "") : root, cut: m[0].replace(/\/+$/, "") };
+  return { root: parsed.pathname === "/" && !parsed.search ? root.replace(/\/$/, "") : root, cut: m[0].replace(/\/+$/, "") + query };
+}
+
+/** Takes the query off `url` and returns it as a warning shows it: a key's value never printed. */
+function endpointQuery(url: URL): string {
+  const shown = [...url.searchParams].map(([k, v]) => `${k}=${k.toLowerCase() === "key" ? "…" : v}`).join("&");
+  url.search = "";
+  return shown ? `?${shown}` : "";
 }

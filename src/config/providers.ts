@@ -248,7 +248,8 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   }
 
   const heyProvider = envValue(env, "HEY_PROVIDER");
-  if (heyProvider && heyProvider !== choice.provider) choice = { provider: known(heyProvider, "HEY_PROVIDER") };
+  const inUse = flags.session?.current && choice.provider === flags.session.provider; // /model's: a switch HEY_PROVIDER does not undo
+  if (heyProvider && heyProvider !== choice.provider && !inUse) choice = { provider: known(heyProvider, "HEY_PROVIDER") };
 
   const spec = flags.model || envValue(env, "HEY_MODEL");
   if (spec) {

@@ -43,7 +43,11 @@ export interface Stat {
   id: string;
 }
 
-type Op = { op: "lstat" | "stat" | "real" | "list"; path: string } | { op: "head"; path: string; max: number } | { op: "links"; path: string; file: string };
+type Op =
+  | { op: "lstat" | "stat" | "real"; path: string }
+  | { op: "list"; path: string; dirs?: boolean }
+  | { op: "head"; path: string; max: number }
+  | { op: "links"; path: string; file: string };
 type Answer = { stat?: Stat; size?: number; real?: string; links?: boolean | "maybe"; names?: string[]; error?: { code?: string; message: string } };
 type Walks = { path: typeof nodePath; real: typeof resolveTarget; links: typeof hardLinkBelow };
 
@@ -60,6 +64,8 @@ function perform(fs: typeof import("node:fs"), req: Op, walks: Walks): { answer:
     if (req.op === "stat") return { answer: { stat: stat(fs.statSync(req.path, { bigint: true })) } };
     if (req.op === "real") return { answer: { real: walks.real(fs, walks.path, req.path) } };
     if (req.op === "links") return { answer: { links: walks.links(fs, walks.path, req.file, req.path) } };
+    if (req.op === "list" && req.dirs)
+      return { answer: { names: fs.readdirSync(req.path, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? [d.name] : [])) } };
     if (req.op === "list") return { answer: { names: fs.readdirSync(req.path) } };
     // a FIFO is opened non-blocking, so it cannot hang the read; only a regular file is read
     const fd = fs.openSync(req.path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
@@ -336,9 +342,12 @@ export function boundedReal(abs: string): string {
   return r.answer.real!;
 }
 
-/** The names in the directory `path` (readdir(3)), within the deadline; throws the system error (E2BIG: too many to carry) or Hung. */
-export function boundedList(path: string): string[] {
-  const r = ask({ op: "list", path });
+/**
+ * The names in the directory `path` (readdir(3)), within the deadline (`dirs`: of its directories
+ * only, not of a link to one); throws the system error (E2BIG: too many to carry) or Hung.
+ */
+export function boundedList(path: string, dirs = false): string[] {
+  const r = ask({ op: "list", path, ...(dirs && { dirs }) });
   answered(path, r);
   return r.answer.names!;
 }

@@ -3,15 +3,18 @@
 // declares — npm 11.19 and bun 1.4.5 ran each package's preinstall…prepare — so their package.json
 // is read too. The packages are the directories the globs of package.json's `workspaces` (an
 // array, or yarn's `{ "packages": [...] }`) and of pnpm-workspace.yaml's `packages` name. A glob
-// segment with `*` and `?` is matched against the directory's entries; `**`, `[…]` and `{…}` are
-// not expanded, so they give why the packages are unknown, as does a read that does not answer in
-// time (fs/bounded-reads.ts). An exclusion (`!…`) is not applied: more packages read refuse more,
-// never less.
+// segment with `*` and `?` is matched against the directory's entries; a `**` segment (pnpm's own
+// example has `components/**`) is the directory and every directory below it, but node_modules and
+// hidden ones (as pnpm and npm leave them out), up to MAX_WALKED; `[…]`, `{…}` and a `**` inside a
+// segment are not expanded, so they give why the packages are unknown, as does a read that does not
+// answer in time (fs/bounded-reads.ts). An exclusion (`!…`) is not applied: more packages read
+// refuse more, never less.
 import { join } from "node:path";
-import { boundedHead, boundedList, Hung } from "./bounded-reads.ts";
+import { boundedHead, boundedList, boundedLstat, Hung } from "./bounded-reads.ts";
 
 const MAX_BYTES = 1 << 20; // as fs/package-scripts.ts reads package.json
 const MAX_PACKAGES = 500; // directories matched before the checker stops counting
+const MAX_WALKED = 2000; // directories a `**` lists, in all, before the checker stops walking
 
 /** The absolute directories a workspace rooted at the absolute `dir` declares (none when it is no workspace's root), or why they are unknown. */
 export function workspacePackages(dir: string): string[] | { unknown: string } {
@@ -25,10 +28,16 @@ export function workspacePackages(dir: string): string[] | { unknown: string } {
         .replace(/^\.\//, "")
         .split("/")
         .filter((p) => p && p !== ".");
-      if (parts.some((p) => p === ".." || /\*\*|[[\]{}]/.test(p))) return { unknown: `its workspaces pattern \`${glob}\` is not one hey expands` };
+      if (parts.some((p) => p === ".." || (p !== "**" && /\*\*|[[\]{}]/.test(p))))
+        return { unknown: `its workspaces pattern \`${glob}\` is not one hey expands` };
       let dirs = [dir];
       for (const part of parts) {
-        if (!/[*?]/.test(part)) dirs = dirs.map((d) => join(d, part));
+        if (part === "**") {
+          const all = dirs.flatMap((d) => [d, ...below(d)]);
+          if (all.length > MAX_WALKED) return { unknown: `its workspaces pattern \`${glob}\` names more than ${MAX_WALKED} directories, more than hey reads` };
+          dirs = all;
+          continue; // directories, not yet packages: counted once those with a package.json are kept
+        } else if (!/[*?]/.test(part)) dirs = dirs.map((d) => join(d, part));
         else {
           const like = new RegExp(
             `^${part
@@ -44,7 +53,7 @@ export function workspacePackages(dir: string): string[] | { unknown: string } {
         }
         if (dirs.length > MAX_PACKAGES) return { unknown: `its workspaces name more than ${MAX_PACKAGES} packages, more than hey reads` };
       }
-      for (const d of dirs) out.add(d);
+      for (const d of parts.includes("**") ? dirs.filter(hasPackageJson) : dirs) out.add(d);
       if (out.size > MAX_PACKAGES) return { unknown: `its workspaces name more than ${MAX_PACKAGES} packages, more than hey reads` };
     }
     return [...out];
@@ -54,10 +63,32 @@ export function workspacePackages(dir: string): string[] | { unknown: string } {
   }
 }
 
-/** The entries of `dir`, none when it is not there or not a directory. */
-function listed(dir: string): string[] {
+/** Whether `dir` has a package.json (of a directory a `**` matched: most are none). */
+function hasPackageJson(dir: string): boolean {
   try {
-    return boundedList(dir);
+    boundedLstat(join(dir, "package.json"));
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return false;
+    throw e;
+  }
+}
+
+/** Every directory below `dir` (none when it is not there), but node_modules and hidden ones; stops past MAX_WALKED. */
+function below(dir: string): string[] {
+  const out: string[] = [];
+  for (let next = [dir]; next.length && out.length <= MAX_WALKED; ) {
+    next = next.flatMap((d) => listed(d, true).flatMap((n) => (n === "node_modules" || n.startsWith(".") ? [] : [join(d, n)])));
+    out.push(...next);
+  }
+  return out;
+}
+
+/** The entries of `dir` (`dirs`: its directories only), none when it is not there or not a directory. */
+function listed(dir: string, dirs = false): string[] {
+  try {
+    return boundedList(dir, dirs);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return [];

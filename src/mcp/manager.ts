@@ -121,10 +121,10 @@ export function createMcpManager(
   const awaited = new Set<McpServer>();
 
   /** A new generation: `reused` servers keep running, the others start (a server with a cached list a moment later). */
-  const begin = (servers: McpServerSettings[], waitMs: number, reused: readonly McpServer[] = []): Generation => {
+  const begin = (servers: McpServerSettings[], waitMs: number, reused: readonly McpServer[] = [], reload = false): Generation => {
     const gen: Generation = { servers: [], startedAt: deps.now(), waitMs, deferred: undefined };
     gen.servers = servers.map((settings) => reused.find((r) => r.settings === settings) ?? serverIn(settings, deps.store.load(settings)));
-    for (const s of gen.servers) if (!s.status().cached && deps.store.failedLast(s.settings)) failedLast.add(s);
+    for (const s of gen.servers) if (!reload && !s.status().cached && deps.store.failedLast(s.settings)) failedLast.add(s); // /reload is how one comes back
     if (config.onDemand) return gen;
     for (const s of gen.servers) if (!s.started && !s.status().cached) s.start();
     if (gen.servers.some((s) => !s.started)) {
@@ -280,7 +280,7 @@ export function createMcpManager(
       }
       return s;
     });
-    current = begin(settings, waitMs, reused);
+    current = begin(settings, waitMs, reused, true);
     await Promise.all(old.servers.filter((s) => !reused.includes(s)).map((s) => s.close()));
     if (beside.length === 0) return { changes, warnings: [] };
     for (const s of beside) awaited.add(s), s.start();

@@ -70,6 +70,10 @@ const INSTALL = new Set([
 const DIR_OPTION = /^(--prefix|-C|--cwd|--dir)(=(.*))?$/;
 /** Options that run the scripts of a workspace's packages (npm's `-w`/`--workspaces`, pnpm's `-r`/`--filter`/`-w` (its root), bun's `--filter`): their package.json is not the one read. */
 const WORKSPACE = /^(-w|--workspace|-ws|--workspaces|-r|--recursive|--filter|-F|--filter-prod|--workspace-root)(=|$)/;
+/** npm's, pnpm's and bun's commands that, given `-g` and packages, install or remove them in the global prefix. */
+const GLOBAL_INSTALLS = new Set(["install", "i", "add", "a", "remove", "rm", "r", "uninstall", "un", "uni", "update", "up", "upgrade"]);
+/** A package spec that is a directory or file here (`npm i -g .` installs this package, running its scripts). */
+const LOCAL = /^(\.\.?(\/|$)|\/|~\/|file:|link:)/;
 /** Package managers' commands that run no script of the packages (`exec` and `dlx` run the program they name, read as such). */
 const RUNS_NONE = new Set(["list", "ls", "why", "outdated", "audit", "info", "view", "exec", "dlx", "x"]);
 /** npm's commands that name the script they run, so run it also under `--ignore-scripts` (without its pre and post). */
@@ -151,6 +155,7 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   let away = false;
   let unsaid = false;
   let skips = false;
+  let globally = false;
   const ops: Op[] = [];
   let valued = false; // the word before was an option that may take the next word as its value
   for (let i = 1; i < seg.words.length; i++) {
@@ -186,9 +191,20 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
       const next = w.text.includes("=") ? undefined : seg.words[i + 1];
       skips = !next || (decided(next) && next.text !== "false");
       if (next && decided(next) && /^(true|false)$/.test(next.text)) i++;
-    } else if (!w.text.startsWith("-")) ops.push({ text: w.text, known: true, value });
+    } else if (/^(-g|--global(=true)?|--location=global)$/.test(w.text)) globally = true;
+    else if (!w.text.startsWith("-")) ops.push({ text: w.text, known: true, value });
     else valued = !w.text.includes("=") && !SAYS_NO_VALUE.test(w.text);
   }
+  // `npm i -g typescript`, `pnpm add -g tsx`, `bun add -g cowsay`: registry packages into the global prefix, which runs no script of the project here
+  if (
+    globally &&
+    manager !== "yarn" &&
+    ops.length > 1 &&
+    ops[0]!.known &&
+    GLOBAL_INSTALLS.has(ops[0]!.text) &&
+    ops.slice(1).every((o) => o.known && !LOCAL.test(o.text))
+  )
+    return [];
   // the script's name: after `run` (an option's value may stand before it), npm's lifecycle commands, or yarn's, pnpm's and bun's `NAME`
   const names = new Set<string>();
   let any = unsaid;

@@ -29,8 +29,9 @@ export interface Writer {
 
 const sinks = new Map<1 | 2, Writer>();
 /** What runs once the reader of stdout or stderr goes away, by fd (whenReaderGone). */
-const goneHandlers = new Map<1 | 2, () => void>();
-const gone = new Set<1 | 2>();
+const goneHandlers = new Map<1 | 2, (error: unknown) => void>();
+/** the fds whose write failed, with the error it failed with (EPIPE: the reader went away; ENOSPC: a full disk) */
+const gone = new Map<1 | 2, unknown>();
 
 /** stdout (1) or stderr (2) as a Writer over Bun's FileSink. */
 export function writer(fd: 1 | 2): Writer {
@@ -39,11 +40,11 @@ export function writer(fd: 1 | 2): Writer {
   const sink = (fd === 1 ? Bun.stdout : Bun.stderr).writer();
   let pending: Promise<unknown> = Promise.resolve();
   let closed = false; // the reader went away (`hey … | head`): drop the rest quietly, and say so once
-  const close = () => {
+  const close = (error: unknown) => {
     if (closed) return;
     closed = true;
-    gone.add(fd);
-    goneHandlers.get(fd)?.();
+    gone.set(fd, error);
+    goneHandlers.get(fd)?.(error);
   };
   w = {
     write(text) {
@@ -52,8 +53,8 @@ export function writer(fd: 1 | 2): Writer {
         sink.write(text);
         const flushed = sink.flush();
         if (flushed instanceof Promise) pending = pending.then(() => flushed).catch(close);
-      } catch {
-        close();
+      } catch (e) {
+        close(e);
       }
     },
     drain: async () => {
@@ -61,8 +62,8 @@ export function writer(fd: 1 | 2): Writer {
       try {
         await pending;
         await sink.flush();
-      } catch {
-        close();
+      } catch (e) {
+        close(e);
       }
     },
   };
@@ -71,12 +72,12 @@ export function writer(fd: 1 | 2): Writer {
 }
 
 /**
- * Runs `then` once the reader of `fd` goes away (a write fails: EPIPE after `| head`, a closed
- * descriptor), at once when it has gone already; until the returned function is called.
+ * Runs `then` with the write's error once the reader of `fd` goes away (a write fails: EPIPE after
+ * `| head`, ENOSPC on a full disk), at once when it has gone already; until the returned function is called.
  */
-export function whenReaderGone(fd: 1 | 2, then: () => void): () => void {
+export function whenReaderGone(fd: 1 | 2, then: (error: unknown) => void): () => void {
   goneHandlers.set(fd, then);
-  if (gone.has(fd)) then();
+  if (gone.has(fd)) then(gone.get(fd));
   return () => {
     if (goneHandlers.get(fd) === then) goneHandlers.delete(fd);
   };

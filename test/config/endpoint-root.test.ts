@@ -14,6 +14,17 @@ test.each([
     "https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro:streamGenerateContent",
     { root: "https://generativelanguage.googleapis.com/v1beta", cut: "/models/gemini-3-pro:streamGenerateContent" },
   ],
+  // Gemini's endpoint query is cut with its path (the SDK adds its own), a key's value not shown
+  [
+    "google",
+    "https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro:streamGenerateContent?alt=sse",
+    { root: "https://generativelanguage.googleapis.com/v1beta", cut: "/models/gemini-3-pro:streamGenerateContent?alt=sse" },
+  ],
+  [
+    "google",
+    "https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro:generateContent?key=AIzaSecret",
+    { root: "https://generativelanguage.googleapis.com/v1beta", cut: "/models/gemini-3-pro:generateContent?key=…" },
+  ],
   ["openai", "https://gw.example/chat/completions?api-version=2", { root: "https://gw.example/?api-version=2", cut: "/chat/completions" }],
   ["anthropic", "https://gw.example/messages", { root: "https://gw.example", cut: "/messages" }],
 ] as [Protocol, string, { root: string; cut: string }][])("%s %s → the API root", (protocol, url, expected) => {

@@ -39,3 +39,24 @@ test("base_url in a provider table with its endpoint path: the warning names the
     `hey: ${file}:3: [provider.claude] base_url ends with /messages, a path the API client adds itself: hey uses ${server.url}/v1, the API root`,
   );
 });
+
+// Google's curl examples end with the endpoint's query: `?alt=sse` (streaming), `?key=$GEMINI_API_KEY`.
+// It is the endpoint's, as its path is: kept, the SDK's path went after it (`…/v1beta?alt=sse/v1beta/models/…`),
+// and a key in it was printed in the warning
+test.each([
+  ["?alt=sse", "?alt=sse"],
+  ["?key=AIzaSecret123", "?key=…"],
+])("--protocol google, --base-url …:streamGenerateContent%s: the request goes to the endpoint, the query dropped", async (query, said) => {
+  server.enqueue(textReply("google", "Hello."));
+  const endpoint = "/models/some-model:streamGenerateContent";
+  const run = await runHey(["--base-url", baseUrlFor("google", server.url) + endpoint + query, "--protocol", "google", "-m", "some-model", "-p", "hi"], {
+    cwd: home.path,
+    env: { GEMINI_API_KEY: "k" },
+  });
+  expect(run.stdout).toBe("Hello.\n");
+  expect(server.requests.at(-1)!.path).toBe("/v1beta/models/some-model:streamGenerateContent?alt=sse");
+  expect(run.stderr).toContain(
+    `hey: --base-url ends with ${endpoint}${said}, a path the API client adds itself: hey uses ${baseUrlFor("google", server.url)}, the API root`,
+  );
+  expect(run.stderr).not.toContain("AIzaSecret123");
+});

@@ -4,7 +4,7 @@
 // spending tokens to the end, its output dropped, and exited 0.
 import { afterAll, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, tempDir } from "../helpers/e2e.ts";
 import { sseReply, startReplayServer } from "../helpers/replay-server.ts";
@@ -52,4 +52,27 @@ test("a one-shot run whose stdout's reader closes stops there: no tool runs, no 
   expect(server.requests).toHaveLength(1); // before: the call ran and a second request went out
   expect(existsSync(join(work, "ran.txt"))).toBe(false);
   expect(stderr).toContain("the reader of hey's output went away (a closed pipe)");
+});
+
+// `hey -p … > out.txt` on a full disk is no closed pipe: the run stops (nothing can be read of
+// it) with exit 1 and says what failed, where it said "the reader of hey's output went away (a
+// closed pipe)" and exited 141 — in text mode, with the answer lost at the end, without a word.
+test.each([["json"], ["text"]])("a one-shot run whose stdout is a full disk (%s) exits 1 saying the output cannot be written", async (output) => {
+  const bin = await ensureBinary();
+  const work = join(home.path, `full-${output}`);
+  mkdirSync(work);
+  server.enqueue(sseReply(sseEvents([chatChunk({ content: "the answer" }), chatChunk({ finish: "stop" })])));
+  const full = openSync("/dev/full", "w");
+  const child = spawn(bin, ["--base-url", `${server.url}/v1`, "-m", "m", "--output", output, "-p", "say it"], {
+    cwd: work,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home.path, NO_COLOR: "1" },
+    stdio: ["ignore", full, "pipe"],
+  });
+  closeSync(full);
+  let stderr = "";
+  child.stderr!.on("data", (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+  expect(stderr).toContain("hey: stdout cannot be written (ENOSPC: no space left on device");
+  expect(stderr).not.toContain("closed pipe");
+  expect(code).toBe(1);
 });

@@ -91,3 +91,27 @@ test.each(REFUSALS)(
     expect(kept).toContain(JSON.stringify(marker(detail)).slice(1, -1));
   },
 );
+
+// `/compact` after a refusal: the summary request carried the exchange the refusal's message said
+// would not be sent again — the words that drew it, which a summary request could be refused for too
+test("/compact after a refused exchange summarizes the work around it, never the refused message", async () => {
+  const env = { XDG_STATE_HOME: join(work.path, "state-compact") };
+  const args = ["--base-url", baseUrlFor("anthropic", server.url), "--protocol", "anthropic", "-m", "m"];
+  const run = (prompt: string, resume = true) => runHey([...args, ...(resume ? ["-c"] : []), "-p", prompt], { cwd: work.path, env });
+  server.enqueue(textReply("anthropic", "It is a TP-Link."));
+  expect((await run("which router is this?", false)).code).toBe(0);
+  server.enqueue(anthropicRefusal(REFUSED_WORDS, "cyber", DETAIL.slice(7)));
+  expect((await run("get me into my router")).code).toBe(1);
+  for (const prompt of ["it is my own router", "what port does it use?", "and the default password?"]) {
+    server.enqueue(textReply("anthropic", "Noted."));
+    expect((await run(prompt)).code).toBe(0);
+  }
+  server.enqueue(textReply("anthropic", "The user owns a TP-Link router."));
+  const compact = await run("/compact");
+  expect(compact.code).toBe(0);
+  const summarized = JSON.stringify(server.requests.at(-1)!.body);
+  expect(summarized).toContain("Summarize this part of the work");
+  expect(summarized).toContain("It is a TP-Link.");
+  expect(summarized).not.toContain("get me into my router");
+  expect(summarized).not.toContain("[refused");
+});

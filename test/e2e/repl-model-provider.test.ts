@@ -10,11 +10,11 @@ const E2E_TIMEOUT = 90_000;
 // the endpoint of both providers lists every model, so /model accepts each name whichever provider it goes to
 const server = fileReplayServer(undefined, { models: ["m1", "m2", "m3"] });
 
-async function open(): Promise<Term> {
+async function open(env: Record<string, string> = {}): Promise<Term> {
   const table = (name: string, model: string) =>
     `[provider.${name}]\\nbase_url = "${server.url}/v1"\\nmodels = ["${model}"]\\nheaders = { X-Provider = "${name}" }\\n`;
   const config = `[default]\\nprovider = "first"\\n\\n${table("first", "m1")}\\n${table("second", "m2")}`;
-  const t = await startTerm({ rows: 40, cols: 120, before: `printf '${config}' > hey.toml`, args: ["--config", "hey.toml"] });
+  const t = await startTerm({ rows: 40, cols: 120, before: `printf '${config}' > hey.toml`, args: ["--config", "hey.toml"], env });
   await t.waitFor((s) => lastLine(s) === "›");
   return t;
 }
@@ -32,6 +32,25 @@ test(
       expect(last.headers["x-provider"]).toBe("second");
       expect((last.body as { model: string }).model).toBe("m3");
       await say(t, "/model m1", "model: first/m1");
+    } finally {
+      await t.close();
+    }
+  },
+  E2E_TIMEOUT,
+);
+
+// HEY_PROVIDER chose the provider at start; a provider /model switched to is the one in use after
+// it: HEY_PROVIDER (which beats a resumed session's) took the next /model NAME back to its own
+test(
+  "/model NAME stays with the provider /model switched to when HEY_PROVIDER chose the first one",
+  async () => {
+    const t = await open({ HEY_PROVIDER: "first" });
+    try {
+      await say(t, "/model second/m2", "model: second/m2");
+      await say(t, "/model m3", "model: second/m3");
+      server.enqueue(answer("From the second."));
+      await say(t, "which?", "From the second.");
+      expect(server.requests.at(-1)!.headers["x-provider"]).toBe("second");
     } finally {
       await t.close();
     }

@@ -2,12 +2,13 @@
 // first request past startup_wait_ms or hangs a call; each failure is reported once with why (and
 // the tail of the server's stderr); a crash is restarted once, then calls say to /reload.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER, serverSettings, testManager, type TestManager } from "../helpers/mcp.ts";
 import { defaultSettingsForTest } from "../helpers/settings.ts";
 import { formatStatus } from "../../src/mcp/status.ts";
+import { createToolStore } from "../../src/mcp/store.ts";
 import { until } from "../helpers/wait.ts";
 import { alive } from "../helpers/processes.ts";
 
@@ -249,4 +250,19 @@ test("a server whose tools change while hey still connects to it (its notice com
   await until(async () => (await m.tools()).some((t) => t.name === "later"), "the tool it announced while connecting");
   expect((await m.tools()).map((t) => t.name)).toEqual(["echo", "later"]);
   expect(await m.call("later")).toEqual({ output: "fake: " });
+});
+
+test("a server /reload starts again is waited for by the next request, though its failure was recorded for the next run", async () => {
+  const delay = join(dir.path, "delay");
+  writeFileSync(delay, "10000");
+  const slow = fake("slow", ["slow-start", delay], { timeoutMs: 300 });
+  const m = open([slow]);
+  expect(await m.tools()).toEqual([]); // waited until it timed out
+  await until(() => createToolStore(join(dir.path, "cache")).failedLast(slow), "its failure recorded");
+  writeFileSync(delay, "0"); // what held it up is fixed: /reload is how it comes back
+  const staged = await m.manager.reloadable.check({ ...defaultSettingsForTest(), mcp: { servers: [slow], startupWaitMs: 20_000 } });
+  expect(staged.changes).toEqual(["~ mcp server slow (started again: it had failed)"]);
+  await staged.apply();
+  // before: the request after /reload went without its tools, as a next run's would (the record is for runs to come)
+  expect((await m.tools()).map((t) => t.name)).toEqual(["echo"]);
 });

@@ -80,6 +80,18 @@ json("pnpm-flow/pnpm-workspace.yaml", "packages: [a, 'b']\n");
 json("pnpm-flow/package.json", { name: "f" });
 json("pnpm-flow/b/package.json", { scripts: { install: "lefthook install" } });
 json("deep-mono/package.json", { name: "d", workspaces: ["packages/**"] });
+json("deep-mono/packages/group/a/package.json", { name: "a", scripts: { prepare: "lefthook install", build: "vite build" } });
+json("deep-mono/packages/group/a/node_modules/dep/package.json", { scripts: { prepare: "ignored-nm" } });
+json("deep-mono/packages/group/a/src/lib/util.ts", "export {};\n");
+// pnpm's documented example (pnpm.io/pnpm-workspace_yaml): `components/**` beside `packages/*`
+json(
+  "pnpm-docs/pnpm-workspace.yaml",
+  "packages:\n  # specify a package in a direct subdir of the root\n  - 'my-app'\n  # all packages in direct subdirs of packages/\n  - 'packages/*'\n  # all packages in subdirs of components/\n  - 'components/**'\n  # exclude packages that are inside test directories\n  - '!**/test/**'\n",
+);
+json("pnpm-docs/package.json", { name: "docs", private: true });
+json("pnpm-docs/packages/core/package.json", { name: "core", scripts: { build: "tsup", postinstall: "node setup.js" } });
+json("pnpm-docs/components/ui/button/package.json", { name: "button", scripts: { clean: "rm -rf dist", prepare: "lefthook install" } });
+json("bracket-mono/package.json", { name: "b", workspaces: ["packages/[ab]*"] });
 // a link to the workspace's package from outside it: pnpm and yarn look above where it leads
 symlinkSync(join(project, "packages", "web"), join(root, "web-link"));
 const place = { cwd: project, home, controls: [join(home, ".config", "hey", "config.toml")] };
@@ -347,7 +359,10 @@ test.each([
   ["yarn-mono", "yarn install", "/yarn-mono/libs/lib-a/package.json's script `prepare` (`lefthook install`)"],
   ["pnpm-mono", "pnpm install", "/pnpm-mono/tools/gen/package.json's script `prepare` (`lefthook install`)"],
   ["pnpm-flow", "pnpm i", "/pnpm-flow/b/package.json's script `install` (`lefthook install`)"],
-  ["deep-mono", "npm install", "cannot verify `npm install`: its workspaces pattern `packages/**` is not one hey expands"],
+  // `**`: every directory below (pnpm's own example has `components/**`), where it was "cannot verify" whatever the packages ran
+  ["deep-mono", "npm install", "/deep-mono/packages/group/a/package.json's script `prepare` (`lefthook install`)"],
+  ["pnpm-docs", "pnpm install", "/pnpm-docs/components/ui/button/package.json's script `prepare` (`lefthook install`)"],
+  ["bracket-mono", "npm install", "cannot verify `npm install`: its workspaces pattern `packages/[ab]*` is not one hey expands"],
 ])('in %s, deny "lefthook *" refuses %j', (dir, command, names) => {
   expect(under("lefthook *", join(project, dir))("bash", { command })).toContain(names);
 });
@@ -362,6 +377,23 @@ test.each([
   expect(under("lefthook *", join(project, dir))("bash", { command })).toBeUndefined();
 });
 
+// a workspace whose pattern has `**` (pnpm's documented example) under an ordinary deny list: its installs and builds run
+test.each([
+  ["pnpm-docs", "rm -rf *", "pnpm install"],
+  ["pnpm-docs", "rm -rf *", "pnpm -r build"],
+  ["pnpm-docs/packages/core", "rm -rf *", "pnpm add zod"],
+  ["deep-mono", "ignored-nm", "npm install"], // a package in node_modules is no package of the workspace
+])("in %s, deny %j lets %j run", (dir, entry, command) => {
+  expect(under(entry, join(project, dir))("bash", { command })).toBeUndefined();
+});
+
+test.each([["pnpm-docs", "rm -rf *", "pnpm -r clean", "/pnpm-docs/components/ui/button/package.json's script `clean` (`rm -rf dist`)"]])(
+  "in %s, deny %j refuses %j, read from a package `**` names",
+  (dir, entry, command, names) => {
+    expect(under(entry, join(project, dir))("bash", { command })).toContain(names);
+  },
+);
+
 // -w, --workspaces, -r, --filter: the scripts they run, read from every package of the workspace
 test.each([
   ["mono", "vite *", "npm -w ui run build", "/mono/packages/ui/package.json's script `build` (`vite build`)"],
@@ -373,7 +405,7 @@ test.each([
   ["pnpm-mono", "vitest *", "pnpm -r test", "/pnpm-mono/tools/gen/package.json's script `test` (`vitest run`)"],
   ["pnpm-mono", "vitest *", "npx pnpm --filter gen test", "/pnpm-mono/tools/gen/package.json's script `test` (`vitest run`)"],
   ["pnpm-mono", "lefthook *", "pnpm -r exec tsc", "/pnpm-mono/tools/gen/package.json's script `prepare` (`lefthook install`)"], // pnpm 12 installs first
-  ["deep-mono", "vite *", "npm -w x run build", "cannot verify `npm -w x run build`: its workspaces pattern `packages/**` is not one hey expands"],
+  ["deep-mono", "vite *", "npm -w x run build", "/deep-mono/packages/group/a/package.json's script `build` (`vite build`)"],
 ])("in %s, deny %j refuses %j", (dir, entry, command, names) => {
   expect(under(entry, join(project, dir))("bash", { command })).toContain(names);
 });
@@ -407,4 +439,23 @@ test("a package.json npm reads is read too: one that starts with a byte order ma
     "cannot verify `npm install lodash`: its package.json is over 1 MB",
   );
   expect(under("npm publish *")("bash", { command: "cd big && npm ls" })).toBeUndefined(); // runs no script of its
+});
+
+// a global install (`npm i -g typescript`) puts a registry package in the global prefix: no script of
+// the project where it is typed runs, where hey read this package's (and its workspace's) install scripts
+test.each([
+  ["mono", "npm i -g typescript"],
+  ["mono", "npm install --global pnpm"],
+  ["mono/packages/ui", "pnpm add -g tsx"],
+  ["mono", "bun add -g cowsay"],
+  ["mono", "npm uninstall -g typescript"],
+])('in %s, deny "lefthook *" lets %j run', (dir, command) => {
+  expect(under("lefthook *", join(project, dir))("bash", { command })).toBeUndefined();
+});
+
+test.each([
+  ["mono", "npm i -g .", "/mono/packages/ui/package.json's script `prepare` (`lefthook install`)"], // this package, installed globally
+  ["mono", "npm i -g typescript && npm install", "/mono/packages/ui/package.json's script `prepare` (`lefthook install`)"],
+])('in %s, deny "lefthook *" refuses %j', (dir, command, names) => {
+  expect(under("lefthook *", join(project, dir))("bash", { command })).toContain(names);
 });

@@ -1,0 +1,18 @@
+// What a one-shot run does when a write to its stdout fails (run.ts): the reader went away
+// (`hey -p … | head -3`: EPIPE) and the run stops as a shell's program does on SIGPIPE, exit 141,
+// or the output cannot be written at all (`hey -p … > out.txt` on a full disk: ENOSPC; EIO, EFBIG,
+// EDQUOT) and the run stops with exit 1, saying what failed — a full disk is no closed pipe, and an
+// answer lost without a word must not look like one cut short on purpose. Pure.
+import { EXIT } from "../cli.ts";
+
+/** Why a one-shot run stopped when its stdout's reader went away (the session's interrupted answer says it). */
+export const READER_GONE = "the reader of hey's output went away (a closed pipe)";
+
+/** The exit code and the reason of a run whose stdout write failed with `error`; `pipe`: the reader went away. */
+export function outputLost(error: unknown): { code: number; reason: string; pipe: boolean } {
+  const e = error as { code?: unknown; message?: unknown } | undefined;
+  const code = typeof e?.code === "string" ? e.code : undefined;
+  if (code === undefined || code === "EPIPE") return { code: EXIT.pipe, reason: READER_GONE, pipe: true };
+  const message = typeof e?.message === "string" && e.message ? e.message : code;
+  return { code: EXIT.runtime, reason: `stdout cannot be written (${message}): the answer is lost`, pipe: false };
+}
