@@ -180,3 +180,20 @@ test("once a read on a network mount is stuck, every path on that mount is refus
     setWorkerSource(undefined);
   }
 });
+
+test("a read stuck on a root file system that is FUSE (a rootless container's fuse-overlayfs) refuses only its path and those below it, not every path", () => {
+  const table = join(root, "mountinfo-root");
+  writeFileSync(table, "1 0 0:40 / / rw,relatime - fuse.fuse-overlayfs fuse-overlayfs rw\n");
+  const slow = join(root, "slow-file");
+  setWorkerSource(
+    workerSource(`(req) => { if (req.path === ${JSON.stringify(slow)}) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); }`),
+    200,
+    table,
+  );
+  try {
+    expect(() => boundedLstat(slow)).toThrow("did not answer in 0.2 s");
+    expect(boundedLstat(join(project, "notes.txt")).kind).toBe("file"); // read, not refused for being on /
+  } finally {
+    setWorkerSource(undefined);
+  }
+});
