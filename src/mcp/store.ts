@@ -14,6 +14,8 @@ import { sanitizeName, type McpTool } from "./names.ts";
 
 /** A cached list larger than this is not read (no server lists megabytes of tools). */
 const MAX_CACHE_BYTES = 4 * 1024 * 1024;
+/** How long a server's failed start keeps the next runs from waiting for it (markFailed). */
+export const FAILURE_HELD_MS = 10 * 60 * 1000;
 /** Full-output files older than this are removed when a new one is written. */
 const OUTPUT_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
@@ -26,7 +28,7 @@ export interface ToolStore {
   said(settings: McpServerSettings, tools: readonly McpTool[]): ReadonlySet<string>;
   /** records `line` as said of this list, cached with it; never throws */
   remember(settings: McpServerSettings, tools: McpTool[], line: string): Promise<void>;
-  /** whether this configuration's last start failed before it listed a tool, with no list cached (markFailed) */
+  /** whether this configuration's last start failed before it listed a tool, within FAILURE_HELD_MS, with no list cached (markFailed) */
   failedLast(settings: McpServerSettings): boolean;
   /** records that this configuration failed to start, unless a list of it is cached (kept: its tools stay offered); never throws */
   markFailed(settings: McpServerSettings): Promise<void>;
@@ -113,7 +115,11 @@ export function createToolStore(cacheDir: string): ToolStore {
     load: (settings) => read(fileOf(settings)),
     save: write,
     said: (settings, tools) => saidOf(fileOf(settings), tools),
-    failedLast: (settings) => typeof json(fileOf(settings))?.failed === "string" && read(fileOf(settings)) === undefined,
+    failedLast(settings) {
+      const failed = json(fileOf(settings))?.failed;
+      // an old failure is not held against the server: one that failed once, then starts too slowly for short runs to list it, is waited for again
+      return typeof failed === "string" && Date.now() - Date.parse(failed) < FAILURE_HELD_MS && read(fileOf(settings)) === undefined;
+    },
     markFailed(settings) {
       const file = fileOf(settings);
       return inOrder(file, async () => {

@@ -1,6 +1,8 @@
 // The MCP tool-list cache (src/mcp/store.ts): what one run saves, the next offers before its server starts.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { createToolStore } from "../../src/mcp/store.ts";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createToolStore, FAILURE_HELD_MS } from "../../src/mcp/store.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { serverSettings } from "../helpers/mcp.ts";
 
@@ -51,4 +53,14 @@ test("a start that failed is remembered until the server lists its tools; it nev
   expect(createToolStore(dir.path).load(remote)).toEqual(whoami as never);
   expect(createToolStore(dir.path).failedLast(remote)).toBe(false);
   expect(store.failedLast({ ...remote, url: "http://127.0.0.1:9/other" })).toBe(false); // another configuration
+});
+
+test("a failure older than FAILURE_HELD_MS is not held against the server: the next run waits for it again", async () => {
+  const store = createToolStore(dir.path);
+  await store.markFailed(remote);
+  const file = readdirSync(join(dir.path, "mcp")).find((f) => f.startsWith("remote-"))!;
+  const path = join(dir.path, "mcp", file);
+  const long = new Date(Date.now() - FAILURE_HELD_MS - 60_000).toISOString();
+  writeFileSync(path, readFileSync(path, "utf8").replace(/"failed":"[^"]+"/, `"failed":"${long}"`));
+  expect(createToolStore(dir.path).failedLast(remote)).toBe(false);
 });
