@@ -17,7 +17,7 @@ import {
 import type { ContextView, Summary } from "./context/view.ts";
 import { learnWindow } from "./context/window.ts";
 import { adaptHistory } from "./kernel/adapt-history.ts";
-import { withoutRefused } from "./kernel/refusal.ts";
+import { keptOf, withoutRefused } from "./kernel/refusal.ts";
 import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type ToolSpec, type Usage } from "./kernel/ir.ts";
 import { runLoop, type LoopDeps, type RunResult } from "./kernel/loop.ts";
 import { usageCounts, type Output } from "./kernel/output.ts";
@@ -245,7 +245,8 @@ export function createAgent(parts: AgentParts): Agent {
       context: async (history, s, handOff) => {
         const tools = await parts.tools(s);
         await useServerWindow();
-        if (resumedCache) replayCache(history.slice(0, -1), prepareDeps(counted, tools), resumedCache); // without the message just sent
+        // without the message just sent; the session counted the cache's start over the whole history, refused exchanges too
+        if (resumedCache) replayCache(history.slice(0, -1), prepareDeps(counted, tools), { ...resumedCache, upTo: keptOf(messages, resumedCache.upTo) });
         resumedCache = undefined;
         // past the run's token cap the hand-off is trimmed to fit, never summarized: the cap is not overshot by a request the run does not need
         const prepared = await prepare(history, prepareDeps(counted, tools), s, { deterministic: handOff === "max_run_tokens" });

@@ -34,6 +34,17 @@ export function isRefusedAnswer(m: Message): boolean {
 }
 
 /**
+ * How many of the first `n` messages of `messages` withoutRefused keeps: a position in the whole
+ * history (a resumed session's cache start) as one in what is sent.
+ */
+export function keptOf(messages: Message[], n: number): number {
+  const kept = new Set(withoutRefused(messages));
+  let count = 0;
+  for (const m of messages.slice(0, n)) if (kept.has(m)) count++;
+  return count;
+}
+
+/**
  * `messages` without their refused exchanges: each marker and everything from the user's message
  * before it (the run it ended: its tool calls and results too, so no call loses its result).
  * Returns `messages` itself when none was refused (the common case, every turn).

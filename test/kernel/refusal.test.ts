@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Message } from "../../src/kernel/ir.ts";
 import { runLoop } from "../../src/kernel/loop.ts";
-import { isRefusedAnswer, refusedAnswer, withoutRefused } from "../../src/kernel/refusal.ts";
+import { isRefusedAnswer, keptOf, refusedAnswer, withoutRefused } from "../../src/kernel/refusal.ts";
 import { fakeProvider } from "../helpers/fake-provider.ts";
 import { loopDeps } from "../helpers/loop-deps.ts";
 
@@ -66,4 +66,13 @@ test("the loop's next request after a refusal sends the earlier exchange and the
   expect(seen).toEqual([["u1", "a1", "u3"]]);
   expect(provider.requests[0]!.messages.map((m) => m.id)).toEqual(["u1", "a1", "u3"]);
   expect(history.map((m) => m.id).slice(0, 5)).toEqual(["u1", "a1", "u2", "m2", "u3"]); // the session keeps it
+});
+
+test("a position in the whole history (where a resumed session's cache began) is found in what is sent: the refused exchanges before it do not count", () => {
+  const h: Message[] = [user("u1"), answer("a1"), user("u2"), marker("m2"), user("u3"), answer("a3"), user("u4")];
+  expect(keptOf(h, 6)).toBe(4); // u1 a1 u3 a3
+  expect(keptOf(h, 2)).toBe(2);
+  expect(keptOf(h, 3)).toBe(2); // the refused message is not sent
+  const plain: Message[] = [user("u1"), answer("a1")];
+  expect(keptOf(plain, 2)).toBe(2);
 });
