@@ -48,7 +48,7 @@ import { pruneOutputs } from "./tools/outputs.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
 import { chooseShell, type ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
-import type { ApprovalState } from "./trust/approve.ts";
+import { keepApproved, type ApprovalState } from "./trust/approve.ts";
 import { errorsTo, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
 import { setupHint, type Failure } from "./ui/setup-help.ts";
@@ -275,7 +275,8 @@ export async function assemble(
     oneShot,
     warn,
     redact: (text) => redactText(text, redaction),
-    // `/resume`: the same pieces around another session, with the model it last used; `/clear`: around a new one, with the configuration as it is now
+    // `/resume`: the same pieces around another session, with the model it last used; `/clear`: around a new one; both with
+    // the configuration as it is now (what /reload and /trust loaded, a deny rule the user added included), not as it was at start
     reopen(next) {
       if (!next)
         return assemble(
@@ -286,16 +287,10 @@ export async function assemble(
           undefined,
           debug,
         );
-      const flags = withSession(start.config.flags, next);
-      const s = start.config.resolve(flags);
-      return assemble(
-        here,
-        run,
-        oneShot,
-        { ...start, trusted: trust.trusted, config: { ...start.config, settings: s, flags }, started: startProvider(s, run.proxy, env, debug) },
-        next,
-        debug,
-      );
+      const flags = withSession(start.config.flags, next); // the command line's flags: a /model choice gives way to the session's model
+      // a server whose changed table the user turned down keeps the table it runs with, as at /reload
+      const config = keepApproved({ ...live.config, settings: live.config.resolve(flags), flags }, live.config.settings);
+      return assemble(here, run, oneShot, { ...start, ...trust, config, started: startProvider(config.settings, run.proxy, env, debug) }, next, debug);
     },
   });
   return runtime;
