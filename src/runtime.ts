@@ -281,7 +281,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
   const swap = async (session: LoadedSession | undefined): Promise<Runtime> => {
     const next = await parts.reopen(session);
     parts.session.close();
-    void parts.mcp.close(); // the servers stop in the background; the new run has its own
+    if (next.mcp !== parts.mcp) void parts.mcp.close(); // the servers run on in the new run (wire.ts hands them over)
     return next;
   };
 
