@@ -30,6 +30,17 @@ export function readApprovalState(file: string, warn: (message: string) => void)
 }
 
 /**
+ * The record as it is on disk now, kept in `state`: a yes another hey recorded since (a second
+ * terminal in the same project) counts at `/reload` as it would at a new start. No record on disk
+ * (removed since) keeps the one this run knows: no record at all approves everything, as on hey's
+ * first run. Returns the record.
+ */
+export function rereadApprovals(state: ApprovalState, warn: (message: string) => void): Approvals | undefined {
+  state.record = readApprovalState(state.file, warn).record ?? state.record;
+  return state.record;
+}
+
+/**
  * What in `config` gives the agent more than the user approved; without `servers` (--no-mcp: no
  * server starts, so a server left out is no news) the changes to MCP servers are not counted.
  */
