@@ -210,6 +210,20 @@ export function recordKey(path: string): string {
 }
 
 /**
+ * `configs` (approvals by recordKey) with a git worktree's file's also under its main checkout's
+ * path while `a` holds no record of that one: a first yes given in a worktree approves the main
+ * checkout's file as far as it is the same, as a yes there would. A record the main checkout has is
+ * never replaced.
+ */
+export function seedMainCheckout(a: Approvals, configs: Record<string, Guarded>): Record<string, Guarded> {
+  const seeds = Object.entries(configs).flatMap(([key, g]) => {
+    const main = inMainCheckout(key);
+    return main !== key && a.configs[main] === undefined && configs[main] === undefined ? [[main, g] as const] : [];
+  });
+  return { ...Object.fromEntries(seeds), ...configs };
+}
+
+/**
  * What the user approved of the config file at `path`: its own record, else — in a git worktree
  * with none of its own yet — the main checkout's file's (fs/worktree.ts), so a worktree's
  * `.mcp.json` is approved as far as it is the same as the main checkout's, and a change is asked about.

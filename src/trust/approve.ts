@@ -6,7 +6,7 @@
 import { readApprovals, updateApprovals } from "../config/approval-store.ts";
 import { emptyApprovals, withConfigs, type Approvals } from "../config/approvals.ts";
 import { aboutServer, NOTHING_APPROVED, sameGuarded, type Guarded } from "../config/guard.ts";
-import type { LoadedConfig } from "../config/load.ts";
+import { seedMainCheckout, type LoadedConfig } from "../config/load.ts";
 import type { Settings } from "../config/settings.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, readAnswer, type Widening } from "./policy.ts";
 import { readTrust } from "./store.ts";
@@ -104,7 +104,7 @@ export async function recordApprovals(
   const update = (a: Approvals) =>
     withConfigs(
       first ? { ...a, trusted: [...new Set([...a.trusted, ...trusted])] } : a,
-      Object.fromEntries(Object.entries(used).filter(([key]) => !stale(a, key))),
+      seedMainCheckout(a, Object.fromEntries(Object.entries(used).filter(([key]) => !stale(a, key)))),
     );
   try {
     const next = await updateApprovals(state.file, update);

@@ -16,31 +16,36 @@ import { lastLine } from "./repl-helpers.ts";
 
 setDefaultTimeout(120_000); // the first test may build dist/hey
 
-const home = tempDir("hey-home-");
+const homes = [tempDir("hey-home-"), tempDir("hey-home-")];
 const projects = tempDir("hey-projects-");
 const model = startModelServer((req) =>
   req.messages.at(-1)!.role === "tool" ? { text: textOf(req.messages.at(-1)) } : { calls: [["search_notes", { text: "todo" }]] },
 );
 afterAll(() => {
   model.stop();
-  home.remove();
+  for (const h of homes) h.remove();
   projects.remove();
 });
 const root = realpathSync(projects.path);
 const notes = (label: string) => JSON.stringify({ mcpServers: { notes: { command: BUN, args: [FAKE_SERVER, "ok", label, "search_notes"] } } });
-const hey = (cwd: string) => runHey(["-p", "search my notes"], { cwd, env: { HOME: home.path }, timeoutMs: 40_000 });
+/** A home whose config uses the model, after hey's first run (which takes that config as approved). */
+async function homeWithModel(home: string): Promise<void> {
+  mkdirSync(join(home, ".config", "hey"), { recursive: true });
+  writeFileSync(
+    join(home, ".config", "hey", "config.toml"),
+    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${model.baseUrl}"\nmodels = ["m"]\n`,
+  );
+  await runHey(["-p", "hi"], { cwd: home, env: { HOME: home } });
+}
 
 test("a server the user approves as a worktree's branch runs it leaves the main checkout's approval alone: neither asks again", async () => {
+  const home = homes[0]!;
+  const hey = (cwd: string) => runHey(["-p", "search my notes"], { cwd, env: { HOME: home.path }, timeoutMs: 40_000 });
   const main = repoWith(join(root, "shop"), { ".mcp.json": notes("main"), "src/app.ts": "app\n" });
   const fix = join(root, "shop-fix");
   git(main, "worktree", "add", "-q", "-b", "fix", fix);
   writeFileSync(join(fix, ".mcp.json"), notes("fix")); // the branch runs the server another way
-  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
-  writeFileSync(
-    join(home.path, ".config", "hey", "config.toml"),
-    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${model.baseUrl}"\nmodels = ["m"]\n`,
-  );
-  await runHey(["-p", "hi"], { cwd: main, env: { HOME: home.path } }); // hey's first run: the user's config is taken as approved
+  await homeWithModel(home.path);
   await trustProject(places({}, home.path, main, process.platform), true); // the user trusts the main checkout, as /trust does
   expect((await hey(main)).stdout).toStartWith("main: todo");
 
@@ -67,4 +72,19 @@ test("a server the user approves as a worktree's branch runs it leaves the main 
   const inFix = await hey(fix);
   expect(inFix.stderr).not.toContain("not used");
   expect(inFix.stdout).toStartWith("fix: todo");
+});
+
+test("trusting a project first from its worktree approves the main checkout's same files too: hey there runs their server", async () => {
+  const home = homes[1]!;
+  const hey = (cwd: string) => runHey(["-p", "search my notes"], { cwd, env: { HOME: home.path }, timeoutMs: 40_000 });
+  const main = repoWith(join(root, "cafe"), { ".mcp.json": notes("cafe"), "src/app.ts": "app\n" });
+  const fix = join(root, "cafe-fix");
+  git(main, "worktree", "add", "-q", "-b", "fix", fix);
+  await homeWithModel(home.path);
+  await trustProject(places({}, home.path, fix, process.platform), true); // `hey trust` in the worktree, before any in the main checkout
+  expect((await hey(fix)).stdout).toStartWith("cafe: todo");
+
+  const inMain = await hey(main);
+  expect(inMain.stderr).not.toContain("not used");
+  expect(inMain.stdout).toStartWith("cafe: todo");
 });
