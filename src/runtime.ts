@@ -27,7 +27,7 @@ import type { SeenFiles } from "./tools/seen-files.ts";
 import type { ShellChoice } from "./tools/shell.ts";
 import type { Places } from "./fs/places.ts";
 import { unsentProvider } from "./endpoint.ts";
-import { decideWidenings, keepApproved, readApprovalState, recordApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
+import { decideWidenings, keepApproved, recordApprovals, rereadApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
 import { strayNotice, trustedNotice, untrustedReloadNotice } from "./trust/policy.ts";
 import { gatedResources, projectEffects, projectLabel, strayResources, trustProject } from "./trust/store.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
@@ -206,7 +206,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       ...(stray.length ? [strayNotice(stray, parts.project.root)] : []),
     ];
     const nothing = { warnings: notLoaded, changes: [], settings: current, apply() {} };
-    const next = live.config.reload(live.config.flags, parts.approvals.record, parts.trust.trusted);
+    const next = live.config.reload(live.config.flags, rereadApprovals(parts.approvals, parts.warn), parts.trust.trusted); // another hey's yes counts
     if (next.errors) return { ...nothing, errors: next.errors };
     /**
      * the fetch and provider settings `s` need: the ones in use unless what makes them changed; a
@@ -281,7 +281,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
   const swap = async (session: LoadedSession | undefined): Promise<Runtime> => {
     const next = await parts.reopen(session);
     parts.session.close();
-    void parts.mcp.close(); // the servers stop in the background; the new run has its own
+    if (next.mcp !== parts.mcp) void parts.mcp.close(); // the servers run on in the new run (wire.ts hands them over)
     return next;
   };
 
@@ -345,7 +345,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     },
     async setTrust(trusted) {
       await trustProject(parts.project, trusted);
-      parts.approvals.record = readApprovalState(parts.project.approvalsFile, parts.warn).record; // a yes approved the project's files
+      rereadApprovals(parts.approvals, parts.warn); // a yes approved the project's files
       parts.trust.trusted = trusted;
       const root = parts.project.root;
       const effects = trusted ? projectEffects(parts.project) : [];

@@ -48,7 +48,7 @@ import { pruneOutputs } from "./tools/outputs.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
 import { chooseShell, type ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
-import type { ApprovalState } from "./trust/approve.ts";
+import { keepApproved, type ApprovalState } from "./trust/approve.ts";
 import { errorsTo, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
 import { setupHint, type Failure } from "./ui/setup-help.ts";
@@ -75,6 +75,22 @@ export interface Start {
   notice(line: string): void;
   /** a one-shot command (`hey -p /help`): an MCP server starts only if the command uses it (`/mcp`) */
   command?: boolean;
+  /** the MCP servers of the run `/clear` or `/resume` replaces: they run on in the new one */
+  mcp?: Servers;
+}
+
+/** Where a run's MCP servers send what they report and get what they need: the run's, handed to the next on `/clear` and `/resume`. */
+interface McpPorts {
+  fetch(): typeof fetch;
+  emit: Output["emit"];
+  credentials: CredentialStore;
+  refused(name: string): boolean;
+}
+
+/** The MCP manager with the ports of the run it serves now. */
+interface Servers {
+  manager: McpManager;
+  ports: McpPorts;
 }
 
 /** The flags of a run that continues `session`: its model is one more layer of the choice (ConfigFlags.session). */
@@ -212,13 +228,19 @@ export async function assemble(
     writable: () => !listsSet(live.config.settings.permission),
     warn,
   });
-  const mcp = mcpManager(here, run, start, {
-    builtins: live.configured.tools.map((t) => t.name),
-    fetch: () => live.fetch,
-    emit: (e) => output.emit(e),
-    credentials,
-    refused: (name) => live.configured.refused(name),
-  });
+  const ports: McpPorts = { fetch: () => live.fetch, emit: (e) => output.emit(e), credentials, refused: (name) => live.configured.refused(name) };
+  // `/clear` and `/resume` keep the servers running, as Claude Code's /clear does: a server's state (a browser's page, a
+  // database session) stays, and nothing waits for them to start again; what they report comes here once this run is built
+  const servers =
+    start.mcp ??
+    mcpManager(
+      here,
+      run,
+      start,
+      live.configured.tools.map((t) => t.name),
+      ports,
+    );
+  const mcp = servers.manager;
   const requestTools = async (signal: AbortSignal) =>
     (await mcp.tools(live.configured.tools, signal)).filter((t) => !live.configured.refused(t.name)).map((t) => redactingTool(t, redaction));
   const agent = createAgent({
@@ -275,29 +297,32 @@ export async function assemble(
     oneShot,
     warn,
     redact: (text) => redactText(text, redaction),
-    // `/resume`: the same pieces around another session, with the model it last used; `/clear`: around a new one, with the configuration as it is now
+    // `/resume`: the same pieces around another session, with the model it last used; `/clear`: around a new one; both with
+    // the configuration as it is now (what /reload and /trust loaded, a deny rule the user added included), not as it was at start
     reopen(next) {
       if (!next)
         return assemble(
           here,
           run,
           oneShot,
-          { ...start, ...trust, config: live.config, started: startProvider(live.config.settings, run.proxy, env, debug) },
+          { ...start, ...trust, mcp: servers, config: live.config, started: startProvider(live.config.settings, run.proxy, env, debug) },
           undefined,
           debug,
         );
-      const flags = withSession(start.config.flags, next);
-      const s = start.config.resolve(flags);
+      const flags = withSession(start.config.flags, next); // the command line's flags: a /model choice gives way to the session's model
+      // a server whose changed table the user turned down keeps the table it runs with, as at /reload
+      const config = keepApproved({ ...live.config, settings: live.config.resolve(flags), flags }, live.config.settings);
       return assemble(
         here,
         run,
         oneShot,
-        { ...start, trusted: trust.trusted, config: { ...start.config, settings: s, flags }, started: startProvider(s, run.proxy, env, debug) },
+        { ...start, ...trust, mcp: servers, config, started: startProvider(config.settings, run.proxy, env, debug) },
         next,
         debug,
       );
     },
   });
+  servers.ports = ports;
   return runtime;
 }
 
@@ -305,35 +330,32 @@ export async function assemble(
  * The MCP servers of the run (SPEC §14), connecting in the background. The SDK's client is loaded
  * only when a server is started; remote servers go through the run's (proxied) fetch.
  */
-function mcpManager(
-  here: Places,
-  run: RunFlags,
-  start: Start,
-  deps: { builtins: string[]; fetch(): typeof fetch; emit: Output["emit"]; credentials: CredentialStore; refused(name: string): boolean },
-): McpManager {
+function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[], ports: McpPorts): Servers {
   const { env } = start;
   const { settings } = start.config;
-  return createMcpManager(
-    { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: !run.mcp, builtins: deps.builtins, onDemand: start.command },
+  const servers = { ports } as Servers; // each call reads `servers.ports`: the run's now
+  servers.manager = createMcpManager(
+    { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: !run.mcp, builtins, onDemand: start.command },
     {
       connect: async (s, hooks, signal) =>
         (await import("./mcp/client.ts")).connectServer(
           s,
           hooks,
-          { version: VERSION, env, fetch: deps.fetch(), auth: (s, refresh) => signedIn(s, deps.credentials, Date.now, refresh) },
+          { version: VERSION, env, fetch: servers.ports.fetch(), auth: (s, refresh) => signedIn(s, servers.ports.credentials, Date.now, refresh) },
           signal,
         ),
       store: createToolStore(here.cacheDir),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => {
-        deps.emit(e);
+        servers.ports.emit(e);
         if (run.output === "text" || e.state !== "connected") start.notice(eventLine(e)); // JSON mode: failures on stderr too
       },
       warn: (m) => start.notice(`hey: ${m}`),
-      refused: deps.refused,
+      refused: (name) => servers.ports.refused(name),
       now: Date.now,
     },
   );
+  return servers;
 }
 
 /** Tools whose `path` argument names the file or directory they read or write: the ones that bring a nested AGENTS.md. */

@@ -183,7 +183,7 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
       // what the user approved of the file, by its real path; on the first run all of it, and so of
       // a --config file named for the first time (the user just chose it); a user or project file
       // hey has not seen yet is approved in nothing: the agent may be the one that created it
-      const recorded = opts.approvals?.configs[recordKey(path)];
+      const recorded = opts.approvals && recordedFor(opts.approvals, path);
       const adopted = !opts.approvals || (role === "replacing" && !recorded) || (project && opts.projectApproved === true);
       const approved: Guarded | undefined | "current" = adopted ? "current" : recorded;
       const guard = project && opts.approveProject ? {} : { guard: { approved, role } };
@@ -198,15 +198,39 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
 
 /**
  * The approvals record's key of a config file: its real path, so a linked config (dotfiles) keeps
- * its record; in a git worktree, the main checkout's path (fs/worktree.ts), so a worktree's
- * `.mcp.json` is approved as far as it is the same as the main checkout's, and a change is asked about.
+ * its record. A git worktree's file has its own: what the user approves there never replaces what
+ * they approved in the main checkout, so going back and forth between the two asks nothing again.
  */
 export function recordKey(path: string): string {
   try {
-    return inMainCheckout(realpathSync(path));
+    return realpathSync(path);
   } catch {
     return path;
   }
+}
+
+/**
+ * `configs` (approvals by recordKey) with a git worktree's file's also under its main checkout's
+ * path while `a` holds no record of that one: a first yes given in a worktree approves the main
+ * checkout's file as far as it is the same, as a yes there would. A record the main checkout has is
+ * never replaced.
+ */
+export function seedMainCheckout(a: Approvals, configs: Record<string, Guarded>): Record<string, Guarded> {
+  const seeds = Object.entries(configs).flatMap(([key, g]) => {
+    const main = inMainCheckout(key);
+    return main !== key && a.configs[main] === undefined && configs[main] === undefined ? [[main, g] as const] : [];
+  });
+  return { ...Object.fromEntries(seeds), ...configs };
+}
+
+/**
+ * What the user approved of the config file at `path`: its own record, else — in a git worktree
+ * with none of its own yet — the main checkout's file's (fs/worktree.ts), so a worktree's
+ * `.mcp.json` is approved as far as it is the same as the main checkout's, and a change is asked about.
+ */
+export function recordedFor(approvals: Approvals, path: string): Guarded | undefined {
+  const own = recordKey(path);
+  return approvals.configs[own] ?? approvals.configs[inMainCheckout(own)];
 }
 
 function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): { config: LoadedConfig; unresolved: string[] } {

@@ -325,10 +325,12 @@ const suggest = (key: string, known: string[]) => {
 };
 
 /**
- * `${NAME}` inside a string value. There is deliberately no escape (`$${` or `\${`): no value hey
- * reads needs a literal `${`, and one rule is easier to predict than two.
+ * `${NAME}` inside a string value, or `${NAME:-default}`: `default` when NAME is unset or empty, as
+ * in a shell — and in the `.mcp.json` files Claude Code reads, which hey reads too. There is
+ * deliberately no escape (`$${` or `\${`): no value hey reads needs a literal `${`, and one rule is
+ * easier to predict than two.
  */
-const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 /** A value that is exactly one `${NAME}`, e.g. `api_key = "${OPENAI_API_KEY}"`. */
 export const WHOLE_VAR = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
@@ -345,9 +347,11 @@ export interface Miss {
  */
 export function expandVars(v: unknown, path: string[], env: Record<string, string | undefined>, misses: Miss[]): unknown {
   if (typeof v === "string")
-    return v.replace(VAR, (_, name: string) => {
+    return v.replace(VAR, (_, name: string, fallback: string | undefined) => {
       const value = env[name];
-      if (!value) misses.push({ path, name, unset: value === undefined });
+      if (value) return value;
+      if (fallback !== undefined) return fallback; // the default the file gives is meant: nothing to warn about
+      misses.push({ path, name, unset: value === undefined });
       return value ?? "";
     });
   if (Array.isArray(v)) return v.map((x) => expandVars(x, path, env, misses));

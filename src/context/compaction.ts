@@ -208,10 +208,12 @@ export async function compactNow(
   const { budgetTokens, build } = contextOf(history, deps);
   const before = build(history.length);
   if (!before.summarizable) return false;
+  // the context as /usage showed it: an old result cut to head and tail counts as cut, not whole
+  const shown = previewContext(history, deps).estimate;
   const { parts, usage } = await compactRange(before.summarizable, { ...deps, budgetTokens }, signal, instructions);
   deps.state.rewriteUpTo = undefined; // the prefix changed: the next request may rewrite all it likes
   deps.state.last = asSent(build(history.length)); // what the next request holds now (`/usage` reads it)
-  deps.output.emit(summaryEvent(parts, before.untrimmedEstimate, deps.state.last));
+  deps.output.emit(summaryEvent(parts, shown, deps.state.last));
   return { usage };
 }
 

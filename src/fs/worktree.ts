@@ -1,8 +1,8 @@
 // A git worktree's place in its main checkout (SPEC §15): `git worktree add` makes a checkout whose
 // `.git` is a file, `gitdir: <repo>/.git/worktrees/<id>`; that directory's `gitdir` names the
-// worktree's `.git` file back, and its `commondir` the repository's own git directory. Trust and
-// the approvals record key a worktree's files by the main checkout's paths, as Codex CLI resolves a
-// worktree to its repository for trust: a worktree is the same project on another branch, as a
+// worktree's `.git` file back, and its `commondir` the repository's own git directory. Trust keys a
+// worktree by the main checkout's path, and a worktree's config file with no approval of its own is
+// weighed against the main checkout's (config/load.ts), as Codex CLI resolves a worktree to its repository for trust: a worktree is the same project on another branch, as a
 // `git switch` in the main checkout would be. The link is followed only when both ends agree and the
 // record lies in the repository it names (`<common>/worktrees/<id>`) — a `.git` file, and a record
 // beside it, are anyone's to write (an archive could claim any repository); a `.git` that is a link

@@ -6,7 +6,7 @@
 import { readApprovals, updateApprovals } from "../config/approval-store.ts";
 import { emptyApprovals, withConfigs, type Approvals } from "../config/approvals.ts";
 import { aboutServer, NOTHING_APPROVED, sameGuarded, type Guarded } from "../config/guard.ts";
-import type { LoadedConfig } from "../config/load.ts";
+import { seedMainCheckout, type LoadedConfig } from "../config/load.ts";
 import type { Settings } from "../config/settings.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, readAnswer, type Widening } from "./policy.ts";
 import { readTrust } from "./store.ts";
@@ -27,6 +27,17 @@ export function readApprovalState(file: string, warn: (message: string) => void)
     warn(`${file}: ${errorText(e)}; nothing counts as approved until hey records again`);
     return { record: emptyApprovals(), file };
   }
+}
+
+/**
+ * The record as it is on disk now, kept in `state`: a yes another hey recorded since (a second
+ * terminal in the same project) counts at `/reload` as it would at a new start. No record on disk
+ * (removed since) keeps the one this run knows: no record at all approves everything, as on hey's
+ * first run. Returns the record.
+ */
+export function rereadApprovals(state: ApprovalState, warn: (message: string) => void): Approvals | undefined {
+  state.record = readApprovalState(state.file, warn).record ?? state.record;
+  return state.record;
 }
 
 /**
@@ -93,7 +104,7 @@ export async function recordApprovals(
   const update = (a: Approvals) =>
     withConfigs(
       first ? { ...a, trusted: [...new Set([...a.trusted, ...trusted])] } : a,
-      Object.fromEntries(Object.entries(used).filter(([key]) => !stale(a, key))),
+      seedMainCheckout(a, Object.fromEntries(Object.entries(used).filter(([key]) => !stale(a, key)))),
     );
   try {
     const next = await updateApprovals(state.file, update);

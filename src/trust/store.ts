@@ -7,7 +7,7 @@ import { readOwnFile } from "../fs/own-files.ts";
 import { updateApprovals } from "../config/approval-store.ts";
 import { withConfigs, withTrusted, type Approvals } from "../config/approvals.ts";
 import { guardedOf } from "../config/guard.ts";
-import { loadLayer, loadMcpJson, recordKey } from "../config/load.ts";
+import { loadLayer, loadMcpJson, recordKey, seedMainCheckout } from "../config/load.ts";
 import { checkLayer } from "../config/schema.ts";
 import type { Table } from "../config/table.ts";
 import { ConfigError } from "../config/settings.ts";
@@ -110,7 +110,7 @@ export async function trustProject(
   await recordTrust(here.trustFile, projectKey(here.root), trusted, here.approvalsFile);
   if (!trusted) return;
   const approved = Object.fromEntries(readProjectFiles(here).files.map((f) => [recordKey(f.source), guardedOf(f.data)]));
-  if (Object.keys(approved).length) await updateApprovals(here.approvalsFile, (a) => withConfigs(a, approved));
+  if (Object.keys(approved).length) await updateApprovals(here.approvalsFile, (a) => withConfigs(a, seedMainCheckout(a, approved)));
 }
 
 /** The file's decisions. Throws TrustFileError or OwnFileError (a link), or the system error. */

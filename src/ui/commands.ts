@@ -18,7 +18,7 @@ import { lastCall } from "./last-call.ts";
 import { decodeOutput } from "../fs/output-text.ts";
 import type { TerminalOutput } from "./terminal.ts";
 import { COMMANDS, unknownCommand } from "./slash.ts";
-import { listedHere, listFit } from "./sessions-list.ts";
+import { listedHere, listFit, markInUse } from "./sessions-list.ts";
 import { visible } from "./visible.ts";
 import { usageReport, type Spent } from "./usage-report.ts";
 
@@ -309,7 +309,7 @@ function sessionsCommand(words: string[], interactive: boolean, here: CommandCon
     const { sessions, unreadable } = scanSessions(dir);
     const note = unreadableNote(unreadable);
     const { shown, heading } = listedHere(sessions, here, words.length === 1);
-    const list = formatSessionList(shown, home, interactive ? RESUME_IN_REPL : undefined, sessionShortIds(dir), listFit(columns));
+    const list = formatSessionList(markInUse(shown), home, interactive ? RESUME_IN_REPL : undefined, sessionShortIds(dir), listFit(columns));
     return said(heading + visible(list).trimEnd() + (note ? `\nhey: ${visible(note)}` : ""));
   }
   const [verb, ...rest] = words;

@@ -78,8 +78,8 @@ function unanswered(after: readonly Message[], color: boolean): string[] {
   return [dim(`  ${many}, no answer yet; the last: ${visible(toolLine(last.name, last.arguments))}`, color)];
 }
 
-/** What `/resume` shows before the first prompt of a session another hey has open. */
-const IN_USE = "(open in another hey) ";
+/** What `/resume`, `/sessions` and `hey --sessions` show before the first prompt of a session another hey has open. */
+export const IN_USE = "(open in another hey) ";
 
 /** The least room a choice's first prompt is cut to when its row is narrower than the rest of the line. */
 const MIN_PROMPT_COLUMNS = 10;

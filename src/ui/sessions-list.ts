@@ -6,8 +6,9 @@ import type { Places } from "../fs/places.ts";
 import { projectOf } from "../fs/root-probe.ts";
 import { formatSessionList, type ListFit, type SessionInfo } from "../sessions/format.ts";
 import { scanSessions, sessionShortIds, unreadableNote } from "../sessions/listing.ts";
+import { lockedByOther } from "../sessions/lock.ts";
 import { sessionsHere } from "../sessions/scope.ts";
-import { shortPath } from "./intro.ts";
+import { IN_USE, shortPath } from "./intro.ts";
 import { doneEvent } from "./json.ts";
 import { visible } from "./visible.ts";
 import { cutToWidth } from "./wrap.ts";
@@ -29,6 +30,10 @@ export function listedHere(
   return { shown: scoped.sessions, heading, scope: project ? "project" : "directory" };
 }
 
+/** `sessions` as a listing shows them: one another hey has open says so before its first prompt (resuming it is refused). */
+export const markInUse = (sessions: readonly SessionInfo[]): SessionInfo[] =>
+  sessions.map((s) => (lockedByOther(s.path) ? { ...s, firstPrompt: IN_USE + (s.firstPrompt || "(no prompt)") } : s));
+
 /** A session listing fitted to a terminal `columns` wide (0: none), its foreign text measured as shown. */
 export function listFit(columns: number): ListFit {
   const width = (text: string) => Bun.stringWidth(visible(text));
@@ -47,7 +52,7 @@ export function sessionsListing(here: Pick<Places, "sessionsDir" | "cwd" | "root
   const table =
     shown.length === 0 && sessions.length > 0
       ? `No sessions in this directory${here.root === here.cwd ? "" : " or its project"}; hey --sessions --all lists all ${sessions.length}.\n`
-      : heading + visible(formatSessionList(shown, here.home, undefined, short, listFit(json ? 0 : columns)));
+      : heading + visible(formatSessionList(markInUse(shown), here.home, undefined, short, listFit(json ? 0 : columns)));
   const list = table + (note ? `\nhey: ${visible(note)}\n` : ""); // a file's name is foreign text
   if (!json) return list;
   // for scripts, the listing as data too: `jq '.sessions[].id'`

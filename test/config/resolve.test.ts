@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config/load.ts";
+import { loadConfig, loadMcpJson } from "../../src/config/load.ts";
 import { isUsable } from "../../src/config/providers.ts";
 import { resolveConfig } from "../../src/config/resolve.ts";
 import type { ConfigFlags, ConfigLayer } from "../../src/config/settings.ts";
@@ -386,6 +386,33 @@ describe("${VAR} expansion", () => {
     expect(settings.mcp.servers[0]?.headers).toEqual({ Authorization: "Bearer " });
     expect(warnings).toEqual(['/l0.toml: [mcp.github] headers.Authorization: ${GITHUB_TOKEN} is not set (using "")']);
   });
+
+  test.each([
+    ["unset", {}, "https://mcp.example.com/mcp", "Bearer none", "/opt/default"],
+    ["empty", { MCP_URL: "", TOKEN: "", ROOT: "" }, "https://mcp.example.com/mcp", "Bearer none", "/opt/default"],
+    ["set", { MCP_URL: "https://mcp.corp/mcp", TOKEN: "tok", ROOT: "/srv" }, "https://mcp.corp/mcp", "Bearer tok", "/srv"],
+  ] as [string, Env, string, string, string][])(
+    "a .mcp.json written for Claude Code, its variables %s: ${VAR:-default} is the variable, else the default, and no warning",
+    (_name, env, url, auth, root) => {
+      const dir = mkdtempSync(join(tmpdir(), "hey-mcp-json-"));
+      try {
+        const file = join(dir, ".mcp.json");
+        const servers = {
+          api: { type: "http", url: "${MCP_URL:-https://mcp.example.com/mcp}", headers: { Authorization: "Bearer ${TOKEN:-none}" } },
+          fs: { command: "npx", args: ["-y", "fs-server", "${ROOT:-/opt/default}"] },
+        };
+        writeFileSync(file, JSON.stringify({ mcpServers: servers }));
+        const mcpJson = loadMcpJson(file, () => {})!;
+        const { settings, warnings } = resolveConfig([mcpJson], env, {});
+        const byName = Object.fromEntries(settings.mcp.servers.map((s) => [s.name, s]));
+        expect(byName.api).toMatchObject({ url, headers: { Authorization: auth } });
+        expect(byName.fs?.args).toEqual(["-y", "fs-server", root]);
+        expect(warnings).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   test("variables expand inside arrays and nested tables, never inside [permission]", () => {
     const { settings, warnings } = resolve(

@@ -52,14 +52,14 @@ function provider(script: Turn[], summarize: (r: ModelRequest) => string) {
 }
 
 /** Six turns each reading a ~2 KB file, then an answer; budget far below what that adds up to. */
-function longTask(p: Provider, output: RecordingOutput, system = "system"): Agent {
+function longTask(p: Provider, output: RecordingOutput, system = "system", read = (n: unknown) => `file ${n}: ` + "lorem ipsum dolor ".repeat(120)): Agent {
   const settings = defaultSettingsForTest();
   settings.agent.budgetTokens = 2500;
   const readBig = {
     name: "read_big",
     description: "reads",
     parameters: {},
-    run: async (args: Record<string, unknown>) => ({ output: `file ${args.n}: ` + "lorem ipsum dolor ".repeat(120) }),
+    run: async (args: Record<string, unknown>) => ({ output: read(args.n) }),
   };
   return createAgent({
     settings: agentSettings(settings),
@@ -212,6 +212,20 @@ test("/compact's summary event: the next request's context without the summary, 
   const event = output.of("compaction").find((e) => e.kind === "summary")!;
   expect(event.tokens_before).toBe(preview.estimate);
   expect(event.tokens_after).toBe(agent.context.last!.estimate);
+});
+
+test("/compact's summary event after an old result was cut: before is the context /usage showed, not that result whole", async () => {
+  const p = provider([...readTurns(4), { text: "done" }, { text: "nothing more" }], () => "s");
+  const output = recordingOutput();
+  // the last read is far over the budget: once it is not the newest result it is cut to head and tail
+  const agent = longTask(p, output, "system", (n) => (n === 4 ? "x ".repeat(20_000) : "small"));
+  await agent.send("go", new AbortController().signal);
+  await agent.send("and now?", new AbortController().signal);
+  const preview = await agent.preview(new AbortController().signal);
+  expect(preview.estimate).toBeLessThan(agent.settings.context.budgetTokens);
+  expect(await agent.compact(undefined, new AbortController().signal)).toBe(true);
+  const event = output.of("compaction").findLast((e) => e.kind === "summary")!;
+  expect(event.tokens_before).toBe(preview.estimate);
 });
 
 test("summaries are incremental: the next one reads the last one's text and what came after, never the history it covered", async () => {

@@ -1,7 +1,7 @@
 // Trust across checkouts of one repository, through dist/hey: a `git worktree add` checkout of a
 // trusted project is trusted (its skills and .mcp.json server load), as a subdirectory is; a
-// worktree whose .mcp.json adds a server is asked about it anyway (the approvals record keys the
-// file by the main checkout's path, so only the change is new); a second clone is another
+// worktree whose .mcp.json adds a server is asked about it anyway (a worktree's file with no
+// approval of its own is weighed against the main checkout's, so only the change is new); a second clone is another
 // repository and is not trusted.
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
