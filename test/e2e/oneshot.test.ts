@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
-import { jsonReply, sseReply } from "../helpers/replay-server.ts";
+import { jsonReply, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 
@@ -154,19 +154,25 @@ describe("errors a new user meets", () => {
     expect(run.stderr).toContain("ftp");
   });
 
-  test("a reader that goes away (| head) ends the output quietly, without a stack trace", async () => {
-    server.enqueue(answer("x ".repeat(2000)));
-    const bin = await ensureBinary();
-    const pipe = Bun.spawn(["sh", "-c", `"${bin}" --base-url ${server.url}/v1 -m m -p hi --output json | head -c 10`], {
-      cwd: work.path,
-      env: { PATH: process.env.PATH ?? "", HOME: work.path },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const [out, err] = await Promise.all([pipe.stdout.text(), pipe.stderr.text(), pipe.exited]);
-    expect(out).toHaveLength(10);
-    expect(err).not.toContain("internal error");
-    expect(err).not.toMatch(/\n\s+at /);
+  test("a reader that goes away (| head) ends the output quietly, without a stack trace, and the run with exit 141", async () => {
+    // a server of its own: hey may stop before its request is made, leaving the reply unasked for
+    const own = startReplayServer();
+    try {
+      own.enqueue(answer("x ".repeat(2000)));
+      const bin = await ensureBinary();
+      const pipe = Bun.spawn(["bash", "-c", `"${bin}" --base-url ${own.url}/v1 -m m -p hi --output json | head -c 10; echo " exit \${PIPESTATUS[0]}"`], {
+        cwd: work.path,
+        env: { PATH: process.env.PATH ?? "", HOME: work.path },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [out, err] = await Promise.all([pipe.stdout.text(), pipe.stderr.text(), pipe.exited]);
+      expect(out).toMatch(/^.{10} exit 141\n$/s);
+      expect(err).not.toContain("internal error");
+      expect(err).not.toMatch(/\n\s+at /);
+    } finally {
+      own.stop();
+    }
   });
 
   test("a malformed config file names path:line:column, exit 2", async () => {
