@@ -100,16 +100,19 @@ export function projectEffects(here: Pick<Places, "projectConfig" | "projectMcpJ
 
 /**
  * Records a trust answer given at `/trust` or `hey trust`, which listed what the project's files
- * run: a yes also approves those files' guarded keys as they are now (config/guard.ts), so the
- * next start or `/reload` uses them without asking again — and asks about anything changed since.
+ * run: a yes also approves those files' guarded keys (config/guard.ts) as `shown` — the files as
+ * they were read for the question, so a change made while the user read it is not approved with
+ * it — and the next start or `/reload` uses them without asking again, and asks about anything
+ * changed since.
  */
 export async function trustProject(
   here: Pick<Places, "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson">,
   trusted: boolean,
+  shown: readonly { source: string; data: Table }[] = readProjectFiles(here).files,
 ): Promise<void> {
   await recordTrust(here.trustFile, projectKey(here.root), trusted, here.approvalsFile);
   if (!trusted) return;
-  const approved = Object.fromEntries(readProjectFiles(here).files.map((f) => [recordKey(f.source), guardedOf(f.data)]));
+  const approved = Object.fromEntries(shown.map((f) => [recordKey(f.source), guardedOf(f.data)]));
   if (Object.keys(approved).length) await updateApprovals(here.approvalsFile, (a) => withConfigs(a, seedMainCheckout(a, approved)));
 }
 
