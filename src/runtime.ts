@@ -29,7 +29,7 @@ import type { Places } from "./fs/places.ts";
 import { unsentProvider } from "./endpoint.ts";
 import { decideWidenings, keepApproved, recordApprovals, rereadApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
 import { strayNotice, untrustedReloadNotice } from "./trust/policy.ts";
-import { setSessionTrust } from "./trust/session.ts";
+import { keepGrownTrust, setSessionTrust } from "./trust/session.ts";
 import { gatedResources, strayResources } from "./trust/store.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
 
@@ -103,9 +103,10 @@ export interface RuntimeParts {
   /**
    * `trusted`: whether the next `/reload` loads the project's files (`/trust`, `/untrust` change it;
    * the prompt source reads it too); `loaded`: whether the configuration in use holds them (a
-   * `/trust` or `/untrust` since they were read: as before until `/reload`)
+   * `/trust` or `/untrust` since they were read: as before until `/reload`); `provisional`: trusted
+   * unrecorded, as the project had nothing to guard at start (trust/session.ts keepGrownTrust)
    */
-  trust: { trusted: boolean; loaded: boolean };
+  trust: { trusted: boolean; loaded: boolean; provisional: boolean };
   oneShot: boolean;
   warn(message: string): void;
   /**
@@ -338,7 +339,10 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       const before = pending?.before ?? offeredNow();
       const trusted = parts.trust.trusted;
       const report = await reloadAll((vet) => checkConfig(ask, vet), parts.reloadables);
-      if (report.ok) parts.trust.loaded = trusted;
+      if (report.ok) {
+        parts.trust.loaded = trusted;
+        await keepGrownTrust(parts); // a project that grew in the session keeps its trust
+      }
       parts.output.emit({ type: "reload", ...report });
       // two reloads before the model hears of them: what both changed, the later one's problems, against the tools it had before both
       const earlier = pending?.report.ok ? pending.report.changes : [];

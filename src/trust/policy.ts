@@ -101,6 +101,11 @@ export function untouchedTrustNotice(project: string, trusted: boolean): string 
   return `${visible(project)} is not trusted: nothing recorded (/trust asks again)`;
 }
 
+/** A project trusted for the session only (nothing to guard at start) whose files a `/reload` loaded: its trust is recorded (trust/session.ts). */
+export function grownTrustNotice(project: string, resources: readonly string[], trustFile: string): string {
+  return `${visible(project)} is trusted now (recorded in ${trustFile}): this /reload loaded its ${list(resources)}, which appeared in this session, and the next start loads ${resources.length === 1 ? "it" : "them"} too, asking only about a change you did not approve (/untrust takes it back)`;
+}
+
 /** A `/reload` in a project that is not trusted, which has files it then may not load: what they are and how to load them. */
 export function untrustedReloadNotice(resources: readonly string[], oneShot = false): string {
   return `not loaded: ${list(resources)} (this project is not trusted: ${oneShot ? "hey trust trusts it, --approve for one run" : "/trust, then /reload, loads them"})`;

@@ -141,6 +141,11 @@ export interface TrustOutcome {
   stored: boolean | undefined;
   /** the user was just asked (and needs no notice about the answer) */
   asked: boolean;
+  /**
+   * trusted in the REPL for this session only, unrecorded: the project had nothing to guard (see
+   * decideTrust); a `/reload` that loads what appeared in it records it (trust/session.ts)
+   */
+  provisional: boolean;
   /** trust.json */
   file: string;
 }
@@ -182,7 +187,7 @@ export async function settleTrust(opts: {
     }
   }
   const decision = decideTrust({ approve: opts.approve, stored, interactive: opts.interactive, resources });
-  if (decision !== "ask") return { trusted: decision, resources, stored, asked: false, file };
+  if (decision !== "ask") return { trusted: decision, resources, stored, asked: false, provisional: decision && stored === undefined && !opts.approve, file };
   const typed = await opts.ask(trustQuestion(projectLabel(opts.here.root), resources, projectEffects(opts.here)));
   if (typed === undefined) return "cancelled";
   const answer = readAnswer(typed);
@@ -197,5 +202,5 @@ export async function settleTrust(opts: {
     }
   }
   if (!trusted) opts.warn(declinedNotice(resources, file, recorded));
-  return { trusted, resources, stored: recorded ? trusted : stored, asked: true, file };
+  return { trusted, resources, stored: recorded ? trusted : stored, asked: true, provisional: false, file };
 }

@@ -1,6 +1,8 @@
-// Trust in the REPL never runs an MCP server the agent wrote without the user's yes naming it
-// (README "Trust"), in a real terminal (tmux) through dist/hey: `/trust` lists the servers the
-// project's files would start and asks before it records anything.
+// Trust in the REPL never runs an MCP server the agent wrote without the user's yes naming it, nor
+// asks twice about one they approved (README "Trust"), in a real terminal (tmux) through dist/hey:
+// `/trust` lists the servers the project's files would start and asks before it records anything;
+// a project that had nothing to trust at start and grew in the session keeps the trust its
+// `/reload` used, so the next start asks only about a server added since.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -107,4 +109,40 @@ test("/trust lists the MCP server the agent wrote and asks first: no records not
   expect(reloaded).not.toContain("would give the agent more"); // the yes named it: not asked again
   await until(() => starts("sneaky") === 1, "the approved server to start");
   await say(term, "/quit", "[exit 0]");
+});
+
+test("a project that grew in its first session: the agent's server is asked about once, at /reload; the next start asks nothing about it, and only about a server added since", async () => {
+  agentModel();
+  const root = project();
+  const first = await start(root);
+  expect(await first.screen(ALL)).not.toContain("Trust this project");
+  await say(first, "write a skill and a server", "Done writing.");
+  const asked = await say(first, "/reload", "Use this change? (y/N)");
+  expect(asked.replace(/\s+/g, " ")).toContain(`${root}/.mcp.json would give the agent more than you approved: + [mcp.sneaky] ${BUN} ${FAKE_SERVER} ok`);
+  await answer(first, "y", "+ mcp server sneaky");
+  expect(await flat(first)).toContain(
+    `${root} is trusted now (recorded in ${trustFile()}): this /reload loaded its .mcp.json and .hey/skills/, which appeared in this session, and the next start loads them too`,
+  );
+  await until(() => starts("sneaky") === 1, "the approved server to start");
+  await say(first, "/quit", "[exit 0]");
+
+  // the next start: no question, the skill and the approved server load
+  const second = await start(root);
+  expect(await second.screen(ALL)).not.toContain("(y/N)");
+  await until(() => starts("sneaky") === 2, "the server to start again");
+  await say(second, "/skill:greet", "Ahoy, as the skill says."); // loaded: its instructions go to the model
+  await say(second, "add another server", "Done writing.");
+  await say(second, "/quit", "[exit 0]");
+
+  // a server added since is asked about, and only it; no trust question
+  const third = await start(root);
+  await third.waitFor("Use this change? (y/N)");
+  const screen = await flat(third);
+  expect(screen).toContain(`${root}/.mcp.json would give the agent more than you approved: + [mcp.other] ${BUN} ${FAKE_SERVER} ok`);
+  expect(screen).not.toContain("[mcp.sneaky]");
+  expect(screen).not.toContain("Trust this project");
+  await answer(third, "n", "not used, not approved");
+  await until(() => starts("sneaky") === 3, "the approved server to start");
+  expect(starts("other")).toBe(0);
+  await say(third, "/quit", "[exit 0]");
 });
