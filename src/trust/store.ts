@@ -141,6 +141,8 @@ export interface TrustOutcome {
   stored: boolean | undefined;
   /** the user was just asked (and needs no notice about the answer) */
   asked: boolean;
+  /** asked: the project's files as the question listed what they run (config/load.ts projectApproved) */
+  shown?: { source: string; data: Table }[];
   /**
    * trusted in the REPL for this session only, unrecorded: the project had nothing to guard (see
    * decideTrust); a `/reload` that loads what appeared in it records it (trust/session.ts)
@@ -188,7 +190,8 @@ export async function settleTrust(opts: {
   }
   const decision = decideTrust({ approve: opts.approve, stored, interactive: opts.interactive, resources });
   if (decision !== "ask") return { trusted: decision, resources, stored, asked: false, provisional: decision && stored === undefined && !opts.approve, file };
-  const typed = await opts.ask(trustQuestion(projectLabel(opts.here.root), resources, projectEffects(opts.here)));
+  const shown = readProjectFiles(opts.here).files; // read once: a yes approves what the question listed
+  const typed = await opts.ask(trustQuestion(projectLabel(opts.here.root), resources, effectLines(shown)));
   if (typed === undefined) return "cancelled";
   const answer = readAnswer(typed);
   const trusted = answer === "yes";
@@ -202,5 +205,5 @@ export async function settleTrust(opts: {
     }
   }
   if (!trusted) opts.warn(declinedNotice(resources, file, recorded));
-  return { trusted, resources, stored: recorded ? trusted : stored, asked: true, provisional: false, file };
+  return { trusted, resources, stored: recorded ? trusted : stored, asked: true, provisional: false, shown, file };
 }
