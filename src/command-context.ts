@@ -10,7 +10,7 @@ import type { CommandContext } from "./ui/commands.ts";
 /**
  * What commands reach; `print`: lines a command shows as it goes (a sign-in's URL); `ask`: the
  * REPL's question, for a `/reload` that finds a change giving the agent more (one-shot: none, the
- * change is left out).
+ * change is left out) and for `/trust`.
  */
 export function commandContext(
   runtime: Runtime,
@@ -27,7 +27,7 @@ export function commandContext(
     providers: () => runtime.settings.providers,
     switchModel: runtime.switchModel,
     reload: () => runtime.reload(ask),
-    setTrust: runtime.setTrust,
+    setTrust: (trusted: boolean) => runtime.setTrust(trusted, ask), // /trust lists what it would run and asks
     earlierRuns: runtime.earlierRuns,
     uncounted: () => uncountedLine(runtime.mcp.status()),
     redact: runtime.redact,

@@ -84,6 +84,7 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
       config,
       started,
       trusted: trust.trusted,
+      provisional: trust.provisional,
       approvals,
       controls: controlFiles(here, args.config),
       warn,

@@ -28,8 +28,9 @@ import type { ShellChoice } from "./tools/shell.ts";
 import type { Places } from "./fs/places.ts";
 import { unsentProvider } from "./endpoint.ts";
 import { decideWidenings, keepApproved, recordApprovals, rereadApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
-import { strayNotice, trustedNotice, untrustedReloadNotice } from "./trust/policy.ts";
-import { gatedResources, projectEffects, projectLabel, strayResources, trustProject } from "./trust/store.ts";
+import { strayNotice, untrustedReloadNotice } from "./trust/policy.ts";
+import { keepGrownTrust, setSessionTrust } from "./trust/session.ts";
+import { gatedResources, strayResources } from "./trust/store.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
 
 /** What the settings make (wire.ts's `configure`): rebuilt whenever they change. */
@@ -102,9 +103,10 @@ export interface RuntimeParts {
   /**
    * `trusted`: whether the next `/reload` loads the project's files (`/trust`, `/untrust` change it;
    * the prompt source reads it too); `loaded`: whether the configuration in use holds them (a
-   * `/trust` or `/untrust` since they were read: as before until `/reload`)
+   * `/trust` or `/untrust` since they were read: as before until `/reload`); `provisional`: trusted
+   * unrecorded, as the project had nothing to guard at start (trust/session.ts keepGrownTrust)
    */
-  trust: { trusted: boolean; loaded: boolean };
+  trust: { trusted: boolean; loaded: boolean; provisional: boolean };
   oneShot: boolean;
   warn(message: string): void;
   /**
@@ -148,11 +150,12 @@ export interface Runtime
    */
   reload(ask?: (question: string) => Promise<string | undefined>): Promise<ReloadReport>;
   /**
-   * `/trust` (true) and `/untrust` (false): records the answer for the project (a yes approves its
-   * config files as they are now); the next `/reload` loads or leaves out its files. Returns what
-   * to tell the user. Throws when the records cannot be written.
+   * `/trust` (true) and `/untrust` (false): records the answer for the project — `/trust` first
+   * lists what its files would run and asks with `ask` (trust/session.ts); a yes approves them as
+   * listed — and the next `/reload` loads or leaves out its files. Returns what to tell the user.
+   * Throws when the records cannot be written.
    */
-  setTrust(trusted: boolean): Promise<string>;
+  setTrust(trusted: boolean, ask?: (question: string) => Promise<string | undefined>): Promise<string>;
   /**
    * The line the next model request carries after the last message (ModelRequest.note), given the
    * tools it offers: what the last `/reload` did, until a request carrying it has been answered.
@@ -336,21 +339,17 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       const before = pending?.before ?? offeredNow();
       const trusted = parts.trust.trusted;
       const report = await reloadAll((vet) => checkConfig(ask, vet), parts.reloadables);
-      if (report.ok) parts.trust.loaded = trusted;
+      if (report.ok) {
+        parts.trust.loaded = trusted;
+        await keepGrownTrust(parts); // a project that grew in the session keeps its trust
+      }
       parts.output.emit({ type: "reload", ...report });
       // two reloads before the model hears of them: what both changed, the later one's problems, against the tools it had before both
       const earlier = pending?.report.ok ? pending.report.changes : [];
       pending = { report: { ...report, changes: [...earlier, ...report.changes] }, before };
       return report;
     },
-    async setTrust(trusted) {
-      await trustProject(parts.project, trusted);
-      rereadApprovals(parts.approvals, parts.warn); // a yes approved the project's files
-      parts.trust.trusted = trusted;
-      const root = parts.project.root;
-      const effects = trusted ? projectEffects(parts.project) : [];
-      return trustedNotice(projectLabel(root), trusted, gatedResources(root), effects, parts.project.trustFile, true, trusted && parts.trust.loaded);
-    },
+    setTrust: (trusted, ask) => setSessionTrust(parts, trusted, ask),
     leftOut() {
       const { trusted, loaded } = parts.trust;
       const gated = trusted && loaded ? [] : gatedResources(parts.project.root);

@@ -66,6 +66,8 @@ export interface Start {
   trusted: boolean;
   /** whether `config` holds the project's files (a `/trust` after they were read: not yet); `trusted` when left out */
   loaded?: boolean;
+  /** trusted unrecorded for this session, as the project had nothing to guard (trust/store.ts TrustOutcome) */
+  provisional?: boolean;
   /** what the user approved so far (the record as start-up left it), for `/reload` to weigh changes against */
   approvals: ApprovalState;
   /** hey's control files (config/control-files.ts): refused to the file tools while a permission list is set */
@@ -154,7 +156,7 @@ export async function assemble(
   // bash's full outputs live with the session; older ones are pruned in the background
   void pruneOutputs(here.outputsDir, { current: sessionId });
   const seen = new Map<string, string>(); // what the file tools saw of each file; /reload keeps it, a resumed run has none
-  const trust = { trusted: start.trusted, loaded: start.loaded ?? start.trusted };
+  const trust = { trusted: start.trusted, loaded: start.loaded ?? start.trusted, provisional: start.provisional ?? false };
   const pathOf = (path: string) => callPath(path, cwd, home);
   // a subdirectory's AGENTS.md reaches the model with the first file tool result under it (issue 26)
   const nested = createNestedAgents({ cwd, configDir: here.configDir, warn: say });

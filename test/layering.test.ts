@@ -97,6 +97,7 @@ const EDGES = new Set([
   "trust/approve.ts",
   "trust/ask.ts",
   "trust/command.ts",
+  "trust/session.ts",
   "trust/start.ts",
   "trust/store.ts",
   "ui/sessions-list.ts",

@@ -7,10 +7,11 @@ import { resolve } from "node:path";
 import type { Places } from "../fs/places.ts";
 import { inMainCheckout } from "../fs/worktree.ts";
 import type { Approvals } from "./approvals.ts";
-import type { Guarded, LayerRole } from "./guard.ts";
+import { guardedOf, type Guarded, type LayerRole } from "./guard.ts";
 import { resolveConfig, type LayerGuard } from "./resolve.ts";
 import { fromMcpJson } from "./mcp-formats.ts";
 import { checkLayer } from "./schema.ts";
+import type { Table } from "./table.ts";
 import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings } from "./settings.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 
@@ -142,10 +143,11 @@ interface LoadOptions {
   /** `--approve`: the project's file is used as it is for this run, and not recorded */
   approveProject?: boolean;
   /**
-   * the user just trusted the project at a question that listed what its files run (trust/ask):
-   * they are approved as they are, and recorded
+   * the project's files as the trust question listed what they run, which the user just answered
+   * yes (trust/store.ts settleTrust): what they set then is approved, and recorded; a change made
+   * since — a server added while the question was up — is weighed as any is
    */
-  projectApproved?: boolean;
+  projectApproved?: readonly { source: string; data: Table }[];
 }
 
 /**
@@ -184,8 +186,9 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
       // a --config file named for the first time (the user just chose it); a user or project file
       // hey has not seen yet is approved in nothing: the agent may be the one that created it
       const recorded = opts.approvals && recordedFor(opts.approvals, path);
-      const adopted = !opts.approvals || (role === "replacing" && !recorded) || (project && opts.projectApproved === true);
-      const approved: Guarded | undefined | "current" = adopted ? "current" : recorded;
+      const adopted = !opts.approvals || (role === "replacing" && !recorded);
+      const shown = project ? opts.projectApproved?.find((f) => f.source === path) : undefined;
+      const approved: Guarded | undefined | "current" = adopted ? "current" : shown ? guardedOf(shown.data) : recorded;
       const guard = project && opts.approveProject ? {} : { guard: { approved, role } };
       layers.push({ ...layer, ...(project ? { project: true } : {}), ...guard });
     } catch (e) {
@@ -244,7 +247,7 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
     ...(skipped ? { skipped } : {}),
     guards: guards.map((g) => ({ ...g, key: recordKey(g.source) })),
     resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
-    reload: (flags, approvals, trustProject) => reloadConfig({ ...opts, flags, approvals, trustProject, projectApproved: false }),
+    reload: (flags, approvals, trustProject) => reloadConfig({ ...opts, flags, approvals, trustProject, projectApproved: undefined }),
     approve: (servers = true) =>
       loaded(
         layers.map((l) => approved(l, servers ? undefined : guards)),

@@ -10,7 +10,8 @@ import { places, projectRoot, type Places } from "../fs/places.ts";
 import { errorText } from "../kernel/errors.ts";
 import { isTty, writer } from "../ui/term.ts";
 import { effectsBlock, readAnswer, trustedNotice } from "./policy.ts";
-import { gatedResources, projectEffects, projectLabel, readProjectFiles, trustProject } from "./store.ts";
+import { effectLines } from "./effects.ts";
+import { gatedResources, projectLabel, readProjectFiles, trustProject } from "./store.ts";
 
 export const TRUST_USAGE = `usage: hey trust [DIR]            trust the project DIR is in (default: here), after showing what it would run
        hey trust --revoke [DIR]   stop trusting it
@@ -57,12 +58,12 @@ export async function trustCommand(args: string[], here: Places, probe: Paramete
   try {
     if (revoke) {
       await trustProject(at, false);
-      out.write(`${trustedNotice(project, false, resources, [], at.trustFile, false)}\n`);
+      out.write(`${trustedNotice(project, false, resources, at.trustFile, false)}\n`);
       return EXIT.ok;
     }
-    const { problems } = readProjectFiles(at);
+    const { files, problems } = readProjectFiles(at); // read once: what a yes approves is what was shown
     for (const p of problems) err.write(`hey: ${p}\n`);
-    const effects = projectEffects(at);
+    const effects = effectLines(files);
     if (effects.length) out.write(`${effectsBlock(effects).trimStart()}\n`);
     if (!isTty(0)) {
       err.write(
@@ -77,8 +78,8 @@ export async function trustCommand(args: string[], here: Places, probe: Paramete
       out.write("not trusted; nothing recorded\n");
       return EXIT.ok;
     }
-    await trustProject(at, true);
-    out.write(`${trustedNotice(project, true, resources, [], at.trustFile, false)}\n`);
+    await trustProject(at, true, files);
+    out.write(`${trustedNotice(project, true, resources, at.trustFile, false)}\n`);
     return EXIT.ok;
   } catch (e) {
     err.write(`hey: could not record it: ${errorText(e)}\n`);

@@ -83,21 +83,27 @@ export function trustQuestion(project: string, resources: readonly string[], eff
   return `${visible(project)} has ${list(resources)}: project settings and skills can send your keys elsewhere and tell the agent what to run.${effectsBlock(effects)}\nTrust this project? (y/N) `;
 }
 
-/** What `/trust`, `/untrust` and `hey trust` say they did; `running`: said inside hey (then /reload applies it). */
-export function trustedNotice(
-  project: string,
-  trusted: boolean,
-  resources: readonly string[],
-  effects: readonly string[],
-  trustFile: string,
-  running: boolean,
-  loaded = false,
-): string {
+/**
+ * What `/trust`, `/untrust` and `hey trust` say they did (what the files run was listed in the
+ * question before); `running`: said inside hey (then /reload applies it).
+ */
+export function trustedNotice(project: string, trusted: boolean, resources: readonly string[], trustFile: string, running: boolean, loaded = false): string {
   const when = running ? "/reload" : "the next start of hey (or /reload in a running one)";
   if (!trusted)
     return `${visible(project)} is not trusted now (recorded in ${trustFile})${resources.length ? `: ${when} leaves out its ${list(resources)}` : ""}`;
   const has = !resources.length ? "" : loaded ? `; its ${list(resources)} ${are(resources)} loaded` : `: ${when} loads its ${list(resources)}`;
-  return `${visible(project)} is trusted now (recorded in ${trustFile})${has}.${effectsBlock(effects).replace(/^ Trusted, it would:/, " It will:")}`;
+  return `${visible(project)} is trusted now (recorded in ${trustFile})${has}.`;
+}
+
+/** `/trust` not answered yes at its question: nothing recorded; `trusted`: the project was trusted before, and stays so. */
+export function untouchedTrustNotice(project: string, trusted: boolean): string {
+  if (trusted) return `nothing recorded: ${visible(project)} stays trusted with what you approved before (/reload asks about the rest)`;
+  return `${visible(project)} is not trusted: nothing recorded (/trust asks again)`;
+}
+
+/** A project trusted for the session only (nothing to guard at start) whose files a `/reload` loaded: its trust is recorded (trust/session.ts). */
+export function grownTrustNotice(project: string, resources: readonly string[], trustFile: string): string {
+  return `${visible(project)} is trusted now (recorded in ${trustFile}): this /reload loaded its ${list(resources)}, which appeared in this session, and the next start loads ${resources.length === 1 ? "it" : "them"} too, asking only about a change you did not approve (/untrust takes it back)`;
 }
 
 /** A `/reload` in a project that is not trusted, which has files it then may not load: what they are and how to load them. */

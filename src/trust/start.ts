@@ -45,8 +45,8 @@ export async function beginConfig(
     flags,
     approvals: approvals.record,
     approveProject: opts.approve,
-    // a yes at the question, which listed what the project's files run, approves them as they are
-    projectApproved: trust.asked && trust.trusted,
+    // a yes at the question, which listed what the project's files run, approves them as listed
+    projectApproved: trust.asked && trust.trusted ? trust.shown : undefined,
   });
   return { config, trust, approvals };
 }

@@ -100,16 +100,19 @@ export function projectEffects(here: Pick<Places, "projectConfig" | "projectMcpJ
 
 /**
  * Records a trust answer given at `/trust` or `hey trust`, which listed what the project's files
- * run: a yes also approves those files' guarded keys as they are now (config/guard.ts), so the
- * next start or `/reload` uses them without asking again — and asks about anything changed since.
+ * run: a yes also approves those files' guarded keys (config/guard.ts) as `shown` — the files as
+ * they were read for the question, so a change made while the user read it is not approved with
+ * it — and the next start or `/reload` uses them without asking again, and asks about anything
+ * changed since.
  */
 export async function trustProject(
   here: Pick<Places, "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson">,
   trusted: boolean,
+  shown: readonly { source: string; data: Table }[] = readProjectFiles(here).files,
 ): Promise<void> {
   await recordTrust(here.trustFile, projectKey(here.root), trusted, here.approvalsFile);
   if (!trusted) return;
-  const approved = Object.fromEntries(readProjectFiles(here).files.map((f) => [recordKey(f.source), guardedOf(f.data)]));
+  const approved = Object.fromEntries(shown.map((f) => [recordKey(f.source), guardedOf(f.data)]));
   if (Object.keys(approved).length) await updateApprovals(here.approvalsFile, (a) => withConfigs(a, seedMainCheckout(a, approved)));
 }
 
@@ -138,6 +141,13 @@ export interface TrustOutcome {
   stored: boolean | undefined;
   /** the user was just asked (and needs no notice about the answer) */
   asked: boolean;
+  /** asked: the project's files as the question listed what they run (config/load.ts projectApproved) */
+  shown?: { source: string; data: Table }[];
+  /**
+   * trusted in the REPL for this session only, unrecorded: the project had nothing to guard (see
+   * decideTrust); a `/reload` that loads what appeared in it records it (trust/session.ts)
+   */
+  provisional: boolean;
   /** trust.json */
   file: string;
 }
@@ -179,8 +189,9 @@ export async function settleTrust(opts: {
     }
   }
   const decision = decideTrust({ approve: opts.approve, stored, interactive: opts.interactive, resources });
-  if (decision !== "ask") return { trusted: decision, resources, stored, asked: false, file };
-  const typed = await opts.ask(trustQuestion(projectLabel(opts.here.root), resources, projectEffects(opts.here)));
+  if (decision !== "ask") return { trusted: decision, resources, stored, asked: false, provisional: decision && stored === undefined && !opts.approve, file };
+  const shown = readProjectFiles(opts.here).files; // read once: a yes approves what the question listed
+  const typed = await opts.ask(trustQuestion(projectLabel(opts.here.root), resources, effectLines(shown)));
   if (typed === undefined) return "cancelled";
   const answer = readAnswer(typed);
   const trusted = answer === "yes";
@@ -194,5 +205,5 @@ export async function settleTrust(opts: {
     }
   }
   if (!trusted) opts.warn(declinedNotice(resources, file, recorded));
-  return { trusted, resources, stored: recorded ? trusted : stored, asked: true, file };
+  return { trusted, resources, stored: recorded ? trusted : stored, asked: true, provisional: false, shown, file };
 }

@@ -63,7 +63,7 @@ const HELP = `/help                      this list
 /usage                     tokens of the session and of this run, context size (system prompt and tools included), what was pruned
 /compact [instructions]    summarize older work now
 /reload                    re-read config, skills and AGENTS.md; start new or changed MCP servers (checked first; the conversation is kept)
-/trust, /untrust           trust this project's .hey/ and .mcp.json (or stop): /reload then loads (or leaves out) its files
+/trust, /untrust           trust this project's .hey/ and .mcp.json, after showing what they would run (or stop): /reload then loads (or leaves out) its files
 /mcp                       MCP servers: state (and why), tools with what each costs per request, prompts
 /mcp login NAME            sign in to the remote MCP server NAME in the browser (/mcp logout NAME forgets it)
 /mcp:SERVER:PROMPT [args]  send the server's prompt (args: name=value, or in the prompt's order)

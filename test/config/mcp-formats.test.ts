@@ -10,6 +10,7 @@ import { fromCodex, fromMcpJson, jsonErrorAt, jsonKeyLine } from "../../src/conf
 import { resolveConfig } from "../../src/config/resolve.ts";
 import { checkLayer } from "../../src/config/schema.ts";
 import { conversionLine } from "../../src/mcp/status.ts";
+import { readProjectFiles } from "../../src/trust/store.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { configInputs } from "../helpers/places.ts";
 
@@ -160,17 +161,20 @@ describe(".mcp.json", () => {
       expect(config.approve().settings.mcp.servers.map((s) => s.name)).toEqual(["fs"]);
     });
 
-    test("a yes at the trust question, which listed its servers, approves them as they are: nothing is asked again", () => {
+    test("a yes at the trust question, which listed its servers, approves them as listed: nothing is asked again, but a server added since is", () => {
       writeFileSync(join(project, ".mcp.json"), '{"mcpServers": {"fs": {"command": "npx", "args": ["x"]}}}');
-      const answered = loadConfig({
-        ...configInputs({ XDG_CONFIG_HOME: join(tmp.path, "xdg") }, project),
-        trustProject: true,
-        flags: {},
-        approvals: { version: 1, trusted: [], configs: {} },
-        projectApproved: true,
-      });
+      const inputs = configInputs({ XDG_CONFIG_HOME: join(tmp.path, "xdg") }, project);
+      const shown = readProjectFiles(inputs.here).files; // as the question listed them
+      const answer = () =>
+        loadConfig({ ...inputs, trustProject: true, flags: {}, approvals: { version: 1, trusted: [], configs: {} }, projectApproved: shown });
+      const answered = answer();
       expect(answered.settings.mcp.servers.map((s) => s.name)).toEqual(["fs"]);
       expect(answered.guards.flatMap((g) => g.widenings)).toEqual([]);
+      // written while the question was up: not approved by the yes
+      writeFileSync(join(project, ".mcp.json"), '{"mcpServers": {"fs": {"command": "npx", "args": ["x"]}, "later": {"command": "npx", "args": ["y"]}}}');
+      const later = answer();
+      expect(later.settings.mcp.servers.map((s) => s.name)).toEqual(["fs"]);
+      expect(later.guards.flatMap((g) => g.widenings)).toEqual(["+ [mcp.later] npx y"]);
     });
 
     test("broken JSON is a configuration error with its line, as broken TOML is", () => {

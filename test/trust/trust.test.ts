@@ -337,19 +337,15 @@ describe("what trusting a project would let it do (issue 26)", () => {
     expect(trustQuestion("/p", [".hey/config.toml"], ["run MCP server fs: npx x"])).toBe(
       "/p has .hey/config.toml: project settings and skills can send your keys elsewhere and tell the agent what to run. Trusted, it would:\n  run MCP server fs: npx x\nTrust this project? (y/N) ",
     );
-    expect(trustedNotice("/p", true, [".hey/skills/"], ["run MCP server fs: npx x"], "/t.json", true)).toBe(
-      "/p is trusted now (recorded in /t.json): /reload loads its .hey/skills/. It will:\n  run MCP server fs: npx x",
-    );
-    expect(trustedNotice("/p", false, [".mcp.json"], [], "/t.json", true)).toBe(
-      "/p is not trusted now (recorded in /t.json): /reload leaves out its .mcp.json",
-    );
+    expect(trustedNotice("/p", true, [".hey/skills/"], "/t.json", true)).toBe("/p is trusted now (recorded in /t.json): /reload loads its .hey/skills/.");
+    expect(trustedNotice("/p", false, [".mcp.json"], "/t.json", true)).toBe("/p is not trusted now (recorded in /t.json): /reload leaves out its .mcp.json");
     expect(untrustedReloadNotice([".hey/skills/"])).toBe("not loaded: .hey/skills/ (this project is not trusted: /trust, then /reload, loads them)");
     // one-shot has no /trust: it says what does
     expect(untrustedReloadNotice([".hey/skills/"], true)).toBe(
       "not loaded: .hey/skills/ (this project is not trusted: hey trust trusts it, --approve for one run)",
     );
     // /trust in a project whose files are loaded already (--approve, or trusted at start)
-    expect(trustedNotice("/p", true, [".hey/config.toml", ".hey/skills/"], [], "/t.json", true, true)).toBe(
+    expect(trustedNotice("/p", true, [".hey/config.toml", ".hey/skills/"], "/t.json", true, true)).toBe(
       "/p is trusted now (recorded in /t.json); its .hey/config.toml and .hey/skills/ are loaded.",
     );
   });

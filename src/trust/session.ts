@@ -1,0 +1,69 @@
+// Trust while the REPL runs (README "Trust"): `/trust` shows what trusting would run and asks
+// before it records anything, as `hey trust` does — the agent can write `.mcp.json` and
+// `.hey/config.toml`, and a yes approves the servers they name — while `/untrust` only takes away;
+// and a project trusted for the session because it had nothing to guard at start, which grew in
+// it, keeps the trust its `/reload` used, so the next start does not ask again about what the user
+// approved there.
+import type { Places } from "../fs/places.ts";
+import { errorText } from "../kernel/errors.ts";
+import { rereadApprovals, type ApprovalState } from "./approve.ts";
+import { effectLines } from "./effects.ts";
+import { grownTrustNotice, readAnswer, trustedNotice, trustQuestion, untouchedTrustNotice } from "./policy.ts";
+import { gatedResources, projectKey, projectLabel, readProjectFiles, recordTrust, trustProject } from "./store.ts";
+
+/** What of a run the REPL's trust reads and changes (runtime.ts's parts). */
+export interface SessionTrust {
+  project: Pick<Places, "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson">;
+  /** as runtime.ts's RuntimeParts.trust; `provisional`: as TrustOutcome's (trust/store.ts) */
+  trust: { trusted: boolean; loaded: boolean; provisional: boolean };
+  approvals: ApprovalState;
+  warn(message: string): void;
+}
+
+/**
+ * `/trust` (true) and `/untrust` (false). Trusting a project whose files would run or redirect
+ * something asks first with `ask`, listing each (none given: nothing is recorded); a yes records
+ * the trust and approves the files as listed. Returns what to tell the user; throws when the
+ * records cannot be written.
+ */
+export async function setSessionTrust(
+  parts: SessionTrust,
+  trusted: boolean,
+  ask: ((question: string) => Promise<string | undefined>) | undefined,
+): Promise<string> {
+  const { root, trustFile } = parts.project;
+  const { files, problems } = readProjectFiles(parts.project);
+  const effects = trusted ? effectLines(files) : [];
+  const [label, resources] = [projectLabel(root), gatedResources(root)];
+  if (effects.length > 0) {
+    for (const p of problems) parts.warn(p);
+    const typed = ask ? await ask(trustQuestion(label, resources, effects)) : undefined;
+    if (typed === undefined || readAnswer(typed) !== "yes") return untouchedTrustNotice(label, parts.trust.trusted);
+  }
+  await trustProject(parts.project, trusted, files);
+  rereadApprovals(parts.approvals, parts.warn); // a yes approved the project's files
+  parts.trust.trusted = trusted;
+  parts.trust.provisional = false;
+  return trustedNotice(label, trusted, resources, trustFile, true, trusted && parts.trust.loaded);
+}
+
+/**
+ * After a `/reload` that applied: a project trusted for this session only (nothing to guard when
+ * hey started) whose files it loaded — written in the session; what they add that gives the agent
+ * more was asked about — is recorded as trusted, said in one line. The next start then loads what
+ * was approved without a question, and asks about what was not.
+ */
+export async function keepGrownTrust(parts: SessionTrust): Promise<void> {
+  const { root, trustFile } = parts.project;
+  const resources = parts.trust.provisional && parts.trust.trusted ? gatedResources(root) : [];
+  if (resources.length === 0) return;
+  parts.trust.provisional = false;
+  try {
+    await recordTrust(trustFile, projectKey(root), true, parts.approvals.file);
+  } catch (e) {
+    parts.warn(`could not record the trust in ${trustFile}: ${errorText(e)}; the next start asks about this project`);
+    return;
+  }
+  rereadApprovals(parts.approvals, parts.warn);
+  parts.warn(grownTrustNotice(projectLabel(root), resources, trustFile));
+}

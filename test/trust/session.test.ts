@@ -1,0 +1,150 @@
+// Trust while the REPL runs (src/trust/session.ts): `/trust` asks before it records anything that
+// would run, and approves what it listed, not the file as changed since; a project trusted for the
+// session because it had nothing to guard keeps that trust once a /reload loaded what grew in it.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { readApprovals } from "../../src/config/approval-store.ts";
+import { keepGrownTrust, setSessionTrust, type SessionTrust } from "../../src/trust/session.ts";
+import { readTrust, settleTrust } from "../../src/trust/store.ts";
+import { tempDir } from "../helpers/e2e.ts";
+
+let tmp: ReturnType<typeof tempDir>;
+let root: string;
+let parts: SessionTrust;
+const warnings: string[] = [];
+beforeEach(() => {
+  tmp = tempDir("hey-session-trust-");
+  root = join(realpathSync(tmp.path), "project");
+  mkdirSync(root);
+  warnings.length = 0;
+  parts = {
+    project: {
+      root,
+      trustFile: join(tmp.path, "config", "trust.json"),
+      approvalsFile: join(tmp.path, "state", "approvals.json"),
+      projectConfig: join(root, ".hey", "config.toml"),
+      projectMcpJson: join(root, ".mcp.json"),
+    },
+    trust: { trusted: false, loaded: false, provisional: false },
+    approvals: { record: undefined, file: join(tmp.path, "state", "approvals.json") },
+    warn: (m) => warnings.push(m),
+  };
+});
+afterEach(() => tmp.remove());
+
+const server = (...names: string[]) => JSON.stringify({ mcpServers: Object.fromEntries(names.map((n) => [n, { command: "npx", args: [n] }])) });
+const trustedIn = () => (existsSync(parts.project.trustFile) ? readTrust(parts.project.trustFile).projects[root]?.trusted : undefined);
+const approvedServers = () => Object.keys(readApprovals(parts.approvals.file)?.configs[join(root, ".mcp.json")]?.mcp ?? {});
+
+describe("/trust", () => {
+  test("a server in the project's files is listed and asked about first: anything but yes records nothing", async () => {
+    writeFileSync(join(root, ".mcp.json"), server("sneaky"));
+    const asked: string[] = [];
+    for (const typed of ["n", "", "/reload", undefined]) {
+      const said = await setSessionTrust(parts, true, async (q) => (asked.push(q), typed));
+      expect(said).toBe(`${root} is not trusted: nothing recorded (/trust asks again)`);
+    }
+    expect(asked[0]).toBe(
+      `${root} has .mcp.json: project settings and skills can send your keys elsewhere and tell the agent what to run. Trusted, it would:\n  run MCP server sneaky: npx sneaky\nTrust this project? (y/N) `,
+    );
+    // no way to ask (not the REPL): not trusted either
+    expect(await setSessionTrust(parts, true, undefined)).toContain("nothing recorded");
+    expect(trustedIn()).toBeUndefined();
+    expect(parts.trust.trusted).toBe(false);
+    expect(existsSync(parts.approvals.file)).toBe(false);
+  });
+
+  test("a yes approves the servers as listed: one the file gained while the question was up is not approved with them", async () => {
+    writeFileSync(join(root, ".mcp.json"), server("sneaky"));
+    const said = await setSessionTrust(parts, true, async () => {
+      writeFileSync(join(root, ".mcp.json"), server("sneaky", "later")); // written while the user read the question
+      return "y";
+    });
+    expect(said).toBe(`${root} is trusted now (recorded in ${parts.project.trustFile}): /reload loads its .mcp.json.`);
+    expect(trustedIn()).toBe(true);
+    expect(approvedServers()).toEqual(["sneaky"]);
+    expect(parts.trust).toEqual({ trusted: true, loaded: false, provisional: false });
+  });
+
+  test("nothing that would run (skills only): recorded at once, as before; /untrust never asks", async () => {
+    mkdirSync(join(root, ".hey", "skills", "greet"), { recursive: true });
+    writeFileSync(join(root, ".hey", "skills", "greet", "SKILL.md"), "---\nname: greet\ndescription: x\n---\n");
+    const ask = async () => {
+      throw new Error("asked");
+    };
+    expect(await setSessionTrust(parts, true, ask)).toBe(`${root} is trusted now (recorded in ${parts.project.trustFile}): /reload loads its .hey/skills/.`);
+    writeFileSync(join(root, ".mcp.json"), server("sneaky"));
+    expect(await setSessionTrust(parts, false, ask)).toStartWith(`${root} is not trusted now`);
+    expect(trustedIn()).toBe(false);
+  });
+
+  test("already trusted: a no keeps the trust and approves nothing new", async () => {
+    parts.trust.trusted = true;
+    writeFileSync(join(root, ".mcp.json"), server("sneaky"));
+    expect(await setSessionTrust(parts, true, async () => "n")).toBe(
+      `nothing recorded: ${root} stays trusted with what you approved before (/reload asks about the rest)`,
+    );
+    expect(parts.trust.trusted).toBe(true);
+  });
+});
+
+describe("a project that grew in the session", () => {
+  const settle = (approve = false, interactive = true) =>
+    settleTrust({
+      here: parts.project,
+      trustFile: parts.project.trustFile,
+      approve,
+      interactive,
+      ask: async () => "y",
+      warn: (m) => warnings.push(m),
+      approvals: { record: undefined, file: parts.approvals.file },
+    });
+
+  test("settleTrust: provisional only when the REPL trusted a project with nothing to guard, unrecorded", async () => {
+    expect(await settle()).toMatchObject({ trusted: true, asked: false, provisional: true });
+    expect(await settle(true)).toMatchObject({ trusted: true, provisional: false }); // --approve: for one run, never recorded
+    expect(await settle(false, false)).toMatchObject({ trusted: false, provisional: false });
+    writeFileSync(join(root, ".mcp.json"), "{}");
+    expect(await settle()).toMatchObject({ trusted: true, asked: true, provisional: false });
+    expect(await settle()).toMatchObject({ trusted: true, asked: false, stored: true, provisional: false });
+  });
+
+  test("keepGrownTrust records the trust once a /reload loaded files that appeared, and says so once", async () => {
+    parts.trust = { trusted: true, loaded: true, provisional: true };
+    await keepGrownTrust(parts); // nothing appeared yet
+    expect(trustedIn()).toBeUndefined();
+    expect(parts.trust.provisional).toBe(true);
+    writeFileSync(join(root, ".mcp.json"), server("sneaky"));
+    await keepGrownTrust(parts);
+    expect(trustedIn()).toBe(true);
+    expect(readApprovals(parts.approvals.file)?.trusted).toEqual([root]); // answered inside hey: the next start uses it
+    expect(parts.trust.provisional).toBe(false);
+    expect(warnings).toEqual([
+      `${root} is trusted now (recorded in ${parts.project.trustFile}): this /reload loaded its .mcp.json, which appeared in this session, and the next start loads it too, asking only about a change you did not approve (/untrust takes it back)`,
+    ]);
+    await keepGrownTrust(parts);
+    expect(warnings.length).toBe(1);
+  });
+
+  test("not provisional (asked at start, --approve, /untrust since): nothing is recorded", async () => {
+    writeFileSync(join(root, ".mcp.json"), server("sneaky"));
+    parts.trust = { trusted: true, loaded: true, provisional: false };
+    await keepGrownTrust(parts);
+    parts.trust = { trusted: false, loaded: false, provisional: true };
+    await keepGrownTrust(parts);
+    expect(trustedIn()).toBeUndefined();
+    expect(warnings).toEqual([]);
+  });
+
+  test("a trust.json that cannot be written is a warning: the next start asks", async () => {
+    mkdirSync(join(tmp.path, "config"));
+    writeFileSync(parts.project.trustFile, "{oops");
+    writeFileSync(join(root, ".mcp.json"), server("sneaky"));
+    parts.trust = { trusted: true, loaded: true, provisional: true };
+    await keepGrownTrust(parts);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toStartWith(`could not record the trust in ${parts.project.trustFile}: `);
+    expect(warnings[0]).toEndWith("; the next start asks about this project");
+  });
+});
